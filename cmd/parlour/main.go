@@ -1,0 +1,70 @@
+// Command parlour is Parlour's single binary: the server, the referees'
+// command-line tools and the computer players' bench, as subcommands.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"syscall"
+)
+
+// command is one subcommand: it gets its arguments (after its name) and
+// returns the process exit status.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"rules":  {"print a game's rules", runRules},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmds := commands()
+	if len(args) == 0 {
+		if c, ok := cmds["serve"]; ok {
+			return c.run(ctx, nil, stdin, stdout, stderr)
+		}
+		usage(stderr, cmds)
+		return 2
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		usage(stdout, cmds)
+		return 0
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "parlour: unknown command %q\n\n", args[0])
+		usage(stderr, cmds)
+		return 2
+	}
+	return c.run(ctx, args[1:], stdin, stdout, stderr)
+}
+
+func usage(w io.Writer, cmds map[string]command) {
+	fmt.Fprintln(w, "usage: parlour COMMAND [ARGS]   (no command: parlour serve)")
+	fmt.Fprintln(w, "\ncommands:")
+	names := make([]string, 0, len(cmds))
+	for n := range cmds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'parlour COMMAND -h' for a command's flags.")
+}

@@ -1,0 +1,204 @@
+// Package game is the contract every Parlour game implements: seats, rule
+// options, secret setups, moves in text notation, per-seat views, events,
+// results, and the game record that replays them.
+//
+// A game package (games/quizl, games/salvo, ...) is a pure referee: no I/O,
+// no clock, and randomness only from a seed its caller passes. Front ends,
+// computer players and the record tools see a game only through this
+// package, so a rule lives in exactly one place.
+package game
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"parlour/lexicon"
+)
+
+// Seat is a player's place at the table, counted from 0 in seat order.
+// Spectator stands for somebody who holds no seat.
+type Seat int
+
+// Spectator is the seat of an onlooker: it sees only what is public.
+const Spectator Seat = -1
+
+// Game describes one kind of game: its name, its rule options, and how to
+// start a play of it. A Game value holds no play state and is safe for
+// concurrent use.
+type Game interface {
+	// Name is the game's name in records and URLs: "quizl", "salvo", ...
+	Name() string
+	// Title is the game's name for people: "Sightless Word Fight".
+	Title() string
+	// Players reports the least and the most players a table may seat.
+	Players() (min, max int)
+	// Options lists the rule options in the order front ends show them.
+	Options() []Option
+	// HasSetup reports whether every seat submits a secret setup before play.
+	HasSetup() bool
+	// CheckSetup validates one seat's secret setup under cfg and returns it
+	// in canonical form (upper-case letters, normalised notation). The error
+	// says what is wrong in a player's words.
+	CheckSetup(cfg Config, seat Seat, setup json.RawMessage) (json.RawMessage, error)
+	// AutoSetup makes a random legal setup for seat, deterministic for seed.
+	AutoSetup(cfg Config, seat Seat, seed uint64) (json.RawMessage, error)
+	// New starts a play. setups holds one checked setup per seat for games
+	// that have setups, and is nil for games that do not.
+	New(cfg Config, setups []json.RawMessage) (State, error)
+}
+
+// Config is everything a play is started from, as a record stores it.
+type Config struct {
+	// Players are the players' names in seat order; names are unique.
+	Players []string
+	// Rules are the resolved rule options (see Options.Resolve).
+	Rules Rules
+	// Lexicon decides which words are genuine.
+	Lexicon *lexicon.Lexicon
+	// Seed is the source of whatever randomness the game has.
+	Seed uint64
+}
+
+// SeatOf returns the seat of the player called name (case-insensitive).
+func (c Config) SeatOf(name string) (Seat, bool) {
+	for i, p := range c.Players {
+		if equalFold(p, name) {
+			return Seat(i), true
+		}
+	}
+	return Spectator, false
+}
+
+// Name returns the name of seat s, or "spectator".
+func (c Config) Name(s Seat) string {
+	if s < 0 || int(s) >= len(c.Players) {
+		return "spectator"
+	}
+	return c.Players[s]
+}
+
+// State is one play of a game in progress or finished. Methods that do not
+// change it are safe for concurrent use; Apply is not.
+type State interface {
+	// ToMove lists the seats that may move now: one seat in turn-based play,
+	// several when moves are simultaneous, none once the game is over.
+	ToMove() []Seat
+	// Apply plays move, written in the game's notation, for seat. A refused
+	// move returns an error in a player's words and leaves the state exactly
+	// as it was. An accepted move returns what it revealed, and to whom.
+	Apply(seat Seat, move string) ([]Event, error)
+	// View returns what seat may see now, as a JSON-encodable value of the
+	// game's own view type; Spectator gets the public view. After the game
+	// ends every view reveals everything.
+	View(seat Seat) any
+	// Result reports the game's status, winners and scores.
+	Result() Result
+}
+
+// Status says whether a play has ended.
+type Status string
+
+// The statuses of a play.
+const (
+	InProgress Status = "in_progress"
+	Finished   Status = "finished"
+)
+
+// Result is a play's outcome so far.
+type Result struct {
+	Status Status `json:"status"`
+	// Winners are the seats that won; several on a shared win, none on a
+	// draw or while the game goes on.
+	Winners []Seat `json:"winners"`
+	// Scores has one score per seat for games that keep score (see
+	// RECORDS.md for what each game counts), or is nil.
+	Scores []int `json:"scores,omitempty"`
+}
+
+// Event is one thing a move revealed. To lists who learns it; nil means
+// everybody, spectators included.
+type Event struct {
+	To   []Seat `json:"to,omitempty"`
+	Kind string `json:"kind"`
+	// Text says what happened in a player's words, for move lists and logs.
+	Text string `json:"text"`
+	// Data carries the facts for front ends, as a JSON-encodable value.
+	Data any `json:"data,omitempty"`
+}
+
+// Visible reports whether seat s may see e.
+func (e Event) Visible(s Seat) bool {
+	return e.To == nil || slices.Contains(e.To, s)
+}
+
+// VisibleTo returns the events of evs that seat s may see.
+func VisibleTo(evs []Event, s Seat) []Event {
+	var out []Event
+	for _, e := range evs {
+		if e.Visible(s) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// ErrNotYourTurn is wrapped by the error Apply returns for a move out of turn.
+var ErrNotYourTurn = errors.New("it is not your turn")
+
+// CheckTurn returns an error wrapping ErrNotYourTurn unless s is in toMove.
+// Games call it first in Apply so that the wording is the same everywhere.
+func CheckTurn(cfg Config, toMove []Seat, s Seat) error {
+	if slices.Contains(toMove, s) {
+		return nil
+	}
+	if len(toMove) == 0 {
+		return fmt.Errorf("%w: the game is over", ErrNotYourTurn)
+	}
+	names := make([]string, len(toMove))
+	for i, t := range toMove {
+		names[i] = cfg.Name(t)
+	}
+	return fmt.Errorf("%w: waiting for %s", ErrNotYourTurn, joinNames(names))
+}
+
+func joinNames(n []string) string {
+	switch len(n) {
+	case 0:
+		return "nobody"
+	case 1:
+		return n[0]
+	}
+	s := ""
+	for i, x := range n {
+		switch {
+		case i == 0:
+		case i == len(n)-1:
+			s += " and "
+		default:
+			s += ", "
+		}
+		s += x
+	}
+	return s
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,202 @@
+package game
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"parlour/lexicon"
+)
+
+// FormatVersion is the record format version this package reads and writes.
+const FormatVersion = 1
+
+// MaxRecordSize caps the size of a record Decode will read.
+const MaxRecordSize = 8 << 20
+
+// Record is a whole game in the shareable form of RECORDS.md: rules,
+// players, secret setups and moves. A game is its record: its state is
+// derived by replaying it.
+type Record struct {
+	Parlour int                        `json:"parlour"`
+	Game    string                     `json:"game"`
+	Rules   map[string]json.RawMessage `json:"rules"`
+	Lexicon string                     `json:"lexicon,omitempty"`
+	Seed    *uint64                    `json:"seed,omitempty"`
+	Players []string                   `json:"players"`
+	Setup   map[string]json.RawMessage `json:"setup,omitempty"`
+	Moves   []Move                     `json:"moves"`
+}
+
+// Move is one accepted move of a record.
+type Move struct {
+	By   string     `json:"by"`
+	Move string     `json:"move"`
+	At   *time.Time `json:"at,omitempty"`
+}
+
+// ErrNotRecord is wrapped by Decode's errors when the input is not a game
+// record at all.
+var ErrNotRecord = errors.New("not a Parlour game record")
+
+// Decode reads one record from r. It checks the record's shape (version,
+// game name present, players unique and non-empty, each move naming a
+// player) but not its rules or moves: Start and Replay referee those.
+func Decode(r io.Reader) (*Record, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxRecordSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading record: %w", err)
+	}
+	if len(b) > MaxRecordSize {
+		return nil, fmt.Errorf("%w: larger than %d MiB", ErrNotRecord, MaxRecordSize>>20)
+	}
+	return DecodeBytes(b)
+}
+
+// DecodeBytes is Decode for a record already in memory.
+func DecodeBytes(b []byte) (*Record, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	var rec Record
+	if err := d.Decode(&rec); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrNotRecord, err)
+	}
+	if d.More() {
+		return nil, fmt.Errorf("%w: text after the record's closing brace", ErrNotRecord)
+	}
+	if rec.Parlour != FormatVersion {
+		return nil, fmt.Errorf("%w: format version %d, want %d", ErrNotRecord, rec.Parlour, FormatVersion)
+	}
+	if rec.Game == "" {
+		return nil, fmt.Errorf("%w: no game named", ErrNotRecord)
+	}
+	if len(rec.Players) == 0 {
+		return nil, fmt.Errorf("%w: no players", ErrNotRecord)
+	}
+	seen := map[string]bool{}
+	for _, p := range rec.Players {
+		k := strings.ToLower(p)
+		if strings.TrimSpace(p) == "" {
+			return nil, fmt.Errorf("%w: a player has an empty name", ErrNotRecord)
+		}
+		if seen[k] {
+			return nil, fmt.Errorf("%w: two players are called %q", ErrNotRecord, p)
+		}
+		seen[k] = true
+	}
+	return &rec, nil
+}
+
+// Encode writes rec as indented JSON.
+func (rec *Record) Encode(w io.Writer) error {
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	e.SetEscapeHTML(false)
+	return e.Encode(rec)
+}
+
+// Refusal is the error Replay returns when the referee refuses the setup or
+// a move of a record.
+type Refusal struct {
+	// Move is the 1-based index of the refused move, 0 for the setup.
+	Move int
+	// By names the player whose setup or move was refused ("" when the
+	// refusal concerns no one player, such as bad rule options).
+	By  string
+	Err error
+}
+
+func (r *Refusal) Error() string {
+	if r.Move == 0 {
+		if r.By == "" {
+			return fmt.Sprintf("setup refused: %v", r.Err)
+		}
+		return fmt.Sprintf("setup of %s refused: %v", r.By, r.Err)
+	}
+	return fmt.Sprintf("move %d by %s refused: %v", r.Move, r.By, r.Err)
+}
+
+func (r *Refusal) Unwrap() error { return r.Err }
+
+// Start checks a record's rules and setups and returns the game, its
+// configuration and the starting state, before any move. lex is the
+// lexicon to referee with. Errors are *Refusal values (move 0).
+func Start(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Game, Config, State, error) {
+	g, err := reg.Lookup(rec.Game)
+	if err != nil {
+		return nil, Config{}, nil, &Refusal{Err: err}
+	}
+	lo, hi := g.Players()
+	if n := len(rec.Players); n < lo || n > hi {
+		return nil, Config{}, nil, &Refusal{Err: fmt.Errorf("%s takes %d to %d players, the record has %d", g.Title(), lo, hi, n)}
+	}
+	rules, err := Resolve(g.Options(), rec.Rules)
+	if err != nil {
+		return nil, Config{}, nil, &Refusal{Err: err}
+	}
+	cfg := Config{Players: rec.Players, Rules: rules, Lexicon: lex}
+	if rec.Seed != nil {
+		cfg.Seed = *rec.Seed
+	}
+	var setups []json.RawMessage
+	if g.HasSetup() {
+		for name := range rec.Setup {
+			if _, ok := cfg.SeatOf(name); !ok {
+				return nil, Config{}, nil, &Refusal{Err: fmt.Errorf("setup for %q, who is not a player", name)}
+			}
+		}
+		setups = make([]json.RawMessage, len(rec.Players))
+		for i, name := range rec.Players {
+			raw, ok := rec.Setup[name]
+			if !ok {
+				return nil, Config{}, nil, &Refusal{By: name, Err: errors.New("no setup")}
+			}
+			c, err := g.CheckSetup(cfg, Seat(i), raw)
+			if err != nil {
+				return nil, Config{}, nil, &Refusal{By: name, Err: err}
+			}
+			setups[i] = c
+		}
+	} else if len(rec.Setup) > 0 {
+		return nil, Config{}, nil, &Refusal{Err: fmt.Errorf("%s has no setup, but the record gives one", g.Title())}
+	}
+	st, err := g.New(cfg, setups)
+	if err != nil {
+		return nil, Config{}, nil, &Refusal{Err: err}
+	}
+	return g, cfg, st, nil
+}
+
+// Step is one replayed move with the events it caused.
+type Step struct {
+	Seat   Seat
+	Move   Move
+	Events []Event
+}
+
+// Replay re-referees rec from the start with lex. It returns the state after
+// the last accepted move and every step. When a move or the setup is
+// refused it returns what was accepted before it and a *Refusal.
+func Replay(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Config, State, []Step, error) {
+	_, cfg, st, err := Start(reg, rec, lex)
+	if err != nil {
+		return cfg, nil, nil, err
+	}
+	steps := make([]Step, 0, len(rec.Moves))
+	for i, m := range rec.Moves {
+		s, ok := cfg.SeatOf(m.By)
+		if !ok {
+			return cfg, st, steps, &Refusal{Move: i + 1, By: m.By, Err: fmt.Errorf("%q is not a player", m.By)}
+		}
+		evs, err := st.Apply(s, m.Move)
+		if err != nil {
+			return cfg, st, steps, &Refusal{Move: i + 1, By: cfg.Players[s], Err: err}
+		}
+		steps = append(steps, Step{Seat: s, Move: m, Events: evs})
+	}
+	return cfg, st, steps, nil
+}

@@ -1,0 +1,44 @@
+package game
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Registry finds games by name. Build one with NewRegistry; package games
+// offers the registry of every Parlour game.
+type Registry struct {
+	games map[string]Game
+}
+
+// NewRegistry returns a registry holding gs. Two games with one name panic:
+// that is a programming error, not input.
+func NewRegistry(gs ...Game) *Registry {
+	r := &Registry{games: make(map[string]Game, len(gs))}
+	for _, g := range gs {
+		if _, dup := r.games[g.Name()]; dup {
+			panic("game: duplicate game " + g.Name())
+		}
+		r.games[g.Name()] = g
+	}
+	return r
+}
+
+// Lookup returns the game called name.
+func (r *Registry) Lookup(name string) (Game, error) {
+	g, ok := r.games[name]
+	if !ok {
+		return nil, fmt.Errorf("no game called %q (there are %v)", name, r.Names())
+	}
+	return g, nil
+}
+
+// Names lists the registered games' names in order.
+func (r *Registry) Names() []string {
+	n := make([]string, 0, len(r.games))
+	for k := range r.games {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}

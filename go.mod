@@ -1,0 +1,3 @@
+module parlour
+
+go 1.26
