@@ -1,0 +1,164 @@
+// Package bench summarises matches between computer players: the figures
+// `parlour bench` prints and docs/bots.md quotes. Each game's bot package
+// plays its own matchups and hands the raw figures to a Matchup.
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Matchup collects the raw figures of one pairing of players over many
+// games: one measure per game (calls needed, salvos needed, a score, ...),
+// who won, and how long the players under test took per move.
+type Matchup struct {
+	// Name says who played whom under what conditions, e.g.
+	// "strong vs hunt-target, random fleets".
+	Name string
+	// Measure says what Values count, e.g. "salvos to sink".
+	Measure string
+	// Values holds the measure, one per game.
+	Values []float64
+	// Wins counts games won by each side's label; a draw counts under "draw".
+	Wins map[string]int
+	// Games is how many games were played.
+	Games int
+	// MoveTimes holds the time the players under test took for each move.
+	MoveTimes []time.Duration
+}
+
+// NewMatchup returns an empty matchup.
+func NewMatchup(name, measure string) *Matchup {
+	return &Matchup{Name: name, Measure: measure, Wins: map[string]int{}}
+}
+
+// Add records one game: its measure and the winner's label ("" for none).
+func (m *Matchup) Add(value float64, winner string) {
+	m.Games++
+	m.Values = append(m.Values, value)
+	if winner != "" {
+		m.Wins[winner]++
+	}
+}
+
+// Time records the time one move took.
+func (m *Matchup) Time(d time.Duration) { m.MoveTimes = append(m.MoveTimes, d) }
+
+// Summary is a matchup's figures reduced to what a reader compares.
+type Summary struct {
+	Name     string             `json:"name"`
+	Measure  string             `json:"measure"`
+	Games    int                `json:"games"`
+	Mean     float64            `json:"mean"`
+	Median   float64            `json:"median"`
+	CI95     [2]float64         `json:"ci95"`
+	WinRates map[string]float64 `json:"win_rates,omitempty"`
+	// MoveMedian and MoveP99 are in milliseconds.
+	MoveMedian float64 `json:"move_median_ms"`
+	MoveP99    float64 `json:"move_p99_ms"`
+}
+
+// Summary reduces m: mean, median and a normal-approximation 95%
+// confidence interval of the mean; win rates; median and 99th-percentile
+// move time.
+func (m *Matchup) Summary() Summary {
+	s := Summary{Name: m.Name, Measure: m.Measure, Games: m.Games, WinRates: map[string]float64{}}
+	if n := len(m.Values); n > 0 {
+		var sum float64
+		for _, v := range m.Values {
+			sum += v
+		}
+		s.Mean = sum / float64(n)
+		var ss float64
+		for _, v := range m.Values {
+			ss += (v - s.Mean) * (v - s.Mean)
+		}
+		half := 0.0
+		if n > 1 {
+			half = 1.96 * math.Sqrt(ss/float64(n-1)) / math.Sqrt(float64(n))
+		}
+		s.CI95 = [2]float64{s.Mean - half, s.Mean + half}
+		v := slices.Clone(m.Values)
+		sort.Float64s(v)
+		s.Median = quantile(v, 0.5)
+	}
+	for k, w := range m.Wins {
+		if m.Games > 0 {
+			s.WinRates[k] = float64(w) / float64(m.Games)
+		}
+	}
+	if len(m.MoveTimes) > 0 {
+		t := make([]float64, len(m.MoveTimes))
+		for i, d := range m.MoveTimes {
+			t[i] = float64(d) / float64(time.Millisecond)
+		}
+		sort.Float64s(t)
+		s.MoveMedian = quantile(t, 0.5)
+		s.MoveP99 = quantile(t, 0.99)
+	}
+	return s
+}
+
+// quantile returns the q-quantile of sorted v by linear interpolation.
+func quantile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	pos := q * float64(len(v)-1)
+	lo := int(math.Floor(pos))
+	hi := int(math.Ceil(pos))
+	return v[lo] + (v[hi]-v[lo])*(pos-float64(lo))
+}
+
+// Print writes the summaries of ms as a table for people.
+func Print(w io.Writer, title string, ms []*Matchup) error {
+	if _, err := fmt.Fprintf(w, "%s\n\n", title); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "matchup\tmeasure\tgames\tmean\tmedian\t95% CI\twin rates\tmove median\tmove p99")
+	for _, m := range ms {
+		s := m.Summary()
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.2f\t%.1f\t%.2f-%.2f\t%s\t%.2fms\t%.2fms\n",
+			s.Name, s.Measure, s.Games, s.Mean, s.Median, s.CI95[0], s.CI95[1],
+			rates(s.WinRates), s.MoveMedian, s.MoveP99)
+	}
+	return tw.Flush()
+}
+
+func rates(r map[string]float64) string {
+	if len(r) == 0 {
+		return "-"
+	}
+	k := make([]string, 0, len(r))
+	for n := range r {
+		k = append(k, n)
+	}
+	sort.Strings(k)
+	parts := make([]string, len(k))
+	for i, n := range k {
+		parts[i] = fmt.Sprintf("%s %.0f%%", n, 100*r[n])
+	}
+	return strings.Join(parts, ", ")
+}
+
+// WriteJSON writes the summaries of ms as one JSON object.
+func WriteJSON(w io.Writer, game string, ms []*Matchup) error {
+	out := struct {
+		Game     string    `json:"game"`
+		Matchups []Summary `json:"matchups"`
+	}{Game: game}
+	for _, m := range ms {
+		out.Matchups = append(out.Matchups, m.Summary())
+	}
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(out)
+}
