@@ -104,6 +104,9 @@ func (o Option) decode(b json.RawMessage) (any, error) {
 		var n json.Number
 		d := json.NewDecoder(bytes.NewReader(b))
 		d.UseNumber()
+		if len(b) == 0 || b[0] == '"' {
+			return nil, fmt.Errorf("want a whole number, got %s", clip(b))
+		}
 		if err := d.Decode(&n); err != nil {
 			return nil, fmt.Errorf("want a whole number, got %s", clip(b))
 		}

@@ -200,3 +200,50 @@ func Replay(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Config, State, []
 	}
 	return cfg, st, steps, nil
 }
+
+// MoveHider is implemented by games in which some moves stay secret from
+// the other players until the game ends (a Sightless Word Fight placement).
+type MoveHider interface {
+	// HiddenMove reports whether move, made by seat by, must be hidden from
+	// viewer while the game is in progress, and what viewer sees instead.
+	HiddenMove(by, viewer Seat, move string) (shown string, hidden bool)
+}
+
+// HiddenSetup is what a record for one player shows in place of another
+// player's secret setup while the game is in progress.
+const HiddenSetup = "hidden"
+
+// For returns the record as seat viewer may see it: whole once res is
+// finished; before that, other players' setups are dropped and their
+// secret moves (see MoveHider) are masked. Such a record shows a player
+// what they know; it cannot be replayed until the game ends.
+func (rec *Record) For(g Game, cfg Config, res Result, viewer Seat) *Record {
+	out := *rec
+	if res.Status == Finished {
+		return &out
+	}
+	if len(rec.Setup) > 0 {
+		out.Setup = map[string]json.RawMessage{}
+		if viewer >= 0 && int(viewer) < len(cfg.Players) {
+			if s, ok := rec.Setup[cfg.Players[viewer]]; ok {
+				out.Setup[cfg.Players[viewer]] = s
+			}
+		}
+	}
+	h, ok := g.(MoveHider)
+	if !ok {
+		return &out
+	}
+	out.Moves = make([]Move, len(rec.Moves))
+	for i, m := range rec.Moves {
+		out.Moves[i] = m
+		by, found := cfg.SeatOf(m.By)
+		if !found || by == viewer {
+			continue
+		}
+		if shown, hidden := h.HiddenMove(by, viewer, m.Move); hidden {
+			out.Moves[i].Move = shown
+		}
+	}
+	return &out
+}

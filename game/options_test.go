@@ -1,0 +1,84 @@
+package game
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func testOptions() []Option {
+	return []Option{
+		{Name: "penalty", Kind: Int, Default: 1, Min: 0, Max: 5, Help: "points off"},
+		{Name: "multiply", Kind: Bool, Default: true, Help: "multiply"},
+		{Name: "mode", Kind: Choice, Default: "standard", Choices: []string{"standard", "cyclic"}, Help: "mode"},
+		{Name: "shape", Kind: Text, Default: "", Help: "mask", Check: func(v any) error {
+			if strings.Trim(v.(string), ".#/") != "" {
+				return errors.New("use only . # and /")
+			}
+			return nil
+		}},
+	}
+}
+
+func TestResolve(t *testing.T) {
+	tests := []struct {
+		raw     string
+		want    Rules
+		wantErr string
+	}{
+		{raw: `{}`, want: Rules{"penalty": 1, "multiply": true, "mode": "standard", "shape": ""}},
+		{raw: `{"penalty": 3, "mode": "Cyclic"}`, want: Rules{"penalty": 3, "multiply": true, "mode": "cyclic", "shape": ""}},
+		{raw: `{"multiply": false, "shape": "..#/#.."}`, want: Rules{"penalty": 1, "multiply": false, "mode": "standard", "shape": "..#/#.."}},
+		{raw: `{"penalty": 6}`, wantErr: "rule option penalty: 6 is out of range 0-5"},
+		{raw: `{"penalty": -1}`, wantErr: "out of range"},
+		{raw: `{"penalty": 1.5}`, wantErr: "want a whole number"},
+		{raw: `{"penalty": "1"}`, wantErr: "want a whole number"},
+		{raw: `{"penalty": 99999999999999999999}`, wantErr: "want a whole number"},
+		{raw: `{"multiply": 1}`, wantErr: "want true or false"},
+		{raw: `{"mode": "spiral"}`, wantErr: `"spiral" is not one of standard, cyclic`},
+		{raw: `{"mode": 3}`, wantErr: "want one of"},
+		{raw: `{"shape": "abc"}`, wantErr: "rule option shape: use only"},
+		{raw: `{"colour": "red"}`, wantErr: `unknown rule option "colour"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.raw, func(t *testing.T) {
+			var raw map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(tt.raw), &raw); err != nil {
+				t.Fatal(err)
+			}
+			got, err := Resolve(testOptions(), raw)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+			for k, v := range tt.want {
+				if got[k] != v {
+					t.Errorf("%s = %v, want %v", k, got[k], v)
+				}
+			}
+		})
+	}
+}
+
+func TestResolveValuesAndNonDefault(t *testing.T) {
+	r, err := ResolveValues(testOptions(), map[string]any{"penalty": 4.0, "mode": "cyclic"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Int("penalty") != 4 || r.String("mode") != "cyclic" || !r.Bool("multiply") {
+		t.Fatalf("resolved %v", r)
+	}
+	nd := NonDefault(testOptions(), r)
+	if len(nd) != 2 || nd["penalty"] != 4 || nd["mode"] != "cyclic" {
+		t.Fatalf("NonDefault = %v", nd)
+	}
+}

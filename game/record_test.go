@@ -1,0 +1,264 @@
+package game
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// nim is a small game for testing the contract: players take 1-3 counters
+// from a pile in turn; whoever takes the last counter wins. Each player's
+// secret setup is a lucky number, revealed at the end.
+type nim struct{}
+
+func (nim) Name() string        { return "nim" }
+func (nim) Title() string       { return "Nim" }
+func (nim) Players() (int, int) { return 2, 3 }
+func (nim) HasSetup() bool      { return true }
+func (nim) Options() []Option {
+	return []Option{{Name: "pile", Kind: Int, Default: 10, Min: 1, Max: 50, Help: "counters at the start"}}
+}
+func (nim) CheckSetup(cfg Config, s Seat, raw json.RawMessage) (json.RawMessage, error) {
+	var v struct {
+		Lucky int `json:"lucky"`
+	}
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, fmt.Errorf("want {\"lucky\": N}: %v", err)
+	}
+	if v.Lucky < 1 || v.Lucky > 9 {
+		return nil, fmt.Errorf("lucky number %d is not 1-9", v.Lucky)
+	}
+	return json.RawMessage(fmt.Sprintf(`{"lucky":%d}`, v.Lucky)), nil
+}
+func (nim) AutoSetup(cfg Config, s Seat, seed uint64) (json.RawMessage, error) {
+	return json.RawMessage(fmt.Sprintf(`{"lucky":%d}`, seed%9+1)), nil
+}
+func (nim) New(cfg Config, setups []json.RawMessage) (State, error) {
+	return &nimState{cfg: cfg, pile: cfg.Rules.Int("pile"), winner: -1}, nil
+}
+
+type nimState struct {
+	cfg    Config
+	pile   int
+	turn   Seat
+	winner Seat
+}
+
+func (s *nimState) ToMove() []Seat {
+	if s.winner >= 0 {
+		return nil
+	}
+	return []Seat{s.turn}
+}
+
+func (s *nimState) Apply(seat Seat, move string) ([]Event, error) {
+	if err := CheckTurn(s.cfg, s.ToMove(), seat); err != nil {
+		return nil, err
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(move))
+	if err != nil || n < 1 || n > 3 {
+		return nil, fmt.Errorf("%q: take 1, 2 or 3", move)
+	}
+	if n > s.pile {
+		return nil, fmt.Errorf("take %d: only %d left", n, s.pile)
+	}
+	s.pile -= n
+	if s.pile == 0 {
+		s.winner = seat
+	}
+	s.turn = (s.turn + 1) % Seat(len(s.cfg.Players))
+	return []Event{{Kind: "take", Text: fmt.Sprintf("%s took %d", s.cfg.Name(seat), n)}}, nil
+}
+
+func (s *nimState) View(seat Seat) any { return s.pile }
+
+func (s *nimState) Result() Result {
+	if s.winner < 0 {
+		return Result{Status: InProgress}
+	}
+	return Result{Status: Finished, Winners: []Seat{s.winner}}
+}
+
+func testRegistry() *Registry { return NewRegistry(nim{}) }
+
+const goodRecord = `{
+  "parlour": 1,
+  "game": "nim",
+  "rules": {"pile": 5},
+  "seed": 7,
+  "players": ["Ann", "Ben"],
+  "setup": {"Ann": {"lucky": 3}, "Ben": {"lucky": 4}},
+  "moves": [
+    {"by": "Ann", "move": "2"},
+    {"by": "ben", "move": "2", "at": "2026-11-21T10:00:00Z"},
+    {"by": "Ann", "move": "1"}
+  ]
+}`
+
+func TestReplay(t *testing.T) {
+	rec, err := DecodeBytes([]byte(goodRecord))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, st, steps, err := Replay(testRegistry(), rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != 3 || steps[1].Seat != 1 {
+		t.Fatalf("steps = %+v", steps)
+	}
+	res := st.Result()
+	if res.Status != Finished || len(res.Winners) != 1 || cfg.Name(res.Winners[0]) != "Ann" {
+		t.Fatalf("result = %+v", res)
+	}
+	if *rec.Seed != 7 || cfg.Seed != 7 {
+		t.Fatalf("seed = %d", cfg.Seed)
+	}
+}
+
+func TestReplayRefusals(t *testing.T) {
+	tests := []struct {
+		name, edit, from, to string
+		move                 int
+		by, err              string
+	}{
+		{name: "bad move", from: `"move": "1"}`, to: `"move": "4"}`, move: 3, by: "Ann", err: `"4": take 1, 2 or 3`},
+		{name: "out of turn", from: `{"by": "Ann", "move": "1"}`, to: `{"by": "Ben", "move": "1"}`, move: 3, by: "Ben", err: "it is not your turn: waiting for Ann"},
+		{name: "stranger", from: `{"by": "Ann", "move": "1"}`, to: `{"by": "Cy", "move": "1"}`, move: 3, by: "Cy", err: `"Cy" is not a player`},
+		{name: "bad rules", from: `"pile": 5`, to: `"pile": 500`, err: "rule option pile: 500 is out of range 1-50"},
+		{name: "unknown rule", from: `"pile": 5`, to: `"heap": 5`, err: `unknown rule option "heap"`},
+		{name: "bad setup", from: `"lucky": 4`, to: `"lucky": 40`, by: "Ben", err: "lucky number 40 is not 1-9"},
+		{name: "missing setup", from: `, "Ben": {"lucky": 4}`, to: ``, by: "Ben", err: "no setup"},
+		{name: "setup of stranger", from: `"Ben": {"lucky": 4}`, to: `"Ben": {"lucky": 4}, "Cy": {"lucky": 1}`, err: `setup for "Cy"`},
+		{name: "unknown game", from: `"game": "nim"`, to: `"game": "chess"`, err: `no game called "chess"`},
+		{name: "too many players", from: `["Ann", "Ben"]`, to: `["Ann", "Ben", "Cy", "Di"]`, err: "Nim takes 2 to 3 players, the record has 4"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := strings.Replace(goodRecord, tt.from, tt.to, 1)
+			if text == goodRecord {
+				t.Fatal("edit did not apply")
+			}
+			rec, err := DecodeBytes([]byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, steps, err := Replay(testRegistry(), rec, nil)
+			var ref *Refusal
+			if !errors.As(err, &ref) {
+				t.Fatalf("err = %v, want a refusal", err)
+			}
+			if ref.Move != tt.move || ref.By != tt.by || !strings.Contains(ref.Err.Error(), tt.err) {
+				t.Fatalf("refusal = move %d by %q: %v; want move %d by %q: %s", ref.Move, ref.By, ref.Err, tt.move, tt.by, tt.err)
+			}
+			if tt.move > 0 && len(steps) != tt.move-1 {
+				t.Fatalf("%d steps accepted before the refusal, want %d", len(steps), tt.move-1)
+			}
+		})
+	}
+}
+
+func TestDecodeRejects(t *testing.T) {
+	tests := []struct{ name, text, err string }{
+		{"empty", ``, "not a Parlour game record"},
+		{"not json", `hello`, "not a Parlour game record"},
+		{"array", `[1,2]`, "not a Parlour game record"},
+		{"version", `{"parlour": 2, "game": "nim", "players": ["A"]}`, "format version 2"},
+		{"no game", `{"parlour": 1, "players": ["A"]}`, "no game named"},
+		{"no players", `{"parlour": 1, "game": "nim", "players": []}`, "no players"},
+		{"dup players", `{"parlour": 1, "game": "nim", "players": ["Ann", "ANN"]}`, `two players are called "ANN"`},
+		{"blank player", `{"parlour": 1, "game": "nim", "players": [" "]}`, "empty name"},
+		{"unknown field", `{"parlour": 1, "game": "nim", "players": ["A"], "colour": 1}`, "unknown field"},
+		{"trailing", `{"parlour": 1, "game": "nim", "players": ["A"]} {}`, "text after"},
+		{"bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "noon"}]}`, "not a Parlour game record"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := DecodeBytes([]byte(tt.text))
+			if err == nil || !errors.Is(err, ErrNotRecord) || !strings.Contains(err.Error(), tt.err) {
+				t.Fatalf("err = %v, want ErrNotRecord containing %q", err, tt.err)
+			}
+		})
+	}
+	big := bytes.Repeat([]byte(" "), MaxRecordSize+1)
+	if _, err := Decode(bytes.NewReader(big)); !errors.Is(err, ErrNotRecord) {
+		t.Fatalf("oversized record: err = %v", err)
+	}
+}
+
+func TestEncodeRoundTrip(t *testing.T) {
+	rec, err := DecodeBytes([]byte(goodRecord))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := rec.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	again, err := DecodeBytes(buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b2 bytes.Buffer
+	again.Encode(&b2)
+	if buf.String() != b2.String() {
+		t.Fatalf("round trip changed the record:\n%s\n%s", buf.String(), b2.String())
+	}
+	if again.Moves[1].At == nil || again.Moves[1].At.Hour() != 10 {
+		t.Fatalf("move time lost: %+v", again.Moves[1])
+	}
+}
+
+func TestRecordFor(t *testing.T) {
+	rec, _ := DecodeBytes([]byte(goodRecord))
+	rec.Moves = rec.Moves[:1]
+	_, cfg, st, err := Start(testRegistry(), rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine := rec.For(nim{}, cfg, st.Result(), 1)
+	if _, ok := mine.Setup["Ann"]; ok {
+		t.Fatal("Ben's record holds Ann's setup mid-game")
+	}
+	if _, ok := mine.Setup["Ben"]; !ok {
+		t.Fatal("Ben's record lost Ben's own setup")
+	}
+	if len(rec.Setup) != 2 {
+		t.Fatal("For changed the original record")
+	}
+	spect := rec.For(nim{}, cfg, st.Result(), Spectator)
+	if len(spect.Setup) != 0 {
+		t.Fatalf("spectator record holds setups: %v", spect.Setup)
+	}
+	whole := rec.For(nim{}, cfg, Result{Status: Finished}, Spectator)
+	if len(whole.Setup) != 2 {
+		t.Fatal("finished record should be whole")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add([]byte(goodRecord))
+	f.Add([]byte(`{"parlour": 1, "game": "nim", "players": ["A", "B"], "setup": {"A": {"lucky": 1}, "B": {"lucky": 2}}, "moves": [{"by": "A", "move": "3"}]}`))
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"parlour": 1, "game": "nim", "rules": {"pile": "x"}, "players": ["A"]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rec, err := DecodeBytes(b)
+		if err != nil {
+			if !errors.Is(err, ErrNotRecord) {
+				t.Fatalf("decode error does not wrap ErrNotRecord: %v", err)
+			}
+			return
+		}
+		// Whatever decodes must re-referee without panicking, and a
+		// refusal must be a *Refusal.
+		_, _, _, err = Replay(testRegistry(), rec, nil)
+		var ref *Refusal
+		if err != nil && !errors.As(err, &ref) {
+			t.Fatalf("replay error is not a refusal: %v", err)
+		}
+	})
+}
