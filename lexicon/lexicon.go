@@ -1,50 +1,108 @@
 // Package lexicon holds Parlour's word lists: the embedded English lexicons
 // built from SCOWL, house word lists loaded from files, and the queries that
 // referees and computer players ask of them.
+//
+// A Lexicon keeps its words grouped by length. Each group is one byte array
+// of fixed-width records, a word's letters packed five bits apiece, sorted
+// alphabetically, with a parallel array holding each word's commonness and
+// Nymphabet run. Membership is a binary search within the words of the same
+// length and first letter, which allocates nothing; pattern and run queries
+// read only the groups and letter ranges that can hold an answer.
 package lexicon
 
 import (
 	"iter"
-	"sort"
+	"slices"
 	"strings"
 )
 
-// TEMPORARY IMPLEMENTATION. The exported API below is the contract the games
-// and bots program against; its naive, scanning implementation is replaced by
-// the compact embedded one (issue 2). Keep every signature.
+//go:generate go run ./internal/gen -out data
+
+// MaxWordLen is the longest word a lexicon holds or a query accepts.
+const MaxWordLen = 64
+
+// sizes are SCOWL's list sizes, most common first. A word's commonness is
+// stored as its index here.
+var sizes = [...]int{10, 20, 35, 40, 50, 55, 60, 70, 80, 95}
+
+// houseSize is the commonness every word of a house list gets.
+const houseSize = 10
 
 // Lexicon is a read-only set of genuine words, each with a commonness. It is
 // safe for concurrent use.
 type Lexicon struct {
 	name   string
-	words  []string // sorted
-	common map[string]int
+	count  int
+	groups [MaxWordLen + 1]group
 }
 
-// MaxWordLen is the longest word a lexicon holds or a query accepts.
-const MaxWordLen = 64
+// group holds the words of one length n.
+type group struct {
+	n     int    // letters per word
+	width int    // bytes per packed word: ceil(5n/8)
+	count int    // words in the group
+	mask  uint64 // clears the bytes past a record in an eight-byte load
+	recs  []byte // count packed words, sorted, then 8 zero bytes of padding
+	info  []byte // per word: size code<<4 | min(Run(word, false), runCap)
+	// first[c] is the index of the group's first word starting with letter
+	// 'a'+c; first[26] is count.
+	first [27]int32
+}
 
-// FromWords builds a lexicon named name from words, which must be lower-case
-// a-z; every word gets commonness 10. It is meant for tests.
+// runCap is the largest run stored in info; longer runs are recomputed.
+const runCap = 15
+
+// FromWords builds a lexicon named name from words, meant for tests. Words
+// may be in any letter case; those that are empty, longer than MaxWordLen or
+// hold anything but letters a-z are left out. Every word gets commonness 10.
 func FromWords(name string, words []string) *Lexicon {
-	w := append([]string(nil), words...)
-	sort.Strings(w)
-	w = compact(w)
-	c := make(map[string]int, len(w))
-	for _, x := range w {
-		c[x] = 10
-	}
-	return &Lexicon{name: name, words: w, common: c}
-}
-
-func compact(w []string) []string {
-	out := w[:0]
-	for i, x := range w {
-		if i == 0 || x != w[i-1] {
-			out = append(out, x)
+	w := make([]string, 0, len(words))
+	for _, x := range words {
+		x = strings.ToLower(x)
+		if validWord(x) {
+			w = append(w, x)
 		}
 	}
-	return out
+	return build(name, w)
+}
+
+// build makes a lexicon of house words: lower-case, valid, in any order,
+// duplicates allowed.
+func build(name string, words []string) *Lexicon {
+	slices.SortFunc(words, compareWords)
+	words = slices.Compact(words)
+	var count [MaxWordLen + 1]int
+	for _, w := range words {
+		count[len(w)]++
+	}
+	b := newBuilder(name, &count)
+	var tmp []byte
+	for _, w := range words {
+		tmp = append(tmp[:0], w...)
+		b.add(tmp, 0) // cannot fail: the words are valid, sorted and counted
+	}
+	return b.finish()
+}
+
+// compareWords orders words by length, then alphabetically: the order of a
+// lexicon's records.
+func compareWords(a, b string) int {
+	if len(a) != len(b) {
+		return len(a) - len(b)
+	}
+	return strings.Compare(a, b)
+}
+
+func validWord(w string) bool {
+	if w == "" || len(w) > MaxWordLen {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return false
+		}
+	}
+	return true
 }
 
 // Name reports the lexicon's name, as a record stores it ("en", or the
@@ -52,127 +110,76 @@ func compact(w []string) []string {
 func (l *Lexicon) Name() string { return l.name }
 
 // Len reports how many words l holds.
-func (l *Lexicon) Len() int { return len(l.words) }
+func (l *Lexicon) Len() int { return l.count }
 
-// Has reports whether word, in lower case a-z, is a genuine word of l.
+// Has reports whether word, in lower case a-z, is a genuine word of l. It
+// does not allocate.
 func (l *Lexicon) Has(word string) bool {
-	i := sort.SearchStrings(l.words, word)
-	return i < len(l.words) && l.words[i] == word
+	_, ok := l.find(word, false)
+	return ok
 }
 
 // HasFold is Has for a word in any letter case.
-func (l *Lexicon) HasFold(word string) bool { return l.Has(strings.ToLower(word)) }
+func (l *Lexicon) HasFold(word string) bool {
+	_, ok := l.find(word, true)
+	return ok
+}
 
 // Commonness returns word's SCOWL size (10 most common ... 95 rarest) and
-// whether l holds it.
+// whether l holds it. Words of a house list all have commonness 10.
 func (l *Lexicon) Commonness(word string) (int, bool) {
-	c, ok := l.common[word]
-	return c, ok
+	i, ok := l.find(word, false)
+	if !ok {
+		return 0, false
+	}
+	return sizes[l.groups[len(word)].info[i]>>4], true
 }
 
-// OfLength returns the words of n letters in alphabetical order. The slice
-// is shared: callers must not modify it.
+// find returns the index of word in its length's group.
+func (l *Lexicon) find(word string, fold bool) (int, bool) {
+	n := len(word)
+	if n == 0 || n > MaxWordLen {
+		return 0, false
+	}
+	g := &l.groups[n]
+	if g.count == 0 {
+		return 0, false
+	}
+	key, ok := pack(word, fold)
+	if !ok {
+		return 0, false
+	}
+	c := key[0] >> 3 // the first letter
+	return g.search(&key, int(g.first[c]), int(g.first[c+1]))
+}
+
+// OfLength returns the words of n letters in alphabetical order. Each call
+// builds a new slice (the lexicon keeps its words packed), so callers that
+// ask often should keep the result.
 func (l *Lexicon) OfLength(n int) []string {
-	var out []string
-	for _, w := range l.words {
-		if len(w) == n {
-			out = append(out, w)
-		}
+	if n < 1 || n > MaxWordLen {
+		return nil
 	}
-	return out
-}
-
-// MatchOptions refine Match.
-type MatchOptions struct {
-	// Exclude lists letters no wildcard may take.
-	Exclude string
-	// Distinct asks for words whose letters are all different.
-	Distinct bool
-}
-
-// Match returns, in alphabetical order, the words that fit pattern: one
-// character per letter, a-z for a known letter and '?' (or '.') for any.
-func (l *Lexicon) Match(pattern string, opt MatchOptions) ([]string, error) {
-	pattern = strings.ToLower(pattern)
-	var out []string
-	for _, w := range l.OfLength(len(pattern)) {
-		if matches(w, pattern, opt) {
-			out = append(out, w)
-		}
-	}
-	return out, nil
-}
-
-func matches(w, p string, opt MatchOptions) bool {
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c == '?' || c == '.' {
-			if strings.IndexByte(opt.Exclude, w[i]) >= 0 {
-				return false
-			}
-			continue
-		}
-		if w[i] != c {
-			return false
-		}
-	}
-	if opt.Distinct {
-		var seen [26]bool
-		for i := 0; i < len(w); i++ {
-			if seen[w[i]-'a'] {
-				return false
-			}
-			seen[w[i]-'a'] = true
-		}
-	}
-	return true
-}
-
-// Run reports how many letters word deletes in Nymphabet: the length of the
-// longest run of consecutive alphabet letters, starting at word's first
-// letter, that word holds in order. With wrap, Z is followed by A. A word
-// that does not start with a lower-case letter deletes 0.
-func Run(word string, wrap bool) int {
-	if word == "" || word[0] < 'a' || word[0] > 'z' {
-		return 0
-	}
-	next, n := word[0], 0
-	for i := 0; i < len(word) && n < 26; i++ {
-		if word[i] == next {
-			n++
-			next++
-			if next > 'z' {
-				if !wrap {
-					break
-				}
-				next = 'a'
-			}
-		}
-	}
-	return n
-}
-
-// Runs returns the words that start with letter and delete exactly n
-// letters in Nymphabet (see Run).
-func (l *Lexicon) Runs(letter byte, n int, wrap bool) []string {
-	var out []string
-	for _, w := range l.words {
-		if w[0] == letter && Run(w, wrap) == n {
-			out = append(out, w)
-		}
-	}
-	return out
+	g := &l.groups[n]
+	return g.appendWords(nil, 0, g.count, nil)
 }
 
 // ByCommonness yields every word, most common first (SCOWL size ascending,
-// then alphabetical), with its commonness.
+// then alphabetical), with its commonness. It unpacks and sorts the words of
+// one size at a time, so it is meant for building lists, not for every move.
 func (l *Lexicon) ByCommonness() iter.Seq2[string, int] {
 	return func(yield func(string, int) bool) {
-		w := append([]string(nil), l.words...)
-		sort.SliceStable(w, func(i, j int) bool { return l.common[w[i]] < l.common[w[j]] })
-		for _, x := range w {
-			if !yield(x, l.common[x]) {
-				return
+		for code := range sizes {
+			var w []string
+			for n := 1; n <= MaxWordLen; n++ {
+				g := &l.groups[n]
+				w = g.appendWords(w, 0, g.count, func(i int) bool { return int(g.info[i]>>4) == code })
+			}
+			slices.Sort(w)
+			for _, x := range w {
+				if !yield(x, sizes[code]) {
+					return
+				}
 			}
 		}
 	}

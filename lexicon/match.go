@@ -1,0 +1,120 @@
+package lexicon
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// MatchOptions refine Match.
+type MatchOptions struct {
+	// Exclude lists letters no wildcard may take, in either case.
+	Exclude string
+	// Distinct asks for words whose letters are all different.
+	Distinct bool
+}
+
+// Match returns, in alphabetical order, the words that fit pattern: one
+// character per letter, a letter (in either case) where the letter is known
+// and '?' or '.' where any letter may go. It reads only the words of the
+// pattern's length (and, when the pattern's first letter is known, only
+// those starting with it), comparing each packed word under a mask. Its
+// error says what is wrong with a pattern or an Exclude list that holds
+// anything else.
+func (l *Lexicon) Match(pattern string, opt MatchOptions) ([]string, error) {
+	n := len(pattern)
+	if n == 0 {
+		return nil, fmt.Errorf("lexicon: empty pattern")
+	}
+	if n > MaxWordLen {
+		return nil, fmt.Errorf("lexicon: pattern of %d characters is longer than the %d a word may have", n, MaxWordLen)
+	}
+	var mask, val key
+	var wild uint64 // bit p is set when position p is a wildcard
+	for p := 0; p < n; p++ {
+		c := lower(pattern[p])
+		switch {
+		case c == '?' || c == '.':
+			wild |= 1 << p
+		case 'a' <= c && c <= 'z':
+			setLetter(&mask, p, 31)
+			setLetter(&val, p, c-'a')
+		default:
+			return nil, fmt.Errorf("lexicon: pattern %q: %q at position %d is neither a letter nor a wildcard (? or .)", pattern, pattern[p], p+1)
+		}
+	}
+	var exclude uint32
+	for i := 0; i < len(opt.Exclude); i++ {
+		c := lower(opt.Exclude[i])
+		if c < 'a' || c > 'z' {
+			return nil, fmt.Errorf("lexicon: letters to exclude %q: %q is not a letter", opt.Exclude, opt.Exclude[i])
+		}
+		exclude |= 1 << (c - 'a')
+	}
+
+	g := &l.groups[n]
+	lo, hi := 0, g.count
+	if wild&1 == 0 {
+		c := lower(pattern[0]) - 'a'
+		lo, hi = int(g.first[c]), int(g.first[c+1])
+	}
+	chunks := (g.width + 7) / 8
+	var m64, v64 [(keyLen + 7) / 8]uint64
+	for c := range chunks {
+		m64[c] = binary.BigEndian.Uint64(mask[8*c:])
+		v64[c] = binary.BigEndian.Uint64(val[8*c:])
+	}
+	check := exclude != 0 || opt.Distinct
+	var buf []byte
+	var letters [MaxWordLen]byte
+next:
+	for i := lo; i < hi; i++ {
+		rec := g.recs[i*g.width:]
+		for c := range chunks {
+			if binary.BigEndian.Uint64(rec[8*c:])&m64[c] != v64[c] {
+				continue next
+			}
+		}
+		if check {
+			w := g.appendWord(letters[:0], i)
+			var seen uint32
+			for p, x := range w {
+				bit := uint32(1) << (x - 'a')
+				if wild>>p&1 != 0 && exclude&bit != 0 || opt.Distinct && seen&bit != 0 {
+					continue next
+				}
+				seen |= bit
+			}
+		}
+		buf = g.appendWord(buf, i)
+	}
+	return split(buf, n), nil
+}
+
+// setLetter sets the five bits of position p in k to v.
+func setLetter(k *key, p int, v byte) {
+	bit := p * 5
+	x := uint16(v) << (11 - bit&7)
+	k[bit>>3] |= byte(x >> 8)
+	k[bit>>3+1] |= byte(x)
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// split cuts buf into words of n letters that share one allocation.
+func split(buf []byte, n int) []string {
+	if len(buf) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(buf)/n)
+	s := string(buf)
+	for len(s) > 0 {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return out
+}
