@@ -1,0 +1,458 @@
+// Package sqlite is the embedded store: one SQLite database file in WAL
+// mode, opened with the pure-Go modernc.org/sqlite driver, so that
+// `parlour serve` needs no setup and no C compiler.
+//
+// Writes go through one writer goroutine that gathers the writes waiting
+// at that moment into a single transaction (group commit): under load one
+// fsync acknowledges many moves, and each write still returns only once it
+// is durable.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"parlour/store"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// maxBatch caps the writes one transaction gathers.
+const maxBatch = 512
+
+// Options tune a Store. The zero value is the durable default.
+type Options struct {
+	// Synchronous is SQLite's synchronous setting: "FULL" (the default)
+	// syncs the log at every commit, so an acknowledged move survives a
+	// power cut; "NORMAL" survives a crash of the process only.
+	Synchronous string
+}
+
+// Store is a store.Store kept in one SQLite database.
+type Store struct {
+	db     *sql.DB
+	writes chan *write
+	done   chan struct{}
+	mu     sync.RWMutex // guards closed against sends on writes
+	closed bool
+
+	stats Stats
+	smu   sync.Mutex
+}
+
+// Stats counts the store's group commits.
+type Stats struct {
+	Commits int64 // transactions committed
+	Writes  int64 // writes they held
+}
+
+type write struct {
+	fn  func(tx *sql.Tx) error
+	err chan error
+}
+
+// Open opens (creating if need be) the database at path, applies the
+// migrations it lacks, and starts the writer.
+func Open(ctx context.Context, path string, opt Options) (*Store, error) {
+	sync := strings.ToUpper(opt.Synchronous)
+	if sync == "" {
+		sync = "FULL"
+	}
+	if sync != "FULL" && sync != "NORMAL" {
+		return nil, fmt.Errorf("sqlite: synchronous must be FULL or NORMAL, not %q", opt.Synchronous)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	q := url.Values{}
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(" + sync + ")", "busy_timeout(10000)", "foreign_keys(1)"} {
+		q.Add("_pragma", p)
+	}
+	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?" + q.Encode()
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(4)
+	db.SetMaxIdleConns(4)
+	db.SetConnMaxIdleTime(0)
+	if err := migrate(ctx, db); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: migrating %s: %w", path, err)
+	}
+	s := &Store{db: db, writes: make(chan *write, maxBatch), done: make(chan struct{})}
+	go s.writer()
+	return s, nil
+}
+
+// migrate applies, in order, every embedded migration newer than the
+// database's user_version.
+func migrate(ctx context.Context, db *sql.DB) error {
+	names, err := fs.Glob(migrations, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	var have int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
+		return err
+	}
+	for _, name := range names {
+		base := filepath.Base(name)
+		n, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("migration %s: name must start with its number", base)
+		}
+		if n <= have {
+			continue
+		}
+		body, err := migrations.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %s: %w", base, err)
+		}
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", n)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("migration %s: %w", base, err)
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migration %s: %w", base, err)
+		}
+		have = n
+	}
+	return nil
+}
+
+// writer runs each batch of waiting writes in one transaction. A write
+// that fails is rolled back to its savepoint and does not spoil the
+// others.
+func (s *Store) writer() {
+	defer close(s.done)
+	batch := make([]*write, 0, maxBatch)
+	for w := range s.writes {
+		batch = append(batch[:0], w)
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case w, ok := <-s.writes:
+				if !ok {
+					break more
+				}
+				batch = append(batch, w)
+			default:
+				break more
+			}
+		}
+		s.commit(batch)
+	}
+}
+
+func (s *Store) commit(batch []*write) {
+	errs := make([]error, len(batch))
+	tx, err := s.db.Begin()
+	if err == nil {
+		for i, w := range batch {
+			if _, err := tx.Exec("SAVEPOINT w"); err != nil {
+				errs[i] = err
+				continue
+			}
+			if errs[i] = w.fn(tx); errs[i] != nil {
+				tx.Exec("ROLLBACK TO w")
+			}
+			tx.Exec("RELEASE w")
+		}
+		err = tx.Commit()
+	}
+	for i, w := range batch {
+		if err != nil {
+			w.err <- fmt.Errorf("sqlite: commit: %w", err)
+		} else {
+			w.err <- errs[i]
+		}
+	}
+	s.smu.Lock()
+	s.stats.Commits++
+	s.stats.Writes += int64(len(batch))
+	s.smu.Unlock()
+}
+
+// Stats reports how many transactions the writer committed and how many
+// writes they held.
+func (s *Store) Stats() Stats {
+	s.smu.Lock()
+	defer s.smu.Unlock()
+	return s.stats
+}
+
+// do hands fn to the writer and waits until its transaction commits.
+func (s *Store) do(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	w := &write{fn: fn, err: make(chan error, 1)}
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return errors.New("sqlite: store is closed")
+	}
+	select {
+	case s.writes <- w:
+	case <-ctx.Done():
+		s.mu.RUnlock()
+		return ctx.Err()
+	}
+	s.mu.RUnlock()
+	// Once handed over, the write happens whatever ctx says: wait for it,
+	// so the caller never believes a committed write failed.
+	return <-w.err
+}
+
+// Close waits for the pending writes, stops the writer and closes the
+// database.
+func (s *Store) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	close(s.writes)
+	s.mu.Unlock()
+	<-s.done
+	return s.db.Close()
+}
+
+func nanos(t time.Time) int64 { return t.UnixNano() }
+
+func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
+
+func isConstraint(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "constraint failed")
+}
+
+// CreateIdentity implements store.Store.
+func (s *Store) CreateIdentity(ctx context.Context, id store.Identity, cred store.Credential) error {
+	return s.do(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec("INSERT INTO identities (id, name, created) VALUES (?, ?, ?)", id.ID, id.Name, nanos(id.Created)); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("identity %s: %w", id.ID, store.ErrConflict)
+			}
+			return fmt.Errorf("sqlite: creating identity: %w", err)
+		}
+		return insertCredential(tx, cred)
+	})
+}
+
+func insertCredential(tx *sql.Tx, c store.Credential) error {
+	if _, err := tx.Exec("INSERT INTO credentials (hash, identity, table_id, seat) VALUES (?, ?, ?, ?)", c.Hash, c.Identity, c.Table, c.Seat); err != nil {
+		if isConstraint(err) {
+			return fmt.Errorf("credential: %w", store.ErrConflict)
+		}
+		return fmt.Errorf("sqlite: storing credential: %w", err)
+	}
+	return nil
+}
+
+// AddCredential implements store.Store.
+func (s *Store) AddCredential(ctx context.Context, c store.Credential) error {
+	return s.do(ctx, func(tx *sql.Tx) error { return insertCredential(tx, c) })
+}
+
+// Credential implements store.Store.
+func (s *Store) Credential(ctx context.Context, h []byte) (store.Credential, error) {
+	c := store.Credential{Hash: h}
+	err := s.db.QueryRowContext(ctx, "SELECT identity, table_id, seat FROM credentials WHERE hash = ?", h).Scan(&c.Identity, &c.Table, &c.Seat)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, fmt.Errorf("credential: %w", store.ErrNotFound)
+	}
+	if err != nil {
+		return c, fmt.Errorf("sqlite: reading credential: %w", err)
+	}
+	return c, nil
+}
+
+// Identity implements store.Store.
+func (s *Store) Identity(ctx context.Context, id string) (store.Identity, error) {
+	out := store.Identity{ID: id}
+	var created int64
+	err := s.db.QueryRowContext(ctx, "SELECT name, created FROM identities WHERE id = ?", id).Scan(&out.Name, &created)
+	if errors.Is(err, sql.ErrNoRows) {
+		return out, fmt.Errorf("identity %s: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return out, fmt.Errorf("sqlite: reading identity: %w", err)
+	}
+	out.Created = fromNanos(created)
+	return out, nil
+}
+
+// CreateTable implements store.Store.
+func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
+	return s.do(ctx, func(tx *sql.Tx) error {
+		_, err := tx.Exec("INSERT INTO tables (id, game, status, created, updated, meta) VALUES (?, ?, ?, ?, ?, ?)",
+			t.ID, t.Game, string(t.Status), nanos(t.Created), nanos(t.Updated), t.Meta)
+		if isConstraint(err) {
+			return fmt.Errorf("table %s: %w", t.ID, store.ErrConflict)
+		}
+		if err != nil {
+			return fmt.Errorf("sqlite: creating table: %w", err)
+		}
+		return nil
+	})
+}
+
+func updateTable(tx *sql.Tx, id string, status store.Status, meta []byte) error {
+	r, err := tx.Exec("UPDATE tables SET status = ?, meta = ?, updated = ? WHERE id = ?", string(status), meta, nanos(time.Now()), id)
+	if err != nil {
+		return fmt.Errorf("sqlite: updating table: %w", err)
+	}
+	if n, _ := r.RowsAffected(); n == 0 {
+		return fmt.Errorf("table %s: %w", id, store.ErrNotFound)
+	}
+	return nil
+}
+
+// UpdateTable implements store.Store.
+func (s *Store) UpdateTable(ctx context.Context, id string, status store.Status, meta []byte) error {
+	return s.do(ctx, func(tx *sql.Tx) error { return updateTable(tx, id, status, meta) })
+}
+
+// AppendMove implements store.Store.
+func (s *Store) AppendMove(ctx context.Context, id string, m store.Move, u *store.Update) error {
+	return s.do(ctx, func(tx *sql.Tx) error {
+		var last int
+		if err := tx.QueryRow("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE table_id = ?", id).Scan(&last); err != nil {
+			return fmt.Errorf("sqlite: reading moves: %w", err)
+		}
+		if m.Seq != last+1 {
+			return fmt.Errorf("move %d of table %s after move %d: %w", m.Seq, id, last, store.ErrConflict)
+		}
+		if _, err := tx.Exec("INSERT INTO moves (table_id, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)", id, m.Seq, m.Seat, m.Text, nanos(m.At)); err != nil {
+			return fmt.Errorf("sqlite: storing move: %w", err)
+		}
+		if u != nil {
+			return updateTable(tx, id, u.Status, u.Meta)
+		}
+		return nil
+	})
+}
+
+// Table implements store.Store.
+func (s *Store) Table(ctx context.Context, id string) (store.Table, error) {
+	t := store.Table{ID: id}
+	var status string
+	var created, updated int64
+	err := s.db.QueryRowContext(ctx, "SELECT game, status, created, updated, meta FROM tables WHERE id = ?", id).
+		Scan(&t.Game, &status, &created, &updated, &t.Meta)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, fmt.Errorf("table %s: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return t, fmt.Errorf("sqlite: reading table: %w", err)
+	}
+	t.Status, t.Created, t.Updated = store.Status(status), fromNanos(created), fromNanos(updated)
+	rows, err := s.db.QueryContext(ctx, "SELECT seq, seat, move, at FROM moves WHERE table_id = ? ORDER BY seq", id)
+	if err != nil {
+		return t, fmt.Errorf("sqlite: reading moves: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var m store.Move
+		var at int64
+		if err := rows.Scan(&m.Seq, &m.Seat, &m.Text, &at); err != nil {
+			return t, fmt.Errorf("sqlite: reading moves: %w", err)
+		}
+		m.At = fromNanos(at)
+		t.Moves = append(t.Moves, m)
+	}
+	return t, rows.Err()
+}
+
+// LiveTables implements store.Store. It reads the tables and their moves
+// in two scans rather than one query per table, so that a restart with
+// many live tables is quick.
+func (s *Store) LiveTables(ctx context.Context) ([]store.Table, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT id, game, status, created, updated, meta FROM tables WHERE status != ? ORDER BY id", string(store.Finished))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading live tables: %w", err)
+	}
+	var out []store.Table
+	index := map[string]int{}
+	for rows.Next() {
+		var t store.Table
+		var status string
+		var created, updated int64
+		if err := rows.Scan(&t.ID, &t.Game, &status, &created, &updated, &t.Meta); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("sqlite: reading live tables: %w", err)
+		}
+		t.Status, t.Created, t.Updated = store.Status(status), fromNanos(created), fromNanos(updated)
+		index[t.ID] = len(out)
+		out = append(out, t)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: reading live tables: %w", err)
+	}
+	mrows, err := s.db.QueryContext(ctx, `SELECT m.table_id, m.seq, m.seat, m.move, m.at FROM moves m
+		JOIN tables t ON t.id = m.table_id WHERE t.status != ? ORDER BY m.table_id, m.seq`, string(store.Finished))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading live moves: %w", err)
+	}
+	defer mrows.Close()
+	for mrows.Next() {
+		var id string
+		var m store.Move
+		var at int64
+		if err := mrows.Scan(&id, &m.Seq, &m.Seat, &m.Text, &at); err != nil {
+			return nil, fmt.Errorf("sqlite: reading live moves: %w", err)
+		}
+		m.At = fromNanos(at)
+		if i, ok := index[id]; ok {
+			out[i].Moves = append(out[i].Moves, m)
+		}
+	}
+	return out, mrows.Err()
+}
+
+// Recent implements store.Store.
+func (s *Store) Recent(ctx context.Context, status store.Status, limit int) ([]store.Table, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT id, game, status, created, updated, meta FROM tables WHERE status = ? ORDER BY created DESC LIMIT ?", string(status), limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading tables: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Table
+	for rows.Next() {
+		var t store.Table
+		var st string
+		var created, updated int64
+		if err := rows.Scan(&t.ID, &t.Game, &st, &created, &updated, &t.Meta); err != nil {
+			return nil, fmt.Errorf("sqlite: reading tables: %w", err)
+		}
+		t.Status, t.Created, t.Updated = store.Status(st), fromNanos(created), fromNanos(updated)
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+var _ store.Store = (*Store)(nil)

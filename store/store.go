@@ -1,0 +1,120 @@
+// Package store is Parlour's persistence interface: identities, the
+// credentials that stand for them, and tables with their moves.
+//
+// The server keeps a live table in memory and derives its state by
+// replaying the table's record; a Store holds what that replay needs. A
+// move is written with AppendMove, which returns only once the move is
+// durable, so that nobody is told of a move that a crash could lose.
+// Package store/sqlite holds the embedded implementation; a deployment that
+// outgrows one process can offer another behind the same interface.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// ErrNotFound is returned when the identity, credential or table asked for
+// does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict is returned by AppendMove when the move's sequence number is
+// not the next one for its table, and by the Create methods when the key is
+// taken.
+var ErrConflict = errors.New("conflict")
+
+// Identity is a player: for now a guest with a display name; accounts with
+// passwords and ratings will extend it.
+type Identity struct {
+	ID      string
+	Name    string
+	Created time.Time
+}
+
+// Credential binds the hash of a bearer token to an identity and, for a
+// seat token, to one seat of one table. Tokens themselves are never
+// stored.
+type Credential struct {
+	Hash     []byte
+	Identity string
+	// Table and Seat name the seat a seat token was issued for; Table is
+	// empty for an identity's own token.
+	Table string
+	Seat  int
+}
+
+// Status is a table's place in its life, as the store indexes it.
+type Status string
+
+// The statuses a table passes through.
+const (
+	Open     Status = "open"     // waiting for people to take seats
+	Setup    Status = "setup"    // seated, waiting for secret setups
+	Playing  Status = "playing"  // moves are being made
+	Finished Status = "finished" // the game is over
+)
+
+// Live reports whether a table in status s is still under way.
+func (s Status) Live() bool { return s != Finished }
+
+// Table is one table as stored: its description and the moves made at it.
+type Table struct {
+	ID      string
+	Game    string
+	Status  Status
+	Created time.Time
+	Updated time.Time
+	// Meta is the server's description of the table (rules, seats,
+	// setups, ...), opaque to the store.
+	Meta []byte
+	// Moves are the accepted moves in order; Seq counts from 1.
+	Moves []Move
+}
+
+// Move is one accepted move of a table.
+type Move struct {
+	Seq  int
+	Seat int
+	Text string
+	At   time.Time
+}
+
+// Store persists identities, credentials and tables. Its methods are safe
+// for concurrent use, and every write is durable when it returns nil.
+type Store interface {
+	// CreateIdentity stores a new identity with its first credential.
+	CreateIdentity(ctx context.Context, id Identity, cred Credential) error
+	// AddCredential stores another credential of an existing identity.
+	AddCredential(ctx context.Context, cred Credential) error
+	// Credential finds the credential with token hash h.
+	Credential(ctx context.Context, h []byte) (Credential, error)
+	// Identity returns the identity called id.
+	Identity(ctx context.Context, id string) (Identity, error)
+
+	// CreateTable stores a new table without moves.
+	CreateTable(ctx context.Context, t Table) error
+	// UpdateTable replaces a table's status and description.
+	UpdateTable(ctx context.Context, id string, status Status, meta []byte) error
+	// AppendMove stores move m of table id; m.Seq must be one more than
+	// the number of moves already stored. When update is not nil the
+	// table's status and description change in the same transaction.
+	AppendMove(ctx context.Context, id string, m Move, update *Update) error
+	// Table returns table id with its moves.
+	Table(ctx context.Context, id string) (Table, error)
+	// LiveTables returns every table that is not finished, with moves.
+	LiveTables(ctx context.Context) ([]Table, error)
+	// Recent returns up to limit tables in status, newest first, without
+	// their moves.
+	Recent(ctx context.Context, status Status, limit int) ([]Table, error)
+
+	// Close waits for pending writes and releases the store.
+	Close() error
+}
+
+// Update is a change of a table's status and description that goes with a
+// move (the move that ends the game, say).
+type Update struct {
+	Status Status
+	Meta   []byte
+}
