@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -176,7 +177,7 @@ func TestBadSynchronous(t *testing.T) {
 
 func BenchmarkAppendMove(b *testing.B) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(b.TempDir(), "p.db"), Options{})
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "p.db"), Options{Synchronous: os.Getenv("SYNC")})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -202,4 +203,6 @@ func BenchmarkAppendMove(b *testing.B) {
 			}
 		}
 	})
+	st := s.Stats()
+	b.ReportMetric(float64(st.Writes)/float64(max(st.Commits, 1)), "writes/commit")
 }
