@@ -1,0 +1,136 @@
+// Package quizl referees Quizl, word battleships on a 5 x 5 letter grid:
+// each player hides a five-letter password among 20 other letters, and the
+// players take turns calling squares of each other's grids and announcing
+// the passwords they deduce.
+//
+// The rules are those of RULES.md §1, with every rule option; the move
+// notation is that of RECORDS.md: "72" calls the square in row 7, column 2;
+// "say WORD" announces a password ("say NAME WORD" with three or more
+// players); "resign" gives up.
+//
+// With one player the game is solitaire: the player attacks a grid the
+// computer made, and that grid is the player's setup in the record (the
+// player has no grid of their own). See docs/rules/quizl.md.
+package quizl
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"parlour/game"
+)
+
+// The names of Quizl's rule options.
+const (
+	// OptPenalty is the points a wrong announcement costs the announcer off
+	// their score against that opponent.
+	OptPenalty = "wrong_announcement_penalty"
+	// OptAward is the points a wrong announcement gives the grid's owner.
+	OptAward = "wrong_announcement_award"
+	// OptSetTarget is the total that ends a set of games.
+	OptSetTarget = "set_target"
+)
+
+// MaxPlayers is the most players a Quizl table seats.
+const MaxPlayers = 8
+
+// MaxPoints is what a right announcement scores before any square is
+// called: one point for each of the 25 squares.
+const MaxPoints = 25
+
+// Game is Quizl as a game.Game. The zero value is ready to use.
+type Game struct{}
+
+var _ game.Game = Game{}
+
+// Name returns "quizl".
+func (Game) Name() string { return "quizl" }
+
+// Title returns "Quizl".
+func (Game) Title() string { return "Quizl" }
+
+// Players reports 1 (solitaire, against a computer-made grid) to
+// MaxPlayers.
+func (Game) Players() (min, max int) { return 1, MaxPlayers }
+
+// HasSetup reports true: every seat hides a grid.
+func (Game) HasSetup() bool { return true }
+
+// Options lists Quizl's rule options.
+func (Game) Options() []game.Option {
+	return []game.Option{
+		{Name: OptPenalty, Kind: game.Int, Default: 1, Min: 0, Max: 5,
+			Help: "points a wrong announcement costs the announcer off their score against that opponent"},
+		{Name: OptAward, Kind: game.Int, Default: 0, Min: 0, Max: 25,
+			Help: "points a wrong announcement gives the owner of the grid at once (the later edition uses 10)"},
+		{Name: OptSetTarget, Kind: game.Int, Default: 25, Min: 1, Max: 1000,
+			Help: "a set of games ends after the game in which somebody's total reaches this"},
+	}
+}
+
+// CheckSetup checks one seat's grid and returns it in canonical form:
+// upper-case rows and password. The error names the offending row or
+// column and its word, or the repeated letter.
+func (Game) CheckSetup(cfg game.Config, seat game.Seat, setup json.RawMessage) (json.RawMessage, error) {
+	g, err := ParseSetup(setup, cfg.Lexicon)
+	if err != nil {
+		return nil, err
+	}
+	return g.Setup(), nil
+}
+
+// AutoSetup makes a random legal grid around a random common password,
+// deterministic for seed.
+func (Game) AutoSetup(cfg game.Config, seat game.Seat, seed uint64) (json.RawMessage, error) {
+	g, err := RandomSetup(cfg.Lexicon, seed)
+	if err != nil {
+		return nil, err
+	}
+	return g.Setup(), nil
+}
+
+// New starts a play from checked setups, one per seat.
+func (Game) New(cfg game.Config, setups []json.RawMessage) (game.State, error) {
+	st, err := NewState(cfg, setups)
+	if err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+// rules are the resolved rule options a play needs, read once.
+type rules struct {
+	penalty, award, setTarget int
+}
+
+func readRules(r game.Rules) (rules, error) {
+	ru := rules{penalty: 1, award: 0, setTarget: 25}
+	if r == nil {
+		return ru, nil
+	}
+	get := func(name string, lo, hi int, dst *int) error {
+		v, ok := r[name]
+		if !ok {
+			return nil
+		}
+		n, ok := v.(int)
+		if !ok {
+			return fmt.Errorf("rule option %s: want a whole number, got %v", name, v)
+		}
+		if n < lo || n > hi {
+			return fmt.Errorf("rule option %s: %d is out of range %d-%d", name, n, lo, hi)
+		}
+		*dst = n
+		return nil
+	}
+	if err := get(OptPenalty, 0, 5, &ru.penalty); err != nil {
+		return ru, err
+	}
+	if err := get(OptAward, 0, 25, &ru.award); err != nil {
+		return ru, err
+	}
+	if err := get(OptSetTarget, 1, 1000, &ru.setTarget); err != nil {
+		return ru, err
+	}
+	return ru, nil
+}

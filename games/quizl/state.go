@@ -1,0 +1,529 @@
+package quizl
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"parlour/game"
+)
+
+// MaxMoveLen caps the length of a move's text.
+const MaxMoveLen = 200
+
+// Outcome is how a player finished with one opponent's grid.
+type Outcome string
+
+// The outcomes of a player against one opponent.
+const (
+	Playing  Outcome = ""         // not done yet
+	Right    Outcome = "right"    // announced the password
+	Tripped  Outcome = "tripped"  // uncovered it by calls, unannounced
+	Resigned Outcome = "resigned" // gave up
+)
+
+// pair is what one player (the caller) has done against one grid.
+type pair struct {
+	seen    uint32 // squares of the grid revealed to the caller
+	outcome Outcome
+	points  int      // score against this grid, once done
+	penalty int      // wrong-announcement penalties so far
+	wrong   []string // wrong announcements, upper-case, in order
+}
+
+type moveKind uint8
+
+const (
+	kindCall moveKind = iota
+	kindSay
+	kindResign
+)
+
+// played is one accepted move.
+type played struct {
+	seat   int
+	kind   moveKind
+	square Square
+	target int    // the grid announced against
+	word   string // the announced word
+	// revealed holds the owners (bit o) whose letter the call revealed.
+	revealed uint64
+	notation string // the move in canonical notation
+	text     string // what happened, in public words
+}
+
+// State is one play of Quizl. Create it with NewState or Game.New.
+type State struct {
+	cfg     game.Config
+	ru      rules
+	n       int
+	solo    bool
+	grids   []*Grid
+	pairs   []pair   // pairs[c*n+o]: caller c against the grid of o
+	called  []uint32 // squares each seat has called
+	award   []int    // points each seat gained from others' wrong announcements
+	resign  []bool
+	turn    int // the seat to move, -1 once the game is over
+	history []played
+}
+
+var _ game.State = (*State)(nil)
+
+// NewState starts a play from one setup per seat in the record's notation.
+// With one player the setup is the grid the player attacks.
+func NewState(cfg game.Config, setups []json.RawMessage) (*State, error) {
+	n := len(cfg.Players)
+	if n < 1 || n > MaxPlayers {
+		return nil, fmt.Errorf("Quizl takes 1 to %d players, not %d", MaxPlayers, n)
+	}
+	if len(setups) != n {
+		return nil, fmt.Errorf("Quizl needs one grid per player: %d players, %d grids", n, len(setups))
+	}
+	ru, err := readRules(cfg.Rules)
+	if err != nil {
+		return nil, err
+	}
+	grids := make([]*Grid, n)
+	for i, raw := range setups {
+		g, err := ParseSetup(raw, cfg.Lexicon)
+		if err != nil {
+			return nil, fmt.Errorf("the grid of %s: %w", cfg.Name(game.Seat(i)), err)
+		}
+		grids[i] = g
+	}
+	return newState(cfg, ru, grids), nil
+}
+
+// NewStateGrids is NewState for grids already checked.
+func NewStateGrids(cfg game.Config, grids []*Grid) (*State, error) {
+	n := len(cfg.Players)
+	if n < 1 || n > MaxPlayers || len(grids) != n {
+		return nil, fmt.Errorf("Quizl needs 1 to %d players and one grid each: %d players, %d grids", MaxPlayers, n, len(grids))
+	}
+	ru, err := readRules(cfg.Rules)
+	if err != nil {
+		return nil, err
+	}
+	gs := make([]*Grid, n)
+	for i, g := range grids {
+		c := *g
+		if err := c.Check(cfg.Lexicon); err != nil {
+			return nil, fmt.Errorf("the grid of %s: %w", cfg.Name(game.Seat(i)), err)
+		}
+		gs[i] = &c
+	}
+	return newState(cfg, ru, gs), nil
+}
+
+func newState(cfg game.Config, ru rules, grids []*Grid) *State {
+	n := len(grids)
+	return &State{
+		cfg:    cfg,
+		ru:     ru,
+		n:      n,
+		solo:   n == 1,
+		grids:  grids,
+		pairs:  make([]pair, n*n),
+		called: make([]uint32, n),
+		award:  make([]int, n),
+		resign: make([]bool, n),
+	}
+}
+
+// opponent reports whether seat c attacks the grid of o.
+func (s *State) opponent(c, o int) bool { return s.solo || c != o }
+
+func (s *State) pair(c, o int) *pair { return &s.pairs[c*s.n+o] }
+
+// done reports whether seat c is done with every opponent.
+func (s *State) done(c int) bool {
+	for o := range s.n {
+		if s.opponent(c, o) && s.pair(c, o).outcome == Playing {
+			return false
+		}
+	}
+	return true
+}
+
+// over reports whether the game has ended.
+func (s *State) over() bool { return s.turn < 0 }
+
+// ToMove returns the seat to move, or none once the game is over.
+func (s *State) ToMove() []game.Seat {
+	if s.over() {
+		return nil
+	}
+	return []game.Seat{game.Seat(s.turn)}
+}
+
+// Score returns seat c's points this game: what it scored against each
+// opponent plus what others' wrong announcements gave it.
+func (s *State) Score(c int) int {
+	t := s.award[c]
+	for o := range s.n {
+		if s.opponent(c, o) {
+			t += s.pair(c, o).points
+		}
+	}
+	return t
+}
+
+// Result reports the status, the scores and, once the game is over, the
+// winners: the highest scorers (none when every score is equal). In
+// solitaire the player wins by announcing the password.
+func (s *State) Result() game.Result {
+	r := game.Result{Status: game.InProgress, Winners: []game.Seat{}, Scores: make([]int, s.n)}
+	for c := range s.n {
+		r.Scores[c] = s.Score(c)
+	}
+	if !s.over() {
+		return r
+	}
+	r.Status = game.Finished
+	if s.solo {
+		if s.pair(0, 0).outcome == Right {
+			r.Winners = append(r.Winners, 0)
+		}
+		return r
+	}
+	best, all := r.Scores[0], true
+	for _, v := range r.Scores {
+		best = max(best, v)
+		all = all && v == r.Scores[0]
+	}
+	if !all {
+		for c, v := range r.Scores {
+			if v == best {
+				r.Winners = append(r.Winners, game.Seat(c))
+			}
+		}
+	}
+	return r
+}
+
+// move is a parsed move.
+type move struct {
+	kind   moveKind
+	square Square
+	target int
+	word   string
+}
+
+// parse reads a move of seat c in the game's notation.
+func (s *State) parse(c int, text string) (move, error) {
+	t := strings.TrimSpace(text)
+	if len(t) > MaxMoveLen {
+		return move{}, fmt.Errorf("the move is too long (%d characters)", len(t))
+	}
+	low := strings.ToLower(t)
+	switch {
+	case low == "":
+		return move{}, errors.New("the move is empty: call a square (72), announce a word (say WORD) or resign")
+	case low == "resign":
+		return move{kind: kindResign}, nil
+	case low == "say" || strings.HasPrefix(low, "say ") || strings.HasPrefix(low, "say\t"):
+		return s.parseSay(c, strings.TrimSpace(t[3:]))
+	}
+	sq, err := ParseSquare(t)
+	if err != nil {
+		return move{}, fmt.Errorf("%w (or announce a word with say WORD, or resign)", err)
+	}
+	return move{kind: kindCall, square: sq}, nil
+}
+
+func (s *State) parseSay(c int, rest string) (move, error) {
+	fs := strings.Fields(rest)
+	if len(fs) == 0 {
+		if s.n > 2 {
+			return move{}, errors.New("say whose password and which word: say NAME WORD")
+		}
+		return move{}, errors.New("say which word: say WORD")
+	}
+	word := fs[len(fs)-1]
+	name := strings.TrimSpace(strings.TrimSuffix(rest, word))
+	m := move{kind: kindSay, word: strings.ToUpper(word)}
+	switch {
+	case name == "" && s.n > 2:
+		return move{}, fmt.Errorf("say whose password %s is: say NAME %s", show(word), show(word))
+	case name == "" && s.solo:
+		m.target = 0
+	case name == "":
+		m.target = 1 - c
+	case s.solo:
+		return move{}, fmt.Errorf("in solitaire there is one grid to announce: say %s", show(word))
+	default:
+		o, ok := s.cfg.SeatOf(name)
+		if !ok {
+			return move{}, fmt.Errorf("nobody here is called %s", show(name))
+		}
+		if int(o) == c {
+			return move{}, errors.New("you cannot announce your own password")
+		}
+		m.target = int(o)
+	}
+	if err := CheckPassword(m.word, s.cfg.Lexicon); err != nil {
+		return move{}, fmt.Errorf("cannot announce %w", err)
+	}
+	return m, nil
+}
+
+// notation writes m in canonical notation.
+func (s *State) notation(m move) string {
+	switch m.kind {
+	case kindCall:
+		return m.square.String()
+	case kindSay:
+		if s.n > 2 {
+			return "say " + s.cfg.Players[m.target] + " " + m.word
+		}
+		return "say " + m.word
+	}
+	return "resign"
+}
+
+// Apply plays move for seat. A refused move changes nothing and returns an
+// error naming it in a player's words.
+func (s *State) Apply(seat game.Seat, text string) ([]game.Event, error) {
+	if err := game.CheckTurn(s.cfg, s.ToMove(), seat); err != nil {
+		return nil, err
+	}
+	c := int(seat)
+	m, err := s.parse(c, text)
+	if err != nil {
+		return nil, err
+	}
+	switch m.kind {
+	case kindCall:
+		if s.called[c]&(1<<m.square) != 0 {
+			return nil, fmt.Errorf("square %s was already called", m.square)
+		}
+	case kindSay:
+		p := s.pair(c, m.target)
+		if p.outcome != Playing {
+			return nil, fmt.Errorf("you are already done with %s", s.whose(m.target))
+		}
+		for _, w := range p.wrong {
+			if w == m.word {
+				return nil, fmt.Errorf("you already announced %s for %s, and it was wrong", m.word, s.whose(m.target))
+			}
+		}
+	}
+	// The move is legal: from here on the state changes.
+	pl := played{seat: c, kind: m.kind, square: m.square, target: m.target, word: m.word, notation: s.notation(m)}
+	var evs []game.Event
+	switch m.kind {
+	case kindCall:
+		evs = s.call(c, m.square, &pl)
+	case kindSay:
+		evs = s.say(c, m.target, m.word, &pl)
+	case kindResign:
+		evs = s.resignSeat(c, &pl)
+	}
+	s.history = append(s.history, pl)
+	s.advance(c)
+	if s.over() {
+		evs = append(evs, s.endEvents()...)
+	}
+	return evs, nil
+}
+
+// whose names the grid of o as its attacker sees it: the owner's name, or
+// "the grid" in solitaire.
+func (s *State) whose(o int) string {
+	if s.solo {
+		return "the grid"
+	}
+	return s.cfg.Players[o]
+}
+
+// Revealed is the private event data of a call: the letters the called
+// square holds in the grids of the caller's opponents still in play.
+type Revealed struct {
+	Square  string   `json:"square"`
+	Letters []Letter `json:"letters"`
+}
+
+// Letter is one letter of one grid.
+type Letter struct {
+	Seat   int    `json:"seat"`
+	Name   string `json:"name"`
+	Square string `json:"square"`
+	Letter string `json:"letter"`
+}
+
+// Called is the public event data of a call.
+type Called struct {
+	Seat   int    `json:"seat"`
+	Square string `json:"square"`
+}
+
+// Finished is the public event data when a player is done with a grid.
+type Finished struct {
+	Seat    int     `json:"seat"`
+	Against int     `json:"against"`
+	Outcome Outcome `json:"outcome"`
+	Points  int     `json:"points"`
+}
+
+// Announced is the public event data of an announcement.
+type Announced struct {
+	Seat    int    `json:"seat"`
+	Against int    `json:"against"`
+	Word    string `json:"word"`
+	Right   bool   `json:"right"`
+	// Points is what a right announcement scored.
+	Points int `json:"points,omitempty"`
+	// Penalty and Award are what a wrong announcement cost and gave.
+	Penalty int `json:"penalty,omitempty"`
+	Award   int `json:"award,omitempty"`
+}
+
+func (s *State) call(c int, sq Square, pl *played) []game.Event {
+	bit := uint32(1) << sq
+	s.called[c] |= bit
+	rev := Revealed{Square: sq.String()}
+	var trips []int
+	for o := range s.n {
+		if !s.opponent(c, o) {
+			continue
+		}
+		p := s.pair(c, o)
+		if p.outcome != Playing {
+			continue
+		}
+		p.seen |= bit
+		pl.revealed |= 1 << o
+		rev.Letters = append(rev.Letters, Letter{Seat: o, Name: s.whose(o), Square: rev.Square, Letter: string(s.grids[o].Letters[sq])})
+		if m := s.grids[o].Line.Mask(); p.seen&m == m {
+			p.outcome, p.points = Tripped, 0
+			trips = append(trips, o)
+		}
+	}
+	name := s.cfg.Players[c]
+	pl.text = name + " called " + rev.Square
+	evs := []game.Event{
+		{Kind: "call", Text: pl.text, Data: Called{Seat: c, Square: rev.Square}},
+		{To: []game.Seat{game.Seat(c)}, Kind: "revealed", Text: revealedText(rev), Data: rev},
+	}
+	for _, o := range trips {
+		t := fmt.Sprintf("%s has uncovered every letter of %s password without announcing it: 0 points against %s", name, s.possessive(o), s.whose(o))
+		pl.text += "; " + t
+		evs = append(evs, game.Event{Kind: "tripped", Text: t, Data: Finished{Seat: c, Against: o, Outcome: Tripped}})
+	}
+	return evs
+}
+
+func (s *State) possessive(o int) string {
+	if s.solo {
+		return "the grid's"
+	}
+	return s.cfg.Players[o] + "'s"
+}
+
+func revealedText(r Revealed) string {
+	var b strings.Builder
+	b.WriteString(r.Square)
+	b.WriteString(" holds ")
+	for i, l := range r.Letters {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(l.Letter)
+		b.WriteString(" in ")
+		b.WriteString(l.Name)
+	}
+	if len(r.Letters) == 0 {
+		b.WriteString("nothing new: you are done with every grid")
+	}
+	return b.String()
+}
+
+// Right reports whether word is a right announcement against g: the
+// password, or any other line of g that reads a genuine word (the "two
+// key-words" rule; a checked grid has no second word).
+func (g *Grid) right(word string) bool {
+	if word == g.Password {
+		return true
+	}
+	for l := range Line(Lines) {
+		if g.Read(l) == word {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *State) say(c, o int, word string, pl *played) []game.Event {
+	p := s.pair(c, o)
+	name := s.cfg.Players[c]
+	a := Announced{Seat: c, Against: o, Word: word}
+	var evs []game.Event
+	if s.grids[o].right(word) {
+		a.Right = true
+		p.outcome = Right
+		p.points = max(0, MaxPoints-bits.OnesCount32(p.seen)-p.penalty)
+		pl.text = fmt.Sprintf("%s announced %s for %s: right, %d points", name, word, s.whose(o), p.points)
+		a.Points = p.points
+		return append(evs, game.Event{Kind: "announce", Text: pl.text, Data: a})
+	}
+	p.penalty += s.ru.penalty
+	p.wrong = append(p.wrong, word)
+	a.Penalty = s.ru.penalty
+	pl.text = fmt.Sprintf("%s announced %s for %s: wrong", name, word, s.whose(o))
+	if s.ru.penalty > 0 {
+		pl.text += fmt.Sprintf(", %d off %s score against %s", s.ru.penalty, name+"'s", s.whose(o))
+	}
+	if !s.solo && s.ru.award > 0 {
+		s.award[o] += s.ru.award
+		a.Award = s.ru.award
+		pl.text += fmt.Sprintf(", %d to %s", s.ru.award, s.cfg.Players[o])
+	}
+	return append(evs, game.Event{Kind: "announce", Text: pl.text, Data: a})
+}
+
+func (s *State) resignSeat(c int, pl *played) []game.Event {
+	s.resign[c] = true
+	for o := range s.n {
+		if p := s.pair(c, o); s.opponent(c, o) && p.outcome == Playing {
+			p.outcome, p.points = Resigned, 0
+		}
+	}
+	pl.text = s.cfg.Players[c] + " resigned"
+	return []game.Event{{Kind: "resign", Text: pl.text, Data: Finished{Seat: c, Against: -1, Outcome: Resigned}}}
+}
+
+// advance passes the turn to the next seat after c that is not done, or
+// ends the game.
+func (s *State) advance(c int) {
+	for i := 1; i <= s.n; i++ {
+		if t := (c + i) % s.n; !s.done(t) {
+			s.turn = t
+			return
+		}
+	}
+	s.turn = -1
+}
+
+// Reveal is the public event data at the end of a game: every grid.
+type Reveal struct {
+	Grids  []Setup     `json:"grids"`
+	Result game.Result `json:"result"`
+}
+
+func (s *State) endEvents() []game.Event {
+	r := Reveal{Result: s.Result()}
+	for _, g := range s.grids {
+		r.Grids = append(r.Grids, Setup{Grid: g.Rows(), Password: g.Password})
+	}
+	var b strings.Builder
+	b.WriteString("game over:")
+	for c := range s.n {
+		fmt.Fprintf(&b, " %s %d", s.cfg.Players[c], r.Result.Scores[c])
+		if c < s.n-1 {
+			b.WriteString(",")
+		}
+	}
+	return []game.Event{{Kind: "end", Text: b.String(), Data: r}}
+}

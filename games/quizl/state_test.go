@@ -1,0 +1,433 @@
+package quizl
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"parlour/game"
+)
+
+// TestCallRevealsToCallerOnly: a call shows the caller every opponent's
+// letter in that square, and nobody else.
+func TestCallRevealsToCallerOnly(t *testing.T) {
+	s := two(t, nil)
+	evs := play(t, s, "0:72", "1:72")
+	// Ben's call of 72 in the specimen grid returns B.
+	var got []Letter
+	for _, e := range evs {
+		if r, ok := e.Data.(Revealed); ok {
+			if !slices.Equal(e.To, []game.Seat{game.Seat(r.Letters[0].Seat ^ 1)}) {
+				t.Errorf("revealed event %q goes to %v", e.Text, e.To)
+			}
+			got = append(got, r.Letters...)
+		}
+	}
+	want := []Letter{{Seat: 1, Name: "Ben", Square: "72", Letter: "K"}, {Seat: 0, Name: "Ann", Square: "72", Letter: "B"}}
+	if !slices.Equal(got, want) {
+		t.Errorf("revealed %v, want %v", got, want)
+	}
+	v := s.ViewOf(1)
+	if b := v.Boards[0]; b.Letter(At(7, 2)) != 'B' || strings.Count(strings.Join(b.Grid, ""), ".") != 24 {
+		t.Errorf("Ben's board of Ann's grid: %v", b.Grid)
+	}
+	sp := s.ViewOf(game.Spectator)
+	for _, b := range sp.Boards {
+		if strings.Join(b.Grid, "") != strings.Repeat(".", 25) {
+			t.Errorf("spectator sees letters of %s's grid: %v", b.Name, b.Grid)
+		}
+	}
+	if len(sp.Grid) != 0 || sp.Password != "" {
+		t.Error("spectator has a grid")
+	}
+}
+
+// TestThreePlayersCall: with three or more players a call reveals every
+// opponent's letter to the caller, and the caller's own square to nobody.
+func TestThreePlayersCall(t *testing.T) {
+	s := three(t, nil)
+	evs := play(t, s, "0:72")
+	var r Revealed
+	for _, e := range evs {
+		if x, ok := e.Data.(Revealed); ok {
+			r = x
+		}
+	}
+	want := []Letter{{Seat: 1, Name: "Ben", Square: "72", Letter: "K"}, {Seat: 2, Name: "Cat", Square: "72", Letter: "I"}}
+	if !slices.Equal(r.Letters, want) {
+		t.Errorf("revealed %v, want %v", r.Letters, want)
+	}
+	for seat := range 3 {
+		for _, b := range s.ViewOf(game.Seat(seat)).Boards {
+			if b.Seat == 0 && b.Letter(At(7, 2)) != Unknown {
+				t.Errorf("seat %d sees Ann's own square 72", seat)
+			}
+		}
+	}
+	// Ben must call 72 himself to learn Ann's B.
+	play(t, s, "1:72")
+	if got := s.ViewOf(1).Boards[0].Letter(At(7, 2)); got != 'B' {
+		t.Errorf("Ben's call of 72 showed %c of Ann's grid, want B", got)
+	}
+}
+
+func TestAnnounceNotation(t *testing.T) {
+	s := two(t, nil)
+	if _, err := s.Apply(0, "say Ben CRANE"); err != nil {
+		t.Errorf("two players, say NAME WORD: %v", err)
+	}
+	s3 := three(t, nil)
+	before := s3.clone()
+	_, err := s3.Apply(0, "say CRANE")
+	if err == nil || !strings.Contains(err.Error(), "say NAME CRANE") {
+		t.Errorf("three players, say WORD: %v", err)
+	}
+	unchanged(t, before, s3, "say WORD with three players")
+	evs := play(t, s3, "0:SAY ben crane")
+	if len(evs) == 0 || !strings.Contains(evs[0].Text, "CRANE for Ben: right") {
+		t.Errorf("events %v", evs)
+	}
+	if got := s3.history[0].notation; got != "say Ben CRANE" {
+		t.Errorf("notation %q", got)
+	}
+}
+
+// TestAnnouncementMustBeAGenuineWord: five different letters forming a
+// genuine word, or the announcement is refused and is not a turn.
+func TestAnnouncementMustBeAGenuineWord(t *testing.T) {
+	tests := []struct{ move, err string }{
+		{"say CRAN", "CRAN is not a five-letter word"},
+		{"say SHEEP", "SHEEP repeats the letter E"},
+		{"say XQZVW", "XQZVW is not a word in the lexicon"},
+		{"say CR4NE", `"CR4NE" is not a word of letters A-Z`},
+		{"say", "say which word"},
+		{"say Cat CRANE", "nobody here is called CAT"},
+		{"say Ann CRANE", "you cannot announce your own password"},
+		{"72 please", "is not a square"},
+		{"", "the move is empty"},
+		{strings.Repeat("7", 300), "too long"},
+	}
+	for _, tc := range tests {
+		s := two(t, nil)
+		before := s.clone()
+		_, err := s.Apply(0, tc.move)
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%q: error %v, want %q", tc.move, err, tc.err)
+		}
+		unchanged(t, before, s, tc.move)
+	}
+}
+
+func TestRefusalsChangeNothing(t *testing.T) {
+	s := two(t, map[string]any{OptAward: 10})
+	play(t, s, "0:72", "1:90", "0:say WAVES", "1:91")
+	tests := []struct {
+		seat game.Seat
+		move string
+		err  string
+	}{
+		{0, "72", "square 72 was already called"},
+		{1, "92", "it is not your turn: waiting for Ann"},
+		{game.Spectator, "92", "not your turn"},
+		{0, "say waves", "you already announced WAVES for Ben, and it was wrong"},
+		{0, "45", "there is no square 45"},
+	}
+	for _, tc := range tests {
+		before := s.clone()
+		_, err := s.Apply(tc.seat, tc.move)
+		if err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("%q: error %v, want %q", tc.move, err, tc.err)
+		}
+		unchanged(t, before, s, tc.move)
+	}
+	if _, err := s.Apply(1, "92"); !errors.Is(err, game.ErrNotYourTurn) {
+		t.Errorf("out of turn: %v does not wrap ErrNotYourTurn", err)
+	}
+}
+
+// TestScoring: a right announcement scores 25 minus the squares called of
+// that grid minus the wrong-announcement penalties, floor 0; a wrong one
+// costs the penalty and gives the owner the award at once.
+func TestScoring(t *testing.T) {
+	tests := []struct {
+		name    string
+		opts    map[string]any
+		moves   []string
+		ann     int // Ann's score at the end of the moves
+		ben     int
+		outcome Outcome
+	}{
+		{"right at once", nil, []string{"0:say crane"}, 25, 0, Right},
+		{"after three calls", nil, []string{"0:72", "1:90", "0:73", "1:91", "0:74", "1:92", "0:say CRANE"}, 22, 0, Right},
+		{"after a wrong one", nil, []string{"0:say waves", "1:90", "0:say crane"}, 24, 0, Right},
+		{"penalty 5 award 10", map[string]any{OptPenalty: 5, OptAward: 10}, []string{"0:say waves", "1:90", "0:say crane"}, 20, 10, Right},
+		{"the source's rule", map[string]any{OptPenalty: 0, OptAward: 0}, []string{"0:say waves", "1:90", "0:say mouse", "1:91", "0:say crane"}, 25, 0, Right},
+		{"award at once", map[string]any{OptAward: 7}, []string{"0:say waves"}, 0, 7, Playing},
+		{"wrong ends the turn", nil, []string{"0:say waves", "1:90"}, 0, 0, Playing},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := two(t, tc.opts)
+			play(t, s, tc.moves...)
+			r := s.Result()
+			if r.Scores[0] != tc.ann || r.Scores[1] != tc.ben {
+				t.Errorf("scores %v, want [%d %d]", r.Scores, tc.ann, tc.ben)
+			}
+			if got := s.pair(0, 1).outcome; got != tc.outcome {
+				t.Errorf("Ann's outcome %q, want %q", got, tc.outcome)
+			}
+		})
+	}
+}
+
+func TestScoreFloorsAtZero(t *testing.T) {
+	s := two(t, map[string]any{OptPenalty: 5})
+	var moves []string
+	wrong := []string{"waves", "audio", "ghost", "jumpy", "vixen"}
+	for i, w := range wrong {
+		moves = append(moves, "0:say "+w, fmt.Sprintf("1:%d%d", 5+i, 0))
+	}
+	play(t, s, moves...)
+	play(t, s, "0:say crane")
+	if got := s.Score(0); got != 0 {
+		t.Errorf("score %d after 25 points of penalties, want 0", got)
+	}
+	if s.pair(0, 1).outcome != Right {
+		t.Error("the right announcement was not right")
+	}
+}
+
+// TestTripping: revealing all five squares of a password without having
+// announced it scores 0 against that grid; the owner continues alone.
+func TestTripping(t *testing.T) {
+	s := two(t, nil)
+	evs := play(t, s, "0:50", "1:90", "0:51", "1:91", "0:52", "1:92", "0:53", "1:93")
+	for _, e := range evs {
+		if e.Kind == "tripped" {
+			t.Fatalf("tripped early: %s", e.Text)
+		}
+	}
+	evs = play(t, s, "0:54")
+	var tripped bool
+	for _, e := range evs {
+		if e.Kind == "tripped" && e.To == nil {
+			tripped = true
+		}
+	}
+	if !tripped || s.pair(0, 1).outcome != Tripped || s.Score(0) != 0 {
+		t.Fatalf("Ann revealed all of CRANE: outcome %q, score %d, events %v", s.pair(0, 1).outcome, s.Score(0), evs)
+	}
+	// Ben continues alone.
+	if got := s.ToMove(); !slices.Equal(got, []game.Seat{1}) {
+		t.Fatalf("to move %v after Ann tripped", got)
+	}
+	play(t, s, "1:80", "1:say psalm")
+	r := s.Result()
+	if r.Status != game.Finished || !slices.Equal(r.Winners, []game.Seat{1}) || r.Scores[1] != 25-5 {
+		t.Errorf("result %+v", r)
+	}
+}
+
+// TestTrippingOverTheColumn: a call that completes the password's line
+// trips even when other lines are complete too.
+func TestTrippingOverTheColumn(t *testing.T) {
+	s := two(t, nil)
+	moves := []string{}
+	for _, sq := range []string{"54", "64", "74", "84"} {
+		moves = append(moves, "1:"+sq)
+	}
+	s.turn = 1 // Ben starts, for brevity: turn order is tested elsewhere.
+	for _, m := range moves {
+		play(t, s, m, "0:"+fmt.Sprint(50+len(s.history)/2))
+	}
+	if s.pair(1, 0).outcome != Playing {
+		t.Fatal("tripped before the fifth letter")
+	}
+	play(t, s, "1:94")
+	if s.pair(1, 0).outcome != Tripped {
+		t.Fatalf("Ben revealed P S A L M and did not trip: %+v", s.pair(1, 0))
+	}
+}
+
+// TestTurnOrderAndFinishing: players take turns in seat order; a player
+// done with every opponent stops taking turns; the game ends when everyone
+// is done.
+func TestTurnOrderAndFinishing(t *testing.T) {
+	s := three(t, nil)
+	next := func(want game.Seat) {
+		t.Helper()
+		if got := s.ToMove(); !slices.Equal(got, []game.Seat{want}) {
+			t.Fatalf("to move %v, want %d", got, want)
+		}
+	}
+	next(0)
+	play(t, s, "0:say Ben crane")
+	next(1)
+	play(t, s, "1:say Ann psalm")
+	next(2)
+	play(t, s, "2:90")
+	next(0)
+	play(t, s, "0:say Cat blimp")
+	next(1) // Ann is done with both opponents.
+	play(t, s, "1:say Cat blimp")
+	next(2)
+	play(t, s, "2:91")
+	next(2) // Cat continues alone.
+	if s.ViewOf(game.Spectator).Done[0] != true {
+		t.Error("Ann is not reported done")
+	}
+	play(t, s, "2:say Ann psalm")
+	next(2)
+	play(t, s, "2:say Ben crane")
+	r := s.Result()
+	if r.Status != game.Finished || s.ToMove() != nil {
+		t.Fatalf("game not over: %+v", r)
+	}
+	// Ann 25+25, Ben 25+25, Cat (2 calls each) 23+23.
+	if !slices.Equal(r.Scores, []int{50, 50, 46}) || !slices.Equal(r.Winners, []game.Seat{0, 1}) {
+		t.Errorf("result %+v", r)
+	}
+	if _, err := s.Apply(2, "77"); !errors.Is(err, game.ErrNotYourTurn) {
+		t.Errorf("move after the end: %v", err)
+	}
+}
+
+// TestResignation scores 0 against every opponent not yet done; the others
+// continue, and may still attack the resigner's grid.
+func TestResignation(t *testing.T) {
+	s := three(t, nil)
+	play(t, s, "0:say Ben crane", "1:resign")
+	if s.pair(1, 0).outcome != Resigned || s.pair(1, 2).outcome != Resigned {
+		t.Fatalf("Ben's outcomes after resigning: %+v %+v", s.pair(1, 0), s.pair(1, 2))
+	}
+	play(t, s, "2:say Ben crane", "0:say Cat blimp", "2:say Ann psalm")
+	r := s.Result()
+	if r.Status != game.Finished || !slices.Equal(r.Scores, []int{50, 0, 50}) {
+		t.Errorf("result %+v", r)
+	}
+	v := s.ViewOf(game.Spectator)
+	if !v.Resigned[1] || v.Resigned[0] {
+		t.Errorf("resigned %v", v.Resigned)
+	}
+}
+
+func TestDraw(t *testing.T) {
+	s := two(t, nil)
+	play(t, s, "0:resign", "1:resign")
+	r := s.Result()
+	if r.Status != game.Finished || len(r.Winners) != 0 || !slices.Equal(r.Scores, []int{0, 0}) {
+		t.Errorf("result %+v", r)
+	}
+}
+
+// TestTwoKeywords: an announcement is right when it matches any line of the
+// grid that is a genuine word. A checked grid never has two, so this grid
+// is built past the check.
+func TestTwoKeywords(t *testing.T) {
+	lex := testLex()
+	bad := &Grid{Password: "CRANE", Line: 9}
+	copy(bad.Letters[:], "BLIMP"+"DFGHJ"+"KOQST"+"UVWXY"+"CRANE")
+	if err := (&Grid{Letters: bad.Letters, Password: "CRANE"}).Check(lex); err == nil {
+		t.Fatal("the grid with two words passed the check")
+	}
+	good, _ := NewGrid(specimen, "PSALM", lex)
+	cfg := game.Config{Players: []string{"Ann", "Ben"}, Lexicon: lex}
+	ru, _ := readRules(nil)
+	s := newState(cfg, ru, []*Grid{good, bad})
+	play(t, s, "0:say blimp")
+	if s.pair(0, 1).outcome != Right || s.Score(0) != 25 {
+		t.Errorf("BLIMP, the second word, was not right: %+v", s.pair(0, 1))
+	}
+}
+
+// TestSolitaire: one player attacks a computer-made grid under the same
+// rules; the score is the player's.
+func TestSolitaire(t *testing.T) {
+	s := table(t, map[string]any{OptAward: 10}, []string{"Sol"}, seatGrid{specimen, "PSALM"})
+	v := s.ViewOf(0)
+	if !v.Solitaire || v.Password != "" || len(v.Grid) != 0 || len(v.Boards) != 1 {
+		t.Fatalf("solitaire view shows the player a grid: %+v", v)
+	}
+	if strings.Join(v.Boards[0].Grid, "") != strings.Repeat(".", 25) {
+		t.Fatalf("solitaire board shows letters: %v", v.Boards[0].Grid)
+	}
+	play(t, s, "0:72", "0:say waves", "0:74")
+	if v := s.ViewOf(0); v.Boards[0].Letter(At(7, 2)) != 'B' || v.Boards[0].Letter(At(7, 4)) != 'A' {
+		t.Errorf("board %v", v.Boards[0].Grid)
+	}
+	if s.Score(0) != 0 {
+		t.Errorf("the player gained the award for their own wrong announcement: %d", s.Score(0))
+	}
+	if _, err := s.Apply(0, "say Sol psalm"); err == nil {
+		t.Error("say NAME WORD accepted in solitaire")
+	}
+	play(t, s, "0:say psalm")
+	r := s.Result()
+	if r.Status != game.Finished || !slices.Equal(r.Winners, []game.Seat{0}) || r.Scores[0] != 25-2-1 {
+		t.Errorf("result %+v", r)
+	}
+	if v := s.ViewOf(0); v.Boards[0].Password != "PSALM" || v.Boards[0].Grid[0] != "TQUFP" {
+		t.Errorf("the grid is not revealed at the end: %+v", v.Boards[0])
+	}
+}
+
+func TestSolitaireTrip(t *testing.T) {
+	s := table(t, nil, []string{"Sol"}, seatGrid{specimen, "PSALM"})
+	play(t, s, "0:54", "0:64", "0:74", "0:84", "0:94")
+	r := s.Result()
+	if r.Status != game.Finished || len(r.Winners) != 0 || r.Scores[0] != 0 {
+		t.Errorf("result after tripping %+v", r)
+	}
+}
+
+// TestEndRevealsEverything: after the end every view shows every grid.
+func TestEndRevealsEverything(t *testing.T) {
+	s := three(t, nil)
+	play(t, s, "0:resign", "1:resign", "2:resign")
+	for _, seat := range []game.Seat{game.Spectator, 0, 1, 2} {
+		v := s.ViewOf(seat)
+		if !v.Finished || v.ToMove != -1 {
+			t.Errorf("seat %d: finished %v, to move %d", seat, v.Finished, v.ToMove)
+		}
+		for _, b := range v.Boards {
+			if strings.Contains(strings.Join(b.Grid, ""), ".") || b.Password == "" {
+				t.Errorf("seat %d does not see %s's grid after the end: %v", seat, b.Name, b.Grid)
+			}
+		}
+	}
+}
+
+func TestSet(t *testing.T) {
+	tests := []struct {
+		name    string
+		players int
+		target  int
+		games   [][]int
+		over    []bool
+		winners []int
+	}{
+		{"reaches the target", 2, 25, [][]int{{20, 0}, {5, 5}}, []bool{false, true}, []int{0}},
+		{"the other one wins", 2, 25, [][]int{{20, 0}, {0, 30}}, []bool{false, true}, []int{1}},
+		{"tie plays again", 2, 25, [][]int{{20, 20}, {5, 5}, {0, 3}}, []bool{false, false, true}, []int{1}},
+		{"three players", 3, 40, [][]int{{25, 30, 10}, {20, 0, 25}}, []bool{false, true}, []int{0}},
+		{"solitaire", 1, 25, [][]int{{12}, {13}}, []bool{false, true}, []int{0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			set := NewSet(tc.players, tc.target)
+			var w []int
+			for i, g := range tc.games {
+				var over bool
+				over, w = set.Add(g)
+				if over != tc.over[i] {
+					t.Fatalf("after game %d (totals %v): over %v, want %v", i+1, set.Totals, over, tc.over[i])
+				}
+			}
+			if !slices.Equal(w, tc.winners) {
+				t.Errorf("winners %v, want %v", w, tc.winners)
+			}
+		})
+	}
+}
