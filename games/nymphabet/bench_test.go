@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"parlour/game"
+	"parlour/lexicon"
 )
 
-// BenchmarkReplay replays generated random legal games through the
-// referee and reports moves per second.
+// BenchmarkReplay replays generated random legal games of English words
+// through the referee and reports moves per second.
 func BenchmarkReplay(b *testing.B) {
-	lex := randomLex(7)
+	lex := lexicon.Default()
 	words := byFirst(lex)
 	reg := game.NewRegistry(Game{})
 	r := rand.New(rand.NewPCG(1, 2))

@@ -105,15 +105,23 @@ func upper(s string) string {
 	return string(b)
 }
 
+// TestRandomGamesReplay plays thousands of random legal games, half with a
+// house lexicon of made-up words that reach every rule and half with the
+// English lexicon, and replays each from its record.
 func TestRandomGamesReplay(t *testing.T) {
-	n := 3000
+	n := 2000
 	if testing.Short() {
-		n = 300
+		n = 200
 	}
-	lex := randomLex(7)
+	for _, lex := range []*lexicon.Lexicon{randomLex(7), lexicon.Default()} {
+		t.Run(lex.Name(), func(t *testing.T) { randomGamesReplay(t, lex, n) })
+	}
+}
+
+func randomGamesReplay(t *testing.T, lex *lexicon.Lexicon, n int) {
 	words := byFirst(lex)
 	reg := game.NewRegistry(Game{})
-	r := rand.New(rand.NewPCG(42, 42))
+	r := rand.New(rand.NewPCG(42, uint64(lex.Len())))
 	finished := map[Mode]int{}
 	for i := range n {
 		rec, st := randomRecord(t, r, lex, words)
