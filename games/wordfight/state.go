@@ -1,0 +1,399 @@
+package wordfight
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"parlour/game"
+)
+
+// State is one play of Sightless Word Fight. It implements game.State.
+//
+// Result reports every player's points at any time, for the record tools;
+// a front end must show a player only their View, where other players'
+// scores stay hidden until the end.
+type State struct {
+	cfg   game.Config
+	rules Rules
+	board *Board
+
+	grids    []*Grid
+	scores   []int
+	resigned []bool
+	strikes  int
+	list     []entry
+
+	declarer  game.Seat // who declares next, or declared the current word
+	answering bool      // the last word of list awaits answers
+	answered  []bool    // who has answered the current word
+
+	over    bool
+	winners []game.Seat
+	audit   []SeatAudit // made once, at the end
+}
+
+// entry is one word of the public list and everybody's answer to it.
+type entry struct {
+	word    string // lower case
+	by      game.Seat
+	answers []answer // one per seat
+	done    bool     // every player still in has answered
+	cannot  []game.Seat
+	strikes int // strikes this word gave
+}
+
+// answer is one seat's answer to one word.
+type answer struct {
+	given  bool // false: not (yet) answered, e.g. after resigning
+	cannot bool
+	at     Placement
+	reused int
+	points int
+}
+
+func (a answer) move() string {
+	switch {
+	case !a.given:
+		return ""
+	case a.cannot:
+		return "cannot"
+	}
+	return "place " + a.at.String()
+}
+
+// Rules returns the play's rules.
+func (s *State) Rules() Rules { return s.rules }
+
+// Board returns the play's board.
+func (s *State) Board() *Board { return s.board }
+
+// ToMove implements game.State: the declarer while a word is awaited, every
+// player who has not yet answered while the current word is being placed,
+// and nobody once the game is over.
+func (s *State) ToMove() []game.Seat {
+	if s.over {
+		return nil
+	}
+	if !s.answering {
+		return []game.Seat{s.declarer}
+	}
+	out := make([]game.Seat, 0, len(s.answered))
+	for i, a := range s.answered {
+		if !a && !s.resigned[i] {
+			out = append(out, game.Seat(i))
+		}
+	}
+	return out
+}
+
+// Result implements game.State. Scores are every player's points; see the
+// note on State about their secrecy.
+func (s *State) Result() game.Result {
+	r := game.Result{Status: game.InProgress, Scores: slices.Clone(s.scores), Winners: []game.Seat{}}
+	if s.over {
+		r.Status = game.Finished
+		r.Winners = slices.Clone(s.winners)
+	}
+	return r
+}
+
+// Strikes reports the strikes so far.
+func (s *State) Strikes() int { return s.strikes }
+
+// MaxInput is the longest move Apply reads.
+const MaxInput = 200
+
+// Apply implements game.State. Moves are "declare WORD", "place B2 across",
+// "place B2 down", "cannot" and "resign", in any letter case.
+func (s *State) Apply(seat game.Seat, move string) ([]game.Event, error) {
+	if len(move) > MaxInput {
+		return nil, fmt.Errorf("that move is %d characters long: no move is longer than %d", len(move), MaxInput)
+	}
+	f := strings.Fields(move)
+	verb := ""
+	if len(f) > 0 {
+		verb = strings.ToLower(f[0])
+	}
+	if verb == "resign" {
+		if len(f) != 1 {
+			return nil, fmt.Errorf("%q: resign takes nothing after it", clipText(move))
+		}
+		return s.resign(seat)
+	}
+	if err := game.CheckTurn(s.cfg, s.ToMove(), seat); err != nil {
+		return nil, err
+	}
+	switch verb {
+	case "declare":
+		return s.declare(seat, f[1:])
+	case "place":
+		return s.place(seat, f[1:])
+	case "cannot":
+		if len(f) != 1 {
+			return nil, fmt.Errorf("%q: cannot takes nothing after it", clipText(move))
+		}
+		return s.cannot(seat)
+	case "":
+		return nil, fmt.Errorf("empty move: %s", s.expecting(seat))
+	}
+	return nil, fmt.Errorf("%q is not a move: %s", clipText(move), s.expecting(seat))
+}
+
+// expecting says what seat, who is to move, may do now.
+func (s *State) expecting(seat game.Seat) string {
+	if !s.answering {
+		return "declare a word, as in \"declare TOPICAL\" (or resign)"
+	}
+	return fmt.Sprintf("place %s, as in \"place B2 across\" or \"place B2 down\", or say \"cannot\" (or resign)", s.current())
+}
+
+func (s *State) current() string { return strings.ToUpper(s.list[len(s.list)-1].word) }
+
+func (s *State) declare(seat game.Seat, args []string) ([]game.Event, error) {
+	if s.answering {
+		return nil, fmt.Errorf("declare: %s is still being placed: place it or say cannot", s.current())
+	}
+	if len(args) != 1 {
+		return nil, fmt.Errorf("declare: name one word, as in \"declare TOPICAL\"")
+	}
+	raw := args[0]
+	shown := strings.ToUpper(clipText(raw))
+	w := strings.ToLower(raw)
+	for i := 0; i < len(w); i++ {
+		if w[i] < 'a' || w[i] > 'z' {
+			return nil, fmt.Errorf("declare %s: a word is letters A-Z only", shown)
+		}
+	}
+	if len(w) < 2 {
+		return nil, fmt.Errorf("declare %s: a word has at least two letters", shown)
+	}
+	if len(w) > s.board.Longest() {
+		return nil, fmt.Errorf("declare %s: %d letters cannot fit the board, where the longest line holds %d", shown, len(w), s.board.Longest())
+	}
+	if !s.cfg.Lexicon.Has(w) {
+		return nil, fmt.Errorf("declare %s: %s is not in the lexicon", shown, shown)
+	}
+	s.list = append(s.list, entry{word: w, by: seat, answers: make([]answer, len(s.grids))})
+	s.answering = true
+	clear(s.answered)
+	W := strings.ToUpper(w)
+	return []game.Event{{
+		Kind: "declare",
+		Text: fmt.Sprintf("%s declares %s (%d letters)", s.cfg.Name(seat), W, len(w)),
+		Data: DeclareEvent{Seat: seat, Number: len(s.list), Word: W, Length: len(w)},
+	}}, nil
+}
+
+func (s *State) place(seat game.Seat, args []string) ([]game.Event, error) {
+	if !s.answering {
+		return nil, fmt.Errorf("place: no word is waiting to be placed: %s", s.expecting(seat))
+	}
+	e := &s.list[len(s.list)-1]
+	p, err := ParsePlacement(strings.Join(args, " "))
+	if err != nil {
+		return nil, fmt.Errorf("place: %w", err)
+	}
+	reused, err := s.grids[seat].Check(s.cfg.Lexicon, e.word, p)
+	if err != nil {
+		return nil, err
+	}
+	s.grids[seat].Place(e.word, p)
+	pts := s.rules.Score(reused, len(e.word))
+	s.scores[seat] += pts
+	e.answers[seat] = answer{given: true, at: p, reused: reused, points: pts}
+	s.answered[seat] = true
+	W := strings.ToUpper(e.word)
+	text := fmt.Sprintf("you placed %s at %s for %d points", W, p, pts)
+	if s.rules.Multiply {
+		text = fmt.Sprintf("you placed %s at %s: %d reused x %d letters = %d points", W, p, reused, len(e.word), pts)
+	}
+	evs := []game.Event{
+		{To: []game.Seat{seat}, Kind: "placed", Text: text,
+			Data: PlacedEvent{Seat: seat, Word: W, At: p.String(), Reused: reused, Points: pts, Score: s.scores[seat]}},
+		s.answeredEvent(seat),
+	}
+	return s.afterAnswer(evs), nil
+}
+
+func (s *State) cannot(seat game.Seat) ([]game.Event, error) {
+	if !s.answering {
+		return nil, fmt.Errorf("cannot: no word is waiting to be placed: %s", s.expecting(seat))
+	}
+	e := &s.list[len(s.list)-1]
+	e.answers[seat] = answer{given: true, cannot: true}
+	s.answered[seat] = true
+	W := strings.ToUpper(e.word)
+	evs := []game.Event{
+		{To: []game.Seat{seat}, Kind: "cannot", Text: fmt.Sprintf("you did not place %s", W),
+			Data: PlacedEvent{Seat: seat, Word: W, Score: s.scores[seat]}},
+		s.answeredEvent(seat),
+	}
+	return s.afterAnswer(evs), nil
+}
+
+func (s *State) answeredEvent(seat game.Seat) game.Event {
+	W := s.current()
+	return game.Event{Kind: "answered", Text: fmt.Sprintf("%s has answered %s", s.cfg.Name(seat), W),
+		Data: AnsweredEvent{Seat: seat, Word: W}}
+}
+
+// afterAnswer closes the current word once everybody still playing has
+// answered it: strikes, then the end or the next declarer.
+func (s *State) afterAnswer(evs []game.Event) []game.Event {
+	for i, a := range s.answered {
+		if !a && !s.resigned[i] {
+			return evs
+		}
+	}
+	e := &s.list[len(s.list)-1]
+	e.done = true
+	s.answering = false
+	for i, a := range e.answers {
+		if a.given && a.cannot {
+			e.cannot = append(e.cannot, game.Seat(i))
+		}
+	}
+	switch {
+	case len(e.cannot) == 0:
+	case s.rules.StrikesPer == PerPlayer:
+		e.strikes = len(e.cannot)
+	default:
+		e.strikes = 1
+	}
+	s.strikes += e.strikes
+	W := strings.ToUpper(e.word)
+	text := fmt.Sprintf("everyone placed %s", W)
+	if len(e.cannot) > 0 {
+		names := make([]string, len(e.cannot))
+		for i, c := range e.cannot {
+			names[i] = s.cfg.Name(c)
+		}
+		text = fmt.Sprintf("%s could not place %s: %d strike(s), %d of %d", strings.Join(names, ", "), W, e.strikes, s.strikes, s.rules.StrikeLimit)
+	}
+	evs = append(evs, game.Event{Kind: "word_done", Text: text,
+		Data: WordDoneEvent{Number: len(s.list), Word: W, Cannot: slices.Clone(e.cannot), Strikes: s.strikes}})
+	if s.strikes >= s.rules.StrikeLimit {
+		return append(evs, s.end(fmt.Sprintf("%d strikes", s.strikes)))
+	}
+	s.declarer = s.nextActive(e.by)
+	return evs
+}
+
+// nextActive returns the first seat after from, in seat order, that has not
+// resigned.
+func (s *State) nextActive(from game.Seat) game.Seat {
+	n := len(s.grids)
+	for i := 1; i <= n; i++ {
+		c := game.Seat((int(from) + i) % n)
+		if !s.resigned[c] {
+			return c
+		}
+	}
+	return from
+}
+
+func (s *State) resign(seat game.Seat) ([]game.Event, error) {
+	if s.over {
+		return nil, fmt.Errorf("%w: the game is over", game.ErrNotYourTurn)
+	}
+	if seat < 0 || int(seat) >= len(s.grids) {
+		return nil, fmt.Errorf("resign: only a player can resign")
+	}
+	if s.resigned[seat] {
+		return nil, fmt.Errorf("resign: you have already resigned")
+	}
+	s.resigned[seat] = true
+	evs := []game.Event{{Kind: "resign", Text: fmt.Sprintf("%s resigns", s.cfg.Name(seat)), Data: ResignEvent{Seat: seat}}}
+	active := 0
+	for _, r := range s.resigned {
+		if !r {
+			active++
+		}
+	}
+	if active < 2 {
+		return append(evs, s.end("resignation")), nil
+	}
+	if s.answering {
+		return s.afterAnswer(evs), nil
+	}
+	if s.declarer == seat {
+		s.declarer = s.nextActive(seat)
+	}
+	return evs, nil
+}
+
+// end finishes the game: the players still in with the most points win,
+// and the audit is made.
+func (s *State) end(why string) game.Event {
+	s.over = true
+	s.answering = false
+	best := -1
+	for i, sc := range s.scores {
+		if s.resigned[i] {
+			continue
+		}
+		switch {
+		case sc > best:
+			best = sc
+			s.winners = []game.Seat{game.Seat(i)}
+		case sc == best:
+			s.winners = append(s.winners, game.Seat(i))
+		}
+	}
+	s.audit = Audit(s.board, s.rules.Multiply, s.cfg.Lexicon, s.entries(true), s.scores)
+	names := make([]string, len(s.winners))
+	for i, w := range s.winners {
+		names[i] = s.cfg.Name(w)
+	}
+	verb := "wins"
+	if len(names) > 1 {
+		verb = "share the win"
+	}
+	return game.Event{Kind: "end",
+		Text: fmt.Sprintf("the game ends after %s: %s %s with %d points", why, strings.Join(names, " and "), verb, best),
+		Data: EndEvent{Winners: slices.Clone(s.winners), Scores: slices.Clone(s.scores)}}
+}
+
+// The events' data, for front ends.
+type (
+	// DeclareEvent is a new word on the public list.
+	DeclareEvent struct {
+		Seat   game.Seat `json:"seat"`
+		Number int       `json:"number"`
+		Word   string    `json:"word"`
+		Length int       `json:"length"`
+	}
+	// PlacedEvent tells one player where their word went (At empty: they
+	// said cannot) and what it scored. Only that player sees it.
+	PlacedEvent struct {
+		Seat   game.Seat `json:"seat"`
+		Word   string    `json:"word"`
+		At     string    `json:"at,omitempty"`
+		Reused int       `json:"reused"`
+		Points int       `json:"points"`
+		Score  int       `json:"score"`
+	}
+	// AnsweredEvent says that a player has answered the current word, not how.
+	AnsweredEvent struct {
+		Seat game.Seat `json:"seat"`
+		Word string    `json:"word"`
+	}
+	// WordDoneEvent closes a word once everybody has answered: who could
+	// not place it, and the strikes so far.
+	WordDoneEvent struct {
+		Number  int         `json:"number"`
+		Word    string      `json:"word"`
+		Cannot  []game.Seat `json:"cannot,omitempty"`
+		Strikes int         `json:"strikes"`
+	}
+	// ResignEvent says a player has left the game.
+	ResignEvent struct {
+		Seat game.Seat `json:"seat"`
+	}
+	// EndEvent is the result; the final views show the grids and the audit.
+	EndEvent struct {
+		Winners []game.Seat `json:"winners"`
+		Scores  []int       `json:"scores"`
+	}
+)
