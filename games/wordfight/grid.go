@@ -140,17 +140,17 @@ func step(down bool) (dr, dc int) {
 type problem int
 
 const (
-	fits        problem = iota
-	offBoard            // square i is off the board
-	blockedSq           // square i is unusable
-	clash               // square i holds another letter
-	before              // the square before the word holds a letter
-	after               // the square after the word holds a letter
-	nothingNew          // every letter is already there
-	noReuse             // a later word reuses nothing
-	badCross            // the cross run through square i is not a word
-	notCanon            // (search only) an earlier anchor finds this placement
-	emptyWord           // no letters
+	fits       problem = iota
+	offBoard           // square i is off the board
+	blockedSq          // square i is unusable
+	clash              // square i holds another letter
+	before             // the square before the word holds a letter
+	after              // the square after the word holds a letter
+	nothingNew         // every letter is already there
+	noReuse            // a later word reuses nothing
+	badCross           // the cross run through square i is not a word
+	notCanon           // (search only) an earlier anchor finds this placement
+	emptyWord          // no letters
 )
 
 // fit reports whether word (lower case a-z) may go at p, how many letters
