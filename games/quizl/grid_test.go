@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"parlour/game"
+	"parlour/lexicon"
 )
 
 func TestParseSquare(t *testing.T) {
@@ -209,5 +210,33 @@ func TestAutoSetup(t *testing.T) {
 	}
 	if !differ {
 		t.Error("AutoSetup made one grid for 20 seeds")
+	}
+}
+
+// TestSpecimenRealLexicon checks the specimen grid of the source texts with
+// the real English lexicon: legal, PSALM in column 4, B in square 72, and
+// TWOCK in column 0 is not a word, so it is no obstacle.
+func TestSpecimenRealLexicon(t *testing.T) {
+	lex := lexicon.Default()
+	cfg := game.Config{Players: []string{"Ann", "Ben"}, Lexicon: lex}
+	raw := `{"grid": ["TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"], "password": "PSALM"}`
+	if _, err := (Game{}).CheckSetup(cfg, 0, []byte(raw)); err != nil {
+		t.Fatalf("the specimen grid is refused: %v", err)
+	}
+	g, _ := NewGrid(specimen, "PSALM", lex)
+	if g.Line.String() != "column 4" || g.Letters[At(7, 2)] != 'B' {
+		t.Errorf("PSALM on %v, 72 holds %c", g.Line, g.Letters[At(7, 2)])
+	}
+	if lex.Has("twock") {
+		t.Error("TWOCK is a word in the lexicon")
+	}
+	// The word a solver might be misled into guessing from row 6.
+	if !lex.Has("waves") {
+		t.Error("WAVES is not a word in the lexicon")
+	}
+	// Writing WAVES into row 6 would make the grid illegal.
+	bad := []string{"TQUFP", "WAVES", "OGBZR", "CHINL", "KYXDM"}
+	if _, err := NewGrid(bad, "PSALM", lex); err == nil {
+		t.Error("a grid with WAVES beside PSALM is accepted")
 	}
 }

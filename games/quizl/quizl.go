@@ -134,3 +134,13 @@ func readRules(r game.Rules) (rules, error) {
 	}
 	return ru, nil
 }
+
+// HidesSetup reports whether the setup of seat owner must be kept from
+// viewer while the game is in progress, beyond the rule that every setup
+// is kept from the other seats. In solitaire the one seat's setup is the
+// computer's grid the player attacks, so it is kept from the player too.
+// Tools that write a record for one player mid-game (game.Record.For)
+// should drop such setups.
+func (Game) HidesSetup(cfg game.Config, owner, viewer game.Seat) bool {
+	return len(cfg.Players) == 1 || owner != viewer
+}

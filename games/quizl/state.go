@@ -108,6 +108,9 @@ func NewStateGrids(cfg game.Config, grids []*Grid) (*State, error) {
 	}
 	gs := make([]*Grid, n)
 	for i, g := range grids {
+		if g == nil {
+			return nil, fmt.Errorf("%s has no grid", cfg.Name(game.Seat(i)))
+		}
 		c := *g
 		if err := c.Check(cfg.Lexicon); err != nil {
 			return nil, fmt.Errorf("the grid of %s: %w", cfg.Name(game.Seat(i)), err)

@@ -431,3 +431,14 @@ func TestSet(t *testing.T) {
 		})
 	}
 }
+
+func TestHidesSetup(t *testing.T) {
+	solo := game.Config{Players: []string{"Sol"}}
+	duo := game.Config{Players: []string{"Ann", "Ben"}}
+	if !(Game{}).HidesSetup(solo, 0, 0) {
+		t.Error("the solitaire grid is shown to the player")
+	}
+	if (Game{}).HidesSetup(duo, 0, 0) || !(Game{}).HidesSetup(duo, 1, 0) {
+		t.Error("two players: each sees their own grid only")
+	}
+}
