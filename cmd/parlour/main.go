@@ -22,6 +22,7 @@ type command struct {
 func commands() map[string]command {
 	return map[string]command{
 		"rules":  {"print a game's rules", runRules},
+		"replay": {"re-referee a game record", runReplay},
 	}
 }
 
