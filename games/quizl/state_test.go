@@ -442,3 +442,16 @@ func TestHidesSetup(t *testing.T) {
 		t.Error("two players: each sees their own grid only")
 	}
 }
+
+// TestRulesDocExample plays the worked example of docs/rules/quizl.md.
+func TestRulesDocExample(t *testing.T) {
+	s := table(t, nil, []string{"Ben", "Ann"}, seatGrid{craneRow, "CRANE"}, seatGrid{specimen, "PSALM"})
+	play(t, s, "0:72", "1:90", "0:64", "1:91", "0:74", "1:92")
+	if got := s.ViewOf(0).Boards[0].Grid[1]; got != "....S" {
+		t.Errorf("row 6 as Ben sees it: %s", got)
+	}
+	play(t, s, "0:say WAVES", "1:93", "0:54", "1:80", "0:84", "1:81", "0:say PSALM")
+	if got := s.Score(0); got != 19 {
+		t.Errorf("Ben scores %d, want 25 - 5 - 1 = 19", got)
+	}
+}
