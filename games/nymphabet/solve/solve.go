@@ -107,7 +107,7 @@ type Solver struct {
 	// runs[c] has bit r set when some word beginning with c runs r letters.
 	runs [letters]uint32
 
-	standard [letters]Value            // by current letter
+	standard [letters]Value              // by current letter
 	cyclic   [letters][letters + 1]Value // by current letter and letters left
 
 	mu   sync.Mutex
