@@ -1,0 +1,90 @@
+// api.js: the HTTP API (docs/protocol.md) and what this browser remembers:
+// the player's name, the seats it holds (table, seat, token) and recent
+// games. Nothing secret to other players is ever stored here: a seat token
+// only lets this browser act for its own seat.
+
+const BASE = "/api/v1";
+
+// ApiError carries the server's message, written for the player.
+export class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+// call sends a JSON request and returns the decoded answer.
+export async function call(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = "Bearer " + token;
+  let res;
+  try {
+    res = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
+  } catch (e) {
+    throw new ApiError(0, "cannot reach the server: " + e.message);
+  }
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!res.ok) {
+    throw new ApiError(res.status, (data && data.error) || text.trim() || res.statusText);
+  }
+  return data;
+}
+
+// callText is call for answers that are not JSON objects (a record file).
+export async function callText(path, token) {
+  const res = await fetch(BASE + path, { headers: token ? { Authorization: "Bearer " + token } : {}, credentials: "same-origin" });
+  const text = await res.text();
+  if (!res.ok) {
+    let msg = text;
+    try { msg = JSON.parse(text).error || text; } catch { /* plain text */ }
+    throw new ApiError(res.status, msg.trim());
+  }
+  return text;
+}
+
+function load(key, dflt) {
+  try { const v = JSON.parse(localStorage.getItem(key)); return v === null ? dflt : v; } catch { return dflt; }
+}
+function save(key, v) {
+  try { localStorage.setItem(key, JSON.stringify(v)); } catch { /* private mode: forget */ }
+}
+
+// The player's display name.
+export const myName = () => load("parlour.name", "");
+export const setMyName = n => save("parlour.name", n);
+
+// seatFor returns this browser's seat at table id: {seat, token} or null.
+export function seatFor(id) {
+  return load("parlour.seats", {})[id] || null;
+}
+
+// rememberSeat stores a seat and adds the table to the recent games.
+export function rememberSeat(id, info) {
+  const seats = load("parlour.seats", {});
+  seats[id] = { seat: info.seat, token: info.token };
+  const keys = Object.keys(seats);
+  if (keys.length > 200) delete seats[keys[0]];
+  save("parlour.seats", seats);
+  touchRecent(id, info.game);
+}
+
+// touchRecent records a visit to table id.
+export function touchRecent(id, game, extra) {
+  const recent = load("parlour.recent", []).filter(r => r.table !== id);
+  const old = load("parlour.recent", []).find(r => r.table === id) || {};
+  recent.unshift({ ...old, table: id, game: game || old.game, at: Date.now(), ...(extra || {}) });
+  save("parlour.recent", recent.slice(0, 30));
+}
+
+// recent lists the tables this browser played at, newest first.
+export const recent = () => load("parlour.recent", []);
+
+// games lists the games with their rule options, cached for the page.
+let gamesCache = null;
+export async function games() {
+  if (!gamesCache) gamesCache = fetch("/games.json").then(r => { if (!r.ok) throw new Error("cannot list the games"); return r.json(); }).catch(e => { gamesCache = null; throw e; });
+  return gamesCache;
+}
+export async function gameInfo(name) {
+  return (await games()).find(g => g.name === name);
+}

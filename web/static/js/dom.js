@@ -1,0 +1,98 @@
+// dom.js: small helpers for building the page without a framework.
+
+// h builds an element. attrs keys starting with "on" add listeners; "class",
+// "text", "html" are shortcuts; other keys become attributes (false/null
+// skip them). Children may be strings, nodes, arrays or null.
+export function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else if (k === "text") el.textContent = v;
+    else if (k === "value") el.value = v;
+    else if (k === "checked" || k === "disabled" || k === "selected") el[k] = !!v;
+    else el.setAttribute(k, v === true ? "" : String(v));
+  }
+  add(el, children);
+  return el;
+}
+
+function add(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) add(el, c);
+    else el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+// clear empties el and returns it.
+export function clear(el) {
+  while (el.firstChild) el.firstChild.remove();
+  return el;
+}
+
+// toast shows a short message and speaks it to screen readers.
+export function toast(msg) {
+  const t = document.getElementById("toast");
+  if (!t) return;
+  t.textContent = msg;
+  t.classList.add("show");
+  clearTimeout(t._timer);
+  t._timer = setTimeout(() => t.classList.remove("show"), 3000);
+}
+
+// field wraps a control with its label and an optional help line.
+export function field(label, control, help) {
+  const id = control.id || (control.id = "f" + Math.random().toString(36).slice(2, 9));
+  const helpEl = help ? h("p", { class: "help", id: id + "-help" }, help) : null;
+  if (helpEl) control.setAttribute("aria-describedby", helpEl.id);
+  if (control.type === "checkbox") {
+    return h("div", { class: "field" }, h("label", { for: id }, control, " ", label), helpEl);
+  }
+  return h("div", { class: "field" }, h("label", { for: id }, label), h("br"), control, helpEl);
+}
+
+// gridNav gives a container of cells roving-tabindex arrow-key navigation.
+// cells is a 2-D array [row][col] of focusable elements (or null holes).
+export function gridNav(cells, start) {
+  const rows = cells.length;
+  let [r0, c0] = start || [0, 0];
+  cells.forEach((row, r) => row.forEach((el, c) => {
+    if (!el) return;
+    el.tabIndex = r === r0 && c === c0 ? 0 : -1;
+    el.addEventListener("focus", () => {
+      cells.forEach(rr => rr.forEach(x => x && (x.tabIndex = -1)));
+      el.tabIndex = 0;
+    });
+    el.addEventListener("keydown", e => {
+      const d = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+      let nr = r, nc = c;
+      if (d) { nr += d[0]; nc += d[1]; }
+      else if (e.key === "Home") nc = 0;
+      else if (e.key === "End") nc = row.length - 1;
+      else return;
+      e.preventDefault();
+      while (nr >= 0 && nr < rows && nc >= 0 && nc < cells[nr].length) {
+        if (cells[nr][nc]) { cells[nr][nc].focus(); return; }
+        if (!d) return;
+        nr += d[0]; nc += d[1];
+      }
+    });
+  }));
+}
+
+// download saves text as a file.
+export function download(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type: type || "application/json" }));
+  const a = h("a", { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+// plural says "1 shot" / "2 shots".
+export function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : (many || one + "s")}`;
+}

@@ -1,0 +1,89 @@
+// nymphabet.js: Nymphabet's play screen, drawn from the seat's view
+// (games/nymphabet View): the alphabet with deleted letters struck
+// through, each word with the letters it deleted in capitals, the current
+// letter and a word box.
+
+import { h } from "../dom.js";
+
+// shown writes word in lower case with the letters it deleted in capitals:
+// the first letter, then each next letter of the run where it first
+// occurs after the previous one.
+export function shown(word, deleted) {
+  const run = (deleted || "").split(/[,\s]+/).filter(Boolean);
+  const w = word.toLowerCase();
+  const out = [];
+  let k = 0;
+  for (let i = 0; i < w.length; i++) {
+    if (k < run.length && w[i] === run[k].toLowerCase()) { out.push(h("span", { class: "del" }, w[i].toUpperCase())); k++; }
+    else out.push(w[i]);
+  }
+  return out;
+}
+
+export function play(ctx) {
+  const alpha = h("div", { class: "alphabet", role: "list", "aria-label": "The alphabet" });
+  const cur = h("p", { id: "n-current", "aria-live": "polite" });
+  const words = h("ol", { class: "nwords", "aria-label": "Words written" });
+  const input = h("input", { id: "n-word", autocomplete: "off", autocapitalize: "none", spellcheck: "false", maxlength: 40 });
+  const err = h("p", { class: "error", role: "alert" });
+  const preview = h("p", { class: "help", id: "n-preview", "aria-live": "polite" });
+  const form = h("form", { class: "row", onsubmit: async e => {
+    e.preventDefault();
+    const w = input.value.trim();
+    if (!w) return;
+    err.textContent = "";
+    try { await ctx.send(w); input.value = ""; preview.textContent = ""; } catch (ex) { err.textContent = ex.message; }
+  } }, h("label", { for: "n-word" }, "Your word"), input, h("button", { type: "submit" }, "Play"));
+  const box = h("div", { class: "card stack", id: "n-controls" }, form, preview, err);
+  input.addEventListener("input", () => {
+    const v = ctx.view();
+    const w = input.value.trim().toUpperCase();
+    if (!w || !/^[A-Z]+$/.test(w)) { preview.textContent = w ? "Letters A–Z only." : ""; return; }
+    if (v.current && w[0] !== v.current) { preview.textContent = `A word must begin with ${v.current}.`; return; }
+    // A comfort preview of the run the word would delete; the server decides.
+    const left = new Set(v.alphabet.filter(l => !l.deleted).map(l => l.letter));
+    const wraps = v.mode !== "standard";
+    let next = w[0], pos = 0, n = 0;
+    while (left.has(next)) {
+      const at = w.indexOf(next, pos);
+      if (at < 0 || (n > 0 && at === 0 && pos === 0)) break;
+      n++; pos = at + 1; left.delete(next);
+      next = next === "Z" ? (wraps ? "A" : "") : String.fromCharCode(next.charCodeAt(0) + 1);
+      if (!next) break;
+    }
+    preview.textContent = n ? `${w} would delete ${n} letter${n === 1 ? "" : "s"}, if the referee finds it in the word list.` : "";
+  });
+  const root = h("div", { class: "nymphabet" },
+    h("section", { class: "card", "aria-labelledby": "n-alpha-h" }, h("h2", { id: "n-alpha-h" }, "Alphabet"), alpha, cur),
+    box,
+    h("section", { "aria-labelledby": "n-words-h" }, h("h2", { id: "n-words-h" }, "Words"), words));
+
+  function update(v) {
+    alpha.replaceChildren(...v.alphabet.map(l => h("span", {
+      role: "listitem", class: (l.deleted ? "gone" : "") + (l.letter === v.current ? " cur" : ""),
+      "aria-label": `${l.letter}${l.deleted ? `, deleted by ${v.players[l.by].name}` : l.letter === v.current ? ", current letter" : ""}`,
+      "data-letter": l.letter, "data-deleted": l.deleted ? "1" : "0",
+    }, l.letter)));
+    cur.textContent = v.status === "finished" ? `All done: ${v.left} letters left.`
+      : v.current ? `Current letter: ${v.current} · ${v.left} letters left` : `Any letter may start the first word · ${v.left} letters left`;
+    words.replaceChildren(...v.words.map(w => h("li", { "aria-label": `${v.players[w.by].name}: ${w.word}, deleted ${w.deleted}` },
+      h("span", { class: "muted" }, v.players[w.by].name + ": "), shown(w.word, w.deleted))));
+    const mine = v.seat >= 0 && v.to_move === v.seat;
+    box.hidden = v.seat < 0 || v.status === "finished";
+    input.disabled = !mine;
+    input.placeholder = mine ? (v.current ? `a word starting with ${v.current}` : "any word") : "wait for your turn";
+  }
+  return { el: root, update };
+}
+
+export const toMove = v => v.to_move >= 0 ? [v.to_move] : [];
+export const finished = v => v.status === "finished";
+export const winners = v => v.winners || [];
+export const names = v => v.players.map(p => p.name);
+export function standings(v) {
+  const scoring = v.mode === "scoring";
+  return v.players.map(p => ({ name: p.name, score: p.score, note: scoring ? `product ${p.product}` : `${p.letters} letters, ${p.turns} words` }));
+}
+export function moveList(v) {
+  return v.words.map(w => ({ seat: w.by, text: w.word, detail: `deleted ${w.deleted}` }));
+}

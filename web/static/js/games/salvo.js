@@ -1,0 +1,325 @@
+// salvo.js: Salvo's fleet placement and play screen, drawn from the seat's
+// view (games/salvo View). The placement note and the random fleet follow
+// the table's placement rule for comfort; the server referees the fleet.
+
+import { h, gridNav, plural } from "../dom.js";
+
+const COLS = "ABCDEFGHIJ";
+const name = (r, c) => COLS[c] + (r + 1);
+const parse = s => { const m = /^([A-J])-?(10|[1-9])$/i.exec(s.trim()); return m ? [Number(m[2]) - 1, COLS.indexOf(m[1].toUpperCase())] : null; };
+const SHIPS = [["battleship", 5], ["cruiser", 4], ["destroyer", 3], ["submarine", 2], ["submarine", 2]];
+const CLASSES = ["battleship", "cruiser", "destroyer", "submarine"];
+const DIRS = [[0, 1, "across"], [1, 0, "down"], [1, 1, "diagonal down-right"], [1, -1, "diagonal down-left"]];
+
+// squaresOf lists the squares of a ship given as "B2-B6".
+export function squaresOf(ship) {
+  const [a, b] = ship.split("-").length === 2 ? ship.split("-") : ship.split(/-(?=[A-J])/i);
+  const p = parse(a || ""), q = parse(b || "");
+  if (!p || !q) return [];
+  const dr = Math.sign(q[0] - p[0]), dc = Math.sign(q[1] - p[1]);
+  const n = Math.max(Math.abs(q[0] - p[0]), Math.abs(q[1] - p[1])) + 1;
+  return [...Array(n).keys()].map(i => [p[0] + dr * i, p[1] + dc * i]);
+}
+const shipText = sqs => `${name(...sqs[0])}-${name(...sqs[sqs.length - 1])}`;
+
+// placementProblem says which rule a fleet breaks (null ships are not
+// placed yet), or "".
+export function placementProblem(fleet, strict, diagonal) {
+  const at = new Map();
+  for (let i = 0; i < fleet.length; i++) {
+    if (!fleet[i]) continue;
+    const what = `the ${SHIPS[i][0]}${i === 4 ? " (second)" : ""}`;
+    for (const [r, c] of fleet[i]) {
+      if (r < 0 || r > 9 || c < 0 || c > 9) return `${what} runs off the ocean`;
+      const k = r * 10 + c;
+      if (at.has(k)) return `${what} overlaps the ${SHIPS[at.get(k)][0]} at ${name(r, c)}`;
+      at.set(k, i);
+    }
+    if (strict) {
+      const edge = fleet[i].filter(([r, c]) => r === 0 || r === 9 || c === 0 || c === 9).length;
+      if (edge > 1) return `${what} has ${edge} squares on the ocean's edge: at most one may lie there`;
+    }
+  }
+  if (!strict) return "";
+  for (let i = 0; i < fleet.length; i++) for (let j = 0; j < fleet.length; j++) {
+    if (i === j || !fleet[i] || !fleet[j]) continue;
+    const mine = new Set(fleet[i].map(([r, c]) => r * 10 + c));
+    const touched = fleet[j].filter(([r, c]) => [[0, 1], [1, 0], [0, -1], [-1, 0], ...(diagonal ? [[1, 1], [1, -1], [-1, 1], [-1, -1]] : [])]
+      .some(([dr, dc]) => mine.has((r + dr) * 10 + (c + dc)) && r + dr >= 0 && r + dr <= 9 && c + dc >= 0 && c + dc <= 9)).length;
+    if (touched > 1) return `the ${SHIPS[i][0]} touches ${touched} squares of the ${SHIPS[j][0]}: a ship may touch at most one square of another`;
+  }
+  return "";
+}
+
+function lay(r, c, len, d) { return [...Array(len).keys()].map(i => [r + DIRS[d][0] * i, c + DIRS[d][1] * i]); }
+
+// randomFleet places the five ships at random under the table's rule.
+export function randomFleet(strict, diagonal) {
+  for (let tries = 0; tries < 2000; tries++) {
+    const f = [];
+    let ok = true;
+    for (let i = 0; i < 5 && ok; i++) {
+      ok = false;
+      for (let k = 0; k < 200; k++) {
+        const d = Math.floor(Math.random() * (diagonal ? 4 : 2));
+        f[i] = lay(Math.floor(Math.random() * 10), Math.floor(Math.random() * 10), SHIPS[i][1], d);
+        if (!placementProblem(f, strict, diagonal)) { ok = true; break; }
+      }
+    }
+    if (ok) return f;
+  }
+  return null;
+}
+
+// ocean builds a 10x10 grid of buttons or cells; cell(r, c) returns
+// {text, cls, label, onclick}.
+function ocean(label, cell, opts) {
+  const g = h("div", { class: "grid ocean" + (opts && opts.small ? " small" : ""), role: "grid", "aria-label": label, style: "grid-template-columns: repeat(11, auto)" });
+  g.append(h("span", { class: "hdr", "aria-hidden": "true" }), [...COLS].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, c)));
+  const cells = [];
+  for (let r = 0; r < 10; r++) {
+    g.append(h("span", { class: "hdr", "aria-hidden": "true" }, r + 1));
+    cells.push([]);
+    for (let c = 0; c < 10; c++) {
+      const x = cell(r, c);
+      const el = h(x.onclick || x.onkey ? "button" : "span", {
+        class: "cell " + (x.cls || ""), role: "gridcell", type: x.onclick ? "button" : null,
+        "aria-label": `${name(r, c)}${x.label ? ": " + x.label : ""}`, "data-sq": name(r, c), "aria-pressed": x.pressed === undefined ? null : String(x.pressed),
+        onclick: x.onclick || null, onkeydown: x.onkey || null,
+      }, x.text || "");
+      cells[r].push(el);
+      g.append(el);
+    }
+  }
+  gridNav(cells);
+  return g;
+}
+
+// Setup is fleet placement: choose a ship, its direction, and the square
+// of its first end; or place a random fleet.
+export function setup(ctx) {
+  const v = ctx.rules();
+  const strict = (v.placement || "strict") === "strict";
+  const diagonal = !!v.diagonal_ships;
+  let fleet = [null, null, null, null, null];
+  let cur = 0, dir = 0;
+  const err = h("p", { class: "error", role: "alert" });
+  const note = h("p", { role: "status", "aria-live": "polite" });
+  const box = h("div");
+  const shipSel = h("div", { class: "row", role: "radiogroup", "aria-label": "Ship to place" });
+  const dirBtn = h("button", { type: "button", id: "s-rotate", onclick: () => { dir = (dir + 1) % (diagonal ? 4 : 2); draw(); } });
+  const place = (r, c) => {
+    const next = fleet.slice();
+    next[cur] = lay(r, c, SHIPS[cur][1], dir);
+    if (next[cur].some(([a, b]) => a < 0 || a > 9 || b < 0 || b > 9)) { note.className = "warn"; note.textContent = `The ${SHIPS[cur][0]} would run off the ocean from ${name(r, c)} going ${DIRS[dir][2]}.`; return; }
+    fleet = next;
+    const nxt = fleet.findIndex(s => !s);
+    if (nxt >= 0) cur = nxt;
+    draw(name(r, c));
+  };
+  function draw(focus) {
+    shipSel.replaceChildren(...SHIPS.map(([n, len], i) => h("button", {
+      type: "button", role: "radio", "aria-checked": String(i === cur), class: i === cur ? "primary" : "",
+      onclick: () => { cur = i; draw(); },
+    }, `${n} (${len})${fleet[i] ? " ✓" : ""}`)));
+    dirBtn.textContent = `Direction: ${DIRS[dir][2]} (R)`;
+    const owner = new Map();
+    fleet.forEach((s, i) => s && s.forEach(([r, c]) => owner.set(r * 10 + c, i)));
+    const prob = placementProblem(fleet, strict, diagonal);
+    const g = ocean("Your ocean: choose a square for the selected ship's first end", (r, c) => {
+      const i = owner.get(r * 10 + c);
+      return {
+        text: i !== undefined ? SHIPS[i][0][0].toUpperCase() : "", cls: i !== undefined ? "ship" : "",
+        label: i !== undefined ? SHIPS[i][0] : "water", onclick: () => place(r, c),
+        onkey: e => { if (e.key === "r" || e.key === "R") { e.preventDefault(); dir = (dir + 1) % (diagonal ? 4 : 2); draw(name(r, c)); } },
+      };
+    });
+    box.replaceChildren(g);
+    const placed = fleet.filter(Boolean).length;
+    note.className = prob ? "warn" : "ok";
+    note.textContent = prob ? `Not allowed: ${prob}.` : placed < 5 ? `${placed} of 5 ships placed. Next: the ${SHIPS[cur][0]}.` : "Every ship is placed and the fleet keeps the placement rule.";
+    if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
+  }
+  draw();
+  const submit = async () => {
+    err.textContent = "";
+    if (fleet.some(s => !s)) { err.textContent = "Place all five ships first."; return; }
+    try { await ctx.sendSetup({ fleet: fleet.map(shipText) }); } catch (e) { err.textContent = e.message; }
+  };
+  return h("section", { class: "card stack", "aria-labelledby": "s-setup-h" },
+    h("h2", { id: "s-setup-h" }, "Place your fleet"),
+    h("p", {}, strict ? "Strict placement: at most one square of each ship on the ocean's edge, and no ship touching more than one square of another." : "Free placement: ships only may not overlap."),
+    shipSel, h("div", { class: "row" }, dirBtn,
+      h("button", { type: "button", id: "s-random", onclick: () => { const f = randomFleet(strict, diagonal); if (f) { fleet = f; draw(); } } }, "Random fleet"),
+      h("button", { type: "button", onclick: () => { fleet = [null, null, null, null, null]; cur = 0; draw(); } }, "Clear")),
+    box, note,
+    h("div", { class: "row" },
+      h("button", { class: "primary", type: "button", id: "s-submit", onclick: submit }, "Use this fleet"),
+      h("button", { type: "button", onclick: async () => { err.textContent = ""; try { await ctx.sendSetup(null, "hard"); } catch (e) { err.textContent = e.message; } } }, "Let the computer hide my fleet")),
+    err);
+}
+
+const numberWord = n => ["no", "one", "two", "three", "four", "five"][n] || String(n);
+
+// reportText says a report as the referee does: "one in the destroyer,
+// two in submarines; sank a submarine", or "all in the ocean".
+export function reportText(rep) {
+  const hits = rep.hits || {}, sank = rep.sank || {};
+  const parts = CLASSES.filter(c => hits[c]).map(c => c !== "submarine" ? `${numberWord(hits[c])} in the ${c}` : hits[c] === 1 ? "one in a submarine" : `${numberWord(hits[c])} in submarines`);
+  if (!parts.length) return "all in the ocean";
+  const s = CLASSES.filter(c => sank[c]).map(c => c !== "submarine" ? `the ${c}` : sank[c] === 1 ? "a submarine" : "both submarines");
+  return parts.join(", ") + (s.length ? "; sank " + s.join(" and ") : "");
+}
+
+export function play(ctx) {
+  const key = "parlour.pencil." + ctx.table;
+  let pencil = {};
+  try { pencil = JSON.parse(localStorage.getItem(key)) || {}; } catch { pencil = {}; }
+  let aim = [];
+  let mode = "aim"; // or "pencil"
+  let outlineShip = 0;
+  let outline = ["", "", "", "", ""];
+  let outlineStart = null;
+  const err = h("p", { class: "error", role: "alert" });
+  const boards = h("div", { class: "boards" });
+  const info = h("div");
+  const typed = h("input", { id: "s-fire", autocomplete: "off", spellcheck: "false", placeholder: "A1 C3 E5 G7 I9", size: 18 });
+  const shotsNote = h("p", { id: "s-shots", "aria-live": "polite" });
+  const modeBtn = h("button", { type: "button", id: "s-mode", "aria-pressed": "false" });
+  const fireForm = h("form", { class: "row", onsubmit: async e => {
+    e.preventDefault();
+    const list = typed.value.trim() ? typed.value.trim().split(/[\s,]+/) : aim;
+    if (!list.length) { err.textContent = "Choose squares to fire at."; return; }
+    if (await send("fire " + list.join(" "))) { aim = []; typed.value = ""; }
+  } }, h("label", { for: "s-fire" }, "Fire at"), typed, h("button", { type: "submit", class: "primary", id: "s-fire-btn" }, "Fire"));
+  const outlineBox = h("div", { class: "stack", id: "s-outline" });
+  const controls = h("div", { class: "card stack", id: "s-controls" }, shotsNote, h("div", { class: "row" }, modeBtn), fireForm, outlineBox, err);
+  const root = h("div", { class: "salvo" }, h("div", { class: "layout-inner" }, controls, boards, info));
+  let view = null;
+  async function send(mv) {
+    err.textContent = "";
+    try { await ctx.send(mv); return true; } catch (e) { err.textContent = e.message; return false; }
+  }
+  modeBtn.onclick = () => { mode = mode === "aim" ? "pencil" : "aim"; update(view); };
+  const savePencil = () => { try { localStorage.setItem(key, JSON.stringify(pencil)); } catch { /* ignore */ } };
+  const pm = { "": "", hit: "hit?", miss: "miss?" };
+
+  function update(v) {
+    view = v;
+    const me = v.seat;
+    const myTurn = me >= 0 && v.to_move.includes(me) && !v.finished;
+    const focus = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
+    const focusBoard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-board]");
+    aim = aim.filter(s => true);
+    if (!myTurn) aim = [];
+    controls.hidden = me < 0 || v.finished || (v.players[me] && v.players[me].out);
+    modeBtn.textContent = mode === "aim" ? "Mode: aiming (P for pencil marks)" : "Mode: pencil marks (hit? / miss?)";
+    modeBtn.setAttribute("aria-pressed", String(mode === "pencil"));
+    fireForm.hidden = v.must_outline;
+    shotsNote.textContent = v.must_outline ? `Every ship of ${v.players[v.target].name} is sunk: outline the fleet to win.`
+      : myTurn ? `Your salvo: ${plural(v.shots, "shot")} at ${v.players[v.target].name}. Chosen: ${aim.length ? aim.join(" ") : "none"}.` : `Shots in your next salvo: ${v.shots}`;
+    boards.replaceChildren();
+    // The tracking oceans: one per opponent fired at, and the current target's.
+    const targets = [];
+    if (v.target >= 0) targets.push(v.target);
+    (v.tracking || []).forEach(t => { if (!targets.includes(t.target)) targets.push(t.target); });
+    if (me < 0) v.players.forEach((_, i) => targets.push(i));
+    for (const t of targets) {
+      const tr = (v.tracking || []).find(x => x.target === t);
+      const revealed = v.finished && v.fleets ? new Map() : null;
+      if (revealed) v.fleets[t].forEach((s, i) => squaresOf(s).forEach(([r, c]) => revealed.set(r * 10 + c, i)));
+      const hitsOn = new Set();
+      if (v.finished) v.salvos.filter(s => s.at === t).forEach(s => s.squares.forEach(q => { const p = parse(q); if (p && revealed.has(p[0] * 10 + p[1])) hitsOn.add(q); }));
+      const canAim = myTurn && t === v.target;
+      const outlined = new Map();
+      if (v.must_outline && t === v.target) outline.forEach((s, i) => s && squaresOf(s).forEach(([r, c]) => outlined.set(r * 10 + c, i)));
+      const g = ocean(me >= 0 ? `Tracking ocean of ${v.players[t].name}` : `${v.players[t].name}'s ocean`, (r, c) => {
+        const sqn = name(r, c);
+        const n = tr ? tr.ocean[r][c] : 0;
+        const mark = pencil[`${t}:${sqn}`] || "";
+        const aimed = canAim && aim.includes(sqn);
+        const ship = revealed && revealed.get(r * 10 + c);
+        const ol = outlined.get(r * 10 + c);
+        let cls = (n ? "shot" : "") + (mark ? " pm-" + mark : "") + (aimed ? " aim" : "") + (ship !== undefined ? " ship" : "") + (ol !== undefined ? " aim" : "");
+        const label = [n ? `fired with salvo ${n}` : "not fired at", mark ? `pencil: ${pm[mark]}` : "", aimed ? "aimed" : "", ship !== undefined ? SHIPS[ship][0] : "", ol !== undefined ? `outlined as ${SHIPS[ol][0]}` : ""].filter(Boolean).join(", ");
+        const click = () => {
+          if (mode === "pencil" && me >= 0) {
+            const next = { "": "hit", hit: "miss", miss: "" }[mark];
+            if (next) pencil[`${t}:${sqn}`] = next; else delete pencil[`${t}:${sqn}`];
+            savePencil(); update(view); refocus(t, sqn); return;
+          }
+          if (v.must_outline && t === v.target) { outlineClick(r, c); refocus(t, sqn); return; }
+          if (!canAim || n) return;
+          if (aim.includes(sqn)) aim = aim.filter(x => x !== sqn);
+          else if (aim.length < v.shots) aim.push(sqn);
+          update(view); refocus(t, sqn);
+        };
+        return {
+          text: n ? String(n) : (ship !== undefined ? SHIPS[ship][0][0].toUpperCase() : ""), cls: cls + (v.finished && hitsOn.has(sqn) ? " bad" : ""), label,
+          onclick: me >= 0 && !v.finished ? click : null,
+          pressed: canAim && !n ? aimed : undefined,
+          onkey: me >= 0 && !v.finished ? e => { if (e.key === "p" || e.key === "P") { e.preventDefault(); mode = mode === "aim" ? "pencil" : "aim"; update(view); refocus(t, sqn); } } : null,
+        };
+      });
+      const tally = tr ? h("table", { class: "tally", "aria-label": `Hits on ${v.players[t].name}'s fleet by class` },
+        h("tr", {}, h("th", {}, "Class"), h("th", {}, "Hits"), h("th", {}, "Sunk")),
+        CLASSES.map(c => h("tr", {}, h("td", {}, c), h("td", {}, `${tr.hits[c] || 0} of ${c === "submarine" ? 4 : SHIPS[CLASSES.indexOf(c)][1]}`), h("td", {}, `${tr.sunk[c] || 0} of ${c === "submarine" ? 2 : 1}`)))) : null;
+      boards.append(h("section", { class: "board", "data-board": String(t) },
+        h("h3", {}, me >= 0 && !v.finished ? `Your shots at ${v.players[t].name}` : `${v.players[t].name}'s fleet`), g, tally));
+    }
+    if (me >= 0 && v.fleet) {
+      const own = new Map();
+      v.fleet.forEach((s, i) => s.squares.forEach((q, j) => { const p = parse(q); own.set(p[0] * 10 + p[1], { i, hit: s.hit[j] }); }));
+      const incoming = new Map();
+      v.salvos.filter(s => s.at === me).forEach(s => s.squares.forEach(q => incoming.set(q, s.number)));
+      boards.append(h("section", { class: "board", "data-board": "own" }, h("h3", {}, "Your ocean"),
+        ocean("Your ocean with incoming salvos", (r, c) => {
+          const o = own.get(r * 10 + c);
+          const n = incoming.get(name(r, c));
+          return { text: n ? String(n) : o ? SHIPS[o.i][0][0].toUpperCase() : "", cls: (o ? "ship" : "") + (o && o.hit ? " bad" : n ? " shot" : ""),
+            label: [o ? SHIPS[o.i][0] + (o.hit ? ", hit" : "") : "water", n ? `salvo ${n} fell here` : ""].filter(Boolean).join(", ") };
+        }, { small: true }),
+        h("ul", { class: "muted" }, v.fleet.map(s => h("li", {}, `${s.class} ${s.ship}: ${s.sunk ? "sunk" : `${s.hit.filter(Boolean).length} of ${s.hit.length} hit`}`)))));
+    }
+    // Reports.
+    const rows = v.salvos.slice().reverse().map(s => h("li", {}, h("span", { class: "by" }, `${v.players[s.by].name} #${s.number}`), ` at ${v.players[s.at].name}: ${s.squares.join(" ")} — `, h("em", {}, reportText(s.report))));
+    info.replaceChildren(h("section", { "aria-labelledby": "s-rep-h" }, h("h2", { id: "s-rep-h" }, "Salvo reports"), rows.length ? h("ol", { class: "moves", id: "s-reports", reversed: true }, rows) : h("p", { class: "muted" }, "No salvo yet.")),
+      (v.outlines || []).length ? h("section", {}, h("h2", {}, "Outlines"), h("ul", {}, v.outlines.map(o => h("li", {}, `${v.players[o.by].name} outlined ${v.players[o.of].name}'s fleet: ${o.right ? "right" : "wrong"} (${o.fleet.join(" ")})`)))) : null);
+    drawOutline(v);
+    if (focus && focusBoard) refocus(focusBoard.dataset.board, focus);
+  }
+  function refocus(board, sqn) {
+    const el = boards.querySelector(`[data-board="${board}"] [data-sq="${sqn}"]`);
+    if (el) el.focus();
+  }
+  function outlineClick(r, c) {
+    if (!outlineStart) { outlineStart = [r, c]; outline[outlineShip] = name(r, c); }
+    else { outline[outlineShip] = `${name(...outlineStart)}-${name(r, c)}`; outlineStart = null; if (outlineShip < 4) outlineShip++; }
+    update(view);
+  }
+  function drawOutline(v) {
+    outlineBox.hidden = !v.must_outline;
+    if (!v.must_outline) return;
+    const inputs = SHIPS.map(([n, len], i) => {
+      const inp = h("input", { id: "s-ol-" + i, value: outline[i], size: 8, autocomplete: "off", placeholder: len === 5 ? "B2-B6" : "", onfocus: () => { outlineShip = i; outlineStart = null; } });
+      inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); });
+      return h("div", { class: "row" }, h("label", { for: inp.id }, `${n} (${len})${outlineShip === i ? " ◀" : ""}`), inp);
+    });
+    outlineBox.replaceChildren(h("h3", {}, "Outline the fleet"),
+      h("p", { class: "help" }, "Type each ship's ends, or choose a ship and click its two ends on the tracking ocean."),
+      inputs, h("button", { type: "button", class: "primary", id: "s-ol-send", onclick: () => send("outline " + outline.join(" ")) }, "Send the outline"));
+  }
+  return { el: root, update };
+}
+
+export const toMove = v => v.finished ? [] : v.to_move || [];
+export const finished = v => !!v.finished;
+export const winners = v => v.winners || [];
+export const names = v => v.players.map(p => p.name);
+export function standings(v) {
+  return v.players.map(p => ({ name: p.name, score: p.ships_sunk, note: p.out ? p.out : `${plural(p.shots, "shot")}, ${p.ships_lost} lost` }));
+}
+export function moveList(v) {
+  return [...v.salvos.map(s => ({ seat: s.by, text: `salvo ${s.number}: ${s.squares.join(" ")}`, detail: reportText(s.report) })),
+    ...(v.outlines || []).map(o => ({ seat: o.by, text: `outline of ${v.players[o.of].name}`, detail: o.right ? "right" : "wrong" }))];
+}

@@ -1,0 +1,189 @@
+// wordfight.js: Sightless Word Fight's play screen, drawn from the seat's
+// view (games/wordfight View): the public list with lengths and strikes,
+// the seat's own grid, placing the current word with a live preview, and
+// the audit at the end. The preview checks what needs no dictionary; the
+// server checks the crossing words and referees everything.
+
+import { h, gridNav, plural } from "../dom.js";
+
+// colName names column c (from 0): A-Z, then AA-AD.
+export const colName = c => c < 26 ? String.fromCharCode(65 + c) : "A" + String.fromCharCode(65 + c - 26);
+const sqName = (r, c) => colName(c) + (r + 1);
+
+// preview works out what placing word at (r, c) across or down would do
+// in grid rows: {ok, problem, squares, reused, crossings, points}.
+export function preview(rows, word, r, c, down, multiply) {
+  const H = rows.length, W = rows[0].length;
+  const at = (y, x) => (y < 0 || y >= H || x < 0 || x >= W) ? "#" : rows[y][x];
+  const isLetter = ch => /[A-Z]/.test(ch);
+  const dr = down ? 1 : 0, dc = down ? 0 : 1;
+  const squares = [];
+  let reused = 0;
+  const res = { ok: false, squares, reused: 0, crossings: [], points: 0, problem: "" };
+  const empty = rows.every(row => !/[A-Z]/.test(row));
+  for (let i = 0; i < word.length; i++) {
+    const y = r + dr * i, x = c + dc * i;
+    if (y >= H || x >= W) { res.problem = `${word} runs off the board`; return res; }
+    const ch = at(y, x);
+    if (ch === "#") { res.problem = `square ${sqName(y, x)} is unusable`; return res; }
+    if (isLetter(ch) && ch !== word[i]) { res.problem = `square ${sqName(y, x)} holds ${ch}, not ${word[i]}`; return res; }
+    if (ch === word[i]) reused++;
+    squares.push([y, x, ch !== word[i]]);
+  }
+  if (isLetter(at(r - dr, c - dc))) { res.problem = `the square before the word, ${sqName(r - dr, c - dc)}, holds a letter`; return res; }
+  if (isLetter(at(r + dr * word.length, c + dc * word.length))) { res.problem = `the square after the word holds a letter`; return res; }
+  if (reused === word.length) { res.problem = "every letter is already there: at least one must be new"; return res; }
+  if (!empty && reused === 0) { res.problem = "a later word must reuse at least one letter already in your grid"; return res; }
+  for (const [y, x, isNew] of squares) {
+    if (!isNew) continue;
+    // The run across the word's line through (y, x).
+    let y0 = y, x0 = x;
+    while (isLetter(at(y0 - dc, x0 - dr))) { y0 -= dc; x0 -= dr; }
+    let run = "";
+    for (let yy = y0, xx = x0; ; yy += dc, xx += dr) {
+      const ch = yy === y && xx === x ? word[down ? y - r : x - c] : at(yy, xx);
+      if (!isLetter(ch)) break;
+      run += ch;
+    }
+    if (run.length >= 2) res.crossings.push(run);
+  }
+  res.ok = true;
+  res.reused = reused;
+  res.points = multiply ? reused * word.length : word.length;
+  return res;
+}
+
+export function play(ctx) {
+  let sel = null; // [r, c]
+  let down = false;
+  let view = null;
+  const err = h("p", { class: "error", role: "alert" });
+  const list = h("div", { id: "w-list" });
+  const gridBox = h("div");
+  const note = h("p", { id: "w-preview", role: "status", "aria-live": "polite" });
+  const status = h("p", { id: "w-status", "aria-live": "polite" });
+  const decl = h("input", { id: "w-declare", autocomplete: "off", spellcheck: "false", maxlength: 30 });
+  const sqInput = h("input", { id: "w-square", autocomplete: "off", size: 5, placeholder: "B2" });
+  const dirBtn = h("button", { type: "button", id: "w-dir", onclick: () => { down = !down; update(view); } });
+  const send = async mv => { err.textContent = ""; try { await ctx.send(mv); return true; } catch (e) { err.textContent = e.message; return false; } };
+  const declForm = h("form", { class: "row", onsubmit: async e => { e.preventDefault(); const w = decl.value.trim(); if (w && await send("declare " + w)) decl.value = ""; } },
+    h("label", { for: "w-declare" }, "Declare a word"), decl, h("button", { type: "submit", class: "primary" }, "Declare"));
+  const placeForm = h("form", { class: "stack", onsubmit: async e => {
+    e.preventDefault();
+    const s = sqInput.value.trim() || (sel ? sqName(...sel) : "");
+    if (!s) { err.textContent = "Choose a square of your grid for the word's first letter."; return; }
+    if (await send(`place ${s} ${down ? "down" : "across"}`)) { sel = null; sqInput.value = ""; }
+  } },
+    h("div", { class: "row" }, h("label", { for: "w-square" }, "First letter at"), sqInput, dirBtn,
+      h("button", { type: "submit", class: "primary", id: "w-place" }, "Place it"),
+      h("button", { type: "button", id: "w-cannot", onclick: () => send("cannot") }, "Cannot")),
+    note);
+  sqInput.addEventListener("input", () => {
+    const m = /^([A-Z]{1,2})(\d{1,2})$/i.exec(sqInput.value.trim());
+    if (m) {
+      const l = m[1].toUpperCase();
+      const c = l.length === 1 ? l.charCodeAt(0) - 65 : 26 + l.charCodeAt(1) - 65;
+      sel = [Number(m[2]) - 1, c];
+      update(view);
+      sqInput.focus();
+    }
+  });
+  const controls = h("div", { class: "card stack", id: "w-controls" }, status, declForm, placeForm, err);
+  const root = h("div", { class: "wordfight" }, controls,
+    h("div", { class: "boards" }, h("section", { class: "board", "aria-labelledby": "w-grid-h" }, h("h3", { id: "w-grid-h" }, "Your grid"), gridBox), list));
+
+  function drawGrid(rows, label, opts) {
+    const H = rows.length, W = rows[0].length;
+    const prev = new Map();
+    if (opts.pv && opts.pv.squares) opts.pv.squares.forEach(([y, x], i) => prev.set(y * W + x, opts.word[i]));
+    const g = h("div", { class: "grid wf " + (W > 12 ? "tiny" : "small"), role: "grid", "aria-label": label, style: `grid-template-columns: repeat(${W + 1}, auto)` });
+    g.append(h("span", { class: "hdr", "aria-hidden": "true" }), [...Array(W).keys()].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, colName(c))));
+    const cells = [];
+    for (let y = 0; y < H; y++) {
+      g.append(h("span", { class: "hdr", "aria-hidden": "true" }, y + 1));
+      cells.push([]);
+      for (let x = 0; x < W; x++) {
+        const ch = rows[y][x];
+        const p = prev.get(y * W + x);
+        const isSel = sel && sel[0] === y && sel[1] === x;
+        const cls = "cell" + (ch === "#" ? " block" : "") + (p ? " prev" + (opts.pv.ok ? "" : " badp") : "") + (isSel ? " sel" : "");
+        const label = `${sqName(y, x)}: ${ch === "#" ? "unusable" : /[A-Z]/.test(ch) ? ch : "empty"}${p && p !== ch ? `, would get ${p}` : ""}`;
+        const el = opts.pick
+          ? h("button", { type: "button", class: cls, role: "gridcell", "aria-label": label, "aria-pressed": String(!!isSel), "data-sq": sqName(y, x), onclick: () => opts.pick(y, x),
+            onkeydown: e => { if (e.key === " " && e.shiftKey || e.key === "d" || e.key === "D") { e.preventDefault(); down = !down; update(view); } } }, p || (/[A-Z]/.test(ch) ? ch : ""))
+          : h("span", { class: cls, role: "gridcell", "aria-label": label, "data-sq": sqName(y, x) }, /[A-Z]/.test(ch) ? ch : "");
+        cells[y].push(el);
+        g.append(el);
+      }
+    }
+    if (opts.pick) gridNav(cells, sel || [0, 0]);
+    return g;
+  }
+
+  function update(v) {
+    view = v;
+    const me = v.seat;
+    const over = v.status === "finished";
+    const mine = me >= 0 && (v.to_move || []).includes(me) && !over;
+    const answering = !!v.current;
+    const focus = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
+    controls.hidden = me < 0 || over || (v.resigned && v.resigned[me]);
+    declForm.hidden = !(mine && !answering);
+    placeForm.hidden = !(mine && answering);
+    dirBtn.textContent = `Direction: ${down ? "down" : "across"} (D)`;
+    const names = v.players;
+    if (!answering) status.textContent = mine ? "Your turn to declare a word for everyone." : `Waiting for ${names[v.declarer]} to declare a word.`;
+    else {
+      const waiting = names.filter((_, i) => v.answered && !v.answered[i] && !(v.resigned && v.resigned[i]));
+      status.textContent = mine ? `Place ${v.current} (${v.current.length} letters) in your grid, or say you cannot.`
+        : `You have answered ${v.current}. Waiting for ${waiting.join(", ") || "the others"}.`;
+    }
+    let pv = null;
+    if (mine && answering && sel && v.grid) {
+      pv = preview(v.grid, v.current, sel[0], sel[1], down, v.rules.multiply);
+      note.className = pv.ok ? "ok" : "warn";
+      note.textContent = pv.ok
+        ? `${v.current} at ${sqName(...sel)} ${down ? "down" : "across"}: legal so far, would score ${pv.points} (reuses ${pv.reused}).${pv.crossings.length ? ` It also forms ${pv.crossings.join(", ")}, which must be words.` : ""}`
+        : `Not there: ${pv.problem}.`;
+    } else note.textContent = mine && answering ? "Choose a square for the first letter; arrow keys move, D turns the direction." : "";
+    if (v.grid) {
+      const g = drawGrid(v.grid, `Your grid, ${v.rules.width} by ${v.rules.height}`, { pv, word: answering ? v.current : "", pick: mine && answering ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
+      gridBox.replaceChildren(g, h("p", { class: "muted" }, `Your score: ${v.score}`));
+      if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
+    } else gridBox.replaceChildren(h("p", { class: "muted" }, "Spectators see the grids at the end."));
+    list.replaceChildren(h("section", { "aria-labelledby": "w-list-h" },
+      h("h2", { id: "w-list-h" }, "The public list"),
+      h("p", { id: "w-strikes" }, `Strikes: ${v.strikes} of ${v.strike_limit}`),
+      v.list.length ? h("table", { class: "list" },
+        h("thead", {}, h("tr", {}, h("th", {}, "Word"), h("th", {}, "Length"), h("th", {}, "By"), h("th", {}, "Outcome"), h("th", {}, "You"))),
+        h("tbody", {}, v.list.map(e => h("tr", {},
+          h("td", { class: "mono" }, e.word), h("td", {}, e.length), h("td", {}, names[e.by]),
+          h("td", {}, e.done ? (e.cannot && e.cannot.length ? `${e.cannot.map(s => names[s]).join(", ")} could not: ${plural(e.strikes, "strike")}` : "placed by all") : "being answered"),
+          h("td", {}, e.mine ? (e.mine.move === "cannot" ? "cannot" : `${e.mine.move}, ${e.mine.points} pts`) : "—"))))) : h("p", { class: "muted" }, "No word yet.")),
+      over ? audit(v) : null);
+  }
+  function audit(v) {
+    return h("section", { "aria-labelledby": "w-audit-h" }, h("h2", { id: "w-audit-h" }, "Every grid and the audit"),
+      h("div", { class: "boards" }, (v.grids || []).map((rows, i) => {
+        const a = (v.audit || []).find(x => x.seat === i);
+        return h("section", { class: "board" }, h("h3", {}, `${v.players[i]}: ${v.scores ? v.scores[i] : ""} points`),
+          drawGrid(rows, `${v.players[i]}'s grid`, {}),
+          a ? h("div", {},
+            h("p", { class: a.confirmed ? "ok" : "error" }, a.confirmed ? `Score confirmed: ${a.points}` : `Audit recomputes ${a.points}, the game kept ${a.recorded}`),
+            a.missed ? h("p", { class: "warn" }, `${plural(a.missed, "“cannot”")} had a legal placement`) : null,
+            h("ul", { class: "muted" }, a.lines.map(l => h("li", {}, `${l.word}: ${l.move || "no answer"}${l.points ? `, ${l.points} pts` : ""}${l.problem ? ` — ${l.problem}` : ""}${l.possible ? ` — could have gone at ${l.possible}` : ""}`)))) : null);
+      })));
+  }
+  return { el: root, update };
+}
+
+export const toMove = v => v.status === "finished" ? [] : v.to_move || [];
+export const finished = v => v.status === "finished";
+export const winners = v => v.winners || [];
+export const names = v => v.players;
+export function standings(v) {
+  return v.players.map((n, i) => ({ name: n, score: v.scores ? v.scores[i] : i === v.seat ? v.score : null, note: v.resigned && v.resigned[i] ? "resigned" : v.current && v.answered && v.answered[i] ? "answered" : "" }));
+}
+export function moveList(v) {
+  return v.list.map(e => ({ seat: e.by, text: `declared ${e.word} (${e.length})`, detail: e.mine ? `you: ${e.mine.move}${e.mine.points ? `, ${e.mine.points} pts` : ""}` : "" }));
+}

@@ -1,0 +1,55 @@
+// main.js: Parlour's browser client. It routes the page's path to a screen
+// and keeps links inside the page, so that moving around never reloads it.
+
+import { clear, h } from "./dom.js";
+
+const routes = [
+  [/^\/$/, () => import("./home.js").then(m => m.home)],
+  [/^\/new\/([a-z]+)$/, () => import("./home.js").then(m => m.newTable)],
+  [/^\/lobby$/, () => import("./lobby.js").then(m => m.lobby)],
+  [/^\/rules(?:\/([a-z]+))?$/, () => import("./rules.js").then(m => m.rules)],
+  [/^\/replay$/, () => import("./replay.js").then(m => m.replay)],
+  [/^\/(?:t|tables?)\/([A-Za-z0-9_-]+)(?:\/join)?$/, () => import("./table.js").then(m => m.table)],
+];
+
+let leave = null; // the current screen's clean-up
+
+async function route() {
+  const main = document.getElementById("main");
+  if (leave) { try { leave(); } catch { /* a screen's clean-up must not stop the next */ } leave = null; }
+  document.title = "Parlour";
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  for (const [re, loader] of routes) {
+    const m = re.exec(path);
+    if (!m) continue;
+    try {
+      const screen = await loader();
+      clear(main);
+      leave = await screen(main, ...m.slice(1)) || null;
+    } catch (e) {
+      clear(main).append(h("h1", {}, "Something went wrong"), h("p", { class: "error" }, e.message));
+    }
+    return;
+  }
+  clear(main).append(h("h1", {}, "No such page"), h("p", {}, h("a", { href: "/" }, "Back to the games")));
+}
+
+// go moves to path inside the page.
+export function go(path, replace) {
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  route();
+  window.scrollTo(0, 0);
+}
+
+document.addEventListener("click", e => {
+  const a = e.target.closest && e.target.closest("a[href]");
+  if (!a || a.target || a.hasAttribute("download") || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin || url.pathname.startsWith("/api/") || url.pathname.startsWith("/static/")) return;
+  e.preventDefault();
+  if (url.pathname + url.search === location.pathname + location.search && url.hash) { location.hash = url.hash; return; }
+  go(url.pathname + url.search + url.hash);
+});
+window.addEventListener("popstate", route);
+route();

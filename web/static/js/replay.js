@@ -1,0 +1,87 @@
+// replay.js: the replay viewer. It steps through any game record, one
+// from a table this browser played at or a file, as any seat saw it. The
+// server re-referees the record (POST /replay); this screen only draws
+// the views it answers.
+
+import { h, clear, toast } from "./dom.js";
+import { callText, seatFor } from "./api.js";
+
+const modules = {
+  quizl: () => import("./games/quizl.js"),
+  salvo: () => import("./games/salvo.js"),
+  wordfight: () => import("./games/wordfight.js"),
+  nymphabet: () => import("./games/nymphabet.js"),
+};
+
+export async function replay(main) {
+  document.title = "Replay · Parlour";
+  const err = h("p", { class: "error", role: "alert" });
+  const file = h("input", { type: "file", id: "replay-file", accept: ".json,application/json" });
+  const viewer = h("div", { id: "viewer" });
+  main.append(h("h1", {}, "Replay a game"),
+    h("div", { class: "card stack" },
+      h("label", { for: "replay-file" }, "Open a game record (a .json file downloaded from a table or written by hand)"), file,
+      h("p", { class: "help" }, "The server re-referees the record move by move; a move it refuses ends the replay with the reason.")),
+    err, viewer);
+  file.addEventListener("change", async () => {
+    const f = file.files && file.files[0];
+    if (!f) return;
+    if (f.size > 1 << 20) { err.textContent = "That file is larger than 1 MiB: not a game record."; return; }
+    show(await f.text());
+  });
+  const q = new URLSearchParams(location.search);
+  const t = q.get("table");
+  if (t) {
+    try {
+      const mine = seatFor(t);
+      show(await callText(`/tables/${encodeURIComponent(t)}/record`, mine && mine.token));
+    } catch (e) { err.textContent = e.message; }
+  }
+
+  async function show(text) {
+    err.textContent = "";
+    let ans;
+    try {
+      const res = await fetch("/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+      ans = await res.json();
+      if (!res.ok) throw new Error(ans.error || res.statusText);
+    } catch (e) { err.textContent = "Cannot replay it: " + e.message; clear(viewer); return; }
+    const mod = await modules[ans.game]();
+    let step = ans.steps.length; // after the last move
+    let seat = 0;
+    const stage = h("div", { class: "replaying" });
+    const counter = h("span", { id: "replay-step", "aria-live": "polite" });
+    const range = h("input", { type: "range", id: "replay-range", min: 0, max: ans.steps.length, value: step, "aria-label": "Move number" });
+    const seatSel = h("select", { id: "replay-seat", "aria-label": "As seen by" }, ans.players.map((p, i) => h("option", { value: i }, p)));
+    const list = h("ol", { class: "moves", id: "replay-moves" });
+    const ctx = { table: "replay", seat: 0, view: () => current(), rules: () => ({}), send: async () => { throw new Error("this is a replay"); }, sendSetup: async () => { throw new Error("this is a replay"); } };
+    let board = null;
+    function current() { return step === 0 ? ans.start[seat] : ans.steps[step - 1].views[seat]; }
+    function draw() {
+      range.value = step;
+      counter.textContent = step === 0 ? `Before the first move (of ${ans.steps.length})` : `Move ${step} of ${ans.steps.length}: ${ans.steps[step - 1].by} — ${ans.steps[step - 1].move}`;
+      if (!board) { board = mod.play(ctx); stage.replaceChildren(board.el); }
+      board.update(current());
+      list.replaceChildren(...ans.steps.map((s, i) => h("li", { class: i === step - 1 ? "to-move" : "", "aria-current": i === step - 1 ? "step" : null },
+        h("button", { type: "button", class: "linkish", onclick: () => { step = i + 1; draw(); } }, `${i + 1}. ${s.by}: ${s.move}`),
+        s.events.filter(e => !e.to || e.to.includes(seat)).map(e => h("div", { class: "muted" }, e.text)))));
+    }
+    const go = d => { step = Math.max(0, Math.min(ans.steps.length, step + d)); draw(); };
+    range.addEventListener("input", () => { step = Number(range.value); draw(); });
+    seatSel.addEventListener("change", () => { seat = Number(seatSel.value); board = null; draw(); });
+    clear(viewer).append(
+      h("h2", {}, `${ans.title}: ${ans.players.join(" v ")}`),
+      ans.refused ? h("p", { class: "error" }, "The referee refused the record here: " + ans.refused) : null,
+      h("div", { class: "row", onkeydown: e => { if (e.key === "ArrowLeft" && e.target !== range) go(-1); if (e.key === "ArrowRight" && e.target !== range) go(1); } },
+        h("button", { type: "button", onclick: () => { step = 0; draw(); }, "aria-label": "First move" }, "⏮"),
+        h("button", { type: "button", id: "replay-prev", onclick: () => go(-1), "aria-label": "Previous move" }, "◀"),
+        range,
+        h("button", { type: "button", id: "replay-next", onclick: () => go(1), "aria-label": "Next move" }, "▶"),
+        h("button", { type: "button", onclick: () => { step = ans.steps.length; draw(); }, "aria-label": "Last move" }, "⏭"),
+        h("label", { for: "replay-seat" }, "As seen by"), seatSel),
+      counter,
+      h("div", { class: "layout" }, stage, h("aside", { class: "card" }, h("h2", {}, "Moves"), list)));
+    draw();
+    toast("Record loaded");
+  }
+}

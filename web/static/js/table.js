@@ -1,0 +1,256 @@
+// table.js: a table's screen: join, setup, play and the end, for every
+// game. What the game looks like comes from games/<name>.js; this file
+// draws what all games share: whose turn it is, the players and scores,
+// the move list, the tab-title turn notice, the connection, the invite,
+// and at the end the reveal, the commitment check, the record and the
+// rematch.
+
+import { h, clear, toast, download, field } from "./dom.js";
+import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName } from "./api.js";
+import { TableConn } from "./conn.js";
+import { go } from "./main.js";
+
+const modules = {
+  quizl: () => import("./games/quizl.js"),
+  salvo: () => import("./games/salvo.js"),
+  wordfight: () => import("./games/wordfight.js"),
+  nymphabet: () => import("./games/nymphabet.js"),
+};
+
+export async function table(main, id) {
+  let mine = seatFor(id);
+  if (!mine) return joinScreen(main, id);
+  return playScreen(main, id, mine);
+}
+
+// joinScreen shows a table somebody was invited to and takes a seat.
+async function joinScreen(main, id) {
+  let info = null;
+  try {
+    const u = await call("GET", `/tables/${encodeURIComponent(id)}`);
+    info = u.table || u;
+  } catch (e) {
+    if (e.status === 404) { main.append(h("h1", {}, "No such table"), h("p", {}, e.message), h("p", {}, h("a", { href: "/" }, "Back to the games"))); return; }
+  }
+  const title = info ? info.title : "a table";
+  document.title = `Join ${title} · Parlour`;
+  const err = h("p", { class: "error", role: "alert" });
+  const nameInput = h("input", { id: "join-name", value: myName(), maxlength: 24, autocomplete: "nickname", placeholder: "Guest" });
+  const open = info ? info.seats.filter(s => s.kind === "open").length : 1;
+  const form = h("form", { class: "card stack", onsubmit: async e => {
+    e.preventDefault();
+    err.textContent = "";
+    const name = nameInput.value.trim();
+    setMyName(name);
+    try {
+      const ans = await call("POST", `/tables/${encodeURIComponent(id)}/join`, name ? { name } : {});
+      rememberSeat(id, { seat: ans.seat, token: ans.token, game: info && info.game });
+      go("/t/" + id, true);
+    } catch (ex) { err.textContent = ex.message; }
+  } },
+    h("h1", {}, `Join ${title}`),
+    info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : `${s.name}${s.kind === "computer" ? ` (computer, ${s.level})` : ""}`).join(" · ")) : null,
+    info && Object.keys(info.rules || {}).length ? h("p", { class: "muted" }, "Rules: ", Object.entries(info.rules).map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`).join("; ")) : null,
+    field("Your name", nameInput, "Shown to the other players."),
+    err,
+    h("div", { class: "row" },
+      h("button", { class: "primary", type: "submit", disabled: open === 0 }, open ? "Take a seat" : "The table is full"),
+      h("a", { href: "/rules/" + (info ? info.game : ""), class: "button" }, "Read the rules")));
+  main.append(form);
+}
+
+const titleOf = n => ({ quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", nymphabet: "Nymphabet" }[n] || n);
+
+async function playScreen(main, id, mine) {
+  const token = mine.token;
+  const head = h("h1", {}, "Table " + id);
+  const status = h("div", { class: "status", role: "status", "aria-live": "polite" });
+  const turn = h("span", { class: "turn", id: "turn" });
+  const conn = h("span", { class: "conn", id: "conn" }, "connecting…");
+  status.append(turn, conn);
+  const banner = h("div", { id: "banner" });
+  const stage = h("div", { id: "stage" });
+  const players = h("ul", { class: "players", id: "players", "aria-label": "Players and scores" });
+  const moves = h("ol", { class: "moves", id: "moves", "aria-label": "Moves" });
+  const tools = h("div", { class: "stack", id: "tools" });
+  const side = h("aside", { class: "stack", "aria-label": "Table" },
+    h("section", { class: "card" }, h("h2", {}, "Players"), players),
+    h("section", { class: "card" }, h("h2", {}, "Moves"), moves),
+    h("section", { class: "card" }, tools));
+  main.append(head, status, banner, h("div", { class: "layout" }, stage, side));
+
+  let mod = null, board = null, setupDrawn = false, last = null, lastMine = null;
+  let moveLog = []; // moves with the events they showed this seat
+  const ctx = {
+    table: id,
+    seat: mine.seat,
+    view: () => last && last.view,
+    rules: () => (last && last.table.rules) || {},
+    send: async move => {
+      const ans = await call("POST", `/tables/${encodeURIComponent(id)}/moves`, { move }, token);
+      return ans;
+    },
+    sendSetup: async (setup, style) => {
+      const body = setup ? { setup } : { auto: true, ...(style ? { style } : {}) };
+      await call("POST", `/tables/${encodeURIComponent(id)}/setup`, body, token);
+      toast(setup ? "Setup sent" : "The computer made your setup");
+    },
+  };
+
+  const link = new TableConn(id, token, u => { render(u).catch(e => toast(e.message)); }, s => {
+    conn.textContent = { connecting: "connecting…", live: "live", down: "connection lost: reconnecting…" }[s];
+    conn.className = "conn" + (s === "down" ? " down" : "");
+    conn.dataset.state = s;
+  });
+  link.onError = msg => toast(msg);
+
+  async function render(u) {
+    const t = u.table;
+    if (!mod) {
+      mod = await modules[t.game]();
+      head.textContent = `${t.title} · table ${id}`;
+      touchRecent(id, t.game);
+    }
+    if (u.moves) for (const m of u.moves) if (!moveLog.some(x => x.version === m.version)) moveLog.push(m);
+    last = u;
+    const names = t.seats.map(s => s.name);
+    const over = t.status === "finished";
+    const toMove = u.view ? mod.toMove(u.view) : (t.to_move || []);
+    const myTurn = !over && toMove.includes(u.seat);
+
+    // Whose turn, in the page and in the tab title.
+    let who;
+    if (over) who = "Game over";
+    else if (!u.view) who = t.seats.some(s => s.kind === "open") ? "Waiting for players to join" : "Waiting for every setup";
+    else if (myTurn) who = toMove.length > 1 ? "Your move (everyone answers)" : "Your turn";
+    else who = `Waiting for ${toMove.map(s => names[s]).join(", ")}`;
+    turn.textContent = who;
+    turn.className = "turn" + (myTurn ? " mine" : "");
+    turn.dataset.mine = myTurn ? "1" : "0";
+    document.title = `${myTurn ? "● Your turn · " : over ? "Over · " : ""}${t.title} · Parlour`;
+    if (myTurn && lastMine === false && document.hidden) toast("Your turn");
+    lastMine = myTurn;
+
+    // Players and scores.
+    const st = u.view ? mod.standings(u.view) : t.seats.map(s => ({ name: s.name, score: null, note: s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up" }));
+    players.replaceChildren(...st.map((p, i) => h("li", { class: toMove.includes(i) ? "to-move" : "", "data-seat": i },
+      h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" ? ` · computer, ${t.seats[i].level}` : ""}`,
+        p.note ? h("span", { class: "muted" }, " · " + p.note) : null),
+      h("span", { class: "score", "aria-label": `${p.name}'s score` }, p.score === null || p.score === undefined ? "" : String(p.score)))));
+    if (t.set) players.append(h("li", { class: "muted" }, `Set to ${t.set.target}: ${t.set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}${t.set.over ? " (set over)" : ""}`));
+
+    // The move list, with what each move showed this seat.
+    const list = u.view ? mod.moveList(u.view) : [];
+    moves.replaceChildren(...list.map(m => h("li", {}, h("span", { class: "by" }, names[m.seat] + ": "), m.text, m.detail ? h("span", { class: "muted" }, " — " + m.detail) : null)));
+    moves.scrollTop = moves.scrollHeight;
+
+    // Invite while seats are open.
+    banner.replaceChildren();
+    if (t.seats.some(s => s.kind === "open")) {
+      const url = sessionStorage.getItem("parlour.invite." + id) || `${location.origin}/t/${id}`;
+      const inp = h("input", { id: "invite", value: url, readonly: true, size: 36 });
+      banner.append(h("div", { class: "banner" }, h("h2", {}, "Invite a friend"),
+        h("div", { class: "row" }, h("label", { for: "invite" }, "Invite link"), inp,
+          h("button", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { inp.select(); toast("Press Ctrl+C to copy"); } } }, "Copy"))));
+    }
+    if (over) banner.append(endBanner(u, names));
+
+    // The stage: setup, waiting, or the game.
+    if (!u.view) {
+      board = null;
+      const needSetup = mod.setup && !u.setup && u.seat >= 0;
+      if (needSetup && !setupDrawn) { stage.replaceChildren(mod.setup(ctx)); setupDrawn = true; }
+      else if (!needSetup) {
+        setupDrawn = false;
+        stage.replaceChildren(h("div", { class: "card" }, h("h2", {}, "Waiting"),
+          h("p", {}, mod.setup ? "Your setup is in. " : "", "The game starts when every seat is taken", mod.setup ? " and every setup is in." : "."),
+          h("ul", {}, t.seats.map(s => h("li", {}, `${s.name}: ${s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up"}`)))));
+      }
+    } else {
+      if (!board) { board = mod.play(ctx); stage.replaceChildren(board.el); }
+      board.update(u.view);
+    }
+
+    // Tools.
+    tools.replaceChildren(
+      h("h2", {}, "Table"),
+      h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
+      !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null,
+      h("a", { href: "/rules/" + t.game }, "Rules of " + t.title));
+    if (over) touchRecent(id, t.game, { result: resultText(t, u.seat, names) });
+  }
+
+  function resultText(t, seat, names) {
+    const w = (t.result && t.result.winners) || [];
+    if (!w.length) return "draw";
+    if (w.includes(seat)) return w.length > 1 ? "shared win" : "you won";
+    return `${w.map(s => names[s]).join(" and ")} won`;
+  }
+
+  function endBanner(u, names) {
+    const t = u.table;
+    const res = t.result || { winners: [] };
+    const box = h("div", { class: "banner", id: "game-over" }, h("h2", {}, "Game over: " + resultText(t, u.seat, names)));
+    if (res.scores) box.append(h("p", {}, "Scores: ", res.scores.map((s, i) => `${names[i]} ${s}`).join(", ")));
+    if (t.reveal && t.reveal.length) {
+      const checks = h("ul", { id: "commitments" });
+      box.append(h("h3", {}, "Every secret, and the check that none changed"), checks);
+      for (const r of t.reveal) {
+        const li = h("li", {}, `${names[r.seat]}: ${setupText(r.setup)} — `, h("span", { class: "muted" }, "checking…"));
+        checks.append(li);
+        verify(r).then(ok => { li.lastChild.textContent = ok ? "matches the commitment published at the start ✓" : "DOES NOT match the commitment published at the start"; li.lastChild.className = ok ? "ok" : "error"; });
+      }
+    }
+    box.append(h("div", { class: "row" },
+      h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, t.rematch ? "Go to the rematch" : "Rematch"),
+      h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it")));
+    return box;
+  }
+
+  async function downloadRecord() {
+    try {
+      const text = await callText(`/tables/${encodeURIComponent(id)}/record`, token);
+      download(`parlour-${last ? last.table.game : "game"}-${id}.json`, text);
+    } catch (e) { toast(e.message); }
+  }
+  async function resign() {
+    if (!confirm("Resign this game?")) return;
+    try { await ctx.send("resign"); } catch (e) { toast(e.message); }
+  }
+  async function rematch() {
+    try {
+      let next = last.table.rematch;
+      let ans = null;
+      if (!next) {
+        ans = await call("POST", `/tables/${encodeURIComponent(id)}/rematch`, {}, token);
+        next = ans.table || ans.id;
+      } else {
+        ans = await call("POST", `/tables/${encodeURIComponent(next)}/join`, {}, token).catch(() => null);
+      }
+      if (ans && ans.token) rememberSeat(next, { seat: ans.seat, token: ans.token, game: last.table.game });
+      go("/t/" + next);
+    } catch (e) { toast(e.message); }
+  }
+
+  return () => link.close();
+}
+
+function setupText(s) {
+  if (!s) return "";
+  if (s.grid) return `grid ${s.grid.join("/")}, password ${s.password}`;
+  if (s.fleet) return `fleet ${s.fleet.join(" ")}`;
+  return JSON.stringify(s);
+}
+
+// verify checks a revealed setup against its commitment: SHA-256 of the
+// salt's bytes then the setup's compact JSON.
+export async function verify(r) {
+  try {
+    const salt = new Uint8Array(r.salt.match(/../g).map(x => parseInt(x, 16)));
+    const body = new TextEncoder().encode(JSON.stringify(r.setup));
+    const all = new Uint8Array(salt.length + body.length);
+    all.set(salt); all.set(body, salt.length);
+    const d = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
+    return [...d].map(b => b.toString(16).padStart(2, "0")).join("") === r.commitment;
+  } catch { return false; }
+}

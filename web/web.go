@@ -1,0 +1,200 @@
+// Package web is Parlour's browser client: plain ES modules, CSS and HTML
+// embedded in the binary and served by Handler. The client holds no game
+// rules; it draws each seat's view as the server sends it and posts moves
+// in the games' notation, so the server stays the only referee.
+//
+// Nothing is built at compile time and nothing is fetched from elsewhere:
+// every file the browser needs is under static/, and the handler sends a
+// Content-Security-Policy that keeps the page on its own origin.
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+
+	"parlour/docs"
+	"parlour/game"
+	"parlour/games"
+)
+
+//go:embed static
+var static embed.FS
+
+// csp confines the page to its own origin: scripts, styles, images and
+// sockets all come from the server that served it.
+const csp = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; " +
+	"connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+
+// asset is one file ready to serve: its bytes, a gzipped copy when that is
+// smaller, and a strong ETag.
+type asset struct {
+	name string
+	typ  string
+	raw  []byte
+	gz   []byte
+	etag string
+}
+
+// handler serves the embedded client.
+type handler struct {
+	files map[string]*asset // by URL path
+	index *asset
+	reg   *game.Registry
+}
+
+// Handler returns the handler for the browser client. Mount it at "/"
+// beneath the server's API routes. It serves the files under /static/,
+// each game's rules as Markdown under /rules/, the games and their rule
+// options as /games.json, the replay viewer's re-refereeing at POST
+// /replay, and the client's page for every other GET path (the client
+// routes /, /lobby, /t/ID and so on itself). It answers 404 for paths
+// under /api/ so that a missing API route is not mistaken for the page.
+func Handler() http.Handler {
+	h, err := newHandler()
+	if err != nil {
+		// The files are embedded at build time; failing to read them is a
+		// broken build, not a runtime condition.
+		panic(fmt.Sprintf("web: reading embedded files: %v", err))
+	}
+	return h
+}
+
+func newHandler() (*handler, error) {
+	h := &handler{files: map[string]*asset{}, reg: games.Registry()}
+	gj, err := gamesJSON(h.reg)
+	if err != nil {
+		return nil, err
+	}
+	h.files["/games.json"] = newAsset("games.json", gj)
+	err = fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := static.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		h.files["/"+p] = newAsset(p, b)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rules, err := fs.Glob(docs.Rules, "rules/*.md")
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range rules {
+		b, err := fs.ReadFile(docs.Rules, p)
+		if err != nil {
+			return nil, err
+		}
+		h.files["/"+p] = newAsset(p, b)
+	}
+	h.index = h.files["/static/index.html"]
+	if h.index == nil {
+		return nil, fmt.Errorf("static/index.html is missing")
+	}
+	return h, nil
+}
+
+func newAsset(name string, b []byte) *asset {
+	typ := mime.TypeByExtension(path.Ext(name))
+	switch path.Ext(name) {
+	case ".js":
+		typ = "text/javascript; charset=utf-8"
+	case ".md":
+		typ = "text/markdown; charset=utf-8"
+	case ".svg":
+		typ = "image/svg+xml"
+	}
+	if typ == "" {
+		typ = "application/octet-stream"
+	}
+	sum := sha256.Sum256(b)
+	a := &asset{name: name, typ: typ, raw: b, etag: `"` + hex.EncodeToString(sum[:12]) + `"`}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw.Write(b)
+	zw.Close()
+	if buf.Len() < len(b) {
+		a.gz = buf.Bytes()
+	}
+	return a
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/replay" && r.Method == http.MethodPost {
+		h.serveReplay(w, r)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	p := r.URL.Path
+	if p == "/api" || strings.HasPrefix(p, "/api/") {
+		http.NotFound(w, r)
+		return
+	}
+	a := h.files[p]
+	if a == nil {
+		if strings.HasPrefix(p, "/static/") || strings.HasPrefix(p, "/rules/") || path.Ext(p) != "" {
+			http.NotFound(w, r)
+			return
+		}
+		a = h.index
+	}
+	h.serve(w, r, a)
+}
+
+func (h *handler) serve(w http.ResponseWriter, r *http.Request, a *asset) {
+	hd := w.Header()
+	hd.Set("Content-Type", a.typ)
+	hd.Set("ETag", a.etag)
+	// Revalidate every time: the ETag makes that a cheap 304, and a new
+	// binary's files are never mixed with an old one's.
+	hd.Set("Cache-Control", "no-cache")
+	hd.Set("X-Content-Type-Options", "nosniff")
+	hd.Set("Referrer-Policy", "same-origin")
+	if a == h.index {
+		hd.Set("Content-Security-Policy", csp)
+	}
+	hd.Add("Vary", "Accept-Encoding")
+	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, a.etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	body := a.raw
+	if a.gz != nil && acceptsGzip(r) {
+		hd.Set("Content-Encoding", "gzip")
+		body = a.gz
+	}
+	hd.Set("Content-Length", fmt.Sprint(len(body)))
+	if r.Method == http.MethodHead {
+		return
+	}
+	w.Write(body)
+}
+
+func acceptsGzip(r *http.Request) bool {
+	for _, part := range strings.Split(r.Header.Get("Accept-Encoding"), ",") {
+		enc, q, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if strings.TrimSpace(enc) != "gzip" {
+			continue
+		}
+		q = strings.ReplaceAll(q, " ", "")
+		return !(q == "q=0" || q == "q=0." || strings.HasPrefix(q, "q=0.0") && strings.Trim(q[len("q=0.0"):], "0") == "")
+	}
+	return false
+}

@@ -1,0 +1,237 @@
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func get(t *testing.T, h http.Handler, path string, hdr map[string]string) *httptest.ResponseRecorder {
+	t.Helper()
+	r := httptest.NewRequest(http.MethodGet, path, nil)
+	for k, v := range hdr {
+		r.Header.Set(k, v)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestHandlerRoutes(t *testing.T) {
+	h := Handler()
+	tests := []struct {
+		path   string
+		status int
+		typ    string
+		has    string
+	}{
+		{"/", 200, "text/html", `<script type="module" src="/static/js/main.js">`},
+		{"/lobby", 200, "text/html", "<title>Parlour</title>"},
+		{"/t/abc123", 200, "text/html", "Parlour"},
+		{"/new/quizl", 200, "text/html", "Parlour"},
+		{"/static/js/main.js", 200, "text/javascript", "import"},
+		{"/static/app.css", 200, "text/css", "prefers-color-scheme"},
+		{"/rules/quizl.md", 200, "text/markdown", "Quizl"},
+		{"/games.json", 200, "application/json", `"wrong_announcement_penalty"`},
+		{"/static/nope.js", 404, "", ""},
+		{"/rules/nope.md", 404, "", ""},
+		{"/favicon.ico", 404, "", ""},
+		{"/api/v1/nothing", 404, "", ""},
+		{"/api", 404, "", ""},
+	}
+	for _, tt := range tests {
+		w := get(t, h, tt.path, nil)
+		if w.Code != tt.status {
+			t.Errorf("GET %s: status %d, want %d", tt.path, w.Code, tt.status)
+			continue
+		}
+		if tt.status != 200 {
+			continue
+		}
+		if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, tt.typ) {
+			t.Errorf("GET %s: Content-Type %q, want %s", tt.path, ct, tt.typ)
+		}
+		if !strings.Contains(w.Body.String(), tt.has) {
+			t.Errorf("GET %s: body lacks %q", tt.path, tt.has)
+		}
+	}
+}
+
+func TestHandlerPageHeaders(t *testing.T) {
+	h := Handler()
+	w := get(t, h, "/", nil)
+	csp := w.Header().Get("Content-Security-Policy")
+	for _, want := range []string{"default-src 'self'", "connect-src 'self'", "script-src 'self'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("CSP %q lacks %q", csp, want)
+		}
+	}
+	if w.Header().Get("X-Content-Type-Options") != "nosniff" {
+		t.Error("no nosniff header")
+	}
+}
+
+func TestHandlerGzipAndETag(t *testing.T) {
+	h := Handler()
+	plain := get(t, h, "/static/app.css", nil)
+	zipped := get(t, h, "/static/app.css", map[string]string{"Accept-Encoding": "gzip, deflate"})
+	if zipped.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("no gzip for a client that accepts it")
+	}
+	zr, err := gzip.NewReader(zipped.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(zr)
+	if !bytes.Equal(b, plain.Body.Bytes()) {
+		t.Error("gzipped body differs from the plain one")
+	}
+	if zipped.Body.Len() >= plain.Body.Len() {
+		t.Errorf("gzip did not shrink the stylesheet (%d >= %d)", zipped.Body.Len(), plain.Body.Len())
+	}
+	refused := get(t, h, "/static/app.css", map[string]string{"Accept-Encoding": "gzip;q=0"})
+	if refused.Header().Get("Content-Encoding") != "" {
+		t.Error("gzip sent to a client that refused it")
+	}
+	etag := plain.Header().Get("ETag")
+	if etag == "" {
+		t.Fatal("no ETag")
+	}
+	again := get(t, h, "/static/app.css", map[string]string{"If-None-Match": etag})
+	if again.Code != http.StatusNotModified || again.Body.Len() != 0 {
+		t.Errorf("revalidation: status %d, %d bytes; want 304 and none", again.Code, again.Body.Len())
+	}
+}
+
+func TestHandlerMethods(t *testing.T) {
+	h := Handler()
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(m, "/static/app.css", nil))
+		if w.Code != http.StatusMethodNotAllowed {
+			t.Errorf("%s: status %d, want 405", m, w.Code)
+		}
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodHead, "/", nil))
+	if w.Code != 200 || w.Body.Len() != 0 {
+		t.Errorf("HEAD: status %d with %d bytes", w.Code, w.Body.Len())
+	}
+}
+
+// TestFirstLoadSize keeps the home page's first load within the budget of
+// 150 KB transferred: the page, its stylesheet and every module the home
+// screen imports, gzipped as the handler sends them.
+func TestFirstLoadSize(t *testing.T) {
+	h := Handler()
+	total := 0
+	for _, p := range []string{"/", "/static/app.css", "/static/js/main.js", "/static/js/dom.js", "/static/js/api.js", "/static/js/home.js", "/games.json"} {
+		w := get(t, h, p, map[string]string{"Accept-Encoding": "gzip"})
+		if w.Code != 200 {
+			t.Fatalf("GET %s: %d", p, w.Code)
+		}
+		total += w.Body.Len()
+	}
+	if total > 150_000 {
+		t.Errorf("first load is %d bytes, over 150 KB", total)
+	}
+	t.Logf("first load: %d bytes gzipped", total)
+}
+
+func postReplay(t *testing.T, h http.Handler, body string) (*httptest.ResponseRecorder, map[string]any) {
+	t.Helper()
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/replay", strings.NewReader(body)))
+	var m map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
+		t.Fatalf("replay answer is not JSON: %v: %s", err, w.Body)
+	}
+	return w, m
+}
+
+func TestReplay(t *testing.T) {
+	h := Handler()
+	rec := `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"abdicated"},{"by":"Ben","move":"effigy"}]}`
+	w, m := postReplay(t, h, rec)
+	if w.Code != 200 {
+		t.Fatalf("status %d: %v", w.Code, m)
+	}
+	steps := m["steps"].([]any)
+	if len(steps) != 2 {
+		t.Fatalf("%d steps, want 2", len(steps))
+	}
+	first := steps[0].(map[string]any)
+	views := first["views"].([]any)
+	if len(views) != 2 {
+		t.Fatalf("%d views per step, want 2", len(views))
+	}
+	if cur := views[0].(map[string]any)["current"]; cur != "E" {
+		t.Errorf("after ABDICATED the current letter is %v, want E", cur)
+	}
+	if start := m["start"].([]any)[0].(map[string]any)["current"]; start != "A" {
+		t.Errorf("before any move the current letter is %v, want A", start)
+	}
+
+	refusedRec := `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"abdicated"},{"by":"Ben","move":"zebra"}]}`
+	w, m = postReplay(t, h, refusedRec)
+	if w.Code != 200 || !strings.Contains(m["refused"].(string), "move 2 by Ben") {
+		t.Errorf("refused move: status %d, refused %v", w.Code, m["refused"])
+	}
+	if n := len(m["steps"].([]any)); n != 1 {
+		t.Errorf("refused at move 2: %d steps, want 1", n)
+	}
+}
+
+func TestReplayBadInput(t *testing.T) {
+	h := Handler()
+	tests := []struct {
+		name, body string
+		status     int
+		has        string
+	}{
+		{"empty", "", 400, "not a Parlour game record"},
+		{"not json", "hello", 400, "not a Parlour game record"},
+		{"wrong version", `{"parlour":2,"game":"quizl","players":["A"],"moves":[]}`, 400, "format version"},
+		{"unknown game", `{"parlour":1,"game":"chess","players":["A","B"],"moves":[]}`, 422, "chess"},
+		{"foreign lexicon", `{"parlour":1,"game":"nymphabet","lexicon":"/etc/passwd","players":["A","B"],"moves":[]}`, 422, "does not hold"},
+		{"too big", `{"parlour":1,"pad":"` + strings.Repeat("x", MaxReplaySize) + `"}`, 413, "larger"},
+		{"hidden setup", `{"parlour":1,"game":"quizl","players":["A","B"],"setup":{"A":"hidden","B":"hidden"},"moves":[]}`, 422, "setup"},
+	}
+	for _, tt := range tests {
+		w, m := postReplay(t, h, tt.body)
+		if w.Code != tt.status {
+			t.Errorf("%s: status %d, want %d (%v)", tt.name, w.Code, tt.status, m)
+			continue
+		}
+		if msg, _ := m["error"].(string); !strings.Contains(msg, tt.has) {
+			t.Errorf("%s: error %q lacks %q", tt.name, msg, tt.has)
+		}
+	}
+}
+
+// FuzzReplay feeds the replay viewer's record decoder arbitrary bytes: it
+// must answer (a record or an error), never panic.
+func FuzzReplay(f *testing.F) {
+	f.Add([]byte(`{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"abdicated"}]}`))
+	f.Add([]byte(`{"parlour":1,"game":"salvo","players":["A","B"],"setup":{"A":{"fleet":[]}},"moves":[]}`))
+	f.Add([]byte(`{"parlour":1,"game":"wordfight","players":["A"],"moves":[{"by":"A","move":"declare cat"}]}`))
+	f.Add([]byte(`{}`))
+	f.Add([]byte(`[`))
+	reg := Handler().(*handler).reg
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ans, err := replay(reg, b)
+		if err == nil && ans == nil {
+			t.Fatal("no answer and no error")
+		}
+		if err == nil {
+			if _, err := json.Marshal(ans); err != nil {
+				t.Fatalf("answer does not encode: %v", err)
+			}
+		}
+	})
+}
