@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const scoringGame = `{"parlour":1,"game":"nymphabet","rules":{"mode":"scoring"},"lexicon":"en-large","players":["Ann","Ben"],"moves":[
+{"by":"Ann","move":"queerest"},{"by":"Ben","move":"uvula"},{"by":"Ann","move":"waxy"},{"by":"Ben","move":"zabaglione"},
+{"by":"Ann","move":"CeDE"},{"by":"Ben","move":"fighting"},{"by":"Ann","move":"jackal"},{"by":"Ben","move":"minorship"}]}`
+
+const quizlGame = `{"parlour":1,"game":"quizl","players":["Ann","Ben"],
+"setup":{"Ann":{"grid":["TQUFP","WZVES","OGBRA","CHINL","KYXDM"],"password":"PSALM"},
+         "Ben":{"grid":["TQUFP","WZVES","OGBRA","CHINL","KYXDM"],"password":"PSALM"}},
+"moves":[{"by":"Ann","move":"72"},{"by":"Ben","move":"54"},{"by":"Ann","move":"say psalm"}]}`
+
+func TestReplayCommand(t *testing.T) {
+	dir := t.TempDir()
+	house := filepath.Join(dir, "house.txt")
+	if err := os.WriteFile(house, []byte("# a house list\nqueerest\nUVULA\nwaxy\nzabaglione\ncede\nfighting\njackal\nminorship\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		record string
+		code   int
+		want   map[string]any // fields of the JSON output
+		text   string         // part of the output (plain mode)
+	}{
+		{name: "scoring finished", args: []string{"--json"}, record: scoringGame, code: 0,
+			want: map[string]any{"status": "finished", "winners": []any{"Ann"}, "scores": map[string]any{"Ann": 108.0, "Ben": 96.0}, "moves": 8.0}},
+		{name: "house list", args: []string{"--json", "--lexicon", house}, record: strings.Replace(scoringGame, `"en-large"`, `"en"`, 1), code: 0,
+			want: map[string]any{"status": "finished", "winners": []any{"Ann"}}},
+		{name: "in progress", args: []string{"--json"}, record: strings.Replace(scoringGame, `,{"by":"Ann","move":"jackal"},{"by":"Ben","move":"minorship"}`, "", 1), code: 0,
+			want: map[string]any{"status": "in_progress", "to_move": []any{"Ann"}, "moves": 6.0, "winners": []any{}}},
+		{name: "word not in en", args: []string{"--json"}, record: strings.Replace(scoringGame, `"en-large"`, `"en"`, 1), code: 1,
+			want: map[string]any{"status": "refused", "move": 8.0, "by": "Ben"}},
+		{name: "out of turn", args: []string{"--json"}, record: strings.Replace(scoringGame, `{"by":"Ben","move":"uvula"}`, `{"by":"Ann","move":"uvula"}`, 1), code: 1,
+			want: map[string]any{"status": "refused", "move": 2.0, "by": "Ann"}},
+		{name: "unknown lexicon", args: []string{"--json"}, record: strings.Replace(scoringGame, `"en-large"`, `"/etc/passwd"`, 1), code: 1,
+			want: map[string]any{"status": "refused", "move": 0.0}},
+		{name: "quizl specimen", args: []string{"--json"}, record: quizlGame, code: 0,
+			want: map[string]any{"status": "in_progress", "moves": 3.0, "to_move": []any{"Ben"}}},
+		{name: "quizl bad grid", args: []string{"--json"}, record: strings.Replace(quizlGame, `"TQUFP","WZVES","OGBRA","CHINL","KYXDM"],"password":"PSALM"},
+         "Ben"`, `"TQUFP","WZVES","OGBRA","CHINL","KYXDP"],"password":"PSALM"},
+         "Ben"`, 1), code: 1,
+			want: map[string]any{"status": "refused", "move": 0.0, "by": "Ann"}},
+		{name: "not a record", args: []string{"--json"}, record: `{"hello": 1}`, code: 2},
+		{name: "plain text", record: scoringGame, code: 0, text: "ZABAGLIONE"},
+		{name: "plain refusal", record: strings.Replace(scoringGame, `"en-large"`, `"en"`, 1), code: 1, text: "Refused: move 8 by Ben"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			args := append(append([]string{"replay"}, tt.args...), "-")
+			code := run(context.Background(), args, strings.NewReader(tt.record), &out, &errb)
+			if code != tt.code {
+				t.Fatalf("exit %d, want %d; stdout %s; stderr %s", code, tt.code, out.String(), errb.String())
+			}
+			if tt.text != "" && !strings.Contains(out.String(), tt.text) {
+				t.Fatalf("output lacks %q:\n%s", tt.text, out.String())
+			}
+			if tt.want == nil {
+				return
+			}
+			var got map[string]any
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+			}
+			for k, v := range tt.want {
+				gb, _ := json.Marshal(got[k])
+				wb, _ := json.Marshal(v)
+				if string(gb) != string(wb) {
+					t.Errorf("%s = %s, want %s", k, gb, wb)
+				}
+			}
+			if got["status"] == "refused" && got["error"] == "" {
+				t.Error("refusal without an error")
+			}
+		})
+	}
+}
+
+func TestReplayFileErrors(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"replay", filepath.Join(t.TempDir(), "missing.json")}, nil, &out, &errb); code != 2 {
+		t.Fatalf("missing file: exit %d", code)
+	}
+	if code := run(context.Background(), []string{"replay"}, nil, &out, &errb); code != 2 {
+		t.Fatalf("no file: exit %d", code)
+	}
+}
