@@ -306,6 +306,8 @@ type Move struct {
 	Letter  int
 	Deletes int
 	Value   Value
+	// Ends is set when the move deletes the last letter left.
+	Ends bool
 	// Words are the words that delete exactly Deletes letters from Letter
 	// here, most common first. The slice is shared: do not modify it.
 	Words [][]Word
@@ -327,7 +329,7 @@ func (s *Solver) Moves(p Position) []Move {
 	var out []Move
 	for d := s.deletions(p.Letter, p.Left); d != 0; d &= d - 1 {
 		r := bits.TrailingZeros32(d)
-		m := Move{Letter: p.Letter, Deletes: r, Value: s.after(p, r)}
+		m := Move{Letter: p.Letter, Deletes: r, Value: s.after(p, r), Ends: r == p.Left}
 		if r == p.Left {
 			// every run of at least r letters deletes r
 			for k := r; k <= letters; k++ {
