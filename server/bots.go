@@ -1,0 +1,125 @@
+package server
+
+import (
+	"context"
+	"slices"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// scheduleBots starts a computer player for every computer seat that has
+// something to do: a setup to make, or a move. t.mu must be held.
+func (s *Service) scheduleBots(t *table) {
+	if s.ctx.Err() != nil || t.status == store.Finished {
+		return
+	}
+	for i, seat := range t.m.Seats {
+		if seat.Computer == "" || t.busy[i] {
+			continue
+		}
+		var due bool
+		if !t.m.Started {
+			due = t.g.HasSetup() && seat.Setup == nil
+		} else {
+			due = slices.Contains(t.st.ToMove(), game.Seat(i))
+		}
+		if due {
+			t.busy[i] = true
+			s.bots.Add(1)
+			go s.runBot(t, game.Seat(i))
+		}
+	}
+}
+
+// botFor returns seat's computer player, making it on first use. t.mu
+// must be held.
+func (s *Service) botFor(t *table, seat game.Seat) (game.Bot, error) {
+	if b := t.bots[seat]; b != nil {
+		return b, nil
+	}
+	b, err := s.cfg.NewBot(t.g.Name(), t.m.Seats[seat].Computer, randomSeed(), t.cfg.Lexicon)
+	if err != nil {
+		return nil, err
+	}
+	t.bots[seat] = b
+	return b, nil
+}
+
+// runBot makes one setup or one move for a computer seat. The bot sees
+// the seat's view and nothing else, and its answer goes through the same
+// checks as a person's. A bot that fails or answers with a refused move
+// resigns, so that a table never waits for ever.
+func (s *Service) runBot(t *table, seat game.Seat) {
+	defer s.bots.Done()
+	retry := true
+	defer func() {
+		t.mu.Lock()
+		t.busy[seat] = false
+		if retry {
+			s.scheduleBots(t)
+		}
+		t.mu.Unlock()
+	}()
+	select {
+	case s.botSem <- struct{}{}:
+		defer func() { <-s.botSem }()
+	case <-s.ctx.Done():
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, s.cfg.BotTimeout)
+	defer cancel()
+
+	t.mu.Lock()
+	bot, err := s.botFor(t, seat)
+	started, version, cfg := t.m.Started, t.version(), t.cfg
+	var view any
+	if started && t.st != nil {
+		view = t.st.View(seat)
+	}
+	t.mu.Unlock()
+	log := s.log.With("table", t.id, "seat", int(seat))
+	if err != nil {
+		log.Error("no computer player", "err", err)
+		retry = false
+		return
+	}
+	if !started {
+		raw, err := bot.Setup(ctx, cfg, seat)
+		if err != nil {
+			log.Warn("computer setup failed; making a random one", "err", err)
+			raw, err = t.g.AutoSetup(cfg, seat, randomSeed())
+		}
+		if err == nil {
+			_, err = s.setSetup(ctx, t, seat, raw)
+		}
+		if err != nil && s.ctx.Err() == nil {
+			log.Error("computer setup refused", "err", err)
+			retry = false
+		}
+		return
+	}
+	mv, err := bot.Move(ctx, cfg, seat, view)
+	if s.ctx.Err() != nil {
+		return
+	}
+	if err == nil {
+		_, err = s.move(ctx, t, seat, mv, &version)
+		if err == nil || StatusOf(err) == 409 && s.staleVersion(t, version) {
+			return
+		}
+	}
+	log.Warn("computer move failed; resigning", "move", mv, "err", err)
+	if _, err := s.move(s.ctx, t, seat, "resign", nil); err != nil {
+		log.Error("computer could not resign", "err", err)
+		retry = false
+	}
+}
+
+// staleVersion reports whether t moved on from version (another seat
+// moved first): the bot will be asked again.
+func (s *Service) staleVersion(t *table, version int) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.version() != version
+}

@@ -1,0 +1,126 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// decodeJSON reads exactly one JSON object from r into v, refusing a body
+// larger than limit bytes, fields v does not have, and anything after the
+// object. Its errors say what is wrong with the body.
+func decodeJSON(r io.Reader, limit int64, v any) error {
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return badRequest("reading the body: %v", err)
+	}
+	if int64(len(b)) > limit {
+		return refuse(http.StatusRequestEntityTooLarge, "the body is larger than %d bytes", limit)
+	}
+	return decodeBytes(b, v)
+}
+
+// decodeBytes is decodeJSON for a message already in memory.
+func decodeBytes(b []byte, v any) error {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return badRequest("the body is empty: send a JSON object")
+	}
+	if b[0] != '{' {
+		return badRequest("the body must be a JSON object")
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return badRequest("the body is not what was expected: %s", jsonProblem(err))
+	}
+	if d.More() {
+		return badRequest("the body has something after its JSON object")
+	}
+	return nil
+}
+
+// jsonProblem rewords encoding/json's errors for people.
+func jsonProblem(err error) string {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		return fmt.Sprintf("malformed JSON at byte %d: %v", syn.Offset, err)
+	case errors.As(err, &typ):
+		if typ.Field != "" {
+			return fmt.Sprintf("field %q should be %s, not %s", typ.Field, typ.Type, typ.Value)
+		}
+		return fmt.Sprintf("want %s, not %s", typ.Type, typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return "the JSON ends too early"
+	case strings.HasPrefix(err.Error(), "json: unknown field"):
+		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+	}
+	return err.Error()
+}
+
+// MoveRequest is the body of POST /api/v1/tables/{id}/moves.
+type MoveRequest struct {
+	Move string `json:"move"`
+	// Version, when given, makes the move conditional on the table being
+	// at that version (see Service.Move).
+	Version *int `json:"version,omitempty"`
+}
+
+// IdentityRequest is the body of POST /api/v1/identity.
+type IdentityRequest struct {
+	Name string `json:"name,omitempty"`
+}
+
+// ClientMessage is one message a browser sends over the WebSocket.
+type ClientMessage struct {
+	// Type is "hello" (first: token and the last version seen), "move",
+	// "setup" or "ping".
+	Type    string          `json:"type"`
+	ID      string          `json:"id,omitempty"`
+	Token   string          `json:"token,omitempty"`
+	Version *int            `json:"version,omitempty"`
+	Move    string          `json:"move,omitempty"`
+	Setup   json.RawMessage `json:"setup,omitempty"`
+	Auto    bool            `json:"auto,omitempty"`
+	// Computer asks for the computer's setup at that level (with Auto).
+	Computer string `json:"computer,omitempty"`
+}
+
+// maxClientID caps the id a client gives a message.
+const maxClientID = 64
+
+// decodeClientMessage parses and checks one WebSocket message.
+func decodeClientMessage(b []byte) (ClientMessage, error) {
+	var m ClientMessage
+	if err := decodeBytes(b, &m); err != nil {
+		return m, err
+	}
+	if len(m.ID) > maxClientID {
+		return m, badRequest("a message id may be at most %d characters", maxClientID)
+	}
+	switch m.Type {
+	case "hello", "ping":
+	case "move":
+		if strings.TrimSpace(m.Move) == "" {
+			return m, badRequest(`a "move" message needs a "move"`)
+		}
+		if len(m.Move) > MaxMoveLen {
+			return m, badRequest("a move may be at most %d characters", MaxMoveLen)
+		}
+	case "setup":
+		if m.Auto == (len(m.Setup) > 0) {
+			return m, badRequest(`a "setup" message needs either "setup" or "auto": true`)
+		}
+	case "":
+		return m, badRequest(`the message has no "type"`)
+	default:
+		return m, badRequest(`unknown message type %q (want hello, move, setup or ping)`, clip(m.Type))
+	}
+	return m, nil
+}

@@ -1,0 +1,461 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// Handler serves both doors of a Service: the HTTP API under /api/v1/, the
+// WebSocket at /api/v1/tables/{id}/socket, and /healthz and /metrics.
+type Handler struct {
+	s      *Service
+	lim    Limits
+	log    *slog.Logger
+	mux    *http.ServeMux
+	byID   *keyedLimiter
+	byAddr *keyedLimiter
+
+	mu       sync.Mutex
+	sockets  map[*socket]struct{}
+	draining bool
+}
+
+// NewHandler returns the HTTP handler of s with limits lim.
+func NewHandler(s *Service, lim Limits) *Handler {
+	lim = lim.withDefaults()
+	h := &Handler{
+		s: s, lim: lim, log: s.log, mux: http.NewServeMux(),
+		byID:    newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
+		byAddr:  newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
+		sockets: map[*socket]struct{}{},
+	}
+	h.mux.HandleFunc("GET /healthz", h.healthz)
+	h.mux.HandleFunc("GET /metrics", h.metrics)
+	h.mux.HandleFunc("GET /api/v1/games", h.listGames)
+	h.mux.HandleFunc("POST /api/v1/identity", h.newIdentity)
+	h.mux.HandleFunc("GET /api/v1/tables", h.lobby)
+	h.mux.HandleFunc("POST /api/v1/tables", h.create)
+	h.mux.HandleFunc("GET /api/v1/tables/{id}", h.view)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/join", h.join)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/setup", h.setup)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/moves", h.move)
+	h.mux.HandleFunc("GET /api/v1/tables/{id}/events", h.events)
+	h.mux.HandleFunc("GET /api/v1/tables/{id}/record", h.record)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/rematch", h.rematch)
+	h.mux.HandleFunc("GET /api/v1/tables/{id}/socket", h.socket)
+	h.mux.HandleFunc("GET /t/{id}", h.invite)
+	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		h.fail(w, r, refuse(http.StatusNotFound, "no such endpoint: %s %s", r.Method, clip(r.URL.Path)))
+	})
+	return h
+}
+
+type connKey struct{}
+
+// ConnContext gives each connection its own rate limit; pass it as
+// http.Server.ConnContext.
+func (h *Handler) ConnContext(ctx context.Context, c net.Conn) context.Context {
+	return context.WithValue(ctx, connKey{}, newBucket(h.lim.PerConn, h.lim.PerConnBurst))
+}
+
+// statusWriter remembers the status a handler wrote.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// ServeHTTP applies the connection's rate limit and serves the request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	sw := &statusWriter{ResponseWriter: w}
+	if b, ok := r.Context().Value(connKey{}).(*bucket); ok && !b.allow(start) {
+		h.s.Metrics.limited.Add(1)
+		h.fail(sw, r, refuse(http.StatusTooManyRequests, "too many requests on this connection: slow down"))
+	} else {
+		h.mux.ServeHTTP(sw, r)
+	}
+	h.s.Metrics.request(sw.status)
+	if sw.status >= 500 {
+		h.log.Warn("request failed", "method", r.Method, "path", r.URL.Path, "status", sw.status, "took", time.Since(start))
+	} else {
+		h.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "took", time.Since(start))
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	e := json.NewEncoder(w)
+	e.SetEscapeHTML(false)
+	e.Encode(v)
+}
+
+// fail answers err as {"error": "..."} with its status; an unexpected
+// error is logged and its text withheld.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	status := StatusOf(err)
+	msg := err.Error()
+	if status == http.StatusInternalServerError {
+		h.log.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+		msg = "something went wrong on the server"
+	}
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="parlour"`)
+	}
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+// principal authenticates the request's bearer token, if any, and applies
+// the identity's rate limit. A request without a token has a nil
+// principal.
+func (h *Handler) principal(r *http.Request) (*Principal, error) {
+	auth := r.Header.Get("Authorization")
+	if auth == "" {
+		return nil, nil
+	}
+	tok, ok := strings.CutPrefix(auth, "Bearer ")
+	if !ok {
+		return nil, refuse(http.StatusUnauthorized, `the Authorization header must be "Bearer <token>"`)
+	}
+	p, err := h.s.Authenticate(r.Context(), strings.TrimSpace(tok))
+	if err != nil {
+		return nil, err
+	}
+	if !h.byID.allow(p.Identity) {
+		h.s.Metrics.limited.Add(1)
+		return nil, refuse(http.StatusTooManyRequests, "too many requests for your identity: slow down")
+	}
+	return p, nil
+}
+
+// guestAllowed applies the per-address limit on new guest identities.
+func (h *Handler) guestAllowed(r *http.Request) error {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	if !h.byAddr.allow(host) {
+		h.s.Metrics.limited.Add(1)
+		return refuse(http.StatusTooManyRequests, "too many new guests from your address: slow down")
+	}
+	return nil
+}
+
+func (h *Handler) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintln(w, "ok")
+}
+
+func (h *Handler) metrics(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	h.s.writeMetrics(w)
+}
+
+// GameInfo describes a game for clients choosing one.
+type GameInfo struct {
+	Name     string        `json:"name"`
+	Title    string        `json:"title"`
+	Min      int           `json:"min_players"`
+	Max      int           `json:"max_players"`
+	HasSetup bool          `json:"has_setup"`
+	Options  []game.Option `json:"options"`
+}
+
+func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
+	var out []GameInfo
+	for _, n := range h.s.games.Names() {
+		g, _ := h.s.games.Lookup(n)
+		lo, hi := g.Players()
+		out = append(out, GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options()})
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+func (h *Handler) newIdentity(w http.ResponseWriter, r *http.Request) {
+	var req IdentityRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if err := h.guestAllowed(r); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	id, err := h.s.NewIdentity(r.Context(), req.Name)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, id)
+}
+
+func (h *Handler) lobby(w http.ResponseWriter, r *http.Request) {
+	limit := 100
+	if l := r.URL.Query().Get("limit"); l != "" {
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 1 || n > 500 {
+			h.fail(w, r, badRequest("limit must be a number from 1 to 500"))
+			return
+		}
+		limit = n
+	}
+	out, err := h.s.Lobby(r.Context(), store.Status(r.URL.Query().Get("status")), limit)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tables": out})
+}
+
+func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
+	var req CreateRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.principal(r)
+	if err == nil && p == nil {
+		err = h.guestAllowed(r)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.s.Create(r.Context(), p, req)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, res)
+}
+
+func (h *Handler) join(w http.ResponseWriter, r *http.Request) {
+	var req JoinRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.principal(r)
+	if err == nil && p == nil {
+		err = h.guestAllowed(r)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.s.Join(r.Context(), p, r.PathValue("id"), req)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// seated authenticates a request that must come from a seat holder.
+func (h *Handler) seated(r *http.Request) (*Principal, error) {
+	p, err := h.principal(r)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, refuse(http.StatusUnauthorized, "this needs your seat's token: Authorization: Bearer <token>")
+	}
+	return p, nil
+}
+
+func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
+	var req SetupRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.seated(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.s.Setup(r.Context(), p, r.PathValue("id"), req)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
+	var req MoveRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.seated(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.s.Move(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (h *Handler) view(w http.ResponseWriter, r *http.Request) {
+	p, err := h.principal(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	u, err := h.s.View(r.Context(), p, r.PathValue("id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, u)
+}
+
+func (h *Handler) record(w http.ResponseWriter, r *http.Request) {
+	p, err := h.principal(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	rec, err := h.s.Record(r.Context(), p, r.PathValue("id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rec)
+}
+
+func (h *Handler) rematch(w http.ResponseWriter, r *http.Request) {
+	p, err := h.seated(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.s.Rematch(r.Context(), p, r.PathValue("id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// parseFrom reads the version a stream resumes from: ?from=N, or the
+// Last-Event-ID header; -1 when neither is given.
+func parseFrom(r *http.Request) (int, error) {
+	s := r.URL.Query().Get("from")
+	if s == "" {
+		s = r.Header.Get("Last-Event-ID")
+	}
+	if s == "" {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, badRequest("from must be a version number (0 or more), not %q", clip(s))
+	}
+	return n, nil
+}
+
+// events streams the asker's view changes as NDJSON, one Update a line,
+// until the game ends (after its last update), the client goes away, or
+// the server shuts down.
+func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
+	p, err := h.principal(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	from, err := parseFrom(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	wt, err := h.s.Watch(r.Context(), p, r.PathValue("id"), from)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	defer wt.Close()
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	e := json.NewEncoder(w)
+	e.SetEscapeHTML(false)
+	for {
+		u, err := wt.Next(r.Context())
+		if err != nil {
+			if !errors.Is(err, context.Canceled) {
+				e.Encode(map[string]string{"error": err.Error()})
+			}
+			return
+		}
+		if err := e.Encode(u); err != nil {
+			return
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+		if u.Table.Status == store.Finished {
+			return
+		}
+	}
+}
+
+// invite answers an invite link: what the table is and how to sit down.
+// (The browser client, when present, serves its own page here.)
+func (h *Handler) invite(w http.ResponseWriter, r *http.Request) {
+	u, err := h.s.View(r.Context(), nil, r.PathValue("id"))
+	if err != nil {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(StatusOf(err))
+		fmt.Fprintln(w, err)
+		return
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	fmt.Fprintf(w, "Parlour table %s: %s, %s.\n\n", u.Table.ID, u.Table.Title, u.Table.Status)
+	for _, s := range u.Table.Seats {
+		fmt.Fprintf(w, "  seat %d: %s (%s)\n", s.Seat, s.Name, s.Kind)
+	}
+	fmt.Fprintf(w, "\nTo take an open seat:\n  curl -X POST -d '{\"name\": \"YOUR NAME\"}' %s/api/v1/tables/%s/join\n", strings.TrimRight(h.s.cfg.BaseURL, "/"), u.Table.ID)
+}

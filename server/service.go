@@ -1,0 +1,440 @@
+// Package server is Parlour's table service and its two doors: an HTTP API
+// for programs and a WebSocket for browsers.
+//
+// A table is its record. The service keeps each live table in memory as
+// its description, its moves and the state that replaying them gives; it
+// commits every change to the store before telling anybody, and after a
+// restart rebuilds every live table by replaying its record. Everything a
+// seat is sent is built from that seat's view (game.State.View) and the
+// events visible to it (game.VisibleTo), plus public facts about the
+// table; spectators get the spectator view. Computer seats play through
+// the same service methods as people, from their seat's view only.
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"parlour/game"
+	"parlour/lexicon"
+	"parlour/store"
+)
+
+// BotMaker makes a computer player of game at level. It has the signature
+// of package games' NewBot.
+type BotMaker func(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error)
+
+// Config is what a Service is built from. Store and Games are required.
+type Config struct {
+	Store store.Store
+	Games *game.Registry
+	// NewBot makes computer players; without it tables may not seat
+	// computers.
+	NewBot BotMaker
+	// Lexicon loads the lexicon called name ("" for the default). Each
+	// lexicon is loaded once and shared by every table. Nil means
+	// lexicon.Load, with lexicon.DefaultName for "".
+	Lexicon func(name string) (*lexicon.Lexicon, error)
+	// BaseURL prefixes invite links ("http://localhost:8080").
+	BaseURL string
+	Logger  *slog.Logger
+	// BotTimeout bounds one computer move (default 20s).
+	BotTimeout time.Duration
+	// IdleEvict is how long a finished table nobody watches stays in
+	// memory (default 5 minutes).
+	IdleEvict time.Duration
+}
+
+// Service is the table service: tables, seats, identities and moves.
+type Service struct {
+	cfg   Config
+	log   *slog.Logger
+	st    store.Store
+	games *game.Registry
+
+	mu     sync.RWMutex
+	tables map[string]*table
+
+	lexMu sync.Mutex
+	lexes map[string]*lexicon.Lexicon
+
+	creds sync.Map // string(hash) -> store.Credential
+
+	ctx    context.Context // canceled by Close: stops the computer players
+	cancel context.CancelFunc
+	bots   sync.WaitGroup
+	botSem chan struct{}
+
+	Metrics *Metrics
+}
+
+// New builds a service on cfg and rebuilds every live table in the store
+// by replaying its record; computer seats that are due to move resume.
+func New(ctx context.Context, cfg Config) (*Service, error) {
+	if cfg.Store == nil || cfg.Games == nil {
+		return nil, errors.New("server: config needs a Store and Games")
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Lexicon == nil {
+		cfg.Lexicon = func(name string) (*lexicon.Lexicon, error) {
+			if name == "" {
+				name = lexicon.DefaultName
+			}
+			return lexicon.Load(name)
+		}
+	}
+	if cfg.BotTimeout == 0 {
+		cfg.BotTimeout = 20 * time.Second
+	}
+	if cfg.IdleEvict == 0 {
+		cfg.IdleEvict = 5 * time.Minute
+	}
+	s := &Service{
+		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
+		tables: map[string]*table{}, lexes: map[string]*lexicon.Lexicon{},
+		botSem:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		Metrics: newMetrics(),
+	}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	start := time.Now()
+	stored, err := s.st.LiveTables(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("server: loading live tables: %w", err)
+	}
+	for _, row := range stored {
+		t, err := s.restore(row)
+		if err != nil {
+			// One unreadable table must not keep the others down.
+			s.log.Error("cannot restore table", "table", row.ID, "err", err)
+			continue
+		}
+		s.tables[t.id] = t
+	}
+	for _, t := range s.tables {
+		t.mu.Lock()
+		s.scheduleBots(t)
+		t.mu.Unlock()
+	}
+	s.log.Info("tables restored", "live", len(s.tables), "stored", len(stored), "took", time.Since(start))
+	go s.janitor()
+	return s, nil
+}
+
+// Close stops the computer players and waits for them; it leaves the
+// store open for its owner to close.
+func (s *Service) Close() {
+	s.cancel()
+	s.bots.Wait()
+}
+
+// lexicon returns the shared lexicon called name.
+func (s *Service) lexicon(name string) (*lexicon.Lexicon, error) {
+	s.lexMu.Lock()
+	defer s.lexMu.Unlock()
+	if l, ok := s.lexes[name]; ok {
+		return l, nil
+	}
+	l, err := s.cfg.Lexicon(name)
+	if err != nil {
+		return nil, fmt.Errorf("lexicon %q: %w", name, err)
+	}
+	s.lexes[name] = l
+	if name == "" {
+		s.lexes[l.Name()] = l
+	}
+	return l, nil
+}
+
+// restore rebuilds a table from its stored form by replaying its record.
+func (s *Service) restore(row store.Table) (*table, error) {
+	var m meta
+	if err := json.Unmarshal(row.Meta, &m); err != nil {
+		return nil, fmt.Errorf("table %s: reading description: %w", row.ID, err)
+	}
+	g, err := s.games.Lookup(m.Game)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", row.ID, err)
+	}
+	lex, err := s.lexicon(m.Lexicon)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", row.ID, err)
+	}
+	rules, err := game.Resolve(g.Options(), m.Rules)
+	if err != nil {
+		return nil, fmt.Errorf("table %s: %w", row.ID, err)
+	}
+	t := &table{id: row.ID, g: g, created: row.Created, m: m, changed: make(chan struct{}), lastUse: time.Now()}
+	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
+	t.bots = make([]game.Bot, len(m.Seats))
+	t.busy = make([]bool, len(m.Seats))
+	for _, mv := range row.Moves {
+		at := mv.At
+		if mv.Seat < 0 || mv.Seat >= len(m.Seats) {
+			return nil, fmt.Errorf("table %s: move %d by seat %d", row.ID, mv.Seq, mv.Seat)
+		}
+		t.moves = append(t.moves, game.Move{By: m.Seats[mv.Seat].Name, Move: mv.Text, At: &at})
+	}
+	if m.Started {
+		_, st, steps, err := game.Replay(s.games, t.record(), lex)
+		if err != nil {
+			return nil, fmt.Errorf("table %s: %w", row.ID, err)
+		}
+		t.st = st
+		from := max(0, len(steps)-recentSteps)
+		for i := from; i < len(steps); i++ {
+			t.remember(step{version: m.Start + i + 1, seat: steps[i].Seat, move: steps[i].Move.Move, events: steps[i].Events})
+		}
+	}
+	t.status = t.deriveStatus()
+	return t, nil
+}
+
+// table returns the table called id, from memory or from the store.
+func (s *Service) table(ctx context.Context, id string) (*table, error) {
+	if !validID(id) {
+		return nil, refuse(http.StatusNotFound, "there is no table %q", clip(id))
+	}
+	s.mu.RLock()
+	t, ok := s.tables[id]
+	s.mu.RUnlock()
+	if ok {
+		return t, nil
+	}
+	row, err := s.st.Table(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, refuse(http.StatusNotFound, "there is no table %q", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t, err = s.restore(row)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.tables[id]; ok {
+		return old, nil
+	}
+	s.tables[id] = t
+	return t, nil
+}
+
+// janitor drops finished tables that nobody has looked at for a while;
+// they are read back from the store when asked for.
+func (s *Service) janitor() {
+	tick := time.NewTicker(s.cfg.IdleEvict / 2)
+	defer tick.Stop()
+	for {
+		select {
+		case <-s.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		s.mu.Lock()
+		for id, t := range s.tables {
+			t.mu.Lock()
+			if t.status == store.Finished && t.watchers == 0 && !slices.Contains(t.busy, true) && time.Since(t.lastUse) > s.cfg.IdleEvict {
+				delete(s.tables, id)
+			}
+			t.mu.Unlock()
+		}
+		s.mu.Unlock()
+	}
+}
+
+// persistMeta stores t's description and status. On failure it restores
+// old, so memory never runs ahead of the store.
+func (s *Service) persistMeta(ctx context.Context, t *table, old meta) error {
+	t.status = t.deriveStatus()
+	b, err := json.Marshal(t.m)
+	if err == nil {
+		err = s.st.UpdateTable(ctx, t.id, t.status, b)
+	}
+	if err != nil {
+		t.m = old
+		t.status = t.deriveStatus()
+		s.log.Error("storing table", "table", t.id, "err", err)
+		return refuse(http.StatusServiceUnavailable, "the table could not be saved; nothing changed, try again")
+	}
+	return nil
+}
+
+// changed records a change that was not a move: it bumps the version,
+// starts play when the table is ready, stores the table, and then tells
+// the watchers and the computer players.
+func (s *Service) changed(ctx context.Context, t *table, old meta) error {
+	t.m.Changes++
+	var st game.State
+	if !t.m.Started && t.ready() {
+		var err error
+		rec := t.record()
+		_, _, st, err = game.Start(s.games, rec, t.cfg.Lexicon)
+		if err != nil {
+			t.m = old
+			return refuse(http.StatusUnprocessableEntity, "the game cannot start: %v", err)
+		}
+		t.m.Changes++
+		t.m.Started = true
+		t.m.Start = t.m.Changes
+		t.cfg.Players = t.players()
+		t.st = st
+	}
+	if err := s.persistMeta(ctx, t, old); err != nil {
+		if st != nil {
+			t.st = nil
+		}
+		return err
+	}
+	t.cfg.Players = t.players()
+	t.broadcast()
+	s.scheduleBots(t)
+	return nil
+}
+
+// Principal is who a request comes from: an identity, and the seat a seat
+// token was issued for.
+type Principal struct {
+	Identity string
+	Table    string
+	Seat     int
+}
+
+// Authenticate resolves a bearer token. An unknown or malformed token is
+// refused: a forged token gets no further than this.
+func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, error) {
+	if !validTokenShape(token) {
+		return nil, refuse(http.StatusUnauthorized, "that token is not one this server issued")
+	}
+	h := hashToken(token)
+	if c, ok := s.creds.Load(string(h)); ok {
+		c := c.(store.Credential)
+		return &Principal{Identity: c.Identity, Table: c.Table, Seat: c.Seat}, nil
+	}
+	c, err := s.st.Credential(ctx, h)
+	if errors.Is(err, store.ErrNotFound) {
+		s.Metrics.badTokens.Add(1)
+		return nil, refuse(http.StatusUnauthorized, "that token is not one this server issued")
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.creds.Store(string(h), c)
+	return &Principal{Identity: c.Identity, Table: c.Table, Seat: c.Seat}, nil
+}
+
+// seatOf returns the seat p holds at t, or game.Spectator.
+func (t *table) seatOf(p *Principal) game.Seat {
+	if p == nil {
+		return game.Spectator
+	}
+	if p.Table == t.id && p.Seat >= 0 && p.Seat < len(t.m.Seats) && t.m.Seats[p.Seat].Identity == p.Identity {
+		return game.Seat(p.Seat)
+	}
+	if p.Table == "" {
+		for i, st := range t.m.Seats {
+			if st.Identity == p.Identity {
+				return game.Seat(i)
+			}
+		}
+	}
+	return game.Spectator
+}
+
+// Identity is a guest identity and a token that stands for it.
+type Identity struct {
+	ID    string `json:"identity"`
+	Name  string `json:"name"`
+	Token string `json:"token"`
+}
+
+// MaxNameLen caps a display name, in bytes.
+const MaxNameLen = 40
+
+// cleanName checks a display name, or makes a guest name when it is empty.
+func cleanName(name string) (string, error) {
+	name = strings.Join(strings.Fields(name), " ")
+	if name == "" {
+		return fmt.Sprintf("Guest %04d", randomSeed()%10000), nil
+	}
+	if len(name) > MaxNameLen {
+		return "", badRequest("a name may be at most %d characters", MaxNameLen)
+	}
+	for _, r := range name {
+		if r < ' ' || r == 0x7f || r == '\uFFFD' {
+			return "", badRequest("a name may not hold control characters")
+		}
+	}
+	if strings.EqualFold(name, "spectator") {
+		return "", badRequest("%q is reserved", name)
+	}
+	return name, nil
+}
+
+// NewIdentity makes a guest identity called name (a guest name when empty)
+// and returns it with its token.
+func (s *Service) NewIdentity(ctx context.Context, name string) (Identity, error) {
+	name, err := cleanName(name)
+	if err != nil {
+		return Identity{}, err
+	}
+	id := Identity{ID: newID(), Name: name}
+	tok, h := newToken()
+	id.Token = tok
+	cred := store.Credential{Hash: h, Identity: id.ID}
+	if err := s.st.CreateIdentity(ctx, store.Identity{ID: id.ID, Name: name, Created: time.Now()}, cred); err != nil {
+		return Identity{}, fmt.Errorf("creating identity: %w", err)
+	}
+	s.creds.Store(string(h), cred)
+	return id, nil
+}
+
+// identityFor returns who is asking: p's identity, or a new guest.
+func (s *Service) identityFor(ctx context.Context, p *Principal, name string) (string, string, error) {
+	if p != nil {
+		id, err := s.st.Identity(ctx, p.Identity)
+		if err != nil {
+			return "", "", fmt.Errorf("reading identity: %w", err)
+		}
+		if name != "" {
+			n, err := cleanName(name)
+			return p.Identity, n, err
+		}
+		return p.Identity, id.Name, nil
+	}
+	id, err := s.NewIdentity(ctx, name)
+	return id.ID, id.Name, err
+}
+
+// seatToken issues a token for seat of table id, held by identity.
+func (s *Service) seatToken(ctx context.Context, identity, id string, seat int) (string, error) {
+	tok, h := newToken()
+	c := store.Credential{Hash: h, Identity: identity, Table: id, Seat: seat}
+	if err := s.st.AddCredential(ctx, c); err != nil {
+		return "", fmt.Errorf("storing seat token: %w", err)
+	}
+	s.creds.Store(string(h), c)
+	return tok, nil
+}
+
+func (s *Service) invite(id string) string {
+	return strings.TrimRight(s.cfg.BaseURL, "/") + "/t/" + id
+}
+
+func clip(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}

@@ -1,0 +1,266 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// helloTimeout is how long a new socket has to say hello.
+const helloTimeout = 10 * time.Second
+
+// socket is one browser's WebSocket onto one table.
+type socket struct {
+	h    *Handler
+	c    *websocket.Conn
+	wmu  sync.Mutex
+	lim  *bucket
+	p    *Principal
+	over int // messages refused by the rate limit in a row
+}
+
+// ServerMessage is one message the server sends over the WebSocket.
+type ServerMessage struct {
+	// Type is "update" (Update holds the seat's new view), "ack" (a move
+	// or setup was accepted), "error" or "pong".
+	Type    string          `json:"type"`
+	ID      string          `json:"id,omitempty"`
+	Update  *Update         `json:"update,omitempty"`
+	Version int             `json:"version,omitempty"`
+	Events  json.RawMessage `json:"events,omitempty"`
+	Setup   json.RawMessage `json:"setup,omitempty"`
+	Error   string          `json:"error,omitempty"`
+	Status  int             `json:"status,omitempty"`
+}
+
+func (s *socket) send(ctx context.Context, m ServerMessage) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return s.c.Write(wctx, websocket.MessageText, b)
+}
+
+func (s *socket) sendError(ctx context.Context, id string, err error) error {
+	st := StatusOf(err)
+	msg := err.Error()
+	if st == http.StatusInternalServerError {
+		s.h.log.Error("socket: internal error", "err", err)
+		msg = "something went wrong on the server"
+	}
+	return s.send(ctx, ServerMessage{Type: "error", ID: id, Error: msg, Status: st})
+}
+
+// socket upgrades the request to a WebSocket. The first message must be a
+// hello, carrying the seat's token (none for a spectator) and the last
+// version the client saw; from then on the server pushes an update at
+// every change of the seat's view and answers moves and setups.
+func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("id")
+	if _, err := h.s.table(r.Context(), id); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	c, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return // Accept has answered
+	}
+	c.SetReadLimit(h.lim.MaxMessage)
+	s := &socket{h: h, c: c, lim: newBucket(h.lim.PerConn, h.lim.PerConnBurst)}
+	if !h.addSocket(s) {
+		c.Close(websocket.StatusGoingAway, "the server is shutting down")
+		return
+	}
+	defer h.dropSocket(s)
+	h.s.Metrics.sockets.Add(1)
+	defer h.s.Metrics.sockets.Add(-1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	code, reason := s.serve(ctx, id)
+	c.Close(code, reason)
+}
+
+// serve runs the socket until it ends, and returns the close code and
+// reason to send.
+func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, string) {
+	hctx, cancel := context.WithTimeout(ctx, helloTimeout)
+	_, b, err := s.c.Read(hctx)
+	cancel()
+	if err != nil {
+		return websocket.StatusPolicyViolation, "no hello in time"
+	}
+	hello, err := decodeClientMessage(b)
+	if err == nil && hello.Type != "hello" {
+		err = badRequest(`the first message must be a "hello"`)
+	}
+	if err != nil {
+		s.sendError(ctx, hello.ID, err)
+		return websocket.StatusPolicyViolation, clipReason(err.Error())
+	}
+	if hello.Token != "" {
+		p, err := s.h.s.Authenticate(ctx, hello.Token)
+		if err != nil {
+			s.sendError(ctx, hello.ID, err)
+			return websocket.StatusPolicyViolation, clipReason(err.Error())
+		}
+		s.p = p
+	}
+	from := -1
+	if hello.Version != nil {
+		from = *hello.Version
+	}
+	wt, err := s.h.s.Watch(ctx, s.p, id, from)
+	if err != nil {
+		s.sendError(ctx, hello.ID, err)
+		return websocket.StatusPolicyViolation, clipReason(err.Error())
+	}
+	defer wt.Close()
+
+	// The pusher sends every update; the reader below answers messages.
+	pushErr := make(chan error, 1)
+	go func() {
+		for {
+			u, err := wt.Next(ctx)
+			if err != nil {
+				pushErr <- err
+				return
+			}
+			if err := s.send(ctx, ServerMessage{Type: "update", Update: &u}); err != nil {
+				pushErr <- err
+				return
+			}
+		}
+	}()
+	msgs := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		for {
+			_, b, err := s.c.Read(ctx)
+			if err != nil {
+				readErr <- err
+				return
+			}
+			select {
+			case msgs <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case err := <-pushErr:
+			if errors.Is(err, context.Canceled) {
+				return websocket.StatusNormalClosure, ""
+			}
+			return websocket.StatusGoingAway, clipReason(err.Error())
+		case err := <-readErr:
+			if websocket.CloseStatus(err) == websocket.StatusMessageTooBig {
+				return websocket.StatusMessageTooBig, "message too big"
+			}
+			return websocket.StatusNormalClosure, ""
+		case b := <-msgs:
+			if code, reason := s.handle(ctx, id, b); code != 0 {
+				return code, reason
+			}
+		}
+	}
+}
+
+// handle answers one client message; a non-zero code closes the socket.
+func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.StatusCode, string) {
+	if !s.lim.allow(time.Now()) || (s.p != nil && !s.h.byID.allow(s.p.Identity)) {
+		s.h.s.Metrics.limited.Add(1)
+		s.over++
+		if s.over > 100 {
+			return websocket.StatusPolicyViolation, "too many messages"
+		}
+		s.sendError(ctx, "", refuse(http.StatusTooManyRequests, "too many messages: slow down"))
+		return 0, ""
+	}
+	s.over = 0
+	m, err := decodeClientMessage(b)
+	if err != nil {
+		s.sendError(ctx, m.ID, err)
+		return 0, ""
+	}
+	switch m.Type {
+	case "ping":
+		s.send(ctx, ServerMessage{Type: "pong", ID: m.ID})
+	case "hello":
+		s.sendError(ctx, m.ID, badRequest("hello was already said"))
+	case "move":
+		if s.p == nil {
+			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators cannot move: say hello with your seat's token"))
+			return 0, ""
+		}
+		res, err := s.h.s.Move(ctx, s.p, id, m.Move, m.Version)
+		if err != nil {
+			s.sendError(ctx, m.ID, err)
+			return 0, ""
+		}
+		ev, _ := json.Marshal(res.Events)
+		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Events: ev})
+	case "setup":
+		if s.p == nil {
+			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators have no setup: say hello with your seat's token"))
+			return 0, ""
+		}
+		res, err := s.h.s.Setup(ctx, s.p, id, SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer})
+		if err != nil {
+			s.sendError(ctx, m.ID, err)
+			return 0, ""
+		}
+		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Setup: res.Setup})
+	}
+	return 0, ""
+}
+
+func clipReason(s string) string {
+	// A close reason must fit a control frame (123 bytes).
+	if len(s) > 120 {
+		return s[:120]
+	}
+	return s
+}
+
+func (h *Handler) addSocket(s *socket) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.draining {
+		return false
+	}
+	h.sockets[s] = struct{}{}
+	return true
+}
+
+func (h *Handler) dropSocket(s *socket) {
+	h.mu.Lock()
+	delete(h.sockets, s)
+	h.mu.Unlock()
+}
+
+// CloseSockets closes every WebSocket with reason and refuses new ones;
+// call it when shutting down (http.Server.Shutdown does not know about
+// upgraded connections).
+func (h *Handler) CloseSockets(reason string) {
+	h.mu.Lock()
+	h.draining = true
+	all := make([]*socket, 0, len(h.sockets))
+	for s := range h.sockets {
+		all = append(all, s)
+	}
+	h.mu.Unlock()
+	for _, s := range all {
+		s.c.Close(websocket.StatusGoingAway, reason)
+	}
+}

@@ -1,0 +1,396 @@
+package server
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// meta is a table's description as the store keeps it: everything except
+// the moves. Together with the moves it is the table's record.
+type meta struct {
+	Game    string                     `json:"game"`
+	Rules   map[string]json.RawMessage `json:"rules,omitempty"`
+	Lexicon string                     `json:"lexicon"`
+	Seed    uint64                     `json:"seed"`
+	Private bool                       `json:"private,omitempty"`
+	Seats   []seatMeta                 `json:"seats"`
+	// Changes counts the changes that were not moves (joins, setups, the
+	// start, a rematch): a table's version is Changes plus its moves.
+	Changes int `json:"changes"`
+	// Started is set when play began, at version Start.
+	Started bool `json:"started,omitempty"`
+	Start   int  `json:"start,omitempty"`
+	// Set carries scores from game to game, for games with a set_target.
+	Set *setMeta `json:"set,omitempty"`
+	// Prev and Rematch link the tables of a series.
+	Prev    string `json:"prev,omitempty"`
+	Rematch string `json:"rematch,omitempty"`
+}
+
+// seatMeta is one seat: open, held by a person, or a computer.
+type seatMeta struct {
+	Name     string `json:"name"`
+	Identity string `json:"identity,omitempty"`
+	Computer string `json:"computer,omitempty"`
+	// Setup is the seat's checked secret setup, Salt the salt of its
+	// commitment.
+	Setup json.RawMessage `json:"setup,omitempty"`
+	Salt  []byte          `json:"salt,omitempty"`
+	// Hidden marks a setup the server made for the seat to attack
+	// (solitaire): the seat itself may not see it before the end.
+	Hidden bool `json:"hidden,omitempty"`
+}
+
+func (s seatMeta) open() bool { return s.Identity == "" && s.Computer == "" }
+
+// setMeta is a set of games played for a target total.
+type setMeta struct {
+	Target int   `json:"target"`
+	Games  int   `json:"games"`
+	Totals []int `json:"totals"`
+	// Over and Winners are set once the set has ended.
+	Over    bool  `json:"over,omitempty"`
+	Winners []int `json:"winners,omitempty"`
+}
+
+func (m meta) clone() meta {
+	c := m
+	c.Seats = slices.Clone(m.Seats)
+	if m.Set != nil {
+		s := *m.Set
+		s.Totals = slices.Clone(m.Set.Totals)
+		c.Set = &s
+	}
+	return c
+}
+
+// recentSteps is how many moves' events a table keeps at hand for clients
+// that resume; older ones are recomputed by replaying the record.
+const recentSteps = 32
+
+// step is one accepted move and what it revealed.
+type step struct {
+	version int
+	seat    game.Seat
+	move    string
+	events  []game.Event
+}
+
+// table is one live table: its description, its record's moves, and the
+// state replaying them gives. mu guards everything below it.
+type table struct {
+	id      string
+	g       game.Game
+	created time.Time
+
+	mu     sync.Mutex
+	m      meta
+	status store.Status
+	cfg    game.Config
+	st     game.State // nil until play starts
+	moves  []game.Move
+	recent []step
+	// changed is closed, and replaced, at every change: watchers wait on
+	// it and then read what they need under mu.
+	changed  chan struct{}
+	watchers int
+	bots     []game.Bot
+	busy     []bool
+	lastUse  time.Time
+}
+
+// version returns the table's version: one more at every change.
+func (t *table) version() int { return t.m.Changes + len(t.moves) }
+
+// broadcast wakes every watcher.
+func (t *table) broadcast() {
+	close(t.changed)
+	t.changed = make(chan struct{})
+}
+
+// record returns the table's whole record.
+func (t *table) record() *game.Record {
+	rec := &game.Record{
+		Parlour: game.FormatVersion,
+		Game:    t.m.Game,
+		Rules:   t.m.Rules,
+		Lexicon: t.m.Lexicon,
+		Players: t.players(),
+		Moves:   t.moves,
+	}
+	seed := t.m.Seed
+	rec.Seed = &seed
+	if t.g.HasSetup() {
+		rec.Setup = map[string]json.RawMessage{}
+		for _, s := range t.m.Seats {
+			if s.Setup != nil {
+				rec.Setup[s.Name] = s.Setup
+			}
+		}
+	}
+	return rec
+}
+
+func (t *table) players() []string {
+	p := make([]string, len(t.m.Seats))
+	for i, s := range t.m.Seats {
+		p[i] = s.Name
+	}
+	return p
+}
+
+// recordFor returns the record as seat may see it: whole once the game is
+// over; before that without other seats' setups, the seed, or moves the
+// game keeps secret.
+func (t *table) recordFor(seat game.Seat) *game.Record {
+	rec := t.record()
+	if t.status == store.Finished {
+		return rec
+	}
+	rec.Seed = nil
+	if !t.m.Started {
+		out := *rec
+		out.Setup = map[string]json.RawMessage{}
+		if seat >= 0 && int(seat) < len(t.m.Seats) && !t.m.Seats[seat].Hidden && t.m.Seats[seat].Setup != nil {
+			out.Setup[t.m.Seats[seat].Name] = t.m.Seats[seat].Setup
+		}
+		if !t.g.HasSetup() {
+			out.Setup = nil
+		}
+		return &out
+	}
+	out := rec.For(t.g, t.cfg, t.st.Result(), seat)
+	if seat >= 0 && int(seat) < len(t.m.Seats) && t.m.Seats[seat].Hidden {
+		delete(out.Setup, t.m.Seats[seat].Name)
+	}
+	return out
+}
+
+// ready reports whether every seat is taken and every setup given.
+func (t *table) ready() bool {
+	for _, s := range t.m.Seats {
+		if s.open() || (t.g.HasSetup() && s.Setup == nil) {
+			return false
+		}
+	}
+	return true
+}
+
+// seatStatus derives the store status from the description and state.
+func (t *table) deriveStatus() store.Status {
+	switch {
+	case t.st != nil && t.st.Result().Status == game.Finished:
+		return store.Finished
+	case t.m.Started:
+		return store.Playing
+	case slices.ContainsFunc(t.m.Seats, seatMeta.open):
+		return store.Open
+	default:
+		return store.Setup
+	}
+}
+
+// TableInfo is what anybody may know of a table besides the game's view:
+// who sits where, whose turn it is, the setup commitments, and once the
+// game is over the result and the salts that open the commitments.
+type TableInfo struct {
+	ID      string       `json:"id"`
+	Game    string       `json:"game"`
+	Title   string       `json:"title"`
+	Status  store.Status `json:"status"`
+	Rules   game.Rules   `json:"rules"`
+	Private bool         `json:"private,omitempty"`
+	Seats   []SeatInfo   `json:"seats"`
+	ToMove  []game.Seat  `json:"to_move"`
+	// Commitments holds, once play starts, the SHA-256 commitment of each
+	// seat's secret setup (see Commitment).
+	Commitments []string `json:"commitments,omitempty"`
+	// Reveal opens the commitments once the game is over.
+	Reveal  []Reveal     `json:"reveal,omitempty"`
+	Result  *game.Result `json:"result,omitempty"`
+	Set     *setMeta     `json:"set,omitempty"`
+	Prev    string       `json:"prev,omitempty"`
+	Rematch string       `json:"rematch,omitempty"`
+	Created time.Time    `json:"created"`
+}
+
+// SeatInfo describes one seat publicly.
+type SeatInfo struct {
+	Seat int    `json:"seat"`
+	Name string `json:"name"`
+	// Kind is "person", "computer" or "open".
+	Kind  string `json:"kind"`
+	Level string `json:"level,omitempty"`
+	// Ready reports whether the seat's secret setup is in.
+	Ready bool `json:"ready"`
+}
+
+// Reveal is one seat's setup and the salt of its commitment.
+type Reveal struct {
+	Seat       int             `json:"seat"`
+	Salt       string          `json:"salt"`
+	Setup      json.RawMessage `json:"setup"`
+	Commitment string          `json:"commitment"`
+}
+
+func (t *table) info() TableInfo {
+	in := TableInfo{
+		ID: t.id, Game: t.g.Name(), Title: t.g.Title(), Status: t.status,
+		Rules: t.cfg.Rules, Private: t.m.Private, ToMove: []game.Seat{},
+		Set: t.m.Set, Prev: t.m.Prev, Rematch: t.m.Rematch, Created: t.created,
+	}
+	for i, s := range t.m.Seats {
+		si := SeatInfo{Seat: i, Name: s.Name, Kind: "person", Ready: s.Setup != nil || !t.g.HasSetup()}
+		switch {
+		case s.Computer != "":
+			si.Kind, si.Level = "computer", s.Computer
+		case s.open():
+			si.Kind = "open"
+		}
+		in.Seats = append(in.Seats, si)
+	}
+	if t.st != nil {
+		in.ToMove = append(in.ToMove, t.st.ToMove()...)
+	}
+	if t.m.Started && t.g.HasSetup() {
+		for _, s := range t.m.Seats {
+			in.Commitments = append(in.Commitments, Commitment(s.Salt, s.Setup))
+		}
+	}
+	if t.status == store.Finished {
+		r := t.st.Result()
+		in.Result = &r
+		if t.g.HasSetup() {
+			for i, s := range t.m.Seats {
+				in.Reveal = append(in.Reveal, Reveal{Seat: i, Salt: hex.EncodeToString(s.Salt), Setup: compactJSON(s.Setup), Commitment: in.Commitments[i]})
+			}
+		}
+	}
+	return in
+}
+
+// MoveInfo is one move as a seat may see it, with the events it revealed
+// to that seat.
+type MoveInfo struct {
+	Version int          `json:"version"`
+	Seat    game.Seat    `json:"seat"`
+	Player  string       `json:"player"`
+	Move    string       `json:"move"`
+	Events  []game.Event `json:"events"`
+}
+
+// Update is one message to a seat: the table as it stands at Version,
+// the seat's view, and the moves since the version the seat had.
+type Update struct {
+	Version int       `json:"version"`
+	Seat    game.Seat `json:"seat"`
+	Table   TableInfo `json:"table"`
+	// Setup is the seat's own secret setup, once given.
+	Setup json.RawMessage `json:"setup,omitempty"`
+	// View is State.View(seat), once play has started.
+	View  any        `json:"view,omitempty"`
+	Moves []MoveInfo `json:"moves,omitempty"`
+}
+
+// moveFor returns step s as seat may see it.
+func (t *table) moveFor(s step, seat game.Seat) MoveInfo {
+	mi := MoveInfo{Version: s.version, Seat: s.seat, Player: t.cfg.Name(s.seat), Move: s.move, Events: game.VisibleTo(s.events, seat)}
+	if mi.Events == nil {
+		mi.Events = []game.Event{}
+	}
+	if h, ok := t.g.(game.MoveHider); ok && s.seat != seat && t.status != store.Finished {
+		if shown, hidden := h.HiddenMove(s.seat, seat, s.move); hidden {
+			mi.Move = shown
+		}
+	}
+	return mi
+}
+
+// update builds the message for seat, with the moves after version since
+// (since < 0: none). Everything in it comes from the seat's view, the
+// events visible to the seat, and public table facts.
+func (t *table) update(reg *game.Registry, seat game.Seat, since int) (Update, error) {
+	u := Update{Version: t.version(), Seat: seat, Table: t.info()}
+	if seat >= 0 && int(seat) < len(t.m.Seats) && !t.m.Seats[seat].Hidden {
+		u.Setup = t.m.Seats[seat].Setup
+	}
+	if t.st != nil {
+		u.View = t.st.View(seat)
+	}
+	if since < 0 || !t.m.Started || since >= u.Version {
+		return u, nil
+	}
+	first := since - t.m.Start // index of the first move the seat lacks
+	if first < 0 {
+		first = 0
+	}
+	if first >= len(t.moves) {
+		return u, nil
+	}
+	steps, err := t.steps(reg, first)
+	if err != nil {
+		return u, err
+	}
+	for _, s := range steps {
+		u.Moves = append(u.Moves, t.moveFor(s, seat))
+	}
+	return u, nil
+}
+
+// steps returns the steps of moves first.. (0-based), from the recent ones
+// at hand or by replaying the record.
+func (t *table) steps(reg *game.Registry, first int) ([]step, error) {
+	if len(t.recent) > 0 {
+		oldest := t.recent[0].version - t.m.Start - 1
+		if first >= oldest {
+			return t.recent[first-oldest:], nil
+		}
+	}
+	rec := t.record()
+	_, _, all, err := game.Replay(reg, rec, t.cfg.Lexicon)
+	if err != nil {
+		return nil, fmt.Errorf("replaying table %s: %w", t.id, err)
+	}
+	out := make([]step, 0, len(all)-first)
+	for i := first; i < len(all); i++ {
+		out = append(out, step{version: t.m.Start + i + 1, seat: all[i].Seat, move: all[i].Move.Move, events: all[i].Events})
+	}
+	return out, nil
+}
+
+func (t *table) remember(s step) {
+	if len(t.recent) == recentSteps {
+		copy(t.recent, t.recent[1:])
+		t.recent = t.recent[:recentSteps-1]
+	}
+	t.recent = append(t.recent, s)
+}
+
+// uniqueName returns name, or name with a number after it, so that no two
+// seats share a name (records need unique names). Seat skip is ignored.
+func uniqueName(seats []seatMeta, name string, skip int) string {
+	taken := func(n string) bool {
+		for i, s := range seats {
+			if i != skip && strings.EqualFold(s.Name, n) {
+				return true
+			}
+		}
+		return false
+	}
+	if !taken(name) {
+		return name
+	}
+	for i := 2; ; i++ {
+		if n := fmt.Sprintf("%s %d", name, i); !taken(n) {
+			return n
+		}
+	}
+}

@@ -1,0 +1,208 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"parlour/game"
+	"parlour/lexicon"
+)
+
+// guess is a small game with secret setups, private events and computer
+// players, so that the service can be tested apart from the real games:
+// each seat hides a number, and in turn each seat guesses the number of
+// the next seat (its own, alone at the table), learning privately whether
+// the secret is higher or lower. The first right guess wins.
+type guess struct{}
+
+func (guess) Name() string        { return "guess" }
+func (guess) Title() string       { return "Guess" }
+func (guess) Players() (int, int) { return 1, 3 }
+func (guess) HasSetup() bool      { return true }
+func (guess) Options() []game.Option {
+	return []game.Option{
+		{Name: "max", Kind: game.Int, Default: 100, Min: 10, Max: 1000, Help: "the largest number"},
+		{Name: "set_target", Kind: game.Int, Default: 2, Min: 1, Max: 10, Help: "wins that end a set"},
+	}
+}
+
+type guessSetup struct {
+	Number int `json:"number"`
+}
+
+func (guess) CheckSetup(cfg game.Config, seat game.Seat, raw json.RawMessage) (json.RawMessage, error) {
+	var s guessSetup
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("want {\"number\": N}")
+	}
+	if s.Number < 1 || s.Number > cfg.Rules.Int("max") {
+		return nil, fmt.Errorf("the number must be from 1 to %d", cfg.Rules.Int("max"))
+	}
+	return json.Marshal(s)
+}
+
+func (guess) AutoSetup(cfg game.Config, seat game.Seat, seed uint64) (json.RawMessage, error) {
+	return json.Marshal(guessSetup{Number: int(seed%uint64(cfg.Rules.Int("max"))) + 1})
+}
+
+func (guess) New(cfg game.Config, setups []json.RawMessage) (game.State, error) {
+	st := &guessState{cfg: cfg, secret: make([]int, len(setups)), tried: make([][]guessTry, len(setups))}
+	for i, raw := range setups {
+		var s guessSetup
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, err
+		}
+		st.secret[i] = s.Number
+	}
+	return st, nil
+}
+
+type guessTry struct {
+	N      int    `json:"n"`
+	Answer string `json:"answer"`
+}
+
+type guessState struct {
+	cfg     game.Config
+	secret  []int
+	tried   [][]guessTry
+	turn    int
+	winner  int
+	over    bool
+	resigns int
+}
+
+// guessView is what a seat sees: its own number, its own guesses and
+// their answers, whose turn it is; everything after the end.
+type guessView struct {
+	Seat    int          `json:"seat"`
+	Mine    int          `json:"mine,omitempty"`
+	Tried   []guessTry   `json:"tried,omitempty"`
+	ToMove  int          `json:"to_move"`
+	Over    bool         `json:"over"`
+	Secrets []int        `json:"secrets,omitempty"`
+	All     [][]guessTry `json:"all,omitempty"`
+}
+
+func (s *guessState) target(seat int) int { return (seat + 1) % len(s.secret) }
+
+func (s *guessState) ToMove() []game.Seat {
+	if s.over {
+		return nil
+	}
+	return []game.Seat{game.Seat(s.turn)}
+}
+
+func (s *guessState) Apply(seat game.Seat, move string) ([]game.Event, error) {
+	if err := game.CheckTurn(s.cfg, s.ToMove(), seat); err != nil {
+		return nil, err
+	}
+	f := strings.Fields(strings.ToLower(move))
+	if len(f) == 1 && f[0] == "resign" {
+		s.over, s.winner = true, s.target(int(seat))
+		if len(s.secret) == 1 {
+			s.winner = -1
+		}
+		return []game.Event{{Kind: "resign", Text: s.cfg.Name(seat) + " resigns"}}, nil
+	}
+	if len(f) != 2 || f[0] != "guess" {
+		return nil, errors.New(`write "guess N" or "resign"`)
+	}
+	n, err := strconv.Atoi(f[1])
+	if err != nil || n < 1 || n > s.cfg.Rules.Int("max") {
+		return nil, fmt.Errorf("guess a number from 1 to %d", s.cfg.Rules.Int("max"))
+	}
+	secret := s.secret[s.target(int(seat))]
+	ans := "right"
+	switch {
+	case n < secret:
+		ans = "higher"
+	case n > secret:
+		ans = "lower"
+	}
+	s.tried[seat] = append(s.tried[seat], guessTry{N: n, Answer: ans})
+	evs := []game.Event{
+		{Kind: "guess", Text: fmt.Sprintf("%s guesses", s.cfg.Name(seat))},
+		{To: []game.Seat{seat}, Kind: "answer", Text: fmt.Sprintf("%d: %s", n, ans), Data: map[string]any{"n": n, "answer": ans}},
+	}
+	if ans == "right" {
+		s.over, s.winner = true, int(seat)
+		evs = append(evs, game.Event{Kind: "end", Text: s.cfg.Name(seat) + " wins"})
+	} else {
+		s.turn = (s.turn + 1) % len(s.secret)
+	}
+	return evs, nil
+}
+
+func (s *guessState) View(seat game.Seat) any {
+	v := guessView{Seat: int(seat), ToMove: s.turn, Over: s.over}
+	if s.over {
+		v.ToMove = -1
+		v.Secrets = append([]int(nil), s.secret...)
+		v.All = s.tried
+	}
+	if seat >= 0 {
+		if len(s.secret) > 1 {
+			v.Mine = s.secret[seat]
+		}
+		v.Tried = append([]guessTry(nil), s.tried[seat]...)
+	}
+	return v
+}
+
+func (s *guessState) Result() game.Result {
+	if !s.over {
+		return game.Result{Status: game.InProgress}
+	}
+	sc := make([]int, len(s.secret))
+	r := game.Result{Status: game.Finished, Scores: sc}
+	if s.winner >= 0 {
+		sc[s.winner] = 1
+		r.Winners = []game.Seat{game.Seat(s.winner)}
+	}
+	return r
+}
+
+// guessBot bisects, reading only its seat's view.
+type guessBot struct{ level string }
+
+func (b guessBot) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.RawMessage, error) {
+	return json.Marshal(guessSetup{Number: cfg.Rules.Int("max") / 3})
+}
+
+func (b guessBot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view any) (string, error) {
+	v, ok := view.(guessView)
+	if !ok {
+		return "", fmt.Errorf("view of type %T", view)
+	}
+	lo, hi := 1, cfg.Rules.Int("max")
+	for _, t := range v.Tried {
+		switch t.Answer {
+		case "higher":
+			lo = max(lo, t.N+1)
+		case "lower":
+			hi = min(hi, t.N-1)
+		}
+	}
+	if b.level == "broken" {
+		return "nonsense", nil
+	}
+	return fmt.Sprintf("guess %d", (lo+hi)/2), nil
+}
+
+func guessBots(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+	if gameName != "guess" {
+		return nil, fmt.Errorf("no computer players for %s", gameName)
+	}
+	return guessBot{level: level}, nil
+}
+
+func testRegistry() *game.Registry { return game.NewRegistry(guess{}) }
+
+func testLexicon(string) (*lexicon.Lexicon, error) {
+	return lexicon.FromWords("test", []string{"crane", "psalm"}), nil
+}
