@@ -21,8 +21,9 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"rules":  {"print a game's rules", runRules},
-		"replay": {"re-referee a game record", runReplay},
+		"rules":     {"print a game's rules", runRules},
+		"nymphabet": {"solve Nymphabet by retrograde analysis", runNymphabet},
+		"replay":    {"re-referee a game record", runReplay},
 	}
 }
 
