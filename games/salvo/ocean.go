@@ -242,7 +242,17 @@ func (b Board) String() string {
 // a corner.
 func (b Board) Neighbours(corners bool) Board {
 	var n Board
-	for _, s := range b.Squares() {
+	for w, x := range [2]uint64{b.lo, b.hi} {
+		for ; x != 0; x &= x - 1 {
+			n = n.around(Square(64*w+bits.TrailingZeros64(x)), corners)
+		}
+	}
+	return n.AndNot(b)
+}
+
+// around returns b with the squares touching s added.
+func (n Board) around(s Square, corners bool) Board {
+	{
 		r, c := s.Row(), s.Col()
 		for dr := -1; dr <= 1; dr++ {
 			for dc := -1; dc <= 1; dc++ {
@@ -257,5 +267,5 @@ func (b Board) Neighbours(corners bool) Board {
 			}
 		}
 	}
-	return n.AndNot(b)
+	return n
 }

@@ -326,7 +326,7 @@ func TestReport(t *testing.T) {
 
 func TestSinkingAndShots(t *testing.T) {
 	for _, tc := range []struct {
-		lostBy               string
+		lostBy             string
 		annShots, benShots int
 	}{
 		{LostBySinker, 4, 5},
