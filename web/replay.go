@@ -19,31 +19,6 @@ const MaxReplaySize = 1 << 20
 // through, so that one upload cannot ask for an unbounded answer.
 const MaxReplayMoves = 2000
 
-// gameInfo describes one game for the new-table form.
-type gameInfo struct {
-	Name       string        `json:"name"`
-	Title      string        `json:"title"`
-	MinPlayers int           `json:"min_players"`
-	MaxPlayers int           `json:"max_players"`
-	HasSetup   bool          `json:"has_setup"`
-	Options    []game.Option `json:"options"`
-}
-
-// gamesJSON lists every game with its rule options, defaults and help,
-// in the order the home screen shows them.
-func gamesJSON(reg *game.Registry) ([]byte, error) {
-	var out []gameInfo
-	for _, n := range []string{"quizl", "salvo", "wordfight", "nymphabet"} {
-		g, err := reg.Lookup(n)
-		if err != nil {
-			return nil, err
-		}
-		lo, hi := g.Players()
-		out = append(out, gameInfo{Name: n, Title: g.Title(), MinPlayers: lo, MaxPlayers: hi, HasSetup: g.HasSetup(), Options: g.Options()})
-	}
-	return json.Marshal(out)
-}
-
 // replayStep is one move of a replayed record: who made it, the move, the
 // events it caused (to every seat) and every seat's view after it.
 type replayStep struct {

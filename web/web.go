@@ -53,9 +53,8 @@ type handler struct {
 
 // Handler returns the handler for the browser client. Mount it at "/"
 // beneath the server's API routes. It serves the files under /static/,
-// each game's rules as Markdown under /rules/, the games and their rule
-// options as /games.json, the replay viewer's re-refereeing at POST
-// /replay, and the client's page for every other GET path (the client
+// each game's rules as Markdown under /rules/, the replay viewer's
+// re-refereeing at POST /replay, and the client's page for every other GET path (the client
 // routes /, /lobby, /t/ID and so on itself). It answers 404 for paths
 // under /api/ so that a missing API route is not mistaken for the page.
 func Handler() http.Handler {
@@ -70,12 +69,7 @@ func Handler() http.Handler {
 
 func newHandler() (*handler, error) {
 	h := &handler{files: map[string]*asset{}, reg: games.Registry()}
-	gj, err := gamesJSON(h.reg)
-	if err != nil {
-		return nil, err
-	}
-	h.files["/games.json"] = newAsset("games.json", gj)
-	err = fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}

@@ -37,7 +37,6 @@ func TestHandlerRoutes(t *testing.T) {
 		{"/static/js/main.js", 200, "text/javascript", "import"},
 		{"/static/app.css", 200, "text/css", "prefers-color-scheme"},
 		{"/rules/quizl.md", 200, "text/markdown", "Quizl"},
-		{"/games.json", 200, "application/json", `"wrong_announcement_penalty"`},
 		{"/static/nope.js", 404, "", ""},
 		{"/rules/nope.md", 404, "", ""},
 		{"/favicon.ico", 404, "", ""},
@@ -130,7 +129,7 @@ func TestHandlerMethods(t *testing.T) {
 func TestFirstLoadSize(t *testing.T) {
 	h := Handler()
 	total := 0
-	for _, p := range []string{"/", "/static/app.css", "/static/js/main.js", "/static/js/dom.js", "/static/js/api.js", "/static/js/home.js", "/games.json"} {
+	for _, p := range []string{"/", "/static/app.css", "/static/js/main.js", "/static/js/dom.js", "/static/js/api.js", "/static/js/home.js"} {
 		w := get(t, h, p, map[string]string{"Accept-Encoding": "gzip"})
 		if w.Code != 200 {
 			t.Fatalf("GET %s: %d", p, w.Code)

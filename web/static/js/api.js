@@ -82,9 +82,21 @@ export const recent = () => load("parlour.recent", []);
 // games lists the games with their rule options, cached for the page.
 let gamesCache = null;
 export async function games() {
-  if (!gamesCache) gamesCache = fetch("/games.json").then(r => { if (!r.ok) throw new Error("cannot list the games"); return r.json(); }).catch(e => { gamesCache = null; throw e; });
+  const order = ["quizl", "salvo", "wordfight", "nymphabet"];
+  if (!gamesCache) gamesCache = call("GET", "/games").then(gs => gs.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name))).catch(e => { gamesCache = null; throw e; });
   return gamesCache;
 }
 export async function gameInfo(name) {
   return (await games()).find(g => g.name === name);
+}
+
+// identityToken returns this browser's guest identity token, making the
+// identity on first use, so that every seat this browser takes belongs to
+// one identity (rematches and recent games follow it).
+export async function identityToken(name) {
+  const id = load("parlour.identity", null);
+  if (id && id.token) return id.token;
+  const made = await call("POST", "/identity", name ? { name } : {});
+  save("parlour.identity", { token: made.token, id: made.identity });
+  return made.token;
 }

@@ -1,10 +1,10 @@
-// conn.js: one seat's live link to a table. It keeps a WebSocket open,
-// resumes from the last version it saw after any drop, and falls back to
-// asking for the whole state when the socket cannot resume. Every message
-// is the server's Update (docs/protocol.md): the table's public facts, the
-// seat's own view and the moves since the version it had.
+// conn.js: one seat's live link to a table over the WebSocket of
+// docs/protocol.md. It says hello with the seat's token and the last
+// version it saw, so that after any drop it resumes without losing or
+// repeating anything; it sends moves and setups over the socket and
+// matches each answer ("ack" or "error") to its request.
 
-import { call } from "./api.js";
+import { call, ApiError } from "./api.js";
 
 export class TableConn {
   // onUpdate(update) gets every update in version order; onState(s) gets
@@ -18,59 +18,88 @@ export class TableConn {
     this.closed = false;
     this.retry = 0;
     this.ws = null;
+    this.live = false;
     this.timer = null;
+    this.seq = 0;
+    this.pending = new Map(); // message id -> {resolve, reject}
     this.onOnline = () => { if (!this.ws) this.open(); };
     window.addEventListener("online", this.onOnline);
     this.open();
-  }
-
-  url() {
-    const u = new URL(`/api/v1/tables/${encodeURIComponent(this.id)}/ws`, location.href);
-    u.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-    if (this.version >= 0) u.searchParams.set("since", String(this.version));
-    if (this.token) u.searchParams.set("token", this.token);
-    return u.toString();
   }
 
   open() {
     if (this.closed) return;
     clearTimeout(this.timer);
     this.onState("connecting");
+    const u = new URL(`/api/v1/tables/${encodeURIComponent(this.id)}/socket`, location.href);
+    u.protocol = location.protocol === "https:" ? "wss:" : "ws:";
     let ws;
-    try { ws = new WebSocket(this.url()); } catch { this.later(); return; }
+    try { ws = new WebSocket(u); } catch { this.later(); return; }
     this.ws = ws;
-    ws.onopen = () => { this.retry = 0; this.onState("live"); };
+    ws.onopen = () => {
+      const hello = { type: "hello" };
+      if (this.token) hello.token = this.token;
+      if (this.version >= 0) hello.version = this.version;
+      ws.send(JSON.stringify(hello));
+      this.live = true;
+      this.retry = 0;
+      this.onState("live");
+    };
     ws.onmessage = e => {
-      let msg;
-      try { msg = JSON.parse(e.data); } catch { return; }
-      if (msg.error) { this.onError && this.onError(msg.error); return; }
-      this.take(msg);
+      let m;
+      try { m = JSON.parse(e.data); } catch { return; }
+      const waiter = m.id && this.pending.get(m.id);
+      if (waiter) this.pending.delete(m.id);
+      switch (m.type) {
+        case "update": this.take(m.update); break;
+        case "ack": if (waiter) waiter.resolve(m); break;
+        case "error":
+          if (waiter) waiter.reject(new ApiError(m.status || 400, m.error));
+          else if (this.onError) this.onError(m.error);
+          break;
+      }
     };
     ws.onclose = () => {
       if (this.ws !== ws) return;
       this.ws = null;
+      this.live = false;
+      // A request in flight may or may not have been played; the update
+      // after the reconnection shows which, so let the caller know.
+      for (const [, w] of this.pending) w.reject(new ApiError(0, "the connection dropped; check the board before trying again"));
+      this.pending.clear();
       if (!this.closed) { this.onState("down"); this.later(); }
     };
     ws.onerror = () => { /* onclose follows */ };
   }
 
   take(u) {
-    if (typeof u.version !== "number" || u.version < this.version) return;
+    if (!u || typeof u.version !== "number" || u.version < this.version) return;
     this.version = u.version;
     this.onUpdate(u);
   }
 
   later() {
     if (this.closed) return;
-    const wait = Math.min(8000, 300 * 2 ** this.retry++) * (0.7 + Math.random() * 0.6);
+    const wait = Math.min(8000, 250 * 2 ** this.retry++) * (0.7 + Math.random() * 0.6);
     this.timer = setTimeout(() => this.open(), wait);
   }
 
-  // refresh asks for the whole state over HTTP (after a refused move, say).
-  async refresh() {
-    const u = await call("GET", `/tables/${encodeURIComponent(this.id)}`, undefined, this.token);
-    if (u) this.take(u);
+  // request sends a message over the socket and waits for its answer; with
+  // the socket down it uses the HTTP API instead.
+  request(msg, path, body) {
+    if (this.ws && this.live && this.ws.readyState === WebSocket.OPEN) {
+      const id = "m" + ++this.seq;
+      return new Promise((resolve, reject) => {
+        this.pending.set(id, { resolve, reject });
+        this.ws.send(JSON.stringify({ ...msg, id }));
+      });
+    }
+    return call("POST", `/tables/${encodeURIComponent(this.id)}/${path}`, body, this.token);
   }
+
+  move(move) { return this.request({ type: "move", move }, "moves", { move }); }
+
+  setup(body) { return this.request({ type: "setup", ...body }, "setup", body); }
 
   close() {
     this.closed = true;

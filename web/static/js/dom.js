@@ -96,3 +96,11 @@ export function download(name, text, type) {
 export function plural(n, one, many) {
   return `${n} ${n === 1 ? one : (many || one + "s")}`;
 }
+
+// fill replaces el's children with children, as h takes them (arrays are
+// flattened; null and false are skipped).
+export function fill(el, ...children) {
+  clear(el);
+  add(el, children);
+  return el;
+}

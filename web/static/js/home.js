@@ -1,8 +1,8 @@
 // home.js: the home screen (pick a game, your recent games) and the new
 // table form (rule options, seats, your name).
 
-import { h, field, toast } from "./dom.js";
-import { call, games, gameInfo, myName, setMyName, rememberSeat, recent } from "./api.js";
+import { h, field, toast, fill } from "./dom.js";
+import { call, games, gameInfo, myName, setMyName, rememberSeat, recent, identityToken } from "./api.js";
 import { go } from "./main.js";
 
 const blurbs = {
@@ -96,7 +96,7 @@ export async function newTable(main, name) {
   if (g.min_players >= 2 && others.length < g.min_players - 1) others = Array(g.min_players - 1).fill("open");
   const seatsBox = h("div", { id: "seats" });
   const drawSeats = () => {
-    seatsBox.replaceChildren(
+    fill(seatsBox, 
       h("p", {}, "Seat 1: you"),
       others.length === 0 ? h("p", { class: "muted" }, g.name === "quizl" ? "Solitaire: you against a grid the computer makes." : "You play alone.") : null,
       others.map((s, i) => {
@@ -132,7 +132,7 @@ export async function newTable(main, name) {
     const body = { game: g.name, rules: readOptions(form, g.options), seats: ["me", ...others] };
     if (myname) body.name = myname;
     try {
-      const t = await call("POST", "/tables", body);
+      const t = await call("POST", "/tables", body, await identityToken(myname));
       rememberSeat(t.table, { seat: t.seat, token: t.token, game: g.name });
       if (t.invite) sessionStorage.setItem("parlour.invite." + t.table, t.invite);
       go("/t/" + t.table);

@@ -25,9 +25,9 @@ export async function lobby(main) {
       h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Rules"), h("th", {}, h("span", { class: "sr" }, "Join")))),
       h("tbody", {}, tables.map(t => h("tr", {},
         h("td", {}, t.title || t.game),
-        h("td", {}, (t.players || []).map(p => typeof p === "string" ? p : (p.name || "open seat")).join(", ")),
+        h("td", {}, (t.seats || []).map(s => s.kind === "open" ? "open seat" : s.kind === "computer" ? `computer (${s.level})` : s.name).join(", ")),
         h("td", { class: "muted" }, Object.entries(t.rules || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`).join("; ") || "standard"),
-        h("td", {}, h("a", { class: "button", href: "/t/" + (t.table || t.id), "aria-label": `Join ${t.title || t.game} table ${t.table || t.id}` }, "Join")))))));
+        h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.title || t.game} table ${t.id}` }, "Join")))))));
   };
   await load();
   const timer = setInterval(load, 5000);

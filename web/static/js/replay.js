@@ -3,7 +3,7 @@
 // server re-referees the record (POST /replay); this screen only draws
 // the views it answers.
 
-import { h, clear, toast } from "./dom.js";
+import { h, clear, toast, fill } from "./dom.js";
 import { callText, seatFor } from "./api.js";
 
 const modules = {
@@ -60,9 +60,9 @@ export async function replay(main) {
     function draw() {
       range.value = step;
       counter.textContent = step === 0 ? `Before the first move (of ${ans.steps.length})` : `Move ${step} of ${ans.steps.length}: ${ans.steps[step - 1].by} — ${ans.steps[step - 1].move}`;
-      if (!board) { board = mod.play(ctx); stage.replaceChildren(board.el); }
+      if (!board) { board = mod.play(ctx); fill(stage, board.el); }
       board.update(current());
-      list.replaceChildren(...ans.steps.map((s, i) => h("li", { class: i === step - 1 ? "to-move" : "", "aria-current": i === step - 1 ? "step" : null },
+      fill(list, ...ans.steps.map((s, i) => h("li", { class: i === step - 1 ? "to-move" : "", "aria-current": i === step - 1 ? "step" : null },
         h("button", { type: "button", class: "linkish", onclick: () => { step = i + 1; draw(); } }, `${i + 1}. ${s.by}: ${s.move}`),
         s.events.filter(e => !e.to || e.to.includes(seat)).map(e => h("div", { class: "muted" }, e.text)))));
     }

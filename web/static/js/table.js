@@ -5,8 +5,8 @@
 // and at the end the reveal, the commitment check, the record and the
 // rematch.
 
-import { h, clear, toast, download, field } from "./dom.js";
-import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName } from "./api.js";
+import { h, clear, toast, download, field, fill } from "./dom.js";
+import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName, identityToken } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./main.js";
 
@@ -43,7 +43,7 @@ async function joinScreen(main, id) {
     const name = nameInput.value.trim();
     setMyName(name);
     try {
-      const ans = await call("POST", `/tables/${encodeURIComponent(id)}/join`, name ? { name } : {});
+      const ans = await call("POST", `/tables/${encodeURIComponent(id)}/join`, name ? { name } : {}, await identityToken(name));
       rememberSeat(id, { seat: ans.seat, token: ans.token, game: info && info.game });
       go("/t/" + id, true);
     } catch (ex) { err.textContent = ex.message; }
@@ -86,13 +86,12 @@ async function playScreen(main, id, mine) {
     seat: mine.seat,
     view: () => last && last.view,
     rules: () => (last && last.table.rules) || {},
-    send: async move => {
-      const ans = await call("POST", `/tables/${encodeURIComponent(id)}/moves`, { move }, token);
-      return ans;
-    },
+    send: move => link.move(move),
     sendSetup: async (setup, style) => {
-      const body = setup ? { setup } : { auto: true, ...(style ? { style } : {}) };
-      await call("POST", `/tables/${encodeURIComponent(id)}/setup`, body, token);
+      // A style asks for the computer's kind of setup (a deceptive Quizl
+      // grid, a hard-to-find fleet); without one the server picks at random.
+      const body = setup ? { setup } : { auto: true, ...(style ? { computer: "strong" } : {}) };
+      await link.setup(body);
       toast(setup ? "Setup sent" : "The computer made your setup");
     },
   };
@@ -133,7 +132,7 @@ async function playScreen(main, id, mine) {
 
     // Players and scores.
     const st = u.view ? mod.standings(u.view) : t.seats.map(s => ({ name: s.name, score: null, note: s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up" }));
-    players.replaceChildren(...st.map((p, i) => h("li", { class: toMove.includes(i) ? "to-move" : "", "data-seat": i },
+    fill(players, ...st.map((p, i) => h("li", { class: toMove.includes(i) ? "to-move" : "", "data-seat": i },
       h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" ? ` · computer, ${t.seats[i].level}` : ""}`,
         p.note ? h("span", { class: "muted" }, " · " + p.note) : null),
       h("span", { class: "score", "aria-label": `${p.name}'s score` }, p.score === null || p.score === undefined ? "" : String(p.score)))));
@@ -141,11 +140,11 @@ async function playScreen(main, id, mine) {
 
     // The move list, with what each move showed this seat.
     const list = u.view ? mod.moveList(u.view) : [];
-    moves.replaceChildren(...list.map(m => h("li", {}, h("span", { class: "by" }, names[m.seat] + ": "), m.text, m.detail ? h("span", { class: "muted" }, " — " + m.detail) : null)));
+    fill(moves, ...list.map(m => h("li", {}, h("span", { class: "by" }, names[m.seat] + ": "), m.text, m.detail ? h("span", { class: "muted" }, " — " + m.detail) : null)));
     moves.scrollTop = moves.scrollHeight;
 
     // Invite while seats are open.
-    banner.replaceChildren();
+    fill(banner);
     if (t.seats.some(s => s.kind === "open")) {
       const url = sessionStorage.getItem("parlour.invite." + id) || `${location.origin}/t/${id}`;
       const inp = h("input", { id: "invite", value: url, readonly: true, size: 36 });
@@ -159,20 +158,20 @@ async function playScreen(main, id, mine) {
     if (!u.view) {
       board = null;
       const needSetup = mod.setup && !u.setup && u.seat >= 0;
-      if (needSetup && !setupDrawn) { stage.replaceChildren(mod.setup(ctx)); setupDrawn = true; }
+      if (needSetup && !setupDrawn) { fill(stage, mod.setup(ctx)); setupDrawn = true; }
       else if (!needSetup) {
         setupDrawn = false;
-        stage.replaceChildren(h("div", { class: "card" }, h("h2", {}, "Waiting"),
+        fill(stage, h("div", { class: "card" }, h("h2", {}, "Waiting"),
           h("p", {}, mod.setup ? "Your setup is in. " : "", "The game starts when every seat is taken", mod.setup ? " and every setup is in." : "."),
           h("ul", {}, t.seats.map(s => h("li", {}, `${s.name}: ${s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up"}`)))));
       }
     } else {
-      if (!board) { board = mod.play(ctx); stage.replaceChildren(board.el); }
+      if (!board) { board = mod.play(ctx); fill(stage, board.el); }
       board.update(u.view);
     }
 
     // Tools.
-    tools.replaceChildren(
+    fill(tools, 
       h("h2", {}, "Table"),
       h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
       !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null,
@@ -219,16 +218,12 @@ async function playScreen(main, id, mine) {
   }
   async function rematch() {
     try {
-      let next = last.table.rematch;
-      let ans = null;
-      if (!next) {
-        ans = await call("POST", `/tables/${encodeURIComponent(id)}/rematch`, {}, token);
-        next = ans.table || ans.id;
-      } else {
-        ans = await call("POST", `/tables/${encodeURIComponent(next)}/join`, {}, token).catch(() => null);
-      }
-      if (ans && ans.token) rememberSeat(next, { seat: ans.seat, token: ans.token, game: last.table.game });
-      go("/t/" + next);
+      // The first to ask makes the next table; everybody else is seated
+      // at that one, one seat further on.
+      const ans = await call("POST", `/tables/${encodeURIComponent(id)}/rematch`, {}, token);
+      rememberSeat(ans.table, { seat: ans.seat, token: ans.token, game: last.table.game });
+      if (ans.invite) sessionStorage.setItem("parlour.invite." + ans.table, ans.invite);
+      go("/t/" + ans.table);
     } catch (e) { toast(e.message); }
   }
 

@@ -3,7 +3,7 @@
 // through, each word with the letters it deleted in capitals, the current
 // letter and a word box.
 
-import { h } from "../dom.js";
+import { h, fill } from "../dom.js";
 
 // shown writes word in lower case with the letters it deleted in capitals:
 // the first letter, then each next letter of the run where it first
@@ -59,14 +59,14 @@ export function play(ctx) {
     h("section", { "aria-labelledby": "n-words-h" }, h("h2", { id: "n-words-h" }, "Words"), words));
 
   function update(v) {
-    alpha.replaceChildren(...v.alphabet.map(l => h("span", {
+    fill(alpha, ...v.alphabet.map(l => h("span", {
       role: "listitem", class: (l.deleted ? "gone" : "") + (l.letter === v.current ? " cur" : ""),
       "aria-label": `${l.letter}${l.deleted ? `, deleted by ${v.players[l.by].name}` : l.letter === v.current ? ", current letter" : ""}`,
       "data-letter": l.letter, "data-deleted": l.deleted ? "1" : "0",
     }, l.letter)));
     cur.textContent = v.status === "finished" ? `All done: ${v.left} letters left.`
       : v.current ? `Current letter: ${v.current} · ${v.left} letters left` : `Any letter may start the first word · ${v.left} letters left`;
-    words.replaceChildren(...v.words.map(w => h("li", { "aria-label": `${v.players[w.by].name}: ${w.word}, deleted ${w.deleted}` },
+    fill(words, ...v.words.map(w => h("li", { "aria-label": `${v.players[w.by].name}: ${w.word}, deleted ${w.deleted}` },
       h("span", { class: "muted" }, v.players[w.by].name + ": "), shown(w.word, w.deleted))));
     const mine = v.seat >= 0 && v.to_move === v.seat;
     box.hidden = v.seat < 0 || v.status === "finished";

@@ -2,7 +2,7 @@
 // view (games/quizl View). The referee is the server: this file only
 // checks a grid's shape for comfort and names squares as people do ("72").
 
-import { h, gridNav, toast } from "../dom.js";
+import { h, gridNav, toast, fill } from "../dom.js";
 
 const A = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const sq = (r, c) => `${r + 5}${c}`;
@@ -114,7 +114,7 @@ export function setup(ctx) {
     h("div", { class: "row" },
       h("button", { type: "button", onclick: fill }, "Fill the rest for me"),
       h("button", { type: "button", onclick: clearAll }, "Clear"),
-      h("button", { type: "button", onclick: () => auto("random") }, "Make me a random grid"),
+      h("button", { type: "button", onclick: () => auto(null) }, "Make me a random grid"),
       h("button", { type: "button", onclick: () => auto("deceptive") }, "Make me a deceptive grid")),
     err,
     h("button", { class: "primary", type: "button", id: "q-submit", onclick: submit }, "Use this grid"));
@@ -186,7 +186,7 @@ export function play(ctx) {
     sayWho.hidden = v.players.length <= 2;
     if (v.players.length > 2) {
       const keep = sayWho.value;
-      sayWho.replaceChildren(...others.filter(b => !b.outcome).map(b => h("option", { value: b.name }, b.name)));
+      fill(sayWho, ...others.filter(b => !b.outcome).map(b => h("option", { value: b.name }, b.name)));
       if (keep) sayWho.value = keep;
     }
     controls.hidden = v.seat < 0 || v.finished || (v.done && v.done[v.seat]);
@@ -194,7 +194,7 @@ export function play(ctx) {
     const focusSq = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
     const focusBoard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-board]");
     const fb = focusBoard && focusBoard.dataset.board;
-    boards.replaceChildren();
+    fill(boards);
     for (const b of (v.seat >= 0 ? others : v.boards)) {
       const label = v.solitaire ? "The computer's grid" : `${b.name}'s grid`;
       boards.append(h("section", { class: "board", "data-board": String(b.seat), "aria-label": label },

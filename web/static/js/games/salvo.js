@@ -2,7 +2,7 @@
 // view (games/salvo View). The placement note and the random fleet follow
 // the table's placement rule for comfort; the server referees the fleet.
 
-import { h, gridNav, plural } from "../dom.js";
+import { h, gridNav, plural, fill } from "../dom.js";
 
 const COLS = "ABCDEFGHIJ";
 const name = (r, c) => COLS[c] + (r + 1);
@@ -118,7 +118,7 @@ export function setup(ctx) {
     draw(name(r, c));
   };
   function draw(focus) {
-    shipSel.replaceChildren(...SHIPS.map(([n, len], i) => h("button", {
+    fill(shipSel, ...SHIPS.map(([n, len], i) => h("button", {
       type: "button", role: "radio", "aria-checked": String(i === cur), class: i === cur ? "primary" : "",
       onclick: () => { cur = i; draw(); },
     }, `${n} (${len})${fleet[i] ? " ✓" : ""}`)));
@@ -134,7 +134,7 @@ export function setup(ctx) {
         onkey: e => { if (e.key === "r" || e.key === "R") { e.preventDefault(); dir = (dir + 1) % (diagonal ? 4 : 2); draw(name(r, c)); } },
       };
     });
-    box.replaceChildren(g);
+    fill(box, g);
     const placed = fleet.filter(Boolean).length;
     note.className = prob ? "warn" : "ok";
     note.textContent = prob ? `Not allowed: ${prob}.` : placed < 5 ? `${placed} of 5 ships placed. Next: the ${SHIPS[cur][0]}.` : "Every ship is placed and the fleet keeps the placement rule.";
@@ -218,7 +218,7 @@ export function play(ctx) {
     fireForm.hidden = v.must_outline;
     shotsNote.textContent = v.must_outline ? `Every ship of ${v.players[v.target].name} is sunk: outline the fleet to win.`
       : myTurn ? `Your salvo: ${plural(v.shots, "shot")} at ${v.players[v.target].name}. Chosen: ${aim.length ? aim.join(" ") : "none"}.` : `Shots in your next salvo: ${v.shots}`;
-    boards.replaceChildren();
+    fill(boards);
     // The tracking oceans: one per opponent fired at, and the current target's.
     const targets = [];
     if (v.target >= 0) targets.push(v.target);
@@ -283,7 +283,7 @@ export function play(ctx) {
     }
     // Reports.
     const rows = v.salvos.slice().reverse().map(s => h("li", {}, h("span", { class: "by" }, `${v.players[s.by].name} #${s.number}`), ` at ${v.players[s.at].name}: ${s.squares.join(" ")} — `, h("em", {}, reportText(s.report))));
-    info.replaceChildren(h("section", { "aria-labelledby": "s-rep-h" }, h("h2", { id: "s-rep-h" }, "Salvo reports"), rows.length ? h("ol", { class: "moves", id: "s-reports", reversed: true }, rows) : h("p", { class: "muted" }, "No salvo yet.")),
+    fill(info, h("section", { "aria-labelledby": "s-rep-h" }, h("h2", { id: "s-rep-h" }, "Salvo reports"), rows.length ? h("ol", { class: "moves", id: "s-reports", reversed: true }, rows) : h("p", { class: "muted" }, "No salvo yet.")),
       (v.outlines || []).length ? h("section", {}, h("h2", {}, "Outlines"), h("ul", {}, v.outlines.map(o => h("li", {}, `${v.players[o.by].name} outlined ${v.players[o.of].name}'s fleet: ${o.right ? "right" : "wrong"} (${o.fleet.join(" ")})`)))) : null);
     drawOutline(v);
     if (focus && focusBoard) refocus(focusBoard.dataset.board, focus);
@@ -305,7 +305,7 @@ export function play(ctx) {
       inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); });
       return h("div", { class: "row" }, h("label", { for: inp.id }, `${n} (${len})${outlineShip === i ? " ◀" : ""}`), inp);
     });
-    outlineBox.replaceChildren(h("h3", {}, "Outline the fleet"),
+    fill(outlineBox, h("h3", {}, "Outline the fleet"),
       h("p", { class: "help" }, "Type each ship's ends, or choose a ship and click its two ends on the tracking ocean."),
       inputs, h("button", { type: "button", class: "primary", id: "s-ol-send", onclick: () => send("outline " + outline.join(" ")) }, "Send the outline"));
   }

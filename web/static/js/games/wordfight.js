@@ -4,7 +4,7 @@
 // the audit at the end. The preview checks what needs no dictionary; the
 // server checks the crossing words and referees everything.
 
-import { h, gridNav, plural } from "../dom.js";
+import { h, gridNav, plural, fill } from "../dom.js";
 
 // colName names column c (from 0): A-Z, then AA-AD.
 export const colName = c => c < 26 ? String.fromCharCode(65 + c) : "A" + String.fromCharCode(65 + c - 26);
@@ -148,10 +148,10 @@ export function play(ctx) {
     } else note.textContent = mine && answering ? "Choose a square for the first letter; arrow keys move, D turns the direction." : "";
     if (v.grid) {
       const g = drawGrid(v.grid, `Your grid, ${v.rules.width} by ${v.rules.height}`, { pv, word: answering ? v.current : "", pick: mine && answering ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
-      gridBox.replaceChildren(g, h("p", { class: "muted" }, `Your score: ${v.score}`));
+      fill(gridBox, g, h("p", { class: "muted" }, `Your score: ${v.score}`));
       if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
-    } else gridBox.replaceChildren(h("p", { class: "muted" }, "Spectators see the grids at the end."));
-    list.replaceChildren(h("section", { "aria-labelledby": "w-list-h" },
+    } else fill(gridBox, h("p", { class: "muted" }, "Spectators see the grids at the end."));
+    fill(list, h("section", { "aria-labelledby": "w-list-h" },
       h("h2", { id: "w-list-h" }, "The public list"),
       h("p", { id: "w-strikes" }, `Strikes: ${v.strikes} of ${v.strike_limit}`),
       v.list.length ? h("table", { class: "list" },

@@ -1,0 +1,288 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath finds the browser: $PARLOUR_CHROMIUM, else Debian's
+// chromium or another Chrome on $PATH. Without one the test is skipped,
+// unless CI is set: then a missing browser is a failure, so that CI never
+// passes by skipping the browser tests.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("PARLOUR_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no Chromium found (install Debian's chromium, or set PARLOUR_CHROMIUM); CI must run the browser tests")
+	}
+	t.Skip("no Chromium found: install Debian's chromium (apt-get install -y chromium) or set PARLOUR_CHROMIUM to run the browser tests")
+	return ""
+}
+
+// newBrowser starts one headless Chromium for the test, with a fresh
+// profile and nothing that reaches for the network by itself.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path := chromiumPath(t)
+	if testing.Short() {
+		t.Skip("browser tests are skipped with -short")
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1200, 900),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.Flag("disable-default-apps", true),
+		chromedp.Flag("disable-features", "Translate,OptimizationHints,MediaRouter"),
+		chromedp.Flag("no-pings", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.Flag("disable-background-timer-throttling", true),
+		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+	}
+	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	// Start the browser now, in a first tab that stays open for the test.
+	bctx, bcancel := chromedp.NewContext(alloc)
+	t.Cleanup(bcancel)
+	if err := chromedp.Do(bctx); err != nil {
+		t.Fatalf("starting Chromium (%s): %v", path, err)
+	}
+	return bctx
+}
+
+// player is one person at the table: a browser context of their own
+// (cookies and storage apart from every other player's), and everything
+// it received: page bodies and socket messages.
+type player struct {
+	t    *testing.T
+	name string
+	ctx  context.Context
+	base string
+
+	mu       sync.Mutex
+	frames   []string          // socket messages received
+	bodies   map[string]string // request id -> body, for same-origin responses
+	requests []string          // every URL requested
+	sizes    map[string]int64  // request id -> encoded bytes received
+	ids      []network.RequestID
+	urls     map[network.RequestID]string
+}
+
+// newPlayer opens a tab in a new browser context of b.
+func newPlayer(t *testing.T, b context.Context, name, base string) *player {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	p := &player{t: t, name: name, ctx: ctx, base: base, bodies: map[string]string{}, sizes: map[string]int64{}, urls: map[network.RequestID]string{}}
+	if err := chromedp.Listen(ctx, p.listen); err != nil {
+		t.Fatalf("%s: listening: %v", name, err)
+	}
+	return p
+}
+
+func (p *player) listen(ev any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch e := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		p.requests = append(p.requests, e.Request.URL)
+		p.urls[e.RequestID] = e.Request.URL
+	case *network.EventWebSocketFrameReceived:
+		p.frames = append(p.frames, string(e.Response.PayloadData))
+	case *network.EventLoadingFinished:
+		p.sizes[string(e.RequestID)] = int64(e.EncodedDataLength)
+		p.ids = append(p.ids, e.RequestID)
+	}
+}
+
+// received returns every body and socket message the player has received
+// so far, fetching bodies it has not read yet.
+func (p *player) received() []string {
+	p.mu.Lock()
+	ids := append([]network.RequestID(nil), p.ids...)
+	p.mu.Unlock()
+	for _, id := range ids {
+		p.mu.Lock()
+		_, done := p.bodies[string(id)]
+		u := p.urls[id]
+		p.mu.Unlock()
+		if done || !strings.HasPrefix(u, p.base) {
+			continue
+		}
+		res, err := chromedp.Call(p.ctx, network.GetResponseBody, network.GetResponseBodyParams{RequestID: id})
+		body := ""
+		if err == nil {
+			body = string(res.Body) // already decoded from base64
+		}
+		p.mu.Lock()
+		p.bodies[string(id)] = body
+		p.mu.Unlock()
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := append([]string(nil), p.frames...)
+	for _, b := range p.bodies {
+		out = append(out, b)
+	}
+	return out
+}
+
+// do runs actions, failing the test with what the player was doing.
+func (p *player) do(what string, actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		p.fail("%s: %v", what, err)
+	}
+}
+
+func (p *player) fail(format string, args ...any) {
+	p.t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	p.shot("failure-" + p.name)
+	p.t.Fatalf("%s: %s\n%s", p.name, msg, p.text("#main"))
+}
+
+// open goes to path on the server.
+func (p *player) open(path string) {
+	p.t.Helper()
+	p.do("open "+path, chromedp.Navigate(p.base+path))
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](p *player, expr string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.fail("evaluating %s: %v", clip(expr), err)
+	}
+	return v
+}
+
+// wait polls until the JavaScript expression is true.
+func (p *player) wait(what, expr string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(5*time.Millisecond))); err != nil {
+		p.fail("waiting for %s (%s): %v", what, clip(expr), err)
+	}
+}
+
+// text returns the visible text of the first element matching sel, or "".
+func (p *player) text(sel string) string {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(document.querySelector(%q)||{}).innerText||""`, sel)))
+	if err != nil {
+		return ""
+	}
+	return v
+}
+
+// click clicks the element matching the CSS selector.
+func (p *player) click(sel string) {
+	p.t.Helper()
+	p.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+}
+
+// typeIn replaces the value of the input matching sel and types text.
+func (p *player) typeIn(sel, text string) {
+	p.t.Helper()
+	if !eval[bool](p, fmt.Sprintf(`(() => { const el = document.querySelector(%q); if (!el) return false; el.value = ""; el.focus(); return true; })()`, sel)) {
+		p.fail("no %s to type in", sel)
+	}
+	p.do("type in "+sel, chromedp.SendKeys(chromedp.CSS(sel), text, chromedp.NodeVisible))
+}
+
+// shotDir is where screenshots go: $PARLOUR_SCREENSHOTS, or a temporary
+// directory of the test run.
+var shotDir = sync.OnceValue(func() string {
+	if d := os.Getenv("PARLOUR_SCREENSHOTS"); d != "" {
+		os.MkdirAll(d, 0o755)
+		return d
+	}
+	d, _ := os.MkdirTemp("", "parlour-e2e-shots-")
+	return d
+})
+
+// shot saves a screenshot of the whole page as NAME.png.
+func (p *player) shot(name string) {
+	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+	defer cancel()
+	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		p.t.Logf("screenshot %s: %v", name, err)
+		return
+	}
+	path := filepath.Join(shotDir(), name+".png")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		p.t.Logf("screenshot %s: %v", name, err)
+	}
+}
+
+// offOrigin lists requests that left the server's origin.
+func (p *player) offOrigin() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	base, _ := url.Parse(p.base)
+	var out []string
+	for _, r := range p.requests {
+		u, err := url.Parse(r)
+		if err != nil || u.Scheme == "data" || u.Scheme == "blob" {
+			continue
+		}
+		if u.Host != base.Host {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// transferred sums the encoded bytes of every response received.
+func (p *player) transferred() int64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var n int64
+	for _, s := range p.sizes {
+		n += s
+	}
+	return n
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}

@@ -1,0 +1,121 @@
+package e2e
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// createTable opens the new-table form of game as p, fills it with name,
+// picks the seats with preset (a button of the "Who plays" box, "" to keep
+// the default) and opens the table. It returns the table's id.
+func (p *player) createTable(game, preset string) string {
+	p.t.Helper()
+	p.open("/new/" + game)
+	p.wait("the new table form", `!!document.querySelector("form button[type=submit]")`)
+	if preset != "" {
+		p.clickText("#main form button", preset)
+	}
+	p.typeIn("#my-name", p.name)
+	p.click("form button[type=submit]")
+	p.wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	return strings.TrimPrefix(eval[string](p, `location.pathname`), "/t/")
+}
+
+// inviteLink reads the invite link the table shows its creator.
+func (p *player) inviteLink() string {
+	p.t.Helper()
+	p.wait("the invite link", `!!document.querySelector("#invite")`)
+	return eval[string](p, `document.querySelector("#invite").value`)
+}
+
+// join follows an invite link and takes a seat.
+func (p *player) join(link string) {
+	p.t.Helper()
+	if !strings.HasPrefix(link, p.base+"/t/") {
+		p.fail("invite link %q is not a table of %s", link, p.base)
+	}
+	p.open(strings.TrimPrefix(link, p.base))
+	p.wait("the join form", `!!document.querySelector("#join-name")`)
+	p.typeIn("#join-name", p.name)
+	p.click("#main form button[type=submit]")
+	p.wait("the table", `!!document.querySelector("#turn")`)
+}
+
+// clickText clicks the first element matching sel whose text is text.
+func (p *player) clickText(sel, text string) {
+	p.t.Helper()
+	ok := eval[bool](p, fmt.Sprintf(`(() => { const el = [...document.querySelectorAll(%q)].find(e => e.textContent.trim() === %q); if (el) el.click(); return !!el; })()`, sel, text))
+	if !ok {
+		p.fail("no %s reading %q", sel, text)
+	}
+}
+
+// myTurn reports whether the table shows that it is p's turn.
+func (p *player) waitTurn(mine bool) {
+	p.t.Helper()
+	p.wait(fmt.Sprintf("my turn = %v", mine), fmt.Sprintf(`(document.querySelector("#turn")||{}).dataset && document.querySelector("#turn").dataset.mine === %q`, map[bool]string{true: "1", false: "0"}[mine]))
+}
+
+// latencies collects how long moves took to show on the other screen.
+type latencies []time.Duration
+
+func (l latencies) summary() string {
+	if len(l) == 0 {
+		return "no moves measured"
+	}
+	s := append(latencies(nil), l...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	var sum time.Duration
+	for _, d := range s {
+		sum += d
+	}
+	p := func(q float64) time.Duration { return s[min(len(s)-1, int(q*float64(len(s))))] }
+	return fmt.Sprintf("%d moves: median %v, p90 %v, max %v, mean %v", len(s), p(0.5), p(0.9), s[len(s)-1], sum/time.Duration(len(s)))
+}
+
+// watchFor arms an observer in p's page that notes the time at which the
+// JavaScript condition cond first holds.
+func (p *player) watchFor(cond string) {
+	p.t.Helper()
+	eval[bool](p, fmt.Sprintf(`(() => {
+		window.__seenAt = 0;
+		if (window.__obs) window.__obs.disconnect();
+		const check = () => { if (!window.__seenAt && (%s)) window.__seenAt = performance.timeOrigin + performance.now(); };
+		window.__obs = new MutationObserver(check);
+		window.__obs.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+		check();
+		return true;
+	})()`, cond))
+}
+
+// seenAt waits for the condition armed by watchFor and returns when it
+// first held, in milliseconds since the epoch (with fractions).
+func (p *player) seenAt() float64 {
+	p.t.Helper()
+	p.wait("the move to show", `window.__seenAt > 0`)
+	return eval[float64](p, `window.__seenAt`)
+}
+
+// submitAt clicks sel and returns the time just before the click, in the
+// clock seenAt uses (both tabs share the machine's clock).
+func (p *player) submitAt(sel string) float64 {
+	p.t.Helper()
+	return eval[float64](p, fmt.Sprintf(`(() => { const t = performance.timeOrigin + performance.now(); document.querySelector(%q).click(); return t; })()`, sel))
+}
+
+// noSecrets checks that nothing p has received so far holds any of the
+// secrets.
+func (p *player) noSecrets(when string, secrets ...string) {
+	p.t.Helper()
+	for _, body := range p.received() {
+		up := strings.ToUpper(body)
+		for _, s := range secrets {
+			if strings.Contains(up, strings.ToUpper(s)) {
+				i := strings.Index(up, strings.ToUpper(s))
+				p.t.Errorf("%s: %s received %q %s: ...%s...", p.name, when, s, "before the end", clip(body[max(0, i-60):]))
+			}
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestNymphabet plays a whole standard game between two browsers, checks
+// both screens after every word and measures how long each word takes to
+// reach the other screen.
+func TestNymphabet(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.createTable("nymphabet", "A friend")
+	ben.join(ann.inviteLink())
+	ann.wait("the alphabet", `document.querySelectorAll(".alphabet span").length === 26`)
+	ann.waitTurn(true)
+	ben.waitTurn(false)
+	ann.shot("nymphabet-start")
+
+	words := []struct {
+		word, shown string // shown: the deleted letters in capitals
+		deleted     int
+	}{
+		{"abdicate", "ABdiCate", 3},
+		{"defog", "DEFoG", 4},
+		{"hijack", "HIJacK", 4},
+		{"lemon", "LeMoN", 3},
+		{"opaque", "OPaQue", 3},
+		{"rust", "RuST", 3},
+		{"uvula", "UVula", 2},
+		{"wax", "WaX", 2},
+		{"yolk", "Yolk", 1},
+		{"zoo", "Zoo", 1},
+	}
+	var lat latencies
+	deleted := 0
+	for i, w := range words {
+		mover, other := ann, ben
+		if i%2 == 1 {
+			mover, other = ben, ann
+		}
+		mover.waitTurn(true)
+		other.waitTurn(false)
+		mover.typeIn("#n-word", w.word)
+		other.watchFor(fmt.Sprintf(`document.querySelectorAll(".nwords li").length === %d`, i+1))
+		sent := mover.submitAt("#n-controls button[type=submit]")
+		seen := other.seenAt()
+		lat = append(lat, time.Duration((seen-sent)*float64(time.Millisecond)))
+		deleted += w.deleted
+		for _, p := range []*player{ann, ben} {
+			p.wait("word "+w.word, fmt.Sprintf(`document.querySelectorAll(".nwords li").length === %d`, i+1))
+			shown := eval[string](p, `[...document.querySelectorAll(".nwords li")].pop().innerText`)
+			if !strings.HasSuffix(shown, w.shown) {
+				t.Errorf("%s sees word %d as %q, want it to end %q", p.name, i+1, shown, w.shown)
+			}
+			if n := eval[int](p, `document.querySelectorAll(".alphabet span.gone").length`); n != deleted {
+				t.Errorf("%s sees %d letters struck through after %s, want %d", p.name, n, w.word, deleted)
+			}
+		}
+		if i == 3 {
+			ann.shot("nymphabet-play")
+		}
+	}
+	for _, p := range []*player{ann, ben} {
+		p.wait("the end", `!!document.querySelector("#game-over")`)
+		if got := p.text("#game-over h2"); !strings.Contains(got, map[string]string{"Ann": "you won", "Ben": "Ann won"}[p.name]) {
+			t.Errorf("%s sees %q at the end", p.name, got)
+		}
+		if title := eval[string](p, `document.title`); !strings.HasPrefix(title, "Over") {
+			t.Errorf("%s's tab title at the end: %q", p.name, title)
+		}
+	}
+	ben.shot("nymphabet-over")
+	t.Logf("Nymphabet, time for a word to show on the other screen: %s", lat.summary())
+	for _, d := range lat {
+		if d > 100*time.Millisecond {
+			t.Errorf("a word took %v to reach the other screen, over 100 ms", d)
+		}
+	}
+}
