@@ -5,9 +5,9 @@
 // A Lexicon keeps its words grouped by length. Each group is one byte array
 // of fixed-width records, a word's letters packed five bits apiece, sorted
 // alphabetically, with a parallel array holding each word's commonness and
-// Nymphabet run. Membership is a binary search within the words of the same
-// length and first letter, which allocates nothing; pattern and run queries
-// read only the groups and letter ranges that can hold an answer.
+// Nymphabet run, and a compact hash table of record numbers. Membership is
+// one hash probe, which allocates nothing; pattern and run queries read only
+// the groups and letter ranges that can hold an answer.
 package lexicon
 
 import (
@@ -47,6 +47,9 @@ type group struct {
 	// first[c] is the index of the group's first word starting with letter
 	// 'a'+c; first[26] is count.
 	first [27]int32
+	// table is a hash table of the records (see hash.go).
+	table []byte
+
 }
 
 // runCap is the largest run stored in info; longer runs are recomputed.
@@ -145,12 +148,27 @@ func (l *Lexicon) find(word string, fold bool) (int, bool) {
 	if g.count == 0 {
 		return 0, false
 	}
-	key, ok := pack(word, fold)
-	if !ok {
-		return 0, false
+	if g.width > 8 {
+		key, ok := pack(word, fold)
+		if !ok {
+			return 0, false
+		}
+		return g.lookupKey(&key)
 	}
-	c := key[0] >> 3 // the first letter
-	return g.search(&key, int(g.first[c]), int(g.first[c+1]))
+	// Words of up to 12 letters pack into one number: the fast path.
+	var k uint64
+	for i := 0; i < n; i++ {
+		c := word[i]
+		if fold && 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		c -= 'a'
+		if c > 25 {
+			return 0, false
+		}
+		k = k<<5 | uint64(c)
+	}
+	return g.lookupHead(k << (64 - 5*n))
 }
 
 // OfLength returns the words of n letters in alphabetical order. Each call

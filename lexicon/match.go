@@ -16,8 +16,8 @@ type MatchOptions struct {
 // Match returns, in alphabetical order, the words that fit pattern: one
 // character per letter, a letter (in either case) where the letter is known
 // and '?' or '.' where any letter may go. It reads only the words of the
-// pattern's length (and, when the pattern's first letter is known, only
-// those starting with it), comparing each packed word under a mask. Its
+// pattern's length (and, when the pattern's first letters are known, only
+// those starting with them), comparing each packed word under a mask. Its
 // error says what is wrong with a pattern or an Exclude list that holds
 // anything else.
 func (l *Lexicon) Match(pattern string, opt MatchOptions) ([]string, error) {
@@ -53,9 +53,13 @@ func (l *Lexicon) Match(pattern string, opt MatchOptions) ([]string, error) {
 
 	g := &l.groups[n]
 	lo, hi := 0, g.count
-	if wild&1 == 0 {
-		c := lower(pattern[0]) - 'a'
-		lo, hi = int(g.first[c]), int(g.first[c+1])
+	switch {
+	case g.count == 0:
+		return nil, nil
+	case n > 1 && wild&3 == 0:
+		lo, hi = g.prefixRange(int(lower(pattern[0])-'a'), int(lower(pattern[1])-'a'))
+	case wild&1 == 0:
+		lo, hi = g.letterRange(int(lower(pattern[0]) - 'a'))
 	}
 	chunks := (g.width + 7) / 8
 	var m64, v64 [(keyLen + 7) / 8]uint64

@@ -2,6 +2,7 @@ package lexicon
 
 import (
 	"bytes"
+	"sort"
 	"encoding/binary"
 	"errors"
 )
@@ -54,34 +55,6 @@ func pack[S string | []byte](word S, fold bool) (k key, ok bool) {
 // past the record cleared.
 func (g *group) head(i int) uint64 {
 	return binary.BigEndian.Uint64(g.recs[i*g.width:]) & g.mask
-}
-
-// search finds the packed word k among records lo to hi-1.
-func (g *group) search(k *key, lo, hi int) (int, bool) {
-	k0 := binary.BigEndian.Uint64(k[:8])
-	w := g.width
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		r0 := g.head(m)
-		switch {
-		case r0 < k0:
-			lo = m + 1
-		case r0 > k0:
-			hi = m
-		case w <= 8:
-			return m, true
-		default:
-			switch bytes.Compare(g.recs[m*w+8:m*w+w], k[8:w]) {
-			case -1:
-				lo = m + 1
-			case 1:
-				hi = m
-			default:
-				return m, true
-			}
-		}
-	}
-	return lo, false
 }
 
 // appendWord appends the letters of record i to dst.
@@ -140,8 +113,17 @@ type builder struct {
 var errOrder = errors.New("words out of order")
 
 // newBuilder makes a builder for count[n] words of each length n.
+//
+// Each kind of array is one allocation that the groups share, which keeps
+// the lexicon small and together in memory.
 func newBuilder(name string, count *[MaxWordLen + 1]int) *builder {
 	l := &Lexicon{name: name}
+	nrecs, ninfo := 0, 0
+	for n := 1; n <= MaxWordLen; n++ {
+		nrecs += count[n]*width(n) + recPad
+		ninfo += count[n]
+	}
+	recs, info := make([]byte, nrecs), make([]byte, ninfo)
 	for n := 1; n <= MaxWordLen; n++ {
 		g := &l.groups[n]
 		g.n, g.width = n, width(n)
@@ -149,10 +131,9 @@ func newBuilder(name string, count *[MaxWordLen + 1]int) *builder {
 		if g.width < 8 {
 			g.mask <<= 64 - 8*g.width
 		}
-		if count[n] > 0 {
-			g.recs = make([]byte, 0, count[n]*g.width+recPad)
-			g.info = make([]byte, 0, count[n])
-		}
+		size := count[n]*g.width + recPad
+		g.recs, recs = recs[:0:size], recs[size:]
+		g.info, info = info[:0:count[n]], info[count[n]:]
 	}
 	return &builder{l: l}
 }
@@ -180,18 +161,37 @@ func (b *builder) add(word []byte, code byte) error {
 	return nil
 }
 
-// finish pads the groups and indexes them by first letter.
+// finish pads the groups and indexes them.
 func (b *builder) finish() *Lexicon {
+	ntable := 1 // hash table indexes are read four bytes at a time
+	for n := 1; n <= MaxWordLen; n++ {
+		ntable += tableBytes(b.l.groups[n].count)
+	}
+	table := make([]byte, ntable)
 	for n := 1; n <= MaxWordLen; n++ {
 		g := &b.l.groups[n]
-		if g.count > 0 {
-			g.recs = append(g.recs, make([]byte, recPad)...)
-		} else {
-			g.recs = make([]byte, recPad)
-		}
+		g.recs = g.recs[:cap(g.recs)] // the padding, zero
 		for c := 1; c <= 26; c++ {
 			g.first[c] += g.first[c-1]
 		}
+		size := tableBytes(g.count)
+		g.index(table[:size+1])
+		table = table[size:]
 	}
 	return b.l
+}
+
+// letterRange returns the records that start with letter c ('a' is 0).
+func (g *group) letterRange(c int) (lo, hi int) {
+	return int(g.first[c]), int(g.first[c+1])
+}
+
+// prefixRange returns the records that start with letters c1, c2 ('a' is
+// 0); the group's words must have two letters or more.
+func (g *group) prefixRange(c1, c2 int) (lo, hi int) {
+	lo, hi = g.letterRange(c1)
+	second := func(i int) int { return int(g.letter(i, 1)) }
+	lo += sort.Search(hi-lo, func(i int) bool { return second(lo+i) >= c2 })
+	hi = lo + sort.Search(hi-lo, func(i int) bool { return second(lo+i) > c2 })
+	return lo, hi
 }

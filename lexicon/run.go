@@ -39,7 +39,7 @@ func (l *Lexicon) Runs(letter byte, n int, wrap bool) []string {
 	var out []string
 	for length := n; length <= MaxWordLen; length++ {
 		g := &l.groups[length]
-		lo, hi := int(g.first[c]), int(g.first[c+1])
+		lo, hi := g.letterRange(c)
 		var buf []byte
 		for i := lo; i < hi; i++ {
 			if g.run(i, c, wrap) == n {

@@ -1,0 +1,153 @@
+package lexicon
+
+import (
+	"bufio"
+	"math/rand/v2"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// benchWords returns the default lexicon's words, and 1024 queries: half of
+// them words, half not.
+func benchQueries(b *testing.B) (*Lexicon, []string, []string) {
+	b.Helper()
+	l := Default()
+	var all []string
+	for n := 1; n <= MaxWordLen; n++ {
+		all = append(all, l.OfLength(n)...)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	q := make([]string, 0, 1024)
+	for len(q) < 1024 {
+		w := all[r.IntN(len(all))]
+		if len(q)%2 == 1 {
+			bs := []byte(w)
+			bs[r.IntN(len(bs))] = byte('a' + r.IntN(26))
+			if l.Has(string(bs)) {
+				continue
+			}
+			w = string(bs)
+		}
+		q = append(q, w)
+	}
+	return l, all, q
+}
+
+// mapOf builds the map a simple program would: each word read from a word
+// list as its own string.
+func mapOf(text string) map[string]struct{} {
+	m := make(map[string]struct{})
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		m[sc.Text()] = struct{}{}
+	}
+	return m
+}
+
+func BenchmarkHas(b *testing.B) {
+	l, all, q := benchQueries(b)
+	m := mapOf(strings.Join(all, "\n"))
+	b.Run("lexicon", func(b *testing.B) {
+		b.ReportAllocs()
+		found := 0
+		for i := 0; b.Loop(); i++ {
+			if l.Has(q[i&1023]) {
+				found++
+			}
+		}
+		if found == 0 {
+			b.Fatal("found nothing")
+		}
+	})
+	b.Run("map", func(b *testing.B) {
+		b.ReportAllocs()
+		found := 0
+		for i := 0; b.Loop(); i++ {
+			if _, ok := m[q[i&1023]]; ok {
+				found++
+			}
+		}
+		if found == 0 {
+			b.Fatal("found nothing")
+		}
+	})
+}
+
+// heapGrowth reports how many bytes of heap the value build returns keeps
+// alive.
+func heapGrowth(build func() any) (uint64, any) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v := build()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	return after.HeapAlloc - before.HeapAlloc, v
+}
+
+// BenchmarkLoad times building the default lexicon from the embedded data
+// and reports the heap it keeps (B/lexicon); its map sub-benchmark builds a
+// map[string]struct{} of the same words from a word list and reports its heap
+// (B/map) for comparison.
+func BenchmarkLoad(b *testing.B) {
+	b.Run("lexicon", func(b *testing.B) {
+		b.ReportAllocs()
+		var l *Lexicon
+		for b.Loop() {
+			var err error
+			if l, err = decode("en", 70); err != nil {
+				b.Fatal(err)
+			}
+		}
+		size, _ := heapGrowth(func() any { l, _ := decode("en", 70); return l })
+		b.ReportMetric(float64(size), "heap-bytes")
+		b.ReportMetric(float64(size)/float64(l.Len()), "heap-bytes/word")
+	})
+	b.Run("map", func(b *testing.B) {
+		b.ReportAllocs()
+		var all []string
+		for n := 1; n <= MaxWordLen; n++ {
+			all = append(all, Default().OfLength(n)...)
+		}
+		text := strings.Join(all, "\n")
+		all = nil
+		var m map[string]struct{}
+		for b.Loop() {
+			m = mapOf(text)
+		}
+		size, _ := heapGrowth(func() any { return mapOf(text) })
+		b.ReportMetric(float64(size), "heap-bytes")
+		b.ReportMetric(float64(size)/float64(len(m)), "heap-bytes/word")
+	})
+}
+
+func BenchmarkMatch(b *testing.B) {
+	l := Default()
+	for _, c := range []struct {
+		name, pattern string
+		opt           MatchOptions
+	}{
+		{"c?a?e", "c?a?e", MatchOptions{}},
+		{"?r??e", "?r??e", MatchOptions{Exclude: "st"}},
+		{"?????-distinct", "?????", MatchOptions{Distinct: true}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := l.Match(c.pattern, c.opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkRuns(b *testing.B) {
+	l := Default()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		l.Runs(byte('a'+i%26), 2, true)
+	}
+}
