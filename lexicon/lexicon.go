@@ -49,7 +49,6 @@ type group struct {
 	first [27]int32
 	// table is a hash table of the records (see hash.go).
 	table []byte
-
 }
 
 // runCap is the largest run stored in info; longer runs are recomputed.

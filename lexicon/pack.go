@@ -2,9 +2,9 @@ package lexicon
 
 import (
 	"bytes"
-	"sort"
 	"encoding/binary"
 	"errors"
+	"sort"
 )
 
 // keyLen is the size in bytes of the longest packed word.
