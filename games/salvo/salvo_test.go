@@ -635,3 +635,28 @@ func ExamplePlacement_Check() {
 	fmt.Println(Placement{Strict: true}.Check(f))
 	// Output: the destroyer D3-F3 touches the cruiser D2-G2 on more than one square
 }
+
+func TestPractice(t *testing.T) {
+	f, _ := ParseFleet(fleetB)
+	st, err := NewPractice(game.Defaults(Game{}.Options()), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	todo := squaresOf(fleetB...)
+	for len(todo) > 0 {
+		if got := st.ToMove(); !slices.Equal(got, []game.Seat{0}) {
+			t.Fatalf("to move %v, want only the practising seat", got)
+		}
+		n := min(st.SeatView(0).Shots, len(todo))
+		apply(t, st, 0, "fire "+strings.Join(todo[:n], " "))
+		todo = todo[n:]
+	}
+	apply(t, st, 0, "outline "+strings.Join(fleetB, " "))
+	if res := st.Result(); res.Status != game.Finished || !slices.Equal(res.Winners, []game.Seat{0}) || res.Scores[0] != 5 {
+		t.Errorf("result %+v", res)
+	}
+	bad, _ := ParseFleet([]string{"A1-A5", "D2-G2", "I4-I6", "D8-E8", "G9-G10"})
+	if _, err := NewPractice(game.Defaults(Game{}.Options()), bad); err == nil {
+		t.Error("an illegal practice fleet was accepted")
+	}
+}

@@ -46,6 +46,9 @@ type State struct {
 
 	turn    game.Seat // the seat to move, Spectator once the game is over
 	winners []game.Seat
+	// practice is set for NewPractice's solitaire play: seat 0 fires and
+	// seat 1 only holds the fleet, never taking a turn.
+	practice bool
 }
 
 var _ game.State = (*State)(nil)
@@ -87,6 +90,24 @@ func NewState(cfg game.Config, setups []json.RawMessage) (*State, error) {
 		}
 		s.all[i] = f.Board()
 	}
+	return s, nil
+}
+
+// NewPractice starts a solitaire play: one player, seat 0, fires at the
+// fleet target, which must be legal under rules, and nobody fires back.
+// Everything else is refereed as at a table of two: the reports, the shots
+// lost, the outline that wins or loses. Seat 1 holds the fleet and never
+// moves. Computer players train and are measured on it.
+func NewPractice(rules game.Rules, target Fleet) (*State, error) {
+	if err := PlacementOf(rules).Check(target); err != nil {
+		return nil, fmt.Errorf("the practice fleet: %w", err)
+	}
+	cfg := game.Config{Players: []string{"you", "the fleet"}, Rules: rules}
+	s, err := NewState(cfg, []json.RawMessage{SetupOf(target), SetupOf(target)})
+	if err != nil {
+		return nil, err
+	}
+	s.practice = true
 	return s, nil
 }
 
@@ -314,6 +335,9 @@ func (s *State) advance(seat game.Seat, evs []game.Event) []game.Event {
 	}
 	for i := 1; i <= s.n; i++ {
 		t := (int(seat) + i) % s.n
+		if s.practice && t != 0 {
+			continue
+		}
 		if s.out[t] == "" && s.sunk[t] != allSunk {
 			s.turn = game.Seat(t)
 			break
