@@ -30,6 +30,18 @@ type Handler struct {
 	mu       sync.Mutex
 	sockets  map[*socket]struct{}
 	draining bool
+
+	// static serves the browser client, when set (see ServeStatic).
+	static http.Handler
+}
+
+// ServeStatic makes h serve the browser client with static (web.Handler):
+// every path the API does not claim, and the invite link /t/{id} when a
+// browser asks for a page. Programs that ask for text still get the
+// invite's plain-text description. Call it before serving.
+func (h *Handler) ServeStatic(static http.Handler) {
+	h.static = static
+	h.mux.Handle("/", static)
 }
 
 // NewHandler returns the HTTP handler of s with limits lim.
@@ -445,6 +457,10 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 // invite answers an invite link: what the table is and how to sit down.
 // (The browser client, when present, serves its own page here.)
 func (h *Handler) invite(w http.ResponseWriter, r *http.Request) {
+	if h.static != nil && strings.Contains(r.Header.Get("Accept"), "text/html") {
+		h.static.ServeHTTP(w, r)
+		return
+	}
 	u, err := h.s.View(r.Context(), nil, r.PathValue("id"))
 	if err != nil {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
