@@ -1,0 +1,184 @@
+// Package bot holds Sightless Word Fight's computer players. A player sees
+// only its seat's view (its own grid, the public list, who could not place
+// each word) and answers in the move notation, like a person.
+//
+// Every level places each word where it scores most, more or less
+// carefully, and declares words it expects to fit well in its own grid and
+// badly in the others'. The levels differ in vocabulary, in how many
+// candidates they weigh, and in whether they model the other players:
+//
+//   - greedy, the bench's baseline: the first legal placement it finds, and
+//     a random common word to declare;
+//   - easy: a random legal placement, and a common word it can place;
+//   - medium: the best-scoring placement, and the best-scoring of a few
+//     dozen common words;
+//   - strong: the best-scoring placement, ties broken by keeping the grid
+//     open for later words; it declares from a wide vocabulary the word
+//     with the best margin over what the others can be expected to score,
+//     steering towards strikes while it leads and away from them while it
+//     trails.
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"strings"
+
+	"parlour/game"
+	"parlour/games/wordfight"
+	"parlour/lexicon"
+)
+
+// Greedy is the level name of the bench's baseline player.
+const Greedy = "greedy"
+
+// Levels lists the level names New accepts, weakest first.
+func Levels() []string { return []string{Greedy, game.Easy, game.Medium, game.Strong} }
+
+// params set a level's strength.
+type params struct {
+	level string
+	// rarest is the highest commonness (SCOWL size) of a word the player
+	// declares.
+	rarest int
+	// candidates is how many words the player weighs for a declaration.
+	candidates int
+	// best: place for the most points (else at random, or first found).
+	best, first bool
+	// open breaks ties between placements by the grid's openness.
+	open bool
+	// model weighs the other players' likely answers when declaring.
+	model bool
+}
+
+func levelParams(level string) (params, error) {
+	switch level {
+	case Greedy:
+		return params{level: level, rarest: 20, candidates: 1, first: true}, nil
+	case game.Easy:
+		return params{level: level, rarest: 20, candidates: 6}, nil
+	case game.Medium:
+		return params{level: level, rarest: 35, candidates: 40, best: true}, nil
+	case game.Strong:
+		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true}, nil
+	}
+	return params{}, fmt.Errorf("no Word Fight player level %q (there are %s)", level, strings.Join(Levels(), ", "))
+}
+
+// Bot is a Word Fight computer player. It implements game.Bot.
+type Bot struct {
+	p     params
+	seed  uint64
+	lex   *lexicon.Lexicon
+	vocab *vocabulary
+}
+
+// New returns a player of level (greedy, easy, medium or strong),
+// deterministic for seed, that plays words of lex.
+func New(level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+	p, err := levelParams(level)
+	if err != nil {
+		return nil, err
+	}
+	if lex == nil {
+		return nil, fmt.Errorf("word fight bot: no lexicon")
+	}
+	return &Bot{p: p, seed: seed, lex: lex, vocab: newVocabulary(lex, p.rarest)}, nil
+}
+
+// vocabulary is the words a player may declare, most common first, and
+// the probe words it measures a grid's openness with.
+type vocabulary struct {
+	words  []string
+	probes []string
+}
+
+func newVocabulary(lex *lexicon.Lexicon, rarest int) *vocabulary {
+	v := &vocabulary{}
+	for w, c := range lex.ByCommonness() {
+		if c > rarest {
+			break
+		}
+		if len(w) >= 3 && len(w) <= 12 {
+			v.words = append(v.words, w)
+		}
+	}
+	// Probes: common short words spread over the alphabet, the kind any
+	// later declaration is likely to be.
+	step := max(1, min(len(v.words), 3000)/48)
+	for i := 0; i < min(len(v.words), 3000) && len(v.probes) < 48; i += step {
+		if len(v.words[i]) <= 7 {
+			v.probes = append(v.probes, v.words[i])
+		}
+	}
+	return v
+}
+
+// Setup implements game.Bot: Word Fight has no setup.
+func (b *Bot) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.RawMessage, error) {
+	return nil, nil
+}
+
+// Move implements game.Bot. view is the *wordfight.View of seat (or its
+// JSON encoding).
+func (b *Bot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view any) (string, error) {
+	v, err := asView(view)
+	if err != nil {
+		return "", err
+	}
+	if v.Seat != seat || v.Grid == nil {
+		return "", fmt.Errorf("word fight bot: the view is not seat %d's", seat)
+	}
+	g, err := wordfight.GridFromRows(v.Grid)
+	if err != nil {
+		return "", fmt.Errorf("word fight bot: %w", err)
+	}
+	rng := b.rng(v)
+	if v.Current != "" {
+		word := strings.ToLower(v.Current)
+		p, ok := b.place(ctx, rng, v.Rules, g, word)
+		if !ok {
+			return "cannot", nil
+		}
+		return "place " + p.String(), nil
+	}
+	w, err := b.declare(ctx, rng, v, g)
+	if err != nil {
+		return "", err
+	}
+	return "declare " + w, nil
+}
+
+func asView(view any) (*wordfight.View, error) {
+	switch v := view.(type) {
+	case *wordfight.View:
+		return v, nil
+	case wordfight.View:
+		return &v, nil
+	case json.RawMessage:
+		return decodeView(v)
+	case []byte:
+		return decodeView(v)
+	}
+	return nil, fmt.Errorf("word fight bot: a view of type %T is not a Word Fight view", view)
+}
+
+func decodeView(b []byte) (*wordfight.View, error) {
+	var v wordfight.View
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("word fight bot: reading the view: %w", err)
+	}
+	return &v, nil
+}
+
+// rng returns the randomness for one decision: a function of the seed and
+// the position, so that a game replays the same from the seed whatever
+// else the bot was asked before.
+func (b *Bot) rng(v *wordfight.View) *rand.Rand {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%d/%s", v.Seat, len(v.List), v.Current)
+	return rand.New(rand.NewPCG(b.seed, h.Sum64()))
+}

@@ -1,0 +1,296 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+
+	"parlour/game"
+	"parlour/games/wordfight"
+)
+
+// maxExtensions caps the words that hold a word of the player's grid that
+// the strong player adds to its candidates.
+const maxExtensions = 120
+
+// declare chooses the next word for the list.
+func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g *wordfight.Grid) (string, error) {
+	longest := g.Board().Longest()
+	pick := func() (string, bool) {
+		// A handful of tries finds a word that fits any sane board.
+		for range 64 {
+			w := b.vocab.words[rng.IntN(len(b.vocab.words))]
+			if len(w) <= longest {
+				return w, true
+			}
+		}
+		return "", false
+	}
+	if len(b.vocab.words) == 0 {
+		return "", errors.New("word fight bot: the lexicon holds no words to declare")
+	}
+	if b.p.first {
+		if w, ok := pick(); ok {
+			return w, nil
+		}
+		return b.shortest(longest)
+	}
+	cands := make([]string, 0, b.p.candidates+maxExtensions)
+	for range b.p.candidates {
+		if w, ok := pick(); ok {
+			cands = append(cands, w)
+		}
+	}
+	if b.p.model && g.Len() > 0 {
+		cands = append(cands, b.extensions(g, longest)...)
+	}
+	if len(cands) == 0 {
+		return b.shortest(longest)
+	}
+	m := newModel(v)
+	best, bestVal := "", -1e18
+	for _, w := range cands {
+		if ctx.Err() != nil && best != "" {
+			break
+		}
+		mine, ok := b.bestScore(v.Rules, g, w)
+		if !ok {
+			continue
+		}
+		if !b.p.best {
+			return w, nil // easy: the first common word it can place
+		}
+		val := float64(mine)
+		if b.p.model {
+			val = m.value(v, w, mine)
+		}
+		if val > bestVal {
+			best, bestVal = w, val
+		}
+	}
+	if best == "" {
+		return cands[0], nil
+	}
+	return best, nil
+}
+
+// shortest returns a word that fits a board whose longest line holds
+// longest squares, for boards too cramped for the usual picks.
+func (b *Bot) shortest(longest int) (string, error) {
+	for _, w := range b.vocab.words {
+		if len(w) <= longest {
+			return w, nil
+		}
+	}
+	for n := 2; n <= longest; n++ {
+		if ws := b.lex.OfLength(n); len(ws) > 0 {
+			return ws[0], nil
+		}
+	}
+	return "", errors.New("word fight bot: no word of the lexicon fits the board")
+}
+
+// bestScore returns the most word can score in g, and whether it fits.
+func (b *Bot) bestScore(rules wordfight.Rules, g *wordfight.Grid, w string) (int, bool) {
+	top, ok := 0, false
+	for _, reused := range g.Placements(b.lex, w) {
+		ok = true
+		top = max(top, rules.Score(reused, len(w)))
+	}
+	return top, ok
+}
+
+// extensions returns vocabulary words that contain a word of g's rows or
+// columns: laid over it, they reuse all its letters.
+func (b *Bot) extensions(g *wordfight.Grid, longest int) []string {
+	runs := map[string]bool{}
+	for _, row := range runsOf(g) {
+		if len(row) >= 3 {
+			runs[row] = true
+		}
+	}
+	if len(runs) == 0 {
+		return nil
+	}
+	var out []string
+	for _, w := range b.vocab.words {
+		if len(w) > longest {
+			continue
+		}
+		for r := range runs {
+			if len(w) > len(r) && strings.Contains(w, r) {
+				out = append(out, w)
+				break
+			}
+		}
+		if len(out) == maxExtensions {
+			break
+		}
+	}
+	return out
+}
+
+// runsOf lists the words (runs of two or more letters) across and down in g.
+func runsOf(g *wordfight.Grid) []string {
+	var out []string
+	b := g.Board()
+	var cur []byte
+	flush := func() {
+		if len(cur) >= 2 {
+			out = append(out, string(cur))
+		}
+		cur = cur[:0]
+	}
+	for r := 0; r < b.Height(); r++ {
+		for c := 0; c < b.Width(); c++ {
+			if ch := g.At(r, c); ch != 0 {
+				cur = append(cur, ch)
+			} else {
+				flush()
+			}
+		}
+		flush()
+	}
+	for c := 0; c < b.Width(); c++ {
+		for r := 0; r < b.Height(); r++ {
+			if ch := g.At(r, c); ch != 0 {
+				cur = append(cur, ch)
+			} else {
+				flush()
+			}
+		}
+		flush()
+	}
+	return out
+}
+
+// model is what the public list says about the other players: which
+// letters their grids hold (every word they placed, somewhere) and roughly
+// what they have scored.
+type model struct {
+	others  []rival
+	lead    float64 // the player's score less the best rival's estimate
+	strikes int
+	limit   int
+	perWord bool
+	mult    bool
+}
+
+type rival struct {
+	letters [26]bool
+	words   int
+}
+
+// rivalReuse is the letters a rival is assumed to reuse per word.
+const rivalReuse = 1.3
+
+func newModel(v *wordfight.View) *model {
+	m := &model{strikes: v.Strikes, limit: v.StrikeLimit, perWord: v.Rules.StrikesPer == wordfight.PerWord, mult: v.Rules.Multiply}
+	best := 0.0
+	for s := range v.Players {
+		if s == int(v.Seat) || (s < len(v.Resigned) && v.Resigned[s]) {
+			continue
+		}
+		var r rival
+		est := 0.0
+		for _, e := range v.List {
+			if !e.Done || slices.Contains(e.Cannot, game.Seat(s)) {
+				continue
+			}
+			for i := 0; i < len(e.Word); i++ {
+				if c := e.Word[i] | 0x20; c >= 'a' && c <= 'z' {
+					r.letters[c-'a'] = true
+				}
+			}
+			switch {
+			case !m.mult:
+				est += float64(e.Length)
+			case r.words > 0:
+				est += rivalReuse * float64(e.Length)
+			}
+			r.words++
+		}
+		best = max(best, est)
+		m.others = append(m.others, r)
+	}
+	m.lead = float64(v.Score) - best
+	return m
+}
+
+// value weighs declaring w, which the player can place for mine points:
+// its margin over the likeliest best rival answer, and what the strikes it
+// may bring are worth to a player leading or trailing by m.lead.
+func (m *model) value(v *wordfight.View, w string, mine int) float64 {
+	gain := 0.0     // the best rival's expected points
+	allPlace := 1.0 // chance that every rival places w
+	missing := 0.0  // expected rivals who cannot
+	for _, r := range m.others {
+		p := r.placeChance(w)
+		pts := float64(len(w))
+		if m.mult {
+			pts *= rivalReuse
+			if r.words == 0 {
+				pts = 0
+			}
+		}
+		gain = max(gain, p*pts)
+		allPlace *= p
+		missing += 1 - p
+	}
+	strikes := 1 - allPlace
+	if !m.perWord {
+		strikes = missing
+	}
+	val := float64(mine) - gain
+	// Strikes end the game: welcome while ahead, feared while behind.
+	left := float64(m.limit - m.strikes)
+	after := m.lead + float64(mine) - gain
+	margin := 3.0
+	if m.mult {
+		margin = 10
+	}
+	switch {
+	case strikes == 0:
+	case strikes >= left && after > margin:
+		val += 100 * min(1, strikes/left)
+	case strikes >= left:
+		val -= 100 * min(1, strikes/left)
+	case after > margin:
+		val += 8 * strikes / left
+	default:
+		val -= 8 * strikes / left
+	}
+	// Between equals, more distinct letters give later words more to cross.
+	var seen [26]bool
+	for i := 0; i < len(w); i++ {
+		seen[w[i]-'a'] = true
+	}
+	for _, s := range seen {
+		if s {
+			val += 0.05
+		}
+	}
+	return val
+}
+
+// placeChance estimates the chance that a rival can place w: nil when w
+// shares no letter with any word in their grid, better the more of w's
+// letters they could cross.
+func (r rival) placeChance(w string) float64 {
+	if r.words == 0 {
+		return 1
+	}
+	k := 0
+	for i := 0; i < len(w); i++ {
+		if r.letters[w[i]-'a'] {
+			k++
+		}
+	}
+	p := 1.0
+	for range k {
+		p *= 0.5
+	}
+	return 1 - p
+}
