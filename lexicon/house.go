@@ -102,9 +102,18 @@ func parseLine(text []byte) (string, error) {
 		c = lower(c)
 		if c < 'a' || c > 'z' {
 			r, _ := utf8.DecodeRune(text[i:]) // the first bad byte starts a rune
-			return "", fmt.Errorf("%q holds %q, which is not a letter a-z", text, r)
+			return "", fmt.Errorf("%q holds %s, which is not a letter a-z", text, quoteChar(r))
 		}
 		w[i] = c
 	}
 	return string(w), nil
+}
+
+// quoteChar shows r in an error message: "x" for a printable character, its
+// code point (U+0000) for any other.
+func quoteChar(r rune) string {
+	if r != utf8.RuneError && unicode.IsPrint(r) {
+		return `"` + string(r) + `"`
+	}
+	return fmt.Sprintf("%U", r)
 }

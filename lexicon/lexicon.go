@@ -201,3 +201,14 @@ func (l *Lexicon) ByCommonness() iter.Seq2[string, int] {
 		}
 	}
 }
+
+// Sizes returns how many words l holds of each commonness (SCOWL size).
+func (l *Lexicon) Sizes() map[int]int {
+	out := map[int]int{}
+	for n := 1; n <= MaxWordLen; n++ {
+		for _, b := range l.groups[n].info {
+			out[sizes[b>>4]]++
+		}
+	}
+	return out
+}

@@ -83,18 +83,12 @@ func TestNamedLexiconsMatchSummary(t *testing.T) {
 			if l.Name() != name || l.Len() != want.words {
 				t.Errorf("Load(%q) = %q with %d words, want %d", name, l.Name(), l.Len(), want.words)
 			}
-			byCommonness := map[int]int{}
 			for n := 0; n <= MaxWordLen+1; n++ {
 				if got := len(l.OfLength(n)); got != want.byLength[n] {
 					t.Errorf("%d words of %d letters, want %d", got, n, want.byLength[n])
 				}
-				if n >= 1 && n <= MaxWordLen {
-					for _, b := range l.groups[n].info {
-						byCommonness[sizes[b>>4]]++
-					}
-				}
 			}
-			if !maps(byCommonness, want.byCommonness) {
+			if byCommonness := l.Sizes(); !maps(byCommonness, want.byCommonness) {
 				t.Errorf("counts by commonness %v, want %v", byCommonness, want.byCommonness)
 			}
 		})

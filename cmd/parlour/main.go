@@ -24,6 +24,7 @@ func commands() map[string]command {
 		"rules":     {"print a game's rules", runRules},
 		"nymphabet": {"solve Nymphabet by retrograde analysis", runNymphabet},
 		"replay":    {"re-referee a game record", runReplay},
+		"words":     {"look words up in a lexicon", runWords},
 	}
 }
 
