@@ -68,7 +68,7 @@ func TestCompleteGames(t *testing.T) {
 // player wins every start the solver marks as won.
 func TestStrongKeepsWonPositions(t *testing.T) {
 	lexes := []*lexicon.Lexicon{lexicon.Default(), houseLex()}
-	seeds := 4
+	seeds := 2
 	if testing.Short() {
 		lexes, seeds = lexes[:1], 1
 	}
