@@ -122,8 +122,9 @@ func (p *player) listen(ev any) {
 	}
 }
 
-// received returns every body and socket message the player has received
-// so far, fetching bodies it has not read yet.
+// received returns every API answer and socket message the player has
+// received so far, fetching bodies it has not read yet. (The client's own
+// files are the same for everybody and hold no game data.)
 func (p *player) received() []string {
 	p.mu.Lock()
 	ids := append([]network.RequestID(nil), p.ids...)
@@ -133,7 +134,7 @@ func (p *player) received() []string {
 		_, done := p.bodies[string(id)]
 		u := p.urls[id]
 		p.mu.Unlock()
-		if done || !strings.HasPrefix(u, p.base) {
+		if done || !strings.HasPrefix(u, p.base+"/api/") {
 			continue
 		}
 		res, err := chromedp.Call(p.ctx, network.GetResponseBody, network.GetResponseBodyParams{RequestID: id})

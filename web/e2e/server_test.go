@@ -7,7 +7,6 @@ package e2e
 
 import (
 	"context"
-	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
@@ -36,11 +35,8 @@ func startServer(t *testing.T) string {
 		t.Fatalf("starting the table service: %v", err)
 	}
 	api := server.NewHandler(svc, server.Limits{})
-	mux := http.NewServeMux()
-	mux.Handle("/api/", api)
-	mux.Handle("/healthz", api)
-	mux.Handle("/", web.Handler())
-	ts.Config.Handler = mux
+	api.ServeStatic(web.Handler())
+	ts.Config.Handler = api
 	ts.Config.ConnContext = api.ConnContext
 	ts.Start()
 	t.Cleanup(func() {

@@ -10,6 +10,7 @@ export function h(tag, attrs, ...children) {
     if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else if (k === "class") el.className = v;
     else if (k === "text") el.textContent = v;
+    else if (k === "style") el.style.cssText = v; // CSSOM: allowed by the page's CSP, unlike a style attribute
     else if (k === "value") el.value = v;
     else if (k === "checked" || k === "disabled" || k === "selected") el[k] = !!v;
     else el.setAttribute(k, v === true ? "" : String(v));
@@ -101,6 +102,12 @@ export function plural(n, one, many) {
 // flattened; null and false are skipped).
 export function fill(el, ...children) {
   clear(el);
+  add(el, children);
+  return el;
+}
+
+// append adds children to el, as h takes them.
+export function append(el, ...children) {
   add(el, children);
   return el;
 }

@@ -1,7 +1,7 @@
 // home.js: the home screen (pick a game, your recent games) and the new
 // table form (rule options, seats, your name).
 
-import { h, field, toast, fill } from "./dom.js";
+import { h, field, toast, fill, append } from "./dom.js";
 import { call, games, gameInfo, myName, setMyName, rememberSeat, recent, identityToken } from "./api.js";
 import { go } from "./main.js";
 
@@ -13,12 +13,12 @@ const blurbs = {
 };
 
 export async function home(main) {
-  main.append(h("h1", {}, "Pick a game"));
+  append(main, h("h1", {}, "Pick a game"));
   const list = h("div", { class: "cards" });
-  main.append(list);
+  append(main, list);
   try {
     for (const g of await games()) {
-      list.append(h("section", { class: "card", "aria-labelledby": "g-" + g.name },
+      append(list, h("section", { class: "card", "aria-labelledby": "g-" + g.name },
         h("h2", { id: "g-" + g.name }, g.title),
         h("p", {}, blurbs[g.name] || ""),
         h("p", { class: "muted" }, g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players}–${g.max_players} players`),
@@ -27,15 +27,15 @@ export async function home(main) {
           h("a", { href: "/rules/" + g.name, "aria-label": g.title + " rules" }, "Rules"))));
     }
   } catch (e) {
-    list.append(h("p", { class: "error" }, "Cannot list the games: " + e.message));
+    append(list, h("p", { class: "error" }, "Cannot list the games: " + e.message));
   }
-  main.append(h("p", {}, "Or join somebody's open table in the ", h("a", { href: "/lobby" }, "lobby"), "."));
+  append(main, h("p", {}, "Or join somebody's open table in the ", h("a", { href: "/lobby" }, "lobby"), "."));
   const mine = recent();
-  main.append(h("h2", {}, "Your recent games"));
+  append(main, h("h2", {}, "Your recent games"));
   if (!mine.length) {
-    main.append(h("p", { class: "muted" }, "None yet. Games you play in this browser appear here."));
+    append(main, h("p", { class: "muted" }, "None yet. Games you play in this browser appear here."));
   } else {
-    main.append(h("ul", { class: "recent" }, mine.map(r =>
+    append(main, h("ul", { class: "recent" }, mine.map(r =>
       h("li", {}, h("a", { href: "/t/" + r.table }, `${title(r.game)} · table ${r.table}`),
         " ", h("span", { class: "muted" }, new Date(r.at).toLocaleString(), r.result ? " · " + r.result : "")))));
   }
@@ -83,11 +83,11 @@ const levels = ["easy", "medium", "strong"];
 export async function newTable(main, name) {
   const g = await gameInfo(name);
   if (!g) {
-    main.append(h("h1", {}, "No such game"), h("p", {}, h("a", { href: "/" }, "Back to the games")));
+    append(main, h("h1", {}, "No such game"), h("p", {}, h("a", { href: "/" }, "Back to the games")));
     return;
   }
   document.title = `New ${g.title} table · Parlour`;
-  main.append(h("h1", {}, `New ${g.title} table`), h("p", {}, blurbs[g.name], " ", h("a", { href: "/rules/" + g.name }, "Read the rules")));
+  append(main, h("h1", {}, `New ${g.title} table`), h("p", {}, blurbs[g.name], " ", h("a", { href: "/rules/" + g.name }, "Read the rules")));
   const err = h("p", { class: "error", role: "alert" });
   const nameInput = h("input", { id: "my-name", name: "myname", value: myName(), maxlength: 24, autocomplete: "nickname", placeholder: "Guest" });
 
@@ -141,5 +141,5 @@ export async function newTable(main, name) {
       toast(ex.message);
     }
   });
-  main.append(form);
+  append(main, form);
 }

@@ -1,27 +1,27 @@
 // lobby.js: the open tables anybody may join.
 
-import { h, clear } from "./dom.js";
+import { h, clear, append } from "./dom.js";
 import { call } from "./api.js";
 
 export async function lobby(main) {
   document.title = "Lobby · Parlour";
   const box = h("div", { "aria-live": "polite" });
-  main.append(h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")));
+  append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")));
   const load = async () => {
     let tables;
     try {
       const ans = await call("GET", "/tables?status=open");
       tables = Array.isArray(ans) ? ans : (ans && ans.tables) || [];
     } catch (e) {
-      clear(box).append(h("p", { class: "error" }, e.message));
+      append(clear(box), h("p", { class: "error" }, e.message));
       return;
     }
     clear(box);
     if (!tables.length) {
-      box.append(h("p", { class: "muted" }, "No open tables right now."));
+      append(box, h("p", { class: "muted" }, "No open tables right now."));
       return;
     }
-    box.append(h("table", { class: "list" },
+    append(box, h("table", { class: "list" },
       h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Rules"), h("th", {}, h("span", { class: "sr" }, "Join")))),
       h("tbody", {}, tables.map(t => h("tr", {},
         h("td", {}, t.title || t.game),

@@ -1,7 +1,7 @@
 // main.js: Parlour's browser client. It routes the page's path to a screen
 // and keeps links inside the page, so that moving around never reloads it.
 
-import { clear, h } from "./dom.js";
+import { clear, h, append } from "./dom.js";
 
 const routes = [
   [/^\/$/, () => import("./home.js").then(m => m.home)],
@@ -27,11 +27,11 @@ async function route() {
       clear(main);
       leave = await screen(main, ...m.slice(1)) || null;
     } catch (e) {
-      clear(main).append(h("h1", {}, "Something went wrong"), h("p", { class: "error" }, e.message));
+      append(clear(main), h("h1", {}, "Something went wrong"), h("p", { class: "error" }, e.message));
     }
     return;
   }
-  clear(main).append(h("h1", {}, "No such page"), h("p", {}, h("a", { href: "/" }, "Back to the games")));
+  append(clear(main), h("h1", {}, "No such page"), h("p", {}, h("a", { href: "/" }, "Back to the games")));
 }
 
 // go moves to path inside the page.

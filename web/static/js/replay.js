@@ -3,7 +3,7 @@
 // server re-referees the record (POST /replay); this screen only draws
 // the views it answers.
 
-import { h, clear, toast, fill } from "./dom.js";
+import { h, clear, toast, fill, append } from "./dom.js";
 import { callText, seatFor } from "./api.js";
 
 const modules = {
@@ -18,7 +18,7 @@ export async function replay(main) {
   const err = h("p", { class: "error", role: "alert" });
   const file = h("input", { type: "file", id: "replay-file", accept: ".json,application/json" });
   const viewer = h("div", { id: "viewer" });
-  main.append(h("h1", {}, "Replay a game"),
+  append(main, h("h1", {}, "Replay a game"),
     h("div", { class: "card stack" },
       h("label", { for: "replay-file" }, "Open a game record (a .json file downloaded from a table or written by hand)"), file,
       h("p", { class: "help" }, "The server re-referees the record move by move; a move it refuses ends the replay with the reason.")),
@@ -69,7 +69,7 @@ export async function replay(main) {
     const go = d => { step = Math.max(0, Math.min(ans.steps.length, step + d)); draw(); };
     range.addEventListener("input", () => { step = Number(range.value); draw(); });
     seatSel.addEventListener("change", () => { seat = Number(seatSel.value); board = null; draw(); });
-    clear(viewer).append(
+    append(clear(viewer), 
       h("h2", {}, `${ans.title}: ${ans.players.join(" v ")}`),
       ans.refused ? h("p", { class: "error" }, "The referee refused the record here: " + ans.refused) : null,
       h("div", { class: "row", onkeydown: e => { if (e.key === "ArrowLeft" && e.target !== range) go(-1); if (e.key === "ArrowRight" && e.target !== range) go(1); } },

@@ -1,19 +1,19 @@
 // rules.js: each game's rules, read from the project's docs/rules.
 
-import { h } from "./dom.js";
+import { h, append } from "./dom.js";
 import { markdown } from "./md.js";
 
 export async function rules(main, name) {
   const page = name || "index";
   const res = await fetch(`/rules/${page}.md`);
   if (!res.ok) {
-    main.append(h("h1", {}, "No such rules"), h("p", {}, h("a", { href: "/rules" }, "All the rules")));
+    append(main, h("h1", {}, "No such rules"), h("p", {}, h("a", { href: "/rules" }, "All the rules")));
     return;
   }
   const doc = h("article", { class: "doc" });
   doc.innerHTML = markdown(await res.text()); // markdown() escapes the text
-  main.append(doc);
+  append(main, doc);
   const h1 = doc.querySelector("h1, h2");
   if (h1) document.title = h1.textContent + " · Parlour";
-  if (name) main.append(h("p", {}, h("a", { class: "button primary", href: "/new/" + name }, "Open a table"), " ", h("a", { href: "/rules" }, "All the rules")));
+  if (name) append(main, h("p", {}, h("a", { class: "button primary", href: "/new/" + name }, "Open a table"), " ", h("a", { href: "/rules" }, "All the rules")));
 }

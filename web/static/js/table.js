@@ -5,7 +5,7 @@
 // and at the end the reveal, the commitment check, the record and the
 // rematch.
 
-import { h, clear, toast, download, field, fill } from "./dom.js";
+import { h, clear, toast, download, field, fill, append } from "./dom.js";
 import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName, identityToken } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./main.js";
@@ -30,7 +30,7 @@ async function joinScreen(main, id) {
     const u = await call("GET", `/tables/${encodeURIComponent(id)}`);
     info = u.table || u;
   } catch (e) {
-    if (e.status === 404) { main.append(h("h1", {}, "No such table"), h("p", {}, e.message), h("p", {}, h("a", { href: "/" }, "Back to the games"))); return; }
+    if (e.status === 404) { append(main, h("h1", {}, "No such table"), h("p", {}, e.message), h("p", {}, h("a", { href: "/" }, "Back to the games"))); return; }
   }
   const title = info ? info.title : "a table";
   document.title = `Join ${title} · Parlour`;
@@ -56,7 +56,7 @@ async function joinScreen(main, id) {
     h("div", { class: "row" },
       h("button", { class: "primary", type: "submit", disabled: open === 0 }, open ? "Take a seat" : "The table is full"),
       h("a", { href: "/rules/" + (info ? info.game : ""), class: "button" }, "Read the rules")));
-  main.append(form);
+  append(main, form);
 }
 
 const titleOf = n => ({ quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", nymphabet: "Nymphabet" }[n] || n);
@@ -67,7 +67,7 @@ async function playScreen(main, id, mine) {
   const status = h("div", { class: "status", role: "status", "aria-live": "polite" });
   const turn = h("span", { class: "turn", id: "turn" });
   const conn = h("span", { class: "conn", id: "conn" }, "connecting…");
-  status.append(turn, conn);
+  append(status, turn, conn);
   const banner = h("div", { id: "banner" });
   const stage = h("div", { id: "stage" });
   const players = h("ul", { class: "players", id: "players", "aria-label": "Players and scores" });
@@ -77,7 +77,7 @@ async function playScreen(main, id, mine) {
     h("section", { class: "card" }, h("h2", {}, "Players"), players),
     h("section", { class: "card" }, h("h2", {}, "Moves"), moves),
     h("section", { class: "card" }, tools));
-  main.append(head, status, banner, h("div", { class: "layout" }, stage, side));
+  append(main, head, status, banner, h("div", { class: "layout" }, stage, side));
 
   let mod = null, board = null, setupDrawn = false, last = null, lastMine = null;
   let moveLog = []; // moves with the events they showed this seat
@@ -136,11 +136,11 @@ async function playScreen(main, id, mine) {
       h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" ? ` · computer, ${t.seats[i].level}` : ""}`,
         p.note ? h("span", { class: "muted" }, " · " + p.note) : null),
       h("span", { class: "score", "aria-label": `${p.name}'s score` }, p.score === null || p.score === undefined ? "" : String(p.score)))));
-    if (t.set) players.append(h("li", { class: "muted" }, `Set to ${t.set.target}: ${t.set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}${t.set.over ? " (set over)" : ""}`));
+    if (t.set) append(players, h("li", { class: "muted" }, `Set to ${t.set.target}: ${t.set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}${t.set.over ? " (set over)" : ""}`));
 
     // The move list, with what each move showed this seat.
     const list = u.view ? mod.moveList(u.view) : [];
-    fill(moves, ...list.map(m => h("li", {}, h("span", { class: "by" }, names[m.seat] + ": "), m.text, m.detail ? h("span", { class: "muted" }, " — " + m.detail) : null)));
+    fill(moves, ...list.map(m => h("li", {}, m.text.startsWith(names[m.seat]) ? null : h("span", { class: "by" }, names[m.seat] + ": "), m.text, m.detail ? h("span", { class: "muted" }, " — " + m.detail) : null)));
     moves.scrollTop = moves.scrollHeight;
 
     // Invite while seats are open.
@@ -148,11 +148,11 @@ async function playScreen(main, id, mine) {
     if (t.seats.some(s => s.kind === "open")) {
       const url = sessionStorage.getItem("parlour.invite." + id) || `${location.origin}/t/${id}`;
       const inp = h("input", { id: "invite", value: url, readonly: true, size: 36 });
-      banner.append(h("div", { class: "banner" }, h("h2", {}, "Invite a friend"),
+      append(banner, h("div", { class: "banner" }, h("h2", {}, "Invite a friend"),
         h("div", { class: "row" }, h("label", { for: "invite" }, "Invite link"), inp,
           h("button", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { inp.select(); toast("Press Ctrl+C to copy"); } } }, "Copy"))));
     }
-    if (over) banner.append(endBanner(u, names));
+    if (over) append(banner, endBanner(u, names));
 
     // The stage: setup, waiting, or the game.
     if (!u.view) {
@@ -190,17 +190,17 @@ async function playScreen(main, id, mine) {
     const t = u.table;
     const res = t.result || { winners: [] };
     const box = h("div", { class: "banner", id: "game-over" }, h("h2", {}, "Game over: " + resultText(t, u.seat, names)));
-    if (res.scores) box.append(h("p", {}, "Scores: ", res.scores.map((s, i) => `${names[i]} ${s}`).join(", ")));
+    if (res.scores) append(box, h("p", {}, "Scores: ", res.scores.map((s, i) => `${names[i]} ${s}`).join(", ")));
     if (t.reveal && t.reveal.length) {
       const checks = h("ul", { id: "commitments" });
-      box.append(h("h3", {}, "Every secret, and the check that none changed"), checks);
+      append(box, h("h3", {}, "Every secret, and the check that none changed"), checks);
       for (const r of t.reveal) {
         const li = h("li", {}, `${names[r.seat]}: ${setupText(r.setup)} — `, h("span", { class: "muted" }, "checking…"));
-        checks.append(li);
+        append(checks, li);
         verify(r).then(ok => { li.lastChild.textContent = ok ? "matches the commitment published at the start ✓" : "DOES NOT match the commitment published at the start"; li.lastChild.className = ok ? "ok" : "error"; });
       }
     }
-    box.append(h("div", { class: "row" },
+    append(box, h("div", { class: "row" },
       h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, t.rematch ? "Go to the rematch" : "Rematch"),
       h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it")));
     return box;

@@ -2,7 +2,7 @@
 // view (games/quizl View). The referee is the server: this file only
 // checks a grid's shape for comfort and names squares as people do ("72").
 
-import { h, gridNav, toast, fill } from "../dom.js";
+import { h, gridNav, toast, fill, append } from "../dom.js";
 
 const A = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const sq = (r, c) => `${r + 5}${c}`;
@@ -33,9 +33,9 @@ export function setup(ctx) {
   const inputs = [];
   const letters = Array.from({ length: 5 }, () => Array(5).fill(""));
   const grid = h("div", { class: "grid", role: "grid", "aria-label": "Your grid: rows 5 to 9, columns 0 to 4", style: "grid-template-columns: repeat(6, auto)" });
-  grid.append(h("span", { class: "hdr", "aria-hidden": "true" }), [0, 1, 2, 3, 4].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, c)));
+  append(grid, h("span", { class: "hdr", "aria-hidden": "true" }), [0, 1, 2, 3, 4].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, c)));
   for (let r = 0; r < 5; r++) {
-    grid.append(h("span", { class: "hdr", "aria-hidden": "true" }, r + 5));
+    append(grid, h("span", { class: "hdr", "aria-hidden": "true" }, r + 5));
     cells.push([]);
     for (let c = 0; c < 5; c++) {
       const inp = h("input", { class: "cell", maxlength: 1, autocomplete: "off", autocapitalize: "characters", spellcheck: "false", "aria-label": `Square ${sq(r, c)}`, "data-sq": sq(r, c) });
@@ -53,7 +53,7 @@ export function setup(ctx) {
       });
       cells[r].push(inp);
       inputs.push(inp);
-      grid.append(inp);
+      append(grid, inp);
     }
   }
   gridNav(cells);
@@ -124,10 +124,10 @@ export function setup(ctx) {
 function letterGrid(rows, opts) {
   const pwLine = opts.password ? [...Array(10).keys()].find(l => lineSquares(l).map(([r, c]) => rows[r][c]).join("") === opts.password) : undefined;
   const g = h("div", { class: "grid" + (opts.small ? " small" : ""), role: "grid", "aria-label": opts.label, style: "grid-template-columns: repeat(6, auto)" });
-  g.append(h("span", { class: "hdr", "aria-hidden": "true" }), [0, 1, 2, 3, 4].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, c)));
+  append(g, h("span", { class: "hdr", "aria-hidden": "true" }), [0, 1, 2, 3, 4].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, c)));
   const cells = [];
   for (let r = 0; r < 5; r++) {
-    g.append(h("span", { class: "hdr", "aria-hidden": "true" }, r + 5));
+    append(g, h("span", { class: "hdr", "aria-hidden": "true" }, r + 5));
     cells.push([]);
     for (let c = 0; c < 5; c++) {
       const ch = rows[r][c];
@@ -144,7 +144,7 @@ function letterGrid(rows, opts) {
         el = h("span", { ...attrs, tabindex: -1 }, known ? ch : "");
       }
       cells[r].push(el);
-      g.append(el);
+      append(g, el);
     }
   }
   gridNav(cells);
@@ -177,7 +177,7 @@ export function play(ctx) {
   const controls = h("div", { class: "card stack", id: "q-controls" }, callForm,
     h("p", { class: "help", id: "q-call-help" }, "Row (5–9) then column (0–4); or click a square of a tracking grid. Arrow keys move between squares."),
     sayForm, err);
-  root.append(boards, controls);
+  append(root, boards, controls);
 
   function update(v) {
     const mine = v.seat >= 0 && v.to_move === v.seat && !v.finished;
@@ -197,14 +197,14 @@ export function play(ctx) {
     fill(boards);
     for (const b of (v.seat >= 0 ? others : v.boards)) {
       const label = v.solitaire ? "The computer's grid" : `${b.name}'s grid`;
-      boards.append(h("section", { class: "board", "data-board": String(b.seat), "aria-label": label },
+      append(boards, h("section", { class: "board", "data-board": String(b.seat), "aria-label": label },
         h("h3", {}, v.finished ? label : v.seat >= 0 ? `Tracking ${v.solitaire ? "the computer's grid" : b.name}` : label),
         letterGrid(b.grid, { label: v.finished ? label : `Tracking grid of ${b.name}`, called: v.seat >= 0 ? called : null, password: b.password, canCall: mine && !b.outcome, onCall: v.seat >= 0 && !v.finished ? m => send(m) : null }),
         h("p", { class: "muted board-note" }, [outcomeText(b), b.wrong && b.wrong.length ? `wrong: ${b.wrong.join(", ")}` : ""].filter(Boolean).join(" · ") || (v.seat >= 0 && !v.finished ? "still hunting" : ""))));
     }
     if (v.grid && v.grid.length) {
-      boards.append(h("section", { class: "board", "data-board": "own", "aria-label": "Your grid" },
-        h("h3", {}, "Your grid"), letterGrid(v.grid, { label: `Your grid, password ${v.password}`, password: v.password, small: true }),
+      append(boards, h("section", { class: "board", "data-board": "own", "aria-label": "Your grid" },
+        h("h3", {}, "Your grid"), letterGrid(v.grid, { label: `Your grid, password ${v.password}`, password: v.password, small: true, called: new Set(v.moves.filter(m => m.seat !== v.seat && /^\d\d$/.test(m.move)).map(m => m.move)) }),
         h("p", { class: "muted" }, "Password ", h("strong", {}, v.password))));
     }
     if (focusSq && fb) {

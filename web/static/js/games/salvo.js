@@ -2,7 +2,7 @@
 // view (games/salvo View). The placement note and the random fleet follow
 // the table's placement rule for comfort; the server referees the fleet.
 
-import { h, gridNav, plural, fill } from "../dom.js";
+import { h, gridNav, plural, fill, append } from "../dom.js";
 
 const COLS = "ABCDEFGHIJ";
 const name = (r, c) => COLS[c] + (r + 1);
@@ -75,10 +75,10 @@ export function randomFleet(strict, diagonal) {
 // {text, cls, label, onclick}.
 function ocean(label, cell, opts) {
   const g = h("div", { class: "grid ocean" + (opts && opts.small ? " small" : ""), role: "grid", "aria-label": label, style: "grid-template-columns: repeat(11, auto)" });
-  g.append(h("span", { class: "hdr", "aria-hidden": "true" }), [...COLS].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, c)));
+  append(g, h("span", { class: "hdr", "aria-hidden": "true" }), [...COLS].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, c)));
   const cells = [];
   for (let r = 0; r < 10; r++) {
-    g.append(h("span", { class: "hdr", "aria-hidden": "true" }, r + 1));
+    append(g, h("span", { class: "hdr", "aria-hidden": "true" }, r + 1));
     cells.push([]);
     for (let c = 0; c < 10; c++) {
       const x = cell(r, c);
@@ -88,7 +88,7 @@ function ocean(label, cell, opts) {
         onclick: x.onclick || null, onkeydown: x.onkey || null,
       }, x.text || "");
       cells[r].push(el);
-      g.append(el);
+      append(g, el);
     }
   }
   gridNav(cells);
@@ -264,7 +264,7 @@ export function play(ctx) {
       const tally = tr ? h("table", { class: "tally", "aria-label": `Hits on ${v.players[t].name}'s fleet by class` },
         h("tr", {}, h("th", {}, "Class"), h("th", {}, "Hits"), h("th", {}, "Sunk")),
         CLASSES.map(c => h("tr", {}, h("td", {}, c), h("td", {}, `${tr.hits[c] || 0} of ${c === "submarine" ? 4 : SHIPS[CLASSES.indexOf(c)][1]}`), h("td", {}, `${tr.sunk[c] || 0} of ${c === "submarine" ? 2 : 1}`)))) : null;
-      boards.append(h("section", { class: "board", "data-board": String(t) },
+      append(boards, h("section", { class: "board", "data-board": String(t) },
         h("h3", {}, me >= 0 && !v.finished ? `Your shots at ${v.players[t].name}` : `${v.players[t].name}'s fleet`), g, tally));
     }
     if (me >= 0 && v.fleet) {
@@ -272,7 +272,7 @@ export function play(ctx) {
       v.fleet.forEach((s, i) => s.squares.forEach((q, j) => { const p = parse(q); own.set(p[0] * 10 + p[1], { i, hit: s.hit[j] }); }));
       const incoming = new Map();
       v.salvos.filter(s => s.at === me).forEach(s => s.squares.forEach(q => incoming.set(q, s.number)));
-      boards.append(h("section", { class: "board", "data-board": "own" }, h("h3", {}, "Your ocean"),
+      append(boards, h("section", { class: "board", "data-board": "own" }, h("h3", {}, "Your ocean"),
         ocean("Your ocean with incoming salvos", (r, c) => {
           const o = own.get(r * 10 + c);
           const n = incoming.get(name(r, c));

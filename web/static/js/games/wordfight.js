@@ -4,7 +4,7 @@
 // the audit at the end. The preview checks what needs no dictionary; the
 // server checks the crossing words and referees everything.
 
-import { h, gridNav, plural, fill } from "../dom.js";
+import { h, gridNav, plural, fill, append } from "../dom.js";
 
 // colName names column c (from 0): A-Z, then AA-AD.
 export const colName = c => c < 26 ? String.fromCharCode(65 + c) : "A" + String.fromCharCode(65 + c - 26);
@@ -97,10 +97,10 @@ export function play(ctx) {
     const prev = new Map();
     if (opts.pv && opts.pv.squares) opts.pv.squares.forEach(([y, x], i) => prev.set(y * W + x, opts.word[i]));
     const g = h("div", { class: "grid wf " + (W > 12 ? "tiny" : "small"), role: "grid", "aria-label": label, style: `grid-template-columns: repeat(${W + 1}, auto)` });
-    g.append(h("span", { class: "hdr", "aria-hidden": "true" }), [...Array(W).keys()].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, colName(c))));
+    append(g, h("span", { class: "hdr", "aria-hidden": "true" }), [...Array(W).keys()].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, colName(c))));
     const cells = [];
     for (let y = 0; y < H; y++) {
-      g.append(h("span", { class: "hdr", "aria-hidden": "true" }, y + 1));
+      append(g, h("span", { class: "hdr", "aria-hidden": "true" }, y + 1));
       cells.push([]);
       for (let x = 0; x < W; x++) {
         const ch = rows[y][x];
@@ -113,7 +113,7 @@ export function play(ctx) {
             onkeydown: e => { if (e.key === " " && e.shiftKey || e.key === "d" || e.key === "D") { e.preventDefault(); down = !down; update(view); } } }, p || (/[A-Z]/.test(ch) ? ch : ""))
           : h("span", { class: cls, role: "gridcell", "aria-label": label, "data-sq": sqName(y, x) }, /[A-Z]/.test(ch) ? ch : "");
         cells[y].push(el);
-        g.append(el);
+        append(g, el);
       }
     }
     if (opts.pick) gridNav(cells, sel || [0, 0]);

@@ -1,0 +1,190 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// quizlGrid reads the seat's own grid from its screen: 25 letters by
+// square name, and the password.
+func (p *player) quizlGrid() (map[string]string, string) {
+	p.t.Helper()
+	p.wait("my grid", `document.querySelectorAll('[data-board="own"] [data-sq]').length === 25`)
+	m := eval[map[string]string](p, `Object.fromEntries([...document.querySelectorAll('[data-board="own"] [data-sq]')].map(e => [e.dataset.sq, e.dataset.letter]))`)
+	pw := eval[string](p, `document.querySelector('[data-board="own"] strong').textContent`)
+	if len(m) != 25 || len(pw) != 5 {
+		p.fail("my grid reads %v, password %q", m, pw)
+	}
+	return m, pw
+}
+
+// offPassword lists n squares of grid whose letters are not in pw.
+func offPassword(grid map[string]string, pw string, n int) []string {
+	var out []string
+	for r := 5; r <= 9 && len(out) < n; r++ {
+		for c := 0; c <= 4 && len(out) < n; c++ {
+			sq := fmt.Sprintf("%d%d", r, c)
+			if !strings.Contains(pw, grid[sq]) {
+				out = append(out, sq)
+			}
+		}
+	}
+	return out
+}
+
+// handWrittenGrid writes a password into a row with the editor, lets it
+// fill the rest, and submits, trying again when the referee finds a
+// second word in the filled grid.
+func (p *player) handWrittenGrid(pw string, line int) {
+	p.t.Helper()
+	p.wait("the grid editor", `!!document.querySelector("#q-password")`)
+	for try := 0; ; try++ {
+		p.clickText("#main button", "Clear")
+		p.typeIn("#q-password", pw)
+		eval[bool](p, fmt.Sprintf(`(document.querySelector("#q-line").value = "%d", true)`, line))
+		p.clickText("#main button", "Write it in")
+		if got := eval[string](p, fmt.Sprintf(`[...document.querySelectorAll("#main input.cell")].slice(%d, %d).map(e => e.value).join("")`, line*5, line*5+5)); got != pw {
+			p.fail("row %d of the editor reads %q after writing %s in", line+5, got, pw)
+		}
+		p.clickText("#main button", "Fill the rest for me")
+		if note := p.text("#q-note"); !strings.Contains(note, "The shape is right") {
+			p.fail("after filling, the editor says %q", note)
+		}
+		p.click("#q-submit")
+		p.wait("the referee's answer", `!document.querySelector("#q-submit") || document.querySelector("#main .error[role=alert]").textContent !== ""`)
+		if eval[bool](p, `!document.querySelector("#q-submit")`) {
+			return
+		}
+		msg := p.text("#main .error[role=alert]")
+		if !strings.Contains(msg, "a word") || try > 8 {
+			p.fail("the referee refused the grid: %s", msg)
+		}
+		p.t.Logf("%s: the referee refused a filled grid (%s); filling again", p.name, msg)
+	}
+}
+
+// TestQuizl plays a two-player Quizl game: Ann writes her grid by hand in
+// the editor, Ben lets the computer make his; each calls three squares
+// (Ann by typing, Ben by clicking), then each announces the other's
+// password. Both screens are checked after every move, nothing either
+// browser receives holds the other's grid before the end, and the end
+// shows every grid with the commitments checked. Then both go to the
+// rematch.
+func TestQuizl(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.createTable("quizl", "A friend")
+	ben.join(ann.inviteLink())
+	ann.shot("quizl-setup")
+	ann.handWrittenGrid("PSALM", 2)
+	ben.wait("the grid editor", `!!document.querySelector("#q-password")`)
+	ben.clickText("#main button", "Make me a random grid")
+
+	annGrid, annPw := ann.quizlGrid()
+	benGrid, benPw := ben.quizlGrid()
+	if annPw != "PSALM" {
+		t.Fatalf("Ann's password shows as %q", annPw)
+	}
+	for i, c := range "PSALM" {
+		if annGrid[fmt.Sprintf("7%d", i)] != string(c) {
+			t.Errorf("Ann's square 7%d holds %q, want %c", i, annGrid[fmt.Sprintf("7%d", i)], c)
+		}
+	}
+	secretsOf := func(grid map[string]string, pw string) []string {
+		out := []string{`"` + pw + `"`, "say " + pw}
+		for r := 5; r <= 9; r++ {
+			row := ""
+			for c := 0; c <= 4; c++ {
+				row += grid[fmt.Sprintf("%d%d", r, c)]
+			}
+			out = append(out, row)
+		}
+		return out
+	}
+	annCalls := offPassword(benGrid, benPw, 3)
+	benCalls := offPassword(annGrid, annPw, 3)
+	var lat latencies
+	moves := 0
+	for i := 0; i < 3; i++ {
+		for _, turn := range []struct {
+			mover, other *player
+			sq           string
+			target       string // board of the grid called
+			want         string
+		}{
+			{ann, ben, annCalls[i], "1", benGrid[annCalls[i]]},
+			{ben, ann, benCalls[i], "0", annGrid[benCalls[i]]},
+		} {
+			turn.mover.waitTurn(true)
+			turn.other.waitTurn(false)
+			if !strings.HasPrefix(eval[string](turn.mover, `document.title`), "● Your turn") {
+				t.Errorf("%s's tab title does not say it is their turn: %q", turn.mover.name, eval[string](turn.mover, `document.title`))
+			}
+			moves++
+			turn.other.watchFor(fmt.Sprintf(`document.querySelectorAll("#moves li").length === %d`, moves))
+			var sent float64
+			if turn.mover == ann {
+				ann.typeIn("#q-call", turn.sq)
+				sent = ann.submitAt("#q-controls form button[type=submit]")
+			} else {
+				sent = ben.submitAt(fmt.Sprintf(`[data-board="%s"] [data-sq="%s"]`, turn.target, turn.sq))
+			}
+			lat = append(lat, time.Duration((turn.other.seenAt()-sent)*float64(time.Millisecond)))
+			turn.mover.wait("the revealed letter", fmt.Sprintf(`(document.querySelector('[data-board="%s"] [data-sq="%s"]')||{dataset:{}}).dataset.letter === %q`, turn.target, turn.sq, turn.want))
+			for _, p := range []*player{ann, ben} {
+				p.wait("the move list", fmt.Sprintf(`document.querySelectorAll("#moves li").length === %d`, moves))
+			}
+			last := ann.text("#moves li:last-child")
+			if !strings.Contains(last, turn.sq) {
+				t.Errorf("the move list ends %q, want the call of %s", last, turn.sq)
+			}
+			if mine := turn.mover.text("#moves li:last-child"); !strings.Contains(mine, turn.want) {
+				t.Errorf("%s's move list does not say what the call revealed (%s): %q", turn.mover.name, turn.want, mine)
+			}
+			if theirs := turn.other.text("#moves li:last-child"); strings.Contains(theirs, " — ") {
+				t.Errorf("%s's move list shows what %s's call revealed: %q", turn.other.name, turn.mover.name, theirs)
+			}
+		}
+	}
+	ann.shot("quizl-play")
+	ann.noSecrets("before any announcement", secretsOf(benGrid, benPw)...)
+	ben.noSecrets("before any announcement", secretsOf(annGrid, annPw)...)
+
+	// Ann announces Ben's password: right, 25 less her 3 calls.
+	ann.waitTurn(true)
+	ann.typeIn("#q-say", strings.ToLower(benPw))
+	ben.watchFor(fmt.Sprintf(`document.querySelectorAll("#moves li").length === %d`, moves+1))
+	sent := ann.submitAt("#q-controls form:nth-of-type(2) button[type=submit]")
+	lat = append(lat, time.Duration((ben.seenAt()-sent)*float64(time.Millisecond)))
+	ann.wait("Ann's score", `document.querySelector('#players li[data-seat="0"] .score').textContent === "22"`)
+	ben.wait("Ann's score", `document.querySelector('#players li[data-seat="0"] .score').textContent === "22"`)
+	ben.waitTurn(true)
+	ben.noSecrets("before Ben announces", secretsOf(annGrid, annPw)...)
+	ben.typeIn("#q-say", "Psalm")
+	ben.click("#q-controls form:nth-of-type(2) button[type=submit]")
+	for _, p := range []*player{ann, ben} {
+		p.wait("the end", `!!document.querySelector("#game-over")`)
+		p.wait("the commitment checks", `document.querySelectorAll("#commitments li .ok").length === 2`)
+		if got := p.text("#game-over"); !strings.Contains(got, "Ann 22, Ben 22") || !strings.Contains(got, "PSALM") || !strings.Contains(got, benPw) {
+			t.Errorf("%s's end screen: %q", p.name, got)
+		}
+	}
+	ann.shot("quizl-over")
+	t.Logf("Quizl, time for a move to show on the other screen: %s", lat.summary())
+	lat.check(t)
+
+	// The rematch seats both at one new table, one seat further on.
+	old := eval[string](ann, `location.pathname`)
+	ann.click("#rematch")
+	ann.wait("the rematch table", fmt.Sprintf(`!!document.querySelector("#q-password") && location.pathname !== %q`, old))
+	next := eval[string](ann, `location.pathname`)
+	ben.click("#rematch")
+	ben.wait("the rematch table", fmt.Sprintf(`location.pathname === %q && !!document.querySelector("#q-password")`, next))
+	if got := ben.text("#players"); !strings.Contains(got, "Ben (you)") || !strings.Contains(got, "Ann") {
+		t.Errorf("the rematch's players: %q", got)
+	}
+}
