@@ -3,21 +3,26 @@ package lexicon
 import (
 	"bytes"
 	"compress/flate"
-	_ "embed"
+	"embed"
 	"errors"
 	"fmt"
 	"io"
 	"sync"
 )
 
-// wordsData is every word of en-large with its SCOWL size, as
-// internal/gen writes it: after a magic line, for each word in order (by
-// length, then alphabetically) its size code, how many leading letters it
-// shares with the word before, then the rest of its letters; all
-// DEFLATE-compressed.
+// layers holds every word of en-large with its SCOWL size, as internal/gen
+// writes it, in three files by size: words-35.lex (sizes up to 35),
+// words-70.lex (40 to 70) and words-95.lex (80 to 95). Each is
+// DEFLATE-compressed; decompressed, it is a magic line, then for each word in
+// order (by length, then alphabetically) its size code, how many leading
+// letters it shares with the word before (0 at each new length), and the
+// rest of its letters.
 //
-//go:embed data/words.lex
-var wordsData []byte
+//go:embed data/words-*.lex
+var layers embed.FS
+
+// layerMax are the largest SCOWL sizes of the layers, in order.
+var layerMax = []int{35, 70, 95}
 
 const dataMagic = "parlour-lexicon 1\n"
 
@@ -83,83 +88,158 @@ func Load(name string) (*Lexicon, error) {
 }
 
 // decode builds the embedded lexicon of the words of SCOWL size up to
-// maxSize.
+// maxSize, from the layers that hold them.
 func decode(name string, maxSize int) (*Lexicon, error) {
-	l, err := decodeData(name, maxSize, wordsData)
+	var data [][]byte
+	for _, m := range layerMax {
+		file := fmt.Sprintf("data/words-%d.lex", m)
+		b, err := layers.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("lexicon: embedded data for %s: %w", name, err)
+		}
+		data = append(data, b)
+		if m >= maxSize {
+			break
+		}
+	}
+	l, err := decodeData(name, maxSize, data...)
 	if err != nil {
 		return nil, fmt.Errorf("lexicon: embedded data for %s: %w", name, err)
 	}
 	return l, nil
 }
 
-// decodeData decompresses data, counts the words of each length it will
-// keep, then packs them into arrays of exactly that size.
-func decodeData(name string, maxSize int, data []byte) (*Lexicon, error) {
-	z := flate.NewReader(bytes.NewReader(data))
-	raw, err := io.ReadAll(z)
-	if err != nil {
-		return nil, err
-	}
-	if !bytes.HasPrefix(raw, []byte(dataMagic)) {
-		return nil, errors.New("bad magic")
-	}
-	raw = raw[len(dataMagic):]
-	maxCode := byte(0)
+// decodeData builds a lexicon of the words of SCOWL size up to maxSize in
+// the layers. It decompresses each layer and notes where each length
+// starts; then, length by length, it merges the layers' words, which are
+// disjoint, into arrays sized in advance.
+func decodeData(name string, maxSize int, layers ...[]byte) (*Lexicon, error) {
+	maxCode := -1
 	for c, s := range sizes {
 		if s <= maxSize {
-			maxCode = byte(c)
+			maxCode = c
 		}
 	}
 	var count [MaxWordLen + 1]int
-	if err := scan(raw, func(word []byte, code byte) error {
-		if code <= maxCode {
-			count[len(word)]++
-		}
-		return nil
-	}); err != nil {
-		return nil, err
+	type layer struct {
+		raw   []byte
+		start [MaxWordLen + 2]int // where each length's words start in raw
 	}
-	b := newBuilder(name, &count)
-	if err := scan(raw, func(word []byte, code byte) error {
-		if code <= maxCode {
-			return b.add(word, code)
+	ls := make([]layer, len(layers))
+	for li, data := range layers {
+		raw, err := io.ReadAll(flate.NewReader(bytes.NewReader(data)))
+		if err != nil {
+			return nil, err
 		}
-		return nil
-	}); err != nil {
-		return nil, err
+		if !bytes.HasPrefix(raw, []byte(dataMagic)) {
+			return nil, errors.New("bad magic")
+		}
+		l := &ls[li]
+		l.raw = raw
+		c := cursor{raw: raw, i: len(dataMagic), end: len(raw)}
+		length := 0
+		for {
+			at := c.i
+			if !c.next() {
+				break
+			}
+			if c.n < length {
+				return nil, fmt.Errorf("word %q after longer words", c.word[:c.n])
+			}
+			for ; length < c.n; length++ {
+				l.start[length+1] = at
+			}
+			if int(c.code) <= maxCode {
+				count[c.n]++
+			}
+		}
+		if c.err != nil {
+			return nil, c.err
+		}
+		for ; length <= MaxWordLen; length++ {
+			l.start[length+1] = len(raw)
+		}
+	}
+
+	b := newBuilder(name, &count)
+	cs := make([]cursor, len(ls))
+	for n := 1; n <= MaxWordLen; n++ {
+		live := cs[:0]
+		for _, l := range ls {
+			c := cursor{raw: l.raw, i: l.start[n], end: l.start[n+1]}
+			if c.next() {
+				live = append(live, c)
+			} else if c.err != nil {
+				return nil, c.err
+			}
+		}
+		for len(live) > 0 {
+			min := 0
+			for j := 1; j < len(live); j++ {
+				if bytes.Compare(live[j].word[:n], live[min].word[:n]) < 0 {
+					min = j
+				}
+			}
+			c := &live[min]
+			if c.n != n {
+				return nil, fmt.Errorf("word %q among words of %d letters", c.word[:c.n], n)
+			}
+			if int(c.code) <= maxCode {
+				if err := b.add(c.word[:n], c.code); err != nil {
+					return nil, fmt.Errorf("word %q: %w", c.word[:n], err)
+				}
+			}
+			if !c.next() {
+				if c.err != nil {
+					return nil, c.err
+				}
+				live = append(live[:min], live[min+1:]...)
+			}
+		}
 	}
 	return b.finish(), nil
 }
 
-// scan calls f for each front-coded word of raw. The word's bytes are reused
-// from call to call.
-func scan(raw []byte, f func(word []byte, code byte) error) error {
-	var word [MaxWordLen]byte
-	n := 0
-	for i := 0; i < len(raw); {
-		code, shared := raw[i], 0
-		if i+1 < len(raw) {
-			shared = int(raw[i+1])
-		}
-		if code >= byte(len(sizes)) || i+1 >= len(raw) || shared > n {
-			return fmt.Errorf("corrupt record at byte %d", i)
-		}
-		i += 2
-		n = shared
-		for i < len(raw) && raw[i] >= 'a' {
-			if raw[i] > 'z' || n == MaxWordLen {
-				return fmt.Errorf("corrupt word at byte %d", i)
-			}
-			word[n] = raw[i]
-			n++
-			i++
-		}
-		if n == 0 {
-			return fmt.Errorf("empty word at byte %d", i)
-		}
-		if err := f(word[:n], code); err != nil {
-			return fmt.Errorf("word %q: %w", word[:n], err)
-		}
+// A cursor reads the front-coded words of raw[i:end].
+type cursor struct {
+	raw    []byte
+	i, end int
+	word   [MaxWordLen]byte // the current word is word[:n]
+	n      int
+	code   byte
+	err    error
+}
+
+// next reads the next word, reporting false at the end or on corrupt data,
+// which sets err.
+func (c *cursor) next() bool {
+	if c.i >= c.end {
+		return false
 	}
-	return nil
+	if c.i+1 >= c.end {
+		c.err = fmt.Errorf("corrupt record at byte %d", c.i)
+		return false
+	}
+	code, shared := c.raw[c.i], int(c.raw[c.i+1])
+	if code >= byte(len(sizes)) || shared > c.n {
+		c.err = fmt.Errorf("corrupt record at byte %d", c.i)
+		return false
+	}
+	c.i += 2
+	n := shared
+	for c.i < c.end && c.raw[c.i] >= 'a' {
+		if c.raw[c.i] > 'z' || n == MaxWordLen {
+			c.err = fmt.Errorf("corrupt word at byte %d", c.i)
+			return false
+		}
+		c.word[n] = c.raw[c.i]
+		n++
+		c.i++
+	}
+	if n == 0 {
+		c.err = fmt.Errorf("empty word at byte %d", c.i)
+		return false
+	}
+	c.n, c.code = n, code
+	return true
 }

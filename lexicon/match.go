@@ -3,6 +3,7 @@ package lexicon
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 )
 
 // MatchOptions refine Match.
@@ -69,6 +70,17 @@ func (l *Lexicon) Match(pattern string, opt MatchOptions) ([]string, error) {
 	}
 	check := exclude != 0 || opt.Distinct
 	var buf []byte
+	if g.width <= 8 {
+		// Words of up to 12 letters: each record is one number.
+		m, v := m64[0], v64[0]
+		for i := lo; i < hi; i++ {
+			h := binary.BigEndian.Uint64(g.recs[i*g.width:])
+			if h&m == v && (!check || fits(h, n, wild, exclude, opt.Distinct)) {
+				buf = appendHead(buf, h, n)
+			}
+		}
+		return split(buf, n), nil
+	}
 	var letters [MaxWordLen]byte
 next:
 	for i := lo; i < hi; i++ {
@@ -92,6 +104,28 @@ next:
 		buf = g.appendWord(buf, i)
 	}
 	return split(buf, n), nil
+}
+
+// fits reports whether the word of n letters packed at the top of h takes no
+// excluded letter at a wildcard, and, if distinct is set, repeats no letter.
+func fits(h uint64, n int, wild uint64, exclude uint32, distinct bool) bool {
+	var all, wilds uint32 // the letters of the word, and of its wildcards
+	for p := 0; p < n; p++ {
+		bit := uint32(1) << (h >> 59)
+		h <<= 5
+		all |= bit
+		wilds |= bit & -uint32(wild>>p&1)
+	}
+	return wilds&exclude == 0 && (!distinct || bits.OnesCount32(all) == n)
+}
+
+// appendHead appends the n letters packed at the top of h.
+func appendHead(dst []byte, h uint64, n int) []byte {
+	for range n {
+		dst = append(dst, 'a'+byte(h>>59))
+		h <<= 5
+	}
+	return dst
 }
 
 // setLetter sets the five bits of position p in k to v.

@@ -59,6 +59,9 @@ func (g *group) head(i int) uint64 {
 
 // appendWord appends the letters of record i to dst.
 func (g *group) appendWord(dst []byte, i int) []byte {
+	if g.width <= 8 {
+		return appendHead(dst, binary.BigEndian.Uint64(g.recs[i*g.width:]), g.n)
+	}
 	rec := g.recs[i*g.width:]
 	var acc uint
 	bits, j := 0, 0

@@ -4,9 +4,11 @@
 // (apt-get install -y scowl) and writes, into the lexicon package's data
 // directory:
 //
-//   - words.lex: every word of en-large (SCOWL sizes up to 95) with its size,
-//     front-coded and DEFLATE-compressed; the smaller lexicons are the words
-//     of small enough size;
+//   - words-35.lex, words-70.lex, words-95.lex: every word of en-large with
+//     its size, split in three layers by size (up to 35, 40 to 70, 80 to 95),
+//     front-coded and DEFLATE-compressed. en-common is the first layer, en
+//     the first two, en-large all three, so loading a lexicon decompresses
+//     only the words it holds;
 //   - summary.txt: how many words each named lexicon holds, by length and by
 //     commonness, which the package's tests check the loader against;
 //   - SCOWL-COPYRIGHT: SCOWL's copyright and permission notice, which its
@@ -71,7 +73,7 @@ const magic = "parlour-lexicon 1\n"
 func main() {
 	scowl := flag.String("scowl", "/usr/share/dict/scowl", "directory holding SCOWL's final word lists")
 	doc := flag.String("doc", "/usr/share/doc/scowl", "directory holding SCOWL's copyright file and README.gz")
-	out := flag.String("out", "data", "directory to write words.lex, summary.txt and SCOWL-COPYRIGHT")
+	out := flag.String("out", "data", "directory to write the words-*.lex layers, summary.txt and SCOWL-COPYRIGHT")
 	flag.Parse()
 	if err := generate(*scowl, *doc, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)
@@ -93,27 +95,38 @@ func generate(scowlDir, docDir, outDir string) error {
 		return fmt.Errorf("reading SCOWL's copyright notice: %w", err)
 	}
 	list := sortWords(words)
-	data, err := encode(list)
-	if err != nil {
-		return err
-	}
 	if err := os.MkdirAll(outDir, 0o755); err != nil {
 		return err
 	}
-	outputs := []struct {
+	type output struct {
 		name string
 		data []byte
-	}{
-		{"words.lex", data},
-		{"summary.txt", summary(list, version, files)},
-		{"SCOWL-COPYRIGHT", notice},
 	}
+	var outputs []output
+	below := 0
+	for _, lx := range lexicons {
+		var layer []entry
+		for _, e := range list {
+			if s := sizes[e.code]; s > below && s <= lx.max {
+				layer = append(layer, e)
+			}
+		}
+		data, err := encode(layer)
+		if err != nil {
+			return err
+		}
+		outputs = append(outputs, output{fmt.Sprintf("words-%d.lex", lx.max), data})
+		below = lx.max
+	}
+	outputs = append(outputs,
+		output{"summary.txt", summary(list, version, files)},
+		output{"SCOWL-COPYRIGHT", notice})
 	for _, o := range outputs {
 		if err := os.WriteFile(filepath.Join(outDir, o.name), o.data, 0o644); err != nil {
 			return err
 		}
 	}
-	slog.Info("wrote lexicon data", "dir", outDir, "words", len(list), "bytes", len(data), "scowl", version)
+	slog.Info("wrote lexicon data", "dir", outDir, "words", len(list), "scowl", version)
 	return nil
 }
 
@@ -197,16 +210,17 @@ func sortWords(words map[string]byte) []entry {
 }
 
 // encode writes the magic line, then for each word in order: its size code
-// (0-9), how many leading letters it shares with the word before, and the
-// rest of its letters. Codes and shared counts are below 'a', so the letters
-// need no terminator. The result is DEFLATE-compressed.
+// (0-9), how many leading letters it shares with the word before (0 for the
+// first word of each length, so that each length can be read on its own),
+// and the rest of its letters. Codes and shared counts are below 'a', so the
+// letters need no terminator. The result is DEFLATE-compressed.
 func encode(list []entry) ([]byte, error) {
 	var raw bytes.Buffer
 	raw.WriteString(magic)
 	prev := ""
 	for _, e := range list {
 		shared := 0
-		for shared < len(prev) && shared < len(e.word) && prev[shared] == e.word[shared] {
+		for len(prev) == len(e.word) && shared < len(prev) && prev[shared] == e.word[shared] {
 			shared++
 		}
 		raw.WriteByte(e.code)
