@@ -38,10 +38,17 @@ type level struct {
 	choices int
 }
 
-var levels = map[string]level{
-	game.Easy:   {name: game.Easy, vocab: 20, perfect: 0.35, choices: 20},
-	game.Medium: {name: game.Medium, vocab: 35, perfect: 0.8, choices: 10},
-	game.Strong: {name: game.Strong, vocab: 100, perfect: 1, choices: 3},
+// levelOf returns the level called name.
+func levelOf(name string) (level, bool) {
+	switch strings.ToLower(name) {
+	case game.Easy:
+		return level{name: game.Easy, vocab: 20, perfect: 0.35, choices: 20}, true
+	case game.Medium:
+		return level{name: game.Medium, vocab: 35, perfect: 0.8, choices: 10}, true
+	case game.Strong:
+		return level{name: game.Strong, vocab: 100, perfect: 1, choices: 3}, true
+	}
+	return level{}, false
 }
 
 // solvers shares one solver per lexicon and mode between players.
@@ -90,7 +97,7 @@ func New(level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
 }
 
 func newPlayer(name string, seed uint64, lex *lexicon.Lexicon, cache *solvers) (*Player, error) {
-	l, ok := levels[strings.ToLower(name)]
+	l, ok := levelOf(name)
 	if !ok {
 		return nil, fmt.Errorf("no Nymphabet computer player of level %q (easy, medium or strong)", name)
 	}

@@ -84,6 +84,9 @@ func FromView(v *nymphabet.View, seat int) (Position, error) {
 	if seat != 0 && seat != 1 || len(v.Players) != 2 {
 		return Position{}, fmt.Errorf("seat %d is not a player's", seat)
 	}
+	if v.ToMove != seat {
+		return Position{}, fmt.Errorf("it is not seat %d's turn", seat)
+	}
 	p := Position{Left: v.Left, Mover: v.Players[seat].Product, Other: v.Players[1-seat].Product}
 	if v.Current == "" {
 		p.Anywhere = true
