@@ -87,7 +87,7 @@ func (s *State) SeatView(seat game.Seat) *View {
 	}
 	v := &View{
 		Seat:        seat,
-		Players:     s.cfg.Players,
+		Players:     slices.Clone(s.cfg.Players),
 		Rules:       s.rules,
 		Status:      game.InProgress,
 		ToMove:      s.ToMove(),

@@ -45,7 +45,10 @@ const MaxStrikeLimit = 10
 // Game is Sightless Word Fight. Its zero value is ready to use.
 type Game struct{}
 
-var _ game.Game = Game{}
+var (
+	_ game.Game      = Game{}
+	_ game.MoveHider = Game{}
+)
 
 // Name implements game.Game.
 func (Game) Name() string { return "wordfight" }

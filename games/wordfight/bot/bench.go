@@ -15,10 +15,10 @@ import (
 const maxMoves = 20000
 
 // Bench plays two-player games of every level against the greedy baseline
-// (and greedy against itself, for reference) under the default rules, games
-// games per matchup, each level taking the first seat in every other game.
-// Each matchup's measure is the level's points per game; its move times are
-// the level's own.
+// (greedy against itself gives its score for reference) and strong against
+// medium, under the default rules, games games per matchup, the player under
+// test taking the first seat in every other game. Each matchup's measure is
+// that player's points per game; its move times are that player's own.
 func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([]*bench.Matchup, error) {
 	if games < 1 {
 		return nil, fmt.Errorf("word fight bench: %d games: want at least one", games)
@@ -39,8 +39,10 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	}
 	rules := game.Defaults(wordfight.Game{}.Options())
 	var out []*bench.Matchup
-	for li, level := range []string{Greedy, game.Easy, game.Medium, game.Strong} {
-		m := bench.NewMatchup(fmt.Sprintf("%s vs greedy, 2 players", level), fmt.Sprintf("%s's points", level))
+	pairs := [][2]string{{Greedy, Greedy}, {game.Easy, Greedy}, {game.Medium, Greedy}, {game.Strong, Greedy}, {game.Strong, game.Medium}}
+	for li, pair := range pairs {
+		level, rival := pair[0], pair[1]
+		m := bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players", level, rival), fmt.Sprintf("%s's points", level))
 		for i := range games {
 			if err := ctx.Err(); err != nil {
 				return out, err
@@ -50,7 +52,10 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 			if err != nil {
 				return out, err
 			}
-			base, _ := player(Greedy, s^0x5bd1e995)
+			base, err := player(rival, s^0x5bd1e995)
+			if err != nil {
+				return out, err
+			}
 			seat := game.Seat(i % 2)
 			bots := []game.Bot{base, base}
 			bots[seat] = me
@@ -69,9 +74,9 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 			case len(r.Winners) == 1 && r.Winners[0] == seat:
 				winner = level
 			case len(r.Winners) == 1:
-				winner = "greedy"
+				winner = rival
 			}
-			if level == Greedy && winner != "draw" {
+			if level == rival && winner != "draw" {
 				winner = fmt.Sprintf("seat %d", r.Winners[0]+1)
 			}
 			m.Add(float64(r.Scores[seat]), winner)

@@ -31,8 +31,8 @@ func TestBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) != 4 {
-		t.Fatalf("%d matchups, want 4", len(ms))
+	if len(ms) != 5 {
+		t.Fatalf("%d matchups, want 5", len(ms))
 	}
 	for _, m := range ms {
 		if m.Games != games || len(m.Values) != games || len(m.MoveTimes) == 0 {
