@@ -288,7 +288,9 @@ func TestComputerSeatAndRestart(t *testing.T) {
 func TestBrokenComputerResigns(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	f.s.cfg.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) { return guessBot{level: "broken"}, nil }
+	f.s.cfg.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+		return guessBot{level: "broken"}, nil
+	}
 	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"computer:easy", "me"}})
 	pa := f.principal(a.Token)
 	f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(3)})

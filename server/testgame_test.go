@@ -206,3 +206,5 @@ func testRegistry() *game.Registry { return game.NewRegistry(guess{}) }
 func testLexicon(string) (*lexicon.Lexicon, error) {
 	return lexicon.FromWords("test", []string{"crane", "psalm"}), nil
 }
+
+func gameCfg(maxN int) game.Config { return game.Config{Rules: game.Rules{"max": maxN}} }

@@ -1,0 +1,98 @@
+package server
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func FuzzDecodeClientMessage(f *testing.F) {
+	for _, s := range []string{
+		`{"type": "hello", "token": "abc", "version": 3}`,
+		`{"type": "move", "move": "72", "id": "m1", "version": 9}`,
+		`{"type": "setup", "auto": true, "computer": "strong"}`,
+		`{"type": "setup", "setup": {"grid": ["ABCDE"]}}`,
+		`{"type": "ping"}`, `{"type": "dance"}`, `{}`, `[]`, `null`, `{"type": "move"`, "",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := decodeClientMessage(b)
+		if err != nil {
+			if StatusOf(err) != http.StatusBadRequest || err.Error() == "" {
+				t.Fatalf("error %v has status %d", err, StatusOf(err))
+			}
+			return
+		}
+		switch m.Type {
+		case "hello", "ping", "setup":
+		case "move":
+			if strings.TrimSpace(m.Move) == "" || len(m.Move) > MaxMoveLen {
+				t.Fatalf("accepted move %q", m.Move)
+			}
+		default:
+			t.Fatalf("accepted type %q", m.Type)
+		}
+	})
+}
+
+// FuzzDecodeRequests feeds one body to the decoder of every HTTP request
+// body: each must answer a value or a 400/413 error, never panic.
+func FuzzDecodeRequests(f *testing.F) {
+	for _, s := range []string{
+		`{"game": "quizl", "rules": {"set_target": 50}, "seats": ["me", "open", "computer:strong"], "name": "Ann"}`,
+		`{"name": "Ben", "seat": 1}`,
+		`{"setup": {"fleet": ["B2-B6"]}}`, `{"auto": true}`,
+		`{"move": "fire A1 B2", "version": 12}`,
+		`{"rules": {"x": [1, 2, {"y": null}]}}`, `{"seats": "me"}`, `{"move": "\u0000"}`, `{"a":1}{"b":2}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		check := func(err error) {
+			if err != nil && StatusOf(err) != http.StatusBadRequest && StatusOf(err) != http.StatusRequestEntityTooLarge {
+				t.Fatalf("error %v has status %d", err, StatusOf(err))
+			}
+		}
+		var c CreateRequest
+		check(decodeJSON(strings.NewReader(string(b)), 4096, &c))
+		var j JoinRequest
+		check(decodeJSON(strings.NewReader(string(b)), 4096, &j))
+		var s SetupRequest
+		check(decodeJSON(strings.NewReader(string(b)), 4096, &s))
+		var m MoveRequest
+		check(decodeJSON(strings.NewReader(string(b)), 4096, &m))
+		var i IdentityRequest
+		check(decodeJSON(strings.NewReader(string(b)), 4096, &i))
+	})
+}
+
+func FuzzParseFrom(f *testing.F) {
+	for _, s := range []string{"0", "17", "-1", "x", "99999999999999999999", " 3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header.Set("Last-Event-ID", s)
+		n, err := parseFrom(r)
+		if err == nil && s != "" && n < 0 {
+			t.Fatalf("parseFrom(%q) = %d", s, n)
+		}
+	})
+}
+
+func FuzzCleanName(f *testing.F) {
+	for _, s := range []string{"Ann", "", "  Ben  Smith ", "spectator", "\x00", strings.Repeat("é", 30)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := cleanName(s)
+		if err != nil {
+			return
+		}
+		if n == "" || len(n) > MaxNameLen || strings.ContainsAny(n, "\x00\n\r\t") {
+			t.Fatalf("cleanName(%q) = %q", s, n)
+		}
+	})
+}

@@ -1,0 +1,490 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"parlour/store"
+)
+
+// startServer serves f's service on a loopback port.
+func startServer(t *testing.T, f *fixture, lim Limits) *httptest.Server {
+	t.Helper()
+	h := NewHandler(f.s, lim)
+	srv := httptest.NewUnstartedServer(h)
+	srv.Config.ConnContext = h.ConnContext
+	srv.Start()
+	f.s.cfg.BaseURL = srv.URL
+	t.Cleanup(func() {
+		h.CloseSockets("test over")
+		srv.Close()
+	})
+	return srv
+}
+
+// client is one program talking to the HTTP API. It keeps every byte the
+// server sent it, for the secrecy checks.
+type client struct {
+	t     *testing.T
+	base  string
+	token string
+	mu    sync.Mutex
+	got   bytes.Buffer
+}
+
+func (c *client) do(method, path string, body any, out any) (int, string) {
+	c.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		j, _ := json.Marshal(b)
+		rd = bytes.NewReader(j)
+	}
+	req, _ := http.NewRequest(method, c.base+path, rd)
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	c.mu.Lock()
+	c.got.Write(raw)
+	c.mu.Unlock()
+	if out != nil && res.StatusCode < 300 {
+		if err := json.Unmarshal(raw, out); err != nil {
+			c.t.Fatalf("%s %s: %v in %s", method, path, err, raw)
+		}
+	}
+	return res.StatusCode, string(raw)
+}
+
+func (c *client) received() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.got.String()
+}
+
+// stream follows the NDJSON events of a table until it ends, keeping the
+// updates.
+func (c *client) stream(ctx context.Context, table string, from int) <-chan Update {
+	out := make(chan Update, 256)
+	url := fmt.Sprintf("%s/api/v1/tables/%s/events", c.base, table)
+	if from >= 0 {
+		url += fmt.Sprintf("?from=%d", from)
+	}
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if res.StatusCode != 200 {
+		b, _ := io.ReadAll(res.Body)
+		c.t.Fatalf("events: status %d: %s", res.StatusCode, b)
+	}
+	go func() {
+		defer close(out)
+		defer res.Body.Close()
+		sc := bufio.NewScanner(res.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			c.mu.Lock()
+			c.got.Write(sc.Bytes())
+			c.mu.Unlock()
+			var u Update
+			if json.Unmarshal(sc.Bytes(), &u) == nil {
+				out <- u
+			}
+		}
+	}()
+	return out
+}
+
+// guessFromView bisects from a view decoded from JSON.
+func guessFromView(t *testing.T, view json.RawMessage, maxN int) string {
+	var v guessView
+	if err := json.Unmarshal(view, &v); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := guessBot{}.Move(context.Background(), gameCfg(maxN), 0, v)
+	return m
+}
+
+type jsonUpdate struct {
+	Version int             `json:"version"`
+	Seat    int             `json:"seat"`
+	Table   TableInfo       `json:"table"`
+	View    json.RawMessage `json:"view"`
+}
+
+func TestHTTPGame(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	ann := &client{t: t, base: srv.URL}
+	var created Seated
+	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "rules": {"max": 1000}, "seats": ["me", "open"], "name": "Ann"}`, &created); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	ann.token = created.Token
+	if !strings.HasPrefix(created.Invite, srv.URL+"/t/") {
+		t.Fatalf("invite %q", created.Invite)
+	}
+	var lobby struct{ Tables []TableInfo }
+	ann.do("GET", "/api/v1/tables?status=open", nil, &lobby)
+	if len(lobby.Tables) != 1 {
+		t.Fatalf("lobby %+v", lobby)
+	}
+	ben := &client{t: t, base: srv.URL}
+	var joined Seated
+	if st, body := ben.do("POST", "/api/v1/tables/"+created.Table+"/join", `{"name": "Ben"}`, &joined); st != 200 || joined.Seat != 1 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	ben.token = joined.Token
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	annUpdates := ann.stream(ctx, created.Table, 0)
+	spectator := &client{t: t, base: srv.URL}
+	specUpdates := spectator.stream(ctx, created.Table, -1)
+
+	if st, body := ann.do("POST", "/api/v1/tables/"+created.Table+"/setup", `{"setup": {"number": 777}}`, nil); st != 200 {
+		t.Fatalf("setup: %d %s", st, body)
+	}
+	if st, body := ben.do("POST", "/api/v1/tables/"+created.Table+"/setup", `{"auto": true}`, nil); st != 200 {
+		t.Fatalf("auto setup: %d %s", st, body)
+	}
+	players := []*client{ann, ben}
+	for turn := 0; turn < 40; turn++ {
+		c := players[turn%2]
+		var u jsonUpdate
+		c.do("GET", "/api/v1/tables/"+created.Table, nil, &u)
+		if u.Table.Status == store.Finished {
+			break
+		}
+		move := guessFromView(t, u.View, 1000)
+		var res MoveResult
+		if st, body := c.do("POST", "/api/v1/tables/"+created.Table+"/moves", map[string]any{"move": move, "version": u.Version}, &res); st != 200 {
+			t.Fatalf("move %q: %d %s", move, st, body)
+		}
+	}
+	var last Update
+	n := 0
+	for u := range annUpdates {
+		if n > 0 && u.Version <= last.Version {
+			t.Fatalf("stream went back from %d to %d", last.Version, u.Version)
+		}
+		last = u
+		n++
+	}
+	if last.Table.Status != store.Finished || n < 3 {
+		t.Fatalf("Ann's stream ended at %+v after %d updates", last.Table, n)
+	}
+	for range specUpdates {
+	}
+	var rec struct{ Setup map[string]json.RawMessage }
+	ann.do("GET", "/api/v1/tables/"+created.Table+"/record", nil, &rec)
+	if len(rec.Setup) != 2 {
+		t.Fatalf("finished record setups %v", rec.Setup)
+	}
+	for i, r := range last.Table.Reveal {
+		if !VerifyCommitment(last.Table.Commitments[i], r.Salt, r.Setup) {
+			t.Fatalf("commitment %d does not verify", i)
+		}
+	}
+	// Ann's secret 777 reached Ben and the spectator only with the end.
+	for name, c := range map[string]*client{"Ben": ben, "spectator": spectator} {
+		got := c.received()
+		end := strings.Index(got, `"status":"finished"`)
+		if i := strings.Index(got, "777: right"); i >= 0 && (end < 0 || i < end) {
+			end = i // Ben found it: the last move of the game
+		}
+		if i := indexNumber(got, "777"); i >= 0 && (end < 0 || i < end) {
+			t.Errorf("%s received Ann's secret before the end", name)
+		}
+	}
+}
+
+func TestHTTPBadInput(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{MaxBody: 512})
+	c := &client{t: t, base: srv.URL}
+	var a Seated
+	c.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
+	var b Seated
+	(&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
+	for _, tok := range []string{a.Token, b.Token} {
+		(&client{t: t, base: srv.URL, token: tok}).do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"auto": true}`, nil)
+	}
+	var other Seated
+	c.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &other)
+	forged := []byte(a.Token)
+	forged[5] ^= 2
+	table := "/api/v1/tables/" + a.Table
+	for _, tc := range []struct {
+		name, method, path, token, body string
+		status                          int
+		says                            string
+	}{
+		{"malformed JSON", "POST", table + "/moves", a.Token, `{"move": `, 400, "ends too early"},
+		{"not an object", "POST", table + "/moves", a.Token, `["guess 5"]`, 400, "JSON object"},
+		{"unknown field", "POST", table + "/moves", a.Token, `{"move": "guess 5", "cheat": true}`, 400, `unknown field`},
+		{"wrong type", "POST", table + "/moves", a.Token, `{"move": 5}`, 400, `should be string`},
+		{"trailing data", "POST", table + "/moves", a.Token, `{"move": "guess 5"} {}`, 400, "after its JSON"},
+		{"oversized", "POST", table + "/moves", a.Token, `{"move": "` + strings.Repeat("x", 600) + `"}`, 413, "larger than 512"},
+		{"no token", "POST", table + "/moves", "", `{"move": "guess 5"}`, 401, "token"},
+		{"forged token", "POST", table + "/moves", string(forged), `{"move": "guess 5"}`, 401, "not one this server issued"},
+		{"garbage token", "POST", table + "/moves", "hello", `{"move": "guess 5"}`, 401, "not one this server issued"},
+		{"out of turn", "POST", table + "/moves", b.Token, `{"move": "guess 5"}`, 409, "not your turn"},
+		{"not your seat", "POST", table + "/moves", other.Token, `{"move": "guess 5"}`, 403, "no seat"},
+		{"illegal move", "POST", table + "/moves", a.Token, `{"move": "guess 5000"}`, 422, "from 1 to 100"},
+		{"empty move", "POST", table + "/moves", a.Token, `{"move": "  "}`, 400, "empty"},
+		{"stale version", "POST", table + "/moves", a.Token, `{"move": "guess 5", "version": 1}`, 409, "version"},
+		{"join full", "POST", table + "/join", "", `{}`, 409, "full"},
+		{"setup after start", "POST", table + "/setup", a.Token, `{"setup": {"number": 5}}`, 409, "play has started"},
+		{"setup both", "POST", table + "/setup", a.Token, `{"setup": {"number": 5}, "auto": true}`, 400, "either"},
+		{"bad rules", "POST", "/api/v1/tables", "", `{"game": "guess", "seats": ["me"], "rules": {"max": "lots"}}`, 400, "rule option max"},
+		{"no such table", "GET", "/api/v1/tables/zzzzzzzzzzzzzzzz", "", "", 404, "no table"},
+		{"bad table id", "GET", "/api/v1/tables/../../etc", "", "", 404, ""},
+		{"bad from", "GET", table + "/events?from=x", "", "", 400, "version number"},
+		{"from ahead", "GET", table + "/events?from=99", "", "", 400, "ahead"},
+		{"unknown endpoint", "GET", "/api/v1/nothing", "", "", 404, "no such endpoint"},
+		{"wrong method", "DELETE", table, "", "", 404, "no such endpoint: DELETE"},
+		{"bad auth scheme", "GET", table, "", "", 200, ""},
+	} {
+		before, _ := f.s.View(context.Background(), nil, a.Table)
+		cl := &client{t: t, base: srv.URL, token: tc.token}
+		st, body := cl.do(tc.method, tc.path, nullIfEmpty(tc.body), nil)
+		if st != tc.status || !strings.Contains(body, tc.says) {
+			t.Errorf("%s: got %d %s, want %d saying %q", tc.name, st, strings.TrimSpace(body), tc.status, tc.says)
+		}
+		if st >= 400 && strings.HasPrefix(tc.path, "/api/") && st != 405 && !strings.HasPrefix(body, `{"error":`) {
+			t.Errorf("%s: error body %q is not {\"error\": ...}", tc.name, body)
+		}
+		after, _ := f.s.View(context.Background(), nil, a.Table)
+		if after.Version != before.Version {
+			t.Errorf("%s changed the table from version %d to %d", tc.name, before.Version, after.Version)
+		}
+	}
+	req, _ := http.NewRequest("GET", srv.URL+table, nil)
+	req.Header.Set("Authorization", "Basic abc")
+	res, _ := http.DefaultClient.Do(req)
+	res.Body.Close()
+	if res.StatusCode != 401 {
+		t.Errorf("Basic auth: %d", res.StatusCode)
+	}
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+func TestRateLimits(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{PerConn: 1, PerConnBurst: 5, PerIdentity: 1, PerIdentityBurst: 3, NewGuests: 1, NewGuestsBurst: 2})
+	c := &client{t: t, base: srv.URL}
+	statuses := func(n int, method, path, body string) []int {
+		var out []int
+		for i := 0; i < n; i++ {
+			st, _ := c.do(method, path, nullIfEmpty(body), nil)
+			out = append(out, st)
+		}
+		return out
+	}
+	got := statuses(4, "POST", "/api/v1/identity", `{}`)
+	if got[0] != 201 || got[1] != 201 || got[2] != 429 {
+		t.Fatalf("new guests: %v", got)
+	}
+	// One keep-alive connection: the burst of 5 then refusals.
+	got = statuses(8, "GET", "/healthz", "")
+	if got[len(got)-1] != 429 {
+		t.Fatalf("connection flood: %v", got)
+	}
+	if !strings.Contains(func() string { _, b := c.do("GET", "/healthz", nil, nil); return b }(), "slow down") {
+		t.Fatal("the 429 does not say what is wrong")
+	}
+}
+
+func wsDial(t *testing.T, srv *httptest.Server, table string) *websocket.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/api/v1/tables/"+table+"/socket", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetReadLimit(1 << 20)
+	t.Cleanup(func() { c.CloseNow() })
+	return c
+}
+
+func wsSend(t *testing.T, c *websocket.Conn, msg string) {
+	t.Helper()
+	if err := c.Write(context.Background(), websocket.MessageText, []byte(msg)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func wsRead(t *testing.T, c *websocket.Conn) ServerMessage {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, b, err := c.Read(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m ServerMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// wsReadType reads until a message of type typ.
+func wsReadType(t *testing.T, c *websocket.Conn, typ string) ServerMessage {
+	t.Helper()
+	for {
+		if m := wsRead(t, c); m.Type == typ {
+			return m
+		}
+	}
+}
+
+func TestWebSocketGameAgainstComputer(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	hc := &client{t: t, base: srv.URL}
+	var a Seated
+	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "computer:medium"]}`, &a)
+	c := wsDial(t, srv, a.Table)
+	wsSend(t, c, `{"type": "move", "move": "guess 1"}`)
+	if m := wsRead(t, c); m.Type != "error" || !strings.Contains(m.Error, "hello") {
+		t.Fatalf("move before hello: %+v", m)
+	}
+	_, _, err := c.Read(context.Background())
+	if websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+		t.Fatalf("socket not closed after a bad first message: %v", err)
+	}
+
+	c = wsDial(t, srv, a.Table)
+	wsSend(t, c, fmt.Sprintf(`{"type": "hello", "token": %q}`, a.Token))
+	if m := wsRead(t, c); m.Type != "update" || m.Update.Seat != 0 {
+		t.Fatalf("first message %+v", m)
+	}
+	wsSend(t, c, `{"type": "setup", "setup": {"number": 50}, "id": "s1"}`)
+	if m := wsReadType(t, c, "ack"); m.ID != "s1" {
+		t.Fatalf("setup ack %+v", m)
+	}
+	for _, bad := range []struct{ msg, says string }{
+		{`{"type": "dance"}`, "unknown message type"},
+		{`{"type": "move"}`, `needs a "move"`},
+		{`not json`, "JSON object"},
+		{`{"type": "move", "move": `, "ends too early"},
+		{`{"type": "move", "move": "guess 1", "extra": 1}`, "unknown field"},
+		{`{"type": "hello"}`, "already"},
+	} {
+		wsSend(t, c, bad.msg)
+		if m := wsReadType(t, c, "error"); !strings.Contains(m.Error, bad.says) {
+			t.Errorf("%s: error %q, want %q", bad.msg, m.Error, bad.says)
+		}
+	}
+	// Play to the end, moving whenever the pushed view says it is our turn.
+	var now jsonUpdate
+	hc.token = a.Token
+	hc.do("GET", "/api/v1/tables/"+a.Table, nil, &now)
+	if len(now.Table.ToMove) == 1 && now.Table.ToMove[0] == 0 {
+		wsSend(t, c, fmt.Sprintf(`{"type": "move", "move": %q, "version": %d}`, guessFromView(t, now.View, 100), now.Version))
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		m := wsRead(t, c)
+		if m.Type != "update" {
+			continue
+		}
+		if m.Update.Table.Status == store.Finished {
+			return
+		}
+		if len(m.Update.Table.ToMove) == 1 && m.Update.Table.ToMove[0] == 0 {
+			b, _ := json.Marshal(m.Update.View)
+			wsSend(t, c, fmt.Sprintf(`{"type": "move", "move": %q, "version": %d}`, guessFromView(t, b, 100), m.Update.Version))
+		}
+	}
+	t.Fatal("the socket game did not end")
+}
+
+func TestWebSocketLimits(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{MaxMessage: 256})
+	hc := &client{t: t, base: srv.URL}
+	var a Seated
+	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
+	c := wsDial(t, srv, a.Table)
+	wsSend(t, c, `{"type": "hello"}`)
+	wsRead(t, c)
+	wsSend(t, c, `{"type": "move", "move": "guess 1"}`)
+	if m := wsReadType(t, c, "error"); !strings.Contains(m.Error, "spectators cannot move") {
+		t.Fatalf("spectator move: %+v", m)
+	}
+	wsSend(t, c, `{"type": "ping", "id": "`+strings.Repeat("x", 300)+`"}`)
+	_, _, err := c.Read(context.Background())
+	if websocket.CloseStatus(err) != websocket.StatusMessageTooBig {
+		t.Fatalf("oversized message: %v", err)
+	}
+	c = wsDial(t, srv, a.Table)
+	wsSend(t, c, `{"type": "hello", "token": "forged"}`)
+	if m := wsRead(t, c); m.Type != "error" || m.Status != 401 {
+		t.Fatalf("forged hello: %+v", m)
+	}
+}
+
+func TestHealthzAndMetrics(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	c := &client{t: t, base: srv.URL}
+	if st, body := c.do("GET", "/healthz", nil, nil); st != 200 || body != "ok\n" {
+		t.Fatalf("healthz %d %q", st, body)
+	}
+	c.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me"]}`, nil)
+	st, body := c.do("GET", "/metrics", nil, nil)
+	if st != 200 || !strings.Contains(body, "parlour_tables_created_total 1\n") || !strings.Contains(body, `parlour_move_seconds_bucket{le="+Inf"}`) {
+		t.Fatalf("metrics %d:\n%s", st, body)
+	}
+	var games []GameInfo
+	c.do("GET", "/api/v1/games", nil, &games)
+	if len(games) != 1 || games[0].Name != "guess" || len(games[0].Options) != 2 {
+		t.Fatalf("games %+v", games)
+	}
+}
+
+// indexNumber finds n as a JSON number (after ':', '[' or ','), so that
+// digits inside tokens and digests do not count.
+func indexNumber(s, n string) int {
+	best := -1
+	for _, pre := range []string{":", "[", ","} {
+		if i := strings.Index(s, pre+n); i >= 0 && (best < 0 || i < best) {
+			best = i
+		}
+	}
+	return best
+}
