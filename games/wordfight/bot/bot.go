@@ -26,6 +26,7 @@ import (
 	"hash/fnv"
 	"math/rand/v2"
 	"strings"
+	"sync"
 
 	"parlour/game"
 	"parlour/games/wordfight"
@@ -94,6 +95,28 @@ func New(level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
 type vocabulary struct {
 	words  []string
 	probes []string
+	// tri indexes words by the trigrams they hold, so that the words
+	// holding a given word are found without scanning them all. It is
+	// built on first use.
+	triOnce sync.Once
+	tri     map[[3]byte][]int32
+}
+
+// withTrigram returns the indexes (in words, ascending) of the words that
+// hold s's first three letters.
+func (v *vocabulary) withTrigram(s string) []int32 {
+	v.triOnce.Do(func() {
+		v.tri = map[[3]byte][]int32{}
+		for k, w := range v.words {
+			for i := 0; i+3 <= len(w); i++ {
+				t := [3]byte{w[i], w[i+1], w[i+2]}
+				if l := v.tri[t]; len(l) == 0 || l[len(l)-1] != int32(k) {
+					v.tri[t] = append(l, int32(k))
+				}
+			}
+		}
+	})
+	return v.tri[[3]byte{s[0], s[1], s[2]}]
 }
 
 func newVocabulary(lex *lexicon.Lexicon, rarest int) *vocabulary {

@@ -103,31 +103,27 @@ func (b *Bot) bestScore(rules wordfight.Rules, g *wordfight.Grid, w string) (int
 }
 
 // extensions returns vocabulary words that contain a word of g's rows or
-// columns: laid over it, they reuse all its letters.
+// columns: laid over it, they reuse all its letters. The most common come
+// first.
 func (b *Bot) extensions(g *wordfight.Grid, longest int) []string {
-	runs := map[string]bool{}
-	for _, row := range runsOf(g) {
-		if len(row) >= 3 {
-			runs[row] = true
-		}
-	}
-	if len(runs) == 0 {
-		return nil
-	}
-	var out []string
-	for _, w := range b.vocab.words {
-		if len(w) > longest {
+	seen := map[int32]bool{}
+	var idx []int32
+	for _, r := range runsOf(g) {
+		if len(r) < 3 {
 			continue
 		}
-		for r := range runs {
-			if len(w) > len(r) && strings.Contains(w, r) {
-				out = append(out, w)
-				break
+		for _, k := range b.vocab.withTrigram(r) {
+			w := b.vocab.words[k]
+			if !seen[k] && len(w) > len(r) && len(w) <= longest && strings.Contains(w, r) {
+				seen[k] = true
+				idx = append(idx, k)
 			}
 		}
-		if len(out) == maxExtensions {
-			break
-		}
+	}
+	slices.Sort(idx)
+	out := make([]string, 0, min(len(idx), maxExtensions))
+	for _, k := range idx[:min(len(idx), maxExtensions)] {
+		out = append(out, b.vocab.words[k])
 	}
 	return out
 }
