@@ -23,7 +23,10 @@ var enLex = sync.OnceValue(lexicon.Default)
 // TestBench runs a small bench; with -wordfight.bench=N it plays N games
 // per matchup and prints the table docs/bots.md quotes.
 func TestBench(t *testing.T) {
-	games := 4
+	games := 2
+	if testing.Short() {
+		games = 1
+	}
 	if *benchGames > 0 {
 		games = *benchGames
 	}
@@ -129,7 +132,7 @@ func TestCompleteGames(t *testing.T) {
 		levels []string
 		opts   map[string]any
 	}{
-		{[]string{game.Easy, game.Easy}, nil},
+		{[]string{game.Easy, game.Easy}, map[string]any{"width": 12, "height": 12}},
 		{[]string{game.Medium, Greedy}, nil},
 		{[]string{game.Strong, game.Strong}, map[string]any{"width": 10, "height": 10}},
 		{[]string{game.Strong, game.Medium, game.Easy}, map[string]any{"width": 12, "height": 8, "strikes_per": "player", "strike_limit": 4}},
