@@ -25,6 +25,7 @@ func commands() map[string]command {
 		"nymphabet": {"solve Nymphabet by retrograde analysis", runNymphabet},
 		"replay":    {"re-referee a game record", runReplay},
 		"words":     {"look words up in a lexicon", runWords},
+		"serve":     {"serve tables over HTTP and WebSocket (the default)", runServe},
 	}
 }
 

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"parlour/games"
+	"parlour/lexicon"
+	"parlour/server"
+	"parlour/store/sqlite"
+)
+
+// defaultDataDir is where parlour serve keeps its database unless told:
+// $PARLOUR_DATA, else $XDG_DATA_HOME/parlour, else ~/.local/share/parlour.
+func defaultDataDir() string {
+	if d := os.Getenv("PARLOUR_DATA"); d != "" {
+		return d
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(d, "parlour")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".local", "share", "parlour")
+	}
+	return "parlour-data"
+}
+
+func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "localhost:8080", "address to listen on")
+	data := fs.String("data", defaultDataDir(), "directory of the database (created if missing)")
+	syncMode := fs.String("sync", "FULL", "SQLite synchronous setting: FULL survives power loss, NORMAL only a crash")
+	logFormat := fs.String("log", "text", "log format: text or json")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	perConn := fs.Float64("rate-conn", server.DefaultLimits.PerConn, "requests per second allowed on one connection")
+	perID := fs.Float64("rate-identity", server.DefaultLimits.PerIdentity, "requests per second allowed for one identity")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR]")
+		fmt.Fprintln(stderr, "\nServes Parlour's tables: the HTTP API and WebSocket (see docs/protocol.md).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return 2
+	}
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(stderr, "parlour serve: --log-level: %v\n", err)
+		return 2
+	}
+	var handler slog.Handler
+	switch *logFormat {
+	case "text":
+		handler = slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level})
+	case "json":
+		handler = slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: level})
+	default:
+		fmt.Fprintf(stderr, "parlour serve: --log must be text or json, not %q\n", *logFormat)
+		return 2
+	}
+	log := slog.New(handler)
+	if err := serve(ctx, log, stdout, *addr, *data, *syncMode, server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID}); err != nil {
+		log.Error("parlour serve", "err", err)
+		return 1
+	}
+	return 0
+}
+
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data, syncMode string, lim server.Limits) error {
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		return fmt.Errorf("making the data directory: %w", err)
+	}
+	dbPath := filepath.Join(data, "parlour.db")
+	db, err := sqlite.Open(ctx, dbPath, sqlite.Options{Synchronous: syncMode})
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	// Load the default lexicon now: a broken build shows at once, and the
+	// first table does not wait for it.
+	if _, err := lexicon.Load(lexicon.DefaultName); err != nil {
+		return fmt.Errorf("loading the lexicon: %w", err)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening: %w", err)
+	}
+	// Invite links name the host as given ("localhost"), with the port
+	// actually bound.
+	base := "http://" + ln.Addr().String()
+	if host, _, err := net.SplitHostPort(addr); err == nil && host != "" {
+		_, port, _ := net.SplitHostPort(ln.Addr().String())
+		base = "http://" + net.JoinHostPort(host, port)
+	}
+	svc, err := server.New(ctx, server.Config{
+		Store: db, Games: games.Registry(), NewBot: games.NewBot,
+		BaseURL: base, Logger: log,
+	})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	h := server.NewHandler(svc, lim)
+	srv := &http.Server{
+		Handler:           h,
+		ConnContext:       h.ConnContext,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	log.Info("serving", "url", base, "data", dbPath)
+	fmt.Fprintf(stdout, "Parlour is serving at %s/ (data in %s)\n", base, data)
+
+	select {
+	case err := <-served:
+		svc.Close()
+		return fmt.Errorf("serving: %w", err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	// Stop taking new work, let the moves in flight finish and reach the
+	// store, close the sockets with a reason, then close the store.
+	h.CloseSockets("the server is shutting down")
+	svc.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("shutdown", "err", err)
+	}
+	log.Info("stopped")
+	return nil
+}
