@@ -105,3 +105,52 @@ func ExampleGrid_Placements() {
 	// E2 down reuses 1
 	// C1 down reuses 1
 }
+
+// ExampleView_String prints a finished game as `parlour replay` shows it.
+func ExampleView_String() {
+	lex := lexicon.FromWords("example", []string{"cart", "tar", "zoo"})
+	opts, _ := game.ResolveValues(wordfight.Game{}.Options(), map[string]any{"width": 6, "height": 5, "strike_limit": 1})
+	st, _ := wordfight.Start(game.Config{Players: []string{"Ann", "Ben"}, Lexicon: lex, Rules: opts})
+	for _, m := range []struct {
+		seat game.Seat
+		move string
+	}{
+		{0, "declare cart"}, {0, "place B2 across"}, {1, "place A1 down"},
+		{1, "declare tar"}, {0, "place E2 down"}, {1, "cannot"},
+	} {
+		if _, err := st.Apply(m.seat, m.move); err != nil {
+			fmt.Println(err)
+		}
+	}
+	fmt.Println(st.SeatView(game.Spectator))
+	// Output:
+	// Sightless Word Fight on 6 x 5, scoring multiply (letters reused x length), strikes per word, 1 of 1 strikes
+	//
+	// Words:
+	//   1. CART (4) by Ann
+	//        Ann: place B2 across, 0 x 4 = 0
+	//        Ben: place A1 down, 0 x 4 = 0
+	//   2. TAR (3) by Ben; not placed by Ben
+	//        Ann: place E2 down, 1 x 3 = 3
+	//        Ben: cannot
+	//
+	// Ann: 3 points
+	//     A B C D E F
+	//   1 . . . . . .
+	//   2 . C A R T .
+	//   3 . . . . A .
+	//   4 . . . . R .
+	//   5 . . . . . .
+	//
+	// Ben: 0 points
+	//     A B C D E F
+	//   1 C . . . . .
+	//   2 A . . . . .
+	//   3 R . . . . .
+	//   4 T . . . . .
+	//   5 . . . . . .
+	//
+	// Audit:
+	//   Ann: 3 points, confirmed
+	//   Ben: 0 points, confirmed; said cannot to TAR, but it fit (place A4 across)
+}

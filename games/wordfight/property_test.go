@@ -144,6 +144,14 @@ func randomGame(t testing.TB, rng *rand.Rand, lex *lexicon.Lexicon, pool []strin
 		}
 		evs := apply(seat, move)
 		checkSecrecy(t, st, seat, evs, shadow)
+		if steps%5 == 0 {
+			if txt := st.SeatView(seat).String(); !strings.HasPrefix(txt, "Sightless Word Fight on ") {
+				t.Fatalf("view text starts %q", txt[:min(len(txt), 40)])
+			}
+		}
+	}
+	if txt := st.SeatView(game.Spectator).String(); !strings.Contains(txt, "Audit:") {
+		t.Fatalf("the final view's text has no audit:\n%s", txt)
 	}
 	total := 0
 	for _, a := range st.SeatView(game.Spectator).Audit {
