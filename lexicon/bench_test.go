@@ -151,3 +151,47 @@ func BenchmarkRuns(b *testing.B) {
 		l.Runs(byte('a'+i%26), 2, true)
 	}
 }
+
+// BenchmarkHasSpread is BenchmarkHas with queries spread over every word of
+// the lexicon (and as many non-words), as a referee's are, rather than 1024
+// that stay in the processor's caches.
+func BenchmarkHasSpread(b *testing.B) {
+	l, all, _ := benchQueries(b)
+	m := mapOf(strings.Join(all, "\n"))
+	r := rand.New(rand.NewPCG(9, 10))
+	q := make([]string, 0, 1<<18)
+	for len(q) < cap(q) {
+		w := all[r.IntN(len(all))]
+		if len(q)%2 == 1 {
+			bs := []byte(w)
+			bs[r.IntN(len(bs))] = byte('a' + r.IntN(26))
+			w = string(bs)
+		}
+		q = append(q, w)
+	}
+	mask := len(q) - 1
+	b.Run("lexicon", func(b *testing.B) {
+		b.ReportAllocs()
+		found := 0
+		for i := 0; b.Loop(); i++ {
+			if l.Has(q[i&mask]) {
+				found++
+			}
+		}
+		if found == 0 {
+			b.Fatal("found nothing")
+		}
+	})
+	b.Run("map", func(b *testing.B) {
+		b.ReportAllocs()
+		found := 0
+		for i := 0; b.Loop(); i++ {
+			if _, ok := m[q[i&mask]]; ok {
+				found++
+			}
+		}
+		if found == 0 {
+			b.Fatal("found nothing")
+		}
+	})
+}

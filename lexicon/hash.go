@@ -17,21 +17,17 @@ import (
 // hashChunks is how many eight-byte chunks of a record its hash reads.
 func (g *group) hashChunks() int { return (g.width + 7) / 8 }
 
-// mix finishes a hash (the SplitMix64 finalizer).
-func mix(x uint64) uint64 {
-	x ^= x >> 30
-	x *= 0xbf58476d1ce4e5b9
-	x ^= x >> 27
-	x *= 0x94d049bb133111eb
-	x ^= x >> 31
-	return x
-}
+// mix hashes a packed word's first eight bytes by Fibonacci hashing: only
+// the product's high bits are well mixed, and a word's letters sit at the
+// top of x, so the table uses bits 25 to 63 of the result: the top seven for
+// the control byte, the 32 below them to place the word.
+func mix(x uint64) uint64 { return x * 0x9e3779b97f4a7c15 }
 
 // hashKey hashes the first chunks eight-byte chunks of k.
 func hashKey(k *key, chunks int) uint64 {
 	h := binary.BigEndian.Uint64(k[:8])
 	for c := 1; c < chunks; c++ {
-		h = h*0x9e3779b97f4a7c15 ^ binary.BigEndian.Uint64(k[8*c:])
+		h = mix(h) ^ h>>29 ^ binary.BigEndian.Uint64(k[8*c:])
 	}
 	return mix(h)
 }
@@ -82,7 +78,7 @@ func (g *group) index(table []byte) {
 				t, j = g.next(t), 0
 			}
 		}
-		g.table[t+j] = byte(h & 0x7f)
+		g.table[t+j] = byte(h >> 57)
 		x := t + tableGroup + 3*j
 		g.table[x], g.table[x+1], g.table[x+2] = byte(i), byte(i>>8), byte(i>>16)
 	}
@@ -91,7 +87,7 @@ func (g *group) index(table []byte) {
 // home returns the offset of the table group where a search for hash h
 // starts.
 func (g *group) home(h uint64) int {
-	return int((h>>32)*uint64(len(g.table)/tableGroupBytes)>>32) * tableGroupBytes
+	return int((h>>25&0xffffffff)*uint64(len(g.table)/tableGroupBytes)>>32) * tableGroupBytes
 }
 
 // next returns the offset of the table group after the one at t.
@@ -104,7 +100,7 @@ func (g *group) next(t int) int {
 
 // probe returns the first record with hash h for which same reports true.
 func (g *group) probe(h uint64, same func(i int) bool) (int, bool) {
-	want := lsbs * (h & 0x7f)
+	want := lsbs * (h >> 57)
 	for t := g.home(h); ; t = g.next(t) {
 		ctrl := binary.LittleEndian.Uint64(g.table[t:])
 		x := ctrl ^ want
@@ -121,9 +117,24 @@ func (g *group) probe(h uint64, same func(i int) bool) (int, bool) {
 }
 
 // lookupHead finds the record whose first eight bytes are k, in a group of
-// words of at most 12 letters.
+// words of at most 12 letters. It is probe, written out for speed.
 func (g *group) lookupHead(k uint64) (int, bool) {
-	return g.probe(mix(k), func(i int) bool { return g.head(i) == k })
+	h := mix(k)
+	want := lsbs * (h >> 57)
+	for t := g.home(h); ; t = g.next(t) {
+		ctrl := binary.LittleEndian.Uint64(g.table[t:])
+		x := ctrl ^ want
+		for m := (x - lsbs) &^ x & msbs; m != 0; m &= m - 1 {
+			s := t + tableGroup + 3*(bits.TrailingZeros64(m)>>3)
+			i := int(binary.LittleEndian.Uint32(g.table[s:]) & 0xffffff)
+			if binary.BigEndian.Uint64(g.recs[i*g.width:])&g.mask == k {
+				return i, true
+			}
+		}
+		if ctrl&msbs != 0 {
+			return 0, false
+		}
+	}
 }
 
 // lookupKey finds the record holding packed word k.

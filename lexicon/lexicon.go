@@ -43,7 +43,7 @@ type group struct {
 	count int    // words in the group
 	mask  uint64 // clears the bytes past a record in an eight-byte load
 	recs  []byte // count packed words, sorted, then 8 zero bytes of padding
-	info  []byte // per word: size code<<4 | min(Run(word, false), runCap)
+	info  []byte // per word: size code<<4 | distinct<<3 | min(Run(word, false), runCap)
 	// first[c] is the index of the group's first word starting with letter
 	// 'a'+c; first[26] is count.
 	first [27]int32
@@ -51,8 +51,11 @@ type group struct {
 	table []byte
 }
 
-// runCap is the largest run stored in info; longer runs are recomputed.
-const runCap = 15
+// Bits of a word's info byte below its size code.
+const (
+	runCap       = 7 // the largest run stored; longer runs are recomputed
+	infoDistinct = 8 // set when the word's letters are all different
+)
 
 // FromWords builds a lexicon named name from words, meant for tests. Words
 // may be in any letter case; those that are empty, longer than MaxWordLen or
@@ -178,7 +181,11 @@ func (l *Lexicon) OfLength(n int) []string {
 		return nil
 	}
 	g := &l.groups[n]
-	return g.appendWords(nil, 0, g.count, nil)
+	idx := make([]int32, g.count)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	return g.wordsAt(nil, idx)
 }
 
 // ByCommonness yields every word, most common first (SCOWL size ascending,
@@ -190,7 +197,13 @@ func (l *Lexicon) ByCommonness() iter.Seq2[string, int] {
 			var w []string
 			for n := 1; n <= MaxWordLen; n++ {
 				g := &l.groups[n]
-				w = g.appendWords(w, 0, g.count, func(i int) bool { return int(g.info[i]>>4) == code })
+				var idx []int32
+				for i, b := range g.info {
+					if int(b>>4) == code {
+						idx = append(idx, int32(i))
+					}
+				}
+				w = g.wordsAt(w, idx)
 			}
 			slices.Sort(w)
 			for _, x := range w {

@@ -3,7 +3,6 @@ package lexicon
 import (
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 )
 
 // MatchOptions refine Match.
@@ -68,18 +67,19 @@ func (l *Lexicon) Match(pattern string, opt MatchOptions) ([]string, error) {
 		m64[c] = binary.BigEndian.Uint64(mask[8*c:])
 		v64[c] = binary.BigEndian.Uint64(val[8*c:])
 	}
-	check := exclude != 0 || opt.Distinct
-	var buf []byte
+	var idx []int32
 	if g.width <= 8 {
 		// Words of up to 12 letters: each record is one number.
 		m, v := m64[0], v64[0]
 		for i := lo; i < hi; i++ {
 			h := binary.BigEndian.Uint64(g.recs[i*g.width:])
-			if h&m == v && (!check || fits(h, n, wild, exclude, opt.Distinct)) {
-				buf = appendHead(buf, h, n)
+			if h&m == v &&
+				(!opt.Distinct || g.info[i]&infoDistinct != 0) &&
+				(exclude == 0 || fits(h, n, wild, exclude)) {
+				idx = append(idx, int32(i))
 			}
 		}
-		return split(buf, n), nil
+		return g.wordsAt(nil, idx), nil
 	}
 	var letters [MaxWordLen]byte
 next:
@@ -90,33 +90,30 @@ next:
 				continue next
 			}
 		}
-		if check {
-			w := g.appendWord(letters[:0], i)
-			var seen uint32
-			for p, x := range w {
-				bit := uint32(1) << (x - 'a')
-				if wild>>p&1 != 0 && exclude&bit != 0 || opt.Distinct && seen&bit != 0 {
+		if opt.Distinct && g.info[i]&infoDistinct == 0 {
+			continue
+		}
+		if exclude != 0 {
+			for p, x := range g.appendWord(letters[:0], i) {
+				if wild>>p&1 != 0 && exclude&(1<<(x-'a')) != 0 {
 					continue next
 				}
-				seen |= bit
 			}
 		}
-		buf = g.appendWord(buf, i)
+		idx = append(idx, int32(i))
 	}
-	return split(buf, n), nil
+	return g.wordsAt(nil, idx), nil
 }
 
 // fits reports whether the word of n letters packed at the top of h takes no
-// excluded letter at a wildcard, and, if distinct is set, repeats no letter.
-func fits(h uint64, n int, wild uint64, exclude uint32, distinct bool) bool {
-	var all, wilds uint32 // the letters of the word, and of its wildcards
+// excluded letter at a wildcard.
+func fits(h uint64, n int, wild uint64, exclude uint32) bool {
+	var wilds uint32 // the letters at wildcards
 	for p := 0; p < n; p++ {
-		bit := uint32(1) << (h >> 59)
+		wilds |= uint32(1) << (h >> 59) & -uint32(wild>>p&1)
 		h <<= 5
-		all |= bit
-		wilds |= bit & -uint32(wild>>p&1)
 	}
-	return wilds&exclude == 0 && (!distinct || bits.OnesCount32(all) == n)
+	return wilds&exclude == 0
 }
 
 // appendHead appends the n letters packed at the top of h.
@@ -141,18 +138,4 @@ func lower(c byte) byte {
 		return c + 'a' - 'A'
 	}
 	return c
-}
-
-// split cuts buf into words of n letters that share one allocation.
-func split(buf []byte, n int) []string {
-	if len(buf) == 0 {
-		return nil
-	}
-	out := make([]string, 0, len(buf)/n)
-	s := string(buf)
-	for len(s) > 0 {
-		out = append(out, s[:n])
-		s = s[n:]
-	}
-	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"sort"
 )
 
@@ -84,25 +85,32 @@ func (g *group) letter(i, p int) byte {
 	return byte(v>>(11-bit&7)) & 31
 }
 
-// appendWords appends the words of records lo to hi-1 for which keep (if not
-// nil) reports true. The new strings share one allocation.
-func (g *group) appendWords(dst []string, lo, hi int, keep func(i int) bool) []string {
-	if lo >= hi {
+// wordsAt appends the words of records idx to dst. The new strings share
+// one allocation.
+func (g *group) wordsAt(dst []string, idx []int32) []string {
+	if len(idx) == 0 {
 		return dst
 	}
-	var buf []byte
-	if keep == nil {
-		buf = make([]byte, 0, (hi-lo)*g.n)
-	}
-	for i := lo; i < hi; i++ {
-		if keep == nil || keep(i) {
-			buf = g.appendWord(buf, i)
+	n := g.n
+	buf := make([]byte, len(idx)*n)
+	if g.width <= 8 {
+		for j, i := range idx {
+			h := binary.BigEndian.Uint64(g.recs[int(i)*g.width:])
+			w := buf[j*n : j*n+n]
+			for p := range w {
+				w[p] = 'a' + byte(h>>59)
+				h <<= 5
+			}
+		}
+	} else {
+		for j, i := range idx {
+			g.appendWord(buf[j*n:j*n], int(i))
 		}
 	}
 	s := string(buf)
-	for len(s) > 0 {
-		dst = append(dst, s[:g.n])
-		s = s[g.n:]
+	dst = slices.Grow(dst, len(idx))
+	for j := range idx {
+		dst = append(dst, s[j*n:j*n+n])
 	}
 	return dst
 }
@@ -157,7 +165,11 @@ func (b *builder) add(word []byte, code byte) error {
 		return errors.New("more words than counted")
 	}
 	g.recs = append(g.recs, rec...)
-	g.info = append(g.info, code<<4|byte(min(run(word, false), runCap)))
+	info := code<<4 | byte(min(run(word, false), runCap))
+	if distinct(word) {
+		info |= infoDistinct
+	}
+	g.info = append(g.info, info)
 	g.first[word[0]-'a'+1]++
 	g.count++
 	b.l.count++
@@ -197,4 +209,17 @@ func (g *group) prefixRange(c1, c2 int) (lo, hi int) {
 	lo += sort.Search(hi-lo, func(i int) bool { return second(lo+i) >= c2 })
 	hi = lo + sort.Search(hi-lo, func(i int) bool { return second(lo+i) > c2 })
 	return lo, hi
+}
+
+// distinct reports whether word's letters are all different.
+func distinct(word []byte) bool {
+	var seen uint32
+	for _, c := range word {
+		bit := uint32(1) << (c - 'a')
+		if seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+	}
+	return true
 }

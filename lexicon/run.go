@@ -36,17 +36,25 @@ func (l *Lexicon) Runs(letter byte, n int, wrap bool) []string {
 		return nil
 	}
 	c := int(letter - 'a')
-	var out []string
+	// First find the words, then make the result at its final size.
+	var idx []int32
+	var end [MaxWordLen + 1]int // idx[end[length-1]:end[length]] are of length letters
 	for length := n; length <= MaxWordLen; length++ {
 		g := &l.groups[length]
 		lo, hi := g.letterRange(c)
-		var buf []byte
 		for i := lo; i < hi; i++ {
 			if g.run(i, c, wrap) == n {
-				buf = g.appendWord(buf, i)
+				idx = append(idx, int32(i))
 			}
 		}
-		out = append(out, split(buf, length)...)
+		end[length] = len(idx)
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	out := make([]string, 0, len(idx))
+	for length := n; length <= MaxWordLen; length++ {
+		out = l.groups[length].wordsAt(out, idx[end[length-1]:end[length]])
 	}
 	return out
 }
