@@ -3,7 +3,9 @@ package wordfight
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"parlour/game"
 )
@@ -30,7 +32,10 @@ type State struct {
 
 	over    bool
 	winners []game.Seat
-	audit   []SeatAudit // made once, at the end
+	// The audit is made on first demand once the game is over: replaying
+	// a record need not pay for it.
+	auditOnce sync.Once
+	audit     []SeatAudit
 }
 
 // entry is one word of the public list and everybody's answer to it.
@@ -180,7 +185,7 @@ func (s *State) declare(seat game.Seat, args []string) ([]game.Event, error) {
 	W := strings.ToUpper(w)
 	return []game.Event{{
 		Kind: "declare",
-		Text: fmt.Sprintf("%s declares %s (%d letters)", s.cfg.Name(seat), W, len(w)),
+		Text: s.cfg.Name(seat) + " declares " + W + " (" + strconv.Itoa(len(w)) + " letters)",
 		Data: DeclareEvent{Seat: seat, Number: len(s.list), Word: W, Length: len(w)},
 	}}, nil
 }
@@ -204,10 +209,11 @@ func (s *State) place(seat game.Seat, args []string) ([]game.Event, error) {
 	e.answers[seat] = answer{given: true, at: p, reused: reused, points: pts}
 	s.answered[seat] = true
 	W := strings.ToUpper(e.word)
-	text := fmt.Sprintf("you placed %s at %s for %d points", W, p, pts)
+	text := "you placed " + W + " at " + p.String() + ": "
 	if s.rules.Multiply {
-		text = fmt.Sprintf("you placed %s at %s: %d reused x %d letters = %d points", W, p, reused, len(e.word), pts)
+		text += strconv.Itoa(reused) + " reused x " + strconv.Itoa(len(e.word)) + " letters = "
 	}
+	text += strconv.Itoa(pts) + " points"
 	evs := []game.Event{
 		{To: []game.Seat{seat}, Kind: "placed", Text: text,
 			Data: PlacedEvent{Seat: seat, Word: W, At: p.String(), Reused: reused, Points: pts, Score: s.scores[seat]}},
@@ -225,7 +231,7 @@ func (s *State) cannot(seat game.Seat) ([]game.Event, error) {
 	s.answered[seat] = true
 	W := strings.ToUpper(e.word)
 	evs := []game.Event{
-		{To: []game.Seat{seat}, Kind: "cannot", Text: fmt.Sprintf("you did not place %s", W),
+		{To: []game.Seat{seat}, Kind: "cannot", Text: "you did not place " + W,
 			Data: PlacedEvent{Seat: seat, Word: W, Score: s.scores[seat]}},
 		s.answeredEvent(seat),
 	}
@@ -234,7 +240,7 @@ func (s *State) cannot(seat game.Seat) ([]game.Event, error) {
 
 func (s *State) answeredEvent(seat game.Seat) game.Event {
 	W := s.current()
-	return game.Event{Kind: "answered", Text: fmt.Sprintf("%s has answered %s", s.cfg.Name(seat), W),
+	return game.Event{Kind: "answered", Text: s.cfg.Name(seat) + " has answered " + W,
 		Data: AnsweredEvent{Seat: seat, Word: W}}
 }
 
@@ -263,7 +269,7 @@ func (s *State) afterAnswer(evs []game.Event) []game.Event {
 	}
 	s.strikes += e.strikes
 	W := strings.ToUpper(e.word)
-	text := fmt.Sprintf("everyone placed %s", W)
+	text := "everyone placed " + W
 	if len(e.cannot) > 0 {
 		names := make([]string, len(e.cannot))
 		for i, c := range e.cannot {
@@ -323,8 +329,7 @@ func (s *State) resign(seat game.Seat) ([]game.Event, error) {
 	return evs, nil
 }
 
-// end finishes the game: the players still in with the most points win,
-// and the audit is made.
+// end finishes the game: the players still in with the most points win.
 func (s *State) end(why string) game.Event {
 	s.over = true
 	s.answering = false
@@ -341,7 +346,6 @@ func (s *State) end(why string) game.Event {
 			s.winners = append(s.winners, game.Seat(i))
 		}
 	}
-	s.audit = Audit(s.board, s.rules.Multiply, s.cfg.Lexicon, s.entries(true), s.scores)
 	names := make([]string, len(s.winners))
 	for i, w := range s.winners {
 		names[i] = s.cfg.Name(w)
@@ -353,6 +357,18 @@ func (s *State) end(why string) game.Event {
 	return game.Event{Kind: "end",
 		Text: fmt.Sprintf("the game ends after %s: %s %s with %d points", why, strings.Join(names, " and "), verb, best),
 		Data: EndEvent{Winners: slices.Clone(s.winners), Scores: slices.Clone(s.scores)}}
+}
+
+// Audit returns the end-of-game audit of every player (see Audit), or nil
+// while the game goes on.
+func (s *State) Audit() []SeatAudit {
+	if !s.over {
+		return nil
+	}
+	s.auditOnce.Do(func() {
+		s.audit = Audit(s.board, s.rules.Multiply, s.cfg.Lexicon, s.entries(true), s.scores)
+	})
+	return slices.Clone(s.audit)
 }
 
 // The events' data, for front ends.

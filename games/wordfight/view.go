@@ -126,7 +126,7 @@ func (s *State) SeatView(seat game.Seat) *View {
 				v.List[i].Answers[j] = a.public()
 			}
 		}
-		v.Audit = slices.Clone(s.audit)
+		v.Audit = s.Audit()
 	}
 	return v
 }
