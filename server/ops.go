@@ -391,8 +391,12 @@ func (s *Service) setSetup(ctx context.Context, t *table, seat game.Seat, raw js
 // MoveResult answers a move: the table's new version and the events the
 // move revealed to the mover.
 type MoveResult struct {
-	Version int          `json:"version"`
-	Events  []game.Event `json:"events"`
+	Version int `json:"version"`
+	// Status is the table's status after the move, ToMove the seats to
+	// move next.
+	Status store.Status `json:"status"`
+	ToMove []game.Seat  `json:"to_move"`
+	Events []game.Event `json:"events"`
 }
 
 // Move plays move for the asker's seat at table id. When expect is not
@@ -478,7 +482,7 @@ func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text strin
 	if ev == nil {
 		ev = []game.Event{}
 	}
-	return MoveResult{Version: st.version, Events: ev}, nil
+	return MoveResult{Version: st.version, Events: ev, ToMove: append([]game.Seat{}, t.st.ToMove()...), Status: t.status}, nil
 }
 
 // waitingFor says in words what keeps play from starting.

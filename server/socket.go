@@ -27,12 +27,13 @@ type socket struct {
 // ServerMessage is one message the server sends over the WebSocket.
 type ServerMessage struct {
 	// Type is "update" (Update holds the seat's new view), "ack" (a move
-	// or setup was accepted), "error" or "pong".
+	// or setup was accepted: Result holds a move's MoveResult, Setup a
+	// setup as checked), "error" or "pong".
 	Type    string          `json:"type"`
 	ID      string          `json:"id,omitempty"`
 	Update  *Update         `json:"update,omitempty"`
 	Version int             `json:"version,omitempty"`
-	Events  json.RawMessage `json:"events,omitempty"`
+	Result  *MoveResult     `json:"result,omitempty"`
 	Setup   json.RawMessage `json:"setup,omitempty"`
 	Error   string          `json:"error,omitempty"`
 	Status  int             `json:"status,omitempty"`
@@ -208,8 +209,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 			s.sendError(ctx, m.ID, err)
 			return 0, ""
 		}
-		ev, _ := json.Marshal(res.Events)
-		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Events: ev})
+		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Result: &res})
 	case "setup":
 		if s.p == nil {
 			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators have no setup: say hello with your seat's token"))
