@@ -517,3 +517,18 @@ func ExampleLoad() {
 	fmt.Println(l.Name(), l.Has("crane"), l.Has("promontory"), l.Has("ziggurat"))
 	// Output: en-common true true false
 }
+
+func TestLookupsDoNotAllocate(t *testing.T) {
+	l := Default()
+	words := []string{"psalm", "PSALM", "psalmz", "counterrevolutionaries", "", "don't", strings.Repeat("a", 100)}
+	allocs := testing.AllocsPerRun(100, func() {
+		for _, w := range words {
+			l.Has(w)
+			l.HasFold(w)
+			l.Commonness(w)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per run of lookups, want 0", allocs)
+	}
+}
