@@ -25,9 +25,6 @@ const MaxWordLen = 64
 // stored as its index here.
 var sizes = [...]int{10, 20, 35, 40, 50, 55, 60, 70, 80, 95}
 
-// houseSize is the commonness every word of a house list gets.
-const houseSize = 10
-
 // Lexicon is a read-only set of genuine words, each with a commonness. It is
 // safe for concurrent use.
 type Lexicon struct {
@@ -84,7 +81,7 @@ func build(name string, words []string) *Lexicon {
 	var tmp []byte
 	for _, w := range words {
 		tmp = append(tmp[:0], w...)
-		b.add(tmp, 0) // cannot fail: the words are valid, sorted and counted
+		b.add(tmp, 0) // size code 0 is size 10; cannot fail: the words are valid, sorted and counted
 	}
 	return b.finish()
 }

@@ -66,7 +66,7 @@ func readSummary(t *testing.T) map[string]*summary {
 
 func TestNamedLexiconsMatchSummary(t *testing.T) {
 	sum := readSummary(t)
-	names, _ := Names()
+	names := Names()
 	if len(sum) != len(names) {
 		t.Fatalf("summary describes %d lexicons, Names gives %v", len(sum), names)
 	}

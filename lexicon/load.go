@@ -29,26 +29,10 @@ const dataMagic = "parlour-lexicon 1\n"
 // DefaultName is the name of the default lexicon.
 const DefaultName = "en"
 
-// named are the embedded lexicons and the largest SCOWL size each holds.
-var named = []struct {
-	name    string
-	maxSize int
-	about   string
-}{
-	{"en-common", 35, "common English words (SCOWL sizes up to 35, about 41,000 words)"},
-	{"en", 70, "the default: English words a good dictionary holds (SCOWL up to 70, about 118,000 words)"},
-	{"en-large", 95, "every English word SCOWL knows, many of them rare (SCOWL up to 95, about 439,000 words)"},
-}
-
-// Names returns the names of the embedded lexicons, smallest first, and for
-// each a line saying what it holds.
-func Names() (names, about []string) {
-	for _, n := range named {
-		names = append(names, n.name)
-		about = append(about, n.about)
-	}
-	return names, about
-}
+// Names returns the names of the embedded lexicons, smallest first:
+// en-common (SCOWL sizes up to 35, about 41,000 words), en (up to 70, about
+// 118,000 words) and en-large (up to 95, about 439,000 words).
+func Names() []string { return []string{"en-common", "en", "en-large"} }
 
 // The embedded lexicons are built at most once each, on first use, and then
 // shared: a Lexicon is read-only.
