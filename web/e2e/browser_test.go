@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -92,6 +93,7 @@ type player struct {
 	requests []string          // every URL requested
 	sizes    map[string]int64  // request id -> encoded bytes received
 	ids      []network.RequestID
+	errors   []string // JavaScript exceptions and console errors
 	urls     map[network.RequestID]string
 }
 
@@ -99,12 +101,30 @@ type player struct {
 func newPlayer(t *testing.T, b context.Context, name, base string) *player {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(b, chromedp.WithNewBrowserContext())
-	t.Cleanup(cancel)
 	p := &player{t: t, name: name, ctx: ctx, base: base, bodies: map[string]string{}, sizes: map[string]int64{}, urls: map[network.RequestID]string{}}
+	t.Cleanup(func() {
+		p.mu.Lock()
+		if len(p.errors) > 0 {
+			t.Errorf("%s's page had script errors:\n%s", p.name, strings.Join(p.errors, "\n"))
+		}
+		p.mu.Unlock()
+		cancel()
+	})
 	if err := chromedp.Listen(ctx, p.listen); err != nil {
 		t.Fatalf("%s: listening: %v", name, err)
 	}
 	return p
+}
+
+// exceptionText says what a script exception was.
+func exceptionText(d *runtime.ExceptionDetails) string {
+	if d == nil {
+		return ""
+	}
+	if d.Exception != nil && d.Exception.Description != "" {
+		return d.Exception.Description
+	}
+	return fmt.Sprintf("at %s:%d:%d", d.URL, d.LineNumber, d.ColumnNumber)
 }
 
 func (p *player) listen(ev any) {
@@ -116,6 +136,16 @@ func (p *player) listen(ev any) {
 		p.urls[e.RequestID] = e.Request.URL
 	case *network.EventWebSocketFrameReceived:
 		p.frames = append(p.frames, string(e.Response.PayloadData))
+	case *runtime.EventExceptionThrown:
+		p.errors = append(p.errors, e.ExceptionDetails.Text+" "+exceptionText(e.ExceptionDetails))
+	case *runtime.EventConsoleAPICalled:
+		if e.Type == "error" {
+			var parts []string
+			for _, a := range e.Args {
+				parts = append(parts, string(a.Value)+a.Description)
+			}
+			p.errors = append(p.errors, "console.error: "+strings.Join(parts, " "))
+		}
 	case *network.EventLoadingFinished:
 		p.sizes[string(e.RequestID)] = int64(e.EncodedDataLength)
 		p.ids = append(p.ids, e.RequestID)
@@ -169,7 +199,10 @@ func (p *player) fail(format string, args ...any) {
 	p.t.Helper()
 	msg := fmt.Sprintf(format, args...)
 	p.shot("failure-" + p.name)
-	p.t.Fatalf("%s: %s\n%s", p.name, msg, p.text("#main"))
+	p.mu.Lock()
+	errs := strings.Join(p.errors, "\n")
+	p.mu.Unlock()
+	p.t.Fatalf("%s: %s\n%s\nscript errors:\n%s", p.name, msg, p.text("#main"), errs)
 }
 
 // open goes to path on the server.

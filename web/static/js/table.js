@@ -96,7 +96,7 @@ async function playScreen(main, id, mine) {
     },
   };
 
-  const link = new TableConn(id, token, u => { render(u).catch(e => toast(e.message)); }, s => {
+  const link = new TableConn(id, token, u => { render(u).catch(e => { console.error("drawing the table:", e); toast(e.message); }); }, s => {
     conn.textContent = { connecting: "connecting…", live: "live", down: "connection lost: reconnecting…" }[s];
     conn.className = "conn" + (s === "down" ? " down" : "");
     conn.dataset.state = s;

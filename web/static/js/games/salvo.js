@@ -171,6 +171,9 @@ export function reportText(rep) {
   return parts.join(", ") + (s.length ? "; sank " + s.join(" and ") : "");
 }
 
+// norm fills in the lists the server leaves out when they are empty.
+const norm = v => ({ ...v, salvos: v.salvos || [], outlines: v.outlines || [], tracking: v.tracking || [], to_move: v.to_move || [] });
+
 export function play(ctx) {
   const key = "parlour.pencil." + ctx.table;
   let pencil = {};
@@ -205,6 +208,7 @@ export function play(ctx) {
   const pm = { "": "", hit: "hit?", miss: "miss?" };
 
   function update(v) {
+    v = norm(v);
     view = v;
     const me = v.seat;
     const myTurn = me >= 0 && v.to_move.includes(me) && !v.finished;
@@ -238,7 +242,7 @@ export function play(ctx) {
         const n = tr ? tr.ocean[r][c] : 0;
         const mark = pencil[`${t}:${sqn}`] || "";
         const aimed = canAim && aim.includes(sqn);
-        const ship = revealed && revealed.get(r * 10 + c);
+        const ship = revealed ? revealed.get(r * 10 + c) : undefined;
         const ol = outlined.get(r * 10 + c);
         let cls = (n ? "shot" : "") + (mark ? " pm-" + mark : "") + (aimed ? " aim" : "") + (ship !== undefined ? " ship" : "") + (ol !== undefined ? " aim" : "");
         const label = [n ? `fired with salvo ${n}` : "not fired at", mark ? `pencil: ${pm[mark]}` : "", aimed ? "aimed" : "", ship !== undefined ? SHIPS[ship][0] : "", ol !== undefined ? `outlined as ${SHIPS[ol][0]}` : ""].filter(Boolean).join(", ");
@@ -320,6 +324,7 @@ export function standings(v) {
   return v.players.map(p => ({ name: p.name, score: p.ships_sunk, note: p.out ? p.out : `${plural(p.shots, "shot")}, ${p.ships_lost} lost` }));
 }
 export function moveList(v) {
+  v = norm(v);
   return [...v.salvos.map(s => ({ seat: s.by, text: `salvo ${s.number}: ${s.squares.join(" ")}`, detail: reportText(s.report) })),
     ...(v.outlines || []).map(o => ({ seat: o.by, text: `outline of ${v.players[o.of].name}`, detail: o.right ? "right" : "wrong" }))];
 }

@@ -121,6 +121,7 @@ export function play(ctx) {
   }
 
   function update(v) {
+    v = { ...v, list: v.list || [], to_move: v.to_move || [] };
     view = v;
     const me = v.seat;
     const over = v.status === "finished";
@@ -185,5 +186,5 @@ export function standings(v) {
   return v.players.map((n, i) => ({ name: n, score: v.scores ? v.scores[i] : i === v.seat ? v.score : null, note: v.resigned && v.resigned[i] ? "resigned" : v.current && v.answered && v.answered[i] ? "answered" : "" }));
 }
 export function moveList(v) {
-  return v.list.map(e => ({ seat: e.by, text: `declared ${e.word} (${e.length})`, detail: e.mine ? `you: ${e.mine.move}${e.mine.points ? `, ${e.mine.points} pts` : ""}` : "" }));
+  return (v.list || []).map(e => ({ seat: e.by, text: `declared ${e.word} (${e.length})`, detail: e.mine ? `you: ${e.mine.move}${e.mine.points ? `, ${e.mine.points} pts` : ""}` : "" }));
 }

@@ -1,0 +1,201 @@
+package e2e
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// salvoFleet reads the seat's own fleet from its screen, in fleet order,
+// as "B2-B6" strings.
+func (p *player) salvoFleet() []string {
+	p.t.Helper()
+	p.wait("my fleet", `document.querySelectorAll('[data-board="own"] ul li').length === 5`)
+	lines := eval[[]string](p, `[...document.querySelectorAll('[data-board="own"] ul li')].map(e => e.textContent)`)
+	re := regexp.MustCompile(`^(battleship|cruiser|destroyer|submarine) ([A-J]\d+-[A-J]\d+):`)
+	var out []string
+	for _, l := range lines {
+		m := re.FindStringSubmatch(l)
+		if m == nil {
+			p.fail("cannot read my ship from %q", l)
+		}
+		out = append(out, m[2])
+	}
+	return out
+}
+
+// shipSquares lists the squares of a ship written "B2-B6".
+func shipSquares(ship string) []string {
+	a, b, _ := strings.Cut(ship, "-")
+	c0, r0 := int(a[0]-'A'), atoi(a[1:])
+	c1, r1 := int(b[0]-'A'), atoi(b[1:])
+	dc, dr := sign(c1-c0), sign(r1-r0)
+	n := max(abs(c1-c0), abs(r1-r0)) + 1
+	var out []string
+	for i := range n {
+		out = append(out, fmt.Sprintf("%c%d", 'A'+c0+dc*i, r0+dr*i))
+	}
+	return out
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+func sign(x int) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+func abs(x int) int { return max(x, -x) }
+
+// TestSalvo plays Salvo: both place random fleets; Ann aims by clicking
+// and sinks Ben's fleet ship by ship, Ben types salvos that fall in the
+// ocean; Ann outlines Ben's fleet and wins. Every report, tally and shot
+// count is checked on both screens, and neither browser receives the
+// other's fleet before the end.
+func TestSalvo(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.createTable("salvo", "A friend")
+	ben.join(ann.inviteLink())
+	for _, p := range []*player{ann, ben} {
+		p.wait("fleet placement", `!!document.querySelector("#s-random")`)
+		p.click("#s-random")
+		p.wait("a legal fleet", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("Every ship is placed")`)
+		if p == ann {
+			ann.shot("salvo-setup")
+		}
+		p.click("#s-submit")
+	}
+	annFleet, benFleet := ann.salvoFleet(), ben.salvoFleet()
+	annSquares := map[string]bool{}
+	for _, s := range annFleet {
+		for _, q := range shipSquares(s) {
+			annSquares[q] = true
+		}
+	}
+	var water []string // squares of Ann's ocean where Ben's shots fall in the sea
+	for r := 1; r <= 10; r++ {
+		for c := 'A'; c <= 'J'; c++ {
+			if q := fmt.Sprintf("%c%d", c, r); !annSquares[q] {
+				water = append(water, q)
+			}
+		}
+	}
+
+	// Ann's salvos, each at the squares of Ben's ships in fleet order, and
+	// the reports they must get.
+	var targets []string
+	for _, s := range benFleet {
+		targets = append(targets, shipSquares(s)...)
+	}
+	annSalvos := []struct {
+		n      int
+		report string
+	}{
+		{5, "five in the battleship; sank the battleship"},
+		{4, "four in the cruiser; sank the cruiser"},
+		{3, "three in the destroyer; sank the destroyer"},
+		{2, "two in submarines; sank a submarine"},
+		{1, "one in a submarine"},
+		{1, "one in a submarine; sank a submarine"},
+	}
+	var lat latencies
+	salvos := 0
+	for i, as := range annSalvos {
+		// Ann aims by clicking her tracking ocean of Ben, then fires.
+		ann.waitTurn(true)
+		ben.waitTurn(false)
+		if got := ann.text("#s-shots"); !strings.Contains(got, fmt.Sprintf("%d shot", as.n)) {
+			t.Errorf("salvo %d: Ann's screen says %q, want %d shots", i+1, got, as.n)
+		}
+		shots := targets[:as.n]
+		targets = targets[as.n:]
+		for _, q := range shots {
+			ann.click(fmt.Sprintf(`[data-board="1"] [data-sq="%s"]`, q))
+		}
+		if i == 1 {
+			ann.shot("salvo-aim")
+		}
+		salvos++
+		ben.watchFor(fmt.Sprintf(`document.querySelectorAll("#s-reports li").length === %d`, salvos))
+		sent := ann.submitAt("#s-fire-btn")
+		lat = append(lat, time.Duration((ben.seenAt()-sent)*float64(time.Millisecond)))
+		for _, p := range []*player{ann, ben} {
+			p.wait("the report", fmt.Sprintf(`document.querySelectorAll("#s-reports li").length === %d`, salvos))
+			if got := p.text("#s-reports li"); !strings.HasSuffix(got, as.report) || !strings.Contains(got, strings.Join(shots, " ")) {
+				t.Errorf("salvo %d: %s reads the report %q, want the squares %v and %q", i+1, p.name, got, shots, as.report)
+			}
+		}
+		for _, q := range shots {
+			if got := eval[string](ann, fmt.Sprintf(`document.querySelector('[data-board="1"] [data-sq="%s"]').textContent`, q)); got != fmt.Sprint(i+1) {
+				t.Errorf("Ann's tracking ocean shows %q at %s, want salvo number %d", got, q, i+1)
+			}
+		}
+		if i == 2 {
+			// A pencil mark on a square not yet fired at.
+			ann.click("#s-mode")
+			ann.click(fmt.Sprintf(`[data-board="1"] [data-sq="%s"]`, targets[0]))
+			ann.wait("the pencil mark", fmt.Sprintf(`document.querySelector('[data-board="1"] [data-sq="%s"]').classList.contains("pm-hit")`, targets[0]))
+			ann.click("#s-mode")
+		}
+
+		// Ben types a salvo into the ocean.
+		if i == len(annSalvos)-1 {
+			break // Ann has sunk every ship: the game waits for her outline
+		}
+		ben.waitTurn(true)
+		shotsBen := water[:5]
+		water = water[5:]
+		ben.typeIn("#s-fire", strings.ToLower(strings.Join(shotsBen, " ")))
+		salvos++
+		ann.watchFor(fmt.Sprintf(`document.querySelectorAll("#s-reports li").length === %d`, salvos))
+		sent = ben.submitAt("#s-fire-btn")
+		lat = append(lat, time.Duration((ann.seenAt()-sent)*float64(time.Millisecond)))
+		for _, p := range []*player{ann, ben} {
+			p.wait("the report", fmt.Sprintf(`document.querySelectorAll("#s-reports li").length === %d`, salvos))
+			if got := p.text("#s-reports li"); !strings.HasSuffix(got, "all in the ocean") {
+				t.Errorf("Ben's salvo: %s reads %q", p.name, got)
+			}
+		}
+		if got := ann.text(`[data-board="own"]`); !strings.Contains(got, "0 of 5 hit") {
+			t.Errorf("Ann's own fleet after Ben's miss: %q", got)
+		}
+	}
+	tally := ann.text(`[data-board="1"] table`)
+	for _, want := range []string{"battleship\t5 of 5\t1 of 1", "submarine\t4 of 4\t2 of 2"} {
+		if !strings.Contains(tally, want) {
+			t.Errorf("Ann's tally lacks %q:\n%s", want, tally)
+		}
+	}
+	ann.noSecrets("before the outline", benFleet...)
+	ben.noSecrets("before the outline", annFleet...)
+
+	// Ben's fleet is sunk, so he takes no more turns; Ann's only move is
+	// the outline.
+	ann.waitTurn(true)
+	ben.waitTurn(false)
+	ann.wait("the outline tool", `!document.querySelector("#s-outline").hidden`)
+	ann.shot("salvo-outline")
+	for i, s := range benFleet {
+		ann.typeIn(fmt.Sprintf("#s-ol-%d", i), s)
+	}
+	ann.click("#s-ol-send")
+	for _, p := range []*player{ann, ben} {
+		p.wait("the end", `!!document.querySelector("#game-over")`)
+		p.wait("the commitment checks", `document.querySelectorAll("#commitments li .ok").length === 2`)
+		if got := p.text("#game-over h2"); !strings.Contains(got, map[string]string{"Ann": "you won", "Ben": "Ann won"}[p.name]) {
+			t.Errorf("%s's end screen: %q", p.name, got)
+		}
+	}
+	ben.shot("salvo-over")
+	t.Logf("Salvo, time for a salvo to show on the other screen: %s", lat.summary())
+	lat.check(t)
+}
