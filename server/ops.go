@@ -67,7 +67,7 @@ func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (
 	}
 	lexName := strings.TrimSpace(req.Lexicon)
 	if lexName != "" {
-		names, _ := lexicon.Names()
+		names := lexicon.Names()
 		if !slices.Contains(names, lexName) {
 			return Seated{}, badRequest("there is no lexicon %q (there are %s)", clip(lexName), strings.Join(names, ", "))
 		}
