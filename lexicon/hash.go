@@ -14,6 +14,11 @@ import (
 // reads a record only where they agree; it goes on to the next table group
 // only while the ones it has seen are full. The table is filled to at most
 // 70%, at four bytes a slot: under six bytes a word.
+//
+// Three bytes index 16,777,216 records, more than any group can hold: a house
+// word list is at most 64 MiB, and there are fewer distinct words of five
+// letters or less than that.
+
 // hashChunks is how many eight-byte chunks of a record its hash reads.
 func (g *group) hashChunks() int { return (g.width + 7) / 8 }
 
@@ -104,6 +109,9 @@ func (g *group) probe(h uint64, same func(i int) bool) (int, bool) {
 	for t := g.home(h); ; t = g.next(t) {
 		ctrl := binary.LittleEndian.Uint64(g.table[t:])
 		x := ctrl ^ want
+		// The bytes of x that are zero mark slots whose control byte is the
+		// hash's. The test can also mark a slot just after a true one; the
+		// record comparison rules such slots out.
 		for m := (x - lsbs) &^ x & msbs; m != 0; m &= m - 1 {
 			s := t + tableGroup + 3*(bits.TrailingZeros64(m)>>3)
 			if i := int(binary.LittleEndian.Uint32(g.table[s:]) & 0xffffff); same(i) {
@@ -127,7 +135,7 @@ func (g *group) lookupHead(k uint64) (int, bool) {
 		for m := (x - lsbs) &^ x & msbs; m != 0; m &= m - 1 {
 			s := t + tableGroup + 3*(bits.TrailingZeros64(m)>>3)
 			i := int(binary.LittleEndian.Uint32(g.table[s:]) & 0xffffff)
-			if binary.BigEndian.Uint64(g.recs[i*g.width:])&g.mask == k {
+			if g.head(i) == k {
 				return i, true
 			}
 		}
