@@ -14,10 +14,12 @@ const Resign = "resign"
 
 // written is one word played in a game.
 type written struct {
-	seat  game.Seat
-	word  string // lower case
-	from  int    // the letter it began with, 0 for A
-	count int    // how many letters it deleted
+	seat    game.Seat
+	word    string // lower case
+	upper   string // upper case, as shown
+	from    int    // the letter it began with, 0 for A
+	count   int    // how many letters it deleted
+	deleted string // the letters it deleted, "A, B, C"
 }
 
 // state is one play of Nymphabet. Everything in it is public.
@@ -69,8 +71,8 @@ func (s *state) ToMove() []game.Seat {
 // Apply plays move for seat: a word or "resign". A refused move changes
 // nothing.
 func (s *state) Apply(seat game.Seat, move string) ([]game.Event, error) {
-	if err := game.CheckTurn(s.cfg, s.ToMove(), seat); err != nil {
-		return nil, err
+	if s.over || seat != s.turn {
+		return nil, game.CheckTurn(s.cfg, s.ToMove(), seat)
 	}
 	m := strings.TrimSpace(move)
 	if strings.EqualFold(m, Resign) {
@@ -135,7 +137,7 @@ func (s *state) write(seat game.Seat, word string) []game.Event {
 		s.cur = int(word[0] - 'a')
 	}
 	n := s.mode.Deletes(word, s.left)
-	p := written{seat: seat, word: word, from: s.cur, count: n}
+	p := written{seat: seat, word: word, upper: strings.ToUpper(word), from: s.cur, count: n, deleted: span(s.cur, n)}
 	for i := range n {
 		s.by[(s.cur+i)%Letters] = int8(seat)
 	}
@@ -149,8 +151,8 @@ func (s *state) write(seat game.Seat, word string) []game.Event {
 
 	evs := []game.Event{{
 		Kind: "word",
-		Text: fmt.Sprintf("%s wrote %s, deleting %s", s.cfg.Name(seat), strings.ToUpper(word), span(p.from, n)),
-		Data: WordView{By: int(seat), Word: strings.ToUpper(word), Deleted: span(p.from, n)},
+		Text: s.cfg.Name(seat) + " wrote " + p.upper + ", deleting " + p.deleted,
+		Data: WordView{By: int(seat), Word: p.upper, Deleted: p.deleted},
 	}}
 	if s.left == 0 {
 		s.over = true
@@ -232,18 +234,22 @@ func (s *state) Result() game.Result {
 	return r
 }
 
+// alphabet is the letters in order, to slice single letters from.
+const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
 // letter returns the upper-case letter i (0 for A).
-func letter(i int) string { return string(rune('A' + i%Letters)) }
+func letter(i int) string { i %= Letters; return alphabet[i : i+1] }
 
 // span names the n letters from letter i onwards, wrapping after Z:
 // "A, B, C".
 func span(i, n int) string {
-	var b strings.Builder
+	var b [3 * Letters]byte
+	out := b[:0]
 	for k := range n {
 		if k > 0 {
-			b.WriteString(", ")
+			out = append(out, ',', ' ')
 		}
-		b.WriteByte(byte('A' + (i+k)%Letters))
+		out = append(out, byte('A'+(i+k)%Letters))
 	}
-	return b.String()
+	return string(out)
 }

@@ -1,8 +1,6 @@
 package nymphabet
 
 import (
-	"strings"
-
 	"parlour/game"
 )
 
@@ -83,7 +81,7 @@ func (s *state) View(seat game.Seat) any {
 		v.Alphabet[i] = LetterView{Letter: letter(i), Deleted: s.by[i] >= 0, By: int(s.by[i])}
 	}
 	for i, p := range s.plays {
-		v.Words[i] = WordView{By: int(p.seat), Word: strings.ToUpper(p.word), Deleted: span(p.from, p.count)}
+		v.Words[i] = WordView{By: int(p.seat), Word: p.upper, Deleted: p.deleted}
 	}
 	sc := s.scores()
 	for i := range v.Players {
