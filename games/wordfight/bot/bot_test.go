@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"strings"
 	"sync"
@@ -19,6 +20,24 @@ import (
 var benchGames = flag.Int("wordfight.bench", 0, "play this many games per matchup in TestBench and print the table")
 
 var enLex = sync.OnceValue(lexicon.Default)
+
+// vocabs shares vocabularies between the tests' players, which New would
+// build afresh for each.
+var vocabs sync.Map // rarest -> *vocabulary
+
+// newBot is New with a shared vocabulary.
+func newBot(t *testing.T, level string, seed uint64) *Bot {
+	t.Helper()
+	p, err := levelParams(level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, ok := vocabs.Load(p.rarest)
+	if !ok {
+		v, _ = vocabs.LoadOrStore(p.rarest, newVocabulary(enLex(), p.rarest))
+	}
+	return &Bot{p: p, seed: seed, lex: enLex(), vocab: v.(*vocabulary)}
+}
 
 // TestBench runs a small bench; with -wordfight.bench=N it plays N games
 // per matchup and prints the table docs/bots.md quotes.
@@ -89,10 +108,7 @@ func record(t *testing.T, levels []string, opts map[string]any, seed uint64, via
 	names := []string{"Ann", "Ben", "Cat", "Dan"}[:len(levels)]
 	bots := make([]game.Bot, len(levels))
 	for i, l := range levels {
-		b, err := New(l, seed+uint64(i), enLex())
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := newBot(t, l, seed+uint64(i))
 		bots[i] = b
 		if viaJSON {
 			bots[i] = jsonBot{b}
@@ -179,13 +195,13 @@ func TestStrongPlacesForMostPoints(t *testing.T) {
 	v := view(t, opts, 0, "0:declare promontory", "0:place A2 across", "1:place A2 across",
 		"1:declare topic", "0:place E1 down", "1:place E1 down", "0:declare topical")
 	for _, l := range []string{game.Strong, game.Medium} {
-		b, _ := New(l, 7, enLex())
+		b := newBot(t, l, 7)
 		mv, err := b.Move(context.Background(), game.Config{}, 0, v)
 		if err != nil || mv != "place E1 down" {
 			t.Errorf("%s: %q, %v; want place E1 down", l, mv, err)
 		}
 	}
-	b, _ := New(Greedy, 7, enLex())
+	b := newBot(t, Greedy, 7)
 	if mv, err := b.Move(context.Background(), game.Config{}, 0, v); err != nil || !strings.HasPrefix(mv, "place ") {
 		t.Errorf("greedy: %q, %v", mv, err)
 	}
@@ -193,7 +209,7 @@ func TestStrongPlacesForMostPoints(t *testing.T) {
 	v = view(t, map[string]any{"width": 5, "height": 5}, 0,
 		"0:declare zebra", "0:place A1 across", "1:place A1 across", "1:declare quiz")
 	for _, l := range Levels() {
-		b, _ := New(l, 7, enLex())
+		b := newBot(t, l, 7)
 		if mv, err := b.Move(context.Background(), game.Config{}, 0, v); err != nil || mv != "cannot" {
 			t.Errorf("%s: %q, %v; want cannot", l, mv, err)
 		}
@@ -210,7 +226,7 @@ func TestStrongDeclares(t *testing.T) {
 		"0:declare promontory", "0:place A2 across", "1:place A2 across",
 		"1:declare mug", "0:place D2 down", "1:cannot")
 	for seed := range uint64(5) {
-		b, _ := New(game.Strong, seed, enLex())
+		b := newBot(t, game.Strong, seed)
 		mv, err := b.Move(context.Background(), game.Config{}, 0, v)
 		if err != nil || !strings.HasPrefix(mv, "declare ") {
 			t.Fatalf("strong: %q, %v", mv, err)
@@ -238,5 +254,34 @@ func TestBotRefusesForeignViews(t *testing.T) {
 	}
 	if _, err := b.Move(context.Background(), game.Config{}, 0, json.RawMessage(`{"seat":`)); err == nil {
 		t.Error("broken JSON was accepted")
+	}
+}
+
+// TestRandomTables plays bots of random levels at random small tables
+// with random rules and masks: every move must be legal and every game end.
+func TestRandomTables(t *testing.T) {
+	n := 24
+	if testing.Short() {
+		n = 6
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	for i := range n {
+		w, h := 5+rng.IntN(6), 5+rng.IntN(6)
+		opts := map[string]any{"width": w, "height": h, "multiply": rng.IntN(2) == 0,
+			"strikes_per": []string{"word", "player"}[rng.IntN(2)], "strike_limit": 1 + rng.IntN(4)}
+		if rng.IntN(2) == 0 {
+			rows := make([]string, h)
+			for r := range rows {
+				b := []byte(strings.Repeat(".", w))
+				b[rng.IntN(w)] = '#'
+				rows[r] = string(b)
+			}
+			opts["shape"] = strings.Join(rows, "/")
+		}
+		levels := make([]string, 2+rng.IntN(3))
+		for j := range levels {
+			levels[j] = Levels()[rng.IntN(len(Levels()))]
+		}
+		record(t, levels, opts, uint64(i), i%3 == 0)
 	}
 }

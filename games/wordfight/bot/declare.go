@@ -63,7 +63,10 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 			return w, nil // easy: the first common word it can place
 		}
 		val := float64(mine)
-		if b.p.model {
+		switch {
+		case b.p.model && g.Len() == 0:
+			val = firstWord(w, longest)
+		case b.p.model:
 			val = m.value(v, w, mine)
 		}
 		if val > bestVal {
@@ -74,6 +77,29 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 		return cands[0], nil
 	}
 	return best, nil
+}
+
+// firstWord values w as the first word of an empty grid, which scores
+// nothing under multiply but shapes the game: long enough to offer many
+// letters to cross, short enough not to wall the board in two, and with
+// many different letters.
+func firstWord(w string, longest int) float64 {
+	target := min(max(longest/2, 4), 8)
+	d := len(w) - target
+	return -float64(max(d, -d)) + distinct(w)/10
+}
+
+// distinct counts the different letters of w.
+func distinct(w string) float64 {
+	var seen [26]bool
+	n := 0
+	for i := 0; i < len(w); i++ {
+		if !seen[w[i]-'a'] {
+			seen[w[i]-'a'] = true
+			n++
+		}
+	}
+	return float64(n)
 }
 
 // shortest returns a word that fits a board whose longest line holds
@@ -259,16 +285,7 @@ func (m *model) value(v *wordfight.View, w string, mine int) float64 {
 		val -= 8 * strikes / left
 	}
 	// Between equals, more distinct letters give later words more to cross.
-	var seen [26]bool
-	for i := 0; i < len(w); i++ {
-		seen[w[i]-'a'] = true
-	}
-	for _, s := range seen {
-		if s {
-			val += 0.05
-		}
-	}
-	return val
+	return val + distinct(w)/20
 }
 
 // placeChance estimates the chance that a rival can place w: nil when w
