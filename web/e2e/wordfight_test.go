@@ -1,0 +1,118 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestWordFight plays Sightless Word Fight: Ann and Ben take turns to
+// declare; both place the first two words in their secret grids (Ann by
+// clicking squares, Ben by typing them) with the live preview checked,
+// then three words nobody places give three strikes and end the game.
+// The end shows both grids and the audit.
+func TestWordFight(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.createTable("wordfight", "A friend")
+	ben.join(ann.inviteLink())
+
+	var lat latencies
+	listLen := 0
+	declare := func(by, other *player, word string) {
+		t.Helper()
+		by.waitTurn(true)
+		other.waitTurn(false)
+		if got := other.text("#w-status"); !strings.Contains(got, "Waiting for "+by.name+" to declare") {
+			t.Errorf("%s's status while %s declares: %q", other.name, by.name, got)
+		}
+		by.typeIn("#w-declare", word)
+		listLen++
+		other.watchFor(fmt.Sprintf(`document.querySelectorAll("#w-list tbody tr").length === %d`, listLen))
+		sent := by.submitAt("#w-controls form button[type=submit]")
+		lat = append(lat, time.Duration((other.seenAt()-sent)*float64(time.Millisecond)))
+		for _, p := range []*player{ann, ben} {
+			p.waitTurn(true)
+			row := p.text("#w-list tbody tr:last-child")
+			if !strings.HasPrefix(row, strings.ToUpper(word)+"\t"+fmt.Sprint(len(word))+"\t"+by.name) {
+				t.Errorf("%s's list ends %q after %s declared %s", p.name, row, by.name, word)
+			}
+		}
+	}
+	// pick chooses the first letter's square: by clicking, or by typing.
+	pick := func(p *player, sq string, down, click bool) {
+		t.Helper()
+		if click {
+			p.click(fmt.Sprintf(`#w-controls ~ .boards [data-sq="%s"], .wordfight [data-sq="%s"]`, sq, sq))
+		} else {
+			p.typeIn("#w-square", sq)
+		}
+		if want := map[bool]string{true: "down", false: "across"}[down]; !strings.Contains(p.text("#w-dir"), want) {
+			p.click("#w-dir")
+		}
+	}
+	place := func(p *player, sq string, down, click bool, preview string) {
+		t.Helper()
+		pick(p, sq, down, click)
+		p.wait("the preview", fmt.Sprintf(`document.querySelector("#w-preview").textContent.includes(%q)`, preview))
+		p.click("#w-place")
+		p.wait("my answer", `document.querySelector("#w-place") === null || document.querySelector("#w-place").offsetParent === null`)
+	}
+	cannot := func(p *player) {
+		t.Helper()
+		p.waitTurn(true)
+		p.click("#w-cannot")
+		p.wait("my answer", `document.querySelector("#w-list tbody tr:last-child td:last-child").textContent === "cannot"`)
+	}
+
+	declare(ann, ben, "cat")
+	place(ann, "B2", false, true, "legal so far, would score 0")
+	if got := ann.text("#w-status"); !strings.Contains(got, "Waiting for Ben") {
+		t.Errorf("Ann's status after answering: %q", got)
+	}
+	place(ben, "D4", true, false, "legal so far, would score 0")
+
+	declare(ben, ann, "tar")
+	pick(ann, "A1", false, true)
+	ann.wait("the refusing preview", `document.querySelector("#w-preview").textContent.includes("must reuse at least one letter")`)
+	place(ann, "D2", true, true, "legal so far, would score 3")
+	ann.shot("wordfight-play")
+	place(ben, "D6", false, false, "legal so far, would score 3")
+	for _, p := range []*player{ann, ben} {
+		p.wait("my score", `document.querySelector("#main .board p.muted").textContent === "Your score: 3"`)
+	}
+	ann.noSecrets("before the end", "D4 DOWN", "D6 ACROSS", "...TAR")
+	ben.noSecrets("before the end", "B2 ACROSS", "D2 DOWN", ".CAT.")
+
+	for i, w := range []struct {
+		by, other *player
+		word      string
+	}{{ann, ben, "zebra"}, {ben, ann, "quiz"}, {ann, ben, "fox"}} {
+		declare(w.by, w.other, w.word)
+		cannot(w.by)
+		if i < 2 {
+			cannot(w.other)
+			for _, p := range []*player{ann, ben} {
+				p.wait("the strikes", fmt.Sprintf(`document.querySelector("#w-strikes").textContent === "Strikes: %d of 3"`, i+1))
+			}
+		} else {
+			w.other.click("#w-cannot")
+		}
+	}
+	for _, p := range []*player{ann, ben} {
+		p.wait("the end", `!!document.querySelector("#game-over")`)
+		if got := p.text("#game-over h2"); !strings.Contains(got, "shared win") {
+			t.Errorf("%s's end screen: %q", p.name, got)
+		}
+		audit := p.text("#w-audit-h + .boards")
+		if strings.Count(audit, "Score confirmed: 3") != 2 {
+			t.Errorf("%s's audit does not confirm both scores:\n%s", p.name, audit)
+		}
+	}
+	ben.shot("wordfight-over")
+	t.Logf("Word Fight, time for a word to show on the other screen: %s", lat.summary())
+	lat.check(t)
+}
