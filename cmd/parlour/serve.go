@@ -17,6 +17,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/store/sqlite"
+	"parlour/web"
 )
 
 // defaultDataDir is where parlour serve keeps its database unless told:
@@ -117,6 +118,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data, 
 		return err
 	}
 	h := server.NewHandler(svc, lim)
+	h.ServeStatic(web.Handler())
 	srv := &http.Server{
 		Handler:           h,
 		ConnContext:       h.ConnContext,
