@@ -423,7 +423,7 @@ func (e *env) run(sc scenario) {
 		}
 	}
 	for _, p := range people {
-		checkSecrecy(t, p, &rec)
+		checkSecrecy(t, p, &rec, e.reg, e.lex)
 	}
 	t.Logf("%s: %d moves, result %+v", sc.name, len(rec.Moves), final.Result)
 }
@@ -437,14 +437,33 @@ func compact(b []byte) []byte {
 // checkSecrecy looks through every byte p received before the game ended
 // for another seat's secrets: the arrays of its setup (a Quizl grid, a
 // Salvo fleet) and its secret moves (Word Fight placements).
-func checkSecrecy(t *testing.T, p *person, rec *game.Record) {
+func checkSecrecy(t *testing.T, p *person, rec *game.Record, reg *game.Registry, lex *lexicon.Lexicon) {
 	t.Helper()
 	got := p.got.String()
 	end := strings.Index(got, `"status":"finished"`)
 	if end < 0 {
 		t.Fatalf("%s never saw the end", p.name)
 	}
-	before := got[:end]
+	_, _, steps, err := game.Replay(reg, rec, lex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// public returns where in got the game itself first told everybody
+	// secret (a Salvo fleet rightly outlined), or the end.
+	public := func(secret string) int {
+		for _, st := range steps {
+			for _, e := range st.Events {
+				b, _ := json.Marshal(e)
+				if e.To == nil && strings.Contains(string(b), secret) {
+					txt, _ := json.Marshal(e.Text)
+					if i := strings.Index(got, string(txt[1:len(txt)-1])); i >= 0 && i < end {
+						return i
+					}
+				}
+			}
+		}
+		return end
+	}
 	for i, name := range rec.Players {
 		if i == p.seat {
 			continue
@@ -452,8 +471,12 @@ func checkSecrecy(t *testing.T, p *person, rec *game.Record) {
 		var fields map[string]json.RawMessage
 		json.Unmarshal(rec.Setup[name], &fields)
 		for k, v := range fields {
-			if v = compact(v); len(v) > 0 && v[0] == '[' && strings.Contains(before, string(v)) {
-				i := strings.Index(before, string(v))
+			v = compact(v)
+			if len(v) == 0 || v[0] != '[' {
+				continue
+			}
+			before := got[:public(string(v))]
+			if i := strings.Index(before, string(v)); i >= 0 {
 				t.Errorf("%s received %s's %s %s before the end: ...%s", p.name, name, k, v, before[max(0, i-300):min(len(before), i+100)])
 			}
 		}
@@ -461,13 +484,12 @@ func checkSecrecy(t *testing.T, p *person, rec *game.Record) {
 			if m.By != name || !strings.HasPrefix(m.Move, "place ") || slices.Contains(p.moves, m.Move) {
 				continue
 			}
-			if strings.Contains(before, `"move":"`+m.Move+`"`) {
+			if strings.Contains(got[:end], `"move":"`+m.Move+`"`) {
 				t.Errorf("%s received %s's placement %q before the end", p.name, name, m.Move)
 			}
 		}
 	}
 }
-
 // TestGamesThroughBothDoors plays complete games of all four games on a
 // real server: people on HTTP and WebSocket, computers, solitaire Quizl
 // and three-player Salvo, checking secrecy and commitments.
