@@ -41,6 +41,7 @@ type State struct {
 // entry is one word of the public list and everybody's answer to it.
 type entry struct {
 	word    string // lower case
+	upper   string // upper case, as shown
 	by      game.Seat
 	answers []answer // one per seat
 	done    bool     // every player still in has answered
@@ -53,6 +54,7 @@ type answer struct {
 	given  bool // false: not (yet) answered, e.g. after resigning
 	cannot bool
 	at     Placement
+	text   string // "place B2 across", made once
 	reused int
 	points int
 }
@@ -64,7 +66,7 @@ func (a answer) move() string {
 	case a.cannot:
 		return "cannot"
 	}
-	return "place " + a.at.String()
+	return a.text
 }
 
 // Rules returns the play's rules.
@@ -153,7 +155,7 @@ func (s *State) expecting(seat game.Seat) string {
 	return fmt.Sprintf("place %s, as in \"place B2 across\" or \"place B2 down\", or say \"cannot\" (or resign)", s.current())
 }
 
-func (s *State) current() string { return strings.ToUpper(s.list[len(s.list)-1].word) }
+func (s *State) current() string { return s.list[len(s.list)-1].upper }
 
 func (s *State) declare(seat game.Seat, args []string) ([]game.Event, error) {
 	if s.answering {
@@ -179,10 +181,10 @@ func (s *State) declare(seat game.Seat, args []string) ([]game.Event, error) {
 	if !s.cfg.Lexicon.Has(w) {
 		return nil, fmt.Errorf("declare %s: %s is not in the lexicon", shown, shown)
 	}
-	s.list = append(s.list, entry{word: w, by: seat, answers: make([]answer, len(s.grids))})
+	W := strings.ToUpper(w)
+	s.list = append(s.list, entry{word: w, upper: W, by: seat, answers: make([]answer, len(s.grids))})
 	s.answering = true
 	clear(s.answered)
-	W := strings.ToUpper(w)
 	return []game.Event{{
 		Kind: "declare",
 		Text: s.cfg.Name(seat) + " declares " + W + " (" + strconv.Itoa(len(w)) + " letters)",
@@ -206,7 +208,7 @@ func (s *State) place(seat game.Seat, args []string) ([]game.Event, error) {
 	s.grids[seat].Place(e.word, p)
 	pts := s.rules.Score(reused, len(e.word))
 	s.scores[seat] += pts
-	e.answers[seat] = answer{given: true, at: p, reused: reused, points: pts}
+	e.answers[seat] = answer{given: true, at: p, text: "place " + p.String(), reused: reused, points: pts}
 	s.answered[seat] = true
 	W := strings.ToUpper(e.word)
 	text := "you placed " + W + " at " + p.String() + ": "

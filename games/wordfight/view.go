@@ -2,7 +2,6 @@ package wordfight
 
 import (
 	"slices"
-	"strings"
 
 	"parlour/game"
 )
@@ -101,11 +100,15 @@ func (s *State) SeatView(seat game.Seat) *View {
 		v.Current = s.current()
 		v.Answered = slices.Clone(s.answered)
 	}
+	var mine []Answer // one allocation for the seat's answers
+	if own {
+		mine = make([]Answer, len(s.list))
+	}
 	for i := range s.list {
 		v.List[i] = s.list[i].public()
 		if own && s.list[i].answers[seat].given {
-			a := s.list[i].answers[seat].public()
-			v.List[i].Mine = &a
+			mine[i] = s.list[i].answers[seat].public()
+			v.List[i].Mine = &mine[i]
 		}
 	}
 	if own {
@@ -133,7 +136,7 @@ func (s *State) SeatView(seat game.Seat) *View {
 
 func (e *entry) public() Entry {
 	return Entry{
-		Word:    strings.ToUpper(e.word),
+		Word:    e.upper,
 		Length:  len(e.word),
 		By:      e.by,
 		Done:    e.done,
