@@ -9,9 +9,12 @@ import (
 
 // TestNymphabet plays a whole standard game between two browsers, checks
 // both screens after every word and measures how long each word takes to
-// reach the other screen.
+// reach the other screen. Halfway through, the server restarts: both
+// screens say the connection dropped, reconnect by themselves, and carry
+// on with nothing lost or repeated.
 func TestNymphabet(t *testing.T) {
-	base := startServer(t)
+	srv := newTestServer(t)
+	base := srv.base
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
 	ben := newPlayer(t, b, "Ben", base)
@@ -65,6 +68,19 @@ func TestNymphabet(t *testing.T) {
 		if i == 3 {
 			ann.shot("nymphabet-play")
 		}
+		if i == 4 {
+			srv.restart(func() {
+				for _, p := range []*player{ann, ben} {
+					p.wait("the lost connection", `document.querySelector("#conn").dataset.state !== "live"`)
+					if got := p.text("#conn"); !strings.Contains(got, "reconnecting") && !strings.Contains(got, "connecting") {
+						t.Errorf("%s's screen says %q with the server down", p.name, got)
+					}
+				}
+			})
+			for _, p := range []*player{ann, ben} {
+				p.wait("the reconnection", `document.querySelector("#conn").dataset.state === "live"`)
+			}
+		}
 	}
 	for _, p := range []*player{ann, ben} {
 		p.wait("the end", `!!document.querySelector("#game-over")`)
@@ -73,6 +89,11 @@ func TestNymphabet(t *testing.T) {
 		}
 		if title := eval[string](p, `document.title`); !strings.HasPrefix(title, "Over") {
 			t.Errorf("%s's tab title at the end: %q", p.name, title)
+		}
+	}
+	for _, p := range []*player{ann, ben} {
+		if n := eval[int](p, `document.querySelectorAll("#moves li").length`); n != len(words) {
+			t.Errorf("%s's move list has %d moves, want %d", p.name, n, len(words))
 		}
 	}
 	ben.shot("nymphabet-over")

@@ -7,9 +7,11 @@ package e2e
 
 import (
 	"context"
-	"net/http/httptest"
+	"net"
+	"net/http"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"parlour/games"
 	"parlour/server"
@@ -17,33 +19,77 @@ import (
 	"parlour/web"
 )
 
-// startServer runs the table service with its embedded store in a
-// temporary directory, its API and the browser client on one loopback
-// port, as parlour serve does, and returns the base URL.
-func startServer(t *testing.T) string {
+// testServer is the table service with its embedded store in a temporary
+// directory, its API and the browser client on one loopback port, put
+// together as parlour serve does.
+type testServer struct {
+	t    *testing.T
+	base string
+	addr string
+	db   string
+	stop func()
+}
+
+// startServer starts a server for the test and returns its base URL.
+func startServer(t *testing.T) string { return newTestServer(t).base }
+
+func newTestServer(t *testing.T) *testServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &testServer{t: t, addr: ln.Addr().String(), db: filepath.Join(t.TempDir(), "parlour.db")}
+	s.base = "http://" + s.addr
+	s.start(ln)
+	t.Cleanup(func() { s.stop() })
+	return s
+}
+
+func (s *testServer) start(ln net.Listener) {
+	t := s.t
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	st, err := sqlite.Open(ctx, s.db, sqlite.Options{Synchronous: "NORMAL"})
 	if err != nil {
 		t.Fatalf("opening the store: %v", err)
 	}
-	ts := httptest.NewUnstartedServer(nil)
-	base := "http://" + ts.Listener.Addr().String()
-	svc, err := server.New(ctx, server.Config{Store: st, Games: games.Registry(), NewBot: games.NewBot, BaseURL: base})
+	svc, err := server.New(ctx, server.Config{Store: st, Games: games.Registry(), NewBot: games.NewBot, BaseURL: s.base})
 	if err != nil {
 		t.Fatalf("starting the table service: %v", err)
 	}
 	api := server.NewHandler(svc, server.Limits{})
 	api.ServeStatic(web.Handler())
-	ts.Config.Handler = api
-	ts.Config.ConnContext = api.ConnContext
-	ts.Start()
-	t.Cleanup(func() {
-		api.CloseSockets("the test is over")
-		ts.Close()
+	srv := &http.Server{Handler: api, ConnContext: api.ConnContext}
+	go srv.Serve(ln)
+	s.stop = func() {
+		api.CloseSockets("the server is stopping")
+		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
+		srv.Shutdown(sctx)
+		scancel()
 		svc.Close()
 		st.Close()
-	})
-	return base
+		cancel()
+	}
+}
+
+// restart stops the server and starts it again on the same port and the
+// same data, as an operator would after a crash or an upgrade.
+// while runs while the server is down.
+func (s *testServer) restart(while func()) {
+	s.t.Helper()
+	s.stop()
+	while()
+	var ln net.Listener
+	var err error
+	for range 50 {
+		if ln, err = net.Listen("tcp", s.addr); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		s.t.Fatalf("listening again on %s: %v", s.addr, err)
+	}
+	s.start(ln)
 }
