@@ -67,7 +67,7 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 		case b.p.model && g.Len() == 0:
 			val = firstWord(w, longest)
 		case b.p.model:
-			val = m.value(v, w, mine)
+			val = m.value(w, mine)
 		}
 		if val > bestVal {
 			best, bestVal = w, val
@@ -244,7 +244,7 @@ func newModel(v *wordfight.View) *model {
 // value weighs declaring w, which the player can place for mine points:
 // its margin over the likeliest best rival answer, and what the strikes it
 // may bring are worth to a player leading or trailing by m.lead.
-func (m *model) value(v *wordfight.View, w string, mine int) float64 {
+func (m *model) value(w string, mine int) float64 {
 	gain := 0.0     // the best rival's expected points
 	allPlace := 1.0 // chance that every rival places w
 	missing := 0.0  // expected rivals who cannot
@@ -276,9 +276,12 @@ func (m *model) value(v *wordfight.View, w string, mine int) float64 {
 	switch {
 	case strikes == 0:
 	case strikes >= left && after > margin:
-		val += 100 * min(1, strikes/left)
+		// The rivals surely cannot all place it: the game ends with the
+		// player ahead. (Gambling on likely strikes does worse: the
+		// rivals' scores are only estimates.)
+		val += 100
 	case strikes >= left:
-		val -= 100 * min(1, strikes/left)
+		val -= 100
 	case after > margin:
 		val += 8 * strikes / left
 	default:
@@ -288,7 +291,7 @@ func (m *model) value(v *wordfight.View, w string, mine int) float64 {
 	return val + distinct(w)/20
 }
 
-// placeChance estimates the chance that a rival can place w: nil when w
+// placeChance estimates the chance that a rival can place w: none when w
 // shares no letter with any word in their grid, better the more of w's
 // letters they could cross.
 func (r rival) placeChance(w string) float64 {
