@@ -67,7 +67,7 @@ func (l *Lexicon) Match(pattern string, opt MatchOptions) ([]string, error) {
 		m64[c] = binary.BigEndian.Uint64(mask[8*c:])
 		v64[c] = binary.BigEndian.Uint64(val[8*c:])
 	}
-	var idx []int32
+	idx := make([]int32, 0, min(hi-lo, 4096)) // the matches' record numbers
 	if g.width <= 8 {
 		// Words of up to 12 letters: each record is one number.
 		m, v := m64[0], v64[0]
