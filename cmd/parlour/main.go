@@ -25,7 +25,9 @@ func commands() map[string]command {
 		"nymphabet": {"solve Nymphabet by retrograde analysis", runNymphabet},
 		"replay":    {"re-referee a game record", runReplay},
 		"words":     {"look words up in a lexicon", runWords},
+		"bench":     {"play the computer players against each other and measure them", runBench},
 		"serve":     {"serve tables over HTTP and WebSocket (the default)", runServe},
+		"loadtest":  {"drive a running server with scripted players and measure it", runLoadtest},
 	}
 }
 
