@@ -1,0 +1,98 @@
+package games
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"parlour/game"
+	"parlour/lexicon"
+)
+
+func TestRegistry(t *testing.T) {
+	reg := Registry()
+	want := []string{"nymphabet", "quizl", "salvo", "wordfight"}
+	got := reg.Names()
+	if len(got) != len(want) {
+		t.Fatalf("Names() = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("Names() = %v, want %v", got, want)
+		}
+		g, err := reg.Lookup(want[i])
+		if err != nil || g.Name() != want[i] {
+			t.Fatalf("Lookup(%q) = %v, %v", want[i], g, err)
+		}
+		if g.Title() == "" || len(g.Options()) == 0 {
+			t.Errorf("%s: no title or no options", want[i])
+		}
+	}
+	if _, err := reg.Lookup("chess"); err == nil {
+		t.Fatal("Lookup(chess) succeeded")
+	}
+}
+
+// TestBotsPlayEveryGame seats a computer player of each level against a
+// strong one in a two-player game of each kind and plays it to the end
+// through the contract, as the server does.
+func TestBotsPlayEveryGame(t *testing.T) {
+	lex := lexicon.Default()
+	reg := Registry()
+	ctx := context.Background()
+	for _, name := range reg.Names() {
+		for _, level := range []string{game.Easy, game.Medium, game.Strong} {
+			t.Run(name+"/"+level, func(t *testing.T) {
+				g, _ := reg.Lookup(name)
+				rules, err := game.Resolve(g.Options(), nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg := game.Config{Players: []string{"Ann", "Ben"}, Rules: rules, Lexicon: lex, Seed: 3}
+				bots := make([]game.Bot, 2)
+				var setups []json.RawMessage
+				for i, lv := range []string{level, game.Strong} {
+					if bots[i], err = NewBot(name, lv, uint64(i+1), lex); err != nil {
+						t.Fatal(err)
+					}
+					if !g.HasSetup() {
+						continue
+					}
+					raw, err := bots[i].Setup(ctx, cfg, game.Seat(i))
+					if err != nil {
+						t.Fatal(err)
+					}
+					c, err := g.CheckSetup(cfg, game.Seat(i), raw)
+					if err != nil {
+						t.Fatalf("bot's setup refused: %v", err)
+					}
+					setups = append(setups, c)
+				}
+				st, err := g.New(cfg, setups)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for moves := 0; st.Result().Status != game.Finished; moves++ {
+					if moves > 2000 {
+						t.Fatal("game did not end in 2000 moves")
+					}
+					for _, s := range st.ToMove() {
+						m, err := bots[s].Move(ctx, cfg, s, st.View(s))
+						if err != nil {
+							t.Fatalf("bot %d: %v", s, err)
+						}
+						if _, err := st.Apply(s, m); err != nil {
+							t.Fatalf("bot %d's move %q refused: %v", s, m, err)
+						}
+					}
+				}
+			})
+		}
+	}
+	if _, err := NewBot("quizl", "grandmaster", 1, lex); err == nil {
+		t.Fatal("unknown level accepted")
+	}
+	if _, err := NewBot("chess", game.Easy, 1, lex); err == nil {
+		t.Fatal("unknown game accepted")
+	}
+}
