@@ -336,11 +336,11 @@ func TestMatchRefusesBadPatterns(t *testing.T) {
 		want    string
 	}{
 		{"", MatchOptions{}, "empty pattern"},
-		{"c*a?e", MatchOptions{}, "'*' at position 2"},
-		{"cr ne", MatchOptions{}, "' ' at position 3"},
-		{"crâne", MatchOptions{}, "position 3"},
+		{"c*a?e", MatchOptions{}, `"*" at position 2`},
+		{"cr ne", MatchOptions{}, `" " at position 3`},
+		{"crâne", MatchOptions{}, `"â" at position 3`},
 		{strings.Repeat("?", MaxWordLen+1), MatchOptions{}, "longer than the 64"},
-		{"c?a?e", MatchOptions{Exclude: "r1"}, "'1' is not a letter"},
+		{"c?a?e", MatchOptions{Exclude: "r1"}, `"1" is not a letter`},
 	} {
 		got, err := l.Match(c.pattern, c.opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) || got != nil {

@@ -3,6 +3,7 @@ package lexicon
 import (
 	"encoding/binary"
 	"fmt"
+	"unicode/utf8"
 )
 
 // MatchOptions refine Match.
@@ -39,14 +40,16 @@ func (l *Lexicon) Match(pattern string, opt MatchOptions) ([]string, error) {
 			setLetter(&mask, p, 31)
 			setLetter(&val, p, c-'a')
 		default:
-			return nil, fmt.Errorf("lexicon: pattern %q: %q at position %d is neither a letter nor a wildcard (? or .)", pattern, pattern[p], p+1)
+			r, _ := utf8.DecodeRuneInString(pattern[p:])
+			return nil, fmt.Errorf("lexicon: pattern %q: %s at position %d is neither a letter nor a wildcard (? or .)", pattern, quoteChar(r), p+1)
 		}
 	}
 	var exclude uint32
 	for i := 0; i < len(opt.Exclude); i++ {
 		c := lower(opt.Exclude[i])
 		if c < 'a' || c > 'z' {
-			return nil, fmt.Errorf("lexicon: letters to exclude %q: %q is not a letter", opt.Exclude, opt.Exclude[i])
+			r, _ := utf8.DecodeRuneInString(opt.Exclude[i:])
+			return nil, fmt.Errorf("lexicon: letters to exclude %q: %s is not a letter", opt.Exclude, quoteChar(r))
 		}
 		exclude |= 1 << (c - 'a')
 	}
