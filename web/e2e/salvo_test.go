@@ -65,6 +65,15 @@ func TestSalvo(t *testing.T) {
 	ben := newPlayer(t, b, "Ben", base)
 	ann.createTable("salvo", "A friend")
 	ben.join(ann.inviteLink())
+	// Placing by hand: the battleship along the top edge breaks the
+	// strict rule, and the note says so.
+	ann.wait("fleet placement", `!!document.querySelector("#s-random")`)
+	ann.click(`#s-setup-h ~ div [data-sq="A1"]`)
+	ann.wait("the placement note", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.includes("5 squares on the ocean's edge")`)
+	ann.clickText(`[aria-label="Ship to place"] button`, "battleship (5) ✓")
+	ann.click("#s-rotate")
+	ann.click(`#s-setup-h ~ div [data-sq="B2"]`)
+	ann.wait("the placement note", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("1 of 5 ships placed")`)
 	for _, p := range []*player{ann, ben} {
 		p.wait("fleet placement", `!!document.querySelector("#s-random")`)
 		p.click("#s-random")

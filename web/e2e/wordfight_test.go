@@ -17,8 +17,19 @@ func TestWordFight(t *testing.T) {
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
 	ben := newPlayer(t, b, "Ben", base)
-	ann.createTable("wordfight", "A friend")
-	ben.join(ann.inviteLink())
+	id := ann.createTable("wordfight", "A friend")
+	// Ben finds the table in the lobby rather than by the invite link.
+	ben.open("/lobby")
+	ben.wait("the open table", fmt.Sprintf(`!!document.querySelector('a[href="/t/%s"]')`, id))
+	if row := ben.text("#main tbody tr"); !strings.Contains(row, "Sightless Word Fight") || !strings.Contains(row, "Ann") || !strings.Contains(row, "open seat") {
+		t.Errorf("the lobby row reads %q", row)
+	}
+	ben.shot("lobby")
+	ben.click(fmt.Sprintf(`a[href="/t/%s"]`, id))
+	ben.wait("the join form", `!!document.querySelector("#join-name")`)
+	ben.typeIn("#join-name", ben.name)
+	ben.click("#main form button[type=submit]")
+	ben.wait("the table", `!!document.querySelector("#turn")`)
 
 	var lat latencies
 	listLen := 0
@@ -58,6 +69,9 @@ func TestWordFight(t *testing.T) {
 		t.Helper()
 		pick(p, sq, down, click)
 		p.wait("the preview", fmt.Sprintf(`document.querySelector("#w-preview").textContent.includes(%q)`, preview))
+		if p == ann && sq == "D2" {
+			ann.shot("wordfight-play")
+		}
 		p.click("#w-place")
 		p.wait("my answer", `document.querySelector("#w-place") === null || document.querySelector("#w-place").offsetParent === null`)
 	}
@@ -79,7 +93,6 @@ func TestWordFight(t *testing.T) {
 	pick(ann, "A1", false, true)
 	ann.wait("the refusing preview", `document.querySelector("#w-preview").textContent.includes("must reuse at least one letter")`)
 	place(ann, "D2", true, true, "legal so far, would score 3")
-	ann.shot("wordfight-play")
 	place(ben, "D6", false, false, "legal so far, would score 3")
 	for _, p := range []*player{ann, ben} {
 		p.wait("my score", `document.querySelector("#main .board p.muted").textContent === "Your score: 3"`)
