@@ -2,9 +2,9 @@ package e2e
 
 import (
 	"fmt"
-	"testing"
 	"sort"
 	"strings"
+	"testing"
 	"time"
 )
 
