@@ -490,6 +490,7 @@ func checkSecrecy(t *testing.T, p *person, rec *game.Record, reg *game.Registry,
 		}
 	}
 }
+
 // TestGamesThroughBothDoors plays complete games of all four games on a
 // real server: people on HTTP and WebSocket, computers, solitaire Quizl
 // and three-player Salvo, checking secrecy and commitments.

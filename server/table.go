@@ -126,6 +126,9 @@ func (t *table) record() *game.Record {
 		Players: t.players(),
 		Moves:   t.moves,
 	}
+	if rec.Rules == nil {
+		rec.Rules = map[string]json.RawMessage{}
+	}
 	seed := t.m.Seed
 	rec.Seed = &seed
 	if t.g.HasSetup() {
