@@ -54,7 +54,8 @@ type handler struct {
 // Handler returns the handler for the browser client. Mount it at "/"
 // beneath the server's API routes. It serves the files under /static/,
 // each game's rules as Markdown under /rules/, the replay viewer's
-// re-refereeing at POST /replay, and the client's page for every other GET path (the client
+// re-refereeing at POST /replay, the setup editors' check at POST
+// /check-setup, and the client's page for every other GET path (the client
 // routes /, /lobby, /t/ID and so on itself). It answers 404 for paths
 // under /api/ so that a missing API route is not mistaken for the page.
 func Handler() http.Handler {
@@ -127,9 +128,15 @@ func newAsset(name string, b []byte) *asset {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.URL.Path == "/replay" && r.Method == http.MethodPost {
-		h.serveReplay(w, r)
-		return
+	if r.Method == http.MethodPost {
+		switch r.URL.Path {
+		case "/replay":
+			h.serveReplay(w, r)
+			return
+		case "/check-setup":
+			h.serveCheck(w, r)
+			return
+		}
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")

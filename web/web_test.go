@@ -234,3 +234,59 @@ func FuzzReplay(f *testing.F) {
 		}
 	})
 }
+
+func postCheck(t *testing.T, h http.Handler, body string) (int, map[string]any) {
+	t.Helper()
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/check-setup", strings.NewReader(body)))
+	var m map[string]any
+	if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
+		t.Fatalf("check answer is not JSON: %v: %s", err, w.Body)
+	}
+	return w.Code, m
+}
+
+func TestCheckSetup(t *testing.T) {
+	h := Handler()
+	tests := []struct {
+		name, body string
+		status     int
+		has        string
+	}{
+		{"legal quizl", `{"game":"quizl","setup":{"grid":["tqufp","wzves","ogbra","chinl","kyxdm"],"password":"psalm"}}`, 200, `"PSALM"`},
+		{"second word", `{"game":"quizl","setup":{"grid":["CRANE","BLIMP","DFGHJ","KOQST","UVWXY"],"password":"CRANE"}}`, 422, "row 6 reads BLIMP"},
+		{"repeated letter", `{"game":"quizl","setup":{"grid":["CRANE","CRANE","BDFGH","IJKMQ","UVWXY"],"password":"CRANE"}}`, 422, "twice"},
+		{"legal fleet", `{"game":"salvo","setup":{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}}`, 200, `B2-B6`},
+		{"overlapping fleet", `{"game":"salvo","setup":{"fleet":["B2-B6","B2-E2","I4-I6","D8-E8","G9-G10"]}}`, 422, ""},
+		{"free rules", `{"game":"salvo","rules":{"placement":"free"},"setup":{"fleet":["A1-E1","A2-D2","A3-C3","A4-B4","A5-B5"]}}`, 200, "A1-E1"},
+		{"bad rule", `{"game":"salvo","rules":{"placement":"loose"},"setup":{}}`, 422, "loose"},
+		{"no setup game", `{"game":"nymphabet","setup":{}}`, 422, "no secret setup"},
+		{"unknown game", `{"game":"chess","setup":{}}`, 422, "chess"},
+		{"unknown field", `{"game":"quizl","grid":[]}`, 422, "grid"},
+		{"not json", `grid`, 422, "not a setup check"},
+	}
+	for _, tt := range tests {
+		code, m := postCheck(t, h, tt.body)
+		if code != tt.status {
+			t.Errorf("%s: status %d, want %d (%v)", tt.name, code, tt.status, m)
+			continue
+		}
+		b, _ := json.Marshal(m)
+		if !strings.Contains(string(b), tt.has) {
+			t.Errorf("%s: answer %s lacks %q", tt.name, b, tt.has)
+		}
+	}
+}
+
+// FuzzCheckSetup feeds the setup check arbitrary bytes: it must answer,
+// never panic.
+func FuzzCheckSetup(f *testing.F) {
+	f.Add([]byte(`{"game":"quizl","setup":{"grid":["tqufp","wzves","ogbra","chinl","kyxdm"],"password":"psalm"}}`))
+	f.Add([]byte(`{"game":"salvo","setup":{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}}`))
+	f.Add([]byte(`{"game":"salvo","rules":{"diagonal_ships":true},"setup":{"fleet":["A1-E5"]}}`))
+	f.Add([]byte(`{}`))
+	reg := Handler().(*handler).reg
+	f.Fuzz(func(t *testing.T, b []byte) {
+		checkSetup(reg, b)
+	})
+}

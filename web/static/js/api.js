@@ -100,3 +100,13 @@ export async function identityToken(name) {
   save("parlour.identity", { token: made.token, id: made.identity });
   return made.token;
 }
+
+// checkSetup asks the referee whether a secret setup would pass, without
+// giving it to the table: it answers the canonical setup or throws the
+// referee's refusal.
+export async function checkSetup(game, rules, setup) {
+  const res = await fetch("/check-setup", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game, rules, setup }) });
+  const ans = await res.json().catch(() => ({}));
+  if (!res.ok) throw new ApiError(res.status, ans.error || res.statusText);
+  return ans.setup;
+}

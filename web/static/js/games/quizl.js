@@ -3,6 +3,7 @@
 // checks a grid's shape for comfort and names squares as people do ("72").
 
 import { h, gridNav, toast, fill, append } from "../dom.js";
+import { checkSetup } from "../api.js";
 
 const A = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const sq = (r, c) => `${r + 5}${c}`;
@@ -63,15 +64,29 @@ export function setup(ctx) {
   const err = h("p", { class: "error", role: "alert" });
   const draw = () => { for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) cells[r][c].value = letters[r][c]; check(); };
   const pw = () => pwInput.value.toUpperCase().replace(/[^A-Z]/g, "");
+  let asked = 0; // the latest referee check, so that a late answer never wins
   function check() {
     const p = pw();
     const onLine = [...Array(10).keys()].find(l => lineSquares(l).map(([r, c]) => letters[r][c]).join("") === p);
     for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) cells[r][c].classList.toggle("pw", onLine !== undefined && lineSquares(onLine).some(([a, b]) => a === r && b === c));
     const prob = shapeProblem(letters, p);
-    const missing = [...A].filter(ch => !letters.flat().includes(ch));
-    note.className = prob ? "warn" : "ok";
-    note.textContent = prob ? prob : `The shape is right (missing letter: ${missing.join("")}). The referee checks that only the password reads as a word when you submit.`;
+    note.className = prob ? "warn" : "";
+    note.textContent = prob ? prob : "Asking the referee…";
+    const n = ++asked;
+    if (!prob) {
+      refereeSays().then(msg => {
+        if (n !== asked) return;
+        note.className = msg ? "warn" : "ok";
+        note.textContent = msg || `The referee accepts this grid (missing letter: ${[...A].filter(ch => !letters.flat().includes(ch)).join("")}).`;
+      });
+    }
     return prob;
+  }
+  // refereeSays asks the server's referee about the grid: "" when it
+  // passes, else what is wrong ("row 6 reads BLIMP, a word: ...").
+  async function refereeSays() {
+    try { await checkSetup("quizl", ctx.rules(), { grid: letters.map(r => r.join("")), password: pw() }); return ""; }
+    catch (e) { return e.status === 422 ? e.message : ""; }
   }
   const put = () => {
     const p = pw();
@@ -82,11 +97,18 @@ export function setup(ctx) {
     lineSquares(l).forEach(([r, c], i) => { letters[r][c] = p[i]; });
     draw();
   };
-  const fill = () => {
-    const used = new Set(letters.flat().filter(Boolean));
-    const free = [...A].filter(ch => !used.has(ch));
-    for (let i = free.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [free[i], free[j]] = [free[j], free[i]]; }
-    for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) if (!letters[r][c]) letters[r][c] = free.pop();
+  // fill puts the letters left, shuffled, in the empty squares, and tries
+  // again (a few times) when the referee finds a second word.
+  const fill = async () => {
+    const empty = [];
+    for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) if (!letters[r][c]) empty.push([r, c]);
+    for (let tries = 0; tries < 12; tries++) {
+      const used = new Set(letters.flat().filter((ch, i) => ch && !empty.some(([r, c]) => r * 5 + c === i)));
+      const free = [...A].filter(ch => !used.has(ch));
+      for (let i = free.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [free[i], free[j]] = [free[j], free[i]]; }
+      for (const [r, c] of empty) letters[r][c] = free.pop();
+      if (shapeProblem(letters, pw()) || !(await refereeSays())) break;
+    }
     draw();
   };
   const clearAll = () => { letters.forEach(row => row.fill("")); draw(); };
