@@ -135,3 +135,74 @@ func BenchmarkRestart10k(b *testing.B) {
 		db.Close()
 	}
 }
+
+// BenchmarkMove measures one accepted move through the service, from the
+// seat's call to its durable commit, with many tables moving at once.
+func BenchmarkMove(b *testing.B) {
+	ctx := context.Background()
+	s, db, _ := openService(b, filepath.Join(b.TempDir(), "p.db"))
+	defer db.Close()
+	defer s.Close()
+	type tbl struct {
+		id    string
+		ps    [2]*server.Principal
+		turn  int
+		calls [2]int
+	}
+	const n = 64
+	var ts []*tbl
+	for i := 0; i < n; i++ {
+		a, err := s.Create(ctx, nil, server.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		j, _ := s.Join(ctx, nil, a.Table, server.JoinRequest{})
+		pa, _ := s.Authenticate(ctx, a.Token)
+		pb, _ := s.Authenticate(ctx, j.Token)
+		for _, p := range []*server.Principal{pa, pb} {
+			s.Setup(ctx, p, a.Table, server.SetupRequest{Auto: true})
+		}
+		ts = append(ts, &tbl{id: a.Table, ps: [2]*server.Principal{pa, pb}})
+	}
+	var mu sync.Mutex
+	next := 0
+	b.SetParallelism(16)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		mu.Lock()
+		t := ts[next%n]
+		next++
+		mu.Unlock()
+		for pb.Next() {
+			if t.calls[t.turn] >= 25 {
+				t.calls, t.turn = [2]int{}, 0
+				// A fresh game on the same table is not possible: rematch.
+				r, err := s.Rematch(ctx, t.ps[0], t.id)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				r2, _ := s.Rematch(ctx, t.ps[1], t.id)
+				p1, _ := s.Authenticate(ctx, r.Token)
+				p2, _ := s.Authenticate(ctx, r2.Token)
+				t.id = r.Table
+				t.ps[r.Seat], t.ps[r2.Seat] = p1, p2
+				for _, p := range t.ps {
+					s.Setup(ctx, p, t.id, server.SetupRequest{Auto: true})
+				}
+			}
+			sq := t.calls[t.turn]
+			res, err := s.Move(ctx, t.ps[t.turn], t.id, fmt.Sprintf("%d%d", 5+sq/5, sq%5), nil)
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			t.calls[t.turn]++
+			if len(res.ToMove) == 0 {
+				t.calls = [2]int{25, 25}
+				continue
+			}
+			t.turn = int(res.ToMove[0])
+		}
+	})
+}

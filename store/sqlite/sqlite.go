@@ -44,11 +44,13 @@ type Options struct {
 
 // Store is a store.Store kept in one SQLite database.
 type Store struct {
-	db     *sql.DB
-	writes chan *write
-	done   chan struct{}
-	mu     sync.RWMutex // guards closed against sends on writes
-	closed bool
+	db      *sql.DB
+	lastSeq *sql.Stmt
+	addMove *sql.Stmt
+	writes  chan *write
+	done    chan struct{}
+	mu      sync.RWMutex // guards closed against sends on writes
+	closed  bool
 
 	stats Stats
 	smu   sync.Mutex
@@ -96,6 +98,13 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: migrating %s: %w", path, err)
 	}
 	s := &Store{db: db, writes: make(chan *write, maxBatch), done: make(chan struct{})}
+	if s.lastSeq, err = db.PrepareContext(ctx, "SELECT COALESCE(MAX(seq), 0) FROM moves WHERE table_id = ?"); err == nil {
+		s.addMove, err = db.PrepareContext(ctx, "INSERT INTO moves (table_id, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)")
+	}
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: preparing statements: %w", err)
+	}
 	go s.writer()
 	return s, nil
 }
@@ -170,25 +179,22 @@ func (s *Store) writer() {
 }
 
 func (s *Store) commit(batch []*write) {
-	errs := make([]error, len(batch))
-	tx, err := s.db.Begin()
-	if err == nil {
+	errs, err := s.runBatch(batch)
+	if err != nil && len(batch) > 1 {
+		// One write failed (or the commit did): the transaction was rolled
+		// back whole, so give each write a transaction of its own and its
+		// own answer.
 		for i, w := range batch {
-			if _, err := tx.Exec("SAVEPOINT w"); err != nil {
-				errs[i] = err
-				continue
-			}
-			if errs[i] = w.fn(tx); errs[i] != nil {
-				tx.Exec("ROLLBACK TO w")
-			}
-			tx.Exec("RELEASE w")
+			e, cerr := s.runBatch([]*write{w})
+			errs[i] = cmp(cerr, e[0])
 		}
-		err = tx.Commit()
+		err = nil
 	}
 	for i, w := range batch {
-		if err != nil {
-			w.err <- fmt.Errorf("sqlite: commit: %w", err)
-		} else {
+		switch {
+		case err != nil:
+			w.err <- err
+		default:
 			w.err <- errs[i]
 		}
 	}
@@ -196,6 +202,37 @@ func (s *Store) commit(batch []*write) {
 	s.stats.Commits++
 	s.stats.Writes += int64(len(batch))
 	s.smu.Unlock()
+}
+
+func cmp(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// runBatch runs the writes in one transaction and commits it if all of
+// them succeed. It returns each write's error and the error that stopped
+// the transaction, if any.
+func (s *Store) runBatch(batch []*write) ([]error, error) {
+	errs := make([]error, len(batch))
+	tx, err := s.db.Begin()
+	if err != nil {
+		return errs, fmt.Errorf("sqlite: begin: %w", err)
+	}
+	for i, w := range batch {
+		if errs[i] = w.fn(tx); errs[i] != nil {
+			tx.Rollback()
+			if len(batch) == 1 {
+				return errs, nil
+			}
+			return errs, errs[i]
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return errs, fmt.Errorf("sqlite: commit: %w", err)
+	}
+	return errs, nil
 }
 
 // Stats reports how many transactions the writer committed and how many
@@ -340,13 +377,13 @@ func (s *Store) UpdateTable(ctx context.Context, id string, status store.Status,
 func (s *Store) AppendMove(ctx context.Context, id string, m store.Move, u *store.Update) error {
 	return s.do(ctx, func(tx *sql.Tx) error {
 		var last int
-		if err := tx.QueryRow("SELECT COALESCE(MAX(seq), 0) FROM moves WHERE table_id = ?", id).Scan(&last); err != nil {
+		if err := tx.Stmt(s.lastSeq).QueryRow(id).Scan(&last); err != nil {
 			return fmt.Errorf("sqlite: reading moves: %w", err)
 		}
 		if m.Seq != last+1 {
 			return fmt.Errorf("move %d of table %s after move %d: %w", m.Seq, id, last, store.ErrConflict)
 		}
-		if _, err := tx.Exec("INSERT INTO moves (table_id, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)", id, m.Seq, m.Seat, m.Text, nanos(m.At)); err != nil {
+		if _, err := tx.Stmt(s.addMove).Exec(id, m.Seq, m.Seat, m.Text, nanos(m.At)); err != nil {
 			return fmt.Errorf("sqlite: storing move: %w", err)
 		}
 		if u != nil {
