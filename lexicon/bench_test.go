@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // benchWords returns the default lexicon's words, and 1024 queries: half of
@@ -194,4 +196,42 @@ func BenchmarkHasSpread(b *testing.B) {
 			b.Fatal("found nothing")
 		}
 	})
+}
+
+// BenchmarkHasSideBySide times the lexicon and the map on the same 1024
+// queries in alternating rounds, so that both see the same machine, and
+// reports each one's median time per lookup over the rounds and their ratio.
+// On a busy machine this ratio is steadier than comparing BenchmarkHas's two
+// sub-benchmarks, which run at different moments.
+func BenchmarkHasSideBySide(b *testing.B) {
+	l, all, q := benchQueries(b)
+	m := mapOf(strings.Join(all, "\n"))
+	var lex, mp []time.Duration
+	found := 0
+	for b.Loop() {
+		t0 := time.Now()
+		for _, w := range q {
+			if l.Has(w) {
+				found++
+			}
+		}
+		t1 := time.Now()
+		for _, w := range q {
+			if _, ok := m[w]; ok {
+				found++
+			}
+		}
+		lex, mp = append(lex, t1.Sub(t0)), append(mp, time.Since(t1))
+	}
+	if found == 0 {
+		b.Fatal("found nothing")
+	}
+	median := func(d []time.Duration) float64 {
+		slices.Sort(d)
+		return float64(d[len(d)/2]) / float64(len(q))
+	}
+	ml, mm := median(lex), median(mp)
+	b.ReportMetric(ml, "lexicon-ns/lookup")
+	b.ReportMetric(mm, "map-ns/lookup")
+	b.ReportMetric(ml/mm, "lexicon/map")
 }
