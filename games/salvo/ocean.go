@@ -183,6 +183,10 @@ func (b Board) Without(s Square) Board {
 	return b
 }
 
+// Bits returns b as two words, bit i of the first for square i and bit i
+// of the second for square 64+i: a compact key for maps and hashes.
+func (b Board) Bits() [2]uint64 { return [2]uint64{b.lo, b.hi} }
+
 // Count reports how many squares b holds.
 func (b Board) Count() int { return bits.OnesCount64(b.lo) + bits.OnesCount64(b.hi) }
 
