@@ -46,7 +46,7 @@ func Parse(name string, r io.Reader) (*Lexicon, error) {
 		case total > maxHouseBytes:
 			return nil, fmt.Errorf("lexicon: %s: longer than %d MiB; a house word list is one word a line", name, maxHouseBytes>>20)
 		case errors.Is(err, bufio.ErrBufferFull):
-			if looksBinary(text) {
+			if looksBinary(trimPartialRune(text)) {
 				return nil, fmt.Errorf("lexicon: %s:%d: binary data, not a word list", name, line)
 			}
 			return nil, fmt.Errorf("lexicon: %s:%d: line longer than %d bytes; a house word list is one word a line", name, line, maxHouseLine)
@@ -76,6 +76,20 @@ func Parse(name string, r io.Reader) (*Lexicon, error) {
 // looksBinary reports whether b looks like something other than text.
 func looksBinary(b []byte) bool {
 	return bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b)
+}
+
+// trimPartialRune drops an incomplete character from the end of b, which
+// may have been cut off in the middle of one.
+func trimPartialRune(b []byte) []byte {
+	for i := 1; i < utf8.UTFMax && i <= len(b); i++ {
+		if utf8.RuneStart(b[len(b)-i]) {
+			if !utf8.FullRune(b[len(b)-i:]) {
+				return b[:len(b)-i]
+			}
+			break
+		}
+	}
+	return b
 }
 
 // parseLine returns the word on one line of a house list, in lower case, or

@@ -60,6 +60,8 @@ func TestParseHouseListRefusesBadInput(t *testing.T) {
 		{"two words", "crane\npsalm tree\n", `house.txt:2: "psalm tree" is more than one word`},
 		{"absurd length", "crane\n" + strings.Repeat("a", MaxWordLen+1), "house.txt:2: a word of 65 letters is longer than the 64 allowed"},
 		{"line too long", strings.Repeat("b", 10000), "house.txt:1: line longer than 4096 bytes"},
+		{"line too long, not ASCII", "crane\n" + strings.Repeat("é", 3000), "house.txt:2: line longer than 4096 bytes"},
+		{"line too long, three-byte characters", strings.Repeat("€", 3000), "house.txt:1: line longer than 4096 bytes"},
 		{"binary (NUL)", "crane\n\x00\x01\x02\x03ELF", "house.txt:2: binary data"},
 		{"binary (not UTF-8)", "\xff\xfe\x00c\x00r", "house.txt:1: binary data"},
 		{"binary, one long line", strings.Repeat("\x00\x9f", 5000), "house.txt:1: binary data"},
