@@ -274,6 +274,8 @@ var shotDir = sync.OnceValue(func() string {
 func (p *player) shot(name string) {
 	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 	defer cancel()
+	// A passing toast would cover part of the page.
+	chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const t = document.getElementById("toast"); if (t) t.classList.remove("show"); return true; })()`))
 	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		p.t.Logf("screenshot %s: %v", name, err)

@@ -52,6 +52,7 @@ func (p *player) handWrittenGrid(pw string, line int) {
 		}
 		p.clickText("#main button", "Fill the rest for me")
 		p.wait("the referee's word on the grid", `document.querySelector("#q-note").textContent.startsWith("The referee accepts this grid")`)
+		p.shot("quizl-setup")
 		p.click("#q-submit")
 		p.wait("the referee's answer", `!document.querySelector("#q-submit") || document.querySelector("#main .error[role=alert]").textContent !== ""`)
 		if eval[bool](p, `!document.querySelector("#q-submit")`) {
@@ -79,7 +80,6 @@ func TestQuizl(t *testing.T) {
 	ben := newPlayer(t, b, "Ben", base)
 	ann.createTable("quizl", "A friend")
 	ben.join(ann.inviteLink())
-	ann.shot("quizl-setup")
 	// A second word in the grid: the editor names the line as soon as the
 	// grid is whole.
 	ann.wait("the grid editor", `!!document.querySelector("#q-password")`)

@@ -67,7 +67,7 @@ export function setup(ctx) {
   let asked = 0; // the latest referee check, so that a late answer never wins
   function check() {
     const p = pw();
-    const onLine = [...Array(10).keys()].find(l => lineSquares(l).map(([r, c]) => letters[r][c]).join("") === p);
+    const onLine = p.length === 5 ? [...Array(10).keys()].find(l => lineSquares(l).map(([r, c]) => letters[r][c]).join("") === p) : undefined;
     for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) cells[r][c].classList.toggle("pw", onLine !== undefined && lineSquares(onLine).some(([a, b]) => a === r && b === c));
     const prob = shapeProblem(letters, p);
     note.className = prob ? "warn" : "";
