@@ -29,4 +29,22 @@ func TestHomeFirstLoad(t *testing.T) {
 		t.Errorf("first load transferred %d bytes, over 150 KB", n)
 	}
 	p.shot("home")
+
+	// Each game's rules page comes from docs/rules, rendered in the page.
+	p.click(`a[aria-label="Salvo rules"]`)
+	p.wait("the rules", `!!document.querySelector("article.doc h2")`)
+	if got := p.text("article.doc h2"); !strings.Contains(got, "Salvo") {
+		t.Errorf("the Salvo rules page is headed %q", got)
+	}
+	if n := eval[int](p, `document.querySelectorAll("article.doc p").length`); n < 5 {
+		t.Errorf("the Salvo rules page has %d paragraphs", n)
+	}
+	p.click(`a[href="/new/salvo"]`)
+	p.wait("the new table form", `!!document.querySelector("#opt-placement")`)
+	if got := p.text("#opt-placement-help"); !strings.Contains(got, "strict") {
+		t.Errorf("the placement option's help reads %q", got)
+	}
+	if got := eval[string](p, `document.querySelector("#opt-placement").value`); got != "strict" {
+		t.Errorf("the placement option starts at %q, want the default strict", got)
+	}
 }

@@ -18,8 +18,19 @@ func TestNymphabet(t *testing.T) {
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
 	ben := newPlayer(t, b, "Ben", base)
-	ann.createTable("nymphabet", "A friend")
+	id := ann.createTable("nymphabet", "A friend")
 	ben.join(ann.inviteLink())
+	// Cy follows the game as a spectator.
+	cy := newPlayer(t, b, "Cy", base)
+	cy.open("/t/" + id)
+	cy.click("#watch")
+	cy.wait("the table", `!!document.querySelector("#turn") && document.querySelectorAll(".alphabet span").length === 26`)
+	if got := cy.text("#turn"); !strings.HasPrefix(got, "Watching") {
+		t.Errorf("the spectator's status: %q", got)
+	}
+	if eval[bool](cy, `!!document.querySelector("#n-controls") && !document.querySelector("#n-controls").hidden`) {
+		t.Error("the spectator is offered a word box")
+	}
 	ann.wait("the alphabet", `document.querySelectorAll(".alphabet span").length === 26`)
 	ann.waitTurn(true)
 	ben.waitTurn(false)
@@ -95,6 +106,10 @@ func TestNymphabet(t *testing.T) {
 		if n := eval[int](p, `document.querySelectorAll("#moves li").length`); n != len(words) {
 			t.Errorf("%s's move list has %d moves, want %d", p.name, n, len(words))
 		}
+	}
+	cy.wait("every word", fmt.Sprintf(`document.querySelectorAll(".nwords li").length === %d && !!document.querySelector("#game-over")`, len(words)))
+	if eval[bool](cy, `!!document.querySelector("#rematch")`) {
+		t.Error("the spectator is offered a rematch")
 	}
 	ben.shot("nymphabet-over")
 	checkReplay(t, ann, len(words), "Move 10 of 10: Ben — zoo")

@@ -11,7 +11,7 @@ function inline(s) {
   s = s.replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>")
     .replace(/(^|[^*\w])\*([^*\s][^*]*)\*/g, "$1<em>$2</em>")
     .replace(/(^|\W)_([^_\s][^_]*)_(?=\W|$)/g, "$1<em>$2</em>")
-    .replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, (_, text, href) => {
+    .replace(/\[([^\]]+)\]\(((?:[^()\s]|\([^()\s]*\))+)\)/g, (_, text, href) => {
       let u = href;
       const m = /^([a-z]+)\.md(#.*)?$/.exec(href);
       if (m) u = m[1] === "index" ? "/rules" : "/rules/" + m[1];

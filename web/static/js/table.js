@@ -19,6 +19,7 @@ const modules = {
 
 export async function table(main, id) {
   let mine = seatFor(id);
+  if (!mine && new URLSearchParams(location.search).has("watch")) mine = { seat: -1, token: null };
   if (!mine) return joinScreen(main, id);
   return playScreen(main, id, mine);
 }
@@ -55,6 +56,7 @@ async function joinScreen(main, id) {
     err,
     h("div", { class: "row" },
       h("button", { class: "primary", type: "submit", disabled: open === 0 }, open ? "Take a seat" : "The table is full"),
+      h("a", { href: `/t/${id}?watch=1`, class: "button", id: "watch" }, "Just watch"),
       h("a", { href: "/rules/" + (info ? info.game : ""), class: "button" }, "Read the rules")));
   append(main, form);
 }
@@ -121,6 +123,7 @@ async function playScreen(main, id, mine) {
     let who;
     if (over) who = "Game over";
     else if (!u.view) who = t.seats.some(s => s.kind === "open") ? "Waiting for players to join" : "Waiting for every setup";
+    else if (u.seat < 0) who = `Watching · ${toMove.map(s => names[s]).join(", ")} to move`;
     else if (myTurn) who = toMove.length > 1 ? "Your move (everyone answers)" : "Your turn";
     else who = `Waiting for ${toMove.map(s => names[s]).join(", ")}`;
     turn.textContent = who;
@@ -201,7 +204,7 @@ async function playScreen(main, id, mine) {
       }
     }
     append(box, h("div", { class: "row" },
-      h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, t.rematch ? "Go to the rematch" : "Rematch"),
+      u.seat >= 0 ? h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, t.rematch ? "Go to the rematch" : "Rematch") : null,
       h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it")));
     return box;
   }
