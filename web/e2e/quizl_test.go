@@ -183,6 +183,9 @@ func TestQuizl(t *testing.T) {
 		}
 	}
 	ann.shot("quizl-over")
+	ben.phone(false)
+	ben.fitsWidth("the end of Quizl")
+	ben.shot("quizl-phone")
 	t.Logf("Quizl, time for a move to show on the other screen: %s", lat.summary())
 	lat.check(t)
 

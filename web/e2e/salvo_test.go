@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/chromedp/chromedp"
 )
 
 // salvoFleet reads the seat's own fleet from its screen, in fleet order,
@@ -70,10 +73,17 @@ func TestSalvo(t *testing.T) {
 	ann.wait("fleet placement", `!!document.querySelector("#s-random")`)
 	ann.click(`#s-setup-h ~ div [data-sq="A1"]`)
 	ann.wait("the placement note", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.includes("5 squares on the ocean's edge")`)
+	// Dragging from B6 up to B2 lays it down column B instead.
 	ann.clickText(`[aria-label="Ship to place"] button`, "battleship (5) ✓")
-	ann.click("#s-rotate")
-	ann.click(`#s-setup-h ~ div [data-sq="B2"]`)
+	from := eval[[]float64](ann, `(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelector('#s-setup-h ~ div [data-sq="B6"]').getBoundingClientRect())`)
+	to := eval[[]float64](ann, `(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelector('#s-setup-h ~ div [data-sq="B2"]').getBoundingClientRect())`)
+	ann.do("drag the battleship", chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, from[0], from[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, to[0], to[1], chromedp.ButtonLeft),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, to[0], to[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
 	ann.wait("the placement note", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("1 of 5 ships placed")`)
+	if got := eval[string](ann, `[...document.querySelectorAll('#s-setup-h ~ div .ship')].map(e => e.dataset.sq).join(" ")`); got != "B2 B3 B4 B5 B6" {
+		t.Errorf("after the drag the battleship lies on %q, want B2 to B6", got)
+	}
 	for _, p := range []*player{ann, ben} {
 		p.wait("fleet placement", `!!document.querySelector("#s-random")`)
 		p.click("#s-random")
@@ -205,6 +215,9 @@ func TestSalvo(t *testing.T) {
 		}
 	}
 	ben.shot("salvo-over")
+	ann.phone(false)
+	ann.fitsWidth("the end of Salvo")
+	ann.shot("salvo-phone")
 	t.Logf("Salvo, time for a salvo to show on the other screen: %s", lat.summary())
 	lat.check(t)
 }

@@ -126,6 +126,9 @@ func TestWordFight(t *testing.T) {
 		}
 	}
 	ben.shot("wordfight-over")
+	ann.phone(false)
+	ann.fitsWidth("the end of Word Fight")
+	ann.shot("wordfight-phone")
 	t.Logf("Word Fight, time for a word to show on the other screen: %s", lat.summary())
 	lat.check(t)
 }

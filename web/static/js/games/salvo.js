@@ -102,7 +102,7 @@ export function setup(ctx) {
   const strict = (v.placement || "strict") === "strict";
   const diagonal = !!v.diagonal_ships;
   let fleet = [null, null, null, null, null];
-  let cur = 0, dir = 0;
+  let cur = 0, dir = 0, dragFrom = null;
   const err = h("p", { class: "error", role: "alert" });
   const note = h("p", { role: "status", "aria-live": "polite" });
   const box = h("div");
@@ -134,6 +134,31 @@ export function setup(ctx) {
         onkey: e => { if (e.key === "r" || e.key === "R") { e.preventDefault(); dir = (dir + 1) % (diagonal ? 4 : 2); draw(name(r, c)); } },
       };
     });
+    // Dragging from one square to another lays the chosen ship from the
+    // upper (or left) end along that line.
+    g.addEventListener("pointerdown", e => {
+      const c = e.target.closest && e.target.closest("[data-sq]");
+      dragFrom = c ? parse(c.dataset.sq) : null;
+    });
+    g.addEventListener("pointerup", e => {
+      const under = document.elementFromPoint(e.clientX, e.clientY);
+      const c = under && under.closest && under.closest("[data-sq]");
+      const from = dragFrom;
+      dragFrom = null;
+      if (!from || !c) return;
+      const to = parse(c.dataset.sq);
+      const dr = to[0] - from[0], dc = to[1] - from[1];
+      if (!dr && !dc) return;
+      const [a, b] = dr < 0 || (dr === 0 && dc < 0) ? [to, from] : [from, to];
+      let d = -1;
+      if (dr === 0) d = 0;
+      else if (dc === 0) d = 1;
+      else if (diagonal && Math.abs(dr) === Math.abs(dc)) d = (b[1] > a[1]) ? 2 : 3;
+      if (d < 0) return;
+      dir = d;
+      e.preventDefault();
+      place(a[0], a[1]);
+    });
     fill(box, g);
     const placed = fleet.filter(Boolean).length;
     note.className = prob ? "warn" : "ok";
@@ -148,6 +173,7 @@ export function setup(ctx) {
   };
   return h("section", { class: "card stack", "aria-labelledby": "s-setup-h" },
     h("h2", { id: "s-setup-h" }, "Place your fleet"),
+    h("p", { class: "help" }, "Choose a ship, then click the square of its first end (R turns it), or drag along the squares it should cover."),
     h("p", {}, strict ? "Strict placement: at most one square of each ship on the ocean's edge, and no ship touching more than one square of another." : "Free placement: ships only may not overlap."),
     shipSel, h("div", { class: "row" }, dirBtn,
       h("button", { type: "button", id: "s-random", onclick: () => { const f = randomFleet(strict, diagonal); if (f) { fleet = f; draw(); } } }, "Random fleet"),
