@@ -8,9 +8,9 @@
 // likely fleets apart, while putting off sinking ships it has located
 // (under the default rules each ship sunk costs the sinker a shot). It
 // outlines only once the reports leave one fleet, spending the spare shots
-// of its last salvos to make sure. Medium samples a smaller belief and
-// fires at the likeliest squares one by one; easy hunts and targets with
-// noise. The baselines the bench compares against are random shots,
+// of its last salvos to make sure. Medium chooses the same way from a
+// smaller belief, without weighing information or the shots it loses by
+// sinking; easy hunts and targets with noise. The baselines the bench compares against are random shots,
 // hunt/target and single-square placement density.
 //
 // Bots see only their seat's view (salvo.View) and answer in the move
@@ -119,7 +119,7 @@ func (b *Bot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view an
 	case game.Strong:
 		sq, err = strongSalvo(ctx, k, r, v.Shots, b.w)
 	case game.Medium:
-		sq, err = marginalSalvo(ctx, k, r, v.Shots, 60)
+		sq, err = strongSalvo(ctx, k, r, v.Shots, mediumWeights())
 	case game.Easy:
 		sq = huntTargetSalvo(k, r, v.Shots, 0.3)
 	case HuntTarget:

@@ -1,17 +1,21 @@
 package bot
 
 import (
+	"context"
 	"math/rand/v2"
 	"slices"
 
+	"parlour/game"
 	"parlour/games/salvo"
 )
 
-// HardFleet returns a legal fleet under p that a shooter who starts where
-// ships are most often found will reach late: it draws many random legal
-// fleets, scores each by how often a random legal fleet covers its squares
-// (the density a shooter aims at), and picks at random among the least
-// dense few, so that the choice itself stays unpredictable.
+// HardFleet returns a legal fleet under p that is slow to find for a
+// shooter that aims where ships are most often found. It draws random
+// legal fleets and keeps the least dense (by how often a random legal
+// fleet covers their squares); then it tries each kept fleet against the
+// single-square density shooter and returns the one that shooter needed
+// the most salvos to sink, so that the choice is both hard to find and
+// unpredictable.
 func HardFleet(r *rand.Rand, p salvo.Placement) salvo.Fleet {
 	s := salvo.NewSampler(p)
 	var density [salvo.Squares]float64
@@ -25,7 +29,7 @@ func HardFleet(r *rand.Rand, p salvo.Placement) salvo.Fleet {
 		f salvo.Fleet
 		v float64
 	}
-	const draws, keep = 400, 12
+	const draws, keep, trials = 300, 16, 2
 	all := make([]scored, draws)
 	for i := range all {
 		f := s.Fleet(r)
@@ -44,5 +48,24 @@ func HardFleet(r *rand.Rand, p salvo.Placement) salvo.Fleet {
 		}
 		return 0
 	})
-	return all[r.IntN(keep)].f
+	rules := game.Defaults(salvo.Game{}.Options())
+	rules[salvo.OptDiagonal] = p.Diagonal
+	if !p.Strict {
+		rules[salvo.OptPlacement] = salvo.PlacementFree
+	}
+	best, bestN := all[0].f, -1
+	for _, c := range all[:keep] {
+		n := 0
+		for range trials {
+			k, _, err := Practice(context.Background(), rules, c.f, Density, r.Uint64(), nil)
+			if err != nil {
+				continue // cannot happen: the fleet is legal
+			}
+			n += k
+		}
+		if n > bestN {
+			best, bestN = c.f, n
+		}
+	}
+	return best
 }

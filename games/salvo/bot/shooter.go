@@ -28,6 +28,10 @@ type weights struct {
 // shooter weighs fully for each pick.
 const shortlist = 10
 
+// mediumWeights are the medium level's: a small belief, no thought for
+// information or for shots lost by sinking, but care not to guess.
+func mediumWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 40} }
+
 // strongWeights are the strong level's weights, tuned on the bench.
 func strongWeights() weights { return weights{info: 0.45, sink: 0.6, guess: 25, samples: 300} }
 
@@ -285,25 +289,6 @@ func fill(k *knowledge, r *rand.Rand, chosen []salvo.Square, shots int) []salvo.
 	}
 	r.Shuffle(len(avail), func(i, j int) { avail[i], avail[j] = avail[j], avail[i] })
 	return append(chosen, avail[:min(len(avail), shots-len(chosen))]...)
-}
-
-// marginalSalvo fires at the squares most likely, over n fleets drawn from
-// the belief, to hold a ship nobody has hit, each chosen on its own.
-func marginalSalvo(ctx context.Context, k *knowledge, r *rand.Rand, shots, n int) ([]salvo.Square, error) {
-	ss, _ := k.belief().draw(ctx, r, n)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if len(ss) == 0 {
-		return densitySalvo(k, r, shots), nil
-	}
-	var score [salvo.Squares]float64
-	for _, s := range ss {
-		for _, q := range s.all.AndNot(k.fired).Squares() {
-			score[q]++
-		}
-	}
-	return top(k, r, score, shots), nil
 }
 
 // top picks the shots squares of highest score the seat may fire at,
