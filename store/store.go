@@ -96,8 +96,9 @@ type Store interface {
 	CreateTable(ctx context.Context, t Table) error
 	// UpdateTable replaces a table's status and description.
 	UpdateTable(ctx context.Context, id string, status Status, meta []byte) error
-	// AppendMove stores move m of table id; m.Seq must be one more than
-	// the number of moves already stored. When update is not nil the
+	// AppendMove stores move m of table id. The caller numbers a table's
+	// moves from 1 without gaps and appends one at a time; a number already
+	// stored is refused with ErrConflict. When update is not nil the
 	// table's status and description change in the same transaction.
 	AppendMove(ctx context.Context, id string, m Move, update *Update) error
 	// Table returns table id with its moves.

@@ -17,6 +17,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"parlour/games/quizl"
+	"parlour/lexicon"
 )
 
 // runLoadtest drives a running server over loopback with scripted Quizl
@@ -106,8 +109,9 @@ type loadtest struct {
 	base   string
 	hc     *http.Client
 	out    io.Writer
-	tokens []string // identity tokens
-	live   int      // tables played at once
+	tokens []string          // identity tokens
+	grids  []json.RawMessage // setups the scripted players hide
+	live   int               // tables played at once
 
 	mu    sync.Mutex
 	all   []*ltTable // every table played, for the durability check
@@ -188,8 +192,9 @@ func (lt *loadtest) newTable(ctx context.Context) (*ltTable, error) {
 		return nil, err
 	}
 	t := &ltTable{id: c.Table, seats: [2]string{c.Token, j.Token}}
-	for _, tok := range t.seats {
-		if _, err := lt.post(ctx, "/api/v1/tables/"+t.id+"/setup", tok, map[string]any{"auto": true}, nil); err != nil {
+	for i, tok := range t.seats {
+		g := lt.grids[(2*int(n)+i)%len(lt.grids)]
+		if _, err := lt.post(ctx, "/api/v1/tables/"+t.id+"/setup", tok, map[string]any{"setup": g}, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -203,6 +208,19 @@ func (lt *loadtest) newTable(ctx context.Context) (*ltTable, error) {
 // that replace tables whose games end.
 func (lt *loadtest) prepare(ctx context.Context, identities, tables int) error {
 	start := time.Now()
+	// The scripted players bring their own grids, made once here, so that
+	// the server's time goes to moves rather than to making grids.
+	lex, err := lexicon.Load(lexicon.DefaultName)
+	if err != nil {
+		return err
+	}
+	for i := uint64(1); i <= 32; i++ {
+		g, err := quizl.RandomSetup(lex, i)
+		if err != nil {
+			return fmt.Errorf("making grids: %w", err)
+		}
+		lt.grids = append(lt.grids, g.Setup())
+	}
 	for i := 0; i < identities; i++ {
 		var id struct {
 			Token string `json:"token"`

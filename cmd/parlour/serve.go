@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"parlour/games"
@@ -44,6 +45,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	logFormat := fs.String("log", "text", "log format: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	perConn := fs.Float64("rate-conn", server.DefaultLimits.PerConn, "requests per second allowed on one connection")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	perID := fs.Float64("rate-identity", server.DefaultLimits.PerIdentity, "requests per second allowed for one identity")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR]")
@@ -76,6 +78,19 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 2
 	}
 	log := slog.New(handler)
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "parlour serve: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "parlour serve: %v\n", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
 	if err := serve(ctx, log, stdout, *addr, *data, *syncMode, server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID}); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1

@@ -45,7 +45,6 @@ type Options struct {
 // Store is a store.Store kept in one SQLite database.
 type Store struct {
 	db      *sql.DB
-	lastSeq *sql.Stmt
 	addMove *sql.Stmt
 	writes  chan *write
 	done    chan struct{}
@@ -63,8 +62,16 @@ type Stats struct {
 }
 
 type write struct {
-	fn  func(tx *sql.Tx) error
-	err chan error
+	fn func(tx *sql.Tx) error
+	// move, when fn is nil, is a plain append that the writer inserts
+	// with the other appends of its batch in one statement.
+	move *appendMove
+	err  chan error
+}
+
+type appendMove struct {
+	table string
+	m     store.Move
 }
 
 // Open opens (creating if need be) the database at path, applies the
@@ -98,10 +105,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: migrating %s: %w", path, err)
 	}
 	s := &Store{db: db, writes: make(chan *write, maxBatch), done: make(chan struct{})}
-	if s.lastSeq, err = db.PrepareContext(ctx, "SELECT COALESCE(MAX(seq), 0) FROM moves WHERE table_id = ?"); err == nil {
-		s.addMove, err = db.PrepareContext(ctx, "INSERT INTO moves (table_id, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)")
-	}
-	if err != nil {
+	if s.addMove, err = db.PrepareContext(ctx, "INSERT INTO moves (table_id, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)"); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: preparing statements: %w", err)
 	}
@@ -220,13 +224,57 @@ func (s *Store) runBatch(batch []*write) ([]error, error) {
 	if err != nil {
 		return errs, fmt.Errorf("sqlite: begin: %w", err)
 	}
+	fail := func(i int, err error) ([]error, error) {
+		tx.Rollback()
+		errs[i] = err
+		if len(batch) == 1 {
+			return errs, nil
+		}
+		return errs, err
+	}
+	// Plain appends first, many rows to a statement. A table has at most
+	// one write in a batch (the server waits for each before the next), so
+	// the order within the batch does not matter.
+	var rows []any
+	var which []int
+	flush := func() error {
+		if len(which) == 0 {
+			return nil
+		}
+		q := "INSERT INTO moves (table_id, seq, seat, move, at) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", len(which)), ", ")
+		_, err := tx.Exec(q, rows...)
+		rows, which = rows[:0], which[:0]
+		if isConstraint(err) {
+			return fmt.Errorf("a move is already stored: %w", store.ErrConflict)
+		}
+		return err
+	}
 	for i, w := range batch {
-		if errs[i] = w.fn(tx); errs[i] != nil {
-			tx.Rollback()
-			if len(batch) == 1 {
-				return errs, nil
+		if w.move == nil {
+			continue
+		}
+		m := w.move.m
+		rows = append(rows, w.move.table, m.Seq, m.Seat, m.Text, nanos(m.At))
+		which = append(which, i)
+		if len(which) == movesPerInsert {
+			first := which[0]
+			if err := flush(); err != nil {
+				return fail(first, err)
 			}
-			return errs, errs[i]
+		}
+	}
+	if len(which) > 0 {
+		first := which[0]
+		if err := flush(); err != nil {
+			return fail(first, err)
+		}
+	}
+	for i, w := range batch {
+		if w.fn == nil {
+			continue
+		}
+		if err := w.fn(tx); err != nil {
+			return fail(i, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -234,6 +282,9 @@ func (s *Store) runBatch(batch []*write) ([]error, error) {
 	}
 	return errs, nil
 }
+
+// movesPerInsert caps the rows of one INSERT (5 parameters a row).
+const movesPerInsert = 200
 
 // Stats reports how many transactions the writer committed and how many
 // writes they held.
@@ -245,7 +296,11 @@ func (s *Store) Stats() Stats {
 
 // do hands fn to the writer and waits until its transaction commits.
 func (s *Store) do(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	w := &write{fn: fn, err: make(chan error, 1)}
+	return s.send(ctx, &write{fn: fn, err: make(chan error, 1)})
+}
+
+// send hands w to the writer and waits until its transaction commits.
+func (s *Store) send(ctx context.Context, w *write) error {
 	s.mu.RLock()
 	if s.closed {
 		s.mu.RUnlock()
@@ -373,23 +428,21 @@ func (s *Store) UpdateTable(ctx context.Context, id string, status store.Status,
 	return s.do(ctx, func(tx *sql.Tx) error { return updateTable(tx, id, status, meta) })
 }
 
-// AppendMove implements store.Store.
+// AppendMove implements store.Store. A move's sequence number is the
+// table's key with it, so a move stored twice is refused; the server, which
+// holds a table while its move is written, keeps the numbers consecutive.
 func (s *Store) AppendMove(ctx context.Context, id string, m store.Move, u *store.Update) error {
+	if u == nil {
+		return s.send(ctx, &write{move: &appendMove{table: id, m: m}, err: make(chan error, 1)})
+	}
 	return s.do(ctx, func(tx *sql.Tx) error {
-		var last int
-		if err := tx.Stmt(s.lastSeq).QueryRow(id).Scan(&last); err != nil {
-			return fmt.Errorf("sqlite: reading moves: %w", err)
-		}
-		if m.Seq != last+1 {
-			return fmt.Errorf("move %d of table %s after move %d: %w", m.Seq, id, last, store.ErrConflict)
-		}
 		if _, err := tx.Stmt(s.addMove).Exec(id, m.Seq, m.Seat, m.Text, nanos(m.At)); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("move %d of table %s is already stored: %w", m.Seq, id, store.ErrConflict)
+			}
 			return fmt.Errorf("sqlite: storing move: %w", err)
 		}
-		if u != nil {
-			return updateTable(tx, id, u.Status, u.Meta)
-		}
-		return nil
+		return updateTable(tx, id, u.Status, u.Meta)
 	})
 }
 

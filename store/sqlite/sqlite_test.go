@@ -47,9 +47,6 @@ func TestTablesAndMoves(t *testing.T) {
 	if err := s.AppendMove(ctx, "t1", store.Move{Seq: 3, Text: "again"}, nil); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("repeated seq: got %v", err)
 	}
-	if err := s.AppendMove(ctx, "t1", store.Move{Seq: 9, Text: "gap"}, nil); !errors.Is(err, store.ErrConflict) {
-		t.Fatalf("gap in seq: got %v", err)
-	}
 	// The failed writes must not have spoiled anything; reopen to be sure
 	// everything acknowledged is on disk.
 	if err := s.Close(); err != nil {
