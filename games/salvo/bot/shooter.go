@@ -81,8 +81,9 @@ func (st *shot) key() uint32 {
 // strongSalvo picks the squares of a salvo together, greedily: each square
 // added is the one that most raises the salvo's value over n fleets drawn
 // from the belief (expected new hits, plus the information its report
-// carries, less the shots it costs by sinking ships early, less the risk
-// of ending the fleet while more than one layout fits the reports).
+// carries, less the shots it costs by sinking ships early, less the
+// chance that it leaves two places of a ship that no later report can
+// tell apart, which would make the outline a guess).
 func strongSalvo(ctx context.Context, k *knowledge, r *rand.Rand, shots int, w weights) ([]salvo.Square, error) {
 	bel := k.belief()
 	ss, _ := bel.draw(ctx, r, w.samples)
@@ -261,19 +262,6 @@ func (c *confusion) risk(squares, open salvo.Board) float64 {
 	return total
 }
 
-// hashBoards hashes two boards and a key.
-func hashBoards(b [2]salvo.Board, key uint64) uint64 {
-	h := 14695981039346656037 ^ key*0x9e3779b97f4a7c15
-	for _, x := range b {
-		w := x.Bits()
-		h = (h ^ w[0]) * 1099511628211
-		h ^= h >> 29
-		h = (h ^ w[1]) * 1099511628211
-		h ^= h >> 29
-	}
-	return h
-}
-
 // fill adds random squares the seat may still fire at until the salvo
 // has shots squares.
 func fill(k *knowledge, r *rand.Rand, chosen []salvo.Square, shots int) []salvo.Square {
@@ -318,131 +306,4 @@ func top(k *knowledge, r *rand.Rand, score [salvo.Squares]float64, shots int) []
 		out = append(out, x.q)
 	}
 	return fill(k, r, out, shots)
-}
-
-// randomSalvo fires at random squares.
-func randomSalvo(k *knowledge, r *rand.Rand, shots int) []salvo.Square {
-	return fill(k, r, nil, shots)
-}
-
-// empty returns the squares of salvos that hit nothing.
-func (k *knowledge) empty() salvo.Board {
-	var e salvo.Board
-	for _, rp := range k.reports {
-		if rp.hits.Total() == 0 {
-			e = e.Or(rp.squares)
-		}
-	}
-	return e
-}
-
-// huntTargetSalvo is the classic hunt/target player adapted to salvo
-// reports: a square of a salvo that hit is suspected in proportion to the
-// salvo's hits, and while hits are unexplained by sunk ships it fires
-// next to the most suspected squares; otherwise it hunts on a
-// checkerboard. noise is the chance of each shot going anywhere.
-func huntTargetSalvo(k *knowledge, r *rand.Rand, shots int, noise float64) []salvo.Square {
-	empty := k.empty()
-	var w [salvo.Squares]float64
-	hits, sunkSquares := 0, 0
-	for _, rp := range k.reports {
-		if n := rp.hits.Total(); n > 0 {
-			hits += n
-			f := float64(n) / float64(rp.squares.Count())
-			for _, q := range rp.squares.Squares() {
-				w[q] = max(w[q], f)
-			}
-		}
-	}
-	for c := range salvo.Class(salvo.NumClasses) {
-		sunkSquares += k.sunk[c] * c.Len()
-	}
-	var score [salvo.Squares]float64
-	if hits > sunkSquares {
-		for q := range salvo.Square(salvo.Squares) {
-			if k.mine.Has(q) || empty.Has(q) {
-				continue
-			}
-			r0, c0 := q.Row(), q.Col()
-			for _, d := range [4][2]int{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
-				rr, cc := r0+d[0], c0+d[1]
-				if rr >= 0 && rr < salvo.Size && cc >= 0 && cc < salvo.Size {
-					score[q] += w[salvo.At(rr, cc)]
-				}
-			}
-		}
-	}
-	taken := k.mine.Or(empty)
-	var chosen []salvo.Square
-	for len(chosen) < shots {
-		var pick salvo.Square = salvo.NoSquare
-		if r.Float64() >= noise {
-			bv := 0.0
-			for q := range salvo.Square(salvo.Squares) {
-				if v := score[q] + 1e-6*r.Float64(); !taken.Has(q) && score[q] > 0 && v > bv {
-					pick, bv = q, v
-				}
-			}
-			if pick < 0 { // hunt
-				var par []salvo.Square
-				for q := range salvo.Square(salvo.Squares) {
-					if !taken.Has(q) && (q.Row()+q.Col())%2 == 0 {
-						par = append(par, q)
-					}
-				}
-				if len(par) > 0 {
-					pick = par[r.IntN(len(par))]
-				}
-			}
-		}
-		if pick < 0 {
-			var any []salvo.Square
-			for q := range salvo.Square(salvo.Squares) {
-				if !taken.Has(q) {
-					any = append(any, q)
-				}
-			}
-			if len(any) == 0 {
-				break
-			}
-			pick = any[r.IntN(len(any))]
-		}
-		chosen = append(chosen, pick)
-		taken = taken.With(pick)
-	}
-	return fill(k, r, chosen, shots)
-}
-
-// densitySalvo fires at the squares covered by the most placements of the
-// ships still afloat, each placement checked on its own against the
-// reports (no more of its squares in a salvo than that salvo's hits in its
-// class), placements through hit salvos counting more.
-func densitySalvo(k *knowledge, r *rand.Rand, shots int) []salvo.Square {
-	empty := k.empty()
-	var score [salvo.Squares]float64
-	for c := range salvo.Class(salvo.NumClasses) {
-		afloat := c.Count() - k.sunk[c]
-		if afloat <= 0 {
-			continue
-		}
-	places:
-		for _, sh := range k.place.Placements(c.Len()) {
-			b := sh.Board()
-			if b.Intersects(empty) || b.AndNot(k.fired).Empty() {
-				continue
-			}
-			weight := 1.0
-			for _, rp := range k.reports {
-				n := b.And(rp.squares).Count()
-				if n > rp.hits[c] {
-					continue places
-				}
-				weight += 3 * float64(n)
-			}
-			for _, q := range b.AndNot(k.fired).Squares() {
-				score[q] += float64(afloat) * weight
-			}
-		}
-	}
-	return top(k, r, score, shots)
 }
