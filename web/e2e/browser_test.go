@@ -21,7 +21,7 @@ import (
 // chromium or another Chrome on $PATH. Without one the test is skipped,
 // unless CI is set: then a missing browser is a failure, so that CI never
 // passes by skipping the browser tests.
-func chromiumPath(t *testing.T) string {
+func chromiumPath(t testing.TB) string {
 	t.Helper()
 	if p := os.Getenv("PARLOUR_CHROMIUM"); p != "" {
 		return p
@@ -40,7 +40,7 @@ func chromiumPath(t *testing.T) string {
 
 // newBrowser starts one headless Chromium for the test, with a fresh
 // profile and nothing that reaches for the network by itself.
-func newBrowser(t *testing.T) context.Context {
+func newBrowser(t testing.TB) context.Context {
 	t.Helper()
 	path := chromiumPath(t)
 	if testing.Short() {
@@ -82,7 +82,7 @@ func newBrowser(t *testing.T) context.Context {
 // (cookies and storage apart from every other player's), and everything
 // it received: page bodies and socket messages.
 type player struct {
-	t    *testing.T
+	t    testing.TB
 	name string
 	ctx  context.Context
 	base string
@@ -98,7 +98,7 @@ type player struct {
 }
 
 // newPlayer opens a tab in a new browser context of b.
-func newPlayer(t *testing.T, b context.Context, name, base string) *player {
+func newPlayer(t testing.TB, b context.Context, name, base string) *player {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(b, chromedp.WithNewBrowserContext())
 	p := &player{t: t, name: name, ctx: ctx, base: base, bodies: map[string]string{}, sizes: map[string]int64{}, urls: map[network.RequestID]string{}}

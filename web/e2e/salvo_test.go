@@ -219,5 +219,4 @@ func TestSalvo(t *testing.T) {
 	ann.fitsWidth("the end of Salvo")
 	ann.shot("salvo-phone")
 	t.Logf("Salvo, time for a salvo to show on the other screen: %s", lat.summary())
-	lat.check(t)
 }

@@ -23,7 +23,7 @@ import (
 // directory, its API and the browser client on one loopback port, put
 // together as parlour serve does.
 type testServer struct {
-	t    *testing.T
+	t    testing.TB
 	base string
 	addr string
 	db   string
@@ -31,9 +31,9 @@ type testServer struct {
 }
 
 // startServer starts a server for the test and returns its base URL.
-func startServer(t *testing.T) string { return newTestServer(t).base }
+func startServer(t testing.TB) string { return newTestServer(t).base }
 
-func newTestServer(t *testing.T) *testServer {
+func newTestServer(t testing.TB) *testServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -130,5 +130,4 @@ func TestWordFight(t *testing.T) {
 	ann.fitsWidth("the end of Word Fight")
 	ann.shot("wordfight-phone")
 	t.Logf("Word Fight, time for a word to show on the other screen: %s", lat.summary())
-	lat.check(t)
 }

@@ -1,12 +1,18 @@
 // lobby.js: the open tables anybody may join.
 
 import { h, clear, append } from "./dom.js";
-import { call } from "./api.js";
+import { call, games } from "./api.js";
 
 export async function lobby(main) {
   document.title = "Lobby · Parlour";
   const box = h("div", { "aria-live": "polite" });
   append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")));
+  let shown = "";
+  const defaults = {};
+  try { for (const g of await games()) defaults[g.name] = Object.fromEntries(g.options.map(o => [o.name, o.default])); } catch { /* show every rule */ }
+  // rulesText names the options a table changed from their defaults.
+  const rulesText = t => Object.entries(t.rules || {}).filter(([k, v]) => !defaults[t.game] || defaults[t.game][k] !== v)
+    .map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`).join("; ") || "standard";
   const load = async () => {
     let tables;
     try {
@@ -16,6 +22,11 @@ export async function lobby(main) {
       append(clear(box), h("p", { class: "error" }, e.message));
       return;
     }
+    // Redraw only when something changed, so that the list does not jump
+    // under the pointer or the screen reader.
+    const now = JSON.stringify(tables.map(t => [t.id, t.seats]));
+    if (now === shown) return;
+    shown = now;
     clear(box);
     if (!tables.length) {
       append(box, h("p", { class: "muted" }, "No open tables right now."));
@@ -26,7 +37,7 @@ export async function lobby(main) {
       h("tbody", {}, tables.map(t => h("tr", {},
         h("td", {}, t.title || t.game),
         h("td", {}, (t.seats || []).map(s => s.kind === "open" ? "open seat" : s.kind === "computer" ? `computer (${s.level})` : s.name).join(", ")),
-        h("td", { class: "muted" }, Object.entries(t.rules || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`).join("; ") || "standard"),
+        h("td", { class: "muted" }, rulesText(t)),
         h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.title || t.game} table ${t.id}` }, "Join")))))));
   };
   await load();
