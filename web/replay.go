@@ -19,6 +19,11 @@ const MaxReplaySize = 1 << 20
 // through, so that one upload cannot ask for an unbounded answer.
 const MaxReplayMoves = 2000
 
+// MaxReplayAnswer caps the views the viewer gets for one record, in bytes
+// of JSON: every seat's view after every move adds up fast on a large
+// Word Fight board.
+const MaxReplayAnswer = 16 << 20
+
 // replayStep is one move of a replayed record: who made it, the move, the
 // events it caused (to every seat) and every seat's view after it.
 type replayStep struct {
@@ -80,12 +85,16 @@ func replay(reg *game.Registry, body []byte) (*replayAnswer, error) {
 	}
 	// Views are values built afresh by each call, but marshal them now so
 	// that later moves cannot change what an earlier step shows.
+	size := 0
 	snap := func(vs []any) ([]any, error) {
 		out := make([]any, len(vs))
 		for i, v := range vs {
 			b, err := json.Marshal(v)
 			if err != nil {
 				return nil, fmt.Errorf("encoding a view: %w", err)
+			}
+			if size += len(b); size > MaxReplayAnswer {
+				return nil, fmt.Errorf("the record is too long for the viewer to step through (its views pass %d MiB); parlour replay reads it", MaxReplayAnswer>>20)
 			}
 			out[i] = json.RawMessage(b)
 		}

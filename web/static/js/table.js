@@ -112,7 +112,14 @@ async function playScreen(main, id, mine) {
       head.textContent = `${t.title} · table ${id}`;
       touchRecent(id, t.game);
     }
-    if (u.moves) for (const m of u.moves) if (!moveLog.some(x => x.version === m.version)) moveLog.push(m);
+    // What a move showed this seat alone (a letter, a placement's score)
+    // is worth a word as it happens; the move list keeps it too.
+    if (u.moves) for (const m of u.moves) {
+      if (moveLog.some(x => x.version === m.version)) continue;
+      moveLog.push(m);
+      const own = (m.events || []).filter(e => e.to && e.to.includes(u.seat));
+      if (own.length && last) toast(own.map(e => e.text).join("; "));
+    }
     last = u;
     const names = t.seats.map(s => s.name);
     const over = t.status === "finished";

@@ -240,7 +240,6 @@ export function play(ctx) {
     const myTurn = me >= 0 && v.to_move.includes(me) && !v.finished;
     const focus = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
     const focusBoard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-board]");
-    aim = aim.filter(s => true);
     if (!myTurn) aim = [];
     controls.hidden = me < 0 || v.finished || (v.players[me] && v.players[me].out);
     modeBtn.textContent = mode === "aim" ? "Mode: aiming (P for pencil marks)" : "Mode: pencil marks (hit? / miss?)";
