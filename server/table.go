@@ -187,7 +187,7 @@ func (t *table) ready() bool {
 	return true
 }
 
-// seatStatus derives the store status from the description and state.
+// deriveStatus derives the store status from the description and state.
 func (t *table) deriveStatus() store.Status {
 	switch {
 	case t.st != nil && t.st.Result().Status == game.Finished:

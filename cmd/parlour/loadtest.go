@@ -335,6 +335,17 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration) (*
 			}
 		}
 	}
+	// Warm up: every table's player opens its connection before the clock
+	// starts.
+	var warm sync.WaitGroup
+	for _, t := range tables {
+		warm.Add(1)
+		go func() {
+			defer warm.Done()
+			lt.get(ctx, "/api/v1/tables/"+t.id, t.seats[t.turn], nil)
+		}()
+	}
+	warm.Wait()
 	res := &ltResult{rate: rate, dur: dur}
 	interval := time.Duration(float64(n) / rate * float64(time.Second))
 	start := time.Now().Add(100 * time.Millisecond)

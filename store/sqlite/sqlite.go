@@ -89,7 +89,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: %w", err)
 	}
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "synchronous(" + sync + ")", "busy_timeout(10000)", "foreign_keys(1)"} {
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(" + sync + ")", "busy_timeout(10000)", "foreign_keys(1)", "wal_autocheckpoint(0)"} {
 		q.Add("_pragma", p)
 	}
 	dsn := "file:" + (&url.URL{Path: abs}).EscapedPath() + "?" + q.Encode()
@@ -110,6 +110,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: preparing statements: %w", err)
 	}
 	go s.writer()
+	go s.checkpointer()
 	return s, nil
 }
 
@@ -156,6 +157,26 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		have = n
 	}
 	return nil
+}
+
+// checkpointInterval is how often the log is copied back into the
+// database.
+const checkpointInterval = time.Second
+
+// checkpointer copies the write-ahead log back into the database now and
+// then, beside the writer rather than inside one of its commits, so that
+// no move waits for a checkpoint. (Automatic checkpoints are off.)
+func (s *Store) checkpointer() {
+	t := time.NewTicker(checkpointInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-t.C:
+		}
+		s.db.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+	}
 }
 
 // writer runs each batch of waiting writes in one transaction. A write
@@ -330,6 +351,7 @@ func (s *Store) Close() error {
 	close(s.writes)
 	s.mu.Unlock()
 	<-s.done
+	s.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 	return s.db.Close()
 }
 
