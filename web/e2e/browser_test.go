@@ -152,9 +152,10 @@ func (p *player) listen(ev any) {
 	}
 }
 
-// received returns every API answer and socket message the player has
-// received so far, fetching bodies it has not read yet. (The client's own
-// files are the same for everybody and hold no game data.)
+// received returns every page, API answer and socket message the player
+// has received so far, fetching bodies it has not read yet. (The client's
+// scripts and styles and the rules are the same for everybody, whatever
+// the games, so they are left out.)
 func (p *player) received() []string {
 	p.mu.Lock()
 	ids := append([]network.RequestID(nil), p.ids...)
@@ -164,7 +165,7 @@ func (p *player) received() []string {
 		_, done := p.bodies[string(id)]
 		u := p.urls[id]
 		p.mu.Unlock()
-		if done || !strings.HasPrefix(u, p.base+"/api/") {
+		if done || !strings.HasPrefix(u, p.base+"/") || strings.HasPrefix(u, p.base+"/static/") || strings.HasPrefix(u, p.base+"/rules/") {
 			continue
 		}
 		res, err := chromedp.Call(p.ctx, network.GetResponseBody, network.GetResponseBodyParams{RequestID: id})
