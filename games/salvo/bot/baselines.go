@@ -2,6 +2,7 @@ package bot
 
 import (
 	"math/rand/v2"
+	"slices"
 
 	"parlour/games/salvo"
 )
@@ -26,8 +27,8 @@ func (k *knowledge) empty() salvo.Board {
 // reports: a square of a salvo that hit is suspected in proportion to the
 // salvo's hits, and while hits are unexplained by sunk ships it fires
 // next to the most suspected squares; otherwise it hunts on a
-// checkerboard. noise is the chance of each shot going anywhere.
-func huntTargetSalvo(k *knowledge, r *rand.Rand, shots int, noise float64) []salvo.Square {
+// checkerboard.
+func huntTargetSalvo(k *knowledge, r *rand.Rand, shots int) []salvo.Square {
 	empty := k.empty()
 	var w [salvo.Squares]float64
 	hits, sunkSquares := 0, 0
@@ -62,23 +63,21 @@ func huntTargetSalvo(k *knowledge, r *rand.Rand, shots int, noise float64) []sal
 	var chosen []salvo.Square
 	for len(chosen) < shots {
 		var pick salvo.Square = salvo.NoSquare
-		if r.Float64() >= noise {
-			bv := 0.0
+		bv := 0.0
+		for q := range salvo.Square(salvo.Squares) {
+			if v := score[q] + 1e-6*r.Float64(); !taken.Has(q) && score[q] > 0 && v > bv {
+				pick, bv = q, v
+			}
+		}
+		if pick < 0 { // hunt
+			var par []salvo.Square
 			for q := range salvo.Square(salvo.Squares) {
-				if v := score[q] + 1e-6*r.Float64(); !taken.Has(q) && score[q] > 0 && v > bv {
-					pick, bv = q, v
+				if !taken.Has(q) && (q.Row()+q.Col())%2 == 0 {
+					par = append(par, q)
 				}
 			}
-			if pick < 0 { // hunt
-				var par []salvo.Square
-				for q := range salvo.Square(salvo.Squares) {
-					if !taken.Has(q) && (q.Row()+q.Col())%2 == 0 {
-						par = append(par, q)
-					}
-				}
-				if len(par) > 0 {
-					pick = par[r.IntN(len(par))]
-				}
+			if len(par) > 0 {
+				pick = par[r.IntN(len(par))]
 			}
 		}
 		if pick < 0 {
@@ -131,4 +130,25 @@ func densitySalvo(k *knowledge, r *rand.Rand, shots int) []salvo.Square {
 		}
 	}
 	return top(k, r, score, shots)
+}
+
+// noisy sends each square of sq elsewhere, to a random square the seat may
+// fire at, with chance p.
+func noisy(k *knowledge, r *rand.Rand, sq []salvo.Square, p float64) []salvo.Square {
+	taken := k.mine.Or(salvo.BoardOf(sq...))
+	var free []salvo.Square
+	for q := range salvo.Square(salvo.Squares) {
+		if !taken.Has(q) {
+			free = append(free, q)
+		}
+	}
+	out := slices.Clone(sq)
+	for i := range out {
+		if len(free) > 0 && r.Float64() < p {
+			j := r.IntN(len(free))
+			out[i], free[j] = free[j], free[len(free)-1]
+			free = free[:len(free)-1]
+		}
+	}
+	return out
 }

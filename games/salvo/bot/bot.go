@@ -10,7 +10,8 @@
 // outlines only once the reports leave one fleet, spending the spare shots
 // of its last salvos to make sure. Medium chooses the same way from a
 // smaller belief, without weighing information or the shots it loses by
-// sinking; easy hunts and targets with noise. The baselines the bench compares against are random shots,
+// sinking; easy is medium with a smaller belief and a third of its shots
+// gone astray. The baselines the bench compares against are random shots,
 // hunt/target and single-square placement density.
 //
 // Bots see only their seat's view (salvo.View) and answer in the move
@@ -121,9 +122,10 @@ func (b *Bot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view an
 	case game.Medium:
 		sq, err = strongSalvo(ctx, k, r, v.Shots, mediumWeights())
 	case game.Easy:
-		sq = huntTargetSalvo(k, r, v.Shots, 0.3)
+		sq, err = strongSalvo(ctx, k, r, v.Shots, easyWeights())
+		sq = noisy(k, r, sq, 0.35)
 	case HuntTarget:
-		sq = huntTargetSalvo(k, r, v.Shots, 0)
+		sq = huntTargetSalvo(k, r, v.Shots)
 	case Density:
 		sq = densitySalvo(k, r, v.Shots)
 	default:

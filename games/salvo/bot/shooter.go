@@ -32,6 +32,9 @@ const shortlist = 10
 // information or for shots lost by sinking, but care not to guess.
 func mediumWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 40} }
 
+// easyWeights are the easy level's: medium's with a smaller belief.
+func easyWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 12} }
+
 // strongWeights are the strong level's weights, tuned on the bench.
 func strongWeights() weights { return weights{info: 0.45, sink: 0.6, guess: 25, samples: 300} }
 
