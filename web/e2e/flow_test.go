@@ -120,3 +120,16 @@ func (p *player) noSecrets(when string, secrets ...string) {
 		}
 	}
 }
+
+// labelled checks that every control and square on p's screen has a name
+// a screen reader can say: a label, an aria-label or its text.
+func (p *player) labelled(where string) {
+	p.t.Helper()
+	bare := eval[[]string](p, `[...document.querySelectorAll("input, select, textarea, button, [role=gridcell]")]
+		.filter(e => e.type !== "hidden" && e.offsetParent !== null)
+		.filter(e => !(e.labels && e.labels.length) && !e.getAttribute("aria-label") && !e.getAttribute("aria-labelledby") && !e.textContent.trim())
+		.map(e => e.outerHTML.slice(0, 100))`)
+	if len(bare) > 0 {
+		p.t.Errorf("%s: on %s, controls without a name for screen readers: %v", p.name, where, bare)
+	}
+}

@@ -29,6 +29,7 @@ func TestHomeFirstLoad(t *testing.T) {
 		t.Errorf("first load transferred %d bytes, over 150 KB", n)
 	}
 	p.shot("home")
+	p.labelled("the home page")
 
 	// Each game's rules page comes from docs/rules, rendered in the page.
 	p.click(`a[aria-label="Salvo rules"]`)
@@ -41,6 +42,7 @@ func TestHomeFirstLoad(t *testing.T) {
 	}
 	p.click(`a[href="/new/salvo"]`)
 	p.wait("the new table form", `!!document.querySelector("#opt-placement")`)
+	p.labelled("the new table form")
 	if got := p.text("#opt-placement-help"); !strings.Contains(got, "strict") {
 		t.Errorf("the placement option's help reads %q", got)
 	}

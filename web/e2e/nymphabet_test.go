@@ -78,6 +78,7 @@ func TestNymphabet(t *testing.T) {
 		}
 		if i == 3 {
 			ann.shot("nymphabet-play")
+			ann.labelled("the Nymphabet play screen")
 		}
 		if i == 4 {
 			srv.restart(func() {

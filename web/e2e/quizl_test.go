@@ -53,6 +53,7 @@ func (p *player) handWrittenGrid(pw string, line int) {
 		p.clickText("#main button", "Fill the rest for me")
 		p.wait("the referee's word on the grid", `document.querySelector("#q-note").textContent.startsWith("The referee accepts this grid")`)
 		p.shot("quizl-setup")
+		p.labelled("the grid editor")
 		p.click("#q-submit")
 		p.wait("the referee's answer", `!document.querySelector("#q-submit") || document.querySelector("#main .error[role=alert]").textContent !== ""`)
 		if eval[bool](p, `!document.querySelector("#q-submit")`) {
@@ -160,6 +161,7 @@ func TestQuizl(t *testing.T) {
 		}
 	}
 	ann.shot("quizl-play")
+	ann.labelled("the Quizl play screen")
 	ann.noSecrets("before any announcement", secretsOf(benGrid, benPw)...)
 	ben.noSecrets("before any announcement", secretsOf(annGrid, annPw)...)
 

@@ -90,6 +90,7 @@ func TestSalvo(t *testing.T) {
 		p.wait("a legal fleet", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("Every ship is placed")`)
 		if p == ann {
 			ann.shot("salvo-setup")
+			ann.labelled("fleet placement")
 		}
 		p.click("#s-submit")
 	}
@@ -142,6 +143,7 @@ func TestSalvo(t *testing.T) {
 		}
 		if i == 1 {
 			ann.shot("salvo-aim")
+			ann.labelled("the Salvo play screen")
 		}
 		salvos++
 		ben.watchFor(fmt.Sprintf(`document.querySelectorAll("#s-reports li").length === %d`, salvos))

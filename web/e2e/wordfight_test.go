@@ -71,6 +71,7 @@ func TestWordFight(t *testing.T) {
 		p.wait("the preview", fmt.Sprintf(`document.querySelector("#w-preview").textContent.includes(%q)`, preview))
 		if p == ann && sq == "D2" {
 			ann.shot("wordfight-play")
+			ann.labelled("the Word Fight play screen")
 		}
 		p.click("#w-place")
 		p.wait("my answer", `document.querySelector("#w-place") === null || document.querySelector("#w-place").offsetParent === null`)
