@@ -139,6 +139,7 @@ type wireUpdate struct {
 func (p *person) keep(b []byte) {
 	p.mu.Lock()
 	p.got.Write(b)
+	p.got.WriteByte('\n') // one message a line
 	p.mu.Unlock()
 }
 
@@ -457,7 +458,9 @@ func checkSecrecy(t *testing.T, p *person, rec *game.Record, reg *game.Registry,
 				if e.To == nil && strings.Contains(string(b), secret) {
 					txt, _ := json.Marshal(e.Text)
 					if i := strings.Index(got, string(txt[1:len(txt)-1])); i >= 0 && i < end {
-						return i
+						// The message that brought the event may show the
+						// secret (in the view) before the event itself.
+						return strings.LastIndexByte(got[:i], '\n') + 1
 					}
 				}
 			}

@@ -46,6 +46,8 @@ type Options struct {
 type Store struct {
 	db      *sql.DB
 	addMove *sql.Stmt
+	// insertN[k] inserts 2^k moves at once.
+	insertN [8]*sql.Stmt
 	writes  chan *write
 	done    chan struct{}
 	mu      sync.RWMutex // guards closed against sends on writes
@@ -105,7 +107,15 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: migrating %s: %w", path, err)
 	}
 	s := &Store{db: db, writes: make(chan *write, maxBatch), done: make(chan struct{})}
-	if s.addMove, err = db.PrepareContext(ctx, "INSERT INTO moves (table_id, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)"); err != nil {
+	s.addMove, err = db.PrepareContext(ctx, "INSERT INTO moves (table_id, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)")
+	for k := range s.insertN {
+		if err != nil {
+			break
+		}
+		q := "INSERT INTO moves (table_id, seq, seat, move, at) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", 1<<k), ", ")
+		s.insertN[k], err = db.PrepareContext(ctx, q)
+	}
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: preparing statements: %w", err)
 	}
@@ -259,16 +269,20 @@ func (s *Store) runBatch(batch []*write) ([]error, error) {
 	var rows []any
 	var which []int
 	flush := func() error {
-		if len(which) == 0 {
-			return nil
+		defer func() { rows, which = rows[:0], which[:0] }()
+		// Insert in chunks whose sizes are powers of two, so that a few
+		// prepared statements serve every batch.
+		for len(which) > 0 {
+			k := insertChunk(len(which))
+			if _, err := tx.Stmt(s.insertN[k]).Exec(rows[:5*(1<<k)]...); err != nil {
+				if isConstraint(err) {
+					return fmt.Errorf("a move is already stored: %w", store.ErrConflict)
+				}
+				return err
+			}
+			rows, which = rows[5*(1<<k):], which[1<<k:]
 		}
-		q := "INSERT INTO moves (table_id, seq, seat, move, at) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", len(which)), ", ")
-		_, err := tx.Exec(q, rows...)
-		rows, which = rows[:0], which[:0]
-		if isConstraint(err) {
-			return fmt.Errorf("a move is already stored: %w", store.ErrConflict)
-		}
-		return err
+		return nil
 	}
 	for i, w := range batch {
 		if w.move == nil {
@@ -304,8 +318,19 @@ func (s *Store) runBatch(batch []*write) ([]error, error) {
 	return errs, nil
 }
 
-// movesPerInsert caps the rows of one INSERT (5 parameters a row).
-const movesPerInsert = 200
+// movesPerInsert caps the rows of one INSERT (5 parameters a row); it is
+// the largest power of two that insertN holds a statement for.
+const movesPerInsert = 1 << (len(Store{}.insertN) - 1)
+
+// insertChunk returns k such that 2^k is the largest power of two <= n,
+// capped at movesPerInsert.
+func insertChunk(n int) int {
+	k := 0
+	for k+1 < len(Store{}.insertN) && 1<<(k+1) <= n {
+		k++
+	}
+	return k
+}
 
 // Stats reports how many transactions the writer committed and how many
 // writes they held.
