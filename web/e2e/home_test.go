@@ -49,4 +49,15 @@ func TestHomeFirstLoad(t *testing.T) {
 	if got := eval[string](p, `document.querySelector("#opt-placement").value`); got != "strict" {
 		t.Errorf("the placement option starts at %q, want the default strict", got)
 	}
+
+	// A table that does not exist: the join screen says so, and a seat
+	// this browser remembers for it stops retrying and says why.
+	p.open("/t/nosuchtable")
+	p.wait("the answer", `document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "No such table"`)
+	eval[bool](p, `(localStorage.setItem("parlour.seats", JSON.stringify({gonetable: {seat: 0, token: "forgotten"}})), true)`)
+	p.open("/t/gonetable")
+	p.wait("the refusal", `!!document.querySelector("#stage [role=alert]")`)
+	if got := p.text("#stage [role=alert]"); !strings.Contains(got, "Cannot follow this table") {
+		t.Errorf("a lost table reads %q", got)
+	}
 }

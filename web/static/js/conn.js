@@ -67,7 +67,9 @@ export class TableConn {
       // after the reconnection shows which, so let the caller know.
       for (const [, w] of this.pending) w.reject(new ApiError(0, "the connection dropped; check the board before trying again"));
       this.pending.clear();
-      if (!this.closed) { this.onState("down"); this.later(); }
+      if (this.closed) return;
+      this.onState("down");
+      if (this.retry >= 2) this.diagnose(); else this.later();
     };
     ws.onerror = () => { /* onclose follows */ };
   }
@@ -76,6 +78,22 @@ export class TableConn {
     if (!u || typeof u.version !== "number" || u.version < this.version) return;
     this.version = u.version;
     this.onUpdate(u);
+  }
+
+  // diagnose asks over HTTP why the socket keeps closing: a table that is
+  // gone or a seat token the server no longer knows will not get better by
+  // retrying, so onFatal hears of it; anything else retries.
+  async diagnose() {
+    try {
+      await call("GET", `/tables/${encodeURIComponent(this.id)}`, undefined, this.token);
+    } catch (e) {
+      if ([401, 403, 404].includes(e.status) && this.onFatal) {
+        this.close();
+        this.onFatal(e);
+        return;
+      }
+    }
+    this.later();
   }
 
   later() {

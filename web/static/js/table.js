@@ -104,6 +104,11 @@ async function playScreen(main, id, mine) {
     conn.dataset.state = s;
   });
   link.onError = msg => toast(msg);
+  link.onFatal = e => {
+    conn.textContent = "not connected";
+    fill(stage, h("div", { class: "card", role: "alert" }, h("h2", {}, "Cannot follow this table"), h("p", { class: "error" }, e.message),
+      h("p", {}, h("a", { href: "/" }, "Back to the games"))));
+  };
 
   async function render(u) {
     const t = u.table;
