@@ -19,7 +19,11 @@
 // never from proper-names, upper, abbreviations or contractions. A word keeps
 // the smallest size of any list it appears in. Only lines made entirely of
 // the letters a-z are kept, which drops words with capitals, apostrophes,
-// hyphens and accents. The output depends only on the input files, so
+// hyphens and accents. SCOWL's word lists also hold the names of the letters
+// (b, c, ...) and a few unit symbols written in lower case (kb, mf, csc...):
+// these are not genuine words under the project's rulings, so only a and i
+// stand as one-letter words and the symbols in notWord are dropped. The
+// output depends only on the input files, so
 // running gen twice gives identical bytes.
 //
 // Usage (from the lexicon directory, or through go generate ./lexicon):
@@ -190,7 +194,24 @@ func isWord(w string) bool {
 			return false
 		}
 	}
-	return true
+	return !notWord(w)
+}
+
+// notWord reports whether w, made of a-z, is in SCOWL's word lists but is
+// not a genuine word: a letter's name, or an abbreviation or unit symbol
+// that the lists carry in lower case. Every such entry of the lists up to
+// size 95 that has no vowel is named here, except the real words among them
+// (brr, cwm, hmm, nth, psst, sh, shh, crwth...), which stay.
+func notWord(w string) bool {
+	if len(w) == 1 {
+		return w != "a" && w != "i"
+	}
+	switch w {
+	case "cs", "gs", "kb", "ks", "lm", "ln", "ls", "lx", "mb", "mf", "ms",
+		"ps", "rs", "ss", "ts", "csc", "dkl", "hhd", "csch":
+		return true
+	}
+	return false
 }
 
 // sortWords orders words by length, then alphabetically: the order the
