@@ -68,7 +68,7 @@ func (p *player) handWrittenGrid(pw string, line int) {
 }
 
 // TestQuizl plays a two-player Quizl game: Ann writes her grid by hand in
-// the editor, Ben lets the computer make his; each calls three squares
+// the editor, Ben has the computer make him a deceptive one; each calls three squares
 // (Ann by typing, Ben by clicking), then each announces the other's
 // password. Both screens are checked after every move, nothing either
 // browser receives holds the other's grid before the end, and the end
@@ -92,7 +92,7 @@ func TestQuizl(t *testing.T) {
 	ann.wait("the editor's note", `document.querySelector("#q-note").textContent.startsWith("row 5 reads CHUNK, a word")`)
 	ann.handWrittenGrid("PSALM", 2)
 	ben.wait("the grid editor", `!!document.querySelector("#q-password")`)
-	ben.clickText("#main button", "Make me a random grid")
+	ben.clickText("#main button", "Make me a deceptive grid")
 
 	annGrid, annPw := ann.quizlGrid()
 	benGrid, benPw := ben.quizlGrid()

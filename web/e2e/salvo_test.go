@@ -56,7 +56,8 @@ func sign(x int) int {
 }
 func abs(x int) int { return max(x, -x) }
 
-// TestSalvo plays Salvo: both place random fleets; Ann aims by clicking
+// TestSalvo plays Salvo: Ann places her fleet by hand and then at
+// random, Ben has the computer hide his; Ann aims by clicking
 // and sinks Ben's fleet ship by ship, Ben types salvos that fall in the
 // ocean; Ann outlines Ben's fleet and wins. Every report, tally and shot
 // count is checked on both screens, and neither browser receives the
@@ -84,16 +85,14 @@ func TestSalvo(t *testing.T) {
 	if got := eval[string](ann, `[...document.querySelectorAll('#s-setup-h ~ div .ship')].map(e => e.dataset.sq).join(" ")`); got != "B2 B3 B4 B5 B6" {
 		t.Errorf("after the drag the battleship lies on %q, want B2 to B6", got)
 	}
-	for _, p := range []*player{ann, ben} {
-		p.wait("fleet placement", `!!document.querySelector("#s-random")`)
-		p.click("#s-random")
-		p.wait("a legal fleet", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("Every ship is placed")`)
-		if p == ann {
-			ann.shot("salvo-setup")
-			ann.labelled("fleet placement")
-		}
-		p.click("#s-submit")
-	}
+	ann.click("#s-random")
+	ann.wait("a legal fleet", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("Every ship is placed")`)
+	ann.shot("salvo-setup")
+	ann.labelled("fleet placement")
+	ann.click("#s-submit")
+	// Ben has the computer hide his fleet.
+	ben.wait("fleet placement", `!!document.querySelector("#s-random")`)
+	ben.clickText("#main button", "Let the computer hide my fleet")
 	annFleet, benFleet := ann.salvoFleet(), ben.salvoFleet()
 	annSquares := map[string]bool{}
 	for _, s := range annFleet {
