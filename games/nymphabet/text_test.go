@@ -1,0 +1,42 @@
+package nymphabet
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMarked(t *testing.T) {
+	tests := []struct{ word, deleted, want string }{
+		{"aback", "A, B, C", "ABaCk"},
+		{"abdicated", "A, B, C, D", "ABdiCateD"},
+		{"zabaglione", "Z, A, B", "ZABaglione"},
+		{"jackal", "J, K, L", "JacKaL"},
+		{"zip", "Z", "Zip"},
+		{"", "", ""},
+	}
+	for _, tt := range tests {
+		if got := Marked(tt.word, tt.deleted); got != tt.want {
+			t.Errorf("Marked(%q, %q) = %q, want %q", tt.word, tt.deleted, got, tt.want)
+		}
+	}
+}
+
+func TestViewString(t *testing.T) {
+	v := View{
+		Mode:     Standard,
+		Alphabet: make([]LetterView, 26),
+		Left:     23,
+		Current:  "D",
+		Words:    []WordView{{By: 0, Word: "ABACK", Deleted: "A, B, C"}},
+		Players:  []PlayerView{{Name: "Ann", Letters: 3, Turns: 1}, {Name: "Ben"}},
+	}
+	for i := range v.Alphabet {
+		v.Alphabet[i] = LetterView{Letter: string(rune('A' + i)), Deleted: i < 3}
+	}
+	got := v.String()
+	for _, want := range []string{"---DEFGHIJKLMNOPQRSTUVWXYZ", "next word begins with D", "Ann          ABaCk", "Ann: 3 letters in 1 turns"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("String() lacks %q:\n%s", want, got)
+		}
+	}
+}
