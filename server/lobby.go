@@ -1,0 +1,140 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"sort"
+	"time"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// View returns the asker's current view of table id (a spectator's when p
+// holds no seat there).
+func (s *Service) View(ctx context.Context, p *Principal, id string) (Update, error) {
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return Update{}, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lastUse = time.Now()
+	return t.update(s.games, t.seatOf(p), -1)
+}
+
+// Record returns table id's record as the asker may see it.
+func (s *Service) Record(ctx context.Context, p *Principal, id string) (*game.Record, error) {
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.recordFor(t.seatOf(p)), nil
+}
+
+// Lobby lists the tables in status (open by default): open and playing
+// tables from memory, finished ones from the store, newest first. Private
+// tables are never listed.
+func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) ([]TableInfo, error) {
+	if status == "" {
+		status = store.Open
+	}
+	var out []TableInfo
+	switch status {
+	case store.Open, store.Setup, store.Playing:
+		s.mu.RLock()
+		for _, t := range s.tables {
+			t.mu.Lock()
+			if t.status == status && !t.m.Private {
+				out = append(out, t.info())
+			}
+			t.mu.Unlock()
+		}
+		s.mu.RUnlock()
+		sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
+	case store.Finished:
+		rows, err := s.st.Recent(ctx, store.Finished, limit*2)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			t, err := s.table(ctx, r.ID)
+			if err != nil {
+				continue
+			}
+			t.mu.Lock()
+			if !t.m.Private {
+				out = append(out, t.info())
+			}
+			t.mu.Unlock()
+		}
+	default:
+		return nil, badRequest("status must be open, setup, playing or finished, not %q", clip(string(status)))
+	}
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	if out == nil {
+		out = []TableInfo{}
+	}
+	return out, nil
+}
+
+// Rematch seats the asker at the next game of a finished table's series,
+// making that table if nobody has yet: same game and rules, every player
+// and computer one seat further on (the last seat comes first), scores of
+// an unfinished set carried over.
+func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated, error) {
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return Seated{}, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	seat := t.seatOf(p)
+	if seat < 0 {
+		return Seated{}, refuse(http.StatusForbidden, "you hold no seat at this table")
+	}
+	if t.status != store.Finished {
+		return Seated{}, refuse(http.StatusConflict, "the game is not over yet")
+	}
+	n := len(t.m.Seats)
+	newSeat := (int(seat) + 1) % n
+	if t.m.Rematch == "" {
+		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: randomSeed(), Private: t.m.Private, Prev: t.id}
+		m.Seats = make([]seatMeta, n)
+		for i, st := range t.m.Seats {
+			m.Seats[(i+1)%n] = seatMeta{Name: st.Name, Identity: st.Identity, Computer: st.Computer}
+		}
+		if t.m.Set != nil {
+			m.Set = &setMeta{Target: t.m.Set.Target, Totals: make([]int, n)}
+			if !t.m.Set.Over {
+				m.Set.Games = t.m.Set.Games
+				for i, v := range t.m.Set.Totals {
+					m.Set.Totals[(i+1)%n] = v
+				}
+			}
+		}
+		nt := s.newTable(t.g, m, t.cfg.Rules, t.cfg.Lexicon)
+		if err := s.solitaireSetup(ctx, nt); err != nil {
+			return Seated{}, err
+		}
+		if err := s.insert(ctx, nt); err != nil {
+			return Seated{}, err
+		}
+		old := t.m.clone()
+		t.m.Rematch = nt.id
+		t.m.Changes++
+		if err := s.persistMeta(ctx, t, old); err != nil {
+			return Seated{}, err
+		}
+		t.broadcast()
+	}
+	tok, err := s.seatToken(ctx, p.Identity, t.m.Rematch, newSeat)
+	if err != nil {
+		return Seated{}, err
+	}
+	return Seated{Table: t.m.Rematch, Seat: newSeat, Token: tok, Invite: s.invite(t.m.Rematch)}, nil
+}

@@ -1,0 +1,169 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// MaxMoveLen caps a move's text, in bytes: the longest notation (a Salvo
+// outline) is well under it.
+const MaxMoveLen = 256
+
+// MoveResult answers a move: the table's new version and the events the
+// move revealed to the mover.
+type MoveResult struct {
+	Version int `json:"version"`
+	// Status is the table's status after the move, ToMove the seats to
+	// move next.
+	Status store.Status `json:"status"`
+	ToMove []game.Seat  `json:"to_move"`
+	Events []game.Event `json:"events"`
+}
+
+// Move plays move for the asker's seat at table id. When expect is not
+// nil the move is refused unless the table is at that version, so that a
+// client retrying after a lost answer cannot play a move twice.
+func (s *Service) Move(ctx context.Context, p *Principal, id, move string, expect *int) (MoveResult, error) {
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return MoveResult{}, err
+	}
+	t.mu.Lock()
+	seat := t.seatOf(p)
+	t.mu.Unlock()
+	if seat < 0 {
+		return MoveResult{}, refuse(http.StatusForbidden, "you hold no seat at this table")
+	}
+	return s.move(ctx, t, seat, move, expect)
+}
+
+func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text string, expect *int) (MoveResult, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return MoveResult{}, badRequest("the move is empty")
+	}
+	if len(text) > MaxMoveLen {
+		return MoveResult{}, badRequest("a move may be at most %d characters", MaxMoveLen)
+	}
+	start := time.Now()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lastUse = start
+	switch {
+	case !t.m.Started:
+		return MoveResult{}, refuse(http.StatusConflict, "the game has not started: %s", t.waitingFor())
+	case t.status == store.Finished:
+		return MoveResult{}, refuse(http.StatusConflict, "the game is over")
+	case expect != nil && *expect != t.version():
+		return MoveResult{}, refuse(http.StatusConflict, "the table is at version %d, not %d: look again before moving", t.version(), *expect)
+	}
+	evs, err := t.st.Apply(seat, text)
+	if err != nil {
+		s.Metrics.movesRefused.Add(1)
+		if errors.Is(err, game.ErrNotYourTurn) {
+			return MoveResult{}, refuse(http.StatusConflict, "%v", err)
+		}
+		return MoveResult{}, refuse(http.StatusUnprocessableEntity, "%v", err)
+	}
+	now := time.Now().UTC()
+	mv := store.Move{Seq: len(t.moves) + 1, Seat: int(seat), Text: text, At: now}
+	var update *store.Update
+	old := t.m.clone()
+	if t.st.Result().Status == game.Finished {
+		t.finishSet()
+		b, err := json.Marshal(t.m)
+		if err != nil {
+			return MoveResult{}, err
+		}
+		update = &store.Update{Status: store.Finished, Meta: b}
+	}
+	if err := s.st.AppendMove(ctx, t.id, mv, update); err != nil {
+		// The state ran ahead of the store: rebuild it from the record.
+		t.m = old
+		if _, st, _, rerr := game.Replay(s.games, t.record(), t.cfg.Lexicon); rerr == nil {
+			t.st = st
+		} else {
+			s.log.Error("rebuilding table after a failed write", "table", t.id, "err", rerr)
+		}
+		s.log.Error("storing move", "table", t.id, "err", err)
+		return MoveResult{}, refuse(http.StatusServiceUnavailable, "the move could not be saved; nothing changed, try again")
+	}
+	t.moves = append(t.moves, game.Move{By: t.m.Seats[seat].Name, Move: text, At: &now})
+	t.status = t.deriveStatus()
+	st := step{version: t.version(), seat: seat, move: text, events: evs}
+	t.remember(st)
+	t.broadcast()
+	s.scheduleBots(t)
+	s.Metrics.movesAccepted.Add(1)
+	s.Metrics.moveLatency.observe(time.Since(start))
+	if t.status == store.Finished {
+		s.log.Info("game over", "table", t.id, "moves", len(t.moves))
+	}
+	ev := game.VisibleTo(evs, seat)
+	if ev == nil {
+		ev = []game.Event{}
+	}
+	return MoveResult{Version: st.version, Events: ev, ToMove: append([]game.Seat{}, t.st.ToMove()...), Status: t.status}, nil
+}
+
+// waitingFor says in words what keeps play from starting.
+func (t *table) waitingFor() string {
+	var open, setup []string
+	for _, s := range t.m.Seats {
+		switch {
+		case s.open():
+			open = append(open, s.Name)
+		case t.g.HasSetup() && s.Setup == nil:
+			setup = append(setup, s.Name)
+		}
+	}
+	switch {
+	case len(open) > 0:
+		return "waiting for players to join (" + strings.Join(open, ", ") + ")"
+	case len(setup) > 0:
+		return "waiting for the setups of " + strings.Join(setup, ", ")
+	}
+	return "starting"
+}
+
+// finishSet adds a finished game's scores to its set.
+func (t *table) finishSet() {
+	if t.m.Set == nil || t.m.Set.Over {
+		return
+	}
+	set := t.m.Set
+	set.Games++
+	sc := t.st.Result().Scores
+	for i := range set.Totals {
+		if i < len(sc) {
+			set.Totals[i] += sc[i]
+		}
+	}
+	best, reached := 0, false
+	for i, v := range set.Totals {
+		if i == 0 || v > best {
+			best = v
+		}
+		reached = reached || v >= set.Target
+	}
+	if !reached {
+		return
+	}
+	var w []int
+	for i, v := range set.Totals {
+		if v == best {
+			w = append(w, i)
+		}
+	}
+	if len(w) > 1 {
+		return // a tie at the top plays another game
+	}
+	set.Over, set.Winners = true, w
+}

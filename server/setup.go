@@ -1,0 +1,112 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"time"
+
+	"parlour/game"
+)
+
+// SetupRequest gives a seat's secret setup, or asks the server to make
+// one: at random, or as the computer at Computer's level would.
+type SetupRequest struct {
+	Setup    json.RawMessage `json:"setup,omitempty"`
+	Auto     bool            `json:"auto,omitempty"`
+	Computer string          `json:"computer,omitempty"`
+}
+
+// SetupResult answers a setup: the checked setup as the record keeps it.
+type SetupResult struct {
+	Version int             `json:"version"`
+	Setup   json.RawMessage `json:"setup"`
+}
+
+// Setup takes the secret setup of the asker's seat at table id.
+func (s *Service) Setup(ctx context.Context, p *Principal, id string, req SetupRequest) (SetupResult, error) {
+	if req.Auto == (len(req.Setup) > 0) {
+		return SetupResult{}, badRequest(`give either "setup" or "auto": true`)
+	}
+	if !req.Auto && req.Computer != "" {
+		return SetupResult{}, badRequest(`"computer" goes with "auto": true`)
+	}
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return SetupResult{}, err
+	}
+	t.mu.Lock()
+	seat := t.seatOf(p)
+	t.mu.Unlock()
+	if seat < 0 {
+		return SetupResult{}, refuse(http.StatusForbidden, "you hold no seat at this table")
+	}
+	var raw json.RawMessage
+	if req.Auto {
+		raw, err = s.autoSetup(ctx, t, seat, req.Computer)
+		if err != nil {
+			return SetupResult{}, err
+		}
+	} else {
+		raw = req.Setup
+	}
+	return s.setSetup(ctx, t, seat, raw)
+}
+
+// autoSetup makes a setup for seat: random, or by the computer at level.
+func (s *Service) autoSetup(ctx context.Context, t *table, seat game.Seat, level string) (json.RawMessage, error) {
+	t.mu.Lock()
+	cfg := t.cfg
+	t.mu.Unlock()
+	if level == "" || level == "random" {
+		raw, err := t.g.AutoSetup(cfg, seat, randomSeed())
+		if err != nil {
+			return nil, fmt.Errorf("making a setup: %w", err)
+		}
+		return raw, nil
+	}
+	if level != game.Easy && level != game.Medium && level != game.Strong {
+		return nil, badRequest(`"computer" must be easy, medium or strong, not %q`, clip(level))
+	}
+	if s.cfg.NewBot == nil {
+		return nil, badRequest("this server has no computer players")
+	}
+	bot, err := s.cfg.NewBot(t.g.Name(), level, randomSeed(), cfg.Lexicon)
+	if err != nil {
+		return nil, badRequest("%v", err)
+	}
+	bctx, cancel := context.WithTimeout(ctx, s.cfg.BotTimeout)
+	defer cancel()
+	raw, err := bot.Setup(bctx, cfg, seat)
+	if err != nil {
+		return nil, fmt.Errorf("the computer could not make a setup: %w", err)
+	}
+	return raw, nil
+}
+
+// setSetup checks and stores seat's setup; the last setup starts play.
+func (s *Service) setSetup(ctx context.Context, t *table, seat game.Seat, raw json.RawMessage) (SetupResult, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lastUse = time.Now()
+	switch {
+	case !t.g.HasSetup():
+		return SetupResult{}, refuse(http.StatusConflict, "%s has no secret setup", t.g.Title())
+	case t.m.Started:
+		return SetupResult{}, refuse(http.StatusConflict, "play has started: setups can no longer change")
+	case t.m.Seats[seat].Hidden:
+		return SetupResult{}, refuse(http.StatusConflict, "in a solitaire game the computer makes the setup you play against")
+	}
+	checked, err := t.g.CheckSetup(t.cfg, seat, raw)
+	if err != nil {
+		return SetupResult{}, refuse(http.StatusUnprocessableEntity, "setup refused: %v", err)
+	}
+	checked = compactJSON(checked)
+	old := t.m.clone()
+	t.m.Seats[seat].Setup, t.m.Seats[seat].Salt = checked, newSalt()
+	if err := s.changed(ctx, t, old); err != nil {
+		return SetupResult{}, err
+	}
+	return SetupResult{Version: t.version(), Setup: checked}, nil
+}

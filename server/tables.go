@@ -1,0 +1,282 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"parlour/game"
+	"parlour/lexicon"
+	"parlour/store"
+)
+
+// setTargetOption is the rule option that makes a game's tables play sets:
+// scores carry from game to game until somebody's total reaches it.
+const setTargetOption = "set_target"
+
+// CreateRequest asks for a new table.
+type CreateRequest struct {
+	// Game is the game's name ("quizl").
+	Game string `json:"game"`
+	// Rules are rule options; missing ones take their defaults.
+	Rules map[string]json.RawMessage `json:"rules,omitempty"`
+	// Seats lists the seats in order: exactly one "me" (the creator),
+	// "open" for a person who joins by invite, "computer:LEVEL".
+	Seats []string `json:"seats"`
+	// Name is the creator's display name (optional).
+	Name string `json:"name,omitempty"`
+	// Private keeps the table out of the lobby: only its link leads in.
+	Private bool `json:"private,omitempty"`
+	// Lexicon names an embedded lexicon; the default when empty.
+	Lexicon string `json:"lexicon,omitempty"`
+}
+
+// Seated answers a create, a join or a rematch: the table, the seat and
+// the token that acts for it.
+type Seated struct {
+	Table  string `json:"table"`
+	Seat   int    `json:"seat"`
+	Token  string `json:"token"`
+	Invite string `json:"invite,omitempty"`
+}
+
+// Create opens a table. p may be nil: the creator then becomes a new guest
+// identity, and the seat token is its credential.
+func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (Seated, error) {
+	g, err := s.games.Lookup(strings.ToLower(strings.TrimSpace(req.Game)))
+	if err != nil {
+		return Seated{}, badRequest("%v", err)
+	}
+	lo, hi := g.Players()
+	if n := len(req.Seats); n < lo || n > hi {
+		return Seated{}, badRequest("%s seats %d to %d players; you asked for %d seats", g.Title(), lo, hi, n)
+	}
+	rules, err := game.Resolve(g.Options(), req.Rules)
+	if err != nil {
+		return Seated{}, badRequest("%v", err)
+	}
+	lexName := strings.TrimSpace(req.Lexicon)
+	if lexName != "" {
+		names := lexicon.Names()
+		if !slices.Contains(names, lexName) {
+			return Seated{}, badRequest("there is no lexicon %q (there are %s)", clip(lexName), strings.Join(names, ", "))
+		}
+	}
+	lex, err := s.lexicon(lexName)
+	if err != nil {
+		return Seated{}, err
+	}
+	seats := make([]seatMeta, len(req.Seats))
+	me := -1
+	for i, spec := range req.Seats {
+		spec = strings.ToLower(strings.TrimSpace(spec))
+		switch {
+		case spec == "me":
+			if me >= 0 {
+				return Seated{}, badRequest(`seats must hold exactly one "me"; seats %d and %d both do`, me, i)
+			}
+			me = i
+		case spec == "open":
+			seats[i].Name = fmt.Sprintf("Seat %d", i+1)
+		case strings.HasPrefix(spec, "computer:") || spec == "computer":
+			level := strings.TrimPrefix(strings.TrimPrefix(spec, "computer"), ":")
+			if level == "" {
+				level = game.Medium
+			}
+			if level != game.Easy && level != game.Medium && level != game.Strong {
+				return Seated{}, badRequest("seat %d: computer level %q is not easy, medium or strong", i, clip(level))
+			}
+			if s.cfg.NewBot == nil {
+				return Seated{}, badRequest("this server has no computer players")
+			}
+			if _, err := s.cfg.NewBot(g.Name(), level, 1, lex); err != nil {
+				return Seated{}, badRequest("seat %d: %v", i, err)
+			}
+			seats[i].Computer = level
+			seats[i].Name = "Computer (" + level + ")"
+		default:
+			return Seated{}, badRequest(`seat %d: %q is not "me", "open" or "computer:LEVEL"`, i, clip(spec))
+		}
+	}
+	if me < 0 {
+		return Seated{}, badRequest(`seats must hold exactly one "me", the creator's seat`)
+	}
+	identity, name, err := s.identityFor(ctx, p, req.Name)
+	if err != nil {
+		return Seated{}, err
+	}
+	seats[me].Identity, seats[me].Name = identity, name
+	for i := range seats {
+		seats[i].Name = uniqueName(seats, seats[i].Name, i)
+	}
+	m := meta{
+		Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(),
+		Seed: randomSeed(), Private: req.Private, Seats: seats,
+	}
+	if o := slices.IndexFunc(g.Options(), func(o game.Option) bool { return o.Name == setTargetOption }); o >= 0 {
+		m.Set = &setMeta{Target: rules.Int(setTargetOption), Totals: make([]int, len(seats))}
+	}
+	t := s.newTable(g, m, rules, lex)
+	if err := s.solitaireSetup(ctx, t); err != nil {
+		return Seated{}, err
+	}
+	if err := s.insert(ctx, t); err != nil {
+		return Seated{}, err
+	}
+	tok, err := s.seatToken(ctx, identity, t.id, me)
+	if err != nil {
+		return Seated{}, err
+	}
+	s.log.Info("table created", "table", t.id, "game", g.Name(), "seats", len(seats))
+	return Seated{Table: t.id, Seat: me, Token: tok, Invite: s.invite(t.id)}, nil
+}
+
+// rawRules returns the rules that differ from the defaults, as a record
+// stores them.
+func rawRules(g game.Game, r game.Rules) map[string]json.RawMessage {
+	nd := game.NonDefault(g.Options(), r)
+	if len(nd) == 0 {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(nd))
+	for k, v := range nd {
+		b, _ := json.Marshal(v)
+		out[k] = b
+	}
+	return out
+}
+
+func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.Lexicon) *table {
+	t := &table{id: newID(), g: g, created: time.Now().UTC(), m: m, changed: make(chan struct{}), lastUse: time.Now()}
+	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
+	t.bots = make([]game.Bot, len(m.Seats))
+	t.busy = make([]bool, len(m.Seats))
+	return t
+}
+
+// solitaireSetup gives the lone seat of a one-player game with setups the
+// computer-made setup it attacks (solitaire Quizl), hidden from it.
+func (s *Service) solitaireSetup(ctx context.Context, t *table) error {
+	if len(t.m.Seats) != 1 || !t.g.HasSetup() {
+		return nil
+	}
+	var raw json.RawMessage
+	var err error
+	if s.cfg.NewBot != nil {
+		var bot game.Bot
+		if bot, err = s.cfg.NewBot(t.g.Name(), game.Strong, randomSeed(), t.cfg.Lexicon); err == nil {
+			bctx, cancel := context.WithTimeout(ctx, s.cfg.BotTimeout)
+			raw, err = bot.Setup(bctx, t.cfg, 0)
+			cancel()
+		}
+	}
+	if raw == nil || err != nil {
+		raw, err = t.g.AutoSetup(t.cfg, 0, randomSeed())
+	}
+	if err == nil {
+		raw, err = t.g.CheckSetup(t.cfg, 0, raw)
+	}
+	if err != nil {
+		return fmt.Errorf("making the solitaire setup: %w", err)
+	}
+	t.m.Seats[0].Setup, t.m.Seats[0].Salt, t.m.Seats[0].Hidden = raw, newSalt(), true
+	return nil
+}
+
+// insert stores a new table, starts it if it is ready, and puts it in
+// memory.
+func (s *Service) insert(ctx context.Context, t *table) error {
+	if t.ready() {
+		_, _, st, err := game.Start(s.games, t.record(), t.cfg.Lexicon)
+		if err != nil {
+			return refuse(http.StatusUnprocessableEntity, "the game cannot start: %v", err)
+		}
+		t.st, t.m.Started, t.m.Changes, t.m.Start = st, true, 1, 1
+	}
+	t.status = t.deriveStatus()
+	b, err := json.Marshal(t.m)
+	if err != nil {
+		return err
+	}
+	if err := s.st.CreateTable(ctx, store.Table{ID: t.id, Game: t.m.Game, Status: t.status, Created: t.created, Updated: t.created, Meta: b}); err != nil {
+		return fmt.Errorf("storing table: %w", err)
+	}
+	s.mu.Lock()
+	s.tables[t.id] = t
+	s.mu.Unlock()
+	s.Metrics.tablesCreated.Add(1)
+	t.mu.Lock()
+	s.scheduleBots(t)
+	t.mu.Unlock()
+	return nil
+}
+
+// JoinRequest asks for an open seat.
+type JoinRequest struct {
+	Name string `json:"name,omitempty"`
+	// Seat picks an open seat; the first open one when nil.
+	Seat *int `json:"seat,omitempty"`
+}
+
+// Join seats the asker at an open seat of table id.
+func (s *Service) Join(ctx context.Context, p *Principal, id string, req JoinRequest) (Seated, error) {
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return Seated{}, err
+	}
+	if p != nil {
+		t.mu.Lock()
+		seat := t.seatOf(p)
+		if seat < 0 && p.Table != "" {
+			for i, st := range t.m.Seats {
+				if st.Identity == p.Identity {
+					seat = game.Seat(i)
+				}
+			}
+		}
+		t.mu.Unlock()
+		if seat >= 0 {
+			return Seated{}, refuse(http.StatusConflict, "you already hold seat %d at this table", seat)
+		}
+	}
+	identity, name, err := s.identityFor(ctx, p, req.Name)
+	if err != nil {
+		return Seated{}, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.lastUse = time.Now()
+	if t.m.Started {
+		return Seated{}, refuse(http.StatusConflict, "the table is full: the game has started")
+	}
+	seat := slices.IndexFunc(t.m.Seats, seatMeta.open)
+	if req.Seat != nil {
+		seat = *req.Seat
+		if seat < 0 || seat >= len(t.m.Seats) {
+			return Seated{}, badRequest("there is no seat %d (seats 0 to %d)", seat, len(t.m.Seats)-1)
+		}
+		if !t.m.Seats[seat].open() {
+			return Seated{}, refuse(http.StatusConflict, "seat %d is taken", seat)
+		}
+	}
+	if seat < 0 {
+		return Seated{}, refuse(http.StatusConflict, "the table is full")
+	}
+	old := t.m.clone()
+	t.m.Seats[seat].Identity = identity
+	t.m.Seats[seat].Name = uniqueName(t.m.Seats, name, seat)
+	t.cfg.Players = t.players()
+	if err := s.changed(ctx, t, old); err != nil {
+		t.cfg.Players = t.players()
+		return Seated{}, err
+	}
+	tok, err := s.seatToken(ctx, identity, t.id, seat)
+	if err != nil {
+		return Seated{}, err
+	}
+	return Seated{Table: t.id, Seat: seat, Token: tok}, nil
+}

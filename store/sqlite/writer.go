@@ -1,0 +1,222 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"parlour/store"
+)
+
+// maxBatch caps the writes one transaction gathers.
+const maxBatch = 512
+
+type write struct {
+	fn func(tx *sql.Tx) error
+	// move, when fn is nil, is a plain append that the writer inserts
+	// with the other appends of its batch in one statement.
+	move *appendMove
+	err  chan error
+}
+
+type appendMove struct {
+	table string
+	m     store.Move
+}
+
+// checkpointInterval is how often the log is copied back into the
+// database.
+const checkpointInterval = time.Second
+
+// checkpointer copies the write-ahead log back into the database now and
+// then, beside the writer rather than inside one of its commits, so that
+// no move waits for a checkpoint. (Automatic checkpoints are off.)
+func (s *Store) checkpointer() {
+	t := time.NewTicker(checkpointInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.done:
+			return
+		case <-t.C:
+		}
+		s.db.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+	}
+}
+
+// writer runs each batch of waiting writes in one transaction. When a
+// write fails, the batch is run again one write at a time, so that one
+// bad write does not spoil the others.
+func (s *Store) writer() {
+	defer close(s.done)
+	batch := make([]*write, 0, maxBatch)
+	for w := range s.writes {
+		batch = append(batch[:0], w)
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case w, ok := <-s.writes:
+				if !ok {
+					break more
+				}
+				batch = append(batch, w)
+			default:
+				break more
+			}
+		}
+		s.commit(batch)
+	}
+}
+
+func (s *Store) commit(batch []*write) {
+	errs, err := s.runBatch(batch)
+	if err != nil && len(batch) > 1 {
+		// One write failed (or the commit did): the transaction was rolled
+		// back whole, so give each write a transaction of its own and its
+		// own answer.
+		for i, w := range batch {
+			e, cerr := s.runBatch([]*write{w})
+			errs[i] = cmp(cerr, e[0])
+		}
+		err = nil
+	}
+	for i, w := range batch {
+		switch {
+		case err != nil:
+			w.err <- err
+		default:
+			w.err <- errs[i]
+		}
+	}
+	s.smu.Lock()
+	s.stats.Commits++
+	s.stats.Writes += int64(len(batch))
+	s.smu.Unlock()
+}
+
+func cmp(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// runBatch runs the writes in one transaction and commits it if all of
+// them succeed. It returns each write's error and the error that stopped
+// the transaction, if any.
+func (s *Store) runBatch(batch []*write) ([]error, error) {
+	errs := make([]error, len(batch))
+	tx, err := s.db.Begin()
+	if err != nil {
+		return errs, fmt.Errorf("sqlite: begin: %w", err)
+	}
+	fail := func(i int, err error) ([]error, error) {
+		tx.Rollback()
+		errs[i] = err
+		if len(batch) == 1 {
+			return errs, nil
+		}
+		return errs, err
+	}
+	// Plain appends first, many rows to a statement. A table has at most
+	// one write in a batch (the server waits for each before the next), so
+	// the order within the batch does not matter.
+	var rows []any
+	var which []int
+	flush := func() error {
+		defer func() { rows, which = rows[:0], which[:0] }()
+		// Insert in chunks whose sizes are powers of two, so that a few
+		// prepared statements serve every batch.
+		for len(which) > 0 {
+			k := insertChunk(len(which))
+			if _, err := tx.Stmt(s.insertN[k]).Exec(rows[:5*(1<<k)]...); err != nil {
+				if isConstraint(err) {
+					return fmt.Errorf("a move is already stored: %w", store.ErrConflict)
+				}
+				return err
+			}
+			rows, which = rows[5*(1<<k):], which[1<<k:]
+		}
+		return nil
+	}
+	for i, w := range batch {
+		if w.move == nil {
+			continue
+		}
+		m := w.move.m
+		rows = append(rows, w.move.table, m.Seq, m.Seat, m.Text, nanos(m.At))
+		which = append(which, i)
+		if len(which) == movesPerInsert {
+			first := which[0]
+			if err := flush(); err != nil {
+				return fail(first, err)
+			}
+		}
+	}
+	if len(which) > 0 {
+		first := which[0]
+		if err := flush(); err != nil {
+			return fail(first, err)
+		}
+	}
+	for i, w := range batch {
+		if w.fn == nil {
+			continue
+		}
+		if err := w.fn(tx); err != nil {
+			return fail(i, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return errs, fmt.Errorf("sqlite: commit: %w", err)
+	}
+	return errs, nil
+}
+
+// movesPerInsert caps the rows of one INSERT (5 parameters a row); it is
+// the largest power of two that insertN holds a statement for.
+const movesPerInsert = 1 << (len(Store{}.insertN) - 1)
+
+// insertChunk returns k such that 2^k is the largest power of two <= n,
+// capped at movesPerInsert.
+func insertChunk(n int) int {
+	k := 0
+	for k+1 < len(Store{}.insertN) && 1<<(k+1) <= n {
+		k++
+	}
+	return k
+}
+
+// Stats reports how many transactions the writer committed and how many
+// writes they held.
+func (s *Store) Stats() Stats {
+	s.smu.Lock()
+	defer s.smu.Unlock()
+	return s.stats
+}
+
+// do hands fn to the writer and waits until its transaction commits.
+func (s *Store) do(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return s.send(ctx, &write{fn: fn, err: make(chan error, 1)})
+}
+
+// send hands w to the writer and waits until its transaction commits.
+func (s *Store) send(ctx context.Context, w *write) error {
+	s.mu.RLock()
+	if s.closed {
+		s.mu.RUnlock()
+		return errors.New("sqlite: store is closed")
+	}
+	select {
+	case s.writes <- w:
+	case <-ctx.Done():
+		s.mu.RUnlock()
+		return ctx.Err()
+	}
+	s.mu.RUnlock()
+	// Once handed over, the write happens whatever ctx says: wait for it,
+	// so the caller never believes a committed write failed.
+	return <-w.err
+}
