@@ -5,13 +5,7 @@
 
 import { h, clear, toast, fill, append } from "./dom.js";
 import { callText, seatFor } from "./api.js";
-
-const modules = {
-  quizl: () => import("./games/quizl.js"),
-  salvo: () => import("./games/salvo.js"),
-  wordfight: () => import("./games/wordfight.js"),
-  nymphabet: () => import("./games/nymphabet.js"),
-};
+import { load } from "./games/index.js";
 
 export async function replay(main) {
   document.title = "Replay · Parlour";
@@ -46,7 +40,7 @@ export async function replay(main) {
       ans = await res.json();
       if (!res.ok) throw new Error(ans.error || res.statusText);
     } catch (e) { err.textContent = "Cannot replay it: " + e.message; clear(viewer); return; }
-    const mod = await modules[ans.game]();
+    const mod = await load(ans.game);
     let step = ans.steps.length; // after the last move
     let seat = 0;
     const stage = h("div", { class: "replaying" });

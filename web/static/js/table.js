@@ -9,13 +9,7 @@ import { h, clear, toast, download, field, fill, append } from "./dom.js";
 import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName, identityToken } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./main.js";
-
-const modules = {
-  quizl: () => import("./games/quizl.js"),
-  salvo: () => import("./games/salvo.js"),
-  wordfight: () => import("./games/wordfight.js"),
-  nymphabet: () => import("./games/nymphabet.js"),
-};
+import { load } from "./games/index.js";
 
 export async function table(main, id) {
   let mine = seatFor(id);
@@ -61,8 +55,6 @@ async function joinScreen(main, id) {
   append(main, form);
 }
 
-const titleOf = n => ({ quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", nymphabet: "Nymphabet" }[n] || n);
-
 async function playScreen(main, id, mine) {
   const token = mine.token;
   const head = h("h1", {}, "Table " + id);
@@ -82,7 +74,7 @@ async function playScreen(main, id, mine) {
   append(main, head, status, banner, h("div", { class: "layout" }, stage, side));
 
   let mod = null, board = null, setupDrawn = false, last = null, lastMine = null;
-  let moveLog = []; // moves with the events they showed this seat
+  const seen = new Set(); // versions of the moves already taken in
   const ctx = {
     table: id,
     seat: mine.seat,
@@ -113,15 +105,15 @@ async function playScreen(main, id, mine) {
   async function render(u) {
     const t = u.table;
     if (!mod) {
-      mod = await modules[t.game]();
+      mod = await load(t.game);
       head.textContent = `${t.title} · table ${id}`;
       touchRecent(id, t.game);
     }
     // What a move showed this seat alone (a letter, a placement's score)
     // is worth a word as it happens; the move list keeps it too.
     if (u.moves) for (const m of u.moves) {
-      if (moveLog.some(x => x.version === m.version)) continue;
-      moveLog.push(m);
+      if (seen.has(m.version)) continue;
+      seen.add(m.version);
       const own = (m.events || []).filter(e => e.to && e.to.includes(u.seat));
       if (own.length && last) toast(own.map(e => e.text).join("; "));
     }
