@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -322,4 +323,32 @@ func clip(s string) string {
 		return s[:80] + "..."
 	}
 	return s
+}
+
+// download clicks sel and returns the file the page saved.
+func (p *player) download(sel string) []byte {
+	p.t.Helper()
+	dir := p.t.TempDir()
+	c := chromedp.FromContext(p.ctx)
+	if _, err := chromedp.CallBrowser(p.ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+		Behavior: browser.SetDownloadBehaviorBehaviorAllow, BrowserContextID: c.BrowserContextID, DownloadPath: dir,
+	}); err != nil {
+		p.fail("allowing downloads: %v", err)
+	}
+	p.click(sel)
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".crdownload") {
+				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err == nil && len(b) > 0 {
+					return b
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	p.fail("no file downloaded after clicking %s", sel)
+	return nil
 }

@@ -113,6 +113,13 @@ func TestNymphabet(t *testing.T) {
 		t.Error("the spectator is offered a rematch")
 	}
 	ben.shot("nymphabet-over")
+	// The record downloads whole, and replays to the same end.
+	rec := string(ben.download("#download"))
+	for _, want := range []string{`"game": "nymphabet"`, `"move": "abdicate"`, `"move": "zoo"`} {
+		if !strings.Contains(rec, want) {
+			t.Errorf("the downloaded record lacks %s:\n%s", want, rec)
+		}
+	}
 	checkReplay(t, ann, len(words), "Move 10 of 10: Ben — zoo")
 	t.Logf("Nymphabet, time for a word to show on the other screen: %s", lat.summary())
 }

@@ -216,7 +216,8 @@ async function playScreen(main, id, mine) {
   async function downloadRecord() {
     try {
       const text = await callText(`/tables/${encodeURIComponent(id)}/record`, token);
-      download(`parlour-${last ? last.table.game : "game"}-${id}.json`, text);
+      // Indented, as parlour writes records, for people who read them.
+      download(`parlour-${last ? last.table.game : "game"}-${id}.json`, JSON.stringify(JSON.parse(text), null, 2) + "\n");
     } catch (e) { toast(e.message); }
   }
   async function resign() {
