@@ -1,0 +1,183 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"parlour/bench"
+	"parlour/game"
+	"parlour/games/quizl"
+	"parlour/lexicon"
+)
+
+// maxMoves caps a game the bench plays; a game that runs past it is a bug.
+const maxMoves = 1000
+
+// played is the outcome of one bench game for the seat under test.
+type played struct {
+	calls  int
+	score  int
+	right  bool
+	winner []int
+	scores []int
+}
+
+// playGame plays one game between bots (one per seat) on grids, under the
+// default rules, timing the moves of the seats in timed.
+func playGame(ctx context.Context, bots []*Bot, grids []*quizl.Grid, lex *lexicon.Lexicon, timed *bench.Matchup) (played, error) {
+	names := []string{"solver"}
+	if len(bots) > 1 {
+		names = make([]string, len(bots))
+		for i := range bots {
+			names[i] = fmt.Sprintf("%s-%d", bots[i].lv.name, i+1)
+		}
+	}
+	cfg := game.Config{Players: names, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex}
+	st, err := quizl.NewStateGrids(cfg, grids)
+	if err != nil {
+		return played{}, err
+	}
+	for n := 0; len(st.ToMove()) > 0; n++ {
+		if n > maxMoves {
+			return played{}, fmt.Errorf("quizl bench: a game ran past %d moves", maxMoves)
+		}
+		if err := ctx.Err(); err != nil {
+			return played{}, err
+		}
+		seat := st.ToMove()[0]
+		start := time.Now()
+		mv, err := bots[seat].Move(ctx, cfg, seat, st.ViewOf(seat))
+		if timed != nil {
+			timed.Time(time.Since(start))
+		}
+		if err != nil {
+			return played{}, err
+		}
+		if _, err := st.Apply(seat, mv); err != nil {
+			return played{}, fmt.Errorf("quizl bench: %s bot played %q, refused: %w", bots[seat].lv.name, mv, err)
+		}
+	}
+	v := st.ViewOf(0)
+	r := st.Result()
+	p := played{calls: len(v.Called), score: r.Scores[0], scores: r.Scores}
+	for _, w := range r.Winners {
+		p.winner = append(p.winner, int(w))
+	}
+	p.right = v.Boards[0].Outcome == quizl.Right
+	return p, nil
+}
+
+// Bench measures the Quizl bots over games solitaire games per matchup:
+// how many calls each solver (strong, medium, easy) needs to find a
+// password hidden by random fillers and by the strong grid maker's
+// deceptive fillers, and its score; the information bound for the same
+// grids (the log of the starting number of (line, word) hypotheses over
+// the log of the 26 letters one call can reveal); and two-player games
+// between the levels. Passwords are common words, as people choose.
+func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([]*bench.Matchup, error) {
+	if games < 1 {
+		return nil, fmt.Errorf("quizl bench: %d games", games)
+	}
+	if lex == nil {
+		return nil, fmt.Errorf("quizl bench: no lexicon")
+	}
+	levels := []string{game.Strong, game.Medium, game.Easy}
+	solvers := map[string]*Bot{}
+	for i, l := range levels {
+		b, err := newBot(l, seed+uint64(i), lex)
+		if err != nil {
+			return nil, err
+		}
+		solvers[l] = b
+	}
+	words := quizl.Passwords(lex, 35)
+	if len(words) == 0 {
+		return nil, fmt.Errorf("quizl bench: the lexicon has no common password")
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xbe4c))
+	type grids struct{ random, deceptive *quizl.Grid }
+	gs := make([]grids, games)
+	for i := range gs {
+		pw := words[rng.IntN(len(words))]
+		s := rng.Uint64()
+		r, err := quizl.RandomGrid(pw, lex, s)
+		if err != nil {
+			return nil, err
+		}
+		d, err := Grid(pw, game.Strong, s, lex)
+		if err != nil {
+			return nil, err
+		}
+		gs[i] = grids{r, d}
+	}
+	var out []*bench.Matchup
+	hyp := float64(quizl.Lines * len(solvers[game.Strong].vocab(lex)[1].words))
+	bound := bench.NewMatchup("information bound, every grid", "calls: log(hypotheses)/log(26)")
+	for range games {
+		bound.Add(math.Log(hyp)/math.Log(26), "")
+	}
+	for _, l := range levels {
+		for _, filler := range []string{"random", "deceptive"} {
+			calls := bench.NewMatchup(fmt.Sprintf("%s solver, %s fillers", l, filler), "calls to find the password")
+			score := bench.NewMatchup(fmt.Sprintf("%s solver, %s fillers", l, filler), "score")
+			for i, g := range gs {
+				grid := g.random
+				if filler == "deceptive" {
+					grid = g.deceptive
+				}
+				p, err := playGame(ctx, []*Bot{solvers[l]}, []*quizl.Grid{grid}, lex, calls)
+				if err != nil {
+					return nil, fmt.Errorf("game %d: %w", i, err)
+				}
+				win := "tripped or lost"
+				if p.right {
+					win = "found"
+				}
+				calls.Add(float64(p.calls), win)
+				score.Add(float64(p.score), win)
+			}
+			out = append(out, calls, score)
+		}
+		if l == game.Strong {
+			out = append(out, bound)
+		}
+	}
+	// Two-player games between levels, each hiding its own grid.
+	for _, pair := range [][2]string{{game.Strong, game.Medium}, {game.Strong, game.Easy}, {game.Medium, game.Easy}} {
+		m := bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players", pair[0], pair[1]), pair[0]+"'s score")
+		for i := range games {
+			a, _ := newBot(pair[0], seed^uint64(2*i+1), lex)
+			b, _ := newBot(pair[1], seed^uint64(2*i+2), lex)
+			bots := []*Bot{a, b}
+			if i%2 == 1 {
+				bots = []*Bot{b, a}
+			}
+			var grids []*quizl.Grid
+			for s, bt := range bots {
+				g, err := Grid("", bt.lv.name, seed+uint64(i*2+s), lex)
+				if err != nil {
+					return nil, err
+				}
+				grids = append(grids, g)
+			}
+			p, err := playGame(ctx, bots, grids, lex, nil)
+			if err != nil {
+				return nil, fmt.Errorf("%s game %d: %w", m.Name, i, err)
+			}
+			first := 0
+			if i%2 == 1 {
+				first = 1
+			}
+			winner := "draw"
+			if len(p.winner) == 1 {
+				winner = bots[p.winner[0]].lv.name
+			}
+			m.Add(float64(p.scores[first]), winner)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}

@@ -1,0 +1,329 @@
+// Package bot holds Quizl's computer players: a solver that deduces
+// passwords from the letters its calls reveal, and a grid maker that hides
+// a password among deceptive letters. A bot sees only its seat's view
+// (quizl.View) and answers in the move notation, like a person.
+//
+// The solver keeps every (line, word) hypothesis consistent with what it
+// has seen, weighs each by the word's commonness and by how likely the
+// letters seen are under it, calls the square that tells it most, and
+// announces once the likeliest word is worth the risk of a wrong
+// announcement under the rules in force. Levels: easy and medium know only
+// commoner words, guess earlier and choose more noisily; strong uses the
+// whole lexicon.
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"parlour/game"
+	"parlour/games/quizl"
+	"parlour/lexicon"
+)
+
+// level is what sets the levels apart.
+type level struct {
+	name string
+	// vocab is the commonness (SCOWL size) of the rarest word the solver
+	// thinks of at first; it falls back to the whole lexicon when nothing
+	// fits.
+	vocab int
+	// eager lowers the probability at which the solver announces.
+	eager float64
+	// temp is the temperature of the softmax over call scores (0: best).
+	temp float64
+	// gain weighs the information a call yields against its chance of
+	// lying on the password's line.
+	gain float64
+	// password is the commonness of the rarest password the grid maker
+	// picks, and anneal how hard it works at deceiving.
+	password int
+	anneal   int
+	// probes is how many deceptive grids the grid maker tries on a
+	// probing solver, keeping the one that costs it most.
+	probes int
+}
+
+// probeLevel is the solver the grid maker tries its grids on: the whole
+// lexicon, a little noise, so that grids fool solvers in general and not
+// one deterministic line of play.
+func probeLevel() level {
+	return level{name: "probe", vocab: 100, eager: 0.15, temp: 0.3, gain: 1}
+}
+
+func levelOf(name string) (level, error) {
+	switch name {
+	case game.Easy:
+		return level{name: name, vocab: 20, eager: 0.35, temp: 0.6, gain: 0, password: 20, anneal: 0}, nil
+	case game.Medium:
+		return level{name: name, vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5, password: 35, anneal: 4000}, nil
+	case game.Strong:
+		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, probes: 10}, nil
+	}
+	return level{}, fmt.Errorf("no Quizl level %q (easy, medium or strong)", name)
+}
+
+// Bot is a Quizl computer player of one level.
+type Bot struct {
+	lv   level
+	seed uint64
+	lex  *lexicon.Lexicon
+
+	mu     sync.Mutex
+	vocabs map[*lexicon.Lexicon][2]*vocab // per lexicon: the level's, the whole
+}
+
+var _ game.Bot = (*Bot)(nil)
+
+// New returns a Quizl bot of level (easy, medium or strong) that chooses
+// words from lex. It is deterministic for seed: the same views get the
+// same moves.
+func New(level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+	return newBot(level, seed, lex)
+}
+
+func newBot(name string, seed uint64, lex *lexicon.Lexicon) (*Bot, error) {
+	lv, err := levelOf(name)
+	if err != nil {
+		return nil, err
+	}
+	if lex == nil {
+		return nil, errors.New("quizl bot: no lexicon")
+	}
+	b := &Bot{lv: lv, seed: seed, lex: lex, vocabs: map[*lexicon.Lexicon][2]*vocab{}}
+	if v := b.vocab(lex); len(v[1].words) == 0 {
+		return nil, errors.New("quizl bot: the lexicon has no word fit to be a password")
+	}
+	return b, nil
+}
+
+// vocab returns the level's vocabulary and the whole one for lex.
+func (b *Bot) vocab(lex *lexicon.Lexicon) [2]*vocab {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if v, ok := b.vocabs[lex]; ok {
+		return v
+	}
+	full := newVocab(lex, 100)
+	lvl := full
+	if b.lv.vocab < 100 {
+		lvl = newVocab(lex, b.lv.vocab)
+	}
+	v := [2]*vocab{lvl, full}
+	b.vocabs[lex] = v
+	return v
+}
+
+// Setup makes the bot's grid: a password chosen for the level, hidden
+// deceptively (see Grid).
+func (b *Bot) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.RawMessage, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	lex := cfg.Lexicon
+	if lex == nil {
+		lex = b.lex
+	}
+	g, err := Grid("", b.lv.name, b.seed^uint64(seat+1)*0x9e3779b97f4a7c15^cfg.Seed, lex)
+	if err != nil {
+		return nil, err
+	}
+	return g.Setup(), nil
+}
+
+// viewOf accepts the view as State.View returns it, a pointer to it, or
+// its JSON.
+func viewOf(view any) (*quizl.View, error) {
+	switch v := view.(type) {
+	case quizl.View:
+		return &v, nil
+	case *quizl.View:
+		if v != nil {
+			return v, nil
+		}
+	case json.RawMessage:
+		var out quizl.View
+		if err := json.Unmarshal(v, &out); err != nil {
+			return nil, fmt.Errorf("quizl bot: reading the view: %w", err)
+		}
+		return &out, nil
+	case []byte:
+		return viewOf(json.RawMessage(v))
+	}
+	return nil, fmt.Errorf("quizl bot: a view of type %T is not a Quizl view", view)
+}
+
+// Move chooses seat's move from its view.
+func (b *Bot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view any) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	v, err := viewOf(view)
+	if err != nil {
+		return "", err
+	}
+	if v.Finished || v.ToMove != int(seat) || v.Seat != int(seat) {
+		return "", fmt.Errorf("quizl bot: seat %d is not to move", seat)
+	}
+	lex := cfg.Lexicon
+	if lex == nil {
+		lex = b.lex
+	}
+	rng := rand.New(rand.NewPCG(b.seed, uint64(len(v.Moves))<<8|uint64(seat)))
+	return b.choose(v, lex, rng, cfg.Rules), nil
+}
+
+// opp is the solver's view of one opponent still in play.
+type opp struct {
+	board *quizl.Board
+	k     *knowledge
+	a     *analysis
+	trips map[quizl.Square]int32 // squares that could trip, in the whole vocabulary
+}
+
+// choose picks the move: an announcement when some opponent's likeliest
+// password is worth the risk, else the best call.
+func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules game.Rules) string {
+	vs := b.vocab(lex)
+	var opps []opp
+	for i := range v.Boards {
+		bd := &v.Boards[i]
+		if bd.Outcome != quizl.Playing {
+			continue
+		}
+		k := read(bd)
+		a := analyse(vs[0], k)
+		if a.best < 0 && vs[1] != vs[0] {
+			a = analyse(vs[1], k)
+		}
+		opps = append(opps, opp{board: bd, k: k, a: a, trips: trips(vs[1], k)})
+	}
+	if len(opps) == 0 {
+		return "resign" // cannot happen: a seat done with every grid does not move
+	}
+	sayWord := func(o opp, w string) string {
+		if len(v.Players) > 2 {
+			return "say " + o.board.Name + " " + w
+		}
+		return "say " + w
+	}
+	say := func(o opp, w int32) string { return sayWord(o, o.a.word(w)) }
+	// Announce when the likeliest word is likely enough. A wrong
+	// announcement costs about what a call costs at the default penalty,
+	// and a right one saves every call still to come, so the threshold
+	// sits a little below even odds there, and rises with the penalty.
+	cost := wrongCost(rules, len(v.Players))
+	theta := max(0.05, cost/(cost+1)-b.lv.eager)
+	bestO := -1
+	for i, o := range opps {
+		if o.a.best >= 0 && (bestO < 0 || o.a.bestP > opps[bestO].a.bestP) {
+			bestO = i
+		}
+	}
+	if bestO >= 0 && opps[bestO].a.bestP >= theta {
+		return say(opps[bestO], opps[bestO].a.best)
+	}
+	// Otherwise call the square that advances the game most.
+	called := make(map[string]bool, len(v.Called))
+	for _, c := range v.Called {
+		called[c] = true
+	}
+	type option struct {
+		sq    quizl.Square
+		score float64
+		trip  int // the opponent it might trip over, or -1
+	}
+	var options []option
+	for sq := range quizl.Square(quizl.Squares) {
+		if called[sq.String()] {
+			continue
+		}
+		op := option{sq: sq, trip: -1}
+		for i, o := range opps {
+			op.score += o.a.pOn[sq] + b.lv.gain*o.a.gain[sq]
+			if _, risk := o.trips[sq]; risk || o.a.pTrip[sq] > 0 {
+				op.score -= 100 * max(o.a.pTrip[sq], 0.5)
+				op.trip = i
+			}
+		}
+		options = append(options, op)
+	}
+	if len(options) == 0 {
+		if bestO >= 0 {
+			return say(opps[bestO], opps[bestO].a.best)
+		}
+		return "resign"
+	}
+	slices.SortStableFunc(options, func(x, y option) int {
+		switch {
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		return 0
+	})
+	pick := options[0]
+	if b.lv.temp > 0 {
+		pick = options[softmax(rng, len(options), func(i int) float64 { return options[i].score }, b.lv.temp)]
+		if pick.trip >= 0 && options[0].trip < 0 {
+			pick = options[0]
+		}
+	}
+	// Never trip over a password it could announce instead.
+	if pick.trip >= 0 {
+		o := opps[pick.trip]
+		if w, ok := o.trips[pick.sq]; ok && (o.a.best < 0 || o.a.pTrip[pick.sq] == 0) {
+			return sayWord(o, vs[1].words[w].word)
+		}
+		if o.a.best >= 0 {
+			return say(o, o.a.best)
+		}
+	}
+	return pick.sq.String()
+}
+
+// wrongCost is what a wrong announcement costs, in points: the penalty
+// and, with opponents, half the award it hands one of them. Even a free
+// guess spends a turn, so it costs something.
+func wrongCost(rules game.Rules, players int) float64 {
+	pen, award := 1.0, 0.0
+	if rules != nil {
+		if _, ok := rules[quizl.OptPenalty]; ok {
+			pen = float64(rules.Int(quizl.OptPenalty))
+		}
+		award = float64(rules.Int(quizl.OptAward))
+	}
+	if players > 1 {
+		pen += award / 2
+	}
+	return max(pen, 0.25)
+}
+
+// softmax picks an index 0..n-1 with probability proportional to
+// exp(score/temp).
+func softmax(rng *rand.Rand, n int, score func(int) float64, temp float64) int {
+	top := score(0)
+	for i := 1; i < n; i++ {
+		top = max(top, score(i))
+	}
+	w := make([]float64, n)
+	var sum float64
+	for i := range n {
+		w[i] = math.Exp((score(i) - top) / temp)
+		sum += w[i]
+	}
+	x := rng.Float64() * sum
+	for i := range n {
+		if x -= w[i]; x < 0 {
+			return i
+		}
+	}
+	return n - 1
+}

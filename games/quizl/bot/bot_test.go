@@ -1,0 +1,213 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"testing"
+
+	"parlour/game"
+	"parlour/games/quizl"
+	"parlour/lexicon"
+)
+
+// playout plays one whole game of bots through the referee, each bot
+// setting up its own grid, and returns the record's moves and the result.
+func playout(t *testing.T, levels []string, seed uint64, rules map[string]any, lex *lexicon.Lexicon) ([]string, game.Result) {
+	t.Helper()
+	ctx := context.Background()
+	names := make([]string, len(levels))
+	bots := make([]game.Bot, len(levels))
+	for i, l := range levels {
+		names[i] = fmt.Sprintf("%s%d", l, i)
+		b, err := New(l, seed+uint64(i), lex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bots[i] = b
+	}
+	rs, err := game.ResolveValues(quizl.Game{}.Options(), rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := game.Config{Players: names, Rules: rs, Lexicon: lex, Seed: seed}
+	setups := make([]json.RawMessage, len(levels))
+	for i, b := range bots {
+		raw, err := b.Setup(ctx, cfg, game.Seat(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if setups[i], err = (quizl.Game{}).CheckSetup(cfg, game.Seat(i), raw); err != nil {
+			t.Fatalf("%s made an illegal grid: %v", levels[i], err)
+		}
+	}
+	st, err := quizl.Game{}.New(cfg, setups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for len(st.ToMove()) > 0 {
+		if len(moves) > 400 {
+			t.Fatalf("game %v seed %d does not end: %v", levels, seed, moves)
+		}
+		s := st.ToMove()[0]
+		mv, err := bots[s].Move(ctx, cfg, s, st.View(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := st.Apply(s, mv); err != nil {
+			t.Fatalf("%s played the illegal move %q: %v", levels[s], mv, err)
+		}
+		moves = append(moves, fmt.Sprintf("%d:%s", s, mv))
+	}
+	return moves, st.Result()
+}
+
+// TestLevelsPlayWholeGames plays games at every level, with two to four
+// players and under several rule options: only legal moves, every game
+// ends, and the same seed gives the same game.
+func TestLevelsPlayWholeGames(t *testing.T) {
+	lex := lexicon.Default()
+	tables := [][]string{
+		{game.Strong, game.Easy},
+		{game.Medium, game.Strong},
+		{game.Easy, game.Medium, game.Strong},
+		{game.Easy, game.Easy, game.Medium, game.Strong},
+	}
+	rules := []map[string]any{nil, {quizl.OptPenalty: 0}, {quizl.OptPenalty: 5, quizl.OptAward: 10}}
+	for i, levels := range tables {
+		for j, r := range rules {
+			if (testing.Short() || i > 0) && j > 0 {
+				continue // every rule set on the first table only
+			}
+			seed := uint64(10*i + j)
+			moves, res := playout(t, levels, seed, r, lex)
+			if res.Status != game.Finished {
+				t.Fatalf("%v: not finished", levels)
+			}
+			if i == 0 {
+				again, res2 := playout(t, levels, seed, r, lex)
+				if !slices.Equal(moves, again) || !slices.Equal(res.Scores, res2.Scores) {
+					t.Fatalf("%v seed %d: two different games from one seed", levels, seed)
+				}
+			}
+		}
+	}
+}
+
+// TestSolitaire: every level finds the password of a grid the grid maker
+// hid, without tripping.
+func TestSolitaire(t *testing.T) {
+	lex := lexicon.Default()
+	ctx := context.Background()
+	var grids []*quizl.Grid
+	for seed := range uint64(3) {
+		g, err := Grid("", game.Medium, seed, lex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grids = append(grids, g)
+	}
+	for _, l := range []string{game.Easy, game.Medium, game.Strong} {
+		b, err := New(l, 3, lex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range grids {
+			cfg := game.Config{Players: []string{"solver"}, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex}
+			st, err := quizl.NewStateGrids(cfg, []*quizl.Grid{g})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for n := 0; len(st.ToMove()) > 0; n++ {
+				mv, err := b.Move(ctx, cfg, 0, st.ViewOf(0))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := st.Apply(0, mv); err != nil {
+					t.Fatalf("%s: illegal move %q: %v", l, mv, err)
+				}
+			}
+			if v := st.ViewOf(0); v.Boards[0].Outcome != quizl.Right {
+				t.Errorf("%s solver did not find %s: %s after %v", l, g.Password, v.Boards[0].Outcome, v.Called)
+			}
+		}
+	}
+}
+
+// TestNeverTrips: with four letters of the password's line seen, no level
+// calls the fifth square: each announces the word (PSALM is not in the
+// easy level's vocabulary, yet the easy solver must not trip over it).
+func TestNeverTrips(t *testing.T) {
+	lex := lexicon.Default()
+	g, err := quizl.NewGrid([]string{"TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"}, "PSALM", lex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := game.Config{Players: []string{"solver"}, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex}
+	for _, l := range []string{game.Easy, game.Medium, game.Strong} {
+		st, _ := quizl.NewStateGrids(cfg, []*quizl.Grid{g})
+		for _, sq := range []string{"54", "64", "74", "84"} {
+			if _, err := st.Apply(0, sq); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b, _ := New(l, 1, lex)
+		for len(st.ToMove()) > 0 {
+			mv, err := b.Move(context.Background(), cfg, 0, st.ViewOf(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mv == "94" {
+				t.Fatalf("%s called 94 with P S A L ? showing in column 4", l)
+			}
+			if _, err := st.Apply(0, mv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if o := st.ViewOf(0).Boards[0].Outcome; o != quizl.Right {
+			t.Errorf("%s: outcome %s", l, o)
+		}
+	}
+}
+
+func TestGrid(t *testing.T) {
+	lex := lexicon.Default()
+	for _, l := range []string{game.Easy, game.Medium, game.Strong} {
+		a, err := Grid("crane", l, 5, lex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Password != "CRANE" || a.Check(lex) != nil {
+			t.Errorf("%s: grid %v around %s is not legal", l, a.Rows(), a.Password)
+		}
+		b, _ := Grid("crane", l, 5, lex)
+		if *a != *b {
+			t.Errorf("%s: two grids from one seed", l)
+		}
+		c, err := Grid("", l, 5, lex)
+		if err != nil || c.Check(lex) != nil {
+			t.Errorf("%s: no grid for a chosen password: %v", l, err)
+		}
+	}
+	if _, err := Grid("sheep", game.Strong, 1, lex); err == nil {
+		t.Error("a grid around SHEEP")
+	}
+	if _, err := Grid("crane", "grandmaster", 1, lex); err == nil {
+		t.Error("a grid at an unknown level")
+	}
+}
+
+func TestNewRefuses(t *testing.T) {
+	if _, err := New("expert", 1, lexicon.Default()); err == nil {
+		t.Error("an unknown level was accepted")
+	}
+	if _, err := New(game.Easy, 1, nil); err == nil {
+		t.Error("no lexicon was accepted")
+	}
+	b, _ := New(game.Easy, 1, lexicon.Default())
+	if _, err := b.Move(context.Background(), game.Config{}, 0, "a view"); err == nil {
+		t.Error("a string was taken for a view")
+	}
+}

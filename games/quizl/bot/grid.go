@@ -1,0 +1,340 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"parlour/games/quizl"
+	"parlour/lexicon"
+)
+
+// wild marks the unknown position of a decoy pattern.
+const wild = 31
+
+// illegal is the score of a line that reads a word.
+const illegal = -1e6
+
+// decoys indexes the words a line could be mistaken for: for each word
+// and each position, the pattern of its other four letters.
+type decoys struct {
+	near  map[uint32]*[26]float32 // pattern -> weight of each letter completing it
+	near3 map[uint32]float32      // pattern with two holes -> weight of the words completing it
+	// pos[p][x] is the weight of the words with letter x at position p.
+	pos   [5][26]float64
+	three float64         // how much three-letter matches count
+	posW  float64         // how much letters in likely positions count
+	miss  float64         // how much more a near word counts when its odd letter is the missing one
+	count map[uint32]int  // pattern -> words completing it
+	exact map[uint32]bool // the words themselves
+}
+
+func key(l *[5]uint8, hole int) uint32 { return keys(l, hole, -1) }
+
+// keys is key with up to two holes.
+func keys(l *[5]uint8, hole, hole2 int) uint32 {
+	var k uint32
+	for i := range 5 {
+		x := uint32(l[i])
+		if i == hole || i == hole2 {
+			x = wild
+		}
+		k = k<<5 | x
+	}
+	return k
+}
+
+func newDecoys(v *vocab) *decoys {
+	d := &decoys{near: map[uint32]*[26]float32{}, near3: map[uint32]float32{}, count: map[uint32]int{}, exact: map[uint32]bool{},
+		three: 0.3, posW: 0.3, miss: 4}
+	var tot float64
+	for i := range v.words {
+		e := &v.words[i]
+		d.exact[key(&e.b, -1)] = true
+		pw := math.Exp(e.logPrior)
+		tot += pw
+		for p := range 5 {
+			d.pos[p][e.b[p]] += pw
+			for q := p + 1; q < 5; q++ {
+				d.near3[keys(&e.b, p, q)] += float32(pw)
+			}
+		}
+		for p := range 5 {
+			k := key(&e.b, p)
+			w := d.near[k]
+			if w == nil {
+				w = new([26]float32)
+				d.near[k] = w
+			}
+			w[e.b[p]] += float32(math.Exp(e.logPrior))
+			d.count[k]++
+		}
+	}
+	for p := range 5 {
+		for x := range 26 {
+			d.pos[p][x] = math.Log((d.pos[p][x] + 0.5) / tot)
+		}
+	}
+	return d
+}
+
+// neighbours counts the words that differ from e in one letter.
+func (d *decoys) neighbours(e *entry) int {
+	n := 0
+	for p := range 5 {
+		n += d.count[key(&e.b, p)] - 1
+	}
+	return n
+}
+
+// line scores how plausible a non-password line is as a password to a
+// solver that has seen some of its letters: the weight of the words it
+// matches in four letters out of five. A word whose fifth letter is the
+// grid's missing letter can never be ruled out by a letter seen elsewhere,
+// so it counts more. A line that is a word is illegal and scores illegal.
+func (d *decoys) line(l *[5]uint8, missing uint8) float64 {
+	if d.exact[key(l, -1)] {
+		return illegal
+	}
+	var s float64
+	for p := range 5 {
+		w := d.near[key(l, p)]
+		if w == nil {
+			continue
+		}
+		for x, v := range w {
+			if v == 0 {
+				continue
+			}
+			if uint8(x) == missing {
+				s += d.miss * float64(v)
+			} else {
+				s += float64(v)
+			}
+		}
+	}
+	var s3 float64
+	for p := range 5 {
+		for q := p + 1; q < 5; q++ {
+			s3 += float64(d.near3[keys(l, p, q)])
+		}
+	}
+	var ps float64
+	for p := range 5 {
+		ps += d.pos[p][l[p]]
+	}
+	return math.Log1p(3*s+d.three*s3) + d.posW*ps/5
+}
+
+// Grid returns a legal grid around password, its other 20 squares filled to
+// deceive: rows and columns that match common words in four letters of
+// five, leaning on the one letter the grid leaves out, so that a solver
+// who has seen a few letters sees plausible passwords everywhere. With
+// password "" it picks one for the level (common words for easy; for
+// strong, words with many near neighbours). Level easy fills at random;
+// medium and strong search harder. Deterministic for seed.
+func Grid(password, levelName string, seed uint64, lex *lexicon.Lexicon) (*quizl.Grid, error) {
+	lv, err := levelOf(levelName)
+	if err != nil {
+		return nil, err
+	}
+	return makeGrid(password, lv, seed, lex)
+}
+
+// makeGrid is Grid for a level's settings.
+func makeGrid(password string, lv level, seed uint64, lex *lexicon.Lexicon) (*quizl.Grid, error) {
+	if lex == nil {
+		return nil, fmt.Errorf("quizl grid: no lexicon")
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xdece17))
+	full := newVocab(lex, 100)
+	var d *decoys
+	if password == "" {
+		ws := newVocab(lex, lv.password).words
+		if len(ws) == 0 {
+			ws = full.words
+		}
+		if len(ws) == 0 {
+			return nil, fmt.Errorf("quizl grid: the lexicon has no word fit to be a password")
+		}
+		pick := &ws[rng.IntN(len(ws))]
+		if lv.name == "strong" {
+			d = newDecoys(full)
+			best := d.neighbours(pick)
+			for range 40 {
+				c := &ws[rng.IntN(len(ws))]
+				if n := d.neighbours(c); n > best {
+					pick, best = c, n
+				}
+			}
+		}
+		password = pick.word
+	}
+	password = strings.ToUpper(strings.TrimSpace(password))
+	if err := quizl.CheckPassword(password, lex); err != nil {
+		return nil, fmt.Errorf("quizl grid: password: %w", err)
+	}
+	if lv.anneal == 0 {
+		return quizl.RandomGrid(password, lex, rng.Uint64())
+	}
+	if d == nil {
+		d = newDecoys(full)
+	}
+	if lv.probes == 0 {
+		for range 5 {
+			if g := deceive(password, d, lv.anneal, rng); g.Check(lex) == nil {
+				return g, nil
+			}
+		}
+		return quizl.RandomGrid(password, lex, rng.Uint64())
+	}
+	// Try the grids on a probing solver: make several deceptive grids and
+	// keep the one it takes longest to see through.
+	pr := newProber(lex, full, rng.Uint64())
+	var best *quizl.Grid
+	bestCost := -1.0
+	for range lv.probes {
+		g := deceive(password, d, lv.anneal, rng)
+		if g.Check(lex) != nil {
+			continue
+		}
+		if c := pr.cost(g); c > bestCost {
+			best, bestCost = g, c
+		}
+	}
+	if best == nil {
+		return quizl.RandomGrid(password, lex, rng.Uint64())
+	}
+	return best, nil
+}
+
+// prober plays a noisy solver, with fixed seeds, against grids.
+type prober struct {
+	bot   *Bot
+	lex   *lexicon.Lexicon
+	seeds [2]uint64
+}
+
+func newProber(lex *lexicon.Lexicon, full *vocab, seed uint64) *prober {
+	b := &Bot{lv: probeLevel(), lex: lex, vocabs: map[*lexicon.Lexicon][2]*vocab{lex: {full, full}}}
+	return &prober{bot: b, lex: lex, seeds: [2]uint64{seed, seed + 1}}
+}
+
+// cost is the calls the probe needs to find g's password, summed over its
+// seeds.
+func (p *prober) cost(g *quizl.Grid) float64 {
+	var c float64
+	for _, s := range p.seeds {
+		p.bot.seed = s
+		r, err := playGame(context.Background(), []*Bot{p.bot}, []*quizl.Grid{g}, p.lex, nil)
+		if err != nil {
+			return -1
+		}
+		c += float64(r.calls)
+	}
+	return c
+}
+
+// deceive searches, by simulated annealing, for the filling of the 20
+// squares off the password's line that makes the other nine lines most
+// plausible (see decoys.line).
+func deceive(password string, d *decoys, iters int, rng *rand.Rand) *quizl.Grid {
+	line := quizl.Line(rng.IntN(quizl.Lines))
+	var cell [quizl.Squares]uint8
+	onLine := line.Mask()
+	for i := range quizl.Size {
+		cell[line.Square(i)] = password[i] - 'A'
+	}
+	// free[i] is the i-th square off the line; letters[20] is left out.
+	var free []quizl.Square
+	for sq := range quizl.Square(quizl.Squares) {
+		if onLine&(1<<sq) == 0 {
+			free = append(free, sq)
+		}
+	}
+	var letters []uint8
+	for c := uint8(0); c < 26; c++ {
+		if !strings.ContainsRune(password, rune('A'+c)) {
+			letters = append(letters, c)
+		}
+	}
+	rng.Shuffle(len(letters), func(i, j int) { letters[i], letters[j] = letters[j], letters[i] })
+	place := func() {
+		for i, sq := range free {
+			cell[sq] = letters[i]
+		}
+	}
+	place()
+	var vals [quizl.Lines]float64
+	eval := func(l quizl.Line) float64 {
+		if l == line {
+			return 0
+		}
+		var b [5]uint8
+		for i := range quizl.Size {
+			b[i] = cell[l.Square(i)]
+		}
+		return d.line(&b, letters[20])
+	}
+	total := func() float64 {
+		var t float64
+		for l := range quizl.Line(quizl.Lines) {
+			vals[l] = eval(l)
+			t += vals[l]
+		}
+		return t
+	}
+	cur := total()
+	best, bestLetters := cur, append([]uint8(nil), letters...)
+	temp := 1.0
+	cool := math.Pow(0.01, 1/float64(iters))
+	for range iters {
+		i, j := rng.IntN(21), rng.IntN(20)
+		if j >= i {
+			j++
+		}
+		letters[i], letters[j] = letters[j], letters[i]
+		place()
+		next := cur
+		saved := vals
+		if i == 20 || j == 20 {
+			next = total()
+		} else {
+			var ls []quizl.Line
+			for _, k := range []int{i, j} {
+				ls = append(ls, quizl.RowOf(free[k]), quizl.ColOf(free[k]))
+			}
+			done := uint32(0)
+			for _, l := range ls {
+				if done&(1<<l) != 0 {
+					continue
+				}
+				done |= 1 << l
+				v := eval(l)
+				next += v - vals[l]
+				vals[l] = v
+			}
+		}
+		if next >= cur || rng.Float64() < math.Exp((next-cur)/temp) {
+			cur = next
+			if cur > best {
+				best = cur
+				copy(bestLetters, letters)
+			}
+		} else {
+			letters[i], letters[j] = letters[j], letters[i]
+			place()
+			vals = saved
+		}
+		temp *= cool
+	}
+	copy(letters, bestLetters)
+	place()
+	g := &quizl.Grid{Password: password, Line: line}
+	for sq := range cell {
+		g.Letters[sq] = 'A' + cell[sq]
+	}
+	return g
+}

@@ -1,0 +1,255 @@
+package bot
+
+import (
+	"math"
+	"slices"
+
+	"parlour/games/quizl"
+)
+
+// knowledge is what a seat knows of one opponent's grid.
+type knowledge struct {
+	known     [quizl.Squares]int8 // letter 0-25, or -1
+	count     int                 // squares known
+	lineKnown [quizl.Lines]int    // known squares on each line
+	offMask   [quizl.Lines]uint32 // letters known off each line
+	wrong     []string            // words already announced wrongly
+}
+
+// read builds the knowledge of a board as the view shows it.
+func read(b *quizl.Board) *knowledge {
+	k := &knowledge{wrong: b.Wrong}
+	var all uint32
+	for sq := range quizl.Square(quizl.Squares) {
+		c := b.Letter(sq)
+		if c < 'A' || c > 'Z' {
+			k.known[sq] = -1
+			continue
+		}
+		k.known[sq] = int8(c - 'A')
+		k.count++
+		all |= 1 << (c - 'A')
+	}
+	for l := range quizl.Line(quizl.Lines) {
+		var on uint32
+		for i := range quizl.Size {
+			if x := k.known[l.Square(i)]; x >= 0 {
+				k.lineKnown[l]++
+				on |= 1 << x
+			}
+		}
+		k.offMask[l] = all &^ on
+	}
+	return k
+}
+
+// cand is one hypothesis: the password is word w on line line.
+type cand struct {
+	line quizl.Line
+	w    int32
+	p    float64
+}
+
+// analysis is the solver's belief about one grid and what each call of a
+// square would tell.
+type analysis struct {
+	v      *vocab
+	cands  []cand
+	wordP  []float64 // per word of v, summed over lines
+	best   int32     // the likeliest word, -1 when none
+	bestP  float64
+	pOn    [quizl.Squares]float64 // the square lies on the password's line
+	pTrip  [quizl.Squares]float64 // calling it would uncover the whole password
+	gain   [quizl.Squares]float64 // expected information (nats) a call yields
+	linesP [quizl.Lines]float64
+}
+
+// analyse weighs every (line, word) hypothesis consistent with k: a word
+// must match the known letters on its line and hold no letter seen off it;
+// its weight is its prior times the chance of the letters seen off the
+// line, when the other 20 squares hold the unused letters at random.
+func analyse(v *vocab, k *knowledge) *analysis {
+	a := &analysis{v: v, best: -1, cands: make([]cand, 0, 4096)}
+	var pat [quizl.Lines][5]int8
+	for l := range quizl.Line(quizl.Lines) {
+		for i := range quizl.Size {
+			pat[l][i] = k.known[l.Square(i)]
+		}
+	}
+	maxLog := math.Inf(-1)
+	for l := range quizl.Line(quizl.Lines) {
+		m := k.lineKnown[l]
+		if m == quizl.Size {
+			continue // it would have been tripped over
+		}
+		off := k.count - m
+		like := logFact(21 - off)
+		for wi := range v.words {
+			e := &v.words[wi]
+			if e.mask&k.offMask[l] != 0 {
+				continue
+			}
+			ok := true
+			for i := range quizl.Size {
+				if x := pat[l][i]; x >= 0 && uint8(x) != e.b[i] {
+					ok = false
+					break
+				}
+			}
+			if !ok || slices.Contains(k.wrong, e.word) {
+				continue
+			}
+			lw := e.logPrior + like
+			maxLog = max(maxLog, lw)
+			a.cands = append(a.cands, cand{line: l, w: int32(wi), p: lw})
+		}
+	}
+	if len(a.cands) == 0 {
+		return a
+	}
+	a.wordP = make([]float64, len(v.words))
+	var sum float64
+	for i := range a.cands {
+		a.cands[i].p = math.Exp(a.cands[i].p - maxLog)
+		sum += a.cands[i].p
+	}
+	// r[l] is how many letters may stand in a square off line l, under
+	// the hypotheses on l.
+	var r, logR [quizl.Lines]float64
+	for l := range quizl.Lines {
+		r[l] = float64(21 - (k.count - k.lineKnown[l]))
+		logR[l] = math.Log(r[l])
+	}
+	// Per line and position, the weight of each letter; per line, the
+	// weight of hypotheses off it spread over the letters they leave free.
+	var onLetter [quizl.Lines][5][26]float64
+	var lineOff [quizl.Lines]float64
+	var lineOffIn [quizl.Lines][26]float64
+	var lineOffLog [quizl.Lines]float64
+	var allOff, allOffLog float64
+	var allOffIn [26]float64
+	for i := range a.cands {
+		c := &a.cands[i]
+		c.p /= sum
+		e := &v.words[c.w]
+		a.wordP[c.w] += c.p
+		a.linesP[c.line] += c.p
+		for j := range quizl.Size {
+			onLetter[c.line][j][e.b[j]] += c.p
+		}
+		q := c.p / r[c.line]
+		lr := c.p * logR[c.line]
+		lineOff[c.line] += q
+		lineOffLog[c.line] += lr
+		allOff += q
+		allOffLog += lr
+		for j := range quizl.Size {
+			lineOffIn[c.line][e.b[j]] += q
+			allOffIn[e.b[j]] += q
+		}
+	}
+	for w, p := range a.wordP {
+		if p > a.bestP {
+			a.best, a.bestP = int32(w), p
+		}
+	}
+	var seen uint32
+	for _, x := range k.known {
+		if x >= 0 {
+			seen |= 1 << x
+		}
+	}
+	for sq := range quizl.Square(quizl.Squares) {
+		if k.known[sq] >= 0 {
+			continue
+		}
+		r, c := quizl.RowOf(sq), quizl.ColOf(sq)
+		a.pOn[sq] = a.linesP[r] + a.linesP[c]
+		for _, l := range []quizl.Line{r, c} {
+			if k.lineKnown[l] == quizl.Size-1 {
+				a.pTrip[sq] += a.linesP[l]
+			}
+		}
+		offW := allOff - lineOff[r] - lineOff[c]
+		var h float64
+		for x := range 26 {
+			px := onLetter[r][sq.Col()][x] + onLetter[c][sq.Row()-5][x]
+			if seen&(1<<x) == 0 {
+				px += offW - (allOffIn[x] - lineOffIn[r][x] - lineOffIn[c][x])
+			}
+			if px > 1e-12 {
+				h -= px * math.Log(px)
+			}
+		}
+		// The information a call gives: the entropy of the letter it shows,
+		// less what stays random under hypotheses off the square's lines.
+		a.gain[sq] = h - (allOffLog - lineOffLog[r] - lineOffLog[c])
+	}
+	return a
+}
+
+// word returns the upper-case word of index w.
+func (a *analysis) word(w int32) string { return a.v.words[w].word }
+
+// ranked returns the candidate words, likeliest first.
+func (a *analysis) ranked() []int32 {
+	var ws []int32
+	for w, p := range a.wordP {
+		if p > 0 {
+			ws = append(ws, int32(w))
+		}
+	}
+	slices.SortFunc(ws, func(x, y int32) int {
+		if a.wordP[x] != a.wordP[y] {
+			if a.wordP[x] > a.wordP[y] {
+				return -1
+			}
+			return 1
+		}
+		return int(x - y)
+	})
+	return ws
+}
+
+// trips finds, for each line of k with four letters known, the likeliest
+// word of v that fits it, and returns it by the line's last unknown
+// square: calling that square would trip over the word if it is the
+// password. The map is nil when no square is a risk.
+func trips(v *vocab, k *knowledge) map[quizl.Square]int32 {
+	var out map[quizl.Square]int32
+	for l := range quizl.Line(quizl.Lines) {
+		if k.lineKnown[l] != quizl.Size-1 {
+			continue
+		}
+		hole := quizl.Square(-1)
+		best, bestP := int32(-1), math.Inf(-1)
+	words:
+		for wi := range v.words {
+			e := &v.words[wi]
+			if e.mask&k.offMask[l] != 0 || e.logPrior <= bestP {
+				continue
+			}
+			for i := range quizl.Size {
+				sq := l.Square(i)
+				if x := k.known[sq]; x < 0 {
+					hole = sq
+				} else if uint8(x) != e.b[i] {
+					continue words
+				}
+			}
+			if slices.Contains(k.wrong, e.word) {
+				continue
+			}
+			best, bestP = int32(wi), e.logPrior
+		}
+		if best >= 0 {
+			if out == nil {
+				out = map[quizl.Square]int32{}
+			}
+			if old, ok := out[hole]; !ok || v.words[old].logPrior < bestP {
+				out[hole] = best
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,69 @@
+package bot
+
+import (
+	"math"
+
+	"parlour/games/quizl"
+	"parlour/lexicon"
+)
+
+// entry is one word a password might be.
+type entry struct {
+	word     string   // upper-case
+	b        [5]uint8 // letters 0-25
+	mask     uint32   // the set of its letters
+	logPrior float64  // how likely a person picks it, by commonness
+}
+
+// vocab is a list of candidate passwords with their prior weights.
+type vocab struct {
+	words []entry
+}
+
+// newVocab collects the words of lex fit to be passwords whose commonness
+// is at most maxCommon.
+func newVocab(lex *lexicon.Lexicon, maxCommon int) *vocab {
+	ws := quizl.Passwords(lex, maxCommon)
+	v := &vocab{words: make([]entry, 0, len(ws))}
+	for _, w := range ws {
+		c, _ := lex.Commonness(w)
+		e := entry{logPrior: logPrior(c)}
+		up := make([]byte, 5)
+		for i := range 5 {
+			e.b[i] = w[i] - 'a'
+			e.mask |= 1 << e.b[i]
+			up[i] = w[i] - 'a' + 'A'
+		}
+		e.word = string(up)
+		v.words = append(v.words, e)
+	}
+	return v
+}
+
+// logPrior is the log of the weight a word of SCOWL size c gets as a
+// password: people choose common words.
+func logPrior(c int) float64 {
+	switch {
+	case c <= 10:
+		return 0
+	case c <= 20:
+		return -0.2
+	case c <= 35:
+		return -0.5
+	case c <= 40:
+		return -1.5
+	case c <= 50:
+		return -2.5
+	case c <= 60:
+		return -3.5
+	case c <= 70:
+		return -5
+	}
+	return -6
+}
+
+// logFact[n] is log(n!).
+func logFact(n int) float64 {
+	v, _ := math.Lgamma(float64(n + 1))
+	return v
+}
