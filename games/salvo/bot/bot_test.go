@@ -201,3 +201,38 @@ func ExampleNew() {
 	fmt.Println("legal fleet:", err == nil)
 	// Output: legal fleet: true
 }
+
+// BenchmarkStrongMove times the strong player's salvo in positions taken
+// from a game against a random fleet: the opening, after a few salvos, and
+// late.
+func BenchmarkStrongMove(b *testing.B) {
+	rules := game.Defaults(salvo.Game{}.Options())
+	f := salvo.RandomFleet(rand.New(rand.NewPCG(3, 4)), salvo.PlacementOf(rules))
+	st, err := salvo.NewPractice(rules, f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := game.Config{Players: []string{"you", "the fleet"}, Rules: rules}
+	bot, _ := newBot(game.Strong, 1)
+	var views []salvo.View
+	for st.Result().Status == game.InProgress && len(views) < 12 {
+		v := st.SeatView(0)
+		views = append(views, v)
+		mv, err := bot.Move(context.Background(), cfg, 0, v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := st.Apply(0, mv); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, at := range []int{0, 4, len(views) - 1} {
+		b.Run(fmt.Sprintf("salvo%d", at+1), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := bot.Move(context.Background(), cfg, 0, views[at]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
