@@ -36,7 +36,7 @@ func mediumWeights() weights { return weights{info: 0, sink: 0, guess: 25, sampl
 func easyWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 12} }
 
 // strongWeights are the strong level's weights, tuned on the bench.
-func strongWeights() weights { return weights{info: 0.45, sink: 0.6, guess: 25, samples: 300} }
+func strongWeights() weights { return weights{info: 0.45, sink: 1.0, guess: 50, samples: 300} }
 
 // shot tracks, for one sampled fleet, what a salvo being chosen would hit.
 type shot struct {
