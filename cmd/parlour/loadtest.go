@@ -11,6 +11,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,6 +37,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	dur := fs.Duration("duration", 20*time.Second, "how long to run each rate")
 	identities := fs.Int("identities", 200, "guest identities the scripted players share")
 	conns := fs.Int("conns", 64, "HTTP connections to keep open")
+	serverPID := fs.Int("server-pid", 0, "the server's process id, to report the CPU it spends per move (Linux)")
 	verify := fs.Bool("verify", true, "check every acknowledged move against the records afterwards")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour loadtest [--url URL] [--tables N] [--rate R[,R...]] [--duration D]")
@@ -79,12 +81,18 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	failed := false
 	for _, r := range rs {
+		s0, l0 := cpuTime(*serverPID), cpuTime(os.Getpid())
 		res, err := lt.run(ctx, r, *dur)
 		if err != nil {
 			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
 			return 1
 		}
+		s1, l1 := cpuTime(*serverPID), cpuTime(os.Getpid())
 		res.print(stdout)
+		if res.accepted > 0 && *serverPID > 0 && s0 >= 0 && s1 >= 0 {
+			fmt.Fprintf(stdout, "  CPU per accepted move: server %v, load tool %v\n",
+				(s1-s0)/time.Duration(res.accepted), (l1-l0)/time.Duration(res.accepted))
+		}
 		failed = failed || res.refused > 0 || res.errors > 0
 	}
 	if *verify {
@@ -99,6 +107,35 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return 1
 	}
 	return 0
+}
+
+// cpuTime returns the user and system CPU time process pid has used, read
+// from /proc (Linux), or -1 when it cannot be read.
+func cpuTime(pid int) time.Duration {
+	if pid <= 0 {
+		return -1
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return -1
+	}
+	// The command name, in parentheses, may hold spaces: count fields
+	// after its closing parenthesis (utime and stime are fields 14 and 15).
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return -1
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return -1
+	}
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return -1
+	}
+	const ticksPerSecond = 100 // USER_HZ on Linux
+	return time.Duration(ut+st) * time.Second / ticksPerSecond
 }
 
 func isLoopback(host string) bool {
