@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// TestServeAndShutdown runs parlour serve on a loopback port, plays a move
+// over HTTP, holds a WebSocket open, then stops the server as SIGTERM
+// would: the socket is closed with a reason and the command returns 0.
+func TestServeAndShutdown(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	out, outW := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--log-level", "error"}, strings.NewReader(""), outW, io.Discard)
+		outW.Close()
+		done <- code
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, out)
+	f := strings.Fields(line)
+	if len(f) < 5 || !strings.HasPrefix(f[4], "http://127.0.0.1:") {
+		t.Fatalf("serve printed %q", line)
+	}
+	base := strings.TrimSuffix(f[4], "/")
+
+	res, err := http.Get(base + "/healthz")
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("healthz: %v %v", res, err)
+	}
+	res.Body.Close()
+	res, err = http.Post(base+"/api/v1/tables", "application/json", strings.NewReader(`{"game": "nymphabet", "seats": ["me", "open"]}`))
+	if err != nil || res.StatusCode != 201 {
+		t.Fatalf("create: %v %v", res, err)
+	}
+	var created struct{ Table, Token, Invite string }
+	json.NewDecoder(res.Body).Decode(&created)
+	res.Body.Close()
+	if !strings.HasPrefix(created.Invite, base+"/t/") {
+		t.Fatalf("invite %q does not lead to %s", created.Invite, base)
+	}
+
+	wctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, _, err := websocket.Dial(wctx, "ws"+strings.TrimPrefix(base, "http")+"/api/v1/tables/"+created.Table+"/socket", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	c.Write(wctx, websocket.MessageText, []byte(fmt.Sprintf(`{"type": "hello", "token": %q}`, created.Token)))
+	if _, _, err := c.Read(wctx); err != nil {
+		t.Fatal(err)
+	}
+
+	stop() // as SIGTERM does
+	for {
+		_, _, err := c.Read(wctx)
+		if err == nil {
+			continue
+		}
+		if websocket.CloseStatus(err) != websocket.StatusGoingAway {
+			t.Fatalf("socket ended with %v, want going away", err)
+		}
+		break
+	}
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("serve returned %d", code)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}
+
+func TestServeFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"serve", "--log", "xml"},
+		{"serve", "--log-level", "loud"},
+		{"serve", "extra"},
+		{"loadtest", "--url", "http://10.0.0.1:8080"},
+		{"loadtest", "--url", "http://example.com"},
+		{"loadtest", "--rate", "fast"},
+		{"loadtest", "--tables", "0"},
+	} {
+		var stderr strings.Builder
+		if code := run(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr.String())
+		}
+	}
+}
