@@ -498,3 +498,32 @@ func indexNumber(s, n string) int {
 	}
 	return best
 }
+
+func TestWebSocketFlood(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{PerConn: 1, PerConnBurst: 3})
+	hc := &client{t: t, base: srv.URL}
+	var a Seated
+	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
+	c := wsDial(t, srv, a.Table)
+	wsSend(t, c, `{"type": "hello"}`)
+	wsRead(t, c)
+	for i := 0; i < 6; i++ {
+		wsSend(t, c, `{"type": "ping"}`)
+	}
+	pongs, limited := 0, 0
+	for pongs+limited < 6 {
+		switch m := wsRead(t, c); m.Type {
+		case "pong":
+			pongs++
+		case "error":
+			if m.Status != http.StatusTooManyRequests || !strings.Contains(m.Error, "slow down") {
+				t.Fatalf("flood error %+v", m)
+			}
+			limited++
+		}
+	}
+	if pongs > 4 || limited < 2 {
+		t.Fatalf("%d pongs and %d refusals for 6 pings with a burst of 3", pongs, limited)
+	}
+}
