@@ -527,3 +527,36 @@ func TestWebSocketFlood(t *testing.T) {
 		t.Fatalf("%d pongs and %d refusals for 6 pings with a burst of 3", pongs, limited)
 	}
 }
+
+func TestServeStatic(t *testing.T) {
+	f := newFixture(t)
+	plain := NewHandler(f.s, Limits{})
+	withWeb := NewHandler(f.s, Limits{})
+	withWeb.ServeStatic(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "page ", r.URL.Path) }))
+	a, _ := f.s.Create(context.Background(), nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+	for _, tc := range []struct {
+		h      *Handler
+		path   string
+		accept string
+		status int
+		says   string
+	}{
+		{plain, "/t/" + a.Table, "", 200, "To take an open seat"},
+		{plain, "/lobby", "", 404, ""},
+		{withWeb, "/t/" + a.Table, "text/html", 200, "page /t/" + a.Table},
+		{withWeb, "/t/" + a.Table, "", 200, "To take an open seat"},
+		{withWeb, "/lobby", "text/html", 200, "page /lobby"},
+		{withWeb, "/api/v1/nothing", "", 404, "no such endpoint"},
+		{withWeb, "/healthz", "", 200, "ok"},
+	} {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", tc.path, nil)
+		if tc.accept != "" {
+			req.Header.Set("Accept", tc.accept)
+		}
+		tc.h.ServeHTTP(rec, req)
+		if rec.Code != tc.status || !strings.Contains(rec.Body.String(), tc.says) {
+			t.Errorf("GET %s (Accept %q, web %v): %d %q", tc.path, tc.accept, tc.h == withWeb, rec.Code, rec.Body.String())
+		}
+	}
+}
