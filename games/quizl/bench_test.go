@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"parlour/game"
+	"parlour/lexicon"
 )
 
-// BenchmarkReplay replays generated random legal games from their records
-// and reports moves replayed per second (target: 100,000 per core).
+// BenchmarkReplay replays generated random legal games from their records,
+// refereed with the real English lexicon, and reports moves replayed per
+// second (target: 100,000 per core).
 func BenchmarkReplay(b *testing.B) {
-	lex := testLex()
+	lex := lexicon.Default()
 	reg := game.NewRegistry(Game{})
 	var recs []*game.Record
 	moves := 0

@@ -170,7 +170,7 @@ func checkSecrets(t testing.TB, s *State, evs []game.Event) {
 // as a record, replays it and checks the result is the same; it checks
 // secrets after every move.
 func TestRandomGames(t *testing.T) {
-	games := 3000
+	games := 2000
 	if testing.Short() {
 		games = 300
 	}

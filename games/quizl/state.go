@@ -386,7 +386,7 @@ type Announced struct {
 func (s *State) call(c int, sq Square, pl *played) []game.Event {
 	bit := uint32(1) << sq
 	s.called[c] |= bit
-	rev := Revealed{Square: sq.String()}
+	rev := Revealed{Square: sq.String(), Letters: make([]Letter, 0, s.n)}
 	var trips []int
 	for o := range s.n {
 		if !s.opponent(c, o) {
@@ -406,10 +406,9 @@ func (s *State) call(c int, sq Square, pl *played) []game.Event {
 	}
 	name := s.cfg.Players[c]
 	pl.text = name + " called " + rev.Square
-	evs := []game.Event{
-		{Kind: "call", Text: pl.text, Data: Called{Seat: c, Square: rev.Square}},
-		{To: []game.Seat{game.Seat(c)}, Kind: "revealed", Text: revealedText(rev), Data: rev},
-	}
+	evs := make([]game.Event, 2, 2+len(trips)+1)
+	evs[0] = game.Event{Kind: "call", Text: pl.text, Data: Called{Seat: c, Square: rev.Square}}
+	evs[1] = game.Event{To: []game.Seat{game.Seat(c)}, Kind: "revealed", Text: revealedText(rev), Data: rev}
 	for _, o := range trips {
 		t := fmt.Sprintf("%s has uncovered every letter of %s password without announcing it: 0 points against %s", name, s.possessive(o), s.whose(o))
 		pl.text += "; " + t

@@ -139,6 +139,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 				calls.Add(float64(p.calls), win)
 				score.Add(float64(p.score), win)
 			}
+			score.MoveTimes = calls.MoveTimes
 			out = append(out, calls, score)
 		}
 		if l == game.Strong {
@@ -163,7 +164,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 				}
 				grids = append(grids, g)
 			}
-			p, err := playGame(ctx, bots, grids, lex, nil)
+			p, err := playGame(ctx, bots, grids, lex, m)
 			if err != nil {
 				return nil, fmt.Errorf("%s game %d: %w", m.Name, i, err)
 			}

@@ -24,9 +24,12 @@ type decoys struct {
 	near3 map[uint32]float32      // pattern with two holes -> weight of the words completing it
 	// pos[p][x] is the weight of the words with letter x at position p.
 	pos   [5][26]float64
-	three float64         // how much three-letter matches count
-	posW  float64         // how much letters in likely positions count
-	miss  float64         // how much more a near word counts when its odd letter is the missing one
+	three float64 // how much three-letter matches count
+	posW  float64 // how much letters in likely positions count
+	miss  float64 // how much more a near word counts when its odd letter is the missing one
+	// cross weighs the lines that cross the password's: a solver that has
+	// just seen a password letter looks along both lines through it.
+	cross float64
 	count map[uint32]int  // pattern -> words completing it
 	exact map[uint32]bool // the words themselves
 }
@@ -48,7 +51,7 @@ func keys(l *[5]uint8, hole, hole2 int) uint32 {
 
 func newDecoys(v *vocab) *decoys {
 	d := &decoys{near: map[uint32]*[26]float32{}, near3: map[uint32]float32{}, count: map[uint32]int{}, exact: map[uint32]bool{},
-		three: 0.3, posW: 0.3, miss: 4}
+		three: 0.3, posW: 0.3, miss: 4, cross: 0.3}
 	var tot float64
 	for i := range v.words {
 		e := &v.words[i]
@@ -276,7 +279,11 @@ func deceive(password string, d *decoys, iters int, rng *rand.Rand) *quizl.Grid 
 		for i := range quizl.Size {
 			b[i] = cell[l.Square(i)]
 		}
-		return d.line(&b, letters[20])
+		v := d.line(&b, letters[20])
+		if l.IsRow() != line.IsRow() && v > illegal {
+			v *= d.cross
+		}
+		return v
 	}
 	total := func() float64 {
 		var t float64
