@@ -6,7 +6,7 @@ import (
 )
 
 // Limits caps what one client may send. The zero value of a field takes
-// the default in DefaultLimits.
+// its default from DefaultLimits.
 type Limits struct {
 	// MaxBody caps a request body, and MaxMessage a WebSocket message, in
 	// bytes.
@@ -24,17 +24,19 @@ type Limits struct {
 	NewGuestsBurst float64
 }
 
-// DefaultLimits are generous for people and for programs that play many
-// tables, and stop a flood.
-var DefaultLimits = Limits{
-	MaxBody: 64 << 10, MaxMessage: 64 << 10,
-	PerConn: 1000, PerConnBurst: 2000,
-	PerIdentity: 100, PerIdentityBurst: 200,
-	NewGuests: 20, NewGuestsBurst: 100,
+// DefaultLimits returns limits generous for people and for programs that
+// play many tables, that still stop a flood.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxBody: 64 << 10, MaxMessage: 64 << 10,
+		PerConn: 1000, PerConnBurst: 2000,
+		PerIdentity: 100, PerIdentityBurst: 200,
+		NewGuests: 20, NewGuestsBurst: 100,
+	}
 }
 
 func (l Limits) withDefaults() Limits {
-	d := DefaultLimits
+	d := DefaultLimits()
 	if l.MaxBody > 0 {
 		d.MaxBody = l.MaxBody
 	}

@@ -25,19 +25,25 @@ func newMetrics() *Metrics { return &Metrics{} }
 
 // histogram is a Prometheus histogram of durations with fixed buckets.
 type histogram struct {
-	counts [len(latencyBuckets) + 1]atomic.Int64
+	counts [numBuckets + 1]atomic.Int64
 	sum    atomic.Int64 // nanoseconds
 }
 
-var latencyBuckets = [...]time.Duration{
-	100 * time.Microsecond, 250 * time.Microsecond, 500 * time.Microsecond,
-	time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond,
-	10 * time.Millisecond, 25 * time.Millisecond, 100 * time.Millisecond, time.Second,
+const numBuckets = 10
+
+// latencyBuckets returns the histogram's upper bounds.
+func latencyBuckets() [numBuckets]time.Duration {
+	return [numBuckets]time.Duration{
+		100 * time.Microsecond, 250 * time.Microsecond, 500 * time.Microsecond,
+		time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond,
+		10 * time.Millisecond, 25 * time.Millisecond, 100 * time.Millisecond, time.Second,
+	}
 }
 
 func (h *histogram) observe(d time.Duration) {
+	bounds := latencyBuckets()
 	i := 0
-	for i < len(latencyBuckets) && d > latencyBuckets[i] {
+	for i < numBuckets && d > bounds[i] {
 		i++
 	}
 	h.counts[i].Add(1)
@@ -77,11 +83,11 @@ func (s *Service) writeMetrics(w io.Writer) {
 	h := &m.moveLatency
 	fmt.Fprintf(w, "# HELP parlour_move_seconds Time from a move's arrival at its table to its durable commit.\n# TYPE parlour_move_seconds histogram\n")
 	var cum int64
-	for i, b := range latencyBuckets {
+	for i, b := range latencyBuckets() {
 		cum += h.counts[i].Load()
 		fmt.Fprintf(w, "parlour_move_seconds_bucket{le=\"%g\"} %d\n", b.Seconds(), cum)
 	}
-	cum += h.counts[len(latencyBuckets)].Load()
+	cum += h.counts[numBuckets].Load()
 	fmt.Fprintf(w, "parlour_move_seconds_bucket{le=\"+Inf\"} %d\n", cum)
 	fmt.Fprintf(w, "parlour_move_seconds_sum %g\nparlour_move_seconds_count %d\n", time.Duration(h.sum.Load()).Seconds(), cum)
 	var ms runtime.MemStats

@@ -38,7 +38,9 @@ func validTokenShape(token string) bool {
 	return err == nil
 }
 
-var idEncoding = base32.NewEncoding("abcdefghijkmnpqrstuvwxyz23456789").WithPadding(base32.NoPadding)
+// idAlphabet spells table ids: letters and digits without the easily
+// confused l, o, 0 and 1.
+const idAlphabet = "abcdefghijkmnpqrstuvwxyz23456789"
 
 // newID returns a random identifier of 80 bits, written in 16 letters and
 // digits that are hard to confuse: table ids are unguessable, so a private
@@ -46,7 +48,7 @@ var idEncoding = base32.NewEncoding("abcdefghijkmnpqrstuvwxyz23456789").WithPadd
 func newID() string {
 	b := make([]byte, 10)
 	rand.Read(b)
-	return strings.ToLower(idEncoding.EncodeToString(b))
+	return base32.NewEncoding(idAlphabet).WithPadding(base32.NoPadding).EncodeToString(b)
 }
 
 // randomSeed returns a uint64 from crypto/rand.
@@ -62,7 +64,7 @@ func validID(id string) bool {
 		return false
 	}
 	for _, c := range id {
-		if !strings.ContainsRune("abcdefghijkmnpqrstuvwxyz23456789", c) {
+		if !strings.ContainsRune(idAlphabet, c) {
 			return false
 		}
 	}

@@ -44,9 +44,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	syncMode := fs.String("sync", "FULL", "SQLite synchronous setting: FULL survives power loss, NORMAL only a crash")
 	logFormat := fs.String("log", "text", "log format: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
-	perConn := fs.Float64("rate-conn", server.DefaultLimits.PerConn, "requests per second allowed on one connection")
+	perConn := fs.Float64("rate-conn", server.DefaultLimits().PerConn, "requests per second allowed on one connection")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
-	perID := fs.Float64("rate-identity", server.DefaultLimits.PerIdentity, "requests per second allowed for one identity")
+	perID := fs.Float64("rate-identity", server.DefaultLimits().PerIdentity, "requests per second allowed for one identity")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR]")
 		fmt.Fprintln(stderr, "\nServes Parlour's tables: the HTTP API and WebSocket (see docs/protocol.md).")
