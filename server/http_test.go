@@ -560,3 +560,33 @@ func TestServeStatic(t *testing.T) {
 		}
 	}
 }
+
+// TestWebSocketResume reconnects with the last version seen and gets every
+// move since, once, then live updates.
+func TestWebSocketResume(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	ctx := context.Background()
+	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
+	pa := f.principal(a.Token)
+	u, _ := f.s.View(ctx, pa, a.Table)
+	seen := u.Version
+	for _, m := range []string{"guess 10", "guess 20", "guess 30"} {
+		if _, err := f.s.Move(ctx, pa, a.Table, m, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := wsDial(t, srv, a.Table)
+	wsSend(t, c, fmt.Sprintf(`{"type": "hello", "token": %q, "version": %d}`, a.Token, seen))
+	m := wsReadType(t, c, "update")
+	if len(m.Update.Moves) != 3 || m.Update.Moves[0].Version != seen+1 || m.Update.Moves[2].Move != "guess 30" || m.Update.Version != seen+3 {
+		t.Fatalf("resumed update: version %d, moves %+v", m.Update.Version, m.Update.Moves)
+	}
+	if _, err := f.s.Move(ctx, pa, a.Table, "guess 40", nil); err != nil {
+		t.Fatal(err)
+	}
+	m = wsReadType(t, c, "update")
+	if len(m.Update.Moves) != 1 || m.Update.Moves[0].Version != seen+4 {
+		t.Fatalf("live update after the resume: %+v", m.Update.Moves)
+	}
+}
