@@ -46,6 +46,9 @@ func TestWordFight(t *testing.T) {
 		sent := by.submitAt("#w-controls form button[type=submit]")
 		lat = append(lat, time.Duration((other.seenAt()-sent)*float64(time.Millisecond)))
 		for _, p := range []*player{ann, ben} {
+			// The declarer may already hold the turn (to answer), so wait
+			// for the word itself to reach the list before reading it.
+			p.wait("the declared word", fmt.Sprintf(`document.querySelectorAll("#w-list tbody tr").length === %d`, listLen))
 			p.waitTurn(true)
 			row := p.text("#w-list tbody tr:last-child")
 			if !strings.HasPrefix(row, strings.ToUpper(word)+"\t"+fmt.Sprint(len(word))+"\t"+by.name) {
