@@ -115,12 +115,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	sw := &statusWriter{ResponseWriter: w}
 	if b, ok := r.Context().Value(connKey{}).(*bucket); ok && !b.allow(start) {
-		h.s.Metrics.limited.Add(1)
+		h.s.metrics.limited.Add(1)
 		h.fail(sw, r, refuse(http.StatusTooManyRequests, "too many requests on this connection: slow down"))
 	} else {
 		h.mux.ServeHTTP(sw, r)
 	}
-	h.s.Metrics.request(sw.status)
+	h.s.metrics.request(sw.status)
 	if sw.status >= 500 {
 		h.log.Warn("request failed", "method", r.Method, "path", r.URL.Path, "status", sw.status, "took", time.Since(start))
 	} else {
@@ -169,7 +169,7 @@ func (h *Handler) principal(r *http.Request) (*Principal, error) {
 		return nil, err
 	}
 	if !h.byID.allow(p.Identity) {
-		h.s.Metrics.limited.Add(1)
+		h.s.metrics.limited.Add(1)
 		return nil, refuse(http.StatusTooManyRequests, "too many requests for your identity: slow down")
 	}
 	return p, nil
@@ -182,7 +182,7 @@ func (h *Handler) guestAllowed(r *http.Request) error {
 		host = r.RemoteAddr
 	}
 	if !h.byAddr.allow(host) {
-		h.s.Metrics.limited.Add(1)
+		h.s.metrics.limited.Add(1)
 		return refuse(http.StatusTooManyRequests, "too many new guests from your address: slow down")
 	}
 	return nil

@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// Metrics counts what the service does, for GET /metrics.
-type Metrics struct {
+// metricSet counts what the service does, for GET /metrics.
+type metricSet struct {
 	tablesCreated atomic.Int64
 	movesAccepted atomic.Int64
 	movesRefused  atomic.Int64
@@ -21,7 +21,7 @@ type Metrics struct {
 	moveLatency   histogram
 }
 
-func newMetrics() *Metrics { return &Metrics{} }
+func newMetrics() *metricSet { return &metricSet{} }
 
 // histogram is a Prometheus histogram of durations with fixed buckets.
 type histogram struct {
@@ -50,7 +50,7 @@ func (h *histogram) observe(d time.Duration) {
 	h.sum.Add(int64(d))
 }
 
-func (m *Metrics) request(status int) {
+func (m *metricSet) request(status int) {
 	if c := status / 100; c >= 1 && c <= 5 {
 		m.requests[c].Add(1)
 	}
@@ -58,7 +58,7 @@ func (m *Metrics) request(status int) {
 
 // write prints the metrics in Prometheus text format.
 func (s *Service) writeMetrics(w io.Writer) {
-	m := s.Metrics
+	m := s.metrics
 	counter := func(name, help string, v int64) {
 		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s %d\n", name, help, name, name, v)
 	}

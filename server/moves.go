@@ -66,7 +66,7 @@ func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text strin
 	}
 	evs, err := t.st.Apply(seat, text)
 	if err != nil {
-		s.Metrics.movesRefused.Add(1)
+		s.metrics.movesRefused.Add(1)
 		if errors.Is(err, game.ErrNotYourTurn) {
 			return MoveResult{}, refuse(http.StatusConflict, "%v", err)
 		}
@@ -101,8 +101,8 @@ func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text strin
 	t.remember(st)
 	t.broadcast()
 	s.scheduleBots(t)
-	s.Metrics.movesAccepted.Add(1)
-	s.Metrics.moveLatency.observe(time.Since(start))
+	s.metrics.movesAccepted.Add(1)
+	s.metrics.moveLatency.observe(time.Since(start))
 	if t.status == store.Finished {
 		s.log.Info("game over", "table", t.id, "moves", len(t.moves))
 	}

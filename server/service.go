@@ -74,7 +74,7 @@ type Service struct {
 	bots   sync.WaitGroup
 	botSem chan struct{}
 
-	Metrics *Metrics
+	metrics *metricSet
 }
 
 // New builds a service on cfg and rebuilds every live table in the store
@@ -104,7 +104,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
 		tables: map[string]*table{}, lexes: map[string]*lexicon.Lexicon{},
 		botSem:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
-		Metrics: newMetrics(),
+		metrics: newMetrics(),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	start := time.Now()
@@ -324,7 +324,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, e
 	}
 	c, err := s.st.Credential(ctx, h)
 	if errors.Is(err, store.ErrNotFound) {
-		s.Metrics.badTokens.Add(1)
+		s.metrics.badTokens.Add(1)
 		return nil, refuse(http.StatusUnauthorized, "that token is not one this server issued")
 	}
 	if err != nil {

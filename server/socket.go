@@ -82,8 +82,8 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.dropSocket(s)
-	h.s.Metrics.sockets.Add(1)
-	defer h.s.Metrics.sockets.Add(-1)
+	h.s.metrics.sockets.Add(1)
+	defer h.s.metrics.sockets.Add(-1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	code, reason := s.serve(ctx, id)
@@ -180,7 +180,7 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 // handle answers one client message; a non-zero code closes the socket.
 func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.StatusCode, string) {
 	if !s.lim.allow(time.Now()) || (s.p != nil && !s.h.byID.allow(s.p.Identity)) {
-		s.h.s.Metrics.limited.Add(1)
+		s.h.s.metrics.limited.Add(1)
 		s.over++
 		if s.over > 100 {
 			return websocket.StatusPolicyViolation, "too many messages"

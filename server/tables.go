@@ -208,7 +208,7 @@ func (s *Service) insert(ctx context.Context, t *table) error {
 	s.mu.Lock()
 	s.tables[t.id] = t
 	s.mu.Unlock()
-	s.Metrics.tablesCreated.Add(1)
+	s.metrics.tablesCreated.Add(1)
 	t.mu.Lock()
 	s.scheduleBots(t)
 	t.mu.Unlock()

@@ -31,7 +31,7 @@ func (s *Service) Watch(ctx context.Context, p *Principal, id string, from int) 
 		return nil, badRequest("version %d is ahead of the table, which is at version %d", from, v)
 	}
 	t.watchers++
-	s.Metrics.watchers.Add(1)
+	s.metrics.watchers.Add(1)
 	return &Watcher{s: s, t: t, p: p, version: from}, nil
 }
 
@@ -83,5 +83,5 @@ func (w *Watcher) Close() {
 	w.t.mu.Lock()
 	w.t.watchers--
 	w.t.mu.Unlock()
-	w.s.Metrics.watchers.Add(-1)
+	w.s.metrics.watchers.Add(-1)
 }
