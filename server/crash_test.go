@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -122,7 +123,7 @@ type crashTable struct {
 	calls  [2]int
 }
 
-func (ct *crashTable) play(url string, stop <-chan struct{}) {
+func (ct *crashTable) play(url string, stop <-chan struct{}, acked *atomic.Int64) {
 	for {
 		select {
 		case <-stop:
@@ -141,6 +142,7 @@ func (ct *crashTable) play(url string, stop <-chan struct{}) {
 			return // the server died, or the game is over
 		}
 		ct.acked = append(ct.acked, game.Move{By: fmt.Sprint(seat), Move: mv})
+		acked.Add(1)
 		ct.calls[seat]++
 		if len(res.ToMove) == 0 {
 			return
@@ -178,12 +180,18 @@ func TestCrashRecovery(t *testing.T) {
 		all = append(all, ct)
 	}
 	stop := make(chan struct{})
+	var acked atomic.Int64
 	var wg sync.WaitGroup
 	for _, ct := range all {
 		wg.Add(1)
-		go func() { defer wg.Done(); ct.play(c.url, stop) }()
+		go func() { defer wg.Done(); ct.play(c.url, stop, &acked) }()
 	}
-	time.Sleep(300 * time.Millisecond)
+	// Kill the server mid-game, once it has acknowledged a good number of
+	// moves (or after a while on a slow machine).
+	deadline := time.Now().Add(5 * time.Second)
+	for acked.Load() < 200 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
