@@ -22,10 +22,6 @@ type weights struct {
 	guess float64
 	// samples is how many fleets the belief draws.
 	samples int
-	// floor is added to the weight of every place a ship may lie when
-	// weighing the risk of losing it for good: the drawn fleets say a
-	// rare place is rare, but a lost place costs the game.
-	floor float64
 }
 
 // shortlist is how many squares, best by a rough value, the strong
@@ -34,15 +30,13 @@ const shortlist = 10
 
 // mediumWeights are the medium level's: a small belief, no thought for
 // information or for shots lost by sinking, but care not to guess.
-func mediumWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 40, floor: 0.01} }
+func mediumWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 40} }
 
 // easyWeights are the easy level's: medium's with a smaller belief.
-func easyWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 12, floor: 0.01} }
+func easyWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 12} }
 
 // strongWeights are the strong level's weights, tuned on the bench.
-func strongWeights() weights {
-	return weights{info: 0.45, sink: 1.0, guess: 50, samples: 300, floor: 0.01}
-}
+func strongWeights() weights { return weights{info: 0.45, sink: 0.6, guess: 25, samples: 300} }
 
 // shot tracks, for one sampled fleet, what a salvo being chosen would hit.
 type shot struct {
@@ -103,7 +97,7 @@ func strongSalvo(ctx context.Context, k *knowledge, r *rand.Rand, shots int, w w
 		return densitySalvo(k, r, shots), nil
 	}
 	m := len(ss)
-	conf := newConfusion(bel, ss, w.floor)
+	conf := newConfusion(bel, ss)
 	at := make([][salvo.Squares]int8, m)
 	cur := make([]shot, m)
 	var useful salvo.Board // squares where some sample has a ship
@@ -220,8 +214,8 @@ type confusion struct {
 }
 
 // newConfusion weighs each place by how often the drawn fleets hold it,
-// smoothed so that places no draw holds still count a little, plus floor.
-func newConfusion(b *belief, ss []sample, floor float64) *confusion {
+// smoothed so that places no draw holds still count a little.
+func newConfusion(b *belief, ss []sample) *confusion {
 	c := &confusion{units: b.units, groups: map[uint64]float64{}, best: map[uint64]float64{}}
 	for u := range 4 {
 		c.weight[u] = make([]float64, len(b.units[u]))
@@ -242,7 +236,7 @@ func newConfusion(b *belief, ss []sample, floor float64) *confusion {
 			sum += c.weight[u][i]
 		}
 		for i := range c.weight[u] {
-			c.weight[u][i] = c.weight[u][i]/sum + floor
+			c.weight[u][i] /= sum
 		}
 	}
 	return c
