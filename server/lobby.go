@@ -109,7 +109,7 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 			m.Seats[(i+1)%n] = seatMeta{Name: st.Name, Identity: st.Identity, Computer: st.Computer}
 		}
 		if t.m.Set != nil {
-			m.Set = &setMeta{Target: t.m.Set.Target, Totals: make([]int, n)}
+			m.Set = game.NewSet(n, t.m.Set.Target)
 			if !t.m.Set.Over {
 				m.Set.Games = t.m.Set.Games
 				for i, v := range t.m.Set.Totals {

@@ -135,35 +135,7 @@ func (t *table) waitingFor() string {
 
 // finishSet adds a finished game's scores to its set.
 func (t *table) finishSet() {
-	if t.m.Set == nil || t.m.Set.Over {
-		return
+	if t.m.Set != nil {
+		t.m.Set.Add(t.st.Result().Scores)
 	}
-	set := t.m.Set
-	set.Games++
-	sc := t.st.Result().Scores
-	for i := range set.Totals {
-		if i < len(sc) {
-			set.Totals[i] += sc[i]
-		}
-	}
-	best, reached := 0, false
-	for i, v := range set.Totals {
-		if i == 0 || v > best {
-			best = v
-		}
-		reached = reached || v >= set.Target
-	}
-	if !reached {
-		return
-	}
-	var w []int
-	for i, v := range set.Totals {
-		if v == best {
-			w = append(w, i)
-		}
-	}
-	if len(w) > 1 {
-		return // a tie at the top plays another game
-	}
-	set.Over, set.Winners = true, w
 }

@@ -29,7 +29,7 @@ type meta struct {
 	Started bool `json:"started,omitempty"`
 	Start   int  `json:"start,omitempty"`
 	// Set carries scores from game to game, for games with a set_target.
-	Set *setMeta `json:"set,omitempty"`
+	Set *game.Set `json:"set,omitempty"`
 	// Prev and Rematch link the tables of a series.
 	Prev    string `json:"prev,omitempty"`
 	Rematch string `json:"rematch,omitempty"`
@@ -50,16 +50,6 @@ type seatMeta struct {
 }
 
 func (s seatMeta) open() bool { return s.Identity == "" && s.Computer == "" }
-
-// setMeta is a set of games played for a target total.
-type setMeta struct {
-	Target int   `json:"target"`
-	Games  int   `json:"games"`
-	Totals []int `json:"totals"`
-	// Over and Winners are set once the set has ended.
-	Over    bool  `json:"over,omitempty"`
-	Winners []int `json:"winners,omitempty"`
-}
 
 func (m meta) clone() meta {
 	c := m
@@ -219,7 +209,7 @@ type TableInfo struct {
 	// Reveal opens the commitments once the game is over.
 	Reveal  []Reveal     `json:"reveal,omitempty"`
 	Result  *game.Result `json:"result,omitempty"`
-	Set     *setMeta     `json:"set,omitempty"`
+	Set     *game.Set    `json:"set,omitempty"`
 	Prev    string       `json:"prev,omitempty"`
 	Rematch string       `json:"rematch,omitempty"`
 	Created time.Time    `json:"created"`

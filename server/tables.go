@@ -14,10 +14,6 @@ import (
 	"parlour/store"
 )
 
-// setTargetOption is the rule option that makes a game's tables play sets:
-// scores carry from game to game until somebody's total reaches it.
-const setTargetOption = "set_target"
-
 // CreateRequest asks for a new table.
 type CreateRequest struct {
 	// Game is the game's name ("quizl").
@@ -117,8 +113,8 @@ func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (
 		Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(),
 		Seed: randomSeed(), Private: req.Private, Seats: seats,
 	}
-	if o := slices.IndexFunc(g.Options(), func(o game.Option) bool { return o.Name == setTargetOption }); o >= 0 {
-		m.Set = &setMeta{Target: rules.Int(setTargetOption), Totals: make([]int, len(seats))}
+	if o := slices.IndexFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }); o >= 0 {
+		m.Set = game.NewSet(len(seats), rules.Int(game.SetTargetOption))
 	}
 	t := s.newTable(g, m, rules, lex)
 	if err := s.solitaireSetup(ctx, t); err != nil {

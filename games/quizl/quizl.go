@@ -28,7 +28,7 @@ const (
 	// OptAward is the points a wrong announcement gives the grid's owner.
 	OptAward = "wrong_announcement_award"
 	// OptSetTarget is the total that ends a set of games.
-	OptSetTarget = "set_target"
+	OptSetTarget = game.SetTargetOption
 )
 
 // MaxPlayers is the most players a Quizl table seats.

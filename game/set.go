@@ -1,0 +1,66 @@
+package game
+
+// SetTargetOption is the rule option that makes a game's tables play sets:
+// a game that lists it carries scores from game to game until somebody's
+// total reaches the target (Quizl does).
+const SetTargetOption = "set_target"
+
+// Set is a set of games played for a target total. The set ends after the
+// game in which somebody's total reaches Target; the highest total wins,
+// and a tie at the top plays another game.
+type Set struct {
+	// Target is the total that ends the set.
+	Target int `json:"target"`
+	// Games counts the games added.
+	Games int `json:"games"`
+	// Totals holds each seat's total so far.
+	Totals []int `json:"totals"`
+	// Over and Winners are set once the set has ended.
+	Over    bool  `json:"over,omitempty"`
+	Winners []int `json:"winners,omitempty"`
+}
+
+// NewSet starts a set for players seats with the given target.
+func NewSet(players, target int) *Set {
+	return &Set{Target: target, Totals: make([]int, players)}
+}
+
+// Add adds one finished game's scores, seat by seat, to the totals and
+// reports whether the set is now over and, if so, the seats with the
+// highest total. Adding to a set that is over changes nothing.
+func (s *Set) Add(scores []int) (over bool, winners []int) {
+	if s.Over {
+		return true, s.Winners
+	}
+	s.Games++
+	for i := range s.Totals {
+		if i < len(scores) {
+			s.Totals[i] += scores[i]
+		}
+	}
+	s.Over, s.Winners = s.over()
+	return s.Over, s.Winners
+}
+
+func (s *Set) over() (bool, []int) {
+	best, reached := 0, false
+	for i, t := range s.Totals {
+		if i == 0 || t > best {
+			best = t
+		}
+		reached = reached || t >= s.Target
+	}
+	if !reached || len(s.Totals) == 0 {
+		return false, nil
+	}
+	var w []int
+	for i, t := range s.Totals {
+		if t == best {
+			w = append(w, i)
+		}
+	}
+	if len(w) > 1 {
+		return false, nil // a tie at the top plays another game
+	}
+	return true, w
+}

@@ -1,0 +1,49 @@
+package game
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestSet(t *testing.T) {
+	tests := []struct {
+		name    string
+		players int
+		target  int
+		games   [][]int
+		over    bool
+		winners []int
+		totals  []int
+	}{
+		{"not yet", 2, 25, [][]int{{10, 0}, {12, 5}}, false, nil, []int{22, 5}},
+		{"reached", 2, 25, [][]int{{10, 0}, {20, 5}}, true, []int{0}, []int{30, 5}},
+		{"both past, higher wins", 2, 25, [][]int{{24, 20}, {3, 10}}, true, []int{1}, []int{27, 30}},
+		{"tie at the top plays on", 2, 25, [][]int{{20, 20}, {5, 5}}, false, nil, []int{25, 25}},
+		{"tie broken next game", 2, 25, [][]int{{20, 20}, {5, 5}, {0, 3}}, true, []int{1}, []int{25, 28}},
+		{"three players", 3, 10, [][]int{{4, 9, 2}, {0, 2, 0}}, true, []int{1}, []int{4, 11, 2}},
+		{"solitaire", 1, 25, [][]int{{19}, {7}}, true, []int{0}, []int{26}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := NewSet(tt.players, tt.target)
+			var over bool
+			var w []int
+			for _, g := range tt.games {
+				over, w = s.Add(g)
+			}
+			if over != tt.over || !slices.Equal(w, tt.winners) || !slices.Equal(s.Totals, tt.totals) {
+				t.Fatalf("over %v winners %v totals %v; want %v %v %v", over, w, s.Totals, tt.over, tt.winners, tt.totals)
+			}
+			if s.Games != len(tt.games) {
+				t.Fatalf("games %d", s.Games)
+			}
+			if over {
+				before := slices.Clone(s.Totals)
+				s.Add([]int{100, 100, 100})
+				if !slices.Equal(before, s.Totals) || s.Games != len(tt.games) {
+					t.Fatal("adding to a finished set changed it")
+				}
+			}
+		})
+	}
+}
