@@ -254,13 +254,21 @@ func (s *State) SeatView(seat game.Seat) View {
 		}
 	}
 	v.Fleet = make([]ShipView, FleetSize)
+	squares := make([]Square, 0, FleetSquares) // one backing array for every ship
+	hits := make([]bool, 0, FleetSquares)
 	for i, sh := range s.fleets[seat] {
-		sq := sh.Squares()
-		hit := make([]bool, len(sq))
-		for j, q := range sq {
-			hit[j] = s.hit[seat].Has(q)
+		dr, dc := sh.step()
+		from := len(squares)
+		for j := range sh.Len() {
+			q := At(sh.Start.Row()+j*dr, sh.Start.Col()+j*dc)
+			squares = append(squares, q)
+			hits = append(hits, s.hit[seat].Has(q))
 		}
-		v.Fleet[i] = ShipView{Class: ClassOf(i), Ship: sh, Squares: sq, Hit: hit, Sunk: s.sunk[seat]&(1<<i) != 0}
+		v.Fleet[i] = ShipView{
+			Class: ClassOf(i), Ship: sh,
+			Squares: squares[from:len(squares):len(squares)], Hit: hits[from:len(hits):len(hits)],
+			Sunk: s.sunk[seat]&(1<<i) != 0,
+		}
 	}
 	for _, sv := range s.salvos {
 		if sv.By != seat {
