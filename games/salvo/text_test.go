@@ -18,7 +18,7 @@ func TestViewString(t *testing.T) {
 		ShotsLostBy: "sinker",
 		Players:     []Player{{Name: "Ann", Shots: 5}, {Name: "Ben", Shots: 5, ShipsLost: 0}},
 		Fleets:      []Fleet{f, f},
-		Salvos: []Salvo{{By: 0, At: 1, Number: 1, Squares: []Square{1*Size + 1, 0}, Report: Report{Hits: Tally{1, 0, 0, 0}}}},
+		Salvos:      []Salvo{{By: 0, At: 1, Number: 1, Squares: []Square{1*Size + 1, 0}, Report: Report{Hits: Tally{1, 0, 0, 0}}}},
 	}
 	got := v.String()
 	for _, want := range []string{
