@@ -187,7 +187,7 @@ func makeGrid(password string, lv level, seed uint64, lex *lexicon.Lexicon) (*qu
 	}
 	if lv.probes == 0 {
 		for range 5 {
-			if g := deceive(password, d, lv.anneal, rng); g.Check(lex) == nil {
+			if g := deceive(password, quizl.Line(rng.IntN(quizl.Lines)), d, lv.anneal, rng); g.Check(lex) == nil {
 				return g, nil
 			}
 		}
@@ -198,8 +198,11 @@ func makeGrid(password string, lv level, seed uint64, lex *lexicon.Lexicon) (*qu
 	pr := newProber(lex, full, rng.Uint64())
 	var best *quizl.Grid
 	bestCost := -1.0
-	for range lv.probes {
-		g := deceive(password, d, lv.anneal, rng)
+	// Try the password on every line in turn, from a random one: where the
+	// word hides matters as much as what surrounds it.
+	first := rng.IntN(quizl.Lines)
+	for i := range lv.probes {
+		g := deceive(password, quizl.Line((first+i)%quizl.Lines), d, lv.anneal, rng)
 		if g.Check(lex) != nil {
 			continue
 		}
@@ -240,11 +243,10 @@ func (p *prober) cost(g *quizl.Grid) float64 {
 	return c
 }
 
-// deceive searches, by simulated annealing, for the filling of the 20
-// squares off the password's line that makes the other nine lines most
-// plausible (see decoys.line).
-func deceive(password string, d *decoys, iters int, rng *rand.Rand) *quizl.Grid {
-	line := quizl.Line(rng.IntN(quizl.Lines))
+// deceive puts password on line and searches, by simulated annealing,
+// for the filling of the other 20 squares that makes the other nine lines
+// most plausible (see decoys.line).
+func deceive(password string, line quizl.Line, d *decoys, iters int, rng *rand.Rand) *quizl.Grid {
 	var cell [quizl.Squares]uint8
 	onLine := line.Mask()
 	for i := range quizl.Size {
