@@ -209,13 +209,19 @@ type MoveHider interface {
 	HiddenMove(by, viewer Seat, move string) (shown string, hidden bool)
 }
 
-// HiddenSetup is what a record for one player shows in place of another
-// player's secret setup while the game is in progress.
-const HiddenSetup = "hidden"
+// SetupHider is implemented by games in which a seat's own setup may be
+// secret from that seat too (solitaire Quizl: the one seat's setup is the
+// computer's grid the player attacks).
+type SetupHider interface {
+	// HidesSetup reports whether the setup of seat owner must be kept from
+	// viewer while the game is in progress.
+	HidesSetup(cfg Config, owner, viewer Seat) bool
+}
 
 // For returns the record as seat viewer may see it: whole once res is
-// finished; before that, other players' setups are dropped and their
-// secret moves (see MoveHider) are masked. Such a record shows a player
+// finished; before that, other players' setups (and the viewer's own, where
+// the game hides it: see SetupHider) are dropped and other players' secret
+// moves (see MoveHider) are masked. Such a record shows a player
 // what they know; it cannot be replayed until the game ends.
 func (rec *Record) For(g Game, cfg Config, res Result, viewer Seat) *Record {
 	out := *rec
@@ -224,7 +230,8 @@ func (rec *Record) For(g Game, cfg Config, res Result, viewer Seat) *Record {
 	}
 	if len(rec.Setup) > 0 {
 		out.Setup = map[string]json.RawMessage{}
-		if viewer >= 0 && int(viewer) < len(cfg.Players) {
+		hider, _ := g.(SetupHider)
+		if viewer >= 0 && int(viewer) < len(cfg.Players) && (hider == nil || !hider.HidesSetup(cfg, viewer, viewer)) {
 			if s, ok := rec.Setup[cfg.Players[viewer]]; ok {
 				out.Setup[cfg.Players[viewer]] = s
 			}

@@ -262,3 +262,20 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// blindNim hides every setup from its owner too, as solitaire Quizl does.
+type blindNim struct{ nim }
+
+func (blindNim) HidesSetup(cfg Config, owner, viewer Seat) bool { return true }
+
+func TestRecordForHidesOwnSetup(t *testing.T) {
+	rec, _ := DecodeBytes([]byte(goodRecord))
+	rec.Moves = rec.Moves[:1]
+	_, cfg, st, err := Start(testRegistry(), rec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.For(blindNim{}, cfg, st.Result(), 1); len(got.Setup) != 0 {
+		t.Fatalf("a game that hides setups from their owners showed %v", got.Setup)
+	}
+}

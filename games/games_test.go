@@ -96,3 +96,22 @@ func TestBotsPlayEveryGame(t *testing.T) {
 		t.Fatal("unknown game accepted")
 	}
 }
+
+// TestSolitaireRecordHidesGrid checks that a solitaire Quizl player's copy
+// of the record, mid-game, holds no letter of the grid they attack.
+func TestSolitaireRecordHidesGrid(t *testing.T) {
+	rec := &game.Record{Parlour: 1, Game: "quizl", Players: []string{"Ann"},
+		Setup: map[string]json.RawMessage{"Ann": json.RawMessage(`{"grid": ["TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"], "password": "PSALM"}`)},
+		Moves: []game.Move{{By: "Ann", Move: "72"}}}
+	g, cfg, st, err := game.Start(Registry(), rec, lexicon.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Apply(0, "72"); err != nil {
+		t.Fatal(err)
+	}
+	mine := rec.For(g, cfg, st.Result(), 0)
+	if len(mine.Setup) != 0 {
+		t.Fatalf("the solitaire player's record shows the grid: %s", mine.Setup["Ann"])
+	}
+}
