@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -93,6 +94,32 @@ func FuzzCleanName(f *testing.F) {
 		}
 		if n == "" || len(n) > MaxNameLen || strings.ContainsAny(n, "\x00\n\r\t") {
 			t.Fatalf("cleanName(%q) = %q", s, n)
+		}
+	})
+}
+
+// FuzzDecodeMoveRequest checks that the direct reading of plain move
+// bodies agrees with the general decoder on every body.
+func FuzzDecodeMoveRequest(f *testing.F) {
+	for _, s := range []string{
+		`{"move":"72"}`, ` { "move" : "fire A1 B2" } `, `{"move":""}`, `{"move":"a\"b"}`,
+		`{"move":"\u0037"}`, `{"move":"72","version":3}`, `{"MOVE":"72"}`, `{"move":"72"}x`,
+		`{"move":"72"`, `{"move":72}`, "{\"move\":\"\xff\"}", `{"move":"é"}`, `{}`, ``,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fast, ferr := decodeMoveRequest(bytes.NewReader(b), 4096)
+		var slow MoveRequest
+		serr := decodeJSON(bytes.NewReader(b), 4096, &slow)
+		if (ferr == nil) != (serr == nil) {
+			t.Fatalf("%q: direct error %v, decoder error %v", b, ferr, serr)
+		}
+		if ferr != nil {
+			return
+		}
+		if fast.Move != slow.Move || (fast.Version == nil) != (slow.Version == nil) || (fast.Version != nil && *fast.Version != *slow.Version) {
+			t.Fatalf("%q: direct %+v, decoder %+v", b, fast, slow)
 		}
 	})
 }

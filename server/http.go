@@ -121,9 +121,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.mux.ServeHTTP(sw, r)
 	}
 	h.s.metrics.request(sw.status)
-	if sw.status >= 500 {
+	switch {
+	case sw.status >= 500:
 		h.log.Warn("request failed", "method", r.Method, "path", r.URL.Path, "status", sw.status, "took", time.Since(start))
-	} else {
+	case h.log.Enabled(r.Context(), slog.LevelDebug):
+		// Checked first: building the arguments costs allocations on
+		// every request even when the line is not written.
 		h.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "took", time.Since(start))
 	}
 }
@@ -330,8 +333,8 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
-	var req MoveRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+	req, err := decodeMoveRequest(r.Body, h.lim.MaxBody)
+	if err != nil {
 		h.fail(w, r, err)
 		return
 	}

@@ -8,6 +8,12 @@ import (
 	"time"
 )
 
+// commitStater is a store that groups writes into shared commits and
+// counts them (store/sqlite does).
+type commitStater interface {
+	CommitStats() (commits, writes int64)
+}
+
 // metricSet counts what the service does, for GET /metrics.
 type metricSet struct {
 	tablesCreated atomic.Int64
@@ -90,6 +96,11 @@ func (s *Service) writeMetrics(w io.Writer) {
 	cum += h.counts[numBuckets].Load()
 	fmt.Fprintf(w, "parlour_move_seconds_bucket{le=\"+Inf\"} %d\n", cum)
 	fmt.Fprintf(w, "parlour_move_seconds_sum %g\nparlour_move_seconds_count %d\n", time.Duration(h.sum.Load()).Seconds(), cum)
+	if cs, ok := s.st.(commitStater); ok {
+		commits, writes := cs.CommitStats()
+		counter("parlour_store_commits_total", "Transactions the store committed.", commits)
+		counter("parlour_store_writes_total", "Writes those transactions held (moves, tables, identities).", writes)
+	}
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	gauge("parlour_heap_bytes", "Bytes of allocated heap objects.", int64(ms.HeapAlloc))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -9,9 +10,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
+	"net/http/httputil"
 	"net/url"
 	"os"
+	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +43,9 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	identities := fs.Int("identities", 200, "guest identities the scripted players share")
 	conns := fs.Int("conns", 64, "HTTP connections to keep open")
 	serverPID := fs.Int("server-pid", 0, "the server's process id, to report the CPU it spends per move (Linux)")
+	procs := fs.Int("procs", 1, "CPUs the tool's goroutines run on at once (GOMAXPROCS): one leaves the rest to the server")
 	verify := fs.Bool("verify", true, "check every acknowledged move against the records afterwards")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the load tool's runs (not its preparation) to this file")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour loadtest [--url URL] [--tables N] [--rate R[,R...]] [--duration D]")
 		fmt.Fprintln(stderr, "\nDrives a running parlour serve with scripted players (see docs/performance.md).")
@@ -49,6 +56,9 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return 0
 		}
 		return 2
+	}
+	if *procs > 0 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(*procs))
 	}
 	u, err := url.Parse(*base)
 	if err != nil || !isLoopback(u.Hostname()) {
@@ -73,25 +83,52 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		hc: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
 			MaxIdleConns: *conns, MaxIdleConnsPerHost: *conns, MaxConnsPerHost: *conns,
 		}},
-		out: stdout,
+		out:   stdout,
+		addr:  u.Host,
+		host:  u.Host,
+		conns: max(1, min(*conns, *tables)),
+	}
+	if u.Port() == "" {
+		lt.addr = net.JoinHostPort(u.Hostname(), "80")
 	}
 	if err := lt.prepare(ctx, *identities, *tables); err != nil {
 		fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
 		return 1
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
 	failed := false
 	for _, r := range rs {
 		s0, l0 := cpuTime(*serverPID), cpuTime(os.Getpid())
+		m0 := lt.metrics(ctx)
 		res, err := lt.run(ctx, r, *dur)
 		if err != nil {
 			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
 			return 1
 		}
 		s1, l1 := cpuTime(*serverPID), cpuTime(os.Getpid())
+		m1 := lt.metrics(ctx)
 		res.print(stdout)
+		if c, w := m1["parlour_store_commits_total"]-m0["parlour_store_commits_total"], m1["parlour_store_writes_total"]-m0["parlour_store_writes_total"]; c > 0 {
+			fmt.Fprintf(stdout, "  store: %.0f commits holding %.0f writes (%.1f a commit)\n", c, w, w/c)
+		}
 		if res.accepted > 0 && *serverPID > 0 && s0 >= 0 && s1 >= 0 {
 			fmt.Fprintf(stdout, "  CPU per accepted move: server %v, load tool %v\n",
 				(s1-s0)/time.Duration(res.accepted), (l1-l0)/time.Duration(res.accepted))
+		}
+		if r, ok := lt.firstRefusal.Load().(string); ok {
+			fmt.Fprintf(stdout, "  first answer that was not an acceptance: %s\n", r)
 		}
 		failed = failed || res.refused > 0 || res.errors > 0
 	}
@@ -144,6 +181,9 @@ func isLoopback(host string) bool {
 
 type loadtest struct {
 	base   string
+	addr   string // host:port the moves are sent to
+	host   string // the Host header
+	conns  int    // connections the moves share
 	hc     *http.Client
 	out    io.Writer
 	tokens []string          // identity tokens
@@ -154,6 +194,14 @@ type loadtest struct {
 	all   []*ltTable // every table played, for the durability check
 	spare chan *ltTable
 	made  atomic.Int64
+	// firstRefusal keeps the first answer that was not an acceptance, to
+	// show what went wrong.
+	firstRefusal atomic.Value
+}
+
+// noteRefusal remembers the first answer to a move that was not 200 OK.
+func (lt *loadtest) noteRefusal(status int, body []byte) {
+	lt.firstRefusal.CompareAndSwap(nil, fmt.Sprintf("%d %s", status, bytes.TrimSpace(body)))
 }
 
 // ltTable is one Quizl table of two scripted players, who call the
@@ -349,6 +397,7 @@ func (r *ltResult) print(w io.Writer) {
 		r.rate, r.dur, r.sent, r.accepted, float64(r.accepted)/r.dur.Seconds(), r.refused, r.errors, r.skipped)
 	fmt.Fprintf(w, "  ack latency from schedule: p50 %v  p90 %v  p99 %v  p99.9 %v  max %v\n",
 		q(0.50).Round(time.Microsecond), q(0.90).Round(time.Microsecond), q(0.99).Round(time.Microsecond), q(0.999).Round(time.Microsecond), q(1).Round(time.Microsecond))
+	fmt.Fprintf(w, "  moves the tool itself sent more than 1ms after they were due: %d\n", r.late)
 	verdict := "PASS"
 	if q(0.99) > 10*time.Millisecond || r.refused > 0 || r.errors > 0 || r.skipped > 0 {
 		verdict = "FAIL"
@@ -373,17 +422,32 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration) (*
 			}
 		}
 	}
-	// Warm up: every table's player opens its connection before the clock
-	// starts.
+	// Warm up: open every connection the players will move on before the
+	// clock starts.
+	pool := make(chan *moveConn, lt.conns)
 	var warm sync.WaitGroup
-	for _, t := range tables {
+	var dialErr atomic.Value
+	for range lt.conns {
+		c := &moveConn{addr: lt.addr, host: lt.host}
+		pool <- c
 		warm.Add(1)
 		go func() {
 			defer warm.Done()
-			lt.get(ctx, "/api/v1/tables/"+t.id, t.seats[t.turn], nil)
+			if err := c.dial(); err != nil {
+				dialErr.Store(err)
+			}
 		}()
 	}
 	warm.Wait()
+	defer func() {
+		close(pool)
+		for c := range pool {
+			c.close()
+		}
+	}()
+	if err, ok := dialErr.Load().(error); ok {
+		return nil, fmt.Errorf("connecting: %w", err)
+	}
 	res := &ltResult{rate: rate, dur: dur}
 	interval := time.Duration(float64(n) / rate * float64(time.Second))
 	start := time.Now().Add(100 * time.Millisecond)
@@ -428,16 +492,21 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration) (*
 				}
 				seat := t.turn
 				sq := t.calls[seat]
-				mv := fmt.Sprintf("%d%d", 5+sq/5, sq%5)
-				var mr struct {
-					Status string `json:"status"`
-					ToMove []int  `json:"to_move"`
-				}
+				mv := string([]byte{byte('0' + 5 + sq/5), byte('0' + sq%5)})
 				atomic.AddInt64(&res.sent, 1)
-				st, err := lt.post(rctx, "/api/v1/tables/"+t.id+"/moves", t.seats[seat], map[string]any{"move": mv}, &mr)
+				c := <-pool
+				st, body, err := c.move(t.id, t.seats[seat], mv)
 				lat = append(lat, time.Since(due))
+				if err != nil {
+					c.close() // the next move dials again
+				}
+				pool <- c
+				var mr moveAnswer
+				if err == nil && st == http.StatusOK {
+					err = mr.parse(body)
+				}
 				switch {
-				case err == nil:
+				case err == nil && st == http.StatusOK:
 					atomic.AddInt64(&res.accepted, 1)
 					t.acked = append(t.acked, fmt.Sprintf("%d:%s", seat, mv))
 					t.calls[seat]++
@@ -446,11 +515,13 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration) (*
 					} else {
 						t.turn = mr.ToMove[0]
 					}
-				case st >= 400 && st < 500:
+				case err == nil && st >= 400 && st < 500:
 					atomic.AddInt64(&res.refused, 1)
+					lt.noteRefusal(st, body)
 					t.over = true
 				default:
 					atomic.AddInt64(&res.errors, 1)
+					lt.noteRefusal(st, body)
 					t.errors++
 				}
 			}
@@ -485,8 +556,17 @@ func (lt *loadtest) verify(ctx context.Context) (int, error) {
 				Move string `json:"move"`
 			} `json:"moves"`
 		}
-		if _, err := lt.get(ctx, "/api/v1/tables/"+t.id+"/record", t.seats[0], &rec); err != nil {
-			return total, fmt.Errorf("reading the record of %s: %w", t.id, err)
+		for {
+			st, err := lt.get(ctx, "/api/v1/tables/"+t.id+"/record", t.seats[0], &rec)
+			if st == http.StatusTooManyRequests {
+				// The server's rate limits apply to this read-back too.
+				time.Sleep(100 * time.Millisecond)
+				continue
+			}
+			if err != nil {
+				return total, fmt.Errorf("reading the record of %s: %w", t.id, err)
+			}
+			break
 		}
 		if len(rec.Moves) < len(t.acked) {
 			return total, fmt.Errorf("table %s: %d moves acknowledged, %d in the record", t.id, len(t.acked), len(rec.Moves))
@@ -501,4 +581,198 @@ func (lt *loadtest) verify(ctx context.Context) (int, error) {
 		total += len(t.acked)
 	}
 	return total, nil
+}
+
+// moveConn is one kept-alive HTTP/1.1 connection that scripted players send
+// their moves on. The request is written by hand and the answer read by a
+// small parser rather than by net/http's client, whose two goroutines per
+// connection and many allocations per request cost the tool about as much
+// CPU as the server spends on the move: on a machine the tool shares with
+// the server, that cost would show in the latencies it measures.
+type moveConn struct {
+	addr string // host:port
+	host string // the Host header
+	c    net.Conn
+	r    *bufio.Reader
+	req  []byte
+	body []byte
+}
+
+func (c *moveConn) dial() error {
+	conn, err := net.DialTimeout("tcp", c.addr, 10*time.Second)
+	if err != nil {
+		return err
+	}
+	c.c, c.r = conn, bufio.NewReaderSize(conn, 4096)
+	return nil
+}
+
+func (c *moveConn) close() {
+	if c.c != nil {
+		c.c.Close()
+		c.c = nil
+	}
+}
+
+// move posts move (digits only, as the scripted players' calls are) for
+// the seat that token holds at table id, and returns the answer's status
+// and body. The body is valid until the next call.
+func (c *moveConn) move(id, token, move string) (int, []byte, error) {
+	if c.c == nil {
+		if err := c.dial(); err != nil {
+			return 0, nil, err
+		}
+	}
+	const body1, body2 = `{"move":"`, `"}`
+	b := append(c.req[:0], "POST /api/v1/tables/"...)
+	b = append(b, id...)
+	b = append(b, "/moves HTTP/1.1\r\nHost: "...)
+	b = append(b, c.host...)
+	b = append(b, "\r\nAuthorization: Bearer "...)
+	b = append(b, token...)
+	b = append(b, "\r\nContent-Type: application/json\r\nContent-Length: "...)
+	b = strconv.AppendInt(b, int64(len(body1)+len(move)+len(body2)), 10)
+	b = append(b, "\r\n\r\n"...)
+	b = append(b, body1...)
+	b = append(b, move...)
+	b = append(b, body2...)
+	c.req = b
+	if err := c.c.SetDeadline(time.Now().Add(30 * time.Second)); err != nil {
+		return 0, nil, err
+	}
+	if _, err := c.c.Write(b); err != nil {
+		return 0, nil, err
+	}
+	return c.readResponse()
+}
+
+// readResponse reads one HTTP/1.1 answer: the status line, the headers
+// it needs (Content-Length, Transfer-Encoding, Connection), and the body.
+func (c *moveConn) readResponse() (int, []byte, error) {
+	line, err := c.r.ReadSlice('\n')
+	if err != nil {
+		return 0, nil, fmt.Errorf("reading the answer: %w", err)
+	}
+	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.")) || line[8] != ' ' {
+		return 0, nil, fmt.Errorf("malformed status line %q", bytes.TrimSpace(line))
+	}
+	status, err := strconv.Atoi(string(line[9:12]))
+	if err != nil {
+		return 0, nil, fmt.Errorf("malformed status line %q", bytes.TrimSpace(line))
+	}
+	length, chunked, closing := -1, false, false
+	for {
+		line, err := c.r.ReadSlice('\n')
+		if err != nil {
+			return status, nil, fmt.Errorf("reading the answer's headers: %w", err)
+		}
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) == 0 {
+			break
+		}
+		k, v, _ := bytes.Cut(line, []byte(":"))
+		v = bytes.TrimSpace(v)
+		switch {
+		case bytes.EqualFold(k, []byte("Content-Length")):
+			if length, err = strconv.Atoi(string(v)); err != nil || length < 0 {
+				return status, nil, fmt.Errorf("malformed Content-Length %q", v)
+			}
+		case bytes.EqualFold(k, []byte("Transfer-Encoding")):
+			chunked = bytes.EqualFold(v, []byte("chunked"))
+		case bytes.EqualFold(k, []byte("Connection")):
+			closing = bytes.EqualFold(v, []byte("close"))
+		}
+	}
+	switch {
+	case chunked:
+		c.body, err = io.ReadAll(httputil.NewChunkedReader(c.r))
+	case length >= 0:
+		if cap(c.body) < length {
+			c.body = make([]byte, length)
+		}
+		c.body = c.body[:length]
+		_, err = io.ReadFull(c.r, c.body)
+	default:
+		closing = true
+		c.body, err = io.ReadAll(c.r)
+	}
+	if err != nil {
+		return status, nil, fmt.Errorf("reading the answer's body: %w", err)
+	}
+	if closing {
+		c.close()
+	}
+	return status, c.body, nil
+}
+
+// moveAnswer is what the scripted players read of an answer to a move.
+type moveAnswer struct {
+	Status string `json:"status"`
+	ToMove []int  `json:"to_move"`
+}
+
+// parse reads the answer's "status" and "to_move". The server writes them
+// ahead of the events, so they are found by scanning rather than by
+// decoding every event, which would cost the tool more than the rest of
+// the move; an answer of another shape is decoded in full.
+func (a *moveAnswer) parse(body []byte) error {
+	st, ok1 := scanField(body, `"status":"`, '"')
+	tm, ok2 := scanField(body, `"to_move":[`, ']')
+	if !ok1 || !ok2 {
+		return json.Unmarshal(body, a)
+	}
+	a.Status, a.ToMove = string(st), a.ToMove[:0]
+	for len(tm) > 0 {
+		var f []byte
+		f, tm, _ = bytes.Cut(tm, []byte(","))
+		n, err := strconv.Atoi(string(bytes.TrimSpace(f)))
+		if err != nil {
+			return json.Unmarshal(body, a)
+		}
+		a.ToMove = append(a.ToMove, n)
+	}
+	return nil
+}
+
+// scanField returns the bytes after the first occurrence of key up to end.
+func scanField(b []byte, key string, end byte) ([]byte, bool) {
+	i := bytes.Index(b, []byte(key))
+	if i < 0 {
+		return nil, false
+	}
+	b = b[i+len(key):]
+	j := bytes.IndexByte(b, end)
+	if j < 0 {
+		return nil, false
+	}
+	return b[:j], true
+}
+
+// metrics reads the server's counters from GET /metrics (nil when it
+// cannot).
+func (lt *loadtest) metrics(ctx context.Context) map[string]float64 {
+	req, err := http.NewRequestWithContext(ctx, "GET", lt.base+"/metrics", nil)
+	if err != nil {
+		return nil
+	}
+	res, err := lt.hc.Do(req)
+	if err != nil {
+		return nil
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil || res.StatusCode != http.StatusOK {
+		return nil
+	}
+	out := map[string]float64{}
+	for _, line := range strings.Split(string(b), "\n") {
+		name, val, ok := strings.Cut(line, " ")
+		if !ok || strings.HasPrefix(name, "#") {
+			continue
+		}
+		if v, err := strconv.ParseFloat(val, 64); err == nil {
+			out[name] = v
+		}
+	}
+	return out
 }

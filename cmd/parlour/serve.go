@@ -42,6 +42,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	addr := fs.String("addr", "localhost:8080", "address to listen on")
 	data := fs.String("data", defaultDataDir(), "directory of the database (created if missing)")
 	syncMode := fs.String("sync", "FULL", "SQLite synchronous setting: FULL survives power loss, NORMAL only a crash")
+	commitEvery := fs.Duration("commit-interval", sqlite.DefaultCommitInterval, "least time between two commits of the store; moves that arrive meanwhile share the next (0: none)")
 	logFormat := fs.String("log", "text", "log format: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	perConn := fs.Float64("rate-conn", server.DefaultLimits().PerConn, "requests per second allowed on one connection")
@@ -91,19 +92,23 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		defer pprof.StopCPUProfile()
 	}
-	if err := serve(ctx, log, stdout, *addr, *data, *syncMode, server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID}); err != nil {
+	if *commitEvery <= 0 {
+		*commitEvery = -1 // sqlite.Options: negative means none
+	}
+	opt := sqlite.Options{Synchronous: *syncMode, CommitInterval: *commitEvery}
+	if err := serve(ctx, log, stdout, *addr, *data, opt, server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID}); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
 	return 0
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data, syncMode string, lim server.Limits) error {
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, opt sqlite.Options, lim server.Limits) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
 	dbPath := filepath.Join(data, "parlour.db")
-	db, err := sqlite.Open(ctx, dbPath, sqlite.Options{Synchronous: syncMode})
+	db, err := sqlite.Open(ctx, dbPath, opt)
 	if err != nil {
 		return err
 	}

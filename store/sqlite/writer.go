@@ -46,13 +46,19 @@ func (s *Store) checkpointer() {
 	}
 }
 
-// writer runs each batch of waiting writes in one transaction. When a
-// write fails, the batch is run again one write at a time, so that one
-// bad write does not spoil the others.
+// writer runs each batch of waiting writes in one transaction, starting
+// one at most every s.every. When a write fails, the batch is run again
+// one write at a time, so that one bad write does not spoil the others.
 func (s *Store) writer() {
 	defer close(s.done)
 	batch := make([]*write, 0, maxBatch)
+	var last time.Time // when the last transaction began
 	for w := range s.writes {
+		if wait := s.every - time.Since(last); wait > 0 {
+			// Under load: let the writes of the next moment gather.
+			time.Sleep(wait)
+		}
+		last = time.Now()
 		batch = append(batch[:0], w)
 	more:
 		for len(batch) < maxBatch {
@@ -195,6 +201,13 @@ func (s *Store) Stats() Stats {
 	s.smu.Lock()
 	defer s.smu.Unlock()
 	return s.stats
+}
+
+// CommitStats reports the same as Stats, in the shape the server's
+// metrics ask of a store that groups its writes.
+func (s *Store) CommitStats() (commits, writes int64) {
+	st := s.Stats()
+	return st.Commits, st.Writes
 }
 
 // do hands fn to the writer and waits until its transaction commits.
