@@ -2,6 +2,8 @@ package web
 
 import (
 	"bytes"
+	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,7 +13,8 @@ import (
 	"parlour/lexicon"
 )
 
-// MaxCheckSize caps a setup sent to be checked.
+// MaxCheckSize caps a setup sent to be checked, and a request for a random
+// setup.
 const MaxCheckSize = 16 << 10
 
 // checkRequest asks whether a secret setup would pass the referee, so that
@@ -31,38 +34,111 @@ func checkSetup(reg *game.Registry, body []byte) (json.RawMessage, error) {
 	if err := d.Decode(&req); err != nil {
 		return nil, fmt.Errorf("not a setup check (%q, %q and %q): %v", "game", "rules", "setup", err)
 	}
-	g, err := reg.Lookup(req.Game)
+	g, cfg, err := setupConfig(reg, req.Game, req.Rules)
 	if err != nil {
 		return nil, err
+	}
+	return g.CheckSetup(cfg, 0, req.Setup)
+}
+
+// setupConfig finds a game with a secret setup and the configuration of a
+// table with rules, seen from its first seat, with the default lexicon.
+func setupConfig(reg *game.Registry, name string, raw map[string]json.RawMessage) (game.Game, game.Config, error) {
+	g, err := reg.Lookup(name)
+	if err != nil {
+		return nil, game.Config{}, err
 	}
 	if !g.HasSetup() {
-		return nil, fmt.Errorf("%s has no secret setup", g.Title())
+		return nil, game.Config{}, fmt.Errorf("%s has no secret setup", g.Title())
 	}
-	rules, err := game.Resolve(g.Options(), req.Rules)
+	rules, err := game.Resolve(g.Options(), raw)
 	if err != nil {
-		return nil, err
+		return nil, game.Config{}, err
 	}
 	lo, _ := g.Players()
 	players := []string{"you", "them"}[:max(1, min(2, lo))]
-	cfg := game.Config{Players: players, Rules: rules, Lexicon: lexicon.Default()}
-	return g.CheckSetup(cfg, 0, req.Setup)
+	return g, game.Config{Players: players, Rules: rules, Lexicon: lexicon.Default()}, nil
+}
+
+// randomRequest asks for a random legal setup under a table's rules; a
+// seed makes the answer repeatable.
+type randomRequest struct {
+	Game  string                     `json:"game"`
+	Rules map[string]json.RawMessage `json:"rules,omitempty"`
+	Seed  *uint64                    `json:"seed,omitempty"`
+}
+
+// randomSetup makes the game's own random setup (Game.AutoSetup) for the
+// first seat, from the request's seed or, without one, a fresh random one.
+func randomSetup(reg *game.Registry, body []byte) (json.RawMessage, error) {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.DisallowUnknownFields()
+	var req randomRequest
+	if err := d.Decode(&req); err != nil {
+		return nil, fmt.Errorf("not a request for a random setup (%q, %q and %q): %v", "game", "rules", "seed", err)
+	}
+	if d.More() {
+		return nil, fmt.Errorf("there is more after the request for a random setup")
+	}
+	g, cfg, err := setupConfig(reg, req.Game, req.Rules)
+	if err != nil {
+		return nil, err
+	}
+	var seed uint64
+	if req.Seed != nil {
+		seed = *req.Seed
+	} else {
+		var b [8]byte
+		rand.Read(b[:]) // never fails (crypto/rand panics rather than return an error)
+		seed = binary.LittleEndian.Uint64(b[:])
+	}
+	setup, err := g.AutoSetup(cfg, 0, seed)
+	if err != nil {
+		return nil, fmt.Errorf("making a random setup for %s: %w", g.Title(), err)
+	}
+	return setup, nil
+}
+
+// readSmall reads a request body of at most limit bytes, or answers the
+// request with an error (saying what) and returns false.
+func readSmall(w http.ResponseWriter, r *http.Request, limit int, what string) ([]byte, bool) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	body, err := io.ReadAll(io.LimitReader(r.Body, int64(limit)+1))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "reading "+what+": "+err.Error())
+		return nil, false
+	}
+	if len(body) > limit {
+		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("%s is at most %d KiB", what, limit>>10))
+		return nil, false
+	}
+	return body, true
 }
 
 // serveCheck answers POST /check-setup: 200 with the canonical setup, or
 // 422 with the referee's words.
 func (h *handler) serveCheck(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxCheckSize+1))
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "reading the setup: "+err.Error())
-		return
-	}
-	if len(body) > MaxCheckSize {
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("a setup to check is at most %d KiB", MaxCheckSize>>10))
+	body, ok := readSmall(w, r, MaxCheckSize, "a setup to check")
+	if !ok {
 		return
 	}
 	setup, err := checkSetup(h.reg, body)
+	if err != nil {
+		writeError(w, http.StatusUnprocessableEntity, err.Error())
+		return
+	}
+	json.NewEncoder(w).Encode(map[string]json.RawMessage{"setup": setup})
+}
+
+// serveRandom answers POST /random-setup: 200 with a random legal setup
+// under the rules, or 422 saying why there is none.
+func (h *handler) serveRandom(w http.ResponseWriter, r *http.Request) {
+	body, ok := readSmall(w, r, MaxCheckSize, "a request for a random setup")
+	if !ok {
+		return
+	}
+	setup, err := randomSetup(h.reg, body)
 	if err != nil {
 		writeError(w, http.StatusUnprocessableEntity, err.Error())
 		return

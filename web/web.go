@@ -55,9 +55,11 @@ type handler struct {
 // beneath the server's API routes. It serves the files under /static/,
 // each game's rules as Markdown under /rules/, the replay viewer's
 // re-refereeing at POST /replay, the setup editors' check at POST
-// /check-setup, and the client's page for every other GET path (the client
-// routes /, /lobby, /t/ID and so on itself). It answers 404 for paths
-// under /api/ so that a missing API route is not mistaken for the page.
+// /check-setup and random setups at POST /random-setup, Word Fight's
+// placement preview at POST /preview, and the client's page for every
+// other GET path (the client routes /, /lobby, /t/ID and so on itself).
+// It answers 404 for paths under /api/ so that a missing API route is not
+// mistaken for the page.
 func Handler() http.Handler {
 	h, err := newHandler()
 	if err != nil {
@@ -135,6 +137,12 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		case "/check-setup":
 			h.serveCheck(w, r)
+			return
+		case "/random-setup":
+			h.serveRandom(w, r)
+			return
+		case "/preview":
+			h.servePreview(w, r)
 			return
 		}
 	}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -257,7 +259,10 @@ func TestCheckSetup(t *testing.T) {
 		{"second word", `{"game":"quizl","setup":{"grid":["CRANE","BLIMP","DFGHJ","KOQST","UVWXY"],"password":"CRANE"}}`, 422, "row 6 reads BLIMP"},
 		{"repeated letter", `{"game":"quizl","setup":{"grid":["CRANE","CRANE","BDFGH","IJKMQ","UVWXY"],"password":"CRANE"}}`, 422, "twice"},
 		{"legal fleet", `{"game":"salvo","setup":{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}}`, 200, `B2-B6`},
-		{"overlapping fleet", `{"game":"salvo","setup":{"fleet":["B2-B6","B2-E2","I4-I6","D8-E8","G9-G10"]}}`, 422, ""},
+		{"overlapping fleet", `{"game":"salvo","setup":{"fleet":["B2-B6","B2-E2","I4-I6","D8-E8","G9-G10"]}}`, 422, "the cruiser B2-E2 overlaps the battleship B2-B6 on B2"},
+		{"strict edge", `{"game":"salvo","setup":{"fleet":["A1-E1","D3-G3","I4-I6","D8-E8","G8-G9"]}}`, 422, "the battleship A1-E1 has 5 squares on the edge of the ocean"},
+		{"touching", `{"game":"salvo","setup":{"fleet":["B2-B6","C2-C5","I4-I6","E8-F8","H8-H9"]}}`, 422, "the cruiser C2-C5 touches the battleship B2-B6 on more than one square"},
+		{"diagonal refused", `{"game":"salvo","setup":{"fleet":["B2-F6","D2-G2","I4-I6","D8-E8","G9-G10"]}}`, 422, "lies diagonally"},
 		{"free rules", `{"game":"salvo","rules":{"placement":"free"},"setup":{"fleet":["A1-E1","A2-D2","A3-C3","A4-B4","A5-B5"]}}`, 200, "A1-E1"},
 		{"bad rule", `{"game":"salvo","rules":{"placement":"loose"},"setup":{}}`, 422, "loose"},
 		{"no setup game", `{"game":"nymphabet","setup":{}}`, 422, "no secret setup"},
@@ -288,5 +293,103 @@ func FuzzCheckSetup(f *testing.F) {
 	reg := Handler().(*handler).reg
 	f.Fuzz(func(t *testing.T, b []byte) {
 		checkSetup(reg, b)
+	})
+}
+
+func TestRandomSetup(t *testing.T) {
+	h := Handler()
+	tests := []struct {
+		name, rules string
+	}{
+		{"strict", `{}`},
+		{"free", `{"placement":"free"}`},
+		{"strict diagonal", `{"placement":"strict","diagonal_ships":true}`},
+	}
+	for _, tt := range tests {
+		seen := map[string]bool{}
+		for seed := range 5 {
+			code, m := post(t, h, "/random-setup", `{"game":"salvo","rules":`+tt.rules+`,"seed":`+strconv.Itoa(seed)+`}`)
+			if code != 200 {
+				t.Fatalf("%s, seed %d: status %d (%v)", tt.name, seed, code, m)
+			}
+			setup, _ := json.Marshal(m["setup"])
+			seen[string(setup)] = true
+			// The referee passes what it made, under the same rules.
+			code, c := post(t, h, "/check-setup", `{"game":"salvo","rules":`+tt.rules+`,"setup":`+string(setup)+`}`)
+			if code != 200 {
+				t.Errorf("%s, seed %d: the random fleet %s is refused: %v", tt.name, seed, setup, c["error"])
+			}
+			// The same seed gives the same fleet.
+			_, again := post(t, h, "/random-setup", `{"game":"salvo","rules":`+tt.rules+`,"seed":`+strconv.Itoa(seed)+`}`)
+			if b, _ := json.Marshal(again["setup"]); string(b) != string(setup) {
+				t.Errorf("%s, seed %d: %s, then %s", tt.name, seed, setup, b)
+			}
+		}
+		if len(seen) < 4 {
+			t.Errorf("%s: five seeds made only %d fleets", tt.name, len(seen))
+		}
+	}
+	// Without a seed, two asks (almost surely) differ.
+	_, a := post(t, h, "/random-setup", `{"game":"salvo"}`)
+	_, b := post(t, h, "/random-setup", `{"game":"salvo"}`)
+	if ja, jb := fmt.Sprint(a["setup"]), fmt.Sprint(b["setup"]); ja == jb {
+		t.Errorf("two unseeded random fleets are the same: %s", ja)
+	}
+	code, m := post(t, h, "/random-setup", `{"game":"quizl","seed":7}`)
+	if g, _ := m["setup"].(map[string]any); code != 200 || g == nil || g["password"] == nil {
+		t.Errorf("random Quizl setup: status %d, %v", code, m)
+	}
+}
+
+func TestRandomSetupBadInput(t *testing.T) {
+	h := Handler()
+	tests := []struct {
+		name, body string
+		status     int
+		has        string
+	}{
+		{"empty", "", 422, "not a request for a random setup"},
+		{"not json", "fleet", 422, "not a request for a random setup"},
+		{"unknown field", `{"game":"salvo","fleet":[]}`, 422, "fleet"},
+		{"negative seed", `{"game":"salvo","seed":-1}`, 422, "seed"},
+		{"trailing", `{"game":"salvo"}{}`, 422, "more after"},
+		{"unknown game", `{"game":"chess"}`, 422, "chess"},
+		{"no setup game", `{"game":"wordfight"}`, 422, "no secret setup"},
+		{"bad rule", `{"game":"salvo","rules":{"placement":"loose"}}`, 422, "loose"},
+		{"too big", `{"game":"` + strings.Repeat("x", MaxCheckSize) + `"}`, 413, "at most"},
+	}
+	for _, tt := range tests {
+		code, m := post(t, h, "/random-setup", tt.body)
+		if code != tt.status {
+			t.Errorf("%s: status %d, want %d (%v)", tt.name, code, tt.status, m)
+			continue
+		}
+		if msg, _ := m["error"].(string); !strings.Contains(msg, tt.has) {
+			t.Errorf("%s: error %q lacks %q", tt.name, msg, tt.has)
+		}
+	}
+}
+
+// FuzzRandomSetup feeds the random setup request decoder arbitrary bytes:
+// it must answer (a setup or an error), never panic, and whatever setup it
+// makes must pass the game's own check.
+func FuzzRandomSetup(f *testing.F) {
+	f.Add([]byte(`{"game":"salvo","seed":1}`))
+	f.Add([]byte(`{"game":"salvo","rules":{"placement":"free","diagonal_ships":true},"seed":18446744073709551615}`))
+	f.Add([]byte(`{"game":"quizl","seed":0}`))
+	f.Add([]byte(`{"game":"nymphabet"}`))
+	f.Add([]byte(`{}`))
+	reg := Handler().(*handler).reg
+	f.Fuzz(func(t *testing.T, b []byte) {
+		setup, err := randomSetup(reg, b)
+		if err != nil {
+			return
+		}
+		var req randomRequest
+		json.Unmarshal(b, &req)
+		check, _ := json.Marshal(checkRequest{Game: req.Game, Rules: req.Rules, Setup: setup})
+		if _, err := checkSetup(reg, check); err != nil {
+			t.Fatalf("%s made %s, which its check refuses: %v", b, setup, err)
+		}
 	})
 }
