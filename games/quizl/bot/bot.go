@@ -50,11 +50,16 @@ type level struct {
 	probes int
 }
 
-// probeLevel is the solver the grid maker tries its grids on: the whole
-// lexicon, a little noise, so that grids fool solvers in general and not
-// one deterministic line of play.
-func probeLevel() level {
-	return level{name: "probe", vocab: 100, eager: 0.15, temp: 0.3, gain: 1}
+// probeLevels are the solvers the grid maker tries its grids on: noisy,
+// and each unlike the strong solver in what it weighs or what words it
+// knows, so that grids fool solvers in general and not one deterministic
+// line of play.
+func probeLevels() []level {
+	return []level{
+		{name: "probe-common", vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5},
+		{name: "probe-line", vocab: 100, eager: 0.1, temp: 0.3, gain: 0},
+		{name: "probe-info", vocab: 100, eager: 0.2, temp: 0.3, gain: 3},
+	}
 }
 
 func levelOf(name string) (level, error) {

@@ -216,25 +216,36 @@ func makeGrid(password string, lv level, seed uint64, lex *lexicon.Lexicon) (*qu
 	return best, nil
 }
 
-// prober plays a noisy solver, with fixed seeds, against grids.
+// prober plays a panel of noisy solvers, with fixed seeds, against grids.
+// None of them is the strong solver: each weighs calls differently, or
+// knows fewer words, so that the grids kept fool solvers in general and
+// not one line of play.
 type prober struct {
-	bot   *Bot
-	lex   *lexicon.Lexicon
-	seeds [2]uint64
+	bots []*Bot
+	lex  *lexicon.Lexicon
 }
 
 func newProber(lex *lexicon.Lexicon, full *vocab, seed uint64) *prober {
-	b := &Bot{lv: probeLevel(), lex: lex, vocabs: map[*lexicon.Lexicon][2]*vocab{lex: {full, full}}}
-	return &prober{bot: b, lex: lex, seeds: [2]uint64{seed, seed + 1}}
+	common := newVocab(lex, 50)
+	if len(common.words) == 0 {
+		common = full
+	}
+	p := &prober{lex: lex}
+	for i, lv := range probeLevels() {
+		v := full
+		if lv.vocab < 100 {
+			v = common
+		}
+		p.bots = append(p.bots, &Bot{lv: lv, lex: lex, seed: seed + uint64(i), vocabs: map[*lexicon.Lexicon][2]*vocab{lex: {v, full}}})
+	}
+	return p
 }
 
-// cost is the calls the probe needs to find g's password, summed over its
-// seeds.
+// cost is the calls the panel needs to find g's password, summed.
 func (p *prober) cost(g *quizl.Grid) float64 {
 	var c float64
-	for _, s := range p.seeds {
-		p.bot.seed = s
-		r, err := playGame(context.Background(), []*Bot{p.bot}, []*quizl.Grid{g}, p.lex, nil)
+	for _, b := range p.bots {
+		r, err := playGame(context.Background(), []*Bot{b}, []*quizl.Grid{g}, p.lex, nil)
 		if err != nil {
 			return -1
 		}
