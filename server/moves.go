@@ -75,8 +75,9 @@ func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text strin
 	now := time.Now().UTC()
 	mv := store.Move{Seq: len(t.moves) + 1, Seat: int(seat), Text: text, At: now}
 	var update *store.Update
-	old := t.m.clone()
+	old := t.m // only a finishing move changes the description: see below
 	if t.st.Result().Status == game.Finished {
+		old = t.m.clone()
 		t.finishSet()
 		b, err := json.Marshal(t.m)
 		if err != nil {
