@@ -69,19 +69,26 @@ func TestSalvo(t *testing.T) {
 	ben := newPlayer(t, b, "Ben", base)
 	ann.createTable("salvo", "A friend")
 	ben.join(ann.inviteLink())
-	// Placing by hand: the battleship along the top edge breaks the
-	// strict rule, and the note says so.
+	// The referee's random fleet keeps the rule; moving its battleship by
+	// hand along the top edge breaks the strict rule, and the referee's
+	// note says so.
 	ann.wait("fleet placement", `!!document.querySelector("#s-random")`)
-	ann.click(`#s-setup-h ~ div [data-sq="A1"]`)
-	ann.wait("the placement note", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.includes("5 squares on the ocean's edge")`)
-	// Dragging from B6 up to B2 lays it down column B instead.
+	ann.click("#s-random")
+	ann.wait("a legal fleet", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("Every ship is placed")`)
 	ann.clickText(`[aria-label="Ship to place"] button`, "battleship (5) ✓")
+	ann.click(`#s-setup-h ~ div [data-sq="A1"]`)
+	ann.wait("the placement note", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.includes("the battleship A1-E1 has 5 squares on the edge of the ocean")`)
+	// On a cleared ocean, dragging from B6 up to B2 lays the battleship
+	// down column B, and the note says which ships are still to place.
+	ann.clickText("#s-setup-h ~ .row button", "Clear")
+	ann.wait("the cleared ocean", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("0 of 5 ships placed")`)
+	ann.clickText(`[aria-label="Ship to place"] button`, "battleship (5)")
 	from := eval[[]float64](ann, `(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelector('#s-setup-h ~ div [data-sq="B6"]').getBoundingClientRect())`)
 	to := eval[[]float64](ann, `(r => [r.x + r.width / 2, r.y + r.height / 2])(document.querySelector('#s-setup-h ~ div [data-sq="B2"]').getBoundingClientRect())`)
 	ann.do("drag the battleship", chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, from[0], from[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
 		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, to[0], to[1], chromedp.ButtonLeft),
 		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, to[0], to[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
-	ann.wait("the placement note", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("1 of 5 ships placed")`)
+	ann.wait("the placement note", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent === "1 of 5 ships placed. Still to place: the cruiser, the destroyer, the first submarine, the second submarine."`)
 	if got := eval[string](ann, `[...document.querySelectorAll('#s-setup-h ~ div .ship')].map(e => e.dataset.sq).join(" ")`); got != "B2 B3 B4 B5 B6" {
 		t.Errorf("after the drag the battleship lies on %q, want B2 to B6", got)
 	}

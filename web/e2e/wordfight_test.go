@@ -95,7 +95,7 @@ func TestWordFight(t *testing.T) {
 
 	declare(ben, ann, "tar")
 	pick(ann, "A1", false, true)
-	ann.wait("the refusing preview", `document.querySelector("#w-preview").textContent.includes("must reuse at least one letter")`)
+	ann.wait("the refusing preview", `document.querySelector("#w-preview").textContent.includes("must reuse a letter already there")`)
 	place(ann, "D2", true, true, "legal so far, would score 3")
 	place(ben, "D6", false, false, "legal so far, would score 3")
 	for _, p := range []*player{ann, ben} {

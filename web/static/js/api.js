@@ -105,8 +105,31 @@ export async function identityToken(name) {
 // giving it to the table: it answers the canonical setup or throws the
 // referee's refusal.
 export async function checkSetup(game, rules, setup) {
-  const res = await fetch("/check-setup", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ game, rules, setup }) });
+  return (await ask("/check-setup", { game, rules, setup })).setup;
+}
+
+// randomSetup asks the referee for a random legal setup under rules.
+export async function randomSetup(game, rules) {
+  return (await ask("/random-setup", { game, rules })).setup;
+}
+
+// previewPlacement asks Word Fight's referee what placing word at
+// placement ("D2 down") in the seat's own grid would do: {legal, problem,
+// reused, points, crossings}.
+export function previewPlacement(rules, grid, word, placement) {
+  return ask("/preview", { rules, grid, word, placement });
+}
+
+// ask posts body to one of the client's own referee endpoints and returns
+// the decoded answer, or throws the refusal.
+async function ask(path, body) {
+  let res;
+  try {
+    res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, "cannot reach the server: " + e.message);
+  }
   const ans = await res.json().catch(() => ({}));
   if (!res.ok) throw new ApiError(res.status, ans.error || res.statusText);
-  return ans.setup;
+  return ans;
 }

@@ -1,13 +1,16 @@
 // salvo.js: Salvo's fleet placement and play screen, drawn from the seat's
-// view (games/salvo View). The placement note and the random fleet follow
-// the table's placement rule for comfort; the server referees the fleet.
+// view (games/salvo View). The placement rules live only in the referee:
+// the placement note is its verdict (POST /check-setup) and the random
+// fleet is its own (POST /random-setup).
 
 import { h, gridNav, plural, fill, append } from "../dom.js";
+import { checkSetup, randomSetup } from "../api.js";
 
 const COLS = "ABCDEFGHIJ";
 const name = (r, c) => COLS[c] + (r + 1);
 const parse = s => { const m = /^([A-J])-?(10|[1-9])$/i.exec(s.trim()); return m ? [Number(m[2]) - 1, COLS.indexOf(m[1].toUpperCase())] : null; };
 const SHIPS = [["battleship", 5], ["cruiser", 4], ["destroyer", 3], ["submarine", 2], ["submarine", 2]];
+const shipName = i => ["battleship", "cruiser", "destroyer", "first submarine", "second submarine"][i];
 const CLASSES = ["battleship", "cruiser", "destroyer", "submarine"];
 const DIRS = [[0, 1, "across"], [1, 0, "down"], [1, 1, "diagonal down-right"], [1, -1, "diagonal down-left"]];
 
@@ -22,54 +25,7 @@ export function squaresOf(ship) {
 }
 const shipText = sqs => `${name(...sqs[0])}-${name(...sqs[sqs.length - 1])}`;
 
-// placementProblem says which rule a fleet breaks (null ships are not
-// placed yet), or "".
-export function placementProblem(fleet, strict, diagonal) {
-  const at = new Map();
-  for (let i = 0; i < fleet.length; i++) {
-    if (!fleet[i]) continue;
-    const what = `the ${SHIPS[i][0]}${i === 4 ? " (second)" : ""}`;
-    for (const [r, c] of fleet[i]) {
-      if (r < 0 || r > 9 || c < 0 || c > 9) return `${what} runs off the ocean`;
-      const k = r * 10 + c;
-      if (at.has(k)) return `${what} overlaps the ${SHIPS[at.get(k)][0]} at ${name(r, c)}`;
-      at.set(k, i);
-    }
-    if (strict) {
-      const edge = fleet[i].filter(([r, c]) => r === 0 || r === 9 || c === 0 || c === 9).length;
-      if (edge > 1) return `${what} has ${edge} squares on the ocean's edge: at most one may lie there`;
-    }
-  }
-  if (!strict) return "";
-  for (let i = 0; i < fleet.length; i++) for (let j = 0; j < fleet.length; j++) {
-    if (i === j || !fleet[i] || !fleet[j]) continue;
-    const mine = new Set(fleet[i].map(([r, c]) => r * 10 + c));
-    const touched = fleet[j].filter(([r, c]) => [[0, 1], [1, 0], [0, -1], [-1, 0], ...(diagonal ? [[1, 1], [1, -1], [-1, 1], [-1, -1]] : [])]
-      .some(([dr, dc]) => mine.has((r + dr) * 10 + (c + dc)) && r + dr >= 0 && r + dr <= 9 && c + dc >= 0 && c + dc <= 9)).length;
-    if (touched > 1) return `the ${SHIPS[i][0]} touches ${touched} squares of the ${SHIPS[j][0]}: a ship may touch at most one square of another`;
-  }
-  return "";
-}
-
 function lay(r, c, len, d) { return [...Array(len).keys()].map(i => [r + DIRS[d][0] * i, c + DIRS[d][1] * i]); }
-
-// randomFleet places the five ships at random under the table's rule.
-export function randomFleet(strict, diagonal) {
-  for (let tries = 0; tries < 2000; tries++) {
-    const f = [];
-    let ok = true;
-    for (let i = 0; i < 5 && ok; i++) {
-      ok = false;
-      for (let k = 0; k < 200; k++) {
-        const d = Math.floor(Math.random() * (diagonal ? 4 : 2));
-        f[i] = lay(Math.floor(Math.random() * 10), Math.floor(Math.random() * 10), SHIPS[i][1], d);
-        if (!placementProblem(f, strict, diagonal)) { ok = true; break; }
-      }
-    }
-    if (ok) return f;
-  }
-  return null;
-}
 
 // ocean builds a 10x10 grid of buttons or cells; cell(r, c) returns
 // {text, cls, label, onclick}.
@@ -103,6 +59,11 @@ export function setup(ctx) {
   const diagonal = !!v.diagonal_ships;
   let fleet = [null, null, null, null, null];
   let cur = 0, dir = 0, dragFrom = null;
+  // The referee's verdict on the whole fleet, asked for once the fleet is
+  // complete (and a moment after the last change, so that quick changes
+  // send one request): asked is the fleet it is for, verdict its words
+  // ("" when the fleet passes), or null while waiting.
+  let asked = "", verdict = null, timer = 0;
   const err = h("p", { class: "error", role: "alert" });
   const note = h("p", { role: "status", "aria-live": "polite" });
   const box = h("div");
@@ -125,7 +86,6 @@ export function setup(ctx) {
     dirBtn.textContent = `Direction: ${DIRS[dir][2]} (R)`;
     const owner = new Map();
     fleet.forEach((s, i) => s && s.forEach(([r, c]) => owner.set(r * 10 + c, i)));
-    const prob = placementProblem(fleet, strict, diagonal);
     const g = ocean("Your ocean: choose a square for the selected ship's first end", (r, c) => {
       const i = owner.get(r * 10 + c);
       return {
@@ -161,10 +121,46 @@ export function setup(ctx) {
     });
     fill(box, g);
     const placed = fleet.filter(Boolean).length;
-    note.className = prob ? "warn" : "ok";
-    note.textContent = prob ? `Not allowed: ${prob}.` : placed < 5 ? `${placed} of 5 ships placed. Next: the ${SHIPS[cur][0]}.` : "Every ship is placed and the fleet keeps the placement rule.";
+    if (placed < 5) {
+      clearTimeout(timer);
+      asked = "";
+      note.className = "";
+      note.textContent = `${placed} of 5 ships placed. Still to place: ${fleet.map((s, i) => s ? "" : "the " + shipName(i)).filter(Boolean).join(", ")}.`;
+    } else {
+      askReferee();
+      showVerdict();
+    }
     if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
   }
+  // askReferee asks the referee about the complete fleet unless it has
+  // already been asked about this one, and redraws with its answer.
+  function askReferee() {
+    const key = JSON.stringify(fleet.map(shipText));
+    if (key === asked) return;
+    asked = key;
+    verdict = null;
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      let says;
+      try { await checkSetup("salvo", ctx.rules(), { fleet: fleet.map(shipText) }); says = ""; }
+      catch (e) { says = e.message; }
+      if (key !== asked) return;
+      verdict = says;
+      showVerdict();
+    }, 150);
+  }
+  function showVerdict() {
+    note.className = verdict === null ? "" : verdict ? "warn" : "ok";
+    note.textContent = verdict === null ? "Asking the referee about this fleet…" : verdict ? `Not allowed: ${verdict}.` : "Every ship is placed and the fleet keeps the placement rule.";
+  }
+  const random = async () => {
+    err.textContent = "";
+    try {
+      const setup = await randomSetup("salvo", ctx.rules());
+      fleet = setup.fleet.map(squaresOf);
+      draw();
+    } catch (e) { err.textContent = e.message; }
+  };
   draw();
   const submit = async () => {
     err.textContent = "";
@@ -176,7 +172,7 @@ export function setup(ctx) {
     h("p", { class: "help" }, "Choose a ship, then click the square of its first end (R turns it), or drag along the squares it should cover."),
     h("p", {}, strict ? "Strict placement: at most one square of each ship on the ocean's edge, and no ship touching more than one square of another." : "Free placement: ships only may not overlap."),
     shipSel, h("div", { class: "row" }, dirBtn,
-      h("button", { type: "button", id: "s-random", onclick: () => { const f = randomFleet(strict, diagonal); if (f) { fleet = f; draw(); } } }, "Random fleet"),
+      h("button", { type: "button", id: "s-random", onclick: random }, "Random fleet"),
       h("button", { type: "button", onclick: () => { fleet = [null, null, null, null, null]; cur = 0; draw(); } }, "Clear")),
     box, note,
     h("div", { class: "row" },

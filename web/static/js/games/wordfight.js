@@ -1,62 +1,42 @@
 // wordfight.js: Sightless Word Fight's play screen, drawn from the seat's
 // view (games/wordfight View): the public list with lengths and strikes,
 // the seat's own grid, placing the current word with a live preview, and
-// the audit at the end. The preview checks what needs no dictionary; the
-// server checks the crossing words and referees everything.
+// the audit at the end. The live preview is the referee's own verdict
+// (POST /preview); the client holds no rule of placement or scoring.
 
 import { h, gridNav, plural, fill, append } from "../dom.js";
+import { previewPlacement } from "../api.js";
 
 // colName names column c (from 0): A-Z, then AA-AD.
 export const colName = c => c < 26 ? String.fromCharCode(65 + c) : "A" + String.fromCharCode(65 + c - 26);
 const sqName = (r, c) => colName(c) + (r + 1);
 
-// preview works out what placing word at (r, c) across or down would do
-// in grid rows: {ok, problem, squares, reused, crossings, points}.
-export function preview(rows, word, r, c, down, multiply) {
-  const H = rows.length, W = rows[0].length;
-  const at = (y, x) => (y < 0 || y >= H || x < 0 || x >= W) ? "#" : rows[y][x];
-  const isLetter = ch => /[A-Z]/.test(ch);
-  const dr = down ? 1 : 0, dc = down ? 0 : 1;
-  const squares = [];
-  let reused = 0;
-  const res = { ok: false, squares, reused: 0, crossings: [], points: 0, problem: "" };
-  const empty = rows.every(row => !/[A-Z]/.test(row));
-  for (let i = 0; i < word.length; i++) {
-    const y = r + dr * i, x = c + dc * i;
-    if (y >= H || x >= W) { res.problem = `${word} runs off the board`; return res; }
-    const ch = at(y, x);
-    if (ch === "#") { res.problem = `square ${sqName(y, x)} is unusable`; return res; }
-    if (isLetter(ch) && ch !== word[i]) { res.problem = `square ${sqName(y, x)} holds ${ch}, not ${word[i]}`; return res; }
-    if (ch === word[i]) reused++;
-    squares.push([y, x, ch !== word[i]]);
-  }
-  if (isLetter(at(r - dr, c - dc))) { res.problem = `the square before the word, ${sqName(r - dr, c - dc)}, holds a letter`; return res; }
-  if (isLetter(at(r + dr * word.length, c + dc * word.length))) { res.problem = `the square after the word holds a letter`; return res; }
-  if (reused === word.length) { res.problem = "every letter is already there: at least one must be new"; return res; }
-  if (!empty && reused === 0) { res.problem = "a later word must reuse at least one letter already in your grid"; return res; }
-  for (const [y, x, isNew] of squares) {
-    if (!isNew) continue;
-    // The run across the word's line through (y, x).
-    let y0 = y, x0 = x;
-    while (isLetter(at(y0 - dc, x0 - dr))) { y0 -= dc; x0 -= dr; }
-    let run = "";
-    for (let yy = y0, xx = x0; ; yy += dc, xx += dr) {
-      const ch = yy === y && xx === x ? word[down ? y - r : x - c] : at(yy, xx);
-      if (!isLetter(ch)) break;
-      run += ch;
-    }
-    if (run.length >= 2) res.crossings.push(run);
-  }
-  res.ok = true;
-  res.reused = reused;
-  res.points = multiply ? reused * word.length : word.length;
-  return res;
-}
-
 export function play(ctx) {
   let sel = null; // [r, c]
   let down = false;
   let view = null;
+  // The referee's preview of the chosen placement: pvKey is the grid, word
+  // and placement it is for, pv its answer (null while waiting). A moment
+  // passes before asking, so that arrowing across the grid sends one
+  // request for where the player stops.
+  let pvKey = "", pv = null, pvTimer = 0;
+  function wantPreview(v) {
+    const at = `${sqName(...sel)} ${down ? "down" : "across"}`;
+    const key = JSON.stringify([v.grid, v.current, at]);
+    if (key === pvKey) return pv;
+    pvKey = key;
+    pv = null;
+    clearTimeout(pvTimer);
+    pvTimer = setTimeout(async () => {
+      let ans;
+      try { ans = await previewPlacement(ctx.rules(), v.grid, v.current, at); }
+      catch (e) { ans = { legal: false, problem: e.message, crossings: [] }; }
+      if (key !== pvKey) return;
+      pv = ans;
+      update(view);
+    }, 120);
+    return null;
+  }
   const err = h("p", { class: "error", role: "alert" });
   const list = h("div", { id: "w-list" });
   const gridBox = h("div");
@@ -106,7 +86,7 @@ export function play(ctx) {
         const ch = rows[y][x];
         const p = prev.get(y * W + x);
         const isSel = sel && sel[0] === y && sel[1] === x;
-        const cls = "cell" + (ch === "#" ? " block" : "") + (p ? " prev" + (opts.pv.ok ? "" : " badp") : "") + (isSel ? " sel" : "");
+        const cls = "cell" + (ch === "#" ? " block" : "") + (p ? " prev" + (opts.pv.legal ? "" : " badp") : "") + (isSel ? " sel" : "");
         const label = `${sqName(y, x)}: ${ch === "#" ? "unusable" : /[A-Z]/.test(ch) ? ch : "empty"}${p && p !== ch ? `, would get ${p}` : ""}`;
         const el = opts.pick
           ? h("button", { type: "button", class: cls, role: "gridcell", "aria-label": label, "aria-pressed": String(!!isSel), "data-sq": sqName(y, x), onclick: () => opts.pick(y, x),
@@ -139,16 +119,19 @@ export function play(ctx) {
       status.textContent = mine ? `Place ${v.current} (${v.current.length} letters) in your grid, or say you cannot.`
         : `You have answered ${v.current}. Waiting for ${waiting.join(", ") || "the others"}.`;
     }
-    let pv = null;
+    let shown = null; // {squares, legal}: where the word would go, for the grid
     if (mine && answering && sel && v.grid) {
-      pv = preview(v.grid, v.current, sel[0], sel[1], down, v.rules.multiply);
-      note.className = pv.ok ? "ok" : "warn";
-      note.textContent = pv.ok
-        ? `${v.current} at ${sqName(...sel)} ${down ? "down" : "across"}: legal so far, would score ${pv.points} (reuses ${pv.reused}).${pv.crossings.length ? ` It also forms ${pv.crossings.join(", ")}, which must be words.` : ""}`
-        : `Not there: ${pv.problem}.`;
+      const p = wantPreview(v);
+      const dr = down ? 1 : 0, dc = down ? 0 : 1;
+      const squares = [...v.current].map((_, i) => [sel[0] + dr * i, sel[1] + dc * i]).filter(([y, x]) => y < v.grid.length && x < v.grid[0].length);
+      shown = { squares, legal: !p || p.legal };
+      note.className = !p ? "" : p.legal ? "ok" : "warn";
+      note.textContent = !p ? `Asking the referee about ${v.current} at ${sqName(...sel)} ${down ? "down" : "across"}…`
+        : p.legal ? `${v.current} at ${sqName(...sel)} ${down ? "down" : "across"}: legal so far, would score ${p.points} (reuses ${p.reused}).${p.crossings && p.crossings.length ? ` It also forms ${p.crossings.join(", ")}.` : ""}`
+        : `Not there: ${p.problem}.`;
     } else note.textContent = mine && answering ? "Choose a square for the first letter; arrow keys move, D turns the direction." : "";
     if (v.grid) {
-      const g = drawGrid(v.grid, `Your grid, ${v.rules.width} by ${v.rules.height}`, { pv, word: answering ? v.current : "", pick: mine && answering ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
+      const g = drawGrid(v.grid, `Your grid, ${v.rules.width} by ${v.rules.height}`, { pv: shown, word: answering ? v.current : "", pick: mine && answering ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
       fill(gridBox, g, h("p", { class: "muted" }, `Your score: ${v.score}`));
       if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
     } else fill(gridBox, h("p", { class: "muted" }, "Spectators see the grids at the end."));
