@@ -65,6 +65,46 @@ type Store struct {
 
 	stats Stats
 	smu   sync.Mutex
+
+	// stmts holds the statements prepared so far, by their text: each of
+	// the store's queries is parsed once, not at every use.
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
+}
+
+// stmt returns query prepared, preparing it on first use.
+func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	s.stmtMu.Lock()
+	defer s.stmtMu.Unlock()
+	if st, ok := s.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := s.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	s.stmts[query] = st
+	return st, nil
+}
+
+// exec runs query with args in tx, as a statement prepared once.
+func (s *Store) exec(tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	st, err := s.stmt(context.Background(), query)
+	if err != nil {
+		return nil, err
+	}
+	return tx.Stmt(st).Exec(args...)
+}
+
+// queryRow runs a query that returns one row, as a statement prepared
+// once.
+func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Row {
+	st, err := s.stmt(ctx, query)
+	if err != nil {
+		// Let the query itself report the problem through its Row.
+		return s.db.QueryRowContext(ctx, query, args...)
+	}
+	return st.QueryRowContext(ctx, args...)
 }
 
 // Stats counts the store's group commits.
@@ -108,7 +148,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: migrating %s: %w", path, err)
 	}
-	s := &Store{db: db, writes: make(chan *write, maxBatch), every: opt.CommitInterval, done: make(chan struct{})}
+	s := &Store{db: db, writes: make(chan *write, maxBatch), every: opt.CommitInterval, done: make(chan struct{}), stmts: map[string]*sql.Stmt{}}
 	if s.every == 0 {
 		s.every = DefaultCommitInterval
 	}
@@ -201,18 +241,18 @@ func isConstraint(err error) bool {
 // CreateIdentity implements store.Store.
 func (s *Store) CreateIdentity(ctx context.Context, id store.Identity, cred store.Credential) error {
 	return s.do(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.Exec("INSERT INTO identities (id, name, created) VALUES (?, ?, ?)", id.ID, id.Name, nanos(id.Created)); err != nil {
+		if _, err := s.exec(tx, "INSERT INTO identities (id, name, created) VALUES (?, ?, ?)", id.ID, id.Name, nanos(id.Created)); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("identity %s: %w", id.ID, store.ErrConflict)
 			}
 			return fmt.Errorf("sqlite: creating identity: %w", err)
 		}
-		return insertCredential(tx, cred)
+		return s.insertCredential(tx, cred)
 	})
 }
 
-func insertCredential(tx *sql.Tx, c store.Credential) error {
-	if _, err := tx.Exec("INSERT INTO credentials (hash, identity, table_id, seat) VALUES (?, ?, ?, ?)", c.Hash, c.Identity, c.Table, c.Seat); err != nil {
+func (s *Store) insertCredential(tx *sql.Tx, c store.Credential) error {
+	if _, err := s.exec(tx, "INSERT INTO credentials (hash, identity, table_id, seat) VALUES (?, ?, ?, ?)", c.Hash, c.Identity, c.Table, c.Seat); err != nil {
 		if isConstraint(err) {
 			return fmt.Errorf("credential: %w", store.ErrConflict)
 		}
@@ -223,13 +263,13 @@ func insertCredential(tx *sql.Tx, c store.Credential) error {
 
 // AddCredential implements store.Store.
 func (s *Store) AddCredential(ctx context.Context, c store.Credential) error {
-	return s.do(ctx, func(tx *sql.Tx) error { return insertCredential(tx, c) })
+	return s.do(ctx, func(tx *sql.Tx) error { return s.insertCredential(tx, c) })
 }
 
 // Credential implements store.Store.
 func (s *Store) Credential(ctx context.Context, h []byte) (store.Credential, error) {
 	c := store.Credential{Hash: h}
-	err := s.db.QueryRowContext(ctx, "SELECT identity, table_id, seat FROM credentials WHERE hash = ?", h).Scan(&c.Identity, &c.Table, &c.Seat)
+	err := s.queryRow(ctx, "SELECT identity, table_id, seat FROM credentials WHERE hash = ?", h).Scan(&c.Identity, &c.Table, &c.Seat)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, fmt.Errorf("credential: %w", store.ErrNotFound)
 	}
@@ -243,7 +283,7 @@ func (s *Store) Credential(ctx context.Context, h []byte) (store.Credential, err
 func (s *Store) Identity(ctx context.Context, id string) (store.Identity, error) {
 	out := store.Identity{ID: id}
 	var created int64
-	err := s.db.QueryRowContext(ctx, "SELECT name, created FROM identities WHERE id = ?", id).Scan(&out.Name, &created)
+	err := s.queryRow(ctx, "SELECT name, created FROM identities WHERE id = ?", id).Scan(&out.Name, &created)
 	if errors.Is(err, sql.ErrNoRows) {
 		return out, fmt.Errorf("identity %s: %w", id, store.ErrNotFound)
 	}
@@ -257,7 +297,7 @@ func (s *Store) Identity(ctx context.Context, id string) (store.Identity, error)
 // CreateTable implements store.Store.
 func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
 	return s.do(ctx, func(tx *sql.Tx) error {
-		_, err := tx.Exec("INSERT INTO tables (id, game, status, created, updated, meta) VALUES (?, ?, ?, ?, ?, ?)",
+		_, err := s.exec(tx, "INSERT INTO tables (id, game, status, created, updated, meta) VALUES (?, ?, ?, ?, ?, ?)",
 			t.ID, t.Game, string(t.Status), nanos(t.Created), nanos(t.Updated), t.Meta)
 		if isConstraint(err) {
 			return fmt.Errorf("table %s: %w", t.ID, store.ErrConflict)
@@ -269,8 +309,8 @@ func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
 	})
 }
 
-func updateTable(tx *sql.Tx, id string, status store.Status, meta []byte) error {
-	r, err := tx.Exec("UPDATE tables SET status = ?, meta = ?, updated = ? WHERE id = ?", string(status), meta, nanos(time.Now()), id)
+func (s *Store) updateTable(tx *sql.Tx, id string, status store.Status, meta []byte) error {
+	r, err := s.exec(tx, "UPDATE tables SET status = ?, meta = ?, updated = ? WHERE id = ?", string(status), meta, nanos(time.Now()), id)
 	if err != nil {
 		return fmt.Errorf("sqlite: updating table: %w", err)
 	}
@@ -282,7 +322,7 @@ func updateTable(tx *sql.Tx, id string, status store.Status, meta []byte) error 
 
 // UpdateTable implements store.Store.
 func (s *Store) UpdateTable(ctx context.Context, id string, status store.Status, meta []byte) error {
-	return s.do(ctx, func(tx *sql.Tx) error { return updateTable(tx, id, status, meta) })
+	return s.do(ctx, func(tx *sql.Tx) error { return s.updateTable(tx, id, status, meta) })
 }
 
 // AppendMove implements store.Store. A move's sequence number is the
@@ -299,7 +339,7 @@ func (s *Store) AppendMove(ctx context.Context, id string, m store.Move, u *stor
 			}
 			return fmt.Errorf("sqlite: storing move: %w", err)
 		}
-		return updateTable(tx, id, u.Status, u.Meta)
+		return s.updateTable(tx, id, u.Status, u.Meta)
 	})
 }
 
@@ -308,7 +348,7 @@ func (s *Store) Table(ctx context.Context, id string) (store.Table, error) {
 	t := store.Table{ID: id}
 	var status string
 	var created, updated int64
-	err := s.db.QueryRowContext(ctx, "SELECT game, status, created, updated, meta FROM tables WHERE id = ?", id).
+	err := s.queryRow(ctx, "SELECT game, status, created, updated, meta FROM tables WHERE id = ?", id).
 		Scan(&t.Game, &status, &created, &updated, &t.Meta)
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, fmt.Errorf("table %s: %w", id, store.ErrNotFound)
