@@ -61,8 +61,8 @@ export function setup(ctx) {
   let cur = 0, dir = 0, dragFrom = null;
   // The referee's verdict on the whole fleet, asked for once the fleet is
   // complete (and a moment after the last change, so that quick changes
-  // send one request): asked is the fleet it is for, verdict its words
-  // ("" when the fleet passes), or null while waiting.
+  // send one request): asked is the fleet it is for, verdict its answer
+  // ({ok}, {refused: its words} or {unasked: why not}), null while waiting.
   let asked = "", verdict = null, timer = 0;
   const err = h("p", { class: "error", role: "alert" });
   const note = h("p", { role: "status", "aria-live": "polite" });
@@ -133,7 +133,7 @@ export function setup(ctx) {
     if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
   }
   // askReferee asks the referee about the complete fleet unless it has
-  // already been asked about this one, and redraws with its answer.
+  // already been asked about this one, and shows its answer.
   function askReferee() {
     const key = JSON.stringify(fleet.map(shipText));
     if (key === asked) return;
@@ -142,16 +142,19 @@ export function setup(ctx) {
     clearTimeout(timer);
     timer = setTimeout(async () => {
       let says;
-      try { await checkSetup("salvo", ctx.rules(), { fleet: fleet.map(shipText) }); says = ""; }
-      catch (e) { says = e.message; }
+      try { await checkSetup("salvo", ctx.rules(), { fleet: fleet.map(shipText) }); says = { ok: true }; }
+      catch (e) { says = e.status === 422 ? { refused: e.message } : { unasked: e.message }; }
       if (key !== asked) return;
       verdict = says;
       showVerdict();
     }, 150);
   }
   function showVerdict() {
-    note.className = verdict === null ? "" : verdict ? "warn" : "ok";
-    note.textContent = verdict === null ? "Asking the referee about this fleet…" : verdict ? `Not allowed: ${verdict}.` : "Every ship is placed and the fleet keeps the placement rule.";
+    note.className = !verdict ? "" : verdict.ok ? "ok" : "warn";
+    note.textContent = !verdict ? "Asking the referee about this fleet…"
+      : verdict.ok ? "Every ship is placed and the fleet keeps the placement rule."
+      : verdict.refused ? `Not allowed: ${verdict.refused}.`
+      : `The referee could not be asked about this fleet (${verdict.unasked}); it checks the fleet when you send it.`;
   }
   const random = async () => {
     err.textContent = "";

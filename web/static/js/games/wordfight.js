@@ -16,7 +16,8 @@ export function play(ctx) {
   let down = false;
   let view = null;
   // The referee's preview of the chosen placement: pvKey is the grid, word
-  // and placement it is for, pv its answer (null while waiting). A moment
+  // and placement it is for, pv its answer ({unasked: why} when it could
+  // not be asked; null while waiting). A moment
   // passes before asking, so that arrowing across the grid sends one
   // request for where the player stops.
   let pvKey = "", pv = null, pvTimer = 0;
@@ -30,7 +31,7 @@ export function play(ctx) {
     pvTimer = setTimeout(async () => {
       let ans;
       try { ans = await previewPlacement(ctx.rules(), v.grid, v.current, at); }
-      catch (e) { ans = { legal: false, problem: e.message, crossings: [] }; }
+      catch (e) { ans = { unasked: e.message }; }
       if (key !== pvKey) return;
       pv = ans;
       update(view);
@@ -124,9 +125,10 @@ export function play(ctx) {
       const p = wantPreview(v);
       const dr = down ? 1 : 0, dc = down ? 0 : 1;
       const squares = [...v.current].map((_, i) => [sel[0] + dr * i, sel[1] + dc * i]).filter(([y, x]) => y < v.grid.length && x < v.grid[0].length);
-      shown = { squares, legal: !p || p.legal };
+      shown = { squares, legal: !p || p.legal || !!p.unasked };
       note.className = !p ? "" : p.legal ? "ok" : "warn";
       note.textContent = !p ? `Asking the referee about ${v.current} at ${sqName(...sel)} ${down ? "down" : "across"}…`
+        : p.unasked ? `The referee could not be asked about this placement (${p.unasked}); it checks the placement when you place the word.`
         : p.legal ? `${v.current} at ${sqName(...sel)} ${down ? "down" : "across"}: legal so far, would score ${p.points} (reuses ${p.reused}).${p.crossings && p.crossings.length ? ` It also forms ${p.crossings.join(", ")}.` : ""}`
         : `Not there: ${p.problem}.`;
     } else note.textContent = mine && answering ? "Choose a square for the first letter; arrow keys move, D turns the direction." : "";
