@@ -34,6 +34,9 @@ func checkSetup(reg *game.Registry, body []byte) (json.RawMessage, error) {
 	if err := d.Decode(&req); err != nil {
 		return nil, fmt.Errorf("not a setup check (%q, %q and %q): %v", "game", "rules", "setup", err)
 	}
+	if d.More() {
+		return nil, fmt.Errorf("there is more after the setup check")
+	}
 	g, cfg, err := setupConfig(reg, req.Game, req.Rules)
 	if err != nil {
 		return nil, err

@@ -269,6 +269,8 @@ func TestCheckSetup(t *testing.T) {
 		{"unknown game", `{"game":"chess","setup":{}}`, 422, "chess"},
 		{"unknown field", `{"game":"quizl","grid":[]}`, 422, "grid"},
 		{"not json", `grid`, 422, "not a setup check"},
+		{"trailing", `{"game":"salvo","setup":{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}} {}`, 422, "more after"},
+		{"too big", `{"game":"salvo","setup":"` + strings.Repeat("x", MaxCheckSize) + `"}`, 413, "at most"},
 	}
 	for _, tt := range tests {
 		code, m := postCheck(t, h, tt.body)
