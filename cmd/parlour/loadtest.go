@@ -110,9 +110,15 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	}
 	failed := false
 	for _, r := range rs {
-		s0, l0 := cpuTime(*serverPID), cpuTime(os.Getpid())
-		m0 := lt.metrics(ctx)
-		res, err := lt.run(ctx, r, *dur)
+		load0 := loadAverage()
+		var s0, l0 time.Duration
+		var m0 map[string]float64
+		res, err := lt.run(ctx, r, *dur, func() {
+			// Counted from here, after the warm-up: the clock is about
+			// to start.
+			s0, l0 = cpuTime(*serverPID), cpuTime(os.Getpid())
+			m0 = lt.metrics(ctx)
+		})
 		if err != nil {
 			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
 			return 1
@@ -120,6 +126,11 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		s1, l1 := cpuTime(*serverPID), cpuTime(os.Getpid())
 		m1 := lt.metrics(ctx)
 		res.print(stdout)
+		if load0 != "" {
+			// Other work on the machine takes CPU from both the server and
+			// the tool: say how much there was.
+			fmt.Fprintf(stdout, "  load average before %s, after %s\n", load0, loadAverage())
+		}
 		if c, w := m1["parlour_store_commits_total"]-m0["parlour_store_commits_total"], m1["parlour_store_writes_total"]-m0["parlour_store_writes_total"]; c > 0 {
 			fmt.Fprintf(stdout, "  store: %.0f commits holding %.0f writes (%.1f a commit)\n", c, w, w/c)
 		}
@@ -173,6 +184,20 @@ func cpuTime(pid int) time.Duration {
 	}
 	const ticksPerSecond = 100 // USER_HZ on Linux
 	return time.Duration(ut+st) * time.Second / ticksPerSecond
+}
+
+// loadAverage returns the machine's one-minute load average from /proc
+// (Linux), or "" when it cannot be read.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
 }
 
 func isLoopback(host string) bool {
@@ -409,7 +434,7 @@ func (r *ltResult) print(w io.Writer) {
 // table's moves are due on a fixed schedule (open loop): a move's latency
 // counts from when it was due, so time spent queueing in the tool counts
 // too.
-func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration) (*ltResult, error) {
+func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, warm func()) (*ltResult, error) {
 	n := lt.live
 	tables := make([]*ltTable, 0, n)
 	for len(tables) < n {
@@ -422,23 +447,23 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration) (*
 			}
 		}
 	}
-	// Warm up: open every connection the players will move on before the
-	// clock starts.
+	// Warm up: open every connection the players will move on, and make
+	// one request on it, before the clock starts.
 	pool := make(chan *moveConn, lt.conns)
-	var warm sync.WaitGroup
+	var warming sync.WaitGroup
 	var dialErr atomic.Value
 	for range lt.conns {
 		c := &moveConn{addr: lt.addr, host: lt.host}
 		pool <- c
-		warm.Add(1)
+		warming.Add(1)
 		go func() {
-			defer warm.Done()
-			if err := c.dial(); err != nil {
+			defer warming.Done()
+			if err := c.healthz(); err != nil {
 				dialErr.Store(err)
 			}
 		}()
 	}
-	warm.Wait()
+	warming.Wait()
 	defer func() {
 		close(pool)
 		for c := range pool {
@@ -448,6 +473,7 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration) (*
 	if err, ok := dialErr.Load().(error); ok {
 		return nil, fmt.Errorf("connecting: %w", err)
 	}
+	warm()
 	res := &ltResult{rate: rate, dur: dur}
 	interval := time.Duration(float64(n) / rate * float64(time.Second))
 	start := time.Now().Add(100 * time.Millisecond)
@@ -612,6 +638,27 @@ func (c *moveConn) close() {
 		c.c.Close()
 		c.c = nil
 	}
+}
+
+// healthz asks for GET /healthz, dialling first if need be.
+func (c *moveConn) healthz() error {
+	if c.c == nil {
+		if err := c.dial(); err != nil {
+			return err
+		}
+	}
+	c.req = append(append(append(c.req[:0], "GET /healthz HTTP/1.1\r\nHost: "...), c.host...), "\r\n\r\n"...)
+	if err := c.c.SetDeadline(time.Now().Add(30 * time.Second)); err != nil {
+		return err
+	}
+	if _, err := c.c.Write(c.req); err != nil {
+		return err
+	}
+	st, _, err := c.readResponse()
+	if err == nil && st != http.StatusOK {
+		err = fmt.Errorf("GET /healthz: %d", st)
+	}
+	return err
 }
 
 // move posts move (digits only, as the scripted players' calls are) for
