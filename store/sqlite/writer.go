@@ -46,18 +46,15 @@ func (s *Store) checkpointer() {
 	}
 }
 
-// writer runs each batch of waiting writes in one transaction. While
-// writes come in company (the last batch held more than one), it starts a
-// transaction at most every s.every, so that the writes of that moment
-// share it; a write that comes alone is committed at once. When a write
-// fails, the batch is run again one write at a time, so that one bad
-// write does not spoil the others.
+// writer runs each batch of waiting writes in one transaction, starting
+// one at most every s.every. When a write fails, the batch is run again
+// one write at a time, so that one bad write does not spoil the others.
 func (s *Store) writer() {
 	defer close(s.done)
 	batch := make([]*write, 0, maxBatch)
 	var last time.Time // when the last transaction began
 	for w := range s.writes {
-		if wait := s.every - time.Since(last); wait > 0 && len(batch) > 1 {
+		if wait := s.every - time.Since(last); wait > 0 {
 			// Under load: let the writes of the next moment gather.
 			time.Sleep(wait)
 		}
