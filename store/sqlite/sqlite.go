@@ -44,10 +44,10 @@ type Options struct {
 	// CPU on a virtual disk) and a fixed amount of SQLite's work, so under
 	// load fewer, fuller commits leave the CPU to the moves; an idle store
 	// commits a lone write at once, since its last commit is long past.
-	// (Waiting only while writes come several to a commit was tried: at
-	// 1,000 moves/s most commits then held one move, and commits cost
-	// half as much CPU again.) A client whose writes follow each other
-	// closely waits up to the interval for each.
+	// A client whose writes follow each other closely waits up to the
+	// interval for each. (Waiting only while several writes share a
+	// commit was tried and dropped: at 1,000 moves/s most commits then
+	// held a single move, and the server spent half as much CPU again.)
 	CommitInterval time.Duration
 }
 
