@@ -45,8 +45,9 @@ type level struct {
 	// picks, and anneal how hard it works at deceiving.
 	password int
 	anneal   int
-	// probes is how many deceptive grids the grid maker tries on a
-	// probing solver, keeping the one that costs it most.
+	// probes is how many deceptive grids the grid maker tries on its
+	// panel of probing solvers (probeLevels), keeping the one that costs
+	// them most.
 	probes int
 }
 
