@@ -29,7 +29,7 @@ func Example() {
 	fmt.Println(st.ViewOf(0).Boards[0].Grid)
 	// Output:
 	// Ann called 72
-	// 72 holds K in Ben
+	// 72 holds K in Ben's grid
 	// it is not your turn: waiting for Ben
 	// Ben announced PSALM for Ann: right, 25 points
 	// [..... ..... ..K.. ..... .....]

@@ -334,9 +334,12 @@ func (s *State) Apply(seat game.Seat, text string) ([]game.Event, error) {
 
 // whose names the grid of o as its attacker sees it: the owner's name, or
 // "the grid" in solitaire.
+// soloGrid is how texts name the grid a solitaire player attacks.
+const soloGrid = "the grid"
+
 func (s *State) whose(o int) string {
 	if s.solo {
-		return "the grid"
+		return soloGrid
 	}
 	return s.cfg.Players[o]
 }
@@ -435,6 +438,9 @@ func revealedText(r Revealed) string {
 		b.WriteString(l.Letter)
 		b.WriteString(" in ")
 		b.WriteString(l.Name)
+		if l.Name != soloGrid {
+			b.WriteString("'s grid")
+		}
 	}
 	if len(r.Letters) == 0 {
 		b.WriteString("nothing new: you are done with every grid")
