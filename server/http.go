@@ -294,11 +294,16 @@ func (h *Handler) join(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := h.s.Join(r.Context(), p, r.PathValue("id"), req)
+	h.reply(w, r, res, err)
+}
+
+// reply answers 200 with v as JSON, or the error in a player's words.
+func (h *Handler) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, res)
+	writeJSON(w, http.StatusOK, v)
 }
 
 // seated authenticates a request that must come from a seat holder.
@@ -325,11 +330,7 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := h.s.Setup(r.Context(), p, r.PathValue("id"), req)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	h.reply(w, r, res, err)
 }
 
 func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
@@ -344,11 +345,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := h.s.Move(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	h.reply(w, r, res, err)
 }
 
 func (h *Handler) view(w http.ResponseWriter, r *http.Request) {
@@ -358,11 +355,7 @@ func (h *Handler) view(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, err := h.s.View(r.Context(), p, r.PathValue("id"))
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, u)
+	h.reply(w, r, u, err)
 }
 
 func (h *Handler) record(w http.ResponseWriter, r *http.Request) {
@@ -372,11 +365,7 @@ func (h *Handler) record(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec, err := h.s.Record(r.Context(), p, r.PathValue("id"))
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, rec)
+	h.reply(w, r, rec, err)
 }
 
 func (h *Handler) rematch(w http.ResponseWriter, r *http.Request) {
@@ -386,11 +375,7 @@ func (h *Handler) rematch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res, err := h.s.Rematch(r.Context(), p, r.PathValue("id"))
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, res)
+	h.reply(w, r, res, err)
 }
 
 // parseFrom reads the version a stream resumes from: ?from=N, or the
