@@ -3,10 +3,10 @@ package quizl
 import (
 	"encoding/json"
 	"reflect"
-	"strings"
 	"testing"
 
 	"parlour/game"
+	"parlour/game/gametest"
 	"parlour/lexicon"
 )
 
@@ -75,16 +75,7 @@ func three(t testing.TB, opts map[string]any) *State {
 // play applies moves "seat:move" in order, failing on any refusal.
 func play(t testing.TB, s *State, moves ...string) []game.Event {
 	t.Helper()
-	var evs []game.Event
-	for _, m := range moves {
-		seat, mv, _ := strings.Cut(m, ":")
-		e, err := s.Apply(game.Seat(seat[0]-'0'), mv)
-		if err != nil {
-			t.Fatalf("move %q: %v", m, err)
-		}
-		evs = append(evs, e...)
-	}
-	return evs
+	return gametest.Play(t, s, moves...)
 }
 
 // clone returns a deep copy of s, for checking that refusals change

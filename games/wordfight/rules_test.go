@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"parlour/game"
+	"parlour/game/gametest"
 	"parlour/lexicon"
 )
 
@@ -41,16 +42,7 @@ func newPlay(t testing.TB, players int, opts map[string]any) *State {
 // play applies moves written "seat:move" and fails on any refusal.
 func play(t testing.TB, s *State, moves ...string) []game.Event {
 	t.Helper()
-	var evs []game.Event
-	for _, m := range moves {
-		seat, mv, _ := strings.Cut(m, ":")
-		e, err := s.Apply(game.Seat(seat[0]-'0'), mv)
-		if err != nil {
-			t.Fatalf("%s: %v", m, err)
-		}
-		evs = append(evs, e...)
-	}
-	return evs
+	return gametest.Play(t, s, moves...)
 }
 
 // refuse applies a move that must be refused with an error containing want,
