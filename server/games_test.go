@@ -145,25 +145,22 @@ func (p *person) keep(b []byte) {
 
 func (p *person) post(path string, body any, out any) (int, string) {
 	b, _ := json.Marshal(body)
-	req, _ := http.NewRequest("POST", p.e.srv.URL+path, bytes.NewReader(b))
-	if p.token != "" {
-		req.Header.Set("Authorization", "Bearer "+p.token)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		p.e.t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	p.keep(raw)
-	if out != nil && res.StatusCode < 300 {
+	code, raw := p.do("POST", path, bytes.NewReader(b))
+	if out != nil && code < 300 {
 		json.Unmarshal(raw, out)
 	}
-	return res.StatusCode, string(raw)
+	return code, string(raw)
 }
 
 func (p *person) get(path string) []byte {
-	req, _ := http.NewRequest("GET", p.e.srv.URL+path, nil)
+	_, raw := p.do("GET", path, nil)
+	return raw
+}
+
+// do sends one request with this person's token and keeps what came back
+// for the secrecy check.
+func (p *person) do(method, path string, body io.Reader) (int, []byte) {
+	req, _ := http.NewRequest(method, p.e.srv.URL+path, body)
 	if p.token != "" {
 		req.Header.Set("Authorization", "Bearer "+p.token)
 	}
@@ -174,7 +171,7 @@ func (p *person) get(path string) []byte {
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
 	p.keep(raw)
-	return raw
+	return res.StatusCode, raw
 }
 
 // brain returns the computer player that chooses this person's moves.
