@@ -64,7 +64,8 @@ type Store struct {
 	writes  chan *write
 	every   time.Duration // see Options.CommitInterval
 	done    chan struct{}
-	mu      sync.RWMutex // guards closed against sends on writes
+	catchUp chan struct{} // the checkpointer asks the writer to finish a checkpoint
+	mu      sync.RWMutex  // guards closed against sends on writes
 	closed  bool
 
 	stats Stats
@@ -115,6 +116,9 @@ func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Ro
 type Stats struct {
 	Commits int64 // transactions committed
 	Writes  int64 // writes they held
+	// CheckpointErrors counts checkpoints that failed (the log then
+	// waits for the next one).
+	CheckpointErrors int64
 }
 
 // Open opens (creating if need be) the database at path, applies the
@@ -152,7 +156,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: migrating %s: %w", path, err)
 	}
-	s := &Store{db: db, writes: make(chan *write, maxBatch), every: opt.CommitInterval, done: make(chan struct{}), stmts: map[string]*sql.Stmt{}}
+	s := &Store{db: db, writes: make(chan *write, maxBatch), every: opt.CommitInterval, done: make(chan struct{}), catchUp: make(chan struct{}, 1), stmts: map[string]*sql.Stmt{}}
 	if s.every == 0 {
 		s.every = DefaultCommitInterval
 	}

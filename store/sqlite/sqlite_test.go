@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -202,4 +204,56 @@ func BenchmarkAppendMove(b *testing.B) {
 	})
 	st := s.Stats()
 	b.ReportMetric(float64(st.Writes)/float64(max(st.Commits, 1)), "writes/commit")
+}
+
+// TestLogStartsOver checks that the write-ahead log is copied back and
+// started over while writes never stop: a log that only grows makes every
+// commit slower (see checkpointer).
+func TestLogStartsOver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes for three seconds")
+	}
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "p.db")
+	s := open(t, path)
+	defer s.Close()
+	const tables = 64
+	for i := range tables {
+		if err := s.CreateTable(ctx, store.Table{ID: fmt.Sprint("t", i), Game: "quizl", Status: store.Playing, Meta: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Writers that follow each other closely, so that some transaction
+	// is always under way, as under load.
+	end := time.Now().Add(3*checkpointInterval + checkpointInterval/2)
+	var wg sync.WaitGroup
+	for i := range tables {
+		wg.Go(func() {
+			for seq := 1; time.Now().Before(end); seq++ {
+				if err := s.AppendMove(ctx, fmt.Sprint("t", i), store.Move{Seq: seq, Text: "72", At: time.Now()}, nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	// The log's header counts the times it was started over (bytes
+	// 12-15, big-endian: the checkpoint sequence number). About once a
+	// second is expected; a log that was never started over says 0.
+	hdr := make([]byte, 16)
+	f, err := os.Open(path + "-wal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := io.ReadFull(f, hdr); err != nil {
+		t.Fatal(err)
+	}
+	if n := binary.BigEndian.Uint32(hdr[12:]); n < 2 {
+		t.Errorf("the log was started over %d times in 3.5 s of writing, want 2 or more", n)
+	}
+	if st := s.Stats(); st.CheckpointErrors != 0 {
+		t.Errorf("%d checkpoints failed", st.CheckpointErrors)
+	}
 }

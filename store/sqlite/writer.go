@@ -30,9 +30,23 @@ type appendMove struct {
 // database.
 const checkpointInterval = time.Second
 
-// checkpointer copies the write-ahead log back into the database now and
-// then, beside the writer rather than inside one of its commits, so that
-// no move waits for a checkpoint. (Automatic checkpoints are off.)
+// checkpointer copies the write-ahead log back into the database about
+// once a second, beside the writer, and then asks the writer to finish
+// the job between two of its transactions (automatic checkpoints are
+// off).
+//
+// Both halves are needed. A checkpoint beside a writer that commits every
+// millisecond never catches up with it: the log is never found wholly
+// copied back when a transaction begins, so SQLite never starts it over,
+// and it grows without end. Under load every commit then lengthens the
+// file, and with synchronous FULL each fsync must also write the file
+// system's journal (measured: a 340 MB log after 20 s at 5,000 moves/s,
+// and p99 acknowledgement 29-66 ms instead of 7). A checkpoint inside the
+// writer alone does start the log over, but it stops every move for the
+// whole copy, 2-7 ms a second here as the database grows. So the big copy
+// runs beside the writer, and the writer's own checkpoint copies only
+// what was committed meanwhile; the transaction after it starts the log
+// over.
 func (s *Store) checkpointer() {
 	t := time.NewTicker(checkpointInterval)
 	defer t.Stop()
@@ -42,18 +56,44 @@ func (s *Store) checkpointer() {
 			return
 		case <-t.C:
 		}
-		s.db.Exec("PRAGMA wal_checkpoint(PASSIVE)")
+		s.checkpoint()
+		select {
+		case s.catchUp <- struct{}{}:
+		default: // the writer has not taken the last one yet
+		}
+	}
+}
+
+// checkpoint copies the log back into the database. A reader still
+// looking at an old snapshot can hold part of it back; a later checkpoint
+// takes the rest.
+func (s *Store) checkpoint() {
+	if _, err := s.db.Exec("PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
+		s.smu.Lock()
+		s.stats.CheckpointErrors++
+		s.smu.Unlock()
 	}
 }
 
 // writer runs each batch of waiting writes in one transaction, starting
 // one at most every s.every. When a write fails, the batch is run again
 // one write at a time, so that one bad write does not spoil the others.
+// Between two transactions it finishes the checkpointer's work.
 func (s *Store) writer() {
 	defer close(s.done)
 	batch := make([]*write, 0, maxBatch)
 	var last time.Time // when the last transaction began
-	for w := range s.writes {
+	for {
+		var w *write
+		select {
+		case w = <-s.writes:
+		case <-s.catchUp:
+			s.checkpoint()
+			continue
+		}
+		if w == nil {
+			return // closed
+		}
 		if wait := s.every - time.Since(last); wait > 0 {
 			// Under load: let the writes of the next moment gather.
 			time.Sleep(wait)
@@ -73,6 +113,11 @@ func (s *Store) writer() {
 			}
 		}
 		s.commit(batch)
+		select {
+		case <-s.catchUp:
+			s.checkpoint()
+		default:
+		}
 	}
 }
 
