@@ -50,7 +50,11 @@ type Config struct {
 	// BotTimeout bounds one computer move (default 20s).
 	BotTimeout time.Duration
 	// IdleEvict is how long a finished table nobody watches stays in
-	// memory (default 5 minutes).
+	// memory (default 10 seconds): long enough for the players' last
+	// looks, after which the store answers. A busy server finishes a
+	// hundred games a second, at some 40 KB each; kept for minutes they
+	// would fill the heap, and every garbage collection would have to
+	// walk them.
 	IdleEvict time.Duration
 }
 
@@ -98,7 +102,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		cfg.BotTimeout = 20 * time.Second
 	}
 	if cfg.IdleEvict == 0 {
-		cfg.IdleEvict = 5 * time.Minute
+		cfg.IdleEvict = 10 * time.Second
 	}
 	s := &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
@@ -234,24 +238,53 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 // janitor drops finished tables that nobody has looked at for a while;
 // they are read back from the store when asked for.
 func (s *Service) janitor() {
-	tick := time.NewTicker(s.cfg.IdleEvict / 2)
+	tick := time.NewTicker(max(time.Second, s.cfg.IdleEvict/2))
 	defer tick.Stop()
 	for {
 		select {
 		case <-s.ctx.Done():
 			return
-		case <-tick.C:
+		case now := <-tick.C:
+			s.evict(now)
 		}
-		s.mu.Lock()
-		for id, t := range s.tables {
-			t.mu.Lock()
-			if t.status == store.Finished && t.watchers == 0 && !slices.Contains(t.busy, true) && time.Since(t.lastUse) > s.cfg.IdleEvict {
+	}
+}
+
+// evict drops the finished tables idle at now. It looks under the read
+// lock, so that lookups go on meanwhile, and passes over tables in use:
+// waiting for a table's lock, held by a move whose write is on its way to
+// the disk, would hold up every lookup behind it.
+func (s *Service) evict(now time.Time) {
+	var idle []string
+	s.mu.RLock()
+	for id, t := range s.tables {
+		if t.mu.TryLock() {
+			if t.idle(now, s.cfg.IdleEvict) {
+				idle = append(idle, id)
+			}
+			t.mu.Unlock()
+		}
+	}
+	s.mu.RUnlock()
+	if len(idle) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range idle {
+		if t, ok := s.tables[id]; ok && t.mu.TryLock() {
+			if t.idle(now, s.cfg.IdleEvict) {
 				delete(s.tables, id)
 			}
 			t.mu.Unlock()
 		}
-		s.mu.Unlock()
 	}
+}
+
+// idle reports whether t is finished and nobody has used it for d, so
+// that it may leave memory. t.mu must be held.
+func (t *table) idle(now time.Time, d time.Duration) bool {
+	return t.status == store.Finished && t.watchers == 0 && !slices.Contains(t.busy, true) && now.Sub(t.lastUse) > d
 }
 
 // persistMeta stores t's description and status. On failure it restores

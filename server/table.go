@@ -63,8 +63,11 @@ func (m meta) clone() meta {
 }
 
 // recentSteps is how many moves' events a table keeps at hand for clients
-// that resume; older ones are recomputed by replaying the record.
-const recentSteps = 32
+// that resume; older ones are recomputed by replaying the record. A client
+// that reconnects is seldom more than a move or two behind, while every
+// step kept is held by every live table and walked by every garbage
+// collection (at 32, the steps were a third of a busy server's heap).
+const recentSteps = 8
 
 // step is one accepted move and what it revealed.
 type step struct {
