@@ -46,6 +46,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	procs := fs.Int("procs", 1, "CPUs the tool's goroutines run on at once (GOMAXPROCS): one leaves the rest to the server")
 	verify := fs.Bool("verify", true, "check every acknowledged move against the records afterwards")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the load tool's runs (not its preparation) to this file")
+	timeline := fs.Duration("timeline", 0, "also print the latency of each slice of this length of the run (e.g. 1s), to see when the slow moves came")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour loadtest [--url URL] [--tables N] [--rate R[,R...]] [--duration D]")
 		fmt.Fprintln(stderr, "\nDrives a running parlour serve with scripted players (see docs/performance.md).")
@@ -126,6 +127,9 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		s1, l1 := cpuTime(*serverPID), cpuTime(os.Getpid())
 		m1 := lt.metrics(ctx)
 		res.print(stdout)
+		if *timeline > 0 {
+			res.printTimeline(stdout, *timeline)
+		}
 		if load0 != "" {
 			// Other work on the machine takes CPU from both the server and
 			// the tool: say how much there was.
@@ -407,6 +411,14 @@ type ltResult struct {
 	late      int64 // moves sent more than a millisecond after they were due
 	skipped   int64 // slots with no table ready to move
 	latencies []time.Duration
+	samples   []ltSample // each move's due time and latency, for --timeline
+	start     time.Time
+}
+
+// ltSample is one move's due time and acknowledgement latency.
+type ltSample struct {
+	due time.Time
+	lat time.Duration
 }
 
 func (r *ltResult) print(w io.Writer) {
@@ -428,6 +440,28 @@ func (r *ltResult) print(w io.Writer) {
 		verdict = "FAIL"
 	}
 	fmt.Fprintf(w, "  %s (every move accepted, p99 <= 10ms)\n", verdict)
+}
+
+// printTimeline prints, for each slice of the run, how many moves were
+// due in it and their latencies: a tail that comes in bursts shows here.
+func (r *ltResult) printTimeline(w io.Writer, slice time.Duration) {
+	buckets := make([][]time.Duration, int(r.dur/slice)+1)
+	for _, s := range r.samples {
+		i := int(s.due.Sub(r.start) / slice)
+		if i >= 0 && i < len(buckets) {
+			buckets[i] = append(buckets[i], s.lat)
+		}
+	}
+	for i, b := range buckets {
+		if len(b) == 0 {
+			continue
+		}
+		slices.Sort(b)
+		q := func(p float64) time.Duration {
+			return b[max(0, min(int(math.Ceil(p*float64(len(b))))-1, len(b)-1))].Round(10 * time.Microsecond)
+		}
+		fmt.Fprintf(w, "  %8v  moves %6d  p50 %-9v p99 %-9v max %v\n", time.Duration(i)*slice, len(b), q(0.5), q(0.99), q(1))
+	}
 }
 
 // run plays for dur at rate moves a second across the live tables. Each
@@ -474,9 +508,9 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 		return nil, fmt.Errorf("connecting: %w", err)
 	}
 	warm()
-	res := &ltResult{rate: rate, dur: dur}
 	interval := time.Duration(float64(n) / rate * float64(time.Second))
 	start := time.Now().Add(100 * time.Millisecond)
+	res := &ltResult{rate: rate, dur: dur, start: start}
 	end := start.Add(dur)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -500,6 +534,7 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 		go func() {
 			defer wg.Done()
 			var lat []time.Duration
+			var samples []ltSample
 			due := start.Add(time.Duration(i) * interval / time.Duration(n))
 			for ; due.Before(end); due = due.Add(interval) {
 				if d := time.Until(due); d > 0 {
@@ -523,6 +558,7 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 				c := <-pool
 				st, body, err := c.move(t.id, t.seats[seat], mv)
 				lat = append(lat, time.Since(due))
+				samples = append(samples, ltSample{due, lat[len(lat)-1]})
 				if err != nil {
 					c.close() // the next move dials again
 				}
@@ -553,6 +589,7 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 			}
 			mu.Lock()
 			res.latencies = append(res.latencies, lat...)
+			res.samples = append(res.samples, samples...)
 			mu.Unlock()
 			if !t.over {
 				lt.spare <- t
