@@ -50,7 +50,7 @@ type Config struct {
 	// BotTimeout bounds one computer move (default 20s).
 	BotTimeout time.Duration
 	// IdleEvict is how long a finished table nobody watches stays in
-	// memory (default 10 seconds): long enough for the players' last
+	// memory (default 5 seconds): long enough for the players' last
 	// looks, after which the store answers. A busy server finishes a
 	// hundred games a second, at some 40 KB each; kept for minutes they
 	// would fill the heap, and every garbage collection would have to
@@ -102,7 +102,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		cfg.BotTimeout = 20 * time.Second
 	}
 	if cfg.IdleEvict == 0 {
-		cfg.IdleEvict = 10 * time.Second
+		cfg.IdleEvict = 5 * time.Second
 	}
 	s := &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,

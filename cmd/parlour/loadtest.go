@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httputil"
@@ -46,6 +47,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	procs := fs.Int("procs", 1, "CPUs the tool's goroutines run on at once (GOMAXPROCS): one leaves the rest to the server")
 	verify := fs.Bool("verify", true, "check every acknowledged move against the records afterwards")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the load tool's runs (not its preparation) to this file")
+	stagger := fs.Bool("stagger", true, "before the clock starts, play each table a random part of a game, so that games end at a steady rate rather than all at once")
 	timeline := fs.Duration("timeline", 0, "also print the latency of each slice of this length of the run (e.g. 1s), to see when the slow moves came")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour loadtest [--url URL] [--tables N] [--rate R[,R...]] [--duration D]")
@@ -88,6 +90,8 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		addr:  u.Host,
 		host:  u.Host,
 		conns: max(1, min(*conns, *tables)),
+
+		staggered: *stagger,
 	}
 	if u.Port() == "" {
 		lt.addr = net.JoinHostPort(u.Hostname(), "80")
@@ -218,6 +222,8 @@ type loadtest struct {
 	tokens []string          // identity tokens
 	grids  []json.RawMessage // setups the scripted players hide
 	live   int               // tables played at once
+
+	staggered bool // see stagger
 
 	mu    sync.Mutex
 	all   []*ltTable // every table played, for the durability check
@@ -507,6 +513,11 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 	if err, ok := dialErr.Load().(error); ok {
 		return nil, fmt.Errorf("connecting: %w", err)
 	}
+	if lt.staggered {
+		if err := lt.stagger(tables, pool, uint64(rate)); err != nil {
+			return nil, err
+		}
+	}
 	warm()
 	interval := time.Duration(float64(n) / rate * float64(time.Second))
 	start := time.Now().Add(100 * time.Millisecond)
@@ -551,40 +562,19 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 						continue // no spare ready: this slot is skipped
 					}
 				}
-				seat := t.turn
-				sq := t.calls[seat]
-				mv := string([]byte{byte('0' + 5 + sq/5), byte('0' + sq%5)})
 				atomic.AddInt64(&res.sent, 1)
 				c := <-pool
-				st, body, err := c.move(t.id, t.seats[seat], mv)
+				outcome := lt.step(c, t)
 				lat = append(lat, time.Since(due))
 				samples = append(samples, ltSample{due, lat[len(lat)-1]})
-				if err != nil {
-					c.close() // the next move dials again
-				}
 				pool <- c
-				var mr moveAnswer
-				if err == nil && st == http.StatusOK {
-					err = mr.parse(body)
-				}
-				switch {
-				case err == nil && st == http.StatusOK:
+				switch outcome {
+				case accepted:
 					atomic.AddInt64(&res.accepted, 1)
-					t.acked = append(t.acked, fmt.Sprintf("%d:%s", seat, mv))
-					t.calls[seat]++
-					if mr.Status == "finished" || len(mr.ToMove) == 0 {
-						t.over = true
-					} else {
-						t.turn = mr.ToMove[0]
-					}
-				case err == nil && st >= 400 && st < 500:
+				case refused:
 					atomic.AddInt64(&res.refused, 1)
-					lt.noteRefusal(st, body)
-					t.over = true
 				default:
 					atomic.AddInt64(&res.errors, 1)
-					lt.noteRefusal(st, body)
-					t.errors++
 				}
 			}
 			mu.Lock()
@@ -600,6 +590,95 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 	close(refill)
 	return res, nil
 }
+
+// moveOutcome is how the server answered one move.
+type moveOutcome int
+
+const (
+	accepted moveOutcome = iota
+	refused          // a 4xx: the table is given up
+	failed           // no answer, or a 5xx
+)
+
+// step makes t's next move on c: the seat to move calls the next square
+// of its opponent's grid.
+func (lt *loadtest) step(c *moveConn, t *ltTable) moveOutcome {
+	seat := t.turn
+	sq := t.calls[seat]
+	mv := string([]byte{byte('0' + 5 + sq/5), byte('0' + sq%5)})
+	st, body, err := c.move(t.id, t.seats[seat], mv)
+	if err != nil {
+		c.close() // the next move dials again
+	}
+	var mr moveAnswer
+	if err == nil && st == http.StatusOK {
+		err = mr.parse(body)
+	}
+	switch {
+	case err == nil && st == http.StatusOK:
+		t.acked = append(t.acked, fmt.Sprintf("%d:%s", seat, mv))
+		t.calls[seat]++
+		if mr.Status == "finished" || len(mr.ToMove) == 0 {
+			t.over = true
+		} else {
+			t.turn = mr.ToMove[0]
+		}
+		return accepted
+	case err == nil && st >= 400 && st < 500:
+		lt.noteRefusal(st, body)
+		t.over = true
+		return refused
+	default:
+		lt.noteRefusal(st, body)
+		t.errors++
+		return failed
+	}
+}
+
+// stagger plays each table a random number of moves, from none to most of
+// a game, before the clock starts. Tables that all started together would
+// all finish within the same second, and a thousand games ending at once,
+// with a thousand new tables opened to replace them, is a burst no steady
+// server sees; staggered, the games end and begin at a steady rate, as
+// they do on a server whose tables came and went over time.
+func (lt *loadtest) stagger(tables []*ltTable, pool chan *moveConn, seed uint64) error {
+	rng := rand.New(rand.NewPCG(seed, 0))
+	todo := make([]int, len(tables))
+	for i := range todo {
+		todo[i] = rng.IntN(staggerMoves)
+	}
+	var wg sync.WaitGroup
+	var bad atomic.Int64
+	work := make(chan int)
+	for range min(cap(pool), 64) {
+		wg.Go(func() {
+			for i := range work {
+				t := tables[i]
+				for k := 0; k < todo[i] && !t.over; k++ {
+					c := <-pool
+					if lt.step(c, t) != accepted {
+						bad.Add(1)
+					}
+					pool <- c
+				}
+			}
+		})
+	}
+	for i := range tables {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	if n := bad.Load(); n > 0 {
+		return fmt.Errorf("%d moves of the stagger were not accepted", n)
+	}
+	return nil
+}
+
+// staggerMoves bounds the moves stagger plays at one table: most of a
+// game of the scripted players, who call squares in order and so finish
+// in about 40 to 50 moves.
+const staggerMoves = 40
 
 // verify reads back every table that was played and checks that its
 // record holds every acknowledged move, in order.
