@@ -44,7 +44,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	identities := fs.Int("identities", 200, "guest identities the scripted players share")
 	conns := fs.Int("conns", 64, "HTTP connections to keep open")
 	serverPID := fs.Int("server-pid", 0, "the server's process id, to report the CPU it spends per move (Linux)")
-	procs := fs.Int("procs", 1, "CPUs the tool's goroutines run on at once (GOMAXPROCS): one leaves the rest to the server")
+	procs := fs.Int("procs", 0, "CPUs the tool's goroutines run on at once (GOMAXPROCS; 0: all). One leaves more to the server but makes the answers that arrive together wait for each other in the tool, which counts in the latency it measures")
 	verify := fs.Bool("verify", true, "check every acknowledged move against the records afterwards")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the load tool's runs (not its preparation) to this file")
 	stagger := fs.Bool("stagger", true, "before the clock starts, play each table a random part of a game, so that games end at a steady rate rather than all at once")
