@@ -45,22 +45,9 @@ type level struct {
 	// picks, and anneal how hard it works at deceiving.
 	password int
 	anneal   int
-	// probes is how many deceptive grids the grid maker tries on its
-	// panel of probing solvers (probeLevels), keeping the one that costs
-	// them most.
-	probes int
-}
-
-// probeLevels are the solvers the grid maker tries its grids on: noisy,
-// and each unlike the strong solver in what it weighs or what words it
-// knows, so that grids fool solvers in general and not one deterministic
-// line of play.
-func probeLevels() []level {
-	return []level{
-		{name: "probe-common", vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5},
-		{name: "probe-line", vocab: 100, eager: 0.1, temp: 0.3, gain: 0},
-		{name: "probe-info", vocab: 100, eager: 0.2, temp: 0.3, gain: 3},
-	}
+	// restarts is how many fillings the grid maker anneals, keeping the
+	// one whose lines read most like words.
+	restarts int
 }
 
 func levelOf(name string) (level, error) {
@@ -68,9 +55,9 @@ func levelOf(name string) (level, error) {
 	case game.Easy:
 		return level{name: name, vocab: 20, eager: 0.35, temp: 0.6, gain: 0, password: 20, anneal: 0}, nil
 	case game.Medium:
-		return level{name: name, vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5, password: 35, anneal: 4000}, nil
+		return level{name: name, vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5, password: 35, anneal: 4000, restarts: 1}, nil
 	case game.Strong:
-		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, probes: 10}, nil
+		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, restarts: 6}, nil
 	}
 	return level{}, fmt.Errorf("no Quizl level %q (easy, medium or strong)", name)
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"parlour/game"
@@ -209,5 +211,42 @@ func TestNewRefuses(t *testing.T) {
 	b, _ := New(game.Easy, 1, lexicon.Default())
 	if _, err := b.Move(context.Background(), game.Config{}, 0, "a view"); err == nil {
 		t.Error("a string was taken for a view")
+	}
+}
+
+// TestGridsLegal makes strong and medium grids around many passwords:
+// every one must pass the referee's check, and hide must put a password
+// on one row or column index only, row and column both in use.
+func TestGridsLegal(t *testing.T) {
+	lex := lexicon.Default()
+	d := newDecoys(newVocab(lex, 100))
+	for i, pw := range quizl.Passwords(lex, 35)[:40] {
+		for _, l := range []string{game.Medium, game.Strong} {
+			g, err := Grid(pw, l, uint64(i), lex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Check(lex); err != nil {
+				t.Errorf("%s grid around %s: %v", l, pw, err)
+			}
+		}
+		var rows, cols int
+		k := -1
+		for s := range uint64(16) {
+			ln := d.hide(strings.ToUpper(pw), rand.New(rand.NewPCG(s, 1)))
+			if ln.IsRow() {
+				rows++
+			} else {
+				cols++
+			}
+			if idx := int(ln) % quizl.Size; k < 0 {
+				k = idx
+			} else if idx != k {
+				t.Errorf("%s: hidden at index %d and %d", pw, k, idx)
+			}
+		}
+		if rows == 0 || cols == 0 {
+			t.Errorf("%s: %d rows and %d columns in 16 hidings", pw, rows, cols)
+		}
 	}
 }

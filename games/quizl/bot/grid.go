@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -137,7 +136,9 @@ func (d *decoys) line(l *[5]uint8, missing uint8) float64 {
 // who has seen a few letters sees plausible passwords everywhere. With
 // password "" it picks one for the level (common words for easy; for
 // strong, words with many near neighbours). Level easy fills at random;
-// medium and strong search harder. Deterministic for seed.
+// medium and strong put the password on the line whose crossing lines
+// best explain its letters (see decoys.hide) and anneal the filling,
+// strong keeping the best of several. Deterministic for seed.
 func Grid(password, levelName string, seed uint64, lex *lexicon.Lexicon) (*quizl.Grid, error) {
 	lv, err := levelOf(levelName)
 	if err != nil {
@@ -185,29 +186,19 @@ func makeGrid(password string, lv level, seed uint64, lex *lexicon.Lexicon) (*qu
 	if d == nil {
 		d = newDecoys(full)
 	}
-	if lv.probes == 0 {
-		for range 5 {
-			if g := deceive(password, quizl.Line(rng.IntN(quizl.Lines)), d, lv.anneal, rng); g.Check(lex) == nil {
-				return g, nil
-			}
-		}
-		return quizl.RandomGrid(password, lex, rng.Uint64())
-	}
-	// Try the grids on a probing solver: make several deceptive grids and
-	// keep the one it takes longest to see through.
-	pr := newProber(lex, full, rng.Uint64())
+	// Hide the password where its letters mislead most, fill the rest
+	// several times over, and keep the filling whose lines read most like
+	// words (decoys.grid). No solver is consulted: the measure is the
+	// lexicon's, so the grids fool solvers in general, not one of them.
 	var best *quizl.Grid
-	bestCost := -1.0
-	// Try the password on every line in turn, from a random one: where the
-	// word hides matters as much as what surrounds it.
-	first := rng.IntN(quizl.Lines)
-	for i := range lv.probes {
-		g := deceive(password, quizl.Line((first+i)%quizl.Lines), d, lv.anneal, rng)
+	bestScore := math.Inf(-1)
+	for i := 0; i < lv.restarts || best == nil && i < lv.restarts+4; i++ {
+		g := deceive(password, d.hide(password, rng), d, lv.anneal, rng)
 		if g.Check(lex) != nil {
 			continue
 		}
-		if c := pr.cost(g); c > bestCost {
-			best, bestCost = g, c
+		if s := d.grid(g); s > bestScore {
+			best, bestScore = g, s
 		}
 	}
 	if best == nil {
@@ -216,42 +207,53 @@ func makeGrid(password string, lv level, seed uint64, lex *lexicon.Lexicon) (*qu
 	return best, nil
 }
 
-// prober plays a panel of noisy solvers, with fixed seeds, against grids.
-// None of them is the strong solver: each weighs calls differently, or
-// knows fewer words, so that the grids kept fool solvers in general and
-// not one line of play.
-type prober struct {
-	bots []*Bot
-	lex  *lexicon.Lexicon
+// hide chooses the line for password: one whose crossing lines explain
+// its letters best. A letter of a password on row r sits at position r-5
+// of the column through it (and one on column c at position c of the row
+// through it), so the line's index decides at which position of the
+// crossing lines the password's letters read. The likelier the letters
+// are there than in their own places, the more a solver that has just
+// seen one of them suspects the crossing line rather than the password's
+// own. Row or column is the toss of a coin: the letters read the same.
+func (d *decoys) hide(password string, rng *rand.Rand) quizl.Line {
+	best, bestK := math.Inf(-1), 0
+	for k := range quizl.Size {
+		var s float64
+		for i := range quizl.Size {
+			x := password[i] - 'A'
+			s += d.pos[k][x] - d.pos[i][x]
+		}
+		if s > best {
+			best, bestK = s, k
+		}
+	}
+	if rng.IntN(2) == 0 {
+		return quizl.Line(bestK)
+	}
+	return quizl.Line(quizl.Size + bestK)
 }
 
-func newProber(lex *lexicon.Lexicon, full *vocab, seed uint64) *prober {
-	common := newVocab(lex, 50)
-	if len(common.words) == 0 {
-		common = full
-	}
-	p := &prober{lex: lex}
-	for i, lv := range probeLevels() {
-		v := full
-		if lv.vocab < 100 {
-			v = common
+// grid scores a whole grid as deceive scores its fillings: how plausible
+// its lines other than the password's are as passwords (decoys.line),
+// the lines crossing the password's counting less.
+func (d *decoys) grid(g *quizl.Grid) float64 {
+	miss := g.Missing() - 'A'
+	var t float64
+	for l := range quizl.Line(quizl.Lines) {
+		if l == g.Line {
+			continue
 		}
-		p.bots = append(p.bots, &Bot{lv: lv, lex: lex, seed: seed + uint64(i), vocabs: map[*lexicon.Lexicon][2]*vocab{lex: {v, full}}})
-	}
-	return p
-}
-
-// cost is the calls the panel needs to find g's password, summed.
-func (p *prober) cost(g *quizl.Grid) float64 {
-	var c float64
-	for _, b := range p.bots {
-		r, err := playGame(context.Background(), []*Bot{b}, []*quizl.Grid{g}, p.lex, nil)
-		if err != nil {
-			return -1
+		var b [5]uint8
+		for i := range quizl.Size {
+			b[i] = g.Letters[l.Square(i)] - 'A'
 		}
-		c += float64(r.calls)
+		v := d.line(&b, miss)
+		if l.IsRow() != g.Line.IsRow() && v > illegal {
+			v *= d.cross
+		}
+		t += v
 	}
-	return c
+	return t
 }
 
 // deceive puts password on line and searches, by simulated annealing,
