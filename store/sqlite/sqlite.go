@@ -9,6 +9,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"embed"
@@ -49,6 +50,9 @@ type Options struct {
 	// commit was tried and dropped: at 1,000 moves/s most commits then
 	// held a single move, and the server spent half as much CPU again.)
 	CommitInterval time.Duration
+
+	// restartLog overrides restartLogBytes, for tests.
+	restartLog int64
 }
 
 // DefaultCommitInterval bounds the writer to a thousand commits a second:
@@ -65,8 +69,13 @@ type Store struct {
 	every   time.Duration // see Options.CommitInterval
 	done    chan struct{}
 	catchUp chan struct{} // the checkpointer asks the writer to finish a checkpoint
-	mu      sync.RWMutex  // guards closed against sends on writes
-	closed  bool
+	// pageSize is the database's page size in bytes, restartLog the
+	// size of the log at which the writer lets it start over (see
+	// checkpointer).
+	pageSize   int64
+	restartLog int64
+	mu         sync.RWMutex // guards closed against sends on writes
+	closed     bool
 
 	stats Stats
 	smu   sync.Mutex
@@ -172,6 +181,11 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: preparing statements: %w", err)
 	}
+	if err := db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&s.pageSize); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: reading the page size: %w", err)
+	}
+	s.restartLog = cmp.Or(opt.restartLog, restartLogBytes)
 	go s.writer()
 	go s.checkpointer()
 	return s, nil
