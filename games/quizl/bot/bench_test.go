@@ -63,3 +63,16 @@ func BenchmarkStrongMove(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGrid times the strong grid maker around a given password, as
+// solitaire and the bench call it.
+func BenchmarkGrid(b *testing.B) {
+	lex := lexicon.Default()
+	var seed uint64
+	for b.Loop() {
+		seed++
+		if _, err := Grid("crane", game.Strong, seed, lex); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
