@@ -263,6 +263,12 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 		return 0
 	})
 	pick := options[0]
+	// Among squares within a hair of the best, choose at random: a solver
+	// that always opens on the same square is one a grid maker can learn
+	// to hide from.
+	if near := nearBest(options, func(o option) float64 { return o.score }); near > 1 {
+		pick = options[rng.IntN(near)]
+	}
 	if b.lv.temp > 0 {
 		pick = options[softmax(rng, len(options), func(i int) float64 { return options[i].score }, b.lv.temp)]
 		if pick.trip >= 0 && options[0].trip < 0 {
@@ -280,6 +286,24 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 		}
 	}
 	return pick.sq.String()
+}
+
+// nearTie is how close, as a fraction of the best score, a square's score
+// must be to count as as good as the best.
+const nearTie = 0.01
+
+// nearBest returns how many of the leading options, sorted best first,
+// score within nearTie of the first.
+func nearBest[T any](sorted []T, score func(T) float64) int {
+	if len(sorted) == 0 {
+		return 0
+	}
+	best := score(sorted[0])
+	n := 1
+	for n < len(sorted) && best-score(sorted[n]) <= nearTie*math.Abs(best) {
+		n++
+	}
+	return n
 }
 
 // wrongCost is what a wrong announcement costs, in points: the penalty

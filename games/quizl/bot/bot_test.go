@@ -250,3 +250,59 @@ func TestGridsLegal(t *testing.T) {
 		}
 	}
 }
+
+func TestNearBest(t *testing.T) {
+	for _, c := range []struct {
+		scores []float64
+		want   int
+	}{
+		{nil, 0},
+		{[]float64{1}, 1},
+		{[]float64{1, 0.995, 0.98}, 2},
+		{[]float64{-1, -1.005, -1.2}, 2},
+		{[]float64{0, 0, 0}, 3},
+		{[]float64{2, 1}, 1},
+	} {
+		if got := nearBest(c.scores, func(x float64) float64 { return x }); got != c.want {
+			t.Errorf("nearBest(%v) = %d, want %d", c.scores, got, c.want)
+		}
+	}
+}
+
+// TestOpeningVaries checks that the strong solver does not open on the
+// same square in every game, which a grid maker could learn to avoid, and
+// that one seed still gives one opening.
+func TestOpeningVaries(t *testing.T) {
+	lex := lexicon.Default()
+	g, err := Grid("", game.Medium, 1, lex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := game.Config{Players: []string{"solver"}, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex}
+	first := func(seed uint64) string {
+		t.Helper()
+		st, err := quizl.NewStateGrids(cfg, []*quizl.Grid{g})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := New(game.Strong, seed, lex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mv, err := b.Move(context.Background(), cfg, 0, st.ViewOf(0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mv
+	}
+	seen := map[string]bool{}
+	for seed := range uint64(20) {
+		seen[first(seed)] = true
+	}
+	if len(seen) < 3 {
+		t.Errorf("20 seeds opened on only %v", seen)
+	}
+	if a, b := first(7), first(7); a != b {
+		t.Errorf("seed 7 opened on %s and then %s", a, b)
+	}
+}
