@@ -596,8 +596,8 @@ type moveOutcome int
 
 const (
 	accepted moveOutcome = iota
-	refused          // a 4xx: the table is given up
-	failed           // no answer, or a 5xx
+	refused              // a 4xx: the table is given up
+	failed               // no answer, or a 5xx
 )
 
 // step makes t's next move on c: the seat to move calls the next square
