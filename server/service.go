@@ -52,7 +52,7 @@ type Config struct {
 	// IdleEvict is how long a finished table nobody watches stays in
 	// memory (default 5 seconds): long enough for the players' last
 	// looks, after which the store answers. A busy server finishes a
-	// hundred games a second, at some 40 KB each; kept for minutes they
+	// hundred games a second, tens of kilobytes each; kept for minutes they
 	// would fill the heap, and every garbage collection would have to
 	// walk them.
 	IdleEvict time.Duration

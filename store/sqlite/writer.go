@@ -53,7 +53,7 @@ const restartLogBytes = 64 << 20
 // checkpoint copies only what was committed since the checkpointer's, but
 // it stops every move while it syncs the database: 1 ms at first, 4-10 ms
 // once the database has grown for a minute at 5,000 moves/s. Done every
-// second that stop alone delayed about 1% of the moves; letting the log
+// second, that stop alone holds up some 0.5-1% of the moves; letting the log
 // reach restartLogBytes first (about 2 s of that load) makes it rarer. An
 // idle store needs no help: the checkpointer then copies everything, and
 // the next transaction starts the log over by itself.
@@ -101,13 +101,14 @@ func (s *Store) writer() {
 	for {
 		var w *write
 		select {
-		case w = <-s.writes:
+		case next, ok := <-s.writes:
+			if !ok {
+				return // closed
+			}
+			w = next
 		case <-s.catchUp:
 			s.checkpoint()
 			continue
-		}
-		if w == nil {
-			return // closed
 		}
 		if wait := s.every - time.Since(last); wait > 0 {
 			// Under load: let the writes of the next moment gather.
