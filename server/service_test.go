@@ -22,6 +22,8 @@ type fixture struct {
 	dir string
 	db  *sqlite.Store
 	s   *Service
+	// idleEvict is the service's Config.IdleEvict (0: the default).
+	idleEvict time.Duration
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -37,7 +39,7 @@ func (f *fixture) open() {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	s, err := New(context.Background(), Config{Store: db, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second})
+	s, err := New(context.Background(), Config{Store: db, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -444,7 +446,10 @@ func TestFailedStoreChangesNothing(t *testing.T) {
 
 func TestFinishedTablesLeaveMemory(t *testing.T) {
 	ctx := context.Background()
-	f := newFixture(t)
+	// The janitor must not get there first: this test says when it is.
+	f := &fixture{t: t, dir: t.TempDir(), idleEvict: time.Hour}
+	f.open()
+	t.Cleanup(f.close)
 	play := func() (string, *Principal) {
 		t.Helper()
 		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
