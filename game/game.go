@@ -136,7 +136,17 @@ func (e Event) Visible(s Seat) bool {
 
 // VisibleTo returns the events of evs that seat s may see.
 func VisibleTo(evs []Event, s Seat) []Event {
-	var out []Event
+	n := 0
+	for _, e := range evs {
+		if e.Visible(s) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	// Sized once: a server filters every move's events for every seat.
+	out := make([]Event, 0, n)
 	for _, e := range evs {
 		if e.Visible(s) {
 			out = append(out, e)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -23,11 +24,25 @@ func decodeJSON(r io.Reader, limit int64, v any) error {
 
 // readBody reads a request body of at most limit bytes.
 func readBody(r io.Reader, limit int64) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, badRequest("reading the body: %v", err)
+	// Most bodies are a move of a few dozen bytes: start with room for
+	// one, not io.ReadAll's 512, and grow by doubling up to limit+1 (one
+	// byte past the limit tells a body that is too large).
+	stop := int(limit + 1)
+	b := make([]byte, 0, min(stop, 64))
+	for len(b) < stop {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, 1)
+		}
+		n, err := r.Read(b[len(b):min(cap(b), stop)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, badRequest("reading the body: %v", err)
+		}
 	}
-	if int64(len(b)) > limit {
+	if len(b) > int(limit) {
 		return nil, refuse(http.StatusRequestEntityTooLarge, "the body is larger than %d bytes", limit)
 	}
 	return b, nil

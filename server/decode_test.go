@@ -2,10 +2,13 @@ package server
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 func FuzzDecodeClientMessage(f *testing.F) {
@@ -122,4 +125,32 @@ func FuzzDecodeMoveRequest(f *testing.F) {
 			t.Fatalf("%q: direct %+v, decoder %+v", b, fast, slow)
 		}
 	})
+}
+
+func TestReadBody(t *testing.T) {
+	const limit = 100
+	readers := map[string]func(string) io.Reader{
+		"plain":        func(s string) io.Reader { return strings.NewReader(s) },
+		"one byte":     func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) },
+		"data and EOF": func(s string) io.Reader { return iotest.DataErrReader(strings.NewReader(s)) },
+	}
+	for _, n := range []int{0, 1, 63, 64, 65, limit - 1, limit, limit + 1, 10 * limit} {
+		body := strings.Repeat("x", n)
+		for name, mk := range readers {
+			b, err := readBody(mk(body), limit)
+			switch {
+			case n > limit:
+				if StatusOf(err) != http.StatusRequestEntityTooLarge {
+					t.Errorf("%s, %d bytes: got %v, want a 413", name, n, err)
+				}
+			case err != nil:
+				t.Errorf("%s, %d bytes: %v", name, n, err)
+			case string(b) != body:
+				t.Errorf("%s, %d bytes: read %d bytes", name, n, len(b))
+			}
+		}
+	}
+	if _, err := readBody(iotest.ErrReader(errors.New("connection reset")), limit); StatusOf(err) != http.StatusBadRequest {
+		t.Errorf("a failing reader: got %v, want a 400", err)
+	}
 }

@@ -80,6 +80,10 @@ type Store struct {
 	stats Stats
 	smu   sync.Mutex
 
+	// rows and which are runBatch's buffers, kept by the writer.
+	rows  []any
+	which []int
+
 	// stmts holds the statements prepared so far, by their text: each of
 	// the store's queries is parsed once, not at every use.
 	stmtMu sync.Mutex

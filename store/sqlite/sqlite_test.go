@@ -133,7 +133,7 @@ func TestGroupCommit(t *testing.T) {
 		go func(id string) {
 			defer wg.Done()
 			for m := 1; m <= moves; m++ {
-				if err := s.AppendMove(ctx, id, store.Move{Seq: m, Text: "x"}, nil); err != nil {
+				if err := s.AppendMove(ctx, id, store.Move{Seq: m, Seat: m % 2, Text: fmt.Sprint(id, "-", m)}, nil); err != nil {
 					errs <- err
 					return
 				}
@@ -152,6 +152,12 @@ func TestGroupCommit(t *testing.T) {
 	for _, tb := range live {
 		if len(tb.Moves) != moves {
 			t.Fatalf("table %s has %d moves, want %d", tb.ID, len(tb.Moves), moves)
+		}
+		// Batches insert many rows to a statement: each must land whole.
+		for i, m := range tb.Moves {
+			if want := fmt.Sprint(tb.ID, "-", i+1); m.Seq != i+1 || m.Seat != (i+1)%2 || m.Text != want {
+				t.Fatalf("table %s move %d = %+v, want seq %d seat %d text %q", tb.ID, i, m, i+1, (i+1)%2, want)
+			}
 		}
 	}
 	st := s.Stats()

@@ -183,21 +183,25 @@ func (s *Store) runBatch(batch []*write) ([]error, error) {
 	// Plain appends first, many rows to a statement. A table has at most
 	// one write in a batch (the server waits for each before the next), so
 	// the order within the batch does not matter.
-	var rows []any
-	var which []int
+	// The writer alone runs batches, so it keeps these between them.
+	rows, which := s.rows[:0], s.which[:0]
+	defer func() { s.rows, s.which = rows[:0], which[:0] }()
 	flush := func() error {
-		defer func() { rows, which = rows[:0], which[:0] }()
+		defer func() {
+			clear(rows) // let the moves' values go
+			rows, which = rows[:0], which[:0]
+		}()
 		// Insert in chunks whose sizes are powers of two, so that a few
 		// prepared statements serve every batch.
-		for len(which) > 0 {
-			k := insertChunk(len(which))
-			if _, err := tx.Stmt(s.insertN[k]).Exec(rows[:5*(1<<k)]...); err != nil {
+		for i := 0; i < len(which); {
+			k := insertChunk(len(which) - i)
+			if _, err := tx.Stmt(s.insertN[k]).Exec(rows[5*i : 5*(i+1<<k)]...); err != nil {
 				if isConstraint(err) {
 					return fmt.Errorf("a move is already stored: %w", store.ErrConflict)
 				}
 				return err
 			}
-			rows, which = rows[5*(1<<k):], which[1<<k:]
+			i += 1 << k
 		}
 		return nil
 	}
