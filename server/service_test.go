@@ -119,6 +119,10 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 	if u.Table.Seats[1].Name != "Ann 2" || u.Table.Status != store.Setup {
 		t.Fatalf("after join: %+v", u.Table)
 	}
+	// The view names the table's lexicon, for the client's own checks.
+	if u.Table.Lexicon != "test" {
+		t.Errorf("the view names lexicon %q, want the table's, %q", u.Table.Lexicon, "test")
+	}
 	if _, err := f.s.Setup(ctx, pa, ann.Table, SetupRequest{Setup: setupOf(1001)}); StatusOf(err) != http.StatusUnprocessableEntity {
 		t.Fatalf("bad setup: %v", err)
 	}

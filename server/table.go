@@ -198,14 +198,18 @@ func (t *table) deriveStatus() store.Status {
 // who sits where, whose turn it is, the setup commitments, and once the
 // game is over the result and the salts that open the commitments.
 type TableInfo struct {
-	ID      string       `json:"id"`
-	Game    string       `json:"game"`
-	Title   string       `json:"title"`
-	Status  store.Status `json:"status"`
-	Rules   game.Rules   `json:"rules"`
-	Private bool         `json:"private,omitempty"`
-	Seats   []SeatInfo   `json:"seats"`
-	ToMove  []game.Seat  `json:"to_move"`
+	ID     string       `json:"id"`
+	Game   string       `json:"game"`
+	Title  string       `json:"title"`
+	Status store.Status `json:"status"`
+	Rules  game.Rules   `json:"rules"`
+	// Lexicon names the lexicon the table's words are checked against,
+	// so that a client's own checks (the editors' /check-setup, Word
+	// Fight's /preview) use the same one.
+	Lexicon string      `json:"lexicon"`
+	Private bool        `json:"private,omitempty"`
+	Seats   []SeatInfo  `json:"seats"`
+	ToMove  []game.Seat `json:"to_move"`
 	// Commitments holds, once play starts, the SHA-256 commitment of each
 	// seat's secret setup (see Commitment).
 	Commitments []string `json:"commitments,omitempty"`
@@ -240,7 +244,7 @@ type Reveal struct {
 func (t *table) info() TableInfo {
 	in := TableInfo{
 		ID: t.id, Game: t.g.Name(), Title: t.g.Title(), Status: t.status,
-		Rules: t.cfg.Rules, Private: t.m.Private, ToMove: []game.Seat{},
+		Rules: t.cfg.Rules, Lexicon: t.cfg.Lexicon.Name(), Private: t.m.Private, ToMove: []game.Seat{},
 		Set: t.m.Set, Prev: t.m.Prev, Rematch: t.m.Rematch, Created: t.created,
 	}
 	for i, s := range t.m.Seats {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
+	"strings"
 
 	"parlour/game"
 	"parlour/lexicon"
@@ -22,22 +24,24 @@ const MaxCheckSize = 16 << 10
 type checkRequest struct {
 	Game  string                     `json:"game"`
 	Rules map[string]json.RawMessage `json:"rules,omitempty"`
-	Setup json.RawMessage            `json:"setup"`
+	// Lexicon is the table's lexicon (see lexiconNamed).
+	Lexicon string          `json:"lexicon,omitempty"`
+	Setup   json.RawMessage `json:"setup"`
 }
 
-// checkSetup runs the game's own setup check with the default lexicon and
+// checkSetup runs the game's own setup check with the table's lexicon and
 // returns the setup in canonical form, or the referee's refusal.
 func checkSetup(reg *game.Registry, body []byte) (json.RawMessage, error) {
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.DisallowUnknownFields()
 	var req checkRequest
 	if err := d.Decode(&req); err != nil {
-		return nil, fmt.Errorf("not a setup check (%q, %q and %q): %v", "game", "rules", "setup", err)
+		return nil, fmt.Errorf("not a setup check (%q, %q, %q and %q): %v", "game", "rules", "lexicon", "setup", err)
 	}
 	if d.More() {
 		return nil, fmt.Errorf("there is more after the setup check")
 	}
-	g, cfg, err := setupConfig(reg, req.Game, req.Rules)
+	g, cfg, err := setupConfig(reg, req.Game, req.Rules, req.Lexicon)
 	if err != nil {
 		return nil, err
 	}
@@ -45,9 +49,13 @@ func checkSetup(reg *game.Registry, body []byte) (json.RawMessage, error) {
 }
 
 // setupConfig finds a game with a secret setup and the configuration of a
-// table with rules, seen from its first seat, with the default lexicon.
-func setupConfig(reg *game.Registry, name string, raw map[string]json.RawMessage) (game.Game, game.Config, error) {
+// table with rules and the lexicon called lex, seen from its first seat.
+func setupConfig(reg *game.Registry, name string, raw map[string]json.RawMessage, lex string) (game.Game, game.Config, error) {
 	g, err := reg.Lookup(name)
+	if err != nil {
+		return nil, game.Config{}, err
+	}
+	l, err := lexiconNamed(lex)
 	if err != nil {
 		return nil, game.Config{}, err
 	}
@@ -60,7 +68,24 @@ func setupConfig(reg *game.Registry, name string, raw map[string]json.RawMessage
 	}
 	lo, _ := g.Players()
 	players := []string{"you", "them"}[:max(1, min(2, lo))]
-	return g, game.Config{Players: players, Rules: rules, Lexicon: lexicon.Default()}, nil
+	return g, game.Config{Players: players, Rules: rules, Lexicon: l}, nil
+}
+
+// lexiconNamed returns the embedded lexicon called name, as a table's view
+// names it ("" for the default). Only the embedded lexicons are offered: a
+// name is never taken as a path to a file.
+func lexiconNamed(name string) (*lexicon.Lexicon, error) {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return lexicon.Default(), nil
+	}
+	if !slices.Contains(lexicon.Names(), name) {
+		if len(name) > 40 {
+			name = name[:40] + "..."
+		}
+		return nil, fmt.Errorf("there is no lexicon %q (there are %s)", name, strings.Join(lexicon.Names(), ", "))
+	}
+	return lexicon.Load(name)
 }
 
 // randomRequest asks for a random legal setup under a table's rules; a
@@ -68,7 +93,9 @@ func setupConfig(reg *game.Registry, name string, raw map[string]json.RawMessage
 type randomRequest struct {
 	Game  string                     `json:"game"`
 	Rules map[string]json.RawMessage `json:"rules,omitempty"`
-	Seed  *uint64                    `json:"seed,omitempty"`
+	// Lexicon is the table's lexicon (see lexiconNamed).
+	Lexicon string  `json:"lexicon,omitempty"`
+	Seed    *uint64 `json:"seed,omitempty"`
 }
 
 // randomSetup makes the game's own random setup (Game.AutoSetup) for the
@@ -78,12 +105,12 @@ func randomSetup(reg *game.Registry, body []byte) (json.RawMessage, error) {
 	d.DisallowUnknownFields()
 	var req randomRequest
 	if err := d.Decode(&req); err != nil {
-		return nil, fmt.Errorf("not a request for a random setup (%q, %q and %q): %v", "game", "rules", "seed", err)
+		return nil, fmt.Errorf("not a request for a random setup (%q, %q, %q and %q): %v", "game", "rules", "lexicon", "seed", err)
 	}
 	if d.More() {
 		return nil, fmt.Errorf("there is more after the request for a random setup")
 	}
-	g, cfg, err := setupConfig(reg, req.Game, req.Rules)
+	g, cfg, err := setupConfig(reg, req.Game, req.Rules, req.Lexicon)
 	if err != nil {
 		return nil, err
 	}

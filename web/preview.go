@@ -10,7 +10,6 @@ import (
 
 	"parlour/game"
 	"parlour/games/wordfight"
-	"parlour/lexicon"
 )
 
 // MaxPreviewSize caps a Word Fight preview request: a 30 by 30 grid and a
@@ -21,10 +20,12 @@ const MaxPreviewSize = 8 << 10
 // would do in the player's own grid, as the seat's view shows it. The grid
 // is the player's own, so nothing secret travels.
 type previewRequest struct {
-	Rules     map[string]json.RawMessage `json:"rules,omitempty"`
-	Grid      []string                   `json:"grid"`
-	Word      string                     `json:"word"`
-	Placement string                     `json:"placement"`
+	Rules map[string]json.RawMessage `json:"rules,omitempty"`
+	// Lexicon is the table's lexicon (see lexiconNamed).
+	Lexicon   string   `json:"lexicon,omitempty"`
+	Grid      []string `json:"grid"`
+	Word      string   `json:"word"`
+	Placement string   `json:"placement"`
 }
 
 // previewAnswer is the referee's verdict on a placement: whether it is
@@ -43,7 +44,7 @@ type previewAnswer struct {
 var errBadPreview = errors.New("not a placement preview")
 
 // preview checks a placement with Word Fight's own Grid.Check against the
-// default lexicon and scores it with the table's Rules.Score. An illegal
+// table's lexicon and scores it with the table's Rules.Score. An illegal
 // placement is an answer, not an error; an error means the request itself
 // is wrong (and wraps errBadPreview when it cannot be read at all).
 func preview(body []byte) (*previewAnswer, error) {
@@ -51,7 +52,7 @@ func preview(body []byte) (*previewAnswer, error) {
 	d.DisallowUnknownFields()
 	var req previewRequest
 	if err := d.Decode(&req); err != nil {
-		return nil, fmt.Errorf("%w (%q, %q, %q and %q): %v", errBadPreview, "rules", "grid", "word", "placement", err)
+		return nil, fmt.Errorf("%w (%q, %q, %q, %q and %q): %v", errBadPreview, "rules", "lexicon", "grid", "word", "placement", err)
 	}
 	if d.More() {
 		return nil, fmt.Errorf("%w: there is more after the request", errBadPreview)
@@ -59,6 +60,10 @@ func preview(body []byte) (*previewAnswer, error) {
 	rules, err := game.Resolve(wordfight.Game{}.Options(), req.Rules)
 	if err != nil {
 		return nil, err
+	}
+	lex, err := lexiconNamed(req.Lexicon)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errBadPreview, err)
 	}
 	g, err := wordfight.GridFromRows(req.Grid)
 	if err != nil {
@@ -72,7 +77,7 @@ func preview(body []byte) (*previewAnswer, error) {
 		return nil, fmt.Errorf("%w: %v", errBadPreview, err)
 	}
 	ans := &previewAnswer{Crossings: []string{}}
-	reused, err := g.Check(lexicon.Default(), req.Word, p)
+	reused, err := g.Check(lex, req.Word, p)
 	if err != nil {
 		ans.Problem = err.Error()
 		return ans, nil

@@ -85,6 +85,26 @@ func TestPreview(t *testing.T) {
 	}
 }
 
+// TestPreviewLexicon checks that the preview judges words by the table's
+// lexicon: placing USE on row 5 makes ADIEU down column A, a word of the
+// default lexicon and not of the common words.
+func TestPreviewLexicon(t *testing.T) {
+	h := Handler()
+	for _, tt := range []struct {
+		lexicon string
+		legal   bool
+	}{{"", true}, {"en", true}, {"en-large", true}, {"en-common", false}} {
+		body := `{"lexicon":"` + tt.lexicon + `","grid":["A....","D....","I....","E....",".S..."],"word":"USE","placement":"A5 across"}`
+		code, m := post(t, h, "/preview", body)
+		if code != 200 || m["legal"] != tt.legal {
+			t.Errorf("lexicon %q: status %d, %v; want legal %v", tt.lexicon, code, m, tt.legal)
+		}
+		if p, _ := m["problem"].(string); !tt.legal && !strings.Contains(p, "ADIEU") {
+			t.Errorf("lexicon %q: problem %q does not name the word", tt.lexicon, p)
+		}
+	}
+}
+
 func TestPreviewBadInput(t *testing.T) {
 	h := Handler()
 	tests := []struct {
@@ -104,6 +124,8 @@ func TestPreviewBadInput(t *testing.T) {
 		{"unknown rule", `{"rules":{"colour":"red"},"grid":[".....",".....",".....",".....","....."],"word":"CAT","placement":"A1 across"}`, 422, "colour"},
 		{"bad rule value", `{"rules":{"multiply":"yes"},"grid":[".....",".....",".....",".....","....."],"word":"CAT","placement":"A1 across"}`, 422, "multiply"},
 		{"too big", `{"word":"` + strings.Repeat("A", MaxPreviewSize) + `"}`, 413, "at most"},
+		{"no such lexicon", `{"lexicon":"klingon","grid":[".....",".....",".....",".....","....."],"word":"CAT","placement":"A1 across"}`, 400, `there is no lexicon "klingon"`},
+		{"a path is no lexicon", `{"lexicon":"../../etc/passwd","grid":[".....",".....",".....",".....","....."],"word":"CAT","placement":"A1 across"}`, 400, "there is no lexicon"},
 	}
 	for _, tt := range tests {
 		code, m := post(t, h, "/preview", tt.body)

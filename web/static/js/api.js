@@ -104,20 +104,20 @@ export async function identityToken(name) {
 // checkSetup asks the referee whether a secret setup would pass, without
 // giving it to the table: it answers the canonical setup or throws the
 // referee's refusal.
-export async function checkSetup(game, rules, setup) {
-  return (await ask("/check-setup", { game, rules, setup })).setup;
+export async function checkSetup(game, rules, lexicon, setup) {
+  return (await ask("/check-setup", { game, rules, lexicon, setup })).setup;
 }
 
 // randomSetup asks the referee for a random legal setup under rules.
-export async function randomSetup(game, rules) {
-  return (await ask("/random-setup", { game, rules })).setup;
+export async function randomSetup(game, rules, lexicon) {
+  return (await ask("/random-setup", { game, rules, lexicon })).setup;
 }
 
 // previewPlacement asks Word Fight's referee what placing word at
 // placement ("D2 down") in the seat's own grid would do: {legal, problem,
 // reused, points, crossings}.
-export function previewPlacement(rules, grid, word, placement) {
-  return ask("/preview", { rules, grid, word, placement });
+export function previewPlacement(rules, lexicon, grid, word, placement) {
+  return ask("/preview", { rules, lexicon, grid, word, placement });
 }
 
 // ask posts body to one of the client's own referee endpoints and returns

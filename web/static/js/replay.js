@@ -48,7 +48,7 @@ export async function replay(main) {
     const range = h("input", { type: "range", id: "replay-range", min: 0, max: ans.steps.length, value: step, "aria-label": "Move number" });
     const seatSel = h("select", { id: "replay-seat", "aria-label": "As seen by" }, ans.players.map((p, i) => h("option", { value: i }, p)));
     const list = h("ol", { class: "moves", id: "replay-moves" });
-    const ctx = { table: "replay", seat: 0, view: () => current(), rules: () => ({}), send: async () => { throw new Error("this is a replay"); }, sendSetup: async () => { throw new Error("this is a replay"); } };
+    const ctx = { table: "replay", seat: 0, view: () => current(), rules: () => ({}), lexicon: () => "", send: async () => { throw new Error("this is a replay"); }, sendSetup: async () => { throw new Error("this is a replay"); } };
     let board = null;
     function current() { return step === 0 ? ans.start[seat] : ans.steps[step - 1].views[seat]; }
     function draw() {

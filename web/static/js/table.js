@@ -80,6 +80,7 @@ async function playScreen(main, id, mine) {
     seat: mine.seat,
     view: () => last && last.view,
     rules: () => (last && last.table.rules) || {},
+    lexicon: () => (last && last.table.lexicon) || "",
     send: move => link.move(move),
     sendSetup: async (setup, style) => {
       // A style asks for the computer's kind of setup (a deceptive Quizl

@@ -85,7 +85,7 @@ export function setup(ctx) {
   // refereeSays asks the server's referee about the grid: "" when it
   // passes, else what is wrong ("row 6 reads BLIMP, a word: ...").
   async function refereeSays() {
-    try { await checkSetup("quizl", ctx.rules(), { grid: letters.map(r => r.join("")), password: pw() }); return ""; }
+    try { await checkSetup("quizl", ctx.rules(), ctx.lexicon(), { grid: letters.map(r => r.join("")), password: pw() }); return ""; }
     catch (e) { return e.status === 422 ? e.message : ""; }
   }
   const put = () => {

@@ -142,7 +142,7 @@ export function setup(ctx) {
     clearTimeout(timer);
     timer = setTimeout(async () => {
       let says;
-      try { await checkSetup("salvo", ctx.rules(), { fleet: fleet.map(shipText) }); says = { ok: true }; }
+      try { await checkSetup("salvo", ctx.rules(), ctx.lexicon(), { fleet: fleet.map(shipText) }); says = { ok: true }; }
       catch (e) { says = e.status === 422 ? { refused: e.message } : { unasked: e.message }; }
       if (key !== asked) return;
       verdict = says;
@@ -159,7 +159,7 @@ export function setup(ctx) {
   const random = async () => {
     err.textContent = "";
     try {
-      const setup = await randomSetup("salvo", ctx.rules());
+      const setup = await randomSetup("salvo", ctx.rules(), ctx.lexicon());
       fleet = setup.fleet.map(squaresOf);
       draw();
     } catch (e) { err.textContent = e.message; }

@@ -30,7 +30,7 @@ export function play(ctx) {
     clearTimeout(pvTimer);
     pvTimer = setTimeout(async () => {
       let ans;
-      try { ans = await previewPlacement(ctx.rules(), v.grid, v.current, at); }
+      try { ans = await previewPlacement(ctx.rules(), ctx.lexicon(), v.grid, v.current, at); }
       catch (e) { ans = { unasked: e.message }; }
       if (key !== pvKey) return;
       pv = ans;
