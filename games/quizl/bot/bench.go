@@ -26,8 +26,9 @@ type played struct {
 }
 
 // playGame plays one game between bots (one per seat) on grids, under the
-// default rules, timing the moves of the seats in timed.
-func playGame(ctx context.Context, bots []*Bot, grids []*quizl.Grid, lex *lexicon.Lexicon, timed *bench.Matchup) (played, error) {
+// default rules, at a table whose seed is seed (as a server gives each
+// table its own), timing the moves of the seats in timed.
+func playGame(ctx context.Context, bots []*Bot, grids []*quizl.Grid, seed uint64, lex *lexicon.Lexicon, timed *bench.Matchup) (played, error) {
 	names := []string{"solver"}
 	if len(bots) > 1 {
 		names = make([]string, len(bots))
@@ -35,7 +36,7 @@ func playGame(ctx context.Context, bots []*Bot, grids []*quizl.Grid, lex *lexico
 			names[i] = fmt.Sprintf("%s-%d", bots[i].lv.name, i+1)
 		}
 	}
-	cfg := game.Config{Players: names, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex}
+	cfg := game.Config{Players: names, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex, Seed: seed}
 	st, err := quizl.NewStateGrids(cfg, grids)
 	if err != nil {
 		return played{}, err
@@ -76,7 +77,10 @@ func playGame(ctx context.Context, bots []*Bot, grids []*quizl.Grid, lex *lexico
 // deceptive fillers, and its score; the information bound for the same
 // grids (the log of the starting number of (line, word) hypotheses over
 // the log of the 26 letters one call can reveal); and two-player games
-// between the levels. Passwords are common words, as people choose.
+// between the levels. Passwords are common words, as people choose. Each
+// game is played at a table of its own seed, as on a server, so that the
+// solvers' choices among equally good squares vary from game to game; the
+// random and the deceptive grid of one password share a seed.
 func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([]*bench.Matchup, error) {
 	if games < 1 {
 		return nil, fmt.Errorf("quizl bench: %d games", games)
@@ -98,7 +102,10 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 		return nil, fmt.Errorf("quizl bench: the lexicon has no common password")
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xbe4c))
-	type grids struct{ random, deceptive *quizl.Grid }
+	type grids struct {
+		random, deceptive *quizl.Grid
+		seed              uint64
+	}
 	gs := make([]grids, games)
 	for i := range gs {
 		pw := words[rng.IntN(len(words))]
@@ -111,7 +118,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 		if err != nil {
 			return nil, err
 		}
-		gs[i] = grids{r, d}
+		gs[i] = grids{r, d, s}
 	}
 	var out []*bench.Matchup
 	hyp := float64(quizl.Lines * len(solvers[game.Strong].vocab(lex)[1].words))
@@ -128,7 +135,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 				if filler == "deceptive" {
 					grid = g.deceptive
 				}
-				p, err := playGame(ctx, []*Bot{solvers[l]}, []*quizl.Grid{grid}, lex, calls)
+				p, err := playGame(ctx, []*Bot{solvers[l]}, []*quizl.Grid{grid}, g.seed, lex, calls)
 				if err != nil {
 					return nil, fmt.Errorf("game %d: %w", i, err)
 				}
@@ -164,7 +171,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 				}
 				grids = append(grids, g)
 			}
-			p, err := playGame(ctx, bots, grids, lex, m)
+			p, err := playGame(ctx, bots, grids, seed^uint64(i)<<32, lex, m)
 			if err != nil {
 				return nil, fmt.Errorf("%s game %d: %w", m.Name, i, err)
 			}

@@ -168,7 +168,9 @@ func (b *Bot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view an
 	if lex == nil {
 		lex = b.lex
 	}
-	rng := rand.New(rand.NewPCG(b.seed, uint64(len(v.Moves))<<8|uint64(seat)))
+	// The table's seed varies the choices from game to game, so that one
+	// bot does not open on the same square in every game it plays.
+	rng := rand.New(rand.NewPCG(b.seed^cfg.Seed, uint64(len(v.Moves))<<8|uint64(seat)))
 	return b.choose(v, lex, rng, cfg.Rules), nil
 }
 
