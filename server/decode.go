@@ -27,7 +27,7 @@ func readBody(r io.Reader, limit int64) ([]byte, error) {
 	// Most bodies are a move of a few dozen bytes: start with room for
 	// one, not io.ReadAll's 512, and grow by doubling up to limit+1 (one
 	// byte past the limit tells a body that is too large).
-	stop := int(limit + 1)
+	stop := int(min(max(limit, 0), 1<<30)) + 1
 	b := make([]byte, 0, min(stop, 64))
 	for len(b) < stop {
 		if len(b) == cap(b) {
