@@ -24,10 +24,12 @@ func decodeJSON(r io.Reader, limit int64, v any) error {
 
 // readBody reads a request body of at most limit bytes.
 func readBody(r io.Reader, limit int64) ([]byte, error) {
+	// No body is let past 1 GiB, whatever the limit says.
+	limit = min(max(limit, 0), 1<<30)
 	// Most bodies are a move of a few dozen bytes: start with room for
 	// one, not io.ReadAll's 512, and grow by doubling up to limit+1 (one
 	// byte past the limit tells a body that is too large).
-	stop := int(min(max(limit, 0), 1<<30)) + 1
+	stop := int(limit) + 1
 	b := make([]byte, 0, min(stop, 64))
 	for len(b) < stop {
 		if len(b) == cap(b) {
