@@ -562,7 +562,8 @@ func TestServeStatic(t *testing.T) {
 }
 
 // TestWebSocketResume reconnects with the last version seen and gets every
-// move since, once, then live updates.
+// move since, once, then live updates. It is six moves behind, more than
+// a table keeps at hand, so the moves come from replaying the record.
 func TestWebSocketResume(t *testing.T) {
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
@@ -571,7 +572,11 @@ func TestWebSocketResume(t *testing.T) {
 	pa := f.principal(a.Token)
 	u, _ := f.s.View(ctx, pa, a.Table)
 	seen := u.Version
-	for _, m := range []string{"guess 10", "guess 20", "guess 30"} {
+	behind := []string{"guess 10", "guess 20", "guess 30", "guess 10", "guess 20", "guess 30"}
+	if len(behind) <= recentSteps {
+		t.Fatalf("resume from %d moves back does not reach past the %d kept", len(behind), recentSteps)
+	}
+	for _, m := range behind {
 		if _, err := f.s.Move(ctx, pa, a.Table, m, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -579,14 +584,15 @@ func TestWebSocketResume(t *testing.T) {
 	c := wsDial(t, srv, a.Table)
 	wsSend(t, c, fmt.Sprintf(`{"type": "hello", "token": %q, "version": %d}`, a.Token, seen))
 	m := wsReadType(t, c, "update")
-	if len(m.Update.Moves) != 3 || m.Update.Moves[0].Version != seen+1 || m.Update.Moves[2].Move != "guess 30" || m.Update.Version != seen+3 {
+	n := len(behind)
+	if len(m.Update.Moves) != n || m.Update.Moves[0].Version != seen+1 || m.Update.Moves[n-1].Move != "guess 30" || m.Update.Version != seen+n {
 		t.Fatalf("resumed update: version %d, moves %+v", m.Update.Version, m.Update.Moves)
 	}
 	if _, err := f.s.Move(ctx, pa, a.Table, "guess 40", nil); err != nil {
 		t.Fatal(err)
 	}
 	m = wsReadType(t, c, "update")
-	if len(m.Update.Moves) != 1 || m.Update.Moves[0].Version != seen+4 {
+	if len(m.Update.Moves) != 1 || m.Update.Moves[0].Version != seen+n+1 {
 		t.Fatalf("live update after the resume: %+v", m.Update.Moves)
 	}
 }

@@ -181,7 +181,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", row.ID, err)
 	}
-	t := &table{id: row.ID, g: g, created: row.Created, m: m, changed: make(chan struct{}), lastUse: time.Now()}
+	t := &table{id: row.ID, g: g, created: row.Created, m: m, lastUse: time.Now()}
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
 	t.bots = make([]game.Bot, len(m.Seats))
 	t.busy = make([]bool, len(m.Seats))

@@ -66,8 +66,9 @@ func (m meta) clone() meta {
 // that resume; older ones are recomputed by replaying the record. A client
 // that reconnects is seldom more than a move or two behind, while every
 // step kept is held by every live table and walked by every garbage
-// collection (at 32, the steps were a third of a busy server's heap).
-const recentSteps = 8
+// collection (at 32, the steps were a third of a busy server's heap; at
+// 8, a Quizl table ten moves in still spent half its heap on them).
+const recentSteps = 4
 
 // step is one accepted move and what it revealed.
 type step struct {
@@ -91,8 +92,9 @@ type table struct {
 	st     game.State // nil until play starts
 	moves  []game.Move
 	recent []step
-	// changed is closed, and replaced, at every change: watchers wait on
-	// it and then read what they need under mu.
+	// changed is closed at every change and made again only when a
+	// watcher next waits (most moves have nobody waiting): watchers wait
+	// on it and then read what they need under mu.
 	changed  chan struct{}
 	watchers int
 	bots     []game.Bot
@@ -105,8 +107,19 @@ func (t *table) version() int { return t.m.Changes + len(t.moves) }
 
 // broadcast wakes every watcher.
 func (t *table) broadcast() {
-	close(t.changed)
-	t.changed = make(chan struct{})
+	if t.changed != nil {
+		close(t.changed)
+		t.changed = nil
+	}
+}
+
+// awaitChange returns a channel closed at the table's next change. t.mu
+// must be held.
+func (t *table) awaitChange() <-chan struct{} {
+	if t.changed == nil {
+		t.changed = make(chan struct{})
+	}
+	return t.changed
 }
 
 // record returns the table's whole record.

@@ -147,7 +147,7 @@ func rawRules(g game.Game, r game.Rules) map[string]json.RawMessage {
 }
 
 func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.Lexicon) *table {
-	t := &table{id: newID(), g: g, created: time.Now().UTC(), m: m, changed: make(chan struct{}), lastUse: time.Now()}
+	t := &table{id: newID(), g: g, created: time.Now().UTC(), m: m, lastUse: time.Now()}
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
 	t.bots = make([]game.Bot, len(m.Seats))
 	t.busy = make([]bool, len(m.Seats))

@@ -52,7 +52,7 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 			w.version = u.Version
 			return u, nil
 		}
-		ch := w.t.changed
+		ch := w.t.awaitChange()
 		w.t.mu.Unlock()
 		select {
 		case <-ch:

@@ -409,7 +409,7 @@ func (s *State) call(c int, sq Square, pl *played) []game.Event {
 	}
 	name := s.cfg.Players[c]
 	pl.text = name + " called " + rev.Square
-	evs := make([]game.Event, 2, 2+len(trips)+1)
+	evs := make([]game.Event, 2, 2+len(trips))
 	evs[0] = game.Event{Kind: "call", Text: pl.text, Data: Called{Seat: c, Square: rev.Square}}
 	evs[1] = game.Event{To: []game.Seat{game.Seat(c)}, Kind: "revealed", Text: revealedText(rev), Data: rev}
 	for _, o := range trips {
