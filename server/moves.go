@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -134,9 +135,14 @@ func (t *table) waitingFor() string {
 	return "starting"
 }
 
-// finishSet adds a finished game's scores to its set.
+// finishSet adds a finished game's scores to its set. It adds them to a
+// copy: views already handed out hold the old set, and are encoded
+// outside the table's lock.
 func (t *table) finishSet() {
 	if t.m.Set != nil {
-		t.m.Set.Add(t.st.Result().Scores)
+		set := *t.m.Set
+		set.Totals = slices.Clone(set.Totals)
+		set.Add(t.st.Result().Scores)
+		t.m.Set = &set
 	}
 }
