@@ -83,6 +83,10 @@ type Store struct {
 	// rows and which are runBatch's buffers, kept by the writer.
 	rows  []any
 	which []int
+	// wconn is the writer's own connection, and raw what it prepared on
+	// it for plain appends (see appendMoves).
+	wconn *sql.Conn
+	raw   *rawInserts
 
 	// stmts holds the statements prepared so far, by their text: each of
 	// the store's queries is parsed once, not at every use.
@@ -162,8 +166,9 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: opening %s: %w", path, err)
 	}
-	db.SetMaxOpenConns(4)
-	db.SetMaxIdleConns(4)
+	// One connection is the writer's; the others serve reads.
+	db.SetMaxOpenConns(5)
+	db.SetMaxIdleConns(5)
 	db.SetConnMaxIdleTime(0)
 	if err := migrate(ctx, db); err != nil {
 		db.Close()
@@ -178,8 +183,10 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		if err != nil {
 			break
 		}
-		q := "INSERT INTO moves (table_id, seq, seat, move, at) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", 1<<k), ", ")
-		s.insertN[k], err = db.PrepareContext(ctx, q)
+		s.insertN[k], err = db.PrepareContext(ctx, insertMovesQuery(1<<k))
+	}
+	if err == nil {
+		s.wconn, err = db.Conn(ctx)
 	}
 	if err != nil {
 		db.Close()
@@ -252,8 +259,10 @@ func (s *Store) Close() error {
 	close(s.writes)
 	s.mu.Unlock()
 	<-s.done
+	err := s.closeRaw()
+	err = cmp.Or(err, s.wconn.Close())
 	s.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
-	return s.db.Close()
+	return cmp.Or(err, s.db.Close())
 }
 
 func nanos(t time.Time) int64 { return t.UnixNano() }

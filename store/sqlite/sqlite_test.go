@@ -269,3 +269,65 @@ func TestLogStartsOver(t *testing.T) {
 		t.Errorf("%d checkpoints failed", st.CheckpointErrors)
 	}
 }
+
+// TestConflictInBatch sends a move already stored among many good ones that
+// share its transaction: the duplicate is refused with ErrConflict and every
+// other move is stored.
+func TestConflictInBatch(t *testing.T) {
+	ctx := context.Background()
+	// A long interval gathers all the appends into one or two batches.
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "p.db"), Options{Synchronous: "NORMAL", CommitInterval: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	const tables = 40
+	errs := make([]error, tables)
+	var wg sync.WaitGroup
+	for i := range tables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.CreateTable(ctx, store.Table{ID: fmt.Sprint("t", i), Game: "g", Status: store.Playing, Meta: []byte("{}")})
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendMove(ctx, "t7", store.Move{Seq: 1, Text: "first"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range tables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.AppendMove(ctx, fmt.Sprint("t", i), store.Move{Seq: 1, Seat: 1, Text: fmt.Sprint("m", i)}, nil)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		switch {
+		case i == 7 && !errors.Is(err, store.ErrConflict):
+			t.Errorf("the duplicate move of t7: got %v, want ErrConflict", err)
+		case i != 7 && err != nil:
+			t.Errorf("move of t%d: %v", i, err)
+		}
+	}
+	live, err := s.LiveTables(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range live {
+		want := "m" + tb.ID[1:]
+		if tb.ID == "t7" {
+			want = "first"
+		}
+		if len(tb.Moves) != 1 || tb.Moves[0].Text != want {
+			t.Errorf("table %s holds %+v, want one move %q", tb.ID, tb.Moves, want)
+		}
+	}
+	if len(live) != tables {
+		t.Errorf("%d live tables, want %d", len(live), tables)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"parlour/store"
@@ -167,8 +168,11 @@ func (s *Store) commit(batch []*write) {
 // them succeed. It returns each write's error and the error that stopped
 // the transaction, if any.
 func (s *Store) runBatch(batch []*write) ([]error, error) {
+	if !slices.ContainsFunc(batch, func(w *write) bool { return w.move == nil }) {
+		return s.appendMoves(batch)
+	}
 	errs := make([]error, len(batch))
-	tx, err := s.db.Begin()
+	tx, err := s.wconn.BeginTx(context.Background(), nil)
 	if err != nil {
 		return errs, fmt.Errorf("sqlite: begin: %w", err)
 	}
