@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql/driver"
 	"fmt"
-
-	"parlour/store"
 )
 
 // rawConn is what the writer needs of the driver's connection.
@@ -14,108 +12,114 @@ type rawConn interface {
 	driver.ConnPrepareContext
 }
 
-// rawInserts holds the writer's statements prepared on its own connection
-// (inserts[k] inserts 2^k moves) and its argument buffer. database/sql
-// would wrap every execution of them in a statement, a connection lookup
-// and a fresh copy of the arguments; for the plain appends that are most
-// of a busy server's writes, the writer calls the driver itself.
-type rawInserts struct {
-	inserts [len(Store{}.insertN)]driver.Stmt
+// insertLevels is how many multi-row inserts the writer prepares:
+// inserts[k] inserts 2^k moves at once.
+const insertLevels = 8
+
+// movesPerInsert caps the rows of one INSERT (5 parameters a row).
+const movesPerInsert = 1 << (insertLevels - 1)
+
+// execer runs the statements of the writer's transactions on its own
+// connection, through the driver. database/sql would wrap every execution
+// in a statement, a connection lookup and a fresh copy of the arguments;
+// the writer runs every write of a busy server, so it calls the driver
+// itself, with statements prepared once and one reused argument buffer.
+// Only the writer uses it, and only inside its connection's Raw.
+type execer struct {
+	c       rawConn
+	inserts [insertLevels]driver.Stmt
+	stmts   map[string]driver.Stmt // the writes' other statements, by text
 	args    []driver.NamedValue
 }
 
-// appendMoves inserts a batch of plain appends in one transaction on the
-// writer's connection, through the driver. It answers as runBatch does.
-func (s *Store) appendMoves(batch []*write) ([]error, error) {
-	errs := make([]error, len(batch))
-	err := s.wconn.Raw(func(dc any) error {
-		c, ok := dc.(rawConn)
-		if !ok {
-			return fmt.Errorf("sqlite: the driver's connection (%T) cannot begin or prepare", dc)
+// exec runs query with args and returns how many rows it changed.
+func (e *execer) exec(query string, args ...any) (int64, error) {
+	st, ok := e.stmts[query]
+	if !ok {
+		var err error
+		if st, err = e.c.PrepareContext(context.Background(), query); err != nil {
+			return 0, fmt.Errorf("preparing %q: %w", query, err)
 		}
-		return s.rawAppend(c, batch)
-	})
-	if err == nil {
-		return errs, nil
+		e.stmts[query] = st
 	}
-	if len(batch) == 1 {
-		errs[0] = err
-		return errs, nil
-	}
-	return errs, err
-}
-
-func (s *Store) rawAppend(c rawConn, batch []*write) (err error) {
-	ctx := context.Background()
-	r := s.raw
-	if r == nil {
-		r = &rawInserts{}
-		for k := range r.inserts {
-			st, err := c.PrepareContext(ctx, insertMovesQuery(1<<k))
-			if err != nil {
-				for _, p := range r.inserts[:k] {
-					p.Close()
-				}
-				return fmt.Errorf("sqlite: preparing the writer's inserts: %w", err)
-			}
-			r.inserts[k] = st
-		}
-		s.raw = r
-	}
-	tx, err := c.BeginTx(ctx, driver.TxOptions{})
-	if err != nil {
-		return fmt.Errorf("sqlite: begin: %w", err)
-	}
-	defer func() {
-		clear(r.args) // let the moves' values go
-		r.args = r.args[:0]
+	nv := e.args[:0]
+	for i, a := range args {
+		v, err := driver.DefaultParameterConverter.ConvertValue(a)
 		if err != nil {
-			tx.Rollback()
+			return 0, fmt.Errorf("argument %d of %q: %w", i+1, query, err)
 		}
-	}()
-	for i := 0; i < len(batch); {
-		k := insertChunk(len(batch) - i)
-		args := r.args[:0]
-		for _, w := range batch[i : i+1<<k] {
-			m := w.move.m
-			n := len(args)
-			args = append(args,
-				driver.NamedValue{Ordinal: n + 1, Value: w.move.table},
-				driver.NamedValue{Ordinal: n + 2, Value: int64(m.Seq)},
-				driver.NamedValue{Ordinal: n + 3, Value: int64(m.Seat)},
-				driver.NamedValue{Ordinal: n + 4, Value: m.Text},
-				driver.NamedValue{Ordinal: n + 5, Value: nanos(m.At)})
-		}
-		r.args = args
-		st, ok := r.inserts[k].(driver.StmtExecContext)
-		if !ok {
-			return fmt.Errorf("sqlite: the driver's statement (%T) cannot execute with a context", r.inserts[k])
-		}
-		if _, err := st.ExecContext(ctx, args); err != nil {
-			if isConstraint(err) {
-				return fmt.Errorf("a move is already stored: %w", store.ErrConflict)
-			}
-			return fmt.Errorf("sqlite: storing moves: %w", err)
-		}
-		i += 1 << k
+		nv = append(nv, driver.NamedValue{Ordinal: i + 1, Value: v})
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("sqlite: commit: %w", err)
-	}
-	return nil
+	e.args = nv
+	defer clear(e.args)
+	return e.run(st, nv)
 }
 
-// closeRaw closes the writer's driver statements. Only the writer uses
-// them, so it is called once the writer has stopped.
+// insertMoves inserts moves, 2^k of them, with one statement.
+func (e *execer) insertMoves(k int, moves []*appendMove) error {
+	nv := e.args[:0]
+	for _, mv := range moves {
+		n := len(nv)
+		nv = append(nv,
+			driver.NamedValue{Ordinal: n + 1, Value: mv.table},
+			driver.NamedValue{Ordinal: n + 2, Value: int64(mv.m.Seq)},
+			driver.NamedValue{Ordinal: n + 3, Value: int64(mv.m.Seat)},
+			driver.NamedValue{Ordinal: n + 4, Value: mv.m.Text},
+			driver.NamedValue{Ordinal: n + 5, Value: nanos(mv.m.At)})
+	}
+	e.args = nv
+	defer clear(e.args) // let the moves' values go
+	_, err := e.run(e.inserts[k], nv)
+	return err
+}
+
+func (e *execer) run(st driver.Stmt, args []driver.NamedValue) (int64, error) {
+	x, ok := st.(driver.StmtExecContext)
+	if !ok {
+		return 0, fmt.Errorf("the driver's statement (%T) cannot execute with a context", st)
+	}
+	r, err := x.ExecContext(context.Background(), args)
+	if err != nil {
+		return 0, err
+	}
+	return r.RowsAffected()
+}
+
+// newExecer prepares the writer's inserts on c.
+func newExecer(c rawConn) (*execer, error) {
+	e := &execer{c: c, stmts: map[string]driver.Stmt{}}
+	for k := range e.inserts {
+		st, err := c.PrepareContext(context.Background(), insertMovesQuery(1<<k))
+		if err != nil {
+			e.close()
+			return nil, fmt.Errorf("preparing the writer's inserts: %w", err)
+		}
+		e.inserts[k] = st
+	}
+	return e, nil
+}
+
+// close closes every statement e prepared.
+func (e *execer) close() {
+	for _, st := range e.inserts {
+		if st != nil {
+			st.Close()
+		}
+	}
+	for _, st := range e.stmts {
+		st.Close()
+	}
+}
+
+// closeRaw closes the writer's statements. Only the writer uses them, so
+// it is called once the writer has stopped.
 func (s *Store) closeRaw() error {
-	if s.raw == nil {
+	if s.ex == nil {
 		return nil
 	}
 	return s.wconn.Raw(func(any) error {
-		for _, st := range s.raw.inserts {
-			st.Close()
-		}
-		s.raw = nil
+		s.ex.close()
+		s.ex = nil
 		return nil
 	})
 }
@@ -127,4 +131,14 @@ func insertMovesQuery(n int) string {
 		q += ", (?, ?, ?, ?, ?)"
 	}
 	return q
+}
+
+// insertChunk returns k such that 2^k is the largest power of two <= n,
+// capped at movesPerInsert.
+func insertChunk(n int) int {
+	k := 0
+	for k+1 < insertLevels && 1<<(k+1) <= n {
+		k++
+	}
+	return k
 }

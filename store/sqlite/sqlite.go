@@ -62,9 +62,6 @@ const DefaultCommitInterval = time.Millisecond
 // Store is a store.Store kept in one SQLite database.
 type Store struct {
 	db      *sql.DB
-	addMove *sql.Stmt
-	// insertN[k] inserts 2^k moves at once.
-	insertN [8]*sql.Stmt
 	writes  chan *write
 	every   time.Duration // see Options.CommitInterval
 	done    chan struct{}
@@ -80,13 +77,13 @@ type Store struct {
 	stats Stats
 	smu   sync.Mutex
 
-	// rows and which are runBatch's buffers, kept by the writer.
-	rows  []any
+	// moves and which are runTx's buffers, kept by the writer.
+	moves []*appendMove
 	which []int
-	// wconn is the writer's own connection, and raw what it prepared on
-	// it for plain appends (see appendMoves).
+	// wconn is the writer's own connection, and ex what runs its
+	// statements on it.
 	wconn *sql.Conn
-	raw   *rawInserts
+	ex    *execer
 
 	// stmts holds the statements prepared so far, by their text: each of
 	// the store's queries is parsed once, not at every use.
@@ -107,15 +104,6 @@ func (s *Store) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 	}
 	s.stmts[query] = st
 	return st, nil
-}
-
-// exec runs query with args in tx, as a statement prepared once.
-func (s *Store) exec(tx *sql.Tx, query string, args ...any) (sql.Result, error) {
-	st, err := s.stmt(context.Background(), query)
-	if err != nil {
-		return nil, err
-	}
-	return tx.Stmt(st).Exec(args...)
 }
 
 // queryRow runs a query that returns one row, as a statement prepared
@@ -178,16 +166,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	if s.every == 0 {
 		s.every = DefaultCommitInterval
 	}
-	s.addMove, err = db.PrepareContext(ctx, "INSERT INTO moves (table_id, seq, seat, move, at) VALUES (?, ?, ?, ?, ?)")
-	for k := range s.insertN {
-		if err != nil {
-			break
-		}
-		s.insertN[k], err = db.PrepareContext(ctx, insertMovesQuery(1<<k))
-	}
-	if err == nil {
-		s.wconn, err = db.Conn(ctx)
-	}
+	s.wconn, err = db.Conn(ctx)
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: preparing statements: %w", err)
@@ -275,19 +254,19 @@ func isConstraint(err error) bool {
 
 // CreateIdentity implements store.Store.
 func (s *Store) CreateIdentity(ctx context.Context, id store.Identity, cred store.Credential) error {
-	return s.do(ctx, func(tx *sql.Tx) error {
-		if _, err := s.exec(tx, "INSERT INTO identities (id, name, created) VALUES (?, ?, ?)", id.ID, id.Name, nanos(id.Created)); err != nil {
+	return s.do(ctx, func(ex *execer) error {
+		if _, err := ex.exec("INSERT INTO identities (id, name, created) VALUES (?, ?, ?)", id.ID, id.Name, nanos(id.Created)); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("identity %s: %w", id.ID, store.ErrConflict)
 			}
 			return fmt.Errorf("sqlite: creating identity: %w", err)
 		}
-		return s.insertCredential(tx, cred)
+		return insertCredential(ex, cred)
 	})
 }
 
-func (s *Store) insertCredential(tx *sql.Tx, c store.Credential) error {
-	if _, err := s.exec(tx, "INSERT INTO credentials (hash, identity, table_id, seat) VALUES (?, ?, ?, ?)", c.Hash, c.Identity, c.Table, c.Seat); err != nil {
+func insertCredential(ex *execer, c store.Credential) error {
+	if _, err := ex.exec("INSERT INTO credentials (hash, identity, table_id, seat) VALUES (?, ?, ?, ?)", c.Hash, c.Identity, c.Table, c.Seat); err != nil {
 		if isConstraint(err) {
 			return fmt.Errorf("credential: %w", store.ErrConflict)
 		}
@@ -298,7 +277,7 @@ func (s *Store) insertCredential(tx *sql.Tx, c store.Credential) error {
 
 // AddCredential implements store.Store.
 func (s *Store) AddCredential(ctx context.Context, c store.Credential) error {
-	return s.do(ctx, func(tx *sql.Tx) error { return s.insertCredential(tx, c) })
+	return s.do(ctx, func(ex *execer) error { return insertCredential(ex, c) })
 }
 
 // Credential implements store.Store.
@@ -331,8 +310,8 @@ func (s *Store) Identity(ctx context.Context, id string) (store.Identity, error)
 
 // CreateTable implements store.Store.
 func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
-	return s.do(ctx, func(tx *sql.Tx) error {
-		_, err := s.exec(tx, "INSERT INTO tables (id, game, status, created, updated, meta) VALUES (?, ?, ?, ?, ?, ?)",
+	return s.do(ctx, func(ex *execer) error {
+		_, err := ex.exec("INSERT INTO tables (id, game, status, created, updated, meta) VALUES (?, ?, ?, ?, ?, ?)",
 			t.ID, t.Game, string(t.Status), nanos(t.Created), nanos(t.Updated), t.Meta)
 		if isConstraint(err) {
 			return fmt.Errorf("table %s: %w", t.ID, store.ErrConflict)
@@ -344,12 +323,12 @@ func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
 	})
 }
 
-func (s *Store) updateTable(tx *sql.Tx, id string, status store.Status, meta []byte) error {
-	r, err := s.exec(tx, "UPDATE tables SET status = ?, meta = ?, updated = ? WHERE id = ?", string(status), meta, nanos(time.Now()), id)
+func updateTable(ex *execer, id string, status store.Status, meta []byte) error {
+	n, err := ex.exec("UPDATE tables SET status = ?, meta = ?, updated = ? WHERE id = ?", string(status), meta, nanos(time.Now()), id)
 	if err != nil {
 		return fmt.Errorf("sqlite: updating table: %w", err)
 	}
-	if n, _ := r.RowsAffected(); n == 0 {
+	if n == 0 {
 		return fmt.Errorf("table %s: %w", id, store.ErrNotFound)
 	}
 	return nil
@@ -357,7 +336,7 @@ func (s *Store) updateTable(tx *sql.Tx, id string, status store.Status, meta []b
 
 // UpdateTable implements store.Store.
 func (s *Store) UpdateTable(ctx context.Context, id string, status store.Status, meta []byte) error {
-	return s.do(ctx, func(tx *sql.Tx) error { return s.updateTable(tx, id, status, meta) })
+	return s.do(ctx, func(ex *execer) error { return updateTable(ex, id, status, meta) })
 }
 
 // AppendMove implements store.Store. A move's sequence number is the
@@ -367,14 +346,14 @@ func (s *Store) AppendMove(ctx context.Context, id string, m store.Move, u *stor
 	if u == nil {
 		return s.send(ctx, &write{move: &appendMove{table: id, m: m}, err: make(chan error, 1)})
 	}
-	return s.do(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.Stmt(s.addMove).Exec(id, m.Seq, m.Seat, m.Text, nanos(m.At)); err != nil {
+	return s.do(ctx, func(ex *execer) error {
+		if err := ex.insertMoves(0, []*appendMove{{table: id, m: m}}); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("move %d of table %s is already stored: %w", m.Seq, id, store.ErrConflict)
 			}
 			return fmt.Errorf("sqlite: storing move: %w", err)
 		}
-		return s.updateTable(tx, id, u.Status, u.Meta)
+		return updateTable(ex, id, u.Status, u.Meta)
 	})
 }
 

@@ -3,10 +3,9 @@ package sqlite
 import (
 	"cmp"
 	"context"
-	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"parlour/store"
@@ -16,7 +15,7 @@ import (
 const maxBatch = 512
 
 type write struct {
-	fn func(tx *sql.Tx) error
+	fn func(ex *execer) error
 	// move, when fn is nil, is a plain append that the writer inserts
 	// with the other appends of its batch in one statement.
 	move *appendMove
@@ -168,93 +167,82 @@ func (s *Store) commit(batch []*write) {
 // them succeed. It returns each write's error and the error that stopped
 // the transaction, if any.
 func (s *Store) runBatch(batch []*write) ([]error, error) {
-	if !slices.ContainsFunc(batch, func(w *write) bool { return w.move == nil }) {
-		return s.appendMoves(batch)
-	}
 	errs := make([]error, len(batch))
-	tx, err := s.wconn.BeginTx(context.Background(), nil)
-	if err != nil {
-		return errs, fmt.Errorf("sqlite: begin: %w", err)
-	}
-	fail := func(i int, err error) ([]error, error) {
-		tx.Rollback()
-		errs[i] = err
-		if len(batch) == 1 {
-			return errs, nil
+	var stop error
+	err := s.wconn.Raw(func(dc any) error {
+		c, ok := dc.(rawConn)
+		if !ok {
+			return fmt.Errorf("sqlite: the driver's connection (%T) cannot begin or prepare", dc)
 		}
-		return errs, err
+		if s.ex == nil || s.ex.c != c {
+			ex, err := newExecer(c)
+			if err != nil {
+				return fmt.Errorf("sqlite: %w", err)
+			}
+			s.ex = ex
+		}
+		i, err := s.runTx(s.ex, batch)
+		if err != nil && i >= 0 {
+			errs[i] = err
+			if len(batch) == 1 {
+				return nil
+			}
+		}
+		stop = err
+		return nil
+	})
+	return errs, cmp.Or(err, stop)
+}
+
+// runTx runs batch in one transaction on ex. On failure it returns the
+// index of the write that failed (-1 for the transaction itself) and the
+// error, and the transaction is rolled back.
+func (s *Store) runTx(ex *execer, batch []*write) (int, error) {
+	tx, err := ex.c.BeginTx(context.Background(), driver.TxOptions{})
+	if err != nil {
+		return -1, fmt.Errorf("sqlite: begin: %w", err)
+	}
+	fail := func(i int, err error) (int, error) {
+		tx.Rollback()
+		return i, err
 	}
 	// Plain appends first, many rows to a statement. A table has at most
 	// one write in a batch (the server waits for each before the next), so
 	// the order within the batch does not matter.
-	// The writer alone runs batches, so it keeps these between them.
-	rows, which := s.rows[:0], s.which[:0]
-	defer func() { s.rows, s.which = rows[:0], which[:0] }()
-	flush := func() error {
-		defer func() {
-			clear(rows) // let the moves' values go
-			rows, which = rows[:0], which[:0]
-		}()
-		// Insert in chunks whose sizes are powers of two, so that a few
-		// prepared statements serve every batch.
-		for i := 0; i < len(which); {
-			k := insertChunk(len(which) - i)
-			if _, err := tx.Stmt(s.insertN[k]).Exec(rows[5*i : 5*(i+1<<k)]...); err != nil {
-				if isConstraint(err) {
-					return fmt.Errorf("a move is already stored: %w", store.ErrConflict)
-				}
-				return err
-			}
-			i += 1 << k
-		}
-		return nil
-	}
+	moves, which := s.moves[:0], s.which[:0]
+	defer func() {
+		clear(moves) // let the moves go
+		s.moves, s.which = moves[:0], which[:0]
+	}()
 	for i, w := range batch {
-		if w.move == nil {
-			continue
-		}
-		m := w.move.m
-		rows = append(rows, w.move.table, m.Seq, m.Seat, m.Text, nanos(m.At))
-		which = append(which, i)
-		if len(which) == movesPerInsert {
-			first := which[0]
-			if err := flush(); err != nil {
-				return fail(first, err)
-			}
+		if w.move != nil {
+			moves, which = append(moves, w.move), append(which, i)
 		}
 	}
-	if len(which) > 0 {
-		first := which[0]
-		if err := flush(); err != nil {
-			return fail(first, err)
+	for i := 0; i < len(moves); {
+		k := insertChunk(len(moves) - i)
+		if err := ex.insertMoves(k, moves[i:i+1<<k]); err != nil {
+			if isConstraint(err) {
+				err = fmt.Errorf("a move is already stored: %w", store.ErrConflict)
+			} else {
+				err = fmt.Errorf("sqlite: storing moves: %w", err)
+			}
+			return fail(which[i], err)
 		}
+		i += 1 << k
 	}
 	for i, w := range batch {
 		if w.fn == nil {
 			continue
 		}
-		if err := w.fn(tx); err != nil {
+		if err := w.fn(ex); err != nil {
 			return fail(i, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return errs, fmt.Errorf("sqlite: commit: %w", err)
+		return -1, fmt.Errorf("sqlite: commit: %w", err)
 	}
-	return errs, nil
-}
-
-// movesPerInsert caps the rows of one INSERT (5 parameters a row); it is
-// the largest power of two that insertN holds a statement for.
-const movesPerInsert = 1 << (len(Store{}.insertN) - 1)
-
-// insertChunk returns k such that 2^k is the largest power of two <= n,
-// capped at movesPerInsert.
-func insertChunk(n int) int {
-	k := 0
-	for k+1 < len(Store{}.insertN) && 1<<(k+1) <= n {
-		k++
-	}
-	return k
+	return -1, nil
 }
 
 // Stats reports how many transactions the writer committed and how many
@@ -273,7 +261,7 @@ func (s *Store) CommitStats() (commits, writes int64) {
 }
 
 // do hands fn to the writer and waits until its transaction commits.
-func (s *Store) do(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *Store) do(ctx context.Context, fn func(ex *execer) error) error {
 	return s.send(ctx, &write{fn: fn, err: make(chan error, 1)})
 }
 
