@@ -74,7 +74,7 @@ type Service struct {
 	lexMu sync.Mutex
 	lexes map[string]*lexicon.Lexicon
 
-	creds sync.Map // string(hash) -> store.Credential
+	creds *credCache
 
 	ctx    context.Context // canceled by Close: stops the computer players
 	cancel context.CancelFunc
@@ -109,7 +109,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	}
 	s := &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
-		tables: map[string]*table{}, lexes: map[string]*lexicon.Lexicon{},
+		tables: map[string]*table{}, creds: newCredCache(credCacheSize), lexes: map[string]*lexicon.Lexicon{},
 		botSem:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		metrics: newMetrics(),
 	}
@@ -354,9 +354,8 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, e
 		return nil, refuse(http.StatusUnauthorized, "that token is not one this server issued")
 	}
 	h := hashToken(token)
-	if c, ok := s.creds.Load(string(h)); ok {
-		c := c.(store.Credential)
-		return &Principal{Identity: c.Identity, Table: c.Table, Seat: c.Seat}, nil
+	if c, ok := s.creds.get(h); ok {
+		return &Principal{Identity: c.identity, Table: c.table, Seat: c.seat}, nil
 	}
 	c, err := s.st.Credential(ctx, h)
 	if errors.Is(err, store.ErrNotFound) {
@@ -366,7 +365,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, e
 	if err != nil {
 		return nil, err
 	}
-	s.creds.Store(string(h), c)
+	s.remember(c)
 	return &Principal{Identity: c.Identity, Table: c.Table, Seat: c.Seat}, nil
 }
 
@@ -432,7 +431,7 @@ func (s *Service) NewIdentity(ctx context.Context, name string) (Identity, error
 	if err := s.st.CreateIdentity(ctx, store.Identity{ID: id.ID, Name: name, Created: time.Now()}, cred); err != nil {
 		return Identity{}, fmt.Errorf("creating identity: %w", err)
 	}
-	s.creds.Store(string(h), cred)
+	s.remember(cred)
 	return id, nil
 }
 
@@ -453,6 +452,11 @@ func (s *Service) identityFor(ctx context.Context, p *Principal, name string) (s
 	return id.ID, id.Name, err
 }
 
+// remember caches c for the requests that will present its token.
+func (s *Service) remember(c store.Credential) {
+	s.creds.put(c.Hash, cachedCred{identity: c.Identity, table: c.Table, seat: c.Seat})
+}
+
 // seatToken issues a token for seat of table id, held by identity.
 func (s *Service) seatToken(ctx context.Context, identity, id string, seat int) (string, error) {
 	tok, h := newToken()
@@ -460,7 +464,7 @@ func (s *Service) seatToken(ctx context.Context, identity, id string, seat int) 
 	if err := s.st.AddCredential(ctx, c); err != nil {
 		return "", fmt.Errorf("storing seat token: %w", err)
 	}
-	s.creds.Store(string(h), c)
+	s.remember(c)
 	return tok, nil
 }
 

@@ -1,0 +1,66 @@
+package server
+
+import "sync"
+
+// credCacheSize is how many credentials one generation of the cache holds.
+// A busy server sees far fewer seats in use at once; the rest are a store
+// lookup away.
+const credCacheSize = 1 << 14
+
+// credCache remembers the credentials used or issued lately, so that most
+// requests are authenticated without the store. It keeps two generations
+// of at most credCacheSize each: when the newer fills up, the older is
+// dropped and a new one begins, and a credential found in the older moves
+// to the newer. Memory stays bounded however many tables a long-running
+// server has seen, while the seats in play stay cached.
+type credCache struct {
+	mu       sync.Mutex
+	size     int
+	cur, old map[string]cachedCred
+}
+
+// cachedCred is what a request needs of a credential.
+type cachedCred struct {
+	identity, table string
+	seat            int
+}
+
+func newCredCache(size int) *credCache {
+	return &credCache{size: size, cur: make(map[string]cachedCred)}
+}
+
+// get returns the credential whose token hashes to h.
+func (c *credCache) get(h []byte) (cachedCred, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cr, ok := c.cur[string(h)]; ok {
+		return cr, true
+	}
+	cr, ok := c.old[string(h)]
+	if ok {
+		delete(c.old, string(h))
+		c.putLocked(string(h), cr)
+	}
+	return cr, ok
+}
+
+// put remembers the credential whose token hashes to h.
+func (c *credCache) put(h []byte, cr cachedCred) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.putLocked(string(h), cr)
+}
+
+func (c *credCache) putLocked(h string, cr cachedCred) {
+	if _, ok := c.cur[h]; !ok && len(c.cur) >= c.size {
+		c.old, c.cur = c.cur, make(map[string]cachedCred, c.size)
+	}
+	c.cur[h] = cr
+}
+
+// len returns how many credentials the cache holds.
+func (c *credCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.cur) + len(c.old)
+}

@@ -1,0 +1,65 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+func TestCredCache(t *testing.T) {
+	key := func(i int) []byte { return []byte(fmt.Sprint("hash-", i)) }
+	c := newCredCache(4)
+	for i := range 4 {
+		c.put(key(i), cachedCred{identity: fmt.Sprint("id", i), seat: i})
+	}
+	// Key 0 is used while the next generation fills, so it is carried
+	// over; 1, 2 and 3 are not, and leave when the generation after fills.
+	for i := 4; i < 12; i++ {
+		c.put(key(i), cachedCred{identity: fmt.Sprint("id", i), seat: i})
+		if got, ok := c.get(key(0)); !ok || got.identity != "id0" || got.seat != 0 {
+			t.Fatalf("after put %d: key 0 = %+v, %v; want id0", i, got, ok)
+		}
+	}
+	for _, tc := range []struct {
+		key  int
+		want bool
+	}{{0, true}, {1, false}, {2, false}, {3, false}, {10, true}, {11, true}, {99, false}} {
+		got, ok := c.get(key(tc.key))
+		if ok != tc.want || ok && got.identity != fmt.Sprint("id", tc.key) {
+			t.Errorf("get(%d) = %+v, %v; want found %v", tc.key, got, ok, tc.want)
+		}
+	}
+	if n := c.len(); n > 8 {
+		t.Errorf("the cache holds %d credentials, more than two generations of 4", n)
+	}
+}
+
+// TestCredentialsOutliveTheCache issues more tokens than the cache holds:
+// the oldest still authenticate, from the store, and the cache stays bounded.
+func TestCredentialsOutliveTheCache(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	f.s.creds = newCredCache(3)
+	var ids []Identity
+	for i := range 10 {
+		id, err := f.s.NewIdentity(ctx, fmt.Sprint("p", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if n := f.s.creds.len(); n > 6 {
+		t.Fatalf("the cache holds %d credentials, want at most 6", n)
+	}
+	for _, id := range ids {
+		p, err := f.s.Authenticate(ctx, id.Token)
+		if err != nil || p.Identity != id.ID {
+			t.Fatalf("token of %s: %+v, %v", id.Name, p, err)
+		}
+	}
+	tok := []byte(ids[0].Token)
+	tok[0] = map[bool]byte{true: 'B', false: 'A'}[tok[0] == 'A']
+	if _, err := f.s.Authenticate(ctx, string(tok)); err == nil {
+		t.Fatal("a forged token was accepted")
+	}
+}
