@@ -12,6 +12,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -353,10 +354,11 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, e
 	if !validTokenShape(token) {
 		return nil, refuse(http.StatusUnauthorized, "that token is not one this server issued")
 	}
-	h := hashToken(token)
-	if c, ok := s.creds.get(h); ok {
+	sum := hashToken(token)
+	if c, ok := s.creds.get(sum[:]); ok {
 		return &Principal{Identity: c.identity, Table: c.table, Seat: c.seat}, nil
 	}
+	h := bytes.Clone(sum[:])
 	c, err := s.st.Credential(ctx, h)
 	if errors.Is(err, store.ErrNotFound) {
 		s.metrics.badTokens.Add(1)

@@ -18,14 +18,15 @@ func newToken() (token string, hash []byte) {
 	b := make([]byte, tokenBytes)
 	rand.Read(b)
 	token = base64.RawURLEncoding.EncodeToString(b)
-	return token, hashToken(token)
+	h := hashToken(token)
+	return token, h[:]
 }
 
 // hashToken returns the SHA-256 of a token: the store never holds a
-// usable credential.
-func hashToken(token string) []byte {
-	h := sha256.Sum256([]byte(token))
-	return h[:]
+// usable credential. It returns an array, so that a cache lookup with it
+// need not allocate.
+func hashToken(token string) [sha256.Size]byte {
+	return sha256.Sum256([]byte(token))
 }
 
 // validTokenShape reports whether token could be one newToken made; a

@@ -34,8 +34,12 @@ func (s Square) String() string {
 	if s < 0 || s >= Squares {
 		return fmt.Sprintf("Square(%d)", int(s))
 	}
-	return string([]byte{byte('0' + s.Row()), byte('0' + s.Col())})
+	return squareNames[2*s : 2*s+2]
 }
+
+// squareNames spells every square's name in order, so that String, called
+// for every call a player makes, need not allocate.
+const squareNames = "50515253546061626364707172737480818283849091929394"
 
 // At returns the square in row (5-9) and column (0-4).
 func At(row, col int) Square { return Square((row-5)*Size + col) }

@@ -1,6 +1,7 @@
 package quizl
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -238,5 +239,18 @@ func TestSpecimenRealLexicon(t *testing.T) {
 	bad := []string{"TQUFP", "WAVES", "OGBZR", "CHINL", "KYXDM"}
 	if _, err := NewGrid(bad, "PSALM", lex); err == nil {
 		t.Error("a grid with WAVES beside PSALM is accepted")
+	}
+}
+
+// TestSquareNames checks every square's name against its row and column.
+func TestSquareNames(t *testing.T) {
+	for s := Square(0); s < Squares; s++ {
+		want := fmt.Sprintf("%d%d", s.Row(), s.Col())
+		if got := s.String(); got != want {
+			t.Errorf("Square(%d).String() = %q, want %q", int(s), got, want)
+		}
+	}
+	if got := Square(Squares).String(); got != "Square(25)" {
+		t.Errorf("an off-grid square is named %q", got)
 	}
 }

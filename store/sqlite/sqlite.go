@@ -344,7 +344,13 @@ func (s *Store) UpdateTable(ctx context.Context, id string, status store.Status,
 // holds a table while its move is written, keeps the numbers consecutive.
 func (s *Store) AppendMove(ctx context.Context, id string, m store.Move, u *store.Update) error {
 	if u == nil {
-		return s.send(ctx, &write{move: &appendMove{table: id, m: m}, err: make(chan error, 1)})
+		// One allocation holds the write and its move.
+		wm := &struct {
+			w write
+			m appendMove
+		}{m: appendMove{table: id, m: m}}
+		wm.w = write{move: &wm.m, err: make(chan error, 1)}
+		return s.send(ctx, &wm.w)
 	}
 	return s.do(ctx, func(ex *execer) error {
 		if err := ex.insertMoves(0, []*appendMove{{table: id, m: m}}); err != nil {

@@ -274,9 +274,15 @@ func (s *Store) send(ctx context.Context, w *write) error {
 	}
 	select {
 	case s.writes <- w:
-	case <-ctx.Done():
-		s.mu.RUnlock()
-		return ctx.Err()
+	default:
+		// The writer is behind: wait for room, or for ctx. (Trying first
+		// without ctx spares most writes making ctx's done channel.)
+		select {
+		case s.writes <- w:
+		case <-ctx.Done():
+			s.mu.RUnlock()
+			return ctx.Err()
+		}
 	}
 	s.mu.RUnlock()
 	// Once handed over, the write happens whatever ctx says: wait for it,
