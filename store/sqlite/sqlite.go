@@ -169,7 +169,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	s.wconn, err = db.Conn(ctx)
 	if err != nil {
 		db.Close()
-		return nil, fmt.Errorf("sqlite: preparing statements: %w", err)
+		return nil, fmt.Errorf("sqlite: opening the writer's connection: %w", err)
 	}
 	if err := db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&s.pageSize); err != nil {
 		db.Close()
