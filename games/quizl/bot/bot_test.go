@@ -306,3 +306,29 @@ func TestOpeningVaries(t *testing.T) {
 		t.Errorf("seed 7 opened on %s and then %s", a, b)
 	}
 }
+
+// TestSubsets: a line that shares many letters, in place, with common
+// words scores higher by decoys.subsets than the same letters in an order
+// no word has, and more of them in place scores higher still.
+func TestSubsets(t *testing.T) {
+	d := newDecoys(newVocab(lexicon.Default(), 100))
+	line := func(s string) *[5]uint8 {
+		var b [5]uint8
+		for i := range 5 {
+			b[i] = s[i] - 'A'
+		}
+		return &b
+	}
+	for _, c := range []struct{ better, worse string }{
+		{"BLANQ", "QNLBA"}, // four letters of BLANK in place
+		{"STORX", "XROTS"}, // four of STORE, STORM, STORY
+		{"STORX", "SXORQ"}, // four in place beat three
+		{"CRANX", "CRXQZ"},
+		{"MOUTZ", "ZTUOM"},
+	} {
+		b, w := d.subsets(line(c.better)), d.subsets(line(c.worse))
+		if b <= w {
+			t.Errorf("subsets(%s) = %.2f, not above subsets(%s) = %.2f", c.better, b, c.worse, w)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
+	"sync"
 
 	"parlour/games/quizl"
 	"parlour/lexicon"
@@ -28,7 +29,36 @@ type decoys struct {
 	miss  float64         // how much more a near word counts when its odd letter is the missing one
 	count map[uint32]int  // pattern -> words completing it
 	exact map[uint32]bool // the words themselves
+	// m1, m2, m3 and m4 are the logs of the weight of the words with
+	// given letters on one, two, three and four positions (by position,
+	// pair, triple, and the pattern of key with one hole), plus a floor of
+	// a thousandth of what a random pattern gets, so that a pattern no
+	// word has does not score minus infinity; m4miss is the log of the
+	// floor of four positions.
+	m1     [5][26]float32
+	m2     [10][26 * 26]float32
+	m3     [10][26 * 26 * 26]float32
+	m4     map[uint32]float32
+	m4miss float32
+	// subW weighs decoys.subsets against decoys.line.
+	subW float64
 }
+
+// pairs and triples list the pairs and triples of positions in a line.
+var pairs, triples = func() (p, t [10][3]int) {
+	n, m := 0, 0
+	for a := range 5 {
+		for b := a + 1; b < 5; b++ {
+			p[n] = [3]int{a, b}
+			n++
+			for c := b + 1; c < 5; c++ {
+				t[m] = [3]int{a, b, c}
+				m++
+			}
+		}
+	}
+	return p, t
+}()
 
 func key(l *[5]uint8, hole int) uint32 { return keys(l, hole, -1) }
 
@@ -45,15 +75,38 @@ func keys(l *[5]uint8, hole, hole2 int) uint32 {
 	return k
 }
 
+// decoyCache holds the decoys of each lexicon the grid maker has used:
+// they are read only once made, and making them takes longer than
+// annealing a filling.
+var decoyCache sync.Map // *lexicon.Lexicon -> *decoys
+
+// decoysOf returns the decoys of full, the whole vocabulary of lex.
+func decoysOf(lex *lexicon.Lexicon, full *vocab) *decoys {
+	if d, ok := decoyCache.Load(lex); ok {
+		return d.(*decoys)
+	}
+	d, _ := decoyCache.LoadOrStore(lex, newDecoys(full))
+	return d.(*decoys)
+}
+
 func newDecoys(v *vocab) *decoys {
 	d := &decoys{near: map[uint32]*[26]float32{}, near3: map[uint32]float32{}, count: map[uint32]int{}, exact: map[uint32]bool{},
-		three: 0.3, posW: 0.3, miss: 4}
+		three: 0.3, posW: 0.3, miss: 4, m4: map[uint32]float32{}, subW: 0.5}
 	var tot float64
 	for i := range v.words {
 		e := &v.words[i]
 		d.exact[key(&e.b, -1)] = true
 		pw := math.Exp(e.logPrior)
 		tot += pw
+		for i, pq := range pairs {
+			d.m2[i][int(e.b[pq[0]])*26+int(e.b[pq[1]])] += float32(pw)
+		}
+		for i, t := range triples {
+			d.m3[i][(int(e.b[t[0]])*26+int(e.b[t[1]]))*26+int(e.b[t[2]])] += float32(pw)
+		}
+		for p := range 5 {
+			d.m4[key(&e.b, p)] += float32(pw)
+		}
 		for p := range 5 {
 			d.pos[p][e.b[p]] += pw
 			for q := p + 1; q < 5; q++ {
@@ -76,7 +129,51 @@ func newDecoys(v *vocab) *decoys {
 			d.pos[p][x] = math.Log((d.pos[p][x] + 0.5) / tot)
 		}
 	}
+	floor := 1e-3 * tot
+	for p := range 5 {
+		for x := range 26 {
+			d.m1[p][x] = float32(math.Log(floor/21 + math.Exp(d.pos[p][x])*tot))
+		}
+	}
+	for i := range d.m2 {
+		for j, w := range d.m2[i] {
+			d.m2[i][j] = float32(math.Log(floor/441 + float64(w)))
+		}
+		for j, w := range d.m3[i] {
+			d.m3[i][j] = float32(math.Log(floor/9261 + float64(w)))
+		}
+	}
+	for k, w := range d.m4 {
+		d.m4[k] = float32(math.Log(floor/194481 + float64(w)))
+	}
+	d.m4miss = float32(math.Log(floor / 194481))
 	return d
+}
+
+// subsets scores how plausible a line stays however few of its letters a
+// solver has seen: for every set of one to four of its squares, the log
+// of the weight of the words that have the line's letters there (see
+// decoys.m1), averaged over the sets of each size and summed over the
+// sizes. A solver's belief in a line after it has seen some of its
+// letters grows with that weight, so a line that scores high on every
+// set keeps drawing calls whichever of its squares were called first.
+func (d *decoys) subsets(l *[5]uint8) float64 {
+	var s1, s2, s3, s4 float32
+	for p := range 5 {
+		s1 += d.m1[p][l[p]]
+		w, ok := d.m4[key(l, p)]
+		if !ok {
+			w = d.m4miss
+		}
+		s4 += w
+	}
+	for i, pq := range pairs {
+		s2 += d.m2[i][int(l[pq[0]])*26+int(l[pq[1]])]
+	}
+	for i, t := range triples {
+		s3 += d.m3[i][(int(l[t[0]])*26+int(l[t[1]]))*26+int(l[t[2]])]
+	}
+	return float64(s1/5 + s2/10 + s3/10 + s4/5)
 }
 
 // neighbours counts the words that differ from e in one letter.
@@ -163,7 +260,7 @@ func makeGrid(password string, lv level, seed uint64, lex *lexicon.Lexicon) (*qu
 		}
 		pick := &ws[rng.IntN(len(ws))]
 		if lv.name == "strong" {
-			d = newDecoys(full)
+			d = decoysOf(lex, full)
 			best := d.neighbours(pick)
 			for range 40 {
 				c := &ws[rng.IntN(len(ws))]
@@ -182,7 +279,7 @@ func makeGrid(password string, lv level, seed uint64, lex *lexicon.Lexicon) (*qu
 		return quizl.RandomGrid(password, lex, rng.Uint64())
 	}
 	if d == nil {
-		d = newDecoys(full)
+		d = decoysOf(lex, full)
 	}
 	// Hide the password where its letters mislead most, fill the rest
 	// several times over, and keep the filling whose parallel lines read
@@ -258,7 +355,11 @@ func (d *decoys) grid(g *quizl.Grid) float64 {
 // strong solver fewer calls than at 0, and weighed below 0 fewer still).
 func (d *decoys) lure(l *[5]uint8, missing uint8, parallel bool) float64 {
 	if parallel {
-		return d.line(l, missing)
+		s := d.line(l, missing)
+		if s == illegal {
+			return s
+		}
+		return s + d.subW*d.subsets(l)
 	}
 	if d.exact[key(l, -1)] {
 		return illegal
