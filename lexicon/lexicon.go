@@ -28,9 +28,10 @@ var sizes = [...]int{10, 20, 35, 40, 50, 55, 60, 70, 80, 95}
 // Lexicon is a read-only set of genuine words, each with a commonness. It is
 // safe for concurrent use.
 type Lexicon struct {
-	name   string
-	count  int
-	groups [MaxWordLen + 1]group
+	name    string
+	count   int
+	groups  [MaxWordLen + 1]group
+	derived derivedSet // see Derived
 }
 
 // group holds the words of one length n.

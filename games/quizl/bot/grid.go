@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync"
 
 	"parlour/games/quizl"
 	"parlour/lexicon"
@@ -42,10 +41,13 @@ type decoys struct {
 	m4miss float32
 	// subW weighs decoys.subsets against decoys.line.
 	subW float64
+	// pairs and triples list the pairs and triples of positions in a
+	// line, in the order of m2 and m3.
+	pairs, triples [10][3]int
 }
 
-// pairs and triples list the pairs and triples of positions in a line.
-var pairs, triples = func() (p, t [10][3]int) {
+// positionSets returns the pairs and triples of positions in a line.
+func positionSets() (p, t [10][3]int) {
 	n, m := 0, 0
 	for a := range 5 {
 		for b := a + 1; b < 5; b++ {
@@ -58,7 +60,7 @@ var pairs, triples = func() (p, t [10][3]int) {
 		}
 	}
 	return p, t
-}()
+}
 
 func key(l *[5]uint8, hole int) uint32 { return keys(l, hole, -1) }
 
@@ -75,33 +77,30 @@ func keys(l *[5]uint8, hole, hole2 int) uint32 {
 	return k
 }
 
-// decoyCache holds the decoys of each lexicon the grid maker has used:
-// they are read only once made, and making them takes longer than
-// annealing a filling.
-var decoyCache sync.Map // *lexicon.Lexicon -> *decoys
+// decoysKey names the decoys among what is derived from a lexicon.
+type decoysKey struct{}
 
-// decoysOf returns the decoys of full, the whole vocabulary of lex.
+// decoysOf returns the decoys of full, the whole vocabulary of lex. They
+// are made once per lexicon and kept with it: they are read only once
+// made, and making them takes longer than annealing a filling.
 func decoysOf(lex *lexicon.Lexicon, full *vocab) *decoys {
-	if d, ok := decoyCache.Load(lex); ok {
-		return d.(*decoys)
-	}
-	d, _ := decoyCache.LoadOrStore(lex, newDecoys(full))
-	return d.(*decoys)
+	return lex.Derived(decoysKey{}, func() any { return newDecoys(full) }).(*decoys)
 }
 
 func newDecoys(v *vocab) *decoys {
 	d := &decoys{near: map[uint32]*[26]float32{}, near3: map[uint32]float32{}, count: map[uint32]int{}, exact: map[uint32]bool{},
 		three: 0.3, posW: 0.3, miss: 4, m4: map[uint32]float32{}, subW: 0.5}
+	d.pairs, d.triples = positionSets()
 	var tot float64
 	for i := range v.words {
 		e := &v.words[i]
 		d.exact[key(&e.b, -1)] = true
 		pw := math.Exp(e.logPrior)
 		tot += pw
-		for i, pq := range pairs {
+		for i, pq := range d.pairs {
 			d.m2[i][int(e.b[pq[0]])*26+int(e.b[pq[1]])] += float32(pw)
 		}
-		for i, t := range triples {
+		for i, t := range d.triples {
 			d.m3[i][(int(e.b[t[0]])*26+int(e.b[t[1]]))*26+int(e.b[t[2]])] += float32(pw)
 		}
 		for p := range 5 {
@@ -167,10 +166,10 @@ func (d *decoys) subsets(l *[5]uint8) float64 {
 		}
 		s4 += w
 	}
-	for i, pq := range pairs {
+	for i, pq := range d.pairs {
 		s2 += d.m2[i][int(l[pq[0]])*26+int(l[pq[1]])]
 	}
-	for i, t := range triples {
+	for i, t := range d.triples {
 		s3 += d.m3[i][(int(l[t[0]])*26+int(l[t[1]]))*26+int(l[t[2]])]
 	}
 	return float64(s1/5 + s2/10 + s3/10 + s4/5)
