@@ -43,15 +43,16 @@ type decoys struct {
 	subW float64
 	// pairs and triples list the pairs and triples of positions in a
 	// line, in the order of m2 and m3.
-	pairs, triples [10][3]int
+	pairs   [10][2]int
+	triples [10][3]int
 }
 
 // positionSets returns the pairs and triples of positions in a line.
-func positionSets() (p, t [10][3]int) {
+func positionSets() (p [10][2]int, t [10][3]int) {
 	n, m := 0, 0
 	for a := range 5 {
 		for b := a + 1; b < 5; b++ {
-			p[n] = [3]int{a, b}
+			p[n] = [2]int{a, b}
 			n++
 			for c := b + 1; c < 5; c++ {
 				t[m] = [3]int{a, b, c}
