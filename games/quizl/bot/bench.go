@@ -71,6 +71,28 @@ func playGame(ctx context.Context, bots []*Bot, grids []*quizl.Grid, seed uint64
 	return p, nil
 }
 
+// draw is one solitaire game of the bench: the password, and the seed of
+// its table and of the grids that hide it.
+type draw struct {
+	password string
+	seed     uint64
+}
+
+// drawGames draws the bench's solitaire games for seed: common words, as
+// people choose.
+func drawGames(games int, seed uint64, lex *lexicon.Lexicon) ([]draw, error) {
+	words := quizl.Passwords(lex, 35)
+	if len(words) == 0 {
+		return nil, fmt.Errorf("quizl bench: the lexicon has no common password")
+	}
+	rng := rand.New(rand.NewPCG(seed, 0xbe4c))
+	out := make([]draw, games)
+	for i := range out {
+		out[i] = draw{words[rng.IntN(len(words))], rng.Uint64()}
+	}
+	return out, nil
+}
+
 // Bench measures the Quizl bots over games solitaire games per matchup:
 // how many calls each solver (strong, medium, easy) needs to find a
 // password hidden by random fillers and by the strong grid maker's
@@ -97,28 +119,25 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 		}
 		solvers[l] = b
 	}
-	words := quizl.Passwords(lex, 35)
-	if len(words) == 0 {
-		return nil, fmt.Errorf("quizl bench: the lexicon has no common password")
+	draws, err := drawGames(games, seed, lex)
+	if err != nil {
+		return nil, err
 	}
-	rng := rand.New(rand.NewPCG(seed, 0xbe4c))
 	type grids struct {
 		random, deceptive *quizl.Grid
 		seed              uint64
 	}
 	gs := make([]grids, games)
-	for i := range gs {
-		pw := words[rng.IntN(len(words))]
-		s := rng.Uint64()
-		r, err := quizl.RandomGrid(pw, lex, s)
+	for i, dr := range draws {
+		r, err := quizl.RandomGrid(dr.password, lex, dr.seed)
 		if err != nil {
 			return nil, err
 		}
-		d, err := Grid(pw, game.Strong, s, lex)
+		d, err := Grid(ctx, dr.password, game.Strong, dr.seed, lex)
 		if err != nil {
 			return nil, err
 		}
-		gs[i] = grids{r, d, s}
+		gs[i] = grids{r, d, dr.seed}
 	}
 	var out []*bench.Matchup
 	hyp := float64(quizl.Lines * len(solvers[game.Strong].vocab(lex)[1].words))
@@ -165,7 +184,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 			}
 			var grids []*quizl.Grid
 			for s, bt := range bots {
-				g, err := Grid("", bt.lv.name, seed+uint64(i*2+s), lex)
+				g, err := Grid(ctx, "", bt.lv.name, seed+uint64(i*2+s), lex)
 				if err != nil {
 					return nil, err
 				}

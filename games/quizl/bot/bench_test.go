@@ -71,7 +71,7 @@ func BenchmarkGrid(b *testing.B) {
 	var seed uint64
 	for b.Loop() {
 		seed++
-		if _, err := Grid("crane", game.Strong, seed, lex); err != nil {
+		if _, err := Grid(b.Context(), "crane", game.Strong, seed, lex); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -48,6 +48,9 @@ type level struct {
 	// restarts is how many fillings the grid maker anneals, keeping the
 	// one whose lines read most like words.
 	restarts int
+	// panel names the levels of the solvers the grid maker plays each
+	// filling against, keeping the one that costs them most.
+	panel []string
 }
 
 func levelOf(name string) (level, error) {
@@ -57,7 +60,8 @@ func levelOf(name string) (level, error) {
 	case game.Medium:
 		return level{name: name, vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5, password: 35, anneal: 4000, restarts: 1}, nil
 	case game.Strong:
-		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, restarts: 6}, nil
+		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, restarts: 6,
+			panel: []string{game.Strong, game.Strong, game.Medium, game.Medium}}, nil
 	}
 	return level{}, fmt.Errorf("no Quizl level %q (easy, medium or strong)", name)
 }
@@ -123,7 +127,7 @@ func (b *Bot) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.
 	if lex == nil {
 		lex = b.lex
 	}
-	g, err := Grid("", b.lv.name, b.seed^uint64(seat+1)*0x9e3779b97f4a7c15^cfg.Seed, lex)
+	g, err := Grid(ctx, "", b.lv.name, b.seed^uint64(seat+1)*0x9e3779b97f4a7c15^cfg.Seed, lex)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -105,7 +106,7 @@ func TestSolitaire(t *testing.T) {
 	ctx := context.Background()
 	var grids []*quizl.Grid
 	for seed := range uint64(3) {
-		g, err := Grid("", game.Medium, seed, lex)
+		g, err := Grid(t.Context(), "", game.Medium, seed, lex)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -177,26 +178,26 @@ func TestNeverTrips(t *testing.T) {
 func TestGrid(t *testing.T) {
 	lex := lexicon.Default()
 	for _, l := range []string{game.Easy, game.Medium, game.Strong} {
-		a, err := Grid("crane", l, 5, lex)
+		a, err := Grid(t.Context(), "crane", l, 5, lex)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if a.Password != "CRANE" || a.Check(lex) != nil {
 			t.Errorf("%s: grid %v around %s is not legal", l, a.Rows(), a.Password)
 		}
-		b, _ := Grid("crane", l, 5, lex)
+		b, _ := Grid(t.Context(), "crane", l, 5, lex)
 		if *a != *b {
 			t.Errorf("%s: two grids from one seed", l)
 		}
-		c, err := Grid("", l, 5, lex)
+		c, err := Grid(t.Context(), "", l, 5, lex)
 		if err != nil || c.Check(lex) != nil {
 			t.Errorf("%s: no grid for a chosen password: %v", l, err)
 		}
 	}
-	if _, err := Grid("sheep", game.Strong, 1, lex); err == nil {
+	if _, err := Grid(t.Context(), "sheep", game.Strong, 1, lex); err == nil {
 		t.Error("a grid around SHEEP")
 	}
-	if _, err := Grid("crane", "grandmaster", 1, lex); err == nil {
+	if _, err := Grid(t.Context(), "crane", "grandmaster", 1, lex); err == nil {
 		t.Error("a grid at an unknown level")
 	}
 }
@@ -214,15 +215,17 @@ func TestNewRefuses(t *testing.T) {
 	}
 }
 
-// TestGridsLegal makes strong and medium grids around many passwords:
-// every one must pass the referee's check, and hide must put a password
-// on one row or column index only, row and column both in use.
+// TestGridsLegal makes medium and strong grids around many passwords:
+// every one must pass the referee's check.
 func TestGridsLegal(t *testing.T) {
 	lex := lexicon.Default()
-	d := newDecoys(newVocab(lex, 100))
 	for i, pw := range quizl.Passwords(lex, 35)[:40] {
-		for _, l := range []string{game.Medium, game.Strong} {
-			g, err := Grid(pw, l, uint64(i), lex)
+		levels := []string{game.Medium}
+		if i%5 == 0 {
+			levels = append(levels, game.Strong) // the strong one plays trial games: slower
+		}
+		for _, l := range levels {
+			g, err := Grid(t.Context(), pw, l, uint64(i), lex)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -230,24 +233,55 @@ func TestGridsLegal(t *testing.T) {
 				t.Errorf("%s grid around %s: %v", l, pw, err)
 			}
 		}
+	}
+}
+
+// TestHide: hide uses rows and columns both, draws the index of the line
+// rather than always taking one, prefers the index whose letters say
+// least (the last, with the English lexicon) to the one whose letters say
+// most, and draws the same line again from the same seed.
+func TestHide(t *testing.T) {
+	lex := lexicon.Default()
+	d := newDecoys(newVocab(lex, 100))
+	most, least := 0, 0
+	for k := range quizl.Size {
+		if d.posH[k] < d.posH[most] {
+			most = k
+		}
+		if d.posH[k] > d.posH[least] {
+			least = k
+		}
+	}
+	if most != 4 {
+		t.Errorf("the most predictable position is %d, want the last (4) with the English lexicon", most)
+	}
+	var byIndex [quizl.Size]int
+	for _, pw := range quizl.Passwords(lex, 35)[:40] {
+		pw = strings.ToUpper(pw)
 		var rows, cols int
-		k := -1
-		for s := range uint64(16) {
-			ln := d.hide(strings.ToUpper(pw), rand.New(rand.NewPCG(s, 1)))
+		seen := map[int]bool{}
+		for s := range uint64(64) {
+			ln := d.hide(pw, rand.New(rand.NewPCG(s, 1)))
 			if ln.IsRow() {
 				rows++
 			} else {
 				cols++
 			}
-			if idx := int(ln) % quizl.Size; k < 0 {
-				k = idx
-			} else if idx != k {
-				t.Errorf("%s: hidden at index %d and %d", pw, k, idx)
+			seen[int(ln)%quizl.Size] = true
+			byIndex[int(ln)%quizl.Size]++
+			if again := d.hide(pw, rand.New(rand.NewPCG(s, 1))); again != ln {
+				t.Fatalf("%s, seed %d: hidden on %s, then on %s", pw, s, ln, again)
 			}
 		}
 		if rows == 0 || cols == 0 {
-			t.Errorf("%s: %d rows and %d columns in 16 hidings", pw, rows, cols)
+			t.Errorf("%s: %d rows and %d columns in 64 hidings", pw, rows, cols)
 		}
+		if len(seen) < 2 {
+			t.Errorf("%s: hidden at index %v only in 64 hidings", pw, seen)
+		}
+	}
+	if byIndex[most] <= byIndex[least] {
+		t.Errorf("hidings by index %v: the predictable index %d is not preferred to %d", byIndex, most, least)
 	}
 }
 
@@ -274,7 +308,7 @@ func TestNearBest(t *testing.T) {
 // that one seed still gives one opening.
 func TestOpeningVaries(t *testing.T) {
 	lex := lexicon.Default()
-	g, err := Grid("", game.Medium, 1, lex)
+	g, err := Grid(t.Context(), "", game.Medium, 1, lex)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,6 +363,71 @@ func TestSubsets(t *testing.T) {
 		b, w := d.subsets(line(c.better)), d.subsets(line(c.worse))
 		if b <= w {
 			t.Errorf("subsets(%s) = %.2f, not above subsets(%s) = %.2f", c.better, b, c.worse, w)
+		}
+	}
+}
+
+// TestHardest: hardest picks the grid whose trial games cost the panel
+// most, as trial counts them, the earlier of equals; and a trial game
+// ends with the password found, at a cost of at least one call.
+func TestHardest(t *testing.T) {
+	lex := lexicon.Default()
+	ctx := t.Context()
+	var gs []*quizl.Grid
+	for s, pw := range []string{"crane", "psalm", "mouth"} {
+		g, err := quizl.RandomGrid(pw, lex, uint64(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs = append(gs, g)
+	}
+	var panel []*Bot
+	for i, l := range []string{game.Strong, game.Medium} {
+		b, err := newBot(l, uint64(i), lex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		panel = append(panel, b)
+	}
+	seeds := []uint64{11, 12}
+	want, wantCost := -1, -1
+	for i, g := range gs {
+		c := 0
+		for j, b := range panel {
+			n, err := trial(ctx, b, g, seeds[j], lex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n < 1 {
+				t.Errorf("%s solver found %s at a cost of %d", b.lv.name, g.Password, n)
+			}
+			c += n
+		}
+		if c > wantCost {
+			want, wantCost = i, c
+		}
+	}
+	got, err := hardest(ctx, gs, panel, seeds, lex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("hardest = %d, want %d", got, want)
+	}
+	if got, _ := hardest(ctx, []*quizl.Grid{gs[0], gs[0]}, panel, seeds, lex); got != 0 {
+		t.Errorf("hardest of one grid twice = %d, want the first", got)
+	}
+}
+
+// TestGridCancelled: a grid maker whose context has ended says so and
+// makes nothing.
+func TestGridCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	for _, l := range []string{game.Medium, game.Strong} {
+		g, err := Grid(ctx, "crane", l, 1, lexicon.Default())
+		if !errors.Is(err, context.Canceled) || g != nil {
+			t.Errorf("%s: Grid with a cancelled context = %v, %v", l, g, err)
 		}
 	}
 }

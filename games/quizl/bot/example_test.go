@@ -15,7 +15,7 @@ import (
 func Example() {
 	ctx := context.Background()
 	lex := lexicon.Default()
-	grid, err := bot.Grid("crane", game.Strong, 7, lex)
+	grid, err := bot.Grid(ctx, "crane", game.Strong, 7, lex)
 	if err != nil {
 		panic(err)
 	}

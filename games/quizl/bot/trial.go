@@ -1,0 +1,69 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"parlour/game"
+	"parlour/games/quizl"
+	"parlour/lexicon"
+)
+
+// trial plays a solitaire game of solver against g, under the default
+// rules, at a table seeded seed, and returns what the grid cost the
+// solver: the squares it called and its wrong announcements, each a point
+// off its score.
+func trial(ctx context.Context, solver *Bot, g *quizl.Grid, seed uint64, lex *lexicon.Lexicon) (int, error) {
+	cfg := game.Config{Players: []string{"solver"}, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex, Seed: seed}
+	st, err := quizl.NewStateGrids(cfg, []*quizl.Grid{g})
+	if err != nil {
+		return 0, err
+	}
+	for n := 0; len(st.ToMove()) > 0; n++ {
+		if n > maxMoves {
+			return 0, fmt.Errorf("quizl trial: a game ran past %d moves", maxMoves)
+		}
+		mv, err := solver.Move(ctx, cfg, 0, st.ViewOf(0))
+		if err != nil {
+			return 0, err
+		}
+		if _, err := st.Apply(0, mv); err != nil {
+			return 0, fmt.Errorf("quizl trial: %s solver played %q: %w", solver.lv.name, mv, err)
+		}
+	}
+	v := st.ViewOf(0)
+	return len(v.Called) + len(v.Boards[0].Wrong), nil
+}
+
+// hardest plays every grid of gs against every solver of panel, the i-th
+// solver at a table seeded seeds[i] whichever the grid, and returns the
+// index of the grid that cost the panel most (see trial); ties go to the
+// earlier grid. The games run side by side, one goroutine each.
+func hardest(ctx context.Context, gs []*quizl.Grid, panel []*Bot, seeds []uint64, lex *lexicon.Lexicon) (int, error) {
+	cost := make([]int, len(gs)*len(panel))
+	errs := make([]error, len(cost))
+	var wg sync.WaitGroup
+	for i, g := range gs {
+		for j, solver := range panel {
+			wg.Go(func() {
+				cost[i*len(panel)+j], errs[i*len(panel)+j] = trial(ctx, solver, g, seeds[j], lex)
+			})
+		}
+	}
+	wg.Wait()
+	best, bestCost := 0, -1
+	for i := range gs {
+		c := 0
+		for j := range panel {
+			if err := errs[i*len(panel)+j]; err != nil {
+				return 0, err
+			}
+			c += cost[i*len(panel)+j]
+		}
+		if c > bestCost {
+			best, bestCost = i, c
+		}
+	}
+	return best, nil
+}
