@@ -48,6 +48,9 @@ type level struct {
 	// restarts is how many fillings the grid maker anneals, keeping the
 	// one whose lines read most like words.
 	restarts int
+	// predictable is how much the grid maker prefers to hide the password
+	// where its squares tell a solver least (see decoys.hide).
+	predictable float64
 	// panel names the levels of the solvers the grid maker plays each
 	// filling against, keeping the one that costs them most.
 	panel []string
@@ -60,7 +63,7 @@ func levelOf(name string) (level, error) {
 	case game.Medium:
 		return level{name: name, vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5, password: 35, anneal: 4000, restarts: 1}, nil
 	case game.Strong:
-		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, restarts: 6,
+		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, restarts: 6, predictable: 20,
 			panel: []string{game.Strong, game.Strong, game.Medium, game.Medium}}, nil
 	}
 	return level{}, fmt.Errorf("no Quizl level %q (easy, medium or strong)", name)

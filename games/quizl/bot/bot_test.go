@@ -261,7 +261,7 @@ func TestHide(t *testing.T) {
 		var rows, cols int
 		seen := map[int]bool{}
 		for s := range uint64(64) {
-			ln := d.hide(pw, rand.New(rand.NewPCG(s, 1)))
+			ln := d.hide(pw, 20, rand.New(rand.NewPCG(s, 1)))
 			if ln.IsRow() {
 				rows++
 			} else {
@@ -269,7 +269,7 @@ func TestHide(t *testing.T) {
 			}
 			seen[int(ln)%quizl.Size] = true
 			byIndex[int(ln)%quizl.Size]++
-			if again := d.hide(pw, rand.New(rand.NewPCG(s, 1))); again != ln {
+			if again := d.hide(pw, 20, rand.New(rand.NewPCG(s, 1))); again != ln {
 				t.Fatalf("%s, seed %d: hidden on %s, then on %s", pw, s, ln, again)
 			}
 		}

@@ -301,7 +301,7 @@ func makeGrid(ctx context.Context, password string, lv level, seed uint64, lex *
 	}
 	var fs []filling
 	for i := 0; i < lv.restarts || len(fs) == 0 && i < lv.restarts+4; i++ {
-		g := deceive(password, d.hide(password, rng), d, lv.anneal, rng)
+		g := deceive(password, d.hide(password, lv.predictable, rng), d, lv.anneal, rng)
 		if g.Check(lex) == nil {
 			fs = append(fs, filling{g, d.grid(g)})
 		}
@@ -346,20 +346,20 @@ func makeGrid(ctx context.Context, password string, lv level, seed uint64, lex *
 //     likelier the letters are at position k of a word than in their own
 //     places, the more a solver that has just seen one of them suspects
 //     the crossing line rather than the password's own;
-//   - how little a letter at position k of a word says (hideEntropy times
+//   - how little a letter at position k of a word says (predictable times
 //     its entropy, by the lexicon). The line's squares lie at position k of
 //     every crossing line, so an information-seeking solver learns least
 //     from calling them and calls them last. With the English lexicon the
 //     last position is the most predictable (S, E, Y, D), then the second
 //     (mostly vowels), and passwords hidden there cost the strong solver
-//     most: 10.2 and 10.0 calls against 8.9 to 9.6 on the other indexes
-//     (1200 games each, see docs/bots.md).
+//     most (docs/bots.md has the figures). The strong grid maker weighs
+//     this at 20, the medium one not at all.
 //
 // It draws the index from those scores, at temperature hideTemp, rather
 // than always taking the best, so that a player who has seen many of its
 // grids cannot count on the last row or column. Row or column is the toss
 // of a coin: the letters read the same.
-func (d *decoys) hide(password string, rng *rand.Rand) quizl.Line {
+func (d *decoys) hide(password string, predictable float64, rng *rand.Rand) quizl.Line {
 	var score [quizl.Size]float64
 	best := math.Inf(-1)
 	for k := range quizl.Size {
@@ -367,7 +367,7 @@ func (d *decoys) hide(password string, rng *rand.Rand) quizl.Line {
 			x := password[i] - 'A'
 			score[k] += d.pos[k][x] - d.pos[i][x]
 		}
-		score[k] -= hideEntropy * d.posH[k]
+		score[k] -= predictable * d.posH[k]
 		best = max(best, score[k])
 	}
 	var w [quizl.Size]float64
@@ -387,17 +387,8 @@ func (d *decoys) hide(password string, rng *rand.Rand) quizl.Line {
 	return quizl.Line(quizl.Size + k)
 }
 
-// hideEntropy weighs how predictable a position is against how well it
-// explains the password's letters when hide chooses a line, and hideTemp
-// is how freely it draws among the choices. On 1200 bench games (seeds 301
-// to 312): always the best index by the first measure alone, 9.65 calls;
-// by both at hideEntropy 5, 10 and 20, 9.95, 10.17 and 10.30; drawn at
-// hideTemp 4 with hideEntropy 20, 9.87, with the last index in about 55%
-// of grids and the second in 28%.
-const (
-	hideEntropy = 20
-	hideTemp    = 4
-)
+// hideTemp is how freely hide draws among the lines it scores.
+const hideTemp = 4
 
 // grid scores a whole grid as deceive scores its fillings: how plausible
 // the lines parallel to the password's are as passwords (decoys.line).

@@ -49,7 +49,8 @@ func TestSeeds(t *testing.T) {
 	if *hideFlag {
 		lineBy := func(k int) func(string, *rand.Rand) quizl.Line {
 			if k < 0 {
-				return d.hide
+				lv, _ := levelOf(game.Strong)
+				return func(pw string, rng *rand.Rand) quizl.Line { return d.hide(pw, lv.predictable, rng) }
 			}
 			return func(_ string, rng *rand.Rand) quizl.Line { return quizl.Line(rng.IntN(2)*quizl.Size + k) }
 		}
