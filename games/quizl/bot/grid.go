@@ -237,9 +237,8 @@ func (d *decoys) line(l *[5]uint8, missing uint8) float64 {
 // the password's line, while the lines crossing it read like nothing. With
 // password "" it picks one for the level (common words for easy; for
 // strong, words with many near neighbours). Level easy fills at random;
-// medium and strong put the password where a solver finds it last (see
-// decoys.hide) and anneal the filling; strong anneals several, on lines
-// hide draws for each, and keeps the one that costs a panel of solvers,
+// medium and strong put the password on a line drawn by decoys.hide and
+// anneal the filling; strong anneals several, on lines drawn for each, and keeps the one that costs a panel of solvers,
 // playing it as solitaire games, the most points. Deterministic for seed;
 // it stops with ctx's error when ctx ends first.
 func Grid(ctx context.Context, password, levelName string, seed uint64, lex *lexicon.Lexicon) (*quizl.Grid, error) {
@@ -361,26 +360,14 @@ func makeGrid(ctx context.Context, password string, lv level, seed uint64, lex *
 // of a coin: the letters read the same.
 func (d *decoys) hide(password string, predictable float64, rng *rand.Rand) quizl.Line {
 	var score [quizl.Size]float64
-	best := math.Inf(-1)
 	for k := range quizl.Size {
 		for i := range quizl.Size {
 			x := password[i] - 'A'
 			score[k] += d.pos[k][x] - d.pos[i][x]
 		}
 		score[k] -= predictable * d.posH[k]
-		best = max(best, score[k])
 	}
-	var w [quizl.Size]float64
-	var sum float64
-	for k, s := range score {
-		w[k] = math.Exp((s - best) / hideTemp)
-		sum += w[k]
-	}
-	k, x := 0, rng.Float64()*sum
-	for k < quizl.Size-1 && x >= w[k] {
-		x -= w[k]
-		k++
-	}
+	k := softmax(rng, quizl.Size, func(k int) float64 { return score[k] }, hideTemp)
 	if rng.IntN(2) == 0 {
 		return quizl.Line(k)
 	}
