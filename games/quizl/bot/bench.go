@@ -19,13 +19,15 @@ const maxMoves = 1000
 // played is the outcome of one bench game for the seat under test.
 type played struct {
 	calls  int
+	wrong  int // seat 0's wrong announcements against the first grid
 	score  int
 	right  bool
 	winner []int
 	scores []int
 }
 
-// playGame plays one game between bots (one per seat) on grids, under the
+// playGame plays one game between bots (one per seat) on grids (the bench
+// and the grid maker's trial games both use it), under the
 // default rules, at a table whose seed is seed (as a server gives each
 // table its own), timing the moves of the seats in timed.
 func playGame(ctx context.Context, bots []*Bot, grids []*quizl.Grid, seed uint64, lex *lexicon.Lexicon, timed *bench.Matchup) (played, error) {
@@ -68,6 +70,7 @@ func playGame(ctx context.Context, bots []*Bot, grids []*quizl.Grid, seed uint64
 		p.winner = append(p.winner, int(w))
 	}
 	p.right = v.Boards[0].Outcome == quizl.Right
+	p.wrong = len(v.Boards[0].Wrong)
 	return p, nil
 }
 

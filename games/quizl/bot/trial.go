@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"parlour/game"
 	"parlour/games/quizl"
 	"parlour/lexicon"
 )
@@ -15,25 +14,11 @@ import (
 // solver: the squares it called and its wrong announcements, each a point
 // off its score.
 func trial(ctx context.Context, solver *Bot, g *quizl.Grid, seed uint64, lex *lexicon.Lexicon) (int, error) {
-	cfg := game.Config{Players: []string{"solver"}, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex, Seed: seed}
-	st, err := quizl.NewStateGrids(cfg, []*quizl.Grid{g})
+	p, err := playGame(ctx, []*Bot{solver}, []*quizl.Grid{g}, seed, lex, nil)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("quizl trial: %w", err)
 	}
-	for n := 0; len(st.ToMove()) > 0; n++ {
-		if n > maxMoves {
-			return 0, fmt.Errorf("quizl trial: a game ran past %d moves", maxMoves)
-		}
-		mv, err := solver.Move(ctx, cfg, 0, st.ViewOf(0))
-		if err != nil {
-			return 0, err
-		}
-		if _, err := st.Apply(0, mv); err != nil {
-			return 0, fmt.Errorf("quizl trial: %s solver played %q: %w", solver.lv.name, mv, err)
-		}
-	}
-	v := st.ViewOf(0)
-	return len(v.Called) + len(v.Boards[0].Wrong), nil
+	return p.calls + p.wrong, nil
 }
 
 // hardest plays every grid of gs against every solver of panel, the i-th
