@@ -255,13 +255,14 @@ func TestHide(t *testing.T) {
 	if most != 4 {
 		t.Errorf("the most predictable position is %d, want the last (4) with the English lexicon", most)
 	}
+	strong, _ := levelOf(game.Strong)
 	var byIndex [quizl.Size]int
 	for _, pw := range quizl.Passwords(lex, 35)[:40] {
 		pw = strings.ToUpper(pw)
 		var rows, cols int
 		seen := map[int]bool{}
 		for s := range uint64(64) {
-			ln := d.hide(pw, 20, rand.New(rand.NewPCG(s, 1)))
+			ln := d.hide(pw, strong.predictable, rand.New(rand.NewPCG(s, 1)))
 			if ln.IsRow() {
 				rows++
 			} else {
@@ -269,7 +270,7 @@ func TestHide(t *testing.T) {
 			}
 			seen[int(ln)%quizl.Size] = true
 			byIndex[int(ln)%quizl.Size]++
-			if again := d.hide(pw, 20, rand.New(rand.NewPCG(s, 1))); again != ln {
+			if again := d.hide(pw, strong.predictable, rand.New(rand.NewPCG(s, 1))); again != ln {
 				t.Fatalf("%s, seed %d: hidden on %s, then on %s", pw, s, ln, again)
 			}
 		}

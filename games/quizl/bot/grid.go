@@ -238,9 +238,10 @@ func (d *decoys) line(l *[5]uint8, missing uint8) float64 {
 // password "" it picks one for the level (common words for easy; for
 // strong, words with many near neighbours). Level easy fills at random;
 // medium and strong put the password on a line drawn by decoys.hide and
-// anneal the filling; strong anneals several, on lines drawn for each, and keeps the one that costs a panel of solvers,
-// playing it as solitaire games, the most points. Deterministic for seed;
-// it stops with ctx's error when ctx ends first.
+// anneal the filling; strong anneals several, on lines drawn for each,
+// and keeps the one that costs a panel of solvers, playing it as
+// solitaire games, the most points. Deterministic for seed; it stops with
+// ctx's error when ctx ends first.
 func Grid(ctx context.Context, password, levelName string, seed uint64, lex *lexicon.Lexicon) (*quizl.Grid, error) {
 	lv, err := levelOf(levelName)
 	if err != nil {
@@ -291,26 +292,12 @@ func makeGrid(ctx context.Context, password string, lv level, seed uint64, lex *
 	if d == nil {
 		d = decoysOf(lex, full)
 	}
-	// Hide the password where a solver finds it last and fill the rest
-	// several times over, each filling towards parallel lines that read
-	// like words (decoys.grid), best first by that measure.
-	type filling struct {
-		g     *quizl.Grid
-		score float64
-	}
-	var fs []filling
-	for i := 0; i < lv.restarts || len(fs) == 0 && i < lv.restarts+4; i++ {
-		g := deceive(password, d.hide(password, lv.predictable, rng), d, lv.anneal, rng)
-		if g.Check(lex) == nil {
-			fs = append(fs, filling{g, d.grid(g)})
-		}
-	}
-	if len(fs) == 0 {
+	gs := d.fillings(password, lv, lex, rng, func() quizl.Line { return d.hide(password, lv.predictable, rng) })
+	if len(gs) == 0 {
 		return quizl.RandomGrid(password, lex, rng.Uint64())
 	}
-	slices.SortStableFunc(fs, func(a, b filling) int { return cmp.Compare(b.score, a.score) })
-	if len(lv.panel) == 0 || len(fs) == 1 {
-		return fs[0].g, nil
+	if len(lv.panel) == 0 || len(gs) == 1 {
+		return gs[0], nil
 	}
 	// Then play each filling against the panel, as a setter tries a grid
 	// on imagined opponents, and keep the one that held out longest. Each
@@ -325,15 +312,36 @@ func makeGrid(ctx context.Context, password string, lv level, seed uint64, lex *
 		}
 		panel[i], seeds[i] = b, rng.Uint64()
 	}
-	gs := make([]*quizl.Grid, len(fs))
-	for i := range fs {
-		gs[i] = fs[i].g
-	}
 	i, err := hardest(ctx, gs, panel, seeds, lex)
 	if err != nil {
 		return nil, fmt.Errorf("quizl grid: %w", err)
 	}
 	return gs[i], nil
+}
+
+// fillings puts password on a line that line chooses, once per filling,
+// and fills the other squares lv.restarts times over (a few more when
+// none is legal), each filling towards parallel lines that read like
+// words. It returns the legal ones, best first by that measure
+// (decoys.grid).
+func (d *decoys) fillings(password string, lv level, lex *lexicon.Lexicon, rng *rand.Rand, line func() quizl.Line) []*quizl.Grid {
+	type filling struct {
+		g     *quizl.Grid
+		score float64
+	}
+	var fs []filling
+	for i := 0; i < lv.restarts || len(fs) == 0 && i < lv.restarts+4; i++ {
+		g := deceive(password, line(), d, lv.anneal, rng)
+		if g.Check(lex) == nil {
+			fs = append(fs, filling{g, d.grid(g)})
+		}
+	}
+	slices.SortStableFunc(fs, func(a, b filling) int { return cmp.Compare(b.score, a.score) })
+	gs := make([]*quizl.Grid, len(fs))
+	for i := range fs {
+		gs[i] = fs[i].g
+	}
+	return gs
 }
 
 // hide chooses the line for password, weighing two things for each index
@@ -349,8 +357,9 @@ func makeGrid(ctx context.Context, password string, lv level, seed uint64, lex *
 //     its entropy, by the lexicon). The line's squares lie at position k of
 //     every crossing line, so an information-seeking solver learns least
 //     from calling them and calls them last. With the English lexicon the
-//     last position is the most predictable (S, E, Y, D), then the second
-//     (mostly vowels), and passwords hidden there cost the strong solver
+//     last position is the most predictable (by commonness, a third of words
+//     end in S),
+//     then the second (mostly vowels), and passwords hidden there cost the strong solver
 //     most (docs/bots.md has the figures). The strong grid maker weighs
 //     this at 20, the medium one not at all.
 //

@@ -132,21 +132,11 @@ func annealed(dr draw, line func(string, *rand.Rand) quizl.Line, d *decoys, lex 
 	lv, _ := levelOf(game.Strong)
 	rng := rand.New(rand.NewPCG(dr.seed, 0xdece17))
 	pw := strings.ToUpper(dr.password)
-	var best *quizl.Grid
-	bestScore := 0.0
-	for range lv.restarts {
-		g := deceive(pw, line(pw, rng), d, lv.anneal, rng)
-		if g.Check(lex) != nil {
-			continue
-		}
-		if s := d.grid(g); best == nil || s > bestScore {
-			best, bestScore = g, s
-		}
-	}
-	if best == nil {
+	gs := d.fillings(pw, lv, lex, rng, func() quizl.Line { return line(pw, rng) })
+	if len(gs) == 0 {
 		return nil, fmt.Errorf("no legal filling around %s", pw)
 	}
-	return best, nil
+	return gs[0], nil
 }
 
 // gamesOr returns -quizl.games when it is set, else n.
