@@ -357,10 +357,10 @@ func (d *decoys) fillings(password string, lv level, lex *lexicon.Lexicon, rng *
 //     its entropy, by the lexicon). The line's squares lie at position k of
 //     every crossing line, so an information-seeking solver learns least
 //     from calling them and calls them last. With the English lexicon the
-//     last position is the most predictable (by commonness, a third of words
-//     end in S),
-//     then the second (mostly vowels), and passwords hidden there cost the strong solver
-//     most (docs/bots.md has the figures). The strong grid maker weighs
+//     last position is the most predictable (by commonness, a third of
+//     words end in S), then the second (mostly vowels), and passwords
+//     hidden there cost the strong solver most (docs/bots.md has the
+//     figures). The strong grid maker weighs
 //     this at 20, the medium one not at all.
 //
 // It draws the index from those scores, at temperature hideTemp, rather
