@@ -287,6 +287,22 @@ func CheckPassword(word string, lex *lexicon.Lexicon) error {
 // fit to be one (see CheckPassword): the password on a random line and the
 // other 20 squares filled at random. It is deterministic for seed.
 func RandomGrid(password string, lex *lexicon.Lexicon, seed uint64) (*Grid, error) {
+	return randomGrid(password, -1, lex, seed)
+}
+
+// RandomGridOn is RandomGrid with the password on line l, as a player who
+// wrote it there asks the editor to fill the rest. It is deterministic for
+// seed.
+func RandomGridOn(password string, l Line, lex *lexicon.Lexicon, seed uint64) (*Grid, error) {
+	if l < 0 || l >= Lines {
+		return nil, fmt.Errorf("there is no line %d: rows 5-9 and columns 0-4 are lines 0 to 9", l)
+	}
+	return randomGrid(password, l, lex, seed)
+}
+
+// randomGrid is RandomGrid with the password on line l, or on a random
+// line when l is negative.
+func randomGrid(password string, l Line, lex *lexicon.Lexicon, seed uint64) (*Grid, error) {
 	pw := strings.ToUpper(strings.TrimSpace(password))
 	if err := CheckPassword(pw, lex); err != nil {
 		return nil, fmt.Errorf("password: %w", err)
@@ -299,7 +315,10 @@ func RandomGrid(password string, lex *lexicon.Lexicon, seed uint64) (*Grid, erro
 		}
 	}
 	for range 1000 {
-		g := &Grid{Password: pw, Line: Line(rng.IntN(Lines))}
+		g := &Grid{Password: pw, Line: l}
+		if l < 0 {
+			g.Line = Line(rng.IntN(Lines))
+		}
 		rng.Shuffle(len(rest), func(i, j int) { rest[i], rest[j] = rest[j], rest[i] })
 		for i := range Size {
 			g.Letters[g.Line.Square(i)] = pw[i]

@@ -191,6 +191,40 @@ func TestRandomGrid(t *testing.T) {
 	}
 }
 
+func TestRandomGridOn(t *testing.T) {
+	lex := testLex()
+	for l := range Line(Lines) {
+		for seed := range uint64(10) {
+			g, err := RandomGridOn("crane", l, lex, seed)
+			if err != nil {
+				t.Fatalf("line %v, seed %d: %v", l, seed, err)
+			}
+			if g.Line != l || g.Read(l) != "CRANE" {
+				t.Fatalf("line %v, seed %d: the password is on %v, %v reads %s", l, seed, g.Line, l, g.Read(l))
+			}
+			if err := (&Grid{Letters: g.Letters, Password: g.Password}).Check(lex); err != nil {
+				t.Fatalf("line %v, seed %d: the grid is not legal: %v", l, seed, err)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		pw   string
+		line Line
+		err  string
+	}{
+		{"crane", -1, "no line"},
+		{"crane", Lines, "no line"},
+		{"sheep", 0, "repeats"},
+		{"cran", 0, "five-letter"},
+		{"zzzzq", 3, "repeats"},
+		{"qxzvj", 3, "not a word"},
+	} {
+		if _, err := RandomGridOn(tc.pw, tc.line, lex, 1); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("RandomGridOn(%q, %d) = %v, want an error containing %q", tc.pw, tc.line, err, tc.err)
+		}
+	}
+}
+
 func TestAutoSetup(t *testing.T) {
 	cfg := game.Config{Players: []string{"Ann"}, Lexicon: testLex()}
 	a, err := Game{}.AutoSetup(cfg, 0, 7)

@@ -130,9 +130,14 @@ func (b *Bot) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.
 	if lex == nil {
 		lex = b.lex
 	}
-	g, err := Grid(ctx, "", b.lv.name, b.seed^uint64(seat+1)*0x9e3779b97f4a7c15^cfg.Seed, lex)
+	g, random, err := makeGrid(ctx, "", -1, b.lv, b.seed^uint64(seat+1)*0x9e3779b97f4a7c15^cfg.Seed, lex)
 	if err != nil {
 		return nil, err
+	}
+	if random {
+		// Say so rather than pass a random grid off as the level's: the
+		// table falls back to its own random setup and can tell the player.
+		return nil, fmt.Errorf("quizl bot: the %s grid maker found no legal deceptive filling", b.lv.name)
 	}
 	return g.Setup(), nil
 }

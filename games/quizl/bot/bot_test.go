@@ -432,3 +432,41 @@ func TestGridCancelled(t *testing.T) {
 		}
 	}
 }
+
+// TestGridOn: the grid maker fills around a password the player chose,
+// on the line they chose, at every level, and refuses what cannot be one.
+func TestGridOn(t *testing.T) {
+	lex := lexicon.Default()
+	for i, l := range []string{game.Easy, game.Medium, game.Strong} {
+		line := quizl.Line(3 + 3*i) // row 8, column 1, column 4
+		g, random, err := GridOn(t.Context(), "crane", line, l, uint64(i), lex)
+		if err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		if random {
+			t.Errorf("%s: the grid was filled at random", l)
+		}
+		if g.Line != line || g.Read(line) != "CRANE" || g.Password != "CRANE" {
+			t.Errorf("%s: want CRANE on %v; the password %s is on %v, which reads %s", l, line, g.Password, g.Line, g.Read(line))
+		}
+		if err := (&quizl.Grid{Letters: g.Letters, Password: g.Password}).Check(lex); err != nil {
+			t.Errorf("%s: the grid is not legal: %v", l, err)
+		}
+	}
+	for _, tc := range []struct {
+		pw, level string
+		line      quizl.Line
+		err       string
+	}{
+		{"", game.Medium, 0, "no password"},
+		{"crane", game.Medium, -1, "no line"},
+		{"crane", game.Medium, 10, "no line"},
+		{"crane", "wily", 0, "no Quizl level"},
+		{"sheep", game.Medium, 0, "repeats"},
+		{"qxzvj", game.Easy, 0, "not a word"},
+	} {
+		if _, _, err := GridOn(t.Context(), tc.pw, tc.line, tc.level, 1, lex); err == nil || !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("GridOn(%q, %d, %s) = %v, want an error containing %q", tc.pw, tc.line, tc.level, err, tc.err)
+		}
+	}
+}

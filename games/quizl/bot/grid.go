@@ -247,16 +247,39 @@ func Grid(ctx context.Context, password, levelName string, seed uint64, lex *lex
 	if err != nil {
 		return nil, err
 	}
-	return makeGrid(ctx, password, lv, seed, lex)
+	g, _, err := makeGrid(ctx, password, -1, lv, seed, lex)
+	return g, err
 }
 
-// makeGrid is Grid for a level's settings.
-func makeGrid(ctx context.Context, password string, lv level, seed uint64, lex *lexicon.Lexicon) (*quizl.Grid, error) {
+// GridOn is Grid around a password the player chose, kept on the line
+// they wrote it on: only the other 20 squares are the grid maker's, so
+// the setup editor can offer the computer's deceptive filling without
+// taking the player's password away. random reports that the level's
+// deceptive filling found nothing legal and the grid was filled at random
+// instead (the easy level fills at random by design, and says false).
+func GridOn(ctx context.Context, password string, line quizl.Line, levelName string, seed uint64, lex *lexicon.Lexicon) (g *quizl.Grid, random bool, err error) {
+	lv, err := levelOf(levelName)
+	if err != nil {
+		return nil, false, err
+	}
+	if password == "" {
+		return nil, false, fmt.Errorf("quizl grid: no password to fill around")
+	}
+	if line < 0 || line >= quizl.Lines {
+		return nil, false, fmt.Errorf("quizl grid: there is no line %d (rows 5-9 are lines 0-4, columns 0-4 lines 5-9)", line)
+	}
+	return makeGrid(ctx, password, line, lv, seed, lex)
+}
+
+// makeGrid is Grid for a level's settings, with the password on line, or
+// on a line the level chooses when line is negative. random is as GridOn
+// says.
+func makeGrid(ctx context.Context, password string, line quizl.Line, lv level, seed uint64, lex *lexicon.Lexicon) (g *quizl.Grid, random bool, err error) {
 	if lex == nil {
-		return nil, fmt.Errorf("quizl grid: no lexicon")
+		return nil, false, fmt.Errorf("quizl grid: no lexicon")
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("quizl grid: %w", err)
+		return nil, false, fmt.Errorf("quizl grid: %w", err)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0xdece17))
 	full := newVocab(lex, 100)
@@ -267,7 +290,7 @@ func makeGrid(ctx context.Context, password string, lv level, seed uint64, lex *
 			ws = full.words
 		}
 		if len(ws) == 0 {
-			return nil, fmt.Errorf("quizl grid: the lexicon has no word fit to be a password")
+			return nil, false, fmt.Errorf("quizl grid: the lexicon has no word fit to be a password")
 		}
 		pick := &ws[rng.IntN(len(ws))]
 		if lv.name == "strong" {
@@ -284,20 +307,32 @@ func makeGrid(ctx context.Context, password string, lv level, seed uint64, lex *
 	}
 	password = strings.ToUpper(strings.TrimSpace(password))
 	if err := quizl.CheckPassword(password, lex); err != nil {
-		return nil, fmt.Errorf("quizl grid: password: %w", err)
+		return nil, false, fmt.Errorf("quizl grid: password: %w", err)
+	}
+	randomly := func() (*quizl.Grid, error) {
+		if line >= 0 {
+			return quizl.RandomGridOn(password, line, lex, rng.Uint64())
+		}
+		return quizl.RandomGrid(password, lex, rng.Uint64())
 	}
 	if lv.anneal == 0 {
-		return quizl.RandomGrid(password, lex, rng.Uint64())
+		g, err := randomly()
+		return g, false, err
 	}
 	if d == nil {
 		d = decoysOf(lex, full)
 	}
-	gs := d.fillings(password, lv, lex, rng, func() quizl.Line { return d.hide(password, lv.predictable, rng) })
+	choose := func() quizl.Line { return d.hide(password, lv.predictable, rng) }
+	if line >= 0 {
+		choose = func() quizl.Line { return line }
+	}
+	gs := d.fillings(password, lv, lex, rng, choose)
 	if len(gs) == 0 {
-		return quizl.RandomGrid(password, lex, rng.Uint64())
+		g, err := randomly()
+		return g, err == nil, err
 	}
 	if len(lv.panel) == 0 || len(gs) == 1 {
-		return gs[0], nil
+		return gs[0], false, nil
 	}
 	// Then play each filling against the panel, as a setter tries a grid
 	// on imagined opponents, and keep the one that held out longest. Each
@@ -308,15 +343,15 @@ func makeGrid(ctx context.Context, password string, lv level, seed uint64, lex *
 	for i, name := range lv.panel {
 		b, err := newBot(name, rng.Uint64(), lex)
 		if err != nil {
-			return nil, fmt.Errorf("quizl grid: %w", err)
+			return nil, false, fmt.Errorf("quizl grid: %w", err)
 		}
 		panel[i], seeds[i] = b, rng.Uint64()
 	}
 	i, err := hardest(ctx, gs, panel, seeds, lex)
 	if err != nil {
-		return nil, fmt.Errorf("quizl grid: %w", err)
+		return nil, false, fmt.Errorf("quizl grid: %w", err)
 	}
-	return gs[i], nil
+	return gs[i], false, nil
 }
 
 // fillings puts password on a line that line chooses, once per filling,
