@@ -55,7 +55,8 @@ type handler struct {
 // beneath the server's API routes. It serves the files under /static/,
 // each game's rules as Markdown under /rules/, the replay viewer's
 // re-refereeing at POST /replay, the setup editors' check at POST
-// /check-setup and random setups at POST /random-setup, Word Fight's
+// /check-setup, random setups at POST /random-setup, a Quizl grid filled
+// around the player's own password at POST /fill-setup, Word Fight's
 // placement preview at POST /preview, and the client's page for every
 // other GET path (the client routes /, /lobby, /t/ID and so on itself).
 // It answers 404 for paths under /api/ so that a missing API route is not
@@ -140,6 +141,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		case "/random-setup":
 			h.serveRandom(w, r)
+			return
+		case "/fill-setup":
+			h.serveFill(w, r)
 			return
 		case "/preview":
 			h.servePreview(w, r)
