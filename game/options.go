@@ -36,6 +36,22 @@ type Option struct {
 	Check func(v any) error `json:"-"`
 }
 
+// MarshalJSON writes an option as Option's fields say, except that an Int
+// option always carries both bounds: a bound of 0 is a real bound (no
+// wrong announcements allowed), and a front end that finds "min" missing
+// cannot tell it from no bound at all.
+func (o Option) MarshalJSON() ([]byte, error) {
+	type plain Option // without this method
+	if o.Kind != Int {
+		return json.Marshal(plain(o))
+	}
+	return json.Marshal(struct {
+		plain
+		Min int `json:"min"`
+		Max int `json:"max"`
+	}{plain(o), o.Min, o.Max})
+}
+
 // Rules are resolved rule options: every option of the game is present,
 // holding an int, a bool or a string according to its Kind.
 type Rules map[string]any

@@ -82,3 +82,26 @@ func TestResolveValuesAndNonDefault(t *testing.T) {
 		t.Fatalf("NonDefault = %v", nd)
 	}
 }
+
+// TestOptionJSON: an Int option says both bounds even when one is 0, so
+// that a form can show its range; other kinds carry no bounds.
+func TestOptionJSON(t *testing.T) {
+	for _, tc := range []struct {
+		o    Option
+		want string
+	}{
+		{Option{Name: "wrong", Kind: Int, Default: 0, Min: 0, Max: 5, Help: "h"}, `{"name":"wrong","kind":"int","default":0,"help":"h","min":0,"max":5}`},
+		{Option{Name: "n", Kind: Int, Default: 3, Min: 1, Max: 9}, `{"name":"n","kind":"int","default":3,"help":"","min":1,"max":9}`},
+		{Option{Name: "b", Kind: Bool, Default: true}, `{"name":"b","kind":"bool","default":true,"help":""}`},
+		{Option{Name: "c", Kind: Choice, Default: "x", Choices: []string{"x", "y"}}, `{"name":"c","kind":"choice","default":"x","choices":["x","y"],"help":""}`},
+	} {
+		b, err := json.Marshal(tc.o)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("%s: %s, %v; want %s", tc.o.Name, b, err, tc.want)
+		}
+		b, _ = json.Marshal([]Option{tc.o})
+		if string(b) != "["+tc.want+"]" {
+			t.Errorf("%s in a slice: %s", tc.o.Name, b)
+		}
+	}
+}

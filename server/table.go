@@ -33,6 +33,10 @@ type meta struct {
 	// Prev and Rematch link the tables of a series.
 	Prev    string `json:"prev,omitempty"`
 	Rematch string `json:"rematch,omitempty"`
+	// Maker is the level of the computer that made a solitaire seat's
+	// hidden setup, and MakerRandom says it fell back to a random one.
+	Maker       string `json:"maker,omitempty"`
+	MakerRandom bool   `json:"maker_random,omitempty"`
 }
 
 // seatMeta is one seat: open, held by a person, or a computer.
@@ -233,6 +237,8 @@ type TableInfo struct {
 	Prev    string       `json:"prev,omitempty"`
 	Rematch string       `json:"rematch,omitempty"`
 	Created time.Time    `json:"created"`
+	// Solitaire says who made the setup a lone seat attacks.
+	Solitaire *SolitaireInfo `json:"solitaire,omitempty"`
 }
 
 // SeatInfo describes one seat publicly.
@@ -259,6 +265,7 @@ func (t *table) info() TableInfo {
 		ID: t.id, Game: t.g.Name(), Title: t.g.Title(), Status: t.status,
 		Rules: t.cfg.Rules, Lexicon: t.cfg.Lexicon.Name(), Private: t.m.Private, ToMove: []game.Seat{},
 		Set: t.m.Set, Prev: t.m.Prev, Rematch: t.m.Rematch, Created: t.created,
+		Solitaire: t.solitaireInfo(),
 	}
 	for i, s := range t.m.Seats {
 		si := SeatInfo{Seat: i, Name: s.Name, Kind: "person", Ready: s.Setup != nil || !t.g.HasSetup()}

@@ -29,6 +29,20 @@ type CreateRequest struct {
 	Private bool `json:"private,omitempty"`
 	// Lexicon names an embedded lexicon; the default when empty.
 	Lexicon string `json:"lexicon,omitempty"`
+	// Maker is the level (easy, medium, strong) of the computer that
+	// makes the hidden setup a lone seat attacks (solitaire Quizl's
+	// grid); strong when empty. Only a one-seat table of a game with
+	// setups takes one.
+	Maker string `json:"maker,omitempty"`
+}
+
+// SolitaireInfo says who made the hidden setup of a solitaire table.
+type SolitaireInfo struct {
+	// Maker is the level of the computer that made it.
+	Maker string `json:"maker"`
+	// Random is set when that computer found no setup of its own and
+	// the table fell back to a random one.
+	Random bool `json:"random,omitempty"`
 }
 
 // Seated answers a create, a join or a rematch: the table, the seat and
@@ -109,9 +123,18 @@ func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (
 	for i := range seats {
 		seats[i].Name = uniqueName(seats, seats[i].Name, i)
 	}
+	maker := strings.ToLower(strings.TrimSpace(req.Maker))
+	switch {
+	case maker != "" && (len(seats) != 1 || !g.HasSetup()):
+		return Seated{}, badRequest("only a one-seat %s table has a setup made by the computer; leave out maker", g.Title())
+	case maker == "" && len(seats) == 1 && g.HasSetup():
+		maker = game.Strong
+	case maker != "" && maker != game.Easy && maker != game.Medium && maker != game.Strong:
+		return Seated{}, badRequest("maker %q is not easy, medium or strong", clip(maker))
+	}
 	m := meta{
 		Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(),
-		Seed: randomSeed(), Private: req.Private, Seats: seats,
+		Seed: randomSeed(), Private: req.Private, Seats: seats, Maker: maker,
 	}
 	if o := slices.IndexFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }); o >= 0 {
 		m.Set = game.NewSet(len(seats), rules.Int(game.SetTargetOption))
@@ -162,15 +185,23 @@ func (s *Service) solitaireSetup(ctx context.Context, t *table) error {
 	}
 	var raw json.RawMessage
 	var err error
+	level := t.m.Maker
+	if level == "" { // a table made before makers had levels
+		level = game.Strong
+		t.m.Maker = level
+	}
 	if s.cfg.NewBot != nil {
 		var bot game.Bot
-		if bot, err = s.cfg.NewBot(t.g.Name(), game.Strong, randomSeed(), t.cfg.Lexicon); err == nil {
+		if bot, err = s.cfg.NewBot(t.g.Name(), level, randomSeed(), t.cfg.Lexicon); err == nil {
 			bctx, cancel := context.WithTimeout(ctx, s.cfg.BotTimeout)
 			raw, err = bot.Setup(bctx, t.cfg, 0)
 			cancel()
 		}
 	}
+	t.m.MakerRandom = false
 	if raw == nil || err != nil {
+		s.log.Info("solitaire setup: the computer made none, so a random one", "game", t.g.Name(), "level", level, "err", err)
+		t.m.MakerRandom = true
 		raw, err = t.g.AutoSetup(t.cfg, 0, randomSeed())
 	}
 	if err == nil {
@@ -181,6 +212,15 @@ func (s *Service) solitaireSetup(ctx context.Context, t *table) error {
 	}
 	t.m.Seats[0].Setup, t.m.Seats[0].Salt, t.m.Seats[0].Hidden = raw, newSalt(), true
 	return nil
+}
+
+// solitaireInfo says who made a solitaire table's hidden setup, or nil
+// for a table of several seats.
+func (t *table) solitaireInfo() *SolitaireInfo {
+	if t.m.Maker == "" {
+		return nil
+	}
+	return &SolitaireInfo{Maker: t.m.Maker, Random: t.m.MakerRandom}
 }
 
 // insert stores a new table, starts it if it is ready, and puts it in

@@ -4,6 +4,7 @@
 import { h, field, toast, fill, append } from "./dom.js";
 import { call, games, gameInfo, myName, setMyName, rememberSeat, recent, identityToken } from "./api.js";
 import { go } from "./main.js";
+import { optionLabel } from "./rulestext.js";
 
 const blurbs = {
   quizl: "Word battleships on a 5×5 letter grid: find the hidden five-letter password with as few calls as you can.",
@@ -50,24 +51,27 @@ export async function home(main) {
 
 const title = n => ({ quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", nymphabet: "Nymphabet" }[n] || n || "Game");
 
-// optionControl renders one rule option as a form control.
+// optionControl renders one rule option as a form control, labelled with
+// its name in words, its range and its default.
 function optionControl(o) {
   const id = "opt-" + o.name;
-  const label = o.name.replace(/_/g, " ");
+  const label = optionLabel(o.name);
   let c;
   switch (o.kind) {
-    case "int":
-      c = h("input", { id, name: o.name, type: "number", min: o.min, max: o.max, step: 1, value: o.default, required: true, inputmode: "numeric" });
-      return field(`${label} (${o.min}–${o.max}, default ${o.default})`, c, o.help);
+    case "int": {
+      const lo = o.min ?? 0, hi = o.max;
+      c = h("input", { id, name: o.name, type: "number", min: lo, max: hi, step: 1, value: o.default, required: true, inputmode: "numeric" });
+      return field(`${label} (${hi === undefined ? `at least ${lo}` : `${lo}–${hi}`}, default ${o.default})`, c, o.help);
+    }
     case "bool":
       c = h("input", { id, name: o.name, type: "checkbox", checked: o.default });
       return field(`${label} (default ${o.default ? "on" : "off"})`, c, o.help);
     case "choice":
-      c = h("select", { id, name: o.name }, o.choices.map(v => h("option", { value: v, selected: v === o.default }, v)));
-      return field(`${label} (default ${o.default})`, c, o.help);
+      c = h("select", { id, name: o.name }, o.choices.map(v => h("option", { value: v, selected: v === o.default }, v.replace(/_/g, " "))));
+      return field(`${label} (default ${String(o.default).replace(/_/g, " ")})`, c, o.help);
     default:
       c = h("input", { id, name: o.name, type: "text", value: o.default ?? "", autocomplete: "off" });
-      return field(`${label}${o.default ? ` (default ${o.default})` : ""}`, c, o.help);
+      return field(`${label}${o.default ? ` (default ${o.default})` : " (default none)"}`, c, o.help);
   }
 }
 

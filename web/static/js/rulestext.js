@@ -1,0 +1,58 @@
+// rulestext.js: a table's rule options in words ("Board: 20 x 20",
+// "Strike limit: 3"), from the option descriptions the server lists under
+// /games, for the join page and the lobby. Never a raw value like
+// "shape: ;".
+
+const labels = {
+  wrong_announcement_penalty: "Points lost for a wrong password",
+  wrong_announcement_award: "Points to the grid's owner for a wrong password",
+  set_target: "Set played to",
+  placement: "Ship placement",
+  diagonal_ships: "Diagonal ships",
+  shots_lost_by: "Shots lost by",
+  shape: "Board shape",
+  multiply: "Be Fruitful and Multiply",
+  strikes_per: "Strikes per",
+  strike_limit: "Strike limit",
+  mode: "Mode",
+  no_repeats: "No repeated words",
+};
+
+// optionLabel names an option as a player reads it.
+export function optionLabel(name) {
+  if (labels[name]) return labels[name];
+  const s = String(name).replace(/_/g, " ");
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function valueText(o, v) {
+  if (o && o.kind === "bool" || typeof v === "boolean") return v ? "on" : "off";
+  if (o && o.kind === "text") {
+    const t = String(v ?? "").trim();
+    if (t === "") return "none";
+    if (o.name === "shape") return `${(t.match(/#/g) || []).length} unusable squares`;
+    return t;
+  }
+  return String(v).replace(/_/g, " ");
+}
+
+// rulesInWords lists a table's rules as "Label: value" strings. opts are
+// the game's option descriptions (may be empty: then every rule is named
+// from its key); with changedOnly, options at their default are left out.
+export function rulesInWords(opts, rules, changedOnly) {
+  const byName = Object.fromEntries((opts || []).map(o => [o.name, o]));
+  const r = { ...(rules || {}) };
+  const isDefault = k => byName[k] && JSON.stringify(byName[k].default) === JSON.stringify(r[k]);
+  const out = [];
+  if ("width" in r && "height" in r) {
+    if (!(changedOnly && isDefault("width") && isDefault("height"))) out.push(`Board: ${r.width} x ${r.height}`);
+    delete r.width; delete r.height;
+  }
+  for (const [k, v] of Object.entries(r)) {
+    if (changedOnly && isDefault(k)) continue;
+    const o = byName[k];
+    if (o && o.kind === "text" && String(v ?? "").trim() === "" && isDefault(k)) continue; // "no shape" says nothing
+    out.push(`${optionLabel(k)}: ${valueText(o, v)}`);
+  }
+  return out;
+}
