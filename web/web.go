@@ -19,6 +19,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 
 	"parlour/docs"
@@ -48,12 +49,15 @@ type asset struct {
 type handler struct {
 	files map[string]*asset // by URL path
 	index *asset
+	pages []*asset // the rules pages, rendered from docs/rules
 	reg   *game.Registry
 }
 
 // Handler returns the handler for the browser client. Mount it at "/"
 // beneath the server's API routes. It serves the files under /static/,
-// each game's rules as Markdown under /rules/, the replay viewer's
+// each game's rules as a page of its own at /rules/GAME (rendered from
+// docs/rules on the server, so that it reads without JavaScript and can
+// be linked) and as Markdown at /rules/GAME.md, the replay viewer's
 // re-refereeing at POST /replay, the setup editors' check at POST
 // /check-setup, random setups at POST /random-setup, a Quizl grid filled
 // around the player's own password at POST /fill-setup, Word Fight's
@@ -101,6 +105,18 @@ func newHandler() (*handler, error) {
 	h.index = h.files["/static/index.html"]
 	if h.index == nil {
 		return nil, fmt.Errorf("static/index.html is missing")
+	}
+	header, err := siteHeader(h.index.raw)
+	if err != nil {
+		return nil, err
+	}
+	pages, err := rulesPages(header)
+	if err != nil {
+		return nil, err
+	}
+	for p, a := range pages {
+		h.files[p] = a
+		h.pages = append(h.pages, a)
 	}
 	return h, nil
 }
@@ -160,6 +176,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	if p != "/" && strings.HasSuffix(p, "/") && !strings.HasPrefix(p, "/static/") {
+		p = strings.TrimRight(p, "/") // "/rules/" is "/rules"
+	}
 	a := h.files[p]
 	if a == nil {
 		if strings.HasPrefix(p, "/static/") || strings.HasPrefix(p, "/rules/") || path.Ext(p) != "" {
@@ -180,7 +199,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, a *asset) {
 	hd.Set("Cache-Control", "no-cache")
 	hd.Set("X-Content-Type-Options", "nosniff")
 	hd.Set("Referrer-Policy", "same-origin")
-	if a == h.index {
+	if a == h.index || slices.Contains(h.pages, a) {
 		hd.Set("Content-Security-Policy", csp)
 	}
 	hd.Add("Vary", "Accept-Encoding")

@@ -41,6 +41,15 @@ func TestHandlerRoutes(t *testing.T) {
 		{"/rules/quizl.md", 200, "text/markdown", "Quizl"},
 		{"/static/nope.js", 404, "", ""},
 		{"/rules/nope.md", 404, "", ""},
+		{"/rules/nope", 404, "", ""},
+		{"/rules", 200, "text/html", `<a href="/rules/quizl">Quizl</a>`},
+		{"/rules/", 200, "text/html", "<h1"},
+		{"/rules/quizl", 200, "text/html", `<h2 id="scoring">Scoring</h2>`},
+		{"/rules/salvo", 200, "text/html", "<h1"},
+		{"/rules/wordfight", 200, "text/html", "<h1"},
+		{"/rules/nymphabet", 200, "text/html", "<h1"},
+		{"/replay", 200, "text/html", `src="/static/js/main.js"`},
+		{"/new/salvo", 200, "text/html", `src="/static/js/main.js"`},
 		{"/favicon.ico", 404, "", ""},
 		{"/api/v1/nothing", 404, "", ""},
 		{"/api", 404, "", ""},
@@ -60,6 +69,42 @@ func TestHandlerRoutes(t *testing.T) {
 		if !strings.Contains(w.Body.String(), tt.has) {
 			t.Errorf("GET %s: body lacks %q", tt.path, tt.has)
 		}
+	}
+}
+
+// TestRulesPages: each rules page is a whole page of HTML rendered from
+// docs/rules on the server, with the site's stylesheet and header, its
+// own title, the document's headings, links between the documents turned
+// into links between the pages, and no script (it reads without one).
+func TestRulesPages(t *testing.T) {
+	h := Handler()
+	for _, tt := range []struct{ path, title, heading string }{
+		{"/rules/quizl", "Quizl · Parlour", `<h1 id="quizl">Quizl</h1>`},
+		{"/rules/salvo", "Salvo · Parlour", "<h2"},
+		{"/rules/wordfight", "Sightless Word Fight · Parlour", "<h2"},
+		{"/rules/nymphabet", "Nymphabet · Parlour", "<h2"},
+		{"/rules", "Rules · Parlour", `<h1 id="rules">Rules</h1>`},
+	} {
+		w := get(t, h, tt.path, nil)
+		body := w.Body.String()
+		if w.Code != 200 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/html") {
+			t.Errorf("GET %s: %d %s", tt.path, w.Code, w.Header().Get("Content-Type"))
+			continue
+		}
+		for _, want := range []string{"<title>" + tt.title + "</title>", tt.heading, `<link rel="stylesheet" href="/static/app.css">`, `<header class="top">`, `<a href="/lobby">Lobby</a>`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("GET %s: the page lacks %q", tt.path, want)
+			}
+		}
+		if strings.Contains(body, "<script") || strings.Contains(body, ".md\"") {
+			t.Errorf("GET %s: the page has a script or a link to a Markdown file", tt.path)
+		}
+		if w.Header().Get("Content-Security-Policy") == "" {
+			t.Errorf("GET %s: no Content-Security-Policy", tt.path)
+		}
+	}
+	if body := get(t, h, "/rules/quizl", nil).Body.String(); !strings.Contains(body, `href="/new/quizl"`) || !strings.Contains(body, "<table>") {
+		t.Errorf("the Quizl rules page has no link to open a table, or its table of options is not a table")
 	}
 }
 

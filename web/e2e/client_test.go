@@ -7,7 +7,7 @@ import (
 
 // TestClientHelpers runs the client's own helpers in the browser: the
 // Quizl grid note that comforts players before the referee answers, the
-// report wording, and the Markdown reader's escaping. (Salvo's placement
+// report wording, and the rules said in words. (Salvo's placement
 // note and Word Fight's preview are the referee's own, tested with the
 // endpoints in package web.)
 func TestClientHelpers(t *testing.T) {
@@ -25,7 +25,8 @@ func TestClientHelpers(t *testing.T) {
 		{"quizl password line", "games/quizl.js", `m.shapeProblem(["TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"], "PSALM")`, ``},
 		{"quizl password missing", "games/quizl.js", `m.shapeProblem(["TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"], "CRANE")`, `the password CRANE is not written in any row (left to right) or column (top to bottom)`},
 		{"nymphabet capitals", "games/nymphabet.js", `m.shown("ABDICATED", "A, B, C, D").map(x => typeof x === "string" ? x : x.textContent).join("")`, `ABdiCateD`},
-		{"markdown escapes", "md.js", `m.markdown("# T <script>x</script>\n\n**b** [x](javascript:alert(1)) [q](quizl.md)")`, "<h2>T &lt;script&gt;x&lt;/script&gt;</h2>\n<p><strong>b</strong> x <a href=\"/rules/quizl\">q</a></p>"},
+		{"rules in words", "rulestext.js", `m.rulesInWords([{name: "width", kind: "int", default: 20}, {name: "height", kind: "int", default: 20}, {name: "shape", kind: "text", default: ""}, {name: "strike_limit", kind: "int", default: 3}, {name: "multiply", kind: "bool", default: true}], {width: 20, height: 20, shape: "", strike_limit: 3, multiply: false}).join("; ")`, `Board: 20 x 20; Strike limit: 3; Be Fruitful and Multiply: off`},
+		{"rules changed", "rulestext.js", `m.rulesInWords([{name: "width", kind: "int", default: 20}, {name: "height", kind: "int", default: 20}, {name: "shape", kind: "text", default: ""}], {width: 20, height: 20, shape: "#./..."}, true).join("; ")`, `Board shape: 1 unusable square`},
 	}
 	for _, tt := range tests {
 		got := eval[string](p, fmt.Sprintf(`import("/static/js/%s").then(m => String(%s))`, tt.module, tt.expr))

@@ -7,7 +7,6 @@ const routes = [
   [/^\/$/, () => import("./home.js").then(m => m.home)],
   [/^\/new\/([a-z]+)$/, () => import("./home.js").then(m => m.newTable)],
   [/^\/lobby$/, () => import("./lobby.js").then(m => m.lobby)],
-  [/^\/rules(?:\/([a-z]+))?$/, () => import("./rules.js").then(m => m.rules)],
   [/^\/replay$/, () => import("./replay.js").then(m => m.replay)],
   [/^\/(?:t|tables?)\/([A-Za-z0-9_-]+)(?:\/join)?$/, () => import("./table.js").then(m => m.table)],
 ];
@@ -46,7 +45,8 @@ document.addEventListener("click", e => {
   const a = e.target.closest && e.target.closest("a[href]");
   if (!a || a.target || a.hasAttribute("download") || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
   const url = new URL(a.href, location.href);
-  if (url.origin !== location.origin || url.pathname.startsWith("/api/") || url.pathname.startsWith("/static/")) return;
+  // The rules are pages of their own, rendered by the server: load them.
+  if (url.origin !== location.origin || /^\/(api|static|rules)(\/|$)/.test(url.pathname)) return;
   e.preventDefault();
   if (url.pathname + url.search === location.pathname + location.search && url.hash) { location.hash = url.hash; return; }
   go(url.pathname + url.search + url.hash);

@@ -30,7 +30,7 @@ function valueText(o, v) {
   if (o && o.kind === "text") {
     const t = String(v ?? "").trim();
     if (t === "") return "none";
-    if (o.name === "shape") return `${(t.match(/#/g) || []).length} unusable squares`;
+    if (o.name === "shape") { const n = (t.match(/#/g) || []).length; return `${n} unusable square${n === 1 ? "" : "s"}`; }
     return t;
   }
   return String(v).replace(/_/g, " ");
