@@ -16,7 +16,7 @@ func TestNymphabetComputer(t *testing.T) {
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
 	ann.createTable("nymphabet", "The computer")
-	ann.wait("the computer's seat", `document.querySelector("#players").textContent.includes("computer, medium")`)
+	ann.wait("the computer's seat", `document.querySelector("#players").textContent.includes("Computer (medium)")`)
 	byFirst := map[byte][]string{}
 	for _, w := range lexicon.Default().OfLength(5) {
 		byFirst[w[0]] = append(byFirst[w[0]], w)

@@ -68,8 +68,9 @@ func (p *player) handWrittenGrid(pw string, line int) {
 }
 
 // TestQuizl plays a two-player Quizl game: Ann writes her grid by hand in
-// the editor, Ben has the computer make him a deceptive one; each calls three squares
-// (Ann by typing, Ben by clicking), then each announces the other's
+// the editor, Ben lets the computer choose his whole grid; each calls
+// three squares (Ann by typing, Ben by clicking a square twice: select,
+// then call), then each announces the other's
 // password. Both screens are checked after every move, nothing either
 // browser receives holds the other's grid before the end, and the end
 // shows every grid with the commitments checked. Then both go to the
@@ -92,7 +93,7 @@ func TestQuizl(t *testing.T) {
 	ann.wait("the editor's note", `document.querySelector("#q-note").textContent.startsWith("row 5 reads CHUNK, a word")`)
 	ann.handWrittenGrid("PSALM", 2)
 	ben.wait("the grid editor", `!!document.querySelector("#q-password")`)
-	ben.clickText("#main button", "Make me a deceptive grid")
+	ben.click("#q-auto") // "Let the computer choose everything, password too"
 
 	annGrid, annPw := ann.quizlGrid()
 	benGrid, benPw := ben.quizlGrid()
@@ -141,7 +142,16 @@ func TestQuizl(t *testing.T) {
 				ann.typeIn("#q-call", turn.sq)
 				sent = ann.submitAt("#q-controls form button[type=submit]")
 			} else {
-				sent = ben.submitAt(fmt.Sprintf(`[data-board="%s"] [data-sq="%s"]`, turn.target, turn.sq))
+				// A first click selects the square and sends nothing; a
+				// second click on it calls it.
+				sq := fmt.Sprintf(`[data-board="%s"] [data-sq="%s"]`, turn.target, turn.sq)
+				ben.submitAt(sq)
+				ben.wait("the square selected", fmt.Sprintf(`document.querySelector(%q).getAttribute("aria-selected") === "true" && !document.querySelector("#q-chosen").hidden`, sq))
+				time.Sleep(50 * time.Millisecond)
+				if n := eval[int](ben, `document.querySelectorAll("#moves li").length`); n != moves-1 {
+					t.Fatalf("a first click on %s sent a move: %d moves listed, want %d", turn.sq, n, moves-1)
+				}
+				sent = ben.submitAt(sq)
 			}
 			lat = append(lat, time.Duration((turn.other.seenAt()-sent)*float64(time.Millisecond)))
 			turn.mover.wait("the revealed letter", fmt.Sprintf(`(document.querySelector('[data-board="%s"] [data-sq="%s"]')||{dataset:{}}).dataset.letter === %q`, turn.target, turn.sq, turn.want))

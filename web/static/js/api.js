@@ -113,6 +113,14 @@ export async function randomSetup(game, rules, lexicon) {
   return (await ask("/random-setup", { game, rules, lexicon })).setup;
 }
 
+// fillSetup asks for a Quizl grid around the player's password on line
+// (0-4 rows 5-9, 5-9 columns 0-4): maker "random", or the level of the
+// computer's grid maker for a deceptive filling. It answers {setup,
+// random}, random set when the grid maker fell back to a random filling.
+export function fillSetup(rules, lexicon, password, line, maker) {
+  return ask("/fill-setup", { game: "quizl", rules, lexicon, password, line, maker });
+}
+
 // previewPlacement asks Word Fight's referee what placing word at
 // placement ("D2 down") in the seat's own grid would do: {legal, problem,
 // reused, points, crossings}.

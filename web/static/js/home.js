@@ -103,37 +103,67 @@ export async function newTable(main, name) {
   const nameInput = h("input", { id: "my-name", name: "myname", value: myName(), maxlength: 24, autocomplete: "nickname", placeholder: "Guest" });
 
   // Seats after the creator's: "open" (a friend) or "computer:LEVEL".
-  let others = g.min_players <= 1 && g.name === "quizl" ? [] : ["open"];
-  if (g.min_players >= 2 && others.length < g.min_players - 1) others = Array(g.min_players - 1).fill("open");
+  // "Who plays" picks one of three set-ups, shown pressed; the seats
+  // below can then be changed one by one.
+  const canSolo = g.min_players <= 1;
+  const soloName = g.name === "quizl" ? "Solitaire" : "Practice alone";
+  let mode = g.max_players >= 2 ? "friend" : "solo";
+  let others = mode === "solo" ? [] : Array(Math.max(1, g.min_players - 1)).fill("open");
+  let maker = "medium"; // the level of the computer that makes a solo seat's hidden setup
   const seatsBox = h("div", { id: "seats" });
   const drawSeats = () => {
-    fill(seatsBox, 
+    fill(seatsBox,
       h("p", {}, "Seat 1: you"),
-      others.length === 0 ? h("p", { class: "muted" }, g.name === "quizl" ? "Solitaire: you against a grid the computer makes." : "You play alone.") : null,
+      others.length === 0 ? h("p", { class: "muted" }, g.name === "quizl" ? "Solitaire: you hunt the password in a grid the computer makes." : "You play alone against a hidden setup the computer makes.") : null,
+      others.length === 0 && g.has_setup ? h("div", { class: "row" },
+        h("label", { for: "maker" }, g.name === "quizl" ? "The computer's grid:" : "The computer's setup:"),
+        h("select", { id: "maker", onchange: e => { maker = e.target.value; } },
+          levels.map(l => h("option", { value: l, selected: l === maker }, { easy: "easy (a random filling)", medium: "medium (deceptive)", strong: "strong (most deceptive)" }[l])))) : null,
       others.map((s, i) => {
         const sel = h("select", { id: "seat-" + (i + 2), "aria-label": `Seat ${i + 2}` },
           h("option", { value: "open", selected: s === "open" }, "A friend (invite link)"),
           levels.map(l => h("option", { value: "computer:" + l, selected: s === "computer:" + l }, `The computer, ${l}`)));
-        sel.addEventListener("change", () => { others[i] = sel.value; });
+        sel.addEventListener("change", () => { others[i] = sel.value; markMode(); });
         return h("div", { class: "row" }, h("label", { for: sel.id }, `Seat ${i + 2}:`), sel,
-          others.length + 1 > g.min_players ? h("button", { type: "button", "aria-label": `Remove seat ${i + 2}`, onclick: () => { others.splice(i, 1); drawSeats(); } }, "Remove") : null);
+          others.length + 1 > Math.max(2, g.min_players) ? h("button", { type: "button", "aria-label": `Remove seat ${i + 2}`, onclick: () => { others.splice(i, 1); drawSeats(); markMode(); } }, "Remove") : null);
       }),
-      others.length + 1 < g.max_players ? h("button", { type: "button", onclick: () => { others.push("open"); drawSeats(); } }, "Add a seat") : null);
+      others.length && others.length + 1 < g.max_players ? h("button", { type: "button", onclick: () => { others.push("open"); drawSeats(); markMode(); } }, "Add a seat") : null);
   };
+  const presets = [];
+  const preset = (key, label, seats, help) => {
+    const b = h("button", { type: "button", class: "choice", "data-mode": key, "aria-pressed": "false", "aria-describedby": "who-help",
+      onclick: () => { mode = key; others = seats(); drawSeats(); markMode(); } }, label);
+    presets.push(b);
+    return b;
+  };
+  // markMode shows which set-up is chosen; seats changed by hand that
+  // match none leave none pressed.
+  function markMode() {
+    const now = others.length === 0 ? "solo" : others.length === 1 && others[0] === "open" ? "friend" : others.length === 1 && others[0].startsWith("computer:") ? "computer" : "";
+    mode = now;
+    for (const b of presets) {
+      const on = b.dataset.mode === mode;
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      b.classList.toggle("on", on);
+    }
+    whoHelp.textContent = { friend: "Chosen: a friend, who joins with the invite link the table shows you.", computer: "Chosen: the computer; pick its level below.", solo: `Chosen: ${soloName.toLowerCase()}.` }[mode] || "Chosen: the seats below.";
+  }
+  const whoHelp = h("p", { class: "help", id: "who-help", "aria-live": "polite" });
   drawSeats();
-  const preset = (label, seats) => h("button", { type: "button", onclick: () => { others = seats; drawSeats(); } }, label);
 
   const form = h("form", { class: "stack", novalidate: true },
     h("fieldset", {}, h("legend", {}, "Who plays"),
-      h("div", { class: "row" },
-        g.max_players >= 2 ? preset("A friend", ["open"]) : null,
-        g.max_players >= 2 ? preset("The computer", ["computer:medium"]) : null,
-        g.min_players <= 1 && g.name === "quizl" ? preset("Solitaire", []) : null),
+      h("div", { class: "row", role: "group", "aria-label": "Who plays" },
+        g.max_players >= 2 ? preset("friend", "A friend", () => Array(Math.max(1, g.min_players - 1)).fill("open")) : null,
+        g.max_players >= 2 ? preset("computer", "The computer", () => ["computer:medium"]) : null,
+        canSolo ? preset("solo", soloName, () => []) : null),
+      whoHelp,
       seatsBox),
     g.options.length ? h("fieldset", {}, h("legend", {}, "Rule options"), g.options.map(optionControl)) : null,
     field("Your name", nameInput, "Shown to the other players; leave blank to be a guest."),
     err,
     h("button", { class: "primary", type: "submit" }, "Open the table"));
+  markMode();
   form.addEventListener("submit", async e => {
     e.preventDefault();
     err.textContent = "";
@@ -141,6 +171,7 @@ export async function newTable(main, name) {
     const myname = nameInput.value.trim();
     setMyName(myname);
     const body = { game: g.name, rules: readOptions(form, g.options), seats: ["me", ...others] };
+    if (others.length === 0 && g.has_setup) body.maker = maker;
     if (myname) body.name = myname;
     try {
       const t = await call("POST", "/tables", body, await identityToken(myname));

@@ -2,17 +2,17 @@
 
 import { h, clear, append } from "./dom.js";
 import { call, games } from "./api.js";
+import { rulesInWords } from "./rulestext.js";
 
 export async function lobby(main) {
   document.title = "Lobby · Parlour";
   const box = h("div", { "aria-live": "polite" });
   append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")));
   let shown = "";
-  const defaults = {};
-  try { for (const g of await games()) defaults[g.name] = Object.fromEntries(g.options.map(o => [o.name, o.default])); } catch { /* show every rule */ }
+  const options = {};
+  try { for (const g of await games()) options[g.name] = g.options; } catch { /* name every rule from its key */ }
   // rulesText names the options a table changed from their defaults.
-  const rulesText = t => Object.entries(t.rules || {}).filter(([k, v]) => !defaults[t.game] || defaults[t.game][k] !== v)
-    .map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`).join("; ") || "standard";
+  const rulesText = t => rulesInWords(options[t.game], t.rules, true).join("; ") || "standard";
   const load = async () => {
     let tables;
     try {
@@ -36,7 +36,7 @@ export async function lobby(main) {
       h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Rules"), h("th", {}, h("span", { class: "sr" }, "Join")))),
       h("tbody", {}, tables.map(t => h("tr", {},
         h("td", {}, t.title || t.game),
-        h("td", {}, (t.seats || []).map(s => s.kind === "open" ? "open seat" : s.kind === "computer" ? `computer (${s.level})` : s.name).join(", ")),
+        h("td", {}, (t.seats || []).map(s => s.kind === "open" ? "open seat" : s.kind === "computer" ? `the computer, ${s.level}` : s.name).join(", ")),
         h("td", { class: "muted" }, rulesText(t)),
         h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.title || t.game} table ${t.id}` }, "Join")))))));
   };

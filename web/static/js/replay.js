@@ -67,15 +67,41 @@ export async function replay(main) {
       h("h2", {}, `${ans.title}: ${ans.players.join(" v ")}`),
       ans.refused ? h("p", { class: "error" }, "The referee refused the record here: " + ans.refused) : null,
       h("div", { class: "row", onkeydown: e => { if (e.key === "ArrowLeft" && e.target !== range) go(-1); if (e.key === "ArrowRight" && e.target !== range) go(1); } },
-        h("button", { type: "button", onclick: () => { step = 0; draw(); }, "aria-label": "First move" }, "⏮"),
-        h("button", { type: "button", id: "replay-prev", onclick: () => go(-1), "aria-label": "Previous move" }, "◀"),
+        h("button", { type: "button", id: "replay-first", class: "icon", onclick: () => { step = 0; draw(); }, "aria-label": "First move" }, icon("first"), h("span", { "aria-hidden": "true" }, "First")),
+        h("button", { type: "button", id: "replay-prev", class: "icon", onclick: () => go(-1), "aria-label": "Previous move" }, icon("prev"), h("span", { "aria-hidden": "true" }, "Back")),
         range,
-        h("button", { type: "button", id: "replay-next", onclick: () => go(1), "aria-label": "Next move" }, "▶"),
-        h("button", { type: "button", onclick: () => { step = ans.steps.length; draw(); }, "aria-label": "Last move" }, "⏭"),
+        h("button", { type: "button", id: "replay-next", class: "icon", onclick: () => go(1), "aria-label": "Next move" }, h("span", { "aria-hidden": "true" }, "Next"), icon("next")),
+        h("button", { type: "button", id: "replay-last", class: "icon", onclick: () => { step = ans.steps.length; draw(); }, "aria-label": "Last move" }, h("span", { "aria-hidden": "true" }, "Last"), icon("last")),
         h("label", { for: "replay-seat" }, "As seen by"), seatSel),
       counter,
       h("div", { class: "layout" }, stage, h("aside", { class: "card" }, h("h2", {}, "Moves"), list)));
     draw();
     toast("Record loaded");
   }
+}
+
+// icon draws a step control's arrow as inline SVG, so that no control
+// hangs on a glyph the system's fonts may lack.
+const shapes = {
+  first: "M4 3v10M13 3 6 8l7 5z",
+  prev: "M12 3 5 8l7 5z",
+  next: "M4 3l7 5-7 5z",
+  last: "M12 3v10M3 3l7 5-7 5z",
+};
+function icon(name) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("width", "16");
+  svg.setAttribute("height", "16");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  const p = document.createElementNS(ns, "path");
+  p.setAttribute("d", shapes[name]);
+  p.setAttribute("fill", "currentColor");
+  p.setAttribute("stroke", "currentColor");
+  p.setAttribute("stroke-width", "2");
+  p.setAttribute("stroke-linejoin", "round");
+  svg.append(p);
+  return svg;
 }

@@ -3,6 +3,9 @@
 // /games, for the join page and the lobby. Never a raw value like
 // "shape: ;".
 
+import { h } from "./dom.js";
+import { gameInfo } from "./api.js";
+
 const labels = {
   wrong_announcement_penalty: "Points lost for a wrong password",
   wrong_announcement_award: "Points to the grid's owner for a wrong password",
@@ -55,4 +58,17 @@ export function rulesInWords(opts, rules, changedOnly) {
     out.push(`${optionLabel(k)}: ${valueText(o, v)}`);
   }
   return out;
+}
+
+// rulesList is a table's rules in words, as a list that fills in once the
+// game's option descriptions are known.
+export function rulesList(info) {
+  const ul = h("ul", { class: "rules-words", "aria-label": "Rules" });
+  const draw = opts => {
+    const lines = rulesInWords(opts, info.rules);
+    ul.replaceChildren(...(lines.length ? lines : ["Standard rules"]).map(x => h("li", {}, x)));
+  };
+  draw([]);
+  gameInfo(info.game).then(g => g && draw(g.options)).catch(() => {});
+  return h("div", {}, h("h2", {}, "Rules"), ul);
 }

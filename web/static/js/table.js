@@ -10,6 +10,7 @@ import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName, 
 import { TableConn } from "./conn.js";
 import { go } from "./main.js";
 import { load } from "./games/index.js";
+import { rulesList } from "./rulestext.js";
 
 export async function table(main, id) {
   let mine = seatFor(id);
@@ -44,8 +45,8 @@ async function joinScreen(main, id) {
     } catch (ex) { err.textContent = ex.message; }
   } },
     h("h1", {}, `Join ${title}`),
-    info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : `${s.name}${s.kind === "computer" ? ` (computer, ${s.level})` : ""}`).join(" · ")) : null,
-    info && Object.keys(info.rules || {}).length ? h("p", { class: "muted" }, "Rules: ", Object.entries(info.rules).map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`).join("; ")) : null,
+    info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer, ${s.level}` : s.name).join(" · ")) : null,
+    info ? rulesList(info) : null,
     field("Your name", nameInput, "Shown to the other players."),
     err,
     h("div", { class: "row" },
@@ -79,6 +80,7 @@ async function playScreen(main, id, mine) {
     table: id,
     seat: mine.seat,
     view: () => last && last.view,
+    info: () => last && last.table, // the table's public description
     rules: () => (last && last.table.rules) || {},
     lexicon: () => (last && last.table.lexicon) || "",
     send: move => link.move(move),
@@ -141,7 +143,7 @@ async function playScreen(main, id, mine) {
     // Players and scores.
     const st = u.view ? mod.standings(u.view) : t.seats.map(s => ({ name: s.name, score: null, note: s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up" }));
     fill(players, ...st.map((p, i) => h("li", { class: toMove.includes(i) ? "to-move" : "", "data-seat": i },
-      h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" ? ` · computer, ${t.seats[i].level}` : ""}`,
+      h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" && !p.name.toLowerCase().includes(t.seats[i].level) ? ` · computer, ${t.seats[i].level}` : ""}`,
         p.note ? h("span", { class: "muted" }, " · " + p.note) : null),
       h("span", { class: "score", "aria-label": `${p.name}'s score` }, p.score === null || p.score === undefined ? "" : String(p.score)))));
     if (t.set) append(players, h("li", { class: "muted" }, `Set to ${t.set.target}: ${t.set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}${t.set.over ? " (set over)" : ""}`));
@@ -203,7 +205,8 @@ async function playScreen(main, id, mine) {
       const checks = h("ul", { id: "commitments" });
       append(box, h("h3", {}, "Every secret, and the check that none changed"), checks);
       for (const r of t.reveal) {
-        const li = h("li", {}, `${names[r.seat]}: ${setupText(r.setup)} — `, h("span", { class: "muted" }, "checking…"));
+        const owner = t.solitaire ? `The computer's grid (${t.solitaire.maker})` : names[r.seat];
+        const li = h("li", {}, `${owner}: ${setupText(r.setup)} — `, h("span", { class: "muted" }, "checking…"));
         append(checks, li);
         verify(r).then(ok => { li.lastChild.textContent = ok ? "matches the commitment published at the start ✓" : "DOES NOT match the commitment published at the start"; li.lastChild.className = ok ? "ok" : "error"; });
       }
