@@ -11,6 +11,7 @@ import { TableConn } from "./conn.js";
 import { go } from "./main.js";
 import { load } from "./games/index.js";
 import { rulesList } from "./rulestext.js";
+import { controls as notifyControls, yourTurn } from "./notify.js";
 
 export async function table(main, id) {
   let mine = seatFor(id);
@@ -75,6 +76,7 @@ async function playScreen(main, id, mine) {
   append(main, head, status, banner, h("div", { class: "layout" }, stage, side));
 
   let mod = null, board = null, setupDrawn = false, last = null, lastMine = null;
+  const notifyBox = notifyControls(); // kept across redraws of the side panel
   const seen = new Set(); // versions of the moves already taken in
   const ctx = {
     table: id,
@@ -137,7 +139,7 @@ async function playScreen(main, id, mine) {
     turn.className = "turn" + (myTurn ? " mine" : "");
     turn.dataset.mine = myTurn ? "1" : "0";
     document.title = `${myTurn ? "● Your turn · " : over ? "Over · " : ""}${t.title} · Parlour`;
-    if (myTurn && lastMine === false && document.hidden) toast("Your turn");
+    if (myTurn && lastMine === false && document.hidden) { toast("Your turn"); yourTurn(`${t.title} · table ${id}`); }
     lastMine = myTurn;
 
     // Players and scores.
@@ -185,7 +187,8 @@ async function playScreen(main, id, mine) {
       h("h2", {}, "Table"),
       h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
       !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null,
-      h("a", { href: "/rules/" + t.game }, "Rules of " + t.title));
+      h("a", { href: "/rules/" + t.game }, "Rules of " + t.title),
+      !over && u.seat >= 0 ? notifyBox : null);
     if (over) touchRecent(id, t.game, { result: resultText(t, u.seat, names) });
   }
 
