@@ -73,7 +73,8 @@ async function playScreen(main, id, mine) {
     h("section", { class: "card" }, h("h2", {}, "Players"), players),
     h("section", { class: "card" }, h("h2", {}, "Moves"), moves),
     h("section", { class: "card" }, tools));
-  append(main, head, status, banner, h("div", { class: "layout" }, stage, side));
+  const guideSlot = h("div", { id: "guide-slot" });
+  append(main, head, status, guideSlot, banner, h("div", { class: "layout" }, stage, side));
 
   let mod = null, board = null, setupDrawn = false, last = null, lastMine = null;
   const notifyBox = notifyControls(); // kept across redraws of the side panel
@@ -178,7 +179,7 @@ async function playScreen(main, id, mine) {
           h("ul", {}, t.seats.map(s => h("li", {}, `${s.name}: ${s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up"}`)))));
       }
     } else {
-      if (!board) { board = mod.play(ctx); fill(stage, board.el); }
+      if (!board) { board = mod.play(ctx); fill(stage, board.el); guideFirst(t.game, u.seat); }
       board.update(u.view);
     }
 
@@ -188,7 +189,8 @@ async function playScreen(main, id, mine) {
       h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
       !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null,
       h("a", { href: "/rules/" + t.game }, "Rules of " + t.title),
-      !over && u.seat >= 0 ? notifyBox : null);
+      !over && u.seat >= 0 ? notifyBox : null,
+      !over && u.view ? h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game) }, "How to play: the guide") : null);
     if (over) touchRecent(id, t.game, { result: resultText(t, u.seat, names) });
   }
 
@@ -218,6 +220,18 @@ async function playScreen(main, id, mine) {
       u.seat >= 0 ? h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, t.rematch ? "Go to the rematch" : "Rematch") : null,
       h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it")));
     return box;
+  }
+
+  // The first-game guide opens by itself at this browser's first table
+  // of a game, and from the side panel at any time; its module loads only
+  // then.
+  function guideFirst(game, seat) {
+    let seenIt = true;
+    try { seenIt = localStorage.getItem("parlour.guide." + game) === "1"; } catch { /* no storage: no guide by itself */ }
+    if (!seenIt && seat >= 0) showGuide(game, false);
+  }
+  function showGuide(game, focus = true) {
+    import("./guide.js").then(g => { if (g.open(guideSlot, game) && focus) document.getElementById("guide-next").focus(); }).catch(e => toast(e.message));
   }
 
   async function downloadRecord() {
