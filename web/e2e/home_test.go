@@ -31,17 +31,17 @@ func TestHomeFirstLoad(t *testing.T) {
 	p.shot("home")
 	p.labelled("the home page")
 
-	// Each game's rules page comes from docs/rules, rendered in the page.
+	// Each game's rules page comes from docs/rules, rendered by the server.
 	p.click(`a[aria-label="Salvo rules"]`)
-	p.wait("the rules", `!!document.querySelector("article.doc h2")`)
-	if got := p.text("article.doc h2"); !strings.Contains(got, "Salvo") {
+	p.waitPage("the rules", `location.pathname === "/rules/salvo" && !!document.querySelector("article.doc h1")`)
+	if got := p.text("article.doc h1"); !strings.Contains(got, "Salvo") {
 		t.Errorf("the Salvo rules page is headed %q", got)
 	}
 	if n := eval[int](p, `document.querySelectorAll("article.doc p").length`); n < 5 {
 		t.Errorf("the Salvo rules page has %d paragraphs", n)
 	}
 	p.click(`a[href="/new/salvo"]`)
-	p.wait("the new table form", `!!document.querySelector("#opt-placement")`)
+	p.waitPage("the new table form", `!!document.querySelector("#opt-placement")`)
 	p.labelled("the new table form")
 	if got := p.text("#opt-placement-help"); !strings.Contains(got, "strict") {
 		t.Errorf("the placement option's help reads %q", got)

@@ -1,0 +1,82 @@
+package e2e
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestDeepLinks opens every route of the client directly, as a reload, a
+// bookmark or a link in a new tab does: each loads its screen, and the
+// rules pages, rendered by the server, read without any script and keep
+// the site's header.
+func TestDeepLinks(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	p := newPlayer(t, b, "visitor", base)
+	p.open("/")
+	p.wait("the games", `document.querySelectorAll("#main .card h2").length === 4`)
+	id := p.createTable("nymphabet", "A friend")
+	for _, tc := range []struct{ path, ready, has string }{
+		{"/", `document.querySelectorAll("#main .card h2").length === 4`, "Pick a game"},
+		{"/lobby", `!!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`, "Open tables"},
+		{"/lobby/", `!!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`, "Open tables"},
+		{"/new/quizl", `!!document.querySelector("#opt-set_target")`, "New Quizl table"},
+		{"/replay", `!!document.querySelector("#replay-file")`, "Replay a game"},
+		{"/replay?table=" + id, `!!document.querySelector("#replay-range")`, "Nymphabet"},
+		{"/t/" + id, `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Invite a friend"},
+		{"/t/" + id + "?watch=1", `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Nymphabet"},
+		{"/rules", `!!document.querySelector("article.doc h1")`, "Rules"},
+		{"/rules/quizl", `!!document.querySelector("article.doc h2#scoring")`, "Scoring"},
+		{"/rules/salvo", `!!document.querySelector("article.doc h1")`, "Salvo"},
+		{"/rules/wordfight", `!!document.querySelector("article.doc h1")`, "Sightless Word Fight"},
+		{"/rules/nymphabet", `!!document.querySelector("article.doc h1")`, "Nymphabet"},
+	} {
+		p.open(tc.path)
+		p.wait(tc.path, tc.ready)
+		if got := p.text("body"); !strings.Contains(got, tc.has) || strings.Contains(got, "404 page not found") || strings.Contains(got, "No such page") {
+			t.Errorf("%s: the page reads %q", tc.path, clip(got))
+		}
+		if !eval[bool](p, `!!document.querySelector("header.top a[href='/lobby']")`) {
+			t.Errorf("%s: no site header", tc.path)
+		}
+	}
+	p.open("/rules/quizl#scoring")
+	p.wait("the rules", `!!document.querySelector("#scoring")`)
+	p.shot("rules-quizl")
+	// A link between rules pages leads to the page, and back to a game's
+	// screen from the header loads the client.
+	p.open("/rules")
+	p.click(`article.doc a[href="/rules/wordfight"]`)
+	p.waitPage("the Word Fight rules", `location.pathname === "/rules/wordfight" && !!document.querySelector("article.doc h1")`)
+	p.click(`header.top a[href="/lobby"]`)
+	p.waitPage("the lobby", `location.pathname === "/lobby" && !!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`)
+	// Inside the client, a link to the rules leaves it for the rules page.
+	p.open("/")
+	p.wait("the games", `document.querySelectorAll("#main .card h2").length === 4`)
+	p.click(`a[aria-label="Quizl rules"]`)
+	p.waitPage("the Quizl rules", `location.pathname === "/rules/quizl" && !!document.querySelector("article.doc h1")`)
+	if got := eval[int](p, `document.scripts.length`); got != 0 {
+		t.Errorf("the rules page has %d scripts; it should read without any", got)
+	}
+}
+
+// waitPage is wait across a navigation: the page that was polled may go
+// away under the poll, and the next one is polled until expr holds.
+func (p *player) waitPage(what, expr string) {
+	p.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(p.ctx, 2*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	p.fail("waiting for %s after a navigation (%s)", what, clip(expr))
+}
