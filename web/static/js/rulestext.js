@@ -9,7 +9,7 @@ import { gameInfo } from "./api.js";
 const labels = {
   wrong_announcement_penalty: "Points lost for a wrong password",
   wrong_announcement_award: "Points to the grid's owner for a wrong password",
-  set_target: "Set played to",
+  set_target: "Points that end a set",
   placement: "Ship placement",
   diagonal_ships: "Diagonal ships",
   shots_lost_by: "Shots lost by",
@@ -36,6 +36,7 @@ function valueText(o, v) {
     if (o.name === "shape") { const n = (t.match(/#/g) || []).length; return `${n} unusable square${n === 1 ? "" : "s"}`; }
     return t;
   }
+  if (v === "" || v === null || v === undefined) return "none";
   return String(v).replace(/_/g, " ");
 }
 
@@ -68,7 +69,6 @@ export function rulesList(info) {
     const lines = rulesInWords(opts, info.rules);
     ul.replaceChildren(...(lines.length ? lines : ["Standard rules"]).map(x => h("li", {}, x)));
   };
-  draw([]);
-  gameInfo(info.game).then(g => g && draw(g.options)).catch(() => {});
+  gameInfo(info.game).then(g => draw(g ? g.options : []), () => draw([]));
   return h("div", {}, h("h2", {}, "Rules"), ul);
 }

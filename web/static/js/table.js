@@ -166,6 +166,7 @@ async function playScreen(main, id, mine) {
           h("button", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { inp.select(); toast("Press Ctrl+C to copy"); } } }, "Copy"))));
     }
     if (over) append(banner, endBanner(u, names));
+    if (over && guideSlot.firstChild) { fill(guideSlot); for (const el of main.querySelectorAll(".guide-target")) el.classList.remove("guide-target"); }
 
     // The stage: setup, waiting, or the game.
     if (!u.view) {
@@ -179,7 +180,7 @@ async function playScreen(main, id, mine) {
           h("ul", {}, t.seats.map(s => h("li", {}, `${s.name}: ${s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up"}`)))));
       }
     } else {
-      if (!board) { board = mod.play(ctx); fill(stage, board.el); guideFirst(t.game, u.seat); }
+      if (!board) { board = mod.play(ctx); fill(stage, board.el); if (!over) guideFirst(t.game, u.seat); }
       board.update(u.view);
     }
 

@@ -1,0 +1,107 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestNewTableForm: every rule option says its range and default in words
+// (the Quizl penalty's range starts at 0, not "undefined"), the number
+// inputs carry their bounds, the "who plays" buttons show which is chosen
+// from the start and as it changes, and a join page says the table's
+// rules in words.
+func TestNewTableForm(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.open("/new/quizl")
+	ann.wait("the form", `!!document.querySelector("#opt-wrong_announcement_penalty")`)
+	form := ann.text("#main form")
+	if strings.Contains(form, "undefined") {
+		t.Errorf("the form says undefined:\n%s", form)
+	}
+	for _, want := range []string{"Points lost for a wrong password (0–5, default 1)", "Points to the grid's owner for a wrong password (0–25, default 0)", "Points that end a set (1–1000, default 25)"} {
+		if !strings.Contains(form, want) {
+			t.Errorf("the form lacks %q:\n%s", want, form)
+		}
+	}
+	if got := eval[string](ann, `["penalty", "award"].map(n => document.querySelector("#opt-wrong_announcement_" + n)).map(e => e.min + "-" + e.max).join(" ")`); got != "0-5 0-25" {
+		t.Errorf("the wrong-announcement inputs' bounds are %s, want 0-5 0-25", got)
+	}
+	pressed := func() string {
+		return eval[string](ann, `[...document.querySelectorAll("button[aria-pressed]")].filter(b => b.getAttribute("aria-pressed") === "true").map(b => b.textContent).join(",")`)
+	}
+	if got := pressed(); got != "A friend" {
+		t.Errorf("before any choice, the pressed button is %q, want A friend shown", got)
+	}
+	if n := eval[int](ann, `document.querySelectorAll("button[aria-pressed]").length`); n != 3 {
+		t.Errorf("%d who-plays buttons with a pressed state, want 3", n)
+	}
+	ann.clickText("#main form button", "The computer")
+	if got := pressed(); got != "The computer" {
+		t.Errorf("after choosing the computer, pressed: %q", got)
+	}
+	ann.clickText("#main form button", "Solitaire")
+	if got := pressed(); got != "Solitaire" {
+		t.Errorf("after choosing solitaire, pressed: %q", got)
+	}
+	if got := ann.text("#who-help"); !strings.Contains(got, "Chosen: solitaire") {
+		t.Errorf("the choice is said as %q", got)
+	}
+	ann.labelled("the new table form")
+	ann.shot("new-table-quizl")
+
+	// A Word Fight table's join page says its rules in words.
+	ann.createTable("wordfight", "A friend")
+	ben.open(strings.TrimPrefix(ann.inviteLink(), base))
+	ben.wait("the join page", `!!document.querySelector(".rules-words li") && document.querySelector(".rules-words").textContent.includes("Strike limit")`)
+	rules := ben.text(".rules-words")
+	for _, want := range []string{"Board: 20 x 20", "Strike limit: 3", "Be Fruitful and Multiply: on", "Strikes per: word"} {
+		if !strings.Contains(rules, want) {
+			t.Errorf("the join page's rules lack %q:\n%s", want, rules)
+		}
+	}
+	if strings.Contains(rules, "shape") || strings.Contains(rules, ";") {
+		t.Errorf("the join page shows raw rule values:\n%s", rules)
+	}
+	ben.shot("join-wordfight")
+}
+
+// TestSolitaireLevel: solitaire Quizl's grid maker level is chosen on the
+// new table form, shown on the table, and at the end the grid is named
+// as the computer's, not the player's.
+func TestSolitaireLevel(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ann.open("/new/quizl")
+	ann.wait("the form", `!!document.querySelector("form button[type=submit]")`)
+	ann.clickText("#main form button", "Solitaire")
+	ann.wait("the level choice", `!!document.querySelector("#maker")`)
+	if got := eval[string](ann, `[...document.querySelector("#maker").options].map(o => o.value).join(",")`); got != "easy,medium,strong" {
+		t.Errorf("the levels offered: %s", got)
+	}
+	eval[bool](ann, `(() => { const s = document.querySelector("#maker"); s.value = "easy"; s.dispatchEvent(new Event("change")); return true; })()`)
+	ann.typeIn("#my-name", "Ann")
+	ann.click("form button[type=submit]")
+	ann.wait("the computer's grid", `document.querySelectorAll('[data-board="0"] [data-sq]').length === 25`)
+	if got := ann.text("#q-maker-note"); got != "Made by the computer, easy (a random filling)." {
+		t.Errorf("the table says %q about its grid", got)
+	}
+	ann.shot("quizl-solitaire-easy")
+	eval[bool](ann, `(window.confirm = () => true, true)`)
+	ann.click("#resign")
+	ann.wait("the end", `!!document.querySelector("#game-over") && document.querySelectorAll("#commitments li").length === 1`)
+	end := ann.text("#commitments")
+	if !strings.Contains(end, "The computer's grid (easy)") || strings.Contains(end, "Ann:") {
+		t.Errorf("the end names the grid as %q", end)
+	}
+	if got := ann.text(`[data-board="0"] h3`); got != "The computer's grid" {
+		t.Errorf("the revealed grid is headed %q", got)
+	}
+	if n := eval[int](ann, `document.querySelectorAll('[data-board="0"] .pw').length`); n != 5 {
+		t.Errorf("the revealed grid marks %d squares as the password, want 5", n)
+	}
+	ann.shot("quizl-solitaire-easy-over")
+}
