@@ -176,7 +176,7 @@ func TestHandlerMethods(t *testing.T) {
 func TestFirstLoadSize(t *testing.T) {
 	h := Handler()
 	total := 0
-	for _, p := range []string{"/", "/static/app.css", "/static/js/main.js", "/static/js/dom.js", "/static/js/api.js", "/static/js/home.js"} {
+	for _, p := range []string{"/", "/static/app.css", "/static/js/main.js", "/static/js/dom.js", "/static/js/api.js", "/static/js/home.js", "/static/js/rulestext.js"} {
 		w := get(t, h, p, map[string]string{"Accept-Encoding": "gzip"})
 		if w.Code != 200 {
 			t.Fatalf("GET %s: %d", p, w.Code)

@@ -68,7 +68,7 @@ export async function replay(main) {
       ans.refused ? h("p", { class: "error" }, "The referee refused the record here: " + ans.refused) : null,
       h("div", { class: "row", onkeydown: e => { if (e.key === "ArrowLeft" && e.target !== range) go(-1); if (e.key === "ArrowRight" && e.target !== range) go(1); } },
         h("button", { type: "button", id: "replay-first", class: "icon", onclick: () => { step = 0; draw(); }, "aria-label": "First move" }, icon("first"), h("span", { "aria-hidden": "true" }, "First")),
-        h("button", { type: "button", id: "replay-prev", class: "icon", onclick: () => go(-1), "aria-label": "Previous move" }, icon("prev"), h("span", { "aria-hidden": "true" }, "Back")),
+        h("button", { type: "button", id: "replay-prev", class: "icon", onclick: () => go(-1), "aria-label": "Previous move" }, icon("prev"), h("span", { "aria-hidden": "true" }, "Previous")),
         range,
         h("button", { type: "button", id: "replay-next", class: "icon", onclick: () => go(1), "aria-label": "Next move" }, h("span", { "aria-hidden": "true" }, "Next"), icon("next")),
         h("button", { type: "button", id: "replay-last", class: "icon", onclick: () => { step = ans.steps.length; draw(); }, "aria-label": "Last move" }, h("span", { "aria-hidden": "true" }, "Last"), icon("last")),
