@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -39,4 +40,40 @@ func TestFirstGameGuide(t *testing.T) {
 		ann.click("#guide-next")
 	}
 	ann.wait("the guide done", `!document.querySelector("#guide")`)
+}
+
+// TestGuideEveryGame: each game's guide, opened at a first table against
+// the computer, points every step at a part of that game's play screen.
+func TestGuideEveryGame(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	for _, tc := range []struct {
+		game  string
+		steps int
+		setup func()
+	}{
+		{"nymphabet", 3, nil},
+		{"wordfight", 4, nil},
+		{"salvo", 4, func() {
+			ann.wait("the fleet editor", `!!document.querySelector("#s-random")`)
+			ann.click("#s-random")
+			ann.wait("a fleet", `!document.querySelector("#s-submit").disabled`)
+			ann.click("#s-submit")
+		}},
+	} {
+		ann.createTable(tc.game, "The computer")
+		if tc.setup != nil {
+			tc.setup()
+		}
+		ann.wait(tc.game+"'s guide", `!!document.querySelector("#guide")`)
+		for i := 1; i <= tc.steps; i++ {
+			ann.wait(fmt.Sprintf("%s step %d pointing at something", tc.game, i), fmt.Sprintf(`document.querySelector("#guide-step").textContent === "Step %d of %d" && !!document.querySelector(".guide-target")`, i, tc.steps))
+			if i == 2 {
+				ann.shot("guide-" + tc.game)
+			}
+			ann.click("#guide-next")
+		}
+		ann.wait(tc.game+"'s guide done", `!document.querySelector("#guide")`)
+	}
 }

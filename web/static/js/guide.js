@@ -28,7 +28,7 @@ const steps = {
     { at: '[data-board="own"]', text: "Your own grid, with your password marked. The others call its squares on their turns to hunt your word." },
   ],
   salvo: [
-    { at: '[data-board="1"], .salvo .boards > :first-child', text: "This is the ocean you aim at: ten by ten, columns A to J, rows 1 to 10. Your opponent's five ships are hidden in it." },
+    { at: ".salvo .boards > :first-child", text: "This is the ocean you aim at: ten by ten, columns A to J, rows 1 to 10. Your opponent's five ships are hidden in it." },
     { at: "#s-fire, #s-controls", text: "Click squares to aim a salvo (one shot per ship you still have afloat), then fire. The squares you picked show in the box." },
     { at: "#s-reports, #moves", text: "The report says how many shots hit each kind of ship, never which shot hit. A report of one hit in the destroyer after a three-shot salvo means one of those three squares holds it: mark it and narrow it down with later salvos." },
     { at: "#players", text: "When every ship of a fleet is sunk, its hunter outlines where each ship lay; a wrong outline loses. The first to outline a fleet right wins." },
