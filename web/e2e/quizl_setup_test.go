@@ -69,6 +69,9 @@ func TestQuizlSetupKeepsPassword(t *testing.T) {
 	ann.labelled("the grid editor")
 	ann.shot("quizl-setup-deceptive")
 	grid := eval[string](ann, `[...document.querySelectorAll("#main input.cell")].map(e => e.value).join("")`)
+	ann.phone(true)
+	ann.fitsWidth("the grid editor")
+	ann.shot("quizl-setup-phone-dark")
 
 	ann.click("#q-submit")
 	mine, pw := ann.quizlGrid()

@@ -197,7 +197,7 @@ export function setup(ctx) {
     h("p", { class: "help" }, "Both keep your password where you wrote it and fill only the other 20 squares; nothing is sent until you press \u201cUse this grid\u201d."),
     h("div", { class: "row" },
       h("button", { type: "button", id: "q-auto", onclick: auto }, "Let the computer choose everything, password too"),
-      h("span", { class: "help" }, "(starts at once with a grid you do not see until the game begins)")));
+      h("span", { class: "help" }, "(sends at once; you see the grid the computer chose when the game starts)")));
   return h("section", { class: "card stack", "aria-labelledby": "q-setup-h" },
     h("h2", { id: "q-setup-h" }, "Hide your password"),
     h("p", {}, "Write a five-letter word with five different letters in one row or column, then fill the other 20 squares with 20 of the 21 letters left, each once. No other row or column may read as a word."),
