@@ -28,6 +28,7 @@ func TestDeepLinks(t *testing.T) {
 		{"/replay", `!!document.querySelector("#replay-file")`, "Replay a game"},
 		{"/replay?table=" + id, `!!document.querySelector("#replay-range")`, "Nymphabet"},
 		{"/t/" + id, `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Invite a friend"},
+		{"/t/" + id + "/join", `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Invite a friend"},
 		{"/t/" + id + "?watch=1", `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Nymphabet"},
 		{"/rules", `!!document.querySelector("article.doc h1")`, "Rules"},
 		{"/rules/quizl", `!!document.querySelector("article.doc h2#scoring")`, "Scoring"},
