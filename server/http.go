@@ -27,6 +27,10 @@ type Handler struct {
 	byID   *keyedLimiter
 	byAddr *keyedLimiter
 
+	// helloWait is how long a new socket has to say hello (helloTimeout;
+	// tests shorten it).
+	helloWait time.Duration
+
 	mu       sync.Mutex
 	sockets  map[*socket]struct{}
 	draining bool
@@ -49,9 +53,10 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	lim = lim.withDefaults()
 	h := &Handler{
 		s: s, lim: lim, log: s.log, mux: http.NewServeMux(),
-		byID:    newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
-		byAddr:  newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
-		sockets: map[*socket]struct{}{},
+		byID:      newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
+		byAddr:    newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
+		sockets:   map[*socket]struct{}{},
+		helloWait: helloTimeout,
 	}
 	h.mux.HandleFunc("GET /healthz", h.healthz)
 	h.mux.HandleFunc("GET /metrics", h.metrics)
