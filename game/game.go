@@ -98,6 +98,16 @@ type State interface {
 	Result() Result
 }
 
+// Normalizer is implemented by states whose players may write a move in
+// ways the record's notation (RECORDS.md) does not have: Quizl's "say 2
+// CRANE" or "say comp CRANE" for "say Computer (strong) CRANE". Normalize
+// returns move as the record writes it, and an error, as Apply would give
+// it, for a move it cannot read. Whoever keeps a record stores the
+// normalized move, so that records stay in the notation.
+type Normalizer interface {
+	Normalize(seat Seat, move string) (string, error)
+}
+
 // Status says whether a play has ended.
 type Status string
 

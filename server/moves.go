@@ -65,6 +65,13 @@ func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text strin
 	case expect != nil && *expect != t.version():
 		return MoveResult{}, refuse(http.StatusConflict, "the table is at version %d, not %d: look again before moving", t.version(), *expect)
 	}
+	if n, ok := t.st.(game.Normalizer); ok {
+		// The record keeps the move in its notation; a move that cannot
+		// be read is left for Apply to refuse.
+		if c, err := n.Normalize(seat, text); err == nil {
+			text = c
+		}
+	}
 	evs, err := t.st.Apply(seat, text)
 	if err != nil {
 		s.metrics.movesRefused.Add(1)

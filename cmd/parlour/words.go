@@ -14,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"parlour/game"
 	"parlour/lexicon"
 )
 
@@ -270,7 +271,7 @@ func wordsStats(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "parlour words stats: unexpected argument %q\n", fl.Arg(0))
 		return 2
 	}
-	fmt.Fprintf(stdout, "lexicon %s: %d words\n\n", lex.Name(), lex.Len())
+	fmt.Fprintf(stdout, "lexicon %s: %s\n\n", lex.Name(), game.Count(lex.Len(), "word", "words"))
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "letters\twords\t")
 	for n := 1; n <= lexicon.MaxWordLen; n++ {

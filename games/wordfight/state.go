@@ -277,12 +277,12 @@ func (s *State) afterAnswer(evs []game.Event) []game.Event {
 		for i, c := range e.cannot {
 			names[i] = s.cfg.Name(c)
 		}
-		text = fmt.Sprintf("%s could not place %s: %d strike(s), %d of %d", strings.Join(names, ", "), W, e.strikes, s.strikes, s.rules.StrikeLimit)
+		text = fmt.Sprintf("%s could not place %s: %s, %d of %d", strings.Join(names, ", "), W, game.Count(e.strikes, "strike", "strikes"), s.strikes, s.rules.StrikeLimit)
 	}
 	evs = append(evs, game.Event{Kind: "word_done", Text: text,
 		Data: WordDoneEvent{Number: len(s.list), Word: W, Cannot: slices.Clone(e.cannot), Strikes: s.strikes}})
 	if s.strikes >= s.rules.StrikeLimit {
-		return append(evs, s.end(fmt.Sprintf("%d strikes", s.strikes)))
+		return append(evs, s.end(game.Count(s.strikes, "strike", "strikes")))
 	}
 	s.declarer = s.nextActive(e.by)
 	return evs
@@ -357,7 +357,7 @@ func (s *State) end(why string) game.Event {
 		verb = "share the win"
 	}
 	return game.Event{Kind: "end",
-		Text: fmt.Sprintf("the game ends after %s: %s %s with %d points", why, strings.Join(names, " and "), verb, best),
+		Text: fmt.Sprintf("the game ends after %s: %s %s with %s", why, strings.Join(names, " and "), verb, game.Count(best, "point", "points")),
 		Data: EndEvent{Winners: slices.Clone(s.winners), Scores: slices.Clone(s.scores)}}
 }
 
