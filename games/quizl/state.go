@@ -49,8 +49,10 @@ type played struct {
 	square Square
 	target int    // the grid announced against
 	word   string // the announced word
-	// revealed holds the owners (bit o) whose letter the call revealed.
+	// revealed holds the owners (bit o) whose letter the call revealed;
+	// tripped those whose password the call uncovered unannounced.
 	revealed uint64
+	tripped  uint64
 	notation string // the move in canonical notation
 	text     string // what happened, in public words
 }
@@ -490,6 +492,7 @@ func (s *State) call(c int, sq Square, pl *played) []game.Event {
 		if m := s.grids[o].Line.Mask(); p.seen&m == m {
 			p.outcome, p.points = Tripped, 0
 			trips = append(trips, o)
+			pl.tripped |= 1 << o
 		}
 	}
 	name := s.cfg.Players[c]
@@ -599,21 +602,51 @@ func (s *State) advance(c int) {
 	s.turn = -1
 }
 
-// Reveal is the public event data at the end of a game: every grid.
+// The reasons a game of Quizl ends, as its end event gives them: what the
+// last move did, that left every player done with every grid.
+const (
+	// EndAnnounced: Seat announced Against's password rightly (Word).
+	EndAnnounced = "announced"
+	// EndTripped: Seat's call uncovered Against's password unannounced.
+	EndTripped = "tripped"
+	// EndResign: Seat resigned.
+	EndResign = "resign"
+)
+
+// Reveal is the public event data at the end of a game: why it ended, the
+// result, and every grid.
 type Reveal struct {
-	Grids  []Setup     `json:"grids"`
-	Result game.Result `json:"result"`
+	game.End
+	Grids []Setup `json:"grids"`
 }
 
 func (s *State) endEvents() []game.Event {
-	r := Reveal{Result: s.Result()}
+	res := s.Result()
+	r := Reveal{End: game.End{Seat: game.Spectator, Against: game.Spectator, Winners: res.Winners, Scores: res.Scores}}
+	if len(s.history) > 0 {
+		last := s.history[len(s.history)-1]
+		r.Seat = game.Seat(last.seat)
+		switch last.kind {
+		case kindSay:
+			r.Reason, r.Against, r.Word = EndAnnounced, game.Seat(last.target), last.word
+		case kindCall:
+			r.Reason = EndTripped
+			for o := range s.n {
+				if last.tripped&(1<<o) != 0 {
+					r.Against = game.Seat(o)
+				}
+			}
+		default:
+			r.Reason = EndResign
+		}
+	}
 	for _, g := range s.grids {
 		r.Grids = append(r.Grids, Setup{Grid: g.Rows(), Password: g.Password})
 	}
 	var b strings.Builder
 	b.WriteString("game over:")
 	for c := range s.n {
-		fmt.Fprintf(&b, " %s %d", s.cfg.Players[c], r.Result.Scores[c])
+		fmt.Fprintf(&b, " %s %d", s.cfg.Players[c], r.Scores[c])
 		if c < s.n-1 {
 			b.WriteString(",")
 		}

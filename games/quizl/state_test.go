@@ -3,6 +3,7 @@ package quizl
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -510,5 +511,35 @@ func TestAnnounceWhom(t *testing.T) {
 			t.Errorf("%q: Apply said %v; want the error %q", c.move, err, c.want)
 		}
 		unchanged(t, before, s, c.move)
+	}
+}
+
+// TestEndData: the end event says in fields why the game ended (what the
+// last move did, by whom, against whom) and the result.
+func TestEndData(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		state func(*testing.T) *State
+		moves []string
+		want  game.End
+	}{
+		{"announced", func(t *testing.T) *State { return two(t, nil) }, []string{"0:resign", "1:say psalm"},
+			game.End{Reason: EndAnnounced, Seat: 1, Against: 0, Word: "PSALM", Winners: []game.Seat{1}, Scores: []int{0, 25}}},
+		{"resign", func(t *testing.T) *State { return two(t, nil) }, []string{"0:say crane", "1:resign"},
+			game.End{Reason: EndResign, Seat: 1, Against: -1, Winners: []game.Seat{0}, Scores: []int{25, 0}}},
+		{"tripped", func(t *testing.T) *State { return table(t, nil, []string{"Sol"}, seatGrid{specimen, "PSALM"}) },
+			[]string{"0:54", "0:64", "0:74", "0:84", "0:94"},
+			game.End{Reason: EndTripped, Seat: 0, Against: 0, Winners: []game.Seat{}, Scores: []int{0}}},
+	} {
+		s := c.state(t)
+		evs := play(t, s, c.moves...)
+		last := evs[len(evs)-1]
+		r, ok := last.Data.(Reveal)
+		if last.Kind != "end" || !ok {
+			t.Fatalf("%s: last event %+v", c.name, last)
+		}
+		if !reflect.DeepEqual(r.End, c.want) || len(r.Grids) != s.n {
+			t.Errorf("%s: end data %+v, want %+v", c.name, r, c.want)
+		}
 	}
 }
