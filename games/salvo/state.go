@@ -283,7 +283,7 @@ func (s *State) fire(seat game.Seat, list string) ([]game.Event, error) {
 			Data: FleetSunkEvent{Seat: t, By: seat},
 		})
 	}
-	s.ending = game.End{Reason: EndAllSunk, Seat: seat, Against: t}
+	// A salvo cannot end the game: the shooter's own fleet is afloat.
 	return s.advance(seat, evs), nil
 }
 
@@ -390,9 +390,6 @@ const (
 	EndWrongOutline = "wrong_outline"
 	// EndResign: Seat resigned.
 	EndResign = "resign"
-	// EndAllSunk: Seat's salvo at Against sank the last fleet still
-	// afloat among the players still in.
-	EndAllSunk = "all_sunk"
 )
 
 // The events' data, for front ends (Salvo and Outline are the data of
