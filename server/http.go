@@ -334,7 +334,12 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	res, err := h.s.Setup(r.Context(), p, r.PathValue("id"), req)
+	var res SetupResult
+	if req.Wait {
+		res, err = h.s.SetupWait(r.Context(), p, r.PathValue("id"), req)
+	} else {
+		res, err = h.s.Setup(r.Context(), p, r.PathValue("id"), req)
+	}
 	h.reply(w, r, res, err)
 }
 
@@ -349,7 +354,12 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	res, err := h.s.Move(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
+	var res MoveResult
+	if req.Wait {
+		res, err = h.s.MoveWait(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
+	} else {
+		res, err = h.s.Move(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
+	}
 	h.reply(w, r, res, err)
 }
 

@@ -26,6 +26,11 @@ type MoveResult struct {
 	Status store.Status `json:"status"`
 	ToMove []game.Seat  `json:"to_move"`
 	Events []game.Event `json:"events"`
+	// TimedOut is set when a move asked with "wait" waited the server's
+	// longest wait without the mover's turn coming round: the answer
+	// holds what there is, and the client asks again (GET the table, or
+	// follow its events).
+	TimedOut bool `json:"timed_out,omitempty"`
 }
 
 // Move plays move for the asker's seat at table id. When expect is not
