@@ -215,7 +215,7 @@ func (s *State) place(seat game.Seat, args []string) ([]game.Event, error) {
 	if s.rules.Multiply {
 		text += strconv.Itoa(reused) + " reused x " + strconv.Itoa(len(e.word)) + " letters = "
 	}
-	text += strconv.Itoa(pts) + " points"
+	text += game.Count(pts, "point", "points")
 	evs := []game.Event{
 		{To: []game.Seat{seat}, Kind: "placed", Text: text,
 			Data: PlacedEvent{Seat: seat, Word: W, At: p.String(), Reused: reused, Points: pts, Score: s.scores[seat]}},
