@@ -106,3 +106,23 @@ func TestWordsMatchLenJSON(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseLenRange: --len either is refused with a message or gives a
+// range of word lengths from 1 to lexicon.MaxWordLen, low end first.
+func FuzzParseLenRange(f *testing.F) {
+	for _, s := range []string{"4-6", "5", "6-4", "0-3", "4-", "-5", "a-b", "4-70", "4-5-6", "+4", " 4", "64-64", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lo, hi, err := parseLenRange(s)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error")
+			}
+			return
+		}
+		if lo < 1 || lo > hi || hi > lexicon.MaxWordLen {
+			t.Fatalf("%q gave the range %d-%d", s, lo, hi)
+		}
+	})
+}
