@@ -357,7 +357,7 @@ func TestResign(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %q: %v", mode, move, err)
 			}
-			if len(evs) != 2 || evs[0].Kind != "resign" || evs[0].Text != "Ben resigned; Ann wins" || evs[0].Data != (Resigned{Seat: 1}) {
+			if len(evs) != 2 || evs[0].Kind != "resign" || evs[0].Text != "Ben resigned" || evs[1].Text != "Ann wins" || evs[0].Data != (Resigned{Seat: 1}) {
 				t.Errorf("%s: events %+v", mode, evs)
 			}
 			if e, ok := evs[len(evs)-1].Data.(game.End); !ok || evs[len(evs)-1].Kind != "end" || e.Reason != EndResign || e.Seat != 1 || !slices.Equal(e.Winners, []game.Seat{0}) {

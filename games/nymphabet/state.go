@@ -205,10 +205,9 @@ type Resigned struct {
 func (s *state) resign(seat game.Seat) []game.Event {
 	s.over = true
 	s.resigned = seat
-	text := fmt.Sprintf("%s resigned; %s wins", s.cfg.Name(seat), s.cfg.Name(1-seat))
 	return []game.Event{
-		{Kind: "resign", Text: text, Data: Resigned{Seat: seat}},
-		{Kind: "end", Text: text, Data: s.endData("")},
+		{Kind: "resign", Text: s.cfg.Name(seat) + " resigned", Data: Resigned{Seat: seat}},
+		{Kind: "end", Text: s.cfg.Name(1-seat) + " wins", Data: s.endData("")},
 	}
 }
 
