@@ -98,6 +98,16 @@ type State interface {
 	Result() Result
 }
 
+// Normalizer is implemented by states whose players may write a move in
+// ways the record's notation (RECORDS.md) does not have: Quizl's "say 2
+// CRANE" or "say comp CRANE" for "say Computer (strong) CRANE". Normalize
+// returns move as the record writes it, and an error, as Apply would give
+// it, for a move it cannot read. Whoever keeps a record stores the
+// normalized move, so that records stay in the notation.
+type Normalizer interface {
+	Normalize(seat Seat, move string) (string, error)
+}
+
 // Status says whether a play has ended.
 type Status string
 
@@ -127,6 +137,29 @@ type Event struct {
 	Text string `json:"text"`
 	// Data carries the facts for front ends, as a JSON-encodable value.
 	Data any `json:"data,omitempty"`
+}
+
+// End is the data of the "end" event every game emits as play ends: why it
+// ended, in fields a program can act on, and the result. Games embed it
+// in their own end data when they reveal more (Quizl's grids, Salvo's
+// fleets), so that its fields sit at the top of every end event's data.
+type End struct {
+	// Reason says why the game ended, as one of the words each game lists
+	// in docs/protocol.md ("resign", "strikes", "deleted_z", ...).
+	Reason string `json:"reason"`
+	// Seat is the player the reason is about: who wrote the last word,
+	// announced or tripped last, outlined, resigned; -1 when the reason
+	// is about no one player.
+	Seat Seat `json:"seat"`
+	// Against is the other player the reason involves (whose grid or
+	// fleet), -1 when none.
+	Against Seat `json:"against"`
+	// Word is the word the reason involves, when there is one: the last
+	// word written, the announcement, the word that gave the last strike.
+	Word string `json:"word,omitempty"`
+	// Winners and Scores are the result, as Result reports it.
+	Winners []Seat `json:"winners"`
+	Scores  []int  `json:"scores,omitempty"`
 }
 
 // Visible reports whether seat s may see e.

@@ -154,6 +154,9 @@ type MoveRequest struct {
 	// Version, when given, makes the move conditional on the table being
 	// at that version (see Service.Move).
 	Version *int `json:"version,omitempty"`
+	// Wait asks for the answer once it is the mover's turn again or the
+	// game is over (see Service.MoveWait).
+	Wait bool `json:"wait,omitempty"`
 }
 
 // IdentityRequest is the body of POST /api/v1/identity.

@@ -27,6 +27,10 @@ type Handler struct {
 	byID   *keyedLimiter
 	byAddr *keyedLimiter
 
+	// helloWait is how long a new socket has to say hello (helloTimeout;
+	// tests shorten it).
+	helloWait time.Duration
+
 	mu       sync.Mutex
 	sockets  map[*socket]struct{}
 	draining bool
@@ -49,9 +53,10 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	lim = lim.withDefaults()
 	h := &Handler{
 		s: s, lim: lim, log: s.log, mux: http.NewServeMux(),
-		byID:    newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
-		byAddr:  newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
-		sockets: map[*socket]struct{}{},
+		byID:      newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
+		byAddr:    newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
+		sockets:   map[*socket]struct{}{},
+		helloWait: helloTimeout,
 	}
 	h.mux.HandleFunc("GET /healthz", h.healthz)
 	h.mux.HandleFunc("GET /metrics", h.metrics)
@@ -329,7 +334,12 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	res, err := h.s.Setup(r.Context(), p, r.PathValue("id"), req)
+	var res SetupResult
+	if req.Wait {
+		res, err = h.s.SetupWait(r.Context(), p, r.PathValue("id"), req)
+	} else {
+		res, err = h.s.Setup(r.Context(), p, r.PathValue("id"), req)
+	}
 	h.reply(w, r, res, err)
 }
 
@@ -344,7 +354,12 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	res, err := h.s.Move(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
+	var res MoveResult
+	if req.Wait {
+		res, err = h.s.MoveWait(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
+	} else {
+		res, err = h.s.Move(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
+	}
 	h.reply(w, r, res, err)
 }
 

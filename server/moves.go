@@ -26,6 +26,11 @@ type MoveResult struct {
 	Status store.Status `json:"status"`
 	ToMove []game.Seat  `json:"to_move"`
 	Events []game.Event `json:"events"`
+	// TimedOut is set when a move asked with "wait" waited the server's
+	// longest wait without the mover's turn coming round: the answer
+	// holds what there is, and the client asks again (GET the table, or
+	// follow its events).
+	TimedOut bool `json:"timed_out,omitempty"`
 }
 
 // Move plays move for the asker's seat at table id. When expect is not
@@ -64,6 +69,13 @@ func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text strin
 		return MoveResult{}, refuse(http.StatusConflict, "the game is over")
 	case expect != nil && *expect != t.version():
 		return MoveResult{}, refuse(http.StatusConflict, "the table is at version %d, not %d: look again before moving", t.version(), *expect)
+	}
+	if n, ok := t.st.(game.Normalizer); ok {
+		// The record keeps the move in its notation; a move that cannot
+		// be read is left for Apply to refuse.
+		if c, err := n.Normalize(seat, text); err == nil {
+			text = c
+		}
 	}
 	evs, err := t.st.Apply(seat, text)
 	if err != nil {

@@ -50,6 +50,9 @@ type Config struct {
 	Logger  *slog.Logger
 	// BotTimeout bounds one computer move (default 20s).
 	BotTimeout time.Duration
+	// MaxWait bounds a move or setup asked with "wait": true
+	// (default DefaultMaxWait).
+	MaxWait time.Duration
 	// IdleEvict is how long a finished table nobody watches stays in
 	// memory (default 1 second); after that the store answers for it,
 	// replaying its record when it is asked for. A busy server finishes a
@@ -104,6 +107,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	}
 	if cfg.BotTimeout == 0 {
 		cfg.BotTimeout = 20 * time.Second
+	}
+	if cfg.MaxWait == 0 {
+		cfg.MaxWait = DefaultMaxWait
 	}
 	if cfg.IdleEvict == 0 {
 		cfg.IdleEvict = time.Second

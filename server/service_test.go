@@ -24,6 +24,8 @@ type fixture struct {
 	s   *Service
 	// idleEvict is the service's Config.IdleEvict (0: the default).
 	idleEvict time.Duration
+	// maxWait is the service's Config.MaxWait (0: the default).
+	maxWait time.Duration
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -39,7 +41,7 @@ func (f *fixture) open() {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	s, err := New(context.Background(), Config{Store: db, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict})
+	s, err := New(context.Background(), Config{Store: db, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, MaxWait: f.maxWait})
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/store"
 )
 
 // SetupRequest gives a seat's secret setup, or asks the server to make
@@ -16,12 +17,27 @@ type SetupRequest struct {
 	Setup    json.RawMessage `json:"setup,omitempty"`
 	Auto     bool            `json:"auto,omitempty"`
 	Computer string          `json:"computer,omitempty"`
+	// Wait asks for the answer once play has started and it is the
+	// asker's turn (see Service.SetupWait).
+	Wait bool `json:"wait,omitempty"`
 }
 
-// SetupResult answers a setup: the checked setup as the record keeps it.
+// SetupResult answers a setup: the checked setup as the record keeps it,
+// and the table as it stands: whether play has started and, if not, what
+// it waits for.
 type SetupResult struct {
 	Version int             `json:"version"`
 	Setup   json.RawMessage `json:"setup"`
+	Started bool            `json:"started"`
+	Status  store.Status    `json:"status"`
+	ToMove  []game.Seat     `json:"to_move"`
+	// Waiting says what play waits for, until it starts.
+	Waiting string `json:"waiting,omitempty"`
+	// Events are, after a wait, the events of the moves made since play
+	// started that the asker may see.
+	Events []game.Event `json:"events,omitempty"`
+	// TimedOut is set when a wait ended at the server's longest wait.
+	TimedOut bool `json:"timed_out,omitempty"`
 }
 
 // Setup takes the secret setup of the asker's seat at table id.
@@ -108,5 +124,11 @@ func (s *Service) setSetup(ctx context.Context, t *table, seat game.Seat, raw js
 	if err := s.changed(ctx, t, old); err != nil {
 		return SetupResult{}, err
 	}
-	return SetupResult{Version: t.version(), Setup: checked}, nil
+	res := SetupResult{Version: t.version(), Setup: checked}
+	ts, err := s.turnState(t, seat, t.version())
+	if err != nil {
+		return SetupResult{}, err
+	}
+	res.fill(ts)
+	return res, nil
 }

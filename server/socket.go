@@ -14,6 +14,12 @@ import (
 // helloTimeout is how long a new socket has to say hello.
 const helloTimeout = 10 * time.Second
 
+// Close reasons the socket gives, as docs/protocol.md promises them.
+const (
+	reasonNoHello = "no hello within 10 seconds: say hello first"
+	reasonBinary  = "binary messages are not accepted: send JSON as text"
+)
+
 // socket is one browser's WebSocket onto one table.
 type socket struct {
 	h    *Handler
@@ -93,11 +99,21 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 // serve runs the socket until it ends, and returns the close code and
 // reason to send.
 func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, string) {
-	hctx, cancel := context.WithTimeout(ctx, helloTimeout)
-	_, b, err := s.c.Read(hctx)
-	cancel()
+	// The hello is read without a deadline on the read itself: a read
+	// whose context ends drops the connection without a close frame.
+	// The timer closes it properly instead, with the reason.
+	late := time.AfterFunc(s.h.helloWait, func() {
+		s.c.Close(websocket.StatusPolicyViolation, reasonNoHello)
+	})
+	typ, b, err := s.c.Read(ctx)
+	if !late.Stop() {
+		return websocket.StatusPolicyViolation, reasonNoHello
+	}
 	if err != nil {
-		return websocket.StatusPolicyViolation, "no hello in time"
+		return websocket.StatusNormalClosure, ""
+	}
+	if typ != websocket.MessageText {
+		return websocket.StatusUnsupportedData, reasonBinary
 	}
 	hello, err := decodeClientMessage(b)
 	if err == nil && hello.Type != "hello" {
@@ -145,7 +161,10 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 	readErr := make(chan error, 1)
 	go func() {
 		for {
-			_, b, err := s.c.Read(ctx)
+			typ, b, err := s.c.Read(ctx)
+			if err == nil && typ != websocket.MessageText {
+				err = errBinary
+			}
 			if err != nil {
 				readErr <- err
 				return
@@ -165,6 +184,9 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 			}
 			return websocket.StatusGoingAway, clipReason(err.Error())
 		case err := <-readErr:
+			if errors.Is(err, errBinary) {
+				return websocket.StatusUnsupportedData, reasonBinary
+			}
 			if websocket.CloseStatus(err) == websocket.StatusMessageTooBig {
 				return websocket.StatusMessageTooBig, "message too big"
 			}
@@ -224,6 +246,9 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 	}
 	return 0, ""
 }
+
+// errBinary stops the reader at a binary message.
+var errBinary = errors.New("binary message")
 
 func clipReason(s string) string {
 	// A close reason must fit a control frame (123 bytes).

@@ -63,7 +63,7 @@ func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (
 	}
 	lo, hi := g.Players()
 	if n := len(req.Seats); n < lo || n > hi {
-		return Seated{}, badRequest("%s seats %d to %d players; you asked for %d seats", g.Title(), lo, hi, n)
+		return Seated{}, badRequest("%s seats %d to %d players; you asked for %s", g.Title(), lo, hi, game.Count(n, "seat", "seats"))
 	}
 	rules, err := game.Resolve(g.Options(), req.Rules)
 	if err != nil {

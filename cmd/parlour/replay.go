@@ -193,12 +193,12 @@ func printResult(w io.Writer, cfg game.Config, r replayJSON) {
 	case string(game.Finished):
 		switch len(r.Winners) {
 		case 0:
-			fmt.Fprintf(w, "Finished after %d moves: a draw.\n", r.Moves)
+			fmt.Fprintf(w, "Finished after %s: a draw.\n", game.Count(r.Moves, "move", "moves"))
 		default:
-			fmt.Fprintf(w, "Finished after %d moves: %s won.\n", r.Moves, strings.Join(r.Winners, " and "))
+			fmt.Fprintf(w, "Finished after %s: %s won.\n", game.Count(r.Moves, "move", "moves"), strings.Join(r.Winners, " and "))
 		}
 	default:
-		fmt.Fprintf(w, "In progress after %d moves; to move: %s.\n", r.Moves, strings.Join(r.ToMove, ", "))
+		fmt.Fprintf(w, "In progress after %s; to move: %s.\n", game.Count(r.Moves, "move", "moves"), strings.Join(r.ToMove, ", "))
 	}
 	if r.Scores != nil {
 		fmt.Fprint(w, "Scores:")

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"parlour/lexicon"
 )
 
 func wordsRun(args ...string) (int, string, string) {
@@ -39,6 +42,18 @@ func TestWords(t *testing.T) {
 		{[]string{"match", "c*"}, 2, nil, []string{`"*" at position 2`}},
 		{[]string{"match", "--exclude", "3", "c?a?e"}, 2, nil, []string{`"3" is not a letter`}},
 		{[]string{"match"}, 2, nil, []string{"give one pattern"}},
+		{[]string{"check", "--json", "crane", "psalmz"}, 1, []string{`{"word":"crane","genuine":true,"commonness":35}` + "\n" + `{"word":"psalmz","genuine":false,"commonness":null,"problem":"not a word in en"}` + "\n"}, nil},
+		{[]string{"match", "--json", "--exclude", "r", "--distinct", "C?A?E"}, 0, []string{`{"word":"chafe","genuine":true,"commonness":`, `{"word":"clave","genuine":true,"commonness":`}, nil},
+		{[]string{"match", "--len", "2-3", "--exclude", "bcdfghjklmnpqrstvwxyz"}, 0, []string{"ai\noi\noo\neau\noui\n"}, nil},
+		{[]string{"match", "--json", "--len", "2", "--exclude", "bcdfghjklmnpqrstvwxyz"}, 0, []string{`{"word":"ai","genuine":true,"commonness":70}` + "\n"}, nil},
+		{[]string{"match", "--len", "4-5", "--exclude", "bcdfghjklmnpqrstvwxyz"}, 1, nil, []string{"no word of en fits --len 4-5"}},
+		{[]string{"match", "--len", "6-4"}, 2, nil, []string{"--len 6-4: the range runs backwards: write 4-6"}},
+		{[]string{"match", "--len", "4-"}, 2, nil, []string{"--len 4-: want a length"}},
+		{[]string{"match", "--len", "0-3"}, 2, nil, []string{"a word has 1 to 64 letters, not 0"}},
+		{[]string{"match", "--len", "4-70"}, 2, nil, []string{"not 70"}},
+		{[]string{"match", "--len", "a-b"}, 2, nil, []string{`"a" is not a number of letters`}},
+		{[]string{"match", "--len", "4-5-6"}, 2, nil, []string{`"5-6" is not a number of letters`}},
+		{[]string{"match", "--len", "4", "c?a?e"}, 2, nil, []string{"either a PATTERN or --len, not both"}},
 		{[]string{"stats"}, 0, []string{"lexicon en: 117585 words", "      5   6675", "        10   4"}, nil},
 		{[]string{"stats", "--lexicon", house}, 0, []string{": 2 words", "5      2", "10      2"}, nil},
 		{[]string{"stats", "extra"}, 2, nil, []string{`unexpected argument "extra"`}},
@@ -63,4 +78,51 @@ func TestWords(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestWordsMatchLenJSON checks that --len 4-6 lists every word of 4, 5
+// and 6 letters, and that each --json line is one object with the word,
+// whether it is genuine and its commonness as the lexicon gives it.
+func TestWordsMatchLenJSON(t *testing.T) {
+	code, out, errs := wordsRun("match", "--json", "--len", "4-6")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lex := lexicon.Default()
+	want := len(lex.OfLength(4)) + len(lex.OfLength(5)) + len(lex.OfLength(6))
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != want {
+		t.Fatalf("%d lines, want %d words of 4 to 6 letters", len(lines), want)
+	}
+	for _, l := range lines {
+		var w map[string]any
+		if err := json.Unmarshal([]byte(l), &w); err != nil {
+			t.Fatalf("%q: %v", l, err)
+		}
+		word, _ := w["word"].(string)
+		c, ok := lex.Commonness(word)
+		if len(w) != 3 || w["genuine"] != true || !ok || w["commonness"] != float64(c) || len(word) < 4 || len(word) > 6 {
+			t.Fatalf("line %q: want the word, genuine true and commonness %d", l, c)
+		}
+	}
+}
+
+// FuzzParseLenRange: --len either is refused with a message or gives a
+// range of word lengths from 1 to lexicon.MaxWordLen, low end first.
+func FuzzParseLenRange(f *testing.F) {
+	for _, s := range []string{"4-6", "5", "6-4", "0-3", "4-", "-5", "a-b", "4-70", "4-5-6", "+4", " 4", "64-64", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lo, hi, err := parseLenRange(s)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("empty error")
+			}
+			return
+		}
+		if lo < 1 || lo > hi || hi > lexicon.MaxWordLen {
+			t.Fatalf("%q gave the range %d-%d", s, lo, hi)
+		}
+	})
 }

@@ -244,6 +244,11 @@ func TestStandardLastWordLoses(t *testing.T) {
 		if last := evs[len(evs)-1]; last.Kind != "end" || !strings.Contains(last.Text, "deleted Z and loses") {
 			t.Errorf("%v: last event %+v", tc.words, last)
 		}
+		lastWord := strings.ToUpper(tc.words[len(tc.words)-1])
+		want := game.End{Reason: EndDeletedZ, Seat: 1 - tc.winner, Against: game.Spectator, Word: lastWord, Winners: []game.Seat{tc.winner}, Scores: tc.scores}
+		if e, ok := evs[len(evs)-1].Data.(game.End); !ok || !reflect.DeepEqual(e, want) {
+			t.Errorf("%v: end data %+v, want %+v", tc.words, evs[len(evs)-1].Data, want)
+		}
 		if st.ToMove() != nil {
 			t.Errorf("%v: ToMove %v after the end", tc.words, st.ToMove())
 		}
@@ -352,8 +357,11 @@ func TestResign(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %q: %v", mode, move, err)
 			}
-			if len(evs) != 1 || evs[0].Kind != "resign" || evs[0].Text != "Ben resigned; Ann wins" {
+			if len(evs) != 2 || evs[0].Kind != "resign" || evs[0].Text != "Ben resigned" || evs[1].Text != "Ann wins" || evs[0].Data != (Resigned{Seat: 1}) {
 				t.Errorf("%s: events %+v", mode, evs)
+			}
+			if e, ok := evs[len(evs)-1].Data.(game.End); !ok || evs[len(evs)-1].Kind != "end" || e.Reason != EndResign || e.Seat != 1 || !slices.Equal(e.Winners, []game.Seat{0}) {
+				t.Errorf("%s: end event %+v", mode, evs[len(evs)-1])
 			}
 			if r := st.Result(); r.Status != game.Finished || !slices.Equal(r.Winners, []game.Seat{0}) {
 				t.Errorf("%s: result %+v", mode, r)

@@ -156,19 +156,59 @@ func (s *state) write(seat game.Seat, word string) []game.Event {
 	}}
 	if s.left == 0 {
 		s.over = true
-		evs = append(evs, game.Event{Kind: "end", Text: s.endText()})
+		evs = append(evs, game.Event{Kind: "end", Text: s.endText(), Data: s.endData(p.upper)})
 	}
 	return evs
+}
+
+// The reasons a game of Nymphabet ends, as its end event gives them.
+const (
+	// EndDeletedZ: standard mode; the seat's word deleted Z and it loses.
+	EndDeletedZ = "deleted_z"
+	// EndDeletedLast: cyclic mode; the seat's word deleted the last
+	// letter standing and it wins.
+	EndDeletedLast = "deleted_last"
+	// EndAllDeleted: scoring mode; the seat's word deleted the last
+	// letters and the scores decide.
+	EndAllDeleted = "all_deleted"
+	// EndResign: the seat resigned.
+	EndResign = "resign"
+)
+
+// endData is the end event's data once the game is over; word is the
+// last word written ("" after a resignation).
+func (s *state) endData(word string) game.End {
+	r := s.Result()
+	e := game.End{Seat: s.resigned, Against: game.Spectator, Word: word, Winners: r.Winners, Scores: r.Scores}
+	if s.resigned != game.Spectator {
+		e.Reason = EndResign
+		return e
+	}
+	e.Seat = s.plays[len(s.plays)-1].seat
+	switch s.mode {
+	case Standard:
+		e.Reason = EndDeletedZ
+	case Cyclic:
+		e.Reason = EndDeletedLast
+	default:
+		e.Reason = EndAllDeleted
+	}
+	return e
+}
+
+// Resigned is the data of a resign event.
+type Resigned struct {
+	Seat game.Seat `json:"seat"`
 }
 
 // resign ends the game with seat's loss.
 func (s *state) resign(seat game.Seat) []game.Event {
 	s.over = true
 	s.resigned = seat
-	return []game.Event{{
-		Kind: "resign",
-		Text: fmt.Sprintf("%s resigned; %s wins", s.cfg.Name(seat), s.cfg.Name(1-seat)),
-	}}
+	return []game.Event{
+		{Kind: "resign", Text: s.cfg.Name(seat) + " resigned", Data: Resigned{Seat: seat}},
+		{Kind: "end", Text: s.cfg.Name(1-seat) + " wins", Data: s.endData("")},
+	}
 }
 
 func (s *state) endText() string {

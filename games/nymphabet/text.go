@@ -3,6 +3,8 @@ package nymphabet
 import (
 	"fmt"
 	"strings"
+
+	"parlour/game"
 )
 
 // String draws the view as text, for parlour replay and logs: the alphabet
@@ -34,7 +36,7 @@ func (v View) String() string {
 		b.WriteByte('\n')
 	}
 	for _, p := range v.Players {
-		fmt.Fprintf(&b, "%s: %d letters in %d turns", p.Name, p.Letters, p.Turns)
+		fmt.Fprintf(&b, "%s: %s in %s", p.Name, game.Count(p.Letters, "letter", "letters"), game.Count(p.Turns, "turn", "turns"))
 		if v.Mode == Scoring {
 			fmt.Fprintf(&b, ", score %d", p.Score)
 		}

@@ -34,7 +34,7 @@ func TestViewString(t *testing.T) {
 		v.Alphabet[i] = LetterView{Letter: string(rune('A' + i)), Deleted: i < 3}
 	}
 	got := v.String()
-	for _, want := range []string{"---DEFGHIJKLMNOPQRSTUVWXYZ", "next word begins with D", "Ann          ABaCk", "Ann: 3 letters in 1 turns"} {
+	for _, want := range []string{"---DEFGHIJKLMNOPQRSTUVWXYZ", "next word begins with D", "Ann          ABaCk", "Ann: 3 letters in 1 turn"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("String() lacks %q:\n%s", want, got)
 		}

@@ -13,7 +13,8 @@ import (
 // notation.
 func FuzzMove(f *testing.F) {
 	for _, s := range []string{"72", " 50 ", "94", "45", "50x", "A1", "say crane", "SAY Ben CRANE",
-		"say psalm", "say sheep", "say", "say Cat", "resign", "RESIGN ", "", "7\x002", "say \xff\xfe", "say Ann Ben crane"} {
+		"say psalm", "say sheep", "say", "say Cat", "resign", "RESIGN ", "", "7\x002", "say \xff\xfe", "say Ann Ben crane",
+		"say 1 crane", "say 2 blimp", "say b crane", "say CA blimp", "say 9 crane", "say -1 crane", "say a psalm"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, mv string) {
@@ -31,6 +32,10 @@ func FuzzMove(f *testing.F) {
 			}
 			if len(evs) == 0 {
 				t.Fatalf("move %q accepted with no events", mv)
+			}
+			// Normalize writes the move as it was played.
+			if n, err := before.Normalize(seat, mv); err != nil || n != st.history[len(st.history)-1].notation {
+				t.Fatalf("%q normalizes to %q, %v; played as %q", mv, n, err, st.history[len(st.history)-1].notation)
 			}
 			// The canonical notation replays to the same state.
 			again := before.clone()

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"parlour/game"
 	"parlour/lexicon"
 )
 
@@ -188,7 +189,7 @@ func NewGrid(rows []string, password string, lex *lexicon.Lexicon) (*Grid, error
 	for r, row := range rows {
 		row = strings.TrimSpace(row)
 		if len(row) != Size {
-			return nil, fmt.Errorf("row %d has %d characters, want 5 letters", r+5, len([]rune(row)))
+			return nil, fmt.Errorf("row %d has %s, want 5 letters", r+5, game.Count(len([]rune(row)), "character", "characters"))
 		}
 		for c := range Size {
 			ch := upper(row[c])
@@ -259,28 +260,39 @@ func (g *Grid) Check(lex *lexicon.Lexicon) error {
 }
 
 // CheckPassword checks that word is fit to be a password or an
-// announcement: a genuine five-letter word of five different letters.
+// announcement: five different letters A-Z forming a word of lex. Its
+// error names the word and says what is wrong with it.
 func CheckPassword(word string, lex *lexicon.Lexicon) error {
+	if problem := passwordProblem(word, lex); problem != "" {
+		return fmt.Errorf("%s %s", show(word), problem)
+	}
+	return nil
+}
+
+// passwordProblem says what keeps word from being a password, as a
+// predicate ("repeats the letter Z: ..."), so that messages can put the
+// word or "it" before it; "" when word is fit.
+func passwordProblem(word string, lex *lexicon.Lexicon) string {
 	if len(word) != Size {
-		return fmt.Errorf("%s is not a five-letter word", show(word))
+		return "is not a five-letter word"
 	}
 	var low [Size]byte
 	var seen [26]bool
 	for i := range Size {
 		c := upper(word[i])
 		if c < 'A' || c > 'Z' {
-			return fmt.Errorf("%s is not a word of letters A-Z", show(word))
+			return "is not a word of letters A-Z"
 		}
 		if seen[c-'A'] {
-			return fmt.Errorf("%s repeats the letter %c: a password has five different letters", strings.ToUpper(word), c)
+			return fmt.Sprintf("repeats the letter %c: a password has five different letters", c)
 		}
 		seen[c-'A'] = true
 		low[i] = c + 'a' - 'A'
 	}
 	if lex == nil || !lex.Has(string(low[:])) {
-		return fmt.Errorf("%s is not a word in the lexicon", strings.ToUpper(word))
+		return "is not a word in the lexicon"
 	}
-	return nil
+	return ""
 }
 
 // RandomGrid returns a random legal grid around password, which must be

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"strconv"
 	"strings"
 
 	"parlour/game"
@@ -48,8 +49,10 @@ type played struct {
 	square Square
 	target int    // the grid announced against
 	word   string // the announced word
-	// revealed holds the owners (bit o) whose letter the call revealed.
+	// revealed holds the owners (bit o) whose letter the call revealed;
+	// tripped those whose password the call uncovered unannounced.
 	revealed uint64
+	tripped  uint64
 	notation string // the move in canonical notation
 	text     string // what happened, in public words
 }
@@ -79,7 +82,7 @@ func NewState(cfg game.Config, setups []json.RawMessage) (*State, error) {
 		return nil, fmt.Errorf("Quizl takes 1 to %d players, not %d", MaxPlayers, n)
 	}
 	if len(setups) != n {
-		return nil, fmt.Errorf("Quizl needs one grid per player: %d players, %d grids", n, len(setups))
+		return nil, fmt.Errorf("Quizl needs one grid per player: %s, %s", game.Count(n, "player", "players"), game.Count(len(setups), "grid", "grids"))
 	}
 	ru, err := readRules(cfg.Rules)
 	if err != nil {
@@ -100,7 +103,7 @@ func NewState(cfg game.Config, setups []json.RawMessage) (*State, error) {
 func NewStateGrids(cfg game.Config, grids []*Grid) (*State, error) {
 	n := len(cfg.Players)
 	if n < 1 || n > MaxPlayers || len(grids) != n {
-		return nil, fmt.Errorf("Quizl needs 1 to %d players and one grid each: %d players, %d grids", MaxPlayers, n, len(grids))
+		return nil, fmt.Errorf("Quizl needs 1 to %d players and one grid each: %s, %s", MaxPlayers, game.Count(n, "player", "players"), game.Count(len(grids), "grid", "grids"))
 	}
 	ru, err := readRules(cfg.Rules)
 	if err != nil {
@@ -257,20 +260,104 @@ func (s *State) parseSay(c int, rest string) (move, error) {
 	case s.solo:
 		return move{}, fmt.Errorf("in solitaire there is one grid to announce: say %s", show(word))
 	default:
-		o, ok := s.cfg.SeatOf(name)
-		if !ok {
-			return move{}, fmt.Errorf("nobody here is called %s", show(name))
+		o, err := s.whom(c, name)
+		if err != nil {
+			return move{}, err
 		}
-		if int(o) == c {
+		if o == c {
 			return move{}, errors.New("you cannot announce your own password")
 		}
-		m.target = int(o)
+		m.target = o
 	}
-	if err := CheckPassword(m.word, s.cfg.Lexicon); err != nil {
-		return move{}, fmt.Errorf("cannot announce %w", err)
+	if problem := passwordProblem(m.word, s.cfg.Lexicon); problem != "" {
+		return move{}, fmt.Errorf("cannot announce %s: it %s", show(word), problem)
 	}
 	return m, nil
 }
+
+// whom finds the seat an announcement of seat c names: a player's whole
+// name, then a seat number (counted from 0, as the table lists seats),
+// then the start of exactly one opponent's name, all case-insensitive, so
+// that "say comp CRANE" reaches "Computer (strong)".
+func (s *State) whom(c int, name string) (int, error) {
+	if o, ok := s.cfg.SeatOf(name); ok {
+		return int(o), nil
+	}
+	if n, err := strconv.Atoi(name); err == nil && name[0] != '+' && name[0] != '-' {
+		if n < 0 || n >= s.n {
+			return 0, fmt.Errorf("there is no seat %d: the seats are 0 to %d (%s)", n, s.n-1, s.seatList())
+		}
+		return n, nil
+	}
+	var found []int
+	self := false
+	for o, p := range s.cfg.Players {
+		if len(p) >= len(name) && strings.EqualFold(p[:len(name)], name) {
+			if o == c {
+				self = true
+				continue
+			}
+			found = append(found, o)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) == 0 && self:
+		return c, nil
+	case len(found) == 0:
+		return 0, fmt.Errorf("nobody here is called %q: say a player's name, the start of one, or a seat number (%s)", clipName(name), s.seatList())
+	}
+	names := make([]string, len(found))
+	for i, o := range found {
+		names[i] = s.cfg.Players[o]
+	}
+	return 0, fmt.Errorf("%q could be %s: say more of the name, or the seat number (%s)", clipName(name), orNames(names), s.seatList())
+}
+
+// seatList lists the seats as "0 Ann, 1 Ben, 2 Computer (strong)".
+func (s *State) seatList() string {
+	var b strings.Builder
+	for o, p := range s.cfg.Players {
+		if o > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%d %s", o, p)
+	}
+	return b.String()
+}
+
+// orNames joins names as "A, B or C".
+func orNames(n []string) string {
+	if len(n) < 2 {
+		return strings.Join(n, "")
+	}
+	return strings.Join(n[:len(n)-1], ", ") + " or " + n[len(n)-1]
+}
+
+// clipName shortens a name a player wrote for an error message.
+func clipName(s string) string {
+	const max = 24
+	if len(s) > max {
+		return s[:max] + "..."
+	}
+	return s
+}
+
+// Normalize returns move, as seat c would play it, in the record's
+// notation: a call as its square, an announcement with the opponent's
+// whole name (three or more players) or none, resign as "resign". It
+// implements game.Normalizer; it does not check whose turn it is or
+// whether the move is legal now, only that it can be read.
+func (s *State) Normalize(seat game.Seat, text string) (string, error) {
+	m, err := s.parse(int(seat), text)
+	if err != nil {
+		return "", err
+	}
+	return s.notation(m), nil
+}
+
+var _ game.Normalizer = (*State)(nil)
 
 // notation writes m in canonical notation.
 func (s *State) notation(m move) string {
@@ -405,6 +492,7 @@ func (s *State) call(c int, sq Square, pl *played) []game.Event {
 		if m := s.grids[o].Line.Mask(); p.seen&m == m {
 			p.outcome, p.points = Tripped, 0
 			trips = append(trips, o)
+			pl.tripped |= 1 << o
 		}
 	}
 	name := s.cfg.Players[c]
@@ -472,7 +560,7 @@ func (s *State) say(c, o int, word string, pl *played) []game.Event {
 		a.Right = true
 		p.outcome = Right
 		p.points = max(0, MaxPoints-bits.OnesCount32(p.seen)-p.penalty)
-		pl.text = fmt.Sprintf("%s announced %s for %s: right, %d points", name, word, s.whose(o), p.points)
+		pl.text = fmt.Sprintf("%s announced %s for %s: right, %s", name, word, s.whose(o), game.Count(p.points, "point", "points"))
 		a.Points = p.points
 		return append(evs, game.Event{Kind: "announce", Text: pl.text, Data: a})
 	}
@@ -514,21 +602,51 @@ func (s *State) advance(c int) {
 	s.turn = -1
 }
 
-// Reveal is the public event data at the end of a game: every grid.
+// The reasons a game of Quizl ends, as its end event gives them: what the
+// last move did, that left every player done with every grid.
+const (
+	// EndAnnounced: Seat announced Against's password rightly (Word).
+	EndAnnounced = "announced"
+	// EndTripped: Seat's call uncovered Against's password unannounced.
+	EndTripped = "tripped"
+	// EndResign: Seat resigned.
+	EndResign = "resign"
+)
+
+// Reveal is the public event data at the end of a game: why it ended, the
+// result, and every grid.
 type Reveal struct {
-	Grids  []Setup     `json:"grids"`
-	Result game.Result `json:"result"`
+	game.End
+	Grids []Setup `json:"grids"`
 }
 
 func (s *State) endEvents() []game.Event {
-	r := Reveal{Result: s.Result()}
+	res := s.Result()
+	r := Reveal{End: game.End{Seat: game.Spectator, Against: game.Spectator, Winners: res.Winners, Scores: res.Scores}}
+	if len(s.history) > 0 {
+		last := s.history[len(s.history)-1]
+		r.Seat = game.Seat(last.seat)
+		switch last.kind {
+		case kindSay:
+			r.Reason, r.Against, r.Word = EndAnnounced, game.Seat(last.target), last.word
+		case kindCall:
+			r.Reason = EndTripped
+			for o := range s.n {
+				if last.tripped&(1<<o) != 0 {
+					r.Against = game.Seat(o)
+				}
+			}
+		default:
+			r.Reason = EndResign
+		}
+	}
 	for _, g := range s.grids {
 		r.Grids = append(r.Grids, Setup{Grid: g.Rows(), Password: g.Password})
 	}
 	var b strings.Builder
 	b.WriteString("game over:")
 	for c := range s.n {
-		fmt.Fprintf(&b, " %s %d", s.cfg.Players[c], r.Result.Scores[c])
+		fmt.Fprintf(&b, " %s %d", s.cfg.Players[c], r.Scores[c])
 		if c < s.n-1 {
 			b.WriteString(",")
 		}

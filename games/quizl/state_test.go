@@ -3,6 +3,7 @@ package quizl
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -98,12 +99,13 @@ func TestAnnounceNotation(t *testing.T) {
 // genuine word, or the announcement is refused and is not a turn.
 func TestAnnouncementMustBeAGenuineWord(t *testing.T) {
 	tests := []struct{ move, err string }{
-		{"say CRAN", "CRAN is not a five-letter word"},
-		{"say SHEEP", "SHEEP repeats the letter E"},
-		{"say XQZVW", "XQZVW is not a word in the lexicon"},
-		{"say CR4NE", `"CR4NE" is not a word of letters A-Z`},
+		{"say CRAN", "cannot announce CRAN: it is not a five-letter word"},
+		{"say SHEEP", "cannot announce SHEEP: it repeats the letter E: a password has five different letters"},
+		{"say zzzzz", "cannot announce ZZZZZ: it repeats the letter Z"},
+		{"say XQZVW", "cannot announce XQZVW: it is not a word in the lexicon"},
+		{"say CR4NE", `cannot announce "CR4NE": it is not a word of letters A-Z`},
 		{"say", "say which word"},
-		{"say Cat CRANE", "nobody here is called CAT"},
+		{"say Cat CRANE", `nobody here is called "Cat": say a player's name, the start of one, or a seat number (0 Ann, 1 Ben)`},
 		{"say Ann CRANE", "you cannot announce your own password"},
 		{"72 please", "is not a square"},
 		{"", "the move is empty"},
@@ -453,5 +455,91 @@ func TestRulesDocExample(t *testing.T) {
 	play(t, s, "0:say WAVES", "1:93", "0:54", "1:80", "0:84", "1:81", "0:say PSALM")
 	if got := s.Score(0); got != 19 {
 		t.Errorf("Ben scores %d, want 25 - 5 - 1 = 19", got)
+	}
+}
+
+// TestAnnounceWhom: with three or more players an announcement names its
+// opponent by whole name, seat number (from 0) or the start of exactly one
+// name, in any case, names with spaces and brackets included; whatever
+// the player wrote, the move's notation (what a record keeps) has the
+// whole name, and the refusals say what would do.
+func TestAnnounceWhom(t *testing.T) {
+	names := []string{"Ann", "Computer (strong)", "Computer (easy)", "2"}
+	grids := []seatGrid{{specimen, "PSALM"}, {craneRow, "CRANE"}, {blimpCol, "BLIMP"}, {craneRow, "CRANE"}}
+	for _, c := range []struct {
+		move string
+		want string // the notation, or the error
+		ok   bool
+	}{
+		{"say Computer (strong) CRANE", "say Computer (strong) CRANE", true},
+		{"say computer (STRONG) crane", "say Computer (strong) CRANE", true},
+		{"say 1 CRANE", "say Computer (strong) CRANE", true},
+		{"say computer (s crane", "say Computer (strong) CRANE", true},
+		{"say Computer (e BLIMP", "say Computer (easy) BLIMP", true},
+		{"say 2 CRANE", "say 2 CRANE", true}, // a player called "2" comes before seat 2
+		{"say 3 CRANE", "say 2 CRANE", true},
+		{"SAY c BLIMP", "", false},
+		{"say computer CRANE", `"computer" could be Computer (strong) or Computer (easy): say more of the name, or the seat number (0 Ann, 1 Computer (strong), 2 Computer (easy), 3 2)`, false},
+		{"say 4 CRANE", "there is no seat 4: the seats are 0 to 3 (0 Ann, 1 Computer (strong), 2 Computer (easy), 3 2)", false},
+		{"say -1 CRANE", `nobody here is called "-1"`, false},
+		{"say Bob CRANE", `nobody here is called "Bob": say a player's name, the start of one, or a seat number`, false},
+		{"say 0 CRANE", "you cannot announce your own password", false},
+		{"say an CRANE", "you cannot announce your own password", false},
+		{"say 1 ZZZZZ", "cannot announce ZZZZZ: it repeats the letter Z", false},
+	} {
+		s := table(t, nil, names, grids...)
+		before := s.clone()
+		got, err := s.Normalize(0, c.move)
+		if c.ok {
+			if err != nil || got != c.want {
+				t.Errorf("%q: normalized to %q, %v; want %q", c.move, got, err, c.want)
+				continue
+			}
+			play(t, s, "0:"+c.move)
+			if n := s.history[0].notation; n != c.want {
+				t.Errorf("%q: played as %q, want %q", c.move, n, c.want)
+			}
+			continue
+		}
+		if c.want == "" {
+			c.want = `"c" could be Computer (strong) or Computer (easy): say more of the name`
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: normalized to %q, %v; want the error %q", c.move, got, err, c.want)
+		}
+		if _, err := s.Apply(0, c.move); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: Apply said %v; want the error %q", c.move, err, c.want)
+		}
+		unchanged(t, before, s, c.move)
+	}
+}
+
+// TestEndData: the end event says in fields why the game ended (what the
+// last move did, by whom, against whom) and the result.
+func TestEndData(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		state func(*testing.T) *State
+		moves []string
+		want  game.End
+	}{
+		{"announced", func(t *testing.T) *State { return two(t, nil) }, []string{"0:resign", "1:say psalm"},
+			game.End{Reason: EndAnnounced, Seat: 1, Against: 0, Word: "PSALM", Winners: []game.Seat{1}, Scores: []int{0, 25}}},
+		{"resign", func(t *testing.T) *State { return two(t, nil) }, []string{"0:say crane", "1:resign"},
+			game.End{Reason: EndResign, Seat: 1, Against: -1, Winners: []game.Seat{0}, Scores: []int{25, 0}}},
+		{"tripped", func(t *testing.T) *State { return table(t, nil, []string{"Sol"}, seatGrid{specimen, "PSALM"}) },
+			[]string{"0:54", "0:64", "0:74", "0:84", "0:94"},
+			game.End{Reason: EndTripped, Seat: 0, Against: 0, Winners: []game.Seat{}, Scores: []int{0}}},
+	} {
+		s := c.state(t)
+		evs := play(t, s, c.moves...)
+		last := evs[len(evs)-1]
+		r, ok := last.Data.(Reveal)
+		if last.Kind != "end" || !ok {
+			t.Fatalf("%s: last event %+v", c.name, last)
+		}
+		if !reflect.DeepEqual(r.End, c.want) || len(r.Grids) != s.n {
+			t.Errorf("%s: end data %+v, want %+v", c.name, r, c.want)
+		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"parlour/game"
 )
 
 // Class is a kind of ship. Reports count hits per class, so the two
@@ -277,7 +279,7 @@ type Placement struct {
 func (p Placement) CheckShip(i int, s Ship) error {
 	c := ClassOf(i)
 	if s.Len() != c.Len() {
-		return fmt.Errorf("the %s %s covers %d squares: a %s covers %d", shipName(i), s, s.Len(), c, c.Len())
+		return fmt.Errorf("the %s %s covers %s: a %s covers %d", shipName(i), s, game.Count(s.Len(), "square", "squares"), c, c.Len())
 	}
 	if s.Diagonal() && !p.Diagonal {
 		return fmt.Errorf("the %s %s lies diagonally: at this table ships lie across or down", shipName(i), s)

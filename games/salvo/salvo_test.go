@@ -438,13 +438,18 @@ func TestOutline(t *testing.T) {
 		if e := evs[len(evs)-1]; e.Kind != "end" || e.To != nil {
 			t.Errorf("last event %+v, want the public end", e)
 		}
+		wantEnd(t, evs, game.End{Reason: EndOutlined, Seat: 0, Against: 1, Winners: []game.Seat{0}, Scores: []int{5, 0}})
 		if v := st.SeatView(game.Spectator); len(v.Fleets) != 2 || v.Fleets[1].Strings()[0] != "D4-H4" {
 			t.Errorf("fleets not shown at the end: %v", v.Fleets)
 		}
 	})
 	t.Run("wrong", func(t *testing.T) {
 		st := twoPlayers(t)
-		apply(t, st, 0, "outline D4-H4 B6-B9 F6-F8 H7-I7 H9-H10")
+		evs := apply(t, st, 0, "outline D4-H4 B6-B9 F6-F8 H7-I7 H9-H10")
+		wantEnd(t, evs, game.End{Reason: EndWrongOutline, Seat: 0, Against: 1, Winners: []game.Seat{1}, Scores: []int{5, 0}})
+		if o, ok := evs[0].Data.(Outline); !ok || evs[0].Kind != "outline" || o.Right || o.By != 0 || o.Of != 1 {
+			t.Errorf("outline event %+v", evs[0])
+		}
 		res := st.Result()
 		if res.Status != game.Finished || !slices.Equal(res.Winners, []game.Seat{1}) {
 			t.Errorf("result %+v, want Ben wins", res)
@@ -463,7 +468,8 @@ func TestResign(t *testing.T) {
 	st := newState(t, nil, fleetA, fleetB)
 	apply(t, st, 0, "fire A1 A2 A3 A4 A5")
 	refuse(t, st, 1, "resign now", "write just resign")
-	apply(t, st, 1, "Resign")
+	evs := apply(t, st, 1, "Resign")
+	wantEnd(t, evs, game.End{Reason: EndResign, Seat: 1, Against: -1, Winners: []game.Seat{0}, Scores: []int{0, 0}})
 	if res := st.Result(); res.Status != game.Finished || !slices.Equal(res.Winners, []game.Seat{0}) {
 		t.Errorf("result %+v", res)
 	}
@@ -658,5 +664,15 @@ func TestPractice(t *testing.T) {
 	bad, _ := ParseFleet([]string{"A1-A5", "D2-G2", "I4-I6", "D8-E8", "G9-G10"})
 	if _, err := NewPractice(game.Defaults(Game{}.Options()), bad); err == nil {
 		t.Error("an illegal practice fleet was accepted")
+	}
+}
+
+// wantEnd checks that evs end with the end event, saying in fields why.
+func wantEnd(t *testing.T, evs []game.Event, want game.End) {
+	t.Helper()
+	last := evs[len(evs)-1]
+	e, ok := last.Data.(EndEvent)
+	if last.Kind != "end" || !ok || !reflect.DeepEqual(e.End, want) || len(e.Fleets) != 2 {
+		t.Errorf("end event %+v, want %+v", last, want)
 	}
 }

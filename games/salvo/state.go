@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"parlour/game"
@@ -46,6 +47,9 @@ type State struct {
 
 	turn    game.Seat // the seat to move, Spectator once the game is over
 	winners []game.Seat
+	// ending is why the game would end after the move being applied:
+	// each move sets it before the game may end.
+	ending game.End
 	// practice is set for NewPractice's solitaire play: seat 0 fires and
 	// seat 1 only holds the fleet, never taking a turn.
 	practice bool
@@ -177,9 +181,10 @@ func (s *State) Apply(seat game.Seat, move string) ([]game.Event, error) {
 		if strings.TrimSpace(rest) != "" {
 			return nil, fmt.Errorf("%q: write just resign", clipText(text))
 		}
+		s.ending = game.End{Reason: EndResign, Seat: seat, Against: game.Spectator}
 		evs = s.leave(seat, OutResigned, []game.Event{{
 			Kind: "resign", Text: s.cfg.Name(seat) + " resigns",
-			Data: map[string]any{"seat": seat},
+			Data: ResignEvent{Seat: seat},
 		}})
 	case "":
 		return nil, errors.New(`the move is empty: write "fire" and your squares, "outline" and the fleet, or "resign"`)
@@ -268,16 +273,17 @@ func (s *State) fire(seat game.Seat, list string) ([]game.Event, error) {
 			To:   []game.Seat{t},
 			Kind: "hits",
 			Text: hitsText(s.cfg.Name(seat), hits),
-			Data: map[string]any{"by": seat, "number": sv.Number, "hits": hits.Squares()},
+			Data: HitsEvent{By: seat, Number: sv.Number, Hits: hits.Squares()},
 		},
 	}
 	if s.sunk[t] == allSunk {
 		evs = append(evs, game.Event{
 			Kind: "fleet_sunk",
 			Text: fmt.Sprintf("every ship of %s's fleet is sunk: %s must outline it", name, s.cfg.Name(seat)),
-			Data: map[string]any{"seat": t, "by": seat},
+			Data: FleetSunkEvent{Seat: t, By: seat},
 		})
 	}
+	// A salvo cannot end the game: the shooter's own fleet is afloat.
 	return s.advance(seat, evs), nil
 }
 
@@ -299,9 +305,11 @@ func (s *State) outline(seat game.Seat, list string) ([]game.Event, error) {
 	ev := game.Event{Kind: "outline", Data: s.outlines[len(s.outlines)-1]}
 	if right {
 		ev.Text = fmt.Sprintf("%s outlined %s's fleet rightly: %s", s.cfg.Name(seat), name, strings.Join(f.Strings(), " "))
+		s.ending = game.End{Reason: EndOutlined, Seat: seat, Against: t}
 		return s.leave(t, OutOutlined, []game.Event{ev}), nil
 	}
 	ev.Text = fmt.Sprintf("%s outlined %s's fleet wrongly", s.cfg.Name(seat), name)
+	s.ending = game.End{Reason: EndWrongOutline, Seat: seat, Against: t}
 	return s.leave(seat, OutWrongOutline, []game.Event{ev}), nil
 }
 
@@ -312,7 +320,7 @@ func (s *State) leave(seat game.Seat, why string, evs []game.Event) []game.Event
 	evs = append(evs, game.Event{
 		Kind: "out",
 		Text: fmt.Sprintf("%s is out of the game (%s)", s.cfg.Name(seat), why),
-		Data: map[string]any{"seat": seat, "why": why},
+		Data: OutEvent{Seat: seat, Why: why},
 	})
 	return s.advance(mover, evs)
 }
@@ -361,16 +369,60 @@ func (s *State) endEvent() game.Event {
 	default:
 		text += strings.Join(names, " and ") + " share the win"
 	}
-	fleets := make(map[string][]string, s.n)
+	end := EndEvent{End: s.ending, Fleets: make(map[string][]string, s.n)}
+	end.Winners = slices.Clone(s.winners)
+	if end.Winners == nil {
+		end.Winners = []game.Seat{}
+	}
+	end.Scores = s.Result().Scores
 	for i, f := range s.fleets {
-		fleets[s.cfg.Name(game.Seat(i))] = f.Strings()
+		end.Fleets[s.cfg.Name(game.Seat(i))] = f.Strings()
 	}
-	return game.Event{
-		Kind: "end",
-		Text: text,
-		Data: map[string]any{"winners": s.winners, "fleets": fleets},
-	}
+	return game.Event{Kind: "end", Text: text, Data: end}
 }
+
+// The reasons a game of Salvo ends, as its end event gives them: what the
+// last move did.
+const (
+	// EndOutlined: Seat outlined Against's fleet rightly.
+	EndOutlined = "outlined"
+	// EndWrongOutline: Seat outlined Against's fleet wrongly and is out.
+	EndWrongOutline = "wrong_outline"
+	// EndResign: Seat resigned.
+	EndResign = "resign"
+)
+
+// The events' data, for front ends (Salvo and Outline are the data of
+// "salvo" and "outline").
+type (
+	// HitsEvent tells a fleet's owner which of its squares a salvo hit.
+	HitsEvent struct {
+		By     game.Seat `json:"by"`
+		Number int       `json:"number"`
+		Hits   []Square  `json:"hits"`
+	}
+	// FleetSunkEvent says that every ship of Seat's fleet is sunk, By
+	// being the player who must now outline it.
+	FleetSunkEvent struct {
+		Seat game.Seat `json:"seat"`
+		By   game.Seat `json:"by"`
+	}
+	// OutEvent says Seat is out of the game, and why (OutResigned, ...).
+	OutEvent struct {
+		Seat game.Seat `json:"seat"`
+		Why  string    `json:"why"`
+	}
+	// ResignEvent says Seat resigned.
+	ResignEvent struct {
+		Seat game.Seat `json:"seat"`
+	}
+	// EndEvent is the end: why, the result, and every fleet by its
+	// owner's name.
+	EndEvent struct {
+		game.End
+		Fleets map[string][]string `json:"fleets"`
+	}
+)
 
 func squareList(sq []Square) string {
 	var b strings.Builder

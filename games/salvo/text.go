@@ -74,7 +74,7 @@ func (v View) String() string {
 	}
 	b.WriteString("\n")
 	for _, p := range v.Players {
-		fmt.Fprintf(&b, "%s: %d ships sunk, %d lost, %d shots", p.Name, p.ShipsSunk, p.ShipsLost, p.Shots)
+		fmt.Fprintf(&b, "%s: %s sunk, %d lost, %s", p.Name, game.Count(p.ShipsSunk, "ship", "ships"), p.ShipsLost, game.Count(p.Shots, "shot", "shots"))
 		if p.Out != "" {
 			fmt.Fprintf(&b, ", out (%s)", p.Out)
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"parlour/game"
 )
 
 // The limits of a board's size, in squares, for the width and height rule
@@ -66,10 +68,10 @@ func ParseShape(s string) ([][]bool, error) {
 	for i, p := range parts {
 		p = strings.TrimSpace(p)
 		if len(p) < MinSide || len(p) > MaxSide {
-			return nil, fmt.Errorf("shape: row %d has %d squares, want %d to %d", i+1, len(p), MinSide, MaxSide)
+			return nil, fmt.Errorf("shape: row %d has %s, want %d to %d", i+1, game.Count(len(p), "square", "squares"), MinSide, MaxSide)
 		}
 		if i > 0 && len(p) != len(rows[0]) {
-			return nil, fmt.Errorf("shape: row %d has %d squares but row 1 has %d", i+1, len(p), len(rows[0]))
+			return nil, fmt.Errorf("shape: row %d has %s but row 1 has %d", i+1, game.Count(len(p), "square", "squares"), len(rows[0]))
 		}
 		row := make([]bool, len(p))
 		for j := 0; j < len(p); j++ {

@@ -124,7 +124,7 @@ func ExampleView_String() {
 	}
 	fmt.Println(st.SeatView(game.Spectator))
 	// Output:
-	// Sightless Word Fight on 6 x 5, scoring multiply (letters reused x length), strikes per word, 1 of 1 strikes
+	// Sightless Word Fight on 6 x 5, scoring multiply (letters reused x length), strikes per word, 1 of 1 strike
 	//
 	// Words:
 	//   1. CART (4) by Ann

@@ -2,6 +2,7 @@ package wordfight
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -405,8 +406,15 @@ func TestWinnersAndTies(t *testing.T) {
 		t.Errorf("tie: %+v, want both win on 3", r)
 	}
 	s = newPlay(t, 2, map[string]any{"strike_limit": 1})
-	play(t, s, "0:declare cart", "0:place A1 across", "1:place A1 across",
+	evs := play(t, s, "0:declare cart", "0:place A1 across", "1:place A1 across",
 		"1:declare tar", "0:place D1 down", "1:cannot")
+	wantEnd := EndEvent{End: game.End{Reason: EndStrikes, Seat: 1, Against: -1, Word: "TAR", Winners: []game.Seat{0}, Scores: []int{3, 0}}, Cannot: []game.Seat{1}}
+	if e := evs[len(evs)-1]; e.Kind != "end" || !reflect.DeepEqual(e.Data, wantEnd) {
+		t.Errorf("end event %+v, want %+v", e, wantEnd)
+	}
+	if d, ok := evs[len(evs)-2].Data.(WordDoneEvent); !ok || d.Added != 1 || d.Strikes != 1 || d.Limit != 1 {
+		t.Errorf("word_done event %+v", evs[len(evs)-2])
+	}
 	r = s.Result()
 	if !slices.Equal(r.Winners, []game.Seat{0}) || !slices.Equal(r.Scores, []int{3, 0}) {
 		t.Errorf("result %+v, want Ann wins 3-0", r)
@@ -422,6 +430,9 @@ func TestResign(t *testing.T) {
 	r := s.Result()
 	if r.Status != game.Finished || !slices.Equal(r.Winners, []game.Seat{0}) || evs[len(evs)-1].Kind != "end" {
 		t.Errorf("after a resignation: %+v, %v", r, evs)
+	}
+	if e, ok := evs[len(evs)-1].Data.(EndEvent); !ok || e.Reason != EndResign || e.Seat != 1 || e.Word != "" {
+		t.Errorf("end data after a resignation: %+v", evs[len(evs)-1].Data)
 	}
 
 	// With three, the others play on; a resignation may complete a word

@@ -215,7 +215,7 @@ func (s *State) place(seat game.Seat, args []string) ([]game.Event, error) {
 	if s.rules.Multiply {
 		text += strconv.Itoa(reused) + " reused x " + strconv.Itoa(len(e.word)) + " letters = "
 	}
-	text += strconv.Itoa(pts) + " points"
+	text += game.Count(pts, "point", "points")
 	evs := []game.Event{
 		{To: []game.Seat{seat}, Kind: "placed", Text: text,
 			Data: PlacedEvent{Seat: seat, Word: W, At: p.String(), Reused: reused, Points: pts, Score: s.scores[seat]}},
@@ -277,12 +277,13 @@ func (s *State) afterAnswer(evs []game.Event) []game.Event {
 		for i, c := range e.cannot {
 			names[i] = s.cfg.Name(c)
 		}
-		text = fmt.Sprintf("%s could not place %s: %d strike(s), %d of %d", strings.Join(names, ", "), W, e.strikes, s.strikes, s.rules.StrikeLimit)
+		text = fmt.Sprintf("%s could not place %s: %s, %d of %d", strings.Join(names, ", "), W, game.Count(e.strikes, "strike", "strikes"), s.strikes, s.rules.StrikeLimit)
 	}
 	evs = append(evs, game.Event{Kind: "word_done", Text: text,
-		Data: WordDoneEvent{Number: len(s.list), Word: W, Cannot: slices.Clone(e.cannot), Strikes: s.strikes}})
+		Data: WordDoneEvent{Number: len(s.list), Word: W, Cannot: slices.Clone(e.cannot), Added: e.strikes, Strikes: s.strikes, Limit: s.rules.StrikeLimit}})
 	if s.strikes >= s.rules.StrikeLimit {
-		return append(evs, s.end(fmt.Sprintf("%d strikes", s.strikes)))
+		why := game.End{Reason: EndStrikes, Seat: e.by, Against: game.Spectator, Word: W}
+		return append(evs, s.end(game.Count(s.strikes, "strike", "strikes"), why, slices.Clone(e.cannot)))
 	}
 	s.declarer = s.nextActive(e.by)
 	return evs
@@ -320,7 +321,7 @@ func (s *State) resign(seat game.Seat) ([]game.Event, error) {
 		}
 	}
 	if active < 2 {
-		return append(evs, s.end("resignation")), nil
+		return append(evs, s.end("resignation", game.End{Reason: EndResign, Seat: seat, Against: game.Spectator}, nil)), nil
 	}
 	if s.answering {
 		return s.afterAnswer(evs), nil
@@ -331,8 +332,20 @@ func (s *State) resign(seat game.Seat) ([]game.Event, error) {
 	return evs, nil
 }
 
+// The reasons a game of Sightless Word Fight ends, as its end event gives
+// them.
+const (
+	// EndStrikes: the strikes reached the limit with Word, declared by
+	// Seat, which the players in Cannot could not place.
+	EndStrikes = "strikes"
+	// EndResign: Seat resigned, leaving fewer than two players.
+	EndResign = "resign"
+)
+
 // end finishes the game: the players still in with the most points win.
-func (s *State) end(why string) game.Event {
+// why says it in words, data in fields (its result is filled in here),
+// cannot lists who could not place the last word.
+func (s *State) end(why string, data game.End, cannot []game.Seat) game.Event {
 	s.over = true
 	s.answering = false
 	best := -1
@@ -356,9 +369,13 @@ func (s *State) end(why string) game.Event {
 	if len(names) > 1 {
 		verb = "share the win"
 	}
+	data.Winners, data.Scores = slices.Clone(s.winners), slices.Clone(s.scores)
+	if data.Winners == nil {
+		data.Winners = []game.Seat{}
+	}
 	return game.Event{Kind: "end",
-		Text: fmt.Sprintf("the game ends after %s: %s %s with %d points", why, strings.Join(names, " and "), verb, best),
-		Data: EndEvent{Winners: slices.Clone(s.winners), Scores: slices.Clone(s.scores)}}
+		Text: fmt.Sprintf("the game ends after %s: %s %s with %s", why, strings.Join(names, " and "), verb, game.Count(best, "point", "points")),
+		Data: EndEvent{End: data, Cannot: cannot}}
 }
 
 // Audit returns the end-of-game audit of every player (see Audit), or nil
@@ -400,18 +417,24 @@ type (
 	// WordDoneEvent closes a word once everybody has answered: who could
 	// not place it, and the strikes so far.
 	WordDoneEvent struct {
-		Number  int         `json:"number"`
-		Word    string      `json:"word"`
-		Cannot  []game.Seat `json:"cannot,omitempty"`
-		Strikes int         `json:"strikes"`
+		Number int         `json:"number"`
+		Word   string      `json:"word"`
+		Cannot []game.Seat `json:"cannot,omitempty"`
+		// Added is the strikes this word gave, Strikes the strikes so
+		// far, Limit the strikes that end the game.
+		Added   int `json:"added"`
+		Strikes int `json:"strikes"`
+		Limit   int `json:"limit"`
 	}
 	// ResignEvent says a player has left the game.
 	ResignEvent struct {
 		Seat game.Seat `json:"seat"`
 	}
-	// EndEvent is the result; the final views show the grids and the audit.
+	// EndEvent is why the game ended and the result; the final views
+	// show the grids and the audit. Cannot lists who could not place the
+	// word that gave the last strike.
 	EndEvent struct {
-		Winners []game.Seat `json:"winners"`
-		Scores  []int       `json:"scores"`
+		game.End
+		Cannot []game.Seat `json:"cannot,omitempty"`
 	}
 )

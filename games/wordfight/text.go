@@ -24,8 +24,8 @@ func (v *View) String() string {
 	if !r.Multiply {
 		scoring = "base (a word's length)"
 	}
-	fmt.Fprintf(&sb, "Sightless Word Fight on %d x %d, scoring %s, strikes per %s, %d of %d strikes\n",
-		r.Width, r.Height, scoring, r.StrikesPer, v.Strikes, v.StrikeLimit)
+	fmt.Fprintf(&sb, "Sightless Word Fight on %d x %d, scoring %s, strikes per %s, %d of %s\n",
+		r.Width, r.Height, scoring, r.StrikesPer, v.Strikes, game.Count(v.StrikeLimit, "strike", "strikes"))
 	if len(v.List) > 0 {
 		sb.WriteString("\nWords:\n")
 	}
@@ -62,11 +62,11 @@ func (v *View) String() string {
 	switch {
 	case v.Grids != nil:
 		for s, g := range v.Grids {
-			fmt.Fprintf(&sb, "\n%s: %d points\n", name(game.Seat(s)), v.Scores[s])
+			fmt.Fprintf(&sb, "\n%s: %s\n", name(game.Seat(s)), game.Count(v.Scores[s], "point", "points"))
 			writeGrid(&sb, g)
 		}
 	case v.Grid != nil:
-		fmt.Fprintf(&sb, "\nYour grid: %d points\n", v.Score)
+		fmt.Fprintf(&sb, "\nYour grid: %s\n", game.Count(v.Score, "point", "points"))
 		writeGrid(&sb, v.Grid)
 	}
 	if v.Audit != nil {
@@ -76,7 +76,7 @@ func (v *View) String() string {
 			if !a.Confirmed {
 				verdict = fmt.Sprintf("DOES NOT ADD UP (recorded %d)", a.Recorded)
 			}
-			fmt.Fprintf(&sb, "  %s: %d points, %s", name(game.Seat(a.Seat)), a.Points, verdict)
+			fmt.Fprintf(&sb, "  %s: %s, %s", name(game.Seat(a.Seat)), game.Count(a.Points, "point", "points"), verdict)
 			for _, l := range a.Lines {
 				switch {
 				case l.Problem != "":

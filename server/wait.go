@@ -1,0 +1,164 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"time"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// DefaultMaxWait is how long a move or setup asked with "wait": true waits
+// at most for the asker's turn (Config.MaxWait): past it the answer comes
+// with what there is and says it timed out, and the client asks again.
+// It is short of the idle timeouts of common proxies (60 s).
+const DefaultMaxWait = 50 * time.Second
+
+// turnState is where a wait stands: whether it is over, and the answer so
+// far.
+type turnState struct {
+	version int
+	status  store.Status
+	toMove  []game.Seat
+	started bool
+	events  []game.Event
+	waiting string
+}
+
+// awaitTurn waits, after version from, until seat may move at t (its turn
+// has come, in a game that has started) or the game is over, or ctx ends,
+// or the server's longest wait passes, or the server shuts down; it
+// returns the events seat may see of every move after from, and timedOut
+// when the wait ended before the turn. Its error is only that of reading
+// the table's moves.
+func (s *Service) awaitTurn(ctx context.Context, t *table, seat game.Seat, from int) (ts turnState, timedOut bool, err error) {
+	t.mu.Lock()
+	t.watchers++
+	t.mu.Unlock()
+	defer func() {
+		t.mu.Lock()
+		t.watchers--
+		t.mu.Unlock()
+	}()
+	timer := time.NewTimer(s.cfg.MaxWait)
+	defer timer.Stop()
+	for {
+		t.mu.Lock()
+		ts, err = s.turnState(t, seat, from)
+		done := ts.status == store.Finished || (ts.started && slices.Contains(ts.toMove, seat))
+		var ch <-chan struct{}
+		if !done && err == nil {
+			ch = t.awaitChange()
+		}
+		t.lastUse = time.Now()
+		t.mu.Unlock()
+		if done || err != nil {
+			return ts, false, err
+		}
+		// The move or setup is in: whatever ends the wait, the answer
+		// says what there is rather than an error.
+		select {
+		case <-ch:
+		case <-timer.C:
+			return ts, true, nil
+		case <-ctx.Done():
+			return ts, true, nil
+		case <-s.ctx.Done():
+			return ts, true, nil
+		}
+	}
+}
+
+// turnState reports t as seat sees it: the version, status, seats to move,
+// and the events of every move after version from that seat may see. t.mu
+// must be held.
+func (s *Service) turnState(t *table, seat game.Seat, from int) (turnState, error) {
+	ts := turnState{version: t.version(), status: t.status, started: t.m.Started, toMove: []game.Seat{}, events: []game.Event{}}
+	if t.st != nil {
+		ts.toMove = append(ts.toMove, t.st.ToMove()...)
+	}
+	if !t.m.Started {
+		ts.waiting = t.waitingFor()
+		return ts, nil
+	}
+	first := max(from-t.m.Start, 0) // index of the first move after from
+	if first >= len(t.moves) {
+		return ts, nil
+	}
+	steps, err := t.steps(s.games, first)
+	if err != nil {
+		return ts, err
+	}
+	for _, st := range steps {
+		ts.events = append(ts.events, game.VisibleTo(st.events, seat)...)
+	}
+	return ts, nil
+}
+
+// MoveWait is Move with "wait": true. It plays move, then answers once it
+// is the mover's turn again or the game is over, with every event the
+// mover may see since (its own move's first, then the other seats'
+// replies, computer seats' included). Past the server's longest wait it
+// answers with what there is, TimedOut set.
+func (s *Service) MoveWait(ctx context.Context, p *Principal, id, move string, expect *int) (MoveResult, error) {
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return MoveResult{}, err
+	}
+	t.mu.Lock()
+	seat := t.seatOf(p)
+	t.mu.Unlock()
+	if seat < 0 {
+		return MoveResult{}, refuse(http.StatusForbidden, "you hold no seat at this table")
+	}
+	res, err := s.move(ctx, t, seat, move, expect)
+	if err != nil {
+		return res, err
+	}
+	// The move's own events are in res; the wait gathers the moves after.
+	ts, timedOut, err := s.awaitTurn(ctx, t, seat, res.Version)
+	if err != nil {
+		return MoveResult{}, err
+	}
+	res.Version, res.Status, res.ToMove = ts.version, ts.status, ts.toMove
+	res.Events = append(res.Events, ts.events...)
+	res.TimedOut = timedOut
+	return res, nil
+}
+
+// SetupWait is Setup with "wait": true. It takes the setup, then answers
+// once play has started and it is the asker's turn (or the game is over),
+// with the events of the moves made since the start that the asker may
+// see (a computer seat that moves first). Past the server's longest wait
+// it answers with what there is, TimedOut set and Waiting saying what play
+// waits for (other players to join, or their setups).
+func (s *Service) SetupWait(ctx context.Context, p *Principal, id string, req SetupRequest) (SetupResult, error) {
+	res, err := s.Setup(ctx, p, id, req)
+	if err != nil {
+		return res, err
+	}
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return SetupResult{}, err
+	}
+	t.mu.Lock()
+	seat := t.seatOf(p)
+	t.mu.Unlock()
+	ts, timedOut, err := s.awaitTurn(ctx, t, seat, res.Version)
+	if err != nil {
+		return SetupResult{}, err
+	}
+	res.fill(ts)
+	res.TimedOut = timedOut
+	return res, nil
+}
+
+// fill sets the table's state after a setup.
+func (r *SetupResult) fill(ts turnState) {
+	r.Version, r.Started, r.Status, r.ToMove, r.Waiting = ts.version, ts.started, ts.status, ts.toMove, ts.waiting
+	if ts.started {
+		r.Events = ts.events
+	}
+}

@@ -1,0 +1,141 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// TestWaitAgainstComputers plays a whole game against two computer seats
+// with one request per turn: the setup answers once play has started and
+// it is our turn, and every move answers once it is our turn again or the
+// game is over, with our move's events and the computers' replies as we
+// may see them (their guesses, not the answers only they may see).
+func TestWaitAgainstComputers(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer:strong", "computer:easy"}, Rules: map[string]json.RawMessage{"max": json.RawMessage("100")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa := f.principal(a.Token)
+	sr, err := f.s.SetupWait(ctx, pa, a.Table, SetupRequest{Auto: true, Wait: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sr.Started || sr.Status != store.Playing || !slices.Equal(sr.ToMove, []game.Seat{0}) || sr.TimedOut || sr.Waiting != "" {
+		t.Fatalf("setup with wait answered %+v, want play started and our turn", sr)
+	}
+	lo, hi := 1, 100
+	version := sr.Version
+	for turn := 0; ; turn++ {
+		if turn > 10 {
+			t.Fatal("no end after 10 turns")
+		}
+		n := (lo + hi) / 2
+		res, err := f.s.MoveWait(ctx, pa, a.Table, fmt.Sprintf("guess %d", n), &version)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var kinds []string
+		for _, e := range res.Events {
+			kinds = append(kinds, e.Kind)
+			if e.Kind == "answer" {
+				if !e.Visible(0) || e.To[0] != 0 {
+					t.Fatalf("an answer meant for %v reached seat 0: %+v", e.To, e)
+				}
+				switch e.Data.(map[string]any)["answer"] {
+				case "higher":
+					lo = n + 1
+				case "lower":
+					hi = n - 1
+				}
+			}
+		}
+		if res.TimedOut {
+			t.Fatalf("turn %d timed out: %+v", turn, res)
+		}
+		if res.Status == store.Finished {
+			if len(kinds) < 2 || kinds[0] != "guess" || kinds[len(kinds)-1] != "end" {
+				t.Errorf("last answer's events %v", kinds)
+			}
+			break
+		}
+		// Our guess and its answer, then each computer's guess: public,
+		// their answers withheld.
+		if want := []string{"guess", "answer", "guess", "guess"}; !slices.Equal(kinds, want) {
+			t.Fatalf("turn %d: events %v, want %v", turn, kinds, want)
+		}
+		if !slices.Equal(res.ToMove, []game.Seat{0}) || res.Version != version+3 {
+			t.Fatalf("turn %d: answered at version %d (moved at %d), to move %v", turn, res.Version, version, res.ToMove)
+		}
+		version = res.Version
+	}
+}
+
+// TestWaitTimesOut: past the server's longest wait, a wait answers with
+// what there is and says so, and what play waits for; a setup without
+// wait says whether play started.
+func TestWaitTimesOut(t *testing.T) {
+	ctx := context.Background()
+	f := &fixture{t: t, dir: t.TempDir(), maxWait: 150 * time.Millisecond}
+	f.open()
+	t.Cleanup(f.close)
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa := f.principal(a.Token)
+	sr, err := f.s.SetupWait(ctx, pa, a.Table, SetupRequest{Setup: setupOf(5), Wait: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sr.Started || !sr.TimedOut || sr.Status != store.Open || !strings.Contains(sr.Waiting, "waiting for players to join") {
+		t.Fatalf("setup with wait at a table with an open seat: %+v", sr)
+	}
+	b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb := f.principal(b.Token)
+	sr, err = f.s.SetupWait(ctx, pa, a.Table, SetupRequest{Setup: setupOf(6), Wait: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sr.Started || !sr.TimedOut || sr.Status != store.Setup || sr.Waiting != "waiting for the setups of Ben" {
+		t.Fatalf("setup with wait, the other setup missing: %+v", sr)
+	}
+	sr, err = f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(7)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sr.Started || sr.Status != store.Playing || !slices.Equal(sr.ToMove, []game.Seat{0}) || sr.TimedOut {
+		t.Fatalf("the last setup, without wait: %+v, want play started", sr)
+	}
+	res, err := f.s.MoveWait(ctx, pa, a.Table, "guess 1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.TimedOut || res.Status != store.Playing || !slices.Equal(res.ToMove, []game.Seat{1}) || len(res.Events) != 2 {
+		t.Fatalf("a move with wait that Ben never answers: %+v", res)
+	}
+	// A request that ends stops the wait; the move stands.
+	cctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err = f.s.MoveWait(cctx, pb, a.Table, "guess 1", nil)
+	if err != nil || !res.TimedOut || !slices.Equal(res.ToMove, []game.Seat{0}) || time.Since(start) > 100*time.Millisecond {
+		t.Fatalf("a wait whose request ended: %+v, %v after %v", res, err, time.Since(start))
+	}
+	if _, err := f.s.MoveWait(ctx, pb, a.Table, "guess 2", nil); StatusOf(err) != http.StatusConflict {
+		t.Fatalf("a move out of turn with wait: %v", err)
+	}
+}
