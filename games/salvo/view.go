@@ -175,10 +175,10 @@ type View struct {
 	// Practice is set at a one-seat table: Players[0] fires at the hidden
 	// fleet, Players[1] (named HiddenFleet), which is no seat of the table
 	// and never moves; the player has no Fleet of its own.
-	Practice      bool      `json:"practice,omitempty"`
-	Placement     string    `json:"placement"`
-	DiagonalShips bool      `json:"diagonal_ships"`
-	ShotsLostBy   string    `json:"shots_lost_by"`
+	Practice      bool   `json:"practice,omitempty"`
+	Placement     string `json:"placement"`
+	DiagonalShips bool   `json:"diagonal_ships"`
+	ShotsLostBy   string `json:"shots_lost_by"`
 
 	Players  []Player    `json:"players"`
 	ToMove   []game.Seat `json:"to_move"`
