@@ -118,7 +118,7 @@ func TestOneSeat(t *testing.T) {
 				t.Fatalf("to move %v, want the lone player", got)
 			}
 			v := st.SeatView(0)
-			if !v.Practice || v.Fleet != nil || v.Fleets != nil || v.Target != 1 || v.Players[1].Name != HiddenFleet {
+			if !v.Practice || v.Fleet != nil || v.Fleets != nil || v.Target != 1 || v.Players[1].Name != FleetOwner {
 				t.Fatalf("the player's view: %+v", v)
 			}
 			n := min(v.Shots, len(todo))

@@ -57,8 +57,10 @@ type State struct {
 	solo bool
 }
 
-// HiddenFleet names the fleet a lone player fires at in a one-seat game.
-const HiddenFleet = "the hidden fleet"
+// FleetOwner names the owner of the hidden fleet a lone player fires at in
+// a one-seat game, for the texts that name the target ("Ann fired salvo 1
+// at the computer").
+const FleetOwner = "the computer"
 
 var _ game.State = (*State)(nil)
 
@@ -80,7 +82,7 @@ func NewState(cfg game.Config, setups []json.RawMessage) (*State, error) {
 			return nil, fmt.Errorf("the hidden fleet: %w", err)
 		}
 		two := cfg
-		two.Players = []string{cfg.Players[0], HiddenFleet}
+		two.Players = []string{cfg.Players[0], FleetOwner}
 		s, err := newPractice(two, f)
 		if err != nil {
 			return nil, err

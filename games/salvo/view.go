@@ -173,7 +173,7 @@ type View struct {
 	// Seat is the seat this view is for, Spectator for an onlooker.
 	Seat game.Seat `json:"seat"`
 	// Practice is set at a one-seat table: Players[0] fires at the hidden
-	// fleet, Players[1] (named HiddenFleet), which is no seat of the table
+	// fleet, Players[1] (named FleetOwner), which is no seat of the table
 	// and never moves; the player has no Fleet of its own.
 	Practice      bool   `json:"practice,omitempty"`
 	Placement     string `json:"placement"`
