@@ -75,6 +75,7 @@ async function playScreen(main, id, mine) {
 
   let mod = null, board = null, setupDrawn = false, last = null, lastMine = null;
   const seen = new Set(); // versions of the moves already taken in
+  let lastMove = null; // the latest move taken in, with the events this seat saw
   const ctx = {
     table: id,
     seat: mine.seat,
@@ -115,6 +116,7 @@ async function playScreen(main, id, mine) {
     if (u.moves) for (const m of u.moves) {
       if (seen.has(m.version)) continue;
       seen.add(m.version);
+      if (!lastMove || m.version > lastMove.version) lastMove = m;
       const own = (m.events || []).filter(e => e.to && e.to.includes(u.seat));
       if (own.length && last) toast(own.map(e => e.text).join("; "));
     }
@@ -179,17 +181,18 @@ async function playScreen(main, id, mine) {
     }
 
     // Tools.
-    fill(tools, 
+    fill(tools,
       h("h2", {}, "Table"),
-      h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
-      !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null,
-      h("a", { href: "/rules/" + t.game }, "Rules of " + t.title));
+      h("div", { class: "row" },
+        h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
+        !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null),
+      h("p", {}, h("a", { href: "/rules/" + t.game, id: "rules-link" }, "Rules of " + t.title)));
     if (over) touchRecent(id, t.game, { result: resultText(t, u.seat, names) });
   }
 
   function resultText(t, seat, names) {
     const w = (t.result && t.result.winners) || [];
-    if (!w.length) return "draw";
+    if (!w.length) return t.seats.length === 1 ? "no win this time" : "draw";
     if (w.includes(seat)) return w.length > 1 ? "shared win" : "you won";
     return `${w.map(s => names[s]).join(" and ")} won`;
   }
@@ -197,7 +200,13 @@ async function playScreen(main, id, mine) {
   function endBanner(u, names) {
     const t = u.table;
     const res = t.result || { winners: [] };
-    const box = h("div", { class: "banner", id: "game-over" }, h("h2", {}, "Game over: " + resultText(t, u.seat, names)));
+    // Why the game ended, in words, from the game's own module: it reads
+    // the final view and the last move's events (see endSummary there).
+    const why = (u.view && mod.endSummary && mod.endSummary(u.view, { seat: u.seat, names, last: lastMove })) || {};
+    const won = (res.winners || []).includes(u.seat);
+    const box = h("div", { class: "banner end" + (won ? " won" : ""), id: "game-over" },
+      h("h2", {}, "Game over: " + (why.result || resultText(t, u.seat, names))),
+      why.reason ? h("p", { class: "reason", id: "end-reason" }, why.reason) : null);
     if (res.scores) append(box, h("p", {}, "Scores: ", res.scores.map((s, i) => `${names[i]} ${s}`).join(", ")));
     if (t.reveal && t.reveal.length) {
       const checks = h("ul", { id: "commitments" });

@@ -352,3 +352,29 @@ export function moveList(v) {
   return [...v.salvos.map(s => ({ seat: s.by, text: `salvo ${s.number}: ${s.squares.join(" ")}`, detail: reportText(s.report) })),
     ...(v.outlines || []).map(o => ({ seat: o.by, text: `outline of ${v.players[o.of].name}`, detail: o.right ? "right" : "wrong" }))];
 }
+
+// endSummary says why the game ended, from the final view and the last
+// move (table.js passes {seat, names, last}): who outlined which fleet
+// rightly or wrongly, or who resigned. (When the events carry the end
+// reason as fields, read them here instead.)
+export function endSummary(v, { seat, last }) {
+  v = norm(v);
+  const name = i => v.players[i].name;
+  const o = v.outlines[v.outlines.length - 1];
+  const byOutline = last && /^outline\b/i.test(last.move) && o;
+  const salvos = v.salvos.filter(s => s.by === 0).length;
+  if (v.practice) {
+    if (byOutline && o.right) return { result: "you found the hidden fleet", reason: `You sank all five ships and outlined the computer's fleet rightly, in ${plural(salvos, "salvo")}.` };
+    if (byOutline) return { result: "the outline was wrong", reason: `You sank all five ships, but outlined the computer's fleet wrongly (you said ${o.fleet.join(" ")}). Its real fleet is shown below.` };
+    return { result: "you resigned", reason: `You resigned after ${plural(salvos, "salvo")}; the computer's fleet is shown below.` };
+  }
+  if (byOutline) {
+    const who = o.by === seat ? "You" : name(o.by);
+    const whose = o.of === seat ? "your" : `${name(o.of)}'s`;
+    return { reason: o.right ? `${who} outlined ${whose} fleet rightly.` : `${who} outlined ${whose} fleet wrongly, and a wrong outline loses.` };
+  }
+  const resigned = v.players.map((p, i) => p.out === "resigned" ? i : -1).filter(i => i >= 0);
+  if (last && /^resign$/i.test(last.move)) return { reason: `${last.seat === seat ? "You" : last.player} resigned.` };
+  if (resigned.length) return { reason: `${resigned.map(name).join(" and ")} resigned.` };
+  return null;
+}

@@ -173,3 +173,23 @@ export function standings(v) {
 export function moveList(v) {
   return (v.list || []).map(e => ({ seat: e.by, text: `declared ${e.word} (${e.length})`, detail: e.mine ? `you: ${e.mine.move}${e.mine.points ? `, ${e.mine.points} pts` : ""}` : "" }));
 }
+
+// endSummary says why the game ended, from the final view and the last
+// move (table.js passes {seat, names, last}): which word gave the last
+// strike and who could not place it, or who resigned. (When the events
+// carry the end reason as fields, read them here instead.)
+export function endSummary(v, { last }) {
+  const ordinal = n => ["first", "second", "third", "fourth", "fifth"][n - 1] || `${n}th`;
+  if (v.strikes >= v.strike_limit) {
+    const list = v.list || [];
+    const e = [...list].reverse().find(x => x.strikes);
+    if (e) {
+      const who = (e.cannot || []).map(s => v.players[s]);
+      return { reason: `${e.word} gave the ${ordinal(v.strikes)} strike: ${who.join(" and ")} could not place it, and ${v.strike_limit} strikes end the game.` };
+    }
+    return { reason: `The game reached ${v.strike_limit} strikes.` };
+  }
+  if (last && /^resign$/i.test(last.move)) return { reason: `${last.player} resigned.` };
+  const end = last && (last.events || []).find(e => e.kind === "end");
+  return end ? { reason: end.text.charAt(0).toUpperCase() + end.text.slice(1) + "." } : null;
+}
