@@ -105,7 +105,8 @@ export async function newTable(main, name) {
   const drawSeats = () => {
     fill(seatsBox, 
       h("p", {}, "Seat 1: you"),
-      others.length === 0 ? h("p", { class: "muted" }, g.name === "quizl" ? "Solitaire: you against a grid the computer makes." : "You play alone.") : null,
+      others.length === 0 ? h("p", { class: "muted" }, g.name === "quizl" ? "Solitaire: you against a grid the computer makes."
+        : g.name === "salvo" ? "Practice: you fire at a fleet the computer hides; it never fires back, so you can learn to read the reports." : "You play alone.") : null,
       others.map((s, i) => {
         const sel = h("select", { id: "seat-" + (i + 2), "aria-label": `Seat ${i + 2}` },
           h("option", { value: "open", selected: s === "open" }, "A friend (invite link)"),
@@ -124,7 +125,8 @@ export async function newTable(main, name) {
       h("div", { class: "row" },
         g.max_players >= 2 ? preset("A friend", ["open"]) : null,
         g.max_players >= 2 ? preset("The computer", ["computer:medium"]) : null,
-        g.min_players <= 1 && g.name === "quizl" ? preset("Solitaire", []) : null),
+        g.min_players <= 1 && g.name === "quizl" ? preset("Solitaire", []) : null,
+        g.min_players <= 1 && g.name === "salvo" ? preset("Practice", []) : null),
       seatsBox),
     g.options.length ? h("fieldset", {}, h("legend", {}, "Rule options"), g.options.map(optionControl)) : null,
     field("Your name", nameInput, "Shown to the other players; leave blank to be a guest."),
