@@ -77,7 +77,7 @@ export function play(ctx) {
     const H = rows.length, W = rows[0].length;
     const prev = new Map();
     if (opts.pv && opts.pv.squares) opts.pv.squares.forEach(([y, x], i) => prev.set(y * W + x, opts.word[i]));
-    const g = h("div", { class: "grid wf " + (W > 12 ? "tiny" : "small"), role: "grid", "aria-label": label, style: `grid-template-columns: repeat(${W + 1}, auto)` });
+    const g = h("div", { class: "grid wf", role: "grid", "aria-label": label, style: `grid-template-columns: var(--hdr-w) repeat(${W}, var(--wf-cell))` });
     append(g, h("span", { class: "hdr", "aria-hidden": "true" }), [...Array(W).keys()].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, colName(c))));
     const cells = [];
     for (let y = 0; y < H; y++) {
@@ -86,7 +86,9 @@ export function play(ctx) {
       for (let x = 0; x < W; x++) {
         const ch = rows[y][x];
         const p = prev.get(y * W + x);
-        const isSel = sel && sel[0] === y && sel[1] === x;
+        // Only the grid being placed in shows the chosen square; the
+        // grids revealed at the end show none.
+        const isSel = !!opts.pick && sel && sel[0] === y && sel[1] === x;
         const cls = "cell" + (ch === "#" ? " block" : "") + (p ? " prev" + (opts.pv.legal ? "" : " badp") : "") + (isSel ? " sel" : "");
         const label = `${sqName(y, x)}: ${ch === "#" ? "unusable" : /[A-Z]/.test(ch) ? ch : "empty"}${p && p !== ch ? `, would get ${p}` : ""}`;
         const el = opts.pick
@@ -98,7 +100,9 @@ export function play(ctx) {
       }
     }
     if (opts.pick) gridNav(cells, sel || [0, 0]);
-    return g;
+    // The board keeps its size and scrolls inside its own frame on a
+    // narrow screen, so that the page never scrolls sideways.
+    return h("div", { class: "board-frame" }, g);
   }
 
   function update(v) {
@@ -134,18 +138,21 @@ export function play(ctx) {
     } else note.textContent = mine && answering ? "Choose a square for the first letter; arrow keys move, D turns the direction." : "";
     if (v.grid) {
       const g = drawGrid(v.grid, `Your grid, ${v.rules.width} by ${v.rules.height}`, { pv: shown, word: answering ? v.current : "", pick: mine && answering ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
+      const was = gridBox.querySelector(".board-frame");
+      const [sx, sy] = was ? [was.scrollLeft, was.scrollTop] : [0, 0];
       fill(gridBox, g, h("p", { class: "muted" }, `Your score: ${v.score}`));
+      g.scrollLeft = sx; g.scrollTop = sy;
       if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
     } else fill(gridBox, h("p", { class: "muted" }, "Spectators see the grids at the end."));
     fill(list, h("section", { "aria-labelledby": "w-list-h" },
       h("h2", { id: "w-list-h" }, "The public list"),
       h("p", { id: "w-strikes" }, `Strikes: ${v.strikes} of ${v.strike_limit}`),
-      v.list.length ? h("table", { class: "list" },
+      v.list.length ? h("div", { class: "table-frame" }, h("table", { class: "list" },
         h("thead", {}, h("tr", {}, h("th", {}, "Word"), h("th", {}, "Length"), h("th", {}, "By"), h("th", {}, "Outcome"), h("th", {}, "You"))),
         h("tbody", {}, v.list.map(e => h("tr", {},
           h("td", { class: "mono" }, e.word), h("td", {}, e.length), h("td", {}, names[e.by]),
           h("td", {}, e.done ? (e.cannot && e.cannot.length ? `${e.cannot.map(s => names[s]).join(", ")} could not: ${plural(e.strikes, "strike")}` : "placed by all") : "being answered"),
-          h("td", {}, e.mine ? (e.mine.move === "cannot" ? "cannot" : `${e.mine.move}, ${e.mine.points} pts`) : "—"))))) : h("p", { class: "muted" }, "No word yet.")),
+          h("td", {}, e.mine ? (e.mine.move === "cannot" ? "cannot" : `${e.mine.move}, ${e.mine.points} pts`) : "—")))))) : h("p", { class: "muted" }, "No word yet.")),
       over ? audit(v) : null);
   }
   function audit(v) {
