@@ -2,7 +2,7 @@
 // view (games/quizl View). The referee is the server: this file only
 // checks a grid's shape for comfort and names squares as people do ("72").
 
-import { h, gridNav, toast, fill, append } from "../dom.js";
+import { h, gridNav, toast, fill, append, gridRows } from "../dom.js";
 import { checkSetup } from "../api.js";
 
 const A = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -170,7 +170,7 @@ function letterGrid(rows, opts) {
     }
   }
   gridNav(cells);
-  return g;
+  return gridRows(g, 6);
 }
 
 const outcomeText = b => ({ right: `found ${b.password || "it"}: ${b.points} points`, tripped: "tripped over the password: 0 points", resigned: "resigned" }[b.outcome] || "");

@@ -3,7 +3,7 @@
 // the placement note is its verdict (POST /check-setup) and the random
 // fleet is its own (POST /random-setup).
 
-import { h, gridNav, plural, fill, append } from "../dom.js";
+import { h, gridNav, gridRows, plural, fill, append } from "../dom.js";
 import { checkSetup, randomSetup } from "../api.js";
 
 const COLS = "ABCDEFGHIJ";
@@ -40,7 +40,7 @@ function ocean(label, cell, opts) {
       const x = cell(r, c);
       const el = h(x.onclick || x.onkey ? "button" : "span", {
         class: "cell " + (x.cls || ""), role: "gridcell", type: x.onclick ? "button" : null,
-        "aria-label": `${name(r, c)}${x.label ? ": " + x.label : ""}`, "data-sq": name(r, c), "aria-pressed": x.pressed === undefined ? null : String(x.pressed),
+        "aria-label": `${name(r, c)}${x.label ? ": " + x.label : ""}`, "data-sq": name(r, c), "aria-selected": x.pressed === undefined ? null : String(x.pressed),
         onclick: x.onclick || null, onkeydown: x.onkey || null,
       }, x.text || "");
       cells[r].push(el);
@@ -48,7 +48,7 @@ function ocean(label, cell, opts) {
     }
   }
   gridNav(cells);
-  return g;
+  return gridRows(g, 11);
 }
 
 // Setup is fleet placement: choose a ship, its direction, and the square

@@ -4,7 +4,7 @@
 // the audit at the end. The live preview is the referee's own verdict
 // (POST /preview); the client holds no rule of placement or scoring.
 
-import { h, gridNav, plural, fill, append } from "../dom.js";
+import { h, gridNav, gridRows, plural, fill, append } from "../dom.js";
 import { previewPlacement } from "../api.js";
 
 // colName names column c (from 0): A-Z, then AA-AD.
@@ -92,7 +92,7 @@ export function play(ctx) {
         const cls = "cell" + (ch === "#" ? " block" : "") + (p ? " prev" + (opts.pv.legal ? "" : " badp") : "") + (isSel ? " sel" : "");
         const label = `${sqName(y, x)}: ${ch === "#" ? "unusable" : /[A-Z]/.test(ch) ? ch : "empty"}${p && p !== ch ? `, would get ${p}` : ""}`;
         const el = opts.pick
-          ? h("button", { type: "button", class: cls, role: "gridcell", "aria-label": label, "aria-pressed": String(!!isSel), "data-sq": sqName(y, x), onclick: () => opts.pick(y, x),
+          ? h("button", { type: "button", class: cls, role: "gridcell", "aria-label": label, "aria-selected": String(!!isSel), "data-sq": sqName(y, x), onclick: () => opts.pick(y, x),
             onkeydown: e => { if (e.key === " " && e.shiftKey || e.key === "d" || e.key === "D") { e.preventDefault(); down = !down; update(view); } } }, p || (/[A-Z]/.test(ch) ? ch : ""))
           : h("span", { class: cls, role: "gridcell", "aria-label": label, "data-sq": sqName(y, x) }, /[A-Z]/.test(ch) ? ch : "");
         cells[y].push(el);
@@ -100,6 +100,7 @@ export function play(ctx) {
       }
     }
     if (opts.pick) gridNav(cells, sel || [0, 0]);
+    gridRows(g, W + 1);
     // The board keeps its size and scrolls inside its own frame on a
     // narrow screen, so that the page never scrolls sideways.
     return h("div", { class: "board-frame" }, g);
