@@ -30,7 +30,8 @@ func (p *player) phone(dark bool) {
 func (p *player) fitsWidth(where string) {
 	p.t.Helper()
 	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 375 {
-		p.t.Errorf("%s: %s is %d pixels wide on a 375-pixel screen", p.name, where, w)
+		wide := eval[[]string](p, `[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > 376 && !e.closest(".board-frame, .table-frame")).slice(0, 12).map(e => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right))`)
+		p.t.Errorf("%s: %s is %d pixels wide on a 375-pixel screen; the widest: %v", p.name, where, w, wide)
 	}
 }
 
