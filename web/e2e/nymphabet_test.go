@@ -99,6 +99,9 @@ func TestNymphabet(t *testing.T) {
 		if got := p.text("#game-over h2"); !strings.Contains(got, map[string]string{"Ann": "you won", "Ben": "Ann won"}[p.name]) {
 			t.Errorf("%s sees %q at the end", p.name, got)
 		}
+		if got, want := p.text("#end-reason"), "Ben wrote the last word, ZOO, deleting Z: whoever deletes Z loses."; got != want {
+			t.Errorf("%s's end screen says why: %q, want %q", p.name, got, want)
+		}
 		if title := eval[string](p, `document.title`); !strings.HasPrefix(title, "Over") {
 			t.Errorf("%s's tab title at the end: %q", p.name, title)
 		}

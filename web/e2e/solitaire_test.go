@@ -88,6 +88,9 @@ over:
 	if !strings.Contains(end, "Scores: Ann 0") {
 		t.Errorf("tripping over the password scores 0; the end says %q", end)
 	}
+	if got := ann.text("#end-reason"); !strings.Contains(got, "Ann has uncovered every letter of the grid's password without announcing it") {
+		t.Errorf("the end does not say Ann tripped over the password: %q", got)
+	}
 	if n := eval[int](ann, `[...document.querySelectorAll('[data-board="0"] [data-sq]')].filter(e => /^[A-Z]$/.test(e.dataset.letter)).length`); n != 25 {
 		t.Errorf("the end shows %d letters of the computer's grid, want 25", n)
 	}

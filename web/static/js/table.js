@@ -212,7 +212,11 @@ async function playScreen(main, id, mine) {
       const checks = h("ul", { id: "commitments" });
       append(box, h("h3", {}, "Every secret, and the check that none changed"), checks);
       for (const r of t.reveal) {
-        const li = h("li", {}, `${names[r.seat]}: ${setupText(r.setup)} — `, h("span", { class: "muted" }, "checking…"));
+        // At a one-seat table the one setup is the computer's, made for
+        // the player to attack (solitaire Quizl's grid, Salvo practice's
+        // fleet): say so rather than put it under the player's name.
+        const whose = t.seats.length === 1 ? `The computer's ${r.setup && r.setup.fleet ? "hidden fleet" : "grid"}` : names[r.seat];
+        const li = h("li", {}, `${whose}: ${setupText(r.setup)} — `, h("span", { class: "muted" }, "checking…"));
         append(checks, li);
         verify(r).then(ok => { li.lastChild.textContent = ok ? "matches the commitment published at the start ✓" : "DOES NOT match the commitment published at the start"; li.lastChild.className = ok ? "ok" : "error"; });
       }
