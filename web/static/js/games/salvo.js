@@ -338,7 +338,7 @@ export function play(ctx) {
           if (n) { say(`You fired at ${sqn} with salvo ${n}: choose a square you have not fired at.`); return; }
           if (aim.includes(sqn)) { aim = aim.filter(x => x !== sqn); say(""); }
           else if (aim.length < v.shots) { aim.push(sqn); say(""); }
-          else { say(`Your salvo has ${plural(v.shots, "shot")} and all are chosen (${aim.join(" ")}): click a chosen square to take it back before choosing ${sqn}.`); return; }
+          else { say(`Your salvo has ${plural(v.shots, "shot")} and all are chosen: take one back before choosing ${sqn}.`); return; }
           typed.value = aim.join(" ");
           update(view); refocus(t, sqn);
         };
