@@ -145,7 +145,8 @@ async function playScreen(main, id, mine) {
     fill(players, ...st.map((p, i) => h("li", { class: toMove.includes(i) ? "to-move" : "", "data-seat": i },
       h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" ? ` · computer, ${t.seats[i].level}` : ""}`,
         p.note ? h("span", { class: "muted" }, " · " + p.note) : null),
-      p.score === null || p.score === undefined ? h("span", { class: "score" }) : h("span", { class: "score" }, h("span", { class: "sr" }, "score "), String(p.score)))));
+      p.score === null || p.score === undefined ? null : h("span", { class: "sr" }, "score"),
+      h("span", { class: "score" }, p.score === null || p.score === undefined ? "" : String(p.score)))));
     if (t.set) append(players, h("li", { class: "muted" }, `Set to ${t.set.target}: ${t.set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}${t.set.over ? " (set over)" : ""}`));
 
     // The move list, with what each move showed this seat.
