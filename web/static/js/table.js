@@ -108,7 +108,7 @@ async function playScreen(main, id, mine) {
     const t = u.table;
     if (!mod) {
       mod = await load(t.game);
-      head.textContent = `${t.title} · table ${id}`;
+      fill(head, t.title, " ", h("span", { class: "table-id" }, `table ${id}`));
       touchRecent(id, t.game);
     }
     // What a move showed this seat alone (a letter, a placement's score)

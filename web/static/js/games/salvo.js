@@ -316,6 +316,8 @@ export function play(ctx) {
       const hitsOn = new Set();
       if (v.finished) v.salvos.filter(s => s.at === t).forEach(s => s.squares.forEach(q => { const p = parse(q); if (p && revealed.has(p[0] * 10 + p[1])) hitsOn.add(q); }));
       const canAim = myTurn && t === v.target;
+      // The latest salvo at this ocean stands out, as a last move does.
+      const latest = tr ? Math.max(...tr.ocean.flat()) : 0;
       const outlined = new Map();
       if (v.must_outline && t === v.target) outline.forEach((s, i) => s && squaresOf(s).forEach(([r, c]) => outlined.set(r * 10 + c, i)));
       const g = ocean(me >= 0 ? `Tracking ocean of ${v.players[t].name}` : `${v.players[t].name}'s ocean`, (r, c) => {
@@ -325,8 +327,8 @@ export function play(ctx) {
         const aimed = canAim && aim.includes(sqn);
         const ship = revealed ? revealed.get(r * 10 + c) : undefined;
         const ol = outlined.get(r * 10 + c);
-        let cls = (n ? "shot" : "") + (mark ? " pm-" + mark : "") + (aimed ? " aim" : "") + (ship !== undefined ? " ship" : "") + (ol !== undefined ? " aim" : "");
-        const label = [n ? `fired with salvo ${n}` : "not fired at", mark ? `pencil: ${pm[mark]}` : "", aimed ? "aimed" : "", ship !== undefined ? SHIPS[ship][0] : "", ol !== undefined ? `outlined as ${SHIPS[ol][0]}` : ""].filter(Boolean).join(", ");
+        let cls = (n ? "shot" + (n === latest ? " last" : "") : "") + (mark ? " pm-" + mark : "") + (aimed ? " aim" : "") + (ship !== undefined ? " ship" : "") + (ol !== undefined ? " aim" : "");
+        const label = [n ? `fired with salvo ${n}${n === latest ? ", the latest" : ""}` : "not fired at", mark ? `pencil: ${pm[mark]}` : "", aimed ? "aimed" : "", ship !== undefined ? SHIPS[ship][0] : "", ol !== undefined ? `outlined as ${SHIPS[ol][0]}` : ""].filter(Boolean).join(", ");
         const click = () => {
           if (mode === "pencil" && me >= 0) {
             const next = { "": "hit", hit: "miss", miss: "" }[mark];
