@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"parlour/game"
 	"parlour/games/salvo"
 	salvobot "parlour/games/salvo/bot"
@@ -49,6 +51,7 @@ func TestSalvoPractice(t *testing.T) {
 	ann.clickText("#main form button", "Practice")
 	ann.wait("the practice note", `document.querySelector("#seats").textContent.includes("Practice: you fire at a fleet the computer hides")`)
 	ann.typeIn("#my-name", "Ann")
+	ann.shot("new-table-salvo-practice")
 	ann.click("form button[type=submit]")
 	ann.wait("the practice table", `document.querySelectorAll('[data-board="1"] [data-sq]').length === 100`)
 	ann.waitTurn(true)
@@ -89,6 +92,11 @@ func TestSalvoPractice(t *testing.T) {
 		t.Errorf("the note on typed squares: %q", got)
 	}
 	ann.labelled("Salvo practice")
+	// Leaving the box writes back the salvo as marked.
+	ann.do("leave the box", chromedp.Focus(chromedp.CSS("#s-mode")))
+	if got := eval[string](ann, `document.querySelector("#s-fire").value`); got != "A1 J10" {
+		t.Errorf("after leaving the box it holds %q, want the marked A1 J10", got)
+	}
 
 	// The rest of the game on a phone, in the dark: the ocean aimed at has
 	// targets of at least 32 pixels and the page never scrolls sideways.
@@ -157,6 +165,8 @@ func TestSalvoPractice(t *testing.T) {
 		t.Errorf("the end shows %d squares of the hidden fleet, want %d", n, salvo.FleetSquares)
 	}
 	ann.fitsWidth("the end of Salvo practice")
+	ann.accessible("the end of Salvo practice (dark theme)")
+	ann.labelled("the end of Salvo practice")
 	ann.shotView("salvo-practice-over")
 	t.Logf("Salvo practice: %d salvos, outline right: %v", salvos, right)
 }

@@ -170,6 +170,7 @@ func TestWordFight(t *testing.T) {
 		t.Errorf("dark Word Fight board contrast %v: want empty squares' edges at least 3:1, letters at least 4.5:1", contrast)
 	}
 	t.Logf("dark Word Fight board contrast: empty square edge %.2f:1 on the page, %.2f:1 on the square; letters %.2f:1", contrast["edge"], contrast["edgeOnCell"], contrast["letter"])
+	ann.accessible("the end of Word Fight (dark theme)")
 	ann.shot("wordfight-phone")
 	ann.do("scroll to the board", chromedp.ScrollIntoView(chromedp.CSS("#w-grid-h")))
 	ann.shotView("wordfight-phone-dark")

@@ -268,6 +268,9 @@ export function play(ctx) {
     say(notes.length ? notes.join("; ") + "." : "");
     update(v, true);
   });
+  // Leaving the box writes back the salvo as marked, so that the box never
+  // keeps a square the ocean does not show.
+  typed.addEventListener("change", () => { if (typed.value.trim()) typed.value = aim.join(" "); });
   const modeBtn = h("button", { type: "button", id: "s-mode", "aria-pressed": "false" });
   const fireForm = h("form", { class: "row", onsubmit: async e => {
     e.preventDefault();

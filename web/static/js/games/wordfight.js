@@ -103,7 +103,9 @@ export function play(ctx) {
     gridRows(g, W + 1);
     // The board keeps its size and scrolls inside its own frame on a
     // narrow screen, so that the page never scrolls sideways.
-    return h("div", { class: "board-frame" }, g);
+    // A frame with nothing focusable inside takes the keyboard itself, so
+    // that arrow keys can scroll it.
+    return h("div", { class: "board-frame", ...(opts.pick ? {} : { tabindex: 0, role: "region", "aria-label": label }) }, g);
   }
 
   function update(v) {
