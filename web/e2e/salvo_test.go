@@ -178,6 +178,7 @@ func TestSalvo(t *testing.T) {
 		if i == 1 {
 			ann.shot("salvo-aim")
 			ann.labelled("the Salvo play screen")
+			ann.accessible("the Salvo play screen of two players")
 		}
 		salvos++
 		ben.watchFor(fmt.Sprintf(`document.querySelectorAll("#s-reports li").length === %d`, salvos))
