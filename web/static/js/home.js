@@ -24,6 +24,7 @@ export async function home(main) {
         h("p", { class: "muted" }, g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players}–${g.max_players} players`),
         h("div", { class: "row" },
           h("a", { class: "button primary", href: "/new/" + g.name, "aria-label": "New table of " + g.title }, "New table"),
+          g.name === "salvo" ? h("a", { href: "/new/salvo?practice", id: "salvo-practice", "aria-label": "Practise Salvo alone against a hidden fleet" }, "Practise") : null,
           h("a", { href: "/rules/" + g.name, "aria-label": g.title + " rules" }, "Rules"))));
     }
   } catch (e) {
@@ -101,6 +102,7 @@ export async function newTable(main, name) {
   // Seats after the creator's: "open" (a friend) or "computer:LEVEL".
   let others = g.min_players <= 1 && g.name === "quizl" ? [] : ["open"];
   if (g.min_players >= 2 && others.length < g.min_players - 1) others = Array(g.min_players - 1).fill("open");
+  if (g.name === "salvo" && new URLSearchParams(location.search).has("practice")) others = []; // the home page's "Practise"
   const seatsBox = h("div", { id: "seats" });
   const drawSeats = () => {
     fill(seatsBox, 

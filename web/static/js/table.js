@@ -65,7 +65,7 @@ async function playScreen(main, id, mine) {
   const banner = h("div", { id: "banner" });
   const stage = h("div", { id: "stage" });
   const players = h("ul", { class: "players", id: "players", "aria-label": "Players and scores" });
-  const moves = h("ol", { class: "moves", id: "moves", "aria-label": "Moves" });
+  const moves = h("ol", { class: "moves", id: "moves", "aria-label": "Moves", tabindex: 0 }); // it scrolls: the keyboard may too
   const tools = h("div", { class: "stack", id: "tools" });
   const side = h("aside", { class: "stack", "aria-label": "Table" },
     h("section", { class: "card" }, h("h2", {}, "Players"), players),

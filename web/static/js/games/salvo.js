@@ -376,7 +376,7 @@ export function play(ctx) {
     }
     // Reports.
     const rows = v.salvos.slice().reverse().map(s => h("li", {}, h("span", { class: "by" }, `${v.players[s.by].name} #${s.number}`), ` at ${v.players[s.at].name}: ${s.squares.join(" ")} — `, h("em", {}, reportText(s.report))));
-    fill(info, h("section", { "aria-labelledby": "s-rep-h" }, h("h2", { id: "s-rep-h" }, "Salvo reports"), rows.length ? h("ol", { class: "moves", id: "s-reports", reversed: true }, rows) : h("p", { class: "muted" }, "No salvo yet.")),
+    fill(info, h("section", { "aria-labelledby": "s-rep-h" }, h("h2", { id: "s-rep-h" }, "Salvo reports"), rows.length ? h("ol", { class: "moves", id: "s-reports", reversed: true, tabindex: 0, "aria-labelledby": "s-rep-h" }, rows) : h("p", { class: "muted" }, "No salvo yet.")),
       (v.outlines || []).length ? h("section", {}, h("h2", {}, "Outlines"), h("ul", {}, v.outlines.map(o => h("li", {}, `${v.players[o.by].name} outlined ${v.players[o.of].name}'s fleet: ${o.right ? "right" : "wrong"} (${o.fleet.join(" ")})`)))) : null);
     drawOutline(v);
     if (focus && focusBoard) refocus(focusBoard.dataset.board, focus);
