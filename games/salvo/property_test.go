@@ -367,6 +367,7 @@ func FuzzSetup(f *testing.F) {
 		`{"fleet": ["A1-A5", "D2-G2", "I4-I6", "D8-E8", "G9-G10"]}`,
 		`{"fleet": ["J1-F5", "D2-G2", "I4-I6", "D8-E8", "G9-G10"]}`,
 		`{"fleet": []}`, `{}`, `null`, `[]`, `{"fleet": "B2-B6"}`, `{"fleet": ["B2-B6"]}`,
+		`{"fleet": ["B2-B6", "", "", "", ""]}`, `{"fleet": ["A1-E1", "B2-E2", "", " ", ""]}`, `{"fleet": ["", "", "", "", ""]}`,
 	} {
 		f.Add(s, false, false)
 	}
