@@ -150,7 +150,7 @@ export function play(ctx) {
     fill(list, h("section", { "aria-labelledby": "w-list-h" },
       h("h2", { id: "w-list-h" }, "The public list"),
       h("p", { id: "w-strikes" }, `Strikes: ${v.strikes} of ${v.strike_limit}`),
-      v.list.length ? h("div", { class: "table-frame" }, h("table", { class: "list" },
+      v.list.length ? h("div", { class: "table-frame", tabindex: 0, role: "region", "aria-labelledby": "w-list-h" }, h("table", { class: "list" },
         h("thead", {}, h("tr", {}, h("th", {}, "Word"), h("th", {}, "Length"), h("th", {}, "By"), h("th", {}, "Outcome"), h("th", {}, "You"))),
         h("tbody", {}, v.list.map(e => h("tr", {},
           h("td", { class: "mono" }, e.word), h("td", {}, e.length), h("td", {}, names[e.by]),
