@@ -111,6 +111,12 @@ func TestNymphabet(t *testing.T) {
 			t.Errorf("%s's move list has %d moves, want %d", p.name, n, len(words))
 		}
 	}
+	// Opened afresh, the end still says why, from the view alone.
+	ann.open(eval[string](ann, `location.pathname`))
+	ann.wait("the end again", `!!document.querySelector("#end-reason")`)
+	if got, want := ann.text("#end-reason"), "Ben wrote the last word, ZOO, deleting Z: whoever deletes Z loses."; got != want {
+		t.Errorf("after a reload the end says %q, want %q", got, want)
+	}
 	cy.wait("every word", fmt.Sprintf(`document.querySelectorAll(".nwords li").length === %d && !!document.querySelector("#game-over")`, len(words)))
 	if eval[bool](cy, `!!document.querySelector("#rematch")`) {
 		t.Error("the spectator is offered a rematch")

@@ -256,6 +256,12 @@ func TestSalvo(t *testing.T) {
 		}
 	}
 	ben.shot("salvo-over")
+	// Opened afresh, the end still says why, from the view alone.
+	ben.open(eval[string](ben, `location.pathname`))
+	ben.wait("the end again", `!!document.querySelector("#end-reason")`)
+	if got := ben.text("#end-reason"); got != "Ann outlined your fleet rightly." {
+		t.Errorf("after a reload Ben's end says %q", got)
+	}
 	// On a phone the ocean aimed at keeps 32-pixel squares; your own is
 	// smaller.
 	ann.phone(false)

@@ -94,6 +94,11 @@ export function moveList(v) {
 // as fields, read them here instead.)
 export function endSummary(v, { last }) {
   if (last && /^resign$/i.test(last.move)) return { reason: `${last.player} resigned.` };
+  // Without the last move (after a reload), a game that ended before its
+  // last letter ended by a resignation.
+  const z = (v.alphabet || []).find(l => l.letter === "Z");
+  const done = v.mode === "standard" ? z && z.deleted : v.left === 0;
+  if (!done) return { reason: "The game ended by a resignation." };
   const w = v.words && v.words[v.words.length - 1];
   if (!w) return null;
   const who = v.players[w.by].name;

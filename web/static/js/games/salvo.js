@@ -428,7 +428,9 @@ export function endSummary(v, { seat, last }) {
   v = norm(v);
   const name = i => v.players[i].name;
   const o = v.outlines[v.outlines.length - 1];
-  const byOutline = last && /^outline\b/i.test(last.move) && o;
+  // The last move is known when this page saw it; after a reload only the
+  // view is, and then the game ended by its last outline if there was one.
+  const byOutline = o && (last ? /^outline\b/i.test(last.move) : true);
   const salvos = v.salvos.filter(s => s.by === 0).length;
   if (v.practice) {
     if (byOutline && o.right) return { result: "you found the hidden fleet", reason: `You sank all five ships and outlined the computer's fleet rightly, in ${plural(salvos, "salvo")}.` };

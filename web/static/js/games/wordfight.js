@@ -200,6 +200,8 @@ export function endSummary(v, { last }) {
     return { reason: `The game reached ${v.strike_limit} strikes.` };
   }
   if (last && /^resign$/i.test(last.move)) return { reason: `${last.player} resigned.` };
+  const gone = (v.resigned || []).map((r, i) => r ? v.players[i] : "").filter(Boolean);
+  if (gone.length) return { reason: `${gone.join(" and ")} resigned.` };
   const end = last && (last.events || []).find(e => e.kind === "end");
   return end ? { reason: end.text.charAt(0).toUpperCase() + end.text.slice(1) + "." } : null;
 }
