@@ -62,6 +62,6 @@ func ExampleRegistry() {
 	// Output:
 	// nymphabet: Nymphabet, 2-2 players, 2 rule options
 	// quizl: Quizl, 1-8 players, 3 rule options
-	// salvo: Salvo, 2-6 players, 3 rule options
+	// salvo: Salvo, 1-6 players, 3 rule options
 	// wordfight: Sightless Word Fight, 2-8 players, 6 rule options
 }

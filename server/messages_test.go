@@ -63,7 +63,8 @@ func TestRecordKeepsTheNotation(t *testing.T) {
 	}
 }
 
-// TestCountsInMessages: a refusal that counts says "1 seat", not "1 seats".
+// TestCountsInMessages: a refusal that counts says "1 seat", not "1 seats"
+// (Nymphabet takes two players or more).
 func TestCountsInMessages(t *testing.T) {
 	e := newEnv(t)
 	p := &person{e: e, name: "Ann"}
@@ -74,7 +75,7 @@ func TestCountsInMessages(t *testing.T) {
 		{[]string{"me"}, "you asked for 1 seat"},
 		{[]string{}, "you asked for 0 seats"},
 	} {
-		st, b := p.post("/api/v1/tables", map[string]any{"game": "salvo", "seats": c.seats}, nil)
+		st, b := p.post("/api/v1/tables", map[string]any{"game": "nymphabet", "seats": c.seats}, nil)
 		if st != 400 || !strings.Contains(b, c.want) {
 			t.Errorf("%d seats: %d %s, want %q", len(c.seats), st, b, c.want)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"parlour/game"
@@ -340,14 +341,104 @@ func ParseSetup(raw []byte, p Placement) (Fleet, error) {
 	if s.Fleet == nil {
 		return Fleet{}, errors.New(`the setup has no fleet: write {"fleet": ["B2-B6", "D2-G2", "I4-I6", "D8-E8", "G9-G10"]}`)
 	}
+	if len(s.Fleet) == FleetSize && slices.ContainsFunc(s.Fleet, func(t string) bool { return strings.TrimSpace(t) == "" }) {
+		return Fleet{}, p.partial(s.Fleet)
+	}
 	f, err := ParseFleet(s.Fleet)
 	if err != nil {
 		return Fleet{}, err
 	}
 	if err := p.Check(f); err != nil {
+		if all := p.Problems(f, [FleetSize]bool{true, true, true, true, true}); len(all) > 1 {
+			return Fleet{}, problemsError(all, nil)
+		}
 		return Fleet{}, err
 	}
 	return f, nil
+}
+
+// Problem is one way a fleet breaks the placement rules: what is wrong, in
+// a player's words, and the ships it concerns (indices in fleet order).
+type Problem struct {
+	Ships []int
+	Text  string
+}
+
+// Problems lists every way the ships of f marked in placed break the
+// placement rules p, in fleet order: each ship's own problem (see
+// CheckShip), then each pair of ships that overlap or, under strict
+// placement, touch on more than one square. Check stops at the first.
+func (p Placement) Problems(f Fleet, placed [FleetSize]bool) []Problem {
+	var out []Problem
+	var boards, near [FleetSize]Board
+	for i, s := range f {
+		if !placed[i] {
+			continue
+		}
+		if err := p.CheckShip(i, s); err != nil {
+			out = append(out, Problem{Ships: []int{i}, Text: err.Error()})
+		}
+		boards[i] = s.Board()
+		near[i] = boards[i].Neighbours(p.Diagonal)
+	}
+	for i := range f {
+		for j := range i {
+			if !placed[i] || !placed[j] {
+				continue
+			}
+			if o := boards[i].And(boards[j]); !o.Empty() {
+				out = append(out, Problem{Ships: []int{j, i}, Text: fmt.Sprintf("the %s %s overlaps the %s %s on %s", shipName(i), f[i], shipName(j), f[j], o)})
+				continue
+			}
+			if p.Strict && (near[i].And(boards[j]).Count() > 1 || near[j].And(boards[i]).Count() > 1) {
+				out = append(out, Problem{Ships: []int{j, i}, Text: fmt.Sprintf("the %s %s touches the %s %s on more than one square", shipName(i), f[i], shipName(j), f[j])})
+			}
+		}
+	}
+	return out
+}
+
+// partial checks a fleet with ships still to place (written ""), so that a
+// fleet can be checked ship by ship as it is placed: the error names every
+// problem among the ships placed, then the ships still to place.
+func (p Placement) partial(ships []string) error {
+	var f Fleet
+	var placed [FleetSize]bool
+	var missing []int
+	for i, t := range ships {
+		if strings.TrimSpace(t) == "" {
+			missing = append(missing, i)
+			continue
+		}
+		s, err := ParseShip(strings.TrimSpace(t))
+		if err != nil {
+			return fmt.Errorf("the %s: %w", shipName(i), err)
+		}
+		f[i], placed[i] = s, true
+	}
+	return problemsError(p.Problems(f, placed), missing)
+}
+
+// problemsError joins every problem and, last, the ships still to place
+// into one refusal: "the battleship A1-E1 has 5 squares on the edge of the
+// ocean: ...; still to place: the cruiser and the destroyer".
+func problemsError(problems []Problem, missing []int) error {
+	var parts []string
+	for _, pr := range problems {
+		parts = append(parts, pr.Text)
+	}
+	if len(missing) > 0 {
+		names := make([]string, len(missing))
+		for k, i := range missing {
+			names[k] = "the " + shipName(i)
+		}
+		list := names[0]
+		if n := len(names); n > 1 {
+			list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+		}
+		parts = append(parts, "still to place: "+list)
+	}
+	return errors.New(strings.Join(parts, "; "))
 }
 
 // SetupOf returns f as a setup in canonical form.

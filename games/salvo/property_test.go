@@ -33,9 +33,17 @@ func randomRules(r *rand.Rand) map[string]json.RawMessage {
 // and then resign. check, when set, is called after every move with the
 // state and the move's events.
 func randomGame(t testing.TB, seed uint64, check func(*State, []game.Event)) (*game.Record, *State) {
+	return randomGameOf(t, seed, 0, check)
+}
+
+// randomGameOf is randomGame with n players, or two to four at random when
+// n is 0. With one player the one setup is the hidden fleet it fires at.
+func randomGameOf(t testing.TB, seed uint64, n int, check func(*State, []game.Event)) (*game.Record, *State) {
 	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 7))
-	n := 2 + r.IntN(3)
+	if n == 0 {
+		n = 2 + r.IntN(3)
+	}
 	players := []string{"Ann", "Ben", "Cat", "Dan"}[:n]
 	rec := &game.Record{Parlour: game.FormatVersion, Game: "salvo", Rules: randomRules(r), Players: players, Setup: map[string]json.RawMessage{}}
 	rules, err := game.Resolve(Game{}.Options(), rec.Rules)
@@ -359,6 +367,7 @@ func FuzzSetup(f *testing.F) {
 		`{"fleet": ["A1-A5", "D2-G2", "I4-I6", "D8-E8", "G9-G10"]}`,
 		`{"fleet": ["J1-F5", "D2-G2", "I4-I6", "D8-E8", "G9-G10"]}`,
 		`{"fleet": []}`, `{}`, `null`, `[]`, `{"fleet": "B2-B6"}`, `{"fleet": ["B2-B6"]}`,
+		`{"fleet": ["B2-B6", "", "", "", ""]}`, `{"fleet": ["A1-E1", "B2-E2", "", " ", ""]}`, `{"fleet": ["", "", "", "", ""]}`,
 	} {
 		f.Add(s, false, false)
 	}

@@ -53,8 +53,17 @@ func (Game) Name() string { return "salvo" }
 // Title returns "Salvo".
 func (Game) Title() string { return "Salvo" }
 
-// Players reports that Salvo seats two to MaxPlayers players.
-func (Game) Players() (min, max int) { return 2, MaxPlayers }
+// Players reports that Salvo seats one (practice against a hidden fleet)
+// to MaxPlayers players.
+func (Game) Players() (min, max int) { return 1, MaxPlayers }
+
+// HidesSetup reports whether the setup of seat owner must be kept from
+// viewer while the game is in progress, beyond the rule that every setup
+// is kept from the other seats: at a one-seat table the one setup is the
+// hidden fleet the player fires at, so it is kept from the player too.
+func (Game) HidesSetup(cfg game.Config, owner, viewer game.Seat) bool {
+	return len(cfg.Players) == 1 || owner != viewer
+}
 
 // HasSetup reports that every seat hides a fleet before play.
 func (Game) HasSetup() bool { return true }

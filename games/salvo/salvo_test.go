@@ -124,7 +124,7 @@ func TestOptions(t *testing.T) {
 	if !reflect.DeepEqual(r, want) {
 		t.Errorf("defaults %v, want %v", r, want)
 	}
-	if lo, hi := (Game{}).Players(); lo != 2 || hi != MaxPlayers {
+	if lo, hi := (Game{}).Players(); lo != 1 || hi != MaxPlayers {
 		t.Errorf("players %d-%d", lo, hi)
 	}
 	if _, err := game.ResolveValues(Game{}.Options(), map[string]any{OptPlacement: "loose"}); err == nil {

@@ -53,16 +53,48 @@ type State struct {
 	// practice is set for NewPractice's solitaire play: seat 0 fires and
 	// seat 1 only holds the fleet, never taking a turn.
 	practice bool
+	// solo is set for a one-seat table (practice against a hidden fleet,
+	// see NewState): the fleet's seat 1 is no seat of the table, so it
+	// never wins, scores or hears of the hits on it, and seat 0 has no
+	// fleet of its own.
+	solo bool
 }
+
+// FleetOwner names the owner of the hidden fleet a lone player fires at in
+// a one-seat game, for the texts that name the target ("Ann fired salvo 1
+// at the computer").
+const FleetOwner = "the computer"
 
 var _ game.State = (*State)(nil)
 
 // NewState starts a play from one checked setup per seat (see
 // Game.CheckSetup). The first seat moves first.
+//
+// With one player the game is practice: the one setup is the hidden fleet
+// the player fires at (made by the computer; the player has no fleet of
+// its own), nobody fires back, and the player wins by outlining it
+// rightly, as at a table of two.
 func NewState(cfg game.Config, setups []json.RawMessage) (*State, error) {
 	n := len(cfg.Players)
+	if n == 1 {
+		if len(setups) != 1 {
+			return nil, fmt.Errorf("Salvo practice needs the hidden fleet as its one setup, got %d setups", len(setups))
+		}
+		f, err := ParseSetup(setups[0], PlacementOf(cfg.Rules))
+		if err != nil {
+			return nil, fmt.Errorf("the hidden fleet: %w", err)
+		}
+		two := cfg
+		two.Players = []string{cfg.Players[0], FleetOwner}
+		s, err := newPractice(two, f)
+		if err != nil {
+			return nil, err
+		}
+		s.solo = true
+		return s, nil
+	}
 	if n < 2 || n > MaxPlayers {
-		return nil, fmt.Errorf("Salvo takes 2 to %d players, not %d", MaxPlayers, n)
+		return nil, fmt.Errorf("Salvo takes 1 to %d players, not %d", MaxPlayers, n)
 	}
 	if len(setups) != n {
 		return nil, fmt.Errorf("Salvo needs a fleet for each of the %d players, got %d", n, len(setups))
@@ -106,7 +138,12 @@ func NewPractice(rules game.Rules, target Fleet) (*State, error) {
 	if err := PlacementOf(rules).Check(target); err != nil {
 		return nil, fmt.Errorf("the practice fleet: %w", err)
 	}
-	cfg := game.Config{Players: []string{"you", "the fleet"}, Rules: rules}
+	return newPractice(game.Config{Players: []string{"you", "the fleet"}, Rules: rules}, target)
+}
+
+// newPractice starts practice under cfg, whose two players are the one
+// who fires and the fleet target.
+func newPractice(cfg game.Config, target Fleet) (*State, error) {
 	s, err := NewState(cfg, []json.RawMessage{SetupOf(target), SetupOf(target)})
 	if err != nil {
 		return nil, err
@@ -126,6 +163,9 @@ func (s *State) ToMove() []game.Seat {
 // Result reports the status, the winners and each seat's ships sunk.
 func (s *State) Result() game.Result {
 	r := game.Result{Status: game.InProgress, Scores: append([]int(nil), s.sank...)}
+	if s.solo {
+		r.Scores = r.Scores[:1]
+	}
 	if s.turn < 0 {
 		r.Status = game.Finished
 		r.Winners = append([]game.Seat(nil), s.winners...)
@@ -263,18 +303,18 @@ func (s *State) fire(seat game.Seat, list string) ([]game.Event, error) {
 	}
 	s.salvos = append(s.salvos, sv)
 
-	evs := []game.Event{
-		{
-			Kind: "salvo",
-			Text: fmt.Sprintf("%s fired salvo %d at %s: %s: %s", s.cfg.Name(seat), sv.Number, name, squareList(squares), sv.Report.Text()),
-			Data: sv,
-		},
-		{
+	evs := []game.Event{{
+		Kind: "salvo",
+		Text: fmt.Sprintf("%s fired salvo %d at %s: %s: %s", s.cfg.Name(seat), sv.Number, name, squareList(squares), sv.Report.Text()),
+		Data: sv,
+	}}
+	if !s.solo { // the hidden fleet is nobody to tell
+		evs = append(evs, game.Event{
 			To:   []game.Seat{t},
 			Kind: "hits",
 			Text: hitsText(s.cfg.Name(seat), hits),
 			Data: HitsEvent{By: seat, Number: sv.Number, Hits: hits.Squares()},
-		},
+		})
 	}
 	if s.sunk[t] == allSunk {
 		evs = append(evs, game.Event{
@@ -339,6 +379,11 @@ func (s *State) advance(seat game.Seat, evs []game.Event) []game.Event {
 	if len(in) <= 1 || !afloat {
 		s.turn = game.Spectator
 		s.winners = in
+		if s.solo {
+			// The lone player wins by outlining the hidden fleet; the
+			// fleet itself is no seat and wins nothing.
+			s.winners = slices.DeleteFunc(in, func(w game.Seat) bool { return w != 0 })
+		}
 		return append(evs, s.endEvent())
 	}
 	for i := 1; i <= s.n; i++ {
@@ -376,6 +421,9 @@ func (s *State) endEvent() game.Event {
 	}
 	end.Scores = s.Result().Scores
 	for i, f := range s.fleets {
+		if s.solo && i == 0 {
+			continue // the lone player has no fleet: both setups are the hidden one
+		}
 		end.Fleets[s.cfg.Name(game.Seat(i))] = f.Strings()
 	}
 	return game.Event{Kind: "end", Text: text, Data: end}

@@ -171,10 +171,14 @@ type Tracking struct {
 // salvo hit, until the game is over and every fleet is shown.
 type View struct {
 	// Seat is the seat this view is for, Spectator for an onlooker.
-	Seat          game.Seat `json:"seat"`
-	Placement     string    `json:"placement"`
-	DiagonalShips bool      `json:"diagonal_ships"`
-	ShotsLostBy   string    `json:"shots_lost_by"`
+	Seat game.Seat `json:"seat"`
+	// Practice is set at a one-seat table: Players[0] fires at the hidden
+	// fleet, Players[1] (named FleetOwner), which is no seat of the table
+	// and never moves; the player has no Fleet of its own.
+	Practice      bool   `json:"practice,omitempty"`
+	Placement     string `json:"placement"`
+	DiagonalShips bool   `json:"diagonal_ships"`
+	ShotsLostBy   string `json:"shots_lost_by"`
 
 	Players  []Player    `json:"players"`
 	ToMove   []game.Seat `json:"to_move"`
@@ -207,11 +211,12 @@ func (s *State) View(seat game.Seat) any {
 
 // SeatView is View with its concrete type.
 func (s *State) SeatView(seat game.Seat) View {
-	if seat < 0 || int(seat) >= s.n {
+	if seat < 0 || int(seat) >= s.n || s.solo && seat != 0 {
 		seat = game.Spectator
 	}
 	v := View{
 		Seat:          seat,
+		Practice:      s.solo,
 		Placement:     PlacementFree,
 		DiagonalShips: s.place.Diagonal,
 		ShotsLostBy:   LostBySinker,
@@ -253,6 +258,10 @@ func (s *State) SeatView(seat game.Seat) View {
 			}
 		}
 	}
+	if s.solo {
+		v.Tracking = s.tracking(seat)
+		return v
+	}
 	v.Fleet = make([]ShipView, FleetSize)
 	squares := make([]Square, 0, FleetSquares) // one backing array for every ship
 	hits := make([]bool, 0, FleetSquares)
@@ -270,19 +279,26 @@ func (s *State) SeatView(seat game.Seat) View {
 			Sunk: s.sunk[seat]&(1<<i) != 0,
 		}
 	}
+	v.Tracking = s.tracking(seat)
+	return v
+}
+
+// tracking returns the oceans seat keeps of the opponents it has fired at.
+func (s *State) tracking(seat game.Seat) []Tracking {
+	var out []Tracking
 	for _, sv := range s.salvos {
 		if sv.By != seat {
 			continue
 		}
 		var tr *Tracking
-		for k := range v.Tracking {
-			if v.Tracking[k].Target == sv.At {
-				tr = &v.Tracking[k]
+		for k := range out {
+			if out[k].Target == sv.At {
+				tr = &out[k]
 			}
 		}
 		if tr == nil {
-			v.Tracking = append(v.Tracking, Tracking{Target: sv.At})
-			tr = &v.Tracking[len(v.Tracking)-1]
+			out = append(out, Tracking{Target: sv.At})
+			tr = &out[len(out)-1]
 			for c := range Class(NumClasses) {
 				for i := range FleetSize {
 					if ClassOf(i) == c && s.sunk[sv.At]&(1<<i) != 0 {
@@ -298,7 +314,7 @@ func (s *State) SeatView(seat game.Seat) View {
 			tr.Hits[c] += sv.Report.Hits[c]
 		}
 	}
-	return v
+	return out
 }
 
 func popcount8(x uint8) int {

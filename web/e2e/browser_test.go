@@ -273,12 +273,18 @@ var shotDir = sync.OnceValue(func() string {
 })
 
 // shot saves a screenshot of the whole page as NAME.png.
-func (p *player) shot(name string) {
+func (p *player) shot(name string) { p.capture(name, chromedp.FullScreenshot(100)) }
+
+// shotView saves a screenshot of what the screen shows now (the viewport
+// only, as a phone's player sees it) as NAME.png.
+func (p *player) shotView(name string) { p.capture(name, chromedp.CaptureScreenshot()) }
+
+func (p *player) capture(name string, take chromedp.Action[[]byte]) {
 	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 	defer cancel()
 	// A passing toast would cover part of the page.
-	chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const t = document.getElementById("toast"); if (t) t.classList.remove("show"); return true; })()`))
-	b, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const t = document.getElementById("toast"); if (t) { t.style.transition = "none"; t.classList.remove("show"); } return true; })()`))
+	b, err := chromedp.Run(ctx, take)
 	if err != nil {
 		p.t.Logf("screenshot %s: %v", name, err)
 		return

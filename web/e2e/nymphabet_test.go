@@ -99,6 +99,9 @@ func TestNymphabet(t *testing.T) {
 		if got := p.text("#game-over h2"); !strings.Contains(got, map[string]string{"Ann": "you won", "Ben": "Ann won"}[p.name]) {
 			t.Errorf("%s sees %q at the end", p.name, got)
 		}
+		if got, want := p.text("#end-reason"), "Ben wrote the last word, ZOO, deleting Z: whoever deletes Z loses."; got != want {
+			t.Errorf("%s's end screen says why: %q, want %q", p.name, got, want)
+		}
 		if title := eval[string](p, `document.title`); !strings.HasPrefix(title, "Over") {
 			t.Errorf("%s's tab title at the end: %q", p.name, title)
 		}
@@ -107,6 +110,12 @@ func TestNymphabet(t *testing.T) {
 		if n := eval[int](p, `document.querySelectorAll("#moves li").length`); n != len(words) {
 			t.Errorf("%s's move list has %d moves, want %d", p.name, n, len(words))
 		}
+	}
+	// Opened afresh, the end still says why, from the view alone.
+	ann.open(eval[string](ann, `location.pathname`))
+	ann.wait("the end again", `!!document.querySelector("#end-reason")`)
+	if got, want := ann.text("#end-reason"), "Ben wrote the last word, ZOO, deleting Z: whoever deletes Z loses."; got != want {
+		t.Errorf("after a reload the end says %q, want %q", got, want)
 	}
 	cy.wait("every word", fmt.Sprintf(`document.querySelectorAll(".nwords li").length === %d && !!document.querySelector("#game-over")`, len(words)))
 	if eval[bool](cy, `!!document.querySelector("#rematch")`) {

@@ -89,10 +89,37 @@ func TestSalvo(t *testing.T) {
 	ann.do("drag the battleship", chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, from[0], from[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
 		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, to[0], to[1], chromedp.ButtonLeft),
 		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, to[0], to[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
-	ann.wait("the placement note", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent === "1 of 5 ships placed. Still to place: the cruiser, the destroyer, the first submarine, the second submarine."`)
+	ann.wait("the placement note", `document.querySelector("#s-place-note").textContent === "1 of 5 ships placed. Still to place: the cruiser, the destroyer, the first submarine, the second submarine. The ships placed so far keep the placement rule."`)
 	if got := eval[string](ann, `[...document.querySelectorAll('#s-setup-h ~ div .ship')].map(e => e.dataset.sq).join(" ")`); got != "B2 B3 B4 B5 B6" {
 		t.Errorf("after the drag the battleship lies on %q, want B2 to B6", got)
 	}
+	// Each ship is checked as it is placed: a battleship along the top
+	// edge and a cruiser alongside it break the rule twice; the referee
+	// names both problems and both ships are marked, before the fleet is
+	// complete.
+	ann.clickText("#s-setup-h ~ .row button", "Clear")
+	for i := 0; i < 4 && !strings.Contains(ann.text("#s-rotate"), "across"); i++ {
+		ann.click("#s-rotate")
+	}
+	ann.click(`#s-setup-h ~ div [data-sq="A1"]`)
+	ann.wait("the first problem", `document.querySelector("#s-place-note").textContent.includes("the battleship A1-E1 has 5 squares on the edge of the ocean")`)
+	if got := eval[string](ann, `[...document.querySelectorAll('#s-setup-h ~ div .wrong')].map(e => e.dataset.sq).join(" ")`); got != "A1 B1 C1 D1 E1" {
+		t.Errorf("after the battleship the marked squares are %q", got)
+	}
+	ann.click(`#s-setup-h ~ div [data-sq="B2"]`)
+	ann.wait("both problems", `document.querySelectorAll("#s-place-note .problems li").length === 2`)
+	problems := eval[[]string](ann, `[...document.querySelectorAll("#s-place-note .problems li")].map(e => e.textContent)`)
+	if !strings.HasPrefix(problems[0], "the battleship A1-E1 has 5 squares on the edge") || problems[1] != "the cruiser B2-E2 touches the battleship A1-E1 on more than one square." {
+		t.Errorf("the problems named: %q", problems)
+	}
+	if got := eval[string](ann, `[...document.querySelectorAll('#s-setup-h ~ div .wrong')].map(e => e.dataset.sq).sort().join(" ")`); got != "A1 B1 B2 C1 C2 D1 D2 E1 E2" {
+		t.Errorf("with two problems the marked squares are %q, want both ships", got)
+	}
+	if got := ann.text("#s-place-note"); !strings.Contains(got, "Not allowed, 2 problems") || !strings.Contains(got, "2 of 5 ships placed") {
+		t.Errorf("the placement note: %q", got)
+	}
+	ann.shot("salvo-setup-problems")
+	ann.accessible("Salvo's placement with problems")
 	ann.click("#s-random")
 	ann.wait("a legal fleet", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("Every ship is placed")`)
 	ann.shot("salvo-setup")
@@ -151,6 +178,7 @@ func TestSalvo(t *testing.T) {
 		if i == 1 {
 			ann.shot("salvo-aim")
 			ann.labelled("the Salvo play screen")
+			ann.accessible("the Salvo play screen of two players")
 		}
 		salvos++
 		ben.watchFor(fmt.Sprintf(`document.querySelectorAll("#s-reports li").length === %d`, salvos))
@@ -222,10 +250,27 @@ func TestSalvo(t *testing.T) {
 		if got := p.text("#game-over h2"); !strings.Contains(got, map[string]string{"Ann": "you won", "Ben": "Ann won"}[p.name]) {
 			t.Errorf("%s's end screen: %q", p.name, got)
 		}
+		// The banner says why, in words.
+		if got, want := p.text("#end-reason"), map[string]string{"Ann": "You outlined Ben's fleet rightly.", "Ben": "Ann outlined your fleet rightly."}[p.name]; got != want {
+			t.Errorf("%s's end screen says why: %q, want %q", p.name, got, want)
+		}
 	}
 	ben.shot("salvo-over")
+	// Opened afresh, the end still says why, from the view alone.
+	ben.open(eval[string](ben, `location.pathname`))
+	ben.wait("the end again", `!!document.querySelector("#end-reason")`)
+	if got := ben.text("#end-reason"); got != "Ann outlined your fleet rightly." {
+		t.Errorf("after a reload Ben's end says %q", got)
+	}
+	// On a phone the ocean aimed at keeps 32-pixel squares; your own is
+	// smaller.
 	ann.phone(false)
 	ann.fitsWidth("the end of Salvo")
+	aimW := eval[float64](ann, `document.querySelector('[data-board="1"] [data-sq="E5"]').getBoundingClientRect().width`)
+	ownW := eval[float64](ann, `document.querySelector('[data-board="own"] [data-sq="E5"]').getBoundingClientRect().width`)
+	if aimW < 32 || ownW >= aimW {
+		t.Errorf("on a phone the squares of Ben's ocean are %.1f pixels, Ann's own %.1f: want at least 32, and Ann's smaller", aimW, ownW)
+	}
 	ann.shot("salvo-phone")
 	t.Logf("Salvo, time for a salvo to show on the other screen: %s", lat.summary())
 }

@@ -30,7 +30,8 @@ func (p *player) phone(dark bool) {
 func (p *player) fitsWidth(where string) {
 	p.t.Helper()
 	if w := eval[int](p, `document.documentElement.scrollWidth`); w > 375 {
-		p.t.Errorf("%s: %s is %d pixels wide on a 375-pixel screen", p.name, where, w)
+		wide := eval[[]string](p, `[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > 376 && !e.closest(".board-frame, .table-frame")).slice(0, 12).map(e => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right))`)
+		p.t.Errorf("%s: %s is %d pixels wide on a 375-pixel screen; the widest: %v", p.name, where, w, wide)
 	}
 }
 
@@ -86,6 +87,9 @@ over:
 	end := ann.text("#game-over")
 	if !strings.Contains(end, "Scores: Ann 0") {
 		t.Errorf("tripping over the password scores 0; the end says %q", end)
+	}
+	if got := ann.text("#end-reason"); !strings.Contains(got, "Ann has uncovered every letter of the grid's password without announcing it") {
+		t.Errorf("the end does not say Ann tripped over the password: %q", got)
 	}
 	if n := eval[int](ann, `[...document.querySelectorAll('[data-board="0"] [data-sq]')].filter(e => /^[A-Z]$/.test(e.dataset.letter)).length`); n != 25 {
 		t.Errorf("the end shows %d letters of the computer's grid, want 25", n)

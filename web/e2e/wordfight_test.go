@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestWordFight plays Sightless Word Fight: Ann and Ben take turns to
@@ -86,7 +88,12 @@ func TestWordFight(t *testing.T) {
 		p.wait("my answer", `document.querySelector("#w-list tbody tr:last-child td:last-child").textContent === "cannot"`)
 	}
 
+	// A desktop of 1280 pixels: the board's squares are at least 28 wide.
+	ann.do("a 1280-pixel desktop", chromedp.EmulateViewport(1280, 900))
 	declare(ann, ben, "cat")
+	if w := eval[float64](ann, `document.querySelector('.wordfight [data-sq="J10"]').getBoundingClientRect().width`); w < 28 {
+		t.Errorf("on a 1280-pixel desktop Word Fight's squares are %.1f pixels wide, want at least 28", w)
+	}
 	place(ann, "B2", false, true, "legal so far, would score 0")
 	if got := ann.text("#w-status"); !strings.Contains(got, "Waiting for Ben") {
 		t.Errorf("Ann's status after answering: %q", got)
@@ -124,14 +131,48 @@ func TestWordFight(t *testing.T) {
 		if got := p.text("#game-over h2"); !strings.Contains(got, "shared win") {
 			t.Errorf("%s's end screen: %q", p.name, got)
 		}
+		if got, want := p.text("#end-reason"), "FOX gave the third strike: Ann and Ben could not place it, and 3 strikes end the game."; got != want {
+			t.Errorf("%s's end screen says why: %q, want %q", p.name, got, want)
+		}
+		// No grid revealed at the end shows a chosen square.
+		if n := eval[int](p, `document.querySelectorAll("#w-audit-h ~ .boards .sel, #w-audit-h ~ .boards :focus").length`); n != 0 {
+			t.Errorf("%s's revealed grids show %d chosen squares", p.name, n)
+		}
 		audit := p.text("#w-audit-h + .boards")
 		if strings.Count(audit, "Score confirmed: 3") != 2 {
 			t.Errorf("%s's audit does not confirm both scores:\n%s", p.name, audit)
 		}
 	}
 	ben.shot("wordfight-over")
-	ann.phone(false)
+	// In the Table card the record's button and the rules link sit apart.
+	if eval[bool](ben, `(() => { const a = document.querySelector("#download").getBoundingClientRect(), b = document.querySelector("#rules-link").getBoundingClientRect(); return b.top < a.bottom; })()`) {
+		t.Error("the rules link runs into the download button")
+	}
+	// On a phone in the dark the board scrolls inside its own frame, the
+	// page never sideways, and empty squares and letters keep WCAG AA
+	// contrast.
+	ann.phone(true)
 	ann.fitsWidth("the end of Word Fight")
+	if !eval[bool](ann, `(f => f.scrollWidth > f.clientWidth && getComputedStyle(f).overflowX === "auto")(document.querySelector("#w-grid-h ~ div .board-frame"))`) {
+		t.Error("on a phone Word Fight's board does not scroll inside its frame")
+	}
+	contrast := eval[map[string]float64](ann, `(() => {
+		const rgb = s => s.match(/[\d.]+/g).slice(0, 3).map(Number);
+		const lum = c => { const [r, g, b] = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+		const ratio = (a, b) => { const [x, y] = [lum(rgb(a)), lum(rgb(b))].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+		const cells = [...document.querySelectorAll("#w-grid-h ~ div .cell")];
+		const empty = getComputedStyle(cells.find(e => !e.textContent));
+		const letter = getComputedStyle(cells.find(e => e.textContent));
+		const page = getComputedStyle(document.body).backgroundColor;
+		return { edge: ratio(empty.borderTopColor, page), edgeOnCell: ratio(empty.borderTopColor, empty.backgroundColor), letter: ratio(letter.color, letter.backgroundColor) };
+	})()`)
+	if contrast["edge"] < 3 || contrast["edgeOnCell"] < 3 || contrast["letter"] < 4.5 {
+		t.Errorf("dark Word Fight board contrast %v: want empty squares' edges at least 3:1, letters at least 4.5:1", contrast)
+	}
+	t.Logf("dark Word Fight board contrast: empty square edge %.2f:1 on the page, %.2f:1 on the square; letters %.2f:1", contrast["edge"], contrast["edgeOnCell"], contrast["letter"])
+	ann.accessible("the end of Word Fight (dark theme)")
 	ann.shot("wordfight-phone")
+	ann.do("scroll to the board", chromedp.ScrollIntoView(chromedp.CSS("#w-grid-h")))
+	ann.shotView("wordfight-phone-dark")
 	t.Logf("Word Fight, time for a word to show on the other screen: %s", lat.summary())
 }

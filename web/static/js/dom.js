@@ -111,3 +111,17 @@ export function append(el, ...children) {
   add(el, children);
   return el;
 }
+
+// gridRows groups the flat children of a CSS grid g into rows of n, as an
+// ARIA grid needs (role=row, drawn with display: contents so that the
+// layout stays the grid's). The first row, the column letters, is hidden
+// from screen readers: every square's own name says where it is.
+export function gridRows(g, n) {
+  const kids = [...g.children];
+  for (let i = 0; i < kids.length; i += n) {
+    const row = h("div", { role: "row", class: "gr", "aria-hidden": i === 0 ? "true" : null });
+    row.append(...kids.slice(i, i + n));
+    g.append(row);
+  }
+  return g;
+}

@@ -25,6 +25,7 @@ export async function home(main) {
         h("p", { class: "muted" }, g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players}–${g.max_players} players`),
         h("div", { class: "row" },
           h("a", { class: "button primary", href: "/new/" + g.name, "aria-label": "New table of " + g.title }, "New table"),
+          g.name === "salvo" ? h("a", { href: "/new/salvo?practice", id: "salvo-practice", "aria-label": "Practise Salvo alone against a hidden fleet" }, "Practise") : null,
           h("a", { href: "/rules/" + g.name, "aria-label": g.title + " rules" }, "Rules"))));
     }
   } catch (e) {
@@ -91,6 +92,14 @@ function readOptions(form, opts) {
 
 const levels = ["easy", "medium", "strong"];
 
+// makerLabel says what a level of the computer makes of a solo seat's
+// hidden setup.
+function makerLabel(game, level) {
+  if (game === "quizl") return { easy: "easy (a random filling)", medium: "medium (deceptive)", strong: "strong (most deceptive)" }[level];
+  if (game === "salvo") return { easy: "easy (a random fleet)", medium: "medium (a random fleet)", strong: "strong (hard to find)" }[level];
+  return level;
+}
+
 export async function newTable(main, name) {
   const g = await gameInfo(name);
   if (!g) {
@@ -104,21 +113,24 @@ export async function newTable(main, name) {
 
   // Seats after the creator's: "open" (a friend) or "computer:LEVEL".
   // "Who plays" picks one of three set-ups, shown pressed; the seats
-  // below can then be changed one by one.
+  // below can then be changed one by one. The home page's "Practise"
+  // link for Salvo opens the form with practice chosen.
   const canSolo = g.min_players <= 1;
-  const soloName = g.name === "quizl" ? "Solitaire" : "Practice alone";
-  let mode = g.max_players >= 2 ? "friend" : "solo";
+  const soloName = g.name === "quizl" ? "Solitaire" : g.name === "salvo" ? "Practice" : "Practice alone";
+  const practice = g.name === "salvo" && new URLSearchParams(location.search).has("practice");
+  let mode = g.max_players >= 2 && !practice ? "friend" : "solo";
   let others = mode === "solo" ? [] : Array(Math.max(1, g.min_players - 1)).fill("open");
   let maker = "medium"; // the level of the computer that makes a solo seat's hidden setup
   const seatsBox = h("div", { id: "seats" });
   const drawSeats = () => {
     fill(seatsBox,
       h("p", {}, "Seat 1: you"),
-      others.length === 0 ? h("p", { class: "muted" }, g.name === "quizl" ? "Solitaire: you hunt the password in a grid the computer makes." : "You play alone against a hidden setup the computer makes.") : null,
+      others.length === 0 ? h("p", { class: "muted" }, g.name === "quizl" ? "Solitaire: you hunt the password in a grid the computer makes."
+        : g.name === "salvo" ? "Practice: you fire at a fleet the computer hides; it never fires back, so you can learn to read the reports." : "You play alone against a hidden setup the computer makes.") : null,
       others.length === 0 && g.has_setup ? h("div", { class: "row" },
-        h("label", { for: "maker" }, g.name === "quizl" ? "The computer's grid:" : "The computer's setup:"),
+        h("label", { for: "maker" }, g.name === "quizl" ? "The computer's grid:" : g.name === "salvo" ? "The computer's fleet:" : "The computer's setup:"),
         h("select", { id: "maker", onchange: e => { maker = e.target.value; } },
-          levels.map(l => h("option", { value: l, selected: l === maker }, { easy: "easy (a random filling)", medium: "medium (deceptive)", strong: "strong (most deceptive)" }[l])))) : null,
+          levels.map(l => h("option", { value: l, selected: l === maker }, makerLabel(g.name, l))))) : null,
       others.map((s, i) => {
         const sel = h("select", { id: "seat-" + (i + 2), "aria-label": `Seat ${i + 2}` },
           h("option", { value: "open", selected: s === "open" }, "A friend (invite link)"),

@@ -67,7 +67,7 @@ async function playScreen(main, id, mine) {
   const banner = h("div", { id: "banner" });
   const stage = h("div", { id: "stage" });
   const players = h("ul", { class: "players", id: "players", "aria-label": "Players and scores" });
-  const moves = h("ol", { class: "moves", id: "moves", "aria-label": "Moves" });
+  const moves = h("ol", { class: "moves", id: "moves", "aria-label": "Moves", tabindex: 0 }); // it scrolls: the keyboard may too
   const tools = h("div", { class: "stack", id: "tools" });
   const side = h("aside", { class: "stack", "aria-label": "Table" },
     h("section", { class: "card" }, h("h2", {}, "Players"), players),
@@ -79,6 +79,7 @@ async function playScreen(main, id, mine) {
   let mod = null, board = null, setupDrawn = false, last = null, lastMine = null;
   const notifyBox = notifyControls(); // kept across redraws of the side panel
   const seen = new Set(); // versions of the moves already taken in
+  let lastMove = null; // the latest move taken in, with the events this seat saw
   const ctx = {
     table: id,
     seat: mine.seat,
@@ -112,7 +113,7 @@ async function playScreen(main, id, mine) {
     const t = u.table;
     if (!mod) {
       mod = await load(t.game);
-      head.textContent = `${t.title} · table ${id}`;
+      fill(head, t.title, " ", h("span", { class: "table-id" }, `table ${id}`));
       touchRecent(id, t.game);
     }
     // What a move showed this seat alone (a letter, a placement's score)
@@ -120,6 +121,7 @@ async function playScreen(main, id, mine) {
     if (u.moves) for (const m of u.moves) {
       if (seen.has(m.version)) continue;
       seen.add(m.version);
+      if (!lastMove || m.version > lastMove.version) lastMove = m;
       const own = (m.events || []).filter(e => e.to && e.to.includes(u.seat));
       if (own.length && last) toast(own.map(e => e.text).join("; "));
     }
@@ -148,7 +150,8 @@ async function playScreen(main, id, mine) {
     fill(players, ...st.map((p, i) => h("li", { class: toMove.includes(i) ? "to-move" : "", "data-seat": i },
       h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" && !p.name.toLowerCase().includes(t.seats[i].level) ? ` · computer, ${t.seats[i].level}` : ""}`,
         p.note ? h("span", { class: "muted" }, " · " + p.note) : null),
-      h("span", { class: "score", "aria-label": `${p.name}'s score` }, p.score === null || p.score === undefined ? "" : String(p.score)))));
+      p.score === null || p.score === undefined ? null : h("span", { class: "sr" }, "score"),
+      h("span", { class: "score" }, p.score === null || p.score === undefined ? "" : String(p.score)))));
     if (t.set) append(players, h("li", { class: "muted" }, `Set to ${t.set.target}: ${t.set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}${t.set.over ? " (set over)" : ""}`));
 
     // The move list, with what each move showed this seat.
@@ -185,19 +188,20 @@ async function playScreen(main, id, mine) {
     }
 
     // Tools.
-    fill(tools, 
+    fill(tools,
       h("h2", {}, "Table"),
-      h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
-      !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null,
-      h("a", { href: "/rules/" + t.game }, "Rules of " + t.title),
+      h("div", { class: "row" },
+        h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
+        !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null),
+      h("p", {}, h("a", { href: "/rules/" + t.game, id: "rules-link" }, "Rules of " + t.title)),
       !over && u.seat >= 0 ? notifyBox : null,
-      !over && u.view ? h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game) }, "How to play: the guide") : null);
+      !over && u.view ? h("p", {}, h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game) }, "How to play: the guide")) : null);
     if (over) touchRecent(id, t.game, { result: resultText(t, u.seat, names) });
   }
 
   function resultText(t, seat, names) {
     const w = (t.result && t.result.winners) || [];
-    if (!w.length) return "draw";
+    if (!w.length) return t.seats.length === 1 ? "no win this time" : "draw";
     if (w.includes(seat)) return w.length > 1 ? "shared win" : "you won";
     return `${w.map(s => names[s]).join(" and ")} won`;
   }
@@ -205,14 +209,23 @@ async function playScreen(main, id, mine) {
   function endBanner(u, names) {
     const t = u.table;
     const res = t.result || { winners: [] };
-    const box = h("div", { class: "banner", id: "game-over" }, h("h2", {}, "Game over: " + resultText(t, u.seat, names)));
+    // Why the game ended, in words, from the game's own module: it reads
+    // the final view and the last move's events (see endSummary there).
+    const why = (u.view && mod.endSummary && mod.endSummary(u.view, { seat: u.seat, names, last: lastMove })) || {};
+    const won = (res.winners || []).includes(u.seat);
+    const box = h("div", { class: "banner end" + (won ? " won" : ""), id: "game-over" },
+      h("h2", {}, "Game over: " + (why.result || resultText(t, u.seat, names))),
+      why.reason ? h("p", { class: "reason", id: "end-reason" }, why.reason) : null);
     if (res.scores) append(box, h("p", {}, "Scores: ", res.scores.map((s, i) => `${names[i]} ${s}`).join(", ")));
     if (t.reveal && t.reveal.length) {
       const checks = h("ul", { id: "commitments" });
       append(box, h("h3", {}, "Every secret, and the check that none changed"), checks);
       for (const r of t.reveal) {
-        const owner = t.solitaire ? `The computer's grid (${t.solitaire.maker})` : names[r.seat];
-        const li = h("li", {}, `${owner}: ${setupText(r.setup)} — `, h("span", { class: "muted" }, "checking…"));
+        // At a one-seat table the one setup is the computer's, made for
+        // the player to attack (solitaire Quizl's grid, Salvo practice's
+        // fleet): say so rather than put it under the player's name.
+        const whose = t.seats.length === 1 ? `The computer's ${r.setup && r.setup.fleet ? "hidden fleet" : "grid"}${t.solitaire ? ` (${t.solitaire.maker})` : ""}` : names[r.seat];
+        const li = h("li", {}, `${whose}: ${setupText(r.setup)} — `, h("span", { class: "muted" }, "checking…"));
         append(checks, li);
         verify(r).then(ok => { li.lastChild.textContent = ok ? "matches the commitment published at the start ✓" : "DOES NOT match the commitment published at the start"; li.lastChild.className = ok ? "ok" : "error"; });
       }

@@ -87,3 +87,26 @@ export function standings(v) {
 export function moveList(v) {
   return v.words.map(w => ({ seat: w.by, text: w.word, detail: `deleted ${w.deleted}` }));
 }
+
+// endSummary says why the game ended, from the final view and the last
+// move (table.js passes {seat, names, last}): who wrote the last word and
+// what it deleted, or who resigned. (When the events carry the end reason
+// as fields, read them here instead.)
+export function endSummary(v, { last }) {
+  if (last && /^resign$/i.test(last.move)) return { reason: `${last.player} resigned.` };
+  // Without the last move (after a reload), a game that ended before its
+  // last letter ended by a resignation.
+  const z = (v.alphabet || []).find(l => l.letter === "Z");
+  const done = v.mode === "standard" ? z && z.deleted : v.left === 0;
+  if (!done) return { reason: "The game ended by a resignation." };
+  const w = v.words && v.words[v.words.length - 1];
+  if (!w) return null;
+  const who = v.players[w.by].name;
+  const dels = w.deleted.split(/[,\s]+/).filter(Boolean);
+  const lastLetter = dels[dels.length - 1];
+  const wrote = `${who} wrote the last word, ${w.word.toUpperCase()}, deleting ${dels.join(", ")}`;
+  if (v.mode === "standard") return { reason: `${wrote}: whoever deletes ${lastLetter === "Z" ? "Z" : "the last letter"} loses.` };
+  if (v.mode === "cyclic") return { reason: `${wrote}: whoever deletes the last letter wins.` };
+  const sc = v.players.map(p => `${p.name} ${p.product}`).join(", ");
+  return { reason: `${wrote}; the higher product of letters deleted per turn wins (${sc}).` };
+}

@@ -2,7 +2,7 @@
 // View), and the grid editor from quizl-setup.js. The referee is the
 // server: this file only draws what the view holds and sends moves.
 
-import { h, gridNav, fill, append } from "../dom.js";
+import { h, gridNav, fill, append, gridRows } from "../dom.js";
 import { sq, lineSquares } from "./quizl-setup.js";
 
 export { setup, shapeProblem } from "./quizl-setup.js";
@@ -38,7 +38,7 @@ function letterGrid(rows, opts) {
     }
   }
   gridNav(cells);
-  return g;
+  return gridRows(g, 6);
 }
 
 const outcomeText = b => ({ right: `found ${b.password || "it"}: ${b.points} points`, tripped: "tripped over the password: 0 points", resigned: "resigned" }[b.outcome] || "");
@@ -184,4 +184,22 @@ export function standings(v) {
 }
 export function moveList(v) {
   return v.moves.map(m => ({ seat: m.seat, text: m.text, detail: (m.revealed || []).map(r => `${r.name}: ${r.letter} at ${r.square}`).join(", ") }));
+}
+
+// endSummary says why the game ended, from the final view's public move
+// texts (table.js passes {seat, names, last}): each password announced
+// rightly, each one uncovered by calls without being announced (a trip),
+// each resignation. (When the events carry the end reason as fields, read
+// them here instead.)
+export function endSummary(v) {
+  const why = [];
+  for (const m of v.moves || []) {
+    const parts = (m.text || "").split("; ");
+    if (/^say\b/i.test(m.move) && /: right/.test(parts[0])) why.push(parts[0]);
+    else if (/^resign$/i.test(m.move)) why.push(parts[0]);
+    why.push(...parts.slice(1).filter(p => /uncovered every letter/.test(p)));
+  }
+  if (!why.length) return null;
+  const cap = s => s.charAt(0).toUpperCase() + s.slice(1);
+  return { reason: why.slice(-4).map(s => cap(s) + ".").join(" ") };
 }

@@ -3,7 +3,7 @@
 // the placement note is its verdict (POST /check-setup) and the random
 // fleet is its own (POST /random-setup).
 
-import { h, gridNav, plural, fill, append } from "../dom.js";
+import { h, gridNav, gridRows, plural, fill, append } from "../dom.js";
 import { checkSetup, randomSetup } from "../api.js";
 
 const COLS = "ABCDEFGHIJ";
@@ -40,7 +40,7 @@ function ocean(label, cell, opts) {
       const x = cell(r, c);
       const el = h(x.onclick || x.onkey ? "button" : "span", {
         class: "cell " + (x.cls || ""), role: "gridcell", type: x.onclick ? "button" : null,
-        "aria-label": `${name(r, c)}${x.label ? ": " + x.label : ""}`, "data-sq": name(r, c), "aria-pressed": x.pressed === undefined ? null : String(x.pressed),
+        "aria-label": `${name(r, c)}${x.label ? ": " + x.label : ""}`, "data-sq": name(r, c), "aria-selected": x.pressed === undefined ? null : String(x.pressed),
         onclick: x.onclick || null, onkeydown: x.onkey || null,
       }, x.text || "");
       cells[r].push(el);
@@ -48,7 +48,7 @@ function ocean(label, cell, opts) {
     }
   }
   gridNav(cells);
-  return g;
+  return gridRows(g, 11);
 }
 
 // Setup is fleet placement: choose a ship, its direction, and the square
@@ -59,13 +59,15 @@ export function setup(ctx) {
   const diagonal = !!v.diagonal_ships;
   let fleet = [null, null, null, null, null];
   let cur = 0, dir = 0, dragFrom = null;
-  // The referee's verdict on the whole fleet, asked for once the fleet is
-  // complete (and a moment after the last change, so that quick changes
-  // send one request): asked is the fleet it is for, verdict its answer
-  // ({ok}, {refused: its words} or {unasked: why not}), null while waiting.
+  // The referee's verdict on the fleet as placed so far, asked for after
+  // every change (a moment after it, so that quick changes send one
+  // request): asked is the fleet it is for, verdict its answer ({ok},
+  // {problems: [{text, ships}]} or {unasked: why not}), null while waiting.
+  // Ships still to place go to the referee as "", which it checks as far
+  // as the fleet goes.
   let asked = "", verdict = null, timer = 0;
   const err = h("p", { class: "error", role: "alert" });
-  const note = h("p", { role: "status", "aria-live": "polite" });
+  const note = h("div", { role: "status", "aria-live": "polite", id: "s-place-note", class: "place-note" });
   const box = h("div");
   const shipSel = h("div", { class: "row", role: "radiogroup", "aria-label": "Ship to place" });
   const dirBtn = h("button", { type: "button", id: "s-rotate", onclick: () => { dir = (dir + 1) % (diagonal ? 4 : 2); draw(); } });
@@ -79,6 +81,9 @@ export function setup(ctx) {
     draw(name(r, c));
   };
   function draw(focus) {
+    // Keep the keyboard where it was when the referee's answer redraws.
+    const at = document.activeElement;
+    if (!focus && at && box.contains(at) && at.dataset.sq) focus = at.dataset.sq;
     fill(shipSel, ...SHIPS.map(([n, len], i) => h("button", {
       type: "button", role: "radio", "aria-checked": String(i === cur), class: i === cur ? "primary" : "",
       onclick: () => { cur = i; draw(); },
@@ -86,11 +91,12 @@ export function setup(ctx) {
     dirBtn.textContent = `Direction: ${DIRS[dir][2]} (R)`;
     const owner = new Map();
     fleet.forEach((s, i) => s && s.forEach(([r, c]) => owner.set(r * 10 + c, i)));
+    const wrong = new Set(verdict && verdict.problems ? verdict.problems.flatMap(p => p.ships) : []);
     const g = ocean("Your ocean: choose a square for the selected ship's first end", (r, c) => {
       const i = owner.get(r * 10 + c);
       return {
-        text: i !== undefined ? SHIPS[i][0][0].toUpperCase() : "", cls: i !== undefined ? "ship" : "",
-        label: i !== undefined ? SHIPS[i][0] : "water", onclick: () => place(r, c),
+        text: i !== undefined ? SHIPS[i][0][0].toUpperCase() : "", cls: i !== undefined ? "ship" + (wrong.has(i) ? " wrong" : "") : "",
+        label: i !== undefined ? shipName(i) + (wrong.has(i) ? ", breaks the placement rules" : "") : "water", onclick: () => place(r, c),
         onkey: e => { if (e.key === "r" || e.key === "R") { e.preventDefault(); dir = (dir + 1) % (diagonal ? 4 : 2); draw(name(r, c)); } },
       };
     });
@@ -120,41 +126,49 @@ export function setup(ctx) {
       place(a[0], a[1]);
     });
     fill(box, g);
-    const placed = fleet.filter(Boolean).length;
-    if (placed < 5) {
-      clearTimeout(timer);
-      asked = "";
-      note.className = "";
-      note.textContent = `${placed} of 5 ships placed. Still to place: ${fleet.map((s, i) => s ? "" : "the " + shipName(i)).filter(Boolean).join(", ")}.`;
-    } else {
-      askReferee();
-      showVerdict();
-    }
+    askReferee();
+    showVerdict();
     if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
   }
-  // askReferee asks the referee about the complete fleet unless it has
-  // already been asked about this one, and shows its answer.
+  // askReferee asks the referee about the fleet placed so far unless it
+  // has already been asked about this one, and shows its answer.
   function askReferee() {
-    const key = JSON.stringify(fleet.map(shipText));
+    const ships = fleet.map(s => s ? shipText(s) : "");
+    const key = JSON.stringify(ships);
     if (key === asked) return;
     asked = key;
     verdict = null;
     clearTimeout(timer);
+    if (!fleet.some(Boolean)) { verdict = { problems: [] }; return; }
     timer = setTimeout(async () => {
       let says;
-      try { await checkSetup("salvo", ctx.rules(), ctx.lexicon(), { fleet: fleet.map(shipText) }); says = { ok: true }; }
-      catch (e) { says = e.status === 422 ? { refused: e.message } : { unasked: e.message }; }
+      try { await checkSetup("salvo", ctx.rules(), ctx.lexicon(), { fleet: ships }); says = { ok: true, problems: [] }; }
+      catch (e) { says = e.status === 422 ? { problems: problemsOf(e.message, fleet) } : { unasked: e.message }; }
       if (key !== asked) return;
       verdict = says;
-      showVerdict();
+      draw();
     }, 150);
   }
   function showVerdict() {
-    note.className = !verdict ? "" : verdict.ok ? "ok" : "warn";
-    note.textContent = !verdict ? "Asking the referee about this fleet…"
-      : verdict.ok ? "Every ship is placed and the fleet keeps the placement rule."
-      : verdict.refused ? `Not allowed: ${verdict.refused}.`
-      : `The referee could not be asked about this fleet (${verdict.unasked}); it checks the fleet when you send it.`;
+    const placed = fleet.filter(Boolean).length;
+    const still = fleet.map((s, i) => s ? "" : "the " + shipName(i)).filter(Boolean);
+    const count = placed < 5 ? `${placed} of 5 ships placed. Still to place: ${still.join(", ")}.` : "";
+    if (!verdict) { note.className = "place-note"; fill(note, h("p", {}, count || "Asking the referee about this fleet…")); return; }
+    if (verdict.unasked) {
+      note.className = "place-note warn";
+      fill(note, h("p", {}, `The referee could not be asked about this fleet (${verdict.unasked}); it checks the fleet when you send it.`), count ? h("p", {}, count) : null);
+      return;
+    }
+    const probs = verdict.problems || [];
+    if (!probs.length) {
+      note.className = "place-note" + (placed === 5 ? " ok" : "");
+      fill(note, h("p", {}, placed === 5 ? "Every ship is placed and the fleet keeps the placement rule." : count + (placed ? " The ships placed so far keep the placement rule." : "")));
+      return;
+    }
+    note.className = "place-note warn";
+    fill(note, h("p", {}, probs.length === 1 ? "Not allowed:" : `Not allowed, ${probs.length} problems:`),
+      h("ul", { class: "problems" }, probs.map(p => h("li", {}, p.text + "."))),
+      count ? h("p", {}, count) : null);
   }
   const random = async () => {
     err.textContent = "";
@@ -167,7 +181,7 @@ export function setup(ctx) {
   draw();
   const submit = async () => {
     err.textContent = "";
-    if (fleet.some(s => !s)) { err.textContent = "Place all five ships first."; return; }
+    if (fleet.some(s => !s)) { err.textContent = `Place all five ships first: still to place ${fleet.map((s, i) => s ? "" : "the " + shipName(i)).filter(Boolean).join(", ")}.`; return; }
     try { await ctx.sendSetup({ fleet: fleet.map(shipText) }); } catch (e) { err.textContent = e.message; }
   };
   return h("section", { class: "card stack", "aria-labelledby": "s-setup-h" },
@@ -184,6 +198,21 @@ export function setup(ctx) {
     err);
 }
 
+// problemsOf splits the referee's refusal of a fleet into its problems
+// ("; " between them), leaving out the ships still to place, and finds the
+// ships each one names ("the cruiser D2-G2"), so that they can be marked.
+export function problemsOf(msg, fleet) {
+  return msg.split("; ").filter(t => t && !t.startsWith("still to place")).map(text => ({
+    text,
+    ships: fleet.map((s, i) => s && named(text, i, s) ? i : -1).filter(i => i >= 0),
+  }));
+}
+function named(text, i, sqs) {
+  const a = name(...sqs[0]), b = name(...sqs[sqs.length - 1]);
+  return text.includes(`the ${shipName(i)} ${a}-${b}`) || text.includes(`the ${shipName(i)} ${b}-${a}`);
+}
+
+const cap = s => s.charAt(0).toUpperCase() + s.slice(1);
 const numberWord = n => ["no", "one", "two", "three", "four", "five"][n] || String(n);
 
 // reportText says a report as the referee does: "one in the destroyer,
@@ -213,15 +242,44 @@ export function play(ctx) {
   const info = h("div");
   const typed = h("input", { id: "s-fire", autocomplete: "off", spellcheck: "false", placeholder: "A1 C3 E5 G7 I9", size: 18 });
   const shotsNote = h("p", { id: "s-shots", "aria-live": "polite" });
+  // aimNote says why a click or a typed square was refused.
+  const aimNote = h("p", { id: "s-aim-note", class: "warn", role: "status", "aria-live": "polite" });
+  const say = msg => { aimNote.textContent = msg || ""; };
+  // Typing in the box marks the squares it names; clicking squares writes
+  // them in the box: both always show the same salvo.
+  typed.addEventListener("input", () => {
+    const v = view;
+    if (!v) return;
+    const me = v.seat;
+    if (!(me >= 0 && v.to_move.includes(me) && !v.finished) || v.must_outline) { say("Wait for your turn to aim."); return; }
+    const tr = (v.tracking || []).find(x => x.target === v.target);
+    const next = [], notes = [];
+    for (const tok of typed.value.split(/[\s,]+/).filter(Boolean)) {
+      const p = parse(tok);
+      if (!p) { notes.push(`${tok} is not a square (A1 to J10)`); continue; }
+      const q = name(...p);
+      const n = tr ? tr.ocean[p[0]][p[1]] : 0;
+      if (n) notes.push(`you fired at ${q} with salvo ${n}`);
+      else if (next.includes(q)) notes.push(`${q} is named twice`);
+      else if (next.length >= v.shots) notes.push(`your salvo has ${plural(v.shots, "shot")}: ${q} is one too many`);
+      else next.push(q);
+    }
+    aim = next;
+    say(notes.length ? notes.join("; ") + "." : "");
+    update(v, true);
+  });
+  // Leaving the box writes back the salvo as marked, so that the box never
+  // keeps a square the ocean does not show.
+  typed.addEventListener("change", () => { if (typed.value.trim()) typed.value = aim.join(" "); });
   const modeBtn = h("button", { type: "button", id: "s-mode", "aria-pressed": "false" });
   const fireForm = h("form", { class: "row", onsubmit: async e => {
     e.preventDefault();
     const list = typed.value.trim() ? typed.value.trim().split(/[\s,]+/) : aim;
     if (!list.length) { err.textContent = "Choose squares to fire at."; return; }
-    if (await send("fire " + list.join(" "))) { aim = []; typed.value = ""; }
+    if (await send("fire " + list.join(" "))) { aim = []; typed.value = ""; say(""); }
   } }, h("label", { for: "s-fire" }, "Fire at"), typed, h("button", { type: "submit", class: "primary", id: "s-fire-btn" }, "Fire"));
   const outlineBox = h("div", { class: "stack", id: "s-outline" });
-  const controls = h("div", { class: "card stack", id: "s-controls" }, shotsNote, h("div", { class: "row" }, modeBtn), fireForm, outlineBox, err);
+  const controls = h("div", { class: "card stack", id: "s-controls" }, shotsNote, h("div", { class: "row" }, modeBtn), fireForm, aimNote, outlineBox, err);
   const root = h("div", { class: "salvo" }, h("div", { class: "layout-inner" }, controls, boards, info));
   let view = null;
   async function send(mv) {
@@ -232,14 +290,15 @@ export function play(ctx) {
   const savePencil = () => { try { localStorage.setItem(key, JSON.stringify(pencil)); } catch { /* ignore */ } };
   const pm = { "": "", hit: "hit?", miss: "miss?" };
 
-  function update(v) {
+  function update(v, typing) {
     v = norm(v);
     view = v;
     const me = v.seat;
     const myTurn = me >= 0 && v.to_move.includes(me) && !v.finished;
     const focus = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
     const focusBoard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-board]");
-    if (!myTurn) aim = [];
+    if (!myTurn && aim.length) { aim = []; typed.value = ""; say(""); }
+    if (!typing && myTurn && document.activeElement !== typed) typed.value = aim.join(" ");
     controls.hidden = me < 0 || v.finished || (v.players[me] && v.players[me].out);
     modeBtn.textContent = mode === "aim" ? "Mode: aiming (P for pencil marks)" : "Mode: pencil marks (hit? / miss?)";
     modeBtn.setAttribute("aria-pressed", String(mode === "pencil"));
@@ -251,7 +310,8 @@ export function play(ctx) {
     const targets = [];
     if (v.target >= 0) targets.push(v.target);
     (v.tracking || []).forEach(t => { if (!targets.includes(t.target)) targets.push(t.target); });
-    if (me < 0) v.players.forEach((_, i) => targets.push(i));
+    if (me < 0 && v.practice) targets.push(1);
+    else if (me < 0) v.players.forEach((_, i) => targets.push(i));
     for (const t of targets) {
       const tr = (v.tracking || []).find(x => x.target === t);
       const revealed = v.finished && v.fleets ? new Map() : null;
@@ -259,6 +319,8 @@ export function play(ctx) {
       const hitsOn = new Set();
       if (v.finished) v.salvos.filter(s => s.at === t).forEach(s => s.squares.forEach(q => { const p = parse(q); if (p && revealed.has(p[0] * 10 + p[1])) hitsOn.add(q); }));
       const canAim = myTurn && t === v.target;
+      // The latest salvo at this ocean stands out, as a last move does.
+      const latest = tr ? Math.max(...tr.ocean.flat()) : 0;
       const outlined = new Map();
       if (v.must_outline && t === v.target) outline.forEach((s, i) => s && squaresOf(s).forEach(([r, c]) => outlined.set(r * 10 + c, i)));
       const g = ocean(me >= 0 ? `Tracking ocean of ${v.players[t].name}` : `${v.players[t].name}'s ocean`, (r, c) => {
@@ -268,8 +330,8 @@ export function play(ctx) {
         const aimed = canAim && aim.includes(sqn);
         const ship = revealed ? revealed.get(r * 10 + c) : undefined;
         const ol = outlined.get(r * 10 + c);
-        let cls = (n ? "shot" : "") + (mark ? " pm-" + mark : "") + (aimed ? " aim" : "") + (ship !== undefined ? " ship" : "") + (ol !== undefined ? " aim" : "");
-        const label = [n ? `fired with salvo ${n}` : "not fired at", mark ? `pencil: ${pm[mark]}` : "", aimed ? "aimed" : "", ship !== undefined ? SHIPS[ship][0] : "", ol !== undefined ? `outlined as ${SHIPS[ol][0]}` : ""].filter(Boolean).join(", ");
+        let cls = (n ? "shot" + (n === latest ? " last" : "") : "") + (mark ? " pm-" + mark : "") + (aimed ? " aim" : "") + (ship !== undefined ? " ship" : "") + (ol !== undefined ? " aim" : "");
+        const label = [n ? `fired with salvo ${n}${n === latest ? ", the latest" : ""}` : "not fired at", mark ? `pencil: ${pm[mark]}` : "", aimed ? "aimed" : "", ship !== undefined ? SHIPS[ship][0] : "", ol !== undefined ? `outlined as ${SHIPS[ol][0]}` : ""].filter(Boolean).join(", ");
         const click = () => {
           if (mode === "pencil" && me >= 0) {
             const next = { "": "hit", hit: "miss", miss: "" }[mark];
@@ -277,9 +339,12 @@ export function play(ctx) {
             savePencil(); update(view); refocus(t, sqn); return;
           }
           if (v.must_outline && t === v.target) { outlineClick(r, c); refocus(t, sqn); return; }
-          if (!canAim || n) return;
-          if (aim.includes(sqn)) aim = aim.filter(x => x !== sqn);
-          else if (aim.length < v.shots) aim.push(sqn);
+          if (!canAim) { say(v.must_outline ? "Every ship is sunk: outline the fleet rather than fire." : "Wait for your turn to aim."); return; }
+          if (n) { say(`You fired at ${sqn} with salvo ${n}: choose a square you have not fired at.`); return; }
+          if (aim.includes(sqn)) { aim = aim.filter(x => x !== sqn); say(""); }
+          else if (aim.length < v.shots) { aim.push(sqn); say(""); }
+          else { say(`Your salvo has ${plural(v.shots, "shot")} and all are chosen: take one back before choosing ${sqn}.`); return; }
+          typed.value = aim.join(" ");
           update(view); refocus(t, sqn);
         };
         return {
@@ -293,7 +358,7 @@ export function play(ctx) {
         h("tr", {}, h("th", {}, "Class"), h("th", {}, "Hits"), h("th", {}, "Sunk")),
         CLASSES.map(c => h("tr", {}, h("td", {}, c), h("td", {}, `${tr.hits[c] || 0} of ${c === "submarine" ? 4 : SHIPS[CLASSES.indexOf(c)][1]}`), h("td", {}, `${tr.sunk[c] || 0} of ${c === "submarine" ? 2 : 1}`)))) : null;
       append(boards, h("section", { class: "board", "data-board": String(t) },
-        h("h3", {}, me >= 0 && !v.finished ? `Your shots at ${v.players[t].name}` : `${v.players[t].name}'s fleet`), g, tally));
+        h("h3", {}, me >= 0 && !v.finished ? `Your shots at ${v.players[t].name}` : `${cap(v.players[t].name)}'s fleet`), g, tally));
     }
     if (me >= 0 && v.fleet) {
       const own = new Map();
@@ -311,7 +376,7 @@ export function play(ctx) {
     }
     // Reports.
     const rows = v.salvos.slice().reverse().map(s => h("li", {}, h("span", { class: "by" }, `${v.players[s.by].name} #${s.number}`), ` at ${v.players[s.at].name}: ${s.squares.join(" ")} — `, h("em", {}, reportText(s.report))));
-    fill(info, h("section", { "aria-labelledby": "s-rep-h" }, h("h2", { id: "s-rep-h" }, "Salvo reports"), rows.length ? h("ol", { class: "moves", id: "s-reports", reversed: true }, rows) : h("p", { class: "muted" }, "No salvo yet.")),
+    fill(info, h("section", { "aria-labelledby": "s-rep-h" }, h("h2", { id: "s-rep-h" }, "Salvo reports"), rows.length ? h("ol", { class: "moves", id: "s-reports", reversed: true, tabindex: 0, "aria-labelledby": "s-rep-h" }, rows) : h("p", { class: "muted" }, "No salvo yet.")),
       (v.outlines || []).length ? h("section", {}, h("h2", {}, "Outlines"), h("ul", {}, v.outlines.map(o => h("li", {}, `${v.players[o.by].name} outlined ${v.players[o.of].name}'s fleet: ${o.right ? "right" : "wrong"} (${o.fleet.join(" ")})`)))) : null);
     drawOutline(v);
     if (focus && focusBoard) refocus(focusBoard.dataset.board, focus);
@@ -345,10 +410,40 @@ export const finished = v => !!v.finished;
 export const winners = v => v.winners || [];
 export const names = v => v.players.map(p => p.name);
 export function standings(v) {
-  return v.players.map(p => ({ name: p.name, score: p.ships_sunk, note: p.out ? p.out : `${plural(p.shots, "shot")}, ${p.ships_lost} lost` }));
+  // In practice the second player is the hidden fleet, no seat of the table.
+  const seats = v.practice ? v.players.slice(0, 1) : v.players;
+  return seats.map(p => ({ name: p.name, score: p.ships_sunk, note: p.out ? p.out : v.practice ? `${plural(p.shots, "shot")}, practice` : `${plural(p.shots, "shot")}, ${p.ships_lost} lost` }));
 }
 export function moveList(v) {
   v = norm(v);
   return [...v.salvos.map(s => ({ seat: s.by, text: `salvo ${s.number}: ${s.squares.join(" ")}`, detail: reportText(s.report) })),
     ...(v.outlines || []).map(o => ({ seat: o.by, text: `outline of ${v.players[o.of].name}`, detail: o.right ? "right" : "wrong" }))];
+}
+
+// endSummary says why the game ended, from the final view and the last
+// move (table.js passes {seat, names, last}): who outlined which fleet
+// rightly or wrongly, or who resigned. (When the events carry the end
+// reason as fields, read them here instead.)
+export function endSummary(v, { seat, last }) {
+  v = norm(v);
+  const name = i => v.players[i].name;
+  const o = v.outlines[v.outlines.length - 1];
+  // The last move is known when this page saw it; after a reload only the
+  // view is, and then the game ended by its last outline if there was one.
+  const byOutline = o && (last ? /^outline\b/i.test(last.move) : true);
+  const salvos = v.salvos.filter(s => s.by === 0).length;
+  if (v.practice) {
+    if (byOutline && o.right) return { result: "you found the hidden fleet", reason: `You sank all five ships and outlined the computer's fleet rightly, in ${plural(salvos, "salvo")}.` };
+    if (byOutline) return { result: "the outline was wrong", reason: `You sank all five ships, but outlined the computer's fleet wrongly (you said ${o.fleet.join(" ")}). Its real fleet is shown below.` };
+    return { result: "you resigned", reason: `You resigned after ${plural(salvos, "salvo")}; the computer's fleet is shown below.` };
+  }
+  if (byOutline) {
+    const who = o.by === seat ? "You" : name(o.by);
+    const whose = o.of === seat ? "your" : `${name(o.of)}'s`;
+    return { reason: o.right ? `${who} outlined ${whose} fleet rightly.` : `${who} outlined ${whose} fleet wrongly, and a wrong outline loses.` };
+  }
+  const resigned = v.players.map((p, i) => p.out === "resigned" ? i : -1).filter(i => i >= 0);
+  if (last && /^resign$/i.test(last.move)) return { reason: `${last.seat === seat ? "You" : last.player} resigned.` };
+  if (resigned.length) return { reason: `${resigned.map(name).join(" and ")} resigned.` };
+  return null;
 }

@@ -4,7 +4,7 @@
 // the audit at the end. The live preview is the referee's own verdict
 // (POST /preview); the client holds no rule of placement or scoring.
 
-import { h, gridNav, plural, fill, append } from "../dom.js";
+import { h, gridNav, gridRows, plural, fill, append } from "../dom.js";
 import { previewPlacement } from "../api.js";
 
 // colName names column c (from 0): A-Z, then AA-AD.
@@ -77,7 +77,7 @@ export function play(ctx) {
     const H = rows.length, W = rows[0].length;
     const prev = new Map();
     if (opts.pv && opts.pv.squares) opts.pv.squares.forEach(([y, x], i) => prev.set(y * W + x, opts.word[i]));
-    const g = h("div", { class: "grid wf " + (W > 12 ? "tiny" : "small"), role: "grid", "aria-label": label, style: `grid-template-columns: repeat(${W + 1}, auto)` });
+    const g = h("div", { class: "grid wf", role: "grid", "aria-label": label, style: `grid-template-columns: var(--hdr-w) repeat(${W}, var(--wf-cell))` });
     append(g, h("span", { class: "hdr", "aria-hidden": "true" }), [...Array(W).keys()].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, colName(c))));
     const cells = [];
     for (let y = 0; y < H; y++) {
@@ -86,11 +86,13 @@ export function play(ctx) {
       for (let x = 0; x < W; x++) {
         const ch = rows[y][x];
         const p = prev.get(y * W + x);
-        const isSel = sel && sel[0] === y && sel[1] === x;
+        // Only the grid being placed in shows the chosen square; the
+        // grids revealed at the end show none.
+        const isSel = !!opts.pick && sel && sel[0] === y && sel[1] === x;
         const cls = "cell" + (ch === "#" ? " block" : "") + (p ? " prev" + (opts.pv.legal ? "" : " badp") : "") + (isSel ? " sel" : "");
         const label = `${sqName(y, x)}: ${ch === "#" ? "unusable" : /[A-Z]/.test(ch) ? ch : "empty"}${p && p !== ch ? `, would get ${p}` : ""}`;
         const el = opts.pick
-          ? h("button", { type: "button", class: cls, role: "gridcell", "aria-label": label, "aria-pressed": String(!!isSel), "data-sq": sqName(y, x), onclick: () => opts.pick(y, x),
+          ? h("button", { type: "button", class: cls, role: "gridcell", "aria-label": label, "aria-selected": String(!!isSel), "data-sq": sqName(y, x), onclick: () => opts.pick(y, x),
             onkeydown: e => { if (e.key === " " && e.shiftKey || e.key === "d" || e.key === "D") { e.preventDefault(); down = !down; update(view); } } }, p || (/[A-Z]/.test(ch) ? ch : ""))
           : h("span", { class: cls, role: "gridcell", "aria-label": label, "data-sq": sqName(y, x) }, /[A-Z]/.test(ch) ? ch : "");
         cells[y].push(el);
@@ -98,7 +100,12 @@ export function play(ctx) {
       }
     }
     if (opts.pick) gridNav(cells, sel || [0, 0]);
-    return g;
+    gridRows(g, W + 1);
+    // The board keeps its size and scrolls inside its own frame on a
+    // narrow screen, so that the page never scrolls sideways.
+    // A frame with nothing focusable inside takes the keyboard itself, so
+    // that arrow keys can scroll it.
+    return h("div", { class: "board-frame", ...(opts.pick ? {} : { tabindex: 0, role: "region", "aria-label": label }) }, g);
   }
 
   function update(v) {
@@ -134,18 +141,21 @@ export function play(ctx) {
     } else note.textContent = mine && answering ? "Choose a square for the first letter; arrow keys move, D turns the direction." : "";
     if (v.grid) {
       const g = drawGrid(v.grid, `Your grid, ${v.rules.width} by ${v.rules.height}`, { pv: shown, word: answering ? v.current : "", pick: mine && answering ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
+      const was = gridBox.querySelector(".board-frame");
+      const [sx, sy] = was ? [was.scrollLeft, was.scrollTop] : [0, 0];
       fill(gridBox, g, h("p", { class: "muted" }, `Your score: ${v.score}`));
+      g.scrollLeft = sx; g.scrollTop = sy;
       if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
     } else fill(gridBox, h("p", { class: "muted" }, "Spectators see the grids at the end."));
     fill(list, h("section", { "aria-labelledby": "w-list-h" },
       h("h2", { id: "w-list-h" }, "The public list"),
       h("p", { id: "w-strikes" }, `Strikes: ${v.strikes} of ${v.strike_limit}`),
-      v.list.length ? h("table", { class: "list" },
+      v.list.length ? h("div", { class: "table-frame", tabindex: 0, role: "region", "aria-labelledby": "w-list-h" }, h("table", { class: "list" },
         h("thead", {}, h("tr", {}, h("th", {}, "Word"), h("th", {}, "Length"), h("th", {}, "By"), h("th", {}, "Outcome"), h("th", {}, "You"))),
         h("tbody", {}, v.list.map(e => h("tr", {},
           h("td", { class: "mono" }, e.word), h("td", {}, e.length), h("td", {}, names[e.by]),
           h("td", {}, e.done ? (e.cannot && e.cannot.length ? `${e.cannot.map(s => names[s]).join(", ")} could not: ${plural(e.strikes, "strike")}` : "placed by all") : "being answered"),
-          h("td", {}, e.mine ? (e.mine.move === "cannot" ? "cannot" : `${e.mine.move}, ${e.mine.points} pts`) : "—"))))) : h("p", { class: "muted" }, "No word yet.")),
+          h("td", {}, e.mine ? (e.mine.move === "cannot" ? "cannot" : `${e.mine.move}, ${e.mine.points} pts`) : "—")))))) : h("p", { class: "muted" }, "No word yet.")),
       over ? audit(v) : null);
   }
   function audit(v) {
@@ -172,4 +182,26 @@ export function standings(v) {
 }
 export function moveList(v) {
   return (v.list || []).map(e => ({ seat: e.by, text: `declared ${e.word} (${e.length})`, detail: e.mine ? `you: ${e.mine.move}${e.mine.points ? `, ${e.mine.points} pts` : ""}` : "" }));
+}
+
+// endSummary says why the game ended, from the final view and the last
+// move (table.js passes {seat, names, last}): which word gave the last
+// strike and who could not place it, or who resigned. (When the events
+// carry the end reason as fields, read them here instead.)
+export function endSummary(v, { last }) {
+  const ordinal = n => ["first", "second", "third", "fourth", "fifth"][n - 1] || `${n}th`;
+  if (v.strikes >= v.strike_limit) {
+    const list = v.list || [];
+    const e = [...list].reverse().find(x => x.strikes);
+    if (e) {
+      const who = (e.cannot || []).map(s => v.players[s]);
+      return { reason: `${e.word} gave the ${ordinal(v.strikes)} strike: ${who.join(" and ")} could not place it, and ${v.strike_limit} strikes end the game.` };
+    }
+    return { reason: `The game reached ${v.strike_limit} strikes.` };
+  }
+  if (last && /^resign$/i.test(last.move)) return { reason: `${last.player} resigned.` };
+  const gone = (v.resigned || []).map((r, i) => r ? v.players[i] : "").filter(Boolean);
+  if (gone.length) return { reason: `${gone.join(" and ")} resigned.` };
+  const end = last && (last.events || []).find(e => e.kind === "end");
+  return end ? { reason: end.text.charAt(0).toUpperCase() + end.text.slice(1) + "." } : null;
 }
