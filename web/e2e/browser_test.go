@@ -156,7 +156,10 @@ func (p *player) listen(ev any) {
 // received returns every page, API answer and socket message the player
 // has received so far, fetching bodies it has not read yet. (The client's
 // scripts and styles and the rules are the same for everybody, whatever
-// the games, so they are left out.)
+// the games, so they are left out; so are the answers of the setup
+// helpers, /random-setup, /check-setup and /fill-setup: they know no
+// table, and what they answer is the player's own setup, of which a
+// player may be dealt several before choosing one.)
 func (p *player) received() []string {
 	p.mu.Lock()
 	ids := append([]network.RequestID(nil), p.ids...)
@@ -166,7 +169,7 @@ func (p *player) received() []string {
 		_, done := p.bodies[string(id)]
 		u := p.urls[id]
 		p.mu.Unlock()
-		if done || !strings.HasPrefix(u, p.base+"/") || strings.HasPrefix(u, p.base+"/static/") || strings.HasPrefix(u, p.base+"/rules/") {
+		if done || !strings.HasPrefix(u, p.base+"/") || strings.HasPrefix(u, p.base+"/static/") || strings.HasPrefix(u, p.base+"/rules/") || ownSetup(p.base, u) {
 			continue
 		}
 		res, err := chromedp.Call(p.ctx, network.GetResponseBody, network.GetResponseBodyParams{RequestID: id})
@@ -357,4 +360,15 @@ func (p *player) download(sel string) []byte {
 	}
 	p.fail("no file downloaded after clicking %s", sel)
 	return nil
+}
+
+// ownSetup reports whether u is one of the setup helpers, whose answers
+// are the asking player's own setup (see received).
+func ownSetup(base, u string) bool {
+	for _, h := range []string{"/random-setup", "/check-setup", "/fill-setup"} {
+		if u == base+h {
+			return true
+		}
+	}
+	return false
 }
