@@ -107,18 +107,41 @@ func (p *player) submitAt(sel string) float64 {
 }
 
 // noSecrets checks that nothing p has received so far holds any of the
-// secrets.
+// secrets, in either case. A match inside a word of lower-case prose or a
+// JSON key is not a secret: a grid's row CORES is not in "scores".
 func (p *player) noSecrets(when string, secrets ...string) {
 	p.t.Helper()
 	for _, body := range p.received() {
 		up := strings.ToUpper(body)
 		for _, s := range secrets {
-			if strings.Contains(up, strings.ToUpper(s)) {
-				i := strings.Index(up, strings.ToUpper(s))
+			s = strings.ToUpper(s)
+			for off := 0; ; {
+				i := strings.Index(up[off:], s)
+				if i < 0 {
+					break
+				}
+				i += off
+				off = i + 1
+				if len(up) == len(body) && inLowerWord(body, i, i+len(s)) {
+					continue
+				}
 				p.t.Errorf("%s: %s received %q %s: ...%s...", p.name, when, s, "before the end", clip(body[max(0, i-60):]))
+				break
 			}
 		}
 	}
+}
+
+// inLowerWord reports whether body[i:j] is lower-case letters with a
+// lower-case letter either side: part of a longer word of prose.
+func inLowerWord(body string, i, j int) bool {
+	lower := func(b byte) bool { return 'a' <= b && b <= 'z' }
+	for k := i; k < j; k++ {
+		if !lower(body[k]) {
+			return false
+		}
+	}
+	return (i > 0 && lower(body[i-1])) || (j < len(body) && lower(body[j]))
 }
 
 // labelled checks that every control and square on p's screen has a name

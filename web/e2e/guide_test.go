@@ -58,7 +58,7 @@ func TestGuideEveryGame(t *testing.T) {
 		{"salvo", 4, func() {
 			ann.wait("the fleet editor", `!!document.querySelector("#s-random")`)
 			ann.click("#s-random")
-			ann.wait("a fleet", `!document.querySelector("#s-submit").disabled`)
+			ann.wait("a fleet", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("Every ship is placed")`)
 			ann.click("#s-submit")
 		}},
 	} {

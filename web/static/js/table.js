@@ -118,9 +118,11 @@ async function playScreen(main, id, mine) {
     }
     // What a move showed this seat alone (a letter, a placement's score)
     // is worth a word as it happens; the move list keeps it too.
+    let othersMoved = false; // a move by another seat came in with this update
     if (u.moves) for (const m of u.moves) {
       if (seen.has(m.version)) continue;
       seen.add(m.version);
+      if (m.seat !== u.seat) othersMoved = true;
       if (!lastMove || m.version > lastMove.version) lastMove = m;
       const own = (m.events || []).filter(e => e.to && e.to.includes(u.seat));
       if (own.length && last) toast(own.map(e => e.text).join("; "));
@@ -142,7 +144,10 @@ async function playScreen(main, id, mine) {
     turn.className = "turn" + (myTurn ? " mine" : "");
     turn.dataset.mine = myTurn ? "1" : "0";
     document.title = `${myTurn ? "● Your turn · " : over ? "Over · " : ""}${t.title} · Parlour`;
-    if (myTurn && lastMine === false && document.hidden) { toast("Your turn"); yourTurn(`${t.title} · table ${id}`); }
+    // The turn came back: it was not ours at the last update, or it was
+    // and the others have moved since (a computer that answers at once
+    // can pass the turn back within one update).
+    if (myTurn && document.hidden && (lastMine === false || (lastMine === true && othersMoved))) { toast("Your turn"); yourTurn(`${t.title} · table ${id}`); }
     lastMine = myTurn;
 
     // Players and scores.
