@@ -51,7 +51,7 @@ func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (
 	if n := len(req.Seats); n < lo || n > hi {
 		return Seated{}, badRequest("%s seats %d to %d players; you asked for %d seats", g.Title(), lo, hi, n)
 	}
-	rules, err := game.Resolve(g.Options(), req.Rules)
+	rules, err := game.ResolveFor(g, req.Rules)
 	if err != nil {
 		return Seated{}, badRequest("%v", err)
 	}
