@@ -86,21 +86,6 @@ func FuzzParseFrom(f *testing.F) {
 	})
 }
 
-func FuzzCleanName(f *testing.F) {
-	for _, s := range []string{"Ann", "", "  Ben  Smith ", "spectator", "\x00", strings.Repeat("é", 30)} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		n, err := cleanName(s)
-		if err != nil {
-			return
-		}
-		if n == "" || len(n) > MaxNameLen || strings.ContainsAny(n, "\x00\n\r\t") {
-			t.Fatalf("cleanName(%q) = %q", s, n)
-		}
-	})
-}
-
 // FuzzDecodeMoveRequest checks that the direct reading of plain move
 // bodies agrees with the general decoder on every body.
 func FuzzDecodeMoveRequest(f *testing.F) {

@@ -419,29 +419,6 @@ type Identity struct {
 	Token string `json:"token"`
 }
 
-// MaxNameLen caps a display name, in bytes.
-const MaxNameLen = 40
-
-// cleanName checks a display name, or makes a guest name when it is empty.
-func cleanName(name string) (string, error) {
-	name = strings.Join(strings.Fields(name), " ")
-	if name == "" {
-		return fmt.Sprintf("Guest %04d", randomSeed()%10000), nil
-	}
-	if len(name) > MaxNameLen {
-		return "", badRequest("a name may be at most %d characters", MaxNameLen)
-	}
-	for _, r := range name {
-		if r < ' ' || r == 0x7f || r == '\uFFFD' {
-			return "", badRequest("a name may not hold control characters")
-		}
-	}
-	if strings.EqualFold(name, "spectator") {
-		return "", badRequest("%q is reserved", name)
-	}
-	return name, nil
-}
-
 // NewIdentity makes a guest identity called name (a guest name when empty)
 // and returns it with its token.
 func (s *Service) NewIdentity(ctx context.Context, name string) (Identity, error) {
