@@ -237,7 +237,7 @@ func TestRealFullDisk(t *testing.T) {
 		var err error
 		switch i % 3 {
 		case 0:
-			_, err = s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}, Name: strings.Repeat("x", 30)})
+			_, err = s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}, Name: strings.Repeat("x", 20)})
 		case 1:
 			_, err = s.NewIdentity(ctx, "Cy")
 		case 2:
