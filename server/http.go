@@ -197,8 +197,7 @@ func (h *Handler) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) metrics(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	h.s.writeMetrics(w)
+	h.s.metrics.handler().ServeHTTP(w, r)
 }
 
 // GameInfo describes a game for clients choosing one.

@@ -112,8 +112,8 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
 		tables: map[string]*table{}, creds: newCredCache(credCacheSize), lexes: map[string]*lexicon.Lexicon{},
 		botSem:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
-		metrics: newMetrics(),
 	}
+	s.metrics = newMetrics(s)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	start := time.Now()
 	stored, err := s.st.LiveTables(ctx)
