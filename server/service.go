@@ -111,7 +111,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	s := &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
 		tables: map[string]*table{}, creds: newCredCache(credCacheSize), lexes: map[string]*lexicon.Lexicon{},
-		botSem:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		botSem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 	}
 	s.metrics = newMetrics(s)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
