@@ -43,6 +43,9 @@ func readBody(r io.Reader, limit int64) ([]byte, error) {
 		if err == io.EOF {
 			break
 		}
+		if tooSlow(err) {
+			return nil, refuse(http.StatusRequestTimeout, "the body took too long to arrive: send it all at once")
+		}
 		if err != nil {
 			return nil, badRequest("reading the body: %v", err)
 		}

@@ -24,6 +24,20 @@ type Limits struct {
 	// address.
 	NewGuests      float64
 	NewGuestsBurst float64
+
+	// ConnsPerAddr caps the connections one remote address holds open at
+	// once (keep-alive, event streams and WebSockets alike); the next is
+	// answered 429 and closed. Behind a proxy every client shares the
+	// proxy's address: raise it there. A load test from one machine opens
+	// about twice its --conns.
+	ConnsPerAddr int
+	// BodyTimeout bounds how long a request's body may take to arrive,
+	// from the end of its headers; HeaderTimeout bounds the headers, and
+	// IdleTimeout how long a keep-alive connection may wait for its next
+	// request.
+	BodyTimeout   time.Duration
+	HeaderTimeout time.Duration
+	IdleTimeout   time.Duration
 }
 
 // DefaultLimits returns limits generous for people and for programs that
@@ -34,6 +48,8 @@ func DefaultLimits() Limits {
 		PerConn: 1000, PerConnBurst: 2000,
 		PerIdentity: 100, PerIdentityBurst: 200,
 		NewGuests: 20, NewGuestsBurst: 100,
+		ConnsPerAddr: 256,
+		BodyTimeout:  10 * time.Second, HeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 	}
 }
 
@@ -53,6 +69,16 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.NewGuests > 0 {
 		d.NewGuests, d.NewGuestsBurst = l.NewGuests, max(l.NewGuestsBurst, 1)
+	}
+	if l.ConnsPerAddr > 0 {
+		d.ConnsPerAddr = l.ConnsPerAddr
+	}
+	for _, t := range []struct{ set, def *time.Duration }{
+		{&l.BodyTimeout, &d.BodyTimeout}, {&l.HeaderTimeout, &d.HeaderTimeout}, {&l.IdleTimeout, &d.IdleTimeout},
+	} {
+		if *t.set > 0 {
+			*t.def = *t.set
+		}
 	}
 	return d
 }
