@@ -98,6 +98,30 @@ func Resolve(opts []Option, raw map[string]json.RawMessage) (Rules, error) {
 	return r, nil
 }
 
+// RulesChecker is a Game whose rule options must also agree with each
+// other (a board's shape with its width and height, say). An Option's
+// Check sees one value; CheckRules sees them all, resolved, and answers
+// in a player's words what is wrong.
+type RulesChecker interface {
+	CheckRules(r Rules) error
+}
+
+// ResolveFor is Resolve for g's options, followed by g's CheckRules when g
+// has one: rules it accepts are rules a play can start with, so a table is
+// never made that nobody can play.
+func ResolveFor(g Game, raw map[string]json.RawMessage) (Rules, error) {
+	r, err := Resolve(g.Options(), raw)
+	if err != nil {
+		return nil, err
+	}
+	if c, ok := g.(RulesChecker); ok {
+		if err := c.CheckRules(r); err != nil {
+			return nil, fmt.Errorf("rule options: %w", err)
+		}
+	}
+	return r, nil
+}
+
 // ResolveValues is Resolve for options given as Go values (int, float64
 // holding a whole number, bool or string), as a front end's form gives them.
 func ResolveValues(opts []Option, vals map[string]any) (Rules, error) {

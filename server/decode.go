@@ -9,6 +9,9 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // decodeJSON reads exactly one JSON object from r into v, refusing a body
@@ -39,6 +42,9 @@ func readBody(r io.Reader, limit int64) ([]byte, error) {
 		b = b[:len(b)+n]
 		if err == io.EOF {
 			break
+		}
+		if tooSlow(err) {
+			return nil, refuse(http.StatusRequestTimeout, "the body took too long to arrive: send it all at once")
 		}
 		if err != nil {
 			return nil, badRequest("reading the body: %v", err)
@@ -108,7 +114,14 @@ func plainMove(b []byte) (string, bool) {
 	return string(text), true
 }
 
-// decodeBytes is decodeJSON for a message already in memory.
+// decodeBytes is decodeJSON for a message already in memory. It decodes
+// strictly, with the semantics of encoding/json/v2 (through
+// github.com/go-json-experiment/json, the same code, since v2 needs a
+// GOEXPERIMENT in Go 1.26): keys match field names exactly, in case too
+// ({"MOVE": ...} is an unknown field, not a move); a key given twice in
+// one object, at any depth, is refused rather than the last one winning;
+// unknown fields, invalid UTF-8 and anything after the object are
+// refused.
 func decodeBytes(b []byte, v any) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
@@ -117,35 +130,68 @@ func decodeBytes(b []byte, v any) error {
 	if b[0] != '{' {
 		return badRequest("the body must be a JSON object")
 	}
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return badRequest("the body is not what was expected: %s", jsonProblem(err))
-	}
-	if d.More() {
-		return badRequest("the body has something after its JSON object")
+	if err := jsonv2.Unmarshal(b, v, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return badRequest("%s", jsonProblem(err))
 	}
 	return nil
 }
 
-// jsonProblem rewords encoding/json's errors for people.
+// jsonProblem rewords the decoder's errors for people.
 func jsonProblem(err error) string {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
+	var syn *jsontext.SyntacticError
+	var sem *jsonv2.SemanticError
+	where := func(p jsontext.Pointer) string {
+		if p == "" {
+			return ""
+		}
+		return fmt.Sprintf(" (at %s)", p)
+	}
 	switch {
 	case errors.As(err, &syn):
-		return fmt.Sprintf("malformed JSON at byte %d: %v", syn.Offset, err)
-	case errors.As(err, &typ):
-		if typ.Field != "" {
-			return fmt.Sprintf("field %q should be %s, not %s", typ.Field, typ.Type, typ.Value)
+		switch {
+		case errors.Is(syn.Err, jsontext.ErrDuplicateName):
+			return fmt.Sprintf("the body is not what was expected: the key %q appears twice in one object%s: give each key once", syn.JSONPointer.LastToken(), where(syn.JSONPointer))
+		case syn.Err != nil && strings.Contains(syn.Err.Error(), "UTF-8"):
+			return fmt.Sprintf("the body is not what was expected: a string is not valid UTF-8%s", where(syn.JSONPointer))
+		case errors.Is(syn.Err, io.ErrUnexpectedEOF):
+			return "the body is not what was expected: the JSON ends too early"
+		case strings.Contains(syn.Error(), "after top-level value"):
+			return "the body has something after its JSON object"
 		}
-		return fmt.Sprintf("want %s, not %s", typ.Type, typ.Value)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return "the JSON ends too early"
-	case strings.HasPrefix(err.Error(), "json: unknown field"):
-		return "unknown field " + strings.TrimPrefix(err.Error(), "json: unknown field ")
+		return fmt.Sprintf("the body is not what was expected: malformed JSON at byte %d: %v", syn.ByteOffset, syn.Err)
+	case errors.As(err, &sem):
+		if errors.Is(sem.Err, jsonv2.ErrUnknownName) {
+			name := sem.JSONPointer.LastToken()
+			return fmt.Sprintf("the body is not what was expected: unknown field %q (field names are lower case, as documented)", name)
+		}
+		field := strings.TrimPrefix(string(sem.JSONPointer), "/")
+		want := "something else"
+		if sem.GoType != nil {
+			want = goTypeWords(sem.GoType.String())
+		}
+		if field != "" {
+			return fmt.Sprintf("the body is not what was expected: field %q should be %s, not %s", field, want, sem.JSONKind)
+		}
+		return fmt.Sprintf("the body is not what was expected: want %s, not %s", want, sem.JSONKind)
 	}
-	return err.Error()
+	return "the body is not what was expected: " + err.Error()
+}
+
+// goTypeWords names a Go type the way a body's sender thinks of it.
+func goTypeWords(t string) string {
+	switch {
+	case t == "string":
+		return "string"
+	case t == "bool":
+		return "true or false"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "*int"):
+		return "a whole number"
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case strings.HasPrefix(t, "map"), strings.HasPrefix(t, "server."):
+		return "an object"
+	}
+	return t
 }
 
 // MoveRequest is the body of POST /api/v1/tables/{id}/moves.

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -86,21 +87,6 @@ func FuzzParseFrom(f *testing.F) {
 	})
 }
 
-func FuzzCleanName(f *testing.F) {
-	for _, s := range []string{"Ann", "", "  Ben  Smith ", "spectator", "\x00", strings.Repeat("é", 30)} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		n, err := cleanName(s)
-		if err != nil {
-			return
-		}
-		if n == "" || len(n) > MaxNameLen || strings.ContainsAny(n, "\x00\n\r\t") {
-			t.Fatalf("cleanName(%q) = %q", s, n)
-		}
-	})
-}
-
 // FuzzDecodeMoveRequest checks that the direct reading of plain move
 // bodies agrees with the general decoder on every body.
 func FuzzDecodeMoveRequest(f *testing.F) {
@@ -108,6 +94,7 @@ func FuzzDecodeMoveRequest(f *testing.F) {
 		`{"move":"72"}`, ` { "move" : "fire A1 B2" } `, `{"move":""}`, `{"move":"a\"b"}`,
 		`{"move":"\u0037"}`, `{"move":"72","version":3}`, `{"MOVE":"72"}`, `{"move":"72"}x`,
 		`{"move":"72"`, `{"move":72}`, "{\"move\":\"\xff\"}", `{"move":"é"}`, `{}`, ``,
+		`{"move":"72","move":"73"}`, `{"Move":"72"}`, `{"mov\u0065":"72"}`, `{"move":"72","VERSION":1}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -123,6 +110,15 @@ func FuzzDecodeMoveRequest(f *testing.F) {
 		}
 		if fast.Move != slow.Move || (fast.Version == nil) != (slow.Version == nil) || (fast.Version != nil && *fast.Version != *slow.Version) {
 			t.Fatalf("%q: direct %+v, decoder %+v", b, fast, slow)
+		}
+		// What is accepted has each key once, spelt exactly.
+		keys := topLevelKeys(t, b)
+		seen := map[string]bool{}
+		for _, k := range keys {
+			if (k != "move" && k != "version") || seen[k] {
+				t.Fatalf("%q accepted with keys %q", b, keys)
+			}
+			seen[k] = true
 		}
 	})
 }
@@ -153,4 +149,74 @@ func TestReadBody(t *testing.T) {
 	if _, err := readBody(iotest.ErrReader(errors.New("connection reset")), limit); StatusOf(err) != http.StatusBadRequest {
 		t.Errorf("a failing reader: got %v, want a 400", err)
 	}
+}
+
+// TestStrictJSON: keys match exactly, in case too, and no key may appear
+// twice in one object, at any depth; both for the direct reading of plain
+// moves and for every other body.
+func TestStrictJSON(t *testing.T) {
+	for _, tc := range []struct {
+		body string
+		into any
+		want string
+	}{
+		{`{"MOVE":"72"}`, nil, `unknown field "MOVE"`},
+		{`{"Move": "72"}`, nil, `unknown field "Move"`},
+		{`{"move":"72","move":"73"}`, nil, `the key "move" appears twice`},
+		{`{"move":"72", "version": 3, "version": 4}`, nil, "appears twice"},
+		{"{\"move\":\"7\xff\"}", nil, "not valid UTF-8"},
+		{`{"move":"72"} {}`, nil, "after its JSON object"},
+		{`{"move": 72}`, nil, `field "move" should be string, not number`},
+		{`{"move": "72", "version": "3"}`, nil, `field "version" should be a whole number, not string`},
+		{`{"Game": "guess", "seats": ["me"]}`, &CreateRequest{}, `unknown field "Game"`},
+		{`{"game": "guess", "game": "quizl", "seats": ["me"]}`, &CreateRequest{}, "appears twice"},
+		{`{"game": "guess", "seats": ["me"], "rules": {"max": 10, "max": 20}}`, &CreateRequest{}, `the key "max" appears twice in one object (at /rules/max)`},
+		{`{"seats": "me"}`, &CreateRequest{}, `field "seats" should be a list, not string`},
+		{`{"setup": {"number": 5, "number": 6}}`, &SetupRequest{}, `"number" appears twice in one object (at /setup/number)`},
+		{`{"Auto": true}`, &SetupRequest{}, `unknown field "Auto"`},
+		{`{"NAME": "Ann"}`, &JoinRequest{}, `unknown field "NAME"`},
+		{`{"name": "Ann", "name": "Bob"}`, &IdentityRequest{}, "appears twice"},
+	} {
+		var err error
+		if tc.into == nil {
+			_, err = decodeMoveRequest(strings.NewReader(tc.body), 4096)
+		} else {
+			err = decodeJSON(strings.NewReader(tc.body), 4096, tc.into)
+		}
+		if err == nil || StatusOf(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want a 400 saying %q", tc.body, err, tc.want)
+		}
+	}
+	if _, err := decodeClientMessage([]byte(`{"type": "move", "Move": "72"}`)); err == nil {
+		t.Error("a socket message with a key in the wrong case was taken")
+	}
+	if _, err := decodeClientMessage([]byte(`{"type": "move", "move": "72", "move": "73"}`)); err == nil {
+		t.Error("a socket message with a key twice was taken")
+	}
+	// Exact keys still work, escaped or not.
+	if m, err := decodeMoveRequest(strings.NewReader(`{"mov\u0065": "72"}`), 4096); err != nil || m.Move != "72" {
+		t.Errorf("an escaped key: %+v, %v", m, err)
+	}
+}
+
+// topLevelKeys returns the keys of the JSON object b, in order, repeats
+// included, as encoding/json's tokenizer reads them.
+func topLevelKeys(t *testing.T, b []byte) []string {
+	d := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := d.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("%q: not an object: %v %v", b, tok, err)
+	}
+	var keys []string
+	for d.More() {
+		tok, err := d.Token()
+		if err != nil {
+			t.Fatalf("%q: %v", b, err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := d.Decode(&skip); err != nil {
+			t.Fatalf("%q: %v", b, err)
+		}
+	}
+	return keys
 }

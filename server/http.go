@@ -115,9 +115,18 @@ func (w *statusWriter) Flush() {
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
-// ServeHTTP applies the connection's rate limit and serves the request.
+// ServeHTTP applies the connection's rate limit and serves the request. A
+// request with a body must send all of it within Limits.BodyTimeout: a
+// client trickling a large body byte by byte is cut off (408, and the
+// connection closed), rather than holding its connection for as long as
+// it likes. (Once the body has all come, net/http lifts the deadline
+// itself, to watch for the client going away: a request that then waits
+// is not cut off.)
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	if r.Body != nil && r.Body != http.NoBody {
+		http.NewResponseController(w).SetReadDeadline(start.Add(h.lim.BodyTimeout))
+	}
 	sw := &statusWriter{ResponseWriter: w}
 	if b, ok := r.Context().Value(connKey{}).(*bucket); ok && !b.allow(start) {
 		h.s.metrics.limited.Add(1)
@@ -202,8 +211,7 @@ func (h *Handler) healthz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) metrics(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-	h.s.writeMetrics(w)
+	h.s.metrics.handler().ServeHTTP(w, r)
 }
 
 // GameInfo describes a game for clients choosing one.

@@ -24,7 +24,8 @@ func startServer(t *testing.T, f *fixture, lim Limits) *httptest.Server {
 	t.Helper()
 	h := NewHandler(f.s, lim)
 	srv := httptest.NewUnstartedServer(h)
-	srv.Config.ConnContext = h.ConnContext
+	h.Configure(srv.Config)
+	srv.Listener = h.Listener(srv.Listener)
 	srv.Start()
 	f.s.cfg.BaseURL = srv.URL
 	t.Cleanup(func() {

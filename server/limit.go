@@ -3,6 +3,8 @@ package server
 import (
 	"sync"
 	"time"
+
+	"golang.org/x/time/rate"
 )
 
 // Limits caps what one client may send. The zero value of a field takes
@@ -22,6 +24,20 @@ type Limits struct {
 	// address.
 	NewGuests      float64
 	NewGuestsBurst float64
+
+	// ConnsPerAddr caps the connections one remote address holds open at
+	// once (keep-alive, event streams and WebSockets alike); the next is
+	// answered 429 and closed. Behind a proxy every client shares the
+	// proxy's address: raise it there. A load test from one machine opens
+	// about twice its --conns.
+	ConnsPerAddr int
+	// BodyTimeout bounds how long a request's body may take to arrive,
+	// from the end of its headers; HeaderTimeout bounds the headers, and
+	// IdleTimeout how long a keep-alive connection may wait for its next
+	// request.
+	BodyTimeout   time.Duration
+	HeaderTimeout time.Duration
+	IdleTimeout   time.Duration
 }
 
 // DefaultLimits returns limits generous for people and for programs that
@@ -32,6 +48,8 @@ func DefaultLimits() Limits {
 		PerConn: 1000, PerConnBurst: 2000,
 		PerIdentity: 100, PerIdentityBurst: 200,
 		NewGuests: 20, NewGuestsBurst: 100,
+		ConnsPerAddr: 256,
+		BodyTimeout:  10 * time.Second, HeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 	}
 }
 
@@ -52,69 +70,62 @@ func (l Limits) withDefaults() Limits {
 	if l.NewGuests > 0 {
 		d.NewGuests, d.NewGuestsBurst = l.NewGuests, max(l.NewGuestsBurst, 1)
 	}
+	if l.ConnsPerAddr > 0 {
+		d.ConnsPerAddr = l.ConnsPerAddr
+	}
+	for _, t := range []struct{ set, def *time.Duration }{
+		{&l.BodyTimeout, &d.BodyTimeout}, {&l.HeaderTimeout, &d.HeaderTimeout}, {&l.IdleTimeout, &d.IdleTimeout},
+	} {
+		if *t.set > 0 {
+			*t.def = *t.set
+		}
+	}
 	return d
 }
 
-// bucket is a token bucket: rate tokens a second, up to burst.
+// bucket is one rate limit: a token bucket, as golang.org/x/time/rate
+// keeps it, rate tokens a second up to burst.
 type bucket struct {
-	mu     sync.Mutex
-	rate   float64
-	burst  float64
-	tokens float64
-	last   time.Time
+	l *rate.Limiter
 }
 
-func newBucket(rate, burst float64) *bucket {
-	return &bucket{rate: rate, burst: burst, tokens: burst, last: time.Now()}
+func newBucket(r, burst float64) *bucket {
+	return &bucket{l: rate.NewLimiter(rate.Limit(r), max(1, int(burst)))}
 }
 
 // allow takes a token if there is one.
-func (b *bucket) allow(now time.Time) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.tokens = min(b.burst, b.tokens+now.Sub(b.last).Seconds()*b.rate)
-	b.last = now
-	if b.tokens < 1 {
-		return false
-	}
-	b.tokens--
-	return true
-}
+func (b *bucket) allow(now time.Time) bool { return b.l.AllowN(now, 1) }
 
 // keyedLimiter keeps a bucket per key (an identity, an address), dropping
-// the buckets that have refilled.
+// the buckets that have refilled: a full bucket is the same as a new one.
 type keyedLimiter struct {
 	mu      sync.Mutex
 	rate    float64
 	burst   float64
-	buckets map[string]*bucket
+	buckets map[string]*rate.Limiter
 	swept   time.Time
 }
 
-func newKeyedLimiter(rate, burst float64) *keyedLimiter {
-	return &keyedLimiter{rate: rate, burst: burst, buckets: map[string]*bucket{}, swept: time.Now()}
+func newKeyedLimiter(r, burst float64) *keyedLimiter {
+	return &keyedLimiter{rate: r, burst: max(1, burst), buckets: map[string]*rate.Limiter{}, swept: time.Now()}
 }
 
 func (k *keyedLimiter) allow(key string) bool {
 	now := time.Now()
 	k.mu.Lock()
-	b, ok := k.buckets[key]
+	l, ok := k.buckets[key]
 	if !ok {
-		b = newBucket(k.rate, k.burst)
-		k.buckets[key] = b
+		l = rate.NewLimiter(rate.Limit(k.rate), int(k.burst))
+		k.buckets[key] = l
 	}
 	if now.Sub(k.swept) > time.Minute {
 		k.swept = now
-		full := time.Duration(k.burst / k.rate * float64(time.Second))
-		for other, ob := range k.buckets {
-			ob.mu.Lock()
-			idle := now.Sub(ob.last) > full
-			ob.mu.Unlock()
-			if idle && other != key {
+		for other, ol := range k.buckets {
+			if other != key && ol.TokensAt(now) >= float64(ol.Burst()) {
 				delete(k.buckets, other)
 			}
 		}
 	}
 	k.mu.Unlock()
-	return b.allow(now)
+	return l.AllowN(now, 1)
 }

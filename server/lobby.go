@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"sort"
 	"time"
@@ -121,16 +122,27 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 		if err := s.solitaireSetup(ctx, nt); err != nil {
 			return Seated{}, err
 		}
-		if err := s.insert(ctx, nt); err != nil {
-			return Seated{}, err
-		}
+		// The new table, this one's link to it and the asker's seat
+		// token are one write.
 		old := t.m.clone()
 		t.m.Rematch = nt.id
 		t.m.Changes++
-		if err := s.persistMeta(ctx, t, old); err != nil {
+		t.status = t.deriveStatus()
+		desc, err := json.Marshal(t.m)
+		if err != nil {
+			t.m = old
 			return Seated{}, err
 		}
+		b, tok, cred := asker{identity: p.Identity}.seating(nt.id, newSeat)
+		b.Update = &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc}
+		if err := s.insert(ctx, nt, b); err != nil {
+			t.m = old
+			t.status = t.deriveStatus()
+			return Seated{}, err
+		}
+		s.remember(cred)
 		t.broadcast()
+		return Seated{Table: nt.id, Seat: newSeat, Token: tok, Invite: s.invite(nt.id)}, nil
 	}
 	tok, err := s.seatToken(ctx, p.Identity, t.m.Rematch, newSeat)
 	if err != nil {

@@ -1,11 +1,13 @@
 package server
 
 import (
-	"fmt"
-	"io"
+	"net/http"
 	"runtime"
-	"sync/atomic"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // commitStater is a store that groups writes into shared commits and
@@ -14,95 +16,97 @@ type commitStater interface {
 	CommitStats() (commits, writes int64)
 }
 
-// metricSet counts what the service does, for GET /metrics.
+// metricSet counts what the service does, for GET /metrics. Each Service
+// has its own, in its own Prometheus registry (never the package-level
+// default one), with the Go runtime's and the process's collectors.
 type metricSet struct {
-	tablesCreated atomic.Int64
-	movesAccepted atomic.Int64
-	movesRefused  atomic.Int64
-	badTokens     atomic.Int64
-	limited       atomic.Int64
-	watchers      atomic.Int64
-	sockets       atomic.Int64
-	requests      [6]atomic.Int64 // by status class 1xx..5xx
-	moveLatency   histogram
+	reg *prometheus.Registry
+
+	tablesCreated prometheus.Counter
+	movesAccepted prometheus.Counter
+	movesRefused  prometheus.Counter
+	badTokens     prometheus.Counter
+	limited       prometheus.Counter
+	watchers      prometheus.Gauge
+	sockets       prometheus.Gauge
+	requests      [6]prometheus.Counter // by status class 1xx..5xx
+	moveLatency   latency
 }
 
-func newMetrics() *metricSet { return &metricSet{} }
+// latencyBuckets are the upper bounds of the move latency histogram, in
+// seconds: 100 us to 1 s.
+var latencyBuckets = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.1, 1}
 
-// histogram is a Prometheus histogram of durations with fixed buckets.
-type histogram struct {
-	counts [numBuckets + 1]atomic.Int64
-	sum    atomic.Int64 // nanoseconds
-}
+// latency is a histogram of durations.
+type latency struct{ h prometheus.Histogram }
 
-const numBuckets = 10
+func (l latency) observe(d time.Duration) { l.h.Observe(d.Seconds()) }
 
-// latencyBuckets returns the histogram's upper bounds.
-func latencyBuckets() [numBuckets]time.Duration {
-	return [numBuckets]time.Duration{
-		100 * time.Microsecond, 250 * time.Microsecond, 500 * time.Microsecond,
-		time.Millisecond, 2 * time.Millisecond, 5 * time.Millisecond,
-		10 * time.Millisecond, 25 * time.Millisecond, 100 * time.Millisecond, time.Second,
+// newMetrics registers s's metrics, under the names /metrics has always
+// used, with the Go runtime and process collectors beside them.
+func newMetrics(s *Service) *metricSet {
+	m := &metricSet{reg: prometheus.NewRegistry()}
+	counter := func(name, help string) prometheus.Counter {
+		c := prometheus.NewCounter(prometheus.CounterOpts{Name: name, Help: help})
+		m.reg.MustRegister(c)
+		return c
 	}
-}
-
-func (h *histogram) observe(d time.Duration) {
-	bounds := latencyBuckets()
-	i := 0
-	for i < numBuckets && d > bounds[i] {
-		i++
+	gauge := func(name, help string) prometheus.Gauge {
+		g := prometheus.NewGauge(prometheus.GaugeOpts{Name: name, Help: help})
+		m.reg.MustRegister(g)
+		return g
 	}
-	h.counts[i].Add(1)
-	h.sum.Add(int64(d))
+	gaugeFunc := func(name, help string, f func() float64) {
+		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, f))
+	}
+	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	gaugeFunc("parlour_tables_in_memory", "Tables held in memory (live ones and recently finished ones).", func() float64 {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		return float64(len(s.tables))
+	})
+	m.tablesCreated = counter("parlour_tables_created_total", "Tables created.")
+	m.movesAccepted = counter("parlour_moves_accepted_total", "Moves accepted and stored.")
+	m.movesRefused = counter("parlour_moves_refused_total", "Moves the referee refused.")
+	m.badTokens = counter("parlour_bad_tokens_total", "Requests with a token this server never issued.")
+	m.limited = counter("parlour_rate_limited_total", "Requests and messages refused by a rate limit.")
+	m.watchers = gauge("parlour_watchers", "Open event streams and sockets following a table.")
+	m.sockets = gauge("parlour_websockets", "Open WebSocket connections.")
+	reqs := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "parlour_http_requests_total", Help: "HTTP requests answered, by status class."}, []string{"code"})
+	m.reg.MustRegister(reqs)
+	for c := 1; c <= 5; c++ {
+		// Resolved once: a request then costs one atomic add, not a
+		// lookup by label.
+		m.requests[c] = reqs.WithLabelValues(string(rune('0'+c)) + "xx")
+	}
+	m.moveLatency.h = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "parlour_move_seconds", Help: "Time from a move's arrival at its table to its durable commit.", Buckets: latencyBuckets,
+	})
+	m.reg.MustRegister(m.moveLatency.h)
+	if cs, ok := s.st.(commitStater); ok {
+		m.reg.MustRegister(
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "parlour_store_commits_total", Help: "Transactions the store committed."},
+				func() float64 { c, _ := cs.CommitStats(); return float64(c) }),
+			prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "parlour_store_writes_total", Help: "Writes those transactions held (moves, tables, identities)."},
+				func() float64 { _, w := cs.CommitStats(); return float64(w) }),
+		)
+	}
+	gaugeFunc("parlour_heap_bytes", "Bytes of allocated heap objects.", func() float64 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return float64(ms.HeapAlloc)
+	})
+	gaugeFunc("parlour_goroutines", "Goroutines.", func() float64 { return float64(runtime.NumGoroutine()) })
+	return m
 }
 
 func (m *metricSet) request(status int) {
 	if c := status / 100; c >= 1 && c <= 5 {
-		m.requests[c].Add(1)
+		m.requests[c].Inc()
 	}
 }
 
-// write prints the metrics in Prometheus text format.
-func (s *Service) writeMetrics(w io.Writer) {
-	m := s.metrics
-	counter := func(name, help string, v int64) {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s counter\n%s %d\n", name, help, name, name, v)
-	}
-	gauge := func(name, help string, v int64) {
-		fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s gauge\n%s %d\n", name, help, name, name, v)
-	}
-	s.mu.RLock()
-	tables := len(s.tables)
-	s.mu.RUnlock()
-	gauge("parlour_tables_in_memory", "Tables held in memory (live ones and recently finished ones).", int64(tables))
-	counter("parlour_tables_created_total", "Tables created.", m.tablesCreated.Load())
-	counter("parlour_moves_accepted_total", "Moves accepted and stored.", m.movesAccepted.Load())
-	counter("parlour_moves_refused_total", "Moves the referee refused.", m.movesRefused.Load())
-	counter("parlour_bad_tokens_total", "Requests with a token this server never issued.", m.badTokens.Load())
-	counter("parlour_rate_limited_total", "Requests and messages refused by a rate limit.", m.limited.Load())
-	gauge("parlour_watchers", "Open event streams and sockets following a table.", m.watchers.Load())
-	gauge("parlour_websockets", "Open WebSocket connections.", m.sockets.Load())
-	fmt.Fprintf(w, "# HELP parlour_http_requests_total HTTP requests answered, by status class.\n# TYPE parlour_http_requests_total counter\n")
-	for c := 1; c <= 5; c++ {
-		fmt.Fprintf(w, "parlour_http_requests_total{code=\"%dxx\"} %d\n", c, m.requests[c].Load())
-	}
-	h := &m.moveLatency
-	fmt.Fprintf(w, "# HELP parlour_move_seconds Time from a move's arrival at its table to its durable commit.\n# TYPE parlour_move_seconds histogram\n")
-	var cum int64
-	for i, b := range latencyBuckets() {
-		cum += h.counts[i].Load()
-		fmt.Fprintf(w, "parlour_move_seconds_bucket{le=\"%g\"} %d\n", b.Seconds(), cum)
-	}
-	cum += h.counts[numBuckets].Load()
-	fmt.Fprintf(w, "parlour_move_seconds_bucket{le=\"+Inf\"} %d\n", cum)
-	fmt.Fprintf(w, "parlour_move_seconds_sum %g\nparlour_move_seconds_count %d\n", time.Duration(h.sum.Load()).Seconds(), cum)
-	if cs, ok := s.st.(commitStater); ok {
-		commits, writes := cs.CommitStats()
-		counter("parlour_store_commits_total", "Transactions the store committed.", commits)
-		counter("parlour_store_writes_total", "Writes those transactions held (moves, tables, identities).", writes)
-	}
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	gauge("parlour_heap_bytes", "Bytes of allocated heap objects.", int64(ms.HeapAlloc))
-	gauge("parlour_goroutines", "Goroutines.", int64(runtime.NumGoroutine()))
+// handler serves the metrics in Prometheus's text format.
+func (m *metricSet) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }

@@ -117,9 +117,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	s := &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
 		tables: map[string]*table{}, creds: newCredCache(credCacheSize), lexes: map[string]*lexicon.Lexicon{},
-		botSem:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
-		metrics: newMetrics(),
+		botSem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 	}
+	s.metrics = newMetrics(s)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	start := time.Now()
 	stored, err := s.st.LiveTables(ctx)
@@ -300,24 +300,47 @@ func (t *table) idle(now time.Time, d time.Duration) bool {
 // persistMeta stores t's description and status. On failure it restores
 // old, so memory never runs ahead of the store.
 func (s *Service) persistMeta(ctx context.Context, t *table, old meta) error {
+	return s.persistMetaWith(ctx, t, old, store.Batch{})
+}
+
+// persistMetaWith is persistMeta with other writes of the same request
+// (a new guest, a seat's token), made in the same transaction.
+func (s *Service) persistMetaWith(ctx context.Context, t *table, old meta, b store.Batch) error {
 	t.status = t.deriveStatus()
-	b, err := json.Marshal(t.m)
+	desc, err := json.Marshal(t.m)
 	if err == nil {
-		err = s.st.UpdateTable(ctx, t.id, t.status, b)
+		b.Update = &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc}
+		err = s.st.Write(ctx, b)
 	}
 	if err != nil {
 		t.m = old
 		t.status = t.deriveStatus()
-		s.log.Error("storing table", "table", t.id, "err", err)
-		return refuse(http.StatusServiceUnavailable, "the table could not be saved; nothing changed, try again")
+		return s.saveFailed("the table", err)
 	}
 	return nil
+}
+
+// saveFailed logs a write the store refused and answers it as 503: the
+// request changed nothing (every request's writes are one transaction)
+// and may be made again.
+func (s *Service) saveFailed(what string, err error) error {
+	s.log.Error("storing "+what, "err", err)
+	if errors.Is(err, store.ErrNoSpace) {
+		return refuse(http.StatusServiceUnavailable, "%s could not be saved: the server has run out of room to store it; nothing changed, try again later", what)
+	}
+	return refuse(http.StatusServiceUnavailable, "%s could not be saved; nothing changed, try again", what)
 }
 
 // changed records a change that was not a move: it bumps the version,
 // starts play when the table is ready, stores the table, and then tells
 // the watchers and the computer players.
 func (s *Service) changed(ctx context.Context, t *table, old meta) error {
+	return s.changedWith(ctx, t, old, store.Batch{})
+}
+
+// changedWith is changed with other writes of the same request, made in
+// the same transaction as the table's.
+func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.Batch) error {
 	t.m.Changes++
 	var st game.State
 	if !t.m.Started && t.ready() {
@@ -334,7 +357,7 @@ func (s *Service) changed(ctx context.Context, t *table, old meta) error {
 		t.cfg.Players = t.players()
 		t.st = st
 	}
-	if err := s.persistMeta(ctx, t, old); err != nil {
+	if err := s.persistMetaWith(ctx, t, old, b); err != nil {
 		if st != nil {
 			t.st = nil
 		}
@@ -402,29 +425,6 @@ type Identity struct {
 	Token string `json:"token"`
 }
 
-// MaxNameLen caps a display name, in bytes.
-const MaxNameLen = 40
-
-// cleanName checks a display name, or makes a guest name when it is empty.
-func cleanName(name string) (string, error) {
-	name = strings.Join(strings.Fields(name), " ")
-	if name == "" {
-		return fmt.Sprintf("Guest %04d", randomSeed()%10000), nil
-	}
-	if len(name) > MaxNameLen {
-		return "", badRequest("a name may be at most %d characters", MaxNameLen)
-	}
-	for _, r := range name {
-		if r < ' ' || r == 0x7f || r == '\uFFFD' {
-			return "", badRequest("a name may not hold control characters")
-		}
-	}
-	if strings.EqualFold(name, "spectator") {
-		return "", badRequest("%q is reserved", name)
-	}
-	return name, nil
-}
-
 // NewIdentity makes a guest identity called name (a guest name when empty)
 // and returns it with its token.
 func (s *Service) NewIdentity(ctx context.Context, name string) (Identity, error) {
@@ -437,27 +437,55 @@ func (s *Service) NewIdentity(ctx context.Context, name string) (Identity, error
 	id.Token = tok
 	cred := store.Credential{Hash: h, Identity: id.ID}
 	if err := s.st.CreateIdentity(ctx, store.Identity{ID: id.ID, Name: name, Created: time.Now()}, cred); err != nil {
-		return Identity{}, fmt.Errorf("creating identity: %w", err)
+		return Identity{}, s.saveFailed("your identity", err)
 	}
 	s.remember(cred)
 	return id, nil
 }
 
-// identityFor returns who is asking: p's identity, or a new guest.
-func (s *Service) identityFor(ctx context.Context, p *Principal, name string) (string, string, error) {
+// asker is who a create or a join seats: an identity that exists, or a
+// new guest that is stored with its seat, in the same transaction.
+type asker struct {
+	identity, name string
+	guest          *store.Identity // nil for an identity that exists
+}
+
+// askerFor returns who is asking: p's identity, or a new guest (not yet
+// stored) called name.
+func (s *Service) askerFor(ctx context.Context, p *Principal, name string) (asker, error) {
 	if p != nil {
 		id, err := s.st.Identity(ctx, p.Identity)
 		if err != nil {
-			return "", "", fmt.Errorf("reading identity: %w", err)
+			return asker{}, fmt.Errorf("reading identity: %w", err)
 		}
 		if name != "" {
 			n, err := cleanName(name)
-			return p.Identity, n, err
+			return asker{identity: p.Identity, name: n}, err
 		}
-		return p.Identity, id.Name, nil
+		return asker{identity: p.Identity, name: id.Name}, nil
 	}
-	id, err := s.NewIdentity(ctx, name)
-	return id.ID, id.Name, err
+	name, err := cleanName(name)
+	if err != nil {
+		return asker{}, err
+	}
+	return asker{identity: newID(), name: name, guest: &store.Identity{Name: name, Created: time.Now()}}, nil
+}
+
+// seating returns the writes that seat a at seat of table id: the new
+// guest if a is one, and the seat's credential, whose token it returns.
+// Nothing is stored until the batch is written; then the credential
+// should be remembered.
+func (a asker) seating(id string, seat int) (store.Batch, string, store.Credential) {
+	var b store.Batch
+	if a.guest != nil {
+		g := *a.guest
+		g.ID = a.identity
+		b.Identities = []store.Identity{g}
+	}
+	tok, h := newToken()
+	c := store.Credential{Hash: h, Identity: a.identity, Table: id, Seat: seat}
+	b.Credentials = []store.Credential{c}
+	return b, tok, c
 }
 
 // remember caches c for the requests that will present its token.
@@ -470,7 +498,7 @@ func (s *Service) seatToken(ctx context.Context, identity, id string, seat int) 
 	tok, h := newToken()
 	c := store.Credential{Hash: h, Identity: identity, Table: id, Seat: seat}
 	if err := s.st.AddCredential(ctx, c); err != nil {
-		return "", fmt.Errorf("storing seat token: %w", err)
+		return "", s.saveFailed("your seat's token", err)
 	}
 	s.remember(c)
 	return tok, nil

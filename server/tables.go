@@ -65,7 +65,7 @@ func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (
 	if n := len(req.Seats); n < lo || n > hi {
 		return Seated{}, badRequest("%s seats %d to %d players; you asked for %s", g.Title(), lo, hi, game.Count(n, "seat", "seats"))
 	}
-	rules, err := game.Resolve(g.Options(), req.Rules)
+	rules, err := game.ResolveFor(g, req.Rules)
 	if err != nil {
 		return Seated{}, badRequest("%v", err)
 	}
@@ -115,11 +115,11 @@ func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (
 	if me < 0 {
 		return Seated{}, badRequest(`seats must hold exactly one "me", the creator's seat`)
 	}
-	identity, name, err := s.identityFor(ctx, p, req.Name)
+	who, err := s.askerFor(ctx, p, req.Name)
 	if err != nil {
 		return Seated{}, err
 	}
-	seats[me].Identity, seats[me].Name = identity, name
+	seats[me].Identity, seats[me].Name = who.identity, who.name
 	for i := range seats {
 		seats[i].Name = uniqueName(seats, seats[i].Name, i)
 	}
@@ -143,13 +143,13 @@ func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (
 	if err := s.solitaireSetup(ctx, t); err != nil {
 		return Seated{}, err
 	}
-	if err := s.insert(ctx, t); err != nil {
+	// The table, a new guest and the seat's token are one write: a
+	// failure leaves none of them.
+	b, tok, cred := who.seating(t.id, me)
+	if err := s.insert(ctx, t, b); err != nil {
 		return Seated{}, err
 	}
-	tok, err := s.seatToken(ctx, identity, t.id, me)
-	if err != nil {
-		return Seated{}, err
-	}
+	s.remember(cred)
 	s.log.Info("table created", "table", t.id, "game", g.Name(), "seats", len(seats))
 	return Seated{Table: t.id, Seat: me, Token: tok, Invite: s.invite(t.id)}, nil
 }
@@ -223,9 +223,9 @@ func (t *table) solitaireInfo() *SolitaireInfo {
 	return &SolitaireInfo{Maker: t.m.Maker, Random: t.m.MakerRandom}
 }
 
-// insert stores a new table, starts it if it is ready, and puts it in
-// memory.
-func (s *Service) insert(ctx context.Context, t *table) error {
+// insert stores a new table, with the other writes of b in the same
+// transaction, starts it if it is ready, and puts it in memory.
+func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 	if t.ready() {
 		_, _, st, err := game.Start(s.games, t.record(), t.cfg.Lexicon)
 		if err != nil {
@@ -234,12 +234,13 @@ func (s *Service) insert(ctx context.Context, t *table) error {
 		t.st, t.m.Started, t.m.Changes, t.m.Start = st, true, 1, 1
 	}
 	t.status = t.deriveStatus()
-	b, err := json.Marshal(t.m)
+	desc, err := json.Marshal(t.m)
 	if err != nil {
 		return err
 	}
-	if err := s.st.CreateTable(ctx, store.Table{ID: t.id, Game: t.m.Game, Status: t.status, Created: t.created, Updated: t.created, Meta: b}); err != nil {
-		return fmt.Errorf("storing table: %w", err)
+	b.NewTable = &store.Table{ID: t.id, Game: t.m.Game, Status: t.status, Created: t.created, Updated: t.created, Meta: desc}
+	if err := s.st.Write(ctx, b); err != nil {
+		return s.saveFailed("the table", err)
 	}
 	s.mu.Lock()
 	s.tables[t.id] = t
@@ -258,34 +259,25 @@ type JoinRequest struct {
 	Seat *int `json:"seat,omitempty"`
 }
 
-// Join seats the asker at an open seat of table id.
+// Join seats the asker at an open seat of table id. Whether the asker
+// already sits at the table is checked under the table's lock, in the
+// same step as the seating: one identity never takes two seats, however
+// many joins it sends at once.
 func (s *Service) Join(ctx context.Context, p *Principal, id string, req JoinRequest) (Seated, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return Seated{}, err
 	}
-	if p != nil {
-		t.mu.Lock()
-		seat := t.seatOf(p)
-		if seat < 0 && p.Table != "" {
-			for i, st := range t.m.Seats {
-				if st.Identity == p.Identity {
-					seat = game.Seat(i)
-				}
-			}
-		}
-		t.mu.Unlock()
-		if seat >= 0 {
-			return Seated{}, refuse(http.StatusConflict, "you already hold seat %d at this table", seat)
-		}
-	}
-	identity, name, err := s.identityFor(ctx, p, req.Name)
+	who, err := s.askerFor(ctx, p, req.Name)
 	if err != nil {
 		return Seated{}, err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.lastUse = time.Now()
+	if i := slices.IndexFunc(t.m.Seats, func(st seatMeta) bool { return st.Identity == who.identity }); i >= 0 {
+		return Seated{}, refuse(http.StatusConflict, "you already hold seat %d at this table", i)
+	}
 	if t.m.Started {
 		return Seated{}, refuse(http.StatusConflict, "the table is full: the game has started")
 	}
@@ -303,16 +295,15 @@ func (s *Service) Join(ctx context.Context, p *Principal, id string, req JoinReq
 		return Seated{}, refuse(http.StatusConflict, "the table is full")
 	}
 	old := t.m.clone()
-	t.m.Seats[seat].Identity = identity
-	t.m.Seats[seat].Name = uniqueName(t.m.Seats, name, seat)
+	t.m.Seats[seat].Identity = who.identity
+	t.m.Seats[seat].Name = uniqueName(t.m.Seats, who.name, seat)
 	t.cfg.Players = t.players()
-	if err := s.changed(ctx, t, old); err != nil {
+	// The seating, a new guest and the seat's token are one write.
+	b, tok, cred := who.seating(t.id, seat)
+	if err := s.changedWith(ctx, t, old, b); err != nil {
 		t.cfg.Players = t.players()
 		return Seated{}, err
 	}
-	tok, err := s.seatToken(ctx, identity, t.id, seat)
-	if err != nil {
-		return Seated{}, err
-	}
+	s.remember(cred)
 	return Seated{Table: t.id, Seat: seat, Token: tok}, nil
 }

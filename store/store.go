@@ -24,6 +24,11 @@ var ErrNotFound = errors.New("not found")
 // taken.
 var ErrConflict = errors.New("conflict")
 
+// ErrNoSpace is returned, wrapped, by a write the store could not make for
+// lack of space (a full disk) or because its storage failed: nothing was
+// written, and the same write may succeed later.
+var ErrNoSpace = errors.New("no space left to store the write")
+
 // Identity is a player: for now a guest with a display name; accounts with
 // passwords and ratings will extend it.
 type Identity struct {
@@ -109,6 +114,13 @@ type Store interface {
 	// their moves.
 	Recent(ctx context.Context, status Status, limit int) ([]Table, error)
 
+	// Write makes every write of b in one transaction: when it returns
+	// nil all of them are durable, otherwise none was made. A request
+	// that changes several things (a new guest, the table it sits at, its
+	// seat's token) makes them with one Write, so that a failure half way
+	// leaves nothing half made.
+	Write(ctx context.Context, b Batch) error
+
 	// Close waits for pending writes and releases the store.
 	Close() error
 }
@@ -116,6 +128,24 @@ type Store interface {
 // Update is a change of a table's status and description that goes with a
 // move (the move that ends the game, say).
 type Update struct {
+	Status Status
+	Meta   []byte
+}
+
+// Batch is writes that stand or fall together (see Store.Write). They are
+// made in the order of its fields: identities, then the new table, the
+// table update, and the credentials, which may name any of them.
+type Batch struct {
+	Identities  []Identity
+	NewTable    *Table // without moves
+	Update      *TableUpdate
+	Credentials []Credential
+}
+
+// TableUpdate replaces a table's status and description, as UpdateTable
+// does.
+type TableUpdate struct {
+	ID     string
 	Status Status
 	Meta   []byte
 }

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
@@ -32,13 +31,12 @@ type checkRequest struct {
 // checkSetup runs the game's own setup check with the table's lexicon and
 // returns the setup in canonical form, or the referee's refusal.
 func checkSetup(reg *game.Registry, body []byte) (json.RawMessage, error) {
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.DisallowUnknownFields()
 	var req checkRequest
-	if err := d.Decode(&req); err != nil {
+	more, err := decodeStrict(body, &req)
+	if err != nil {
 		return nil, fmt.Errorf("not a setup check (%q, %q, %q and %q): %v", "game", "rules", "lexicon", "setup", err)
 	}
-	if d.More() {
+	if more {
 		return nil, fmt.Errorf("there is more after the setup check")
 	}
 	g, cfg, err := setupConfig(reg, req.Game, req.Rules, req.Lexicon)
@@ -101,13 +99,12 @@ type randomRequest struct {
 // randomSetup makes the game's own random setup (Game.AutoSetup) for the
 // first seat, from the request's seed or, without one, a fresh random one.
 func randomSetup(reg *game.Registry, body []byte) (json.RawMessage, error) {
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.DisallowUnknownFields()
 	var req randomRequest
-	if err := d.Decode(&req); err != nil {
+	more, err := decodeStrict(body, &req)
+	if err != nil {
 		return nil, fmt.Errorf("not a request for a random setup (%q, %q, %q and %q): %v", "game", "rules", "lexicon", "seed", err)
 	}
-	if d.More() {
+	if more {
 		return nil, fmt.Errorf("there is more after the request for a random setup")
 	}
 	g, cfg, err := setupConfig(reg, req.Game, req.Rules, req.Lexicon)

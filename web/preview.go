@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,13 +47,12 @@ var errBadPreview = errors.New("not a placement preview")
 // placement is an answer, not an error; an error means the request itself
 // is wrong (and wraps errBadPreview when it cannot be read at all).
 func preview(body []byte) (*previewAnswer, error) {
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.DisallowUnknownFields()
 	var req previewRequest
-	if err := d.Decode(&req); err != nil {
+	more, err := decodeStrict(body, &req)
+	if err != nil {
 		return nil, fmt.Errorf("%w (%q, %q, %q, %q and %q): %v", errBadPreview, "rules", "lexicon", "grid", "word", "placement", err)
 	}
-	if d.More() {
+	if more {
 		return nil, fmt.Errorf("%w: there is more after the request", errBadPreview)
 	}
 	rules, err := game.Resolve(wordfight.Game{}.Options(), req.Rules)

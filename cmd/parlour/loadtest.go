@@ -42,7 +42,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	rates := fs.String("rate", "5000", "aggregate moves per second; a comma-separated list runs each in turn")
 	dur := fs.Duration("duration", 20*time.Second, "how long to run each rate")
 	identities := fs.Int("identities", 200, "guest identities the scripted players share")
-	conns := fs.Int("conns", 64, "HTTP connections to keep open")
+	conns := fs.Int("conns", 64, "HTTP connections to keep open (it opens up to twice this many; above about 120, start the server with a --conns-per-addr to match)")
 	serverPID := fs.Int("server-pid", 0, "the server's process id, to report the CPU it spends per move (Linux)")
 	procs := fs.Int("procs", 0, "CPUs the tool's goroutines run on at once (GOMAXPROCS; 0: all). One leaves more to the server but makes the answers that arrive together wait for each other in the tool, which counts in the latency it measures")
 	verify := fs.Bool("verify", true, "check every acknowledged move against the records afterwards")

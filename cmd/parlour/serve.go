@@ -51,6 +51,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	gcPercent := fs.Int("gogc", 400, "garbage collection target percentage, as GOGC (which it replaces); -1 turns the collector off")
 	memProfile := fs.String("memprofile", "", "write a profile of the whole run's allocations to this file at exit")
 	perID := fs.Float64("rate-identity", server.DefaultLimits().PerIdentity, "requests per second allowed for one identity")
+	perAddr := fs.Int("conns-per-addr", server.DefaultLimits().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR]")
 		fmt.Fprintln(stderr, "\nServes Parlour's tables: the HTTP API and WebSocket (see docs/protocol.md).")
@@ -119,7 +120,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			f.Close()
 		}()
 	}
-	if err := serve(ctx, log, stdout, *addr, *data, opt, server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID}); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *data, opt, server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr}); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -162,15 +163,12 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	}
 	h := server.NewHandler(svc, lim)
 	h.ServeStatic(web.Handler())
-	srv := &http.Server{
-		Handler:           h,
-		ConnContext:       h.ConnContext,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	// The handler's limits set the server's timeouts (headers, bodies,
+	// idle connections) and cap each address's connections.
+	srv := &http.Server{ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	h.Configure(srv)
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(h.Listener(ln)) }()
 	log.Info("serving", "url", base, "data", dbPath)
 	fmt.Fprintf(stdout, "Parlour is serving at %s/ (data in %s)\n", base, data)
 

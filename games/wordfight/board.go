@@ -2,6 +2,7 @@ package wordfight
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,9 @@ func NewBoard(w, h int, shape string) (*Board, error) {
 		for r, row := range rows {
 			copy(b.blocked[r*w:], row)
 		}
+	}
+	if b.blocked != nil && !slices.Contains(b.blocked, false) {
+		return nil, fmt.Errorf("the shape masks every square: mark the usable squares with '.'")
 	}
 	b.longest = b.longestRun()
 	if b.longest < 2 {
@@ -88,14 +92,20 @@ func ParseShape(s string) ([][]bool, error) {
 	return rows, nil
 }
 
-// checkShape validates the shape rule option on its own; its fit with the
-// width and height is checked when a play starts.
+// checkShape validates the shape rule option on its own: its syntax, and
+// that a board of its own size holds a word (some square usable, and two
+// usable side by side). Its fit with the width and height is checked with
+// the other options, by Game.CheckRules.
 func checkShape(v any) error {
 	s, _ := v.(string)
 	if strings.TrimSpace(s) == "" {
 		return nil
 	}
-	_, err := ParseShape(s)
+	rows, err := ParseShape(s)
+	if err != nil {
+		return err
+	}
+	_, err = NewBoard(len(rows[0]), len(rows), s)
 	return err
 }
 

@@ -1,6 +1,7 @@
 package wordfight
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -53,28 +54,44 @@ func FuzzApply(f *testing.F) {
 	})
 }
 
-// FuzzShape feeds arbitrary shape masks to the shape option and to a board.
+// FuzzShape feeds arbitrary shape masks to the shape option and to a
+// board: the option accepts exactly the shapes that parse and make a board
+// of their own size that holds a word, and with a width and height to
+// match, the options as a whole are accepted too.
 func FuzzShape(f *testing.F) {
 	for _, s := range []string{
 		"", ".....", "...../...../...../...../.....", "#..../.#.../..#../...#./....#",
 		"..... / ..... /...../...../.....", "#####/#####/#####/#####/#####",
+		"#.#.#/.#.#./#.#.#/.#.#./#.#.#", "#####/#####/##..#/#####/#####",
 		"...../...../..x../...../.....", "/////", strings.Repeat(".", 30),
 	} {
 		f.Add(s)
 	}
 	opts := Game{}.Options()
 	f.Fuzz(func(t *testing.T, shape string) {
-		rules, err := game.ResolveValues(opts, map[string]any{"shape": shape})
-		rows, perr := ParseShape(shape)
-		if strings.TrimSpace(shape) != "" && (err == nil) != (perr == nil) {
-			t.Fatalf("%q: option says %v, ParseShape says %v", shape, err, perr)
-		}
-		if perr != nil {
+		_, err := game.ResolveValues(opts, map[string]any{"shape": shape})
+		if strings.TrimSpace(shape) == "" {
+			if err != nil {
+				t.Fatalf("%q: no shape refused: %v", shape, err)
+			}
 			return
 		}
-		b, err := NewBoard(len(rows[0]), len(rows), shape)
-		if err != nil {
-			return // no two usable squares side by side
+		rows, perr := ParseShape(shape)
+		if perr != nil {
+			if err == nil {
+				t.Fatalf("%q: option accepted what ParseShape refuses: %v", shape, perr)
+			}
+			return
+		}
+		b, berr := NewBoard(len(rows[0]), len(rows), shape)
+		if (err == nil) != (berr == nil) {
+			t.Fatalf("%q: option says %v, NewBoard says %v", shape, err, berr)
+		}
+		if berr != nil {
+			return // no word fits
+		}
+		if b.Longest() < 2 {
+			t.Fatalf("%q: a board whose longest run is %d", shape, b.Longest())
 		}
 		if b.Shape() != strings.ReplaceAll(strings.ReplaceAll(shape, " ", ""), "\t", "") && !strings.ContainsAny(shape, " \t\r\n\v\f\u0085\u00a0") {
 			t.Errorf("%q: board shape %q", shape, b.Shape())
@@ -83,6 +100,19 @@ func FuzzShape(f *testing.F) {
 		if err != nil || len(c) != len(rows) {
 			t.Errorf("%q: the board's shape %q does not parse back: %v", shape, b.Shape(), err)
 		}
-		_ = rules
+		raw := map[string]json.RawMessage{
+			"shape": mustJSON(t, shape), "width": mustJSON(t, len(rows[0])), "height": mustJSON(t, len(rows)),
+		}
+		if _, err := game.ResolveFor(Game{}, raw); err != nil {
+			t.Errorf("%q: options with the shape's own size refused: %v", shape, err)
+		}
 	})
+}
+
+func mustJSON(t *testing.T, v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

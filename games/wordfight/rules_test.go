@@ -98,6 +98,11 @@ func TestOptions(t *testing.T) {
 		{map[string]any{"shape": "...../...../..x../...../....."}, "row 3, square 3"},
 		{map[string]any{"shape": "...../...../..../...../....."}, "row 3 has 4 squares"},
 		{map[string]any{"multiply": "yes"}, "true or false"},
+		// Shapes that hold no word are refused as options, before any
+		// table is made with them.
+		{map[string]any{"shape": "#####/#####/#####/#####/#####"}, "masks every square"},
+		{map[string]any{"shape": "#.#.#/.#.#./#.#.#/.#.#./#.#.#"}, "no two usable squares side by side"},
+		{map[string]any{"shape": "#####/#####/##.##/#####/#####"}, "no two usable squares side by side"},
 	}
 	for _, c := range bad {
 		_, err := game.ResolveValues(opts, c.opts)
@@ -114,10 +119,14 @@ func TestOptions(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "set width 5 and height 5") {
 		t.Errorf("shape of the wrong size: error %v", err)
 	}
-	// A shape with no two usable squares side by side holds no word.
-	rules, _ = game.ResolveValues(opts, map[string]any{"width": 5, "height": 5, "shape": "#.#.#/.#.#./#.#.#/.#.#./#.#.#"})
-	if _, err = (Game{}).New(game.Config{Players: names[:2], Rules: rules, Lexicon: testLex()}, nil); err == nil {
-		t.Error("a chequered shape was accepted")
+	// The options as a whole (game.ResolveFor) refuse it at once.
+	raw := map[string]json.RawMessage{"shape": json.RawMessage(`"#..../...../...../...../....#"`)}
+	if _, err := game.ResolveFor(Game{}, raw); err == nil || !strings.Contains(err.Error(), "set width 5 and height 5") {
+		t.Errorf("shape of the wrong size, resolved for the game: error %v", err)
+	}
+	raw["width"], raw["height"] = json.RawMessage("5"), json.RawMessage("5")
+	if _, err := game.ResolveFor(Game{}, raw); err != nil {
+		t.Errorf("shape of the right size: %v", err)
 	}
 	if _, err = (Game{}).New(game.Config{Players: names[:1], Rules: game.Defaults(opts), Lexicon: testLex()}, nil); err == nil {
 		t.Error("a one-player table was accepted")

@@ -81,6 +81,13 @@ func (Game) Options() []game.Option {
 	}
 }
 
+// CheckRules implements game.RulesChecker: the options must describe a
+// board a play can start on (a shape as wide and high as the board).
+func (Game) CheckRules(r game.Rules) error {
+	_, err := RulesOf(r).Board()
+	return err
+}
+
 // CheckSetup implements game.Game; Word Fight has no setup.
 func (Game) CheckSetup(cfg game.Config, seat game.Seat, setup json.RawMessage) (json.RawMessage, error) {
 	return nil, errors.New("Sightless Word Fight has no setup: grids start empty")

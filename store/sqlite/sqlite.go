@@ -310,17 +310,19 @@ func (s *Store) Identity(ctx context.Context, id string) (store.Identity, error)
 
 // CreateTable implements store.Store.
 func (s *Store) CreateTable(ctx context.Context, t store.Table) error {
-	return s.do(ctx, func(ex *execer) error {
-		_, err := ex.exec("INSERT INTO tables (id, game, status, created, updated, meta) VALUES (?, ?, ?, ?, ?, ?)",
-			t.ID, t.Game, string(t.Status), nanos(t.Created), nanos(t.Updated), t.Meta)
-		if isConstraint(err) {
-			return fmt.Errorf("table %s: %w", t.ID, store.ErrConflict)
-		}
-		if err != nil {
-			return fmt.Errorf("sqlite: creating table: %w", err)
-		}
-		return nil
-	})
+	return s.do(ctx, func(ex *execer) error { return insertTable(ex, t) })
+}
+
+func insertTable(ex *execer, t store.Table) error {
+	_, err := ex.exec("INSERT INTO tables (id, game, status, created, updated, meta) VALUES (?, ?, ?, ?, ?, ?)",
+		t.ID, t.Game, string(t.Status), nanos(t.Created), nanos(t.Updated), t.Meta)
+	if isConstraint(err) {
+		return fmt.Errorf("table %s: %w", t.ID, store.ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: creating table: %w", err)
+	}
+	return nil
 }
 
 func updateTable(ex *execer, id string, status store.Status, meta []byte) error {
@@ -360,6 +362,37 @@ func (s *Store) AppendMove(ctx context.Context, id string, m store.Move, u *stor
 			return fmt.Errorf("sqlite: storing move: %w", err)
 		}
 		return updateTable(ex, id, u.Status, u.Meta)
+	})
+}
+
+// Write implements store.Store: the batch is one write of the writer's,
+// so it shares a transaction with others but succeeds or fails whole.
+func (s *Store) Write(ctx context.Context, b store.Batch) error {
+	return s.do(ctx, func(ex *execer) error {
+		for _, id := range b.Identities {
+			if _, err := ex.exec("INSERT INTO identities (id, name, created) VALUES (?, ?, ?)", id.ID, id.Name, nanos(id.Created)); err != nil {
+				if isConstraint(err) {
+					return fmt.Errorf("identity %s: %w", id.ID, store.ErrConflict)
+				}
+				return fmt.Errorf("sqlite: creating identity: %w", err)
+			}
+		}
+		if t := b.NewTable; t != nil {
+			if err := insertTable(ex, *t); err != nil {
+				return err
+			}
+		}
+		if u := b.Update; u != nil {
+			if err := updateTable(ex, u.ID, u.Status, u.Meta); err != nil {
+				return err
+			}
+		}
+		for _, c := range b.Credentials {
+			if err := insertCredential(ex, c); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 

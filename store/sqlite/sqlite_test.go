@@ -331,3 +331,62 @@ func TestConflictInBatch(t *testing.T) {
 		t.Errorf("%d live tables, want %d", len(live), tables)
 	}
 }
+
+// TestWriteIsAllOrNothing stores a batch whole, and a batch with one bad
+// write not at all.
+func TestWriteIsAllOrNothing(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, filepath.Join(t.TempDir(), "p.db"))
+	defer s.Close()
+	now := time.Now()
+	good := store.Batch{
+		Identities:  []store.Identity{{ID: "g1", Name: "Guest", Created: now}},
+		NewTable:    &store.Table{ID: "t1", Game: "quizl", Status: store.Open, Created: now, Updated: now, Meta: []byte(`{}`)},
+		Credentials: []store.Credential{{Hash: []byte("seat-token-hash"), Identity: "g1", Table: "t1", Seat: 0}},
+	}
+	if err := s.Write(ctx, good); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := s.Credential(ctx, []byte("seat-token-hash")); err != nil || c.Identity != "g1" || c.Table != "t1" {
+		t.Fatalf("Credential = %+v, %v", c, err)
+	}
+	// The same credential again: the whole batch must fail, the guest
+	// and the update with it.
+	bad := store.Batch{
+		Identities:  []store.Identity{{ID: "g2", Name: "Other", Created: now}},
+		Update:      &store.TableUpdate{ID: "t1", Status: store.Playing, Meta: []byte(`{"changed":true}`)},
+		Credentials: []store.Credential{{Hash: []byte("seat-token-hash"), Identity: "g2", Table: "t1", Seat: 1}},
+	}
+	if err := s.Write(ctx, bad); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("a batch with a taken credential: %v", err)
+	}
+	if _, err := s.Identity(ctx, "g2"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the failed batch's identity was stored: %v", err)
+	}
+	if tb, err := s.Table(ctx, "t1"); err != nil || tb.Status != store.Open || string(tb.Meta) != `{}` {
+		t.Fatalf("the failed batch's update was stored: %+v, %v", tb, err)
+	}
+}
+
+type codedError int
+
+func (e codedError) Error() string { return fmt.Sprintf("sqlite error %d", int(e)) }
+func (e codedError) Code() int     { return int(e) }
+
+func TestNoSpace(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{codedError(13), true},                               // SQLITE_FULL
+		{fmt.Errorf("commit: %w", codedError(13)), true},     // wrapped
+		{codedError(10 | 3<<8), true},                        // SQLITE_IOERR_WRITE
+		{codedError(19), false},                              // SQLITE_CONSTRAINT
+		{errors.New("database or disk is full (13)"), false}, // no code to go by
+		{nil, false},
+	} {
+		if got := errors.Is(noSpace(tc.err), store.ErrNoSpace); got != tc.want {
+			t.Errorf("noSpace(%v) is ErrNoSpace: %v, want %v", tc.err, got, tc.want)
+		}
+	}
+}

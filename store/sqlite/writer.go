@@ -287,5 +287,26 @@ func (s *Store) send(ctx context.Context, w *write) error {
 	s.mu.RUnlock()
 	// Once handed over, the write happens whatever ctx says: wait for it,
 	// so the caller never believes a committed write failed.
-	return <-w.err
+	return noSpace(<-w.err)
+}
+
+// SQLite's primary result codes for a failing disk.
+const (
+	sqliteIOErr = 10 // SQLITE_IOERR: a write or sync of a file failed
+	sqliteFull  = 13 // SQLITE_FULL: the disk (or the database's cap) is full
+)
+
+// noSpace marks err with store.ErrNoSpace when SQLite refused the write
+// for lack of space or because the disk failed, so that the server can
+// answer "try again later" rather than "something went wrong".
+func noSpace(err error) error {
+	var coded interface{ Code() int }
+	if err == nil || !errors.As(err, &coded) {
+		return err
+	}
+	switch coded.Code() & 0xff {
+	case sqliteFull, sqliteIOErr:
+		return fmt.Errorf("%w: %w", store.ErrNoSpace, err)
+	}
+	return err
 }

@@ -1,0 +1,65 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	dto "github.com/prometheus/client_model/go"
+)
+
+// TestMetricNames: /metrics keeps every name it has always had, adds the
+// Go runtime's and the process's, and each service counts for itself.
+func TestMetricNames(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	c := &client{t: t, base: srv.URL}
+	c.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me"]}`, nil)
+	st, body := c.do("GET", "/metrics", nil, nil)
+	if st != 200 {
+		t.Fatalf("metrics: %d %s", st, body)
+	}
+	for _, want := range []string{
+		"# TYPE parlour_tables_in_memory gauge\nparlour_tables_in_memory 1\n",
+		"# TYPE parlour_tables_created_total counter\nparlour_tables_created_total 1\n",
+		"# TYPE parlour_moves_accepted_total counter\nparlour_moves_accepted_total 0\n",
+		"# TYPE parlour_moves_refused_total counter\n",
+		"# TYPE parlour_bad_tokens_total counter\n",
+		"# TYPE parlour_rate_limited_total counter\n",
+		"# TYPE parlour_watchers gauge\n",
+		"# TYPE parlour_websockets gauge\n",
+		"# TYPE parlour_http_requests_total counter\n",
+		`parlour_http_requests_total{code="2xx"} 1` + "\n",
+		`parlour_http_requests_total{code="5xx"} 0` + "\n",
+		"# TYPE parlour_move_seconds histogram\n",
+		`parlour_move_seconds_bucket{le="0.0001"} 0` + "\n",
+		`parlour_move_seconds_bucket{le="1"} 0` + "\n",
+		`parlour_move_seconds_bucket{le="+Inf"} 0` + "\n",
+		"parlour_move_seconds_sum 0\n", "parlour_move_seconds_count 0\n",
+		"# TYPE parlour_store_commits_total counter\n",
+		"# TYPE parlour_store_writes_total counter\n",
+		"# TYPE parlour_heap_bytes gauge\n",
+		"# TYPE parlour_goroutines gauge\n",
+		"# TYPE go_goroutines gauge\n",
+		"# TYPE go_memstats_heap_alloc_bytes gauge\n",
+		"# TYPE process_cpu_seconds_total counter\n",
+		"# TYPE process_open_fds gauge\n",
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	// A second service in the same process starts from nothing.
+	g := newFixture(t)
+	if n := testCounter(t, g.s.metrics.tablesCreated); n != 0 {
+		t.Errorf("a new service counts %v tables created", n)
+	}
+}
+
+func testCounter(t *testing.T, c interface{ Write(*dto.Metric) error }) float64 {
+	t.Helper()
+	var m dto.Metric
+	if err := c.Write(&m); err != nil {
+		t.Fatal(err)
+	}
+	return m.GetCounter().GetValue()
+}

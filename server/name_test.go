@@ -1,0 +1,109 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+func TestCleanName(t *testing.T) {
+	good := []struct{ in, want string }{
+		{"Ann", "Ann"},
+		{"  Ben   Smith ", "Ben Smith"},
+		{"Zoë", "Zoë"},
+		{"Zoe\u0308", "Zoë"}, // NFC: e and a combining diaeresis make ë
+		{"Ｆｕｌｌ", "Ｆｕｌｌ"},     // NFC keeps full-width letters (NFKC would not)
+		{"Nguyễn Thị", "Nguyễn Thị"},
+		{"李小龍", "李小龍"},
+		{"عمر", "عمر"},                     // right-to-left script is fine; controls are not
+		{"A\u2764\uFE0F", "A\u2764\uFE0F"}, // a variation selector after its character
+		{"Ann\tB", "Ann B"},
+		{strings.Repeat("é", MaxNameLen), strings.Repeat("é", MaxNameLen)},
+		{strings.Repeat("e\u0301", MaxNameLen), strings.Repeat("é", MaxNameLen)},
+	}
+	for _, tc := range good {
+		got, err := cleanName(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("cleanName(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+		}
+	}
+	bad := []struct{ in, want string }{
+		{"Ann\xff", "UTF-8"},
+		{"\xc3", "UTF-8"},
+		{"Ann\x00", "control characters"},
+		{"Ann\x1b[31m", "control characters"},
+		{"Ann\u202Eevil", "direction controls"}, // right-to-left override
+		{"\u2067Ann", "direction controls"},     // right-to-left isolate
+		{"Ann\u200F", "direction controls"},     // right-to-left mark
+		{"\u200B", "invisible"},                 // zero width space
+		{"Ann\u200D", "invisible"},              // zero width joiner
+		{"\uFEFFAnn", "invisible"},              // byte order mark
+		{"An\u00ADn", "invisible"},              // soft hyphen
+		{"\u3164", "invisible"},                 // Hangul filler
+		{"\u115F\u1160", "invisible"},           // Hangul choseong and jungseong fillers
+		{"\u2800", "invisible"},                 // braille blank
+		{"A\u034Fb", "invisible"},               // combining grapheme joiner
+		{"\uFE0F", "variation selector"},
+		{"Ann \uFE0F", "variation selector"},
+		{"\u0301Ann", "combining mark"},
+		{"Ann \u0301", "combining mark"},
+		{"e\u0301\u0302\u0303\u0304\u0305\u0306", "at most 4 accents"},
+		{"\uE000", "private-use"},
+		{"\U0010FFFD", "private-use"},
+		{strings.Repeat("x", MaxNameLen+1), "at most 24 characters; this one has 25"},
+		{"spectator", "reserved"},
+		{"SPECTATOR", "reserved"},
+	}
+	for _, tc := range bad {
+		got, err := cleanName(tc.in)
+		if err == nil || StatusOf(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("cleanName(%q) = %q, %v; want a 400 saying %q", tc.in, got, err, tc.want)
+		}
+	}
+	for _, in := range []string{"", "   ", "\t\n"} {
+		if got, err := cleanName(in); err != nil || !strings.HasPrefix(got, "Guest ") {
+			t.Errorf("cleanName(%q) = %q, %v; want a guest name", in, got, err)
+		}
+	}
+}
+
+func FuzzCleanName(f *testing.F) {
+	for _, s := range []string{
+		"Ann", "", "  Ben  Smith ", "spectator", "\x00", strings.Repeat("é", 30), "Ann\u202E", "\u200B",
+		"\u3164", "e\u0301", "\uFE0F", "A\u2764\uFE0F", "\xff", "عمر",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n, err := cleanName(s)
+		if err != nil {
+			if StatusOf(err) != http.StatusBadRequest || err.Error() == "" {
+				t.Fatalf("cleanName(%q): %v with status %d", s, err, StatusOf(err))
+			}
+			return
+		}
+		if n == "" || n != strings.TrimSpace(n) || strings.Contains(n, "  ") || !utf8.ValidString(n) || !norm.NFC.IsNormalString(n) {
+			t.Fatalf("cleanName(%q) = %q", s, n)
+		}
+		chars := 0
+		for _, r := range n {
+			if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Bidi_Control, unicode.Other_Default_Ignorable_Code_Point) {
+				t.Fatalf("cleanName(%q) = %q, which holds %U", s, n, r)
+			}
+			if !unicode.In(r, unicode.M) {
+				chars++
+			}
+		}
+		if chars == 0 || chars > MaxNameLen {
+			t.Fatalf("cleanName(%q) = %q: %d characters", s, n, chars)
+		}
+		// A clean name is clean again, unchanged.
+		if again, err := cleanName(n); err != nil || again != n {
+			t.Fatalf("cleanName(%q) = %q, but cleanName(%q) = %q, %v", s, n, n, again, err)
+		}
+	})
+}
