@@ -1,0 +1,141 @@
+package account
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"parlour/game"
+	salvobot "parlour/games/salvo/bot"
+	wordfightbot "parlour/games/wordfight/bot"
+)
+
+func TestCheckName(t *testing.T) {
+	tests := []struct {
+		name string
+		want string // a part of the error, or "" for none
+	}{
+		{"abc", ""},
+		{"Albertine", ""},
+		{"marcel_1871", ""},
+		{"du-cote-de-chez", ""},
+		{"12345678901234567890", ""},
+		{"0x", "at least 3"},
+		{"ab", "at least 3"},
+		{"", "choose a name"},
+		{"123456789012345678901", "at most 20"},
+		{"a b c", "spaces"},
+		{"Zoë", `not 'ë'`},
+		{"tab\there", `not '\t'`},
+		{"bad\x00name", `not '\x00'`},
+		{"bad\xffname", "not '\ufffd'"},
+		{"a.b.c", `not '.'`},
+		{"name@example", `not '@'`},
+		{"ab/cd", `not '/'`},
+		{"ＡＢＣ", `not 'Ａ'`},
+		{"_abc", "begin with a letter or a digit"},
+		{"-rf", "begin with a letter or a digit"},
+		{"abc_", ""},
+		{"computer", "computer player"},
+		{"Computer", "computer player"},
+		{"COMPUTER", "computer player"},
+		{"com_put-er", "computer player"},
+		{"admin", "house"},
+		{"Admin", "house"},
+		{"Parlour", "house"},
+		{"SYSTEM", "house"},
+		{"moderator", "house"},
+		{"deleted", "deleted accounts"},
+		{"Deleted_Player", "deleted accounts"},
+		{"deleted-player", "deleted accounts"},
+		{"deletedplayer", "deleted accounts"},
+		{"guest", "guests"},
+		{"Guest1234", "guests"},
+		{"guest_0042", "guests"},
+		{"Guest-7", "guests"},
+		{"guesthouse", ""},
+		{"spectator", "server calls"},
+		{"easy", "computer player"},
+		{"Medium", "computer player"},
+		{"STRONG", "computer player"},
+		{"hunt-target", "computer player"},
+		{"Hunt_Target", "computer player"},
+		{"strongest", ""},
+		{"administrators", ""},
+	}
+	for _, tc := range tests {
+		err := CheckName(tc.name)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("CheckName(%q) = %v, want nil", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("CheckName(%q) = %v, want an error saying %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestBotLevelsReserved checks that no player can take the name of a
+// computer player's level, in any game.
+func TestBotLevelsReserved(t *testing.T) {
+	levels := []string{game.Easy, game.Medium, game.Strong}
+	levels = append(levels, salvobot.Levels()...)
+	levels = append(levels, wordfightbot.Levels()...)
+	for _, l := range levels {
+		for _, name := range []string{l, strings.ToUpper(l), strings.ToUpper(l[:1]) + l[1:]} {
+			if Reserved(name) == "" {
+				t.Errorf("level %q: Reserved(%q) is empty", l, name)
+			}
+		}
+	}
+}
+
+func TestKey(t *testing.T) {
+	for _, names := range [][]string{
+		{"Albertine", "albertine", "ALBERTINE", "aLbErTiNe"},
+		{"Marcel_1871", "marcel_1871"},
+	} {
+		for _, n := range names {
+			if Key(n) != Key(names[0]) {
+				t.Errorf("Key(%q) = %q, Key(%q) = %q; want equal", n, Key(n), names[0], Key(names[0]))
+			}
+		}
+	}
+	if Key("marcel-1") == Key("marcel_1") {
+		t.Error("'-' and '_' make different names")
+	}
+}
+
+// FuzzCheckName checks CheckName's promises for any string: what it
+// accepts keeps the rules, and its refusals are readable text.
+func FuzzCheckName(f *testing.F) {
+	for _, s := range []string{"abc", "Albertine", "computer", "Guest1234", "a b", "Zoë", "_x_", "\xff\xfe", "deleted-player"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		err := CheckName(name)
+		if err != nil {
+			if msg := err.Error(); msg == "" || !utf8.ValidString(msg) {
+				t.Fatalf("CheckName(%q): unreadable error %q", name, msg)
+			}
+			if CheckName(Key(name)) == nil && Reserved(name) == "" {
+				t.Fatalf("CheckName(%q) = %v but its key %q is accepted", name, err, Key(name))
+			}
+			return
+		}
+		if len(name) < MinNameLen || len(name) > MaxNameLen {
+			t.Fatalf("CheckName accepted %q of %d characters", name, len(name))
+		}
+		for _, r := range name {
+			if !nameRune(r) {
+				t.Fatalf("CheckName accepted %q holding %q", name, r)
+			}
+		}
+		if Reserved(name) != "" {
+			t.Fatalf("CheckName accepted reserved %q", name)
+		}
+		k := Key(name)
+		if Key(k) != k || CheckName(k) != nil || CheckName(strings.ToUpper(name)) != nil {
+			t.Fatalf("CheckName accepted %q but not its other cases", name)
+		}
+	})
+}
