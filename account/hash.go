@@ -23,8 +23,9 @@ type Params struct {
 }
 
 // The parameters Hash uses: RFC 9106's second recommendation (64 MiB,
-// three passes, four lanes, 16-byte salt, 32-byte tag), which a sign-in
-// on Parlour's two-core machine verifies in about 130 ms (docs/accounts.md
+// three passes, four lanes, 16-byte salt, 32-byte tag). One Verify at
+// these costs about 145 ms and 141 ms of processor time on Parlour's
+// two-core machine, under the 250 ms a sign-in may take (docs/accounts.md
 // gives the benchmark).
 const (
 	DefaultMemory  = 64 * 1024
