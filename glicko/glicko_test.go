@@ -251,7 +251,7 @@ func TestNewPlayerReachesLeaderboard(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// By hand-run of this loop: 10 games, RD 109.7 (docs/ratings.md).
+	// This loop ends after 10 games at RD 109.7 (docs/ratings.md says so).
 	if games != 10 || r.RD >= LeaderboardRD {
 		t.Errorf("a new player reached the leaderboard after %d games (RD %.1f); want 10", games, r.RD)
 	}
