@@ -25,7 +25,10 @@ func BenchmarkHash(b *testing.B) {
 		{Memory: 46 * 1024, Time: 1, Threads: 4, SaltLen: 16, KeyLen: 32}, // OWASP's lightest argon2id
 		{Memory: 128 * 1024, Time: 3, Threads: 4, SaltLen: 16, KeyLen: 32},
 	} {
-		encoded := HashWith(p, "correct horse battery staple")
+		encoded, err := HashWith(p, "correct horse battery staple")
+		if err != nil {
+			b.Fatal(err)
+		}
 		b.Run(fmt.Sprintf("m=%dMiB,t=%d,p=%d", p.Memory/1024, p.Time, p.Threads), func(b *testing.B) {
 			b.ReportAllocs()
 			before := cpuTime()

@@ -10,6 +10,33 @@ import (
 // once each where it matters.
 var cheap = Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
 
+func mustHash(t *testing.T, p Params, password string) string {
+	t.Helper()
+	h, err := HashWith(p, password)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func TestHashWithBadParams(t *testing.T) {
+	for _, p := range []Params{
+		{},
+		{Memory: 64, Time: 1, Threads: 0, SaltLen: 16, KeyLen: 32},
+		{Memory: 64, Time: 0, Threads: 1, SaltLen: 16, KeyLen: 32},
+		{Memory: 64, Time: 101, Threads: 1, SaltLen: 16, KeyLen: 32},
+		{Memory: 7, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32},
+		{Memory: 2 << 20, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32},
+		{Memory: 64, Time: 1, Threads: 1, SaltLen: 4, KeyLen: 32},
+		{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 8},
+		{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 2000},
+	} {
+		if h, err := HashWith(p, "any password"); err == nil {
+			t.Errorf("HashWith(%+v) = %q, want an error", p, h)
+		}
+	}
+}
+
 // TestReferenceHash verifies a hash from the test vectors of the reference
 // argon2 implementation (github.com/P-H-C/phc-winner-argon2, src/test.c):
 // Hash's format is the one other argon2 tools read and write.
@@ -40,7 +67,11 @@ func TestHashVerify(t *testing.T) {
 }
 
 func TestHashWith(t *testing.T) {
-	a, b := HashWith(cheap, "same password"), HashWith(cheap, "same password")
+	a, errA := HashWith(cheap, "same password")
+	b, errB := HashWith(cheap, "same password")
+	if errA != nil || errB != nil {
+		t.Fatal(errA, errB)
+	}
 	if a == b {
 		t.Error("two hashes of one password are equal: the salt is not random")
 	}
@@ -63,7 +94,7 @@ func TestHashWith(t *testing.T) {
 // TestNormalised checks that a password typed with a composed "é" matches
 // the same password typed with "e" and a combining accent.
 func TestNormalised(t *testing.T) {
-	h := HashWith(cheap, "caf\u00e9 cr\u00e8me br\u00fbl\u00e9e")
+	h := mustHash(t, cheap, "caf\u00e9 cr\u00e8me br\u00fbl\u00e9e")
 	if ok, err := Verify(h, "cafe\u0301 cre\u0300me bru\u0302le\u0301e"); !ok || err != nil {
 		t.Errorf("Verify(decomposed) = %v, %v; want a match", ok, err)
 	}
@@ -71,14 +102,14 @@ func TestNormalised(t *testing.T) {
 
 func TestVerifyTooLong(t *testing.T) {
 	long := strings.Repeat("x", MaxPasswordBytes+1)
-	h := HashWith(cheap, long)
+	h := mustHash(t, cheap, long)
 	if ok, err := Verify(h, long); ok || err != nil {
 		t.Errorf("Verify(%d-byte password) = %v, %v; want no match", len(long), ok, err)
 	}
 }
 
 func TestVerifyMalformed(t *testing.T) {
-	good := HashWith(cheap, "password one")
+	good := mustHash(t, cheap, "password one")
 	fields := strings.Split(good, "$")
 	with := func(i int, s string) string {
 		f := append([]string(nil), fields...)

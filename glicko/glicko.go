@@ -20,7 +20,7 @@ import (
 	"math"
 )
 
-// The starting point of every new player, and the system's constant, from
+// The starting point of every new player, and the system's constants, from
 // Glickman's paper.
 const (
 	DefaultRating     = 1500.0
@@ -154,7 +154,8 @@ func (s System) Update(r Rating, results []Result) (Rating, error) {
 
 // Idle returns r after a rating period in which its player did not play:
 // the rating and volatility stay, and the RD grows to √(φ² + σ²) on the
-// Glicko-2 scale, at most to the system's maximum RD.
+// Glicko-2 scale, at most to the system's maximum RD. Idle trusts its
+// inputs; Update(r, nil) does the same after checking them.
 func (s System) Idle(r Rating) Rating {
 	phi := r.RD / Scale
 	phiStar := math.Sqrt(phi*phi + r.Volatility*r.Volatility)
