@@ -1,0 +1,80 @@
+// Package analysis annotates finished games with the computer players'
+// engines: every move judged from its mover's point of view, using only
+// what that seat could see then (docs/analysis.md). Each game's engine
+// lives with its bots (games/*/bot); this package replays a record,
+// refuses a game still in progress, and gathers the engine's notes into
+// one object for the command line and the API.
+package analysis
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"parlour/game"
+	nymbot "parlour/games/nymphabet/bot"
+	quizlbot "parlour/games/quizl/bot"
+	salvobot "parlour/games/salvo/bot"
+	wfbot "parlour/games/wordfight/bot"
+	"parlour/lexicon"
+)
+
+// Version is the version of the analysis object; it changes when a
+// field's meaning does, so that a cached analysis can be told apart.
+const Version = 1
+
+// Analysis is one finished game's analysis: the game's result and, under
+// the game's own name, its engine's notes on every move.
+type Analysis struct {
+	Version int      `json:"version"`
+	Game    string   `json:"game"`
+	Players []string `json:"players"`
+	Lexicon string   `json:"lexicon"`
+	// Moves counts the record's moves; every note names its move by its
+	// 1-based index into them.
+	Moves   int   `json:"moves"`
+	Winners []int `json:"winners"`
+	Scores  []int `json:"scores,omitempty"`
+
+	Nymphabet *nymbot.Analysis   `json:"nymphabet,omitempty"`
+	Quizl     *quizlbot.Analysis `json:"quizl,omitempty"`
+	Salvo     *salvobot.Analysis `json:"salvo,omitempty"`
+	Wordfight *wfbot.Analysis    `json:"wordfight,omitempty"`
+}
+
+// ErrInProgress is wrapped by Of's error for a game that has not ended.
+var ErrInProgress = game.ErrInProgress
+
+// Of analyses the finished game rec, refereed with lex. It returns an
+// error wrapping ErrInProgress for a game not yet over, and the
+// *game.Refusal of a record that does not replay.
+func Of(ctx context.Context, reg *game.Registry, rec *game.Record, lex *lexicon.Lexicon) (*Analysis, error) {
+	cfg, res, turns, err := game.Turns(reg, rec, lex)
+	if err != nil {
+		var ref *game.Refusal
+		if errors.As(err, &ref) {
+			return nil, fmt.Errorf("the record does not replay: %w", err)
+		}
+		return nil, err
+	}
+	a := &Analysis{Version: Version, Game: rec.Game, Players: cfg.Players, Lexicon: lex.Name(), Moves: len(turns), Winners: []int{}, Scores: res.Scores}
+	for _, w := range res.Winners {
+		a.Winners = append(a.Winners, int(w))
+	}
+	switch rec.Game {
+	case "nymphabet":
+		a.Nymphabet, err = nymbot.Analyse(ctx, cfg, turns)
+	case "quizl":
+		a.Quizl, err = quizlbot.Analyse(ctx, cfg, turns)
+	case "salvo":
+		a.Salvo, err = salvobot.Analyse(ctx, cfg, turns)
+	case "wordfight":
+		a.Wordfight, err = wfbot.Analyse(ctx, cfg, turns)
+	default:
+		return nil, fmt.Errorf("no engine analyses %s", rec.Game)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("analysing the %s game: %w", rec.Game, err)
+	}
+	return a, nil
+}

@@ -1,0 +1,224 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"parlour/game"
+	"parlour/games/quizl"
+)
+
+// Analysis is the strong solver's verdict on a finished game of Quizl, one
+// note per move, each from what its mover had seen (see docs/analysis.md).
+type Analysis struct {
+	Moves []MoveNote `json:"moves"`
+}
+
+// MoveNote is one move judged from its mover's view just before it.
+type MoveNote struct {
+	// Index is the move's 1-based index into the record's moves.
+	Index int    `json:"index"`
+	Seat  int    `json:"seat"`
+	Move  string `json:"move"`
+	// Kind is "call", "say" or "resign".
+	Kind string `json:"kind"`
+	// Boards has, for a call, one note per grid the mover still
+	// attacked.
+	Boards []BoardNote `json:"boards,omitempty"`
+	// Strong is the move the strong solver would have made here.
+	Strong string `json:"strong,omitempty"`
+	// Against, Word, Probability and Right describe an announcement: the
+	// grid's owner, the word, the probability the strong solver gave the
+	// word from what the caller had seen, and whether it was right.
+	Against     int     `json:"against"`
+	Word        string  `json:"word,omitempty"`
+	Probability float64 `json:"probability"`
+	Right       bool    `json:"right,omitempty"`
+	// Trips lists the grids whose password the call uncovered unannounced.
+	Trips []TripNote `json:"trips,omitempty"`
+}
+
+// BoardNote is what a call told the mover about one grid.
+type BoardNote struct {
+	Against int    `json:"against"`
+	Name    string `json:"name"`
+	// Before and After count the (line, word) hypotheses consistent with
+	// what the mover had seen before and after the call.
+	Before int `json:"before"`
+	After  int `json:"after"`
+	// OnLine is the probability, before the call, that the password lay
+	// on the row or column through the called square.
+	OnLine float64 `json:"on_line"`
+	// Likeliest is the likeliest password after the call and
+	// LikeliestP its probability ("" and 0 when no word fits).
+	Likeliest  string  `json:"likeliest,omitempty"`
+	LikeliestP float64 `json:"likeliest_p"`
+}
+
+// TripNote is a password uncovered by calls without being announced.
+type TripNote struct {
+	Against int    `json:"against"`
+	Name    string `json:"name"`
+	// PasswordInFact is the password, as the end of the game showed it.
+	PasswordInFact string `json:"password_in_fact"`
+	// AnnounceableAt is the index of the mover's earliest move at which
+	// the password was already the likeliest word (0 when it never was
+	// before the trip), and Probability its probability then.
+	AnnounceableAt int     `json:"announceable_at"`
+	Probability    float64 `json:"probability"`
+}
+
+// Analyse judges every move of a finished game from the turns of its
+// record (game.Turns), weighing hypotheses over the whole lexicon as the
+// strong solver does.
+func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis, error) {
+	if cfg.Lexicon == nil {
+		return nil, fmt.Errorf("quizl analysis: no lexicon")
+	}
+	strong, err := newBot(game.Strong, 1, cfg.Lexicon)
+	if err != nil {
+		return nil, err
+	}
+	full := strong.vocab(cfg.Lexicon)[1]
+	index := make(map[string]int32, len(full.words))
+	for i, e := range full.words {
+		index[e.word] = int32(i)
+	}
+	var final *quizl.View
+	if len(turns) > 0 {
+		if final, err = viewOf(turns[len(turns)-1].After); err != nil {
+			return nil, err
+		}
+	}
+	// seen[seat][board] lists the mover's earlier analyses of a grid, for
+	// trips: the move index and the probability of each word.
+	type look struct {
+		index int
+		a     *analysis
+	}
+	seen := map[[2]int][]look{}
+	out := &Analysis{Moves: []MoveNote{}}
+	for _, t := range turns {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		v, err := viewOf(t.Before)
+		if err != nil {
+			return nil, err
+		}
+		after, err := viewOf(t.After)
+		if err != nil {
+			return nil, err
+		}
+		n := MoveNote{Index: t.Index, Seat: int(t.Seat), Move: t.Move, Against: -1}
+		rng := rand.New(rand.NewPCG(1, uint64(t.Index)))
+		n.Strong = strong.choose(v, cfg.Lexicon, rng, cfg.Rules)
+		as := map[int]*analysis{}
+		for i := range v.Boards {
+			bd := &v.Boards[i]
+			if bd.Outcome != quizl.Playing {
+				continue
+			}
+			a := analyse(full, read(bd))
+			as[bd.Seat] = a
+			key := [2]int{int(t.Seat), bd.Seat}
+			seen[key] = append(seen[key], look{t.Index, a})
+		}
+		f := strings.Fields(strings.ToLower(t.Move))
+		switch {
+		case len(f) == 0:
+		case f[0] == "resign":
+			n.Kind = "resign"
+		case f[0] == "say":
+			n.Kind = "say"
+			for _, e := range t.Events {
+				if an, ok := e.Data.(quizl.Announced); ok {
+					n.Against, n.Word, n.Right = an.Against, an.Word, an.Right
+					if a := as[an.Against]; a != nil && a.wordP != nil {
+						if w, ok := index[an.Word]; ok {
+							n.Probability = a.wordP[w]
+						}
+					}
+				}
+			}
+		default:
+			sq, err := quizl.ParseSquare(f[0])
+			if err != nil {
+				return nil, fmt.Errorf("quizl analysis, move %d: %w", t.Index, err)
+			}
+			n.Kind = "call"
+			for i := range v.Boards {
+				bd := v.Boards[i]
+				a := as[bd.Seat]
+				if a == nil {
+					continue
+				}
+				bn := BoardNote{Against: bd.Seat, Name: bd.Name, Before: len(a.cands), OnLine: a.pOn[sq]}
+				letter := revealed(after, t.Index-1, bd.Seat)
+				if letter != 0 {
+					bd.Grid = withLetter(bd.Grid, sq, letter)
+				}
+				b := analyse(full, read(&bd))
+				bn.After = len(b.cands)
+				if b.best >= 0 {
+					bn.Likeliest, bn.LikeliestP = b.word(b.best), b.bestP
+				}
+				n.Boards = append(n.Boards, bn)
+			}
+			for _, e := range t.Events {
+				fin, ok := e.Data.(quizl.Finished)
+				if !ok || fin.Outcome != quizl.Tripped || fin.Seat != int(t.Seat) {
+					continue
+				}
+				tn := TripNote{Against: fin.Against, Name: cfg.Name(game.Seat(fin.Against))}
+				if final != nil {
+					for _, bd := range final.Boards {
+						if bd.Seat == fin.Against {
+							tn.PasswordInFact = bd.Password
+						}
+					}
+				}
+				if w, ok := index[tn.PasswordInFact]; ok {
+					for _, l := range seen[[2]int{int(t.Seat), fin.Against}] {
+						if l.a.best == w {
+							tn.AnnounceableAt, tn.Probability = l.index, l.a.bestP
+							break
+						}
+					}
+				}
+				n.Trips = append(n.Trips, tn)
+			}
+		}
+		out.Moves = append(out.Moves, n)
+	}
+	return out, nil
+}
+
+// revealed returns the letter the mover's move i (0-based) showed on the
+// grid of seat owner, as the view after it records it, or 0.
+func revealed(v *quizl.View, i, owner int) byte {
+	if i < 0 || i >= len(v.Moves) {
+		return 0
+	}
+	for _, l := range v.Moves[i].Revealed {
+		if l.Seat == owner && len(l.Letter) == 1 {
+			return l.Letter[0]
+		}
+	}
+	return 0
+}
+
+// withLetter returns a copy of rows with letter at square sq.
+func withLetter(rows []string, sq quizl.Square, letter byte) []string {
+	out := append([]string(nil), rows...)
+	r := sq.Row() - 5
+	if r < 0 || r >= len(out) || sq.Col() >= len(out[r]) {
+		return out
+	}
+	b := []byte(out[r])
+	b[sq.Col()] = letter
+	out[r] = string(b)
+	return out
+}
