@@ -70,6 +70,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/moves", h.move)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/events", h.events)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/record", h.record)
+	h.mux.Handle("GET /api/v1/tables/{id}/analysis", newAnalyses(h))
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/rematch", h.rematch)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/socket", h.socket)
 	h.mux.HandleFunc("GET /t/{id}", h.invite)

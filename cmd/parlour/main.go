@@ -24,6 +24,7 @@ func commands() map[string]command {
 		"rules":     {"print a game's rules", runRules},
 		"nymphabet": {"solve Nymphabet by retrograde analysis", runNymphabet},
 		"replay":    {"re-referee a game record", runReplay},
+		"analyse":   {"analyse a finished game record with the engines", runAnalyse},
 		"words":     {"look words up in a lexicon", runWords},
 		"bench":     {"play the computer players against each other and measure them", runBench},
 		"serve":     {"serve tables over HTTP and WebSocket (the default)", runServe},

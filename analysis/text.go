@@ -1,0 +1,173 @@
+package analysis
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	nymbot "parlour/games/nymphabet/bot"
+	quizlbot "parlour/games/quizl/bot"
+	salvobot "parlour/games/salvo/bot"
+	wfbot "parlour/games/wordfight/bot"
+)
+
+// WriteText writes the analysis for people: one line per judged move, in
+// the words of docs/analysis.md.
+func (a *Analysis) WriteText(w io.Writer) error {
+	var b strings.Builder
+	name := func(s int) string {
+		if s >= 0 && s < len(a.Players) {
+			return a.Players[s]
+		}
+		return "nobody"
+	}
+	fmt.Fprintf(&b, "Analysis of a %s game between %s (%d moves, lexicon %s)\n", a.Game, strings.Join(a.Players, ", "), a.Moves, a.Lexicon)
+	var won []string
+	for _, s := range a.Winners {
+		won = append(won, name(s))
+	}
+	if len(won) == 0 {
+		b.WriteString("Result: no winner.\n\n")
+	} else {
+		fmt.Fprintf(&b, "Result: %s won.\n\n", strings.Join(won, " and "))
+	}
+	switch {
+	case a.Nymphabet != nil:
+		nymphabetText(&b, a.Nymphabet, name)
+	case a.Quizl != nil:
+		quizlText(&b, a.Quizl, name)
+	case a.Salvo != nil:
+		salvoText(&b, a.Salvo, name)
+	case a.Wordfight != nil:
+		wordfightText(&b, a.Wordfight, name)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func nymphabetText(b *strings.Builder, a *nymbot.Analysis, name func(int) string) {
+	fmt.Fprintf(b, "Nymphabet, %s mode. With perfect play the first player's game is a %s.\n", a.Mode, a.FirstPlayer)
+	if !a.Exact {
+		b.WriteString("Words may not be repeated at this table; the values assume they may, so late ones can be wrong.\n")
+	}
+	b.WriteString("Each line: the position's value for the mover before and after the word.\n\n")
+	for _, m := range a.Moves {
+		from := m.Letter
+		if from == "" {
+			from = "any letter"
+		}
+		fmt.Fprintf(b, "%3d. %s: %s (from %s, %d left): %s -> %s", m.Index, name(m.Seat), m.Move, from, m.Left, m.Before, m.After)
+		if m.Mistake {
+			b.WriteString("  MISTAKE")
+			if m.Best != "" {
+				fmt.Fprintf(b, ": %s (deletes %d) kept the %s", m.Best, m.BestDeletes, m.Before)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("\nMistakes:")
+	for s, n := range a.Mistakes {
+		fmt.Fprintf(b, " %s %d", name(s), n)
+	}
+	b.WriteByte('\n')
+}
+
+func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string) {
+	b.WriteString("Each call: the (line, word) hypotheses left before and after it, and the chance the password lay on a line through the square.\n\n")
+	for _, m := range a.Moves {
+		fmt.Fprintf(b, "%3d. %s: ", m.Index, name(m.Seat))
+		switch m.Kind {
+		case "call":
+			fmt.Fprintf(b, "calls %s.", m.Move)
+			for _, bd := range m.Boards {
+				fmt.Fprintf(b, " %s's grid: %d -> %d hypotheses, %s on its line", bd.Name, bd.Before, bd.After, pct(bd.OnLine))
+				if bd.Likeliest != "" {
+					fmt.Fprintf(b, ", likeliest now %s (%s)", bd.Likeliest, pct(bd.LikeliestP))
+				}
+				b.WriteByte('.')
+			}
+		case "say":
+			verdict := "wrong"
+			if m.Right {
+				verdict = "right"
+			}
+			fmt.Fprintf(b, "announces %s for %s: %s; it had a %s chance from what %s had seen.", m.Word, name(m.Against), verdict, pct(m.Probability), name(m.Seat))
+		default:
+			fmt.Fprintf(b, "%s.", m.Move)
+		}
+		if m.Strong != "" && !strings.EqualFold(m.Strong, m.Move) {
+			fmt.Fprintf(b, " Strong solver: %s.", m.Strong)
+		}
+		for _, tr := range m.Trips {
+			fmt.Fprintf(b, " TRIPPED over %s's password %s", tr.Name, tr.PasswordInFact)
+			if tr.AnnounceableAt > 0 {
+				fmt.Fprintf(b, "; it was the likeliest word from move %d (%s)", tr.AnnounceableAt, pct(tr.Probability))
+			}
+			b.WriteByte('.')
+		}
+		b.WriteByte('\n')
+	}
+}
+
+func salvoText(b *strings.Builder, a *salvobot.Analysis, name func(int) string) {
+	b.WriteString("Each salvo: the fleets still possible from what the shooter had heard, and its expected hits against the strong shooter's salvo.\n\n")
+	for _, m := range a.Moves {
+		fmt.Fprintf(b, "%3d. %s: ", m.Index, name(m.Seat))
+		switch m.Kind {
+		case "fire":
+			fmt.Fprintf(b, "%s at %s: %d hit(s). Fleets possible %s -> %s. Expected hits %.2f, the strong salvo's %.2f (%s); strong: %s.",
+				strings.TrimPrefix(m.Move, "fire "), name(m.Target), m.Hits, count(m.Before), count(*m.After), m.Expected, m.Strong, pct(m.Share), strings.TrimPrefix(m.StrongSalvo, "fire "))
+		case "outline":
+			verdict := "wrong"
+			if m.Right {
+				verdict = "right"
+			}
+			fmt.Fprintf(b, "outlines %s's fleet: %s; %s fleet(s) were still possible.", name(m.Target), verdict, count(m.Before))
+		default:
+			fmt.Fprintf(b, "%s.", m.Move)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("\nThe JSON form (--json) holds each salvo's map: the chance of a ship on every square.\n")
+}
+
+// count writes a fleet count, with its interval when it is an estimate.
+func count(c salvobot.Count) string {
+	if c.Exact {
+		return fmt.Sprintf("%.0f", c.Fleets)
+	}
+	return fmt.Sprintf("about %s (%s-%s, too many to count)", big(c.Fleets), big(c.Low), big(c.High))
+}
+
+func big(x float64) string {
+	if x < 1e6 {
+		return fmt.Sprintf("%.0f", x)
+	}
+	e := math.Floor(math.Log10(x))
+	return fmt.Sprintf("%.1fe%.0f", x/math.Pow(10, e), e)
+}
+
+func wordfightText(b *strings.Builder, a *wfbot.Analysis, name func(int) string) {
+	b.WriteString("Each answer: its points on the player's own grid against the best legal placement then.\n\n")
+	for _, m := range a.Moves {
+		fmt.Fprintf(b, "%3d. %s: %s, %s, %d points", m.Index, name(m.Seat), m.Word, m.Move, m.Points)
+		switch {
+		case m.Missed:
+			fmt.Fprintf(b, ". MISSED: %s was legal (%d points)", m.Best, m.BestPoints)
+		case m.Best == "":
+			b.WriteString("; no legal placement")
+		case m.BestPoints > m.Points:
+			fmt.Fprintf(b, "; best %s, %d points", m.Best, m.BestPoints)
+		default:
+			b.WriteString("; as good as any")
+		}
+		b.WriteString(".\n")
+	}
+	b.WriteString("\nTotals (each word judged on its own):\n")
+	for s := range a.Played {
+		fmt.Fprintf(b, "  %s: %d points played, %d if each word had been placed best; %d cannot(s) with a legal placement.\n", name(s), a.Played[s], a.Best[s], a.Missed[s])
+	}
+}
+
+func pct(p float64) string { return fmt.Sprintf("%.0f%%", 100*p) }

@@ -1,0 +1,162 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"parlour/analysis"
+	"parlour/game"
+	"parlour/lexicon"
+)
+
+// analysisCacheSize bounds the analyses kept in memory: a finished game's
+// analysis never changes, so the cache only forgets the least recently
+// used when it is full (about 20 KiB an analysis, Salvo's the largest).
+const analysisCacheSize = 256
+
+// analysisTimeout bounds one analysis; a typical game takes under 2 s.
+const analysisTimeout = 30 * time.Second
+
+// analysisWorkers bounds the analyses computed at once: each is pure CPU,
+// and the tables must keep their share of the cores.
+const analysisWorkers = 2
+
+// analyses serves GET /api/v1/tables/{id}/analysis: the engines' analysis
+// of a finished game (docs/analysis.md), 404 for no such table and 409
+// while the game goes on, so that it can never help a game in progress.
+// Each analysis is computed once, by whichever request comes first, and
+// kept, encoded, in a bounded in-memory cache keyed by table id.
+type analyses struct {
+	h       *Handler
+	workers chan struct{}
+
+	mu      sync.Mutex
+	done    map[string]*analysisEntry
+	pending map[string]*analysisEntry
+	tick    uint64
+}
+
+// analysisEntry is one table's analysis, or the computation of it.
+type analysisEntry struct {
+	ready chan struct{} // closed once body or err is set
+	body  []byte
+	err   error
+	used  uint64
+}
+
+func newAnalyses(h *Handler) *analyses {
+	return &analyses{
+		h: h, workers: make(chan struct{}, analysisWorkers),
+		done: map[string]*analysisEntry{}, pending: map[string]*analysisEntry{},
+	}
+}
+
+func (a *analyses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if _, err := a.h.principal(r); err != nil {
+		a.h.fail(w, r, err)
+		return
+	}
+	body, err := a.get(r.Context(), r.PathValue("id"))
+	if err != nil {
+		a.h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(body)
+}
+
+// get returns table id's analysis, encoded, from the cache or computed.
+func (a *analyses) get(ctx context.Context, id string) ([]byte, error) {
+	a.mu.Lock()
+	if e, ok := a.done[id]; ok {
+		a.tick++
+		e.used = a.tick
+		a.mu.Unlock()
+		return e.body, nil
+	}
+	a.mu.Unlock()
+	rec, lex, err := a.finished(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	e, ok := a.pending[id]
+	if !ok {
+		e = &analysisEntry{ready: make(chan struct{})}
+		a.pending[id] = e
+		go a.compute(id, e, rec, lex)
+	}
+	a.mu.Unlock()
+	select {
+	case <-e.ready:
+		return e.body, e.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// finished returns table id's whole record and lexicon, refusing a table
+// that does not exist (404) or whose game has not ended (409).
+func (a *analyses) finished(ctx context.Context, id string) (*game.Record, *lexicon.Lexicon, error) {
+	t, err := a.h.s.table(ctx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.st == nil || t.st.Result().Status != game.Finished {
+		return nil, nil, refuse(http.StatusConflict, "the game at table %s has not ended: its analysis waits for the end", id)
+	}
+	return t.record(), t.cfg.Lexicon, nil
+}
+
+// compute analyses rec apart from any one request, so that a request that
+// goes away leaves the work for the next, and files the result.
+func (a *analyses) compute(id string, e *analysisEntry, rec *game.Record, lex *lexicon.Lexicon) {
+	ctx, cancel := context.WithTimeout(context.Background(), analysisTimeout)
+	defer cancel()
+	a.workers <- struct{}{}
+	res, err := analysis.Of(ctx, a.h.s.games, rec, lex)
+	<-a.workers
+	if err == nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err = enc.Encode(res); err == nil {
+			e.body = buf.Bytes()
+		}
+	}
+	if err != nil {
+		e.err = fmt.Errorf("analysing table %s: %w", id, err)
+	}
+	a.mu.Lock()
+	delete(a.pending, id)
+	if e.err == nil {
+		a.tick++
+		e.used = a.tick
+		a.done[id] = e
+		if len(a.done) > analysisCacheSize {
+			a.evict()
+		}
+	}
+	a.mu.Unlock()
+	close(e.ready)
+}
+
+// evict forgets the least recently used analysis. a.mu must be held.
+func (a *analyses) evict() {
+	var oldest string
+	var at uint64
+	for id, e := range a.done {
+		if oldest == "" || e.used < at {
+			oldest, at = id, e.used
+		}
+	}
+	delete(a.done, oldest)
+}
