@@ -3,27 +3,362 @@ package analysis
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"parlour/game"
 	"parlour/games"
+	"parlour/games/nymphabet"
+	"parlour/games/nymphabet/solve"
 )
 
-func TestSmoke(t *testing.T) {
-	for _, c := range []struct {
-		name   string
-		levels []string
-	}{
-		{"nymphabet", []string{"medium", "strong"}},
-		{"wordfight", []string{"medium", "strong"}},
-		{"quizl", []string{"medium", "strong"}},
-		{"salvo", []string{"medium", "strong"}},
+func analyse(t testing.TB, rec *game.Record) *Analysis {
+	t.Helper()
+	a, err := Of(context.Background(), games.Registry(), rec, en(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func readRecord(t testing.TB, name string) *game.Record {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := game.DecodeBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// TestNymphabetAgreesWithSolver checks every position of bot games in the
+// three modes against the solver's own values (what `parlour nymphabet
+// solve` prints), and the mistake marks against those values.
+func TestNymphabetAgreesWithSolver(t *testing.T) {
+	for _, mode := range []nymphabet.Mode{nymphabet.Standard, nymphabet.Cyclic, nymphabet.Scoring} {
+		s := solve.New(en(t), mode)
+		rep := s.Report()
+		mistakes := 0
+		for seed := uint64(1); seed <= 4; seed++ {
+			rec := play(t, "nymphabet", map[string]any{"mode": string(mode)}, []string{"easy", "strong"}, seed, 100)
+			a := analyse(t, rec).Nymphabet
+			if a == nil || len(a.Moves) != len(rec.Moves) || a.Mode != mode || !a.Exact {
+				t.Fatalf("%s seed %d: %+v", mode, seed, a)
+			}
+			if a.FirstPlayer != rep.FirstPlayer {
+				t.Errorf("%s: first player %v, solver %v", mode, a.FirstPlayer, rep.FirstPlayer)
+			}
+			products := [2]int{1, 1}
+			for i, m := range a.Moves {
+				var want solve.Value
+				switch {
+				case mode == nymphabet.Standard:
+					want = rep.Positions[m.Letter[0]-'A'].Value
+				case i == 0:
+					want = rep.FirstPlayer
+				default:
+					want = s.Value(solve.Position{Letter: int(m.Letter[0] - 'A'), Left: m.Left, Mover: products[m.Seat], Other: products[1-m.Seat]})
+				}
+				if m.Before != want {
+					t.Errorf("%s seed %d move %d (%s from %s): before %v, solver %v", mode, seed, m.Index, m.Move, m.Letter, m.Before, want)
+				}
+				if m.Mistake != (m.After < m.Before) {
+					t.Errorf("move %d: mistake %v with %v -> %v", m.Index, m.Mistake, m.Before, m.After)
+				}
+				if m.Mistake {
+					mistakes++
+					if m.Before == solve.Win && m.Best == "" {
+						t.Errorf("move %d threw a win away but names no winning word", m.Index)
+					}
+				}
+				if m.Best != "" && m.Before == solve.Win {
+					// The winning word named must win: it deletes BestDeletes letters to a lost position for the other player.
+					if !winning(s, m.Letter, m.Left, products, m.Seat, strings.ToLower(m.Best), mode) {
+						t.Errorf("move %d: %s is not a winning word", m.Index, m.Best)
+					}
+				}
+				if m.Move != "RESIGN" {
+					products[m.Seat] *= m.Deletes
+				}
+				// The next mover's value is the opposite of this mover's after.
+				if i+1 < len(a.Moves) && a.Moves[i+1].Before != -m.After {
+					t.Errorf("move %d: after %v, but the next mover's before is %v", m.Index, m.After, a.Moves[i+1].Before)
+				}
+			}
+		}
+		if mistakes == 0 {
+			t.Errorf("%s: the easy player made no mistake in 4 games: the marks are not tested", mode)
+		}
+	}
+}
+
+// winning reports whether word, written by the mover in the position, is
+// among the solver's winning moves.
+func winning(s *solve.Solver, letter string, left int, products [2]int, seat int, word string, mode nymphabet.Mode) bool {
+	p := solve.Position{Letter: 0, Left: left, Mover: products[seat], Other: products[1-seat]}
+	if letter == "" {
+		p.Anywhere = true
+	} else {
+		p.Letter = int(letter[0] - 'A')
+	}
+	d := mode.Deletes(word, left)
+	for _, m := range s.Moves(p) {
+		if m.Letter == int(word[0]-'a') && m.Deletes == d {
+			return m.Value == solve.Win
+		}
+	}
+	return false
+}
+
+// TestQuizl checks the numbers of bot games: hypotheses never grow with a
+// call, probabilities lie in [0, 1], and a strong player's announcements
+// had the probability its solver announces at.
+func TestQuizl(t *testing.T) {
+	calls, says := 0, 0
+	for seed := uint64(1); seed <= 3; seed++ {
+		rec := play(t, "quizl", nil, []string{"medium", "strong"}, seed, 200)
+		a := analyse(t, rec).Quizl
+		if a == nil || len(a.Moves) != len(rec.Moves) {
+			t.Fatalf("seed %d: %d notes for %d moves", seed, len(a.Moves), len(rec.Moves))
+		}
+		last := map[[2]int]int{}
+		for _, m := range a.Moves {
+			switch m.Kind {
+			case "call":
+				calls++
+				if len(m.Boards) != 1 || m.Strong == "" {
+					t.Fatalf("move %d: %+v", m.Index, m)
+				}
+				for _, b := range m.Boards {
+					k := [2]int{m.Seat, b.Against}
+					if prev, ok := last[k]; ok && b.Before > prev {
+						t.Errorf("move %d: %d hypotheses before, %d after the mover's last call", m.Index, b.Before, prev)
+					}
+					last[k] = b.After
+					if b.After > b.Before || b.After == 0 || b.Before == 0 {
+						t.Errorf("move %d: hypotheses %d -> %d", m.Index, b.Before, b.After)
+					}
+					if b.OnLine < 0 || b.OnLine > 1+1e-9 || b.LikeliestP < 0 || b.LikeliestP > 1+1e-9 {
+						t.Errorf("move %d: probabilities %+v", m.Index, b)
+					}
+				}
+			case "say":
+				says++
+				if m.Probability <= 0 || m.Probability > 1+1e-9 || m.Word == "" || m.Against != 1-m.Seat {
+					t.Errorf("move %d: %+v", m.Index, m)
+				}
+				if strings.HasSuffix(rec.Players[m.Seat], "strong") && m.Probability < 0.3 {
+					t.Errorf("move %d: the strong player announced %s at %.2f", m.Index, m.Word, m.Probability)
+				}
+			}
+		}
+	}
+	if calls < 20 || says < 3 {
+		t.Errorf("%d calls and %d announcements: too few to test", calls, says)
+	}
+}
+
+// TestQuizlTrip plays a game where Ben calls down the column that holds
+// Ann's password and trips over it.
+func TestQuizlTrip(t *testing.T) {
+	grid := `{"grid":["TQUFP","WZVES","OGBRA","CHINL","KYXDM"],"password":"PSALM"}`
+	rec := &game.Record{Parlour: 1, Game: "quizl", Players: []string{"Ann", "Ben"},
+		Setup: map[string]json.RawMessage{"Ann": json.RawMessage(grid), "Ben": json.RawMessage(grid)}}
+	for i, sq := range []string{"50", "54", "51", "64", "52", "74", "53", "84", "60", "94", "say psalm"} {
+		by := "Ann"
+		if i%2 == 1 {
+			by = "Ben"
+		}
+		rec.Moves = append(rec.Moves, game.Move{By: by, Move: sq})
+	}
+	a := analyse(t, rec).Quizl
+	trip := a.Moves[9]
+	if len(trip.Trips) != 1 {
+		t.Fatalf("no trip on Ben's call of 94: %+v", trip)
+	}
+	tr := trip.Trips[0]
+	if tr.Against != 0 || tr.Password != "PSALM" {
+		t.Errorf("trip: %+v", tr)
+	}
+	if tr.AnnounceableAt != 8 || a.Moves[tr.AnnounceableAt-1].Seat != 1 || tr.Probability <= 0 {
+		t.Errorf("trip: could have announced at %d (%.2f)", tr.AnnounceableAt, tr.Probability)
+	}
+	if say := a.Moves[10]; say.Kind != "say" || !say.Right || say.Word != "PSALM" || say.Probability <= 0 {
+		t.Errorf("announcement: %+v", say)
+	}
+	t.Logf("tripped at move 10; PSALM was the likeliest word from move %d (%.2f)", tr.AnnounceableAt, tr.Probability)
+}
+
+// TestSalvo checks a two-player bot game: fleets never grow with a report,
+// maps are probabilities with a ship's worth of squares, and the strong
+// salvo is worth no less than the salvo played, up to sampling.
+func TestSalvo(t *testing.T) {
+	rec := readRecord(t, "salvo.json")
+	a := analyse(t, rec).Salvo
+	if a == nil || len(a.Moves) != len(rec.Moves) {
+		t.Fatal("no note per move")
+	}
+	exact, outlines := 0, 0
+	for _, m := range a.Moves {
+		if m.Kind == "outline" {
+			outlines++
+			if !m.Before.Exact || m.Before.Fleets < 1 {
+				t.Errorf("outline %d: %+v", m.Index, m.Before)
+			}
+			continue
+		}
+		if m.Kind != "fire" {
+			continue
+		}
+		if m.After == nil || m.After.Fleets > m.Before.Fleets+m.Before.High-m.Before.Low || m.After.Fleets < 1 {
+			t.Errorf("move %d: fleets %+v -> %+v", m.Index, m.Before, m.After)
+		}
+		if m.After.Exact {
+			exact++
+			if m.After.Low != m.After.Fleets || m.After.High != m.After.Fleets {
+				t.Errorf("move %d: exact count with an interval %+v", m.Index, m.After)
+			}
+		} else if m.After.Low > m.After.Fleets || m.After.High < m.After.Fleets {
+			t.Errorf("move %d: estimate outside its interval %+v", m.Index, m.After)
+		}
+		sum := 0.0
+		for _, row := range m.Map {
+			for _, p := range row {
+				if p < 0 || p > 1 {
+					t.Fatalf("move %d: probability %v", m.Index, p)
+				}
+				sum += p
+			}
+		}
+		if len(m.Map) != 10 || sum < 15.9 || sum > 16.1 {
+			t.Errorf("move %d: the map holds %.2f ship squares, want 16 (5+4+3+2+2)", m.Index, sum)
+		}
+		if m.Expected > m.Strong*1.25+0.3 || m.Share < 0 {
+			t.Errorf("move %d: played %.2f expected hits, strong %.2f", m.Index, m.Expected, m.Strong)
+		}
+	}
+	if exact == 0 || outlines == 0 {
+		t.Errorf("%d exact counts, %d outlines: the game does not test them", exact, outlines)
+	}
+}
+
+// TestWordfight checks bot games (best never below played) and a seeded
+// "cannot" that had a legal placement.
+func TestWordfight(t *testing.T) {
+	for seed := uint64(1); seed <= 2; seed++ {
+		rec := play(t, "wordfight", nil, []string{"greedy", "strong"}, seed, 400)
+		a := analyse(t, rec).Wordfight
+		if len(a.Moves) == 0 {
+			t.Fatal("no answers judged")
+		}
+		for _, m := range a.Moves {
+			if m.BestPoints < m.Points || m.Placements == 0 && m.Best != "" {
+				t.Errorf("move %d: %+v", m.Index, m)
+			}
+			if strings.HasPrefix(m.Move, "place") && m.Placements == 0 {
+				t.Errorf("move %d placed a word with no legal placement", m.Index)
+			}
+		}
+	}
+	rec := &game.Record{Parlour: 1, Game: "wordfight", Players: []string{"Ann", "Ben"}, Moves: []game.Move{
+		{By: "Ann", Move: "declare cat"}, {By: "Ann", Move: "place A1 across"}, {By: "Ben", Move: "cannot"},
+		{By: "Ben", Move: "resign"},
+	}}
+	a := analyse(t, rec).Wordfight
+	if len(a.Moves) != 2 || !a.Moves[1].Missed || a.Moves[1].Best == "" || a.Missed[1] != 1 || a.Missed[0] != 0 {
+		t.Fatalf("seeded cannot: %+v", a)
+	}
+	if a.Moves[0].Missed || a.Moves[0].Placements == 0 {
+		t.Errorf("Ann's placement: %+v", a.Moves[0])
+	}
+}
+
+// TestBadRecords: a game in progress, a record that does not replay, a
+// game no engine knows.
+func TestBadRecords(t *testing.T) {
+	rec := readRecord(t, "nymphabet.json")
+	rec.Moves = rec.Moves[:3]
+	_, err := Of(context.Background(), games.Registry(), rec, en(t))
+	if !errors.Is(err, ErrInProgress) || !strings.Contains(err.Error(), "in progress") {
+		t.Errorf("in progress: %v", err)
+	}
+	rec = readRecord(t, "nymphabet.json")
+	rec.Moves[2].Move = "xylophone"
+	_, err = Of(context.Background(), games.Registry(), rec, en(t))
+	var ref *game.Refusal
+	if !errors.As(err, &ref) || ref.Move != 3 || !strings.Contains(err.Error(), "does not replay") {
+		t.Errorf("refused move: %v", err)
+	}
+	rec = readRecord(t, "nymphabet.json")
+	rec.Game = "chess"
+	if _, err = Of(context.Background(), games.Registry(), rec, en(t)); err == nil || !strings.Contains(err.Error(), "chess") {
+		t.Errorf("unknown game: %v", err)
+	}
+}
+
+// TestText checks the text form of each game's analysis for the lines a
+// player reads.
+func TestText(t *testing.T) {
+	for game, want := range map[string][]string{
+		"nymphabet": {"MISTAKE: A (deletes 1) kept the win", "  1. P1-medium: ABLER (from A, 26 left): win -> loss"},
+		"quizl":     {"  1. P1-medium: calls 50. P2-strong's grid: 44110 -> 30170 hypotheses, 20% on its line", "announces POUCH for P2-strong: wrong"},
+		"salvo":     {"  1. P1-medium: C3 D5 C2 F7 I2 at P2-strong", "too many to count", "outlines"},
+		"wordfight": {"  2. P1-medium: GETAWAY, place G20 across, 0 points", "Totals"},
 	} {
-		rec := play(t, c.name, nil, c.levels, 3, 1000)
-		a, err := Of(context.Background(), games.Registry(), rec, en(t))
-		if err != nil {
+		var b strings.Builder
+		if err := analyse(t, readRecord(t, game+".json")).WriteText(&b); err != nil {
 			t.Fatal(err)
 		}
-		b, _ := json.Marshal(a)
-		t.Logf("%s: %d moves, %d bytes: %.600s", c.name, len(rec.Moves), len(b), b)
+		for _, w := range want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s: no %q in\n%s", game, w, b.String())
+			}
+		}
 	}
+}
+
+func benchmarkAnalyse(b *testing.B, name string) {
+	rec := readRecord(b, name+".json")
+	lex, reg := en(b), games.Registry()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Of(context.Background(), reg, rec, lex); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkAnalyseNymphabet(b *testing.B) { benchmarkAnalyse(b, "nymphabet") }
+func BenchmarkAnalyseQuizl(b *testing.B)     { benchmarkAnalyse(b, "quizl") }
+func BenchmarkAnalyseSalvo(b *testing.B)     { benchmarkAnalyse(b, "salvo") }
+func BenchmarkAnalyseWordfight(b *testing.B) { benchmarkAnalyse(b, "wordfight") }
+
+// FuzzAnalyse feeds the analysis any record: it must answer or refuse,
+// never panic.
+func FuzzAnalyse(f *testing.F) {
+	for _, g := range []string{"nymphabet", "quizl", "wordfight"} {
+		b, err := os.ReadFile(filepath.Join("testdata", g+".json"))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(`{"parlour":1,"game":"wordfight","players":["A","B"],"moves":[{"by":"A","move":"declare cat"},{"by":"A","move":"cannot"},{"by":"B","move":"resign"}]}`))
+	lex, reg := en(f), games.Registry()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rec, err := game.DecodeBytes(b)
+		if err != nil || rec.Game == "salvo" && len(rec.Moves) > 40 {
+			return
+		}
+		a, err := Of(context.Background(), reg, rec, lex)
+		if err == nil && a.Moves != len(rec.Moves) {
+			t.Errorf("%d moves analysed of %d", a.Moves, len(rec.Moves))
+		}
+	})
 }

@@ -100,7 +100,7 @@ func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string) 
 			fmt.Fprintf(b, " Strong solver: %s.", m.Strong)
 		}
 		for _, tr := range m.Trips {
-			fmt.Fprintf(b, " TRIPPED over %s's password %s", tr.Name, tr.PasswordInFact)
+			fmt.Fprintf(b, " TRIPPED over %s's password %s", tr.Name, tr.Password)
 			if tr.AnnounceableAt > 0 {
 				fmt.Fprintf(b, "; it was the likeliest word from move %d (%s)", tr.AnnounceableAt, pct(tr.Probability))
 			}

@@ -61,11 +61,13 @@ type BoardNote struct {
 type TripNote struct {
 	Against int    `json:"against"`
 	Name    string `json:"name"`
-	// PasswordInFact is the password, as the end of the game showed it.
-	PasswordInFact string `json:"password_in_fact"`
+	// Password is the password the call uncovered: the line through the
+	// called square that the call completed.
+	Password string `json:"password"`
 	// AnnounceableAt is the index of the mover's earliest move at which
-	// the password was already the likeliest word (0 when it never was
-	// before the trip), and Probability its probability then.
+	// the password was already the likeliest word and likely enough that
+	// the strong solver would have announced it (0 when it never was, up
+	// to the tripping call itself), and Probability its probability then.
 	AnnounceableAt int     `json:"announceable_at"`
 	Probability    float64 `json:"probability"`
 }
@@ -82,15 +84,11 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 		return nil, err
 	}
 	full := strong.vocab(cfg.Lexicon)[1]
+	cost := wrongCost(cfg.Rules, len(cfg.Players))
+	theta := max(0.05, cost/(cost+1)-strong.lv.eager) // as the strong solver's choose
 	index := make(map[string]int32, len(full.words))
 	for i, e := range full.words {
 		index[e.word] = int32(i)
-	}
-	var final *quizl.View
-	if len(turns) > 0 {
-		if final, err = viewOf(turns[len(turns)-1].After); err != nil {
-			return nil, err
-		}
 	}
 	// seen[seat][board] lists the mover's earlier analyses of a grid, for
 	// trips: the move index and the probability of each word.
@@ -149,6 +147,7 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 				return nil, fmt.Errorf("quizl analysis, move %d: %w", t.Index, err)
 			}
 			n.Kind = "call"
+			grids := map[int][]string{} // the grids as the call left them
 			for i := range v.Boards {
 				bd := v.Boards[i]
 				a := as[bd.Seat]
@@ -160,6 +159,7 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 				if letter != 0 {
 					bd.Grid = withLetter(bd.Grid, sq, letter)
 				}
+				grids[bd.Seat] = bd.Grid
 				b := analyse(full, read(&bd))
 				bn.After = len(b.cands)
 				if b.best >= 0 {
@@ -173,16 +173,10 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 					continue
 				}
 				tn := TripNote{Against: fin.Against, Name: cfg.Name(game.Seat(fin.Against))}
-				if final != nil {
-					for _, bd := range final.Boards {
-						if bd.Seat == fin.Against {
-							tn.PasswordInFact = bd.Password
-						}
-					}
-				}
-				if w, ok := index[tn.PasswordInFact]; ok {
+				tn.Password = completed(grids[fin.Against], sq, index)
+				if w, ok := index[tn.Password]; ok {
 					for _, l := range seen[[2]int{int(t.Seat), fin.Against}] {
-						if l.a.best == w {
+						if l.a.best == w && l.a.bestP >= theta {
 							tn.AnnounceableAt, tn.Probability = l.index, l.a.bestP
 							break
 						}
@@ -208,6 +202,30 @@ func revealed(v *quizl.View, i, owner int) byte {
 		}
 	}
 	return 0
+}
+
+// completed returns the word on the row or column through sq that rows
+// show whole, preferring one in index, or "".
+func completed(rows []string, sq quizl.Square, index map[string]int32) string {
+	var found string
+	for _, l := range []quizl.Line{quizl.RowOf(sq), quizl.ColOf(sq)} {
+		b := make([]byte, 0, quizl.Size)
+		for i := range quizl.Size {
+			q := l.Square(i)
+			r, c := q.Row()-5, q.Col()
+			if r >= len(rows) || c >= len(rows[r]) || rows[r][c] < 'A' || rows[r][c] > 'Z' {
+				break
+			}
+			b = append(b, rows[r][c])
+		}
+		if len(b) != quizl.Size {
+			continue
+		}
+		if _, ok := index[string(b)]; ok || found == "" {
+			found = string(b)
+		}
+	}
+	return found
 }
 
 // withLetter returns a copy of rows with letter at square sq.
