@@ -233,6 +233,15 @@ func (b *belief) exact(budget int) (int, bool) {
 			return 0, true
 		}
 	}
+	// Past a billion combinations the budget is sure to run out: say so
+	// at once.
+	size := 1.0
+	for i := range salvo.FleetSize {
+		size *= float64(len(u[min(i, 3)]))
+	}
+	if size > 1e9 {
+		return 0, false
+	}
 	n, steps := 0, 0
 	var idx [5]int
 	for idx[0] = range u[0] {
@@ -256,9 +265,11 @@ func (b *belief) exact(budget int) (int, bool) {
 					if !b.k.fits(&u[0][idx[0]], s3) || !b.k.fits(&u[1][idx[1]], s3) || !b.k.fits(&u[2][idx[2]], s3) {
 						continue
 					}
-					for idx[4] = idx[3] + 1; idx[4] < len(u[3]); idx[4]++ {
+					for j := idx[3] + 1; j < len(u[3]); j++ {
 						steps++
-						if b.consistent(idx) {
+						s4 := &u[3][j]
+						if b.k.fits(&u[0][idx[0]], s4) && b.k.fits(&u[1][idx[1]], s4) && b.k.fits(&u[2][idx[2]], s4) &&
+							b.k.fits(s3, s4) && b.k.subsAgree(s3, s4) {
 							n++
 						}
 					}
