@@ -13,6 +13,7 @@ import (
 	"parlour/games"
 	"parlour/games/nymphabet"
 	"parlour/games/nymphabet/solve"
+	"parlour/games/salvo"
 )
 
 func analyse(t testing.TB, rec *game.Record) *Analysis {
@@ -204,7 +205,7 @@ func TestSalvo(t *testing.T) {
 	if a == nil || len(a.Moves) != len(rec.Moves) {
 		t.Fatal("no note per move")
 	}
-	exact, outlines := 0, 0
+	exact, outlines, zeros := 0, 0, 0
 	for _, m := range a.Moves {
 		if m.Kind == "outline" {
 			outlines++
@@ -239,12 +240,25 @@ func TestSalvo(t *testing.T) {
 		if len(m.Map) != 10 || sum < 15.9 || sum > 16.1 {
 			t.Errorf("move %d: the map holds %.2f ship squares, want 16 (5+4+3+2+2)", m.Index, sum)
 		}
+		if m.Hits == 0 {
+			// A salvo that hit nothing leaves no ship on its squares.
+			zeros++
+			for _, f := range strings.Fields(m.Move)[1:] {
+				q, err := salvo.ParseSquare(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p := m.Map[q.Row()][q.Col()]; p != 0 {
+					t.Errorf("move %d: %s missed, but the map gives it %v", m.Index, f, p)
+				}
+			}
+		}
 		if m.Expected > m.Strong*1.25+0.3 || m.Share < 0 {
 			t.Errorf("move %d: played %.2f expected hits, strong %.2f", m.Index, m.Expected, m.Strong)
 		}
 	}
-	if exact == 0 || outlines == 0 {
-		t.Errorf("%d exact counts, %d outlines: the game does not test them", exact, outlines)
+	if exact == 0 || outlines == 0 || zeros == 0 {
+		t.Errorf("%d exact counts, %d outlines, %d salvos without a hit: the game does not test them", exact, outlines, zeros)
 	}
 }
 

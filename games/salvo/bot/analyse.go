@@ -41,8 +41,9 @@ type ShotNote struct {
 	// shooter had heard before the move and after its report.
 	Before Count  `json:"before"`
 	After  *Count `json:"after,omitempty"`
-	// Map is the shooter's belief after the salvo: row by row (A first),
-	// the probability that a ship lies on each square.
+	// Map is the shooter's belief after the salvo: the probability that a
+	// ship lies on each square, Map[r][c] for row number r+1 and column
+	// letter c (Map[2][1] is B3).
 	Map [][]float64 `json:"map,omitempty"`
 	// Expected is the expected number of new hits of the salvo played,
 	// Strong that of the strong shooter's salvo (StrongSalvo) and Share
