@@ -376,3 +376,49 @@ func FuzzAnalyse(f *testing.F) {
 		}
 	})
 }
+
+// TestMorePlayers analyses games of three players and a Salvo practice
+// game (one seat firing at a hidden fleet): a note per judged move, and
+// each note about a grid or fleet the mover attacked.
+func TestMorePlayers(t *testing.T) {
+	for _, c := range []struct {
+		game   string
+		levels []string
+	}{
+		{"quizl", []string{"easy", "medium", "strong"}},
+		{"salvo", []string{"strong", "medium", "easy"}},
+		{"salvo", []string{"strong"}},
+		{"wordfight", []string{"greedy", "medium", "strong"}},
+	} {
+		rec := play(t, c.game, nil, c.levels, 7, 600)
+		a := analyse(t, rec)
+		switch {
+		case a.Quizl != nil:
+			if len(a.Quizl.Moves) != len(rec.Moves) {
+				t.Errorf("quizl: %d notes for %d moves", len(a.Quizl.Moves), len(rec.Moves))
+			}
+			for _, m := range a.Quizl.Moves {
+				for _, b := range m.Boards {
+					if b.Against == m.Seat || b.After > b.Before {
+						t.Errorf("quizl move %d: %+v", m.Index, b)
+					}
+				}
+			}
+		case a.Salvo != nil:
+			if len(a.Salvo.Moves) != len(rec.Moves) {
+				t.Errorf("salvo: %d notes for %d moves", len(a.Salvo.Moves), len(rec.Moves))
+			}
+			for _, m := range a.Salvo.Moves {
+				if m.Kind == "fire" && (m.Target == m.Seat || m.After == nil || m.After.Fleets < 1) {
+					t.Errorf("salvo move %d: %+v", m.Index, m)
+				}
+			}
+		case a.Wordfight != nil:
+			for _, m := range a.Wordfight.Moves {
+				if m.BestPoints < m.Points {
+					t.Errorf("wordfight move %d: %+v", m.Index, m)
+				}
+			}
+		}
+	}
+}
