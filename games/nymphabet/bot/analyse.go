@@ -68,10 +68,6 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 			return nil, err
 		}
 		mode, exact = v.Mode, !v.NoRepeats
-	} else if m, ok := cfg.Rules[nymphabet.OptMode]; ok {
-		if s, ok := m.(string); ok {
-			mode = nymphabet.Mode(s)
-		}
 	}
 	s := solve.New(cfg.Lexicon, mode)
 	a := &Analysis{Mode: mode, Exact: exact, FirstPlayer: s.Value(solve.Start(mode)), Moves: []WordNote{}, Mistakes: make([]int, 2)}
