@@ -69,6 +69,9 @@ func TestNymphabetAgreesWithSolver(t *testing.T) {
 				if m.Before != want {
 					t.Errorf("%s seed %d move %d (%s from %s): before %v, solver %v", mode, seed, m.Index, m.Move, m.Letter, m.Before, want)
 				}
+				if (mode == nymphabet.Scoring) != (len(m.Forced) == 2) || len(m.Forced) == 2 && (m.Forced[0] < 1 || m.Forced[1] < 1) {
+					t.Errorf("%s move %d: forced products %v", mode, m.Index, m.Forced)
+				}
 				if m.Mistake != (m.After < m.Before) {
 					t.Errorf("move %d: mistake %v with %v -> %v", m.Index, m.Mistake, m.Before, m.After)
 				}
@@ -349,6 +352,19 @@ func benchmarkAnalyse(b *testing.B, name string) {
 }
 
 func BenchmarkAnalyseNymphabet(b *testing.B) { benchmarkAnalyse(b, "nymphabet") }
+
+// BenchmarkAnalyseNymphabetScoring is a scoring-mode game, whose product
+// search costs most.
+func BenchmarkAnalyseNymphabetScoring(b *testing.B) {
+	rec := play(b, "nymphabet", map[string]any{"mode": "scoring"}, []string{"medium", "strong"}, 3, 100)
+	lex, reg := en(b), games.Registry()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := Of(context.Background(), reg, rec, lex); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
 func BenchmarkAnalyseQuizl(b *testing.B)     { benchmarkAnalyse(b, "quizl") }
 func BenchmarkAnalyseSalvo(b *testing.B)     { benchmarkAnalyse(b, "salvo") }
 func BenchmarkAnalyseWordfight(b *testing.B) { benchmarkAnalyse(b, "wordfight") }

@@ -58,6 +58,9 @@ func nymphabetText(b *strings.Builder, a *nymbot.Analysis, name func(int) string
 			from = "any letter"
 		}
 		fmt.Fprintf(b, "%3d. %s: %s (from %s, %d left): %s -> %s", m.Index, name(m.Seat), m.Move, from, m.Left, m.Before, m.After)
+		if len(m.Forced) == 2 {
+			fmt.Fprintf(b, " (products each could make sure of: %s %d, %s %d)", name(m.Seat), m.Forced[0], name(1-m.Seat), m.Forced[1])
+		}
 		if m.Mistake {
 			b.WriteString("  MISTAKE")
 			if m.Best != "" {

@@ -51,7 +51,19 @@ type WordNote struct {
 	// letters it deletes.
 	Best        string `json:"best,omitempty"`
 	BestDeletes int    `json:"best_deletes,omitempty"`
+	// Forced, in scoring mode, holds the largest final product each
+	// player could make sure of from the position before the move, the
+	// mover's first: what the mover could reach whatever the other did,
+	// and what the other could reach whatever the mover did. Each is a
+	// different game from Before's (each side playing for its own product
+	// alone). Absent in the other modes, or when the search was too large.
+	Forced []int `json:"forced,omitempty"`
 }
+
+// productLimit bounds the positions the scoring mode's product search
+// solves for one game (from the start of an en game it solves about
+// 450,000).
+const productLimit = 4_000_000
 
 // Analyse judges every move of a finished game from the turns of its
 // record (game.Turns), with the solver for the game's lexicon and mode.
@@ -70,6 +82,7 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 		mode, exact = v.Mode, !v.NoRepeats
 	}
 	s := solve.New(cfg.Lexicon, mode)
+	ps := &solve.ProductSearch{Limit: productLimit}
 	a := &Analysis{Mode: mode, Exact: exact, FirstPlayer: s.Value(solve.Start(mode)), Moves: []WordNote{}, Mistakes: make([]int, 2)}
 	for _, t := range turns {
 		if err := ctx.Err(); err != nil {
@@ -79,7 +92,7 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 		if err != nil {
 			return nil, err
 		}
-		n, err := judge(s, v, t)
+		n, err := judge(s, ps, v, t)
 		if err != nil {
 			return nil, fmt.Errorf("nymphabet analysis, move %d: %w", t.Index, err)
 		}
@@ -92,13 +105,19 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 }
 
 // judge values one move from the position its mover faced.
-func judge(s *solve.Solver, v *nymphabet.View, t game.Turn) (WordNote, error) {
+func judge(s *solve.Solver, ps *solve.ProductSearch, v *nymphabet.View, t game.Turn) (WordNote, error) {
 	pos, err := solve.FromView(v, int(t.Seat))
 	if err != nil {
 		return WordNote{}, err
 	}
+	var forced []int
+	if v.Mode == nymphabet.Scoring {
+		if m, o, ok := s.Products(ps, pos); ok {
+			forced = []int{m, o}
+		}
+	}
 	word := strings.ToLower(strings.TrimSpace(t.Move))
-	n := WordNote{Index: t.Index, Seat: int(t.Seat), Move: strings.ToUpper(word), Letter: v.Current, Left: v.Left, Before: s.Value(pos)}
+	n := WordNote{Index: t.Index, Seat: int(t.Seat), Move: strings.ToUpper(word), Letter: v.Current, Left: v.Left, Before: s.Value(pos), Forced: forced}
 	if m, ok := s.BestMove(pos); ok && m.Value == n.Before && n.Before != solve.Loss {
 		n.Best = strings.ToUpper(solve.Best(m.Words).Text)
 		n.BestDeletes = m.Deletes
