@@ -199,14 +199,29 @@ const countBudget = 3_000_000
 // probes is how many random descents the estimate averages.
 const probes = 3000
 
+// tryExact is the estimate's upper bound under which count enumerates.
+const tryExact = 500_000
+
 // count returns how many fleets agree with the knowledge: exactly by
 // enumeration when that takes at most countBudget steps, else Knuth's
 // estimate of the size of the enumeration's tree from random descents,
-// with a 95% interval from their spread.
+// with a 95% interval from their spread. The estimate comes first, and
+// enumeration is only tried when it suggests few fleets: listing hundreds
+// of millions only to give up would cost most of an analysis.
 func (b *belief) count(ctx context.Context, r *rand.Rand) (Count, error) {
+	est, err := b.estimate(ctx, r)
+	if err != nil || est.High > tryExact {
+		return est, err
+	}
 	if n, ok := b.exact(countBudget); ok {
 		return Count{Exact: true, Fleets: float64(n), Low: float64(n), High: float64(n)}, nil
 	}
+	return est, nil
+}
+
+// estimate is Knuth's estimate of the number of fleets, from probes
+// random descents.
+func (b *belief) estimate(ctx context.Context, r *rand.Rand) (Count, error) {
 	var sum, sum2 float64
 	opts := make([]int, 0, 512)
 	for p := range probes {
