@@ -53,9 +53,33 @@ func TestAnalysisEndpoint(t *testing.T) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("resign: %d", res.StatusCode)
 	}
+	// Several players ask at once as the game ends: one analysis, the
+	// same answer for all.
+	bodies := make(chan []byte, 4)
+	for range 4 {
+		go func() {
+			res, err := http.Get(e.srv.URL + "/api/v1/tables/" + a.Table + "/analysis")
+			if err != nil {
+				bodies <- nil
+				return
+			}
+			defer res.Body.Close()
+			b, _ := io.ReadAll(res.Body)
+			bodies <- b
+		}()
+	}
+	var together [][]byte
+	for range 4 {
+		together = append(together, <-bodies)
+	}
 	code, first, took := get(a.Table)
 	if code != http.StatusOK {
 		t.Fatalf("finished: %d %s", code, first)
+	}
+	for _, b := range together {
+		if !bytes.Equal(b, first) {
+			t.Errorf("a request made at the same time got %s, want %s", b, first)
+		}
 	}
 	var got struct {
 		Game      string `json:"game"`
@@ -81,7 +105,7 @@ func TestAnalysisEndpoint(t *testing.T) {
 	if m := n.Moves[0]; n.FirstPlayer != "win" || m.Before != "win" || m.After != "loss" || !m.Mistake || m.Best == "" {
 		t.Errorf("resigning a won game: %+v", m)
 	}
-	t.Logf("first request %v", took)
+	t.Logf("request after the simultaneous ones %v", took)
 	code, second, took := get(a.Table)
 	if code != http.StatusOK || !bytes.Equal(first, second) {
 		t.Errorf("second request: %d, same body %v", code, bytes.Equal(first, second))
