@@ -256,7 +256,10 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 // endGame indexes a game's end inside the writer's transaction: each
 // person's line of history, and for a rated game both new ratings.
 func endGame(ex *execer, table string, e *store.GameEnd) error {
-	type after struct{ before, rating, rd float64 }
+	type after struct {
+		before, rating, rd float64
+		games              int64
+	}
 	rated := map[string]after{}
 	pool := ""
 	if r := e.Rated; r != nil {
@@ -285,17 +288,17 @@ func endGame(ex *execer, table string, e *store.GameEnd) error {
 				r.Players[i], r.Pool, nr.Value, nr.RD, nr.Volatility, games[i]+1, nanos(e.Ended)); err != nil {
 				return fmt.Errorf("sqlite: storing rating: %w", err)
 			}
-			rated[r.Players[i]] = after{before: cur[i].Value, rating: nr.Value, rd: nr.RD}
+			rated[r.Players[i]] = after{before: cur[i].Value, rating: nr.Value, rd: nr.RD, games: games[i] + 1}
 		}
 	}
 	for _, st := range e.Seats {
-		var before, rating, rd any
+		var before, rating, rd, n any
 		if a, ok := rated[st.Identity]; ok {
-			before, rating, rd = a.before, a.rating, a.rd
+			before, rating, rd, n = a.before, a.rating, a.rd, a.games
 		}
-		if _, err := ex.exec(`INSERT OR REPLACE INTO player_games (identity, table_id, seat, game, pool, result, ended, before_rating, rating, rd)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			st.Identity, table, st.Seat, e.Game, pool, string(st.Result), nanos(e.Ended), before, rating, rd); err != nil {
+		if _, err := ex.exec(`INSERT OR REPLACE INTO player_games (identity, table_id, seat, game, pool, result, ended, before_rating, rating, rd, rated_games)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			st.Identity, table, st.Seat, e.Game, pool, string(st.Result), nanos(e.Ended), before, rating, rd, n); err != nil {
 			return fmt.Errorf("sqlite: storing history: %w", err)
 		}
 	}
@@ -325,7 +328,7 @@ func (s *Store) Ratings(ctx context.Context, identity string) ([]store.Rating, e
 // RatingHistory implements store.Players.
 func (s *Store) RatingHistory(ctx context.Context, identity, pool string, limit int) ([]store.RatingPoint, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT table_id, ended, rating, rd FROM player_games
-		WHERE identity = ? AND pool = ? AND rating IS NOT NULL ORDER BY ended DESC, table_id DESC LIMIT ?`, identity, pool, limit)
+		WHERE identity = ? AND pool = ? AND rating IS NOT NULL ORDER BY rated_games DESC LIMIT ?`, identity, pool, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading rating history: %w", err)
 	}

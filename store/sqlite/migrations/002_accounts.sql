@@ -30,7 +30,8 @@ CREATE INDEX ratings_board ON ratings(pool, rating);
 -- transaction that stores the game's end. result is "win", "loss" or
 -- "draw"; NULL for games that ended before this migration (the server
 -- reads it from the record). For rated games, rating and rd are the
--- player's after the game and before_rating the rating before it.
+-- player's after the game, before_rating the rating before it, and
+-- rated_games how many rated games of the pool the player had then.
 CREATE TABLE player_games (
 	identity      TEXT NOT NULL,
 	table_id      TEXT NOT NULL,
@@ -42,6 +43,7 @@ CREATE TABLE player_games (
 	before_rating REAL,
 	rating        REAL,
 	rd            REAL,
+	rated_games   INTEGER,
 	PRIMARY KEY (identity, table_id)
 ) WITHOUT ROWID;
 
