@@ -461,6 +461,12 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
+	if sessionToken(r) != "" {
+		// Whatever becomes of the session, the browser drops the
+		// cookie: it cannot, since scripts may not read it, and a
+		// cookie whose session has ended would otherwise stay.
+		clearSession(w, r)
+	}
 	p, err := h.signedIn(r)
 	if err == nil {
 		err = h.s.SignOut(r.Context(), p, requestToken(r))
@@ -469,7 +475,6 @@ func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	clearSession(w, r)
 	w.WriteHeader(http.StatusNoContent)
 }
 

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"net/http"
@@ -606,4 +607,86 @@ func TestGameEndIsIndexed(t *testing.T) {
 		t.Fatalf("an unrated game rated: %+v", rs)
 	}
 	var _ store.Players = f.db
+}
+
+func TestDeadCookieSignOutClearsIt(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	ann.do("DELETE", "/api/v1/sessions", nil, nil)
+	req, _ := http.NewRequest("DELETE", srv.URL+"/api/v1/sessions", nil)
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: ann.token})
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 401 || len(res.Cookies()) != 1 || res.Cookies()[0].MaxAge >= 0 {
+		t.Fatalf("signing out with a dead cookie: %d %+v, want 401 and the cookie cleared", res.StatusCode, res.Cookies())
+	}
+}
+
+// TestSignInMissingNameDoesTheWork checks that a sign-in for a name with
+// no account verifies the password against the dummy hash rather than
+// answering at once: it takes about as long as one with a wrong password.
+// (The bound is loose: the machine may be busy; an answer without the
+// argon2id work would be a thousand times faster.)
+func TestSignInMissingNameDoesTheWork(t *testing.T) {
+	f := newGamesFixture(t)
+	ctx := context.Background()
+	if _, err := f.s.SignUp(ctx, nil, "Ann", "a long secret phrase"); err != nil {
+		t.Fatal(err)
+	}
+	took := func(name string) time.Duration {
+		start := time.Now()
+		for range 3 {
+			if _, err := f.s.SignIn(ctx, name, "not the phrase"); StatusOf(err) != 401 || err.Error() != wrongPair {
+				t.Fatalf("sign in as %s: %v", name, err)
+			}
+		}
+		return time.Since(start)
+	}
+	missing, wrong := took("Nobody"), took("Ann")
+	if missing < wrong/4 {
+		t.Fatalf("3 sign-ins with a wrong password took %v, 3 for a missing name %v: the missing name skips the work", wrong, missing)
+	}
+	t.Logf("3 wrong passwords %v, 3 missing names %v", wrong, missing)
+}
+
+func TestSolitaireResultIsNoDraw(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	var s Seated
+	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "quizl", "seats": ["me"], "maker": "easy"}`, &s); st != 201 {
+		t.Fatalf("solitaire: %d %s", st, body)
+	}
+	(&client{t: t, base: srv.URL, token: s.Token}).do("POST", "/api/v1/tables/"+s.Table+"/moves", `{"move": "resign"}`, nil)
+	var h History
+	ann.do("GET", "/api/v1/players/Ann/games", nil, &h)
+	if len(h.Games) != 1 || h.Games[0].Result != "loss" || len(h.Games[0].Opponents) != 0 {
+		t.Fatalf("a resigned solitaire game: %+v", h)
+	}
+}
+
+func FuzzParseBefore(f *testing.F) {
+	f.Add("1795867500000000000.k3x9q2m7c8v4r6tw")
+	f.Add("")
+	f.Add("-1.k3x9q2m7c8v4r6tw")
+	f.Add("12.")
+	f.Fuzz(func(t *testing.T, s string) {
+		at, id, err := parseBefore(s)
+		if err != nil {
+			if StatusOf(err) != 400 {
+				t.Fatalf("%q: %v is not a 400", s, err)
+			}
+			return
+		}
+		if !validID(id) || at.UnixNano() <= 0 {
+			t.Fatalf("%q gave %v %q", s, at, id)
+		}
+		if again := fmt.Sprintf("%d.%s", at.UnixNano(), id); again != s && !strings.HasPrefix(s, "+") && !strings.HasPrefix(s, "0") {
+			t.Fatalf("%q read back as %q", s, again)
+		}
+	})
 }

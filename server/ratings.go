@@ -132,7 +132,9 @@ func (t *table) gameEnd(at time.Time) *store.GameEnd {
 		}
 		r := store.Loss
 		switch {
-		case len(res.Winners) == 0 || len(res.Winners) == len(t.m.Seats):
+		case len(t.m.Seats) > 1 && (len(res.Winners) == 0 || len(res.Winners) == len(t.m.Seats)):
+			// Nobody won, or everybody did. (A lone seat that does not
+			// win loses: solitaire and practice have no draws.)
 			r = store.Draw
 		case slices.Contains(res.Winners, game.Seat(i)):
 			r = store.Win
