@@ -151,6 +151,10 @@ func (s *Service) SignUp(ctx context.Context, p *Principal, name, password strin
 	a := store.Account{Identity: id, Name: name, Key: account.Key(name), Hash: hash, Created: time.Now()}
 	if err := ps.CreateAccount(ctx, a, cred, guest); err != nil {
 		if errors.Is(err, store.ErrConflict) {
+			if _, aerr := ps.AccountOf(ctx, id); aerr == nil && p != nil {
+				// Two sign-ups of one guest at once: the other won.
+				return Session{}, refuse(http.StatusConflict, "you already have an account: sign out first to make another")
+			}
 			return Session{}, taken()
 		}
 		return Session{}, s.saveFailed("your account", err)
