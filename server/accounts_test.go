@@ -690,3 +690,28 @@ func FuzzParseBefore(f *testing.F) {
 		}
 	})
 }
+
+func TestSameNameAtOnce(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	names := []string{"Ann", "ann", "ANN", "aNn"}
+	got := make(chan int, len(names))
+	for _, n := range names {
+		go func() {
+			res, err := http.Post(srv.URL+"/api/v1/accounts", "application/json", strings.NewReader(`{"name": "`+n+`", "password": "a long secret phrase"}`))
+			if err != nil {
+				got <- 0
+				return
+			}
+			res.Body.Close()
+			got <- res.StatusCode
+		}()
+	}
+	count := map[int]int{}
+	for range names {
+		count[<-got]++
+	}
+	if count[201] != 1 || count[409] != len(names)-1 {
+		t.Fatalf("four sign-ups of one name at once: %v, want one 201 and three 409", count)
+	}
+}
