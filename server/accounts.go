@@ -296,15 +296,9 @@ func (s *Service) DeleteAccount(ctx context.Context, p *Principal, password stri
 		return err
 	}
 	var live []string
-	s.mu.RLock()
-	for id, t := range s.tables {
-		t.mu.Lock()
-		if t.status != store.Finished && t.seatOf(&Principal{Identity: a.Identity}) >= 0 {
-			live = append(live, id)
-		}
-		t.mu.Unlock()
+	for _, t := range s.seatedAt(a.Identity) {
+		live = append(live, t.ID)
 	}
-	s.mu.RUnlock()
 	if len(live) > 0 {
 		return refuse(http.StatusConflict, "you hold a seat at %d tables still under way (%s): finish or resign them first", len(live), strings.Join(live, ", "))
 	}

@@ -233,6 +233,7 @@ func TestAccountsBadInput(t *testing.T) {
 		{"history, bad game", "GET", "/api/v1/players/Ann/games?game=chess", nil, ``, 400, "chess"},
 		{"history, bad cursor", "GET", "/api/v1/players/Ann/games?before=yesterday", nil, ``, 400, "before"},
 		{"history, bad limit", "GET", "/api/v1/players/Ann/games?limit=1000", nil, ``, 400, "limit"},
+		{"my tables, nobody", "GET", "/api/v1/identity/tables", nil, ``, 401, "sign in"},
 		{"no such pool", "GET", "/api/v1/leaderboards/chess", nil, ``, 404, "no rating pool"},
 	} {
 		c := tc.c
@@ -504,6 +505,10 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	// A seat at a game under way keeps an account from being deleted.
 	var live Seated
 	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &live)
+	var mine struct{ Tables []SeatedTable }
+	if st, body := ann.do("GET", "/api/v1/identity/tables", nil, &mine); st != 200 || len(mine.Tables) != 1 || mine.Tables[0].ID != live.Table || mine.Tables[0].Seat != 0 || mine.Tables[0].Status != store.Open {
+		t.Fatalf("Ann's tables under way: %d %s", st, body)
+	}
 	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 409 || !strings.Contains(body, live.Table) {
 		t.Fatalf("delete while seated: %d %s", st, body)
 	}

@@ -79,6 +79,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.HandleFunc("GET /t/{id}", h.invite)
 	h.mux.HandleFunc("POST /api/v1/accounts", h.signUp)
 	h.mux.HandleFunc("GET /api/v1/account", h.whoAmI)
+	h.mux.HandleFunc("GET /api/v1/identity/tables", h.myTables)
 	h.mux.HandleFunc("PUT /api/v1/account/password", h.changePassword)
 	h.mux.HandleFunc("DELETE /api/v1/account", h.deleteAccount)
 	h.mux.HandleFunc("POST /api/v1/sessions", h.signIn)

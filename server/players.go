@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -260,4 +261,44 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	}
 	res, err := h.s.History(r.Context(), r.PathValue("name"), q.Get("game"), q.Get("before"), limit)
 	h.reply(w, r, res, err)
+}
+
+// SeatedTable is a table under way where the asker holds a seat.
+type SeatedTable struct {
+	TableInfo
+	// Seat is the asker's seat at it.
+	Seat int `json:"seat"`
+}
+
+// seatedAt returns the tables under way where identity holds a seat,
+// newest first. Every table under way is in memory.
+func (s *Service) seatedAt(identity string) []SeatedTable {
+	out := []SeatedTable{}
+	p := &Principal{Identity: identity}
+	s.mu.RLock()
+	for _, t := range s.tables {
+		t.mu.Lock()
+		if seat := t.seatOf(p); seat >= 0 && t.status != store.Finished {
+			out = append(out, SeatedTable{TableInfo: t.info(), Seat: int(seat)})
+		}
+		t.mu.Unlock()
+	}
+	s.mu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
+	return out
+}
+
+// MyTables returns the tables under way where p's identity (a guest's or
+// an account's) holds a seat: the "my games" of a home page.
+func (s *Service) MyTables(p *Principal) []SeatedTable {
+	return s.seatedAt(p.Identity)
+}
+
+func (h *Handler) myTables(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tables": h.s.MyTables(p)})
 }
