@@ -179,8 +179,8 @@ func (s *Service) SignIn(ctx context.Context, name, password string) (Session, e
 	if account.NeedsRehash(a.Hash) {
 		// Raised parameters reach every account that signs in.
 		if nh, err := s.hashPassword(ctx, password); err == nil {
-			if dropped, err := ps.SetPassword(ctx, a.Identity, nh, nil); err == nil {
-				s.forget(dropped)
+			if err := ps.Rehash(ctx, a.Identity, a.Hash, nh); err != nil {
+				s.log.Warn("storing a rehashed password", "identity", a.Identity, "err", err)
 			}
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"parlour/account"
 	"parlour/game"
 	"parlour/games"
 	"parlour/glicko"
@@ -718,5 +719,41 @@ func TestSameNameAtOnce(t *testing.T) {
 	}
 	if count[201] != 1 || count[409] != len(names)-1 {
 		t.Fatalf("four sign-ups of one name at once: %v, want one 201 and three 409", count)
+	}
+}
+
+func TestSignInRehashesOldParameters(t *testing.T) {
+	f := newGamesFixture(t)
+	ctx := context.Background()
+	weak := account.Params{Memory: 8 * 1024, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
+	old := account.HashWith(weak, "a long secret phrase")
+	if err := f.db.CreateAccount(ctx, store.Account{Identity: "old-ann", Name: "Ann", Key: "ann", Hash: old, Created: time.Now()},
+		store.Credential{Hash: []byte("session"), Identity: "old-ann"}, &store.Identity{ID: "old-ann", Name: "Ann", Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := f.s.SignIn(ctx, "Ann", "a long secret phrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := f.db.AccountOf(ctx, "old-ann")
+	if a.Hash == old || account.NeedsRehash(a.Hash) {
+		t.Fatalf("the hash was not renewed: %s", a.Hash)
+	}
+	if _, err := f.s.SignIn(ctx, "Ann", "a long secret phrase"); err != nil {
+		t.Fatalf("signing in with the renewed hash: %v", err)
+	}
+	// Renewing the hash signed nobody out.
+	if _, err := f.s.Authenticate(ctx, first.Token); err != nil {
+		t.Fatalf("the first session ended: %v", err)
+	}
+	if _, err := f.db.Credential(ctx, []byte("session")); err != nil {
+		t.Fatalf("the old session ended: %v", err)
+	}
+	// A renewal of a hash that changed meanwhile changes nothing.
+	if err := f.db.Rehash(ctx, "old-ann", old, "stale"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := f.db.AccountOf(ctx, "old-ann"); b.Hash != a.Hash {
+		t.Fatal("a stale renewal replaced the hash")
 	}
 }

@@ -135,6 +135,10 @@ type Players interface {
 	// session and identity tokens (not its seats' tokens) except keep,
 	// in one transaction. It returns the hashes deleted.
 	SetPassword(ctx context.Context, identity, hash string, keep []byte) ([][]byte, error)
+	// Rehash replaces identity's password hash old with new, the same
+	// password hashed with other parameters; it does nothing when the
+	// hash is no longer old (the password changed meanwhile).
+	Rehash(ctx context.Context, identity, old, new string) error
 	// DeleteCredential deletes the credential with token hash h.
 	DeleteCredential(ctx context.Context, h []byte) error
 	// DeleteAccount deletes identity's account, ratings and every

@@ -207,6 +207,16 @@ func (s *Store) SetPassword(ctx context.Context, identity, hash string, keep []b
 	return dropped, err
 }
 
+// Rehash implements store.Players.
+func (s *Store) Rehash(ctx context.Context, identity, old, new string) error {
+	return s.do(ctx, func(ex *execer) error {
+		if _, err := ex.exec("UPDATE accounts SET hash = ? WHERE identity = ? AND hash = ?", new, identity, old); err != nil {
+			return fmt.Errorf("sqlite: storing password: %w", err)
+		}
+		return nil
+	})
+}
+
 // DeleteCredential implements store.Players.
 func (s *Store) DeleteCredential(ctx context.Context, h []byte) error {
 	return s.do(ctx, func(ex *execer) error {
