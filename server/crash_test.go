@@ -20,6 +20,7 @@ import (
 	"parlour/game"
 	"parlour/games"
 	"parlour/server"
+	"parlour/store"
 	"parlour/store/sqlite"
 )
 
@@ -43,7 +44,11 @@ func runChildServer(dir string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	svc, err := server.New(ctx, server.Config{Store: db, Games: games.Registry(), NewBot: bots})
+	var st store.Store = db
+	if when := os.Getenv(dieAtEndEnv); when != "" {
+		st = dieAtEnd{Store: db, when: when}
+	}
+	svc, err := server.New(ctx, server.Config{Store: st, Games: games.Registry(), NewBot: bots})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -64,3 +64,12 @@ func (c *credCache) len() int {
 	defer c.mu.Unlock()
 	return len(c.cur) + len(c.old)
 }
+
+// drop forgets the credential whose token hashes to h (deleted: signed
+// out, or its account gone).
+func (c *credCache) drop(h []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.cur, string(h))
+	delete(c.old, string(h))
+}

@@ -26,6 +26,8 @@ type Handler struct {
 	mux    *http.ServeMux
 	byID   *keyedLimiter
 	byAddr *keyedLimiter
+	// signInByAddr and signInByName limit password checks (accounts.go).
+	signInByAddr, signInByName *keyedLimiter
 
 	// helloWait is how long a new socket has to say hello (helloTimeout;
 	// tests shorten it).
@@ -53,10 +55,12 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	lim = lim.withDefaults()
 	h := &Handler{
 		s: s, lim: lim, log: s.log, mux: http.NewServeMux(),
-		byID:      newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
-		byAddr:    newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
-		sockets:   map[*socket]struct{}{},
-		helloWait: helloTimeout,
+		byID:         newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
+		byAddr:       newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
+		signInByAddr: newKeyedLimiter(lim.SignIns, lim.SignInsBurst),
+		signInByName: newKeyedLimiter(lim.SignInsPerName, lim.SignInsPerNameBurst),
+		sockets:      map[*socket]struct{}{},
+		helloWait:    helloTimeout,
 	}
 	h.mux.HandleFunc("GET /healthz", h.healthz)
 	h.mux.HandleFunc("GET /metrics", h.metrics)
@@ -74,6 +78,17 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/rematch", h.rematch)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/socket", h.socket)
 	h.mux.HandleFunc("GET /t/{id}", h.invite)
+	h.mux.HandleFunc("POST /api/v1/accounts", h.signUp)
+	h.mux.HandleFunc("GET /api/v1/account", h.whoAmI)
+	h.mux.HandleFunc("GET /api/v1/identity/tables", h.myTables)
+	h.mux.HandleFunc("PUT /api/v1/account/password", h.changePassword)
+	h.mux.HandleFunc("DELETE /api/v1/account", h.deleteAccount)
+	h.mux.HandleFunc("POST /api/v1/sessions", h.signIn)
+	h.mux.HandleFunc("DELETE /api/v1/sessions", h.signOut)
+	h.mux.HandleFunc("GET /api/v1/players/{name}", h.profile)
+	h.mux.HandleFunc("GET /api/v1/players/{name}/games", h.history)
+	h.mux.HandleFunc("GET /api/v1/leaderboards", h.leaderboards)
+	h.mux.HandleFunc("GET /api/v1/leaderboards/{pool}", h.leaderboard)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse(http.StatusNotFound, "no such endpoint: %s %s", r.Method, clip(r.URL.Path)))
 	})
@@ -170,20 +185,25 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, status, map[string]string{"error": msg})
 }
 
-// principal authenticates the request's bearer token, if any, and applies
-// the identity's rate limit. A request without a token has a nil
-// principal.
+// principal authenticates the request's bearer token, or else its session
+// cookie, if any, and applies the identity's rate limit. A request with
+// neither has a nil principal.
 func (h *Handler) principal(r *http.Request) (*Principal, error) {
 	auth := r.Header.Get("Authorization")
-	if auth == "" {
-		return nil, nil
-	}
 	tok, ok := strings.CutPrefix(auth, "Bearer ")
-	if !ok {
+	switch {
+	case auth == "":
+		if tok = sessionToken(r); tok == "" {
+			return nil, nil
+		}
+	case !ok:
 		return nil, refuse(http.StatusUnauthorized, `the Authorization header must be "Bearer <token>"`)
 	}
 	p, err := h.s.Authenticate(r.Context(), strings.TrimSpace(tok))
 	if err != nil {
+		if auth == "" {
+			return nil, refuse(http.StatusUnauthorized, "your session has ended (signed out, or the password changed): sign in again")
+		}
 		return nil, err
 	}
 	if !h.byID.allow(p.Identity) {

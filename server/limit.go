@@ -24,6 +24,13 @@ type Limits struct {
 	// address.
 	NewGuests      float64
 	NewGuestsBurst float64
+	// SignIns caps sign-in attempts (and password checks) per second
+	// from one remote address, and SignInsPerName those for one account
+	// name, whether it exists or not.
+	SignIns             float64
+	SignInsBurst        float64
+	SignInsPerName      float64
+	SignInsPerNameBurst float64
 
 	// ConnsPerAddr caps the connections one remote address holds open at
 	// once (keep-alive, event streams and WebSockets alike); the next is
@@ -48,6 +55,7 @@ func DefaultLimits() Limits {
 		PerConn: 1000, PerConnBurst: 2000,
 		PerIdentity: 100, PerIdentityBurst: 200,
 		NewGuests: 20, NewGuestsBurst: 100,
+		SignIns: 1, SignInsBurst: 20, SignInsPerName: 1.0 / 12, SignInsPerNameBurst: 5,
 		ConnsPerAddr: 256,
 		BodyTimeout:  10 * time.Second, HeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 	}
@@ -69,6 +77,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.NewGuests > 0 {
 		d.NewGuests, d.NewGuestsBurst = l.NewGuests, max(l.NewGuestsBurst, 1)
+	}
+	if l.SignIns > 0 {
+		d.SignIns, d.SignInsBurst = l.SignIns, max(l.SignInsBurst, 1)
+	}
+	if l.SignInsPerName > 0 {
+		d.SignInsPerName, d.SignInsPerNameBurst = l.SignInsPerName, max(l.SignInsPerNameBurst, 1)
 	}
 	if l.ConnsPerAddr > 0 {
 		d.ConnsPerAddr = l.ConnsPerAddr

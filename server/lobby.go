@@ -104,7 +104,7 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 	n := len(t.m.Seats)
 	newSeat := (int(seat) + 1) % n
 	if t.m.Rematch == "" {
-		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: randomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker}
+		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: randomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}
 		m.Seats = make([]seatMeta, n)
 		for i, st := range t.m.Seats {
 			m.Seats[(i+1)%n] = seatMeta{Name: st.Name, Identity: st.Identity, Computer: st.Computer}

@@ -96,7 +96,7 @@ func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text strin
 		if err != nil {
 			return MoveResult{}, err
 		}
-		update = &store.Update{Status: store.Finished, Meta: b}
+		update = &store.Update{Status: store.Finished, Meta: b, End: t.gameEnd(now)}
 	}
 	if err := s.st.AppendMove(ctx, t.id, mv, update); err != nil {
 		// The state ran ahead of the store: rebuild it from the record.

@@ -86,6 +86,10 @@ type Service struct {
 	botSem chan struct{}
 
 	metrics *metricSet
+
+	// hashing holds a slot for each password being hashed (see
+	// hashPassword).
+	hashing chan struct{}
 }
 
 // New builds a service on cfg and rebuilds every live table in the store
@@ -117,7 +121,8 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	s := &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
 		tables: map[string]*table{}, creds: newCredCache(credCacheSize), lexes: map[string]*lexicon.Lexicon{},
-		botSem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		botSem:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		hashing: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
 	}
 	s.metrics = newMetrics(s)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -448,6 +453,7 @@ func (s *Service) NewIdentity(ctx context.Context, name string) (Identity, error
 type asker struct {
 	identity, name string
 	guest          *store.Identity // nil for an identity that exists
+	account        bool            // the identity is an account's
 }
 
 // askerFor returns who is asking: p's identity, or a new guest (not yet
@@ -457,6 +463,15 @@ func (s *Service) askerFor(ctx context.Context, p *Principal, name string) (aske
 		id, err := s.st.Identity(ctx, p.Identity)
 		if err != nil {
 			return asker{}, fmt.Errorf("reading identity: %w", err)
+		}
+		if ps, ok := s.st.(store.Players); ok {
+			// An account sits under its own name, so that its games
+			// lead to its profile.
+			if a, err := ps.AccountOf(ctx, p.Identity); err == nil {
+				return asker{identity: p.Identity, name: a.Name, account: true}, nil
+			} else if !errors.Is(err, store.ErrNotFound) {
+				return asker{}, fmt.Errorf("reading account: %w", err)
+			}
 		}
 		if name != "" {
 			n, err := cleanName(name)

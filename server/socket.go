@@ -28,6 +28,9 @@ type socket struct {
 	lim  *bucket
 	p    *Principal
 	over int // messages refused by the rate limit in a row
+	// cookie is the token of the session cookie the socket was opened
+	// with: a hello without a token acts for it.
+	cookie string
 }
 
 // ServerMessage is one message the server sends over the WebSocket.
@@ -82,7 +85,7 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered
 	}
 	c.SetReadLimit(h.lim.MaxMessage)
-	s := &socket{h: h, c: c, lim: newBucket(h.lim.PerConn, h.lim.PerConnBurst)}
+	s := &socket{h: h, c: c, lim: newBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: sessionToken(r)}
 	if !h.addSocket(s) {
 		c.Close(websocket.StatusGoingAway, "the server is shutting down")
 		return
@@ -122,6 +125,9 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 	if err != nil {
 		s.sendError(ctx, hello.ID, err)
 		return websocket.StatusPolicyViolation, clipReason(err.Error())
+	}
+	if hello.Token == "" {
+		hello.Token = s.cookie
 	}
 	if hello.Token != "" {
 		p, err := s.h.s.Authenticate(ctx, hello.Token)

@@ -34,6 +34,9 @@ type CreateRequest struct {
 	// grid); strong when empty. Only a one-seat table of a game with
 	// setups takes one.
 	Maker string `json:"maker,omitempty"`
+	// Rated asks for a rated table: two players with accounts, no
+	// computers, the default rules (see checkRated).
+	Rated bool `json:"rated,omitempty"`
 }
 
 // SolitaireInfo says who made the hidden setup of a solitaire table.
@@ -120,6 +123,12 @@ func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (
 		return Seated{}, err
 	}
 	seats[me].Identity, seats[me].Name = who.identity, who.name
+	pool := ""
+	if req.Rated {
+		if pool, err = checkRated(g, rules, lexName, seats, who); err != nil {
+			return Seated{}, err
+		}
+	}
 	for i := range seats {
 		seats[i].Name = uniqueName(seats, seats[i].Name, i)
 	}
@@ -135,6 +144,7 @@ func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (
 	m := meta{
 		Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(),
 		Seed: randomSeed(), Private: req.Private, Seats: seats, Maker: maker,
+		Rated: req.Rated, Pool: pool,
 	}
 	if o := slices.IndexFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }); o >= 0 {
 		m.Set = game.NewSet(len(seats), rules.Int(game.SetTargetOption))
@@ -280,6 +290,9 @@ func (s *Service) Join(ctx context.Context, p *Principal, id string, req JoinReq
 	}
 	if t.m.Started {
 		return Seated{}, refuse(http.StatusConflict, "the table is full: the game has started")
+	}
+	if t.m.Rated && !who.account {
+		return Seated{}, refuse(http.StatusForbidden, "this table is rated: only players with accounts may sit at it; sign up or sign in first")
 	}
 	seat := slices.IndexFunc(t.m.Seats, seatMeta.open)
 	if req.Seat != nil {

@@ -130,6 +130,10 @@ type Store interface {
 type Update struct {
 	Status Status
 	Meta   []byte
+	// End, when not nil, indexes the game's end (histories, ratings) in
+	// the same transaction: see GameEnd. Only a Store that implements
+	// Players takes it.
+	End *GameEnd
 }
 
 // Batch is writes that stand or fall together (see Store.Write). They are

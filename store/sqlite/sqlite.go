@@ -361,7 +361,13 @@ func (s *Store) AppendMove(ctx context.Context, id string, m store.Move, u *stor
 			}
 			return fmt.Errorf("sqlite: storing move: %w", err)
 		}
-		return updateTable(ex, id, u.Status, u.Meta)
+		if err := updateTable(ex, id, u.Status, u.Meta); err != nil {
+			return err
+		}
+		if u.End != nil {
+			return endGame(ex, id, u.End)
+		}
+		return nil
 	})
 }
 

@@ -1,0 +1,354 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"parlour/account"
+	"parlour/store"
+)
+
+// DeletedName is what a deleted account is called in the records of its
+// finished games.
+const DeletedName = "deleted player"
+
+// wrongPair is the one answer to a sign-in with a name that has no
+// account and to one with a wrong password, so that nobody learns which
+// names exist.
+const wrongPair = "wrong name or password"
+
+// Session answers a sign-up or a sign-in: the account's name and a token
+// that acts for it.
+type Session struct {
+	Name  string `json:"name"`
+	Token string `json:"token"`
+}
+
+// AccountRequest is the body of a sign-up and of a sign-in.
+type AccountRequest struct {
+	Name     string `json:"name"`
+	Password string `json:"password"`
+}
+
+// PasswordRequest changes a password: the current one, and the new one.
+type PasswordRequest struct {
+	Password    string `json:"password"`
+	NewPassword string `json:"new_password"`
+}
+
+// DeleteRequest deletes an account; the password confirms it.
+type DeleteRequest struct {
+	Password string `json:"password"`
+}
+
+// AccountInfo says who a signed-in request comes from.
+type AccountInfo struct {
+	Name     string    `json:"name"`
+	Identity string    `json:"identity"`
+	Created  time.Time `json:"created"`
+}
+
+// players returns the store's account side, or a refusal when the store
+// keeps no accounts.
+func (s *Service) players() (store.Players, error) {
+	ps, ok := s.st.(store.Players)
+	if !ok {
+		return nil, refuse(http.StatusNotImplemented, "this server keeps no accounts")
+	}
+	return ps, nil
+}
+
+// hashPassword hashes password with argon2id, taking one of the service's
+// hashing slots: each hash holds 64 MiB for its time, so a burst of
+// sign-ins waits its turn rather than exhausting memory.
+func (s *Service) hashPassword(ctx context.Context, password string) (string, error) {
+	if err := s.hashSlot(ctx); err != nil {
+		return "", err
+	}
+	defer func() { <-s.hashing }()
+	return account.Hash(password), nil
+}
+
+// verifyPassword checks password against encoded (a dummy hash when
+// encoded is empty, so that a missing account costs the same time).
+func (s *Service) verifyPassword(ctx context.Context, encoded, password string) (bool, error) {
+	if err := s.hashSlot(ctx); err != nil {
+		return false, err
+	}
+	defer func() { <-s.hashing }()
+	if encoded == "" {
+		account.VerifyDummy(password)
+		return false, nil
+	}
+	return account.Verify(encoded, password)
+}
+
+func (s *Service) hashSlot(ctx context.Context) error {
+	select {
+	case s.hashing <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// SignUp makes an account called name with password. When p is not nil
+// its identity (a guest's) becomes the account, with every game it
+// played; otherwise a new identity is made. It returns a new session.
+func (s *Service) SignUp(ctx context.Context, p *Principal, name, password string) (Session, error) {
+	ps, err := s.players()
+	if err != nil {
+		return Session{}, err
+	}
+	name = strings.TrimSpace(name)
+	if err := account.CheckName(name); err != nil {
+		return Session{}, badRequest("%v", err)
+	}
+	if err := account.CheckPassword(name, password); err != nil {
+		return Session{}, badRequest("%v", err)
+	}
+	taken := func() error {
+		return refuse(http.StatusConflict, "the name %q is taken: choose another", name)
+	}
+	if _, err := ps.AccountByKey(ctx, account.Key(name)); err == nil {
+		return Session{}, taken()
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return Session{}, err
+	}
+	var guest *store.Identity
+	id := ""
+	if p != nil {
+		if _, err := ps.AccountOf(ctx, p.Identity); err == nil {
+			return Session{}, refuse(http.StatusConflict, "you already have an account: sign out first to make another")
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return Session{}, err
+		}
+		id = p.Identity
+	} else {
+		id = newID()
+		guest = &store.Identity{ID: id, Name: name, Created: time.Now()}
+	}
+	hash, err := s.hashPassword(ctx, password)
+	if err != nil {
+		return Session{}, err
+	}
+	tok, h := newToken()
+	cred := store.Credential{Hash: h, Identity: id}
+	a := store.Account{Identity: id, Name: name, Key: account.Key(name), Hash: hash, Created: time.Now()}
+	if err := ps.CreateAccount(ctx, a, cred, guest); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			if _, aerr := ps.AccountOf(ctx, id); aerr == nil && p != nil {
+				// Two sign-ups of one guest at once: the other won.
+				return Session{}, refuse(http.StatusConflict, "you already have an account: sign out first to make another")
+			}
+			return Session{}, taken()
+		}
+		return Session{}, s.saveFailed("your account", err)
+	}
+	s.remember(cred)
+	s.log.Info("account created", "identity", id, "upgraded", p != nil)
+	return Session{Name: name, Token: tok}, nil
+}
+
+// SignIn checks name and password and returns a new session. A name with
+// no account and a wrong password get the same answer, after the same
+// work.
+func (s *Service) SignIn(ctx context.Context, name, password string) (Session, error) {
+	ps, err := s.players()
+	if err != nil {
+		return Session{}, err
+	}
+	a, err := ps.AccountByKey(ctx, account.Key(strings.TrimSpace(name)))
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return Session{}, err
+	}
+	ok, err := s.verifyPassword(ctx, a.Hash, password)
+	if err != nil {
+		return Session{}, err
+	}
+	if !ok {
+		return Session{}, refuse(http.StatusUnauthorized, wrongPair)
+	}
+	tok, h := newToken()
+	cred := store.Credential{Hash: h, Identity: a.Identity}
+	if account.NeedsRehash(a.Hash) {
+		// Raised parameters reach every account that signs in.
+		if nh, err := s.hashPassword(ctx, password); err == nil {
+			if err := ps.Rehash(ctx, a.Identity, a.Hash, nh); err != nil {
+				s.log.Warn("storing a rehashed password", "identity", a.Identity, "err", err)
+			}
+		}
+	}
+	if err := s.st.AddCredential(ctx, cred); err != nil {
+		return Session{}, s.saveFailed("your session", err)
+	}
+	s.remember(cred)
+	return Session{Name: a.Name, Token: tok}, nil
+}
+
+// SignOut ends the session whose token is token. A seat's token is not a
+// session: it stays.
+func (s *Service) SignOut(ctx context.Context, p *Principal, token string) error {
+	ps, err := s.players()
+	if err != nil {
+		return err
+	}
+	if p.Table != "" {
+		return badRequest("that is a seat's token, not a session: there is nothing to sign out of")
+	}
+	sum := hashToken(token)
+	if err := ps.DeleteCredential(ctx, sum[:]); err != nil {
+		return s.saveFailed("signing out", err)
+	}
+	s.forget([][]byte{sum[:]})
+	return nil
+}
+
+// accountFor returns the account of p, or a refusal when p is nobody's or
+// a guest's.
+func (s *Service) accountFor(ctx context.Context, p *Principal) (store.Account, store.Players, error) {
+	ps, err := s.players()
+	if err != nil {
+		return store.Account{}, nil, err
+	}
+	if p == nil {
+		return store.Account{}, nil, refuse(http.StatusUnauthorized, "sign in first")
+	}
+	a, err := ps.AccountOf(ctx, p.Identity)
+	if errors.Is(err, store.ErrNotFound) {
+		return a, nil, refuse(http.StatusForbidden, "you are a guest: make an account first")
+	}
+	return a, ps, err
+}
+
+// Account returns the account p signed in to.
+func (s *Service) Account(ctx context.Context, p *Principal) (AccountInfo, error) {
+	a, _, err := s.accountFor(ctx, p)
+	if err != nil {
+		return AccountInfo{}, err
+	}
+	return AccountInfo{Name: a.Name, Identity: a.Identity, Created: a.Created}, nil
+}
+
+// checkPassword refuses a wrong current password, for the changes that
+// ask for it.
+func (s *Service) checkPassword(ctx context.Context, a store.Account, password string) error {
+	ok, err := s.verifyPassword(ctx, a.Hash, password)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return refuse(http.StatusForbidden, "that is not your current password")
+	}
+	return nil
+}
+
+// ChangePassword replaces p's password, after checking the current one,
+// and ends every other session of the account (the seats' tokens stay).
+func (s *Service) ChangePassword(ctx context.Context, p *Principal, token string, req PasswordRequest) error {
+	a, ps, err := s.accountFor(ctx, p)
+	if err != nil {
+		return err
+	}
+	if err := account.CheckPassword(a.Name, req.NewPassword); err != nil {
+		return badRequest("new password: %v", err)
+	}
+	if err := s.checkPassword(ctx, a, req.Password); err != nil {
+		return err
+	}
+	hash, err := s.hashPassword(ctx, req.NewPassword)
+	if err != nil {
+		return err
+	}
+	sum := hashToken(token)
+	dropped, err := ps.SetPassword(ctx, a.Identity, hash, sum[:])
+	if err != nil {
+		return s.saveFailed("your new password", err)
+	}
+	s.forget(dropped)
+	return nil
+}
+
+// DeleteAccount deletes p's account after checking its password: its
+// ratings, history and every token go, and its finished games stay, with
+// its seats renamed DeletedName. An account still seated at a game under
+// way is refused: the game would stall for the others.
+func (s *Service) DeleteAccount(ctx context.Context, p *Principal, password string) error {
+	a, ps, err := s.accountFor(ctx, p)
+	if err != nil {
+		return err
+	}
+	if err := s.checkPassword(ctx, a, password); err != nil {
+		return err
+	}
+	var live []string
+	for _, t := range s.seatedAt(a.Identity) {
+		live = append(live, t.ID)
+	}
+	if len(live) > 0 {
+		return refuse(http.StatusConflict, "you hold a seat at %d tables still under way (%s): finish or resign them first", len(live), strings.Join(live, ", "))
+	}
+	var renames []store.TableUpdate
+	for before, beforeTable := (time.Time{}), ""; ; {
+		page, err := ps.History(ctx, store.HistoryPage{Identity: a.Identity, Before: before, BeforeTable: beforeTable, Limit: 500})
+		if err != nil {
+			return err
+		}
+		for _, g := range page {
+			u, err := renameSeat(g.Table, g.Meta, a.Identity)
+			if err != nil {
+				return err
+			}
+			renames = append(renames, u)
+		}
+		if len(page) < 500 {
+			break
+		}
+		before, beforeTable = page[len(page)-1].Ended, page[len(page)-1].Table
+	}
+	dropped, err := ps.DeleteAccount(ctx, a.Identity, DeletedName, renames)
+	if err != nil {
+		return s.saveFailed("deleting your account", err)
+	}
+	s.forget(dropped)
+	// Finished tables in memory hold the old names: let the store answer
+	// for them from now on.
+	s.mu.Lock()
+	for _, u := range renames {
+		delete(s.tables, u.ID)
+	}
+	s.mu.Unlock()
+	s.log.Info("account deleted", "identity", a.Identity, "games", len(renames))
+	return nil
+}
+
+// renameSeat returns the update of a finished table's description that
+// renames identity's seats DeletedName.
+func renameSeat(id string, desc []byte, identity string) (store.TableUpdate, error) {
+	var m meta
+	if err := json.Unmarshal(desc, &m); err != nil {
+		return store.TableUpdate{}, fmt.Errorf("table %s: reading description: %w", id, err)
+	}
+	for i, st := range m.Seats {
+		if st.Identity == identity {
+			m.Seats[i].Name = uniqueName(m.Seats, DeletedName, i)
+		}
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return store.TableUpdate{}, err
+	}
+	return store.TableUpdate{ID: id, Status: store.Finished, Meta: b}, nil
+}
+
+// forget drops deleted credentials from the cache.
+func (s *Service) forget(hashes [][]byte) {
+	for _, h := range hashes {
+		s.creds.drop(h)
+	}
+}

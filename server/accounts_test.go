@@ -1,0 +1,762 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"parlour/account"
+	"parlour/game"
+	"parlour/games"
+	"parlour/glicko"
+	"parlour/lexicon"
+	"parlour/store"
+	"parlour/store/sqlite"
+)
+
+// newGamesFixture is a fixture with the real games, whose rated pools
+// the accounts tests play in.
+func newGamesFixture(t *testing.T) *fixture {
+	t.Helper()
+	f := &fixture{t: t, dir: t.TempDir()}
+	db, err := sqlite.Open(context.Background(), filepath.Join(f.dir, "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(context.Background(), Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.db, f.s = db, s
+	t.Cleanup(f.close)
+	return f
+}
+
+// generous lets the tests sign in as often as they like; the rate limit
+// test sets its own.
+var generous = Limits{PerIdentity: 1e6, PerIdentityBurst: 1e6, NewGuests: 1e6, NewGuestsBurst: 1e6, SignIns: 1e6, SignInsBurst: 1e6, SignInsPerName: 1e6, SignInsPerNameBurst: 1e6}
+
+// signUp makes an account and returns a client acting for it.
+func signUp(t *testing.T, base, name string) *client {
+	t.Helper()
+	c := &client{t: t, base: base}
+	var s Session
+	if st, body := c.do("POST", "/api/v1/accounts", map[string]string{"name": name, "password": "correct horse " + name}, &s); st != 201 {
+		t.Fatalf("sign up %s: %d %s", name, st, body)
+	}
+	c.token = s.Token
+	return c
+}
+
+// playNymphabet has a create and b join a Nymphabet table with body's
+// rules, and loser resign at once (0: a, 1: b). It returns the table.
+func playNymphabet(t *testing.T, a, b *client, create map[string]any, loser int) string {
+	t.Helper()
+	create["game"], create["seats"] = "nymphabet", []string{"me", "open"}
+	var sa, sb Seated
+	if st, body := a.do("POST", "/api/v1/tables", create, &sa); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	if st, body := b.do("POST", "/api/v1/tables/"+sa.Table+"/join", map[string]any{}, &sb); st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	tok := []string{sa.Token, sb.Token}[loser]
+	// Seat 0 moves first; a resign is taken in turn or out of it.
+	cl := &client{t: t, base: a.base, token: tok}
+	if loser == 1 {
+		if st, body := (&client{t: t, base: a.base, token: sa.Token}).do("POST", "/api/v1/tables/"+sa.Table+"/moves", map[string]any{"move": "apple"}, nil); st != 200 {
+			t.Fatalf("first move: %d %s", st, body)
+		}
+	}
+	if st, body := cl.do("POST", "/api/v1/tables/"+sa.Table+"/moves", map[string]any{"move": "resign"}, nil); st != 200 {
+		t.Fatalf("resign: %d %s", st, body)
+	}
+	return sa.Table
+}
+
+func TestAccountsSignUpInOut(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	res, err := http.Post(srv.URL+"/api/v1/accounts", "application/json", strings.NewReader(`{"name": "Ann_1", "password": "a long secret phrase"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 201 {
+		t.Fatalf("sign up: %d", res.StatusCode)
+	}
+	var cookie *http.Cookie
+	for _, c := range res.Cookies() {
+		if c.Name == SessionCookie {
+			cookie = c
+		}
+	}
+	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteLaxMode || cookie.Secure || cookie.Path != "/" || cookie.Value == "" {
+		t.Fatalf("session cookie %+v: want HttpOnly, SameSite=Lax, not Secure over plain HTTP, Path=/", cookie)
+	}
+	// The cookie works wherever a bearer token does.
+	req, _ := http.NewRequest("GET", srv.URL+"/api/v1/account", nil)
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var who AccountInfo
+	json.NewDecoder(res.Body).Decode(&who)
+	res.Body.Close()
+	if res.StatusCode != 200 || who.Name != "Ann_1" {
+		t.Fatalf("who am I by cookie: %d %+v", res.StatusCode, who)
+	}
+	req, _ = http.NewRequest("POST", srv.URL+"/api/v1/tables", strings.NewReader(`{"game": "nymphabet", "seats": ["me", "open"]}`))
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
+	res, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seated Seated
+	json.NewDecoder(res.Body).Decode(&seated)
+	res.Body.Close()
+	if v, err := f.s.View(context.Background(), nil, seated.Table); err != nil || v.Table.Seats[0].Name != "Ann_1" {
+		t.Fatalf("a table made with the cookie seats %+v, %v; want Ann_1", v.Table.Seats, err)
+	}
+
+	anon := &client{t: t, base: srv.URL}
+	var s Session
+	if st, body := anon.do("POST", "/api/v1/sessions", `{"name": "ANN_1", "password": "a long secret phrase"}`, &s); st != 200 || s.Name != "Ann_1" || s.Token == "" {
+		t.Fatalf("sign in, name in another case: %d %s", st, body)
+	}
+	_, wrong := anon.do("POST", "/api/v1/sessions", `{"name": "Ann_1", "password": "not the password"}`, nil)
+	st, missing := anon.do("POST", "/api/v1/sessions", `{"name": "Nobody", "password": "not the password"}`, nil)
+	if st != 401 || wrong != missing || !strings.Contains(wrong, wrongPair) {
+		t.Fatalf("wrong password %q and missing account %q (%d): want one 401 answer", wrong, missing, st)
+	}
+	me := &client{t: t, base: srv.URL, token: s.Token}
+	if st, body := me.do("DELETE", "/api/v1/sessions", nil, nil); st != 204 {
+		t.Fatalf("sign out: %d %s", st, body)
+	}
+	if st, _ := me.do("GET", "/api/v1/account", nil, nil); st != 401 {
+		t.Fatalf("a signed-out token still works: %d", st)
+	}
+	// The other session (the cookie's) is still signed in.
+	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/account", nil)
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
+	if res, err = http.DefaultClient.Do(req); err != nil || res.StatusCode != 200 {
+		t.Fatalf("signing out one session ended another: %v %v", res.StatusCode, err)
+	}
+	res.Body.Close()
+	// Signing out with the cookie clears it.
+	req, _ = http.NewRequest("DELETE", srv.URL+"/api/v1/sessions", nil)
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
+	res, _ = http.DefaultClient.Do(req)
+	res.Body.Close()
+	if res.StatusCode != 204 || len(res.Cookies()) != 1 || res.Cookies()[0].MaxAge >= 0 {
+		t.Fatalf("cookie sign out: %d %+v", res.StatusCode, res.Cookies())
+	}
+	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/tables/"+seated.Table, nil)
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
+	res, _ = http.DefaultClient.Do(req)
+	res.Body.Close()
+	if res.StatusCode != 401 {
+		t.Fatalf("a dead session cookie: %d, want 401 asking to sign in again", res.StatusCode)
+	}
+}
+
+func TestSessionCookieSecureOverTLS(t *testing.T) {
+	f := newGamesFixture(t)
+	h := NewHandler(f.s, generous)
+	srv := httptest.NewTLSServer(h)
+	defer srv.Close()
+	res, err := srv.Client().Post(srv.URL+"/api/v1/accounts", "application/json", strings.NewReader(`{"name": "Tess", "password": "a long secret phrase"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if c := res.Cookies(); res.StatusCode != 201 || len(c) != 1 || !c[0].Secure || !c[0].HttpOnly || c[0].SameSite != http.SameSiteLaxMode {
+		t.Fatalf("over TLS: %d %+v, want a Secure, HttpOnly, SameSite=Lax cookie", res.StatusCode, c)
+	}
+}
+
+func TestAccountsBadInput(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	guest := &client{t: t, base: srv.URL}
+	var id Identity
+	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	guest.token = id.Token
+	for _, tc := range []struct {
+		name, method, path string
+		c                  *client
+		body               string
+		status             int
+		says               string
+	}{
+		{"taken name", "POST", "/api/v1/accounts", nil, `{"name": "Ann", "password": "another long one"}`, 409, "taken"},
+		{"taken name, other case", "POST", "/api/v1/accounts", nil, `{"name": "aNN", "password": "another long one"}`, 409, "taken"},
+		{"reserved name", "POST", "/api/v1/accounts", nil, `{"name": "Computer", "password": "another long one"}`, 400, "reserved"},
+		{"reserved level", "POST", "/api/v1/accounts", nil, `{"name": "strong", "password": "another long one"}`, 400, "computer player"},
+		{"reserved admin", "POST", "/api/v1/accounts", nil, `{"name": "ADMIN", "password": "another long one"}`, 400, "reserved"},
+		{"reserved deleted", "POST", "/api/v1/accounts", nil, `{"name": "deleted", "password": "another long one"}`, 400, "reserved"},
+		{"short name", "POST", "/api/v1/accounts", nil, `{"name": "Al", "password": "another long one"}`, 400, "at least 3"},
+		{"long name", "POST", "/api/v1/accounts", nil, `{"name": "` + strings.Repeat("a", 21) + `", "password": "another long one"}`, 400, "at most 20"},
+		{"name with a space", "POST", "/api/v1/accounts", nil, `{"name": "Al Bo", "password": "another long one"}`, 400, "spaces"},
+		{"name with a symbol", "POST", "/api/v1/accounts", nil, `{"name": "Al!x", "password": "another long one"}`, 400, "only letters"},
+		{"no name", "POST", "/api/v1/accounts", nil, `{"password": "another long one"}`, 400, "choose a name"},
+		{"short password", "POST", "/api/v1/accounts", nil, `{"name": "Bea", "password": "short"}`, 400, "at least 8"},
+		{"common password", "POST", "/api/v1/accounts", nil, `{"name": "Bea", "password": "password1"}`, 400, "commonest"},
+		{"password is the name", "POST", "/api/v1/accounts", nil, `{"name": "Beatrice", "password": "BEATRICE"}`, 400, "your name"},
+		{"unknown field", "POST", "/api/v1/accounts", nil, `{"name": "Bea", "password": "another long one", "admin": true}`, 400, "unknown field"},
+		{"account twice", "POST", "/api/v1/accounts", ann, `{"name": "Ann2", "password": "another long one"}`, 409, "already have an account"},
+		{"wrong password", "POST", "/api/v1/sessions", nil, `{"name": "Ann", "password": "another long one"}`, 401, wrongPair},
+		{"no such account", "POST", "/api/v1/sessions", nil, `{"name": "Zed", "password": "another long one"}`, 401, wrongPair},
+		{"sign out, nobody", "DELETE", "/api/v1/sessions", nil, ``, 401, "sign in"},
+		{"who am I, guest", "GET", "/api/v1/account", guest, ``, 403, "guest"},
+		{"password, nobody", "PUT", "/api/v1/account/password", nil, `{"password": "correct horse Ann", "new_password": "a fine new phrase"}`, 401, "sign in"},
+		{"password, guest", "PUT", "/api/v1/account/password", guest, `{"password": "x", "new_password": "a fine new phrase"}`, 403, "guest"},
+		{"password, wrong current", "PUT", "/api/v1/account/password", ann, `{"password": "not it at all", "new_password": "a fine new phrase"}`, 403, "not your current"},
+		{"password, weak new", "PUT", "/api/v1/account/password", ann, `{"password": "correct horse Ann", "new_password": "qwerty123"}`, 400, "commonest"},
+		{"password, short new", "PUT", "/api/v1/account/password", ann, `{"password": "correct horse Ann", "new_password": "abc"}`, 400, "at least 8"},
+		{"delete, wrong password", "DELETE", "/api/v1/account", ann, `{"password": "not it at all"}`, 403, "not your current"},
+		{"delete, nobody", "DELETE", "/api/v1/account", nil, `{"password": "x"}`, 401, "sign in"},
+		{"profile of nobody", "GET", "/api/v1/players/Zed", nil, ``, 404, "no player"},
+		{"profile of a guest", "GET", "/api/v1/players/Gus", nil, ``, 404, "no player"},
+		{"history of nobody", "GET", "/api/v1/players/Zed/games", nil, ``, 404, "no player"},
+		{"history, bad game", "GET", "/api/v1/players/Ann/games?game=chess", nil, ``, 400, "chess"},
+		{"history, bad cursor", "GET", "/api/v1/players/Ann/games?before=yesterday", nil, ``, 400, "before"},
+		{"history, bad limit", "GET", "/api/v1/players/Ann/games?limit=1000", nil, ``, 400, "limit"},
+		{"my tables, nobody", "GET", "/api/v1/identity/tables", nil, ``, 401, "sign in"},
+		{"no such pool", "GET", "/api/v1/leaderboards/chess", nil, ``, 404, "no rating pool"},
+	} {
+		c := tc.c
+		if c == nil {
+			c = &client{t: t, base: srv.URL}
+		}
+		before := countAccounts(t, f)
+		st, body := c.do(tc.method, tc.path, nullIfEmpty(tc.body), nil)
+		if st != tc.status || !strings.Contains(body, tc.says) {
+			t.Errorf("%s: got %d %s, want %d saying %q", tc.name, st, strings.TrimSpace(body), tc.status, tc.says)
+		}
+		if after := countAccounts(t, f); !maps.Equal(after, before) {
+			t.Errorf("%s: accounts went from %v to %v", tc.name, before, after)
+		}
+	}
+	// Ann's password is unchanged after all that.
+	if _, err := f.s.SignIn(context.Background(), "ann", "correct horse Ann"); err != nil {
+		t.Fatalf("Ann cannot sign in after the refusals: %v", err)
+	}
+}
+
+// countAccounts returns the names with accounts among those the tests
+// use, and each one's password hash, so that a refusal that changed one
+// shows.
+func countAccounts(t *testing.T, f *fixture) map[string]string {
+	out := map[string]string{}
+	for _, n := range []string{"ann", "ann2", "bea", "beatrice", "gus", "zed", "al", "computer"} {
+		if a, err := f.db.AccountByKey(context.Background(), n); err == nil {
+			out[n] = a.Hash
+		}
+	}
+	return out
+}
+
+func TestGuestBecomesAccount(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	gus := &client{t: t, base: srv.URL}
+	var id Identity
+	gus.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	gus.token = id.Token
+	other := &client{t: t, base: srv.URL}
+	other.do("POST", "/api/v1/identity", `{"name": "Olga"}`, &id)
+	other.token = id.Token
+	table := playNymphabet(t, gus, other, map[string]any{}, 1)
+	var s Session
+	if st, body := gus.do("POST", "/api/v1/accounts", `{"name": "Gus_the_Great", "password": "a long secret phrase"}`, &s); st != 201 {
+		t.Fatalf("upgrade: %d %s", st, body)
+	}
+	var p Profile
+	if st, body := gus.do("GET", "/api/v1/players/gus_the_great", nil, &p); st != 200 || p.Games != 1 || p.Name != "Gus_the_Great" {
+		t.Fatalf("profile after the upgrade: %d %s", st, body)
+	}
+	var h History
+	gus.do("GET", "/api/v1/players/Gus_the_Great/games", nil, &h)
+	if len(h.Games) != 1 || h.Games[0].Table != table || h.Games[0].Result != "win" || h.Games[0].Rated ||
+		len(h.Games[0].Opponents) != 1 || h.Games[0].Opponents[0] != (Opponent{Name: "Olga", Kind: "guest"}) ||
+		h.Games[0].Record != "/api/v1/tables/"+table+"/record" {
+		t.Fatalf("history after the upgrade: %+v", h)
+	}
+	// The guest's old token is the account's now, and so is the new one.
+	for _, tok := range []string{gus.token, s.Token} {
+		var who AccountInfo
+		if st, _ := (&client{t: t, base: srv.URL, token: tok}).do("GET", "/api/v1/account", nil, &who); st != 200 || who.Name != "Gus_the_Great" {
+			t.Fatalf("token after the upgrade: %d %+v", st, who)
+		}
+	}
+}
+
+// expectRatings plays out the games (winner first) from new ratings with
+// glicko and returns each player's rating and count of games.
+func expectRatings(t *testing.T, winners []int) ([2]glicko.Rating, [2]int) {
+	r := [2]glicko.Rating{glicko.New(), glicko.New()}
+	var n [2]int
+	for _, w := range winners {
+		score := 1.0
+		if w == 1 {
+			score = 0
+		}
+		a, b, err := glicko.System{}.Game(r[0], r[1], score)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = [2]glicko.Rating{a, b}
+		n[0]++
+		n[1]++
+	}
+	return r, n
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 0.05 }
+
+func TestRatedGames(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
+	// An unrated game changes no rating.
+	playNymphabet(t, ann, ben, map[string]any{}, 1)
+	var p Profile
+	ann.do("GET", "/api/v1/players/Ann", nil, &p)
+	if len(p.Ratings) != 0 || p.Games != 1 {
+		t.Fatalf("after an unrated game: %+v", p)
+	}
+	// One rated game: ratings from new, checked against glicko.
+	table := playNymphabet(t, ann, ben, map[string]any{"rated": true}, 1)
+	want, _ := expectRatings(t, []int{0})
+	var pa, pb Profile
+	ann.do("GET", "/api/v1/players/Ann", nil, &pa)
+	ben.do("GET", "/api/v1/players/ben", nil, &pb)
+	ra, rb := pa.Ratings["nymphabet-standard"], pb.Ratings["nymphabet-standard"]
+	if !near(ra.Rating, want[0].Value) || !near(ra.RD, want[0].RD) || ra.Games != 1 || !ra.Provisional ||
+		!near(rb.Rating, want[1].Value) || !near(rb.RD, want[1].RD) || rb.Games != 1 {
+		t.Fatalf("after one rated game Ann %+v Ben %+v, want %v and %v", ra, rb, want[0], want[1])
+	}
+	if len(pa.History["nymphabet-standard"]) != 1 || pa.History["nymphabet-standard"][0].Table != table || pa.Games != 2 {
+		t.Fatalf("Ann's rating history: %+v", pa)
+	}
+	var h History
+	ben.do("GET", "/api/v1/players/Ben/games?game=nymphabet", nil, &h)
+	if len(h.Games) != 2 || !h.Games[0].Rated || h.Games[0].Result != "loss" || h.Games[0].Pool != "nymphabet-standard" ||
+		h.Games[0].Before != 1500 || !near(h.Games[0].After, want[1].Value) || h.Games[1].Rated {
+		t.Fatalf("Ben's history: %+v", h)
+	}
+	var v Update
+	ann.do("GET", "/api/v1/tables/"+table, nil, &v)
+	if !v.Table.Rated || v.Table.Pool != "nymphabet-standard" {
+		t.Fatalf("the table does not say it is rated: %+v", v.Table)
+	}
+	// Other modes are other pools.
+	playNymphabet(t, ann, ben, map[string]any{"rated": true, "rules": map[string]any{"mode": "cyclic", "no_repeats": true}}, 0)
+	ann.do("GET", "/api/v1/players/Ann", nil, &pa)
+	if pa.Ratings["nymphabet-cyclic"].Games != 1 || pa.Ratings["nymphabet-standard"].Games != 1 || pa.Ratings["nymphabet-cyclic"].Rating >= 1500 {
+		t.Fatalf("a cyclic game: %+v", pa.Ratings)
+	}
+	// Enough games for the leaderboard: at least 5 and an RD under 110.
+	winners := []int{0}
+	var lb Leaderboard
+	for len(lb.Players) == 0 {
+		w := len(winners) % 3 % 2 // Ann wins two of three
+		playNymphabet(t, ann, ben, map[string]any{"rated": true}, 1-w)
+		winners = append(winners, w)
+		if st, body := ann.do("GET", "/api/v1/leaderboards/nymphabet-standard", nil, &lb); st != 200 {
+			t.Fatalf("leaderboard: %d %s", st, body)
+		}
+		if len(winners) > 40 {
+			t.Fatal("nobody reached the leaderboard in 40 games")
+		}
+	}
+	want, n := expectRatings(t, winners)
+	for i, who := range []string{"Ann", "Ben"} {
+		if !glicko.OnLeaderboard(want[i], n[i]) {
+			continue
+		}
+		k := 0
+		for k < len(lb.Players) && lb.Players[k].Name != who {
+			k++
+		}
+		if k == len(lb.Players) || !near(lb.Players[k].Rating, want[i].Value) || lb.Players[k].Games != n[i] {
+			t.Fatalf("%s is due on the leaderboard at %v after %d games: %+v", who, want[i], n[i], lb)
+		}
+	}
+	if lb.Players[0].Rank != 1 || (len(lb.Players) == 2 && lb.Players[0].Rating < lb.Players[1].Rating) {
+		t.Fatalf("leaderboard order: %+v", lb)
+	}
+	// Paging: two games a page, newest first, every game once.
+	var all []string
+	before := ""
+	for range 100 {
+		var page History
+		ann.do("GET", "/api/v1/players/Ann/games?limit=2&before="+before, nil, &page)
+		for _, g := range page.Games {
+			all = append(all, g.Table)
+		}
+		if page.Next == "" {
+			break
+		}
+		before = page.Next
+	}
+	if want := len(winners) + 2; len(all) != want {
+		t.Fatalf("paged history holds %d games, want %d", len(all), want)
+	}
+	var pools map[string][]string
+	ann.do("GET", "/api/v1/leaderboards", nil, &pools)
+	if strings.Join(pools["pools"], " ") != "nymphabet-cyclic nymphabet-scoring nymphabet-standard quizl salvo wordfight" {
+		t.Fatalf("pools: %v", pools)
+	}
+}
+
+func TestRatedBadInput(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	guest := &client{t: t, base: srv.URL}
+	var id Identity
+	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	guest.token = id.Token
+	var rated Seated
+	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"], "rated": true}`, &rated); st != 201 {
+		t.Fatalf("rated table: %d %s", st, body)
+	}
+	for _, tc := range []struct {
+		name, body string
+		c          *client
+		status     int
+		says       string
+	}{
+		{"computer seat", `{"game": "nymphabet", "seats": ["me", "computer:easy"], "rated": true}`, ann, 400, "computer"},
+		{"three players", `{"game": "wordfight", "seats": ["me", "open", "open"], "rated": true}`, ann, 400, "exactly two"},
+		{"one player", `{"game": "quizl", "seats": ["me"], "rated": true}`, ann, 400, "exactly two"},
+		{"salvo placement", `{"game": "salvo", "seats": ["me", "open"], "rated": true, "rules": {"placement": "free"}}`, ann, 400, "placement"},
+		{"quizl penalty", `{"game": "quizl", "seats": ["me", "open"], "rated": true, "rules": {"penalty": 3}}`, ann, 400, "penalty"},
+		{"word fight board", `{"game": "wordfight", "seats": ["me", "open"], "rated": true, "rules": {"width": 10}}`, ann, 400, "width"},
+		{"other lexicon", `{"game": "nymphabet", "seats": ["me", "open"], "rated": true, "lexicon": "en-large"}`, ann, 400, "default lexicon"},
+		{"guest", `{"game": "nymphabet", "seats": ["me", "open"], "rated": true}`, guest, 403, "accounts"},
+		{"nobody", `{"game": "nymphabet", "seats": ["me", "open"], "rated": true}`, &client{t: t, base: srv.URL}, 403, "accounts"},
+	} {
+		lobby, _ := f.s.Lobby(context.Background(), "", 500)
+		st, body := tc.c.do("POST", "/api/v1/tables", tc.body, nil)
+		if st != tc.status || !strings.Contains(body, tc.says) {
+			t.Errorf("%s: got %d %s, want %d saying %q", tc.name, st, strings.TrimSpace(body), tc.status, tc.says)
+		}
+		if after, _ := f.s.Lobby(context.Background(), "", 500); len(after) != len(lobby) {
+			t.Errorf("%s made a table", tc.name)
+		}
+	}
+	// Allowed: a Quizl set target, Nymphabet's no_repeats.
+	for _, body := range []string{
+		`{"game": "quizl", "seats": ["me", "open"], "rated": true, "rules": {"set_target": 50}}`,
+		`{"game": "nymphabet", "seats": ["open", "me"], "rated": true, "rules": {"no_repeats": true, "mode": "scoring"}}`,
+	} {
+		if st, res := ann.do("POST", "/api/v1/tables", body, nil); st != 201 {
+			t.Errorf("%s: %d %s", body, st, res)
+		}
+	}
+	// A guest may not join a rated table, nor a newcomer without a token.
+	for _, c := range []*client{guest, {t: t, base: srv.URL}} {
+		if st, body := c.do("POST", "/api/v1/tables/"+rated.Table+"/join", `{}`, nil); st != 403 || !strings.Contains(body, "rated") {
+			t.Errorf("a guest joins a rated table: %d %s", st, body)
+		}
+	}
+	if v, _ := f.s.View(context.Background(), nil, rated.Table); v.Table.Seats[1].Kind != "open" {
+		t.Fatal("the refused join took the seat")
+	}
+}
+
+func TestChangePasswordAndDelete(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
+	table := playNymphabet(t, ann, ben, map[string]any{"rated": true}, 1)
+	var other Session
+	(&client{t: t, base: srv.URL}).do("POST", "/api/v1/sessions", `{"name": "ann", "password": "correct horse Ann"}`, &other)
+	if st, body := ann.do("PUT", "/api/v1/account/password", `{"password": "correct horse Ann", "new_password": "battery staple Ann"}`, nil); st != 204 {
+		t.Fatalf("change password: %d %s", st, body)
+	}
+	if st, _ := ann.do("GET", "/api/v1/account", nil, nil); st != 200 {
+		t.Fatal("changing the password ended the session that changed it")
+	}
+	if st, _ := (&client{t: t, base: srv.URL, token: other.Token}).do("GET", "/api/v1/account", nil, nil); st != 401 {
+		t.Fatalf("changing the password left another session signed in: %d", st)
+	}
+	if _, err := f.s.SignIn(context.Background(), "Ann", "correct horse Ann"); StatusOf(err) != 401 {
+		t.Fatalf("the old password still signs in: %v", err)
+	}
+	if _, err := f.s.SignIn(context.Background(), "Ann", "battery staple Ann"); err != nil {
+		t.Fatalf("the new password does not sign in: %v", err)
+	}
+
+	// A seat at a game under way keeps an account from being deleted.
+	var live Seated
+	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &live)
+	var mine struct{ Tables []SeatedTable }
+	if st, body := ann.do("GET", "/api/v1/identity/tables", nil, &mine); st != 200 || len(mine.Tables) != 1 || mine.Tables[0].ID != live.Table || mine.Tables[0].Seat != 0 || mine.Tables[0].Status != store.Open {
+		t.Fatalf("Ann's tables under way: %d %s", st, body)
+	}
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 409 || !strings.Contains(body, live.Table) {
+		t.Fatalf("delete while seated: %d %s", st, body)
+	}
+	(&client{t: t, base: srv.URL, token: live.Token}).do("POST", "/api/v1/tables/"+live.Table+"/join", `{}`, nil)
+	var guestSeat Seated
+	(&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables/"+live.Table+"/join", `{}`, &guestSeat)
+	(&client{t: t, base: srv.URL, token: live.Token}).do("POST", "/api/v1/tables/"+live.Table+"/moves", `{"move": "resign"}`, nil)
+
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 204 {
+		t.Fatalf("delete: %d %s", st, body)
+	}
+	if st, _ := ann.do("GET", "/api/v1/account", nil, nil); st != 401 {
+		t.Fatalf("the deleted account's token still works: %d", st)
+	}
+	if st, _ := ann.do("GET", "/api/v1/players/Ann", nil, nil); st != 404 {
+		t.Fatalf("the deleted account's profile: %d", st)
+	}
+	var rec game.Record
+	if st, body := ben.do("GET", "/api/v1/tables/"+table+"/record", nil, &rec); st != 200 || rec.Players[0] != DeletedName || rec.Players[1] != "Ben" {
+		t.Fatalf("the record after the delete: %d %s", st, body)
+	}
+	if _, _, _, err := game.Replay(games.Registry(), &rec, lexicon.Default()); err != nil {
+		t.Fatalf("the renamed record does not replay: %v", err)
+	}
+	var h History
+	ben.do("GET", "/api/v1/players/Ben/games", nil, &h)
+	if len(h.Games) != 1 || h.Games[0].Opponents[0] != (Opponent{Name: DeletedName, Kind: "deleted"}) {
+		t.Fatalf("Ben's history after Ann left: %+v", h)
+	}
+	// The name is free again.
+	signUp(t, srv.URL, "ann")
+}
+
+func TestSignInRateLimits(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, Limits{SignIns: 0.001, SignInsBurst: 6, SignInsPerName: 0.001, SignInsPerNameBurst: 3})
+	signUp(t, srv.URL, "Ann")
+	c := &client{t: t, base: srv.URL}
+	var got []int
+	for range 4 {
+		st, _ := c.do("POST", "/api/v1/sessions", `{"name": "Ann", "password": "guess guess guess"}`, nil)
+		got = append(got, st)
+	}
+	if got[0] != 401 || got[2] != 401 || got[3] != 429 {
+		t.Fatalf("per name: %v, want three 401s and a 429", got)
+	}
+	// The right password too waits now: the limit is the name's.
+	if st, body := c.do("POST", "/api/v1/sessions", `{"name": "ann", "password": "correct horse Ann"}`, nil); st != 429 || !strings.Contains(body, "this name") {
+		t.Fatalf("right password after the limit: %d %s", st, body)
+	}
+	// Names that do not exist are limited alike, and the address after
+	// its burst.
+	got = got[:0]
+	for _, n := range []string{"Zed", "Yan", "Xia", "Wim"} {
+		st, _ := c.do("POST", "/api/v1/sessions", `{"name": "`+n+`", "password": "guess guess guess"}`, nil)
+		got = append(got, st)
+	}
+	if got[0] != 401 || got[len(got)-1] != 429 {
+		t.Fatalf("per address: %v", got)
+	}
+}
+
+func TestSessionCookieOnWebSocket(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	var s Seated
+	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &s)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	h := http.Header{}
+	h.Add("Cookie", (&http.Cookie{Name: SessionCookie, Value: ann.token}).String())
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/api/v1/tables/"+s.Table+"/socket", &websocket.DialOptions{HTTPHeader: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseNow()
+	wsSend(t, c, `{"type": "hello"}`)
+	m := wsReadType(t, c, "update")
+	if m.Update == nil || m.Update.Seat != 0 {
+		t.Fatalf("a hello without a token over a signed-in socket: %+v, want seat 0", m)
+	}
+}
+
+func TestGameEndIsIndexed(t *testing.T) {
+	// An unrated game between a person and a computer: a line of history
+	// for the person only.
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	var s Seated
+	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "computer:easy"]}`, &s)
+	(&client{t: t, base: srv.URL, token: s.Token}).do("POST", "/api/v1/tables/"+s.Table+"/moves", `{"move": "resign"}`, nil)
+	var h History
+	ann.do("GET", "/api/v1/players/Ann/games", nil, &h)
+	if len(h.Games) != 1 || h.Games[0].Result != "loss" || h.Games[0].Opponents[0].Kind != "computer" || h.Games[0].Opponents[0].Level != "easy" {
+		t.Fatalf("history: %+v", h)
+	}
+	rs, _ := f.db.Ratings(context.Background(), f.principal(ann.token).Identity)
+	if len(rs) != 0 {
+		t.Fatalf("an unrated game rated: %+v", rs)
+	}
+	var _ store.Players = f.db
+}
+
+func TestDeadCookieSignOutClearsIt(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	ann.do("DELETE", "/api/v1/sessions", nil, nil)
+	req, _ := http.NewRequest("DELETE", srv.URL+"/api/v1/sessions", nil)
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: ann.token})
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 401 || len(res.Cookies()) != 1 || res.Cookies()[0].MaxAge >= 0 {
+		t.Fatalf("signing out with a dead cookie: %d %+v, want 401 and the cookie cleared", res.StatusCode, res.Cookies())
+	}
+}
+
+// TestSignInMissingNameDoesTheWork checks that a sign-in for a name with
+// no account verifies the password against the dummy hash rather than
+// answering at once: it takes about as long as one with a wrong password.
+// (The bound is loose: the machine may be busy; an answer without the
+// argon2id work would be a thousand times faster.)
+func TestSignInMissingNameDoesTheWork(t *testing.T) {
+	f := newGamesFixture(t)
+	ctx := context.Background()
+	if _, err := f.s.SignUp(ctx, nil, "Ann", "a long secret phrase"); err != nil {
+		t.Fatal(err)
+	}
+	took := func(name string) time.Duration {
+		start := time.Now()
+		for range 3 {
+			if _, err := f.s.SignIn(ctx, name, "not the phrase"); StatusOf(err) != 401 || err.Error() != wrongPair {
+				t.Fatalf("sign in as %s: %v", name, err)
+			}
+		}
+		return time.Since(start)
+	}
+	missing, wrong := took("Nobody"), took("Ann")
+	if missing < wrong/4 {
+		t.Fatalf("3 sign-ins with a wrong password took %v, 3 for a missing name %v: the missing name skips the work", wrong, missing)
+	}
+	t.Logf("3 wrong passwords %v, 3 missing names %v", wrong, missing)
+}
+
+func TestSolitaireResultIsNoDraw(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	var s Seated
+	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "quizl", "seats": ["me"], "maker": "easy"}`, &s); st != 201 {
+		t.Fatalf("solitaire: %d %s", st, body)
+	}
+	(&client{t: t, base: srv.URL, token: s.Token}).do("POST", "/api/v1/tables/"+s.Table+"/moves", `{"move": "resign"}`, nil)
+	var h History
+	ann.do("GET", "/api/v1/players/Ann/games", nil, &h)
+	if len(h.Games) != 1 || h.Games[0].Result != "loss" || len(h.Games[0].Opponents) != 0 {
+		t.Fatalf("a resigned solitaire game: %+v", h)
+	}
+}
+
+func FuzzParseBefore(f *testing.F) {
+	f.Add("1795867500000000000.k3x9q2m7c8v4r6tw")
+	f.Add("")
+	f.Add("-1.k3x9q2m7c8v4r6tw")
+	f.Add("12.")
+	f.Fuzz(func(t *testing.T, s string) {
+		at, id, err := parseBefore(s)
+		if err != nil {
+			if StatusOf(err) != 400 {
+				t.Fatalf("%q: %v is not a 400", s, err)
+			}
+			return
+		}
+		if !validID(id) || at.UnixNano() <= 0 {
+			t.Fatalf("%q gave %v %q", s, at, id)
+		}
+		if again := fmt.Sprintf("%d.%s", at.UnixNano(), id); again != s && !strings.HasPrefix(s, "+") && !strings.HasPrefix(s, "0") {
+			t.Fatalf("%q read back as %q", s, again)
+		}
+	})
+}
+
+func TestSameNameAtOnce(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	names := []string{"Ann", "ann", "ANN", "aNn"}
+	got := make(chan int, len(names))
+	for _, n := range names {
+		go func() {
+			res, err := http.Post(srv.URL+"/api/v1/accounts", "application/json", strings.NewReader(`{"name": "`+n+`", "password": "a long secret phrase"}`))
+			if err != nil {
+				got <- 0
+				return
+			}
+			res.Body.Close()
+			got <- res.StatusCode
+		}()
+	}
+	count := map[int]int{}
+	for range names {
+		count[<-got]++
+	}
+	if count[201] != 1 || count[409] != len(names)-1 {
+		t.Fatalf("four sign-ups of one name at once: %v, want one 201 and three 409", count)
+	}
+}
+
+func TestSignInRehashesOldParameters(t *testing.T) {
+	f := newGamesFixture(t)
+	ctx := context.Background()
+	weak := account.Params{Memory: 8 * 1024, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
+	old, err := account.HashWith(weak, "a long secret phrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.CreateAccount(ctx, store.Account{Identity: "old-ann", Name: "Ann", Key: "ann", Hash: old, Created: time.Now()},
+		store.Credential{Hash: []byte("session"), Identity: "old-ann"}, &store.Identity{ID: "old-ann", Name: "Ann", Created: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	first, err := f.s.SignIn(ctx, "Ann", "a long secret phrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := f.db.AccountOf(ctx, "old-ann")
+	if a.Hash == old || account.NeedsRehash(a.Hash) {
+		t.Fatalf("the hash was not renewed: %s", a.Hash)
+	}
+	if _, err := f.s.SignIn(ctx, "Ann", "a long secret phrase"); err != nil {
+		t.Fatalf("signing in with the renewed hash: %v", err)
+	}
+	// Renewing the hash signed nobody out.
+	if _, err := f.s.Authenticate(ctx, first.Token); err != nil {
+		t.Fatalf("the first session ended: %v", err)
+	}
+	if _, err := f.db.Credential(ctx, []byte("session")); err != nil {
+		t.Fatalf("the old session ended: %v", err)
+	}
+	// A renewal of a hash that changed meanwhile changes nothing.
+	if err := f.db.Rehash(ctx, "old-ann", old, "stale"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := f.db.AccountOf(ctx, "old-ann"); b.Hash != a.Hash {
+		t.Fatal("a stale renewal replaced the hash")
+	}
+}

@@ -1,0 +1,206 @@
+package server
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"parlour/game"
+	"parlour/glicko"
+	"parlour/lexicon"
+	"parlour/store"
+)
+
+// ratedOption reports whether a rated table of the game called name may
+// set option opt away from its default: only options that leave the game
+// what it is. Quizl's set_target only decides when a series of tables
+// ends, and Nymphabet's no_repeats only refuses a word already played.
+// Every other option (Quizl's penalty and award, Salvo's placement,
+// diagonals and lost shots, every Word Fight option) changes what a good
+// move is, so a rated table keeps its default. Nymphabet's mode is not
+// here: each mode is a pool of its own (see modeOption).
+func ratedOption(name, opt string) bool {
+	switch name + "." + opt {
+	case "quizl.set_target", "nymphabet.no_repeats":
+		return true
+	}
+	return false
+}
+
+// ratedGame reports whether the game called name is rated.
+func ratedGame(name string) bool {
+	switch name {
+	case "quizl", "salvo", "wordfight", "nymphabet":
+		return true
+	}
+	return false
+}
+
+// modeOption returns the option that names the mode of the game called
+// name when its modes play differently enough to be rated apart, or "".
+func modeOption(name string) string {
+	if name == "nymphabet" {
+		return "mode"
+	}
+	return ""
+}
+
+// Pools returns the names of the rating pools of reg's games: a game's
+// name, or game-mode for a game whose modes are rated apart
+// ("nymphabet-standard").
+func Pools(reg *game.Registry) []string {
+	var out []string
+	for _, name := range reg.Names() {
+		if !ratedGame(name) {
+			continue
+		}
+		g, _ := reg.Lookup(name)
+		opt := modeOption(name)
+		if opt == "" {
+			out = append(out, name)
+			continue
+		}
+		for _, o := range g.Options() {
+			if o.Name == opt {
+				for _, c := range o.Choices {
+					out = append(out, name+"-"+c)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// poolOf returns the rating pool of a table of g with rules.
+func poolOf(g game.Game, rules game.Rules) string {
+	if opt := modeOption(g.Name()); opt != "" {
+		return g.Name() + "-" + rules.String(opt)
+	}
+	return g.Name()
+}
+
+// checkRated refuses a rated table that may not be one: it must seat two
+// people with accounts (the creator's is checked here, the other's when
+// they join), play the default rules apart from ratedOptions, and check
+// words against the default lexicon. It returns the table's pool.
+func checkRated(g game.Game, rules game.Rules, lexName string, seats []seatMeta, creator asker) (string, error) {
+	if !ratedGame(g.Name()) {
+		return "", badRequest("%s is not rated", g.Title())
+	}
+	if len(seats) != 2 {
+		return "", badRequest("a rated table seats exactly two players; this one seats %d (games of three or more are not rated)", len(seats))
+	}
+	for i, st := range seats {
+		if st.Computer != "" {
+			return "", badRequest("a rated table has no computer seats: seat %d is a computer", i)
+		}
+	}
+	mode := modeOption(g.Name())
+	var changed []string
+	for name := range game.NonDefault(g.Options(), rules) {
+		if name != mode && !ratedOption(g.Name(), name) {
+			changed = append(changed, name)
+		}
+	}
+	if len(changed) > 0 {
+		sort.Strings(changed)
+		return "", badRequest("a rated table plays by the default rules, and %s changes the game; leave it out or play unrated", strings.Join(changed, ", "))
+	}
+	if lexName != "" && lexName != lexicon.DefaultName {
+		return "", badRequest("a rated table checks words against the default lexicon (%s), not %s", lexicon.DefaultName, lexName)
+	}
+	if !creator.account {
+		return "", refuse(http.StatusForbidden, "only players with accounts play rated games: sign up or sign in first")
+	}
+	return poolOf(g, rules), nil
+}
+
+// gameEnd describes the end of t's game for the store: each person's
+// result and, for a rated table, the game to rate. t.mu must be held and
+// the game over.
+func (t *table) gameEnd(at time.Time) *store.GameEnd {
+	res := t.st.Result()
+	e := &store.GameEnd{Game: t.m.Game, Ended: at}
+	for i, st := range t.m.Seats {
+		if st.Identity == "" {
+			continue
+		}
+		r := store.Loss
+		switch {
+		case len(t.m.Seats) > 1 && (len(res.Winners) == 0 || len(res.Winners) == len(t.m.Seats)):
+			// Nobody won, or everybody did. (A lone seat that does not
+			// win loses: solitaire and practice have no draws.)
+			r = store.Draw
+		case slices.Contains(res.Winners, game.Seat(i)):
+			r = store.Win
+		}
+		e.Seats = append(e.Seats, store.SeatEnd{Identity: st.Identity, Seat: i, Result: r})
+	}
+	if t.m.Rated && len(e.Seats) == 2 && len(t.m.Seats) == 2 {
+		score := 0.5
+		switch e.Seats[0].Result {
+		case store.Win:
+			score = 1
+		case store.Loss:
+			score = 0
+		}
+		e.Rated = &store.RatedGame{Pool: t.m.Pool, Players: [2]string{e.Seats[0].Identity, e.Seats[1].Identity}, Score: score}
+	}
+	return e
+}
+
+// LeaderboardSize is how many players a leaderboard lists.
+const LeaderboardSize = 50
+
+// Leader is one line of a leaderboard.
+type Leader struct {
+	Rank   int     `json:"rank"`
+	Name   string  `json:"name"`
+	Rating float64 `json:"rating"`
+	RD     float64 `json:"rd"`
+	Games  int     `json:"games"`
+}
+
+// Leaderboard is a pool's best players: at least glicko.LeaderboardGames
+// rated games and an RD below glicko.LeaderboardRD, as Lichess's.
+type Leaderboard struct {
+	Pool    string   `json:"pool"`
+	Players []Leader `json:"players"`
+}
+
+// Leaderboard returns pool's leaderboard.
+func (s *Service) Leaderboard(ctx context.Context, pool string) (Leaderboard, error) {
+	if !slices.Contains(Pools(s.games), pool) {
+		return Leaderboard{}, refuse(http.StatusNotFound, "there is no rating pool %q (there are %s)", clip(pool), strings.Join(Pools(s.games), ", "))
+	}
+	ps, err := s.players()
+	if err != nil {
+		return Leaderboard{}, err
+	}
+	rows, err := ps.Leaderboard(ctx, pool, glicko.LeaderboardGames, glicko.LeaderboardRD, LeaderboardSize)
+	if err != nil {
+		return Leaderboard{}, err
+	}
+	out := Leaderboard{Pool: pool, Players: []Leader{}}
+	for i, r := range rows {
+		out.Players = append(out.Players, Leader{Rank: i + 1, Name: r.Name, Rating: round1(r.Rating), RD: round1(r.RD), Games: r.Games})
+	}
+	return out, nil
+}
+
+// round1 rounds x to one decimal place, as ratings are shown.
+func round1(x float64) float64 { return math.Round(x*10) / 10 }
+
+func (h *Handler) leaderboards(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"pools": Pools(h.s.games)})
+}
+
+func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {
+	lb, err := h.s.Leaderboard(r.Context(), r.PathValue("pool"))
+	h.reply(w, r, lb, err)
+}

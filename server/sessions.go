@@ -1,0 +1,198 @@
+// The session cookie, the sign-in limits and the HTTP handlers of the
+// account endpoints; the service side of accounts is in accounts.go.
+
+package server
+
+import (
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"parlour/account"
+)
+
+// SessionCookie is the name of the browser's session cookie. It holds the
+// same kind of token a program sends as "Authorization: Bearer", and every
+// endpoint that takes a bearer token takes it, the WebSocket too.
+const SessionCookie = "parlour_session"
+
+// sessionMaxAge is how long a browser keeps its session cookie.
+const sessionMaxAge = 30 * 24 * time.Hour
+
+// sessionToken returns the token of the request's session cookie, or "".
+func sessionToken(r *http.Request) string {
+	c, err := r.Cookie(SessionCookie)
+	if err != nil {
+		return ""
+	}
+	return c.Value
+}
+
+// requestToken returns the token a request presents: its bearer token,
+// or else its session cookie's.
+func requestToken(r *http.Request) string {
+	if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
+		return strings.TrimSpace(tok)
+	}
+	return sessionToken(r)
+}
+
+// setSession gives the browser its session cookie: HttpOnly (no script
+// reads it), Secure when the request came over TLS, SameSite=Lax (another
+// site's page cannot post with it).
+func setSession(w http.ResponseWriter, r *http.Request, token string) {
+	http.SetCookie(w, &http.Cookie{
+		Name: SessionCookie, Value: token, Path: "/",
+		MaxAge: int(sessionMaxAge / time.Second), HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// clearSession tells the browser to drop its session cookie.
+func clearSession(w http.ResponseWriter, r *http.Request) {
+	http.SetCookie(w, &http.Cookie{
+		Name: SessionCookie, Value: "", Path: "/",
+		MaxAge: -1, HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// signInAllowed applies the sign-in limits: per address, and per account
+// name (whether or not it exists, so the limit tells nothing either).
+func (h *Handler) signInAllowed(r *http.Request, name string) error {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	if !h.signInByAddr.allow(host) {
+		h.s.metrics.limited.Add(1)
+		return refuse(http.StatusTooManyRequests, "too many sign-in attempts from your address: wait a minute and try again")
+	}
+	if !h.signInByName.allow(account.Key(strings.TrimSpace(name))) {
+		h.s.metrics.limited.Add(1)
+		return refuse(http.StatusTooManyRequests, "too many sign-in attempts for this name: wait a minute and try again")
+	}
+	return nil
+}
+
+func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
+	var req AccountRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.principal(r)
+	if err == nil {
+		err = h.guestAllowed(r)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	sess, err := h.s.SignUp(r.Context(), p, req.Name, req.Password)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	setSession(w, r, sess.Token)
+	writeJSON(w, http.StatusCreated, sess)
+}
+
+func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
+	var req AccountRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if err := h.signInAllowed(r, req.Name); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	sess, err := h.s.SignIn(r.Context(), req.Name, req.Password)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	setSession(w, r, sess.Token)
+	writeJSON(w, http.StatusOK, sess)
+}
+
+func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
+	if sessionToken(r) != "" {
+		// Whatever becomes of the session, the browser drops the
+		// cookie: it cannot, since scripts may not read it, and a
+		// cookie whose session has ended would otherwise stay.
+		clearSession(w, r)
+	}
+	p, err := h.signedIn(r)
+	if err == nil {
+		err = h.s.SignOut(r.Context(), p, requestToken(r))
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// signedIn authenticates a request that must present a token.
+func (h *Handler) signedIn(r *http.Request) (*Principal, error) {
+	p, err := h.principal(r)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return nil, refuse(http.StatusUnauthorized, "sign in first: send your session cookie or Authorization: Bearer <token>")
+	}
+	return p, nil
+}
+
+func (h *Handler) whoAmI(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	a, err := h.s.Account(r.Context(), p)
+	h.reply(w, r, a, err)
+}
+
+func (h *Handler) changePassword(w http.ResponseWriter, r *http.Request) {
+	var req PasswordRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.signedIn(r)
+	if err == nil {
+		err = h.signInAllowed(r, "#"+p.Identity)
+	}
+	if err == nil {
+		err = h.s.ChangePassword(r.Context(), p, requestToken(r), req)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (h *Handler) deleteAccount(w http.ResponseWriter, r *http.Request) {
+	var req DeleteRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.signedIn(r)
+	if err == nil {
+		err = h.signInAllowed(r, "#"+p.Identity)
+	}
+	if err == nil {
+		err = h.s.DeleteAccount(r.Context(), p, req.Password)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	clearSession(w, r)
+	w.WriteHeader(http.StatusNoContent)
+}

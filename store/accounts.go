@@ -1,0 +1,162 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// Account is an identity that chose a unique name and a password. Key is
+// the name as names compare (account.Key: lower case); Name keeps the
+// owner's spelling; Hash is the password's argon2id hash in PHC form.
+type Account struct {
+	Identity string
+	Name     string
+	Key      string
+	Hash     string
+	Created  time.Time
+}
+
+// Rating is one identity's standing in one rating pool (a game, or a
+// game's mode), on the Glicko scale.
+type Rating struct {
+	Identity   string
+	Pool       string
+	Rating     float64
+	RD         float64
+	Volatility float64
+	Games      int
+	Updated    time.Time
+}
+
+// Standing is one line of a leaderboard.
+type Standing struct {
+	Name   string
+	Rating float64
+	RD     float64
+	Games  int
+}
+
+// Result is how a game ended for one seat.
+type Result string
+
+// The results a finished game gives a seat.
+const (
+	Win  Result = "win"
+	Loss Result = "loss"
+	Draw Result = "draw"
+)
+
+// GameEnd is what the store indexes when a game ends, written with the
+// move (or the change) that ends it, in the same transaction: a line of
+// each person's history and, for a rated game, both players' new ratings.
+type GameEnd struct {
+	Game  string
+	Ended time.Time
+	// Seats are the people at the table (computers have no history).
+	Seats []SeatEnd
+	// Rated, when not nil, rates the game.
+	Rated *RatedGame
+}
+
+// SeatEnd is one person's line of a finished game.
+type SeatEnd struct {
+	Identity string
+	Seat     int
+	Result   Result
+}
+
+// RatedGame asks the store to rate a finished two-player game in pool:
+// one Glicko-2 rating period for each player, each against the other's
+// rating from before the game. The store reads both ratings and writes
+// both new ones inside the transaction that stores the game's end, so
+// that two games of one player ending together both count, and a crash
+// leaves both ratings changed or neither.
+type RatedGame struct {
+	Pool string
+	// Players are the two identities, Score the first one's score
+	// (1 win, 0.5 draw, 0 loss).
+	Players [2]string
+	Score   float64
+}
+
+// PlayerGame is one line of an identity's history: a finished game.
+type PlayerGame struct {
+	Table string
+	Seat  int
+	Game  string
+	Pool  string // "" for an unrated game
+	// Result is "" for a game that ended before the store kept results;
+	// the table's record says.
+	Result Result
+	Ended  time.Time
+	// Before and After are the player's rating before and after a rated
+	// game, RD the rating deviation after it.
+	Before, After, RD float64
+	// Meta is the table's description, for the players' names.
+	Meta []byte
+}
+
+// HistoryPage asks for a page of an identity's history, newest first.
+type HistoryPage struct {
+	Identity string
+	Game     string // "" for every game
+	// Before, when not zero, starts the page after the game that ended
+	// at Before at table BeforeTable (the last one of the previous page).
+	Before      time.Time
+	BeforeTable string
+	Limit       int
+}
+
+// RatingPoint is a player's rating after one rated game.
+type RatingPoint struct {
+	Table  string
+	At     time.Time
+	Rating float64
+	RD     float64
+}
+
+// Players keeps accounts, sessions, ratings and histories. A Store that
+// holds accounts implements it too.
+type Players interface {
+	// CreateAccount makes identity a.Identity an account and stores cred,
+	// its session, in one transaction; guest, when not nil, is a new
+	// identity made in the same transaction. The identity's name becomes
+	// the account's. A taken key, or an identity that already has an
+	// account, is ErrConflict.
+	CreateAccount(ctx context.Context, a Account, cred Credential, guest *Identity) error
+	// AccountByKey returns the account whose name folds to key.
+	AccountByKey(ctx context.Context, key string) (Account, error)
+	// AccountOf returns the account of identity.
+	AccountOf(ctx context.Context, identity string) (Account, error)
+	// AccountNames returns the account names of those of ids that have
+	// accounts.
+	AccountNames(ctx context.Context, ids []string) (map[string]string, error)
+	// SetPassword replaces identity's password hash and deletes its
+	// session and identity tokens (not its seats' tokens) except keep,
+	// in one transaction. It returns the hashes deleted.
+	SetPassword(ctx context.Context, identity, hash string, keep []byte) ([][]byte, error)
+	// Rehash replaces identity's password hash old with new, the same
+	// password hashed with other parameters; it does nothing when the
+	// hash is no longer old (the password changed meanwhile).
+	Rehash(ctx context.Context, identity, old, new string) error
+	// DeleteCredential deletes the credential with token hash h.
+	DeleteCredential(ctx context.Context, h []byte) error
+	// DeleteAccount deletes identity's account, ratings and every
+	// credential, renames the identity name, and replaces the
+	// descriptions of the tables in renames (its finished games, under
+	// the new name), in one transaction. It returns the hashes deleted.
+	DeleteAccount(ctx context.Context, identity, name string, renames []TableUpdate) ([][]byte, error)
+
+	// Ratings returns identity's ratings, by pool.
+	Ratings(ctx context.Context, identity string) ([]Rating, error)
+	// RatingHistory returns identity's rating after each rated game in
+	// pool, oldest first, at most limit of the newest.
+	RatingHistory(ctx context.Context, identity, pool string, limit int) ([]RatingPoint, error)
+	// History returns a page of an identity's finished games.
+	History(ctx context.Context, p HistoryPage) ([]PlayerGame, error)
+	// FinishedGames counts identity's finished games.
+	FinishedGames(ctx context.Context, identity string) (int, error)
+	// Leaderboard returns the best players of pool with at least
+	// minGames games and an RD below maxRD, best first, at most limit.
+	Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int) ([]Standing, error)
+}
