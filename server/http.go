@@ -72,6 +72,10 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/record", h.record)
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/rematch", h.rematch)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/socket", h.socket)
+	h.mux.HandleFunc("GET /api/v1/tables/{id}/chat", h.chatPage)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat", h.chat)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat/mute", h.mute)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/claim", h.claim)
 	h.mux.HandleFunc("GET /t/{id}", h.invite)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse(http.StatusNotFound, "no such endpoint: %s %s", r.Method, clip(r.URL.Path)))
@@ -432,12 +436,20 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	chatFrom, err := parseChatFrom(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	wt, err := h.s.Watch(r.Context(), p, r.PathValue("id"), from)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	defer wt.Close()
+	if chatFrom >= 0 {
+		wt.ChatFrom(chatFrom)
+	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no")
