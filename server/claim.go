@@ -116,7 +116,7 @@ func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResu
 			case away == 0:
 				why = append(why, name+" is here")
 			default:
-				why = append(why, fmt.Sprintf("%s has been away for %s; you may claim once %s has been away %s, in %s", name, away.Round(time.Second), name, s.cfg.WalkAway, (s.cfg.WalkAway - away).Round(time.Second)))
+				why = append(why, fmt.Sprintf("%s has been away for %s; you may claim once %s has been away %s, in %s", name, away.Round(time.Second), name, s.cfg.WalkAway, (s.cfg.WalkAway-away).Round(time.Second)))
 			}
 		}
 		if len(absent) == 0 {
