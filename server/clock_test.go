@@ -339,3 +339,72 @@ func TestClockRunsOut(t *testing.T) {
 		})
 	}
 }
+
+// TestClockSurvivesRestart: deadlines follow from the stored times of the
+// start and the moves. A deadline that passed while the server was down
+// fires as it starts; one still to come keeps its time, not a new turn's.
+func TestClockSurvivesRestart(t *testing.T) {
+	e := newClockEnv(t)
+	gone, gtoks := e.table("nymphabet", 2, map[string]any{"clock": 60})
+	kept, ktoks := e.table("nymphabet", 2, map[string]any{"clock": 100})
+	e.clock.Advance(10 * time.Second)
+	if st, b := e.call("POST", "/api/v1/tables/"+kept+"/moves", ktoks[0], map[string]any{"move": "abdicated"}); st != 200 {
+		t.Fatalf("move: %d %s", st, b)
+	}
+	e.clock.Advance(20 * time.Second) // Ben's deadline is 80 s away
+	e.stop()
+	e.clock.Advance(50 * time.Second) // while the server is down: Ann's 60 s pass at "gone"
+	e.start()
+	deadline := time.Now().Add(5 * time.Second)
+	for e.view(gone, "").Table.Status != "finished" {
+		if time.Now().After(deadline) {
+			t.Fatal("the deadline that passed while the server was down did not fire on start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	rec := e.record(gone, gtoks[0])
+	if last := rec.Moves[len(rec.Moves)-1]; len(rec.Moves) != 1 || last.By != "Ann" || last.Move != "resign" {
+		t.Errorf("at the table whose deadline passed: %+v", rec.Moves)
+	}
+	u := e.view(kept, "")
+	if d := u.Table.Seats[1].Deadline; d == nil || *u.Table.Seats[1].TimeLeft != 30 {
+		t.Fatalf("Ben's deadline after the restart: %v, %v left; want 30 s left", d, u.Table.Seats[1].TimeLeft)
+	}
+	e.clock.Advance(29 * time.Second)
+	if n := len(e.record(kept, ktoks[1]).Moves); n != 1 {
+		t.Fatalf("%d moves a second before Ben's deadline", n)
+	}
+	e.clock.Advance(time.Second)
+	rec = e.record(kept, ktoks[1])
+	if len(rec.Moves) != 2 || rec.Moves[1].Move != "resign" || rec.Moves[1].By != "Ben" {
+		t.Fatalf("Ben's deadline after the restart did not fire: %+v", rec.Moves)
+	}
+	// The event says why, after a restart too: it is rebuilt from the
+	// table's description.
+	e.stop()
+	e.start()
+	u = e.movesSince(kept, ktoks[0], e.view(kept, "").Version-1)
+	if len(u.Moves) != 1 || u.Moves[0].Events[0].Kind != "timeout" {
+		t.Errorf("the timeout's event after a restart: %+v", u.Moves)
+	}
+}
+
+// TestClockOutOfRange: a clock outside 10 s to 7 days is refused with a
+// 400 naming it, and no table is made.
+func TestClockOutOfRange(t *testing.T) {
+	e := newClockEnv(t)
+	for _, clock := range []any{0.5, 9, 604801, -1, "soon", "60", true} {
+		st, b := e.call("POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rules": map[string]any{"clock": clock}})
+		if st != 400 || !bytes.Contains(b, []byte("rule option clock")) {
+			t.Errorf("clock %v: %d %s", clock, st, b)
+		}
+	}
+	if l, err := e.svc.Lobby(t.Context(), "open", 10); err != nil || len(l) != 0 {
+		t.Errorf("refused tables in the lobby: %v %v", l, err)
+	}
+	for _, clock := range []any{"none", 10, 604800} {
+		if st, b := e.call("POST", "/api/v1/tables", "", map[string]any{"game": "quizl", "seats": []string{"me"}, "rules": map[string]any{"clock": clock}}); st != 201 {
+			t.Errorf("clock %v: %d %s", clock, st, b)
+		}
+	}
+}
