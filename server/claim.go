@@ -111,10 +111,10 @@ func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResu
 			away := t.awayFor(int(w), now)
 			name := t.cfg.Name(w)
 			switch {
+			case t.here.open[w] > 0:
+				why = append(why, name+" is here")
 			case away >= s.cfg.WalkAway:
 				absent = append(absent, forfeit{Seat: int(w), Why: forfeitClaim, By: int(seat), Away: int(away / time.Second)})
-			case away == 0:
-				why = append(why, name+" is here")
 			default:
 				why = append(why, fmt.Sprintf("%s has been away for %s; you may claim once %s has been away %s, in %s", name, away.Round(time.Second), name, s.cfg.WalkAway, (s.cfg.WalkAway-away).Round(time.Second)))
 			}
