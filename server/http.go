@@ -226,6 +226,9 @@ type GameInfo struct {
 	Max      int           `json:"max_players"`
 	HasSetup bool          `json:"has_setup"`
 	Options  []game.Option `json:"options"`
+	// TableOptions are the options every game's tables take besides
+	// the game's own (the clock: game.TableOptions).
+	TableOptions []game.Option `json:"table_options"`
 }
 
 func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
@@ -233,7 +236,7 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 	for _, n := range h.s.games.Names() {
 		g, _ := h.s.games.Lookup(n)
 		lo, hi := g.Players()
-		out = append(out, GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options()})
+		out = append(out, GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options(), TableOptions: game.TableOptions()})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
