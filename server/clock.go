@@ -204,11 +204,16 @@ func (s *Service) clockMoved(t *table, seat game.Seat, at time.Time) {
 	s.armClock(t)
 }
 
+// maxForfeits bounds the moves one firing of a table's clock plays: one
+// for each seat whose time ran out, and a retry when another move came
+// first.
+const maxForfeits = 64
+
 // clockFired plays, for every seat whose time has run out, what its game
 // lets it give up with (game.ForfeitMove: resign, or Word Fight's cannot),
 // as an ordinary move with a "timeout" event before the referee's.
 func (s *Service) clockFired(t *table) {
-	for tries := 0; tries < 4*len(t.m.Seats)+4; tries++ {
+	for tries := 0; tries < maxForfeits; tries++ {
 		if s.ctx.Err() != nil {
 			return
 		}
