@@ -408,3 +408,46 @@ func TestClockOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// TestClockEverySeatToAnswer: in Word Fight every seat still to answer a
+// word has its own deadline, counted from the declaration; when several
+// run out at once, each says cannot, and the next declarer's turn begins.
+func TestClockEverySeatToAnswer(t *testing.T) {
+	e := newClockEnv(t)
+	id, toks := e.table("wordfight", 3, map[string]any{"clock": 30})
+	if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", toks[0], map[string]any{"move": "declare cart"}); st != 200 {
+		t.Fatalf("declare: %d %s", st, b)
+	}
+	e.clock.Advance(20 * time.Second)
+	if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", toks[1], map[string]any{"move": "place B2 across"}); st != 200 {
+		t.Fatalf("place: %d %s", st, b)
+	}
+	u := e.view(id, "")
+	for _, seat := range []int{0, 2} {
+		if l := u.Table.Seats[seat].TimeLeft; l == nil || *l != 10 {
+			t.Errorf("seat %d has %v s left, want 10: its time runs from the declaration", seat, l)
+		}
+	}
+	e.clock.Advance(10 * time.Second)
+	for seat, tok := range toks {
+		rec := e.record(id, tok)
+		if len(rec.Moves) != 4 {
+			t.Fatalf("moves after the deadline: %+v", rec.Moves)
+		}
+		if seat != 1 {
+			var mine string
+			for _, m := range rec.Moves[2:] {
+				if m.By == rec.Players[seat] {
+					mine = m.Move
+				}
+			}
+			if mine != "cannot" {
+				t.Errorf("%s's answer: %q, want cannot", rec.Players[seat], mine)
+			}
+		}
+	}
+	u = e.view(id, "")
+	if len(u.Table.ToMove) != 1 || u.Table.ToMove[0] != 1 || *u.Table.Seats[1].TimeLeft != 30 {
+		t.Errorf("after the word: to move %v, %+v", u.Table.ToMove, u.Table.Seats[1])
+	}
+}
