@@ -110,3 +110,31 @@ func TestMigrationsByName(t *testing.T) {
 		t.Error("a broken migration left its first statement behind")
 	}
 }
+
+// TestOldDataFolderUpgrades: a database made before chat (001 applied,
+// recorded only in user_version, with a table in it) opens, gets the
+// chat tables, and keeps its table.
+func TestOldDataFolderUpgrades(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "p.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	init, err := migrations.ReadFile("migrations/001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, string(init)+"; INSERT INTO tables VALUES ('t1', 'quizl', 'open', 1, 1, x'7b7d'); PRAGMA user_version = 1"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s := open(t, path)
+	defer s.Close()
+	if tb, err := s.Table(ctx, "t1"); err != nil || tb.Game != "quizl" {
+		t.Fatalf("the old table: %+v, %v", tb, err)
+	}
+	if err := s.AddChat(ctx, store.ChatMessage{Table: "t1", Seq: 1, Channel: "players", Text: "hi", At: time.Now()}); err != nil {
+		t.Fatalf("chat in an upgraded database: %v", err)
+	}
+}
