@@ -99,6 +99,25 @@ func TestChatRefusals(t *testing.T) {
 			t.Errorf("%q: %d %s", text, st, b)
 		}
 	}
+	// A stream that resumes after message 2 starts with message 3 alone.
+	if u := e.movesSince(id, ann, 0); len(u.Chat) != 3 {
+		t.Errorf("a stream from the start carries %d messages, want 3", len(u.Chat))
+	}
+	req, _ := http.NewRequest("GET", e.srv.URL+"/api/v1/tables/"+id+"/events?chat=2", nil)
+	req.Header.Set("Authorization", "Bearer "+ann)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u clockUpdate
+	json.NewDecoder(res.Body).Decode(&u)
+	res.Body.Close()
+	if len(u.Chat) != 1 || u.Chat[0].Seq != 3 || u.Chat[0].Text != "שלום" {
+		t.Errorf("a stream with chat=2: %+v", u.Chat)
+	}
+	if st, b := e.call("GET", "/api/v1/tables/"+id+"/events?chat=-2", ann, nil); st != 400 {
+		t.Errorf("events?chat=-2: %d %s", st, b)
+	}
 	for _, bad := range []string{"?since=-1", "?since=x", "?limit=0", "?limit=501"} {
 		if st, b := e.call("GET", "/api/v1/tables/"+id+"/chat"+bad, ann, nil); st != 400 {
 			t.Errorf("GET chat%s: %d %s", bad, st, b)
