@@ -295,3 +295,38 @@ func TestChatOverSocketAndRate(t *testing.T) {
 		t.Errorf("%d of 6 quick messages refused, want 1 or 2", refused)
 	}
 }
+
+// TestChatOpensAtTheEnd: a spectator following the table never gets the
+// players' chat while the game is on; the update that shows the end
+// brings it.
+func TestChatOpensAtTheEnd(t *testing.T) {
+	e := newClockEnv(t)
+	id, toks := e.table("nymphabet", 2, nil)
+	cat := e.identity("Cat")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/v1/tables/"+id+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+cat)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	dec := json.NewDecoder(res.Body)
+	var u clockUpdate
+	dec.Decode(&u)
+	e.call("POST", "/api/v1/tables/"+id+"/chat", toks[0], map[string]any{"channel": "players", "text": "my plan"})
+	e.call("POST", "/api/v1/tables/"+id+"/chat", cat, map[string]any{"channel": "spectators", "text": "hi all"})
+	u = clockUpdate{}
+	dec.Decode(&u)
+	if texts(u.Chat) != "spectators:Cat:hi all" {
+		t.Fatalf("Cat's stream while the game is on: %q", texts(u.Chat))
+	}
+	e.call("POST", "/api/v1/tables/"+id+"/moves", toks[1], map[string]any{"move": "resign"})
+	e.call("POST", "/api/v1/tables/"+id+"/moves", toks[0], map[string]any{"move": "resign"})
+	u = clockUpdate{}
+	dec.Decode(&u)
+	if u.Table.Status != "finished" || texts(u.Chat) != "players:Ann:my plan | spectators:Cat:hi all" {
+		t.Errorf("Cat's stream at the end: %s, %q", u.Table.Status, texts(u.Chat))
+	}
+}

@@ -23,6 +23,7 @@ type Watcher struct {
 	identity string
 	chat     int
 	ended    bool // an update showed the end
+	sent     bool // an update was sent
 }
 
 // Watch starts following table id from version from: the first Update
@@ -66,9 +67,13 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 		seat := w.t.seatOf(w.p)
 		from := w.chat
 		if w.t.status == store.Finished && !w.ended {
-			// At the end every channel opens to everyone: the update that
-			// first shows the end carries every message at hand.
-			from, w.ended = 0, true
+			// At the end every channel opens to everyone: an update that
+			// shows the end after earlier ones carries every message at
+			// hand, those the watcher could not read before included.
+			if w.sent {
+				from = 0
+			}
+			w.ended = true
 		}
 		chat, last := w.t.chatAfter(from, seat, w.identity)
 		if w.version < 0 || v > w.version || len(chat) > 0 {
@@ -80,7 +85,7 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 			if err != nil {
 				return Update{}, err
 			}
-			w.version, w.chat = u.Version, last
+			w.version, w.chat, w.sent = u.Version, last, true
 			return u, nil
 		}
 		w.chat = last // nothing new this watcher may see
