@@ -87,7 +87,17 @@ func Resolve(opts []Option, raw map[string]json.RawMessage) (Rules, error) {
 	for _, n := range names {
 		i := slices.IndexFunc(opts, func(o Option) bool { return o.Name == n })
 		if i < 0 {
-			return nil, fmt.Errorf("unknown rule option %q", n)
+			v, ok, err := decodeTableOption(n, raw[n])
+			if !ok {
+				return nil, fmt.Errorf("unknown rule option %q", n)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("rule option %s: %w", n, err)
+			}
+			if v != 0 {
+				r[n] = v
+			}
+			continue
 		}
 		v, err := opts[i].decode(raw[n])
 		if err != nil {
@@ -197,6 +207,11 @@ func NonDefault(opts []Option, r Rules) map[string]any {
 	out := map[string]any{}
 	for _, o := range opts {
 		if v, ok := r[o.Name]; ok && v != o.Default {
+			out[o.Name] = v
+		}
+	}
+	for _, o := range TableOptions() {
+		if v, ok := r[o.Name]; ok && v != o.Default && !slices.ContainsFunc(opts, func(g Option) bool { return g.Name == o.Name }) {
 			out[o.Name] = v
 		}
 	}

@@ -223,6 +223,13 @@ type ClientMessage struct {
 	Auto    bool            `json:"auto,omitempty"`
 	// Computer asks for the computer's setup at that level (with Auto).
 	Computer string `json:"computer,omitempty"`
+	// Chat, in a hello, is the number of the last chat message the client
+	// saw. Channel and Text are a "chat" message's; Channel and Muted a
+	// "mute" message's (chat.go).
+	Chat    *int   `json:"chat,omitempty"`
+	Channel string `json:"channel,omitempty"`
+	Text    string `json:"text,omitempty"`
+	Muted   bool   `json:"muted,omitempty"`
 }
 
 // maxClientID caps the id a client gives a message.
@@ -250,10 +257,14 @@ func decodeClientMessage(b []byte) (ClientMessage, error) {
 		if m.Auto == (len(m.Setup) > 0) {
 			return m, badRequest(`a "setup" message needs either "setup" or "auto": true`)
 		}
+	case "chat", "mute":
+		if err := checkChannel(m.Channel); err != nil {
+			return m, err
+		}
 	case "":
 		return m, badRequest(`the message has no "type"`)
 	default:
-		return m, badRequest(`unknown message type %q (want hello, move, setup or ping)`, clip(m.Type))
+		return m, badRequest(`unknown message type %q (want hello, move, setup, chat, mute or ping)`, clip(m.Type))
 	}
 	return m, nil
 }

@@ -18,6 +18,8 @@ func FuzzDecodeClientMessage(f *testing.F) {
 		`{"type": "move", "move": "72", "id": "m1", "version": 9}`,
 		`{"type": "setup", "auto": true, "computer": "strong"}`,
 		`{"type": "setup", "setup": {"grid": ["ABCDE"]}}`,
+		`{"type": "chat", "channel": "players", "text": "hi"}`, `{"type": "mute", "channel": "spectators", "muted": true}`,
+		`{"type": "chat", "channel": "all", "text": "hi"}`, `{"type": "hello", "chat": 4}`,
 		`{"type": "ping"}`, `{"type": "dance"}`, `{}`, `[]`, `null`, `{"type": "move"`, "",
 	} {
 		f.Add([]byte(s))
@@ -32,6 +34,10 @@ func FuzzDecodeClientMessage(f *testing.F) {
 		}
 		switch m.Type {
 		case "hello", "ping", "setup":
+		case "chat", "mute":
+			if m.Channel != ChannelPlayers && m.Channel != ChannelSpectators {
+				t.Fatalf("accepted channel %q", m.Channel)
+			}
 		case "move":
 			if strings.TrimSpace(m.Move) == "" || len(m.Move) > MaxMoveLen {
 				t.Fatalf("accepted move %q", m.Move)

@@ -77,6 +77,10 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.Handle("GET /api/v1/tables/{id}/analysis", newAnalyses(h))
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/rematch", h.rematch)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/socket", h.socket)
+	h.mux.HandleFunc("GET /api/v1/tables/{id}/chat", h.chatPage)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat", h.chat)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat/mute", h.mute)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/claim", h.claim)
 	h.mux.HandleFunc("GET /t/{id}", h.invite)
 	h.mux.HandleFunc("POST /api/v1/accounts", h.signUp)
 	h.mux.HandleFunc("GET /api/v1/account", h.whoAmI)
@@ -243,6 +247,9 @@ type GameInfo struct {
 	Max      int           `json:"max_players"`
 	HasSetup bool          `json:"has_setup"`
 	Options  []game.Option `json:"options"`
+	// TableOptions are the options every game's tables take besides
+	// the game's own (the clock: game.TableOptions).
+	TableOptions []game.Option `json:"table_options"`
 }
 
 func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
@@ -250,7 +257,7 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 	for _, n := range h.s.games.Names() {
 		g, _ := h.s.games.Lookup(n)
 		lo, hi := g.Players()
-		out = append(out, GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options()})
+		out = append(out, GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options(), TableOptions: game.TableOptions()})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -453,12 +460,20 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	chatFrom, err := parseChatFrom(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	wt, err := h.s.Watch(r.Context(), p, r.PathValue("id"), from)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	defer wt.Close()
+	if chatFrom >= 0 {
+		wt.ChatFrom(chatFrom)
+	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("X-Accel-Buffering", "no")

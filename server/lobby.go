@@ -18,10 +18,22 @@ func (s *Service) View(ctx context.Context, p *Principal, id string) (Update, er
 	if err != nil {
 		return Update{}, err
 	}
+	if err := s.loadChat(ctx, t); err != nil {
+		return Update{}, err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.lastUse = time.Now()
-	return t.update(s.games, t.seatOf(p), -1)
+	seat := t.seatOf(p)
+	t.touch(seat, s.now())
+	u, err := t.update(s.games, seat, -1)
+	identity := ""
+	if p != nil {
+		identity = p.Identity
+	}
+	u.Chat, _ = t.chatAfter(0, seat, identity)
+	u.Muted = t.mutedBy(identity)
+	return u, err
 }
 
 // Record returns table id's record as the asker may see it.

@@ -51,6 +51,14 @@ func (s *Service) Move(ctx context.Context, p *Principal, id, move string, expec
 }
 
 func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text string, expect *int) (MoveResult, error) {
+	return s.play(ctx, t, seat, text, expect, nil)
+}
+
+// play is move, and when fo is not nil a move the server plays for seat
+// (its time ran out, or its game was claimed): fo is then kept in the
+// table's description, written with the move, and its event comes first
+// among the move's.
+func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text string, expect *int, fo *forfeit) (MoveResult, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return MoveResult{}, badRequest("the move is empty")
@@ -85,18 +93,30 @@ func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text strin
 		}
 		return MoveResult{}, refuse(http.StatusUnprocessableEntity, "%v", err)
 	}
-	now := time.Now().UTC()
+	now := s.now().UTC()
 	mv := store.Move{Seq: len(t.moves) + 1, Seat: int(seat), Text: text, At: now}
 	var update *store.Update
-	old := t.m // only a finishing move changes the description: see below
-	if t.st.Result().Status == game.Finished {
+	old := t.m // only a finishing move, or one played for a seat, changes the description: see below
+	if finished := t.st.Result().Status == game.Finished; finished || fo != nil {
 		old = t.m.clone()
-		t.finishSet()
+		status := store.Playing
+		if finished {
+			t.finishSet()
+			status = store.Finished
+		}
+		if fo != nil {
+			fo.Move = mv.Seq
+			t.m.Forfeits = append(slices.Clip(t.m.Forfeits), *fo)
+		}
 		b, err := json.Marshal(t.m)
 		if err != nil {
+			t.m = old
 			return MoveResult{}, err
 		}
-		update = &store.Update{Status: store.Finished, Meta: b, End: t.gameEnd(now)}
+		update = &store.Update{Status: status, Meta: b}
+		if finished {
+			update.End = t.gameEnd(now)
+		}
 	}
 	if err := s.st.AppendMove(ctx, t.id, mv, update); err != nil {
 		// The state ran ahead of the store: rebuild it from the record.
@@ -111,6 +131,14 @@ func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text strin
 	}
 	t.moves = append(t.moves, game.Move{By: t.m.Seats[seat].Name, Move: text, At: &now})
 	t.status = t.deriveStatus()
+	if fo != nil {
+		evs = append([]game.Event{t.forfeitEvent(*fo, text)}, evs...)
+	} else {
+		t.touch(seat, now)
+	}
+	if t.tc.turn > 0 {
+		s.clockMoved(t, seat, now)
+	}
 	st := step{version: t.version(), seat: seat, move: text, events: evs}
 	t.remember(st)
 	t.broadcast()

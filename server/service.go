@@ -63,6 +63,13 @@ type Config struct {
 	// 42-61 (gctrace). A table someone watches stays however long they
 	// watch.
 	IdleEvict time.Duration
+	// Clock is the time the service keeps for moves, chat, the deadlines
+	// of tables with a clock and walk-aways (default: the system's).
+	Clock Clock
+	// WalkAway is how long the player to move at a table without a clock
+	// must be away before the others may claim the game (default
+	// DefaultWalkAway).
+	WalkAway time.Duration
 }
 
 // Service is the table service: tables, seats, identities and moves.
@@ -79,6 +86,8 @@ type Service struct {
 	lexes map[string]*lexicon.Lexicon
 
 	creds *credCache
+	// chatLimit limits each identity's chat messages.
+	chatLimit *keyedLimiter
 
 	ctx    context.Context // canceled by Close: stops the computer players
 	cancel context.CancelFunc
@@ -118,11 +127,18 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if cfg.IdleEvict == 0 {
 		cfg.IdleEvict = time.Second
 	}
+	if cfg.Clock == nil {
+		cfg.Clock = systemClock{}
+	}
+	if cfg.WalkAway == 0 {
+		cfg.WalkAway = DefaultWalkAway
+	}
 	s := &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
 		tables: map[string]*table{}, creds: newCredCache(credCacheSize), lexes: map[string]*lexicon.Lexicon{},
-		botSem:  make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
-		hashing: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
+		botSem:    make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		hashing:   make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
+		chatLimit: newKeyedLimiter(ChatRate, ChatBurst),
 	}
 	s.metrics = newMetrics(s)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -143,6 +159,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	for _, t := range s.tables {
 		t.mu.Lock()
 		s.scheduleBots(t)
+		s.armClock(t) // a deadline passed while the server was down fires now
 		t.mu.Unlock()
 	}
 	s.log.Info("tables restored", "live", len(s.tables), "stored", len(stored), "took", time.Since(start))
@@ -154,6 +171,15 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 // store open for its owner to close.
 func (s *Service) Close() {
 	s.cancel()
+	s.mu.RLock()
+	for _, t := range s.tables {
+		t.mu.Lock()
+		if t.tc.timer != nil {
+			t.tc.timer.Stop()
+		}
+		t.mu.Unlock()
+	}
+	s.mu.RUnlock()
 	s.bots.Wait()
 }
 
@@ -193,7 +219,9 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", row.ID, err)
 	}
-	t := &table{id: row.ID, g: g, created: row.Created, m: m, lastUse: time.Now()}
+	t := &table{id: row.ID, g: g, created: row.Created, m: m, lastUse: time.Now(), clk: s.cfg.Clock}
+	t.tc.turn = time.Duration(rules.Int(game.ClockOption)) * time.Second
+	t.here.size(len(m.Seats), s.now())
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
 	t.bots = make([]game.Bot, len(m.Seats))
 	t.busy = make([]bool, len(m.Seats))
@@ -212,10 +240,15 @@ func (s *Service) restore(row store.Table) (*table, error) {
 		t.st = st
 		from := max(0, len(steps)-recentSteps)
 		for i := from; i < len(steps); i++ {
-			t.remember(step{version: m.Start + i + 1, seat: steps[i].Seat, move: steps[i].Move.Move, events: steps[i].Events})
+			t.remember(step{version: m.Start + i + 1, seat: steps[i].Seat, move: steps[i].Move.Move, events: t.noted(i, steps[i].Events)})
 		}
 	}
 	t.status = t.deriveStatus()
+	if t.tc.turn > 0 && t.st != nil && t.status != store.Finished {
+		if err := s.deriveDue(t); err != nil {
+			return nil, fmt.Errorf("table %s: the clock: %w", row.ID, err)
+		}
+	}
 	return t, nil
 }
 
@@ -359,6 +392,8 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 		t.m.Changes++
 		t.m.Started = true
 		t.m.Start = t.m.Changes
+		at := s.now().UTC()
+		t.m.StartedAt = &at
 		t.cfg.Players = t.players()
 		t.st = st
 	}
@@ -371,6 +406,9 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 	t.cfg.Players = t.players()
 	t.broadcast()
 	s.scheduleBots(t)
+	if st != nil {
+		s.startClock(t, *t.m.StartedAt)
+	}
 	return nil
 }
 

@@ -37,7 +37,8 @@ type socket struct {
 type ServerMessage struct {
 	// Type is "update" (Update holds the seat's new view), "ack" (a move
 	// or setup was accepted: Result holds a move's MoveResult, Setup a
-	// setup as checked), "error" or "pong".
+	// setup as checked; a chat message: Chat holds it as stored; a mute:
+	// Muted the channels now muted), "error" or "pong".
 	Type    string          `json:"type"`
 	ID      string          `json:"id,omitempty"`
 	Update  *Update         `json:"update,omitempty"`
@@ -46,6 +47,8 @@ type ServerMessage struct {
 	Setup   json.RawMessage `json:"setup,omitempty"`
 	Error   string          `json:"error,omitempty"`
 	Status  int             `json:"status,omitempty"`
+	Chat    *ChatLine       `json:"chat,omitempty"`
+	Muted   []string        `json:"muted,omitempty"`
 }
 
 func (s *socket) send(ctx context.Context, m ServerMessage) error {
@@ -147,6 +150,9 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 		return websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
 	defer wt.Close()
+	if hello.Chat != nil {
+		wt.ChatFrom(*hello.Chat)
+	}
 
 	// The pusher sends every update; the reader below answers messages.
 	pushErr := make(chan error, 1)
@@ -249,6 +255,20 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 			return 0, ""
 		}
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Setup: res.Setup})
+	case "chat":
+		line, err := s.h.s.Chat(ctx, s.p, id, ChatRequest{Channel: m.Channel, Text: m.Text})
+		if err != nil {
+			s.sendError(ctx, m.ID, err)
+			return 0, ""
+		}
+		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Chat: &line})
+	case "mute":
+		muted, err := s.h.s.Mute(ctx, s.p, id, MuteRequest{Channel: m.Channel, Muted: m.Muted})
+		if err != nil {
+			s.sendError(ctx, m.ID, err)
+			return 0, ""
+		}
+		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Muted: append(muted, []string{}...)})
 	}
 	return 0, ""
 }

@@ -41,6 +41,12 @@ type meta struct {
 	// ends (ratings.go).
 	Rated bool   `json:"rated,omitempty"`
 	Pool  string `json:"pool,omitempty"`
+	// StartedAt is when play started; a clock's first deadlines count
+	// from it (clock.go).
+	StartedAt *time.Time `json:"started_at,omitempty"`
+	// Forfeits are the moves the server played for seats whose time ran
+	// out or whose game was claimed (clock.go).
+	Forfeits []forfeit `json:"forfeits,omitempty"`
 }
 
 // seatMeta is one seat: open, held by a person, or a computer.
@@ -108,6 +114,10 @@ type table struct {
 	bots     []game.Bot
 	busy     []bool
 	lastUse  time.Time
+	clk      Clock      // the service's (clock.go)
+	tc       tableClock // clock.go
+	here     presence   // claim.go
+	ch       tableChat  // chat.go
 }
 
 // version returns the table's version: one more at every change.
@@ -246,6 +256,9 @@ type TableInfo struct {
 	// Rated is set on a rated table, and Pool names its rating pool.
 	Rated bool   `json:"rated,omitempty"`
 	Pool  string `json:"pool,omitempty"`
+	// Clock is the table's clock, when its rules set one; each seat to
+	// move then has its Deadline.
+	Clock *ClockInfo `json:"clock,omitempty"`
 }
 
 // SeatInfo describes one seat publicly.
@@ -257,6 +270,14 @@ type SeatInfo struct {
 	Level string `json:"level,omitempty"`
 	// Ready reports whether the seat's secret setup is in.
 	Ready bool `json:"ready"`
+	// Deadline is when the seat's time for this turn runs out, at a table
+	// with a clock, and TimeLeft the seconds to it (clock.go).
+	Deadline *time.Time `json:"deadline,omitempty"`
+	TimeLeft *float64   `json:"time_left,omitempty"`
+	// AwaySince is, for a person to move at a table without a clock,
+	// when that seat was last seen, while it has no connection open: once
+	// it is DefaultWalkAway old the others may claim the game (claim.go).
+	AwaySince *time.Time `json:"away_since,omitempty"`
 }
 
 // Reveal is one seat's setup and the salt of its commitment.
@@ -292,6 +313,11 @@ func (t *table) info() TableInfo {
 			in.Commitments = append(in.Commitments, Commitment(s.Salt, s.Setup))
 		}
 	}
+	if t.clk != nil {
+		now := t.clk.Now()
+		t.clockInfo(&in, now)
+		t.awayInfo(&in, now)
+	}
 	if t.status == store.Finished {
 		r := t.st.Result()
 		in.Result = &r
@@ -325,6 +351,10 @@ type Update struct {
 	// View is State.View(seat), once play has started.
 	View  any        `json:"view,omitempty"`
 	Moves []MoveInfo `json:"moves,omitempty"`
+	// Chat holds the chat messages the seat may see that it has not been
+	// sent yet, and Muted the channels its identity muted (chat.go).
+	Chat  []ChatLine `json:"chat,omitempty"`
+	Muted []string   `json:"muted,omitempty"`
 }
 
 // moveFor returns step s as seat may see it.
@@ -388,7 +418,7 @@ func (t *table) steps(reg *game.Registry, first int) ([]step, error) {
 	}
 	out := make([]step, 0, len(all)-first)
 	for i := first; i < len(all); i++ {
-		out = append(out, step{version: t.m.Start + i + 1, seat: all[i].Seat, move: all[i].Move.Move, events: all[i].Events})
+		out = append(out, step{version: t.m.Start + i + 1, seat: all[i].Seat, move: all[i].Move.Move, events: t.noted(i, all[i].Events)})
 	}
 	return out, nil
 }

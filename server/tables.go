@@ -180,7 +180,10 @@ func rawRules(g game.Game, r game.Rules) map[string]json.RawMessage {
 }
 
 func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.Lexicon) *table {
-	t := &table{id: newID(), g: g, created: time.Now().UTC(), m: m, lastUse: time.Now()}
+	t := &table{id: newID(), g: g, created: time.Now().UTC(), m: m, lastUse: time.Now(), clk: s.cfg.Clock}
+	t.tc.turn = time.Duration(rules.Int(game.ClockOption)) * time.Second
+	t.ch = tableChat{loaded: true, mutes: map[string][]string{}}
+	t.here.size(len(m.Seats), s.now())
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
 	t.bots = make([]game.Bot, len(m.Seats))
 	t.busy = make([]bool, len(m.Seats))
@@ -242,6 +245,8 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 			return refuse(http.StatusUnprocessableEntity, "the game cannot start: %v", err)
 		}
 		t.st, t.m.Started, t.m.Changes, t.m.Start = st, true, 1, 1
+		at := s.now().UTC()
+		t.m.StartedAt = &at
 	}
 	t.status = t.deriveStatus()
 	desc, err := json.Marshal(t.m)
@@ -258,6 +263,9 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 	s.metrics.tablesCreated.Add(1)
 	t.mu.Lock()
 	s.scheduleBots(t)
+	if t.m.StartedAt != nil {
+		s.startClock(t, *t.m.StartedAt)
+	}
 	t.mu.Unlock()
 	return nil
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"net/http"
 	"time"
+
+	"parlour/game"
+	"parlour/store"
 )
 
 // Watcher follows one table for one asker, yielding an Update at every
@@ -14,6 +17,13 @@ type Watcher struct {
 	p       *Principal
 	version int
 	closed  bool
+	// seat is the seat the watcher counts as present (chat.go, claim.go);
+	// chat is the number of the last chat message it was sent.
+	seat     game.Seat
+	identity string
+	chat     int
+	ended    bool // an update showed the end
+	sent     bool // an update was sent
 }
 
 // Watch starts following table id from version from: the first Update
@@ -25,6 +35,9 @@ func (s *Service) Watch(ctx context.Context, p *Principal, id string, from int) 
 	if err != nil {
 		return nil, err
 	}
+	if err := s.loadChat(ctx, t); err != nil {
+		return nil, err
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if v := t.version(); from > v {
@@ -32,8 +45,18 @@ func (s *Service) Watch(ctx context.Context, p *Principal, id string, from int) 
 	}
 	t.watchers++
 	s.metrics.watchers.Add(1)
-	return &Watcher{s: s, t: t, p: p, version: from}, nil
+	w := &Watcher{s: s, t: t, p: p, version: from, seat: t.seatOf(p), chat: -1}
+	if p != nil {
+		w.identity = p.Identity
+	}
+	t.arrive(w.seat, s.now())
+	return w, nil
 }
+
+// ChatFrom makes the watcher's first update carry only the chat messages
+// after number n (by default it carries every one at hand): a client
+// that reconnects passes the last it saw.
+func (w *Watcher) ChatFrom(n int) { w.chat = n }
 
 // Next returns the next Update: at once if the table changed since the
 // last one (or this is the first), else when it changes or ctx ends.
@@ -41,17 +64,31 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 	for {
 		w.t.mu.Lock()
 		v := w.t.version()
-		if w.version < 0 || v > w.version {
+		seat := w.t.seatOf(w.p)
+		from := w.chat
+		if w.t.status == store.Finished && !w.ended {
+			// At the end every channel opens to everyone: an update that
+			// shows the end after earlier ones carries every message at
+			// hand, those the watcher could not read before included.
+			if w.sent {
+				from = 0
+			}
+			w.ended = true
+		}
+		chat, last := w.t.chatAfter(from, seat, w.identity)
+		if w.version < 0 || v > w.version || len(chat) > 0 {
 			since := w.version
-			u, err := w.t.update(w.s.games, w.t.seatOf(w.p), since)
+			u, err := w.t.update(w.s.games, seat, since)
+			u.Chat, u.Muted = chat, w.t.mutedBy(w.identity)
 			w.t.lastUse = time.Now()
 			w.t.mu.Unlock()
 			if err != nil {
 				return Update{}, err
 			}
-			w.version = u.Version
+			w.version, w.chat, w.sent = u.Version, last, true
 			return u, nil
 		}
+		w.chat = last // nothing new this watcher may see
 		ch := w.t.awaitChange()
 		w.t.mu.Unlock()
 		select {
@@ -82,6 +119,7 @@ func (w *Watcher) Close() {
 	w.closed = true
 	w.t.mu.Lock()
 	w.t.watchers--
+	w.t.leave(w.seat, w.s.now())
 	w.t.mu.Unlock()
 	w.s.metrics.watchers.Add(-1)
 }

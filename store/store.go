@@ -121,6 +121,9 @@ type Store interface {
 	// leaves nothing half made.
 	Write(ctx context.Context, b Batch) error
 
+	// Chats holds the tables' chat (see chat.go).
+	Chats
+
 	// Close waits for pending writes and releases the store.
 	Close() error
 }

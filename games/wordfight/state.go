@@ -438,3 +438,14 @@ type (
 		Cannot []game.Seat `json:"cannot,omitempty"`
 	}
 )
+
+// Forfeit implements game.Forfeiter: a seat whose time ran out while a
+// word waits for its answer says "cannot" (it scores nothing for the
+// word, and the word counts as not placed); a declarer whose time ran
+// out resigns, since nobody may choose a word for it.
+func (s *State) Forfeit(seat game.Seat) string {
+	if !s.over && s.answering && int(seat) < len(s.answered) && !s.answered[seat] && !s.resigned[seat] {
+		return "cannot"
+	}
+	return "resign"
+}

@@ -158,7 +158,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	db.SetMaxOpenConns(5)
 	db.SetMaxIdleConns(5)
 	db.SetConnMaxIdleTime(0)
-	if err := migrate(ctx, db); err != nil {
+	if err := migrate(ctx, db, migrations); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: migrating %s: %w", path, err)
 	}
@@ -181,28 +181,86 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	return s, nil
 }
 
-// migrate applies, in order, every embedded migration newer than the
-// database's user_version.
-func migrate(ctx context.Context, db *sql.DB) error {
-	names, err := fs.Glob(migrations, "migrations/*.sql")
+// migrate applies, in the order of their numbers, every embedded
+// migration the database has not had, and records each by name in
+// schema_migrations, in the same transaction as the migration itself.
+// Migrations are found by name, not by a high-water mark: a database
+// that had 003 applied by a build without 002 still gets 002 from a
+// build that has it. A database from before schema_migrations counts
+// the migrations numbered up to its user_version as applied.
+func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) error {
+	paths, err := fs.Glob(fsys, "migrations/*.sql")
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
-	var have int
-	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
-		return err
+	type migration struct {
+		n    int
+		name string
+		path string
 	}
-	for _, name := range names {
-		base := filepath.Base(name)
+	var all []migration
+	for _, p := range paths {
+		base := filepath.Base(p)
 		n, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
 		if err != nil {
 			return fmt.Errorf("migration %s: name must start with its number", base)
 		}
-		if n <= have {
+		all = append(all, migration{n, base, p})
+	}
+	sort.Slice(all, func(i, j int) bool {
+		return all[i].n < all[j].n || all[i].n == all[j].n && all[i].name < all[j].name
+	})
+	var have int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&have); err != nil {
+		return err
+	}
+	var tracked int
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").Scan(&tracked); err != nil {
+		return err
+	}
+	if tracked == 0 {
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, "CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, applied INTEGER NOT NULL)"); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("recording migrations: %w", err)
+		}
+		for _, m := range all {
+			if m.n <= have {
+				if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied) VALUES (?, ?)", m.name, nanos(time.Now())); err != nil {
+					tx.Rollback()
+					return fmt.Errorf("recording migrations: %w", err)
+				}
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("recording migrations: %w", err)
+		}
+	}
+	applied := map[string]bool{}
+	rows, err := db.QueryContext(ctx, "SELECT name FROM schema_migrations")
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			rows.Close()
+			return err
+		}
+		applied[name] = true
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, m := range all {
+		if applied[m.name] {
 			continue
 		}
-		body, err := migrations.ReadFile(name)
+		body, err := fs.ReadFile(fsys, m.path)
 		if err != nil {
 			return err
 		}
@@ -210,18 +268,20 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", base, err)
+		have = max(have, m.n)
+		for _, q := range []string{string(body), fmt.Sprintf("PRAGMA user_version = %d", have)} {
+			if _, err := tx.ExecContext(ctx, q); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migration %s: %w", m.name, err)
+			}
 		}
-		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", n)); err != nil {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied) VALUES (?, ?)", m.name, nanos(time.Now())); err != nil {
 			tx.Rollback()
-			return fmt.Errorf("migration %s: %w", base, err)
+			return fmt.Errorf("migration %s: %w", m.name, err)
 		}
 		if err := tx.Commit(); err != nil {
-			return fmt.Errorf("migration %s: %w", base, err)
+			return fmt.Errorf("migration %s: %w", m.name, err)
 		}
-		have = n
 	}
 	return nil
 }

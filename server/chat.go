@@ -1,0 +1,461 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// MaxChatLen caps a chat message, in characters (a letter with its
+// accents counts once, as in names).
+const MaxChatLen = 200
+
+// The chat channels of a table.
+const (
+	// ChannelPlayers is the players' chat: the seated players write and
+	// read it; once the game is over everybody may read it.
+	ChannelPlayers = "players"
+	// ChannelSpectators is the spectators' chat: whoever holds no seat
+	// writes and reads it; once the game is over everybody may read it,
+	// and the players may write in it too.
+	ChannelSpectators = "spectators"
+)
+
+// chatWindow is how many of a table's latest messages it keeps at hand;
+// older ones are read from the store (GET .../chat?since=N).
+const chatWindow = 100
+
+// ChatRate and ChatBurst limit the messages one identity writes, across
+// every table: one a second, with bursts of five.
+const (
+	ChatRate  = 1.0
+	ChatBurst = 5
+)
+
+// ChatLine is one chat message as clients see it.
+type ChatLine struct {
+	Seq     int       `json:"seq"`
+	Channel string    `json:"channel"`
+	Seat    int       `json:"seat"`
+	Name    string    `json:"name"`
+	Text    string    `json:"text"`
+	At      time.Time `json:"at"`
+}
+
+func lineOf(m store.ChatMessage) ChatLine {
+	return ChatLine{Seq: m.Seq, Channel: m.Channel, Seat: m.Seat, Name: m.Name, Text: m.Text, At: m.At}
+}
+
+// tableChat is a table's chat as the server holds it: the number of its
+// last message, the latest messages, and who muted what.
+type tableChat struct {
+	loaded bool
+	last   int
+	recent []store.ChatMessage
+	mutes  map[string][]string // identity → muted channels
+}
+
+// loadChat reads t's chat from the store, once, before anything shows it.
+func (s *Service) loadChat(ctx context.Context, t *table) error {
+	t.mu.Lock()
+	loaded := t.ch.loaded
+	t.mu.Unlock()
+	if loaded {
+		return nil
+	}
+	last, err := s.st.LastChat(ctx, t.id)
+	if err != nil {
+		return err
+	}
+	recent, err := s.st.Chat(ctx, t.id, max(0, last-chatWindow), chatWindow)
+	if err != nil {
+		return err
+	}
+	mutes, err := s.st.Mutes(ctx, t.id)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.ch.loaded {
+		t.ch = tableChat{loaded: true, last: last, recent: recent, mutes: map[string][]string{}}
+		for _, m := range mutes {
+			t.ch.mutes[m.Identity] = append(t.ch.mutes[m.Identity], m.Channel)
+		}
+	}
+	return nil
+}
+
+// mayRead reports whether seat (game.Spectator for a spectator) may read
+// channel of t. t.mu must be held.
+func (t *table) mayRead(channel string, seat game.Seat) bool {
+	if t.status == store.Finished {
+		return true
+	}
+	if channel == ChannelPlayers {
+		return seat >= 0
+	}
+	return seat < 0
+}
+
+// muted reports whether identity muted channel of t. t.mu must be held.
+func (t *table) muted(identity, channel string) bool {
+	for _, c := range t.ch.mutes[identity] {
+		if c == channel {
+			return true
+		}
+	}
+	return false
+}
+
+// shows reports whether m is shown to seat and identity. t.mu must be
+// held.
+func (t *table) shows(m store.ChatMessage, seat game.Seat, identity string) bool {
+	return t.mayRead(m.Channel, seat) && (identity == "" || !t.muted(identity, m.Channel))
+}
+
+// chatAfter returns the lines after since that seat and identity may see,
+// from the ones at hand, and the number of the last message. t.mu must be
+// held.
+func (t *table) chatAfter(since int, seat game.Seat, identity string) ([]ChatLine, int) {
+	var out []ChatLine
+	for _, m := range t.ch.recent {
+		if m.Seq > since && t.shows(m, seat, identity) {
+			out = append(out, lineOf(m))
+		}
+	}
+	return out, t.ch.last
+}
+
+// mutedBy lists the channels identity muted. t.mu must be held.
+func (t *table) mutedBy(identity string) []string {
+	if identity == "" {
+		return nil
+	}
+	return append([]string(nil), t.ch.mutes[identity]...)
+}
+
+// ChatRequest is the body of POST /api/v1/tables/{id}/chat.
+type ChatRequest struct {
+	Channel string `json:"channel"`
+	Text    string `json:"text"`
+}
+
+// checkChannel refuses a channel that is not one of the two.
+func checkChannel(c string) error {
+	if c != ChannelPlayers && c != ChannelSpectators {
+		return badRequest(`channel must be "players" or "spectators", not %q`, clip(c))
+	}
+	return nil
+}
+
+// cleanChat checks a chat message and returns it as the server keeps it:
+// NFC-normalised, without spaces at either end. It is refused, with the
+// rule it broke, when it is empty, not UTF-8, holds a control character
+// (a line break included), a direction control, an invisible or
+// private-use character, or has more than MaxChatLen characters. A zero
+// width joiner between two characters (as emoji sequences have it) and a
+// variation selector after one are kept.
+func cleanChat(text string) (string, error) {
+	if !utf8.ValidString(text) || strings.ContainsRune(text, utf8.RuneError) {
+		return "", badRequest("a message must be UTF-8 text: this one holds bytes that are not")
+	}
+	text = strings.TrimSpace(norm.NFC.String(text))
+	if text == "" {
+		return "", badRequest("the message is empty")
+	}
+	chars, marks := 0, 0
+	var prev rune
+	rs := []rune(text)
+	for i, r := range rs {
+		switch {
+		case unicode.IsControl(r):
+			return "", badRequest("a message may not hold control characters such as line breaks (%U)", r)
+		case unicode.Is(unicode.Bidi_Control, r):
+			return "", badRequest("a message may not hold direction controls, which reorder the text around them (%U)", r)
+		case unicode.Is(unicode.Variation_Selector, r):
+			if i == 0 || unicode.IsSpace(prev) || unicode.Is(unicode.Variation_Selector, prev) {
+				return "", badRequest("a message may not hold a variation selector that follows no character (%U)", r)
+			}
+		case r == '\u200d' && i > 0 && i < len(rs)-1 && !unicode.IsSpace(prev) && !unicode.IsSpace(rs[i+1]):
+			// joins two characters into one sign
+		case unicode.Is(unicode.Cf, r), unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), r == '\u2800':
+			return "", badRequest("a message may not hold invisible characters (%U)", r)
+		case unicode.Is(unicode.Co, r) || !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs):
+			return "", badRequest("a message may not hold private-use or unassigned characters (%U)", r)
+		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc):
+			if i == 0 || unicode.IsSpace(prev) {
+				return "", badRequest("a message may not start a word with an accent or other combining mark (%U)", r)
+			}
+			if marks++; marks > maxMarks {
+				return "", badRequest("a message may have at most %d accents or marks on one character", maxMarks)
+			}
+		default:
+			chars++
+			marks = 0
+		}
+		prev = r
+	}
+	if chars > MaxChatLen {
+		return "", badRequest("a message may be at most %d characters; this one has %d", MaxChatLen, chars)
+	}
+	return text, nil
+}
+
+// Chat writes a message in a channel of table id's chat for p, and
+// answers it as stored. The message is in the store before anybody sees
+// it; watchers get it in their next update.
+func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatRequest) (ChatLine, error) {
+	if p == nil {
+		return ChatLine{}, refuse(http.StatusUnauthorized, "chat needs an identity: send your token (a guest gets one from POST /api/v1/identity)")
+	}
+	if err := checkChannel(req.Channel); err != nil {
+		return ChatLine{}, err
+	}
+	text, err := cleanChat(req.Text)
+	if err != nil {
+		return ChatLine{}, err
+	}
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return ChatLine{}, err
+	}
+	if err := s.loadChat(ctx, t); err != nil {
+		return ChatLine{}, err
+	}
+	id0, err := s.st.Identity(ctx, p.Identity)
+	if err != nil {
+		return ChatLine{}, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	seat := t.seatOf(p)
+	now := s.now()
+	t.touch(seat, now)
+	over := t.status == store.Finished
+	switch {
+	case req.Channel == ChannelPlayers && seat < 0:
+		return ChatLine{}, refuse(http.StatusForbidden, "only the players at this table may write in the players' chat: spectators have their own")
+	case req.Channel == ChannelSpectators && seat >= 0 && !over:
+		return ChatLine{}, refuse(http.StatusForbidden, "players may not write in the spectators' chat while the game is on: use the players' chat")
+	}
+	if !s.chatLimit.allow(p.Identity) {
+		s.metrics.limited.Add(1)
+		return ChatLine{}, refuse(http.StatusTooManyRequests, "too many chat messages: wait a moment")
+	}
+	name := id0.Name
+	if seat >= 0 {
+		name = t.m.Seats[seat].Name
+	}
+	m := store.ChatMessage{Table: t.id, Seq: t.ch.last + 1, Channel: req.Channel, Identity: p.Identity, Name: name, Seat: int(seat), Text: text, At: now.UTC()}
+	if err := s.st.AddChat(ctx, m); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return ChatLine{}, err
+		}
+		return ChatLine{}, s.saveFailed("your message", err)
+	}
+	t.ch.last = m.Seq
+	t.ch.recent = append(t.ch.recent, m)
+	if len(t.ch.recent) > chatWindow {
+		t.ch.recent = append([]store.ChatMessage(nil), t.ch.recent[len(t.ch.recent)-chatWindow:]...)
+	}
+	t.lastUse = time.Now()
+	t.broadcast()
+	return lineOf(m), nil
+}
+
+// ChatPage answers GET /api/v1/tables/{id}/chat: the messages after
+// Since the asker may see, oldest first, and the channels it muted.
+type ChatPage struct {
+	Chat  []ChatLine `json:"chat"`
+	Muted []string   `json:"muted"`
+	// Last is the number of the table's last message (whether the asker
+	// may see it or not): ask again with since=Last for what comes next.
+	Last int `json:"last"`
+	// More is set when there are more messages after these.
+	More bool `json:"more,omitempty"`
+}
+
+// maxChatPage caps the messages of one ChatPage.
+const maxChatPage = 500
+
+// ChatSince returns the messages of table id after since that p may see
+// (a spectator's when p is nil or holds no seat), at most limit of them.
+func (s *Service) ChatSince(ctx context.Context, p *Principal, id string, since, limit int) (ChatPage, error) {
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return ChatPage{}, err
+	}
+	if err := s.loadChat(ctx, t); err != nil {
+		return ChatPage{}, err
+	}
+	identity := ""
+	if p != nil {
+		identity = p.Identity
+	}
+	t.mu.Lock()
+	seat := t.seatOf(p)
+	t.touch(seat, s.now())
+	last := t.ch.last
+	var oldest int
+	if len(t.ch.recent) > 0 {
+		oldest = t.ch.recent[0].Seq
+	}
+	page := ChatPage{Chat: []ChatLine{}, Muted: t.mutedBy(identity), Last: last}
+	if page.Muted == nil {
+		page.Muted = []string{}
+	}
+	if oldest > 0 && since+1 >= oldest || last == 0 {
+		lines, _ := t.chatAfter(since, seat, identity)
+		t.mu.Unlock()
+		page.Chat = append(page.Chat, lines...)
+	} else {
+		t.mu.Unlock()
+		// Older than the messages at hand: read them (they stay as they
+		// were written: messages are never changed) and filter under the
+		// lock, since who may read what changes at the end.
+		ms, err := s.st.Chat(ctx, id, since, maxChatPage*2)
+		if err != nil {
+			return ChatPage{}, err
+		}
+		t.mu.Lock()
+		for _, m := range ms {
+			if t.shows(m, seat, identity) {
+				page.Chat = append(page.Chat, lineOf(m))
+			}
+		}
+		t.mu.Unlock()
+	}
+	if len(page.Chat) > limit {
+		page.Chat, page.More = page.Chat[:limit], true
+	}
+	return page, nil
+}
+
+// MuteRequest is the body of POST /api/v1/tables/{id}/chat/mute.
+type MuteRequest struct {
+	Channel string `json:"channel"`
+	Muted   bool   `json:"muted"`
+}
+
+// Mute mutes (or unmutes) a channel of table id's chat for p's identity,
+// on every device: the identity's updates and chat pages leave that
+// channel out until it is unmuted. It answers the channels now muted.
+func (s *Service) Mute(ctx context.Context, p *Principal, id string, req MuteRequest) ([]string, error) {
+	if p == nil {
+		return nil, refuse(http.StatusUnauthorized, "muting needs an identity: send your token")
+	}
+	if err := checkChannel(req.Channel); err != nil {
+		return nil, err
+	}
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.loadChat(ctx, t); err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.touch(t.seatOf(p), s.now())
+	if t.muted(p.Identity, req.Channel) == req.Muted {
+		return t.mutedBy(p.Identity), nil
+	}
+	if err := s.st.SetMute(ctx, store.Mute{Table: t.id, Identity: p.Identity, Channel: req.Channel}, req.Muted); err != nil {
+		return nil, s.saveFailed("the mute", err)
+	}
+	var now []string
+	for _, c := range t.ch.mutes[p.Identity] {
+		if c != req.Channel {
+			now = append(now, c)
+		}
+	}
+	if req.Muted {
+		now = append(now, req.Channel)
+	}
+	t.ch.mutes[p.Identity] = now
+	t.broadcast()
+	return append([]string{}, now...), nil
+}
+
+// parseChatFrom reads ?chat=N, the number of the last chat message a
+// stream's client saw; -1 when not given.
+func parseChatFrom(r *http.Request) (int, error) {
+	s := r.URL.Query().Get("chat")
+	if s == "" {
+		return -1, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 0 {
+		return 0, badRequest("chat must be a message number (0 or more), not %q", clip(s))
+	}
+	return n, nil
+}
+
+func (h *Handler) chatPage(w http.ResponseWriter, r *http.Request) {
+	p, err := h.principal(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	q := r.URL.Query()
+	since, limit := 0, 100
+	if v := q.Get("since"); v != "" {
+		if since, err = strconv.Atoi(v); err != nil || since < 0 {
+			h.fail(w, r, badRequest("since must be a message number (0 or more), not %q", clip(v)))
+			return
+		}
+	}
+	if v := q.Get("limit"); v != "" {
+		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > maxChatPage {
+			h.fail(w, r, badRequest("limit must be a number from 1 to %d", maxChatPage))
+			return
+		}
+	}
+	page, err := h.s.ChatSince(r.Context(), p, r.PathValue("id"), since, limit)
+	h.reply(w, r, page, err)
+}
+
+func (h *Handler) chat(w http.ResponseWriter, r *http.Request) {
+	var req ChatRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.principal(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	line, err := h.s.Chat(r.Context(), p, r.PathValue("id"), req)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, line)
+}
+
+func (h *Handler) mute(w http.ResponseWriter, r *http.Request) {
+	var req MuteRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.principal(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	muted, err := h.s.Mute(r.Context(), p, r.PathValue("id"), req)
+	h.reply(w, r, map[string][]string{"muted": append([]string{}, muted...)}, err)
+}

@@ -1,0 +1,192 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// DefaultWalkAway is how long the player to move at a table without a
+// clock must have been away (no WebSocket, no event stream, no request)
+// before the others may claim the game (Config.WalkAway).
+const DefaultWalkAway = 5 * time.Minute
+
+// presence is who is at a table: for each seat, the WebSockets and event
+// streams open for it, and when it was last seen (its last request, or
+// when its last connection closed).
+type presence struct {
+	open []int
+	seen []time.Time
+}
+
+// size makes sure p has room for n seats, each seen at now.
+func (p *presence) size(n int, now time.Time) {
+	for len(p.open) < n {
+		p.open = append(p.open, 0)
+		p.seen = append(p.seen, now)
+	}
+}
+
+// touch notes a request from seat at now. t.mu must be held.
+func (t *table) touch(seat game.Seat, now time.Time) {
+	if seat < 0 {
+		return
+	}
+	t.here.size(len(t.m.Seats), now)
+	t.here.seen[seat] = now
+}
+
+// arrive and leave count seat's open connections. t.mu must be held.
+func (t *table) arrive(seat game.Seat, now time.Time) {
+	if seat < 0 {
+		return
+	}
+	t.touch(seat, now)
+	t.here.open[seat]++
+}
+
+func (t *table) leave(seat game.Seat, now time.Time) {
+	if seat < 0 || int(seat) >= len(t.here.open) {
+		return
+	}
+	t.here.open[seat]--
+	t.here.seen[seat] = now
+}
+
+// awayFor reports how long seat has been away at now: 0 while it has a
+// connection open. t.mu must be held.
+func (t *table) awayFor(seat int, now time.Time) time.Duration {
+	t.here.size(len(t.m.Seats), now)
+	if t.here.open[seat] > 0 {
+		return 0
+	}
+	return max(now.Sub(t.here.seen[seat]), 0)
+}
+
+// ClaimResult answers a claim: the table after the moves the server
+// played for the absent players, the events they revealed to the
+// claimer, and who was claimed against.
+type ClaimResult struct {
+	MoveResult
+	Claimed []game.Seat `json:"claimed"`
+}
+
+// Claim lets a player at a table without a clock end the wait for a
+// player to move who has been away for the walk-away time: the server
+// plays resign for every such player, with a "claim" event saying why.
+// It is refused (409, saying why) at a table with a clock, before play
+// or after the end, when nobody to move has been away long enough, or
+// when the asker alone is to move.
+func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResult, error) {
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return ClaimResult{}, err
+	}
+	t.mu.Lock()
+	seat := t.seatOf(p)
+	now := s.now()
+	t.touch(seat, now)
+	var absent []forfeit
+	var why []string
+	switch {
+	case seat < 0:
+		err = refuse(http.StatusForbidden, "only a player at this table may claim the game")
+	case !t.m.Started:
+		err = refuse(http.StatusConflict, "the game has not started: %s", t.waitingFor())
+	case t.status == store.Finished:
+		err = refuse(http.StatusConflict, "the game is over")
+	case t.tc.turn > 0:
+		err = refuse(http.StatusConflict, "this table has a clock of %s a turn: when a player's time runs out the server plays for them, so there is nothing to claim", t.tc.turn)
+	default:
+		toMove := t.st.ToMove()
+		for _, w := range toMove {
+			if w == seat || t.m.Seats[w].Computer != "" {
+				continue
+			}
+			away := t.awayFor(int(w), now)
+			name := t.cfg.Name(w)
+			switch {
+			case t.here.open[w] > 0:
+				why = append(why, name+" is here")
+			case away >= s.cfg.WalkAway:
+				absent = append(absent, forfeit{Seat: int(w), Why: forfeitClaim, By: int(seat), Away: int(away / time.Second)})
+			default:
+				why = append(why, fmt.Sprintf("%s has been away for %s; you may claim once %s has been away %s, in %s", name, away.Round(time.Second), name, s.cfg.WalkAway, (s.cfg.WalkAway-away).Round(time.Second)))
+			}
+		}
+		if len(absent) == 0 {
+			if len(why) == 0 {
+				err = refuse(http.StatusConflict, "it is your turn: nobody is keeping you waiting")
+			} else {
+				err = refuse(http.StatusConflict, "you cannot claim the game yet: %s", strings.Join(why, "; "))
+			}
+		}
+	}
+	version := t.version()
+	t.mu.Unlock()
+	if err != nil {
+		return ClaimResult{}, err
+	}
+	var out ClaimResult
+	out.Claimed = []game.Seat{}
+	for _, f := range absent {
+		res, err := s.play(ctx, t, game.Seat(f.Seat), "resign", &version, &f)
+		if err != nil {
+			if len(out.Claimed) == 0 {
+				return ClaimResult{}, err
+			}
+			break
+		}
+		// The claimer sees the events of the moves played for the others.
+		t.mu.Lock()
+		evs := []game.Event{}
+		if len(t.recent) > 0 && t.recent[len(t.recent)-1].version == res.Version {
+			evs = game.VisibleTo(t.recent[len(t.recent)-1].events, seat)
+		}
+		t.mu.Unlock()
+		out.Events = append(out.Events, evs...)
+		out.Claimed = append(out.Claimed, game.Seat(f.Seat))
+		version = res.Version
+		out.Version, out.Status, out.ToMove = res.Version, res.Status, res.ToMove
+		if res.Status == store.Finished {
+			break
+		}
+	}
+	if out.Events == nil {
+		out.Events = []game.Event{}
+	}
+	if out.ToMove == nil {
+		out.ToMove = []game.Seat{}
+	}
+	return out, nil
+}
+
+// awayInfo adds, at a table without a clock, when each person to move
+// who has no connection open was last seen. t.mu must be held.
+func (t *table) awayInfo(in *TableInfo, now time.Time) {
+	if t.tc.turn > 0 || t.st == nil || t.status == store.Finished {
+		return
+	}
+	for _, w := range t.st.ToMove() {
+		if int(w) >= len(in.Seats) || t.m.Seats[w].Computer != "" || t.awayFor(int(w), now) == 0 {
+			continue
+		}
+		seen := t.here.seen[w].UTC()
+		in.Seats[w].AwaySince = &seen
+	}
+}
+
+func (h *Handler) claim(w http.ResponseWriter, r *http.Request) {
+	p, err := h.seated(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.s.Claim(r.Context(), p, r.PathValue("id"))
+	h.reply(w, r, res, err)
+}

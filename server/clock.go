@@ -1,0 +1,275 @@
+package server
+
+import (
+	"fmt"
+	"time"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// Clock is the time a Service keeps: the times of moves and chat, the
+// deadlines of tables with a clock, and how long a player has been away.
+// Tests pass one they move by hand (Config.Clock); the default is the
+// system's.
+type Clock interface {
+	Now() time.Time
+	// AfterFunc calls f in its own goroutine once d has passed (at once
+	// when d <= 0) and returns a Timer that can stop it.
+	AfterFunc(d time.Duration, f func()) Timer
+}
+
+// Timer is a call a Clock has scheduled.
+type Timer interface {
+	// Stop keeps the call from happening, reporting whether it did.
+	Stop() bool
+}
+
+type systemClock struct{}
+
+func (systemClock) Now() time.Time { return time.Now() }
+
+func (systemClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
+
+// now is the service's time.
+func (s *Service) now() time.Time { return s.cfg.Clock.Now() }
+
+// tableClock is the clock of a table whose rules set one: how long a turn
+// may take and when each seat's turn began. The server keeps no deadline
+// of its own in the store: they follow from the time play started
+// (meta.StartedAt) and the stored times of the moves, so a restart finds
+// them again (see deriveDue).
+type tableClock struct {
+	turn time.Duration // 0: no clock
+	// due holds, for each seat that is to move, when its turn began;
+	// zero for the others.
+	due   []time.Time
+	timer Timer
+}
+
+// Forfeit reasons: why the server played a move for a seat.
+const (
+	forfeitTimeout = "timeout"
+	forfeitClaim   = "claim"
+)
+
+// forfeit is a move the server played for a seat, kept in the table's
+// description so that its event survives a restart: the record holds the
+// move itself, an ordinary one, and nothing else.
+type forfeit struct {
+	// Move is the 1-based index of the move in the record.
+	Move int    `json:"move"`
+	Seat int    `json:"seat"`
+	Why  string `json:"why"`
+	// By is the seat that claimed the game (Why "claim"), Away how many
+	// seconds the absent player had been away.
+	By   int `json:"by,omitempty"`
+	Away int `json:"away,omitempty"`
+}
+
+// TimeoutEvent is the data of a "timeout" event: Seat ran out of its
+// Clock seconds for a turn, and the server played Move for it.
+type TimeoutEvent struct {
+	Seat  game.Seat `json:"seat"`
+	Move  string    `json:"move"`
+	Clock int       `json:"clock"`
+}
+
+// ClaimEvent is the data of a "claim" event: Seat had been away Away
+// seconds while it was to move, and By claimed the game, so the server
+// played Move (resign) for it.
+type ClaimEvent struct {
+	Seat game.Seat `json:"seat"`
+	Move string    `json:"move"`
+	By   game.Seat `json:"by"`
+	Away int       `json:"away"`
+}
+
+// event returns the public event that says why the server played f's
+// move, text.
+func (t *table) forfeitEvent(f forfeit, text string) game.Event {
+	name := t.cfg.Name(game.Seat(f.Seat))
+	if f.Why == forfeitClaim {
+		return game.Event{Kind: "claim", Text: fmt.Sprintf("%s was away for %s while it was their turn, and %s claimed the game: %s plays %s", name, time.Duration(f.Away)*time.Second, t.cfg.Name(game.Seat(f.By)), name, text),
+			Data: ClaimEvent{Seat: game.Seat(f.Seat), Move: text, By: game.Seat(f.By), Away: f.Away}}
+	}
+	return game.Event{Kind: "timeout", Text: fmt.Sprintf("%s ran out of time (%s a turn): %s plays %s", name, t.tc.turn, name, text),
+		Data: TimeoutEvent{Seat: game.Seat(f.Seat), Move: text, Clock: int(t.tc.turn / time.Second)}}
+}
+
+// noted returns the events of move i (0-based), with the server's event
+// first when the server played that move for its seat.
+func (t *table) noted(i int, evs []game.Event) []game.Event {
+	for _, f := range t.m.Forfeits {
+		if f.Move == i+1 && i < len(t.moves) {
+			return append([]game.Event{t.forfeitEvent(f, t.moves[i].Move)}, evs...)
+		}
+	}
+	return evs
+}
+
+// setTurns updates when each seat's turn began, after mover moved (or
+// play started, mover game.Spectator) at at: a seat newly to move, and
+// the mover if it moves again, start now; a seat still waiting keeps its
+// start.
+func (c *tableClock) setTurns(toMove []game.Seat, mover game.Seat, at time.Time, seats int) {
+	due := make([]time.Time, seats)
+	for _, s := range toMove {
+		if int(s) >= seats {
+			continue
+		}
+		if s != mover && int(s) < len(c.due) && !c.due[s].IsZero() {
+			due[s] = c.due[s]
+		} else {
+			due[s] = at
+		}
+	}
+	c.due = due
+}
+
+// deadline returns seat's deadline, and false for a seat with none (not
+// to move, a computer, or no clock).
+func (t *table) deadline(seat int) (time.Time, bool) {
+	if t.tc.turn == 0 || seat >= len(t.tc.due) || t.tc.due[seat].IsZero() || t.m.Seats[seat].Computer != "" || t.status == store.Finished {
+		return time.Time{}, false
+	}
+	return t.tc.due[seat].Add(t.tc.turn), true
+}
+
+// deriveDue finds when each seat's turn began by replaying the record
+// with its moves' stored times, after a restart. t.mu must be held or t
+// not yet shared.
+func (s *Service) deriveDue(t *table) error {
+	rec := t.record()
+	moves := rec.Moves
+	rec.Moves = nil
+	_, cfg, st, err := game.Start(s.games, rec, t.cfg.Lexicon)
+	if err != nil {
+		return err
+	}
+	start := t.created
+	if t.m.StartedAt != nil {
+		start = *t.m.StartedAt
+	}
+	t.tc.setTurns(st.ToMove(), game.Spectator, start, len(t.m.Seats))
+	for i, mv := range moves {
+		seat, _ := cfg.SeatOf(mv.By)
+		if _, err := st.Apply(seat, mv.Move); err != nil {
+			return fmt.Errorf("move %d: %w", i+1, err)
+		}
+		at := start
+		if mv.At != nil {
+			at = *mv.At
+		}
+		t.tc.setTurns(st.ToMove(), seat, at, len(t.m.Seats))
+	}
+	return nil
+}
+
+// armClock sets t's timer for its earliest deadline, or stops it when
+// there is none. t.mu must be held.
+func (s *Service) armClock(t *table) {
+	if t.tc.timer != nil {
+		t.tc.timer.Stop()
+		t.tc.timer = nil
+	}
+	if t.tc.turn == 0 || t.st == nil || t.status == store.Finished || s.ctx.Err() != nil {
+		return
+	}
+	var next time.Time
+	for i := range t.m.Seats {
+		if d, ok := t.deadline(i); ok && (next.IsZero() || d.Before(next)) {
+			next = d
+		}
+	}
+	if next.IsZero() {
+		return
+	}
+	t.tc.timer = s.cfg.Clock.AfterFunc(next.Sub(s.now()), func() { s.clockFired(t) })
+}
+
+// startClock starts the turns of the seats that move first, when play
+// starts at. t.mu must be held.
+func (s *Service) startClock(t *table, at time.Time) {
+	if t.tc.turn == 0 || t.st == nil {
+		return
+	}
+	t.tc.setTurns(t.st.ToMove(), game.Spectator, at, len(t.m.Seats))
+	s.armClock(t)
+}
+
+// clockMoved notes that seat moved at at. t.mu must be held.
+func (s *Service) clockMoved(t *table, seat game.Seat, at time.Time) {
+	t.tc.setTurns(t.st.ToMove(), seat, at, len(t.m.Seats))
+	s.armClock(t)
+}
+
+// maxForfeits bounds the moves one firing of a table's clock plays: one
+// for each seat whose time ran out, and a retry when another move came
+// first.
+const maxForfeits = 64
+
+// clockFired plays, for every seat whose time has run out, what its game
+// lets it give up with (game.ForfeitMove: resign, or Word Fight's cannot),
+// as an ordinary move with a "timeout" event before the referee's.
+func (s *Service) clockFired(t *table) {
+	for tries := 0; tries < maxForfeits; tries++ {
+		if s.ctx.Err() != nil {
+			return
+		}
+		t.mu.Lock()
+		if t.st == nil || t.status == store.Finished {
+			t.mu.Unlock()
+			return
+		}
+		now := s.now()
+		seat := -1
+		for i := range t.m.Seats {
+			if d, ok := t.deadline(i); ok && !d.After(now) {
+				seat = i
+				break
+			}
+		}
+		if seat < 0 {
+			s.armClock(t)
+			t.mu.Unlock()
+			return
+		}
+		version := t.version()
+		mv := game.ForfeitMove(t.st, game.Seat(seat))
+		t.mu.Unlock()
+		_, err := s.play(s.ctx, t, game.Seat(seat), mv, &version, &forfeit{Seat: seat, Why: forfeitTimeout})
+		if err != nil && mv != "resign" && !s.staleVersion(t, version) {
+			// The game refused what it said it would take: resign.
+			_, err = s.play(s.ctx, t, game.Seat(seat), "resign", &version, &forfeit{Seat: seat, Why: forfeitTimeout})
+		}
+		if err != nil && !s.staleVersion(t, version) {
+			s.log.Error("playing for a seat whose time ran out", "table", t.id, "seat", seat, "move", mv, "err", err)
+			return
+		}
+	}
+}
+
+// clockInfo adds the clock and each seat's deadline to in. t.mu must be
+// held.
+func (t *table) clockInfo(in *TableInfo, now time.Time) {
+	if t.tc.turn == 0 {
+		return
+	}
+	in.Clock = &ClockInfo{Turn: int(t.tc.turn / time.Second), Now: now.UTC()}
+	for i := range in.Seats {
+		if d, ok := t.deadline(i); ok {
+			d = d.UTC()
+			left := max(d.Sub(now), 0).Seconds()
+			in.Seats[i].Deadline, in.Seats[i].TimeLeft = &d, &left
+		}
+	}
+}
+
+// ClockInfo is a table's clock as its public information shows it: the
+// seconds a turn may take, and the server's time when the information
+// was made, against which clients measure each seat's deadline.
+type ClockInfo struct {
+	Turn int       `json:"turn"`
+	Now  time.Time `json:"now"`
+}

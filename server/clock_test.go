@@ -1,0 +1,453 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"parlour/game"
+	"parlour/games"
+	"parlour/lexicon"
+	"parlour/server"
+	"parlour/store/sqlite"
+)
+
+// fakeClock is a server.Clock that moves only when told: Advance runs
+// the calls that fall due, in the caller's goroutine, so that a test
+// knows they are done when it returns.
+type fakeClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer
+}
+
+type fakeTimer struct {
+	c    *fakeClock
+	at   time.Time
+	f    func()
+	done bool
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) server.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
+	if d <= 0 {
+		// Already due (a deadline that passed while the server was
+		// down): it fires at once, as time.AfterFunc's would.
+		t.done = true
+		go f()
+		return t
+	}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (t *fakeTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := !t.done
+	t.done = true
+	return was
+}
+
+// Advance moves the clock on by d and runs every call due by then.
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []*fakeTimer
+	for _, t := range c.timers {
+		if !t.done && !t.at.After(c.now) {
+			t.done = true
+			due = append(due, t)
+		}
+	}
+	c.timers = slices.DeleteFunc(c.timers, func(t *fakeTimer) bool { return t.done })
+	c.mu.Unlock()
+	for _, t := range due {
+		t.f()
+	}
+}
+
+// clockEnv is a server on a database that survives restarts, with a fake
+// clock.
+type clockEnv struct {
+	t     *testing.T
+	path  string
+	clock *fakeClock
+	db    *sqlite.Store
+	svc   *server.Service
+	h     *server.Handler
+	srv   *httptest.Server
+}
+
+func newClockEnv(t *testing.T) *clockEnv {
+	e := &clockEnv{t: t, path: filepath.Join(t.TempDir(), "p.db"), clock: newFakeClock()}
+	e.start()
+	t.Cleanup(e.stop)
+	return e
+}
+
+func (e *clockEnv) start() {
+	db, err := sqlite.Open(context.Background(), e.path, sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: bots, Clock: e.clock})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.db, e.svc = db, svc
+	e.h = server.NewHandler(svc, server.Limits{})
+	e.srv = httptest.NewServer(e.h)
+}
+
+func (e *clockEnv) stop() {
+	if e.svc == nil {
+		return
+	}
+	e.h.CloseSockets("test over")
+	e.srv.Close()
+	e.svc.Close()
+	e.db.Close()
+	e.svc = nil
+}
+
+// call sends one request with token (none when empty) and answers its
+// status and body.
+func (e *clockEnv) call(method, path, token string, body any) (int, []byte) {
+	e.t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, e.srv.URL+path, r)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, b
+}
+
+// table makes a table of g for Ann and Ben (seats 0 and 1; Ann alone for
+// one seat) with rules, both setups made, and answers its id and the
+// seats' tokens.
+func (e *clockEnv) table(g string, seats int, rules map[string]any) (string, []string) {
+	e.t.Helper()
+	spec := []string{"me"}
+	for range seats - 1 {
+		spec = append(spec, "open")
+	}
+	var seated struct{ Table, Token string }
+	st, b := e.call("POST", "/api/v1/tables", "", map[string]any{"game": g, "seats": spec, "name": "Ann", "rules": rules})
+	if st != 201 {
+		e.t.Fatalf("create %s: %d %s", g, st, b)
+	}
+	json.Unmarshal(b, &seated)
+	id, toks := seated.Table, []string{seated.Token}
+	for i := 1; i < seats; i++ {
+		st, b := e.call("POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": []string{"", "Ben", "Cat"}[i]})
+		if st != 200 {
+			e.t.Fatalf("join: %d %s", st, b)
+		}
+		json.Unmarshal(b, &seated)
+		toks = append(toks, seated.Token)
+	}
+	if seats > 1 {
+		if reg := games.Registry(); reg != nil {
+			if gm, _ := reg.Lookup(g); gm.HasSetup() {
+				for _, tok := range toks {
+					if st, b := e.call("POST", "/api/v1/tables/"+id+"/setup", tok, map[string]any{"auto": true}); st != 200 {
+						e.t.Fatalf("setup: %d %s", st, b)
+					}
+				}
+			}
+		}
+	}
+	return id, toks
+}
+
+type clockUpdate struct {
+	Version int `json:"version"`
+	Table   struct {
+		Status string         `json:"status"`
+		ToMove []int          `json:"to_move"`
+		Rules  map[string]any `json:"rules"`
+		Clock  *struct {
+			Turn int       `json:"turn"`
+			Now  time.Time `json:"now"`
+		} `json:"clock"`
+		Seats []struct {
+			Deadline  *time.Time `json:"deadline"`
+			TimeLeft  *float64   `json:"time_left"`
+			AwaySince *time.Time `json:"away_since"`
+		} `json:"seats"`
+	} `json:"table"`
+	Moves []struct {
+		Seat   int          `json:"seat"`
+		Move   string       `json:"move"`
+		Events []game.Event `json:"events"`
+	} `json:"moves"`
+	Chat  []server.ChatLine `json:"chat"`
+	Muted []string          `json:"muted"`
+}
+
+// view answers the table as token sees it (a spectator's for ""), with
+// the moves after version from (-1: none).
+func (e *clockEnv) view(id, token string) clockUpdate {
+	e.t.Helper()
+	st, b := e.call("GET", "/api/v1/tables/"+id, token, nil)
+	if st != 200 {
+		e.t.Fatalf("view: %d %s", st, b)
+	}
+	var u clockUpdate
+	if err := json.Unmarshal(b, &u); err != nil {
+		e.t.Fatal(err)
+	}
+	return u
+}
+
+// record answers the table's record as token sees it, and checks that
+// it decodes.
+func (e *clockEnv) record(id, token string) *game.Record {
+	e.t.Helper()
+	st, b := e.call("GET", "/api/v1/tables/"+id+"/record", token, nil)
+	if st != 200 {
+		e.t.Fatalf("record: %d %s", st, b)
+	}
+	rec, err := game.DecodeBytes(b)
+	if err != nil {
+		e.t.Fatalf("the record does not decode: %v\n%s", err, b)
+	}
+	return rec
+}
+
+// lastEvents answers the events of the moves after version from, as
+// token sees them, through the event stream's resume.
+func (e *clockEnv) movesSince(id, token string, from int) clockUpdate {
+	e.t.Helper()
+	req, _ := http.NewRequest("GET", e.srv.URL+"/api/v1/tables/"+id+"/events?from="+itoa(from), nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	res, err := http.DefaultClient.Do(req.WithContext(ctx))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var u clockUpdate
+	if err := json.NewDecoder(res.Body).Decode(&u); err != nil {
+		e.t.Fatal(err)
+	}
+	return u
+}
+
+func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestClockRunsOut: in every game, a seat whose time runs out has the
+// server play what its game allows (resign; Word Fight's cannot for a
+// word to place) as an ordinary move of the record, after a "timeout"
+// event; not a moment before. The record replays, clock and all.
+func TestClockRunsOut(t *testing.T) {
+	for _, tc := range []struct {
+		game   string
+		seats  int
+		before []string // moves "seat:move" played first
+		late   int      // the seat that runs out of time
+		want   string   // what the server plays for it
+		over   bool
+	}{
+		{game: "nymphabet", seats: 2, late: 0, want: "resign", over: true},
+		{game: "quizl", seats: 3, before: []string{"0:72"}, late: 1, want: "resign"},
+		{game: "quizl", seats: 2, late: 0, want: "resign"}, // Ben plays on against Ann's grid
+		{game: "quizl", seats: 1, late: 0, want: "resign", over: true},
+		{game: "salvo", seats: 2, late: 0, want: "resign", over: true},
+		{game: "wordfight", seats: 2, late: 0, want: "resign", over: true},
+		{game: "wordfight", seats: 2, before: []string{"0:declare cart", "0:place B2 across"}, late: 1, want: "cannot"},
+	} {
+		t.Run(tc.game+"/"+tc.want, func(t *testing.T) {
+			e := newClockEnv(t)
+			id, toks := e.table(tc.game, tc.seats, map[string]any{"clock": 60})
+			for _, m := range tc.before {
+				seat, mv := int(m[0]-'0'), m[2:]
+				if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", toks[seat], map[string]any{"move": mv}); st != 200 {
+					t.Fatalf("%s: %d %s", m, st, b)
+				}
+			}
+			u := e.view(id, "")
+			if u.Table.Clock == nil || u.Table.Clock.Turn != 60 || u.Table.Seats[tc.late].Deadline == nil || *u.Table.Seats[tc.late].TimeLeft != 60 {
+				t.Fatalf("the clock as the table shows it: %+v", u.Table)
+			}
+			if want := e.clock.Now().Add(time.Minute); !u.Table.Seats[tc.late].Deadline.Equal(want) {
+				t.Errorf("deadline %v, want %v", u.Table.Seats[tc.late].Deadline, want)
+			}
+			moves := len(e.record(id, toks[tc.late]).Moves)
+			e.clock.Advance(59 * time.Second)
+			if n := len(e.record(id, toks[tc.late]).Moves); n != moves {
+				t.Fatalf("a move was played %d s before the deadline", 1)
+			}
+			e.clock.Advance(time.Second)
+			rec := e.record(id, toks[tc.late])
+			if len(rec.Moves) != moves+1 {
+				t.Fatalf("no move played at the deadline: %+v", rec.Moves)
+			}
+			last := rec.Moves[len(rec.Moves)-1]
+			if last.By != rec.Players[tc.late] || last.Move != tc.want {
+				t.Errorf("the server played %+v, want %s by %s", last, tc.want, rec.Players[tc.late])
+			}
+			if got, _ := json.Marshal(rec.Rules); string(got) != `{"clock":60}` {
+				t.Errorf("the record's rules: %s", got)
+			}
+			u = e.movesSince(id, toks[0], e.view(id, "").Version-1)
+			if len(u.Moves) != 1 || len(u.Moves[0].Events) == 0 || u.Moves[0].Events[0].Kind != "timeout" {
+				t.Fatalf("the move's events: %+v", u.Moves)
+			}
+			if (u.Table.Status == "finished") != tc.over {
+				t.Errorf("status %s after the timeout", u.Table.Status)
+			}
+			if tc.over {
+				if _, _, _, err := game.Replay(games.Registry(), rec, lexicon.Default()); err != nil {
+					t.Errorf("the record with a clock does not replay: %v", err)
+				}
+			}
+		})
+	}
+}
+
+// TestClockSurvivesRestart: deadlines follow from the stored times of the
+// start and the moves. A deadline that passed while the server was down
+// fires as it starts; one still to come keeps its time, not a new turn's.
+func TestClockSurvivesRestart(t *testing.T) {
+	e := newClockEnv(t)
+	gone, gtoks := e.table("nymphabet", 2, map[string]any{"clock": 60})
+	kept, ktoks := e.table("nymphabet", 2, map[string]any{"clock": 100})
+	e.clock.Advance(10 * time.Second)
+	if st, b := e.call("POST", "/api/v1/tables/"+kept+"/moves", ktoks[0], map[string]any{"move": "abdicated"}); st != 200 {
+		t.Fatalf("move: %d %s", st, b)
+	}
+	e.clock.Advance(20 * time.Second) // Ben's deadline is 80 s away
+	e.stop()
+	e.clock.Advance(50 * time.Second) // while the server is down: Ann's 60 s pass at "gone"
+	e.start()
+	deadline := time.Now().Add(5 * time.Second)
+	for e.view(gone, "").Table.Status != "finished" {
+		if time.Now().After(deadline) {
+			t.Fatal("the deadline that passed while the server was down did not fire on start")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	rec := e.record(gone, gtoks[0])
+	if last := rec.Moves[len(rec.Moves)-1]; len(rec.Moves) != 1 || last.By != "Ann" || last.Move != "resign" {
+		t.Errorf("at the table whose deadline passed: %+v", rec.Moves)
+	}
+	u := e.view(kept, "")
+	if d := u.Table.Seats[1].Deadline; d == nil || *u.Table.Seats[1].TimeLeft != 30 {
+		t.Fatalf("Ben's deadline after the restart: %v, %v left; want 30 s left", d, u.Table.Seats[1].TimeLeft)
+	}
+	e.clock.Advance(29 * time.Second)
+	if n := len(e.record(kept, ktoks[1]).Moves); n != 1 {
+		t.Fatalf("%d moves a second before Ben's deadline", n)
+	}
+	e.clock.Advance(time.Second)
+	rec = e.record(kept, ktoks[1])
+	if len(rec.Moves) != 2 || rec.Moves[1].Move != "resign" || rec.Moves[1].By != "Ben" {
+		t.Fatalf("Ben's deadline after the restart did not fire: %+v", rec.Moves)
+	}
+	// The event says why, after a restart too: it is rebuilt from the
+	// table's description.
+	e.stop()
+	e.start()
+	u = e.movesSince(kept, ktoks[0], e.view(kept, "").Version-1)
+	if len(u.Moves) != 1 || u.Moves[0].Events[0].Kind != "timeout" {
+		t.Errorf("the timeout's event after a restart: %+v", u.Moves)
+	}
+}
+
+// TestClockOutOfRange: a clock outside 10 s to 7 days is refused with a
+// 400 naming it, and no table is made.
+func TestClockOutOfRange(t *testing.T) {
+	e := newClockEnv(t)
+	for _, clock := range []any{0.5, 9, 604801, -1, "soon", "60", true} {
+		st, b := e.call("POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rules": map[string]any{"clock": clock}})
+		if st != 400 || !bytes.Contains(b, []byte("rule option clock")) {
+			t.Errorf("clock %v: %d %s", clock, st, b)
+		}
+	}
+	if l, err := e.svc.Lobby(t.Context(), "open", 10); err != nil || len(l) != 0 {
+		t.Errorf("refused tables in the lobby: %v %v", l, err)
+	}
+	for _, clock := range []any{"none", 10, 604800} {
+		if st, b := e.call("POST", "/api/v1/tables", "", map[string]any{"game": "quizl", "seats": []string{"me"}, "rules": map[string]any{"clock": clock}}); st != 201 {
+			t.Errorf("clock %v: %d %s", clock, st, b)
+		}
+	}
+}
+
+// TestClockEverySeatToAnswer: in Word Fight every seat still to answer a
+// word has its own deadline, counted from the declaration; when several
+// run out at once, each says cannot, and the next declarer's turn begins.
+func TestClockEverySeatToAnswer(t *testing.T) {
+	e := newClockEnv(t)
+	id, toks := e.table("wordfight", 3, map[string]any{"clock": 30})
+	if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", toks[0], map[string]any{"move": "declare cart"}); st != 200 {
+		t.Fatalf("declare: %d %s", st, b)
+	}
+	e.clock.Advance(20 * time.Second)
+	if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", toks[1], map[string]any{"move": "place B2 across"}); st != 200 {
+		t.Fatalf("place: %d %s", st, b)
+	}
+	u := e.view(id, "")
+	for _, seat := range []int{0, 2} {
+		if l := u.Table.Seats[seat].TimeLeft; l == nil || *l != 10 {
+			t.Errorf("seat %d has %v s left, want 10: its time runs from the declaration", seat, l)
+		}
+	}
+	e.clock.Advance(10 * time.Second)
+	for seat, tok := range toks {
+		rec := e.record(id, tok)
+		if len(rec.Moves) != 4 {
+			t.Fatalf("moves after the deadline: %+v", rec.Moves)
+		}
+		if seat != 1 {
+			var mine string
+			for _, m := range rec.Moves[2:] {
+				if m.By == rec.Players[seat] {
+					mine = m.Move
+				}
+			}
+			if mine != "cannot" {
+				t.Errorf("%s's answer: %q, want cannot", rec.Players[seat], mine)
+			}
+		}
+	}
+	u = e.view(id, "")
+	if len(u.Table.ToMove) != 1 || u.Table.ToMove[0] != 1 || *u.Table.Seats[1].TimeLeft != 30 {
+		t.Errorf("after the word: to move %v, %+v", u.Table.ToMove, u.Table.Seats[1])
+	}
+}

@@ -1,0 +1,140 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"parlour/store"
+)
+
+// TestChatAndMutes: chat messages come back in order from any point,
+// a message number is stored once, and mutes come and go.
+func TestChatAndMutes(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "p.db")
+	s := open(t, path)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for i, text := range []string{"hello", "good luck", "«¡olé!»"} {
+		m := store.ChatMessage{Table: "t1", Seq: i + 1, Channel: "players", Identity: "i1", Name: "Ann", Seat: 0, Text: text, At: at}
+		if err := s.AddChat(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddChat(ctx, store.ChatMessage{Table: "t1", Seq: 2, Channel: "players", Text: "again", At: at}); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("a message number stored twice: %v, want ErrConflict", err)
+	}
+	got, err := s.Chat(ctx, "t1", 1, 10)
+	if err != nil || len(got) != 2 || got[0].Seq != 2 || got[1].Text != "«¡olé!»" || !got[1].At.Equal(at) || got[0].Name != "Ann" {
+		t.Fatalf("Chat since 1: %+v, %v", got, err)
+	}
+	if n, err := s.LastChat(ctx, "t1"); n != 3 || err != nil {
+		t.Errorf("LastChat = %d, %v", n, err)
+	}
+	if n, err := s.LastChat(ctx, "none"); n != 0 || err != nil {
+		t.Errorf("LastChat of a table without chat = %d, %v", n, err)
+	}
+	mu := store.Mute{Table: "t1", Identity: "i1", Channel: "spectators"}
+	for range 2 { // twice: muting what is muted changes nothing
+		if err := s.SetMute(ctx, mu, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if ms, err := s.Mutes(ctx, "t1"); err != nil || len(ms) != 1 || ms[0] != mu {
+		t.Fatalf("Mutes = %+v, %v", ms, err)
+	}
+	if err := s.SetMute(ctx, mu, false); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s = open(t, path)
+	defer s.Close()
+	if ms, err := s.Mutes(ctx, "t1"); err != nil || len(ms) != 0 {
+		t.Fatalf("Mutes after unmuting and reopening = %+v, %v", ms, err)
+	}
+	if got, err := s.Chat(ctx, "t1", 0, 2); err != nil || len(got) != 2 || got[0].Text != "hello" {
+		t.Fatalf("Chat after reopening: %+v, %v", got, err)
+	}
+}
+
+// TestMigrationsByName: migrations are applied by name, in number order,
+// whatever the database's high-water mark says: a database migrated by a
+// build that had 001 and 003 gets 002 from a build that has all three,
+// and a database from before migrations were recorded by name is not
+// migrated twice.
+func TestMigrationsByName(t *testing.T) {
+	ctx := context.Background()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "m.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	// The database as the first builds left it: 001 applied, user_version 1.
+	if _, err := db.ExecContext(ctx, "CREATE TABLE one (x INTEGER); PRAGMA user_version = 1"); err != nil {
+		t.Fatal(err)
+	}
+	one := &fstest.MapFile{Data: []byte("CREATE TABLE one (x INTEGER);")}
+	two := &fstest.MapFile{Data: []byte("CREATE TABLE two (x INTEGER);")}
+	three := &fstest.MapFile{Data: []byte("CREATE TABLE three (x INTEGER);")}
+	if err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/003_three.sql": three}); err != nil {
+		t.Fatalf("001 and 003: %v", err)
+	}
+	if err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}); err != nil {
+		t.Fatalf("then all three: %v", err)
+	}
+	for _, table := range []string{"one", "two", "three"} {
+		if _, err := db.ExecContext(ctx, "INSERT INTO "+table+" VALUES (1)"); err != nil {
+			t.Errorf("table %s: %v", table, err)
+		}
+	}
+	var v int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil || v != 3 {
+		t.Errorf("user_version = %d, %v; want 3", v, err)
+	}
+	// Nothing is applied twice: a third run is a no-op.
+	if err := migrate(ctx, db, fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}); err != nil {
+		t.Fatalf("again: %v", err)
+	}
+	// A broken migration is refused whole and named.
+	bad := &fstest.MapFile{Data: []byte("CREATE TABLE four (x INTEGER); NOT SQL;")}
+	err = migrate(ctx, db, fstest.MapFS{"migrations/004_bad.sql": bad})
+	if err == nil || !strings.Contains(err.Error(), "004_bad.sql") {
+		t.Errorf("a broken migration: %v", err)
+	}
+	if _, err := db.ExecContext(ctx, "INSERT INTO four VALUES (1)"); err == nil {
+		t.Error("a broken migration left its first statement behind")
+	}
+}
+
+// TestOldDataFolderUpgrades: a database made before chat (001 applied,
+// recorded only in user_version, with a table in it) opens, gets the
+// chat tables, and keeps its table.
+func TestOldDataFolderUpgrades(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "p.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	init, err := migrations.ReadFile("migrations/001_init.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, string(init)+"; INSERT INTO tables VALUES ('t1', 'quizl', 'open', 1, 1, x'7b7d'); PRAGMA user_version = 1"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	s := open(t, path)
+	defer s.Close()
+	if tb, err := s.Table(ctx, "t1"); err != nil || tb.Game != "quizl" {
+		t.Fatalf("the old table: %+v, %v", tb, err)
+	}
+	if err := s.AddChat(ctx, store.ChatMessage{Table: "t1", Seq: 1, Channel: "players", Text: "hi", At: time.Now()}); err != nil {
+		t.Fatalf("chat in an upgraded database: %v", err)
+	}
+}
