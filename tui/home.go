@@ -1,0 +1,503 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parlour/tui/client"
+)
+
+// Recent is one table this client sat at, kept in DataDir so that a guest
+// (who has no history on the server) finds their games again.
+type Recent struct {
+	Server string    `json:"server"`
+	Table  string    `json:"table"`
+	Game   string    `json:"game"`
+	Seat   int       `json:"seat"`
+	Token  string    `json:"token"`
+	Title  string    `json:"title"`
+	Status string    `json:"status"`
+	When   time.Time `json:"when"`
+}
+
+const recentFile = "play-recent.json"
+const recentMax = 20
+
+func loadRecent(dir string) []Recent {
+	if dir == "" {
+		return nil
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, recentFile))
+	if err != nil {
+		return nil
+	}
+	var rs []Recent
+	if json.Unmarshal(raw, &rs) != nil {
+		return nil
+	}
+	return rs
+}
+
+// remember puts r first in the recent list and saves it.
+func (m *Model) remember(r Recent) {
+	out := []Recent{r}
+	for _, o := range m.recent {
+		if o.Table != r.Table || o.Server != r.Server {
+			out = append(out, o)
+		}
+	}
+	if len(out) > recentMax {
+		out = out[:recentMax]
+	}
+	m.recent = out
+	if m.cfg.DataDir == "" {
+		return
+	}
+	raw, _ := json.MarshalIndent(out, "", "  ")
+	if err := os.MkdirAll(m.cfg.DataDir, 0o700); err == nil {
+		err = os.WriteFile(filepath.Join(m.cfg.DataDir, recentFile), raw, 0o600)
+		if err != nil {
+			m.err = "could not keep the list of recent games: " + err.Error()
+		}
+	}
+}
+
+// recentHere lists the recent games of this server.
+func (m *Model) recentHere() []Recent {
+	var rs []Recent
+	for _, r := range m.recent {
+		if r.Server == m.c.Base() {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}
+
+type homeState struct{ at int }
+
+// home items: the games, join, lobby, name, then recent games.
+func (m *Model) homeItems() int { return len(m.games) + 3 + len(m.recentHere()) }
+
+func (m *Model) homeKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	n := m.homeItems()
+	switch s {
+	case "up", "k":
+		m.home.at = (m.home.at + n - 1) % n
+	case "down", "j", "tab":
+		m.home.at = (m.home.at + 1) % n
+	case "q", "esc":
+		m.Close()
+		return m, tea.Quit
+	case "l":
+		return m.openLobby()
+	case "i":
+		m.scr, m.input, m.err = scrJoin, "", ""
+	case "n":
+		m.scr, m.input, m.err = scrName, m.c.Name, ""
+	case "1", "2", "3", "4":
+		i := int(s[0] - '1')
+		if i < len(m.games) {
+			m.openNew(m.games[i].Name)
+		}
+	case "enter", "space":
+		at := m.home.at
+		switch {
+		case at < len(m.games):
+			m.openNew(m.games[at].Name)
+		case at == len(m.games):
+			m.scr, m.input, m.err = scrJoin, "", ""
+		case at == len(m.games)+1:
+			return m.openLobby()
+		case at == len(m.games)+2:
+			m.scr, m.input, m.err = scrName, m.c.Name, ""
+		default:
+			r := m.recentHere()[at-len(m.games)-3]
+			return m, m.sit(client.Seated{Table: r.Table, Seat: r.Seat, Token: r.Token, Invite: m.c.Base() + "/t/" + r.Table}, r.Game)
+		}
+	}
+	return m, nil
+}
+
+func (m *Model) homeView() string {
+	var b strings.Builder
+	name := m.c.Name
+	if name == "" {
+		name = "(no name yet)"
+	}
+	fmt.Fprintf(&b, "%s  ·  guest %s  ·  %s\n\n", title.Render("Parlour"), name, m.c.Base())
+	cur := func(i int) string {
+		if i == m.home.at {
+			return hi.Render("> ")
+		}
+		return "  "
+	}
+	b.WriteString(title.Render("New table") + "\n")
+	for i, g := range m.games {
+		fmt.Fprintf(&b, "%s%d %-22s %s\n", cur(i), i+1, g.Title, faint.Render(players(g)))
+	}
+	i := len(m.games)
+	b.WriteString("\n")
+	fmt.Fprintf(&b, "%si Join a table by invite link or id\n", cur(i))
+	fmt.Fprintf(&b, "%sl Lobby: open tables\n", cur(i+1))
+	fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), m.c.Name)
+	b.WriteString(faint.Render("  Sign in / sign up: accounts are coming; until then you play as a guest.") + "\n\n")
+	b.WriteString(title.Render("Your recent games") + "\n")
+	rs := m.recentHere()
+	if len(rs) == 0 {
+		b.WriteString(faint.Render("  none yet") + "\n")
+	}
+	room := m.h - strings.Count(b.String(), "\n") - 3
+	for j, r := range rs {
+		if j >= room {
+			fmt.Fprintf(&b, "  … and %d more\n", len(rs)-j)
+			break
+		}
+		fmt.Fprintf(&b, "%s%-22s %-16s %-9s %s\n", cur(i+3+j), r.Title, r.Table, r.Status, r.When.Local().Format("Jan 2 15:04"))
+	}
+	b.WriteString("\n" + m.message() + "\n")
+	b.WriteString(faint.Render("↑↓ choose · enter open · 1-4 new table · ? help · q quit"))
+	return b.String()
+}
+
+func players(g client.Game) string {
+	if g.MinPlayers == g.MaxPlayers {
+		return fmt.Sprintf("%d players", g.MinPlayers)
+	}
+	return fmt.Sprintf("%d-%d players", g.MinPlayers, g.MaxPlayers)
+}
+
+// newTable is the new-table form: opponents, then each rule option.
+type newTable struct {
+	game     string
+	opp      int // index into opponents(game)
+	at       int // the field chosen: 0 opponents, 1.. the options
+	values   map[string]any
+	creating bool
+}
+
+// opponent is one choice of whom to play.
+type opponent struct {
+	label string
+	seats []string
+	maker string
+}
+
+func opponents(game string) []opponent {
+	os := []opponent{
+		{"the computer, easy", []string{"me", "computer:easy"}, ""},
+		{"the computer, medium", []string{"me", "computer:medium"}, ""},
+		{"the computer, strong", []string{"me", "computer:strong"}, ""},
+		{"a friend (invite link)", []string{"me", "open"}, ""},
+	}
+	switch game {
+	case "quizl":
+		os = append(os,
+			opponent{"solitaire: a grid made by the computer, easy", []string{"me"}, "easy"},
+			opponent{"solitaire: a grid made by the computer, medium", []string{"me"}, "medium"},
+			opponent{"solitaire: a grid made by the computer, strong", []string{"me"}, "strong"})
+	case "salvo":
+		os = append(os, opponent{"practice: fire at a fleet alone", []string{"me"}, ""})
+	}
+	return os
+}
+
+func (m *Model) openNew(game string) {
+	g := m.gameByName(game)
+	m.nt = newTable{game: game, values: map[string]any{}}
+	for _, o := range g.Options {
+		m.nt.values[o.Name] = o.Default
+	}
+	m.scr, m.err, m.note = scrNew, "", ""
+}
+
+func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	g := m.gameByName(m.nt.game)
+	opps := opponents(m.nt.game)
+	fields := 1 + len(g.Options)
+	switch s {
+	case "esc":
+		m.scr = scrHome
+		return m, nil
+	case "up", "k":
+		m.nt.at = (m.nt.at + fields - 1) % fields
+		return m, nil
+	case "down", "j", "tab":
+		m.nt.at = (m.nt.at + 1) % fields
+		return m, nil
+	case "enter":
+		if m.nt.creating {
+			return m, nil
+		}
+		m.nt.creating, m.err = true, ""
+		o := opps[m.nt.opp]
+		extra := map[string]any{}
+		if o.maker != "" {
+			extra["maker"] = o.maker
+		}
+		rules := map[string]any{}
+		for k, v := range m.nt.values {
+			rules[k] = v
+		}
+		game, tok := m.nt.game, m.idToken
+		return m, func() tea.Msg {
+			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+			defer cancel()
+			s, err := m.c.Create(ctx, tok, game, rules, o.seats, extra)
+			return seatedMsg{s, game, err}
+		}
+	}
+	step := 0
+	switch s {
+	case "left", "h", "-":
+		step = -1
+	case "right", "l", "+", "space":
+		step = 1
+	}
+	if m.nt.at == 0 {
+		if step != 0 {
+			m.nt.opp = (m.nt.opp + len(opps) + step) % len(opps)
+		}
+		return m, nil
+	}
+	o := g.Options[m.nt.at-1]
+	v := m.nt.values[o.Name]
+	switch o.Kind {
+	case "bool":
+		if step != 0 {
+			b, _ := v.(bool)
+			m.nt.values[o.Name] = !b
+		}
+	case "choice":
+		if step != 0 {
+			i := 0
+			for j, c := range o.Choices {
+				if c == v {
+					i = j
+				}
+			}
+			m.nt.values[o.Name] = o.Choices[(i+len(o.Choices)+step)%len(o.Choices)]
+		}
+	case "int":
+		n := toInt(v)
+		if step != 0 {
+			n += step
+		} else if d, err := strconv.Atoi(k.Key().Text); err == nil && len(k.Key().Text) == 1 {
+			n = n*10 + d
+			if o.Max != nil && n > *o.Max {
+				n = d
+			}
+		} else if s == "backspace" {
+			n /= 10
+		}
+		if o.Min != nil && n < *o.Min && step != 0 {
+			n = *o.Min
+		}
+		if o.Max != nil && n > *o.Max {
+			n = *o.Max
+		}
+		m.nt.values[o.Name] = n
+	case "text":
+		t, _ := v.(string)
+		if s != "space" {
+			editLine(&t, s, k, 200)
+		}
+		m.nt.values[o.Name] = t
+	}
+	return m, nil
+}
+
+func toInt(v any) int {
+	switch n := v.(type) {
+	case float64:
+		return int(n)
+	case int:
+		return n
+	}
+	return 0
+}
+
+func (m *Model) newView() string {
+	g := m.gameByName(m.nt.game)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  ·  new table\n\n", title.Render(g.Title))
+	mark := func(i int) string {
+		if i == m.nt.at {
+			return hi.Render(">")
+		}
+		return " "
+	}
+	opps := opponents(m.nt.game)
+	fmt.Fprintf(&b, "%s %-22s ‹ %s ›\n", mark(0), "Play against", opps[m.nt.opp].label)
+	for i, o := range g.Options {
+		v := m.nt.values[o.Name]
+		val := fmt.Sprint(v)
+		if o.Kind == "int" {
+			val = strconv.Itoa(toInt(v))
+		}
+		if o.Kind == "text" && val == "" {
+			val = "(none)"
+		}
+		rng := ""
+		switch {
+		case o.Min != nil && o.Max != nil:
+			rng = fmt.Sprintf("%d-%d", *o.Min, *o.Max)
+		case len(o.Choices) > 0:
+			rng = strings.Join(o.Choices, "/")
+		case o.Kind == "bool":
+			rng = "yes/no"
+		}
+		fmt.Fprintf(&b, "%s %-22s ‹ %s ›  %s\n", mark(i+1), o.Name, val, faint.Render(rng))
+	}
+	help := "choose whom to play"
+	if m.nt.at > 0 {
+		help = g.Options[m.nt.at-1].Help
+	}
+	b.WriteString("\n" + wrap(help, m.w-2) + "\n\n")
+	if m.nt.creating {
+		b.WriteString("opening the table…\n")
+	}
+	b.WriteString(m.message() + "\n")
+	b.WriteString(faint.Render("↑↓ field · ←→ change (digits type a number) · enter open the table · esc back · ? help"))
+	return b.String()
+}
+
+// wrap breaks text into lines of at most w columns at spaces.
+func wrap(s string, w int) string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && len(line)+1+len(word) > w {
+			out = append(out, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// Lobby.
+type lobbyState struct {
+	tables []client.Listed
+	at     int
+	err    string
+}
+
+type lobbyMsg struct {
+	tables []client.Listed
+	err    error
+}
+
+func (m *Model) openLobby() (tea.Model, tea.Cmd) {
+	m.scr, m.lob, m.err = scrLobby, lobbyState{}, ""
+	return m, m.fetchLobby
+}
+
+func (m *Model) fetchLobby() tea.Msg {
+	ctx, cancel := context.WithTimeout(m.ctx, 10*time.Second)
+	defer cancel()
+	ts, err := m.c.Lobby(ctx, "open")
+	return lobbyMsg{ts, err}
+}
+
+func (m *Model) lobbyKey(s string) (tea.Model, tea.Cmd) {
+	n := len(m.lob.tables)
+	switch s {
+	case "esc", "q":
+		m.scr = scrHome
+	case "r":
+		return m, m.fetchLobby
+	case "up", "k":
+		if n > 0 {
+			m.lob.at = (m.lob.at + n - 1) % n
+		}
+	case "down", "j":
+		if n > 0 {
+			m.lob.at = (m.lob.at + 1) % n
+		}
+	case "enter":
+		if n > 0 {
+			m.scr = scrHome
+			return m, m.join(m.lob.tables[m.lob.at].ID)
+		}
+	}
+	return m, nil
+}
+
+func (m *Model) lobbyView() string {
+	var b strings.Builder
+	b.WriteString(title.Render("Lobby: open tables") + "\n\n")
+	if m.lob.err != "" {
+		b.WriteString(bad.Render("! "+m.lob.err) + "\n")
+	}
+	if len(m.lob.tables) == 0 {
+		b.WriteString(faint.Render("no open tables: open one from the home screen and invite a friend") + "\n")
+	}
+	for i, t := range m.lob.tables {
+		if i >= m.h-6 {
+			break
+		}
+		var names []string
+		for _, s := range t.Seats {
+			n := s.Name
+			if s.Kind == "open" || n == "" {
+				n = "(open)"
+			}
+			names = append(names, n)
+		}
+		cur := "  "
+		if i == m.lob.at {
+			cur = hi.Render("> ")
+		}
+		fmt.Fprintf(&b, "%s%-22s %-16s %s\n", cur, t.Title, t.ID, strings.Join(names, ", "))
+	}
+	b.WriteString("\n" + m.message() + "\n")
+	b.WriteString(faint.Render("↑↓ choose · enter join · r refresh · esc back"))
+	return b.String()
+}
+
+// seatedMsg is a seat taken (created or joined) or refused.
+type seatedMsg struct {
+	s    client.Seated
+	game string
+	err  error
+}
+
+func (m *Model) join(id string) tea.Cmd {
+	tok := m.idToken
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		defer cancel()
+		s, err := m.c.Join(ctx, tok, id)
+		if err != nil {
+			return seatedMsg{err: fmt.Errorf("joining %s: %w", id, err)}
+		}
+		return seatedMsg{s: s}
+	}
+}
+
+func (m *Model) seated(msg seatedMsg) tea.Cmd {
+	m.nt.creating = false
+	if msg.err != nil {
+		m.err = msg.err.Error()
+		return nil
+	}
+	if m.idToken == "" {
+		// The first seat's token binds the next ones to the same guest.
+		m.idToken = msg.s.Token
+	}
+	return m.sit(msg.s, msg.game)
+}
