@@ -164,15 +164,15 @@ func (m *Model) endView() string {
 		b.WriteString(title.Render("Every secret, and its commitment") + "\n")
 		var blocks []string
 		for i, r := range u.Table.Reveal {
-			ok := bad.Render("✗ does not match its commitment")
+			ok := bad.Render("✗ commitment does NOT match")
 			if verify(r) {
-				ok = good.Render("✓ matches its commitment")
+				ok = good.Render("✓ commitment matches")
 			}
 			blocks = append(blocks, t.name(i)+": "+ok+"\n"+revealText(t.game, r.Setup))
 		}
 		if t.game == "quizl" {
 			for i := range blocks {
-				blocks[i] = lipgloss.NewStyle().Width(34).Render(blocks[i])
+				blocks[i] = lipgloss.NewStyle().Width(39).Render(blocks[i])
 			}
 			b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, blocks...) + "\n")
 		} else {

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,7 +24,8 @@ type playState struct {
 	marks   map[string]bool
 	down    bool
 	preview string
-	pseq    int
+	pseq    int // the latest preview asked for
+	pdone   int // the latest preview answered
 }
 
 // onUpdate runs after each update: it opens the setup editor when the
@@ -43,14 +45,12 @@ func (m *Model) onUpdate() tea.Cmd {
 // onAnswer takes in the answer to this seat's move or setup.
 func (m *Model) onAnswer(a client.Answer) tea.Cmd {
 	t := m.t
-	t.play.line = ""
-	t.play.aim = nil
 	t.setup.sending = false
 	return nil
 }
 
 func (m *Model) onHelper(msg helperMsg) tea.Cmd {
-	if msg.kind == "preview" {
+	if strings.HasPrefix(msg.kind, "preview:") {
 		return m.onPreview(msg)
 	}
 	if msg.kind == "replay" {
@@ -173,14 +173,19 @@ func (m *Model) footer(prompt, keys string) string {
 	if prompt != "" {
 		b.WriteString(prompt + " " + p.line + "█\n")
 	}
-	b.WriteString(faint.Render(keys))
+	b.WriteString(faint.Render(wrap(keys, m.w)))
 	return b.String()
 }
 
-// side puts a block of lines beside another, left block padded to w.
-func side(left string, w int, right string) string {
-	l := lipgloss.NewStyle().Width(w).Render(left)
-	return lipgloss.JoinHorizontal(lipgloss.Top, l, right)
+// side puts a block of lines beside another, the left block padded to
+// lw columns and the right one cut to rw.
+func side(left string, lw int, right string, rw int) string {
+	l := lipgloss.NewStyle().Width(lw).Render(left)
+	rs := strings.Split(right, "\n")
+	for i, r := range rs {
+		rs[i] = fit(r, rw, 1)
+	}
+	return lipgloss.JoinHorizontal(lipgloss.Top, l, strings.Join(rs, "\n"))
 }
 
 // logBlock is the last n events, each cut to w columns.
@@ -216,6 +221,10 @@ type quizlView struct {
 	Scores    []int        `json:"scores"`
 	Finished  bool         `json:"finished"`
 	Solitaire bool         `json:"solitaire"`
+	Moves     []struct {
+		Seat int    `json:"seat"`
+		Move string `json:"move"`
+	} `json:"moves"`
 }
 
 // tracking lists the grids this seat hunts.
@@ -333,7 +342,18 @@ func (m *Model) quizlView() string {
 	var right []string
 	if len(v.Grid) > 0 {
 		right = append(right, title.Render("Your grid")+" password "+v.Password)
-		right = append(right, letterGrid(v.Grid, nil, -1, -1, v.Password)...)
+		// Squares the others called show in lower case.
+		own := slices.Clone(v.Grid)
+		for _, mv := range v.Moves {
+			if mv.Seat != v.Seat && len(mv.Move) == 2 && isDigits(mv.Move) {
+				r, c := int(mv.Move[0]-'5'), int(mv.Move[1]-'0')
+				if r >= 0 && r < len(own) && c >= 0 && c < len(own[r]) {
+					own[r] = own[r][:c] + strings.ToLower(own[r][c:c+1]) + own[r][c+1:]
+				}
+			}
+		}
+		right = append(right, letterGrid(own, nil, -1, -1, v.Password)...)
+		right = append(right, faint.Render("  lower case: called by others"))
 	}
 	var sc []string
 	for i, n := range v.Players {
@@ -343,7 +363,7 @@ func (m *Model) quizlView() string {
 	}
 	right = append(right, "", "Scores: "+strings.Join(sc, " · "), "")
 	right = append(right, m.logBlock(m.h-len(right)-8, 42))
-	body := side(strings.Join(left, "\n"), 36, strings.Join(right, "\n"))
+	body := side(strings.Join(left, "\n"), 36, strings.Join(right, "\n"), m.w-36)
 	return body + "\n" + m.footer("Call (digits) or announce (letters):",
 		"arrows pick a square · enter call it · type 72 or a word then enter · :resign · esc home · ? help")
 }
@@ -572,8 +592,12 @@ func (m *Model) salvoView() string {
 	}
 	var l, r strings.Builder
 	tname := "their ocean"
-	if tr != nil && tr.Target >= 0 && tr.Target < len(v.Players) {
-		tname = v.Players[tr.Target].Name + "'s ocean"
+	target := v.Target
+	if tr != nil {
+		target = tr.Target
+	}
+	if target >= 0 && target < len(v.Players) {
+		tname = v.Players[target].Name + "'s ocean"
 	}
 	l.WriteString(title.Render("Aiming at "+tname) + "\n")
 	r.WriteString(title.Render("Your ocean") + "\n")
@@ -613,7 +637,7 @@ func (m *Model) salvoView() string {
 		l.WriteString("\n")
 		r.WriteString("\n")
 	}
-	body := lipgloss.JoinHorizontal(lipgloss.Top, l.String(), "  ", r.String())
+	body := lipgloss.JoinHorizontal(lipgloss.Top, l.String(), "  ", r.String()) + "\n"
 	var info []string
 	if tr != nil {
 		info = append(info, "Hits so far: "+tally(tr.Hits)+" · sunk: "+tally(tr.Sunk))

@@ -212,6 +212,7 @@ func (m *Model) check() tea.Cmd {
 		st.verdict = fmt.Sprintf("%d squares to fill (ctrl+f fills them around your password)", n)
 		return nil
 	}
+	st.verdict = "asking the referee…"
 	b := m.setupBody()
 	b["setup"] = m.setupJSON()
 	return m.helper("check:"+strconv.Itoa(st.seq), "/check-setup", b)
@@ -229,11 +230,13 @@ func (m *Model) setupKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		st.sending = true
 		t := m.t
 		raw := m.setupJSON()
+		t.sent++
+		seq := t.sent
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
 			defer cancel()
 			a, err := m.c.Setup(ctx, t.token, t.id, raw, "")
-			return answerMsg{gen: t.gen, a: a, err: err}
+			return answerMsg{gen: t.gen, seq: seq, a: a, err: err}
 		}
 	}
 	if m.t.game == "salvo" {
@@ -463,9 +466,9 @@ func (m *Model) setupView() string {
 	}
 	b.WriteString(m.message() + "\n")
 	if m.t.game == "salvo" {
-		b.WriteString(faint.Render("tab next ship · arrows move · space rotate · r random fleet · enter hand in · ? help"))
+		b.WriteString(faint.Render(wrap("tab next ship · arrows move · space rotate · r random fleet · enter hand in · ? help", m.w)))
 	} else {
-		b.WriteString(faint.Render("letters type · arrows move · tab across/down · ctrl+p password line · ctrl+f fill · ctrl+d fill deceptively · ctrl+r random · enter hand in"))
+		b.WriteString(faint.Render(wrap("letters type · arrows move · tab across/down · ctrl+p password line · ctrl+f fill · ctrl+d fill deceptively · ctrl+r random · enter hand in · ? help", m.w)))
 	}
 	return b.String()
 }

@@ -27,6 +27,10 @@ type session struct {
 	errs                    chan error
 	lost                    string // the stream's last failure, until it comes back
 	busy                    bool   // a move or setup is on its way
+	pending                 string // the line of the move on its way
+	pendingAim              []string
+	sent                    int // moves and setups sent
+	sentAt                  int // the version the last move was sent at
 	setup                   setupState
 	play                    playState
 	saved                   string
@@ -53,6 +57,7 @@ type streamErrMsg struct {
 // answerMsg is the answer to a move or a setup.
 type answerMsg struct {
 	gen int
+	seq int // the number of the move or setup sent
 	a   client.Answer
 	err error
 }
@@ -110,9 +115,19 @@ func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.gen != t.gen {
 			return nil, true
 		}
-		t.busy = false
+		if msg.seq == t.sent {
+			t.busy = false
+		}
 		if msg.err != nil {
 			m.err = msg.err.Error()
+			// Nothing typed is lost: the refused line comes back.
+			if t.play.line == "" {
+				t.play.line = t.pending
+			}
+			if len(t.play.aim) == 0 {
+				t.play.aim = t.pendingAim
+			}
+			t.setup.sending = false
 			return nil, true
 		}
 		m.err = ""
@@ -143,6 +158,10 @@ func (m *Model) apply(u client.Update) {
 	t := m.t
 	first := t.upd == nil
 	t.upd = &u
+	if t.busy && u.Version > t.sentAt && t.sentAt > 0 {
+		// The move is in: the table moved on past it.
+		t.busy = false
+	}
 	if first && t.game == "" {
 		t.game = u.Table.Game
 	}
@@ -243,12 +262,16 @@ func (m *Model) send(move string) tea.Cmd {
 		return nil
 	}
 	t.busy, m.err, m.note = true, "", ""
-	version := t.upd.Version
+	t.pending, t.play.line = t.play.line, ""
+	t.pendingAim, t.play.aim = t.play.aim, nil
+	t.sent++
+	version, seq := t.upd.Version, t.sent
+	t.sentAt = version
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(m.ctx, 30*time.Second)
 		defer cancel()
 		a, err := m.c.Move(ctx, t.token, t.id, move, version, false)
-		return answerMsg{gen: t.gen, a: a, err: err}
+		return answerMsg{gen: t.gen, seq: seq, a: a, err: err}
 	}
 }
 

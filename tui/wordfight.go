@@ -78,11 +78,15 @@ func (m *Model) askPreview() tea.Cmd {
 	if lx := m.t.upd.Table.Lexicon; lx != "" {
 		body["lexicon"] = lx
 	}
-	return m.helper("preview", "/preview", body)
+	return m.helper("preview:"+strconv.Itoa(p.pseq), "/preview", body)
 }
 
 func (m *Model) onPreview(msg helperMsg) tea.Cmd {
 	p := &m.t.play
+	if msg.kind != "preview:"+strconv.Itoa(p.pseq) {
+		return nil // about a placement the cursor has left
+	}
+	p.pdone = p.pseq
 	if msg.err != nil {
 		p.preview = msg.err.Error()
 		return nil
@@ -97,7 +101,7 @@ func (m *Model) onPreview(msg helperMsg) tea.Cmd {
 	if a.Legal {
 		p.preview = good.Render(fmt.Sprintf("✓ %s: reuses %d, scores %d", p.placement(), a.Reused, a.Points))
 	} else {
-		p.preview = warm.Render("✗ " + p.placement() + ": " + a.Problem)
+		p.preview = warm.Render("✗ " + a.Problem)
 	}
 	return nil
 }
@@ -210,7 +214,7 @@ func (m *Model) wordfightView() string {
 	if gw > m.w-34 {
 		gw = m.w - 34
 	}
-	body := side(fit(g.String(), gw, m.h), gw, strings.Join(info, "\n"))
+	body := side(fit(g.String(), gw, m.h), gw, strings.Join(info, "\n"), m.w-gw)
 	prompt, keys := "", "arrows move · space/tab across or down · enter place · c cannot · : type a move · esc home · ? help"
 	if m.declaring() {
 		prompt, keys = "Declare a word:", "type a word · enter declare it · :resign · esc home · ? help"
