@@ -354,7 +354,7 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("play", has("Your turn to declare a word"))
 	words := []string{"cat", "dog", "emu", "fig", "hat", "owl", "pea", "ram", "sun", "tea", "yak", "zoo"}
-	declared := 0
+	declared, placements := 0, 0
 	for step := 0; step < 200; step++ {
 		s := tm.waitFor("a turn", func(s string) bool {
 			return over(s) || strings.Contains(s, "▶ your turn")
@@ -407,6 +407,7 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 					t.Fatalf("the score is not shown:\n%s", s)
 				}
 				placed = true
+				placements++
 			}
 		}
 		if !placed && !over(tm.screen()) {
@@ -420,6 +421,12 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 	}
 	s := tm.waitFor("the end", over)
 	checkFits(t, s, 80, 24)
+	var end wordfightView
+	tm.view(&end)
+	t.Logf("%d words declared, %d on the list, %d placed, final score %d", declared, len(end.List), placements, end.Score)
+	if placements == 0 {
+		t.Errorf("no word was placed:\n%s", s)
+	}
 	if !strings.Contains(s, "The audit") || strings.Count(s, "✓ confirmed") != 2 {
 		t.Errorf("the end shows no audit:\n%s", s)
 	}

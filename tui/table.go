@@ -109,7 +109,11 @@ func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.gen != t.gen {
 			return nil, true
 		}
-		t.lost = msg.err.Error()
+		if msg.err == nil {
+			t.lost = ""
+		} else {
+			t.lost = msg.err.Error()
+		}
 		return m.next(t), true
 	case answerMsg:
 		if msg.gen != t.gen {

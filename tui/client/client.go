@@ -246,7 +246,22 @@ func (c *Client) Create(ctx context.Context, token, game string, rules map[strin
 	}
 	var s Seated
 	err := c.do(ctx, http.MethodPost, "/api/v1/tables", token, body, &s)
+	c.fullInvite(&s)
 	return s, err
+}
+
+// fullInvite makes an invite link absolute (a server that does not know
+// its own address answers a path).
+func (c *Client) fullInvite(s *Seated) {
+	if s.Table == "" {
+		return
+	}
+	if s.Invite == "" {
+		s.Invite = "/t/" + s.Table
+	}
+	if strings.HasPrefix(s.Invite, "/") {
+		s.Invite = c.base + s.Invite
+	}
 }
 
 // TableID takes a table id out of an invite link, or returns the id given.
@@ -270,9 +285,7 @@ func (c *Client) Join(ctx context.Context, token, id string) (Seated, error) {
 	}
 	var s Seated
 	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/join", token, body, &s)
-	if err == nil && s.Invite == "" {
-		s.Invite = c.base + "/t/" + s.Table
-	}
+	c.fullInvite(&s)
 	return s, err
 }
 
@@ -319,6 +332,7 @@ func (c *Client) Setup(ctx context.Context, token, id string, setup json.RawMess
 func (c *Client) Rematch(ctx context.Context, token, id string) (Seated, error) {
 	var s Seated
 	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/rematch", token, map[string]any{}, &s)
+	c.fullInvite(&s)
 	return s, err
 }
 
@@ -347,34 +361,52 @@ func (c *Client) Helper(ctx context.Context, path string, body, out any) error {
 // Stream follows a table's event stream from version from, sending each
 // update on out until ctx ends or the game is over. When the connection
 // drops it reconnects from the last version it passed on, so nothing is
-// lost or repeated; each failure is reported on errs (when not nil), and
-// Stream waits a little longer each time before trying again.
+// lost or repeated. Each failure is reported on errs (when not nil), and a
+// nil error once the server answers again; Stream waits a little longer
+// after each failure before trying again.
 func (c *Client) Stream(ctx context.Context, token, id string, from int, out chan<- Update, errs chan<- error) {
-	wait := 200 * time.Millisecond
-	for ctx.Err() == nil {
-		finished, err := c.streamOnce(ctx, token, id, &from, out)
-		if finished || ctx.Err() != nil {
-			return
-		}
-		if err == nil {
-			err = errors.New("the server closed the event stream")
-		}
-		var apiErr *Error
-		if errors.As(err, &apiErr) && apiErr.Status >= 400 && apiErr.Status < 500 && apiErr.Status != http.StatusTooManyRequests {
-			if errs != nil {
-				select {
-				case errs <- err:
-				case <-ctx.Done():
-				}
-			}
-			return
-		}
+	report := func(err error) {
 		if errs != nil {
 			select {
 			case errs <- err:
-			default:
+			case <-ctx.Done():
 			}
 		}
+	}
+	wait := 200 * time.Millisecond
+	failed := false
+	for ctx.Err() == nil {
+		// The stream answers its first line at once only when the table
+		// moved past from; a table still at from (a new table at 0, or
+		// one resumed with nothing new) waits for its next change. So
+		// look first: that says whether the server is back, and a table
+		// still at version 0 is followed from its start without from.
+		u, err := c.Get(ctx, token, id)
+		withFrom := true
+		if err == nil {
+			if failed {
+				report(nil)
+				failed = false
+			}
+			if u.Version == 0 && from == 0 {
+				withFrom = false
+			}
+			var finished bool
+			finished, err = c.streamOnce(ctx, token, id, &from, withFrom, out)
+			if finished || ctx.Err() != nil {
+				return
+			}
+			if err == nil {
+				err = errors.New("the server closed the event stream")
+			}
+		}
+		var apiErr *Error
+		if errors.As(err, &apiErr) && apiErr.Status >= 400 && apiErr.Status < 500 && apiErr.Status != http.StatusTooManyRequests {
+			report(err)
+			return
+		}
+		failed = true
+		report(err)
 		select {
 		case <-ctx.Done():
 			return
@@ -388,8 +420,11 @@ func (c *Client) Stream(ctx context.Context, token, id string, from int, out cha
 
 // streamOnce reads one connection of the stream; it answers whether the
 // game is over.
-func (c *Client) streamOnce(ctx context.Context, token, id string, from *int, out chan<- Update) (bool, error) {
-	path := fmt.Sprintf("%s/api/v1/tables/%s/events?from=%d", c.base, url.PathEscape(id), *from)
+func (c *Client) streamOnce(ctx context.Context, token, id string, from *int, withFrom bool, out chan<- Update) (bool, error) {
+	path := fmt.Sprintf("%s/api/v1/tables/%s/events", c.base, url.PathEscape(id))
+	if withFrom {
+		path += fmt.Sprintf("?from=%d", *from)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, path, nil)
 	if err != nil {
 		return false, err
@@ -420,7 +455,7 @@ func (c *Client) streamOnce(ctx context.Context, token, id string, from *int, ou
 		if err := json.Unmarshal(sc.Bytes(), &u); err != nil {
 			return false, fmt.Errorf("a line of the event stream is not an update: %w", err)
 		}
-		if u.Version < *from {
+		if u.Version < *from || (u.Version == *from && withFrom && *from > 0) {
 			continue
 		}
 		// An update at the version already seen carries nothing new

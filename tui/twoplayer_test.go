@@ -1,0 +1,203 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/tui/client"
+)
+
+// apiPlayer is a player at the same table through the HTTP API alone.
+type apiPlayer struct {
+	c        *client.Client
+	token    string
+	id       string
+	password string
+	next     int
+}
+
+// twoPlayerQuizl seats a terminal player (Ann, who opens the table for a
+// friend) and an API player (Ben, who joins by the table's id) at a Quizl
+// table, both setups in, play started.
+func twoPlayerQuizl(t testing.TB, ts *testServer) (*term, *apiPlayer) {
+	t.Helper()
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 3) // a friend
+	if s := tm.screen(); !strings.Contains(s, "a friend") {
+		t.Fatalf("the form does not offer a friend:\n%s", s)
+	}
+	tm.key("enter")
+	s := tm.waitFor("the invite", has("Invite a friend: "+ts.URL+"/t/", "Make your grid"))
+	checkFits(t, s, 80, 24)
+	ctx := context.Background()
+	bc, _ := client.New(ts.URL, "Ben")
+	seat, err := bc.Join(ctx, "", client.TableID(ts.URL+"/t/"+tm.m.t.id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := bc.Setup(ctx, seat.Token, seat.Table, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var setup struct{ Password string }
+	json.Unmarshal(a.Setup, &setup)
+	ben := &apiPlayer{c: bc, token: seat.Token, id: seat.Table, password: setup.Password}
+	tm.key("ctrl+r")
+	tm.waitFor("a random grid, checked", has("✓ the referee accepts"))
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn", "Tracking Ben"))
+	return tm, ben
+}
+
+// call makes Ben call his next square.
+func (b *apiPlayer) call(t testing.TB) string {
+	t.Helper()
+	sq := fmt.Sprintf("%d%d", b.next/5+5, b.next%5)
+	b.next++
+	if _, err := b.c.Move(context.Background(), b.token, b.id, sq, 0, false); err != nil {
+		t.Fatalf("Ben calling %s: %v", sq, err)
+	}
+	return sq
+}
+
+func TestQuizlTerminalAgainstAnAPIPlayer(t *testing.T) {
+	ts := newTestServer(t)
+	tm, ben := twoPlayerQuizl(t, ts)
+	var lat []time.Duration
+	calls, benTurns, dropped := 0, 0, false
+	for turn := 0; turn < 60; turn++ {
+		s := tm.screen()
+		if over(s) {
+			break
+		}
+		if strings.Contains(s, ben.password) {
+			t.Fatalf("Ben's password %s shows on Ann's screen before the end:\n%s", ben.password, s)
+		}
+		if tm.m.t.myTurn() {
+			i := calls
+			calls++
+			tm.typeText(fmt.Sprintf("%d%d", i/5+5, i%5))
+			tm.key("enter")
+			// Then Ben's turn, or Ann's again once Ben is done.
+			s = tm.waitFor("the call's letter", func(s string) bool {
+				n, _ := trackingLetters(s, i/5, i%5)
+				return over(s) || n == calls && !tm.m.t.busy
+			})
+			if over(s) {
+				break
+			}
+			continue
+		}
+		// Ben's turn: Ann's keys are refused in words, and nothing is sent.
+		tm.key("enter")
+		s = tm.screen()
+		if !strings.Contains(s, "it is not your turn") {
+			t.Fatalf("a call out of turn is not refused:\n%s", s)
+		}
+		benTurns++
+		if benTurns == 3 {
+			// The network drops; Ben moves while Ann's stream is down;
+			// Ann's screen comes back with the move, once.
+			ts.drop()
+			tm.waitFor("the drop to show", has("reconnecting"))
+			ts.restore()
+			sq := ben.call(t)
+			s = tm.waitFor("Ben's call after the drop", has("Ben called "+sq, "▶ your turn"))
+			if n := strings.Count(strings.Join(tm.m.t.log, "\n"), "Ben called "+sq); n != 1 {
+				t.Fatalf("Ben's call %s is in Ann's log %d times", sq, n)
+			}
+			dropped = true
+			continue
+		}
+		start := time.Now()
+		sq := ben.call(t)
+		tm.waitFor("Ben's call", func(s string) bool { return over(s) || strings.Contains(s, "Ben called "+sq) })
+		lat = append(lat, time.Since(start))
+	}
+	if !dropped {
+		t.Error("the game ended before the network drop was tried")
+	}
+	s := tm.waitFor("the end", over)
+	checkFits(t, s, 80, 24)
+	if strings.Count(s, "✓ commitment matches") != 2 || !strings.Contains(s, "password "+ben.password) {
+		t.Errorf("the end does not reveal Ben's grid and check both commitments:\n%s", s)
+	}
+	// No event twice, none lost: Ann's log holds every move of the record.
+	var log []string
+	for _, l := range tm.m.t.log {
+		if strings.Contains(l, " called ") {
+			log = append(log, l)
+		}
+	}
+	rec, err := ben.c.Record(context.Background(), ben.token, ben.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Moves []struct{ By, Move string }
+	}
+	json.Unmarshal(rec, &r)
+	var want []string
+	for _, mv := range r.Moves {
+		if isDigits(mv.Move) {
+			want = append(want, mv.By+" called "+mv.Move)
+		}
+	}
+	if !slices.Equal(log, want) {
+		t.Errorf("Ann's log of calls:\n%v\nthe record's:\n%v", log, want)
+	}
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		t.Logf("a move reaches the other terminal: median %v, worst %v over %d moves", lat[len(lat)/2], lat[len(lat)-1], len(lat))
+		if lat[len(lat)/2] > 500*time.Millisecond {
+			t.Errorf("median %v from a move to the other terminal", lat[len(lat)/2])
+		}
+	}
+}
+
+// BenchmarkMoveToOtherTerminal measures the time from an API player's
+// move to the terminal player's screen showing it, over loopback.
+func BenchmarkMoveToOtherTerminal(b *testing.B) {
+	ts := newTestServer(b)
+	var lat []time.Duration
+	tm, ben := twoPlayerQuizl(b, ts)
+	calls := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if over(tm.screen()) || ben.next >= 25 || calls >= 25 {
+			b.StopTimer()
+			tm.m.Close()
+			tm, ben = twoPlayerQuizl(b, ts)
+			calls = 0
+			b.StartTimer()
+		}
+		// Ann calls (not timed), then Ben's call is timed to Ann's screen.
+		b.StopTimer()
+		tm.waitFor("Ann's turn", func(s string) bool { return over(s) || tm.m.t.myTurn() })
+		tm.typeText(fmt.Sprintf("%d%d", calls/5+5, calls%5))
+		calls++
+		tm.key("enter")
+		s := tm.waitFor("Ben's turn", func(s string) bool {
+			return over(s) || strings.Contains(s, "waiting for Ben") || tm.m.t.myTurn() && !tm.m.t.busy && strings.Contains(s, "Ann called")
+		})
+		if over(s) || tm.m.t.myTurn() {
+			b.StartTimer()
+			continue
+		}
+		b.StartTimer()
+		start := time.Now()
+		sq := ben.call(b)
+		tm.waitFor("Ben's call", func(s string) bool { return over(s) || strings.Contains(s, "Ben called "+sq) })
+		lat = append(lat, time.Since(start))
+	}
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
+		b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "worst-ms")
+	}
+}
