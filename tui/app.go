@@ -321,7 +321,7 @@ func (m *Model) startView() string {
 	var b strings.Builder
 	b.WriteString(title.Render("Parlour") + "\n\n")
 	if m.err != "" {
-		b.WriteString(bad.Render(m.err) + "\n\n")
+		b.WriteString(bad.Render(wrap(m.err, m.w)) + "\n\n")
 		b.WriteString("r: ask the server again · q: quit\n")
 	} else {
 		b.WriteString("Asking " + m.c.Base() + " for its games…\n")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -374,7 +375,7 @@ func wrap(s string, w int) string {
 	var out []string
 	line := ""
 	for _, word := range strings.Fields(s) {
-		if line != "" && len(line)+1+len(word) > w {
+		if line != "" && ansi.StringWidth(line)+1+ansi.StringWidth(word) > w {
 			out = append(out, line)
 			line = ""
 		}

@@ -1,0 +1,146 @@
+package tui
+
+import (
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"parlour/tui/client"
+)
+
+func TestUnreachableServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	c, _ := client.New("http://"+addr, "Ann")
+	m := New(Config{Client: c})
+	defer m.Close()
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(m.Init()())
+	s := ansi.Strip(m.frame())
+	if !strings.Contains(s, "cannot reach the server at http://"+addr) || !strings.Contains(s, "r: ask the server again") {
+		t.Errorf("no clear message:\n%s", s)
+	}
+}
+
+func TestAnotherServer(t *testing.T) {
+	for name, h := range map[string]http.HandlerFunc{
+		"404": http.NotFound,
+		"html": func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte("<html>hello</html>"))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(h)
+			defer srv.Close()
+			c, _ := client.New(srv.URL, "Ann")
+			m := New(Config{Client: c})
+			defer m.Close()
+			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+			m.Update(m.Init()())
+			if s := ansi.Strip(m.frame()); !strings.Contains(s, "version") {
+				t.Errorf("no word of another version:\n%s", s)
+			}
+		})
+	}
+}
+
+func TestBadServerAddress(t *testing.T) {
+	for _, a := range []string{"", "localhost:8080", "ftp://x", "http://"} {
+		if _, err := client.New(a, "Ann"); err == nil {
+			t.Errorf("%q taken as a server address", a)
+		}
+	}
+}
+
+func TestTableID(t *testing.T) {
+	for in, want := range map[string]string{
+		"k3x9q2m7c8v4r6tw":                         "k3x9q2m7c8v4r6tw",
+		"http://localhost:8080/t/k3x9q2m7c8v4r6tw": "k3x9q2m7c8v4r6tw",
+		" http://h/t/k3x9q2m7c8v4r6tw/join ":       "k3x9q2m7c8v4r6tw",
+		"https://h:1/t/k3x9q2m7c8v4r6tw?x=1#top":   "k3x9q2m7c8v4r6tw",
+	} {
+		if got := client.TableID(in); got != want {
+			t.Errorf("TableID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSmallTerminalAndHelp(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	s := tm.screen()
+	if !strings.Contains(s, "at least 80x24") || !strings.Contains(s, "this one is 60x20") {
+		t.Errorf("a small terminal is not told the size needed:\n%s", s)
+	}
+	checkFits(t, s, 60, 20)
+	tm.update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	tm.key("?")
+	s = tm.screen()
+	checkFits(t, s, 80, 24)
+	for _, k := range keyHelp {
+		if !strings.Contains(s, k.screen+":") {
+			t.Errorf("the help lacks %s:\n%s", k.screen, s)
+		}
+	}
+	tm.key("?")
+	if s := tm.screen(); !strings.Contains(s, "New table") {
+		t.Errorf("? does not close the help:\n%s", s)
+	}
+	// A wider terminal: the home screen still draws within it.
+	tm.update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	checkFits(t, tm.screen(), 200, 60)
+}
+
+func TestNameAndJoinErrors(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("n")
+	tm.key("ctrl+u")
+	tm.typeText("Zoë")
+	tm.key("enter")
+	if s := tm.screen(); !strings.Contains(s, `play as "Zoë"`) {
+		t.Errorf("the name did not change:\n%s", s)
+	}
+	tm.key("i")
+	tm.typeText(ts.URL + "/t/nosuchtable")
+	tm.key("enter")
+	s := tm.waitFor("the refusal", has("! joining nosuchtable"))
+	checkFits(t, s, 80, 24)
+	tm.key("l")
+	tm.waitFor("the lobby", has("Lobby: open tables", "no open tables"))
+}
+
+// BenchmarkKeystroke measures a key's effect on screen: Update and View of
+// one arrow key on the Salvo play screen, the largest.
+func BenchmarkKeystroke(b *testing.B) {
+	ts := newTestServer(b)
+	tm := newTerm(b, ts.URL, "Ann", 80, 24)
+	tm.open("salvo", 0)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("✓ the referee accepts"))
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn"))
+	keys := []tea.KeyPressMsg{keyMsg("right"), keyMsg("down"), keyMsg("left"), keyMsg("up")}
+	b.ResetTimer()
+	var worst time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		tm.m.Update(keys[i%4])
+		_ = tm.m.View()
+		if d := time.Since(start); d > worst {
+			worst = d
+		}
+	}
+	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
+}
