@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -180,7 +181,12 @@ func (m *Model) footer(prompt, keys string) string {
 // side puts a block of lines beside another, the left block padded to
 // lw columns and the right one cut to rw.
 func side(left string, lw int, right string, rw int) string {
-	l := lipgloss.NewStyle().Width(lw).Render(left)
+	ls := strings.Split(left, "\n")
+	for i, l := range ls {
+		l = fit(l, lw-1, 1)
+		ls[i] = l + strings.Repeat(" ", max(0, lw-ansi.StringWidth(l)))
+	}
+	l := strings.Join(ls, "\n")
 	rs := strings.Split(right, "\n")
 	for i, r := range rs {
 		rs[i] = fit(r, rw, 1)
