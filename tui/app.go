@@ -319,9 +319,9 @@ func fit(s string, w, h int) string {
 
 func (m *Model) startView() string {
 	var b strings.Builder
-	b.WriteString(title.Render("Parlour") + "\n\n")
+	b.WriteString(title("Parlour") + "\n\n")
 	if m.err != "" {
-		b.WriteString(bad.Render(wrap(m.err, m.w)) + "\n\n")
+		b.WriteString(bad(wrap(m.err, m.w)) + "\n\n")
 		b.WriteString("r: ask the server again · q: quit\n")
 	} else {
 		b.WriteString("Asking " + m.c.Base() + " for its games…\n")
@@ -330,24 +330,25 @@ func (m *Model) startView() string {
 }
 
 // Styles. Only the sixteen basic colours, and never colour alone: every
-// mark also has a shape, so the screens read the same with NO_COLOR.
-var (
-	title = lipgloss.NewStyle().Bold(true)
-	bad   = lipgloss.NewStyle().Foreground(lipgloss.Red).Bold(true)
-	good  = lipgloss.NewStyle().Foreground(lipgloss.Green)
-	faint = lipgloss.NewStyle().Faint(true)
-	hi    = lipgloss.NewStyle().Reverse(true)
-	warm  = lipgloss.NewStyle().Foreground(lipgloss.Yellow).Bold(true)
-	cool  = lipgloss.NewStyle().Foreground(lipgloss.Cyan)
-)
+// mark also has a shape, so the screens read the same with NO_COLOR
+// (Bubble Tea drops the colours the terminal cannot show).
+func title(s string) string { return lipgloss.NewStyle().Bold(true).Render(s) }
+func bad(s string) string   { return lipgloss.NewStyle().Foreground(lipgloss.Red).Bold(true).Render(s) }
+func good(s string) string  { return lipgloss.NewStyle().Foreground(lipgloss.Green).Render(s) }
+func faint(s string) string { return lipgloss.NewStyle().Faint(true).Render(s) }
+func hi(s string) string    { return lipgloss.NewStyle().Reverse(true).Render(s) }
+func warm(s string) string {
+	return lipgloss.NewStyle().Foreground(lipgloss.Yellow).Bold(true).Render(s)
+}
+func cool(s string) string { return lipgloss.NewStyle().Foreground(lipgloss.Cyan).Render(s) }
 
 // message is the error or news line.
 func (m *Model) message() string {
 	if m.err != "" {
-		return bad.Render("! " + m.err)
+		return bad("! " + m.err)
 	}
 	if m.note != "" {
-		return cool.Render(m.note)
+		return cool(m.note)
 	}
 	return ""
 }
@@ -384,5 +385,5 @@ func (m *Model) lineKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) lineView(head, help string) string {
-	return title.Render(head) + "\n\n" + help + "\n\n> " + m.input + "█\n\n" + m.message()
+	return title(head) + "\n\n" + help + "\n\n> " + m.input + "█\n\n" + m.message()
 }

@@ -88,7 +88,7 @@ func TestSmallTerminalAndHelp(t *testing.T) {
 	tm.key("?")
 	s = tm.screen()
 	checkFits(t, s, 80, 24)
-	for _, k := range keyHelp {
+	for _, k := range keyHelp() {
 		if !strings.Contains(s, k.screen+":") {
 			t.Errorf("the help lacks %s:\n%s", k.screen, s)
 		}

@@ -134,7 +134,7 @@ func (m *Model) endView() string {
 	u := t.upd
 	var b strings.Builder
 	res := u.Table.Result
-	line := title.Render("Game over")
+	line := title("Game over")
 	if r := t.reasonText(); r != "" {
 		line += ": " + r
 	}
@@ -149,7 +149,7 @@ func (m *Model) endView() string {
 			won = strings.Join(ws, " and ") + " won"
 			for _, w := range res.Winners {
 				if w == t.seat {
-					won = warm.Render("★ you won") + " (" + strings.Join(ws, " and ") + ")"
+					won = warm("★ you won") + " (" + strings.Join(ws, " and ") + ")"
 				}
 			}
 		}
@@ -161,12 +161,12 @@ func (m *Model) endView() string {
 	}
 	b.WriteString("\n")
 	if len(u.Table.Reveal) > 0 {
-		b.WriteString(title.Render("Every secret, and its commitment") + "\n")
+		b.WriteString(title("Every secret, and its commitment") + "\n")
 		var blocks []string
 		for i, r := range u.Table.Reveal {
-			ok := bad.Render("✗ commitment does NOT match")
+			ok := bad("✗ commitment does NOT match")
 			if verify(r) {
-				ok = good.Render("✓ commitment matches")
+				ok = good("✓ commitment matches")
 			}
 			blocks = append(blocks, t.name(i)+": "+ok+"\n"+revealText(t.game, r.Setup))
 		}
@@ -181,11 +181,11 @@ func (m *Model) endView() string {
 	}
 	if t.game == "wordfight" {
 		v := m.wfView()
-		b.WriteString(title.Render("The audit: every answer replayed against the list") + "\n")
+		b.WriteString(title("The audit: every answer replayed against the list") + "\n")
 		for _, a := range v.Audit {
-			ok := good.Render("✓ confirmed")
+			ok := good("✓ confirmed")
 			if !a.Confirmed {
-				ok = bad.Render("✗ not confirmed")
+				ok = bad("✗ not confirmed")
 			}
 			fmt.Fprintf(&b, "  %-20s %s: %d points recomputed, %d recorded, %d missed placements\n", t.name(a.Seat), ok, a.Points, a.Recorded, a.Missed)
 		}
@@ -201,7 +201,7 @@ func (m *Model) endView() string {
 		b.WriteString("record: " + t.saved + "\n")
 	}
 	b.WriteString(m.message() + "\n")
-	b.WriteString(faint.Render("s save the record · r rematch · esc home · ? help"))
+	b.WriteString(faint("s save the record · r rematch · esc home · ? help"))
 	return b.String()
 }
 

@@ -107,6 +107,19 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 	if err != nil || !strings.Contains(string(raw), `"nymphabet"`) {
 		t.Errorf("the saved record %s: %v\n%s", path, err, raw)
 	}
+	// A rematch: a new table, the computer first this time.
+	first := tm.m.t.id
+	tm.key("r")
+	s = tm.waitFor("the rematch", func(s string) bool {
+		return tm.m.t.id != first && strings.Contains(s, "▶ your turn")
+	})
+	checkFits(t, s, 80, 24)
+	// Home lists both games among the recent ones.
+	tm.key("esc")
+	s = tm.waitFor("home", has("Your recent games", tm.m.recent[0].Table, first))
+	if !strings.Contains(s, "finished") || !strings.Contains(s, "playing") {
+		t.Errorf("the recent games lack their status:\n%s", s)
+	}
 }
 
 // trackingLetters counts the letters on the screen's first tracking grid
@@ -246,8 +259,6 @@ func TestSolitaireQuizl(t *testing.T) {
 		t.Errorf("the end does not check the grid's commitment:\n%s", s)
 	}
 }
-
-var salvoNumber = regexp.MustCompile(`fired salvo (\d+)`)
 
 func TestSalvoAgainstTheComputer(t *testing.T) {
 	ts := newTestServer(t)

@@ -133,27 +133,27 @@ func (m *Model) homeView() string {
 	if name == "" {
 		name = "(no name yet)"
 	}
-	fmt.Fprintf(&b, "%s  ·  guest %s  ·  %s\n\n", title.Render("Parlour"), name, m.c.Base())
+	fmt.Fprintf(&b, "%s  ·  guest %s  ·  %s\n\n", title("Parlour"), name, m.c.Base())
 	cur := func(i int) string {
 		if i == m.home.at {
-			return hi.Render("> ")
+			return hi("> ")
 		}
 		return "  "
 	}
-	b.WriteString(title.Render("New table") + "\n")
+	b.WriteString(title("New table") + "\n")
 	for i, g := range m.games {
-		fmt.Fprintf(&b, "%s%d %-22s %s\n", cur(i), i+1, g.Title, faint.Render(players(g)))
+		fmt.Fprintf(&b, "%s%d %-22s %s\n", cur(i), i+1, g.Title, faint(players(g)))
 	}
 	i := len(m.games)
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "%si Join a table by invite link or id\n", cur(i))
 	fmt.Fprintf(&b, "%sl Lobby: open tables\n", cur(i+1))
 	fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), m.c.Name)
-	b.WriteString(faint.Render("  Sign in / sign up: accounts are coming; until then you play as a guest.") + "\n\n")
-	b.WriteString(title.Render("Your recent games") + "\n")
+	b.WriteString(faint("  Sign in / sign up: accounts are coming; until then you play as a guest.") + "\n\n")
+	b.WriteString(title("Your recent games") + "\n")
 	rs := m.recentHere()
 	if len(rs) == 0 {
-		b.WriteString(faint.Render("  none yet") + "\n")
+		b.WriteString(faint("  none yet") + "\n")
 	}
 	room := m.h - strings.Count(b.String(), "\n") - 3
 	for j, r := range rs {
@@ -164,7 +164,7 @@ func (m *Model) homeView() string {
 		fmt.Fprintf(&b, "%s%-22s %-16s %-9s %s\n", cur(i+3+j), r.Title, r.Table, r.Status, r.When.Local().Format("Jan 2 15:04"))
 	}
 	b.WriteString("\n" + m.message() + "\n")
-	b.WriteString(faint.Render("↑↓ choose · enter open · 1-4 new table · ? help · q quit"))
+	b.WriteString(faint("↑↓ choose · enter open · 1-4 new table · ? help · q quit"))
 	return b.String()
 }
 
@@ -328,10 +328,10 @@ func toInt(v any) int {
 func (m *Model) newView() string {
 	g := m.gameByName(m.nt.game)
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s  ·  new table\n\n", title.Render(g.Title))
+	fmt.Fprintf(&b, "%s  ·  new table\n\n", title(g.Title))
 	mark := func(i int) string {
 		if i == m.nt.at {
-			return hi.Render(">")
+			return hi(">")
 		}
 		return " "
 	}
@@ -355,7 +355,7 @@ func (m *Model) newView() string {
 		case o.Kind == "bool":
 			rng = "yes/no"
 		}
-		fmt.Fprintf(&b, "%s %-22s ‹ %s ›  %s\n", mark(i+1), o.Name, val, faint.Render(rng))
+		fmt.Fprintf(&b, "%s %-22s ‹ %s ›  %s\n", mark(i+1), o.Name, val, faint(rng))
 	}
 	help := "choose whom to play"
 	if m.nt.at > 0 {
@@ -366,7 +366,7 @@ func (m *Model) newView() string {
 		b.WriteString("opening the table…\n")
 	}
 	b.WriteString(m.message() + "\n")
-	b.WriteString(faint.Render("↑↓ field · ←→ change (digits type a number) · enter open the table · esc back · ? help"))
+	b.WriteString(faint("↑↓ field · ←→ change (digits type a number) · enter open the table · esc back · ? help"))
 	return b.String()
 }
 
@@ -440,12 +440,12 @@ func (m *Model) lobbyKey(s string) (tea.Model, tea.Cmd) {
 
 func (m *Model) lobbyView() string {
 	var b strings.Builder
-	b.WriteString(title.Render("Lobby: open tables") + "\n\n")
+	b.WriteString(title("Lobby: open tables") + "\n\n")
 	if m.lob.err != "" {
-		b.WriteString(bad.Render("! "+m.lob.err) + "\n")
+		b.WriteString(bad("! "+m.lob.err) + "\n")
 	}
 	if len(m.lob.tables) == 0 {
-		b.WriteString(faint.Render("no open tables: open one from the home screen and invite a friend") + "\n")
+		b.WriteString(faint("no open tables: open one from the home screen and invite a friend") + "\n")
 	}
 	for i, t := range m.lob.tables {
 		if i >= m.h-6 {
@@ -461,12 +461,12 @@ func (m *Model) lobbyView() string {
 		}
 		cur := "  "
 		if i == m.lob.at {
-			cur = hi.Render("> ")
+			cur = hi("> ")
 		}
 		fmt.Fprintf(&b, "%s%-22s %-16s %s\n", cur, t.Title, t.ID, strings.Join(names, ", "))
 	}
 	b.WriteString("\n" + m.message() + "\n")
-	b.WriteString(faint.Render("↑↓ choose · enter join · r refresh · esc back"))
+	b.WriteString(faint("↑↓ choose · enter join · r refresh · esc back"))
 	return b.String()
 }
 

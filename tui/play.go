@@ -174,7 +174,7 @@ func (m *Model) footer(prompt, keys string) string {
 	if prompt != "" {
 		b.WriteString(prompt + " " + p.line + "█\n")
 	}
-	b.WriteString(faint.Render(wrap(keys, m.w)))
+	b.WriteString(faint(wrap(keys, m.w)))
 	return b.String()
 }
 
@@ -298,7 +298,7 @@ func letterGrid(rows []string, called map[string]bool, r0, c0 int, pw string) []
 				cell = "[" + ch + "]"
 			}
 			if r == r0 && c == c0 {
-				cell = hi.Render(cell)
+				cell = hi(cell)
 			}
 			b.WriteString(cell)
 		}
@@ -338,16 +338,16 @@ func (m *Model) quizlView() string {
 		if len(b.Wrong) > 0 {
 			note += " · wrong: " + strings.Join(b.Wrong, ", ")
 		}
-		left = append(left, title.Render(name))
+		left = append(left, title(name))
 		left = append(left, letterGrid(b.Grid, called, r, p.c, b.Password)...)
-		left = append(left, faint.Render("  "+note), "")
+		left = append(left, faint("  "+note), "")
 		if len(left) > 14 {
 			break // more than two grids: the others by tab
 		}
 	}
 	var right []string
 	if len(v.Grid) > 0 {
-		right = append(right, title.Render("Your grid")+" password "+v.Password)
+		right = append(right, title("Your grid")+" password "+v.Password)
 		// Squares the others called show in lower case.
 		own := slices.Clone(v.Grid)
 		for _, mv := range v.Moves {
@@ -359,7 +359,7 @@ func (m *Model) quizlView() string {
 			}
 		}
 		right = append(right, letterGrid(own, nil, -1, -1, v.Password)...)
-		right = append(right, faint.Render("  lower case: called by others"))
+		right = append(right, faint("  lower case: called by others"))
 	}
 	var sc []string
 	for i, n := range v.Players {
@@ -428,9 +428,9 @@ func (m *Model) nymphabetView() string {
 	for _, l := range v.Alphabet {
 		switch {
 		case l.Deleted:
-			b.WriteString(faint.Render(strings.ToLower(l.Letter)+"̶") + " ")
+			b.WriteString(faint(strings.ToLower(l.Letter)+"̶") + " ")
 		case l.Letter == v.Current:
-			b.WriteString(hi.Render("["+l.Letter+"]") + " ")
+			b.WriteString(hi("["+l.Letter+"]") + " ")
 		default:
 			b.WriteString(l.Letter + " ")
 		}
@@ -605,8 +605,8 @@ func (m *Model) salvoView() string {
 	if target >= 0 && target < len(v.Players) {
 		tname = v.Players[target].Name + "'s ocean"
 	}
-	l.WriteString(title.Render("Aiming at "+tname) + "\n")
-	r.WriteString(title.Render("Your ocean") + "\n")
+	l.WriteString(title("Aiming at "+tname) + "\n")
+	r.WriteString(title("Your ocean") + "\n")
 	hdr := "    " + strings.Join(strings.Split("ABCDEFGHIJ", ""), "  ") + "\n"
 	l.WriteString(hdr)
 	r.WriteString(hdr)
@@ -622,17 +622,17 @@ func (m *Model) salvoView() string {
 				cell = " x "
 			}
 			if aim[q] {
-				cell = warm.Render(" * ")
+				cell = warm(" * ")
 			}
 			if row == p.r && c == p.c && !v.Finished {
-				cell = hi.Render(cell)
+				cell = hi(cell)
 			}
 			l.WriteString(cell)
 			oc := " · "
 			if s, ok := shipAt[q]; ok {
 				oc = " " + s + " "
 				if hitAt[q] {
-					oc = bad.Render(" " + strings.ToLower(s) + "!")
+					oc = bad(" " + strings.ToLower(s) + "!")
 				}
 			}
 			if n := own[row][c]; n != "" && !hitAt[q] {
@@ -654,7 +654,7 @@ func (m *Model) salvoView() string {
 	}
 	info = append(info, strings.Join(ps, " · "))
 	if v.MustOutline {
-		info = append(info, warm.Render("Every ship is sunk: outline the fleet (o, then the five ships as in a setup)"))
+		info = append(info, warm("Every ship is sunk: outline the fleet (o, then the five ships as in a setup)"))
 	}
 	info = append(info, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(p.aim, " "), len(p.aim), v.Shots))
 	info = append(info, m.logBlock(max(1, m.h-len(info)-17), m.w))

@@ -449,26 +449,26 @@ func (m *Model) setupView() string {
 	st := &m.t.setup
 	var b strings.Builder
 	if m.t.game == "salvo" {
-		b.WriteString(title.Render("Place your fleet") + "\n")
+		b.WriteString(title("Place your fleet") + "\n")
 		b.WriteString(m.fleetOcean())
 	} else {
-		b.WriteString(title.Render("Make your grid") + faint.Render("  (the password's line is marked [ ])") + "\n\n")
+		b.WriteString(title("Make your grid") + faint("  (the password's line is marked [ ])") + "\n\n")
 		b.WriteString(m.gridEditor())
 	}
 	b.WriteString("\n")
 	if st.ok {
-		b.WriteString(good.Render("✓ "+st.verdict) + "\n")
+		b.WriteString(good("✓ "+st.verdict) + "\n")
 	} else {
-		b.WriteString(warm.Render("✗ "+st.verdict) + "\n")
+		b.WriteString(warm("✗ "+st.verdict) + "\n")
 	}
 	if st.sending && m.err == "" {
 		b.WriteString("handing it in…\n")
 	}
 	b.WriteString(m.message() + "\n")
 	if m.t.game == "salvo" {
-		b.WriteString(faint.Render(wrap("tab next ship · arrows move · space rotate · r random fleet · enter hand in · ? help", m.w)))
+		b.WriteString(faint(wrap("tab next ship · arrows move · space rotate · r random fleet · enter hand in · ? help", m.w)))
 	} else {
-		b.WriteString(faint.Render(wrap("letters type · arrows move · tab across/down · ctrl+p password line · ctrl+f fill · ctrl+d fill deceptively · ctrl+r random · enter hand in · ? help", m.w)))
+		b.WriteString(faint(wrap("letters type · arrows move · tab across/down · ctrl+p password line · ctrl+f fill · ctrl+d fill deceptively · ctrl+r random · enter hand in · ? help", m.w)))
 	}
 	return b.String()
 }
@@ -493,7 +493,7 @@ func (m *Model) gridEditor() string {
 				cell = "[" + ch + "]"
 			}
 			if r == st.r && c == st.c {
-				cell = hi.Render(cell)
+				cell = hi(cell)
 			}
 			b.WriteString(cell)
 		}
@@ -527,7 +527,7 @@ func (m *Model) fleetOcean() string {
 				if s.covers(c, r) {
 					cell = " " + strconv.Itoa(s.n) + " "
 					if i == st.sel {
-						cell = hi.Render("[" + strconv.Itoa(s.n) + "]")
+						cell = hi("[" + strconv.Itoa(s.n) + "]")
 					}
 				}
 			}

@@ -237,7 +237,7 @@ func (t *session) turnLine() string {
 		return "game over"
 	}
 	if t.myTurn() {
-		return warm.Render("▶ your turn")
+		return warm("▶ your turn")
 	}
 	var names []string
 	for _, s := range u.Table.ToMove {
@@ -342,9 +342,9 @@ func (m *Model) header() string {
 	if t.upd != nil {
 		game = t.upd.Table.Title
 	}
-	line := fmt.Sprintf("%s · %s · you: %s · %s", title.Render(game), t.id, t.name(t.seat), t.turnLine())
+	line := fmt.Sprintf("%s · %s · you: %s · %s", title(game), t.id, t.name(t.seat), t.turnLine())
 	if t.lost != "" {
-		line += " · " + bad.Render("reconnecting")
+		line += " · " + bad("reconnecting")
 	}
 	return line
 }
@@ -354,9 +354,9 @@ func (m *Model) tableView() string {
 	if t.upd == nil {
 		msg := "Connecting to table " + t.id + "…"
 		if t.lost != "" {
-			msg += "\n" + bad.Render(t.lost)
+			msg += "\n" + bad(t.lost)
 		}
-		return msg + "\n\n" + m.message() + "\n" + faint.Render("esc home · ctrl+c quit")
+		return msg + "\n\n" + m.message() + "\n" + faint("esc home · ctrl+c quit")
 	}
 	var body string
 	switch t.upd.Table.Status {
@@ -396,7 +396,7 @@ func (m *Model) waitingView() string {
 		}
 		fmt.Fprintf(&b, "  %-24s %s\n", s.Name, st)
 	}
-	b.WriteString("\n" + m.message() + "\n" + faint.Render("esc home · ? help"))
+	b.WriteString("\n" + m.message() + "\n" + faint("esc home · ? help"))
 	return b.String()
 }
 

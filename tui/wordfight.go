@@ -99,9 +99,9 @@ func (m *Model) onPreview(msg helperMsg) tea.Cmd {
 	}
 	json.Unmarshal(msg.raw, &a)
 	if a.Legal {
-		p.preview = good.Render(fmt.Sprintf("✓ %s: reuses %d, scores %d", p.placement(), a.Reused, a.Points))
+		p.preview = good(fmt.Sprintf("✓ %s: reuses %d, scores %d", p.placement(), a.Reused, a.Points))
 	} else {
-		p.preview = warm.Render("✗ " + a.Problem)
+		p.preview = warm("✗ " + a.Problem)
 	}
 	return nil
 }
@@ -174,13 +174,13 @@ func (m *Model) wordfightView() string {
 			}
 			if gc, ok := ghost[[2]int{r, c}]; ok {
 				if v.Grid[r][c] == '.' {
-					ch = warm.Render(strings.ToLower(string(gc)))
+					ch = warm(strings.ToLower(string(gc)))
 				} else {
-					ch = warm.Render(ch)
+					ch = warm(ch)
 				}
 			}
 			if r == p.r && c == p.c && m.t.myTurn() {
-				ch = hi.Render(ch)
+				ch = hi(ch)
 			}
 			g.WriteString(ch + " ")
 		}
@@ -190,13 +190,13 @@ func (m *Model) wordfightView() string {
 	info = append(info, fmt.Sprintf("Your score %d · strikes %d of %d", v.Score, v.Strikes, v.StrikeLimit))
 	switch {
 	case cur != "" && m.t.myTurn():
-		info = append(info, "Place "+title.Render(cur)+" (at the cursor, "+map[bool]string{true: "down", false: "across"}[p.down]+")", p.preview)
+		info = append(info, "Place "+title(cur)+" (at the cursor, "+map[bool]string{true: "down", false: "across"}[p.down]+")", p.preview)
 	case cur != "":
 		info = append(info, "Waiting for the others to answer "+cur)
 	case m.declaring():
 		info = append(info, "Your turn to declare a word")
 	}
-	info = append(info, "", title.Render("The list"))
+	info = append(info, "", title("The list"))
 	start := max(0, len(v.List)-8)
 	for i, e := range v.List[start:] {
 		by := ""
@@ -207,7 +207,7 @@ func (m *Model) wordfightView() string {
 		if !e.Done {
 			mark = "▸"
 		}
-		info = append(info, fmt.Sprintf("%s%2d %-12s %s", mark, start+i+1, e.Word, faint.Render(by)))
+		info = append(info, fmt.Sprintf("%s%2d %-12s %s", mark, start+i+1, e.Word, faint(by)))
 	}
 	info = append(info, "", m.logBlock(max(1, m.h-len(info)-6), 36))
 	gw := 4 + 2*w + 2
