@@ -274,7 +274,7 @@ func TableID(s string) string {
 	if i := strings.IndexAny(s, "/?#"); i >= 0 {
 		s = s[:i]
 	}
-	return s
+	return strings.TrimSpace(s)
 }
 
 // Join takes an open seat at table id.
