@@ -40,6 +40,10 @@ type Config struct {
 	Game string
 	// Table, when set, joins that table (an id or an invite link) at start.
 	Table string
+	// Server names the server in the list of recent games; empty, its
+	// address. An embedded server, on a new port at each start, is named
+	// for its data directory instead, so its games stay listed.
+	Server string
 }
 
 type screen int

@@ -49,6 +49,9 @@ func loadRecent(dir string) []Recent {
 
 // remember puts r first in the recent list and saves it.
 func (m *Model) remember(r Recent) {
+	if len(m.recent) > 0 && m.recent[0].Table == r.Table && m.recent[0].Status == r.Status && m.recent[0].Server == r.Server {
+		return // nothing new to keep
+	}
 	out := []Recent{r}
 	for _, o := range m.recent {
 		if o.Table != r.Table || o.Server != r.Server {
@@ -75,11 +78,19 @@ func (m *Model) remember(r Recent) {
 func (m *Model) recentHere() []Recent {
 	var rs []Recent
 	for _, r := range m.recent {
-		if r.Server == m.c.Base() {
+		if r.Server == m.serverName() {
 			rs = append(rs, r)
 		}
 	}
 	return rs
+}
+
+// serverName is the server's name in the list of recent games.
+func (m *Model) serverName() string {
+	if m.cfg.Server != "" {
+		return m.cfg.Server
+	}
+	return m.c.Base()
 }
 
 type homeState struct{ at int }
@@ -121,6 +132,7 @@ func (m *Model) homeKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.scr, m.input, m.err = scrName, m.c.Name, ""
 		default:
 			r := m.recentHere()[at-len(m.games)-3]
+			m.idToken = r.Token
 			return m, m.sit(client.Seated{Table: r.Table, Seat: r.Seat, Token: r.Token, Invite: m.c.Base() + "/t/" + r.Table}, r.Game)
 		}
 	}
@@ -164,7 +176,7 @@ func (m *Model) homeView() string {
 		fmt.Fprintf(&b, "%s%-22s %-16s %-9s %s\n", cur(i+3+j), r.Title, r.Table, r.Status, r.When.Local().Format("Jan 2 15:04"))
 	}
 	b.WriteString("\n" + m.message() + "\n")
-	b.WriteString(faint("↑↓ choose · enter open · 1-4 new table · ? help · q quit"))
+	b.WriteString(faint(wrap("↑↓ choose · enter open · 1-4 new table · i join · l lobby · ? help · q quit", m.w)))
 	return b.String()
 }
 
@@ -336,7 +348,7 @@ func (m *Model) newView() string {
 		return " "
 	}
 	opps := opponents(m.nt.game)
-	fmt.Fprintf(&b, "%s %-22s ‹ %s ›\n", mark(0), "Play against", opps[m.nt.opp].label)
+	fmt.Fprintf(&b, "%s %-27s ‹ %s ›\n", mark(0), "Play against", opps[m.nt.opp].label)
 	for i, o := range g.Options {
 		v := m.nt.values[o.Name]
 		val := fmt.Sprint(v)
@@ -355,7 +367,7 @@ func (m *Model) newView() string {
 		case o.Kind == "bool":
 			rng = "yes/no"
 		}
-		fmt.Fprintf(&b, "%s %-22s ‹ %s ›  %s\n", mark(i+1), o.Name, val, faint(rng))
+		fmt.Fprintf(&b, "%s %-27s ‹ %s ›  %s\n", mark(i+1), o.Name, val, faint(rng))
 	}
 	help := "choose whom to play"
 	if m.nt.at > 0 {
@@ -366,7 +378,7 @@ func (m *Model) newView() string {
 		b.WriteString("opening the table…\n")
 	}
 	b.WriteString(m.message() + "\n")
-	b.WriteString(faint("↑↓ field · ←→ change (digits type a number) · enter open the table · esc back · ? help"))
+	b.WriteString(faint(wrap("↑↓ field · ←→ change (digits type a number) · enter open the table · esc back · ? help", m.w)))
 	return b.String()
 }
 

@@ -53,10 +53,10 @@ func (x tmux) waitFor(what string, ok func(string) bool) string {
 
 var colourCode = regexp.MustCompile(`\x1b\[[0-9;]*(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9]+)*m`)
 
-// TestPlayInARealTerminal runs parlour play in a real pseudo-terminal
-// under tmux, 80 by 24 with NO_COLOR set, and plays a whole Nymphabet
-// game against the computer by keys, reading the screen as a person would.
-func TestPlayInARealTerminal(t *testing.T) {
+// buildParlour builds the binary into a temporary directory, when tmux is
+// there to run it.
+func buildParlour(t *testing.T) (dir, bin string) {
+	t.Helper()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("tmux is missing: .ci/run installs it (apt-get install -y tmux)")
@@ -66,12 +66,45 @@ func TestPlayInARealTerminal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	ts := newTestServer(t)
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "parlour")
+	dir = t.TempDir()
+	bin = filepath.Join(dir, "parlour")
 	if out, err := exec.Command("go", "build", "-o", bin, "parlour/cmd/parlour").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return dir, bin
+}
+
+// TestPlayEmbedded runs parlour play without --server: it starts its own
+// server on a loopback port, with its database in the data directory, and
+// stops it on ctrl+c.
+func TestPlayEmbedded(t *testing.T) {
+	dir, bin := buildParlour(t)
+	x := tmux{t: t, socket: filepath.Join(dir, "tmux.sock")}
+	data := filepath.Join(dir, "data")
+	x.run("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", fmt.Sprintf("%s play --name Ann --data %s quizl", bin, data))
+	t.Cleanup(func() { exec.Command("tmux", "-S", x.socket, "kill-server").Run() })
+	x.waitFor("the new-table form", has("Quizl", "new table"))
+	x.run("send-keys", "-t", "play", "Escape")
+	x.waitFor("home", has("Parlour", "guest Ann", "http://127.0.0.1:"))
+	x.run("send-keys", "-t", "play", "C-c")
+	deadline := time.Now().Add(20 * time.Second)
+	for exec.Command("tmux", "-S", x.socket, "has-session", "-t", "play").Run() == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("ctrl+c did not quit")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := os.Stat(filepath.Join(data, "parlour.db")); err != nil {
+		t.Errorf("no database in the data directory: %v", err)
+	}
+}
+
+// TestPlayInARealTerminal runs parlour play in a real pseudo-terminal
+// under tmux, 80 by 24 with NO_COLOR set, and plays a whole Nymphabet
+// game against the computer by keys, reading the screen as a person would.
+func TestPlayInARealTerminal(t *testing.T) {
+	ts := newTestServer(t)
+	dir, bin := buildParlour(t)
 	x := tmux{t: t, socket: filepath.Join(dir, "tmux.sock")}
 	cmd := fmt.Sprintf("NO_COLOR=1 TERM=xterm-256color %s play --server %s --name Ann --data %s nymphabet", bin, ts.URL, filepath.Join(dir, "data"))
 	x.run("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", cmd)

@@ -187,7 +187,7 @@ func (m *Model) apply(u client.Update) {
 	if len(t.log) > 500 {
 		t.log = t.log[len(t.log)-500:]
 	}
-	m.remember(Recent{Server: m.c.Base(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
+	m.remember(Recent{Server: m.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
 		Title: u.Table.Title, Status: u.Table.Status, When: time.Now()})
 }
 

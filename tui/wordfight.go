@@ -190,7 +190,7 @@ func (m *Model) wordfightView() string {
 	info = append(info, fmt.Sprintf("Your score %d · strikes %d of %d", v.Score, v.Strikes, v.StrikeLimit))
 	switch {
 	case cur != "" && m.t.myTurn():
-		info = append(info, "Place "+title(cur)+" (at the cursor, "+map[bool]string{true: "down", false: "across"}[p.down]+")", p.preview)
+		info = append(info, "Place "+title(cur)+" at "+p.placement(), wrap(p.preview, 34))
 	case cur != "":
 		info = append(info, "Waiting for the others to answer "+cur)
 	case m.declaring():

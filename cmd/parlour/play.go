@@ -64,7 +64,11 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "parlour play: %v\n", err)
 		return 2
 	}
-	m := tui.New(tui.Config{Client: c, DataDir: *data, Game: fs.Arg(0), Table: *join})
+	cfg := tui.Config{Client: c, DataDir: *data, Game: fs.Arg(0), Table: *join}
+	if *srv == "" {
+		cfg.Server = "embedded:" + *data
+	}
+	m := tui.New(cfg)
 	defer m.Close()
 	p := tui.NewProgram(m, stdin, stdout, nil, 0, 0)
 	go func() {
