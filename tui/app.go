@@ -199,7 +199,7 @@ func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if s == "?" && !m.typingQuestion() {
+	if s == "?" {
 		m.help = true
 		return m, nil
 	}
@@ -228,10 +228,6 @@ func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	return m, nil
 }
-
-// typingQuestion is never true: "?" is not a letter of any move, so it
-// opens the help everywhere.
-func (m *Model) typingQuestion() bool { return false }
 
 // editLine applies a key to the line being typed; it answers whether the
 // key was a typing key.

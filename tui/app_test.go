@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -119,6 +120,24 @@ func TestNameAndJoinErrors(t *testing.T) {
 	checkFits(t, s, 80, 24)
 	tm.key("l")
 	tm.waitFor("the lobby", has("Lobby: open tables", "no open tables"))
+	// Ben opens a public table; Ann finds it in the lobby and sits down.
+	bc, _ := client.New(ts.URL, "Ben")
+	seat, err := bc.Create(context.Background(), "", "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.key("r")
+	tm.waitFor("Ben's table", has(seat.Table, "Ben, (open)"))
+	tm.key("enter")
+	s = tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Zoë", "waiting for Ben"))
+	checkFits(t, s, 80, 24)
+	// Out of turn: a word typed and sent is refused in words, and kept.
+	tm.typeText("abdicated")
+	tm.key("enter")
+	s = tm.screen()
+	if !strings.Contains(s, "it is not your turn: waiting for Ben") || !strings.Contains(s, ": abdicated") {
+		t.Errorf("a move out of turn:\n%s", s)
+	}
 }
 
 // BenchmarkKeystroke measures a key's effect on screen: Update and View of

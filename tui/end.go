@@ -24,9 +24,6 @@ func (m *Model) afterEnd() tea.Cmd {
 	return nil
 }
 
-// onAudit is kept for helper answers that arrive after the end.
-func (m *Model) onAudit(helperMsg) tea.Cmd { return nil }
-
 type savedMsg struct {
 	path string
 	err  error

@@ -277,6 +277,16 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 	tm.key("enter")
 	s = tm.waitFor("play", has("▶ your turn", "Aiming at Computer (easy)'s ocean", "Your ocean"))
 	checkFits(t, s, 80, 24)
+	// A pencil mark on J10, and off again; a shot too many is refused.
+	tm.key("up")
+	tm.key("left")
+	tm.key("m")
+	if l := strings.Split(tm.screen(), "\n")[12]; !strings.HasPrefix(l, "10  ·  ·  ·  ·  ·  ·  ·  ·  ·  x") {
+		t.Fatalf("no pencil mark on J10: %q", l)
+	}
+	tm.key("m")
+	tm.key("right")
+	tm.key("down")
 
 	next := 0
 	for salvo := 1; salvo < 60; salvo++ {

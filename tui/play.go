@@ -54,9 +54,6 @@ func (m *Model) onHelper(msg helperMsg) tea.Cmd {
 	if strings.HasPrefix(msg.kind, "preview:") {
 		return m.onPreview(msg)
 	}
-	if msg.kind == "replay" {
-		return m.onAudit(msg)
-	}
 	return m.onSetupHelper(msg)
 }
 

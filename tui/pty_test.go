@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,6 +122,29 @@ func TestPlayInARealTerminal(t *testing.T) {
 	for _, w := range lexicon.Default().OfLength(7) {
 		words[w[0]] = append(words[w[0]], w)
 	}
+	// A keystroke's effect on the real screen: type a letter, read the
+	// terminal until it shows. (Each read runs tmux, a few milliseconds,
+	// so this is an upper bound.)
+	var keys []time.Duration
+	for i, r := range "abcdefghij" {
+		start := time.Now()
+		x.run("send-keys", "-t", "play", "-l", string(r))
+		want := "A word starting with A: " + "abcdefghij"[:i+1]
+		for !strings.Contains(x.capture(false), want) {
+			if time.Since(start) > 5*time.Second {
+				t.Fatalf("the key %c did not show", r)
+			}
+		}
+		keys = append(keys, time.Since(start))
+	}
+	slices.Sort(keys)
+	t.Logf("a key reaches the real screen: median %v, worst %v of %d", keys[len(keys)/2], keys[len(keys)-1], len(keys))
+	if keys[len(keys)/2] > 250*time.Millisecond {
+		t.Errorf("a key takes %v to show", keys[len(keys)/2])
+	}
+	x.run("send-keys", "-t", "play", "C-u")
+	x.waitFor("the cleared line", has("A word starting with A: █"))
+
 	cur := regexp.MustCompile(`current letter ([A-Z])`)
 	for turn := 0; turn < 40; turn++ {
 		s := x.capture(false)
