@@ -288,7 +288,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 	tm.key("right")
 	tm.key("down")
 
-	next := 0
+	next, outlined := 0, false
 	for salvo := 1; salvo < 60; salvo++ {
 		s = tm.waitFor("the turn", func(s string) bool { return over(s) || strings.Contains(s, "▶ your turn") })
 		if over(s) {
@@ -302,8 +302,11 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 			var own struct{ Fleet []string }
 			json.Unmarshal(tm.m.t.upd.Setup, &own)
 			tm.key("o")
-			tm.typeText(strings.Join(own.Fleet, " "))
+			if s := tm.screen(); !strings.Contains(s, "Outline: "+strings.Join(own.Fleet, " ")) {
+				t.Fatalf("the outline does not start from the fleet's shape:\n%s", s)
+			}
 			tm.key("enter")
+			outlined = true
 			break
 		}
 		var aimed []string
@@ -355,6 +358,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 	}
 	s = tm.waitFor("the end", over)
 	checkFits(t, s, 80, 24)
+	t.Logf("outlined: %v; %s", outlined, strings.SplitN(s, "\n", 3)[1])
 	if strings.Count(s, "✓ commitment matches") != 2 || !strings.Contains(s, "fleet ") {
 		t.Errorf("the end does not reveal and check both fleets:\n%s", s)
 	}

@@ -13,7 +13,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password on the cursor's line · ctrl+f fill the rest at random · ctrl+d deceptively · ctrl+r random grid · enter hand in"},
 		{"Salvo fleet", "tab/shift+tab choose a ship · arrows move it · space rotate · r random fleet · enter hand in"},
 		{"Quizl", "arrows pick a square · enter/space call it · type 72 enter: call 72 · type a word enter: announce · tab next grid"},
-		{"Salvo", "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline (type five ships)"},
+		{"Salvo", "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline: ships moved as in the fleet editor, enter sends"},
 		{"Word Fight", "type a word, enter declares it · arrows move · space/tab across/down · enter place · c cannot"},
 		{"Nymphabet", "type a word · enter play it"},
 		{"Any game", ":resign enter resigns · :MOVE enter sends a move in the game's notation"},

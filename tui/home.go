@@ -203,12 +203,18 @@ type opponent struct {
 	maker string
 }
 
-func opponents(game string) []opponent {
+// opponents lists whom to play game; the one-seat choices only when the
+// server seats one player at that game (min_players 1).
+func opponents(g *client.Game) []opponent {
+	game := g.Name
 	os := []opponent{
 		{"the computer, easy", []string{"me", "computer:easy"}, ""},
 		{"the computer, medium", []string{"me", "computer:medium"}, ""},
 		{"the computer, strong", []string{"me", "computer:strong"}, ""},
 		{"a friend (invite link)", []string{"me", "open"}, ""},
+	}
+	if g.MinPlayers > 1 {
+		return os
 	}
 	switch game {
 	case "quizl":
@@ -233,7 +239,7 @@ func (m *Model) openNew(game string) {
 
 func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	g := m.gameByName(m.nt.game)
-	opps := opponents(m.nt.game)
+	opps := opponents(g)
 	fields := 1 + len(g.Options)
 	switch s {
 	case "esc":
@@ -347,7 +353,7 @@ func (m *Model) newView() string {
 		}
 		return " "
 	}
-	opps := opponents(m.nt.game)
+	opps := opponents(g)
 	fmt.Fprintf(&b, "%s %-27s ‹ %s ›\n", mark(0), "Play against", opps[m.nt.opp].label)
 	for i, o := range g.Options {
 		v := m.nt.values[o.Name]

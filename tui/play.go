@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -25,8 +26,12 @@ type playState struct {
 	marks   map[string]bool
 	down    bool
 	preview string
-	pseq    int // the latest preview asked for
-	pdone   int // the latest preview answered
+	// Salvo's outline, drawn like a fleet on the ocean aimed at.
+	outline   []ship
+	osel      int
+	outlining bool
+	pseq      int // the latest preview asked for
+	pdone     int // the latest preview answered
 }
 
 // onUpdate runs after each update: it opens the setup editor when the
@@ -518,6 +523,9 @@ func (m *Model) salvoKey(s string) tea.Cmd {
 	p := &m.t.play
 	var v salvoView
 	json.Unmarshal(m.t.upd.View, &v)
+	if p.outlining {
+		return m.outlineKey(s)
+	}
 	if p.cursor(s, 10, 10) {
 		return nil
 	}
@@ -542,7 +550,19 @@ func (m *Model) salvoKey(s string) tea.Cmd {
 		}
 		p.marks[sq] = !p.marks[sq]
 	case "o":
-		p.line = ":outline "
+		// Start from ships as long as this seat's own, laid on the
+		// ocean aimed at; with no fleet of its own, type the outline.
+		p.outline = nil
+		for _, sh := range v.Fleet {
+			if o, ok := parseShip(sh.Ship); ok {
+				p.outline = append(p.outline, o)
+			}
+		}
+		if len(p.outline) == 0 || len(p.outline) != len(v.Fleet) {
+			p.line = ":outline "
+			return nil
+		}
+		p.outlining, p.osel = true, 0
 	case "enter":
 		if len(p.aim) == 0 {
 			m.err = "choose squares with space first (or : to type a move)"
@@ -621,6 +641,16 @@ func (m *Model) salvoView() string {
 			if aim[q] {
 				cell = warm(" * ")
 			}
+			if p.outlining {
+				for i, o := range p.outline {
+					if o.covers(c, row) {
+						cell = " " + strconv.Itoa(o.n) + " "
+						if i == p.osel {
+							cell = hi("[" + strconv.Itoa(o.n) + "]")
+						}
+					}
+				}
+			}
 			if row == p.r && c == p.c && !v.Finished {
 				cell = hi(cell)
 			}
@@ -650,8 +680,14 @@ func (m *Model) salvoView() string {
 		ps = append(ps, fmt.Sprintf("%s %d shots, sank %d, lost %d", pl.Name, pl.Shots, pl.ShipsSunk, pl.ShipsLost))
 	}
 	info = append(info, strings.Join(ps, " · "))
-	if v.MustOutline {
-		info = append(info, warm("Every ship is sunk: outline the fleet (o, then the five ships as in a setup)"))
+	if p.outlining {
+		var ships []string
+		for _, o := range p.outline {
+			ships = append(ships, o.String())
+		}
+		info = append(info, warm("Outline: "+strings.Join(ships, " ")+" (tab ship · arrows · space turn · enter send · esc)"))
+	} else if v.MustOutline {
+		info = append(info, warm("Every ship is sunk: o outlines the fleet (or : to type it)"))
 	}
 	info = append(info, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(p.aim, " "), len(p.aim), v.Shots))
 	info = append(info, m.logBlock(max(1, m.h-len(info)-17), m.w))
@@ -661,6 +697,47 @@ func (m *Model) salvoView() string {
 	}
 	return body + strings.Join(info, "\n") + "\n" + m.footer(prompt,
 		"arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline · : type a move · esc home · ? help")
+}
+
+// outlineKey moves the outline's ships as the fleet editor moves a fleet.
+func (m *Model) outlineKey(s string) tea.Cmd {
+	p := &m.t.play
+	sh := &p.outline[p.osel]
+	switch s {
+	case "esc":
+		p.outlining = false
+		return nil
+	case "tab":
+		p.osel = (p.osel + 1) % len(p.outline)
+		return nil
+	case "shift+tab":
+		p.osel = (p.osel + len(p.outline) - 1) % len(p.outline)
+		return nil
+	case "up":
+		sh.row--
+	case "down":
+		sh.row++
+	case "left":
+		sh.col--
+	case "right":
+		sh.col++
+	case "space":
+		sh.down = !sh.down
+	case "enter":
+		var ships []string
+		for _, o := range p.outline {
+			ships = append(ships, o.String())
+		}
+		p.outlining = false
+		return m.send("outline " + strings.Join(ships, " "))
+	}
+	w, h := sh.n, 1
+	if sh.down {
+		w, h = 1, sh.n
+	}
+	sh.col = max(0, min(sh.col, 10-w))
+	sh.row = max(0, min(sh.row, 10-h))
+	return nil
 }
 
 // tally writes {"cruiser": 1} as "cruiser 1".

@@ -324,7 +324,7 @@ func (m *Model) tableKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // typing says whether esc should clear a line being typed rather than
 // leave the table.
 func (m *Model) typing() bool {
-	if m.t != nil && m.t.play.line != "" {
+	if m.t != nil && (m.t.play.line != "" || m.t.play.outlining) {
 		return true
 	}
 	return false

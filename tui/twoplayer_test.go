@@ -204,3 +204,153 @@ func BenchmarkMoveToOtherTerminal(b *testing.B) {
 		b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "worst-ms")
 	}
 }
+
+// TestSalvoOutlineAgainstAnAPIPlayer plays Salvo between the terminal (Ann)
+// and an API player (Ben). The test knows both fleets: Ben fires only
+// where Ann has no ship, Ann fires at Ben's ships first, then outlines
+// Ben's fleet with the outline editor's keys, rightly, and wins.
+func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("salvo", 3)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Invite a friend", "✓ the referee accepts"))
+	ctx := context.Background()
+	bc, _ := client.New(ts.URL, "Ben")
+	seat, err := bc.Join(ctx, "", tm.m.t.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := bc.Setup(ctx, seat.Token, seat.Table, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var benFleet struct{ Fleet []string }
+	json.Unmarshal(a.Setup, &benFleet)
+	tm.key("enter")
+	tm.waitFor("play", has("Aiming at Ben's ocean"))
+	var annFleet struct{ Fleet []string }
+	json.Unmarshal(tm.m.t.upd.Setup, &annFleet)
+	annSq := map[string]bool{}
+	for _, s := range annFleet.Fleet {
+		sh, _ := parseShip(s)
+		for i := range sh.n {
+			c, r := sh.col, sh.row
+			if sh.down {
+				r += i
+			} else {
+				c += i
+			}
+			annSq[sqName(c, r)] = true
+		}
+	}
+	// Ann's targets: Ben's ships first, then the rest of the ocean.
+	var targets []string
+	seen := map[string]bool{}
+	for _, s := range benFleet.Fleet {
+		sh, _ := parseShip(s)
+		for i := range sh.n {
+			c, r := sh.col, sh.row
+			if sh.down {
+				r += i
+			} else {
+				c += i
+			}
+			targets = append(targets, sqName(c, r))
+			seen[sqName(c, r)] = true
+		}
+	}
+	for r := range 10 {
+		for c := range 10 {
+			if !seen[sqName(c, r)] {
+				targets = append(targets, sqName(c, r))
+			}
+		}
+	}
+	benNext := 0
+	benFire := func() {
+		u, err := bc.Get(ctx, seat.Token, seat.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v salvoView
+		json.Unmarshal(u.View, &v)
+		var shots []string
+		for len(shots) < v.Shots && benNext < 100 {
+			q := sqName(benNext%10, benNext/10)
+			benNext++
+			if !annSq[q] {
+				shots = append(shots, q)
+			}
+		}
+		if _, err := bc.Move(ctx, seat.Token, seat.Table, "fire "+strings.Join(shots, " "), 0, false); err != nil {
+			t.Fatalf("Ben firing %v: %v", shots, err)
+		}
+	}
+	for round := 0; round < 40; round++ {
+		s := tm.screen()
+		if over(s) {
+			break
+		}
+		u, _ := bc.Get(ctx, seat.Token, seat.Table)
+		if slices.Contains(u.Table.ToMove, 1) {
+			benFire()
+		}
+		s = tm.waitFor("Ann's turn", func(s string) bool { return over(s) || tm.m.t.myTurn() && !tm.m.t.busy })
+		if over(s) {
+			break
+		}
+		var v salvoView
+		tm.view(&v)
+		if v.MustOutline {
+			tm.key("o")
+			p := &tm.m.t.play
+			for i, want := range benFleet.Fleet {
+				w, _ := parseShip(want)
+				for p.osel != i {
+					tm.key("tab")
+				}
+				if p.outline[i].down != w.down {
+					tm.key("space")
+				}
+				for p.outline[i].row > w.row {
+					tm.key("up")
+				}
+				for p.outline[i].row < w.row {
+					tm.key("down")
+				}
+				for p.outline[i].col > w.col {
+					tm.key("left")
+				}
+				for p.outline[i].col < w.col {
+					tm.key("right")
+				}
+			}
+			if s := tm.screen(); !strings.Contains(s, "Outline: "+strings.Join(benFleet.Fleet, " ")) {
+				t.Fatalf("the outline is not Ben's fleet:\n%s", s)
+			}
+			tm.key("enter")
+			break
+		}
+		p := &tm.m.t.play
+		for range v.Shots {
+			q := targets[0]
+			targets = targets[1:]
+			c, r, _ := parseSquare(q)
+			for p.r != r {
+				tm.key("down")
+			}
+			for p.c != c {
+				tm.key("right")
+			}
+			tm.key("space")
+		}
+		tm.key("enter")
+		tm.waitFor("the salvo", func(s string) bool { return over(s) || !tm.m.t.busy && tm.m.t.upd.Version > tm.m.t.sentAt })
+	}
+	s := tm.waitFor("the end", over)
+	checkFits(t, s, 80, 24)
+	if !strings.Contains(s, "Game over: Ann outlined Ben's fleet") || !strings.Contains(s, "you won") {
+		t.Errorf("Ann's right outline does not win:\n%s", s)
+	}
+}
