@@ -42,6 +42,7 @@ func (m *Model) endKey(s string) tea.Cmd {
 		} else {
 			dir = filepath.Join(dir, "records")
 		}
+		name := fmt.Sprintf("%s-%s.json", t.upd.Table.Game, t.id)
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
 			defer cancel()
@@ -57,7 +58,7 @@ func (m *Model) endKey(s string) tea.Cmd {
 			if err := os.MkdirAll(dir, 0o700); err != nil {
 				return savedMsg{err: fmt.Errorf("saving the record: %w", err)}
 			}
-			path := filepath.Join(dir, fmt.Sprintf("%s-%s.json", t.upd.Table.Game, t.id))
+			path := filepath.Join(dir, name)
 			if err := os.WriteFile(path, pretty.Bytes(), 0o600); err != nil {
 				return savedMsg{err: fmt.Errorf("saving the record: %w", err)}
 			}
@@ -155,6 +156,24 @@ func (m *Model) endView() string {
 			sc = append(sc, fmt.Sprintf("%s %d", t.name(i), s))
 		}
 		b.WriteString(won + " · scores: " + strings.Join(sc, " · ") + "\n")
+	}
+	var set struct {
+		Target  int   `json:"target"`
+		Games   int   `json:"games"`
+		Totals  []int `json:"totals"`
+		Over    bool  `json:"over"`
+		Winners []int `json:"winners"`
+	}
+	if len(u.Table.Set) > 0 && json.Unmarshal(u.Table.Set, &set) == nil && set.Target > 0 {
+		var tot []string
+		for i, n := range set.Totals {
+			tot = append(tot, fmt.Sprintf("%s %d", t.name(i), n))
+		}
+		state := "r plays the next game of the set"
+		if set.Over {
+			state = "the set is over"
+		}
+		fmt.Fprintf(&b, "Set to %d, %d games: %s · %s\n", set.Target, set.Games, strings.Join(tot, " · "), state)
 	}
 	b.WriteString("\n")
 	if len(u.Table.Reveal) > 0 {

@@ -266,10 +266,11 @@ func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			rules[k] = v
 		}
 		game, tok := m.nt.game, m.idToken
+		c := *m.c // a copy: the name may change while the request is out
 		return m, func() tea.Msg {
 			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
 			defer cancel()
-			s, err := m.c.Create(ctx, tok, game, rules, o.seats, extra)
+			s, err := c.Create(ctx, tok, game, rules, o.seats, extra)
 			return seatedMsg{s, game, err}
 		}
 	}
@@ -497,10 +498,11 @@ type seatedMsg struct {
 
 func (m *Model) join(id string) tea.Cmd {
 	tok := m.idToken
+	c := *m.c // a copy: the name may change while the request is out
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
 		defer cancel()
-		s, err := m.c.Join(ctx, tok, id)
+		s, err := c.Join(ctx, tok, id)
 		if err != nil {
 			return seatedMsg{err: fmt.Errorf("joining %s: %w", id, err)}
 		}
