@@ -388,6 +388,11 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 			break
 		}
 		checkFits(t, s, 80, 24)
+		// Only this seat's own placements are in its log: the computer's
+		// answers stay secret until the end.
+		if n := strings.Count(strings.Join(tm.m.t.log, "\n"), "you placed"); n != placements {
+			t.Fatalf("%d placements in the log, %d made", n, placements)
+		}
 		var v wordfightView
 		tm.view(&v)
 		if v.Current == "" {

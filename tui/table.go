@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -22,6 +23,7 @@ type session struct {
 	logged                  int      // the last version whose moves are in log
 	log                     []string // the events, in a player's words
 	ends                    *endData // the end event's data, once seen
+	ctx                     context.Context // ends when the player leaves the table
 	cancel                  context.CancelFunc
 	updates                 chan client.Update
 	errs                    chan error
@@ -70,7 +72,7 @@ func (m *Model) sit(s client.Seated, game string) tea.Cmd {
 	m.sessions++
 	ctx, cancel := context.WithCancel(m.ctx)
 	t := &session{id: s.Table, token: s.Token, invite: s.Invite, game: game, seat: s.Seat, gen: m.sessions,
-		cancel: cancel, updates: make(chan client.Update, 16), errs: make(chan error, 4)}
+		ctx: ctx, cancel: cancel, updates: make(chan client.Update, 16), errs: make(chan error, 4)}
 	m.t, m.scr, m.err, m.note = t, scrTable, "", ""
 	go m.c.Stream(ctx, t.token, t.id, 0, t.updates, t.errs)
 	return m.next(t)
@@ -84,7 +86,7 @@ func (m *Model) next(t *session) tea.Cmd {
 			return updateMsg{t.gen, u}
 		case err := <-t.errs:
 			return streamErrMsg{t.gen, err}
-		case <-m.ctx.Done():
+		case <-t.ctx.Done():
 			return nil
 		}
 	}
@@ -109,9 +111,16 @@ func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.gen != t.gen {
 			return nil, true
 		}
-		if msg.err == nil {
+		var refused *client.Error
+		switch {
+		case msg.err == nil:
 			t.lost = ""
-		} else {
+		case errors.As(msg.err, &refused) && refused.Status >= 400 && refused.Status < 500 && refused.Status != 429:
+			// The server refuses to stream this table (gone, or not
+			// this seat's): no use asking again.
+			t.lost, m.err = "", msg.err.Error()
+			return nil, true
+		default:
 			t.lost = msg.err.Error()
 		}
 		return m.next(t), true
