@@ -20,9 +20,9 @@ type session struct {
 	seat                    int
 	gen                     int // tells this session's stream messages from an earlier one's
 	upd                     *client.Update
-	logged                  int      // the last version whose moves are in log
-	log                     []string // the events, in a player's words
-	ends                    *endData // the end event's data, once seen
+	logged                  int             // the last version whose moves are in log
+	log                     []string        // the events, in a player's words
+	ends                    *endData        // the end event's data, once seen
 	ctx                     context.Context // ends when the player leaves the table
 	cancel                  context.CancelFunc
 	updates                 chan client.Update
