@@ -93,8 +93,9 @@ func New(cfg Config) *Model {
 
 // NewProgram runs m on in and out, a terminal of w by h cells (0: ask the
 // terminal) with the environment env (nil: the process's), so that the
-// same client serves a local terminal, an SSH session or a test.
-func NewProgram(m *Model, in io.Reader, out io.Writer, env []string, w, h int) *tea.Program {
+// same client serves a local terminal, an SSH session or a test. more
+// adds options (an SSH session would add tea.WithoutSignalHandler).
+func NewProgram(m *Model, in io.Reader, out io.Writer, env []string, w, h int, more ...tea.ProgramOption) *tea.Program {
 	opts := []tea.ProgramOption{tea.WithInput(in), tea.WithOutput(out)}
 	if env != nil {
 		opts = append(opts, tea.WithEnvironment(env))
@@ -102,7 +103,7 @@ func NewProgram(m *Model, in io.Reader, out io.Writer, env []string, w, h int) *
 	if w > 0 && h > 0 {
 		opts = append(opts, tea.WithWindowSize(w, h))
 	}
-	return tea.NewProgram(m, opts...)
+	return tea.NewProgram(m, append(opts, more...)...)
 }
 
 // Close stops the model's requests and streams.

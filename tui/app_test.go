@@ -1,11 +1,14 @@
 package tui
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -162,4 +165,57 @@ func BenchmarkKeystroke(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProgramOnAPipe runs the whole Bubble Tea program on a plain reader
+// and writer of a given size, as an SSH session would: no terminal of the
+// process's own is touched.
+func TestProgramOnAPipe(t *testing.T) {
+	ts := newTestServer(t)
+	c, _ := client.New(ts.URL, "Ann")
+	m := New(Config{Client: c})
+	defer m.Close()
+	in, keys := io.Pipe()
+	out := &syncBuffer{}
+	p := NewProgram(m, in, out, []string{"TERM=xterm-256color", "NO_COLOR=1"}, 80, 24, tea.WithoutSignalHandler())
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Run()
+		done <- err
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(ansi.Strip(out.String()), "Join a table by invite link") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no home screen on the writer:\n%q", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	keys.Write([]byte("q"))
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("q did not quit")
+	}
+	keys.Close()
 }
