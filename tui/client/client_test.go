@@ -41,18 +41,6 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// stubStream answers GET /api/v1/tables/t1 with version 1 and the event
-// stream with body, then hangs up.
-func stubStream(t testing.TB, body string) *httptest.Server {
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasSuffix(r.URL.Path, "/events") {
-			w.Write([]byte(body))
-			return
-		}
-		w.Write([]byte(`{"version": 1, "seat": 0, "table": {"id": "t1", "status": "playing"}, "view": {}}`))
-	}))
-}
-
 // TestStreamResumes: after the stream ends it comes back asking from the
 // last version passed on, and passes on nothing twice.
 func TestStreamResumes(t *testing.T) {
@@ -91,22 +79,25 @@ func TestStreamResumes(t *testing.T) {
 	}
 }
 
-// FuzzStream: whatever the event stream sends, Stream passes on updates
-// in order of version, or reports an error, and never panics.
+// FuzzStream: whatever the event stream sends, one connection of it
+// passes on updates in order of version, or says what went wrong, and
+// never panics.
 func FuzzStream(f *testing.F) {
 	f.Add(`{"version": 2, "table": {"status": "playing"}}` + "\n")
 	f.Add(`{"version": 2}` + "\n" + `not json` + "\n")
 	f.Add(`{"version": "x"}`)
 	f.Add(`{"version": 9, "table": {"status": "finished"}}`)
-	f.Fuzz(func(t *testing.T, body string) {
-		srv := stubStream(t, body)
-		defer srv.Close()
-		cl, _ := New(srv.URL, "Ann")
-		out := make(chan Update, 64)
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		defer cancel()
-		errs := make(chan error, 64)
-		cl.Stream(ctx, "tok", "t1", 0, out, errs)
+	var body string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	cl, _ := New(srv.URL, "Ann")
+	f.Fuzz(func(t *testing.T, b string) {
+		body = b
+		out := make(chan Update, 1<<16)
+		from := 0
+		finished, err := cl.streamOnce(context.Background(), "tok", "t1", &from, true, out)
 		close(out)
 		last := -1
 		for u := range out {
@@ -114,6 +105,12 @@ func FuzzStream(f *testing.F) {
 				t.Fatalf("version %d after %d", u.Version, last)
 			}
 			last = u.Version
+			if u.Table.Status == "finished" && !finished {
+				t.Fatal("a finished table passed on, and the stream goes on")
+			}
+		}
+		if finished && err != nil {
+			t.Fatalf("finished with an error: %v", err)
 		}
 	})
 }
