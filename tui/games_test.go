@@ -464,3 +464,36 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 		t.Errorf("the end shows no grid:\n%s", s)
 	}
 }
+
+// TestWordFightWideBoard: a 30 by 30 board scrolls with the cursor, and
+// the columns after Z are named as the notation names them.
+func TestWordFightWideBoard(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("wordfight", 0)
+	tm.key("down")
+	tm.typeText("30")
+	tm.key("down")
+	tm.typeText("30")
+	tm.key("enter")
+	tm.waitFor("play", has("Your turn to declare a word"))
+	tm.typeText("cat")
+	tm.key("enter")
+	tm.waitFor("the word to place", has("Place CAT at A1 across", "✓"))
+	for range 29 {
+		tm.key("right")
+	}
+	for range 29 {
+		tm.key("down")
+	}
+	s := tm.waitFor("the far corner", func(s string) bool {
+		return strings.Contains(s, "Place CAT at AD30 across") && tm.m.t.play.pdone == tm.m.t.play.pseq
+	})
+	checkFits(t, s, 80, 24)
+	if !strings.Contains(s, " 30 ") || !strings.Contains(s, "AD") {
+		t.Errorf("the board did not scroll to AD30:\n%s", s)
+	}
+	if !strings.Contains(s, "✗") {
+		t.Errorf("CAT across from AD30 is not refused by the preview:\n%s", s)
+	}
+}

@@ -55,13 +55,30 @@ func (m *Model) declaring() bool {
 	return v.Current == "" && v.Declarer == m.t.seat && m.t.myTurn()
 }
 
+// column names a column as the notation does: A-Z, then AA-AD.
+func column(c int) string {
+	if c < 26 {
+		return string(rune('A' + c))
+	}
+	return "A" + string(rune('A'+c-26))
+}
+
+// colName is a column's name padded to two cells.
+func colName(c int) string {
+	n := column(c)
+	if len(n) == 1 {
+		n += " "
+	}
+	return n
+}
+
 // placement is the placement under the cursor in the notation: "B2 down".
 func (p *playState) placement() string {
 	dir := "across"
 	if p.down {
 		dir = "down"
 	}
-	return fmt.Sprintf("%c%d %s", 'A'+p.c, p.r+1, dir)
+	return fmt.Sprintf("%s%d %s", column(p.c), p.r+1, dir)
 }
 
 // askPreview asks the referee what placing the current word under the
@@ -160,14 +177,21 @@ func (m *Model) wordfightView() string {
 	if h > 0 {
 		w = len(v.Grid[0])
 	}
-	for c := range w {
-		g.WriteString(string(rune('A' + c)))
-		g.WriteString(" ")
+	// A board wider than the room beside the list scrolls with the
+	// cursor, as a taller one does.
+	cols := (m.w - 34 - 6) / 2
+	left := 0
+	if w > cols {
+		left = max(0, min(p.c-cols/2, w-cols))
+	}
+	right := min(w, left+cols)
+	for c := left; c < right; c++ {
+		g.WriteString(colName(c))
 	}
 	g.WriteString("\n")
 	for r := top; r < min(h, top+room); r++ {
 		fmt.Fprintf(&g, "%3d ", r+1)
-		for c := range w {
+		for c := left; c < right; c++ {
 			ch := string(v.Grid[r][c])
 			if ch == "." {
 				ch = "·"
@@ -210,10 +234,7 @@ func (m *Model) wordfightView() string {
 		info = append(info, fmt.Sprintf("%s%2d %-12s %s", mark, start+i+1, e.Word, faint(by)))
 	}
 	info = append(info, "", m.logBlock(max(1, m.h-len(info)-6), 36))
-	gw := 4 + 2*w + 2
-	if gw > m.w-34 {
-		gw = m.w - 34
-	}
+	gw := 4 + 2*(right-left) + 2
 	body := side(fit(g.String(), gw, m.h), gw, strings.Join(info, "\n"), m.w-gw)
 	prompt, keys := "", "arrows move · space/tab across or down · enter place · c cannot · : type a move · esc home · ? help"
 	if m.declaring() {
