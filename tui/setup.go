@@ -154,7 +154,7 @@ func (m *Model) setupKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		if st.sending {
 			return nil
 		}
-		st.sending = true
+		st.sending, m.err = true, ""
 		t := m.t
 		raw := m.setupJSON()
 		t.sent++

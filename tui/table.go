@@ -143,7 +143,8 @@ func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
 			t.setup.sending = false
 			return nil, true
 		}
-		m.err = ""
+		// send cleared the message line; a late answer must not clear
+		// what came after it (a key out of turn).
 		if msg.a.Waiting != "" {
 			m.note = msg.a.Waiting
 		}
