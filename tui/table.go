@@ -281,10 +281,19 @@ func (m *Model) send(move string) tea.Cmd {
 	t.sent++
 	version, seq := t.upd.Version, t.sent
 	t.sentAt = version
+	// A move is conditional on the version seen when the table waits for
+	// this seat alone, so that it is never played on a table that moved
+	// on unseen. Where several seats move at once (Word Fight's answers)
+	// the others' moves change the version at any moment, and the
+	// referee alone judges.
+	cond := version
+	if len(t.upd.Table.ToMove) > 1 {
+		cond = 0
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(m.ctx, 30*time.Second)
 		defer cancel()
-		a, err := m.c.Move(ctx, t.token, t.id, move, version, false)
+		a, err := m.c.Move(ctx, t.token, t.id, move, cond, false)
 		return answerMsg{gen: t.gen, seq: seq, a: a, err: err}
 	}
 }
