@@ -28,6 +28,7 @@ func commands() map[string]command {
 		"words":     {"look words up in a lexicon", runWords},
 		"bench":     {"play the computer players against each other and measure them", runBench},
 		"serve":     {"serve tables over HTTP and WebSocket (the default)", runServe},
+		"play":      {"play the games in this terminal", runPlay},
 		"loadtest":  {"drive a running server with scripted players and measure it", runLoadtest},
 	}
 }

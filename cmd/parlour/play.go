@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"parlour/server"
+	"parlour/store/sqlite"
+	"parlour/tui"
+	"parlour/tui/client"
+)
+
+func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	srv := fs.String("server", "", "the Parlour server to play at (default: start one here, on a free loopback port)")
+	name := fs.String("name", "", "your name at the tables (default: your login name)")
+	data := fs.String("data", defaultDataDir(), "directory of recent games, saved records and the embedded server's database")
+	join := fs.String("join", "", "join this table (an invite link or a table id) at start")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: parlour play [--server URL] [--name NAME] [--join LINK] [GAME]")
+		fmt.Fprintln(stderr, "\nPlays Parlour's games in the terminal (see docs/terminal.md).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fs.Usage()
+		return 2
+	}
+	if *name == "" {
+		*name = os.Getenv("USER")
+	}
+	if *name == "" {
+		*name = "Guest"
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	base := *srv
+	served := make(chan error, 1)
+	if base == "" {
+		var err error
+		base, err = startEmbedded(ctx, *data, served)
+		if err != nil {
+			fmt.Fprintf(stderr, "parlour play: %v\n", err)
+			return 1
+		}
+	}
+	c, err := client.New(base, *name)
+	if err != nil {
+		fmt.Fprintf(stderr, "parlour play: %v\n", err)
+		return 2
+	}
+	cfg := tui.Config{Client: c, DataDir: *data, Game: fs.Arg(0), Table: *join}
+	if *srv == "" {
+		cfg.Server = "embedded:" + *data
+	}
+	m := tui.New(cfg)
+	defer m.Close()
+	p := tui.NewProgram(m, stdin, stdout, nil, 0, 0)
+	go func() {
+		select {
+		case <-ctx.Done():
+			p.Quit()
+		case err := <-served:
+			p.Quit()
+			served <- err
+		}
+	}()
+	_, err = p.Run()
+	m.Close()
+	cancel()
+	if *srv == "" {
+		// Let the embedded server finish its writes and close the store.
+		select {
+		case serr := <-served:
+			if serr != nil && err == nil {
+				err = fmt.Errorf("the embedded server stopped: %w", serr)
+			}
+		case <-time.After(15 * time.Second):
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "parlour play: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// startEmbedded runs the same server as parlour serve on a free loopback
+// port, logging to a file in the data directory (the terminal is the
+// game's), and answers its address once it listens.
+func startEmbedded(ctx context.Context, data string, served chan<- error) (string, error) {
+	if err := os.MkdirAll(data, 0o700); err != nil {
+		return "", fmt.Errorf("making the data directory: %w", err)
+	}
+	logf, err := os.OpenFile(filepath.Join(data, "play-server.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("opening the server's log: %w", err)
+	}
+	log := slog.New(slog.NewTextHandler(logf, nil))
+	// serve prints the address it listens on: read it from there.
+	pr, pw := io.Pipe()
+	go func() {
+		err := serve(ctx, log, pw, "127.0.0.1:0", data, sqlite.Options{Synchronous: "FULL", CommitInterval: sqlite.DefaultCommitInterval}, server.DefaultLimits())
+		pw.CloseWithError(fmt.Errorf("the server stopped: %v", err))
+		logf.Close()
+		served <- err
+	}()
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if _, rest, ok := strings.Cut(sc.Text(), "serving at "); ok {
+				url, _, _ := strings.Cut(rest, " ")
+				found <- strings.TrimSuffix(url, "/")
+			}
+		}
+		close(found)
+	}()
+	select {
+	case url, ok := <-found:
+		if !ok {
+			return "", errors.New("the embedded server did not start: see " + filepath.Join(data, "play-server.log"))
+		}
+		return url, nil
+	case <-time.After(30 * time.Second):
+		return "", errors.New("the embedded server took more than 30 s to start")
+	}
+}

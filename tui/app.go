@@ -1,0 +1,390 @@
+// Package tui is Parlour's terminal client: a full-screen program
+// (Bubble Tea) that plays the four games at any Parlour server through the
+// documented HTTP API and event stream (package tui/client). It holds no
+// game rules: it draws each seat's view as the server sends it, sends moves
+// in the games' notation, and shows the referee's refusals where they
+// happen.
+//
+// A Model reads keys and writes frames only through Bubble Tea, so one
+// program can run on a local terminal (parlour play) or on any
+// reader/writer pair of a known size (an SSH session, a test).
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"parlour/tui/client"
+)
+
+// MinWidth and MinHeight are the smallest terminal every screen fits.
+const (
+	MinWidth  = 80
+	MinHeight = 24
+)
+
+// Config says where the client plays and as whom.
+type Config struct {
+	Client *client.Client
+	// DataDir holds the list of recent games and saved records; empty
+	// keeps nothing on disk.
+	DataDir string
+	// Game, when set, opens the new-table screen of that game at start.
+	Game string
+	// Table, when set, joins that table (an id or an invite link) at start.
+	Table string
+	// Server names the server in the list of recent games; empty, its
+	// address. An embedded server, on a new port at each start, is named
+	// for its data directory instead, so its games stay listed.
+	Server string
+}
+
+type screen int
+
+const (
+	scrHome screen = iota
+	scrNew
+	scrJoin
+	scrLobby
+	scrName
+	scrTable
+)
+
+// Model is the whole client's state; tea.Program runs it.
+type Model struct {
+	cfg    Config
+	c      *client.Client
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	w, h   int
+	scr    screen
+	help   bool
+	games  []client.Game
+	err    string // the last problem, in a player's words
+	note   string // the last piece of news
+	input  string // the line being typed (join, name, words, squares)
+	recent []Recent
+
+	home homeState
+	nt   newTable
+	lob  lobbyState
+	t    *session // the table on screen, if any
+	// idToken binds every seat this client takes to one guest identity.
+	idToken string
+	// sessions counts the tables opened, to tell their messages apart.
+	sessions int
+}
+
+// New makes a model; run it with NewProgram.
+func New(cfg Config) *Model {
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &Model{cfg: cfg, c: cfg.Client, ctx: ctx, cancel: cancel, w: MinWidth, h: MinHeight}
+	m.recent = loadRecent(cfg.DataDir)
+	return m
+}
+
+// NewProgram runs m on in and out, a terminal of w by h cells (0: ask the
+// terminal) with the environment env (nil: the process's), so that the
+// same client serves a local terminal, an SSH session or a test. more
+// adds options (an SSH session would add tea.WithoutSignalHandler).
+func NewProgram(m *Model, in io.Reader, out io.Writer, env []string, w, h int, more ...tea.ProgramOption) *tea.Program {
+	opts := []tea.ProgramOption{tea.WithInput(in), tea.WithOutput(out)}
+	if env != nil {
+		opts = append(opts, tea.WithEnvironment(env))
+	}
+	if w > 0 && h > 0 {
+		opts = append(opts, tea.WithWindowSize(w, h))
+	}
+	return tea.NewProgram(m, append(opts, more...)...)
+}
+
+// Close stops the model's requests and streams.
+func (m *Model) Close() {
+	if m.t != nil {
+		m.t.stop()
+	}
+	m.cancel()
+}
+
+// gamesMsg carries the server's list of games.
+type gamesMsg struct {
+	games []client.Game
+	err   error
+}
+
+// errMsg is a request that failed.
+type errMsg struct{ err error }
+
+// Init asks the server for its games: the first check that it answers and
+// speaks this version.
+func (m *Model) Init() tea.Cmd {
+	return m.loadGames
+}
+
+func (m *Model) loadGames() tea.Msg {
+	ctx, cancel := context.WithTimeout(m.ctx, 10*time.Second)
+	defer cancel()
+	gs, err := m.c.Games(ctx)
+	return gamesMsg{gs, err}
+}
+
+// Update handles one message.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		return m, nil
+	case gamesMsg:
+		if msg.err != nil {
+			m.err = msg.err.Error() + " (r: try again)"
+			return m, nil
+		}
+		m.err = ""
+		m.games = msg.games
+		switch {
+		case m.cfg.Table != "":
+			id := client.TableID(m.cfg.Table)
+			m.cfg.Table = ""
+			return m, m.join(id)
+		case m.cfg.Game != "":
+			g := m.cfg.Game
+			m.cfg.Game = ""
+			if m.gameByName(g) == nil {
+				m.err = fmt.Sprintf("this server has no game %q", g)
+				return m, nil
+			}
+			m.openNew(g)
+		}
+		return m, nil
+	case errMsg:
+		m.err = msg.err.Error()
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	if m.t != nil {
+		if cmd, ok := m.tableMsg(msg); ok {
+			return m, cmd
+		}
+	}
+	switch msg := msg.(type) {
+	case lobbyMsg:
+		m.lob.tables, m.lob.err = msg.tables, ""
+		if msg.err != nil {
+			m.lob.err = msg.err.Error()
+		}
+	case seatedMsg:
+		return m, m.seated(msg)
+	}
+	return m, nil
+}
+
+// key handles a key press: the keys every screen shares, then the screen's.
+func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	s := k.String()
+	if s == "ctrl+c" {
+		m.Close()
+		return m, tea.Quit
+	}
+	if m.help {
+		if s == "?" || s == "esc" || s == "q" || s == "enter" {
+			m.help = false
+		}
+		return m, nil
+	}
+	if s == "?" {
+		m.help = true
+		return m, nil
+	}
+	if m.games == nil {
+		switch s {
+		case "r":
+			m.err = "asking the server again…"
+			return m, m.loadGames
+		case "q", "esc":
+			m.Close()
+			return m, tea.Quit
+		}
+		return m, nil
+	}
+	switch m.scr {
+	case scrHome:
+		return m.homeKey(s, k)
+	case scrNew:
+		return m.newKey(s, k)
+	case scrJoin, scrName:
+		return m.lineKey(s, k)
+	case scrLobby:
+		return m.lobbyKey(s)
+	case scrTable:
+		return m.tableKey(s, k)
+	}
+	return m, nil
+}
+
+// editLine applies a key to the line being typed; it answers whether the
+// key was a typing key.
+func editLine(line *string, s string, k tea.KeyPressMsg, max int) bool {
+	switch s {
+	case "backspace":
+		if r := []rune(*line); len(r) > 0 {
+			*line = string(r[:len(r)-1])
+		}
+		return true
+	case "ctrl+u":
+		*line = ""
+		return true
+	}
+	t := k.Key().Text
+	if t == "" || len([]rune(*line))+len([]rune(t)) > max {
+		return false
+	}
+	for _, r := range t {
+		if r < ' ' || r == 127 {
+			return false
+		}
+	}
+	*line += t
+	return true
+}
+
+func (m *Model) gameByName(name string) *client.Game {
+	for i := range m.games {
+		if m.games[i].Name == name {
+			return &m.games[i]
+		}
+	}
+	return nil
+}
+
+// View draws the screen.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.frame())
+	v.AltScreen = true
+	v.WindowTitle = "Parlour"
+	return v
+}
+
+// frame is the screen as text, cut to the terminal's size.
+func (m *Model) frame() string {
+	if m.w < MinWidth || m.h < MinHeight {
+		msg := fmt.Sprintf("Parlour needs a terminal of at least %dx%d;\nthis one is %dx%d. Make it larger (ctrl+c quits).", MinWidth, MinHeight, m.w, m.h)
+		return fit(msg, m.w, m.h)
+	}
+	var body string
+	switch {
+	case m.help:
+		body = m.helpView()
+	case m.games == nil:
+		body = m.startView()
+	default:
+		switch m.scr {
+		case scrHome:
+			body = m.homeView()
+		case scrNew:
+			body = m.newView()
+		case scrJoin:
+			body = m.lineView("Join a table", "Paste an invite link or type a table id, then enter (esc: back).")
+		case scrName:
+			body = m.lineView("Your name", "The name other players see (up to 40 characters), then enter (esc: back).")
+		case scrLobby:
+			body = m.lobbyView()
+		case scrTable:
+			body = m.tableView()
+		}
+	}
+	return fit(body, m.w, m.h)
+}
+
+// fit cuts s to w columns and h lines.
+func fit(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (m *Model) startView() string {
+	var b strings.Builder
+	b.WriteString(title("Parlour") + "\n\n")
+	if m.err != "" {
+		b.WriteString(bad(wrap(m.err, m.w)) + "\n\n")
+		b.WriteString("r: ask the server again · q: quit\n")
+	} else {
+		b.WriteString("Asking " + m.c.Base() + " for its games…\n")
+	}
+	return b.String()
+}
+
+// Styles. Only the sixteen basic colours, and never colour alone: every
+// mark also has a shape, so the screens read the same with NO_COLOR
+// (Bubble Tea drops the colours the terminal cannot show).
+func title(s string) string { return lipgloss.NewStyle().Bold(true).Render(s) }
+func bad(s string) string   { return lipgloss.NewStyle().Foreground(lipgloss.Red).Bold(true).Render(s) }
+func good(s string) string  { return lipgloss.NewStyle().Foreground(lipgloss.Green).Render(s) }
+func faint(s string) string { return lipgloss.NewStyle().Faint(true).Render(s) }
+func hi(s string) string    { return lipgloss.NewStyle().Reverse(true).Render(s) }
+func warm(s string) string {
+	return lipgloss.NewStyle().Foreground(lipgloss.Yellow).Bold(true).Render(s)
+}
+func cool(s string) string { return lipgloss.NewStyle().Foreground(lipgloss.Cyan).Render(s) }
+
+// message is the error or news line.
+func (m *Model) message() string {
+	if m.err != "" {
+		return bad("! " + m.err)
+	}
+	if m.note != "" {
+		return cool(m.note)
+	}
+	return ""
+}
+
+// lineKey edits the join or name line.
+func (m *Model) lineKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	switch s {
+	case "esc":
+		m.scr, m.input = scrHome, ""
+		return m, nil
+	case "enter":
+		line := strings.TrimSpace(m.input)
+		if line == "" {
+			m.err = "type something first"
+			return m, nil
+		}
+		m.input, m.err = "", ""
+		if m.scr == scrName {
+			m.c.Name = line
+			m.idToken = ""
+			m.scr = scrHome
+			m.note = "you are now " + line
+			return m, nil
+		}
+		m.scr = scrHome
+		return m, m.join(client.TableID(line))
+	}
+	max := 200
+	if m.scr == scrName {
+		max = 40
+	}
+	editLine(&m.input, s, k, max)
+	return m, nil
+}
+
+func (m *Model) lineView(head, help string) string {
+	return title(head) + "\n\n" + help + "\n\n> " + m.input + "█\n\n" + m.message()
+}

@@ -1,0 +1,221 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"parlour/tui/client"
+)
+
+func TestUnreachableServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	c, _ := client.New("http://"+addr, "Ann")
+	m := New(Config{Client: c})
+	defer m.Close()
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(m.Init()())
+	s := ansi.Strip(m.frame())
+	if !strings.Contains(s, "cannot reach the server at http://"+addr) || !strings.Contains(s, "r: ask the server again") {
+		t.Errorf("no clear message:\n%s", s)
+	}
+}
+
+func TestAnotherServer(t *testing.T) {
+	for name, h := range map[string]http.HandlerFunc{
+		"404": http.NotFound,
+		"html": func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte("<html>hello</html>"))
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			srv := httptest.NewServer(h)
+			defer srv.Close()
+			c, _ := client.New(srv.URL, "Ann")
+			m := New(Config{Client: c})
+			defer m.Close()
+			m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+			m.Update(m.Init()())
+			if s := ansi.Strip(m.frame()); !strings.Contains(s, "version") {
+				t.Errorf("no word of another version:\n%s", s)
+			}
+		})
+	}
+}
+
+func TestBadServerAddress(t *testing.T) {
+	for _, a := range []string{"", "localhost:8080", "ftp://x", "http://"} {
+		if _, err := client.New(a, "Ann"); err == nil {
+			t.Errorf("%q taken as a server address", a)
+		}
+	}
+}
+
+func TestTableID(t *testing.T) {
+	for in, want := range map[string]string{
+		"k3x9q2m7c8v4r6tw":                         "k3x9q2m7c8v4r6tw",
+		"http://localhost:8080/t/k3x9q2m7c8v4r6tw": "k3x9q2m7c8v4r6tw",
+		" http://h/t/k3x9q2m7c8v4r6tw/join ":       "k3x9q2m7c8v4r6tw",
+		"https://h:1/t/k3x9q2m7c8v4r6tw?x=1#top":   "k3x9q2m7c8v4r6tw",
+	} {
+		if got := client.TableID(in); got != want {
+			t.Errorf("TableID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestSmallTerminalAndHelp(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.update(tea.WindowSizeMsg{Width: 60, Height: 20})
+	s := tm.screen()
+	if !strings.Contains(s, "at least 80x24") || !strings.Contains(s, "this one is 60x20") {
+		t.Errorf("a small terminal is not told the size needed:\n%s", s)
+	}
+	checkFits(t, s, 60, 20)
+	tm.update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	tm.key("?")
+	s = tm.screen()
+	checkFits(t, s, 80, 24)
+	for _, k := range keyHelp() {
+		if !strings.Contains(s, k.screen+":") {
+			t.Errorf("the help lacks %s:\n%s", k.screen, s)
+		}
+	}
+	tm.key("?")
+	if s := tm.screen(); !strings.Contains(s, "New table") {
+		t.Errorf("? does not close the help:\n%s", s)
+	}
+	// A wider terminal: the home screen still draws within it.
+	tm.update(tea.WindowSizeMsg{Width: 200, Height: 60})
+	checkFits(t, tm.screen(), 200, 60)
+}
+
+func TestNameAndJoinErrors(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("n")
+	tm.key("ctrl+u")
+	tm.typeText("Zoë")
+	tm.key("enter")
+	if s := tm.screen(); !strings.Contains(s, `play as "Zoë"`) {
+		t.Errorf("the name did not change:\n%s", s)
+	}
+	tm.key("i")
+	tm.typeText(ts.URL + "/t/nosuchtable")
+	tm.key("enter")
+	s := tm.waitFor("the refusal", has("! joining nosuchtable"))
+	checkFits(t, s, 80, 24)
+	tm.key("l")
+	tm.waitFor("the lobby", has("Lobby: open tables", "no open tables"))
+	// Ben opens a public table; Ann finds it in the lobby and sits down.
+	bc, _ := client.New(ts.URL, "Ben")
+	seat, err := bc.Create(context.Background(), "", "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.key("r")
+	tm.waitFor("Ben's table", has(seat.Table, "Ben, (open)"))
+	tm.key("enter")
+	s = tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Zoë", "waiting for Ben"))
+	checkFits(t, s, 80, 24)
+	// Out of turn: a word typed and sent is refused in words, and kept.
+	tm.typeText("abdicated")
+	tm.key("enter")
+	s = tm.screen()
+	if !strings.Contains(s, "it is not your turn: waiting for Ben") || !strings.Contains(s, ": abdicated") {
+		t.Errorf("a move out of turn:\n%s", s)
+	}
+}
+
+// BenchmarkKeystroke measures a key's effect on screen: Update and View of
+// one arrow key on the Salvo play screen, the largest.
+func BenchmarkKeystroke(b *testing.B) {
+	ts := newTestServer(b)
+	tm := newTerm(b, ts.URL, "Ann", 80, 24)
+	tm.open("salvo", 0)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("✓ the referee accepts"))
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn"))
+	keys := []tea.KeyPressMsg{keyMsg("right"), keyMsg("down"), keyMsg("left"), keyMsg("up")}
+	b.ResetTimer()
+	var worst time.Duration
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		tm.m.Update(keys[i%4])
+		_ = tm.m.View()
+		if d := time.Since(start); d > worst {
+			worst = d
+		}
+	}
+	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProgramOnAPipe runs the whole Bubble Tea program on a plain reader
+// and writer of a given size, as an SSH session would: no terminal of the
+// process's own is touched.
+func TestProgramOnAPipe(t *testing.T) {
+	ts := newTestServer(t)
+	c, _ := client.New(ts.URL, "Ann")
+	m := New(Config{Client: c})
+	defer m.Close()
+	in, keys := io.Pipe()
+	out := &syncBuffer{}
+	p := NewProgram(m, in, out, []string{"TERM=xterm-256color", "NO_COLOR=1"}, 80, 24, tea.WithoutSignalHandler())
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Run()
+		done <- err
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(ansi.Strip(out.String()), "Join a table by invite link") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no home screen on the writer:\n%q", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	keys.Write([]byte("q"))
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("q did not quit")
+	}
+	keys.Close()
+}

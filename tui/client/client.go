@@ -1,0 +1,477 @@
+// Package client talks to a Parlour server through its documented HTTP API
+// and event stream (docs/protocol.md), and nothing else: the terminal
+// client, a future SSH door and tests share it. It holds no game rules;
+// views, events and setups pass through as JSON.
+package client
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Client is one player's connection to one server. Its zero value is not
+// usable: make it with New.
+type Client struct {
+	base string
+	http *http.Client
+	// Name is the display name sent when a request makes a guest.
+	Name string
+}
+
+// New returns a client of the server at base (e.g. "http://localhost:8080").
+func New(base, name string) (*Client, error) {
+	u, err := url.Parse(strings.TrimRight(base, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("%q is not a server address: give one like http://localhost:8080", base)
+	}
+	return &Client{base: u.String(), http: &http.Client{}, Name: name}, nil
+}
+
+// Base is the server's address as given.
+func (c *Client) Base() string { return c.base }
+
+// Error is a request the server refused, with its words and status.
+type Error struct {
+	Status  int
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Option is one rule option of a game, as GET /api/v1/games lists it.
+type Option struct {
+	Name    string   `json:"name"`
+	Kind    string   `json:"kind"` // int, bool, choice, text
+	Default any      `json:"default"`
+	Choices []string `json:"choices,omitempty"`
+	Help    string   `json:"help"`
+	Min     *int     `json:"min,omitempty"`
+	Max     *int     `json:"max,omitempty"`
+}
+
+// Game is one game the server offers.
+type Game struct {
+	Name       string   `json:"name"`
+	Title      string   `json:"title"`
+	MinPlayers int      `json:"min_players"`
+	MaxPlayers int      `json:"max_players"`
+	HasSetup   bool     `json:"has_setup"`
+	Options    []Option `json:"options"`
+}
+
+// Event is one thing a move revealed.
+type Event struct {
+	Kind string          `json:"kind"`
+	Text string          `json:"text"`
+	To   []int           `json:"to,omitempty"`
+	Data json.RawMessage `json:"data,omitempty"`
+}
+
+// Move is one move of an update's moves list.
+type Move struct {
+	Version int     `json:"version"`
+	Seat    int     `json:"seat"`
+	Player  string  `json:"player"`
+	Move    string  `json:"move"`
+	Events  []Event `json:"events"`
+}
+
+// Seat is one seat of a table.
+type Seat struct {
+	Seat  int    `json:"seat"`
+	Name  string `json:"name"`
+	Kind  string `json:"kind"`
+	Level string `json:"level,omitempty"`
+	Ready bool   `json:"ready"`
+}
+
+// Reveal is one seat's setup shown at the end, with what proves it.
+type Reveal struct {
+	Salt       string          `json:"salt"`
+	Setup      json.RawMessage `json:"setup"`
+	Commitment string          `json:"commitment"`
+}
+
+// Result is a finished game's outcome.
+type Result struct {
+	Status  string `json:"status"`
+	Winners []int  `json:"winners"`
+	Scores  []int  `json:"scores"`
+}
+
+// Table is a table's description in an update.
+type Table struct {
+	ID          string          `json:"id"`
+	Game        string          `json:"game"`
+	Title       string          `json:"title"`
+	Status      string          `json:"status"`
+	Rules       json.RawMessage `json:"rules"`
+	Lexicon     string          `json:"lexicon"`
+	Seats       []Seat          `json:"seats"`
+	ToMove      []int           `json:"to_move"`
+	Commitments []string        `json:"commitments,omitempty"`
+	Result      *Result         `json:"result,omitempty"`
+	Reveal      []Reveal        `json:"reveal,omitempty"`
+	Rematch     string          `json:"rematch,omitempty"`
+	Set         json.RawMessage `json:"set,omitempty"`
+	Solitaire   *struct {
+		Maker  string `json:"maker"`
+		Random bool   `json:"random"`
+	} `json:"solitaire,omitempty"`
+}
+
+// Update is a seat's view of a table at a version: the answer of GET
+// /api/v1/tables/{id} and each line of the event stream.
+type Update struct {
+	Version int             `json:"version"`
+	Seat    int             `json:"seat"`
+	Table   Table           `json:"table"`
+	Setup   json.RawMessage `json:"setup,omitempty"`
+	View    json.RawMessage `json:"view"`
+	Moves   []Move          `json:"moves,omitempty"`
+}
+
+// Seated is the answer of create, join and rematch.
+type Seated struct {
+	Table  string `json:"table"`
+	Seat   int    `json:"seat"`
+	Token  string `json:"token"`
+	Invite string `json:"invite,omitempty"`
+}
+
+// Answer is the answer of a move or a setup.
+type Answer struct {
+	Version  int             `json:"version"`
+	Status   string          `json:"status"`
+	ToMove   []int           `json:"to_move"`
+	Events   []Event         `json:"events"`
+	Setup    json.RawMessage `json:"setup,omitempty"`
+	Started  bool            `json:"started"`
+	Waiting  string          `json:"waiting,omitempty"`
+	TimedOut bool            `json:"timed_out"`
+}
+
+// Listed is one table of the lobby.
+type Listed struct {
+	ID     string `json:"id"`
+	Game   string `json:"game"`
+	Title  string `json:"title"`
+	Status string `json:"status"`
+	Seats  []Seat `json:"seats"`
+}
+
+// do sends a request and decodes the answer into out (when not nil).
+func (c *Client) do(ctx context.Context, method, path, token string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		j, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("cannot reach the server at %s: %w", c.base, err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(res.Body, 8<<20))
+	if err != nil {
+		return fmt.Errorf("reading the server's answer: %w", err)
+	}
+	if res.StatusCode >= 300 {
+		var e struct {
+			Error string `json:"error"`
+		}
+		if json.Unmarshal(raw, &e) != nil || e.Error == "" {
+			if res.StatusCode == http.StatusNotFound {
+				return &Error{Status: res.StatusCode, Message: fmt.Sprintf("%s does not answer %s %s: is it a Parlour server of this version?", c.base, method, path)}
+			}
+			e.Error = fmt.Sprintf("the server answered %s", res.Status)
+		}
+		return &Error{Status: res.StatusCode, Message: e.Error}
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("the server at %s answered something other than Parlour's API (%v): is it another version?", c.base, err)
+	}
+	return nil
+}
+
+// Games lists the games the server offers. It doubles as the check that
+// the server speaks this version of the API.
+func (c *Client) Games(ctx context.Context) ([]Game, error) {
+	var gs []Game
+	if err := c.do(ctx, http.MethodGet, "/api/v1/games", "", nil, &gs); err != nil {
+		return nil, err
+	}
+	if len(gs) == 0 {
+		return nil, fmt.Errorf("the server at %s offers no games: is it a Parlour server of this version?", c.base)
+	}
+	return gs, nil
+}
+
+// Create opens a table. seats is in seat order, with one "me".
+func (c *Client) Create(ctx context.Context, token, game string, rules map[string]any, seats []string, extra map[string]any) (Seated, error) {
+	body := map[string]any{"game": game, "seats": seats}
+	if len(rules) > 0 {
+		body["rules"] = rules
+	}
+	if c.Name != "" {
+		body["name"] = c.Name
+	}
+	for k, v := range extra {
+		body[k] = v
+	}
+	var s Seated
+	err := c.do(ctx, http.MethodPost, "/api/v1/tables", token, body, &s)
+	c.fullInvite(&s)
+	return s, err
+}
+
+// fullInvite makes an invite link absolute (a server that does not know
+// its own address answers a path).
+func (c *Client) fullInvite(s *Seated) {
+	if s.Table == "" {
+		return
+	}
+	if s.Invite == "" {
+		s.Invite = "/t/" + s.Table
+	}
+	if strings.HasPrefix(s.Invite, "/") {
+		s.Invite = c.base + s.Invite
+	}
+}
+
+// TableID takes a table id out of an invite link, or returns the id given.
+func TableID(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "/t/"); i >= 0 {
+		s = s[i+3:]
+	}
+	s = strings.TrimSuffix(s, "/join")
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// Join takes an open seat at table id.
+func (c *Client) Join(ctx context.Context, token, id string) (Seated, error) {
+	body := map[string]any{}
+	if c.Name != "" {
+		body["name"] = c.Name
+	}
+	var s Seated
+	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/join", token, body, &s)
+	c.fullInvite(&s)
+	return s, err
+}
+
+// Get answers the seat's current view of the table.
+func (c *Client) Get(ctx context.Context, token, id string) (Update, error) {
+	var u Update
+	err := c.do(ctx, http.MethodGet, "/api/v1/tables/"+url.PathEscape(id), token, nil, &u)
+	return u, err
+}
+
+// Move plays a move in the game's notation. version, when above zero,
+// makes it conditional on the table's version.
+func (c *Client) Move(ctx context.Context, token, id, move string, version int, wait bool) (Answer, error) {
+	body := map[string]any{"move": move}
+	if version > 0 {
+		body["version"] = version
+	}
+	if wait {
+		body["wait"] = true
+	}
+	var a Answer
+	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/moves", token, body, &a)
+	return a, err
+}
+
+// Setup hands in a secret setup (setup not nil) or asks the server for one
+// (auto, made by the computer at level when level is not empty).
+func (c *Client) Setup(ctx context.Context, token, id string, setup json.RawMessage, level string) (Answer, error) {
+	body := map[string]any{}
+	if setup != nil {
+		body["setup"] = setup
+	} else {
+		body["auto"] = true
+		if level != "" {
+			body["computer"] = level
+		}
+	}
+	var a Answer
+	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/setup", token, body, &a)
+	return a, err
+}
+
+// Rematch seats the player at the next table of the series.
+func (c *Client) Rematch(ctx context.Context, token, id string) (Seated, error) {
+	var s Seated
+	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/rematch", token, map[string]any{}, &s)
+	c.fullInvite(&s)
+	return s, err
+}
+
+// Record answers the game record as the seat may see it, as raw JSON.
+func (c *Client) Record(ctx context.Context, token, id string) (json.RawMessage, error) {
+	var r json.RawMessage
+	err := c.do(ctx, http.MethodGet, "/api/v1/tables/"+url.PathEscape(id)+"/record", token, nil, &r)
+	return r, err
+}
+
+// Lobby lists the public tables with the given status.
+func (c *Client) Lobby(ctx context.Context, status string) ([]Listed, error) {
+	var l struct {
+		Tables []Listed `json:"tables"`
+	}
+	err := c.do(ctx, http.MethodGet, "/api/v1/tables?status="+url.QueryEscape(status), "", nil, &l)
+	return l.Tables, err
+}
+
+// Helper calls one of the server's stateless helpers (/check-setup,
+// /random-setup, /fill-setup, /preview, /replay) and decodes its answer.
+func (c *Client) Helper(ctx context.Context, path string, body, out any) error {
+	return c.do(ctx, http.MethodPost, path, "", body, out)
+}
+
+// Stream follows a table's event stream from version from, sending each
+// update on out until ctx ends or the game is over. When the connection
+// drops it reconnects from the last version it passed on, so nothing is
+// lost or repeated. Each failure is reported on errs (when not nil), and a
+// nil error once the server answers again; Stream waits a little longer
+// after each failure before trying again.
+func (c *Client) Stream(ctx context.Context, token, id string, from int, out chan<- Update, errs chan<- error) {
+	report := func(err error) {
+		if errs != nil {
+			select {
+			case errs <- err:
+			case <-ctx.Done():
+			}
+		}
+	}
+	wait := 200 * time.Millisecond
+	failed := false
+	for ctx.Err() == nil {
+		// The stream answers its first line at once only when the table
+		// moved past from; a table still at from (a new table at 0, or
+		// one resumed with nothing new) waits for its next change. So
+		// look first: that says whether the server is back, and a table
+		// still at version 0 is followed from its start without from.
+		u, err := c.Get(ctx, token, id)
+		withFrom := true
+		if err == nil {
+			if failed {
+				report(nil)
+				failed = false
+			}
+			if u.Version == 0 && from == 0 {
+				withFrom = false
+			}
+			var finished bool
+			finished, err = c.streamOnce(ctx, token, id, &from, withFrom, out)
+			if finished || ctx.Err() != nil {
+				return
+			}
+			if err == nil {
+				err = errors.New("the server closed the event stream")
+			}
+		}
+		var apiErr *Error
+		if errors.As(err, &apiErr) && apiErr.Status >= 400 && apiErr.Status < 500 && apiErr.Status != http.StatusTooManyRequests {
+			report(err)
+			return
+		}
+		failed = true
+		report(err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		if wait < 5*time.Second {
+			wait *= 2
+		}
+	}
+}
+
+// streamOnce reads one connection of the stream; it answers whether the
+// game is over.
+func (c *Client) streamOnce(ctx context.Context, token, id string, from *int, withFrom bool, out chan<- Update) (bool, error) {
+	path := fmt.Sprintf("%s/api/v1/tables/%s/events", c.base, url.PathEscape(id))
+	if withFrom {
+		path += fmt.Sprintf("?from=%d", *from)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, path, nil)
+	if err != nil {
+		return false, err
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return false, fmt.Errorf("lost the server at %s: %w", c.base, err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<16))
+		var e struct {
+			Error string `json:"error"`
+		}
+		json.Unmarshal(raw, &e)
+		if e.Error == "" {
+			e.Error = "the event stream answered " + res.Status
+		}
+		return false, &Error{Status: res.StatusCode, Message: e.Error}
+	}
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(nil, 1<<22)
+	for sc.Scan() {
+		var u Update
+		if err := json.Unmarshal(sc.Bytes(), &u); err != nil {
+			return false, fmt.Errorf("a line of the event stream is not an update: %w", err)
+		}
+		if u.Version < *from || (u.Version == *from && withFrom && *from > 0) {
+			continue
+		}
+		// An update at the version already seen carries nothing new
+		// except on the first line, which the caller needs as the view.
+		*from = u.Version
+		select {
+		case out <- u:
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+		if u.Table.Status == "finished" {
+			return true, nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return false, fmt.Errorf("lost the event stream: %w", err)
+	}
+	return false, nil
+}

@@ -1,0 +1,116 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestErrors(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		status int
+		body   string
+		want   string
+	}{
+		{"refusal", 409, `{"error": "it is not your turn: waiting for Ann"}`, "it is not your turn: waiting for Ann"},
+		{"no such path", 404, `404 page not found`, "is it a Parlour server of this version?"},
+		{"bare 500", 500, ``, "the server answered 500 Internal Server Error"},
+		{"not JSON", 200, `<html>`, "is it another version?"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.WriteHeader(c.status)
+				w.Write([]byte(c.body))
+			}))
+			defer srv.Close()
+			cl, _ := New(srv.URL, "Ann")
+			_, err := cl.Get(context.Background(), "tok", "t1")
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one saying %q", err, c.want)
+			}
+			var e *Error
+			if c.status >= 300 && (!errors.As(err, &e) || e.Status != c.status) {
+				t.Errorf("error %#v does not carry status %d", err, c.status)
+			}
+		})
+	}
+}
+
+// TestStreamResumes: after the stream ends it comes back asking from the
+// last version passed on, and passes on nothing twice.
+func TestStreamResumes(t *testing.T) {
+	var froms []string
+	n := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/events") {
+			w.Write([]byte(`{"version": 1, "table": {"status": "playing"}}`))
+			return
+		}
+		froms = append(froms, r.URL.Query().Get("from"))
+		n++
+		switch n {
+		case 1:
+			w.Write([]byte(`{"version": 2, "table": {"status": "playing"}}` + "\n" + `{"version": 3, "table": {"status": "playing"}}` + "\n"))
+		default:
+			w.Write([]byte(`{"version": 3, "table": {"status": "playing"}}` + "\n" + `{"version": 5, "table": {"status": "finished"}}` + "\n"))
+		}
+	}))
+	defer srv.Close()
+	cl, _ := New(srv.URL, "Ann")
+	out := make(chan Update, 10)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cl.Stream(ctx, "tok", "t1", 1, out, nil)
+	close(out)
+	var got []int
+	for u := range out {
+		got = append(got, u.Version)
+	}
+	if strings.Join(froms, ",") != "1,3" {
+		t.Errorf("asked from %v, want 1 then 3", froms)
+	}
+	if len(got) != 3 || got[0] != 2 || got[1] != 3 || got[2] != 5 {
+		t.Errorf("passed on versions %v, want [2 3 5]", got)
+	}
+}
+
+// FuzzStream: whatever the event stream sends, one connection of it
+// passes on updates in order of version, or says what went wrong, and
+// never panics.
+func FuzzStream(f *testing.F) {
+	f.Add(`{"version": 2, "table": {"status": "playing"}}` + "\n")
+	f.Add(`{"version": 2}` + "\n" + `not json` + "\n")
+	f.Add(`{"version": "x"}`)
+	f.Add(`{"version": 9, "table": {"status": "finished"}}`)
+	var body string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(body))
+	}))
+	defer srv.Close()
+	cl, _ := New(srv.URL, "Ann")
+	f.Fuzz(func(t *testing.T, b string) {
+		body = b
+		out := make(chan Update, 1<<16)
+		from := 0
+		finished, err := cl.streamOnce(context.Background(), "tok", "t1", &from, true, out)
+		close(out)
+		last := -1
+		for u := range out {
+			if u.Version < last {
+				t.Fatalf("version %d after %d", u.Version, last)
+			}
+			last = u.Version
+			if u.Table.Status == "finished" && !finished {
+				t.Fatal("a finished table passed on, and the stream goes on")
+			}
+		}
+		if finished && err != nil {
+			t.Fatalf("finished with an error: %v", err)
+		}
+	})
+}

@@ -1,0 +1,242 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"parlour/tui/client"
+)
+
+// afterEnd runs once the stream brings the finished table.
+func (m *Model) afterEnd() tea.Cmd {
+	m.t.play.line = ""
+	return nil
+}
+
+type savedMsg struct {
+	path string
+	err  error
+}
+
+func (m *Model) endKey(s string) tea.Cmd {
+	t := m.t
+	switch s {
+	case "b":
+		t.play.board++
+		return nil
+	case "s":
+		dir := m.cfg.DataDir
+		if dir == "" {
+			dir = "."
+		} else {
+			dir = filepath.Join(dir, "records")
+		}
+		name := fmt.Sprintf("%s-%s.json", t.upd.Table.Game, t.id)
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+			defer cancel()
+			raw, err := m.c.Record(ctx, t.token, t.id)
+			if err != nil {
+				return savedMsg{err: fmt.Errorf("fetching the record: %w", err)}
+			}
+			var pretty bytes.Buffer
+			if json.Indent(&pretty, raw, "", "  ") != nil {
+				pretty.Reset()
+				pretty.Write(raw)
+			}
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return savedMsg{err: fmt.Errorf("saving the record: %w", err)}
+			}
+			path := filepath.Join(dir, name)
+			if err := os.WriteFile(path, pretty.Bytes(), 0o600); err != nil {
+				return savedMsg{err: fmt.Errorf("saving the record: %w", err)}
+			}
+			return savedMsg{path: path}
+		}
+	case "r":
+		game := t.upd.Table.Game
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+			defer cancel()
+			s, err := m.c.Rematch(ctx, t.token, t.id)
+			if err != nil {
+				return errMsg{fmt.Errorf("rematch: %w", err)}
+			}
+			if s.Invite == "" {
+				s.Invite = m.c.Base() + "/t/" + s.Table
+			}
+			return seatedMsg{s: s, game: game}
+		}
+	}
+	return nil
+}
+
+// verify checks a revealed setup against its commitment: the SHA-256 of
+// the salt's bytes followed by the setup's compact JSON.
+func verify(r client.Reveal) bool {
+	salt, err := hex.DecodeString(r.Salt)
+	if err != nil {
+		return false
+	}
+	var compact bytes.Buffer
+	if json.Compact(&compact, r.Setup) != nil {
+		return false
+	}
+	sum := sha256.Sum256(append(salt, compact.Bytes()...))
+	return hex.EncodeToString(sum[:]) == strings.ToLower(r.Commitment)
+}
+
+// reasonText says why the game ended, from the end event's data.
+func (t *session) reasonText() string {
+	d := t.ends
+	if d == nil {
+		return ""
+	}
+	who, on := t.name(d.Seat), t.name(d.Against)
+	switch d.Reason {
+	case "announced":
+		return fmt.Sprintf("%s announced %s, %s's password", who, d.Word, on)
+	case "tripped":
+		return fmt.Sprintf("%s tripped over the password of %s's grid", who, on)
+	case "resign":
+		return who + " resigned"
+	case "outlined":
+		return fmt.Sprintf("%s outlined %s's fleet", who, on)
+	case "wrong_outline":
+		return fmt.Sprintf("%s outlined %s's fleet wrongly", who, on)
+	case "strikes":
+		return fmt.Sprintf("the strikes reached the limit with %s, declared by %s", d.Word, who)
+	case "deleted_z":
+		return fmt.Sprintf("%s's %s deleted Z", who, d.Word)
+	case "deleted_last":
+		return fmt.Sprintf("%s's %s deleted the last letter", who, d.Word)
+	case "all_deleted":
+		return fmt.Sprintf("%s's %s deleted the last letters", who, d.Word)
+	}
+	return d.Reason
+}
+
+func (m *Model) endView() string {
+	t := m.t
+	u := t.upd
+	var b strings.Builder
+	res := u.Table.Result
+	line := title("Game over")
+	if r := t.reasonText(); r != "" {
+		line += ": " + r
+	}
+	b.WriteString(line + "\n")
+	if res != nil {
+		var ws []string
+		for _, w := range res.Winners {
+			ws = append(ws, t.name(w))
+		}
+		won := "a draw"
+		if len(ws) > 0 {
+			won = strings.Join(ws, " and ") + " won"
+			for _, w := range res.Winners {
+				if w == t.seat {
+					won = warm("★ you won") + " (" + strings.Join(ws, " and ") + ")"
+				}
+			}
+		}
+		var sc []string
+		for i, s := range res.Scores {
+			sc = append(sc, fmt.Sprintf("%s %d", t.name(i), s))
+		}
+		b.WriteString(won + " · scores: " + strings.Join(sc, " · ") + "\n")
+	}
+	var set struct {
+		Target  int   `json:"target"`
+		Games   int   `json:"games"`
+		Totals  []int `json:"totals"`
+		Over    bool  `json:"over"`
+		Winners []int `json:"winners"`
+	}
+	if len(u.Table.Set) > 0 && json.Unmarshal(u.Table.Set, &set) == nil && set.Target > 0 {
+		var tot []string
+		for i, n := range set.Totals {
+			tot = append(tot, fmt.Sprintf("%s %d", t.name(i), n))
+		}
+		state := "r plays the next game of the set"
+		if set.Over {
+			state = "the set is over"
+		}
+		fmt.Fprintf(&b, "Set to %d, %d games: %s · %s\n", set.Target, set.Games, strings.Join(tot, " · "), state)
+	}
+	b.WriteString("\n")
+	if len(u.Table.Reveal) > 0 {
+		b.WriteString(title("Every secret, and its commitment") + "\n")
+		var blocks []string
+		for i, r := range u.Table.Reveal {
+			ok := bad("✗ commitment does NOT match")
+			if verify(r) {
+				ok = good("✓ commitment matches")
+			}
+			blocks = append(blocks, t.name(i)+": "+ok+"\n"+revealText(t.game, r.Setup))
+		}
+		if t.game == "quizl" {
+			for i := range blocks {
+				blocks[i] = lipgloss.NewStyle().Width(39).Render(blocks[i])
+			}
+			b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, blocks...) + "\n")
+		} else {
+			b.WriteString(strings.Join(blocks, ""))
+		}
+	}
+	if t.game == "wordfight" {
+		v := m.wfView()
+		b.WriteString(title("The audit: every answer replayed against the list") + "\n")
+		for _, a := range v.Audit {
+			ok := good("✓ confirmed")
+			if !a.Confirmed {
+				ok = bad("✗ not confirmed")
+			}
+			fmt.Fprintf(&b, "  %-20s %s: %d points recomputed, %d recorded, %d missed placements\n", t.name(a.Seat), ok, a.Points, a.Recorded, a.Missed)
+		}
+		if len(v.Grids) > 0 {
+			i := t.play.board % len(v.Grids)
+			b.WriteString("\n" + t.name(i) + "'s grid (b: next):\n" + fit(wfGrid(v.Grids[i]), m.w, max(3, m.h-strings.Count(b.String(), "\n")-6)) + "\n")
+		}
+	}
+	if t.game == "nymphabet" || t.game == "quizl" {
+		b.WriteString(m.logBlock(max(1, m.h-strings.Count(b.String(), "\n")-6), m.w) + "\n")
+	}
+	if t.saved != "" {
+		b.WriteString("record: " + t.saved + "\n")
+	}
+	b.WriteString(m.message() + "\n")
+	b.WriteString(faint("s save the record · r rematch · esc home · ? help"))
+	return b.String()
+}
+
+// revealText draws a revealed setup: a Quizl grid and password, a Salvo
+// fleet.
+func revealText(game string, raw json.RawMessage) string {
+	var s struct {
+		Grid     []string `json:"grid"`
+		Password string   `json:"password"`
+		Fleet    []string `json:"fleet"`
+	}
+	if json.Unmarshal(raw, &s) != nil {
+		return string(raw) + "\n"
+	}
+	if len(s.Grid) > 0 {
+		return strings.Join(letterGrid(s.Grid, nil, -1, -1, strings.ToUpper(s.Password)), "\n") + "\n  password " + s.Password + "\n"
+	}
+	if len(s.Fleet) > 0 {
+		return "  fleet " + strings.Join(s.Fleet, " ") + "\n"
+	}
+	return string(raw) + "\n"
+}

@@ -1,0 +1,237 @@
+package tui
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"parlour/games"
+	"parlour/server"
+	"parlour/store/sqlite"
+	"parlour/tui/client"
+	"parlour/web"
+)
+
+// testServer runs a real Parlour server (the same table service, store and
+// computer players as parlour serve) on a loopback port. The client under
+// test reaches it only over HTTP.
+type testServer struct {
+	*httptest.Server
+	mu     sync.Mutex
+	closed bool
+}
+
+func newTestServer(t testing.TB) *testServer {
+	t.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL", CommitInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BotTimeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := server.NewHandler(svc, server.Limits{})
+	h.ServeStatic(web.Handler()) // the helpers: /check-setup, /fill-setup, /preview…
+	ts := &testServer{}
+	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ts.mu.Lock()
+		closed := ts.closed
+		ts.mu.Unlock()
+		if closed {
+			// The network is down: drop the connection unanswered.
+			if hj, ok := w.(http.Hijacker); ok {
+				if c, _, err := hj.Hijack(); err == nil {
+					c.Close()
+					return
+				}
+			}
+			http.Error(w, "down", http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		h.CloseSockets("test over")
+		ts.Server.CloseClientConnections()
+		ts.Server.Close()
+		svc.Close()
+		db.Close()
+	})
+	return ts
+}
+
+// drop cuts the network: every open connection is closed and new ones are
+// dropped until restore.
+func (ts *testServer) drop() {
+	ts.mu.Lock()
+	ts.closed = true
+	ts.mu.Unlock()
+	ts.Server.CloseClientConnections()
+}
+
+func (ts *testServer) restore() {
+	ts.mu.Lock()
+	ts.closed = false
+	ts.mu.Unlock()
+}
+
+// term drives a Model as Bubble Tea would: keys in as messages, each
+// command run in its own goroutine with its message fed back to Update,
+// and the screen read from View.
+type term struct {
+	t    testing.TB
+	m    *Model
+	msgs chan tea.Msg
+}
+
+func newTerm(t testing.TB, base, name string, w, h int) *term {
+	t.Helper()
+	c, err := client.New(base, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(Config{Client: c, DataDir: t.TempDir()})
+	tm := &term{t: t, m: m, msgs: make(chan tea.Msg, 256)}
+	t.Cleanup(m.Close)
+	tm.update(tea.WindowSizeMsg{Width: w, Height: h})
+	tm.run(m.Init())
+	tm.waitFor("the home screen", func(s string) bool { return strings.Contains(s, "New table") })
+	return tm
+}
+
+// run starts a command.
+func (tm *term) run(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	go func() {
+		msg := cmd()
+		if msg == nil {
+			return
+		}
+		select {
+		case tm.msgs <- msg:
+		case <-tm.m.ctx.Done():
+		}
+	}()
+}
+
+func (tm *term) update(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			tm.run(c)
+		}
+		return
+	case tea.QuitMsg:
+		return
+	}
+	_, cmd := tm.m.Update(msg)
+	tm.run(cmd)
+}
+
+// pump handles the messages that have arrived, without waiting.
+func (tm *term) pump() {
+	for {
+		select {
+		case msg := <-tm.msgs:
+			tm.update(msg)
+		default:
+			return
+		}
+	}
+}
+
+// screen is the text on screen, without colours and styles.
+func (tm *term) screen() string {
+	tm.pump()
+	return ansi.Strip(tm.m.View().Content)
+}
+
+// waitFor handles messages until the screen satisfies ok.
+func (tm *term) waitFor(what string, ok func(string) bool) string {
+	tm.t.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		s := tm.screen()
+		if ok(s) {
+			return s
+		}
+		select {
+		case msg := <-tm.msgs:
+			tm.update(msg)
+		case <-deadline:
+			tm.t.Fatalf("waited 30 s for %s; the screen:\n%s", what, s)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// key presses one key: "enter", "up", "ctrl+f", "space" or a character.
+func (tm *term) key(k string) {
+	tm.pump()
+	tm.update(keyMsg(k))
+}
+
+// typeText types each character of s.
+func (tm *term) typeText(s string) {
+	for _, r := range s {
+		tm.key(string(r))
+	}
+}
+
+func keyMsg(k string) tea.KeyPressMsg {
+	special := map[string]rune{"enter": tea.KeyEnter, "up": tea.KeyUp, "down": tea.KeyDown, "left": tea.KeyLeft,
+		"right": tea.KeyRight, "tab": tea.KeyTab, "esc": tea.KeyEsc, "backspace": tea.KeyBackspace}
+	if c, ok := special[k]; ok {
+		return tea.KeyPressMsg{Code: c}
+	}
+	if k == "space" {
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	}
+	if after, ok := strings.CutPrefix(k, "ctrl+"); ok {
+		return tea.KeyPressMsg{Code: rune(after[0]), Mod: tea.ModCtrl}
+	}
+	if k == "shift+tab" {
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	}
+	r := []rune(k)[0]
+	return tea.KeyPressMsg{Code: r, Text: k}
+}
+
+// has is a condition: the screen holds every one of parts.
+func has(parts ...string) func(string) bool {
+	return func(s string) bool {
+		for _, p := range parts {
+			if !strings.Contains(s, p) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// checkFits fails when the screen overflows w by h.
+func checkFits(t testing.TB, s string, w, h int) {
+	t.Helper()
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		t.Errorf("the screen has %d lines, more than %d", len(lines), h)
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) > w {
+			t.Errorf("a line of %d columns, more than %d: %q", ansi.StringWidth(l), w, l)
+		}
+	}
+}
+
+func ansiStrip(s string) string { return ansi.Strip(s) }

@@ -1,0 +1,33 @@
+package tui
+
+import "strings"
+
+// keyHelp lists every key, by screen: the help overlay (?) shows it, and
+// docs/terminal.md says the same.
+func keyHelp() []struct{ screen, keys string } {
+	return []struct{ screen, keys string }{
+		{"Everywhere", "? help · ctrl+c quit · esc back home (or clear the line typed)"},
+		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table of that game · i join by link or id · l lobby · n your name · q quit"},
+		{"New table", "↑↓ field · ←→ or space change it · digits type a number · enter open the table · esc back"},
+		{"Lobby", "↑↓ choose · enter join · r refresh · esc back"},
+		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password on the cursor's line · ctrl+f fill the rest at random · ctrl+d deceptively · ctrl+r random grid · enter hand in"},
+		{"Salvo fleet", "tab/shift+tab choose a ship · arrows move it · space rotate · r random fleet · enter hand in"},
+		{"Quizl", "arrows pick a square · enter/space call it · type 72 enter: call 72 · type a word enter: announce · tab next grid"},
+		{"Salvo", "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline: ships moved as in the fleet editor, enter sends"},
+		{"Word Fight", "type a word, enter declares it · arrows move · space/tab across/down · enter place · c cannot"},
+		{"Nymphabet", "type a word · enter play it"},
+		{"Any game", ":resign enter resigns · :MOVE enter sends a move in the game's notation"},
+		{"Game over", "s save the record · r rematch · b next Word Fight grid"},
+	}
+}
+
+func (m *Model) helpView() string {
+	var b strings.Builder
+	b.WriteString(title("Keys") + " (? or esc closes this)\n")
+	for _, k := range keyHelp() {
+		w := wrap(k.screen+": "+k.keys, m.w-2)
+		head, rest, _ := strings.Cut(w, ":")
+		b.WriteString(title(head) + ":" + rest + "\n")
+	}
+	return b.String()
+}

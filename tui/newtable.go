@@ -1,0 +1,236 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"parlour/tui/client"
+)
+
+// newTable is the new-table form: opponents, then each rule option.
+type newTable struct {
+	game     string
+	opp      int // index into opponents(game)
+	at       int // the field chosen: 0 opponents, 1.. the options
+	values   map[string]any
+	creating bool
+}
+
+// opponent is one choice of whom to play.
+type opponent struct {
+	label string
+	seats []string
+	maker string
+}
+
+// opponents lists whom to play game; the one-seat choices only when the
+// server seats one player at that game (min_players 1).
+func opponents(g *client.Game) []opponent {
+	game := g.Name
+	os := []opponent{
+		{"the computer, easy", []string{"me", "computer:easy"}, ""},
+		{"the computer, medium", []string{"me", "computer:medium"}, ""},
+		{"the computer, strong", []string{"me", "computer:strong"}, ""},
+		{"a friend (invite link)", []string{"me", "open"}, ""},
+	}
+	if g.MinPlayers > 1 {
+		return os
+	}
+	switch game {
+	case "quizl":
+		os = append(os,
+			opponent{"solitaire: a grid made by the computer, easy", []string{"me"}, "easy"},
+			opponent{"solitaire: a grid made by the computer, medium", []string{"me"}, "medium"},
+			opponent{"solitaire: a grid made by the computer, strong", []string{"me"}, "strong"})
+	case "salvo":
+		os = append(os, opponent{"practice: fire at a fleet alone", []string{"me"}, ""})
+	}
+	return os
+}
+
+func (m *Model) openNew(game string) {
+	g := m.gameByName(game)
+	m.nt = newTable{game: game, values: map[string]any{}}
+	for _, o := range g.Options {
+		m.nt.values[o.Name] = o.Default
+	}
+	m.scr, m.err, m.note = scrNew, "", ""
+}
+
+func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	g := m.gameByName(m.nt.game)
+	opps := opponents(g)
+	fields := 1 + len(g.Options)
+	switch s {
+	case "esc":
+		m.scr = scrHome
+		return m, nil
+	case "up", "k":
+		m.nt.at = (m.nt.at + fields - 1) % fields
+		return m, nil
+	case "down", "j", "tab":
+		m.nt.at = (m.nt.at + 1) % fields
+		return m, nil
+	case "enter":
+		if m.nt.creating {
+			return m, nil
+		}
+		m.nt.creating, m.err = true, ""
+		o := opps[m.nt.opp]
+		extra := map[string]any{}
+		if o.maker != "" {
+			extra["maker"] = o.maker
+		}
+		rules := map[string]any{}
+		for k, v := range m.nt.values {
+			rules[k] = v
+		}
+		game, tok := m.nt.game, m.idToken
+		c := *m.c // a copy: the name may change while the request is out
+		return m, func() tea.Msg {
+			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+			defer cancel()
+			s, err := c.Create(ctx, tok, game, rules, o.seats, extra)
+			return seatedMsg{s, game, err}
+		}
+	}
+	step := 0
+	switch s {
+	case "left", "h", "-":
+		step = -1
+	case "right", "l", "+", "space":
+		step = 1
+	}
+	if m.nt.at == 0 {
+		if step != 0 {
+			m.nt.opp = (m.nt.opp + len(opps) + step) % len(opps)
+		}
+		return m, nil
+	}
+	o := g.Options[m.nt.at-1]
+	v := m.nt.values[o.Name]
+	switch o.Kind {
+	case "bool":
+		if step != 0 {
+			b, _ := v.(bool)
+			m.nt.values[o.Name] = !b
+		}
+	case "choice":
+		if step != 0 {
+			i := 0
+			for j, c := range o.Choices {
+				if c == v {
+					i = j
+				}
+			}
+			m.nt.values[o.Name] = o.Choices[(i+len(o.Choices)+step)%len(o.Choices)]
+		}
+	case "int":
+		n := toInt(v)
+		if step != 0 {
+			n += step
+		} else if d, err := strconv.Atoi(k.Key().Text); err == nil && len(k.Key().Text) == 1 {
+			n = n*10 + d
+			if o.Max != nil && n > *o.Max {
+				n = d
+			}
+		} else if s == "backspace" {
+			n /= 10
+		}
+		if o.Min != nil && n < *o.Min && step != 0 {
+			n = *o.Min
+		}
+		if o.Max != nil && n > *o.Max {
+			n = *o.Max
+		}
+		m.nt.values[o.Name] = n
+	case "text":
+		t, _ := v.(string)
+		if s != "space" {
+			editLine(&t, s, k, 200)
+		}
+		m.nt.values[o.Name] = t
+	}
+	return m, nil
+}
+
+func toInt(v any) int {
+	switch n := v.(type) {
+	case float64:
+		return int(n)
+	case int:
+		return n
+	}
+	return 0
+}
+
+func (m *Model) newView() string {
+	g := m.gameByName(m.nt.game)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  ·  new table\n\n", title(g.Title))
+	mark := func(i int) string {
+		if i == m.nt.at {
+			return hi(">")
+		}
+		return " "
+	}
+	opps := opponents(g)
+	fmt.Fprintf(&b, "%s %-27s ‹ %s ›\n", mark(0), "Play against", opps[m.nt.opp].label)
+	for i, o := range g.Options {
+		v := m.nt.values[o.Name]
+		val := fmt.Sprint(v)
+		if o.Kind == "int" {
+			val = strconv.Itoa(toInt(v))
+		}
+		if o.Kind == "text" && val == "" {
+			val = "(none)"
+		}
+		rng := ""
+		switch {
+		case o.Min != nil && o.Max != nil:
+			rng = fmt.Sprintf("%d-%d", *o.Min, *o.Max)
+		case len(o.Choices) > 0:
+			rng = strings.Join(o.Choices, "/")
+		case o.Kind == "bool":
+			rng = "yes/no"
+		}
+		fmt.Fprintf(&b, "%s %-27s ‹ %s ›  %s\n", mark(i+1), o.Name, val, faint(rng))
+	}
+	help := "choose whom to play"
+	if m.nt.at > 0 {
+		help = g.Options[m.nt.at-1].Help
+	}
+	b.WriteString("\n" + wrap(help, m.w-2) + "\n\n")
+	if m.nt.creating {
+		b.WriteString("opening the table…\n")
+	}
+	b.WriteString(m.message() + "\n")
+	b.WriteString(faint(wrap("↑↓ field · ←→ change (digits type a number) · enter open the table · esc back · ? help", m.w)))
+	return b.String()
+}
+
+// wrap breaks text into lines of at most w columns at spaces.
+func wrap(s string, w int) string {
+	var out []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && ansi.StringWidth(line)+1+ansi.StringWidth(word) > w {
+			out = append(out, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}

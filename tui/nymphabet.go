@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Nymphabet's play screen: the struck alphabet and the words.
+
+type nymphLetter struct {
+	Letter  string `json:"letter"`
+	Deleted bool   `json:"deleted"`
+	By      int    `json:"by"`
+}
+
+type nymphView struct {
+	Seat     int           `json:"seat"`
+	Mode     string        `json:"mode"`
+	Status   string        `json:"status"`
+	Alphabet []nymphLetter `json:"alphabet"`
+	Current  string        `json:"current"`
+	Left     int           `json:"left"`
+	Words    []struct {
+		By      int    `json:"by"`
+		Word    string `json:"word"`
+		Deleted string `json:"deleted"`
+	} `json:"words"`
+	Players []struct {
+		Name    string `json:"name"`
+		Letters int    `json:"letters"`
+		Turns   int    `json:"turns"`
+		Product int    `json:"product"`
+		Score   int    `json:"score"`
+	} `json:"players"`
+	Winners []int `json:"winners"`
+}
+
+// shown writes a word in lower case with the letters it deleted in
+// capitals, as the referee listed them: each at its first place after the
+// one before.
+func shown(word, deleted string) string {
+	run := strings.FieldsFunc(deleted, func(r rune) bool { return r == ',' || r == ' ' })
+	w := []rune(strings.ToLower(word))
+	k := 0
+	for i := range w {
+		if k < len(run) && strings.EqualFold(string(w[i]), run[k]) {
+			w[i] = []rune(strings.ToUpper(string(w[i])))[0]
+			k++
+		}
+	}
+	return string(w)
+}
+
+func (m *Model) nymphabetView() string {
+	var v nymphView
+	json.Unmarshal(m.t.upd.View, &v)
+	var b strings.Builder
+	b.WriteString("\n  ")
+	for _, l := range v.Alphabet {
+		switch {
+		case l.Deleted:
+			b.WriteString(faint(strings.ToLower(l.Letter)+"̶") + " ")
+		case l.Letter == v.Current:
+			b.WriteString(hi("["+l.Letter+"]") + " ")
+		default:
+			b.WriteString(l.Letter + " ")
+		}
+	}
+	b.WriteString("\n\n")
+	cur := "any letter may start the first word"
+	if v.Current != "" {
+		cur = "current letter " + v.Current
+	}
+	fmt.Fprintf(&b, "  %s · %d letters left · mode %s\n", cur, v.Left, v.Mode)
+	var ps []string
+	for _, p := range v.Players {
+		if v.Mode == "scoring" {
+			ps = append(ps, fmt.Sprintf("%s: product %d", p.Name, p.Product))
+		} else {
+			ps = append(ps, fmt.Sprintf("%s: %d letters in %d words", p.Name, p.Letters, p.Turns))
+		}
+	}
+	b.WriteString("  " + strings.Join(ps, " · ") + "\n\n")
+	room := m.h - 12
+	start := max(0, len(v.Words)-room)
+	for _, w := range v.Words[start:] {
+		name := fmt.Sprintf("seat %d", w.By)
+		if w.By >= 0 && w.By < len(v.Players) {
+			name = v.Players[w.By].Name
+		}
+		fmt.Fprintf(&b, "  %-20s %s\n", name+":", shown(w.Word, w.Deleted))
+	}
+	for range max(0, room-len(v.Words)) {
+		b.WriteString("\n")
+	}
+	prompt := "Your word:"
+	if v.Current != "" {
+		prompt = "A word starting with " + v.Current + ":"
+	}
+	return b.String() + m.footer(prompt, "type a word · enter play it · :resign · esc home · ? help")
+}

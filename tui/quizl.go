@@ -1,0 +1,181 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Quizl's play screen: the tracking grids, your grid, calls and announcements.
+
+type quizlBoard struct {
+	Seat     int      `json:"seat"`
+	Name     string   `json:"name"`
+	Grid     []string `json:"grid"`
+	Outcome  string   `json:"outcome"`
+	Password string   `json:"password"`
+	Points   int      `json:"points"`
+	Wrong    []string `json:"wrong"`
+}
+
+type quizlView struct {
+	Seat      int          `json:"seat"`
+	Players   []string     `json:"players"`
+	Grid      []string     `json:"grid"`
+	Password  string       `json:"password"`
+	Called    []string     `json:"called"`
+	Boards    []quizlBoard `json:"boards"`
+	ToMove    int          `json:"to_move"`
+	Done      []bool       `json:"done"`
+	Scores    []int        `json:"scores"`
+	Finished  bool         `json:"finished"`
+	Solitaire bool         `json:"solitaire"`
+	Moves     []struct {
+		Seat int    `json:"seat"`
+		Move string `json:"move"`
+	} `json:"moves"`
+}
+
+// tracking lists the grids this seat hunts.
+func (v quizlView) tracking() []quizlBoard {
+	var out []quizlBoard
+	for _, b := range v.Boards {
+		if b.Seat != v.Seat || v.Solitaire {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func (m *Model) quizlKey(s string) tea.Cmd {
+	p := &m.t.play
+	var v quizlView
+	json.Unmarshal(m.t.upd.View, &v)
+	if p.cursor(s, 5, 5) {
+		return nil
+	}
+	switch s {
+	case "tab":
+		if n := len(v.tracking()); n > 0 {
+			p.board = (p.board + 1) % n
+		}
+	case "enter", "space":
+		return m.send(fmt.Sprintf("%d%d", p.r+5, p.c))
+	}
+	return nil
+}
+
+// letterGrid draws a 5 by 5 Quizl grid with its row and column names; the
+// cursor (r, c) when r >= 0, called squares as "-".
+func letterGrid(rows []string, called map[string]bool, r0, c0 int, pw string) []string {
+	out := []string{"     0  1  2  3  4"}
+	pwSq := map[[2]int]bool{}
+	if pw != "" {
+		for l := range 10 {
+			var w strings.Builder
+			for _, p := range line(l) {
+				if p[0] < len(rows) && p[1] < len(rows[p[0]]) {
+					w.WriteByte(rows[p[0]][p[1]])
+				}
+			}
+			if w.String() == pw {
+				for _, p := range line(l) {
+					pwSq[p] = true
+				}
+				break
+			}
+		}
+	}
+	for r := range 5 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "  %d ", r+5)
+		for c := range 5 {
+			ch := "·"
+			if r < len(rows) && c < len(rows[r]) && rows[r][c] != '.' {
+				ch = string(rows[r][c])
+			} else if called[fmt.Sprintf("%d%d", r+5, c)] {
+				ch = "-"
+			}
+			cell := " " + ch + " "
+			if pwSq[[2]int{r, c}] {
+				cell = "[" + ch + "]"
+			}
+			if r == r0 && c == c0 {
+				cell = hi(cell)
+			}
+			b.WriteString(cell)
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+func (m *Model) quizlView() string {
+	p := &m.t.play
+	var v quizlView
+	json.Unmarshal(m.t.upd.View, &v)
+	called := map[string]bool{}
+	for _, c := range v.Called {
+		called[c] = true
+	}
+	var left []string
+	for i, b := range v.tracking() {
+		name := "Tracking " + b.Name
+		if v.Solitaire {
+			name = "Tracking the computer's grid"
+		}
+		r := -1
+		if i == p.board && !v.Finished {
+			r = p.r
+			name = "▸ " + name
+		}
+		note := "still hunting"
+		switch b.Outcome {
+		case "right":
+			note = fmt.Sprintf("found %s: %d points", b.Password, b.Points)
+		case "tripped":
+			note = "tripped over the password: 0 points"
+		case "resigned":
+			note = "resigned"
+		}
+		if len(b.Wrong) > 0 {
+			note += " · wrong: " + strings.Join(b.Wrong, ", ")
+		}
+		left = append(left, title(name))
+		left = append(left, letterGrid(b.Grid, called, r, p.c, b.Password)...)
+		left = append(left, faint("  "+note), "")
+		if len(left) > 14 {
+			break // more than two grids: the others by tab
+		}
+	}
+	var right []string
+	if len(v.Grid) > 0 {
+		right = append(right, title("Your grid")+" password "+v.Password)
+		// Squares the others called show in lower case.
+		own := slices.Clone(v.Grid)
+		for _, mv := range v.Moves {
+			if mv.Seat != v.Seat && len(mv.Move) == 2 && isDigits(mv.Move) {
+				r, c := int(mv.Move[0]-'5'), int(mv.Move[1]-'0')
+				if r >= 0 && r < len(own) && c >= 0 && c < len(own[r]) {
+					own[r] = own[r][:c] + strings.ToLower(own[r][c:c+1]) + own[r][c+1:]
+				}
+			}
+		}
+		right = append(right, letterGrid(own, nil, -1, -1, v.Password)...)
+		right = append(right, faint("  lower case: called by others"))
+	}
+	var sc []string
+	for i, n := range v.Players {
+		if i < len(v.Scores) {
+			sc = append(sc, fmt.Sprintf("%s %d", n, v.Scores[i]))
+		}
+	}
+	right = append(right, "", "Scores: "+strings.Join(sc, " · "), "")
+	right = append(right, m.logBlock(m.h-len(right)-8, 42))
+	body := side(strings.Join(left, "\n"), 36, strings.Join(right, "\n"), m.w-36)
+	return body + "\n" + m.footer("Call (digits) or announce (letters):",
+		"arrows pick a square · enter call it · type 72 or a word then enter · :resign · esc home · ? help")
+}

@@ -1,0 +1,298 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// Salvo's play screen: the two oceans, aiming, pencil marks and the outline.
+
+type salvoShip struct {
+	Class   string   `json:"class"`
+	Ship    string   `json:"ship"`
+	Squares []string `json:"squares"`
+	Hit     []bool   `json:"hit"`
+	Sunk    bool     `json:"sunk"`
+}
+
+type salvoTracking struct {
+	Target int            `json:"target"`
+	Ocean  [10][10]int    `json:"ocean"`
+	Hits   map[string]int `json:"hits"`
+	Sunk   map[string]int `json:"sunk"`
+}
+
+type salvoSalvo struct {
+	By      int      `json:"by"`
+	At      int      `json:"at"`
+	Number  int      `json:"number"`
+	Squares []string `json:"squares"`
+	Report  struct {
+		Hits map[string]int `json:"hits"`
+		Sank map[string]int `json:"sank"`
+	} `json:"report"`
+}
+
+type salvoView struct {
+	Seat    int `json:"seat"`
+	Players []struct {
+		Name      string `json:"name"`
+		Shots     int    `json:"shots"`
+		Target    int    `json:"target"`
+		ShipsSunk int    `json:"ships_sunk"`
+		ShipsLost int    `json:"ships_lost"`
+	} `json:"players"`
+	Finished    bool            `json:"finished"`
+	Target      int             `json:"target"`
+	Shots       int             `json:"shots"`
+	MustOutline bool            `json:"must_outline"`
+	Fleet       []salvoShip     `json:"fleet"`
+	Tracking    []salvoTracking `json:"tracking"`
+	Salvos      []salvoSalvo    `json:"salvos"`
+}
+
+func sqName(c, r int) string { return fmt.Sprintf("%c%d", 'A'+c, r+1) }
+
+func (m *Model) salvoKey(s string) tea.Cmd {
+	p := &m.t.play
+	var v salvoView
+	json.Unmarshal(m.t.upd.View, &v)
+	if p.outlining {
+		return m.outlineKey(s)
+	}
+	if p.cursor(s, 10, 10) {
+		return nil
+	}
+	sq := sqName(p.c, p.r)
+	switch s {
+	case "space":
+		for i, a := range p.aim {
+			if a == sq {
+				p.aim = append(p.aim[:i], p.aim[i+1:]...)
+				return nil
+			}
+		}
+		if len(p.aim) >= v.Shots {
+			m.err = fmt.Sprintf("this salvo has %d shots: space on a chosen square takes it back", v.Shots)
+			return nil
+		}
+		p.aim = append(p.aim, sq)
+		m.err = ""
+	case "m":
+		if p.marks == nil {
+			p.marks = map[string]bool{}
+		}
+		p.marks[sq] = !p.marks[sq]
+	case "o":
+		// Start from ships as long as this seat's own, laid on the
+		// ocean aimed at; with no fleet of its own, type the outline.
+		p.outline = nil
+		for _, sh := range v.Fleet {
+			if o, ok := parseShip(sh.Ship); ok {
+				p.outline = append(p.outline, o)
+			}
+		}
+		if len(p.outline) == 0 || len(p.outline) != len(v.Fleet) {
+			p.line = ":outline "
+			return nil
+		}
+		p.outlining, p.osel = true, 0
+	case "enter":
+		if len(p.aim) == 0 {
+			m.err = "choose squares with space first (or : to type a move)"
+			return nil
+		}
+		return m.send("fire " + strings.Join(p.aim, " "))
+	}
+	return nil
+}
+
+func (m *Model) salvoView() string {
+	p := &m.t.play
+	var v salvoView
+	json.Unmarshal(m.t.upd.View, &v)
+	// Your ocean: your ships, the squares hit, and the number of the
+	// salvo that fell on each square.
+	own := [10][10]string{}
+	for _, sv := range v.Salvos {
+		if sv.At != v.Seat {
+			continue
+		}
+		for _, q := range sv.Squares {
+			if c, r, ok := parseSquare(q); ok && c < 10 && r < 10 {
+				own[r][c] = fmt.Sprint(sv.Number)
+			}
+		}
+	}
+	shipAt := map[string]string{}
+	hitAt := map[string]bool{}
+	for _, s := range v.Fleet {
+		for i, q := range s.Squares {
+			shipAt[q] = strings.ToUpper(s.Class[:1])
+			if i < len(s.Hit) && s.Hit[i] {
+				hitAt[q] = true
+			}
+		}
+	}
+	var tr *salvoTracking
+	for i := range v.Tracking {
+		if v.Tracking[i].Target == v.Target {
+			tr = &v.Tracking[i]
+		}
+	}
+	if tr == nil && len(v.Tracking) > 0 {
+		tr = &v.Tracking[0]
+	}
+	aim := map[string]bool{}
+	for _, a := range p.aim {
+		aim[a] = true
+	}
+	var l, r strings.Builder
+	tname := "their ocean"
+	target := v.Target
+	if tr != nil {
+		target = tr.Target
+	}
+	if target >= 0 && target < len(v.Players) {
+		tname = v.Players[target].Name + "'s ocean"
+	}
+	l.WriteString(title("Aiming at "+tname) + "\n")
+	r.WriteString(title("Your ocean") + "\n")
+	hdr := "    " + strings.Join(strings.Split("ABCDEFGHIJ", ""), "  ") + "\n"
+	l.WriteString(hdr)
+	r.WriteString(hdr)
+	for row := range 10 {
+		fmt.Fprintf(&l, "%2d ", row+1)
+		fmt.Fprintf(&r, "%2d ", row+1)
+		for c := range 10 {
+			q := sqName(c, row)
+			cell := " · "
+			if tr != nil && tr.Ocean[row][c] > 0 {
+				cell = fmt.Sprintf("%2d ", tr.Ocean[row][c])
+			} else if p.marks[q] {
+				cell = " x "
+			}
+			if aim[q] {
+				cell = warm(" * ")
+			}
+			if p.outlining {
+				for i, o := range p.outline {
+					if o.covers(c, row) {
+						cell = " " + strconv.Itoa(o.n) + " "
+						if i == p.osel {
+							cell = hi("[" + strconv.Itoa(o.n) + "]")
+						}
+					}
+				}
+			}
+			if row == p.r && c == p.c && !v.Finished {
+				cell = hi(cell)
+			}
+			l.WriteString(cell)
+			oc := " · "
+			if s, ok := shipAt[q]; ok {
+				oc = " " + s + " "
+				if hitAt[q] {
+					oc = bad(" " + strings.ToLower(s) + "!")
+				}
+			}
+			if n := own[row][c]; n != "" && !hitAt[q] {
+				oc = fmt.Sprintf("%2s ", n)
+			}
+			r.WriteString(oc)
+		}
+		l.WriteString("\n")
+		r.WriteString("\n")
+	}
+	body := lipgloss.JoinHorizontal(lipgloss.Top, l.String(), "  ", r.String()) + "\n"
+	var info []string
+	if tr != nil {
+		info = append(info, "Hits so far: "+tally(tr.Hits)+" · sunk: "+tally(tr.Sunk))
+	}
+	var ps []string
+	for _, pl := range v.Players {
+		ps = append(ps, fmt.Sprintf("%s %d shots, sank %d, lost %d", pl.Name, pl.Shots, pl.ShipsSunk, pl.ShipsLost))
+	}
+	info = append(info, strings.Join(ps, " · "))
+	if p.outlining {
+		var ships []string
+		for _, o := range p.outline {
+			ships = append(ships, o.String())
+		}
+		info = append(info, warm("Outline: "+strings.Join(ships, " ")+" (tab ship · arrows · space turn · enter send · esc)"))
+	} else if v.MustOutline {
+		info = append(info, warm("Every ship is sunk: o outlines the fleet (or : to type it)"))
+	}
+	info = append(info, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(p.aim, " "), len(p.aim), v.Shots))
+	info = append(info, m.logBlock(max(1, m.h-len(info)-17), m.w))
+	prompt := ""
+	if p.line != "" {
+		prompt = "Move:"
+	}
+	return body + strings.Join(info, "\n") + "\n" + m.footer(prompt,
+		"arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline · : type a move · esc home · ? help")
+}
+
+// outlineKey moves the outline's ships as the fleet editor moves a fleet.
+func (m *Model) outlineKey(s string) tea.Cmd {
+	p := &m.t.play
+	sh := &p.outline[p.osel]
+	switch s {
+	case "esc":
+		p.outlining = false
+		return nil
+	case "tab":
+		p.osel = (p.osel + 1) % len(p.outline)
+		return nil
+	case "shift+tab":
+		p.osel = (p.osel + len(p.outline) - 1) % len(p.outline)
+		return nil
+	case "up":
+		sh.row--
+	case "down":
+		sh.row++
+	case "left":
+		sh.col--
+	case "right":
+		sh.col++
+	case "space":
+		sh.down = !sh.down
+	case "enter":
+		var ships []string
+		for _, o := range p.outline {
+			ships = append(ships, o.String())
+		}
+		p.outlining = false
+		return m.send("outline " + strings.Join(ships, " "))
+	}
+	w, h := sh.n, 1
+	if sh.down {
+		w, h = 1, sh.n
+	}
+	sh.col = max(0, min(sh.col, 10-w))
+	sh.row = max(0, min(sh.row, 10-h))
+	return nil
+}
+
+// tally writes {"cruiser": 1} as "cruiser 1".
+func tally(t map[string]int) string {
+	if len(t) == 0 {
+		return "none"
+	}
+	var ks []string
+	for k := range t {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	var out []string
+	for _, k := range ks {
+		out = append(out, fmt.Sprintf("%s %d", k, t[k]))
+	}
+	return strings.Join(out, ", ")
+}

@@ -1,0 +1,401 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// setupState is the secret-setup editor: Quizl's grid or Salvo's fleet.
+// It only edits; the referee judges every change through /check-setup.
+type setupState struct {
+	started bool
+	seq     int    // the number of the latest check asked for
+	verdict string // the referee's word on the setup as it stands
+	ok      bool
+	sending bool
+
+	// Quizl: the grid, the cursor, the typing direction and the line
+	// holding the password (0-4 rows 5-9, 5-9 columns 0-4).
+	grid   [5][5]rune
+	r, c   int
+	down   bool
+	pwLine int
+
+	// Salvo: the fleet and the ship chosen.
+	fleet []ship
+	sel   int
+}
+
+// setupBody is the helpers' common body: game, rules and lexicon.
+func (m *Model) setupBody() map[string]any {
+	u := m.t.upd
+	b := map[string]any{"game": u.Table.Game}
+	if len(u.Table.Rules) > 0 {
+		b["rules"] = u.Table.Rules
+	}
+	if u.Table.Lexicon != "" {
+		b["lexicon"] = u.Table.Lexicon
+	}
+	return b
+}
+
+// startSetup opens the editor: Salvo starts from a random fleet (which
+// also tells the client the ships' lengths), Quizl from an empty grid.
+func (m *Model) startSetup() tea.Cmd {
+	st := &m.t.setup
+	if st.started {
+		return nil
+	}
+	st.started = true
+	if m.t.game == "salvo" {
+		return m.helper("random", "/random-setup", m.setupBody())
+	}
+	for r := range st.grid {
+		for c := range st.grid[r] {
+			st.grid[r][c] = ' '
+		}
+	}
+	st.verdict = "Type your password into a row or column, then fill the rest."
+	return nil
+}
+
+// setupJSON is the setup as it stands, as a record holds it.
+func (m *Model) setupJSON() json.RawMessage {
+	st := &m.t.setup
+	var v any
+	if m.t.game == "salvo" {
+		var fleet []string
+		for _, s := range st.fleet {
+			fleet = append(fleet, s.String())
+		}
+		v = map[string]any{"fleet": fleet}
+	} else {
+		v = map[string]any{"grid": st.rows(), "password": st.password()}
+	}
+	raw, _ := json.Marshal(v)
+	return raw
+}
+
+func (st *setupState) rows() []string {
+	var rows []string
+	for r := range st.grid {
+		rows = append(rows, strings.ReplaceAll(string(st.grid[r][:]), " ", "."))
+	}
+	return rows
+}
+
+// line lists the squares of a Quizl line as (row, column) pairs.
+func line(l int) [5][2]int {
+	var sq [5][2]int
+	for i := range 5 {
+		if l < 5 {
+			sq[i] = [2]int{l, i}
+		} else {
+			sq[i] = [2]int{i, l - 5}
+		}
+	}
+	return sq
+}
+
+func (st *setupState) password() string {
+	var b strings.Builder
+	for _, p := range line(st.pwLine) {
+		b.WriteRune(st.grid[p[0]][p[1]])
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func (st *setupState) full() bool {
+	for r := range st.grid {
+		for c := range st.grid[r] {
+			if st.grid[r][c] == ' ' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// check asks the referee about the setup as it stands.
+func (m *Model) check() tea.Cmd {
+	st := &m.t.setup
+	st.seq++
+	st.ok = false
+	if m.t.game == "quizl" && !st.full() {
+		n := 0
+		for r := range st.grid {
+			for c := range st.grid[r] {
+				if st.grid[r][c] == ' ' {
+					n++
+				}
+			}
+		}
+		st.verdict = fmt.Sprintf("%d squares to fill (ctrl+f fills them around your password)", n)
+		return nil
+	}
+	st.verdict = "asking the referee…"
+	b := m.setupBody()
+	b["setup"] = m.setupJSON()
+	return m.helper("check:"+strconv.Itoa(st.seq), "/check-setup", b)
+}
+
+func (m *Model) setupKey(s string, k tea.KeyPressMsg) tea.Cmd {
+	st := &m.t.setup
+	if !st.started {
+		return m.startSetup()
+	}
+	if s == "enter" {
+		if st.sending {
+			return nil
+		}
+		st.sending, m.err = true, ""
+		t := m.t
+		raw := m.setupJSON()
+		t.sent++
+		seq := t.sent
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+			defer cancel()
+			a, err := m.c.Setup(ctx, t.token, t.id, raw, "")
+			return answerMsg{gen: t.gen, seq: seq, a: a, err: err}
+		}
+	}
+	if m.t.game == "salvo" {
+		return m.fleetKey(s)
+	}
+	return m.gridKey(s, k)
+}
+
+func (m *Model) gridKey(s string, k tea.KeyPressMsg) tea.Cmd {
+	st := &m.t.setup
+	move := func(dr, dc int) {
+		st.r = (st.r + dr + 5) % 5
+		st.c = (st.c + dc + 5) % 5
+	}
+	switch s {
+	case "up":
+		move(-1, 0)
+	case "down":
+		move(1, 0)
+	case "left":
+		move(0, -1)
+	case "right":
+		move(0, 1)
+	case "tab":
+		st.down = !st.down
+	case "ctrl+p":
+		st.pwLine = st.cursorLine()
+		return m.check()
+	case "backspace":
+		if st.down {
+			move(-1, 0)
+		} else {
+			move(0, -1)
+		}
+		st.grid[st.r][st.c] = ' '
+		return m.check()
+	case "delete":
+		st.grid[st.r][st.c] = ' '
+		return m.check()
+	case "ctrl+f", "ctrl+d":
+		pw := st.password()
+		if len([]rune(pw)) != 5 {
+			st.verdict = "type a five-letter password into the marked line first"
+			return nil
+		}
+		b := m.setupBody()
+		delete(b, "rules")
+		b["password"] = pw
+		b["line"] = st.pwLine
+		b["maker"] = "random"
+		if s == "ctrl+d" {
+			b["maker"] = "strong"
+			st.verdict = "the computer is filling the grid deceptively…"
+		}
+		return m.helper("fill", "/fill-setup", b)
+	case "ctrl+r":
+		return m.helper("random", "/random-setup", m.setupBody())
+	default:
+		t := strings.ToUpper(k.Key().Text)
+		if len(t) != 1 || t[0] < 'A' || t[0] > 'Z' {
+			return nil
+		}
+		if st.empty(st.cursorLine()) {
+			// Typing into an empty grid: this line holds the password.
+			st.pwLine = st.cursorLine()
+		}
+		st.grid[st.r][st.c] = rune(t[0])
+		if st.down {
+			if st.r < 4 {
+				st.r++
+			}
+		} else if st.c < 4 {
+			st.c++
+		}
+		return m.check()
+	}
+	return nil
+}
+
+// cursorLine is the line under the cursor in the typing direction.
+func (st *setupState) cursorLine() int {
+	if st.down {
+		return 5 + st.c
+	}
+	return st.r
+}
+
+// empty says whether every square off line l is empty.
+func (st *setupState) empty(l int) bool {
+	on := map[[2]int]bool{}
+	for _, p := range line(l) {
+		on[p] = true
+	}
+	for r := range st.grid {
+		for c := range st.grid[r] {
+			if !on[[2]int{r, c}] && st.grid[r][c] != ' ' {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// onSetupHelper takes in a helper's answer about the setup.
+func (m *Model) onSetupHelper(msg helperMsg) tea.Cmd {
+	st := &m.t.setup
+	if strings.HasPrefix(msg.kind, "check:") {
+		if msg.kind != "check:"+strconv.Itoa(st.seq) {
+			return nil // an answer about an earlier setup
+		}
+		if msg.err != nil {
+			st.verdict, st.ok = msg.err.Error(), false
+		} else {
+			st.verdict, st.ok = "the referee accepts this setup: enter hands it in", true
+		}
+		return nil
+	}
+	if msg.err != nil {
+		st.verdict, st.ok = msg.err.Error(), false
+		return nil
+	}
+	var a struct {
+		Setup struct {
+			Grid     []string `json:"grid"`
+			Password string   `json:"password"`
+			Fleet    []string `json:"fleet"`
+		} `json:"setup"`
+		Random bool `json:"random"`
+	}
+	if err := json.Unmarshal(msg.raw, &a); err != nil {
+		st.verdict = "the server's answer made no sense: " + err.Error()
+		return nil
+	}
+	if m.t.game == "salvo" {
+		var fleet []ship
+		for _, s := range a.Setup.Fleet {
+			sh, ok := parseShip(s)
+			if !ok {
+				st.verdict = "the random fleet has a diagonal ship, which this editor cannot move: r for another, or enter to hand it in"
+				return nil
+			}
+			fleet = append(fleet, sh)
+		}
+		st.fleet = fleet
+		return m.check()
+	}
+	for r, row := range a.Setup.Grid {
+		for c, ch := range row {
+			if r < 5 && c < 5 {
+				st.grid[r][c] = ch
+			}
+		}
+	}
+	for l := range 10 {
+		st.pwLine = l
+		if st.password() == strings.ToUpper(a.Setup.Password) {
+			break
+		}
+	}
+	cmd := m.check()
+	if a.Random && msg.kind == "fill" {
+		m.note = "the computer found no deceptive filling, so the grid was filled at random"
+	}
+	return cmd
+}
+
+func (m *Model) setupView() string {
+	st := &m.t.setup
+	var b strings.Builder
+	if m.t.game == "salvo" {
+		b.WriteString(title("Place your fleet") + "\n")
+		b.WriteString(m.fleetOcean())
+	} else {
+		b.WriteString(title("Make your grid") + faint("  (the password's line is marked [ ])") + "\n\n")
+		b.WriteString(m.gridEditor())
+	}
+	b.WriteString("\n")
+	if st.ok {
+		b.WriteString(good("✓ "+st.verdict) + "\n")
+	} else {
+		b.WriteString(warm("✗ "+st.verdict) + "\n")
+	}
+	if st.sending && m.err == "" {
+		b.WriteString("handing it in…\n")
+	}
+	b.WriteString(m.message() + "\n")
+	if m.t.game == "salvo" {
+		b.WriteString(faint(wrap("tab next ship · arrows move · space rotate · r random fleet · enter hand in · ? help", m.w)))
+	} else {
+		b.WriteString(faint(wrap("letters type · arrows move · tab across/down · ctrl+p password line · ctrl+f fill · ctrl+d fill deceptively · ctrl+r random · enter hand in · ? help", m.w)))
+	}
+	return b.String()
+}
+
+func (m *Model) gridEditor() string {
+	st := &m.t.setup
+	on := map[[2]int]bool{}
+	for _, p := range line(st.pwLine) {
+		on[p] = true
+	}
+	var b strings.Builder
+	b.WriteString("     0  1  2  3  4\n")
+	for r := range 5 {
+		fmt.Fprintf(&b, "  %d ", r+5)
+		for c := range 5 {
+			ch := string(st.grid[r][c])
+			if ch == " " {
+				ch = "·"
+			}
+			cell := " " + ch + " "
+			if on[[2]int{r, c}] {
+				cell = "[" + ch + "]"
+			}
+			if r == st.r && c == st.c {
+				cell = hi(cell)
+			}
+			b.WriteString(cell)
+		}
+		b.WriteString("\n")
+	}
+	dir := "across"
+	if st.down {
+		dir = "down"
+	}
+	fmt.Fprintf(&b, "\n  typing %s · password %q on %s\n", dir, st.password(), lineName(st.pwLine))
+	return b.String()
+}
+
+// lineName names a Quizl line: "row 7" or "column 2".
+func lineName(l int) string {
+	if l < 5 {
+		return fmt.Sprintf("row %d", l+5)
+	}
+	return fmt.Sprintf("column %d", l-5)
+}

@@ -1,0 +1,429 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parlour/tui/client"
+)
+
+// session is the table on screen: its seat, the latest update from the
+// event stream and what the player is doing at it.
+type session struct {
+	id, token, invite, game string
+	seat                    int
+	gen                     int // tells this session's stream messages from an earlier one's
+	upd                     *client.Update
+	logged                  int             // the last version whose moves are in log
+	log                     []string        // the events, in a player's words
+	ends                    *endData        // the end event's data, once seen
+	ctx                     context.Context // ends when the player leaves the table
+	cancel                  context.CancelFunc
+	updates                 chan client.Update
+	errs                    chan error
+	lost                    string // the stream's last failure, until it comes back
+	busy                    bool   // a move or setup is on its way
+	pending                 string // the line of the move on its way
+	pendingAim              []string
+	sent                    int // moves and setups sent
+	sentAt                  int // the version the last move was sent at
+	setup                   setupState
+	play                    playState
+	saved                   string
+}
+
+func (s *session) stop() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+}
+
+// updateMsg is an update from a session's event stream.
+type updateMsg struct {
+	gen int
+	u   client.Update
+}
+
+// streamErrMsg is a failure of a session's event stream.
+type streamErrMsg struct {
+	gen int
+	err error
+}
+
+// answerMsg is the answer to a move or a setup.
+type answerMsg struct {
+	gen int
+	seq int // the number of the move or setup sent
+	a   client.Answer
+	err error
+}
+
+// sit opens the table screen for a seat and follows the table's events.
+func (m *Model) sit(s client.Seated, game string) tea.Cmd {
+	if m.t != nil {
+		m.t.stop()
+	}
+	m.sessions++
+	ctx, cancel := context.WithCancel(m.ctx)
+	t := &session{id: s.Table, token: s.Token, invite: s.Invite, game: game, seat: s.Seat, gen: m.sessions,
+		ctx: ctx, cancel: cancel, updates: make(chan client.Update, 16), errs: make(chan error, 4)}
+	m.t, m.scr, m.err, m.note = t, scrTable, "", ""
+	go m.c.Stream(ctx, t.token, t.id, 0, t.updates, t.errs)
+	return m.next(t)
+}
+
+// next waits for the session's next update or failure.
+func (m *Model) next(t *session) tea.Cmd {
+	return func() tea.Msg {
+		select {
+		case u := <-t.updates:
+			return updateMsg{t.gen, u}
+		case err := <-t.errs:
+			return streamErrMsg{t.gen, err}
+		case <-t.ctx.Done():
+			return nil
+		}
+	}
+}
+
+// tableMsg handles the messages of the table on screen; ok is false for
+// messages that are not a table's.
+func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
+	t := m.t
+	switch msg := msg.(type) {
+	case updateMsg:
+		if msg.gen != t.gen {
+			return nil, true
+		}
+		t.lost = ""
+		m.apply(msg.u)
+		if msg.u.Table.Status == "finished" {
+			return m.afterEnd(), true
+		}
+		return tea.Batch(m.next(t), m.onUpdate()), true
+	case streamErrMsg:
+		if msg.gen != t.gen {
+			return nil, true
+		}
+		var refused *client.Error
+		switch {
+		case msg.err == nil:
+			t.lost = ""
+		case errors.As(msg.err, &refused) && refused.Status >= 400 && refused.Status < 500 && refused.Status != 429:
+			// The server refuses to stream this table (gone, or not
+			// this seat's): no use asking again.
+			t.lost, m.err = "", msg.err.Error()
+			return nil, true
+		default:
+			t.lost = msg.err.Error()
+		}
+		return m.next(t), true
+	case answerMsg:
+		if msg.gen != t.gen {
+			return nil, true
+		}
+		if msg.seq == t.sent {
+			t.busy = false
+		}
+		if msg.err != nil {
+			m.err = msg.err.Error()
+			// Nothing typed is lost: the refused line comes back.
+			if t.play.line == "" {
+				t.play.line = t.pending
+			}
+			if len(t.play.aim) == 0 {
+				t.play.aim = t.pendingAim
+			}
+			t.setup.sending = false
+			return nil, true
+		}
+		// send cleared the message line; a late answer must not clear
+		// what came after it (a key out of turn).
+		if msg.a.Waiting != "" {
+			m.note = msg.a.Waiting
+		}
+		return m.onAnswer(msg.a), true
+	case helperMsg:
+		if msg.gen != t.gen {
+			return nil, true
+		}
+		return m.onHelper(msg), true
+	case savedMsg:
+		if msg.err != nil {
+			m.err = msg.err.Error()
+		} else {
+			t.saved = msg.path
+			m.note = "record saved to " + msg.path
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// apply takes an update in: the view, and the events of the moves not yet
+// logged (so that a reconnect neither loses nor repeats any).
+func (m *Model) apply(u client.Update) {
+	t := m.t
+	first := t.upd == nil
+	t.upd = &u
+	if t.busy && u.Version > t.sentAt && t.sentAt > 0 {
+		// The move is in: the table moved on past it.
+		t.busy = false
+	}
+	if first && t.game == "" {
+		t.game = u.Table.Game
+	}
+	for _, mv := range u.Moves {
+		if mv.Version <= t.logged {
+			continue
+		}
+		for _, e := range mv.Events {
+			t.log = append(t.log, e.Text)
+			if e.Kind == "end" {
+				var d endData
+				if json.Unmarshal(e.Data, &d) == nil {
+					t.ends = &d
+				}
+			}
+		}
+		t.logged = mv.Version
+	}
+	if len(t.log) > 500 {
+		t.log = t.log[len(t.log)-500:]
+	}
+	m.remember(Recent{Server: m.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
+		Title: u.Table.Title, Status: u.Table.Status, When: time.Now()})
+}
+
+// endData is the data of a game's end event (docs/protocol.md).
+type endData struct {
+	Reason  string `json:"reason"`
+	Seat    int    `json:"seat"`
+	Against int    `json:"against"`
+	Word    string `json:"word"`
+	Winners []int  `json:"winners"`
+	Scores  []int  `json:"scores"`
+}
+
+// myTurn says whether the table waits for this seat.
+func (t *session) myTurn() bool {
+	if t.upd == nil || t.upd.Table.Status != "playing" {
+		return false
+	}
+	for _, s := range t.upd.Table.ToMove {
+		if s == t.seat {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *session) name(seat int) string {
+	if t.upd != nil && seat >= 0 && seat < len(t.upd.Table.Seats) {
+		return t.upd.Table.Seats[seat].Name
+	}
+	return fmt.Sprintf("seat %d", seat)
+}
+
+// turnLine says whose turn it is, in words and with a mark that needs no
+// colour.
+func (t *session) turnLine() string {
+	u := t.upd
+	if u == nil {
+		return "connecting…"
+	}
+	switch u.Table.Status {
+	case "open":
+		return "waiting for players to join"
+	case "setup":
+		return "waiting for the secret setups"
+	case "finished":
+		return "game over"
+	}
+	if t.myTurn() {
+		return warm("▶ your turn")
+	}
+	var names []string
+	for _, s := range u.Table.ToMove {
+		names = append(names, t.name(s))
+	}
+	if len(names) == 0 {
+		return "waiting"
+	}
+	return "waiting for " + strings.Join(names, ", ")
+}
+
+// send plays a move in the game's notation, conditional on the version the
+// player saw, so that a retry never plays it twice.
+func (m *Model) send(move string) tea.Cmd {
+	t := m.t
+	if t.busy {
+		m.note = "one moment: the last move is on its way"
+		return nil
+	}
+	if t.upd == nil || t.upd.Table.Status != "playing" {
+		m.err = "the game is not under way"
+		return nil
+	}
+	if !t.myTurn() {
+		m.err = "it is not your turn: " + t.turnLine()
+		return nil
+	}
+	t.busy, m.err, m.note = true, "", ""
+	t.pending, t.play.line = t.play.line, ""
+	t.pendingAim, t.play.aim = t.play.aim, nil
+	t.sent++
+	version, seq := t.upd.Version, t.sent
+	t.sentAt = version
+	// A move is conditional on the version seen when the table waits for
+	// this seat alone, so that it is never played on a table that moved
+	// on unseen. Where several seats move at once (Word Fight's answers)
+	// the others' moves change the version at any moment, and the
+	// referee alone judges.
+	cond := version
+	if len(t.upd.Table.ToMove) > 1 {
+		cond = 0
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(m.ctx, 30*time.Second)
+		defer cancel()
+		a, err := m.c.Move(ctx, t.token, t.id, move, cond, false)
+		return answerMsg{gen: t.gen, seq: seq, a: a, err: err}
+	}
+}
+
+// helperMsg is the answer of one of the server's helpers.
+type helperMsg struct {
+	gen  int
+	kind string
+	raw  json.RawMessage
+	err  error
+}
+
+// helper calls a server helper for the session.
+func (m *Model) helper(kind, path string, body any) tea.Cmd {
+	t := m.t
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		defer cancel()
+		var raw json.RawMessage
+		err := m.c.Helper(ctx, path, body, &raw)
+		return helperMsg{gen: t.gen, kind: kind, raw: raw, err: err}
+	}
+}
+
+func (m *Model) tableKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	t := m.t
+	if s == "esc" && !m.typing() {
+		t.stop()
+		m.t, m.scr, m.err, m.note = nil, scrHome, "", ""
+		return m, nil
+	}
+	if t.upd == nil {
+		return m, nil
+	}
+	switch t.upd.Table.Status {
+	case "finished":
+		return m, m.endKey(s)
+	case "open", "setup":
+		if t.upd.Setup == nil && m.hasSetup() {
+			return m, m.setupKey(s, k)
+		}
+		return m, nil
+	}
+	return m, m.playKey(s, k)
+}
+
+// typing says whether esc should clear a line being typed rather than
+// leave the table.
+func (m *Model) typing() bool {
+	if m.t != nil && (m.t.play.line != "" || m.t.play.outlining) {
+		return true
+	}
+	return false
+}
+
+func (m *Model) hasSetup() bool {
+	g := m.gameByName(m.t.game)
+	return g != nil && g.HasSetup
+}
+
+// header is the table's first line: game, table, you, whose turn.
+func (m *Model) header() string {
+	t := m.t
+	game := t.game
+	if t.upd != nil {
+		game = t.upd.Table.Title
+	}
+	line := fmt.Sprintf("%s · %s · you: %s · %s", title(game), t.id, t.name(t.seat), t.turnLine())
+	if t.lost != "" {
+		line += " · " + bad("reconnecting")
+	}
+	return line
+}
+
+func (m *Model) tableView() string {
+	t := m.t
+	if t.upd == nil {
+		msg := "Connecting to table " + t.id + "…"
+		if t.lost != "" {
+			msg += "\n" + bad(t.lost)
+		}
+		return msg + "\n\n" + m.message() + "\n" + faint("esc home · ctrl+c quit")
+	}
+	var body string
+	switch t.upd.Table.Status {
+	case "open", "setup":
+		body = m.waitingView()
+	case "finished":
+		body = m.endView()
+	default:
+		body = m.playView()
+	}
+	return m.header() + "\n" + body
+}
+
+// waitingView is the table before play: the invite, and the setup editor
+// while this seat's setup is missing.
+func (m *Model) waitingView() string {
+	t := m.t
+	var b strings.Builder
+	if t.upd.Table.Status == "open" {
+		inv := t.invite
+		if inv == "" {
+			inv = m.c.Base() + "/t/" + t.id
+		}
+		fmt.Fprintf(&b, "Invite a friend: %s  (table id %s)\n", inv, t.id)
+	}
+	if t.upd.Setup == nil && m.hasSetup() {
+		b.WriteString(m.setupView())
+		return b.String()
+	}
+	b.WriteString("\n")
+	for _, s := range t.upd.Table.Seats {
+		st := "ready"
+		if s.Kind == "open" {
+			st = "open seat"
+		} else if !s.Ready {
+			st = "making their setup"
+		}
+		fmt.Fprintf(&b, "  %-24s %s\n", s.Name, st)
+	}
+	b.WriteString("\n" + m.message() + "\n" + faint("esc home · ? help"))
+	return b.String()
+}
+
+// logTail is the last n lines of the event log, each cut to w columns.
+func (t *session) logTail(n, w int) []string {
+	var out []string
+	for i := max(0, len(t.log)-n); i < len(t.log); i++ {
+		out = append(out, t.log[i])
+	}
+	return out
+}

@@ -1,0 +1,255 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+type wordfightView struct {
+	Seat     int             `json:"seat"`
+	Players  []string        `json:"players"`
+	Rules    json.RawMessage `json:"rules"`
+	Status   string          `json:"status"`
+	ToMove   []int           `json:"to_move"`
+	Declarer int             `json:"declarer"`
+	Current  string          `json:"current"`
+	Answered []bool          `json:"answered"`
+	List     []struct {
+		Word   string `json:"word"`
+		Length int    `json:"length"`
+		By     int    `json:"by"`
+		Done   bool   `json:"done"`
+		Cannot []int  `json:"cannot"`
+	} `json:"list"`
+	Strikes     int        `json:"strikes"`
+	StrikeLimit int        `json:"strike_limit"`
+	Grid        []string   `json:"grid"`
+	Score       int        `json:"score"`
+	Scores      []int      `json:"scores"`
+	Grids       [][]string `json:"grids"`
+	Audit       []struct {
+		Seat      int  `json:"seat"`
+		Points    int  `json:"points"`
+		Recorded  int  `json:"recorded"`
+		Confirmed bool `json:"confirmed"`
+		Missed    int  `json:"missed"`
+	} `json:"audit"`
+}
+
+func (m *Model) wfView() wordfightView {
+	var v wordfightView
+	json.Unmarshal(m.t.upd.View, &v)
+	return v
+}
+
+// declaring says whether this seat is to declare the next word.
+func (m *Model) declaring() bool {
+	if m.t.upd == nil {
+		return false
+	}
+	v := m.wfView()
+	return v.Current == "" && v.Declarer == m.t.seat && m.t.myTurn()
+}
+
+// column names a column as the notation does: A-Z, then AA-AD.
+func column(c int) string {
+	if c < 26 {
+		return string(rune('A' + c))
+	}
+	return "A" + string(rune('A'+c-26))
+}
+
+// colName is a column's name padded to two cells.
+func colName(c int) string {
+	n := column(c)
+	if len(n) == 1 {
+		n += " "
+	}
+	return n
+}
+
+// placement is the placement under the cursor in the notation: "B2 down".
+func (p *playState) placement() string {
+	dir := "across"
+	if p.down {
+		dir = "down"
+	}
+	return fmt.Sprintf("%s%d %s", column(p.c), p.r+1, dir)
+}
+
+// askPreview asks the referee what placing the current word under the
+// cursor would do.
+func (m *Model) askPreview() tea.Cmd {
+	p := &m.t.play
+	v := m.wfView()
+	if v.Current == "" || !m.t.myTurn() {
+		p.preview = ""
+		return nil
+	}
+	p.pseq++
+	body := map[string]any{"rules": v.Rules, "grid": v.Grid, "word": v.Current, "placement": p.placement()}
+	if lx := m.t.upd.Table.Lexicon; lx != "" {
+		body["lexicon"] = lx
+	}
+	return m.helper("preview:"+strconv.Itoa(p.pseq), "/preview", body)
+}
+
+func (m *Model) onPreview(msg helperMsg) tea.Cmd {
+	p := &m.t.play
+	if msg.kind != "preview:"+strconv.Itoa(p.pseq) {
+		return nil // about a placement the cursor has left
+	}
+	p.pdone = p.pseq
+	if msg.err != nil {
+		p.preview = msg.err.Error()
+		return nil
+	}
+	var a struct {
+		Legal   bool   `json:"legal"`
+		Reused  int    `json:"reused"`
+		Points  int    `json:"points"`
+		Problem string `json:"problem"`
+	}
+	json.Unmarshal(msg.raw, &a)
+	if a.Legal {
+		p.preview = good(fmt.Sprintf("✓ %s: reuses %d, scores %d", p.placement(), a.Reused, a.Points))
+	} else {
+		p.preview = warm("✗ " + a.Problem)
+	}
+	return nil
+}
+
+func (m *Model) wordfightKey(s string) tea.Cmd {
+	p := &m.t.play
+	v := m.wfView()
+	h := len(v.Grid)
+	w := 0
+	if h > 0 {
+		w = len(v.Grid[0])
+	}
+	if w > 0 && p.cursor(s, w, h) {
+		return m.askPreview()
+	}
+	switch s {
+	case "space", "tab":
+		p.down = !p.down
+		return m.askPreview()
+	case "c":
+		return m.send("cannot")
+	case "enter":
+		if v.Current == "" {
+			m.err = "no word to place yet: " + m.t.turnLine()
+			return nil
+		}
+		return m.send("place " + p.placement())
+	}
+	return nil
+}
+
+func (m *Model) wordfightView() string {
+	p := &m.t.play
+	v := m.wfView()
+	cur := strings.ToUpper(v.Current)
+	// The preview's letters, drawn where the word would go.
+	ghost := map[[2]int]byte{}
+	if cur != "" && m.t.myTurn() {
+		for i := 0; i < len(cur); i++ {
+			r, c := p.r, p.c+i
+			if p.down {
+				r, c = p.r+i, p.c
+			}
+			ghost[[2]int{r, c}] = cur[i]
+		}
+	}
+	h := len(v.Grid)
+	room := m.h - 6
+	top := 0
+	if h > room {
+		top = max(0, min(p.r-room/2, h-room))
+	}
+	var g strings.Builder
+	g.WriteString("    ")
+	w := 0
+	if h > 0 {
+		w = len(v.Grid[0])
+	}
+	// A board wider than the room beside the list scrolls with the
+	// cursor, as a taller one does.
+	cols := (m.w - 34 - 6) / 2
+	left := 0
+	if w > cols {
+		left = max(0, min(p.c-cols/2, w-cols))
+	}
+	right := min(w, left+cols)
+	for c := left; c < right; c++ {
+		g.WriteString(colName(c))
+	}
+	g.WriteString("\n")
+	for r := top; r < min(h, top+room); r++ {
+		fmt.Fprintf(&g, "%3d ", r+1)
+		for c := left; c < right; c++ {
+			ch := string(v.Grid[r][c])
+			if ch == "." {
+				ch = "·"
+			}
+			if gc, ok := ghost[[2]int{r, c}]; ok {
+				if v.Grid[r][c] == '.' {
+					ch = warm(strings.ToLower(string(gc)))
+				} else {
+					ch = warm(ch)
+				}
+			}
+			if r == p.r && c == p.c && m.t.myTurn() {
+				ch = hi(ch)
+			}
+			g.WriteString(ch + " ")
+		}
+		g.WriteString("\n")
+	}
+	var info []string
+	info = append(info, fmt.Sprintf("Your score %d · strikes %d of %d", v.Score, v.Strikes, v.StrikeLimit))
+	switch {
+	case cur != "" && m.t.myTurn():
+		info = append(info, "Place "+title(cur)+" at "+p.placement(), wrap(p.preview, 34))
+	case cur != "":
+		info = append(info, "Waiting for the others to answer "+cur)
+	case m.declaring():
+		info = append(info, "Your turn to declare a word")
+	}
+	info = append(info, "", title("The list"))
+	start := max(0, len(v.List)-8)
+	for i, e := range v.List[start:] {
+		by := ""
+		if e.By >= 0 && e.By < len(v.Players) {
+			by = v.Players[e.By]
+		}
+		mark := " "
+		if !e.Done {
+			mark = "▸"
+		}
+		info = append(info, fmt.Sprintf("%s%2d %-12s %s", mark, start+i+1, e.Word, faint(by)))
+	}
+	info = append(info, "", m.logBlock(max(1, m.h-len(info)-6), 36))
+	gw := 4 + 2*(right-left) + 2
+	body := side(fit(g.String(), gw, m.h), gw, strings.Join(info, "\n"), m.w-gw)
+	prompt, keys := "", "arrows move · space/tab across or down · enter place · c cannot · : type a move · esc home · ? help"
+	if m.declaring() {
+		prompt, keys = "Declare a word:", "type a word · enter declare it · :resign · esc home · ? help"
+	} else if p.line != "" {
+		prompt = "Move:"
+	}
+	return body + "\n" + m.footer(prompt, keys)
+}
+
+// wfGrid draws a finished player's grid.
+func wfGrid(rows []string) string {
+	var b strings.Builder
+	for i, r := range rows {
+		b.WriteString(fmt.Sprintf("%3s ", strconv.Itoa(i+1)) + strings.ReplaceAll(r, ".", "·") + "\n")
+	}
+	return b.String()
+}
