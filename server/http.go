@@ -479,6 +479,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
+	rc.Flush() // the headers, before the first update is ready
 	e := json.NewEncoder(w)
 	e.SetEscapeHTML(false)
 	for {

@@ -597,3 +597,43 @@ func TestWebSocketResume(t *testing.T) {
 		t.Fatalf("live update after the resume: %+v", m.Update.Moves)
 	}
 }
+
+// TestEventsFromCurrentVersion: a stream asked from the version the table
+// is already at answers at once with the table as it stands and no moves,
+// then goes on with the next change (a client that saw version N and
+// reconnects must not hang until somebody moves).
+func TestEventsFromCurrentVersion(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	ann := &client{t: t, base: srv.URL}
+	var created Seated
+	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "rules": {"max": 1000}, "seats": ["me", "open"], "name": "Ann"}`, &created); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	ann.token = created.Token
+	var u jsonUpdate
+	ann.do("GET", "/api/v1/tables/"+created.Table, nil, &u)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	updates := ann.stream(ctx, created.Table, u.Version)
+	select {
+	case first := <-updates:
+		if first.Version != u.Version || len(first.Moves) != 0 {
+			t.Fatalf("first update from version %d: version %d with %d moves", u.Version, first.Version, len(first.Moves))
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatalf("no first update from the current version %d within 3 s", u.Version)
+	}
+	ben := &client{t: t, base: srv.URL}
+	if st, body := ben.do("POST", "/api/v1/tables/"+created.Table+"/join", `{"name": "Ben"}`, nil); st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	select {
+	case next := <-updates:
+		if len(next.Table.Seats) != 2 || next.Table.Seats[1].Name != "Ben" {
+			t.Fatalf("the update after the join: %+v", next.Table.Seats)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("no update after Ben joined")
+	}
+}

@@ -76,7 +76,9 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 			w.ended = true
 		}
 		chat, last := w.t.chatAfter(from, seat, w.identity)
-		if w.version < 0 || v > w.version || len(chat) > 0 {
+		// The first update comes at once, even when the watcher already
+		// has the version the table is at (it then lists no moves).
+		if !w.sent || v > w.version || len(chat) > 0 {
 			since := w.version
 			u, err := w.t.update(w.s.games, seat, since)
 			u.Chat, u.Muted = chat, w.t.mutedBy(w.identity)
