@@ -7,8 +7,11 @@
 // badly in the others'. The levels differ in vocabulary, in how many
 // candidates they weigh, and in whether they model the other players:
 //
-//   - greedy, the bench's baseline: the first legal placement it finds, and
-//     a random common word to declare;
+//   - greedy, the bench's weakest baseline: the first legal placement it
+//     finds, and a random common word to declare;
+//   - greedy-best, the bench's real opponent: the best-scoring placement,
+//     and of the same words strong weighs, the one that scores most in
+//     its own grid, with no thought for the others;
 //   - easy: a random legal placement, and a common word it can place;
 //   - medium: the best-scoring placement, and the best-scoring of a few
 //     dozen common words;
@@ -33,11 +36,17 @@ import (
 	"parlour/lexicon"
 )
 
-// Greedy is the level name of the bench's baseline player.
-const Greedy = "greedy"
+// The level names of the bench's baselines: Greedy takes the first legal
+// placement it finds; BestGreedy the best-scoring placement, and declares
+// the word that scores most in its own grid.
+const (
+	Greedy     = "greedy"
+	BestGreedy = "greedy-best"
+)
 
-// Levels lists the level names New accepts, weakest first.
-func Levels() []string { return []string{Greedy, game.Easy, game.Medium, game.Strong} }
+// Levels lists the level names New accepts, weakest first (the baselines
+// among them).
+func Levels() []string { return []string{Greedy, game.Easy, game.Medium, BestGreedy, game.Strong} }
 
 // params set a level's strength.
 type params struct {
@@ -51,6 +60,9 @@ type params struct {
 	best, first bool
 	// open breaks ties between placements by the grid's openness.
 	open bool
+	// extend adds to the declaration candidates the words that hold a
+	// word of the player's grid.
+	extend bool
 	// model weighs the other players' likely answers when declaring.
 	model bool
 }
@@ -63,8 +75,10 @@ func levelParams(level string) (params, error) {
 		return params{level: level, rarest: 20, candidates: 6}, nil
 	case game.Medium:
 		return params{level: level, rarest: 35, candidates: 40, best: true}, nil
+	case BestGreedy:
+		return params{level: level, rarest: 50, candidates: 400, best: true, extend: true}, nil
 	case game.Strong:
-		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true}, nil
+		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true}, nil
 	}
 	return params{}, fmt.Errorf("no Word Fight player level %q (there are %s)", level, strings.Join(Levels(), ", "))
 }

@@ -53,8 +53,8 @@ func TestBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) != 5 {
-		t.Fatalf("%d matchups, want 5", len(ms))
+	if len(ms) != len(pairings()) {
+		t.Fatalf("%d matchups, want %d", len(ms), len(pairings()))
 	}
 	for _, m := range ms {
 		if m.Games != games || len(m.Values) != games || len(m.MoveTimes) == 0 {

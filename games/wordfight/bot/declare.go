@@ -43,7 +43,7 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 			cands = append(cands, w)
 		}
 	}
-	if b.p.model && g.Len() > 0 {
+	if b.p.extend && g.Len() > 0 {
 		cands = append(cands, b.extensions(g, longest)...)
 	}
 	if len(cands) == 0 {
