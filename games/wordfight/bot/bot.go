@@ -60,6 +60,12 @@ type params struct {
 	best, first bool
 	// open breaks ties between placements by the grid's openness.
 	open bool
+	// future weighs, against a placement's points, what the grid it
+	// leaves may score later (see extender.potential).
+	future float64
+	// imagine is how many grids per rival the player imagines from the
+	// public list to weigh its shortlist of declarations against.
+	imagine, shortlist int
 	// extend adds to the declaration candidates the words that hold a
 	// word of the player's grid.
 	extend bool
@@ -78,7 +84,7 @@ func levelParams(level string) (params, error) {
 	case BestGreedy:
 		return params{level: level, rarest: 50, candidates: 400, best: true, extend: true}, nil
 	case game.Strong:
-		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true}, nil
+		return tuneParams(params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true, future: 0.3, imagine: 6, shortlist: 40}), nil
 	}
 	return params{}, fmt.Errorf("no Word Fight player level %q (there are %s)", level, strings.Join(Levels(), ", "))
 }
