@@ -94,7 +94,7 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 		top := ranked[:min(len(ranked), b.p.shortlist)]
 		for i := range top {
 			w := top[i].w
-			top[i].val = m.value(w, top[i].mine, func(r int) (float64, float64) { return ims[r].guess(b, v.Rules, w) })
+			top[i].val = m.value(w, top[i].mine, func(r int) (float64, float64) { return ims[r].guess(b, v.Rules, w, m.others[r]) })
 		}
 		slices.SortStableFunc(top, func(x, y scored) int { return cmp.Compare(y.val, x.val) })
 	}

@@ -65,16 +65,3 @@ func (b *Bot) place(ctx context.Context, rng *rand.Rand, rules wordfight.Rules, 
 	}
 	return best, true
 }
-
-// openness measures how well g can take later words: over the probe
-// words, the letters each legal placement would reuse, summed. Placements
-// that reuse more count more, since they score more under multiply.
-func (b *Bot) openness(g *wordfight.Grid) int {
-	n := 0
-	for _, w := range b.vocab.probes {
-		for _, reused := range g.Placements(b.lex, w) {
-			n += reused
-		}
-	}
-	return n
-}

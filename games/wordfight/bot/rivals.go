@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -13,10 +14,13 @@ import (
 )
 
 // imagined is a sample of grids a rival may hold: the public list replayed
-// into an empty grid the way a player who places each word for the most
+// into empty grids the way a player who places each word for the most
 // points would, drawing among equal placements at random. It is all the
 // public list says about a rival's grid: which words it took, in which
-// order, and which it could not.
+// order, which it could not, and which it chose to declare. A player who
+// declares a word likely declares one that suits its grid, so at each of
+// the rival's own declarations the sample is drawn again, each grid
+// weighed by the letters the word would reuse in it (a particle filter).
 type imagined struct {
 	grids []*wordfight.Grid
 	score float64 // the rival's points, averaged over the grids
@@ -28,47 +32,96 @@ func (b *Bot) imagine(ctx context.Context, v *wordfight.View, board *wordfight.B
 	fmt.Fprintf(h, "imagine/%d/%d", s, len(v.List))
 	rng := rand.New(rand.NewPCG(b.seed, h.Sum64()))
 	var im imagined
-	total := 0
-	for range k {
-		g := wordfight.NewGrid(board)
-		for _, e := range v.List {
-			if ctx.Err() != nil {
-				break
-			}
-			if !e.Done || slices.Contains(e.Cannot, s) {
-				continue
-			}
-			w := lowerWord(e.Word)
-			var best []wordfight.Placement
-			top := -1
-			for p, reused := range g.Placements(b.lex, w) {
-				pts := v.Rules.Score(reused, len(w))
-				switch cmp.Compare(pts, top) {
+	if k < 1 {
+		return im
+	}
+	grids := make([]*wordfight.Grid, k)
+	scores := make([]float64, k)
+	for i := range grids {
+		grids[i] = wordfight.NewGrid(board)
+	}
+	var best []wordfight.Placement
+	top := make([]int, k)
+	reused := make([]int, k)
+	at := make([]wordfight.Placement, k)
+	placed := make([]bool, k)
+	weights := make([]float64, k)
+	for _, e := range v.List {
+		if ctx.Err() != nil {
+			break
+		}
+		if !e.Done || slices.Contains(e.Cannot, s) {
+			continue
+		}
+		w := lowerWord(e.Word)
+		for i, g := range grids {
+			best = best[:0]
+			top[i], placed[i] = -1, false
+			for p, r := range g.Placements(b.lex, w) {
+				switch cmp.Compare(r, top[i]) {
 				case 1:
-					top, best = pts, append(best[:0], p)
+					top[i], best = r, append(best[:0], p)
 				case 0:
 					best = append(best, p)
 				}
 			}
-			if len(best) == 0 {
-				continue
+			if len(best) > 0 {
+				at[i], reused[i], placed[i] = best[rng.IntN(len(best))], top[i], true
 			}
-			g.Place(w, best[rng.IntN(len(best))])
-			total += top
 		}
-		im.grids = append(im.grids, g)
+		if e.By == s && k > 1 {
+			// Draw the sample again, favouring the grids that suit the
+			// word the rival chose.
+			sum := 0.0
+			for i := range grids {
+				weights[i] = 0
+				if placed[i] {
+					weights[i] = math.Exp(b.p.suit * float64(reused[i]))
+				}
+				sum += weights[i]
+			}
+			if sum > 0 {
+				ng := make([]*wordfight.Grid, k)
+				nat := make([]wordfight.Placement, k)
+				nr := make([]int, k)
+				np := make([]bool, k)
+				ns := make([]float64, k)
+				for j := range ng {
+					x := rng.Float64() * sum
+					i := 0
+					for ; i < k-1 && x >= weights[i]; i++ {
+						x -= weights[i]
+					}
+					ng[j], nat[j], nr[j], np[j], ns[j] = grids[i].Clone(), at[i], reused[i], placed[i], scores[i]
+				}
+				grids, at, reused, placed, scores = ng, nat, nr, np, ns
+			}
+		}
+		for i, g := range grids {
+			if placed[i] {
+				g.Place(w, at[i])
+				scores[i] += float64(v.Rules.Score(reused[i], len(w)))
+			}
+		}
 	}
-	if k > 0 {
-		im.score = float64(total) / float64(k)
+	im.grids = grids
+	for _, sc := range scores {
+		im.score += sc / float64(k)
 	}
 	return im
 }
 
 // guess returns the chance that the rival can place w and the points it
-// expects when it can.
-func (im imagined) guess(b *Bot, rules wordfight.Rules, w string) (p, pts float64) {
+// expects when it can. A word that shares no letter with the rival's words
+// surely cannot be placed; otherwise the sample's share is smoothed (one
+// more success and failure than seen), since a handful of imagined grids
+// can all miss a placement the real one has.
+func (im imagined) guess(b *Bot, rules wordfight.Rules, w string, letters rival) (p, pts float64) {
 	if len(im.grids) == 0 {
 		return 1, 0
+	}
+	if letters.placeChance(w) == 0 {
+		return 0, 0
 	}
 	n, sum := 0, 0
 	for _, g := range im.grids {
@@ -77,10 +130,11 @@ func (im imagined) guess(b *Bot, rules wordfight.Rules, w string) (p, pts float6
 			sum += s
 		}
 	}
+	p = float64(n+1) / float64(len(im.grids)+2)
 	if n == 0 {
-		return 0, 0
+		return p, float64(len(w))
 	}
-	return float64(n) / float64(len(im.grids)), float64(sum) / float64(n)
+	return p, float64(sum) / float64(n)
 }
 
 func lowerWord(w string) string {
