@@ -69,6 +69,12 @@ type params struct {
 	// imagine is how many grids per rival the player imagines from the
 	// public list to weigh its shortlist of declarations against.
 	imagine, shortlist int
+	// crossers is how many words that may reuse two letters of its grid,
+	// longest first, the player adds to its declaration candidates.
+	crossers int
+	// rivalWeight is how much the rivals' expected points for a word
+	// count against the player's own when it declares.
+	rivalWeight float64
 	// suit is how strongly the imagined rival grids are weighed by how
 	// well they take the words the rival declared.
 	suit float64
@@ -90,8 +96,8 @@ func levelParams(level string) (params, error) {
 	case BestGreedy:
 		return params{level: level, rarest: 50, candidates: 400, best: true, extend: true}, nil
 	case game.Strong:
-		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true,
-			future: 0.3, imagine: 12, shortlist: 40, suit: 3}, nil
+		return tuneParams(params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true,
+			future: 0.3, imagine: 12, shortlist: 40, suit: 3, rivalWeight: 1, crossers: 1000}), nil
 	}
 	return params{}, fmt.Errorf("no Word Fight player level %q (there are %s)", level, strings.Join(Levels(), ", "))
 }

@@ -47,10 +47,12 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 	if b.p.extend && g.Len() > 0 {
 		cands = append(cands, b.extensions(g, longest)...)
 	}
+	cands = append(cands, b.crossers(rng, g, b.p.crossers)...)
 	if len(cands) == 0 {
 		return b.shortest(longest)
 	}
 	m := newModel(v)
+	m.weight = b.p.rivalWeight
 	type scored struct {
 		w    string
 		mine int
@@ -221,6 +223,9 @@ type model struct {
 	limit   int
 	perWord bool
 	mult    bool
+	// weight is how much a rival's expected points count against the
+	// player's own.
+	weight float64
 }
 
 type rival struct {
@@ -296,7 +301,7 @@ func (m *model) value(w string, mine int, guess func(i int) (p, pts float64)) fl
 	if !m.perWord {
 		strikes = missing
 	}
-	val := float64(mine) - gain
+	val := float64(mine) - m.weight*gain
 	// Strikes end the game: welcome while ahead, feared while behind.
 	left := float64(m.limit - m.strikes)
 	after := m.lead + float64(mine) - gain
