@@ -72,9 +72,6 @@ type params struct {
 	// crossers is how many words that may reuse two letters of its grid,
 	// longest first, the player adds to its declaration candidates.
 	crossers int
-	// rivalWeight is how much the rivals' expected points for a word
-	// count against the player's own when it declares.
-	rivalWeight float64
 	// suit is how strongly the imagined rival grids are weighed by how
 	// well they take the words the rival declared.
 	suit float64
@@ -96,8 +93,8 @@ func levelParams(level string) (params, error) {
 	case BestGreedy:
 		return params{level: level, rarest: 50, candidates: 400, best: true, extend: true}, nil
 	case game.Strong:
-		return tuneParams(params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true,
-			future: 0.3, imagine: 12, shortlist: 40, suit: 3, rivalWeight: 1, crossers: 1000}), nil
+		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true,
+			future: 0.3, imagine: 24, shortlist: 40, suit: 3, crossers: 3000}, nil
 	}
 	return params{}, fmt.Errorf("no Word Fight player level %q (there are %s)", level, strings.Join(Levels(), ", "))
 }

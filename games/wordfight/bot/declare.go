@@ -52,7 +52,6 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 		return b.shortest(longest)
 	}
 	m := newModel(v)
-	m.weight = b.p.rivalWeight
 	type scored struct {
 		w    string
 		mine int
@@ -223,9 +222,6 @@ type model struct {
 	limit   int
 	perWord bool
 	mult    bool
-	// weight is how much a rival's expected points count against the
-	// player's own.
-	weight float64
 }
 
 type rival struct {
@@ -301,7 +297,7 @@ func (m *model) value(w string, mine int, guess func(i int) (p, pts float64)) fl
 	if !m.perWord {
 		strikes = missing
 	}
-	val := float64(mine) - m.weight*gain
+	val := float64(mine) - gain
 	// Strikes end the game: welcome while ahead, feared while behind.
 	left := float64(m.limit - m.strikes)
 	after := m.lead + float64(mine) - gain
