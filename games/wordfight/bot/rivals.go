@@ -17,10 +17,11 @@ import (
 // into empty grids the way a player who places each word for the most
 // points would, drawing among equal placements at random. It is all the
 // public list says about a rival's grid: which words it took, in which
-// order, which it could not, and which it chose to declare. A player who
-// declares a word likely declares one that suits its grid, so at each of
-// the rival's own declarations the sample is drawn again, each grid
-// weighed by the letters the word would reuse in it (a particle filter).
+// order, which it could not, and which it chose to declare. The sample is
+// drawn again after each word (a particle filter): grids that could not
+// take a word the rival placed drop out, and at the rival's own
+// declarations each grid is weighed by the letters the word reuses in it,
+// since a player likely declares words that suit its grid.
 type imagined struct {
 	grids []*wordfight.Grid
 	score float64 // the rival's points, averaged over the grids
@@ -69,33 +70,39 @@ func (b *Bot) imagine(ctx context.Context, v *wordfight.View, board *wordfight.B
 				at[i], reused[i], placed[i] = best[rng.IntN(len(best))], top[i], true
 			}
 		}
-		if e.By == s && k > 1 {
-			// Draw the sample again, favouring the grids that suit the
-			// word the rival chose.
-			sum := 0.0
-			for i := range grids {
-				weights[i] = 0
-				if placed[i] {
+		// Draw the sample again: a grid that cannot take a word the
+		// rival placed is no grid of the rival's, and the words it
+		// chose to declare favour the grids that suit them.
+		sum, all := 0.0, true
+		for i := range grids {
+			weights[i] = 0
+			if placed[i] {
+				weights[i] = 1
+				if e.By == s {
 					weights[i] = math.Exp(b.p.suit * float64(reused[i]))
 				}
-				sum += weights[i]
 			}
-			if sum > 0 {
-				ng := make([]*wordfight.Grid, k)
-				nat := make([]wordfight.Placement, k)
-				nr := make([]int, k)
-				np := make([]bool, k)
-				ns := make([]float64, k)
-				for j := range ng {
-					x := rng.Float64() * sum
-					i := 0
-					for ; i < k-1 && x >= weights[i]; i++ {
-						x -= weights[i]
-					}
-					ng[j], nat[j], nr[j], np[j], ns[j] = grids[i].Clone(), at[i], reused[i], placed[i], scores[i]
+			all = all && placed[i]
+			sum += weights[i]
+		}
+		if sum > 0 && k > 1 && (!all || e.By == s) {
+			ng := make([]*wordfight.Grid, k)
+			nat := make([]wordfight.Placement, k)
+			nr := make([]int, k)
+			np := make([]bool, k)
+			ns := make([]float64, k)
+			for j := range ng {
+				x := rng.Float64() * sum
+				i := 0
+				for ; i < k-1 && x >= weights[i]; i++ {
+					x -= weights[i]
 				}
-				grids, at, reused, placed, scores = ng, nat, nr, np, ns
+				for weights[i] == 0 { // rounding at the end of the range
+					i--
+				}
+				ng[j], nat[j], nr[j], np[j], ns[j] = grids[i].Clone(), at[i], reused[i], placed[i], scores[i]
 			}
+			grids, at, reused, placed, scores = ng, nat, nr, np, ns
 		}
 		for i, g := range grids {
 			if placed[i] {
