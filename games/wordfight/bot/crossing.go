@@ -53,33 +53,54 @@ func pairsOf(g *wordfight.Grid) *pairs {
 }
 
 // crosses reports whether two letters of w match a pair of ps.
-func (ps *pairs) crosses(w string) bool {
+func (ps *pairs) crosses(w string) bool { return ps.matches(w, 1) > 0 }
+
+// matches counts the pairs of w's letters that match a pair of ps, up to
+// limit.
+func (ps *pairs) matches(w string, limit int) int {
+	n := 0
 	for i := 0; i < len(w); i++ {
 		for j := i + 1; j < len(w) && j-i < maxGap; j++ {
 			if ps[w[i]-'a'][w[j]-'a'][j-i] {
-				return true
+				if n++; n >= limit {
+					return n
+				}
 			}
 		}
 	}
-	return false
+	return n
 }
 
-// crossers returns up to n vocabulary words, longest first (at random
-// among equals), that may reuse two or more letters of g: under multiply
-// they score at least twice their length, more than any word reusing one.
+// crossers returns up to n vocabulary words that may reuse two or more
+// letters of g (under multiply they score at least twice their length,
+// more than any word reusing one), those that might score most first, at
+// random among equals.
 func (b *Bot) crossers(rng *rand.Rand, g *wordfight.Grid, n int) []string {
 	if n <= 0 || g.Len() < 2 {
 		return nil
 	}
 	ps := pairsOf(g)
 	longest := g.Board().Longest()
-	var out []string
+	type cand struct {
+		w     string
+		bound int // the points it might score: its length times 2, or 3
+	}
+	var cs []cand
 	for _, w := range b.vocab.words {
-		if len(w) <= longest && ps.crosses(w) {
-			out = append(out, w)
+		if len(w) > longest {
+			continue
+		}
+		// Three letters in one line make three pairs: a word matching
+		// three may reuse three letters.
+		if m := ps.matches(w, 3); m > 0 {
+			cs = append(cs, cand{w, len(w) * min(m+1, 3)})
 		}
 	}
-	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
-	slices.SortStableFunc(out, func(x, y string) int { return len(y) - len(x) })
-	return out[:min(len(out), n)]
+	rng.Shuffle(len(cs), func(i, j int) { cs[i], cs[j] = cs[j], cs[i] })
+	slices.SortStableFunc(cs, func(x, y cand) int { return y.bound - x.bound })
+	out := make([]string, min(len(cs), n))
+	for i := range out {
+		out[i] = cs[i].w
+	}
+	return out
 }

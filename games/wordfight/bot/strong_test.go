@@ -150,6 +150,7 @@ func TestCrossers(t *testing.T) {
 			t.Errorf("crosses(%s) = %v, want %v", c.w, got, c.want)
 		}
 	}
+	bound := func(w string) int { return len(w) * min(ps.matches(w, 3)+1, 3) }
 	b := newBot(t, game.Strong, 1)
 	ws := b.crossers(b.rng(&wordfight.View{}), g, 50)
 	if len(ws) != 50 {
@@ -159,8 +160,8 @@ func TestCrossers(t *testing.T) {
 		if !ps.crosses(w) {
 			t.Errorf("crosser %s matches no pair", w)
 		}
-		if i > 0 && len(w) > len(ws[i-1]) {
-			t.Errorf("crossers not longest first: %s after %s", w, ws[i-1])
+		if i > 0 && bound(w) > bound(ws[i-1]) {
+			t.Errorf("crossers not most promising first: %s after %s", w, ws[i-1])
 		}
 	}
 }
