@@ -381,6 +381,22 @@ func (g *Grid) Placements(lex *lexicon.Lexicon, word string) iter.Seq2[Placement
 	}
 }
 
+// Fits reports whether word (lower case a-z) may go at p in g, and how
+// many letters it reuses: Check without the explanation, cheap enough for
+// a computer player to ask about many placements.
+func (g *Grid) Fits(lex *lexicon.Lexicon, word string, p Placement) (reused int, ok bool) {
+	if len(word) > g.b.longest {
+		return 0, false
+	}
+	for i := 0; i < len(word); i++ {
+		if word[i] < 'a' || word[i] > 'z' {
+			return 0, false
+		}
+	}
+	reused, why, _ := g.fit(lex, word, p, -1)
+	return reused, why == fits
+}
+
 // CanPlace reports whether word has any legal placement in g, and one.
 func (g *Grid) CanPlace(lex *lexicon.Lexicon, word string) (Placement, bool) {
 	for p := range g.Placements(lex, word) {

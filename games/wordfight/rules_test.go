@@ -241,7 +241,7 @@ func TestPlacementRulings(t *testing.T) {
 	}
 }
 
-// TestPlacementsAgreeWithCheck checks the fast search against Check at
+// TestPlacementsAgreeWithCheck checks the fast search and Fits against Check at
 // every square of several grids, the first word's empty grid included.
 func TestPlacementsAgreeWithCheck(t *testing.T) {
 	lex := testLex()
@@ -270,6 +270,9 @@ func TestPlacementsAgreeWithCheck(t *testing.T) {
 						got, ok := found[p]
 						if (err == nil) != ok || (ok && got != reused) {
 							t.Errorf("grid %d, %s at %v: Check says %d, %v; search says %d, %v", gi, w, p, reused, err, got, ok)
+						}
+						if fr, fok := g.Fits(lex, w, p); fok != (err == nil) || (fok && fr != reused) {
+							t.Errorf("grid %d, %s at %v: Check says %d, %v; Fits says %d, %v", gi, w, p, reused, err, fr, fok)
 						}
 					}
 				}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"parlour/bench"
@@ -14,12 +15,58 @@ import (
 // maxMoves bounds a game on the bench; a 20 x 20 game ends long before.
 const maxMoves = 20000
 
-// Bench plays two-player games of every level against the greedy baseline
-// (greedy against itself gives its score for reference) and strong against
-// medium, under the default rules, games games per matchup, the player under
-// test taking the first seat in every other game. Each matchup's measure is
-// that player's points per game; its move times are that player's own.
+// pairing is one matchup of the bench: the player under test, its rivals
+// (one per other seat), and whether the measure is its points or its share
+// of wins.
+type pairing struct {
+	level  string
+	rivals []string
+	wins   bool
+}
+
+func (p pairing) name() string {
+	return fmt.Sprintf("%s vs %s, %d players", p.level, strings.Join(p.rivals, " + "), len(p.rivals)+1)
+}
+
+func (p pairing) measure() string {
+	if p.wins {
+		return fmt.Sprintf("%s's wins (win 1, draw 1/2)", p.level)
+	}
+	return fmt.Sprintf("%s's points", p.level)
+}
+
+// pairings are the bench's matchups, in order. The index of each is part
+// of its games' seeds, so new ones go at the end.
+func pairings() []pairing {
+	return []pairing{
+		{level: Greedy, rivals: []string{Greedy}},
+		{level: game.Easy, rivals: []string{Greedy}},
+		{level: game.Medium, rivals: []string{Greedy}},
+		{level: game.Strong, rivals: []string{Greedy}},
+		{level: game.Strong, rivals: []string{game.Medium}},
+		{level: game.Strong, rivals: []string{BestGreedy}, wins: true},
+		{level: game.Strong, rivals: []string{game.Medium, game.Medium}, wins: true},
+		{level: BestGreedy, rivals: []string{game.Medium}, wins: true},
+		{level: BestGreedy, rivals: []string{game.Medium, game.Medium}, wins: true},
+	}
+}
+
+// Bench plays every level against the baselines under the default rules,
+// games games per matchup: two-player games against the first-placement
+// greedy baseline (greedy against itself gives its score for reference),
+// strong against medium, and the win shares that matter most: strong
+// against the best-scoring greedy player, and strong against two medium
+// players at a three-player table. The player under test moves round the
+// seats from game to game. A matchup's measure is that player's points per
+// game, or its wins (a shared win counting 1/2), whose mean is its win
+// rate with a 95% interval; its move times are that player's own.
 func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([]*bench.Matchup, error) {
+	return benchPairings(ctx, games, seed, lex, pairings(), nil)
+}
+
+// benchPairings plays the pairings whose index keep accepts (all when keep
+// is nil).
+func benchPairings(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon, ps []pairing, keep func(int) bool) ([]*bench.Matchup, error) {
 	if games < 1 {
 		return nil, fmt.Errorf("word fight bench: %d games: want at least one", games)
 	}
@@ -39,27 +86,34 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	}
 	rules := game.Defaults(wordfight.Game{}.Options())
 	var out []*bench.Matchup
-	pairs := [][2]string{{Greedy, Greedy}, {game.Easy, Greedy}, {game.Medium, Greedy}, {game.Strong, Greedy}, {game.Strong, game.Medium}}
-	for li, pair := range pairs {
-		level, rival := pair[0], pair[1]
-		m := bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players", level, rival), fmt.Sprintf("%s's points", level))
+	for li, pr := range ps {
+		if keep != nil && !keep(li) {
+			continue
+		}
+		n := len(pr.rivals) + 1
+		m := bench.NewMatchup(pr.name(), pr.measure())
 		for i := range games {
 			if err := ctx.Err(); err != nil {
 				return out, err
 			}
 			s := seed + uint64(li)<<32 + uint64(i)*0x9e3779b97f4a7c15
-			me, err := player(level, s)
-			if err != nil {
-				return out, err
+			seat := game.Seat(i % n)
+			bots := make([]game.Bot, n)
+			names := make([]string, n)
+			for k, j := 0, 0; k < n; k++ {
+				names[k] = string(rune('A' + k))
+				level, bs := pr.level, s
+				if game.Seat(k) != seat {
+					level, bs = pr.rivals[j], s^(0x5bd1e995*uint64(j+1))
+					j++
+				}
+				b, err := player(level, bs)
+				if err != nil {
+					return out, err
+				}
+				bots[k] = b
 			}
-			base, err := player(rival, s^0x5bd1e995)
-			if err != nil {
-				return out, err
-			}
-			seat := game.Seat(i % 2)
-			bots := []game.Bot{base, base}
-			bots[seat] = me
-			cfg := game.Config{Players: []string{"A", "B"}, Rules: rules, Lexicon: lex, Seed: s}
+			cfg := game.Config{Players: names, Rules: rules, Lexicon: lex, Seed: s}
 			st, err := Play(ctx, cfg, bots, func(s game.Seat, d time.Duration) {
 				if s == seat {
 					m.Time(d)
@@ -68,22 +122,45 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 			if err != nil {
 				return out, fmt.Errorf("%s: game %d: %w", m.Name, i+1, err)
 			}
-			r := st.Result()
-			winner := "draw"
-			switch {
-			case len(r.Winners) == 1 && r.Winners[0] == seat:
-				winner = level
-			case len(r.Winners) == 1:
-				winner = rival
-			}
-			if level == rival && winner != "draw" {
-				winner = fmt.Sprintf("seat %d", r.Winners[0]+1)
-			}
-			m.Add(float64(r.Scores[seat]), winner)
+			m.Add(outcome(pr, st.Result(), seat))
 		}
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// outcome returns a finished game's measure for the player under test in
+// seat, and the label of who won.
+func outcome(pr pairing, r game.Result, seat game.Seat) (float64, string) {
+	mine := false
+	for _, w := range r.Winners {
+		mine = mine || w == seat
+	}
+	winner := ""
+	switch {
+	case len(r.Winners) != 1:
+		winner = "draw"
+	case mine:
+		winner = pr.level
+	default:
+		winner = "rivals"
+		if len(pr.rivals) == 1 {
+			winner = pr.rivals[0]
+		}
+	}
+	if winner == pr.level && pr.level == pr.rivals[0] {
+		winner = fmt.Sprintf("seat %d", r.Winners[0]+1)
+	}
+	if !pr.wins {
+		return float64(r.Scores[seat]), winner
+	}
+	switch {
+	case !mine:
+		return 0, winner
+	case len(r.Winners) == 1:
+		return 1, winner
+	}
+	return 1 / float64(len(r.Winners)), winner
 }
 
 // Play plays one game of bots (one per seat) to its end and returns the

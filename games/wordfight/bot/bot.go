@@ -7,16 +7,22 @@
 // badly in the others'. The levels differ in vocabulary, in how many
 // candidates they weigh, and in whether they model the other players:
 //
-//   - greedy, the bench's baseline: the first legal placement it finds, and
-//     a random common word to declare;
+//   - greedy, the bench's weakest baseline: the first legal placement it
+//     finds, and a random common word to declare;
+//   - greedy-best, the bench's real opponent: the best-scoring placement,
+//     and of the same words strong weighs, the one that scores most in
+//     its own grid, with no thought for the others;
 //   - easy: a random legal placement, and a common word it can place;
 //   - medium: the best-scoring placement, and the best-scoring of a few
 //     dozen common words;
-//   - strong: the best-scoring placement, ties broken by keeping the grid
-//     open for later words; it declares from a wide vocabulary the word
-//     with the best margin over what the others can be expected to score,
-//     steering towards strikes while it leads and away from them while it
-//     trails.
+//   - strong: of the best-scoring placements, the one that leaves the
+//     runs of its grid most room to be extended by longer words holding
+//     them (TOPIC by TOPICAL scores 5 x 7), weighed against the points;
+//     it declares from a wide vocabulary, and the words holding its
+//     grid's runs, the word with the best margin over what the others
+//     can be expected to score in grids imagined from the public list,
+//     steering towards strikes while it leads and away from them while
+//     it trails.
 package bot
 
 import (
@@ -33,11 +39,17 @@ import (
 	"parlour/lexicon"
 )
 
-// Greedy is the level name of the bench's baseline player.
-const Greedy = "greedy"
+// The level names of the bench's baselines: Greedy takes the first legal
+// placement it finds; BestGreedy the best-scoring placement, and declares
+// the word that scores most in its own grid.
+const (
+	Greedy     = "greedy"
+	BestGreedy = "greedy-best"
+)
 
-// Levels lists the level names New accepts, weakest first.
-func Levels() []string { return []string{Greedy, game.Easy, game.Medium, game.Strong} }
+// Levels lists the level names New accepts, weakest first (the baselines
+// among them).
+func Levels() []string { return []string{Greedy, game.Easy, game.Medium, BestGreedy, game.Strong} }
 
 // params set a level's strength.
 type params struct {
@@ -49,8 +61,23 @@ type params struct {
 	candidates int
 	// best: place for the most points (else at random, or first found).
 	best, first bool
-	// open breaks ties between placements by the grid's openness.
+	// open weighs the best-scoring placements by the grid they leave.
 	open bool
+	// future weighs, against a placement's points, what the grid it
+	// leaves may score later (see extender.potential).
+	future float64
+	// imagine is how many grids per rival the player imagines from the
+	// public list to weigh its shortlist of declarations against.
+	imagine, shortlist int
+	// crossers is how many words that may reuse two letters of its grid,
+	// longest first, the player adds to its declaration candidates.
+	crossers int
+	// suit is how strongly the imagined rival grids are weighed by how
+	// well they take the words the rival declared.
+	suit float64
+	// extend adds to the declaration candidates the words that hold a
+	// word of the player's grid.
+	extend bool
 	// model weighs the other players' likely answers when declaring.
 	model bool
 }
@@ -63,8 +90,11 @@ func levelParams(level string) (params, error) {
 		return params{level: level, rarest: 20, candidates: 6}, nil
 	case game.Medium:
 		return params{level: level, rarest: 35, candidates: 40, best: true}, nil
+	case BestGreedy:
+		return params{level: level, rarest: 50, candidates: 400, best: true, extend: true}, nil
 	case game.Strong:
-		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true}, nil
+		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true,
+			future: 0.3, imagine: 24, shortlist: 40, suit: 3, crossers: 3000}, nil
 	}
 	return params{}, fmt.Errorf("no Word Fight player level %q (there are %s)", level, strings.Join(Levels(), ", "))
 }
@@ -90,11 +120,9 @@ func New(level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
 	return &Bot{p: p, seed: seed, lex: lex, vocab: newVocabulary(lex, p.rarest)}, nil
 }
 
-// vocabulary is the words a player may declare, most common first, and
-// the probe words it measures a grid's openness with.
+// vocabulary is the words a player may declare, most common first.
 type vocabulary struct {
-	words  []string
-	probes []string
+	words []string
 	// tri indexes words by the trigrams they hold, so that the words
 	// holding a given word are found without scanning them all. It is
 	// built on first use.
@@ -127,14 +155,6 @@ func newVocabulary(lex *lexicon.Lexicon, rarest int) *vocabulary {
 		}
 		if len(w) >= 3 && len(w) <= 12 {
 			v.words = append(v.words, w)
-		}
-	}
-	// Probes: common short words spread over the alphabet, the kind any
-	// later declaration is likely to be.
-	step := max(1, min(len(v.words), 3000)/48)
-	for i := 0; i < min(len(v.words), 3000) && len(v.probes) < 48; i += step {
-		if len(v.words[i]) <= 7 {
-			v.probes = append(v.probes, v.words[i])
 		}
 	}
 	return v

@@ -42,9 +42,9 @@ func newBot(t *testing.T, level string, seed uint64) *Bot {
 // TestBench runs a small bench; with -wordfight.bench=N it plays N games
 // per matchup and prints the table docs/bots.md quotes.
 func TestBench(t *testing.T) {
-	games := 2
+	games := 4
 	if testing.Short() {
-		games = 1
+		games = 2
 	}
 	if *benchGames > 0 {
 		games = *benchGames
@@ -53,16 +53,22 @@ func TestBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) != 5 {
-		t.Fatalf("%d matchups, want 5", len(ms))
+	if len(ms) != len(pairings()) {
+		t.Fatalf("%d matchups, want %d", len(ms), len(pairings()))
 	}
 	for _, m := range ms {
 		if m.Games != games || len(m.Values) != games || len(m.MoveTimes) == 0 {
 			t.Errorf("%s: %d games, %d values, %d move times", m.Name, m.Games, len(m.Values), len(m.MoveTimes))
 		}
 	}
-	if s := ms[3].Summary(); s.WinRates[game.Strong] < 0.5 {
-		t.Errorf("strong won %.0f%% against greedy", 100*s.WinRates[game.Strong])
+	// The figures that matter, on a handful of games: strong beats the
+	// first-placement greedy player, the best-scoring one, and two medium
+	// players at one table, more often than not. (The full figures are
+	// -wordfight.bench and TestSeeds; see docs/bots.md.)
+	for _, i := range []int{3, 5, 6} {
+		if s := ms[i].Summary(); s.WinRates[game.Strong] < 0.5 {
+			t.Errorf("%s: strong won %.0f%%", s.Name, 100*s.WinRates[game.Strong])
+		}
 	}
 	if *benchGames > 0 {
 		bench.Print(os.Stdout, "Sightless Word Fight", ms)

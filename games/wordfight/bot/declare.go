@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math/rand/v2"
@@ -43,16 +44,22 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 			cands = append(cands, w)
 		}
 	}
-	if b.p.model && g.Len() > 0 {
+	if b.p.extend && g.Len() > 0 {
 		cands = append(cands, b.extensions(g, longest)...)
 	}
+	cands = append(cands, b.crossers(rng, g, b.p.crossers)...)
 	if len(cands) == 0 {
 		return b.shortest(longest)
 	}
 	m := newModel(v)
-	best, bestVal := "", -1e18
+	type scored struct {
+		w    string
+		mine int
+		val  float64
+	}
+	var ranked []scored
 	for _, w := range cands {
-		if ctx.Err() != nil && best != "" {
+		if ctx.Err() != nil && len(ranked) > 0 {
 			break
 		}
 		mine, ok := b.bestScore(v.Rules, g, w)
@@ -67,15 +74,32 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 		case b.p.model && g.Len() == 0:
 			val = firstWord(w, longest)
 		case b.p.model:
-			val = m.value(w, mine)
+			val = m.value(w, mine, nil)
 		}
-		if val > bestVal {
-			best, bestVal = w, val
-		}
+		ranked = append(ranked, scored{w, mine, val})
 	}
-	if best == "" {
+	if len(ranked) == 0 {
 		return cands[0], nil
 	}
+	slices.SortStableFunc(ranked, func(x, y scored) int { return cmp.Compare(y.val, x.val) })
+	if b.p.imagine > 0 && g.Len() > 0 && len(m.others) > 0 {
+		// Weigh the leading candidates again against grids the rivals
+		// may hold, imagined from the public list.
+		ims := make([]imagined, len(m.others))
+		best := 0.0
+		for i, r := range m.others {
+			ims[i] = b.imagine(ctx, v, g.Board(), r.seat, b.p.imagine)
+			best = max(best, ims[i].score)
+		}
+		m.lead = float64(v.Score) - best
+		top := ranked[:min(len(ranked), b.p.shortlist)]
+		for i := range top {
+			w := top[i].w
+			top[i].val = m.value(w, top[i].mine, func(r int) (float64, float64) { return ims[r].guess(b, v.Rules, w, m.others[r]) })
+		}
+		slices.SortStableFunc(top, func(x, y scored) int { return cmp.Compare(y.val, x.val) })
+	}
+	best := ranked[0].w
 	return best, nil
 }
 
@@ -201,6 +225,7 @@ type model struct {
 }
 
 type rival struct {
+	seat    game.Seat
 	letters [26]bool
 	words   int
 }
@@ -215,7 +240,7 @@ func newModel(v *wordfight.View) *model {
 		if s == int(v.Seat) || (s < len(v.Resigned) && v.Resigned[s]) {
 			continue
 		}
-		var r rival
+		r := rival{seat: game.Seat(s)}
 		est := 0.0
 		for _, e := range v.List {
 			if !e.Done || slices.Contains(e.Cannot, game.Seat(s)) {
@@ -243,18 +268,25 @@ func newModel(v *wordfight.View) *model {
 
 // value weighs declaring w, which the player can place for mine points:
 // its margin over the likeliest best rival answer, and what the strikes it
-// may bring are worth to a player leading or trailing by m.lead.
-func (m *model) value(w string, mine int) float64 {
+// may bring are worth to a player leading or trailing by m.lead. guess,
+// when not nil, gives rival i's chance of placing w and the points it
+// would then expect; otherwise the rivals' letters give a rough guess.
+func (m *model) value(w string, mine int, guess func(i int) (p, pts float64)) float64 {
 	gain := 0.0     // the best rival's expected points
 	allPlace := 1.0 // chance that every rival places w
 	missing := 0.0  // expected rivals who cannot
-	for _, r := range m.others {
-		p := r.placeChance(w)
-		pts := float64(len(w))
-		if m.mult {
-			pts *= rivalReuse
-			if r.words == 0 {
-				pts = 0
+	for i, r := range m.others {
+		var p, pts float64
+		if guess != nil {
+			p, pts = guess(i)
+		} else {
+			p = r.placeChance(w)
+			pts = float64(len(w))
+			if m.mult {
+				pts *= rivalReuse
+				if r.words == 0 {
+					pts = 0
+				}
 			}
 		}
 		gain = max(gain, p*pts)

@@ -34,5 +34,5 @@ func Example() {
 	r := st.Result()
 	fmt.Println(r.Status, "winners:", r.Winners, "scores:", r.Scores)
 	// Output:
-	// finished winners: [0] scores: [40 39]
+	// finished winners: [0] scores: [11 7]
 }
