@@ -37,6 +37,9 @@ type meta struct {
 	// hidden setup, and MakerRandom says it fell back to a random one.
 	Maker       string `json:"maker,omitempty"`
 	MakerRandom bool   `json:"maker_random,omitempty"`
+	// Daily names the daily puzzle ("quizl/2006-01-02") the table is an
+	// attempt at, or is empty.
+	Daily string `json:"daily,omitempty"`
 	// Rated tables change their players' ratings in Pool when the game
 	// ends (ratings.go).
 	Rated bool   `json:"rated,omitempty"`
