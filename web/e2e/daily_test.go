@@ -1,0 +1,66 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestDailyPage plays today's daily Quizl in the browser as a guest: the
+// home page's entry, the daily page's play button, the table, then back
+// on the daily page the result, the share text with no letter of the
+// grid, the copy button, the streak and the leaderboards; a second
+// attempt is refused with the first result.
+func TestDailyPage(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	p := newPlayer(t, b, "Ann", base)
+	p.open("/")
+	p.wait("the home page's daily entry", `!!document.querySelector("#home-daily-quizl")`)
+	p.click("#home-daily-quizl")
+	p.wait("the daily page", `!!document.querySelector("#daily-play")`)
+	if got := p.text("#daily-streak"); got != "Your streak: 0 days" {
+		t.Errorf("the streak reads %q", got)
+	}
+	p.accessible("the daily page before playing")
+	p.click("#daily-play")
+	p.wait("the daily table", `location.pathname.startsWith("/t/") && !!document.querySelector(".quizl, #board, main h1")`)
+	id := eval[string](p, `location.pathname.slice(3)`)
+	tok := eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	for _, m := range []string{"50", "51", "resign"} {
+		if st, b := api(t, base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": m}); st != 200 {
+			t.Fatalf("move %s: %d %s", m, st, b)
+		}
+	}
+	var rec struct {
+		Setup map[string]struct{ Grid []string } `json:"setup"`
+	}
+	if st, b := api(t, base, "GET", "/tables/"+id+"/record", tok, nil); st == 200 {
+		json.Unmarshal(b, &rec)
+	}
+	p.open("/daily/quizl")
+	p.wait("the result", `!!document.querySelector("#daily-share")`)
+	share := p.text("#daily-share")
+	if !strings.Contains(share, "not solved: 2 calls, 0 wrong announcements") || !strings.Contains(share, "■■□□□") {
+		t.Errorf("the share text:\n%s", share)
+	}
+	for _, s := range rec.Setup {
+		for _, row := range s.Grid {
+			if strings.Contains(share, row) {
+				t.Errorf("the share text holds the grid's row %s", row)
+			}
+		}
+	}
+	if got := p.text("#daily-result"); !strings.Contains(got, "not ranked") {
+		t.Errorf("a guest's result reads %q", got)
+	}
+	if n := eval[int](p, `document.querySelectorAll("#daily-copy").length`); n != 1 {
+		t.Errorf("%d copy buttons", n)
+	}
+	p.wait("the leaderboards", `document.querySelectorAll("#daily-board h2, #daily-yesterday h2").length === 2`)
+	p.accessible("the daily page with a result")
+	p.shot("daily-quizl")
+	if st, b := api(t, base, "POST", "/daily/quizl", eval[string](p, `JSON.parse(localStorage.getItem("parlour.identity")).token`), nil); st != 409 || !strings.Contains(string(b), `"moves":2`) {
+		t.Errorf("a second attempt: %d %s", st, b)
+	}
+}
