@@ -163,7 +163,10 @@ func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string
 		return store.DailyPuzzle{}, err
 	}
 	seed := daySeed(name, day)
-	cfg := game.Config{Players: []string{"daily"}, Rules: game.Defaults(g.Options()), Lexicon: lex, Seed: seed}
+	// The day's seed goes to the computer alone: the Quizl grid maker
+	// mixes the bot's seed with the table's, and one seed in both would
+	// cancel out to the same grid every day.
+	cfg := game.Config{Players: []string{"daily"}, Rules: game.Defaults(g.Options()), Lexicon: lex}
 	var raw json.RawMessage
 	if s.cfg.NewBot != nil {
 		bot, err := s.cfg.NewBot(name, game.Strong, seed, lex)

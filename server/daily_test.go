@@ -170,7 +170,7 @@ func TestDailyAcrossDays(t *testing.T) {
 	tb, tok := e.playDaily("quizl", ann, "50")
 	e.move(tb, tok, "say "+e.password("2026-03-02"))
 	if e.password("2026-03-02") == pw {
-		t.Log("two days share a password (by chance)")
+		t.Errorf("the 1st and the 2nd share their password %s", pw)
 	}
 	if d := e.daily("quizl", ann); d.Streak != 2 {
 		t.Errorf("Ann's streak after two days: %d", d.Streak)
@@ -223,5 +223,62 @@ func TestDailyAcrossDays(t *testing.T) {
 		if st, b := e.call(c.method, c.path, c.token, nil); st != c.status || !strings.Contains(string(b), `"error"`) {
 			t.Errorf("%s %s: %d %s, want %d", c.method, c.path, st, b, c.status)
 		}
+	}
+}
+
+// TestDailyOneAttemptAtOnce sends one player's first attempt eight times
+// at once: one table is made, the others are refused with it.
+func TestDailyOneAttemptAtOnce(t *testing.T) {
+	e := newClockEnv(t)
+	ann := e.account("Ann")
+	type answer struct {
+		st int
+		b  []byte
+	}
+	out := make(chan answer, 8)
+	for range 8 {
+		go func() {
+			st, b := e.call("POST", "/api/v1/daily/salvo", ann, nil)
+			out <- answer{st, b}
+		}()
+	}
+	made := 0
+	for range 8 {
+		a := <-out
+		switch a.st {
+		case 201:
+			made++
+		case 409:
+		default:
+			t.Errorf("an attempt: %d %s", a.st, a.b)
+		}
+	}
+	if made != 1 {
+		t.Errorf("%d attempts made, want 1", made)
+	}
+	if d := e.daily("salvo", ann); d.Attempt == nil || d.Attempt.Finished {
+		t.Errorf("Ann's attempt: %+v", d.Attempt)
+	}
+}
+
+// TestDailySameEverywhere makes the day's puzzles on two servers with
+// separate stores: the date alone decides them.
+func TestDailySameEverywhere(t *testing.T) {
+	var setups [2][2]string
+	for i := range 2 {
+		e := newClockEnv(t)
+		tok := e.identity("Ann")
+		for j, g := range []string{"quizl", "salvo"} {
+			e.playDaily(g, tok)
+			p, err := e.db.PutDailyPuzzle(context.Background(), store.DailyPuzzle{Game: g, Day: "2026-03-01", Setup: []byte("{}")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			setups[i][j] = string(p.Setup)
+		}
+		e.stop()
+	}
+	if setups[0] != setups[1] {
+		t.Errorf("two servers made different puzzles of one day:\n%v\n%v", setups[0], setups[1])
 	}
 }
