@@ -57,9 +57,16 @@ func newAnalyses(h *Handler) *analyses {
 }
 
 func (a *analyses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if _, err := a.h.principal(r); err != nil {
+	p, err := a.h.principal(r)
+	if err != nil {
 		a.h.fail(w, r, err)
 		return
+	}
+	if t, err := a.h.s.table(r.Context(), r.PathValue("id")); err == nil {
+		if err := a.h.s.dailyShut(r.Context(), p, t); err != nil {
+			a.h.fail(w, r, err)
+			return
+		}
 	}
 	body, err := a.get(r.Context(), r.PathValue("id"))
 	if err != nil {

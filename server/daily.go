@@ -524,3 +524,29 @@ func (h *Handler) playerDaily(w http.ResponseWriter, r *http.Request) {
 	res, err := h.s.PlayerDaily(r.Context(), r.PathValue("name"))
 	h.reply(w, r, res, err)
 }
+
+// dailyShut refuses p a look at table t while t is an attempt at a daily
+// puzzle whose day is not over and p does not sit at it: a finished
+// attempt shows the day's grid or fleet, which would spoil the puzzle for
+// everyone still to play it.
+func (s *Service) dailyShut(ctx context.Context, p *Principal, t *table) error {
+	t.mu.Lock()
+	daily, seat := t.m.Daily, t.seatOf(p)
+	t.mu.Unlock()
+	if daily == "" || seat >= 0 {
+		return nil
+	}
+	name, day, _ := strings.Cut(daily, "/")
+	ds, err := s.dailies()
+	if err != nil {
+		return err
+	}
+	today, err := s.today(ctx, ds, name)
+	if err != nil {
+		return err
+	}
+	if day < today {
+		return nil
+	}
+	return refuse(http.StatusForbidden, "this is somebody's attempt at today's daily %s: it opens to everyone when the day ends, at midnight UTC", name)
+}

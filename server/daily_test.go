@@ -121,6 +121,20 @@ func TestDailyAcrossDays(t *testing.T) {
 		}
 	}
 
+	// While the day lasts, nobody but Ben sees his finished game: it
+	// would show the grid.
+	for _, path := range []string{"", "/record", "/analysis", "/events?since=0"} {
+		if st, b := e.call("GET", "/api/v1/tables/"+benTable+path, gus, nil); st != 403 || !strings.Contains(string(b), "today's daily quizl") {
+			t.Errorf("Gus reads Ben's table%s today: %d %s", path, st, clip(b))
+		}
+		if st, b := e.call("GET", "/api/v1/tables/"+benTable+path, "", nil); st != 403 {
+			t.Errorf("a stranger reads Ben's table%s today: %d %s", path, st, clip(b))
+		}
+	}
+	if st, b := e.call("GET", "/api/v1/tables/"+benTable+"/record", ben, nil); st != 200 || !strings.Contains(string(b), pw) {
+		t.Errorf("Ben reads his own record: %d %s", st, clip(b))
+	}
+
 	// A second attempt is refused with the first result.
 	st, b := e.call("POST", "/api/v1/daily/quizl", ben, nil)
 	var refusal server.DailyRefusal
@@ -164,8 +178,10 @@ func TestDailyAcrossDays(t *testing.T) {
 	if !bd.Over || len(bd.Entries) != 2 || bd.Entries[0].Table != annTable {
 		t.Fatalf("yesterday's leaderboard: %+v", bd)
 	}
-	if st, b := e.call("GET", "/api/v1/tables/"+annTable+"/analysis", "", nil); st != 200 {
-		t.Errorf("yesterday's analysis: %d %s", st, b)
+	for _, path := range []string{"", "/record", "/analysis"} {
+		if st, b := e.call("GET", "/api/v1/tables/"+annTable+path, gus, nil); st != 200 {
+			t.Errorf("yesterday's table%s: %d %s", path, st, clip(b))
+		}
 	}
 	tb, tok := e.playDaily("quizl", ann, "50")
 	e.move(tb, tok, "say "+e.password("2026-03-02"))
@@ -281,4 +297,11 @@ func TestDailySameEverywhere(t *testing.T) {
 	if setups[0] != setups[1] {
 		t.Errorf("two servers made different puzzles of one day:\n%v\n%v", setups[0], setups[1])
 	}
+}
+
+func clip(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "…"
+	}
+	return string(b)
 }
