@@ -38,7 +38,8 @@ func TestDailyPage(t *testing.T) {
 	if st, b := api(t, base, "GET", "/tables/"+id+"/record", tok, nil); st == 200 {
 		json.Unmarshal(b, &rec)
 	}
-	p.open("/daily/quizl")
+	p.wait("the end screen's way back", `!!document.querySelector("#daily-back")`)
+	p.click("#daily-back")
 	p.wait("the result", `!!document.querySelector("#daily-share")`)
 	share := p.text("#daily-share")
 	if !strings.Contains(share, "not solved: 2 calls, 0 wrong announcements") || !strings.Contains(share, "■■□□□") {
