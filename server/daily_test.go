@@ -134,6 +134,12 @@ func TestDailyAcrossDays(t *testing.T) {
 	if st, b := e.call("GET", "/api/v1/tables/"+benTable+"/record", ben, nil); st != 200 || !strings.Contains(string(b), pw) {
 		t.Errorf("Ben reads his own record: %d %s", st, clip(b))
 	}
+	if st, b := e.call("GET", "/api/v1/tables/"+benTable+"/analysis", ben, nil); st != 200 {
+		t.Errorf("Ben reads his own analysis: %d %s", st, clip(b))
+	}
+	if st, b := e.call("GET", "/api/v1/tables/"+benTable+"/analysis", gus, nil); st != 403 {
+		t.Errorf("Gus reads Ben's analysis once it is cached: %d %s", st, clip(b))
+	}
 
 	// A second attempt is refused with the first result.
 	st, b := e.call("POST", "/api/v1/daily/quizl", ben, nil)
