@@ -15,8 +15,10 @@ const about = {
 
 // asker returns the token to act with: none when signed in (the session
 // cookie speaks), else this browser's guest identity.
+// The account's name is kept for the history section.
+let account = null;
 async function asker() {
-  try { await call("GET", "/account"); return undefined; } catch { return identityToken(); }
+  try { account = await call("GET", "/account"); return undefined; } catch { account = null; return identityToken(); }
 }
 
 export async function dailyIndex(main) {
@@ -56,6 +58,10 @@ export async function daily(main, game) {
   }
   drawBoard(board, game, d.day, "Today's leaderboard");
   drawBoard(past, game, d.yesterday, `Yesterday (${d.yesterday}): replay any game with its analysis`);
+  if (account && account.name) {
+    const { dailySection } = await import("./dailyprofile.js");
+    append(main, dailySection(account.name));
+  }
 
   async function start() {
     try {
