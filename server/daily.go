@@ -223,7 +223,7 @@ func (s *Service) DailyToday(ctx context.Context, p *Principal, name string) (Da
 	case !errors.Is(err, store.ErrNotFound):
 		return Daily{}, err
 	}
-	hist, err := ds.DailyHistory(ctx, p.Identity, name, dailyHistory)
+	hist, err := s.dailyHistory(ctx, ds, p.Identity, name)
 	if err != nil {
 		return Daily{}, err
 	}
@@ -317,6 +317,23 @@ func (s *Service) settle(ctx context.Context, ds store.Dailies, a store.DailyAtt
 		return a, err
 	}
 	return a, nil
+}
+
+// dailyHistory returns identity's attempts at the puzzles of game name,
+// the latest day first, each one whose game has ended since settled.
+func (s *Service) dailyHistory(ctx context.Context, ds store.Dailies, identity, name string) ([]store.DailyAttempt, error) {
+	hist, err := ds.DailyHistory(ctx, identity, name, dailyHistory)
+	if err != nil {
+		return nil, err
+	}
+	for i, h := range hist {
+		if !h.Finished {
+			if hist[i], err = s.settle(ctx, ds, h); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return hist, nil
 }
 
 // dailyResult shows attempt a; the table only when withTable.
@@ -461,7 +478,7 @@ func (s *Service) PlayerDaily(ctx context.Context, name string) (map[string]Dail
 	}
 	out := map[string]DailyRecord{}
 	for _, g := range []string{"quizl", "salvo"} {
-		hist, err := ds.DailyHistory(ctx, a.Identity, g, dailyHistory)
+		hist, err := s.dailyHistory(ctx, ds, a.Identity, g)
 		if err != nil {
 			return nil, err
 		}
@@ -470,7 +487,6 @@ func (s *Service) PlayerDaily(ctx context.Context, name string) (map[string]Dail
 			return nil, err
 		}
 		rec := DailyRecord{History: make([]DailyResult, len(hist))}
-		rec.Streak, rec.Best = streaks(hist, today)
 		for i, h := range hist {
 			if h.Finished {
 				rec.Played++
@@ -481,6 +497,7 @@ func (s *Service) PlayerDaily(ctx context.Context, name string) (map[string]Dail
 			// A past day's table may be replayed; today's stays hidden.
 			rec.History[i] = s.dailyResult(h, h.Day < today)
 		}
+		rec.Streak, rec.Best = streaks(hist, today)
 		out[g] = rec
 	}
 	return out, nil
