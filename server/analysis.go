@@ -47,6 +47,9 @@ type analysisEntry struct {
 	body  []byte
 	err   error
 	used  uint64
+	// daily marks an attempt at a daily puzzle: shut to all but its
+	// player until the day ends (dailyShut), so checked at every request.
+	daily bool
 }
 
 func newAnalyses(h *Handler) *analyses {
@@ -57,11 +60,12 @@ func newAnalyses(h *Handler) *analyses {
 }
 
 func (a *analyses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if _, err := a.h.principal(r); err != nil {
+	p, err := a.h.principal(r)
+	if err != nil {
 		a.h.fail(w, r, err)
 		return
 	}
-	body, err := a.get(r.Context(), r.PathValue("id"))
+	body, err := a.get(r.Context(), p, r.PathValue("id"))
 	if err != nil {
 		a.h.fail(w, r, err)
 		return
@@ -72,23 +76,32 @@ func (a *analyses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // get returns table id's analysis, encoded, from the cache or computed.
-func (a *analyses) get(ctx context.Context, id string) ([]byte, error) {
+func (a *analyses) get(ctx context.Context, p *Principal, id string) ([]byte, error) {
 	a.mu.Lock()
 	if e, ok := a.done[id]; ok {
 		a.tick++
 		e.used = a.tick
 		a.mu.Unlock()
+		if e.daily {
+			t, err := a.h.s.table(ctx, id)
+			if err != nil {
+				return nil, err
+			}
+			if err := a.h.s.dailyShut(ctx, p, t); err != nil {
+				return nil, err
+			}
+		}
 		return e.body, nil
 	}
 	a.mu.Unlock()
-	rec, lex, err := a.finished(ctx, id)
+	rec, lex, daily, err := a.finished(ctx, p, id)
 	if err != nil {
 		return nil, err
 	}
 	a.mu.Lock()
 	e, ok := a.pending[id]
 	if !ok {
-		e = &analysisEntry{ready: make(chan struct{})}
+		e = &analysisEntry{ready: make(chan struct{}), daily: daily}
 		a.pending[id] = e
 		go a.compute(id, e, rec, lex)
 	}
@@ -101,19 +114,24 @@ func (a *analyses) get(ctx context.Context, id string) ([]byte, error) {
 	}
 }
 
-// finished returns table id's whole record and lexicon, refusing a table
-// that does not exist (404) or whose game has not ended (409).
-func (a *analyses) finished(ctx context.Context, id string) (*game.Record, *lexicon.Lexicon, error) {
+// finished returns table id's whole record and lexicon, and whether it is
+// an attempt at a daily puzzle, refusing a table that does not exist
+// (404), whose game has not ended (409), or that is shut to p (403, see
+// dailyShut).
+func (a *analyses) finished(ctx context.Context, p *Principal, id string) (*game.Record, *lexicon.Lexicon, bool, error) {
 	t, err := a.h.s.table(ctx, id)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
+	}
+	if err := a.h.s.dailyShut(ctx, p, t); err != nil {
+		return nil, nil, false, err
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.st == nil || t.st.Result().Status != game.Finished {
-		return nil, nil, refuse(http.StatusConflict, "the game at table %s has not ended: its analysis waits for the end", id)
+		return nil, nil, false, refuse(http.StatusConflict, "the game at table %s has not ended: its analysis waits for the end", id)
 	}
-	return t.record(), t.cfg.Lexicon, nil
+	return t.record(), t.cfg.Lexicon, t.m.Daily != "", nil
 }
 
 // compute analyses rec apart from any one request, so that a request that

@@ -93,6 +93,10 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.HandleFunc("GET /api/v1/players/{name}/games", h.history)
 	h.mux.HandleFunc("GET /api/v1/leaderboards", h.leaderboards)
 	h.mux.HandleFunc("GET /api/v1/leaderboards/{pool}", h.leaderboard)
+	h.mux.HandleFunc("GET /api/v1/daily/{game}", h.dailyToday)
+	h.mux.HandleFunc("POST /api/v1/daily/{game}", h.dailyStart)
+	h.mux.HandleFunc("GET /api/v1/daily/{game}/{date}/leaderboard", h.dailyBoard)
+	h.mux.HandleFunc("GET /api/v1/players/{name}/daily", h.playerDaily)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse(http.StatusNotFound, "no such endpoint: %s %s", r.Method, clip(r.URL.Path)))
 	})

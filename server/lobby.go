@@ -18,6 +18,9 @@ func (s *Service) View(ctx context.Context, p *Principal, id string) (Update, er
 	if err != nil {
 		return Update{}, err
 	}
+	if err := s.dailyShut(ctx, p, t); err != nil {
+		return Update{}, err
+	}
 	if err := s.loadChat(ctx, t); err != nil {
 		return Update{}, err
 	}
@@ -40,6 +43,9 @@ func (s *Service) View(ctx context.Context, p *Principal, id string) (Update, er
 func (s *Service) Record(ctx context.Context, p *Principal, id string) (*game.Record, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.dailyShut(ctx, p, t); err != nil {
 		return nil, err
 	}
 	t.mu.Lock()

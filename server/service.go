@@ -99,6 +99,10 @@ type Service struct {
 	// hashing holds a slot for each password being hashed (see
 	// hashPassword).
 	hashing chan struct{}
+
+	// dailyMu makes the start of daily attempts and the making of daily
+	// puzzles one at a time (daily.go).
+	dailyMu sync.Mutex
 }
 
 // New builds a service on cfg and rebuilds every live table in the store

@@ -37,6 +37,9 @@ type meta struct {
 	// hidden setup, and MakerRandom says it fell back to a random one.
 	Maker       string `json:"maker,omitempty"`
 	MakerRandom bool   `json:"maker_random,omitempty"`
+	// Daily names the daily puzzle ("quizl/2006-01-02") the table is an
+	// attempt at, or is empty.
+	Daily string `json:"daily,omitempty"`
 	// Rated tables change their players' ratings in Pool when the game
 	// ends (ratings.go).
 	Rated bool   `json:"rated,omitempty"`
@@ -253,6 +256,9 @@ type TableInfo struct {
 	Created time.Time    `json:"created"`
 	// Solitaire says who made the setup a lone seat attacks.
 	Solitaire *SolitaireInfo `json:"solitaire,omitempty"`
+	// Daily names the daily puzzle the table is an attempt at
+	// ("quizl/2006-01-02"), if any.
+	Daily string `json:"daily,omitempty"`
 	// Rated is set on a rated table, and Pool names its rating pool.
 	Rated bool   `json:"rated,omitempty"`
 	Pool  string `json:"pool,omitempty"`
@@ -293,7 +299,7 @@ func (t *table) info() TableInfo {
 		ID: t.id, Game: t.g.Name(), Title: t.g.Title(), Status: t.status,
 		Rules: t.cfg.Rules, Lexicon: t.cfg.Lexicon.Name(), Private: t.m.Private, ToMove: []game.Seat{},
 		Set: t.m.Set, Prev: t.m.Prev, Rematch: t.m.Rematch, Created: t.created,
-		Solitaire: t.solitaireInfo(), Rated: t.m.Rated, Pool: t.m.Pool,
+		Solitaire: t.solitaireInfo(), Daily: t.m.Daily, Rated: t.m.Rated, Pool: t.m.Pool,
 	}
 	for i, s := range t.m.Seats {
 		si := SeatInfo{Seat: i, Name: s.Name, Kind: "person", Ready: s.Setup != nil || !t.g.HasSetup()}

@@ -60,6 +60,20 @@ type Seated struct {
 // Create opens a table. p may be nil: the creator then becomes a new guest
 // identity, and the seat token is its credential.
 func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (Seated, error) {
+	return s.create(ctx, p, req, nil)
+}
+
+// preset is the hidden setup a one-seat table attacks when it is not
+// made for the table alone: a daily puzzle's.
+type preset struct {
+	daily string // "quizl/2006-01-02"
+	setup json.RawMessage
+	seed  uint64
+}
+
+// create is Create, with the hidden setup of a one-seat table given by
+// pre when it is not nil.
+func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, pre *preset) (Seated, error) {
 	g, err := s.games.Lookup(strings.ToLower(strings.TrimSpace(req.Game)))
 	if err != nil {
 		return Seated{}, badRequest("%v", err)
@@ -149,8 +163,20 @@ func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (
 	if o := slices.IndexFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }); o >= 0 {
 		m.Set = game.NewSet(len(seats), rules.Int(game.SetTargetOption))
 	}
+	if pre != nil {
+		m.Daily, m.Seed = pre.daily, pre.seed
+	}
 	t := s.newTable(g, m, rules, lex)
-	if err := s.solitaireSetup(ctx, t); err != nil {
+	if pre != nil {
+		if len(seats) != 1 {
+			return Seated{}, fmt.Errorf("a daily puzzle's table has one seat, not %d", len(seats))
+		}
+		raw, err := g.CheckSetup(t.cfg, 0, pre.setup)
+		if err != nil {
+			return Seated{}, fmt.Errorf("the daily puzzle's setup: %w", err)
+		}
+		t.m.Seats[0].Setup, t.m.Seats[0].Salt, t.m.Seats[0].Hidden = raw, newSalt(), true
+	} else if err := s.solitaireSetup(ctx, t); err != nil {
 		return Seated{}, err
 	}
 	// The table, a new guest and the seat's token are one write: a

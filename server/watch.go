@@ -35,6 +35,9 @@ func (s *Service) Watch(ctx context.Context, p *Principal, id string, from int) 
 	if err != nil {
 		return nil, err
 	}
+	if err := s.dailyShut(ctx, p, t); err != nil {
+		return nil, err
+	}
 	if err := s.loadChat(ctx, t); err != nil {
 		return nil, err
 	}

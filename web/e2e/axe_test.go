@@ -60,7 +60,7 @@ func TestAccessibility(t *testing.T) {
 		p.labelled(where)
 	}
 	p.open("/")
-	p.wait("the games", `document.querySelectorAll("#main .card h2").length === 4`)
+	p.wait("the games", `document.querySelectorAll("#main .cards .card h2").length === 4`)
 	check("the home page")
 	p.open("/new/salvo")
 	p.wait("the new table form", `!!document.querySelector("#opt-placement")`)

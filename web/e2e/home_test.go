@@ -13,7 +13,7 @@ func TestHomeFirstLoad(t *testing.T) {
 	b := newBrowser(t)
 	p := newPlayer(t, b, "visitor", base)
 	p.open("/")
-	p.wait("the games", `document.querySelectorAll("#main .card h2").length === 4`)
+	p.wait("the games", `document.querySelectorAll("#main .cards .card h2").length === 4`)
 	got := p.text("#main")
 	for _, want := range []string{"Quizl", "Salvo", "Sightless Word Fight", "Nymphabet"} {
 		if !strings.Contains(got, want) {

@@ -18,10 +18,10 @@ func TestDeepLinks(t *testing.T) {
 	b := newBrowser(t)
 	p := newPlayer(t, b, "visitor", base)
 	p.open("/")
-	p.wait("the games", `document.querySelectorAll("#main .card h2").length === 4`)
+	p.wait("the games", `document.querySelectorAll("#main .cards .card h2").length === 4`)
 	id := p.createTable("nymphabet", "A friend")
 	for _, tc := range []struct{ path, ready, has string }{
-		{"/", `document.querySelectorAll("#main .card h2").length === 4`, "Pick a game"},
+		{"/", `document.querySelectorAll("#main .cards .card h2").length === 4`, "Pick a game"},
 		{"/lobby", `!!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`, "Open tables"},
 		{"/lobby/", `!!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`, "Open tables"},
 		{"/new/quizl", `!!document.querySelector("#opt-set_target")`, "New Quizl table"},
@@ -57,7 +57,7 @@ func TestDeepLinks(t *testing.T) {
 	p.waitPage("the lobby", `location.pathname === "/lobby" && !!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`)
 	// Inside the client, a link to the rules leaves it for the rules page.
 	p.open("/")
-	p.wait("the games", `document.querySelectorAll("#main .card h2").length === 4`)
+	p.wait("the games", `document.querySelectorAll("#main .cards .card h2").length === 4`)
 	p.click(`a[aria-label="Quizl rules"]`)
 	p.waitPage("the Quizl rules", `location.pathname === "/rules/quizl" && !!document.querySelector("article.doc h1")`)
 	if got := eval[int](p, `document.scripts.length`); got != 0 {

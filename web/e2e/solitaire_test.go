@@ -45,7 +45,7 @@ func TestQuizlSolitaire(t *testing.T) {
 	ann := newPlayer(t, b, "Ann", base)
 	ann.phone(true)
 	ann.open("/")
-	ann.wait("the games", `document.querySelectorAll("#main .card h2").length === 4`)
+	ann.wait("the games", `document.querySelectorAll("#main .cards .card h2").length === 4`)
 	ann.fitsWidth("the home page")
 	ann.shot("home-phone-dark")
 	ann.createTable("quizl", "Solitaire")

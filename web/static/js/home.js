@@ -31,6 +31,12 @@ export async function home(main) {
   } catch (e) {
     append(list, h("p", { class: "error" }, "Cannot list the games: " + e.message));
   }
+  append(main, h("section", { class: "card", id: "home-daily", "aria-labelledby": "daily-h" },
+    h("h2", { id: "daily-h" }, "Daily puzzles"),
+    h("p", {}, "One Quizl grid and one Salvo fleet a day, the same for everyone, with a leaderboard and your streak."),
+    h("div", { class: "row" },
+      h("a", { class: "button", href: "/daily/quizl", id: "home-daily-quizl" }, "Daily Quizl"),
+      h("a", { class: "button", href: "/daily/salvo", id: "home-daily-salvo" }, "Daily Salvo"))));
   const open = h("div", { id: "home-lobby" });
   append(main, h("h2", {}, "Open tables"), open);
   call("GET", "/tables?status=open&limit=5").then(ts => {

@@ -7,6 +7,8 @@ const routes = [
   [/^\/$/, () => import("./home.js").then(m => m.home)],
   [/^\/new\/([a-z]+)$/, () => import("./home.js").then(m => m.newTable)],
   [/^\/lobby$/, () => import("./lobby.js").then(m => m.lobby)],
+  [/^\/daily$/, () => import("./daily.js").then(m => m.dailyIndex)],
+  [/^\/daily\/([a-z]+)$/, () => import("./daily.js").then(m => m.daily)],
   [/^\/replay$/, () => import("./replay.js").then(m => m.replay)],
   [/^\/(?:t|tables?)\/([A-Za-z0-9_-]+)(?:\/join)?$/, () => import("./table.js").then(m => m.table)],
 ];

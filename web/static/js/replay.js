@@ -25,6 +25,7 @@ export async function replay(main) {
   });
   const q = new URLSearchParams(location.search);
   const t = q.get("table");
+  let analyse = q.has("analyse");
   if (t) {
     try {
       const mine = seatFor(t);
@@ -50,6 +51,19 @@ export async function replay(main) {
     const list = h("ol", { class: "moves", id: "replay-moves" });
     const ctx = { table: "replay", seat: 0, view: () => current(), rules: () => ({}), lexicon: () => "", send: async () => { throw new Error("this is a replay"); }, sendSetup: async () => { throw new Error("this is a replay"); } };
     let board = null;
+    // The engines' analysis, loaded (with its drawing code) on demand.
+    let an = null, notes = null, drawing = null;
+    const panel = h("section", { id: "analysis", class: "card", "aria-label": "Analysis" });
+    async function loadAnalysis() {
+      fill(panel, h("p", { class: "muted", role: "status" }, "The engines are analysing the game…"));
+      try {
+        drawing = await import("./analysis.js");
+        an = await drawing.fetchAnalysis(t);
+        notes = drawing.notesByIndex(an);
+        fill(panel, h("h2", {}, "Analysis"), drawing.chart(an, i => { step = i; draw(); }), h("div", { id: "analysis-step" }));
+      } catch (e) { fill(panel, h("p", { class: "error", role: "alert" }, "No analysis: " + e.message)); an = null; }
+      draw();
+    }
     function current() { return step === 0 ? ans.start[seat] : ans.steps[step - 1].views[seat]; }
     function draw() {
       range.value = step;
@@ -58,7 +72,14 @@ export async function replay(main) {
       board.update(current());
       fill(list, ...ans.steps.map((s, i) => h("li", { class: i === step - 1 ? "to-move" : "", "aria-current": i === step - 1 ? "step" : null },
         h("button", { type: "button", class: "linkish", onclick: () => { step = i + 1; draw(); } }, `${i + 1}. ${s.by}: ${s.move}`),
-        s.events.filter(e => !e.to || e.to.includes(seat)).map(e => h("div", { class: "muted" }, e.text)))));
+        s.events.filter(e => !e.to || e.to.includes(seat)).map(e => h("div", { class: "muted" }, e.text)),
+        notes ? drawing.markEl(an.game, notes.get(i + 1)) : null)));
+      const at = panel.querySelector("#analysis-step");
+      if (at && an.game === "salvo") {
+        let n = null;
+        for (let i = step; i > 0 && !n; i--) { const x = notes.get(i); if (x && x.kind === "fire") n = x; }
+        fill(at, n ? drawing.heat(an, n) : h("p", { class: "muted" }, "The probability map appears from the first salvo on."));
+      }
     }
     const go = d => { step = Math.max(0, Math.min(ans.steps.length, step + d)); draw(); };
     range.addEventListener("input", () => { step = Number(range.value); draw(); });
@@ -74,8 +95,11 @@ export async function replay(main) {
         h("button", { type: "button", id: "replay-last", class: "icon", onclick: () => { step = ans.steps.length; draw(); }, "aria-label": "Last move" }, h("span", { "aria-hidden": "true" }, "Last"), icon("last")),
         h("label", { for: "replay-seat" }, "As seen by"), seatSel),
       counter,
-      h("div", { class: "layout" }, stage, h("aside", { class: "card" }, h("h2", {}, "Moves"), list)));
+      t && !analyse ? h("button", { type: "button", id: "analyse", onclick: e => { e.target.remove(); analyse = true; loadAnalysis(); } }, "Analyse this game") : null,
+      h("div", { class: "layout" }, stage, h("aside", { class: "card" }, h("h2", {}, "Moves"), list)),
+      t ? panel : null);
     draw();
+    if (t && analyse) loadAnalysis();
     toast("Record loaded");
   }
 }

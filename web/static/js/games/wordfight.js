@@ -167,7 +167,7 @@ export function play(ctx) {
           a ? h("div", {},
             h("p", { class: a.confirmed ? "ok" : "error" }, a.confirmed ? `Score confirmed: ${a.points}` : `Audit recomputes ${a.points}, the game kept ${a.recorded}`),
             a.missed ? h("p", { class: "warn" }, `${plural(a.missed, "“cannot”")} had a legal placement`) : null,
-            h("ul", { class: "muted" }, a.lines.map(l => h("li", {}, `${l.word}: ${l.move || "no answer"}${l.points ? `, ${l.points} pts` : ""}${l.problem ? ` — ${l.problem}` : ""}${l.possible ? ` — could have gone at ${l.possible}` : ""}`)))) : null);
+            h("ul", { class: "muted" }, (a.lines || []).map(l => h("li", {}, `${l.word}: ${l.move || "no answer"}${l.points ? `, ${l.points} pts` : ""}${l.problem ? ` — ${l.problem}` : ""}${l.possible ? ` — could have gone at ${l.possible}` : ""}`)))) : null);
       })));
   }
   return { el: root, update };

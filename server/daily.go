@@ -1,0 +1,569 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"strings"
+	"time"
+
+	"parlour/game"
+	"parlour/games/quizl"
+	"parlour/games/salvo"
+	"parlour/store"
+)
+
+// dayLayout writes a daily puzzle's day, a UTC date.
+const dayLayout = "2006-01-02"
+
+// dailyBoardSize is the most entries a day's leaderboard lists, and
+// dailyHistory the most days of a player's daily history.
+const (
+	dailyBoardSize = 100
+	dailyHistory   = 366
+)
+
+// dailyTitle returns the title of a game with a daily puzzle, and false
+// for the others.
+func dailyTitle(name string) (string, bool) {
+	switch name {
+	case "quizl":
+		return "Quizl", true
+	case "salvo":
+		return "Salvo", true
+	}
+	return "", false
+}
+
+// DailyResult is one player's attempt at a daily puzzle: its table and,
+// once the game is over, how it went. Nothing in it gives the puzzle
+// away.
+type DailyResult struct {
+	Game string `json:"game"`
+	Day  string `json:"day"`
+	Name string `json:"name"`
+	// Ranked is set for players with accounts; guests play unranked.
+	Ranked bool `json:"ranked"`
+	// Table is the attempt's table: left out of a leaderboard until the
+	// day is over, so that nobody's game spoils the puzzle.
+	Table    string `json:"table,omitempty"`
+	Finished bool   `json:"finished"`
+	// Solved: Quizl's password announced, Salvo's fleet rightly outlined.
+	Solved bool `json:"solved"`
+	// Moves counts calls (Quizl) or salvos (Salvo); Wrong the wrong
+	// announcements or outlines.
+	Moves   int     `json:"moves"`
+	Wrong   int     `json:"wrong"`
+	Seconds float64 `json:"seconds"`
+	// Marks pictures the squares used, rows separated by "/": "#" used,
+	// "." not.
+	Marks string `json:"marks,omitempty"`
+	// Share is the result as a text to share: no letter, no ship.
+	Share string `json:"share,omitempty"`
+	// Rank is the place on the day's leaderboard (1 is best), 0 off it.
+	Rank int `json:"rank,omitempty"`
+}
+
+// Daily answers GET /api/v1/daily/{game}: today's puzzle and the asker's
+// attempt at it.
+type Daily struct {
+	Game  string `json:"game"`
+	Title string `json:"title"`
+	// Day is today, by the server's clock; Next when the next day starts.
+	Day  string    `json:"day"`
+	Next time.Time `json:"next"`
+	// Yesterday is the previous day, whose games may now be replayed.
+	Yesterday string `json:"yesterday"`
+	// Attempt is the asker's attempt at today's puzzle, or null.
+	Attempt *DailyResult `json:"attempt"`
+	// Streak counts the days in a row, up to today or yesterday, the
+	// asker solved the puzzle.
+	Streak int `json:"streak"`
+}
+
+// DailyRefusal is the answer to a second attempt at a day's puzzle: the
+// refusal and the first attempt.
+type DailyRefusal struct {
+	Err     string      `json:"error"`
+	Attempt DailyResult `json:"attempt"`
+}
+
+func (e *DailyRefusal) Error() string { return e.Err }
+
+// DailyBoard is a day's leaderboard of one game's puzzle.
+type DailyBoard struct {
+	Game string `json:"game"`
+	Day  string `json:"day"`
+	// Over is set once the day has ended: the entries then name their
+	// tables, to be replayed and analysed.
+	Over    bool          `json:"over"`
+	Entries []DailyResult `json:"entries"`
+}
+
+// DailyRecord is a player's daily puzzles of one game: the streak and the
+// attempts, the latest first.
+type DailyRecord struct {
+	Streak  int           `json:"streak"`
+	Best    int           `json:"best"`
+	Played  int           `json:"played"`
+	Solved  int           `json:"solved"`
+	History []DailyResult `json:"history"`
+}
+
+func (s *Service) dailies() (store.Dailies, error) {
+	ds, ok := s.st.(store.Dailies)
+	if !ok {
+		return nil, refuse(http.StatusNotImplemented, "this server keeps no daily puzzles")
+	}
+	return ds, nil
+}
+
+func dailyGame(name string) (string, error) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	title, ok := dailyTitle(name)
+	if !ok {
+		return "", refuse(http.StatusNotFound, "there is no daily puzzle of %q: there are daily quizl and daily salvo", clip(name))
+	}
+	return title, nil
+}
+
+// today returns the day of game's puzzle now: the day of the service's
+// clock in UTC, but never a day before the latest puzzle already made,
+// so that a clock set back neither reopens a past day nor makes a second
+// puzzle of one.
+func (s *Service) today(ctx context.Context, ds store.Dailies, name string) (string, error) {
+	day := s.now().UTC().Format(dayLayout)
+	latest, err := ds.LatestDailyDay(ctx, name)
+	if err != nil {
+		return "", err
+	}
+	return max(day, latest), nil
+}
+
+// daySeed is the seed of game's puzzle on day: the same everywhere.
+func daySeed(name, day string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte("parlour daily " + name + " " + day))
+	return h.Sum64()
+}
+
+// puzzle returns game's puzzle of day, making it the first time: the
+// strong computer's setup from the day's seed. The store keeps the first
+// one made, so every player gets the same.
+func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string) (store.DailyPuzzle, error) {
+	g, err := s.games.Lookup(name)
+	if err != nil {
+		return store.DailyPuzzle{}, err
+	}
+	lex, err := s.lexicon("")
+	if err != nil {
+		return store.DailyPuzzle{}, err
+	}
+	seed := daySeed(name, day)
+	// The day's seed goes to the computer alone: the Quizl grid maker
+	// mixes the bot's seed with the table's, and one seed in both would
+	// cancel out to the same grid every day.
+	cfg := game.Config{Players: []string{"daily"}, Rules: game.Defaults(g.Options()), Lexicon: lex}
+	var raw json.RawMessage
+	if s.cfg.NewBot != nil {
+		bot, err := s.cfg.NewBot(name, game.Strong, seed, lex)
+		if err == nil {
+			bctx, cancel := context.WithTimeout(ctx, max(s.cfg.BotTimeout, 30*time.Second))
+			raw, err = bot.Setup(bctx, cfg, 0)
+			cancel()
+		}
+		if err != nil {
+			s.log.Warn("daily puzzle: the strong computer made none, so a random one", "game", name, "day", day, "err", err)
+			raw = nil
+		}
+	}
+	if raw == nil {
+		if raw, err = g.AutoSetup(cfg, 0, seed); err != nil {
+			return store.DailyPuzzle{}, fmt.Errorf("making the daily %s of %s: %w", name, day, err)
+		}
+	}
+	if raw, err = g.CheckSetup(cfg, 0, raw); err != nil {
+		return store.DailyPuzzle{}, fmt.Errorf("making the daily %s of %s: %w", name, day, err)
+	}
+	return ds.PutDailyPuzzle(ctx, store.DailyPuzzle{Game: name, Day: day, Setup: raw, Created: s.now().UTC()})
+}
+
+// DailyToday returns today's puzzle of game with p's attempt at it, if
+// any (p may be nil).
+func (s *Service) DailyToday(ctx context.Context, p *Principal, name string) (Daily, error) {
+	title, err := dailyGame(name)
+	if err != nil {
+		return Daily{}, err
+	}
+	name = strings.ToLower(strings.TrimSpace(name))
+	ds, err := s.dailies()
+	if err != nil {
+		return Daily{}, err
+	}
+	day, err := s.today(ctx, ds, name)
+	if err != nil {
+		return Daily{}, err
+	}
+	d, _ := time.Parse(dayLayout, day)
+	out := Daily{Game: name, Title: title, Day: day, Next: d.AddDate(0, 0, 1), Yesterday: d.AddDate(0, 0, -1).Format(dayLayout)}
+	if p == nil {
+		return out, nil
+	}
+	a, err := ds.DailyAttempt(ctx, name, day, p.Identity)
+	switch {
+	case err == nil:
+		if a, err = s.settle(ctx, ds, a); err != nil {
+			return Daily{}, err
+		}
+		r := s.dailyResult(a, true)
+		out.Attempt = &r
+	case !errors.Is(err, store.ErrNotFound):
+		return Daily{}, err
+	}
+	hist, err := s.dailyHistory(ctx, ds, p.Identity, name)
+	if err != nil {
+		return Daily{}, err
+	}
+	out.Streak, _ = streaks(hist, day)
+	return out, nil
+}
+
+// DailyStart starts p's one attempt at today's puzzle of game: a
+// one-seat table against the day's hidden setup. A second attempt is
+// refused with a *DailyRefusal that carries the first.
+func (s *Service) DailyStart(ctx context.Context, p *Principal, name string) (Seated, error) {
+	if _, err := dailyGame(name); err != nil {
+		return Seated{}, err
+	}
+	name = strings.ToLower(strings.TrimSpace(name))
+	if p == nil {
+		return Seated{}, refuse(http.StatusUnauthorized, "the daily puzzle is played under an identity: get one first (POST /api/v1/identity) or sign in")
+	}
+	ds, err := s.dailies()
+	if err != nil {
+		return Seated{}, err
+	}
+	s.dailyMu.Lock()
+	defer s.dailyMu.Unlock()
+	day, err := s.today(ctx, ds, name)
+	if err != nil {
+		return Seated{}, err
+	}
+	if a, err := ds.DailyAttempt(ctx, name, day, p.Identity); err == nil {
+		if a, err = s.settle(ctx, ds, a); err != nil {
+			return Seated{}, err
+		}
+		return Seated{}, &DailyRefusal{Err: fmt.Sprintf("you have already played the daily %s of %s: one attempt a day", name, day), Attempt: s.dailyResult(a, true)}
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return Seated{}, err
+	}
+	pz, err := s.puzzle(ctx, ds, name, day)
+	if err != nil {
+		return Seated{}, err
+	}
+	who, err := s.askerFor(ctx, p, "")
+	if err != nil {
+		return Seated{}, err
+	}
+	seated, err := s.create(ctx, p, CreateRequest{Game: name, Seats: []string{"me"}, Private: true},
+		&preset{daily: name + "/" + day, setup: pz.Setup, seed: daySeed(name, day)})
+	if err != nil {
+		return Seated{}, err
+	}
+	a := store.DailyAttempt{Game: name, Day: day, Identity: p.Identity, Name: who.name, Account: who.account, Table: seated.Table, Started: s.now().UTC()}
+	if err := ds.StartDaily(ctx, a); err != nil {
+		return Seated{}, fmt.Errorf("storing the daily attempt: %w", err)
+	}
+	return seated, nil
+}
+
+// settle stores the result of attempt a once its game is over, and
+// returns a as it stands.
+func (s *Service) settle(ctx context.Context, ds store.Dailies, a store.DailyAttempt) (store.DailyAttempt, error) {
+	if a.Finished {
+		return a, nil
+	}
+	t, err := s.table(ctx, a.Table)
+	if err != nil {
+		return a, fmt.Errorf("reading the daily table: %w", err)
+	}
+	t.mu.Lock()
+	if t.st == nil || t.st.Result().Status != game.Finished {
+		t.mu.Unlock()
+		return a, nil
+	}
+	switch st := t.st.(type) {
+	case *quizl.State:
+		r := st.DailyTally()
+		a.Solved, a.Moves, a.Wrong, a.Marks = r.Solved, r.Moves, r.Wrong, r.Marks
+	case *salvo.State:
+		r := st.DailyTally()
+		a.Solved, a.Moves, a.Wrong, a.Marks = r.Solved, r.Moves, r.Wrong, r.Marks
+	default:
+		t.mu.Unlock()
+		return a, fmt.Errorf("table %s of a daily %s holds a game of %s", a.Table, a.Game, t.g.Name())
+	}
+	end := a.Started
+	if n := len(t.moves); n > 0 && t.moves[n-1].At != nil {
+		end = *t.moves[n-1].At
+	}
+	t.mu.Unlock()
+	a.Millis = max(0, end.Sub(a.Started).Milliseconds())
+	a.Finished = true
+	if err := ds.FinishDaily(ctx, a); err != nil {
+		return a, err
+	}
+	return a, nil
+}
+
+// dailyHistory returns identity's attempts at the puzzles of game name,
+// the latest day first, each one whose game has ended since settled.
+func (s *Service) dailyHistory(ctx context.Context, ds store.Dailies, identity, name string) ([]store.DailyAttempt, error) {
+	hist, err := ds.DailyHistory(ctx, identity, name, dailyHistory)
+	if err != nil {
+		return nil, err
+	}
+	for i, h := range hist {
+		if !h.Finished {
+			if hist[i], err = s.settle(ctx, ds, h); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return hist, nil
+}
+
+// dailyResult shows attempt a; the table only when withTable.
+func (s *Service) dailyResult(a store.DailyAttempt, withTable bool) DailyResult {
+	r := DailyResult{Game: a.Game, Day: a.Day, Name: a.Name, Ranked: a.Account, Finished: a.Finished,
+		Solved: a.Solved, Moves: a.Moves, Wrong: a.Wrong, Seconds: float64(a.Millis) / 1000, Marks: a.Marks}
+	if withTable {
+		r.Table = a.Table
+	}
+	if a.Finished {
+		r.Share = shareText(a)
+	}
+	return r
+}
+
+// shareText writes a finished attempt as a text to paste anywhere: the
+// game, the day, the counts and a picture of the squares used, with no
+// letter or ship in it.
+func shareText(a store.DailyAttempt) string {
+	title, _ := dailyTitle(a.Game)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Parlour daily %s %s\n", title, a.Day)
+	unit, wrong := "call", "wrong announcement"
+	if a.Game == "salvo" {
+		unit, wrong = "salvo", "wrong outline"
+	}
+	verdict := "solved"
+	if !a.Solved {
+		verdict = "not solved"
+	}
+	fmt.Fprintf(&b, "%s: %s, %s\n", verdict, game.Count(a.Moves, unit, unit+"s"), game.Count(a.Wrong, wrong, wrong+"s"))
+	for _, row := range strings.Split(a.Marks, "/") {
+		b.WriteString(strings.NewReplacer("#", "■", ".", "□").Replace(row))
+		b.WriteByte('\n')
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// streaks returns the days in a row, up to today or (while today is not
+// solved yet) yesterday, whose puzzle was solved, and the longest such
+// run ever; hist is the latest day first.
+func streaks(hist []store.DailyAttempt, today string) (current, best int) {
+	run, prev := 0, ""
+	for _, a := range hist {
+		switch {
+		case !a.Solved:
+			run = 0
+		case run > 0 && dayBefore(prev) == a.Day:
+			run++
+		default:
+			run = 1
+		}
+		prev = a.Day
+		best = max(best, run)
+	}
+	want := today
+	for _, a := range hist {
+		if a.Day == today && !a.Solved {
+			if a.Finished {
+				return 0, best
+			}
+			want = dayBefore(today) // today's game goes on: it breaks nothing yet
+			continue
+		}
+		if a.Day != want {
+			if want != today || a.Day != dayBefore(today) {
+				break
+			}
+			want = a.Day
+		}
+		if !a.Solved {
+			break
+		}
+		current++
+		want = dayBefore(a.Day)
+	}
+	return current, best
+}
+
+// dayBefore returns the day before day.
+func dayBefore(day string) string {
+	d, err := time.Parse(dayLayout, day)
+	if err != nil {
+		return ""
+	}
+	return d.AddDate(0, 0, -1).Format(dayLayout)
+}
+
+// DailyLeaderboard returns the leaderboard of game's puzzle of day:
+// players with accounts who finished, solved first, then fewest calls or
+// salvos, fewest wrong, least time. A day after today is refused.
+func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (DailyBoard, error) {
+	if _, err := dailyGame(name); err != nil {
+		return DailyBoard{}, err
+	}
+	name = strings.ToLower(strings.TrimSpace(name))
+	if _, err := time.Parse(dayLayout, day); err != nil {
+		return DailyBoard{}, badRequest("%q is not a day: write it as 2006-01-02", clip(day))
+	}
+	ds, err := s.dailies()
+	if err != nil {
+		return DailyBoard{}, err
+	}
+	today, err := s.today(ctx, ds, name)
+	if err != nil {
+		return DailyBoard{}, err
+	}
+	if day > today {
+		return DailyBoard{}, refuse(http.StatusNotFound, "the daily %s of %s has not been set yet: today is %s", name, day, today)
+	}
+	open, err := ds.UnfinishedDailies(ctx, name, day)
+	if err != nil {
+		return DailyBoard{}, err
+	}
+	for _, a := range open {
+		if _, err := s.settle(ctx, ds, a); err != nil {
+			s.log.Warn("daily: settling an attempt", "table", a.Table, "err", err)
+		}
+	}
+	list, err := ds.DailyLeaderboard(ctx, name, day, dailyBoardSize)
+	if err != nil {
+		return DailyBoard{}, err
+	}
+	out := DailyBoard{Game: name, Day: day, Over: day < today, Entries: make([]DailyResult, len(list))}
+	for i, a := range list {
+		out.Entries[i] = s.dailyResult(a, out.Over)
+		out.Entries[i].Rank = i + 1
+	}
+	return out, nil
+}
+
+// PlayerDaily returns the daily puzzles of the player with an account
+// called name: per game, the streak and the history.
+func (s *Service) PlayerDaily(ctx context.Context, name string) (map[string]DailyRecord, error) {
+	a, _, err := s.accountNamed(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	ds, err := s.dailies()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]DailyRecord{}
+	for _, g := range []string{"quizl", "salvo"} {
+		hist, err := s.dailyHistory(ctx, ds, a.Identity, g)
+		if err != nil {
+			return nil, err
+		}
+		today, err := s.today(ctx, ds, g)
+		if err != nil {
+			return nil, err
+		}
+		rec := DailyRecord{History: make([]DailyResult, len(hist))}
+		for i, h := range hist {
+			if h.Finished {
+				rec.Played++
+			}
+			if h.Solved {
+				rec.Solved++
+			}
+			// A past day's table may be replayed; today's stays hidden.
+			rec.History[i] = s.dailyResult(h, h.Day < today)
+		}
+		rec.Streak, rec.Best = streaks(hist, today)
+		out[g] = rec
+	}
+	return out, nil
+}
+
+func (h *Handler) dailyToday(w http.ResponseWriter, r *http.Request) {
+	p, err := h.principal(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.s.DailyToday(r.Context(), p, r.PathValue("game"))
+	h.reply(w, r, res, err)
+}
+
+func (h *Handler) dailyStart(w http.ResponseWriter, r *http.Request) {
+	p, err := h.principal(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.s.DailyStart(r.Context(), p, r.PathValue("game"))
+	var dr *DailyRefusal
+	if errors.As(err, &dr) {
+		writeJSON(w, http.StatusConflict, dr)
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, res)
+}
+
+func (h *Handler) dailyBoard(w http.ResponseWriter, r *http.Request) {
+	res, err := h.s.DailyLeaderboard(r.Context(), r.PathValue("game"), r.PathValue("date"))
+	h.reply(w, r, res, err)
+}
+
+func (h *Handler) playerDaily(w http.ResponseWriter, r *http.Request) {
+	res, err := h.s.PlayerDaily(r.Context(), r.PathValue("name"))
+	h.reply(w, r, res, err)
+}
+
+// dailyShut refuses p a look at table t while t is an attempt at a daily
+// puzzle whose day is not over and p does not sit at it: a finished
+// attempt shows the day's grid or fleet, which would spoil the puzzle for
+// everyone still to play it.
+func (s *Service) dailyShut(ctx context.Context, p *Principal, t *table) error {
+	t.mu.Lock()
+	daily, seat := t.m.Daily, t.seatOf(p)
+	t.mu.Unlock()
+	if daily == "" || seat >= 0 {
+		return nil
+	}
+	name, day, _ := strings.Cut(daily, "/")
+	ds, err := s.dailies()
+	if err != nil {
+		return err
+	}
+	today, err := s.today(ctx, ds, name)
+	if err != nil {
+		return err
+	}
+	if day < today {
+		return nil
+	}
+	return refuse(http.StatusForbidden, "this is somebody's attempt at today's daily %s: it opens to everyone when the day ends, at midnight UTC", name)
+}

@@ -1,0 +1,313 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/server"
+	"parlour/store"
+)
+
+// account signs up name on e and answers its token.
+func (e *clockEnv) account(name string) string {
+	e.t.Helper()
+	st, b := e.call("POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": "correct horse " + name})
+	if st != 201 {
+		e.t.Fatalf("sign up %s: %d %s", name, st, b)
+	}
+	var s server.Session
+	json.Unmarshal(b, &s)
+	return s.Token
+}
+
+// daily answers GET /api/v1/daily/{g} for token.
+func (e *clockEnv) daily(g, token string) server.Daily {
+	e.t.Helper()
+	st, b := e.call("GET", "/api/v1/daily/"+g, token, nil)
+	if st != 200 {
+		e.t.Fatalf("daily %s: %d %s", g, st, b)
+	}
+	var d server.Daily
+	json.Unmarshal(b, &d)
+	return d
+}
+
+// board answers the leaderboard of g's puzzle of day.
+func (e *clockEnv) board(g, day string) server.DailyBoard {
+	e.t.Helper()
+	st, b := e.call("GET", "/api/v1/daily/"+g+"/"+day+"/leaderboard", "", nil)
+	if st != 200 {
+		e.t.Fatalf("leaderboard %s %s: %d %s", g, day, st, b)
+	}
+	var d server.DailyBoard
+	json.Unmarshal(b, &d)
+	return d
+}
+
+// playDaily starts token's attempt at today's g and plays moves, each
+// accepted; it answers the table and the seat's token.
+func (e *clockEnv) playDaily(g, token string, moves ...string) (string, string) {
+	e.t.Helper()
+	st, b := e.call("POST", "/api/v1/daily/"+g, token, nil)
+	if st != 201 {
+		e.t.Fatalf("start the daily %s: %d %s", g, st, b)
+	}
+	var s server.Seated
+	json.Unmarshal(b, &s)
+	for _, m := range moves {
+		e.move(s.Table, s.Token, m)
+	}
+	return s.Table, s.Token
+}
+
+// move plays m at table id with the seat's token; it must be accepted.
+func (e *clockEnv) move(id, token, m string) {
+	e.t.Helper()
+	if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", token, map[string]any{"move": m}); st != 200 {
+		e.t.Fatalf("move %q: %d %s", m, st, b)
+	}
+}
+
+// password reads the stored daily Quizl password of day.
+func (e *clockEnv) password(day string) string {
+	e.t.Helper()
+	p, err := e.db.PutDailyPuzzle(context.Background(), store.DailyPuzzle{Game: "quizl", Day: day, Setup: []byte("{}")})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var s struct{ Password string }
+	if err := json.Unmarshal(p.Setup, &s); err != nil || s.Password == "" {
+		e.t.Fatalf("the stored puzzle of %s: %s (%v)", day, p.Setup, err)
+	}
+	return s.Password
+}
+
+// TestDailyAcrossDays plays daily puzzles over three days of an injected
+// clock: one puzzle a day for everyone, one attempt each, the ranking,
+// guests unranked, streaks, the day's end opening its tables, a clock
+// set back that reopens nothing, and the bad inputs.
+func TestDailyAcrossDays(t *testing.T) {
+	e := newClockEnv(t) // 2026-03-01 12:00 UTC
+	ann, ben, gus := e.account("Ann"), e.account("Ben"), e.identity("Gus")
+
+	d := e.daily("quizl", ann)
+	if d.Day != "2026-03-01" || d.Attempt != nil || d.Yesterday != "2026-02-28" || !d.Next.Equal(time.Date(2026, 3, 2, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("today before playing: %+v", d)
+	}
+	// Ann: two calls then the password; Ben three calls; Gus, a guest,
+	// one call: the best, but unranked.
+	annTable, annSeat := e.playDaily("quizl", ann, "50", "51")
+	pw := e.password("2026-03-01")
+	benTable, _ := e.playDaily("quizl", ben, "52", "53", "54", "say "+pw)
+	e.playDaily("quizl", gus, "60", "say "+pw)
+
+	d = e.daily("quizl", ben)
+	if d.Attempt == nil || !d.Attempt.Finished || !d.Attempt.Solved || d.Attempt.Moves != 3 || d.Attempt.Wrong != 0 || d.Attempt.Table != benTable || d.Streak != 1 {
+		t.Fatalf("Ben's result: %+v", d)
+	}
+	if strings.Contains(d.Attempt.Share, pw) || !strings.Contains(d.Attempt.Share, "solved: 3 calls, 0 wrong announcements") {
+		t.Errorf("Ben's share text:\n%s", d.Attempt.Share)
+	}
+	lines := strings.Split(d.Attempt.Share, "\n")
+	if len(lines) != 7 || lines[2] != "□□■■■" || lines[3] != "□□□□□" {
+		t.Errorf("Ben's share grid:\n%s", d.Attempt.Share)
+	}
+	for _, l := range lines[2:] {
+		if strings.Trim(l, "■□") != "" {
+			t.Errorf("a share line with more than marks: %q", l)
+		}
+	}
+
+	// While the day lasts, nobody but Ben sees his finished game: it
+	// would show the grid.
+	for _, path := range []string{"", "/record", "/analysis", "/events?since=0"} {
+		if st, b := e.call("GET", "/api/v1/tables/"+benTable+path, gus, nil); st != 403 || !strings.Contains(string(b), "today's daily quizl") {
+			t.Errorf("Gus reads Ben's table%s today: %d %s", path, st, clip(b))
+		}
+		if st, b := e.call("GET", "/api/v1/tables/"+benTable+path, "", nil); st != 403 {
+			t.Errorf("a stranger reads Ben's table%s today: %d %s", path, st, clip(b))
+		}
+	}
+	if st, b := e.call("GET", "/api/v1/tables/"+benTable+"/record", ben, nil); st != 200 || !strings.Contains(string(b), pw) {
+		t.Errorf("Ben reads his own record: %d %s", st, clip(b))
+	}
+	if st, b := e.call("GET", "/api/v1/tables/"+benTable+"/analysis", ben, nil); st != 200 {
+		t.Errorf("Ben reads his own analysis: %d %s", st, clip(b))
+	}
+	if st, b := e.call("GET", "/api/v1/tables/"+benTable+"/analysis", gus, nil); st != 403 {
+		t.Errorf("Gus reads Ben's analysis once it is cached: %d %s", st, clip(b))
+	}
+
+	// A second attempt is refused with the first result.
+	st, b := e.call("POST", "/api/v1/daily/quizl", ben, nil)
+	var refusal server.DailyRefusal
+	json.Unmarshal(b, &refusal)
+	if st != 409 || refusal.Attempt.Moves != 3 || !refusal.Attempt.Solved || !strings.Contains(refusal.Err, "already played") {
+		t.Fatalf("a second attempt: %d %s", st, b)
+	}
+
+	// Today's leaderboard: Ben only (Ann still playing, Gus a guest),
+	// with no table to spoil the puzzle.
+	bd := e.board("quizl", "2026-03-01")
+	if bd.Over || len(bd.Entries) != 1 || bd.Entries[0].Name != "Ben" || bd.Entries[0].Table != "" || bd.Entries[0].Rank != 1 {
+		t.Fatalf("today's leaderboard: %+v", bd)
+	}
+	g := e.daily("quizl", gus)
+	if g.Attempt == nil || !g.Attempt.Solved || g.Attempt.Ranked || g.Attempt.Moves != 1 {
+		t.Errorf("the guest's result: %+v", g.Attempt)
+	}
+
+	// Ann finishes after Ben, with fewer calls: she ranks first.
+	e.move(annTable, annSeat, "say "+pw)
+	bd = e.board("quizl", "2026-03-01")
+	if len(bd.Entries) != 2 || bd.Entries[0].Name != "Ann" || bd.Entries[0].Moves != 2 || bd.Entries[1].Name != "Ben" {
+		t.Fatalf("the leaderboard after Ann: %+v", bd)
+	}
+
+	// Salvo: one salvo, then a resignation.
+	e.playDaily("salvo", ann, "fire A1 B2 C3 D4 E5", "resign")
+	s := e.daily("salvo", ann)
+	if s.Attempt == nil || !s.Attempt.Finished || s.Attempt.Solved || s.Attempt.Moves != 1 || strings.Count(s.Attempt.Marks, "#") != 5 || s.Streak != 0 {
+		t.Fatalf("Ann's salvo: %+v", s.Attempt)
+	}
+
+	// Midnight UTC: a new day and a new puzzle; yesterday's tables open.
+	e.clock.Advance(12 * time.Hour)
+	d = e.daily("quizl", ann)
+	if d.Day != "2026-03-02" || d.Attempt != nil || d.Streak != 1 {
+		t.Fatalf("the next day: %+v", d)
+	}
+	bd = e.board("quizl", "2026-03-01")
+	if !bd.Over || len(bd.Entries) != 2 || bd.Entries[0].Table != annTable {
+		t.Fatalf("yesterday's leaderboard: %+v", bd)
+	}
+	for _, path := range []string{"", "/record", "/analysis"} {
+		if st, b := e.call("GET", "/api/v1/tables/"+annTable+path, gus, nil); st != 200 {
+			t.Errorf("yesterday's table%s: %d %s", path, st, clip(b))
+		}
+	}
+	tb, tok := e.playDaily("quizl", ann, "50")
+	e.move(tb, tok, "say "+e.password("2026-03-02"))
+	if e.password("2026-03-02") == pw {
+		t.Errorf("the 1st and the 2nd share their password %s", pw)
+	}
+	if d := e.daily("quizl", ann); d.Streak != 2 {
+		t.Errorf("Ann's streak after two days: %d", d.Streak)
+	}
+
+	// The server's clock goes back a day: today stays the 2nd, nothing
+	// reopens. Ben, who played on the 1st, plays the 2nd's puzzle.
+	e.clock.Advance(-24 * time.Hour)
+	if d := e.daily("quizl", ben); d.Day != "2026-03-02" || d.Attempt != nil {
+		t.Fatalf("after the clock went back: %+v", d)
+	}
+	tb, tok = e.playDaily("quizl", ben, "51")
+	e.move(tb, tok, "say "+e.password("2026-03-02"))
+	if d := e.daily("quizl", ben); d.Attempt == nil || d.Attempt.Day != "2026-03-02" || d.Streak != 2 {
+		t.Fatalf("Ben's attempt after the clock went back: %+v", d)
+	}
+	if st, b := e.call("POST", "/api/v1/daily/quizl", ann, nil); st != 409 {
+		t.Errorf("Ann again after the clock went back: %d %s", st, b)
+	}
+
+	// Two days on, a restart: the results and streaks stay; a day missed
+	// ends the streak.
+	e.clock.Advance(72 * time.Hour) // 2026-03-04 12:00
+	e.stop()
+	e.start()
+	if d := e.daily("quizl", ann); d.Day != "2026-03-04" || d.Streak != 0 {
+		t.Errorf("after a missed day: %+v", d)
+	}
+	st, b = e.call("GET", "/api/v1/players/Ann/daily", "", nil)
+	var prof map[string]server.DailyRecord
+	json.Unmarshal(b, &prof)
+	if st != 200 || prof["quizl"].Best != 2 || prof["quizl"].Played != 2 || len(prof["quizl"].History) != 2 || prof["quizl"].History[0].Table == "" || prof["salvo"].Played != 1 {
+		t.Errorf("Ann's daily profile: %d %s", st, b)
+	}
+
+	// Bad input.
+	for _, c := range []struct {
+		method, path, token string
+		status              int
+	}{
+		{"GET", "/api/v1/daily/chess", ann, 404},
+		{"POST", "/api/v1/daily/nymphabet", ann, 404},
+		{"POST", "/api/v1/daily/quizl", "", 401},
+		{"GET", "/api/v1/daily/quizl/yesterday/leaderboard", "", 400},
+		{"GET", "/api/v1/daily/quizl/2026-02-30/leaderboard", "", 400},
+		{"GET", "/api/v1/daily/quizl/2026-03-05/leaderboard", "", 404},
+		{"GET", "/api/v1/daily/chess/2026-03-01/leaderboard", "", 404},
+		{"GET", "/api/v1/players/Nobody/daily", "", 404},
+	} {
+		if st, b := e.call(c.method, c.path, c.token, nil); st != c.status || !strings.Contains(string(b), `"error"`) {
+			t.Errorf("%s %s: %d %s, want %d", c.method, c.path, st, b, c.status)
+		}
+	}
+}
+
+// TestDailyOneAttemptAtOnce sends one player's first attempt eight times
+// at once: one table is made, the others are refused with it.
+func TestDailyOneAttemptAtOnce(t *testing.T) {
+	e := newClockEnv(t)
+	ann := e.account("Ann")
+	type answer struct {
+		st int
+		b  []byte
+	}
+	out := make(chan answer, 8)
+	for range 8 {
+		go func() {
+			st, b := e.call("POST", "/api/v1/daily/salvo", ann, nil)
+			out <- answer{st, b}
+		}()
+	}
+	made := 0
+	for range 8 {
+		a := <-out
+		switch a.st {
+		case 201:
+			made++
+		case 409:
+		default:
+			t.Errorf("an attempt: %d %s", a.st, a.b)
+		}
+	}
+	if made != 1 {
+		t.Errorf("%d attempts made, want 1", made)
+	}
+	if d := e.daily("salvo", ann); d.Attempt == nil || d.Attempt.Finished {
+		t.Errorf("Ann's attempt: %+v", d.Attempt)
+	}
+}
+
+// TestDailySameEverywhere makes the day's puzzles on two servers with
+// separate stores: the date alone decides them.
+func TestDailySameEverywhere(t *testing.T) {
+	var setups [2][2]string
+	for i := range 2 {
+		e := newClockEnv(t)
+		tok := e.identity("Ann")
+		for j, g := range []string{"quizl", "salvo"} {
+			e.playDaily(g, tok)
+			p, err := e.db.PutDailyPuzzle(context.Background(), store.DailyPuzzle{Game: g, Day: "2026-03-01", Setup: []byte("{}")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			setups[i][j] = string(p.Setup)
+		}
+		e.stop()
+	}
+	if setups[0] != setups[1] {
+		t.Errorf("two servers made different puzzles of one day:\n%v\n%v", setups[0], setups[1])
+	}
+}
+
+func clip(b []byte) string {
+	if len(b) > 300 {
+		return string(b[:300]) + "…"
+	}
+	return string(b)
+}

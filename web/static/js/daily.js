@@ -1,0 +1,97 @@
+// daily.js: the daily puzzles (docs/daily.md). /daily lists them; /daily/GAME
+// shows today's puzzle of one game: the button that starts your one
+// attempt, or your result with its share text, your streak, today's
+// leaderboard and yesterday's, whose games may be replayed and analysed.
+
+import { h, fill, append, toast } from "./dom.js";
+import { call, identityToken, rememberSeat } from "./api.js";
+import { go } from "./main.js";
+
+const titles = { quizl: "Quizl", salvo: "Salvo" };
+const about = {
+  quizl: "One grid a day, made by the strong computer, the same for everyone. Find its password with as few calls as you can. One attempt.",
+  salvo: "One hidden fleet a day, the same for everyone. Sink it and outline it rightly in as few salvos as you can. One attempt.",
+};
+
+// asker returns the token to act with: none when signed in (the session
+// cookie speaks), else this browser's guest identity.
+// The account's name is kept for the history section.
+let account = null;
+async function asker() {
+  try { account = await call("GET", "/account"); return undefined; } catch { account = null; return identityToken(); }
+}
+
+export async function dailyIndex(main) {
+  document.title = "Daily puzzles · Parlour";
+  append(main, h("h1", {}, "Daily puzzles"),
+    h("p", {}, "Each day at midnight UTC a new puzzle, the same for everyone. Players with accounts are ranked; guests may play too."),
+    h("div", { class: "cards" }, Object.keys(titles).map(g => h("section", { class: "card" },
+      h("h2", {}, "Daily " + titles[g]), h("p", {}, about[g]),
+      h("a", { class: "button primary", href: "/daily/" + g, id: "daily-" + g }, "Today's " + titles[g])))));
+}
+
+export async function daily(main, game) {
+  const title = titles[game];
+  if (!title) { append(main, h("h1", {}, "No such daily puzzle"), h("p", {}, h("a", { href: "/daily" }, "The daily puzzles"))); return; }
+  document.title = `Daily ${title} · Parlour`;
+  const err = h("p", { class: "error", role: "alert" });
+  const today = h("section", { class: "card", id: "daily-today", "aria-labelledby": "daily-h" });
+  const board = h("section", { class: "card", id: "daily-board" });
+  const past = h("section", { class: "card", id: "daily-yesterday" });
+  append(main, h("h1", { id: "daily-h" }, "Daily " + title), h("p", {}, about[game]), err, today, board, past);
+  const token = await asker();
+  let d;
+  try {
+    d = await call("GET", "/daily/" + game, undefined, token);
+  } catch (e) { err.textContent = e.message; return; }
+  fill(today, h("h2", {}, `Today, ${d.day}`), h("p", { id: "daily-streak" }, `Your streak: ${d.streak} ${d.streak === 1 ? "day" : "days"}`));
+  const a = d.attempt;
+  if (!a) {
+    append(today, h("button", { type: "button", class: "primary", id: "daily-play", onclick: start }, "Play today's puzzle"));
+  } else if (!a.finished) {
+    append(today, h("p", {}, "Your game is under way. "), h("a", { class: "button primary", href: "/t/" + a.table }, "Back to your game"));
+  } else {
+    const share = h("pre", { class: "share", id: "daily-share" }, a.share);
+    append(today, h("p", { id: "daily-result" }, result(game, a) + (a.ranked ? "" : " (as a guest: not ranked; sign in to rank)")),
+      share,
+      h("button", { type: "button", id: "daily-copy", onclick: () => copy(a.share) }, "Copy the result"));
+  }
+  drawBoard(board, game, d.day, "Today's leaderboard");
+  drawBoard(past, game, d.yesterday, `Yesterday (${d.yesterday}): replay any game with its analysis`);
+  if (account && account.name) {
+    const { dailySection } = await import("./dailyprofile.js");
+    append(main, dailySection(account.name));
+  }
+
+  async function start() {
+    try {
+      const s = await call("POST", "/daily/" + game, {}, token);
+      rememberSeat(s.table, { seat: s.seat, token: s.token, game });
+      go("/t/" + s.table);
+    } catch (e) { err.textContent = e.message; }
+  }
+}
+
+function result(game, a) {
+  const unit = game === "quizl" ? "call" : "salvo", wrong = game === "quizl" ? "wrong announcement" : "wrong outline";
+  const n = (k, w) => `${k} ${k === 1 ? w : w + "s"}`;
+  return `${a.solved ? "Solved" : "Not solved"}: ${n(a.moves, unit)}, ${n(a.wrong, wrong)}, in ${Math.round(a.seconds)} s.`;
+}
+
+async function drawBoard(el, game, day, heading) {
+  fill(el, h("h2", {}, heading));
+  let b;
+  try { b = await call("GET", `/daily/${game}/${day}/leaderboard`); } catch (e) { append(el, h("p", { class: "error" }, e.message)); return; }
+  if (!b.entries.length) { append(el, h("p", { class: "muted" }, "Nobody with an account has finished it yet.")); return; }
+  const unit = game === "quizl" ? "Calls" : "Salvos";
+  append(el, h("table", { class: "leaderboard" },
+    h("thead", {}, h("tr", {}, ["#", "Player", "Solved", unit, "Wrong", "Time", b.over ? "Game" : null].filter(Boolean).map(c => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, b.entries.map(e => h("tr", {},
+      h("td", {}, String(e.rank)), h("td", {}, e.name), h("td", {}, e.solved ? "yes" : "no"), h("td", {}, String(e.moves)),
+      h("td", {}, String(e.wrong)), h("td", {}, Math.round(e.seconds) + " s"),
+      b.over ? h("td", {}, h("a", { href: "/replay?analyse&table=" + encodeURIComponent(e.table), "aria-label": `Replay ${e.name}'s game with its analysis` }, "Replay")) : null)))));
+}
+
+async function copy(text) {
+  try { await navigator.clipboard.writeText(text); toast("Result copied"); } catch { toast("Select the result and copy it"); }
+}

@@ -1,0 +1,30 @@
+// dailyprofile.js: a player's daily puzzles (GET /api/v1/players/{name}/daily)
+// as a section of its own, for the profile page and the daily page: per
+// game the streak, the longest streak, the days played and solved, and
+// the latest results, a past day's linked to its replay with analysis.
+
+import { h, append } from "./dom.js";
+import { call } from "./api.js";
+
+const titles = { quizl: "Quizl", salvo: "Salvo" };
+
+// dailySection returns a section that fills itself with name's daily
+// puzzles; limit bounds the results listed per game.
+export function dailySection(name, limit = 10) {
+  const el = h("section", { class: "card daily-profile", id: "daily-profile", "aria-labelledby": "daily-profile-h" },
+    h("h2", { id: "daily-profile-h" }, "Daily puzzles"));
+  call("GET", `/players/${encodeURIComponent(name)}/daily`).then(d => {
+    for (const g of Object.keys(titles)) {
+      const r = d[g];
+      if (!r) continue;
+      const unit = g === "quizl" ? "calls" : "salvos";
+      append(el, h("h3", {}, "Daily " + titles[g]),
+        h("p", { class: "daily-streak", "data-game": g }, `Streak ${r.streak} · longest ${r.best} · solved ${r.solved} of ${r.played}`),
+        r.history.length ? h("ul", { class: "daily-history" }, r.history.slice(0, limit).map(a => h("li", {},
+          a.table ? h("a", { href: "/replay?analyse&table=" + encodeURIComponent(a.table) }, a.day) : a.day, ": ",
+          !a.finished ? "under way" : `${a.solved ? "solved" : "not solved"}, ${a.moves} ${unit}, ${a.wrong} wrong`))) :
+          h("p", { class: "muted" }, "Not played yet."));
+    }
+  }).catch(e => append(el, h("p", { class: "error" }, "Cannot read the daily puzzles: " + e.message)));
+  return el;
+}
