@@ -118,6 +118,11 @@ type table struct {
 	tc       tableClock // clock.go
 	here     presence   // claim.go
 	ch       tableChat  // chat.go
+
+	// pushed holds the socket messages encoded for the table's current
+	// version, one per view (see sharedUpdate); encodings of older
+	// versions are dropped at the next look.
+	pushed []*encodedUpdate
 }
 
 // version returns the table's version: one more at every change.
@@ -429,6 +434,40 @@ func (t *table) remember(s step) {
 		t.recent = t.recent[:recentSteps-1]
 	}
 	t.recent = append(t.recent, s)
+}
+
+// encodedUpdate is one update encoded as a socket message, shared by
+// every socket that follows the table with the same view: the same seat,
+// at the same version, coming from the same version. done is closed once
+// msg (or err) is set.
+type encodedUpdate struct {
+	version, since int
+	seat           game.Seat
+	done           chan struct{}
+	msg            []byte
+	err            error
+}
+
+// sharedUpdate returns the encoding of seat's update from version since
+// to the table's version, and whether this caller is the first to ask
+// (it then builds and encodes the update, and closes done). Every socket
+// of one view shares one encoding, so a change pushed to N watchers of a
+// view, or to any number of spectators, is built and encoded once. t.mu
+// must be held.
+func (t *table) sharedUpdate(seat game.Seat, since int) (e *encodedUpdate, first bool) {
+	v := t.version()
+	if len(t.pushed) > 0 && t.pushed[0].version != v {
+		clear(t.pushed)
+		t.pushed = t.pushed[:0]
+	}
+	for _, e := range t.pushed {
+		if e.seat == seat && e.since == since {
+			return e, false
+		}
+	}
+	e = &encodedUpdate{version: v, since: since, seat: seat, done: make(chan struct{})}
+	t.pushed = append(t.pushed, e)
+	return e, true
 }
 
 // uniqueName returns name, or name with a number after it, so that no two
