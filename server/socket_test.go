@@ -1,9 +1,13 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -60,4 +64,100 @@ func TestSocketCloses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSocketUpdateEncodedOncePerView checks that a change pushed to many
+// sockets is encoded once per view: every spectator gets the same bytes,
+// every socket of one seat the same bytes, and the server encodes one
+// update per view, not one per socket.
+func TestSocketUpdateEncodedOncePerView(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	hc := &client{t: t, base: srv.URL}
+	var a, b Seated
+	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
+	hc.do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
+	for _, tok := range []string{a.Token, b.Token} {
+		hc.token = tok
+		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"setup": {"number": 50}}`, nil); st != 200 {
+			t.Fatalf("setup: %d %s", st, body)
+		}
+	}
+	const spectators, seated = 6, 3
+	type sock struct {
+		c    *websocket.Conn
+		view string
+	}
+	var socks []sock
+	for i := 0; i < spectators+seated; i++ {
+		c := wsDial(t, srv, a.Table)
+		view := "spectator"
+		if i < seated {
+			view = "seat 0"
+			wsSend(t, c, fmt.Sprintf(`{"type": "hello", "token": %q}`, a.Token))
+		} else {
+			wsSend(t, c, `{"type": "hello"}`)
+		}
+		socks = append(socks, sock{c, view})
+	}
+	read := func(c *websocket.Conn) []byte {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, b, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	encoded := func() float64 { return metric(t, hc, "parlour_socket_updates_encoded_total") }
+	// pushes reads one message from every socket and checks that the
+	// sockets of one view got the same bytes and that the views differ.
+	pushes := func(what string) {
+		t.Helper()
+		got := map[string][]byte{}
+		for _, s := range socks {
+			m := read(s.c)
+			if !bytes.HasPrefix(m, []byte(`{"type":"update"`)) {
+				t.Fatalf("%s: %s got %s, want an update", what, s.view, m)
+			}
+			if prev, ok := got[s.view]; ok && !bytes.Equal(prev, m) {
+				t.Fatalf("%s: two %s sockets got different updates:\n%s\n%s", what, s.view, prev, m)
+			}
+			got[s.view] = m
+		}
+		if bytes.Equal(got["spectator"], got["seat 0"]) {
+			t.Fatalf("%s: a spectator got the seat's update %s", what, got["seat 0"])
+		}
+	}
+	pushes("first update")
+	before := encoded()
+	hc.token = a.Token
+	if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 10"}`, nil); st != 200 {
+		t.Fatalf("move: %d %s", st, body)
+	}
+	pushes("after the move")
+	if n := encoded() - before; n != 2 {
+		t.Fatalf("the move's update was encoded %v times for %d sockets of 2 views, want 2", n, len(socks))
+	}
+	if n := metric(t, hc, "parlour_socket_updates_shared_total"); n < float64(2*(len(socks)-2)) {
+		t.Fatalf("%v updates sent from a shared encoding, want at least %d", n, 2*(len(socks)-2))
+	}
+}
+
+// metric reads one counter from GET /metrics.
+func metric(t *testing.T, hc *client, name string) float64 {
+	t.Helper()
+	_, body := hc.do("GET", "/metrics", nil, nil)
+	for _, line := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no %s in /metrics", name)
+	return 0
 }
