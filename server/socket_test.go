@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"parlour/game"
 )
 
 // TestSocketCloses checks that a socket the server gives up on is closed
@@ -131,7 +133,7 @@ func TestSocketUpdateEncodedOncePerView(t *testing.T) {
 		}
 	}
 	pushes("first update")
-	before := encoded()
+	before, shared := encoded(), metric(t, hc, "parlour_socket_updates_shared_total")
 	hc.token = a.Token
 	if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 10"}`, nil); st != 200 {
 		t.Fatalf("move: %d %s", st, body)
@@ -140,8 +142,8 @@ func TestSocketUpdateEncodedOncePerView(t *testing.T) {
 	if n := encoded() - before; n != 2 {
 		t.Fatalf("the move's update was encoded %v times for %d sockets of 2 views, want 2", n, len(socks))
 	}
-	if n := metric(t, hc, "parlour_socket_updates_shared_total"); n < float64(2*(len(socks)-2)) {
-		t.Fatalf("%v updates sent from a shared encoding, want at least %d", n, 2*(len(socks)-2))
+	if n := metric(t, hc, "parlour_socket_updates_shared_total") - shared; n != float64(len(socks)-2) {
+		t.Fatalf("%v of the move's updates sent from a shared encoding, want %d", n, len(socks)-2)
 	}
 }
 
@@ -160,4 +162,64 @@ func metric(t *testing.T, hc *client, name string) float64 {
 	}
 	t.Fatalf("no %s in /metrics", name)
 	return 0
+}
+
+// TestUpdateMessageBytes checks that the shared encoding of an update
+// (its table information encoded once, spliced in) is byte for byte what
+// encoding the whole update gives, for each seat, a spectator, with and
+// without moves, before and after the end.
+func TestUpdateMessageBytes(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := []*Principal{f.principal(a.Token), f.principal(b.Token)}
+	for _, p := range ps {
+		if _, err := f.s.Setup(ctx, p, a.Table, SetupRequest{Setup: []byte(`{"number": 50}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb, err := f.s.table(ctx, a.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string) {
+		t.Helper()
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		v := tb.version()
+		for _, seat := range []game.Seat{0, 1, -1} {
+			for _, since := range []int{-1, v - 2, v - 1, v} {
+				u, err := tb.update(f.s.games, seat, since)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := encodeUpdate(u)
+				enc, err := tb.updateMessage(f.s.games, seat, since, time.Now())
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := enc()
+				if err != nil || !bytes.Equal(got, want) {
+					t.Fatalf("%s, seat %d since %d: %v\n got %s\nwant %s", what, seat, since, err, got, want)
+				}
+			}
+		}
+	}
+	check("at the start")
+	res, err := f.s.Move(ctx, ps[0], a.Table, "guess 10", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("after a move")
+	if _, err := f.s.Move(ctx, ps[res.ToMove[0]], a.Table, "guess 50", nil); err != nil {
+		t.Fatal(err)
+	}
+	check("at the end")
 }

@@ -51,6 +51,7 @@ func (s *Service) Watch(ctx context.Context, p *Principal, id string, from int) 
 		w.identity = p.Identity
 	}
 	t.arrive(w.seat, s.now())
+	t.forgetShared()
 	return w, nil
 }
 
@@ -139,17 +140,18 @@ func (w *Watcher) next(ctx context.Context, encode bool) (Update, []byte, error)
 // held, and releases it: the update is built under the lock (it reads the
 // state), encoded outside it.
 func (w *Watcher) shared(seat game.Seat, since int) ([]byte, error) {
-	e, first := w.t.sharedUpdate(seat, since)
+	now := time.Now()
+	e, first := w.t.sharedUpdate(seat, since, now)
 	if !first {
 		w.t.mu.Unlock()
 		<-e.done
 		w.s.metrics.updatesShared.Inc()
 		return e.msg, e.err
 	}
-	u, err := w.t.update(w.s.games, seat, since)
+	enc, err := w.t.updateMessage(w.s.games, seat, since, now)
 	w.t.mu.Unlock()
 	if err == nil {
-		e.msg, err = encodeUpdate(u)
+		e.msg, err = enc()
 		w.s.metrics.updatesEncoded.Inc()
 	}
 	e.err = err
@@ -181,6 +183,7 @@ func (w *Watcher) Close() {
 	w.t.mu.Lock()
 	w.t.watchers--
 	w.t.leave(w.seat, w.s.now())
+	w.t.forgetShared()
 	w.t.mu.Unlock()
 	w.s.metrics.watchers.Add(-1)
 }
