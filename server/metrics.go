@@ -29,13 +29,14 @@ type metricSet struct {
 	limited       prometheus.Counter
 	watchers      prometheus.Gauge
 	sockets       prometheus.Gauge
+	requests      [6]prometheus.Counter // by status class 1xx..5xx
+	moveLatency   latency
+
 	// updatesEncoded counts the updates encoded for sockets, and
 	// updatesShared those sent from an encoding another socket's update
-	// made (one per version and view: see table.encodedUpdate).
+	// made (one per version and view: see table.sharedUpdate).
 	updatesEncoded prometheus.Counter
 	updatesShared  prometheus.Counter
-	requests       [6]prometheus.Counter // by status class 1xx..5xx
-	moveLatency    latency
 }
 
 // latencyBuckets are the upper bounds of the move latency histogram, in
