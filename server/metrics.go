@@ -31,6 +31,12 @@ type metricSet struct {
 	sockets       prometheus.Gauge
 	requests      [6]prometheus.Counter // by status class 1xx..5xx
 	moveLatency   latency
+
+	// updatesEncoded counts the updates encoded for sockets, and
+	// updatesShared those sent from an encoding another socket's update
+	// made (one per version and view: see table.sharedUpdate).
+	updatesEncoded prometheus.Counter
+	updatesShared  prometheus.Counter
 }
 
 // latencyBuckets are the upper bounds of the move latency histogram, in
@@ -72,6 +78,8 @@ func newMetrics(s *Service) *metricSet {
 	m.limited = counter("parlour_rate_limited_total", "Requests and messages refused by a rate limit.")
 	m.watchers = gauge("parlour_watchers", "Open event streams and sockets following a table.")
 	m.sockets = gauge("parlour_websockets", "Open WebSocket connections.")
+	m.updatesEncoded = counter("parlour_socket_updates_encoded_total", "Updates encoded for WebSockets.")
+	m.updatesShared = counter("parlour_socket_updates_shared_total", "Updates sent over WebSockets from an encoding made for another socket of the same view.")
 	reqs := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "parlour_http_requests_total", Help: "HTTP requests answered, by status class."}, []string{"code"})
 	m.reg.MustRegister(reqs)
 	for c := 1; c <= 5; c++ {

@@ -56,6 +56,12 @@ func (s *socket) send(ctx context.Context, m ServerMessage) error {
 	if err != nil {
 		return err
 	}
+	return s.write(ctx, b)
+}
+
+// write sends one encoded message. Messages may be shared with other
+// sockets (Watcher.NextMessage): b is only read.
+func (s *socket) write(ctx context.Context, b []byte) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -158,12 +164,12 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 	pushErr := make(chan error, 1)
 	go func() {
 		for {
-			u, err := wt.Next(ctx)
+			b, err := wt.NextMessage(ctx)
 			if err != nil {
 				pushErr <- err
 				return
 			}
-			if err := s.send(ctx, ServerMessage{Type: "update", Update: &u}); err != nil {
+			if err := s.write(ctx, b); err != nil {
 				pushErr <- err
 				return
 			}

@@ -1,13 +1,19 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"parlour/game"
 )
 
 // TestSocketCloses checks that a socket the server gives up on is closed
@@ -60,4 +66,160 @@ func TestSocketCloses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSocketUpdateEncodedOncePerView checks that a change pushed to many
+// sockets is encoded once per view: every spectator gets the same bytes,
+// every socket of one seat the same bytes, and the server encodes one
+// update per view, not one per socket.
+func TestSocketUpdateEncodedOncePerView(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	hc := &client{t: t, base: srv.URL}
+	var a, b Seated
+	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
+	hc.do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
+	for _, tok := range []string{a.Token, b.Token} {
+		hc.token = tok
+		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"setup": {"number": 50}}`, nil); st != 200 {
+			t.Fatalf("setup: %d %s", st, body)
+		}
+	}
+	const spectators, seated = 6, 3
+	type sock struct {
+		c    *websocket.Conn
+		view string
+	}
+	var socks []sock
+	for i := 0; i < spectators+seated; i++ {
+		c := wsDial(t, srv, a.Table)
+		view := "spectator"
+		if i < seated {
+			view = "seat 0"
+			wsSend(t, c, fmt.Sprintf(`{"type": "hello", "token": %q}`, a.Token))
+		} else {
+			wsSend(t, c, `{"type": "hello"}`)
+		}
+		socks = append(socks, sock{c, view})
+	}
+	read := func(c *websocket.Conn) []byte {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, b, err := c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	encoded := func() float64 { return metric(t, hc, "parlour_socket_updates_encoded_total") }
+	// pushes reads one message from every socket and checks that the
+	// sockets of one view got the same bytes and that the views differ.
+	pushes := func(what string) {
+		t.Helper()
+		got := map[string][]byte{}
+		for _, s := range socks {
+			m := read(s.c)
+			if !bytes.HasPrefix(m, []byte(`{"type":"update"`)) {
+				t.Fatalf("%s: %s got %s, want an update", what, s.view, m)
+			}
+			if prev, ok := got[s.view]; ok && !bytes.Equal(prev, m) {
+				t.Fatalf("%s: two %s sockets got different updates:\n%s\n%s", what, s.view, prev, m)
+			}
+			got[s.view] = m
+		}
+		if bytes.Equal(got["spectator"], got["seat 0"]) {
+			t.Fatalf("%s: a spectator got the seat's update %s", what, got["seat 0"])
+		}
+	}
+	pushes("first update")
+	before, shared := encoded(), metric(t, hc, "parlour_socket_updates_shared_total")
+	hc.token = a.Token
+	if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 10"}`, nil); st != 200 {
+		t.Fatalf("move: %d %s", st, body)
+	}
+	pushes("after the move")
+	if n := encoded() - before; n != 2 {
+		t.Fatalf("the move's update was encoded %v times for %d sockets of 2 views, want 2", n, len(socks))
+	}
+	if n := metric(t, hc, "parlour_socket_updates_shared_total") - shared; n != float64(len(socks)-2) {
+		t.Fatalf("%v of the move's updates sent from a shared encoding, want %d", n, len(socks)-2)
+	}
+}
+
+// metric reads one counter from GET /metrics.
+func metric(t *testing.T, hc *client, name string) float64 {
+	t.Helper()
+	_, body := hc.do("GET", "/metrics", nil, nil)
+	for _, line := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no %s in /metrics", name)
+	return 0
+}
+
+// TestUpdateMessageBytes checks that the shared encoding of an update
+// (its table information encoded once, spliced in) is byte for byte what
+// encoding the whole update gives, for each seat, a spectator, with and
+// without moves, before and after the end.
+func TestUpdateMessageBytes(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := []*Principal{f.principal(a.Token), f.principal(b.Token)}
+	for _, p := range ps {
+		if _, err := f.s.Setup(ctx, p, a.Table, SetupRequest{Setup: []byte(`{"number": 50}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tb, err := f.s.table(ctx, a.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string) {
+		t.Helper()
+		tb.mu.Lock()
+		defer tb.mu.Unlock()
+		v := tb.version()
+		for _, seat := range []game.Seat{0, 1, -1} {
+			for _, since := range []int{-1, v - 2, v - 1, v} {
+				u, err := tb.update(f.s.games, seat, since)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, _ := encodeUpdate(u)
+				enc, err := tb.updateMessage(f.s.games, seat, since, time.Now())
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := enc()
+				if err != nil || !bytes.Equal(got, want) {
+					t.Fatalf("%s, seat %d since %d: %v\n got %s\nwant %s", what, seat, since, err, got, want)
+				}
+			}
+		}
+	}
+	check("at the start")
+	res, err := f.s.Move(ctx, ps[0], a.Table, "guess 10", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("after a move")
+	if _, err := f.s.Move(ctx, ps[res.ToMove[0]], a.Table, "guess 50", nil); err != nil {
+		t.Fatal(err)
+	}
+	check("at the end")
 }

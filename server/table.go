@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -121,6 +122,50 @@ type table struct {
 	tc       tableClock // clock.go
 	here     presence   // claim.go
 	ch       tableChat  // chat.go
+
+	// pushed holds the socket messages encoded for the table's current
+	// version, one per view (see sharedUpdate), and info the encoding of
+	// its public information that they share; encodings of older
+	// versions, or older than maxShareAge, are dropped at the next look.
+	pushed  []*encodedUpdate
+	infoEnc *encodedInfo
+}
+
+// maxShareAge bounds how long an encoded update is shared. Every watcher
+// of a change reads it within moments of each other; a watcher that comes
+// later gets its own, so that what depends on the time (a clock's time
+// left, a seat away long enough to show) is as fresh as it was before
+// updates were shared.
+const maxShareAge = 100 * time.Millisecond
+
+// encodedInfo is the encoding of the table's TableInfo at one version.
+type encodedInfo struct {
+	version int
+	made    time.Time
+	b       []byte
+}
+
+// infoJSON returns the table's public information encoded, shared by the
+// updates of every seat at one version. t.mu must be held.
+func (t *table) infoJSON(now time.Time) ([]byte, error) {
+	if e := t.infoEnc; e != nil && e.version == t.version() && now.Sub(e.made) < maxShareAge {
+		return e.b, nil
+	}
+	b, err := json.Marshal(t.info())
+	if err != nil {
+		return nil, err
+	}
+	t.infoEnc = &encodedInfo{version: t.version(), made: now, b: b}
+	return b, nil
+}
+
+// forgetShared drops the shared encodings: something they show changed
+// without a new version (a seat's connections came or went). t.mu must be
+// held.
+func (t *table) forgetShared() {
+	clear(t.pushed)
+	t.pushed = t.pushed[:0]
+	t.infoEnc = nil
 }
 
 // version returns the table's version: one more at every change.
@@ -381,7 +426,14 @@ func (t *table) moveFor(s step, seat game.Seat) MoveInfo {
 // (since < 0: none). Everything in it comes from the seat's view, the
 // events visible to the seat, and public table facts.
 func (t *table) update(reg *game.Registry, seat game.Seat, since int) (Update, error) {
-	u := Update{Version: t.version(), Seat: seat, Table: t.info()}
+	u, err := t.updateParts(reg, seat, since)
+	u.Table = t.info()
+	return u, err
+}
+
+// updateParts is update without the table's public information.
+func (t *table) updateParts(reg *game.Registry, seat game.Seat, since int) (Update, error) {
+	u := Update{Version: t.version(), Seat: seat}
 	if seat >= 0 && int(seat) < len(t.m.Seats) && !t.m.Seats[seat].Hidden {
 		u.Setup = t.m.Seats[seat].Setup
 	}
@@ -435,6 +487,84 @@ func (t *table) remember(s step) {
 		t.recent = t.recent[:recentSteps-1]
 	}
 	t.recent = append(t.recent, s)
+}
+
+// encodedUpdate is one update encoded as a socket message, shared by
+// every socket that follows the table with the same view: the same seat,
+// at the same version, coming from the same version. done is closed once
+// msg (or err) is set.
+type encodedUpdate struct {
+	version, since int
+	seat           game.Seat
+	made           time.Time
+	done           chan struct{}
+	msg            []byte
+	err            error
+}
+
+// sharedUpdate returns the encoding of seat's update from version since
+// to the table's version, and whether this caller is the first to ask
+// (it then builds and encodes the update, and closes done). Every socket
+// of one view shares one encoding, so a change pushed to N watchers of a
+// view, or to any number of spectators, is built and encoded once. t.mu
+// must be held.
+func (t *table) sharedUpdate(seat game.Seat, since int, now time.Time) (e *encodedUpdate, first bool) {
+	v := t.version()
+	if len(t.pushed) > 0 && (t.pushed[0].version != v || now.Sub(t.pushed[0].made) >= maxShareAge) {
+		clear(t.pushed)
+		t.pushed = t.pushed[:0]
+	}
+	for _, e := range t.pushed {
+		if e.seat == seat && e.since == since {
+			return e, false
+		}
+	}
+	e = &encodedUpdate{version: v, since: since, seat: seat, made: now, done: make(chan struct{})}
+	t.pushed = append(t.pushed, e)
+	return e, true
+}
+
+// updateTail is the part of an Update after its table information, for
+// updateMessage.
+type updateTail struct {
+	Setup json.RawMessage `json:"setup,omitempty"`
+	View  any             `json:"view,omitempty"`
+	Moves []MoveInfo      `json:"moves,omitempty"`
+}
+
+// updateMessage returns what encodes seat's update from version since as
+// a socket message, with no chat: the table's public information encoded
+// once for every seat at this version (infoJSON), and the rest, which
+// encode encodes outside the lock. The bytes are those of
+// json.Marshal(ServerMessage{Type: "update", Update: &u}). t.mu must be
+// held.
+func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since int, now time.Time) (encode func() ([]byte, error), err error) {
+	info, err := t.infoJSON(now)
+	if err != nil {
+		return nil, err
+	}
+	u, err := t.updateParts(reg, seat, since)
+	if err != nil {
+		return nil, err
+	}
+	return func() ([]byte, error) {
+		tail, err := json.Marshal(updateTail{Setup: u.Setup, View: u.View, Moves: u.Moves})
+		if err != nil {
+			return nil, err
+		}
+		b := make([]byte, 0, 64+len(info)+len(tail))
+		b = append(b, `{"type":"update","update":{"version":`...)
+		b = strconv.AppendInt(b, int64(u.Version), 10)
+		b = append(b, `,"seat":`...)
+		b = strconv.AppendInt(b, int64(u.Seat), 10)
+		b = append(b, `,"table":`...)
+		b = append(b, info...)
+		if len(tail) > 2 {
+			b = append(b, ',')
+		}
+		b = append(b, tail[1:]...)
+		return append(b, '}'), nil
+	}, nil
 }
 
 // uniqueName returns name, or name with a number after it, so that no two

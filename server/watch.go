@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"time"
 
@@ -53,6 +54,7 @@ func (s *Service) Watch(ctx context.Context, p *Principal, id string, from int) 
 		w.identity = p.Identity
 	}
 	t.arrive(w.seat, s.now())
+	t.forgetShared()
 	return w, nil
 }
 
@@ -64,6 +66,22 @@ func (w *Watcher) ChatFrom(n int) { w.chat = n }
 // Next returns the next Update: at once if the table changed since the
 // last one (or this is the first), else when it changes or ctx ends.
 func (w *Watcher) Next(ctx context.Context) (Update, error) {
+	u, _, err := w.next(ctx, false)
+	return u, err
+}
+
+// NextMessage is Next for a socket: it returns the next update encoded
+// as the socket's message ({"type": "update", "update": ...}). An update
+// that carries no chat and no mutes is the same for every watcher of one
+// view, so it is built and encoded once per version and view, and the
+// other watchers of that view send the same bytes.
+func (w *Watcher) NextMessage(ctx context.Context) ([]byte, error) {
+	_, b, err := w.next(ctx, true)
+	return b, err
+}
+
+// next is Next, and with encode NextMessage.
+func (w *Watcher) next(ctx context.Context, encode bool) (Update, []byte, error) {
 	for {
 		w.t.mu.Lock()
 		v := w.t.version()
@@ -83,15 +101,29 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 		// has the version the table is at (it then lists no moves).
 		if !w.sent || v > w.version || len(chat) > 0 {
 			since := w.version
-			u, err := w.t.update(w.s.games, seat, since)
-			u.Chat, u.Muted = chat, w.t.mutedBy(w.identity)
 			w.t.lastUse = time.Now()
+			muted := w.t.mutedBy(w.identity)
+			if encode && len(chat) == 0 && len(muted) == 0 {
+				b, err := w.shared(seat, since)
+				if err != nil {
+					return Update{}, nil, err
+				}
+				w.version, w.chat, w.sent = v, last, true
+				return Update{}, b, nil
+			}
+			u, err := w.t.update(w.s.games, seat, since)
+			u.Chat, u.Muted = chat, muted
 			w.t.mu.Unlock()
 			if err != nil {
-				return Update{}, err
+				return Update{}, nil, err
 			}
 			w.version, w.chat, w.sent = u.Version, last, true
-			return u, nil
+			if !encode {
+				return u, nil, nil
+			}
+			b, err := encodeUpdate(u)
+			w.s.metrics.updatesEncoded.Inc()
+			return Update{}, b, err
 		}
 		w.chat = last // nothing new this watcher may see
 		ch := w.t.awaitChange()
@@ -99,11 +131,40 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 		select {
 		case <-ch:
 		case <-ctx.Done():
-			return Update{}, ctx.Err()
+			return Update{}, nil, ctx.Err()
 		case <-w.s.ctx.Done():
-			return Update{}, refuse(http.StatusServiceUnavailable, "the server is shutting down")
+			return Update{}, nil, refuse(http.StatusServiceUnavailable, "the server is shutting down")
 		}
 	}
+}
+
+// shared returns the encoded update of seat from version since, made by
+// this watcher or by another of the same view. It is called with t.mu
+// held, and releases it: the update is built under the lock (it reads the
+// state), encoded outside it.
+func (w *Watcher) shared(seat game.Seat, since int) ([]byte, error) {
+	now := time.Now()
+	e, first := w.t.sharedUpdate(seat, since, now)
+	if !first {
+		w.t.mu.Unlock()
+		<-e.done
+		w.s.metrics.updatesShared.Inc()
+		return e.msg, e.err
+	}
+	enc, err := w.t.updateMessage(w.s.games, seat, since, now)
+	w.t.mu.Unlock()
+	if err == nil {
+		e.msg, err = enc()
+		w.s.metrics.updatesEncoded.Inc()
+	}
+	e.err = err
+	close(e.done)
+	return e.msg, err
+}
+
+// encodeUpdate encodes u as a socket message.
+func encodeUpdate(u Update) ([]byte, error) {
+	return json.Marshal(ServerMessage{Type: "update", Update: &u})
 }
 
 // Version reports the last version Next returned.
@@ -125,6 +186,7 @@ func (w *Watcher) Close() {
 	w.t.mu.Lock()
 	w.t.watchers--
 	w.t.leave(w.seat, w.s.now())
+	w.t.forgetShared()
 	w.t.mu.Unlock()
 	w.s.metrics.watchers.Add(-1)
 }

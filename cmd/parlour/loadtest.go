@@ -49,6 +49,8 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the load tool's runs (not its preparation) to this file")
 	stagger := fs.Bool("stagger", true, "before the clock starts, play each table a random part of a game, so that games end at a steady rate rather than all at once")
 	timeline := fs.Duration("timeline", 0, "also print the latency of each slice of this length of the run (e.g. 1s), to see when the slow moves came")
+	transport := fs.String("transport", "http", `how the moves go: "http" (POST .../moves on kept-alive connections) or "ws" (a WebSocket per seat, each move answered by the server's ack, the updates pushed to both seats read and counted); with ws, start the server with --conns-per-addr above 5 times --tables`)
+	idle := fs.Int("idle-sockets", 0, "instead of the runs, open this many idle spectator sockets onto the tables and report the server's memory per socket (heap from /metrics; resident set with --server-pid)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour loadtest [--url URL] [--tables N] [--rate R[,R...]] [--duration D]")
 		fmt.Fprintln(stderr, "\nDrives a running parlour serve with scripted players (see docs/performance.md).")
@@ -77,6 +79,10 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		rs = append(rs, v)
 	}
+	if *transport != "http" && *transport != "ws" {
+		fmt.Fprintf(stderr, "parlour loadtest: --transport must be http or ws, not %q\n", *transport)
+		return 2
+	}
 	if *tables < 1 || *identities < 2 || *dur <= 0 {
 		fmt.Fprintln(stderr, "parlour loadtest: --tables must be 1 or more, --identities 2 or more, --duration positive")
 		return 2
@@ -92,6 +98,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		conns: max(1, min(*conns, *tables)),
 
 		staggered: *stagger,
+		ws:        *transport == "ws",
 	}
 	if u.Port() == "" {
 		lt.addr = net.JoinHostPort(u.Hostname(), "80")
@@ -99,6 +106,13 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := lt.prepare(ctx, *identities, *tables); err != nil {
 		fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
 		return 1
+	}
+	if *idle > 0 {
+		if err := lt.idleSockets(ctx, *idle, *serverPID); err != nil {
+			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -118,11 +132,13 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		load0 := loadAverage()
 		var s0, l0 time.Duration
 		var m0 map[string]float64
+		var p0 int64
 		res, err := lt.run(ctx, r, *dur, func() {
 			// Counted from here, after the warm-up: the clock is about
 			// to start.
 			s0, l0 = cpuTime(*serverPID), cpuTime(os.Getpid())
 			m0 = lt.metrics(ctx)
+			p0 = lt.pushes.Load()
 		})
 		if err != nil {
 			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
@@ -130,6 +146,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		s1, l1 := cpuTime(*serverPID), cpuTime(os.Getpid())
 		m1 := lt.metrics(ctx)
+		p1 := lt.pushes.Load()
 		res.print(stdout)
 		if *timeline > 0 {
 			res.printTimeline(stdout, *timeline)
@@ -141,6 +158,9 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		if c, w := m1["parlour_store_commits_total"]-m0["parlour_store_commits_total"], m1["parlour_store_writes_total"]-m0["parlour_store_writes_total"]; c > 0 {
 			fmt.Fprintf(stdout, "  store: %.0f commits holding %.0f writes (%.1f a commit)\n", c, w, w/c)
+		}
+		if lt.ws && res.accepted > 0 {
+			fmt.Fprintf(stdout, "  updates pushed to the seats' sockets: %d (%.2f a move)\n", p1-p0, float64(p1-p0)/float64(res.accepted))
 		}
 		if res.accepted > 0 && *serverPID > 0 && s0 >= 0 && s1 >= 0 {
 			fmt.Fprintf(stdout, "  CPU per accepted move: server %v, load tool %v\n",
@@ -224,6 +244,8 @@ type loadtest struct {
 	live   int               // tables played at once
 
 	staggered bool // see stagger
+	ws        bool // moves go over a WebSocket per seat (--transport ws)
+	pushes    atomic.Int64
 
 	mu    sync.Mutex
 	all   []*ltTable // every table played, for the durability check
@@ -249,6 +271,7 @@ type ltTable struct {
 	acked  []string // "seat:move" in order
 	over   bool
 	errors int
+	ws     [2]*wsSeat // with --transport ws, each seat's socket
 }
 
 func (lt *loadtest) post(ctx context.Context, path, token string, body, out any) (int, error) {
@@ -315,6 +338,11 @@ func (lt *loadtest) newTable(ctx context.Context) (*ltTable, error) {
 	for i, tok := range t.seats {
 		g := lt.grids[(2*int(n)+i)%len(lt.grids)]
 		if _, err := lt.post(ctx, "/api/v1/tables/"+t.id+"/setup", tok, map[string]any{"setup": g}, nil); err != nil {
+			return nil, err
+		}
+	}
+	if lt.ws {
+		if err := lt.openSeats(ctx, t); err != nil {
 			return nil, err
 		}
 	}
@@ -606,8 +634,12 @@ func (lt *loadtest) step(c *moveConn, t *ltTable) moveOutcome {
 	seat := t.turn
 	sq := t.calls[seat]
 	mv := string([]byte{byte('0' + 5 + sq/5), byte('0' + sq%5)})
-	st, body, err := c.move(t.id, t.seats[seat], mv)
-	if err != nil {
+	var st int
+	var body []byte
+	var err error
+	if t.ws[seat] != nil {
+		st, body, err = t.ws[seat].move(mv)
+	} else if st, body, err = c.move(t.id, t.seats[seat], mv); err != nil {
 		c.close() // the next move dials again
 	}
 	var mr moveAnswer
@@ -620,6 +652,7 @@ func (lt *loadtest) step(c *moveConn, t *ltTable) moveOutcome {
 		t.calls[seat]++
 		if mr.Status == "finished" || len(mr.ToMove) == 0 {
 			t.over = true
+			t.closeSeats()
 		} else {
 			t.turn = mr.ToMove[0]
 		}
@@ -627,6 +660,7 @@ func (lt *loadtest) step(c *moveConn, t *ltTable) moveOutcome {
 	case err == nil && st >= 400 && st < 500:
 		lt.noteRefusal(st, body)
 		t.over = true
+		t.closeSeats()
 		return refused
 	default:
 		lt.noteRefusal(st, body)

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http/httptest"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"parlour/games"
+	"parlour/server"
+	"parlour/store/sqlite"
+)
+
+// TestLoadtestTransports runs a short, slow loadtest over each door
+// against a server in the test: every move is accepted and found in the
+// records afterwards, and over sockets the updates are pushed to both
+// seats (about two a move: the mover's and the opponent's).
+func TestLoadtestTransports(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := server.New(ctx, server.Config{Store: db, Games: games.Registry()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	h := server.NewHandler(s, server.Limits{})
+	srv := httptest.NewServer(h)
+	defer func() {
+		h.CloseSockets("test over")
+		srv.Close()
+	}()
+	accepted := regexp.MustCompile(`sent (\d+), accepted (\d+) .*refused 0, errors 0`)
+	pushed := regexp.MustCompile(`updates pushed to the seats' sockets: \d+ \(([0-9.]+) a move\)`)
+	for _, transport := range []string{"http", "ws"} {
+		t.Run(transport, func(t *testing.T) {
+			var out, errs bytes.Buffer
+			code := runLoadtest(ctx, []string{"--url", srv.URL, "--transport", transport, "--tables", "8", "--identities", "4", "--conns", "4",
+				"--rate", "40", "--duration", "1s"}, nil, &out, &errs)
+			t.Logf("%s%s", out.String(), errs.String())
+			if code != 0 {
+				t.Fatalf("exit %d", code)
+			}
+			m := accepted.FindSubmatch(out.Bytes())
+			if m == nil || string(m[1]) != string(m[2]) || string(m[1]) == "0" {
+				t.Fatalf("not every move accepted")
+			}
+			if !bytes.Contains(out.Bytes(), []byte("durability: all")) {
+				t.Fatalf("no durability check")
+			}
+			p := pushed.FindSubmatch(out.Bytes())
+			if transport == "http" {
+				if p != nil {
+					t.Fatalf("updates counted over HTTP")
+				}
+				return
+			}
+			if p == nil {
+				t.Fatal("no count of the updates pushed")
+			}
+			if n, _ := strconv.ParseFloat(string(p[1]), 64); n < 1.5 {
+				t.Fatalf("%v updates a move, want about 2 (both seats)", n)
+			}
+		})
+	}
+	var out bytes.Buffer
+	if code := runLoadtest(ctx, []string{"--url", srv.URL, "--tables", "2", "--identities", "4", "--idle-sockets", "20"}, nil, &out, io.Discard); code != 0 {
+		t.Fatalf("--idle-sockets: exit %d", code)
+	}
+	if !regexp.MustCompile(`20 idle sockets .*heap [-+]\d+ bytes a socket`).Match(out.Bytes()) {
+		t.Fatalf("--idle-sockets printed %s", out.String())
+	}
+}

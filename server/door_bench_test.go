@@ -1,0 +1,298 @@
+package server_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"parlour/games/quizl"
+	"parlour/lexicon"
+	"parlour/server"
+)
+
+// doorTable is one Quizl table of two scripted seats, for the benchmarks
+// of a move through each door.
+type doorTable struct {
+	id    string
+	tok   [2]string
+	turn  int
+	calls [2]int
+	socks [2]*benchSocket // over the socket door
+}
+
+// benchSocket is one seat's socket: answers to its moves come on ans,
+// and the updates pushed to it are read and dropped.
+type benchSocket struct {
+	c   *websocket.Conn
+	ans chan []byte
+}
+
+// doorBench runs one move per iteration through a door: move plays mv
+// for seat i of t and returns the answer's body (a MoveResult).
+func doorBench(b *testing.B, open func(*doorTable), move func(t *doorTable, i int, mv string) ([]byte, error)) {
+	ctx := context.Background()
+	s, db, _ := openService(b, filepath.Join(b.TempDir(), "p.db"))
+	defer db.Close()
+	defer s.Close()
+	h := server.NewHandler(s, server.Limits{ConnsPerAddr: 1 << 16, PerIdentity: 1e6, PerIdentityBurst: 1e6})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	defer h.CloseSockets("benchmark over")
+	benchBase = srv.URL
+
+	lex, err := lexicon.Load(lexicon.DefaultName)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var grids []json.RawMessage
+	for i := uint64(1); i <= 8; i++ {
+		g, err := quizl.RandomSetup(lex, i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		grids = append(grids, g.Setup())
+	}
+	made := 0
+	var mu sync.Mutex
+	newTable := func() *doorTable {
+		mu.Lock()
+		made++
+		n := made
+		mu.Unlock()
+		a, err := s.Create(ctx, nil, server.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		j, err := s.Join(ctx, nil, a.Table, server.JoinRequest{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		t := &doorTable{id: a.Table, tok: [2]string{a.Token, j.Token}}
+		for i, tok := range t.tok {
+			p, _ := s.Authenticate(ctx, tok)
+			if _, err := s.Setup(ctx, p, t.id, server.SetupRequest{Setup: grids[(2*n+i)%len(grids)]}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		open(t)
+		return t
+	}
+	// Every table a game can need is made (its sockets opened) before the
+	// clock starts: a game lasts about 45 moves, capped here at 50.
+	const n = 64
+	tables := make(chan *doorTable, n)
+	for range n {
+		tables <- newTable()
+	}
+	spares := make(chan *doorTable, b.N/40+n)
+	for range cap(spares) {
+		spares <- newTable()
+	}
+	var ru0 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	b.SetParallelism(16)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			t := <-tables
+			sq := t.calls[t.turn]
+			body, err := move(t, t.turn, fmt.Sprintf("%d%d", 5+sq/5, sq%5))
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			var res server.MoveResult
+			if err := json.Unmarshal(body, &res); err != nil {
+				b.Errorf("%v in %s", err, body)
+				return
+			}
+			t.calls[t.turn]++
+			if len(res.ToMove) == 0 || t.calls[t.turn] >= 25 {
+				for _, c := range t.socks {
+					if c != nil {
+						c.c.CloseNow()
+					}
+				}
+				select {
+				case t = <-spares:
+				default:
+					t = newTable()
+				}
+			} else {
+				t.turn = int(res.ToMove[0])
+			}
+			tables <- t
+		}
+	})
+	b.StopTimer()
+	var ru1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	cpu := time.Duration(ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano())
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/move")
+}
+
+// benchBase is the server under benchmark (one benchmark runs at a time).
+var benchBase string
+
+// BenchmarkMoveHTTP measures a move through the HTTP door: POST
+// .../moves on kept-alive connections, answered once durable. Its
+// cpu-µs/move counts the whole process: server and client.
+func BenchmarkMoveHTTP(b *testing.B) {
+	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
+	doorBench(b, func(*doorTable) {}, func(t *doorTable, i int, mv string) ([]byte, error) {
+		req, _ := http.NewRequest("POST", benchBase+"/api/v1/tables/"+t.id+"/moves", strings.NewReader(`{"move":"`+mv+`"}`))
+		req.Header.Set("Authorization", "Bearer "+t.tok[i])
+		res, err := hc.Do(req)
+		if err != nil {
+			return nil, err
+		}
+		defer res.Body.Close()
+		var buf bytes.Buffer
+		buf.ReadFrom(res.Body)
+		if res.StatusCode != 200 {
+			return nil, fmt.Errorf("%d %s", res.StatusCode, buf.Bytes())
+		}
+		return buf.Bytes(), nil
+	})
+}
+
+// BenchmarkMoveSocket measures a move through the socket door: a socket
+// per seat, the move answered by an ack once durable, and the update
+// pushed to both seats read by their sockets.
+func BenchmarkMoveSocket(b *testing.B) {
+	ctx := context.Background()
+	doorBench(b, func(t *doorTable) {
+		for i, tok := range t.tok {
+			c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(benchBase, "http")+"/api/v1/tables/"+t.id+"/socket", nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			c.SetReadLimit(1 << 20)
+			if err := c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"type":"hello","token":%q}`, tok)); err != nil {
+				b.Fatal(err)
+			}
+			bs := &benchSocket{c: c, ans: make(chan []byte, 1)}
+			go func() {
+				defer close(bs.ans)
+				for {
+					_, m, err := c.Read(ctx)
+					if err != nil {
+						return
+					}
+					if !bytes.HasPrefix(m, []byte(`{"type":"update"`)) {
+						bs.ans <- m
+					}
+				}
+			}()
+			t.socks[i] = bs
+		}
+	}, func(t *doorTable, i int, mv string) ([]byte, error) {
+		bs := t.socks[i]
+		if err := bs.c.Write(ctx, websocket.MessageText, []byte(`{"type":"move","move":"`+mv+`"}`)); err != nil {
+			return nil, err
+		}
+		m, ok := <-bs.ans
+		if !ok {
+			return nil, fmt.Errorf("the socket closed")
+		}
+		var sm server.ServerMessage
+		if err := json.Unmarshal(m, &sm); err != nil || sm.Type != "ack" {
+			return nil, fmt.Errorf("answered %s", m)
+		}
+		return json.Marshal(sm.Result)
+	})
+}
+
+// BenchmarkIdleSocketMemory reports the memory one open, idle socket
+// costs the server: 1,000 spectator sockets onto 100 tables, each past
+// its hello and first update, heap (after collection) and goroutine
+// stacks measured before and after. The clients are bare TCP connections
+// that speak the handshake by hand, so that nearly all of the growth is
+// the server's (a client holds a connection and a 4 KiB buffer).
+func BenchmarkIdleSocketMemory(b *testing.B) {
+	ctx := context.Background()
+	s, db, _ := openService(b, filepath.Join(b.TempDir(), "p.db"))
+	defer db.Close()
+	defer s.Close()
+	h := server.NewHandler(s, server.Limits{ConnsPerAddr: 1 << 16})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	defer h.CloseSockets("benchmark over")
+	var ids []string
+	for range 100 {
+		a, err := s.Create(ctx, nil, server.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ids = append(ids, a.Table)
+	}
+	const n = 1000
+	mem := func() (heap, stack uint64) {
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc, ms.StackInuse
+	}
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	for range b.N {
+		h0, s0 := mem()
+		var conns []net.Conn
+		for i := range n {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				b.Fatal(err)
+			}
+			conns = append(conns, c)
+			fmt.Fprintf(c, "GET /api/v1/tables/%s/socket HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", ids[i%len(ids)], addr)
+			r := bufio.NewReaderSize(c, 4096)
+			for {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					b.Fatal(err)
+				}
+				if line == "\r\n" {
+					break
+				}
+			}
+			// A masked text frame (mask 0) holding the hello.
+			hello := `{"type":"hello"}`
+			c.Write(append([]byte{0x81, 0x80 | byte(len(hello)), 0, 0, 0, 0}, hello...))
+			// The first update: a frame header, then its payload.
+			hdr := make([]byte, 4)
+			if _, err := io.ReadFull(r, hdr[:2]); err != nil {
+				b.Fatal(err)
+			}
+			size := int(hdr[1] & 0x7f)
+			if size == 126 {
+				io.ReadFull(r, hdr[2:4])
+				size = int(hdr[2])<<8 | int(hdr[3])
+			}
+			if _, err := io.CopyN(io.Discard, r, int64(size)); err != nil {
+				b.Fatal(err)
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+		h1, s1 := mem()
+		b.ReportMetric(float64(int64(h1)-int64(h0))/n, "heap-bytes/socket")
+		b.ReportMetric(float64(int64(s1)-int64(s0))/n, "stack-bytes/socket")
+		for _, c := range conns {
+			c.Close()
+		}
+	}
+}
