@@ -12,6 +12,7 @@ import { go } from "./main.js";
 import { load } from "./games/index.js";
 import { rulesList } from "./rulestext.js";
 import { controls as notifyControls, yourTurn } from "./notify.js";
+import { Chat, Clocks, claimBox } from "./chat.js";
 
 export async function table(main, id) {
   let mine = seatFor(id);
@@ -73,6 +74,9 @@ async function playScreen(main, id, mine) {
     h("section", { class: "card" }, h("h2", {}, "Players"), players),
     h("section", { class: "card" }, h("h2", {}, "Moves"), moves),
     h("section", { class: "card" }, tools));
+  const chat = new Chat(id, token);
+  const clocks = new Clocks();
+  append(side, chat.el);
   const guideSlot = h("div", { id: "guide-slot" });
   append(main, head, status, guideSlot, banner, h("div", { class: "layout" }, stage, side));
 
@@ -80,6 +84,7 @@ async function playScreen(main, id, mine) {
   const notifyBox = notifyControls(); // kept across redraws of the side panel
   const seen = new Set(); // versions of the moves already taken in
   let lastMove = null; // the latest move taken in, with the events this seat saw
+  const notes = []; // what the clock and claims did, in words, for the move list
   const ctx = {
     table: id,
     seat: mine.seat,
@@ -126,6 +131,7 @@ async function playScreen(main, id, mine) {
       if (!lastMove || m.version > lastMove.version) lastMove = m;
       const own = (m.events || []).filter(e => e.to && e.to.includes(u.seat));
       if (own.length && last) toast(own.map(e => e.text).join("; "));
+      for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") { notes.push(e.text); if (last) toast(e.text); }
     }
     last = u;
     const names = t.seats.map(s => s.name);
@@ -162,7 +168,10 @@ async function playScreen(main, id, mine) {
     // The move list, with what each move showed this seat.
     const list = u.view ? mod.moveList(u.view) : [];
     fill(moves, ...list.map(m => h("li", {}, m.text.startsWith(names[m.seat]) ? null : h("span", { class: "by" }, names[m.seat] + ": "), m.text, m.detail ? h("span", { class: "muted" }, " — " + m.detail) : null)));
+    for (const n of notes) append(moves, h("li", { class: "note" }, n));
     moves.scrollTop = moves.scrollHeight;
+    chat.take(u);
+    clocks.take(u, players);
 
     // Invite while seats are open.
     fill(banner);
@@ -174,6 +183,7 @@ async function playScreen(main, id, mine) {
           h("button", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { inp.select(); toast("Press Ctrl+C to copy"); } } }, "Copy"))));
     }
     if (over) append(banner, endBanner(u, names));
+    else { const c = claimBox(id, token, u, toMove); if (c) append(banner, c); }
     if (over && guideSlot.firstChild) { fill(guideSlot); for (const el of main.querySelectorAll(".guide-target")) el.classList.remove("guide-target"); }
 
     // The stage: setup, waiting, or the game.
@@ -217,6 +227,9 @@ async function playScreen(main, id, mine) {
     // Why the game ended, in words, from the game's own module: it reads
     // the final view and the last move's events (see endSummary there).
     const why = (u.view && mod.endSummary && mod.endSummary(u.view, { seat: u.seat, names, last: lastMove })) || {};
+    // A clock that ran out or a claim says so itself.
+    const forced = lastMove && (lastMove.events || []).find(e => e.kind === "timeout" || e.kind === "claim");
+    if (forced) why.reason = forced.text;
     const won = (res.winners || []).includes(u.seat);
     const box = h("div", { class: "banner end" + (won ? " won" : ""), id: "game-over" },
       h("h2", {}, "Game over: " + (why.result || resultText(t, u.seat, names))),
@@ -275,7 +288,7 @@ async function playScreen(main, id, mine) {
     } catch (e) { toast(e.message); }
   }
 
-  return () => link.close();
+  return () => { link.close(); clocks.close(); };
 }
 
 function setupText(s) {
