@@ -218,7 +218,7 @@ export async function newTable(main, name) {
       whoHelp,
       seatsBox),
     g.options.length ? h("fieldset", {}, h("legend", {}, "Rule options"), g.options.map(optionControl)) : null,
-    h("fieldset", {}, h("legend", {}, "Clock"), clockSel, clockCustom, clockHelp),
+    h("fieldset", {}, h("legend", {}, "Clock"), field("Time a turn", clockSel), clockCustom, clockHelp),
     ratedBox,
     signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players; leave blank to be a guest."),
     err,
