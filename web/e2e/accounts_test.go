@@ -237,3 +237,38 @@ func TestClockRunsOut(t *testing.T) {
 	}
 	ben.shot("clock-ran-out")
 }
+
+// TestClaimAndMute: at a table without a clock, a player who leaves on
+// their turn shows as away, and the other is offered the claim; before 5
+// minutes the server refuses it and the refusal shows in place. A muted
+// players' chat hides its messages until unmuted.
+func TestClaimAndMute(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.createTable("nymphabet", "A friend")
+	ben.join(ann.inviteLink())
+	ann.waitTurn(true)
+	ben.typeIn("#chat-text", "hello Ann")
+	ben.click("#chat-send")
+	ann.wait("Ben's message", `document.querySelector("#chat-log").textContent.includes("hello Ann")`)
+	ann.click("#mute-players")
+	ann.wait("the chat muted", `!document.querySelector("#chat-log").textContent.includes("hello Ann") && document.querySelector("#mute-players").getAttribute("aria-pressed") === "true"`)
+	ann.click("#mute-players")
+	ann.wait("the chat back", `document.querySelector("#chat-log").textContent.includes("hello Ann") && document.querySelector("#mute-players").getAttribute("aria-pressed") === "false"`)
+
+	ann.typeIn("#n-word", "abdicate")
+	ann.click("#n-controls button[type=submit]")
+	ben.waitTurn(true)
+	ben.click(`header nav a[href="/"]`) // Ben walks away on his turn
+	ben.wait("the home page", `location.pathname === "/"`)
+	ann.wait("the claim", `!!document.querySelector("#claim-button")`)
+	ann.click("#claim-button")
+	ann.wait("the refusal", `document.querySelector("#claim-error").textContent !== ""`)
+	if got := ann.text("#claim-error"); !strings.Contains(got, "cannot claim the game yet") {
+		t.Errorf("an early claim says %q", got)
+	}
+	ann.shot("claim-refused")
+	ann.accessible("the play screen with the claim")
+}

@@ -6,7 +6,7 @@
 // rematch.
 
 import { h, clear, toast, download, field, fill, append } from "./dom.js";
-import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName, identityToken } from "./api.js";
+import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./main.js";
 import { load } from "./games/index.js";
@@ -38,8 +38,8 @@ async function joinScreen(main, id) {
   const form = h("form", { class: "card stack", onsubmit: async e => {
     e.preventDefault();
     err.textContent = "";
-    const name = nameInput.value.trim();
-    setMyName(name);
+    const name = signedIn() ? "" : nameInput.value.trim(); // an account plays under its name
+    if (!signedIn()) setMyName(name);
     try {
       const ans = await call("POST", `/tables/${encodeURIComponent(id)}/join`, name ? { name } : {}, await identityToken(name));
       rememberSeat(id, { seat: ans.seat, token: ans.token, game: info && info.game });
@@ -49,7 +49,7 @@ async function joinScreen(main, id) {
     h("h1", {}, `Join ${title}`),
     info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer, ${s.level}` : s.name).join(" · ")) : null,
     info ? rulesList(info) : null,
-    field("Your name", nameInput, "Shown to the other players."),
+    signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players."),
     err,
     h("div", { class: "row" },
       h("button", { class: "primary", type: "submit", disabled: open === 0 }, open ? "Take a seat" : "The table is full"),
@@ -288,7 +288,16 @@ async function playScreen(main, id, mine) {
     } catch (e) { toast(e.message); }
   }
 
-  return () => { link.close(); clocks.close(); };
+  // Whether the player to move has walked away is no change of the table,
+  // so no update says so: while waiting for someone else at a table
+  // without a clock, look again every 10 seconds, for the claim.
+  const awayCheck = setInterval(() => {
+    const t = last && last.table;
+    if (!t || t.status !== "playing" || t.clock || last.seat < 0 || (t.to_move || []).includes(last.seat) || document.hidden) return;
+    call("GET", `/tables/${encodeURIComponent(id)}`, undefined, token).then(u => link.take(u)).catch(() => { /* the socket says when the server is gone */ });
+  }, 10000);
+
+  return () => { link.close(); clocks.close(); clearInterval(awayCheck); };
 }
 
 function setupText(s) {
