@@ -272,3 +272,55 @@ func TestClaimAndMute(t *testing.T) {
 	ann.shot("claim-refused")
 	ann.accessible("the play screen with the claim")
 }
+
+// TestAccountSettings: a guest with a game under way signs up and finds
+// the game among its own; a wrong current password and an unticked
+// deletion are refused in place; the password changes; the account is
+// deleted and its name no longer signs in.
+func TestAccountSettings(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	id := ann.createTable("nymphabet", "The computer")
+	ann.signUp("Ann", "correct horse battery")
+	ann.open("/")
+	ann.wait("the guest's game, now the account's", fmt.Sprintf(`!!document.querySelector("#my-tables a[href='/t/%s']")`, id))
+	ann.shot("home-signed-in")
+	ann.accessible("the home page signed in")
+
+	ann.open("/account")
+	ann.wait("the account screen", `!!document.querySelector("#chpw-old")`)
+	ann.accessible("the account settings")
+	ann.labelled("the account settings")
+	ann.typeIn("#chpw-old", "not my password")
+	ann.typeIn("#chpw-new", "a brand new phrase")
+	ann.click("#chpw button[type=submit]")
+	ann.wait("the refusal", `document.querySelector("#chpw-error").textContent !== ""`)
+	t.Logf("a wrong current password: %s", ann.text("#chpw-error"))
+	ann.typeIn("#chpw-old", "correct horse battery")
+	ann.typeIn("#chpw-new", "a brand new phrase")
+	ann.click("#chpw button[type=submit]")
+	ann.wait("the change", `document.querySelector("#chpw-old").value === "" && document.querySelector("#chpw-error").textContent === ""`)
+
+	ann.typeIn("#delacct-password", "a brand new phrase")
+	ann.click("#delacct button[type=submit]")
+	ann.wait("the unticked box", `document.querySelector("#delacct-error").textContent.includes("tick")`)
+	ann.click("#delacct-sure")
+	ann.click("#delacct button[type=submit]")
+	// The table under way holds a seat: the server refuses, naming it.
+	ann.wait("the server's refusal", `document.querySelector("#delacct-error").textContent.includes("`+id+`")`)
+	t.Logf("deleting with a game under way: %s", ann.text("#delacct-error"))
+	ann.open("/t/" + id)
+	ann.wait("the table", `!!document.querySelector("#turn")`)
+	eval[bool](ann, `window.confirm = () => true; true`)
+	ann.click("#resign")
+	ann.wait("the end", `!!document.querySelector("#game-over")`)
+	ann.open("/account")
+	ann.wait("the account screen", `!!document.querySelector("#delacct-password")`)
+	ann.typeIn("#delacct-password", "a brand new phrase")
+	ann.click("#delacct-sure")
+	ann.click("#delacct button[type=submit]")
+	ann.wait("signed out", `location.pathname === "/" && document.querySelector("#account-link").textContent === "Sign in"`)
+	ann.open("/players/Ann")
+	ann.wait("no such player", `(document.querySelector("#main h1")||{}).textContent === "No such player"`)
+}
