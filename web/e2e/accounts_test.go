@@ -175,6 +175,18 @@ func TestRatedGame(t *testing.T) {
 	ann.click("#games li a[href^='/replay?table=']")
 	ann.wait("the replay", `document.body.innerText.includes("Move 10 of 10")`)
 
+	// On another device (a fresh browser context), signed in as Ben, the
+	// table is Ben's seat through the session alone.
+	ben2 := newPlayer(t, b, "Ben", base)
+	ben2.open("/account")
+	ben2.wait("the sign-in form", `!!document.querySelector("#signin-name")`)
+	ben2.typeIn("#signin-name", "Ben")
+	ben2.typeIn("#signin-password", "another fine phrase")
+	ben2.click("#signin button[type=submit]")
+	ben2.wait("signed in", `document.querySelector("#account-link").textContent === "Ben"`)
+	ben2.open("/t/" + id)
+	ben2.wait("Ben's seat", `!!document.querySelector("#game-over") && document.querySelector("#players").textContent.includes("Ben (you)")`)
+
 	// Home lists the signed-in player's games from the server.
 	ben.open("/")
 	ben.wait("Ben's games", `document.querySelector("#my-finished") && document.querySelector("#my-finished").textContent.includes("Lost Nymphabet against Ann")`)
