@@ -248,6 +248,9 @@ func TestClockRunsOut(t *testing.T) {
 		}
 	}
 	ben.shot("clock-ran-out")
+	// Opened afresh, the end and the move list still say the time ran out.
+	ann.open("/t/" + strings.TrimPrefix(eval[string](ann, `location.pathname`), "/t/"))
+	ann.wait("the end again", `!!document.querySelector("#end-reason") && /ran out of time/.test(document.querySelector("#end-reason").textContent) && /ran out of time/.test(document.querySelector("#moves").textContent)`)
 }
 
 // TestClaimAndMute: at a table without a clock, a player who leaves on

@@ -138,6 +138,9 @@ async function playScreen(main, id, mine) {
       if (own.length && last) toast(own.map(e => e.text).join("; "));
       for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") { notes.push(e.text); if (last) toast(e.text); }
     }
+    // A table seen first when it is already over came without its moves:
+    // ask once for them, for what the clock or a claim did at the end.
+    if (!last && t.status === "finished" && !lastMove) pastMoves();
     last = u;
     const names = t.seats.map(s => s.name);
     const over = t.status === "finished";
@@ -269,6 +272,19 @@ async function playScreen(main, id, mine) {
   }
   function showGuide(game, focus = true) {
     import("./guide.js").then(g => { if (g.open(guideSlot, game) && focus) document.getElementById("guide-next").focus(); }).catch(e => toast(e.message));
+  }
+
+  async function pastMoves() {
+    try {
+      const text = await callText(`/tables/${encodeURIComponent(id)}/events?from=0`, token);
+      const first = JSON.parse(text.split("\n")[0]);
+      for (const m of first.moves || []) {
+        seen.add(m.version);
+        if (!lastMove || m.version > lastMove.version) lastMove = m;
+        for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") notes.push(e.text);
+      }
+      if (notes.length && last) await render(last);
+    } catch { /* the end banner says what the view alone tells */ }
   }
 
   async function downloadRecord() {
