@@ -238,6 +238,15 @@ func TestClockRunsOut(t *testing.T) {
 	ben.join(ann.inviteLink())
 	ann.waitTurn(true)
 	ann.wait("Ann's clock", `!!document.querySelector("#clock-0")`)
+	first := ann.text("#clock-0")
+	ann.wait("the clock counting down", `document.querySelector("#clock-0") && document.querySelector("#clock-0").textContent !== `+strconv.Quote(first))
+	if !eval[bool](ann, `document.querySelector("#clock-0").classList.contains("low")`) {
+		t.Errorf("ten seconds or less is not shown as low time")
+	}
+	if eval[bool](ben, `!!document.querySelector("#clock-1")`) {
+		t.Errorf("a clock shows for Ben, who is not to move")
+	}
+	t.Logf("Ann's clock read %s, then %s", first, ann.text("#clock-0"))
 	ann.shot("clock-running")
 	ann.accessible("the play screen with a clock")
 	for _, p := range []*player{ann, ben} {
