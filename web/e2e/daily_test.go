@@ -104,4 +104,11 @@ func TestDailyAccount(t *testing.T) {
 	}
 	p.accessible("the daily page signed in")
 	p.shot("daily-salvo")
+
+	// The profile shows the same daily history.
+	p.open("/players/Ann")
+	p.wait("the profile's daily section", `!!document.querySelector("#daily-profile .daily-streak[data-game=salvo]")`)
+	if got := p.text("#daily-profile .daily-streak[data-game=salvo]"); got != "Streak 0 · longest 0 · solved 0 of 1" {
+		t.Errorf("the profile's daily streak: %q", got)
+	}
 }

@@ -37,8 +37,10 @@ func (p *player) join(link string) {
 		p.fail("invite link %q is not a table of %s", link, p.base)
 	}
 	p.open(strings.TrimPrefix(link, p.base))
-	p.wait("the join form", `!!document.querySelector("#join-name")`)
-	p.typeIn("#join-name", p.name)
+	p.wait("the join form", `!!document.querySelector("#main form button[type=submit]")`)
+	if eval[bool](p, `!!document.querySelector("#join-name")`) { // an account plays under its own name
+		p.typeIn("#join-name", p.name)
+	}
 	p.click("#main form button[type=submit]")
 	p.wait("the table", `!!document.querySelector("#turn")`)
 }

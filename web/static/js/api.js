@@ -90,10 +90,29 @@ export async function gameInfo(name) {
   return (await games()).find(g => g.name === name);
 }
 
+// signedIn is the account name this browser is signed in as, or "".
+// The session itself is the server's HttpOnly cookie; this only says whom
+// to show in the header.
+export const signedIn = () => load("parlour.account", "");
+export const setSignedIn = n => save("parlour.account", n || "");
+
+// guestToken is the guest identity's token, or undefined: sent with a
+// sign-up, it makes that guest the account.
+export const guestToken = () => (load("parlour.identity", null) || {}).token;
+
+// forgetGuest drops the guest token once it has become an account's, so
+// that signing out leaves a fresh guest rather than the account.
+export function forgetGuest() {
+  try { localStorage.removeItem("parlour.identity"); } catch { /* nothing kept */ }
+}
+
 // identityToken returns this browser's guest identity token, making the
 // identity on first use, so that every seat this browser takes belongs to
 // one identity (rematches and recent games follow it).
+// Signed in to an account, it answers null: the session cookie speaks
+// for the browser then.
 export async function identityToken(name) {
+  if (signedIn()) return null;
   const id = load("parlour.identity", null);
   if (id && id.token) return id.token;
   const made = await call("POST", "/identity", name ? { name } : {});

@@ -2,7 +2,7 @@
 // table form (rule options, seats, your name).
 
 import { h, field, toast, fill, append } from "./dom.js";
-import { call, games, gameInfo, myName, setMyName, rememberSeat, recent, identityToken } from "./api.js";
+import { call, games, gameInfo, myName, setMyName, rememberSeat, recent, identityToken, signedIn } from "./api.js";
 import { go } from "./main.js";
 import { optionLabel } from "./rulestext.js";
 
@@ -45,6 +45,7 @@ export async function home(main) {
       t.seats.filter(x => x.kind !== "open").map(x => x.name).join(", ") || "nobody yet"))),
       h("p", {}, h("a", { href: "/lobby" }, "The whole lobby")));
   }).catch(e => append(open, h("p", { class: "error" }, "Cannot list the open tables: " + e.message)));
+  if (signedIn()) { append(main, myGames(signedIn())); return; }
   const mine = recent();
   append(main, h("h2", {}, "Your recent games"));
   if (!mine.length) {
@@ -54,6 +55,26 @@ export async function home(main) {
       h("li", {}, h("a", { href: "/t/" + r.table }, `${title(r.game)} · table ${r.table}`),
         " ", h("span", { class: "muted" }, new Date(r.at).toLocaleString(), r.result ? " · " + r.result : "")))));
   }
+}
+
+// myGames lists a signed-in player's games from the server: those under
+// way, then the latest finished ones.
+function myGames(name) {
+  const box = h("section", { id: "my-games", "aria-labelledby": "my-games-title" }, h("h2", { id: "my-games-title" }, "Your games"));
+  const now = h("ul", { class: "recent", id: "my-tables" }), done = h("ul", { class: "recent", id: "my-finished" });
+  append(box, h("h3", {}, "Under way"), now, h("h3", {}, "Finished"), done,
+    h("p", {}, h("a", { href: "/players/" + encodeURIComponent(name) }, "All your games and ratings")));
+  call("GET", "/identity/tables").then(a => {
+    if (!a.tables.length) append(now, h("li", { class: "muted" }, "None."));
+    for (const t of a.tables) append(now, h("li", {}, h("a", { href: "/t/" + t.id }, `${t.title} · table ${t.id}`), " ",
+      h("span", { class: "muted" }, t.status, t.rated ? " · rated" : "", " · with ", t.seats.filter(x => x.seat !== t.seat).map(x => x.kind === "open" ? "an open seat" : x.name).join(", ") || "nobody")));
+  }).catch(e => append(now, h("li", { class: "error" }, e.message)));
+  call("GET", `/players/${encodeURIComponent(name)}/games?limit=10`).then(a => {
+    if (!a.games.length) append(done, h("li", { class: "muted" }, "None yet."));
+    for (const g of a.games) append(done, h("li", {}, `${{ win: "Won", loss: "Lost", draw: "Drew" }[g.result] || g.result} ${title(g.game)} against ${g.opponents.map(o => o.name || o.kind).join(", ") || "nobody"} `,
+      h("span", { class: "muted" }, new Date(g.ended).toLocaleString()), " · ", h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${title(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
+  }).catch(e => append(done, h("li", { class: "error" }, e.message)));
+  return box;
 }
 
 const title = n => ({ quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", nymphabet: "Nymphabet" }[n] || n || "Game");
@@ -164,10 +185,35 @@ export async function newTable(main, name) {
       b.setAttribute("aria-pressed", on ? "true" : "false");
       b.classList.toggle("on", on);
     }
+    drawRated();
     whoHelp.textContent = { friend: "Chosen: a friend, who joins with the invite link the table shows you.", computer: "Chosen: the computer; pick its level below.", solo: `Chosen: ${soloName.toLowerCase()}.` }[mode] || "Chosen: the seats below.";
   }
   const whoHelp = h("p", { class: "help", id: "who-help", "aria-live": "polite" });
   drawSeats();
+
+  // The clock: none, a preset time per turn, or seconds of one's own
+  // (10 s to 7 days, as the server checks).
+  const clockSel = h("select", { id: "clock", "aria-describedby": "clock-help" },
+    [["none", "No clock"], ["30", "30 seconds a turn"], ["60", "1 minute a turn"], ["300", "5 minutes a turn"], ["86400", "1 day a turn"], ["259200", "3 days a turn"], ["custom", "Other…"]]
+      .map(([v, t]) => h("option", { value: v }, t)));
+  const clockIn = h("input", { id: "clock-seconds", type: "number", step: 1, value: 120, inputmode: "numeric" });
+  const clockCustom = h("div", { hidden: true }, field("Seconds a turn (10 to 604800, 7 days)", clockIn));
+  const clockHelp = h("p", { class: "help", id: "clock-help" }, "With a clock, a player whose time runs out loses (or, in Word Fight, cannot place the word). Without one, a player who walks away for 5 minutes on their turn can be claimed against.");
+  clockSel.addEventListener("change", () => { clockCustom.hidden = clockSel.value !== "custom"; });
+  const clockValue = () => clockSel.value === "none" ? null : Number(clockSel.value === "custom" ? clockIn.value : clockSel.value);
+
+  // Rated: only for an account, two seats, the other a friend.
+  const ratedCheck = h("input", { id: "rated", type: "checkbox", "aria-describedby": "rated-help" });
+  const ratedHelp = h("p", { class: "help", id: "rated-help" });
+  const ratedBox = h("div", { class: "field" }, h("label", { for: "rated" }, ratedCheck, " Rated game"), ratedHelp);
+  const drawRated = () => {
+    let why = "";
+    if (!signedIn()) why = "Rated games are between accounts: sign up or sign in to play one.";
+    else if (!(others.length === 1 && others[0] === "open")) why = "Rated games are for two people: choose a friend for the one other seat.";
+    ratedCheck.disabled = !!why;
+    if (why) ratedCheck.checked = false;
+    ratedHelp.textContent = why || "Both ratings change when the game ends. The rules must be the defaults (a few options, such as Nymphabet's mode, may change).";
+  };
 
   const form = h("form", { class: "stack", novalidate: true },
     h("fieldset", {}, h("legend", {}, "Who plays"),
@@ -178,7 +224,9 @@ export async function newTable(main, name) {
       whoHelp,
       seatsBox),
     g.options.length ? h("fieldset", {}, h("legend", {}, "Rule options"), g.options.map(optionControl)) : null,
-    field("Your name", nameInput, "Shown to the other players; leave blank to be a guest."),
+    h("fieldset", {}, h("legend", {}, "Clock"), field("Time a turn", clockSel), clockCustom, clockHelp),
+    ratedBox,
+    signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players; leave blank to be a guest."),
     err,
     h("button", { class: "primary", type: "submit" }, "Open the table"));
   markMode();
@@ -190,6 +238,13 @@ export async function newTable(main, name) {
     setMyName(myname);
     const body = { game: g.name, rules: readOptions(form, g.options), seats: ["me", ...others] };
     if (others.length === 0 && g.has_setup) body.maker = maker;
+    const clock = clockValue();
+    if (clock !== null) {
+      // The server checks the range and says what is wrong in its words.
+      if (!Number.isFinite(clock)) { err.textContent = "the clock needs a number of seconds"; clockIn.focus(); return; }
+      body.rules.clock = clock;
+    }
+    if (ratedCheck.checked && !ratedCheck.disabled) body.rated = true;
     if (myname) body.name = myname;
     try {
       const t = await call("POST", "/tables", body, await identityToken(myname));

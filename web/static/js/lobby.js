@@ -7,7 +7,10 @@ import { rulesInWords } from "./rulestext.js";
 export async function lobby(main) {
   document.title = "Lobby · Parlour";
   const box = h("div", { "aria-live": "polite" });
-  append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")));
+  // Who is online and challenges come from another change; they go in
+  // #lobby-players, empty (and hidden) until then.
+  append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")),
+    h("section", { id: "lobby-players", hidden: true, "aria-label": "Players online" }));
   let shown = "";
   const options = {};
   try { for (const g of await games()) options[g.name] = g.options; } catch { /* name every rule from its key */ }

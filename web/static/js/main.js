@@ -6,6 +6,9 @@ import { clear, h, append } from "./dom.js";
 const routes = [
   [/^\/$/, () => import("./home.js").then(m => m.home)],
   [/^\/new\/([a-z]+)$/, () => import("./home.js").then(m => m.newTable)],
+  [/^\/account$/, () => import("./account.js").then(m => m.account)],
+  [/^\/players\/([A-Za-z0-9_-]+)$/, () => import("./players.js").then(m => m.profile)],
+  [/^\/leaderboards$/, () => import("./players.js").then(m => m.leaderboards)],
   [/^\/lobby$/, () => import("./lobby.js").then(m => m.lobby)],
   [/^\/daily$/, () => import("./daily.js").then(m => m.dailyIndex)],
   [/^\/daily\/([a-z]+)$/, () => import("./daily.js").then(m => m.daily)],
@@ -55,3 +58,4 @@ document.addEventListener("click", e => {
 });
 window.addEventListener("popstate", route);
 route();
+import("./account.js").then(m => m.refresh()).catch(() => { /* the header keeps "Sign in" */ });

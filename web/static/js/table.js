@@ -6,15 +6,21 @@
 // rematch.
 
 import { h, clear, toast, download, field, fill, append } from "./dom.js";
-import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName, identityToken } from "./api.js";
+import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./main.js";
 import { load } from "./games/index.js";
 import { rulesList } from "./rulestext.js";
 import { controls as notifyControls, yourTurn } from "./notify.js";
+import { Chat, Clocks, claimBox } from "./chat.js";
 
 export async function table(main, id) {
   let mine = seatFor(id);
+  if (!mine && signedIn()) {
+    // An account's seat taken on another device: the session cookie acts
+    // for it (the socket's hello then carries no token).
+    try { const u = await call("GET", `/tables/${encodeURIComponent(id)}`); if (u.seat >= 0) mine = { seat: u.seat, token: null }; } catch { /* the join screen says what is wrong */ }
+  }
   if (!mine && new URLSearchParams(location.search).has("watch")) mine = { seat: -1, token: null };
   if (!mine) return joinScreen(main, id);
   return playScreen(main, id, mine);
@@ -37,8 +43,8 @@ async function joinScreen(main, id) {
   const form = h("form", { class: "card stack", onsubmit: async e => {
     e.preventDefault();
     err.textContent = "";
-    const name = nameInput.value.trim();
-    setMyName(name);
+    const name = signedIn() ? "" : nameInput.value.trim(); // an account plays under its name
+    if (!signedIn()) setMyName(name);
     try {
       const ans = await call("POST", `/tables/${encodeURIComponent(id)}/join`, name ? { name } : {}, await identityToken(name));
       rememberSeat(id, { seat: ans.seat, token: ans.token, game: info && info.game });
@@ -48,7 +54,7 @@ async function joinScreen(main, id) {
     h("h1", {}, `Join ${title}`),
     info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer, ${s.level}` : s.name).join(" · ")) : null,
     info ? rulesList(info) : null,
-    field("Your name", nameInput, "Shown to the other players."),
+    signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players."),
     err,
     h("div", { class: "row" },
       h("button", { class: "primary", type: "submit", disabled: open === 0 }, open ? "Take a seat" : "The table is full"),
@@ -73,6 +79,9 @@ async function playScreen(main, id, mine) {
     h("section", { class: "card" }, h("h2", {}, "Players"), players),
     h("section", { class: "card" }, h("h2", {}, "Moves"), moves),
     h("section", { class: "card" }, tools));
+  const chat = new Chat(id, token);
+  const clocks = new Clocks();
+  append(side, chat.el);
   const guideSlot = h("div", { id: "guide-slot" });
   append(main, head, status, guideSlot, banner, h("div", { class: "layout" }, stage, side));
 
@@ -80,6 +89,7 @@ async function playScreen(main, id, mine) {
   const notifyBox = notifyControls(); // kept across redraws of the side panel
   const seen = new Set(); // versions of the moves already taken in
   let lastMove = null; // the latest move taken in, with the events this seat saw
+  const notes = []; // what the clock and claims did, in words, for the move list
   const ctx = {
     table: id,
     seat: mine.seat,
@@ -126,7 +136,11 @@ async function playScreen(main, id, mine) {
       if (!lastMove || m.version > lastMove.version) lastMove = m;
       const own = (m.events || []).filter(e => e.to && e.to.includes(u.seat));
       if (own.length && last) toast(own.map(e => e.text).join("; "));
+      for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") { notes.push(e.text); if (last) toast(e.text); }
     }
+    // A table seen first when it is already over came without its moves:
+    // ask once for them, for what the clock or a claim did at the end.
+    if (!last && t.status === "finished" && !lastMove) pastMoves();
     last = u;
     const names = t.seats.map(s => s.name);
     const over = t.status === "finished";
@@ -162,7 +176,10 @@ async function playScreen(main, id, mine) {
     // The move list, with what each move showed this seat.
     const list = u.view ? mod.moveList(u.view) : [];
     fill(moves, ...list.map(m => h("li", {}, m.text.startsWith(names[m.seat]) ? null : h("span", { class: "by" }, names[m.seat] + ": "), m.text, m.detail ? h("span", { class: "muted" }, " — " + m.detail) : null)));
+    for (const n of notes) append(moves, h("li", { class: "note" }, n));
     moves.scrollTop = moves.scrollHeight;
+    chat.take(u);
+    clocks.take(u, players);
 
     // Invite while seats are open.
     fill(banner);
@@ -174,6 +191,7 @@ async function playScreen(main, id, mine) {
           h("button", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { inp.select(); toast("Press Ctrl+C to copy"); } } }, "Copy"))));
     }
     if (over) append(banner, endBanner(u, names));
+    else { const c = claimBox(id, token, u, toMove); if (c) append(banner, c); }
     if (over && guideSlot.firstChild) { fill(guideSlot); for (const el of main.querySelectorAll(".guide-target")) el.classList.remove("guide-target"); }
 
     // The stage: setup, waiting, or the game.
@@ -217,6 +235,9 @@ async function playScreen(main, id, mine) {
     // Why the game ended, in words, from the game's own module: it reads
     // the final view and the last move's events (see endSummary there).
     const why = (u.view && mod.endSummary && mod.endSummary(u.view, { seat: u.seat, names, last: lastMove })) || {};
+    // A clock that ran out or a claim says so itself.
+    const forced = lastMove && (lastMove.events || []).find(e => e.kind === "timeout" || e.kind === "claim");
+    if (forced) why.reason = forced.text;
     const won = (res.winners || []).includes(u.seat);
     const box = h("div", { class: "banner end" + (won ? " won" : ""), id: "game-over" },
       h("h2", {}, "Game over: " + (why.result || resultText(t, u.seat, names))),
@@ -255,6 +276,19 @@ async function playScreen(main, id, mine) {
     import("./guide.js").then(g => { if (g.open(guideSlot, game) && focus) document.getElementById("guide-next").focus(); }).catch(e => toast(e.message));
   }
 
+  async function pastMoves() {
+    try {
+      const text = await callText(`/tables/${encodeURIComponent(id)}/events?from=0`, token);
+      const first = JSON.parse(text.split("\n")[0]);
+      for (const m of first.moves || []) {
+        seen.add(m.version);
+        if (!lastMove || m.version > lastMove.version) lastMove = m;
+        for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") notes.push(e.text);
+      }
+      if (notes.length && last) await render(last);
+    } catch { /* the end banner says what the view alone tells */ }
+  }
+
   async function downloadRecord() {
     try {
       const text = await callText(`/tables/${encodeURIComponent(id)}/record`, token);
@@ -277,7 +311,16 @@ async function playScreen(main, id, mine) {
     } catch (e) { toast(e.message); }
   }
 
-  return () => link.close();
+  // Whether the player to move has walked away is no change of the table,
+  // so no update says so: while waiting for someone else at a table
+  // without a clock, look again every 10 seconds, for the claim.
+  const awayCheck = setInterval(() => {
+    const t = last && last.table;
+    if (!t || t.status !== "playing" || t.clock || last.seat < 0 || (t.to_move || []).includes(last.seat) || document.hidden) return;
+    call("GET", `/tables/${encodeURIComponent(id)}`, undefined, token).then(u => link.take(u)).catch(() => { /* the socket says when the server is gone */ });
+  }, 10000);
+
+  return () => { link.close(); clocks.close(); clearInterval(awayCheck); };
 }
 
 function setupText(s) {

@@ -1,0 +1,115 @@
+// account.js: the account screen (sign up, sign in, change password,
+// delete the account, sign out) and the header's account link. The
+// session is the HttpOnly cookie the server sets: this page never sees its
+// token. While signed in the browser sends no guest token, so every table
+// it makes or joins belongs to the account (see api.js identityToken).
+
+import { h, field, append, fill, toast } from "./dom.js";
+import { call, signedIn, setSignedIn, forgetGuest, guestToken } from "./api.js";
+import { go } from "./main.js";
+
+// header shows "Sign in" or the account's name in the header's menu.
+export function header() {
+  const slot = document.getElementById("account-slot");
+  if (!slot) return;
+  const name = signedIn();
+  fill(slot, name
+    ? h("a", { href: "/account", id: "account-link", "aria-label": `Your account, ${name}` }, name)
+    : h("a", { href: "/account", id: "account-link" }, "Sign in"));
+}
+
+// refresh asks the server who the cookie signs in as, so that a session
+// that ended elsewhere (signed out on another device, password changed)
+// shows as signed out here.
+export async function refresh() {
+  try {
+    const a = await call("GET", "/account");
+    setSignedIn(a.name);
+  } catch (e) {
+    if (e.status === 401 || e.status === 403) setSignedIn("");
+  }
+  header();
+}
+
+function form(title, id, fields, submit, onsubmit) {
+  const err = h("p", { class: "error", role: "alert", id: id + "-error" });
+  const f = h("form", { class: "card stack", id, "aria-labelledby": id + "-title", novalidate: true, onsubmit: async e => {
+    e.preventDefault();
+    err.textContent = "";
+    try { await onsubmit(f); } catch (ex) { err.textContent = ex.message; }
+  } }, h("h2", { id: id + "-title" }, title), fields, err, h("button", { class: "primary", type: "submit" }, submit));
+  return f;
+}
+
+const input = (id, type, auto, label, help) => field(label, h("input", { id, name: id, type, autocomplete: auto, required: true, maxlength: type === "password" ? 200 : 20 }), help);
+
+export async function account(main) {
+  document.title = "Your account · Parlour";
+  await refresh();
+  const name = signedIn();
+  if (!name) {
+    append(main, h("h1", {}, "Sign up or sign in"),
+      h("p", {}, "An account keeps your games on every device and gives you ratings. ",
+        "Signing up makes this browser's guest the account: every game it played becomes the account's."),
+      h("div", { class: "cards" },
+        form("Sign up", "signup", [
+          input("signup-name", "text", "username", "Name", "3 to 20 letters, digits, _ or -; nobody else may have it in any case."),
+          input("signup-password", "password", "new-password", "Password", "At least 8 characters, not a common password, not your name."),
+        ], "Sign up", async f => {
+          const body = { name: f.elements["signup-name"].value.trim(), password: f.elements["signup-password"].value };
+          const a = await call("POST", "/accounts", body, guestToken());
+          forgetGuest();
+          setSignedIn(a.name);
+          toast(`Signed up as ${a.name}`);
+          header();
+          go("/players/" + encodeURIComponent(a.name), true);
+        }),
+        form("Sign in", "signin", [
+          input("signin-name", "text", "username", "Name"),
+          input("signin-password", "password", "current-password", "Password"),
+        ], "Sign in", async f => {
+          const body = { name: f.elements["signin-name"].value.trim(), password: f.elements["signin-password"].value };
+          const a = await call("POST", "/sessions", body);
+          setSignedIn(a.name);
+          toast(`Signed in as ${a.name}`);
+          header();
+          go("/", true);
+        })));
+    return;
+  }
+  append(main, h("h1", {}, "Your account: ", name),
+    h("div", { class: "row" },
+      h("a", { class: "button", href: "/players/" + encodeURIComponent(name), id: "my-profile" }, "Your profile"),
+      h("button", { type: "button", id: "signout", onclick: signOut }, "Sign out")),
+    h("div", { class: "cards" },
+      form("Change your password", "chpw", [
+        input("chpw-old", "password", "current-password", "Current password"),
+        input("chpw-new", "password", "new-password", "New password", "At least 8 characters, not a common password. Your other devices are signed out."),
+      ], "Change the password", async f => {
+        await call("PUT", "/account/password", { password: f.elements["chpw-old"].value, new_password: f.elements["chpw-new"].value });
+        f.reset();
+        toast("Password changed");
+      }),
+      form("Delete your account", "delacct", [
+        h("p", {}, "Your ratings and history go; your finished games stay, under “deleted player”. Finish or resign your games first."),
+        input("delacct-password", "password", "current-password", "Password"),
+        field("I understand that this cannot be undone", h("input", { type: "checkbox", id: "delacct-sure", required: true })),
+      ], "Delete the account", async f => {
+        if (!f.elements["delacct-sure"].checked) throw new Error("tick the box to say you mean it");
+        await call("DELETE", "/account", { password: f.elements["delacct-password"].value });
+        setSignedIn("");
+        header();
+        toast("Account deleted");
+        go("/", true);
+      })));
+}
+
+// signOut ends the session. The cookie is HttpOnly: only the server can
+// clear it, so ask even when the session has already ended elsewhere.
+export async function signOut() {
+  try { await call("DELETE", "/sessions"); } catch (e) { if (e.status !== 401) toast(e.message); }
+  setSignedIn("");
+  header();
+  toast("Signed out");
+  go("/", true);
+}

@@ -1,0 +1,176 @@
+// chat.js: what a table's screen shows around the game that is no part of
+// it: the chat (players' and spectators' channels, as the server lets this
+// viewer read and write them), each seat's clock, and the claim against a
+// player who walked away. The server decides everything; this draws it.
+
+import { h, fill, append, toast } from "./dom.js";
+import { call, identityToken } from "./api.js";
+
+const CAP = 200;
+const chName = { players: "Players", spectators: "Spectators" };
+
+// length counts what the server counts: user-perceived characters.
+function length(s) {
+  if (typeof Intl !== "undefined" && Intl.Segmenter) return [...new Intl.Segmenter().segment(s)].length;
+  return [...s].length;
+}
+
+// Chat is a table's chat panel. take(u) takes in each update's chat lines
+// (dropping those already seen, by seq) and its mutes.
+export class Chat {
+  constructor(id, token) {
+    this.id = id;
+    this.token = token;
+    this.lines = new Map(); // seq -> line
+    this.muted = [];
+    this.seat = -1;
+    this.over = false;
+    this.log = h("ol", { class: "chat-log", id: "chat-log", "aria-label": "Chat messages", "aria-live": "polite", tabindex: 0 });
+    this.channel = h("select", { id: "chat-channel", "aria-label": "Chat channel" });
+    this.input = h("input", { id: "chat-text", type: "text", autocomplete: "off", "aria-describedby": "chat-count", "aria-label": "Chat message" });
+    this.count = h("span", { class: "help", id: "chat-count" }, `0/${CAP}`);
+    this.err = h("p", { class: "error", role: "alert", id: "chat-error" });
+    this.mutes = h("div", { class: "row", id: "chat-mutes" });
+    this.input.addEventListener("input", () => {
+      const n = length(this.input.value);
+      this.count.textContent = `${n}/${CAP}`;
+      this.count.className = n > CAP ? "error" : "help";
+    });
+    this.form = h("form", { class: "stack", id: "chat-form", onsubmit: e => { e.preventDefault(); this.send(); } },
+      h("div", { class: "row" }, this.channel, this.input, h("button", { type: "submit", id: "chat-send" }, "Send")), this.count, this.err);
+    this.el = h("section", { class: "card", id: "chat", "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, "Chat"), this.log, this.form, this.mutes);
+  }
+
+  // channels the viewer may write in now (docs/protocol.md, Chat).
+  writable() {
+    if (this.seat >= 0) return this.over ? ["players", "spectators"] : ["players"];
+    return ["spectators"];
+  }
+
+  take(u) {
+    this.seat = u.seat;
+    this.over = u.table.status === "finished";
+    for (const l of u.chat || []) this.lines.set(l.seq, l);
+    this.muted = u.muted || [];
+    this.draw();
+  }
+
+  draw() {
+    const want = this.writable();
+    if ([...this.channel.options].map(o => o.value).join() !== want.join()) {
+      const keep = this.channel.value;
+      fill(this.channel, want.map(c => h("option", { value: c, selected: c === keep }, chName[c] + "' chat")));
+    }
+    this.channel.hidden = want.length < 2;
+    const lines = [...this.lines.values()].filter(l => !this.muted.includes(l.channel)).sort((a, b) => a.seq - b.seq);
+    const atEnd = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
+    fill(this.log, lines.length ? lines.map(l => h("li", { "data-seq": l.seq, "data-channel": l.channel },
+      h("span", { class: "muted" }, l.channel === "spectators" ? "(spectator) " : ""), h("strong", {}, l.name || "someone"), ": ", l.text))
+      : h("li", { class: "muted" }, "No messages yet."));
+    if (atEnd) this.log.scrollTop = this.log.scrollHeight;
+    // Mute toggles for every channel the viewer may read.
+    const readable = this.seat >= 0 && !this.over ? ["players"] : this.over ? ["players", "spectators"] : ["spectators"];
+    fill(this.mutes, readable.map(c => {
+      const on = this.muted.includes(c);
+      return h("button", { type: "button", "aria-pressed": on ? "true" : "false", id: "mute-" + c, onclick: () => this.mute(c, !on) },
+        on ? `Show the ${chName[c].toLowerCase()}' chat` : `Mute the ${chName[c].toLowerCase()}' chat`);
+    }));
+  }
+
+  async tok() { return this.token || await identityToken(); }
+
+  async send() {
+    this.err.textContent = "";
+    const text = this.input.value.trim();
+    if (!text) { this.err.textContent = "write a message first"; return; }
+    try {
+      const l = await call("POST", `/tables/${encodeURIComponent(this.id)}/chat`, { channel: this.channel.value || this.writable()[0], text }, await this.tok());
+      this.lines.set(l.seq, l);
+      this.input.value = "";
+      this.count.textContent = `0/${CAP}`;
+      this.draw();
+    } catch (e) { this.err.textContent = e.message; }
+  }
+
+  async mute(channel, muted) {
+    this.err.textContent = "";
+    try {
+      const a = await call("POST", `/tables/${encodeURIComponent(this.id)}/chat/mute`, { channel, muted }, await this.tok());
+      this.muted = a.muted || [];
+      if (!muted) {
+        // The messages kept while muted come back: ask for them.
+        const page = await call("GET", `/tables/${encodeURIComponent(this.id)}/chat?since=0&limit=500`, undefined, await this.tok());
+        for (const l of page.chat) this.lines.set(l.seq, l);
+      }
+      this.draw();
+      toast(muted ? `${chName[channel]}' chat muted` : `${chName[channel]}' chat shown`);
+    } catch (e) { this.err.textContent = e.message; }
+  }
+}
+
+// Clocks counts down each seat's time left, as the server gave it with its
+// own `now`: the update's time_left, less the time since it arrived here
+// (a monotonic clock, so the browser's date does not matter).
+export class Clocks {
+  constructor() { this.left = []; this.at = 0; this.timer = null; this.spans = []; }
+
+  take(u, players) {
+    const t = u.table;
+    clearInterval(this.timer);
+    this.timer = null;
+    this.at = performance.now();
+    this.left = t.seats.map(s => (t.status === "playing" && typeof s.time_left === "number") ? s.time_left : null);
+    this.spans = [];
+    if (!t.clock) return;
+    for (const li of players.querySelectorAll("li[data-seat]")) {
+      const i = Number(li.dataset.seat);
+      if (this.left[i] === null || this.left[i] === undefined) continue;
+      const sp = h("span", { class: "clock", id: "clock-" + i, role: "timer", "aria-label": `${t.seats[i].name}'s time left` });
+      li.append(" ", sp);
+      this.spans[i] = sp;
+    }
+    this.tick();
+    if (this.spans.length) this.timer = setInterval(() => this.tick(), 250);
+  }
+
+  tick() {
+    const gone = (performance.now() - this.at) / 1000;
+    this.spans.forEach((sp, i) => {
+      if (!sp) return;
+      const s = Math.max(0, this.left[i] - gone);
+      sp.textContent = clockText(s);
+      sp.classList.toggle("low", s <= 10 || s <= this.left[i] * 0.1 && s < 60);
+    });
+  }
+
+  close() { clearInterval(this.timer); }
+}
+
+// clockText writes seconds as a player reads a clock: 2d 3h, 1:05:09, 0:42.
+export function clockText(s) {
+  s = Math.ceil(s);
+  const d = Math.floor(s / 86400), hr = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60), sec = s % 60;
+  const two = n => String(n).padStart(2, "0");
+  if (d) return `${d}d ${hr}h`;
+  if (hr) return `${hr}:${two(m)}:${two(sec)}`;
+  return `${m}:${two(sec)}`;
+}
+
+// claimBox offers the claim against players to move who are away, at a
+// table without a clock. The server says whether 5 minutes have passed:
+// its refusal shows in place.
+export function claimBox(id, token, u, toMove) {
+  const t = u.table;
+  if (t.status !== "playing" || u.seat < 0 || t.clock) return null;
+  const away = toMove.filter(s => s !== u.seat && t.seats[s] && t.seats[s].away_since);
+  if (!away.length) return null;
+  const err = h("p", { class: "error", role: "alert", id: "claim-error" });
+  const names = away.map(s => t.seats[s].name).join(" and ");
+  const since = new Date(t.seats[away[0]].away_since);
+  return h("div", { class: "card", id: "claim" },
+    h("p", {}, `${names} ${away.length > 1 ? "are" : "is"} not here (last seen ${since.toLocaleTimeString()}). Once a player to move has been away for 5 minutes, you may claim the game: they resign.`),
+    h("button", { type: "button", id: "claim-button", onclick: async () => {
+      err.textContent = "";
+      try { await call("POST", `/tables/${encodeURIComponent(id)}/claim`, {}, token); toast("Game claimed"); } catch (e) { err.textContent = e.message; }
+    } }, "Claim the game"), err);
+}

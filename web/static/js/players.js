@@ -1,0 +1,120 @@
+// players.js: a player's profile (ratings per pool, a rating chart per
+// pool drawn as SVG from the history, the finished games with their
+// replays) and the leaderboards.
+
+import { h, append, fill } from "./dom.js";
+import { call } from "./api.js";
+
+const poolTitle = p => ({
+  quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", "nymphabet-standard": "Nymphabet (standard)",
+  "nymphabet-cyclic": "Nymphabet (cyclic)", "nymphabet-scoring": "Nymphabet (scoring)",
+}[p] || p);
+const gameTitle = n => ({ quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", nymphabet: "Nymphabet" }[n] || n);
+const num = x => Math.round(x);
+const NS = "http://www.w3.org/2000/svg";
+
+function svg(tag, attrs, ...kids) {
+  const el = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  for (const k of kids) el.append(k);
+  return el;
+}
+
+// chart draws a pool's rating after each rated game, with the starting
+// 1500 as the first point.
+export function chart(pool, points) {
+  const W = 480, H = 160, L = 40, R = 10, T = 10, B = 20;
+  const ys = [1500, ...points.map(p => p.rating)];
+  let lo = Math.min(...ys), hi = Math.max(...ys);
+  if (hi - lo < 50) { lo -= 25; hi += 25; }
+  const x = i => L + (ys.length === 1 ? 0 : i * (W - L - R) / (ys.length - 1));
+  const y = v => T + (hi - v) * (H - T - B) / (hi - lo);
+  const desc = `Rating in ${poolTitle(pool)} after each of ${points.length} rated games: from 1500 to ${num(ys[ys.length - 1])}`;
+  const el = svg("svg", { class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": desc, id: "chart-" + pool },
+    svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }),
+    svg("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }),
+    svg("text", { x: 2, y: T + 8 }, String(num(hi))),
+    svg("text", { x: 2, y: H - B }, String(num(lo))),
+    svg("text", { x: L, y: H - 4 }, "first game"),
+    svg("text", { x: W - R - 60, y: H - 4 }, "latest"),
+    svg("polyline", { points: ys.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ") }),
+    ...ys.map((v, i) => svg("circle", { cx: x(i).toFixed(1), cy: y(v).toFixed(1), r: 3 })));
+  return el;
+}
+
+export async function profile(main, name) {
+  name = decodeURIComponent(name);
+  document.title = `${name} · Parlour`;
+  let p;
+  try {
+    p = await call("GET", "/players/" + encodeURIComponent(name));
+  } catch (e) {
+    append(main, h("h1", {}, e.status === 404 ? "No such player" : "Cannot show this player"), h("p", { class: "error" }, e.message));
+    return;
+  }
+  document.title = `${p.name} · Parlour`;
+  append(main, h("h1", { id: "profile-name" }, p.name),
+    h("p", { class: "muted" }, `Playing since ${new Date(p.created).toLocaleDateString()} · ${p.games} finished game${p.games === 1 ? "" : "s"}`),
+    // Presence and challenges come from another change; they go here.
+    h("div", { id: "profile-actions", class: "row" }));
+  const pools = Object.keys(p.ratings || {});
+  append(main, h("h2", {}, "Ratings"));
+  if (!pools.length) append(main, h("p", { class: "muted" }, "No rated games yet."));
+  else {
+    append(main, h("table", { class: "list", id: "ratings" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Deviation"), h("th", { scope: "col" }, "Rated games"))),
+      h("tbody", {}, pools.map(k => { const r = p.ratings[k]; return h("tr", { "data-pool": k },
+        h("td", {}, poolTitle(k)), h("td", { class: "rating" }, String(num(r.rating)), r.provisional ? h("span", { class: "muted", title: "provisional: too few games to be sure" }, "? (provisional)") : null),
+        h("td", {}, "±" + num(r.rd)), h("td", {}, String(r.games))); }))));
+    for (const k of pools) {
+      const pts = (p.history || {})[k] || [];
+      if (pts.length) append(main, h("figure", { class: "card" }, h("figcaption", {}, h("h3", {}, poolTitle(k))), chart(k, pts)));
+    }
+  }
+  // Daily puzzles: streaks and results (dailyprofile.js, loaded only here).
+  append(main, (await import("./dailyprofile.js")).dailySection(p.name));
+  append(main, h("h2", {}, "Games"));
+  const list = h("ul", { class: "recent", id: "games" });
+  const more = h("div", { class: "row" });
+  append(main, list, more);
+  const page = async before => {
+    fill(more);
+    try {
+      const ans = await call("GET", `/players/${encodeURIComponent(p.name)}/games${before ? "?before=" + encodeURIComponent(before) : ""}`);
+      if (!ans.games.length && !before) append(list, h("li", { class: "muted" }, "No finished games yet."));
+      for (const g of ans.games) {
+        const opp = g.opponents.length ? g.opponents.map(o => o.kind === "account" ? h("a", { href: "/players/" + encodeURIComponent(o.name) }, o.name)
+          : o.kind === "computer" ? `the computer (${o.level})` : o.kind === "deleted" ? "deleted player" : `${o.name} (guest)`) : ["nobody (alone)"];
+        const delta = g.rated ? Math.round(g.rating_after - g.rating_before) : null;
+        append(list, h("li", {},
+          h("strong", {}, { win: "Won", loss: "Lost", draw: "Drew" }[g.result] || g.result), ` ${gameTitle(g.game)} against `,
+          opp.flatMap((o, i) => i ? [", ", o] : [o]),
+          " ", h("span", { class: "muted" }, new Date(g.ended).toLocaleString()),
+          delta === null ? null : h("span", { class: delta >= 0 ? "up" : "down" }, ` · rated, ${delta >= 0 ? "+" : "−"}${Math.abs(delta)} (${num(g.rating_after)})`),
+          " · ", h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${gameTitle(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
+      }
+      if (ans.next) append(more, h("button", { type: "button", id: "more-games", onclick: () => page(ans.next) }, "Older games"));
+    } catch (e) { append(more, h("p", { class: "error" }, e.message)); }
+  };
+  await page("");
+}
+
+export async function leaderboards(main) {
+  document.title = "Leaderboards · Parlour";
+  append(main, h("h1", {}, "Leaderboards"),
+    h("p", { class: "muted" }, "The top 50 in each game: players with at least 5 rated games whose rating is settled (deviation under 110)."));
+  let pools;
+  try { pools = (await call("GET", "/leaderboards")).pools; } catch (e) { append(main, h("p", { class: "error" }, e.message)); return; }
+  for (const pool of pools) {
+    const sec = h("section", { class: "card", "aria-labelledby": "lb-" + pool }, h("h2", { id: "lb-" + pool }, poolTitle(pool)));
+    append(main, sec);
+    call("GET", "/leaderboards/" + encodeURIComponent(pool)).then(b => {
+      if (!b.players.length) { append(sec, h("p", { class: "muted" }, "Nobody has a settled rating here yet.")); return; }
+      append(sec, h("table", { class: "list" },
+        h("thead", {}, h("tr", {}, ["Rank", "Player", "Rating", "Games"].map(c => h("th", { scope: "col" }, c)))),
+        h("tbody", {}, b.players.map(r => h("tr", {}, h("td", {}, String(r.rank)),
+          h("td", {}, h("a", { href: "/players/" + encodeURIComponent(r.name) }, r.name)),
+          h("td", {}, `${num(r.rating)} ±${num(r.rd)}`), h("td", {}, String(r.games)))))));
+    }).catch(e => append(sec, h("p", { class: "error" }, e.message)));
+  }
+}
