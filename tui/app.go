@@ -44,6 +44,11 @@ type Config struct {
 	// address. An embedded server, on a new port at each start, is named
 	// for its data directory instead, so its games stay listed.
 	Server string
+	// Session, when set, is an account's session token (a bearer token of
+	// POST /api/v1/sessions, or the SSH door's for a known key): every
+	// table this client opens is the account's. Account is its name.
+	Session string
+	Account string
 }
 
 type screen int
@@ -86,7 +91,7 @@ type Model struct {
 // New makes a model; run it with NewProgram.
 func New(cfg Config) *Model {
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Model{cfg: cfg, c: cfg.Client, ctx: ctx, cancel: cancel, w: MinWidth, h: MinHeight}
+	m := &Model{cfg: cfg, c: cfg.Client, ctx: ctx, cancel: cancel, w: MinWidth, h: MinHeight, idToken: cfg.Session}
 	m.recent = loadRecent(cfg.DataDir)
 	return m
 }

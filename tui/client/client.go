@@ -36,6 +36,13 @@ func New(base, name string) (*Client, error) {
 	return &Client{base: u.String(), http: &http.Client{}, Name: name}, nil
 }
 
+// WithHTTP makes the client send its requests with h (an SSH door's
+// in-memory transport, say) and returns it.
+func (c *Client) WithHTTP(h *http.Client) *Client {
+	c.http = h
+	return c
+}
+
 // Base is the server's address as given.
 func (c *Client) Base() string { return c.base }
 
