@@ -55,7 +55,7 @@ type Config struct {
 	// MaxSessions, PerAddr, NewPerMinute and Burst limit connections
 	// (0: the defaults).
 	MaxSessions, PerAddr, NewPerMinute, Burst int
-	Log                                      *slog.Logger
+	Log                                       *slog.Logger
 	// HTTP, when set, returns the HTTP client a session from remote
 	// uses (Pipe.Client); nil: a plain one.
 	HTTP func(remote net.Addr) *http.Client

@@ -13,7 +13,6 @@ import (
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
-
 )
 
 // offerPassword, for a session whose key no account added and whose user
