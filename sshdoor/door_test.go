@@ -354,7 +354,10 @@ func TestHostKeyKept(t *testing.T) {
 		ln, _ := net.Listen("tcp", "127.0.0.1:0")
 		go d.Serve(ln)
 		c, err := gossh.Dial("tcp", ln.Addr().String(), &gossh.ClientConfig{User: "x", Auth: []gossh.AuthMethod{gossh.PublicKeys(newSigner(t))},
-			HostKeyCallback: func(_ string, _ net.Addr, k gossh.PublicKey) error { seen = append(seen, gossh.FingerprintSHA256(k)); return nil }})
+			HostKeyCallback: func(_ string, _ net.Addr, k gossh.PublicKey) error {
+				seen = append(seen, gossh.FingerprintSHA256(k))
+				return nil
+			}})
 		if err != nil {
 			t.Fatal(err)
 		}
