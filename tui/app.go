@@ -49,6 +49,12 @@ type Config struct {
 	// table this client opens is the account's. Account is its name.
 	Session string
 	Account string
+	// OnSession, when set, is told the session after a sign-in, sign-up
+	// or sign-out ("" and ""), for parlour play to keep it.
+	OnSession func(token, name string) error
+	// SSHKey, when set, is the public key file the home screen's `k`
+	// adds to the account (~/.ssh/id_ed25519.pub).
+	SSHKey string
 }
 
 type screen int
@@ -60,6 +66,7 @@ const (
 	scrLobby
 	scrName
 	scrTable
+	scrAccount
 )
 
 // Model is the whole client's state; tea.Program runs it.
@@ -81,6 +88,7 @@ type Model struct {
 	home homeState
 	nt   newTable
 	lob  lobbyState
+	acct account
 	t    *session // the table on screen, if any
 	// idToken binds every seat this client takes to one guest identity.
 	idToken string
@@ -146,6 +154,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
+		return m, nil
+	case sessionMsg:
+		m.signedIn(msg)
+		return m, nil
+	case sshKeyMsg:
+		if msg.err != nil {
+			m.err = "the key was not added: " + msg.err.Error()
+		} else {
+			m.err, m.note = "", "your SSH key "+msg.fp+" is added: ssh to this server signs you in"
+		}
 		return m, nil
 	case gamesMsg:
 		if msg.err != nil {
@@ -229,6 +247,8 @@ func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.lineKey(s, k)
 	case scrLobby:
 		return m.lobbyKey(s)
+	case scrAccount:
+		return m.accountKey(s, k)
 	case scrTable:
 		return m.tableKey(s, k)
 	}
@@ -302,6 +322,8 @@ func (m *Model) frame() string {
 			body = m.lineView("Your name", "The name other players see (up to 40 characters), then enter (esc: back).")
 		case scrLobby:
 			body = m.lobbyView()
+		case scrAccount:
+			body = m.accountView()
 		case scrTable:
 			body = m.tableView()
 		}

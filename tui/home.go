@@ -110,6 +110,24 @@ func (m *Model) homeKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.openLobby()
 	case "i":
 		m.scr, m.input, m.err = scrJoin, "", ""
+	case "s", "u":
+		if m.cfg.Session != "" {
+			m.err = "you are signed in as " + m.cfg.Account + ": o signs out"
+			return m, nil
+		}
+		m.openAccount(s == "u")
+	case "o":
+		if m.cfg.Session == "" {
+			m.err = "you are not signed in"
+			return m, nil
+		}
+		return m, m.signOut()
+	case "K":
+		if m.cfg.Session == "" {
+			m.err = "sign in first: keys belong to accounts"
+			return m, nil
+		}
+		return m, m.addKey()
 	case "n":
 		if m.cfg.Session != "" {
 			m.err = "you are signed in as " + m.cfg.Account + ": your name is your account's"
@@ -172,9 +190,13 @@ func (m *Model) homeView() string {
 	fmt.Fprintf(&b, "%sl Lobby: open tables\n", cur(i+1))
 	fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), m.c.Name)
 	if m.cfg.Account != "" {
-		b.WriteString(faint("  Your games here are "+m.cfg.Account+"'s.") + "\n\n")
+		line := "  o sign out"
+		if m.cfg.SSHKey != "" {
+			line += " · K add this computer's SSH key (" + m.cfg.SSHKey + ")"
+		}
+		b.WriteString(line + "\n\n")
 	} else {
-		b.WriteString(faint("  Sign in / sign up: accounts are coming; until then you play as a guest.") + "\n\n")
+		b.WriteString("  s sign in · u sign up (you play as a guest until then)\n\n")
 	}
 	b.WriteString(title("Your recent games") + "\n")
 	rs := m.recentHere()

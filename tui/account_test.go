@@ -1,0 +1,119 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"crypto/ed25519"
+	"crypto/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// TestSignUpInOut drives the home screen's account keys: sign up (the
+// guest's name becomes the account's), sign out, a wrong password
+// refused in place with nothing kept, sign in, the session handed to
+// OnSession each time, the terminal's SSH key added, and a table opened
+// signed in belonging to the account.
+func TestSignUpInOut(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	var kept []string
+	tm.m.cfg.OnSession = func(tok, name string) error {
+		kept = append(kept, name+"/"+tok)
+		return nil
+	}
+	pub, _, _ := ed25519.GenerateKey(rand.Reader)
+	sp, _ := ssh.NewPublicKey(pub)
+	keyFile := filepath.Join(t.TempDir(), "id_ed25519.pub")
+	os.WriteFile(keyFile, append(ssh.MarshalAuthorizedKey(sp)[:len(ssh.MarshalAuthorizedKey(sp))-1], " ann@here\n"...), 0o644)
+	tm.m.cfg.SSHKey = keyFile
+
+	if s := tm.screen(); !strings.Contains(s, "guest Ann") || !strings.Contains(s, "s sign in · u sign up") {
+		t.Fatalf("the home screen of a guest:\n%s", s)
+	}
+	tm.key("K")
+	tm.waitFor("keys refused to guests", has("sign in first"))
+
+	tm.key("u")
+	tm.waitFor("the sign-up form", has("Sign up", "Name", "Password"))
+	tm.typeText("Ann")
+	tm.key("enter")
+	tm.typeText("short")
+	tm.key("enter")
+	s := tm.waitFor("a short password refused", has("! "))
+	if !strings.Contains(s, "Sign up") || strings.Contains(s, "short") {
+		t.Fatalf("after a refused sign-up (the form stays, the password is not shown):\n%s", s)
+	}
+	tm.typeText("correct horse battery")
+	if s := tm.screen(); strings.Contains(s, "correct horse") || !strings.Contains(s, "•••••") {
+		t.Fatalf("the password is shown:\n%s", s)
+	}
+	tm.key("enter")
+	s = tm.waitFor("signed up", has("signed in as Ann"))
+	checkFits(t, s, 80, 24)
+	if len(kept) != 1 || !strings.HasPrefix(kept[0], "Ann/") || len(kept[0]) < 20 {
+		t.Fatalf("OnSession after the sign-up: %v", kept)
+	}
+
+	tm.key("K")
+	tm.waitFor("the key added", has("your SSH key SHA256:", "is added"))
+	tm.key("K")
+	tm.waitFor("the key added again", has("is added"))
+
+	tm.key("o")
+	tm.waitFor("signed out", has("guest Ann", "signed out"))
+	if len(kept) != 2 || kept[1] != "/" {
+		t.Fatalf("OnSession after the sign-out: %v", kept)
+	}
+
+	tm.key("s")
+	tm.typeText("ann")
+	tm.key("tab")
+	tm.typeText("wrong password here")
+	tm.key("enter")
+	tm.waitFor("a wrong password", has("! wrong name or password"))
+	if tm.m.cfg.Session != "" {
+		t.Fatal("a wrong password signed in")
+	}
+	tm.typeText("correct horse battery")
+	tm.key("enter")
+	tm.waitFor("signed in", has("signed in as Ann", "o sign out"))
+	tok := tm.m.cfg.Session
+
+	// A table opened now is the account's.
+	tm.key("1")
+	tm.key("enter")
+	tm.waitFor("the table", has("you: Ann"))
+	var mine struct {
+		Tables []struct{ ID string } `json:"tables"`
+	}
+	if err := getJSON(ts.URL+"/api/v1/identity/tables", tok, &mine); err != nil || len(mine.Tables) != 1 {
+		t.Fatalf("the account's tables: %+v, %v", mine, err)
+	}
+	var keys struct {
+		Keys []struct{ Fingerprint, Comment string } `json:"keys"`
+	}
+	if err := getJSON(ts.URL+"/api/v1/keys", tok, &keys); err != nil || len(keys.Keys) != 1 || keys.Keys[0].Comment != "ann@here" || keys.Keys[0].Fingerprint != ssh.FingerprintSHA256(sp) {
+		t.Fatalf("the account's keys: %+v, %v", keys, err)
+	}
+}
+
+// getJSON GETs url with a bearer token and decodes the answer.
+func getJSON(url, token string, out any) error {
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		return fmt.Errorf("%s: %s", url, res.Status)
+	}
+	return json.NewDecoder(res.Body).Decode(out)
+}
