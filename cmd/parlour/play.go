@@ -68,6 +68,17 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *srv == "" {
 		cfg.Server = "embedded:" + *data
 	}
+	key := cfg.Server
+	if key == "" {
+		key = c.Base()
+	}
+	if s, ok := loadSession(*data, key, c.Base()); ok {
+		cfg.Session, cfg.Account, c.Name = s.Token, s.Name, s.Name
+	}
+	cfg.OnSession = func(token, name string) error { return saveSession(*data, key, token, name) }
+	if home, err := os.UserHomeDir(); err == nil {
+		cfg.SSHKey = filepath.Join(home, ".ssh", "id_ed25519.pub")
+	}
 	m := tui.New(cfg)
 	defer m.Close()
 	p := tui.NewProgram(m, stdin, stdout, nil, 0, 0)
