@@ -272,8 +272,10 @@ func TestNymphabetOverSSH(t *testing.T) {
 			break
 		}
 	}
+	// The word goes in one write, as a paste would: typed key by key,
+	// each letter is drawn on its own and the stream never holds the
+	// word whole.
 	ann.send(word)
-	ann.waitFor(word)
 	ben.setMark()
 	ann.send("\r")
 	took := ben.waitFor("Ann:" + word)
@@ -451,4 +453,31 @@ func TestRateLimits(t *testing.T) {
 		t.Fatalf("a place freed was not given")
 	}
 	_ = d2
+}
+
+// TestIdleClose: a session in which no key is pressed for the idle time
+// is closed with a line saying so; keys keep it open.
+func TestIdleClose(t *testing.T) {
+	f := newFixture(t, Config{Idle: 600 * time.Millisecond})
+	tm := f.dial("ann", nil, "")
+	tm.waitFor("New table")
+	for range 4 {
+		time.Sleep(250 * time.Millisecond)
+		tm.send("j") // down: a key, nothing else
+	}
+	if strings.Contains(tm.text(), "nokeypressed") {
+		t.Fatal("a session with keys pressed was closed as idle")
+	}
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- tm.sess.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("an idle session stayed open")
+	}
+	if took := time.Since(start); took < 500*time.Millisecond {
+		t.Fatalf("closed %v after the last key, before the idle time", took)
+	}
+	tm.waitFor("No key pressed for 600ms: the session is closed")
 }
