@@ -124,18 +124,23 @@ func (m *Model) signOut() tea.Cmd {
 	}
 }
 
-// addKey adds the public key in the file Config.SSHKey to the account.
+// addKey adds the public key in the file Config.SSHKey to the account,
+// or, without one, opens a line to paste a key into.
 func (m *Model) addKey() tea.Cmd {
-	if m.cfg.SSHKey == "" {
-		m.err = "this client has no SSH key to add"
-		return nil
-	}
 	b, err := os.ReadFile(m.cfg.SSHKey)
-	if err != nil {
-		m.err = fmt.Sprintf("no key to add: %v (make one with ssh-keygen -t ed25519)", err)
+	if m.cfg.SSHKey == "" || err != nil {
+		m.scr, m.input, m.err = scrKey, "", ""
+		if m.cfg.SSHKey != "" {
+			m.note = "no " + m.cfg.SSHKey + ": paste a public key instead"
+		}
 		return nil
 	}
-	tok, c, key := m.cfg.Session, *m.c, strings.TrimSpace(string(b))
+	return m.sendKey(strings.TrimSpace(string(b)))
+}
+
+// sendKey adds key, one authorized_keys line, to the account.
+func (m *Model) sendKey(key string) tea.Cmd {
+	tok, c := m.cfg.Session, *m.c
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
 		defer cancel()

@@ -155,3 +155,28 @@ func TestRatedTable(t *testing.T) {
 		t.Fatalf("the table: %+v, %v", info, err)
 	}
 }
+
+// TestPasteKey: without a key file, K opens a line to paste a key into;
+// a line that is no key gets the server's words, a key is added.
+func TestPasteKey(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.m.cfg.SSHKey = filepath.Join(t.TempDir(), "none.pub")
+	tm.key("u")
+	tm.typeText("Ann")
+	tm.key("tab")
+	tm.typeText("correct horse battery")
+	tm.key("enter")
+	tm.waitFor("signed up", has("signed in as Ann"))
+	tm.key("K")
+	tm.waitFor("the paste line", has("Add an SSH key", "none.pub"))
+	tm.typeText("not a key")
+	tm.key("enter")
+	tm.waitFor("a refusal", has("the key was not added: that is not an SSH public key"))
+	pub, _, _ := ed25519.GenerateKey(rand.Reader)
+	sp, _ := ssh.NewPublicKey(pub)
+	tm.key("K")
+	tm.typeText(strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp))) + " pasted")
+	tm.key("enter")
+	tm.waitFor("the key added", has("your SSH key "+ssh.FingerprintSHA256(sp)+" is added"))
+}

@@ -67,6 +67,7 @@ const (
 	scrName
 	scrTable
 	scrAccount
+	scrKey
 )
 
 // Model is the whole client's state; tea.Program runs it.
@@ -243,7 +244,7 @@ func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.homeKey(s, k)
 	case scrNew:
 		return m.newKey(s, k)
-	case scrJoin, scrName:
+	case scrJoin, scrName, scrKey:
 		return m.lineKey(s, k)
 	case scrLobby:
 		return m.lobbyKey(s)
@@ -324,6 +325,8 @@ func (m *Model) frame() string {
 			body = m.lobbyView()
 		case scrAccount:
 			body = m.accountView()
+		case scrKey:
+			body = m.lineView("Add an SSH key", "Paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter (esc: back).")
 		case scrTable:
 			body = m.tableView()
 		}
@@ -394,6 +397,10 @@ func (m *Model) lineKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.input, m.err = "", ""
+		if m.scr == scrKey {
+			m.scr = scrHome
+			return m, m.sendKey(line)
+		}
 		if m.scr == scrName {
 			m.c.Name = line
 			m.idToken = ""
@@ -405,6 +412,9 @@ func (m *Model) lineKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.join(client.TableID(line))
 	}
 	max := 200
+	if m.scr == scrKey {
+		max = 4096
+	}
 	if m.scr == scrName {
 		max = 40
 	}
