@@ -44,6 +44,17 @@ type Config struct {
 	// address. An embedded server, on a new port at each start, is named
 	// for its data directory instead, so its games stay listed.
 	Server string
+	// Session, when set, is an account's session token (a bearer token of
+	// POST /api/v1/sessions, or the SSH door's for a known key): every
+	// table this client opens is the account's. Account is its name.
+	Session string
+	Account string
+	// OnSession, when set, is told the session after a sign-in, sign-up
+	// or sign-out ("" and ""), for parlour play to keep it.
+	OnSession func(token, name string) error
+	// SSHKey, when set, is the public key file the home screen's `k`
+	// adds to the account (~/.ssh/id_ed25519.pub).
+	SSHKey string
 }
 
 type screen int
@@ -55,6 +66,8 @@ const (
 	scrLobby
 	scrName
 	scrTable
+	scrAccount
+	scrKey
 )
 
 // Model is the whole client's state; tea.Program runs it.
@@ -76,6 +89,7 @@ type Model struct {
 	home homeState
 	nt   newTable
 	lob  lobbyState
+	acct account
 	t    *session // the table on screen, if any
 	// idToken binds every seat this client takes to one guest identity.
 	idToken string
@@ -86,7 +100,7 @@ type Model struct {
 // New makes a model; run it with NewProgram.
 func New(cfg Config) *Model {
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Model{cfg: cfg, c: cfg.Client, ctx: ctx, cancel: cancel, w: MinWidth, h: MinHeight}
+	m := &Model{cfg: cfg, c: cfg.Client, ctx: ctx, cancel: cancel, w: MinWidth, h: MinHeight, idToken: cfg.Session}
 	m.recent = loadRecent(cfg.DataDir)
 	return m
 }
@@ -141,6 +155,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
+		return m, nil
+	case sessionMsg:
+		m.signedIn(msg)
+		return m, nil
+	case sshKeyMsg:
+		if msg.err != nil {
+			m.err = "the key was not added: " + msg.err.Error()
+		} else {
+			m.err, m.note = "", "your SSH key "+msg.fp+" is added: ssh to this server signs you in"
+		}
 		return m, nil
 	case gamesMsg:
 		if msg.err != nil {
@@ -220,10 +244,12 @@ func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.homeKey(s, k)
 	case scrNew:
 		return m.newKey(s, k)
-	case scrJoin, scrName:
+	case scrJoin, scrName, scrKey:
 		return m.lineKey(s, k)
 	case scrLobby:
 		return m.lobbyKey(s)
+	case scrAccount:
+		return m.accountKey(s, k)
 	case scrTable:
 		return m.tableKey(s, k)
 	}
@@ -297,6 +323,10 @@ func (m *Model) frame() string {
 			body = m.lineView("Your name", "The name other players see (up to 40 characters), then enter (esc: back).")
 		case scrLobby:
 			body = m.lobbyView()
+		case scrAccount:
+			body = m.accountView()
+		case scrKey:
+			body = m.lineView("Add an SSH key", "Paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter (esc: back).")
 		case scrTable:
 			body = m.tableView()
 		}
@@ -367,6 +397,10 @@ func (m *Model) lineKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.input, m.err = "", ""
+		if m.scr == scrKey {
+			m.scr = scrHome
+			return m, m.sendKey(line)
+		}
 		if m.scr == scrName {
 			m.c.Name = line
 			m.idToken = ""
@@ -378,6 +412,9 @@ func (m *Model) lineKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.join(client.TableID(line))
 	}
 	max := 200
+	if m.scr == scrKey {
+		max = 4096
+	}
 	if m.scr == scrName {
 		max = 40
 	}

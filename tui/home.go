@@ -110,7 +110,29 @@ func (m *Model) homeKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.openLobby()
 	case "i":
 		m.scr, m.input, m.err = scrJoin, "", ""
+	case "s", "u":
+		if m.cfg.Session != "" {
+			m.err = "you are signed in as " + m.cfg.Account + ": o signs out"
+			return m, nil
+		}
+		m.openAccount(s == "u")
+	case "o":
+		if m.cfg.Session == "" {
+			m.err = "you are not signed in"
+			return m, nil
+		}
+		return m, m.signOut()
+	case "K":
+		if m.cfg.Session == "" {
+			m.err = "sign in first: keys belong to accounts"
+			return m, nil
+		}
+		return m, m.addKey()
 	case "n":
+		if m.cfg.Session != "" {
+			m.err = "you are signed in as " + m.cfg.Account + ": your name is your account's"
+			return m, nil
+		}
 		m.scr, m.input, m.err = scrName, m.c.Name, ""
 	case "1", "2", "3", "4":
 		i := int(s[0] - '1')
@@ -127,6 +149,10 @@ func (m *Model) homeKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		case at == len(m.games)+1:
 			return m.openLobby()
 		case at == len(m.games)+2:
+			if m.cfg.Session != "" {
+				m.err = "you are signed in as " + m.cfg.Account + ": your name is your account's"
+				return m, nil
+			}
 			m.scr, m.input, m.err = scrName, m.c.Name, ""
 		default:
 			r := m.recentHere()[at-len(m.games)-3]
@@ -143,7 +169,11 @@ func (m *Model) homeView() string {
 	if name == "" {
 		name = "(no name yet)"
 	}
-	fmt.Fprintf(&b, "%s  ·  guest %s  ·  %s\n\n", title("Parlour"), name, m.c.Base())
+	who := "guest " + name
+	if m.cfg.Account != "" {
+		who = "signed in as " + m.cfg.Account
+	}
+	fmt.Fprintf(&b, "%s  ·  %s  ·  %s\n\n", title("Parlour"), who, m.c.Base())
 	cur := func(i int) string {
 		if i == m.home.at {
 			return hi("> ")
@@ -159,7 +189,15 @@ func (m *Model) homeView() string {
 	fmt.Fprintf(&b, "%si Join a table by invite link or id\n", cur(i))
 	fmt.Fprintf(&b, "%sl Lobby: open tables\n", cur(i+1))
 	fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), m.c.Name)
-	b.WriteString(faint("  Sign in / sign up: accounts are coming; until then you play as a guest.") + "\n\n")
+	if m.cfg.Account != "" {
+		line := "  o sign out"
+		if m.cfg.SSHKey != "" {
+			line += " · K add this computer's SSH key (" + m.cfg.SSHKey + ")"
+		}
+		b.WriteString(line + "\n\n")
+	} else {
+		b.WriteString("  s sign in · u sign up (you play as a guest until then)\n\n")
+	}
 	b.WriteString(title("Your recent games") + "\n")
 	rs := m.recentHere()
 	if len(rs) == 0 {

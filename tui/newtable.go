@@ -19,6 +19,7 @@ type newTable struct {
 	opp      int // index into opponents(game)
 	at       int // the field chosen: 0 opponents, 1.. the options
 	values   map[string]any
+	rated    bool // asked only when signed in: the last field
 	creating bool
 }
 
@@ -67,6 +68,9 @@ func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	g := m.gameByName(m.nt.game)
 	opps := opponents(g)
 	fields := 1 + len(g.Options)
+	if m.cfg.Session != "" {
+		fields++ // rated
+	}
 	switch s {
 	case "esc":
 		m.scr = scrHome
@@ -86,6 +90,9 @@ func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		extra := map[string]any{}
 		if o.maker != "" {
 			extra["maker"] = o.maker
+		}
+		if m.nt.rated && m.cfg.Session != "" {
+			extra["rated"] = true
 		}
 		rules := map[string]any{}
 		for k, v := range m.nt.values {
@@ -110,6 +117,12 @@ func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if m.nt.at == 0 {
 		if step != 0 {
 			m.nt.opp = (m.nt.opp + len(opps) + step) % len(opps)
+		}
+		return m, nil
+	}
+	if m.nt.at > len(g.Options) {
+		if step != 0 {
+			m.nt.rated = !m.nt.rated
 		}
 		return m, nil
 	}
@@ -202,8 +215,18 @@ func (m *Model) newView() string {
 		}
 		fmt.Fprintf(&b, "%s %-27s ‹ %s ›  %s\n", mark(i+1), o.Name, val, faint(rng))
 	}
+	if m.cfg.Session != "" {
+		r := "no"
+		if m.nt.rated {
+			r = "yes"
+		}
+		fmt.Fprintf(&b, "%s %-27s ‹ %s ›  %s\n", mark(len(g.Options)+1), "rated", r, faint("yes/no"))
+	}
 	help := "choose whom to play"
-	if m.nt.at > 0 {
+	switch {
+	case m.nt.at > len(g.Options):
+		help = "a rated game changes both players' ratings; both must be signed in, and neither a computer"
+	case m.nt.at > 0:
 		help = g.Options[m.nt.at-1].Help
 	}
 	b.WriteString("\n" + wrap(help, m.w-2) + "\n\n")

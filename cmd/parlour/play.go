@@ -68,6 +68,17 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *srv == "" {
 		cfg.Server = "embedded:" + *data
 	}
+	key := cfg.Server
+	if key == "" {
+		key = c.Base()
+	}
+	if s, ok := loadSession(*data, key, c.Base()); ok {
+		cfg.Session, cfg.Account, c.Name = s.Token, s.Name, s.Name
+	}
+	cfg.OnSession = func(token, name string) error { return saveSession(*data, key, token, name) }
+	if home, err := os.UserHomeDir(); err == nil {
+		cfg.SSHKey = filepath.Join(home, ".ssh", "id_ed25519.pub")
+	}
 	m := tui.New(cfg)
 	defer m.Close()
 	p := tui.NewProgram(m, stdin, stdout, nil, 0, 0)
@@ -115,7 +126,7 @@ func startEmbedded(ctx context.Context, data string, served chan<- error) (strin
 	// serve prints the address it listens on: read it from there.
 	pr, pw := io.Pipe()
 	go func() {
-		err := serve(ctx, log, pw, "127.0.0.1:0", data, sqlite.Options{Synchronous: "FULL", CommitInterval: sqlite.DefaultCommitInterval}, server.DefaultLimits())
+		err := serve(ctx, log, pw, "127.0.0.1:0", data, sqlite.Options{Synchronous: "FULL", CommitInterval: sqlite.DefaultCommitInterval}, server.DefaultLimits(), sshOptions{})
 		pw.CloseWithError(fmt.Errorf("the server stopped: %v", err))
 		logf.Close()
 		served <- err

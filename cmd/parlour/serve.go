@@ -15,9 +15,12 @@ import (
 	"runtime/pprof"
 	"time"
 
+	gossh "golang.org/x/crypto/ssh"
+
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/sshdoor"
 	"parlour/store/sqlite"
 	"parlour/web"
 )
@@ -51,6 +54,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	gcPercent := fs.Int("gogc", 400, "garbage collection target percentage, as GOGC (which it replaces); -1 turns the collector off")
 	memProfile := fs.String("memprofile", "", "write a profile of the whole run's allocations to this file at exit")
 	perID := fs.Float64("rate-identity", server.DefaultLimits().PerIdentity, "requests per second allowed for one identity")
+	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")
+	sshIdle := fs.Duration("ssh-idle", sshdoor.DefaultIdle, "close an SSH session after this long without a key pressed")
 	perAddr := fs.Int("conns-per-addr", server.DefaultLimits().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR]")
@@ -120,14 +125,21 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			f.Close()
 		}()
 	}
-	if err := serve(ctx, log, stdout, *addr, *data, opt, server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr}); err != nil {
+	lim := server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr}
+	if err := serve(ctx, log, stdout, *addr, *data, opt, lim, sshOptions{addr: *sshAddr, idle: *sshIdle}); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
 	return 0
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, opt sqlite.Options, lim server.Limits) error {
+// sshOptions configure the SSH door; an empty addr keeps it shut.
+type sshOptions struct {
+	addr string
+	idle time.Duration
+}
+
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, opt sqlite.Options, lim server.Limits, sshOpt sshOptions) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
@@ -167,16 +179,56 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	// idle connections) and cap each address's connections.
 	srv := &http.Server{ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	h.Configure(srv)
-	served := make(chan error, 1)
+	served := make(chan error, 2)
 	go func() { served <- srv.Serve(h.Listener(ln)) }()
 	log.Info("serving", "url", base, "data", dbPath)
 	fmt.Fprintf(stdout, "Parlour is serving at %s/ (data in %s)\n", base, data)
 
+	var door *sshdoor.Door
+	if sshOpt.addr != "" {
+		// The door's sessions reach the same handler through an
+		// in-memory pipe, each under its SSH client's address.
+		pipe := sshdoor.NewPipe()
+		defer pipe.Close()
+		go srv.Serve(h.Listener(pipe))
+		door, err = sshdoor.New(sshOpt.addr, sshdoor.Config{
+			API: base, DataDir: data, Idle: sshOpt.idle, Log: log, HTTP: pipe.Client,
+			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
+				s, err := svc.KeySession(ctx, pub)
+				return s.Name, s.Token, err
+			},
+		})
+		if err != nil {
+			srv.Close()
+			svc.Close()
+			return err
+		}
+		sln, err := net.Listen("tcp", sshOpt.addr)
+		if err != nil {
+			srv.Close()
+			svc.Close()
+			return fmt.Errorf("listening for SSH: %w", err)
+		}
+		go func() {
+			if err := door.Serve(sln); err != nil {
+				served <- fmt.Errorf("ssh door: %w", err)
+			}
+		}()
+		log.Info("serving ssh", "addr", sln.Addr().String())
+		fmt.Fprintf(stdout, "and over SSH: ssh -p %s HOST\n", portOf(sln.Addr().String()))
+	}
+
 	select {
 	case err := <-served:
+		if door != nil {
+			door.Shutdown(context.Background())
+		}
 		svc.Close()
 		return fmt.Errorf("serving: %w", err)
 	case <-ctx.Done():
+	}
+	if door != nil {
+		door.Shutdown(context.Background())
 	}
 	log.Info("shutting down")
 	// Stop taking new work, let the moves in flight finish and reach the
@@ -190,4 +242,13 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	}
 	log.Info("stopped")
 	return nil
+}
+
+// portOf returns the port of a host:port address.
+func portOf(addr string) string {
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	return port
 }

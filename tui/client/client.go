@@ -36,6 +36,13 @@ func New(base, name string) (*Client, error) {
 	return &Client{base: u.String(), http: &http.Client{}, Name: name}, nil
 }
 
+// WithHTTP makes the client send its requests with h (an SSH door's
+// in-memory transport, say) and returns it.
+func (c *Client) WithHTTP(h *http.Client) *Client {
+	c.http = h
+	return c
+}
+
 // Base is the server's address as given.
 func (c *Client) Base() string { return c.base }
 
@@ -474,4 +481,41 @@ func (c *Client) streamOnce(ctx context.Context, token, id string, from *int, wi
 		return false, fmt.Errorf("lost the event stream: %w", err)
 	}
 	return false, nil
+}
+
+// Session is an account's session: its name and bearer token.
+type Session struct {
+	Name  string `json:"name"`
+	Token string `json:"token"`
+}
+
+// SignIn signs in to the account name with password (POST
+// /api/v1/sessions).
+func (c *Client) SignIn(ctx context.Context, name, password string) (Session, error) {
+	var s Session
+	err := c.do(ctx, "POST", "/api/v1/sessions", "", map[string]string{"name": name, "password": password}, &s)
+	return s, err
+}
+
+// SignUp makes the account name (POST /api/v1/accounts); with token, a
+// guest's, the guest's games become the account's.
+func (c *Client) SignUp(ctx context.Context, token, name, password string) (Session, error) {
+	var s Session
+	err := c.do(ctx, "POST", "/api/v1/accounts", token, map[string]string{"name": name, "password": password}, &s)
+	return s, err
+}
+
+// SignOut ends the session token (DELETE /api/v1/sessions).
+func (c *Client) SignOut(ctx context.Context, token string) error {
+	return c.do(ctx, "DELETE", "/api/v1/sessions", token, nil, nil)
+}
+
+// AddKey adds an SSH public key, one authorized_keys line, to the
+// account of token (POST /api/v1/keys) and returns its fingerprint.
+func (c *Client) AddKey(ctx context.Context, token, key string) (string, error) {
+	var k struct {
+		Fingerprint string `json:"fingerprint"`
+	}
+	err := c.do(ctx, "POST", "/api/v1/keys", token, map[string]string{"key": key}, &k)
+	return k.Fingerprint, err
 }

@@ -1,0 +1,245 @@
+// The accounts' SSH keys: the endpoints that add, list and delete them,
+// and the session the SSH door asks for when a client proves it holds one.
+
+package server
+
+import (
+	"context"
+	"crypto/rsa"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"parlour/store"
+)
+
+// maxKeys is how many SSH keys one account may hold.
+const maxKeys = 20
+
+// maxKeyText is the longest key line accepted (an RSA key of 16384 bits
+// fits).
+const maxKeyText = 4096
+
+// KeyRequest adds an SSH key: one line of authorized_keys form,
+// "ssh-ed25519 AAAA… comment".
+type KeyRequest struct {
+	Key string `json:"key"`
+}
+
+// KeyInfo is one of an account's SSH keys.
+type KeyInfo struct {
+	Fingerprint string    `json:"fingerprint"`
+	Type        string    `json:"type"`
+	Key         string    `json:"key"`
+	Comment     string    `json:"comment,omitempty"`
+	Added       time.Time `json:"added"`
+}
+
+func keyInfo(k store.SSHKey) KeyInfo {
+	typ, _, _ := strings.Cut(k.Key, " ")
+	return KeyInfo{Fingerprint: k.Fingerprint, Type: typ, Key: k.Key, Comment: k.Comment, Added: k.Added}
+}
+
+// keys returns the store's key side, or a refusal when it keeps none.
+func (s *Service) keys() (store.Keys, error) {
+	ks, ok := s.st.(store.Keys)
+	if !ok {
+		return nil, refuse(http.StatusNotImplemented, "this server keeps no SSH keys")
+	}
+	return ks, nil
+}
+
+// ParseKey reads one public key in authorized_keys form and returns it
+// with its comment. It refuses what the SSH door would not accept:
+// certificates, keys with options, RSA keys under 2048 bits, more than
+// one line.
+func ParseKey(text string) (ssh.PublicKey, string, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil, "", badRequest("paste a public key: one line such as \"ssh-ed25519 AAAA… you@laptop\" (from ~/.ssh/id_ed25519.pub)")
+	}
+	if len(text) > maxKeyText {
+		return nil, "", badRequest("that key is too long: a public key is one line of at most %d characters", maxKeyText)
+	}
+	if strings.ContainsAny(text, "\r\n") {
+		return nil, "", badRequest("send one key at a time: one line")
+	}
+	if strings.HasPrefix(text, "-----BEGIN") {
+		return nil, "", badRequest("that is a private key: never send it anywhere; send the public one (the .pub file)")
+	}
+	pub, comment, opts, rest, err := ssh.ParseAuthorizedKey([]byte(text))
+	if err != nil {
+		return nil, "", badRequest("that is not an SSH public key: send one line such as \"ssh-ed25519 AAAA… you@laptop\"")
+	}
+	if len(opts) > 0 || len(rest) > 0 {
+		return nil, "", badRequest("send the key alone, without options before it")
+	}
+	if _, ok := pub.(*ssh.Certificate); ok {
+		return nil, "", badRequest("certificates are not accepted: send the plain public key")
+	}
+	if ck, ok := pub.(ssh.CryptoPublicKey); ok {
+		if r, ok := ck.CryptoPublicKey().(*rsa.PublicKey); ok && r.N.BitLen() < 2048 {
+			return nil, "", badRequest("that RSA key has %d bits: use one of at least 2048, or better an ed25519 key", r.N.BitLen())
+		}
+	}
+	return pub, strings.TrimSpace(comment), nil
+}
+
+// KeyText returns pub in authorized_keys form without a comment.
+func KeyText(pub ssh.PublicKey) string {
+	return strings.TrimSpace(string(ssh.MarshalAuthorizedKey(pub)))
+}
+
+// AddKey adds the SSH key in text to p's account.
+func (s *Service) AddKey(ctx context.Context, p *Principal, text string) (KeyInfo, error) {
+	a, _, err := s.accountFor(ctx, p)
+	if err != nil {
+		return KeyInfo{}, err
+	}
+	ks, err := s.keys()
+	if err != nil {
+		return KeyInfo{}, err
+	}
+	pub, comment, err := ParseKey(text)
+	if err != nil {
+		return KeyInfo{}, err
+	}
+	have, err := ks.KeysOf(ctx, a.Identity)
+	if err != nil {
+		return KeyInfo{}, err
+	}
+	fp := ssh.FingerprintSHA256(pub)
+	for _, k := range have {
+		if k.Fingerprint == fp {
+			return keyInfo(k), nil // adding a key twice changes nothing
+		}
+	}
+	if len(have) >= maxKeys {
+		return KeyInfo{}, refuse(http.StatusConflict, "your account holds %d keys already: delete one first", maxKeys)
+	}
+	k := store.SSHKey{Identity: a.Identity, Fingerprint: fp, Key: KeyText(pub), Comment: comment, Added: time.Now()}
+	if err := ks.AddKey(ctx, k); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return KeyInfo{}, refuse(http.StatusConflict, "that key belongs to another account: a key signs in one account only")
+		}
+		return KeyInfo{}, s.saveFailed("your key", err)
+	}
+	s.log.Info("ssh key added", "identity", a.Identity, "fingerprint", fp)
+	return keyInfo(k), nil
+}
+
+// Keys lists p's account's SSH keys.
+func (s *Service) Keys(ctx context.Context, p *Principal) ([]KeyInfo, error) {
+	a, _, err := s.accountFor(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	ks, err := s.keys()
+	if err != nil {
+		return nil, err
+	}
+	have, err := ks.KeysOf(ctx, a.Identity)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]KeyInfo, 0, len(have))
+	for _, k := range have {
+		out = append(out, keyInfo(k))
+	}
+	return out, nil
+}
+
+// DeleteKey deletes the SSH key with fingerprint fp from p's account.
+func (s *Service) DeleteKey(ctx context.Context, p *Principal, fp string) error {
+	a, _, err := s.accountFor(ctx, p)
+	if err != nil {
+		return err
+	}
+	ks, err := s.keys()
+	if err != nil {
+		return err
+	}
+	if err := ks.DeleteKey(ctx, a.Identity, fp); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return refuse(http.StatusNotFound, "your account has no key %s", fp)
+		}
+		return s.saveFailed("deleting your key", err)
+	}
+	return nil
+}
+
+// KeySession returns a new session for the account that added pub, for
+// the SSH door once the client has proved it holds the key's private
+// half. A key no account added is ErrNotFound wrapped in a refusal.
+func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, error) {
+	ks, err := s.keys()
+	if err != nil {
+		return Session{}, err
+	}
+	ps, err := s.players()
+	if err != nil {
+		return Session{}, err
+	}
+	k, err := ks.KeyByFingerprint(ctx, ssh.FingerprintSHA256(pub))
+	if errors.Is(err, store.ErrNotFound) {
+		return Session{}, refuse(http.StatusUnauthorized, "no account has added this key")
+	}
+	if err != nil {
+		return Session{}, err
+	}
+	a, err := ps.AccountOf(ctx, k.Identity)
+	if err != nil {
+		return Session{}, err
+	}
+	tok, h := newToken()
+	cred := store.Credential{Hash: h, Identity: a.Identity}
+	if err := s.st.AddCredential(ctx, cred); err != nil {
+		return Session{}, s.saveFailed("your session", err)
+	}
+	s.remember(cred)
+	return Session{Name: a.Name, Token: tok}, nil
+}
+
+func (h *Handler) addKey(w http.ResponseWriter, r *http.Request) {
+	var req KeyRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	k, err := h.s.AddKey(r.Context(), p, req.Key)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, k)
+}
+
+func (h *Handler) listKeys(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	ks, err := h.s.Keys(r.Context(), p)
+	h.reply(w, r, map[string]any{"keys": ks}, err)
+}
+
+func (h *Handler) deleteKey(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err == nil {
+		err = h.s.DeleteKey(r.Context(), p, r.PathValue("fingerprint"))
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}

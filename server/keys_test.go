@@ -1,0 +1,126 @@
+package server
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/rsa"
+	"net/url"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// newKey returns a fresh ed25519 public key in authorized_keys form with
+// comment.
+func newKey(t *testing.T, comment string) (ssh.PublicKey, string) {
+	t.Helper()
+	pub, _, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := ssh.NewPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp, KeyText(sp) + " " + comment
+}
+
+// TestKeysAPI adds, lists and deletes SSH keys through the HTTP API:
+// bad keys are refused with nothing stored, adding a key twice changes
+// nothing, a key of one account cannot be added by another, guests and
+// strangers are refused, and a deleted key no longer signs in.
+func TestKeysAPI(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
+	pub, text := newKey(t, "ann@laptop")
+
+	var k KeyInfo
+	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text}, &k); st != 201 {
+		t.Fatalf("add a key: %d %s", st, body)
+	}
+	if k.Fingerprint != ssh.FingerprintSHA256(pub) || k.Type != "ssh-ed25519" || k.Comment != "ann@laptop" || !strings.HasPrefix(k.Key, "ssh-ed25519 AAAA") {
+		t.Fatalf("added key: %+v", k)
+	}
+	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 201 {
+		t.Fatalf("the same key again: %d %s, want 201 (no change)", st, body)
+	}
+	if st, body := ben.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 409 || !strings.Contains(body, "another account") {
+		t.Fatalf("Ann's key added by Ben: %d %s", st, body)
+	}
+
+	small, _ := rsa.GenerateKey(rand.Reader, 1024)
+	smallPub, _ := ssh.NewPublicKey(&small.PublicKey)
+	for _, c := range []struct{ name, key, want string }{
+		{"empty", "", "paste a public key"},
+		{"garbage", "hello there", "not an SSH public key"},
+		{"private", "-----BEGIN OPENSSH PRIVATE KEY-----", "private key"},
+		{"two lines", text + "\n" + text, "one line"},
+		{"options", `command="ls" ` + text, "without options"},
+		{"short rsa", KeyText(smallPub), "1024 bits"},
+		{"too long", "ssh-ed25519 " + strings.Repeat("A", 5000), "too long"},
+	} {
+		st, body := ben.do("POST", "/api/v1/keys", map[string]string{"key": c.key}, nil)
+		if st != 400 || !strings.Contains(body, c.want) {
+			t.Errorf("%s: %d %s, want 400 saying %q", c.name, st, body, c.want)
+		}
+	}
+	var list struct{ Keys []KeyInfo }
+	if st, body := ben.do("GET", "/api/v1/keys", nil, &list); st != 200 || len(list.Keys) != 0 {
+		t.Fatalf("Ben's keys after refusals: %d %s", st, body)
+	}
+	if st, body := ann.do("GET", "/api/v1/keys", nil, &list); st != 200 || len(list.Keys) != 1 || list.Keys[0].Fingerprint != k.Fingerprint {
+		t.Fatalf("Ann's keys: %d %s", st, body)
+	}
+
+	guest := &client{t: t, base: srv.URL}
+	var id struct{ Token string }
+	guest.do("POST", "/api/v1/identity", map[string]string{"name": "Gus"}, &id)
+	guest.token = id.Token
+	if st, body := guest.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 403 {
+		t.Fatalf("a guest adding a key: %d %s", st, body)
+	}
+	if st, _ := (&client{t: t, base: srv.URL}).do("GET", "/api/v1/keys", nil, nil); st != 401 {
+		t.Fatalf("nobody listing keys: %d", st)
+	}
+
+	sess, err := f.s.KeySession(context.Background(), pub)
+	if err != nil || sess.Name != "Ann" {
+		t.Fatalf("KeySession: %+v, %v", sess, err)
+	}
+	if st, body := (&client{t: t, base: srv.URL, token: sess.Token}).do("GET", "/api/v1/account", nil, nil); st != 200 || !strings.Contains(body, `"Ann"`) {
+		t.Fatalf("the key's session: %d %s", st, body)
+	}
+	if st, body := ben.do("DELETE", "/api/v1/keys/"+url.PathEscape(k.Fingerprint), nil, nil); st != 404 {
+		t.Fatalf("Ben deleting Ann's key: %d %s", st, body)
+	}
+	// The fingerprint's slashes may come escaped or not.
+	if st, body := ann.do("DELETE", "/api/v1/keys/"+k.Fingerprint, nil, nil); st != 204 {
+		t.Fatalf("delete: %d %s", st, body)
+	}
+	if _, err := f.s.KeySession(context.Background(), pub); StatusOf(err) != 401 {
+		t.Fatalf("a deleted key's session: %v", err)
+	}
+	if st, body := ben.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 201 {
+		t.Fatalf("the key, free again, added by Ben: %d %s", st, body)
+	}
+}
+
+// FuzzParseKey checks that no key text crashes the parser and that what
+// it accepts prints back as a key it accepts again.
+func FuzzParseKey(f *testing.F) {
+	f.Add("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGb9Sjr7ZQcLy8v1f3b0ZQ0m3QmTgN3c9Y0c5b9W0xkE me")
+	f.Add("ssh-rsa AAAA")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, s string) {
+		pub, _, err := ParseKey(s)
+		if err != nil {
+			return
+		}
+		if _, _, err := ParseKey(KeyText(pub)); err != nil {
+			t.Fatalf("accepted %q, refused its own form: %v", s, err)
+		}
+	})
+}

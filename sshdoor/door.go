@@ -1,0 +1,291 @@
+// Package sshdoor serves Parlour's terminal client (package tui) over SSH:
+// each SSH session runs its own client in-process, which plays at the
+// server through the same HTTP API as any other program. A key an
+// account added (POST /api/v1/keys) signs the session in to that
+// account; any other client plays as a guest.
+package sshdoor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/wish/v2"
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
+	"golang.org/x/time/rate"
+
+	"parlour/tui"
+	"parlour/tui/client"
+)
+
+// Defaults of Config.
+const (
+	DefaultIdle        = 30 * time.Minute
+	DefaultMaxSessions = 200
+	DefaultPerAddr     = 4
+	// DefaultNewPerMinute new connections a minute from one address,
+	// after a burst of DefaultBurst.
+	DefaultNewPerMinute = 10
+	DefaultBurst        = 5
+)
+
+// Config configures a door.
+type Config struct {
+	// API is the base URL of the Parlour HTTP API the sessions' clients
+	// talk to (the server's own, on loopback).
+	API string
+	// DataDir keeps the host key.
+	DataDir string
+	// KeySession returns an account's name and a session token for a
+	// public key the client has proved it holds, or an error when no
+	// account added it (server.Service.KeySession).
+	KeySession func(ctx context.Context, pub gossh.PublicKey) (name, token string, err error)
+	// Idle closes a session in which no key was pressed for this long
+	// (0: DefaultIdle).
+	Idle time.Duration
+	// MaxSessions, PerAddr, NewPerMinute and Burst limit connections
+	// (0: the defaults).
+	MaxSessions, PerAddr, NewPerMinute, Burst int
+	Log                                       *slog.Logger
+	// HTTP, when set, returns the HTTP client a session from remote
+	// uses (Pipe.Client); nil: a plain one.
+	HTTP func(remote net.Addr) *http.Client
+}
+
+// Door is the SSH server.
+type Door struct {
+	cfg  Config
+	srv  *ssh.Server
+	gate *gate
+	wg   sync.WaitGroup
+}
+
+// New makes a door listening on addr (":2222"); Serve or ListenAndServe
+// starts it.
+func New(addr string, cfg Config) (*Door, error) {
+	if cfg.Idle <= 0 {
+		cfg.Idle = DefaultIdle
+	}
+	if cfg.MaxSessions <= 0 {
+		cfg.MaxSessions = DefaultMaxSessions
+	}
+	if cfg.PerAddr <= 0 {
+		cfg.PerAddr = DefaultPerAddr
+	}
+	if cfg.NewPerMinute <= 0 {
+		cfg.NewPerMinute = DefaultNewPerMinute
+	}
+	if cfg.Burst <= 0 {
+		cfg.Burst = DefaultBurst
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	key, err := HostKey(cfg.DataDir)
+	if err != nil {
+		return nil, err
+	}
+	d := &Door{cfg: cfg, gate: newGate(cfg.MaxSessions, cfg.PerAddr, rate.Limit(float64(cfg.NewPerMinute)/60), cfg.Burst)}
+	d.srv, err = wish.NewServer(
+		wish.WithAddress(addr),
+		wish.WithHostKeyPEM(key),
+		// Every key is welcome: one an account added signs in, any
+		// other plays as a guest. Clients without keys come in by an
+		// empty keyboard-interactive exchange.
+		wish.WithPublicKeyAuth(func(ssh.Context, ssh.PublicKey) bool { return true }),
+		wish.WithKeyboardInteractiveAuth(func(ssh.Context, gossh.KeyboardInteractiveChallenge) bool { return true }),
+		// A connection that says nothing at all for twice the idle time
+		// is dropped by the transport; sessions close sooner, on keys.
+		wish.WithIdleTimeout(2*cfg.Idle),
+		wish.WithMiddleware(d.handle),
+		func(s *ssh.Server) error {
+			s.ConnCallback = d.admit
+			return nil
+		},
+	)
+	if err != nil {
+		return nil, fmt.Errorf("ssh door: %w", err)
+	}
+	return d, nil
+}
+
+// Serve serves connections on l until Shutdown.
+func (d *Door) Serve(l net.Listener) error {
+	err := d.srv.Serve(l)
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// ListenAndServe listens on the door's address and serves.
+func (d *Door) ListenAndServe() error {
+	err := d.srv.ListenAndServe()
+	if errors.Is(err, ssh.ErrServerClosed) {
+		return nil
+	}
+	return err
+}
+
+// Shutdown stops accepting connections and closes the open ones.
+func (d *Door) Shutdown(ctx context.Context) error {
+	err := d.srv.Close()
+	d.wg.Wait()
+	return err
+}
+
+func (d *Door) admit(ctx ssh.Context, c net.Conn) net.Conn {
+	done, why := d.gate.admit(c.RemoteAddr())
+	if done == nil {
+		d.cfg.Log.Warn("ssh connection refused", "addr", c.RemoteAddr().String(), "why", why)
+		return nil
+	}
+	return &gatedConn{Conn: c, done: done}
+}
+
+// usage is the one line a session without a terminal gets.
+const usage = "Parlour is played in a full-screen terminal: connect with ssh -t (add \"join CODE\" to join a table by its code or link).\n"
+
+// handle runs one session: the client, signed in by the session's key
+// when an account added it.
+func (d *Door) handle(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		d.wg.Add(1)
+		defer d.wg.Done()
+		d.run(sess)
+		next(sess)
+	}
+}
+
+func (d *Door) run(sess ssh.Session) {
+	pty, winch, ok := sess.Pty()
+	if !ok {
+		io.WriteString(sess.Stderr(), usage)
+		sess.Exit(2)
+		return
+	}
+	cmd := sess.Command()
+	table := ""
+	switch {
+	case len(cmd) == 0:
+	case len(cmd) == 2 && cmd[0] == "join":
+		table = cmd[1]
+	default:
+		fmt.Fprintf(sess, "Parlour knows one command, \"join CODE\"; %q is not it.\n", strings.Join(cmd, " "))
+		sess.Exit(2)
+		return
+	}
+	ctx := sess.Context()
+	name := sess.User()
+	hc := d.httpFor(sess.RemoteAddr())
+	c, err := client.New(d.cfg.API, name)
+	if err == nil {
+		c.WithHTTP(hc)
+	}
+	if err != nil {
+		fmt.Fprintln(sess, "the server is misconfigured; sorry")
+		d.cfg.Log.Error("ssh door", "err", err)
+		sess.Exit(1)
+		return
+	}
+	cfg := tui.Config{Client: c, Table: table}
+	if pub := sess.PublicKey(); pub != nil && d.cfg.KeySession != nil {
+		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
+			cfg.Session, cfg.Account, c.Name = tok, acct, acct
+		} else if acct, tok, ok := d.offerPassword(sess, hc, name, pub); ok {
+			cfg.Session, cfg.Account, c.Name = tok, acct, acct
+		}
+	}
+	defer hc.CloseIdleConnections()
+	in := &lastKey{r: sess}
+	in.touch()
+	m := tui.New(cfg)
+	defer m.Close()
+	env := append(sess.Environ(), "TERM="+pty.Term)
+	p := tui.NewProgram(m, in, sess, env, pty.Window.Width, pty.Window.Height,
+		tea.WithoutSignalHandler(),
+		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
+			if _, ok := msg.(tea.SuspendMsg); ok {
+				return tea.ResumeMsg{}
+			}
+			return msg
+		}))
+	stop := make(chan struct{})
+	idled := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(min(d.cfg.Idle/4, time.Minute))
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ctx.Done():
+				p.Quit()
+				return
+			case w := <-winch:
+				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+			case <-tick.C:
+				if in.idle() > d.cfg.Idle {
+					close(idled)
+					p.Quit()
+					return
+				}
+			}
+		}
+	}()
+	_, err = p.Run()
+	close(stop)
+	p.Kill()
+	select {
+	case <-idled:
+		fmt.Fprintf(sess, "\r\nNo key pressed for %s: the session is closed. Your tables are kept; come back with ssh.\r\n", d.cfg.Idle)
+	default:
+	}
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		d.cfg.Log.Warn("ssh session", "addr", sess.RemoteAddr().String(), "err", err)
+	}
+	sess.Exit(0)
+}
+
+func (d *Door) httpFor(remote net.Addr) *http.Client {
+	if d.cfg.HTTP != nil {
+		return d.cfg.HTTP(remote)
+	}
+	return &http.Client{}
+}
+
+// lastKey reads a session's input and remembers when it last did.
+type lastKey struct {
+	r  io.Reader
+	mu sync.Mutex
+	at time.Time
+}
+
+func (l *lastKey) touch() {
+	l.mu.Lock()
+	l.at = time.Now()
+	l.mu.Unlock()
+}
+
+func (l *lastKey) idle() time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return time.Since(l.at)
+}
+
+func (l *lastKey) Read(p []byte) (int, error) {
+	n, err := l.r.Read(p)
+	if n > 0 {
+		l.touch()
+	}
+	return n, err
+}

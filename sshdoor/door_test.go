@@ -1,0 +1,483 @@
+package sshdoor
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	gossh "golang.org/x/crypto/ssh"
+
+	"parlour/games"
+	"parlour/lexicon"
+	"parlour/server"
+	"parlour/store/sqlite"
+	"parlour/web"
+)
+
+// fixture is a Parlour server with its SSH door on loopback, as parlour
+// serve --ssh runs them.
+type fixture struct {
+	t       *testing.T
+	dir     string
+	api     string // the HTTP API on loopback, for the test's own requests
+	sshAddr string
+	door    *Door
+}
+
+func newFixture(t *testing.T, cfg Config) *fixture {
+	t.Helper()
+	f := &fixture{t: t, dir: t.TempDir()}
+	db, err := sqlite.Open(context.Background(), filepath.Join(f.dir, "p.db"), sqlite.Options{Synchronous: "NORMAL", CommitInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lim := server.DefaultLimits()
+	lim.SignIns, lim.SignInsBurst = 1e6, 1e6
+	h := server.NewHandler(svc, lim)
+	h.ServeStatic(web.Handler())
+	srv := &http.Server{Handler: h}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	pipe := NewPipe()
+	go srv.Serve(h.Listener(pipe))
+	f.api = "http://" + ln.Addr().String()
+	cfg.API, cfg.DataDir, cfg.HTTP = f.api, f.dir, pipe.Client
+	cfg.KeySession = func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
+		s, err := svc.KeySession(ctx, pub)
+		return s.Name, s.Token, err
+	}
+	f.door, err = New("127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.sshAddr = sln.Addr().String()
+	go f.door.Serve(sln)
+	t.Cleanup(func() {
+		f.door.Shutdown(context.Background())
+		srv.Close()
+		h.CloseSockets("test over")
+		svc.Close()
+		db.Close()
+	})
+	return f
+}
+
+// do sends a request to the API with token and decodes the answer.
+func (f *fixture) do(method, path, token string, body, out any) int {
+	f.t.Helper()
+	b, _ := json.Marshal(body)
+	req, _ := http.NewRequest(method, f.api+path, bytes.NewReader(b))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if out != nil {
+		json.NewDecoder(res.Body).Decode(out)
+	}
+	return res.StatusCode
+}
+
+// signUp makes an account and returns its token.
+func (f *fixture) signUp(name, password string) string {
+	f.t.Helper()
+	var s struct{ Token string }
+	if st := f.do("POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": password}, &s); st != 201 {
+		f.t.Fatalf("sign up %s: %d", name, st)
+	}
+	return s.Token
+}
+
+func newSigner(t *testing.T) gossh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// term is one SSH session with a PTY: what it received, escape sequences
+// stripped.
+type term struct {
+	t    *testing.T
+	sess *gossh.Session
+	in   interface{ Write([]byte) (int, error) }
+	mu   sync.Mutex
+	out  bytes.Buffer
+	mark int // the length of out when mark was called
+}
+
+// dial connects as user with signer (nil: no key) and opens a session
+// with a PTY of 80 x 24 running cmd ("" for the shell).
+func (f *fixture) dial(user string, signer gossh.Signer, cmd string) *term {
+	f.t.Helper()
+	auth := []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}
+	if signer != nil {
+		auth = []gossh.AuthMethod{gossh.PublicKeys(signer)}
+	}
+	c, err := gossh.Dial("tcp", f.sshAddr, &gossh.ClientConfig{User: user, Auth: auth, HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second})
+	if err != nil {
+		f.t.Fatalf("ssh dial: %v", err)
+	}
+	f.t.Cleanup(func() { c.Close() })
+	sess, err := c.NewSession()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	tm := &term{t: f.t, sess: sess}
+	w, _ := sess.StdinPipe()
+	tm.in = w
+	r, _ := sess.StdoutPipe()
+	if err := sess.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {
+		f.t.Fatal(err)
+	}
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := r.Read(b)
+			tm.mu.Lock()
+			tm.out.Write(b[:n])
+			tm.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	if cmd == "" {
+		err = sess.Shell()
+	} else {
+		err = sess.Start(cmd)
+	}
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return tm
+}
+
+// text returns what the session received since the last mark, escape
+// sequences and spaces removed (the renderer moves the cursor over
+// blanks), lower case.
+func (tm *term) text() string {
+	tm.mu.Lock()
+	defer tm.mu.Unlock()
+	s := ansi.Strip(tm.out.String()[tm.mark:])
+	return strings.ToLower(strings.Join(strings.Fields(s), ""))
+}
+
+func (tm *term) setMark() {
+	tm.mu.Lock()
+	tm.mark = tm.out.Len()
+	tm.mu.Unlock()
+}
+
+// waitFor waits until the text since the mark holds want (spaces
+// removed, any case) and returns how long that took.
+func (tm *term) waitFor(want string) time.Duration {
+	tm.t.Helper()
+	want = strings.ToLower(strings.Join(strings.Fields(want), ""))
+	start := time.Now()
+	for time.Since(start) < 10*time.Second {
+		if strings.Contains(tm.text(), want) {
+			return time.Since(start)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	tm.t.Fatalf("%q never reached the terminal; it shows:\n%s", want, tm.text())
+	return 0
+}
+
+func (tm *term) send(s string) {
+	tm.t.Helper()
+	if _, err := tm.in.Write([]byte(s)); err != nil {
+		tm.t.Fatal(err)
+	}
+}
+
+// TestNymphabetOverSSH plays Nymphabet between two SSH sessions: Ann,
+// signed in by the key her account added, opens a table for a friend;
+// Ben, a guest, joins it with "join ID"; Ann's word reaches Ben's
+// terminal; Ben resigns and both screens show the end.
+func TestNymphabetOverSSH(t *testing.T) {
+	f := newFixture(t, Config{})
+	annTok := f.signUp("Ann", "correct horse battery")
+	annKey := newSigner(t)
+	key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(annKey.PublicKey()))) + " ann@laptop"
+	if st := f.do("POST", "/api/v1/keys", annTok, map[string]string{"key": key}, nil); st != 201 {
+		t.Fatalf("adding Ann's key: %d", st)
+	}
+
+	ann := f.dial("whoever", annKey, "")
+	ann.waitFor("signed in as Ann")
+	ann.waitFor("Nymphabet")
+	ann.send("1")
+	ann.waitFor("Nymphabet · new table")
+	ann.send("\x1b[C\x1b[C\x1b[C") // right three times: a friend
+	ann.waitFor("a friend")
+	ann.send("\r")
+	var mine struct {
+		Tables []struct {
+			ID   string `json:"id"`
+			Game string `json:"game"`
+		} `json:"tables"`
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(mine.Tables) == 0 && time.Now().Before(deadline) {
+		f.do("GET", "/api/v1/identity/tables", annTok, nil, &mine)
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(mine.Tables) != 1 || mine.Tables[0].Game != "nymphabet" {
+		t.Fatalf("Ann's tables: %+v: the table was not made as Ann's", mine)
+	}
+	id := mine.Tables[0].ID
+
+	ben := f.dial("ben", newSigner(t), "join "+id)
+	ben.waitFor("you: ben")
+	ben.waitFor("waiting for Ann")
+	ann.waitFor("your turn")
+
+	var word string
+	for _, w := range lexicon.Default().OfLength(5) {
+		if w[0] == 'a' {
+			word = w
+			break
+		}
+	}
+	// The word goes in one write, as a paste would: typed key by key,
+	// each letter is drawn on its own and the stream never holds the
+	// word whole.
+	ann.send(word)
+	ben.setMark()
+	ann.send("\r")
+	took := ben.waitFor("Ann:" + word)
+	t.Logf("Ann's word %q reached Ben's terminal over SSH %v after her enter", word, took)
+	ben.waitFor("your turn")
+
+	ann.setMark()
+	ben.send(":resign\r")
+	ben.waitFor("game over")
+	ann.waitFor("game over")
+
+	var rec struct {
+		Moves []struct {
+			By   string `json:"by"`
+			Move string `json:"move"`
+		} `json:"moves"`
+	}
+	f.do("GET", "/api/v1/tables/"+id+"/record", annTok, nil, &rec)
+	if len(rec.Moves) != 2 || !strings.EqualFold(rec.Moves[0].Move, word) || rec.Moves[0].By != "Ann" || rec.Moves[1].Move != "resign" || rec.Moves[1].By != "ben" {
+		t.Fatalf("the record's moves: %+v", rec.Moves)
+	}
+}
+
+// TestNoPTY: a session without a terminal gets the one-line help and
+// an exit status, not a client drawing into nothing.
+func TestNoPTY(t *testing.T) {
+	f := newFixture(t, Config{})
+	c, err := gossh.Dial("tcp", f.sshAddr, &gossh.ClientConfig{User: "x", Auth: []gossh.AuthMethod{gossh.PublicKeys(newSigner(t))}, HostKeyCallback: gossh.InsecureIgnoreHostKey()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, _ := c.NewSession()
+	var out, errOut bytes.Buffer
+	sess.Stdout, sess.Stderr = &out, &errOut
+	err = sess.Run("")
+	if ee, ok := err.(*gossh.ExitError); !ok || ee.ExitStatus() != 2 {
+		t.Fatalf("exit: %v, want status 2", err)
+	}
+	if got := errOut.String(); got != usage || strings.Count(got, "\n") != 1 || !strings.Contains(got, "ssh -t") {
+		t.Fatalf("help: %q (stdout %q)", got, out.String())
+	}
+}
+
+// TestHostKeyKept: the host key is made once, mode 0600, and a second
+// start presents the same one.
+func TestHostKeyKept(t *testing.T) {
+	dir := t.TempDir()
+	a, err := HostKey(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(filepath.Join(dir, HostKeyFile))
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("host key file: %v, %v", st, err)
+	}
+	b, err := HostKey(dir)
+	if err != nil || !bytes.Equal(a, b) {
+		t.Fatalf("second start: a different key (%v)", err)
+	}
+	s, err := gossh.ParsePrivateKey(a)
+	if err != nil || s.PublicKey().Type() != gossh.KeyAlgoED25519 {
+		t.Fatalf("host key: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, HostKeyFile), []byte("garbage"), 0o600)
+	if _, err := HostKey(dir); err == nil || !strings.Contains(err.Error(), "damaged") {
+		t.Fatalf("a damaged host key: %v", err)
+	}
+
+	// Over the wire: two doors on one data directory present one key.
+	f := newFixture(t, Config{})
+	var seen []string
+	for range 2 {
+		d, err := New("127.0.0.1:0", Config{API: f.api, DataDir: f.dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ln, _ := net.Listen("tcp", "127.0.0.1:0")
+		go d.Serve(ln)
+		c, err := gossh.Dial("tcp", ln.Addr().String(), &gossh.ClientConfig{User: "x", Auth: []gossh.AuthMethod{gossh.PublicKeys(newSigner(t))},
+			HostKeyCallback: func(_ string, _ net.Addr, k gossh.PublicKey) error {
+				seen = append(seen, gossh.FingerprintSHA256(k))
+				return nil
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Close()
+		d.Shutdown(context.Background())
+	}
+	if len(seen) != 2 || seen[0] != seen[1] {
+		t.Fatalf("host keys presented: %v", seen)
+	}
+}
+
+// TestPasswordAddsKey: ann@ with a key her account lacks is offered a
+// password sign-in; a wrong password is refused, the right one signs her
+// in and adds the key, and the next session signs in by the key alone.
+func TestPasswordAddsKey(t *testing.T) {
+	f := newFixture(t, Config{})
+	tok := f.signUp("Ann", "correct horse battery")
+	key := newSigner(t)
+	tm := f.dial("ann", key, "")
+	tm.waitFor("Password to sign in and add the key")
+	tm.setMark()
+	tm.send("wrong password\r")
+	tm.waitFor("wrong name or password")
+	tm.send("correct horse battery\r")
+	tm.waitFor("signed in as Ann")
+	var list struct {
+		Keys []struct{ Fingerprint, Comment string } `json:"keys"`
+	}
+	f.do("GET", "/api/v1/keys", tok, nil, &list)
+	if len(list.Keys) != 1 || list.Keys[0].Fingerprint != gossh.FingerprintSHA256(key.PublicKey()) {
+		t.Fatalf("Ann's keys after the password: %+v", list)
+	}
+	again := f.dial("anybody", key, "")
+	again.waitFor("signed in as Ann")
+	if strings.Contains(again.text(), "password") {
+		t.Fatalf("a known key was asked for a password")
+	}
+
+	// A user name with no account is a guest at once; enter alone skips
+	// the offer.
+	f.dial("nobody", newSigner(t), "").waitFor("guest nobody")
+	skip := f.dial("ann", newSigner(t), "")
+	skip.waitFor("Password to sign in")
+	skip.send("\r")
+	skip.waitFor("guest ann")
+}
+
+// TestRateLimits: connections past an address's burst, or past the
+// sessions allowed at once, are closed before the handshake; the others
+// are served.
+func TestRateLimits(t *testing.T) {
+	f := newFixture(t, Config{Burst: 3, NewPerMinute: 1, PerAddr: 2})
+	cfg := &gossh.ClientConfig{User: "x", Auth: []gossh.AuthMethod{gossh.PublicKeys(newSigner(t))}, HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second}
+	var open []*gossh.Client
+	defer func() {
+		for _, c := range open {
+			c.Close()
+		}
+	}()
+	results := ""
+	for i := range 4 {
+		c, err := gossh.Dial("tcp", f.sshAddr, cfg)
+		if err != nil {
+			results += "refused "
+			continue
+		}
+		results += "ok "
+		if i < 2 {
+			open = append(open, c)
+		} else {
+			c.Close()
+		}
+	}
+	// Two held open: the third is refused (two at once from one
+	// address); the fourth exceeds the burst of three.
+	if results != "ok ok refused refused " {
+		t.Fatalf("connections: %s", results)
+	}
+
+	g := newGate(2, 10, 1000, 1000)
+	a := &net.TCPAddr{IP: net.IPv4(10, 0, 0, 1), Port: 1}
+	b := &net.TCPAddr{IP: net.IPv4(10, 0, 0, 2), Port: 1}
+	d1, _ := g.admit(a)
+	d2, _ := g.admit(b)
+	if d, why := g.admit(a); d != nil || why != "the server is full" {
+		t.Fatalf("a third session on a server of two: %q", why)
+	}
+	d1()
+	d1() // twice is once
+	if d, _ := g.admit(b); d == nil {
+		t.Fatalf("a place freed was not given")
+	}
+	_ = d2
+}
+
+// TestIdleClose: a session in which no key is pressed for the idle time
+// is closed with a line saying so; keys keep it open.
+func TestIdleClose(t *testing.T) {
+	f := newFixture(t, Config{Idle: 600 * time.Millisecond})
+	tm := f.dial("ann", nil, "")
+	tm.waitFor("New table")
+	for range 4 {
+		time.Sleep(250 * time.Millisecond)
+		tm.send("j") // down: a key, nothing else
+	}
+	if strings.Contains(tm.text(), "nokeypressed") {
+		t.Fatal("a session with keys pressed was closed as idle")
+	}
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() { done <- tm.sess.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("an idle session stayed open")
+	}
+	if took := time.Since(start); took < 500*time.Millisecond {
+		t.Fatalf("closed %v after the last key, before the idle time", took)
+	}
+	tm.waitFor("No key pressed for 600ms: the session is closed")
+}

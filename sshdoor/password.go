@@ -1,0 +1,115 @@
+package sshdoor
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// offerPassword, for a session whose key no account added and whose user
+// name is an account's, asks for that account's password (up to three
+// times; an empty line plays as a guest) and, once it is right, adds the
+// key to the account through the API so that the next session signs in
+// by the key alone. It returns the account's name and session token.
+func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey) (string, string, bool) {
+	ctx, cancel := context.WithTimeout(sess.Context(), 3*time.Minute)
+	defer cancel()
+	if name == "" || api(ctx, hc, d.cfg.API, "GET", "/api/v1/players/"+url.PathEscape(name), "", nil, nil) != nil {
+		return "", "", false // no such account: a guest
+	}
+	fmt.Fprintf(sess, "%s has an account here, and this key is not among its keys.\n", name)
+	for range 3 {
+		fmt.Fprintf(sess, "Password to sign in and add the key (enter alone: play as a guest): ")
+		pw, err := readSecret(sess)
+		fmt.Fprintln(sess)
+		if err != nil || pw == "" {
+			return "", "", false
+		}
+		var s struct{ Name, Token string }
+		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/sessions", "", map[string]string{"name": name, "password": pw}, &s); err != nil {
+			fmt.Fprintln(sess, err)
+			continue
+		}
+		key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub))) + " added over ssh"
+		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/keys", s.Token, map[string]string{"key": key}, nil); err != nil {
+			fmt.Fprintf(sess, "Signed in, but the key was not added: %v\n", err)
+		} else {
+			fmt.Fprintf(sess, "Signed in as %s; the key %s is added to your account.\n", s.Name, gossh.FingerprintSHA256(pub))
+		}
+		return s.Name, s.Token, true
+	}
+	return "", "", false
+}
+
+// api sends one request to the HTTP API; a refusal comes back as an
+// error in the server's words.
+func api(ctx context.Context, hc *http.Client, base, method, path, token string, body, out any) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(base, "/")+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("the server did not answer: %w", err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	if res.StatusCode >= 300 {
+		var e struct{ Error string }
+		if json.Unmarshal(b, &e) == nil && e.Error != "" {
+			return fmt.Errorf("%s", e.Error)
+		}
+		return fmt.Errorf("the server answered %s", res.Status)
+	}
+	if out != nil {
+		return json.Unmarshal(b, out)
+	}
+	return nil
+}
+
+// readSecret reads a line from a session's raw terminal without echoing
+// it: enter ends it, backspace erases, ctrl+c or ctrl+d gives up.
+func readSecret(r io.Reader) (string, error) {
+	var line []byte
+	b := make([]byte, 1)
+	for {
+		if _, err := r.Read(b); err != nil {
+			return "", err
+		}
+		switch b[0] {
+		case '\r', '\n':
+			return string(line), nil
+		case 3, 4:
+			return "", io.EOF
+		case 127, 8:
+			if len(line) > 0 {
+				line = line[:len(line)-1]
+			}
+		default:
+			if len(line) < 1024 {
+				line = append(line, b[0])
+			}
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"parlour/store"
+)
+
+// AddKey implements store.Keys.
+func (s *Store) AddKey(ctx context.Context, k store.SSHKey) error {
+	return s.do(ctx, func(ex *execer) error {
+		if _, err := ex.exec("INSERT INTO ssh_keys (fingerprint, identity, key, comment, added) VALUES (?, ?, ?, ?, ?)",
+			k.Fingerprint, k.Identity, k.Key, k.Comment, nanos(k.Added)); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("key %s: %w", k.Fingerprint, store.ErrConflict)
+			}
+			return fmt.Errorf("sqlite: adding key: %w", err)
+		}
+		return nil
+	})
+}
+
+// KeysOf implements store.Keys.
+func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, key, comment, added FROM ssh_keys WHERE identity = ? ORDER BY added, fingerprint", identity)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading keys: %w", err)
+	}
+	defer rows.Close()
+	var out []store.SSHKey
+	for rows.Next() {
+		k := store.SSHKey{Identity: identity}
+		var added int64
+		if err := rows.Scan(&k.Fingerprint, &k.Key, &k.Comment, &added); err != nil {
+			return nil, fmt.Errorf("sqlite: reading keys: %w", err)
+		}
+		k.Added = fromNanos(added)
+		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// KeyByFingerprint implements store.Keys.
+func (s *Store) KeyByFingerprint(ctx context.Context, fp string) (store.SSHKey, error) {
+	k := store.SSHKey{Fingerprint: fp}
+	var added int64
+	err := s.queryRow(ctx, "SELECT identity, key, comment, added FROM ssh_keys WHERE fingerprint = ?", fp).Scan(&k.Identity, &k.Key, &k.Comment, &added)
+	if errors.Is(err, sql.ErrNoRows) {
+		return k, fmt.Errorf("key %s: %w", fp, store.ErrNotFound)
+	}
+	if err != nil {
+		return k, fmt.Errorf("sqlite: reading key: %w", err)
+	}
+	k.Added = fromNanos(added)
+	return k, nil
+}
+
+// DeleteKey implements store.Keys.
+func (s *Store) DeleteKey(ctx context.Context, identity, fp string) error {
+	return s.do(ctx, func(ex *execer) error {
+		n, err := ex.exec("DELETE FROM ssh_keys WHERE identity = ? AND fingerprint = ?", identity, fp)
+		if err != nil {
+			return fmt.Errorf("sqlite: deleting key: %w", err)
+		}
+		if n == 0 {
+			return fmt.Errorf("key %s: %w", fp, store.ErrNotFound)
+		}
+		return nil
+	})
+}

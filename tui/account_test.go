@@ -1,0 +1,182 @@
+package tui
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// TestSignUpInOut drives the home screen's account keys: sign up (the
+// guest's name becomes the account's), sign out, a wrong password
+// refused in place with nothing kept, sign in, the session handed to
+// OnSession each time, the terminal's SSH key added, and a table opened
+// signed in belonging to the account.
+func TestSignUpInOut(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	var kept []string
+	tm.m.cfg.OnSession = func(tok, name string) error {
+		kept = append(kept, name+"/"+tok)
+		return nil
+	}
+	pub, _, _ := ed25519.GenerateKey(rand.Reader)
+	sp, _ := ssh.NewPublicKey(pub)
+	keyFile := filepath.Join(t.TempDir(), "id_ed25519.pub")
+	os.WriteFile(keyFile, append(ssh.MarshalAuthorizedKey(sp)[:len(ssh.MarshalAuthorizedKey(sp))-1], " ann@here\n"...), 0o644)
+	tm.m.cfg.SSHKey = keyFile
+
+	if s := tm.screen(); !strings.Contains(s, "guest Ann") || !strings.Contains(s, "s sign in · u sign up") {
+		t.Fatalf("the home screen of a guest:\n%s", s)
+	}
+	tm.key("K")
+	tm.waitFor("keys refused to guests", has("sign in first"))
+
+	tm.key("u")
+	tm.waitFor("the sign-up form", has("Sign up", "Name", "Password"))
+	tm.typeText("Ann")
+	tm.key("enter")
+	tm.typeText("short")
+	tm.key("enter")
+	s := tm.waitFor("a short password refused", has("! "))
+	if !strings.Contains(s, "Sign up") || strings.Contains(s, "short") {
+		t.Fatalf("after a refused sign-up (the form stays, the password is not shown):\n%s", s)
+	}
+	tm.typeText("correct horse battery")
+	if s := tm.screen(); strings.Contains(s, "correct horse") || !strings.Contains(s, "•••••") {
+		t.Fatalf("the password is shown:\n%s", s)
+	}
+	tm.key("enter")
+	s = tm.waitFor("signed up", has("signed in as Ann"))
+	checkFits(t, s, 80, 24)
+	if len(kept) != 1 || !strings.HasPrefix(kept[0], "Ann/") || len(kept[0]) < 20 {
+		t.Fatalf("OnSession after the sign-up: %v", kept)
+	}
+
+	tm.key("K")
+	tm.waitFor("the key added", has("your SSH key SHA256:", "is added"))
+	tm.key("K")
+	tm.waitFor("the key added again", has("is added"))
+
+	tm.key("o")
+	tm.waitFor("signed out", has("guest Ann", "signed out"))
+	if len(kept) != 2 || kept[1] != "/" {
+		t.Fatalf("OnSession after the sign-out: %v", kept)
+	}
+
+	tm.key("s")
+	tm.typeText("ann")
+	tm.key("tab")
+	tm.typeText("wrong password here")
+	tm.key("enter")
+	tm.waitFor("a wrong password", has("! wrong name or password"))
+	if tm.m.cfg.Session != "" {
+		t.Fatal("a wrong password signed in")
+	}
+	tm.typeText("correct horse battery")
+	tm.key("enter")
+	tm.waitFor("signed in", has("signed in as Ann", "o sign out"))
+	tok := tm.m.cfg.Session
+
+	// A table opened now is the account's.
+	tm.key("1")
+	tm.key("enter")
+	tm.waitFor("the table", has("you: Ann"))
+	var mine struct {
+		Tables []struct{ ID string } `json:"tables"`
+	}
+	if err := getJSON(ts.URL+"/api/v1/identity/tables", tok, &mine); err != nil || len(mine.Tables) != 1 {
+		t.Fatalf("the account's tables: %+v, %v", mine, err)
+	}
+	var keys struct {
+		Keys []struct{ Fingerprint, Comment string } `json:"keys"`
+	}
+	if err := getJSON(ts.URL+"/api/v1/keys", tok, &keys); err != nil || len(keys.Keys) != 1 || keys.Keys[0].Comment != "ann@here" || keys.Keys[0].Fingerprint != ssh.FingerprintSHA256(sp) {
+		t.Fatalf("the account's keys: %+v, %v", keys, err)
+	}
+}
+
+// getJSON GETs url with a bearer token and decodes the answer.
+func getJSON(url, token string, out any) error {
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		return fmt.Errorf("%s: %s", url, res.Status)
+	}
+	return json.NewDecoder(res.Body).Decode(out)
+}
+
+// TestRatedTable: signed in, the new-table form has a rated field, and a
+// table opened with it on is rated; a guest's form has none.
+func TestRatedTable(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("1")
+	if s := tm.screen(); strings.Contains(s, "rated") {
+		t.Fatalf("a guest's form offers rated:\n%s", s)
+	}
+	tm.key("esc")
+	tm.key("u")
+	tm.typeText("Ann")
+	tm.key("tab")
+	tm.typeText("correct horse battery")
+	tm.key("enter")
+	tm.waitFor("signed up", has("signed in as Ann"))
+	tm.key("1")
+	tm.key("right")
+	tm.key("right")
+	tm.key("right") // a friend
+	tm.key("up")    // the last field: rated
+	tm.key("space")
+	s := tm.waitFor("rated on", has("a friend", "rated", "‹ yes ›"))
+	checkFits(t, s, 80, 24)
+	tm.key("enter")
+	tm.waitFor("the table", has("you: Ann"))
+	var up struct {
+		Table struct {
+			Rated bool   `json:"rated"`
+			Pool  string `json:"pool"`
+		} `json:"table"`
+	}
+	err := getJSON(ts.URL+"/api/v1/tables/"+tm.m.t.id, tm.m.cfg.Session, &up)
+	if info := up.Table; err != nil || !info.Rated || info.Pool == "" {
+		t.Fatalf("the table: %+v, %v", info, err)
+	}
+}
+
+// TestPasteKey: without a key file, K opens a line to paste a key into;
+// a line that is no key gets the server's words, a key is added.
+func TestPasteKey(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.m.cfg.SSHKey = filepath.Join(t.TempDir(), "none.pub")
+	tm.key("u")
+	tm.typeText("Ann")
+	tm.key("tab")
+	tm.typeText("correct horse battery")
+	tm.key("enter")
+	tm.waitFor("signed up", has("signed in as Ann"))
+	tm.key("K")
+	tm.waitFor("the paste line", has("Add an SSH key", "none.pub"))
+	tm.typeText("not a key")
+	tm.key("enter")
+	tm.waitFor("a refusal", has("the key was not added: that is not an SSH public key"))
+	pub, _, _ := ed25519.GenerateKey(rand.Reader)
+	sp, _ := ssh.NewPublicKey(pub)
+	tm.key("K")
+	tm.typeText(strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp))) + " pasted")
+	tm.key("enter")
+	tm.waitFor("the key added", has("your SSH key "+ssh.FingerprintSHA256(sp)+" is added"))
+}
