@@ -110,6 +110,13 @@ func (sf *socialFixture) restart() {
 	sf.openSocial()
 }
 
+// tables counts the tables in memory (every table under way is).
+func (sf *socialFixture) tables() int {
+	sf.s.mu.RLock()
+	defer sf.s.mu.RUnlock()
+	return len(sf.s.tables)
+}
+
 // lineStream reads a player stream line by line.
 type lineStream struct {
 	t     *testing.T
@@ -344,7 +351,7 @@ func TestChallengeBadInput(t *testing.T) {
 		{"stream as nobody", nobody, "GET", "/api/v1/stream", "", 401, "sign in"},
 	} {
 		before := [2]challengeList{listOf(t, ann), listOf(t, bob)}
-		lobby, _ := sf.s.Lobby(context.Background(), "", 500)
+		tables := sf.tables()
 		var body any
 		if tc.body != "" {
 			body = tc.body
@@ -357,7 +364,7 @@ func TestChallengeBadInput(t *testing.T) {
 		if len(after[0].Out) != len(before[0].Out) || len(after[1].In) != len(before[1].In) {
 			t.Errorf("%s changed the challenges: %+v -> %+v", tc.name, before, after)
 		}
-		if l, _ := sf.s.Lobby(context.Background(), "", 500); len(l) != len(lobby) {
+		if sf.tables() != tables {
 			t.Errorf("%s made a table", tc.name)
 		}
 	}
@@ -569,4 +576,48 @@ func TestOnline(t *testing.T) {
 // identityOf returns the identity c's token stands for.
 func (c *client) identityOf(t *testing.T, sf *socialFixture) string {
 	return sf.principal(c.token).Identity
+}
+
+// TestChallengeAnswersAtOnce: of answers sent at once (two acceptances and
+// a withdrawal), exactly one wins, and at most one table opens.
+func TestChallengeAnswersAtOnce(t *testing.T) {
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	for round := 0; round < 5; round++ {
+		var ch ChallengeInfo
+		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &ch); st != 201 {
+			t.Fatalf("challenge: %d %s", st, body)
+		}
+		before := sf.tables()
+		var wg sync.WaitGroup
+		codes := make([]int, 3)
+		for i, a := range []struct {
+			c      *client
+			method string
+			path   string
+		}{
+			{bob, "POST", "/api/v1/challenges/" + ch.ID + "/accept"},
+			{bob, "POST", "/api/v1/challenges/" + ch.ID + "/accept"},
+			{ann, "DELETE", "/api/v1/challenges/" + ch.ID},
+		} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				codes[i], _ = a.c.do(a.method, a.path, nil, nil)
+			}()
+		}
+		wg.Wait()
+		won := 0
+		for _, c := range codes {
+			if c < 300 {
+				won++
+			} else if c != 409 {
+				t.Errorf("a losing answer got %d, want 409", c)
+			}
+		}
+		accepted := codes[0] == 201 || codes[1] == 201
+		if won != 1 || sf.tables()-before != map[bool]int{true: 1, false: 0}[accepted] {
+			t.Fatalf("round %d: answers %v, %d new tables", round, codes, sf.tables()-before)
+		}
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"parlour/store"
@@ -26,22 +27,30 @@ const OnlineWindow = 5 * time.Minute
 // many of its streams (WebSockets, table event streams, player streams)
 // are open. It lives in memory: after a restart everybody is offline
 // until their next request, which is how it looks from outside anyway.
+// Every authenticated request touches it, moves included, so a touch
+// takes no lock: an identity seen before has its time stored atomically.
 type onlineSet struct {
-	mu    sync.Mutex
-	seen  map[string]time.Time
-	open  map[string]int
-	swept time.Time
+	seen sync.Map // identity -> *atomic.Int64, Unix nanoseconds
+
+	mu   sync.Mutex
+	open map[string]int
 }
 
 func newOnlineSet() *onlineSet {
-	return &onlineSet{seen: map[string]time.Time{}, open: map[string]int{}}
+	return &onlineSet{open: map[string]int{}}
 }
 
 // touch notes a request of identity at now.
 func (p *onlineSet) touch(identity string, now time.Time) {
-	p.mu.Lock()
-	p.seen[identity] = now
-	p.mu.Unlock()
+	if v, ok := p.seen.Load(identity); ok {
+		v.(*atomic.Int64).Store(now.UnixNano())
+		return
+	}
+	n := new(atomic.Int64)
+	n.Store(now.UnixNano())
+	if v, loaded := p.seen.LoadOrStore(identity, n); loaded {
+		v.(*atomic.Int64).Store(now.UnixNano())
+	}
 }
 
 // hold notes an open stream of identity; the function it returns notes
@@ -49,16 +58,16 @@ func (p *onlineSet) touch(identity string, now time.Time) {
 func (p *onlineSet) hold(identity string, now func() time.Time) func() {
 	p.mu.Lock()
 	p.open[identity]++
-	p.seen[identity] = now()
 	p.mu.Unlock()
+	p.touch(identity, now())
 	var once sync.Once
 	return func() {
 		once.Do(func() {
+			p.touch(identity, now())
 			p.mu.Lock()
 			if p.open[identity]--; p.open[identity] <= 0 {
 				delete(p.open, identity)
 			}
-			p.seen[identity] = now()
 			p.mu.Unlock()
 		})
 	}
@@ -68,14 +77,25 @@ func (p *onlineSet) hold(identity string, now func() time.Time) func() {
 // those long gone.
 func (p *onlineSet) online(now time.Time) []string {
 	p.mu.Lock()
-	defer p.mu.Unlock()
+	open := make(map[string]bool, len(p.open))
+	for id := range p.open {
+		open[id] = true
+	}
+	p.mu.Unlock()
 	var out []string
-	for id, at := range p.seen {
+	p.seen.Range(func(k, v any) bool {
+		id, at := k.(string), time.Unix(0, v.(*atomic.Int64).Load())
 		switch {
-		case p.open[id] > 0 || now.Sub(at) <= OnlineWindow:
+		case open[id] || now.Sub(at) <= OnlineWindow:
 			out = append(out, id)
 		case now.Sub(at) > 2*OnlineWindow:
-			delete(p.seen, id)
+			p.seen.CompareAndDelete(id, v)
+		}
+		return true
+	})
+	for id := range open {
+		if _, ok := p.seen.Load(id); !ok {
+			out = append(out, id)
 		}
 	}
 	return out
@@ -84,9 +104,10 @@ func (p *onlineSet) online(now time.Time) []string {
 // isOnline reports whether identity is online at now.
 func (p *onlineSet) isOnline(identity string, now time.Time) bool {
 	p.mu.Lock()
-	defer p.mu.Unlock()
-	at, ok := p.seen[identity]
-	return p.open[identity] > 0 || ok && now.Sub(at) <= OnlineWindow
+	open := p.open[identity] > 0
+	p.mu.Unlock()
+	v, ok := p.seen.Load(identity)
+	return open || ok && now.Sub(time.Unix(0, v.(*atomic.Int64).Load())) <= OnlineWindow
 }
 
 // Online is who is around: how many identities, guests included, and
