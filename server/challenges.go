@@ -431,6 +431,9 @@ func (s *Service) Challenges(ctx context.Context, p *Principal) (in, out []Chall
 		if err != nil {
 			return nil, nil, err
 		}
+		if info.From == DeletedName || info.To == DeletedName {
+			continue // the other player deleted their account since
+		}
 		if c.To == p.Identity {
 			in = append(in, info)
 		} else {

@@ -481,6 +481,16 @@ func TestStreamKeepAlive(t *testing.T) {
 	if res.StatusCode != 200 {
 		t.Fatalf("stream with the cookie: %d", res.StatusCode)
 	}
+	// A guest's stream opens too (it has no challenges), and counts the
+	// guest as online.
+	var id Identity
+	(&client{t: t, base: sf.srv.URL}).do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	if l := <-openStream(t, sf.srv.URL, id.Token).lines; l != "" {
+		t.Fatalf("a guest's stream: %q", l)
+	}
+	if !sf.s.presence.isOnline(id.ID, sf.s.now()) {
+		t.Fatal("a guest with a stream open is not online")
+	}
 	// The stream ends when the service shuts down.
 	sf.s.Close()
 	for l := range ls.lines {
@@ -639,4 +649,26 @@ func BenchmarkOnlineTouch(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// TestChallengeFromDeletedAccount: a challenge whose maker deleted their
+// account leaves the lists and cannot be accepted.
+func TestChallengeFromDeletedAccount(t *testing.T) {
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	var ch ChallengeInfo
+	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &ch)
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "correct horse Ann"}`, nil); st >= 300 {
+		t.Fatalf("delete: %d %s", st, body)
+	}
+	if l := listOf(t, bob); len(l.In) != 0 {
+		t.Fatalf("listed: %+v", l)
+	}
+	tables := sf.tables()
+	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, nil); st != 410 || !strings.Contains(body, "deleted") {
+		t.Fatalf("accept: %d %s", st, body)
+	}
+	if sf.tables() != tables {
+		t.Fatal("a table opened")
+	}
 }
