@@ -651,8 +651,8 @@ func BenchmarkOnlineTouch(b *testing.B) {
 	})
 }
 
-// TestChallengeFromDeletedAccount: a challenge whose maker deleted their
-// account leaves the lists and cannot be accepted.
+// TestChallengeFromDeletedAccount: deleting an account withdraws its
+// challenges: they leave the lists and cannot be accepted.
 func TestChallengeFromDeletedAccount(t *testing.T) {
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
@@ -665,7 +665,7 @@ func TestChallengeFromDeletedAccount(t *testing.T) {
 		t.Fatalf("listed: %+v", l)
 	}
 	tables := sf.tables()
-	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, nil); st != 410 || !strings.Contains(body, "deleted") {
+	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, nil); st != 409 || !strings.Contains(body, "withdrawn") {
 		t.Fatalf("accept: %d %s", st, body)
 	}
 	if sf.tables() != tables {
