@@ -24,10 +24,6 @@ const ChallengeTTL = 10 * time.Minute
 // MaxOpenChallenges caps the challenges one player may have waiting.
 const MaxOpenChallenges = 10
 
-// ChallengeExpired is the status GET and the stream give a challenge that
-// nobody answered within ChallengeTTL (the store still holds it open).
-const ChallengeExpired = "expired"
-
 // ChallengeRequest challenges the account called To to a game of Game
 // with Rules, rated or not.
 type ChallengeRequest struct {
@@ -73,7 +69,7 @@ func (s *Service) challengeInfo(ctx context.Context, c store.Challenge) (Challen
 		}
 	}
 	if c.Status == store.ChallengeOpen && !s.now().Before(c.Expires) {
-		info.Status = ChallengeExpired
+		info.Status = string(store.ChallengeExpired)
 	}
 	return info, nil
 }
@@ -180,9 +176,10 @@ func (s *Service) challengeGame(name string, raw map[string]json.RawMessage) (ga
 	return g, rules, nil
 }
 
-// expire tells both players that challenge id expired, if nobody answered
-// it. The store keeps it open: an expired challenge is one whose time has
-// passed, whether or not this ran (it does not after a restart).
+// expire marks challenge id expired, if nobody answered it, and tells
+// both players. An expired challenge is one whose time has passed,
+// whether or not this ran: it does not after a restart, and the challenge
+// then stays open in the store, expired all the same.
 func (s *Service) expire(id string) {
 	if s.ctx.Err() != nil {
 		return
@@ -191,8 +188,14 @@ func (s *Service) expire(id string) {
 	if err != nil {
 		return
 	}
+	if err := cs.SettleChallenge(s.ctx, id, store.ChallengeExpired, ""); err != nil {
+		if !errors.Is(err, store.ErrConflict) {
+			s.log.Warn("expiring a challenge", "challenge", id, "err", err)
+		}
+		return // answered meanwhile, or the store will say expired later
+	}
 	c, err := cs.Challenge(s.ctx, id)
-	if err != nil || c.Status != store.ChallengeOpen {
+	if err != nil {
 		return
 	}
 	info, err := s.challengeInfo(s.ctx, c)
@@ -238,6 +241,8 @@ func (s *Service) stillOpen(c store.Challenge) error {
 		return refuse(http.StatusConflict, "this challenge was already accepted: its table is %s", c.Table)
 	case store.ChallengeDeclined:
 		return refuse(http.StatusConflict, "this challenge was declined")
+	case store.ChallengeExpired:
+		return refuse(http.StatusGone, "this challenge expired at %s, %s after it was made; challenge again", c.Expires.UTC().Format(time.RFC3339), ChallengeTTL)
 	default:
 		return refuse(http.StatusConflict, "this challenge was withdrawn")
 	}

@@ -432,6 +432,21 @@ func TestChallengeExpires(t *testing.T) {
 	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, nil); st != 410 || !strings.Contains(body, "expired") {
 		t.Fatalf("accepting an expired challenge: %d %s", st, body)
 	}
+	// One whose time passes while the server is down (nothing marks it)
+	// is expired all the same.
+	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &ch)
+	sf.restart()
+	ann.base, bob.base = sf.srv.URL, sf.srv.URL
+	sf.clock.Advance(ChallengeTTL)
+	if l := listOf(t, bob); len(l.In) != 0 {
+		t.Fatalf("expired challenge listed after a restart: %+v", l)
+	}
+	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, nil); st != 410 || !strings.Contains(body, "expired") {
+		t.Fatalf("accepting a challenge that expired over a restart: %d %s", st, body)
+	}
+	if st, body := ann.do("DELETE", "/api/v1/challenges/"+ch.ID, nil, nil); st != 410 {
+		t.Fatalf("withdrawing an expired challenge: %d %s", st, body)
+	}
 }
 
 func TestChallengeSurvivesRestart(t *testing.T) {

@@ -14,6 +14,11 @@ const (
 	ChallengeAccepted ChallengeStatus = "accepted"
 	ChallengeDeclined ChallengeStatus = "declined"
 	ChallengeCanceled ChallengeStatus = "canceled"
+	// ChallengeExpired is a challenge nobody answered in time. The
+	// server marks it when its time is up; one whose time passed while
+	// the server was down stays open in the store, and the server treats
+	// it as expired all the same.
+	ChallengeExpired ChallengeStatus = "expired"
 )
 
 // Challenge is one account's invitation to another to play: a game, its
