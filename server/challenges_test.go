@@ -104,9 +104,11 @@ func (sf *socialFixture) openSocial() {
 
 // restart closes the service and its server and opens both again on the
 // same data.
+// The service closes first: that ends the player streams still open,
+// which the server's Close waits for.
 func (sf *socialFixture) restart() {
-	sf.srv.Close()
 	sf.close()
+	sf.srv.Close()
 	sf.openSocial()
 }
 
