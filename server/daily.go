@@ -215,7 +215,7 @@ func (s *Service) DailyToday(ctx context.Context, p *Principal, name string) (Da
 	a, err := ds.DailyAttempt(ctx, name, day, p.Identity)
 	switch {
 	case err == nil:
-		if a, err = s.settle(ctx, ds, a); err != nil {
+		if a, err = s.settleDaily(ctx, ds, a); err != nil {
 			return Daily{}, err
 		}
 		r := s.dailyResult(a, true)
@@ -253,7 +253,7 @@ func (s *Service) DailyStart(ctx context.Context, p *Principal, name string) (Se
 		return Seated{}, err
 	}
 	if a, err := ds.DailyAttempt(ctx, name, day, p.Identity); err == nil {
-		if a, err = s.settle(ctx, ds, a); err != nil {
+		if a, err = s.settleDaily(ctx, ds, a); err != nil {
 			return Seated{}, err
 		}
 		return Seated{}, &DailyRefusal{Err: fmt.Sprintf("you have already played the daily %s of %s: one attempt a day", name, day), Attempt: s.dailyResult(a, true)}
@@ -280,9 +280,9 @@ func (s *Service) DailyStart(ctx context.Context, p *Principal, name string) (Se
 	return seated, nil
 }
 
-// settle stores the result of attempt a once its game is over, and
+// settleDaily stores the result of attempt a once its game is over, and
 // returns a as it stands.
-func (s *Service) settle(ctx context.Context, ds store.Dailies, a store.DailyAttempt) (store.DailyAttempt, error) {
+func (s *Service) settleDaily(ctx context.Context, ds store.Dailies, a store.DailyAttempt) (store.DailyAttempt, error) {
 	if a.Finished {
 		return a, nil
 	}
@@ -328,7 +328,7 @@ func (s *Service) dailyHistory(ctx context.Context, ds store.Dailies, identity, 
 	}
 	for i, h := range hist {
 		if !h.Finished {
-			if hist[i], err = s.settle(ctx, ds, h); err != nil {
+			if hist[i], err = s.settleDaily(ctx, ds, h); err != nil {
 				return nil, err
 			}
 		}
@@ -449,7 +449,7 @@ func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (Daily
 		return DailyBoard{}, err
 	}
 	for _, a := range open {
-		if _, err := s.settle(ctx, ds, a); err != nil {
+		if _, err := s.settleDaily(ctx, ds, a); err != nil {
 			s.log.Warn("daily: settling an attempt", "table", a.Table, "err", err)
 		}
 	}

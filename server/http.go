@@ -32,6 +32,9 @@ type Handler struct {
 	// helloWait is how long a new socket has to say hello (helloTimeout;
 	// tests shorten it).
 	helloWait time.Duration
+	// keepAlive is how often the player stream writes an empty line
+	// (StreamKeepAlive; tests shorten it).
+	keepAlive time.Duration
 
 	mu       sync.Mutex
 	sockets  map[*socket]struct{}
@@ -61,6 +64,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 		signInByName: newKeyedLimiter(lim.SignInsPerName, lim.SignInsPerNameBurst),
 		sockets:      map[*socket]struct{}{},
 		helloWait:    helloTimeout,
+		keepAlive:    StreamKeepAlive,
 	}
 	h.mux.HandleFunc("GET /healthz", h.healthz)
 	h.mux.HandleFunc("GET /metrics", h.metrics)
@@ -100,6 +104,15 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.HandleFunc("POST /api/v1/daily/{game}", h.dailyStart)
 	h.mux.HandleFunc("GET /api/v1/daily/{game}/{date}/leaderboard", h.dailyBoard)
 	h.mux.HandleFunc("GET /api/v1/players/{name}/daily", h.playerDaily)
+	h.mux.HandleFunc("GET /api/v1/online", h.online)
+	h.mux.HandleFunc("GET /api/v1/account/settings", h.settings)
+	h.mux.HandleFunc("PUT /api/v1/account/settings", h.setSettings)
+	h.mux.HandleFunc("GET /api/v1/challenges", h.listChallenges)
+	h.mux.HandleFunc("POST /api/v1/challenges", h.challenge)
+	h.mux.HandleFunc("POST /api/v1/challenges/{id}/accept", h.accept)
+	h.mux.HandleFunc("POST /api/v1/challenges/{id}/decline", h.decline)
+	h.mux.HandleFunc("DELETE /api/v1/challenges/{id}", h.withdraw)
+	h.mux.HandleFunc("GET /api/v1/stream", h.stream)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse(http.StatusNotFound, "no such endpoint: %s %s", r.Method, clip(r.URL.Path)))
 	})
@@ -221,6 +234,7 @@ func (h *Handler) principal(r *http.Request) (*Principal, error) {
 		h.s.metrics.limited.Add(1)
 		return nil, refuse(http.StatusTooManyRequests, "too many requests for your identity: slow down")
 	}
+	h.s.presence.touch(p.Identity, h.s.now())
 	return p, nil
 }
 
@@ -478,6 +492,9 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer wt.Close()
+	if p != nil {
+		defer h.s.presence.hold(p.Identity, h.s.now)()
+	}
 	if chatFrom >= 0 {
 		wt.ChatFrom(chatFrom)
 	}

@@ -103,6 +103,11 @@ type Service struct {
 	// dailyMu makes the start of daily attempts and the making of daily
 	// puzzles one at a time (daily.go).
 	dailyMu sync.Mutex
+
+	// presence knows who is online (presence.go); hub carries the
+	// player streams' events (stream.go).
+	presence *onlineSet
+	hub      *hub
 }
 
 // New builds a service on cfg and rebuilds every live table in the store
@@ -143,6 +148,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 		botSem:    make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		hashing:   make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
 		chatLimit: newKeyedLimiter(ChatRate, ChatBurst),
+		presence:  newOnlineSet(), hub: newHub(),
 	}
 	s.metrics = newMetrics(s)
 	s.ctx, s.cancel = context.WithCancel(context.Background())

@@ -156,6 +156,9 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 		return websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
 	defer wt.Close()
+	if s.p != nil {
+		defer s.h.s.presence.hold(s.p.Identity, s.h.s.now)()
+	}
 	if hello.Chat != nil {
 		wt.ChatFrom(*hello.Chat)
 	}

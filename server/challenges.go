@@ -1,0 +1,512 @@
+// Challenges: one account invites another, by name, to a game with given
+// rules; accepting opens the table with both seated.
+
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// ChallengeTTL is how long a challenge waits for an answer. Ten minutes
+// is long enough to notice one on another page, short enough that an
+// acceptance still finds the challenger about.
+const ChallengeTTL = 10 * time.Minute
+
+// MaxOpenChallenges caps the challenges one player may have waiting.
+const MaxOpenChallenges = 10
+
+// ChallengeRequest challenges the account called To to a game of Game
+// with Rules, rated or not.
+type ChallengeRequest struct {
+	To    string                     `json:"to"`
+	Game  string                     `json:"game"`
+	Rules map[string]json.RawMessage `json:"rules,omitempty"`
+	Rated bool                       `json:"rated,omitempty"`
+}
+
+// ChallengeInfo is a challenge as its two players see it. Status is
+// "open", "accepted", "declined", "canceled" or "expired"; Table names
+// the table an accepted one opened.
+type ChallengeInfo struct {
+	ID      string                     `json:"id"`
+	From    string                     `json:"from"`
+	To      string                     `json:"to"`
+	Game    string                     `json:"game"`
+	Rules   map[string]json.RawMessage `json:"rules,omitempty"`
+	Rated   bool                       `json:"rated"`
+	Status  string                     `json:"status"`
+	Table   string                     `json:"table,omitempty"`
+	Created time.Time                  `json:"created"`
+	Expires time.Time                  `json:"expires"`
+}
+
+// challengeInfo describes c, with the players' account names.
+func (s *Service) challengeInfo(ctx context.Context, c store.Challenge) (ChallengeInfo, error) {
+	ps, err := s.players()
+	if err != nil {
+		return ChallengeInfo{}, err
+	}
+	names, err := ps.AccountNames(ctx, []string{c.From, c.To})
+	if err != nil {
+		return ChallengeInfo{}, err
+	}
+	info := ChallengeInfo{
+		ID: c.ID, From: nameOr(names, c.From), To: nameOr(names, c.To), Game: c.Game, Rated: c.Rated,
+		Status: string(c.Status), Table: c.Table, Created: c.Created, Expires: c.Expires,
+	}
+	if len(c.Rules) > 0 {
+		if err := json.Unmarshal(c.Rules, &info.Rules); err != nil {
+			return ChallengeInfo{}, err
+		}
+	}
+	if c.Status == store.ChallengeOpen && !s.now().Before(c.Expires) {
+		info.Status = string(store.ChallengeExpired)
+	}
+	return info, nil
+}
+
+// nameOr returns the account name of identity, or DeletedName for one
+// whose account has gone since.
+func nameOr(names map[string]string, identity string) string {
+	if n, ok := names[identity]; ok {
+		return n
+	}
+	return DeletedName
+}
+
+// tell sends a stream event about c to both its players.
+func (s *Service) tell(typ string, c ChallengeInfo, from, to string) {
+	for _, id := range []string{from, to} {
+		s.hub.publish(id, StreamEvent{Type: typ, Challenge: &c})
+	}
+}
+
+// Challenge challenges another account. Only an account may challenge, and
+// only another account; the game must seat two; a rated challenge must
+// pass the checks of a rated table.
+func (s *Service) Challenge(ctx context.Context, p *Principal, req ChallengeRequest) (ChallengeInfo, error) {
+	me, err := s.accountOnly(ctx, p, "challenging")
+	if err != nil {
+		return ChallengeInfo{}, err
+	}
+	cs, err := s.challenges()
+	if err != nil {
+		return ChallengeInfo{}, err
+	}
+	to := strings.TrimSpace(req.To)
+	if to == "" {
+		return ChallengeInfo{}, badRequest(`say whom you challenge: "to" is an account name`)
+	}
+	them, _, err := s.accountNamed(ctx, to)
+	if err != nil {
+		return ChallengeInfo{}, err
+	}
+	if them.Identity == me.Identity {
+		return ChallengeInfo{}, badRequest("you cannot challenge yourself")
+	}
+	g, rules, err := s.challengeGame(req.Game, req.Rules)
+	if err != nil {
+		return ChallengeInfo{}, err
+	}
+	if req.Rated {
+		seats := []seatMeta{{Identity: me.Identity, Name: me.Name}, {Identity: them.Identity, Name: them.Name}}
+		if _, err := checkRated(g, rules, "", seats, asker{identity: me.Identity, name: me.Name, account: true}); err != nil {
+			return ChallengeInfo{}, err
+		}
+	}
+	open, err := cs.OpenChallenges(ctx, me.Identity, 4*MaxOpenChallenges)
+	if err != nil {
+		return ChallengeInfo{}, err
+	}
+	now := s.now().UTC()
+	mine := 0
+	for _, c := range open {
+		if c.From == me.Identity && now.Before(c.Expires) {
+			mine++
+		}
+	}
+	if mine >= MaxOpenChallenges {
+		return ChallengeInfo{}, refuse(http.StatusTooManyRequests, "you have %d challenges waiting for an answer: withdraw one, or wait until they expire", mine)
+	}
+	var raw []byte
+	if r := rawRules(g, rules); r != nil {
+		if raw, err = json.Marshal(r); err != nil {
+			return ChallengeInfo{}, err
+		}
+	}
+	c := store.Challenge{
+		ID: newID(), From: me.Identity, To: them.Identity, Game: g.Name(), Rules: raw, Rated: req.Rated,
+		Status: store.ChallengeOpen, Created: now, Expires: now.Add(ChallengeTTL),
+	}
+	if err := cs.CreateChallenge(ctx, c); err != nil {
+		return ChallengeInfo{}, s.saveFailed("the challenge", err)
+	}
+	info, err := s.challengeInfo(ctx, c)
+	if err != nil {
+		return ChallengeInfo{}, err
+	}
+	s.tell("challenge", info, c.From, c.To)
+	s.cfg.Clock.AfterFunc(ChallengeTTL, func() { s.expire(c.ID) })
+	return info, nil
+}
+
+// challengeGame resolves a challenge's game and rules: a game that two
+// may play, and rules it takes.
+func (s *Service) challengeGame(name string, raw map[string]json.RawMessage) (game.Game, game.Rules, error) {
+	g, err := s.games.Lookup(strings.ToLower(strings.TrimSpace(name)))
+	if err != nil {
+		return nil, game.Rules{}, badRequest("%v", err)
+	}
+	if lo, hi := g.Players(); lo > 2 || hi < 2 {
+		return nil, game.Rules{}, badRequest("%s is not played by two, so nobody can be challenged to it", g.Title())
+	}
+	rules, err := game.ResolveFor(g, raw)
+	if err != nil {
+		return nil, game.Rules{}, badRequest("%v", err)
+	}
+	return g, rules, nil
+}
+
+// expire marks challenge id expired, if nobody answered it, and tells
+// both players. An expired challenge is one whose time has passed,
+// whether or not this ran: it does not after a restart, and the challenge
+// then stays open in the store, expired all the same.
+func (s *Service) expire(id string) {
+	if s.ctx.Err() != nil {
+		return
+	}
+	cs, err := s.challenges()
+	if err != nil {
+		return
+	}
+	if err := cs.SettleChallenge(s.ctx, id, store.ChallengeExpired, ""); err != nil {
+		if !errors.Is(err, store.ErrConflict) {
+			s.log.Warn("expiring a challenge", "challenge", id, "err", err)
+		}
+		return // answered meanwhile, or the store will say expired later
+	}
+	c, err := cs.Challenge(s.ctx, id)
+	if err != nil {
+		return
+	}
+	info, err := s.challengeInfo(s.ctx, c)
+	if err != nil {
+		s.log.Warn("expiring a challenge", "challenge", id, "err", err)
+		return
+	}
+	s.tell("challengeCanceled", info, c.From, c.To)
+}
+
+// challengeFor returns challenge id as p may answer it: p's account, and
+// a challenge that is still open.
+func (s *Service) challengeFor(ctx context.Context, p *Principal, id, what string) (store.Challenge, store.Challenges, error) {
+	if _, err := s.accountOnly(ctx, p, what); err != nil {
+		return store.Challenge{}, nil, err
+	}
+	cs, err := s.challenges()
+	if err != nil {
+		return store.Challenge{}, nil, err
+	}
+	if !validID(id) {
+		return store.Challenge{}, nil, refuse(http.StatusNotFound, "there is no challenge %q", clip(id))
+	}
+	c, err := cs.Challenge(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || err == nil && c.From != p.Identity && c.To != p.Identity {
+		// Somebody else's challenge is none of the asker's business.
+		return store.Challenge{}, nil, refuse(http.StatusNotFound, "there is no challenge %q", clip(id))
+	}
+	if err != nil {
+		return store.Challenge{}, nil, err
+	}
+	if err := s.stillOpen(c); err != nil {
+		return store.Challenge{}, nil, err
+	}
+	return c, cs, nil
+}
+
+// stillOpen refuses a challenge that was answered, withdrawn or expired.
+func (s *Service) stillOpen(c store.Challenge) error {
+	switch c.Status {
+	case store.ChallengeOpen:
+	case store.ChallengeAccepted:
+		return refuse(http.StatusConflict, "this challenge was already accepted: its table is %s", c.Table)
+	case store.ChallengeDeclined:
+		return refuse(http.StatusConflict, "this challenge was declined")
+	case store.ChallengeExpired:
+		return refuse(http.StatusGone, "this challenge expired at %s, %s after it was made; challenge again", c.Expires.UTC().Format(time.RFC3339), ChallengeTTL)
+	default:
+		return refuse(http.StatusConflict, "this challenge was withdrawn")
+	}
+	if !s.now().Before(c.Expires) {
+		return refuse(http.StatusGone, "this challenge expired at %s, %s after it was made; challenge again", c.Expires.UTC().Format(time.RFC3339), ChallengeTTL)
+	}
+	return nil
+}
+
+// settle moves c to status, refusing it when another answer came first.
+func (s *Service) settle(ctx context.Context, cs store.Challenges, c store.Challenge, status store.ChallengeStatus, table string) error {
+	err := cs.SettleChallenge(ctx, c.ID, status, table)
+	if errors.Is(err, store.ErrConflict) {
+		now, rerr := cs.Challenge(ctx, c.ID)
+		if rerr != nil {
+			return rerr
+		}
+		return s.stillOpen(now)
+	}
+	if err != nil {
+		return s.saveFailed("your answer", err)
+	}
+	return nil
+}
+
+// Accept accepts a challenge to p: it opens the table with both players
+// seated, in an order drawn at random, by the rules asked for, rated if
+// asked, and tells both players' streams ("gameStart"). It answers with
+// the accepter's seat and its token; the challenger acts at the table with
+// their own session or identity token, which works at every seat their
+// identity holds.
+func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, error) {
+	c, cs, err := s.challengeFor(ctx, p, id, "accepting a challenge")
+	if err != nil {
+		return Seated{}, err
+	}
+	if c.To != p.Identity {
+		return Seated{}, refuse(http.StatusForbidden, "this challenge is yours: you cannot accept it (withdraw it with DELETE instead)")
+	}
+	var raw map[string]json.RawMessage
+	if len(c.Rules) > 0 {
+		if err := json.Unmarshal(c.Rules, &raw); err != nil {
+			return Seated{}, err
+		}
+	}
+	g, rules, err := s.challengeGame(c.Game, raw)
+	if err != nil {
+		return Seated{}, err
+	}
+	ps, err := s.players()
+	if err != nil {
+		return Seated{}, err
+	}
+	names, err := ps.AccountNames(ctx, []string{c.From, c.To})
+	if err != nil {
+		return Seated{}, err
+	}
+	if _, ok := names[c.From]; !ok {
+		return Seated{}, refuse(http.StatusGone, "the player who challenged you has deleted their account")
+	}
+	seats := []seatMeta{{Identity: c.From, Name: names[c.From]}, {Identity: c.To, Name: names[c.To]}}
+	if randomSeed()%2 == 1 {
+		seats[0], seats[1] = seats[1], seats[0]
+	}
+	pool := ""
+	if c.Rated {
+		if pool, err = checkRated(g, rules, "", seats, asker{identity: p.Identity, account: true}); err != nil {
+			return Seated{}, err
+		}
+	}
+	for i := range seats {
+		seats[i].Name = uniqueName(seats, seats[i].Name, i)
+	}
+	lex, err := s.lexicon("")
+	if err != nil {
+		return Seated{}, err
+	}
+	m := meta{Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(), Seed: randomSeed(), Seats: seats, Rated: c.Rated, Pool: pool}
+	if slices.ContainsFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }) {
+		m.Set = game.NewSet(len(seats), rules.Int(game.SetTargetOption))
+	}
+	t := s.newTable(g, m, rules, lex)
+	// The challenge is settled first, so that of two acceptances (or an
+	// acceptance and a withdrawal) at once only one opens a table; if the
+	// table then cannot be stored, the challenge opens again.
+	if err := s.settle(ctx, cs, c, store.ChallengeAccepted, t.id); err != nil {
+		return Seated{}, err
+	}
+	mine := slices.IndexFunc(seats, func(st seatMeta) bool { return st.Identity == p.Identity })
+	b, tok, cred := asker{identity: p.Identity}.seating(t.id, mine)
+	if err := s.insert(ctx, t, b); err != nil {
+		if rerr := cs.ReopenChallenge(context.WithoutCancel(ctx), c.ID); rerr != nil {
+			s.log.Error("reopening a challenge", "challenge", c.ID, "err", rerr)
+		}
+		return Seated{}, err
+	}
+	s.remember(cred)
+	s.log.Info("challenge accepted", "challenge", c.ID, "table", t.id, "game", g.Name(), "rated", c.Rated)
+	for i, st := range seats {
+		s.hub.publish(st.Identity, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.id, Game: g.Name(), Seat: i, Rated: c.Rated, Challenge: c.ID}})
+	}
+	go s.follow(t, c.ID)
+	return Seated{Table: t.id, Seat: mine, Token: tok, Invite: s.invite(t.id)}, nil
+}
+
+// follow waits for the end of table t, opened by challenge id, and tells
+// both players' streams ("gameFinish"). It stops when the service does; a
+// table under way at a restart is not followed again.
+func (s *Service) follow(t *table, id string) {
+	for {
+		t.mu.Lock()
+		if t.status == store.Finished {
+			end := t.gameEnd(time.Time{})
+			rated := t.m.Rated
+			t.mu.Unlock()
+			for _, se := range end.Seats {
+				s.hub.publish(se.Identity, StreamEvent{Type: "gameFinish", Table: &StreamTable{
+					ID: t.id, Game: end.Game, Seat: se.Seat, Rated: rated, Challenge: id, Result: string(se.Result),
+				}})
+			}
+			return
+		}
+		ch := t.awaitChange()
+		t.mu.Unlock()
+		select {
+		case <-ch:
+		case <-s.ctx.Done():
+			return
+		}
+	}
+}
+
+// Decline declines a challenge to p and tells both players.
+func (s *Service) Decline(ctx context.Context, p *Principal, id string) (ChallengeInfo, error) {
+	c, cs, err := s.challengeFor(ctx, p, id, "declining a challenge")
+	if err != nil {
+		return ChallengeInfo{}, err
+	}
+	if c.To != p.Identity {
+		return ChallengeInfo{}, refuse(http.StatusForbidden, "this challenge is yours: you cannot decline it (withdraw it with DELETE instead)")
+	}
+	return s.answer(ctx, cs, c, store.ChallengeDeclined, "challengeDeclined")
+}
+
+// Withdraw withdraws p's own challenge and tells both players.
+func (s *Service) Withdraw(ctx context.Context, p *Principal, id string) (ChallengeInfo, error) {
+	c, cs, err := s.challengeFor(ctx, p, id, "withdrawing a challenge")
+	if err != nil {
+		return ChallengeInfo{}, err
+	}
+	if c.From != p.Identity {
+		return ChallengeInfo{}, refuse(http.StatusForbidden, "only the player who made a challenge can withdraw it; decline it instead")
+	}
+	return s.answer(ctx, cs, c, store.ChallengeCanceled, "challengeCanceled")
+}
+
+func (s *Service) answer(ctx context.Context, cs store.Challenges, c store.Challenge, status store.ChallengeStatus, typ string) (ChallengeInfo, error) {
+	if err := s.settle(ctx, cs, c, status, ""); err != nil {
+		return ChallengeInfo{}, err
+	}
+	c.Status = status
+	info, err := s.challengeInfo(ctx, c)
+	if err != nil {
+		return ChallengeInfo{}, err
+	}
+	s.tell(typ, info, c.From, c.To)
+	return info, nil
+}
+
+// Challenges returns p's open challenges that have not expired: those to
+// p (in) and those p made (out), newest first.
+func (s *Service) Challenges(ctx context.Context, p *Principal) (in, out []ChallengeInfo, err error) {
+	in, out = []ChallengeInfo{}, []ChallengeInfo{}
+	if _, err := s.accountOnly(ctx, p, "challenges"); err != nil {
+		return nil, nil, err
+	}
+	cs, err := s.challenges()
+	if err != nil {
+		return nil, nil, err
+	}
+	open, err := cs.OpenChallenges(ctx, p.Identity, 8*MaxOpenChallenges)
+	if err != nil {
+		return nil, nil, err
+	}
+	now := s.now()
+	for _, c := range open {
+		if !now.Before(c.Expires) {
+			continue
+		}
+		info, err := s.challengeInfo(ctx, c)
+		if err != nil {
+			return nil, nil, err
+		}
+		if info.From == DeletedName || info.To == DeletedName {
+			continue // the other player deleted their account since
+		}
+		if c.To == p.Identity {
+			in = append(in, info)
+		} else {
+			out = append(out, info)
+		}
+	}
+	return in, out, nil
+}
+
+func (h *Handler) challenge(w http.ResponseWriter, r *http.Request) {
+	var req ChallengeRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	info, err := h.s.Challenge(r.Context(), p, req)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, info)
+}
+
+func (h *Handler) listChallenges(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	in, out, err := h.s.Challenges(r.Context(), p)
+	h.reply(w, r, map[string]any{"in": in, "out": out}, err)
+}
+
+func (h *Handler) accept(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.s.Accept(r.Context(), p, r.PathValue("id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, res)
+}
+
+func (h *Handler) decline(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	info, err := h.s.Decline(r.Context(), p, r.PathValue("id"))
+	h.reply(w, r, info, err)
+}
+
+func (h *Handler) withdraw(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	info, err := h.s.Withdraw(r.Context(), p, r.PathValue("id"))
+	h.reply(w, r, info, err)
+}

@@ -1,0 +1,691 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"parlour/games"
+	"parlour/store/sqlite"
+)
+
+// stepClock is a Clock that moves only when told; Advance runs the calls
+// that fall due.
+type stepClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*stepTimer
+}
+
+type stepTimer struct {
+	at   time.Time
+	f    func()
+	done bool
+	c    *stepClock
+}
+
+func (c *stepClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *stepClock) AfterFunc(d time.Duration, f func()) Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &stepTimer{at: c.now.Add(d), f: f, c: c}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (t *stepTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := !t.done
+	t.done = true
+	return was
+}
+
+func (c *stepClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []func()
+	for _, t := range c.timers {
+		if !t.done && !t.at.After(c.now) {
+			t.done = true
+			due = append(due, t.f)
+		}
+	}
+	c.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
+
+// socialFixture is a fixture with the real games and a clock that moves
+// when told, served over HTTP with a quick keep-alive.
+type socialFixture struct {
+	*fixture
+	clock *stepClock
+	srv   *httptest.Server
+	h     *Handler
+}
+
+func newSocial(t *testing.T) *socialFixture {
+	t.Helper()
+	sf := &socialFixture{fixture: &fixture{t: t, dir: t.TempDir()}, clock: &stepClock{now: time.Now()}}
+	sf.openSocial()
+	t.Cleanup(func() { sf.srv.Close(); sf.close() })
+	return sf
+}
+
+func (sf *socialFixture) openSocial() {
+	t := sf.t
+	db, err := sqlite.Open(context.Background(), filepath.Join(sf.dir, "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(context.Background(), Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test", Clock: sf.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sf.db, sf.s = db, s
+	sf.h = NewHandler(s, generous)
+	sf.h.keepAlive = 50 * time.Millisecond
+	sf.srv = httptest.NewServer(sf.h)
+}
+
+// restart closes the service and its server and opens both again on the
+// same data.
+// The service closes first: that ends the player streams still open,
+// which the server's Close waits for.
+func (sf *socialFixture) restart() {
+	sf.close()
+	sf.srv.Close()
+	sf.openSocial()
+}
+
+// tables counts the tables in memory (every table under way is).
+func (sf *socialFixture) tables() int {
+	sf.s.mu.RLock()
+	defer sf.s.mu.RUnlock()
+	return len(sf.s.tables)
+}
+
+// lineStream reads a player stream line by line.
+type lineStream struct {
+	t     *testing.T
+	lines chan string
+	res   *http.Response
+}
+
+func openStream(t *testing.T, base, token string) *lineStream {
+	t.Helper()
+	req, _ := http.NewRequest("GET", base+"/api/v1/stream", nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != 200 {
+		t.Fatalf("stream: %d", res.StatusCode)
+	}
+	if ct := res.Header.Get("Content-Type"); ct != "application/x-ndjson" {
+		t.Fatalf("stream content type %q", ct)
+	}
+	ls := &lineStream{t: t, lines: make(chan string, 100), res: res}
+	go func() {
+		defer close(ls.lines)
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			ls.lines <- sc.Text()
+		}
+	}()
+	t.Cleanup(func() { res.Body.Close() })
+	return ls
+}
+
+// next returns the next event of type typ, passing over keep-alives and
+// other events.
+func (ls *lineStream) next(typ string) StreamEvent {
+	ls.t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case l, ok := <-ls.lines:
+			if !ok {
+				ls.t.Fatalf("the stream ended waiting for %s", typ)
+			}
+			if l == "" {
+				continue
+			}
+			var ev StreamEvent
+			if err := json.Unmarshal([]byte(l), &ev); err != nil {
+				ls.t.Fatalf("stream line %q: %v", l, err)
+			}
+			if ev.Type == typ {
+				return ev
+			}
+		case <-deadline:
+			ls.t.Fatalf("no %s on the stream", typ)
+		}
+	}
+}
+
+type challengeList struct {
+	In  []ChallengeInfo `json:"in"`
+	Out []ChallengeInfo `json:"out"`
+}
+
+func listOf(t *testing.T, c *client) challengeList {
+	t.Helper()
+	var l challengeList
+	if st, body := c.do("GET", "/api/v1/challenges", nil, &l); st != 200 {
+		t.Fatalf("list: %d %s", st, body)
+	}
+	return l
+}
+
+func TestChallengeAcceptedEndToEnd(t *testing.T) {
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	annStream, bobStream := openStream(t, sf.srv.URL, ann.token), openStream(t, sf.srv.URL, bob.token)
+
+	var ch ChallengeInfo
+	if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "BOB", "game": "nymphabet", "rules": {"no_repeats": true}, "rated": true}`, &ch); st != 201 {
+		t.Fatalf("challenge: %d %s", st, body)
+	}
+	if ch.From != "Ann" || ch.To != "Bob" || ch.Status != "open" || !ch.Rated || string(ch.Rules["no_repeats"]) != "true" || ch.Expires.Sub(ch.Created) != ChallengeTTL {
+		t.Fatalf("challenge %+v", ch)
+	}
+	for _, ls := range []*lineStream{bobStream, annStream} {
+		if ev := ls.next("challenge"); ev.Challenge == nil || ev.Challenge.ID != ch.ID || ev.Challenge.From != "Ann" {
+			t.Fatalf("stream shows %+v", ev)
+		}
+	}
+	if l := listOf(t, bob); len(l.In) != 1 || len(l.Out) != 0 || l.In[0].ID != ch.ID {
+		t.Fatalf("bob's list %+v", l)
+	}
+	if l := listOf(t, ann); len(l.Out) != 1 || len(l.In) != 0 {
+		t.Fatalf("ann's list %+v", l)
+	}
+
+	var seated Seated
+	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
+		t.Fatalf("accept: %d %s", st, body)
+	}
+	if seated.Token == "" || seated.Table == "" {
+		t.Fatalf("accept answered %+v", seated)
+	}
+	annStart, bobStart := annStream.next("gameStart"), bobStream.next("gameStart")
+	if annStart.Table.ID != seated.Table || bobStart.Table.ID != seated.Table || bobStart.Table.Seat != seated.Seat || annStart.Table.Seat != 1-seated.Seat || !annStart.Table.Rated {
+		t.Fatalf("gameStart: ann %+v, bob %+v, accept %+v", annStart.Table, bobStart.Table, seated)
+	}
+	if l := listOf(t, bob); len(l.In) != 0 {
+		t.Fatalf("an accepted challenge still listed: %+v", l)
+	}
+	v, err := sf.s.View(context.Background(), nil, seated.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[int]string{}
+	for _, s := range v.Table.Seats {
+		names[s.Seat] = s.Name
+	}
+	if names[seated.Seat] != "Bob" || names[1-seated.Seat] != "Ann" || !v.Table.Rated || !v.Table.Rules.Bool("no_repeats") || v.Table.Status != "playing" {
+		t.Fatalf("the table: %+v", v.Table)
+	}
+	// Ann acts with her own session token: her seat is bound to her
+	// identity. She resigns in turn (Bob, at the seat that moves first,
+	// plays a word first if he holds it), and both ratings change.
+	if seated.Seat == 0 {
+		bobSeat := &client{t: t, base: sf.srv.URL, token: seated.Token}
+		if st, body := bobSeat.do("POST", "/api/v1/tables/"+seated.Table+"/moves", `{"move": "apple"}`, nil); st != 200 {
+			t.Fatalf("bob's first move: %d %s", st, body)
+		}
+	}
+	if st, body := ann.do("POST", "/api/v1/tables/"+seated.Table+"/moves", `{"move": "resign"}`, nil); st != 200 {
+		t.Fatalf("ann resigns with her session token: %d %s", st, body)
+	}
+	if ev := annStream.next("gameFinish"); ev.Table.ID != seated.Table || ev.Table.Result != "loss" {
+		t.Fatalf("ann's gameFinish %+v", ev.Table)
+	}
+	if ev := bobStream.next("gameFinish"); ev.Table.Result != "win" {
+		t.Fatalf("bob's gameFinish %+v", ev.Table)
+	}
+	for name, up := range map[string]bool{"ann": false, "bob": true} {
+		var p Profile
+		if st, body := ann.do("GET", "/api/v1/players/"+name, nil, &p); st != 200 {
+			t.Fatalf("profile: %d %s", st, body)
+		}
+		r := p.Ratings["nymphabet-standard"]
+		if r.Games != 1 || (r.Rating > 1500) != up || r.Rating == 1500 {
+			t.Errorf("%s's rating after the game: %+v", name, r)
+		}
+	}
+}
+
+func TestChallengeUnratedRules(t *testing.T) {
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	var ch ChallengeInfo
+	if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "rules": {"placement": "free"}}`, &ch); st != 201 {
+		t.Fatalf("challenge: %d %s", st, body)
+	}
+	var seated Seated
+	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
+		t.Fatalf("accept: %d %s", st, body)
+	}
+	v, _ := sf.s.View(context.Background(), nil, seated.Table)
+	if v.Table.Rated || v.Table.Rules.String("placement") != "free" || v.Table.Game != "salvo" {
+		t.Fatalf("table %+v", v.Table)
+	}
+	// The accepter's seat token acts for the seat.
+	p := sf.principal(seated.Token)
+	if p.Table != seated.Table || p.Seat != seated.Seat {
+		t.Fatalf("seat token %+v", p)
+	}
+}
+
+func TestChallengeBadInput(t *testing.T) {
+	sf := newSocial(t)
+	base := sf.srv.URL
+	ann, bob, cat := signUp(t, base, "Ann"), signUp(t, base, "Bob"), signUp(t, base, "Cat")
+	guest := &client{t: t, base: base}
+	var id Identity
+	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	guest.token = id.Token
+	nobody := &client{t: t, base: base}
+
+	var open, taken, declined ChallengeInfo
+	for _, c := range []*ChallengeInfo{&open, &taken, &declined} {
+		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, c); st != 201 {
+			t.Fatalf("challenge: %d %s", st, body)
+		}
+	}
+	if st, body := bob.do("POST", "/api/v1/challenges/"+taken.ID+"/accept", nil, nil); st != 201 {
+		t.Fatalf("accept: %d %s", st, body)
+	}
+	if st, body := bob.do("POST", "/api/v1/challenges/"+declined.ID+"/decline", nil, nil); st != 200 {
+		t.Fatalf("decline: %d %s", st, body)
+	}
+	for _, tc := range []struct {
+		name         string
+		c            *client
+		method, path string
+		body         string
+		status       int
+		says         string
+	}{
+		{"to yourself", ann, "POST", "/api/v1/challenges", `{"to": "ANN", "game": "nymphabet"}`, 400, "yourself"},
+		{"to nobody", ann, "POST", "/api/v1/challenges", `{"to": "Zed", "game": "nymphabet"}`, 404, `there is no player called \"Zed\"`},
+		{"to a guest", ann, "POST", "/api/v1/challenges", `{"to": "Gus", "game": "nymphabet"}`, 404, "no player"},
+		{"to empty", ann, "POST", "/api/v1/challenges", `{"game": "nymphabet"}`, 400, "whom"},
+		{"no such game", ann, "POST", "/api/v1/challenges", `{"to": "bob", "game": "chess"}`, 400, "chess"},
+		{"bad rules", ann, "POST", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "rules": {"placement": "sideways"}}`, 400, "placement"},
+		{"unknown field", ann, "POST", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "colour": "red"}`, 400, "colour"},
+		{"rated, rules changed", ann, "POST", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "rated": true, "rules": {"placement": "free"}}`, 400, "placement"},
+		{"rated, bad clock", ann, "POST", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "rules": {"clock": 3}}`, 400, "clock"},
+		{"guest challenging", guest, "POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, 403, "accounts"},
+		{"nobody challenging", nobody, "POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, 401, "sign in"},
+		{"accept your own", ann, "POST", "/api/v1/challenges/" + open.ID + "/accept", "", 403, "yours"},
+		{"accept someone else's", cat, "POST", "/api/v1/challenges/" + open.ID + "/accept", "", 404, "no challenge"},
+		{"accept twice", bob, "POST", "/api/v1/challenges/" + taken.ID + "/accept", "", 409, "already accepted"},
+		{"accept declined", bob, "POST", "/api/v1/challenges/" + declined.ID + "/accept", "", 409, "declined"},
+		{"accept nothing", bob, "POST", "/api/v1/challenges/nosuchchallenge/accept", "", 404, "no challenge"},
+		{"accept as guest", guest, "POST", "/api/v1/challenges/" + open.ID + "/accept", "", 403, "accounts"},
+		{"decline your own", ann, "POST", "/api/v1/challenges/" + open.ID + "/decline", "", 403, "yours"},
+		{"decline accepted", bob, "POST", "/api/v1/challenges/" + taken.ID + "/decline", "", 409, "already accepted"},
+		{"withdraw theirs", bob, "DELETE", "/api/v1/challenges/" + open.ID, "", 403, "decline it instead"},
+		{"withdraw accepted", ann, "DELETE", "/api/v1/challenges/" + taken.ID, "", 409, "already accepted"},
+		{"withdraw someone else's", cat, "DELETE", "/api/v1/challenges/" + open.ID, "", 404, "no challenge"},
+		{"list as guest", guest, "GET", "/api/v1/challenges", "", 403, "accounts"},
+		{"list as nobody", nobody, "GET", "/api/v1/challenges", "", 401, "sign in"},
+		{"stream as nobody", nobody, "GET", "/api/v1/stream", "", 401, "sign in"},
+	} {
+		before := [2]challengeList{listOf(t, ann), listOf(t, bob)}
+		tables := sf.tables()
+		var body any
+		if tc.body != "" {
+			body = tc.body
+		}
+		st, got := tc.c.do(tc.method, tc.path, body, nil)
+		if st != tc.status || !strings.Contains(got, tc.says) {
+			t.Errorf("%s: got %d %s, want %d saying %q", tc.name, st, strings.TrimSpace(got), tc.status, tc.says)
+		}
+		after := [2]challengeList{listOf(t, ann), listOf(t, bob)}
+		if len(after[0].Out) != len(before[0].Out) || len(after[1].In) != len(before[1].In) {
+			t.Errorf("%s changed the challenges: %+v -> %+v", tc.name, before, after)
+		}
+		if sf.tables() != tables {
+			t.Errorf("%s made a table", tc.name)
+		}
+	}
+	// Withdrawn by the challenger, then gone from both lists.
+	if st, body := ann.do("DELETE", "/api/v1/challenges/"+open.ID, nil, nil); st != 200 || !strings.Contains(body, `"canceled"`) {
+		t.Fatalf("withdraw: %d %s", st, body)
+	}
+	if l := listOf(t, bob); len(l.In) != 0 {
+		t.Fatalf("withdrawn challenge still listed: %+v", l)
+	}
+	if st, body := bob.do("POST", "/api/v1/challenges/"+open.ID+"/accept", nil, nil); st != 409 || !strings.Contains(body, "withdrawn") {
+		t.Fatalf("accepting a withdrawn challenge: %d %s", st, body)
+	}
+	// Too many waiting.
+	for i := 0; i < MaxOpenChallenges; i++ {
+		if st, body := cat.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, nil); st != 201 {
+			t.Fatalf("challenge %d: %d %s", i, st, body)
+		}
+	}
+	if st, body := cat.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, nil); st != 429 || !strings.Contains(body, "waiting") {
+		t.Fatalf("challenge past the cap: %d %s", st, body)
+	}
+}
+
+func TestChallengeDeclineAndWithdrawOnStream(t *testing.T) {
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	annStream := openStream(t, sf.srv.URL, ann.token)
+	bobStream := openStream(t, sf.srv.URL, bob.token)
+	var a, b ChallengeInfo
+	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &a)
+	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &b)
+	if st, body := bob.do("POST", "/api/v1/challenges/"+a.ID+"/decline", nil, nil); st != 200 {
+		t.Fatalf("decline: %d %s", st, body)
+	}
+	if ev := annStream.next("challengeDeclined"); ev.Challenge.ID != a.ID || ev.Challenge.Status != "declined" {
+		t.Fatalf("declined: %+v", ev.Challenge)
+	}
+	if st, body := ann.do("DELETE", "/api/v1/challenges/"+b.ID, nil, nil); st != 200 {
+		t.Fatalf("withdraw: %d %s", st, body)
+	}
+	if ev := bobStream.next("challengeCanceled"); ev.Challenge.ID != b.ID || ev.Challenge.Status != "canceled" {
+		t.Fatalf("canceled: %+v", ev.Challenge)
+	}
+}
+
+func TestChallengeExpires(t *testing.T) {
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	bobStream := openStream(t, sf.srv.URL, bob.token)
+	var ch ChallengeInfo
+	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &ch)
+	bobStream.next("challenge")
+	sf.clock.Advance(ChallengeTTL - time.Second)
+	if l := listOf(t, bob); len(l.In) != 1 {
+		t.Fatalf("expired early: %+v", l)
+	}
+	sf.clock.Advance(time.Second)
+	if ev := bobStream.next("challengeCanceled"); ev.Challenge.ID != ch.ID || ev.Challenge.Status != "expired" {
+		t.Fatalf("expiry on the stream: %+v", ev.Challenge)
+	}
+	if l := listOf(t, bob); len(l.In) != 0 {
+		t.Fatalf("expired challenge listed: %+v", l)
+	}
+	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, nil); st != 410 || !strings.Contains(body, "expired") {
+		t.Fatalf("accepting an expired challenge: %d %s", st, body)
+	}
+	// One whose time passes while the server is down (nothing marks it)
+	// is expired all the same.
+	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &ch)
+	sf.restart()
+	ann.base, bob.base = sf.srv.URL, sf.srv.URL
+	sf.clock.Advance(ChallengeTTL)
+	if l := listOf(t, bob); len(l.In) != 0 {
+		t.Fatalf("expired challenge listed after a restart: %+v", l)
+	}
+	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, nil); st != 410 || !strings.Contains(body, "expired") {
+		t.Fatalf("accepting a challenge that expired over a restart: %d %s", st, body)
+	}
+	if st, body := ann.do("DELETE", "/api/v1/challenges/"+ch.ID, nil, nil); st != 410 {
+		t.Fatalf("withdrawing an expired challenge: %d %s", st, body)
+	}
+}
+
+func TestChallengeSurvivesRestart(t *testing.T) {
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	var ch ChallengeInfo
+	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "rules": {"placement": "free"}}`, &ch)
+	sf.restart()
+	ann.base, bob.base = sf.srv.URL, sf.srv.URL
+	if l := listOf(t, bob); len(l.In) != 1 || l.In[0].ID != ch.ID || string(l.In[0].Rules["placement"]) != `"free"` {
+		t.Fatalf("after a restart: %+v", l)
+	}
+	// A new stream opens with the challenge waiting.
+	if ev := openStream(t, sf.srv.URL, bob.token).next("challenge"); ev.Challenge.ID != ch.ID {
+		t.Fatalf("stream after restart: %+v", ev)
+	}
+	var seated Seated
+	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
+		t.Fatalf("accept after restart: %d %s", st, body)
+	}
+	// Ann's new stream opens with the game under way.
+	if ev := openStream(t, sf.srv.URL, ann.token).next("gameStart"); ev.Table.ID != seated.Table || ev.Table.Seat != 1-seated.Seat {
+		t.Fatalf("ann's stream: %+v", ev.Table)
+	}
+}
+
+func TestStreamKeepAlive(t *testing.T) {
+	sf := newSocial(t)
+	ann := signUp(t, sf.srv.URL, "Ann")
+	ls := openStream(t, sf.srv.URL, ann.token)
+	select {
+	case l := <-ls.lines:
+		if l != "" {
+			t.Fatalf("first line %q, want a keep-alive", l)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no keep-alive")
+	}
+	// The session cookie opens it too.
+	req, _ := http.NewRequest("GET", sf.srv.URL+"/api/v1/stream", nil)
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: ann.token})
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 200 {
+		t.Fatalf("stream with the cookie: %d", res.StatusCode)
+	}
+	// A guest's stream opens too (it has no challenges), and counts the
+	// guest as online.
+	var id Identity
+	(&client{t: t, base: sf.srv.URL}).do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	if l := <-openStream(t, sf.srv.URL, id.Token).lines; l != "" {
+		t.Fatalf("a guest's stream: %q", l)
+	}
+	if !sf.s.presence.isOnline(id.ID, sf.s.now()) {
+		t.Fatal("a guest with a stream open is not online")
+	}
+	// The stream ends when the service shuts down.
+	sf.s.Close()
+	for l := range ls.lines {
+		if strings.Contains(l, "shutting down") {
+			return
+		}
+	}
+	t.Fatal("the stream ended without saying why")
+}
+
+func TestOnline(t *testing.T) {
+	sf := newSocial(t)
+	base := sf.srv.URL
+	ann, bob, cat := signUp(t, base, "Ann"), signUp(t, base, "Bob"), signUp(t, base, "Cat")
+	guest := &client{t: t, base: base}
+	var id Identity
+	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	guest.token = id.Token
+	online := func() Online {
+		t.Helper()
+		var o Online
+		if st, body := (&client{t: t, base: base}).do("GET", "/api/v1/online", nil, &o); st != 200 {
+			t.Fatalf("online: %d %s", st, body)
+		}
+		return o
+	}
+	listed := func(o Online) string {
+		var n []string
+		for _, p := range o.Players {
+			n = append(n, p.Name)
+		}
+		return strings.Join(n, ",")
+	}
+	for _, c := range []*client{ann, bob, cat, guest} {
+		c.do("GET", "/api/v1/tables", nil, nil)
+		if c.token != "" {
+			c.do("GET", "/api/v1/identity/tables", nil, nil)
+		}
+	}
+	if o := online(); o.Count != 4 || listed(o) != "Ann,Bob,Cat" || o.WindowSeconds != 300 {
+		t.Fatalf("online: %+v", o)
+	}
+	// Cat hides: still counted, no longer listed.
+	var set Settings
+	if st, body := cat.do("PUT", "/api/v1/account/settings", `{"hidden": true}`, &set); st != 200 || !set.Hidden {
+		t.Fatalf("settings: %d %s", st, body)
+	}
+	if st, _ := cat.do("GET", "/api/v1/account/settings", nil, &set); st != 200 || !set.Hidden {
+		t.Fatalf("settings read back: %+v", set)
+	}
+	if o := online(); o.Count != 4 || listed(o) != "Ann,Bob" {
+		t.Fatalf("online with Cat hidden: %+v", o)
+	}
+	for _, tc := range []struct {
+		name   string
+		c      *client
+		method string
+		body   any
+		status int
+		says   string
+	}{
+		{"guest settings", guest, "PUT", `{"hidden": true}`, 403, "accounts"},
+		{"nobody's settings", &client{t: t, base: base}, "GET", nil, 401, "signed in"},
+		{"bad value", ann, "PUT", `{"hidden": "yes"}`, 400, "hidden"},
+		{"unknown setting", ann, "PUT", `{"colour": "red"}`, 400, "colour"},
+	} {
+		st, got := tc.c.do(tc.method, "/api/v1/account/settings", tc.body, nil)
+		if st != tc.status || !strings.Contains(got, tc.says) {
+			t.Errorf("%s: %d %s, want %d saying %q", tc.name, st, got, tc.status, tc.says)
+		}
+	}
+	// Ann keeps a stream open; the others go quiet past the window.
+	ls := openStream(t, base, ann.token)
+	<-ls.lines // a keep-alive: the stream is open
+	sf.clock.Advance(OnlineWindow + time.Second)
+	if o := online(); o.Count != 1 || listed(o) != "Ann" {
+		t.Fatalf("online after the window: %+v", o)
+	}
+	ls.res.Body.Close()
+	for range ls.lines {
+	}
+	// Closing it counts as her last sign of life.
+	deadline := time.Now().Add(5 * time.Second)
+	for sf.s.presence.isOnline(ann.identityOf(t, sf), sf.s.now()) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	sf.clock.Advance(OnlineWindow + time.Second)
+	if o := online(); o.Count != 0 || len(o.Players) != 0 {
+		t.Fatalf("online after everyone left: %+v", o)
+	}
+}
+
+// identityOf returns the identity c's token stands for.
+func (c *client) identityOf(t *testing.T, sf *socialFixture) string {
+	return sf.principal(c.token).Identity
+}
+
+// TestChallengeAnswersAtOnce: of answers sent at once (two acceptances and
+// a withdrawal), exactly one wins, and at most one table opens.
+func TestChallengeAnswersAtOnce(t *testing.T) {
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	for round := 0; round < 5; round++ {
+		var ch ChallengeInfo
+		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &ch); st != 201 {
+			t.Fatalf("challenge: %d %s", st, body)
+		}
+		before := sf.tables()
+		var wg sync.WaitGroup
+		codes := make([]int, 3)
+		for i, a := range []struct {
+			c      *client
+			method string
+			path   string
+		}{
+			{bob, "POST", "/api/v1/challenges/" + ch.ID + "/accept"},
+			{bob, "POST", "/api/v1/challenges/" + ch.ID + "/accept"},
+			{ann, "DELETE", "/api/v1/challenges/" + ch.ID},
+		} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				codes[i], _ = a.c.do(a.method, a.path, nil, nil)
+			}()
+		}
+		wg.Wait()
+		won := 0
+		for _, c := range codes {
+			if c < 300 {
+				won++
+			} else if c != 409 {
+				t.Errorf("a losing answer got %d, want 409", c)
+			}
+		}
+		accepted := codes[0] == 201 || codes[1] == 201
+		if won != 1 || sf.tables()-before != map[bool]int{true: 1, false: 0}[accepted] {
+			t.Fatalf("round %d: answers %v, %d new tables", round, codes, sf.tables()-before)
+		}
+	}
+}
+
+// BenchmarkOnlineTouch measures what presence adds to every authenticated
+// request: one touch of an identity seen before, from many goroutines.
+func BenchmarkOnlineTouch(b *testing.B) {
+	p := newOnlineSet()
+	ids := make([]string, 200)
+	for i := range ids {
+		ids[i] = newID()
+		p.touch(ids[i], time.Now())
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			p.touch(ids[i%len(ids)], time.Now())
+			i++
+		}
+	})
+}
+
+// TestChallengeFromDeletedAccount: deleting an account withdraws its
+// challenges: they leave the lists and cannot be accepted.
+func TestChallengeFromDeletedAccount(t *testing.T) {
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	var ch ChallengeInfo
+	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &ch)
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "correct horse Ann"}`, nil); st >= 300 {
+		t.Fatalf("delete: %d %s", st, body)
+	}
+	if l := listOf(t, bob); len(l.In) != 0 {
+		t.Fatalf("listed: %+v", l)
+	}
+	tables := sf.tables()
+	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, nil); st != 409 || !strings.Contains(body, "withdrawn") {
+		t.Fatalf("accept: %d %s", st, body)
+	}
+	if sf.tables() != tables {
+		t.Fatal("a table opened")
+	}
+}

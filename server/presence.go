@@ -1,0 +1,271 @@
+// Who is around: the players online, and the setting that hides an
+// account from the list of them.
+
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"parlour/store"
+)
+
+// OnlineWindow is how recently a player must have made a request to count
+// as online when no stream of theirs is open. A browser on a table keeps
+// its WebSocket open, and the home page polls the lobby more often than
+// this, so five minutes passes over a player who reads a record without
+// counting someone who closed the tab long ago.
+const OnlineWindow = 5 * time.Minute
+
+// onlineSet keeps, for each identity, when it last made a request and how
+// many of its streams (WebSockets, table event streams, player streams)
+// are open. It lives in memory: after a restart everybody is offline
+// until their next request, which is how it looks from outside anyway.
+// Every authenticated request touches it, moves included, so a touch
+// takes no lock: an identity seen before has its time stored atomically.
+type onlineSet struct {
+	seen sync.Map // identity -> *atomic.Int64, Unix nanoseconds
+
+	mu   sync.Mutex
+	open map[string]int
+}
+
+func newOnlineSet() *onlineSet {
+	return &onlineSet{open: map[string]int{}}
+}
+
+// touch notes a request of identity at now.
+func (p *onlineSet) touch(identity string, now time.Time) {
+	if v, ok := p.seen.Load(identity); ok {
+		v.(*atomic.Int64).Store(now.UnixNano())
+		return
+	}
+	n := new(atomic.Int64)
+	n.Store(now.UnixNano())
+	if v, loaded := p.seen.LoadOrStore(identity, n); loaded {
+		v.(*atomic.Int64).Store(now.UnixNano())
+	}
+}
+
+// hold notes an open stream of identity; the function it returns notes
+// its end (and counts as a request then).
+func (p *onlineSet) hold(identity string, now func() time.Time) func() {
+	p.mu.Lock()
+	p.open[identity]++
+	p.mu.Unlock()
+	p.touch(identity, now())
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.touch(identity, now())
+			p.mu.Lock()
+			if p.open[identity]--; p.open[identity] <= 0 {
+				delete(p.open, identity)
+			}
+			p.mu.Unlock()
+		})
+	}
+}
+
+// online returns the identities online at now, in no order, and forgets
+// those long gone.
+func (p *onlineSet) online(now time.Time) []string {
+	p.mu.Lock()
+	open := make(map[string]bool, len(p.open))
+	for id := range p.open {
+		open[id] = true
+	}
+	p.mu.Unlock()
+	var out []string
+	p.seen.Range(func(k, v any) bool {
+		id, at := k.(string), time.Unix(0, v.(*atomic.Int64).Load())
+		switch {
+		case open[id] || now.Sub(at) <= OnlineWindow:
+			out = append(out, id)
+		case now.Sub(at) > 2*OnlineWindow:
+			p.seen.CompareAndDelete(id, v)
+		}
+		return true
+	})
+	for id := range open {
+		if _, ok := p.seen.Load(id); !ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// isOnline reports whether identity is online at now.
+func (p *onlineSet) isOnline(identity string, now time.Time) bool {
+	p.mu.Lock()
+	open := p.open[identity] > 0
+	p.mu.Unlock()
+	v, ok := p.seen.Load(identity)
+	return open || ok && now.Sub(time.Unix(0, v.(*atomic.Int64).Load())) <= OnlineWindow
+}
+
+// Online is who is around: how many identities, guests included, and
+// the signed-in players among them who do not hide.
+type Online struct {
+	Count   int            `json:"count"`
+	Players []OnlinePlayer `json:"players"`
+	// WindowSeconds is OnlineWindow: a request this recent counts.
+	WindowSeconds int `json:"window_seconds"`
+}
+
+// OnlinePlayer is one signed-in player online.
+type OnlinePlayer struct {
+	Name string `json:"name"`
+}
+
+// maxListed caps the names Online lists; Count still counts everybody.
+const maxListed = 200
+
+// challenges returns the store's challenge side, or a refusal when the
+// store keeps none.
+func (s *Service) challenges() (store.Challenges, error) {
+	cs, ok := s.st.(store.Challenges)
+	if !ok {
+		return nil, refuse(http.StatusNotImplemented, "this server keeps no challenges")
+	}
+	return cs, nil
+}
+
+// Online returns who is around now.
+func (s *Service) Online(ctx context.Context) (Online, error) {
+	ids := s.presence.online(s.now())
+	out := Online{Count: len(ids), Players: []OnlinePlayer{}, WindowSeconds: int(OnlineWindow / time.Second)}
+	ps, ok := s.st.(store.Players)
+	cs, ok2 := s.st.(store.Challenges)
+	if !ok || !ok2 || len(ids) == 0 {
+		return out, nil
+	}
+	names, err := ps.AccountNames(ctx, ids)
+	if err != nil {
+		return Online{}, err
+	}
+	accounts := make([]string, 0, len(names))
+	for id := range names {
+		accounts = append(accounts, id)
+	}
+	hidden, err := cs.Hidden(ctx, accounts)
+	if err != nil {
+		return Online{}, err
+	}
+	for id, name := range names {
+		if !hidden[id] {
+			out.Players = append(out.Players, OnlinePlayer{Name: name})
+		}
+	}
+	slices.SortFunc(out.Players, func(a, b OnlinePlayer) int {
+		return strings.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name))
+	})
+	if len(out.Players) > maxListed {
+		out.Players = out.Players[:maxListed]
+	}
+	return out, nil
+}
+
+// Settings are an account's settings.
+type Settings struct {
+	// Hidden keeps the account out of the list of players online (it
+	// still counts in the number).
+	Hidden bool `json:"hidden"`
+}
+
+// SettingsRequest changes settings; a field left out stays as it is.
+type SettingsRequest struct {
+	Hidden *bool `json:"hidden"`
+}
+
+// accountOnly refuses a principal that is not an account's.
+func (s *Service) accountOnly(ctx context.Context, p *Principal, what string) (store.Account, error) {
+	if p == nil {
+		return store.Account{}, refuse(http.StatusUnauthorized, "%s needs you signed in: Authorization: Bearer <token>, or the session cookie", what)
+	}
+	ps, err := s.players()
+	if err != nil {
+		return store.Account{}, err
+	}
+	a, err := ps.AccountOf(ctx, p.Identity)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return store.Account{}, refuse(http.StatusForbidden, "%s is for players with accounts: sign up or sign in first", what)
+		}
+		return store.Account{}, err
+	}
+	return a, nil
+}
+
+// Settings returns p's account settings.
+func (s *Service) Settings(ctx context.Context, p *Principal) (Settings, error) {
+	if _, err := s.accountOnly(ctx, p, "settings"); err != nil {
+		return Settings{}, err
+	}
+	cs, err := s.challenges()
+	if err != nil {
+		return Settings{}, err
+	}
+	h, err := cs.Hidden(ctx, []string{p.Identity})
+	if err != nil {
+		return Settings{}, err
+	}
+	return Settings{Hidden: h[p.Identity]}, nil
+}
+
+// SetSettings changes p's account settings and returns them.
+func (s *Service) SetSettings(ctx context.Context, p *Principal, req SettingsRequest) (Settings, error) {
+	if _, err := s.accountOnly(ctx, p, "settings"); err != nil {
+		return Settings{}, err
+	}
+	cs, err := s.challenges()
+	if err != nil {
+		return Settings{}, err
+	}
+	if req.Hidden != nil {
+		if err := cs.SetHidden(ctx, p.Identity, *req.Hidden); err != nil {
+			return Settings{}, s.saveFailed("your settings", err)
+		}
+	}
+	return s.Settings(ctx, p)
+}
+
+func (h *Handler) online(w http.ResponseWriter, r *http.Request) {
+	if _, err := h.principal(r); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	out, err := h.s.Online(r.Context())
+	h.reply(w, r, out, err)
+}
+
+func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {
+	p, err := h.principal(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	out, err := h.s.Settings(r.Context(), p)
+	h.reply(w, r, out, err)
+}
+
+func (h *Handler) setSettings(w http.ResponseWriter, r *http.Request) {
+	var req SettingsRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.principal(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	out, err := h.s.SetSettings(r.Context(), p, req)
+	h.reply(w, r, out, err)
+}

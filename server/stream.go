@@ -1,0 +1,166 @@
+// The player's event stream: challenges to and from a player, and the
+// starts and ends of the games they open, as they happen.
+
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"sync"
+	"time"
+
+	"parlour/store"
+)
+
+// StreamKeepAlive is how often the player stream writes an empty line when
+// it has nothing to say, so that proxies and clients see it alive.
+const StreamKeepAlive = 7 * time.Second
+
+// streamBuffer is how many events a stream may fall behind by before it is
+// closed (the client reconnects and reads GET /api/v1/challenges).
+const streamBuffer = 64
+
+// StreamEvent is one line of the player stream. Type is "challenge",
+// "challengeDeclined", "challengeCanceled", "gameStart" or "gameFinish";
+// Challenge is set for the first three, Table for the last two.
+type StreamEvent struct {
+	Type      string         `json:"type"`
+	Challenge *ChallengeInfo `json:"challenge,omitempty"`
+	Table     *StreamTable   `json:"table,omitempty"`
+}
+
+// StreamTable is the table of a gameStart or gameFinish: the player's seat
+// at it and, at the end, their result ("win", "loss" or "draw").
+type StreamTable struct {
+	ID        string `json:"id"`
+	Game      string `json:"game"`
+	Seat      int    `json:"seat"`
+	Rated     bool   `json:"rated,omitempty"`
+	Challenge string `json:"challenge,omitempty"`
+	Result    string `json:"result,omitempty"`
+}
+
+// hub hands stream events to the streams open for each identity.
+type hub struct {
+	mu   sync.Mutex
+	subs map[string]map[*subscriber]struct{}
+}
+
+type subscriber struct {
+	c    chan StreamEvent
+	gone bool // fell behind: c is closed
+}
+
+func newHub() *hub { return &hub{subs: map[string]map[*subscriber]struct{}{}} }
+
+// subscribe opens a stream of identity's events; the function it returns
+// closes it.
+func (h *hub) subscribe(identity string) (*subscriber, func()) {
+	s := &subscriber{c: make(chan StreamEvent, streamBuffer)}
+	h.mu.Lock()
+	if h.subs[identity] == nil {
+		h.subs[identity] = map[*subscriber]struct{}{}
+	}
+	h.subs[identity][s] = struct{}{}
+	h.mu.Unlock()
+	return s, func() {
+		h.mu.Lock()
+		delete(h.subs[identity], s)
+		if len(h.subs[identity]) == 0 {
+			delete(h.subs, identity)
+		}
+		h.mu.Unlock()
+	}
+}
+
+// publish sends ev to every stream of identity. It never blocks: a stream
+// too far behind is closed rather than let it hold up the others.
+func (h *hub) publish(identity string, ev StreamEvent) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for s := range h.subs[identity] {
+		if s.gone {
+			continue
+		}
+		select {
+		case s.c <- ev:
+		default:
+			s.gone = true
+			close(s.c)
+		}
+	}
+}
+
+// stream serves GET /api/v1/stream: NDJSON, one StreamEvent a line, and
+// an empty line every keep-alive. It opens with the asker's open
+// challenges (as "challenge" lines) and their tables under way (as
+// "gameStart" lines), then follows; it ends when the client goes away or
+// the server shuts down. An open stream counts as being online.
+func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	// Subscribed before the opening lines are read, so that nothing
+	// between them and the follow is missed (it may come twice).
+	sub, unsubscribe := h.s.hub.subscribe(p.Identity)
+	defer unsubscribe()
+	defer h.s.presence.hold(p.Identity, h.s.now)()
+	var opening []StreamEvent
+	if _, ok := h.s.st.(store.Challenges); ok {
+		// A guest's stream has no challenges, and opens all the same.
+		in, out, err := h.s.Challenges(r.Context(), p)
+		if err != nil && StatusOf(err) != http.StatusForbidden {
+			h.fail(w, r, err)
+			return
+		}
+		for _, c := range append(in, out...) {
+			opening = append(opening, StreamEvent{Type: "challenge", Challenge: &c})
+		}
+	}
+	for _, t := range h.s.seatedAt(p.Identity) {
+		opening = append(opening, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.ID, Game: t.Game, Seat: t.Seat, Rated: t.Rated}})
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	e := json.NewEncoder(w)
+	e.SetEscapeHTML(false)
+	for _, ev := range opening {
+		if e.Encode(ev) != nil {
+			return
+		}
+	}
+	if rc.Flush() != nil {
+		return
+	}
+	tick := time.NewTicker(h.keepAlive)
+	defer tick.Stop()
+	for {
+		select {
+		case ev, ok := <-sub.c:
+			if !ok {
+				e.Encode(map[string]string{"error": "this stream fell behind; reconnect, and read GET /api/v1/challenges for what you missed"})
+				return
+			}
+			if e.Encode(ev) != nil {
+				return
+			}
+		case <-tick.C:
+			if _, err := w.Write([]byte("\n")); err != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		case <-h.s.ctx.Done():
+			e.Encode(map[string]string{"error": "the server is shutting down"})
+			return
+		}
+		if rc.Flush() != nil {
+			return
+		}
+	}
+}

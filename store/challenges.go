@@ -1,0 +1,62 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// ChallengeStatus is where a challenge stands.
+type ChallengeStatus string
+
+// The statuses of a challenge. Only an open one may change, and only once.
+const (
+	ChallengeOpen     ChallengeStatus = "open"
+	ChallengeAccepted ChallengeStatus = "accepted"
+	ChallengeDeclined ChallengeStatus = "declined"
+	ChallengeCanceled ChallengeStatus = "canceled"
+	// ChallengeExpired is a challenge nobody answered in time. The
+	// server marks it when its time is up; one whose time passed while
+	// the server was down stays open in the store, and the server treats
+	// it as expired all the same.
+	ChallengeExpired ChallengeStatus = "expired"
+)
+
+// Challenge is one account's invitation to another to play: a game, its
+// rules, rated or not. Table names the table an accepted challenge
+// opened.
+type Challenge struct {
+	ID      string
+	From    string // the challenger's identity
+	To      string // the challenged identity
+	Game    string
+	Rules   []byte // the rules asked for, as JSON (nil: the defaults)
+	Rated   bool
+	Status  ChallengeStatus
+	Table   string
+	Created time.Time
+	Expires time.Time
+}
+
+// Challenges keeps challenges and who hides from the list of players
+// online. A Store that holds them implements it too.
+type Challenges interface {
+	// CreateChallenge stores a new open challenge.
+	CreateChallenge(ctx context.Context, c Challenge) error
+	// Challenge returns the challenge called id.
+	Challenge(ctx context.Context, id string) (Challenge, error)
+	// SettleChallenge moves challenge id from open to status (with
+	// table, for an accepted one). A challenge that is not open is
+	// ErrConflict, and nothing changes: of two answers at once, one wins.
+	SettleChallenge(ctx context.Context, id string, status ChallengeStatus, table string) error
+	// ReopenChallenge puts an accepted challenge back to open, when the
+	// table it was to open could not be stored.
+	ReopenChallenge(ctx context.Context, id string) error
+	// OpenChallenges returns the open challenges from or to identity,
+	// newest first, at most limit, including expired ones still open.
+	OpenChallenges(ctx context.Context, identity string, limit int) ([]Challenge, error)
+	// SetHidden stores whether identity hides from the list of players
+	// online.
+	SetHidden(ctx context.Context, identity string, hidden bool) error
+	// Hidden returns those of ids that hide.
+	Hidden(ctx context.Context, ids []string) (map[string]bool, error)
+}

@@ -1,0 +1,140 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+
+	"parlour/store"
+)
+
+const challengeCols = "id, from_id, to_id, game, rules, rated, status, table_id, created, expires"
+
+func scanChallenge(sc interface{ Scan(...any) error }) (store.Challenge, error) {
+	var c store.Challenge
+	var rated int
+	var status string
+	var created, expires int64
+	if err := sc.Scan(&c.ID, &c.From, &c.To, &c.Game, &c.Rules, &rated, &status, &c.Table, &created, &expires); err != nil {
+		return c, err
+	}
+	c.Rated, c.Status = rated != 0, store.ChallengeStatus(status)
+	c.Created, c.Expires = fromNanos(created), fromNanos(expires)
+	return c, nil
+}
+
+// CreateChallenge implements store.Challenges.
+func (s *Store) CreateChallenge(ctx context.Context, c store.Challenge) error {
+	return s.do(ctx, func(ex *execer) error {
+		rated := 0
+		if c.Rated {
+			rated = 1
+		}
+		_, err := ex.exec("INSERT INTO challenges ("+challengeCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			c.ID, c.From, c.To, c.Game, c.Rules, rated, string(store.ChallengeOpen), c.Table, nanos(c.Created), nanos(c.Expires))
+		if isConstraint(err) {
+			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrConflict)
+		}
+		if err != nil {
+			return fmt.Errorf("sqlite: storing a challenge: %w", err)
+		}
+		return nil
+	})
+}
+
+// Challenge implements store.Challenges.
+func (s *Store) Challenge(ctx context.Context, id string) (store.Challenge, error) {
+	c, err := scanChallenge(s.queryRow(ctx, "SELECT "+challengeCols+" FROM challenges WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, fmt.Errorf("challenge %s: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return c, fmt.Errorf("sqlite: reading challenge: %w", err)
+	}
+	return c, nil
+}
+
+// SettleChallenge implements store.Challenges.
+func (s *Store) SettleChallenge(ctx context.Context, id string, status store.ChallengeStatus, table string) error {
+	return s.do(ctx, func(ex *execer) error {
+		n, err := ex.exec("UPDATE challenges SET status = ?, table_id = ? WHERE id = ? AND status = ?", string(status), table, id, string(store.ChallengeOpen))
+		if err != nil {
+			return fmt.Errorf("sqlite: settling a challenge: %w", err)
+		}
+		if n != 1 {
+			return fmt.Errorf("challenge %s is not open: %w", id, store.ErrConflict)
+		}
+		return nil
+	})
+}
+
+// ReopenChallenge implements store.Challenges.
+func (s *Store) ReopenChallenge(ctx context.Context, id string) error {
+	return s.do(ctx, func(ex *execer) error {
+		if _, err := ex.exec("UPDATE challenges SET status = ?, table_id = '' WHERE id = ? AND status = ?", string(store.ChallengeOpen), id, string(store.ChallengeAccepted)); err != nil {
+			return fmt.Errorf("sqlite: reopening a challenge: %w", err)
+		}
+		return nil
+	})
+}
+
+// OpenChallenges implements store.Challenges.
+func (s *Store) OpenChallenges(ctx context.Context, identity string, limit int) ([]store.Challenge, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+challengeCols+" FROM challenges WHERE status = ? AND (from_id = ? OR to_id = ?) ORDER BY created DESC, id LIMIT ?",
+		string(store.ChallengeOpen), identity, identity, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading challenges: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Challenge
+	for rows.Next() {
+		c, err := scanChallenge(rows)
+		if err != nil {
+			return nil, fmt.Errorf("sqlite: reading challenges: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// SetHidden implements store.Challenges.
+func (s *Store) SetHidden(ctx context.Context, identity string, hidden bool) error {
+	h := 0
+	if hidden {
+		h = 1
+	}
+	return s.do(ctx, func(ex *execer) error {
+		if _, err := ex.exec("INSERT INTO presence_settings (identity, hidden) VALUES (?, ?) ON CONFLICT (identity) DO UPDATE SET hidden = excluded.hidden", identity, h); err != nil {
+			return fmt.Errorf("sqlite: storing a setting: %w", err)
+		}
+		return nil
+	})
+}
+
+// Hidden implements store.Challenges.
+func (s *Store) Hidden(ctx context.Context, ids []string) (map[string]bool, error) {
+	out := map[string]bool{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	q := "SELECT identity FROM presence_settings WHERE hidden = 1 AND identity IN (?" + strings.Repeat(", ?", len(ids)-1) + ")"
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading settings: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("sqlite: reading settings: %w", err)
+		}
+		out[id] = true
+	}
+	return out, rows.Err()
+}
