@@ -142,6 +142,9 @@ func (b *Bot) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.
 	return g.Setup(), nil
 }
 
+// label names the bot's level, as the bench shows it.
+func (b *Bot) label() string { return b.lv.name }
+
 // viewOf accepts the view as State.View returns it, a pointer to it, or
 // its JSON.
 func viewOf(view any) (*quizl.View, error) {

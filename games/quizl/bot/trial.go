@@ -13,8 +13,8 @@ import (
 // rules, at a table seeded seed, and returns what the grid cost the
 // solver: the squares it called and its wrong announcements, each a point
 // off its score.
-func trial(ctx context.Context, solver *Bot, g *quizl.Grid, seed uint64, lex *lexicon.Lexicon) (int, error) {
-	p, err := playGame(ctx, []*Bot{solver}, []*quizl.Grid{g}, seed, lex, nil)
+func trial(ctx context.Context, solver player, g *quizl.Grid, seed uint64, lex *lexicon.Lexicon) (int, error) {
+	p, err := playGame(ctx, []player{solver}, []*quizl.Grid{g}, seed, lex, nil)
 	if err != nil {
 		return 0, fmt.Errorf("quizl trial: %w", err)
 	}
