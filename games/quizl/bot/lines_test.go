@@ -3,6 +3,7 @@ package bot
 import (
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"parlour/game"
@@ -43,4 +44,34 @@ func TestLines(t *testing.T) {
 		fmt.Printf("  index %d: %4d  %5.1f%%\n", k, c, 100*float64(c)/float64(n))
 	}
 	fmt.Printf("  rows %d (%.1f%%), columns %d\n", rows, 100*float64(rows)/float64(n), n-rows)
+}
+
+// TestPickCapped checks that no index takes more than its cap, however
+// its score dominates, and that the others keep their order.
+func TestPickCapped(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	tests := []struct {
+		name  string
+		score []float64
+	}{
+		{"one dominant", []float64{0, 0, 0, 0, 100}},
+		{"two dominant", []float64{0, 50, 0, 0, 50}},
+		{"even", []float64{1, 1, 1, 1, 1}},
+		{"graded", []float64{0, 4, 8, 12, 16}},
+	}
+	for _, tt := range tests {
+		var n [5]int
+		const draws = 20000
+		for range draws {
+			n[pickCapped(rng, tt.score, 4, 0.3)]++
+		}
+		for k, c := range n {
+			if f := float64(c) / draws; f > 0.315 {
+				t.Errorf("%s: index %d drawn %.3f of the time, cap 0.3", tt.name, k, f)
+			}
+		}
+		if tt.name == "graded" && !(n[0] < n[1] && n[1] < n[2]) {
+			t.Errorf("graded: %v, want the lower indices in the order of their scores", n)
+		}
+	}
 }
