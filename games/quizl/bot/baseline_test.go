@@ -65,4 +65,7 @@ func TestBaselinesRefuse(t *testing.T) {
 	if _, err := NewInfoSolver(1, nil); err == nil {
 		t.Error("an information solver without a lexicon")
 	}
+	if _, err := panelist("oracle", 1, lex); err == nil {
+		t.Error("a panel took a solver nobody wrote")
+	}
 }

@@ -343,10 +343,10 @@ func makeGrid(ctx context.Context, password string, line quizl.Line, lv level, s
 	// on imagined opponents, and keep the one that held out longest. Each
 	// solver of the panel plays every filling from the same table seed,
 	// so that the fillings are compared on like games.
-	panel := make([]*Bot, len(lv.panel))
+	panel := make([]player, len(lv.panel))
 	seeds := make([]uint64, len(lv.panel))
 	for i, name := range lv.panel {
-		b, err := newBot(name, rng.Uint64(), lex)
+		b, err := panelist(name, rng.Uint64(), lex)
 		if err != nil {
 			return nil, false, fmt.Errorf("quizl grid: %w", err)
 		}
