@@ -195,6 +195,7 @@ type belief struct {
 	hyps  []hyp
 	total float64
 	word  map[string]float64
+	sums  []lineSum // per line, then all lines: see sumLines
 }
 
 // hyp is one hypothesis: the password is words[w] on line l.
@@ -320,42 +321,63 @@ func (h *belief) trips(sq quizl.Square) bool {
 // sq shows. Under a hypothesis whose line crosses sq the letter is the
 // word's; otherwise it is any letter neither seen nor in the word, alike.
 func (h *belief) information(sq quizl.Square) float64 {
+	if h.sums == nil {
+		h.sumLines()
+	}
 	r, c := quizl.RowOf(sq), quizl.ColOf(sq)
-	var px, offIn [26]float64
-	var offAll float64
-	var condH float64 // the entropy of the letter given the hypothesis
-	unseen := 26 - bits.OnesCount32(h.seen)
-	for _, x := range h.hyps {
-		switch x.l {
-		case r:
-			px[x.w.letter[sq.Col()]] += x.p
-		case c:
-			px[x.w.letter[sq.Row()-5]] += x.p
-		default:
-			n := unseen - bits.OnesCount32(x.w.set&^h.seen)
-			if n <= 0 {
-				continue
-			}
-			q := x.p / float64(n)
-			offAll += q
-			for _, y := range x.w.letter {
-				if h.seen&(1<<y) == 0 {
-					offIn[y] += q
-				}
-			}
-			condH += x.p * math.Log(float64(n))
-		}
-	}
-	for y := range px {
-		if h.seen&(1<<y) == 0 {
-			px[y] += offAll - offIn[y]
-		}
-	}
+	sr, sc, all := &h.sums[r], &h.sums[c], &h.sums[quizl.Lines]
+	offAll := all.off - sr.off - sc.off
+	condH := all.condH - sr.condH - sc.condH
 	var hx float64
-	for _, p := range px {
+	for y := range 26 {
+		p := sr.on[sq.Col()][y] + sc.on[sq.Row()-5][y]
+		if h.seen&(1<<y) == 0 {
+			p += offAll - (all.offIn[y] - sr.offIn[y] - sc.offIn[y])
+		}
 		if p > 1e-15 {
 			hx -= p * math.Log(p)
 		}
 	}
 	return hx - condH
+}
+
+// lineSum is what the hypotheses on one line add to the letter a call
+// shows: the letters they put at each place of the line, and, for a
+// square off the line, the share each spreads over the letters it leaves
+// free (off, less offIn for a letter of its word) and the entropy of that
+// spread (condH).
+type lineSum struct {
+	on    [quizl.Size][26]float64
+	off   float64
+	offIn [26]float64
+	condH float64
+}
+
+// sumLines fills h.sums: one lineSum per line, and their total last.
+func (h *belief) sumLines() {
+	h.sums = make([]lineSum, quizl.Lines+1)
+	unseen := 26 - bits.OnesCount32(h.seen)
+	all := &h.sums[quizl.Lines]
+	for _, x := range h.hyps {
+		s := &h.sums[x.l]
+		for j, y := range x.w.letter {
+			s.on[j][y] += x.p
+		}
+		n := unseen - bits.OnesCount32(x.w.set&^h.seen)
+		if n <= 0 {
+			continue
+		}
+		q := x.p / float64(n)
+		lh := x.p * math.Log(float64(n))
+		s.off += q
+		all.off += q
+		s.condH += lh
+		all.condH += lh
+		for _, y := range x.w.letter {
+			if h.seen&(1<<y) == 0 {
+				s.offIn[y] += q
+				all.offIn[y] += q
+			}
+		}
+	}
 }

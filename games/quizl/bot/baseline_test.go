@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"math"
+	"math/bits"
 	"testing"
 
 	"parlour/game"
@@ -68,4 +70,70 @@ func TestBaselinesRefuse(t *testing.T) {
 	if _, err := panelist("oracle", 1, lex); err == nil {
 		t.Error("a panel took a solver nobody wrote")
 	}
+}
+
+// TestInformationSums checks the information a call yields, as the line
+// sums give it, against the sum over every hypothesis written out, on
+// boards with some squares seen.
+func TestInformationSums(t *testing.T) {
+	lex := lexicon.Default()
+	info, err := NewInfoSolver(1, lex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := quizl.RandomGrid("crane", lex, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, shown := range [][]quizl.Square{nil, {0, 12}, {3, 7, 11, 20}} {
+		bd := quizl.Board{Grid: []string{".....", ".....", ".....", ".....", "....."}}
+		for _, sq := range shown {
+			row := []byte(bd.Grid[sq.Row()-5])
+			row[sq.Col()] = g.Letters[sq]
+			bd.Grid[sq.Row()-5] = string(row)
+		}
+		h := info.believe(&bd)
+		for sq := range quizl.Square(quizl.Squares) {
+			if h.known[sq] >= 0 {
+				continue
+			}
+			got, want := h.information(sq), naiveInformation(h, sq)
+			if math.Abs(got-want) > 1e-9 {
+				t.Errorf("seen %v, square %s: information %.12f, written out %.12f", shown, sq, got, want)
+			}
+		}
+	}
+}
+
+func naiveInformation(h *belief, sq quizl.Square) float64 {
+	r, c := quizl.RowOf(sq), quizl.ColOf(sq)
+	var px [26]float64
+	var condH float64
+	unseen := 26 - bits.OnesCount32(h.seen)
+	for _, x := range h.hyps {
+		switch x.l {
+		case r:
+			px[x.w.letter[sq.Col()]] += x.p
+		case c:
+			px[x.w.letter[sq.Row()-5]] += x.p
+		default:
+			n := unseen - bits.OnesCount32(x.w.set&^h.seen)
+			if n <= 0 {
+				continue
+			}
+			for y := range 26 {
+				if h.seen&(1<<y) == 0 && x.w.set&(1<<y) == 0 {
+					px[y] += x.p / float64(n)
+				}
+			}
+			condH += x.p * math.Log(float64(n))
+		}
+	}
+	var hx float64
+	for _, p := range px {
+		if p > 1e-15 {
+			hx -= p * math.Log(p)
+		}
+	}
+	return hx - condH
 }
