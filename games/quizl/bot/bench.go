@@ -26,16 +26,23 @@ type played struct {
 	scores []int
 }
 
+// player is a solver the bench and the trial games can seat: a Bot of
+// some level or a baseline.
+type player interface {
+	Move(ctx context.Context, cfg game.Config, seat game.Seat, view any) (string, error)
+	label() string
+}
+
 // playGame plays one game between bots (one per seat) on grids (the bench
 // and the grid maker's trial games both use it), under the
 // default rules, at a table whose seed is seed (as a server gives each
 // table its own), timing the moves of the seats in timed.
-func playGame(ctx context.Context, bots []*Bot, grids []*quizl.Grid, seed uint64, lex *lexicon.Lexicon, timed *bench.Matchup) (played, error) {
+func playGame(ctx context.Context, bots []player, grids []*quizl.Grid, seed uint64, lex *lexicon.Lexicon, timed *bench.Matchup) (played, error) {
 	names := []string{"solver"}
 	if len(bots) > 1 {
 		names = make([]string, len(bots))
 		for i := range bots {
-			names[i] = fmt.Sprintf("%s-%d", bots[i].lv.name, i+1)
+			names[i] = fmt.Sprintf("%s-%d", bots[i].label(), i+1)
 		}
 	}
 	cfg := game.Config{Players: names, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex, Seed: seed}
@@ -60,7 +67,7 @@ func playGame(ctx context.Context, bots []*Bot, grids []*quizl.Grid, seed uint64
 			return played{}, err
 		}
 		if _, err := st.Apply(seat, mv); err != nil {
-			return played{}, fmt.Errorf("quizl bench: %s bot played %q, refused: %w", bots[seat].lv.name, mv, err)
+			return played{}, fmt.Errorf("quizl bench: %s bot played %q, refused: %w", bots[seat].label(), mv, err)
 		}
 	}
 	v := st.ViewOf(0)
@@ -148,16 +155,25 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	for range games {
 		bound.Add(math.Log(hyp)/math.Log(26), "")
 	}
-	for _, l := range levels {
+	lineBase, err := NewLineSolver(seed+10, lex)
+	if err != nil {
+		return nil, err
+	}
+	infoBase, err := NewInfoSolver(seed+11, lex)
+	if err != nil {
+		return nil, err
+	}
+	seats := []player{solvers[game.Strong], solvers[game.Medium], solvers[game.Easy], lineBase, infoBase}
+	for si, solver := range seats {
 		for _, filler := range []string{"random", "deceptive"} {
-			calls := bench.NewMatchup(fmt.Sprintf("%s solver, %s fillers", l, filler), "calls to find the password")
-			score := bench.NewMatchup(fmt.Sprintf("%s solver, %s fillers", l, filler), "score")
+			calls := bench.NewMatchup(fmt.Sprintf("%s solver, %s fillers", solver.label(), filler), "calls to find the password")
+			score := bench.NewMatchup(fmt.Sprintf("%s solver, %s fillers", solver.label(), filler), "score")
 			for i, g := range gs {
 				grid := g.random
 				if filler == "deceptive" {
 					grid = g.deceptive
 				}
-				p, err := playGame(ctx, []*Bot{solvers[l]}, []*quizl.Grid{grid}, g.seed, lex, calls)
+				p, err := playGame(ctx, []player{solver}, []*quizl.Grid{grid}, g.seed, lex, calls)
 				if err != nil {
 					return nil, fmt.Errorf("game %d: %w", i, err)
 				}
@@ -171,7 +187,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 			score.MoveTimes = calls.MoveTimes
 			out = append(out, calls, score)
 		}
-		if l == game.Strong {
+		if si == 0 {
 			out = append(out, bound)
 		}
 	}
@@ -185,6 +201,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 			if i%2 == 1 {
 				bots = []*Bot{b, a}
 			}
+			seated := []player{bots[0], bots[1]}
 			var grids []*quizl.Grid
 			for s, bt := range bots {
 				g, err := Grid(ctx, "", bt.lv.name, seed+uint64(i*2+s), lex)
@@ -193,7 +210,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 				}
 				grids = append(grids, g)
 			}
-			p, err := playGame(ctx, bots, grids, seed^uint64(i)<<32, lex, m)
+			p, err := playGame(ctx, seated, grids, seed^uint64(i)<<32, lex, m)
 			if err != nil {
 				return nil, fmt.Errorf("%s game %d: %w", m.Name, i, err)
 			}

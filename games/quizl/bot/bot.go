@@ -51,8 +51,9 @@ type level struct {
 	// predictable is how much the grid maker prefers to hide the password
 	// where its squares tell a solver least (see decoys.hide).
 	predictable float64
-	// panel names the levels of the solvers the grid maker plays each
-	// filling against, keeping the one that costs them most.
+	// panel names the solvers (levels, or the baselines panelLine and
+	// panelInfo) the grid maker plays each filling against, keeping the one
+	// that costs them most.
 	panel []string
 }
 
@@ -64,7 +65,7 @@ func levelOf(name string) (level, error) {
 		return level{name: name, vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5, password: 35, anneal: 4000, restarts: 1}, nil
 	case game.Strong:
 		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, restarts: 6, predictable: 20,
-			panel: []string{game.Strong, game.Strong, game.Medium, game.Medium}}, nil
+			panel: []string{game.Strong, game.Medium, panelLine, panelInfo}}, nil
 	}
 	return level{}, fmt.Errorf("no Quizl level %q (easy, medium or strong)", name)
 }
@@ -141,6 +142,9 @@ func (b *Bot) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.
 	}
 	return g.Setup(), nil
 }
+
+// label names the bot's level, as the bench shows it.
+func (b *Bot) label() string { return b.lv.name }
 
 // viewOf accepts the view as State.View returns it, a pointer to it, or
 // its JSON.

@@ -382,15 +382,15 @@ func TestHardest(t *testing.T) {
 		}
 		gs = append(gs, g)
 	}
-	var panel []*Bot
-	for i, l := range []string{game.Strong, game.Medium} {
-		b, err := newBot(l, uint64(i), lex)
+	var panel []player
+	for i, l := range []string{game.Strong, game.Medium, panelLine, panelInfo} {
+		b, err := panelist(l, uint64(i), lex)
 		if err != nil {
 			t.Fatal(err)
 		}
 		panel = append(panel, b)
 	}
-	seeds := []uint64{11, 12}
+	seeds := []uint64{11, 12, 13, 14}
 	want, wantCost := -1, -1
 	for i, g := range gs {
 		c := 0
@@ -400,7 +400,7 @@ func TestHardest(t *testing.T) {
 				t.Fatal(err)
 			}
 			if n < 1 {
-				t.Errorf("%s solver found %s at a cost of %d", b.lv.name, g.Password, n)
+				t.Errorf("%s solver found %s at a cost of %d", b.label(), g.Password, n)
 			}
 			c += n
 		}

@@ -322,7 +322,12 @@ func makeGrid(ctx context.Context, password string, line quizl.Line, lv level, s
 	if d == nil {
 		d = decoysOf(lex, full)
 	}
-	choose := func() quizl.Line { return d.hide(password, lv.predictable, rng) }
+	// The index of the password's line is drawn once, and every filling
+	// hides it on that index (on a row or a column, a coin deciding): the
+	// trial games below then choose among fillings alone, and cannot pile
+	// the passwords of many grids onto the index that costs most.
+	k := int(d.hide(password, lv.predictable, rng)) % quizl.Size
+	choose := func() quizl.Line { return quizl.Line(rng.IntN(2)*quizl.Size + k) }
 	if line >= 0 {
 		choose = func() quizl.Line { return line }
 	}
@@ -338,10 +343,10 @@ func makeGrid(ctx context.Context, password string, line quizl.Line, lv level, s
 	// on imagined opponents, and keep the one that held out longest. Each
 	// solver of the panel plays every filling from the same table seed,
 	// so that the fillings are compared on like games.
-	panel := make([]*Bot, len(lv.panel))
+	panel := make([]player, len(lv.panel))
 	seeds := make([]uint64, len(lv.panel))
 	for i, name := range lv.panel {
-		b, err := newBot(name, rng.Uint64(), lex)
+		b, err := panelist(name, rng.Uint64(), lex)
 		if err != nil {
 			return nil, false, fmt.Errorf("quizl grid: %w", err)
 		}
@@ -411,7 +416,7 @@ func (d *decoys) hide(password string, predictable float64, rng *rand.Rand) quiz
 		}
 		score[k] -= predictable * d.posH[k]
 	}
-	k := softmax(rng, quizl.Size, func(k int) float64 { return score[k] }, hideTemp)
+	k := pickCapped(rng, score[:], hideTemp, hideCap)
 	if rng.IntN(2) == 0 {
 		return quizl.Line(k)
 	}
@@ -420,6 +425,61 @@ func (d *decoys) hide(password string, predictable float64, rng *rand.Rand) quiz
 
 // hideTemp is how freely hide draws among the lines it scores.
 const hideTemp = 4
+
+// hideCap is the most probability hide gives any one index, so that no
+// row or column holds the password in more than about that share of
+// strong grids, whatever the password.
+const hideCap = 0.3
+
+// pickCapped draws an index with probability proportional to
+// exp(score/temp), no index taking more than limit: what a capped index
+// sheds goes to the others in proportion to their own shares.
+func pickCapped(rng *rand.Rand, score []float64, temp, limit float64) int {
+	n := len(score)
+	top := slices.Max(score)
+	p := make([]float64, n)
+	var sum float64
+	for i, s := range score {
+		p[i] = math.Exp((s - top) / temp)
+		sum += p[i]
+	}
+	for i := range p {
+		p[i] /= sum
+	}
+	capped := make([]bool, n)
+	for range n {
+		excess, free := 0.0, 0.0
+		for i := range p {
+			if !capped[i] && p[i] > limit {
+				excess += p[i] - limit
+				p[i], capped[i] = limit, true
+			}
+		}
+		if excess == 0 {
+			break
+		}
+		for i := range p {
+			if !capped[i] {
+				free += p[i]
+			}
+		}
+		if free == 0 {
+			break
+		}
+		for i := range p {
+			if !capped[i] {
+				p[i] += excess * p[i] / free
+			}
+		}
+	}
+	x := rng.Float64()
+	for i := range p {
+		if x -= p[i]; x < 0 {
+			return i
+		}
+	}
+	return n - 1
+}
 
 // grid scores a whole grid as deceive scores its fillings: how plausible
 // the lines parallel to the password's are as passwords (decoys.line).

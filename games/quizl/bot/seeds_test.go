@@ -93,7 +93,7 @@ func TestSeeds(t *testing.T) {
 							t.Error(err)
 							continue
 						}
-						p, err := playGame(ctx, []*Bot{solver}, []*quizl.Grid{g}, dr.seed, lex, nil)
+						p, err := playGame(ctx, []player{solver}, []*quizl.Grid{g}, dr.seed, lex, nil)
 						if err != nil {
 							t.Error(err)
 							continue

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"parlour/game"
 	"parlour/games/quizl"
 	"parlour/lexicon"
 )
@@ -13,8 +14,8 @@ import (
 // rules, at a table seeded seed, and returns what the grid cost the
 // solver: the squares it called and its wrong announcements, each a point
 // off its score.
-func trial(ctx context.Context, solver *Bot, g *quizl.Grid, seed uint64, lex *lexicon.Lexicon) (int, error) {
-	p, err := playGame(ctx, []*Bot{solver}, []*quizl.Grid{g}, seed, lex, nil)
+func trial(ctx context.Context, solver player, g *quizl.Grid, seed uint64, lex *lexicon.Lexicon) (int, error) {
+	p, err := playGame(ctx, []player{solver}, []*quizl.Grid{g}, seed, lex, nil)
 	if err != nil {
 		return 0, fmt.Errorf("quizl trial: %w", err)
 	}
@@ -25,7 +26,7 @@ func trial(ctx context.Context, solver *Bot, g *quizl.Grid, seed uint64, lex *le
 // solver at a table seeded seeds[i] whichever the grid, and returns the
 // index of the grid that cost the panel most (see trial); ties go to the
 // earlier grid. The games run side by side, one goroutine each.
-func hardest(ctx context.Context, gs []*quizl.Grid, panel []*Bot, seeds []uint64, lex *lexicon.Lexicon) (int, error) {
+func hardest(ctx context.Context, gs []*quizl.Grid, panel []player, seeds []uint64, lex *lexicon.Lexicon) (int, error) {
 	cost := make([]int, len(gs)*len(panel))
 	errs := make([]error, len(cost))
 	var wg sync.WaitGroup
@@ -51,4 +52,24 @@ func hardest(ctx context.Context, gs []*quizl.Grid, panel []*Bot, seeds []uint64
 		}
 	}
 	return best, nil
+}
+
+// The names of the baselines a grid maker's panel may hold beside the
+// levels.
+const (
+	panelLine = "line-probability"
+	panelInfo = "information-seeking"
+)
+
+// panelist returns the solver a panel names: a level or a baseline.
+func panelist(name string, seed uint64, lex *lexicon.Lexicon) (player, error) {
+	switch name {
+	case panelLine:
+		return NewLineSolver(seed, lex)
+	case panelInfo:
+		return NewInfoSolver(seed, lex)
+	case game.Easy, game.Medium, game.Strong:
+		return newBot(name, seed, lex)
+	}
+	return nil, fmt.Errorf("quizl trial: no solver %q", name)
 }
