@@ -63,7 +63,7 @@ func nameRune(r rune) bool {
 // server calls someone ("deleted", "deleted player", "guest" with or
 // without a number, "spectator", "anonymous"), or a computer player's
 // ("computer", "bot" and the computer players' levels: "easy", "medium",
-// "strong", "greedy", "random", "hunt-target", "density"): a player
+// "strong", "greedy", "greedy-best", "random", "hunt-target", "density"): a player
 // choosing one could pass for the house, for a deleted account or for a
 // computer player.
 func Reserved(name string) string {
@@ -104,8 +104,8 @@ func reservedWhy(f string) string {
 		return "it is what deleted accounts are called"
 	case "spectator", "anonymous":
 		return "it is what the server calls someone"
-	case "computer", "bot", "easy", "medium", "strong", "greedy", "random",
-		"hunttarget", "density":
+	case "computer", "bot", "easy", "medium", "strong", "greedy", "greedybest",
+		"random", "hunttarget", "density":
 		return "it is a computer player's name"
 	}
 	return ""
