@@ -63,7 +63,8 @@ func nameRune(r rune) bool {
 // server calls someone ("deleted", "deleted player", "guest" with or
 // without a number, "spectator", "anonymous"), or a computer player's
 // ("computer", "bot" and the computer players' levels: "easy", "medium",
-// "strong", "greedy", "greedy-best", "random", "hunt-target", "density"): a player
+// "strong", "greedy", "greedy-best", "random", "hunt-target", "density",
+// "fleet-density"): a player
 // choosing one could pass for the house, for a deleted account or for a
 // computer player.
 func Reserved(name string) string {
@@ -105,7 +106,7 @@ func reservedWhy(f string) string {
 	case "spectator", "anonymous":
 		return "it is what the server calls someone"
 	case "computer", "bot", "easy", "medium", "strong", "greedy", "greedybest",
-		"random", "hunttarget", "density":
+		"random", "hunttarget", "density", "fleetdensity":
 		return "it is a computer player's name"
 	}
 	return ""

@@ -56,6 +56,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 		{game.Strong, game.Medium},
 		{game.Medium, game.Easy},
 		{game.Easy, Random},
+		{game.Strong, FleetDensity},
 	} {
 		m := bench.NewMatchup(pair[0]+" vs "+pair[1], "winner's salvos")
 		for i := range games {

@@ -12,7 +12,9 @@
 // smaller belief, without weighing information or the shots it loses by
 // sinking; easy is medium with a smaller belief and a third of its shots
 // gone astray. The baselines the bench compares against are random shots,
-// hunt/target and single-square placement density.
+// hunt/target, single-square placement density, and fleet density: a
+// shooter written apart from the strong player's code that fires where
+// most fleets meeting every per-class report lie.
 //
 // Bots see only their seat's view (salvo.View) and answer in the move
 // notation, as a person would.
@@ -36,11 +38,15 @@ const (
 	Random     = "random"      // random squares
 	HuntTarget = "hunt-target" // hunt on a checkerboard, then fire round hit salvos
 	Density    = "density"     // the squares most placements of the ships left cover
+	// FleetDensity fires where most fleets that meet every per-class
+	// report lie, by its own sampler (density.go), apart from the strong
+	// player's code.
+	FleetDensity = "fleet-density"
 )
 
 // Levels lists every level New accepts, strongest first.
 func Levels() []string {
-	return []string{game.Strong, game.Medium, game.Easy, Density, HuntTarget, Random}
+	return []string{game.Strong, game.Medium, game.Easy, FleetDensity, Density, HuntTarget, Random}
 }
 
 // Bot is a Salvo computer player for one seat of one play.
@@ -104,6 +110,9 @@ func (b *Bot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view an
 	}
 	if v.Target < 0 {
 		return "", fmt.Errorf("salvo bot: %s has nobody to fire at", cfg.Name(seat))
+	}
+	if b.level == FleetDensity {
+		return fleetDensityMove(v, salvo.PlacementOf(cfg.Rules), b.rng(seat, len(v.Salvos)+len(v.Outlines)))
 	}
 	k := newKnowledge(v, salvo.PlacementOf(cfg.Rules), cfg.Rules.String(salvo.OptShotsLostBy) != salvo.LostByOwner)
 	r := b.rng(seat, len(v.Salvos)+len(v.Outlines))

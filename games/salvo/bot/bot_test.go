@@ -193,7 +193,7 @@ func TestBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 2*len(Levels()) + 5; len(ms) != want {
+	if want := 2*len(Levels()) + 6; len(ms) != want {
 		t.Fatalf("%d matchups, want %d", len(ms), want)
 	}
 	for _, m := range ms {

@@ -13,9 +13,9 @@ import (
 // shooter that aims where ships are most often found. It draws random
 // legal fleets and keeps the least dense (by how often a random legal
 // fleet covers their squares); then it tries each kept fleet against the
-// single-square density shooter and returns the one that shooter needed
-// the most salvos to sink, so that the choice is both hard to find and
-// unpredictable.
+// fleet-density shooter (which reasons over every per-class report) and
+// returns the one that shooter needed the most salvos to sink, so that the
+// choice is both hard to find and unpredictable.
 func HardFleet(r *rand.Rand, p salvo.Placement) salvo.Fleet {
 	s := salvo.NewSampler(p)
 	var density [salvo.Squares]float64
@@ -29,7 +29,7 @@ func HardFleet(r *rand.Rand, p salvo.Placement) salvo.Fleet {
 		f salvo.Fleet
 		v float64
 	}
-	const draws, keep, trials = 300, 16, 2
+	const draws, keep, trials = 300, 8, 2
 	all := make([]scored, draws)
 	for i := range all {
 		f := s.Fleet(r)
@@ -57,7 +57,7 @@ func HardFleet(r *rand.Rand, p salvo.Placement) salvo.Fleet {
 	for _, c := range all[:keep] {
 		n := 0
 		for range trials {
-			k, _, err := Practice(context.Background(), rules, c.f, Density, r.Uint64(), nil)
+			k, _, err := Practice(context.Background(), rules, c.f, FleetDensity, r.Uint64(), nil)
 			if err != nil {
 				continue // cannot happen: the fleet is legal
 			}
