@@ -6,10 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"parlour/analysis"
-	"parlour/game"
 	"parlour/games"
 	"parlour/lexicon"
 )
@@ -37,16 +35,7 @@ func runAnalyse(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fmt.Fprintf(stderr, "parlour analyse: %v\n", err)
 		return code
 	}
-	var in io.Reader = stdin
-	if name := fl.Arg(0); name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return fail(2, err)
-		}
-		defer f.Close()
-		in = f
-	}
-	rec, err := game.Decode(in)
+	rec, err := readRecord(fl.Arg(0), stdin)
 	if err != nil {
 		return fail(2, err)
 	}

@@ -63,16 +63,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stderr, "parlour replay: %v\n", err)
 		return code
 	}
-	var in io.Reader = stdin
-	if name := fl.Arg(0); name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return fail(2, err)
-		}
-		defer f.Close()
-		in = f
-	}
-	rec, err := game.Decode(in)
+	rec, err := readRecord(fl.Arg(0), stdin)
 	if err != nil {
 		return fail(2, err)
 	}
@@ -207,4 +198,19 @@ func printResult(w io.Writer, cfg game.Config, r replayJSON) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// readRecord decodes the game record in the file name, or on stdin when
+// name is "-", for the commands that take a record.
+func readRecord(name string, stdin io.Reader) (*game.Record, error) {
+	in := stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		in = f
+	}
+	return game.Decode(in)
 }
