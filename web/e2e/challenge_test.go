@@ -1,0 +1,125 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// sendChallenge opens the challenge form with the button matching open
+// (on a profile or in the lobby), names the player when to is not empty,
+// and sends it.
+func (p *player) sendChallenge(open, to string) {
+	p.t.Helper()
+	p.click(open)
+	p.wait("the challenge form", `!!document.querySelector("#challenge-form #challenge-game")`)
+	if to != "" {
+		p.typeIn("#challenge-to", to)
+	}
+	p.click("#challenge-send")
+}
+
+// TestChallenges: two accounts in two browsers. Ann sees Ben in the
+// lobby's list of players online; a challenge to herself and to nobody is
+// refused in place in the server's words; she challenges Ben to Nymphabet
+// from his profile, Ben's page shows it at once, he accepts, and both land
+// at the same table and play a word. A second challenge Ben declines says
+// "declined" on Ann's page; a third Ann withdraws, and Ben reads that.
+func TestChallenges(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.signUp("Ann", "correct horse battery")
+	ben.signUp("Ben", "another fine phrase")
+
+	// Who is online: Ben holds the player stream open, so he is listed.
+	ann.open("/lobby")
+	ann.wait("Ben in the online list", `[...document.querySelectorAll("#online-list a")].some(a => a.textContent === "Ben")`)
+	if got := ann.text("#online-count"); !strings.HasPrefix(got, "2 players online") {
+		t.Errorf("the lobby counts %q, want 2 players online", got)
+	}
+	ann.shot("lobby-online")
+	for _, dark := range []bool{false, true} {
+		ann.theme(dark)
+		ann.accessible(fmt.Sprintf("the lobby with players online (dark %v)", dark))
+	}
+	ann.theme(false)
+	ann.labelled("the lobby")
+
+	// Refusals, in place, in the server's words.
+	ann.sendChallenge(`#lobby-players button[aria-label="Challenge a player by name"]`, "ann")
+	ann.wait("the refusal of a challenge to herself", `document.querySelector("#challenge-error").textContent !== ""`)
+	t.Logf("a challenge to yourself: %s", ann.text("#challenge-error"))
+	ann.typeIn("#challenge-to", "Zed")
+	ann.click("#challenge-send")
+	ann.wait("the refusal of a challenge to nobody", `document.querySelector("#challenge-error").textContent.includes("Zed")`)
+	t.Logf("a challenge to nobody: %s", ann.text("#challenge-error"))
+	if n := eval[int](ann, `document.querySelectorAll(".banner.challenge").length`); n != 0 {
+		t.Errorf("refused challenges left %d banners", n)
+	}
+	ann.accessible("the challenge form with a refusal")
+	ann.labelled("the challenge form")
+
+	// The challenge from Ben's profile; Ben is on his own profile page.
+	ann.open("/players/Ben")
+	ann.wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.sendChallenge("#profile-actions .challenge-open", "")
+	ann.wait("Ann's waiting banner", `!!document.querySelector(".banner.challenge[data-dir=out]")`)
+	ben.wait("the challenge at once", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	if got := ben.text(".banner.challenge[data-dir=in]"); !strings.Contains(got, "Ann challenges you to Nymphabet") {
+		t.Errorf("Ben's banner reads %q", got)
+	}
+	ben.shotView("challenge-incoming")
+	for _, dark := range []bool{false, true} {
+		ben.theme(dark)
+		ben.accessible(fmt.Sprintf("the incoming challenge (dark %v)", dark))
+	}
+	ben.theme(false)
+	ben.click(".banner.challenge[data-dir=in] .challenge-accept")
+	ben.wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	ann.wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	id := eval[string](ben, `location.pathname`)
+	if got := eval[string](ann, `location.pathname`); got != id {
+		t.Fatalf("Ann is at %s, Ben at %s", got, id)
+	}
+	// Both are seated: one of them moves, the other sees the word.
+	ann.wait("a seat", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	mover, other := ann, ben
+	if eval[string](ann, `document.querySelector("#turn").dataset.mine`) != "1" {
+		mover, other = ben, ann
+	}
+	mover.waitTurn(true)
+	other.waitTurn(false)
+	mover.typeIn("#n-word", "abdicate")
+	mover.click("#n-controls button[type=submit]")
+	other.wait("the word on the other screen", `document.querySelectorAll(".nwords li").length === 1`)
+	other.waitTurn(true)
+
+	// A second challenge, declined: Ann's page says so. Ben is at the
+	// table, and the banner shows there too.
+	ann.open("/players/Ben")
+	ann.wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.sendChallenge("#profile-actions .challenge-open", "")
+	ben.wait("the second challenge", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-decline")`)
+	ben.click(".banner.challenge[data-dir=in] .challenge-decline")
+	ann.wait("the decline", `!!document.querySelector(".banner.challenge[data-status=declined]")`)
+	if got := ann.text(".banner.challenge[data-status=declined]"); !strings.Contains(got, "Ben declined your Nymphabet challenge") {
+		t.Errorf("Ann's page says %q after the decline", got)
+	}
+	if n := eval[int](ben, `document.querySelectorAll(".banner.challenge").length`); n != 0 {
+		t.Errorf("Ben's page keeps %d challenge banners after declining", n)
+	}
+	ann.click(".banner.challenge[data-status=declined] .challenge-dismiss")
+
+	// A third, withdrawn by Ann: Ben reads that she withdrew it.
+	ann.click("#challenge-send")
+	ben.wait("the third challenge", `!!document.querySelector(".banner.challenge[data-dir=in]")`)
+	ann.wait("the withdraw button", `!!document.querySelector(".banner.challenge[data-dir=out] .challenge-withdraw")`)
+	ann.click(".banner.challenge[data-dir=out] .challenge-withdraw")
+	ben.wait("the withdrawal", `!!document.querySelector(".banner.challenge[data-status=canceled]")`)
+	if got := ben.text(".banner.challenge[data-status=canceled]"); !strings.Contains(got, "Ann withdrew") {
+		t.Errorf("Ben's page says %q after the withdrawal", got)
+	}
+	ann.wait("Ann's own words", `(document.querySelector(".banner.challenge[data-status=canceled]")||{}).textContent?.includes("You withdrew")`)
+}
