@@ -21,7 +21,8 @@ func (p *player) sendChallenge(open, to string) {
 
 // TestChallenges: two accounts in two browsers. Ann sees Ben in the
 // lobby's list of players online; a challenge to herself and to nobody is
-// refused in place in the server's words; she challenges Ben to Nymphabet
+// refused in place in the server's words, and so is a rated one with a
+// rule that changes the game (Salvo with diagonal ships); she challenges Ben to Nymphabet
 // from his profile, Ben's page shows it at once, he accepts, and both land
 // at the same table and play a word. A second challenge Ben declines says
 // "declined" on Ann's page; a third Ann withdraws, and Ben reads that.
@@ -48,13 +49,21 @@ func TestChallenges(t *testing.T) {
 	ann.labelled("the lobby")
 
 	// Refusals, in place, in the server's words.
-	ann.sendChallenge(`#lobby-players button[aria-label="Challenge a player by name"]`, "ann")
+	ann.sendChallenge(`#lobby-players .row .challenge-open`, "ann")
 	ann.wait("the refusal of a challenge to herself", `document.querySelector("#challenge-error").textContent !== ""`)
 	t.Logf("a challenge to yourself: %s", ann.text("#challenge-error"))
 	ann.typeIn("#challenge-to", "Zed")
 	ann.click("#challenge-send")
 	ann.wait("the refusal of a challenge to nobody", `document.querySelector("#challenge-error").textContent.includes("Zed")`)
 	t.Logf("a challenge to nobody: %s", ann.text("#challenge-error"))
+	// Rated with a rule that changes the game.
+	ann.typeIn("#challenge-to", "Ben")
+	eval[bool](ann, `(s => { s.value = "salvo"; s.dispatchEvent(new Event("change")); return true; })(document.querySelector("#challenge-game"))`)
+	ann.click("#opt-diagonal_ships")
+	ann.click("#challenge-rated")
+	ann.click("#challenge-send")
+	ann.wait("the refusal of a rated game with changed rules", `document.querySelector("#challenge-error").textContent.includes("rated")`)
+	t.Logf("rated with changed rules: %s", ann.text("#challenge-error"))
 	if n := eval[int](ann, `document.querySelectorAll(".banner.challenge").length`); n != 0 {
 		t.Errorf("refused challenges left %d banners", n)
 	}
@@ -107,9 +116,7 @@ func TestChallenges(t *testing.T) {
 	if got := ann.text(".banner.challenge[data-status=declined]"); !strings.Contains(got, "Ben declined your Nymphabet challenge") {
 		t.Errorf("Ann's page says %q after the decline", got)
 	}
-	if n := eval[int](ben, `document.querySelectorAll(".banner.challenge").length`); n != 0 {
-		t.Errorf("Ben's page keeps %d challenge banners after declining", n)
-	}
+	ben.wait("the declined banner put away", `document.querySelectorAll(".banner.challenge").length === 0`)
 	ann.click(".banner.challenge[data-status=declined] .challenge-dismiss")
 
 	// A third, withdrawn by Ann: Ben reads that she withdrew it.

@@ -237,14 +237,15 @@ export async function challengeForm(to) {
   return form;
 }
 
-// challengeButton is a "Challenge" button that opens the form below it
-// in slot, once.
-export function challengeButton(name, slot, label) {
-  return h("button", { type: "button", class: "challenge-open", "aria-label": label || `Challenge ${name}`, onclick: async () => {
+// challengeButton is a button that opens the challenge form in slot,
+// prefilled with name: "Challenge" named for the player, or text when
+// given (the lobby's "Challenge somebody by name").
+export function challengeButton(name, slot, text) {
+  return h("button", { type: "button", class: "challenge-open", "aria-label": text ? null : `Challenge ${name}`, onclick: async () => {
     try {
       const f = await challengeForm(name);
       fill(slot, f);
-      f.querySelector("#challenge-game").focus();
+      f.querySelector(name ? "#challenge-game" : "#challenge-to").focus();
     } catch (e) { fill(slot, h("p", { class: "error" }, e.message)); }
-  } }, "Challenge");
+  } }, text || "Challenge");
 }

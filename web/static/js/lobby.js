@@ -59,7 +59,7 @@ async function onlineList(section) {
   const list = h("ul", { id: "online-list", class: "online" });
   const slot = h("div", { id: "lobby-challenge" });
   append(section, h("h2", { id: "online-title" }, "Players online"), count, list,
-    me ? h("div", { class: "row" }, challenge.challengeButton("", slot, "Challenge a player by name")) : h("p", { class: "muted" }, h("a", { href: "/account" }, "Sign in"), " to challenge a player."),
+    me ? h("div", { class: "row" }, challenge.challengeButton("", slot, "Challenge somebody by name")) : h("p", { class: "muted" }, h("a", { href: "/account" }, "Sign in"), " to challenge a player."),
     slot);
   let was = "";
   const load = async () => {
