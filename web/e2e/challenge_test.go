@@ -26,6 +26,7 @@ func (p *player) sendChallenge(open, to string) {
 // from his profile, Ben's page shows it at once, he accepts, and both land
 // at the same table and play a word. A second challenge Ben declines says
 // "declined" on Ann's page; a third Ann withdraws, and Ben reads that.
+// Ben hides in his settings, and the lobby counts him without naming him.
 func TestChallenges(t *testing.T) {
 	base := startServer(t)
 	b := newBrowser(t)
@@ -129,4 +130,22 @@ func TestChallenges(t *testing.T) {
 		t.Errorf("Ben's page says %q after the withdrawal", got)
 	}
 	ann.wait("Ann's own words", `(document.querySelector(".banner.challenge[data-status=canceled]")||{}).textContent?.includes("You withdrew")`)
+
+	// Ben hides from the online list in his settings: Ann's lobby still
+	// counts him, without his name.
+	ben.open("/account")
+	ben.wait("the settings", `!!document.querySelector("#hide-online") && !document.querySelector("#hide-online").disabled`)
+	ben.accessible("the account screen with its settings")
+	ben.click("#hide-online")
+	ben.wait("hidden", `document.querySelector("#hide-online-help").textContent.startsWith("Hidden")`)
+	ben.open("/account")
+	ben.wait("the stored setting", `!!document.querySelector("#hide-online") && !document.querySelector("#hide-online").disabled && document.querySelector("#hide-online").checked`)
+	ann.open("/lobby")
+	ann.wait("the online list", `!!document.querySelector("#online-list li")`)
+	if got := ann.text("#online-list"); strings.Contains(got, "Ben") {
+		t.Errorf("the lobby lists %q with Ben hidden", got)
+	}
+	if got := ann.text("#online-count"); !strings.HasPrefix(got, "2 players online") {
+		t.Errorf("the lobby counts %q with Ben hidden, want 2 players online", got)
+	}
 }
