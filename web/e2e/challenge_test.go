@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
 )
 
 // sendChallenge opens the challenge form with the button matching open
@@ -120,9 +123,30 @@ func TestChallenges(t *testing.T) {
 	ben.wait("the declined banner put away", `document.querySelectorAll(".banner.challenge").length === 0`)
 	ann.click(".banner.challenge[data-status=declined] .challenge-dismiss")
 
-	// A third, withdrawn by Ann: Ben reads that she withdrew it.
+	// A third, withdrawn by Ann: Ben reads that she withdrew it. Ben
+	// turned desktop notifications on and looks at another tab: the
+	// challenge raises one.
+	c := chromedp.FromContext(ben.ctx)
+	if _, err := chromedp.CallBrowser(ben.ctx, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted,
+		Origin: base, BrowserContextID: c.BrowserContextID,
+	}); err != nil {
+		t.Fatalf("granting notifications: %v", err)
+	}
+	eval[bool](ben, `(() => {
+		localStorage.setItem("parlour.notify.desktop", "1");
+		const Real = window.Notification;
+		window.__notes = [];
+		window.Notification = class extends Real { constructor(title, o) { super(title, o); window.__notes.push({ title, body: o && o.body }); } };
+		Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+		return true;
+	})()`)
 	ann.click("#challenge-send")
 	ben.wait("the third challenge", `!!document.querySelector(".banner.challenge[data-dir=in]")`)
+	ben.wait("the notification", `window.__notes.length === 1`)
+	if note := eval[map[string]string](ben, `window.__notes[0]`); note["title"] != "A challenge" || !strings.Contains(note["body"], "Ann challenges you to Nymphabet") {
+		t.Errorf("the notification says %v", note)
+	}
 	ann.wait("the withdraw button", `!!document.querySelector(".banner.challenge[data-dir=out] .challenge-withdraw")`)
 	ann.click(".banner.challenge[data-dir=out] .challenge-withdraw")
 	ben.wait("the withdrawal", `!!document.querySelector(".banner.challenge[data-status=canceled]")`)
