@@ -173,3 +173,31 @@ func TestChallenges(t *testing.T) {
 		t.Errorf("the lobby counts %q with Ben hidden, want 2 players online", got)
 	}
 }
+
+// TestChallengeStreamReconnects: the server restarts under Ben's open
+// page; the player stream comes back by itself, and a challenge made
+// after the restart shows on his page at once, without a reload.
+func TestChallengeStreamReconnects(t *testing.T) {
+	s := newTestServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", s.base)
+	ben := newPlayer(t, b, "Ben", s.base)
+	ann.signUp("Ann", "correct horse battery")
+	ben.signUp("Ben", "another fine phrase")
+	// Count the page's requests for the stream from now on.
+	eval[bool](ben, `(() => {
+		const real = window.fetch;
+		window.__streams = 0;
+		window.fetch = (u, o) => { if (String(u).endsWith("/api/v1/stream")) window.__streams++; return real(u, o); };
+		return true;
+	})()`)
+	s.restart(func() {})
+	ben.wait("the stream opened again", `window.__streams >= 1`)
+	ann.open("/players/Ben")
+	ann.wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.sendChallenge("#profile-actions .challenge-open", "")
+	ben.wait("the challenge after the restart", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	if !strings.HasPrefix(eval[string](ben, `location.pathname`), "/players/Ben") {
+		t.Errorf("Ben's page moved to %s", eval[string](ben, `location.pathname`))
+	}
+}
