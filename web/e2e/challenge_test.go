@@ -71,7 +71,11 @@ func TestChallenges(t *testing.T) {
 	if n := eval[int](ann, `document.querySelectorAll(".banner.challenge").length`); n != 0 {
 		t.Errorf("refused challenges left %d banners", n)
 	}
-	ann.accessible("the challenge form with a refusal")
+	for _, dark := range []bool{false, true} {
+		ann.theme(dark)
+		ann.accessible(fmt.Sprintf("the challenge form with a refusal (dark %v)", dark))
+	}
+	ann.theme(false)
 	ann.labelled("the challenge form")
 
 	// The challenge from Ben's profile; Ben is on his own profile page.
@@ -154,6 +158,16 @@ func TestChallenges(t *testing.T) {
 		t.Errorf("Ben's page says %q after the withdrawal", got)
 	}
 	ann.wait("Ann's own words", `(document.querySelector(".banner.challenge[data-status=canceled]")||{}).textContent?.includes("You withdrew")`)
+
+	// An expired challenge, as the stream says it (the server's expiry
+	// itself takes 10 minutes and is tested in package server): in words.
+	got := eval[string](ann, `import("/static/js/challenge.js").then(m => {
+		m.handle({type: "challengeCanceled", challenge: {id: "exp1", from: "Ann", to: "Ben", game: "salvo", status: "expired"}});
+		return document.querySelector('.banner.challenge[data-challenge="exp1"]').textContent;
+	})`)
+	if !strings.Contains(got, "Your Salvo challenge to Ben expired") {
+		t.Errorf("an expired challenge reads %q", got)
+	}
 
 	// Ben hides from the online list in his settings: Ann's lobby still
 	// counts him, without his name.
