@@ -103,7 +103,9 @@ export function handle(ev) {
       // Only a table opened by a challenge this player made moves the
       // page there; the stream also names every table under way.
       const t = ev.table || {};
-      if (!t.challenge || !mine.has(t.challenge) || opened.has(t.id)) break;
+      if (!t.challenge) break;
+      if (!mine.has(t.challenge)) { drop(t.challenge); break; } // accepted in another tab
+      if (opened.has(t.id)) break;
       opened.add(t.id);
       mine.delete(t.challenge);
       drop(t.challenge);
