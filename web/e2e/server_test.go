@@ -62,12 +62,15 @@ func (s *testServer) start(ln net.Listener) {
 	api.ServeStatic(web.Handler())
 	srv := &http.Server{Handler: api, ConnContext: api.ConnContext}
 	go srv.Serve(ln)
+	// In the order parlour serve stops: the service closes before the
+	// HTTP server, so that the open player streams end and Shutdown does
+	// not wait for them.
 	s.stop = func() {
 		api.CloseSockets("the server is stopping")
+		svc.Close()
 		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
 		srv.Shutdown(sctx)
 		scancel()
-		svc.Close()
 		st.Close()
 		cancel()
 	}

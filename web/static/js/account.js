@@ -16,7 +16,12 @@ export function header() {
   fill(slot, name
     ? h("a", { href: "/account", id: "account-link", "aria-label": `Your account, ${name}` }, name)
     : h("a", { href: "/account", id: "account-link" }, "Sign in"));
+  // Challenges and the player stream: only while signed in, loaded then.
+  if (name) import("./challenge.js").then(m => { streaming = true; m.start(name); }).catch(() => { /* no challenges on this page */ });
+  else if (streaming) import("./challenge.js").then(m => { streaming = false; m.stop(); });
 }
+
+let streaming = false; // whether challenge.js holds the player stream
 
 // refresh asks the server who the cookie signs in as, so that a session
 // that ended elsewhere (signed out on another device, password changed)
@@ -81,6 +86,7 @@ export async function account(main) {
     h("div", { class: "row" },
       h("a", { class: "button", href: "/players/" + encodeURIComponent(name), id: "my-profile" }, "Your profile"),
       h("button", { type: "button", id: "signout", onclick: signOut }, "Sign out")),
+    settings(),
     h("div", { class: "cards" },
       form("Change your password", "chpw", [
         input("chpw-old", "password", "current-password", "Current password"),
@@ -102,6 +108,26 @@ export async function account(main) {
         toast("Account deleted");
         go("/", true);
       })));
+}
+
+// settings is the account's stored settings: whether it hides from the
+// list of players online (GET/PUT /api/v1/account/settings).
+function settings() {
+  const msg = h("p", { class: "help", id: "hide-online-help", "aria-live": "polite" }, "You still count among the players online; your name is not shown.");
+  const box = h("input", { type: "checkbox", id: "hide-online", disabled: true, "aria-describedby": "hide-online-help" });
+  box.addEventListener("change", async () => {
+    const want = box.checked;
+    box.disabled = true;
+    try {
+      const s = await call("PUT", "/account/settings", { hidden: want });
+      box.checked = !!s.hidden;
+      msg.textContent = s.hidden ? "Hidden: your name no longer shows among the players online." : "Shown: your name shows among the players online.";
+    } catch (e) { box.checked = !want; msg.textContent = e.message; }
+    box.disabled = false;
+  });
+  call("GET", "/account/settings").then(s => { box.checked = !!s.hidden; box.disabled = false; }).catch(e => { msg.textContent = e.message; });
+  return h("section", { class: "card", id: "settings", "aria-labelledby": "settings-title" }, h("h2", { id: "settings-title" }, "Settings"),
+    h("div", { class: "field" }, h("label", { for: "hide-online" }, box, " Hide me from the list of players online"), msg));
 }
 
 // signOut ends the session. The cookie is HttpOnly: only the server can

@@ -80,8 +80,9 @@ function myGames(name) {
 const title = n => ({ quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", nymphabet: "Nymphabet" }[n] || n || "Game");
 
 // optionControl renders one rule option as a form control, labelled with
-// its name in words, its range and its default.
-function optionControl(o) {
+// its name in words, its range and its default. The challenge form
+// (challenge.js) uses it too.
+export function optionControl(o) {
   const id = "opt-" + o.name;
   const label = optionLabel(o.name);
   let c;
@@ -103,7 +104,9 @@ function optionControl(o) {
   }
 }
 
-function readOptions(form, opts) {
+// readOptions reads the rule options of form that differ from their
+// defaults, as the server takes them.
+export function readOptions(form, opts) {
   const rules = {};
   for (const o of opts) {
     const el = form.elements[o.name];

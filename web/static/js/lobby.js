@@ -1,16 +1,14 @@
 // lobby.js: the open tables anybody may join.
 
-import { h, clear, append } from "./dom.js";
-import { call, games } from "./api.js";
+import { h, clear, append, fill } from "./dom.js";
+import { call, games, signedIn } from "./api.js";
 import { rulesInWords } from "./rulestext.js";
 
 export async function lobby(main) {
   document.title = "Lobby · Parlour";
   const box = h("div", { "aria-live": "polite" });
-  // Who is online and challenges come from another change; they go in
-  // #lobby-players, empty (and hidden) until then.
-  append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")),
-    h("section", { id: "lobby-players", hidden: true, "aria-label": "Players online" }));
+  const players = h("section", { id: "lobby-players", "aria-labelledby": "online-title" });
+  append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")), players);
   let shown = "";
   const options = {};
   try { for (const g of await games()) options[g.name] = g.options; } catch { /* name every rule from its key */ }
@@ -44,6 +42,39 @@ export async function lobby(main) {
         h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.title || t.game} table ${t.id}` }, "Join")))))));
   };
   await load();
+  const online = await onlineList(players);
   const timer = setInterval(load, 5000);
-  return () => clearInterval(timer);
+  const onlineTimer = setInterval(online, 30000);
+  return () => { clearInterval(timer); clearInterval(onlineTimer); };
+}
+
+// onlineList fills section with how many players are online and the
+// signed-in ones who do not hide, each with a Challenge button for a
+// signed-in visitor, and a form to challenge anybody by name. It answers
+// the function that refreshes the list.
+async function onlineList(section) {
+  const me = signedIn();
+  const challenge = me ? await import("./challenge.js") : null;
+  const count = h("p", { id: "online-count", "aria-live": "polite" });
+  const list = h("ul", { id: "online-list", class: "online" });
+  const slot = h("div", { id: "lobby-challenge" });
+  append(section, h("h2", { id: "online-title" }, "Players online"), count, list,
+    me ? h("div", { class: "row" }, challenge.challengeButton("", slot, "Challenge somebody by name")) : h("p", { class: "muted" }, h("a", { href: "/account" }, "Sign in"), " to challenge a player."),
+    slot);
+  let was = "";
+  const load = async () => {
+    let a;
+    try { a = await call("GET", "/online"); } catch (e) { count.textContent = "Cannot tell who is online: " + e.message; return; }
+    const now = JSON.stringify(a);
+    if (now === was) return;
+    was = now;
+    count.textContent = `${a.count} ${a.count === 1 ? "player" : "players"} online, guests included.`;
+    fill(list, a.players.length ? a.players.map(p => h("li", {},
+      h("a", { href: "/players/" + encodeURIComponent(p.name) }, p.name),
+      me && p.name.toLowerCase() === me.toLowerCase() ? h("span", { class: "muted" }, " (you)")
+        : me ? [" ", challenge.challengeButton(p.name, slot)] : null))
+      : h("li", { class: "muted" }, "No signed-in player shows here right now."));
+  };
+  await load();
+  return load;
 }

@@ -79,3 +79,17 @@ export function yourTurn(what) {
     } catch (e) { toast("Cannot show a notification: " + e.message); }
   }
 }
+
+// challengeNotice tells a player who looks at another tab that somebody
+// challenged them, with the sound and the desktop notification they turned
+// on for their turns.
+export function challengeNotice(what) {
+  if (!document.hidden) return;
+  if (get(soundKey)) beep();
+  if (get(desktopKey) && canNotify() && Notification.permission === "granted") {
+    try {
+      const n = new Notification("A challenge", { body: what, tag: "parlour-challenge", renotify: true });
+      n.onclick = () => { window.focus(); n.close(); };
+    } catch (e) { toast("Cannot show a notification: " + e.message); }
+  }
+}

@@ -3,7 +3,7 @@
 // replays) and the leaderboards.
 
 import { h, append, fill } from "./dom.js";
-import { call } from "./api.js";
+import { call, signedIn } from "./api.js";
 
 const poolTitle = p => ({
   quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", "nymphabet-standard": "Nymphabet (standard)",
@@ -55,8 +55,13 @@ export async function profile(main, name) {
   document.title = `${p.name} · Parlour`;
   append(main, h("h1", { id: "profile-name" }, p.name),
     h("p", { class: "muted" }, `Playing since ${new Date(p.created).toLocaleDateString()} · ${p.games} finished game${p.games === 1 ? "" : "s"}`),
-    // Presence and challenges come from another change; they go here.
-    h("div", { id: "profile-actions", class: "row" }));
+    h("div", { id: "profile-actions", class: "row" }), h("div", { id: "profile-challenge" }));
+  // Another account's profile, seen signed in: challenge them.
+  const me = signedIn();
+  if (me && me.toLowerCase() !== p.name.toLowerCase()) {
+    const { challengeButton } = await import("./challenge.js");
+    append(document.getElementById("profile-actions"), challengeButton(p.name, document.getElementById("profile-challenge")));
+  }
   const pools = Object.keys(p.ratings || {});
   append(main, h("h2", {}, "Ratings"));
   if (!pools.length) append(main, h("p", { class: "muted" }, "No rated games yet."));

@@ -1,0 +1,217 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/chromedp"
+)
+
+// sendChallenge opens the challenge form with the button matching open
+// (on a profile or in the lobby), names the player when to is not empty,
+// and sends it.
+func (p *player) sendChallenge(open, to string) {
+	p.t.Helper()
+	p.click(open)
+	p.wait("the challenge form", `!!document.querySelector("#challenge-form #challenge-game")`)
+	if to != "" {
+		p.typeIn("#challenge-to", to)
+	}
+	p.click("#challenge-send")
+}
+
+// TestChallenges: two accounts in two browsers. Ann sees Ben in the
+// lobby's list of players online; a challenge to herself and to nobody is
+// refused in place in the server's words, and so is a rated one with a
+// rule that changes the game (Salvo with diagonal ships); she challenges Ben to Nymphabet
+// from his profile, Ben's page shows it at once, he accepts, and both land
+// at the same table and play a word. A second challenge Ben declines says
+// "declined" on Ann's page; a third Ann withdraws, and Ben reads that.
+// Ben hides in his settings, and the lobby counts him without naming him.
+func TestChallenges(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.signUp("Ann", "correct horse battery")
+	ben.signUp("Ben", "another fine phrase")
+
+	// Who is online: Ben holds the player stream open, so he is listed.
+	ann.open("/lobby")
+	ann.wait("Ben in the online list", `[...document.querySelectorAll("#online-list a")].some(a => a.textContent === "Ben")`)
+	if got := ann.text("#online-count"); !strings.HasPrefix(got, "2 players online") {
+		t.Errorf("the lobby counts %q, want 2 players online", got)
+	}
+	ann.shot("lobby-online")
+	for _, dark := range []bool{false, true} {
+		ann.theme(dark)
+		ann.accessible(fmt.Sprintf("the lobby with players online (dark %v)", dark))
+	}
+	ann.theme(false)
+	ann.labelled("the lobby")
+
+	// Refusals, in place, in the server's words.
+	ann.sendChallenge(`#lobby-players .row .challenge-open`, "ann")
+	ann.wait("the refusal of a challenge to herself", `document.querySelector("#challenge-error").textContent !== ""`)
+	t.Logf("a challenge to yourself: %s", ann.text("#challenge-error"))
+	ann.typeIn("#challenge-to", "Zed")
+	ann.click("#challenge-send")
+	ann.wait("the refusal of a challenge to nobody", `document.querySelector("#challenge-error").textContent.includes("Zed")`)
+	t.Logf("a challenge to nobody: %s", ann.text("#challenge-error"))
+	// Rated with a rule that changes the game.
+	ann.typeIn("#challenge-to", "Ben")
+	eval[bool](ann, `(s => { s.value = "salvo"; s.dispatchEvent(new Event("change")); return true; })(document.querySelector("#challenge-game"))`)
+	ann.click("#opt-diagonal_ships")
+	ann.click("#challenge-rated")
+	ann.click("#challenge-send")
+	ann.wait("the refusal of a rated game with changed rules", `document.querySelector("#challenge-error").textContent.includes("rated")`)
+	t.Logf("rated with changed rules: %s", ann.text("#challenge-error"))
+	if n := eval[int](ann, `document.querySelectorAll(".banner.challenge").length`); n != 0 {
+		t.Errorf("refused challenges left %d banners", n)
+	}
+	for _, dark := range []bool{false, true} {
+		ann.theme(dark)
+		ann.accessible(fmt.Sprintf("the challenge form with a refusal (dark %v)", dark))
+	}
+	ann.theme(false)
+	ann.labelled("the challenge form")
+
+	// The challenge from Ben's profile; Ben is on his own profile page.
+	ann.open("/players/Ben")
+	ann.wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.sendChallenge("#profile-actions .challenge-open", "")
+	ann.wait("Ann's waiting banner", `!!document.querySelector(".banner.challenge[data-dir=out]")`)
+	ben.wait("the challenge at once", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	if got := ben.text(".banner.challenge[data-dir=in]"); !strings.Contains(got, "Ann challenges you to Nymphabet") {
+		t.Errorf("Ben's banner reads %q", got)
+	}
+	ben.shotView("challenge-incoming")
+	for _, dark := range []bool{false, true} {
+		ben.theme(dark)
+		ben.accessible(fmt.Sprintf("the incoming challenge (dark %v)", dark))
+	}
+	ben.theme(false)
+	ben.click(".banner.challenge[data-dir=in] .challenge-accept")
+	ben.wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	ann.wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	id := eval[string](ben, `location.pathname`)
+	if got := eval[string](ann, `location.pathname`); got != id {
+		t.Fatalf("Ann is at %s, Ben at %s", got, id)
+	}
+	// Both are seated: one of them moves, the other sees the word.
+	ann.wait("a seat", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	mover, other := ann, ben
+	if eval[string](ann, `document.querySelector("#turn").dataset.mine`) != "1" {
+		mover, other = ben, ann
+	}
+	mover.waitTurn(true)
+	other.waitTurn(false)
+	mover.typeIn("#n-word", "abdicate")
+	mover.click("#n-controls button[type=submit]")
+	other.wait("the word on the other screen", `document.querySelectorAll(".nwords li").length === 1`)
+	other.waitTurn(true)
+
+	// A second challenge, declined: Ann's page says so. Ben is at the
+	// table, and the banner shows there too.
+	ann.open("/players/Ben")
+	ann.wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.sendChallenge("#profile-actions .challenge-open", "")
+	ben.wait("the second challenge", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-decline")`)
+	ben.click(".banner.challenge[data-dir=in] .challenge-decline")
+	ann.wait("the decline", `!!document.querySelector(".banner.challenge[data-status=declined]")`)
+	if got := ann.text(".banner.challenge[data-status=declined]"); !strings.Contains(got, "Ben declined your Nymphabet challenge") {
+		t.Errorf("Ann's page says %q after the decline", got)
+	}
+	ben.wait("the declined banner put away", `document.querySelectorAll(".banner.challenge").length === 0`)
+	ann.click(".banner.challenge[data-status=declined] .challenge-dismiss")
+
+	// A third, withdrawn by Ann: Ben reads that she withdrew it. Ben
+	// turned desktop notifications on and looks at another tab: the
+	// challenge raises one.
+	c := chromedp.FromContext(ben.ctx)
+	if _, err := chromedp.CallBrowser(ben.ctx, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted,
+		Origin: base, BrowserContextID: c.BrowserContextID,
+	}); err != nil {
+		t.Fatalf("granting notifications: %v", err)
+	}
+	eval[bool](ben, `(() => {
+		localStorage.setItem("parlour.notify.desktop", "1");
+		const Real = window.Notification;
+		window.__notes = [];
+		window.Notification = class extends Real { constructor(title, o) { super(title, o); window.__notes.push({ title, body: o && o.body }); } };
+		Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+		return true;
+	})()`)
+	ann.click("#challenge-send")
+	ben.wait("the third challenge", `!!document.querySelector(".banner.challenge[data-dir=in]")`)
+	ben.wait("the notification", `window.__notes.length === 1`)
+	if note := eval[map[string]string](ben, `window.__notes[0]`); note["title"] != "A challenge" || !strings.Contains(note["body"], "Ann challenges you to Nymphabet") {
+		t.Errorf("the notification says %v", note)
+	}
+	ann.wait("the withdraw button", `!!document.querySelector(".banner.challenge[data-dir=out] .challenge-withdraw")`)
+	ann.click(".banner.challenge[data-dir=out] .challenge-withdraw")
+	ben.wait("the withdrawal", `!!document.querySelector(".banner.challenge[data-status=canceled]")`)
+	if got := ben.text(".banner.challenge[data-status=canceled]"); !strings.Contains(got, "Ann withdrew") {
+		t.Errorf("Ben's page says %q after the withdrawal", got)
+	}
+	ann.wait("Ann's own words", `(document.querySelector(".banner.challenge[data-status=canceled]")||{}).textContent?.includes("You withdrew")`)
+
+	// An expired challenge, as the stream says it (the server's expiry
+	// itself takes 10 minutes and is tested in package server): in words.
+	got := eval[string](ann, `import("/static/js/challenge.js").then(m => {
+		m.handle({type: "challengeCanceled", challenge: {id: "exp1", from: "Ann", to: "Ben", game: "salvo", status: "expired"}});
+		return document.querySelector('.banner.challenge[data-challenge="exp1"]').textContent;
+	})`)
+	if !strings.Contains(got, "Your Salvo challenge to Ben expired") {
+		t.Errorf("an expired challenge reads %q", got)
+	}
+
+	// Ben hides from the online list in his settings: Ann's lobby still
+	// counts him, without his name.
+	ben.open("/account")
+	ben.wait("the settings", `!!document.querySelector("#hide-online") && !document.querySelector("#hide-online").disabled`)
+	ben.accessible("the account screen with its settings")
+	ben.click("#hide-online")
+	ben.wait("hidden", `document.querySelector("#hide-online-help").textContent.startsWith("Hidden")`)
+	ben.open("/account")
+	ben.wait("the stored setting", `!!document.querySelector("#hide-online") && !document.querySelector("#hide-online").disabled && document.querySelector("#hide-online").checked`)
+	ann.open("/lobby")
+	ann.wait("the online list", `!!document.querySelector("#online-list li")`)
+	if got := ann.text("#online-list"); strings.Contains(got, "Ben") {
+		t.Errorf("the lobby lists %q with Ben hidden", got)
+	}
+	if got := ann.text("#online-count"); !strings.HasPrefix(got, "2 players online") {
+		t.Errorf("the lobby counts %q with Ben hidden, want 2 players online", got)
+	}
+}
+
+// TestChallengeStreamReconnects: the server restarts under Ben's open
+// page; the player stream comes back by itself, and a challenge made
+// after the restart shows on his page at once, without a reload.
+func TestChallengeStreamReconnects(t *testing.T) {
+	s := newTestServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", s.base)
+	ben := newPlayer(t, b, "Ben", s.base)
+	ann.signUp("Ann", "correct horse battery")
+	ben.signUp("Ben", "another fine phrase")
+	// Count the page's requests for the stream from now on.
+	eval[bool](ben, `(() => {
+		const real = window.fetch;
+		window.__streams = 0;
+		window.fetch = (u, o) => { if (String(u).endsWith("/api/v1/stream")) window.__streams++; return real(u, o); };
+		return true;
+	})()`)
+	s.restart(func() {})
+	ben.wait("the stream opened again", `window.__streams >= 1`)
+	ann.open("/players/Ben")
+	ann.wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.sendChallenge("#profile-actions .challenge-open", "")
+	ben.wait("the challenge after the restart", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	if !strings.HasPrefix(eval[string](ben, `location.pathname`), "/players/Ben") {
+		t.Errorf("Ben's page moved to %s", eval[string](ben, `location.pathname`))
+	}
+}

@@ -1,0 +1,253 @@
+// challenge.js: challenges between accounts (docs/protocol.md,
+// "Challenges" and "The player stream"). It is loaded only while signed in
+// (account.js starts it), so the home page's first load stays small. It
+// holds the player stream open, shows each challenge in a banner above
+// every screen (Accept / Decline for one made to you, Withdraw for yours),
+// says in words how a challenge ended, and opens the table when one is
+// accepted. challengeForm is the form that makes one.
+
+import { h, append, fill, field, toast } from "./dom.js";
+import { call, games, rememberSeat } from "./api.js";
+import { go } from "./main.js";
+import { challengeNotice } from "./notify.js";
+import { optionControl, readOptions } from "./home.js";
+
+const gameTitle = n => ({ quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", nymphabet: "Nymphabet" }[n] || n);
+const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLowerCase();
+
+let me = "";          // the account the stream is for
+let abort = null;     // stops the stream; null when stopped
+const shown = new Map(); // challenge id -> its banner element
+const mine = new Set();  // ids of challenges this player made, seen open
+const opened = new Set(); // tables already opened from a gameStart
+
+// start opens the player stream for the account name, once.
+export function start(name) {
+  if (abort && same(me, name)) return;
+  stop();
+  me = name;
+  abort = new AbortController();
+  run(abort.signal);
+}
+
+// stop closes the stream and takes the banners away (signing out).
+export function stop() {
+  if (abort) abort.abort();
+  abort = null;
+  me = "";
+  for (const el of shown.values()) el.remove();
+  shown.clear();
+  mine.clear();
+}
+
+// box is the region above the screen that holds the banners.
+function box() {
+  let b = document.getElementById("challenges");
+  if (!b) {
+    b = h("section", { id: "challenges", class: "challenges", "aria-label": "Challenges", "aria-live": "polite" });
+    document.getElementById("main").before(b);
+  }
+  return b;
+}
+
+const sleep = (ms, signal) => new Promise(res => {
+  const t = setTimeout(res, ms);
+  signal.addEventListener("abort", () => { clearTimeout(t); res(); }, { once: true });
+});
+
+// run reads the NDJSON stream line by line, reconnecting with a growing
+// wait (1 s doubling to 30 s, with jitter) while signed in.
+async function run(signal) {
+  let wait = 1000;
+  while (!signal.aborted) {
+    try {
+      const res = await fetch("/api/v1/stream", { credentials: "same-origin", signal, headers: { Accept: "application/x-ndjson" } });
+      if (res.status === 401 || res.status === 403) return; // signed out elsewhere: account.js says so
+      if (!res.ok || !res.body) throw new Error(res.statusText);
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        wait = 1000; // the stream answered: the next break is not the server refusing
+        buf += value;
+        let i;
+        while ((i = buf.indexOf("\n")) >= 0) {
+          const line = buf.slice(0, i).trim();
+          buf = buf.slice(i + 1);
+          if (!line) continue; // the keep-alive
+          let ev;
+          try { ev = JSON.parse(line); } catch { continue; }
+          handle(ev);
+        }
+      }
+    } catch { /* the network went away: try again below */ }
+    if (signal.aborted) return;
+    await sleep(wait * (0.75 + Math.random() / 2), signal);
+    wait = Math.min(wait * 2, 30000);
+  }
+}
+
+// handle acts on one line of the stream.
+export function handle(ev) {
+  const c = ev.challenge;
+  switch (ev.type) {
+    case "challenge":
+      if (c.status === "open") banner(c);
+      break;
+    case "challengeDeclined":
+    case "challengeCanceled":
+      ended(c);
+      break;
+    case "gameStart": {
+      // Only a table opened by a challenge this player made moves the
+      // page there; the stream also names every table under way.
+      const t = ev.table || {};
+      if (!t.challenge) break;
+      if (!mine.has(t.challenge)) { drop(t.challenge); break; } // accepted in another tab
+      if (opened.has(t.id)) break;
+      opened.add(t.id);
+      mine.delete(t.challenge);
+      drop(t.challenge);
+      rememberSeat(t.id, { seat: t.seat, token: null, game: t.game });
+      toast(`Your ${gameTitle(t.game)} challenge was accepted`);
+      go("/t/" + t.id);
+      break;
+    }
+    case "error":
+    default:
+      break;
+  }
+}
+
+function drop(id) {
+  const el = shown.get(id);
+  if (el) el.remove();
+  shown.delete(id);
+}
+
+// what says a challenge's game and terms in words.
+function what(c) {
+  const n = Object.keys(c.rules || {}).length;
+  return `${c.rated ? "rated " : ""}${gameTitle(c.game)}${n ? " with changed rules" : ""}`;
+}
+
+// banner shows an open challenge: to this player with Accept and Decline,
+// from this player with Withdraw.
+function banner(c) {
+  if (shown.has(c.id)) return;
+  const incoming = same(c.to, me);
+  if (!incoming) mine.add(c.id);
+  const err = h("p", { class: "error", role: "alert" });
+  const busy = b => { for (const x of el.querySelectorAll("button")) x.disabled = b; };
+  const act = async (path, method, then) => {
+    err.textContent = "";
+    busy(true);
+    try { then(await call(method, path)); } catch (e) { err.textContent = e.message; busy(false); }
+  };
+  const rules = Object.entries(c.rules || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`).join(", ");
+  const el = h("div", { class: "banner challenge", "data-challenge": c.id, "data-dir": incoming ? "in" : "out", role: "group", "aria-label": incoming ? `Challenge from ${c.from}` : `Your challenge to ${c.to}` },
+    h("p", { class: "challenge-text" }, incoming
+      ? [h("strong", {}, c.from), ` challenges you to ${what(c)}.`]
+      : [`You challenged `, h("strong", {}, c.to), ` to ${what(c)}; waiting for an answer.`]),
+    rules ? h("p", { class: "muted" }, "Rules: " + rules) : null,
+    h("div", { class: "row" }, incoming
+      ? [h("button", { type: "button", class: "primary challenge-accept", "aria-label": `Accept ${c.from}'s ${gameTitle(c.game)} challenge`,
+          onclick: () => act(`/challenges/${encodeURIComponent(c.id)}/accept`, "POST", t => {
+            drop(c.id);
+            rememberSeat(t.table, { seat: t.seat, token: t.token, game: c.game });
+            go("/t/" + t.table);
+          }) }, "Accept"),
+        h("button", { type: "button", class: "challenge-decline", "aria-label": `Decline ${c.from}'s ${gameTitle(c.game)} challenge`,
+          onclick: () => act(`/challenges/${encodeURIComponent(c.id)}/decline`, "POST", () => drop(c.id)) }, "Decline")]
+      : h("button", { type: "button", class: "challenge-withdraw", "aria-label": `Withdraw your challenge to ${c.to}`,
+          onclick: () => act(`/challenges/${encodeURIComponent(c.id)}`, "DELETE", () => {}) }, "Withdraw")),
+    err);
+  shown.set(c.id, el);
+  append(box(), el);
+  if (incoming) challengeNotice(`${c.from} challenges you to ${what(c)}`);
+}
+
+// ended replaces a challenge's banner with what became of it, in words,
+// with a button to put it away.
+function ended(c) {
+  const incoming = same(c.to, me);
+  mine.delete(c.id);
+  // A decline from this page has already put its banner away.
+  if (incoming && c.status === "declined" && !shown.has(c.id)) return;
+  let text;
+  if (c.status === "declined") text = incoming ? `You declined ${c.from}'s ${gameTitle(c.game)} challenge.` : `${c.to} declined your ${gameTitle(c.game)} challenge.`;
+  else if (c.status === "expired") text = incoming ? `${c.from}'s ${gameTitle(c.game)} challenge expired: nobody answered within 10 minutes.` : `Your ${gameTitle(c.game)} challenge to ${c.to} expired: nobody answered within 10 minutes.`;
+  else text = incoming ? `${c.from} withdrew their ${gameTitle(c.game)} challenge.` : `You withdrew your ${gameTitle(c.game)} challenge to ${c.to}.`;
+  let el = shown.get(c.id);
+  if (!el) {
+    el = h("div", { class: "banner challenge end", "data-challenge": c.id });
+    shown.set(c.id, el);
+    append(box(), el);
+  }
+  el.classList.add("end");
+  el.dataset.status = c.status;
+  fill(el, h("p", { class: "challenge-text" }, text),
+    h("div", { class: "row" }, h("button", { type: "button", class: "challenge-dismiss", "aria-label": "Put away: " + text, onclick: () => drop(c.id) }, "OK")));
+}
+
+// challengeForm is the form that challenges a player: their name
+// (prefilled from a profile or the online list), the game, its rule
+// options at their defaults, a clock and whether it is rated. The
+// server's refusal shows in place, in its words.
+export async function challengeForm(to) {
+  const gs = (await games()).filter(g => g.min_players <= 2 && g.max_players >= 2);
+  const err = h("p", { class: "error", role: "alert", id: "challenge-error" });
+  const sent = h("p", { class: "help", id: "challenge-sent", "aria-live": "polite" });
+  const toIn = h("input", { id: "challenge-to", name: "to", value: to || "", maxlength: 20, autocomplete: "off", required: true });
+  const gameSel = h("select", { id: "challenge-game", name: "game" }, gs.map(g => h("option", { value: g.name, selected: g.name === "nymphabet" }, g.title)));
+  const opts = h("fieldset", { id: "challenge-rules" });
+  const clockSel = h("select", { id: "challenge-clock" },
+    [["none", "No clock"], ["60", "1 minute a turn"], ["300", "5 minutes a turn"], ["86400", "1 day a turn"]].map(([v, t]) => h("option", { value: v }, t)));
+  const rated = h("input", { id: "challenge-rated", type: "checkbox" });
+  const current = () => gs.find(g => g.name === gameSel.value);
+  const drawOpts = () => {
+    const g = current();
+    fill(opts, h("legend", {}, `${g.title} rules`), g.options.length ? g.options.map(optionControl) : h("p", { class: "muted" }, "This game has no rule options."));
+  };
+  gameSel.addEventListener("change", drawOpts);
+  drawOpts();
+  const form = h("form", { class: "card stack challenge-form", id: "challenge-form", "aria-labelledby": "challenge-title", novalidate: true },
+    h("h2", { id: "challenge-title" }, "Challenge a player"),
+    field("Player's name", toIn),
+    field("Game", gameSel),
+    opts,
+    field("Time a turn", clockSel),
+    field("Rated game", rated, "Both ratings change when the game ends; the rules must then be the defaults (a few options, such as Nymphabet's mode, may change)."),
+    err, sent,
+    h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "challenge-send" }, "Send the challenge")));
+  form.addEventListener("submit", async e => {
+    e.preventDefault();
+    err.textContent = "";
+    sent.textContent = "";
+    const g = current();
+    const body = { to: toIn.value.trim(), game: g.name, rules: readOptions(form, g.options), rated: rated.checked };
+    if (clockSel.value !== "none") body.rules.clock = Number(clockSel.value);
+    try {
+      const c = await call("POST", "/challenges", body);
+      handle({ type: "challenge", challenge: c }); // the stream says it too; the banner shows once
+      sent.textContent = `Challenge sent to ${c.to}; it waits up to 10 minutes for an answer.`;
+    } catch (ex) {
+      err.textContent = ex.message;
+    }
+  });
+  return form;
+}
+
+// challengeButton is a button that opens the challenge form in slot,
+// prefilled with name: "Challenge" named for the player, or text when
+// given (the lobby's "Challenge somebody by name").
+export function challengeButton(name, slot, text) {
+  return h("button", { type: "button", class: "challenge-open", "aria-label": text ? null : `Challenge ${name}`, onclick: async () => {
+    try {
+      const f = await challengeForm(name);
+      fill(slot, f);
+      f.querySelector(name ? "#challenge-game" : "#challenge-to").focus();
+    } catch (e) { fill(slot, h("p", { class: "error" }, e.message)); }
+  } }, text || "Challenge");
+}
