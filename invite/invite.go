@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Alphabet holds the characters of a code: digits and capital letters
@@ -24,7 +25,7 @@ const Len = 6
 // Reserve is how long a code stays reserved after its table ends: it no
 // longer leads anywhere, but it is not given to another table, so that a
 // code read out last week never lands someone at a stranger's table.
-const Reserve = "30 days"
+const Reserve = 30 * 24 * time.Hour
 
 // New returns a random code from crypto/rand.
 func New() (string, error) {
