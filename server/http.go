@@ -86,6 +86,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat/mute", h.mute)
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/claim", h.claim)
 	h.mux.HandleFunc("GET /t/{id}", h.invite)
+	h.mux.HandleFunc("GET /api/v1/invites/{code}", h.invitation)
 	h.mux.HandleFunc("POST /api/v1/accounts", h.signUp)
 	h.mux.HandleFunc("GET /api/v1/account", h.whoAmI)
 	h.mux.HandleFunc("GET /api/v1/identity/tables", h.myTables)

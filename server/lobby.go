@@ -160,7 +160,7 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 		}
 		s.remember(cred)
 		t.broadcast()
-		return Seated{Table: nt.id, Seat: newSeat, Token: tok, Invite: s.invite(nt.id)}, nil
+		return Seated{Table: nt.id, Seat: newSeat, Token: tok, Invite: s.invite(nt.id), Code: nt.m.Code}, nil
 	}
 	tok, err := s.seatToken(ctx, p.Identity, t.m.Rematch, newSeat)
 	if err != nil {
