@@ -68,7 +68,7 @@ func Parse(s string) (string, error) {
 			return "", fmt.Errorf("an invite code has %d characters; %q has more", Len, clip(s))
 		}
 		if !strings.ContainsRune(Alphabet, r) {
-			return "", fmt.Errorf("an invite code is made of the letters and digits %s (no 0, 1, I, L or O); %q is not one of them", Alphabet, r)
+			return "", fmt.Errorf("%q is not in invite codes (2-9 and A-Z without I, L, O)", r)
 		}
 		b.WriteRune(r)
 	}

@@ -64,15 +64,15 @@ func TestParse(t *testing.T) {
 		{"", "", "has 0"},
 		{"K7M4P", "", "has 5"},
 		{"K7M4PXA", "", "has more"},
-		{"K7M0PX", "", "no 0, 1, I, L or O"},
-		{"K7MOPX", "", "'O' is not one"},
-		{"K7MIPX", "", "'I' is not one"},
-		{"K7M1PX", "", "'1' is not one"},
-		{"k7mlpx", "", "'L' is not one"},
-		{"K7M4P!", "", "'!' is not one"},
+		{"K7M0PX", "", "'0' is not in invite codes"},
+		{"K7MOPX", "", "'O' is not in"},
+		{"K7MIPX", "", "'I' is not in"},
+		{"K7M1PX", "", "'1' is not in"},
+		{"k7mlpx", "", "'L' is not in"},
+		{"K7M4P!", "", "'!' is not in"},
 		{"k3x9q2m7c8v4r6tw", "", "has more"},
-		{"https://x/t/abc", "", "is not one"},
-		{"K7M4PÉ", "", "'É' is not one"},
+		{"https://x/t/abc", "", "is not in"},
+		{"K7M4PÉ", "", "'É' is not in"},
 	} {
 		got, err := Parse(tc.in)
 		switch {

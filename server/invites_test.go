@@ -53,9 +53,9 @@ func TestInviteCodes(t *testing.T) {
 	}{
 		{"ABC", 400, "6 characters"},
 		{"ABCDEFG", 400, "6 characters"},
-		{"K7M0PX", 400, "no 0, 1, I, L or O"},
-		{"K7MOPX", 400, "no 0, 1, I, L or O"},
-		{"K7M?PX", 400, "not one of them"},
+		{"K7M0PX", 400, "'0' is not in invite codes (2-9 and A-Z without I, L, O)"},
+		{"K7MOPX", 400, "'O' is not in"},
+		{"K7M?PX", 400, "'?' is not in"},
 		{sa.Table, 400, "6 characters"},
 		{unknown, 404, "no table has the invite code " + invite.Format(unknown)},
 	} {

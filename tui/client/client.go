@@ -16,6 +16,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"parlour/invite"
 )
 
 // Client is one player's connection to one server. Its zero value is not
@@ -123,6 +125,7 @@ type Table struct {
 	Status      string          `json:"status"`
 	Rules       json.RawMessage `json:"rules"`
 	Lexicon     string          `json:"lexicon"`
+	Code        string          `json:"code,omitempty"`
 	Seats       []Seat          `json:"seats"`
 	ToMove      []int           `json:"to_move"`
 	Commitments []string        `json:"commitments,omitempty"`
@@ -269,6 +272,36 @@ func (c *Client) fullInvite(s *Seated) {
 	if strings.HasPrefix(s.Invite, "/") {
 		s.Invite = c.base + s.Invite
 	}
+}
+
+// InviteCode returns the invite code s holds, bare ("k7m-4px") or in a
+// /j/CODE link, or "" when s holds a table id or an invite link instead.
+// Anything short is taken for a code (a table id is 16 characters), so
+// that the server says what is wrong with a mistyped one; a code that
+// parses comes back in its canonical form.
+func InviteCode(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "/j/"); i >= 0 {
+		s = s[i+3:]
+		if j := strings.IndexAny(s, "/?#"); j >= 0 {
+			s = s[:j]
+		}
+	} else if strings.Contains(s, "/") || len(s) > 2*invite.Len {
+		return ""
+	}
+	if code, err := invite.Parse(s); err == nil {
+		return code
+	}
+	return s
+}
+
+// Resolve answers the id of the table an invite code stands for.
+func (c *Client) Resolve(ctx context.Context, code string) (string, error) {
+	var in struct {
+		Table string `json:"table"`
+	}
+	err := c.do(ctx, http.MethodGet, "/api/v1/invites/"+url.PathEscape(code), "", nil, &in)
+	return in.Table, err
 }
 
 // TableID takes a table id out of an invite link, or returns the id given.

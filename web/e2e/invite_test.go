@@ -26,7 +26,7 @@ func TestJoinByCode(t *testing.T) {
 	ben.typeIn("#join-code", "K7M0PX")
 	ben.click("#code-form button[type=submit]")
 	ben.waitPage("the refusal", `!!document.querySelector("#code-error")`)
-	if got := ben.text("#code-error"); !strings.Contains(got, "no 0, 1, I, L or O") {
+	if got := ben.text("#code-error"); !strings.Contains(got, "'0' is not in invite codes") {
 		t.Errorf("a code with a 0 is refused with %q", got)
 	}
 	ben.typeIn("#join-code", strings.ToLower(shown))
