@@ -2,6 +2,9 @@ package server
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -9,6 +12,7 @@ import (
 
 	"parlour/games"
 	"parlour/invite"
+	"parlour/store"
 	"parlour/store/sqlite"
 )
 
@@ -85,7 +89,8 @@ func TestInviteCodes(t *testing.T) {
 	// Ben joins by the code; Ann resigns; the code has expired.
 	ben := &client{t: t, base: srv.URL}
 	_, _, in := resolve(typed)
-	if st, body := ben.do("POST", "/api/v1/tables/"+in.Table+"/join", map[string]any{"name": "Ben"}, nil); st != 200 {
+	var bs Seated
+	if st, body := ben.do("POST", "/api/v1/tables/"+in.Table+"/join", map[string]any{"name": "Ben"}, &bs); st != 200 {
 		t.Fatalf("join by code: %d %s", st, body)
 	}
 	ann.token = sa.Token
@@ -98,6 +103,27 @@ func TestInviteCodes(t *testing.T) {
 	var end Update
 	if st, _ := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &end); st != 200 || end.Table.Code != "" {
 		t.Fatalf("a finished table still shows its code %q", end.Table.Code)
+	}
+
+	// The rematch has a code of its own, the same for both players.
+	var ra, rb Seated
+	if st, body := ann.do("POST", "/api/v1/tables/"+sa.Table+"/rematch", nil, &ra); st != 200 && st != 201 || len(ra.Code) != invite.Len || ra.Code == sa.Code {
+		t.Fatalf("Ann's rematch: %d %s", st, body)
+	}
+	ben.token = bs.Token
+	if st, body := ben.do("POST", "/api/v1/tables/"+sa.Table+"/rematch", nil, &rb); st != 200 && st != 201 || rb.Code != ra.Code || rb.Table != ra.Table {
+		t.Fatalf("Ben's rematch: %d %s, want code %s", st, body, ra.Code)
+	}
+	// A program following the link reads the code too.
+	req, _ := http.NewRequest("GET", srv.URL+"/t/"+ra.Table, nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(text), "Invite code: "+invite.Format(ra.Code)) {
+		t.Errorf("the invite link's text lacks the code:\n%s", text)
 	}
 }
 
@@ -113,5 +139,56 @@ func TestInviteCodeSolitaire(t *testing.T) {
 	var solo Seated
 	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables", map[string]any{"game": "quizl", "seats": []string{"me"}}, &solo); st != 201 || solo.Code != "" {
 		t.Fatalf("solitaire: %d %s, want no code", st, body)
+	}
+}
+
+// takenStore says the first codes it is given are taken, as a store full
+// of tables would.
+type takenStore struct {
+	*sqlite.Store
+	taken int
+	tried []string
+}
+
+func (s *takenStore) Write(ctx context.Context, b store.Batch) error {
+	if b.Code != "" {
+		s.tried = append(s.tried, b.Code)
+		if len(s.tried) <= s.taken {
+			return fmt.Errorf("code %s: %w", b.Code, store.ErrCodeTaken)
+		}
+	}
+	return s.Store.Write(ctx, b)
+}
+
+// TestInviteCodeRetried: a code the store says is taken is replaced by a
+// fresh one, and the table is made; a store that refuses every code
+// leaves no table and says so.
+func TestInviteCodeRetried(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ts := &takenStore{Store: db, taken: 2}
+	s, err := New(ctx, Config{Store: ts, Games: games.Registry(), BaseURL: "http://test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	req := CreateRequest{Game: "nymphabet", Seats: []string{"me", "open"}}
+	sa, err := s.Create(ctx, nil, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts.tried) != 3 || sa.Code != ts.tried[2] || ts.tried[0] == ts.tried[1] {
+		t.Fatalf("tried %v, the table has %q", ts.tried, sa.Code)
+	}
+	if id, err := db.TableByCode(ctx, sa.Code); err != nil || id != sa.Table {
+		t.Fatalf("the stored code leads to %q, %v", id, err)
+	}
+	ts.taken, ts.tried = 1000, nil
+	if _, err := s.Create(ctx, nil, req); StatusOf(err) != 503 || len(ts.tried) != maxCodeTries {
+		t.Fatalf("every code taken: %v after %d tries", err, len(ts.tried))
 	}
 }

@@ -166,5 +166,11 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 	if err != nil {
 		return Seated{}, err
 	}
-	return Seated{Table: t.m.Rematch, Seat: newSeat, Token: tok, Invite: s.invite(t.m.Rematch)}, nil
+	code := ""
+	s.mu.RLock()
+	if nt := s.tables[t.m.Rematch]; nt != nil {
+		code = nt.m.Code // set before the table is published, never changed
+	}
+	s.mu.RUnlock()
+	return Seated{Table: t.m.Rematch, Seat: newSeat, Token: tok, Invite: s.invite(t.m.Rematch), Code: code}, nil
 }
