@@ -223,11 +223,11 @@ func TestProgramOnAPipe(t *testing.T) {
 
 func TestInviteCode(t *testing.T) {
 	for in, want := range map[string]string{
-		"k7m-4px":                          "K7M4PX",
-		" K7M 4PX ":                        "K7M4PX",
-		"http://h:1/j/k7m-4px":             "K7M4PX",
+		"k7m-4px":                          "k7m-4px",
+		" K7M 4PX ":                        "K7M 4PX",
+		"http://h:1/j/k7m-4px":             "k7m-4px",
 		"http://h:1/j/K7M4PX?x#y":          "K7M4PX",
-		"K7M0PX":                           "K7M0PX", // the server says what is wrong
+		"K7M0PX":                           "K7M0PX", // the server says what is wrong with it
 		"k3x9q2m7c8v4r6tw":                 "",
 		"http://h/t/k3x9q2m7c8v4r6tw":      "",
 		"http://h/t/k3x9q2m7c8v4r6tw/join": "",

@@ -10,7 +10,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"parlour/invite"
 	"parlour/tui/client"
 )
 
@@ -402,7 +401,7 @@ func (m *Model) waitingView() string {
 		}
 		fmt.Fprintf(&b, "Invite a friend: %s  (table id %s)\n", inv, t.id)
 		if c := t.upd.Table.Code; c != "" {
-			fmt.Fprintf(&b, "or read out the code %s\n", invite.Format(c))
+			fmt.Fprintf(&b, "or read out the code %s\n", client.FormatCode(c))
 		}
 	}
 	if t.upd.Setup == nil && m.hasSetup() {

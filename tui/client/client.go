@@ -16,8 +16,6 @@ import (
 	"net/url"
 	"strings"
 	"time"
-
-	"parlour/invite"
 )
 
 // Client is one player's connection to one server. Its zero value is not
@@ -276,9 +274,9 @@ func (c *Client) fullInvite(s *Seated) {
 
 // InviteCode returns the invite code s holds, bare ("k7m-4px") or in a
 // /j/CODE link, or "" when s holds a table id or an invite link instead.
-// Anything short is taken for a code (a table id is 16 characters), so
-// that the server says what is wrong with a mistyped one; a code that
-// parses comes back in its canonical form.
+// Anything shorter than a table id (16 characters) is taken for a code:
+// the server reads it (GET /api/v1/invites/{code}) and says what is wrong
+// with a mistyped one.
 func InviteCode(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.Index(s, "/j/"); i >= 0 {
@@ -286,13 +284,21 @@ func InviteCode(s string) string {
 		if j := strings.IndexAny(s, "/?#"); j >= 0 {
 			s = s[:j]
 		}
-	} else if strings.Contains(s, "/") || len(s) > 2*invite.Len {
+		return strings.TrimSpace(s)
+	}
+	if strings.Contains(s, "/") || len(s) >= 16 {
 		return ""
 	}
-	if code, err := invite.Parse(s); err == nil {
+	return s
+}
+
+// FormatCode writes an invite code in two halves for reading aloud:
+// "K7M-4PX".
+func FormatCode(code string) string {
+	if len(code) != 6 {
 		return code
 	}
-	return s
+	return code[:3] + "-" + code[3:]
 }
 
 // Resolve answers the id of the table an invite code stands for.
