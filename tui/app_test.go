@@ -203,7 +203,7 @@ func TestProgramOnAPipe(t *testing.T) {
 		done <- err
 	}()
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(ansi.Strip(out.String()), "Join a table by invite link") {
+	for !strings.Contains(ansi.Strip(out.String()), "Join a table by invite code") {
 		if time.Now().After(deadline) {
 			t.Fatalf("no home screen on the writer:\n%q", out.String())
 		}
