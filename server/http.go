@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/invite"
 	"parlour/store"
 )
 
@@ -86,6 +87,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat/mute", h.mute)
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/claim", h.claim)
 	h.mux.HandleFunc("GET /t/{id}", h.invite)
+	h.mux.HandleFunc("GET /api/v1/invites/{code}", h.invitation)
 	h.mux.HandleFunc("POST /api/v1/accounts", h.signUp)
 	h.mux.HandleFunc("GET /api/v1/account", h.whoAmI)
 	h.mux.HandleFunc("GET /api/v1/identity/tables", h.myTables)
@@ -542,6 +544,9 @@ func (h *Handler) invite(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	fmt.Fprintf(w, "Parlour table %s: %s, %s.\n\n", u.Table.ID, u.Table.Title, u.Table.Status)
+	if u.Table.Code != "" {
+		fmt.Fprintf(w, "Invite code: %s\n\n", invite.Format(u.Table.Code))
+	}
 	for _, s := range u.Table.Seats {
 		fmt.Fprintf(w, "  seat %d: %s (%s)\n", s.Seat, s.Name, s.Kind)
 	}

@@ -160,11 +160,17 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 		}
 		s.remember(cred)
 		t.broadcast()
-		return Seated{Table: nt.id, Seat: newSeat, Token: tok, Invite: s.invite(nt.id)}, nil
+		return Seated{Table: nt.id, Seat: newSeat, Token: tok, Invite: s.invite(nt.id), Code: nt.m.Code}, nil
 	}
 	tok, err := s.seatToken(ctx, p.Identity, t.m.Rematch, newSeat)
 	if err != nil {
 		return Seated{}, err
 	}
-	return Seated{Table: t.m.Rematch, Seat: newSeat, Token: tok, Invite: s.invite(t.m.Rematch)}, nil
+	code := ""
+	s.mu.RLock()
+	if nt := s.tables[t.m.Rematch]; nt != nil {
+		code = nt.m.Code // set before the table is published, never changed
+	}
+	s.mu.RUnlock()
+	return Seated{Table: t.m.Rematch, Seat: newSeat, Token: tok, Invite: s.invite(t.m.Rematch), Code: code}, nil
 }

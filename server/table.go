@@ -51,6 +51,8 @@ type meta struct {
 	// Forfeits are the moves the server played for seats whose time ran
 	// out or whose game was claimed (clock.go).
 	Forfeits []forfeit `json:"forfeits,omitempty"`
+	// Code is the table's invite code (invites.go), if it has one.
+	Code string `json:"code,omitempty"`
 }
 
 // seatMeta is one seat: open, held by a person, or a computer.
@@ -285,10 +287,13 @@ type TableInfo struct {
 	// Lexicon names the lexicon the table's words are checked against,
 	// so that a client's own checks (the editors' /check-setup, Word
 	// Fight's /preview) use the same one.
-	Lexicon string      `json:"lexicon"`
-	Private bool        `json:"private,omitempty"`
-	Seats   []SeatInfo  `json:"seats"`
-	ToMove  []game.Seat `json:"to_move"`
+	Lexicon string `json:"lexicon"`
+	Private bool   `json:"private,omitempty"`
+	// Code is the table's invite code while it is under way: whoever
+	// sees the table knows its id, and so its invite link, already.
+	Code   string      `json:"code,omitempty"`
+	Seats  []SeatInfo  `json:"seats"`
+	ToMove []game.Seat `json:"to_move"`
 	// Commitments holds, once play starts, the SHA-256 commitment of each
 	// seat's secret setup (see Commitment).
 	Commitments []string `json:"commitments,omitempty"`
@@ -345,6 +350,9 @@ func (t *table) info() TableInfo {
 		Rules: t.cfg.Rules, Lexicon: t.cfg.Lexicon.Name(), Private: t.m.Private, ToMove: []game.Seat{},
 		Set: t.m.Set, Prev: t.m.Prev, Rematch: t.m.Rematch, Created: t.created,
 		Solitaire: t.solitaireInfo(), Daily: t.m.Daily, Rated: t.m.Rated, Pool: t.m.Pool,
+	}
+	if t.status.Live() {
+		in.Code = t.m.Code
 	}
 	for i, s := range t.m.Seats {
 		si := SeatInfo{Seat: i, Name: s.Name, Kind: "person", Ready: s.Setup != nil || !t.g.HasSetup()}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/invite"
 	"parlour/lexicon"
 	"parlour/store"
 )
@@ -55,6 +57,8 @@ type Seated struct {
 	Seat   int    `json:"seat"`
 	Token  string `json:"token"`
 	Invite string `json:"invite,omitempty"`
+	// Code is the table's invite code, to read aloud beside Invite.
+	Code string `json:"code,omitempty"`
 }
 
 // Create opens a table. p may be nil: the creator then becomes a new guest
@@ -187,7 +191,7 @@ func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, p
 	}
 	s.remember(cred)
 	s.log.Info("table created", "table", t.id, "game", g.Name(), "seats", len(seats))
-	return Seated{Table: t.id, Seat: me, Token: tok, Invite: s.invite(t.id)}, nil
+	return Seated{Table: t.id, Seat: me, Token: tok, Invite: s.invite(t.id), Code: t.m.Code}, nil
 }
 
 // rawRules returns the rules that differ from the defaults, as a record
@@ -275,13 +279,30 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 		t.m.StartedAt = &at
 	}
 	t.status = t.deriveStatus()
-	desc, err := json.Marshal(t.m)
-	if err != nil {
-		return err
-	}
-	b.NewTable = &store.Table{ID: t.id, Game: t.m.Game, Status: t.status, Created: t.created, Updated: t.created, Meta: desc}
-	if err := s.st.Write(ctx, b); err != nil {
-		return s.saveFailed("the table", err)
+	// A table that takes a code tries fresh ones while the store says
+	// the code is taken.
+	for try := 1; ; try++ {
+		if s.wantsCode(t) {
+			code, err := invite.New()
+			if err != nil {
+				return err
+			}
+			t.m.Code, b.Code = code, code
+		}
+		desc, err := json.Marshal(t.m)
+		if err != nil {
+			return err
+		}
+		b.NewTable = &store.Table{ID: t.id, Game: t.m.Game, Status: t.status, Created: t.created, Updated: t.created, Meta: desc}
+		err = s.st.Write(ctx, b)
+		if errors.Is(err, store.ErrCodeTaken) && try < maxCodeTries {
+			continue
+		}
+		if err != nil {
+			t.m.Code = ""
+			return s.saveFailed("the table", err)
+		}
+		break
 	}
 	s.mu.Lock()
 	s.tables[t.id] = t

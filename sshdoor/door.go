@@ -177,8 +177,8 @@ func (d *Door) run(sess ssh.Session) {
 	table := ""
 	switch {
 	case len(cmd) == 0:
-	case len(cmd) == 2 && cmd[0] == "join":
-		table = cmd[1]
+	case len(cmd) >= 2 && cmd[0] == "join":
+		table = strings.Join(cmd[1:], " ") // a code read aloud may come as "K7M 4PX"
 	default:
 		fmt.Fprintf(sess, "Parlour knows one command, \"join CODE\"; %q is not it.\n", strings.Join(cmd, " "))
 		sess.Exit(2)

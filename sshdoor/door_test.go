@@ -19,6 +19,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"parlour/games"
+	"parlour/invite"
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/store/sqlite"
@@ -225,7 +226,8 @@ func (tm *term) send(s string) {
 
 // TestNymphabetOverSSH plays Nymphabet between two SSH sessions: Ann,
 // signed in by the key her account added, opens a table for a friend;
-// Ben, a guest, joins it with "join ID"; Ann's word reaches Ben's
+// Ben, a guest, joins it with "join CODE", the table's invite code typed
+// in lower case with its dash; Ann's word reaches Ben's
 // terminal; Ben resigns and both screens show the end.
 func TestNymphabetOverSSH(t *testing.T) {
 	f := newFixture(t, Config{})
@@ -248,6 +250,7 @@ func TestNymphabetOverSSH(t *testing.T) {
 		Tables []struct {
 			ID   string `json:"id"`
 			Game string `json:"game"`
+			Code string `json:"code"`
 		} `json:"tables"`
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -260,7 +263,11 @@ func TestNymphabetOverSSH(t *testing.T) {
 	}
 	id := mine.Tables[0].ID
 
-	ben := f.dial("ben", newSigner(t), "join "+id)
+	code := mine.Tables[0].Code
+	if len(code) != invite.Len {
+		t.Fatalf("Ann's table has the invite code %q", code)
+	}
+	ben := f.dial("ben", newSigner(t), "join "+strings.ToLower(invite.Format(code)))
 	ben.waitFor("you: ben")
 	ben.waitFor("waiting for Ann")
 	ann.waitFor("your turn")

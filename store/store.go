@@ -12,6 +12,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -143,10 +144,27 @@ type Update struct {
 // made in the order of its fields: identities, then the new table, the
 // table update, and the credentials, which may name any of them.
 type Batch struct {
-	Identities  []Identity
-	NewTable    *Table // without moves
+	Identities []Identity
+	NewTable   *Table // without moves
+	// Code is the new table's invite code, if it has one. A code held
+	// by another table, or reserved after its table ended, fails the
+	// batch with ErrCodeTaken.
+	Code        string
 	Update      *TableUpdate
 	Credentials []Credential
+}
+
+// ErrCodeTaken is returned, wrapped, by a Write whose invite code another
+// table holds or reserves: the caller tries another code.
+var ErrCodeTaken = fmt.Errorf("invite code taken: %w", ErrConflict)
+
+// Invites resolves invite codes. A Store that stores them (Batch.Code)
+// implements it too.
+type Invites interface {
+	// TableByCode returns the id of the table whose invite code is
+	// code, finished or not; an unknown code, or one whose table ended
+	// so long ago that the code was freed, is ErrNotFound.
+	TableByCode(ctx context.Context, code string) (string, error)
 }
 
 // TableUpdate replaces a table's status and description, as UpdateTable

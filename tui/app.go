@@ -38,7 +38,8 @@ type Config struct {
 	DataDir string
 	// Game, when set, opens the new-table screen of that game at start.
 	Game string
-	// Table, when set, joins that table (an id or an invite link) at start.
+	// Table, when set, joins that table (an id, an invite link or an
+	// invite code) at start.
 	Table string
 	// Server names the server in the list of recent games; empty, its
 	// address. An embedded server, on a new port at each start, is named
@@ -175,9 +176,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.games = msg.games
 		switch {
 		case m.cfg.Table != "":
-			id := client.TableID(m.cfg.Table)
+			line := m.cfg.Table
 			m.cfg.Table = ""
-			return m, m.join(id)
+			return m, m.joinAny(line)
 		case m.cfg.Game != "":
 			g := m.cfg.Game
 			m.cfg.Game = ""
@@ -318,7 +319,7 @@ func (m *Model) frame() string {
 		case scrNew:
 			body = m.newView()
 		case scrJoin:
-			body = m.lineView("Join a table", "Paste an invite link or type a table id, then enter (esc: back).")
+			body = m.lineView("Join a table", "Type the invite code (K7M-4PX), or paste an invite link or a table id, then enter (esc: back).")
 		case scrName:
 			body = m.lineView("Your name", "The name other players see (up to 40 characters), then enter (esc: back).")
 		case scrLobby:
@@ -409,7 +410,7 @@ func (m *Model) lineKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.scr = scrHome
-		return m, m.join(client.TableID(line))
+		return m, m.joinAny(line)
 	}
 	max := 200
 	if m.scr == scrKey {

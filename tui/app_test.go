@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"parlour/invite"
 	"parlour/tui/client"
 )
 
@@ -202,7 +203,7 @@ func TestProgramOnAPipe(t *testing.T) {
 		done <- err
 	}()
 	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(ansi.Strip(out.String()), "Join a table by invite link") {
+	for !strings.Contains(ansi.Strip(out.String()), "Join a table by invite code") {
 		if time.Now().After(deadline) {
 			t.Fatalf("no home screen on the writer:\n%q", out.String())
 		}
@@ -218,4 +219,57 @@ func TestProgramOnAPipe(t *testing.T) {
 		t.Fatal("q did not quit")
 	}
 	keys.Close()
+}
+
+func TestInviteCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"k7m-4px":                          "k7m-4px",
+		" K7M 4PX ":                        "K7M 4PX",
+		"http://h:1/j/k7m-4px":             "k7m-4px",
+		"http://h:1/j/K7M4PX?x#y":          "K7M4PX",
+		"K7M0PX":                           "K7M0PX", // the server says what is wrong with it
+		"k3x9q2m7c8v4r6tw":                 "",
+		"http://h/t/k3x9q2m7c8v4r6tw":      "",
+		"http://h/t/k3x9q2m7c8v4r6tw/join": "",
+	} {
+		if got := client.InviteCode(in); got != want {
+			t.Errorf("InviteCode(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestJoinByCode: the terminal shows the code of a table it opens for a
+// friend, and joins Ben's table by the code he read out, typed in lower
+// case with its dash; a mistyped code is refused in words.
+func TestJoinByCode(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	bc, _ := client.New(ts.URL, "Ben")
+	seat, err := bc.Create(ctx, "", "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := bc.Get(ctx, seat.Token, seat.Table)
+	if err != nil || len(u.Table.Code) != invite.Len {
+		t.Fatalf("Ben's table has code %q: %v", u.Table.Code, err)
+	}
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("i")
+	tm.typeText("K7M0PX")
+	tm.key("enter")
+	tm.waitFor("the refusal", has("! invite code K7M0PX: ", "'0' is not in invite codes"))
+	tm.key("i")
+	tm.typeText(strings.ToLower(invite.Format(u.Table.Code)))
+	tm.key("enter")
+	s := tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Ann", "waiting for Ben"))
+	checkFits(t, s, 80, 24)
+
+	cy := newTerm(t, ts.URL, "Cy", 80, 24)
+	cy.open("nymphabet", 3) // a friend
+	cy.key("enter")
+	s = cy.waitFor("the invite", has("Invite a friend: ", "or read out the code "))
+	code := cy.m.t.upd.Table.Code
+	if !strings.Contains(s, invite.Format(code)) {
+		t.Errorf("the invite shows no code %q:\n%s", code, s)
+	}
 }

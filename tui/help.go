@@ -7,7 +7,7 @@ import "strings"
 func keyHelp() []struct{ screen, keys string } {
 	return []struct{ screen, keys string }{
 		{"Everywhere", "? help · ctrl+c quit · esc back home (or clear the line typed)"},
-		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table of that game · i join by link or id · l lobby · n name · s/u/o sign in/up/out · K add your SSH key · q quit"},
+		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table of that game · i join by code, link or id · l lobby · n name · s/u/o sign in/up/out · K add your SSH key · q quit"},
 		{"New table", "↑↓ field · ←→ or space change it · digits type a number · enter open the table · esc back"},
 		{"Lobby", "↑↓ choose · enter join · r refresh · esc back"},
 		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password on the cursor's line · ctrl+f fill the rest at random · ctrl+d deceptively · ctrl+r random grid · enter hand in"},

@@ -186,7 +186,7 @@ func (m *Model) homeView() string {
 	}
 	i := len(m.games)
 	b.WriteString("\n")
-	fmt.Fprintf(&b, "%si Join a table by invite link or id\n", cur(i))
+	fmt.Fprintf(&b, "%si Join a table by invite code, link or id\n", cur(i))
 	fmt.Fprintf(&b, "%sl Lobby: open tables\n", cur(i+1))
 	fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), m.c.Name)
 	if m.cfg.Account != "" {
@@ -310,12 +310,32 @@ type seatedMsg struct {
 	err  error
 }
 
-func (m *Model) join(id string) tea.Cmd {
+// joinAny joins the table line names: an invite code, read aloud or in
+// a /j/ link, or a table id or invite link.
+func (m *Model) joinAny(line string) tea.Cmd {
+	code := client.InviteCode(line)
+	if code == "" {
+		return m.join(client.TableID(line))
+	}
+	return m.joinTable(code, "")
+}
+
+func (m *Model) join(id string) tea.Cmd { return m.joinTable("", id) }
+
+// joinTable takes a seat at table id, or at the table of invite code
+// code when it is not empty.
+func (m *Model) joinTable(code, id string) tea.Cmd {
 	tok := m.idToken
 	c := *m.c // a copy: the name may change while the request is out
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
 		defer cancel()
+		if code != "" {
+			var err error
+			if id, err = c.Resolve(ctx, code); err != nil {
+				return seatedMsg{err: fmt.Errorf("invite code %s: %w", code, err)}
+			}
+		}
 		s, err := c.Join(ctx, tok, id)
 		if err != nil {
 			return seatedMsg{err: fmt.Errorf("joining %s: %w", id, err)}

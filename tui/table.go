@@ -400,6 +400,9 @@ func (m *Model) waitingView() string {
 			inv = m.c.Base() + "/t/" + t.id
 		}
 		fmt.Fprintf(&b, "Invite a friend: %s  (table id %s)\n", inv, t.id)
+		if c := t.upd.Table.Code; c != "" {
+			fmt.Fprintf(&b, "or read out the code %s\n", client.FormatCode(c))
+		}
 	}
 	if t.upd.Setup == nil && m.hasSetup() {
 		b.WriteString(m.setupView())

@@ -447,6 +447,11 @@ func (s *Store) Write(ctx context.Context, b store.Batch) error {
 			if err := insertTable(ex, *t); err != nil {
 				return err
 			}
+			if b.Code != "" {
+				if err := insertCode(ex, b.Code, t.ID); err != nil {
+					return err
+				}
+			}
 		}
 		if u := b.Update; u != nil {
 			if err := updateTable(ex, u.ID, u.Status, u.Meta); err != nil {

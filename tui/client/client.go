@@ -123,6 +123,7 @@ type Table struct {
 	Status      string          `json:"status"`
 	Rules       json.RawMessage `json:"rules"`
 	Lexicon     string          `json:"lexicon"`
+	Code        string          `json:"code,omitempty"`
 	Seats       []Seat          `json:"seats"`
 	ToMove      []int           `json:"to_move"`
 	Commitments []string        `json:"commitments,omitempty"`
@@ -269,6 +270,44 @@ func (c *Client) fullInvite(s *Seated) {
 	if strings.HasPrefix(s.Invite, "/") {
 		s.Invite = c.base + s.Invite
 	}
+}
+
+// InviteCode returns the invite code s holds, bare ("k7m-4px") or in a
+// /j/CODE link, or "" when s holds a table id or an invite link instead.
+// Anything shorter than a table id (16 characters) is taken for a code:
+// the server reads it (GET /api/v1/invites/{code}) and says what is wrong
+// with a mistyped one.
+func InviteCode(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "/j/"); i >= 0 {
+		s = s[i+3:]
+		if j := strings.IndexAny(s, "/?#"); j >= 0 {
+			s = s[:j]
+		}
+		return strings.TrimSpace(s)
+	}
+	if strings.Contains(s, "/") || len(s) >= 16 {
+		return ""
+	}
+	return s
+}
+
+// FormatCode writes an invite code in two halves for reading aloud:
+// "K7M-4PX".
+func FormatCode(code string) string {
+	if len(code) != 6 {
+		return code
+	}
+	return code[:3] + "-" + code[3:]
+}
+
+// Resolve answers the id of the table an invite code stands for.
+func (c *Client) Resolve(ctx context.Context, code string) (string, error) {
+	var in struct {
+		Table string `json:"table"`
+	}
+	err := c.do(ctx, http.MethodGet, "/api/v1/invites/"+url.PathEscape(code), "", nil, &in)
+	return in.Table, err
 }
 
 // TableID takes a table id out of an invite link, or returns the id given.

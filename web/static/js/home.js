@@ -37,6 +37,7 @@ export async function home(main) {
     h("div", { class: "row" },
       h("a", { class: "button", href: "/daily/quizl", id: "home-daily-quizl" }, "Daily Quizl"),
       h("a", { class: "button", href: "/daily/salvo", id: "home-daily-salvo" }, "Daily Salvo"))));
+  append(main, codeBox());
   const open = h("div", { id: "home-lobby" });
   append(main, h("h2", {}, "Open tables"), open);
   call("GET", "/tables?status=open&limit=5").then(ts => {
@@ -260,4 +261,13 @@ export async function newTable(main, name) {
     }
   });
   append(main, form);
+}
+
+// codeBox is the "Join with a code" form: a code a friend read out opens
+// its table's join page.
+export function codeBox() {
+  const inp = h("input", { id: "join-code", maxlength: 12, autocomplete: "off", autocapitalize: "characters", spellcheck: "false", placeholder: "K7M-4PX", size: 10 });
+  return h("form", { class: "card", id: "code-form", "aria-labelledby": "code-h", onsubmit: ev => { ev.preventDefault(); const v = inp.value.trim(); if (v) go("/j/" + encodeURIComponent(v)); } },
+    h("h2", { id: "code-h" }, "Join with a code"),
+    h("div", { class: "row" }, h("label", { for: "join-code" }, "Invite code"), inp, h("button", { type: "submit" }, "Join")));
 }

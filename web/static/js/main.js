@@ -13,6 +13,7 @@ const routes = [
   [/^\/daily$/, () => import("./daily.js").then(m => m.dailyIndex)],
   [/^\/daily\/([a-z]+)$/, () => import("./daily.js").then(m => m.daily)],
   [/^\/replay$/, () => import("./replay.js").then(m => m.replay)],
+  [/^\/j\/([^/]+)$/, () => import("./table.js").then(m => m.byCode)],
   [/^\/(?:t|tables?)\/([A-Za-z0-9_-]+)(?:\/join)?$/, () => import("./table.js").then(m => m.table)],
 ];
 

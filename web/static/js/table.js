@@ -9,6 +9,7 @@ import { h, clear, toast, download, field, fill, append } from "./dom.js";
 import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./main.js";
+import { codeBox } from "./home.js";
 import { load } from "./games/index.js";
 import { rulesList } from "./rulestext.js";
 import { controls as notifyControls, yourTurn } from "./notify.js";
@@ -24,6 +25,20 @@ export async function table(main, id) {
   if (!mine && new URLSearchParams(location.search).has("watch")) mine = { seat: -1, token: null };
   if (!mine) return joinScreen(main, id);
   return playScreen(main, id, mine);
+}
+
+// byCode opens the table an invite code stands for (/j/CODE), as if its
+// link had been followed; a code that leads nowhere says why.
+export async function byCode(main, raw) {
+  let code = raw;
+  try { code = decodeURIComponent(raw); } catch { /* the server says what is wrong with it */ }
+  try {
+    const ans = await call("GET", `/invites/${encodeURIComponent(code)}`);
+    go(`/t/${ans.table}`, true);
+  } catch (e) {
+    document.title = "No such invite · Parlour";
+    append(main, h("h1", {}, "No such invite"), h("p", { class: "error", id: "code-error" }, e.message), codeBox());
+  }
 }
 
 // joinScreen shows a table somebody was invited to and takes a seat.
@@ -188,7 +203,8 @@ async function playScreen(main, id, mine) {
       const inp = h("input", { id: "invite", value: url, readonly: true, size: 36 });
       append(banner, h("div", { class: "banner" }, h("h2", {}, "Invite a friend"),
         h("div", { class: "row" }, h("label", { for: "invite" }, "Invite link"), inp,
-          h("button", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { inp.select(); toast("Press Ctrl+C to copy"); } } }, "Copy"))));
+          h("button", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { inp.select(); toast("Press Ctrl+C to copy"); } } }, "Copy")),
+        t.code ? h("p", {}, "Or read out the code ", h("strong", { id: "invite-code" }, t.code.slice(0, 3) + "-" + t.code.slice(3)), ": your friend types it under Join with a code.") : null));
     }
     if (over) append(banner, endBanner(u, names));
     else { const c = claimBox(id, token, u, toMove); if (c) append(banner, c); }

@@ -1,0 +1,63 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"parlour/invite"
+	"parlour/store"
+)
+
+// Invitation answers an invite code: the table it stands for, its link,
+// and what anybody may know of it.
+type Invitation struct {
+	Code   string    `json:"code"`
+	Table  string    `json:"table"`
+	Invite string    `json:"invite"`
+	Info   TableInfo `json:"info"`
+}
+
+// wantsCode reports whether a new table gets an invite code: one with
+// more than one seat, in a store that keeps codes.
+func (s *Service) wantsCode(t *table) bool {
+	_, ok := s.st.(store.Invites)
+	return ok && len(t.m.Seats) > 1 && t.m.Daily == ""
+}
+
+// maxCodeTries bounds the codes a new table tries before giving up: with
+// close to 900 million codes, a second try is already rare.
+const maxCodeTries = 8
+
+// Invitation resolves an invite code as a player types it (any case,
+// spaces and dashes ignored) to its table while the table is under way.
+func (s *Service) Invitation(ctx context.Context, raw string) (Invitation, error) {
+	code, err := invite.Parse(raw)
+	if err != nil {
+		return Invitation{}, badRequest("%v", err)
+	}
+	is, ok := s.st.(store.Invites)
+	if !ok {
+		return Invitation{}, refuse(http.StatusNotFound, "this server has no invite codes; ask for the table's link instead")
+	}
+	id, err := is.TableByCode(ctx, code)
+	if errors.Is(err, store.ErrNotFound) {
+		return Invitation{}, refuse(http.StatusNotFound, "no table has the invite code %s; check the code with whoever gave it to you", invite.Format(code))
+	}
+	if err != nil {
+		return Invitation{}, err
+	}
+	u, err := s.View(ctx, nil, id)
+	if err != nil {
+		return Invitation{}, err
+	}
+	if u.Table.Status == store.Finished {
+		return Invitation{}, refuse(http.StatusNotFound, "the game with invite code %s is over; the code has expired", invite.Format(code))
+	}
+	return Invitation{Code: code, Table: id, Invite: s.invite(id), Info: u.Table}, nil
+}
+
+func (h *Handler) invitation(w http.ResponseWriter, r *http.Request) {
+	in, err := h.s.Invitation(r.Context(), r.PathValue("code"))
+	h.reply(w, r, in, err)
+}

@@ -1,0 +1,194 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"parlour/games"
+	"parlour/invite"
+	"parlour/store"
+	"parlour/store/sqlite"
+)
+
+// TestInviteCodes gives a two-seat table a code, resolves it as a player
+// types it, before and after a restart, refuses bad and unknown codes,
+// and lets it expire once the game is over.
+func TestInviteCodes(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := &client{t: t, base: srv.URL}
+	var sa Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "private": true, "name": "Ann"}, &sa); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	if _, err := invite.Parse(sa.Code); err != nil || len(sa.Code) != invite.Len {
+		t.Fatalf("the new table's code %q: %v", sa.Code, err)
+	}
+	var u Update
+	if st, body := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &u); st != 200 || u.Table.Code != sa.Code {
+		t.Fatalf("the table's info: %d %s, want code %s", st, body, sa.Code)
+	}
+	typed := strings.ToLower(invite.Format(sa.Code)) // "k7m-4px"
+	resolve := func(raw string) (int, string, Invitation) {
+		var in Invitation
+		st, body := (&client{t: t, base: srv.URL}).do("GET", "/api/v1/invites/"+url.PathEscape(raw), nil, &in)
+		return st, body, in
+	}
+	if st, body, in := resolve(typed); st != 200 || in.Table != sa.Table || in.Code != sa.Code || in.Invite != sa.Invite || in.Info.ID != sa.Table {
+		t.Fatalf("resolve %q: %d %s", typed, st, body)
+	}
+	if st, _, in := resolve(" " + sa.Code[:2] + " " + sa.Code[2:] + " "); st != 200 || in.Table != sa.Table {
+		t.Fatalf("resolve with spaces: %d", st)
+	}
+	unknown := "ABCDEF"
+	if unknown == sa.Code {
+		unknown = "ABCDEG"
+	}
+	for _, c := range []struct {
+		raw    string
+		status int
+		want   string
+	}{
+		{"ABC", 400, "6 characters"},
+		{"ABCDEFG", 400, "6 characters"},
+		{"K7M0PX", 400, "'0' is not in invite codes (2-9 and A-Z without I, L, O)"},
+		{"K7MOPX", 400, "'O' is not in"},
+		{"K7M?PX", 400, "'?' is not in"},
+		{sa.Table, 400, "6 characters"},
+		{unknown, 404, "no table has the invite code " + invite.Format(unknown)},
+	} {
+		if st, body, _ := resolve(c.raw); st != c.status || !strings.Contains(body, c.want) {
+			t.Errorf("resolve %q: %d %s, want %d with %q", c.raw, st, body, c.status, c.want)
+		}
+	}
+
+	// A restart keeps the code.
+	srv.Close()
+	f.close()
+	db, err := sqlite.Open(context.Background(), filepath.Join(f.dir, "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(context.Background(), Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.db, f.s = db, s
+	srv = startServer(t, f, generous)
+	ann.base = srv.URL
+	if st, body, in := resolve(typed); st != 200 || in.Table != sa.Table || in.Info.Code != sa.Code {
+		t.Fatalf("resolve after a restart: %d %s", st, body)
+	}
+
+	// Ben joins by the code; Ann resigns; the code has expired.
+	ben := &client{t: t, base: srv.URL}
+	_, _, in := resolve(typed)
+	var bs Seated
+	if st, body := ben.do("POST", "/api/v1/tables/"+in.Table+"/join", map[string]any{"name": "Ben"}, &bs); st != 200 {
+		t.Fatalf("join by code: %d %s", st, body)
+	}
+	ann.token = sa.Token
+	if st, body := ann.do("POST", "/api/v1/tables/"+sa.Table+"/moves", map[string]any{"move": "resign"}, nil); st != 200 {
+		t.Fatalf("resign: %d %s", st, body)
+	}
+	if st, body, _ := resolve(typed); st != 404 || !strings.Contains(body, "is over") {
+		t.Fatalf("resolve a finished table's code: %d %s", st, body)
+	}
+	var end Update
+	if st, _ := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &end); st != 200 || end.Table.Code != "" {
+		t.Fatalf("a finished table still shows its code %q", end.Table.Code)
+	}
+
+	// The rematch has a code of its own, the same for both players.
+	var ra, rb Seated
+	if st, body := ann.do("POST", "/api/v1/tables/"+sa.Table+"/rematch", nil, &ra); st != 200 && st != 201 || len(ra.Code) != invite.Len || ra.Code == sa.Code {
+		t.Fatalf("Ann's rematch: %d %s", st, body)
+	}
+	ben.token = bs.Token
+	if st, body := ben.do("POST", "/api/v1/tables/"+sa.Table+"/rematch", nil, &rb); st != 200 && st != 201 || rb.Code != ra.Code || rb.Table != ra.Table {
+		t.Fatalf("Ben's rematch: %d %s, want code %s", st, body, ra.Code)
+	}
+	// A program following the link reads the code too.
+	req, _ := http.NewRequest("GET", srv.URL+"/t/"+ra.Table, nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if !strings.Contains(string(text), "Invite code: "+invite.Format(ra.Code)) {
+		t.Errorf("the invite link's text lacks the code:\n%s", text)
+	}
+}
+
+// TestInviteCodeSolitaire: a table with a computer has a code, for those
+// who would watch; a one-seat table has nobody to invite, and no code.
+func TestInviteCodeSolitaire(t *testing.T) {
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	var sa Seated
+	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}}, &sa); st != 201 || sa.Code == "" {
+		t.Fatalf("a table with a computer: %d %s, want a code (others may watch)", st, body)
+	}
+	var solo Seated
+	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables", map[string]any{"game": "quizl", "seats": []string{"me"}}, &solo); st != 201 || solo.Code != "" {
+		t.Fatalf("solitaire: %d %s, want no code", st, body)
+	}
+}
+
+// takenStore says the first codes it is given are taken, as a store full
+// of tables would.
+type takenStore struct {
+	*sqlite.Store
+	taken int
+	tried []string
+}
+
+func (s *takenStore) Write(ctx context.Context, b store.Batch) error {
+	if b.Code != "" {
+		s.tried = append(s.tried, b.Code)
+		if len(s.tried) <= s.taken {
+			return fmt.Errorf("code %s: %w", b.Code, store.ErrCodeTaken)
+		}
+	}
+	return s.Store.Write(ctx, b)
+}
+
+// TestInviteCodeRetried: a code the store says is taken is replaced by a
+// fresh one, and the table is made; a store that refuses every code
+// leaves no table and says so.
+func TestInviteCodeRetried(t *testing.T) {
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ts := &takenStore{Store: db, taken: 2}
+	s, err := New(ctx, Config{Store: ts, Games: games.Registry(), BaseURL: "http://test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	req := CreateRequest{Game: "nymphabet", Seats: []string{"me", "open"}}
+	sa, err := s.Create(ctx, nil, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts.tried) != 3 || sa.Code != ts.tried[2] || ts.tried[0] == ts.tried[1] {
+		t.Fatalf("tried %v, the table has %q", ts.tried, sa.Code)
+	}
+	if id, err := db.TableByCode(ctx, sa.Code); err != nil || id != sa.Table {
+		t.Fatalf("the stored code leads to %q, %v", id, err)
+	}
+	ts.taken, ts.tried = 1000, nil
+	if _, err := s.Create(ctx, nil, req); StatusOf(err) != 503 || len(ts.tried) != maxCodeTries {
+		t.Fatalf("every code taken: %v after %d tries", err, len(ts.tried))
+	}
+}
