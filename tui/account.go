@@ -140,6 +140,7 @@ func (m *Model) addKey() tea.Cmd {
 
 // sendKey adds key, one authorized_keys line, to the account.
 func (m *Model) sendKey(key string) tea.Cmd {
+	m.err, m.note = "", "adding your SSH key…"
 	tok, c := m.cfg.Session, *m.c
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
@@ -155,7 +156,7 @@ func (m *Model) accountView() string {
 	help := "Your account's name and password; enter signs in (tab: the other field · esc: back)."
 	if a.signUp {
 		head = "Sign up"
-		help = "Choose a name and a password (at least 10 characters); the games you played as a guest here become the account's."
+		help = "Choose a name and a password (at least 8 characters); the games you played as a guest here become the account's."
 	}
 	cur := func(on bool) string {
 		if on {
