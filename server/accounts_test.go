@@ -363,8 +363,8 @@ func TestRatedGames(t *testing.T) {
 	if !v.Table.Rated || v.Table.Pool != "nymphabet-standard" {
 		t.Fatalf("the table does not say it is rated: %+v", v.Table)
 	}
-	// Other modes are other pools.
-	playNymphabet(t, ann, ben, map[string]any{"rated": true, "rules": map[string]any{"mode": "cyclic", "no_repeats": true}}, 0)
+	// Other modes are other pools; a clock leaves a table rated.
+	playNymphabet(t, ann, ben, map[string]any{"rated": true, "rules": map[string]any{"mode": "cyclic", "no_repeats": true, "clock": 60}}, 0)
 	ann.do("GET", "/api/v1/players/Ann", nil, &pa)
 	if pa.Ratings["nymphabet-cyclic"].Games != 1 || pa.Ratings["nymphabet-standard"].Games != 1 || pa.Ratings["nymphabet-cyclic"].Rating >= 1500 {
 		t.Fatalf("a cyclic game: %+v", pa.Ratings)

@@ -103,7 +103,9 @@ func checkRated(g game.Game, rules game.Rules, lexName string, seats []seatMeta,
 	mode := modeOption(g.Name())
 	var changed []string
 	for name := range game.NonDefault(g.Options(), rules) {
-		if name != mode && !ratedOption(g.Name(), name) {
+		// The clock is a table option outside the referee's rules: how
+		// long a turn may take does not change what a good move is.
+		if name != mode && name != game.ClockOption && !ratedOption(g.Name(), name) {
 			changed = append(changed, name)
 		}
 	}
