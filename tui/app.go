@@ -225,7 +225,7 @@ func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if s == "?" {
+	if s == "?" && !(m.scr == scrTable && m.t != nil && m.t.chat.open) {
 		m.help = true
 		return m, nil
 	}

@@ -36,6 +36,9 @@ type session struct {
 	setup                   setupState
 	play                    playState
 	saved                   string
+	chat                    chatState
+	arrived                 time.Time // when the latest update arrived (monotonic), for the clocks
+	ticking                 bool      // a clock tick is on its way
 }
 
 func (s *session) stop() {
@@ -106,7 +109,7 @@ func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.u.Table.Status == "finished" {
 			return m.afterEnd(), true
 		}
-		return tea.Batch(m.next(t), m.onUpdate()), true
+		return tea.Batch(m.next(t), m.onUpdate(), m.tick()), true
 	case streamErrMsg:
 		if msg.gen != t.gen {
 			return nil, true
@@ -154,6 +157,8 @@ func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return m.onHelper(msg), true
+	case chatSentMsg, mutedMsg, claimMsg, tickMsg:
+		return m.chatMsg(msg)
 	case savedMsg:
 		if msg.err != nil {
 			m.err = msg.err.Error()
@@ -172,6 +177,8 @@ func (m *Model) apply(u client.Update) {
 	t := m.t
 	first := t.upd == nil
 	t.upd = &u
+	t.arrived = time.Now()
+	t.chat.take(u.Chat, u.Muted)
 	if t.busy && u.Version > t.sentAt && t.sentAt > 0 {
 		// The move is in: the table moved on past it.
 		t.busy = false
@@ -247,11 +254,30 @@ func (t *session) turnLine() string {
 		return "game over"
 	}
 	if t.myTurn() {
-		return warm("▶ your turn")
+		line := warm("▶ your turn")
+		if c := t.clockText(t.seat); c != "" {
+			line += " " + c
+		}
+		if len(u.Table.ToMove) == 1 {
+			return line
+		}
 	}
 	var names []string
 	for _, s := range u.Table.ToMove {
-		names = append(names, t.name(s))
+		if s == t.seat {
+			continue
+		}
+		n := t.name(s)
+		if c := t.clockText(s); c != "" {
+			n += " " + c
+		}
+		if u.Table.Seats[s].AwaySince != nil {
+			n += " (away)"
+		}
+		names = append(names, n)
+	}
+	if t.myTurn() {
+		return warm("▶ your turn") + " " + t.clockText(t.seat) + " · also " + strings.Join(names, ", ")
 	}
 	if len(names) == 0 {
 		return "waiting"
@@ -320,6 +346,24 @@ func (m *Model) helper(kind, path string, body any) tea.Cmd {
 
 func (m *Model) tableKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	t := m.t
+	if t.chat.open {
+		return m, m.chatKey(s, k)
+	}
+	if t.upd != nil {
+		switch s {
+		case "ctrl+t":
+			t.chat.open, t.chat.err = true, ""
+			return m, nil
+		case "ctrl+o":
+			return m, m.toggleMute()
+		case "ctrl+g":
+			if t.awayToMove() == "" {
+				m.err = "nobody to move is away: there is no game to claim"
+				return m, nil
+			}
+			return m, m.claim()
+		}
+	}
 	if s == "esc" && !m.typing() {
 		t.stop()
 		m.t, m.scr, m.err, m.note = nil, scrHome, "", ""
@@ -386,7 +430,36 @@ func (m *Model) tableView() string {
 	default:
 		body = m.playView()
 	}
-	return m.header() + "\n" + body
+	return m.withChat(m.header() + "\n" + body)
+}
+
+// withChat adds the chat panel to a table screen in the lines left free
+// (at most 3 messages); the input line, while open, takes the place of
+// the keys' line when no line is free.
+func (m *Model) withChat(screen string) string {
+	t := m.t
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	if a := t.awayToMove(); a != "" && len(lines) > 1 {
+		lines[0] += " · " + warm(a+" is away: ctrl+g claims")
+	}
+	free := m.h - len(lines)
+	n := min(3, len(t.chat.lines))
+	extra := 0
+	if t.chat.open {
+		extra = 1
+		if t.chat.err != "" {
+			extra++
+		}
+	}
+	n = max(0, min(n, free-extra))
+	panel := m.chatPanel(n)
+	if len(panel) == 0 {
+		return strings.Join(lines, "\n")
+	}
+	if over := len(lines) + len(panel) - m.h; over > 0 {
+		lines = lines[:max(1, len(lines)-over)]
+	}
+	return strings.Join(append(lines, panel...), "\n")
 }
 
 // waitingView is the table before play: the invite, and the setup editor

@@ -99,6 +99,29 @@ type Seat struct {
 	Kind  string `json:"kind"`
 	Level string `json:"level,omitempty"`
 	Ready bool   `json:"ready"`
+	// Deadline and TimeLeft (seconds, as of the table clock's Now) are
+	// set for a seat to move at a table with a clock; AwaySince for a
+	// person to move, away, at a table without one.
+	Deadline  *time.Time `json:"deadline,omitempty"`
+	TimeLeft  *float64   `json:"time_left,omitempty"`
+	AwaySince *time.Time `json:"away_since,omitempty"`
+}
+
+// Clock is a table's clock: the seconds a turn may take and the server's
+// time when the update was made.
+type Clock struct {
+	Turn int       `json:"turn"`
+	Now  time.Time `json:"now"`
+}
+
+// ChatLine is one chat message as the server stores it.
+type ChatLine struct {
+	Seq     int       `json:"seq"`
+	Channel string    `json:"channel"`
+	Seat    int       `json:"seat"`
+	Name    string    `json:"name"`
+	Text    string    `json:"text"`
+	At      time.Time `json:"at"`
 }
 
 // Reveal is one seat's setup shown at the end, with what proves it.
@@ -130,6 +153,7 @@ type Table struct {
 	Result      *Result         `json:"result,omitempty"`
 	Reveal      []Reveal        `json:"reveal,omitempty"`
 	Rematch     string          `json:"rematch,omitempty"`
+	Clock       *Clock          `json:"clock,omitempty"`
 	Set         json.RawMessage `json:"set,omitempty"`
 	Solitaire   *struct {
 		Maker  string `json:"maker"`
@@ -146,6 +170,10 @@ type Update struct {
 	Setup   json.RawMessage `json:"setup,omitempty"`
 	View    json.RawMessage `json:"view"`
 	Moves   []Move          `json:"moves,omitempty"`
+	// Chat holds the chat messages not sent before (keep them by Seq),
+	// and Muted the channels the identity muted.
+	Chat  []ChatLine `json:"chat,omitempty"`
+	Muted []string   `json:"muted,omitempty"`
 }
 
 // Seated is the answer of create, join and rematch.
@@ -557,4 +585,32 @@ func (c *Client) AddKey(ctx context.Context, token, key string) (string, error) 
 	}
 	err := c.do(ctx, "POST", "/api/v1/keys", token, map[string]string{"key": key}, &k)
 	return k.Fingerprint, err
+}
+
+// Chat writes text in a table's chat channel ("players" or "spectators")
+// and answers the message as stored.
+func (c *Client) Chat(ctx context.Context, token, id, channel, text string) (ChatLine, error) {
+	var l ChatLine
+	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/chat", token,
+		map[string]string{"channel": channel, "text": text}, &l)
+	return l, err
+}
+
+// Mute mutes (or unmutes) a table's chat channel for the identity and
+// answers the channels now muted.
+func (c *Client) Mute(ctx context.Context, token, id, channel string, muted bool) ([]string, error) {
+	var out struct {
+		Muted []string `json:"muted"`
+	}
+	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/chat/mute", token,
+		map[string]any{"channel": channel, "muted": muted}, &out)
+	return out.Muted, err
+}
+
+// Claim claims the game against the players to move who have been away
+// too long; the server decides, and says why not.
+func (c *Client) Claim(ctx context.Context, token, id string) (Answer, error) {
+	var a Answer
+	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/claim", token, struct{}{}, &a)
+	return a, err
 }
