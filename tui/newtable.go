@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -55,10 +56,21 @@ func opponents(g *client.Game) []opponent {
 	return os
 }
 
+// clockOption is the table option every game takes: the seconds a turn
+// may take, among a few presets, or none.
+var clockPresets = []string{"none", "10", "30", "60", "120", "300", "600", "3600", "86400"}
+
+// options are the game's rule options and the table's clock.
+func options(g *client.Game) []client.Option {
+	os := slices.Clone(g.Options)
+	return append(os, client.Option{Name: "clock", Kind: "choice", Default: "none", Choices: clockPresets,
+		Help: "the seconds each player has for a turn; when they run out the server resigns for the player (a Word Fight word left to place: cannot)"})
+}
+
 func (m *Model) openNew(game string) {
 	g := m.gameByName(game)
 	m.nt = newTable{game: game, values: map[string]any{}}
-	for _, o := range g.Options {
+	for _, o := range options(g) {
 		m.nt.values[o.Name] = o.Default
 	}
 	m.scr, m.err, m.note = scrNew, "", ""
@@ -67,7 +79,8 @@ func (m *Model) openNew(game string) {
 func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	g := m.gameByName(m.nt.game)
 	opps := opponents(g)
-	fields := 1 + len(g.Options)
+	opts := options(g)
+	fields := 1 + len(opts)
 	if m.cfg.Session != "" {
 		fields++ // rated
 	}
@@ -98,6 +111,13 @@ func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		for k, v := range m.nt.values {
 			rules[k] = v
 		}
+		if c, ok := rules["clock"].(string); ok {
+			if n, err := strconv.Atoi(c); err == nil {
+				rules["clock"] = n
+			} else {
+				delete(rules, "clock") // none, the default
+			}
+		}
 		game, tok := m.nt.game, m.idToken
 		c := *m.c // a copy: the name may change while the request is out
 		return m, func() tea.Msg {
@@ -120,13 +140,13 @@ func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if m.nt.at > len(g.Options) {
+	if m.nt.at > len(opts) {
 		if step != 0 {
 			m.nt.rated = !m.nt.rated
 		}
 		return m, nil
 	}
-	o := g.Options[m.nt.at-1]
+	o := opts[m.nt.at-1]
 	v := m.nt.values[o.Name]
 	switch o.Kind {
 	case "bool":
@@ -185,6 +205,7 @@ func toInt(v any) int {
 
 func (m *Model) newView() string {
 	g := m.gameByName(m.nt.game)
+	opts := options(g)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  ·  new table\n\n", title(g.Title))
 	mark := func(i int) string {
@@ -195,7 +216,7 @@ func (m *Model) newView() string {
 	}
 	opps := opponents(g)
 	fmt.Fprintf(&b, "%s %-27s ‹ %s ›\n", mark(0), "Play against", opps[m.nt.opp].label)
-	for i, o := range g.Options {
+	for i, o := range opts {
 		v := m.nt.values[o.Name]
 		val := fmt.Sprint(v)
 		if o.Kind == "int" {
@@ -220,14 +241,14 @@ func (m *Model) newView() string {
 		if m.nt.rated {
 			r = "yes"
 		}
-		fmt.Fprintf(&b, "%s %-27s ‹ %s ›  %s\n", mark(len(g.Options)+1), "rated", r, faint("yes/no"))
+		fmt.Fprintf(&b, "%s %-27s ‹ %s ›  %s\n", mark(len(opts)+1), "rated", r, faint("yes/no"))
 	}
 	help := "choose whom to play"
 	switch {
-	case m.nt.at > len(g.Options):
+	case m.nt.at > len(opts):
 		help = "a rated game changes both players' ratings; both must be signed in, and neither a computer"
 	case m.nt.at > 0:
-		help = g.Options[m.nt.at-1].Help
+		help = opts[m.nt.at-1].Help
 	}
 	b.WriteString("\n" + wrap(help, m.w-2) + "\n\n")
 	if m.nt.creating {

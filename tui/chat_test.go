@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"context"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestChatBetweenTwoPlayers: Ann (the terminal) and Ben (the API) write
+// to each other in the players' chat; a line over 200 characters is
+// refused in place and stays to be mended; mute hides Ben's lines.
+func TestChatBetweenTwoPlayers(t *testing.T) {
+	ts := newTestServer(t)
+	tm, ben := twoPlayerQuizl(t, ts)
+	ctx := context.Background()
+
+	tm.key("ctrl+t")
+	tm.typeText("good luck?") // "?" is typed, not the help
+	s := tm.waitFor("the chat line", has("say (players): good luck?"))
+	checkFits(t, s, 80, 24)
+	tm.key("enter")
+	tm.waitFor("Ann's line in her panel", has("Ann: good luck?"))
+	u, err := ben.c.Get(ctx, ben.token, ben.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Chat) != 1 || u.Chat[0].Text != "good luck?" || u.Chat[0].Name != "Ann" {
+		t.Fatalf("Ben sees the chat %+v, want Ann's line", u.Chat)
+	}
+
+	if _, err := ben.c.Chat(ctx, ben.token, ben.id, "players", "thanks, you too"); err != nil {
+		t.Fatal(err)
+	}
+	s = tm.waitFor("Ben's line on Ann's screen", has("Ben: thanks, you too", "Ann: good luck?"))
+	checkFits(t, s, 80, 24)
+	if n := strings.Count(s, "Ann: good luck?"); n != 1 {
+		t.Errorf("Ann's line shows %d times, want once (kept by seq):\n%s", n, s)
+	}
+
+	tm.key("ctrl+t")
+	long := strings.Repeat("a", 201)
+	tm.typeText(long)
+	tm.key("enter")
+	s = tm.waitFor("the refusal in place", func(s string) bool { return strings.Contains(s, "! ") && tm.m.t.chat.err != "" })
+	checkFits(t, s, 80, 24)
+	if tm.m.t.chat.line != long || !tm.m.t.chat.open {
+		t.Errorf("the refused line was not kept to mend: %d characters, open %v", len(tm.m.t.chat.line), tm.m.t.chat.open)
+	}
+	if !strings.Contains(tm.m.t.chat.err, "200") {
+		t.Errorf("the refusal %q does not say the limit", tm.m.t.chat.err)
+	}
+	u, _ = ben.c.Get(ctx, ben.token, ben.id)
+	for _, l := range u.Chat {
+		if strings.HasPrefix(l.Text, "aaa") {
+			t.Errorf("the refused line reached Ben: %q", l.Text)
+		}
+	}
+	tm.key("esc")
+	tm.waitFor("the chat line closed", func(s string) bool { return !strings.Contains(s, "say (players)") })
+
+	tm.key("ctrl+o")
+	tm.waitFor("the mute said", has("chat is muted"))
+}
+
+// TestClockCountsDownAndTimesOut: a Quizl table with a 10 s clock shows
+// Ann's time left in the turn line, counting down, and when it runs out
+// the timeout is said in words.
+func TestClockCountsDownAndTimesOut(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 0) // the computer, easy
+	tm.key("up")        // the last field: the clock
+	tm.key("right")     // 10 seconds
+	s := tm.waitFor("the clock field", has("clock", "‹ 10 ›"))
+	checkFits(t, s, 80, 24)
+	tm.key("enter")
+	tm.waitFor("the grid editor", has("Make your grid"))
+	tm.key("ctrl+r")
+	tm.waitFor("a random grid, checked", has("✓ the referee accepts"))
+	tm.key("enter")
+	re := regexp.MustCompile(`⏱0:(\d\d)`)
+	s = tm.waitFor("Ann's time left", func(s string) bool { return re.MatchString(s) })
+	checkFits(t, s, 80, 24)
+	first, _ := strconv.Atoi(re.FindStringSubmatch(s)[1])
+	if first > 10 || first < 5 {
+		t.Errorf("time left %d s at the start of a 10 s turn:\n%s", first, s)
+	}
+	s = tm.waitFor("the clock counting down", func(s string) bool {
+		m := re.FindStringSubmatch(s)
+		n := -1
+		if m != nil {
+			n, _ = strconv.Atoi(m[1])
+		}
+		return m != nil && n < first
+	})
+	checkFits(t, s, 80, 24)
+	s = tm.waitFor("the low-time mark", has("!"))
+	s = tm.waitFor("the timeout in words", has("game over"))
+	checkFits(t, s, 80, 24)
+	if !strings.Contains(strings.ToLower(s), "time") {
+		t.Errorf("the end does not say the time ran out:\n%s", s)
+	}
+}
