@@ -16,8 +16,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Salvo", "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline: ships moved as in the fleet editor, enter sends"},
 		{"Word Fight", "type a word, enter declares it · arrows move · space/tab across/down · enter place · c cannot"},
 		{"Nymphabet", "type a word · enter play it"},
-		{"At a table", "ctrl+t write in the chat (players' while seated, spectators' otherwise), enter sends, esc closes · ctrl+o mute/unmute that chat · ctrl+g claim the game when a player to move is away · ⏱ time left, ! when low"},
-		{"Any game", ":resign enter resigns · :MOVE enter sends a move in the game's notation"},
+		{"Any game", ":resign enter resigns · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends · ctrl+o mute · ctrl+g claim"},
 		{"Game over", "s save the record · r rematch · b next Word Fight grid"},
 	}
 }
