@@ -99,6 +99,9 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 	s = tm.waitFor("the low-time mark", has("!"))
 	s = tm.waitFor("the timeout in words", has("game over"))
 	checkFits(t, s, 80, 24)
+	if !strings.Contains(s, "⏱ Ann ran out of time (10s a turn)") {
+		t.Errorf("the end screen does not say Ann ran out of time:\n%s", s)
+	}
 	said := false
 	for _, l := range tm.m.t.log {
 		said = said || strings.Contains(l, "Ann ran out of time (10s a turn)")

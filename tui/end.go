@@ -137,6 +137,9 @@ func (m *Model) endView() string {
 		line += ": " + r
 	}
 	b.WriteString(line + "\n")
+	for _, f := range t.forced {
+		b.WriteString(bad("⏱ "+f) + "\n")
+	}
 	if res != nil {
 		var ws []string
 		for _, w := range res.Winners {

@@ -39,6 +39,7 @@ type session struct {
 	chat                    chatState
 	arrived                 time.Time // when the latest update arrived (monotonic), for the clocks
 	ticking                 bool      // a clock tick is on its way
+	forced                  []string  // the timeout and claim events, in words, for the end screen
 }
 
 func (s *session) stop() {
@@ -192,6 +193,9 @@ func (m *Model) apply(u client.Update) {
 		}
 		for _, e := range mv.Events {
 			t.log = append(t.log, e.Text)
+			if e.Kind == "timeout" || e.Kind == "claim" {
+				t.forced = append(t.forced, e.Text)
+			}
 			if e.Kind == "end" {
 				var d endData
 				if json.Unmarshal(e.Data, &d) == nil {
