@@ -110,3 +110,25 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 		t.Errorf("the log does not say Ann ran out of time: %q", tm.m.t.log)
 	}
 }
+
+// TestClaimRefusedInPlace: Ben (the API player, no stream open) is to
+// move and shown away; ctrl+g asks the server to claim, and its refusal
+// (too early) shows in place, the game going on.
+func TestClaimRefusedInPlace(t *testing.T) {
+	ts := newTestServer(t)
+	tm, _ := twoPlayerQuizl(t, ts)
+	tm.key("ctrl+g")
+	if s := tm.screen(); !strings.Contains(s, "nobody to move is away") {
+		t.Errorf("a claim on Ann's own turn is not refused in place:\n%s", s)
+	}
+	tm.typeText("50")
+	tm.key("enter")
+	s := tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims"))
+	checkFits(t, s, 80, 24)
+	tm.key("ctrl+g")
+	s = tm.waitFor("the server's refusal", has("! you cannot claim the game yet"))
+	checkFits(t, s, 80, 24)
+	if st := tm.m.t.upd.Table.Status; st != "playing" {
+		t.Errorf("the table is %s after a refused claim", st)
+	}
+}

@@ -443,8 +443,14 @@ func (m *Model) tableView() string {
 func (m *Model) withChat(screen string) string {
 	t := m.t
 	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
-	if a := t.awayToMove(); a != "" && len(lines) > 1 {
-		lines[0] += " · " + warm(a+" is away: ctrl+g claims")
+	if a := t.awayToMove(); a != "" {
+		away := warm(a + " is away: ctrl+g claims the game (the server decides)")
+		if len(lines) >= m.h {
+			lines[m.h-1] = away // in place of the keys' line, on a full screen
+			lines = lines[:m.h]
+		} else {
+			lines = append(lines, away)
+		}
 	}
 	free := m.h - len(lines)
 	n := min(3, len(t.chat.lines))
