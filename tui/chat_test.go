@@ -1,7 +1,11 @@
 package tui
 
 import (
+	"sync"
+	"time"
+
 	"context"
+	"parlour/server"
 	"regexp"
 	"strconv"
 	"strings"
@@ -130,5 +134,86 @@ func TestClaimRefusedInPlace(t *testing.T) {
 	checkFits(t, s, 80, 24)
 	if st := tm.m.t.upd.Table.Status; st != "playing" {
 		t.Errorf("the table is %s after a refused claim", st)
+	}
+}
+
+// handClock is a server.Clock whose time moves only when the test says;
+// its timers fire on Advance, in the caller's goroutine.
+type handClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*handTimer
+}
+
+type handTimer struct {
+	c    *handClock
+	at   time.Time
+	f    func()
+	done bool
+}
+
+func (c *handClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *handClock) AfterFunc(d time.Duration, f func()) server.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &handTimer{c: c, at: c.now.Add(d), f: f}
+	if d <= 0 {
+		t.done = true
+		go f()
+		return t
+	}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (t *handTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := !t.done
+	t.done = true
+	return was
+}
+
+// Advance moves the clock on by d and runs the calls due by then.
+func (c *handClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []*handTimer
+	for _, t := range c.timers {
+		if !t.done && !t.at.After(c.now) {
+			t.done = true
+			due = append(due, t)
+		}
+	}
+	c.mu.Unlock()
+	for _, t := range due {
+		t.f()
+	}
+}
+
+// TestClaimAfterTheWalkAway: with the server's clock moved on past the
+// walk-away time, Ann's ctrl+g claims the game against the away Ben, and
+// the claim is said in words in the log.
+func TestClaimAfterTheWalkAway(t *testing.T) {
+	clk := &handClock{now: time.Now()}
+	ts := newTestServerWith(t, func(c *server.Config) { c.Clock = clk })
+	tm, _ := twoPlayerQuizl(t, ts)
+	clk.Advance(time.Second) // Ben's last request is a second old: away
+	tm.typeText("50")
+	tm.key("enter")
+	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims"))
+	clk.Advance(server.DefaultWalkAway + time.Minute)
+	tm.key("ctrl+g")
+	s := tm.waitFor("the claim in words", has("Ben was away for 6m1s while it was their", "Ben resigned", "the game is claimed"))
+	checkFits(t, s, 80, 24)
+	// In Quizl the others play on after a resignation; the end screen,
+	// when it comes, says the claim under Game over.
+	if len(tm.m.t.forced) != 1 || !strings.HasPrefix(tm.m.t.forced[0], "Ben was away") {
+		t.Errorf("the claim is not kept for the end screen: %q", tm.m.t.forced)
 	}
 }

@@ -31,11 +31,22 @@ type testServer struct {
 
 func newTestServer(t testing.TB) *testServer {
 	t.Helper()
+	return newTestServerWith(t, nil)
+}
+
+// newTestServerWith is newTestServer with the server's Config changed by
+// set (a Clock the test moves by hand).
+func newTestServerWith(t testing.TB, set func(*server.Config)) *testServer {
+	t.Helper()
 	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL", CommitInterval: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BotTimeout: 20 * time.Second})
+	cfg := server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BotTimeout: 20 * time.Second}
+	if set != nil {
+		set(&cfg)
+	}
+	svc, err := server.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
