@@ -281,7 +281,11 @@ func (t *session) turnLine() string {
 		names = append(names, n)
 	}
 	if t.myTurn() {
-		return warm("▶ your turn") + " " + t.clockText(t.seat) + " · also " + strings.Join(names, ", ")
+		line := warm("▶ your turn")
+		if c := t.clockText(t.seat); c != "" {
+			line += " " + c
+		}
+		return line + " · also " + strings.Join(names, ", ")
 	}
 	if len(names) == 0 {
 		return "waiting"
