@@ -100,7 +100,9 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 		return m != nil && n < first
 	})
 	checkFits(t, s, 80, 24)
-	s = tm.waitFor("the low-time mark", has("!"))
+	low := regexp.MustCompile(`⏱0:0[0-2]!`)
+	s = tm.waitFor("the low-time mark", func(s string) bool { return low.MatchString(s) })
+	checkFits(t, s, 80, 24)
 	s = tm.waitFor("the timeout in words", has("game over"))
 	checkFits(t, s, 80, 24)
 	if !strings.Contains(s, "⏱ Ann ran out of time (10s a turn)") {
