@@ -57,6 +57,7 @@ func (t *session) channel() string {
 // chatSentMsg is the answer to a chat message.
 type chatSentMsg struct {
 	gen  int
+	text string // as typed, to tell whether the line on screen is still it
 	line client.ChatLine
 	err  error
 }
@@ -96,7 +97,7 @@ func (m *Model) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
 			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
 			defer cancel()
 			l, err := m.c.Chat(ctx, tok, id, ch, text)
-			return chatSentMsg{gen, l, err}
+			return chatSentMsg{gen, text, l, err}
 		}
 	}
 	// Longer lines than the server takes are typed, and refused in place
@@ -150,7 +151,11 @@ func (m *Model) chatMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		t.chat.take([]client.ChatLine{msg.line}, nil)
-		t.chat.line, t.chat.err, t.chat.open = "", "", false
+		// The stream may have shown the line already, and the player
+		// opened a new one: only the line sent is cleared.
+		if strings.TrimSpace(t.chat.line) == msg.text {
+			t.chat.line, t.chat.err, t.chat.open = "", "", false
+		}
 		return nil, true
 	case mutedMsg:
 		if msg.gen != t.gen {

@@ -25,7 +25,9 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 	s := tm.waitFor("the chat line", has("say (players): good luck?"))
 	checkFits(t, s, 80, 24)
 	tm.key("enter")
-	tm.waitFor("Ann's line in her panel", has("Ann: good luck?"))
+	tm.waitFor("Ann's line in her panel, the chat line closed", func(s string) bool {
+		return strings.Contains(s, "Ann: good luck?") && !strings.Contains(s, "say (players)")
+	})
 	u, err := ben.c.Get(ctx, ben.token, ben.id)
 	if err != nil {
 		t.Fatal(err)
