@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -46,6 +47,55 @@ func (m *Matchup) Add(value float64, winner string) {
 	if winner != "" {
 		m.Wins[winner]++
 	}
+}
+
+// Merge adds o's games, wins and move times to m, so that one seed's
+// matchup can be pooled with another's.
+func (m *Matchup) Merge(o *Matchup) {
+	m.Games += o.Games
+	m.Values = append(m.Values, o.Values...)
+	for w, c := range o.Wins {
+		m.Wins[w] += c
+	}
+	m.MoveTimes = append(m.MoveTimes, o.MoveTimes...)
+}
+
+// Pool merges each of ms into the matchup of pooled at its index, making
+// pooled's matchups from ms's names the first time, and returns pooled:
+// the bench's tests use it to pool the same matchups over many seeds.
+func Pool(pooled, ms []*Matchup) []*Matchup {
+	if pooled == nil {
+		for _, m := range ms {
+			pooled = append(pooled, NewMatchup(m.Name, m.Measure))
+		}
+	}
+	for i, m := range ms {
+		pooled[i].Merge(m)
+	}
+	return pooled
+}
+
+// ParseList reads a list of numbers and ranges, "1-3,101" as 1, 2, 3,
+// 101: the seeds (or matchups) a long bench run should play.
+func ParseList(s string) ([]uint64, error) {
+	var out []uint64
+	for part := range strings.SplitSeq(s, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, err := strconv.ParseUint(lo, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", part, err)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(hi, 10, 64); err != nil || b < a {
+				return nil, fmt.Errorf("%q is not a range", part)
+			}
+		}
+		for x := a; x <= b; x++ {
+			out = append(out, x)
+		}
+	}
+	return out, nil
 }
 
 // Time records the time one move took.

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -71,5 +72,45 @@ func TestPrintAndJSON(t *testing.T) {
 	}
 	if got.Game != "wordfight" || len(got.Matchups) != 1 || got.Matchups[0].Mean != 3 {
 		t.Fatalf("JSON %+v", got)
+	}
+}
+
+func TestParseList(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"1-3,7", "[1 2 3 7]", true},
+		{"5", "[5]", true},
+		{" 101-102 , 9", "[101 102 9]", true},
+		{"3-1", "", false},
+		{"1-x", "", false},
+		{"x", "", false},
+		{"", "", false},
+	} {
+		got, err := ParseList(c.in)
+		if (err == nil) != c.ok || (c.ok && fmt.Sprint(got) != c.want) {
+			t.Errorf("ParseList(%q) = %v, %v", c.in, got, err)
+		}
+	}
+}
+
+func TestPool(t *testing.T) {
+	one := NewMatchup("a vs b", "calls")
+	one.Add(3, "a")
+	one.Time(time.Millisecond)
+	two := NewMatchup("a vs b", "calls")
+	two.Add(5, "b")
+	two.Add(7, "a")
+	pooled := Pool(nil, []*Matchup{one})
+	pooled = Pool(pooled, []*Matchup{two})
+	p := pooled[0]
+	if len(pooled) != 1 || p.Name != "a vs b" || p.Measure != "calls" || p.Games != 3 ||
+		fmt.Sprint(p.Values) != "[3 5 7]" || p.Wins["a"] != 2 || p.Wins["b"] != 1 || len(p.MoveTimes) != 1 {
+		t.Fatalf("pooled: %+v", p)
+	}
+	if one.Games != 1 || len(one.Values) != 1 {
+		t.Fatalf("pooling changed the first seed's matchup: %+v", one)
 	}
 }

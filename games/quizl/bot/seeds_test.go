@@ -4,11 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"parlour/bench"
 	"parlour/game"
 	"parlour/games/quizl"
 	"parlour/lexicon"
@@ -31,7 +31,7 @@ func TestSeeds(t *testing.T) {
 	if *seedsFlag == "" {
 		t.Skip("no -quizl.seeds")
 	}
-	seeds, err := parseSeeds(*seedsFlag)
+	seeds, err := bench.ParseList(*seedsFlag)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,26 +145,4 @@ func gamesOr(n int) int {
 		return *benchGames
 	}
 	return n
-}
-
-// parseSeeds reads "1-12,201-212".
-func parseSeeds(s string) ([]uint64, error) {
-	var out []uint64
-	for part := range strings.SplitSeq(s, ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
-		a, err := strconv.ParseUint(lo, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("seeds %q: %w", s, err)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.ParseUint(hi, 10, 64); err != nil || b < a {
-				return nil, fmt.Errorf("seeds %q: %q is not a range", s, part)
-			}
-		}
-		for x := a; x <= b; x++ {
-			out = append(out, x)
-		}
-	}
-	return out, nil
 }

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"parlour/bench"
@@ -18,28 +16,6 @@ var (
 	seedGames = flag.Int("wordfight.games", 100, "TestSeeds: games per matchup and seed")
 )
 
-// parseList reads "1-3,7" as 1, 2, 3, 7.
-func parseList(s string) ([]uint64, error) {
-	var out []uint64
-	for _, part := range strings.Split(s, ",") {
-		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
-		a, err := strconv.ParseUint(lo, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q: %w", part, err)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.ParseUint(hi, 10, 64); err != nil || b < a {
-				return nil, fmt.Errorf("%q is not a range", part)
-			}
-		}
-		for x := a; x <= b; x++ {
-			out = append(out, x)
-		}
-	}
-	return out, nil
-}
-
 // TestSeeds plays the bench's matchups on many seeds, each seed exactly as
 // `parlour bench wordfight --seed S` plays it, and prints each seed's
 // table and the matchups pooled over all the seeds: the figures
@@ -49,11 +25,11 @@ func TestSeeds(t *testing.T) {
 	if *seedsFlag == "" {
 		t.Skip("no -wordfight.seeds")
 	}
-	seeds, err := parseList(*seedsFlag)
+	seeds, err := bench.ParseList(*seedsFlag)
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx, err := parseList(*onlyFlag)
+	idx, err := bench.ParseList(*onlyFlag)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,39 +49,7 @@ func TestSeeds(t *testing.T) {
 		}
 		bench.Print(os.Stdout, fmt.Sprintf("seed %d, %d games per matchup", s, *seedGames), ms)
 		fmt.Println()
-		if pooled == nil {
-			for _, m := range ms {
-				pooled = append(pooled, bench.NewMatchup(m.Name, m.Measure))
-			}
-		}
-		for i, m := range ms {
-			for _, v := range m.Values {
-				pooled[i].Add(v, "")
-			}
-			for w, c := range m.Wins {
-				pooled[i].Wins[w] += c
-			}
-			pooled[i].MoveTimes = append(pooled[i].MoveTimes, m.MoveTimes...)
-		}
+		pooled = bench.Pool(pooled, ms)
 	}
 	bench.Print(os.Stdout, fmt.Sprintf("seeds %s pooled, %d games per matchup and seed", *seedsFlag, *seedGames), pooled)
-}
-
-func TestParseList(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want string
-		ok   bool
-	}{
-		{"1-3,7", "[1 2 3 7]", true},
-		{"5", "[5]", true},
-		{"3-1", "", false},
-		{"x", "", false},
-		{"", "", false},
-	} {
-		got, err := parseList(c.in)
-		if (err == nil) != c.ok || (c.ok && fmt.Sprint(got) != c.want) {
-			t.Errorf("parseList(%q) = %v, %v", c.in, got, err)
-		}
-	}
 }
