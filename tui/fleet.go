@@ -28,6 +28,33 @@ func (s ship) String() string {
 	return fmt.Sprintf("%c%d-%c%d", 'A'+s.col, s.row+1, 'A'+ec, er+1)
 }
 
+// move moves the ship by one square for an arrow key or turns it for
+// space, keeping it on the ocean (whether it may lie there is the
+// referee's to say), and reports whether key was one of those.
+func (s *ship) move(key string) bool {
+	switch key {
+	case "up":
+		s.row--
+	case "down":
+		s.row++
+	case "left":
+		s.col--
+	case "right":
+		s.col++
+	case "space":
+		s.down = !s.down
+	default:
+		return false
+	}
+	w, h := s.n, 1
+	if s.down {
+		w, h = 1, s.n
+	}
+	s.col = max(0, min(s.col, 10-w))
+	s.row = max(0, min(s.row, 10-h))
+	return true
+}
+
 // covers says whether the ship lies on a square.
 func (s ship) covers(col, row int) bool {
 	for i := 0; i < s.n; i++ {
@@ -100,29 +127,12 @@ func (m *Model) fleetKey(s string) tea.Cmd {
 	case "shift+tab":
 		st.sel = (st.sel + len(st.fleet) - 1) % len(st.fleet)
 		return nil
-	case "up":
-		sh.row--
-	case "down":
-		sh.row++
-	case "left":
-		sh.col--
-	case "right":
-		sh.col++
-	case "space":
-		sh.down = !sh.down
 	case "r":
 		return m.helper("random", "/random-setup", m.setupBody())
-	default:
+	}
+	if !sh.move(s) {
 		return nil
 	}
-	// Keep the ship on the ocean; whether it may lie there is the
-	// referee's to say.
-	w, h := sh.n, 1
-	if sh.down {
-		w, h = 1, sh.n
-	}
-	sh.col = max(0, min(sh.col, 10-w))
-	sh.row = max(0, min(sh.row, 10-h))
 	return m.check()
 }
 

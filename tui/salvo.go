@@ -253,16 +253,6 @@ func (m *Model) outlineKey(s string) tea.Cmd {
 	case "shift+tab":
 		p.osel = (p.osel + len(p.outline) - 1) % len(p.outline)
 		return nil
-	case "up":
-		sh.row--
-	case "down":
-		sh.row++
-	case "left":
-		sh.col--
-	case "right":
-		sh.col++
-	case "space":
-		sh.down = !sh.down
 	case "enter":
 		var ships []string
 		for _, o := range p.outline {
@@ -271,12 +261,7 @@ func (m *Model) outlineKey(s string) tea.Cmd {
 		p.outlining = false
 		return m.send("outline " + strings.Join(ships, " "))
 	}
-	w, h := sh.n, 1
-	if sh.down {
-		w, h = 1, sh.n
-	}
-	sh.col = max(0, min(sh.col, 10-w))
-	sh.row = max(0, min(sh.row, 10-h))
+	sh.move(s)
 	return nil
 }
 
