@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
 
@@ -214,4 +216,41 @@ func TestChallengeStreamReconnects(t *testing.T) {
 	if !strings.HasPrefix(eval[string](ben, `location.pathname`), "/players/Ben") {
 		t.Errorf("Ben's page moved to %s", eval[string](ben, `location.pathname`))
 	}
+}
+
+// TestChallengeStreamAfterAFailedLoad: the script that holds the player
+// stream is loaded at sign-up; when that load fails (the network or the
+// server blinking just then), the page tries again by itself and the
+// stream opens, rather than staying shut until a reload.
+func TestChallengeStreamAfterAFailedLoad(t *testing.T) {
+	s := newTestServer(t)
+	b := newBrowser(t)
+	ben := newPlayer(t, b, "Ben", s.base)
+	block := func(on bool) {
+		t.Helper()
+		if _, err := chromedp.Call(ben.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{
+			URLPatterns: []*network.BlockPattern{{URLPattern: s.base + "/static/js/challenge.js", Block: on}},
+		}); err != nil {
+			t.Fatalf("blocking challenge.js (%v): %v", on, err)
+		}
+	}
+	ben.open("/account")
+	ben.wait("the sign-up form", `!!document.querySelector("#signup-name")`)
+	eval[bool](ben, `(() => {
+		const real = window.fetch;
+		window.__streams = 0;
+		window.fetch = (u, o) => { if (String(u).endsWith("/api/v1/stream")) window.__streams++; return real(u, o); };
+		return true;
+	})()`)
+	block(true)
+	ben.typeIn("#signup-name", "Ben")
+	ben.typeIn("#signup-password", "another fine phrase")
+	ben.click("#signup button[type=submit]")
+	ben.wait("the new profile", `(document.querySelector("#profile-name")||{}).textContent === "Ben"`)
+	time.Sleep(1500 * time.Millisecond)
+	if n := eval[int](ben, `window.__streams`); n != 0 {
+		t.Fatalf("the stream opened %d times with its script blocked", n)
+	}
+	block(false)
+	ben.wait("the stream opened after the failed load", `window.__streams >= 1`)
 }
