@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"parlour/analysis"
 	"parlour/game"
 	"parlour/lexicon"
+	"parlour/store"
 )
 
 // analysisCacheSize bounds the analyses kept in memory: a finished game's
@@ -29,8 +31,10 @@ const analysisWorkers = 2
 // analyses serves GET /api/v1/tables/{id}/analysis: the engines' analysis
 // of a finished game (docs/analysis.md), 404 for no such table and 409
 // while the game goes on, so that it can never help a game in progress.
-// Each analysis is computed once, by whichever request comes first, and
-// kept, encoded, in a bounded in-memory cache keyed by table id.
+// Each analysis is computed once, by whichever request comes first, filed
+// in the store beside the record when the store keeps analyses (so that a
+// restart or another node does not compute it again), and kept, encoded,
+// in a bounded in-memory cache keyed by table id.
 type analyses struct {
 	h       *Handler
 	workers chan struct{}
@@ -98,6 +102,19 @@ func (a *analyses) get(ctx context.Context, p *Principal, id string) ([]byte, er
 	if err != nil {
 		return nil, err
 	}
+	if as, ok := a.h.s.st.(store.Analyses); ok {
+		body, err := as.Analysis(ctx, id, analysis.Version)
+		if err == nil {
+			a.mu.Lock()
+			// Never waited on: only pending entries are.
+			a.file(id, &analysisEntry{body: body, daily: daily})
+			a.mu.Unlock()
+			return body, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			a.h.s.log.Warn("reading a stored analysis; computing it again", "table", id, "err", err)
+		}
+	}
 	a.mu.Lock()
 	e, ok := a.pending[id]
 	if !ok {
@@ -142,6 +159,7 @@ func (a *analyses) compute(id string, e *analysisEntry, rec *game.Record, lex *l
 	a.workers <- struct{}{}
 	res, err := analysis.Of(ctx, a.h.s.games, rec, lex)
 	<-a.workers
+	a.h.s.metrics.analysesComputed.Inc()
 	if err == nil {
 		var buf bytes.Buffer
 		enc := json.NewEncoder(&buf)
@@ -153,18 +171,31 @@ func (a *analyses) compute(id string, e *analysisEntry, rec *game.Record, lex *l
 	if err != nil {
 		e.err = fmt.Errorf("analysing table %s: %w", id, err)
 	}
+	if as, ok := a.h.s.st.(store.Analyses); ok && e.err == nil {
+		// Filed with the record, so that a restart or another node
+		// serves it without computing it again; a failure to file it
+		// costs only that.
+		if err := as.PutAnalysis(ctx, id, analysis.Version, e.body); err != nil {
+			a.h.s.log.Warn("storing an analysis", "table", id, "err", err)
+		}
+	}
 	a.mu.Lock()
 	delete(a.pending, id)
 	if e.err == nil {
-		a.tick++
-		e.used = a.tick
-		a.done[id] = e
-		if len(a.done) > analysisCacheSize {
-			a.evict()
-		}
+		a.file(id, e)
 	}
 	a.mu.Unlock()
 	close(e.ready)
+}
+
+// file keeps e, a finished analysis, in the cache. a.mu must be held.
+func (a *analyses) file(id string, e *analysisEntry) {
+	a.tick++
+	e.used = a.tick
+	a.done[id] = e
+	if len(a.done) > analysisCacheSize {
+		a.evict()
+	}
 }
 
 // evict forgets the least recently used analysis. a.mu must be held.

@@ -6,11 +6,16 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"parlour/games"
 	"parlour/server"
+	"parlour/store/sqlite"
 )
 
 // TestAnalysisEndpoint checks GET /api/v1/tables/{id}/analysis: 404 for
@@ -72,6 +77,9 @@ func TestAnalysisEndpoint(t *testing.T) {
 	for range 4 {
 		together = append(together, <-bodies)
 	}
+	if n := computed(t, e.srv.URL); n != 1 {
+		t.Errorf("four requests at once computed the analysis %v times, want once", n)
+	}
 	code, first, took := get(a.Table)
 	if code != http.StatusOK {
 		t.Fatalf("finished: %d %s", code, first)
@@ -114,4 +122,93 @@ func TestAnalysisEndpoint(t *testing.T) {
 		t.Errorf("second request took %v, want under 10ms (cached)", took)
 	}
 	t.Logf("second request %v", took)
+}
+
+// computed reads parlour_analyses_computed_total from the server at base.
+func computed(t *testing.T, base string) float64 {
+	t.Helper()
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "parlour_analyses_computed_total "); ok {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return n
+		}
+	}
+	t.Fatal("no parlour_analyses_computed_total in /metrics")
+	return 0
+}
+
+// TestAnalysisKeptWithTheRecord: an analysis is filed in the store beside
+// the record, so that after a restart the server answers it from there,
+// byte for byte, without computing it again.
+func TestAnalysisKeptWithTheRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.db")
+	serve := func() (string, func()) {
+		db, err := sqlite.Open(context.Background(), path, sqlite.Options{Synchronous: "NORMAL"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(server.NewHandler(svc, server.Limits{}))
+		return srv.URL, func() { svc.Close(); srv.Close(); db.Close() }
+	}
+	get := func(base, id string) []byte {
+		t.Helper()
+		res, err := http.Get(base + "/api/v1/tables/" + id + "/analysis")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, err := io.ReadAll(res.Body)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("analysis: %d %s %v", res.StatusCode, b, err)
+		}
+		return b
+	}
+	base, stop := serve()
+	a, err := http.Post(base+"/api/v1/tables", "application/json", strings.NewReader(`{"game": "nymphabet", "seats": ["me", "computer:easy"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seated struct{ Table, Token string }
+	if err := json.NewDecoder(a.Body).Decode(&seated); err != nil || a.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %d %v", a.StatusCode, err)
+	}
+	a.Body.Close()
+	req, _ := http.NewRequest("POST", base+"/api/v1/tables/"+seated.Table+"/moves", strings.NewReader(`{"move": "resign"}`))
+	req.Header.Set("Authorization", "Bearer "+seated.Token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("resign: %v %v", res, err)
+	}
+	res.Body.Close()
+	first := get(base, seated.Table)
+	if n := computed(t, base); n != 1 {
+		t.Fatalf("computed %v times, want once", n)
+	}
+	stop()
+
+	base, stop = serve()
+	defer stop()
+	if again := get(base, seated.Table); !bytes.Equal(again, first) {
+		t.Errorf("after the restart: %s, want %s", again, first)
+	}
+	if n := computed(t, base); n != 0 {
+		t.Errorf("after the restart the analysis was computed %v times, want 0 (read from the store)", n)
+	}
 }

@@ -37,6 +37,10 @@ type metricSet struct {
 	// made (one per version and view: see table.sharedUpdate).
 	updatesEncoded prometheus.Counter
 	updatesShared  prometheus.Counter
+
+	// analysesComputed counts the analyses the engines computed, rather
+	// than served from the cache or the store.
+	analysesComputed prometheus.Counter
 }
 
 // latencyBuckets are the upper bounds of the move latency histogram, in
@@ -79,6 +83,7 @@ func newMetrics(s *Service) *metricSet {
 	m.watchers = gauge("parlour_watchers", "Open event streams and sockets following a table.")
 	m.sockets = gauge("parlour_websockets", "Open WebSocket connections.")
 	m.updatesEncoded = counter("parlour_socket_updates_encoded_total", "Updates encoded for WebSockets.")
+	m.analysesComputed = counter("parlour_analyses_computed_total", "Analyses of finished games the engines computed (not served from memory or the store).")
 	m.updatesShared = counter("parlour_socket_updates_shared_total", "Updates sent over WebSockets from an encoding made for another socket of the same view.")
 	reqs := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "parlour_http_requests_total", Help: "HTTP requests answered, by status class."}, []string{"code"})
 	m.reg.MustRegister(reqs)

@@ -1,0 +1,36 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"parlour/store"
+)
+
+// Analysis implements store.Analyses.
+func (s *Store) Analysis(ctx context.Context, id string, version int) ([]byte, error) {
+	var body []byte
+	err := s.queryRow(ctx, "SELECT body FROM analyses WHERE table_id = ? AND version = ?", id, version).Scan(&body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("analysis of table %s: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading the analysis of table %s: %w", id, err)
+	}
+	return body, nil
+}
+
+// PutAnalysis implements store.Analyses.
+func (s *Store) PutAnalysis(ctx context.Context, id string, version int, body []byte) error {
+	return s.do(ctx, func(ex *execer) error {
+		if _, err := ex.exec("INSERT INTO analyses (table_id, version, body) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", id, version, body); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("analysis of table %s: %w", id, store.ErrNotFound)
+			}
+			return fmt.Errorf("sqlite: storing the analysis of table %s: %w", id, err)
+		}
+		return nil
+	})
+}
