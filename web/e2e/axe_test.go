@@ -42,6 +42,17 @@ func (p *player) accessible(where string) {
 	}
 }
 
+// accessibleThemes runs accessible on p's page in the light and then the
+// dark theme, and leaves the page in the light one.
+func (p *player) accessibleThemes(where string) {
+	p.t.Helper()
+	for _, dark := range []bool{false, true} {
+		p.theme(dark)
+		p.accessible(fmt.Sprintf("%s (%s theme)", where, map[bool]string{true: "dark", false: "light"}[dark]))
+	}
+	p.theme(false)
+}
+
 // TestAccessibility runs axe-core on the home page, the new-table form
 // and each game's play screen (and Salvo's fleet placement), in the light
 // and the dark theme: no serious or critical violation, and every control
@@ -52,11 +63,7 @@ func TestAccessibility(t *testing.T) {
 	p := newPlayer(t, b, "Ann", base)
 	check := func(where string) {
 		t.Helper()
-		for _, dark := range []bool{false, true} {
-			p.theme(dark)
-			p.accessible(fmt.Sprintf("%s (%s theme)", where, map[bool]string{true: "dark", false: "light"}[dark]))
-		}
-		p.theme(false)
+		p.accessibleThemes(where)
 		p.labelled(where)
 	}
 	p.open("/")

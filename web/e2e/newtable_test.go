@@ -1,8 +1,11 @@
 package e2e
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"parlour/server"
 )
 
 // TestNewTableForm: every rule option says its range and default in words
@@ -104,4 +107,38 @@ func TestSolitaireLevel(t *testing.T) {
 		t.Errorf("the revealed grid marks %d squares as the password, want 5", n)
 	}
 	ann.shot("quizl-solitaire-easy-over")
+}
+
+// TestSolitaireMakerFallback: on a server whose computer cannot make the
+// grid (here one configured without computer players, server.Config's
+// NewBot left out), solitaire Quizl falls back to a random filling, and
+// the table says so, in the page and after a reload, rather than pass the
+// grid off as the level's.
+func TestSolitaireMakerFallback(t *testing.T) {
+	srv := newConfiguredServer(t, func(c *server.Config) { c.NewBot = nil })
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", srv.base)
+	id := ann.createTable("quizl", "Solitaire")
+	ann.wait("the computer's grid", `document.querySelectorAll('[data-board="0"] [data-sq]').length === 25`)
+	want := "The computer (medium) found no deceptive grid, so this one was filled at random."
+	if got := ann.text("#q-maker-note"); got != want {
+		t.Errorf("the table says %q about its grid, want %q", got, want)
+	}
+	var info struct {
+		Table struct {
+			Solitaire struct {
+				Maker  string `json:"maker"`
+				Random bool   `json:"random"`
+			} `json:"solitaire"`
+		} `json:"table"`
+	}
+	if st, body := api(t, srv.base, "GET", "/tables/"+id, "", nil); st != 200 || json.Unmarshal(body, &info) != nil || !info.Table.Solitaire.Random || info.Table.Solitaire.Maker != "medium" {
+		t.Errorf("the table's API answer does not say the medium maker fell back: %d %s", st, body)
+	}
+	ann.shot("quizl-solitaire-fallback")
+	ann.open("/t/" + id)
+	ann.wait("the grid again", `document.querySelectorAll('[data-board="0"] [data-sq]').length === 25 && !!document.querySelector("#q-maker-note")`)
+	if got := ann.text("#q-maker-note"); got != want {
+		t.Errorf("after a reload the table says %q about its grid", got)
+	}
 }

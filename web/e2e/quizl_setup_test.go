@@ -67,7 +67,17 @@ func TestQuizlSetupKeepsPassword(t *testing.T) {
 		t.Fatalf("the grid was sent before \"Use this grid\": %q", ann.text("#players"))
 	}
 	ann.labelled("the grid editor")
+	ann.accessibleThemes("the Quizl grid editor")
 	ann.shot("quizl-setup-deceptive")
+	// The computer's seat is named once, with its level once: not
+	// "Computer (medium) · computer, medium", before the game and in it.
+	seatLabel := func(when string) {
+		t.Helper()
+		if got := ann.text(`#players li[data-seat="1"]`); !strings.HasPrefix(got, "Computer (medium)") || strings.Count(strings.ToLower(got), "medium") != 1 || strings.Contains(got, "computer, ") {
+			t.Errorf("%s the computer's seat reads %q, want \"Computer (medium)\" with no repeat", when, got)
+		}
+	}
+	seatLabel("while Ann sets up,")
 	grid := eval[string](ann, `[...document.querySelectorAll("#main input.cell")].map(e => e.value).join("")`)
 	ann.phone(true)
 	ann.fitsWidth("the grid editor")
@@ -75,6 +85,7 @@ func TestQuizlSetupKeepsPassword(t *testing.T) {
 
 	ann.click("#q-submit")
 	mine, pw := ann.quizlGrid()
+	seatLabel("in play")
 	if pw != "CRANE" {
 		t.Errorf("the game's password is %q, want CRANE", pw)
 	}

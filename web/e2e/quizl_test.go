@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +35,28 @@ func offPassword(grid map[string]string, pw string, n int) []string {
 		}
 	}
 	return out
+}
+
+// passwordLine lists, sorted, the squares of the row (read left to right)
+// or column (top to bottom) of grid that spells pw, or nil.
+func passwordLine(grid map[string]string, pw string) []string {
+	for line := 0; line < 10; line++ {
+		var sqs []string
+		word := ""
+		for i := 0; i < 5; i++ {
+			sq := fmt.Sprintf("%d%d", 5+line, i) // rows 5-9
+			if line >= 5 {
+				sq = fmt.Sprintf("%d%d", 5+i, line-5) // columns 0-4
+			}
+			sqs = append(sqs, sq)
+			word += grid[sq]
+		}
+		if word == pw {
+			slices.Sort(sqs)
+			return sqs
+		}
+	}
+	return nil
 }
 
 // handWrittenGrid writes a password into a row with the editor, lets it
@@ -172,6 +195,11 @@ func TestQuizl(t *testing.T) {
 	}
 	ann.shot("quizl-play")
 	ann.labelled("the Quizl play screen")
+	// Ann's own grid beside the grid she tracks, in both themes.
+	if n := eval[int](ann, `document.querySelectorAll('[data-board="own"] [data-sq], [data-board="1"] [data-sq]').length`); n != 50 {
+		t.Errorf("Ann's play screen shows %d squares, want her own grid and Ben's", n)
+	}
+	ann.accessibleThemes("the Quizl play screen of two players")
 	ann.noSecrets("before any announcement", secretsOf(benGrid, benPw)...)
 	ben.noSecrets("before any announcement", secretsOf(annGrid, annPw)...)
 
@@ -192,6 +220,24 @@ func TestQuizl(t *testing.T) {
 		p.wait("the commitment checks", `document.querySelectorAll("#commitments li .ok").length === 2`)
 		if got := p.text("#game-over"); !strings.Contains(got, "Ann 22, Ben 22") || !strings.Contains(got, "PSALM") || !strings.Contains(got, benPw) {
 			t.Errorf("%s's end screen: %q", p.name, got)
+		}
+		// The banner says why, in words: who announced which password.
+		want := fmt.Sprintf("Ann announced %s for Ben: right, 22 points. Ben announced PSALM for Ann: right, 22 points.", benPw)
+		if got := p.text("#end-reason"); got != want {
+			t.Errorf("%s's end screen says why: %q, want %q", p.name, got, want)
+		}
+	}
+	// Each revealed grid of the other player marks the line its password
+	// is written on, and only that line.
+	for _, c := range []struct {
+		p    *player
+		grid map[string]string
+		pw   string
+	}{{ann, benGrid, benPw}, {ben, annGrid, annPw}} {
+		board := map[*player]string{ann: "1", ben: "0"}[c.p]
+		got := eval[string](c.p, fmt.Sprintf(`[...document.querySelectorAll('[data-board="%s"] .pw')].map(e => e.dataset.sq).sort().join(" ")`, board))
+		if want := strings.Join(passwordLine(c.grid, c.pw), " "); got != want || want == "" {
+			t.Errorf("%s's revealed grid of the other player marks %q as the password, want %q (%s)", c.p.name, got, want, c.pw)
 		}
 	}
 	ann.shot("quizl-over")

@@ -68,4 +68,6 @@ func TestReplayUpload(t *testing.T) {
 	if n := eval[int](p, `document.querySelectorAll(".alphabet span.gone").length`); n != 7 {
 		t.Errorf("as Ben, the replay strikes %d letters, want 7", n)
 	}
+	p.accessibleThemes("the replay viewer")
+	p.labelled("the replay viewer")
 }

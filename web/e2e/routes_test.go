@@ -20,6 +20,12 @@ func TestDeepLinks(t *testing.T) {
 	p.open("/")
 	p.wait("the games", `document.querySelectorAll("#main .cards .card h2").length === 4`)
 	id := p.createTable("nymphabet", "A friend")
+	p.wait("the invite code", `!!document.querySelector("#invite-code")`)
+	code := p.text("#invite-code")
+	if len(code) != 7 {
+		t.Fatalf("the invite code reads %q", code)
+	}
+	atTable := `location.pathname === "/t/` + id + `" && !!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`
 	for _, tc := range []struct{ path, ready, has string }{
 		{"/", `document.querySelectorAll("#main .cards .card h2").length === 4`, "Pick a game"},
 		{"/lobby", `!!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`, "Open tables"},
@@ -30,6 +36,10 @@ func TestDeepLinks(t *testing.T) {
 		{"/t/" + id, `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Invite a friend"},
 		{"/t/" + id + "/join", `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Invite a friend"},
 		{"/t/" + id + "?watch=1", `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Nymphabet"},
+		{"/j/" + code, atTable, "Invite a friend"},
+		{"/j/" + strings.ToLower(code), atTable, "Invite a friend"},
+		{"/daily", `!!document.querySelector("#daily-quizl") && !!document.querySelector("#daily-salvo")`, "Daily puzzles"},
+		{"/daily/quizl", `!!document.querySelector("#daily-play")`, "Daily Quizl"},
 		{"/account", `!!document.querySelector("#signup-name")`, "Sign up"},
 		{"/leaderboards", `!!document.querySelector("#lb-quizl")`, "Leaderboards"},
 		{"/players/nobody", `!!document.querySelector("#main h1")`, "No such player"},
@@ -51,6 +61,7 @@ func TestDeepLinks(t *testing.T) {
 	p.open("/rules/quizl#scoring")
 	p.wait("the rules", `!!document.querySelector("#scoring")`)
 	p.shot("rules-quizl")
+	p.accessibleThemes("the Quizl rules page")
 	// A link between rules pages leads to the page, and back to a game's
 	// screen from the header loads the client.
 	p.open("/rules")

@@ -178,7 +178,7 @@ func TestSalvo(t *testing.T) {
 		if i == 1 {
 			ann.shot("salvo-aim")
 			ann.labelled("the Salvo play screen")
-			ann.accessible("the Salvo play screen of two players")
+			ann.accessibleThemes("the Salvo play screen of two players")
 		}
 		salvos++
 		ben.watchFor(fmt.Sprintf(`document.querySelectorAll("#s-reports li").length === %d`, salvos))
@@ -286,4 +286,97 @@ func notIn(fleet, own []string) []string {
 		}
 	}
 	return out
+}
+
+// seatToken reads the token of p's seat at the table it is at, as the
+// page keeps it.
+func (p *player) seatToken() string {
+	p.t.Helper()
+	return eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))[location.pathname.split("/").pop()].token`)
+}
+
+// TestSalvoWrongOutline: Ann sinks Ben's whole fleet (the salvos sent
+// through the API with her seat's token, Ben's falling in the ocean),
+// then outlines his fleet wrongly in the page, on purpose: her own fleet,
+// a legal fleet that is not his. Both end banners say who outlined whose
+// fleet wrongly and that it loses, above the oceans, and still do after a
+// reload.
+func TestSalvoWrongOutline(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	id := ann.createTable("salvo", "A friend")
+	ben.join(ann.inviteLink())
+	for _, p := range []*player{ann, ben} {
+		p.wait("fleet placement", `!!document.querySelector("#s-random")`)
+		p.clickText("#main button", "Let the computer hide my fleet")
+	}
+	annFleet, benFleet := ann.salvoFleet(), ben.salvoFleet()
+	if slices.Equal(annFleet, benFleet) {
+		t.Fatalf("both fleets are %v: Ann's cannot serve as a wrong outline of Ben's", annFleet)
+	}
+	annTok, benTok := ann.seatToken(), ben.seatToken()
+	own := map[string]bool{}
+	for _, s := range annFleet {
+		for _, q := range shipSquares(s) {
+			own[q] = true
+		}
+	}
+	var water []string
+	for r := 1; r <= 10; r++ {
+		for c := 'A'; c <= 'J'; c++ {
+			if q := fmt.Sprintf("%c%d", c, r); !own[q] {
+				water = append(water, q)
+			}
+		}
+	}
+	var targets []string
+	for _, s := range benFleet {
+		targets = append(targets, shipSquares(s)...)
+	}
+	move := func(who, tok, mv string) {
+		t.Helper()
+		if st, body := api(t, base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": mv}); st != 200 {
+			t.Fatalf("%s's move %q: %d %s", who, mv, st, body)
+		}
+	}
+	// Ann's salvos shrink as she sinks ships (5, 4, 3, 2, 1, 1), each at
+	// the next ship's squares; Ben's five shots fall in the ocean.
+	for i, n := range []int{5, 4, 3, 2, 1, 1} {
+		move("Ann", annTok, "fire "+strings.Join(targets[:n], " "))
+		targets = targets[n:]
+		if i < 5 {
+			move("Ben", benTok, "fire "+strings.Join(water[:5], " "))
+			water = water[5:]
+		}
+	}
+	ann.waitTurn(true)
+	ann.wait("the outline tool", `!document.querySelector("#s-outline").hidden`)
+	for i, s := range annFleet {
+		ann.typeIn(fmt.Sprintf("#s-ol-%d", i), s)
+	}
+	ann.click("#s-ol-send")
+	for _, p := range []*player{ann, ben} {
+		p.wait("the end", `!!document.querySelector("#game-over")`)
+		if got, want := p.text("#game-over h2"), map[string]string{"Ann": "Game over: Ben won", "Ben": "Game over: you won"}[p.name]; got != want {
+			t.Errorf("%s's end banner is headed %q, want %q", p.name, got, want)
+		}
+		if got, want := p.text("#end-reason"), map[string]string{
+			"Ann": "You outlined Ben's fleet wrongly, and a wrong outline loses.",
+			"Ben": "Ann outlined your fleet wrongly, and a wrong outline loses.",
+		}[p.name]; got != want {
+			t.Errorf("%s's end screen says why: %q, want %q", p.name, got, want)
+		}
+		// The reason is in the banner, above the oceans, not further down.
+		if !eval[bool](p, `(() => { const r = document.querySelector("#end-reason"), o = document.querySelector("[data-board]"); return !!r.closest("#game-over") && !!o && r.getBoundingClientRect().bottom <= o.getBoundingClientRect().top; })()`) {
+			t.Errorf("%s's reason for the end is not in the banner above the oceans", p.name)
+		}
+	}
+	ann.shot("salvo-outline-wrong")
+	ann.open("/t/" + id)
+	ann.wait("the end again", `!!document.querySelector("#end-reason")`)
+	if got := ann.text("#end-reason"); got != "You outlined Ben's fleet wrongly, and a wrong outline loses." {
+		t.Errorf("after a reload Ann's end says %q", got)
+	}
 }

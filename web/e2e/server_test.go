@@ -28,18 +28,24 @@ type testServer struct {
 	addr string
 	db   string
 	stop func()
+	// conf, if set, changes the service's configuration before it starts.
+	conf func(*server.Config)
 }
 
 // startServer starts a server for the test and returns its base URL.
 func startServer(t testing.TB) string { return newTestServer(t).base }
 
-func newTestServer(t testing.TB) *testServer {
+func newTestServer(t testing.TB) *testServer { return newConfiguredServer(t, nil) }
+
+// newConfiguredServer is newTestServer with conf applied to the
+// service's configuration, as an operator's settings would be.
+func newConfiguredServer(t testing.TB, conf func(*server.Config)) *testServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &testServer{t: t, addr: ln.Addr().String(), db: filepath.Join(t.TempDir(), "parlour.db")}
+	s := &testServer{t: t, addr: ln.Addr().String(), db: filepath.Join(t.TempDir(), "parlour.db"), conf: conf}
 	s.base = "http://" + s.addr
 	s.start(ln)
 	t.Cleanup(func() { s.stop() })
@@ -54,7 +60,11 @@ func (s *testServer) start(ln net.Listener) {
 	if err != nil {
 		t.Fatalf("opening the store: %v", err)
 	}
-	svc, err := server.New(ctx, server.Config{Store: st, Games: games.Registry(), NewBot: games.NewBot, BaseURL: s.base})
+	cfg := server.Config{Store: st, Games: games.Registry(), NewBot: games.NewBot, BaseURL: s.base}
+	if s.conf != nil {
+		s.conf(&cfg)
+	}
+	svc, err := server.New(ctx, cfg)
 	if err != nil {
 		t.Fatalf("starting the table service: %v", err)
 	}

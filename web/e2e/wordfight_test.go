@@ -100,11 +100,26 @@ func TestWordFight(t *testing.T) {
 	}
 	place(ben, "D4", true, false, "legal so far, would score 0")
 
+	// Ben plays the second word on a phone in the dark: at each step, as
+	// he declares, while Ann places and as he places by tapping his board,
+	// the board scrolls inside its own frame and the page never sideways.
+	ben.phone(true)
+	ben.wait("the phone layout", `document.documentElement.clientWidth <= 375`)
+	ben.phonePlay("Word Fight as Ben declares")
 	declare(ben, ann, "tar")
 	pick(ann, "A1", false, true)
 	ann.wait("the refusing preview", `document.querySelector("#w-preview").textContent.includes("must reuse a letter already there")`)
+	ben.phonePlay("Word Fight while Ann places")
 	place(ann, "D2", true, true, "legal so far, would score 3")
-	place(ben, "D6", false, false, "legal so far, would score 3")
+	pick(ben, "D6", false, true)
+	ben.wait("the preview", `document.querySelector("#w-preview").textContent.includes("legal so far, would score 3")`)
+	ben.phonePlay("Word Fight as Ben places")
+	ben.do("scroll to the board", chromedp.ScrollIntoView(chromedp.CSS("#w-grid-h")))
+	ben.shotView("wordfight-phone-play")
+	place(ben, "D6", false, true, "legal so far, would score 3")
+	ben.phonePlay("Word Fight after Ben placed")
+	ben.do("back to the desktop", chromedp.EmulateViewport(1200, 900))
+	ben.theme(false)
 	for _, p := range []*player{ann, ben} {
 		p.wait("my score", `document.querySelector("#main .board p.muted").textContent === "Your score: 3"`)
 	}
@@ -152,10 +167,7 @@ func TestWordFight(t *testing.T) {
 	// page never sideways, and empty squares and letters keep WCAG AA
 	// contrast.
 	ann.phone(true)
-	ann.fitsWidth("the end of Word Fight")
-	if !eval[bool](ann, `(f => f.scrollWidth > f.clientWidth && getComputedStyle(f).overflowX === "auto")(document.querySelector("#w-grid-h ~ div .board-frame"))`) {
-		t.Error("on a phone Word Fight's board does not scroll inside its frame")
-	}
+	ann.phonePlay("the end of Word Fight")
 	contrast := eval[map[string]float64](ann, `(() => {
 		const rgb = s => s.match(/[\d.]+/g).slice(0, 3).map(Number);
 		const lum = c => { const [r, g, b] = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
@@ -175,4 +187,15 @@ func TestWordFight(t *testing.T) {
 	ann.do("scroll to the board", chromedp.ScrollIntoView(chromedp.CSS("#w-grid-h")))
 	ann.shotView("wordfight-phone-dark")
 	t.Logf("Word Fight, time for a word to show on the other screen: %s", lat.summary())
+}
+
+// phonePlay checks p's Word Fight page on a phone: the page needs no
+// sideways scrolling, and the player's board, wider than the screen,
+// scrolls inside its own frame.
+func (p *player) phonePlay(where string) {
+	p.t.Helper()
+	p.fitsWidth(where)
+	if !eval[bool](p, `(f => !!f && f.scrollWidth > f.clientWidth && getComputedStyle(f).overflowX === "auto")(document.querySelector("#w-grid-h ~ div .board-frame"))`) {
+		p.t.Errorf("%s: on a phone, %s's board does not scroll inside its frame", where, p.name)
+	}
 }

@@ -38,7 +38,10 @@ export function setup(ctx) {
   const cells = [];
   const letters = Array.from({ length: 5 }, () => Array(5).fill(""));
   let touched = false; // no warning before the player has done anything
-  const grid = h("div", { class: "grid", role: "grid", "aria-label": "Your grid: rows 5 to 9, columns 0 to 4", style: "grid-template-columns: repeat(6, auto)" });
+  // A group of 25 text boxes, each named by its square, rather than an
+  // ARIA grid: a grid's cells must be gridcells in rows, and a text box
+  // cannot be a gridcell.
+  const grid = h("div", { class: "grid", role: "group", "aria-label": "Your grid: rows 5 to 9, columns 0 to 4", style: "grid-template-columns: repeat(6, auto)" });
   append(grid, h("span", { class: "hdr", "aria-hidden": "true" }), [0, 1, 2, 3, 4].map(c => h("span", { class: "hdr", "aria-hidden": "true" }, c)));
   for (let r = 0; r < 5; r++) {
     append(grid, h("span", { class: "hdr", "aria-hidden": "true" }, r + 5));
