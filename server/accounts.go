@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parlour/account"
+	"parlour/game"
 	"parlour/store"
 )
 
@@ -291,7 +292,11 @@ func (s *Service) DeleteAccount(ctx context.Context, p *Principal, password stri
 		live = append(live, t.ID)
 	}
 	if len(live) > 0 {
-		return refuse(http.StatusConflict, "you hold a seat at %d tables still under way (%s): finish or resign them first", len(live), strings.Join(live, ", "))
+		them := "them"
+		if len(live) == 1 {
+			them = "it"
+		}
+		return refuse(http.StatusConflict, "you hold a seat at %s still under way (%s): finish or resign %s first", game.Count(len(live), "table", "tables"), strings.Join(live, ", "), them)
 	}
 	var renames []store.TableUpdate
 	for before, beforeTable := (time.Time{}), ""; ; {

@@ -256,16 +256,25 @@ func (s *Service) stillOpen(c store.Challenge) error {
 func (s *Service) settle(ctx context.Context, cs store.Challenges, c store.Challenge, status store.ChallengeStatus, table string) error {
 	err := cs.SettleChallenge(ctx, c.ID, status, table)
 	if errors.Is(err, store.ErrConflict) {
-		now, rerr := cs.Challenge(ctx, c.ID)
-		if rerr != nil {
-			return rerr
-		}
-		return s.stillOpen(now)
+		return s.answeredMeanwhile(ctx, cs, c.ID)
 	}
 	if err != nil {
 		return s.saveFailed("your answer", err)
 	}
 	return nil
+}
+
+// answeredMeanwhile is the refusal of an answer to challenge id that the
+// store found no longer open: it says what became of it.
+func (s *Service) answeredMeanwhile(ctx context.Context, cs store.Challenges, id string) error {
+	now, err := cs.Challenge(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := s.stillOpen(now); err != nil {
+		return err
+	}
+	return refuse(http.StatusConflict, "this challenge was answered meanwhile")
 }
 
 // Accept accepts a challenge to p: it opens the table with both players
@@ -325,17 +334,16 @@ func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, 
 		m.Set = game.NewSet(len(seats), rules.Int(game.SetTargetOption))
 	}
 	t := s.newTable(g, m, rules, lex)
-	// The challenge is settled first, so that of two acceptances (or an
-	// acceptance and a withdrawal) at once only one opens a table; if the
-	// table then cannot be stored, the challenge opens again.
-	if err := s.settle(ctx, cs, c, store.ChallengeAccepted, t.id); err != nil {
-		return Seated{}, err
-	}
 	mine := slices.IndexFunc(seats, func(st seatMeta) bool { return st.Identity == p.Identity })
 	b, tok, cred := asker{identity: p.Identity}.seating(t.id, mine)
+	// The challenge is settled in the table's own transaction: of two
+	// acceptances (or an acceptance and a withdrawal) at once only one
+	// opens a table, and a table that cannot be stored (a full disk)
+	// leaves the challenge open, with nothing to undo.
+	b.Challenge = &store.ChallengeAnswer{ID: c.ID, Status: store.ChallengeAccepted, Table: t.id}
 	if err := s.insert(ctx, t, b); err != nil {
-		if rerr := cs.ReopenChallenge(context.WithoutCancel(ctx), c.ID); rerr != nil {
-			s.log.Error("reopening a challenge", "challenge", c.ID, "err", rerr)
+		if errors.Is(err, store.ErrChallengeNotOpen) {
+			return Seated{}, s.answeredMeanwhile(ctx, cs, c.ID)
 		}
 		return Seated{}, err
 	}

@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"slices"
 	"strings"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
+	"parlour/game"
 )
 
 // decodeJSON reads exactly one JSON object from r into v, refusing a body
@@ -115,13 +113,11 @@ func plainMove(b []byte) (string, bool) {
 }
 
 // decodeBytes is decodeJSON for a message already in memory. It decodes
-// strictly, with the semantics of encoding/json/v2 (through
-// github.com/go-json-experiment/json, the same code, since v2 needs a
-// GOEXPERIMENT in Go 1.26): keys match field names exactly, in case too
-// ({"MOVE": ...} is an unknown field, not a move); a key given twice in
-// one object, at any depth, is refused rather than the last one winning;
-// unknown fields, invalid UTF-8 and anything after the object are
-// refused.
+// strictly, through game.DecodeJSON (encoding/json/v2 semantics): keys
+// match field names exactly, in case too ({"MOVE": ...} is an unknown
+// field, not a move); a key given twice in one object, at any depth, is
+// refused rather than the last one winning; unknown fields, invalid
+// UTF-8 and anything after the object are refused.
 func decodeBytes(b []byte, v any) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
@@ -130,68 +126,14 @@ func decodeBytes(b []byte, v any) error {
 	if b[0] != '{' {
 		return badRequest("the body must be a JSON object")
 	}
-	if err := jsonv2.Unmarshal(b, v, jsonv2.RejectUnknownMembers(true)); err != nil {
-		return badRequest("%s", jsonProblem(err))
+	if err := game.DecodeJSON(b, v); err != nil {
+		var je *game.JSONError
+		if errors.As(err, &je) && je.Trailing {
+			return badRequest("the body has something after its JSON object")
+		}
+		return badRequest("the body is not what was expected: %v", err)
 	}
 	return nil
-}
-
-// jsonProblem rewords the decoder's errors for people.
-func jsonProblem(err error) string {
-	var syn *jsontext.SyntacticError
-	var sem *jsonv2.SemanticError
-	where := func(p jsontext.Pointer) string {
-		if p == "" {
-			return ""
-		}
-		return fmt.Sprintf(" (at %s)", p)
-	}
-	switch {
-	case errors.As(err, &syn):
-		switch {
-		case errors.Is(syn.Err, jsontext.ErrDuplicateName):
-			return fmt.Sprintf("the body is not what was expected: the key %q appears twice in one object%s: give each key once", syn.JSONPointer.LastToken(), where(syn.JSONPointer))
-		case syn.Err != nil && strings.Contains(syn.Err.Error(), "UTF-8"):
-			return fmt.Sprintf("the body is not what was expected: a string is not valid UTF-8%s", where(syn.JSONPointer))
-		case errors.Is(syn.Err, io.ErrUnexpectedEOF):
-			return "the body is not what was expected: the JSON ends too early"
-		case strings.Contains(syn.Error(), "after top-level value"):
-			return "the body has something after its JSON object"
-		}
-		return fmt.Sprintf("the body is not what was expected: malformed JSON at byte %d: %v", syn.ByteOffset, syn.Err)
-	case errors.As(err, &sem):
-		if errors.Is(sem.Err, jsonv2.ErrUnknownName) {
-			name := sem.JSONPointer.LastToken()
-			return fmt.Sprintf("the body is not what was expected: unknown field %q (field names are lower case, as documented)", name)
-		}
-		field := strings.TrimPrefix(string(sem.JSONPointer), "/")
-		want := "something else"
-		if sem.GoType != nil {
-			want = goTypeWords(sem.GoType.String())
-		}
-		if field != "" {
-			return fmt.Sprintf("the body is not what was expected: field %q should be %s, not %s", field, want, sem.JSONKind)
-		}
-		return fmt.Sprintf("the body is not what was expected: want %s, not %s", want, sem.JSONKind)
-	}
-	return "the body is not what was expected: " + err.Error()
-}
-
-// goTypeWords names a Go type the way a body's sender thinks of it.
-func goTypeWords(t string) string {
-	switch {
-	case t == "string":
-		return "string"
-	case t == "bool":
-		return "true or false"
-	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "*int"):
-		return "a whole number"
-	case strings.HasPrefix(t, "[]"):
-		return "a list"
-	case strings.HasPrefix(t, "map"), strings.HasPrefix(t, "server."):
-		return "an object"
-	}
-	return t
 }
 
 // MoveRequest is the body of POST /api/v1/tables/{id}/moves.

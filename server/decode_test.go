@@ -172,7 +172,7 @@ func TestStrictJSON(t *testing.T) {
 		{`{"move":"72", "version": 3, "version": 4}`, nil, "appears twice"},
 		{"{\"move\":\"7\xff\"}", nil, "not valid UTF-8"},
 		{`{"move":"72"} {}`, nil, "after its JSON object"},
-		{`{"move": 72}`, nil, `field "move" should be string, not number`},
+		{`{"move": 72}`, nil, `field "move" should be a string, not number`},
 		{`{"move": "72", "version": "3"}`, nil, `field "version" should be a whole number, not string`},
 		{`{"Game": "guess", "seats": ["me"]}`, &CreateRequest{}, `unknown field "Game"`},
 		{`{"game": "guess", "game": "quizl", "seats": ["me"]}`, &CreateRequest{}, "appears twice"},

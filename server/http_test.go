@@ -258,7 +258,7 @@ func TestHTTPBadInput(t *testing.T) {
 		{"malformed JSON", "POST", table + "/moves", a.Token, `{"move": `, 400, "ends too early"},
 		{"not an object", "POST", table + "/moves", a.Token, `["guess 5"]`, 400, "JSON object"},
 		{"unknown field", "POST", table + "/moves", a.Token, `{"move": "guess 5", "cheat": true}`, 400, `unknown field`},
-		{"wrong type", "POST", table + "/moves", a.Token, `{"move": 5}`, 400, `should be string`},
+		{"wrong type", "POST", table + "/moves", a.Token, `{"move": 5}`, 400, `should be a string`},
 		{"trailing data", "POST", table + "/moves", a.Token, `{"move": "guess 5"} {}`, 400, "after its JSON"},
 		{"oversized", "POST", table + "/moves", a.Token, `{"move": "` + strings.Repeat("x", 600) + `"}`, 413, "larger than 512"},
 		{"no token", "POST", table + "/moves", "", `{"move": "guess 5"}`, 401, "token"},

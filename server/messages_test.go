@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"parlour/game"
+	"parlour/server"
 )
 
 // TestRecordKeepsTheNotation: a Quizl announcement written with a seat
@@ -78,6 +79,22 @@ func TestCountsInMessages(t *testing.T) {
 		st, b := p.post("/api/v1/tables", map[string]any{"game": "nymphabet", "seats": c.seats}, nil)
 		if st != 400 || !strings.Contains(b, c.want) {
 			t.Errorf("%d seats: %d %s, want %q", len(c.seats), st, b, c.want)
+		}
+	}
+	// An account that still sits at tables under way cannot be deleted:
+	// the refusal counts them.
+	var sess server.Session
+	if st, b := p.post("/api/v1/accounts", map[string]string{"name": "Ann", "password": "correct horse battery"}, &sess); st != 201 {
+		t.Fatalf("sign up: %d %s", st, b)
+	}
+	p.token = sess.Token
+	for _, want := range []string{"you hold a seat at 1 table still under way", "you hold a seat at 2 tables still under way"} {
+		if st, b := p.post("/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, nil); st != 201 {
+			t.Fatalf("create: %d %s", st, b)
+		}
+		st, b := p.do("DELETE", "/api/v1/account", strings.NewReader(`{"password": "correct horse battery"}`))
+		if st != 409 || !strings.Contains(string(b), want) {
+			t.Errorf("deleting the account: %d %s, want %q", st, b, want)
 		}
 	}
 }

@@ -300,6 +300,9 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 		}
 		if err != nil {
 			t.m.Code = ""
+			if errors.Is(err, store.ErrChallengeNotOpen) {
+				return err // the caller says what became of the challenge
+			}
 			return s.saveFailed("the table", err)
 		}
 		break

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -37,6 +38,19 @@ type Challenge struct {
 	Expires time.Time
 }
 
+// ChallengeAnswer moves a challenge from open to Status, with the Table
+// it opens, in a Batch: an acceptance and the table it opens are stored
+// together or not at all.
+type ChallengeAnswer struct {
+	ID     string
+	Status ChallengeStatus
+	Table  string
+}
+
+// ErrChallengeNotOpen is returned, wrapped, by a write that answers a
+// challenge already answered: another answer came first.
+var ErrChallengeNotOpen = fmt.Errorf("challenge not open: %w", ErrConflict)
+
 // Challenges keeps challenges and who hides from the list of players
 // online. A Store that holds them implements it too.
 type Challenges interface {
@@ -46,11 +60,10 @@ type Challenges interface {
 	Challenge(ctx context.Context, id string) (Challenge, error)
 	// SettleChallenge moves challenge id from open to status (with
 	// table, for an accepted one). A challenge that is not open is
-	// ErrConflict, and nothing changes: of two answers at once, one wins.
+	// ErrChallengeNotOpen, and nothing changes: of two answers at once,
+	// one wins. An acceptance, which opens a table, is written instead
+	// in the table's Batch (Batch.Challenge).
 	SettleChallenge(ctx context.Context, id string, status ChallengeStatus, table string) error
-	// ReopenChallenge puts an accepted challenge back to open, when the
-	// table it was to open could not be stored.
-	ReopenChallenge(ctx context.Context, id string) error
 	// OpenChallenges returns the open challenges from or to identity,
 	// newest first, at most limit, including expired ones still open.
 	OpenChallenges(ctx context.Context, identity string, limit int) ([]Challenge, error)

@@ -141,9 +141,15 @@ type Update struct {
 }
 
 // Batch is writes that stand or fall together (see Store.Write). They are
-// made in the order of its fields: identities, then the new table, the
-// table update, and the credentials, which may name any of them.
+// made in the order of its fields: the challenge answered, identities,
+// then the new table, the table update, and the credentials, which may
+// name any of them.
 type Batch struct {
+	// Challenge, when not nil, answers an open challenge (an acceptance
+	// with the new table it opens); one no longer open fails the batch
+	// with ErrChallengeNotOpen. Only a Store that implements Challenges
+	// takes it.
+	Challenge  *ChallengeAnswer
 	Identities []Identity
 	NewTable   *Table // without moves
 	// Code is the new table's invite code, if it has one. A code held

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/binary"
@@ -48,13 +47,12 @@ type fillAnswer struct {
 // fillSetup fills a Quizl grid around the request's password and line,
 // at random or with the computer's grid maker of the level asked.
 func fillSetup(ctx context.Context, reg *game.Registry, body []byte) (fillAnswer, error) {
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.DisallowUnknownFields()
 	var req fillRequest
-	if err := d.Decode(&req); err != nil {
+	more, err := decodeStrict(body, &req)
+	if err != nil {
 		return fillAnswer{}, fmt.Errorf("not a request to fill a grid (%q, %q, %q, %q and %q): %v", "game", "password", "line", "maker", "seed", err)
 	}
-	if d.More() {
+	if more {
 		return fillAnswer{}, fmt.Errorf("there is more after the request to fill a grid")
 	}
 	if strings.ToLower(strings.TrimSpace(req.Game)) != "quizl" {

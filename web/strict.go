@@ -1,25 +1,23 @@
 package web
 
 import (
-	"bytes"
-	"io"
+	"errors"
 
-	jsonv2 "github.com/go-json-experiment/json"
-	"github.com/go-json-experiment/json/jsontext"
+	"parlour/game"
 )
 
 // decodeStrict decodes the JSON value at the start of body into v, as the
-// API decodes its request bodies (see server's decodeBytes): with the
-// semantics of encoding/json/v2, through github.com/go-json-experiment/json,
-// so that keys match field names exactly, in case too, a key given twice
-// in one object is refused rather than the last one winning, and unknown
-// fields and invalid UTF-8 are refused. more reports whether anything
-// follows the value.
+// API decodes its request bodies: through game.DecodeJSON, so that keys
+// match field names exactly, in case too, a key given twice in one object
+// is refused rather than the last one winning, and unknown fields and
+// invalid UTF-8 are refused. more reports, with a nil error, that the
+// value was read but something follows it.
 func decodeStrict(body []byte, v any) (more bool, err error) {
-	d := jsontext.NewDecoder(bytes.NewReader(body))
-	if err := jsonv2.UnmarshalDecode(d, v, jsonv2.RejectUnknownMembers(true)); err != nil {
+	if err := game.DecodeJSON(body, v); err != nil {
+		if je, ok := errors.AsType[*game.JSONError](err); ok && je.Trailing {
+			return true, nil
+		}
 		return false, err
 	}
-	_, err = d.ReadToken()
-	return err != io.EOF, nil
+	return false, nil
 }

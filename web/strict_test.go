@@ -32,17 +32,17 @@ func TestStrictBodies(t *testing.T) {
 		{"check, key twice", func() error {
 			_, err := checkSetup(reg, []byte(`{"game":"salvo","game":"quizl","setup":`+fleet+`}`))
 			return err
-		}, "duplicate"},
+		}, "appears twice"},
 		{"check, key twice inside the setup", func() error {
 			_, err := checkSetup(reg, []byte(`{"game":"salvo","setup":{"fleet":[],"fleet":["B2-B6"]}}`))
 			return err
-		}, "duplicate"},
+		}, "appears twice"},
 		{"random, key in another case", func() error { _, err := randomSetup(reg, []byte(`{"Game":"salvo"}`)); return err }, `"Game"`},
 		{"random, trailing", func() error { _, err := randomSetup(reg, []byte(`{"game":"salvo"} x`)); return err }, "more after"},
 		{"preview, key twice", func() error {
 			_, err := preview([]byte(`{"word":"CAT","word":"DOG","grid":[],"placement":"A1 across"}`))
 			return err
-		}, "duplicate"},
+		}, "appears twice"},
 		{"preview, key in capitals", func() error { _, err := preview([]byte(`{"WORD":"CAT"}`)); return err }, `"WORD"`},
 	} {
 		if err := tc.call(); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -1,7 +1,6 @@
 package quizl
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -167,14 +166,12 @@ func ParseSetup(raw json.RawMessage, lex *lexicon.Lexicon) (*Grid, error) {
 	if len(raw) > MaxSetupSize {
 		return nil, fmt.Errorf("the setup is too long (%d bytes; a grid takes well under %d)", len(raw), MaxSetupSize)
 	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
 	var s Setup
-	if err := d.Decode(&s); err != nil {
-		return nil, fmt.Errorf("the setup is not a Quizl grid ({\"grid\": [5 rows of 5 letters], \"password\": \"WORD\"}): %v", err)
-	}
-	if d.More() {
-		return nil, errors.New("the setup has text after the grid")
+	if err := game.DecodeJSON(raw, &s); err != nil {
+		if je, ok := errors.AsType[*game.JSONError](err); ok && je.Trailing {
+			return nil, errors.New("the setup has text after the grid")
+		}
+		return nil, fmt.Errorf("the setup is not a Quizl grid ({\"grid\": [5 rows of 5 letters], \"password\": \"WORD\"}): %w", err)
 	}
 	return NewGrid(s.Grid, s.Password, lex)
 }

@@ -115,6 +115,11 @@ func TestCheckSetup(t *testing.T) {
 		{"unknown field", `{"grid": [], "password": "PSALM", "x": 1}`, "not a Quizl grid"},
 		{"not json", `grid`, "not a Quizl grid"},
 		{"trailing", `{"grid": ["TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"], "password": "PSALM"} {}`, "text after"},
+		{"password in capitals", `{"grid": ["TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"], "PASSWORD": "PSALM"}`, `unknown field "PASSWORD"`},
+		{"grid with a capital", `{"Grid": ["TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"], "password": "PSALM"}`, `unknown field "Grid"`},
+		{"password twice", `{"grid": ["TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"], "password": "CRANE", "password": "PSALM"}`, `the key "password" appears twice`},
+		{"grid twice", `{"grid": [], "grid": ["TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"], "password": "PSALM"}`, `the key "grid" appears twice`},
+		{"not UTF-8", "{\"grid\": [\"TQUF\xff\"], \"password\": \"PSALM\"}", "not valid UTF-8"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -15,7 +15,6 @@
 package salvo
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -119,19 +118,17 @@ func (Game) New(cfg game.Config, setups []json.RawMessage) (game.State, error) {
 	return NewState(cfg, setups)
 }
 
-// strictUnmarshal decodes one JSON value into v, refusing unknown fields
-// and trailing data.
+// strictUnmarshal decodes one JSON value into v strictly (game.DecodeJSON:
+// exact-case keys, no key twice, no unknown fields, nothing after it).
 func strictUnmarshal(raw []byte, v any) error {
 	if len(raw) > 4096 {
 		return errors.New("the setup is too long")
 	}
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("cannot read it: %v", err)
-	}
-	if d.More() {
-		return errors.New("there is more after the setup")
+	if err := game.DecodeJSON(raw, v); err != nil {
+		if je, ok := errors.AsType[*game.JSONError](err); ok && je.Trailing {
+			return errors.New("there is more after the setup")
+		}
+		return fmt.Errorf("cannot read it: %w", err)
 	}
 	return nil
 }

@@ -228,6 +228,11 @@ func TestCheckSetup(t *testing.T) {
 		{"not json", strict, `fleet B2-B6`, "", "a Salvo setup is"},
 		{"unknown field", strict, `{"fleet": ["B2-B6", "D2-G2", "I4-I6", "D8-E8", "G9-G10"], "flag": 1}`, "", "unknown field"},
 		{"no fleet", strict, `{}`, "", "the setup has no fleet"},
+		{"fleet in capitals", strict, `{"FLEET": ["B2-B6", "D2-G2", "I4-I6", "D8-E8", "G9-G10"]}`, "", `unknown field "FLEET"`},
+		{"fleet with a capital", strict, `{"Fleet": ["B2-B6", "D2-G2", "I4-I6", "D8-E8", "G9-G10"]}`, "", `unknown field "Fleet"`},
+		{"fleet twice", strict, `{"fleet": [], "fleet": ["B2-B6", "D2-G2", "I4-I6", "D8-E8", "G9-G10"]}`, "", `the key "fleet" appears twice`},
+		{"trailing", strict, `{"fleet": ["B2-B6", "D2-G2", "I4-I6", "D8-E8", "G9-G10"]} {}`, "", "more after the setup"},
+		{"not UTF-8", strict, "{\"fleet\": [\"B2-B6\xff\"]}", "", "not valid UTF-8"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := config(t, tc.rules, "Ann", "Ben")

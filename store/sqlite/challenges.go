@@ -59,25 +59,21 @@ func (s *Store) Challenge(ctx context.Context, id string) (store.Challenge, erro
 // SettleChallenge implements store.Challenges.
 func (s *Store) SettleChallenge(ctx context.Context, id string, status store.ChallengeStatus, table string) error {
 	return s.do(ctx, func(ex *execer) error {
-		n, err := ex.exec("UPDATE challenges SET status = ?, table_id = ? WHERE id = ? AND status = ?", string(status), table, id, string(store.ChallengeOpen))
-		if err != nil {
-			return fmt.Errorf("sqlite: settling a challenge: %w", err)
-		}
-		if n != 1 {
-			return fmt.Errorf("challenge %s is not open: %w", id, store.ErrConflict)
-		}
-		return nil
+		return settleChallenge(ex, store.ChallengeAnswer{ID: id, Status: status, Table: table})
 	})
 }
 
-// ReopenChallenge implements store.Challenges.
-func (s *Store) ReopenChallenge(ctx context.Context, id string) error {
-	return s.do(ctx, func(ex *execer) error {
-		if _, err := ex.exec("UPDATE challenges SET status = ?, table_id = '' WHERE id = ? AND status = ?", string(store.ChallengeOpen), id, string(store.ChallengeAccepted)); err != nil {
-			return fmt.Errorf("sqlite: reopening a challenge: %w", err)
-		}
-		return nil
-	})
+// settleChallenge moves an open challenge to a.Status, in the caller's
+// transaction.
+func settleChallenge(ex *execer, a store.ChallengeAnswer) error {
+	n, err := ex.exec("UPDATE challenges SET status = ?, table_id = ? WHERE id = ? AND status = ?", string(a.Status), a.Table, a.ID, string(store.ChallengeOpen))
+	if err != nil {
+		return fmt.Errorf("sqlite: settling a challenge: %w", err)
+	}
+	if n != 1 {
+		return fmt.Errorf("challenge %s: %w", a.ID, store.ErrChallengeNotOpen)
+	}
+	return nil
 }
 
 // OpenChallenges implements store.Challenges.

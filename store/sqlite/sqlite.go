@@ -435,6 +435,11 @@ func (s *Store) AppendMove(ctx context.Context, id string, m store.Move, u *stor
 // so it shares a transaction with others but succeeds or fails whole.
 func (s *Store) Write(ctx context.Context, b store.Batch) error {
 	return s.do(ctx, func(ex *execer) error {
+		if b.Challenge != nil {
+			if err := settleChallenge(ex, *b.Challenge); err != nil {
+				return err
+			}
+		}
 		for _, id := range b.Identities {
 			if _, err := ex.exec("INSERT INTO identities (id, name, created) VALUES (?, ?, ?)", id.ID, id.Name, nanos(id.Created)); err != nil {
 				if isConstraint(err) {

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"go/parser"
 	"go/token"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,12 +23,133 @@ import (
 	"parlour/store/sqlite"
 )
 
-// TestBotPlaysThroughTheAPI runs the example bot against a real server
-// (the server package on a loopback port, the real games and computer
-// players, a SQLite store) to the end of a game of Nymphabet and one of
-// Quizl, and checks that it needed one request per turn: every move a
-// POST with "wait", no polling.
-func TestBotPlaysThroughTheAPI(t *testing.T) {
+// logged is one request a bot made, and the status it was answered with.
+type logged struct {
+	method, path string // path with the table's id replaced by {id}
+	status       int
+}
+
+func (l logged) String() string { return fmt.Sprintf("%s %s %d", l.method, l.path, l.status) }
+
+// requestLog records every request a server answers.
+type requestLog struct {
+	mu   sync.Mutex
+	reqs []*logged
+}
+
+// statusWriter keeps the status a handler answers with; it flushes (the
+// event stream needs it) and unwraps for http.ResponseController.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *statusWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// wrap serves h, recording each request.
+func (l *requestLog) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		path := r.URL.Path
+		if rest, ok := strings.CutPrefix(path, "/api/v1/tables/"); ok {
+			id, tail, _ := strings.Cut(rest, "/")
+			if id != "" {
+				path = "/api/v1/tables/{id}"
+				if tail != "" {
+					path += "/" + tail
+				}
+			}
+		}
+		// Counted as it arrives (a stream may outlast the bot's game);
+		// its status is filled in once answered, 0 until then.
+		req := &logged{method: r.Method, path: path}
+		l.mu.Lock()
+		l.reqs = append(l.reqs, req)
+		l.mu.Unlock()
+		sw := &statusWriter{ResponseWriter: w}
+		h.ServeHTTP(sw, r)
+		l.mu.Lock()
+		req.status = sw.status
+		l.mu.Unlock()
+	})
+}
+
+// take returns the requests recorded since the last take (a request
+// still being answered with status 0).
+func (l *requestLog) take() []logged {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]logged, len(l.reqs))
+	for i, r := range l.reqs {
+		out[i] = *r
+	}
+	l.reqs = nil
+	return out
+}
+
+// oneRequestPerMove checks every request a bot made to play one game in
+// which it made mine moves: one to open the table, one setup when setup
+// is set, one POST of each move with "wait" (a move the referee refused,
+// 422, is one request more, answered at once), and one to read the
+// result. Anything else, polling the table or following its event stream
+// between moves, is a request too many.
+func oneRequestPerMove(reqs []logged, mine int, setup bool) error {
+	played, refused := 0, 0
+	want := map[string]int{"POST /api/v1/tables": 1, "GET /api/v1/tables/{id}": 1}
+	if setup {
+		want["POST /api/v1/tables/{id}/setup"] = 1
+	}
+	var extra []logged
+	for _, r := range reqs {
+		key := r.method + " " + r.path
+		switch {
+		case key == "POST /api/v1/tables/{id}/moves" && r.status < 300:
+			played++
+		case key == "POST /api/v1/tables/{id}/moves" && r.status == http.StatusUnprocessableEntity:
+			refused++
+		case want[key] > 0 && r.status < 300:
+			want[key]--
+		default:
+			extra = append(extra, r)
+		}
+	}
+	if played != mine {
+		return fmt.Errorf("%d moves in the record, %d move requests taken", mine, played)
+	}
+	for key, n := range want {
+		if n > 0 {
+			return fmt.Errorf("no %s among the requests %v", key, reqs)
+		}
+	}
+	if len(extra) > 0 {
+		return fmt.Errorf("%d requests for %d moves (%d refused): %d more than one a move: %v", len(reqs), mine, refused, len(extra), extra)
+	}
+	return nil
+}
+
+// newServer starts a real server (the server package on a loopback port,
+// the real games and computer players, a SQLite store) that records every
+// request it answers.
+func newServer(t *testing.T) (*httptest.Server, *requestLog) {
 	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL"})
 	if err != nil {
 		t.Fatal(err)
@@ -35,62 +159,139 @@ func TestBotPlaysThroughTheAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := server.NewHandler(svc, server.Limits{})
-	var mu sync.Mutex
-	requests := map[string]int{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		path := r.URL.Path
-		if i := strings.LastIndexByte(path, '/'); strings.HasPrefix(path, "/api/v1/tables/") && i > len("/api/v1/tables/") {
-			path = r.Method + " " + path[i:] // "POST /moves"
-		} else {
-			path = r.Method + " " + path
-		}
-		mu.Lock()
-		requests[path]++
-		mu.Unlock()
-		h.ServeHTTP(w, r)
-	}))
+	log := &requestLog{}
+	srv := httptest.NewServer(log.wrap(h))
 	t.Cleanup(func() {
 		h.CloseSockets("test over")
 		srv.Close()
 		svc.Close()
 		db.Close()
 	})
+	return srv, log
+}
 
+// movesBy counts the moves of the player called name in table's record.
+func movesBy(ctx context.Context, t *testing.T, b *Bot, name string) int {
+	var rec game.Record
+	if err := b.call(ctx, "/api/v1/tables/"+b.table+"/record", nil, &rec); err != nil {
+		t.Fatal(err)
+	}
+	// The record is whole and replays: the game really ended.
+	_, st, _, err := game.Replay(games.Registry(), &rec, lexicon.Default())
+	if err != nil || st.Result().Status != game.Finished {
+		t.Fatalf("the record does not replay to the end: %v", err)
+	}
+	mine := 0
+	for _, m := range rec.Moves {
+		if m.By == name {
+			mine++
+		}
+	}
+	return mine
+}
+
+// TestBotPlaysThroughTheAPI runs the example bot against a real server to
+// the end of a game of Nymphabet and one of Quizl, and checks that it
+// needed one request per turn: every request it made is counted, and
+// beyond opening the table, its setup and reading the result, each is a
+// move POSTed with "wait"; no polling, no event stream.
+func TestBotPlaysThroughTheAPI(t *testing.T) {
+	srv, log := newServer(t)
 	for _, name := range []string{"nymphabet", "quizl"} {
 		t.Run(name, func(t *testing.T) {
-			clear(requests)
-			var log strings.Builder
-			b := &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Log: &log}
+			var out strings.Builder
+			b := &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Log: &out}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
+			log.take()
 			res, err := b.Play(ctx, name, game.Easy)
 			if err != nil {
-				t.Fatalf("%v\n%s", err, log.String())
+				t.Fatalf("%v\n%s", err, out.String())
 			}
+			reqs := log.take()
 			if len(res.Scores) != 2 {
-				t.Fatalf("result %+v: the game did not finish\n%s", res, log.String())
+				t.Fatalf("result %+v: the game did not finish\n%s", res, out.String())
 			}
-			// The record is whole and replays: the game really ended.
-			var rec game.Record
-			if err := b.call(ctx, "/api/v1/tables/"+b.table+"/record", nil, &rec); err != nil {
+			mine := movesBy(ctx, t, b, "Example bot")
+			if mine == 0 {
+				t.Fatal("the bot made no move")
+			}
+			if err := oneRequestPerMove(reqs, mine, name == "quizl"); err != nil {
+				t.Error(err)
+			}
+			t.Logf("%s: %d moves in %d requests, result %+v", name, mine, len(reqs), res)
+		})
+	}
+}
+
+// TestPollingBotFails: the check of TestBotPlaysThroughTheAPI refuses a
+// bot that plays without "wait" and asks for the table until it is its
+// turn, and one that follows the event stream, though each POSTs exactly
+// one request a move.
+func TestPollingBotFails(t *testing.T) {
+	srv, log := newServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	b := &Bot{Server: srv.URL, Log: io.Discard}
+	var seated struct{ Table, Token string }
+	var view struct {
+		Seat  int `json:"seat"`
+		Table struct {
+			Status string `json:"status"`
+			ToMove []int  `json:"to_move"`
+		} `json:"table"`
+	}
+	myTurn := func() {
+		for {
+			if err := b.call(ctx, "/api/v1/tables/"+b.table, nil, &view); err != nil {
 				t.Fatal(err)
 			}
-			_, st, _, err := game.Replay(games.Registry(), &rec, lexicon.Default())
-			if err != nil || st.Result().Status != game.Finished {
-				t.Fatalf("the record does not replay to the end: %v", err)
+			if view.Table.Status == "finished" || slices.Contains(view.Table.ToMove, view.Seat) {
+				return
 			}
-			mine := 0
-			for _, m := range rec.Moves {
-				if m.By == "Example bot" {
-					mine++
-				}
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	for _, follow := range []bool{false, true} {
+		log.take()
+		b.token = ""
+		if err := b.call(ctx, "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}, "name": "Poller", "private": true}, &seated); err != nil {
+			t.Fatal(err)
+		}
+		b.table, b.token = seated.Table, seated.Token
+		var a Answer
+		for _, mv := range []string{"able", "resign"} {
+			if follow {
+				myTurnByStream(ctx, t, b, a.Version)
+			} else {
+				myTurn()
 			}
-			moves := requests["POST /moves"]
-			if mine == 0 || moves < mine || requests["GET /events"] != 0 {
-				t.Errorf("%d moves by the bot in the record, %d move requests, %d event streams: %v", mine, moves, requests["GET /events"], requests)
+			if err := b.call(ctx, "/api/v1/tables/"+b.table+"/moves", map[string]any{"move": mv}, &a); err != nil {
+				t.Fatal(err)
 			}
-			t.Logf("%s: %d moves, requests %v, result %+v", name, mine, requests, res)
-		})
+		}
+		// The result, read once, as the example bot does.
+		if err := b.call(ctx, "/api/v1/tables/"+b.table, nil, &view); err != nil || view.Table.Status != "finished" {
+			t.Fatalf("after resigning the table is %q (%v)", view.Table.Status, err)
+		}
+		reqs := log.take()
+		mine := movesBy(ctx, t, b, "Poller")
+		if mine != 2 {
+			t.Fatalf("the poller made %d moves, want 2", mine)
+		}
+		err := oneRequestPerMove(reqs, mine, false)
+		if err == nil || !strings.Contains(err.Error(), "more than one a move") {
+			t.Errorf("following the stream %v: %d requests for 2 moves passed as one a move (%v)", follow, len(reqs), err)
+		}
+	}
+}
+
+// myTurnByStream follows the table's event stream from version until it
+// is b's turn (or the game is over), as Bot.awaitTurn does.
+func myTurnByStream(ctx context.Context, t *testing.T, b *Bot, version int) {
+	a := Answer{Version: version}
+	if err := b.awaitTurn(ctx, &a); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -1,0 +1,111 @@
+package game
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// JSONError is a refusal of DecodeJSON, worded for a player: what is
+// wrong, without naming what was being read, so that each caller can say
+// that ("the body is not what was expected: ...", "a Salvo setup is
+// ...: ...").
+type JSONError struct {
+	// Problem says what is wrong, e.g. `unknown field "MOVE" (field
+	// names are lower case, as documented)`.
+	Problem string
+	// Trailing is set when the value was read whole but something
+	// follows it.
+	Trailing bool
+	// Err is the decoder's own error.
+	Err error
+}
+
+func (e *JSONError) Error() string { return e.Problem }
+func (e *JSONError) Unwrap() error { return e.Err }
+
+// DecodeJSON decodes the one JSON value in b into v, strictly, with the
+// semantics of encoding/json/v2 (through github.com/go-json-experiment/json,
+// the same code, since v2 needs a GOEXPERIMENT in Go 1.26): keys match
+// field names exactly, in case too ({"PASSWORD": ...} is an unknown field,
+// not the password); a key given twice in one object, at any depth, is
+// refused rather than the last one winning; unknown fields, invalid UTF-8
+// and anything after the value are refused. encoding/json does none of
+// these, so a player's request could mean something other than what it
+// seemed to say. The server's request bodies, the browser's helper
+// endpoints and the games' setups are all read through it; its errors are
+// a *JSONError.
+func DecodeJSON(b []byte, v any) error {
+	if err := jsonv2.Unmarshal(b, v, jsonv2.RejectUnknownMembers(true)); err != nil {
+		return jsonError(err)
+	}
+	return nil
+}
+
+// jsonError rewords the decoder's error for people.
+func jsonError(err error) *JSONError {
+	e := &JSONError{Err: err}
+	var syn *jsontext.SyntacticError
+	var sem *jsonv2.SemanticError
+	where := func(p jsontext.Pointer) string {
+		if p == "" {
+			return ""
+		}
+		return fmt.Sprintf(" (at %s)", p)
+	}
+	switch {
+	case errors.As(err, &syn):
+		switch {
+		case errors.Is(syn.Err, jsontext.ErrDuplicateName):
+			e.Problem = fmt.Sprintf("the key %q appears twice in one object%s: give each key once", syn.JSONPointer.LastToken(), where(syn.JSONPointer))
+		case syn.Err != nil && strings.Contains(syn.Err.Error(), "UTF-8"):
+			e.Problem = fmt.Sprintf("a string is not valid UTF-8%s", where(syn.JSONPointer))
+		case errors.Is(syn.Err, io.ErrUnexpectedEOF):
+			e.Problem = "the JSON ends too early"
+		case strings.Contains(syn.Error(), "after top-level value"):
+			e.Problem, e.Trailing = "there is more after the JSON value", true
+		default:
+			e.Problem = fmt.Sprintf("malformed JSON at byte %d: %v", syn.ByteOffset, syn.Err)
+		}
+	case errors.As(err, &sem):
+		field := strings.TrimPrefix(string(sem.JSONPointer), "/")
+		switch {
+		case errors.Is(sem.Err, jsonv2.ErrUnknownName):
+			e.Problem = fmt.Sprintf("unknown field %q (field names are lower case, as documented)", sem.JSONPointer.LastToken())
+		case field != "":
+			e.Problem = fmt.Sprintf("field %q should be %s, not %s", field, typeWords(sem.GoType), sem.JSONKind)
+		default:
+			e.Problem = fmt.Sprintf("want %s, not %s", typeWords(sem.GoType), sem.JSONKind)
+		}
+	default:
+		e.Problem = err.Error()
+	}
+	return e
+}
+
+// typeWords names a Go type the way the sender of JSON thinks of it.
+func typeWords(t interface{ String() string }) string {
+	if t == nil {
+		return "something else"
+	}
+	s := t.String()
+	switch {
+	case s == "string":
+		return "a string"
+	case s == "bool":
+		return "true or false"
+	case strings.HasPrefix(s, "int"), strings.HasPrefix(s, "*int"), strings.HasPrefix(s, "uint"), strings.HasPrefix(s, "*uint"):
+		return "a whole number"
+	case strings.HasPrefix(s, "float"), strings.HasPrefix(s, "*float"):
+		return "a number"
+	case strings.HasPrefix(s, "[]"):
+		return "a list"
+	case strings.HasPrefix(s, "map"), strings.Contains(s, "."):
+		return "an object"
+	}
+	return s
+}
