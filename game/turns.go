@@ -59,7 +59,7 @@ func Turns(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Config, Result, []
 	}
 	res := st.Result()
 	if res.Status != Finished {
-		return cfg, res, turns, fmt.Errorf("%w after %d moves: analysis waits for the end", ErrInProgress, len(rec.Moves))
+		return cfg, res, turns, fmt.Errorf("%w after %s: analysis waits for the end", ErrInProgress, Count(len(rec.Moves), "move", "moves"))
 	}
 	return cfg, res, turns, nil
 }

@@ -37,8 +37,8 @@ func NewBoard(w, h int, shape string) (*Board, error) {
 			return nil, err
 		}
 		if len(rows) != h || len(rows[0]) != w {
-			return nil, fmt.Errorf("the shape is %d squares wide and %d high, but the board is %d x %d: set width %d and height %d",
-				len(rows[0]), len(rows), w, h, len(rows[0]), len(rows))
+			return nil, fmt.Errorf("the shape is %s wide and %d high, but the board is %d x %d: set width %d and height %d",
+				game.Count(len(rows[0]), "square", "squares"), len(rows), w, h, len(rows[0]), len(rows))
 		}
 		b.blocked = make([]bool, w*h)
 		for r, row := range rows {
@@ -66,7 +66,7 @@ func ParseShape(s string) ([][]bool, error) {
 	}
 	parts := strings.Split(s, "/")
 	if len(parts) < MinSide || len(parts) > MaxSide {
-		return nil, fmt.Errorf("shape: %d rows, want %d to %d rows separated by /", len(parts), MinSide, MaxSide)
+		return nil, fmt.Errorf("shape: %s, want %d to %d rows separated by /", game.Count(len(parts), "row", "rows"), MinSide, MaxSide)
 	}
 	rows := make([][]bool, len(parts))
 	for i, p := range parts {

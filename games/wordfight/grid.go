@@ -5,6 +5,7 @@ import (
 	"iter"
 	"strings"
 
+	"parlour/game"
 	"parlour/lexicon"
 )
 
@@ -29,7 +30,7 @@ func NewGrid(b *Board) *Grid {
 // (any case). The board is taken from the rows.
 func GridFromRows(rows []string) (*Grid, error) {
 	if len(rows) < MinSide || len(rows) > MaxSide {
-		return nil, fmt.Errorf("grid: %d rows, want %d to %d", len(rows), MinSide, MaxSide)
+		return nil, fmt.Errorf("grid: %s, want %d to %d", game.Count(len(rows), "row", "rows"), MinSide, MaxSide)
 	}
 	mask := make([]string, len(rows))
 	for i, row := range rows {

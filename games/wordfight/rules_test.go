@@ -95,6 +95,7 @@ func TestOptions(t *testing.T) {
 		{map[string]any{"strike_limit": 0}, "out of range"},
 		{map[string]any{"strike_limit": MaxStrikeLimit + 1}, "out of range"},
 		{map[string]any{"shape": "...../....."}, "2 rows"},
+		{map[string]any{"shape": "....."}, "shape: 1 row, want"},
 		{map[string]any{"shape": "...../...../..x../...../....."}, "row 3, square 3"},
 		{map[string]any{"shape": "...../...../..../...../....."}, "row 3 has 4 squares"},
 		{map[string]any{"multiply": "yes"}, "true or false"},

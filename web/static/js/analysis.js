@@ -5,7 +5,7 @@
 // here; nothing is fetched but the analysis. The replay viewer loads this
 // module only when asked to analyse, so the home page never pays for it.
 
-import { h } from "./dom.js";
+import { h, plural } from "./dom.js";
 import { call } from "./api.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -34,6 +34,8 @@ export function notesByIndex(a) {
 const pct = p => Math.round(p * 100) + "%";
 const big = n => n >= 1e6 ? n.toExponential(1).replace("e+", "e") : String(n);
 const count = c => c ? (c.exact ? big(c.fleets) : "about " + big(c.fleets)) : "?";
+// noun is one or many as the number n wants ("1 fleet", "2 fleets").
+const noun = (n, one, many) => n === 1 ? one : (many || one + "s");
 
 // marks returns the marks of one note: [{kind, text}], kind "mistake",
 // "missed" (a missed win), "wrong", "good" or "info".
@@ -47,7 +49,7 @@ export function marks(game, n) {
       break;
     case "quizl":
       if (n.kind === "call") {
-        for (const b of n.boards || []) out.push({ kind: "info", text: `${b.name}: ${big(b.before)} → ${big(b.after)} candidates, ${pct(b.on_line)} on the line` });
+        for (const b of n.boards || []) out.push({ kind: "info", text: `${b.name}: ${big(b.before)} → ${big(b.after)} ${noun(b.after, "candidate")}, ${pct(b.on_line)} on the line` });
         if (n.strong && n.strong !== n.move) out.push({ kind: "info", text: "The strong solver: " + n.strong });
         for (const tr of n.trips || []) {
           if (tr.announceable_at > 0) out.push({ kind: "missed", text: `Missed win: ${tr.password} could have been announced at move ${tr.announceable_at}` });
@@ -59,15 +61,15 @@ export function marks(game, n) {
       break;
     case "salvo":
       if (n.kind === "fire") {
-        out.push({ kind: n.share < 0.5 ? "mistake" : "info", text: `${count(n.before)} → ${count(n.after)} fleets; ${pct(n.share)} of the strong salvo's expected hits` });
+        out.push({ kind: n.share < 0.5 ? "mistake" : "info", text: `${count(n.before)} → ${count(n.after)} ${noun(n.after && n.after.fleets, "fleet")}; ${pct(n.share)} of the strong salvo's expected hits` });
       } else if (n.kind === "outline") {
-        out.push({ kind: n.right ? "good" : "wrong", text: `${n.right ? "Right" : "Wrong"} outline among ${count(n.before)} possible fleets` });
+        out.push({ kind: n.right ? "good" : "wrong", text: `${n.right ? "Right" : "Wrong"} outline among ${count(n.before)} possible ${noun(n.before && n.before.fleets, "fleet")}` });
       }
       break;
     case "wordfight":
-      if (n.missed) out.push({ kind: "missed", text: `Missed: the word had ${n.placements} placements, such as ${n.best}` });
-      else if (n.best_points > n.points) out.push({ kind: "mistake", text: `${n.points} points; ${n.best} scored ${n.best_points}` });
-      else out.push({ kind: "info", text: `${n.points} points, the most the word could score` });
+      if (n.missed) out.push({ kind: "missed", text: `Missed: the word had ${plural(n.placements, "placement")}, such as ${n.best}` });
+      else if (n.best_points > n.points) out.push({ kind: "mistake", text: `${plural(n.points, "point")}; ${n.best} scored ${n.best_points}` });
+      else out.push({ kind: "info", text: `${plural(n.points, "point")}, the most the word could score` });
       break;
   }
   return out;
