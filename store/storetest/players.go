@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -307,47 +308,71 @@ func testGameEnds(t *testing.T, e *env) {
 	}
 }
 
-// testRatedEndsAtOnce ends two rated games of one player at the same
-// moment: each reads the rating the other left, so both count, whether
-// the store puts them in one transaction or two.
+// testRatedEndsAtOnce ends several rated games of one player at the same
+// moment, when the player has a rating already: each must read the rating
+// the one before it left, so that all count, whether the store puts them
+// in one transaction or several. Their order is the store's to choose;
+// each game's rating before must be the one after the game before it.
 func testRatedEndsAtOnce(t *testing.T, e *env) {
 	ctx := context.Background()
 	ps := as[store.Players](t, e.s)
 	at := now()
-	for _, id := range []string{"a", "b", "c"} {
+	const games = 6
+	ids := []string{"a", "o0"}
+	for i := 1; i <= games; i++ {
+		ids = append(ids, fmt.Sprint("o", i))
+	}
+	for _, id := range ids {
 		if err := e.s.CreateIdentity(ctx, store.Identity{ID: id, Name: id, Created: at}, store.Credential{Hash: []byte(id), Identity: id}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, tb := range []string{"t1", "t2"} {
-		if err := e.s.CreateTable(ctx, store.Table{ID: tb, Game: "nymphabet", Status: store.Playing, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
+	endGame(t, e.s, "t0", rated("nymphabet", at, "a", "o0", glicko.Win))
+	for i := 1; i <= games; i++ {
+		if err := e.s.CreateTable(ctx, store.Table{ID: fmt.Sprint("t", i), Game: "nymphabet", Status: store.Playing, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var wg sync.WaitGroup
-	errs := make([]error, 2)
-	for i, g := range []struct{ table, other string }{{"t1", "b"}, {"t2", "c"}} {
+	errs := make([]error, games)
+	start := make(chan struct{})
+	for i := range games {
 		wg.Go(func() {
-			end := rated("nymphabet", at, "a", g.other, glicko.Win)
-			errs[i] = e.s.AppendMove(ctx, g.table, store.Move{Seq: 1, Seat: 1, Text: "resign", At: at}, &store.Update{Status: store.Finished, Meta: []byte(`{}`), End: end})
+			<-start
+			end := rated("nymphabet", at, "a", fmt.Sprint("o", i+1), glicko.Win)
+			errs[i] = e.s.AppendMove(ctx, fmt.Sprint("t", i+1), store.Move{Seq: 1, Seat: 1, Text: "resign", At: at}, &store.Update{Status: store.Finished, Meta: []byte(`{}`), End: end})
 		})
 	}
+	close(start)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}
 	rs, err := ps.Ratings(ctx, "a")
-	if err != nil || len(rs) != 1 || rs[0].Games != 2 {
-		t.Fatalf("a's ratings: %+v, %v", rs, err)
+	if err != nil || len(rs) != 1 || rs[0].Games != games+1 {
+		t.Fatalf("a's ratings after %d games: %+v, %v", games+1, rs, err)
 	}
-	first, _, _ := glicko.System{}.Game(glicko.New(), glicko.New(), glicko.Win)
-	second, _, _ := glicko.System{}.Game(first, glicko.New(), glicko.Win)
-	if !near(rs[0].Rating, second.Value) || !near(rs[0].RD, second.RD) {
-		t.Fatalf("a after two wins: %+v, want %v", rs[0], second)
+	points, err := ps.RatingHistory(ctx, "a", "nymphabet-standard", 100)
+	if err != nil || len(points) != games+1 || points[0].Table != "t0" || points[games].Rating != rs[0].Rating {
+		t.Fatalf("a's rating history: %+v, %v", points, err)
 	}
-	h, err := ps.RatingHistory(ctx, "a", "nymphabet-standard", 10)
-	if err != nil || len(h) != 2 || h[1].Rating != rs[0].Rating {
-		t.Fatalf("a's rating history: %+v, %v", h, err)
+	hist, err := ps.History(ctx, store.HistoryPage{Identity: "a", Limit: 100})
+	if err != nil || len(hist) != games+1 {
+		t.Fatalf("a's history: %+v, %v", hist, err)
+	}
+	before := map[string]float64{}
+	for _, g := range hist {
+		before[g.Table] = g.Before
+	}
+	prev := glicko.New().Value
+	for _, p := range points {
+		if !near(before[p.Table], prev) {
+			t.Errorf("game %s began from a rating of %v, but the game before it left %v: a game's end was lost", p.Table, before[p.Table], prev)
+		}
+		if p.Rating <= prev {
+			t.Errorf("a win at %s took a from %v to %v", p.Table, prev, p.Rating)
+		}
+		prev = p.Rating
 	}
 	board, err := ps.Leaderboard(ctx, "nymphabet-standard", 0, 400, 10)
 	if err != nil || len(board) != 0 {
