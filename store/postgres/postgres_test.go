@@ -2,11 +2,20 @@ package postgres
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
+	"slices"
+	"strings"
+	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"parlour/store"
 	"parlour/store/postgres/pgtest"
@@ -52,4 +61,187 @@ func harness() storetest.Harness {
 // TestStore runs the store's shared suite against PostgreSQL.
 func TestStore(t *testing.T) {
 	storetest.Run(t, harness())
+}
+
+// TestMigrateAtOnce opens one new database from several nodes at once:
+// every Open succeeds, each migration is recorded once, and opening
+// again applies nothing.
+func TestMigrateAtOnce(t *testing.T) {
+	url := server.NewDatabase(t)
+	const nodes = 4
+	errs := make([]error, nodes)
+	var wg sync.WaitGroup
+	for i := range nodes {
+		wg.Go(func() {
+			s, err := Open(context.Background(), url, Options{})
+			if err == nil {
+				s.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, url)
+	rows, err := s.pool.Query(context.Background(), "SELECT name, count(*) FROM schema_migrations GROUP BY name ORDER BY name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		Name  string
+		Count int
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := fs.Glob(migrations, "migrations/*.sql")
+	if len(got) != len(names) {
+		t.Fatalf("schema_migrations holds %+v, want the %d migrations %v", got, len(names), names)
+	}
+	for i, r := range got {
+		if r.Count != 1 || "migrations/"+r.Name != names[i] {
+			t.Errorf("schema_migrations line %d: %+v, want %s once", i, r, names[i])
+		}
+	}
+}
+
+// TestMigrationsByName: migrations are applied by name, in number order:
+// a database migrated by a build that had 001 and 003 gets 002 from a
+// build that has all three; nothing is applied twice; a broken migration
+// is refused whole and named.
+func TestMigrationsByName(t *testing.T) {
+	ctx := context.Background()
+	url := server.NewDatabase(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	one := &fstest.MapFile{Data: []byte("CREATE TABLE one (x integer);")}
+	two := &fstest.MapFile{Data: []byte("CREATE TABLE two (x integer); INSERT INTO one VALUES (2);")}
+	three := &fstest.MapFile{Data: []byte("CREATE TABLE three (x integer);")}
+	if err := migrate(ctx, pool, fstest.MapFS{"migrations/001_one.sql": one, "migrations/003_three.sql": three}); err != nil {
+		t.Fatalf("001 and 003: %v", err)
+	}
+	all := fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}
+	for range 2 { // the second time is a no-op
+		if err := migrate(ctx, pool, all); err != nil {
+			t.Fatalf("all three: %v", err)
+		}
+	}
+	for _, table := range []string{"one", "two", "three"} {
+		if _, err := pool.Exec(ctx, "INSERT INTO "+table+" VALUES (1)"); err != nil {
+			t.Errorf("table %s: %v", table, err)
+		}
+	}
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM one WHERE x = 2").Scan(&n); err != nil || n != 1 {
+		t.Errorf("002 ran %d times (%v), want once", n, err)
+	}
+	bad := &fstest.MapFile{Data: []byte("CREATE TABLE four (x integer); NOT SQL;")}
+	err = migrate(ctx, pool, fstest.MapFS{"migrations/004_bad.sql": bad})
+	if err == nil || !strings.Contains(err.Error(), "004_bad.sql") {
+		t.Errorf("a broken migration: %v", err)
+	}
+	if _, err := pool.Exec(ctx, "INSERT INTO four VALUES (1)"); err == nil {
+		t.Error("a broken migration left its first statement behind")
+	}
+	if err := migrate(ctx, pool, fstest.MapFS{"migrations/x_bad.sql": one}); err == nil || !strings.Contains(err.Error(), "x_bad.sql") {
+		t.Errorf("a migration without a number: %v", err)
+	}
+}
+
+// TestUnreachable: a store whose server cannot be reached fails to open,
+// saying it is PostgreSQL and why, within the connection timeout; a bad
+// connection string is named as such.
+func TestUnreachable(t *testing.T) {
+	ctx := context.Background()
+	start := time.Now()
+	_, err := Open(ctx, "postgres://postgres@/x?host="+t.TempDir()+"&connect_timeout=2", Options{})
+	if err == nil || !strings.Contains(err.Error(), "postgres: cannot reach the database") {
+		t.Errorf("an unreachable server: %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("failing took %v", d)
+	}
+	if _, err := Open(ctx, "postgres://%zz", Options{}); err == nil || !strings.Contains(err.Error(), "connection string") {
+		t.Errorf("a bad connection string: %v", err)
+	}
+}
+
+// TestAppendGroup hands one appender's statement a group with a move
+// twice, a move already stored and a move PostgreSQL refuses (text with a
+// NUL byte): each is answered for itself, and the good moves are stored.
+func TestAppendGroup(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, server.NewDatabase(t))
+	for _, id := range []string{"a", "b", "c", "d"} {
+		if err := s.CreateTable(ctx, store.Table{ID: id, Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AppendMove(ctx, "c", store.Move{Seq: 1, Text: "first"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	req := func(table string, seq int, text string) *appendReq {
+		return &appendReq{table: table, m: store.Move{Seq: seq, Text: text, At: time.Now()}, err: make(chan error, 1)}
+	}
+	batch := []*appendReq{
+		req("a", 1, "a1"),
+		req("b", 1, "b1"),
+		req("a", 1, "a1 again"),
+		req("c", 1, "c1 again"),
+		req("d", 1, "nul\x00byte"),
+		req("c", 2, "c2"),
+	}
+	s.appendBatch(batch)
+	for i, want := range []string{"stored", "stored", "conflict", "conflict", "refused", "stored"} {
+		err := <-batch[i].err
+		var got string
+		switch {
+		case err == nil:
+			got = "stored"
+		case errors.Is(err, store.ErrConflict):
+			got = "conflict"
+		default:
+			got = "refused"
+		}
+		if got != want {
+			t.Errorf("append %d (%s %d %q): %s (%v), want %s", i, batch[i].table, batch[i].m.Seq, batch[i].m.Text, got, err, want)
+		}
+	}
+	for id, want := range map[string][]string{"a": {"a1"}, "b": {"b1"}, "c": {"first", "c2"}, "d": nil} {
+		tb, err := s.Table(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, m := range tb.Moves {
+			texts = append(texts, m.Text)
+		}
+		if !slices.Equal(texts, want) {
+			t.Errorf("table %s holds %q, want %q", id, texts, want)
+		}
+	}
+}
+
+func TestNoSpace(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{&pgconn.PgError{Code: "53100"}, true}, // disk_full
+		{fmt.Errorf("commit: %w", &pgconn.PgError{Code: "53100"}), true},
+		{&pgconn.PgError{Code: "58030"}, true},  // io_error
+		{&pgconn.PgError{Code: "23505"}, false}, // unique_violation
+		{errors.New("could not extend file: No space left on device"), false},
+		{nil, false},
+	} {
+		if got := errors.Is(noSpace(tc.err), store.ErrNoSpace); got != tc.want {
+			t.Errorf("noSpace(%v) is ErrNoSpace: %v, want %v", tc.err, got, tc.want)
+		}
+	}
 }
