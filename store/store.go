@@ -84,6 +84,13 @@ type Move struct {
 	Seat int
 	Text string
 	At   time.Time
+	// Epoch, when not zero, fences the write of the move (and of the
+	// update that goes with it): a Store that implements Leases stores
+	// it only while the table's lease has this epoch, and otherwise
+	// refuses it with ErrFenced. It is not stored: moves read back have
+	// Epoch 0. A Store without Leases (the embedded one, a single node)
+	// ignores it.
+	Epoch int64
 }
 
 // Store persists identities, credentials and tables. Its methods are safe
@@ -173,4 +180,7 @@ type TableUpdate struct {
 	ID     string
 	Status Status
 	Meta   []byte
+	// Epoch fences the update in a Store.Write as Move.Epoch fences a
+	// move (0: not fenced).
+	Epoch int64
 }

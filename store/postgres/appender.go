@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -90,16 +91,23 @@ func (s *Store) insertGroup(group []*appendReq) {
 		case stored[moveKey{r.table, r.m.Seq}]:
 			r.err <- nil
 		default:
-			r.err <- fmt.Errorf("move %d of table %s is already stored: %w", r.m.Seq, r.table, store.ErrConflict)
+			r.err <- s.notStored(r)
 		}
 	}
 }
 
 // insertMovesQuery inserts rows given as arrays, one per column, and
-// returns the keys of the rows it stored: those already stored it skips.
-// (The seam for fencing: see the package doc.)
+// returns the keys of the rows it stored: those already stored it skips,
+// and so it does those fenced with an epoch (not 0) that is no longer
+// their table's lease's. The lease's row stays share-locked to the
+// commit, so that a takeover waits for the statement (see the package
+// doc).
 const insertMovesQuery = `INSERT INTO moves (table_id, seq, seat, move, at)
-	SELECT * FROM unnest($1::text[], $2::integer[], $3::integer[], $4::text[], $5::timestamptz[])
+	SELECT m.table_id, m.seq, m.seat, m.move, m.at
+	FROM unnest($1::text[], $2::integer[], $3::integer[], $4::text[], $5::timestamptz[], $6::bigint[])
+		AS m(table_id, seq, seat, move, at, epoch)
+	WHERE m.epoch = 0 OR EXISTS (SELECT 1 FROM table_leases l
+		WHERE l.table_id = m.table_id AND l.epoch = m.epoch FOR SHARE)
 	ON CONFLICT (table_id, seq) DO NOTHING
 	RETURNING table_id, seq`
 
@@ -111,12 +119,13 @@ func (s *Store) insertMoves(group []*appendReq) (map[moveKey]bool, error) {
 	seats := make([]int32, len(group))
 	texts := make([]string, len(group))
 	ats := make([]time.Time, len(group))
+	epochs := make([]int64, len(group))
 	for i, r := range group {
-		tables[i], seqs[i], seats[i], texts[i], ats[i] = r.table, int32(r.m.Seq), int32(r.m.Seat), r.m.Text, r.m.At
+		tables[i], seqs[i], seats[i], texts[i], ats[i], epochs[i] = r.table, int32(r.m.Seq), int32(r.m.Seat), r.m.Text, r.m.At, r.m.Epoch
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, insertMovesQuery, tables, seqs, seats, texts, ats)
+	rows, err := s.pool.Query(ctx, insertMovesQuery, tables, seqs, seats, texts, ats, epochs)
 	if err != nil {
 		return nil, err
 	}
@@ -130,4 +139,22 @@ func (s *Store) insertMoves(group []*appendReq) (map[moveKey]bool, error) {
 		stored[k] = true
 	}
 	return stored, rows.Err()
+}
+
+// notStored says why the appenders' statement skipped r: its table's
+// lease has another epoch (when r is fenced), or else its number was
+// stored already.
+func (s *Store) notStored(r *appendReq) error {
+	if r.m.Epoch != 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
+		defer cancel()
+		l, err := lease(ctx, s.pool, r.table)
+		if errors.Is(err, store.ErrNotFound) || err == nil && l.Epoch != r.m.Epoch {
+			return fmt.Errorf("move %d of table %s with lease %d: %w", r.m.Seq, r.table, r.m.Epoch, store.ErrFenced)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("move %d of table %s is already stored: %w", r.m.Seq, r.table, store.ErrConflict)
 }

@@ -34,19 +34,19 @@
 // order), so that two games of one player ending at once both count, as
 // the single writer of store/sqlite guarantees.
 //
-// # Fencing (to come)
+// # Fencing
 //
-// In a cluster each live table has one owner node, holding a lease with
-// an epoch; a node that lost its lease must never commit a move. The seam
-// for it is the single place each kind of move write is made: insertMoves
-// (the appenders' statement) and appendWithUpdate. The lease will be a
-// row per table (table_leases: table_id, owner, epoch, expires) in a new
-// migration, the epoch a field of store.Move (or of the append), and both
-// statements will insert only where the table's current epoch matches:
-// the unnest's SELECT joins table_leases ON epoch = the move's, and a
-// move missing from RETURNING that is no duplicate is refused with a
-// fencing error instead of ErrConflict. Table updates of an owner are
-// fenced the same way (UPDATE tables ... WHERE EXISTS (the lease)).
+// In a cluster each live table has one owner node, holding a lease with an
+// epoch (store.Leases: table_leases, one row per table, times by the
+// database's clock); a node that lost its lease must never commit a move.
+// A write fenced with an epoch (store.Move.Epoch, store.TableUpdate.Epoch)
+// is made only if the table's lease still has that epoch, checked under a
+// share lock of the lease's row held to the write's commit: the appenders'
+// statement checks each fenced row with EXISTS (... FOR SHARE), the other
+// writes with fence. A takeover updates that row, so it waits for a write
+// in flight and then finds the table with that write in it; a write that
+// comes after the takeover finds another epoch and is refused with
+// store.ErrFenced. An unfenced write (epoch 0) is made as before.
 //
 // # Schema
 //
@@ -450,9 +450,12 @@ func (s *Store) AppendMove(ctx context.Context, id string, m store.Move, u *stor
 }
 
 // appendWithUpdate stores a move and its table's change (and the game's
-// end) in one transaction. (The seam for fencing: see the package doc.)
+// end) in one transaction, fenced with the move's epoch.
 func (s *Store) appendWithUpdate(ctx context.Context, id string, m store.Move, u *store.Update) error {
 	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if err := fence(ctx, tx, id, m.Epoch); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "INSERT INTO moves (table_id, seq, seat, move, at) VALUES ($1, $2, $3, $4, $5)", id, m.Seq, m.Seat, m.Text, m.At); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("move %d of table %s is already stored: %w", m.Seq, id, store.ErrConflict)
@@ -488,6 +491,9 @@ func (s *Store) Write(ctx context.Context, b store.Batch) error {
 			}
 		}
 		if u := b.Update; u != nil {
+			if err := fence(ctx, tx, u.ID, u.Epoch); err != nil {
+				return err
+			}
 			if err := updateTable(ctx, tx, u.ID, u.Status, u.Meta); err != nil {
 				return err
 			}

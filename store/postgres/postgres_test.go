@@ -245,3 +245,54 @@ func TestNoSpace(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeoverWaitsForWriteInFlight slows every insert of a move down (a
+// trigger sleeps) so that the old owner's fenced write is surely in flight
+// when another node takes the table over: the takeover waits for it, and
+// the new owner then reads the table with the move in it. Without the
+// share lock of the lease's row the takeover would pass the write, read
+// the table without the move, and the old owner would be told the move
+// was stored all the same.
+func TestTakeoverWaitsForWriteInFlight(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, server.NewDatabase(t))
+	if _, err := s.pool.Exec(ctx, `CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS
+		$$ BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$;
+		CREATE TRIGGER slow BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION slow()`); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		update *store.Update
+	}{{"plain append", nil}, {"append with an update", &store.Update{Status: store.Playing, Meta: []byte(`{"x":1}`)}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := strings.ReplaceAll(tc.name, " ", "-")
+			if err := s.CreateTable(ctx, store.Table{ID: id, Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
+				t.Fatal(err)
+			}
+			old, err := s.AcquireLease(ctx, id, "node-a", 50*time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				done <- s.AppendMove(ctx, id, store.Move{Seq: 1, Text: "in flight", At: time.Now(), Epoch: old.Epoch}, tc.update)
+			}()
+			time.Sleep(100 * time.Millisecond) // the lease has run out; the insert sleeps
+			if _, err := s.AcquireLease(ctx, id, "node-b", time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			seen, err := s.Table(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = <-done
+			if err == nil && len(seen.Moves) != 1 {
+				t.Errorf("the old owner was told its move was stored, but the new owner read %d moves", len(seen.Moves))
+			}
+			if err != nil && !errors.Is(err, store.ErrFenced) {
+				t.Errorf("the old owner's move: %v", err)
+			}
+		})
+	}
+}
