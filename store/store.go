@@ -5,8 +5,10 @@
 // replaying the table's record; a Store holds what that replay needs. A
 // move is written with AppendMove, which returns only once the move is
 // durable, so that nobody is told of a move that a crash could lose.
-// Package store/sqlite holds the embedded implementation; a deployment that
-// outgrows one process can offer another behind the same interface.
+// Package store/sqlite holds the embedded implementation, the default;
+// store/postgres holds the one that several nodes of a cluster share, with
+// the leases that fence each table's writes to its owner (Leases). Both
+// pass the tests of store/storetest.
 package store
 
 import (
