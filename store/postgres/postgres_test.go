@@ -296,3 +296,49 @@ func TestTakeoverWaitsForWriteInFlight(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkAppendMove appends moves from 16 goroutines to 64 tables, as
+// store/sqlite's benchmark does. The package's server does not sync; with
+// DURABLE set the benchmark starts its own server that does.
+func BenchmarkAppendMove(b *testing.B) {
+	ctx := context.Background()
+	srv := server
+	if os.Getenv("DURABLE") != "" {
+		var err error
+		if srv, err = pgtest.Start(ctx, pgtest.Options{Durable: true}); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { srv.Close() }) // after the database's own cleanup
+	}
+	s, err := Open(ctx, srv.NewDatabase(b), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	const tables = 64
+	for i := range tables {
+		if err := s.CreateTable(ctx, store.Table{ID: fmt.Sprint("t", i), Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	next := 0
+	b.SetParallelism(16)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		mu.Lock()
+		id := fmt.Sprint("t", next%tables)
+		next++
+		mu.Unlock()
+		seq := 0
+		for pb.Next() {
+			seq++
+			if err := s.AppendMove(ctx, id, store.Move{Seq: seq, Text: "72", At: time.Now()}, nil); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	st := s.Stats()
+	b.ReportMetric(float64(st.Writes)/float64(max(st.Commits, 1)), "writes/commit")
+}

@@ -12,7 +12,7 @@ import (
 // each other's tables, and finds the server's folder gone after Close.
 func TestStartAndRemove(t *testing.T) {
 	ctx := context.Background()
-	s, err := Start(ctx)
+	s, err := Start(ctx, Options{})
 	if err != nil {
 		if _, missing := Bin(); missing != nil {
 			Missing(t)
