@@ -342,3 +342,65 @@ func BenchmarkAppendMove(b *testing.B) {
 	st := s.Stats()
 	b.ReportMetric(float64(st.Writes)/float64(max(st.Commits, 1)), "writes/commit")
 }
+
+// TestServerRestart stops PostgreSQL under an open store, and crashes it:
+// while it is down writes and reads fail with an error (and quickly), and
+// once it is back the same store works again by itself, with every write
+// acknowledged before still there.
+func TestServerRestart(t *testing.T) {
+	if server == nil {
+		pgtest.Missing(t)
+	}
+	ctx := context.Background()
+	srv, err := pgtest.Start(ctx, pgtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	s := open(t, srv.NewDatabase(t))
+	if err := s.CreateTable(ctx, store.Table{ID: "t1", Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
+		t.Fatal(err)
+	}
+	seq := 0
+	for _, down := range []struct {
+		name string
+		stop func()
+	}{{"stopped", srv.Stop}, {"crashed", srv.Crash}} {
+		seq++
+		if err := s.AppendMove(ctx, "t1", store.Move{Seq: seq, Text: fmt.Sprint("before ", down.name), At: time.Now()}, nil); err != nil {
+			t.Fatal(err)
+		}
+		down.stop()
+		start := time.Now()
+		if err := s.AppendMove(ctx, "t1", store.Move{Seq: seq + 1, Text: "while down", At: time.Now()}, nil); err == nil {
+			t.Errorf("%s: an append succeeded while PostgreSQL was down", down.name)
+		}
+		if err := s.UpdateTable(ctx, "t1", store.Playing, []byte(`{"down":true}`)); err == nil {
+			t.Errorf("%s: an update succeeded while PostgreSQL was down", down.name)
+		}
+		if _, err := s.Table(ctx, "t1"); err == nil {
+			t.Errorf("%s: a read succeeded while PostgreSQL was down", down.name)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: failing took %v", down.name, d)
+		}
+		if err := srv.Restart(ctx); err != nil {
+			t.Fatal(err)
+		}
+		seq++
+		if err := s.AppendMove(ctx, "t1", store.Move{Seq: seq, Text: fmt.Sprint("after ", down.name), At: time.Now()}, nil); err != nil {
+			t.Fatalf("%s: an append after the restart: %v", down.name, err)
+		}
+	}
+	tb, err := s.Table(ctx, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range tb.Moves {
+		texts = append(texts, m.Text)
+	}
+	if want := []string{"before stopped", "after stopped", "before crashed", "after crashed"}; !slices.Equal(texts, want) || string(tb.Meta) != "{}" {
+		t.Errorf("after two restarts: moves %q, meta %s; want %q and {}", texts, tb.Meta, want)
+	}
+}

@@ -43,9 +43,12 @@ const port = 5432
 
 // Server is a running throwaway PostgreSQL server.
 type Server struct {
-	dir  string // the temporary folder: data/, the socket, the log
-	cmd  *exec.Cmd
-	done chan struct{} // closed when the server process has exited
+	dir  string   // the temporary folder: data/, the socket, the log
+	bin  string   // the postgres program
+	args []string // its arguments
+	cred *syscall.Credential
+	cmd  *exec.Cmd     // the running (or last) server process
+	done chan struct{} // closed when cmd has exited
 	next atomic.Int64  // numbers the databases NewDatabase makes
 }
 
@@ -108,7 +111,7 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 			return nil, fmt.Errorf("pgtest: giving %s to %s: %w", dir, User, err)
 		}
 	}
-	s := &Server{dir: dir, done: make(chan struct{})}
+	s := &Server{dir: dir}
 	data := filepath.Join(dir, "data")
 	initdb := exec.CommandContext(ctx, filepath.Join(bin, "initdb"), "-D", data, "-U", "postgres",
 		"--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C")
@@ -118,37 +121,75 @@ func Start(ctx context.Context, opt Options) (*Server, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("pgtest: initdb: %w\n%s", err, out)
 	}
-	logf, err := os.Create(filepath.Join(dir, "postgres.log"))
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("pgtest: %w", err)
-	}
-	defer logf.Close()
-	args := []string{"-D", data, "-k", dir, "-p", strconv.Itoa(port), "-c", "listen_addresses=",
+	s.bin = filepath.Join(bin, "postgres")
+	s.cred = cred
+	s.args = []string{"-D", data, "-k", dir, "-p", strconv.Itoa(port), "-c", "listen_addresses=",
 		"-c", "max_connections=200", "-c", "shared_buffers=32MB"}
 	if !opt.Durable {
 		// fsync off: a crash of the test machine loses nothing anyone
 		// needs.
-		args = append(args, "-c", "fsync=off", "-c", "full_page_writes=off")
+		s.args = append(s.args, "-c", "fsync=off", "-c", "full_page_writes=off")
 	}
-	s.cmd = exec.Command(filepath.Join(bin, "postgres"), args...)
-	s.cmd.Dir = dir
-	s.cmd.Stdout, s.cmd.Stderr = logf, logf
-	s.cmd.SysProcAttr = procAttr(cred)
-	if err := s.cmd.Start(); err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("pgtest: starting postgres: %w", err)
-	}
-	go func() {
-		s.cmd.Wait()
-		close(s.done)
-	}()
-	if err := s.wait(ctx); err != nil {
-		log := s.logTail()
+	if err := s.Restart(ctx); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("pgtest: postgres did not start: %w\n%s", err, log)
+		return nil, err
 	}
 	return s, nil
+}
+
+// Restart starts the server again after Stop or Crash, on the same data,
+// and waits until it accepts connections.
+func (s *Server) Restart(ctx context.Context) error {
+	if s.cmd != nil {
+		select {
+		case <-s.done:
+		default:
+			return errors.New("pgtest: the server is running")
+		}
+	}
+	logf, err := os.OpenFile(filepath.Join(s.dir, "postgres.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return fmt.Errorf("pgtest: %w", err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(s.bin, s.args...)
+	cmd.Dir = s.dir
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = procAttr(s.cred)
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("pgtest: starting postgres: %w", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(done)
+	}()
+	s.cmd, s.done = cmd, done
+	if err := s.wait(ctx); err != nil {
+		return fmt.Errorf("pgtest: postgres did not start: %w\n%s", err, s.logTail())
+	}
+	return nil
+}
+
+// Stop shuts the server down (PostgreSQL's fast shutdown: sessions are
+// ended, everything committed is kept), leaving its data for Restart.
+func (s *Server) Stop() { s.stop(os.Interrupt) }
+
+// Crash stops the server as a crash would (PostgreSQL's immediate
+// shutdown: no checkpoint; Restart recovers from the log).
+func (s *Server) Crash() { s.stop(syscall.SIGQUIT) }
+
+func (s *Server) stop(sig os.Signal) {
+	if s.cmd == nil || s.cmd.Process == nil {
+		return
+	}
+	s.cmd.Process.Signal(sig)
+	select {
+	case <-s.done:
+	case <-time.After(15 * time.Second):
+		s.cmd.Process.Kill()
+		<-s.done
+	}
 }
 
 // credential returns the user to run the server as: nil for the current
@@ -268,17 +309,7 @@ func Missing(t testing.TB) {
 
 // Close stops the server and removes its folder.
 func (s *Server) Close() error {
-	if s.cmd != nil && s.cmd.Process != nil {
-		// SIGINT is PostgreSQL's fast shutdown: it ends the sessions
-		// and stops without waiting for clients.
-		s.cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-s.done:
-		case <-time.After(15 * time.Second):
-			s.cmd.Process.Kill()
-			<-s.done
-		}
-	}
+	s.Stop()
 	return os.RemoveAll(s.dir)
 }
 
