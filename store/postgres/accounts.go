@@ -256,8 +256,9 @@ func endGame(ctx context.Context, tx pgx.Tx, table string, e *store.GameEnd) err
 	return nil
 }
 
-// Ratings implements store.Players. A rating row that a game's end made
-// but did not get to count (none: see endGame) is not listed.
+// Ratings implements store.Players. (endGame makes a missing rating row
+// with no games and counts the game in the same transaction; the
+// condition on games only keeps such a row out should that ever change.)
 func (s *Store) Ratings(ctx context.Context, identity string) ([]store.Rating, error) {
 	rows, err := s.pool.Query(ctx, "SELECT pool, rating, rd, volatility, games, updated FROM ratings WHERE identity = $1 AND games > 0 ORDER BY pool", identity)
 	if err != nil {
