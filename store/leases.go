@@ -49,4 +49,8 @@ type Leases interface {
 	// Lease returns the table's current (or last) lease; a table never
 	// leased is ErrNotFound.
 	Lease(ctx context.Context, table string) (Lease, error)
+	// ExpiredLeases returns up to limit leases of live (not finished)
+	// tables that have expired, the longest expired first: the tables
+	// whose owner died or let go, for another node to take over.
+	ExpiredLeases(ctx context.Context, limit int) ([]Lease, error)
 }

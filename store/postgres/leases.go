@@ -101,6 +101,26 @@ func lease(ctx context.Context, q querier, table string) (store.Lease, error) {
 	return l, nil
 }
 
+// ExpiredLeases implements store.Leases.
+func (s *Store) ExpiredLeases(ctx context.Context, limit int) ([]store.Lease, error) {
+	rows, err := s.pool.Query(ctx, `SELECT l.table_id, l.owner, l.epoch, l.expires FROM table_leases l
+		JOIN tables t ON t.id = l.table_id
+		WHERE l.expires <= now() AND t.status <> $1 ORDER BY l.expires, l.table_id LIMIT $2`, string(store.Finished), limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading expired leases: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Lease, error) {
+		var l store.Lease
+		err := row.Scan(&l.Table, &l.Owner, &l.Epoch, &l.Expires)
+		l.Expires = utc(l.Expires)
+		return l, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading expired leases: %w", err)
+	}
+	return out, nil
+}
+
 // fence checks, inside tx, that table's lease still has epoch (0: the
 // write is not fenced), and holds a share lock of the lease's row until
 // tx ends: a takeover, which updates the row, waits for tx, and finds the

@@ -17,6 +17,50 @@ var leaseTests = []test{
 	{"Leases", testLeases},
 	{"FencedWrites", testFencedWrites},
 	{"TakeoverFencesInFlight", testTakeoverFencesInFlight},
+	{"ExpiredLeases", testExpiredLeases},
+}
+
+// testExpiredLeases: the expired leases of live tables are listed, the
+// longest expired first; those that hold, and those of finished tables,
+// are not; a lease taken over leaves the list.
+func testExpiredLeases(t *testing.T, e *env) {
+	ctx := context.Background()
+	ls := as[store.Leases](t, e.s)
+	at := now()
+	for _, id := range []string{"gone1", "gone2", "held", "done"} {
+		if err := e.s.CreateTable(ctx, store.Table{ID: id, Game: "quizl", Status: store.Playing, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ls.AcquireLease(ctx, "gone1", "node-a", 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ls.AcquireLease(ctx, "gone2", "node-a", 40*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ls.AcquireLease(ctx, "done", "node-a", 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ls.AcquireLease(ctx, "held", "node-b", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.UpdateTable(ctx, "done", store.Finished, []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	list, err := ls.ExpiredLeases(ctx, 10)
+	if err != nil || len(list) != 2 || list[0].Table != "gone1" || list[1].Table != "gone2" || list[0].Owner != "node-a" {
+		t.Fatalf("ExpiredLeases = %+v, %v; want gone1 and gone2", list, err)
+	}
+	if list, err := ls.ExpiredLeases(ctx, 1); err != nil || len(list) != 1 || list[0].Table != "gone1" {
+		t.Fatalf("ExpiredLeases(1) = %+v, %v", list, err)
+	}
+	if _, err := ls.AcquireLease(ctx, "gone1", "node-c", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := ls.ExpiredLeases(ctx, 10); err != nil || len(list) != 1 || list[0].Table != "gone2" {
+		t.Fatalf("ExpiredLeases after a takeover = %+v, %v", list, err)
+	}
 }
 
 // testLeases: a lease is taken, held against another owner, renewed,

@@ -10,3 +10,6 @@ CREATE TABLE table_leases (
 	epoch    bigint NOT NULL,
 	expires  timestamptz NOT NULL
 );
+
+-- The expired leases, for a node looking for tables to take over.
+CREATE INDEX table_leases_expires ON table_leases(expires);
