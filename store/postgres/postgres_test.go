@@ -404,3 +404,37 @@ func TestServerRestart(t *testing.T) {
 		t.Errorf("after two restarts: moves %q, meta %s; want %q and {}", texts, tb.Meta, want)
 	}
 }
+
+// TestCanceledWriteCompletes cancels the caller's context while its write
+// is in flight (a trigger makes each insert of a move sleep): the write
+// still commits, and the caller is told so rather than that it failed.
+// A context already done before the write starts stops it.
+func TestCanceledWriteCompletes(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, server.NewDatabase(t))
+	if _, err := s.pool.Exec(ctx, `CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS
+		$$ BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$;
+		CREATE TRIGGER slow BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION slow()`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateTable(ctx, store.Table{ID: "t1", Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
+		t.Fatal(err)
+	}
+	for i, u := range []*store.Update{nil, {Status: store.Playing, Meta: []byte(`{"n":2}`)}} {
+		cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		err := s.AppendMove(cctx, "t1", store.Move{Seq: i + 1, Text: fmt.Sprint("m", i+1), At: time.Now()}, u)
+		cancel()
+		if err != nil {
+			t.Errorf("append %d, its context done in flight: %v", i+1, err)
+		}
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := s.AppendMove(done, "t1", store.Move{Seq: 3, Text: "m3", At: time.Now()}, &store.Update{Status: store.Playing, Meta: []byte(`{}`)}); !errors.Is(err, context.Canceled) {
+		t.Errorf("an append whose context was done before: %v", err)
+	}
+	tb, err := s.Table(ctx, "t1")
+	if err != nil || len(tb.Moves) != 2 || string(tb.Meta) != `{"n":2}` {
+		t.Errorf("the table: %+v, %v; want moves m1, m2 and meta {\"n\":2}", tb, err)
+	}
+}
