@@ -47,7 +47,8 @@ func (s *Store) appender() {
 }
 
 // appendBatch stores batch and answers each of its appends. The same move
-// twice in one batch (two nodes racing) goes in a statement of its own
+// twice in one batch (a retry racing the first try, say) goes in a
+// statement of its own
 // after the first, so that each answer says whether its own row was
 // stored.
 func (s *Store) appendBatch(batch []*appendReq) {

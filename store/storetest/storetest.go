@@ -17,7 +17,8 @@ import (
 	"parlour/store"
 )
 
-// Harness is what Run needs of an implementation.
+// Harness is what Run needs of an implementation; every field is
+// required.
 type Harness struct {
 	// Fresh returns where new, empty data lives (a file path, a
 	// database's URL), removed when t ends.
