@@ -5,8 +5,10 @@
 // replaying the table's record; a Store holds what that replay needs. A
 // move is written with AppendMove, which returns only once the move is
 // durable, so that nobody is told of a move that a crash could lose.
-// Package store/sqlite holds the embedded implementation; a deployment that
-// outgrows one process can offer another behind the same interface.
+// Package store/sqlite holds the embedded implementation, the default;
+// store/postgres holds the one that several nodes of a cluster share, with
+// the leases that fence each table's writes to its owner (Leases). Both
+// pass the tests of store/storetest.
 package store
 
 import (
@@ -84,6 +86,13 @@ type Move struct {
 	Seat int
 	Text string
 	At   time.Time
+	// Epoch, when not zero, fences the write of the move (and of the
+	// update that goes with it): a Store that implements Leases stores
+	// it only while the table's lease has this epoch, and otherwise
+	// refuses it with ErrFenced. It is not stored: moves read back have
+	// Epoch 0. A Store without Leases (the embedded one, a single node)
+	// ignores it.
+	Epoch int64
 }
 
 // Store persists identities, credentials and tables. Its methods are safe
@@ -179,4 +188,7 @@ type TableUpdate struct {
 	ID     string
 	Status Status
 	Meta   []byte
+	// Epoch fences the update in a Store.Write as Move.Epoch fences a
+	// move (0: not fenced).
+	Epoch int64
 }

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,55 +11,6 @@ import (
 
 	"parlour/store"
 )
-
-// TestChatAndMutes: chat messages come back in order from any point,
-// a message number is stored once, and mutes come and go.
-func TestChatAndMutes(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "p.db")
-	s := open(t, path)
-	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	for i, text := range []string{"hello", "good luck", "«¡olé!»"} {
-		m := store.ChatMessage{Table: "t1", Seq: i + 1, Channel: "players", Identity: "i1", Name: "Ann", Seat: 0, Text: text, At: at}
-		if err := s.AddChat(ctx, m); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := s.AddChat(ctx, store.ChatMessage{Table: "t1", Seq: 2, Channel: "players", Text: "again", At: at}); !errors.Is(err, store.ErrConflict) {
-		t.Errorf("a message number stored twice: %v, want ErrConflict", err)
-	}
-	got, err := s.Chat(ctx, "t1", 1, 10)
-	if err != nil || len(got) != 2 || got[0].Seq != 2 || got[1].Text != "«¡olé!»" || !got[1].At.Equal(at) || got[0].Name != "Ann" {
-		t.Fatalf("Chat since 1: %+v, %v", got, err)
-	}
-	if n, err := s.LastChat(ctx, "t1"); n != 3 || err != nil {
-		t.Errorf("LastChat = %d, %v", n, err)
-	}
-	if n, err := s.LastChat(ctx, "none"); n != 0 || err != nil {
-		t.Errorf("LastChat of a table without chat = %d, %v", n, err)
-	}
-	mu := store.Mute{Table: "t1", Identity: "i1", Channel: "spectators"}
-	for range 2 { // twice: muting what is muted changes nothing
-		if err := s.SetMute(ctx, mu, true); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if ms, err := s.Mutes(ctx, "t1"); err != nil || len(ms) != 1 || ms[0] != mu {
-		t.Fatalf("Mutes = %+v, %v", ms, err)
-	}
-	if err := s.SetMute(ctx, mu, false); err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	s = open(t, path)
-	defer s.Close()
-	if ms, err := s.Mutes(ctx, "t1"); err != nil || len(ms) != 0 {
-		t.Fatalf("Mutes after unmuting and reopening = %+v, %v", ms, err)
-	}
-	if got, err := s.Chat(ctx, "t1", 0, 2); err != nil || len(got) != 2 || got[0].Text != "hello" {
-		t.Fatalf("Chat after reopening: %+v, %v", got, err)
-	}
-}
 
 // TestMigrationsByName: migrations are applied by name, in number order,
 // whatever the database's high-water mark says: a database migrated by a

@@ -1,0 +1,360 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+
+	"parlour/glicko"
+	"parlour/store"
+)
+
+// CreateAccount implements store.Players.
+func (s *Store) CreateAccount(ctx context.Context, a store.Account, cred store.Credential, guest *store.Identity) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if guest != nil {
+			if err := insertIdentity(ctx, tx, *guest); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, "INSERT INTO accounts (identity, name, key, hash, created) VALUES ($1, $2, $3, $4, $5)",
+			a.Identity, a.Name, a.Key, a.Hash, a.Created); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("account %s: %w", a.Name, store.ErrConflict)
+			}
+			return fmt.Errorf("postgres: creating account: %w", err)
+		}
+		tag, err := tx.Exec(ctx, "UPDATE identities SET name = $1 WHERE id = $2", a.Name, a.Identity)
+		if err != nil {
+			return fmt.Errorf("postgres: naming identity: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("identity %s: %w", a.Identity, store.ErrNotFound)
+		}
+		return insertCredential(ctx, tx, cred)
+	})
+}
+
+const accountColumns = "identity, name, key, hash, created"
+
+func scanAccount(row pgx.Row) (store.Account, error) {
+	var a store.Account
+	err := row.Scan(&a.Identity, &a.Name, &a.Key, &a.Hash, &a.Created)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return a, fmt.Errorf("account: %w", store.ErrNotFound)
+	}
+	if err != nil {
+		return a, fmt.Errorf("postgres: reading account: %w", err)
+	}
+	a.Created = utc(a.Created)
+	return a, nil
+}
+
+// AccountByKey implements store.Players.
+func (s *Store) AccountByKey(ctx context.Context, key string) (store.Account, error) {
+	return scanAccount(s.pool.QueryRow(ctx, "SELECT "+accountColumns+" FROM accounts WHERE key = $1", key))
+}
+
+// AccountOf implements store.Players.
+func (s *Store) AccountOf(ctx context.Context, identity string) (store.Account, error) {
+	return scanAccount(s.pool.QueryRow(ctx, "SELECT "+accountColumns+" FROM accounts WHERE identity = $1", identity))
+}
+
+// AccountNames implements store.Players.
+func (s *Store) AccountNames(ctx context.Context, ids []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	rows, err := s.pool.Query(ctx, "SELECT identity, name FROM accounts WHERE identity = ANY($1)", ids)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading account names: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, fmt.Errorf("postgres: reading account names: %w", err)
+		}
+		out[id] = name
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: reading account names: %w", err)
+	}
+	return out, nil
+}
+
+// SetPassword implements store.Players.
+func (s *Store) SetPassword(ctx context.Context, identity, hash string, keep []byte) ([][]byte, error) {
+	var dropped [][]byte
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, "UPDATE accounts SET hash = $1 WHERE identity = $2", hash, identity)
+		if err != nil {
+			return fmt.Errorf("postgres: storing password: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("account: %w", store.ErrNotFound)
+		}
+		rows, err := tx.Query(ctx, "DELETE FROM credentials WHERE identity = $1 AND table_id = '' AND hash <> $2 RETURNING hash", identity, nonNil(keep))
+		if err != nil {
+			return fmt.Errorf("postgres: deleting credentials: %w", err)
+		}
+		dropped, err = pgx.CollectRows(rows, pgx.RowTo[[]byte])
+		if err != nil {
+			return fmt.Errorf("postgres: deleting credentials: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return dropped, nil
+}
+
+// nonNil returns b, or an empty slice for nil, so that a comparison with
+// it is false rather than NULL.
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// Rehash implements store.Players.
+func (s *Store) Rehash(ctx context.Context, identity, old, new string) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "UPDATE accounts SET hash = $1 WHERE identity = $2 AND hash = $3", new, identity, old); err != nil {
+			return fmt.Errorf("postgres: storing password: %w", err)
+		}
+		return nil
+	})
+}
+
+// DeleteCredential implements store.Players.
+func (s *Store) DeleteCredential(ctx context.Context, h []byte) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "DELETE FROM credentials WHERE hash = $1", h); err != nil {
+			return fmt.Errorf("postgres: deleting credential: %w", err)
+		}
+		return nil
+	})
+}
+
+// DeleteAccount implements store.Players.
+func (s *Store) DeleteAccount(ctx context.Context, identity, name string, renames []store.TableUpdate) ([][]byte, error) {
+	var dropped [][]byte
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, "DELETE FROM accounts WHERE identity = $1", identity)
+		if err != nil {
+			return fmt.Errorf("postgres: deleting account: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("account: %w", store.ErrNotFound)
+		}
+		rows, err := tx.Query(ctx, "DELETE FROM credentials WHERE identity = $1 RETURNING hash", identity)
+		if err != nil {
+			return fmt.Errorf("postgres: deleting credentials: %w", err)
+		}
+		if dropped, err = pgx.CollectRows(rows, pgx.RowTo[[]byte]); err != nil {
+			return fmt.Errorf("postgres: deleting credentials: %w", err)
+		}
+		for _, q := range []string{
+			"DELETE FROM ratings WHERE identity = $1",
+			"DELETE FROM player_games WHERE identity = $1",
+			"DELETE FROM presence_settings WHERE identity = $1",
+			"DELETE FROM ssh_keys WHERE identity = $1",
+			"UPDATE challenges SET status = 'canceled' WHERE status = 'open' AND (from_id = $1 OR to_id = $1)",
+		} {
+			if _, err := tx.Exec(ctx, q, identity); err != nil {
+				return fmt.Errorf("postgres: deleting account: %w", err)
+			}
+		}
+		if _, err := tx.Exec(ctx, "UPDATE identities SET name = $1 WHERE id = $2", name, identity); err != nil {
+			return fmt.Errorf("postgres: renaming identity: %w", err)
+		}
+		for _, u := range renames {
+			if err := updateTable(ctx, tx, u.ID, u.Status, u.Meta); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return dropped, nil
+}
+
+// endGame indexes a game's end inside the transaction of its last move:
+// each person's line of history, and for a rated game both new ratings.
+// The two rating rows are made if missing and locked, in the order of
+// their identities, before they are read: another game of the same
+// player ending at once waits for this one and then reads its result.
+func endGame(ctx context.Context, tx pgx.Tx, table string, e *store.GameEnd) error {
+	type after struct {
+		before, rating, rd float64
+		games              int
+	}
+	rated := map[string]after{}
+	pool := ""
+	if r := e.Rated; r != nil {
+		pool = r.Pool
+		fresh := glicko.New()
+		order := []string{r.Players[0], r.Players[1]}
+		slices.Sort(order)
+		for _, id := range slices.Compact(order) {
+			if _, err := tx.Exec(ctx, `INSERT INTO ratings (identity, pool, rating, rd, volatility, games, updated)
+				VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (identity, pool) DO NOTHING`,
+				id, r.Pool, fresh.Value, fresh.RD, fresh.Volatility, e.Ended); err != nil {
+				return fmt.Errorf("postgres: storing rating: %w", err)
+			}
+			if _, err := tx.Exec(ctx, "SELECT 1 FROM ratings WHERE identity = $1 AND pool = $2 FOR UPDATE", id, r.Pool); err != nil {
+				return fmt.Errorf("postgres: locking rating: %w", err)
+			}
+		}
+		var cur [2]glicko.Rating
+		var games [2]int
+		for i, id := range r.Players {
+			if err := tx.QueryRow(ctx, "SELECT rating, rd, volatility, games FROM ratings WHERE identity = $1 AND pool = $2",
+				id, r.Pool).Scan(&cur[i].Value, &cur[i].RD, &cur[i].Volatility, &games[i]); err != nil {
+				return fmt.Errorf("postgres: reading rating: %w", err)
+			}
+			if games[i] == 0 {
+				cur[i] = glicko.New()
+			}
+		}
+		a, b, err := glicko.System{}.Game(cur[0], cur[1], r.Score)
+		if err != nil {
+			return fmt.Errorf("rating table %s: %w", table, err)
+		}
+		for i, nr := range [2]glicko.Rating{a, b} {
+			if _, err := tx.Exec(ctx, `UPDATE ratings SET rating = $1, rd = $2, volatility = $3, games = $4, updated = $5
+				WHERE identity = $6 AND pool = $7`,
+				nr.Value, nr.RD, nr.Volatility, games[i]+1, e.Ended, r.Players[i], r.Pool); err != nil {
+				return fmt.Errorf("postgres: storing rating: %w", err)
+			}
+			rated[r.Players[i]] = after{before: cur[i].Value, rating: nr.Value, rd: nr.RD, games: games[i] + 1}
+		}
+	}
+	for _, st := range e.Seats {
+		var before, rating, rd, n any
+		if a, ok := rated[st.Identity]; ok {
+			before, rating, rd, n = a.before, a.rating, a.rd, a.games
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO player_games (identity, table_id, seat, game, pool, result, ended, before_rating, rating, rd, rated_games)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+			ON CONFLICT (identity, table_id) DO UPDATE SET seat = excluded.seat, game = excluded.game, pool = excluded.pool,
+				result = excluded.result, ended = excluded.ended, before_rating = excluded.before_rating,
+				rating = excluded.rating, rd = excluded.rd, rated_games = excluded.rated_games`,
+			st.Identity, table, st.Seat, e.Game, pool, string(st.Result), e.Ended, before, rating, rd, n); err != nil {
+			return fmt.Errorf("postgres: storing history: %w", err)
+		}
+	}
+	return nil
+}
+
+// Ratings implements store.Players. (endGame makes a missing rating row
+// with no games and counts the game in the same transaction; the
+// condition on games only keeps such a row out should that ever change.)
+func (s *Store) Ratings(ctx context.Context, identity string) ([]store.Rating, error) {
+	rows, err := s.pool.Query(ctx, "SELECT pool, rating, rd, volatility, games, updated FROM ratings WHERE identity = $1 AND games > 0 ORDER BY pool", identity)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading ratings: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Rating, error) {
+		r := store.Rating{Identity: identity}
+		err := row.Scan(&r.Pool, &r.Rating, &r.RD, &r.Volatility, &r.Games, &r.Updated)
+		r.Updated = utc(r.Updated)
+		return r, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading ratings: %w", err)
+	}
+	return out, nil
+}
+
+// RatingHistory implements store.Players.
+func (s *Store) RatingHistory(ctx context.Context, identity, pool string, limit int) ([]store.RatingPoint, error) {
+	rows, err := s.pool.Query(ctx, `SELECT table_id, ended, rating, rd FROM player_games
+		WHERE identity = $1 AND pool = $2 AND rating IS NOT NULL ORDER BY rated_games DESC LIMIT $3`, identity, pool, limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading rating history: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.RatingPoint, error) {
+		var p store.RatingPoint
+		err := row.Scan(&p.Table, &p.At, &p.Rating, &p.RD)
+		p.At = utc(p.At)
+		return p, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading rating history: %w", err)
+	}
+	slices.Reverse(out)
+	return out, nil
+}
+
+// History implements store.Players.
+func (s *Store) History(ctx context.Context, p store.HistoryPage) ([]store.PlayerGame, error) {
+	q := `SELECT pg.table_id, pg.seat, pg.game, pg.pool, COALESCE(pg.result, ''), pg.ended,
+		COALESCE(pg.before_rating, 0), COALESCE(pg.rating, 0), COALESCE(pg.rd, 0), t.meta
+		FROM player_games pg JOIN tables t ON t.id = pg.table_id WHERE pg.identity = $1`
+	args := []any{p.Identity}
+	if p.Game != "" {
+		args = append(args, p.Game)
+		q += fmt.Sprintf(" AND pg.game = $%d", len(args))
+	}
+	if !p.Before.IsZero() {
+		args = append(args, p.Before, p.BeforeTable)
+		q += fmt.Sprintf(" AND (pg.ended < $%d OR (pg.ended = $%d AND pg.table_id < $%d))", len(args)-1, len(args)-1, len(args))
+	}
+	args = append(args, p.Limit)
+	q += fmt.Sprintf(" ORDER BY pg.ended DESC, pg.table_id DESC LIMIT $%d", len(args))
+	rows, err := s.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading history: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.PlayerGame, error) {
+		var g store.PlayerGame
+		var result string
+		err := row.Scan(&g.Table, &g.Seat, &g.Game, &g.Pool, &result, &g.Ended, &g.Before, &g.After, &g.RD, &g.Meta)
+		g.Result, g.Ended = store.Result(result), utc(g.Ended)
+		return g, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading history: %w", err)
+	}
+	return out, nil
+}
+
+// FinishedGames implements store.Players.
+func (s *Store) FinishedGames(ctx context.Context, identity string) (int, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, "SELECT COUNT(*) FROM player_games WHERE identity = $1", identity).Scan(&n); err != nil {
+		return 0, fmt.Errorf("postgres: counting games: %w", err)
+	}
+	return n, nil
+}
+
+// Leaderboard implements store.Players.
+func (s *Store) Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int) ([]store.Standing, error) {
+	rows, err := s.pool.Query(ctx, `SELECT a.name, r.rating, r.rd, r.games FROM ratings r
+		JOIN accounts a ON a.identity = r.identity
+		WHERE r.pool = $1 AND r.games >= $2 AND r.games > 0 AND r.rd < $3 ORDER BY r.rating DESC, a.key LIMIT $4`, pool, minGames, maxRD, limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading leaderboard: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Standing, error) {
+		var st store.Standing
+		err := row.Scan(&st.Name, &st.Rating, &st.RD, &st.Games)
+		return st, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading leaderboard: %w", err)
+	}
+	return out, nil
+}
+
+var _ store.Players = (*Store)(nil)

@@ -1,0 +1,38 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"parlour/store"
+)
+
+// Analysis implements store.Analyses.
+func (s *Store) Analysis(ctx context.Context, id string, version int) ([]byte, error) {
+	var body []byte
+	err := s.pool.QueryRow(ctx, "SELECT body FROM analyses WHERE table_id = $1 AND version = $2", id, version).Scan(&body)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("analysis of table %s: %w", id, store.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading the analysis of table %s: %w", id, err)
+	}
+	return body, nil
+}
+
+// PutAnalysis implements store.Analyses. Of two nodes filing the same
+// analysis at once, the second's insert does nothing.
+func (s *Store) PutAnalysis(ctx context.Context, id string, version int, body []byte) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "INSERT INTO analyses (table_id, version, body) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", id, version, body); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("analysis of table %s: %w", id, store.ErrNotFound)
+			}
+			return fmt.Errorf("postgres: storing the analysis of table %s: %w", id, err)
+		}
+		return nil
+	})
+}

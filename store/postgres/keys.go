@@ -1,0 +1,73 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+
+	"parlour/store"
+)
+
+// AddKey implements store.Keys.
+func (s *Store) AddKey(ctx context.Context, k store.SSHKey) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "INSERT INTO ssh_keys (fingerprint, identity, key, comment, added) VALUES ($1, $2, $3, $4, $5)",
+			k.Fingerprint, k.Identity, k.Key, k.Comment, k.Added); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("key %s: %w", k.Fingerprint, store.ErrConflict)
+			}
+			return fmt.Errorf("postgres: adding key: %w", err)
+		}
+		return nil
+	})
+}
+
+// KeysOf implements store.Keys.
+func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, error) {
+	rows, err := s.pool.Query(ctx, "SELECT fingerprint, key, comment, added FROM ssh_keys WHERE identity = $1 ORDER BY added, fingerprint", identity)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading keys: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.SSHKey, error) {
+		k := store.SSHKey{Identity: identity}
+		err := row.Scan(&k.Fingerprint, &k.Key, &k.Comment, &k.Added)
+		k.Added = utc(k.Added)
+		return k, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading keys: %w", err)
+	}
+	return out, nil
+}
+
+// KeyByFingerprint implements store.Keys.
+func (s *Store) KeyByFingerprint(ctx context.Context, fp string) (store.SSHKey, error) {
+	k := store.SSHKey{Fingerprint: fp}
+	err := s.pool.QueryRow(ctx, "SELECT identity, key, comment, added FROM ssh_keys WHERE fingerprint = $1", fp).Scan(&k.Identity, &k.Key, &k.Comment, &k.Added)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return k, fmt.Errorf("key %s: %w", fp, store.ErrNotFound)
+	}
+	if err != nil {
+		return k, fmt.Errorf("postgres: reading key: %w", err)
+	}
+	k.Added = utc(k.Added)
+	return k, nil
+}
+
+// DeleteKey implements store.Keys.
+func (s *Store) DeleteKey(ctx context.Context, identity, fp string) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, "DELETE FROM ssh_keys WHERE identity = $1 AND fingerprint = $2", identity, fp)
+		if err != nil {
+			return fmt.Errorf("postgres: deleting key: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("key %s: %w", fp, store.ErrNotFound)
+		}
+		return nil
+	})
+}
+
+var _ store.Keys = (*Store)(nil)

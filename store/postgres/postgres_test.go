@@ -1,0 +1,440 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"parlour/store"
+	"parlour/store/postgres/pgtest"
+	"parlour/store/storetest"
+)
+
+// server is the throwaway PostgreSQL server of this package's tests (nil
+// when PostgreSQL is missing: the tests then skip, or fail under CI).
+var server *pgtest.Server
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m, &server)) }
+
+// open opens a store on the database at url, closed when t ends.
+func open(t *testing.T, url string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// harness runs the shared suite on a fresh database per test.
+func harness() storetest.Harness {
+	return storetest.Harness{
+		Fresh: func(t *testing.T) string { return server.NewDatabase(t) },
+		Open:  func(t *testing.T, url string) store.Store { return open(t, url) },
+		Backdate: func(t *testing.T, url, id string, when time.Time) {
+			ctx := context.Background()
+			c, err := pgx.Connect(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close(ctx)
+			if _, err := c.Exec(ctx, "UPDATE tables SET updated = $1 WHERE id = $2", when, id); err != nil {
+				t.Fatal(err)
+			}
+		},
+	}
+}
+
+// TestStore runs the store's shared suite against PostgreSQL.
+func TestStore(t *testing.T) {
+	storetest.Run(t, harness())
+}
+
+// TestMigrateAtOnce opens one new database from several nodes at once:
+// every Open succeeds, each migration is recorded once, and opening
+// again applies nothing.
+func TestMigrateAtOnce(t *testing.T) {
+	url := server.NewDatabase(t)
+	const nodes = 4
+	errs := make([]error, nodes)
+	var wg sync.WaitGroup
+	for i := range nodes {
+		wg.Go(func() {
+			s, err := Open(context.Background(), url, Options{})
+			if err == nil {
+				s.Close()
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, url)
+	rows, err := s.pool.Query(context.Background(), "SELECT name, count(*) FROM schema_migrations GROUP BY name ORDER BY name")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		Name  string
+		Count int
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := fs.Glob(migrations, "migrations/*.sql")
+	if len(got) != len(names) {
+		t.Fatalf("schema_migrations holds %+v, want the %d migrations %v", got, len(names), names)
+	}
+	for i, r := range got {
+		if r.Count != 1 || "migrations/"+r.Name != names[i] {
+			t.Errorf("schema_migrations line %d: %+v, want %s once", i, r, names[i])
+		}
+	}
+}
+
+// TestMigrationsByName: migrations are applied by name, in number order:
+// a database migrated by a build that had 001 and 003 gets 002 from a
+// build that has all three; nothing is applied twice; a broken migration
+// is refused whole and named.
+func TestMigrationsByName(t *testing.T) {
+	ctx := context.Background()
+	url := server.NewDatabase(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	one := &fstest.MapFile{Data: []byte("CREATE TABLE one (x integer);")}
+	two := &fstest.MapFile{Data: []byte("CREATE TABLE two (x integer); INSERT INTO one VALUES (2);")}
+	three := &fstest.MapFile{Data: []byte("CREATE TABLE three (x integer);")}
+	if err := migrate(ctx, pool, fstest.MapFS{"migrations/001_one.sql": one, "migrations/003_three.sql": three}); err != nil {
+		t.Fatalf("001 and 003: %v", err)
+	}
+	all := fstest.MapFS{"migrations/001_one.sql": one, "migrations/002_two.sql": two, "migrations/003_three.sql": three}
+	for range 2 { // the second time is a no-op
+		if err := migrate(ctx, pool, all); err != nil {
+			t.Fatalf("all three: %v", err)
+		}
+	}
+	for _, table := range []string{"one", "two", "three"} {
+		if _, err := pool.Exec(ctx, "INSERT INTO "+table+" VALUES (1)"); err != nil {
+			t.Errorf("table %s: %v", table, err)
+		}
+	}
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT count(*) FROM one WHERE x = 2").Scan(&n); err != nil || n != 1 {
+		t.Errorf("002 ran %d times (%v), want once", n, err)
+	}
+	bad := &fstest.MapFile{Data: []byte("CREATE TABLE four (x integer); NOT SQL;")}
+	err = migrate(ctx, pool, fstest.MapFS{"migrations/004_bad.sql": bad})
+	if err == nil || !strings.Contains(err.Error(), "004_bad.sql") {
+		t.Errorf("a broken migration: %v", err)
+	}
+	if _, err := pool.Exec(ctx, "INSERT INTO four VALUES (1)"); err == nil {
+		t.Error("a broken migration left its first statement behind")
+	}
+	if err := migrate(ctx, pool, fstest.MapFS{"migrations/x_bad.sql": one}); err == nil || !strings.Contains(err.Error(), "x_bad.sql") {
+		t.Errorf("a migration without a number: %v", err)
+	}
+}
+
+// TestUnreachable: a store whose server cannot be reached fails to open,
+// saying it is PostgreSQL and why, within the connection timeout; a bad
+// connection string is named as such.
+func TestUnreachable(t *testing.T) {
+	ctx := context.Background()
+	start := time.Now()
+	_, err := Open(ctx, "postgres://postgres@/x?host="+t.TempDir()+"&connect_timeout=2", Options{})
+	if err == nil || !strings.Contains(err.Error(), "postgres: cannot reach the database") {
+		t.Errorf("an unreachable server: %v", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("failing took %v", d)
+	}
+	if _, err := Open(ctx, "postgres://%zz", Options{}); err == nil || !strings.Contains(err.Error(), "connection string") {
+		t.Errorf("a bad connection string: %v", err)
+	}
+}
+
+// TestAppendGroup hands one appender's statement a group with a move
+// twice, a move already stored and a move PostgreSQL refuses (text with a
+// NUL byte): each is answered for itself, and the good moves are stored.
+func TestAppendGroup(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, server.NewDatabase(t))
+	for _, id := range []string{"a", "b", "c", "d"} {
+		if err := s.CreateTable(ctx, store.Table{ID: id, Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AppendMove(ctx, "c", store.Move{Seq: 1, Text: "first"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	req := func(table string, seq int, text string) *appendReq {
+		return &appendReq{table: table, m: store.Move{Seq: seq, Text: text, At: time.Now()}, err: make(chan error, 1)}
+	}
+	batch := []*appendReq{
+		req("a", 1, "a1"),
+		req("b", 1, "b1"),
+		req("a", 1, "a1 again"),
+		req("c", 1, "c1 again"),
+		req("d", 1, "nul\x00byte"),
+		req("c", 2, "c2"),
+	}
+	s.appendBatch(batch)
+	for i, want := range []string{"stored", "stored", "conflict", "conflict", "refused", "stored"} {
+		err := <-batch[i].err
+		var got string
+		switch {
+		case err == nil:
+			got = "stored"
+		case errors.Is(err, store.ErrConflict):
+			got = "conflict"
+		default:
+			got = "refused"
+		}
+		if got != want {
+			t.Errorf("append %d (%s %d %q): %s (%v), want %s", i, batch[i].table, batch[i].m.Seq, batch[i].m.Text, got, err, want)
+		}
+	}
+	for id, want := range map[string][]string{"a": {"a1"}, "b": {"b1"}, "c": {"first", "c2"}, "d": nil} {
+		tb, err := s.Table(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for _, m := range tb.Moves {
+			texts = append(texts, m.Text)
+		}
+		if !slices.Equal(texts, want) {
+			t.Errorf("table %s holds %q, want %q", id, texts, want)
+		}
+	}
+}
+
+func TestNoSpace(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{&pgconn.PgError{Code: "53100"}, true}, // disk_full
+		{fmt.Errorf("commit: %w", &pgconn.PgError{Code: "53100"}), true},
+		{&pgconn.PgError{Code: "58030"}, true},  // io_error
+		{&pgconn.PgError{Code: "23505"}, false}, // unique_violation
+		{errors.New("could not extend file: No space left on device"), false},
+		{nil, false},
+	} {
+		if got := errors.Is(noSpace(tc.err), store.ErrNoSpace); got != tc.want {
+			t.Errorf("noSpace(%v) is ErrNoSpace: %v, want %v", tc.err, got, tc.want)
+		}
+	}
+}
+
+// TestTakeoverWaitsForWriteInFlight slows every insert of a move down (a
+// trigger sleeps) so that the old owner's fenced write is surely in flight
+// when another node takes the table over: the takeover waits for it, and
+// the new owner then reads the table with the move in it. Without the
+// share lock of the lease's row the takeover would pass the write, read
+// the table without the move, and the old owner would be told the move
+// was stored all the same.
+func TestTakeoverWaitsForWriteInFlight(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, server.NewDatabase(t))
+	if _, err := s.pool.Exec(ctx, `CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS
+		$$ BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$;
+		CREATE TRIGGER slow BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION slow()`); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		update *store.Update
+	}{{"plain append", nil}, {"append with an update", &store.Update{Status: store.Playing, Meta: []byte(`{"x":1}`)}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := strings.ReplaceAll(tc.name, " ", "-")
+			if err := s.CreateTable(ctx, store.Table{ID: id, Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
+				t.Fatal(err)
+			}
+			old, err := s.AcquireLease(ctx, id, "node-a", 50*time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				done <- s.AppendMove(ctx, id, store.Move{Seq: 1, Text: "in flight", At: time.Now(), Epoch: old.Epoch}, tc.update)
+			}()
+			time.Sleep(100 * time.Millisecond) // the lease has run out; the insert sleeps
+			if _, err := s.AcquireLease(ctx, id, "node-b", time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			seen, err := s.Table(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = <-done
+			if err == nil && len(seen.Moves) != 1 {
+				t.Errorf("the old owner was told its move was stored, but the new owner read %d moves", len(seen.Moves))
+			}
+			if err != nil && !errors.Is(err, store.ErrFenced) {
+				t.Errorf("the old owner's move: %v", err)
+			}
+		})
+	}
+}
+
+// BenchmarkAppendMove appends moves from 16 goroutines to 64 tables, as
+// store/sqlite's benchmark does. The package's server does not sync; with
+// DURABLE set the benchmark starts its own server that does.
+func BenchmarkAppendMove(b *testing.B) {
+	ctx := context.Background()
+	srv := server
+	if os.Getenv("DURABLE") != "" {
+		var err error
+		if srv, err = pgtest.Start(ctx, pgtest.Options{Durable: true}); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { srv.Close() }) // after the database's own cleanup
+	}
+	s, err := Open(ctx, srv.NewDatabase(b), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	const tables = 64
+	for i := range tables {
+		if err := s.CreateTable(ctx, store.Table{ID: fmt.Sprint("t", i), Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	next := 0
+	b.SetParallelism(16)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		mu.Lock()
+		id := fmt.Sprint("t", next%tables)
+		next++
+		mu.Unlock()
+		seq := 0
+		for pb.Next() {
+			seq++
+			if err := s.AppendMove(ctx, id, store.Move{Seq: seq, Text: "72", At: time.Now()}, nil); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	st := s.Stats()
+	b.ReportMetric(float64(st.Writes)/float64(max(st.Commits, 1)), "writes/commit")
+}
+
+// TestServerRestart stops PostgreSQL under an open store, and crashes it:
+// while it is down writes and reads fail with an error (and quickly), and
+// once it is back the same store works again by itself, with every write
+// acknowledged before still there.
+func TestServerRestart(t *testing.T) {
+	if server == nil {
+		pgtest.Missing(t)
+	}
+	ctx := context.Background()
+	srv, err := pgtest.Start(ctx, pgtest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	s := open(t, srv.NewDatabase(t))
+	if err := s.CreateTable(ctx, store.Table{ID: "t1", Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
+		t.Fatal(err)
+	}
+	seq := 0
+	for _, down := range []struct {
+		name string
+		stop func()
+	}{{"stopped", srv.Stop}, {"crashed", srv.Crash}} {
+		seq++
+		if err := s.AppendMove(ctx, "t1", store.Move{Seq: seq, Text: fmt.Sprint("before ", down.name), At: time.Now()}, nil); err != nil {
+			t.Fatal(err)
+		}
+		down.stop()
+		start := time.Now()
+		if err := s.AppendMove(ctx, "t1", store.Move{Seq: seq + 1, Text: "while down", At: time.Now()}, nil); err == nil {
+			t.Errorf("%s: an append succeeded while PostgreSQL was down", down.name)
+		}
+		if err := s.UpdateTable(ctx, "t1", store.Playing, []byte(`{"down":true}`)); err == nil {
+			t.Errorf("%s: an update succeeded while PostgreSQL was down", down.name)
+		}
+		if _, err := s.Table(ctx, "t1"); err == nil {
+			t.Errorf("%s: a read succeeded while PostgreSQL was down", down.name)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: failing took %v", down.name, d)
+		}
+		if err := srv.Restart(ctx); err != nil {
+			t.Fatal(err)
+		}
+		seq++
+		if err := s.AppendMove(ctx, "t1", store.Move{Seq: seq, Text: fmt.Sprint("after ", down.name), At: time.Now()}, nil); err != nil {
+			t.Fatalf("%s: an append after the restart: %v", down.name, err)
+		}
+	}
+	tb, err := s.Table(ctx, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range tb.Moves {
+		texts = append(texts, m.Text)
+	}
+	if want := []string{"before stopped", "after stopped", "before crashed", "after crashed"}; !slices.Equal(texts, want) || string(tb.Meta) != "{}" {
+		t.Errorf("after two restarts: moves %q, meta %s; want %q and {}", texts, tb.Meta, want)
+	}
+}
+
+// TestCanceledWriteCompletes cancels the caller's context while its write
+// is in flight (a trigger makes each insert of a move sleep): the write
+// still commits, and the caller is told so rather than that it failed.
+// A context already done before the write starts stops it.
+func TestCanceledWriteCompletes(t *testing.T) {
+	ctx := context.Background()
+	s := open(t, server.NewDatabase(t))
+	if _, err := s.pool.Exec(ctx, `CREATE FUNCTION slow() RETURNS trigger LANGUAGE plpgsql AS
+		$$ BEGIN PERFORM pg_sleep(0.3); RETURN NEW; END $$;
+		CREATE TRIGGER slow BEFORE INSERT ON moves FOR EACH ROW EXECUTE FUNCTION slow()`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateTable(ctx, store.Table{ID: "t1", Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
+		t.Fatal(err)
+	}
+	for i, u := range []*store.Update{nil, {Status: store.Playing, Meta: []byte(`{"n":2}`)}} {
+		cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+		err := s.AppendMove(cctx, "t1", store.Move{Seq: i + 1, Text: fmt.Sprint("m", i+1), At: time.Now()}, u)
+		cancel()
+		if err != nil {
+			t.Errorf("append %d, its context done in flight: %v", i+1, err)
+		}
+	}
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := s.AppendMove(done, "t1", store.Move{Seq: 3, Text: "m3", At: time.Now()}, &store.Update{Status: store.Playing, Meta: []byte(`{}`)}); !errors.Is(err, context.Canceled) {
+		t.Errorf("an append whose context was done before: %v", err)
+	}
+	tb, err := s.Table(ctx, "t1")
+	if err != nil || len(tb.Moves) != 2 || string(tb.Meta) != `{"n":2}` {
+		t.Errorf("the table: %+v, %v; want moves m1, m2 and meta {\"n\":2}", tb, err)
+	}
+}

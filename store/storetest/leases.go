@@ -1,0 +1,289 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"parlour/store"
+)
+
+// leaseTests are about store.Leases and the writes it fences; a store
+// without leases (one node) skips them.
+func leaseTests() []test {
+	return []test{
+		{"Leases", testLeases},
+		{"FencedWrites", testFencedWrites},
+		{"TakeoverFencesInFlight", testTakeoverFencesInFlight},
+		{"ExpiredLeases", testExpiredLeases},
+	}
+}
+
+// testExpiredLeases: the expired leases of live tables are listed, the
+// longest expired first; those that hold, and those of finished tables,
+// are not; a lease taken over leaves the list.
+func testExpiredLeases(t *testing.T, e *env) {
+	ctx := context.Background()
+	ls := as[store.Leases](t, e.s)
+	at := now()
+	for _, id := range []string{"gone1", "gone2", "held", "done"} {
+		if err := e.s.CreateTable(ctx, store.Table{ID: id, Game: "quizl", Status: store.Playing, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ls.AcquireLease(ctx, "gone1", "node-a", 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ls.AcquireLease(ctx, "gone2", "node-a", 40*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ls.AcquireLease(ctx, "done", "node-a", 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ls.AcquireLease(ctx, "held", "node-b", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.UpdateTable(ctx, "done", store.Finished, []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	list, err := ls.ExpiredLeases(ctx, 10)
+	if err != nil || len(list) != 2 || list[0].Table != "gone1" || list[1].Table != "gone2" || list[0].Owner != "node-a" {
+		t.Fatalf("ExpiredLeases = %+v, %v; want gone1 and gone2", list, err)
+	}
+	if list, err := ls.ExpiredLeases(ctx, 1); err != nil || len(list) != 1 || list[0].Table != "gone1" {
+		t.Fatalf("ExpiredLeases(1) = %+v, %v", list, err)
+	}
+	if _, err := ls.AcquireLease(ctx, "gone1", "node-c", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := ls.ExpiredLeases(ctx, 10); err != nil || len(list) != 1 || list[0].Table != "gone2" {
+		t.Fatalf("ExpiredLeases after a takeover = %+v, %v", list, err)
+	}
+}
+
+// testLeases: a lease is taken, held against another owner, renewed,
+// released and taken over with a higher epoch; one that expires is taken
+// over without a release.
+func testLeases(t *testing.T, e *env) {
+	ctx := context.Background()
+	ls := as[store.Leases](t, e.s)
+	if _, err := ls.Lease(ctx, "t1"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the lease of a table never leased: %v, want ErrNotFound", err)
+	}
+	a, err := ls.AcquireLease(ctx, "t1", "node-a", time.Minute)
+	if err != nil || a.Epoch < 1 || a.Owner != "node-a" || a.Table != "t1" || time.Until(a.Expires) < 50*time.Second {
+		t.Fatalf("the first lease: %+v, %v", a, err)
+	}
+	other, err := ls.AcquireLease(ctx, "t1", "node-b", time.Minute)
+	if !errors.Is(err, store.ErrLeased) || other.Owner != "node-a" || other.Epoch != a.Epoch {
+		t.Fatalf("another node taking a held lease: %+v, %v; want ErrLeased with node-a's lease", other, err)
+	}
+	again, err := ls.AcquireLease(ctx, "t1", "node-a", time.Minute)
+	if err != nil || again.Epoch != a.Epoch {
+		t.Fatalf("the owner taking its lease again: %+v, %v; want epoch %d", again, err, a.Epoch)
+	}
+	r, err := ls.RenewLease(ctx, a, 2*time.Minute)
+	if err != nil || r.Epoch != a.Epoch || !r.Expires.After(a.Expires) {
+		t.Fatalf("a renewal: %+v, %v", r, err)
+	}
+	if _, err := ls.AcquireLease(ctx, "t1", "node-a", 0); err == nil {
+		t.Errorf("a lease for no time was taken")
+	}
+	if err := ls.ReleaseLease(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	b, err := ls.AcquireLease(ctx, "t1", "node-b", time.Minute)
+	if err != nil || b.Epoch <= a.Epoch || b.Owner != "node-b" {
+		t.Fatalf("taking a released lease: %+v, %v; want an epoch above %d", b, err, a.Epoch)
+	}
+	if _, err := ls.RenewLease(ctx, a, time.Minute); !errors.Is(err, store.ErrFenced) {
+		t.Errorf("renewing a lease taken over: %v, want ErrFenced", err)
+	}
+	if err := ls.ReleaseLease(ctx, a); !errors.Is(err, store.ErrFenced) {
+		t.Errorf("releasing a lease taken over: %v, want ErrFenced", err)
+	}
+	if cur, err := ls.Lease(ctx, "t1"); err != nil || cur.Owner != "node-b" || cur.Epoch != b.Epoch {
+		t.Errorf("the current lease: %+v, %v", cur, err)
+	}
+	// A lease that runs out is taken over without being released; its
+	// owner can renew it only until then.
+	short, err := ls.AcquireLease(ctx, "t2", "node-a", 30*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if short, err = ls.RenewLease(ctx, short, 30*time.Millisecond); err != nil {
+		t.Fatalf("renewing an expired lease nobody took: %v", err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	c, err := ls.AcquireLease(ctx, "t2", "node-c", time.Minute)
+	if err != nil || c.Epoch <= short.Epoch {
+		t.Fatalf("taking an expired lease: %+v, %v", c, err)
+	}
+	if _, err := ls.RenewLease(ctx, short, time.Minute); !errors.Is(err, store.ErrFenced) {
+		t.Errorf("renewing an expired lease taken over: %v, want ErrFenced", err)
+	}
+	ls = as[store.Leases](t, e.reopen())
+	if cur, err := ls.Lease(ctx, "t2"); err != nil || cur.Owner != "node-c" || cur.Epoch != c.Epoch {
+		t.Errorf("the lease after a restart: %+v, %v", cur, err)
+	}
+}
+
+// testFencedWrites: moves and table updates fenced with an old epoch are
+// refused with ErrFenced and change nothing; with the current epoch, or
+// none, they are stored.
+func testFencedWrites(t *testing.T, e *env) {
+	ctx := context.Background()
+	ls := as[store.Leases](t, e.s)
+	at := now()
+	for _, id := range []string{"t1", "t2"} {
+		if err := e.s.CreateTable(ctx, store.Table{ID: id, Game: "quizl", Status: store.Playing, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old, err := ls.AcquireLease(ctx, "t1", "node-a", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.AppendMove(ctx, "t1", store.Move{Seq: 1, Text: "a1", At: at, Epoch: old.Epoch}, nil); err != nil {
+		t.Fatalf("a move of the owner: %v", err)
+	}
+	if err := ls.ReleaseLease(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	cur, err := ls.AcquireLease(ctx, "t1", "node-b", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []struct {
+		name  string
+		write func(epoch int64) error
+	}{
+		{"a move", func(epoch int64) error {
+			return e.s.AppendMove(ctx, "t1", store.Move{Seq: 2, Text: fmt.Sprint("m", epoch), At: at, Epoch: epoch}, nil)
+		}},
+		{"a move with an update", func(epoch int64) error {
+			return e.s.AppendMove(ctx, "t1", store.Move{Seq: 3, Text: fmt.Sprint("u", epoch), At: at, Epoch: epoch},
+				&store.Update{Status: store.Playing, Meta: []byte(fmt.Sprintf(`{"by":%d}`, epoch))})
+		}},
+		{"a table update", func(epoch int64) error {
+			return e.s.Write(ctx, store.Batch{Update: &store.TableUpdate{ID: "t1", Status: store.Setup, Meta: []byte(fmt.Sprintf(`{"update":%d}`, epoch)), Epoch: epoch}})
+		}},
+	} {
+		before, err := e.s.Table(ctx, "t1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.write(old.Epoch); !errors.Is(err, store.ErrFenced) {
+			t.Errorf("%s with the old epoch: %v, want ErrFenced", w.name, err)
+		}
+		if tb, err := e.s.Table(ctx, "t1"); err != nil || len(tb.Moves) != len(before.Moves) || tb.Status != before.Status || string(tb.Meta) != string(before.Meta) {
+			t.Errorf("%s with the old epoch changed the table: %+v, %v; was %+v", w.name, tb, err, before)
+		}
+		if err := w.write(cur.Epoch); err != nil {
+			t.Errorf("%s with the current epoch: %v", w.name, err)
+		}
+	}
+	tb, err := e.s.Table(ctx, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	for _, m := range tb.Moves {
+		texts = append(texts, m.Text)
+		if m.Epoch != 0 {
+			t.Errorf("a move read back with epoch %d", m.Epoch)
+		}
+	}
+	if want := []string{"a1", fmt.Sprint("m", cur.Epoch), fmt.Sprint("u", cur.Epoch)}; !equal(texts, want) {
+		t.Errorf("t1's moves %q, want %q", texts, want)
+	}
+	if want := fmt.Sprintf(`{"update":%d}`, cur.Epoch); string(tb.Meta) != want || tb.Status != store.Setup {
+		t.Errorf("t1 is %s %s, want setup %s", tb.Status, tb.Meta, want)
+	}
+	// A fenced write of a table never leased is refused; an unfenced
+	// one is made.
+	if err := e.s.AppendMove(ctx, "t2", store.Move{Seq: 1, Text: "x", At: at, Epoch: 1}, nil); !errors.Is(err, store.ErrFenced) {
+		t.Errorf("a fenced move of a table without a lease: %v, want ErrFenced", err)
+	}
+	if err := e.s.AppendMove(ctx, "t2", store.Move{Seq: 1, Text: "free", At: at}, nil); err != nil {
+		t.Errorf("an unfenced move: %v", err)
+	}
+	// A fenced duplicate is still a conflict, not a fence.
+	if err := e.s.AppendMove(ctx, "t1", store.Move{Seq: 1, Text: "again", At: at, Epoch: cur.Epoch}, nil); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("a duplicate of the owner: %v, want ErrConflict", err)
+	}
+}
+
+// testTakeoverFencesInFlight: an owner appends moves as fast as it can
+// while another node takes its expired lease over and reads the table.
+// Every move the old owner was told is stored is in what the new owner
+// read, and nothing of the old owner's is stored after that read: no
+// acknowledged move is lost to the new owner, and none lands behind its
+// back.
+func testTakeoverFencesInFlight(t *testing.T, e *env) {
+	ctx := context.Background()
+	ls := as[store.Leases](t, e.s)
+	at := now()
+	if err := e.s.CreateTable(ctx, store.Table{ID: "t1", Game: "quizl", Status: store.Playing, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	old, err := ls.AcquireLease(ctx, "t1", "node-a", 50*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var (
+		mu    sync.Mutex
+		acked int // the old owner's moves acknowledged, numbered 1..acked
+		last  error
+	)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for seq := 1; ; seq++ {
+			err := e.s.AppendMove(ctx, "t1", store.Move{Seq: seq, Text: fmt.Sprint("old", seq), At: now(), Epoch: old.Epoch}, nil)
+			mu.Lock()
+			if err != nil {
+				last = err
+				mu.Unlock()
+				return
+			}
+			acked = seq
+			mu.Unlock()
+		}
+	})
+	// Let the lease run out while the old owner writes on.
+	time.Sleep(150 * time.Millisecond)
+	cur, err := ls.AcquireLease(ctx, "t1", "node-b", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, err := e.s.Table(ctx, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if !errors.Is(last, store.ErrFenced) {
+		t.Fatalf("the old owner stopped with %v, want ErrFenced", last)
+	}
+	if acked == 0 {
+		t.Fatalf("the old owner stored nothing before the takeover")
+	}
+	if len(seen.Moves) != acked {
+		t.Errorf("the new owner (epoch %d) read %d moves, but the old one was told %d were stored", cur.Epoch, len(seen.Moves), acked)
+	}
+	after, err := e.s.Table(ctx, "t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after.Moves) != len(seen.Moves) {
+		t.Errorf("%d moves of the old owner landed after the takeover", len(after.Moves)-len(seen.Moves))
+	}
+	if err := e.s.AppendMove(ctx, "t1", store.Move{Seq: len(seen.Moves) + 1, Text: "new", At: now(), Epoch: cur.Epoch}, nil); err != nil {
+		t.Errorf("the new owner's next move: %v", err)
+	}
+	t.Logf("the old owner stored %d moves before the takeover", acked)
+}

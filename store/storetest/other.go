@@ -1,0 +1,455 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"parlour/invite"
+	"parlour/store"
+)
+
+// otherTests are about the other optional interfaces: chat, challenges,
+// daily puzzles, SSH keys, invite codes, analyses.
+func otherTests() []test {
+	return []test{
+		{"ChatAndMutes", testChatAndMutes},
+		{"Challenges", testChallenges},
+		{"ChallengeInBatch", testChallengeInBatch},
+		{"Hidden", testHidden},
+		{"Dailies", testDailies},
+		{"Keys", testKeys},
+		{"InviteCodes", testInviteCodes},
+		{"Analyses", testAnalyses},
+	}
+}
+
+// testChatAndMutes: chat messages come back in order from any point, a
+// message number is stored once, and mutes come and go.
+func testChatAndMutes(t *testing.T, e *env) {
+	ctx := context.Background()
+	s := e.s
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for i, text := range []string{"hello", "good luck", "«¡olé!»"} {
+		m := store.ChatMessage{Table: "t1", Seq: i + 1, Channel: "players", Identity: "i1", Name: "Ann", Seat: 0, Text: text, At: at}
+		if err := s.AddChat(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.AddChat(ctx, store.ChatMessage{Table: "t1", Seq: 4, Channel: "spectators", Identity: "i2", Name: "Bob", Seat: -1, Text: "go Ann", At: at}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddChat(ctx, store.ChatMessage{Table: "t1", Seq: 2, Channel: "players", Text: "again", At: at}); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("a message number stored twice: %v, want ErrConflict", err)
+	}
+	got, err := s.Chat(ctx, "t1", 1, 2)
+	if err != nil || len(got) != 2 || got[0].Seq != 2 || got[0].Text != "good luck" || got[1].Text != "«¡olé!»" || !got[1].At.Equal(at) || got[0].Name != "Ann" || got[0].Table != "t1" || got[0].Identity != "i1" || got[0].Channel != "players" {
+		t.Fatalf("Chat since 1: %+v, %v", got, err)
+	}
+	if n, err := s.LastChat(ctx, "t1"); n != 4 || err != nil {
+		t.Errorf("LastChat = %d, %v", n, err)
+	}
+	if n, err := s.LastChat(ctx, "none"); n != 0 || err != nil {
+		t.Errorf("LastChat of a table without chat = %d, %v", n, err)
+	}
+	if got, err := s.Chat(ctx, "none", 0, 10); err != nil || len(got) != 0 {
+		t.Errorf("Chat of a table without chat = %+v, %v", got, err)
+	}
+	mu := store.Mute{Table: "t1", Identity: "i1", Channel: "spectators"}
+	for range 2 { // twice: muting what is muted changes nothing
+		if err := s.SetMute(ctx, mu, true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := store.Mute{Table: "t1", Identity: "i2", Channel: "players"}
+	if err := s.SetMute(ctx, other, true); err != nil {
+		t.Fatal(err)
+	}
+	if ms, err := s.Mutes(ctx, "t1"); err != nil || len(ms) != 2 || ms[0] != mu || ms[1] != other {
+		t.Fatalf("Mutes = %+v, %v", ms, err)
+	}
+	if err := s.SetMute(ctx, mu, false); err != nil {
+		t.Fatal(err)
+	}
+	s = e.reopen()
+	if ms, err := s.Mutes(ctx, "t1"); err != nil || len(ms) != 1 || ms[0] != other {
+		t.Fatalf("Mutes after unmuting and reopening = %+v, %v", ms, err)
+	}
+	got, err = s.Chat(ctx, "t1", 0, 10)
+	if err != nil || len(got) != 4 || got[0].Text != "hello" || got[3].Seat != -1 || got[3].Channel != "spectators" {
+		t.Fatalf("Chat after reopening: %+v, %v", got, err)
+	}
+}
+
+// testChallenges: a challenge is stored and read back, settles once (the
+// second answer is ErrConflict and changes nothing), lists for both its
+// players, and survives a restart.
+func testChallenges(t *testing.T, e *env) {
+	ctx := context.Background()
+	s := as[store.Challenges](t, e.s)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	c := store.Challenge{ID: "c1", From: "ann", To: "bob", Game: "salvo", Rules: []byte(`{"placement":"free"}`), Rated: true, Status: store.ChallengeOpen, Created: at, Expires: at.Add(10 * time.Minute)}
+	if err := s.CreateChallenge(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateChallenge(ctx, c); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("a challenge stored twice: %v, want ErrConflict", err)
+	}
+	plain := store.Challenge{ID: "c2", From: "cat", To: "ann", Game: "quizl", Created: at.Add(time.Second), Expires: at.Add(time.Hour)}
+	if err := s.CreateChallenge(ctx, plain); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Challenge(ctx, "c1")
+	if err != nil || got.From != "ann" || got.To != "bob" || got.Game != "salvo" || string(got.Rules) != `{"placement":"free"}` || !got.Rated || !got.Created.Equal(at) || !got.Expires.Equal(c.Expires) || got.Status != store.ChallengeOpen {
+		t.Fatalf("Challenge = %+v, %v", got, err)
+	}
+	if got, err := s.Challenge(ctx, "c2"); err != nil || got.Rules != nil || got.Rated || got.Table != "" {
+		t.Fatalf("a challenge with the default rules = %+v, %v", got, err)
+	}
+	if _, err := s.Challenge(ctx, "none"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a missing challenge: %v", err)
+	}
+	if l, err := s.OpenChallenges(ctx, "ann", 10); err != nil || len(l) != 2 || l[0].ID != "c2" || l[1].ID != "c1" {
+		t.Errorf("OpenChallenges(ann), newest first = %+v, %v", l, err)
+	}
+	if l, err := s.OpenChallenges(ctx, "ann", 1); err != nil || len(l) != 1 || l[0].ID != "c2" {
+		t.Errorf("OpenChallenges(ann, 1) = %+v, %v", l, err)
+	}
+	if l, err := s.OpenChallenges(ctx, "bob", 10); err != nil || len(l) != 1 {
+		t.Errorf("OpenChallenges(bob) = %+v, %v", l, err)
+	}
+	if err := s.SettleChallenge(ctx, "c1", store.ChallengeAccepted, "t1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SettleChallenge(ctx, "c1", store.ChallengeDeclined, ""); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("settled twice: %v, want ErrConflict", err)
+	}
+	if err := s.SettleChallenge(ctx, "none", store.ChallengeDeclined, ""); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("a missing challenge settled: %v, want ErrConflict", err)
+	}
+	if got, _ := s.Challenge(ctx, "c1"); got.Status != store.ChallengeAccepted || got.Table != "t1" {
+		t.Errorf("after the refused second answer: %+v", got)
+	}
+	if l, _ := s.OpenChallenges(ctx, "bob", 10); len(l) != 0 {
+		t.Errorf("an accepted challenge listed open: %+v", l)
+	}
+	if err := s.SettleChallenge(ctx, "c2", store.ChallengeDeclined, ""); err != nil {
+		t.Fatal(err)
+	}
+	s = as[store.Challenges](t, e.reopen())
+	if got, _ := s.Challenge(ctx, "c1"); got.Status != store.ChallengeAccepted || got.Table != "t1" {
+		t.Errorf("accepted, after a restart: %+v", got)
+	}
+	if got, _ := s.Challenge(ctx, "c2"); got.Status != store.ChallengeDeclined {
+		t.Errorf("declined, after a restart: %+v", got)
+	}
+}
+
+// testChallengeInBatch: an acceptance written with the table it opens
+// stands or falls with it: a challenge no longer open fails the batch
+// (ErrChallengeNotOpen) and no table is stored; a table that cannot be
+// stored leaves the challenge open.
+func testChallengeInBatch(t *testing.T, e *env) {
+	ctx := context.Background()
+	s := as[store.Challenges](t, e.s)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for _, id := range []string{"c1", "c2"} {
+		if err := s.CreateChallenge(ctx, store.Challenge{ID: id, From: "ann", To: "bob", Game: "salvo", Status: store.ChallengeOpen, Created: at, Expires: at.Add(time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	table := func(id string) *store.Table {
+		return &store.Table{ID: id, Game: "salvo", Status: store.Playing, Created: at, Updated: at, Meta: []byte(`{}`)}
+	}
+	accept := func(c, tb string) *store.ChallengeAnswer {
+		return &store.ChallengeAnswer{ID: c, Status: store.ChallengeAccepted, Table: tb}
+	}
+	if err := e.s.Write(ctx, store.Batch{Challenge: accept("c1", "t1"), NewTable: table("t1")}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Challenge(ctx, "c1"); got.Status != store.ChallengeAccepted || got.Table != "t1" {
+		t.Errorf("accepted in a batch: %+v", got)
+	}
+	if _, err := e.s.Table(ctx, "t1"); err != nil {
+		t.Errorf("the table of the batch: %v", err)
+	}
+	// Accepted twice: the second batch fails whole.
+	err := e.s.Write(ctx, store.Batch{Challenge: accept("c1", "t2"), NewTable: table("t2")})
+	if !errors.Is(err, store.ErrChallengeNotOpen) || !errors.Is(err, store.ErrConflict) {
+		t.Errorf("accepted twice: %v, want ErrChallengeNotOpen", err)
+	}
+	if _, err := e.s.Table(ctx, "t2"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the refused batch stored its table: %v", err)
+	}
+	if got, _ := s.Challenge(ctx, "c1"); got.Table != "t1" {
+		t.Errorf("the refused batch changed the challenge: %+v", got)
+	}
+	// A table that cannot be stored (its id is taken) leaves c2 open.
+	if err := e.s.Write(ctx, store.Batch{Challenge: accept("c2", "t1"), NewTable: table("t1")}); err == nil {
+		t.Fatal("a table stored twice")
+	}
+	if got, _ := s.Challenge(ctx, "c2"); got.Status != store.ChallengeOpen || got.Table != "" {
+		t.Errorf("a failed batch settled its challenge: %+v", got)
+	}
+	if err := s.SettleChallenge(ctx, "c2", store.ChallengeDeclined, ""); err != nil {
+		t.Errorf("declining the challenge the failed batch left open: %v", err)
+	}
+}
+
+// testAnalyses: an analysis is filed beside its table's record: it
+// outlives a restart, a second filing keeps the first, each version has
+// its own, and a table that does not exist has none.
+func testAnalyses(t *testing.T, e *env) {
+	ctx := context.Background()
+	s := as[store.Analyses](t, e.s)
+	at := now()
+	if err := e.s.CreateTable(ctx, store.Table{ID: "t1", Game: "nymphabet", Status: store.Finished, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Analysis(ctx, "t1", 1); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("before any filing: %v, want ErrNotFound", err)
+	}
+	for _, c := range []struct {
+		version int
+		body    string
+	}{{1, `{"version":1}`}, {1, `{"version":1,"second":true}`}, {2, `{"version":2}`}} {
+		if err := s.PutAnalysis(ctx, "t1", c.version, []byte(c.body)); err != nil {
+			t.Fatalf("filing %s: %v", c.body, err)
+		}
+	}
+	if err := s.PutAnalysis(ctx, "nosuch", 1, []byte(`{}`)); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("filing for a table that does not exist: %v, want ErrNotFound", err)
+	}
+	s = as[store.Analyses](t, e.reopen())
+	for version, want := range map[int]string{1: `{"version":1}`, 2: `{"version":2}`} {
+		if got, err := s.Analysis(ctx, "t1", version); err != nil || string(got) != want {
+			t.Errorf("version %d after a restart: %s, %v; want %s", version, got, err, want)
+		}
+	}
+	if _, err := s.Analysis(ctx, "nosuch", 1); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a table that does not exist: %v, want ErrNotFound", err)
+	}
+}
+
+// testHidden: the presence setting is stored, changed and read for many.
+func testHidden(t *testing.T, e *env) {
+	ctx := context.Background()
+	s := as[store.Challenges](t, e.s)
+	if err := s.SetHidden(ctx, "ann", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetHidden(ctx, "bob", true); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetHidden(ctx, "bob", false); err != nil {
+		t.Fatal(err)
+	}
+	h, err := s.Hidden(ctx, []string{"ann", "bob", "cat"})
+	if err != nil || !h["ann"] || h["bob"] || h["cat"] || len(h) != 1 {
+		t.Errorf("Hidden = %v, %v", h, err)
+	}
+	if h, err := s.Hidden(ctx, nil); err != nil || len(h) != 0 {
+		t.Errorf("Hidden(nil) = %v, %v", h, err)
+	}
+}
+
+// testDailies stores a day's puzzle twice (the first stays), attempts
+// (one per identity and day), results (written once) and reads the
+// leaderboard in its order: solved, moves, wrong, time; guests left out.
+func testDailies(t *testing.T, e *env) {
+	ctx := context.Background()
+	s := as[store.Dailies](t, e.s)
+	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	if day, err := s.LatestDailyDay(ctx, "quizl"); err != nil || day != "" {
+		t.Fatalf("latest day of none: %q %v", day, err)
+	}
+	p, err := s.PutDailyPuzzle(ctx, store.DailyPuzzle{Game: "quizl", Day: "2026-03-01", Setup: []byte(`{"a":1}`), Created: at})
+	if err != nil || string(p.Setup) != `{"a":1}` || !p.Created.Equal(at) || p.Game != "quizl" || p.Day != "2026-03-01" {
+		t.Fatalf("first puzzle: %+v %v", p, err)
+	}
+	if p, err = s.PutDailyPuzzle(ctx, store.DailyPuzzle{Game: "quizl", Day: "2026-03-01", Setup: []byte(`{"b":2}`), Created: at.Add(time.Hour)}); err != nil || string(p.Setup) != `{"a":1}` || !p.Created.Equal(at) {
+		t.Fatalf("a second puzzle of the day replaced the first: %+v %v", p, err)
+	}
+	if _, err := s.PutDailyPuzzle(ctx, store.DailyPuzzle{Game: "quizl", Day: "2026-02-28", Setup: []byte(`{}`), Created: at}); err != nil {
+		t.Fatal(err)
+	}
+	if day, _ := s.LatestDailyDay(ctx, "quizl"); day != "2026-03-01" {
+		t.Errorf("latest day: %q", day)
+	}
+	if day, _ := s.LatestDailyDay(ctx, "salvo"); day != "" {
+		t.Errorf("salvo's latest day: %q", day)
+	}
+	type res struct {
+		id      string
+		account bool
+		solved  bool
+		moves   int
+		wrong   int
+		millis  int64
+	}
+	for i, r := range []res{
+		{"ann", true, true, 5, 1, 9000},
+		{"ben", true, true, 5, 0, 20000},
+		{"cat", true, false, 2, 0, 1000},
+		{"dan", true, true, 4, 3, 50000},
+		{"gus", false, true, 1, 0, 100},
+		{"eve", true, true, 5, 0, 10000},
+	} {
+		a := store.DailyAttempt{Game: "quizl", Day: "2026-03-01", Identity: r.id, Name: r.id, Account: r.account, Table: "t" + r.id, Started: at.Add(time.Duration(i) * time.Minute)}
+		if err := s.StartDaily(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+		a.Finished, a.Solved, a.Moves, a.Wrong, a.Millis, a.Marks = true, r.solved, r.moves, r.wrong, r.millis, "#./.#"
+		if err := s.FinishDaily(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.StartDaily(ctx, store.DailyAttempt{Game: "quizl", Day: "2026-03-01", Identity: "ann", Table: "again", Started: at}); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("a second attempt: %v", err)
+	}
+	open := store.DailyAttempt{Game: "quizl", Day: "2026-03-01", Identity: "fay", Name: "Fay", Account: true, Table: "tfay", Started: at.Add(time.Hour)}
+	if err := s.StartDaily(ctx, open); err != nil {
+		t.Fatal(err)
+	}
+	// A result is written once.
+	if err := s.FinishDaily(ctx, store.DailyAttempt{Game: "quizl", Day: "2026-03-01", Identity: "ann", Finished: true, Moves: 1}); err != nil {
+		t.Fatal(err)
+	}
+	s = as[store.Dailies](t, e.reopen())
+	if a, err := s.DailyAttempt(ctx, "quizl", "2026-03-01", "ann"); err != nil || a.Moves != 5 || a.Wrong != 1 || a.Millis != 9000 || !a.Solved || !a.Finished || !a.Account || a.Marks != "#./.#" || a.Table != "tann" || a.Name != "ann" || !a.Started.Equal(at) {
+		t.Errorf("Ann's attempt: %+v %v", a, err)
+	}
+	if _, err := s.DailyAttempt(ctx, "quizl", "2026-03-02", "ann"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("an attempt never made: %v", err)
+	}
+	board, err := s.DailyLeaderboard(ctx, "quizl", "2026-03-01", 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, a := range board {
+		order = append(order, a.Identity)
+	}
+	if got, want := order, []string{"dan", "eve", "ben", "ann", "cat"}; !equal(got, want) {
+		t.Errorf("leaderboard %v, want %v", got, want)
+	}
+	if board, _ := s.DailyLeaderboard(ctx, "quizl", "2026-03-01", 2); len(board) != 2 || board[1].Identity != "eve" {
+		t.Errorf("the leaderboard's first two: %+v", board)
+	}
+	if open, err := s.UnfinishedDailies(ctx, "quizl", "2026-03-01"); err != nil || len(open) != 1 || open[0].Identity != "fay" || open[0].Finished {
+		t.Errorf("unfinished: %+v, %v", open, err)
+	}
+	if open, err := s.UnfinishedDailies(ctx, "quizl", "2026-02-28"); err != nil || len(open) != 0 {
+		t.Errorf("unfinished of a day without attempts: %+v, %v", open, err)
+	}
+	if err := s.StartDaily(ctx, store.DailyAttempt{Game: "quizl", Day: "2026-02-28", Identity: "ann", Name: "ann", Table: "old", Started: at.Add(-24 * time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := s.DailyHistory(ctx, "ann", "quizl", 10); len(h) != 2 || h[0].Day != "2026-03-01" || h[1].Day != "2026-02-28" {
+		t.Errorf("Ann's history: %+v", h)
+	}
+	if h, _ := s.DailyHistory(ctx, "ann", "salvo", 10); len(h) != 0 {
+		t.Errorf("Ann's salvo history: %+v", h)
+	}
+}
+
+// testKeys adds, lists, finds and deletes SSH keys: a fingerprint belongs
+// to one account, another account cannot delete it, and a deleted
+// account's keys go with it.
+func testKeys(t *testing.T, e *env) {
+	ctx := context.Background()
+	ks := as[store.Keys](t, e.s)
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, id := range []string{"ida", "idb"} {
+		if err := ps.CreateAccount(ctx, account(id, id, at), store.Credential{Hash: []byte(id), Identity: id}, guest(id, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k1 := store.SSHKey{Identity: "ida", Fingerprint: "SHA256:one", Key: "ssh-ed25519 AAAA1", Comment: "ann@laptop", Added: at}
+	k2 := store.SSHKey{Identity: "ida", Fingerprint: "SHA256:two", Key: "ssh-ed25519 AAAA2", Added: at.Add(time.Second)}
+	for _, k := range []store.SSHKey{k2, k1} {
+		if err := ks.AddKey(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ks.AddKey(ctx, store.SSHKey{Identity: "idb", Fingerprint: "SHA256:one", Key: "x", Added: at}); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("a fingerprint stored twice: %v, want ErrConflict", err)
+	}
+	list, err := ks.KeysOf(ctx, "ida")
+	if err != nil || len(list) != 2 || list[0] != k1 || list[1] != k2 {
+		t.Fatalf("KeysOf, oldest first: %+v, %v", list, err)
+	}
+	if list, err := ks.KeysOf(ctx, "idb"); err != nil || len(list) != 0 {
+		t.Fatalf("KeysOf(idb): %+v, %v", list, err)
+	}
+	if k, err := ks.KeyByFingerprint(ctx, "SHA256:two"); err != nil || k != k2 {
+		t.Fatalf("KeyByFingerprint: %+v, %v", k, err)
+	}
+	if _, err := ks.KeyByFingerprint(ctx, "SHA256:none"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an unknown fingerprint: %v", err)
+	}
+	if err := ks.DeleteKey(ctx, "idb", "SHA256:one"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("another account deleting a key: %v", err)
+	}
+	if err := ks.DeleteKey(ctx, "ida", "SHA256:one"); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := ks.KeysOf(ctx, "ida"); len(list) != 1 {
+		t.Fatalf("after a delete: %+v", list)
+	}
+	if _, err := ps.DeleteAccount(ctx, "ida", "deleted player", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ks.KeyByFingerprint(ctx, "SHA256:two"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a deleted account's key: %v", err)
+	}
+}
+
+// testInviteCodes stores codes with their tables: a code held by a live
+// table, or by one finished within the reserve, is refused with nothing
+// written; one finished longer ago is given to the new table; codes
+// survive a restart.
+func testInviteCodes(t *testing.T, e *env) {
+	ctx := context.Background()
+	is := as[store.Invites](t, e.s)
+	at := now()
+	tbl := func(id string) *store.Table {
+		return &store.Table{ID: id, Game: "quizl", Status: store.Open, Created: at, Updated: at, Meta: []byte("{}")}
+	}
+	if err := e.s.Write(ctx, store.Batch{NewTable: tbl("t1"), Code: "ABCDEF"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.Write(ctx, store.Batch{NewTable: tbl("t2"), Code: "ABCDEF"}); !errors.Is(err, store.ErrCodeTaken) || !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("a live table's code given again: %v, want ErrCodeTaken", err)
+	}
+	if _, err := e.s.Table(ctx, "t2"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the refused table was written: %v", err)
+	}
+	if err := e.s.UpdateTable(ctx, "t1", store.Finished, []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.Write(ctx, store.Batch{NewTable: tbl("t2"), Code: "ABCDEF"}); !errors.Is(err, store.ErrCodeTaken) {
+		t.Fatalf("a code reserved after its table ended given again: %v", err)
+	}
+	e.h.Backdate(t, e.where, "t1", at.Add(-invite.Reserve-time.Hour))
+	if err := e.s.Write(ctx, store.Batch{NewTable: tbl("t2"), Code: "ABCDEF"}); err != nil {
+		t.Fatalf("a code past its reserve: %v", err)
+	}
+	if err := e.s.Write(ctx, store.Batch{NewTable: tbl("t3"), Code: "GHJKMN"}); err != nil {
+		t.Fatal(err)
+	}
+	is = as[store.Invites](t, e.reopen())
+	for code, want := range map[string]string{"ABCDEF": "t2", "GHJKMN": "t3"} {
+		if id, err := is.TableByCode(ctx, code); err != nil || id != want {
+			t.Errorf("TableByCode(%s) = %q, %v; want %s", code, id, err, want)
+		}
+	}
+	if _, err := is.TableByCode(ctx, "PQRSTU"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("an unknown code: %v, want ErrNotFound", err)
+	}
+	if tb, err := e.s.Table(ctx, "t1"); err != nil || tb.Status != store.Finished {
+		t.Errorf("the table whose code was given again: %+v, %v", tb, err)
+	}
+}

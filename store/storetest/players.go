@@ -1,0 +1,477 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"parlour/glicko"
+	"parlour/store"
+)
+
+// playerTests are about store.Players: accounts, sessions, ratings and
+// histories.
+func playerTests() []test {
+	return []test{
+		{"Accounts", testAccounts},
+		{"Passwords", testPasswords},
+		{"GameEnds", testGameEnds},
+		{"RatedEndsAtOnce", testRatedEndsAtOnce},
+		{"DeleteAccount", testDeleteAccount},
+	}
+}
+
+func guest(id string, at time.Time) *store.Identity {
+	return &store.Identity{ID: id, Name: "guest " + id, Created: at}
+}
+
+func account(id, name string, at time.Time) store.Account {
+	return store.Account{Identity: id, Name: name, Key: lower(name), Hash: "$argon2id$" + id, Created: at}
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// testAccounts: an account made from a new guest or an existing identity
+// takes the identity's name; a taken name or an identity with an account
+// already is refused with nothing written.
+func testAccounts(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now()
+	if err := ps.CreateAccount(ctx, account("ida", "Ann", at), store.Credential{Hash: []byte("ann-session"), Identity: "ida"}, guest("ida", at)); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.CreateIdentity(ctx, store.Identity{ID: "idb", Name: "guest b", Created: at}, store.Credential{Hash: []byte("b-guest"), Identity: "idb"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.CreateAccount(ctx, account("idb", "Bob", at), store.Credential{Hash: []byte("bob-session"), Identity: "idb"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []struct {
+		name  string
+		a     store.Account
+		cred  []byte
+		guest *store.Identity
+	}{
+		{"a taken name", account("idc", "ANN", at), []byte("c-session"), guest("idc", at)},
+		{"an identity with an account", account("idb", "Robert", at), []byte("c-session"), nil},
+		{"a taken session", account("idc", "Cat", at), []byte("bob-session"), guest("idc", at)},
+		{"a missing identity", account("nobody", "Nobody", at), []byte("c-session"), nil},
+	} {
+		if err := ps.CreateAccount(ctx, bad.a, store.Credential{Hash: bad.cred, Identity: bad.a.Identity}, bad.guest); err == nil {
+			t.Errorf("an account with %s was made", bad.name)
+		} else if bad.name != "a missing identity" && !errors.Is(err, store.ErrConflict) {
+			t.Errorf("an account with %s: %v, want ErrConflict", bad.name, err)
+		}
+	}
+	ps = as[store.Players](t, e.reopen())
+	if _, err := e.s.Identity(ctx, "idc"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a refused account's guest was stored: %v", err)
+	}
+	if _, err := e.s.Credential(ctx, []byte("c-session")); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a refused account's session was stored: %v", err)
+	}
+	if id, err := e.s.Identity(ctx, "idb"); err != nil || id.Name != "Bob" {
+		t.Errorf("the identity that became Bob: %+v, %v", id, err)
+	}
+	if c, err := e.s.Credential(ctx, []byte("bob-session")); err != nil || c.Identity != "idb" {
+		t.Errorf("Bob's session: %+v, %v", c, err)
+	}
+	a, err := ps.AccountByKey(ctx, "ann")
+	if err != nil || a.Identity != "ida" || a.Name != "Ann" || a.Hash != "$argon2id$ida" || !a.Created.Equal(at) {
+		t.Errorf("AccountByKey(ann) = %+v, %v", a, err)
+	}
+	if a, err := ps.AccountOf(ctx, "idb"); err != nil || a.Key != "bob" {
+		t.Errorf("AccountOf(idb) = %+v, %v", a, err)
+	}
+	if _, err := ps.AccountByKey(ctx, "Ann"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("AccountByKey of an unfolded name: %v, want ErrNotFound", err)
+	}
+	if _, err := ps.AccountOf(ctx, "nobody"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("AccountOf(nobody): %v, want ErrNotFound", err)
+	}
+	names, err := ps.AccountNames(ctx, []string{"ida", "idb", "nobody"})
+	if err != nil || len(names) != 2 || names["ida"] != "Ann" || names["idb"] != "Bob" {
+		t.Errorf("AccountNames = %v, %v", names, err)
+	}
+	if names, err := ps.AccountNames(ctx, nil); err != nil || len(names) != 0 {
+		t.Errorf("AccountNames(nil) = %v, %v", names, err)
+	}
+}
+
+// testPasswords: a new password ends the account's other sessions and
+// identity tokens (not its seats'); a rehash applies only to the hash it
+// replaces; a credential is deleted alone.
+func testPasswords(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now()
+	if err := ps.CreateAccount(ctx, account("ida", "Ann", at), store.Credential{Hash: []byte("s1"), Identity: "ida"}, guest("ida", at)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []store.Credential{{Hash: []byte("s2"), Identity: "ida"}, {Hash: []byte("s3"), Identity: "ida"}, {Hash: []byte("seat"), Identity: "ida", Table: "t1", Seat: 1}} {
+		if err := e.s.AddCredential(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dropped, err := ps.SetPassword(ctx, "ida", "new-hash", []byte("s2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range dropped {
+		got = append(got, string(h))
+	}
+	slices.Sort(got)
+	if !equal(got, []string{"s1", "s3"}) {
+		t.Errorf("SetPassword dropped %q, want s1 and s3", got)
+	}
+	for h, want := range map[string]bool{"s1": false, "s2": true, "s3": false, "seat": true} {
+		_, err := e.s.Credential(ctx, []byte(h))
+		if kept := err == nil; kept != want {
+			t.Errorf("credential %s kept: %v, want %v (%v)", h, kept, want, err)
+		}
+	}
+	if _, err := ps.SetPassword(ctx, "nobody", "h", nil); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("SetPassword of no account: %v, want ErrNotFound", err)
+	}
+	if err := ps.Rehash(ctx, "ida", "old-hash", "stale"); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := ps.AccountOf(ctx, "ida"); a.Hash != "new-hash" {
+		t.Errorf("a rehash of a replaced hash changed it: %q", a.Hash)
+	}
+	if err := ps.Rehash(ctx, "ida", "new-hash", "rehashed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.DeleteCredential(ctx, []byte("seat")); err != nil {
+		t.Fatal(err)
+	}
+	ps = as[store.Players](t, e.reopen())
+	if a, _ := ps.AccountOf(ctx, "ida"); a.Hash != "rehashed" {
+		t.Errorf("after a rehash: %q", a.Hash)
+	}
+	if _, err := e.s.Credential(ctx, []byte("seat")); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a deleted credential: %v", err)
+	}
+	if _, err := e.s.Credential(ctx, []byte("s2")); err != nil {
+		t.Errorf("the kept session: %v", err)
+	}
+}
+
+// endGame stores the last move of table id with its end.
+func endGame(t *testing.T, s store.Store, id string, end *store.GameEnd) {
+	t.Helper()
+	ctx := context.Background()
+	if err := s.CreateTable(ctx, store.Table{ID: id, Game: end.Game, Status: store.Playing, Created: end.Ended, Updated: end.Ended, Meta: []byte(`{"table":"` + id + `"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AppendMove(ctx, id, store.Move{Seq: 1, Seat: 1, Text: "resign", At: end.Ended}, &store.Update{Status: store.Finished, Meta: []byte(`{"over":"` + id + `"}`), End: end}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func rated(game string, at time.Time, a, b string, score float64) *store.GameEnd {
+	ra, rb := store.Draw, store.Draw
+	switch score {
+	case glicko.Win:
+		ra, rb = store.Win, store.Loss
+	case glicko.Loss:
+		ra, rb = store.Loss, store.Win
+	}
+	return &store.GameEnd{Game: game, Ended: at,
+		Seats: []store.SeatEnd{{Identity: a, Seat: 0, Result: ra}, {Identity: b, Seat: 1, Result: rb}},
+		Rated: &store.RatedGame{Pool: game + "-standard", Players: [2]string{a, b}, Score: score}}
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// testGameEnds: the end of a game is each person's line of history (the
+// page after a game, by game), a rated one both players' ratings, their
+// rating histories and the leaderboard of accounts.
+func testGameEnds(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, n := range []string{"Ann", "Bob", "Cat"} {
+		id := "id" + lower(n)
+		if err := ps.CreateAccount(ctx, account(id, n, at), store.Credential{Hash: []byte(id), Identity: id}, guest(id, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.s.CreateIdentity(ctx, store.Identity{ID: "idg", Name: "guest", Created: at}, store.Credential{Hash: []byte("idg"), Identity: "idg"}); err != nil {
+		t.Fatal(err)
+	}
+	// Ann beats Bob, draws with Cat, beats the guest in an unrated
+	// game, and loses to Bob at salvo: four games, a second apart.
+	endGame(t, e.s, "g1", rated("quizl", at, "idann", "idbob", glicko.Win))
+	endGame(t, e.s, "g2", rated("quizl", at.Add(time.Second), "idcat", "idann", glicko.Draw))
+	endGame(t, e.s, "g3", &store.GameEnd{Game: "nymphabet", Ended: at.Add(2 * time.Second),
+		Seats: []store.SeatEnd{{Identity: "idann", Seat: 0, Result: store.Win}, {Identity: "idg", Seat: 2, Result: store.Loss}}})
+	endGame(t, e.s, "g4", rated("salvo", at.Add(3*time.Second), "idann", "idbob", glicko.Loss))
+	ps = as[store.Players](t, e.reopen())
+
+	annQ1, bobQ1, _ := glicko.System{}.Game(glicko.New(), glicko.New(), glicko.Win)
+	catQ, annQ2, _ := glicko.System{}.Game(glicko.New(), annQ1, glicko.Draw)
+	annS, bobS, _ := glicko.System{}.Game(glicko.New(), glicko.New(), glicko.Loss)
+	rs, err := ps.Ratings(ctx, "idann")
+	if err != nil || len(rs) != 2 {
+		t.Fatalf("Ann's ratings: %+v, %v", rs, err)
+	}
+	if r := rs[0]; r.Pool != "quizl-standard" || r.Games != 2 || !near(r.Rating, annQ2.Value) || !near(r.RD, annQ2.RD) || !near(r.Volatility, annQ2.Volatility) || !r.Updated.Equal(at.Add(time.Second)) {
+		t.Errorf("Ann's quizl rating %+v, want %v after 2 games", r, annQ2)
+	}
+	if r := rs[1]; r.Pool != "salvo-standard" || r.Games != 1 || !near(r.Rating, annS.Value) {
+		t.Errorf("Ann's salvo rating %+v, want %v", r, annS)
+	}
+	if rs, err := ps.Ratings(ctx, "idg"); err != nil || len(rs) != 0 {
+		t.Errorf("the guest's ratings (unrated game only): %+v, %v", rs, err)
+	}
+	hist, err := ps.RatingHistory(ctx, "idann", "quizl-standard", 10)
+	if err != nil || len(hist) != 2 || hist[0].Table != "g1" || hist[1].Table != "g2" || !near(hist[0].Rating, annQ1.Value) || !near(hist[1].RD, annQ2.RD) || !hist[1].At.Equal(at.Add(time.Second)) {
+		t.Errorf("Ann's quizl rating history: %+v, %v", hist, err)
+	}
+	if hist, err := ps.RatingHistory(ctx, "idann", "quizl-standard", 1); err != nil || len(hist) != 1 || hist[0].Table != "g2" {
+		t.Errorf("Ann's last quizl rating: %+v, %v", hist, err)
+	}
+
+	h, err := ps.History(ctx, store.HistoryPage{Identity: "idann", Limit: 3})
+	if err != nil || len(h) != 3 {
+		t.Fatalf("Ann's history: %+v, %v", h, err)
+	}
+	if g := h[0]; g.Table != "g4" || g.Game != "salvo" || g.Pool != "salvo-standard" || g.Result != store.Loss || !near(g.Before, glicko.New().Value) || !near(g.After, annS.Value) || !near(g.RD, annS.RD) || string(g.Meta) != `{"over":"g4"}` || !g.Ended.Equal(at.Add(3*time.Second)) || g.Seat != 0 {
+		t.Errorf("Ann's last game: %+v", g)
+	}
+	if g := h[1]; g.Table != "g3" || g.Pool != "" || g.Result != store.Win || g.After != 0 || g.Before != 0 {
+		t.Errorf("Ann's unrated game: %+v", g)
+	}
+	if g := h[2]; g.Table != "g2" || g.Result != store.Draw || g.Seat != 1 || !near(g.Before, annQ1.Value) {
+		t.Errorf("Ann's draw: %+v", g)
+	}
+	next, err := ps.History(ctx, store.HistoryPage{Identity: "idann", Before: h[2].Ended, BeforeTable: h[2].Table, Limit: 3})
+	if err != nil || len(next) != 1 || next[0].Table != "g1" || next[0].Result != store.Win {
+		t.Errorf("the page after Ann's third game: %+v, %v", next, err)
+	}
+	if q, err := ps.History(ctx, store.HistoryPage{Identity: "idann", Game: "quizl", Limit: 10}); err != nil || len(q) != 2 || q[0].Table != "g2" || q[1].Table != "g1" {
+		t.Errorf("Ann's quizl games: %+v, %v", q, err)
+	}
+	for id, want := range map[string]int{"idann": 4, "idbob": 2, "idcat": 1, "idg": 1, "nobody": 0} {
+		if n, err := ps.FinishedGames(ctx, id); n != want || err != nil {
+			t.Errorf("FinishedGames(%s) = %d, %v; want %d", id, n, err, want)
+		}
+	}
+
+	board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 1000, 10)
+	if err != nil || len(board) != 3 {
+		t.Fatalf("quizl leaderboard: %+v, %v", board, err)
+	}
+	want := []struct {
+		name string
+		r    glicko.Rating
+	}{{"Ann", annQ2}, {"Cat", catQ}, {"Bob", bobQ1}}
+	slices.SortStableFunc(want, func(a, b struct {
+		name string
+		r    glicko.Rating
+	}) int {
+		if a.r.Value > b.r.Value {
+			return -1
+		}
+		if a.r.Value < b.r.Value {
+			return 1
+		}
+		return 0
+	})
+	for i, w := range want {
+		if board[i].Name != w.name || !near(board[i].Rating, w.r.Value) || !near(board[i].RD, w.r.RD) {
+			t.Errorf("quizl leaderboard line %d: %+v, want %s at %v", i+1, board[i], w.name, w.r)
+		}
+	}
+	if board, err := ps.Leaderboard(ctx, "quizl-standard", 2, 1000, 10); err != nil || len(board) != 1 || board[0].Name != "Ann" || board[0].Games != 2 {
+		t.Errorf("quizl leaderboard of 2 games or more: %+v, %v", board, err)
+	}
+	if board, err := ps.Leaderboard(ctx, "quizl-standard", 0, 1, 10); err != nil || len(board) != 0 {
+		t.Errorf("quizl leaderboard under RD 1: %+v, %v", board, err)
+	}
+	if board, err := ps.Leaderboard(ctx, "salvo-standard", 0, 1000, 1); err != nil || len(board) != 1 || board[0].Name != "Bob" || !near(board[0].Rating, bobS.Value) {
+		t.Errorf("the salvo leader: %+v, %v", board, err)
+	}
+}
+
+// testRatedEndsAtOnce ends several rated games of one player at the same
+// moment, when the player has a rating already: each must read the rating
+// the one before it left, so that all count, whether the store puts them
+// in one transaction or several. Their order is the store's to choose;
+// each game's rating before must be the one after the game before it.
+func testRatedEndsAtOnce(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now()
+	const games = 6
+	ids := []string{"a", "o0"}
+	for i := 1; i <= games; i++ {
+		ids = append(ids, fmt.Sprint("o", i))
+	}
+	for _, id := range ids {
+		if err := e.s.CreateIdentity(ctx, store.Identity{ID: id, Name: id, Created: at}, store.Credential{Hash: []byte(id), Identity: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	endGame(t, e.s, "t0", rated("nymphabet", at, "a", "o0", glicko.Win))
+	for i := 1; i <= games; i++ {
+		if err := e.s.CreateTable(ctx, store.Table{ID: fmt.Sprint("t", i), Game: "nymphabet", Status: store.Playing, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, games)
+	start := make(chan struct{})
+	for i := range games {
+		wg.Go(func() {
+			<-start
+			end := rated("nymphabet", at, "a", fmt.Sprint("o", i+1), glicko.Win)
+			errs[i] = e.s.AppendMove(ctx, fmt.Sprint("t", i+1), store.Move{Seq: 1, Seat: 1, Text: "resign", At: at}, &store.Update{Status: store.Finished, Meta: []byte(`{}`), End: end})
+		})
+	}
+	close(start)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := ps.Ratings(ctx, "a")
+	if err != nil || len(rs) != 1 || rs[0].Games != games+1 {
+		t.Fatalf("a's ratings after %d games: %+v, %v", games+1, rs, err)
+	}
+	points, err := ps.RatingHistory(ctx, "a", "nymphabet-standard", 100)
+	if err != nil || len(points) != games+1 || points[0].Table != "t0" || points[games].Rating != rs[0].Rating {
+		t.Fatalf("a's rating history: %+v, %v", points, err)
+	}
+	hist, err := ps.History(ctx, store.HistoryPage{Identity: "a", Limit: 100})
+	if err != nil || len(hist) != games+1 {
+		t.Fatalf("a's history: %+v, %v", hist, err)
+	}
+	before := map[string]float64{}
+	for _, g := range hist {
+		before[g.Table] = g.Before
+	}
+	prev := glicko.New().Value
+	for _, p := range points {
+		if !near(before[p.Table], prev) {
+			t.Errorf("game %s began from a rating of %v, but the game before it left %v: a game's end was lost", p.Table, before[p.Table], prev)
+		}
+		if p.Rating <= prev {
+			t.Errorf("a win at %s took a from %v to %v", p.Table, prev, p.Rating)
+		}
+		prev = p.Rating
+	}
+	board, err := ps.Leaderboard(ctx, "nymphabet-standard", 0, 400, 10)
+	if err != nil || len(board) != 0 {
+		t.Fatalf("leaderboard without accounts: %+v %v", board, err)
+	}
+}
+
+// testDeleteAccount: deleting an account deletes its credentials (all of
+// them, returned), ratings, history, keys and presence setting, cancels
+// its open challenges, renames its identity and its finished tables'
+// descriptions, in one transaction.
+func testDeleteAccount(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, n := range []string{"Ann", "Bob"} {
+		id := "id" + lower(n)
+		if err := ps.CreateAccount(ctx, account(id, n, at), store.Credential{Hash: []byte(id + "-session"), Identity: id}, guest(id, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := e.s.AddCredential(ctx, store.Credential{Hash: []byte("ann-seat"), Identity: "idann", Table: "g1", Seat: 0}); err != nil {
+		t.Fatal(err)
+	}
+	endGame(t, e.s, "g1", rated("quizl", at, "idann", "idbob", glicko.Win))
+	cs, hasChallenges := e.s.(store.Challenges)
+	if hasChallenges {
+		for i, c := range []store.Challenge{{ID: "c1", From: "idann", To: "idbob"}, {ID: "c2", From: "idbob", To: "idann"}, {ID: "c3", From: "idbob", To: "idcat"}} {
+			c.Game, c.Created, c.Expires = "quizl", at.Add(time.Duration(i)*time.Second), at.Add(time.Hour)
+			if err := cs.CreateChallenge(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := cs.SetHidden(ctx, "idann", true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ps.DeleteAccount(ctx, "idann", "deleted player", []store.TableUpdate{{ID: "missing", Status: store.Finished, Meta: []byte(`{}`)}}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a deletion renaming a missing table: %v, want ErrNotFound", err)
+	}
+	if _, err := ps.AccountOf(ctx, "idann"); err != nil {
+		t.Fatalf("the failed deletion deleted the account: %v", err)
+	}
+	dropped, err := ps.DeleteAccount(ctx, "idann", "deleted player", []store.TableUpdate{{ID: "g1", Status: store.Finished, Meta: []byte(`{"renamed":true}`)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range dropped {
+		got = append(got, string(h))
+	}
+	slices.Sort(got)
+	if !equal(got, []string{"ann-seat", "idann-session"}) {
+		t.Errorf("DeleteAccount dropped %q", got)
+	}
+	if _, err := ps.DeleteAccount(ctx, "idann", "again", nil); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("deleting a deleted account: %v, want ErrNotFound", err)
+	}
+	ps = as[store.Players](t, e.reopen())
+	if _, err := ps.AccountOf(ctx, "idann"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the deleted account: %v", err)
+	}
+	if _, err := ps.AccountByKey(ctx, "ann"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the deleted account's name: %v", err)
+	}
+	if id, err := e.s.Identity(ctx, "idann"); err != nil || id.Name != "deleted player" {
+		t.Errorf("the deleted account's identity: %+v, %v", id, err)
+	}
+	for _, h := range []string{"ann-seat", "idann-session"} {
+		if _, err := e.s.Credential(ctx, []byte(h)); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("credential %s after the deletion: %v", h, err)
+		}
+	}
+	if rs, err := ps.Ratings(ctx, "idann"); err != nil || len(rs) != 0 {
+		t.Errorf("the deleted account's ratings: %+v, %v", rs, err)
+	}
+	if n, err := ps.FinishedGames(ctx, "idann"); err != nil || n != 0 {
+		t.Errorf("the deleted account's games: %d, %v", n, err)
+	}
+	if n, err := ps.FinishedGames(ctx, "idbob"); err != nil || n != 1 {
+		t.Errorf("Bob's games: %d, %v", n, err)
+	}
+	if tb, err := e.s.Table(ctx, "g1"); err != nil || string(tb.Meta) != `{"renamed":true}` {
+		t.Errorf("the renamed table: %+v, %v", tb, err)
+	}
+	if _, err := e.s.Credential(ctx, []byte("idbob-session")); err != nil {
+		t.Errorf("Bob's session: %v", err)
+	}
+	if hasChallenges {
+		cs = e.s.(store.Challenges)
+		for id, want := range map[string]store.ChallengeStatus{"c1": store.ChallengeCanceled, "c2": store.ChallengeCanceled, "c3": store.ChallengeOpen} {
+			if c, err := cs.Challenge(ctx, id); err != nil || c.Status != want {
+				t.Errorf("challenge %s after the deletion: %+v, %v; want %s", id, c, err, want)
+			}
+		}
+		if h, err := cs.Hidden(ctx, []string{"idann"}); err != nil || len(h) != 0 {
+			t.Errorf("the deleted account's presence setting: %v, %v", h, err)
+		}
+	}
+}
