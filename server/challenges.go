@@ -329,7 +329,7 @@ func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, 
 	if err != nil {
 		return Seated{}, err
 	}
-	m := meta{Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(), Seed: randomSeed(), Seats: seats, Rated: c.Rated, Pool: pool}
+	m := meta{Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(), Seed: randomSeed(), Seats: seats, Rated: c.Rated, Pool: pool, Challenge: c.ID}
 	if slices.ContainsFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }) {
 		m.Set = game.NewSet(len(seats), rules.Int(game.SetTargetOption))
 	}
@@ -349,38 +349,8 @@ func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, 
 	}
 	s.remember(cred)
 	s.log.Info("challenge accepted", "challenge", c.ID, "table", t.id, "game", g.Name(), "rated", c.Rated)
-	for i, st := range seats {
-		s.hub.publish(st.Identity, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.id, Game: g.Name(), Seat: i, Rated: c.Rated, Challenge: c.ID}})
-	}
-	go s.follow(t, c.ID)
+	s.announceStart(t)
 	return Seated{Table: t.id, Seat: mine, Token: tok, Invite: s.invite(t.id)}, nil
-}
-
-// follow waits for the end of table t, opened by challenge id, and tells
-// both players' streams ("gameFinish"). It stops when the service does; a
-// table under way at a restart is not followed again.
-func (s *Service) follow(t *table, id string) {
-	for {
-		t.mu.Lock()
-		if t.status == store.Finished {
-			end := t.gameEnd(time.Time{})
-			rated := t.m.Rated
-			t.mu.Unlock()
-			for _, se := range end.Seats {
-				s.hub.publish(se.Identity, StreamEvent{Type: "gameFinish", Table: &StreamTable{
-					ID: t.id, Game: end.Game, Seat: se.Seat, Rated: rated, Challenge: id, Result: string(se.Result),
-				}})
-			}
-			return
-		}
-		ch := t.awaitChange()
-		t.mu.Unlock()
-		select {
-		case <-ch:
-		case <-s.ctx.Done():
-			return
-		}
-	}
 }
 
 // Decline declines a challenge to p and tells both players.

@@ -689,3 +689,34 @@ func TestChallengeFromDeletedAccount(t *testing.T) {
 		t.Fatal("a table opened")
 	}
 }
+
+// TestStreamEveryGame: the player stream says when any game of yours
+// starts and ends, not only one a challenge opened: a table joined by
+// invite starts on both streams when its last seat is taken, a game
+// against the computer at once, and each ends with every player's result.
+func TestStreamEveryGame(t *testing.T) {
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	annStream, bobStream := openStream(t, sf.srv.URL, ann.token), openStream(t, sf.srv.URL, bob.token)
+	table := playNymphabet(t, ann, bob, map[string]any{}, 1)
+	for _, c := range []struct {
+		who    string
+		ls     *lineStream
+		seat   int
+		result string
+	}{{"Ann", annStream, 0, "win"}, {"Bob", bobStream, 1, "loss"}} {
+		if ev := c.ls.next("gameStart"); ev.Table.ID != table || ev.Table.Game != "nymphabet" || ev.Table.Seat != c.seat || ev.Table.Challenge != "" {
+			t.Errorf("%s's gameStart: %+v, want table %s seat %d", c.who, ev.Table, table, c.seat)
+		}
+		if ev := c.ls.next("gameFinish"); ev.Table.ID != table || ev.Table.Seat != c.seat || ev.Table.Result != c.result {
+			t.Errorf("%s's gameFinish: %+v, want table %s seat %d, %s", c.who, ev.Table, table, c.seat, c.result)
+		}
+	}
+	var sa Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}}, &sa); st != 201 {
+		t.Fatalf("a table against the computer: %d %s", st, body)
+	}
+	if ev := annStream.next("gameStart"); ev.Table.ID != sa.Table || ev.Table.Seat != 0 {
+		t.Errorf("Ann's gameStart against the computer: %+v, want table %s", ev.Table, sa.Table)
+	}
+}

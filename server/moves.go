@@ -147,6 +147,7 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	s.metrics.moveLatency.observe(time.Since(start))
 	if t.status == store.Finished {
 		s.log.Info("game over", "table", t.id, "moves", len(t.moves))
+		s.announceEnd(t, update.End)
 	}
 	ev := game.VisibleTo(evs, seat)
 	if ev == nil {

@@ -415,6 +415,9 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 	}
 	t.cfg.Players = t.players()
 	t.broadcast()
+	if slices.ContainsFunc(old.Seats, seatMeta.open) && !slices.ContainsFunc(t.m.Seats, seatMeta.open) {
+		s.announceStart(t)
+	}
 	s.scheduleBots(t)
 	if st != nil {
 		s.startClock(t, *t.m.StartedAt)

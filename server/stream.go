@@ -91,6 +91,33 @@ func (h *hub) publish(identity string, ev StreamEvent) {
 	}
 }
 
+// announceStart tells the streams of t's players that its game is theirs
+// to play ("gameStart"): its last seat was just taken, by an acceptance,
+// a join, or at its creation. t.mu must be held, or t not yet shared.
+func (s *Service) announceStart(t *table) {
+	for i, st := range t.m.Seats {
+		if st.Identity != "" {
+			s.hub.publish(st.Identity, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.id, Game: t.g.Name(), Seat: i, Rated: t.m.Rated, Challenge: t.m.Challenge}})
+		}
+	}
+}
+
+// announceEnd tells the streams of the players of t, whose game has just
+// ended as end says, how it ended for each ("gameFinish"). t.mu must be
+// held.
+func (s *Service) announceEnd(t *table, end *store.GameEnd) {
+	if end == nil {
+		return
+	}
+	for _, se := range end.Seats {
+		if se.Identity != "" {
+			s.hub.publish(se.Identity, StreamEvent{Type: "gameFinish", Table: &StreamTable{
+				ID: t.id, Game: end.Game, Seat: se.Seat, Rated: t.m.Rated, Challenge: t.m.Challenge, Result: string(se.Result),
+			}})
+		}
+	}
+}
+
 // stream serves GET /api/v1/stream: NDJSON, one StreamEvent a line, and
 // an empty line every keep-alive. It opens with the asker's open
 // challenges (as "challenge" lines) and their tables under way (as

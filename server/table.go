@@ -45,6 +45,9 @@ type meta struct {
 	// ends (ratings.go).
 	Rated bool   `json:"rated,omitempty"`
 	Pool  string `json:"pool,omitempty"`
+	// Challenge names the challenge whose acceptance opened the table,
+	// for the players' streams (stream.go).
+	Challenge string `json:"challenge,omitempty"`
 	// StartedAt is when play started; a clock's first deadlines count
 	// from it (clock.go).
 	StartedAt *time.Time `json:"started_at,omitempty"`

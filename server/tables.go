@@ -191,6 +191,9 @@ func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, p
 	}
 	s.remember(cred)
 	s.log.Info("table created", "table", t.id, "game", g.Name(), "seats", len(seats))
+	if !slices.ContainsFunc(t.m.Seats, seatMeta.open) {
+		s.announceStart(t) // against the computer, or alone: every seat is taken
+	}
 	return Seated{Table: t.id, Seat: me, Token: tok, Invite: s.invite(t.id), Code: t.m.Code}, nil
 }
 
