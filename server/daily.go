@@ -130,12 +130,20 @@ func dailyGame(name string) (string, error) {
 	return title, nil
 }
 
-// today returns the day of game's puzzle now: the day of the service's
-// clock in UTC, but never a day before the latest puzzle already made,
-// so that a clock set back neither reopens a past day nor makes a second
-// puzzle of one.
+// today returns the day of game's puzzle now: the day in UTC of the
+// store's clock when the store keeps one (a store shared by the nodes of
+// a cluster: one clock decides for all of them), else of the service's,
+// but never a day before the latest puzzle already made, so that a clock
+// set back neither reopens a past day nor makes a second puzzle of one.
 func (s *Service) today(ctx context.Context, ds store.Dailies, name string) (string, error) {
-	day := s.now().UTC().Format(dayLayout)
+	now := s.now()
+	if c, ok := s.st.(store.Clock); ok {
+		var err error
+		if now, err = c.Now(ctx); err != nil {
+			return "", s.saveFailed("the day", err)
+		}
+	}
+	day := now.UTC().Format(dayLayout)
 	latest, err := ds.LatestDailyDay(ctx, name)
 	if err != nil {
 		return "", err

@@ -613,3 +613,15 @@ func (s *Store) Recent(ctx context.Context, status store.Status, limit int) ([]s
 }
 
 var _ store.Store = (*Store)(nil)
+
+// Now implements store.Clock: the database server's time, one clock for
+// every node.
+func (s *Store) Now(ctx context.Context) (time.Time, error) {
+	var now time.Time
+	if err := s.pool.QueryRow(ctx, "SELECT now()").Scan(&now); err != nil {
+		return time.Time{}, fmt.Errorf("postgres: reading the time: %w", err)
+	}
+	return now.UTC(), nil
+}
+
+var _ store.Clock = (*Store)(nil)

@@ -22,6 +22,7 @@ func otherTests() []test {
 		{"Keys", testKeys},
 		{"InviteCodes", testInviteCodes},
 		{"Analyses", testAnalyses},
+		{"Clock", testClock},
 	}
 }
 
@@ -451,5 +452,27 @@ func testInviteCodes(t *testing.T, e *env) {
 	}
 	if tb, err := e.s.Table(ctx, "t1"); err != nil || tb.Status != store.Finished {
 		t.Errorf("the table whose code was given again: %+v, %v", tb, err)
+	}
+}
+
+// testClock: a store that keeps its own time tells it in UTC, near this
+// machine's (the test's database runs here), and never backwards between
+// two readings.
+func testClock(t *testing.T, e *env) {
+	ctx := context.Background()
+	c := as[store.Clock](t, e.s)
+	first, err := c.Now(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := c.Now(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Location() != time.UTC || second.Before(first) {
+		t.Errorf("Now read %v then %v", first, second)
+	}
+	if d := time.Since(first); d < -time.Minute || d > time.Minute {
+		t.Errorf("the store's clock is %v from this machine's", d)
 	}
 }
