@@ -60,7 +60,7 @@ type Bus interface {
 	Own(ctx context.Context, table string) error
 	// Disown stops answering for table. Disowning a table the node does
 	// not own does nothing.
-	Disown(table string) error
+	Disown(ctx context.Context, table string) error
 
 	// Request sends data to the node at to and returns its answer. The
 	// handler's error comes back as a *RemoteError. Nobody answering for

@@ -130,7 +130,7 @@ func (n *Local) Own(ctx context.Context, table string) error {
 }
 
 // Disown stops answering for table.
-func (n *Local) Disown(table string) error {
+func (n *Local) Disown(ctx context.Context, table string) error {
 	if err := CheckName("table", table); err != nil {
 		return err
 	}

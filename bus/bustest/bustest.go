@@ -463,10 +463,10 @@ func testOwnerGone(t *testing.T, join Join) {
 	if _, err := b.Request(ctxFor(t, prompt), bus.ToOwner("t1"), nil); err != nil {
 		t.Fatalf("while a owns t1: %v", err)
 	}
-	if err := a.Disown("t1"); err != nil {
+	if err := a.Disown(ctxFor(t, prompt), "t1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.Disown("never"); err != nil {
+	if err := a.Disown(ctxFor(t, prompt), "never"); err != nil {
 		t.Errorf("disowning a table never owned: %v", err)
 	}
 	if err := c.Close(); err != nil {
