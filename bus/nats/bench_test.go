@@ -45,13 +45,14 @@ func pair(b *testing.B) (a, c *Bus, sub bus.Subscription) {
 	return a, c, sub
 }
 
-// update is about the size of a socket update of a Quizl table.
-var update = make([]byte, 600)
+// updateSize is about the size of a socket update of a Quizl table.
+const updateSize = 600
 
 // BenchmarkPublishDeliver: one change from node a to a subscriber on
 // node b, one at a time: ns/op is the latency from Publish to Next.
 func BenchmarkPublishDeliver(b *testing.B) {
 	a, _, sub := pair(b)
+	update := make([]byte, updateSize)
 	ctx := context.Background()
 	ds := make([]time.Duration, 0, b.N)
 	b.ResetTimer()
@@ -74,6 +75,7 @@ func BenchmarkPublishDeliver(b *testing.B) {
 // another node reads them: ns/op is the cost per change delivered.
 func BenchmarkPublishStream(b *testing.B) {
 	a, _, sub := pair(b)
+	update := make([]byte, updateSize)
 	done := make(chan error, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"slices"
 	"strings"
@@ -101,6 +102,9 @@ func Connect(ctx context.Context, cfg Config) (*Bus, error) {
 	if strings.TrimSpace(cfg.URL) == "" {
 		return nil, errors.New("bus: the NATS address is empty: give one, like nats://127.0.0.1:4222")
 	}
+	if _, err := hosts(cfg.URL); err != nil {
+		return nil, err
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -136,6 +140,13 @@ func Connect(ctx context.Context, cfg Config) (*Bus, error) {
 		natsgo.NoCallbacksAfterClientClose(),
 	)
 	if err != nil {
+		if errors.Is(err, natsgo.ErrNoServers) {
+			// nats.go says only that it found no server; the dial's own
+			// error says why (refused, no route, a name not found).
+			if cause := dialCause(cfg.URL, dial); cause != nil {
+				err = cause
+			}
+		}
 		return nil, fmt.Errorf("bus: cannot reach NATS at %s: %w", b.url, err)
 	}
 	b.nc = nc
@@ -178,16 +189,70 @@ func (b *Bus) start(ctx context.Context) error {
 	return nil
 }
 
+// parseURL reads one NATS URL as nats.go does: the scheme may be left
+// out.
+func parseURL(s string) (*url.URL, error) {
+	s = strings.TrimSpace(s)
+	if !strings.Contains(s, "://") {
+		s = "nats://" + s
+	}
+	u, err := url.Parse(s)
+	if err == nil && u.Hostname() == "" {
+		err = errors.New("no host")
+	}
+	return u, err
+}
+
+// hosts returns the host:port of every URL in a list of NATS URLs.
+func hosts(urls string) ([]string, error) {
+	var out []string
+	for _, p := range strings.Split(urls, ",") {
+		u, err := parseURL(p)
+		if err != nil {
+			shown := fmt.Sprintf("%q", strings.TrimSpace(p))
+			if strings.Contains(shown, "@") {
+				shown = "(not shown: it holds credentials)"
+			}
+			return nil, fmt.Errorf("bus: the NATS address %s is not a URL like nats://127.0.0.1:4222", shown)
+		}
+		port := u.Port()
+		if port == "" {
+			port = "4222"
+		}
+		out = append(out, net.JoinHostPort(u.Hostname(), port))
+	}
+	return out, nil
+}
+
+// dialCause returns why no server in urls takes a TCP connection, or nil
+// if one does.
+func dialCause(urls string, timeout time.Duration) error {
+	hs, err := hosts(urls)
+	if err != nil {
+		return err
+	}
+	var first error
+	for _, h := range hs {
+		c, err := net.DialTimeout("tcp", h, min(timeout, 2*time.Second))
+		if err == nil {
+			c.Close()
+			return nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
 // redact hides the credentials in a list of NATS URLs.
 func redact(urls string) string {
 	parts := strings.Split(urls, ",")
 	for i, p := range parts {
 		p = strings.TrimSpace(p)
-		u, err := url.Parse(p)
-		switch {
-		case err != nil:
+		if u, err := parseURL(p); err != nil {
 			p = "(an address that is not a URL)"
-		case u.User != nil:
+		} else if u.User != nil {
 			u.User = url.User("xxxxx")
 			p = u.String()
 		}
