@@ -44,6 +44,7 @@ func Run(t *testing.T, net Network) {
 		{"Gaps", testGaps},
 		{"SlowSubscriber", testSlowSubscriber},
 		{"Unsubscribe", testUnsubscribe},
+		{"ManySubscribers", testManySubscribers},
 		{"RequestOwner", testRequestOwner},
 		{"RequestNode", testRequestNode},
 		{"RemoteError", testRemoteError},
@@ -344,6 +345,47 @@ func testUnsubscribe(t *testing.T, join Join) {
 	publish(t, a, "t", 3, "z")
 	if c := next(t, again); c.Version != 3 || c.Gap {
 		t.Errorf("subscribing again: %+v, want version 3", c)
+	}
+}
+
+func testManySubscribers(t *testing.T, join Join) {
+	a := mustJoin(t, join, "a", nil)
+	b := mustJoin(t, join, "b", nil)
+	// Subscribers of one table on one node, coming all at once, each get
+	// every change; those that leave take nothing from the others.
+	const n = 20
+	subs := make([]bus.Subscription, n)
+	errs := make(chan error, n)
+	for i := range subs {
+		go func() {
+			var err error
+			subs[i], err = b.Subscribe(ctxFor(t, prompt), "t")
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	publish(t, a, "t", 1, "x")
+	for i, s := range subs {
+		if c := next(t, s); c.Version != 1 {
+			t.Errorf("subscriber %d: %+v", i, c)
+		}
+		if i%2 == 0 {
+			s.Close()
+		}
+	}
+	publish(t, a, "t", 2, "y")
+	for i, s := range subs {
+		if i%2 == 0 {
+			continue
+		}
+		if c := next(t, s); c.Version != 2 || c.Gap {
+			t.Errorf("subscriber %d: %+v", i, c)
+		}
+		s.Close()
 	}
 }
 

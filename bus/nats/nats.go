@@ -77,11 +77,18 @@ type Bus struct {
 
 	closed atomic.Bool // Close was called
 
-	mu      sync.Mutex
-	stopped bool // no handler starts any more
-	serving []*natsgo.Subscription
+	// Three locks, so that a round trip to NATS made under one (Own's)
+	// holds up neither the requests being answered nor the changes
+	// being handed out.
+	mu     sync.Mutex // guards tables
+	tables map[string]*fanout
+
+	ownMu   sync.Mutex // guards owned and serving; held while NATS confirms
 	owned   map[string]*natsgo.Subscription
-	tables  map[string]*fanout
+	serving []*natsgo.Subscription // the node's own and the alive subscriptions
+
+	serveMu sync.Mutex // guards stopped, so that busy.Add never meets busy.Wait
+	stopped bool       // no handler starts any more
 }
 
 var _ bus.Bus = (*Bus)(nil)
@@ -393,8 +400,9 @@ func (b *Bus) Subscribe(ctx context.Context, table string) (bus.Subscription, er
 	b.mu.Unlock()
 
 	if !ok {
-		f.err = b.flush(ctx)
-		close(f.ready)
+		// The confirmation is waited for apart from this caller, whose
+		// context must not fail the others who wait for it too.
+		go b.confirm(f)
 	}
 	select {
 	case <-f.ready:
@@ -407,6 +415,23 @@ func (b *Bus) Subscribe(ctx context.Context, table string) (bus.Subscription, er
 		return nil, b.failed(what, f.err)
 	}
 	return s, nil
+}
+
+// confirm waits for NATS to confirm f's subscription, and takes f out if
+// it cannot.
+func (b *Bus) confirm(f *fanout) {
+	ctx, cancel := context.WithTimeout(context.Background(), bus.DefaultTimeout)
+	defer cancel()
+	f.err = b.flush(ctx)
+	if f.err != nil {
+		b.mu.Lock()
+		if b.tables[f.table] == f {
+			delete(b.tables, f.table)
+		}
+		b.mu.Unlock()
+		f.sub.Unsubscribe()
+	}
+	close(f.ready)
 }
 
 // flush waits until NATS has taken in everything sent before it, so that
@@ -467,8 +492,8 @@ func (b *Bus) Own(ctx context.Context, table string) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("bus: %s: %w", what, err)
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
+	b.ownMu.Lock()
+	defer b.ownMu.Unlock()
 	switch {
 	case b.closed.Load():
 		return fmt.Errorf("bus: %s: %w", what, bus.ErrClosed)
@@ -498,10 +523,10 @@ func (b *Bus) Disown(ctx context.Context, table string) error {
 	if err := bus.CheckName("table", table); err != nil {
 		return err
 	}
-	b.mu.Lock()
+	b.ownMu.Lock()
 	sub := b.owned[table]
 	delete(b.owned, table)
-	b.mu.Unlock()
+	b.ownMu.Unlock()
 	if sub == nil {
 		return nil
 	}
@@ -531,14 +556,14 @@ func (b *Bus) serve(to bus.Address) natsgo.MsgHandler {
 			b.respond(m, reply{kind: replyOK})
 			return
 		}
-		b.mu.Lock()
+		b.serveMu.Lock()
 		if b.stopped {
-			b.mu.Unlock()
+			b.serveMu.Unlock()
 			b.respond(m, reply{kind: replyGone})
 			return
 		}
 		b.busy.Add(1)
-		b.mu.Unlock()
+		b.serveMu.Unlock()
 		go func() {
 			defer b.busy.Done()
 			b.respond(m, b.call(bus.Request{From: r.from, To: to, Data: r.data}, r.left))
@@ -664,16 +689,19 @@ const drainWait = 2 * time.Second
 // Close stops answering requests, lets the handlers under way finish,
 // ends every subscription, sends what is left to send and disconnects.
 func (b *Bus) Close() error {
-	b.mu.Lock()
 	if b.closed.Swap(true) {
-		b.mu.Unlock()
 		return nil
 	}
+	// Own and Subscribe look at closed under these locks: whatever they
+	// made before it was set is in what Close takes here.
+	b.ownMu.Lock()
 	serving := b.serving
 	for _, sub := range b.owned {
 		serving = append(serving, sub)
 	}
 	b.owned = nil
+	b.ownMu.Unlock()
+	b.mu.Lock()
 	tables := b.tables
 	b.tables = nil
 	b.mu.Unlock()
@@ -698,9 +726,9 @@ func (b *Bus) Close() error {
 		}
 	}
 	cancel()
-	b.mu.Lock()
+	b.serveMu.Lock()
 	b.stopped = true
-	b.mu.Unlock()
+	b.serveMu.Unlock()
 	b.busy.Wait()
 
 	for _, f := range tables {
