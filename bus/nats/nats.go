@@ -172,12 +172,11 @@ func (b *Bus) start(ctx context.Context) error {
 	defer cancel()
 	to := bus.ToNode(b.cfg.Node)
 	ping := encodeRequest(request{kind: reqPing, left: time.Second, from: b.cfg.Node})
-	m, err := b.nc.RequestWithContext(ctx, b.subject(to), ping)
+	_, err := b.nc.RequestWithContext(ctx, b.subject(to), ping)
 	switch {
 	case errors.Is(err, natsgo.ErrNoResponders):
 	case err == nil:
-		r, _ := decodeReply(m.Data)
-		return fmt.Errorf("bus: node name %q is taken on NATS at %s: node %s answers to it", b.cfg.Node, b.url, r.node)
+		return fmt.Errorf("bus: node name %q is taken on NATS at %s: another node runs under it", b.cfg.Node, b.url)
 	default:
 		return fmt.Errorf("bus: checking that node name %q is free on NATS at %s: %w", b.cfg.Node, b.url, err)
 	}
