@@ -50,7 +50,9 @@ type Bus interface {
 	// Subscribe follows table's changes from now on: every change
 	// published after Subscribe returns reaches the subscription, in the
 	// order its publisher published them, unless it is dropped and
-	// marked (see Change.Gap).
+	// marked (see Change.Gap). A watcher subscribes first, then reads
+	// the table, then applies the changes above the version it read:
+	// so none falls between the read and the subscription.
 	Subscribe(ctx context.Context, table string) (Subscription, error)
 
 	// Own makes this node answer the requests addressed to table's owner
