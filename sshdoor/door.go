@@ -43,6 +43,10 @@ type Config struct {
 	// API is the base URL of the Parlour HTTP API the sessions' clients
 	// talk to (the server's own, on loopback).
 	API string
+	// PublicURL is the server's address as players reach it (the
+	// server's BaseURL), for the links the sessions show, such as a
+	// record's; empty: API.
+	PublicURL string
 	// DataDir keeps the host key.
 	DataDir string
 	// KeySession returns an account's name and a session token for a
@@ -197,7 +201,9 @@ func (d *Door) run(sess ssh.Session) {
 		sess.Exit(1)
 		return
 	}
-	cfg := tui.Config{Client: c, Table: table}
+	// The player is at another computer: the client must write nothing
+	// to this one's disk.
+	cfg := tui.Config{Client: c, Table: table, NoDisk: true, PublicURL: d.cfg.PublicURL}
 	if pub := sess.PublicKey(); pub != nil && d.cfg.KeySession != nil {
 		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -487,4 +488,74 @@ func TestIdleClose(t *testing.T) {
 		t.Fatalf("closed %v after the last key, before the idle time", took)
 	}
 	tm.waitFor("No key pressed for 600ms: the session is closed")
+}
+
+// files lists the names of the files under each of dirs, walked whole.
+func files(t *testing.T, dirs ...string) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			out[path] = true
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// TestRecordOverSSH: `s` on the end screen of an SSH session writes no
+// file on the server (neither in the server's working directory nor in
+// its data directory) and shows the record's address and the command
+// that fetches it; the address serves the record.
+func TestRecordOverSSH(t *testing.T) {
+	f := newFixture(t, Config{})
+	tm := f.dial("ann", nil, "")
+	tm.waitFor("New table")
+	tm.send("1")
+	tm.waitFor("Nymphabet · new table")
+	tm.send("\r")
+	tm.waitFor("your turn")
+	tm.send(":resign\r")
+	tm.waitFor("game over")
+
+	before := files(t, ".", f.dir)
+	tm.setMark()
+	tm.send("s")
+	tm.waitFor("Fetch the record on your own computer with:")
+	tm.waitFor("curl -o parlour-nymphabet-")
+	link := regexp.MustCompile(`http://127\.0\.0\.1:\d+/api/v1/tables/([a-z0-9]+)/record`).FindStringSubmatch(tm.text())
+	if link == nil || !strings.HasPrefix(link[0], f.api) {
+		t.Fatalf("no link to the record on the screen:\n%s", tm.text())
+	}
+	tm.waitFor("curl -o parlour-nymphabet-" + link[1] + ".json\\")
+	// The old client wrote the file after fetching the record; give a
+	// late write the time to land.
+	time.Sleep(300 * time.Millisecond)
+	after := files(t, ".", f.dir)
+	for p := range after {
+		if !before[p] && !strings.HasPrefix(filepath.Base(p), "p.db") {
+			t.Errorf("the session wrote %s on the server", p)
+		}
+	}
+
+	res, err := http.Get(link[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var rec struct {
+		Game  string `json:"game"`
+		Moves []struct {
+			Move string `json:"move"`
+		} `json:"moves"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&rec); err != nil || res.StatusCode != 200 || rec.Game != "nymphabet" || len(rec.Moves) != 1 || rec.Moves[0].Move != "resign" {
+		t.Fatalf("the link serves %d %+v (%v)", res.StatusCode, rec, err)
+	}
 }

@@ -56,6 +56,16 @@ type Config struct {
 	// SSHKey, when set, is the public key file the home screen's `k`
 	// adds to the account (~/.ssh/id_ed25519.pub).
 	SSHKey string
+	// NoDisk says the player is not at this machine: the client runs on
+	// the server for a player elsewhere (the SSH door), so a file it
+	// wrote would land on the server, where the player cannot get it and
+	// any guest could fill the disk. A NoDisk client reads and writes no
+	// file, whatever DataDir and SSHKey say; `s` on the end screen shows
+	// the record's address and how to fetch it instead of saving it.
+	NoDisk bool
+	// PublicURL is the server's address as players reach it, for the
+	// links a NoDisk client shows; empty: the client's API base.
+	PublicURL string
 }
 
 type screen int
@@ -100,6 +110,9 @@ type Model struct {
 
 // New makes a model; run it with NewProgram.
 func New(cfg Config) *Model {
+	if cfg.NoDisk {
+		cfg.DataDir, cfg.SSHKey = "", ""
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Model{cfg: cfg, c: cfg.Client, ctx: ctx, cancel: cancel, w: MinWidth, h: MinHeight, idToken: cfg.Session}
 	m.recent = loadRecent(cfg.DataDir)

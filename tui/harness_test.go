@@ -106,11 +106,19 @@ type term struct {
 
 func newTerm(t testing.TB, base, name string, w, h int) *term {
 	t.Helper()
+	return newTermWith(t, base, name, w, h, Config{DataDir: t.TempDir()})
+}
+
+// newTermWith is newTerm with the client's Config (its Client is set
+// here).
+func newTermWith(t testing.TB, base, name string, w, h int, cfg Config) *term {
+	t.Helper()
 	c, err := client.New(base, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Config{Client: c, DataDir: t.TempDir()})
+	cfg.Client = c
+	m := New(cfg)
 	tm := &term{t: t, m: m, msgs: make(chan tea.Msg, 256)}
 	t.Cleanup(m.Close)
 	tm.update(tea.WindowSizeMsg{Width: w, Height: h})

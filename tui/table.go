@@ -36,6 +36,7 @@ type session struct {
 	setup                   setupState
 	play                    playState
 	saved                   string
+	recordURL, recordFile   string // where a NoDisk client's player fetches the record, and a file name for it
 	chat                    chatState
 	arrived                 time.Time // when the latest update arrived (monotonic), for the clocks
 	ticking                 bool      // a clock tick is on its way

@@ -192,7 +192,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		defer pipe.Close()
 		go srv.Serve(h.Listener(pipe))
 		door, err = sshdoor.New(sshOpt.addr, sshdoor.Config{
-			API: base, DataDir: data, Idle: sshOpt.idle, Log: log, HTTP: pipe.Client,
+			API: base, PublicURL: base, DataDir: data, Idle: sshOpt.idle, Log: log, HTTP: pipe.Client,
 			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
 				s, err := svc.KeySession(ctx, pub)
 				return s.Name, s.Token, err
