@@ -207,7 +207,11 @@ func (m *Model) endView() string {
 			if verify(r) {
 				ok = good("✓ commitment matches")
 			}
-			blocks = append(blocks, t.name(i)+": "+ok+"\n"+revealText(t.game, r.Setup))
+			whose := t.name(i)
+			if t.practice() {
+				whose = t.name(1) + "'s hidden fleet" // the one setup is the fleet fired at
+			}
+			blocks = append(blocks, whose+": "+ok+"\n"+revealText(t.game, r.Setup))
 		}
 		if t.game == "quizl" {
 			for i := range blocks {

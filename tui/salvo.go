@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Salvo's play screen: the two oceans, aiming, pencil marks and the outline.
@@ -48,6 +49,7 @@ type salvoView struct {
 		ShipsSunk int    `json:"ships_sunk"`
 		ShipsLost int    `json:"ships_lost"`
 	} `json:"players"`
+	Practice    bool            `json:"practice"`
 	Finished    bool            `json:"finished"`
 	Target      int             `json:"target"`
 	Shots       int             `json:"shots"`
@@ -210,10 +212,23 @@ func (m *Model) salvoView() string {
 		l.WriteString("\n")
 		r.WriteString("\n")
 	}
-	body := lipgloss.JoinHorizontal(lipgloss.Top, l.String(), "  ", r.String()) + "\n"
+	right := r.String()
+	if v.Practice {
+		// No fleet of one's own: say what practice is instead of an
+		// empty ocean.
+		right = title("Practice") + "\n\n" + wrap("You fire at a fleet the computer hid; nobody fires back. Sink every ship, then outline the fleet (o) to win.", 40) + "\n"
+	}
+	body := lipgloss.JoinHorizontal(lipgloss.Top, l.String(), "  ", right) + "\n"
 	var info []string
 	if tr != nil {
-		info = append(info, "Hits so far: "+tally(tr.Hits)+" · sunk: "+tally(tr.Sunk))
+		// On two lines rather than cut: the tally is what the player
+		// deduces from.
+		hits, sunk := "Hits so far: "+tally(tr.Hits), tally(tr.Sunk)
+		if line := hits + " · sunk: " + sunk; ansi.StringWidth(line) <= m.w {
+			info = append(info, line)
+		} else {
+			info = append(info, hits, "Ships sunk: "+sunk)
+		}
 	}
 	var ps []string
 	for _, pl := range v.Players {

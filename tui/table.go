@@ -240,7 +240,23 @@ func (t *session) name(seat int) string {
 	if t.upd != nil && seat >= 0 && seat < len(t.upd.Table.Seats) {
 		return t.upd.Table.Seats[seat].Name
 	}
+	// A player of the game who is no seat of the table (the computer
+	// that hid Salvo practice's fleet) is named in the view.
+	var v struct {
+		Players []struct {
+			Name string `json:"name"`
+		} `json:"players"`
+	}
+	if t.upd != nil && json.Unmarshal(t.upd.View, &v) == nil && seat >= 0 && seat < len(v.Players) {
+		return v.Players[seat].Name
+	}
 	return fmt.Sprintf("seat %d", seat)
+}
+
+// practice says whether the table is Salvo practice: one seat firing at
+// a fleet the computer hid, whose setup is that fleet.
+func (t *session) practice() bool {
+	return t.game == "salvo" && t.upd != nil && len(t.upd.Table.Seats) == 1
 }
 
 // turnLine says whose turn it is, in words and with a mark that needs no
