@@ -6,9 +6,11 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -377,6 +379,19 @@ func TestHostKeyKept(t *testing.T) {
 	if len(seen) != 2 || seen[0] != seen[1] {
 		t.Fatalf("host keys presented: %v", seen)
 	}
+	if fp := f.door.HostKeyFingerprint(); fp != seen[0] || !strings.HasPrefix(fp, "SHA256:") {
+		t.Fatalf("the door says its host key is %s; it presents %s", fp, seen[0])
+	}
+	// The fingerprint the operator publishes is the one ssh-keygen -lf
+	// prints for the key file.
+	if kg, err := exec.LookPath("ssh-keygen"); err == nil {
+		out, err := exec.Command(kg, "-lf", filepath.Join(f.dir, HostKeyFile)).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), " "+seen[0]+" ") {
+			t.Errorf("ssh-keygen -lf prints %q (%v), not the fingerprint %s", out, err, seen[0])
+		}
+	} else {
+		t.Log("no ssh-keygen: the fingerprint is checked against the wire only")
+	}
 }
 
 // TestPasswordAddsKey: ann@ with a key her account lacks is offered a
@@ -441,10 +456,54 @@ func TestRateLimits(t *testing.T) {
 			c.Close()
 		}
 	}
-	// Two held open: the third is refused (two at once from one
-	// address); the fourth exceeds the burst of three.
+	// Two held open: the third and fourth are refused (two at once from
+	// one address), and take no turn of the burst of three.
 	if results != "ok ok refused refused " {
 		t.Fatalf("connections: %s", results)
+	}
+
+	// What a refused client reads: one line saying why, before the SSH
+	// version it never gets.
+	refusal := func() string {
+		t.Helper()
+		c, err := net.Dial("tcp", f.sshAddr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		io.WriteString(c, "SSH-2.0-test\r\n")
+		b, err := io.ReadAll(c)
+		if err != nil {
+			t.Fatalf("reading the refusal: %v (read %q)", err, b)
+		}
+		return string(b)
+	}
+	if got, want := refusal(), "Parlour: too many sessions at once from your address (at most 2); close one and try again.\r\n"; got != want {
+		t.Errorf("with two sessions open, a third reads %q, want %q", got, want)
+	}
+	open[1].Close()
+	open = open[:1]
+	time.Sleep(100 * time.Millisecond) // the door sees the close
+	c, err := gossh.Dial("tcp", f.sshAddr, cfg) // the third of the burst
+	if err != nil {
+		t.Fatalf("with one session open, a second was refused: %v", err)
+	}
+	c.Close()
+	time.Sleep(100 * time.Millisecond)
+	if got, want := refusal(), "Parlour: too many new connections from your address (1 a minute); try again in a minute.\r\n"; got != want {
+		t.Errorf("past the burst, a connection reads %q, want %q", got, want)
+	}
+	// OpenSSH's client shows the line with -v; without, only that the
+	// connection closed (docs/terminal.md says so).
+	if ssh, err := exec.LookPath("ssh"); err == nil {
+		_, port, _ := net.SplitHostPort(f.sshAddr)
+		out, _ := exec.Command(ssh, "-v", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-p", port, "127.0.0.1", "true").CombinedOutput()
+		if !strings.Contains(string(out), "banner line 0: Parlour: too many new connections from your address") {
+			t.Errorf("ssh -v does not show the refusal:\n%s", out)
+		}
+	} else {
+		t.Log("no ssh program: the refusal is checked on the wire only")
 	}
 
 	g := newGate(2, 10, 1000, 1000)
