@@ -484,7 +484,7 @@ func TestRateLimits(t *testing.T) {
 	}
 	open[1].Close()
 	open = open[:1]
-	time.Sleep(100 * time.Millisecond) // the door sees the close
+	time.Sleep(100 * time.Millisecond)          // the door sees the close
 	c, err := gossh.Dial("tcp", f.sshAddr, cfg) // the third of the burst
 	if err != nil {
 		t.Fatalf("with one session open, a second was refused: %v", err)
