@@ -196,7 +196,7 @@ func (m *Model) endView() string {
 		if set.Over {
 			state = "the set is over"
 		}
-		fmt.Fprintf(&b, "Set to %d, %d games: %s · %s\n", set.Target, set.Games, strings.Join(tot, " · "), state)
+		b.WriteString(wrap(fmt.Sprintf("Set to %d, %d games: %s · %s", set.Target, set.Games, strings.Join(tot, " · "), state), m.w) + "\n")
 	}
 	b.WriteString("\n")
 	if len(u.Table.Reveal) > 0 {
@@ -246,7 +246,7 @@ func (m *Model) endView() string {
 			if !a.Confirmed {
 				ok = bad("✗ not confirmed")
 			}
-			fmt.Fprintf(&b, "  %-20s %s: %d points recomputed, %d recorded, %d missed placements\n", t.name(a.Seat), ok, a.Points, a.Recorded, a.Missed)
+			fmt.Fprintf(&b, "  %-20s %s: %d points (recorded %d), %d placements missed\n", t.name(a.Seat), ok, a.Points, a.Recorded, a.Missed)
 		}
 		if len(v.Grids) > 0 {
 			i := t.play.board % len(v.Grids)

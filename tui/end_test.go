@@ -44,7 +44,7 @@ func TestNoDiskRecordLink(t *testing.T) {
 	tm.key("s")
 	id := tm.m.t.id
 	s = tm.waitFor("the record's address", has("Fetch the record on your own computer with:"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	lines := strings.Split(s, "\n")
 	want := []string{
 		"  curl -o parlour-nymphabet-" + id + ".json \\",

@@ -170,7 +170,7 @@ func (m *Model) footer(prompt, keys string) string {
 	var b strings.Builder
 	b.WriteString(m.message() + "\n")
 	if prompt != "" {
-		b.WriteString(prompt + " " + p.line + "█\n")
+		b.WriteString(prompt + " " + tailOf(p.line, m.w-ansi.StringWidth(prompt)-2) + "█\n")
 	}
 	b.WriteString(faint(wrap(keys, m.w)))
 	return b.String()

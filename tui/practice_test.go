@@ -205,7 +205,7 @@ func TestSalvoPractice(t *testing.T) {
 	}
 	tm.key("enter")
 	s := tm.waitFor("play", has("▶ your turn", "Aiming at the computer's ocean"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	if strings.Contains(s, "Place your fleet") {
 		t.Fatalf("practice asks for a fleet:\n%s", s)
 	}
@@ -245,7 +245,7 @@ func TestSalvoPractice(t *testing.T) {
 		tm.key("enter")
 		report := fmt.Sprintf("Ann fired salvo %d at the computer: %s: ", salvo, strings.Join(aimed, " "))
 		s = tm.waitFor("the salvo's report", func(s string) bool { return strings.Contains(s, report) && !tm.m.t.busy })
-		checkFits(t, s, 80, 24)
+		checkFits(t, tm)
 		tm.view(&v)
 		if len(v.Tracking) != 1 {
 			t.Fatalf("%d tracking oceans", len(v.Tracking))
@@ -298,7 +298,7 @@ func TestSalvoPractice(t *testing.T) {
 	tm.typeText(strings.Join(outline, " "))
 	tm.key("enter")
 	s = tm.waitFor("the end", over)
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	if !strings.Contains(s, "the computer's hidden fleet: ✓ commitment matches") {
 		t.Errorf("the end does not reveal the hidden fleet and check its commitment:\n%s", s)
 	}

@@ -245,7 +245,7 @@ func (m *Model) salvoView() string {
 		info = append(info, warm("Every ship is sunk: o outlines the fleet (or : to type it)"))
 	}
 	info = append(info, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(p.aim, " "), len(p.aim), v.Shots))
-	info = append(info, m.logBlock(max(1, m.h-len(info)-17), m.w))
+	info = append(info, m.logBlock(max(1, m.h-len(info)-17-m.msgExtra()), m.w))
 	prompt := ""
 	if p.line != "" {
 		prompt = "Move:"

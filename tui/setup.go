@@ -341,10 +341,12 @@ func (m *Model) setupView() string {
 		b.WriteString(m.gridEditor())
 	}
 	b.WriteString("\n")
+	// Wrapped: the referee's verdict names the offending line, and a
+	// verdict cut at the edge could lose it.
 	if st.ok {
-		b.WriteString(good("✓ "+st.verdict) + "\n")
+		b.WriteString(good(wrap("✓ "+st.verdict, m.w)) + "\n")
 	} else {
-		b.WriteString(warm("✗ "+st.verdict) + "\n")
+		b.WriteString(warm(wrap("✗ "+st.verdict, m.w)) + "\n")
 	}
 	if st.sending && m.err == "" {
 		b.WriteString("handing it in…\n")

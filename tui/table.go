@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -430,9 +431,14 @@ func (m *Model) header() string {
 	if t.upd != nil {
 		game = t.upd.Table.Title
 	}
-	line := fmt.Sprintf("%s · %s · you: %s · %s", title(game), t.id, t.name(t.seat), t.turnLine())
+	tail := t.turnLine()
 	if t.lost != "" {
-		line += " · " + bad("reconnecting")
+		tail += " · " + bad("reconnecting")
+	}
+	line := fmt.Sprintf("%s · %s · you: %s · %s", title(game), t.id, t.name(t.seat), tail)
+	if ansi.StringWidth(line) > m.w {
+		// Whose turn matters more than the table's id.
+		line = fmt.Sprintf("%s · you: %s · %s", title(game), t.name(t.seat), tail)
 	}
 	return line
 }
@@ -503,9 +509,13 @@ func (m *Model) waitingView() string {
 		if inv == "" {
 			inv = m.c.Base() + "/t/" + t.id
 		}
-		fmt.Fprintf(&b, "Invite a friend: %s  (table id %s)\n", inv, t.id)
+		// The link on a line of its own: cut at the edge, it would lead
+		// nowhere.
+		fmt.Fprintf(&b, "Invite a friend: %s\n", inv)
 		if c := t.upd.Table.Code; c != "" {
-			fmt.Fprintf(&b, "or read out the code %s\n", client.FormatCode(c))
+			fmt.Fprintf(&b, "or read out the code %s  (table id %s)\n", client.FormatCode(c), t.id)
+		} else {
+			fmt.Fprintf(&b, "(table id %s)\n", t.id)
 		}
 	}
 	if t.upd.Setup == nil && m.hasSetup() {
