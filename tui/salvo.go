@@ -77,6 +77,7 @@ func (m *Model) salvoKey(s string) tea.Cmd {
 		for i, a := range p.aim {
 			if a == sq {
 				p.aim = append(p.aim[:i], p.aim[i+1:]...)
+				m.err = "" // a refused shot too many no longer holds
 				return nil
 			}
 		}
