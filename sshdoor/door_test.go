@@ -618,3 +618,21 @@ func TestRecordOverSSH(t *testing.T) {
 		t.Fatalf("the link serves %d %+v (%v)", res.StatusCode, rec, err)
 	}
 }
+
+// TestRefusalLines: each limit's line is one line a client reads past
+// before the version string (RFC 4253, 4.2: no "SSH-" at its start, at
+// most 255 bytes with its CR LF), and names the limit.
+func TestRefusalLines(t *testing.T) {
+	d := &Door{cfg: Config{MaxSessions: 200, PerAddr: 4, NewPerMinute: 10}}
+	for why, want := range map[string]string{
+		whyFull:    "the server is full (200 sessions)",
+		whyPerAddr: "too many sessions at once from your address (at most 4)",
+		whyRate:    "too many new connections from your address (10 a minute)",
+		"other":    "the connection is refused: other",
+	} {
+		l := d.refusal(why)
+		if !strings.Contains(l, want) || strings.HasPrefix(l, "SSH-") || strings.ContainsAny(l, "\r\n") || len(l)+2 > 255 {
+			t.Errorf("%s: %q", why, l)
+		}
+	}
+}
