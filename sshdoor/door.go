@@ -72,7 +72,14 @@ type Door struct {
 	gate *gate
 	wg   sync.WaitGroup
 	fp   string
+	// refusing counts the refused connections being told why; past
+	// maxRefusing at once (a flood), the rest are closed unanswered, so
+	// that refusals hold few connections open.
+	refusing chan struct{}
 }
+
+// maxRefusing is how many refused connections are told why at once.
+const maxRefusing = 64
 
 // New makes a door listening on addr (":2222"); Serve or ListenAndServe
 // starts it.
@@ -104,7 +111,7 @@ func New(addr string, cfg Config) (*Door, error) {
 		return nil, fmt.Errorf("ssh door: the host key: %w", err)
 	}
 	d := &Door{cfg: cfg, gate: newGate(cfg.MaxSessions, cfg.PerAddr, rate.Limit(float64(cfg.NewPerMinute)/60), cfg.Burst),
-		fp: gossh.FingerprintSHA256(signer.PublicKey())}
+		fp: gossh.FingerprintSHA256(signer.PublicKey()), refusing: make(chan struct{}, maxRefusing)}
 	d.srv, err = wish.NewServer(
 		wish.WithAddress(addr),
 		wish.WithHostKeyPEM(key),
@@ -163,7 +170,12 @@ func (d *Door) admit(ctx ssh.Context, c net.Conn) net.Conn {
 	done, why := d.gate.admit(c.RemoteAddr())
 	if done == nil {
 		d.cfg.Log.Warn("ssh connection refused", "addr", c.RemoteAddr().String(), "why", why)
-		refuse(c, d.refusal(why))
+		select {
+		case d.refusing <- struct{}{}:
+			refuse(c, d.refusal(why))
+			<-d.refusing
+		default: // too many at once: closed unanswered
+		}
 		return nil
 	}
 	return &gatedConn{Conn: c, done: done}
@@ -192,7 +204,7 @@ func (d *Door) refusal(why string) string {
 // and the wait for the client's own version line are bounded, so that a
 // client that reads nothing holds nothing.
 func refuse(c net.Conn, line string) {
-	c.SetDeadline(time.Now().Add(time.Second))
+	c.SetDeadline(time.Now().Add(200 * time.Millisecond))
 	io.WriteString(c, line+"\r\n")
 	// Closing with the client's version line unread would reset the
 	// connection, and the client could lose the line: end the sending
@@ -200,7 +212,7 @@ func refuse(c net.Conn, line string) {
 	// passes.
 	if tc, ok := c.(interface{ CloseWrite() error }); ok {
 		tc.CloseWrite()
-		c.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+		c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
 		io.Copy(io.Discard, io.LimitReader(c, 4096))
 	}
 	c.Close()

@@ -494,6 +494,24 @@ func TestRateLimits(t *testing.T) {
 	if got, want := refusal(), "Parlour: too many new connections from your address (1 a minute); try again in a minute.\r\n"; got != want {
 		t.Errorf("past the burst, a connection reads %q, want %q", got, want)
 	}
+	// A flood: with maxRefusing refusals under way, the next refused
+	// connection is closed unanswered.
+	for range maxRefusing {
+		f.door.refusing <- struct{}{}
+	}
+	raw, err := net.Dial("tcp", f.sshAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.SetDeadline(time.Now().Add(5 * time.Second))
+	got, _ := io.ReadAll(raw)
+	raw.Close()
+	if len(got) != 0 {
+		t.Errorf("in a flood, a refused connection read %q", got)
+	}
+	for range maxRefusing {
+		<-f.door.refusing
+	}
 	// OpenSSH's client shows the line with -v; without, only that the
 	// connection closed (docs/terminal.md says so).
 	if ssh, err := exec.LookPath("ssh"); err == nil {
