@@ -34,7 +34,8 @@ const (
 type Config struct {
 	Client *client.Client
 	// DataDir holds the list of recent games and saved records; empty
-	// keeps nothing on disk.
+	// keeps no list, and `s` saves a record in the working directory
+	// (NoDisk keeps nothing at all).
 	DataDir string
 	// Game, when set, opens the new-table screen of that game at start.
 	Game string
