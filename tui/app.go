@@ -216,6 +216,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if text == "" {
 			return m, nil
 		}
+		if m.gridEditing() {
+			// The grid editor takes letters one by one, each to its
+			// square.
+			var cmds []tea.Cmd
+			for _, r := range strings.ReplaceAll(text, " ", "") {
+				_, cmd := m.key(tea.KeyPressMsg{Code: r, Text: string(r)})
+				cmds = append(cmds, cmd)
+			}
+			return m, tea.Batch(cmds...)
+		}
 		return m.key(tea.KeyPressMsg{Code: tea.KeyExtended, Text: text})
 	}
 	if m.t != nil {

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -88,6 +89,11 @@ func TestQuizlGridEditor(t *testing.T) {
 		}
 		for p.c != 0 {
 			tm.key("left")
+		}
+		if r == 2 {
+			// One row pasted: each letter to its square.
+			tm.update(tea.PasteMsg{Content: row})
+			continue
 		}
 		tm.typeText(row)
 	}

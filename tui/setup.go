@@ -172,6 +172,14 @@ func (m *Model) setupKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	return m.gridKey(s, k)
 }
 
+// gridEditing says whether the screen is Quizl's grid editor, taking
+// keys.
+func (m *Model) gridEditing() bool {
+	t := m.t
+	return m.scr == scrTable && !m.help && t != nil && t.upd != nil && !t.chat.open && t.game == "quizl" &&
+		(t.upd.Table.Status == "open" || t.upd.Table.Status == "setup") && t.upd.Setup == nil && t.setup.started
+}
+
 func (m *Model) gridKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	st := &m.t.setup
 	move := func(dr, dc int) {
