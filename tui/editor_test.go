@@ -183,6 +183,12 @@ func TestSalvoSixthShotRefused(t *testing.T) {
 	if tm.m.t.sent != sent || tm.m.t.busy {
 		t.Errorf("a move was sent")
 	}
+	// A move pasted whole goes to the move line.
+	tm.update(tea.PasteMsg{Content: ":fire A1 B1\n"})
+	if s := tm.screen(); !strings.Contains(s, "Move: :fire A1 B1█") {
+		t.Errorf("a pasted move is not on the line:\n%s", s)
+	}
+	tm.key("esc")
 	// Back on C1: space takes it back, and the refusal goes.
 	tm.key("left")
 	tm.key("left")
