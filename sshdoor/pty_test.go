@@ -117,17 +117,9 @@ func (f *fixture) sshPane(user string, priv []byte) *pane {
 	if err := os.WriteFile(key, priv, 0o600); err != nil {
 		f.t.Fatal(err)
 	}
-	hk, err := HostKey(f.dir)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	hs, err := gossh.ParsePrivateKey(hk)
-	if err != nil {
-		f.t.Fatal(err)
-	}
 	p := &pane{t: f.t, socket: filepath.Join(dir, "tmux.sock")}
 	cmd := fmt.Sprintf("stty raw -echo; exec env %s=%s %s=%s %s=%s %s=%s %s",
-		envAddr, f.sshAddr, envKey, key, envUser, user, envHostFP, gossh.FingerprintSHA256(hs.PublicKey()), bin)
+		envAddr, f.sshAddr, envKey, key, envUser, user, envHostFP, f.door.HostKeyFingerprint(), bin)
 	p.run("new-session", "-d", "-s", "door", "-x", "80", "-y", "24", cmd)
 	f.t.Cleanup(func() { exec.Command("tmux", "-S", p.socket, "kill-server").Run() })
 	return p
