@@ -43,6 +43,10 @@ type Config struct {
 	// API is the base URL of the Parlour HTTP API the sessions' clients
 	// talk to (the server's own, on loopback).
 	API string
+	// PublicURL is the server's address as players reach it (the
+	// server's BaseURL), for the links the sessions show, such as a
+	// record's; empty: API.
+	PublicURL string
 	// DataDir keeps the host key.
 	DataDir string
 	// KeySession returns an account's name and a session token for a
@@ -67,7 +71,15 @@ type Door struct {
 	srv  *ssh.Server
 	gate *gate
 	wg   sync.WaitGroup
+	fp   string
+	// refusing counts the refused connections being told why; past
+	// maxRefusing at once (a flood), the rest are closed unanswered, so
+	// that refusals hold few connections open.
+	refusing chan struct{}
 }
+
+// maxRefusing is how many refused connections are told why at once.
+const maxRefusing = 64
 
 // New makes a door listening on addr (":2222"); Serve or ListenAndServe
 // starts it.
@@ -94,7 +106,12 @@ func New(addr string, cfg Config) (*Door, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &Door{cfg: cfg, gate: newGate(cfg.MaxSessions, cfg.PerAddr, rate.Limit(float64(cfg.NewPerMinute)/60), cfg.Burst)}
+	signer, err := gossh.ParsePrivateKey(key)
+	if err != nil {
+		return nil, fmt.Errorf("ssh door: the host key: %w", err)
+	}
+	d := &Door{cfg: cfg, gate: newGate(cfg.MaxSessions, cfg.PerAddr, rate.Limit(float64(cfg.NewPerMinute)/60), cfg.Burst),
+		fp: gossh.FingerprintSHA256(signer.PublicKey()), refusing: make(chan struct{}, maxRefusing)}
 	d.srv, err = wish.NewServer(
 		wish.WithAddress(addr),
 		wish.WithHostKeyPEM(key),
@@ -117,6 +134,12 @@ func New(addr string, cfg Config) (*Door, error) {
 	}
 	return d, nil
 }
+
+// HostKeyFingerprint is the SHA256 fingerprint of the door's host key
+// ("SHA256:…", as ssh-keygen -lf and ssh's first-connection question
+// print it), for the operator to publish so that players can check the
+// key on their first connection.
+func (d *Door) HostKeyFingerprint() string { return d.fp }
 
 // Serve serves connections on l until Shutdown.
 func (d *Door) Serve(l net.Listener) error {
@@ -147,9 +170,52 @@ func (d *Door) admit(ctx ssh.Context, c net.Conn) net.Conn {
 	done, why := d.gate.admit(c.RemoteAddr())
 	if done == nil {
 		d.cfg.Log.Warn("ssh connection refused", "addr", c.RemoteAddr().String(), "why", why)
+		select {
+		case d.refusing <- struct{}{}:
+			refuse(c, d.refusal(why))
+			<-d.refusing
+		default: // too many at once: closed unanswered
+		}
 		return nil
 	}
 	return &gatedConn{Conn: c, done: done}
+}
+
+// refusal is the line a refused connection gets, for the reason the gate
+// gave.
+func (d *Door) refusal(why string) string {
+	switch why {
+	case whyFull:
+		return fmt.Sprintf("Parlour: the server is full (%d sessions); try again in a few minutes.", d.cfg.MaxSessions)
+	case whyPerAddr:
+		return fmt.Sprintf("Parlour: too many sessions at once from your address (at most %d); close one and try again.", d.cfg.PerAddr)
+	case whyRate:
+		return fmt.Sprintf("Parlour: too many new connections from your address (%d a minute); try again in a minute.", d.cfg.NewPerMinute)
+	}
+	return "Parlour: the connection is refused: " + why + "."
+}
+
+// refuse says why to a connection it then closes, before the SSH
+// handshake: the one place the protocol lets a server speak before it,
+// the lines before its version string (RFC 4253, 4.2), which clients must
+// read past. OpenSSH's ssh shows them only with -v ("banner line 0: …").
+// Anything a client shows unasked (a userauth banner) would cost the
+// whole key exchange, which a refusal under a flood must not. The write
+// and the wait for the client's own version line are bounded, so that a
+// client that reads nothing holds nothing.
+func refuse(c net.Conn, line string) {
+	c.SetDeadline(time.Now().Add(200 * time.Millisecond))
+	io.WriteString(c, line+"\r\n")
+	// Closing with the client's version line unread would reset the
+	// connection, and the client could lose the line: end the sending
+	// side, and read what the client sent until it closes or a moment
+	// passes.
+	if tc, ok := c.(interface{ CloseWrite() error }); ok {
+		tc.CloseWrite()
+		c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+		io.Copy(io.Discard, io.LimitReader(c, 4096))
+	}
+	c.Close()
 }
 
 // usage is the one line a session without a terminal gets.
@@ -197,7 +263,9 @@ func (d *Door) run(sess ssh.Session) {
 		sess.Exit(1)
 		return
 	}
-	cfg := tui.Config{Client: c, Table: table}
+	// The player is at another computer: the client must write nothing
+	// to this one's disk.
+	cfg := tui.Config{Client: c, Table: table, NoDisk: true, PublicURL: d.cfg.PublicURL}
 	if pub := sess.PublicKey(); pub != nil && d.cfg.KeySession != nil {
 		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct

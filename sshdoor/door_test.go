@@ -6,10 +6,13 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -376,6 +379,19 @@ func TestHostKeyKept(t *testing.T) {
 	if len(seen) != 2 || seen[0] != seen[1] {
 		t.Fatalf("host keys presented: %v", seen)
 	}
+	if fp := f.door.HostKeyFingerprint(); fp != seen[0] || !strings.HasPrefix(fp, "SHA256:") {
+		t.Fatalf("the door says its host key is %s; it presents %s", fp, seen[0])
+	}
+	// The fingerprint the operator publishes is the one ssh-keygen -lf
+	// prints for the key file.
+	if kg, err := exec.LookPath("ssh-keygen"); err == nil {
+		out, err := exec.Command(kg, "-lf", filepath.Join(f.dir, HostKeyFile)).CombinedOutput()
+		if err != nil || !strings.Contains(string(out), " "+seen[0]+" ") {
+			t.Errorf("ssh-keygen -lf prints %q (%v), not the fingerprint %s", out, err, seen[0])
+		}
+	} else {
+		t.Log("no ssh-keygen: the fingerprint is checked against the wire only")
+	}
 }
 
 // TestPasswordAddsKey: ann@ with a key her account lacks is offered a
@@ -440,10 +456,72 @@ func TestRateLimits(t *testing.T) {
 			c.Close()
 		}
 	}
-	// Two held open: the third is refused (two at once from one
-	// address); the fourth exceeds the burst of three.
+	// Two held open: the third and fourth are refused (two at once from
+	// one address), and take no turn of the burst of three.
 	if results != "ok ok refused refused " {
 		t.Fatalf("connections: %s", results)
+	}
+
+	// What a refused client reads: one line saying why, before the SSH
+	// version it never gets.
+	refusal := func() string {
+		t.Helper()
+		c, err := net.Dial("tcp", f.sshAddr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		c.SetDeadline(time.Now().Add(5 * time.Second))
+		io.WriteString(c, "SSH-2.0-test\r\n")
+		b, err := io.ReadAll(c)
+		if err != nil {
+			t.Fatalf("reading the refusal: %v (read %q)", err, b)
+		}
+		return string(b)
+	}
+	if got, want := refusal(), "Parlour: too many sessions at once from your address (at most 2); close one and try again.\r\n"; got != want {
+		t.Errorf("with two sessions open, a third reads %q, want %q", got, want)
+	}
+	open[1].Close()
+	open = open[:1]
+	time.Sleep(100 * time.Millisecond)          // the door sees the close
+	c, err := gossh.Dial("tcp", f.sshAddr, cfg) // the third of the burst
+	if err != nil {
+		t.Fatalf("with one session open, a second was refused: %v", err)
+	}
+	c.Close()
+	time.Sleep(100 * time.Millisecond)
+	if got, want := refusal(), "Parlour: too many new connections from your address (1 a minute); try again in a minute.\r\n"; got != want {
+		t.Errorf("past the burst, a connection reads %q, want %q", got, want)
+	}
+	// A flood: with maxRefusing refusals under way, the next refused
+	// connection is closed unanswered.
+	for range maxRefusing {
+		f.door.refusing <- struct{}{}
+	}
+	raw, err := net.Dial("tcp", f.sshAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.SetDeadline(time.Now().Add(5 * time.Second))
+	got, _ := io.ReadAll(raw)
+	raw.Close()
+	if len(got) != 0 {
+		t.Errorf("in a flood, a refused connection read %q", got)
+	}
+	for range maxRefusing {
+		<-f.door.refusing
+	}
+	// OpenSSH's client shows the line with -v; without, only that the
+	// connection closed (docs/terminal.md says so).
+	if ssh, err := exec.LookPath("ssh"); err == nil {
+		_, port, _ := net.SplitHostPort(f.sshAddr)
+		out, _ := exec.Command(ssh, "-v", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-p", port, "127.0.0.1", "true").CombinedOutput()
+		if !strings.Contains(string(out), "banner line 0: Parlour: too many new connections from your address") {
+			t.Errorf("ssh -v does not show the refusal:\n%s", out)
+		}
+	} else {
+		t.Log("no ssh program: the refusal is checked on the wire only")
 	}
 
 	g := newGate(2, 10, 1000, 1000)
@@ -487,4 +565,92 @@ func TestIdleClose(t *testing.T) {
 		t.Fatalf("closed %v after the last key, before the idle time", took)
 	}
 	tm.waitFor("No key pressed for 600ms: the session is closed")
+}
+
+// files lists the names of the files under each of dirs, walked whole.
+func files(t *testing.T, dirs ...string) map[string]bool {
+	t.Helper()
+	out := map[string]bool{}
+	for _, dir := range dirs {
+		err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			out[path] = true
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// TestRecordOverSSH: `s` on the end screen of an SSH session writes no
+// file on the server (neither in the server's working directory nor in
+// its data directory) and shows the record's address and the command
+// that fetches it; the address serves the record.
+func TestRecordOverSSH(t *testing.T) {
+	f := newFixture(t, Config{})
+	tm := f.dial("ann", nil, "")
+	tm.waitFor("New table")
+	tm.send("1")
+	tm.waitFor("Nymphabet · new table")
+	tm.send("\r")
+	tm.waitFor("your turn")
+	tm.send(":resign\r")
+	tm.waitFor("game over")
+
+	before := files(t, ".", f.dir)
+	tm.setMark()
+	tm.send("s")
+	tm.waitFor("Fetch the record on your own computer with:")
+	tm.waitFor("curl -o parlour-nymphabet-")
+	link := regexp.MustCompile(`http://127\.0\.0\.1:\d+/api/v1/tables/([a-z0-9]+)/record`).FindStringSubmatch(tm.text())
+	if link == nil || !strings.HasPrefix(link[0], f.api) {
+		t.Fatalf("no link to the record on the screen:\n%s", tm.text())
+	}
+	tm.waitFor("curl -o parlour-nymphabet-" + link[1] + ".json\\")
+	// The old client wrote the file after fetching the record; give a
+	// late write the time to land.
+	time.Sleep(300 * time.Millisecond)
+	after := files(t, ".", f.dir)
+	for p := range after {
+		if !before[p] && !strings.HasPrefix(filepath.Base(p), "p.db") {
+			t.Errorf("the session wrote %s on the server", p)
+		}
+	}
+
+	res, err := http.Get(link[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var rec struct {
+		Game  string `json:"game"`
+		Moves []struct {
+			Move string `json:"move"`
+		} `json:"moves"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&rec); err != nil || res.StatusCode != 200 || rec.Game != "nymphabet" || len(rec.Moves) != 1 || rec.Moves[0].Move != "resign" {
+		t.Fatalf("the link serves %d %+v (%v)", res.StatusCode, rec, err)
+	}
+}
+
+// TestRefusalLines: each limit's line is one line a client reads past
+// before the version string (RFC 4253, 4.2: no "SSH-" at its start, at
+// most 255 bytes with its CR LF), and names the limit.
+func TestRefusalLines(t *testing.T) {
+	d := &Door{cfg: Config{MaxSessions: 200, PerAddr: 4, NewPerMinute: 10}}
+	for why, want := range map[string]string{
+		whyFull:    "the server is full (200 sessions)",
+		whyPerAddr: "too many sessions at once from your address (at most 4)",
+		whyRate:    "too many new connections from your address (10 a minute)",
+		"other":    "the connection is refused: other",
+	} {
+		l := d.refusal(why)
+		if !strings.Contains(l, want) || strings.HasPrefix(l, "SSH-") || strings.ContainsAny(l, "\r\n") || len(l)+2 > 255 {
+			t.Errorf("%s: %q", why, l)
+		}
+	}
 }

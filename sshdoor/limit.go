@@ -27,6 +27,13 @@ type addrState struct {
 	seen time.Time
 }
 
+// The reasons admit gives for a refusal.
+const (
+	whyFull    = "the server is full"
+	whyPerAddr = "too many sessions from one address"
+	whyRate    = "too many new sessions from one address"
+)
+
 func newGate(max, perAddr int, every rate.Limit, burst int) *gate {
 	return &gate{max: max, perAddr: perAddr, every: every, burst: burst, addrs: map[string]*addrState{}}
 }
@@ -57,11 +64,11 @@ func (g *gate) admit(addr net.Addr) (done func(), why string) {
 	a.seen = now
 	switch {
 	case g.open >= g.max:
-		return nil, "the server is full"
+		return nil, whyFull
 	case a.open >= g.perAddr:
-		return nil, "too many sessions from one address"
+		return nil, whyPerAddr
 	case !a.lim.AllowN(now, 1):
-		return nil, "too many new sessions from one address"
+		return nil, whyRate
 	}
 	g.open++
 	a.open++

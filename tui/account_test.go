@@ -55,7 +55,7 @@ func TestSignUpInOut(t *testing.T) {
 	}
 	tm.key("enter")
 	s = tm.waitFor("signed up", has("signed in as Ann"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	if len(kept) != 1 || !strings.HasPrefix(kept[0], "Ann/") || len(kept[0]) < 20 {
 		t.Fatalf("OnSession after the sign-up: %v", kept)
 	}
@@ -140,8 +140,8 @@ func TestRatedTable(t *testing.T) {
 	tm.key("right") // a friend
 	tm.key("up")    // the last field: rated
 	tm.key("space")
-	s := tm.waitFor("rated on", has("a friend", "rated", "‹ yes ›"))
-	checkFits(t, s, 80, 24)
+	tm.waitFor("rated on", has("a friend", "rated", "‹ yes ›"))
+	checkFits(t, tm)
 	tm.key("enter")
 	tm.waitFor("the table", has("you: Ann"))
 	var up struct {

@@ -34,7 +34,8 @@ const (
 type Config struct {
 	Client *client.Client
 	// DataDir holds the list of recent games and saved records; empty
-	// keeps nothing on disk.
+	// keeps no list, and `s` saves a record in the working directory
+	// (NoDisk keeps nothing at all).
 	DataDir string
 	// Game, when set, opens the new-table screen of that game at start.
 	Game string
@@ -56,6 +57,16 @@ type Config struct {
 	// SSHKey, when set, is the public key file the home screen's `k`
 	// adds to the account (~/.ssh/id_ed25519.pub).
 	SSHKey string
+	// NoDisk says the player is not at this machine: the client runs on
+	// the server for a player elsewhere (the SSH door), so a file it
+	// wrote would land on the server, where the player cannot get it and
+	// any guest could fill the disk. A NoDisk client reads and writes no
+	// file, whatever DataDir and SSHKey say; `s` on the end screen shows
+	// the record's address and how to fetch it instead of saving it.
+	NoDisk bool
+	// PublicURL is the server's address as players reach it, for the
+	// links a NoDisk client shows; empty: the client's API base.
+	PublicURL string
 }
 
 type screen int
@@ -100,6 +111,9 @@ type Model struct {
 
 // New makes a model; run it with NewProgram.
 func New(cfg Config) *Model {
+	if cfg.NoDisk {
+		cfg.DataDir, cfg.SSHKey = "", ""
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Model{cfg: cfg, c: cfg.Client, ctx: ctx, cancel: cancel, w: MinWidth, h: MinHeight, idToken: cfg.Session}
 	m.recent = loadRecent(cfg.DataDir)
@@ -194,6 +208,25 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case tea.PasteMsg:
+		// A terminal sends a paste whole (bracketed paste), not as keys:
+		// it is typed into the line being edited, line breaks and tabs
+		// as spaces, as if typed at once.
+		text := strings.Join(strings.Fields(msg.Content), " ")
+		if text == "" {
+			return m, nil
+		}
+		if m.gridEditing() {
+			// The grid editor takes letters one by one, each to its
+			// square.
+			var cmds []tea.Cmd
+			for _, r := range strings.ReplaceAll(text, " ", "") {
+				_, cmd := m.key(tea.KeyPressMsg{Code: r, Text: string(r)})
+				cmds = append(cmds, cmd)
+			}
+			return m, tea.Batch(cmds...)
+		}
+		return m.key(tea.KeyPressMsg{Code: tea.KeyExtended, Text: text})
 	}
 	if m.t != nil {
 		if cmd, ok := m.tableMsg(msg); ok {
@@ -302,9 +335,16 @@ func (m *Model) View() tea.View {
 
 // frame is the screen as text, cut to the terminal's size.
 func (m *Model) frame() string {
+	return fit(m.body(), m.w, m.h)
+}
+
+// body is the screen as the screens draw it, before frame cuts it to the
+// terminal: every screen is meant to fit, and the tests check that this
+// does (a line frame cut off is a line the player never sees).
+func (m *Model) body() string {
 	if m.w < MinWidth || m.h < MinHeight {
-		msg := fmt.Sprintf("Parlour needs a terminal of at least %dx%d;\nthis one is %dx%d. Make it larger (ctrl+c quits).", MinWidth, MinHeight, m.w, m.h)
-		return fit(msg, m.w, m.h)
+		return wrap(fmt.Sprintf("Parlour needs a terminal of at least %dx%d;", MinWidth, MinHeight), m.w) + "\n" +
+			wrap(fmt.Sprintf("this one is %dx%d. Make it larger (ctrl+c quits).", m.w, m.h), m.w)
 	}
 	var body string
 	switch {
@@ -332,7 +372,7 @@ func (m *Model) frame() string {
 			body = m.tableView()
 		}
 	}
-	return fit(body, m.w, m.h)
+	return strings.TrimRight(body, "\n")
 }
 
 // fit cuts s to w columns and h lines.
@@ -374,15 +414,44 @@ func warm(s string) string {
 }
 func cool(s string) string { return lipgloss.NewStyle().Foreground(lipgloss.Cyan).Render(s) }
 
-// message is the error or news line.
+// maxMessageLines is the most lines the error or news takes; the
+// referee's words are rarely longer, and the rest of the screen must stay.
+const maxMessageLines = 3
+
+// message is the error or news, wrapped to the screen's width (a line cut
+// at the edge would lose the referee's reason) in at most
+// maxMessageLines lines.
 func (m *Model) message() string {
-	if m.err != "" {
-		return bad("! " + m.err)
+	var lines []string
+	switch {
+	case m.err != "":
+		lines = strings.Split(wrap("! "+m.err, m.w), "\n")
+	case m.note != "":
+		lines = strings.Split(wrap(m.note, m.w), "\n")
+	default:
+		return ""
 	}
-	if m.note != "" {
-		return cool(m.note)
+	if len(lines) > maxMessageLines {
+		lines = lines[:maxMessageLines]
+		lines[maxMessageLines-1] = ansi.Truncate(lines[maxMessageLines-1], m.w-1, "") + "…"
 	}
-	return ""
+	for i, l := range lines {
+		if ansi.StringWidth(l) > m.w { // one word wider than the screen
+			l = ansi.Truncate(l, m.w, "…")
+		}
+		if m.err != "" {
+			lines[i] = bad(l)
+		} else {
+			lines[i] = cool(l)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// msgExtra is how many lines the message takes beyond the one every
+// screen leaves it.
+func (m *Model) msgExtra() int {
+	return max(0, strings.Count(m.message(), "\n"))
 }
 
 // lineKey edits the join or name line.
@@ -424,5 +493,15 @@ func (m *Model) lineKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) lineView(head, help string) string {
-	return title(head) + "\n\n" + help + "\n\n> " + m.input + "█\n\n" + m.message()
+	return title(head) + "\n\n" + wrap(help, m.w) + "\n\n> " + tailOf(m.input, m.w-3) + "█\n\n" + m.message()
+}
+
+// tailOf is the end of a line being typed that fits in w columns: a line
+// longer than the screen shows its end, where the cursor is.
+func tailOf(line string, w int) string {
+	r := []rune(line)
+	for len(r) > 0 && ansi.StringWidth(string(r)) > w {
+		r = r[1:]
+	}
+	return string(r)
 }

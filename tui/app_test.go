@@ -3,10 +3,12 @@ package tui
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -88,11 +90,11 @@ func TestSmallTerminalAndHelp(t *testing.T) {
 	if !strings.Contains(s, "at least 80x24") || !strings.Contains(s, "this one is 60x20") {
 		t.Errorf("a small terminal is not told the size needed:\n%s", s)
 	}
-	checkFits(t, s, 60, 20)
+	checkFits(t, tm)
 	tm.update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	tm.key("?")
 	s = tm.screen()
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	for _, k := range keyHelp() {
 		if !strings.Contains(s, k.screen+":") {
 			t.Errorf("the help lacks %s:\n%s", k.screen, s)
@@ -104,7 +106,7 @@ func TestSmallTerminalAndHelp(t *testing.T) {
 	}
 	// A wider terminal: the home screen still draws within it.
 	tm.update(tea.WindowSizeMsg{Width: 200, Height: 60})
-	checkFits(t, tm.screen(), 200, 60)
+	checkFits(t, tm)
 }
 
 func TestNameAndJoinErrors(t *testing.T) {
@@ -121,7 +123,7 @@ func TestNameAndJoinErrors(t *testing.T) {
 	tm.typeText(ts.URL + "/t/nosuchtable")
 	tm.key("enter")
 	s := tm.waitFor("the refusal", has("! joining nosuchtable"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	tm.key("l")
 	tm.waitFor("the lobby", has("Lobby: open tables", "no open tables"))
 	// Ben opens a public table; Ann finds it in the lobby and sits down.
@@ -134,7 +136,7 @@ func TestNameAndJoinErrors(t *testing.T) {
 	tm.waitFor("Ben's table", has(seat.Table, "Ben, (open)"))
 	tm.key("enter")
 	s = tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Zoë", "waiting for Ben"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	// Out of turn: a word typed and sent is refused in words, and kept.
 	tm.typeText("abdicated")
 	tm.key("enter")
@@ -262,7 +264,7 @@ func TestJoinByCode(t *testing.T) {
 	tm.typeText(strings.ToLower(invite.Format(u.Table.Code)))
 	tm.key("enter")
 	s := tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Ann", "waiting for Ben"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 
 	cy := newTerm(t, ts.URL, "Cy", 80, 24)
 	cy.open("nymphabet", 3) // a friend
@@ -271,5 +273,107 @@ func TestJoinByCode(t *testing.T) {
 	code := cy.m.t.upd.Table.Code
 	if !strings.Contains(s, invite.Format(code)) {
 		t.Errorf("the invite shows no code %q:\n%s", code, s)
+	}
+}
+
+// TestFitProblems: the 80 x 24 check fails on a screen too tall or too
+// wide, and passes one that fits (wide characters count twice).
+func TestFitProblems(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		screen string
+		want   int
+	}{
+		{"fits", strings.Repeat("x\n", 23) + strings.Repeat("y", 80), 0},
+		{"a line too many", strings.Repeat("x\n", 24) + "keys", 1},
+		{"a line too wide", strings.Repeat("z", 81), 1},
+		{"wide characters", strings.Repeat("字", 41), 1},
+		{"both", strings.Repeat("x\n", 30) + strings.Repeat("z", 90), 2},
+	} {
+		if got := fitProblems(tc.screen, 80, 24); len(got) != tc.want {
+			t.Errorf("%s: %d problems, want %d: %q", tc.name, len(got), tc.want, got)
+		}
+	}
+}
+
+// TestLongLinesStayInSight: a line typed or pasted longer than the
+// screen shows its end, beside the cursor, rather than running off it.
+func TestLongLinesStayInSight(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("i")
+	long := strings.Repeat("abcdefghij", 15) + "END"
+	tm.update(tea.PasteMsg{Content: long})
+	tm.typeText("Z")
+	s := tm.screen()
+	if !strings.Contains(s, "ENDZ█") {
+		t.Errorf("the end of the line is not in sight:\n%s", s)
+	}
+	checkFits(t, tm)
+
+	// A pasted invite link, with the line break a copy often brings,
+	// joins its table.
+	res, err := http.Post(ts.URL+"/api/v1/tables", "application/json", strings.NewReader(`{"game": "nymphabet", "seats": ["me", "open"]}`))
+	if err != nil || res.StatusCode != 201 {
+		t.Fatalf("create: %v %v", res, err)
+	}
+	var created struct{ Table, Invite string }
+	json.NewDecoder(res.Body).Decode(&created)
+	res.Body.Close()
+	tm.key("ctrl+u")
+	tm.update(tea.PasteMsg{Content: "  " + created.Invite + "\r\n"})
+	tm.key("enter")
+	tm.waitFor("the table joined", has("you: Ann"))
+	if tm.m.t.id != created.Table {
+		t.Errorf("joined %s, not the pasted %s", tm.m.t.id, created.Table)
+	}
+
+	// A word longer than the prompt's room (typed while the other
+	// player moves): its end stays in sight.
+	tm.waitFor("the word's prompt", has("A word starting with A: █"))
+	tm.update(tea.PasteMsg{Content: strings.Repeat("a", 59) + "Q"})
+	s = tm.screen()
+	if !strings.Contains(s, "aQ█") {
+		t.Errorf("the end of the word is not in sight:\n%s", s)
+	}
+	checkFits(t, tm)
+}
+
+// TestDocsListEveryKey: docs/terminal.md lists every key of the help
+// overlay, each with the same words.
+func TestDocsListEveryKey(t *testing.T) {
+	raw, err := os.ReadFile("../docs/terminal.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Join(strings.Fields(string(raw)), " ")
+	for _, k := range keyHelp() {
+		for _, item := range strings.Split(k.keys, " · ") {
+			if !strings.Contains(doc, strings.Join(strings.Fields(item), " ")) {
+				t.Errorf("docs/terminal.md lacks %s's %q", k.screen, item)
+			}
+		}
+	}
+}
+
+// TestHelpKeys: the overlay lists the keys that clear a line and ask the
+// server again, and they do what it says.
+func TestHelpKeys(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("?")
+	s := tm.screen()
+	for _, want := range []string{"ctrl+u clear the line", "r ask the server again", "r refresh"} {
+		if !strings.Contains(strings.Join(strings.Fields(s), " "), want) {
+			t.Errorf("the help lacks %q:\n%s", want, s)
+		}
+	}
+	checkFits(t, tm)
+	tm.key("esc")
+	tm.key("i")
+	tm.typeText("K7M")
+	tm.key("ctrl+u")
+	if s := tm.screen(); !strings.Contains(s, "> █") {
+		t.Errorf("ctrl+u did not clear the line:\n%s", s)
 	}
 }

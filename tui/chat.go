@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -285,12 +286,13 @@ func (m *Model) chatPanel(n int) []string {
 			out = append(out, fit(bad("! "+c.err), w, 1))
 		}
 		// The end of a long line stays in sight.
+		prefix := "say (" + m.t.channel() + "): "
 		line := []rune(c.line)
-		room := w - 12
+		room := w - ansi.StringWidth(prefix) - 1
 		if len(line) > room {
 			line = line[len(line)-room:]
 		}
-		out = append(out, "say ("+m.t.channel()+"): "+string(line)+"█")
+		out = append(out, prefix+string(line)+"█")
 	}
 	return out
 }

@@ -23,7 +23,7 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 	tm.key("ctrl+t")
 	tm.typeText("good luck?") // "?" is typed, not the help
 	s := tm.waitFor("the chat line", has("say (players): good luck?"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	tm.key("enter")
 	tm.waitFor("Ann's line in her panel, the chat line closed", func(s string) bool {
 		return strings.Contains(s, "Ann: good luck?") && !strings.Contains(s, "say (players)")
@@ -40,7 +40,7 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	s = tm.waitFor("Ben's line on Ann's screen", has("Ben: thanks, you too", "Ann: good luck?"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	if n := strings.Count(s, "Ann: good luck?"); n != 1 {
 		t.Errorf("Ann's line shows %d times, want once (kept by seq):\n%s", n, s)
 	}
@@ -50,7 +50,7 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 	tm.typeText(long)
 	tm.key("enter")
 	s = tm.waitFor("the refusal in place", func(s string) bool { return strings.Contains(s, "! ") && tm.m.t.chat.err != "" })
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	if tm.m.t.chat.line != long || !tm.m.t.chat.open {
 		t.Errorf("the refused line was not kept to mend: %d characters, open %v", len(tm.m.t.chat.line), tm.m.t.chat.open)
 	}
@@ -80,7 +80,7 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 	tm.key("up")        // the last field: the clock
 	tm.key("right")     // 10 seconds
 	s := tm.waitFor("the clock field", has("clock", "‹ 10 ›"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	tm.key("enter")
 	tm.waitFor("the grid editor", has("Make your grid"))
 	tm.key("ctrl+r")
@@ -88,7 +88,7 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 	tm.key("enter")
 	re := regexp.MustCompile(`⏱0:(\d\d)`)
 	s = tm.waitFor("Ann's time left", func(s string) bool { return re.MatchString(s) })
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	first, _ := strconv.Atoi(re.FindStringSubmatch(s)[1])
 	if first > 10 || first < 5 {
 		t.Errorf("time left %d s at the start of a 10 s turn:\n%s", first, s)
@@ -101,12 +101,12 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 		}
 		return m != nil && n < first
 	})
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	low := regexp.MustCompile(`⏱0:0[0-2]!`)
 	s = tm.waitFor("the low-time mark", func(s string) bool { return low.MatchString(s) })
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	s = tm.waitFor("the timeout in words", has("game over"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	if !strings.Contains(s, "⏱ Ann ran out of time (10s a turn)") {
 		t.Errorf("the end screen does not say Ann ran out of time:\n%s", s)
 	}
@@ -131,11 +131,11 @@ func TestClaimRefusedInPlace(t *testing.T) {
 	}
 	tm.typeText("50")
 	tm.key("enter")
-	s := tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims"))
-	checkFits(t, s, 80, 24)
+	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims"))
+	checkFits(t, tm)
 	tm.key("ctrl+g")
-	s = tm.waitFor("the server's refusal", has("! you cannot claim the game yet"))
-	checkFits(t, s, 80, 24)
+	tm.waitFor("the server's refusal", has("! you cannot claim the game yet"))
+	checkFits(t, tm)
 	if st := tm.m.t.upd.Table.Status; st != "playing" {
 		t.Errorf("the table is %s after a refused claim", st)
 	}
@@ -213,8 +213,8 @@ func TestClaimAfterTheWalkAway(t *testing.T) {
 	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims"))
 	clk.Advance(server.DefaultWalkAway + time.Minute)
 	tm.key("ctrl+g")
-	s := tm.waitFor("the claim in words", has("Ben was away for 6m1s while it was their", "Ben resigned", "the game is claimed"))
-	checkFits(t, s, 80, 24)
+	tm.waitFor("the claim in words", has("Ben was away for 6m1s while it was their", "Ben resigned", "the game is claimed"))
+	checkFits(t, tm)
 	// In Quizl the others play on after a resignation; the end screen,
 	// when it comes, says the claim under Game over.
 	if len(tm.m.t.forced) != 1 || !strings.HasPrefix(tm.m.t.forced[0], "Ben was away") {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +37,15 @@ func (m *Model) endKey(s string) tea.Cmd {
 		t.play.board++
 		return nil
 	case "s":
+		if m.cfg.NoDisk {
+			// The player is elsewhere: a file written here would land on
+			// the server. The record of a finished table is public: show
+			// where to fetch it.
+			t.recordURL = m.recordURL(t.id)
+			t.recordFile = fmt.Sprintf("parlour-%s-%s.json", t.upd.Table.Game, t.id)
+			m.err, m.note = "", "the record stays on the server: fetch it from your own computer"
+			return nil
+		}
 		dir := m.cfg.DataDir
 		if dir == "" {
 			dir = "."
@@ -80,6 +90,16 @@ func (m *Model) endKey(s string) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// recordURL is the address of a table's record as players reach the
+// server (Config.PublicURL, else the API's base).
+func (m *Model) recordURL(id string) string {
+	base := m.cfg.PublicURL
+	if base == "" {
+		base = m.c.Base()
+	}
+	return strings.TrimRight(base, "/") + "/api/v1/tables/" + url.PathEscape(id) + "/record"
 }
 
 // verify checks a revealed setup against its commitment: the SHA-256 of
@@ -176,7 +196,7 @@ func (m *Model) endView() string {
 		if set.Over {
 			state = "the set is over"
 		}
-		fmt.Fprintf(&b, "Set to %d, %d games: %s · %s\n", set.Target, set.Games, strings.Join(tot, " · "), state)
+		b.WriteString(wrap(fmt.Sprintf("Set to %d, %d games: %s · %s", set.Target, set.Games, strings.Join(tot, " · "), state), m.w) + "\n")
 	}
 	b.WriteString("\n")
 	if len(u.Table.Reveal) > 0 {
@@ -187,7 +207,11 @@ func (m *Model) endView() string {
 			if verify(r) {
 				ok = good("✓ commitment matches")
 			}
-			blocks = append(blocks, t.name(i)+": "+ok+"\n"+revealText(t.game, r.Setup))
+			whose := t.name(i)
+			if t.practice() {
+				whose = t.name(1) + "'s hidden fleet" // the one setup is the fleet fired at
+			}
+			blocks = append(blocks, whose+": "+ok+"\n"+revealText(t.game, r.Setup))
 		}
 		if t.game == "quizl" {
 			for i := range blocks {
@@ -198,6 +222,22 @@ func (m *Model) endView() string {
 			b.WriteString(strings.Join(blocks, ""))
 		}
 	}
+	// The lines under the log (the record, the message, the keys) are
+	// drawn first, so that the log leaves them room.
+	var tail strings.Builder
+	if t.saved != "" {
+		tail.WriteString("record: " + t.saved + "\n")
+	}
+	if t.recordURL != "" {
+		// The command on lines of its own, whole: a line cut at the
+		// screen's edge could not be copied.
+		tail.WriteString("Fetch the record on your own computer with:\n")
+		tail.WriteString("  curl -o " + t.recordFile + " \\\n")
+		tail.WriteString("    " + t.recordURL + "\n")
+	}
+	tail.WriteString(m.message() + "\n")
+	tail.WriteString(faint(m.endKeys()))
+	reserve := max(6, strings.Count(tail.String(), "\n")+4)
 	if t.game == "wordfight" {
 		v := m.wfView()
 		b.WriteString(title("The audit: every answer replayed against the list") + "\n")
@@ -206,22 +246,26 @@ func (m *Model) endView() string {
 			if !a.Confirmed {
 				ok = bad("✗ not confirmed")
 			}
-			fmt.Fprintf(&b, "  %-20s %s: %d points recomputed, %d recorded, %d missed placements\n", t.name(a.Seat), ok, a.Points, a.Recorded, a.Missed)
+			fmt.Fprintf(&b, "  %-20s %s: %d points (recorded %d), %d placements missed\n", t.name(a.Seat), ok, a.Points, a.Recorded, a.Missed)
 		}
 		if len(v.Grids) > 0 {
 			i := t.play.board % len(v.Grids)
-			b.WriteString("\n" + t.name(i) + "'s grid (b: next):\n" + fit(wfGrid(v.Grids[i]), m.w, max(3, m.h-strings.Count(b.String(), "\n")-6)) + "\n")
+			b.WriteString("\n" + t.name(i) + "'s grid (b: next):\n" + fit(wfGrid(v.Grids[i]), m.w, max(3, m.h-strings.Count(b.String(), "\n")-reserve)) + "\n")
 		}
 	}
 	if t.game == "nymphabet" || t.game == "quizl" {
-		b.WriteString(m.logBlock(max(1, m.h-strings.Count(b.String(), "\n")-6), m.w) + "\n")
+		b.WriteString(m.logBlock(max(1, m.h-strings.Count(b.String(), "\n")-reserve), m.w) + "\n")
 	}
-	if t.saved != "" {
-		b.WriteString("record: " + t.saved + "\n")
-	}
-	b.WriteString(m.message() + "\n")
-	b.WriteString(faint("s save the record · r rematch · esc home · ? help"))
+	b.WriteString(tail.String())
 	return b.String()
+}
+
+// endKeys is the end screen's line of keys.
+func (m *Model) endKeys() string {
+	if m.cfg.NoDisk {
+		return "s the record's address · r rematch · esc home · ? help"
+	}
+	return "s save the record · r rematch · esc home · ? help"
 }
 
 // revealText draws a revealed setup: a Quizl grid and password, a Salvo

@@ -44,7 +44,7 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 	tm.open("nymphabet", 0)
 	tm.key("enter")
 	s := tm.waitFor("the first turn", has("▶ your turn", "current letter A", "[A]"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 
 	// A word the referee refuses: its message in place, nothing played.
 	tm.typeText("aqqqq")
@@ -85,7 +85,7 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 		if over(s) {
 			break
 		}
-		checkFits(t, s, 80, 24)
+		checkFits(t, tm)
 		// The word is listed with the letters it deleted in capitals, and
 		// its first letter is struck from the alphabet.
 		if !strings.Contains(s, strings.ToUpper(w[:1])+w[1:2]) && !strings.Contains(s, strings.ToUpper(w[:2])) {
@@ -96,7 +96,7 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 		}
 	}
 	s = tm.waitFor("the end", over)
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	if !regexp.MustCompile(`scores: Ann \d+ · Computer \(easy\) \d+`).MatchString(s) {
 		t.Errorf("the end shows no scores:\n%s", s)
 	}
@@ -113,7 +113,7 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 	s = tm.waitFor("the rematch", func(s string) bool {
 		return tm.m.t.id != first && strings.Contains(s, "▶ your turn")
 	})
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	// Home lists both games among the recent ones.
 	tm.key("esc")
 	s = tm.waitFor("home", has("Your recent games", tm.m.recent[0].Table, first))
@@ -186,7 +186,7 @@ func playQuizl(t *testing.T, tm *term, secret string) string {
 		if over(s) {
 			return s
 		}
-		checkFits(t, s, 80, 24)
+		checkFits(t, tm)
 		if n, _ := trackingLetters(s, r, c); n != calls {
 			t.Fatalf("after %d calls the tracking grid shows %d letters:\n%s", calls, n, s)
 		}
@@ -205,7 +205,7 @@ func TestQuizlAgainstTheComputer(t *testing.T) {
 	tm.waitFor("the grid editor", has("Make your grid"))
 	tm.typeText("crane")
 	s := tm.waitFor("the count of squares left", has(`password "CRANE" on row 5`, "20 squares to fill"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	tm.key("ctrl+f")
 	tm.waitFor("the referee's check", has("✓ the referee accepts"))
 	// Breaking the grid: the referee names what is wrong.
@@ -219,7 +219,7 @@ func TestQuizlAgainstTheComputer(t *testing.T) {
 	tm.waitFor("the referee's check", has("✓ the referee accepts"))
 	tm.key("enter")
 	s = tm.waitFor("play", has("▶ your turn", "Tracking Computer (easy)", "Your grid password CRANE"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 
 	// An announcement the referee refuses: its words in place.
 	tm.typeText("qxzvj")
@@ -233,7 +233,7 @@ func TestQuizlAgainstTheComputer(t *testing.T) {
 		t.Fatal("esc with a line typed left the table or kept the line")
 	}
 	s = playQuizl(t, tm, "")
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	if strings.Count(s, "✓ commitment matches") != 2 {
 		t.Errorf("the end does not check both commitments:\n%s", s)
 	}
@@ -266,7 +266,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 	tm.open("salvo", 0)
 	tm.key("enter")
 	s := tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	// Moving a ship onto another: the referee's refusal names them.
 	for range 10 {
 		tm.key("right")
@@ -276,7 +276,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 	tm.waitFor("the referee's check", has("✓ the referee accepts"))
 	tm.key("enter")
 	s = tm.waitFor("play", has("▶ your turn", "Aiming at Computer (easy)'s ocean", "Your ocean"))
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	// A pencil mark on J10, and off again; a shot too many is refused.
 	tm.key("up")
 	tm.key("left")
@@ -332,7 +332,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 		if over(s) {
 			break
 		}
-		checkFits(t, s, 80, 24)
+		checkFits(t, tm)
 		// Every square of the salvo shows its number on the tracking ocean.
 		var after salvoView
 		tm.view(&after)
@@ -357,7 +357,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 		}
 	}
 	s = tm.waitFor("the end", over)
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	t.Logf("outlined: %v; %s", outlined, strings.SplitN(s, "\n", 3)[1])
 	if strings.Count(s, "✓ commitment matches") != 2 || !strings.Contains(s, "fleet ") {
 		t.Errorf("the end does not reveal and check both fleets:\n%s", s)
@@ -387,7 +387,7 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 		if over(s) {
 			break
 		}
-		checkFits(t, s, 80, 24)
+		checkFits(t, tm)
 		// Only this seat's own placements are in its log: the computer's
 		// answers stay secret until the end.
 		if n := strings.Count(strings.Join(tm.m.t.log, "\n"), "you placed"); n != placements {
@@ -450,7 +450,7 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 		}
 	}
 	s := tm.waitFor("the end", over)
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	var end wordfightView
 	tm.view(&end)
 	t.Logf("%d words declared, %d on the list, %d placed, final score %d", declared, len(end.List), placements, end.Score)
@@ -489,7 +489,7 @@ func TestWordFightWideBoard(t *testing.T) {
 	s := tm.waitFor("the far corner", func(s string) bool {
 		return strings.Contains(s, "Place CAT at AD30 across") && tm.m.t.play.pdone == tm.m.t.play.pseq
 	})
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	if !strings.Contains(s, " 30 ") || !strings.Contains(s, "AD") {
 		t.Errorf("the board did not scroll to AD30:\n%s", s)
 	}

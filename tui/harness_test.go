@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -106,11 +107,19 @@ type term struct {
 
 func newTerm(t testing.TB, base, name string, w, h int) *term {
 	t.Helper()
+	return newTermWith(t, base, name, w, h, Config{DataDir: t.TempDir()})
+}
+
+// newTermWith is newTerm with the client's Config (its Client is set
+// here).
+func newTermWith(t testing.TB, base, name string, w, h int, cfg Config) *term {
+	t.Helper()
 	c, err := client.New(base, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(Config{Client: c, DataDir: t.TempDir()})
+	cfg.Client = c
+	m := New(cfg)
 	tm := &term{t: t, m: m, msgs: make(chan tea.Msg, 256)}
 	t.Cleanup(m.Close)
 	tm.update(tea.WindowSizeMsg{Width: w, Height: h})
@@ -231,18 +240,37 @@ func has(parts ...string) func(string) bool {
 	}
 }
 
-// checkFits fails when the screen overflows w by h.
-func checkFits(t testing.TB, s string, w, h int) {
+// checkFits fails when the screen the model draws overflows the
+// terminal: more lines than it has (frame would cut the last ones, the
+// prompt and the keys) or a line wider (frame would cut its end). It
+// reads the screen before frame cuts it to size, so that it can fail. At
+// a table, the first line on screen must also say whose turn it is.
+func checkFits(t testing.TB, tm *term) {
 	t.Helper()
+	for _, p := range fitProblems(ansi.Strip(tm.m.body()), tm.m.w, tm.m.h) {
+		t.Error(p)
+	}
+	if tm.m.scr == scrTable && tm.m.t != nil && tm.m.t.upd != nil && !tm.m.help {
+		first, _, _ := strings.Cut(ansi.Strip(tm.m.frame()), "\n")
+		if turn := ansi.Strip(tm.m.t.turnLine()); !strings.Contains(first, turn) {
+			t.Errorf("the first line %q does not say whose turn it is (%q)", first, turn)
+		}
+	}
+}
+
+// fitProblems says how screen s overflows w by h.
+func fitProblems(s string, w, h int) []string {
+	var out []string
 	lines := strings.Split(s, "\n")
 	if len(lines) > h {
-		t.Errorf("the screen has %d lines, more than %d", len(lines), h)
+		out = append(out, fmt.Sprintf("the screen has %d lines, more than %d; the lines cut off:\n%s", len(lines), h, strings.Join(lines[h:], "\n")))
 	}
 	for _, l := range lines {
 		if ansi.StringWidth(l) > w {
-			t.Errorf("a line of %d columns, more than %d: %q", ansi.StringWidth(l), w, l)
+			out = append(out, fmt.Sprintf("a line of %d columns, more than %d: %q", ansi.StringWidth(l), w, l))
 		}
 	}
+	return out
 }
 
 func ansiStrip(s string) string { return ansi.Strip(s) }

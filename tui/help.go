@@ -6,18 +6,18 @@ import "strings"
 // docs/terminal.md says the same.
 func keyHelp() []struct{ screen, keys string } {
 	return []struct{ screen, keys string }{
-		{"Everywhere", "? help · ctrl+c quit · esc back home (or clear the line typed)"},
-		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table of that game · i join by code, link or id · l lobby · n name · s/u/o sign in/up/out · K add your SSH key · q quit"},
+		{"Everywhere", "? help · ctrl+c quit · esc back home (or clear the line) · ctrl+u clear the line · a paste types into the line · r ask the server again (start)"},
+		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table · i join (code, link or id) · l lobby · n name · s/u/o sign in/up/out · K add your SSH key · q quit"},
 		{"New table", "↑↓ field · ←→ or space change it · digits type a number · enter open the table · esc back"},
 		{"Lobby", "↑↓ choose · enter join · r refresh · esc back"},
-		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password on the cursor's line · ctrl+f fill the rest at random · ctrl+d deceptively · ctrl+r random grid · enter hand in"},
+		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password here · ctrl+f fill at random · ctrl+d fill deceptively · ctrl+r random grid · enter hand in"},
 		{"Salvo fleet", "tab/shift+tab choose a ship · arrows move it · space rotate · r random fleet · enter hand in"},
 		{"Quizl", "arrows pick a square · enter/space call it · type 72 enter: call 72 · type a word enter: announce · tab next grid"},
-		{"Salvo", "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline: ships moved as in the fleet editor, enter sends"},
+		{"Salvo", "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline (the fleet editor's keys; enter sends)"},
 		{"Word Fight", "type a word, enter declares it · arrows move · space/tab across/down · enter place · c cannot"},
 		{"Nymphabet", "type a word · enter play it"},
 		{"Any game", ":resign enter resigns · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends · ctrl+o mute · ctrl+g claim"},
-		{"Game over", "s save the record · r rematch · b next Word Fight grid"},
+		{"Game over", "s save the record (SSH: its address) · r rematch · b next grid"},
 	}
 }
 
@@ -25,7 +25,7 @@ func (m *Model) helpView() string {
 	var b strings.Builder
 	b.WriteString(title("Keys") + " (? or esc closes this)\n")
 	for _, k := range keyHelp() {
-		w := wrap(k.screen+": "+k.keys, m.w-2)
+		w := wrap(k.screen+": "+k.keys, m.w)
 		head, rest, _ := strings.Cut(w, ":")
 		b.WriteString(title(head) + ":" + rest + "\n")
 	}

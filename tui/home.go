@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -192,7 +193,12 @@ func (m *Model) homeView() string {
 	if m.cfg.Account != "" {
 		line := "  o sign out"
 		if m.cfg.SSHKey != "" {
-			line += " · K add this computer's SSH key (" + m.cfg.SSHKey + ")"
+			line += " · K add this computer's SSH key"
+			if l := line + " (" + m.cfg.SSHKey + ")"; ansi.StringWidth(l) <= m.w {
+				line = l
+			} else {
+				line += "\n    (" + m.cfg.SSHKey + ")"
+			}
 		}
 		b.WriteString(line + "\n\n")
 	} else {

@@ -82,7 +82,7 @@ func (m *Model) nymphabetView() string {
 		}
 	}
 	b.WriteString("  " + strings.Join(ps, " · ") + "\n\n")
-	room := m.h - 12
+	room := m.h - 12 - m.msgExtra()
 	start := max(0, len(v.Words)-room)
 	for _, w := range v.Words[start:] {
 		name := fmt.Sprintf("seat %d", w.By)

@@ -62,7 +62,7 @@ func (m *Model) playKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	p := &m.t.play
 	// A line being typed takes every key but enter and esc.
 	typingGame := m.t.game == "quizl" || m.t.game == "nymphabet" || (m.t.game == "wordfight" && m.declaring())
-	if p.line != "" || typingGame || s == ":" {
+	if p.line != "" || typingGame || strings.HasPrefix(s, ":") { // a key, or a paste of a move
 		switch s {
 		case "esc":
 			p.line = ""
@@ -170,7 +170,7 @@ func (m *Model) footer(prompt, keys string) string {
 	var b strings.Builder
 	b.WriteString(m.message() + "\n")
 	if prompt != "" {
-		b.WriteString(prompt + " " + p.line + "█\n")
+		b.WriteString(prompt + " " + tailOf(p.line, m.w-ansi.StringWidth(prompt)-2) + "█\n")
 	}
 	b.WriteString(faint(wrap(keys, m.w)))
 	return b.String()

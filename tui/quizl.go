@@ -174,7 +174,7 @@ func (m *Model) quizlView() string {
 		}
 	}
 	right = append(right, "", "Scores: "+strings.Join(sc, " · "), "")
-	right = append(right, m.logBlock(m.h-len(right)-8, 42))
+	right = append(right, m.logBlock(m.h-len(right)-8-m.msgExtra(), 42))
 	body := side(strings.Join(left, "\n"), 36, strings.Join(right, "\n"), m.w-36)
 	return body + "\n" + m.footer("Call (digits) or announce (letters):",
 		"arrows pick a square · enter call it · type 72 or a word then enter · :resign · esc home · ? help")

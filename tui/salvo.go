@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // Salvo's play screen: the two oceans, aiming, pencil marks and the outline.
@@ -48,6 +49,7 @@ type salvoView struct {
 		ShipsSunk int    `json:"ships_sunk"`
 		ShipsLost int    `json:"ships_lost"`
 	} `json:"players"`
+	Practice    bool            `json:"practice"`
 	Finished    bool            `json:"finished"`
 	Target      int             `json:"target"`
 	Shots       int             `json:"shots"`
@@ -75,6 +77,7 @@ func (m *Model) salvoKey(s string) tea.Cmd {
 		for i, a := range p.aim {
 			if a == sq {
 				p.aim = append(p.aim[:i], p.aim[i+1:]...)
+				m.err = "" // a refused shot too many no longer holds
 				return nil
 			}
 		}
@@ -210,10 +213,23 @@ func (m *Model) salvoView() string {
 		l.WriteString("\n")
 		r.WriteString("\n")
 	}
-	body := lipgloss.JoinHorizontal(lipgloss.Top, l.String(), "  ", r.String()) + "\n"
+	right := r.String()
+	if v.Practice {
+		// No fleet of one's own: say what practice is instead of an
+		// empty ocean.
+		right = title("Practice") + "\n\n" + wrap("You fire at a fleet the computer hid; nobody fires back. Sink every ship, then outline the fleet (o) to win.", 40) + "\n"
+	}
+	body := lipgloss.JoinHorizontal(lipgloss.Top, l.String(), "  ", right) + "\n"
 	var info []string
 	if tr != nil {
-		info = append(info, "Hits so far: "+tally(tr.Hits)+" · sunk: "+tally(tr.Sunk))
+		// On two lines rather than cut: the tally is what the player
+		// deduces from.
+		hits, sunk := "Hits so far: "+tally(tr.Hits), tally(tr.Sunk)
+		if line := hits + " · sunk: " + sunk; ansi.StringWidth(line) <= m.w {
+			info = append(info, line)
+		} else {
+			info = append(info, hits, "Ships sunk: "+sunk)
+		}
 	}
 	var ps []string
 	for _, pl := range v.Players {
@@ -230,7 +246,7 @@ func (m *Model) salvoView() string {
 		info = append(info, warm("Every ship is sunk: o outlines the fleet (or : to type it)"))
 	}
 	info = append(info, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(p.aim, " "), len(p.aim), v.Shots))
-	info = append(info, m.logBlock(max(1, m.h-len(info)-17), m.w))
+	info = append(info, m.logBlock(max(1, m.h-len(info)-17-m.msgExtra()), m.w))
 	prompt := ""
 	if p.line != "" {
 		prompt = "Move:"

@@ -172,6 +172,14 @@ func (m *Model) setupKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	return m.gridKey(s, k)
 }
 
+// gridEditing says whether the screen is Quizl's grid editor, taking
+// keys.
+func (m *Model) gridEditing() bool {
+	t := m.t
+	return m.scr == scrTable && !m.help && t != nil && t.upd != nil && !t.chat.open && t.game == "quizl" &&
+		(t.upd.Table.Status == "open" || t.upd.Table.Status == "setup") && t.upd.Setup == nil && t.setup.started
+}
+
 func (m *Model) gridKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	st := &m.t.setup
 	move := func(dr, dc int) {
@@ -341,10 +349,12 @@ func (m *Model) setupView() string {
 		b.WriteString(m.gridEditor())
 	}
 	b.WriteString("\n")
+	// Wrapped: the referee's verdict names the offending line, and a
+	// verdict cut at the edge could lose it.
 	if st.ok {
-		b.WriteString(good("✓ "+st.verdict) + "\n")
+		b.WriteString(good(wrap("✓ "+st.verdict, m.w)) + "\n")
 	} else {
-		b.WriteString(warm("✗ "+st.verdict) + "\n")
+		b.WriteString(warm(wrap("✗ "+st.verdict, m.w)) + "\n")
 	}
 	if st.sending && m.err == "" {
 		b.WriteString("handing it in…\n")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -36,6 +37,7 @@ type session struct {
 	setup                   setupState
 	play                    playState
 	saved                   string
+	recordURL, recordFile   string // where a NoDisk client's player fetches the record, and a file name for it
 	chat                    chatState
 	arrived                 time.Time // when the latest update arrived (monotonic), for the clocks
 	ticking                 bool      // a clock tick is on its way
@@ -239,7 +241,23 @@ func (t *session) name(seat int) string {
 	if t.upd != nil && seat >= 0 && seat < len(t.upd.Table.Seats) {
 		return t.upd.Table.Seats[seat].Name
 	}
+	// A player of the game who is no seat of the table (the computer
+	// that hid Salvo practice's fleet) is named in the view.
+	var v struct {
+		Players []struct {
+			Name string `json:"name"`
+		} `json:"players"`
+	}
+	if t.upd != nil && json.Unmarshal(t.upd.View, &v) == nil && seat >= 0 && seat < len(v.Players) {
+		return v.Players[seat].Name
+	}
 	return fmt.Sprintf("seat %d", seat)
+}
+
+// practice says whether the table is Salvo practice: one seat firing at
+// a fleet the computer hid, whose setup is that fleet.
+func (t *session) practice() bool {
+	return t.game == "salvo" && t.upd != nil && len(t.upd.Table.Seats) == 1
 }
 
 // turnLine says whose turn it is, in words and with a mark that needs no
@@ -413,9 +431,14 @@ func (m *Model) header() string {
 	if t.upd != nil {
 		game = t.upd.Table.Title
 	}
-	line := fmt.Sprintf("%s · %s · you: %s · %s", title(game), t.id, t.name(t.seat), t.turnLine())
+	tail := t.turnLine()
 	if t.lost != "" {
-		line += " · " + bad("reconnecting")
+		tail += " · " + bad("reconnecting")
+	}
+	line := fmt.Sprintf("%s · %s · you: %s · %s", title(game), t.id, t.name(t.seat), tail)
+	if ansi.StringWidth(line) > m.w {
+		// Whose turn matters more than the table's id.
+		line = fmt.Sprintf("%s · you: %s · %s", title(game), t.name(t.seat), tail)
 	}
 	return line
 }
@@ -486,9 +509,13 @@ func (m *Model) waitingView() string {
 		if inv == "" {
 			inv = m.c.Base() + "/t/" + t.id
 		}
-		fmt.Fprintf(&b, "Invite a friend: %s  (table id %s)\n", inv, t.id)
+		// The link on a line of its own: cut at the edge, it would lead
+		// nowhere.
+		fmt.Fprintf(&b, "Invite a friend: %s\n", inv)
 		if c := t.upd.Table.Code; c != "" {
-			fmt.Fprintf(&b, "or read out the code %s\n", client.FormatCode(c))
+			fmt.Fprintf(&b, "or read out the code %s  (table id %s)\n", client.FormatCode(c), t.id)
+		} else {
+			fmt.Fprintf(&b, "(table id %s)\n", t.id)
 		}
 	}
 	if t.upd.Setup == nil && m.hasSetup() {

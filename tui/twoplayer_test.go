@@ -32,8 +32,8 @@ func twoPlayerQuizl(t testing.TB, ts *testServer) (*term, *apiPlayer) {
 		t.Fatalf("the form does not offer a friend:\n%s", s)
 	}
 	tm.key("enter")
-	s := tm.waitFor("the invite", has("Invite a friend: "+ts.URL+"/t/", "Make your grid"))
-	checkFits(t, s, 80, 24)
+	tm.waitFor("the invite", has("Invite a friend: "+ts.URL+"/t/", "Make your grid"))
+	checkFits(t, tm)
 	ctx := context.Background()
 	bc, _ := client.New(ts.URL, "Ben")
 	seat, err := bc.Join(ctx, "", client.TableID(ts.URL+"/t/"+tm.m.t.id))
@@ -123,7 +123,7 @@ func TestQuizlTerminalAgainstAnAPIPlayer(t *testing.T) {
 		t.Error("the game ended before the network drop was tried")
 	}
 	s := tm.waitFor("the end", over)
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	if strings.Count(s, "✓ commitment matches") != 2 || !strings.Contains(s, "password "+ben.password) {
 		t.Errorf("the end does not reveal Ben's grid and check both commitments:\n%s", s)
 	}
@@ -349,7 +349,7 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 		tm.waitFor("the salvo", func(s string) bool { return over(s) || !tm.m.t.busy && tm.m.t.upd.Version > tm.m.t.sentAt })
 	}
 	s := tm.waitFor("the end", over)
-	checkFits(t, s, 80, 24)
+	checkFits(t, tm)
 	if !strings.Contains(s, "Game over: Ann outlined Ben's fleet") || !strings.Contains(s, "you won") {
 		t.Errorf("Ann's right outline does not win:\n%s", s)
 	}

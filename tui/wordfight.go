@@ -166,7 +166,7 @@ func (m *Model) wordfightView() string {
 		}
 	}
 	h := len(v.Grid)
-	room := m.h - 6
+	room := m.h - 6 - m.msgExtra()
 	top := 0
 	if h > room {
 		top = max(0, min(p.r-room/2, h-room))
@@ -233,7 +233,7 @@ func (m *Model) wordfightView() string {
 		}
 		info = append(info, fmt.Sprintf("%s%2d %-12s %s", mark, start+i+1, e.Word, faint(by)))
 	}
-	info = append(info, "", m.logBlock(max(1, m.h-len(info)-6), 36))
+	info = append(info, "", m.logBlock(max(1, m.h-len(info)-6-m.msgExtra()), 36))
 	gw := 4 + 2*(right-left) + 2
 	body := side(fit(g.String(), gw, m.h), gw, strings.Join(info, "\n"), m.w-gw)
 	prompt, keys := "", "arrows move · space/tab across or down · enter place · c cannot · : type a move · esc home · ? help"

@@ -192,7 +192,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		defer pipe.Close()
 		go srv.Serve(h.Listener(pipe))
 		door, err = sshdoor.New(sshOpt.addr, sshdoor.Config{
-			API: base, DataDir: data, Idle: sshOpt.idle, Log: log, HTTP: pipe.Client,
+			API: base, PublicURL: base, DataDir: data, Idle: sshOpt.idle, Log: log, HTTP: pipe.Client,
 			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
 				s, err := svc.KeySession(ctx, pub)
 				return s.Name, s.Token, err
@@ -214,8 +214,12 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 				served <- fmt.Errorf("ssh door: %w", err)
 			}
 		}()
-		log.Info("serving ssh", "addr", sln.Addr().String())
-		fmt.Fprintf(stdout, "and over SSH: ssh -p %s HOST\n", portOf(sln.Addr().String()))
+		// The host key's fingerprint, as ssh-keygen -lf and ssh's
+		// first-connection question print it: the operator publishes it,
+		// and players compare it before answering yes.
+		fp := door.HostKeyFingerprint()
+		log.Info("serving ssh", "addr", sln.Addr().String(), "host_key", fp, "host_key_file", filepath.Join(data, sshdoor.HostKeyFile))
+		fmt.Fprintf(stdout, "and over SSH: ssh -p %s HOST (host key ED25519 %s)\n", portOf(sln.Addr().String()), fp)
 	}
 
 	select {

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+
+	"parlour/sshdoor"
+)
+
+// syncBuffer is a log the test reads while serve writes it.
+type syncBuffer struct {
+	ch chan string
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	for _, l := range strings.Split(strings.TrimSpace(string(p)), "\n") {
+		b.ch <- l
+	}
+	return len(p), nil
+}
+
+// TestServeSSHLogsHostKey: parlour serve --ssh logs the host key's
+// SHA256 fingerprint at start and prints it beside the ssh command; it is
+// the key the door presents and the one kept in the data directory.
+func TestServeSSHLogsHostKey(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	// A free port for the door.
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sshAddr := l.Addr().String()
+	l.Close()
+	data := t.TempDir()
+	out, outW := io.Pipe()
+	logs := &syncBuffer{ch: make(chan string, 100)}
+	done := make(chan int, 1)
+	go func() {
+		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--ssh", sshAddr, "--log", "json"}, strings.NewReader(""), outW, logs)
+		outW.Close()
+		done <- code
+	}()
+	r := bufio.NewReader(out)
+	var lines []string
+	for len(lines) < 2 {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("serve printed %q, then %v", lines, err)
+		}
+		lines = append(lines, line)
+	}
+	go io.Copy(io.Discard, out)
+
+	var logged string
+	deadline := time.After(10 * time.Second)
+	for logged == "" {
+		select {
+		case l := <-logs.ch:
+			var rec struct {
+				Msg     string `json:"msg"`
+				HostKey string `json:"host_key"`
+			}
+			if json.Unmarshal([]byte(l), &rec) == nil && rec.Msg == "serving ssh" {
+				logged = rec.HostKey
+			}
+		case <-deadline:
+			t.Fatal("no \"serving ssh\" log line with the host key")
+		}
+	}
+
+	pem, err := os.ReadFile(filepath.Join(data, sshdoor.HostKeyFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := gossh.ParsePrivateKey(pem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := gossh.FingerprintSHA256(key.PublicKey())
+	if logged != want {
+		t.Errorf("logged host key %q, the key file's is %q", logged, want)
+	}
+	if !strings.Contains(lines[1], "ssh -p ") || !strings.Contains(lines[1], "(host key ED25519 "+want+")") {
+		t.Errorf("serve printed %q", lines[1])
+	}
+	var presented string
+	c, err := gossh.Dial("tcp", sshAddr, &gossh.ClientConfig{User: "x", Auth: []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })},
+		HostKeyCallback: func(_ string, _ net.Addr, k gossh.PublicKey) error {
+			presented = gossh.FingerprintSHA256(k)
+			return nil
+		}, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Close()
+	if presented != want {
+		t.Errorf("the door presents %s, the log says %s", presented, want)
+	}
+	stop()
+	go func() {
+		for range logs.ch {
+		}
+	}()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("serve returned %d", code)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop")
+	}
+}

@@ -1,0 +1,201 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// editorGrid reads the grid editor's five rows off the screen: each
+// square's letter ('.' for an empty one) and which squares are marked as
+// the password's line.
+func editorGrid(t *testing.T, s string) (rows []string, marked [][2]int) {
+	t.Helper()
+	lines := strings.Split(s, "\n")
+	at := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "     0  1  2  3  4") {
+			at = i + 1
+			break
+		}
+	}
+	if at < 0 || at+5 > len(lines) {
+		t.Fatalf("no grid on the screen:\n%s", s)
+	}
+	for r := range 5 {
+		row := []rune(lines[at+r])
+		var b strings.Builder
+		for c := range 5 {
+			cell := string(row[4+3*c : 7+3*c])
+			ch := []rune(cell)[1]
+			if ch == '·' {
+				ch = '.'
+			}
+			b.WriteRune(ch)
+			if cell[0] == '[' {
+				marked = append(marked, [2]int{r, c})
+			}
+		}
+		rows = append(rows, b.String())
+	}
+	return rows, marked
+}
+
+// columnOf reads column c of rows.
+func columnOf(rows []string, c int) string {
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteByte(r[c])
+	}
+	return b.String()
+}
+
+// TestQuizlGridEditor types a password down a column, then the rest of
+// the grid by hand with a second word in it: the referee's verdict names
+// the offending line, and goes when the line is mended. ctrl+d then fills
+// the grid deceptively by the strong computer around the password, kept
+// on its column.
+func TestQuizlGridEditor(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 0)
+	tm.key("enter")
+	tm.waitFor("the grid editor", has("Make your grid"))
+	tm.key("tab") // typing down
+	tm.key("right")
+	tm.key("right")
+	tm.typeText("crane")
+	s := tm.waitFor("the password", has(`typing down · password "CRANE" on column 2`, "20 squares to fill"))
+	checkFits(t, tm)
+	rows, marked := editorGrid(t, s)
+	if columnOf(rows, 2) != "CRANE" || len(marked) != 5 {
+		t.Fatalf("CRANE is not down column 2, marked (%v):\n%s", marked, s)
+	}
+	for _, sq := range marked {
+		if sq[1] != 2 {
+			t.Fatalf("square %v marked off the password's column:\n%s", sq, s)
+		}
+	}
+
+	// The rest by hand, row by row across; row 6 reads BURST.
+	grid := []string{"dfcgh", "burst", "ijakl", "monpq", "vwexy"}
+	tm.key("tab") // across
+	for r, row := range grid {
+		p := &tm.m.t.setup
+		for p.r != r {
+			tm.key("down")
+		}
+		for p.c != 0 {
+			tm.key("left")
+		}
+		if r == 2 {
+			// One row pasted: each letter to its square.
+			tm.update(tea.PasteMsg{Content: row})
+			continue
+		}
+		tm.typeText(row)
+	}
+	s = tm.waitFor("the referee's verdict", has("✗ row 6 reads BURST, a word: only the password may be a word"))
+	checkFits(t, tm)
+	if rows, _ := editorGrid(t, s); strings.Join(rows, "") != strings.ToUpper(strings.Join(grid, "")) {
+		t.Fatalf("the grid typed is not the grid shown:\n%s", s)
+	}
+	// Mending the line: T becomes Z.
+	for tm.m.t.setup.r != 1 {
+		tm.key("up")
+	}
+	for tm.m.t.setup.c != 4 {
+		tm.key("right")
+	}
+	tm.typeText("z")
+	s = tm.waitFor("the referee's consent", has("✓ the referee accepts"))
+	if strings.Contains(s, "BURST") {
+		t.Fatalf("the verdict on BURST stayed:\n%s", s)
+	}
+	typed, _ := editorGrid(t, s)
+
+	// ctrl+d: the strong computer fills the rest deceptively.
+	tm.key("ctrl+d")
+	if s := ansi.Strip(tm.m.View().Content); !strings.Contains(s, "the computer is filling the grid deceptively…") {
+		t.Errorf("ctrl+d does not say what it does:\n%s", s)
+	}
+	s = tm.waitFor("the deceptive grid, checked", func(s string) bool {
+		rows, _ := editorGrid(t, s)
+		return strings.Contains(s, "✓ the referee accepts") && strings.Join(rows, "") != strings.Join(typed, "")
+	})
+	checkFits(t, tm)
+	rows, marked = editorGrid(t, s)
+	if columnOf(rows, 2) != "CRANE" || !strings.Contains(s, `password "CRANE" on column 2`) || len(marked) != 5 || marked[0][1] != 2 {
+		t.Fatalf("the fill moved the password off column 2:\n%s", s)
+	}
+	seen := map[rune]bool{}
+	for _, r := range strings.Join(rows, "") {
+		if r < 'A' || r > 'Z' || seen[r] {
+			t.Fatalf("the filled grid has %q twice or not a letter:\n%s", r, s)
+		}
+		seen[r] = true
+	}
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn", "Your grid password CRANE"))
+}
+
+// TestSalvoSixthShotRefused: a salvo of five shots takes no sixth square;
+// the refusal shows in place, nothing is sent and the five stay chosen;
+// space on a chosen square takes it back.
+func TestSalvoSixthShotRefused(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("salvo", 0)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn", "(0 of 5 shots)"))
+	for range 5 {
+		tm.key("space")
+		tm.key("right")
+	}
+	s := tm.screen()
+	if !strings.Contains(s, "Salvo: A1 B1 C1 D1 E1 (5 of 5 shots)") {
+		t.Fatalf("five squares are not aimed:\n%s", s)
+	}
+	sent := tm.m.t.sent
+	tm.key("space") // F1, a sixth
+	s = tm.screen()
+	checkFits(t, tm)
+	lines := strings.Split(s, "\n")
+	msg := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "! this salvo has 5 shots: space on a chosen square takes it back") {
+			msg = i
+		}
+	}
+	if msg < 0 {
+		t.Fatalf("the sixth shot is not refused in place:\n%s", s)
+	}
+	if !strings.HasPrefix(lines[msg+1], "arrows aim") {
+		t.Errorf("the refusal is not above the keys, where messages go:\n%s", s)
+	}
+	if !strings.Contains(s, "Salvo: A1 B1 C1 D1 E1 (5 of 5 shots)") || strings.Contains(lines[3], "*  *  *  *  *  *") {
+		t.Errorf("the sixth square was taken:\n%s", s)
+	}
+	if tm.m.t.sent != sent || tm.m.t.busy {
+		t.Errorf("a move was sent")
+	}
+	// A move pasted whole goes to the move line.
+	tm.update(tea.PasteMsg{Content: ":fire A1 B1\n"})
+	if s := tm.screen(); !strings.Contains(s, "Move: :fire A1 B1█") {
+		t.Errorf("a pasted move is not on the line:\n%s", s)
+	}
+	tm.key("esc")
+	// Back on C1: space takes it back, and the refusal goes.
+	tm.key("left")
+	tm.key("left")
+	tm.key("left")
+	tm.key("space")
+	s = tm.screen()
+	if !strings.Contains(s, "Salvo: A1 B1 D1 E1 (4 of 5 shots)") || strings.Contains(s, "! this salvo") {
+		t.Errorf("space on C1 did not take it back:\n%s", s)
+	}
+}

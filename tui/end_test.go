@@ -1,0 +1,76 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNoDiskRecordLink: a client whose player is elsewhere (the SSH
+// door's) writes no file, whatever DataDir says: `s` on the end screen
+// shows the record's address under the server's public URL, whole on a
+// line of its own, and the curl command that fetches it; the home screen
+// offers no key file of this machine.
+func TestNoDiskRecordLink(t *testing.T) {
+	ts := newTestServer(t)
+	dir := t.TempDir()
+	key := filepath.Join(dir, "id_ed25519.pub")
+	if err := os.WriteFile(key, []byte("ssh-ed25519 AAAA x@y\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{NoDisk: true, DataDir: dir, SSHKey: key, PublicURL: "https://parlour.example/"})
+	tm.key("u")
+	tm.typeText("Ann")
+	tm.key("tab")
+	tm.typeText("correct horse battery")
+	tm.key("enter")
+	s := tm.waitFor("signed up", has("signed in as Ann"))
+	if strings.Contains(s, "id_ed25519") {
+		t.Errorf("a remote player is offered the server's key file:\n%s", s)
+	}
+	tm.key("K")
+	s = tm.waitFor("the paste line", has("Add an SSH key"))
+	if strings.Contains(s, "id_ed25519") {
+		t.Errorf("a remote player's K reads the server's key file:\n%s", s)
+	}
+	tm.key("esc")
+	tm.open("nymphabet", 0)
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn"))
+	tm.typeText(":resign")
+	tm.key("enter")
+	tm.waitFor("the end", over)
+	tm.key("s")
+	id := tm.m.t.id
+	s = tm.waitFor("the record's address", has("Fetch the record on your own computer with:"))
+	checkFits(t, tm)
+	lines := strings.Split(s, "\n")
+	want := []string{
+		"  curl -o parlour-nymphabet-" + id + ".json \\",
+		"    https://parlour.example/api/v1/tables/" + id + "/record",
+	}
+	found := false
+	for i := range lines[:len(lines)-1] {
+		if strings.TrimRight(lines[i], " ") == want[0] && strings.TrimRight(lines[i+1], " ") == want[1] {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the screen lacks the lines\n%s\n%s\nit shows:\n%s", want[0], want[1], s)
+	}
+	if !strings.Contains(s, "s the record's address") || strings.Contains(s, "s save the record") {
+		t.Errorf("the keys offer to save a file:\n%s", s)
+	}
+	tm.key("esc")
+	tm.waitFor("home", has("New table"))
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Name() != "id_ed25519.pub" {
+			t.Errorf("the client wrote %s", e.Name())
+		}
+	}
+}
