@@ -370,6 +370,12 @@ func (c *Client) Get(ctx context.Context, token, id string) (Update, error) {
 	return u, err
 }
 
+// CloseIdleConnections closes the connections the client keeps alive
+// between requests, so that the next request opens a new one: after the
+// network changed or the server restarted, a kept connection may be dead,
+// and a move sent on one fails (it is not sent again by itself).
+func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
+
 // Move plays a move in the game's notation. version, when above zero,
 // makes it conditional on the table's version.
 func (c *Client) Move(ctx context.Context, token, id, move string, version int, wait bool) (Answer, error) {
@@ -480,6 +486,10 @@ func (c *Client) Stream(ctx context.Context, token, id string, from int, out cha
 			return
 		}
 		failed = true
+		// The connections kept alive for moves most likely went the way
+		// of the stream's: let the next request open a new one rather
+		// than fail on a dead one.
+		c.CloseIdleConnections()
 		report(err)
 		select {
 		case <-ctx.Done():
