@@ -50,6 +50,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	stagger := fs.Bool("stagger", true, "before the clock starts, play each table a random part of a game, so that games end at a steady rate rather than all at once")
 	timeline := fs.Duration("timeline", 0, "also print the latency of each slice of this length of the run (e.g. 1s), to see when the slow moves came")
 	transport := fs.String("transport", "http", `how the moves go: "http" (POST .../moves on kept-alive connections) or "ws" (a WebSocket per seat, each move answered by the server's ack, the updates pushed to both seats read and counted); with ws, start the server with --conns-per-addr above 5 times --tables`)
+	chat := fs.Float64("chat", 0, "also post this many players' chat lines a second, across the tables, by their seated players in turn (0: none); each identity may post one a second, so keep it under --identities")
 	idle := fs.Int("idle-sockets", 0, "instead of the runs, open this many idle spectator sockets onto the tables and report the server's memory per socket (heap from /metrics; resident set with --server-pid)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour loadtest [--url URL] [--tables N] [--rate R[,R...]] [--duration D]")
@@ -83,6 +84,10 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		fmt.Fprintf(stderr, "parlour loadtest: --transport must be http or ws, not %q\n", *transport)
 		return 2
 	}
+	if *chat < 0 || *chat > float64(*identities) {
+		fmt.Fprintf(stderr, "parlour loadtest: --chat must be from 0 to --identities (%d): each identity may post one line a second\n", *identities)
+		return 2
+	}
 	if *tables < 1 || *identities < 2 || *dur <= 0 {
 		fmt.Fprintln(stderr, "parlour loadtest: --tables must be 1 or more, --identities 2 or more, --duration positive")
 		return 2
@@ -99,6 +104,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 
 		staggered: *stagger,
 		ws:        *transport == "ws",
+		chatRate:  *chat,
 	}
 	if u.Port() == "" {
 		lt.addr = net.JoinHostPort(u.Hostname(), "80")
@@ -243,8 +249,9 @@ type loadtest struct {
 	grids  []json.RawMessage // setups the scripted players hide
 	live   int               // tables played at once
 
-	staggered bool // see stagger
-	ws        bool // moves go over a WebSocket per seat (--transport ws)
+	staggered bool    // see stagger
+	ws        bool    // moves go over a WebSocket per seat (--transport ws)
+	chatRate  float64 // chat lines a second beside the moves (--chat)
 	pushes    atomic.Int64
 
 	mu    sync.Mutex
@@ -444,6 +451,7 @@ type ltResult struct {
 	errors    int64
 	late      int64 // moves sent more than a millisecond after they were due
 	skipped   int64 // slots with no table ready to move
+	chat      *chatResult
 	latencies []time.Duration
 	samples   []ltSample // each move's due time and latency, for --timeline
 	start     time.Time
@@ -469,6 +477,9 @@ func (r *ltResult) print(w io.Writer) {
 	fmt.Fprintf(w, "  ack latency from schedule: p50 %v  p90 %v  p99 %v  p99.9 %v  max %v\n",
 		q(0.50).Round(time.Microsecond), q(0.90).Round(time.Microsecond), q(0.99).Round(time.Microsecond), q(0.999).Round(time.Microsecond), q(1).Round(time.Microsecond))
 	fmt.Fprintf(w, "  moves the tool itself sent more than 1ms after they were due: %d\n", r.late)
+	if r.chat != nil {
+		r.chat.print(w)
+	}
 	verdict := "PASS"
 	if q(0.99) > 10*time.Millisecond || r.refused > 0 || r.errors > 0 || r.skipped > 0 {
 		verdict = "FAIL"
@@ -566,6 +577,14 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 					}
 				}
 			}
+		}()
+	}
+	if lt.chatRate > 0 {
+		res.chat = &chatResult{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lt.chat(rctx, tables, start, end, res.chat)
 		}()
 	}
 	for i, t := range tables {

@@ -70,6 +70,20 @@ func TestLoadtestTransports(t *testing.T) {
 			}
 		})
 	}
+	// Chat beside the moves: every line posted is accepted, none lost.
+	var chatOut bytes.Buffer
+	if code := runLoadtest(ctx, []string{"--url", srv.URL, "--tables", "8", "--identities", "4", "--conns", "4", "--rate", "40", "--duration", "1s", "--chat", "4"}, nil, &chatOut, io.Discard); code != 0 {
+		t.Fatalf("--chat: exit %d\n%s", code, chatOut.String())
+	}
+	if m := regexp.MustCompile(`chat: sent (\d+), accepted (\d+), refused map\[\], errors 0`).FindSubmatch(chatOut.Bytes()); m == nil || string(m[1]) != string(m[2]) || string(m[1]) == "0" {
+		t.Fatalf("--chat printed %s", chatOut.String())
+	}
+	for _, bad := range []string{"-1", "5"} {
+		var errs bytes.Buffer
+		if code := runLoadtest(ctx, []string{"--url", srv.URL, "--identities", "4", "--chat", bad}, nil, io.Discard, &errs); code != 2 || !bytes.Contains(errs.Bytes(), []byte("--chat must be from 0 to --identities (4)")) {
+			t.Errorf("--chat %s: exit %d, %s", bad, code, errs.String())
+		}
+	}
 	var out bytes.Buffer
 	if code := runLoadtest(ctx, []string{"--url", srv.URL, "--tables", "2", "--identities", "4", "--idle-sockets", "20"}, nil, &out, io.Discard); code != 0 {
 		t.Fatalf("--idle-sockets: exit %d", code)
