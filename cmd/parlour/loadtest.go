@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	crand "crypto/rand"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -50,6 +51,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	stagger := fs.Bool("stagger", true, "before the clock starts, play each table a random part of a game, so that games end at a steady rate rather than all at once")
 	timeline := fs.Duration("timeline", 0, "also print the latency of each slice of this length of the run (e.g. 1s), to see when the slow moves came")
 	transport := fs.String("transport", "http", `how the moves go: "http" (POST .../moves on kept-alive connections) or "ws" (a WebSocket per seat, each move answered by the server's ack, the updates pushed to both seats read and counted); with ws, start the server with --conns-per-addr above 5 times --tables`)
+	rated := fs.Bool("rated", false, "the scripted players are accounts (signed up first: slow, argon2id) and every table is rated, so that each game's end updates two ratings in its commit")
 	chat := fs.Float64("chat", 0, "also post this many players' chat lines a second, across the tables, by their seated players in turn (0: none); each identity may post one a second, so keep it under --identities")
 	idle := fs.Int("idle-sockets", 0, "instead of the runs, open this many idle spectator sockets onto the tables and report the server's memory per socket (heap from /metrics; resident set with --server-pid)")
 	fs.Usage = func() {
@@ -105,6 +107,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		staggered: *stagger,
 		ws:        *transport == "ws",
 		chatRate:  *chat,
+		rated:     *rated,
 	}
 	if u.Port() == "" {
 		lt.addr = net.JoinHostPort(u.Hostname(), "80")
@@ -185,6 +188,12 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		fmt.Fprintf(stdout, "durability: all %d acknowledged moves found in their tables' records\n", n)
 	}
+	if lt.rated {
+		if err := lt.printRatings(ctx, stdout); err != nil {
+			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
+			return 1
+		}
+	}
 	if failed {
 		return 1
 	}
@@ -249,9 +258,11 @@ type loadtest struct {
 	grids  []json.RawMessage // setups the scripted players hide
 	live   int               // tables played at once
 
-	staggered bool    // see stagger
-	ws        bool    // moves go over a WebSocket per seat (--transport ws)
-	chatRate  float64 // chat lines a second beside the moves (--chat)
+	staggered bool     // see stagger
+	ws        bool     // moves go over a WebSocket per seat (--transport ws)
+	chatRate  float64  // chat lines a second beside the moves (--chat)
+	rated     bool     // accounts at rated tables (--rated)
+	accounts  []string // their names, with --rated
 	pushes    atomic.Int64
 
 	mu    sync.Mutex
@@ -335,7 +346,7 @@ func (lt *loadtest) newTable(ctx context.Context) (*ltTable, error) {
 		Table string `json:"table"`
 		Token string `json:"token"`
 	}
-	if _, err := lt.post(ctx, "/api/v1/tables", a, map[string]any{"game": "quizl", "seats": []string{"me", "open"}, "private": true}, &c); err != nil {
+	if _, err := lt.post(ctx, "/api/v1/tables", a, map[string]any{"game": "quizl", "seats": []string{"me", "open"}, "private": true, "rated": lt.rated}, &c); err != nil {
 		return nil, err
 	}
 	if _, err := lt.post(ctx, "/api/v1/tables/"+c.Table+"/join", b, map[string]any{}, &j); err != nil {
@@ -376,12 +387,21 @@ func (lt *loadtest) prepare(ctx context.Context, identities, tables int) error {
 		}
 		lt.grids = append(lt.grids, g.Setup())
 	}
+	// Accounts' names must be new on a server that kept earlier runs'.
+	var tag [3]byte
+	crand.Read(tag[:])
 	for i := 0; i < identities; i++ {
 		var id struct {
 			Token string `json:"token"`
 		}
+		path, body := "/api/v1/identity", map[string]any{"name": fmt.Sprintf("Load %d", i)}
+		if lt.rated {
+			name := fmt.Sprintf("load_%x_%d", tag, i)
+			lt.accounts = append(lt.accounts, name)
+			path, body = "/api/v1/accounts", map[string]any{"name": name, "password": fmt.Sprintf("load test %x %d", tag, i)}
+		}
 		for {
-			st, err := lt.post(ctx, "/api/v1/identity", "", map[string]any{"name": fmt.Sprintf("Load %d", i)}, &id)
+			st, err := lt.post(ctx, path, "", body, &id)
 			if st == http.StatusTooManyRequests {
 				time.Sleep(50 * time.Millisecond)
 				continue

@@ -75,3 +75,24 @@ func (r *chatResult) print(w io.Writer) {
 	fmt.Fprintf(w, "  chat: sent %d, accepted %d, refused %v, errors %d; answer p50 %v p99 %v\n",
 		r.sent, r.accepted, r.refused, r.errors, q(0.5).Round(time.Microsecond), q(0.99).Round(time.Microsecond))
 }
+
+// printRatings says how many rated games the scripted accounts finished,
+// from their profiles: the games whose ends updated two ratings in their
+// commits while the moves went on.
+func (lt *loadtest) printRatings(ctx context.Context, w io.Writer) error {
+	games := 0
+	for _, name := range lt.accounts {
+		var p struct {
+			Ratings map[string]struct {
+				Games int `json:"games"`
+			} `json:"ratings"`
+		}
+		if _, err := lt.get(ctx, "/api/v1/players/"+name, "", &p); err != nil {
+			return fmt.Errorf("reading %s's profile: %w", name, err)
+		}
+		games += p.Ratings["quizl"].Games
+	}
+	// Each rated game counts for both its players.
+	fmt.Fprintf(w, "ratings: %d rated games finished, across %d accounts\n", games/2, len(lt.accounts))
+	return nil
+}

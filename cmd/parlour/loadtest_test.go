@@ -78,6 +78,19 @@ func TestLoadtestTransports(t *testing.T) {
 	if m := regexp.MustCompile(`chat: sent (\d+), accepted (\d+), refused map\[\], errors 0`).FindSubmatch(chatOut.Bytes()); m == nil || string(m[1]) != string(m[2]) || string(m[1]) == "0" {
 		t.Fatalf("--chat printed %s", chatOut.String())
 	}
+	// Rated tables between accounts: every move accepted, and the games
+	// that ended moved their players' ratings.
+	var ratedOut bytes.Buffer
+	if code := runLoadtest(ctx, []string{"--url", srv.URL, "--tables", "4", "--identities", "4", "--conns", "4", "--rate", "200", "--duration", "1s", "--rated"}, nil, &ratedOut, io.Discard); code != 0 {
+		t.Fatalf("--rated: exit %d\n%s", code, ratedOut.String())
+	}
+	if m := accepted.FindSubmatch(ratedOut.Bytes()); m == nil || string(m[1]) != string(m[2]) {
+		t.Fatalf("--rated: not every move accepted:\n%s", ratedOut.String())
+	}
+	t.Logf("--rated:\n%s", ratedOut.String())
+	if m := regexp.MustCompile(`ratings: (\d+) rated games finished, across 4 accounts`).FindSubmatch(ratedOut.Bytes()); m == nil || string(m[1]) == "0" {
+		t.Fatalf("--rated: no rated game finished:\n%s", ratedOut.String())
+	}
 	for _, bad := range []string{"-1", "5"} {
 		var errs bytes.Buffer
 		if code := runLoadtest(ctx, []string{"--url", srv.URL, "--identities", "4", "--chat", bad}, nil, io.Discard, &errs); code != 2 || !bytes.Contains(errs.Bytes(), []byte("--chat must be from 0 to --identities (4)")) {
