@@ -3,10 +3,13 @@ package server_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"parlour/games/salvo"
 	"parlour/server"
 	"parlour/store"
 )
@@ -310,4 +313,99 @@ func clip(b []byte) string {
 		return string(b[:300]) + "…"
 	}
 	return string(b)
+}
+
+// fleet reads the stored daily Salvo fleet of day, made by a first
+// attempt already (the store keeps the first puzzle put), its ships in
+// fleet order, and every square they cover.
+func (e *clockEnv) fleet(day string) ([]string, []string) {
+	e.t.Helper()
+	p, err := e.db.PutDailyPuzzle(context.Background(), store.DailyPuzzle{Game: "salvo", Day: day, Setup: []byte("{}")})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var s salvo.Setup
+	if err := json.Unmarshal(p.Setup, &s); err != nil || len(s.Fleet) != salvo.FleetSize {
+		e.t.Fatalf("the stored fleet of %s: %s (%v)", day, p.Setup, err)
+	}
+	f, err := salvo.ParseFleet(s.Fleet)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var squares []string
+	for _, sh := range f {
+		for _, q := range sh.Squares() {
+			squares = append(squares, q.String())
+		}
+	}
+	return s.Fleet, squares
+}
+
+// sinkDaily plays token's attempt at today's Salvo: salvos of as many
+// shots as the seat has, first at the squares in waste (misses, to rank
+// below), then at every square of the fleet, then the outline; it answers
+// how many salvos it fired.
+func (e *clockEnv) sinkDaily(token string, waste, squares, outline []string) int {
+	e.t.Helper()
+	id, seat := e.playDaily("salvo", token)
+	todo := append(append([]string{}, waste...), squares...)
+	salvos := 0
+	for len(todo) > 0 {
+		st, b := e.call("GET", "/api/v1/tables/"+id, seat, nil)
+		var v struct {
+			View struct {
+				Shots int `json:"shots"`
+			} `json:"view"`
+		}
+		if st != 200 || json.Unmarshal(b, &v) != nil || v.View.Shots < 1 {
+			e.t.Fatalf("the table before a salvo: %d %s", st, clip(b))
+		}
+		n := min(v.View.Shots, len(todo))
+		e.move(id, seat, "fire "+strings.Join(todo[:n], " "))
+		todo = todo[n:]
+		salvos++
+	}
+	e.move(id, seat, "outline "+strings.Join(outline, " "))
+	return salvos
+}
+
+// TestDailySalvoRanked: the daily Salvo ranks the right outlines by
+// fewest salvos, above a player who gave up, and leaves a guest off the
+// board though the guest sank the fleet as fast as anybody.
+func TestDailySalvoRanked(t *testing.T) {
+	e := newClockEnv(t) // 2026-03-01 12:00 UTC
+	ann, ben, cat, gus := e.account("Ann"), e.account("Ben"), e.account("Cat"), e.identity("Gus")
+	// Cat fires one salvo and gives up (her attempt makes the puzzle).
+	e.playDaily("salvo", cat, "fire J6 J7 J8 J9 J10", "resign")
+	ships, squares := e.fleet("2026-03-01")
+	var misses []string // ten squares of no ship: two salvos wasted
+	for r := 'A'; r <= 'J' && len(misses) < 10; r++ {
+		for c := 1; c <= 10 && len(misses) < 10; c++ {
+			if q := fmt.Sprintf("%c%d", r, c); !slices.Contains(squares, q) {
+				misses = append(misses, q)
+			}
+		}
+	}
+	benSalvos := e.sinkDaily(ben, misses, squares, ships)
+	e.clock.Advance(time.Minute)
+	annSalvos := e.sinkDaily(ann, nil, squares, ships)
+	e.sinkDaily(gus, nil, squares, ships)
+	if annSalvos >= benSalvos {
+		t.Fatalf("Ann fired %d salvos and Ben %d: the test wants Ann fewer", annSalvos, benSalvos)
+	}
+	var got []string
+	for _, r := range e.board("salvo", "2026-03-01").Entries {
+		got = append(got, fmt.Sprintf("%s solved=%v salvos=%d", r.Name, r.Solved, r.Moves))
+	}
+	want := []string{
+		fmt.Sprintf("Ann solved=true salvos=%d", annSalvos),
+		fmt.Sprintf("Ben solved=true salvos=%d", benSalvos),
+		"Cat solved=false salvos=1",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("the Salvo leaderboard:\n%q\nwant\n%q", got, want)
+	}
+	if d := e.daily("salvo", ann); d.Attempt == nil || !d.Attempt.Solved || d.Attempt.Moves != annSalvos || d.Attempt.Wrong != 0 || strings.Count(d.Attempt.Marks, "#") != len(squares) {
+		t.Errorf("Ann's result: %+v", d.Attempt)
+	}
 }
