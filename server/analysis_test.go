@@ -258,3 +258,59 @@ func TestAnalysisKeptWithTheRecord(t *testing.T) {
 		t.Errorf("after the restart the analysis was computed %v times, want 0 (read from the store)", n)
 	}
 }
+
+// TestAnalysisEveryGame: the endpoint analyses a finished game of each of
+// the four games, set up against the computer (Quizl alone, against its
+// grid) and resigned, with the game's own part of the object.
+func TestAnalysisEveryGame(t *testing.T) {
+	e := newEnv(t)
+	post := func(path, token, body string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest("POST", e.srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	for _, c := range []struct {
+		game, setup string
+		seats       []string
+	}{
+		{"quizl", "", []string{"me"}}, // solitaire: the computer's grid
+		{"salvo", `{"auto": true}`, []string{"me", "computer:easy"}},
+		{"wordfight", "", []string{"me", "computer:easy"}},
+		{"nymphabet", "", []string{"me", "computer:easy"}},
+	} {
+		t.Run(c.game, func(t *testing.T) {
+			a, err := e.svc.Create(context.Background(), nil, server.CreateRequest{Game: c.game, Seats: c.seats})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.setup != "" {
+				if st, b := post("/api/v1/tables/"+a.Table+"/setup", a.Token, c.setup); st != http.StatusOK {
+					t.Fatalf("setup: %d %s", st, b)
+				}
+			}
+			if st, b := post("/api/v1/tables/"+a.Table+"/moves", a.Token, `{"move": "resign"}`); st != http.StatusOK {
+				t.Fatalf("resign: %d %s", st, b)
+			}
+			res, err := http.Get(e.srv.URL + "/api/v1/tables/" + a.Table + "/analysis")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			var got map[string]json.RawMessage
+			if err := json.NewDecoder(res.Body).Decode(&got); err != nil || res.StatusCode != http.StatusOK {
+				t.Fatalf("analysis: %d %v", res.StatusCode, err)
+			}
+			if string(got["game"]) != `"`+c.game+`"` || len(got[c.game]) == 0 || string(got[c.game]) == "null" {
+				t.Errorf("the analysis of a %s game: game %s, its part %s", c.game, got["game"], got[c.game])
+			}
+		})
+	}
+}
