@@ -126,8 +126,7 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 		} else {
 			s.log.Error("rebuilding table after a failed write", "table", t.id, "err", rerr)
 		}
-		s.log.Error("storing move", "table", t.id, "err", err)
-		return MoveResult{}, refuse(http.StatusServiceUnavailable, "the move could not be saved; nothing changed, try again")
+		return MoveResult{}, s.saveFailed("the move", err)
 	}
 	t.moves = append(t.moves, game.Move{By: t.m.Seats[seat].Name, Move: text, At: &now})
 	t.status = t.deriveStatus()

@@ -541,3 +541,67 @@ func TestFinishedTablesLeaveMemory(t *testing.T) {
 		t.Fatalf("evicted table read back: %+v, %v", u.Table, err)
 	}
 }
+
+// TestRecordSameAfterRestart plays a game partway, reads its record and
+// its table as a seat sees them, restarts the service on the same store,
+// and reads them again: byte for byte the same, times included (the
+// server keeps times to the microsecond, as PostgreSQL does).
+func TestRecordSameAfterRestart(t *testing.T) {
+	EachStore(t, func(t *testing.T, k StoreKind) {
+		ctx := context.Background()
+		f := newFixtureOn(t, k)
+		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pa, pb := f.principal(a.Token), f.principal(b.Token)
+		for _, s := range []struct {
+			p *Principal
+			n int
+		}{{pa, 41}, {pb, 42}} {
+			if _, err := f.s.Setup(ctx, s.p, a.Table, SetupRequest{Setup: setupOf(s.n)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, g := range []string{"guess 50", "guess 50", "guess 25"} {
+			p := pa
+			if i%2 == 1 {
+				p = pb
+			}
+			if _, err := f.s.Move(ctx, p, a.Table, g, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		read := func() (rec, view []byte) {
+			t.Helper()
+			r, err := f.s.Record(ctx, pa, a.Table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := f.s.View(ctx, pa, a.Table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, _ = json.Marshal(r)
+			for i := range u.Table.Seats {
+				u.Table.Seats[i].AwaySince = nil // who is here is not kept
+			}
+			view, _ = json.Marshal(u.Table)
+			return rec, view
+		}
+		rec, view := read()
+		f.restart()
+		pa = f.principal(a.Token)
+		rec2, view2 := read()
+		if string(rec) != string(rec2) {
+			t.Errorf("the record changed over a restart:\n%s\n%s", rec, rec2)
+		}
+		if string(view) != string(view2) {
+			t.Errorf("the table changed over a restart:\n%s\n%s", view, view2)
+		}
+	})
+}
