@@ -31,6 +31,8 @@ type fixture struct {
 	idleEvict time.Duration
 	// maxWait is the service's Config.MaxWait (0: the default).
 	maxWait time.Duration
+	// wrap, when set, wraps the store the service is given.
+	wrap func(store.Store) store.Store
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -60,6 +62,9 @@ func (f *fixture) open() {
 	}
 	if err != nil {
 		f.t.Fatal(err)
+	}
+	if f.wrap != nil {
+		db = f.wrap(db)
 	}
 	s, err := New(context.Background(), Config{Store: db, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, MaxWait: f.maxWait})
 	if err != nil {
