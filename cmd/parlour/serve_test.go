@@ -4,9 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -115,5 +119,26 @@ func TestServeFlags(t *testing.T) {
 		if code := run(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr.String())
 		}
+	}
+}
+
+// TestServeStorePath: --store with a path keeps the tables in that SQLite
+// file rather than in --data, and says so.
+func TestServeStorePath(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	data, elsewhere := t.TempDir(), filepath.Join(t.TempDir(), "tables.db")
+	_, line, done := startServe(t, ctx, "--data", data, "--store", elsewhere)
+	stop()
+	if code := <-done; code != 0 {
+		t.Fatalf("serve returned %d", code)
+	}
+	if !strings.Contains(line, "(tables in "+elsewhere+")") {
+		t.Errorf("serve printed %q, want it to name %s", line, elsewhere)
+	}
+	if _, err := os.Stat(elsewhere); err != nil {
+		t.Errorf("the SQLite file named by --store: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(data, "parlour.db")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("parlour.db in --data: %v, want none", err)
 	}
 }
