@@ -2,7 +2,10 @@ package server
 
 import (
 	"context"
+	"log/slog"
+	"net/http"
 	"slices"
+	"time"
 
 	"parlour/game"
 	"parlour/store"
@@ -46,10 +49,17 @@ func (s *Service) botFor(t *table, seat game.Seat) (game.Bot, error) {
 	return b, nil
 }
 
+// storeRetry is how long a computer seat, or a clock that ran out, waits
+// before trying again when the store could not save its move (a store
+// out of reach, such as a PostgreSQL server restarting).
+const storeRetry = time.Second
+
 // runBot makes one setup or one move for a computer seat. The bot sees
 // the seat's view and nothing else, and its answer goes through the same
 // checks as a person's. A bot that fails or answers with a refused move
-// resigns, so that a table never waits for ever.
+// resigns, so that a table never waits for ever; one whose move the store
+// could not save tries again once storeRetry has passed, and resigns
+// nothing for it.
 func (s *Service) runBot(t *table, seat game.Seat) {
 	defer s.bots.Done()
 	retry := true
@@ -93,6 +103,10 @@ func (s *Service) runBot(t *table, seat game.Seat) {
 		if err == nil {
 			_, err = s.setSetup(ctx, t, seat, raw)
 		}
+		if StatusOf(err) == http.StatusServiceUnavailable {
+			s.storeWait(log, err)
+			return
+		}
 		if err != nil && s.ctx.Err() == nil {
 			log.Error("computer setup refused", "err", err)
 			retry = false
@@ -108,11 +122,26 @@ func (s *Service) runBot(t *table, seat game.Seat) {
 		if err == nil || StatusOf(err) == 409 && s.staleVersion(t, version) {
 			return
 		}
+		if StatusOf(err) == http.StatusServiceUnavailable {
+			s.storeWait(log, err)
+			return
+		}
 	}
 	log.Warn("computer move failed; resigning", "move", mv, "err", err)
 	if _, err := s.move(s.ctx, t, seat, "resign", nil); err != nil {
 		log.Error("computer could not resign", "err", err)
 		retry = false
+	}
+}
+
+// storeWait waits storeRetry (or until the service closes) after the
+// store failed a computer seat's setup or move; runBot then schedules the
+// seat again.
+func (s *Service) storeWait(log *slog.Logger, err error) {
+	log.Warn("computer move not saved; trying again", "in", storeRetry, "err", err)
+	select {
+	case <-time.After(storeRetry):
+	case <-s.ctx.Done():
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"parlour/games"
+	"parlour/store"
 	"parlour/store/sqlite"
 )
 
@@ -86,9 +87,25 @@ func newSocial(t *testing.T) *socialFixture {
 	return sf
 }
 
+// newSocialOn is newSocial on a fresh store of kind k.
+func newSocialOn(t *testing.T, k StoreKind) *socialFixture {
+	t.Helper()
+	sf := &socialFixture{fixture: &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t)}, clock: &stepClock{now: time.Now()}}
+	sf.openSocial()
+	t.Cleanup(func() { sf.srv.Close(); sf.close() })
+	return sf
+}
+
 func (sf *socialFixture) openSocial() {
 	t := sf.t
-	db, err := sqlite.Open(context.Background(), filepath.Join(sf.dir, "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	var db store.Store
+	var err error
+	if sf.kind != nil {
+		db, err = sf.kind.Open(context.Background(), sf.where, false)
+	} else {
+		sf.db, err = sqlite.Open(context.Background(), filepath.Join(sf.dir, "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+		db = sf.db
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +113,7 @@ func (sf *socialFixture) openSocial() {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sf.db, sf.s = db, s
+	sf.st, sf.s = db, s
 	sf.h = NewHandler(s, generous)
 	sf.h.keepAlive = 50 * time.Millisecond
 	sf.srv = httptest.NewServer(sf.h)
@@ -196,82 +213,84 @@ func listOf(t *testing.T, c *client) challengeList {
 }
 
 func TestChallengeAcceptedEndToEnd(t *testing.T) {
-	sf := newSocial(t)
-	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
-	annStream, bobStream := openStream(t, sf.srv.URL, ann.token), openStream(t, sf.srv.URL, bob.token)
+	EachStore(t, func(t *testing.T, k StoreKind) {
+		sf := newSocialOn(t, k)
+		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+		annStream, bobStream := openStream(t, sf.srv.URL, ann.token), openStream(t, sf.srv.URL, bob.token)
 
-	var ch ChallengeInfo
-	if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "BOB", "game": "nymphabet", "rules": {"no_repeats": true}, "rated": true}`, &ch); st != 201 {
-		t.Fatalf("challenge: %d %s", st, body)
-	}
-	if ch.From != "Ann" || ch.To != "Bob" || ch.Status != "open" || !ch.Rated || string(ch.Rules["no_repeats"]) != "true" || ch.Expires.Sub(ch.Created) != ChallengeTTL {
-		t.Fatalf("challenge %+v", ch)
-	}
-	for _, ls := range []*lineStream{bobStream, annStream} {
-		if ev := ls.next("challenge"); ev.Challenge == nil || ev.Challenge.ID != ch.ID || ev.Challenge.From != "Ann" {
-			t.Fatalf("stream shows %+v", ev)
+		var ch ChallengeInfo
+		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "BOB", "game": "nymphabet", "rules": {"no_repeats": true}, "rated": true}`, &ch); st != 201 {
+			t.Fatalf("challenge: %d %s", st, body)
 		}
-	}
-	if l := listOf(t, bob); len(l.In) != 1 || len(l.Out) != 0 || l.In[0].ID != ch.ID {
-		t.Fatalf("bob's list %+v", l)
-	}
-	if l := listOf(t, ann); len(l.Out) != 1 || len(l.In) != 0 {
-		t.Fatalf("ann's list %+v", l)
-	}
+		if ch.From != "Ann" || ch.To != "Bob" || ch.Status != "open" || !ch.Rated || string(ch.Rules["no_repeats"]) != "true" || ch.Expires.Sub(ch.Created) != ChallengeTTL {
+			t.Fatalf("challenge %+v", ch)
+		}
+		for _, ls := range []*lineStream{bobStream, annStream} {
+			if ev := ls.next("challenge"); ev.Challenge == nil || ev.Challenge.ID != ch.ID || ev.Challenge.From != "Ann" {
+				t.Fatalf("stream shows %+v", ev)
+			}
+		}
+		if l := listOf(t, bob); len(l.In) != 1 || len(l.Out) != 0 || l.In[0].ID != ch.ID {
+			t.Fatalf("bob's list %+v", l)
+		}
+		if l := listOf(t, ann); len(l.Out) != 1 || len(l.In) != 0 {
+			t.Fatalf("ann's list %+v", l)
+		}
 
-	var seated Seated
-	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
-		t.Fatalf("accept: %d %s", st, body)
-	}
-	if seated.Token == "" || seated.Table == "" {
-		t.Fatalf("accept answered %+v", seated)
-	}
-	annStart, bobStart := annStream.next("gameStart"), bobStream.next("gameStart")
-	if annStart.Table.ID != seated.Table || bobStart.Table.ID != seated.Table || bobStart.Table.Seat != seated.Seat || annStart.Table.Seat != 1-seated.Seat || !annStart.Table.Rated {
-		t.Fatalf("gameStart: ann %+v, bob %+v, accept %+v", annStart.Table, bobStart.Table, seated)
-	}
-	if l := listOf(t, bob); len(l.In) != 0 {
-		t.Fatalf("an accepted challenge still listed: %+v", l)
-	}
-	v, err := sf.s.View(context.Background(), nil, seated.Table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := map[int]string{}
-	for _, s := range v.Table.Seats {
-		names[s.Seat] = s.Name
-	}
-	if names[seated.Seat] != "Bob" || names[1-seated.Seat] != "Ann" || !v.Table.Rated || !v.Table.Rules.Bool("no_repeats") || v.Table.Status != "playing" {
-		t.Fatalf("the table: %+v", v.Table)
-	}
-	// Ann acts with her own session token: her seat is bound to her
-	// identity. She resigns in turn (Bob, at the seat that moves first,
-	// plays a word first if he holds it), and both ratings change.
-	if seated.Seat == 0 {
-		bobSeat := &client{t: t, base: sf.srv.URL, token: seated.Token}
-		if st, body := bobSeat.do("POST", "/api/v1/tables/"+seated.Table+"/moves", `{"move": "apple"}`, nil); st != 200 {
-			t.Fatalf("bob's first move: %d %s", st, body)
+		var seated Seated
+		if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
+			t.Fatalf("accept: %d %s", st, body)
 		}
-	}
-	if st, body := ann.do("POST", "/api/v1/tables/"+seated.Table+"/moves", `{"move": "resign"}`, nil); st != 200 {
-		t.Fatalf("ann resigns with her session token: %d %s", st, body)
-	}
-	if ev := annStream.next("gameFinish"); ev.Table.ID != seated.Table || ev.Table.Result != "loss" {
-		t.Fatalf("ann's gameFinish %+v", ev.Table)
-	}
-	if ev := bobStream.next("gameFinish"); ev.Table.Result != "win" {
-		t.Fatalf("bob's gameFinish %+v", ev.Table)
-	}
-	for name, up := range map[string]bool{"ann": false, "bob": true} {
-		var p Profile
-		if st, body := ann.do("GET", "/api/v1/players/"+name, nil, &p); st != 200 {
-			t.Fatalf("profile: %d %s", st, body)
+		if seated.Token == "" || seated.Table == "" {
+			t.Fatalf("accept answered %+v", seated)
 		}
-		r := p.Ratings["nymphabet-standard"]
-		if r.Games != 1 || (r.Rating > 1500) != up || r.Rating == 1500 {
-			t.Errorf("%s's rating after the game: %+v", name, r)
+		annStart, bobStart := annStream.next("gameStart"), bobStream.next("gameStart")
+		if annStart.Table.ID != seated.Table || bobStart.Table.ID != seated.Table || bobStart.Table.Seat != seated.Seat || annStart.Table.Seat != 1-seated.Seat || !annStart.Table.Rated {
+			t.Fatalf("gameStart: ann %+v, bob %+v, accept %+v", annStart.Table, bobStart.Table, seated)
 		}
-	}
+		if l := listOf(t, bob); len(l.In) != 0 {
+			t.Fatalf("an accepted challenge still listed: %+v", l)
+		}
+		v, err := sf.s.View(context.Background(), nil, seated.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := map[int]string{}
+		for _, s := range v.Table.Seats {
+			names[s.Seat] = s.Name
+		}
+		if names[seated.Seat] != "Bob" || names[1-seated.Seat] != "Ann" || !v.Table.Rated || !v.Table.Rules.Bool("no_repeats") || v.Table.Status != "playing" {
+			t.Fatalf("the table: %+v", v.Table)
+		}
+		// Ann acts with her own session token: her seat is bound to her
+		// identity. She resigns in turn (Bob, at the seat that moves first,
+		// plays a word first if he holds it), and both ratings change.
+		if seated.Seat == 0 {
+			bobSeat := &client{t: t, base: sf.srv.URL, token: seated.Token}
+			if st, body := bobSeat.do("POST", "/api/v1/tables/"+seated.Table+"/moves", `{"move": "apple"}`, nil); st != 200 {
+				t.Fatalf("bob's first move: %d %s", st, body)
+			}
+		}
+		if st, body := ann.do("POST", "/api/v1/tables/"+seated.Table+"/moves", `{"move": "resign"}`, nil); st != 200 {
+			t.Fatalf("ann resigns with her session token: %d %s", st, body)
+		}
+		if ev := annStream.next("gameFinish"); ev.Table.ID != seated.Table || ev.Table.Result != "loss" {
+			t.Fatalf("ann's gameFinish %+v", ev.Table)
+		}
+		if ev := bobStream.next("gameFinish"); ev.Table.Result != "win" {
+			t.Fatalf("bob's gameFinish %+v", ev.Table)
+		}
+		for name, up := range map[string]bool{"ann": false, "bob": true} {
+			var p Profile
+			if st, body := ann.do("GET", "/api/v1/players/"+name, nil, &p); st != 200 {
+				t.Fatalf("profile: %d %s", st, body)
+			}
+			r := p.Ratings["nymphabet-standard"]
+			if r.Games != 1 || (r.Rating > 1500) != up || r.Rating == 1500 {
+				t.Errorf("%s's rating after the game: %+v", name, r)
+			}
+		}
+	})
 }
 
 func TestChallengeUnratedRules(t *testing.T) {
@@ -452,27 +471,29 @@ func TestChallengeExpires(t *testing.T) {
 }
 
 func TestChallengeSurvivesRestart(t *testing.T) {
-	sf := newSocial(t)
-	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
-	var ch ChallengeInfo
-	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "rules": {"placement": "free"}}`, &ch)
-	sf.restart()
-	ann.base, bob.base = sf.srv.URL, sf.srv.URL
-	if l := listOf(t, bob); len(l.In) != 1 || l.In[0].ID != ch.ID || string(l.In[0].Rules["placement"]) != `"free"` {
-		t.Fatalf("after a restart: %+v", l)
-	}
-	// A new stream opens with the challenge waiting.
-	if ev := openStream(t, sf.srv.URL, bob.token).next("challenge"); ev.Challenge.ID != ch.ID {
-		t.Fatalf("stream after restart: %+v", ev)
-	}
-	var seated Seated
-	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
-		t.Fatalf("accept after restart: %d %s", st, body)
-	}
-	// Ann's new stream opens with the game under way.
-	if ev := openStream(t, sf.srv.URL, ann.token).next("gameStart"); ev.Table.ID != seated.Table || ev.Table.Seat != 1-seated.Seat {
-		t.Fatalf("ann's stream: %+v", ev.Table)
-	}
+	EachStore(t, func(t *testing.T, k StoreKind) {
+		sf := newSocialOn(t, k)
+		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+		var ch ChallengeInfo
+		ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "rules": {"placement": "free"}}`, &ch)
+		sf.restart()
+		ann.base, bob.base = sf.srv.URL, sf.srv.URL
+		if l := listOf(t, bob); len(l.In) != 1 || l.In[0].ID != ch.ID || string(l.In[0].Rules["placement"]) != `"free"` {
+			t.Fatalf("after a restart: %+v", l)
+		}
+		// A new stream opens with the challenge waiting.
+		if ev := openStream(t, sf.srv.URL, bob.token).next("challenge"); ev.Challenge.ID != ch.ID {
+			t.Fatalf("stream after restart: %+v", ev)
+		}
+		var seated Seated
+		if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
+			t.Fatalf("accept after restart: %d %s", st, body)
+		}
+		// Ann's new stream opens with the game under way.
+		if ev := openStream(t, sf.srv.URL, ann.token).next("gameStart"); ev.Table.ID != seated.Table || ev.Table.Seat != 1-seated.Seat {
+			t.Fatalf("ann's stream: %+v", ev.Table)
+		}
+	})
 }
 
 func TestStreamKeepAlive(t *testing.T) {

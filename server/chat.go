@@ -75,15 +75,15 @@ func (s *Service) loadChat(ctx context.Context, t *table) error {
 	}
 	last, err := s.st.LastChat(ctx, t.id)
 	if err != nil {
-		return err
+		return s.readFailed("the chat", err)
 	}
 	recent, err := s.st.Chat(ctx, t.id, max(0, last-chatWindow), chatWindow)
 	if err != nil {
-		return err
+		return s.readFailed("the chat", err)
 	}
 	mutes, err := s.st.Mutes(ctx, t.id)
 	if err != nil {
-		return err
+		return s.readFailed("the chat", err)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -235,7 +235,7 @@ func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatReq
 	}
 	id0, err := s.st.Identity(ctx, p.Identity)
 	if err != nil {
-		return ChatLine{}, err
+		return ChatLine{}, s.readFailed("your identity", err)
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -326,7 +326,7 @@ func (s *Service) ChatSince(ctx context.Context, p *Principal, id string, since,
 		// lock, since who may read what changes at the end.
 		ms, err := s.st.Chat(ctx, id, since, maxChatPage*2)
 		if err != nil {
-			return ChatPage{}, err
+			return ChatPage{}, s.readFailed("the chat", err)
 		}
 		t.mu.Lock()
 		for _, m := range ms {

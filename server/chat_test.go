@@ -137,99 +137,101 @@ func TestChatRefusals(t *testing.T) {
 // and the players may write to the spectators. Mutes hold per identity,
 // across a restart.
 func TestChatVisibility(t *testing.T) {
-	e := newClockEnv(t)
-	id, toks := e.table("nymphabet", 2, nil)
-	ann, ben := toks[0], toks[1]
-	cat := e.identity("Cat")
-	post := func(token, channel, text string) {
-		t.Helper()
-		if st, b := e.call("POST", "/api/v1/tables/"+id+"/chat", token, map[string]any{"channel": channel, "text": text}); st != 201 {
-			t.Fatalf("%s: %d %s", text, st, b)
+	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+		e := newClockEnvOn(t, k)
+		id, toks := e.table("nymphabet", 2, nil)
+		ann, ben := toks[0], toks[1]
+		cat := e.identity("Cat")
+		post := func(token, channel, text string) {
+			t.Helper()
+			if st, b := e.call("POST", "/api/v1/tables/"+id+"/chat", token, map[string]any{"channel": channel, "text": text}); st != 201 {
+				t.Fatalf("%s: %d %s", text, st, b)
+			}
 		}
-	}
-	// Ben follows the table's events: the chat reaches him live.
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/v1/tables/"+id+"/events", nil)
-	req.Header.Set("Authorization", "Bearer "+ben)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := bufio.NewScanner(res.Body)
-	lines.Buffer(nil, 1<<20)
-	next := func() clockUpdate {
-		t.Helper()
-		if !lines.Scan() {
-			t.Fatalf("the stream ended: %v", lines.Err())
+		// Ben follows the table's events: the chat reaches him live.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/v1/tables/"+id+"/events", nil)
+		req.Header.Set("Authorization", "Bearer "+ben)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
 		}
-		var u clockUpdate
-		json.Unmarshal(lines.Bytes(), &u)
-		return u
-	}
-	next() // the table as it stands
-	post(ann, "players", "good luck")
-	post(cat, "spectators", "go Ann")
-	if u := next(); texts(u.Chat) != "players:Ann:good luck" {
-		t.Errorf("Ben's stream: %q", texts(u.Chat))
-	}
-	for _, c := range []struct {
-		who, token, want string
-	}{
-		{"Ann", ann, "players:Ann:good luck"},
-		{"Ben", ben, "players:Ann:good luck"},
-		{"Cat", cat, "spectators:Cat:go Ann"},
-		{"an anonymous spectator", "", "spectators:Cat:go Ann"},
-	} {
-		if got := texts(e.chat(id, c.token).Chat); got != c.want {
-			t.Errorf("%s's chat page: %q, want %q", c.who, got, c.want)
+		lines := bufio.NewScanner(res.Body)
+		lines.Buffer(nil, 1<<20)
+		next := func() clockUpdate {
+			t.Helper()
+			if !lines.Scan() {
+				t.Fatalf("the stream ended: %v", lines.Err())
+			}
+			var u clockUpdate
+			json.Unmarshal(lines.Bytes(), &u)
+			return u
 		}
-		if got := texts(e.view(id, c.token).Chat); got != c.want {
-			t.Errorf("%s's view: %q, want %q", c.who, got, c.want)
+		next() // the table as it stands
+		post(ann, "players", "good luck")
+		post(cat, "spectators", "go Ann")
+		if u := next(); texts(u.Chat) != "players:Ann:good luck" {
+			t.Errorf("Ben's stream: %q", texts(u.Chat))
 		}
-	}
-	// Ben mutes the players' chat: his pages and views leave it out, on
-	// every device, until he unmutes it.
-	if st, b := e.call("POST", "/api/v1/tables/"+id+"/chat/mute", ben, map[string]any{"channel": "players", "muted": true}); st != 200 || !strings.Contains(string(b), `"muted":["players"]`) {
-		t.Fatalf("mute: %d %s", st, b)
-	}
-	if p := e.chat(id, ben); len(p.Chat) != 0 || len(p.Muted) != 1 {
-		t.Errorf("Ben's page with the players' chat muted: %+v", p)
-	}
-	post(ann, "players", "are you there?")
-	cancel()
-	res.Body.Close()
-	e.stop()
-	e.start()
-	if p := e.chat(id, ben); len(p.Chat) != 0 || p.Last != 3 {
-		t.Errorf("Ben's mute after a restart: %+v", p)
-	}
-	if got := texts(e.chat(id, ann).Chat); got != "players:Ann:good luck | players:Ann:are you there?" {
-		t.Errorf("Ann's chat after a restart: %q", got)
-	}
-	e.call("POST", "/api/v1/tables/"+id+"/chat/mute", ben, map[string]any{"channel": "players", "muted": false})
-	if p := e.chat(id, ben); len(p.Chat) != 2 || len(p.Muted) != 0 {
-		t.Errorf("Ben's page after unmuting: %+v", p)
-	}
-	// The end: everybody reads both channels, and Ann may speak to the
-	// spectators.
-	if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", ann, map[string]any{"move": "resign"}); st != 200 {
-		t.Fatalf("resign: %d %s", st, b)
-	}
-	post(ann, "spectators", "well played, all")
-	all := "players:Ann:good luck | spectators:Cat:go Ann | players:Ann:are you there? | spectators:Ann:well played, all"
-	for _, tok := range []string{ann, cat, ""} {
-		if got := texts(e.chat(id, tok).Chat); got != all {
-			t.Errorf("after the end: %q, want %q", got, all)
+		for _, c := range []struct {
+			who, token, want string
+		}{
+			{"Ann", ann, "players:Ann:good luck"},
+			{"Ben", ben, "players:Ann:good luck"},
+			{"Cat", cat, "spectators:Cat:go Ann"},
+			{"an anonymous spectator", "", "spectators:Cat:go Ann"},
+		} {
+			if got := texts(e.chat(id, c.token).Chat); got != c.want {
+				t.Errorf("%s's chat page: %q, want %q", c.who, got, c.want)
+			}
+			if got := texts(e.view(id, c.token).Chat); got != c.want {
+				t.Errorf("%s's view: %q, want %q", c.who, got, c.want)
+			}
 		}
-	}
-	if p := e.chat(id, cat); p.Last != 4 {
-		t.Errorf("last = %d", p.Last)
-	}
-	st, b := e.call("GET", "/api/v1/tables/"+id+"/chat?since=2&limit=1", "", nil)
-	if st != 200 || !bytes.Contains(b, []byte(`"more":true`)) || !bytes.Contains(b, []byte("are you there?")) || bytes.Contains(b, []byte("well played")) {
-		t.Errorf("a page from 2, one message: %d %s", st, b)
-	}
+		// Ben mutes the players' chat: his pages and views leave it out, on
+		// every device, until he unmutes it.
+		if st, b := e.call("POST", "/api/v1/tables/"+id+"/chat/mute", ben, map[string]any{"channel": "players", "muted": true}); st != 200 || !strings.Contains(string(b), `"muted":["players"]`) {
+			t.Fatalf("mute: %d %s", st, b)
+		}
+		if p := e.chat(id, ben); len(p.Chat) != 0 || len(p.Muted) != 1 {
+			t.Errorf("Ben's page with the players' chat muted: %+v", p)
+		}
+		post(ann, "players", "are you there?")
+		cancel()
+		res.Body.Close()
+		e.stop()
+		e.start()
+		if p := e.chat(id, ben); len(p.Chat) != 0 || p.Last != 3 {
+			t.Errorf("Ben's mute after a restart: %+v", p)
+		}
+		if got := texts(e.chat(id, ann).Chat); got != "players:Ann:good luck | players:Ann:are you there?" {
+			t.Errorf("Ann's chat after a restart: %q", got)
+		}
+		e.call("POST", "/api/v1/tables/"+id+"/chat/mute", ben, map[string]any{"channel": "players", "muted": false})
+		if p := e.chat(id, ben); len(p.Chat) != 2 || len(p.Muted) != 0 {
+			t.Errorf("Ben's page after unmuting: %+v", p)
+		}
+		// The end: everybody reads both channels, and Ann may speak to the
+		// spectators.
+		if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", ann, map[string]any{"move": "resign"}); st != 200 {
+			t.Fatalf("resign: %d %s", st, b)
+		}
+		post(ann, "spectators", "well played, all")
+		all := "players:Ann:good luck | spectators:Cat:go Ann | players:Ann:are you there? | spectators:Ann:well played, all"
+		for _, tok := range []string{ann, cat, ""} {
+			if got := texts(e.chat(id, tok).Chat); got != all {
+				t.Errorf("after the end: %q, want %q", got, all)
+			}
+		}
+		if p := e.chat(id, cat); p.Last != 4 {
+			t.Errorf("last = %d", p.Last)
+		}
+		st, b := e.call("GET", "/api/v1/tables/"+id+"/chat?since=2&limit=1", "", nil)
+		if st != 200 || !bytes.Contains(b, []byte(`"more":true`)) || !bytes.Contains(b, []byte("are you there?")) || bytes.Contains(b, []byte("well played")) {
+			t.Errorf("a page from 2, one message: %d %s", st, b)
+		}
+	})
 }
 
 // TestChatOverSocketAndRate: a player chats over the WebSocket and gets
@@ -300,33 +302,35 @@ func TestChatOverSocketAndRate(t *testing.T) {
 // players' chat while the game is on; the update that shows the end
 // brings it.
 func TestChatOpensAtTheEnd(t *testing.T) {
-	e := newClockEnv(t)
-	id, toks := e.table("nymphabet", 2, nil)
-	cat := e.identity("Cat")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/v1/tables/"+id+"/events", nil)
-	req.Header.Set("Authorization", "Bearer "+cat)
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	dec := json.NewDecoder(res.Body)
-	var u clockUpdate
-	dec.Decode(&u)
-	e.call("POST", "/api/v1/tables/"+id+"/chat", toks[0], map[string]any{"channel": "players", "text": "my plan"})
-	e.call("POST", "/api/v1/tables/"+id+"/chat", cat, map[string]any{"channel": "spectators", "text": "hi all"})
-	u = clockUpdate{}
-	dec.Decode(&u)
-	if texts(u.Chat) != "spectators:Cat:hi all" {
-		t.Fatalf("Cat's stream while the game is on: %q", texts(u.Chat))
-	}
-	e.call("POST", "/api/v1/tables/"+id+"/moves", toks[1], map[string]any{"move": "resign"})
-	e.call("POST", "/api/v1/tables/"+id+"/moves", toks[0], map[string]any{"move": "resign"})
-	u = clockUpdate{}
-	dec.Decode(&u)
-	if u.Table.Status != "finished" || texts(u.Chat) != "players:Ann:my plan | spectators:Cat:hi all" {
-		t.Errorf("Cat's stream at the end: %s, %q", u.Table.Status, texts(u.Chat))
-	}
+	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+		e := newClockEnvOn(t, k)
+		id, toks := e.table("nymphabet", 2, nil)
+		cat := e.identity("Cat")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/v1/tables/"+id+"/events", nil)
+		req.Header.Set("Authorization", "Bearer "+cat)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		dec := json.NewDecoder(res.Body)
+		var u clockUpdate
+		dec.Decode(&u)
+		e.call("POST", "/api/v1/tables/"+id+"/chat", toks[0], map[string]any{"channel": "players", "text": "my plan"})
+		e.call("POST", "/api/v1/tables/"+id+"/chat", cat, map[string]any{"channel": "spectators", "text": "hi all"})
+		u = clockUpdate{}
+		dec.Decode(&u)
+		if texts(u.Chat) != "spectators:Cat:hi all" {
+			t.Fatalf("Cat's stream while the game is on: %q", texts(u.Chat))
+		}
+		e.call("POST", "/api/v1/tables/"+id+"/moves", toks[1], map[string]any{"move": "resign"})
+		e.call("POST", "/api/v1/tables/"+id+"/moves", toks[0], map[string]any{"move": "resign"})
+		u = clockUpdate{}
+		dec.Decode(&u)
+		if u.Table.Status != "finished" || texts(u.Chat) != "players:Ann:my plan | spectators:Cat:hi all" {
+			t.Errorf("Cat's stream at the end: %s, %q", u.Table.Status, texts(u.Chat))
+		}
+	})
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"net/http"
 	"time"
 
 	"parlour/game"
@@ -31,8 +32,10 @@ func (systemClock) Now() time.Time { return time.Now() }
 
 func (systemClock) AfterFunc(d time.Duration, f func()) Timer { return time.AfterFunc(d, f) }
 
-// now is the service's time.
-func (s *Service) now() time.Time { return s.cfg.Clock.Now() }
+// now is the service's time, to the microsecond: the times it keeps (of
+// moves, chat, deadlines) come back from the store as they were sent,
+// and PostgreSQL keeps no finer time than that.
+func (s *Service) now() time.Time { return s.cfg.Clock.Now().Truncate(time.Microsecond) }
 
 // tableClock is the clock of a table whose rules set one: how long a turn
 // may take and when each seat's turn began. The server keeps no deadline
@@ -239,14 +242,37 @@ func (s *Service) clockFired(t *table) {
 		mv := game.ForfeitMove(t.st, game.Seat(seat))
 		t.mu.Unlock()
 		_, err := s.play(s.ctx, t, game.Seat(seat), mv, &version, &forfeit{Seat: seat, Why: forfeitTimeout})
+		if StatusOf(err) == http.StatusServiceUnavailable {
+			s.clockRetry(t, seat, err)
+			return
+		}
 		if err != nil && mv != "resign" && !s.staleVersion(t, version) {
 			// The game refused what it said it would take: resign.
 			_, err = s.play(s.ctx, t, game.Seat(seat), "resign", &version, &forfeit{Seat: seat, Why: forfeitTimeout})
+		}
+		if StatusOf(err) == http.StatusServiceUnavailable {
+			s.clockRetry(t, seat, err)
+			return
 		}
 		if err != nil && !s.staleVersion(t, version) {
 			s.log.Error("playing for a seat whose time ran out", "table", t.id, "seat", seat, "move", mv, "err", err)
 			return
 		}
+	}
+}
+
+// clockRetry arms t's clock to fire again once storeRetry has passed,
+// after the store could not save the move played for seat.
+func (s *Service) clockRetry(t *table, seat int, err error) {
+	s.log.Warn("the move for a seat whose time ran out was not saved; trying again", "table", t.id, "seat", seat, "in", storeRetry, "err", err)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.tc.timer != nil {
+		t.tc.timer.Stop()
+		t.tc.timer = nil
+	}
+	if s.ctx.Err() == nil {
+		t.tc.timer = s.cfg.Clock.AfterFunc(storeRetry, func() { s.clockFired(t) })
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/store"
 	"parlour/store/sqlite"
 )
 
@@ -93,10 +94,13 @@ type clockEnv struct {
 	t     *testing.T
 	path  string
 	clock *fakeClock
-	db    *sqlite.Store
-	svc   *server.Service
-	h     *server.Handler
-	srv   *httptest.Server
+	// kind, when set, is the store the server runs on, at path;
+	// otherwise SQLite at path.
+	kind *server.StoreKind
+	db   store.Store
+	svc  *server.Service
+	h    *server.Handler
+	srv  *httptest.Server
 }
 
 func newClockEnv(t *testing.T) *clockEnv {
@@ -106,8 +110,22 @@ func newClockEnv(t *testing.T) *clockEnv {
 	return e
 }
 
+// newClockEnvOn is newClockEnv on a fresh store of kind k.
+func newClockEnvOn(t *testing.T, k server.StoreKind) *clockEnv {
+	e := &clockEnv{t: t, path: k.Fresh(t), clock: newFakeClock(), kind: &k}
+	e.start()
+	t.Cleanup(e.stop)
+	return e
+}
+
 func (e *clockEnv) start() {
-	db, err := sqlite.Open(context.Background(), e.path, sqlite.Options{Synchronous: "NORMAL"})
+	var db store.Store
+	var err error
+	if e.kind != nil {
+		db, err = e.kind.Open(context.Background(), e.path, false)
+	} else {
+		db, err = sqlite.Open(context.Background(), e.path, sqlite.Options{Synchronous: "NORMAL"})
+	}
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -275,118 +293,122 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // word to place) as an ordinary move of the record, after a "timeout"
 // event; not a moment before. The record replays, clock and all.
 func TestClockRunsOut(t *testing.T) {
-	for _, tc := range []struct {
-		game   string
-		seats  int
-		before []string // moves "seat:move" played first
-		late   int      // the seat that runs out of time
-		want   string   // what the server plays for it
-		over   bool
-	}{
-		{game: "nymphabet", seats: 2, late: 0, want: "resign", over: true},
-		{game: "quizl", seats: 3, before: []string{"0:72"}, late: 1, want: "resign"},
-		{game: "quizl", seats: 2, late: 0, want: "resign"}, // Ben plays on against Ann's grid
-		{game: "quizl", seats: 1, late: 0, want: "resign", over: true},
-		{game: "salvo", seats: 2, late: 0, want: "resign", over: true},
-		{game: "wordfight", seats: 2, late: 0, want: "resign", over: true},
-		{game: "wordfight", seats: 2, before: []string{"0:declare cart", "0:place B2 across"}, late: 1, want: "cannot"},
-	} {
-		t.Run(tc.game+"/"+tc.want, func(t *testing.T) {
-			e := newClockEnv(t)
-			id, toks := e.table(tc.game, tc.seats, map[string]any{"clock": 60})
-			for _, m := range tc.before {
-				seat, mv := int(m[0]-'0'), m[2:]
-				if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", toks[seat], map[string]any{"move": mv}); st != 200 {
-					t.Fatalf("%s: %d %s", m, st, b)
+	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+		for _, tc := range []struct {
+			game   string
+			seats  int
+			before []string // moves "seat:move" played first
+			late   int      // the seat that runs out of time
+			want   string   // what the server plays for it
+			over   bool
+		}{
+			{game: "nymphabet", seats: 2, late: 0, want: "resign", over: true},
+			{game: "quizl", seats: 3, before: []string{"0:72"}, late: 1, want: "resign"},
+			{game: "quizl", seats: 2, late: 0, want: "resign"}, // Ben plays on against Ann's grid
+			{game: "quizl", seats: 1, late: 0, want: "resign", over: true},
+			{game: "salvo", seats: 2, late: 0, want: "resign", over: true},
+			{game: "wordfight", seats: 2, late: 0, want: "resign", over: true},
+			{game: "wordfight", seats: 2, before: []string{"0:declare cart", "0:place B2 across"}, late: 1, want: "cannot"},
+		} {
+			t.Run(tc.game+"/"+tc.want, func(t *testing.T) {
+				e := newClockEnvOn(t, k)
+				id, toks := e.table(tc.game, tc.seats, map[string]any{"clock": 60})
+				for _, m := range tc.before {
+					seat, mv := int(m[0]-'0'), m[2:]
+					if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", toks[seat], map[string]any{"move": mv}); st != 200 {
+						t.Fatalf("%s: %d %s", m, st, b)
+					}
 				}
-			}
-			u := e.view(id, "")
-			if u.Table.Clock == nil || u.Table.Clock.Turn != 60 || u.Table.Seats[tc.late].Deadline == nil || *u.Table.Seats[tc.late].TimeLeft != 60 {
-				t.Fatalf("the clock as the table shows it: %+v", u.Table)
-			}
-			if want := e.clock.Now().Add(time.Minute); !u.Table.Seats[tc.late].Deadline.Equal(want) {
-				t.Errorf("deadline %v, want %v", u.Table.Seats[tc.late].Deadline, want)
-			}
-			moves := len(e.record(id, toks[tc.late]).Moves)
-			e.clock.Advance(59 * time.Second)
-			if n := len(e.record(id, toks[tc.late]).Moves); n != moves {
-				t.Fatalf("a move was played %d s before the deadline", 1)
-			}
-			e.clock.Advance(time.Second)
-			rec := e.record(id, toks[tc.late])
-			if len(rec.Moves) != moves+1 {
-				t.Fatalf("no move played at the deadline: %+v", rec.Moves)
-			}
-			last := rec.Moves[len(rec.Moves)-1]
-			if last.By != rec.Players[tc.late] || last.Move != tc.want {
-				t.Errorf("the server played %+v, want %s by %s", last, tc.want, rec.Players[tc.late])
-			}
-			if got, _ := json.Marshal(rec.Rules); string(got) != `{"clock":60}` {
-				t.Errorf("the record's rules: %s", got)
-			}
-			u = e.movesSince(id, toks[0], e.view(id, "").Version-1)
-			if len(u.Moves) != 1 || len(u.Moves[0].Events) == 0 || u.Moves[0].Events[0].Kind != "timeout" {
-				t.Fatalf("the move's events: %+v", u.Moves)
-			}
-			if (u.Table.Status == "finished") != tc.over {
-				t.Errorf("status %s after the timeout", u.Table.Status)
-			}
-			if tc.over {
-				if _, _, _, err := game.Replay(games.Registry(), rec, lexicon.Default()); err != nil {
-					t.Errorf("the record with a clock does not replay: %v", err)
+				u := e.view(id, "")
+				if u.Table.Clock == nil || u.Table.Clock.Turn != 60 || u.Table.Seats[tc.late].Deadline == nil || *u.Table.Seats[tc.late].TimeLeft != 60 {
+					t.Fatalf("the clock as the table shows it: %+v", u.Table)
 				}
-			}
-		})
-	}
+				if want := e.clock.Now().Add(time.Minute); !u.Table.Seats[tc.late].Deadline.Equal(want) {
+					t.Errorf("deadline %v, want %v", u.Table.Seats[tc.late].Deadline, want)
+				}
+				moves := len(e.record(id, toks[tc.late]).Moves)
+				e.clock.Advance(59 * time.Second)
+				if n := len(e.record(id, toks[tc.late]).Moves); n != moves {
+					t.Fatalf("a move was played %d s before the deadline", 1)
+				}
+				e.clock.Advance(time.Second)
+				rec := e.record(id, toks[tc.late])
+				if len(rec.Moves) != moves+1 {
+					t.Fatalf("no move played at the deadline: %+v", rec.Moves)
+				}
+				last := rec.Moves[len(rec.Moves)-1]
+				if last.By != rec.Players[tc.late] || last.Move != tc.want {
+					t.Errorf("the server played %+v, want %s by %s", last, tc.want, rec.Players[tc.late])
+				}
+				if got, _ := json.Marshal(rec.Rules); string(got) != `{"clock":60}` {
+					t.Errorf("the record's rules: %s", got)
+				}
+				u = e.movesSince(id, toks[0], e.view(id, "").Version-1)
+				if len(u.Moves) != 1 || len(u.Moves[0].Events) == 0 || u.Moves[0].Events[0].Kind != "timeout" {
+					t.Fatalf("the move's events: %+v", u.Moves)
+				}
+				if (u.Table.Status == "finished") != tc.over {
+					t.Errorf("status %s after the timeout", u.Table.Status)
+				}
+				if tc.over {
+					if _, _, _, err := game.Replay(games.Registry(), rec, lexicon.Default()); err != nil {
+						t.Errorf("the record with a clock does not replay: %v", err)
+					}
+				}
+			})
+		}
+	})
 }
 
 // TestClockSurvivesRestart: deadlines follow from the stored times of the
 // start and the moves. A deadline that passed while the server was down
 // fires as it starts; one still to come keeps its time, not a new turn's.
 func TestClockSurvivesRestart(t *testing.T) {
-	e := newClockEnv(t)
-	gone, gtoks := e.table("nymphabet", 2, map[string]any{"clock": 60})
-	kept, ktoks := e.table("nymphabet", 2, map[string]any{"clock": 100})
-	e.clock.Advance(10 * time.Second)
-	if st, b := e.call("POST", "/api/v1/tables/"+kept+"/moves", ktoks[0], map[string]any{"move": "abdicated"}); st != 200 {
-		t.Fatalf("move: %d %s", st, b)
-	}
-	e.clock.Advance(20 * time.Second) // Ben's deadline is 80 s away
-	e.stop()
-	e.clock.Advance(50 * time.Second) // while the server is down: Ann's 60 s pass at "gone"
-	e.start()
-	deadline := time.Now().Add(5 * time.Second)
-	for e.view(gone, "").Table.Status != "finished" {
-		if time.Now().After(deadline) {
-			t.Fatal("the deadline that passed while the server was down did not fire on start")
+	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+		e := newClockEnvOn(t, k)
+		gone, gtoks := e.table("nymphabet", 2, map[string]any{"clock": 60})
+		kept, ktoks := e.table("nymphabet", 2, map[string]any{"clock": 100})
+		e.clock.Advance(10 * time.Second)
+		if st, b := e.call("POST", "/api/v1/tables/"+kept+"/moves", ktoks[0], map[string]any{"move": "abdicated"}); st != 200 {
+			t.Fatalf("move: %d %s", st, b)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	rec := e.record(gone, gtoks[0])
-	if last := rec.Moves[len(rec.Moves)-1]; len(rec.Moves) != 1 || last.By != "Ann" || last.Move != "resign" {
-		t.Errorf("at the table whose deadline passed: %+v", rec.Moves)
-	}
-	u := e.view(kept, "")
-	if d := u.Table.Seats[1].Deadline; d == nil || *u.Table.Seats[1].TimeLeft != 30 {
-		t.Fatalf("Ben's deadline after the restart: %v, %v left; want 30 s left", d, u.Table.Seats[1].TimeLeft)
-	}
-	e.clock.Advance(29 * time.Second)
-	if n := len(e.record(kept, ktoks[1]).Moves); n != 1 {
-		t.Fatalf("%d moves a second before Ben's deadline", n)
-	}
-	e.clock.Advance(time.Second)
-	rec = e.record(kept, ktoks[1])
-	if len(rec.Moves) != 2 || rec.Moves[1].Move != "resign" || rec.Moves[1].By != "Ben" {
-		t.Fatalf("Ben's deadline after the restart did not fire: %+v", rec.Moves)
-	}
-	// The event says why, after a restart too: it is rebuilt from the
-	// table's description.
-	e.stop()
-	e.start()
-	u = e.movesSince(kept, ktoks[0], e.view(kept, "").Version-1)
-	if len(u.Moves) != 1 || u.Moves[0].Events[0].Kind != "timeout" {
-		t.Errorf("the timeout's event after a restart: %+v", u.Moves)
-	}
+		e.clock.Advance(20 * time.Second) // Ben's deadline is 80 s away
+		e.stop()
+		e.clock.Advance(50 * time.Second) // while the server is down: Ann's 60 s pass at "gone"
+		e.start()
+		deadline := time.Now().Add(5 * time.Second)
+		for e.view(gone, "").Table.Status != "finished" {
+			if time.Now().After(deadline) {
+				t.Fatal("the deadline that passed while the server was down did not fire on start")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		rec := e.record(gone, gtoks[0])
+		if last := rec.Moves[len(rec.Moves)-1]; len(rec.Moves) != 1 || last.By != "Ann" || last.Move != "resign" {
+			t.Errorf("at the table whose deadline passed: %+v", rec.Moves)
+		}
+		u := e.view(kept, "")
+		if d := u.Table.Seats[1].Deadline; d == nil || *u.Table.Seats[1].TimeLeft != 30 {
+			t.Fatalf("Ben's deadline after the restart: %v, %v left; want 30 s left", d, u.Table.Seats[1].TimeLeft)
+		}
+		e.clock.Advance(29 * time.Second)
+		if n := len(e.record(kept, ktoks[1]).Moves); n != 1 {
+			t.Fatalf("%d moves a second before Ben's deadline", n)
+		}
+		e.clock.Advance(time.Second)
+		rec = e.record(kept, ktoks[1])
+		if len(rec.Moves) != 2 || rec.Moves[1].Move != "resign" || rec.Moves[1].By != "Ben" {
+			t.Fatalf("Ben's deadline after the restart did not fire: %+v", rec.Moves)
+		}
+		// The event says why, after a restart too: it is rebuilt from the
+		// table's description.
+		e.stop()
+		e.start()
+		u = e.movesSince(kept, ktoks[0], e.view(kept, "").Version-1)
+		if len(u.Moves) != 1 || u.Moves[0].Events[0].Kind != "timeout" {
+			t.Errorf("the timeout's event after a restart: %+v", u.Moves)
+		}
+	})
 }
 
 // TestClockOutOfRange: a clock outside 10 s to 7 days is refused with a

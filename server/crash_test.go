@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,33 +19,40 @@ import (
 	"parlour/game"
 	"parlour/games"
 	"parlour/server"
-	"parlour/store"
-	"parlour/store/sqlite"
+	"parlour/store/postgres/pgtest"
 )
 
-// crashServerEnv names the data directory when the test binary is re-run
-// as a server for TestCrashRecovery.
-const crashServerEnv = "PARLOUR_TEST_SERVER_DATA"
+// crashServerEnv names the store when the test binary is re-run as a
+// server for the crash tests: "KIND WHERE" (a server.StoreKind's name, and
+// the file's path or the database's URL).
+const crashServerEnv = "PARLOUR_TEST_SERVER_STORE"
 
+// TestMain runs the package's tests with one throwaway PostgreSQL server
+// (server.PGTest), or, re-run by startChild, is the crash tests' server.
 func TestMain(m *testing.M) {
-	if dir := os.Getenv(crashServerEnv); dir != "" {
-		os.Exit(runChildServer(dir))
+	if spec := os.Getenv(crashServerEnv); spec != "" {
+		os.Exit(runChildServer(spec))
 	}
-	os.Exit(m.Run())
+	os.Exit(pgtest.Main(m, &server.PGTest))
 }
 
-// runChildServer serves on a loopback port with durable commits and prints
-// its URL; it runs until killed.
-func runChildServer(dir string) int {
+// runChildServer serves the store spec names on a loopback port with
+// durable commits and prints its URL; it runs until killed.
+func runChildServer(spec string) int {
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(dir, "parlour.db"), sqlite.Options{Synchronous: "FULL"})
+	name, where, _ := strings.Cut(spec, " ")
+	k, err := server.StoreKindNamed(name)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	var st store.Store = db
+	st, err := k.Open(ctx, where, true)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
 	if when := os.Getenv(dieAtEndEnv); when != "" {
-		st = dieAtEnd{Store: db, when: when}
+		st = dieAtEndOf(st, when)
 	}
 	svc, err := server.New(ctx, server.Config{Store: st, Games: games.Registry(), NewBot: bots})
 	if err != nil {
@@ -70,10 +76,12 @@ type child struct {
 	url string
 }
 
-func startChild(t *testing.T, dir string) *child {
+// startChild starts a server in a process of its own on the store of
+// kind k at where.
+func startChild(t *testing.T, k server.StoreKind, where string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), crashServerEnv+"="+dir)
+	cmd.Env = append(os.Environ(), crashServerEnv+"="+k.Name+" "+where)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -160,85 +168,87 @@ func (ct *crashTable) play(url string, stop <-chan struct{}, acked *atomic.Int64
 // players hammer it, restarts it on the same data, and finds every
 // acknowledged move in the tables' records, in order; play then goes on.
 func TestCrashRecovery(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short: no crash test")
-	}
-	dir := t.TempDir()
-	c := startChild(t, dir)
-	const tables = 24
-	var all []*crashTable
-	for i := 0; i < tables; i++ {
-		ct := &crashTable{}
-		var a, b server.Seated
-		if st, err := call(c.url+"/api/v1/tables", "POST", "", map[string]any{"game": "quizl", "seats": []string{"me", "open"}}, &a); st != 201 {
-			t.Fatalf("create: %d %v", st, err)
+	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+		if testing.Short() {
+			t.Skip("short: no crash test")
 		}
-		if st, err := call(c.url+"/api/v1/tables/"+a.Table+"/join", "POST", "", map[string]any{}, &b); st != 200 {
-			t.Fatalf("join: %d %v", st, err)
-		}
-		ct.id, ct.tokens = a.Table, [2]string{a.Token, b.Token}
-		for _, tok := range ct.tokens {
-			if st, err := call(c.url+"/api/v1/tables/"+a.Table+"/setup", "POST", tok, map[string]any{"auto": true}, nil); st != 200 {
-				t.Fatalf("setup: %d %v", st, err)
+		dir := k.Fresh(t)
+		c := startChild(t, k, dir)
+		const tables = 24
+		var all []*crashTable
+		for i := 0; i < tables; i++ {
+			ct := &crashTable{}
+			var a, b server.Seated
+			if st, err := call(c.url+"/api/v1/tables", "POST", "", map[string]any{"game": "quizl", "seats": []string{"me", "open"}}, &a); st != 201 {
+				t.Fatalf("create: %d %v", st, err)
 			}
+			if st, err := call(c.url+"/api/v1/tables/"+a.Table+"/join", "POST", "", map[string]any{}, &b); st != 200 {
+				t.Fatalf("join: %d %v", st, err)
+			}
+			ct.id, ct.tokens = a.Table, [2]string{a.Token, b.Token}
+			for _, tok := range ct.tokens {
+				if st, err := call(c.url+"/api/v1/tables/"+a.Table+"/setup", "POST", tok, map[string]any{"auto": true}, nil); st != 200 {
+					t.Fatalf("setup: %d %v", st, err)
+				}
+			}
+			all = append(all, ct)
 		}
-		all = append(all, ct)
-	}
-	stop := make(chan struct{})
-	var acked atomic.Int64
-	var wg sync.WaitGroup
-	for _, ct := range all {
-		wg.Add(1)
-		go func() { defer wg.Done(); ct.play(c.url, stop, &acked) }()
-	}
-	// Kill the server mid-game, once it has acknowledged a good number of
-	// moves (or after a while on a slow machine).
-	deadline := time.Now().Add(5 * time.Second)
-	for acked.Load() < 200 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	c.cmd.Wait()
-	close(stop)
-	wg.Wait()
-	total := 0
-	for _, ct := range all {
-		total += len(ct.acked)
-	}
-	if total == 0 {
-		t.Fatal("no move was acknowledged before the kill")
-	}
+		stop := make(chan struct{})
+		var acked atomic.Int64
+		var wg sync.WaitGroup
+		for _, ct := range all {
+			wg.Add(1)
+			go func() { defer wg.Done(); ct.play(c.url, stop, &acked) }()
+		}
+		// Kill the server mid-game, once it has acknowledged a good number of
+		// moves (or after a while on a slow machine).
+		deadline := time.Now().Add(5 * time.Second)
+		for acked.Load() < 200 && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		c.cmd.Wait()
+		close(stop)
+		wg.Wait()
+		total := 0
+		for _, ct := range all {
+			total += len(ct.acked)
+		}
+		if total == 0 {
+			t.Fatal("no move was acknowledged before the kill")
+		}
 
-	c = startChild(t, dir)
-	for _, ct := range all {
-		var rec game.Record
-		if st, err := call(c.url+"/api/v1/tables/"+ct.id+"/record", "GET", ct.tokens[0], nil, &rec); st != 200 || err != nil {
-			t.Fatalf("record of %s after restart: %d %v", ct.id, st, err)
-		}
-		if len(rec.Moves) < len(ct.acked) || len(rec.Moves) > len(ct.acked)+1 {
-			t.Fatalf("table %s: %d moves acknowledged, %d in the record after the crash", ct.id, len(ct.acked), len(rec.Moves))
-		}
-		for i, m := range ct.acked {
-			seat := int(m.By[0] - '0')
-			if rec.Moves[i].Move != m.Move || rec.Moves[i].By != rec.Players[seat] {
-				t.Fatalf("table %s move %d: acknowledged %s by seat %d, record has %+v", ct.id, i+1, m.Move, seat, rec.Moves[i])
+		c = startChild(t, k, dir)
+		for _, ct := range all {
+			var rec game.Record
+			if st, err := call(c.url+"/api/v1/tables/"+ct.id+"/record", "GET", ct.tokens[0], nil, &rec); st != 200 || err != nil {
+				t.Fatalf("record of %s after restart: %d %v", ct.id, st, err)
+			}
+			if len(rec.Moves) < len(ct.acked) || len(rec.Moves) > len(ct.acked)+1 {
+				t.Fatalf("table %s: %d moves acknowledged, %d in the record after the crash", ct.id, len(ct.acked), len(rec.Moves))
+			}
+			for i, m := range ct.acked {
+				seat := int(m.By[0] - '0')
+				if rec.Moves[i].Move != m.Move || rec.Moves[i].By != rec.Players[seat] {
+					t.Fatalf("table %s move %d: acknowledged %s by seat %d, record has %+v", ct.id, i+1, m.Move, seat, rec.Moves[i])
+				}
+			}
+			// The table resumes where it stood: the next scripted move is accepted.
+			var v struct{ Table server.TableInfo }
+			call(c.url+"/api/v1/tables/"+ct.id, "GET", "", nil, &v)
+			if len(v.Table.ToMove) == 1 && len(rec.Moves) == len(ct.acked) {
+				ct.turn = int(v.Table.ToMove[0])
+				before := len(ct.acked)
+				ct.playOne(c.url)
+				if len(ct.acked) != before+1 {
+					t.Fatalf("table %s does not take moves after the restart", ct.id)
+				}
 			}
 		}
-		// The table resumes where it stood: the next scripted move is accepted.
-		var v struct{ Table server.TableInfo }
-		call(c.url+"/api/v1/tables/"+ct.id, "GET", "", nil, &v)
-		if len(v.Table.ToMove) == 1 && len(rec.Moves) == len(ct.acked) {
-			ct.turn = int(v.Table.ToMove[0])
-			before := len(ct.acked)
-			ct.playOne(c.url)
-			if len(ct.acked) != before+1 {
-				t.Fatalf("table %s does not take moves after the restart", ct.id)
-			}
-		}
-	}
-	t.Logf("%d tables, %d moves acknowledged before SIGKILL, all found after restart", tables, total)
+		t.Logf("%d tables, %d moves acknowledged before SIGKILL, all found after restart", tables, total)
+	})
 }
 
 func (ct *crashTable) playOne(url string) {

@@ -77,7 +77,7 @@ func (e *clockEnv) move(id, token, m string) {
 // password reads the stored daily Quizl password of day.
 func (e *clockEnv) password(day string) string {
 	e.t.Helper()
-	p, err := e.db.PutDailyPuzzle(context.Background(), store.DailyPuzzle{Game: "quizl", Day: day, Setup: []byte("{}")})
+	p, err := e.db.(store.Dailies).PutDailyPuzzle(context.Background(), store.DailyPuzzle{Game: "quizl", Day: day, Setup: []byte("{}")})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestDailySameEverywhere(t *testing.T) {
 		tok := e.identity("Ann")
 		for j, g := range []string{"quizl", "salvo"} {
 			e.playDaily(g, tok)
-			p, err := e.db.PutDailyPuzzle(context.Background(), store.DailyPuzzle{Game: g, Day: "2026-03-01", Setup: []byte("{}")})
+			p, err := e.db.(store.Dailies).PutDailyPuzzle(context.Background(), store.DailyPuzzle{Game: g, Day: "2026-03-01", Setup: []byte("{}")})
 			if err != nil {
 				t.Fatal(err)
 			}

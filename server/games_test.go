@@ -92,6 +92,19 @@ func newEnv(t *testing.T) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return newEnvWith(t, db)
+}
+
+// newEnvOn is newEnv on a fresh store of kind k.
+func newEnvOn(t *testing.T, k server.StoreKind) *env {
+	t.Helper()
+	db, _ := k.OpenFresh(t)
+	return newEnvWith(t, db)
+}
+
+// newEnvWith serves the real games on db, which it closes when t ends.
+func newEnvWith(t *testing.T, db store.Store) *env {
+	t.Helper()
 	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: bots, BotTimeout: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
@@ -495,24 +508,26 @@ func checkSecrecy(t *testing.T, p *person, rec *game.Record, reg *game.Registry,
 // real server: people on HTTP and WebSocket, computers, solitaire Quizl
 // and three-player Salvo, checking secrecy and commitments.
 func TestGamesThroughBothDoors(t *testing.T) {
-	short := map[string]any{"width": 9, "height": 9, "strike_limit": 1}
-	for _, sc := range []scenario{
-		{"quizl people", "quizl", nil, []string{"http", "ws"}},
-		{"quizl computer", "quizl", nil, []string{"ws", "computer:easy"}},
-		{"quizl solitaire", "quizl", nil, []string{"http"}},
-		{"salvo people", "salvo", nil, []string{"ws", "http"}},
-		{"salvo three", "salvo", nil, []string{"http", "ws", "computer:easy"}},
-		{"wordfight people", "wordfight", short, []string{"http", "ws"}},
-		{"wordfight computer", "wordfight", short, []string{"computer:easy", "ws"}},
-		{"nymphabet people", "nymphabet", nil, []string{"ws", "http"}},
-		{"nymphabet computer", "nymphabet", nil, []string{"http", "computer:medium"}},
-	} {
-		t.Run(sc.name, func(t *testing.T) {
-			if testing.Short() && !strings.Contains(sc.name, "people") {
-				t.Skip("short: people-only games")
-			}
-			e := newEnv(t)
-			e.run(sc)
-		})
-	}
+	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+		short := map[string]any{"width": 9, "height": 9, "strike_limit": 1}
+		for _, sc := range []scenario{
+			{"quizl people", "quizl", nil, []string{"http", "ws"}},
+			{"quizl computer", "quizl", nil, []string{"ws", "computer:easy"}},
+			{"quizl solitaire", "quizl", nil, []string{"http"}},
+			{"salvo people", "salvo", nil, []string{"ws", "http"}},
+			{"salvo three", "salvo", nil, []string{"http", "ws", "computer:easy"}},
+			{"wordfight people", "wordfight", short, []string{"http", "ws"}},
+			{"wordfight computer", "wordfight", short, []string{"computer:easy", "ws"}},
+			{"nymphabet people", "nymphabet", nil, []string{"ws", "http"}},
+			{"nymphabet computer", "nymphabet", nil, []string{"http", "computer:medium"}},
+		} {
+			t.Run(sc.name, func(t *testing.T) {
+				if testing.Short() && !strings.Contains(sc.name, "people") {
+					t.Skip("short: people-only games")
+				}
+				e := newEnvOn(t, k)
+				e.run(sc)
+			})
+		}
+	})
 }

@@ -137,62 +137,73 @@ func (f *fillingStore) Write(ctx context.Context, b store.Batch) error {
 // identity is made: each request either succeeds whole or answers 503 and
 // leaves nothing behind.
 func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	fs := &fillingStore{Store: db, room: -1}
-	s, err := New(ctx, Config{Store: fs, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BotTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	for room := range 8 {
+	EachStore(t, func(t *testing.T, k StoreKind) {
+		ctx := context.Background()
+		db, _ := k.OpenFresh(t)
+		fs := &fillingStore{Store: db, room: -1}
+		s, err := New(ctx, Config{Store: fs, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BotTimeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		for room := range 8 {
+			fs.fill(-1)
+			before, _ := db.Recent(ctx, store.Open, 100)
+			fs.fill(room)
+			a, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}, Name: "Ann"})
+			if err != nil {
+				wantStatus(t, err, http.StatusServiceUnavailable)
+				if !strings.Contains(err.Error(), "nothing changed") {
+					t.Errorf("room for %d writes: create said %q", room, err)
+				}
+				if after, _ := db.Recent(ctx, store.Open, 100); len(after) != len(before) {
+					t.Errorf("room for %d writes: a refused create left a table", room)
+				}
+				continue
+			}
+			if _, err := s.Authenticate(ctx, a.Token); err != nil {
+				t.Fatalf("room for %d writes: the creator's token: %v", room, err)
+			}
+			b, err := s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+			u, verr := s.View(ctx, nil, a.Table)
+			if verr != nil {
+				t.Fatal(verr)
+			}
+			if err != nil {
+				wantStatus(t, err, http.StatusServiceUnavailable)
+				if u.Table.Seats[1].Kind != "open" {
+					t.Errorf("room for %d writes: a refused join took seat 1: %+v", room, u.Table.Seats[1])
+				}
+				stored, _ := db.Table(ctx, a.Table)
+				if strings.Contains(string(stored.Meta), "Ben") {
+					t.Errorf("room for %d writes: a refused join is stored: %s", room, stored.Meta)
+				}
+			} else if _, err := s.Authenticate(ctx, b.Token); err != nil {
+				t.Errorf("room for %d writes: Ben holds a seat without a token: %v", room, err)
+			}
+			if _, err := s.NewIdentity(ctx, "Cy"); err != nil {
+				wantStatus(t, err, http.StatusServiceUnavailable)
+			}
+		}
+		// With room again, everything works.
 		fs.fill(-1)
-		before, _ := db.Recent(ctx, store.Open, 100)
-		fs.fill(room)
-		a, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}, Name: "Ann"})
+		solo, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
 		if err != nil {
-			wantStatus(t, err, http.StatusServiceUnavailable)
-			if !strings.Contains(err.Error(), "nothing changed") {
-				t.Errorf("room for %d writes: create said %q", room, err)
-			}
-			if after, _ := db.Recent(ctx, store.Open, 100); len(after) != len(before) {
-				t.Errorf("room for %d writes: a refused create left a table", room)
-			}
-			continue
+			t.Fatal(err)
 		}
-		if _, err := s.Authenticate(ctx, a.Token); err != nil {
-			t.Fatalf("room for %d writes: the creator's token: %v", room, err)
+		p, _ := s.Authenticate(ctx, solo.Token) // solitaire: play has started
+		// A move the full disk refuses says so, and changes nothing.
+		fs.fill(0)
+		_, err = s.Move(ctx, p, solo.Table, "guess 50", nil)
+		wantStatus(t, err, http.StatusServiceUnavailable)
+		if !strings.Contains(err.Error(), "run out of room") {
+			t.Errorf("a move refused for want of room said %q", err)
 		}
-		b, err := s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
-		u, verr := s.View(ctx, nil, a.Table)
-		if verr != nil {
-			t.Fatal(verr)
+		fs.fill(-1)
+		if _, err := s.Move(ctx, p, solo.Table, "guess 50", nil); err != nil {
+			t.Fatalf("the move again, with room: %v", err)
 		}
-		if err != nil {
-			wantStatus(t, err, http.StatusServiceUnavailable)
-			if u.Table.Seats[1].Kind != "open" {
-				t.Errorf("room for %d writes: a refused join took seat 1: %+v", room, u.Table.Seats[1])
-			}
-			stored, _ := db.Table(ctx, a.Table)
-			if strings.Contains(string(stored.Meta), "Ben") {
-				t.Errorf("room for %d writes: a refused join is stored: %s", room, stored.Meta)
-			}
-		} else if _, err := s.Authenticate(ctx, b.Token); err != nil {
-			t.Errorf("room for %d writes: Ben holds a seat without a token: %v", room, err)
-		}
-		if _, err := s.NewIdentity(ctx, "Cy"); err != nil {
-			wantStatus(t, err, http.StatusServiceUnavailable)
-		}
-	}
-	// With room again, everything works.
-	fs.fill(-1)
-	if _, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}}); err != nil {
-		t.Fatal(err)
-	}
+	})
 }
 
 // TestRealFullDisk fills a small tmpfs and checks that the server answers

@@ -139,99 +139,101 @@ type jsonUpdate struct {
 }
 
 func TestHTTPGame(t *testing.T) {
-	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
-	ann := &client{t: t, base: srv.URL}
-	var created Seated
-	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "rules": {"max": 1000}, "seats": ["me", "open"], "name": "Ann"}`, &created); st != 201 {
-		t.Fatalf("create: %d %s", st, body)
-	}
-	ann.token = created.Token
-	if !strings.HasPrefix(created.Invite, srv.URL+"/t/") {
-		t.Fatalf("invite %q", created.Invite)
-	}
-	var lobby struct{ Tables []TableInfo }
-	ann.do("GET", "/api/v1/tables?status=open", nil, &lobby)
-	if len(lobby.Tables) != 1 {
-		t.Fatalf("lobby %+v", lobby)
-	}
-	ben := &client{t: t, base: srv.URL}
-	var joined Seated
-	if st, body := ben.do("POST", "/api/v1/tables/"+created.Table+"/join", `{"name": "Ben"}`, &joined); st != 200 || joined.Seat != 1 {
-		t.Fatalf("join: %d %s", st, body)
-	}
-	ben.token = joined.Token
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	annUpdates := ann.stream(ctx, created.Table, 0)
-	spectator := &client{t: t, base: srv.URL}
-	specUpdates := spectator.stream(ctx, created.Table, -1)
+	EachStore(t, func(t *testing.T, k StoreKind) {
+		f := newFixtureOn(t, k)
+		srv := startServer(t, f, Limits{})
+		ann := &client{t: t, base: srv.URL}
+		var created Seated
+		if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "rules": {"max": 1000}, "seats": ["me", "open"], "name": "Ann"}`, &created); st != 201 {
+			t.Fatalf("create: %d %s", st, body)
+		}
+		ann.token = created.Token
+		if !strings.HasPrefix(created.Invite, srv.URL+"/t/") {
+			t.Fatalf("invite %q", created.Invite)
+		}
+		var lobby struct{ Tables []TableInfo }
+		ann.do("GET", "/api/v1/tables?status=open", nil, &lobby)
+		if len(lobby.Tables) != 1 {
+			t.Fatalf("lobby %+v", lobby)
+		}
+		ben := &client{t: t, base: srv.URL}
+		var joined Seated
+		if st, body := ben.do("POST", "/api/v1/tables/"+created.Table+"/join", `{"name": "Ben"}`, &joined); st != 200 || joined.Seat != 1 {
+			t.Fatalf("join: %d %s", st, body)
+		}
+		ben.token = joined.Token
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		annUpdates := ann.stream(ctx, created.Table, 0)
+		spectator := &client{t: t, base: srv.URL}
+		specUpdates := spectator.stream(ctx, created.Table, -1)
 
-	if st, body := ann.do("POST", "/api/v1/tables/"+created.Table+"/setup", `{"setup": {"number": 777}}`, nil); st != 200 {
-		t.Fatalf("setup: %d %s", st, body)
-	}
-	if st, body := ben.do("POST", "/api/v1/tables/"+created.Table+"/setup", `{"auto": true}`, nil); st != 200 {
-		t.Fatalf("auto setup: %d %s", st, body)
-	}
-	players := []*client{ann, ben}
-	for turn := 0; turn < 40; turn++ {
-		c := players[turn%2]
-		var u jsonUpdate
-		c.do("GET", "/api/v1/tables/"+created.Table, nil, &u)
-		if u.Table.Status == store.Finished {
-			break
+		if st, body := ann.do("POST", "/api/v1/tables/"+created.Table+"/setup", `{"setup": {"number": 777}}`, nil); st != 200 {
+			t.Fatalf("setup: %d %s", st, body)
 		}
-		move := guessFromView(t, u.View, 1000)
-		var res MoveResult
-		if st, body := c.do("POST", "/api/v1/tables/"+created.Table+"/moves", map[string]any{"move": move, "version": u.Version}, &res); st != 200 {
-			t.Fatalf("move %q: %d %s", move, st, body)
+		if st, body := ben.do("POST", "/api/v1/tables/"+created.Table+"/setup", `{"auto": true}`, nil); st != 200 {
+			t.Fatalf("auto setup: %d %s", st, body)
 		}
-	}
-	// The stream from version 0 brings every move exactly once, in order.
-	var last Update
-	var versions []int
-	for u := range annUpdates {
-		last = u
-		for _, m := range u.Moves {
-			versions = append(versions, m.Version)
+		players := []*client{ann, ben}
+		for turn := 0; turn < 40; turn++ {
+			c := players[turn%2]
+			var u jsonUpdate
+			c.do("GET", "/api/v1/tables/"+created.Table, nil, &u)
+			if u.Table.Status == store.Finished {
+				break
+			}
+			move := guessFromView(t, u.View, 1000)
+			var res MoveResult
+			if st, body := c.do("POST", "/api/v1/tables/"+created.Table+"/moves", map[string]any{"move": move, "version": u.Version}, &res); st != 200 {
+				t.Fatalf("move %q: %d %s", move, st, body)
+			}
 		}
-	}
-	if last.Table.Status != store.Finished {
-		t.Fatalf("Ann's stream ended at %+v", last.Table)
-	}
-	var rec0 struct{ Moves []any }
-	ann.do("GET", "/api/v1/tables/"+created.Table+"/record", nil, &rec0)
-	if len(versions) != len(rec0.Moves) {
-		t.Fatalf("the stream brought moves %v, the record has %d", versions, len(rec0.Moves))
-	}
-	for i := 1; i < len(versions); i++ {
-		if versions[i] != versions[i-1]+1 {
-			t.Fatalf("the stream's moves skip or repeat: %v", versions)
+		// The stream from version 0 brings every move exactly once, in order.
+		var last Update
+		var versions []int
+		for u := range annUpdates {
+			last = u
+			for _, m := range u.Moves {
+				versions = append(versions, m.Version)
+			}
 		}
-	}
-	for range specUpdates {
-	}
-	var rec struct{ Setup map[string]json.RawMessage }
-	ann.do("GET", "/api/v1/tables/"+created.Table+"/record", nil, &rec)
-	if len(rec.Setup) != 2 {
-		t.Fatalf("finished record setups %v", rec.Setup)
-	}
-	for i, r := range last.Table.Reveal {
-		if !VerifyCommitment(last.Table.Commitments[i], r.Salt, r.Setup) {
-			t.Fatalf("commitment %d does not verify", i)
+		if last.Table.Status != store.Finished {
+			t.Fatalf("Ann's stream ended at %+v", last.Table)
 		}
-	}
-	// Ann's secret 777 reached Ben and the spectator only with the end.
-	for name, c := range map[string]*client{"Ben": ben, "spectator": spectator} {
-		got := c.received()
-		end := strings.Index(got, `"status":"finished"`)
-		if i := strings.Index(got, "777: right"); i >= 0 && (end < 0 || i < end) {
-			end = i // Ben found it: the last move of the game
+		var rec0 struct{ Moves []any }
+		ann.do("GET", "/api/v1/tables/"+created.Table+"/record", nil, &rec0)
+		if len(versions) != len(rec0.Moves) {
+			t.Fatalf("the stream brought moves %v, the record has %d", versions, len(rec0.Moves))
 		}
-		if i := indexNumber(got, "777"); i >= 0 && (end < 0 || i < end) {
-			t.Errorf("%s received Ann's secret before the end", name)
+		for i := 1; i < len(versions); i++ {
+			if versions[i] != versions[i-1]+1 {
+				t.Fatalf("the stream's moves skip or repeat: %v", versions)
+			}
 		}
-	}
+		for range specUpdates {
+		}
+		var rec struct{ Setup map[string]json.RawMessage }
+		ann.do("GET", "/api/v1/tables/"+created.Table+"/record", nil, &rec)
+		if len(rec.Setup) != 2 {
+			t.Fatalf("finished record setups %v", rec.Setup)
+		}
+		for i, r := range last.Table.Reveal {
+			if !VerifyCommitment(last.Table.Commitments[i], r.Salt, r.Setup) {
+				t.Fatalf("commitment %d does not verify", i)
+			}
+		}
+		// Ann's secret 777 reached Ben and the spectator only with the end.
+		for name, c := range map[string]*client{"Ben": ben, "spectator": spectator} {
+			got := c.received()
+			end := strings.Index(got, `"status":"finished"`)
+			if i := strings.Index(got, "777: right"); i >= 0 && (end < 0 || i < end) {
+				end = i // Ben found it: the last move of the game
+			}
+			if i := indexNumber(got, "777"); i >= 0 && (end < 0 || i < end) {
+				t.Errorf("%s received Ann's secret before the end", name)
+			}
+		}
+	})
 }
 
 func TestHTTPBadInput(t *testing.T) {

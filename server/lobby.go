@@ -76,7 +76,7 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) ([]
 	case store.Finished:
 		rows, err := s.st.Recent(ctx, store.Finished, limit*2)
 		if err != nil {
-			return nil, err
+			return nil, s.readFailed("the finished tables", err)
 		}
 		for _, r := range rows {
 			t, err := s.table(ctx, r.ID)

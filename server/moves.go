@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -70,6 +71,11 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.lastUse = start
+	if t.doubt {
+		if err := s.settleDoubt(ctx, t); err != nil {
+			return MoveResult{}, err
+		}
+	}
 	switch {
 	case !t.m.Started:
 		return MoveResult{}, refuse(http.StatusConflict, "the game has not started: %s", t.waitingFor())
@@ -126,9 +132,23 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 		} else {
 			s.log.Error("rebuilding table after a failed write", "table", t.id, "err", rerr)
 		}
-		s.log.Error("storing move", "table", t.id, "err", err)
-		return MoveResult{}, refuse(http.StatusServiceUnavailable, "the move could not be saved; nothing changed, try again")
+		// A write that failed may yet have been committed (PostgreSQL's
+		// connection broke as it committed): the next move reads the
+		// table back first.
+		t.doubt = true
+		return MoveResult{}, s.saveFailed("the move", err)
 	}
+	var end *store.GameEnd
+	if update != nil {
+		end = update.End
+	}
+	return s.accept(t, seat, text, now, evs, fo, end, start), nil
+}
+
+// accept makes a stored move part of the table: its moves, clock, recent
+// steps, watchers, computer players, and at a game's end the players'
+// streams. t.mu must be held.
+func (s *Service) accept(t *table, seat game.Seat, text string, now time.Time, evs []game.Event, fo *forfeit, end *store.GameEnd, start time.Time) MoveResult {
 	t.moves = append(t.moves, game.Move{By: t.m.Seats[seat].Name, Move: text, At: &now})
 	t.status = t.deriveStatus()
 	if fo != nil {
@@ -147,13 +167,61 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	s.metrics.moveLatency.observe(time.Since(start))
 	if t.status == store.Finished {
 		s.log.Info("game over", "table", t.id, "moves", len(t.moves))
-		s.announceEnd(t, update.End)
+		s.announceEnd(t, end)
 	}
 	ev := game.VisibleTo(evs, seat)
 	if ev == nil {
 		ev = []game.Event{}
 	}
-	return MoveResult{Version: st.version, Events: ev, ToMove: append([]game.Seat{}, t.st.ToMove()...), Status: t.status}, nil
+	return MoveResult{Version: st.version, Events: ev, ToMove: append([]game.Seat{}, t.st.ToMove()...), Status: t.status}
+}
+
+// settleDoubt reads t back from the store after a write of a move failed:
+// when the store holds the move after all, its commit's answer was what
+// got lost, and the table takes the move as played then (its watchers
+// see it, the clock and computer seats go on from it); otherwise nothing
+// was stored and nothing changes. Without it, the table would ask the
+// store to take every later move under a number already taken, and
+// refuse them all until a restart. t.mu must be held.
+func (s *Service) settleDoubt(ctx context.Context, t *table) error {
+	row, err := s.st.Table(ctx, t.id)
+	if err != nil {
+		return s.readFailed("the table", err)
+	}
+	t.doubt = false
+	if len(row.Moves) <= len(t.moves) || t.st == nil {
+		return nil
+	}
+	mv := row.Moves[len(t.moves)]
+	var m meta
+	if err := json.Unmarshal(row.Meta, &m); err != nil {
+		return fmt.Errorf("table %s: reading its description back: %w", t.id, err)
+	}
+	if mv.Seat < 0 || mv.Seat >= len(t.m.Seats) {
+		return fmt.Errorf("table %s: stored move %d by seat %d", t.id, mv.Seq, mv.Seat)
+	}
+	seat := game.Seat(mv.Seat)
+	evs, err := t.st.Apply(seat, mv.Text)
+	if err != nil {
+		return fmt.Errorf("table %s: stored move %d %q does not apply: %w", t.id, mv.Seq, mv.Text, err)
+	}
+	s.log.Warn("a move whose write seemed to fail was stored; taking it", "table", t.id, "move", mv.Seq)
+	t.m = m
+	var fo *forfeit
+	if n := len(m.Forfeits); n > 0 && m.Forfeits[n-1].Move == mv.Seq {
+		f := m.Forfeits[n-1]
+		fo = &f
+	}
+	var end *store.GameEnd
+	if t.st.Result().Status == game.Finished {
+		end = t.gameEnd(mv.At)
+	}
+	s.accept(t, seat, mv.Text, mv.At, evs, fo, end, time.Now())
+	if len(row.Moves) > len(t.moves) {
+		// More than the one move in doubt: another writer. Look again.
+		t.doubt = true
+	}
+	return nil
 }
 
 // waitingFor says in words what keeps play from starting.

@@ -278,7 +278,7 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 		return nil, refuse(http.StatusNotFound, "there is no table %q", id)
 	}
 	if err != nil {
-		return nil, err
+		return nil, s.readFailed("the table", err)
 	}
 	t, err = s.restore(row)
 	if err != nil {
@@ -379,6 +379,14 @@ func (s *Service) saveFailed(what string, err error) error {
 	return refuse(http.StatusServiceUnavailable, "%s could not be saved; nothing changed, try again", what)
 }
 
+// readFailed logs a read the store failed (it is unreachable, say:
+// PostgreSQL went away) and answers it as 503: nothing changed, and the
+// request may be made again.
+func (s *Service) readFailed(what string, err error) error {
+	s.log.Error("reading "+what, "err", err)
+	return refuse(http.StatusServiceUnavailable, "%s could not be read just now; nothing changed, try again", what)
+}
+
 // changed records a change that was not a move: it bumps the version,
 // starts play when the table is ready, stores the table, and then tells
 // the watchers and the computer players.
@@ -450,7 +458,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, e
 		return nil, refuse(http.StatusUnauthorized, "that token is not one this server issued")
 	}
 	if err != nil {
-		return nil, err
+		return nil, s.readFailed("your token", err)
 	}
 	s.remember(c)
 	return &Principal{Identity: c.Identity, Table: c.Table, Seat: c.Seat}, nil
@@ -513,7 +521,7 @@ func (s *Service) askerFor(ctx context.Context, p *Principal, name string) (aske
 	if p != nil {
 		id, err := s.st.Identity(ctx, p.Identity)
 		if err != nil {
-			return asker{}, fmt.Errorf("reading identity: %w", err)
+			return asker{}, s.readFailed("your identity", err)
 		}
 		if ps, ok := s.st.(store.Players); ok {
 			// An account sits under its own name, so that its games

@@ -20,12 +20,19 @@ import (
 type fixture struct {
 	t   *testing.T
 	dir string
-	db  *sqlite.Store
-	s   *Service
+	// kind, when set, is the store the fixture runs on, at where;
+	// otherwise it is SQLite in dir, and db is set.
+	kind  *StoreKind
+	where string
+	db    *sqlite.Store
+	st    store.Store // the store the service runs on (db, or kind's)
+	s     *Service
 	// idleEvict is the service's Config.IdleEvict (0: the default).
 	idleEvict time.Duration
 	// maxWait is the service's Config.MaxWait (0: the default).
 	maxWait time.Duration
+	// wrap, when set, wraps the store the service is given.
+	wrap func(store.Store) store.Store
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -35,23 +42,45 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
+// newFixtureOn is newFixture on a fresh store of kind k.
+func newFixtureOn(t *testing.T, k StoreKind) *fixture {
+	f := &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t)}
+	f.open()
+	t.Cleanup(f.close)
+	return f
+}
+
 func (f *fixture) open() {
 	f.t.Helper()
-	db, err := sqlite.Open(context.Background(), filepath.Join(f.dir, "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	var db store.Store
+	var err error
+	if f.kind != nil {
+		db, err = f.kind.Open(context.Background(), f.where, false)
+	} else {
+		f.db, err = sqlite.Open(context.Background(), filepath.Join(f.dir, "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+		db = f.db
+	}
 	if err != nil {
 		f.t.Fatal(err)
+	}
+	if f.wrap != nil {
+		db = f.wrap(db)
 	}
 	s, err := New(context.Background(), Config{Store: db, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, MaxWait: f.maxWait})
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	f.db, f.s = db, s
+	f.st, f.s = db, s
 }
 
 func (f *fixture) close() {
 	if f.s != nil {
 		f.s.Close()
-		f.db.Close()
+		if f.st != nil {
+			f.st.Close()
+		} else {
+			f.db.Close() // a fixture of its own making (accounts, invites)
+		}
 		f.s = nil
 	}
 }
@@ -93,204 +122,210 @@ func bisect(t *testing.T, u Update, maxN int) string {
 }
 
 func TestTwoPeoplePlayToTheEnd(t *testing.T) {
-	ctx := context.Background()
-	f := newFixture(t)
-	ann, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Rules: map[string]json.RawMessage{"max": json.RawMessage("1000")}, Seats: []string{"me", "open"}, Name: "Ann"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ann.Seat != 0 || ann.Invite != "http://test/t/"+ann.Table || len(ann.Token) < 40 {
-		t.Fatalf("create answered %+v", ann)
-	}
-	lobby, _ := f.s.Lobby(ctx, store.Open, 10)
-	if len(lobby) != 1 || lobby[0].ID != ann.Table {
-		t.Fatalf("lobby = %+v", lobby)
-	}
-	pa := f.principal(ann.Token)
-	_, err = f.s.Move(ctx, pa, ann.Table, "guess 5", nil)
-	wantStatus(t, err, http.StatusConflict)
-	ben, err := f.s.Join(ctx, nil, ann.Table, JoinRequest{Name: "Ann"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pb := f.principal(ben.Token)
-	if _, err := f.s.Join(ctx, nil, ann.Table, JoinRequest{}); StatusOf(err) != http.StatusConflict {
-		t.Fatalf("joining a full table: %v", err)
-	}
-	u, _ := f.s.View(ctx, pb, ann.Table)
-	if u.Table.Seats[1].Name != "Ann 2" || u.Table.Status != store.Setup {
-		t.Fatalf("after join: %+v", u.Table)
-	}
-	// The view names the table's lexicon, for the client's own checks.
-	if u.Table.Lexicon != "test" {
-		t.Errorf("the view names lexicon %q, want the table's, %q", u.Table.Lexicon, "test")
-	}
-	if _, err := f.s.Setup(ctx, pa, ann.Table, SetupRequest{Setup: setupOf(1001)}); StatusOf(err) != http.StatusUnprocessableEntity {
-		t.Fatalf("bad setup: %v", err)
-	}
-	if _, err := f.s.Setup(ctx, pa, ann.Table, SetupRequest{Setup: setupOf(777)}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.s.Setup(ctx, pb, ann.Table, SetupRequest{Setup: setupOf(888)}); err != nil {
-		t.Fatal(err)
-	}
-	u, _ = f.s.View(ctx, pa, ann.Table)
-	if u.Table.Status != store.Playing || len(u.Table.Commitments) != 2 || u.Table.Reveal != nil {
-		t.Fatalf("after setups: %+v", u.Table)
-	}
-	if _, err := f.s.Move(ctx, pb, ann.Table, "guess 5", nil); !strings.Contains(fmt.Sprint(err), "not your turn") || StatusOf(err) != http.StatusConflict {
-		t.Fatalf("out of turn: %v", err)
-	}
-	if _, err := f.s.Move(ctx, pa, ann.Table, "guess lots", nil); StatusOf(err) != http.StatusUnprocessableEntity {
-		t.Fatalf("illegal move: %v", err)
-	}
-	stale := 0
-	if _, err := f.s.Move(ctx, pa, ann.Table, "guess 5", &stale); StatusOf(err) != http.StatusConflict {
-		t.Fatalf("stale version: %v", err)
-	}
-	players := []*Principal{pa, pb}
-	for turn := 0; ; turn++ {
-		if turn > 40 {
-			t.Fatal("the game does not end")
-		}
-		p := players[turn%2]
-		u, _ := f.s.View(ctx, p, ann.Table)
-		if u.Table.Status == store.Finished {
-			break
-		}
-		b, _ := json.Marshal(u)
-		other := []string{"888", "777"}[turn%2]
-		if indexNumber(string(b), other) >= 0 {
-			t.Fatalf("seat %d sees the other seat's secret %s: %s", turn%2, other, b)
-		}
-		v := u.Version
-		res, err := f.s.Move(ctx, p, ann.Table, bisect(t, u, 1000), &v)
+	EachStore(t, func(t *testing.T, k StoreKind) {
+		ctx := context.Background()
+		f := newFixtureOn(t, k)
+		ann, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Rules: map[string]json.RawMessage{"max": json.RawMessage("1000")}, Seats: []string{"me", "open"}, Name: "Ann"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Version != v+1 || len(res.Events) < 2 {
-			t.Fatalf("move answered %+v", res)
+		if ann.Seat != 0 || ann.Invite != "http://test/t/"+ann.Table || len(ann.Token) < 40 {
+			t.Fatalf("create answered %+v", ann)
 		}
-	}
-	u, _ = f.s.View(ctx, nil, ann.Table)
-	if u.Table.Result == nil || len(u.Table.Reveal) != 2 {
-		t.Fatalf("finished table: %+v", u.Table)
-	}
-	for i, r := range u.Table.Reveal {
-		if !VerifyCommitment(u.Table.Commitments[i], r.Salt, r.Setup) {
-			t.Fatalf("commitment %d does not verify", i)
+		lobby, _ := f.s.Lobby(ctx, store.Open, 10)
+		if len(lobby) != 1 || lobby[0].ID != ann.Table {
+			t.Fatalf("lobby = %+v", lobby)
 		}
-	}
-	rec, err := f.s.Record(ctx, nil, ann.Table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, _, _, err := game.Replay(testRegistry(), rec, nil); err != nil {
-		t.Fatalf("the finished record does not replay: %v", err)
-	}
-	if _, err := f.s.Move(ctx, pa, ann.Table, "guess 5", nil); StatusOf(err) != http.StatusConflict {
-		t.Fatalf("move after the end: %v", err)
-	}
+		pa := f.principal(ann.Token)
+		_, err = f.s.Move(ctx, pa, ann.Table, "guess 5", nil)
+		wantStatus(t, err, http.StatusConflict)
+		ben, err := f.s.Join(ctx, nil, ann.Table, JoinRequest{Name: "Ann"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pb := f.principal(ben.Token)
+		if _, err := f.s.Join(ctx, nil, ann.Table, JoinRequest{}); StatusOf(err) != http.StatusConflict {
+			t.Fatalf("joining a full table: %v", err)
+		}
+		u, _ := f.s.View(ctx, pb, ann.Table)
+		if u.Table.Seats[1].Name != "Ann 2" || u.Table.Status != store.Setup {
+			t.Fatalf("after join: %+v", u.Table)
+		}
+		// The view names the table's lexicon, for the client's own checks.
+		if u.Table.Lexicon != "test" {
+			t.Errorf("the view names lexicon %q, want the table's, %q", u.Table.Lexicon, "test")
+		}
+		if _, err := f.s.Setup(ctx, pa, ann.Table, SetupRequest{Setup: setupOf(1001)}); StatusOf(err) != http.StatusUnprocessableEntity {
+			t.Fatalf("bad setup: %v", err)
+		}
+		if _, err := f.s.Setup(ctx, pa, ann.Table, SetupRequest{Setup: setupOf(777)}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.s.Setup(ctx, pb, ann.Table, SetupRequest{Setup: setupOf(888)}); err != nil {
+			t.Fatal(err)
+		}
+		u, _ = f.s.View(ctx, pa, ann.Table)
+		if u.Table.Status != store.Playing || len(u.Table.Commitments) != 2 || u.Table.Reveal != nil {
+			t.Fatalf("after setups: %+v", u.Table)
+		}
+		if _, err := f.s.Move(ctx, pb, ann.Table, "guess 5", nil); !strings.Contains(fmt.Sprint(err), "not your turn") || StatusOf(err) != http.StatusConflict {
+			t.Fatalf("out of turn: %v", err)
+		}
+		if _, err := f.s.Move(ctx, pa, ann.Table, "guess lots", nil); StatusOf(err) != http.StatusUnprocessableEntity {
+			t.Fatalf("illegal move: %v", err)
+		}
+		stale := 0
+		if _, err := f.s.Move(ctx, pa, ann.Table, "guess 5", &stale); StatusOf(err) != http.StatusConflict {
+			t.Fatalf("stale version: %v", err)
+		}
+		players := []*Principal{pa, pb}
+		for turn := 0; ; turn++ {
+			if turn > 40 {
+				t.Fatal("the game does not end")
+			}
+			p := players[turn%2]
+			u, _ := f.s.View(ctx, p, ann.Table)
+			if u.Table.Status == store.Finished {
+				break
+			}
+			b, _ := json.Marshal(u)
+			other := []string{"888", "777"}[turn%2]
+			if indexNumber(string(b), other) >= 0 {
+				t.Fatalf("seat %d sees the other seat's secret %s: %s", turn%2, other, b)
+			}
+			v := u.Version
+			res, err := f.s.Move(ctx, p, ann.Table, bisect(t, u, 1000), &v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Version != v+1 || len(res.Events) < 2 {
+				t.Fatalf("move answered %+v", res)
+			}
+		}
+		u, _ = f.s.View(ctx, nil, ann.Table)
+		if u.Table.Result == nil || len(u.Table.Reveal) != 2 {
+			t.Fatalf("finished table: %+v", u.Table)
+		}
+		for i, r := range u.Table.Reveal {
+			if !VerifyCommitment(u.Table.Commitments[i], r.Salt, r.Setup) {
+				t.Fatalf("commitment %d does not verify", i)
+			}
+		}
+		rec, err := f.s.Record(ctx, nil, ann.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, _, err := game.Replay(testRegistry(), rec, nil); err != nil {
+			t.Fatalf("the finished record does not replay: %v", err)
+		}
+		if _, err := f.s.Move(ctx, pa, ann.Table, "guess 5", nil); StatusOf(err) != http.StatusConflict {
+			t.Fatalf("move after the end: %v", err)
+		}
+	})
 }
 
 func TestRecordHidesOtherSetups(t *testing.T) {
-	ctx := context.Background()
-	f := newFixture(t)
-	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
-	b, _ := f.s.Join(ctx, nil, a.Table, JoinRequest{})
-	pa, pb := f.principal(a.Token), f.principal(b.Token)
-	f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(41)})
-	f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(42)})
-	rec, _ := f.s.Record(ctx, pa, a.Table)
-	if len(rec.Setup) != 1 || rec.Seed != nil {
-		t.Fatalf("record for seat 0 = %+v", rec)
-	}
-	rec, _ = f.s.Record(ctx, nil, a.Table)
-	if len(rec.Setup) != 0 {
-		t.Fatalf("record for a spectator holds setups: %+v", rec.Setup)
-	}
+	EachStore(t, func(t *testing.T, k StoreKind) {
+		ctx := context.Background()
+		f := newFixtureOn(t, k)
+		a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+		b, _ := f.s.Join(ctx, nil, a.Table, JoinRequest{})
+		pa, pb := f.principal(a.Token), f.principal(b.Token)
+		f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(41)})
+		f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(42)})
+		rec, _ := f.s.Record(ctx, pa, a.Table)
+		if len(rec.Setup) != 1 || rec.Seed != nil {
+			t.Fatalf("record for seat 0 = %+v", rec)
+		}
+		rec, _ = f.s.Record(ctx, nil, a.Table)
+		if len(rec.Setup) != 0 {
+			t.Fatalf("record for a spectator holds setups: %+v", rec.Setup)
+		}
+	})
 }
 
 func TestComputerSeatAndRestart(t *testing.T) {
-	ctx := context.Background()
-	f := newFixture(t)
-	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer:strong"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pa := f.principal(a.Token)
-	if _, err := f.s.Setup(ctx, pa, a.Table, SetupRequest{Auto: true}); err != nil {
-		t.Fatal(err)
-	}
-	w, err := f.s.Watch(ctx, pa, a.Table, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	next := func() Update {
-		t.Helper()
-		wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		u, err := w.Next(wctx)
+	EachStore(t, func(t *testing.T, k StoreKind) {
+		ctx := context.Background()
+		f := newFixtureOn(t, k)
+		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer:strong"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return u
-	}
-	u := next()
-	for u.Table.Status != store.Playing {
-		u = next()
-	}
-	// Make two moves, each answered by the computer, then restart.
-	for i := 0; i < 2; i++ {
-		if u.Table.ToMove[0] != 0 {
-			u = next()
-			continue
-		}
-		if _, err := f.s.Move(ctx, pa, a.Table, fmt.Sprintf("guess %d", 1+i), nil); err != nil {
+		pa := f.principal(a.Token)
+		if _, err := f.s.Setup(ctx, pa, a.Table, SetupRequest{Auto: true}); err != nil {
 			t.Fatal(err)
 		}
-		for u = next(); len(u.Table.ToMove) > 0 && u.Table.ToMove[0] != 0; u = next() {
+		w, err := f.s.Watch(ctx, pa, a.Table, -1)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	w.Close()
-	before := u.Version
-	f.restart()
-	pa = f.principal(a.Token)
-	u, err = f.s.View(ctx, pa, a.Table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if u.Version != before || len(u.View.(guessView).Tried) != 2 {
-		t.Fatalf("after restart version %d (want %d), view %+v", u.Version, before, u.View)
-	}
-	// Resume from an old version: every move since comes back, once.
-	w, _ = f.s.Watch(ctx, pa, a.Table, before-3)
-	u = next()
-	if len(u.Moves) != 3 || u.Moves[0].Version != before-2 || u.Moves[2].Version != before {
-		t.Fatalf("resumed moves %+v", u.Moves)
-	}
-	for _, m := range u.Moves {
-		for _, e := range m.Events {
-			if !e.Visible(0) {
-				t.Fatalf("seat 0 was sent an event for %v", e.To)
-			}
-		}
-	}
-	w.Close()
-	// Play on against the computer to the end.
-	for turn := 0; turn < 60; turn++ {
-		u, _ = f.s.View(ctx, pa, a.Table)
-		if u.Table.Status == store.Finished {
-			return
-		}
-		if len(u.Table.ToMove) == 1 && u.Table.ToMove[0] == 0 {
-			if _, err := f.s.Move(ctx, pa, a.Table, bisect(t, u, 100), nil); err != nil && StatusOf(err) != http.StatusConflict {
+		next := func() Update {
+			t.Helper()
+			wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			defer cancel()
+			u, err := w.Next(wctx)
+			if err != nil {
 				t.Fatal(err)
 			}
+			return u
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	t.Fatal("the game against the computer did not end")
+		u := next()
+		for u.Table.Status != store.Playing {
+			u = next()
+		}
+		// Make two moves, each answered by the computer, then restart.
+		for i := 0; i < 2; i++ {
+			if u.Table.ToMove[0] != 0 {
+				u = next()
+				continue
+			}
+			if _, err := f.s.Move(ctx, pa, a.Table, fmt.Sprintf("guess %d", 1+i), nil); err != nil {
+				t.Fatal(err)
+			}
+			for u = next(); len(u.Table.ToMove) > 0 && u.Table.ToMove[0] != 0; u = next() {
+			}
+		}
+		w.Close()
+		before := u.Version
+		f.restart()
+		pa = f.principal(a.Token)
+		u, err = f.s.View(ctx, pa, a.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Version != before || len(u.View.(guessView).Tried) != 2 {
+			t.Fatalf("after restart version %d (want %d), view %+v", u.Version, before, u.View)
+		}
+		// Resume from an old version: every move since comes back, once.
+		w, _ = f.s.Watch(ctx, pa, a.Table, before-3)
+		u = next()
+		if len(u.Moves) != 3 || u.Moves[0].Version != before-2 || u.Moves[2].Version != before {
+			t.Fatalf("resumed moves %+v", u.Moves)
+		}
+		for _, m := range u.Moves {
+			for _, e := range m.Events {
+				if !e.Visible(0) {
+					t.Fatalf("seat 0 was sent an event for %v", e.To)
+				}
+			}
+		}
+		w.Close()
+		// Play on against the computer to the end.
+		for turn := 0; turn < 60; turn++ {
+			u, _ = f.s.View(ctx, pa, a.Table)
+			if u.Table.Status == store.Finished {
+				return
+			}
+			if len(u.Table.ToMove) == 1 && u.Table.ToMove[0] == 0 {
+				if _, err := f.s.Move(ctx, pa, a.Table, bisect(t, u, 100), nil); err != nil && StatusOf(err) != http.StatusConflict {
+					t.Fatal(err)
+				}
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Fatal("the game against the computer did not end")
+	})
 }
 
 func TestBrokenComputerResigns(t *testing.T) {
@@ -433,21 +468,23 @@ func TestForgedTokens(t *testing.T) {
 }
 
 func TestFailedStoreChangesNothing(t *testing.T) {
-	ctx := context.Background()
-	f := newFixture(t)
-	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
-	pa := f.principal(a.Token)
-	before, _ := f.s.View(ctx, pa, a.Table)
-	f.db.Close() // every write now fails
-	_, err := f.s.Move(ctx, pa, a.Table, "guess 50", nil)
-	wantStatus(t, err, http.StatusServiceUnavailable)
-	after, _ := f.s.View(ctx, pa, a.Table)
-	if after.Version != before.Version || len(after.View.(guessView).Tried) != 0 {
-		t.Fatalf("a move that was not stored changed the table: %+v", after.View)
-	}
-	if errors.Is(err, store.ErrNotFound) {
-		t.Fatal("unexpected")
-	}
+	EachStore(t, func(t *testing.T, k StoreKind) {
+		ctx := context.Background()
+		f := newFixtureOn(t, k)
+		a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
+		pa := f.principal(a.Token)
+		before, _ := f.s.View(ctx, pa, a.Table)
+		f.st.Close() // every write now fails
+		_, err := f.s.Move(ctx, pa, a.Table, "guess 50", nil)
+		wantStatus(t, err, http.StatusServiceUnavailable)
+		after, _ := f.s.View(ctx, pa, a.Table)
+		if after.Version != before.Version || len(after.View.(guessView).Tried) != 0 {
+			t.Fatalf("a move that was not stored changed the table: %+v", after.View)
+		}
+		if errors.Is(err, store.ErrNotFound) {
+			t.Fatal("unexpected")
+		}
+	})
 }
 
 func TestFinishedTablesLeaveMemory(t *testing.T) {
@@ -508,4 +545,68 @@ func TestFinishedTablesLeaveMemory(t *testing.T) {
 	if err != nil || u.Table.Status != store.Finished || len(u.Table.Reveal) != 1 {
 		t.Fatalf("evicted table read back: %+v, %v", u.Table, err)
 	}
+}
+
+// TestRecordSameAfterRestart plays a game partway, reads its record and
+// its table as a seat sees them, restarts the service on the same store,
+// and reads them again: byte for byte the same, times included (the
+// server keeps times to the microsecond, as PostgreSQL does).
+func TestRecordSameAfterRestart(t *testing.T) {
+	EachStore(t, func(t *testing.T, k StoreKind) {
+		ctx := context.Background()
+		f := newFixtureOn(t, k)
+		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pa, pb := f.principal(a.Token), f.principal(b.Token)
+		for _, s := range []struct {
+			p *Principal
+			n int
+		}{{pa, 41}, {pb, 42}} {
+			if _, err := f.s.Setup(ctx, s.p, a.Table, SetupRequest{Setup: setupOf(s.n)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i, g := range []string{"guess 50", "guess 50", "guess 25"} {
+			p := pa
+			if i%2 == 1 {
+				p = pb
+			}
+			if _, err := f.s.Move(ctx, p, a.Table, g, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		read := func() (rec, view []byte) {
+			t.Helper()
+			r, err := f.s.Record(ctx, pa, a.Table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			u, err := f.s.View(ctx, pa, a.Table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, _ = json.Marshal(r)
+			for i := range u.Table.Seats {
+				u.Table.Seats[i].AwaySince = nil // who is here is not kept
+			}
+			view, _ = json.Marshal(u.Table)
+			return rec, view
+		}
+		rec, view := read()
+		f.restart()
+		pa = f.principal(a.Token)
+		rec2, view2 := read()
+		if string(rec) != string(rec2) {
+			t.Errorf("the record changed over a restart:\n%s\n%s", rec, rec2)
+		}
+		if string(view) != string(view2) {
+			t.Errorf("the table changed over a restart:\n%s\n%s", view, view2)
+		}
+	})
 }

@@ -127,6 +127,9 @@ type table struct {
 	tc       tableClock // clock.go
 	here     presence   // claim.go
 	ch       tableChat  // chat.go
+	// doubt is set when a write of a move failed: it may have been
+	// committed all the same (settleDoubt).
+	doubt bool
 
 	// pushed holds the socket messages encoded for the table's current
 	// version, one per view (see sharedUpdate), and info the encoding of

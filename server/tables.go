@@ -213,7 +213,7 @@ func rawRules(g game.Game, r game.Rules) map[string]json.RawMessage {
 }
 
 func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.Lexicon) *table {
-	t := &table{id: newID(), g: g, created: time.Now().UTC(), m: m, lastUse: time.Now(), clk: s.cfg.Clock}
+	t := &table{id: newID(), g: g, created: time.Now().UTC().Truncate(time.Microsecond), m: m, lastUse: time.Now(), clk: s.cfg.Clock}
 	t.tc.turn = time.Duration(rules.Int(game.ClockOption)) * time.Second
 	t.ch = tableChat{loaded: true, mutes: map[string][]string{}}
 	t.here.size(len(m.Seats), s.now())

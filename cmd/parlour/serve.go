@@ -9,10 +9,12 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
@@ -21,6 +23,8 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/sshdoor"
+	"parlour/store"
+	"parlour/store/postgres"
 	"parlour/store/sqlite"
 	"parlour/web"
 )
@@ -44,9 +48,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "localhost:8080", "address to listen on")
-	data := fs.String("data", defaultDataDir(), "directory of the database (created if missing)")
+	data := fs.String("data", defaultDataDir(), "directory of the database and the SSH host key (created if missing)")
+	storeAt := fs.String("store", "", "where tables are kept: a postgres:// (or postgresql://) URL for PostgreSQL (docs/deploy.md), or the path of an SQLite database file; empty: parlour.db in --data")
 	syncMode := fs.String("sync", "FULL", "SQLite synchronous setting: FULL survives power loss, NORMAL only a crash")
-	commitEvery := fs.Duration("commit-interval", sqlite.DefaultCommitInterval, "least time between two commits of the store; moves that arrive meanwhile share the next (0: none)")
+	commitEvery := fs.Duration("commit-interval", sqlite.DefaultCommitInterval, "least time between two commits of the SQLite store; moves that arrive meanwhile share the next (0: none)")
 	logFormat := fs.String("log", "text", "log format: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	perConn := fs.Float64("rate-conn", server.DefaultLimits().PerConn, "requests per second allowed on one connection")
@@ -58,7 +63,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	sshIdle := fs.Duration("ssh-idle", sshdoor.DefaultIdle, "close an SSH session after this long without a key pressed")
 	perAddr := fs.Int("conns-per-addr", server.DefaultLimits().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR]")
+		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
 		fmt.Fprintln(stderr, "\nServes Parlour's tables: the HTTP API and WebSocket (see docs/protocol.md).")
 		fs.PrintDefaults()
 	}
@@ -70,6 +75,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()
+		return 2
+	}
+	where, err := parseStore(*storeAt, *data)
+	if err != nil {
+		fmt.Fprintf(stderr, "parlour serve: --store: %v\n", err)
 		return 2
 	}
 	var level slog.Level
@@ -104,7 +114,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *commitEvery <= 0 {
 		*commitEvery = -1 // sqlite.Options: negative means none
 	}
-	opt := sqlite.Options{Synchronous: *syncMode, CommitInterval: *commitEvery}
+	where.sqlite = sqlite.Options{Synchronous: *syncMode, CommitInterval: *commitEvery}
 	// A busy server allocates a few kilobytes per move (most of it in
 	// net/http) against a live heap of tens of megabytes. At Go's default
 	// of 100 the collector ran about once a second at 5,000 moves/s and
@@ -126,7 +136,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}()
 	}
 	lim := server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr}
-	if err := serve(ctx, log, stdout, *addr, *data, opt, lim, sshOptions{addr: *sshAddr, idle: *sshIdle}); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *data, where, lim, sshOptions{addr: *sshAddr, idle: *sshIdle}); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -139,16 +149,81 @@ type sshOptions struct {
 	idle time.Duration
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, opt sqlite.Options, lim server.Limits, sshOpt sshOptions) error {
+// storeAt says where parlour serve keeps its tables: a PostgreSQL
+// database when postgres is set, else the SQLite file at path.
+type storeAt struct {
+	postgres string // the connection URL
+	path     string
+	sqlite   sqlite.Options
+}
+
+// String names the store for people, without a password.
+func (w storeAt) String() string {
+	if w.postgres == "" {
+		return w.path
+	}
+	return "PostgreSQL at " + redacted(w.postgres)
+}
+
+// redacted is a connection URL with its password masked.
+func redacted(conn string) string {
+	u, err := url.Parse(conn)
+	if err != nil {
+		return "(an unreadable URL)"
+	}
+	return u.Redacted()
+}
+
+// parseStore reads --store: a postgres:// or postgresql:// URL, a path,
+// or empty for parlour.db in data. A URL of any other scheme is refused,
+// so that a mistyped one is not taken for a file name.
+func parseStore(s, data string) (storeAt, error) {
+	scheme, _, isURL := strings.Cut(s, "://")
+	switch {
+	case s == "":
+		return storeAt{path: filepath.Join(data, "parlour.db")}, nil
+	case !isURL:
+		return storeAt{path: s}, nil
+	case scheme == "postgres" || scheme == "postgresql":
+		if _, err := url.Parse(s); err != nil {
+			return storeAt{}, fmt.Errorf("the PostgreSQL URL: %w", err)
+		}
+		return storeAt{postgres: s}, nil
+	}
+	return storeAt{}, fmt.Errorf("%q is neither a postgres:// URL nor a file path", scheme+"://")
+}
+
+// openTimeout bounds the first connection to PostgreSQL: a node that
+// cannot reach it says so rather than wait.
+const openTimeout = 20 * time.Second
+
+// openStore opens the store w names.
+func openStore(ctx context.Context, w storeAt) (store.Store, func() error, error) {
+	if w.postgres != "" {
+		octx, cancel := context.WithTimeout(ctx, openTimeout)
+		defer cancel()
+		db, err := postgres.Open(octx, w.postgres, postgres.Options{})
+		if err != nil {
+			return nil, nil, fmt.Errorf("cannot use %s: %w", w, err)
+		}
+		return db, db.Close, nil
+	}
+	db, err := sqlite.Open(ctx, w.path, w.sqlite)
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, db.Close, nil
+}
+
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim server.Limits, sshOpt sshOptions) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
-	dbPath := filepath.Join(data, "parlour.db")
-	db, err := sqlite.Open(ctx, dbPath, opt)
+	db, closeDB, err := openStore(ctx, where)
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer closeDB()
 	// Load the default lexicon now: a broken build shows at once, and the
 	// first table does not wait for it.
 	if _, err := lexicon.Load(lexicon.DefaultName); err != nil {
@@ -181,8 +256,12 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	h.Configure(srv)
 	served := make(chan error, 2)
 	go func() { served <- srv.Serve(h.Listener(ln)) }()
-	log.Info("serving", "url", base, "data", dbPath)
-	fmt.Fprintf(stdout, "Parlour is serving at %s/ (data in %s)\n", base, data)
+	log.Info("serving", "url", base, "store", where.String())
+	if where.path == filepath.Join(data, "parlour.db") {
+		fmt.Fprintf(stdout, "Parlour is serving at %s/ (data in %s)\n", base, data)
+	} else {
+		fmt.Fprintf(stdout, "Parlour is serving at %s/ (tables in %s)\n", base, where)
+	}
 
 	var door *sshdoor.Door
 	if sshOpt.addr != "" {

@@ -4,9 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -20,23 +24,10 @@ import (
 func TestServeAndShutdown(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	out, outW := io.Pipe()
-	done := make(chan int, 1)
-	go func() {
-		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--log-level", "error"}, strings.NewReader(""), outW, io.Discard)
-		outW.Close()
-		done <- code
-	}()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
+	base, line, done := startServe(t, ctx, "--data", t.TempDir())
+	if !strings.Contains(line, "(data in ") {
+		t.Errorf("serve on SQLite printed %q, want it to name the data directory", line)
 	}
-	go io.Copy(io.Discard, out)
-	f := strings.Fields(line)
-	if len(f) < 5 || !strings.HasPrefix(f[4], "http://127.0.0.1:") {
-		t.Fatalf("serve printed %q", line)
-	}
-	base := strings.TrimSuffix(f[4], "/")
 
 	res, err := http.Get(base + "/healthz")
 	if err != nil || res.StatusCode != 200 {
@@ -87,11 +78,38 @@ func TestServeAndShutdown(t *testing.T) {
 	}
 }
 
+// startServe runs parlour serve with args on a loopback port until ctx
+// is done, and returns its URL, the line it printed and its exit code
+// to come.
+func startServe(t *testing.T, ctx context.Context, args ...string) (base, line string, done <-chan int) {
+	t.Helper()
+	out, outW := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		c := run(ctx, append([]string{"serve", "--addr", "127.0.0.1:0", "--log-level", "error"}, args...), strings.NewReader(""), outW, io.Discard)
+		outW.Close()
+		code <- c
+	}()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("serve %v printed nothing: %v", args, err)
+	}
+	go io.Copy(io.Discard, out)
+	f := strings.Fields(line)
+	if len(f) < 5 || !strings.HasPrefix(f[4], "http://127.0.0.1:") {
+		t.Fatalf("serve printed %q", line)
+	}
+	return strings.TrimSuffix(f[4], "/"), line, code
+}
+
 func TestServeFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"serve", "--log", "xml"},
 		{"serve", "--log-level", "loud"},
 		{"serve", "extra"},
+		{"serve", "--store", "mysql://db.example/parlour"},
+		{"serve", "--store", "nats://localhost:4222"},
+		{"serve", "--store", "postgres://db.example:port/parlour"},
 		{"loadtest", "--url", "http://10.0.0.1:8080"},
 		{"loadtest", "--url", "http://example.com"},
 		{"loadtest", "--rate", "fast"},
@@ -101,5 +119,26 @@ func TestServeFlags(t *testing.T) {
 		if code := run(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr.String())
 		}
+	}
+}
+
+// TestServeStorePath: --store with a path keeps the tables in that SQLite
+// file rather than in --data, and says so.
+func TestServeStorePath(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	data, elsewhere := t.TempDir(), filepath.Join(t.TempDir(), "tables.db")
+	_, line, done := startServe(t, ctx, "--data", data, "--store", elsewhere)
+	stop()
+	if code := <-done; code != 0 {
+		t.Fatalf("serve returned %d", code)
+	}
+	if !strings.Contains(line, "(tables in "+elsewhere+")") {
+		t.Errorf("serve printed %q, want it to name %s", line, elsewhere)
+	}
+	if _, err := os.Stat(elsewhere); err != nil {
+		t.Errorf("the SQLite file named by --store: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(data, "parlour.db")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("parlour.db in --data: %v, want none", err)
 	}
 }

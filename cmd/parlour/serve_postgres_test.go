@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/store/postgres/pgtest"
+)
+
+// TestServeWithoutPostgres points parlour serve at a PostgreSQL address
+// where nothing listens: it exits non-zero at once, saying that it is
+// PostgreSQL it cannot reach and why, and serves nothing.
+func TestServeWithoutPostgres(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	for _, scheme := range []string{"postgres", "postgresql"} {
+		t.Run(scheme, func(t *testing.T) {
+			var stderr strings.Builder
+			stdout := &strings.Builder{}
+			start := time.Now()
+			code := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(),
+				"--store", scheme + "://parlour:secret@" + addr + "/parlour?sslmode=disable&connect_timeout=5"},
+				strings.NewReader(""), stdout, &stderr)
+			if code == 0 {
+				t.Fatalf("serve exited 0 without PostgreSQL")
+			}
+			msg := stderr.String()
+			if !strings.Contains(msg, "PostgreSQL") || !strings.Contains(msg, addr) || !strings.Contains(msg, "refused") {
+				t.Errorf("the message does not say that PostgreSQL at %s refused: %s", addr, msg)
+			}
+			if strings.Contains(msg, "secret") {
+				t.Errorf("the message shows the password: %s", msg)
+			}
+			if stdout.Len() > 0 {
+				t.Errorf("serve said it serves: %s", stdout)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("giving up took %v", d)
+			}
+		})
+	}
+}
+
+// TestServeOnPostgres runs parlour serve on a throwaway PostgreSQL,
+// creates a table and plays a move, stops the server, and starts another
+// on the same database: the table is there with its move.
+func TestServeOnPostgres(t *testing.T) {
+	srv, err := pgtest.Start(context.Background(), pgtest.Options{})
+	if err != nil {
+		if _, missing := pgtest.Bin(); missing != nil {
+			pgtest.Missing(t)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	url := srv.NewDatabase(t)
+
+	ctx, stop := context.WithCancel(context.Background())
+	base, line, done := startServe(t, ctx, "--data", t.TempDir(), "--store", url)
+	if !strings.Contains(line, "PostgreSQL") {
+		t.Errorf("serve printed %q, want it to name PostgreSQL", line)
+	}
+	post := func(base, path, token, body string, out any) int {
+		t.Helper()
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		if out != nil {
+			json.NewDecoder(res.Body).Decode(out)
+		}
+		return res.StatusCode
+	}
+	var a, b struct{ Table, Token string }
+	if st := post(base, "/api/v1/tables", "", `{"game": "nymphabet", "seats": ["me", "open"]}`, &a); st != 201 {
+		t.Fatalf("create: %d", st)
+	}
+	if st := post(base, "/api/v1/tables/"+a.Table+"/join", "", `{}`, &b); st != 200 {
+		t.Fatalf("join: %d", st)
+	}
+	var mv struct{ Version int }
+	st := post(base, "/api/v1/tables/"+a.Table+"/moves", a.Token, `{"move": "a"}`, &mv)
+	if st != 200 {
+		st = post(base, "/api/v1/tables/"+a.Table+"/moves", b.Token, `{"move": "a"}`, &mv)
+	}
+	if st != 200 {
+		t.Fatalf("neither seat could play a: %d", st)
+	}
+	stop()
+	if code := <-done; code != 0 {
+		t.Fatalf("serve returned %d", code)
+	}
+
+	ctx2, stop2 := context.WithCancel(context.Background())
+	defer stop2()
+	base2, _, done2 := startServe(t, ctx2, "--data", t.TempDir(), "--store", url)
+	res, err := http.Get(base2 + "/api/v1/tables/" + a.Table + "/record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Moves []struct{ Move string }
+	}
+	raw, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	json.Unmarshal(raw, &rec)
+	if res.StatusCode != 200 || len(rec.Moves) != 1 || rec.Moves[0].Move != "a" {
+		t.Errorf("after a restart on the same database the record is %d %s, want the one move a", res.StatusCode, raw)
+	}
+	stop2()
+	<-done2
+}
