@@ -320,7 +320,7 @@ func clip(b []byte) string {
 // fleet order, and every square they cover.
 func (e *clockEnv) fleet(day string) ([]string, []string) {
 	e.t.Helper()
-	p, err := e.db.PutDailyPuzzle(context.Background(), store.DailyPuzzle{Game: "salvo", Day: day, Setup: []byte("{}")})
+	p, err := e.db.(store.Dailies).PutDailyPuzzle(context.Background(), store.DailyPuzzle{Game: "salvo", Day: day, Setup: []byte("{}")})
 	if err != nil {
 		e.t.Fatal(err)
 	}
