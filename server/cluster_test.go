@@ -1,0 +1,314 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	natsserver "github.com/nats-io/nats-server/v2/server"
+
+	"github.com/coder/websocket"
+
+	natsbus "parlour/bus/nats"
+	"parlour/game"
+	"parlour/games"
+	"parlour/lexicon"
+	"parlour/server"
+	"parlour/store"
+	"parlour/store/postgres"
+	"parlour/store/postgres/pgtest"
+)
+
+// node is one node of a test cluster.
+type node struct {
+	name string
+	st   *postgres.Store
+	bus  *natsbus.Bus
+	svc  *server.Service
+	h    *server.Handler
+	srv  *httptest.Server
+	dead bool
+}
+
+// startCluster starts PostgreSQL, NATS and n nodes on them; everything is
+// removed when t ends.
+func startCluster(t *testing.T, names ...string) []*node {
+	t.Helper()
+	ctx := context.Background()
+	pg, err := pgtest.Start(ctx, pgtest.Options{})
+	if err != nil {
+		pgtest.Missing(t)
+	}
+	t.Cleanup(func() { pg.Close() })
+	url := pg.NewDatabase(t)
+	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("the NATS server did not start")
+	}
+	t.Cleanup(ns.Shutdown)
+	natsURL := fmt.Sprintf("nats://127.0.0.1:%d", ns.Addr().(*net.TCPAddr).Port)
+	var nodes []*node
+	for _, name := range names {
+		n := &node{name: name}
+		if n.st, err = postgres.Open(ctx, url, postgres.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		relay := server.NewRelay()
+		if n.bus, err = natsbus.Connect(ctx, natsbus.Config{URL: natsURL, Node: name, Handler: relay.Handle}); err != nil {
+			t.Fatal(err)
+		}
+		n.svc, err = server.New(ctx, server.Config{
+			Store: n.st, Games: games.Registry(), NewBot: bots, Logger: testLogger(),
+			Cluster: &server.Cluster{Bus: n.bus, Relay: relay, Lease: 2 * time.Second},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n.h = server.NewHandler(n.svc, server.Limits{})
+		n.srv = httptest.NewServer(n.h)
+		nodes = append(nodes, n)
+		t.Cleanup(func() {
+			if !n.dead {
+				n.h.CloseSockets("test over")
+				n.svc.Close()
+				n.bus.Close()
+				n.srv.Close()
+			}
+			n.st.Close()
+		})
+	}
+	return nodes
+}
+
+// testLogger logs to stderr under -v, else nowhere.
+func testLogger() *slog.Logger {
+	if testing.Verbose() {
+		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+// kill stops n abruptly: no lease released, nothing disowned.
+func (n *node) kill() {
+	n.dead = true
+	n.bus.Close() // the other nodes' requests find nobody at once
+	n.srv.CloseClientConnections()
+	n.srv.Close()
+	n.svc.Die()
+}
+
+// nodeCall sends one request to node n's HTTP door.
+func nodeCall(t *testing.T, n *node, method, path, token string, body any, out any) (int, string) {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		r = bytes.NewReader(b)
+	}
+	req, _ := http.NewRequest(method, n.srv.URL+path, r)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s on node %s: %v", method, path, n.name, err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	if out != nil && res.StatusCode < 300 {
+		if err := json.Unmarshal(raw, out); err != nil {
+			t.Fatalf("%s %s: %v in %s", method, path, err, raw)
+		}
+	}
+	return res.StatusCode, string(raw)
+}
+
+// metric returns the value of a metric on node n's /metrics.
+func metric(t *testing.T, n *node, name string) string {
+	_, body := nodeCall(t, n, "GET", "/metrics", "", nil, nil)
+	for _, line := range strings.Split(body, "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// TestClusterPlaysThroughAnyNodeAndSurvivesTheOwner plays a Nymphabet
+// game on three nodes: the players on A and B, a spectator's socket on
+// C. Every move made through one node shows on C's socket. Mid-game the
+// owner, A, dies without letting go; play goes on through B and C, the
+// table taken over from its record; every acknowledged move is in the
+// record once.
+func TestClusterPlaysThroughAnyNodeAndSurvivesTheOwner(t *testing.T) {
+	nodes := startCluster(t, "a", "b", "c")
+	a, b, c := nodes[0], nodes[1], nodes[2]
+	var sat server.Seated
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &sat); st != 200 && st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	id := sat.Table
+	var joined server.Seated
+	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &joined); st != 200 && st != 201 {
+		t.Fatalf("join through node b: %d %s", st, body)
+	}
+	if metric(t, a, "parlour_cluster_owned_tables") != "1" || metric(t, b, "parlour_cluster_owned_tables") != "0" {
+		t.Fatalf("owned tables: a %s, b %s; want 1 and 0", metric(t, a, "parlour_cluster_owned_tables"), metric(t, b, "parlour_cluster_owned_tables"))
+	}
+	if metric(t, b, "parlour_cluster_forwarded_total") == "0" {
+		t.Error("node b forwarded nothing, yet the join reached the table on a")
+	}
+
+	// The spectator's socket, on c.
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Second)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(c.srv.URL, "http")+"/api/v1/tables/"+id+"/socket", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	ws.SetReadLimit(4 << 20)
+	hello, _ := json.Marshal(map[string]any{"type": "hello"})
+	ws.Write(ctx, websocket.MessageText, hello)
+	seen := make(chan wireUpdate, 256)
+	go func() {
+		for {
+			_, m, err := ws.Read(ctx)
+			if err != nil {
+				close(seen)
+				return
+			}
+			var sm struct {
+				Type   string     `json:"type"`
+				Update wireUpdate `json:"update"`
+			}
+			json.Unmarshal(m, &sm)
+			if sm.Type == "update" {
+				seen <- sm.Update
+			}
+		}
+	}()
+	spectated := 0
+	awaitSpectator := func(v int) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for spectated < v {
+			select {
+			case u, ok := <-seen:
+				if !ok {
+					t.Fatalf("the spectator's socket on node c closed at version %d, waiting for %d", spectated, v)
+				}
+				spectated = u.Version
+			case <-deadline:
+				t.Fatalf("the spectator's socket on node c is at version %d, not %d", spectated, v)
+			}
+		}
+	}
+
+	lex := lexicon.Default()
+	reg := games.Registry()
+	g, _ := reg.Lookup("nymphabet")
+	brains := [2]game.Bot{}
+	for i := range brains {
+		if brains[i], err = bots("nymphabet", game.Medium, uint64(i+3), lex); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tokens := [2]string{sat.Token, joined.Token}
+	via := [2]*node{a, b}
+	var acked []string
+	killedAt, moves := 0, 0
+	var takeover time.Duration
+	var killed time.Time
+	for turn := 0; turn < 400; turn++ {
+		var u wireUpdate
+		seat := -1
+		for i := range 2 {
+			if st, body := nodeCall(t, via[i], "GET", "/api/v1/tables/"+id, tokens[i], nil, &u); st != 200 {
+				t.Fatalf("view through node %s: %d %s", via[i].name, st, body)
+			}
+			if u.Table.Status == store.Finished {
+				break
+			}
+			if len(u.Table.ToMove) > 0 && int(u.Table.ToMove[0]) == i {
+				seat = i
+				break
+			}
+		}
+		if u.Table.Status == store.Finished {
+			break
+		}
+		if seat < 0 {
+			t.Fatalf("nobody to move at version %d: %+v", u.Version, u.Table.ToMove)
+		}
+		view, err := decodeView("nymphabet", u.View)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := game.Config{Players: []string{u.Table.Seats[0].Name, u.Table.Seats[1].Name}, Rules: game.Defaults(g.Options()), Lexicon: lex}
+		mv, err := brains[seat].Move(ctx, cfg, game.Seat(seat), view)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res server.MoveResult
+		st, body := nodeCall(t, via[seat], "POST", "/api/v1/tables/"+id+"/moves", tokens[seat], map[string]any{"move": mv, "version": u.Version}, &res)
+		if st != 200 {
+			t.Fatalf("move %q through node %s at version %d: %d %s", mv, via[seat].name, u.Version, st, body)
+		}
+		acked = append(acked, mv)
+		moves++
+		if killedAt > 0 && takeover == 0 {
+			takeover = time.Since(killed)
+			t.Logf("the first move after the owner died was acknowledged %v after its death (the takeover included)", takeover)
+		}
+		awaitSpectator(res.Version)
+		if moves == 6 && killedAt == 0 {
+			killedAt = moves
+			t.Logf("killing node a, the owner, after %d moves", moves)
+			a.kill()
+			killed = time.Now()
+			via[0] = c // Ann comes back through node c
+		}
+	}
+	if killedAt == 0 {
+		t.Fatal("the game ended before the owner could be killed")
+	}
+	var final wireUpdate
+	nodeCall(t, b, "GET", "/api/v1/tables/"+id, tokens[1], nil, &final)
+	if final.Table.Status != store.Finished {
+		t.Fatalf("the game did not finish: %s", final.Table.Status)
+	}
+	row, err := c.st.Table(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []string
+	for _, m := range row.Moves {
+		stored = append(stored, m.Text)
+	}
+	if strings.Join(stored, " ") != strings.Join(acked, " ") {
+		t.Fatalf("the record holds %d moves %q; %d were acknowledged: %q", len(stored), stored, len(acked), acked)
+	}
+	if takeover > 2*time.Second+3*time.Second {
+		t.Errorf("the takeover took %v, over the lease's time and a little", takeover)
+	}
+	took := metric(t, b, "parlour_cluster_takeovers_total") + "+" + metric(t, c, "parlour_cluster_takeovers_total")
+	if took == "0+0" {
+		t.Error("neither b nor c counts a takeover")
+	}
+	t.Logf("%d moves, all in the record once; takeovers b+c: %s", len(acked), took)
+}
