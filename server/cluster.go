@@ -137,8 +137,12 @@ type cluster struct {
 // owned is one lease this node holds.
 type owned struct {
 	lease store.Lease
-	taken time.Time     // when this node took it
-	stop  chan struct{} // stops the table's publisher
+	taken time.Time // when this node took it
+	// renewed is when the lease was last taken or renewed, by this
+	// node's clock: past the lease's time without a renewal, the node
+	// no longer counts on it (another may have taken the table).
+	renewed time.Time
+	stop    chan struct{} // stops the table's publisher
 }
 
 // newCluster returns s's clustered mode, or nil when s is not clustered.
@@ -234,12 +238,14 @@ func (s *Service) epoch(id string) int64 {
 	return -1
 }
 
-// owns reports whether this node holds table id's lease.
+// owns reports whether this node holds table id's lease, renewed less
+// than the lease's time ago (a node paused or cut off from the store past
+// that stops answering for the table before the store fences it).
 func (c *cluster) owns(id string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	_, ok := c.owned[id]
-	return ok
+	o, ok := c.owned[id]
+	return ok && time.Since(o.renewed) < c.ttl
 }
 
 // claim takes table id's lease for this node, or returns the node that
@@ -250,6 +256,7 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 	}
 	l, err := c.leases.AcquireLease(ctx, id, c.node, c.ttl)
 	if errors.Is(err, store.ErrLeased) {
+		c.lose(id) // if this node held it, it lapsed and passed on
 		return l.Owner, nil
 	}
 	if err != nil {
@@ -263,11 +270,18 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
 	c.mu.Lock()
 	if o, ok := c.owned[l.Table]; ok {
-		o.lease = l
+		stale := o.lease.Epoch != l.Epoch
+		o.lease, o.renewed = l, time.Now()
 		c.mu.Unlock()
+		if stale {
+			// The lease lapsed and was taken again: another node may
+			// have moved meanwhile, so the table is rebuilt from its
+			// record.
+			c.s.drop(l.Table)
+		}
 		return nil
 	}
-	o := &owned{lease: l, taken: time.Now(), stop: make(chan struct{})}
+	o := &owned{lease: l, taken: time.Now(), renewed: time.Now(), stop: make(chan struct{})}
 	c.owned[l.Table] = o
 	c.mu.Unlock()
 	if err := c.b.Own(ctx, l.Table); err != nil {
@@ -308,6 +322,18 @@ func (c *cluster) lose(id string) {
 	defer cancel()
 	c.b.Disown(ctx, id)
 	c.s.drop(id)
+}
+
+// lapsed drops table id if this node holds its lease but has not
+// renewed it in the lease's time.
+func (c *cluster) lapsed(id string) {
+	c.mu.Lock()
+	o, ok := c.owned[id]
+	stale := ok && time.Since(o.renewed) >= c.ttl
+	c.mu.Unlock()
+	if stale {
+		c.lose(id)
+	}
 }
 
 // release gives up table id's lease at once (it left memory).
@@ -388,7 +414,7 @@ func (c *cluster) renewAll(ctx context.Context) {
 		default:
 			c.mu.Lock()
 			if cur, ok := c.owned[id]; ok && cur == o {
-				o.lease = l
+				o.lease, o.renewed = l, time.Now()
 			}
 			c.mu.Unlock()
 		}
@@ -510,6 +536,11 @@ func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 		return nil, fmt.Errorf("no table %q", clip(rq.Table))
 	}
 	if !c.owns(rq.Table) {
+		if rq.Kind != "ping" {
+			// A lease that lapsed here: let the table go (in the
+			// background: Disown waits for this handler).
+			go c.lapsed(rq.Table)
+		}
 		return json.Marshal(relayReply{NotOwner: true})
 	}
 	switch rq.Kind {

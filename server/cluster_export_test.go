@@ -7,3 +7,8 @@ func (s *Service) Die() {
 	s.cl.halt()
 	s.Close()
 }
+
+// Pause stops s's lease renewals and sweeps, as a node paused (a long
+// garbage collection, a frozen virtual machine) would stop; it still
+// answers on the bus and serves HTTP.
+func (s *Service) Pause() { s.cl.halt() }

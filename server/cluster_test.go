@@ -312,3 +312,91 @@ func TestClusterPlaysThroughAnyNodeAndSurvivesTheOwner(t *testing.T) {
 	}
 	t.Logf("%d moves, all in the record once; takeovers b+c: %s", len(acked), took)
 }
+
+// chooseMove returns the move a medium computer would make for seat in
+// view u of a Nymphabet table.
+func chooseMove(t *testing.T, ctx context.Context, u wireUpdate, seat int) string {
+	t.Helper()
+	lex := lexicon.Default()
+	g, _ := games.Registry().Lookup("nymphabet")
+	bot, err := bots("nymphabet", game.Medium, uint64(seat+3), lex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view, err := decodeView("nymphabet", u.View)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := game.Config{Players: []string{u.Table.Seats[0].Name, u.Table.Seats[1].Name}, Rules: game.Defaults(g.Options()), Lexicon: lex}
+	mv, err := bot.Move(ctx, cfg, game.Seat(seat), view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mv
+}
+
+// TestClusterFencesAPausedOwner: an owner paused past its lease, whose
+// table another node took meanwhile, cannot store a move (the store
+// fences it by the lease's epoch); once the other's lease runs out the
+// node takes the table again, rebuilt from its record, and the move goes
+// through, stored once.
+func TestClusterFencesAPausedOwner(t *testing.T) {
+	nodes := startCluster(t, "a")
+	a := nodes[0]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var ann, ben server.Seated
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	id := ann.Table
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	var u wireUpdate
+	nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
+	seat, tok := int(u.Table.ToMove[0]), ann.Token
+	if seat == 1 {
+		tok = ben.Token
+	}
+	mv := chooseMove(t, ctx, u, seat)
+
+	a.svc.Pause()
+	time.Sleep(2*time.Second + 200*time.Millisecond) // the lease runs out
+	intruder, err := a.st.AcquireLease(ctx, id, "intruder", 2*time.Second)
+	if err != nil {
+		t.Fatalf("another node cannot take the expired lease: %v", err)
+	}
+	p, err := a.svc.Authenticate(ctx, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = a.svc.Move(ctx, p, id, mv, nil)
+	if server.StatusOf(err) != http.StatusServiceUnavailable {
+		t.Fatalf("a move on the paused owner after the takeover: %v (status %d), want 503", err, server.StatusOf(err))
+	}
+	row, err := a.st.Table(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(row.Moves) != 0 {
+		t.Fatalf("the fenced move was stored: %+v", row.Moves)
+	}
+
+	// Through HTTP the node sees that the lease is another's, finds
+	// nobody answering for it, waits for it to run out and takes the
+	// table again.
+	start := time.Now()
+	var res server.MoveResult
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", tok, map[string]any{"move": mv, "version": u.Version}, &res); st != 200 {
+		t.Fatalf("the move once the intruder's lease ran out: %d %s", st, body)
+	}
+	t.Logf("the move waited %v for the intruder's lease (epoch %d) to run out", time.Since(start), intruder.Epoch)
+	l, err := a.st.Lease(ctx, id)
+	if err != nil || l.Owner != "a" || l.Epoch <= intruder.Epoch {
+		t.Fatalf("the lease after the move: %+v, %v; want a's, past epoch %d", l, err, intruder.Epoch)
+	}
+	if row, _ = a.st.Table(ctx, id); len(row.Moves) != 1 {
+		t.Fatalf("the record holds %d moves, want 1", len(row.Moves))
+	}
+}
