@@ -528,12 +528,9 @@ var relayedHeaders = [...]string{"Authorization", "Content-Type", "Cookie", "Acc
 
 // handle answers a request from another node.
 func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
-	var rq relayRequest
-	if err := json.Unmarshal(req.Data, &rq); err != nil {
-		return nil, fmt.Errorf("a request it cannot read: %w", err)
-	}
-	if !validID(rq.Table) {
-		return nil, fmt.Errorf("no table %q", clip(rq.Table))
+	rq, err := decodeRelay(req.Data)
+	if err != nil {
+		return nil, err
 	}
 	if !c.owns(rq.Table) {
 		if rq.Kind != "ping" {
@@ -548,10 +545,42 @@ func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 		return json.Marshal(relayReply{Status: http.StatusOK})
 	case "http":
 		return c.serveRelayed(ctx, rq)
-	case "update":
-		return c.serveUpdate(ctx, rq)
 	}
-	return nil, fmt.Errorf("a request of unknown kind %q", clip(rq.Kind))
+	return c.serveUpdate(ctx, rq)
+}
+
+// decodeRelay reads a request from another node, and refuses one that is
+// not about the table it names or is not one a node sends.
+func decodeRelay(b []byte) (relayRequest, error) {
+	var rq relayRequest
+	if err := json.Unmarshal(b, &rq); err != nil {
+		return relayRequest{}, fmt.Errorf("a request it cannot read: %w", err)
+	}
+	if !validID(rq.Table) {
+		return relayRequest{}, fmt.Errorf("a request about no table (%q)", clip(rq.Table))
+	}
+	switch rq.Kind {
+	case "ping":
+	case "update":
+		if rq.Since < -1 {
+			return relayRequest{}, fmt.Errorf("an update since version %d", rq.Since)
+		}
+	case "http":
+		if id, _, ok := tablePath(rq.Path); !ok || id != rq.Table {
+			return relayRequest{}, fmt.Errorf("a forwarded request for %q about table %s", clip(rq.Path), rq.Table)
+		}
+		switch rq.Method {
+		case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete:
+		default:
+			return relayRequest{}, fmt.Errorf("a forwarded request with method %q", clip(rq.Method))
+		}
+		if strings.ContainsAny(rq.Path, "?#") || strings.Contains(rq.Path, "..") {
+			return relayRequest{}, fmt.Errorf("a forwarded request for %q", clip(rq.Path))
+		}
+	default:
+		return relayRequest{}, fmt.Errorf("a request of unknown kind %q", clip(rq.Kind))
+	}
+	return rq, nil
 }
 
 type forwardedKey struct{}
@@ -564,9 +593,6 @@ func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) ([]byte, er
 	c.hmu.RUnlock()
 	if h == nil {
 		return nil, errors.New("the node serves no HTTP yet")
-	}
-	if !strings.HasPrefix(rq.Path, "/api/v1/tables/") {
-		return nil, fmt.Errorf("only a table's requests are forwarded, not %q", clip(rq.Path))
 	}
 	u := &url.URL{Path: rq.Path, RawQuery: rq.Query}
 	r, err := http.NewRequestWithContext(context.WithValue(ctx, forwardedKey{}, true), rq.Method, u.String(), bytes.NewReader(rq.Body))
