@@ -365,7 +365,8 @@ func (s *Service) drop(id string) {
 	if t.tc.timer != nil {
 		t.tc.timer.Stop()
 	}
-	t.broadcast() // watchers here look again, and find it elsewhere
+	t.gone = true
+	t.broadcast() // watchers here end, and their clients connect again
 	t.mu.Unlock()
 }
 

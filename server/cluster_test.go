@@ -219,6 +219,27 @@ func TestClusterPlaysThroughAnyNodeAndSurvivesTheOwner(t *testing.T) {
 		}
 	}
 
+	// Ben's event stream, on b, which does not own the table either.
+	stream := make(chan wireUpdate, 512)
+	go func() {
+		defer close(stream)
+		req, _ := http.NewRequestWithContext(ctx, "GET", b.srv.URL+"/api/v1/tables/"+id+"/events", nil)
+		req.Header.Set("Authorization", "Bearer "+joined.Token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return
+		}
+		defer res.Body.Close()
+		dec := json.NewDecoder(res.Body)
+		for {
+			var u wireUpdate
+			if dec.Decode(&u) != nil {
+				return
+			}
+			stream <- u
+		}
+	}()
+
 	lex := lexicon.Default()
 	reg := games.Registry()
 	g, _ := reg.Lookup("nymphabet")
@@ -291,6 +312,13 @@ func TestClusterPlaysThroughAnyNodeAndSurvivesTheOwner(t *testing.T) {
 	nodeCall(t, b, "GET", "/api/v1/tables/"+id, tokens[1], nil, &final)
 	if final.Table.Status != store.Finished {
 		t.Fatalf("the game did not finish: %s", final.Table.Status)
+	}
+	var last wireUpdate
+	for u := range stream {
+		last = u
+	}
+	if last.Table.Status != store.Finished || last.Version != final.Version {
+		t.Errorf("Ben's event stream on node b ended at version %d, %s; the table is at %d, %s", last.Version, last.Table.Status, final.Version, final.Table.Status)
 	}
 	row, err := c.st.Table(context.Background(), id)
 	if err != nil {

@@ -120,6 +120,9 @@ type table struct {
 	// on it and then read what they need under mu.
 	changed  chan struct{}
 	watchers int
+	// gone is set when another node of a cluster took the table over:
+	// its watchers here end, and their clients connect again.
+	gone bool
 	bots     []game.Bot
 	busy     []bool
 	lastUse  time.Time
