@@ -122,14 +122,14 @@ type table struct {
 	watchers int
 	// gone is set when another node of a cluster took the table over:
 	// its watchers here end, and their clients connect again.
-	gone bool
-	bots     []game.Bot
-	busy     []bool
-	lastUse  time.Time
-	clk      Clock      // the service's (clock.go)
-	tc       tableClock // clock.go
-	here     presence   // claim.go
-	ch       tableChat  // chat.go
+	gone    bool
+	bots    []game.Bot
+	busy    []bool
+	lastUse time.Time
+	clk     Clock      // the service's (clock.go)
+	tc      tableClock // clock.go
+	here    presence   // claim.go
+	ch      tableChat  // chat.go
 
 	// pushed holds the socket messages encoded for the table's current
 	// version, one per view (see sharedUpdate), and info the encoding of
