@@ -709,6 +709,15 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	ctx := r.Context()
+	owner, err := c.claim(ctx, id)
+	if err != nil {
+		c.log.Warn("routing a request", "table", id, "err", err)
+		c.fail(w, r, refuse(http.StatusServiceUnavailable, "the table's owner cannot be found now; try again"))
+		return true
+	}
+	if owner == "" {
+		return false // this node owns it: serve here, the body unread
+	}
 	var body []byte
 	if r.Body != nil && r.Body != http.NoBody {
 		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, bus.MaxData/2))
@@ -728,14 +737,15 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		conditional = json.Unmarshal(body, &mr) == nil && mr.Version != nil
 	}
 	for try := 0; try < 4; try++ {
-		owner, err := c.claim(ctx, id)
-		if err != nil {
-			c.log.Warn("routing a request", "table", id, "err", err)
-			c.fail(w, r, refuse(http.StatusServiceUnavailable, "the table's owner cannot be found now; try again"))
-			return true
-		}
-		if owner == "" {
-			return false // this node owns it now: serve here
+		if try > 0 {
+			if owner, err = c.claim(ctx, id); err != nil {
+				c.log.Warn("routing a request", "table", id, "err", err)
+				c.fail(w, r, refuse(http.StatusServiceUnavailable, "the table's owner cannot be found now; try again"))
+				return true
+			}
+			if owner == "" {
+				return false // this node owns it now: serve here
+			}
 		}
 		switch rest {
 		case "socket":
