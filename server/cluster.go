@@ -254,15 +254,27 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 	if c.owns(id) {
 		return "", nil
 	}
+	if _, err := c.leases.Lease(ctx, id); errors.Is(err, store.ErrNotFound) {
+		// Never leased: a table from before the cluster, or none at
+		// all, which must leave no lease behind.
+		if _, err := c.s.st.Table(ctx, id); errors.Is(err, store.ErrNotFound) {
+			return "", refuse(http.StatusNotFound, "there is no table %q", id)
+		}
+	}
 	l, err := c.leases.AcquireLease(ctx, id, c.node, c.ttl)
 	if errors.Is(err, store.ErrLeased) {
 		c.lose(id) // if this node held it, it lapsed and passed on
 		return l.Owner, nil
 	}
 	if err != nil {
-		return "", fmt.Errorf("taking the lease of table %s: %w", id, err)
+		c.log.Warn("taking a lease", "table", id, "err", err)
+		return "", refuse(http.StatusServiceUnavailable, "the table cannot be reached now; try again")
 	}
-	return "", c.adopt(ctx, l)
+	if err := c.adopt(ctx, l); err != nil {
+		c.log.Warn("owning a table", "table", id, "err", err)
+		return "", refuse(http.StatusServiceUnavailable, "the table cannot be reached now; try again")
+	}
+	return "", nil
 }
 
 // adopt records lease l as held by this node and answers for its table
@@ -711,8 +723,7 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	ctx := r.Context()
 	owner, err := c.claim(ctx, id)
 	if err != nil {
-		c.log.Warn("routing a request", "table", id, "err", err)
-		c.fail(w, r, refuse(http.StatusServiceUnavailable, "the table's owner cannot be found now; try again"))
+		c.fail(w, r, err)
 		return true
 	}
 	if owner == "" {
@@ -739,8 +750,7 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	for try := 0; try < 4; try++ {
 		if try > 0 {
 			if owner, err = c.claim(ctx, id); err != nil {
-				c.log.Warn("routing a request", "table", id, "err", err)
-				c.fail(w, r, refuse(http.StatusServiceUnavailable, "the table's owner cannot be found now; try again"))
+				c.fail(w, r, err)
 				return true
 			}
 			if owner == "" {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -409,6 +410,16 @@ func TestClusterFencesAPausedOwner(t *testing.T) {
 	a := nodes[0]
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+
+	// A table that does not exist is not found, and leaves no lease.
+	for _, path := range []string{"/api/v1/tables/abcdefgh23456789", "/api/v1/tables/abcdefgh23456789/record"} {
+		if st, body := nodeCall(t, a, "GET", path, "", nil, nil); st != http.StatusNotFound || !strings.Contains(body, "there is no table") {
+			t.Errorf("GET %s: %d %s, want 404 saying there is no table", path, st, body)
+		}
+	}
+	if l, err := a.st.Lease(ctx, "abcdefgh23456789"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a table that does not exist was leased: %+v, %v", l, err)
+	}
 	var ann, ben server.Seated
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
 		t.Fatalf("create: %d %s", st, body)

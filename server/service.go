@@ -296,7 +296,7 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 		// Only the table's owner holds it in memory.
 		owner, err := s.cl.claim(ctx, id)
 		if err != nil {
-			return nil, refuse(http.StatusServiceUnavailable, "the table cannot be reached now; try again")
+			return nil, err
 		}
 		if owner != "" {
 			return s.readOnly(ctx, id)
