@@ -151,12 +151,12 @@ func newCluster(s *Service) (*cluster, error) {
 	if cc == nil || cc.Bus == nil {
 		return nil, nil
 	}
+	if cc.Relay == nil {
+		return nil, errors.New("server: a cluster needs the Relay its bus hands requests to")
+	}
 	ls, ok := s.st.(store.Leases)
 	if !ok {
 		return nil, errors.New("server: a cluster needs a store that keeps leases (PostgreSQL), not this one")
-	}
-	if cc.Relay == nil {
-		return nil, errors.New("server: a cluster needs the Relay its bus hands requests to")
 	}
 	ttl := cc.Lease
 	if ttl <= 0 {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -21,6 +22,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"parlour/bus"
 	natsbus "parlour/bus/nats"
 	"parlour/game"
 	"parlour/games"
@@ -29,6 +31,7 @@ import (
 	"parlour/store"
 	"parlour/store/postgres"
 	"parlour/store/postgres/pgtest"
+	"parlour/store/sqlite"
 )
 
 // node is one node of a test cluster.
@@ -473,5 +476,95 @@ func TestClusterFencesAPausedOwner(t *testing.T) {
 	}
 	if row, _ = a.st.Table(ctx, id); len(row.Moves) != 1 {
 		t.Fatalf("the record holds %d moves, want 1", len(row.Moves))
+	}
+}
+
+// TestClusterResumesTheComputer: Ann plays the computer through node b
+// while a owns the table; a dies mid-game, and b takes the table over
+// with its computer seat, which goes on playing to the end.
+func TestClusterResumesTheComputer(t *testing.T) {
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	var ann server.Seated
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}, "name": "Ann"}, &ann); st >= 300 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	id := ann.Table
+	var u wireUpdate
+	for moves := 0; moves < 200; moves++ {
+		if st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u); st != 200 {
+			t.Fatalf("view through b: %d %s", st, body)
+		}
+		if u.Table.Status == store.Finished {
+			break
+		}
+		if !slices.Contains(u.Table.ToMove, 0) {
+			time.Sleep(50 * time.Millisecond) // the computer thinks
+			continue
+		}
+		if moves == 3 {
+			t.Log("killing node a, the owner")
+			a.kill()
+		}
+		mv := chooseMove(t, ctx, u, 0)
+		var res server.MoveResult
+		if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": mv, "version": u.Version, "wait": true}, &res); st != 200 {
+			t.Fatalf("move %q through b: %d %s", mv, st, body)
+		}
+	}
+	if u.Table.Status != store.Finished {
+		t.Fatalf("the game against the computer did not end: %s at version %d", u.Table.Status, u.Version)
+	}
+	row, err := b.st.Table(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	computer := 0
+	for _, m := range row.Moves {
+		if m.Seat == 1 {
+			computer++
+		}
+	}
+	if computer < 2 {
+		t.Fatalf("the computer made %d moves", computer)
+	}
+	if !a.dead || metric(t, b, "parlour_cluster_takeovers_total") != "1" {
+		t.Errorf("node b counts %s takeovers, want 1", metric(t, b, "parlour_cluster_takeovers_total"))
+	}
+}
+
+// TestClusterConfigRefused: a cluster on a store without leases, or
+// without the relay its bus answers through, does not start.
+func TestClusterConfigRefused(t *testing.T) {
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "p.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hub := bus.NewHub()
+	relay := server.NewRelay()
+	node, err := hub.Join("a", relay.Handle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	for _, tc := range []struct {
+		name string
+		cl   *server.Cluster
+		want string
+	}{
+		{"a store without leases", &server.Cluster{Bus: node, Relay: relay}, "leases"},
+		{"no relay", &server.Cluster{Bus: node}, "Relay"},
+	} {
+		_, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), Cluster: tc.cl})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error about %s", tc.name, err, tc.want)
+		}
+	}
+	// Before its service starts, the relay answers nothing.
+	if _, err := relay.Handle(context.Background(), bus.Request{Data: []byte(`{}`)}); err == nil {
+		t.Error("a relay without a service answered")
 	}
 }

@@ -159,6 +159,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s.metrics = newMetrics(s)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if s.cl, err = newCluster(s); err != nil {
+		s.cancel()
 		return nil, err
 	}
 	if s.cl != nil {
