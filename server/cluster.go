@@ -124,6 +124,11 @@ type cluster struct {
 
 	mu    sync.Mutex
 	owned map[string]*owned // the tables whose lease this node holds
+	// elsewhere remembers, for a while, the tables another node was
+	// found to hold, so that a forwarded request costs no write of the
+	// lease row. The bus routes by table, not by node: a stale entry
+	// only sends the request to whoever answers for the table now.
+	elsewhere map[string]remoteOwner
 
 	h      *Handler // set by NewHandler
 	hmu    sync.RWMutex
@@ -132,6 +137,12 @@ type cluster struct {
 	loops  sync.WaitGroup
 
 	forwarded, takeovers, fenced prometheus.Counter
+}
+
+// remoteOwner is another node's lease, as last seen.
+type remoteOwner struct {
+	node  string
+	until time.Time // by this node's clock: then look again
 }
 
 // owned is one lease this node holds.
@@ -164,7 +175,7 @@ func newCluster(s *Service) (*cluster, error) {
 	}
 	c := &cluster{
 		s: s, b: cc.Bus, node: cc.Bus.Node(), leases: ls, ttl: ttl,
-		log: s.log.With("node", cc.Bus.Node()), owned: map[string]*owned{}, halted: make(chan struct{}),
+		log: s.log.With("node", cc.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, halted: make(chan struct{}),
 	}
 	reg := s.metrics.reg
 	c.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_forwarded_total", Help: "Requests this node forwarded to the owner of their table."})
@@ -254,6 +265,12 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 	if c.owns(id) {
 		return "", nil
 	}
+	c.mu.Lock()
+	ro, ok := c.elsewhere[id]
+	c.mu.Unlock()
+	if ok && time.Now().Before(ro.until) {
+		return ro.node, nil
+	}
 	if _, err := c.leases.Lease(ctx, id); errors.Is(err, store.ErrNotFound) {
 		// Never leased: a table from before the cluster, or none at
 		// all, which must leave no lease behind.
@@ -264,6 +281,12 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 	l, err := c.leases.AcquireLease(ctx, id, c.node, c.ttl)
 	if errors.Is(err, store.ErrLeased) {
 		c.lose(id) // if this node held it, it lapsed and passed on
+		c.mu.Lock()
+		if len(c.elsewhere) >= maxElsewhere {
+			clear(c.elsewhere)
+		}
+		c.elsewhere[id] = remoteOwner{node: l.Owner, until: time.Now().Add(c.ttl / 2)}
+		c.mu.Unlock()
 		return l.Owner, nil
 	}
 	if err != nil {
@@ -275,6 +298,17 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 		return "", refuse(http.StatusServiceUnavailable, "the table cannot be reached now; try again")
 	}
 	return "", nil
+}
+
+// maxElsewhere bounds the remembered owners of other nodes' tables.
+const maxElsewhere = 1 << 16
+
+// forget drops what this node remembers of table id's owner elsewhere:
+// it did not answer as the owner.
+func (c *cluster) forget(id string) {
+	c.mu.Lock()
+	delete(c.elsewhere, id)
+	c.mu.Unlock()
 }
 
 // adopt records lease l as held by this node and answers for its table
@@ -295,6 +329,7 @@ func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
 	}
 	o := &owned{lease: l, taken: time.Now(), renewed: time.Now(), stop: make(chan struct{})}
 	c.owned[l.Table] = o
+	delete(c.elsewhere, l.Table)
 	c.mu.Unlock()
 	if err := c.b.Own(ctx, l.Table); err != nil {
 		c.mu.Lock()
@@ -769,6 +804,9 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			Kind: "http", Table: id, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
 			Header: pick(r.Header), Remote: r.RemoteAddr, Body: body,
 		})
+		if err != nil || rp.NotOwner {
+			c.forget(id)
+		}
 		switch {
 		case errors.Is(err, bus.ErrNoResponder):
 			if err := c.takeover(ctx, id); err != nil {

@@ -66,6 +66,9 @@ func (w *remoteWatch) next(ctx context.Context) (Update, error) {
 func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 	for try := 0; try < 4; try++ {
 		rp, err := w.c.forward(ctx, relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version})
+		if err != nil || rp.NotOwner {
+			w.c.forget(w.id)
+		}
 		switch {
 		case errors.Is(err, bus.ErrNoResponder):
 			// The owner is gone: take the table over, or let another
