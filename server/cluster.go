@@ -47,10 +47,13 @@ package server
 // otherwise answered 503 saying the move may or may not have been made:
 // never twice.
 //
-// Still node-local (a later step must share them): presence (who is
-// online, and whether a seat is at its table for walk-away claims: a
-// player watching through another node than the owner looks away to the
-// owner), the player streams' hub (gameStart/gameFinish and challenge
+// Presence at a table: a watcher on another node tells the owner that its
+// seat is still there at every update it fetches and every quarter of the
+// walk-away time, so its player is not taken for away (it counts as seen
+// then, not as connected: a node that dies stops telling).
+//
+// Still node-local (a later step must share them): who is online
+// (/api/v1/online), the player streams' hub (gameStart/gameFinish and challenge
 // events reach only streams on the node that made them), the credential
 // cache (a signed-out session is forgotten only where it signed out), the
 // rate limits, and chat on remote watchers (their updates carry no chat).
@@ -593,6 +596,8 @@ func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 		return json.Marshal(relayReply{Status: http.StatusOK})
 	case "http":
 		return c.serveRelayed(ctx, rq)
+	case "here":
+		return c.serveHere(ctx, rq)
 	}
 	return c.serveUpdate(ctx, rq)
 }
@@ -608,7 +613,7 @@ func decodeRelay(b []byte) (relayRequest, error) {
 		return relayRequest{}, fmt.Errorf("a request about no table (%q)", clip(rq.Table))
 	}
 	switch rq.Kind {
-	case "ping":
+	case "ping", "here":
 	case "update":
 		if rq.Since < -1 {
 			return relayRequest{}, fmt.Errorf("an update since version %d", rq.Since)
@@ -685,6 +690,7 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 		return replyError(badRequest("version %d is ahead of the table, which is at version %d", rq.Since, t.version()))
 	}
 	t.lastUse = time.Now()
+	t.touch(t.seatOf(p), s.now())
 	u, err := t.update(s.games, t.seatOf(p), rq.Since)
 	t.mu.Unlock()
 	if err != nil {
@@ -695,6 +701,23 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 		return nil, err
 	}
 	return json.Marshal(relayReply{Status: http.StatusOK, Body: b})
+}
+
+// serveHere notes that the seat of a watcher on another node is still
+// at the table (see remoteWatch.heartbeat).
+func (c *cluster) serveHere(ctx context.Context, rq relayRequest) ([]byte, error) {
+	p, err := c.s.Authenticate(ctx, rq.Token)
+	if err != nil {
+		return replyError(err)
+	}
+	t, err := c.s.table(ctx, rq.Table)
+	if err != nil {
+		return replyError(err)
+	}
+	t.mu.Lock()
+	t.touch(t.seatOf(p), c.s.now())
+	t.mu.Unlock()
+	return json.Marshal(relayReply{Status: http.StatusOK})
 }
 
 // replyError answers a refusal as its status and message.

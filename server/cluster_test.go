@@ -48,6 +48,12 @@ type node struct {
 // startCluster starts PostgreSQL, NATS and n nodes on them; everything is
 // removed when t ends.
 func startCluster(t *testing.T, names ...string) []*node {
+	return startClusterWith(t, 0, names...)
+}
+
+// startClusterWith is startCluster with the nodes' walk-away time (0: the
+// default).
+func startClusterWith(t *testing.T, walkAway time.Duration, names ...string) []*node {
 	t.Helper()
 	ctx := context.Background()
 	pg, err := pgtest.Start(ctx, pgtest.Options{})
@@ -78,7 +84,7 @@ func startCluster(t *testing.T, names ...string) []*node {
 		}
 		n.svc, err = server.New(ctx, server.Config{
 			Store: n.st, Games: games.Registry(), NewBot: bots, Logger: testLogger(),
-			Cluster: &server.Cluster{Bus: n.bus, Relay: relay, Lease: 2 * time.Second},
+			Cluster: &server.Cluster{Bus: n.bus, Relay: relay, Lease: 2 * time.Second}, WalkAway: walkAway,
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -566,5 +572,59 @@ func TestClusterConfigRefused(t *testing.T) {
 	// Before its service starts, the relay answers nothing.
 	if _, err := relay.Handle(context.Background(), bus.Request{Data: []byte(`{}`)}); err == nil {
 		t.Error("a relay without a service answered")
+	}
+}
+
+// TestClusterRemoteWatcherIsHere: Ben, watching through node b while a
+// owns the table, is not taken for away by a (his socket's node tells a
+// he is there); once his socket closes, Ann may claim the game after the
+// walk-away time.
+func TestClusterRemoteWatcherIsHere(t *testing.T) {
+	const walkAway = 1500 * time.Millisecond
+	nodes := startClusterWith(t, walkAway, "a", "b")
+	a, b := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var ann, ben server.Seated
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	id := ann.Table
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(b.srv.URL, "http")+"/api/v1/tables/"+id+"/socket", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	hello, _ := json.Marshal(map[string]any{"type": "hello", "token": ben.Token})
+	ws.Write(ctx, websocket.MessageText, hello)
+	go func() {
+		for {
+			if _, _, err := ws.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	// Ann moves until it is Ben's turn alone.
+	for range 2 {
+		var u wireUpdate
+		nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
+		if !slices.Contains(u.Table.ToMove, 0) {
+			break
+		}
+		if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": chooseMove(t, ctx, u, 0), "version": u.Version}, nil); st != 200 {
+			t.Fatalf("Ann's move: %d %s", st, body)
+		}
+	}
+	time.Sleep(walkAway + walkAway/2)
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/claim", ann.Token, nil, nil); st != http.StatusConflict {
+		t.Fatalf("a claim while Ben watches through b: %d %s, want 409", st, body)
+	}
+	ws.Close(websocket.StatusNormalClosure, "")
+	time.Sleep(walkAway + walkAway/2)
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/claim", ann.Token, nil, nil); st != 200 {
+		t.Fatalf("a claim once Ben left: %d %s, want 200", st, body)
 	}
 }

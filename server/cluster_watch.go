@@ -23,6 +23,7 @@ type remoteWatch struct {
 	token   string
 	version int
 	sub     bus.Subscription
+	stop    chan struct{} // closed by Close
 }
 
 // watchRemote subscribes to table id's changes, before the first update
@@ -32,10 +33,36 @@ func (c *cluster) watchRemote(ctx context.Context, id, token string, from int) (
 	if err != nil {
 		return nil, refuse(http.StatusServiceUnavailable, "the table's changes cannot be followed now; try again")
 	}
-	return &remoteWatch{c: c, id: id, token: token, version: from, sub: sub}, nil
+	w := &remoteWatch{c: c, id: id, token: token, version: from, sub: sub, stop: make(chan struct{})}
+	if token != "" {
+		go w.heartbeat()
+	}
+	return w, nil
 }
 
-func (w *remoteWatch) Close() { w.sub.Close() }
+func (w *remoteWatch) Close() {
+	close(w.stop)
+	w.sub.Close()
+}
+
+// heartbeat tells the owner, every quarter of the walk-away time, that
+// the watcher's seat is still at the table.
+func (w *remoteWatch) heartbeat() {
+	tick := time.NewTicker(max(100*time.Millisecond, w.c.s.cfg.WalkAway/4))
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-w.c.halted:
+			return
+		case <-tick.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), w.c.ttl)
+		w.c.forward(ctx, relayRequest{Kind: "here", Table: w.id, Token: w.token})
+		cancel()
+	}
+}
 
 // first returns the watcher's first update.
 func (w *remoteWatch) first(ctx context.Context) (Update, error) { return w.fetch(ctx) }
