@@ -58,6 +58,7 @@ func startClusterWith(t *testing.T, walkAway time.Duration, names ...string) []*
 	ctx := context.Background()
 	pg, err := pgtest.Start(ctx, pgtest.Options{})
 	if err != nil {
+		t.Logf("starting PostgreSQL: %v", err)
 		pgtest.Missing(t)
 	}
 	t.Cleanup(func() { pg.Close() })
