@@ -67,6 +67,11 @@ func NewHandler(s *Service, lim Limits) *Handler {
 		helloWait:    helloTimeout,
 		keepAlive:    StreamKeepAlive,
 	}
+	if s.cl != nil {
+		s.cl.hmu.Lock()
+		s.cl.h = h
+		s.cl.hmu.Unlock()
+	}
 	h.mux.HandleFunc("GET /healthz", h.healthz)
 	h.mux.HandleFunc("GET /metrics", h.metrics)
 	h.mux.HandleFunc("GET /api/v1/games", h.listGames)
@@ -173,7 +178,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if b, ok := r.Context().Value(connKey{}).(*bucket); ok && !b.allow(start) {
 		h.s.metrics.limited.Add(1)
 		h.fail(sw, r, refuse(http.StatusTooManyRequests, "too many requests on this connection: slow down"))
-	} else {
+	} else if h.s.cl == nil || !h.s.cl.serveHTTP(sw, r) {
 		h.mux.ServeHTTP(sw, r)
 	}
 	h.s.metrics.request(sw.status)

@@ -100,7 +100,7 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 		return MoveResult{}, refuse(http.StatusUnprocessableEntity, "%v", err)
 	}
 	now := s.now().UTC()
-	mv := store.Move{Seq: len(t.moves) + 1, Seat: int(seat), Text: text, At: now}
+	mv := store.Move{Seq: len(t.moves) + 1, Seat: int(seat), Text: text, At: now, Epoch: s.epoch(t.id)}
 	var update *store.Update
 	old := t.m // only a finishing move, or one played for a seat, changes the description: see below
 	if finished := t.st.Result().Status == game.Finished; finished || fo != nil {

@@ -70,6 +70,9 @@ type Config struct {
 	// must be away before the others may claim the game (default
 	// DefaultWalkAway).
 	WalkAway time.Duration
+	// Cluster, when set, makes the service one node of a cluster (see
+	// cluster.go); the store must then implement store.Leases.
+	Cluster *Cluster
 }
 
 // Service is the table service: tables, seats, identities and moves.
@@ -108,11 +111,14 @@ type Service struct {
 	// player streams' events (stream.go).
 	presence *onlineSet
 	hub      *hub
+
+	// cl is the clustered mode; nil for a single node.
+	cl *cluster
 }
 
 // New builds a service on cfg and rebuilds every live table in the store
 // by replaying its record; computer seats that are due to move resume.
-func New(ctx context.Context, cfg Config) (*Service, error) {
+func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	if cfg.Store == nil || cfg.Games == nil {
 		return nil, errors.New("server: config needs a Store and Games")
 	}
@@ -142,7 +148,7 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	if cfg.WalkAway == 0 {
 		cfg.WalkAway = DefaultWalkAway
 	}
-	s := &Service{
+	s = &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
 		tables: map[string]*table{}, creds: newCredCache(credCacheSize), lexes: map[string]*lexicon.Lexicon{},
 		botSem:    make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
@@ -152,6 +158,17 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	}
 	s.metrics = newMetrics(s)
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if s.cl, err = newCluster(s); err != nil {
+		s.cancel()
+		return nil, err
+	}
+	if s.cl != nil {
+		// A node of a cluster restores no table at start: each is
+		// rebuilt by the node that takes its lease.
+		s.cl.start()
+		go s.janitor()
+		return s, nil
+	}
 	start := time.Now()
 	stored, err := s.st.LiveTables(ctx)
 	if err != nil {
@@ -180,6 +197,9 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 // Close stops the computer players and waits for them; it leaves the
 // store open for its owner to close.
 func (s *Service) Close() {
+	if s.cl != nil {
+		s.cl.close()
+	}
 	s.cancel()
 	s.mu.RLock()
 	for _, t := range s.tables {
@@ -273,6 +293,16 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 	if ok {
 		return t, nil
 	}
+	if s.cl != nil {
+		// Only the table's owner holds it in memory.
+		owner, err := s.cl.claim(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		if owner != "" {
+			return s.readOnly(ctx, id)
+		}
+	}
 	row, err := s.st.Table(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, refuse(http.StatusNotFound, "there is no table %q", id)
@@ -285,11 +315,15 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 		return nil, err
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if old, ok := s.tables[id]; ok {
+		s.mu.Unlock()
 		return old, nil
 	}
 	s.tables[id] = t
+	s.mu.Unlock()
+	if s.cl != nil {
+		s.cl.restored(t)
+	}
 	return t, nil
 }
 
@@ -357,7 +391,7 @@ func (s *Service) persistMetaWith(ctx context.Context, t *table, old meta, b sto
 	t.status = t.deriveStatus()
 	desc, err := json.Marshal(t.m)
 	if err == nil {
-		b.Update = &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc}
+		b.Update = &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc, Epoch: s.epoch(t.id)}
 		err = s.st.Write(ctx, b)
 	}
 	if err != nil {

@@ -120,13 +120,16 @@ type table struct {
 	// on it and then read what they need under mu.
 	changed  chan struct{}
 	watchers int
-	bots     []game.Bot
-	busy     []bool
-	lastUse  time.Time
-	clk      Clock      // the service's (clock.go)
-	tc       tableClock // clock.go
-	here     presence   // claim.go
-	ch       tableChat  // chat.go
+	// gone is set when another node of a cluster took the table over:
+	// its watchers here end, and their clients connect again.
+	gone    bool
+	bots    []game.Bot
+	busy    []bool
+	lastUse time.Time
+	clk     Clock      // the service's (clock.go)
+	tc      tableClock // clock.go
+	here    presence   // claim.go
+	ch      tableChat  // chat.go
 	// doubt is set when a write of a move failed: it may have been
 	// committed all the same (settleDoubt).
 	doubt bool

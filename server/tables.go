@@ -310,6 +310,11 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 		}
 		break
 	}
+	if s.cl != nil {
+		if err := s.cl.create(ctx, t.id); err != nil {
+			s.log.Error("a new table's lease", "table", t.id, "err", err)
+		}
+	}
 	s.mu.Lock()
 	s.tables[t.id] = t
 	s.mu.Unlock()

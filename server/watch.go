@@ -84,6 +84,10 @@ func (w *Watcher) NextMessage(ctx context.Context) ([]byte, error) {
 func (w *Watcher) next(ctx context.Context, encode bool) (Update, []byte, error) {
 	for {
 		w.t.mu.Lock()
+		if w.t.gone {
+			w.t.mu.Unlock()
+			return Update{}, nil, refuse(http.StatusServiceUnavailable, "the table has moved to another server: connect again")
+		}
 		v := w.t.version()
 		seat := w.t.seatOf(w.p)
 		from := w.chat

@@ -1,0 +1,974 @@
+package server
+
+// Clustered mode: several nodes on one shared store and one bus.
+//
+// A Service runs clustered when its Config carries a Cluster (a bus and
+// this node's name) and its store implements store.Leases; otherwise
+// nothing here runs and the service is the single node it always was.
+//
+// Ownership. A node serves a live table itself only while it holds the
+// table's lease in the store. It takes the lease when the table is first
+// needed and nobody holds it (a new table's creator takes it at once),
+// renews every lease it holds in the background (every third of the
+// lease's time), and answers on the bus for the tables it owns
+// (bus.Own). Every write of a table's moves and description carries the
+// lease's epoch, so a node that lost its lease (paused, cut off) cannot
+// commit: the store refuses the write with store.ErrFenced, and the node
+// drops the table from memory and stops answering for it. Ownership
+// follows memory: a finished table evicted from memory has its lease
+// released.
+//
+// Forwarding. An HTTP request about a table another node owns
+// (/api/v1/tables/{id}/...) is carried whole over the bus to the owner
+// (method, path, query, the headers that matter, body, the client's
+// address); the owner serves it through its own Handler and sends back
+// status, headers and body. A node that hears back that the owner no
+// longer owns the table asks again.
+//
+// Watchers. The owner publishes every version of each table it owns on
+// the bus (the version only: no view). A socket or event stream held by
+// another node subscribes, and at each change (or gap) asks the owner for
+// its own seat's update since the version it has, by the watcher's own
+// token: secrets leave the owner only in the view meant for that
+// watcher. Moves, setups, chat and mutes sent on such a socket are
+// forwarded as their HTTP requests.
+//
+// Takeover. A forwarded request that finds nobody answering for the
+// table (bus.ErrNoResponder: the owner died) makes the node wait, bounded
+// by the lease's time, for the dead owner's lease to expire, take it,
+// rebuild the table from its record as after a restart (clocks re-armed
+// from stored deadlines, computer seats resumed), own it on the bus and
+// serve the request. A background sweep takes over live tables whose
+// lease expired even when nobody asks (a game between computers, a clock
+// running out). A request that nobody received (ErrNoResponder) is
+// simply made again on the new owner; one whose owner died after
+// receiving it (no answer in time) is made again only when it was
+// conditional on the table's version (a move with "version"), and
+// otherwise answered 503 saying the move may or may not have been made:
+// never twice.
+//
+// Presence at a table: a watcher on another node tells the owner that its
+// seat is still there at every update it fetches and every quarter of the
+// walk-away time, so its player is not taken for away (it counts as seen
+// then, not as connected: a node that dies stops telling).
+//
+// Still node-local (a later step must share them): who is online
+// (/api/v1/online), the player streams' hub (gameStart/gameFinish and challenge
+// events reach only streams on the node that made them), the credential
+// cache (a signed-out session is forgotten only where it signed out), the
+// rate limits, and chat on remote watchers (their updates carry no chat).
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"parlour/bus"
+	"parlour/store"
+)
+
+// Cluster makes a Service one node of a cluster (see cluster.go).
+type Cluster struct {
+	// Bus is this node's connection to the others. Its handler must
+	// pass requests to Relay.Handle.
+	Bus bus.Bus
+	// Relay answers the bus's requests for the service; give its
+	// Handle as the bus's handler when connecting.
+	Relay *Relay
+	// Lease is how long a table's lease lasts unless renewed (default
+	// DefaultLease): how long a dead owner's tables stall at most.
+	Lease time.Duration
+}
+
+// DefaultLease is a table lease's default time.
+const DefaultLease = 5 * time.Second
+
+// Relay passes the bus's requests to a Service, which does not exist yet
+// when the bus is connected: make one, connect the bus with Handle as
+// its handler, then give both in Config.Cluster.
+type Relay struct {
+	mu sync.RWMutex
+	c  *cluster
+}
+
+// NewRelay returns a Relay that refuses requests until its service
+// starts.
+func NewRelay() *Relay { return &Relay{} }
+
+// Handle is a bus.Handler.
+func (r *Relay) Handle(ctx context.Context, req bus.Request) ([]byte, error) {
+	r.mu.RLock()
+	c := r.c
+	r.mu.RUnlock()
+	if c == nil {
+		return nil, errors.New("the node is starting")
+	}
+	return c.handle(ctx, req)
+}
+
+// cluster is a Service's clustered mode.
+type cluster struct {
+	s      *Service
+	b      bus.Bus
+	node   string
+	leases store.Leases
+	ttl    time.Duration
+	log    *slog.Logger
+
+	mu    sync.Mutex
+	owned map[string]*owned // the tables whose lease this node holds
+	// elsewhere remembers, for a while, the tables another node was
+	// found to hold, so that a forwarded request costs no write of the
+	// lease row. The bus routes by table, not by node: a stale entry
+	// only sends the request to whoever answers for the table now.
+	elsewhere map[string]remoteOwner
+
+	h      *Handler // set by NewHandler
+	hmu    sync.RWMutex
+	halted chan struct{}
+	once   sync.Once
+	loops  sync.WaitGroup
+
+	forwarded, takeovers, fenced prometheus.Counter
+}
+
+// remoteOwner is another node's lease, as last seen.
+type remoteOwner struct {
+	node  string
+	until time.Time // by this node's clock: then look again
+}
+
+// owned is one lease this node holds.
+type owned struct {
+	lease store.Lease
+	taken time.Time // when this node took it
+	// renewed is when the lease was last taken or renewed, by this
+	// node's clock: past the lease's time without a renewal, the node
+	// no longer counts on it (another may have taken the table).
+	renewed time.Time
+	stop    chan struct{} // stops the table's publisher
+}
+
+// newCluster returns s's clustered mode, or nil when s is not clustered.
+func newCluster(s *Service) (*cluster, error) {
+	cc := s.cfg.Cluster
+	if cc == nil || cc.Bus == nil {
+		return nil, nil
+	}
+	if cc.Relay == nil {
+		return nil, errors.New("server: a cluster needs the Relay its bus hands requests to")
+	}
+	ls, ok := s.st.(store.Leases)
+	if !ok {
+		return nil, errors.New("server: a cluster needs a store that keeps leases (PostgreSQL), not this one")
+	}
+	ttl := cc.Lease
+	if ttl <= 0 {
+		ttl = DefaultLease
+	}
+	c := &cluster{
+		s: s, b: cc.Bus, node: cc.Bus.Node(), leases: ls, ttl: ttl,
+		log: s.log.With("node", cc.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, halted: make(chan struct{}),
+	}
+	reg := s.metrics.reg
+	c.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_forwarded_total", Help: "Requests this node forwarded to the owner of their table."})
+	c.takeovers = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_takeovers_total", Help: "Tables this node took over from an owner that stopped renewing its lease."})
+	c.fenced = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_leases_lost_total", Help: "Leases this node lost to another node."})
+	reg.MustRegister(c.forwarded, c.takeovers, c.fenced,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_cluster_owned_tables", Help: "Tables whose lease this node holds."}, func() float64 {
+			c.mu.Lock()
+			defer c.mu.Unlock()
+			return float64(len(c.owned))
+		}))
+	cc.Relay.mu.Lock()
+	cc.Relay.c = c
+	cc.Relay.mu.Unlock()
+	return c, nil
+}
+
+// start runs the renewals and the sweep for expired leases.
+func (c *cluster) start() {
+	c.loops.Add(1)
+	go c.renewals()
+}
+
+// halt stops the background work without releasing anything, as a
+// node's death would. It is safe to call twice.
+func (c *cluster) halt() {
+	c.once.Do(func() { close(c.halted) })
+	c.loops.Wait()
+}
+
+// close halts and releases every lease, so that other nodes take the
+// tables at once rather than after the lease's time.
+func (c *cluster) close() {
+	select {
+	case <-c.halted:
+		return // halted as if dead: release nothing
+	default:
+	}
+	c.halt()
+	c.mu.Lock()
+	all := make([]*owned, 0, len(c.owned))
+	for _, o := range c.owned {
+		all = append(all, o)
+	}
+	clear(c.owned)
+	c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for _, o := range all {
+		close(o.stop)
+		c.b.Disown(ctx, o.lease.Table)
+		if err := c.leases.ReleaseLease(ctx, o.lease); err != nil {
+			c.log.Warn("releasing a lease", "table", o.lease.Table, "err", err)
+		}
+	}
+}
+
+// epoch returns the epoch that fences writes of table id: its lease's if
+// this node holds it, and otherwise -1, which the store refuses (a node
+// that does not own a table must not write it). 0 when not clustered.
+func (s *Service) epoch(id string) int64 {
+	c := s.cl
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if o, ok := c.owned[id]; ok {
+		return o.lease.Epoch
+	}
+	return -1
+}
+
+// owns reports whether this node holds table id's lease, renewed less
+// than the lease's time ago (a node paused or cut off from the store past
+// that stops answering for the table before the store fences it).
+func (c *cluster) owns(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o, ok := c.owned[id]
+	return ok && time.Since(o.renewed) < c.ttl
+}
+
+// claim takes table id's lease for this node, or returns the node that
+// holds it ("" when this node does now).
+func (c *cluster) claim(ctx context.Context, id string) (string, error) {
+	if c.owns(id) {
+		return "", nil
+	}
+	c.mu.Lock()
+	ro, ok := c.elsewhere[id]
+	c.mu.Unlock()
+	if ok && time.Now().Before(ro.until) {
+		return ro.node, nil
+	}
+	if _, err := c.leases.Lease(ctx, id); errors.Is(err, store.ErrNotFound) {
+		// Never leased: a table from before the cluster, or none at
+		// all, which must leave no lease behind.
+		if _, err := c.s.st.Table(ctx, id); errors.Is(err, store.ErrNotFound) {
+			return "", refuse(http.StatusNotFound, "there is no table %q", id)
+		}
+	}
+	l, err := c.leases.AcquireLease(ctx, id, c.node, c.ttl)
+	if errors.Is(err, store.ErrLeased) {
+		c.lose(id) // if this node held it, it lapsed and passed on
+		c.mu.Lock()
+		if len(c.elsewhere) >= maxElsewhere {
+			clear(c.elsewhere)
+		}
+		c.elsewhere[id] = remoteOwner{node: l.Owner, until: time.Now().Add(c.ttl / 2)}
+		c.mu.Unlock()
+		return l.Owner, nil
+	}
+	if err != nil {
+		c.log.Warn("taking a lease", "table", id, "err", err)
+		return "", refuse(http.StatusServiceUnavailable, "the table cannot be reached now; try again")
+	}
+	if err := c.adopt(ctx, l); err != nil {
+		c.log.Warn("owning a table", "table", id, "err", err)
+		return "", refuse(http.StatusServiceUnavailable, "the table cannot be reached now; try again")
+	}
+	return "", nil
+}
+
+// maxElsewhere bounds the remembered owners of other nodes' tables.
+const maxElsewhere = 1 << 16
+
+// forget drops what this node remembers of table id's owner elsewhere:
+// it did not answer as the owner.
+func (c *cluster) forget(id string) {
+	c.mu.Lock()
+	delete(c.elsewhere, id)
+	c.mu.Unlock()
+}
+
+// adopt records lease l as held by this node and answers for its table
+// on the bus.
+func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
+	c.mu.Lock()
+	if o, ok := c.owned[l.Table]; ok {
+		stale := o.lease.Epoch != l.Epoch
+		o.lease, o.renewed = l, time.Now()
+		c.mu.Unlock()
+		if stale {
+			// The lease lapsed and was taken again: another node may
+			// have moved meanwhile, so the table is rebuilt from its
+			// record.
+			c.s.drop(l.Table)
+		}
+		return nil
+	}
+	o := &owned{lease: l, taken: time.Now(), renewed: time.Now(), stop: make(chan struct{})}
+	c.owned[l.Table] = o
+	delete(c.elsewhere, l.Table)
+	c.mu.Unlock()
+	if err := c.b.Own(ctx, l.Table); err != nil {
+		c.mu.Lock()
+		delete(c.owned, l.Table)
+		c.mu.Unlock()
+		c.leases.ReleaseLease(context.WithoutCancel(ctx), l)
+		return fmt.Errorf("owning table %s on the bus: %w", l.Table, err)
+	}
+	c.loops.Add(1)
+	go c.publish(l.Table, o.stop)
+	return nil
+}
+
+// create takes the lease of a table just stored.
+func (c *cluster) create(ctx context.Context, id string) error {
+	owner, err := c.claim(ctx, id)
+	if err == nil && owner != "" {
+		err = fmt.Errorf("table %s is new, yet leased to node %s", id, owner)
+	}
+	return err
+}
+
+// lose drops table id: its lease passed to another node (or expired and
+// could not be renewed).
+func (c *cluster) lose(id string) {
+	c.mu.Lock()
+	o, ok := c.owned[id]
+	delete(c.owned, id)
+	c.mu.Unlock()
+	if !ok {
+		return
+	}
+	close(o.stop)
+	c.fenced.Inc()
+	c.log.Warn("lease lost: the table is another node's now", "table", id)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	c.b.Disown(ctx, id)
+	c.s.drop(id)
+}
+
+// lapsed drops table id if this node holds its lease but has not
+// renewed it in the lease's time.
+func (c *cluster) lapsed(id string) {
+	c.mu.Lock()
+	o, ok := c.owned[id]
+	stale := ok && time.Since(o.renewed) >= c.ttl
+	c.mu.Unlock()
+	if stale {
+		c.lose(id)
+	}
+}
+
+// release gives up table id's lease at once (it left memory).
+func (c *cluster) release(ctx context.Context, id string) {
+	c.mu.Lock()
+	o, ok := c.owned[id]
+	delete(c.owned, id)
+	c.mu.Unlock()
+	if !ok {
+		return
+	}
+	close(o.stop)
+	c.b.Disown(ctx, id)
+	if err := c.leases.ReleaseLease(ctx, o.lease); err != nil && !errors.Is(err, store.ErrFenced) {
+		c.log.Warn("releasing a lease", "table", id, "err", err)
+	}
+}
+
+// drop forgets table id: another node owns it now.
+func (s *Service) drop(id string) {
+	s.mu.Lock()
+	t, ok := s.tables[id]
+	delete(s.tables, id)
+	s.mu.Unlock()
+	if !ok {
+		return
+	}
+	t.mu.Lock()
+	if t.tc.timer != nil {
+		t.tc.timer.Stop()
+	}
+	t.gone = true
+	t.broadcast() // watchers here end, and their clients connect again
+	t.mu.Unlock()
+}
+
+// renewals renews every lease this node holds every third of the
+// lease's time, releases those of tables no longer in memory, and takes
+// over live tables whose lease expired.
+func (c *cluster) renewals() {
+	defer c.loops.Done()
+	tick := time.NewTicker(c.ttl / 3)
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.halted:
+			return
+		case <-tick.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), c.ttl/3)
+		c.renewAll(ctx)
+		c.sweep(ctx)
+		cancel()
+	}
+}
+
+func (c *cluster) renewAll(ctx context.Context) {
+	c.mu.Lock()
+	all := make([]*owned, 0, len(c.owned))
+	for _, o := range c.owned {
+		all = append(all, o)
+	}
+	c.mu.Unlock()
+	for _, o := range all {
+		id := o.lease.Table
+		c.s.mu.RLock()
+		_, here := c.s.tables[id]
+		c.s.mu.RUnlock()
+		if !here && time.Since(o.taken) > c.ttl {
+			c.release(ctx, id)
+			continue
+		}
+		l, err := c.leases.RenewLease(ctx, o.lease, c.ttl)
+		switch {
+		case errors.Is(err, store.ErrFenced):
+			c.lose(id)
+		case err != nil:
+			c.log.Warn("renewing a lease", "table", id, "err", err)
+		default:
+			c.mu.Lock()
+			if cur, ok := c.owned[id]; ok && cur == o {
+				o.lease, o.renewed = l, time.Now()
+			}
+			c.mu.Unlock()
+		}
+	}
+}
+
+// sweep takes over a few live tables whose owner stopped renewing, so
+// that their clocks and computer seats go on without waiting for a
+// request.
+func (c *cluster) sweep(ctx context.Context) {
+	expired, err := c.leases.ExpiredLeases(ctx, 16)
+	if err != nil {
+		c.log.Warn("looking for expired leases", "err", err)
+		return
+	}
+	for _, l := range expired {
+		if l.Owner == c.node && c.owns(l.Table) {
+			continue
+		}
+		start := time.Now()
+		owner, err := c.claim(ctx, l.Table)
+		if err != nil || owner != "" {
+			continue
+		}
+		if _, err := c.s.table(ctx, l.Table); err != nil {
+			c.log.Warn("taking over a table", "table", l.Table, "err", err)
+			c.release(ctx, l.Table)
+			continue
+		}
+		c.takeovers.Inc()
+		c.log.Info("table taken over", "table", l.Table, "from", l.Owner, "took", time.Since(start))
+	}
+}
+
+// publish tells the bus of every version of table id until stop closes.
+// Versions a quick succession of changes skipped are not sent: the
+// subscribers see the gap and read the table afresh.
+func (c *cluster) publish(id string, stop chan struct{}) {
+	defer c.loops.Done()
+	last := 0
+	for {
+		c.s.mu.RLock()
+		t, ok := c.s.tables[id]
+		c.s.mu.RUnlock()
+		var ch <-chan struct{}
+		if ok {
+			t.mu.Lock()
+			v := t.version()
+			ch = t.awaitChange()
+			t.mu.Unlock()
+			if v > last {
+				if err := c.b.Publish(id, v, nil); err != nil {
+					c.log.Debug("publishing a change", "table", id, "err", err)
+				}
+				last = v
+			}
+		} else {
+			// Not loaded yet (taken just before its restore) or evicted:
+			// look again shortly.
+			tm := make(chan struct{})
+			time.AfterFunc(50*time.Millisecond, func() { close(tm) })
+			ch = tm
+		}
+		select {
+		case <-ch:
+		case <-stop:
+			return
+		case <-c.halted:
+			return
+		}
+	}
+}
+
+// restored is called when this node has rebuilt table t from its record
+// as its owner: it resumes the computer seats and re-arms the clock.
+func (c *cluster) restored(t *table) {
+	t.mu.Lock()
+	c.s.scheduleBots(t)
+	c.s.armClock(t)
+	t.mu.Unlock()
+}
+
+// relayRequest is what crosses the bus: an HTTP request, or a remote
+// watcher's ask for its update.
+type relayRequest struct {
+	Kind   string      `json:"kind"` // "http" or "update"
+	Table  string      `json:"table"`
+	Method string      `json:"method,omitempty"`
+	Path   string      `json:"path,omitempty"`
+	Query  string      `json:"query,omitempty"`
+	Header http.Header `json:"header,omitempty"`
+	Remote string      `json:"remote,omitempty"`
+	Body   []byte      `json:"body,omitempty"`
+	// Token and Since are an update's: the watcher's token ("" for a
+	// spectator) and the version it has.
+	Token string `json:"token,omitempty"`
+	Since int    `json:"since,omitempty"`
+}
+
+// relayReply is the owner's answer.
+type relayReply struct {
+	// NotOwner: the node no longer owns the table; ask again.
+	NotOwner bool        `json:"not_owner,omitempty"`
+	Status   int         `json:"status,omitempty"`
+	Header   http.Header `json:"header,omitempty"`
+	Body     []byte      `json:"body,omitempty"`
+}
+
+// relayedHeaders are the request headers a forwarded request keeps.
+var relayedHeaders = [...]string{"Authorization", "Content-Type", "Cookie", "Accept", "Last-Event-ID"}
+
+// handle answers a request from another node.
+func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
+	rq, err := decodeRelay(req.Data)
+	if err != nil {
+		return nil, err
+	}
+	if !c.owns(rq.Table) {
+		if rq.Kind != "ping" {
+			// A lease that lapsed here: let the table go (in the
+			// background: Disown waits for this handler).
+			go c.lapsed(rq.Table)
+		}
+		return json.Marshal(relayReply{NotOwner: true})
+	}
+	switch rq.Kind {
+	case "ping":
+		return json.Marshal(relayReply{Status: http.StatusOK})
+	case "http":
+		return c.serveRelayed(ctx, rq)
+	case "here":
+		return c.serveHere(ctx, rq)
+	}
+	return c.serveUpdate(ctx, rq)
+}
+
+// decodeRelay reads a request from another node, and refuses one that is
+// not about the table it names or is not one a node sends.
+func decodeRelay(b []byte) (relayRequest, error) {
+	var rq relayRequest
+	if err := json.Unmarshal(b, &rq); err != nil {
+		return relayRequest{}, fmt.Errorf("a request it cannot read: %w", err)
+	}
+	if !validID(rq.Table) {
+		return relayRequest{}, fmt.Errorf("a request about no table (%q)", clip(rq.Table))
+	}
+	switch rq.Kind {
+	case "ping", "here":
+	case "update":
+		if rq.Since < -1 {
+			return relayRequest{}, fmt.Errorf("an update since version %d", rq.Since)
+		}
+	case "http":
+		if id, _, ok := tablePath(rq.Path); !ok || id != rq.Table {
+			return relayRequest{}, fmt.Errorf("a forwarded request for %q about table %s", clip(rq.Path), rq.Table)
+		}
+		switch rq.Method {
+		case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete:
+		default:
+			return relayRequest{}, fmt.Errorf("a forwarded request with method %q", clip(rq.Method))
+		}
+		if strings.ContainsAny(rq.Path, "?#") || strings.Contains(rq.Path, "..") {
+			return relayRequest{}, fmt.Errorf("a forwarded request for %q", clip(rq.Path))
+		}
+	default:
+		return relayRequest{}, fmt.Errorf("a request of unknown kind %q", clip(rq.Kind))
+	}
+	return rq, nil
+}
+
+type forwardedKey struct{}
+
+// serveRelayed serves a forwarded HTTP request through this node's
+// handler.
+func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) ([]byte, error) {
+	c.hmu.RLock()
+	h := c.h
+	c.hmu.RUnlock()
+	if h == nil {
+		return nil, errors.New("the node serves no HTTP yet")
+	}
+	u := &url.URL{Path: rq.Path, RawQuery: rq.Query}
+	r, err := http.NewRequestWithContext(context.WithValue(ctx, forwardedKey{}, true), rq.Method, u.String(), bytes.NewReader(rq.Body))
+	if err != nil {
+		return nil, fmt.Errorf("a forwarded request: %w", err)
+	}
+	for _, k := range relayedHeaders {
+		if v := rq.Header.Values(k); len(v) > 0 {
+			r.Header[k] = v
+		}
+	}
+	r.RemoteAddr = rq.Remote
+	rec := &recorder{header: http.Header{}}
+	h.ServeHTTP(rec, r)
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	return json.Marshal(relayReply{Status: rec.status, Header: rec.header, Body: rec.body.Bytes()})
+}
+
+// serveUpdate answers a remote watcher: its seat's update since the
+// version it has.
+func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, error) {
+	s := c.s
+	var p *Principal
+	if rq.Token != "" {
+		var err error
+		if p, err = s.Authenticate(ctx, rq.Token); err != nil {
+			return replyError(err)
+		}
+	}
+	t, err := s.table(ctx, rq.Table)
+	if err != nil {
+		return replyError(err)
+	}
+	if err := s.dailyShut(ctx, p, t); err != nil {
+		return replyError(err)
+	}
+	t.mu.Lock()
+	if rq.Since > t.version() {
+		t.mu.Unlock()
+		return replyError(badRequest("version %d is ahead of the table, which is at version %d", rq.Since, t.version()))
+	}
+	t.lastUse = time.Now()
+	t.touch(t.seatOf(p), s.now())
+	u, err := t.update(s.games, t.seatOf(p), rq.Since)
+	t.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(u)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(relayReply{Status: http.StatusOK, Body: b})
+}
+
+// serveHere notes that the seat of a watcher on another node is still
+// at the table (see remoteWatch.heartbeat).
+func (c *cluster) serveHere(ctx context.Context, rq relayRequest) ([]byte, error) {
+	p, err := c.s.Authenticate(ctx, rq.Token)
+	if err != nil {
+		return replyError(err)
+	}
+	t, err := c.s.table(ctx, rq.Table)
+	if err != nil {
+		return replyError(err)
+	}
+	t.mu.Lock()
+	t.touch(t.seatOf(p), c.s.now())
+	t.mu.Unlock()
+	return json.Marshal(relayReply{Status: http.StatusOK})
+}
+
+// replyError answers a refusal as its status and message.
+func replyError(err error) ([]byte, error) {
+	st := StatusOf(err)
+	if st == http.StatusInternalServerError {
+		return nil, err
+	}
+	b, _ := json.Marshal(map[string]string{"error": err.Error()})
+	return json.Marshal(relayReply{Status: st, Body: b})
+}
+
+// recorder is the response of a forwarded request, kept to send back.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+}
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	if r.body.Len()+len(b) > bus.MaxData-4096 {
+		return 0, errors.New("the answer is too large to forward")
+	}
+	return r.body.Write(b)
+}
+func (r *recorder) Flush() {}
+
+// tablePath returns the table a request is about, and what of it
+// (/api/v1/tables/{id}/{rest}).
+func tablePath(p string) (id, rest string, ok bool) {
+	p, ok = strings.CutPrefix(p, "/api/v1/tables/")
+	if !ok {
+		return "", "", false
+	}
+	id, rest, _ = strings.Cut(p, "/")
+	return id, rest, validID(id)
+}
+
+// errGone says that the table's owner died mid-request.
+var errGone = refuse(http.StatusServiceUnavailable, "the node that runs this table stopped answering; what you asked may or may not have been done: look at the table before asking again")
+
+// serveHTTP serves r when it concerns a table another node owns, and
+// reports whether it did; otherwise the caller serves it here.
+func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
+	if r.Context().Value(forwardedKey{}) != nil {
+		return false
+	}
+	id, rest, ok := tablePath(r.URL.Path)
+	if !ok {
+		return false
+	}
+	ctx := r.Context()
+	owner, err := c.claim(ctx, id)
+	if err != nil {
+		c.fail(w, r, err)
+		return true
+	}
+	if owner == "" {
+		return false // this node owns it: serve here, the body unread
+	}
+	var body []byte
+	if r.Body != nil && r.Body != http.NoBody {
+		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, bus.MaxData/2))
+		if err != nil {
+			c.fail(w, r, refuse(http.StatusRequestEntityTooLarge, "the request's body is too large, or did not all come"))
+			return true
+		}
+		body = b
+	}
+	// The request is read; the local handler reads the body again.
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	conditional := false
+	if r.Method == http.MethodPost && rest == "moves" {
+		var mr struct {
+			Version *int `json:"version"`
+		}
+		conditional = json.Unmarshal(body, &mr) == nil && mr.Version != nil
+	}
+	for try := 0; try < 4; try++ {
+		if try > 0 {
+			if owner, err = c.claim(ctx, id); err != nil {
+				c.fail(w, r, err)
+				return true
+			}
+			if owner == "" {
+				return false // this node owns it now: serve here
+			}
+		}
+		switch rest {
+		case "socket":
+			c.remoteSocket(w, r, id)
+			return true
+		case "events":
+			c.remoteEvents(w, r, id)
+			return true
+		}
+		rp, err := c.forward(ctx, relayRequest{
+			Kind: "http", Table: id, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
+			Header: pick(r.Header), Remote: r.RemoteAddr, Body: body,
+		})
+		if err != nil || rp.NotOwner {
+			c.forget(id)
+		}
+		switch {
+		case errors.Is(err, bus.ErrNoResponder):
+			if err := c.takeover(ctx, id); err != nil {
+				c.fail(w, r, err)
+				return true
+			}
+			continue
+		case err != nil && ctx.Err() == nil && !conditional && r.Method != http.MethodGet:
+			c.fail(w, r, errGone)
+			return true
+		case err != nil && ctx.Err() == nil:
+			// Safe to ask again: a read, or a move conditional on the
+			// version, which the new owner refuses if it was made.
+			if err := c.takeover(ctx, id); err != nil {
+				c.fail(w, r, err)
+				return true
+			}
+			continue
+		case err != nil:
+			return true // the client went away
+		case rp.NotOwner:
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		for k, v := range rp.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rp.Status)
+		w.Write(rp.Body)
+		return true
+	}
+	c.fail(w, r, refuse(http.StatusServiceUnavailable, "the table is changing hands; try again"))
+	return true
+}
+
+// pick returns the headers a forwarded request keeps.
+func pick(h http.Header) http.Header {
+	out := http.Header{}
+	for _, k := range relayedHeaders {
+		if v := h.Values(k); len(v) > 0 {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// forward sends rq to the table's owner and returns its answer.
+func (c *cluster) forward(ctx context.Context, rq relayRequest) (relayReply, error) {
+	b, err := json.Marshal(rq)
+	if err != nil {
+		return relayReply{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.s.cfg.MaxWait+2*c.ttl)
+	defer cancel()
+	c.forwarded.Inc()
+	ans, err := c.b.Request(ctx, bus.ToOwner(rq.Table), b)
+	if err != nil {
+		return relayReply{}, err
+	}
+	var rp relayReply
+	if err := json.Unmarshal(ans, &rp); err != nil {
+		return relayReply{}, fmt.Errorf("the owner's answer: %w", err)
+	}
+	return rp, nil
+}
+
+// answers reports whether a node answers as table id's owner.
+func (c *cluster) answers(ctx context.Context, id string) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	ans, err := c.b.Request(ctx, bus.ToOwner(id), []byte(`{"kind":"ping","table":"`+id+`"}`))
+	var rp relayReply
+	return err == nil && json.Unmarshal(ans, &rp) == nil && !rp.NotOwner
+}
+
+// fail answers err through the node's handler.
+func (c *cluster) fail(w http.ResponseWriter, r *http.Request, err error) {
+	c.hmu.RLock()
+	h := c.h
+	c.hmu.RUnlock()
+	if h != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, StatusOf(err), map[string]string{"error": err.Error()})
+}
+
+// takeover waits, bounded by the lease's time and a little, for the
+// lease of table id to expire or pass, and takes it if it expired. It
+// returns nil once this node or another live one owns the table.
+func (c *cluster) takeover(ctx context.Context, id string) error {
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, c.ttl+2*time.Second)
+	defer cancel()
+	for {
+		if c.owns(id) {
+			return nil // taken over meanwhile (the sweep, another request)
+		}
+		l, err := c.leases.AcquireLease(ctx, id, c.node, c.ttl)
+		switch {
+		case err == nil:
+			if err := c.adopt(ctx, l); err != nil {
+				return refuse(http.StatusServiceUnavailable, "the table could not be taken over; try again")
+			}
+			if _, err := c.s.table(ctx, id); err != nil {
+				c.release(context.WithoutCancel(ctx), id)
+				return err
+			}
+			c.takeovers.Inc()
+			c.log.Info("table taken over", "table", id, "took", time.Since(start))
+			return nil
+		case errors.Is(err, store.ErrLeased) && l.Owner != "" && l.Owner != c.node:
+			// Another node may have taken it already: if it answers, the
+			// caller forwards to it.
+			if c.answers(ctx, id) {
+				return nil
+			}
+		case !errors.Is(err, store.ErrLeased):
+			return refuse(http.StatusServiceUnavailable, "the table's lease cannot be read now; try again")
+		}
+		select {
+		case <-ctx.Done():
+			return refuse(http.StatusServiceUnavailable, "the table's node stopped answering and its lease has not run out yet; try again in a few seconds")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// readOnly returns table id rebuilt from its record for a read on a node
+// that does not own it (the lobby, a profile's games): it is not kept,
+// runs no computer seat nor clock, and cannot be written (its writes
+// carry no lease's epoch, which the store refuses).
+func (s *Service) readOnly(ctx context.Context, id string) (*table, error) {
+	row, err := s.st.Table(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, refuse(http.StatusNotFound, "there is no table %q", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s.restore(row)
+}

@@ -1,0 +1,14 @@
+package server
+
+// Die stops s as a node's death would: its background work stops, it
+// releases no lease and disowns nothing (the test closes its bus
+// connection and its HTTP server).
+func (s *Service) Die() {
+	s.cl.halt()
+	s.Close()
+}
+
+// Pause stops s's lease renewals and sweeps, as a node paused (a long
+// garbage collection, a frozen virtual machine) would stop; it still
+// answers on the bus and serves HTTP.
+func (s *Service) Pause() { s.cl.halt() }

@@ -1,0 +1,422 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"parlour/bus"
+)
+
+// remoteWatch follows a table another node owns, for one watcher here:
+// it hears of every change on the bus and asks the owner for the
+// watcher's own update since the version it has.
+type remoteWatch struct {
+	c       *cluster
+	id      string
+	token   string
+	version int
+	sub     bus.Subscription
+	stop    chan struct{} // closed by Close
+}
+
+// watchRemote subscribes to table id's changes, before the first update
+// is read, so that no change falls between.
+func (c *cluster) watchRemote(ctx context.Context, id, token string, from int) (*remoteWatch, error) {
+	sub, err := c.b.Subscribe(ctx, id)
+	if err != nil {
+		return nil, refuse(http.StatusServiceUnavailable, "the table's changes cannot be followed now; try again")
+	}
+	w := &remoteWatch{c: c, id: id, token: token, version: from, sub: sub, stop: make(chan struct{})}
+	if token != "" {
+		go w.heartbeat()
+	}
+	return w, nil
+}
+
+func (w *remoteWatch) Close() {
+	close(w.stop)
+	w.sub.Close()
+}
+
+// heartbeat tells the owner, every quarter of the walk-away time, that
+// the watcher's seat is still at the table.
+func (w *remoteWatch) heartbeat() {
+	tick := time.NewTicker(max(100*time.Millisecond, w.c.s.cfg.WalkAway/4))
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-w.c.halted:
+			return
+		case <-tick.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), w.c.ttl)
+		w.c.forward(ctx, relayRequest{Kind: "here", Table: w.id, Token: w.token})
+		cancel()
+	}
+}
+
+// first returns the watcher's first update.
+func (w *remoteWatch) first(ctx context.Context) (Update, error) { return w.fetch(ctx) }
+
+// next returns the next update, waiting for a change newer than the
+// version the watcher has.
+func (w *remoteWatch) next(ctx context.Context) (Update, error) {
+	for {
+		ch, err := w.sub.Next(ctx)
+		if err != nil {
+			return Update{}, err
+		}
+		if ch.Gap || ch.Version > w.version {
+			had := w.version
+			u, err := w.fetch(ctx)
+			if err != nil {
+				return Update{}, err
+			}
+			if u.Version > had || ch.Gap && ch.Version == 0 {
+				return u, nil
+			}
+		}
+	}
+}
+
+// fetch asks the owner for the update since w.version, taking the table
+// over if its owner is gone.
+func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
+	for try := 0; try < 4; try++ {
+		rp, err := w.c.forward(ctx, relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version})
+		if err != nil || rp.NotOwner {
+			w.c.forget(w.id)
+		}
+		switch {
+		case errors.Is(err, bus.ErrNoResponder):
+			// The owner is gone: take the table over, or let another
+			// node do it, then ask again.
+			if owner, cerr := w.c.claim(ctx, w.id); cerr == nil && owner != "" {
+				if terr := w.c.takeover(ctx, w.id); terr != nil {
+					return Update{}, terr
+				}
+			}
+			if w.c.owns(w.id) {
+				if _, err := w.c.s.table(ctx, w.id); err != nil {
+					return Update{}, err
+				}
+				b, err := w.c.serveUpdate(ctx, relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version})
+				if err == nil {
+					err = json.Unmarshal(b, &rp)
+				}
+				if err != nil {
+					return Update{}, err
+				}
+				break
+			}
+			continue
+		case err != nil:
+			return Update{}, refuse(http.StatusServiceUnavailable, "the table's node did not answer: %v", err)
+		case rp.NotOwner:
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		if rp.Status != http.StatusOK {
+			var e struct {
+				Error string `json:"error"`
+			}
+			json.Unmarshal(rp.Body, &e)
+			return Update{}, refuse(rp.Status, "%s", e.Error)
+		}
+		var u Update
+		if err := json.Unmarshal(rp.Body, &u); err != nil {
+			return Update{}, err
+		}
+		w.version = u.Version
+		return u, nil
+	}
+	return Update{}, refuse(http.StatusServiceUnavailable, "the table is changing hands; try again")
+}
+
+// remoteEvents is the event stream of a table another node owns.
+func (c *cluster) remoteEvents(w http.ResponseWriter, r *http.Request, id string) {
+	token, err := c.tokenOf(r)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	from, err := parseFrom(r)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	wt, err := c.watchRemote(r.Context(), id, token, from)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	defer wt.Close()
+	u, err := wt.first(r.Context())
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	e := json.NewEncoder(w)
+	e.SetEscapeHTML(false)
+	for {
+		if err := e.Encode(u); err != nil {
+			return
+		}
+		rc.Flush()
+		if u.Table.Status == "finished" {
+			return
+		}
+		if u, err = wt.next(r.Context()); err != nil {
+			if !errors.Is(err, context.Canceled) {
+				e.Encode(map[string]string{"error": err.Error()})
+			}
+			return
+		}
+	}
+}
+
+// tokenOf returns the token r acts with (its bearer token, or its
+// session cookie's), after checking it.
+func (c *cluster) tokenOf(r *http.Request) (string, error) {
+	auth := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(auth, "Bearer ")
+	switch {
+	case auth == "":
+		tok = sessionToken(r)
+	case !ok:
+		return "", refuse(http.StatusUnauthorized, `the Authorization header must be "Bearer <token>"`)
+	}
+	tok = strings.TrimSpace(tok)
+	if tok != "" {
+		if _, err := c.s.Authenticate(r.Context(), tok); err != nil {
+			return "", err
+		}
+	}
+	return tok, nil
+}
+
+// remoteSocket is the WebSocket of a table another node owns: updates
+// come as the owner's changes are heard, and moves, setups, chat and
+// mutes go to the owner as their HTTP requests.
+func (c *cluster) remoteSocket(w http.ResponseWriter, r *http.Request, id string) {
+	c.hmu.RLock()
+	h := c.h
+	c.hmu.RUnlock()
+	conn, err := websocket.Accept(w, r, nil)
+	if err != nil {
+		return
+	}
+	conn.SetReadLimit(h.lim.MaxMessage)
+	s := &socket{h: h, c: conn, lim: newBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: sessionToken(r)}
+	if !h.addSocket(s) {
+		conn.Close(websocket.StatusGoingAway, "the server is shutting down")
+		return
+	}
+	defer h.dropSocket(s)
+	h.s.metrics.sockets.Add(1)
+	defer h.s.metrics.sockets.Add(-1)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	code, reason := c.serveSocket(ctx, s, id, r.RemoteAddr)
+	conn.Close(code, reason)
+}
+
+func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string) (websocket.StatusCode, string) {
+	late := time.AfterFunc(s.h.helloWait, func() {
+		s.c.Close(websocket.StatusPolicyViolation, reasonNoHello)
+	})
+	typ, b, err := s.c.Read(ctx)
+	if !late.Stop() {
+		return websocket.StatusPolicyViolation, reasonNoHello
+	}
+	if err != nil {
+		return websocket.StatusNormalClosure, ""
+	}
+	if typ != websocket.MessageText {
+		return websocket.StatusUnsupportedData, reasonBinary
+	}
+	hello, err := decodeClientMessage(b)
+	if err == nil && hello.Type != "hello" {
+		err = badRequest(`the first message must be a "hello"`)
+	}
+	if err != nil {
+		s.sendError(ctx, hello.ID, err)
+		return websocket.StatusPolicyViolation, clipReason(err.Error())
+	}
+	if hello.Token == "" {
+		hello.Token = s.cookie
+	}
+	if hello.Token != "" {
+		p, err := c.s.Authenticate(ctx, hello.Token)
+		if err != nil {
+			s.sendError(ctx, hello.ID, err)
+			return websocket.StatusPolicyViolation, clipReason(err.Error())
+		}
+		s.p = p
+	}
+	from := -1
+	if hello.Version != nil {
+		from = *hello.Version
+	}
+	wt, err := c.watchRemote(ctx, id, hello.Token, from)
+	if err != nil {
+		s.sendError(ctx, hello.ID, err)
+		return websocket.StatusPolicyViolation, clipReason(err.Error())
+	}
+	defer wt.Close()
+	u, err := wt.first(ctx)
+	if err != nil {
+		s.sendError(ctx, hello.ID, err)
+		return websocket.StatusPolicyViolation, clipReason(err.Error())
+	}
+	pushErr := make(chan error, 1)
+	go func() {
+		for {
+			if err := s.send(ctx, ServerMessage{Type: "update", Update: &u}); err != nil {
+				pushErr <- err
+				return
+			}
+			var err error
+			if u, err = wt.next(ctx); err != nil {
+				pushErr <- err
+				return
+			}
+		}
+	}()
+	msgs := make(chan []byte)
+	readErr := make(chan error, 1)
+	go func() {
+		for {
+			typ, b, err := s.c.Read(ctx)
+			if err == nil && typ != websocket.MessageText {
+				err = errBinary
+			}
+			if err != nil {
+				readErr <- err
+				return
+			}
+			select {
+			case msgs <- b:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for {
+		select {
+		case err := <-pushErr:
+			if errors.Is(err, context.Canceled) {
+				return websocket.StatusNormalClosure, ""
+			}
+			return websocket.StatusGoingAway, clipReason(err.Error())
+		case err := <-readErr:
+			if errors.Is(err, errBinary) {
+				return websocket.StatusUnsupportedData, reasonBinary
+			}
+			return websocket.StatusNormalClosure, ""
+		case b := <-msgs:
+			c.socketMessage(ctx, s, id, hello.Token, remote, b)
+		}
+	}
+}
+
+// socketMessage answers one message of a remote socket by forwarding
+// its HTTP equivalent to the owner.
+func (c *cluster) socketMessage(ctx context.Context, s *socket, id, token, remote string, b []byte) {
+	if !s.lim.allow(time.Now()) {
+		s.h.s.metrics.limited.Add(1)
+		s.sendError(ctx, "", refuse(http.StatusTooManyRequests, "too many messages: slow down"))
+		return
+	}
+	m, err := decodeClientMessage(b)
+	if err != nil {
+		s.sendError(ctx, m.ID, err)
+		return
+	}
+	var path string
+	var body any
+	switch m.Type {
+	case "ping":
+		s.send(ctx, ServerMessage{Type: "pong", ID: m.ID})
+		return
+	case "hello":
+		s.sendError(ctx, m.ID, badRequest("hello was already said"))
+		return
+	case "move":
+		if s.p == nil {
+			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators cannot move: say hello with your seat's token"))
+			return
+		}
+		path, body = "moves", MoveRequest{Move: m.Move, Version: m.Version}
+	case "setup":
+		if s.p == nil {
+			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators have no setup: say hello with your seat's token"))
+			return
+		}
+		path, body = "setup", SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer}
+	case "chat":
+		path, body = "chat", ChatRequest{Channel: m.Channel, Text: m.Text}
+	case "mute":
+		path, body = "chat/mute", MuteRequest{Channel: m.Channel, Muted: m.Muted}
+	default:
+		return
+	}
+	data, _ := json.Marshal(body)
+	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, "/api/v1/tables/"+id+"/"+path, bytes.NewReader(data))
+	r.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
+	r.RemoteAddr = remote
+	rec := &recorder{header: http.Header{}}
+	s.h.ServeHTTP(rec, r) // forwarded, or served here if this node owns the table now
+	if rec.status != http.StatusOK && rec.status != http.StatusCreated {
+		var e struct {
+			Error string `json:"error"`
+		}
+		json.Unmarshal(rec.body.Bytes(), &e)
+		s.send(ctx, ServerMessage{Type: "error", ID: m.ID, Error: e.Error, Status: rec.status})
+		return
+	}
+	ack := ServerMessage{Type: "ack", ID: m.ID}
+	var err2 error
+	switch m.Type {
+	case "move":
+		var res MoveResult
+		err2 = json.Unmarshal(rec.body.Bytes(), &res)
+		ack.Version, ack.Result = res.Version, &res
+	case "setup":
+		var res SetupResult
+		err2 = json.Unmarshal(rec.body.Bytes(), &res)
+		ack.Version, ack.Setup = res.Version, res.Setup
+	case "chat":
+		var line ChatLine
+		err2 = json.Unmarshal(rec.body.Bytes(), &line)
+		ack.Chat = &line
+	case "mute":
+		var res struct {
+			Muted []string `json:"muted"`
+		}
+		err2 = json.Unmarshal(rec.body.Bytes(), &res)
+		ack.Muted = append(res.Muted, []string{}...)
+	}
+	if err2 != nil {
+		s.sendError(ctx, m.ID, err2)
+		return
+	}
+	s.send(ctx, ack)
+}
