@@ -202,6 +202,12 @@ func TestBench(t *testing.T) {
 		if s.Games != 1 || s.Mean <= 0 || len(m.MoveTimes) == 0 {
 			t.Errorf("%s: %+v", m.Name, s)
 		}
+		// Practice games count wrong outlines exactly: the fleet wins.
+		if strings.HasSuffix(m.Name, "fleets") {
+			if len(s.Counts) != 1 || s.Counts[0].What != "wrong outlines" || s.Counts[0].N != m.Wins["fleet"] || s.Counts[0].Of != 1 {
+				t.Errorf("%s: counts %+v, wins %v", m.Name, s.Counts, m.Wins)
+			}
+		}
 	}
 }
 
