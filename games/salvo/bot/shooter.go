@@ -223,8 +223,17 @@ type confusion struct {
 	pairs  [][2]int32
 	pairW  []float64
 	full   salvo.Board // every square of the ocean
-	groups map[uint64]float64
-	best   map[uint64]float64
+	groups map[uint64]group
+}
+
+// group is the weight of a group of places that agree, and its heaviest
+// place's.
+type group struct{ sum, best float64 }
+
+// add adds a place of weight w to the group g.
+func (c *confusion) add(g uint64, w float64) {
+	x := c.groups[g]
+	c.groups[g] = group{x.sum + w, max(x.best, w)}
 }
 
 // maxPairs bounds the pairs of submarine places confusion lists; past
@@ -236,7 +245,7 @@ const maxPairs = 6000
 // newConfusion weighs each place by how often the drawn fleets hold it,
 // smoothed so that places no draw holds still count a little.
 func newConfusion(b *belief, ss []sample) *confusion {
-	c := &confusion{units: b.units, groups: map[uint64]float64{}, best: map[uint64]float64{}}
+	c := &confusion{units: b.units, groups: map[uint64]group{}}
 	for q := range salvo.Square(salvo.Squares) {
 		c.full = c.full.With(q)
 	}
@@ -285,7 +294,6 @@ func (c *confusion) risk(squares, open salvo.Board) float64 {
 	total := 0.0
 	for u := range 4 {
 		clear(c.groups)
-		clear(c.best)
 		if u == 3 && c.pairs != nil {
 			// A pair that lies wholly on open squares is told apart
 			// from every other by those squares.
@@ -302,24 +310,20 @@ func (c *confusion) risk(squares, open salvo.Board) float64 {
 				}
 				n := a.board.Or(b.board).And(squares).Count()
 				g := hashBoard(ob, hashBoard(oa, uint64(n)))
-				w := c.pairW[i]
-				c.groups[g] += w
-				c.best[g] = max(c.best[g], w)
+				c.add(g, c.pairW[i])
 			}
-			for g, w := range c.groups {
-				total += w - c.best[g]
+			for _, x := range c.groups {
+				total += x.sum - x.best
 			}
 			continue
 		}
 		for i := range c.units[u] {
 			x := &c.units[u][i]
-			w := c.weight[u][i]
 			g := hashBoard(x.board.And(open), uint64(x.board.And(squares).Count()))
-			c.groups[g] += w
-			c.best[g] = max(c.best[g], w)
+			c.add(g, c.weight[u][i])
 		}
-		for g, w := range c.groups {
-			total += w - c.best[g]
+		for _, x := range c.groups {
+			total += x.sum - x.best
 		}
 	}
 	return total
