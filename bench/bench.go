@@ -33,6 +33,11 @@ type Matchup struct {
 	Games int
 	// MoveTimes holds the time the players under test took for each move.
 	MoveTimes []time.Duration
+	// Counted names win labels whose rate Print gives exactly, as a count
+	// of games with a 95% interval, and says what each means: a rare
+	// outcome such as a wrong outline in Salvo ("fleet": "wrong
+	// outlines") would round to 0% or 1% among the win rates.
+	Counted map[string]string
 }
 
 // NewMatchup returns an empty matchup.
@@ -58,6 +63,12 @@ func (m *Matchup) Merge(o *Matchup) {
 		m.Wins[w] += c
 	}
 	m.MoveTimes = append(m.MoveTimes, o.MoveTimes...)
+	for label, what := range o.Counted {
+		if m.Counted == nil {
+			m.Counted = map[string]string{}
+		}
+		m.Counted[label] = what
+	}
 }
 
 // Pool merges each of ms into the matchup of pooled at its index, making
@@ -113,6 +124,35 @@ type Summary struct {
 	// MoveMedian and MoveP99 are in milliseconds.
 	MoveMedian float64 `json:"move_median_ms"`
 	MoveP99    float64 `json:"move_p99_ms"`
+	// Counts are the outcomes m.Counted names, by label.
+	Counts []Count `json:"counts,omitempty"`
+}
+
+// Count is how often a rare outcome happened: Of games of which N had it,
+// the rate N/Of and a 95% interval of it.
+type Count struct {
+	Label string     `json:"label"`
+	What  string     `json:"what"`
+	N     int        `json:"n"`
+	Of    int        `json:"of"`
+	Rate  float64    `json:"rate"`
+	CI95  [2]float64 `json:"ci95"`
+}
+
+// Wilson returns the Wilson score 95% interval of a rate of n in of,
+// which unlike the normal approximation stays inside 0 to 1 and is not
+// empty when n is 0: 0 of 2,000 still allows up to 0.19%.
+func Wilson(n, of int) (lo, hi float64) {
+	if of <= 0 {
+		return 0, 1
+	}
+	const z = 1.959964
+	p := float64(n) / float64(of)
+	nf := float64(of)
+	den := 1 + z*z/nf
+	mid := (p + z*z/(2*nf)) / den
+	half := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / den
+	return max(0, mid-half), min(1, mid+half)
 }
 
 // Summary reduces m: mean, median and a normal-approximation 95%
@@ -153,6 +193,19 @@ func (m *Matchup) Summary() Summary {
 		s.MoveMedian = quantile(t, 0.5)
 		s.MoveP99 = quantile(t, 0.99)
 	}
+	labels := make([]string, 0, len(m.Counted))
+	for l := range m.Counted {
+		labels = append(labels, l)
+	}
+	sort.Strings(labels)
+	for _, l := range labels {
+		c := Count{Label: l, What: m.Counted[l], N: m.Wins[l], Of: m.Games}
+		if m.Games > 0 {
+			c.Rate = float64(c.N) / float64(m.Games)
+		}
+		c.CI95[0], c.CI95[1] = Wilson(c.N, m.Games)
+		s.Counts = append(s.Counts, c)
+	}
 	return s
 }
 
@@ -180,7 +233,25 @@ func Print(w io.Writer, title string, ms []*Matchup) error {
 			s.Name, s.Measure, s.Games, s.Mean, s.Median, s.CI95[0], s.CI95[1],
 			rates(s.WinRates), s.MoveMedian, s.MoveP99)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	first := true
+	for _, m := range ms {
+		for _, c := range m.Summary().Counts {
+			if first {
+				if _, err := fmt.Fprintln(w); err != nil {
+					return err
+				}
+				first = false
+			}
+			if _, err := fmt.Fprintf(w, "%s: %s %d of %d games, %.2f%% (95%% interval %.2f%%-%.2f%%)\n",
+				m.Name, c.What, c.N, c.Of, 100*c.Rate, 100*c.CI95[0], 100*c.CI95[1]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func rates(r map[string]float64) string {

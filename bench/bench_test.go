@@ -114,3 +114,60 @@ func TestPool(t *testing.T) {
 		t.Fatalf("pooling changed the first seed's matchup: %+v", one)
 	}
 }
+
+// TestCounted checks the exact rates of rare outcomes: the count, the
+// Wilson interval (known values), the pooled labels and the printed line.
+func TestCounted(t *testing.T) {
+	for _, c := range []struct {
+		n, of  int
+		lo, hi float64
+	}{
+		{0, 2000, 0, 0.001917},
+		{3, 2000, 0.000510, 0.004401},
+		{10, 100, 0.055229, 0.174366},
+		{100, 100, 0.963007, 1},
+	} {
+		lo, hi := Wilson(c.n, c.of)
+		if math.Abs(lo-c.lo) > 2e-6 || math.Abs(hi-c.hi) > 2e-6 {
+			t.Errorf("Wilson(%d, %d) = %.6f-%.6f, want %.6f-%.6f", c.n, c.of, lo, hi, c.lo, c.hi)
+		}
+	}
+	if lo, hi := Wilson(0, 0); lo != 0 || hi != 1 {
+		t.Errorf("Wilson(0, 0) = %v-%v, want 0-1", lo, hi)
+	}
+	a := NewMatchup("strong vs random fleets", "salvos to sink")
+	a.Counted = map[string]string{"fleet": "wrong outlines"}
+	for i := range 1000 {
+		w := "strong"
+		if i < 3 {
+			w = "fleet"
+		}
+		a.Add(15, w)
+	}
+	b := NewMatchup(a.Name, a.Measure)
+	b.Counted = a.Counted
+	for range 1000 {
+		b.Add(15, "strong")
+	}
+	pooled := Pool(nil, []*Matchup{a})
+	pooled = Pool(pooled, []*Matchup{b})
+	s := pooled[0].Summary()
+	if len(s.Counts) != 1 || s.Counts[0].N != 3 || s.Counts[0].Of != 2000 || s.Counts[0].Rate != 0.0015 {
+		t.Fatalf("pooled counts %+v", s.Counts)
+	}
+	var buf bytes.Buffer
+	if err := Print(&buf, "salvo", pooled); err != nil {
+		t.Fatal(err)
+	}
+	want := "strong vs random fleets: wrong outlines 3 of 2000 games, 0.15% (95% interval 0.05%-0.44%)"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("table lacks %q:\n%s", want, buf.String())
+	}
+	buf.Reset()
+	if err := Print(&buf, "quizl", []*Matchup{NewMatchup("x", "y")}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "interval") {
+		t.Errorf("a matchup counting nothing printed a count:\n%s", buf.String())
+	}
+}

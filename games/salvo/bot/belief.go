@@ -324,20 +324,36 @@ func (b *belief) search(r *rand.Rand) ([5]int, bool) {
 	return idx, rec(0)
 }
 
+// subPairs lists in b.pairs, once, every two places of the submarines
+// that lie together legally and together meet every report, and reports
+// false, listing nothing, when there would be more than limit (no limit
+// when limit < 0).
+func (b *belief) subPairs(limit int) bool {
+	if b.pairs != nil {
+		return limit < 0 || len(b.pairs) <= limit
+	}
+	u := b.units[3]
+	out := [][2]int32{} // not nil: listed
+	for i := range u {
+		for j := i + 1; j < len(u); j++ {
+			if b.k.fits(&u[i], &u[j]) && b.k.subsAgree(&u[i], &u[j]) {
+				if limit >= 0 && len(out) == limit {
+					return false
+				}
+				out = append(out, [2]int32{int32(i), int32(j)})
+			}
+		}
+	}
+	b.pairs = out
+	return true
+}
+
 // gibbs draws n fleets by Gibbs sampling from the consistent fleet start:
 // each sweep redraws every ship (the two submarines together) uniformly
 // from the places that fit the others.
 func (b *belief) gibbs(ctx context.Context, r *rand.Rand, start [5]int, n int) []sample {
 	u := &b.units
-	if b.pairs == nil {
-		for i := range u[3] {
-			for j := i + 1; j < len(u[3]); j++ {
-				if b.k.fits(&u[3][i], &u[3][j]) && b.k.subsAgree(&u[3][i], &u[3][j]) {
-					b.pairs = append(b.pairs, [2]int32{int32(i), int32(j)})
-				}
-			}
-		}
-	}
+	b.subPairs(-1)
 	idx := start
 	var opts []int
 	out := make([]sample, 0, n)

@@ -36,6 +36,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 		}
 		for _, level := range Levels() {
 			m := bench.NewMatchup(level+" vs "+kind, "salvos to sink")
+			m.Counted = map[string]string{"fleet": "wrong outlines"}
 			for i, f := range fleets {
 				n, right, err := Practice(ctx, rules, f, level, seed+uint64(i), m.Time)
 				if err != nil {

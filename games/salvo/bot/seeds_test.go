@@ -18,6 +18,7 @@ var (
 	seedsFlag  = flag.String("salvo.seeds", "", "TestSeeds: bench seeds to play, as in 1-3,101-103")
 	seedGames  = flag.Int("salvo.games", 200, "TestSeeds: games per matchup and seed")
 	levelsFlag = flag.String("salvo.levels", "strong,fleet-density", "TestSeeds: shooters to play")
+	fleetsFlag = flag.String("salvo.fleets", "random,placer", "TestSeeds: the fleets to fire at, random and/or placer (the strong placer's)")
 )
 
 // TestSeeds plays the bench's practice games (random fleets and the
@@ -34,12 +35,23 @@ func TestSeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	levels := strings.Split(*levelsFlag, ",")
+	var kinds []string
+	for _, f := range strings.Split(*fleetsFlag, ",") {
+		switch f {
+		case "random":
+			kinds = append(kinds, "random fleets")
+		case "placer":
+			kinds = append(kinds, "placer's fleets")
+		default:
+			t.Fatalf("-salvo.fleets %q: want random, placer or both", f)
+		}
+	}
 	rules := game.Defaults(salvo.Game{}.Options())
 	p := salvo.PlacementOf(rules)
 	var pooled []*bench.Matchup
 	for _, s := range seeds {
 		var ms []*bench.Matchup
-		for _, kind := range []string{"random fleets", "placer's fleets"} {
+		for _, kind := range kinds {
 			fleets := make([]salvo.Fleet, *seedGames)
 			for i := range fleets {
 				r := rand.New(rand.NewPCG(s, uint64(i)))
@@ -51,6 +63,7 @@ func TestSeeds(t *testing.T) {
 			}
 			for _, level := range levels {
 				m := bench.NewMatchup(level+" vs "+kind, "salvos to sink")
+				m.Counted = map[string]string{"fleet": "wrong outlines"}
 				for i, f := range fleets {
 					n, right, err := Practice(context.Background(), rules, f, level, s+uint64(i), m.Time)
 					if err != nil {

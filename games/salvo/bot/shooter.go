@@ -22,21 +22,22 @@ type weights struct {
 	guess float64
 	// samples is how many fleets the belief draws.
 	samples int
+	// shortlist is how many squares, best by a rough value, the shooter
+	// weighs fully, with the risk of a guess, for each pick.
+	shortlist int
 }
-
-// shortlist is how many squares, best by a rough value, the strong
-// shooter weighs fully for each pick.
-const shortlist = 10
 
 // mediumWeights are the medium level's: a small belief, no thought for
 // information or for shots lost by sinking, but care not to guess.
-func mediumWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 40} }
+func mediumWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 40, shortlist: 10} }
 
 // easyWeights are the easy level's: medium's with a smaller belief.
-func easyWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 12} }
+func easyWeights() weights { return weights{info: 0, sink: 0, guess: 25, samples: 12, shortlist: 10} }
 
 // strongWeights are the strong level's weights, tuned on the bench.
-func strongWeights() weights { return weights{info: 0.45, sink: 0.6, guess: 25, samples: 300} }
+func strongWeights() weights {
+	return weights{info: 0.45, sink: 0.6, guess: 200, samples: 300, shortlist: 30}
+}
 
 // shot tracks, for one sampled fleet, what a salvo being chosen would hit.
 type shot struct {
@@ -166,7 +167,7 @@ func strongSalvo(ctx context.Context, k *knowledge, r *rand.Rand, shots int, w w
 		}
 		slices.SortFunc(rough, func(a, b scored) int { return cmp.Compare(b.v, a.v) })
 		bi, bv := -1, math.Inf(-1)
-		for _, x := range rough[:min(len(rough), shortlist)] {
+		for _, x := range rough[:min(len(rough), max(1, w.shortlist))] {
 			if v := full(cands[x.i]) + 1e-9*r.Float64(); v > bv {
 				bi, bv = x.i, v
 			}
@@ -206,17 +207,48 @@ func hashBoard(b salvo.Board, key uint64) uint64 {
 // confusion weighs the places each ship may lie, to find the salvos after
 // which two of them could never be told apart: they would agree on every
 // report of the ship's class and on every square still open to fire at.
+//
+// The two submarines are weighed as pairs of places rather than places
+// when there are at most maxPairs pairs: their reports are shared, so two pairs can be
+// told apart by no report although each submarine of one lies elsewhere
+// than both of the other's (F2-F3 and F8-G8 against F8-F9 and G8-H8, when
+// F2 and F9, then F3, G8 and H8, then F8 were fired at together), which
+// places alone miss. That was the commonest wrong outline left.
 type confusion struct {
 	units  [4][]cand
 	weight [4][]float64
-	groups map[uint64]float64
-	best   map[uint64]float64
+	// pairs are the submarines' places two by two that meet every
+	// report together, pairW their weights; nil when there were too
+	// many pairs.
+	pairs  [][2]int32
+	pairW  []float64
+	full   salvo.Board // every square of the ocean
+	groups map[uint64]group
 }
+
+// group is the weight of a group of places that agree, and its heaviest
+// place's.
+type group struct{ sum, best float64 }
+
+// add adds a place of weight w to the group g.
+func (c *confusion) add(g uint64, w float64) {
+	x := c.groups[g]
+	c.groups[g] = group{x.sum + w, max(x.best, w)}
+}
+
+// maxPairs bounds the pairs of submarine places confusion lists; past
+// it, early in a game, each submarine is weighed alone: listing and
+// weighing more would slow the opening salvos, which seldom confuse
+// pairs.
+const maxPairs = 6000
 
 // newConfusion weighs each place by how often the drawn fleets hold it,
 // smoothed so that places no draw holds still count a little.
 func newConfusion(b *belief, ss []sample) *confusion {
-	c := &confusion{units: b.units, groups: map[uint64]float64{}, best: map[uint64]float64{}}
+	c := &confusion{units: b.units, groups: map[uint64]group{}}
+	for q := range salvo.Square(salvo.Squares) {
+		c.full = c.full.With(q)
+	}
 	for u := range 4 {
 		c.weight[u] = make([]float64, len(b.units[u]))
 		pos := map[salvo.Board]int{}
@@ -239,6 +271,18 @@ func newConfusion(b *belief, ss []sample) *confusion {
 			c.weight[u][i] /= sum
 		}
 	}
+	if b.subPairs(maxPairs) {
+		c.pairs = b.pairs
+		c.pairW = make([]float64, len(c.pairs))
+		sum := 0.0
+		for i, pr := range c.pairs {
+			c.pairW[i] = c.weight[3][pr[0]] * c.weight[3][pr[1]]
+			sum += c.pairW[i]
+		}
+		for i := range c.pairW {
+			c.pairW[i] /= sum
+		}
+	}
 	return c
 }
 
@@ -250,16 +294,36 @@ func (c *confusion) risk(squares, open salvo.Board) float64 {
 	total := 0.0
 	for u := range 4 {
 		clear(c.groups)
-		clear(c.best)
+		if u == 3 && c.pairs != nil {
+			// A pair that lies wholly on open squares is told apart
+			// from every other by those squares.
+			shut := c.full.AndNot(open)
+			sub := c.units[3]
+			for i, pr := range c.pairs {
+				a, b := &sub[pr[0]], &sub[pr[1]]
+				if !a.board.Intersects(shut) && !b.board.Intersects(shut) {
+					continue
+				}
+				oa, ob := a.board.And(open), b.board.And(open)
+				if x, y := oa.Bits(), ob.Bits(); x[1] > y[1] || x[1] == y[1] && x[0] > y[0] {
+					oa, ob = ob, oa
+				}
+				n := a.board.Or(b.board).And(squares).Count()
+				g := hashBoard(ob, hashBoard(oa, uint64(n)))
+				c.add(g, c.pairW[i])
+			}
+			for _, x := range c.groups {
+				total += x.sum - x.best
+			}
+			continue
+		}
 		for i := range c.units[u] {
 			x := &c.units[u][i]
-			w := c.weight[u][i]
 			g := hashBoard(x.board.And(open), uint64(x.board.And(squares).Count()))
-			c.groups[g] += w
-			c.best[g] = max(c.best[g], w)
+			c.add(g, c.weight[u][i])
 		}
-		for g, w := range c.groups {
-			total += w - c.best[g]
+		for _, x := range c.groups {
+			total += x.sum - x.best
 		}
 	}
 	return total
