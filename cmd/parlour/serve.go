@@ -19,6 +19,8 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"parlour/bus"
+	natsbus "parlour/bus/nats"
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server"
@@ -61,6 +63,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	perID := fs.Float64("rate-identity", server.DefaultLimits().PerIdentity, "requests per second allowed for one identity")
 	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")
 	sshIdle := fs.Duration("ssh-idle", sshdoor.DefaultIdle, "close an SSH session after this long without a key pressed")
+	natsURL := fs.String("nats", "", "run as one node of a cluster: the NATS server(s) the nodes talk through (nats://HOST:4222); needs a PostgreSQL --store shared by every node (docs/deploy.md)")
+	node := fs.String("node", "", "this node's name in the cluster, unique among the nodes (letters, digits, - and _); default: the host's name and the port")
 	perAddr := fs.Int("conns-per-addr", server.DefaultLimits().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
@@ -81,6 +85,24 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		fmt.Fprintf(stderr, "parlour serve: --store: %v\n", err)
 		return 2
+	}
+	cl := clusterOptions{nats: *natsURL, node: *node}
+	if cl.nats != "" && where.postgres == "" {
+		fmt.Fprintln(stderr, "parlour serve: --nats needs --store postgres://...: the nodes of a cluster share one PostgreSQL database")
+		return 2
+	}
+	if cl.nats == "" && cl.node != "" {
+		fmt.Fprintln(stderr, "parlour serve: --node names a node of a cluster: give --nats too")
+		return 2
+	}
+	if cl.nats != "" && cl.node == "" {
+		cl.node = defaultNode(*addr)
+	}
+	if cl.node != "" {
+		if err := bus.CheckName("node", cl.node); err != nil {
+			fmt.Fprintf(stderr, "parlour serve: --node: %v\n", err)
+			return 2
+		}
 	}
 	var level slog.Level
 	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
@@ -136,7 +158,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}()
 	}
 	lim := server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr}
-	if err := serve(ctx, log, stdout, *addr, *data, where, lim, sshOptions{addr: *sshAddr, idle: *sshIdle}); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *data, where, lim, sshOptions{addr: *sshAddr, idle: *sshIdle}, cl); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -144,6 +166,26 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 }
 
 // sshOptions configure the SSH door; an empty addr keeps it shut.
+// clusterOptions makes the server one node of a cluster: nats is the
+// address of the NATS server(s) the nodes talk through, node this one's
+// name; nats is empty for a server alone.
+type clusterOptions struct {
+	nats, node string
+}
+
+// defaultNode names a node by its host and the port it serves:
+// "web1-8080".
+func defaultNode(addr string) string {
+	host, _ := os.Hostname()
+	name := []byte(host + "-" + portOf(addr))
+	for i, c := range name {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			name[i] = '-'
+		}
+	}
+	return string(name[:min(len(name), bus.MaxName)])
+}
+
 type sshOptions struct {
 	addr string
 	idle time.Duration
@@ -215,7 +257,7 @@ func openStore(ctx context.Context, w storeAt) (store.Store, func() error, error
 	return db, db.Close, nil
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim server.Limits, sshOpt sshOptions) error {
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim server.Limits, sshOpt sshOptions, cl clusterOptions) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
@@ -240,10 +282,25 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		_, port, _ := net.SplitHostPort(ln.Addr().String())
 		base = "http://" + net.JoinHostPort(host, port)
 	}
-	svc, err := server.New(ctx, server.Config{
+	cfg := server.Config{
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
 		BaseURL: base, Logger: log,
-	})
+	}
+	if cl.nats != "" {
+		// The bus takes its requests' handler before the service
+		// exists: the relay passes them on once it starts. Closed after
+		// the service (deferred first), which gives its leases back.
+		relay := server.NewRelay()
+		b, err := natsbus.Connect(ctx, natsbus.Config{URL: cl.nats, Node: cl.node, Handler: relay.Handle, Logger: log})
+		if err != nil {
+			ln.Close()
+			return fmt.Errorf("cannot use NATS: %w", err)
+		}
+		defer b.Close()
+		cfg.Cluster = &server.Cluster{Bus: b, Relay: relay}
+		log.Info("a node of a cluster", "node", cl.node)
+	}
+	svc, err := server.New(ctx, cfg)
 	if err != nil {
 		ln.Close()
 		return err

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	natsserver "github.com/nats-io/nats-server/v2/server"
+
+	"parlour/store/postgres/pgtest"
+)
+
+// TestServeCluster runs two parlour serve nodes on one throwaway
+// PostgreSQL and one NATS server (in-process; the nats-server module is a
+// test-only dependency): a table made through node a is joined and played
+// through node b, which forwards to the owner, and each node answers its
+// state alike.
+func TestServeCluster(t *testing.T) {
+	pg, err := pgtest.Start(context.Background(), pgtest.Options{})
+	if err != nil {
+		if _, missing := pgtest.Bin(); missing != nil {
+			pgtest.Missing(t)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pg.Close() })
+	url := pg.NewDatabase(t)
+	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		t.Fatal("the NATS server did not start")
+	}
+	t.Cleanup(ns.Shutdown)
+	natsURL := fmt.Sprintf("nats://127.0.0.1:%d", ns.Addr().(*net.TCPAddr).Port)
+
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	a, _, doneA := startServe(t, ctx, "--data", t.TempDir(), "--store", url, "--nats", natsURL, "--node", "a")
+	b, _, doneB := startServe(t, ctx, "--data", t.TempDir(), "--store", url, "--nats", natsURL, "--node", "b")
+	post := func(base, path, token, body string, out any) int {
+		t.Helper()
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		if out != nil {
+			json.NewDecoder(res.Body).Decode(out)
+		}
+		return res.StatusCode
+	}
+	var ann, ben struct{ Table, Token string }
+	var seat struct{ Seat int }
+	if st := post(a, "/api/v1/tables", "", `{"game": "nymphabet", "seats": ["me", "open"]}`, &ann); st != 201 {
+		t.Fatalf("create through a: %d", st)
+	}
+	if st := post(b, "/api/v1/tables/"+ann.Table+"/join", "", `{}`, &ben); st != 200 {
+		t.Fatalf("join through b: %d", st)
+	}
+	// Seat 0 moves first: whoever holds it plays a, through node b.
+	first := ann.Token
+	if st := post(b, "/api/v1/tables/"+ann.Table+"/moves", first, `{"move": "a"}`, &seat); st != 200 {
+		first = ben.Token
+		if st := post(b, "/api/v1/tables/"+ann.Table+"/moves", first, `{"move": "a"}`, &seat); st != 200 {
+			t.Fatalf("neither seat could play a through b: %d", st)
+		}
+	}
+	for _, base := range []string{a, b} {
+		res, err := http.Get(base + "/api/v1/tables/" + ann.Table + "/record")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec struct{ Moves []struct{ Move string } }
+		json.NewDecoder(res.Body).Decode(&rec)
+		res.Body.Close()
+		if res.StatusCode != 200 || len(rec.Moves) != 1 || rec.Moves[0].Move != "a" {
+			t.Errorf("the record through %s: %d %+v, want the one move a", base, res.StatusCode, rec.Moves)
+		}
+	}
+	stop()
+	for _, done := range []<-chan int{doneA, doneB} {
+		if code := <-done; code != 0 {
+			t.Errorf("a node returned %d", code)
+		}
+	}
+}
