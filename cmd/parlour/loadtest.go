@@ -550,7 +550,7 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 	// one request on it, before the clock starts.
 	pool := make(chan *moveConn, lt.conns)
 	var warming sync.WaitGroup
-	var dialErr atomic.Value
+	var dialErr atomic.Pointer[error] // the first; errors differ in type, so no atomic.Value
 	for range lt.conns {
 		c := &moveConn{addr: lt.addr, host: lt.host}
 		pool <- c
@@ -558,7 +558,7 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 		go func() {
 			defer warming.Done()
 			if err := c.healthz(); err != nil {
-				dialErr.Store(err)
+				dialErr.CompareAndSwap(nil, &err)
 			}
 		}()
 	}
@@ -569,8 +569,8 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 			c.close()
 		}
 	}()
-	if err, ok := dialErr.Load().(error); ok {
-		return nil, fmt.Errorf("connecting: %w", err)
+	if err := dialErr.Load(); err != nil {
+		return nil, fmt.Errorf("connecting: %w (above about 120 connections, start the server with a --conns-per-addr to match)", *err)
 	}
 	if lt.staggered {
 		if err := lt.stagger(tables, pool, uint64(rate)); err != nil {
