@@ -46,9 +46,8 @@ import (
 // best-scoring placement, and declares the word that scores most in its
 // own grid.
 const (
-	Greedy        = "greedy"
-	BestGreedy    = "greedy-best"
-	oldBestGreedy = "greedy-best-old"
+	Greedy     = "greedy"
+	BestGreedy = "greedy-best"
 )
 
 // Levels lists the level names New accepts, weakest first (the baselines
@@ -70,10 +69,6 @@ type params struct {
 	// future weighs, against a placement's points, what the grid it
 	// leaves may score later (see extender.potential).
 	future float64
-	// room weighs, against a placement's points, the share of probes
-	// long random words the grid it leaves can still take.
-	room   float64
-	probes int
 	// imagine is how many grids per rival the player imagines from the
 	// public list to weigh its shortlist of declarations against.
 	imagine, shortlist int
@@ -98,8 +93,6 @@ func levelParams(level string) (params, error) {
 		return params{level: level, rarest: 20, candidates: 6}, nil
 	case game.Medium:
 		return params{level: level, rarest: 35, candidates: 40, best: true}, nil
-	case oldBestGreedy:
-		return params{level: level, rarest: 50, candidates: 400, best: true, extend: true}, nil
 	case game.Strong:
 		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true,
 			future: 0.3, imagine: 24, shortlist: 40, suit: 3, crossers: 3000}, nil
