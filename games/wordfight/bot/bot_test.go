@@ -70,6 +70,10 @@ func TestBench(t *testing.T) {
 			t.Errorf("%s: strong won %.0f%%", s.Name, 100*s.WinRates[game.Strong])
 		}
 	}
+	// The best-scoring greedy player is a real opponent: it beats medium.
+	if s := ms[7].Summary(); s.WinRates[BestGreedy] < 0.5 {
+		t.Errorf("%s: greedy-best won %.0f%%", s.Name, 100*s.WinRates[BestGreedy])
+	}
 	if *benchGames > 0 {
 		bench.Print(os.Stdout, "Sightless Word Fight", ms)
 	}
