@@ -74,7 +74,14 @@ func benchPairings(ctx context.Context, games int, seed uint64, lex *lexicon.Lex
 		return nil, fmt.Errorf("word fight bench: no lexicon")
 	}
 	vocabs := map[int]*vocabulary{}
-	player := func(level string, seed uint64) (*Bot, error) {
+	var bgWords []string
+	player := func(level string, seed uint64) (game.Bot, error) {
+		if level == BestGreedy {
+			if bgWords == nil {
+				bgWords = bestGreedyWords(lex)
+			}
+			return newBestGreedy(seed, lex, bgWords), nil
+		}
 		p, err := levelParams(level)
 		if err != nil {
 			return nil, err

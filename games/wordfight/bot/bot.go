@@ -9,9 +9,11 @@
 //
 //   - greedy, the bench's weakest baseline: the first legal placement it
 //     finds, and a random common word to declare;
-//   - greedy-best, the bench's real opponent: the best-scoring placement,
-//     and of the same words strong weighs, the one that scores most in
-//     its own grid, with no thought for the others;
+//   - greedy-best, the bench's real opponent, a player of its own written
+//     apart from the levels (baseline.go): the best-scoring placement, and
+//     of a few hundred random words and the words holding a word of its
+//     grid, the one that scores most in its own grid, with no thought for
+//     the others;
 //   - easy: a random legal placement, and a common word it can place;
 //   - medium: the best-scoring placement, and the best-scoring of a few
 //     dozen common words;
@@ -40,8 +42,9 @@ import (
 )
 
 // The level names of the bench's baselines: Greedy takes the first legal
-// placement it finds; BestGreedy the best-scoring placement, and declares
-// the word that scores most in its own grid.
+// placement it finds; BestGreedy (its own player, not a Bot) the
+// best-scoring placement, and declares the word that scores most in its
+// own grid.
 const (
 	Greedy     = "greedy"
 	BestGreedy = "greedy-best"
@@ -90,8 +93,6 @@ func levelParams(level string) (params, error) {
 		return params{level: level, rarest: 20, candidates: 6}, nil
 	case game.Medium:
 		return params{level: level, rarest: 35, candidates: 40, best: true}, nil
-	case BestGreedy:
-		return params{level: level, rarest: 50, candidates: 400, best: true, extend: true}, nil
 	case game.Strong:
 		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true,
 			future: 0.3, imagine: 24, shortlist: 40, suit: 3, crossers: 3000}, nil
@@ -110,12 +111,15 @@ type Bot struct {
 // New returns a player of level (greedy, easy, medium or strong),
 // deterministic for seed, that plays words of lex.
 func New(level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+	if lex == nil {
+		return nil, fmt.Errorf("word fight bot: no lexicon")
+	}
+	if level == BestGreedy {
+		return newBestGreedy(seed, lex, bestGreedyWords(lex)), nil
+	}
 	p, err := levelParams(level)
 	if err != nil {
 		return nil, err
-	}
-	if lex == nil {
-		return nil, fmt.Errorf("word fight bot: no lexicon")
 	}
 	return &Bot{p: p, seed: seed, lex: lex, vocab: newVocabulary(lex, p.rarest)}, nil
 }

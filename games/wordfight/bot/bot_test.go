@@ -70,12 +70,29 @@ func TestBench(t *testing.T) {
 			t.Errorf("%s: strong won %.0f%%", s.Name, 100*s.WinRates[game.Strong])
 		}
 	}
+	// The best-scoring greedy player is a real opponent: it beats medium.
+	if s := ms[7].Summary(); s.WinRates[BestGreedy] < 0.5 {
+		t.Errorf("%s: greedy-best won %.0f%%", s.Name, 100*s.WinRates[BestGreedy])
+	}
 	if *benchGames > 0 {
 		bench.Print(os.Stdout, "Sightless Word Fight", ms)
 	}
 	if _, err := Bench(context.Background(), 0, 1, enLex()); err == nil {
 		t.Error("Bench accepted zero games")
 	}
+}
+
+// bgWords shares the best-scoring greedy player's word list between the
+// tests' players.
+var bgWords = sync.OnceValue(func() []string { return bestGreedyWords(enLex()) })
+
+// newPlayer returns a player of any level, the baselines included.
+func newPlayer(t *testing.T, level string, seed uint64) game.Bot {
+	t.Helper()
+	if level == BestGreedy {
+		return newBestGreedy(seed, enLex(), bgWords())
+	}
+	return newBot(t, level, seed)
 }
 
 func TestNew(t *testing.T) {
@@ -114,7 +131,7 @@ func record(t *testing.T, levels []string, opts map[string]any, seed uint64, via
 	names := []string{"Ann", "Ben", "Cat", "Dan"}[:len(levels)]
 	bots := make([]game.Bot, len(levels))
 	for i, l := range levels {
-		b := newBot(t, l, seed+uint64(i))
+		b := newPlayer(t, l, seed+uint64(i))
 		bots[i] = b
 		if viaJSON {
 			bots[i] = jsonBot{b}
@@ -194,14 +211,14 @@ func view(t *testing.T, opts map[string]any, seat game.Seat, moves ...string) *w
 }
 
 // TestStrongPlacesForMostPoints sets up TOPIC crossing PROMONTORY and
-// asks for TOPICAL: strong and medium lay it over TOPIC (5 x 7 = 35);
+// asks for TOPICAL: strong, medium and greedy-best lay it over TOPIC (5 x 7 = 35);
 // greedy takes the first placement it finds.
 func TestStrongPlacesForMostPoints(t *testing.T) {
 	opts := map[string]any{"width": 12, "height": 12}
 	v := view(t, opts, 0, "0:declare promontory", "0:place A2 across", "1:place A2 across",
 		"1:declare topic", "0:place E1 down", "1:place E1 down", "0:declare topical")
-	for _, l := range []string{game.Strong, game.Medium} {
-		b := newBot(t, l, 7)
+	for _, l := range []string{game.Strong, game.Medium, BestGreedy} {
+		b := newPlayer(t, l, 7)
 		mv, err := b.Move(context.Background(), game.Config{}, 0, v)
 		if err != nil || mv != "place E1 down" {
 			t.Errorf("%s: %q, %v; want place E1 down", l, mv, err)
@@ -215,7 +232,7 @@ func TestStrongPlacesForMostPoints(t *testing.T) {
 	v = view(t, map[string]any{"width": 5, "height": 5}, 0,
 		"0:declare zebra", "0:place A1 across", "1:place A1 across", "1:declare quiz")
 	for _, l := range Levels() {
-		b := newBot(t, l, 7)
+		b := newPlayer(t, l, 7)
 		if mv, err := b.Move(context.Background(), game.Config{}, 0, v); err != nil || mv != "cannot" {
 			t.Errorf("%s: %q, %v; want cannot", l, mv, err)
 		}
@@ -250,16 +267,23 @@ func TestStrongDeclares(t *testing.T) {
 
 // TestBotRefusesForeignViews checks Move's input checks.
 func TestBotRefusesForeignViews(t *testing.T) {
-	b, _ := New(game.Strong, 1, enLex())
+	for _, l := range []string{game.Strong, BestGreedy} {
+		b, _ := New(l, 1, enLex())
+		refusesForeignViews(t, l, b)
+	}
+}
+
+func refusesForeignViews(t *testing.T, level string, b game.Bot) {
+	t.Helper()
 	if _, err := b.Move(context.Background(), game.Config{}, 0, "a view"); err == nil {
-		t.Error("a string view was accepted")
+		t.Errorf("%s: a string view was accepted", level)
 	}
 	v := view(t, nil, 1)
 	if _, err := b.Move(context.Background(), game.Config{}, 0, v); err == nil {
-		t.Error("another seat's view was accepted")
+		t.Errorf("%s: another seat's view was accepted", level)
 	}
 	if _, err := b.Move(context.Background(), game.Config{}, 0, json.RawMessage(`{"seat":`)); err == nil {
-		t.Error("broken JSON was accepted")
+		t.Errorf("%s: broken JSON was accepted", level)
 	}
 }
 
