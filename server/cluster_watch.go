@@ -236,37 +236,9 @@ func (c *cluster) remoteSocket(w http.ResponseWriter, r *http.Request, id string
 }
 
 func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string) (websocket.StatusCode, string) {
-	late := time.AfterFunc(s.h.helloWait, func() {
-		s.c.Close(websocket.StatusPolicyViolation, reasonNoHello)
-	})
-	typ, b, err := s.c.Read(ctx)
-	if !late.Stop() {
-		return websocket.StatusPolicyViolation, reasonNoHello
-	}
-	if err != nil {
-		return websocket.StatusNormalClosure, ""
-	}
-	if typ != websocket.MessageText {
-		return websocket.StatusUnsupportedData, reasonBinary
-	}
-	hello, err := decodeClientMessage(b)
-	if err == nil && hello.Type != "hello" {
-		err = badRequest(`the first message must be a "hello"`)
-	}
-	if err != nil {
-		s.sendError(ctx, hello.ID, err)
-		return websocket.StatusPolicyViolation, clipReason(err.Error())
-	}
-	if hello.Token == "" {
-		hello.Token = s.cookie
-	}
-	if hello.Token != "" {
-		p, err := c.s.Authenticate(ctx, hello.Token)
-		if err != nil {
-			s.sendError(ctx, hello.ID, err)
-			return websocket.StatusPolicyViolation, clipReason(err.Error())
-		}
-		s.p = p
+	hello, code, reason := s.hello(ctx)
+	if code != 0 {
+		return code, reason
 	}
 	from := -1
 	if hello.Version != nil {
@@ -283,55 +255,21 @@ func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string)
 		s.sendError(ctx, hello.ID, err)
 		return websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
-	pushErr := make(chan error, 1)
-	go func() {
+	push := func(ctx context.Context) error {
 		for {
 			if err := s.send(ctx, ServerMessage{Type: "update", Update: &u}); err != nil {
-				pushErr <- err
-				return
+				return err
 			}
 			var err error
 			if u, err = wt.next(ctx); err != nil {
-				pushErr <- err
-				return
+				return err
 			}
-		}
-	}()
-	msgs := make(chan []byte)
-	readErr := make(chan error, 1)
-	go func() {
-		for {
-			typ, b, err := s.c.Read(ctx)
-			if err == nil && typ != websocket.MessageText {
-				err = errBinary
-			}
-			if err != nil {
-				readErr <- err
-				return
-			}
-			select {
-			case msgs <- b:
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	for {
-		select {
-		case err := <-pushErr:
-			if errors.Is(err, context.Canceled) {
-				return websocket.StatusNormalClosure, ""
-			}
-			return websocket.StatusGoingAway, clipReason(err.Error())
-		case err := <-readErr:
-			if errors.Is(err, errBinary) {
-				return websocket.StatusUnsupportedData, reasonBinary
-			}
-			return websocket.StatusNormalClosure, ""
-		case b := <-msgs:
-			c.socketMessage(ctx, s, id, hello.Token, remote, b)
 		}
 	}
+	return s.run(ctx, push, func(ctx context.Context, b []byte) (websocket.StatusCode, string) {
+		c.socketMessage(ctx, s, id, hello.Token, remote, b)
+		return 0, ""
+	})
 }
 
 // socketMessage answers one message of a remote socket by forwarding

@@ -111,40 +111,9 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 // serve runs the socket until it ends, and returns the close code and
 // reason to send.
 func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, string) {
-	// The hello is read without a deadline on the read itself: a read
-	// whose context ends drops the connection without a close frame.
-	// The timer closes it properly instead, with the reason.
-	late := time.AfterFunc(s.h.helloWait, func() {
-		s.c.Close(websocket.StatusPolicyViolation, reasonNoHello)
-	})
-	typ, b, err := s.c.Read(ctx)
-	if !late.Stop() {
-		return websocket.StatusPolicyViolation, reasonNoHello
-	}
-	if err != nil {
-		return websocket.StatusNormalClosure, ""
-	}
-	if typ != websocket.MessageText {
-		return websocket.StatusUnsupportedData, reasonBinary
-	}
-	hello, err := decodeClientMessage(b)
-	if err == nil && hello.Type != "hello" {
-		err = badRequest(`the first message must be a "hello"`)
-	}
-	if err != nil {
-		s.sendError(ctx, hello.ID, err)
-		return websocket.StatusPolicyViolation, clipReason(err.Error())
-	}
-	if hello.Token == "" {
-		hello.Token = s.cookie
-	}
-	if hello.Token != "" {
-		p, err := s.h.s.Authenticate(ctx, hello.Token)
-		if err != nil {
-			s.sendError(ctx, hello.ID, err)
-			return websocket.StatusPolicyViolation, clipReason(err.Error())
-		}
-		s.p = p
+	hello, code, reason := s.hello(ctx)
+	if code != 0 {
+		return code, reason
 	}
 	from := -1
 	if hello.Version != nil {
@@ -162,22 +131,68 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 	if hello.Chat != nil {
 		wt.ChatFrom(*hello.Chat)
 	}
-
-	// The pusher sends every update; the reader below answers messages.
-	pushErr := make(chan error, 1)
-	go func() {
+	push := func(ctx context.Context) error {
 		for {
 			b, err := wt.NextMessage(ctx)
 			if err != nil {
-				pushErr <- err
-				return
+				return err
 			}
 			if err := s.write(ctx, b); err != nil {
-				pushErr <- err
-				return
+				return err
 			}
 		}
-	}()
+	}
+	return s.run(ctx, push, func(ctx context.Context, b []byte) (websocket.StatusCode, string) { return s.handle(ctx, id, b) })
+}
+
+// hello reads and checks the socket's first message, a "hello", and signs
+// the socket in with its token (or the session cookie) when it gives one.
+// A non-zero code closes the socket, with reason.
+func (s *socket) hello(ctx context.Context) (ClientMessage, websocket.StatusCode, string) {
+	// The hello is read without a deadline on the read itself: a read
+	// whose context ends drops the connection without a close frame.
+	// The timer closes it properly instead, with the reason.
+	late := time.AfterFunc(s.h.helloWait, func() {
+		s.c.Close(websocket.StatusPolicyViolation, reasonNoHello)
+	})
+	typ, b, err := s.c.Read(ctx)
+	if !late.Stop() {
+		return ClientMessage{}, websocket.StatusPolicyViolation, reasonNoHello
+	}
+	if err != nil {
+		return ClientMessage{}, websocket.StatusNormalClosure, ""
+	}
+	if typ != websocket.MessageText {
+		return ClientMessage{}, websocket.StatusUnsupportedData, reasonBinary
+	}
+	hello, err := decodeClientMessage(b)
+	if err == nil && hello.Type != "hello" {
+		err = badRequest(`the first message must be a "hello"`)
+	}
+	if err != nil {
+		s.sendError(ctx, hello.ID, err)
+		return hello, websocket.StatusPolicyViolation, clipReason(err.Error())
+	}
+	if hello.Token == "" {
+		hello.Token = s.cookie
+	}
+	if hello.Token != "" {
+		p, err := s.h.s.Authenticate(ctx, hello.Token)
+		if err != nil {
+			s.sendError(ctx, hello.ID, err)
+			return hello, websocket.StatusPolicyViolation, clipReason(err.Error())
+		}
+		s.p = p
+	}
+	return hello, 0, ""
+}
+
+// run runs the socket after its hello: push sends the updates until it
+// fails, and each message read is answered by handle, whose non-zero code
+// closes the socket. It returns the close code and reason to send.
+func (s *socket) run(ctx context.Context, push func(context.Context) error, handle func(context.Context, []byte) (websocket.StatusCode, string)) (websocket.StatusCode, string) {
+	pushErr := make(chan error, 1)
+	go func() { pushErr <- push(ctx) }()
 	msgs := make(chan []byte)
 	readErr := make(chan error, 1)
 	go func() {
@@ -213,7 +228,7 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 			}
 			return websocket.StatusNormalClosure, ""
 		case b := <-msgs:
-			if code, reason := s.handle(ctx, id, b); code != 0 {
+			if code, reason := handle(ctx, b); code != 0 {
 				return code, reason
 			}
 		}
