@@ -5,10 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,12 +16,11 @@ import (
 	"testing"
 	"time"
 
-	natsserver "github.com/nats-io/nats-server/v2/server"
-
 	"github.com/coder/websocket"
 
 	"parlour/bus"
 	natsbus "parlour/bus/nats"
+	"parlour/bus/nats/natstest"
 	"parlour/game"
 	"parlour/games"
 	"parlour/lexicon"
@@ -63,16 +60,7 @@ func startClusterWith(t *testing.T, walkAway time.Duration, names ...string) []*
 	}
 	t.Cleanup(func() { pg.Close() })
 	url := pg.NewDatabase(t)
-	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("the NATS server did not start")
-	}
-	t.Cleanup(ns.Shutdown)
-	natsURL := fmt.Sprintf("nats://127.0.0.1:%d", ns.Addr().(*net.TCPAddr).Port)
+	natsURL := natstest.URL(natstest.Run(t, -1))
 	var nodes []*node
 	for _, name := range names {
 		n := &node{name: name}

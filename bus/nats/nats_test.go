@@ -14,25 +14,13 @@ import (
 
 	"parlour/bus"
 	"parlour/bus/bustest"
+	"parlour/bus/nats/natstest"
 )
 
-// runServer starts a NATS server in the test's process, on port (-1: any
-// free one), and stops it when the test ends.
-func runServer(t testing.TB, port int) *server.Server {
-	t.Helper()
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: port, NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatalf("making a NATS server: %v", err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("the NATS server did not start")
-	}
-	t.Cleanup(s.Shutdown)
-	return s
-}
+// runServer and port are natstest's, named short for these tests.
+func runServer(t testing.TB, port int) *server.Server { return natstest.Run(t, port) }
 
-func port(s *server.Server) int { return s.Addr().(*net.TCPAddr).Port }
+func port(s *server.Server) int { return natstest.Port(s) }
 
 func connect(t testing.TB, url, prefix, node string, h bus.Handler) (*Bus, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -3,15 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	natsserver "github.com/nats-io/nats-server/v2/server"
-
+	"parlour/bus/nats/natstest"
 	"parlour/store/postgres/pgtest"
 )
 
@@ -30,16 +26,7 @@ func TestServeCluster(t *testing.T) {
 	}
 	t.Cleanup(func() { pg.Close() })
 	url := pg.NewDatabase(t)
-	ns, err := natsserver.NewServer(&natsserver.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go ns.Start()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		t.Fatal("the NATS server did not start")
-	}
-	t.Cleanup(ns.Shutdown)
-	natsURL := fmt.Sprintf("nats://127.0.0.1:%d", ns.Addr().(*net.TCPAddr).Port)
+	natsURL := natstest.URL(natstest.Run(t, -1))
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
