@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 
 	"parlour/bus/nats/natstest"
@@ -32,22 +31,7 @@ func TestServeCluster(t *testing.T) {
 	defer stop()
 	a, _, doneA := startServe(t, ctx, "--data", t.TempDir(), "--store", url, "--nats", natsURL, "--node", "a")
 	b, _, doneB := startServe(t, ctx, "--data", t.TempDir(), "--store", url, "--nats", natsURL, "--node", "b")
-	post := func(base, path, token, body string, out any) int {
-		t.Helper()
-		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		if out != nil {
-			json.NewDecoder(res.Body).Decode(out)
-		}
-		return res.StatusCode
-	}
+	post := func(base, path, token, body string, out any) int { return postJSON(t, base, path, token, body, out) }
 	var ann, ben struct{ Table, Token string }
 	var seat struct{ Seat int }
 	if st := post(a, "/api/v1/tables", "", `{"game": "nymphabet", "seats": ["me", "open"]}`, &ann); st != 201 {

@@ -70,22 +70,7 @@ func TestServeOnPostgres(t *testing.T) {
 	if !strings.Contains(line, "PostgreSQL") {
 		t.Errorf("serve printed %q, want it to name PostgreSQL", line)
 	}
-	post := func(base, path, token, body string, out any) int {
-		t.Helper()
-		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		if out != nil {
-			json.NewDecoder(res.Body).Decode(out)
-		}
-		return res.StatusCode
-	}
+	post := func(base, path, token, body string, out any) int { return postJSON(t, base, path, token, body, out) }
 	var a, b struct{ Table, Token string }
 	if st := post(base, "/api/v1/tables", "", `{"game": "nymphabet", "seats": ["me", "open"]}`, &a); st != 201 {
 		t.Fatalf("create: %d", st)
@@ -124,4 +109,23 @@ func TestServeOnPostgres(t *testing.T) {
 	}
 	stop2()
 	<-done2
+}
+
+// postJSON posts body to base+path with token (none when empty), decodes
+// the answer into out (when not nil) and answers the status.
+func postJSON(t *testing.T, base, path, token, body string, out any) int {
+	t.Helper()
+	req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if out != nil {
+		json.NewDecoder(res.Body).Decode(out)
+	}
+	return res.StatusCode
 }
