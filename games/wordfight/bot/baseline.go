@@ -43,9 +43,17 @@ func newBestGreedy(seed uint64, lex *lexicon.Lexicon, words []string) *bestGreed
 	return &bestGreedy{seed: seed, lex: lex, words: words}
 }
 
+// bestGreedyKey files bestGreedyWords with its lexicon (Lexicon.Derived).
+type bestGreedyKey struct{}
+
 // bestGreedyWords lists the words the best-scoring greedy player may
-// declare, most common first.
+// declare, most common first: made once per lexicon, shared by every
+// such player.
 func bestGreedyWords(lex *lexicon.Lexicon) []string {
+	return lex.Derived(bestGreedyKey{}, func() any { return listBestGreedyWords(lex) }).([]string)
+}
+
+func listBestGreedyWords(lex *lexicon.Lexicon) []string {
 	var out []string
 	for w, c := range lex.ByCommonness() {
 		if c > bestGreedyRarest {

@@ -78,7 +78,7 @@ func TestBestGreedyDeclares(t *testing.T) {
 		"1:declare topic", "0:place E1 down", "1:place E1 down",
 		"0:declare cab", "0:place E5 across", "1:place E5 across")
 	g, _ := wordfight.GridFromRows(v.Grid)
-	bg := newBestGreedy(3, enLex(), bgWords())
+	bg := newBestGreedy(3, enLex(), bestGreedyWords(enLex()))
 	floor := 0
 	for _, w := range bg.holders(g, 12) {
 		if !strings.Contains(w, "topic") && !strings.Contains(w, "promontory") && !strings.Contains(w, "cab") {

@@ -74,13 +74,9 @@ func benchPairings(ctx context.Context, games int, seed uint64, lex *lexicon.Lex
 		return nil, fmt.Errorf("word fight bench: no lexicon")
 	}
 	vocabs := map[int]*vocabulary{}
-	var bgWords []string
 	player := func(level string, seed uint64) (game.Bot, error) {
 		if level == BestGreedy {
-			if bgWords == nil {
-				bgWords = bestGreedyWords(lex)
-			}
-			return newBestGreedy(seed, lex, bgWords), nil
+			return newBestGreedy(seed, lex, bestGreedyWords(lex)), nil
 		}
 		p, err := levelParams(level)
 		if err != nil {

@@ -82,15 +82,11 @@ func TestBench(t *testing.T) {
 	}
 }
 
-// bgWords shares the best-scoring greedy player's word list between the
-// tests' players.
-var bgWords = sync.OnceValue(func() []string { return bestGreedyWords(enLex()) })
-
 // newPlayer returns a player of any level, the baselines included.
 func newPlayer(t *testing.T, level string, seed uint64) game.Bot {
 	t.Helper()
 	if level == BestGreedy {
-		return newBestGreedy(seed, enLex(), bgWords())
+		return newBestGreedy(seed, enLex(), bestGreedyWords(enLex()))
 	}
 	return newBot(t, level, seed)
 }
