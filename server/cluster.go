@@ -358,20 +358,29 @@ func (c *cluster) create(ctx context.Context, id string) error {
 // lose drops table id: its lease passed to another node (or expired and
 // could not be renewed).
 func (c *cluster) lose(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if _, ok := c.disown(ctx, id); !ok {
+		return
+	}
+	c.fenced.Inc()
+	c.log.Warn("lease lost: the table is another node's now", "table", id)
+	c.s.drop(id)
+}
+
+// disown stops renewing table id's lease and answering for it on the bus,
+// and returns what this node held of it, if anything.
+func (c *cluster) disown(ctx context.Context, id string) (*owned, bool) {
 	c.mu.Lock()
 	o, ok := c.owned[id]
 	delete(c.owned, id)
 	c.mu.Unlock()
 	if !ok {
-		return
+		return nil, false
 	}
 	close(o.stop)
-	c.fenced.Inc()
-	c.log.Warn("lease lost: the table is another node's now", "table", id)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
 	c.b.Disown(ctx, id)
-	c.s.drop(id)
+	return o, true
 }
 
 // lapsed drops table id if this node holds its lease but has not
@@ -388,15 +397,10 @@ func (c *cluster) lapsed(id string) {
 
 // release gives up table id's lease at once (it left memory).
 func (c *cluster) release(ctx context.Context, id string) {
-	c.mu.Lock()
-	o, ok := c.owned[id]
-	delete(c.owned, id)
-	c.mu.Unlock()
+	o, ok := c.disown(ctx, id)
 	if !ok {
 		return
 	}
-	close(o.stop)
-	c.b.Disown(ctx, id)
 	if err := c.leases.ReleaseLease(ctx, o.lease); err != nil && !errors.Is(err, store.ErrFenced) {
 		c.log.Warn("releasing a lease", "table", id, "err", err)
 	}

@@ -216,23 +216,9 @@ func (c *cluster) remoteSocket(w http.ResponseWriter, r *http.Request, id string
 	c.hmu.RLock()
 	h := c.h
 	c.hmu.RUnlock()
-	conn, err := websocket.Accept(w, r, nil)
-	if err != nil {
-		return
-	}
-	conn.SetReadLimit(h.lim.MaxMessage)
-	s := &socket{h: h, c: conn, lim: newBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: sessionToken(r)}
-	if !h.addSocket(s) {
-		conn.Close(websocket.StatusGoingAway, "the server is shutting down")
-		return
-	}
-	defer h.dropSocket(s)
-	h.s.metrics.sockets.Add(1)
-	defer h.s.metrics.sockets.Add(-1)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	code, reason := c.serveSocket(ctx, s, id, r.RemoteAddr)
-	conn.Close(code, reason)
+	h.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
+		return c.serveSocket(ctx, s, id, r.RemoteAddr)
+	})
 }
 
 func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string) (websocket.StatusCode, string) {

@@ -89,6 +89,13 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	h.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) { return s.serve(ctx, id) })
+}
+
+// acceptSocket upgrades the request to a WebSocket, counts it among the
+// open sockets, runs serve on it and closes it with the code and reason
+// serve returns (or at once, if the server is shutting down).
+func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve func(context.Context, *socket) (websocket.StatusCode, string)) {
 	c, err := websocket.Accept(w, r, nil)
 	if err != nil {
 		return // Accept has answered
@@ -104,7 +111,7 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 	defer h.s.metrics.sockets.Add(-1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	code, reason := s.serve(ctx, id)
+	code, reason := serve(ctx, s)
 	c.Close(code, reason)
 }
 
