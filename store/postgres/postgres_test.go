@@ -315,32 +315,7 @@ func BenchmarkAppendMove(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	const tables = 64
-	for i := range tables {
-		if err := s.CreateTable(ctx, store.Table{ID: fmt.Sprint("t", i), Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	var mu sync.Mutex
-	next := 0
-	b.SetParallelism(16)
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		mu.Lock()
-		id := fmt.Sprint("t", next%tables)
-		next++
-		mu.Unlock()
-		seq := 0
-		for pb.Next() {
-			seq++
-			if err := s.AppendMove(ctx, id, store.Move{Seq: seq, Text: "72", At: time.Now()}, nil); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	st := s.Stats()
-	b.ReportMetric(float64(st.Writes)/float64(max(st.Commits, 1)), "writes/commit")
+	storetest.BenchAppend(b, s)
 }
 
 // TestServerRestart stops PostgreSQL under an open store, and crashes it:
