@@ -31,6 +31,15 @@ type socket struct {
 	// cookie is the token of the session cookie the socket was opened
 	// with: a hello without a token acts for it.
 	cookie string
+	// cc is the connection, corked while a move's ack and its update are
+	// written (nil when the socket was not upgraded through acceptSocket).
+	cc *corkConn
+	// wt follows the table for a socket on the table's own node. The
+	// socket holds deliver while it pushes an update and while it plays a
+	// move until the move's ack and update are written, so that the ack
+	// comes first and both leave together.
+	wt      *Watcher
+	deliver sync.Mutex
 }
 
 // ServerMessage is one message the server sends over the WebSocket.
@@ -96,12 +105,13 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 // open sockets, runs serve on it and closes it with the code and reason
 // serve returns (or at once, if the server is shutting down).
 func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve func(context.Context, *socket) (websocket.StatusCode, string)) {
-	c, err := websocket.Accept(w, r, nil)
+	hj := &corkHijacker{ResponseWriter: w}
+	c, err := websocket.Accept(hj, r, nil)
 	if err != nil {
 		return // Accept has answered
 	}
 	c.SetReadLimit(h.lim.MaxMessage)
-	s := &socket{h: h, c: c, lim: newBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: sessionToken(r)}
+	s := &socket{h: h, c: c, cc: hj.conn, lim: newBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: sessionToken(r)}
 	if !h.addSocket(s) {
 		c.Close(websocket.StatusGoingAway, "the server is shutting down")
 		return
@@ -132,6 +142,7 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 		return websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
 	defer wt.Close()
+	s.wt = wt
 	if s.p != nil {
 		defer s.h.s.presence.hold(s.p.Identity, s.h.s.now)()
 	}
@@ -140,12 +151,19 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 	}
 	push := func(ctx context.Context) error {
 		for {
-			b, err := wt.NextMessage(ctx)
+			s.deliver.Lock()
+			b, changed, err := wt.PollMessage()
+			if err == nil && b != nil {
+				err = s.write(ctx, b)
+			}
+			s.deliver.Unlock()
 			if err != nil {
 				return err
 			}
-			if err := s.write(ctx, b); err != nil {
-				return err
+			if b == nil {
+				if err := wt.Wait(ctx, changed); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -200,45 +218,44 @@ func (s *socket) hello(ctx context.Context) (ClientMessage, websocket.StatusCode
 func (s *socket) run(ctx context.Context, push func(context.Context) error, handle func(context.Context, []byte) (websocket.StatusCode, string)) (websocket.StatusCode, string) {
 	pushErr := make(chan error, 1)
 	go func() { pushErr <- push(ctx) }()
-	msgs := make(chan []byte)
-	readErr := make(chan error, 1)
+	// The reader answers each message itself, in the order they came:
+	// no hand-over to another goroutine on the way.
+	type closing struct {
+		code   websocket.StatusCode
+		reason string
+	}
+	done := make(chan closing, 1)
 	go func() {
 		for {
 			typ, b, err := s.c.Read(ctx)
 			if err == nil && typ != websocket.MessageText {
 				err = errBinary
 			}
-			if err != nil {
-				readErr <- err
+			switch {
+			case errors.Is(err, errBinary):
+				done <- closing{websocket.StatusUnsupportedData, reasonBinary}
+				return
+			case websocket.CloseStatus(err) == websocket.StatusMessageTooBig:
+				done <- closing{websocket.StatusMessageTooBig, "message too big"}
+				return
+			case err != nil:
+				done <- closing{websocket.StatusNormalClosure, ""}
 				return
 			}
-			select {
-			case msgs <- b:
-			case <-ctx.Done():
+			if code, reason := handle(ctx, b); code != 0 {
+				done <- closing{code, reason}
 				return
 			}
 		}
 	}()
-	for {
-		select {
-		case err := <-pushErr:
-			if errors.Is(err, context.Canceled) {
-				return websocket.StatusNormalClosure, ""
-			}
-			return websocket.StatusGoingAway, clipReason(err.Error())
-		case err := <-readErr:
-			if errors.Is(err, errBinary) {
-				return websocket.StatusUnsupportedData, reasonBinary
-			}
-			if websocket.CloseStatus(err) == websocket.StatusMessageTooBig {
-				return websocket.StatusMessageTooBig, "message too big"
-			}
+	select {
+	case err := <-pushErr:
+		if errors.Is(err, context.Canceled) {
 			return websocket.StatusNormalClosure, ""
-		case b := <-msgs:
-			if code, reason := handle(ctx, b); code != 0 {
-				return code, reason
-			}
 		}
+		return websocket.StatusGoingAway, clipReason(err.Error())
+	case c := <-done:
+		return c.code, c.reason
 	}
 }
 
@@ -269,12 +286,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators cannot move: say hello with your seat's token"))
 			return 0, ""
 		}
-		res, err := s.h.s.Move(ctx, s.p, id, m.Move, m.Version)
-		if err != nil {
-			s.sendError(ctx, m.ID, err)
-			return 0, ""
-		}
-		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Result: &res})
+		s.move(ctx, id, m)
 	case "setup":
 		if s.p == nil {
 			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators have no setup: say hello with your seat's token"))
@@ -302,6 +314,44 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Muted: append(muted, []string{}...)})
 	}
 	return 0, ""
+}
+
+// move plays m and answers it. On the table's own node the ack and the
+// update that shows the move to this seat are written together, the ack
+// first.
+func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
+	if s.wt == nil || s.cc == nil {
+		res, err := s.h.s.Move(ctx, s.p, id, m.Move, m.Version)
+		if err != nil {
+			s.sendError(ctx, m.ID, err)
+			return
+		}
+		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Result: &res})
+		return
+	}
+	s.deliver.Lock()
+	defer s.deliver.Unlock()
+	res, err := s.h.s.Move(ctx, s.p, id, m.Move, m.Version)
+	if err != nil {
+		s.sendError(ctx, m.ID, err)
+		return
+	}
+	ack, err := json.Marshal(ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Result: &res})
+	if err != nil {
+		s.sendError(ctx, m.ID, err)
+		return
+	}
+	// The update is polled after the ack is made: an error polling it
+	// ends nothing here (the pusher meets it again and closes the socket).
+	upd, _, _ := s.wt.PollMessage()
+	s.cc.cork()
+	err = s.write(ctx, ack)
+	if err == nil && upd != nil {
+		err = s.write(ctx, upd)
+	}
+	if uerr := s.cc.uncork(10 * time.Second); err == nil && uerr != nil {
+		s.h.log.Debug("socket: writing an ack", "err", uerr)
+	}
 }
 
 // errBinary stops the reader at a binary message.

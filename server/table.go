@@ -541,14 +541,6 @@ func (t *table) sharedUpdate(seat game.Seat, since int, now time.Time) (e *encod
 	return e, true
 }
 
-// updateTail is the part of an Update after its table information, for
-// updateMessage.
-type updateTail struct {
-	Setup json.RawMessage `json:"setup,omitempty"`
-	View  any             `json:"view,omitempty"`
-	Moves []MoveInfo      `json:"moves,omitempty"`
-}
-
 // updateMessage returns what encodes seat's update from version since as
 // a socket message, with no chat: the table's public information encoded
 // once for every seat at this version (infoJSON), and the rest, which
@@ -565,22 +557,40 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since int, now
 		return nil, err
 	}
 	return func() ([]byte, error) {
-		tail, err := json.Marshal(updateTail{Setup: u.Setup, View: u.View, Moves: u.Moves})
-		if err != nil {
-			return nil, err
-		}
-		b := make([]byte, 0, 64+len(info)+len(tail))
+		b := make([]byte, 0, 512+len(info)+len(u.Setup))
 		b = append(b, `{"type":"update","update":{"version":`...)
 		b = strconv.AppendInt(b, int64(u.Version), 10)
 		b = append(b, `,"seat":`...)
 		b = strconv.AppendInt(b, int64(u.Seat), 10)
 		b = append(b, `,"table":`...)
 		b = append(b, info...)
-		if len(tail) > 2 {
-			b = append(b, ',')
+		if len(u.Setup) > 0 {
+			setup, err := json.Marshal(u.Setup)
+			if err != nil {
+				return nil, err
+			}
+			b = append(append(b, `,"setup":`...), setup...)
 		}
-		b = append(b, tail[1:]...)
-		return append(b, '}'), nil
+		if u.View != nil {
+			b = append(b, `,"view":`...)
+			if a, ok := u.View.(game.JSONAppender); ok {
+				b = a.AppendJSON(b)
+			} else {
+				view, err := json.Marshal(u.View)
+				if err != nil {
+					return nil, err
+				}
+				b = append(b, view...)
+			}
+		}
+		if len(u.Moves) > 0 {
+			moves, err := json.Marshal(u.Moves)
+			if err != nil {
+				return nil, err
+			}
+			b = append(append(b, `,"moves":`...), moves...)
+		}
+		return append(b, "}}"...), nil
 	}, nil
 }
 

@@ -83,63 +83,98 @@ func (w *Watcher) NextMessage(ctx context.Context) ([]byte, error) {
 // next is Next, and with encode NextMessage.
 func (w *Watcher) next(ctx context.Context, encode bool) (Update, []byte, error) {
 	for {
-		w.t.mu.Lock()
-		if w.t.gone {
-			w.t.mu.Unlock()
-			return Update{}, nil, refuse(http.StatusServiceUnavailable, "the table has moved to another server: connect again")
+		u, b, ch, err := w.poll(encode)
+		if err != nil || ch == nil {
+			return u, b, err
 		}
-		v := w.t.version()
-		seat := w.t.seatOf(w.p)
-		from := w.chat
-		if w.t.status == store.Finished && !w.ended {
-			// At the end every channel opens to everyone: an update that
-			// shows the end after earlier ones carries every message at
-			// hand, those the watcher could not read before included.
-			if w.sent {
-				from = 0
-			}
-			w.ended = true
-		}
-		chat, last := w.t.chatAfter(from, seat, w.identity)
-		// The first update comes at once, even when the watcher already
-		// has the version the table is at (it then lists no moves).
-		if !w.sent || v > w.version || len(chat) > 0 {
-			since := w.version
-			w.t.lastUse = time.Now()
-			muted := w.t.mutedBy(w.identity)
-			if encode && len(chat) == 0 && len(muted) == 0 {
-				b, err := w.shared(seat, since)
-				if err != nil {
-					return Update{}, nil, err
-				}
-				w.version, w.chat, w.sent = v, last, true
-				return Update{}, b, nil
-			}
-			u, err := w.t.update(w.s.games, seat, since)
-			u.Chat, u.Muted = chat, muted
-			w.t.mu.Unlock()
-			if err != nil {
-				return Update{}, nil, err
-			}
-			w.version, w.chat, w.sent = u.Version, last, true
-			if !encode {
-				return u, nil, nil
-			}
-			b, err := encodeUpdate(u)
-			w.s.metrics.updatesEncoded.Inc()
-			return Update{}, b, err
-		}
-		w.chat = last // nothing new this watcher may see
-		ch := w.t.awaitChange()
-		w.t.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return Update{}, nil, ctx.Err()
-		case <-w.s.ctx.Done():
-			return Update{}, nil, refuse(http.StatusServiceUnavailable, "the server is shutting down")
+		if err := w.wait(ctx, ch); err != nil {
+			return Update{}, nil, err
 		}
 	}
+}
+
+// PollMessage is NextMessage without the wait: it returns the next
+// update encoded as the socket's message if there is one now, and
+// otherwise a nil message and a channel that is closed at the table's
+// next change (pass it to Wait). A socket that answers a move polls
+// right after it, so that its ack and the update showing the move leave
+// together.
+func (w *Watcher) PollMessage() (msg []byte, changed <-chan struct{}, err error) {
+	_, b, ch, err := w.poll(true)
+	return b, ch, err
+}
+
+// Wait blocks until changed (from PollMessage) is closed, ctx ends or
+// the server shuts down.
+func (w *Watcher) Wait(ctx context.Context, changed <-chan struct{}) error {
+	return w.wait(ctx, changed)
+}
+
+func (w *Watcher) wait(ctx context.Context, ch <-chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-w.s.ctx.Done():
+		return refuse(http.StatusServiceUnavailable, "the server is shutting down")
+	}
+}
+
+// poll returns the next update (encoded, with encode) if there is one
+// now, with a nil channel; otherwise no update and a channel closed at
+// the table's next change.
+func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
+	w.t.mu.Lock()
+	if w.t.gone {
+		w.t.mu.Unlock()
+		return Update{}, nil, nil, refuse(http.StatusServiceUnavailable, "the table has moved to another server: connect again")
+	}
+	v := w.t.version()
+	seat := w.t.seatOf(w.p)
+	from := w.chat
+	if w.t.status == store.Finished && !w.ended {
+		// At the end every channel opens to everyone: an update that
+		// shows the end after earlier ones carries every message at
+		// hand, those the watcher could not read before included.
+		if w.sent {
+			from = 0
+		}
+		w.ended = true
+	}
+	chat, last := w.t.chatAfter(from, seat, w.identity)
+	// The first update comes at once, even when the watcher already
+	// has the version the table is at (it then lists no moves).
+	if !w.sent || v > w.version || len(chat) > 0 {
+		since := w.version
+		w.t.lastUse = time.Now()
+		muted := w.t.mutedBy(w.identity)
+		if encode && len(chat) == 0 && len(muted) == 0 {
+			b, err := w.shared(seat, since)
+			if err != nil {
+				return Update{}, nil, nil, err
+			}
+			w.version, w.chat, w.sent = v, last, true
+			return Update{}, b, nil, nil
+		}
+		u, err := w.t.update(w.s.games, seat, since)
+		u.Chat, u.Muted = chat, muted
+		w.t.mu.Unlock()
+		if err != nil {
+			return Update{}, nil, nil, err
+		}
+		w.version, w.chat, w.sent = u.Version, last, true
+		if !encode {
+			return u, nil, nil, nil
+		}
+		b, err := encodeUpdate(u)
+		w.s.metrics.updatesEncoded.Inc()
+		return Update{}, b, nil, err
+	}
+	w.chat = last // nothing new this watcher may see
+	ch := w.t.awaitChange()
+	w.t.mu.Unlock()
+	return Update{}, nil, ch, nil
 }
 
 // shared returns the encoded update of seat from version since, made by

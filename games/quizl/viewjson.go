@@ -1,0 +1,127 @@
+package quizl
+
+import "parlour/game"
+
+// AppendJSON appends v as json.Marshal encodes it, without reflection:
+// a server encodes a view for every seat at every move
+// (TestViewAppendJSON holds the two to the same bytes).
+func (v View) AppendJSON(b []byte) []byte {
+	b = append(b, `{"seat":`...)
+	b = game.AppendJSONInt(b, v.Seat)
+	b = append(b, `,"players":`...)
+	b = game.AppendJSONStrings(b, v.Players)
+	if v.Solitaire {
+		b = append(b, `,"solitaire":true`...)
+	}
+	if len(v.Grid) > 0 {
+		b = append(b, `,"grid":`...)
+		b = game.AppendJSONStrings(b, v.Grid)
+	}
+	if v.Password != "" {
+		b = append(b, `,"password":`...)
+		b = game.AppendJSONString(b, v.Password)
+	}
+	if len(v.Called) > 0 {
+		b = append(b, `,"called":`...)
+		b = game.AppendJSONStrings(b, v.Called)
+	}
+	b = append(b, `,"boards":`...)
+	if v.Boards == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, bd := range v.Boards {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = bd.appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"to_move":`...)
+	b = game.AppendJSONInt(b, v.ToMove)
+	b = append(b, `,"done":`...)
+	b = game.AppendJSONBools(b, v.Done)
+	b = append(b, `,"resigned":`...)
+	b = game.AppendJSONBools(b, v.Resigned)
+	b = append(b, `,"scores":`...)
+	b = game.AppendJSONInts(b, v.Scores)
+	b = append(b, `,"moves":`...)
+	if v.Moves == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, m := range v.Moves {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = m.appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"finished":`...)
+	b = game.AppendJSONBool(b, v.Finished)
+	if len(v.Winners) > 0 {
+		b = append(b, `,"winners":`...)
+		b = game.AppendJSONInts(b, v.Winners)
+	}
+	return append(b, '}')
+}
+
+func (bd *Board) appendJSON(b []byte) []byte {
+	b = append(b, `{"seat":`...)
+	b = game.AppendJSONInt(b, bd.Seat)
+	b = append(b, `,"name":`...)
+	b = game.AppendJSONString(b, bd.Name)
+	b = append(b, `,"grid":`...)
+	b = game.AppendJSONStrings(b, bd.Grid)
+	if bd.Password != "" {
+		b = append(b, `,"password":`...)
+		b = game.AppendJSONString(b, bd.Password)
+	}
+	if bd.Outcome != "" {
+		b = append(b, `,"outcome":`...)
+		b = game.AppendJSONString(b, string(bd.Outcome))
+	}
+	if bd.Points != 0 {
+		b = append(b, `,"points":`...)
+		b = game.AppendJSONInt(b, bd.Points)
+	}
+	if bd.Penalty != 0 {
+		b = append(b, `,"penalty":`...)
+		b = game.AppendJSONInt(b, bd.Penalty)
+	}
+	if len(bd.Wrong) > 0 {
+		b = append(b, `,"wrong":`...)
+		b = game.AppendJSONStrings(b, bd.Wrong)
+	}
+	return append(b, '}')
+}
+
+func (m *Seen) appendJSON(b []byte) []byte {
+	b = append(b, `{"seat":`...)
+	b = game.AppendJSONInt(b, m.Seat)
+	b = append(b, `,"move":`...)
+	b = game.AppendJSONString(b, m.Move)
+	b = append(b, `,"text":`...)
+	b = game.AppendJSONString(b, m.Text)
+	if len(m.Revealed) > 0 {
+		b = append(b, `,"revealed":[`...)
+		for i, l := range m.Revealed {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"seat":`...)
+			b = game.AppendJSONInt(b, l.Seat)
+			b = append(b, `,"name":`...)
+			b = game.AppendJSONString(b, l.Name)
+			b = append(b, `,"square":`...)
+			b = game.AppendJSONString(b, l.Square)
+			b = append(b, `,"letter":`...)
+			b = game.AppendJSONString(b, l.Letter)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
