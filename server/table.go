@@ -140,6 +140,8 @@ type table struct {
 	// versions, or older than maxShareAge, are dropped at the next look.
 	pushed  []*encodedUpdate
 	infoEnc *encodedInfo
+	// rulesEnc is cfg.Rules encoded, once: the rules never change.
+	rulesEnc []byte
 }
 
 // maxShareAge bounds how long an encoded update is shared. Every watcher
@@ -162,7 +164,15 @@ func (t *table) infoJSON(now time.Time) ([]byte, error) {
 	if e := t.infoEnc; e != nil && e.version == t.version() && now.Sub(e.made) < maxShareAge {
 		return e.b, nil
 	}
-	b, err := json.Marshal(t.info())
+	if t.rulesEnc == nil {
+		r, err := json.Marshal(t.cfg.Rules)
+		if err != nil {
+			return nil, err
+		}
+		t.rulesEnc = r
+	}
+	in := t.info()
+	b, err := in.appendJSON(make([]byte, 0, 1024), t.rulesEnc)
 	if err != nil {
 		return nil, err
 	}
