@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -226,11 +227,18 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 	}
 	done := make(chan closing, 1)
 	go func() {
+		// One buffer serves every message: handle keeps nothing of b.
+		var buf bytes.Buffer
 		for {
-			typ, b, err := s.c.Read(ctx)
+			typ, r, err := s.c.Reader(ctx)
+			if err == nil {
+				buf.Reset()
+				_, err = buf.ReadFrom(r)
+			}
 			if err == nil && typ != websocket.MessageText {
 				err = errBinary
 			}
+			b := buf.Bytes()
 			switch {
 			case errors.Is(err, errBinary):
 				done <- closing{websocket.StatusUnsupportedData, reasonBinary}
@@ -245,6 +253,9 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 			if code, reason := handle(ctx, b); code != 0 {
 				done <- closing{code, reason}
 				return
+			}
+			if buf.Cap() > 8<<10 {
+				buf = bytes.Buffer{} // a rare big message: don't keep its room
 			}
 		}
 	}()
