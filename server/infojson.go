@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"strconv"
+	"time"
 
 	"parlour/game"
 )
@@ -88,7 +89,11 @@ func (in *TableInfo) appendJSON(b, rules []byte) ([]byte, error) {
 		b = append(b, `,"rematch":`...)
 		b = game.AppendJSONString(b, in.Rematch)
 	}
-	if b, err = appendField(b, "created", in.Created); err != nil {
+	if y := in.Created.Year(); y >= 0 && y <= 9999 {
+		b = append(b, `,"created":"`...)
+		b = in.Created.AppendFormat(b, time.RFC3339Nano)
+		b = append(b, '"')
+	} else if b, err = appendField(b, "created", in.Created); err != nil {
 		return nil, err
 	}
 	if in.Solitaire != nil {

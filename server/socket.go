@@ -69,11 +69,16 @@ func (s *socket) send(ctx context.Context, m ServerMessage) error {
 	return s.write(ctx, b)
 }
 
-// write sends one encoded message. Messages may be shared with other
-// sockets (Watcher.NextMessage): b is only read.
+// write sends one encoded message, waiting at most 10 seconds for the
+// connection to take it; a ctx that cannot end gets no timeout (the
+// corked writes of socket.move, which only fill a buffer). Messages may
+// be shared with other sockets (Watcher.NextMessage): b is only read.
 func (s *socket) write(ctx context.Context, b []byte) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	if ctx.Done() == nil {
+		return s.c.Write(ctx, websocket.MessageText, b)
+	}
 	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	return s.c.Write(wctx, websocket.MessageText, b)
@@ -355,10 +360,11 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	// The update is polled after the ack is made: an error polling it
 	// ends nothing here (the pusher meets it again and closes the socket).
 	upd, _, _ := s.wt.PollMessage()
+	// Corked writes only fill a buffer: they need no timeout.
 	s.cc.cork()
-	err = s.write(ctx, ack)
+	err = s.write(context.Background(), ack)
 	if err == nil && upd != nil {
-		err = s.write(ctx, upd)
+		err = s.write(context.Background(), upd)
 	}
 	if uerr := s.cc.uncork(10 * time.Second); err == nil && uerr != nil {
 		s.h.log.Debug("socket: writing an ack", "err", uerr)

@@ -142,6 +142,8 @@ type table struct {
 	infoEnc *encodedInfo
 	// rulesEnc is cfg.Rules encoded, once: the rules never change.
 	rulesEnc []byte
+	// commitments are the seats' commitments, once play has started.
+	commitments []string
 }
 
 // maxShareAge bounds how long an encoded update is shared. Every watcher
@@ -387,9 +389,15 @@ func (t *table) info() TableInfo {
 		in.ToMove = append(in.ToMove, t.st.ToMove()...)
 	}
 	if t.m.Started && t.g.HasSetup() {
-		for _, s := range t.m.Seats {
-			in.Commitments = append(in.Commitments, Commitment(s.Salt, s.Setup))
+		if len(t.commitments) != len(t.m.Seats) {
+			// The setups are fixed once play starts: their commitments
+			// are computed once.
+			t.commitments = make([]string, len(t.m.Seats))
+			for i, s := range t.m.Seats {
+				t.commitments[i] = Commitment(s.Salt, s.Setup)
+			}
 		}
+		in.Commitments = append(in.Commitments, t.commitments...)
 	}
 	if t.clk != nil {
 		now := t.clk.Now()
