@@ -16,15 +16,25 @@ import (
 // writes of the mover's socket.
 type corkConn struct {
 	net.Conn
+	// pool lends the buffer the writes are kept in while corked (of
+	// *[]byte; the Handler's, shared by its sockets).
+	pool   *sync.Pool
 	mu     sync.Mutex
 	corked bool
-	buf    []byte
+	buf    *[]byte
 }
 
 // cork holds back writes until uncork.
 func (c *corkConn) cork() {
 	c.mu.Lock()
 	c.corked = true
+	if c.buf == nil {
+		if b, ok := c.pool.Get().(*[]byte); ok {
+			c.buf = b
+		} else {
+			c.buf = new([]byte)
+		}
+	}
 	c.mu.Unlock()
 }
 
@@ -34,17 +44,20 @@ func (c *corkConn) uncork(timeout time.Duration) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.corked = false
-	if len(c.buf) == 0 {
+	if c.buf == nil {
 		return nil
 	}
-	c.Conn.SetWriteDeadline(time.Now().Add(timeout))
-	_, err := c.Conn.Write(c.buf)
-	c.Conn.SetWriteDeadline(time.Time{})
-	if cap(c.buf) > 64<<10 {
-		c.buf = nil // a large update once: don't keep its buffer
-	} else {
-		c.buf = c.buf[:0]
+	var err error
+	if b := *c.buf; len(b) > 0 {
+		c.Conn.SetWriteDeadline(time.Now().Add(timeout))
+		_, err = c.Conn.Write(b)
+		c.Conn.SetWriteDeadline(time.Time{})
 	}
+	if cap(*c.buf) <= 64<<10 { // a rare large update's buffer is let go
+		*c.buf = (*c.buf)[:0]
+		c.pool.Put(c.buf)
+	}
+	c.buf = nil
 	return err
 }
 
@@ -53,7 +66,7 @@ func (c *corkConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.corked {
-		c.buf = append(c.buf, p...)
+		*c.buf = append(*c.buf, p...)
 		return len(p), nil
 	}
 	return c.Conn.Write(p)
@@ -63,6 +76,7 @@ func (c *corkConn) Write(p []byte) (int, error) {
 // library a corkConn in place of the connection.
 type corkHijacker struct {
 	http.ResponseWriter
+	pool *sync.Pool
 	conn *corkConn
 }
 
@@ -78,7 +92,7 @@ func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 			return nil, nil, err
 		}
 	}
-	h.conn = &corkConn{Conn: c}
+	h.conn = &corkConn{Conn: c, pool: h.pool}
 	return h.conn, bufio.NewReadWriter(brw.Reader, bufio.NewWriterSize(h.conn, brw.Writer.Size())), nil
 }
 

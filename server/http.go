@@ -40,6 +40,9 @@ type Handler struct {
 	mu       sync.Mutex
 	sockets  map[*socket]struct{}
 	draining bool
+	// corks holds the buffers sockets cork their writes into (cork.go),
+	// so that a socket keeps none while it is not writing.
+	corks sync.Pool
 
 	// static serves the browser client, when set (see ServeStatic).
 	static http.Handler
