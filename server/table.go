@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"parlour/game"
@@ -144,6 +145,9 @@ type table struct {
 	rulesEnc []byte
 	// commitments are the seats' commitments, once play has started.
 	commitments []string
+	// updateSize is the length of the last update encoded, to size the
+	// next one's buffer at once (written outside mu).
+	updateSize atomic.Int32
 }
 
 // maxShareAge bounds how long an encoded update is shared. Every watcher
@@ -575,7 +579,7 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since int, now
 		return nil, err
 	}
 	return func() ([]byte, error) {
-		b := make([]byte, 0, 512+len(info)+len(u.Setup))
+		b := make([]byte, 0, max(512+len(info)+len(u.Setup), int(t.updateSize.Load())+256))
 		b = append(b, `{"type":"update","update":{"version":`...)
 		b = strconv.AppendInt(b, int64(u.Version), 10)
 		b = append(b, `,"seat":`...)
@@ -608,7 +612,9 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since int, now
 			}
 			b = append(append(b, `,"moves":`...), moves...)
 		}
-		return append(b, "}}"...), nil
+		b = append(b, "}}"...)
+		t.updateSize.Store(int32(len(b)))
+		return b, nil
 	}, nil
 }
 
