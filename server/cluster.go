@@ -827,7 +827,7 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			c.remoteEvents(w, r, id)
 			return true
 		}
-		rp, err := c.forward(ctx, relayRequest{
+		rp, err := c.forward(ctx, owner, relayRequest{
 			Kind: "http", Table: id, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
 			Header: pick(r.Header), Remote: r.RemoteAddr, Body: body,
 		})
@@ -880,8 +880,17 @@ func pick(h http.Header) http.Header {
 	return out
 }
 
-// forward sends rq to the table's owner and returns its answer.
-func (c *cluster) forward(ctx context.Context, rq relayRequest) (relayReply, error) {
+// errOwnerGone fails a forwarded request whose owner left the bus
+// before it answered: it may or may not have served it.
+var errOwnerGone = errors.New("the table's node left before it answered")
+
+// forward sends rq to the table's owner and returns its answer. A request
+// may take as long as the server's longest wait (a move asked with
+// "wait"), so the answer is not awaited blindly: when owner (the node the
+// lease names, if known) is given, it is asked every second whether it is
+// still there, and a node gone from the bus (killed, cut off) fails the
+// request at once with errOwnerGone rather than after the longest wait.
+func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (relayReply, error) {
 	b, err := json.Marshal(rq)
 	if err != nil {
 		return relayReply{}, err
@@ -889,15 +898,51 @@ func (c *cluster) forward(ctx context.Context, rq relayRequest) (relayReply, err
 	ctx, cancel := context.WithTimeout(ctx, c.s.cfg.MaxWait+2*c.ttl)
 	defer cancel()
 	c.forwarded.Inc()
-	ans, err := c.b.Request(ctx, bus.ToOwner(rq.Table), b)
-	if err != nil {
-		return relayReply{}, err
+	type answer struct {
+		b   []byte
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		a, err := c.b.Request(ctx, bus.ToOwner(rq.Table), b)
+		done <- answer{a, err}
+	}()
+	var tick <-chan time.Time
+	if owner != "" {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		tick = t.C
+	}
+	var ans []byte
+	for answered := false; !answered; {
+		select {
+		case a := <-done:
+			if a.err != nil {
+				return relayReply{}, a.err
+			}
+			ans, answered = a.b, true
+		case <-tick:
+			if !c.present(ctx, owner, rq.Table) {
+				cancel()
+				<-done
+				return relayReply{}, errOwnerGone
+			}
+		}
 	}
 	var rp relayReply
 	if err := json.Unmarshal(ans, &rp); err != nil {
 		return relayReply{}, fmt.Errorf("the owner's answer: %w", err)
 	}
 	return rp, nil
+}
+
+// present reports whether node is still on the bus: anything but "no
+// one answers" (an answer, an error, a slow reply) counts as there.
+func (c *cluster) present(ctx context.Context, node, id string) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_, err := c.b.Request(ctx, bus.ToNode(node), []byte(`{"kind":"ping","table":"`+id+`"}`))
+	return !errors.Is(err, bus.ErrNoResponder)
 }
 
 // answers reports whether a node answers as table id's owner.

@@ -59,7 +59,7 @@ func (w *remoteWatch) heartbeat() {
 		case <-tick.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), w.c.ttl)
-		w.c.forward(ctx, relayRequest{Kind: "here", Table: w.id, Token: w.token})
+		w.c.forward(ctx, "", relayRequest{Kind: "here", Table: w.id, Token: w.token})
 		cancel()
 	}
 }
@@ -92,7 +92,7 @@ func (w *remoteWatch) next(ctx context.Context) (Update, error) {
 // over if its owner is gone.
 func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 	for try := 0; try < 4; try++ {
-		rp, err := w.c.forward(ctx, relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version})
+		rp, err := w.c.forward(ctx, "", relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version})
 		if err != nil || rp.NotOwner {
 			w.c.forget(w.id)
 		}
