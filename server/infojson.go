@@ -89,11 +89,7 @@ func (in *TableInfo) appendJSON(b, rules []byte) ([]byte, error) {
 		b = append(b, `,"rematch":`...)
 		b = game.AppendJSONString(b, in.Rematch)
 	}
-	if y := in.Created.Year(); y >= 0 && y <= 9999 {
-		b = append(b, `,"created":"`...)
-		b = in.Created.AppendFormat(b, time.RFC3339Nano)
-		b = append(b, '"')
-	} else if b, err = appendField(b, "created", in.Created); err != nil {
+	if b, err = appendTime(b, "created", in.Created); err != nil {
 		return nil, err
 	}
 	if in.Solitaire != nil {
@@ -135,17 +131,17 @@ func (s *SeatInfo) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"ready":`...)
 	b = game.AppendJSONBool(b, s.Ready)
 	if s.Deadline != nil {
-		if b, err = appendField(b, "deadline", s.Deadline); err != nil {
+		if b, err = appendTime(b, "deadline", *s.Deadline); err != nil {
 			return nil, err
 		}
 	}
 	if s.TimeLeft != nil {
-		if b, err = appendField(b, "time_left", s.TimeLeft); err != nil {
+		if b, err = appendField(b, "time_left", *s.TimeLeft); err != nil {
 			return nil, err
 		}
 	}
 	if s.AwaySince != nil {
-		if b, err = appendField(b, "away_since", s.AwaySince); err != nil {
+		if b, err = appendTime(b, "away_since", *s.AwaySince); err != nil {
 			return nil, err
 		}
 	}
@@ -160,4 +156,16 @@ func appendField(b []byte, name string, v any) ([]byte, error) {
 	}
 	b = append(append(append(append(b, `,"`...), name...), `":`...), j...)
 	return b, nil
+}
+
+// appendTime appends ,"name": and t as json.Marshal encodes a time
+// (RFC 3339 with nanoseconds, quoted): directly for the years it can
+// hold, through json.Marshal's error for the others.
+func appendTime(b []byte, name string, t time.Time) ([]byte, error) {
+	if y := t.Year(); y < 0 || y > 9999 {
+		return appendField(b, name, t)
+	}
+	b = append(append(append(b, `,"`...), name...), `":"`...)
+	b = t.AppendFormat(b, time.RFC3339Nano)
+	return append(b, '"'), nil
 }

@@ -145,6 +145,8 @@ type table struct {
 	rulesEnc []byte
 	// commitments are the seats' commitments, once play has started.
 	commitments []string
+	// setupEnc holds each seat's setup encoded (setupJSON).
+	setupEnc []encodedSetup
 	// updateSize is the length of the last update encoded, to size the
 	// next one's buffer at once (written outside mu).
 	updateSize atomic.Int32
@@ -578,6 +580,10 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since int, now
 	if err != nil {
 		return nil, err
 	}
+	setup, err := t.setupJSON(seat, u.Setup)
+	if err != nil {
+		return nil, err
+	}
 	return func() ([]byte, error) {
 		b := make([]byte, 0, max(512+len(info)+len(u.Setup), int(t.updateSize.Load())+256))
 		b = append(b, `{"type":"update","update":{"version":`...)
@@ -586,11 +592,7 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since int, now
 		b = strconv.AppendInt(b, int64(u.Seat), 10)
 		b = append(b, `,"table":`...)
 		b = append(b, info...)
-		if len(u.Setup) > 0 {
-			setup, err := json.Marshal(u.Setup)
-			if err != nil {
-				return nil, err
-			}
+		if len(setup) > 0 {
 			b = append(append(b, `,"setup":`...), setup...)
 		}
 		if u.View != nil {
@@ -616,6 +618,35 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since int, now
 		t.updateSize.Store(int32(len(b)))
 		return b, nil
 	}, nil
+}
+
+// setupJSON returns setup, seat's own, as json.Marshal encodes it
+// (compacted): once per setup given, since it goes into every update the
+// seat is sent. t.mu must be held.
+func (t *table) setupJSON(seat game.Seat, setup json.RawMessage) ([]byte, error) {
+	if len(setup) == 0 || seat < 0 || int(seat) >= len(t.m.Seats) {
+		return nil, nil
+	}
+	if len(t.setupEnc) != len(t.m.Seats) {
+		t.setupEnc = make([]encodedSetup, len(t.m.Seats))
+	}
+	e := &t.setupEnc[seat]
+	if e.src != &setup[0] || e.n != len(setup) {
+		b, err := json.Marshal(setup)
+		if err != nil {
+			return nil, err
+		}
+		*e = encodedSetup{src: &setup[0], n: len(setup), b: b}
+	}
+	return e.b, nil
+}
+
+// encodedSetup is a seat's setup encoded, and the setup it was encoded
+// from (its first byte and length: a setup given again is another).
+type encodedSetup struct {
+	src *byte
+	n   int
+	b   []byte
 }
 
 // uniqueName returns name, or name with a number after it, so that no two
