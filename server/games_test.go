@@ -84,6 +84,17 @@ type env struct {
 	svc *server.Service
 	reg *game.Registry
 	lex *lexicon.Lexicon
+	// nodes, when set, are the servers of a cluster: the person at seat
+	// i talks to nodes[i%len(nodes)] (see url), instead of srv.
+	nodes []string
+}
+
+// url is the server the person at seat i talks to.
+func (e *env) url(i int) string {
+	if len(e.nodes) > 0 {
+		return e.nodes[i%len(e.nodes)]
+	}
+	return e.srv.URL
 }
 
 func newEnv(t *testing.T) *env {
@@ -173,7 +184,7 @@ func (p *person) get(path string) []byte {
 // do sends one request with this person's token and keeps what came back
 // for the secrecy check.
 func (p *person) do(method, path string, body io.Reader) (int, []byte) {
-	req, _ := http.NewRequest(method, p.e.srv.URL+path, body)
+	req, _ := http.NewRequest(method, p.e.url(p.seat)+path, body)
 	if p.token != "" {
 		req.Header.Set("Authorization", "Bearer "+p.token)
 	}
@@ -255,7 +266,7 @@ func (p *person) play(ctx context.Context) error {
 		return p.playSocket(ctx)
 	}
 	bot := p.brain()
-	req, _ := http.NewRequestWithContext(ctx, "GET", p.e.srv.URL+"/api/v1/tables/"+p.table+"/events", nil)
+	req, _ := http.NewRequestWithContext(ctx, "GET", p.e.url(p.seat)+"/api/v1/tables/"+p.table+"/events", nil)
 	req.Header.Set("Authorization", "Bearer "+p.token)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -294,7 +305,7 @@ func (p *person) play(ctx context.Context) error {
 
 func (p *person) playSocket(ctx context.Context) error {
 	bot := p.brain()
-	url := "ws" + strings.TrimPrefix(p.e.srv.URL, "http") + "/api/v1/tables/" + p.table + "/socket"
+	url := "ws" + strings.TrimPrefix(p.e.url(p.seat), "http") + "/api/v1/tables/" + p.table + "/socket"
 	c, _, err := websocket.Dial(ctx, url, nil)
 	if err != nil {
 		return err
@@ -387,7 +398,7 @@ func (e *env) run(sc scenario) {
 		if specs[i] != "open" {
 			continue
 		}
-		p := &person{e: e, door: s, name: fmt.Sprintf("P%d", i), gname: sc.game, table: created.Table}
+		p := &person{e: e, door: s, name: fmt.Sprintf("P%d", i), gname: sc.game, table: created.Table, seat: i}
 		var j server.Seated
 		if st, b := p.post("/api/v1/tables/"+created.Table+"/join", map[string]any{"name": p.name, "seat": i}, &j); st != 200 {
 			t.Fatalf("join: %d %s", st, b)
