@@ -148,17 +148,27 @@ func (s *State) viewOf(c int) View {
 		v.Boards = append(v.Boards, b)
 	}
 	v.Moves = make([]Seen, len(s.history))
+	// Every letter the viewer's calls revealed, in one array that the
+	// moves' Revealed share.
+	shown := 0
+	for _, pl := range s.history {
+		if pl.kind == kindCall && pl.seat == c {
+			shown += bits.OnesCount64(pl.revealed)
+		}
+	}
+	letters := make([]Letter, 0, shown)
 	for i, pl := range s.history {
 		m := Seen{Seat: pl.seat, Move: pl.notation, Text: pl.text}
 		if pl.kind == kindCall && pl.seat == c {
 			v.Called = append(v.Called, pl.notation)
 			if pl.revealed != 0 {
-				m.Revealed = make([]Letter, 0, bits.OnesCount64(pl.revealed))
+				m.Revealed = letters[len(letters):len(letters):len(letters)+bits.OnesCount64(pl.revealed)]
 				for o := range s.n {
 					if pl.revealed&(1<<o) != 0 {
 						m.Revealed = append(m.Revealed, Letter{Seat: o, Name: s.whose(o), Square: pl.notation, Letter: string(s.grids[o].Letters[pl.square])})
 					}
 				}
+				letters = letters[:len(letters)+len(m.Revealed)]
 			}
 		}
 		v.Moves[i] = m

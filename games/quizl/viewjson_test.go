@@ -73,3 +73,40 @@ func BenchmarkViewJSON(b *testing.B) {
 		}
 	}
 }
+
+// TestViewRevealedLetters: every letter a view lists under the viewer's
+// calls is the letter on that square of that opponent's grid, after
+// every move of random games (the moves' lists share one array).
+func TestViewRevealedLetters(t *testing.T) {
+	lex := lexicon.Default()
+	reg := game.NewRegistry(Game{})
+	for seed := range uint64(40) {
+		rec, _ := randomRecord(t, lex, seed)
+		_, gs, _, err := game.Replay(reg, rec, lex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := gs.(*State)
+		for c := range st.n {
+			calls := 0
+			for _, m := range st.ViewOf(game.Seat(c)).Moves {
+				if len(m.Revealed) == 0 {
+					continue
+				}
+				calls++
+				sq, err := ParseSquare(m.Move)
+				if err != nil {
+					t.Fatalf("seed %d: a move %q with letters: %v", seed, m.Move, err)
+				}
+				for _, l := range m.Revealed {
+					if l.Square != m.Move || l.Letter != string(st.grids[l.Seat].Letters[sq]) {
+						t.Fatalf("seed %d, seat %d, call %s: revealed %+v, want %s's letter %c", seed, c, m.Move, l, l.Name, st.grids[l.Seat].Letters[sq])
+					}
+				}
+			}
+			if calls == 0 && st.n > 1 {
+				t.Logf("seed %d: seat %d revealed nothing", seed, c)
+			}
+		}
+	}
+}
