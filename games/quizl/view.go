@@ -162,7 +162,7 @@ func (s *State) viewOf(c int) View {
 		if pl.kind == kindCall && pl.seat == c {
 			v.Called = append(v.Called, pl.notation)
 			if pl.revealed != 0 {
-				m.Revealed = letters[len(letters):len(letters):len(letters)+bits.OnesCount64(pl.revealed)]
+				m.Revealed = letters[len(letters) : len(letters) : len(letters)+bits.OnesCount64(pl.revealed)]
 				for o := range s.n {
 					if pl.revealed&(1<<o) != 0 {
 						m.Revealed = append(m.Revealed, Letter{Seat: o, Name: s.whose(o), Square: pl.notation, Letter: string(s.grids[o].Letters[pl.square])})
