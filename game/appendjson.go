@@ -19,7 +19,7 @@ type JSONAppender interface {
 // its HTML-safe escapes).
 func AppendJSONString(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if plainJSON[s[i]] != '1' {
 			q, _ := json.Marshal(s) // a string always encodes
 			return append(b, q...)
 		}
@@ -28,6 +28,14 @@ func AppendJSONString(b []byte, s string) []byte {
 	b = append(b, s...)
 	return append(b, '"')
 }
+
+// plainJSON marks with a 1 each byte that encoding/json writes in a
+// string as it is: printable ASCII but for the quote, the backslash and
+// the HTML-sensitive <, > and &.
+const plainJSON = "0000000000000000000000000000000011011101111111111111111111110101" +
+	"1111111111111111111111111111011111111111111111111111111111111110" +
+	"0000000000000000000000000000000000000000000000000000000000000000" +
+	"0000000000000000000000000000000000000000000000000000000000000000"
 
 // AppendJSONStrings appends ss as encoding/json encodes a []string (nil
 // as null).
