@@ -191,10 +191,15 @@ func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, p
 	}
 	s.remember(cred)
 	s.log.Info("table created", "table", t.id, "game", g.Name(), "seats", len(seats))
+	// The table is shared now (a computer seat may be setting up): look
+	// at its seats under its lock.
+	t.mu.Lock()
 	if !slices.ContainsFunc(t.m.Seats, seatMeta.open) {
 		s.announceStart(t) // against the computer, or alone: every seat is taken
 	}
-	return Seated{Table: t.id, Seat: me, Token: tok, Invite: s.invite(t.id), Code: t.m.Code}, nil
+	seated := Seated{Table: t.id, Seat: me, Token: tok, Invite: s.invite(t.id), Code: t.m.Code}
+	t.mu.Unlock()
+	return seated, nil
 }
 
 // rawRules returns the rules that differ from the defaults, as a record
