@@ -20,8 +20,8 @@ func (c *countingConn) Write(p []byte) (int, error) {
 func (c *countingConn) SetWriteDeadline(time.Time) error { return nil }
 
 // TestCorkConn: writes between cork and uncork reach the connection as
-// one write, in order; others pass straight through; the buffer goes back
-// to the pool, and a corked socket that wrote nothing writes nothing.
+// one write, in order; others pass straight through; the socket lets its
+// buffer go, emptied, and a corked socket that wrote nothing writes nothing.
 func TestCorkConn(t *testing.T) {
 	var pool sync.Pool
 	under := &countingConn{}
@@ -51,7 +51,9 @@ func TestCorkConn(t *testing.T) {
 	if c.buf != nil {
 		t.Error("the socket kept its cork buffer after uncork")
 	}
-	if b, ok := pool.Get().(*[]byte); !ok || len(*b) != 0 || cap(*b) < 5 {
-		t.Errorf("the pool did not get the emptied buffer back: %v", b)
+	// The pool may drop what it is given (it does at random under the
+	// race detector): what it hands back must at least be empty.
+	if b, ok := pool.Get().(*[]byte); ok && len(*b) != 0 {
+		t.Errorf("the pool got back a buffer still holding %q", *b)
 	}
 }

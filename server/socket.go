@@ -222,16 +222,19 @@ func (s *socket) hello(ctx context.Context) (ClientMessage, websocket.StatusCode
 // fails, and each message read is answered by handle, whose non-zero code
 // closes the socket. It returns the close code and reason to send.
 func (s *socket) run(ctx context.Context, push func(context.Context) error, handle func(context.Context, []byte) (websocket.StatusCode, string)) (websocket.StatusCode, string) {
-	pushErr := make(chan error, 1)
-	go func() { pushErr <- push(ctx) }()
-	// The reader answers each message itself, in the order they came:
-	// no hand-over to another goroutine on the way.
+	// The pusher runs here and the reader in one goroutine of its own,
+	// which answers each message itself, in the order they came: two
+	// goroutines a socket, no hand-over between them. When the reader
+	// ends it stops the pusher through ctx.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	type closing struct {
 		code   websocket.StatusCode
 		reason string
 	}
 	done := make(chan closing, 1)
 	go func() {
+		defer stop()
 		// One buffer serves every message: handle keeps nothing of b.
 		var buf bytes.Buffer
 		for {
@@ -243,7 +246,6 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 			if err == nil && typ != websocket.MessageText {
 				err = errBinary
 			}
-			b := buf.Bytes()
 			switch {
 			case errors.Is(err, errBinary):
 				done <- closing{websocket.StatusUnsupportedData, reasonBinary}
@@ -255,7 +257,7 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 				done <- closing{websocket.StatusNormalClosure, ""}
 				return
 			}
-			if code, reason := handle(ctx, b); code != 0 {
+			if code, reason := handle(ctx, buf.Bytes()); code != 0 {
 				done <- closing{code, reason}
 				return
 			}
@@ -264,15 +266,16 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 			}
 		}
 	}()
+	err := push(ctx)
 	select {
-	case err := <-pushErr:
-		if errors.Is(err, context.Canceled) {
-			return websocket.StatusNormalClosure, ""
-		}
-		return websocket.StatusGoingAway, clipReason(err.Error())
 	case c := <-done:
-		return c.code, c.reason
+		return c.code, c.reason // the reader ended first, and stopped push
+	default:
 	}
+	if errors.Is(err, context.Canceled) {
+		return websocket.StatusNormalClosure, ""
+	}
+	return websocket.StatusGoingAway, clipReason(err.Error())
 }
 
 // handle answers one client message; a non-zero code closes the socket.
