@@ -70,18 +70,26 @@ func (s *socket) send(ctx context.Context, m ServerMessage) error {
 }
 
 // write sends one encoded message, waiting at most 10 seconds for the
-// connection to take it; a ctx that cannot end gets no timeout (the
-// corked writes of socket.move, which only fill a buffer). Messages may
-// be shared with other sockets (Watcher.NextMessage): b is only read.
+// connection to take it. The end of ctx does not cut it short: the
+// WebSocket library drops the connection when a write's context ends
+// mid-frame, and the socket's pusher is stopped through its ctx while it
+// may be writing (socket.run); a socket that is done is closed properly
+// by acceptSocket instead. Messages may be shared with other sockets
+// (Watcher.NextMessage): b is only read.
 func (s *socket) write(ctx context.Context, b []byte) error {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	if ctx.Done() == nil {
-		return s.c.Write(ctx, websocket.MessageText, b)
-	}
-	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
 	return s.c.Write(wctx, websocket.MessageText, b)
+}
+
+// writeCorked is write while the connection is corked, which only fills
+// a buffer: no timeout is needed.
+func (s *socket) writeCorked(b []byte) error {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	return s.c.Write(context.Background(), websocket.MessageText, b)
 }
 
 func (s *socket) sendError(ctx context.Context, id string, err error) error {
@@ -363,11 +371,10 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	// The update is polled after the ack is made: an error polling it
 	// ends nothing here (the pusher meets it again and closes the socket).
 	upd, _, _ := s.wt.PollMessage()
-	// Corked writes only fill a buffer: they need no timeout.
 	s.cc.cork()
-	err = s.write(context.Background(), ack)
+	err = s.writeCorked(ack)
 	if err == nil && upd != nil {
-		err = s.write(context.Background(), upd)
+		err = s.writeCorked(upd)
 	}
 	if uerr := s.cc.uncork(10 * time.Second); err == nil && uerr != nil {
 		s.h.log.Debug("socket: writing an ack", "err", uerr)
