@@ -113,6 +113,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--nats", "nats://127.0.0.1:4222"},
 		{"serve", "--node", "a"},
 		{"serve", "--store", "postgres://db.example/parlour", "--nats", "nats://127.0.0.1:4222", "--node", "a b"},
+		{"serve", "--store", "postgres://db.example/parlour", "--nats", "nats://127.0.0.1:4222", "--lease", "100ms"},
+		{"serve", "--lease", "soon"},
 		{"loadtest", "--url", "http://10.0.0.1:8080"},
 		{"loadtest", "--url", "http://example.com"},
 		{"loadtest", "--rate", "fast"},
