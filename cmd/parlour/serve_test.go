@@ -117,6 +117,12 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--lease", "soon"},
 		{"loadtest", "--url", "http://10.0.0.1:8080"},
 		{"loadtest", "--url", "http://example.com"},
+		{"loadtest", "--url", "http://127.0.0.1:8080,http://10.0.0.1:8080"},
+		{"loadtest", "--url", "http://127.0.0.1:8080,http://127.0.0.1:8080/"},
+		{"loadtest", "--url", "http://127.0.0.1:8080,"},
+		{"loadtest", "--url", "ws://127.0.0.1:8080"},
+		{"loadtest", "--server-pid", "12,x"},
+		{"loadtest", "--server-pid", "-3"},
 		{"loadtest", "--rate", "fast"},
 		{"loadtest", "--tables", "0"},
 	} {
