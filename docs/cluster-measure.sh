@@ -16,16 +16,19 @@
 # It prints, for each store: each rate's loadtest report (accepted moves,
 # p99, the load average before and after, the servers' CPU per accepted
 # move, in all and per node), PostgreSQL's and nats-server's CPU over the
-# whole run, then the heap and goroutines per idle table (servers started
-# afresh with --gogc 10, so that their heap is mostly live).
+# whole run, the NATS messages a move over HTTP and over WebSockets (from
+# nats-server's /varz), then the heap and goroutines per idle table
+# (servers started afresh with --gogc 10, so that their heap is mostly
+# live).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-RATES=${RATES:-250,500,1000,1500,2000,3000}
+RATES=${RATES:-100,250,500,1000,1500,2000,3000}
 DUR=${DUR:-20s}
 TABLES=${TABLES:-300}
 CONNS=${CONNS:-60}
 IDLE=${IDLE:-2000}
+NATSRATE=${NATSRATE:-200} # the rate of the runs that count NATS messages
 PORT=${PORT:-18080} # the single server; the nodes take the next three, NATS the fourth
 
 PGBIN=${PGBIN:-$(dirname "$(readlink -f "$(command -v initdb 2>/dev/null || ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -1)")")}
@@ -42,8 +45,8 @@ work=$(mktemp -d /tmp/parlour-cluster.XXXXXX)
 chmod 755 "$work"
 procs=()
 cleanup() {
-	for p in "${procs[@]}"; do kill "$p" 2>/dev/null || true; done
-	sleep 2
+	for p in "${procs[@]}"; do kill -INT "$p" 2>/dev/null || true; done # PostgreSQL: a fast shutdown
+	sleep 3
 	for p in "${procs[@]}"; do kill -9 "$p" 2>/dev/null || true; done
 	rm -rf "$work"
 }
@@ -70,7 +73,8 @@ done
 pgurl() { echo "postgres://postgres@/$1?host=$work/pg&port=5432&sslmode=disable"; }
 
 natsport=$((PORT + 4))
-nats-server -a 127.0.0.1 -p "$natsport" >"$work/nats.log" 2>&1 &
+natsmon=$((PORT + 5))
+nats-server -a 127.0.0.1 -p "$natsport" -m "$natsmon" >"$work/nats.log" 2>&1 &
 natspid=$!
 procs+=("$natspid")
 NATS=nats://127.0.0.1:$natsport
@@ -113,6 +117,8 @@ cluster() {
 	for i in 1 2 3; do up $((PORT + i)); done
 }
 stop() { kill "$@"; wait "$@" 2>/dev/null || true; }
+# natsmsgs: the messages nats-server has taken in and sent out.
+natsmsgs() { curl -s "http://127.0.0.1:$natsmon/varz" | awk -F'[:,]' '/"in_msgs"|"out_msgs"/ { n += $2 } END { print n }'; }
 LT=(--tables "$TABLES" --conns "$CONNS" --rate "$RATES" --duration "$DUR")
 
 echo "== $(date -u +%FT%TZ), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -126,6 +132,18 @@ cluster moves 400
 pg0=$(cpu $(pgprocs)) nats0=$(cpu "$natspid")
 "$P" loadtest --url "$(IFS=,; echo "${urls[*]}")" --server-pid "$(IFS=,; echo "${nodes[*]}")" "${LT[@]}" || true
 echo "  over the whole loadtest (its preparation included): PostgreSQL $(minus "$(cpu $(pgprocs))" "$pg0") CPU s, nats-server $(minus "$(cpu "$natspid")" "$nats0") CPU s"
+stop "${nodes[@]}"
+
+echo "== NATS messages a move ($NATSRATE moves/s for 30 s over 100 tables, in and out of nats-server)"
+cluster nats 400
+for transport in http ws; do
+	m0=$(natsmsgs)
+	out=$("$P" loadtest --url "$(IFS=,; echo "${urls[*]}")" --transport "$transport" --tables 100 --rate "$NATSRATE" --duration 30s --stagger=false --verify=false) || true
+	m1=$(natsmsgs)
+	moves=$(echo "$out" | sed -n 's/.*accepted \([0-9]*\) .*/\1/p' | head -1)
+	echo "$out" | grep -E 'accepted|p99|forwarded|pushed'
+	echo "  $transport: $((m1 - m0)) NATS messages for $moves moves (the making of the tables included: 150 at the start, and one for each game that ended): $(echo "$((m1 - m0)) $moves" | awk '{printf "%.1f", $1 / $2}') a move"
+done
 stop "${nodes[@]}"
 
 echo "== heap per idle table ($IDLE tables, ten moves in; servers at --gogc 10)"
