@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -687,6 +688,18 @@ func (t *loadTable) firstAckAfter(at time.Time) time.Time {
 	return time.Time{}
 }
 
+// quantile returns the q-quantile of sorted durations (the median of an
+// even count is the mean of the middle two), or 0 of none.
+func quantile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	if q == 0.5 && len(sorted)%2 == 0 {
+		return (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+	}
+	return sorted[min(len(sorted)-1, int(q*float64(len(sorted))))]
+}
+
 // logsOf returns the lines of the nodes' logs that mention s.
 func (c *killCluster) logsOf(s string) string {
 	var out []string
@@ -887,11 +900,11 @@ func (c *killCluster) killUnderLoad(t *testing.T, kills int, lease, limit time.D
 		}
 		tb.mu.Unlock()
 	}
-	slices.Sort(stalls)
-	median := stalls[len(stalls)/2]
-	if len(stalls)%2 == 0 {
-		median = (stalls[len(stalls)/2-1] + stalls[len(stalls)/2]) / 2
+	if acked == 0 || len(stalls) < kills {
+		t.Fatalf("%d moves acknowledged, %d takeovers timed: the load did not run", acked, len(stalls))
 	}
+	slices.Sort(stalls)
+	median := quantile(stalls, 0.5)
 	taken := 0
 	for _, n := range c.nodes {
 		b, _ := os.ReadFile(n.log)
@@ -901,7 +914,9 @@ func (c *killCluster) killUnderLoad(t *testing.T, kills int, lease, limit time.D
 		kills, lease, tables, acked, failures, resolved, taken)
 	t.Logf("takeover, from the kill to the first move acknowledged at each of the dead owner's tables (%d tables): median %v, max %v",
 		len(stalls), median.Round(time.Millisecond), stalls[len(stalls)-1].Round(time.Millisecond))
-	if acked == 0 || len(stalls) < kills {
-		t.Errorf("%d moves acknowledged, %d takeovers timed: the load did not run", acked, len(stalls))
+	if within := stalls[:sort.Search(len(stalls), func(i int) bool { return stalls[i] > limit })]; len(within) < len(stalls) {
+		t.Logf("%d of the %d tables stalled over the limit (%v), from %v to %v; the other %d: median %v, max %v",
+			len(stalls)-len(within), len(stalls), limit, stalls[len(within)].Round(time.Millisecond), stalls[len(stalls)-1].Round(time.Millisecond),
+			len(within), quantile(within, 0.5).Round(time.Millisecond), quantile(within, 1).Round(time.Millisecond))
 	}
 }
