@@ -35,16 +35,23 @@ import (
 // many live tables, measuring each move's acknowledgement from the time it
 // was due, then checking that every acknowledged move is in its table's
 // record.
+//
+// Given several nodes of a cluster (--url A,B,C), it spreads the tables
+// and the connections over them: each table is made through one node
+// (which owns it) and joined through the next, its first seat plays
+// through the node it was made on and its second through the next one, so
+// that half the moves reach a node that forwards them to the owner; the
+// records are read back through yet another node.
 func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	base := fs.String("url", "http://localhost:8080", "the server to drive (loopback only)")
+	base := fs.String("url", "http://localhost:8080", "the server to drive (loopback only); the nodes of a cluster, comma-separated, to spread the tables and connections over them")
 	tables := fs.Int("tables", 1000, "live tables to keep playing")
 	rates := fs.String("rate", "5000", "aggregate moves per second; a comma-separated list runs each in turn")
 	dur := fs.Duration("duration", 20*time.Second, "how long to run each rate")
 	identities := fs.Int("identities", 200, "guest identities the scripted players share")
 	conns := fs.Int("conns", 64, "HTTP connections to keep open (it opens up to twice this many; above about 120, start the server with a --conns-per-addr to match)")
-	serverPID := fs.Int("server-pid", 0, "the server's process id, to report the CPU it spends per move (Linux)")
+	serverPIDs := fs.String("server-pid", "", "the server's process id, to report the CPU it spends per move (Linux); with several nodes, their ids, comma-separated")
 	procs := fs.Int("procs", 0, "CPUs the tool's goroutines run on at once (GOMAXPROCS; 0: all). One leaves more to the server but makes the answers that arrive together wait for each other in the tool, which counts in the latency it measures")
 	verify := fs.Bool("verify", true, "check every acknowledged move against the records afterwards")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the load tool's runs (not its preparation) to this file")
@@ -54,6 +61,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	rated := fs.Bool("rated", false, "the scripted players are accounts (signed up first: slow, argon2id) and every table is rated, so that each game's end updates two ratings in its commit")
 	chat := fs.Float64("chat", 0, "also post this many players' chat lines a second, across the tables, by their seated players in turn (0: none); each identity may post one a second, so keep it under --identities")
 	idle := fs.Int("idle-sockets", 0, "instead of the runs, open this many idle spectator sockets onto the tables and report the server's memory per socket (heap from /metrics; resident set with --server-pid)")
+	idleTables := fs.Int("idle-tables", 0, "instead of the runs, open this many more tables, play each ten moves, and report the heap and goroutines the servers hold per idle table (from /metrics; start them with a low --gogc, e.g. 10, for the heap to be mostly live)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour loadtest [--url URL] [--tables N] [--rate R[,R...]] [--duration D]")
 		fmt.Fprintln(stderr, "\nDrives a running parlour serve with scripted players (see docs/performance.md).")
@@ -68,9 +76,14 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if *procs > 0 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(*procs))
 	}
-	u, err := url.Parse(*base)
-	if err != nil || !isLoopback(u.Hostname()) {
-		fmt.Fprintf(stderr, "parlour loadtest: --url must name a loopback address (localhost, 127.x.x.x, [::1]), not %q\n", *base)
+	nodes, err := parseNodes(*base)
+	if err != nil {
+		fmt.Fprintf(stderr, "parlour loadtest: --url %v\n", err)
+		return 2
+	}
+	pids, err := parsePIDs(*serverPIDs)
+	if err != nil {
+		fmt.Fprintf(stderr, "parlour loadtest: --server-pid %v\n", err)
 		return 2
 	}
 	var rs []float64
@@ -95,13 +108,11 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return 2
 	}
 	lt := &loadtest{
-		base: strings.TrimRight(*base, "/"),
+		nodes: nodes,
 		hc: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
 			MaxIdleConns: *conns, MaxIdleConnsPerHost: *conns, MaxConnsPerHost: *conns,
 		}},
 		out:   stdout,
-		addr:  u.Host,
-		host:  u.Host,
 		conns: max(1, min(*conns, *tables)),
 
 		staggered: *stagger,
@@ -109,15 +120,19 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		chatRate:  *chat,
 		rated:     *rated,
 	}
-	if u.Port() == "" {
-		lt.addr = net.JoinHostPort(u.Hostname(), "80")
-	}
 	if err := lt.prepare(ctx, *identities, *tables); err != nil {
 		fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
 		return 1
 	}
 	if *idle > 0 {
-		if err := lt.idleSockets(ctx, *idle, *serverPID); err != nil {
+		if err := lt.idleSockets(ctx, *idle, pids); err != nil {
+			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	if *idleTables > 0 {
+		if err := lt.idleTables(ctx, *idleTables); err != nil {
 			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
 			return 1
 		}
@@ -139,13 +154,14 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	failed := false
 	for _, r := range rs {
 		load0 := loadAverage()
-		var s0, l0 time.Duration
+		var s0 []time.Duration
+		var l0 time.Duration
 		var m0 map[string]float64
 		var p0 int64
 		res, err := lt.run(ctx, r, *dur, func() {
 			// Counted from here, after the warm-up: the clock is about
 			// to start.
-			s0, l0 = cpuTime(*serverPID), cpuTime(os.Getpid())
+			s0, l0 = cpuTimes(pids), cpuTime(os.Getpid())
 			m0 = lt.metrics(ctx)
 			p0 = lt.pushes.Load()
 		})
@@ -153,7 +169,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
 			return 1
 		}
-		s1, l1 := cpuTime(*serverPID), cpuTime(os.Getpid())
+		s1, l1 := cpuTimes(pids), cpuTime(os.Getpid())
 		m1 := lt.metrics(ctx)
 		p1 := lt.pushes.Load()
 		res.print(stdout)
@@ -171,9 +187,13 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		if lt.ws && res.accepted > 0 {
 			fmt.Fprintf(stdout, "  updates pushed to the seats' sockets: %d (%.2f a move)\n", p1-p0, float64(p1-p0)/float64(res.accepted))
 		}
-		if res.accepted > 0 && *serverPID > 0 && s0 >= 0 && s1 >= 0 {
-			fmt.Fprintf(stdout, "  CPU per accepted move: server %v, load tool %v\n",
-				(s1-s0)/time.Duration(res.accepted), (l1-l0)/time.Duration(res.accepted))
+		if f, ok := m1["parlour_cluster_forwarded_total"]; ok && res.accepted > 0 {
+			fwd := f - m0["parlour_cluster_forwarded_total"]
+			fmt.Fprintf(stdout, "  cluster: %.0f requests forwarded to their table's owner (%.2f a move), %.0f tables taken over\n",
+				fwd, fwd/float64(res.accepted), m1["parlour_cluster_takeovers_total"]-m0["parlour_cluster_takeovers_total"])
+		}
+		if res.accepted > 0 && len(pids) > 0 && s0 != nil && s1 != nil {
+			printCPU(stdout, pids, s0, s1, l1-l0, res.accepted)
 		}
 		if r, ok := lt.firstRefusal.Load().(string); ok {
 			fmt.Fprintf(stdout, "  first answer that was not an acceptance: %s\n", r)
@@ -198,6 +218,35 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return 1
 	}
 	return 0
+}
+
+// cpuTimes returns the CPU time each of pids has used, or nil when one
+// cannot be read.
+func cpuTimes(pids []int) []time.Duration {
+	out := make([]time.Duration, len(pids))
+	for i, pid := range pids {
+		if out[i] = cpuTime(pid); out[i] < 0 {
+			return nil
+		}
+	}
+	return out
+}
+
+// printCPU prints the servers' and the tool's CPU per accepted move: the
+// servers' in all and, with several, each one's.
+func printCPU(w io.Writer, pids []int, s0, s1 []time.Duration, tool time.Duration, accepted int64) {
+	per := func(d time.Duration) time.Duration { return d / time.Duration(accepted) }
+	var all time.Duration
+	each := make([]string, len(pids))
+	for i := range pids {
+		all += s1[i] - s0[i]
+		each[i] = fmt.Sprintf("pid %d %v", pids[i], per(s1[i]-s0[i]))
+	}
+	if len(pids) == 1 {
+		fmt.Fprintf(w, "  CPU per accepted move: server %v, load tool %v\n", per(all), per(tool))
+		return
+	}
+	fmt.Fprintf(w, "  CPU per accepted move: servers %v in all (%s), load tool %v\n", per(all), strings.Join(each, ", "), per(tool))
 }
 
 // cpuTime returns the user and system CPU time process pid has used, read
@@ -247,11 +296,57 @@ func isLoopback(host string) bool {
 	return host == "localhost" || strings.HasPrefix(host, "127.") || host == "::1"
 }
 
+// ltNode is one server the tool drives: the server, or one node of a
+// cluster.
+type ltNode struct {
+	base string // http://host:port, no slash at the end
+	addr string // host:port the moves are sent to
+	host string // the Host header
+}
+
+// parseNodes reads --url: one URL, or several comma-separated, each of a
+// loopback address and none twice.
+func parseNodes(s string) ([]ltNode, error) {
+	var nodes []ltNode
+	seen := map[string]bool{}
+	for _, b := range strings.Split(s, ",") {
+		b = strings.TrimRight(strings.TrimSpace(b), "/")
+		u, err := url.Parse(b)
+		if err != nil || u.Scheme != "http" || !isLoopback(u.Hostname()) {
+			return nil, fmt.Errorf("must name loopback addresses (http://localhost, 127.x.x.x, [::1]), not %q", b)
+		}
+		if seen[u.Host] {
+			return nil, fmt.Errorf("names %s twice", u.Host)
+		}
+		seen[u.Host] = true
+		n := ltNode{base: b, addr: u.Host, host: u.Host}
+		if u.Port() == "" {
+			n.addr = net.JoinHostPort(u.Hostname(), "80")
+		}
+		nodes = append(nodes, n)
+	}
+	return nodes, nil
+}
+
+// parsePIDs reads --server-pid: empty, or process ids, comma-separated.
+func parsePIDs(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var pids []int
+	for _, f := range strings.Split(s, ",") {
+		pid, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || pid <= 0 {
+			return nil, fmt.Errorf("must be process ids, comma-separated, not %q", f)
+		}
+		pids = append(pids, pid)
+	}
+	return pids, nil
+}
+
 type loadtest struct {
-	base   string
-	addr   string // host:port the moves are sent to
-	host   string // the Host header
-	conns  int    // connections the moves share
+	nodes  []ltNode // the server, or the nodes of a cluster
+	conns  int      // connections the moves share
 	hc     *http.Client
 	out    io.Writer
 	tokens []string          // identity tokens
@@ -284,6 +379,7 @@ func (lt *loadtest) noteRefusal(status int, body []byte) {
 type ltTable struct {
 	id     string
 	seats  [2]string // seat tokens
+	node   [2]int    // the node each seat plays through (an index of nodes)
 	turn   int
 	calls  [2]int
 	acked  []string // "seat:move" in order
@@ -293,8 +389,13 @@ type ltTable struct {
 }
 
 func (lt *loadtest) post(ctx context.Context, path, token string, body, out any) (int, error) {
+	return lt.postAt(ctx, 0, path, token, body, out)
+}
+
+// postAt posts through node i.
+func (lt *loadtest) postAt(ctx context.Context, i int, path, token string, body, out any) (int, error) {
 	b, _ := json.Marshal(body)
-	req, err := http.NewRequestWithContext(ctx, "POST", lt.base+path, bytes.NewReader(b))
+	req, err := http.NewRequestWithContext(ctx, "POST", lt.nodes[i].base+path, bytes.NewReader(b))
 	if err != nil {
 		return 0, err
 	}
@@ -305,7 +406,12 @@ func (lt *loadtest) post(ctx context.Context, path, token string, body, out any)
 }
 
 func (lt *loadtest) get(ctx context.Context, path, token string, out any) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, "GET", lt.base+path, nil)
+	return lt.getAt(ctx, 0, path, token, out)
+}
+
+// getAt gets through node i.
+func (lt *loadtest) getAt(ctx context.Context, i int, path, token string, out any) (int, error) {
+	req, err := http.NewRequestWithContext(ctx, "GET", lt.nodes[i].base+path, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -337,9 +443,13 @@ func (lt *loadtest) do(req *http.Request, out any) (int, error) {
 }
 
 // newTable opens a Quizl table for two of the identities, seated with
-// random grids, ready for its first call.
+// random grids, ready for its first call. With several nodes, the table is
+// made through one (its owner) and joined through the next, and each seat
+// plays through the node it was seated through.
 func (lt *loadtest) newTable(ctx context.Context) (*ltTable, error) {
 	n := lt.made.Add(1)
+	home := int(n % int64(len(lt.nodes)))
+	away := (home + 1) % len(lt.nodes)
 	a := lt.tokens[(2*n)%int64(len(lt.tokens))]
 	b := lt.tokens[(2*n+1)%int64(len(lt.tokens))]
 	var c, j struct {
@@ -350,16 +460,16 @@ func (lt *loadtest) newTable(ctx context.Context) (*ltTable, error) {
 	if lt.rated {
 		create["rated"] = true // only then: a server from before ratings refuses the field
 	}
-	if _, err := lt.post(ctx, "/api/v1/tables", a, create, &c); err != nil {
+	if _, err := lt.postAt(ctx, home, "/api/v1/tables", a, create, &c); err != nil {
 		return nil, err
 	}
-	if _, err := lt.post(ctx, "/api/v1/tables/"+c.Table+"/join", b, map[string]any{}, &j); err != nil {
+	if _, err := lt.postAt(ctx, away, "/api/v1/tables/"+c.Table+"/join", b, map[string]any{}, &j); err != nil {
 		return nil, err
 	}
-	t := &ltTable{id: c.Table, seats: [2]string{c.Token, j.Token}}
+	t := &ltTable{id: c.Table, seats: [2]string{c.Token, j.Token}, node: [2]int{home, away}}
 	for i, tok := range t.seats {
 		g := lt.grids[(2*int(n)+i)%len(lt.grids)]
-		if _, err := lt.post(ctx, "/api/v1/tables/"+t.id+"/setup", tok, map[string]any{"setup": g}, nil); err != nil {
+		if _, err := lt.postAt(ctx, t.node[i], "/api/v1/tables/"+t.id+"/setup", tok, map[string]any{"setup": g}, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -552,32 +662,13 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 	}
 	// Warm up: open every connection the players will move on, and make
 	// one request on it, before the clock starts.
-	pool := make(chan *moveConn, lt.conns)
-	var warming sync.WaitGroup
-	var dialErr atomic.Pointer[error] // the first; errors differ in type, so no atomic.Value
-	for range lt.conns {
-		c := &moveConn{addr: lt.addr, host: lt.host}
-		pool <- c
-		warming.Add(1)
-		go func() {
-			defer warming.Done()
-			if err := c.healthz(); err != nil {
-				dialErr.CompareAndSwap(nil, &err)
-			}
-		}()
-	}
-	warming.Wait()
-	defer func() {
-		close(pool)
-		for c := range pool {
-			c.close()
-		}
-	}()
-	if err := dialErr.Load(); err != nil {
-		return nil, fmt.Errorf("connecting: %w (above about 120 connections, start the server with a --conns-per-addr to match)", *err)
+	pools, err := lt.dialPools()
+	defer closePools(pools)
+	if err != nil {
+		return nil, err
 	}
 	if lt.staggered {
-		if err := lt.stagger(tables, pool, uint64(rate)); err != nil {
+		if err := lt.stagger(tables, pools, uint64(rate)); err != nil {
 			return nil, err
 		}
 	}
@@ -634,6 +725,7 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 					}
 				}
 				atomic.AddInt64(&res.sent, 1)
+				pool := pools[t.node[t.turn]]
 				c := <-pool
 				outcome := lt.step(c, t)
 				lat = append(lat, time.Since(due))
@@ -718,7 +810,7 @@ func (lt *loadtest) step(c *moveConn, t *ltTable) moveOutcome {
 // with a thousand new tables opened to replace them, is a burst no steady
 // server sees; staggered, the games end and begin at a steady rate, as
 // they do on a server whose tables came and went over time.
-func (lt *loadtest) stagger(tables []*ltTable, pool chan *moveConn, seed uint64) error {
+func (lt *loadtest) stagger(tables []*ltTable, pools []chan *moveConn, seed uint64) error {
 	rng := rand.New(rand.NewPCG(seed, 0))
 	todo := make([]int, len(tables))
 	for i := range todo {
@@ -727,11 +819,12 @@ func (lt *loadtest) stagger(tables []*ltTable, pool chan *moveConn, seed uint64)
 	var wg sync.WaitGroup
 	var bad atomic.Int64
 	work := make(chan int)
-	for range min(cap(pool), 64) {
+	for range min(lt.conns, 64) {
 		wg.Go(func() {
 			for i := range work {
 				t := tables[i]
 				for k := 0; k < todo[i] && !t.over; k++ {
+					pool := pools[t.node[t.turn]]
 					c := <-pool
 					if lt.step(c, t) != accepted {
 						bad.Add(1)
@@ -752,6 +845,44 @@ func (lt *loadtest) stagger(tables []*ltTable, pool chan *moveConn, seed uint64)
 	return nil
 }
 
+// dialPools opens the connections the moves go on, lt.conns spread evenly
+// over the nodes, and makes one request on each: one pool a node. The
+// pools are returned even with an error, for closePools.
+func (lt *loadtest) dialPools() ([]chan *moveConn, error) {
+	per := (lt.conns + len(lt.nodes) - 1) / len(lt.nodes)
+	pools := make([]chan *moveConn, len(lt.nodes))
+	var warming sync.WaitGroup
+	var dialErr atomic.Pointer[error] // the first; errors differ in type, so no atomic.Value
+	for i, n := range lt.nodes {
+		pools[i] = make(chan *moveConn, per)
+		for range per {
+			c := &moveConn{addr: n.addr, host: n.host}
+			pools[i] <- c
+			warming.Go(func() {
+				if err := c.healthz(); err != nil {
+					err = fmt.Errorf("%s: %w", n.base, err)
+					dialErr.CompareAndSwap(nil, &err)
+				}
+			})
+		}
+	}
+	warming.Wait()
+	if err := dialErr.Load(); err != nil {
+		return pools, fmt.Errorf("connecting: %w (above about 120 connections, start the server with a --conns-per-addr to match)", *err)
+	}
+	return pools, nil
+}
+
+// closePools closes every connection of pools.
+func closePools(pools []chan *moveConn) {
+	for _, p := range pools {
+		close(p)
+		for c := range p {
+			c.close()
+		}
+	}
+}
+
 // staggerMoves bounds the moves stagger plays at one table: most of a
 // game of the scripted players, who call squares in order and so finish
 // in about 40 to 50 moves.
@@ -764,10 +895,13 @@ func (lt *loadtest) verify(ctx context.Context) (int, error) {
 	all := slices.Clone(lt.all)
 	lt.mu.Unlock()
 	total := 0
-	for _, t := range all {
+	for k, t := range all {
 		if len(t.acked) == 0 {
 			continue
 		}
+		// Read back through the nodes in turn: with three or more, also
+		// through one the table's players did not use.
+		at := (t.node[1] + 1 + k) % len(lt.nodes)
 		var rec struct {
 			Players []string `json:"players"`
 			Moves   []struct {
@@ -776,7 +910,7 @@ func (lt *loadtest) verify(ctx context.Context) (int, error) {
 			} `json:"moves"`
 		}
 		for {
-			st, err := lt.get(ctx, "/api/v1/tables/"+t.id+"/record", t.seats[0], &rec)
+			st, err := lt.getAt(ctx, at, "/api/v1/tables/"+t.id+"/record", t.seats[0], &rec)
 			if st == http.StatusTooManyRequests {
 				// The server's rate limits apply to this read-back too.
 				time.Sleep(100 * time.Millisecond)
@@ -988,10 +1122,29 @@ func scanField(b []byte, key string, end byte) ([]byte, bool) {
 	return b[:j], true
 }
 
-// metrics reads the server's counters from GET /metrics (nil when it
-// cannot).
+// metrics reads the servers' counters from GET /metrics, each the sum
+// over the nodes that answered (nil when none did).
 func (lt *loadtest) metrics(ctx context.Context) map[string]float64 {
-	req, err := http.NewRequestWithContext(ctx, "GET", lt.base+"/metrics", nil)
+	var sum map[string]float64
+	for i := range lt.nodes {
+		m := lt.metricsAt(ctx, i)
+		if m == nil {
+			continue
+		}
+		if sum == nil {
+			sum = map[string]float64{}
+		}
+		for k, v := range m {
+			sum[k] += v
+		}
+	}
+	return sum
+}
+
+// metricsAt reads node i's counters from GET /metrics (nil when it
+// cannot).
+func (lt *loadtest) metricsAt(ctx context.Context, i int) map[string]float64 {
+	req, err := http.NewRequestWithContext(ctx, "GET", lt.nodes[i].base+"/metrics", nil)
 	if err != nil {
 		return nil
 	}

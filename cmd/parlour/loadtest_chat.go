@@ -45,7 +45,7 @@ func (lt *loadtest) chat(ctx context.Context, tables []*ltTable, start, end time
 		go func() {
 			defer wg.Done()
 			at := time.Now()
-			status, err := lt.post(ctx, "/api/v1/tables/"+t.id+"/chat", t.seats[seat], map[string]any{"channel": "players", "text": text}, nil)
+			status, err := lt.postAt(ctx, t.node[seat], "/api/v1/tables/"+t.id+"/chat", t.seats[seat], map[string]any{"channel": "players", "text": text}, nil)
 			lat := time.Since(at)
 			res.mu.Lock()
 			defer res.mu.Unlock()

@@ -33,17 +33,18 @@ type wsAnswer struct {
 	err    error
 }
 
-// wsURL is the socket of table id.
-func (lt *loadtest) wsURL(id string) string {
-	return "ws" + strings.TrimPrefix(lt.base, "http") + "/api/v1/tables/" + id + "/socket"
+// wsURL is the socket of table id on node i.
+func (lt *loadtest) wsURL(i int, id string) string {
+	return "ws" + strings.TrimPrefix(lt.nodes[i].base, "http") + "/api/v1/tables/" + id + "/socket"
 }
 
-// openSeat opens a socket onto table id for the seat token holds (a
-// spectator with no token), says hello, and waits for the first update.
-func (lt *loadtest) openSeat(ctx context.Context, id, token string) (*wsSeat, error) {
+// openSeat opens a socket onto table id through node i for the seat
+// token holds (a spectator with no token), says hello, and waits for the
+// first update.
+func (lt *loadtest) openSeat(ctx context.Context, i int, id, token string) (*wsSeat, error) {
 	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	c, _, err := websocket.Dial(dctx, lt.wsURL(id), nil)
+	c, _, err := websocket.Dial(dctx, lt.wsURL(i, id), nil)
 	if err != nil {
 		return nil, fmt.Errorf("opening a socket onto %s: %w", id, err)
 	}
@@ -132,7 +133,7 @@ func (s *wsSeat) close() { s.c.Close(websocket.StatusNormalClosure, "") }
 // openSeats opens a socket for each seat of t.
 func (lt *loadtest) openSeats(ctx context.Context, t *ltTable) error {
 	for i, tok := range t.seats {
-		s, err := lt.openSeat(ctx, t.id, tok)
+		s, err := lt.openSeat(ctx, t.node[i], t.id, tok)
 		if err != nil {
 			t.closeSeats()
 			return err
@@ -155,8 +156,9 @@ func (t *ltTable) closeSeats() {
 // idleSockets opens n spectator sockets onto the tables at hand, n/len
 // each, and reports what the server's memory grew by per socket: its
 // resident set from /proc (with --server-pid) and its heap from
-// /metrics, each read once the sockets are open and quiet.
-func (lt *loadtest) idleSockets(ctx context.Context, n, pid int) error {
+// /metrics, each read once the sockets are open and quiet. With several
+// nodes, the sockets are spread over them and the figures are their sums.
+func (lt *loadtest) idleSockets(ctx context.Context, n int, pids []int) error {
 	var ids []string
 	for len(ids) < lt.live {
 		select {
@@ -171,7 +173,7 @@ func (lt *loadtest) idleSockets(ctx context.Context, n, pid int) error {
 	}
 	settle := func() (rss, heap float64) {
 		time.Sleep(2 * time.Second)
-		return residentSet(pid), lt.metrics(ctx)["parlour_heap_bytes"]
+		return residentSets(pids), lt.metrics(ctx)["parlour_heap_bytes"]
 	}
 	rss0, heap0 := settle()
 	socks := make([]*wsSeat, 0, n)
@@ -181,7 +183,7 @@ func (lt *loadtest) idleSockets(ctx context.Context, n, pid int) error {
 		}
 	}()
 	for i := range n {
-		s, err := lt.openSeat(ctx, ids[i%len(ids)], "")
+		s, err := lt.openSeat(ctx, i%len(lt.nodes), ids[i%len(ids)], "")
 		if err != nil {
 			return fmt.Errorf("after %d sockets: %w", i, err)
 		}
@@ -194,6 +196,23 @@ func (lt *loadtest) idleSockets(ctx context.Context, n, pid int) error {
 	}
 	fmt.Fprintln(lt.out)
 	return nil
+}
+
+// residentSets returns the sum of the resident sets of pids, or -1 when
+// there are none or one cannot be read.
+func residentSets(pids []int) float64 {
+	if len(pids) == 0 {
+		return -1
+	}
+	sum := 0.0
+	for _, pid := range pids {
+		r := residentSet(pid)
+		if r < 0 {
+			return -1
+		}
+		sum += r
+	}
+	return sum
 }
 
 // residentSet returns process pid's resident set in bytes, from /proc

@@ -65,6 +65,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	sshIdle := fs.Duration("ssh-idle", sshdoor.DefaultIdle, "close an SSH session after this long without a key pressed")
 	natsURL := fs.String("nats", "", "run as one node of a cluster: the NATS server(s) the nodes talk through (nats://HOST:4222); needs a PostgreSQL --store shared by every node (docs/deploy.md)")
 	node := fs.String("node", "", "this node's name in the cluster, unique among the nodes (letters, digits, - and _); default: the host's name and the port")
+	lease := fs.Duration("lease", server.DefaultLease, "in a cluster, how long a table's lease lasts unless its owner renews it: how long a dead node's tables stall at most (every node of a cluster should have the same)")
 	perAddr := fs.Int("conns-per-addr", server.DefaultLimits().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
@@ -86,7 +87,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "parlour serve: --store: %v\n", err)
 		return 2
 	}
-	cl := clusterOptions{nats: *natsURL, node: *node}
+	cl := clusterOptions{nats: *natsURL, node: *node, lease: *lease}
+	if *lease < time.Second {
+		fmt.Fprintf(stderr, "parlour serve: --lease must be 1s or more, not %v: a node renews its leases every third of it\n", *lease)
+		return 2
+	}
 	if cl.nats != "" && where.postgres == "" {
 		fmt.Fprintln(stderr, "parlour serve: --nats needs --store postgres://...: the nodes of a cluster share one PostgreSQL database")
 		return 2
@@ -165,12 +170,13 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return 0
 }
 
-// sshOptions configure the SSH door; an empty addr keeps it shut.
 // clusterOptions makes the server one node of a cluster: nats is the
 // address of the NATS server(s) the nodes talk through, node this one's
-// name; nats is empty for a server alone.
+// name, lease how long its tables' leases last; nats is empty for a
+// server alone.
 type clusterOptions struct {
 	nats, node string
+	lease      time.Duration
 }
 
 // defaultNode names a node by its host and the port it serves:
@@ -186,6 +192,7 @@ func defaultNode(addr string) string {
 	return string(name[:min(len(name), bus.MaxName)])
 }
 
+// sshOptions configure the SSH door; an empty addr keeps it shut.
 type sshOptions struct {
 	addr string
 	idle time.Duration
@@ -297,8 +304,8 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 			return fmt.Errorf("cannot use NATS: %w", err)
 		}
 		defer b.Close()
-		cfg.Cluster = &server.Cluster{Bus: b, Relay: relay}
-		log.Info("a node of a cluster", "node", cl.node)
+		cfg.Cluster = &server.Cluster{Bus: b, Relay: relay, Lease: cl.lease}
+		log.Info("a node of a cluster", "node", cl.node, "lease", cl.lease)
 	}
 	svc, err := server.New(ctx, cfg)
 	if err != nil {

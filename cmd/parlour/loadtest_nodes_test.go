@@ -1,0 +1,98 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestParseNodes(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		bases []string
+		addrs []string
+		bad   string // a part of the error, when it is refused
+	}{
+		{in: "http://localhost:8080", bases: []string{"http://localhost:8080"}, addrs: []string{"localhost:8080"}},
+		{in: "http://127.0.0.1", bases: []string{"http://127.0.0.1"}, addrs: []string{"127.0.0.1:80"}},
+		{in: "http://127.0.0.1:1/, http://127.0.0.2:2,http://[::1]:3",
+			bases: []string{"http://127.0.0.1:1", "http://127.0.0.2:2", "http://[::1]:3"},
+			addrs: []string{"127.0.0.1:1", "127.0.0.2:2", "[::1]:3"}},
+		{in: "http://127.0.0.1:1,http://10.0.0.1:1", bad: "loopback"},
+		{in: "http://127.0.0.1:1,http://127.0.0.1:1/", bad: "twice"},
+		{in: "http://127.0.0.1:1,", bad: "loopback"},
+		{in: "", bad: "loopback"},
+		{in: "https://127.0.0.1:1", bad: "loopback"},
+		{in: "127.0.0.1:8080", bad: "loopback"},
+	} {
+		nodes, err := parseNodes(c.in)
+		if c.bad != "" {
+			if err == nil || !strings.Contains(err.Error(), c.bad) {
+				t.Errorf("%q: %v, %v; want an error saying %q", c.in, nodes, err, c.bad)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", c.in, err)
+			continue
+		}
+		var bases, addrs []string
+		for _, n := range nodes {
+			bases, addrs = append(bases, n.base), append(addrs, n.addr)
+			if n.host != strings.TrimPrefix(n.base, "http://") {
+				t.Errorf("%q: host %q for %q", c.in, n.host, n.base)
+			}
+		}
+		if !slices.Equal(bases, c.bases) || !slices.Equal(addrs, c.addrs) {
+			t.Errorf("%q: %v %v, want %v %v", c.in, bases, addrs, c.bases, c.addrs)
+		}
+	}
+}
+
+func TestParsePIDs(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []int
+		ok   bool
+	}{
+		{"", nil, true},
+		{"12", []int{12}, true},
+		{"12, 13,14", []int{12, 13, 14}, true},
+		{"12,", nil, false},
+		{"x", nil, false},
+		{"0", nil, false},
+		{"-3", nil, false},
+	} {
+		got, err := parsePIDs(c.in)
+		if (err == nil) != c.ok || !slices.Equal(got, c.want) {
+			t.Errorf("%q: %v, %v; want %v (ok %v)", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// FuzzParseNodes: whatever --url holds, parseNodes either refuses it or
+// returns loopback nodes, none twice, each with a port to dial.
+func FuzzParseNodes(f *testing.F) {
+	for _, s := range []string{"http://localhost:8080", "http://127.0.0.1:1,http://[::1]:2/", "http://10.0.0.1", ",,", "http://127.0.0.1:1,http://127.0.0.1:1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		nodes, err := parseNodes(s)
+		if err != nil {
+			return
+		}
+		seen := map[string]bool{}
+		for _, n := range nodes {
+			if seen[n.host] {
+				t.Fatalf("%q: %s twice", s, n.host)
+			}
+			seen[n.host] = true
+			if !strings.HasPrefix(n.base, "http://") || strings.HasSuffix(n.base, "/") {
+				t.Fatalf("%q: base %q", s, n.base)
+			}
+			if !strings.Contains(n.addr, ":") {
+				t.Fatalf("%q: address %q has no port", s, n.addr)
+			}
+		}
+	})
+}
