@@ -40,6 +40,13 @@ type Leases interface {
 	// owner's lease that has not expired is ErrLeased, returned with that
 	// lease, so that the caller knows whom to forward to.
 	AcquireLease(ctx context.Context, table, owner string, ttl time.Duration) (Lease, error)
+	// TakeLease makes owner the owner of table in place of lease from,
+	// even before from expires: for a node that knows from's owner is
+	// gone (it left the bus, killed or cut off). It succeeds only while
+	// from is still the table's lease (the same owner and epoch), and
+	// gives a new epoch, so that from's owner, if it runs on after all,
+	// is fenced. Otherwise it is ErrLeased, returned with the lease.
+	TakeLease(ctx context.Context, from Lease, owner string, ttl time.Duration) (Lease, error)
 	// RenewLease extends lease l for ttl from now, even if it expired,
 	// as long as nobody took the table over; otherwise it is ErrFenced.
 	RenewLease(ctx context.Context, l Lease, ttl time.Duration) (Lease, error)

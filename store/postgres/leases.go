@@ -48,6 +48,31 @@ func (s *Store) AcquireLease(ctx context.Context, table, owner string, ttl time.
 	return l, err
 }
 
+// TakeLease implements store.Leases.
+func (s *Store) TakeLease(ctx context.Context, from store.Lease, owner string, ttl time.Duration) (store.Lease, error) {
+	if ttl <= 0 {
+		return store.Lease{}, fmt.Errorf("postgres: a lease of table %s for %v: the time must be positive", from.Table, ttl)
+	}
+	l := store.Lease{Table: from.Table, Owner: owner}
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `UPDATE table_leases SET owner = $4, epoch = epoch + 1, expires = now() + $5 * interval '1 microsecond'
+			WHERE table_id = $1 AND owner = $2 AND epoch = $3 RETURNING epoch, expires`,
+			from.Table, from.Owner, from.Epoch, owner, ttl.Microseconds()).Scan(&l.Epoch, &l.Expires)
+		if errors.Is(err, pgx.ErrNoRows) {
+			if l, err = lease(ctx, tx, from.Table); err != nil {
+				return err
+			}
+			return fmt.Errorf("table %s has moved on from lease %d: %w", from.Table, from.Epoch, store.ErrLeased)
+		}
+		if err != nil {
+			return fmt.Errorf("postgres: taking a lease over: %w", err)
+		}
+		l.Expires = utc(l.Expires)
+		return nil
+	})
+	return l, err
+}
+
 // RenewLease implements store.Leases.
 func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration) (store.Lease, error) {
 	if ttl <= 0 {

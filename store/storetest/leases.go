@@ -109,6 +109,22 @@ func testLeases(t *testing.T, e *env) {
 	if cur, err := ls.Lease(ctx, "t1"); err != nil || cur.Owner != "node-b" || cur.Epoch != b.Epoch {
 		t.Errorf("the current lease: %+v, %v", cur, err)
 	}
+	// A node that knows b's owner is gone takes the lease over before it
+	// expires, with a new epoch; b's owner is fenced, and a second taker
+	// working from b's lease is refused with the lease now held.
+	took, err := ls.TakeLease(ctx, b, "node-c", time.Minute)
+	if err != nil || took.Owner != "node-c" || took.Epoch <= b.Epoch {
+		t.Fatalf("taking over a held lease from its gone owner: %+v, %v", took, err)
+	}
+	if _, err := ls.RenewLease(ctx, b, time.Minute); !errors.Is(err, store.ErrFenced) {
+		t.Errorf("renewing a lease taken over before it expired: %v, want ErrFenced", err)
+	}
+	if cur, err := ls.TakeLease(ctx, b, "node-d", time.Minute); !errors.Is(err, store.ErrLeased) || cur.Owner != "node-c" || cur.Epoch != took.Epoch {
+		t.Errorf("a second take from the same lease: %+v, %v; want ErrLeased with node-c's", cur, err)
+	}
+	if _, err := ls.TakeLease(ctx, took, "node-d", 0); err == nil {
+		t.Errorf("a lease for no time was taken over")
+	}
 	// A lease that runs out is taken over without being released; its
 	// owner can renew it only until then.
 	short, err := ls.AcquireLease(ctx, "t2", "node-a", 30*time.Millisecond)
