@@ -228,7 +228,8 @@ func (s *Service) accountFor(ctx context.Context, p *Principal) (store.Account, 
 }
 
 // Account returns the account p signed in to.
-func (s *Service) Account(ctx context.Context, p *Principal) (AccountInfo, error) {
+func (s *Service) Account(ctx context.Context, p *Principal) (_ AccountInfo, err error) {
+	defer s.reading("your account", &err)
 	a, _, err := s.accountFor(ctx, p)
 	if err != nil {
 		return AccountInfo{}, err

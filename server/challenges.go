@@ -393,6 +393,7 @@ func (s *Service) answer(ctx context.Context, cs store.Challenges, c store.Chall
 // Challenges returns p's open challenges that have not expired: those to
 // p (in) and those p made (out), newest first.
 func (s *Service) Challenges(ctx context.Context, p *Principal) (in, out []ChallengeInfo, err error) {
+	defer s.reading("the challenges", &err)
 	in, out = []ChallengeInfo{}, []ChallengeInfo{}
 	if _, err := s.accountOnly(ctx, p, "challenges"); err != nil {
 		return nil, nil, err

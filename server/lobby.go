@@ -13,7 +13,8 @@ import (
 
 // View returns the asker's current view of table id (a spectator's when p
 // holds no seat there).
-func (s *Service) View(ctx context.Context, p *Principal, id string) (Update, error) {
+func (s *Service) View(ctx context.Context, p *Principal, id string) (_ Update, err error) {
+	defer s.reading("the table", &err)
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return Update{}, err
@@ -40,7 +41,8 @@ func (s *Service) View(ctx context.Context, p *Principal, id string) (Update, er
 }
 
 // Record returns table id's record as the asker may see it.
-func (s *Service) Record(ctx context.Context, p *Principal, id string) (*game.Record, error) {
+func (s *Service) Record(ctx context.Context, p *Principal, id string) (_ *game.Record, err error) {
+	defer s.reading("the table's record", &err)
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return nil, err
@@ -56,7 +58,8 @@ func (s *Service) Record(ctx context.Context, p *Principal, id string) (*game.Re
 // Lobby lists the tables in status (open by default): open and playing
 // tables from memory, finished ones from the store, newest first. Private
 // tables are never listed.
-func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) ([]TableInfo, error) {
+func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ []TableInfo, err error) {
+	defer s.reading("the tables", &err)
 	if status == "" {
 		status = store.Open
 	}

@@ -64,7 +64,8 @@ func (s *Service) accountNamed(ctx context.Context, name string) (store.Account,
 }
 
 // Profile returns the profile of the account called name.
-func (s *Service) Profile(ctx context.Context, name string) (Profile, error) {
+func (s *Service) Profile(ctx context.Context, name string) (_ Profile, err error) {
+	defer s.reading("the player's profile", &err)
 	a, ps, err := s.accountNamed(ctx, name)
 	if err != nil {
 		return Profile{}, err
@@ -148,7 +149,8 @@ func parseBefore(s string) (time.Time, string, error) {
 // History returns a page of the finished games of the account called
 // name: of gameName only, when not empty; after cursor before, when not
 // empty.
-func (s *Service) History(ctx context.Context, name, gameName, before string, limit int) (History, error) {
+func (s *Service) History(ctx context.Context, name, gameName, before string, limit int) (_ History, err error) {
+	defer s.reading("the player's games", &err)
 	a, ps, err := s.accountNamed(ctx, name)
 	if err != nil {
 		return History{}, err
