@@ -1,0 +1,323 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"parlour/bus"
+	"parlour/server"
+)
+
+// cuttable is a TCP proxy to a NATS server that the test can cut, as a
+// power cut or a pulled cable cuts a node off: its connections drop
+// without a word, and nothing more gets through.
+type cuttable struct {
+	ln     net.Listener
+	mu     sync.Mutex
+	conns  []net.Conn
+	closed bool
+}
+
+// proxyNATS starts a cuttable proxy to the NATS server at natsURL and
+// returns it with the URL to connect to it by.
+func proxyNATS(t *testing.T, natsURL string) (*cuttable, string) {
+	t.Helper()
+	target := strings.TrimPrefix(natsURL, "nats://")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &cuttable{ln: ln}
+	t.Cleanup(p.cut)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			if p.closed {
+				p.mu.Unlock()
+				c.Close()
+				up.Close()
+				return
+			}
+			p.conns = append(p.conns, c, up)
+			p.mu.Unlock()
+			go func() { io.Copy(up, c); up.Close() }()
+			go func() { io.Copy(c, up); c.Close() }()
+		}
+	}()
+	return p, "nats://" + ln.Addr().String()
+}
+
+// cut drops every connection and takes no more.
+func (p *cuttable) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return
+	}
+	p.closed = true
+	p.ln.Close()
+	for _, c := range p.conns {
+		c.Close()
+	}
+}
+
+// TestClusterOwnerDiesAfterTheMove: Ann's move, sent through node b,
+// reaches a, the table's owner, which commits it (or dies before it
+// can), then is cut off and dies without answering. b hears nothing
+// until the forward's time is up; it then cannot know whether the move
+// was made. A move conditional on the table's version is made again on
+// the new owner (b, once a's lease runs out): if a had made it, the new
+// owner recognises it and answers it as made (repeated), else makes it
+// now; either way it is in the record once and Ann hears it was made. A
+// move without a version is not made again: Ann hears 503, that it may
+// or may not have been made, and the record holds it at most once.
+// Play goes on afterwards through the other nodes.
+func TestClusterOwnerDiesAfterTheMove(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		conditional bool
+		commit      bool // a makes the move before it dies
+	}{
+		{"conditional, made before the death", true, true},
+		{"conditional, not made", true, false},
+		{"unconditional, made before the death", false, true},
+		{"unconditional, not made", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var armed atomic.Bool
+			reached, release := make(chan struct{}), make(chan struct{})
+			var proxy *cuttable
+			nodes := startClusterOpts(t, clusterOpts{
+				maxWait: 500 * time.Millisecond, // a forward waits 0.5 s + twice the lease: 4.5 s
+				nats: func(name, url string) string {
+					if name != "a" {
+						return url
+					}
+					var via string
+					proxy, via = proxyNATS(t, url)
+					return via
+				},
+				wrap: func(name string, h bus.Handler) bus.Handler {
+					if name != "a" {
+						return h
+					}
+					return func(ctx context.Context, req bus.Request) ([]byte, error) {
+						if !bytes.Contains(req.Data, []byte(`/moves"`)) || !armed.CompareAndSwap(true, false) {
+							return h(ctx, req)
+						}
+						var out []byte
+						err := errors.New("the node died before it made the move")
+						if tc.commit {
+							out, err = h(ctx, req)
+						}
+						close(reached)
+						<-release // the node is cut off meanwhile: the answer goes nowhere
+						return out, err
+					}
+				},
+			}, "a", "b", "c")
+			a, b, c := nodes[0], nodes[1], nodes[2]
+			ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+			defer cancel()
+
+			var ann, ben server.Seated
+			if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
+				t.Fatalf("create: %d %s", st, body)
+			}
+			id := ann.Table
+			if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
+				t.Fatalf("join through b: %d %s", st, body)
+			}
+			var u wireUpdate
+			if st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u); st != 200 || len(u.Table.ToMove) != 1 || u.Table.ToMove[0] != 0 {
+				t.Fatalf("the table through b: %d %s; want Ann to move", st, body)
+			}
+			mv := chooseMove(t, ctx, u, 0)
+			req := map[string]any{"move": mv}
+			if tc.conditional {
+				req["version"] = u.Version
+			}
+
+			armed.Store(true)
+			type answer struct {
+				status int
+				body   string
+				res    server.MoveResult
+			}
+			answered := make(chan answer, 1)
+			start := time.Now()
+			go func() {
+				var an answer
+				an.status, an.body = nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, req, &an.res)
+				answered <- an
+			}()
+			select {
+			case <-reached:
+			case <-ctx.Done():
+				t.Fatal("the move never reached the owner")
+			}
+			proxy.cut() // a is cut off from NATS, then dies
+			close(release)
+			a.kill()
+
+			var an answer
+			select {
+			case an = <-answered:
+			case <-ctx.Done():
+				t.Fatal("the move was never answered")
+			}
+			took := time.Since(start)
+			t.Logf("answered %v after the move was sent: %d %s", took.Round(time.Millisecond), an.status, strings.TrimSpace(an.body))
+
+			row, err := c.st.Table(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			made := 0
+			for _, m := range row.Moves {
+				if m.Seat == 0 {
+					made++
+				}
+			}
+			switch {
+			case tc.conditional:
+				if an.status != 200 || an.res.Version != u.Version+1 || an.res.Repeated != tc.commit {
+					t.Errorf("the conditional move: %d %s; want 200 at version %d, repeated %v", an.status, an.body, u.Version+1, tc.commit)
+				}
+				if made != 1 || len(row.Moves) != 1 {
+					t.Errorf("the record holds %d moves (%d of them Ann's %q), want her move once", len(row.Moves), made, mv)
+				}
+			default:
+				if an.status != 503 || !strings.Contains(an.body, "may or may not have been done") {
+					t.Errorf("the move without a version: %d %s; want 503 saying it may or may not have been made", an.status, an.body)
+				}
+				want := 0
+				if tc.commit {
+					want = 1
+				}
+				if made != want || len(row.Moves) != want {
+					t.Errorf("the record holds %d moves (%d of them Ann's %q), want %d", len(row.Moves), made, mv, want)
+				}
+			}
+			if took > 4500*time.Millisecond+2*time.Second+3*time.Second {
+				t.Errorf("the answer took %v: more than the forward's time and a takeover", took)
+			}
+
+			// Play goes on through the others: a repeat of the
+			// conditional move now is answered as made, and Ben moves.
+			if tc.conditional {
+				var again server.MoveResult
+				if st, body := nodeCall(t, c, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, req, &again); st != 200 || !again.Repeated || again.Version != u.Version+1 {
+					t.Errorf("the same conditional move again through c: %d %s, want 200 repeated", st, body)
+				}
+			}
+			if len(row.Moves) == 0 {
+				if st, body := nodeCall(t, c, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": mv, "version": u.Version}, nil); st != 200 {
+					t.Fatalf("Ann's move made again through c: %d %s", st, body)
+				}
+			}
+			var v wireUpdate
+			if st, body := nodeCall(t, c, "GET", "/api/v1/tables/"+id, ben.Token, nil, &v); st != 200 || len(v.Table.ToMove) != 1 || v.Table.ToMove[0] != 1 {
+				t.Fatalf("the table through c: %d %s; want Ben to move", st, body)
+			}
+			if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", ben.Token, map[string]any{"move": chooseMove(t, ctx, v, 1), "version": v.Version}, nil); st != 200 {
+				t.Fatalf("Ben's move through b after the takeover: %d %s", st, body)
+			}
+			if row, _ = c.st.Table(ctx, id); len(row.Moves) != 2 {
+				t.Errorf("the record holds %d moves after Ben's, want 2", len(row.Moves))
+			}
+		})
+	}
+}
+
+// TestClusterRequestMidTakeoverWaits: the owner of a table dies without
+// letting its lease go; requests about the table through two other nodes
+// at once (a read and a move) wait for the lease to run out and one of
+// them to take the table over, rather than fail, and are answered within
+// the lease's time and a little. The move is made once.
+func TestClusterRequestMidTakeoverWaits(t *testing.T) {
+	nodes := startCluster(t, "a", "b", "c")
+	a, b, c := nodes[0], nodes[1], nodes[2]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var ann, ben server.Seated
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	id := ann.Table
+	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
+		t.Fatalf("join through b: %d %s", st, body)
+	}
+	var u wireUpdate
+	if st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u); st != 200 {
+		t.Fatalf("the table through b: %d %s", st, body)
+	}
+	mv := chooseMove(t, ctx, u, 0)
+	l, err := b.st.Lease(ctx, id)
+	if err != nil || l.Owner != "a" {
+		t.Fatalf("the lease: %+v, %v; want a's", l, err)
+	}
+
+	a.kill()
+	killed := time.Now()
+	type answer struct {
+		what   string
+		status int
+		body   string
+		took   time.Duration
+	}
+	answers := make(chan answer, 2)
+	go func() {
+		st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+id, ben.Token, nil, nil)
+		answers <- answer{"Ben's read through b", st, body, time.Since(killed)}
+	}()
+	go func() {
+		st, body := nodeCall(t, c, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": mv, "version": u.Version}, nil)
+		answers <- answer{"Ann's move through c", st, body, time.Since(killed)}
+	}()
+	for range 2 {
+		var an answer
+		select {
+		case an = <-answers:
+		case <-ctx.Done():
+			t.Fatal("a request about the table was never answered")
+		}
+		t.Logf("%s: %d after %v", an.what, an.status, an.took.Round(time.Millisecond))
+		if an.status != 200 {
+			t.Errorf("%s mid-takeover: %d %s, want 200 once the table is taken over", an.what, an.status, an.body)
+		}
+		// The lease was renewed at most a third of its time before the
+		// death: the answer cannot come before two thirds of it, and
+		// must come within it and a little.
+		if an.took < 2*time.Second*2/3-100*time.Millisecond || an.took > 2*time.Second+3*time.Second {
+			t.Errorf("%s took %v; want it to wait for the lease (2 s) to run out, and no longer than a little more", an.what, an.took)
+		}
+	}
+	row, err := b.st.Table(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(row.Moves) != 1 {
+		t.Errorf("the record holds %d moves, want Ann's once", len(row.Moves))
+	}
+	if l, err := b.st.Lease(ctx, id); err != nil || l.Owner == "a" || l.Owner == "" {
+		t.Errorf("the lease after the takeover: %+v, %v", l, err)
+	}
+}
