@@ -25,13 +25,16 @@ package server
 // status, headers and body. A node that hears back that the owner no
 // longer owns the table asks again.
 //
-// Watchers. The owner publishes every version of each table it owns on
-// the bus (the version only: no view). A socket or event stream held by
-// another node subscribes, and at each change (or gap) asks the owner for
-// its own seat's update since the version it has, by the watcher's own
-// token: secrets leave the owner only in the view meant for that
-// watcher. Moves, setups, chat and mutes sent on such a socket are
-// forwarded as their HTTP requests.
+// Watchers. The owner publishes every change of each table it owns on
+// the bus: its mark, the table's version plus the number of its last chat
+// message (one more at every move, change and chat message), and nothing
+// else: no view, no chat line. A socket or event stream held by another
+// node subscribes, and at each change (or gap) asks the owner for its own
+// seat's update since the version and chat message it has, by the
+// watcher's own token: secrets, and chat lines of a channel the watcher
+// may not read or has muted, leave the owner only in the update meant
+// for that watcher. Moves, setups, chat and mutes sent on such a socket
+// are forwarded as their HTTP requests.
 //
 // Takeover. A forwarded request that finds nobody answering for the
 // table (bus.ErrNoResponder: the owner died) makes the node wait, bounded
@@ -55,8 +58,8 @@ package server
 // Still node-local (a later step must share them): who is online
 // (/api/v1/online), the player streams' hub (gameStart/gameFinish and challenge
 // events reach only streams on the node that made them), the credential
-// cache (a signed-out session is forgotten only where it signed out), the
-// rate limits, and chat on remote watchers (their updates carry no chat).
+// cache (a signed-out session is forgotten only where it signed out), and
+// the rate limits.
 import (
 	"bytes"
 	"context"
@@ -504,9 +507,12 @@ func (c *cluster) sweep(ctx context.Context) {
 	}
 }
 
-// publish tells the bus of every version of table id until stop closes.
-// Versions a quick succession of changes skipped are not sent: the
-// subscribers see the gap and read the table afresh.
+// publish tells the bus of every change of table id (its mark: a move, a
+// change that is not one, a chat message) until stop closes. Marks a
+// quick succession of changes skipped are not sent: the subscribers see
+// the gap and read the table afresh. Nothing is published before the
+// table's chat is loaded, so that a new owner's marks never fall below
+// its predecessor's (a subscriber drops a mark not above the last).
 func (c *cluster) publish(id string, stop chan struct{}) {
 	defer c.loops.Done()
 	last := 0
@@ -514,21 +520,29 @@ func (c *cluster) publish(id string, stop chan struct{}) {
 		c.s.mu.RLock()
 		t, ok := c.s.tables[id]
 		c.s.mu.RUnlock()
+		if ok {
+			ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
+			err := c.s.loadChat(ctx, t)
+			cancel()
+			if err != nil {
+				ok = false // the store is away: try again shortly
+			}
+		}
 		var ch <-chan struct{}
 		if ok {
 			t.mu.Lock()
-			v := t.version()
+			m := t.mark()
 			ch = t.awaitChange()
 			t.mu.Unlock()
-			if v > last {
-				if err := c.b.Publish(id, v, nil); err != nil {
+			if m > last {
+				if err := c.b.Publish(id, m, nil); err != nil {
 					c.log.Debug("publishing a change", "table", id, "err", err)
 				}
-				last = v
+				last = m
 			}
 		} else {
-			// Not loaded yet (taken just before its restore) or evicted:
-			// look again shortly.
+			// Not loaded yet (taken just before its restore), evicted,
+			// or its chat not readable yet: look again shortly.
 			tm := make(chan struct{})
 			time.AfterFunc(50*time.Millisecond, func() { close(tm) })
 			ch = tm
@@ -567,6 +581,13 @@ type relayRequest struct {
 	// spectator) and the version it has.
 	Token string `json:"token,omitempty"`
 	Since int    `json:"since,omitempty"`
+	// Chat, Sent and Ended are an update's too: the number of the last
+	// chat message the watcher was sent (-1: none yet, send every one at
+	// hand), whether it was sent an update yet, and whether one showed
+	// the game's end (see Watcher.next).
+	Chat  int  `json:"chat,omitempty"`
+	Sent  bool `json:"sent,omitempty"`
+	Ended bool `json:"ended,omitempty"`
 }
 
 // relayReply is the owner's answer.
@@ -576,6 +597,10 @@ type relayReply struct {
 	Status   int         `json:"status,omitempty"`
 	Header   http.Header `json:"header,omitempty"`
 	Body     []byte      `json:"body,omitempty"`
+	// Chat and Mark are an update's: the number of the table's last chat
+	// message, and the table's mark (see publish), when it was made.
+	Chat int `json:"chat,omitempty"`
+	Mark int `json:"mark,omitempty"`
 }
 
 // relayedHeaders are the request headers a forwarded request keeps.
@@ -621,6 +646,9 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	case "update":
 		if rq.Since < -1 {
 			return relayRequest{}, fmt.Errorf("an update since version %d", rq.Since)
+		}
+		if rq.Chat < -1 {
+			return relayRequest{}, fmt.Errorf("an update since chat message %d", rq.Chat)
 		}
 	case "http":
 		if id, _, ok := tablePath(rq.Path); !ok || id != rq.Table {
@@ -671,15 +699,19 @@ func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) ([]byte, er
 }
 
 // serveUpdate answers a remote watcher: its seat's update since the
-// version it has.
+// version it has, with the chat lines after the last it was sent that
+// its seat may read and its identity has not muted, as a local
+// Watcher's.
 func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, error) {
 	s := c.s
 	var p *Principal
+	identity := ""
 	if rq.Token != "" {
 		var err error
 		if p, err = s.Authenticate(ctx, rq.Token); err != nil {
 			return replyError(err)
 		}
+		identity = p.Identity
 	}
 	t, err := s.table(ctx, rq.Table)
 	if err != nil {
@@ -688,14 +720,26 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 	if err := s.dailyShut(ctx, p, t); err != nil {
 		return replyError(err)
 	}
+	if err := s.loadChat(ctx, t); err != nil {
+		return replyError(err)
+	}
 	t.mu.Lock()
 	if rq.Since > t.version() {
 		t.mu.Unlock()
 		return replyError(badRequest("version %d is ahead of the table, which is at version %d", rq.Since, t.version()))
 	}
 	t.lastUse = time.Now()
-	t.touch(t.seatOf(p), s.now())
-	u, err := t.update(s.games, t.seatOf(p), rq.Since)
+	seat := t.seatOf(p)
+	t.touch(seat, s.now())
+	from := rq.Chat
+	if t.status == store.Finished && !rq.Ended && rq.Sent {
+		from = 0 // the end opens every channel: see Watcher.next
+	}
+	u, err := t.update(s.games, seat, rq.Since)
+	var last int
+	u.Chat, last = t.chatAfter(from, seat, identity)
+	u.Muted = t.mutedBy(identity)
+	mark := t.mark()
 	t.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -704,8 +748,14 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(relayReply{Status: http.StatusOK, Body: b})
+	return json.Marshal(relayReply{Status: http.StatusOK, Body: b, Chat: last, Mark: mark})
 }
+
+// mark is what the owner publishes of t at each change: its version plus
+// the number of its last chat message, one more at every move, change
+// and chat message. It only grows, on any owner, once t's chat is
+// loaded. t.mu must be held.
+func (t *table) mark() int { return t.version() + t.ch.last }
 
 // serveHere notes that the seat of a watcher on another node is still
 // at the table (see remoteWatch.heartbeat).

@@ -14,6 +14,7 @@ func FuzzDecodeRelay(f *testing.F) {
 		`{"kind":"http","table":"abcdefgh23456789","method":"POST","path":"/api/v1/tables/abcdefgh23456789/moves","body":"e30="}`,
 		`{"kind":"http","table":"abcdefgh23456789","method":"GET","path":"/api/v1/tables/zzzzzzzzzzzzzzzz"}`,
 		`{"kind":"update","table":"abcdefgh23456789","since":-1,"token":"x"}`,
+		`{"kind":"update","table":"abcdefgh23456789","since":4,"chat":-1,"sent":true,"ended":true}`,
 		`{"kind":"ping","table":"abcdefgh23456789"}`,
 		`{"kind":"http","table":"abcdefgh23456789","method":"TRACE","path":"/api/v1/tables/abcdefgh23456789"}`,
 		`{"kind":"nope"}`, `[]`, ``, `{"kind":"update","table":"../x"}`,
@@ -56,6 +57,7 @@ func TestDecodeRelayRefuses(t *testing.T) {
 		{"a method never forwarded", `{"kind":"http","table":"abcdefgh23456789","method":"CONNECT","path":"/api/v1/tables/abcdefgh23456789"}`},
 		{"a query in the path", `{"kind":"http","table":"abcdefgh23456789","method":"GET","path":"/api/v1/tables/abcdefgh23456789?x=1"}`},
 		{"a version below -1", `{"kind":"update","table":"abcdefgh23456789","since":-2}`},
+		{"a chat message below -1", `{"kind":"update","table":"abcdefgh23456789","chat":-2}`},
 	} {
 		if _, err := decodeRelay([]byte(tc.in)); err == nil {
 			t.Errorf("%s: %s was read", tc.name, tc.in)
