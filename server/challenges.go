@@ -86,7 +86,7 @@ func nameOr(names map[string]string, identity string) string {
 // tell sends a stream event about c to both its players.
 func (s *Service) tell(typ string, c ChallengeInfo, from, to string) {
 	for _, id := range []string{from, to} {
-		s.hub.publish(id, StreamEvent{Type: typ, Challenge: &c})
+		s.toStreams(id, StreamEvent{Type: typ, Challenge: &c})
 	}
 }
 

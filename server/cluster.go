@@ -55,11 +55,21 @@ package server
 // walk-away time, so its player is not taken for away (it counts as seen
 // then, not as connected: a node that dies stops telling).
 //
-// Still node-local (a later step must share them): who is online
-// (/api/v1/online), the player streams' hub (gameStart/gameFinish and challenge
-// events reach only streams on the node that made them), the credential
-// cache (a signed-out session is forgotten only where it signed out), and
-// the rate limits.
+// Players. What concerns players rather than one table goes from node to
+// node by name (cluster_nodes.go): a player stream's events (a game's
+// start and end, challenges) reach the player's streams on every node; a
+// deleted credential (sign-out, new password, deleted account) is dropped
+// from every node's cache before the request that deleted it is
+// answered; who is online, a player's tables under way ("my games", a
+// stream's opening lines, the check before an account is deleted) are
+// gathered from every node. A node that does not answer in a second is
+// left out (a deletion of an account waits for it instead).
+//
+// Still node-local (a later step must share them): the rate limits (per
+// identity, per address, sign-ins, chat), each counted by every node on
+// its own; and a stream event sent while the other nodes cannot be
+// reached is lost for their streams (the client reads the challenges and
+// its tables when it reconnects).
 import (
 	"bytes"
 	"context"
@@ -143,6 +153,8 @@ type cluster struct {
 	loops  sync.WaitGroup
 
 	forwarded, takeovers, fenced prometheus.Counter
+
+	notes nodeNotes // what the nodes tell each other of players (cluster_nodes.go)
 }
 
 // remoteOwner is another node's lease, as last seen.
@@ -182,6 +194,7 @@ func newCluster(s *Service) (*cluster, error) {
 	c := &cluster{
 		s: s, b: cc.Bus, node: cc.Bus.Node(), leases: ls, ttl: ttl,
 		log: s.log.With("node", cc.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, halted: make(chan struct{}),
+		notes: nodeNotes{queue: make(chan relayRequest, noteQueue)},
 	}
 	reg := s.metrics.reg
 	c.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_forwarded_total", Help: "Requests this node forwarded to the owner of their table."})
@@ -201,8 +214,9 @@ func newCluster(s *Service) (*cluster, error) {
 
 // start runs the renewals and the sweep for expired leases.
 func (c *cluster) start() {
-	c.loops.Add(1)
+	c.loops.Add(2)
 	go c.renewals()
+	go c.sendNotes()
 }
 
 // halt stops the background work without releasing anything, as a
@@ -588,6 +602,11 @@ type relayRequest struct {
 	Chat  int  `json:"chat,omitempty"`
 	Sent  bool `json:"sent,omitempty"`
 	Ended bool `json:"ended,omitempty"`
+	// Identity, Event and Hashes are a note's, about players rather
+	// than a table (cluster_nodes.go).
+	Identity string       `json:"identity,omitempty"`
+	Event    *StreamEvent `json:"event,omitempty"`
+	Hashes   [][]byte     `json:"hashes,omitempty"`
 }
 
 // relayReply is the owner's answer.
@@ -611,6 +630,9 @@ func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 	rq, err := decodeRelay(req.Data)
 	if err != nil {
 		return nil, err
+	}
+	if noteKind(rq.Kind) {
+		return c.serveNote(rq)
 	}
 	if !c.owns(rq.Table) {
 		if rq.Kind != "ping" {
@@ -638,6 +660,13 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	if err := json.Unmarshal(b, &rq); err != nil {
 		return relayRequest{}, fmt.Errorf("a request it cannot read: %w", err)
 	}
+	if noteKind(rq.Kind) {
+		return decodeNote(rq)
+	}
+	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 {
+		return relayRequest{}, fmt.Errorf("a request about table %s with a note's fields", clip(rq.Table))
+	}
+	rq.Hashes = nil // empty: as it reads back
 	if !validID(rq.Table) {
 		return relayRequest{}, fmt.Errorf("a request about no table (%q)", clip(rq.Table))
 	}

@@ -1,14 +1,15 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
-	"reflect"
+	"strings"
 	"testing"
 )
 
 // FuzzDecodeRelay: a request from another node is refused or read as one
-// about the table it names, of a known kind; what is read reads back the
-// same once encoded again.
+// about the table it names, of a known kind, or as a note about players
+// naming no table; what is read reads back the same once encoded again.
 func FuzzDecodeRelay(f *testing.F) {
 	for _, s := range []string{
 		`{"kind":"http","table":"abcdefgh23456789","method":"POST","path":"/api/v1/tables/abcdefgh23456789/moves","body":"e30="}`,
@@ -18,6 +19,10 @@ func FuzzDecodeRelay(f *testing.F) {
 		`{"kind":"ping","table":"abcdefgh23456789"}`,
 		`{"kind":"http","table":"abcdefgh23456789","method":"TRACE","path":"/api/v1/tables/abcdefgh23456789"}`,
 		`{"kind":"nope"}`, `[]`, ``, `{"kind":"update","table":"../x"}`,
+		`{"kind":"player","identity":"abcdefgh23456789","event":{"type":"gameStart","table":{"id":"abcdefgh23456789","game":"quizl","seat":1}}}`,
+		`{"kind":"forget","hashes":["` + strings.Repeat("A", 43) + `="]}`,
+		`{"kind":"online"}`, `{"kind":"seated","identity":"abcdefgh23456789"}`,
+		`{"kind":"ping","table":"abcdefgh23456789","hashes":[]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -29,8 +34,13 @@ func FuzzDecodeRelay(f *testing.F) {
 			}
 			return
 		}
-		if !validID(rq.Table) {
+		switch {
+		case noteKind(rq.Kind) && rq.Table != "":
+			t.Fatalf("read a %q note about table %q", rq.Kind, rq.Table)
+		case !noteKind(rq.Kind) && !validID(rq.Table):
 			t.Fatalf("read a request about table %q", rq.Table)
+		case rq.Kind == "player" && (rq.Event == nil || !validID(rq.Identity)):
+			t.Fatalf("read a player's note without an event or an identity: %+v", rq)
 		}
 		if rq.Kind == "http" {
 			if id, _, ok := tablePath(rq.Path); !ok || id != rq.Table {
@@ -39,8 +49,11 @@ func FuzzDecodeRelay(f *testing.F) {
 		}
 		again, _ := json.Marshal(rq)
 		rq2, err := decodeRelay(again)
-		if err != nil || !reflect.DeepEqual(rq, rq2) {
-			t.Fatalf("%+v read back as %+v, %v", rq, rq2, err)
+		if err != nil {
+			t.Fatalf("%s, once read and encoded again, is refused: %v", again, err)
+		}
+		if twice, _ := json.Marshal(rq2); !bytes.Equal(again, twice) {
+			t.Fatalf("%s read back as %s", again, twice)
 		}
 	})
 }
@@ -58,6 +71,14 @@ func TestDecodeRelayRefuses(t *testing.T) {
 		{"a query in the path", `{"kind":"http","table":"abcdefgh23456789","method":"GET","path":"/api/v1/tables/abcdefgh23456789?x=1"}`},
 		{"a version below -1", `{"kind":"update","table":"abcdefgh23456789","since":-2}`},
 		{"a chat message below -1", `{"kind":"update","table":"abcdefgh23456789","chat":-2}`},
+		{"a note about a table", `{"kind":"online","table":"abcdefgh23456789"}`},
+		{"a player's note without an event", `{"kind":"player","identity":"abcdefgh23456789"}`},
+		{"a player's note of an unknown event", `{"kind":"player","identity":"abcdefgh23456789","event":{"type":"launch"}}`},
+		{"a player's note about nobody", `{"kind":"player","identity":"x","event":{"type":"gameStart"}}`},
+		{"a note to forget nothing", `{"kind":"forget"}`},
+		{"a note to forget a short hash", `{"kind":"forget","hashes":["AAAA"]}`},
+		{"a table's request with credentials", `{"kind":"ping","table":"abcdefgh23456789","hashes":["AAAA"]}`},
+		{"a table's request with an event", `{"kind":"update","table":"abcdefgh23456789","event":{"type":"gameStart"}}`},
 	} {
 		if _, err := decodeRelay([]byte(tc.in)); err == nil {
 			t.Errorf("%s: %s was read", tc.name, tc.in)

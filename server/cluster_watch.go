@@ -182,6 +182,11 @@ func (c *cluster) remoteEvents(w http.ResponseWriter, r *http.Request, id string
 	if chatFrom >= 0 {
 		wt.chatFrom(chatFrom)
 	}
+	if token != "" {
+		if p, err := c.s.Authenticate(r.Context(), token); err == nil {
+			defer c.s.presence.hold(p.Identity, c.s.now)() // an open stream counts as online
+		}
+	}
 	u, err := wt.first(r.Context())
 	if err != nil {
 		c.fail(w, r, err)
@@ -260,6 +265,9 @@ func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string)
 	defer wt.Close()
 	if hello.Chat != nil {
 		wt.chatFrom(*hello.Chat)
+	}
+	if s.p != nil {
+		defer c.s.presence.hold(s.p.Identity, c.s.now)() // an open socket counts as online
 	}
 	u, err := wt.first(ctx)
 	if err != nil {

@@ -291,9 +291,12 @@ func (s *Service) seatedAt(identity string) []SeatedTable {
 }
 
 // MyTables returns the tables under way where p's identity (a guest's or
-// an account's) holds a seat: the "my games" of a home page.
-func (s *Service) MyTables(p *Principal) []SeatedTable {
-	return s.seatedAt(p.Identity)
+// an account's) holds a seat: the "my games" of a home page. Clustered,
+// the other nodes are asked for theirs; one that does not answer in time
+// is left out (its tables come back at the next ask).
+func (s *Service) MyTables(ctx context.Context, p *Principal) []SeatedTable {
+	out, _ := s.seated(ctx, p.Identity)
+	return out
 }
 
 func (h *Handler) myTables(w http.ResponseWriter, r *http.Request) {
@@ -302,5 +305,5 @@ func (h *Handler) myTables(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tables": h.s.MyTables(p)})
+	writeJSON(w, http.StatusOK, map[string]any{"tables": h.s.MyTables(r.Context(), p)})
 }

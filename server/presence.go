@@ -141,6 +141,11 @@ func (s *Service) challenges() (store.Challenges, error) {
 func (s *Service) Online(ctx context.Context) (_ Online, err error) {
 	defer s.reading("who is online", &err)
 	ids := s.presence.online(s.now())
+	if s.cl != nil {
+		ids = append(ids, s.cl.onlineElsewhere(ctx)...)
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+	}
 	out := Online{Count: len(ids), Players: []OnlinePlayer{}, WindowSeconds: int(OnlineWindow / time.Second)}
 	ps, ok := s.st.(store.Players)
 	cs, ok2 := s.st.(store.Challenges)
