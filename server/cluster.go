@@ -848,6 +848,10 @@ func tablePath(p string) (id, rest string, ok bool) {
 	return id, rest, validID(id)
 }
 
+// errNoBus says that this node cannot reach the bus (NATS is away, or
+// this node is cut off from it): the request was not sent.
+var errNoBus = refuse(http.StatusServiceUnavailable, "this server cannot reach the one that runs this table just now; nothing was done: try again in a moment")
+
 // errGone says that the table's owner died mid-request.
 var errGone = refuse(http.StatusServiceUnavailable, "the node that runs this table stopped answering; what you asked may or may not have been done: look at the table before asking again")
 
@@ -914,6 +918,11 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			c.forget(id)
 		}
 		switch {
+		case errors.Is(err, bus.ErrUnavailable):
+			// Not sent: the owner lives, as far as anyone knows, and
+			// taking its table over would only wait for its lease.
+			c.fail(w, r, errNoBus)
+			return true
 		case errors.Is(err, bus.ErrNoResponder):
 			if err := c.takeover(ctx, id); err != nil {
 				c.fail(w, r, err)

@@ -18,10 +18,13 @@ import (
 
 // cuttable is a TCP proxy to a NATS server that the test can cut, as a
 // power cut or a pulled cable cuts a node off: its connections drop
-// without a word, and nothing more gets through.
+// without a word, and nothing more gets through until it is restored.
 type cuttable struct {
-	ln     net.Listener
+	t      *testing.T
+	target string
+	addr   string
 	mu     sync.Mutex
+	ln     net.Listener
 	conns  []net.Conn
 	closed bool
 }
@@ -30,20 +33,28 @@ type cuttable struct {
 // returns it with the URL to connect to it by.
 func proxyNATS(t *testing.T, natsURL string) (*cuttable, string) {
 	t.Helper()
-	target := strings.TrimPrefix(natsURL, "nats://")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &cuttable{ln: ln}
+	p := &cuttable{t: t, target: strings.TrimPrefix(natsURL, "nats://"), addr: "127.0.0.1:0"}
+	p.listen()
 	t.Cleanup(p.cut)
+	return p, "nats://" + p.addr
+}
+
+// listen takes connections at p.addr and passes them on.
+func (p *cuttable) listen() {
+	ln, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.ln, p.addr, p.closed = ln, ln.Addr().String(), false
+	p.mu.Unlock()
 	go func() {
 		for {
 			c, err := ln.Accept()
 			if err != nil {
 				return
 			}
-			up, err := net.Dial("tcp", target)
+			up, err := net.Dial("tcp", p.target)
 			if err != nil {
 				c.Close()
 				continue
@@ -61,7 +72,6 @@ func proxyNATS(t *testing.T, natsURL string) (*cuttable, string) {
 			go func() { io.Copy(c, up); c.Close() }()
 		}
 	}()
-	return p, "nats://" + ln.Addr().String()
 }
 
 // cut drops every connection and takes no more.
@@ -76,7 +86,11 @@ func (p *cuttable) cut() {
 	for _, c := range p.conns {
 		c.Close()
 	}
+	p.conns = nil
 }
+
+// restore takes connections again, at the same address.
+func (p *cuttable) restore() { p.listen() }
 
 // TestClusterOwnerDiesAfterTheMove: Ann's move, sent through node b,
 // reaches a, the table's owner, which commits it (or dies before it
@@ -320,4 +334,82 @@ func TestClusterRequestMidTakeoverWaits(t *testing.T) {
 	if l, err := b.st.Lease(ctx, id); err != nil || l.Owner == "a" || l.Owner == "" {
 		t.Errorf("the lease after the takeover: %+v, %v", l, err)
 	}
+}
+
+// TestClusterBusOutage: node b loses NATS (its connection cut) while a,
+// which owns a table, keeps it. Through b, a read of the table and a
+// move (with or without a version) are answered 503 at once, saying
+// nothing was done and to try again, and nothing is stored; through a
+// play goes on. Once b's connection is back, b serves the table again by
+// itself.
+func TestClusterBusOutage(t *testing.T) {
+	var proxy *cuttable
+	nodes := startClusterOpts(t, clusterOpts{nats: func(name, url string) string {
+		if name != "b" {
+			return url
+		}
+		var via string
+		proxy, via = proxyNATS(t, url)
+		return via
+	}}, "a", "b")
+	a, b := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	var ann, ben server.Seated
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	id := ann.Table
+	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
+		t.Fatalf("join through b: %d %s", st, body)
+	}
+	var u wireUpdate
+	nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
+	mv := chooseMove(t, ctx, u, 0)
+
+	proxy.cut()
+	start := time.Now()
+	for _, tc := range []struct {
+		what, method, path string
+		body               any
+	}{
+		{"a read of the table", "GET", "/api/v1/tables/" + id, nil},
+		{"a move without a version", "POST", "/api/v1/tables/" + id + "/moves", map[string]any{"move": mv}},
+		{"a move with a version", "POST", "/api/v1/tables/" + id + "/moves", map[string]any{"move": mv, "version": u.Version}},
+	} {
+		st, body := nodeCall(t, b, tc.method, tc.path, ann.Token, tc.body, nil)
+		if st != 503 || !strings.Contains(body, "nothing was done") || !strings.Contains(body, "try again") {
+			t.Errorf("%s through b, cut off from NATS: %d %s; want 503 saying nothing was done, try again", tc.what, st, body)
+		}
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("the answers through b while it was cut off took %v", d)
+	}
+	if row, err := a.st.Table(ctx, id); err != nil || len(row.Moves) != 0 {
+		t.Fatalf("the record after the refused moves: %v, %v", row.Moves, err)
+	}
+	var res server.MoveResult
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": mv, "version": u.Version}, &res); st != 200 {
+		t.Fatalf("Ann's move through a, the owner, meanwhile: %d %s", st, body)
+	}
+
+	proxy.restore()
+	back := time.Now()
+	for {
+		st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+id, ben.Token, nil, &u)
+		if st == 200 && u.Version == res.Version {
+			break
+		}
+		if time.Since(back) > 15*time.Second {
+			t.Fatalf("the table through b after NATS came back: %d %s", st, body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", ben.Token, map[string]any{"move": chooseMove(t, ctx, u, 1), "version": u.Version}, nil); st != 200 {
+		t.Fatalf("Ben's move through b after NATS came back: %d %s", st, body)
+	}
+	if l, err := a.st.Lease(ctx, id); err != nil || l.Owner != "a" {
+		t.Errorf("the lease after the outage: %+v, %v; want a's still", l, err)
+	}
+	t.Logf("b served the table again %v after its connection came back", time.Since(back).Round(time.Millisecond))
 }

@@ -130,8 +130,10 @@ func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 				break
 			}
 			continue
+		case errors.Is(err, bus.ErrUnavailable):
+			return Update{}, errNoBus
 		case err != nil:
-			return Update{}, refuse(http.StatusServiceUnavailable, "the table's node did not answer: %v", err)
+			return Update{}, refuse(http.StatusServiceUnavailable, "the server that runs this table did not answer in time; connect again")
 		case rp.NotOwner:
 			time.Sleep(20 * time.Millisecond)
 			continue
