@@ -44,6 +44,9 @@ const (
 	noteQueue = 1024
 	// maxForget is the most credentials one "forget" names.
 	maxForget = 4096
+	// credMaxAge is how long a node of a cluster trusts a credential
+	// from its cache before it asks the store again (see credCache).
+	credMaxAge = time.Minute
 )
 
 // nodeNotes is a cluster's side of the notes.
