@@ -46,9 +46,11 @@ package server
 // running out). A request that nobody received (ErrNoResponder) is
 // simply made again on the new owner; one whose owner died after
 // receiving it (no answer in time) is made again only when it was
-// conditional on the table's version (a move with "version"), and
-// otherwise answered 503 saying the move may or may not have been made:
-// never twice.
+// conditional on the table's version (a move with "version"): the new
+// owner makes it if it was not made, and answers it as made ("repeated")
+// if it was; otherwise it is answered 503 saying the move may or may not
+// have been made: never twice. A request this node could not send (it
+// is cut off from NATS) is answered 503 at once, nothing done.
 //
 // Presence at a table: a watcher on another node tells the owner that its
 // seat is still there at every update it fetches and every quarter of the
@@ -58,12 +60,14 @@ package server
 // Players. What concerns players rather than one table goes from node to
 // node by name (cluster_nodes.go): a player stream's events (a game's
 // start and end, challenges) reach the player's streams on every node; a
-// deleted credential (sign-out, new password, deleted account) is dropped
-// from every node's cache before the request that deleted it is
-// answered; who is online, a player's tables under way ("my games", a
-// stream's opening lines, the check before an account is deleted) are
-// gathered from every node. A node that does not answer in a second is
-// left out (a deletion of an account waits for it instead).
+// deleted credential (sign-out, new password, deleted account) is
+// dropped from every node's cache before the request that deleted it is
+// answered (and should that fail, a node trusts a cached credential a
+// minute at most before asking the store again); who is online and a
+// player's tables under way ("my games", a stream's opening lines, the
+// check before an account is deleted) are gathered from every node. A
+// node that does not answer in a second is left out (a deletion of an
+// account is refused 503 instead).
 //
 // Still node-local (a later step must share them): the rate limits (per
 // identity, per address, sign-ins, chat), each counted by every node on
