@@ -413,3 +413,100 @@ func TestClusterBusOutage(t *testing.T) {
 	}
 	t.Logf("b served the table again %v after its connection came back", time.Since(back).Round(time.Millisecond))
 }
+
+// TestClusterStoreOutage stops the cluster's PostgreSQL under two nodes.
+// Meanwhile nothing is answered 500: what needs the store (a profile, a
+// move, a new table) is answered 503 saying to try again, what does not
+// (the owner's table in memory, the open tables) as ever; once the
+// owner's lease has run out unrenewed, the table is 503 on both nodes.
+// When PostgreSQL is back, the nodes serve the table again by
+// themselves, a move goes through, and the record holds it once.
+func TestClusterStoreOutage(t *testing.T) {
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var sess server.Session
+	if st, body := nodeCall(t, a, "POST", "/api/v1/accounts", "", map[string]string{"name": "Ann", "password": "correct horse Ann"}, &sess); st != 201 {
+		t.Fatalf("sign up: %d %s", st, body)
+	}
+	var ann, ben server.Seated
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", sess.Token, map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &ann); st >= 300 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	id := ann.Table
+	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
+		t.Fatalf("join through b: %d %s", st, body)
+	}
+	var u wireUpdate
+	for _, n := range nodes {
+		if st, body := nodeCall(t, n, "GET", "/api/v1/tables/"+id, sess.Token, nil, &u); st != 200 {
+			t.Fatalf("the table through %s: %d %s", n.name, st, body)
+		}
+	}
+	mv := chooseMove(t, ctx, u, 0)
+
+	a.pg.Stop()
+	t.Cleanup(func() { a.pg.Restart(context.Background()) }) // should the test stop half way
+	type ask struct {
+		what         string
+		n            *node
+		method, path string
+		body         any
+		want         int
+	}
+	check := func(when string, asks []ask) {
+		t.Helper()
+		for _, q := range asks {
+			st, body := nodeCall(t, q.n, q.method, q.path, sess.Token, q.body, nil)
+			switch {
+			case st != q.want:
+				t.Errorf("%s %s through %s: %d %s, want %d", when, q.what, q.n.name, st, body, q.want)
+			case st == 503 && !strings.Contains(body, "try again"):
+				t.Errorf("%s %s through %s: %s; want it to say to try again", when, q.what, q.n.name, body)
+			}
+		}
+	}
+	check("while PostgreSQL is away,", []ask{
+		{"the owner's table", a, "GET", "/api/v1/tables/" + id, nil, 200},
+		{"Ann's profile", b, "GET", "/api/v1/players/Ann", nil, 503},
+		{"Ann's move", b, "POST", "/api/v1/tables/" + id + "/moves", map[string]any{"move": mv, "version": u.Version}, 503},
+		{"the open tables", b, "GET", "/api/v1/tables", nil, 200},
+		{"a new table", b, "POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, 503},
+	})
+	time.Sleep(2*time.Second + 500*time.Millisecond) // a's lease runs out unrenewed
+	check("once the owner's lease ran out,", []ask{
+		{"the table", a, "GET", "/api/v1/tables/" + id, nil, 503},
+		{"the table", b, "GET", "/api/v1/tables/" + id, nil, 503},
+		{"Ann's move", b, "POST", "/api/v1/tables/" + id + "/moves", map[string]any{"move": mv, "version": u.Version}, 503},
+	})
+
+	if err := a.pg.Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	back := time.Now()
+	var res server.MoveResult
+	for {
+		st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", sess.Token, map[string]any{"move": mv, "version": u.Version}, &res)
+		if st == 200 {
+			break
+		}
+		if st == 500 || time.Since(back) > 30*time.Second {
+			t.Fatalf("Ann's move through b after PostgreSQL is back: %d %s", st, body)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("the move went through %v after PostgreSQL's restart", time.Since(back).Round(time.Millisecond))
+	for _, n := range nodes {
+		if st, body := nodeCall(t, n, "GET", "/api/v1/tables/"+id, ben.Token, nil, &u); st != 200 || u.Version != res.Version {
+			t.Errorf("the table through %s after the outage: %d %s, want version %d", n.name, st, body, res.Version)
+		}
+	}
+	if st, body := nodeCall(t, b, "GET", "/api/v1/players/Ann", "", nil, nil); st != 200 {
+		t.Errorf("Ann's profile after the outage: %d %s", st, body)
+	}
+	row, err := b.st.Table(ctx, id)
+	if err != nil || len(row.Moves) != 1 {
+		t.Fatalf("the record after the outage: %+v, %v; want Ann's move once", row.Moves, err)
+	}
+}

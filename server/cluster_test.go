@@ -34,6 +34,7 @@ import (
 // node is one node of a test cluster.
 type node struct {
 	name string
+	pg   *pgtest.Server // the cluster's PostgreSQL, shared by every node
 	st   *postgres.Store
 	bus  *natsbus.Bus
 	svc  *server.Service
@@ -79,7 +80,7 @@ func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
 	natsURL := natstest.URL(natstest.Run(t, -1))
 	var nodes []*node
 	for _, name := range names {
-		n := &node{name: name}
+		n := &node{name: name, pg: pg}
 		if n.st, err = postgres.Open(ctx, url, postgres.Options{}); err != nil {
 			t.Fatal(err)
 		}
