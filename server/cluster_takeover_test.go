@@ -368,6 +368,20 @@ func TestClusterBusOutage(t *testing.T) {
 	mv := chooseMove(t, ctx, u, 0)
 
 	proxy.cut()
+	// b's connection notices the cut when it reads the end of it; a
+	// request sent before then waits for its answer until its time is
+	// up (as one sent into a silent partition does until the pings
+	// fail), which is another matter.
+	for {
+		_, err := b.bus.Nodes(ctx)
+		if errors.Is(err, bus.ErrUnavailable) {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("b's bus does not notice it is cut off: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	start := time.Now()
 	for _, tc := range []struct {
 		what, method, path string
