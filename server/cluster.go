@@ -105,6 +105,11 @@ type Cluster struct {
 	// Lease is how long a table's lease lasts unless renewed (default
 	// DefaultLease): how long a dead owner's tables stall at most.
 	Lease time.Duration
+	// Forward is how long a request forwarded to a table's owner waits
+	// for its answer (default twice the lease, at least 10 s; a move
+	// that asked to wait, or an analysis, waits that much more than it
+	// may take): past it, the owner is taken for dead.
+	Forward time.Duration
 }
 
 // DefaultLease is a table lease's default time.
@@ -140,6 +145,7 @@ type cluster struct {
 	node   string
 	leases store.Leases
 	ttl    time.Duration
+	fwd    time.Duration // see Cluster.Forward
 	log    *slog.Logger
 
 	mu    sync.Mutex
@@ -195,8 +201,12 @@ func newCluster(s *Service) (*cluster, error) {
 	if ttl <= 0 {
 		ttl = DefaultLease
 	}
+	fwd := cc.Forward
+	if fwd <= 0 {
+		fwd = max(2*ttl, minForward)
+	}
 	c := &cluster{
-		s: s, b: cc.Bus, node: cc.Bus.Node(), leases: ls, ttl: ttl,
+		s: s, b: cc.Bus, node: cc.Bus.Node(), leases: ls, ttl: ttl, fwd: fwd,
 		log: s.log.With("node", cc.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, halted: make(chan struct{}),
 		notes: nodeNotes{queue: make(chan relayRequest, noteQueue)},
 	}
@@ -982,7 +992,7 @@ func (c *cluster) forward(ctx context.Context, rq relayRequest) (relayReply, err
 	if err != nil {
 		return relayReply{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.s.cfg.MaxWait+2*c.ttl)
+	ctx, cancel := context.WithTimeout(ctx, c.forwardTime(rq))
 	defer cancel()
 	c.forwarded.Inc()
 	ans, err := c.b.Request(ctx, bus.ToOwner(rq.Table), b)
@@ -994,6 +1004,36 @@ func (c *cluster) forward(ctx context.Context, rq relayRequest) (relayReply, err
 		return relayReply{}, fmt.Errorf("the owner's answer: %w", err)
 	}
 	return rp, nil
+}
+
+// minForward is the least time a forwarded request waits for the owner's
+// answer by default.
+const minForward = 10 * time.Second
+
+// forwardTime is how long a forwarded request waits for the owner's
+// answer: a move or setup that asked to wait for the asker's turn, or a
+// game's analysis, as long as they may take and a little; anything else
+// Cluster.Forward, so that a request the owner received just before it
+// died is known lost, then made again or answered 503, within seconds
+// rather than a minute.
+func (c *cluster) forwardTime(rq relayRequest) time.Duration {
+	base := c.fwd
+	if rq.Kind != "http" {
+		return base
+	}
+	_, rest, _ := tablePath(rq.Path)
+	switch {
+	case rest == "analysis":
+		return analysisTimeout + base
+	case rq.Method == http.MethodPost && (rest == "moves" || rest == "setup"):
+		var w struct {
+			Wait bool `json:"wait"`
+		}
+		if json.Unmarshal(rq.Body, &w) == nil && w.Wait {
+			return c.s.cfg.MaxWait + base
+		}
+	}
+	return base
 }
 
 // answers reports whether a node answers as table id's owner.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzDecodeRelay: a request from another node is refused or read as one
@@ -82,6 +83,32 @@ func TestDecodeRelayRefuses(t *testing.T) {
 	} {
 		if _, err := decodeRelay([]byte(tc.in)); err == nil {
 			t.Errorf("%s: %s was read", tc.name, tc.in)
+		}
+	}
+}
+
+// TestForwardTime: a forwarded request waits for the owner's answer the
+// cluster's forward time, and that much more than a move or setup asked
+// to wait, or an analysis, may take.
+func TestForwardTime(t *testing.T) {
+	const id = "abcdefgh23456789"
+	c := &cluster{s: &Service{cfg: Config{MaxWait: 50 * time.Second}}, fwd: 10 * time.Second}
+	for _, tc := range []struct {
+		name string
+		rq   relayRequest
+		want time.Duration
+	}{
+		{"an update", relayRequest{Kind: "update", Table: id}, 10 * time.Second},
+		{"a read", relayRequest{Kind: "http", Table: id, Method: "GET", Path: "/api/v1/tables/" + id}, 10 * time.Second},
+		{"a move", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/moves", Body: []byte(`{"move":"x","version":3}`)}, 10 * time.Second},
+		{"a move that waits", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/moves", Body: []byte(`{"move":"x","wait":true}`)}, 60 * time.Second},
+		{"a setup that waits", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/setup", Body: []byte(`{"auto":true,"wait":true}`)}, 60 * time.Second},
+		{"a move whose body is not JSON", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/moves", Body: []byte(`{"wait":tru`)}, 10 * time.Second},
+		{"a chat line saying wait", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/chat", Body: []byte(`{"wait":true}`)}, 10 * time.Second},
+		{"an analysis", relayRequest{Kind: "http", Table: id, Method: "GET", Path: "/api/v1/tables/" + id + "/analysis"}, analysisTimeout + 10*time.Second},
+	} {
+		if got := c.forwardTime(tc.rq); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

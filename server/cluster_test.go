@@ -59,6 +59,7 @@ func startClusterWith(t *testing.T, walkAway time.Duration, names ...string) []*
 // clusterOpts tune a test cluster's nodes; the zero value is the default.
 type clusterOpts struct {
 	walkAway, maxWait time.Duration
+	forward           time.Duration // server.Cluster.Forward
 	// nats, when set, returns the URL node name connects to NATS by
 	// (a proxy the test can cut, say), given the server's.
 	nats func(name, url string) string
@@ -97,7 +98,7 @@ func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
 		}
 		n.svc, err = server.New(ctx, server.Config{
 			Store: n.st, Games: games.Registry(), NewBot: bots, Logger: testLogger(),
-			Cluster: &server.Cluster{Bus: n.bus, Relay: relay, Lease: 2 * time.Second}, WalkAway: opts.walkAway, MaxWait: opts.maxWait,
+			Cluster: &server.Cluster{Bus: n.bus, Relay: relay, Lease: 2 * time.Second, Forward: opts.forward}, WalkAway: opts.walkAway, MaxWait: opts.maxWait,
 		})
 		if err != nil {
 			t.Fatal(err)
