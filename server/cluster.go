@@ -552,12 +552,15 @@ func (c *cluster) publish(id string, stop chan struct{}) {
 		c.s.mu.RLock()
 		t, ok := c.s.tables[id]
 		c.s.mu.RUnlock()
+		again := 50 * time.Millisecond
 		if ok {
 			ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
 			err := c.s.loadChat(ctx, t)
 			cancel()
 			if err != nil {
-				ok = false // the store is away: try again shortly
+				// The store is away: nothing can change meanwhile.
+				c.log.Warn("reading a table's chat before publishing its changes", "table", id, "err", err)
+				ok, again = false, storeRetry
 			}
 		}
 		var ch <-chan struct{}
@@ -576,7 +579,7 @@ func (c *cluster) publish(id string, stop chan struct{}) {
 			// Not loaded yet (taken just before its restore), evicted,
 			// or its chat not readable yet: look again shortly.
 			tm := make(chan struct{})
-			time.AfterFunc(50*time.Millisecond, func() { close(tm) })
+			time.AfterFunc(again, func() { close(tm) })
 			ch = tm
 		}
 		select {
