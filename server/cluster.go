@@ -65,9 +65,10 @@ package server
 // answered (and should that fail, a node trusts a cached credential a
 // minute at most before asking the store again); who is online and a
 // player's tables under way ("my games", a stream's opening lines, the
-// check before an account is deleted) are gathered from every node. A
-// node that does not answer in a second is left out (a deletion of an
-// account is refused 503 instead).
+// check before an account is deleted) are gathered from every node, and
+// so are the lobby's open tables and tables at play. A node that does
+// not answer in a second is left out (a deletion of an account is
+// refused 503 instead).
 //
 // Still node-local (a later step must share them): the rate limits (per
 // identity, per address, sign-ins, chat), each counted by every node on
@@ -623,11 +624,13 @@ type relayRequest struct {
 	Chat  int  `json:"chat,omitempty"`
 	Sent  bool `json:"sent,omitempty"`
 	Ended bool `json:"ended,omitempty"`
-	// Identity, Event and Hashes are a note's, about players rather
-	// than a table (cluster_nodes.go).
+	// Identity, Event, Hashes, Status and Limit are a note's, about
+	// players or the lobby rather than a table (cluster_nodes.go).
 	Identity string       `json:"identity,omitempty"`
 	Event    *StreamEvent `json:"event,omitempty"`
 	Hashes   [][]byte     `json:"hashes,omitempty"`
+	Status   store.Status `json:"status,omitempty"`
+	Limit    int          `json:"limit,omitempty"`
 }
 
 // relayReply is the owner's answer.
@@ -684,7 +687,7 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	if noteKind(rq.Kind) {
 		return decodeNote(rq)
 	}
-	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 {
+	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 {
 		return relayRequest{}, fmt.Errorf("a request about table %s with a note's fields", clip(rq.Table))
 	}
 	rq.Hashes = nil // empty: as it reads back

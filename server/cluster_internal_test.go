@@ -23,6 +23,7 @@ func FuzzDecodeRelay(f *testing.F) {
 		`{"kind":"player","identity":"abcdefgh23456789","event":{"type":"gameStart","table":{"id":"abcdefgh23456789","game":"quizl","seat":1}}}`,
 		`{"kind":"forget","hashes":["` + strings.Repeat("A", 43) + `="]}`,
 		`{"kind":"online"}`, `{"kind":"seated","identity":"abcdefgh23456789"}`,
+		`{"kind":"lobby","status":"open","limit":100}`,
 		`{"kind":"ping","table":"abcdefgh23456789","hashes":[]}`,
 	} {
 		f.Add([]byte(s))
@@ -80,6 +81,10 @@ func TestDecodeRelayRefuses(t *testing.T) {
 		{"a note to forget a short hash", `{"kind":"forget","hashes":["AAAA"]}`},
 		{"a table's request with credentials", `{"kind":"ping","table":"abcdefgh23456789","hashes":["AAAA"]}`},
 		{"a table's request with an event", `{"kind":"update","table":"abcdefgh23456789","event":{"type":"gameStart"}}`},
+		{"a lobby of finished tables", `{"kind":"lobby","status":"finished","limit":10}`},
+		{"a lobby without a limit", `{"kind":"lobby","status":"open"}`},
+		{"a lobby of too many tables", `{"kind":"lobby","status":"open","limit":501}`},
+		{"a lobby's limit on another note", `{"kind":"online","limit":5}`},
 	} {
 		if _, err := decodeRelay([]byte(tc.in)); err == nil {
 			t.Errorf("%s: %s was read", tc.name, tc.in)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"parlour/bus"
+	"parlour/store"
 )
 
 // What the nodes of a cluster tell each other about players rather than
@@ -28,6 +29,8 @@ import (
 //   - "seated": the tables under way the node owns where an identity
 //     holds a seat (a player's "my games", their stream's opening, the
 //     check before an account is deleted).
+//   - "lobby": the public tables the node owns in a status (open, in
+//     setup, playing), for the lobby.
 
 // Limits of the notes between nodes.
 const (
@@ -44,6 +47,8 @@ const (
 	noteQueue = 1024
 	// maxForget is the most credentials one "forget" names.
 	maxForget = 4096
+	// maxLobby is the most tables a lobby lists (see Handler.lobby).
+	maxLobby = 500
 	// credMaxAge is how long a node of a cluster trusts a credential
 	// from its cache before it asks the store again (see credCache).
 	credMaxAge = time.Minute
@@ -60,7 +65,7 @@ type nodeNotes struct {
 // noteKind reports whether kind is one of the notes about players.
 func noteKind(kind string) bool {
 	switch kind {
-	case "player", "forget", "online", "seated":
+	case "player", "forget", "online", "seated", "lobby":
 		return true
 	}
 	return false
@@ -86,6 +91,9 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 	if rq.Kind != "player" && rq.Event != nil {
 		return relayRequest{}, fmt.Errorf("a %q note with a stream event", rq.Kind)
 	}
+	if rq.Kind != "lobby" && (rq.Status != "" || rq.Limit != 0) {
+		return relayRequest{}, fmt.Errorf("a %q note with a lobby's status or limit", rq.Kind)
+	}
 	switch rq.Kind {
 	case "player", "seated":
 		if !validID(rq.Identity) {
@@ -100,6 +108,13 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 	case "player":
 		if rq.Event == nil || !streamEvent(rq.Event.Type) {
 			return relayRequest{}, errors.New("a player's note without a stream event")
+		}
+	case "lobby":
+		if rq.Status != store.Open && rq.Status != store.Setup && rq.Status != store.Playing {
+			return relayRequest{}, fmt.Errorf("a lobby's note about tables %q", clip(string(rq.Status)))
+		}
+		if rq.Limit < 1 || rq.Limit > maxLobby {
+			return relayRequest{}, fmt.Errorf("a lobby's note for %d tables", rq.Limit)
 		}
 	case "forget":
 		if len(rq.Hashes) == 0 || len(rq.Hashes) > maxForget {
@@ -132,6 +147,8 @@ func (c *cluster) serveNote(rq relayRequest) ([]byte, error) {
 		body = c.s.presence.online(c.s.now())
 	case "seated":
 		body = c.s.seatedAt(rq.Identity)
+	case "lobby":
+		body = c.s.lobbyHere(rq.Status, rq.Limit)
 	}
 	var b []byte
 	if body != nil {
@@ -308,4 +325,21 @@ func (s *Service) seated(ctx context.Context, identity string) ([]SeatedTable, e
 	}
 	slices.SortFunc(out, func(a, b SeatedTable) int { return b.Created.Compare(a.Created) })
 	return out, err
+}
+
+// lobbyElsewhere returns at most limit public tables in status that the
+// other nodes own. A node that does not answer is left out.
+func (c *cluster) lobbyElsewhere(ctx context.Context, status store.Status, limit int) []TableInfo {
+	ans, err := c.tellAll(ctx, relayRequest{Kind: "lobby", Status: status, Limit: min(max(limit, 1), maxLobby)}, false)
+	if err != nil {
+		c.log.Warn("asking the other nodes for their tables", "err", err)
+	}
+	var out []TableInfo
+	for _, b := range ans {
+		var ts []TableInfo
+		if json.Unmarshal(b, &ts) == nil {
+			out = append(out, ts...)
+		}
+	}
+	return out
 }

@@ -163,3 +163,48 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 		t.Errorf("Ann's other session on b after the sign-out: %d %s", st, body)
 	}
 }
+
+// TestClusterLobbyAcrossNodes: the lobby, asked on any node, lists the
+// public tables every node owns, newest first, and no private one.
+func TestClusterLobbyAcrossNodes(t *testing.T) {
+	nodes := startCluster(t, "a", "b", "c")
+	a, b, c := nodes[0], nodes[1], nodes[2]
+	create := func(n *node, private bool) string {
+		t.Helper()
+		var s server.Seated
+		if st, body := nodeCall(t, n, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "private": private}, &s); st != 201 {
+			t.Fatalf("create on %s: %d %s", n.name, st, body)
+		}
+		return s.Table
+	}
+	onA := create(a, false)
+	create(a, true)
+	onB := create(b, false)
+	playing := create(b, false)
+	if st, body := nodeCall(t, c, "POST", "/api/v1/tables/"+playing+"/join", "", map[string]any{"name": "Ben"}, nil); st != 200 {
+		t.Fatalf("join through c: %d %s", st, body)
+	}
+	lobby := func(n *node, query string) []string {
+		t.Helper()
+		var l struct{ Tables []server.TableInfo }
+		if st, body := nodeCall(t, n, "GET", "/api/v1/tables"+query, "", nil, &l); st != 200 {
+			t.Fatalf("the lobby on %s: %d %s", n.name, st, body)
+		}
+		var ids []string
+		for _, ti := range l.Tables {
+			ids = append(ids, ti.ID)
+		}
+		return ids
+	}
+	for _, n := range nodes {
+		if got, want := lobby(n, ""), []string{onB, onA}; !slices.Equal(got, want) {
+			t.Errorf("the open tables asked on %s: %q, want %q (b's, then a's)", n.name, got, want)
+		}
+		if got, want := lobby(n, "?status=playing"), []string{playing}; !slices.Equal(got, want) {
+			t.Errorf("the tables at play asked on %s: %q, want %q", n.name, got, want)
+		}
+	}
+	if got := lobby(c, "?limit=1"); len(got) != 1 || got[0] != onB {
+		t.Errorf("one open table asked on c: %q, want the newest, %s", got, onB)
+	}
+}
