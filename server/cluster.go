@@ -164,6 +164,7 @@ type cluster struct {
 	loops  sync.WaitGroup
 
 	forwarded, takeovers, fenced prometheus.Counter
+	notesLost                    prometheus.Counter // see cluster_nodes.go
 
 	notes nodeNotes // what the nodes tell each other of players (cluster_nodes.go)
 }
@@ -215,7 +216,8 @@ func newCluster(s *Service) (*cluster, error) {
 	c.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_forwarded_total", Help: "Requests this node forwarded to the owner of their table."})
 	c.takeovers = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_takeovers_total", Help: "Tables this node took over from an owner that stopped renewing its lease."})
 	c.fenced = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_leases_lost_total", Help: "Leases this node lost to another node."})
-	reg.MustRegister(c.forwarded, c.takeovers, c.fenced,
+	c.notesLost = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_notes_unanswered_total", Help: "Notes to another node (a player stream's event, credentials to forget, who is online, a player's tables, the lobby) that it did not answer."})
+	reg.MustRegister(c.forwarded, c.takeovers, c.fenced, c.notesLost,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_cluster_owned_tables", Help: "Tables whose lease this node holds."}, func() float64 {
 			c.mu.Lock()
 			defer c.mu.Unlock()

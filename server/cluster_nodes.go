@@ -215,6 +215,7 @@ func (c *cluster) tellAll(ctx context.Context, rq relayRequest, fresh bool) (map
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
+				c.notesLost.Inc()
 				errs = append(errs, err)
 				return
 			}

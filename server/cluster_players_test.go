@@ -162,6 +162,11 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 	if st, body := nodeCall(t, b, "GET", "/api/v1/account", ann, nil, nil); st != 200 {
 		t.Errorf("Ann's other session on b after the sign-out: %d %s", st, body)
 	}
+	for _, n := range nodes {
+		if v := metric(t, n, "parlour_cluster_notes_unanswered_total"); v != "0" {
+			t.Errorf("node %s counts %s notes unanswered, with every node up", n.name, v)
+		}
+	}
 }
 
 // TestClusterLobbyAcrossNodes: the lobby, asked on any node, lists the
