@@ -45,7 +45,8 @@ package server
 // lease expired even when nobody asks (a game between computers, a clock
 // running out). A request that nobody received (ErrNoResponder) is
 // simply made again on the new owner; one whose owner died after
-// receiving it (no answer in time) is made again only when it was
+// receiving it (no answer within Cluster.Forward, more for a move that
+// asked to wait) is made again only when it was
 // conditional on the table's version (a move with "version"): the new
 // owner makes it if it was not made, and answers it as made ("repeated")
 // if it was; otherwise it is answered 503 saying the move may or may not
