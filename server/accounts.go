@@ -206,7 +206,7 @@ func (s *Service) SignOut(ctx context.Context, p *Principal, token string) error
 	if err := ps.DeleteCredential(ctx, sum[:]); err != nil {
 		return s.saveFailed("signing out", err)
 	}
-	s.forget([][]byte{sum[:]})
+	s.forget(ctx, [][]byte{sum[:]})
 	return nil
 }
 
@@ -228,7 +228,8 @@ func (s *Service) accountFor(ctx context.Context, p *Principal) (store.Account, 
 }
 
 // Account returns the account p signed in to.
-func (s *Service) Account(ctx context.Context, p *Principal) (AccountInfo, error) {
+func (s *Service) Account(ctx context.Context, p *Principal) (_ AccountInfo, err error) {
+	defer s.reading("your account", &err)
 	a, _, err := s.accountFor(ctx, p)
 	if err != nil {
 		return AccountInfo{}, err
@@ -271,7 +272,7 @@ func (s *Service) ChangePassword(ctx context.Context, p *Principal, token string
 	if err != nil {
 		return s.saveFailed("your new password", err)
 	}
-	s.forget(dropped)
+	s.forget(ctx, dropped)
 	return nil
 }
 
@@ -288,7 +289,11 @@ func (s *Service) DeleteAccount(ctx context.Context, p *Principal, password stri
 		return err
 	}
 	var live []string
-	for _, t := range s.seatedAt(a.Identity) {
+	seated, err := s.seated(ctx, a.Identity)
+	if err != nil {
+		return err // a node that did not answer may hold a table of theirs
+	}
+	for _, t := range seated {
 		live = append(live, t.ID)
 	}
 	if len(live) > 0 {
@@ -320,7 +325,7 @@ func (s *Service) DeleteAccount(ctx context.Context, p *Principal, password stri
 	if err != nil {
 		return s.saveFailed("deleting your account", err)
 	}
-	s.forget(dropped)
+	s.forget(ctx, dropped)
 	// Finished tables in memory hold the old names: let the store answer
 	// for them from now on.
 	s.mu.Lock()
@@ -351,9 +356,13 @@ func renameSeat(id string, desc []byte, identity string) (store.TableUpdate, err
 	return store.TableUpdate{ID: id, Status: store.Finished, Meta: b}, nil
 }
 
-// forget drops deleted credentials from the cache.
-func (s *Service) forget(hashes [][]byte) {
+// forget drops deleted credentials from the cache, and, clustered, from
+// every other node's before it returns.
+func (s *Service) forget(ctx context.Context, hashes [][]byte) {
 	for _, h := range hashes {
 		s.creds.drop(h)
+	}
+	if s.cl != nil && len(hashes) > 0 {
+		s.cl.forgetEverywhere(ctx, hashes)
 	}
 }

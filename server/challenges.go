@@ -86,7 +86,7 @@ func nameOr(names map[string]string, identity string) string {
 // tell sends a stream event about c to both its players.
 func (s *Service) tell(typ string, c ChallengeInfo, from, to string) {
 	for _, id := range []string{from, to} {
-		s.hub.publish(id, StreamEvent{Type: typ, Challenge: &c})
+		s.toStreams(id, StreamEvent{Type: typ, Challenge: &c})
 	}
 }
 
@@ -393,6 +393,7 @@ func (s *Service) answer(ctx context.Context, cs store.Challenges, c store.Chall
 // Challenges returns p's open challenges that have not expired: those to
 // p (in) and those p made (out), newest first.
 func (s *Service) Challenges(ctx context.Context, p *Principal) (in, out []ChallengeInfo, err error) {
+	defer s.reading("the challenges", &err)
 	in, out = []ChallengeInfo{}, []ChallengeInfo{}
 	if _, err := s.accountOnly(ctx, p, "challenges"); err != nil {
 		return nil, nil, err

@@ -291,7 +291,8 @@ const maxChatPage = 500
 
 // ChatSince returns the messages of table id after since that p may see
 // (a spectator's when p is nil or holds no seat), at most limit of them.
-func (s *Service) ChatSince(ctx context.Context, p *Principal, id string, since, limit int) (ChatPage, error) {
+func (s *Service) ChatSince(ctx context.Context, p *Principal, id string, since, limit int) (_ ChatPage, err error) {
+	defer s.reading("the chat", &err)
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return ChatPage{}, err

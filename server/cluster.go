@@ -25,13 +25,16 @@ package server
 // status, headers and body. A node that hears back that the owner no
 // longer owns the table asks again.
 //
-// Watchers. The owner publishes every version of each table it owns on
-// the bus (the version only: no view). A socket or event stream held by
-// another node subscribes, and at each change (or gap) asks the owner for
-// its own seat's update since the version it has, by the watcher's own
-// token: secrets leave the owner only in the view meant for that
-// watcher. Moves, setups, chat and mutes sent on such a socket are
-// forwarded as their HTTP requests.
+// Watchers. The owner publishes every change of each table it owns on
+// the bus: its mark, the table's version plus the number of its last chat
+// message (one more at every move, change and chat message), and nothing
+// else: no view, no chat line. A socket or event stream held by another
+// node subscribes, and at each change (or gap) asks the owner for its own
+// seat's update since the version and chat message it has, by the
+// watcher's own token: secrets, and chat lines of a channel the watcher
+// may not read or has muted, leave the owner only in the update meant
+// for that watcher. Moves, setups, chat and mutes sent on such a socket
+// are forwarded as their HTTP requests.
 //
 // Takeover. A forwarded request that finds nobody answering for the
 // table (bus.ErrNoResponder: the owner died) makes the node wait, bounded
@@ -42,21 +45,37 @@ package server
 // lease expired even when nobody asks (a game between computers, a clock
 // running out). A request that nobody received (ErrNoResponder) is
 // simply made again on the new owner; one whose owner died after
-// receiving it (no answer in time) is made again only when it was
-// conditional on the table's version (a move with "version"), and
-// otherwise answered 503 saying the move may or may not have been made:
-// never twice.
+// receiving it (no answer within Cluster.Forward, more for a move that
+// asked to wait) is made again only when it was
+// conditional on the table's version (a move with "version"): the new
+// owner makes it if it was not made, and answers it as made ("repeated")
+// if it was; otherwise it is answered 503 saying the move may or may not
+// have been made: never twice. A request this node could not send (it
+// is cut off from NATS) is answered 503 at once, nothing done.
 //
 // Presence at a table: a watcher on another node tells the owner that its
 // seat is still there at every update it fetches and every quarter of the
 // walk-away time, so its player is not taken for away (it counts as seen
 // then, not as connected: a node that dies stops telling).
 //
-// Still node-local (a later step must share them): who is online
-// (/api/v1/online), the player streams' hub (gameStart/gameFinish and challenge
-// events reach only streams on the node that made them), the credential
-// cache (a signed-out session is forgotten only where it signed out), the
-// rate limits, and chat on remote watchers (their updates carry no chat).
+// Players. What concerns players rather than one table goes from node to
+// node by name (cluster_nodes.go): a player stream's events (a game's
+// start and end, challenges) reach the player's streams on every node; a
+// deleted credential (sign-out, new password, deleted account) is
+// dropped from every node's cache before the request that deleted it is
+// answered (and should that fail, a node trusts a cached credential a
+// minute at most before asking the store again); who is online and a
+// player's tables under way ("my games", a stream's opening lines, the
+// check before an account is deleted) are gathered from every node, and
+// so are the lobby's open tables and tables at play. A node that does
+// not answer in a second is left out (a deletion of an account is
+// refused 503 instead).
+//
+// Still node-local (a later step must share them): the rate limits (per
+// identity, per address, sign-ins, chat), each counted by every node on
+// its own; and a stream event sent while the other nodes cannot be
+// reached is lost for their streams (the client reads the challenges and
+// its tables when it reconnects).
 import (
 	"bytes"
 	"context"
@@ -88,6 +107,11 @@ type Cluster struct {
 	// Lease is how long a table's lease lasts unless renewed (default
 	// DefaultLease): how long a dead owner's tables stall at most.
 	Lease time.Duration
+	// Forward is how long a request forwarded to a table's owner waits
+	// for its answer (default twice the lease, at least 10 s; a move
+	// that asked to wait, or an analysis, waits that much more than it
+	// may take): past it, the owner is taken for dead.
+	Forward time.Duration
 }
 
 // DefaultLease is a table lease's default time.
@@ -123,6 +147,7 @@ type cluster struct {
 	node   string
 	leases store.Leases
 	ttl    time.Duration
+	fwd    time.Duration // see Cluster.Forward
 	log    *slog.Logger
 
 	mu    sync.Mutex
@@ -140,6 +165,9 @@ type cluster struct {
 	loops  sync.WaitGroup
 
 	forwarded, takeovers, fenced prometheus.Counter
+	notesLost                    prometheus.Counter // see cluster_nodes.go
+
+	notes nodeNotes // what the nodes tell each other of players (cluster_nodes.go)
 }
 
 // remoteOwner is another node's lease, as last seen.
@@ -176,20 +204,30 @@ func newCluster(s *Service) (*cluster, error) {
 	if ttl <= 0 {
 		ttl = DefaultLease
 	}
+	fwd := cc.Forward
+	if fwd <= 0 {
+		fwd = max(2*ttl, minForward)
+	}
 	c := &cluster{
-		s: s, b: cc.Bus, node: cc.Bus.Node(), leases: ls, ttl: ttl,
+		s: s, b: cc.Bus, node: cc.Bus.Node(), leases: ls, ttl: ttl, fwd: fwd,
 		log: s.log.With("node", cc.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, halted: make(chan struct{}),
+		notes: nodeNotes{queue: make(chan relayRequest, noteQueue)},
 	}
 	reg := s.metrics.reg
 	c.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_forwarded_total", Help: "Requests this node forwarded to the owner of their table."})
 	c.takeovers = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_takeovers_total", Help: "Tables this node took over from an owner that stopped renewing its lease."})
 	c.fenced = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_leases_lost_total", Help: "Leases this node lost to another node."})
-	reg.MustRegister(c.forwarded, c.takeovers, c.fenced,
+	c.notesLost = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_notes_unanswered_total", Help: "Notes to another node (a player stream's event, credentials to forget, who is online, a player's tables, the lobby) that it did not answer."})
+	reg.MustRegister(c.forwarded, c.takeovers, c.fenced, c.notesLost,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_cluster_owned_tables", Help: "Tables whose lease this node holds."}, func() float64 {
 			c.mu.Lock()
 			defer c.mu.Unlock()
 			return float64(len(c.owned))
 		}))
+	// A credential deleted on another node is dropped here when that
+	// node tells this one; should it not (the bus was away), at the
+	// latest after credMaxAge.
+	s.creds.maxAge = credMaxAge
 	cc.Relay.mu.Lock()
 	cc.Relay.c = c
 	cc.Relay.mu.Unlock()
@@ -198,8 +236,9 @@ func newCluster(s *Service) (*cluster, error) {
 
 // start runs the renewals and the sweep for expired leases.
 func (c *cluster) start() {
-	c.loops.Add(1)
+	c.loops.Add(2)
 	go c.renewals()
+	go c.sendNotes()
 }
 
 // halt stops the background work without releasing anything, as a
@@ -504,9 +543,12 @@ func (c *cluster) sweep(ctx context.Context) {
 	}
 }
 
-// publish tells the bus of every version of table id until stop closes.
-// Versions a quick succession of changes skipped are not sent: the
-// subscribers see the gap and read the table afresh.
+// publish tells the bus of every change of table id (its mark: a move, a
+// change that is not one, a chat message) until stop closes. Marks a
+// quick succession of changes skipped are not sent: the subscribers see
+// the gap and read the table afresh. Nothing is published before the
+// table's chat is loaded, so that a new owner's marks never fall below
+// its predecessor's (a subscriber drops a mark not above the last).
 func (c *cluster) publish(id string, stop chan struct{}) {
 	defer c.loops.Done()
 	last := 0
@@ -514,23 +556,34 @@ func (c *cluster) publish(id string, stop chan struct{}) {
 		c.s.mu.RLock()
 		t, ok := c.s.tables[id]
 		c.s.mu.RUnlock()
+		again := 50 * time.Millisecond
+		if ok {
+			ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
+			err := c.s.loadChat(ctx, t)
+			cancel()
+			if err != nil {
+				// The store is away: nothing can change meanwhile.
+				c.log.Warn("reading a table's chat before publishing its changes", "table", id, "err", err)
+				ok, again = false, storeRetry
+			}
+		}
 		var ch <-chan struct{}
 		if ok {
 			t.mu.Lock()
-			v := t.version()
+			m := t.mark()
 			ch = t.awaitChange()
 			t.mu.Unlock()
-			if v > last {
-				if err := c.b.Publish(id, v, nil); err != nil {
+			if m > last {
+				if err := c.b.Publish(id, m, nil); err != nil {
 					c.log.Debug("publishing a change", "table", id, "err", err)
 				}
-				last = v
+				last = m
 			}
 		} else {
-			// Not loaded yet (taken just before its restore) or evicted:
-			// look again shortly.
+			// Not loaded yet (taken just before its restore), evicted,
+			// or its chat not readable yet: look again shortly.
 			tm := make(chan struct{})
-			time.AfterFunc(50*time.Millisecond, func() { close(tm) })
+			time.AfterFunc(again, func() { close(tm) })
 			ch = tm
 		}
 		select {
@@ -567,6 +620,20 @@ type relayRequest struct {
 	// spectator) and the version it has.
 	Token string `json:"token,omitempty"`
 	Since int    `json:"since,omitempty"`
+	// Chat, Sent and Ended are an update's too: the number of the last
+	// chat message the watcher was sent (-1: none yet, send every one at
+	// hand), whether it was sent an update yet, and whether one showed
+	// the game's end (see Watcher.next).
+	Chat  int  `json:"chat,omitempty"`
+	Sent  bool `json:"sent,omitempty"`
+	Ended bool `json:"ended,omitempty"`
+	// Identity, Event, Hashes, Status and Limit are a note's, about
+	// players or the lobby rather than a table (cluster_nodes.go).
+	Identity string       `json:"identity,omitempty"`
+	Event    *StreamEvent `json:"event,omitempty"`
+	Hashes   [][]byte     `json:"hashes,omitempty"`
+	Status   store.Status `json:"status,omitempty"`
+	Limit    int          `json:"limit,omitempty"`
 }
 
 // relayReply is the owner's answer.
@@ -576,6 +643,10 @@ type relayReply struct {
 	Status   int         `json:"status,omitempty"`
 	Header   http.Header `json:"header,omitempty"`
 	Body     []byte      `json:"body,omitempty"`
+	// Chat and Mark are an update's: the number of the table's last chat
+	// message, and the table's mark (see publish), when it was made.
+	Chat int `json:"chat,omitempty"`
+	Mark int `json:"mark,omitempty"`
 }
 
 // relayedHeaders are the request headers a forwarded request keeps.
@@ -586,6 +657,9 @@ func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 	rq, err := decodeRelay(req.Data)
 	if err != nil {
 		return nil, err
+	}
+	if noteKind(rq.Kind) {
+		return c.serveNote(rq)
 	}
 	if !c.owns(rq.Table) {
 		if rq.Kind != "ping" {
@@ -613,6 +687,13 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	if err := json.Unmarshal(b, &rq); err != nil {
 		return relayRequest{}, fmt.Errorf("a request it cannot read: %w", err)
 	}
+	if noteKind(rq.Kind) {
+		return decodeNote(rq)
+	}
+	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 {
+		return relayRequest{}, fmt.Errorf("a request about table %s with a note's fields", clip(rq.Table))
+	}
+	rq.Hashes = nil // empty: as it reads back
 	if !validID(rq.Table) {
 		return relayRequest{}, fmt.Errorf("a request about no table (%q)", clip(rq.Table))
 	}
@@ -621,6 +702,9 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	case "update":
 		if rq.Since < -1 {
 			return relayRequest{}, fmt.Errorf("an update since version %d", rq.Since)
+		}
+		if rq.Chat < -1 {
+			return relayRequest{}, fmt.Errorf("an update since chat message %d", rq.Chat)
 		}
 	case "http":
 		if id, _, ok := tablePath(rq.Path); !ok || id != rq.Table {
@@ -671,15 +755,19 @@ func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) ([]byte, er
 }
 
 // serveUpdate answers a remote watcher: its seat's update since the
-// version it has.
+// version it has, with the chat lines after the last it was sent that
+// its seat may read and its identity has not muted, as a local
+// Watcher's.
 func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, error) {
 	s := c.s
 	var p *Principal
+	identity := ""
 	if rq.Token != "" {
 		var err error
 		if p, err = s.Authenticate(ctx, rq.Token); err != nil {
 			return replyError(err)
 		}
+		identity = p.Identity
 	}
 	t, err := s.table(ctx, rq.Table)
 	if err != nil {
@@ -688,14 +776,26 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 	if err := s.dailyShut(ctx, p, t); err != nil {
 		return replyError(err)
 	}
+	if err := s.loadChat(ctx, t); err != nil {
+		return replyError(err)
+	}
 	t.mu.Lock()
 	if rq.Since > t.version() {
 		t.mu.Unlock()
 		return replyError(badRequest("version %d is ahead of the table, which is at version %d", rq.Since, t.version()))
 	}
 	t.lastUse = time.Now()
-	t.touch(t.seatOf(p), s.now())
-	u, err := t.update(s.games, t.seatOf(p), rq.Since)
+	seat := t.seatOf(p)
+	t.touch(seat, s.now())
+	from := rq.Chat
+	if t.status == store.Finished && !rq.Ended && rq.Sent {
+		from = 0 // the end opens every channel: see Watcher.next
+	}
+	u, err := t.update(s.games, seat, rq.Since)
+	var last int
+	u.Chat, last = t.chatAfter(from, seat, identity)
+	u.Muted = t.mutedBy(identity)
+	mark := t.mark()
 	t.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -704,8 +804,14 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(relayReply{Status: http.StatusOK, Body: b})
+	return json.Marshal(relayReply{Status: http.StatusOK, Body: b, Chat: last, Mark: mark})
 }
+
+// mark is what the owner publishes of t at each change: its version plus
+// the number of its last chat message, one more at every move, change
+// and chat message. It only grows, on any owner, once t's chat is
+// loaded. t.mu must be held.
+func (t *table) mark() int { return t.version() + t.ch.last }
 
 // serveHere notes that the seat of a watcher on another node is still
 // at the table (see remoteWatch.heartbeat).
@@ -768,6 +874,10 @@ func tablePath(p string) (id, rest string, ok bool) {
 	id, rest, _ = strings.Cut(p, "/")
 	return id, rest, validID(id)
 }
+
+// errNoBus says that this node cannot reach the bus (NATS is away, or
+// this node is cut off from it): the request was not sent.
+var errNoBus = refuse(http.StatusServiceUnavailable, "this server cannot reach the one that runs this table just now; nothing was done: try again in a moment")
 
 // errGone says that the table's owner died mid-request.
 var errGone = refuse(http.StatusServiceUnavailable, "the node that runs this table stopped answering; what you asked may or may not have been done: look at the table before asking again")
@@ -835,6 +945,11 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			c.forget(id)
 		}
 		switch {
+		case errors.Is(err, bus.ErrUnavailable):
+			// Not sent: the owner lives, as far as anyone knows, and
+			// taking its table over would only wait for its lease.
+			c.fail(w, r, errNoBus)
+			return true
 		case errors.Is(err, bus.ErrNoResponder):
 			if err := c.takeover(ctx, id); err != nil {
 				c.fail(w, r, err)
@@ -884,18 +999,17 @@ func pick(h http.Header) http.Header {
 // before it answered: it may or may not have served it.
 var errOwnerGone = errors.New("the table's node left before it answered")
 
-// forward sends rq to the table's owner and returns its answer. A request
-// may take as long as the server's longest wait (a move asked with
-// "wait"), so the answer is not awaited blindly: when owner (the node the
-// lease names, if known) is given, it is asked every second whether it is
-// still there, and a node gone from the bus (killed, cut off) fails the
-// request at once with errOwnerGone rather than after the longest wait.
+// forward sends rq to the table's owner and returns its answer, waiting
+// for it at most forwardTime. Nor is the answer awaited blindly: when
+// owner (the node the lease names, if known) is given, it is asked every
+// second whether it is still there, and a node gone from the bus (killed,
+// cut off) fails the request at once with errOwnerGone.
 func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (relayReply, error) {
 	b, err := json.Marshal(rq)
 	if err != nil {
 		return relayReply{}, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, c.s.cfg.MaxWait+2*c.ttl)
+	ctx, cancel := context.WithTimeout(ctx, c.forwardTime(rq))
 	defer cancel()
 	c.forwarded.Inc()
 	type answer struct {
@@ -943,6 +1057,36 @@ func (c *cluster) present(ctx context.Context, node, id string) bool {
 	defer cancel()
 	_, err := c.b.Request(ctx, bus.ToNode(node), []byte(`{"kind":"ping","table":"`+id+`"}`))
 	return !errors.Is(err, bus.ErrNoResponder)
+}
+
+// minForward is the least time a forwarded request waits for the owner's
+// answer by default.
+const minForward = 10 * time.Second
+
+// forwardTime is how long a forwarded request waits for the owner's
+// answer: a move or setup that asked to wait for the asker's turn, or a
+// game's analysis, as long as they may take and a little; anything else
+// Cluster.Forward, so that a request the owner received just before it
+// died is known lost, then made again or answered 503, within seconds
+// rather than a minute.
+func (c *cluster) forwardTime(rq relayRequest) time.Duration {
+	base := c.fwd
+	if rq.Kind != "http" {
+		return base
+	}
+	_, rest, _ := tablePath(rq.Path)
+	switch {
+	case rest == "analysis":
+		return analysisTimeout + base
+	case rq.Method == http.MethodPost && (rest == "moves" || rest == "setup"):
+		var w struct {
+			Wait bool `json:"wait"`
+		}
+		if json.Unmarshal(rq.Body, &w) == nil && w.Wait {
+			return c.s.cfg.MaxWait + base
+		}
+	}
+	return base
 }
 
 // answers reports whether a node answers as table id's owner.

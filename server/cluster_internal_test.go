@@ -1,22 +1,30 @@
 package server
 
 import (
+	"bytes"
 	"encoding/json"
-	"reflect"
+	"strings"
 	"testing"
+	"time"
 )
 
 // FuzzDecodeRelay: a request from another node is refused or read as one
-// about the table it names, of a known kind; what is read reads back the
-// same once encoded again.
+// about the table it names, of a known kind, or as a note about players
+// naming no table; what is read reads back the same once encoded again.
 func FuzzDecodeRelay(f *testing.F) {
 	for _, s := range []string{
 		`{"kind":"http","table":"abcdefgh23456789","method":"POST","path":"/api/v1/tables/abcdefgh23456789/moves","body":"e30="}`,
 		`{"kind":"http","table":"abcdefgh23456789","method":"GET","path":"/api/v1/tables/zzzzzzzzzzzzzzzz"}`,
 		`{"kind":"update","table":"abcdefgh23456789","since":-1,"token":"x"}`,
+		`{"kind":"update","table":"abcdefgh23456789","since":4,"chat":-1,"sent":true,"ended":true}`,
 		`{"kind":"ping","table":"abcdefgh23456789"}`,
 		`{"kind":"http","table":"abcdefgh23456789","method":"TRACE","path":"/api/v1/tables/abcdefgh23456789"}`,
 		`{"kind":"nope"}`, `[]`, ``, `{"kind":"update","table":"../x"}`,
+		`{"kind":"player","identity":"abcdefgh23456789","event":{"type":"gameStart","table":{"id":"abcdefgh23456789","game":"quizl","seat":1}}}`,
+		`{"kind":"forget","hashes":["` + strings.Repeat("A", 43) + `="]}`,
+		`{"kind":"online"}`, `{"kind":"seated","identity":"abcdefgh23456789"}`,
+		`{"kind":"lobby","status":"open","limit":100}`,
+		`{"kind":"ping","table":"abcdefgh23456789","hashes":[]}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -28,8 +36,13 @@ func FuzzDecodeRelay(f *testing.F) {
 			}
 			return
 		}
-		if !validID(rq.Table) {
+		switch {
+		case noteKind(rq.Kind) && rq.Table != "":
+			t.Fatalf("read a %q note about table %q", rq.Kind, rq.Table)
+		case !noteKind(rq.Kind) && !validID(rq.Table):
 			t.Fatalf("read a request about table %q", rq.Table)
+		case rq.Kind == "player" && (rq.Event == nil || !validID(rq.Identity)):
+			t.Fatalf("read a player's note without an event or an identity: %+v", rq)
 		}
 		if rq.Kind == "http" {
 			if id, _, ok := tablePath(rq.Path); !ok || id != rq.Table {
@@ -38,8 +51,11 @@ func FuzzDecodeRelay(f *testing.F) {
 		}
 		again, _ := json.Marshal(rq)
 		rq2, err := decodeRelay(again)
-		if err != nil || !reflect.DeepEqual(rq, rq2) {
-			t.Fatalf("%+v read back as %+v, %v", rq, rq2, err)
+		if err != nil {
+			t.Fatalf("%s, once read and encoded again, is refused: %v", again, err)
+		}
+		if twice, _ := json.Marshal(rq2); !bytes.Equal(again, twice) {
+			t.Fatalf("%s read back as %s", again, twice)
 		}
 	})
 }
@@ -56,9 +72,48 @@ func TestDecodeRelayRefuses(t *testing.T) {
 		{"a method never forwarded", `{"kind":"http","table":"abcdefgh23456789","method":"CONNECT","path":"/api/v1/tables/abcdefgh23456789"}`},
 		{"a query in the path", `{"kind":"http","table":"abcdefgh23456789","method":"GET","path":"/api/v1/tables/abcdefgh23456789?x=1"}`},
 		{"a version below -1", `{"kind":"update","table":"abcdefgh23456789","since":-2}`},
+		{"a chat message below -1", `{"kind":"update","table":"abcdefgh23456789","chat":-2}`},
+		{"a note about a table", `{"kind":"online","table":"abcdefgh23456789"}`},
+		{"a player's note without an event", `{"kind":"player","identity":"abcdefgh23456789"}`},
+		{"a player's note of an unknown event", `{"kind":"player","identity":"abcdefgh23456789","event":{"type":"launch"}}`},
+		{"a player's note about nobody", `{"kind":"player","identity":"x","event":{"type":"gameStart"}}`},
+		{"a note to forget nothing", `{"kind":"forget"}`},
+		{"a note to forget a short hash", `{"kind":"forget","hashes":["AAAA"]}`},
+		{"a table's request with credentials", `{"kind":"ping","table":"abcdefgh23456789","hashes":["AAAA"]}`},
+		{"a table's request with an event", `{"kind":"update","table":"abcdefgh23456789","event":{"type":"gameStart"}}`},
+		{"a lobby of finished tables", `{"kind":"lobby","status":"finished","limit":10}`},
+		{"a lobby without a limit", `{"kind":"lobby","status":"open"}`},
+		{"a lobby of too many tables", `{"kind":"lobby","status":"open","limit":501}`},
+		{"a lobby's limit on another note", `{"kind":"online","limit":5}`},
 	} {
 		if _, err := decodeRelay([]byte(tc.in)); err == nil {
 			t.Errorf("%s: %s was read", tc.name, tc.in)
+		}
+	}
+}
+
+// TestForwardTime: a forwarded request waits for the owner's answer the
+// cluster's forward time, and that much more than a move or setup asked
+// to wait, or an analysis, may take.
+func TestForwardTime(t *testing.T) {
+	const id = "abcdefgh23456789"
+	c := &cluster{s: &Service{cfg: Config{MaxWait: 50 * time.Second}}, fwd: 10 * time.Second}
+	for _, tc := range []struct {
+		name string
+		rq   relayRequest
+		want time.Duration
+	}{
+		{"an update", relayRequest{Kind: "update", Table: id}, 10 * time.Second},
+		{"a read", relayRequest{Kind: "http", Table: id, Method: "GET", Path: "/api/v1/tables/" + id}, 10 * time.Second},
+		{"a move", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/moves", Body: []byte(`{"move":"x","version":3}`)}, 10 * time.Second},
+		{"a move that waits", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/moves", Body: []byte(`{"move":"x","wait":true}`)}, 60 * time.Second},
+		{"a setup that waits", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/setup", Body: []byte(`{"auto":true,"wait":true}`)}, 60 * time.Second},
+		{"a move whose body is not JSON", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/moves", Body: []byte(`{"wait":tru`)}, 10 * time.Second},
+		{"a chat line saying wait", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/chat", Body: []byte(`{"wait":true}`)}, 10 * time.Second},
+		{"an analysis", relayRequest{Kind: "http", Table: id, Method: "GET", Path: "/api/v1/tables/" + id + "/analysis"}, analysisTimeout + 10*time.Second},
+	} {
+		if got := c.forwardTime(tc.rq); got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }

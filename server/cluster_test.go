@@ -34,6 +34,7 @@ import (
 // node is one node of a test cluster.
 type node struct {
 	name string
+	pg   *pgtest.Server // the cluster's PostgreSQL, shared by every node
 	st   *postgres.Store
 	bus  *natsbus.Bus
 	svc  *server.Service
@@ -52,6 +53,23 @@ func startCluster(t *testing.T, names ...string) []*node {
 // default).
 func startClusterWith(t *testing.T, walkAway time.Duration, names ...string) []*node {
 	t.Helper()
+	return startClusterOpts(t, clusterOpts{walkAway: walkAway}, names...)
+}
+
+// clusterOpts tune a test cluster's nodes; the zero value is the default.
+type clusterOpts struct {
+	walkAway, maxWait time.Duration
+	forward           time.Duration // server.Cluster.Forward
+	// nats, when set, returns the URL node name connects to NATS by
+	// (a proxy the test can cut, say), given the server's.
+	nats func(name, url string) string
+	// wrap, when set, wraps the handler of node name's bus.
+	wrap func(name string, h bus.Handler) bus.Handler
+}
+
+// startClusterOpts is startCluster with opts.
+func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
+	t.Helper()
 	ctx := context.Background()
 	pg, err := pgtest.Start(ctx, pgtest.Options{})
 	if err != nil {
@@ -63,17 +81,24 @@ func startClusterWith(t *testing.T, walkAway time.Duration, names ...string) []*
 	natsURL := natstest.URL(natstest.Run(t, -1))
 	var nodes []*node
 	for _, name := range names {
-		n := &node{name: name}
+		n := &node{name: name, pg: pg}
 		if n.st, err = postgres.Open(ctx, url, postgres.Options{}); err != nil {
 			t.Fatal(err)
 		}
 		relay := server.NewRelay()
-		if n.bus, err = natsbus.Connect(ctx, natsbus.Config{URL: natsURL, Node: name, Handler: relay.Handle}); err != nil {
+		handler, via := relay.Handle, natsURL
+		if opts.wrap != nil {
+			handler = opts.wrap(name, handler)
+		}
+		if opts.nats != nil {
+			via = opts.nats(name, natsURL)
+		}
+		if n.bus, err = natsbus.Connect(ctx, natsbus.Config{URL: via, Node: name, Handler: handler}); err != nil {
 			t.Fatal(err)
 		}
 		n.svc, err = server.New(ctx, server.Config{
 			Store: n.st, Games: games.Registry(), NewBot: bots, Logger: testLogger(),
-			Cluster: &server.Cluster{Bus: n.bus, Relay: relay, Lease: 2 * time.Second}, WalkAway: walkAway,
+			Cluster: &server.Cluster{Bus: n.bus, Relay: relay, Lease: 2 * time.Second, Forward: opts.forward}, WalkAway: opts.walkAway, MaxWait: opts.maxWait,
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -16,14 +16,20 @@ import (
 
 // remoteWatch follows a table another node owns, for one watcher here:
 // it hears of every change on the bus and asks the owner for the
-// watcher's own update since the version it has.
+// watcher's own update since the version and chat message it has.
 type remoteWatch struct {
 	c       *cluster
 	id      string
 	token   string
 	version int
-	sub     bus.Subscription
-	stop    chan struct{} // closed by Close
+	// chat is the number of the last chat message sent (-1: none yet),
+	// mark the table's mark (see cluster.publish) the last update was
+	// made at; sent and ended are as a local Watcher's.
+	chat        int
+	mark        int
+	sent, ended bool
+	sub         bus.Subscription
+	stop        chan struct{} // closed by Close
 }
 
 // watchRemote subscribes to table id's changes, before the first update
@@ -33,7 +39,7 @@ func (c *cluster) watchRemote(ctx context.Context, id, token string, from int) (
 	if err != nil {
 		return nil, refuse(http.StatusServiceUnavailable, "the table's changes cannot be followed now; try again")
 	}
-	w := &remoteWatch{c: c, id: id, token: token, version: from, sub: sub, stop: make(chan struct{})}
+	w := &remoteWatch{c: c, id: id, token: token, version: from, chat: -1, sub: sub, stop: make(chan struct{})}
 	if token != "" {
 		go w.heartbeat()
 	}
@@ -67,21 +73,25 @@ func (w *remoteWatch) heartbeat() {
 // first returns the watcher's first update.
 func (w *remoteWatch) first(ctx context.Context) (Update, error) { return w.fetch(ctx) }
 
-// next returns the next update, waiting for a change newer than the
-// version the watcher has.
+// chatFrom makes the first update carry only the chat messages after
+// number n (see Watcher.ChatFrom).
+func (w *remoteWatch) chatFrom(n int) { w.chat = n }
+
+// next returns the next update, waiting for a change newer than the one
+// the watcher has: a new version, or a chat line it may read.
 func (w *remoteWatch) next(ctx context.Context) (Update, error) {
 	for {
 		ch, err := w.sub.Next(ctx)
 		if err != nil {
 			return Update{}, err
 		}
-		if ch.Gap || ch.Version > w.version {
+		if ch.Gap || ch.Version > w.mark {
 			had := w.version
 			u, err := w.fetch(ctx)
 			if err != nil {
 				return Update{}, err
 			}
-			if u.Version > had || ch.Gap && ch.Version == 0 {
+			if u.Version > had || len(u.Chat) > 0 || ch.Gap && ch.Version == 0 {
 				return u, nil
 			}
 		}
@@ -91,8 +101,9 @@ func (w *remoteWatch) next(ctx context.Context) (Update, error) {
 // fetch asks the owner for the update since w.version, taking the table
 // over if its owner is gone.
 func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
+	rq := relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version, Chat: w.chat, Sent: w.sent, Ended: w.ended}
 	for try := 0; try < 4; try++ {
-		rp, err := w.c.forward(ctx, "", relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version})
+		rp, err := w.c.forward(ctx, "", rq)
 		if err != nil || rp.NotOwner {
 			w.c.forget(w.id)
 		}
@@ -109,7 +120,7 @@ func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 				if _, err := w.c.s.table(ctx, w.id); err != nil {
 					return Update{}, err
 				}
-				b, err := w.c.serveUpdate(ctx, relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version})
+				b, err := w.c.serveUpdate(ctx, rq)
 				if err == nil {
 					err = json.Unmarshal(b, &rp)
 				}
@@ -119,8 +130,10 @@ func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 				break
 			}
 			continue
+		case errors.Is(err, bus.ErrUnavailable):
+			return Update{}, errNoBus
 		case err != nil:
-			return Update{}, refuse(http.StatusServiceUnavailable, "the table's node did not answer: %v", err)
+			return Update{}, refuse(http.StatusServiceUnavailable, "the server that runs this table did not answer in time; connect again")
 		case rp.NotOwner:
 			time.Sleep(20 * time.Millisecond)
 			continue
@@ -136,7 +149,10 @@ func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 		if err := json.Unmarshal(rp.Body, &u); err != nil {
 			return Update{}, err
 		}
-		w.version = u.Version
+		w.version, w.chat, w.mark, w.sent = u.Version, rp.Chat, rp.Mark, true
+		if u.Table.Status == "finished" {
+			w.ended = true
+		}
 		return u, nil
 	}
 	return Update{}, refuse(http.StatusServiceUnavailable, "the table is changing hands; try again")
@@ -154,12 +170,25 @@ func (c *cluster) remoteEvents(w http.ResponseWriter, r *http.Request, id string
 		c.fail(w, r, err)
 		return
 	}
+	chatFrom, err := parseChatFrom(r)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
 	wt, err := c.watchRemote(r.Context(), id, token, from)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	defer wt.Close()
+	if chatFrom >= 0 {
+		wt.chatFrom(chatFrom)
+	}
+	if token != "" {
+		if p, err := c.s.Authenticate(r.Context(), token); err == nil {
+			defer c.s.presence.hold(p.Identity, c.s.now)() // an open stream counts as online
+		}
+	}
 	u, err := wt.first(r.Context())
 	if err != nil {
 		c.fail(w, r, err)
@@ -236,6 +265,12 @@ func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string)
 		return websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
 	defer wt.Close()
+	if hello.Chat != nil {
+		wt.chatFrom(*hello.Chat)
+	}
+	if s.p != nil {
+		defer c.s.presence.hold(s.p.Identity, c.s.now)() // an open socket counts as online
+	}
 	u, err := wt.first(ctx)
 	if err != nil {
 		s.sendError(ctx, hello.ID, err)

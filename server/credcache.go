@@ -1,6 +1,9 @@
 package server
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // credCacheSize is how many credentials one generation of the cache holds.
 // A busy server sees far fewer seats in use at once; the rest are a store
@@ -17,12 +20,19 @@ type credCache struct {
 	mu       sync.Mutex
 	size     int
 	cur, old map[string]cachedCred
+	// maxAge, when not 0, is how long a credential is trusted from the
+	// cache before the store is asked again. A cluster sets it: a
+	// sign-out on another node is forgotten here when that node tells
+	// this one, and at the latest after maxAge should the telling fail.
+	maxAge time.Duration
 }
 
-// cachedCred is what a request needs of a credential.
+// cachedCred is what a request needs of a credential, and when the
+// store was last asked for it (with maxAge).
 type cachedCred struct {
 	identity, table string
 	seat            int
+	at              time.Time
 }
 
 func newCredCache(size int) *credCache {
@@ -33,19 +43,25 @@ func newCredCache(size int) *credCache {
 func (c *credCache) get(h []byte) (cachedCred, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if cr, ok := c.cur[string(h)]; ok {
-		return cr, true
+	cr, ok := c.cur[string(h)]
+	if !ok {
+		if cr, ok = c.old[string(h)]; ok {
+			delete(c.old, string(h))
+			c.putLocked(string(h), cr)
+		}
 	}
-	cr, ok := c.old[string(h)]
-	if ok {
-		delete(c.old, string(h))
-		c.putLocked(string(h), cr)
+	if ok && c.maxAge > 0 && time.Since(cr.at) > c.maxAge {
+		delete(c.cur, string(h))
+		return cachedCred{}, false
 	}
 	return cr, ok
 }
 
 // put remembers the credential whose token hashes to h.
 func (c *credCache) put(h []byte, cr cachedCred) {
+	if c.maxAge > 0 {
+		cr.at = time.Now()
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.putLocked(string(h), cr)

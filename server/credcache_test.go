@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 )
 
 func TestCredCache(t *testing.T) {
@@ -61,5 +62,33 @@ func TestCredentialsOutliveTheCache(t *testing.T) {
 	tok[0] = map[bool]byte{true: 'B', false: 'A'}[tok[0] == 'A']
 	if _, err := f.s.Authenticate(ctx, string(tok)); err == nil {
 		t.Fatal("a forged token was accepted")
+	}
+}
+
+// TestCredCacheMaxAge: with a maximum age, a credential is trusted from
+// the cache only that long after the store was last asked; without one,
+// for ever.
+func TestCredCacheMaxAge(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		maxAge time.Duration
+		want   bool
+	}{{"no maximum", 0, true}, {"within it", time.Hour, true}, {"past it", 30 * time.Millisecond, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newCredCache(4)
+			c.maxAge = tc.maxAge
+			c.put([]byte("h"), cachedCred{identity: "id"})
+			if _, ok := c.get([]byte("h")); !ok {
+				t.Fatal("a credential just put is not found")
+			}
+			time.Sleep(60 * time.Millisecond)
+			if _, ok := c.get([]byte("h")); ok != tc.want {
+				t.Errorf("after 60 ms: found %v, want %v", ok, tc.want)
+			}
+			c.put([]byte("h"), cachedCred{identity: "id"}) // asked the store again
+			if _, ok := c.get([]byte("h")); !ok {
+				t.Error("a credential put again is not found")
+			}
+		})
 	}
 }

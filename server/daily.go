@@ -140,7 +140,7 @@ func (s *Service) today(ctx context.Context, ds store.Dailies, name string) (str
 	if c, ok := s.st.(store.Clock); ok {
 		var err error
 		if now, err = c.Now(ctx); err != nil {
-			return "", s.saveFailed("the day", err)
+			return "", s.readFailed("the day's puzzle", err)
 		}
 	}
 	day := now.UTC().Format(dayLayout)
@@ -201,7 +201,8 @@ func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string
 
 // DailyToday returns today's puzzle of game with p's attempt at it, if
 // any (p may be nil).
-func (s *Service) DailyToday(ctx context.Context, p *Principal, name string) (Daily, error) {
+func (s *Service) DailyToday(ctx context.Context, p *Principal, name string) (_ Daily, err error) {
+	defer s.reading("the daily puzzle", &err)
 	title, err := dailyGame(name)
 	if err != nil {
 		return Daily{}, err
@@ -433,7 +434,8 @@ func dayBefore(day string) string {
 // DailyLeaderboard returns the leaderboard of game's puzzle of day:
 // players with accounts who finished, solved first, then fewest calls or
 // salvos, fewest wrong, least time. A day after today is refused.
-func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (DailyBoard, error) {
+func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (_ DailyBoard, err error) {
+	defer s.reading("the daily puzzle's leaderboard", &err)
 	if _, err := dailyGame(name); err != nil {
 		return DailyBoard{}, err
 	}
@@ -475,7 +477,8 @@ func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (Daily
 
 // PlayerDaily returns the daily puzzles of the player with an account
 // called name: per game, the streak and the history.
-func (s *Service) PlayerDaily(ctx context.Context, name string) (map[string]DailyRecord, error) {
+func (s *Service) PlayerDaily(ctx context.Context, name string) (_ map[string]DailyRecord, err error) {
+	defer s.reading("the player's daily puzzles", &err)
 	a, _, err := s.accountNamed(ctx, name)
 	if err != nil {
 		return nil, err

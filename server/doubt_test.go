@@ -33,8 +33,10 @@ func (l *lostAnswer) AppendMove(ctx context.Context, id string, m store.Move, u 
 // TestMoveStoredButAnswerLost: the write of a move is committed but its
 // answer lost. The player is told 503; the table then finds the move in
 // the store at its next move and takes it, rather than refuse every
-// later move; a retry made against the old version is refused; the
-// record holds each move once and reads the same after a restart.
+// later move; a retry made against the old version is answered as made
+// (repeated), and makes nothing; a different move at that version is
+// refused; the record holds each move once and reads the same after a
+// restart.
 func TestMoveStoredButAnswerLost(t *testing.T) {
 	EachStore(t, func(t *testing.T, k StoreKind) {
 		ctx := context.Background()
@@ -63,7 +65,10 @@ func TestMoveStoredButAnswerLost(t *testing.T) {
 		if _, err := f.s.Move(ctx, pa, a.Table, "guess 25", nil); err != nil {
 			t.Fatalf("Ann's move after Ben's lost answer: %v", err)
 		}
-		_, err = f.s.Move(ctx, pb, a.Table, "guess 50", &v)
+		if res, err := f.s.Move(ctx, pb, a.Table, "guess 50", &v); err != nil || !res.Repeated || res.Version != v+1 {
+			t.Fatalf("Ben's move asked again at version %d: %+v, %v; want it answered as made at %d", v, res, err, v+1)
+		}
+		_, err = f.s.Move(ctx, pb, a.Table, "guess 51", &v)
 		wantStatus(t, err, http.StatusConflict)
 		if _, err := f.s.Move(ctx, pb, a.Table, "guess 75", nil); err != nil {
 			t.Fatalf("Ben's next move: %v", err)

@@ -235,7 +235,7 @@ func (h *Handler) principal(r *http.Request) (*Principal, error) {
 	}
 	p, err := h.s.Authenticate(r.Context(), strings.TrimSpace(tok))
 	if err != nil {
-		if auth == "" {
+		if auth == "" && StatusOf(err) == http.StatusUnauthorized {
 			return nil, refuse(http.StatusUnauthorized, "your session has ended (signed out, or the password changed): sign in again")
 		}
 		return nil, err

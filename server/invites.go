@@ -31,7 +31,8 @@ const maxCodeTries = 8
 
 // Invitation resolves an invite code as a player types it (any case,
 // spaces and dashes ignored) to its table while the table is under way.
-func (s *Service) Invitation(ctx context.Context, raw string) (Invitation, error) {
+func (s *Service) Invitation(ctx context.Context, raw string) (_ Invitation, err error) {
+	defer s.reading("the invite code", &err)
 	code, err := invite.Parse(raw)
 	if err != nil {
 		return Invitation{}, badRequest("%v", err)

@@ -132,7 +132,8 @@ func (s *Service) AddKey(ctx context.Context, p *Principal, text string) (KeyInf
 }
 
 // Keys lists p's account's SSH keys.
-func (s *Service) Keys(ctx context.Context, p *Principal) ([]KeyInfo, error) {
+func (s *Service) Keys(ctx context.Context, p *Principal) (_ []KeyInfo, err error) {
+	defer s.reading("your keys", &err)
 	a, _, err := s.accountFor(ctx, p)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"sort"
 	"time"
 
@@ -13,7 +14,8 @@ import (
 
 // View returns the asker's current view of table id (a spectator's when p
 // holds no seat there).
-func (s *Service) View(ctx context.Context, p *Principal, id string) (Update, error) {
+func (s *Service) View(ctx context.Context, p *Principal, id string) (_ Update, err error) {
+	defer s.reading("the table", &err)
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return Update{}, err
@@ -40,7 +42,8 @@ func (s *Service) View(ctx context.Context, p *Principal, id string) (Update, er
 }
 
 // Record returns table id's record as the asker may see it.
-func (s *Service) Record(ctx context.Context, p *Principal, id string) (*game.Record, error) {
+func (s *Service) Record(ctx context.Context, p *Principal, id string) (_ *game.Record, err error) {
+	defer s.reading("the table's record", &err)
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return nil, err
@@ -56,23 +59,25 @@ func (s *Service) Record(ctx context.Context, p *Principal, id string) (*game.Re
 // Lobby lists the tables in status (open by default): open and playing
 // tables from memory, finished ones from the store, newest first. Private
 // tables are never listed.
-func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) ([]TableInfo, error) {
+func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ []TableInfo, err error) {
+	defer s.reading("the tables", &err)
 	if status == "" {
 		status = store.Open
 	}
 	var out []TableInfo
 	switch status {
 	case store.Open, store.Setup, store.Playing:
-		s.mu.RLock()
-		for _, t := range s.tables {
-			t.mu.Lock()
-			if t.status == status && !t.m.Private {
-				out = append(out, t.info())
+		out = s.lobbyHere(status, limit)
+		if s.cl != nil {
+			// The other nodes' tables; one a node lost and has not
+			// noticed yet is listed by it and its new owner alike.
+			for _, t := range s.cl.lobbyElsewhere(ctx, status, limit) {
+				if !slices.ContainsFunc(out, func(o TableInfo) bool { return o.ID == t.ID }) {
+					out = append(out, t)
+				}
 			}
-			t.mu.Unlock()
+			sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
 		}
-		s.mu.RUnlock()
-		sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
 	case store.Finished:
 		rows, err := s.st.Recent(ctx, store.Finished, limit*2)
 		if err != nil {
@@ -99,6 +104,26 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) ([]
 		out = []TableInfo{}
 	}
 	return out, nil
+}
+
+// lobbyHere returns at most limit public tables in status that this node
+// holds, newest first.
+func (s *Service) lobbyHere(status store.Status, limit int) []TableInfo {
+	var out []TableInfo
+	s.mu.RLock()
+	for _, t := range s.tables {
+		t.mu.Lock()
+		if t.status == status && !t.m.Private {
+			out = append(out, t.info())
+		}
+		t.mu.Unlock()
+	}
+	s.mu.RUnlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out
 }
 
 // Rematch seats the asker at the next game of a finished table's series,

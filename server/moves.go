@@ -32,6 +32,13 @@ type MoveResult struct {
 	// holds what there is, and the client asks again (GET the table, or
 	// follow its events).
 	TimedOut bool `json:"timed_out,omitempty"`
+	// Repeated is set when the move, conditional on a version, had
+	// already been made at that version by the same seat: its first
+	// answer was lost (the connection broke, or the node that ran the
+	// table died before answering) and it was asked again. Nothing
+	// changed this time; Version is the one the move made, and Events
+	// are its events when the table still has them.
+	Repeated bool `json:"repeated,omitempty"`
 }
 
 // Move plays move for the asker's seat at table id. When expect is not
@@ -74,6 +81,11 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	if t.doubt {
 		if err := s.settleDoubt(ctx, t); err != nil {
 			return MoveResult{}, err
+		}
+	}
+	if expect != nil && t.m.Started && *expect < t.version() {
+		if res, ok := t.repeated(seat, text, *expect); ok {
+			return res, nil
 		}
 	}
 	switch {
@@ -174,6 +186,42 @@ func (s *Service) accept(t *table, seat game.Seat, text string, now time.Time, e
 		ev = []game.Event{}
 	}
 	return MoveResult{Version: st.version, Events: ev, ToMove: append([]game.Seat{}, t.st.ToMove()...), Status: t.status}
+}
+
+// repeated answers seat's move text, conditional on version v, when the
+// table already took that very move from that seat at v: a client whose
+// answer was lost asks again (and a node that forwarded the move to an
+// owner which died before answering asks the new owner again), and hears
+// that the move was made, not that the table has moved on. Only one move
+// is ever made at a version, so nothing can be played twice. t.mu must
+// be held.
+func (t *table) repeated(seat game.Seat, text string, v int) (MoveResult, bool) {
+	i := v - t.m.Start // the move made at v, counted from 0
+	if i < 0 || i >= len(t.moves) || int(seat) >= len(t.m.Seats) {
+		return MoveResult{}, false
+	}
+	if n, ok := t.st.(game.Normalizer); ok {
+		if c, err := n.Normalize(seat, text); err == nil {
+			text = c
+		}
+	}
+	if mv := t.moves[i]; mv.By != t.m.Seats[seat].Name || mv.Move != text {
+		return MoveResult{}, false
+	}
+	for _, fo := range t.m.Forfeits {
+		if fo.Move == i+1 {
+			return MoveResult{}, false // the server played it, not the seat
+		}
+	}
+	ev := []game.Event{}
+	for _, st := range t.recent {
+		if st.version == v+1 && st.seat == seat {
+			if e := game.VisibleTo(st.events, seat); e != nil {
+				ev = e
+			}
+		}
+	}
+	return MoveResult{Version: v + 1, Status: t.status, ToMove: append([]game.Seat{}, t.st.ToMove()...), Events: ev, Repeated: true}, true
 }
 
 // settleDoubt reads t back from the store after a write of a move failed:

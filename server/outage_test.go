@@ -63,8 +63,10 @@ func TestStoreOutage(t *testing.T) {
 				t.Fatalf("join: %d %s", st, body)
 			}
 			ben.token = b.Token
-			for _, c := range []*client{ann, ben} {
-				if st, body := c.do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"auto": true}`, nil); st != 200 {
+			// Numbers nobody guesses below, so that no guess ends the
+			// game.
+			for i, c := range []*client{ann, ben} {
+				if st, body := c.do("POST", "/api/v1/tables/"+a.Table+"/setup", map[string]any{"setup": setupOf(41 + i)}, nil); st != 200 {
 					t.Fatalf("setup: %d %s", st, body)
 				}
 			}
@@ -74,7 +76,7 @@ func TestStoreOutage(t *testing.T) {
 			// A table against the computer, whose answer waits for the gate.
 			cara := &client{t: t, base: srv.URL}
 			var c Seated
-			if st, body := cara.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "computer:easy"], "name": "Cara"}`, &c); st != 201 {
+			if st, body := cara.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "computer:easy"], "name": "Cara", "rules": {"max": 1000}}`, &c); st != 201 {
 				t.Fatalf("create against the computer: %d %s", st, body)
 			}
 			cara.token = c.Token

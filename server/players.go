@@ -64,7 +64,8 @@ func (s *Service) accountNamed(ctx context.Context, name string) (store.Account,
 }
 
 // Profile returns the profile of the account called name.
-func (s *Service) Profile(ctx context.Context, name string) (Profile, error) {
+func (s *Service) Profile(ctx context.Context, name string) (_ Profile, err error) {
+	defer s.reading("the player's profile", &err)
 	a, ps, err := s.accountNamed(ctx, name)
 	if err != nil {
 		return Profile{}, err
@@ -148,7 +149,8 @@ func parseBefore(s string) (time.Time, string, error) {
 // History returns a page of the finished games of the account called
 // name: of gameName only, when not empty; after cursor before, when not
 // empty.
-func (s *Service) History(ctx context.Context, name, gameName, before string, limit int) (History, error) {
+func (s *Service) History(ctx context.Context, name, gameName, before string, limit int) (_ History, err error) {
+	defer s.reading("the player's games", &err)
 	a, ps, err := s.accountNamed(ctx, name)
 	if err != nil {
 		return History{}, err
@@ -289,9 +291,12 @@ func (s *Service) seatedAt(identity string) []SeatedTable {
 }
 
 // MyTables returns the tables under way where p's identity (a guest's or
-// an account's) holds a seat: the "my games" of a home page.
-func (s *Service) MyTables(p *Principal) []SeatedTable {
-	return s.seatedAt(p.Identity)
+// an account's) holds a seat: the "my games" of a home page. Clustered,
+// the other nodes are asked for theirs; one that does not answer in time
+// is left out (its tables come back at the next ask).
+func (s *Service) MyTables(ctx context.Context, p *Principal) []SeatedTable {
+	out, _ := s.seated(ctx, p.Identity)
+	return out
 }
 
 func (h *Handler) myTables(w http.ResponseWriter, r *http.Request) {
@@ -300,5 +305,5 @@ func (h *Handler) myTables(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tables": h.s.MyTables(p)})
+	writeJSON(w, http.StatusOK, map[string]any{"tables": h.s.MyTables(r.Context(), p)})
 }

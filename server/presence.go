@@ -138,8 +138,14 @@ func (s *Service) challenges() (store.Challenges, error) {
 }
 
 // Online returns who is around now.
-func (s *Service) Online(ctx context.Context) (Online, error) {
+func (s *Service) Online(ctx context.Context) (_ Online, err error) {
+	defer s.reading("who is online", &err)
 	ids := s.presence.online(s.now())
+	if s.cl != nil {
+		ids = append(ids, s.cl.onlineElsewhere(ctx)...)
+		slices.Sort(ids)
+		ids = slices.Compact(ids)
+	}
 	out := Online{Count: len(ids), Players: []OnlinePlayer{}, WindowSeconds: int(OnlineWindow / time.Second)}
 	ps, ok := s.st.(store.Players)
 	cs, ok2 := s.st.(store.Challenges)
@@ -204,7 +210,8 @@ func (s *Service) accountOnly(ctx context.Context, p *Principal, what string) (s
 }
 
 // Settings returns p's account settings.
-func (s *Service) Settings(ctx context.Context, p *Principal) (Settings, error) {
+func (s *Service) Settings(ctx context.Context, p *Principal) (_ Settings, err error) {
+	defer s.reading("your settings", &err)
 	if _, err := s.accountOnly(ctx, p, "settings"); err != nil {
 		return Settings{}, err
 	}

@@ -176,7 +176,8 @@ type Leaderboard struct {
 }
 
 // Leaderboard returns pool's leaderboard.
-func (s *Service) Leaderboard(ctx context.Context, pool string) (Leaderboard, error) {
+func (s *Service) Leaderboard(ctx context.Context, pool string) (_ Leaderboard, err error) {
+	defer s.reading("the leaderboard", &err)
 	if !slices.Contains(Pools(s.games), pool) {
 		return Leaderboard{}, refuse(http.StatusNotFound, "there is no rating pool %q (there are %s)", clip(pool), strings.Join(Pools(s.games), ", "))
 	}

@@ -421,6 +421,20 @@ func (s *Service) readFailed(what string, err error) error {
 	return refuse(http.StatusServiceUnavailable, "%s could not be read just now; nothing changed, try again", what)
 }
 
+// reading turns *err, the failure of a read about what, into what a
+// player should hear: a refusal stays as it is, a request its client
+// gave up stays cancelled, and anything else (the store cannot be
+// reached: PostgreSQL went away) becomes readFailed's 503, which the
+// next request after the store is back no longer meets. Every read a
+// player makes defers it, so that none answers 500 for a lost store.
+func (s *Service) reading(what string, err *error) {
+	var e *Error
+	if *err == nil || errors.As(*err, &e) || errors.Is(*err, context.Canceled) {
+		return
+	}
+	*err = s.readFailed(what, *err)
+}
+
 // changed records a change that was not a move: it bumps the version,
 // starts play when the table is ready, stores the table, and then tells
 // the watchers and the computer players.

@@ -97,7 +97,7 @@ func (h *hub) publish(identity string, ev StreamEvent) {
 func (s *Service) announceStart(t *table) {
 	for i, st := range t.m.Seats {
 		if st.Identity != "" {
-			s.hub.publish(st.Identity, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.id, Game: t.g.Name(), Seat: i, Rated: t.m.Rated, Challenge: t.m.Challenge}})
+			s.toStreams(st.Identity, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.id, Game: t.g.Name(), Seat: i, Rated: t.m.Rated, Challenge: t.m.Challenge}})
 		}
 	}
 }
@@ -111,7 +111,7 @@ func (s *Service) announceEnd(t *table, end *store.GameEnd) {
 	}
 	for _, se := range end.Seats {
 		if se.Identity != "" {
-			s.hub.publish(se.Identity, StreamEvent{Type: "gameFinish", Table: &StreamTable{
+			s.toStreams(se.Identity, StreamEvent{Type: "gameFinish", Table: &StreamTable{
 				ID: t.id, Game: end.Game, Seat: se.Seat, Rated: t.m.Rated, Challenge: t.m.Challenge, Result: string(se.Result),
 			}})
 		}
@@ -146,7 +146,10 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 			opening = append(opening, StreamEvent{Type: "challenge", Challenge: &c})
 		}
 	}
-	for _, t := range h.s.seatedAt(p.Identity) {
+	// Tables on a node that does not answer now are left out: their
+	// gameStart lines come again at the stream's next opening.
+	tables, _ := h.s.seated(r.Context(), p.Identity)
+	for _, t := range tables {
 		opening = append(opening, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.ID, Game: t.Game, Seat: t.Seat, Rated: t.Rated}})
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")

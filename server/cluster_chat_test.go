@@ -1,0 +1,208 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"parlour/server"
+)
+
+// remoteSocket is a table's WebSocket held by a test, keeping every
+// message it was sent.
+type remoteSocket struct {
+	t    *testing.T
+	name string
+	ws   *websocket.Conn
+	mu   sync.Mutex
+	got  [][]byte
+	more chan struct{} // signalled at every message
+}
+
+// dialSocket opens table id's socket on node n and says hello with token
+// ("" for a spectator).
+func dialSocket(t *testing.T, ctx context.Context, n *node, name, id, token string) *remoteSocket {
+	t.Helper()
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(n.srv.URL, "http")+"/api/v1/tables/"+id+"/socket", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.CloseNow() })
+	ws.SetReadLimit(4 << 20)
+	s := &remoteSocket{t: t, name: name, ws: ws, more: make(chan struct{}, 1)}
+	hello := map[string]any{"type": "hello"}
+	if token != "" {
+		hello["token"] = token
+	}
+	s.send(ctx, hello)
+	go func() {
+		for {
+			_, m, err := ws.Read(ctx)
+			if err != nil {
+				return
+			}
+			s.mu.Lock()
+			s.got = append(s.got, m)
+			s.mu.Unlock()
+			select {
+			case s.more <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	return s
+}
+
+func (s *remoteSocket) send(ctx context.Context, m map[string]any) {
+	b, _ := json.Marshal(m)
+	if err := s.ws.Write(ctx, websocket.MessageText, b); err != nil {
+		s.t.Fatalf("%s's socket: %v", s.name, err)
+	}
+}
+
+// await waits for a message holding want, and returns it.
+func (s *remoteSocket) await(want string) []byte {
+	s.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for seen := 0; ; {
+		s.mu.Lock()
+		got := s.got[seen:]
+		seen = len(s.got)
+		s.mu.Unlock()
+		for _, m := range got {
+			if bytes.Contains(m, []byte(want)) {
+				return m
+			}
+		}
+		select {
+		case <-s.more:
+		case <-deadline:
+			s.t.Fatalf("%s's socket never got %s; it got:\n%s", s.name, want, s.all())
+		}
+	}
+}
+
+// all returns every message the socket got, a line each.
+func (s *remoteSocket) all() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return string(bytes.Join(s.got, []byte("\n")))
+}
+
+// TestClusterChatReachesRemoteSockets: a table owned by node a, its
+// players and a spectator on sockets held by node c, which does not own
+// it. Ann's line in the players' chat, sent through a, reaches Ben's
+// socket on c and not the spectator's; Cara's line in the spectators'
+// chat, sent through b, reaches the spectator's socket on c and not
+// Ben's. Ben's line, sent on his socket on c, reaches Ann's event stream
+// on b. Once Ben mutes the players' chat through his socket, Ann's next
+// line does not reach him, while her move does.
+func TestClusterChatReachesRemoteSockets(t *testing.T) {
+	nodes := startCluster(t, "a", "b", "c")
+	a, b, c := nodes[0], nodes[1], nodes[2]
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	var ann, ben server.Seated
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	id := ann.Table
+	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
+		t.Fatalf("join through b: %d %s", st, body)
+	}
+	var cara server.Identity
+	if st, body := nodeCall(t, b, "POST", "/api/v1/identity", "", map[string]any{"name": "Cara"}, &cara); st >= 300 {
+		t.Fatalf("Cara's identity: %d %s", st, body)
+	}
+	if metric(t, c, "parlour_cluster_owned_tables") != "0" {
+		t.Fatal("node c owns the table")
+	}
+
+	bens := dialSocket(t, ctx, c, "Ben", id, ben.Token)
+	spec := dialSocket(t, ctx, c, "the spectator", id, "")
+	bens.await(`"type":"update"`)
+	spec.await(`"type":"update"`)
+
+	// Ann's event stream, on b.
+	annStream := make(chan []byte, 64)
+	go func() {
+		defer close(annStream)
+		req, _ := http.NewRequestWithContext(ctx, "GET", b.srv.URL+"/api/v1/tables/"+id+"/events", nil)
+		req.Header.Set("Authorization", "Bearer "+ann.Token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return
+		}
+		defer res.Body.Close()
+		dec := json.NewDecoder(res.Body)
+		for {
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil {
+				return
+			}
+			annStream <- raw
+		}
+	}()
+	awaitStream := func(want string) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case m, ok := <-annStream:
+				if !ok {
+					t.Fatalf("Ann's stream on b ended before %s", want)
+				}
+				if bytes.Contains(m, []byte(want)) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("Ann's stream on b never got %s", want)
+			}
+		}
+	}
+	awaitStream(`"version"`)
+
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/chat", ann.Token, map[string]any{"channel": "players", "text": "good luck, Ben"}, nil); st >= 300 {
+		t.Fatalf("Ann's chat through a: %d %s", st, body)
+	}
+	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/chat", cara.Token, map[string]any{"channel": "spectators", "text": "go Ann"}, nil); st >= 300 {
+		t.Fatalf("Cara's chat through b: %d %s", st, body)
+	}
+	bens.await(`"text":"good luck, Ben"`)
+	spec.await(`"text":"go Ann"`)
+
+	bens.send(ctx, map[string]any{"type": "chat", "id": "c1", "channel": "players", "text": "thanks, Ann"})
+	bens.await(`"id":"c1"`)
+	awaitStream(`"text":"thanks, Ann"`)
+
+	bens.send(ctx, map[string]any{"type": "mute", "id": "m1", "channel": "players", "muted": true})
+	if ack := bens.await(`"id":"m1"`); !bytes.Contains(ack, []byte(`"muted":["players"]`)) {
+		t.Fatalf("the mute's ack: %s", ack)
+	}
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/chat", ann.Token, map[string]any{"channel": "players", "text": "are you there"}, nil); st >= 300 {
+		t.Fatalf("Ann's second line: %d %s", st, body)
+	}
+	awaitStream(`"text":"are you there"`) // Ann sees her own line
+	var u wireUpdate
+	nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
+	var res server.MoveResult
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": chooseMove(t, ctx, u, 0), "version": u.Version}, &res); st != 200 {
+		t.Fatalf("Ann's move: %d %s", st, body)
+	}
+	bens.await(`"version":` + itoa(res.Version) + `,`)
+	spec.await(`"version":` + itoa(res.Version) + `,`)
+
+	if got := bens.all(); strings.Contains(got, "are you there") || strings.Contains(got, "go Ann") {
+		t.Errorf("Ben's socket on c got a line he muted, or one of the spectators':\n%s", got)
+	}
+	if got := spec.all(); strings.Contains(got, "good luck") || strings.Contains(got, "thanks, Ann") || strings.Contains(got, "are you there") {
+		t.Errorf("the spectator's socket on c got the players' chat:\n%s", got)
+	}
+}

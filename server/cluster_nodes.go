@@ -1,0 +1,346 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"sync"
+	"time"
+
+	"parlour/bus"
+	"parlour/store"
+)
+
+// What the nodes of a cluster tell each other about players rather than
+// tables. Each is a request to every other node by name (bus.ToNode), the
+// nodes found by bus.Nodes:
+//
+//   - "player": an event of a player's stream (a game's start or end, a
+//     challenge), made on the node where it happened, for that player's
+//     streams on the other nodes. Sent in the background, in order, by
+//     one sender per node.
+//   - "forget": the hashes of credentials deleted (a sign-out, a changed
+//     password, a deleted account), which every node drops from its
+//     cache before the request that deleted them is answered.
+//   - "online": who is online on the node, for GET /api/v1/online.
+//   - "seated": the tables under way the node owns where an identity
+//     holds a seat (a player's "my games", their stream's opening, the
+//     check before an account is deleted).
+//   - "lobby": the public tables the node owns in a status (open, in
+//     setup, playing), for the lobby.
+
+// Limits of the notes between nodes.
+const (
+	// peersFresh is how long a node trusts its list of the others
+	// before asking the bus again; a note that must reach every node
+	// ("forget") always asks.
+	peersFresh = 2 * time.Second
+	// noteWait bounds how long a node waits for another's answer to a
+	// note.
+	noteWait = time.Second
+	// noteQueue is how many stream events wait for the sender at most;
+	// beyond it they are dropped (the player's client reads GET
+	// /api/v1/challenges and its tables when its stream reconnects).
+	noteQueue = 1024
+	// maxForget is the most credentials one "forget" names.
+	maxForget = 4096
+	// maxLobby is the most tables a lobby lists (see Handler.lobby).
+	maxLobby = 500
+	// credMaxAge is how long a node of a cluster trusts a credential
+	// from its cache before it asks the store again (see credCache).
+	credMaxAge = time.Minute
+)
+
+// nodeNotes is a cluster's side of the notes.
+type nodeNotes struct {
+	mu      sync.Mutex
+	peers   []string // the other nodes, as last found
+	peersAt time.Time
+	queue   chan relayRequest // stream events to send
+}
+
+// noteKind reports whether kind is one of the notes about players.
+func noteKind(kind string) bool {
+	switch kind {
+	case "player", "forget", "online", "seated", "lobby":
+		return true
+	}
+	return false
+}
+
+// streamEvent reports whether typ is a StreamEvent's type.
+func streamEvent(typ string) bool {
+	switch typ {
+	case "challenge", "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish":
+		return true
+	}
+	return false
+}
+
+// decodeNote checks a note read by decodeRelay.
+func decodeNote(rq relayRequest) (relayRequest, error) {
+	if rq.Table != "" {
+		return relayRequest{}, fmt.Errorf("a %q note about table %q", rq.Kind, clip(rq.Table))
+	}
+	if rq.Kind != "forget" && len(rq.Hashes) > 0 {
+		return relayRequest{}, fmt.Errorf("a %q note with credentials", rq.Kind)
+	}
+	if rq.Kind != "player" && rq.Event != nil {
+		return relayRequest{}, fmt.Errorf("a %q note with a stream event", rq.Kind)
+	}
+	if rq.Kind != "lobby" && (rq.Status != "" || rq.Limit != 0) {
+		return relayRequest{}, fmt.Errorf("a %q note with a lobby's status or limit", rq.Kind)
+	}
+	switch rq.Kind {
+	case "player", "seated":
+		if !validID(rq.Identity) {
+			return relayRequest{}, fmt.Errorf("a %q note about no identity (%q)", rq.Kind, clip(rq.Identity))
+		}
+	default:
+		if rq.Identity != "" {
+			return relayRequest{}, fmt.Errorf("a %q note about identity %q", rq.Kind, clip(rq.Identity))
+		}
+	}
+	switch rq.Kind {
+	case "player":
+		if rq.Event == nil || !streamEvent(rq.Event.Type) {
+			return relayRequest{}, errors.New("a player's note without a stream event")
+		}
+	case "lobby":
+		if rq.Status != store.Open && rq.Status != store.Setup && rq.Status != store.Playing {
+			return relayRequest{}, fmt.Errorf("a lobby's note about tables %q", clip(string(rq.Status)))
+		}
+		if rq.Limit < 1 || rq.Limit > maxLobby {
+			return relayRequest{}, fmt.Errorf("a lobby's note for %d tables", rq.Limit)
+		}
+	case "forget":
+		if len(rq.Hashes) == 0 || len(rq.Hashes) > maxForget {
+			return relayRequest{}, fmt.Errorf("a note to forget %d credentials", len(rq.Hashes))
+		}
+		for _, h := range rq.Hashes {
+			if len(h) != len(hashToken("")) {
+				return relayRequest{}, fmt.Errorf("a note to forget a credential of %d bytes", len(h))
+			}
+		}
+	}
+	rq.Hashes = slices.Clip(rq.Hashes)
+	if len(rq.Hashes) == 0 {
+		rq.Hashes = nil
+	}
+	return rq, nil
+}
+
+// serveNote answers a note from another node.
+func (c *cluster) serveNote(rq relayRequest) ([]byte, error) {
+	var body any
+	switch rq.Kind {
+	case "player":
+		c.s.hub.publish(rq.Identity, *rq.Event)
+	case "forget":
+		for _, h := range rq.Hashes {
+			c.s.creds.drop(h)
+		}
+	case "online":
+		body = c.s.presence.online(c.s.now())
+	case "seated":
+		body = c.s.seatedAt(rq.Identity)
+	case "lobby":
+		body = c.s.lobbyHere(rq.Status, rq.Limit)
+	}
+	var b []byte
+	if body != nil {
+		var err error
+		if b, err = json.Marshal(body); err != nil {
+			return nil, err
+		}
+	}
+	return json.Marshal(relayReply{Status: http.StatusOK, Body: b})
+}
+
+// others returns the other nodes: as last found, unless fresh is set or
+// that is older than peersFresh.
+func (c *cluster) others(ctx context.Context, fresh bool) ([]string, error) {
+	c.notes.mu.Lock()
+	if !fresh && time.Since(c.notes.peersAt) < peersFresh {
+		p := c.notes.peers
+		c.notes.mu.Unlock()
+		return p, nil
+	}
+	c.notes.mu.Unlock()
+	names, err := c.b.Nodes(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("finding the other nodes: %w", err)
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return n == c.node })
+	c.notes.mu.Lock()
+	c.notes.peers, c.notes.peersAt = names, time.Now()
+	c.notes.mu.Unlock()
+	return names, nil
+}
+
+// tellAll sends rq to every other node at once and returns the bodies of
+// their answers, by node. A node that does not answer in noteWait, or
+// answers an error, is left out, and err says so (the answers of the
+// others come all the same).
+func (c *cluster) tellAll(ctx context.Context, rq relayRequest, fresh bool) (map[string][]byte, error) {
+	peers, err := c.others(ctx, fresh)
+	if err != nil {
+		return nil, err
+	}
+	data, err := json.Marshal(rq)
+	if err != nil {
+		return nil, err
+	}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	out := make(map[string][]byte, len(peers))
+	var errs []error
+	for _, n := range peers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(ctx, noteWait)
+			defer cancel()
+			ans, err := c.b.Request(ctx, bus.ToNode(n), data)
+			var rp relayReply
+			if err == nil {
+				err = json.Unmarshal(ans, &rp)
+			}
+			if err == nil && rp.Status != http.StatusOK {
+				err = fmt.Errorf("node %s answered %d", n, rp.Status)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil {
+				c.notesLost.Inc()
+				errs = append(errs, err)
+				return
+			}
+			out[n] = rp.Body
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
+// sendNotes sends the queued stream events to the other nodes, one after
+// another so that a player's events keep their order, until the node
+// halts.
+func (c *cluster) sendNotes() {
+	defer c.loops.Done()
+	for {
+		select {
+		case <-c.halted:
+			return
+		case rq := <-c.notes.queue:
+			ctx, cancel := context.WithTimeout(context.Background(), 2*noteWait)
+			if _, err := c.tellAll(ctx, rq, false); err != nil {
+				c.log.Warn("telling the other nodes of a stream event", "identity", rq.Identity, "event", rq.Event.Type, "err", err)
+			}
+			cancel()
+		}
+	}
+}
+
+// toStreams hands ev to identity's player streams: those on this node at
+// once, and, clustered, those on the other nodes through the sender.
+func (s *Service) toStreams(identity string, ev StreamEvent) {
+	s.hub.publish(identity, ev)
+	if s.cl == nil {
+		return
+	}
+	select {
+	case s.cl.notes.queue <- relayRequest{Kind: "player", Identity: identity, Event: &ev}:
+	default:
+		s.cl.log.Warn("too many stream events for the other nodes: one dropped", "identity", identity, "event", ev.Type)
+	}
+}
+
+// forgetEverywhere tells every other node to drop the credentials that
+// hash to hashes from its cache, and waits for their answers (bounded):
+// a token signed out on one node must not go on working on another.
+func (c *cluster) forgetEverywhere(ctx context.Context, hashes [][]byte) {
+	for len(hashes) > 0 {
+		n := min(len(hashes), maxForget)
+		if _, err := c.tellAll(ctx, relayRequest{Kind: "forget", Hashes: hashes[:n]}, true); err != nil {
+			c.log.Warn("telling the other nodes to forget credentials", "err", err)
+		}
+		hashes = hashes[n:]
+	}
+}
+
+// onlineElsewhere returns the identities online on the other nodes.
+func (c *cluster) onlineElsewhere(ctx context.Context) []string {
+	ans, err := c.tellAll(ctx, relayRequest{Kind: "online"}, false)
+	if err != nil {
+		c.log.Warn("asking the other nodes who is online", "err", err)
+	}
+	var out []string
+	for _, b := range ans {
+		var ids []string
+		if json.Unmarshal(b, &ids) == nil {
+			out = append(out, ids...)
+		}
+	}
+	return out
+}
+
+// seatedElsewhere returns the tables under way that the other nodes own
+// where identity holds a seat. When a node did not answer, it returns
+// what the others answered and a refusal saying the list is incomplete:
+// the caller decides whether that will do.
+func (c *cluster) seatedElsewhere(ctx context.Context, identity string) ([]SeatedTable, error) {
+	ans, err := c.tellAll(ctx, relayRequest{Kind: "seated", Identity: identity}, false)
+	if err != nil {
+		c.log.Warn("asking the other nodes for a player's tables", "err", err)
+		err = refuse(http.StatusServiceUnavailable, "your tables on the other servers could not all be listed just now; try again")
+	}
+	var out []SeatedTable
+	for _, b := range ans {
+		var ts []SeatedTable
+		if json.Unmarshal(b, &ts) == nil {
+			out = append(out, ts...)
+		}
+	}
+	return out, err
+}
+
+// seated returns the tables under way where identity holds a seat, on
+// every node; err, when set, says some node did not answer (what the
+// others hold is there all the same).
+func (s *Service) seated(ctx context.Context, identity string) ([]SeatedTable, error) {
+	out := s.seatedAt(identity)
+	if s.cl == nil {
+		return out, nil
+	}
+	more, err := s.cl.seatedElsewhere(ctx, identity)
+	for _, t := range more {
+		// A node that lost a table's lease and has not noticed yet
+		// lists it too.
+		if !slices.ContainsFunc(out, func(o SeatedTable) bool { return o.ID == t.ID }) {
+			out = append(out, t)
+		}
+	}
+	slices.SortFunc(out, func(a, b SeatedTable) int { return b.Created.Compare(a.Created) })
+	return out, err
+}
+
+// lobbyElsewhere returns at most limit public tables in status that the
+// other nodes own. A node that does not answer is left out.
+func (c *cluster) lobbyElsewhere(ctx context.Context, status store.Status, limit int) []TableInfo {
+	ans, err := c.tellAll(ctx, relayRequest{Kind: "lobby", Status: status, Limit: min(max(limit, 1), maxLobby)}, false)
+	if err != nil {
+		c.log.Warn("asking the other nodes for their tables", "err", err)
+	}
+	var out []TableInfo
+	for _, b := range ans {
+		var ts []TableInfo
+		if json.Unmarshal(b, &ts) == nil {
+			out = append(out, ts...)
+		}
+	}
+	return out
+}

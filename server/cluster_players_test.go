@@ -1,0 +1,215 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"parlour/server"
+)
+
+// playerStream is a player's event stream (GET /api/v1/stream) on one
+// node.
+type playerStream struct {
+	t     *testing.T
+	where string
+	lines chan server.StreamEvent
+}
+
+func openPlayerStream(t *testing.T, ctx context.Context, n *node, who, token string) *playerStream {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", n.srv.URL+"/api/v1/stream", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != 200 {
+		t.Fatalf("%s's stream on node %s: %d", who, n.name, res.StatusCode)
+	}
+	ps := &playerStream{t: t, where: who + "'s stream on node " + n.name, lines: make(chan server.StreamEvent, 64)}
+	go func() {
+		defer close(ps.lines)
+		defer res.Body.Close()
+		sc := bufio.NewScanner(res.Body)
+		for sc.Scan() {
+			var ev server.StreamEvent
+			if len(sc.Bytes()) > 0 && json.Unmarshal(sc.Bytes(), &ev) == nil {
+				ps.lines <- ev
+			}
+		}
+	}()
+	return ps
+}
+
+// next returns the next event of type typ, passing over others.
+func (ps *playerStream) next(typ string) server.StreamEvent {
+	ps.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case ev, ok := <-ps.lines:
+			if !ok {
+				ps.t.Fatalf("%s ended before a %s", ps.where, typ)
+			}
+			if ev.Type == typ {
+				return ev
+			}
+		case <-deadline:
+			ps.t.Fatalf("%s had no %s", ps.where, typ)
+		}
+	}
+}
+
+// TestClusterPlayersAcrossNodes: what concerns players rather than a
+// table crosses the nodes. Ann, on node a, challenges Ben, whose player
+// stream is open on node c: the challenge shows there; Ben accepts
+// through b, and both streams (Ann's on a, Ben's on c) show the game's
+// start, and its end when Ann resigns through a. Ben's "my games" on c
+// lists the table, which b owns. Who is online, asked on c, names Ann,
+// who only ever spoke to a. A session signed out on a stops working at
+// once on b and c, which had it cached.
+func TestClusterPlayersAcrossNodes(t *testing.T) {
+	nodes := startCluster(t, "a", "b", "c")
+	a, b, c := nodes[0], nodes[1], nodes[2]
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	signUp := func(n *node, name string) string {
+		t.Helper()
+		var s server.Session
+		if st, body := nodeCall(t, n, "POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": "correct horse " + name}, &s); st != 201 {
+			t.Fatalf("sign up %s on %s: %d %s", name, n.name, st, body)
+		}
+		return s.Token
+	}
+	ann, ben := signUp(a, "Ann"), signUp(b, "Ben")
+	annStream := openPlayerStream(t, ctx, a, "Ann", ann)
+	benStream := openPlayerStream(t, ctx, c, "Ben", ben)
+
+	var ch server.ChallengeInfo
+	if st, body := nodeCall(t, a, "POST", "/api/v1/challenges", ann, map[string]any{"to": "Ben", "game": "nymphabet"}, &ch); st != 201 {
+		t.Fatalf("Ann's challenge through a: %d %s", st, body)
+	}
+	if ev := benStream.next("challenge"); ev.Challenge == nil || ev.Challenge.ID != ch.ID || ev.Challenge.From != "Ann" {
+		t.Fatalf("the challenge on Ben's stream on c: %+v", ev)
+	}
+	var seated server.Seated
+	if st, body := nodeCall(t, b, "POST", "/api/v1/challenges/"+ch.ID+"/accept", ben, nil, &seated); st != 201 {
+		t.Fatalf("Ben accepts through b: %d %s", st, body)
+	}
+	if ev := benStream.next("gameStart"); ev.Table == nil || ev.Table.ID != seated.Table || ev.Table.Seat != seated.Seat {
+		t.Fatalf("gameStart on Ben's stream on c: %+v, accepted %+v", ev, seated)
+	}
+	if ev := annStream.next("gameStart"); ev.Table == nil || ev.Table.ID != seated.Table || ev.Table.Seat != 1-seated.Seat {
+		t.Fatalf("gameStart on Ann's stream on a: %+v", ev)
+	}
+	if metric(t, b, "parlour_cluster_owned_tables") != "1" {
+		t.Fatalf("node b, where the challenge was accepted, owns %s tables", metric(t, b, "parlour_cluster_owned_tables"))
+	}
+	var mine struct{ Tables []server.SeatedTable }
+	if st, body := nodeCall(t, c, "GET", "/api/v1/identity/tables", ben, nil, &mine); st != 200 || len(mine.Tables) != 1 || mine.Tables[0].ID != seated.Table {
+		t.Errorf("Ben's tables asked on c: %d %s; want the one b owns", st, body)
+	}
+	// A stream opened now on c opens with the game under way on b.
+	if ev := openPlayerStream(t, ctx, c, "Ben", ben).next("gameStart"); ev.Table == nil || ev.Table.ID != seated.Table {
+		t.Errorf("a new stream on c opens with %+v, want the game on b", ev)
+	}
+
+	var on server.Online
+	if st, body := nodeCall(t, c, "GET", "/api/v1/online", ben, nil, &on); st != 200 ||
+		!slices.ContainsFunc(on.Players, func(p server.OnlinePlayer) bool { return p.Name == "Ann" }) ||
+		!slices.ContainsFunc(on.Players, func(p server.OnlinePlayer) bool { return p.Name == "Ben" }) || on.Count != 2 {
+		t.Errorf("who is online, asked on c: %d %s; want Ann and Ben, two in all", st, body)
+	}
+
+	if seated.Seat == 0 {
+		if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+seated.Table+"/moves", ben, map[string]any{"move": "apple"}, nil); st != 200 {
+			t.Fatalf("Ben's first move: %d %s", st, body)
+		}
+	}
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+seated.Table+"/moves", ann, map[string]any{"move": "resign"}, nil); st != 200 {
+		t.Fatalf("Ann resigns through a: %d %s", st, body)
+	}
+	if ev := benStream.next("gameFinish"); ev.Table == nil || ev.Table.ID != seated.Table || ev.Table.Result != "win" {
+		t.Errorf("gameFinish on Ben's stream on c: %+v", ev)
+	}
+	if ev := annStream.next("gameFinish"); ev.Table == nil || ev.Table.Result != "loss" {
+		t.Errorf("gameFinish on Ann's stream on a: %+v", ev)
+	}
+
+	// Ann's session, used on every node, is signed out on a.
+	var sess server.Session
+	if st, body := nodeCall(t, a, "POST", "/api/v1/sessions", "", map[string]string{"name": "Ann", "password": "correct horse Ann"}, &sess); st != 200 && st != 201 {
+		t.Fatalf("sign in: %d %s", st, body)
+	}
+	for _, n := range nodes {
+		if st, body := nodeCall(t, n, "GET", "/api/v1/account", sess.Token, nil, nil); st != 200 {
+			t.Fatalf("the session on node %s: %d %s", n.name, st, body)
+		}
+	}
+	if st, body := nodeCall(t, a, "DELETE", "/api/v1/sessions", sess.Token, nil, nil); st >= 300 {
+		t.Fatalf("sign out on a: %d %s", st, body)
+	}
+	for _, n := range nodes {
+		if st, body := nodeCall(t, n, "GET", "/api/v1/account", sess.Token, nil, nil); st != 401 {
+			t.Errorf("the signed-out session on node %s: %d %s, want 401", n.name, st, body)
+		}
+	}
+	if st, body := nodeCall(t, b, "GET", "/api/v1/account", ann, nil, nil); st != 200 {
+		t.Errorf("Ann's other session on b after the sign-out: %d %s", st, body)
+	}
+	for _, n := range nodes {
+		if v := metric(t, n, "parlour_cluster_notes_unanswered_total"); v != "0" {
+			t.Errorf("node %s counts %s notes unanswered, with every node up", n.name, v)
+		}
+	}
+}
+
+// TestClusterLobbyAcrossNodes: the lobby, asked on any node, lists the
+// public tables every node owns, newest first, and no private one.
+func TestClusterLobbyAcrossNodes(t *testing.T) {
+	nodes := startCluster(t, "a", "b", "c")
+	a, b, c := nodes[0], nodes[1], nodes[2]
+	create := func(n *node, private bool) string {
+		t.Helper()
+		var s server.Seated
+		if st, body := nodeCall(t, n, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "private": private}, &s); st != 201 {
+			t.Fatalf("create on %s: %d %s", n.name, st, body)
+		}
+		return s.Table
+	}
+	onA := create(a, false)
+	create(a, true)
+	onB := create(b, false)
+	playing := create(b, false)
+	if st, body := nodeCall(t, c, "POST", "/api/v1/tables/"+playing+"/join", "", map[string]any{"name": "Ben"}, nil); st != 200 {
+		t.Fatalf("join through c: %d %s", st, body)
+	}
+	lobby := func(n *node, query string) []string {
+		t.Helper()
+		var l struct{ Tables []server.TableInfo }
+		if st, body := nodeCall(t, n, "GET", "/api/v1/tables"+query, "", nil, &l); st != 200 {
+			t.Fatalf("the lobby on %s: %d %s", n.name, st, body)
+		}
+		var ids []string
+		for _, ti := range l.Tables {
+			ids = append(ids, ti.ID)
+		}
+		return ids
+	}
+	for _, n := range nodes {
+		if got, want := lobby(n, ""), []string{onB, onA}; !slices.Equal(got, want) {
+			t.Errorf("the open tables asked on %s: %q, want %q (b's, then a's)", n.name, got, want)
+		}
+		if got, want := lobby(n, "?status=playing"), []string{playing}; !slices.Equal(got, want) {
+			t.Errorf("the tables at play asked on %s: %q, want %q", n.name, got, want)
+		}
+	}
+	if got := lobby(c, "?limit=1"); len(got) != 1 || got[0] != onB {
+		t.Errorf("one open table asked on c: %q, want the newest, %s", got, onB)
+	}
+}
