@@ -37,16 +37,20 @@ package server
 // are forwarded as their HTTP requests.
 //
 // Takeover. A forwarded request that finds nobody answering for the
-// table (bus.ErrNoResponder: the owner died) makes the node wait, bounded
-// by the lease's time, for the dead owner's lease to expire, take it,
-// rebuild the table from its record as after a restart (clocks re-armed
-// from stored deadlines, computer seats resumed), own it on the bus and
-// serve the request. A background sweep takes over live tables whose
-// lease expired even when nobody asks (a game between computers, a clock
-// running out). A request that nobody received (ErrNoResponder) is
-// simply made again on the new owner; one whose owner died after
-// receiving it (no answer within Cluster.Forward, more for a move that
-// asked to wait) is made again only when it was
+// table (bus.ErrNoResponder: the owner died) makes the node take the
+// table: at once when the lease's owner is gone from the bus (no answer
+// at its node's address, twice a quarter second apart: TakeLease, a new
+// epoch that fences the old owner should it run on), else when the lease
+// expires (bounded by the lease's time); it then rebuilds the table from
+// its record as after a restart (clocks re-armed from stored deadlines,
+// computer seats resumed), owns it on the bus and serves the request. A
+// background sweep takes over live tables whose lease expired even when
+// nobody asks (a game between computers, a clock running out). A request
+// that nobody received (ErrNoResponder) is simply made again on the new
+// owner; one whose owner died after receiving it (the owner's node seen
+// gone from the bus while the answer is awaited, checked every second;
+// or no answer within Cluster.Forward, more for a move that asked to
+// wait) is made again only when it was
 // conditional on the table's version (a move with "version"): the new
 // owner makes it if it was not made, and answers it as made ("repeated")
 // if it was; otherwise it is answered 503 saying the move may or may not
