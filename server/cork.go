@@ -86,14 +86,16 @@ func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if brw.Writer.Buffered() > 0 {
-		if err := brw.Writer.Flush(); err != nil {
-			c.Close()
-			return nil, nil, err
-		}
+	if err := brw.Writer.Flush(); err != nil {
+		c.Close()
+		return nil, nil, err
 	}
 	h.conn = &corkConn{Conn: c, pool: h.pool}
-	return h.conn, bufio.NewReadWriter(brw.Reader, bufio.NewWriterSize(h.conn, brw.Writer.Size())), nil
+	// The server's own writer (and its buffer, which the WebSocket
+	// library takes for its frames) now writes through the cork: a new
+	// one would cost every socket another 4 KiB.
+	brw.Writer.Reset(h.conn)
+	return h.conn, brw, nil
 }
 
 // Unwrap returns the wrapped writer, for http.ResponseController.
