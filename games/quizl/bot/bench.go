@@ -103,13 +103,20 @@ func drawGames(games int, seed uint64, lex *lexicon.Lexicon) ([]draw, error) {
 	return out, nil
 }
 
+// lineIndexLabel names line index k (row 5+k or column k) among the
+// bench's counts.
+func lineIndexLabel(k int) string { return fmt.Sprintf("index %d", k) }
+
 // Bench measures the Quizl bots over games solitaire games per matchup:
-// how many calls each solver (strong, medium, easy) needs to find a
+// the strong grid maker's time per grid and the line index where it hid
+// each password; how many calls each solver (strong, medium, easy, and
+// the line-probability and information-seeking baselines) needs to find a
 // password hidden by random fillers and by the strong grid maker's
-// deceptive fillers, and its score; the information bound for the same
+// deceptive fillers, and its score, with how many more calls the
+// deceptive grids cost, paired game by game; the information bound for the same
 // grids (the log of the starting number of (line, word) hypotheses over
 // the log of the 26 letters one call can reveal); and two-player games
-// between the levels. Passwords are common words, as people choose. Each
+// between the levels, with the first level's share of the decided ones. Passwords are common words, as people choose. Each
 // game is played at a table of its own seed, as on a server, so that the
 // solvers' choices among equally good squares vary from game to game; the
 // random and the deceptive grid of one password share a seed.
@@ -138,18 +145,29 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 		seed              uint64
 	}
 	gs := make([]grids, games)
+	// The strong grid maker's time per grid, and where it hid the
+	// password: issue 19 wants no line index above 35% of its grids.
+	hiding := bench.NewMatchup("strong grid maker, the bench's passwords", "password's line index (rows 5-9, columns 0-4)")
+	hiding.Counted = map[string]string{}
+	for k := range quizl.Size {
+		hiding.Counted[lineIndexLabel(k)] = fmt.Sprintf("password on line index %d", k)
+	}
 	for i, dr := range draws {
 		r, err := quizl.RandomGrid(dr.password, lex, dr.seed)
 		if err != nil {
 			return nil, err
 		}
+		start := time.Now()
 		d, err := Grid(ctx, dr.password, game.Strong, dr.seed, lex)
 		if err != nil {
 			return nil, err
 		}
+		hiding.Time(time.Since(start))
+		k := int(d.Line) % quizl.Size
+		hiding.Add(float64(k), lineIndexLabel(k))
 		gs[i] = grids{r, d, dr.seed}
 	}
-	var out []*bench.Matchup
+	out := []*bench.Matchup{hiding}
 	hyp := float64(quizl.Lines * len(solvers[game.Strong].vocab(lex)[1].words))
 	bound := bench.NewMatchup("information bound, every grid", "calls: log(hypotheses)/log(26)")
 	for range games {
@@ -165,6 +183,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	}
 	seats := []player{solvers[game.Strong], solvers[game.Medium], solvers[game.Easy], lineBase, infoBase}
 	for si, solver := range seats {
+		var randomCalls *bench.Matchup
 		for _, filler := range []string{"random", "deceptive"} {
 			calls := bench.NewMatchup(fmt.Sprintf("%s solver, %s fillers", solver.label(), filler), "calls to find the password")
 			score := bench.NewMatchup(fmt.Sprintf("%s solver, %s fillers", solver.label(), filler), "score")
@@ -185,6 +204,13 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 				score.Add(float64(p.score), win)
 			}
 			score.MoveTimes = calls.MoveTimes
+			if filler == "random" {
+				randomCalls = calls
+			} else {
+				// Game i of both hides one password and shares its table
+				// seed: the deceptive grids' cost is paired game by game.
+				calls.Over, calls.Paired = randomCalls, true
+			}
 			out = append(out, calls, score)
 		}
 		if si == 0 {
@@ -194,6 +220,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	// Two-player games between levels, each hiding its own grid.
 	for _, pair := range [][2]string{{game.Strong, game.Medium}, {game.Strong, game.Easy}, {game.Medium, game.Easy}} {
 		m := bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players", pair[0], pair[1]), pair[0]+"'s score")
+		decided := bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players, decided games", pair[0], pair[1]), pair[0]+"'s wins (1 or 0)")
 		for i := range games {
 			a, _ := newBot(pair[0], seed^uint64(2*i+1), lex)
 			b, _ := newBot(pair[1], seed^uint64(2*i+2), lex)
@@ -223,8 +250,16 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 				winner = bots[p.winner[0]].lv.name
 			}
 			m.Add(float64(p.scores[first]), winner)
+			if winner != "draw" {
+				won := 0.0
+				if winner == pair[0] {
+					won = 1
+				}
+				decided.Add(won, winner)
+			}
 		}
-		out = append(out, m)
+		decided.MoveTimes = m.MoveTimes
+		out = append(out, m, decided)
 	}
 	return out, nil
 }
