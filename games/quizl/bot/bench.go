@@ -219,47 +219,65 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	}
 	// Two-player games between levels, each hiding its own grid.
 	for _, pair := range [][2]string{{game.Strong, game.Medium}, {game.Strong, game.Easy}, {game.Medium, game.Easy}} {
-		m := bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players", pair[0], pair[1]), pair[0]+"'s score")
-		decided := bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players, decided games", pair[0], pair[1]), pair[0]+"'s wins (1 or 0)")
-		for i := range games {
-			a, _ := newBot(pair[0], seed^uint64(2*i+1), lex)
-			b, _ := newBot(pair[1], seed^uint64(2*i+2), lex)
-			bots := []*Bot{a, b}
-			if i%2 == 1 {
-				bots = []*Bot{b, a}
-			}
-			seated := []player{bots[0], bots[1]}
-			var grids []*quizl.Grid
-			for s, bt := range bots {
-				g, err := Grid(ctx, "", bt.lv.name, seed+uint64(i*2+s), lex)
-				if err != nil {
-					return nil, err
-				}
-				grids = append(grids, g)
-			}
-			p, err := playGame(ctx, seated, grids, seed^uint64(i)<<32, lex, m)
-			if err != nil {
-				return nil, fmt.Errorf("%s game %d: %w", m.Name, i, err)
-			}
-			first := 0
-			if i%2 == 1 {
-				first = 1
-			}
-			winner := "draw"
-			if len(p.winner) == 1 {
-				winner = bots[p.winner[0]].lv.name
-			}
-			m.Add(float64(p.scores[first]), winner)
-			if winner != "draw" {
-				won := 0.0
-				if winner == pair[0] {
-					won = 1
-				}
-				decided.Add(won, winner)
-			}
+		m, decided, err := headToHead(ctx, pair, games, seed, lex)
+		if err != nil {
+			return nil, err
 		}
-		decided.MoveTimes = m.MoveTimes
 		out = append(out, m, decided)
 	}
 	return out, nil
+}
+
+// headToHead plays the bench's two-player games of pair[0] against
+// pair[1], each hiding its own grid, the first level seated first in even
+// games: the first level's scores, and its wins (1 or 0) in the games
+// somebody won.
+func headToHead(ctx context.Context, pair [2]string, games int, seed uint64, lex *lexicon.Lexicon) (m, decided *bench.Matchup, err error) {
+	m = bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players", pair[0], pair[1]), pair[0]+"'s score")
+	decided = bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players, decided games", pair[0], pair[1]), pair[0]+"'s wins (1 or 0)")
+	for i := range games {
+		a, err := newBot(pair[0], seed^uint64(2*i+1), lex)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := newBot(pair[1], seed^uint64(2*i+2), lex)
+		if err != nil {
+			return nil, nil, err
+		}
+		bots := []*Bot{a, b}
+		if i%2 == 1 {
+			bots = []*Bot{b, a}
+		}
+		seated := []player{bots[0], bots[1]}
+		var grids []*quizl.Grid
+		for s, bt := range bots {
+			g, err := Grid(ctx, "", bt.lv.name, seed+uint64(i*2+s), lex)
+			if err != nil {
+				return nil, nil, err
+			}
+			grids = append(grids, g)
+		}
+		p, err := playGame(ctx, seated, grids, seed^uint64(i)<<32, lex, m)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s game %d: %w", m.Name, i, err)
+		}
+		first := 0
+		if i%2 == 1 {
+			first = 1
+		}
+		winner := "draw"
+		if len(p.winner) == 1 {
+			winner = bots[p.winner[0]].lv.name
+		}
+		m.Add(float64(p.scores[first]), winner)
+		if winner != "draw" {
+			won := 0.0
+			if winner == pair[0] {
+				won = 1
+			}
+			decided.Add(won, winner)
+		}
+	}
+	decided.MoveTimes = m.MoveTimes
+	return m, decided, nil
 }
