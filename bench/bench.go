@@ -38,6 +38,14 @@ type Matchup struct {
 	// outcome such as a wrong outline in Salvo ("fleet": "wrong
 	// outlines") would round to 0% or 1% among the win rates.
 	Counted map[string]string
+	// Over, when set, is another matchup of the same measure that m is
+	// compared with: Print gives, below the table, how much larger m's
+	// mean is than Over's, in percent, with a 95% interval (deceptive
+	// grids against random ones, say). Paired says that game i of m and
+	// game i of Over were played on like terms (the same password, the
+	// same table seed), so the interval allows for what the two share.
+	Over   *Matchup
+	Paired bool
 }
 
 // NewMatchup returns an empty matchup.
@@ -82,6 +90,11 @@ func Pool(pooled, ms []*Matchup) []*Matchup {
 	}
 	for i, m := range ms {
 		pooled[i].Merge(m)
+		if m.Over != nil {
+			if j := slices.Index(ms, m.Over); j >= 0 {
+				pooled[i].Over, pooled[i].Paired = pooled[j], m.Paired
+			}
+		}
 	}
 	return pooled
 }
@@ -126,6 +139,59 @@ type Summary struct {
 	MoveP99    float64 `json:"move_p99_ms"`
 	// Counts are the outcomes m.Counted names, by label.
 	Counts []Count `json:"counts,omitempty"`
+	// Over compares the mean with another matchup's (Matchup.Over).
+	Over *Comparison `json:"over,omitempty"`
+}
+
+// Comparison says how much larger one matchup's mean is than another's:
+// Percent is 100 x (mean / other mean - 1), with a 95% interval.
+type Comparison struct {
+	Of      string     `json:"of"`
+	Paired  bool       `json:"paired"`
+	Percent float64    `json:"percent"`
+	CI95    [2]float64 `json:"ci95"`
+}
+
+// Compare returns how much larger the mean of a is than the mean of b, in
+// percent, and a 95% interval by the delta method for the ratio of two
+// means: var(ā/b̄) ≈ (var ā + r² var b̄ - 2r cov(ā, b̄)) / b̄², the
+// covariance counted only when the games are paired (a[i] with b[i]).
+// ok is false when b's mean is not positive or either has under two
+// games.
+func Compare(a, b []float64, paired bool) (pct, lo, hi float64, ok bool) {
+	na, nb := len(a), len(b)
+	if na < 2 || nb < 2 || (paired && na != nb) {
+		return 0, 0, 0, false
+	}
+	ma, va := meanVar(a)
+	mb, vb := meanVar(b)
+	if mb <= 0 {
+		return 0, 0, 0, false
+	}
+	r := ma / mb
+	v := va/float64(na) + r*r*vb/float64(nb)
+	if paired {
+		c := 0.0
+		for i := range a {
+			c += (a[i] - ma) * (b[i] - mb)
+		}
+		c /= float64(na - 1)
+		v -= 2 * r * c / float64(na)
+	}
+	half := 1.959964 * math.Sqrt(max(v, 0)) / mb
+	return 100 * (r - 1), 100 * (r - half - 1), 100 * (r + half - 1), true
+}
+
+// meanVar returns the mean and the sample variance of v (len(v) > 1).
+func meanVar(v []float64) (mean, variance float64) {
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	for _, x := range v {
+		variance += (x - mean) * (x - mean)
+	}
+	return mean, variance / float64(len(v)-1)
 }
 
 // Count is how often a rare outcome happened: Of games of which N had it,
@@ -206,6 +272,11 @@ func (m *Matchup) Summary() Summary {
 		c.CI95[0], c.CI95[1] = Wilson(c.N, m.Games)
 		s.Counts = append(s.Counts, c)
 	}
+	if m.Over != nil {
+		if pct, lo, hi, ok := Compare(m.Values, m.Over.Values, m.Paired); ok {
+			s.Over = &Comparison{Of: m.Over.Name, Paired: m.Paired, Percent: pct, CI95: [2]float64{lo, hi}}
+		}
+	}
 	return s
 }
 
@@ -237,6 +308,27 @@ func Print(w io.Writer, title string, ms []*Matchup) error {
 		return err
 	}
 	first := true
+	for _, m := range ms {
+		s := m.Summary()
+		if s.Over == nil {
+			continue
+		}
+		if first {
+			if _, err := fmt.Fprintln(w); err != nil {
+				return err
+			}
+			first = false
+		}
+		paired := ""
+		if s.Over.Paired {
+			paired = ", paired game by game"
+		}
+		if _, err := fmt.Fprintf(w, "%s against %s: %s %+.1f%% (95%% interval %+.1f%% to %+.1f%%%s)\n",
+			s.Name, s.Over.Of, s.Measure, s.Over.Percent, s.Over.CI95[0], s.Over.CI95[1], paired); err != nil {
+			return err
+		}
+	}
+	first = true
 	for _, m := range ms {
 		for _, c := range m.Summary().Counts {
 			if first {

@@ -171,3 +171,60 @@ func TestCounted(t *testing.T) {
 		t.Errorf("a matchup counting nothing printed a count:\n%s", buf.String())
 	}
 }
+
+func TestCompare(t *testing.T) {
+	// Unpaired: a's mean 12, b's 10: +20%; both sample variances are
+	// 16/3, so var(ā) = var(b̄) = 4/3, var(r) = (4/3 + 1.2² 4/3)/10² and
+	// the half-width 1.96 sqrt(var(r)), about 35 points.
+	a := []float64{10, 10, 14, 14}
+	b := []float64{8, 8, 12, 12}
+	pct, lo, hi, ok := Compare(a, b, false)
+	half := 100 * 1.959964 * math.Sqrt((4.0/3+1.44*4.0/3)/100)
+	if !ok || math.Abs(pct-20) > 1e-9 || math.Abs(lo-(20-half)) > 1e-9 || math.Abs(hi-(20+half)) > 1e-9 {
+		t.Errorf("unpaired: %v (%v to %v) %v, want +20 ± %v", pct, lo, hi, ok, half)
+	}
+	// Paired: every game of a is its game of b plus 2, so what the two
+	// share cancels and the interval is much narrower than unpaired.
+	_, plo, phi, ok := Compare(a, b, true)
+	if !ok || phi-plo >= hi-lo {
+		t.Errorf("paired interval %v to %v, want narrower than unpaired %v to %v", plo, phi, lo, hi)
+	}
+	for _, c := range []struct {
+		name   string
+		a, b   []float64
+		paired bool
+	}{
+		{"one game", []float64{1}, []float64{1, 2}, false},
+		{"b's mean zero", []float64{1, 2}, []float64{0, 0}, false},
+		{"paired of unequal length", []float64{1, 2, 3}, []float64{1, 2}, true},
+	} {
+		if _, _, _, ok := Compare(c.a, c.b, c.paired); ok {
+			t.Errorf("%s: ok, want no comparison", c.name)
+		}
+	}
+}
+
+func TestPrintOver(t *testing.T) {
+	random := NewMatchup("solver, random grids", "calls")
+	deceptive := NewMatchup("solver, deceptive grids", "calls")
+	for i := range 10 {
+		random.Add(float64(8+i%3), "")
+		deceptive.Add(float64(10+i%3), "")
+	}
+	deceptive.Over, deceptive.Paired = random, true
+	var buf bytes.Buffer
+	if err := Print(&buf, "quizl", []*Matchup{random, deceptive}); err != nil {
+		t.Fatal(err)
+	}
+	// Means 8.9 and 10.9: +22.5%. The differences are all 2, so only the
+	// spread of the denominator widens the interval: (1-r)^2 var(b̄).
+	want := "solver, deceptive grids against solver, random grids: calls +22.5% (95% interval +21.1% to +23.8%, paired game by game)"
+	if !strings.Contains(buf.String(), want) {
+		t.Errorf("table lacks %q:\n%s", want, buf.String())
+	}
+	pooled := Pool(nil, []*Matchup{random, deceptive})
+	pooled = Pool(pooled, []*Matchup{random, deceptive})
+	if s := pooled[1].Summary(); s.Over == nil || s.Over.Of != random.Name || math.Abs(s.Over.Percent-100.0*2/8.9) > 1e-9 {
+		t.Errorf("pooled comparison %+v, want +22.5%% over the pooled random games", s.Over)
+	}
+}

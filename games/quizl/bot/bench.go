@@ -103,13 +103,20 @@ func drawGames(games int, seed uint64, lex *lexicon.Lexicon) ([]draw, error) {
 	return out, nil
 }
 
+// lineIndexLabel names line index k (row 5+k or column k) among the
+// bench's counts.
+func lineIndexLabel(k int) string { return fmt.Sprintf("index %d", k) }
+
 // Bench measures the Quizl bots over games solitaire games per matchup:
-// how many calls each solver (strong, medium, easy) needs to find a
+// the strong grid maker's time per grid and the line index where it hid
+// each password; how many calls each solver (strong, medium, easy, and
+// the line-probability and information-seeking baselines) needs to find a
 // password hidden by random fillers and by the strong grid maker's
-// deceptive fillers, and its score; the information bound for the same
+// deceptive fillers, and its score, with how many more calls the
+// deceptive grids cost, paired game by game; the information bound for the same
 // grids (the log of the starting number of (line, word) hypotheses over
 // the log of the 26 letters one call can reveal); and two-player games
-// between the levels. Passwords are common words, as people choose. Each
+// between the levels, with the first level's share of the decided ones. Passwords are common words, as people choose. Each
 // game is played at a table of its own seed, as on a server, so that the
 // solvers' choices among equally good squares vary from game to game; the
 // random and the deceptive grid of one password share a seed.
@@ -138,18 +145,29 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 		seed              uint64
 	}
 	gs := make([]grids, games)
+	// The strong grid maker's time per grid, and where it hid the
+	// password: issue 19 wants no line index above 35% of its grids.
+	hiding := bench.NewMatchup("strong grid maker, the bench's passwords", "password's line index (rows 5-9, columns 0-4)")
+	hiding.Counted = map[string]string{}
+	for k := range quizl.Size {
+		hiding.Counted[lineIndexLabel(k)] = fmt.Sprintf("password on line index %d", k)
+	}
 	for i, dr := range draws {
 		r, err := quizl.RandomGrid(dr.password, lex, dr.seed)
 		if err != nil {
 			return nil, err
 		}
+		start := time.Now()
 		d, err := Grid(ctx, dr.password, game.Strong, dr.seed, lex)
 		if err != nil {
 			return nil, err
 		}
+		hiding.Time(time.Since(start))
+		k := int(d.Line) % quizl.Size
+		hiding.Add(float64(k), lineIndexLabel(k))
 		gs[i] = grids{r, d, dr.seed}
 	}
-	var out []*bench.Matchup
+	out := []*bench.Matchup{hiding}
 	hyp := float64(quizl.Lines * len(solvers[game.Strong].vocab(lex)[1].words))
 	bound := bench.NewMatchup("information bound, every grid", "calls: log(hypotheses)/log(26)")
 	for range games {
@@ -165,6 +183,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	}
 	seats := []player{solvers[game.Strong], solvers[game.Medium], solvers[game.Easy], lineBase, infoBase}
 	for si, solver := range seats {
+		var randomCalls *bench.Matchup
 		for _, filler := range []string{"random", "deceptive"} {
 			calls := bench.NewMatchup(fmt.Sprintf("%s solver, %s fillers", solver.label(), filler), "calls to find the password")
 			score := bench.NewMatchup(fmt.Sprintf("%s solver, %s fillers", solver.label(), filler), "score")
@@ -185,6 +204,13 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 				score.Add(float64(p.score), win)
 			}
 			score.MoveTimes = calls.MoveTimes
+			if filler == "random" {
+				randomCalls = calls
+			} else {
+				// Game i of both hides one password and shares its table
+				// seed: the deceptive grids' cost is paired game by game.
+				calls.Over, calls.Paired = randomCalls, true
+			}
 			out = append(out, calls, score)
 		}
 		if si == 0 {
@@ -193,38 +219,65 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	}
 	// Two-player games between levels, each hiding its own grid.
 	for _, pair := range [][2]string{{game.Strong, game.Medium}, {game.Strong, game.Easy}, {game.Medium, game.Easy}} {
-		m := bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players", pair[0], pair[1]), pair[0]+"'s score")
-		for i := range games {
-			a, _ := newBot(pair[0], seed^uint64(2*i+1), lex)
-			b, _ := newBot(pair[1], seed^uint64(2*i+2), lex)
-			bots := []*Bot{a, b}
-			if i%2 == 1 {
-				bots = []*Bot{b, a}
-			}
-			seated := []player{bots[0], bots[1]}
-			var grids []*quizl.Grid
-			for s, bt := range bots {
-				g, err := Grid(ctx, "", bt.lv.name, seed+uint64(i*2+s), lex)
-				if err != nil {
-					return nil, err
-				}
-				grids = append(grids, g)
-			}
-			p, err := playGame(ctx, seated, grids, seed^uint64(i)<<32, lex, m)
-			if err != nil {
-				return nil, fmt.Errorf("%s game %d: %w", m.Name, i, err)
-			}
-			first := 0
-			if i%2 == 1 {
-				first = 1
-			}
-			winner := "draw"
-			if len(p.winner) == 1 {
-				winner = bots[p.winner[0]].lv.name
-			}
-			m.Add(float64(p.scores[first]), winner)
+		m, decided, err := headToHead(ctx, pair, games, seed, lex)
+		if err != nil {
+			return nil, err
 		}
-		out = append(out, m)
+		out = append(out, m, decided)
 	}
 	return out, nil
+}
+
+// headToHead plays the bench's two-player games of pair[0] against
+// pair[1], each hiding its own grid, the first level seated first in even
+// games: the first level's scores, and its wins (1 or 0) in the games
+// somebody won.
+func headToHead(ctx context.Context, pair [2]string, games int, seed uint64, lex *lexicon.Lexicon) (m, decided *bench.Matchup, err error) {
+	m = bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players", pair[0], pair[1]), pair[0]+"'s score")
+	decided = bench.NewMatchup(fmt.Sprintf("%s vs %s, 2 players, decided games", pair[0], pair[1]), pair[0]+"'s wins (1 or 0)")
+	for i := range games {
+		a, err := newBot(pair[0], seed^uint64(2*i+1), lex)
+		if err != nil {
+			return nil, nil, err
+		}
+		b, err := newBot(pair[1], seed^uint64(2*i+2), lex)
+		if err != nil {
+			return nil, nil, err
+		}
+		bots := []*Bot{a, b}
+		if i%2 == 1 {
+			bots = []*Bot{b, a}
+		}
+		seated := []player{bots[0], bots[1]}
+		var grids []*quizl.Grid
+		for s, bt := range bots {
+			g, err := Grid(ctx, "", bt.lv.name, seed+uint64(i*2+s), lex)
+			if err != nil {
+				return nil, nil, err
+			}
+			grids = append(grids, g)
+		}
+		p, err := playGame(ctx, seated, grids, seed^uint64(i)<<32, lex, m)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s game %d: %w", m.Name, i, err)
+		}
+		first := 0
+		if i%2 == 1 {
+			first = 1
+		}
+		winner := "draw"
+		if len(p.winner) == 1 {
+			winner = bots[p.winner[0]].lv.name
+		}
+		m.Add(float64(p.scores[first]), winner)
+		if winner != "draw" {
+			won := 0.0
+			if winner == pair[0] {
+				won = 1
+			}
+			decided.Add(won, winner)
+		}
+	}
+	decided.MoveTimes = m.MoveTimes
+	return m, decided, nil
 }

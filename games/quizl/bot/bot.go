@@ -51,6 +51,9 @@ type level struct {
 	// predictable is how much the grid maker prefers to hide the password
 	// where its squares tell a solver least (see decoys.hide).
 	predictable float64
+	// race makes the solver play to win rather than for points once every
+	// opponent is done and the score to beat is known (see raceTheta).
+	race bool
 	// panel names the solvers (levels, or the baselines panelLine and
 	// panelInfo) the grid maker plays each filling against, keeping the one
 	// that costs them most.
@@ -64,7 +67,7 @@ func levelOf(name string) (level, error) {
 	case game.Medium:
 		return level{name: name, vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5, password: 35, anneal: 4000, restarts: 1}, nil
 	case game.Strong:
-		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, restarts: 6, predictable: 20,
+		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, restarts: 6, predictable: 20, race: true,
 			panel: []string{game.Strong, game.Medium, panelLine, panelInfo}}, nil
 	}
 	return level{}, fmt.Errorf("no Quizl level %q (easy, medium or strong)", name)
@@ -237,6 +240,9 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 			bestO = i
 		}
 	}
+	if b.lv.race && len(opps) == 1 {
+		theta = raceTheta(v, opps[0].board, theta)
+	}
 	if bestO >= 0 && opps[bestO].a.bestP >= theta {
 		return say(opps[bestO], opps[bestO].a.best)
 	}
@@ -305,6 +311,48 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 	}
 	return pick.sq.String()
 }
+
+// raceTheta returns the probability at which to announce against board,
+// the last grid the viewer still attacks, once every other seat is done:
+// their scores are final, so what matters is beating the best of them,
+// not the points. With spare points left over what wins (each call or
+// wrong announcement costs one) the solver announces sooner the fewer it
+// has; with none, or only a draw within reach, it announces its likeliest
+// word at once, since a call would leave it no better than that. Behind
+// beyond reach, or while an opponent still plays, theta stands.
+func raceTheta(v *quizl.View, board *quizl.Board, theta float64) float64 {
+	if v.Seat < 0 || v.Seat >= len(v.Scores) || len(v.Done) != len(v.Scores) {
+		return theta
+	}
+	target := -1
+	for s, done := range v.Done {
+		if s == v.Seat {
+			continue
+		}
+		if !done {
+			return theta
+		}
+		target = max(target, v.Scores[s])
+	}
+	if target < 0 {
+		return theta
+	}
+	potential := v.Scores[v.Seat] + max(0, quizl.MaxPoints-len(v.Called)-board.Penalty)
+	spare := potential - target - 1
+	switch {
+	case spare < -1:
+		return theta // lost whatever it does: play for points
+	case spare <= 0:
+		return 0
+	case spare >= raceSpare:
+		return theta
+	}
+	return theta * float64(spare+1) / float64(raceSpare+1)
+}
+
+// raceSpare is how many spare points make the race no different from
+// playing for points.
+const raceSpare = 5
 
 // nearTie is how close, as a fraction of the best score, a square's score
 // must be to count as as good as the best.

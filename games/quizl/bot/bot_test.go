@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -468,5 +469,82 @@ func TestGridOn(t *testing.T) {
 		if _, _, err := GridOn(t.Context(), tc.pw, tc.line, tc.level, 1, lex); err == nil || !strings.Contains(err.Error(), tc.err) {
 			t.Errorf("GridOn(%q, %d, %s) = %v, want an error containing %q", tc.pw, tc.line, tc.level, err, tc.err)
 		}
+	}
+}
+
+func TestRaceTheta(t *testing.T) {
+	const theta = 0.35
+	board := &quizl.Board{Penalty: 1}
+	tests := []struct {
+		name   string
+		v      quizl.View
+		want   float64
+		within bool // want theta times a fraction strictly between 0 and 1
+	}{
+		{"opponent still playing", quizl.View{Seat: 0, Done: []bool{false, false}, Scores: []int{0, 0}, Called: make([]string, 6)}, theta, false},
+		{"solitaire", quizl.View{Seat: 0, Done: []bool{false}, Scores: []int{0}, Called: make([]string, 6)}, theta, false},
+		{"spectator", quizl.View{Seat: -1, Done: []bool{true, true}, Scores: []int{3, 4}}, theta, false},
+		// 25 - 6 calls - 1 penalty = 18 at most: 17 to beat leaves none spare.
+		{"no spare point", quizl.View{Seat: 0, Done: []bool{false, true}, Scores: []int{0, 17}, Called: make([]string, 6)}, 0, false},
+		{"only a draw in reach", quizl.View{Seat: 0, Done: []bool{false, true}, Scores: []int{0, 18}, Called: make([]string, 6)}, 0, false},
+		{"lost beyond reach", quizl.View{Seat: 0, Done: []bool{false, true}, Scores: []int{0, 20}, Called: make([]string, 6)}, theta, false},
+		{"two spare points", quizl.View{Seat: 0, Done: []bool{false, true}, Scores: []int{0, 15}, Called: make([]string, 6)}, theta * 3 / 6, true},
+		{"far ahead", quizl.View{Seat: 0, Done: []bool{false, true}, Scores: []int{0, 5}, Called: make([]string, 6)}, theta, false},
+		{"best of two done opponents", quizl.View{Seat: 1, Done: []bool{true, false, true}, Scores: []int{17, 0, 9}, Called: make([]string, 6)}, 0, false},
+	}
+	for _, tt := range tests {
+		got := raceTheta(&tt.v, board, theta)
+		if math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: raceTheta = %v, want %v", tt.name, got, tt.want)
+		}
+		if tt.within && !(got > 0 && got < theta) {
+			t.Errorf("%s: %v not between 0 and %v", tt.name, got, theta)
+		}
+	}
+}
+
+// TestStrongRaces plays a two-player position where the opponent has just
+// announced its password right, leaving strong only a draw within reach:
+// strong then announces its likeliest word rather than call a square,
+// which would lose outright; with the opponent still playing, it calls.
+func TestStrongRaces(t *testing.T) {
+	lex := lexicon.Default()
+	mine, err := quizl.NewGrid([]string{"TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"}, "PSALM", lex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := quizl.RandomGrid("crane", lex, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := game.Config{Players: []string{"ann", "strong"}, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex}
+	position := func(last string) *quizl.State {
+		st, err := quizl.NewStateGrids(cfg, []*quizl.Grid{theirs, mine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, mv := range []string{"50", "50", "52", "92", "54", "94", last} {
+			if _, err := st.Apply(game.Seat(i%2), mv); err != nil {
+				t.Fatalf("%s: %v", mv, err)
+			}
+		}
+		return st
+	}
+	b, _ := New(game.Strong, 1, lex)
+	// Ann announced PSALM after three calls: 22 points. Strong has called
+	// three squares: 22 at most, a draw if it announces right now.
+	st := position("say psalm")
+	if v := st.ViewOf(1); !v.Done[0] || v.Scores[0] != 22 {
+		t.Fatalf("ann: done %v, score %d; want done on 22", v.Done[0], v.Scores[0])
+	}
+	mv, err := b.Move(context.Background(), cfg, 1, st.ViewOf(1))
+	if err != nil || !strings.HasPrefix(mv, "say ") {
+		t.Errorf("strong, a draw in reach only if it announces now: %q, %v; want an announcement", mv, err)
+	}
+	// The same calls with Ann still playing: strong calls a square.
+	st = position("60")
+	mv, err = b.Move(context.Background(), cfg, 1, st.ViewOf(1))
+	if err != nil || strings.HasPrefix(mv, "say ") {
+		t.Errorf("strong, with Ann still playing: %q, %v; want a call", mv, err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -145,4 +146,36 @@ func gamesOr(n int) int {
 		return *benchGames
 	}
 	return n
+}
+
+var headFlag = flag.String("quizl.h2h", "", "play the Quizl bench's two-player games of strong against medium for these seeds (as in 1-3) and print strong's share of the decided games")
+
+// TestHeadToHead plays, for every seed of -quizl.h2h, the bench's
+// two-player games of strong against medium (the same grids and table
+// seeds as `parlour bench quizl --seed S`), and prints each seed's and the
+// pooled figures: strong's score, and its wins among the decided games.
+func TestHeadToHead(t *testing.T) {
+	if *headFlag == "" {
+		t.Skip("no -quizl.h2h")
+	}
+	seeds, err := bench.ParseList(*headFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games := 100
+	if *benchGames > 0 {
+		games = *benchGames
+	}
+	var pooled []*bench.Matchup
+	for _, s := range seeds {
+		m, decided, err := headToHead(t.Context(), [2]string{game.Strong, game.Medium}, games, s, lexicon.Default())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms := []*bench.Matchup{m, decided}
+		bench.Print(os.Stdout, fmt.Sprintf("seed %d, %d games", s, games), ms)
+		fmt.Println()
+		pooled = bench.Pool(pooled, ms)
+	}
+	bench.Print(os.Stdout, fmt.Sprintf("seeds %s pooled, %d games a seed", *headFlag, games), pooled)
 }

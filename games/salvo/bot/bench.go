@@ -16,14 +16,17 @@ import (
 // Bench measures the Salvo players under the default rules. For every
 // shooter it plays games of practice (nobody firing back) against random
 // legal fleets and against fleets from the strong player's placer, and
-// counts the salvos needed to sink the fleet; the same fleets face every
-// shooter. Then it plays two-player games between levels, alternating who
+// counts the salvos needed to sink the fleet, and how many more the
+// placer's fleets cost each shooter than random ones; the same fleets face
+// every shooter, and the placer's time per fleet is timed. Then it plays two-player games between levels, alternating who
 // starts, for win rates. Each game takes its fleets and the players'
 // seeds from seed. lex is not used: Salvo has no words.
 func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([]*bench.Matchup, error) {
 	rules := game.Defaults(salvo.Game{}.Options())
 	p := salvo.PlacementOf(rules)
 	var out []*bench.Matchup
+	onRandom := map[string]*bench.Matchup{}
+	placer := bench.NewMatchup("strong placer", "ms to place a fleet")
 	for _, kind := range []string{"random fleets", "placer's fleets"} {
 		fleets := make([]salvo.Fleet, games)
 		for i := range fleets {
@@ -31,12 +34,25 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 			if kind == "random fleets" {
 				fleets[i] = salvo.RandomFleet(r, p)
 			} else {
+				start := time.Now()
 				fleets[i] = HardFleet(r, p)
+				d := time.Since(start)
+				placer.Add(float64(d)/float64(time.Millisecond), "")
+				placer.Time(d)
 			}
+		}
+		if kind != "random fleets" {
+			out = append(out, placer)
 		}
 		for _, level := range Levels() {
 			m := bench.NewMatchup(level+" vs "+kind, "salvos to sink")
 			m.Counted = map[string]string{"fleet": "wrong outlines"}
+			if kind == "random fleets" {
+				onRandom[level] = m
+			} else {
+				// Other fleets than the random ones: compared unpaired.
+				m.Over = onRandom[level]
+			}
 			for i, f := range fleets {
 				n, right, err := Practice(ctx, rules, f, level, seed+uint64(i), m.Time)
 				if err != nil {

@@ -194,10 +194,16 @@ func TestBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 2*len(Levels()) + 6; len(ms) != want {
+	if want := 1 + 2*len(Levels()) + 6; len(ms) != want {
 		t.Fatalf("%d matchups, want %d", len(ms), want)
 	}
 	for _, m := range ms {
+		if strings.HasSuffix(m.Name, "placer's fleets") {
+			level := strings.TrimSuffix(m.Name, " vs placer's fleets")
+			if m.Over == nil || m.Over.Name != level+" vs random fleets" || m.Paired {
+				t.Errorf("%s: compared with %v (paired %v), want %s's random fleets, unpaired", m.Name, m.Over, m.Paired, level)
+			}
+		}
 		s := m.Summary()
 		if s.Games != 1 || s.Mean <= 0 || len(m.MoveTimes) == 0 {
 			t.Errorf("%s: %+v", m.Name, s)

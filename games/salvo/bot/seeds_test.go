@@ -25,7 +25,8 @@ var (
 // strong placer's fleets, the same fleets and shooter seeds as `parlour
 // bench salvo --seed S`) for the chosen shooters on many seeds, and prints
 // each seed's table and the games pooled over the seeds: salvos to sink,
-// with 95% intervals, and wrong outlines. It runs only with -salvo.seeds.
+// with 95% intervals, wrong outlines, and how many more salvos the
+// placer's fleets cost each shooter than random ones. It runs only with -salvo.seeds.
 func TestSeeds(t *testing.T) {
 	if *seedsFlag == "" {
 		t.Skip("no -salvo.seeds")
@@ -51,6 +52,7 @@ func TestSeeds(t *testing.T) {
 	var pooled []*bench.Matchup
 	for _, s := range seeds {
 		var ms []*bench.Matchup
+		onRandom := map[string]*bench.Matchup{}
 		for _, kind := range kinds {
 			fleets := make([]salvo.Fleet, *seedGames)
 			for i := range fleets {
@@ -64,6 +66,11 @@ func TestSeeds(t *testing.T) {
 			for _, level := range levels {
 				m := bench.NewMatchup(level+" vs "+kind, "salvos to sink")
 				m.Counted = map[string]string{"fleet": "wrong outlines"}
+				if kind == "random fleets" {
+					onRandom[level] = m
+				} else {
+					m.Over = onRandom[level]
+				}
 				for i, f := range fleets {
 					n, right, err := Practice(context.Background(), rules, f, level, s+uint64(i), m.Time)
 					if err != nil {
