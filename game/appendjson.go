@@ -39,39 +39,19 @@ const plainJSON = "0000000000000000000000000000000011011101111111111111111111110
 
 // AppendJSONStrings appends ss as encoding/json encodes a []string (nil
 // as null).
-func AppendJSONStrings(b []byte, ss []string) []byte {
-	if ss == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = AppendJSONString(b, s)
-	}
-	return append(b, ']')
-}
+func AppendJSONStrings(b []byte, ss []string) []byte { return appendSlice(b, ss, AppendJSONString) }
 
 // AppendJSONInts appends xs as encoding/json encodes a []int (nil as
 // null).
-func AppendJSONInts(b []byte, xs []int) []byte {
-	if xs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, x := range xs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = AppendJSONInt(b, x)
-	}
-	return append(b, ']')
-}
+func AppendJSONInts(b []byte, xs []int) []byte { return appendSlice(b, xs, AppendJSONInt) }
 
 // AppendJSONBools appends xs as encoding/json encodes a []bool (nil as
 // null).
-func AppendJSONBools(b []byte, xs []bool) []byte {
+func AppendJSONBools(b []byte, xs []bool) []byte { return appendSlice(b, xs, AppendJSONBool) }
+
+// appendSlice appends xs as a JSON array of what each appends (nil as
+// null).
+func appendSlice[T any](b []byte, xs []T, each func([]byte, T) []byte) []byte {
 	if xs == nil {
 		return append(b, "null"...)
 	}
@@ -80,7 +60,7 @@ func AppendJSONBools(b []byte, xs []bool) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = AppendJSONBool(b, x)
+		b = each(b, x)
 	}
 	return append(b, ']')
 }

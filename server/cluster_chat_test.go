@@ -109,14 +109,7 @@ func TestClusterChatReachesRemoteSockets(t *testing.T) {
 	a, b, c := nodes[0], nodes[1], nodes[2]
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	var ann, ben server.Seated
-	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
-		t.Fatalf("create: %d %s", st, body)
-	}
-	id := ann.Table
-	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
-		t.Fatalf("join through b: %d %s", st, body)
-	}
+	id, ann, ben := twoSeats(t, a, b)
 	var cara server.Identity
 	if st, body := nodeCall(t, b, "POST", "/api/v1/identity", "", map[string]any{"name": "Cara"}, &cara); st >= 300 {
 		t.Fatalf("Cara's identity: %d %s", st, body)

@@ -151,14 +151,7 @@ func TestClusterOwnerDiesAfterTheMove(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 			defer cancel()
 
-			var ann, ben server.Seated
-			if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
-				t.Fatalf("create: %d %s", st, body)
-			}
-			id := ann.Table
-			if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
-				t.Fatalf("join through b: %d %s", st, body)
-			}
+			id, ann, ben := twoSeats(t, a, b)
 			var u wireUpdate
 			if st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u); st != 200 || len(u.Table.ToMove) != 1 || u.Table.ToMove[0] != 0 {
 				t.Fatalf("the table through b: %d %s; want Ann to move", st, body)
@@ -272,14 +265,7 @@ func TestClusterRequestMidTakeoverWaits(t *testing.T) {
 	a, b, c := nodes[0], nodes[1], nodes[2]
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var ann, ben server.Seated
-	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
-		t.Fatalf("create: %d %s", st, body)
-	}
-	id := ann.Table
-	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
-		t.Fatalf("join through b: %d %s", st, body)
-	}
+	id, ann, ben := twoSeats(t, a, b)
 	var u wireUpdate
 	if st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u); st != 200 {
 		t.Fatalf("the table through b: %d %s", st, body)
@@ -364,14 +350,7 @@ func TestClusterBusOutage(t *testing.T) {
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	var ann, ben server.Seated
-	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
-		t.Fatalf("create: %d %s", st, body)
-	}
-	id := ann.Table
-	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
-		t.Fatalf("join through b: %d %s", st, body)
-	}
+	id, ann, ben := twoSeats(t, a, b)
 	var u wireUpdate
 	nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
 	mv := chooseMove(t, ctx, u, 0)

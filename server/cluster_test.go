@@ -119,6 +119,20 @@ func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
 	return nodes
 }
 
+// twoSeats makes a Nymphabet table through node made for Ann and seats
+// Ben at it through node joined, and returns the table and both seats.
+func twoSeats(t *testing.T, made, joined *node) (string, server.Seated, server.Seated) {
+	t.Helper()
+	var ann, ben server.Seated
+	if st, body := nodeCall(t, made, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
+		t.Fatalf("create through %s: %d %s", made.name, st, body)
+	}
+	if st, body := nodeCall(t, joined, "POST", "/api/v1/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
+		t.Fatalf("join through %s: %d %s", joined.name, st, body)
+	}
+	return ann.Table, ann, ben
+}
+
 // testLogger logs to stderr under -v, else nowhere.
 func testLogger() *slog.Logger {
 	if testing.Verbose() {
@@ -443,14 +457,7 @@ func TestClusterFencesAPausedOwner(t *testing.T) {
 	if l, err := a.st.Lease(ctx, "abcdefgh23456789"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a table that does not exist was leased: %+v, %v", l, err)
 	}
-	var ann, ben server.Seated
-	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
-		t.Fatalf("create: %d %s", st, body)
-	}
-	id := ann.Table
-	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
-		t.Fatalf("join: %d %s", st, body)
-	}
+	id, ann, ben := twoSeats(t, a, a)
 	var u wireUpdate
 	nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
 	seat, tok := int(u.Table.ToMove[0]), ann.Token
@@ -599,14 +606,7 @@ func TestClusterRemoteWatcherIsHere(t *testing.T) {
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var ann, ben server.Seated
-	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
-		t.Fatalf("create: %d %s", st, body)
-	}
-	id := ann.Table
-	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &ben); st >= 300 {
-		t.Fatalf("join: %d %s", st, body)
-	}
+	id, ann, ben := twoSeats(t, a, a)
 	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(b.srv.URL, "http")+"/api/v1/tables/"+id+"/socket", nil)
 	if err != nil {
 		t.Fatal(err)
