@@ -317,11 +317,13 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 	if ok && time.Now().Before(ro.until) {
 		return ro.node, nil
 	}
-	if _, err := c.leases.Lease(ctx, id); errors.Is(err, store.ErrNotFound) {
-		// Never leased: a table from before the cluster, or none at
-		// all, which must leave no lease behind.
-		if _, err := c.s.st.Table(ctx, id); errors.Is(err, store.ErrNotFound) {
-			return "", refuse(http.StatusNotFound, "there is no table %q", id)
+	if !ok { // a table seen leased before exists: only a new one is looked up
+		if _, err := c.leases.Lease(ctx, id); errors.Is(err, store.ErrNotFound) {
+			// Never leased: a table from before the cluster, or none at
+			// all, which must leave no lease behind.
+			if _, err := c.s.st.Table(ctx, id); errors.Is(err, store.ErrNotFound) {
+				return "", refuse(http.StatusNotFound, "there is no table %q", id)
+			}
 		}
 	}
 	l, err := c.leases.AcquireLease(ctx, id, c.node, c.ttl)
@@ -331,7 +333,7 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 		if len(c.elsewhere) >= maxElsewhere {
 			clear(c.elsewhere)
 		}
-		c.elsewhere[id] = remoteOwner{node: l.Owner, until: time.Now().Add(c.ttl / 2)}
+		c.elsewhere[id] = remoteOwner{node: l.Owner, until: time.Now().Add(rememberOwner)}
 		c.mu.Unlock()
 		return l.Owner, nil
 	}
@@ -345,6 +347,12 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 	}
 	return "", nil
 }
+
+// rememberOwner is how long a node trusts what it saw of another node's
+// lease before it reads the lease again. An owner that changed meanwhile
+// is found out on use: the old owner answers that it no longer owns the
+// table (forget, then claim again), or nobody answers (takeover).
+const rememberOwner = 30 * time.Second
 
 // maxElsewhere bounds the remembered owners of other nodes' tables.
 const maxElsewhere = 1 << 16
@@ -1040,11 +1048,19 @@ func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (r
 			}
 			ans, answered = a.b, true
 		case <-tick:
-			if !c.present(ctx, owner, rq.Table) {
-				cancel()
-				<-done
-				return relayReply{}, errOwnerGone
+			if c.present(ctx, owner, rq.Table) {
+				continue
 			}
+			// The node named is gone, but the table may have passed to
+			// another since this node last looked (rememberOwner): the
+			// request may be with that one.
+			if l, err := c.leases.Lease(ctx, rq.Table); err == nil && l.Owner != owner && (l.Owner == c.node || c.present(ctx, l.Owner, rq.Table)) {
+				owner = l.Owner
+				continue
+			}
+			cancel()
+			<-done
+			return relayReply{}, errOwnerGone
 		}
 	}
 	var rp relayReply
