@@ -52,17 +52,7 @@ func TestStoreOutage(t *testing.T) {
 				return gatedBot{guessBot{level}, gate}, nil
 			}
 			srv := startServer(t, f, generous)
-			ann := &client{t: t, base: srv.URL}
-			var a, b Seated
-			if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"], "name": "Ann"}`, &a); st != 201 {
-				t.Fatalf("create: %d %s", st, body)
-			}
-			ann.token = a.Token
-			ben := &client{t: t, base: srv.URL}
-			if st, body := ben.do("POST", "/api/v1/tables/"+a.Table+"/join", `{"name": "Ben"}`, &b); st != 200 {
-				t.Fatalf("join: %d %s", st, body)
-			}
-			ben.token = b.Token
+			a, ann, ben := annAndBen(t, srv.URL)
 			// Numbers nobody guesses below, so that no guess ends the
 			// game.
 			for i, c := range []*client{ann, ben} {

@@ -12,17 +12,7 @@ import (
 func TestMoveAskedAgain(t *testing.T) {
 	f := newFixture(t)
 	srv := startServer(t, f, generous)
-	ann := &client{t: t, base: srv.URL}
-	var a, b Seated
-	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"], "name": "Ann"}`, &a); st != 201 {
-		t.Fatalf("create: %d %s", st, body)
-	}
-	ann.token = a.Token
-	ben := &client{t: t, base: srv.URL}
-	if st, body := ben.do("POST", "/api/v1/tables/"+a.Table+"/join", `{"name": "Ben"}`, &b); st != 200 {
-		t.Fatalf("join: %d %s", st, body)
-	}
-	ben.token = b.Token
+	a, ann, ben := annAndBen(t, srv.URL)
 	for _, c := range []*client{ann, ben} {
 		if st, body := c.do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"auto": true}`, nil); st != 200 {
 			t.Fatalf("setup: %d %s", st, body)
@@ -61,4 +51,21 @@ func TestMoveAskedAgain(t *testing.T) {
 	if len(rec.Moves) != 1 {
 		t.Errorf("the record holds %d moves, want 1", len(rec.Moves))
 	}
+}
+
+// annAndBen makes a two-seat guess table on the server at base for Ann
+// and seats Ben at it, and returns the table as Ann was seated and a
+// client acting for each.
+func annAndBen(t *testing.T, base string) (Seated, *client, *client) {
+	t.Helper()
+	ann, ben := &client{t: t, base: base}, &client{t: t, base: base}
+	var a, b Seated
+	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"], "name": "Ann"}`, &a); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	if st, body := ben.do("POST", "/api/v1/tables/"+a.Table+"/join", `{"name": "Ben"}`, &b); st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	ann.token, ben.token = a.Token, b.Token
+	return a, ann, ben
 }
