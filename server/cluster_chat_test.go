@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -124,25 +123,7 @@ func TestClusterChatReachesRemoteSockets(t *testing.T) {
 	spec.await(`"type":"update"`)
 
 	// Ann's event stream, on b.
-	annStream := make(chan []byte, 64)
-	go func() {
-		defer close(annStream)
-		req, _ := http.NewRequestWithContext(ctx, "GET", b.srv.URL+"/api/v1/tables/"+id+"/events", nil)
-		req.Header.Set("Authorization", "Bearer "+ann.Token)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return
-		}
-		defer res.Body.Close()
-		dec := json.NewDecoder(res.Body)
-		for {
-			var raw json.RawMessage
-			if dec.Decode(&raw) != nil {
-				return
-			}
-			annStream <- raw
-		}
-	}()
+	annStream := followEvents[json.RawMessage](ctx, b.srv.URL, id, ann.Token, 64)
 	awaitStream := func(want string) {
 		t.Helper()
 		deadline := time.After(10 * time.Second)

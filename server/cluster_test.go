@@ -133,6 +133,32 @@ func twoSeats(t *testing.T, made, joined *node) (string, server.Seated, server.S
 	return ann.Table, ann, ben
 }
 
+// followEvents follows table id's event stream on the server at base for
+// token, sending each update decoded as a T, until ctx ends or the
+// stream does; then it closes the channel, of room buf.
+func followEvents[T any](ctx context.Context, base, id, token string, buf int) <-chan T {
+	out := make(chan T, buf)
+	go func() {
+		defer close(out)
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/v1/tables/"+id+"/events", nil)
+		req.Header.Set("Authorization", "Bearer "+token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return
+		}
+		defer res.Body.Close()
+		dec := json.NewDecoder(res.Body)
+		for {
+			var v T
+			if dec.Decode(&v) != nil {
+				return
+			}
+			out <- v
+		}
+	}()
+	return out
+}
+
 // testLogger logs to stderr under -v, else nowhere.
 func testLogger() *slog.Logger {
 	if testing.Verbose() {
@@ -283,25 +309,7 @@ func playClustered(t *testing.T, gameName string) {
 	}
 
 	// Ben's event stream, on b, which does not own the table either.
-	stream := make(chan wireUpdate, 512)
-	go func() {
-		defer close(stream)
-		req, _ := http.NewRequestWithContext(ctx, "GET", b.srv.URL+"/api/v1/tables/"+id+"/events", nil)
-		req.Header.Set("Authorization", "Bearer "+joined.Token)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return
-		}
-		defer res.Body.Close()
-		dec := json.NewDecoder(res.Body)
-		for {
-			var u wireUpdate
-			if dec.Decode(&u) != nil {
-				return
-			}
-			stream <- u
-		}
-	}()
+	stream := followEvents[wireUpdate](ctx, b.srv.URL, id, joined.Token, 512)
 
 	lex := lexicon.Default()
 	reg := games.Registry()
