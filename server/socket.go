@@ -75,7 +75,7 @@ func (s *socket) send(ctx context.Context, m ServerMessage) error {
 // mid-frame, and the socket's pusher is stopped through its ctx while it
 // may be writing (socket.run); a socket that is done is closed properly
 // by acceptSocket instead. Messages may be shared with other sockets
-// (Watcher.NextMessage): b is only read.
+// (Watcher.PollMessage): b is only read.
 func (s *socket) write(ctx context.Context, b []byte) error {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()

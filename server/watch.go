@@ -66,37 +66,24 @@ func (w *Watcher) ChatFrom(n int) { w.chat = n }
 // Next returns the next Update: at once if the table changed since the
 // last one (or this is the first), else when it changes or ctx ends.
 func (w *Watcher) Next(ctx context.Context) (Update, error) {
-	u, _, err := w.next(ctx, false)
-	return u, err
-}
-
-// NextMessage is Next for a socket: it returns the next update encoded
-// as the socket's message ({"type": "update", "update": ...}). An update
-// that carries no chat and no mutes is the same for every watcher of one
-// view, so it is built and encoded once per version and view, and the
-// other watchers of that view send the same bytes.
-func (w *Watcher) NextMessage(ctx context.Context) ([]byte, error) {
-	_, b, err := w.next(ctx, true)
-	return b, err
-}
-
-// next is Next, and with encode NextMessage.
-func (w *Watcher) next(ctx context.Context, encode bool) (Update, []byte, error) {
 	for {
-		u, b, ch, err := w.poll(encode)
+		u, _, ch, err := w.poll(false)
 		if err != nil || ch == nil {
-			return u, b, err
+			return u, err
 		}
 		if err := w.wait(ctx, ch); err != nil {
-			return Update{}, nil, err
+			return Update{}, err
 		}
 	}
 }
 
-// PollMessage is NextMessage without the wait: it returns the next
-// update encoded as the socket's message if there is one now, and
-// otherwise a nil message and a channel that is closed at the table's
-// next change (pass it to Wait). A socket that answers a move polls
+// PollMessage is for a socket: it returns the next update encoded as
+// the socket's message ({"type": "update", "update": ...}) if there is
+// one now, and otherwise a nil message and a channel that is closed at
+// the table's next change (pass it to Wait). An update that carries no
+// chat and no mutes is the same for every watcher of one view, so it is
+// built and encoded once per version and view, and the other watchers
+// of that view send the same bytes. A socket that answers a move polls
 // right after it, so that its ack and the update showing the move leave
 // together.
 func (w *Watcher) PollMessage() (msg []byte, changed <-chan struct{}, err error) {
