@@ -170,6 +170,10 @@ type cluster struct {
 
 	forwarded, takeovers, fenced prometheus.Counter
 	notesLost                    prometheus.Counter // see cluster_nodes.go
+	// forwardTrip times forwarded requests, from this node's send to the
+	// owner's answer; busTrip times the probes to the other nodes, the
+	// bus's own round trip (see probes).
+	forwardTrip, busTrip prometheus.Histogram
 
 	notes nodeNotes // what the nodes tell each other of players (cluster_nodes.go)
 }
@@ -222,7 +226,9 @@ func newCluster(s *Service) (*cluster, error) {
 	c.takeovers = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_takeovers_total", Help: "Tables this node took over from an owner that stopped renewing its lease."})
 	c.fenced = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_leases_lost_total", Help: "Leases this node lost to another node."})
 	c.notesLost = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_notes_unanswered_total", Help: "Notes to another node (a player stream's event, credentials to forget, who is online, a player's tables, the lobby) that it did not answer."})
-	reg.MustRegister(c.forwarded, c.takeovers, c.fenced, c.notesLost,
+	c.forwardTrip = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "parlour_cluster_forward_seconds", Help: "Time from forwarding a request to its table's owner to the owner's answer, the owner's work included.", Buckets: latencyBuckets})
+	c.busTrip = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "parlour_cluster_bus_seconds", Help: "Round trip over the bus of a probe to another node, answered at once (every few seconds, to each other node).", Buckets: busBuckets})
+	reg.MustRegister(c.forwarded, c.takeovers, c.fenced, c.notesLost, c.forwardTrip, c.busTrip,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_cluster_owned_tables", Help: "Tables whose lease this node holds."}, func() float64 {
 			c.mu.Lock()
 			defer c.mu.Unlock()
@@ -240,9 +246,10 @@ func newCluster(s *Service) (*cluster, error) {
 
 // start runs the renewals and the sweep for expired leases.
 func (c *cluster) start() {
-	c.loops.Add(2)
+	c.loops.Add(3)
 	go c.renewals()
 	go c.sendNotes()
+	go c.probes()
 }
 
 // halt stops the background work without releasing anything, as a
@@ -1024,6 +1031,7 @@ func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (r
 	ctx, cancel := context.WithTimeout(ctx, c.forwardTime(rq))
 	defer cancel()
 	c.forwarded.Inc()
+	start := time.Now()
 	type answer struct {
 		b   []byte
 		err error
@@ -1063,6 +1071,7 @@ func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (r
 			return relayReply{}, errOwnerGone
 		}
 	}
+	c.forwardTrip.Observe(time.Since(start).Seconds())
 	var rp relayReply
 	if err := json.Unmarshal(ans, &rp); err != nil {
 		return relayReply{}, fmt.Errorf("the owner's answer: %w", err)

@@ -22,7 +22,7 @@ func FuzzDecodeRelay(f *testing.F) {
 		`{"kind":"nope"}`, `[]`, ``, `{"kind":"update","table":"../x"}`,
 		`{"kind":"player","identity":"abcdefgh23456789","event":{"type":"gameStart","table":{"id":"abcdefgh23456789","game":"quizl","seat":1}}}`,
 		`{"kind":"forget","hashes":["` + strings.Repeat("A", 43) + `="]}`,
-		`{"kind":"online"}`, `{"kind":"seated","identity":"abcdefgh23456789"}`,
+		`{"kind":"online"}`, `{"kind":"seated","identity":"abcdefgh23456789"}`, `{"kind":"probe"}`, `{"kind":"probe","table":"abcdefgh23456789"}`,
 		`{"kind":"lobby","status":"open","limit":100}`,
 		`{"kind":"ping","table":"abcdefgh23456789","hashes":[]}`,
 	} {

@@ -31,6 +31,8 @@ import (
 //     check before an account is deleted).
 //   - "lobby": the public tables the node owns in a status (open, in
 //     setup, playing), for the lobby.
+//   - "probe": nothing; answered at once, so that the round trip is the
+//     bus's own (parlour_cluster_bus_seconds).
 
 // Limits of the notes between nodes.
 const (
@@ -52,7 +54,15 @@ const (
 	// credMaxAge is how long a node of a cluster trusts a credential
 	// from its cache before it asks the store again (see credCache).
 	credMaxAge = time.Minute
+	// probeEvery is how often a node probes each other node's round
+	// trip over the bus; the first probes go probeFirst after it starts.
+	probeEvery = 5 * time.Second
+	probeFirst = time.Second
 )
+
+// busBuckets are the upper bounds of the bus's round trip histogram, in
+// seconds: 50 us to 1 s.
+var busBuckets = []float64{0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1}
 
 // nodeNotes is a cluster's side of the notes.
 type nodeNotes struct {
@@ -65,7 +75,7 @@ type nodeNotes struct {
 // noteKind reports whether kind is one of the notes about players.
 func noteKind(kind string) bool {
 	switch kind {
-	case "player", "forget", "online", "seated", "lobby":
+	case "player", "forget", "online", "seated", "lobby", "probe":
 		return true
 	}
 	return false
@@ -224,6 +234,46 @@ func (c *cluster) tellAll(ctx context.Context, rq relayRequest, fresh bool) (map
 	}
 	wg.Wait()
 	return out, errors.Join(errs...)
+}
+
+// probes times a probe to every other node, every probeEvery, until the
+// node halts: the bus's latency, for /metrics, apart from the work any
+// request does. A probe nobody answers is not timed (notesLost counts
+// it).
+func (c *cluster) probes() {
+	defer c.loops.Done()
+	wait := time.NewTimer(probeFirst)
+	defer wait.Stop()
+	data, _ := json.Marshal(relayRequest{Kind: "probe"})
+	for {
+		select {
+		case <-c.halted:
+			return
+		case <-wait.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), probeEvery)
+		peers, err := c.others(ctx, false)
+		for _, n := range peers {
+			pctx, pcancel := context.WithTimeout(ctx, noteWait)
+			start := time.Now()
+			_, err := c.b.Request(pctx, bus.ToNode(n), data)
+			took := time.Since(start)
+			pcancel()
+			var remote *bus.RemoteError
+			if err == nil || errors.As(err, &remote) {
+				// A node answers even one that refuses the probe (an
+				// older node): the round trip is the bus's all the same.
+				c.busTrip.Observe(took.Seconds())
+				continue
+			}
+			c.notesLost.Inc()
+		}
+		if err != nil {
+			c.log.Debug("probing the other nodes", "err", err)
+		}
+		cancel()
+		wait.Reset(probeEvery)
+	}
 }
 
 // sendNotes sends the queued stream events to the other nodes, one after

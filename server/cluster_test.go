@@ -420,7 +420,25 @@ func playClustered(t *testing.T, gameName string) {
 	if took == "0+0" {
 		t.Error("neither b nor c counts a takeover")
 	}
-	t.Logf("%d moves, all in the record once; takeovers b+c: %s", len(acked), took)
+	// What the bus cost: each forward timed, and the nodes probing each
+	// other (the first probes go a second after a node starts).
+	for _, n := range []*node{b, c} {
+		fwd, timed := metric(t, n, "parlour_cluster_forwarded_total"), metric(t, n, "parlour_cluster_forward_seconds_count")
+		if fwd == "0" || timed == "" || timed == "0" {
+			t.Errorf("node %s forwarded %s requests and timed %q of them", n.name, fwd, timed)
+		}
+		probes := ""
+		for end := time.Now().Add(8 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+			if probes = metric(t, n, "parlour_cluster_bus_seconds_count"); probes != "" && probes != "0" {
+				break
+			}
+		}
+		if probes == "" || probes == "0" {
+			t.Errorf("node %s timed %q probes of the bus in 8 s", n.name, probes)
+		}
+	}
+	t.Logf("%d moves, all in the record once; takeovers b+c: %s; bus round trips on b: %s s over %s probes", len(acked), took,
+		metric(t, b, "parlour_cluster_bus_seconds_sum"), metric(t, b, "parlour_cluster_bus_seconds_count"))
 }
 
 // chooseMove returns the move a medium computer would make for seat in
