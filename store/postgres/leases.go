@@ -31,10 +31,10 @@ func (s *Store) AcquireLease(ctx context.Context, table, owner string, ttl time.
 		return store.Lease{}, fmt.Errorf("postgres: a lease of table %s for %v: the time must be positive", table, ttl)
 	}
 	l := store.Lease{Table: table, Owner: owner}
-	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, acquireLeaseQuery, table, owner, ttl.Microseconds()).Scan(&l.Epoch, &l.Expires)
+	err := s.write(ctx, func(ctx context.Context, q querier) error {
+		err := q.QueryRow(ctx, acquireLeaseQuery, table, owner, ttl.Microseconds()).Scan(&l.Epoch, &l.Expires)
 		if errors.Is(err, pgx.ErrNoRows) {
-			if l, err = lease(ctx, tx, table); err != nil {
+			if l, err = lease(ctx, q, table); err != nil {
 				return err
 			}
 			return fmt.Errorf("table %s until %v: %w", table, l.Expires.Format(time.RFC3339Nano), store.ErrLeased)
@@ -54,12 +54,12 @@ func (s *Store) TakeLease(ctx context.Context, from store.Lease, owner string, t
 		return store.Lease{}, fmt.Errorf("postgres: a lease of table %s for %v: the time must be positive", from.Table, ttl)
 	}
 	l := store.Lease{Table: from.Table, Owner: owner}
-	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `UPDATE table_leases SET owner = $4, epoch = epoch + 1, expires = now() + $5 * interval '1 microsecond'
+	err := s.write(ctx, func(ctx context.Context, q querier) error {
+		err := q.QueryRow(ctx, `UPDATE table_leases SET owner = $4, epoch = epoch + 1, expires = now() + $5 * interval '1 microsecond'
 			WHERE table_id = $1 AND owner = $2 AND epoch = $3 RETURNING epoch, expires`,
 			from.Table, from.Owner, from.Epoch, owner, ttl.Microseconds()).Scan(&l.Epoch, &l.Expires)
 		if errors.Is(err, pgx.ErrNoRows) {
-			if l, err = lease(ctx, tx, from.Table); err != nil {
+			if l, err = lease(ctx, q, from.Table); err != nil {
 				return err
 			}
 			return fmt.Errorf("table %s has moved on from lease %d: %w", from.Table, from.Epoch, store.ErrLeased)
@@ -78,8 +78,8 @@ func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration
 	if ttl <= 0 {
 		return l, fmt.Errorf("postgres: renewing the lease of table %s for %v: the time must be positive", l.Table, ttl)
 	}
-	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `UPDATE table_leases SET expires = now() + $4 * interval '1 microsecond'
+	err := s.write(ctx, func(ctx context.Context, q querier) error {
+		err := q.QueryRow(ctx, `UPDATE table_leases SET expires = now() + $4 * interval '1 microsecond'
 			WHERE table_id = $1 AND owner = $2 AND epoch = $3 RETURNING expires`,
 			l.Table, l.Owner, l.Epoch, ttl.Microseconds()).Scan(&l.Expires)
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -96,8 +96,8 @@ func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration
 
 // ReleaseLease implements store.Leases.
 func (s *Store) ReleaseLease(ctx context.Context, l store.Lease) error {
-	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, "UPDATE table_leases SET expires = now() WHERE table_id = $1 AND owner = $2 AND epoch = $3", l.Table, l.Owner, l.Epoch)
+	return s.write(ctx, func(ctx context.Context, q querier) error {
+		tag, err := q.Exec(ctx, "UPDATE table_leases SET expires = now() WHERE table_id = $1 AND owner = $2 AND epoch = $3", l.Table, l.Owner, l.Epoch)
 		if err != nil {
 			return fmt.Errorf("postgres: releasing a lease: %w", err)
 		}

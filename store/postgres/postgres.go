@@ -305,6 +305,20 @@ func (s *Store) tx(ctx context.Context, fn func(ctx context.Context, tx pgx.Tx) 
 	return noSpace(pgx.BeginFunc(wctx, s.pool, func(tx pgx.Tx) error { return fn(wctx, tx) }))
 }
 
+// write runs fn, a write of one statement (and perhaps a read after it),
+// on the pool without a transaction of its own: PostgreSQL makes each
+// statement atomic by itself, and a BEGIN and a COMMIT would be two more
+// round trips (the leases renewed every few seconds for each live table
+// are the cluster's most frequent writes after the moves).
+func (s *Store) write(ctx context.Context, fn func(ctx context.Context, q querier) error) error {
+	if err := s.open(ctx); err != nil {
+		return err
+	}
+	wctx, cancel := s.writeCtx(ctx)
+	defer cancel()
+	return noSpace(fn(wctx, s.pool))
+}
+
 // open fails once the store is closed, or when ctx is done before the
 // write starts.
 func (s *Store) open(ctx context.Context) error {
