@@ -152,3 +152,14 @@ func (s *Service) staleVersion(t *table, version int) bool {
 	defer t.mu.Unlock()
 	return t.version() != version
 }
+
+// computerSeats reports whether any of t's seats is a computer's. t.mu
+// must be held.
+func (t *table) computerSeats() bool {
+	for _, seat := range t.m.Seats {
+		if seat.Computer != "" {
+			return true
+		}
+	}
+	return false
+}

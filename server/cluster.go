@@ -169,6 +169,7 @@ type cluster struct {
 	loops  sync.WaitGroup
 
 	forwarded, takeovers, fenced prometheus.Counter
+	handed                       prometheus.Counter // see handOff
 	notesLost                    prometheus.Counter // see cluster_nodes.go
 	// forwardTrip times forwarded requests, from this node's send to the
 	// owner's answer; busTrip times the probes to the other nodes, the
@@ -193,6 +194,11 @@ type owned struct {
 	// no longer counts on it (another may have taken the table).
 	renewed time.Time
 	stop    chan struct{} // stops the table's publisher
+	// from is the node the table's last requests came from (this one
+	// for a request made here), streak how many came from it in a row:
+	// see handOff.
+	from   string
+	streak int
 }
 
 // newCluster returns s's clustered mode, or nil when s is not clustered.
@@ -224,11 +230,12 @@ func newCluster(s *Service) (*cluster, error) {
 	reg := s.metrics.reg
 	c.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_forwarded_total", Help: "Requests this node forwarded to the owner of their table."})
 	c.takeovers = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_takeovers_total", Help: "Tables this node took over from an owner that stopped renewing its lease."})
+	c.handed = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_handed_total", Help: "Tables this node handed to the node their requests came from."})
 	c.fenced = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_leases_lost_total", Help: "Leases this node lost to another node."})
 	c.notesLost = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_notes_unanswered_total", Help: "Notes to another node (a player stream's event, credentials to forget, who is online, a player's tables, the lobby) that it did not answer."})
 	c.forwardTrip = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "parlour_cluster_forward_seconds", Help: "Time from forwarding a request to its table's owner to the owner's answer, the owner's work included.", Buckets: latencyBuckets})
 	c.busTrip = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "parlour_cluster_bus_seconds", Help: "Round trip over the bus of a probe to another node, answered at once (every few seconds, to each other node).", Buckets: busBuckets})
-	reg.MustRegister(c.forwarded, c.takeovers, c.fenced, c.notesLost, c.forwardTrip, c.busTrip,
+	reg.MustRegister(c.forwarded, c.takeovers, c.handed, c.fenced, c.notesLost, c.forwardTrip, c.busTrip,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_cluster_owned_tables", Help: "Tables whose lease this node holds."}, func() float64 {
 			c.mu.Lock()
 			defer c.mu.Unlock()
@@ -363,6 +370,19 @@ const rememberOwner = 30 * time.Second
 
 // maxElsewhere bounds the remembered owners of other nodes' tables.
 const maxElsewhere = 1 << 16
+
+// adoptHanded takes up table id, which its owner handed to this node.
+func (c *cluster) adoptHanded(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
+	defer cancel()
+	if owner, err := c.claim(ctx, id); err != nil || owner != "" {
+		c.log.Warn("taking up a table handed to this node", "table", id, "owner", owner, "err", err)
+		return
+	}
+	if _, err := c.s.table(ctx, id); err != nil {
+		c.log.Warn("taking up a table handed to this node", "table", id, "err", err)
+	}
+}
 
 // forget drops what this node remembers of table id's owner elsewhere:
 // it did not answer as the owner.
@@ -666,6 +686,9 @@ type relayReply struct {
 	// message, and the table's mark (see publish), when it was made.
 	Chat int `json:"chat,omitempty"`
 	Mark int `json:"mark,omitempty"`
+	// Handed: the owner gave the table to the node that forwarded the
+	// request, after answering it (see handOff).
+	Handed bool `json:"handed,omitempty"`
 }
 
 // relayedHeaders are the request headers a forwarded request keeps.
@@ -692,7 +715,14 @@ func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 	case "ping":
 		return json.Marshal(relayReply{Status: http.StatusOK})
 	case "http":
-		return c.serveRelayed(ctx, rq)
+		rp, err := c.serveRelayed(ctx, rq)
+		if err != nil {
+			return nil, err
+		}
+		if !rp.NotOwner {
+			rp.Handed = c.handOff(ctx, rq.Table, req.From)
+		}
+		return json.Marshal(rp)
 	case "here":
 		return c.serveHere(ctx, rq)
 	}
@@ -747,17 +777,17 @@ type forwardedKey struct{}
 
 // serveRelayed serves a forwarded HTTP request through this node's
 // handler.
-func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) ([]byte, error) {
+func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) (relayReply, error) {
 	c.hmu.RLock()
 	h := c.h
 	c.hmu.RUnlock()
 	if h == nil {
-		return nil, errors.New("the node serves no HTTP yet")
+		return relayReply{}, errors.New("the node serves no HTTP yet")
 	}
 	u := &url.URL{Path: rq.Path, RawQuery: rq.Query}
 	r, err := http.NewRequestWithContext(context.WithValue(ctx, forwardedKey{}, true), rq.Method, u.String(), bytes.NewReader(rq.Body))
 	if err != nil {
-		return nil, fmt.Errorf("a forwarded request: %w", err)
+		return relayReply{}, fmt.Errorf("a forwarded request: %w", err)
 	}
 	for _, k := range relayedHeaders {
 		if v := rq.Header.Values(k); len(v) > 0 {
@@ -770,7 +800,111 @@ func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) ([]byte, er
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}
-	return json.Marshal(relayReply{Status: rec.status, Header: rec.header, Body: rec.body.Bytes()})
+	if rec.header.Get(movedHeader) != "" {
+		// The table left this node while the request waited for it:
+		// nothing was done; the asker finds the new owner.
+		return relayReply{NotOwner: true}, nil
+	}
+	return relayReply{Status: rec.status, Header: rec.header, Body: rec.body.Bytes()}, nil
+}
+
+// movedHeader marks the answer to a forwarded request that found its
+// table handed to another node meanwhile (errMoved): handle turns it into
+// NotOwner, so that the asker finds the new owner. It never leaves the
+// node.
+const movedHeader = "Parlour-Table-Moved"
+
+// errMoved says that the table was handed to another node while the
+// request waited for it here: nothing was done.
+var errMoved = refuse(http.StatusServiceUnavailable, "the table moved to another server just now; nothing was done: try again")
+
+// handOffAfter is how many requests for a table in a row, all forwarded
+// from one other node, make its owner hand the table to that node. Where
+// a table's requests come through several nodes at random, so long a run
+// from one is too rare (one in millions of requests with two) for the
+// table to go back and forth.
+const handOffAfter = 24
+
+// handOff counts a request for table id forwarded from node from, and
+// when the table's last handOffAfter requests all came from that node,
+// gives the table to it: its lease passes to that node at a new epoch (so
+// this node can no longer write the table), and this node lets the table
+// go. Behind a balancer that sends every request about a table to one
+// node (hashing the table's path), a table made through another node
+// then stops costing a forward a request after its first few. Only a
+// table under way with nothing here tied to it moves: no watcher on this
+// node, no computer seat and no clock running. It reports whether the
+// table was handed.
+func (c *cluster) handOff(ctx context.Context, id, from string) bool {
+	if from == "" || from == c.node {
+		return false
+	}
+	c.mu.Lock()
+	o, ok := c.owned[id]
+	if ok {
+		if o.from != from {
+			o.from, o.streak = from, 0
+		}
+		o.streak++
+	}
+	due := ok && o.streak >= handOffAfter
+	c.mu.Unlock()
+	if !due {
+		return false
+	}
+	c.s.mu.RLock()
+	t, ok := c.s.tables[id]
+	c.s.mu.RUnlock()
+	if !ok {
+		return false
+	}
+	t.mu.Lock()
+	if t.gone || t.watchers > 0 || t.status != store.Playing || t.tc.timer != nil || t.computerSeats() || t.doubt {
+		t.mu.Unlock()
+		c.mu.Lock()
+		o.streak = 0 // look again after as many more
+		c.mu.Unlock()
+		return false
+	}
+	o, ok = c.disown(ctx, id)
+	if !ok {
+		t.mu.Unlock()
+		return false
+	}
+	_, err := c.leases.TakeLease(ctx, o.lease, from, c.ttl)
+	// Handed or not, this node no longer answers for the table: should
+	// the lease not have passed (the store away), it runs out and
+	// another node takes the table over.
+	t.gone = true
+	t.broadcast()
+	t.mu.Unlock()
+	c.s.mu.Lock()
+	if c.s.tables[id] == t {
+		delete(c.s.tables, id)
+	}
+	c.s.mu.Unlock()
+	if err == nil {
+		c.mu.Lock()
+		c.elsewhere[id] = remoteOwner{node: from, until: time.Now().Add(rememberOwner)}
+		c.mu.Unlock()
+	}
+	if err != nil {
+		c.log.Warn("handing a table to the node its requests come from", "table", id, "to", from, "err", err)
+		return false
+	}
+	c.handed.Inc()
+	c.log.Debug("table handed to the node its requests come from", "table", id, "to", from)
+	return true
+}
+
+// here notes a request for table id made on this node, its owner (see
+// handOff).
+func (c *cluster) here(id string) {
+	c.mu.Lock()
+	if o, ok := c.owned[id]; ok {
+		o.from, o.streak = c.node, 0
+	}
+	c.mu.Unlock()
 }
 
 // serveUpdate answers a remote watcher: its seat's update since the
@@ -918,6 +1052,7 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	if owner == "" {
+		c.here(id)
 		return false // this node owns it: serve here, the body unread
 	}
 	var body []byte
@@ -991,6 +1126,13 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		case rp.NotOwner:
 			time.Sleep(20 * time.Millisecond)
 			continue
+		}
+		if rp.Handed {
+			// The table is this node's now: take it up at once rather
+			// than at the next request, which would first ask the old
+			// owner.
+			c.forget(id)
+			go c.adoptHanded(id)
 		}
 		for k, v := range rp.Header {
 			w.Header()[k] = v
@@ -1211,5 +1353,13 @@ func (s *Service) readOnly(ctx context.Context, id string) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s.restore(row)
+	t, err := s.restore(row)
+	if err != nil {
+		return nil, err
+	}
+	// Another node runs it: a move that reaches it here (it was
+	// forwarded to this node just as the table left) is refused as
+	// moved, and found its way to the new owner.
+	t.gone = true
+	return t, nil
 }

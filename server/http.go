@@ -216,6 +216,9 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="parlour"`)
 	}
+	if errors.Is(err, errMoved) && r.Context().Value(forwardedKey{}) != nil {
+		w.Header().Set(movedHeader, "1")
+	}
 	writeJSON(w, status, map[string]string{"error": msg})
 }
 

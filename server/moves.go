@@ -77,6 +77,9 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	start := time.Now()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.gone {
+		return MoveResult{}, errMoved
+	}
 	t.lastUse = start
 	if t.doubt {
 		if err := s.settleDoubt(ctx, t); err != nil {
