@@ -9,6 +9,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -41,7 +42,9 @@ import (
 // (which owns it) and joined through the next, its first seat plays
 // through the node it was made on and its second through the next one, so
 // that half the moves reach a node that forwards them to the owner; the
-// records are read back through yet another node.
+// records are read back through yet another node. With --route table,
+// every request about a table after its making goes through the node its
+// id picks, as behind a balancer that hashes the table's path.
 func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -57,6 +60,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the load tool's runs (not its preparation) to this file")
 	stagger := fs.Bool("stagger", true, "before the clock starts, play each table a random part of a game, so that games end at a steady rate rather than all at once")
 	timeline := fs.Duration("timeline", 0, "also print the latency of each slice of this length of the run (e.g. 1s), to see when the slow moves came")
+	route := fs.String("route", "seats", `with several nodes, how requests are spread: "seats" (each table made through one node and joined through the next, each seat playing through the node it was seated through, as behind a balancer that spreads clients) or "table" (every request about a table through the node its id picks, as behind a balancer that hashes the table's path)`)
 	transport := fs.String("transport", "http", `how the moves go: "http" (POST .../moves on kept-alive connections) or "ws" (a WebSocket per seat, each move answered by the server's ack, the updates pushed to both seats read and counted); with ws, start the server with --conns-per-addr above 5 times --tables`)
 	rated := fs.Bool("rated", false, "the scripted players are accounts (signed up first: slow, argon2id) and every table is rated, so that each game's end updates two ratings in its commit")
 	chat := fs.Float64("chat", 0, "also post this many players' chat lines a second, across the tables, by their seated players in turn (0: none); each identity may post one a second, so keep it under --identities")
@@ -95,6 +99,10 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		rs = append(rs, v)
 	}
+	if *route != "seats" && *route != "table" {
+		fmt.Fprintf(stderr, "parlour loadtest: --route must be seats or table, not %q\n", *route)
+		return 2
+	}
 	if *transport != "http" && *transport != "ws" {
 		fmt.Fprintf(stderr, "parlour loadtest: --transport must be http or ws, not %q\n", *transport)
 		return 2
@@ -116,6 +124,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		conns: max(1, min(*conns, *tables)),
 
 		staggered: *stagger,
+		byTable:   *route == "table",
 		ws:        *transport == "ws",
 		chatRate:  *chat,
 		rated:     *rated,
@@ -189,8 +198,9 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		if f, ok := m1["parlour_cluster_forwarded_total"]; ok && res.accepted > 0 {
 			fwd := f - m0["parlour_cluster_forwarded_total"]
-			fmt.Fprintf(stdout, "  cluster: %.0f requests forwarded to their table's owner (%.2f a move), %.0f tables taken over\n",
-				fwd, fwd/float64(res.accepted), m1["parlour_cluster_takeovers_total"]-m0["parlour_cluster_takeovers_total"])
+			fmt.Fprintf(stdout, "  cluster: %.0f requests forwarded to their table's owner (%.2f a move), %.0f tables taken over, %.0f handed to the node their requests came from\n",
+				fwd, fwd/float64(res.accepted), m1["parlour_cluster_takeovers_total"]-m0["parlour_cluster_takeovers_total"],
+				m1["parlour_cluster_handed_total"]-m0["parlour_cluster_handed_total"])
 		}
 		if res.accepted > 0 && len(pids) > 0 && s0 != nil && s1 != nil {
 			printCPU(stdout, pids, s0, s1, l1-l0, res.accepted)
@@ -354,6 +364,7 @@ type loadtest struct {
 	live   int               // tables played at once
 
 	staggered bool     // see stagger
+	byTable   bool     // every request about a table through one node (--route table)
 	ws        bool     // moves go over a WebSocket per seat (--transport ws)
 	chatRate  float64  // chat lines a second beside the moves (--chat)
 	rated     bool     // accounts at rated tables (--rated)
@@ -442,6 +453,14 @@ func (lt *loadtest) do(req *http.Request, out any) (int, error) {
 	return res.StatusCode, nil
 }
 
+// nodeOf returns the node of n that a balancer hashing a table's path
+// would send table id's requests to.
+func nodeOf(id string, n int) int {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return int(h.Sum32() % uint32(n))
+}
+
 // newTable opens a Quizl table for two of the identities, seated with
 // random grids, ready for its first call. With several nodes, the table is
 // made through one (its owner) and joined through the next, and each seat
@@ -462,6 +481,10 @@ func (lt *loadtest) newTable(ctx context.Context) (*ltTable, error) {
 	}
 	if _, err := lt.postAt(ctx, home, "/api/v1/tables", a, create, &c); err != nil {
 		return nil, err
+	}
+	if lt.byTable {
+		home = nodeOf(c.Table, len(lt.nodes))
+		away = home
 	}
 	if _, err := lt.postAt(ctx, away, "/api/v1/tables/"+c.Table+"/join", b, map[string]any{}, &j); err != nil {
 		return nil, err
