@@ -6,6 +6,7 @@
 #
 #   bash docs/cluster-measure.sh            # from the repository's root
 #   RATES=500,1000 DUR=10s bash docs/cluster-measure.sh
+#   ROUTES=table bash docs/cluster-measure.sh  # only as behind a balancer hashing the table's path
 #
 # Needs PostgreSQL (Debian: apt-get install postgresql; only its programs
 # are used, not its service) and nats-server (apt-get install nats-server;
@@ -24,11 +25,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RATES=${RATES:-100,250,500,1000,1500,2000,3000}
+# SRATES: the single server's rates (default RATES). To set a node beside
+# one server at the same moves a second per process, give it the
+# cluster's rates divided by three (the loadtest prints each node's CPU
+# per move it accepted).
+SRATES=${SRATES:-$RATES}
 DUR=${DUR:-20s}
 TABLES=${TABLES:-300}
 CONNS=${CONNS:-60}
 IDLE=${IDLE:-2000}
 NATSRATE=${NATSRATE:-200} # the rate of the runs that count NATS messages
+# ROUTES: how the load tool spreads a table's requests over the nodes:
+# "seats" as a balancer spreading clients would, "table" as one hashing
+# the table's path (see docs/deploy.md).
+ROUTES=${ROUTES:-seats table}
 PORT=${PORT:-18080} # the single server; the nodes take the next three, NATS the fourth
 
 PGBIN=${PGBIN:-$(dirname "$(readlink -f "$(command -v initdb 2>/dev/null || ls -d /usr/lib/postgresql/*/bin/initdb 2>/dev/null | sort -V | tail -1)")")}
@@ -120,19 +130,22 @@ stop() { kill "$@"; wait "$@" 2>/dev/null || true; }
 # natsmsgs: the messages nats-server has taken in and sent out.
 natsmsgs() { curl -s "http://127.0.0.1:$natsmon/varz" | awk -F'[:,]' '/"in_msgs"|"out_msgs"/ { n += $2 } END { print n }'; }
 LT=(--tables "$TABLES" --conns "$CONNS" --rate "$RATES" --duration "$DUR")
+SLT=(--tables "$TABLES" --conns "$CONNS" --rate "$SRATES" --duration "$DUR")
 
 echo "== $(date -u +%FT%TZ), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "== single node, SQLite (--sync FULL)"
 single sqlite 400
-"$P" loadtest --url "http://127.0.0.1:$PORT" --server-pid "$single" "${LT[@]}" || true
+"$P" loadtest --url "http://127.0.0.1:$PORT" --server-pid "$single" "${SLT[@]}" || true
 stop "$single"
 
-echo "== three nodes, PostgreSQL (fsync on) and nats-server"
-cluster moves 400
-pg0=$(cpu $(pgprocs)) nats0=$(cpu "$natspid")
-"$P" loadtest --url "$(IFS=,; echo "${urls[*]}")" --server-pid "$(IFS=,; echo "${nodes[*]}")" "${LT[@]}" || true
-echo "  over the whole loadtest (its preparation included): PostgreSQL $(minus "$(cpu $(pgprocs))" "$pg0") CPU s, nats-server $(minus "$(cpu "$natspid")" "$nats0") CPU s"
-stop "${nodes[@]}"
+for route in $ROUTES; do
+	echo "== three nodes, PostgreSQL (fsync on) and nats-server; loadtest --route $route"
+	cluster "moves_$route" 400
+	pg0=$(cpu $(pgprocs)) nats0=$(cpu "$natspid")
+	"$P" loadtest --url "$(IFS=,; echo "${urls[*]}")" --route "$route" --server-pid "$(IFS=,; echo "${nodes[*]}")" "${LT[@]}" || true
+	echo "  over the whole loadtest (its preparation included): PostgreSQL $(minus "$(cpu $(pgprocs))" "$pg0") CPU s, nats-server $(minus "$(cpu "$natspid")" "$nats0") CPU s"
+	stop "${nodes[@]}"
+done
 
 echo "== NATS messages a move ($NATSRATE moves/s for 30 s over 100 tables, in and out of nats-server)"
 cluster nats 400

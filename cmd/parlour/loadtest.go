@@ -166,12 +166,14 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		var s0 []time.Duration
 		var l0 time.Duration
 		var m0 map[string]float64
+		var each0 []float64
 		var p0 int64
 		res, err := lt.run(ctx, r, *dur, func() {
 			// Counted from here, after the warm-up: the clock is about
 			// to start.
 			s0, l0 = cpuTimes(pids), cpuTime(os.Getpid())
 			m0 = lt.metrics(ctx)
+			each0 = lt.acceptedEach(ctx)
 			p0 = lt.pushes.Load()
 		})
 		if err != nil {
@@ -180,6 +182,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		s1, l1 := cpuTimes(pids), cpuTime(os.Getpid())
 		m1 := lt.metrics(ctx)
+		each1 := lt.acceptedEach(ctx)
 		p1 := lt.pushes.Load()
 		res.print(stdout)
 		if *timeline > 0 {
@@ -204,6 +207,9 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		if res.accepted > 0 && len(pids) > 0 && s0 != nil && s1 != nil {
 			printCPU(stdout, pids, s0, s1, l1-l0, res.accepted)
+			if len(pids) > 1 && len(pids) == len(each0) && len(each1) == len(each0) {
+				printNodeCPU(stdout, pids, s0, s1, each0, each1)
+			}
 		}
 		if r, ok := lt.firstRefusal.Load().(string); ok {
 			fmt.Fprintf(stdout, "  first answer that was not an acceptance: %s\n", r)
@@ -257,6 +263,36 @@ func printCPU(w io.Writer, pids []int, s0, s1 []time.Duration, tool time.Duratio
 		return
 	}
 	fmt.Fprintf(w, "  CPU per accepted move: servers %v in all (%s), load tool %v\n", per(all), strings.Join(each, ", "), per(tool))
+}
+
+// printNodeCPU prints, for each node of a cluster, its CPU per move it
+// accepted as its table's owner: what a node costs a move at the rate it
+// runs at, to set beside one server's at that rate. The pids are taken
+// to be given in the order of the nodes' URLs.
+func printNodeCPU(w io.Writer, pids []int, s0, s1 []time.Duration, a0, a1 []float64) {
+	each := make([]string, len(pids))
+	for i := range pids {
+		n := a1[i] - a0[i]
+		if n <= 0 {
+			return
+		}
+		each[i] = fmt.Sprintf("pid %d %v over %.0f moves", pids[i], (s1[i]-s0[i])/time.Duration(n), n)
+	}
+	fmt.Fprintf(w, "  CPU per move each node accepted as its table's owner: %s\n", strings.Join(each, ", "))
+}
+
+// acceptedEach returns the moves each node has accepted as its tables'
+// owner, in the order of the nodes, or nil when one does not say.
+func (lt *loadtest) acceptedEach(ctx context.Context) []float64 {
+	out := make([]float64, len(lt.nodes))
+	for i := range lt.nodes {
+		v, ok := lt.metricsAt(ctx, i)["parlour_moves_accepted_total"]
+		if !ok {
+			return nil
+		}
+		out[i] = v
+	}
+	return out
 }
 
 // cpuTime returns the user and system CPU time process pid has used, read
