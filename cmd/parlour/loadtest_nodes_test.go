@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseNodes(t *testing.T) {
@@ -95,4 +96,28 @@ func FuzzParseNodes(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPrintNodeCPU: each node's CPU is divided by the moves it accepted,
+// and nothing is printed when a node accepted none (no figure to give).
+func TestPrintNodeCPU(t *testing.T) {
+	pids := []int{11, 12}
+	s0 := []time.Duration{time.Second, 2 * time.Second}
+	s1 := []time.Duration{2 * time.Second, 2*time.Second + 500*time.Millisecond}
+	for _, tc := range []struct {
+		name   string
+		a0, a1 []float64
+		want   string
+	}{
+		{"both", []float64{100, 0}, []float64{2100, 1000}, "  CPU per move each node accepted as its table's owner: pid 11 500µs over 2000 moves, pid 12 500µs over 1000 moves\n"},
+		{"one idle", []float64{0, 5}, []float64{10, 5}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			printNodeCPU(&b, pids, s0, s1, tc.a0, tc.a1)
+			if b.String() != tc.want {
+				t.Errorf("printed %q, want %q", b.String(), tc.want)
+			}
+		})
+	}
 }
