@@ -529,6 +529,13 @@ func (c *cluster) renewAll(ctx context.Context) {
 		all = append(all, o)
 	}
 	c.mu.Unlock()
+	renew := make([]store.Lease, 0, len(all))
+	held := make(map[string]*owned, len(all))
+	c.mu.Lock()
+	for _, o := range all {
+		held[o.lease.Table] = o
+	}
+	c.mu.Unlock()
 	for _, o := range all {
 		id := o.lease.Table
 		c.s.mu.RLock()
@@ -536,20 +543,49 @@ func (c *cluster) renewAll(ctx context.Context) {
 		c.s.mu.RUnlock()
 		if !here && time.Since(o.taken) > c.ttl {
 			c.release(ctx, id)
+			delete(held, id)
 			continue
 		}
-		l, err := c.leases.RenewLease(ctx, o.lease, c.ttl)
-		switch {
-		case errors.Is(err, store.ErrFenced):
+		c.mu.Lock()
+		renew = append(renew, o.lease)
+		c.mu.Unlock()
+	}
+	if len(renew) == 0 {
+		return
+	}
+	// One statement for them all: each alone would be a write a table
+	// every third of the lease (see docs/scaling.md).
+	renewed, err := c.leases.RenewLeases(ctx, renew, c.ttl)
+	now := time.Now()
+	c.mu.Lock()
+	for _, l := range renewed {
+		o := held[l.Table]
+		if cur, ok := c.owned[l.Table]; ok && cur == o && o.lease.Epoch == l.Epoch {
+			o.lease, o.renewed = l, now
+		}
+		delete(held, l.Table)
+	}
+	c.mu.Unlock()
+	if err != nil {
+		// Those not renewed may still be this node's: try again at the
+		// next tick (a lease not renewed in its time is no longer
+		// counted on: see owns).
+		c.log.Warn("renewing leases", "leases", len(renew), "renewed", len(renewed), "err", err)
+		return
+	}
+	asked := make(map[string]int64, len(renew))
+	for _, l := range renew {
+		asked[l.Table] = l.Epoch
+	}
+	for id, o := range held {
+		// Not renewed: another node holds the table now, unless this
+		// node took the lease again meanwhile (a new epoch).
+		c.mu.Lock()
+		cur, ok := c.owned[id]
+		gone := ok && cur == o && o.lease.Epoch == asked[id]
+		c.mu.Unlock()
+		if gone {
 			c.lose(id)
-		case err != nil:
-			c.log.Warn("renewing a lease", "table", id, "err", err)
-		default:
-			c.mu.Lock()
-			if cur, ok := c.owned[id]; ok && cur == o {
-				o.lease, o.renewed = l, time.Now()
-			}
-			c.mu.Unlock()
 		}
 	}
 }

@@ -50,6 +50,11 @@ type Leases interface {
 	// RenewLease extends lease l for ttl from now, even if it expired,
 	// as long as nobody took the table over; otherwise it is ErrFenced.
 	RenewLease(ctx context.Context, l Lease, ttl time.Duration) (Lease, error)
+	// RenewLeases renews every lease of ls as RenewLease does, at once,
+	// and returns those it renewed, with their new expiry; a lease of ls
+	// it does not return was taken over (fenced). A node renews all its
+	// leases with it on each tick: one statement, not one a table.
+	RenewLeases(ctx context.Context, ls []Lease, ttl time.Duration) ([]Lease, error)
 	// ReleaseLease ends lease l now, so that another node may take the
 	// table at once; a lease already taken over is ErrFenced.
 	ReleaseLease(ctx context.Context, l Lease) error

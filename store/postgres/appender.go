@@ -1,9 +1,12 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"parlour/store"
@@ -115,6 +118,11 @@ const insertMovesQuery = `INSERT INTO moves (table_id, seq, seat, move, at)
 // insertMoves runs insertMovesQuery for group, one transaction, and
 // returns the moves it stored.
 func (s *Store) insertMoves(group []*appendReq) (map[moveKey]bool, error) {
+	// In the order of the tables' ids, the order in which a renewal of
+	// several leases locks their rows (see renewLeasesQuery).
+	slices.SortFunc(group, func(a, b *appendReq) int {
+		return cmp.Or(strings.Compare(a.table, b.table), cmp.Compare(a.m.Seq, b.m.Seq))
+	})
 	tables := make([]string, len(group))
 	seqs := make([]int32, len(group))
 	seats := make([]int32, len(group))

@@ -94,6 +94,64 @@ func (s *Store) RenewLease(ctx context.Context, l store.Lease, ttl time.Duration
 	return l, err
 }
 
+// renewLeasesQuery renews the leases named ($1 tables, $2 epochs) that
+// $3 still holds, by $4 microseconds from now. It locks their rows in
+// the order of the tables' ids, as the appenders' statements share-lock
+// theirs, so that a renewal and an append, each locking several rows,
+// never wait for each other in a circle.
+const renewLeasesQuery = `WITH mine AS (
+		SELECT l.table_id FROM table_leases l
+		JOIN unnest($1::text[], $2::bigint[]) AS r(table_id, epoch) ON l.table_id = r.table_id AND l.epoch = r.epoch
+		WHERE l.owner = $3
+		ORDER BY l.table_id
+		FOR UPDATE OF l)
+	UPDATE table_leases l SET expires = now() + $4 * interval '1 microsecond'
+	FROM mine WHERE l.table_id = mine.table_id
+	RETURNING l.table_id, l.epoch, l.expires`
+
+// maxRenewals bounds the leases one statement renews.
+const maxRenewals = 2000
+
+// RenewLeases implements store.Leases.
+func (s *Store) RenewLeases(ctx context.Context, ls []store.Lease, ttl time.Duration) ([]store.Lease, error) {
+	if ttl <= 0 {
+		return nil, fmt.Errorf("postgres: renewing %d leases for %v: the time must be positive", len(ls), ttl)
+	}
+	var out []store.Lease
+	for start := 0; start < len(ls); {
+		// One owner a statement (a node renews its own: one).
+		owner, end := ls[start].Owner, start
+		for end < len(ls) && end-start < maxRenewals && ls[end].Owner == owner {
+			end++
+		}
+		part := ls[start:end]
+		start = end
+		tables := make([]string, len(part))
+		epochs := make([]int64, len(part))
+		for i, l := range part {
+			tables[i], epochs[i] = l.Table, l.Epoch
+		}
+		err := s.write(ctx, func(ctx context.Context, q querier) error {
+			rows, err := q.Query(ctx, renewLeasesQuery, tables, epochs, owner, ttl.Microseconds())
+			if err != nil {
+				return err
+			}
+			renewed, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Lease, error) {
+				l := store.Lease{Owner: owner}
+				err := row.Scan(&l.Table, &l.Epoch, &l.Expires)
+				l.Expires = utc(l.Expires)
+				return l, err
+			})
+			out = append(out, renewed...)
+			return err
+		})
+		if err != nil {
+			return out, fmt.Errorf("postgres: renewing leases: %w", err)
+		}
+	}
+	return out, nil
+}
+
 // ReleaseLease implements store.Leases.
 func (s *Store) ReleaseLease(ctx context.Context, l store.Lease) error {
 	return s.write(ctx, func(ctx context.Context, q querier) error {

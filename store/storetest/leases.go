@@ -16,9 +16,87 @@ import (
 func leaseTests() []test {
 	return []test{
 		{"Leases", testLeases},
+		{"RenewLeases", testRenewLeases},
 		{"FencedWrites", testFencedWrites},
 		{"TakeoverFencesInFlight", testTakeoverFencesInFlight},
 		{"ExpiredLeases", testExpiredLeases},
+	}
+}
+
+// testRenewLeases: a node's leases are renewed at once, those taken
+// over left out (fenced), an expired one nobody took renewed, and a
+// lease named with another owner's name not renewed; many at once are
+// renewed whole, and none is a no-op.
+func testRenewLeases(t *testing.T, e *env) {
+	ctx := context.Background()
+	ls := as[store.Leases](t, e.s)
+	var mine []store.Lease
+	for i := range 5 {
+		l, err := ls.AcquireLease(ctx, fmt.Sprintf("r%d", i), "node-a", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine = append(mine, l)
+	}
+	short, err := ls.AcquireLease(ctx, "r-short", "node-a", 30*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine = append(mine, short)
+	time.Sleep(100 * time.Millisecond) // r-short expires; nobody takes it
+	// r1 is released and taken by node-b; r3 taken over before it expires.
+	if err := ls.ReleaseLease(ctx, mine[1]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ls.AcquireLease(ctx, "r1", "node-b", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ls.TakeLease(ctx, mine[3], "node-c", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	forged := store.Lease{Table: "r4", Owner: "node-b", Epoch: mine[4].Epoch}
+	renewed, err := ls.RenewLeases(ctx, append(mine, forged), 2*time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]store.Lease{}
+	for _, l := range renewed {
+		got[l.Table] = l
+	}
+	for _, want := range []store.Lease{mine[0], mine[2], mine[4], short} {
+		l, ok := got[want.Table]
+		if !ok || l.Epoch != want.Epoch || l.Owner != "node-a" || time.Until(l.Expires) < 110*time.Second {
+			t.Errorf("lease of %s after the renewal: %+v (renewed: %v); want epoch %d, node-a's, for two minutes", want.Table, l, ok, want.Epoch)
+		}
+		if cur, err := ls.Lease(ctx, want.Table); err != nil || !cur.Expires.Equal(l.Expires) {
+			t.Errorf("the stored lease of %s: %+v, %v; the renewal said %v", want.Table, cur, err, l.Expires)
+		}
+	}
+	if len(renewed) != 4 {
+		t.Errorf("renewed %d leases, want 4 (r1 and r3 taken over, r4 named with node-b's name): %+v", len(renewed), renewed)
+	}
+	for _, id := range []string{"r1", "r3"} {
+		if cur, _ := ls.Lease(ctx, id); cur.Owner == "node-a" {
+			t.Errorf("%s, taken over, is node-a's again: %+v", id, cur)
+		}
+	}
+	if out, err := ls.RenewLeases(ctx, nil, time.Minute); err != nil || len(out) != 0 {
+		t.Errorf("renewing no lease: %+v, %v", out, err)
+	}
+	if _, err := ls.RenewLeases(ctx, mine[:1], 0); err == nil {
+		t.Error("leases renewed for no time")
+	}
+	// Many at once, beyond what one statement renews.
+	var many []store.Lease
+	for i := range 2500 {
+		l, err := ls.AcquireLease(ctx, fmt.Sprintf("m%04d", i), "node-m", time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		many = append(many, l)
+	}
+	if out, err := ls.RenewLeases(ctx, many, time.Minute); err != nil || len(out) != len(many) {
+		t.Errorf("renewing %d leases: %d renewed, %v", len(many), len(out), err)
 	}
 }
 
