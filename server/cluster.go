@@ -524,20 +524,14 @@ func (c *cluster) renewals() {
 
 func (c *cluster) renewAll(ctx context.Context) {
 	c.mu.Lock()
-	all := make([]*owned, 0, len(c.owned))
-	for _, o := range c.owned {
-		all = append(all, o)
+	held := make(map[string]*owned, len(c.owned))
+	leases := make(map[string]store.Lease, len(c.owned))
+	for id, o := range c.owned {
+		held[id], leases[id] = o, o.lease
 	}
 	c.mu.Unlock()
-	renew := make([]store.Lease, 0, len(all))
-	held := make(map[string]*owned, len(all))
-	c.mu.Lock()
-	for _, o := range all {
-		held[o.lease.Table] = o
-	}
-	c.mu.Unlock()
-	for _, o := range all {
-		id := o.lease.Table
+	renew := make([]store.Lease, 0, len(held))
+	for id, o := range held {
 		c.s.mu.RLock()
 		_, here := c.s.tables[id]
 		c.s.mu.RUnlock()
@@ -546,9 +540,7 @@ func (c *cluster) renewAll(ctx context.Context) {
 			delete(held, id)
 			continue
 		}
-		c.mu.Lock()
-		renew = append(renew, o.lease)
-		c.mu.Unlock()
+		renew = append(renew, leases[id])
 	}
 	if len(renew) == 0 {
 		return
@@ -573,16 +565,12 @@ func (c *cluster) renewAll(ctx context.Context) {
 		c.log.Warn("renewing leases", "leases", len(renew), "renewed", len(renewed), "err", err)
 		return
 	}
-	asked := make(map[string]int64, len(renew))
-	for _, l := range renew {
-		asked[l.Table] = l.Epoch
-	}
 	for id, o := range held {
 		// Not renewed: another node holds the table now, unless this
 		// node took the lease again meanwhile (a new epoch).
 		c.mu.Lock()
 		cur, ok := c.owned[id]
-		gone := ok && cur == o && o.lease.Epoch == asked[id]
+		gone := ok && cur == o && o.lease.Epoch == leases[id].Epoch
 		c.mu.Unlock()
 		if gone {
 			c.lose(id)
@@ -919,15 +907,13 @@ func (c *cluster) handOff(ctx context.Context, id, from string) bool {
 		delete(c.s.tables, id)
 	}
 	c.s.mu.Unlock()
-	if err == nil {
-		c.mu.Lock()
-		c.elsewhere[id] = remoteOwner{node: from, until: time.Now().Add(rememberOwner)}
-		c.mu.Unlock()
-	}
 	if err != nil {
 		c.log.Warn("handing a table to the node its requests come from", "table", id, "to", from, "err", err)
 		return false
 	}
+	c.mu.Lock()
+	c.elsewhere[id] = remoteOwner{node: from, until: time.Now().Add(rememberOwner)}
+	c.mu.Unlock()
 	c.handed.Inc()
 	c.log.Debug("table handed to the node its requests come from", "table", id, "to", from)
 	return true
