@@ -131,16 +131,6 @@ func TestClusterHandsATableOver(t *testing.T) {
 	if after := metric(t, b, "parlour_cluster_forwarded_total"); after != before {
 		t.Errorf("b forwarded %s requests, then %s after ten more reads of a table it owns", before, after)
 	}
-	row, err := c.st.Table(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stored []string
-	for _, m := range row.Moves {
-		stored = append(stored, m.Text)
-	}
-	if strings.Join(stored, " ") != strings.Join(acked, " ") {
-		t.Fatalf("the record holds %q; the moves acknowledged were %q", stored, acked)
-	}
+	recordHolds(t, c, id, acked)
 	t.Logf("handed to b after move %d of %d; every move and read answered", handedAt, len(acked))
 }

@@ -202,6 +202,23 @@ func nodeCall(t *testing.T, n *node, method, path, token string, body any, out a
 	return res.StatusCode, string(raw)
 }
 
+// recordHolds fails t unless table id's record, read from node n's
+// store, holds exactly the moves acked, in order.
+func recordHolds(t *testing.T, n *node, id string, acked []string) {
+	t.Helper()
+	row, err := n.st.Table(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []string
+	for _, m := range row.Moves {
+		stored = append(stored, m.Text)
+	}
+	if strings.Join(stored, " ") != strings.Join(acked, " ") {
+		t.Fatalf("the record holds %d moves %q; %d were acknowledged: %q", len(stored), stored, len(acked), acked)
+	}
+}
+
 // metric returns the value of a metric on node n's /metrics.
 func metric(t *testing.T, n *node, name string) string {
 	_, body := nodeCall(t, n, "GET", "/metrics", "", nil, nil)
@@ -402,17 +419,7 @@ func playClustered(t *testing.T, gameName string) {
 	if last.Table.Status != store.Finished || last.Version != final.Version {
 		t.Errorf("Ben's event stream on node b ended at version %d, %s; the table is at %d, %s", last.Version, last.Table.Status, final.Version, final.Table.Status)
 	}
-	row, err := c.st.Table(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stored []string
-	for _, m := range row.Moves {
-		stored = append(stored, m.Text)
-	}
-	if strings.Join(stored, " ") != strings.Join(acked, " ") {
-		t.Fatalf("the record holds %d moves %q; %d were acknowledged: %q", len(stored), stored, len(acked), acked)
-	}
+	recordHolds(t, c, id, acked)
 	if takeover > 2*time.Second+3*time.Second {
 		t.Errorf("the takeover took %v, over the lease's time and a little", takeover)
 	}
