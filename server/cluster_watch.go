@@ -103,6 +103,15 @@ func (w *remoteWatch) next(ctx context.Context) (Update, error) {
 func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 	rq := relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version, Chat: w.chat, Sent: w.sent, Ended: w.ended}
 	for try := 0; try < 4; try++ {
+		if w.c.owns(w.id) {
+			// The table came to this node (taken over, or handed to it):
+			// the update is made here, not asked of itself over the bus.
+			rp, err := w.c.updateHere(ctx, rq)
+			if err != nil {
+				return Update{}, err
+			}
+			return w.read(rp)
+		}
 		rp, err := w.c.forward(ctx, "", rq)
 		if err != nil || rp.NotOwner {
 			w.c.forget(w.id)
@@ -116,19 +125,6 @@ func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 					return Update{}, terr
 				}
 			}
-			if w.c.owns(w.id) {
-				if _, err := w.c.s.table(ctx, w.id); err != nil {
-					return Update{}, err
-				}
-				b, err := w.c.serveUpdate(ctx, rq)
-				if err == nil {
-					err = json.Unmarshal(b, &rp)
-				}
-				if err != nil {
-					return Update{}, err
-				}
-				break
-			}
 			continue
 		case errors.Is(err, bus.ErrUnavailable):
 			return Update{}, errNoBus
@@ -138,24 +134,44 @@ func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
-		if rp.Status != http.StatusOK {
-			var e struct {
-				Error string `json:"error"`
-			}
-			json.Unmarshal(rp.Body, &e)
-			return Update{}, refuse(rp.Status, "%s", e.Error)
-		}
-		var u Update
-		if err := json.Unmarshal(rp.Body, &u); err != nil {
-			return Update{}, err
-		}
-		w.version, w.chat, w.mark, w.sent = u.Version, rp.Chat, rp.Mark, true
-		if u.Table.Status == "finished" {
-			w.ended = true
-		}
-		return u, nil
+		return w.read(rp)
 	}
 	return Update{}, refuse(http.StatusServiceUnavailable, "the table is changing hands; try again")
+}
+
+// read takes in the owner's answer to an update.
+func (w *remoteWatch) read(rp relayReply) (Update, error) {
+	if rp.Status != http.StatusOK {
+		var e struct {
+			Error string `json:"error"`
+		}
+		json.Unmarshal(rp.Body, &e)
+		return Update{}, refuse(rp.Status, "%s", e.Error)
+	}
+	var u Update
+	if err := json.Unmarshal(rp.Body, &u); err != nil {
+		return Update{}, err
+	}
+	w.version, w.chat, w.mark, w.sent = u.Version, rp.Chat, rp.Mark, true
+	if u.Table.Status == "finished" {
+		w.ended = true
+	}
+	return u, nil
+}
+
+// updateHere answers rq, a remote watcher's ask for its update, on this
+// node, which owns the table.
+func (c *cluster) updateHere(ctx context.Context, rq relayRequest) (relayReply, error) {
+	if _, err := c.s.table(ctx, rq.Table); err != nil {
+		return relayReply{}, err
+	}
+	b, err := c.serveUpdate(ctx, rq)
+	if err != nil {
+		return relayReply{}, err
+	}
+	var rp relayReply
+	err = json.Unmarshal(b, &rp)
+	return rp, err
 }
 
 // remoteEvents is the event stream of a table another node owns.

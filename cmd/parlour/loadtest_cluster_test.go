@@ -79,25 +79,12 @@ func TestLoadtestCluster(t *testing.T) {
 	}
 	// Routed by table, as behind a balancer hashing the table's path: the
 	// tables made through another node than their own are handed to it.
-	t.Run("route table", func(t *testing.T) {
-		var out, errs bytes.Buffer
-		code := runLoadtest(ctx, []string{"--url", all, "--route", "table", "--tables", "9", "--identities", "6", "--conns", "9",
-			"--rate", "60", "--duration", "4s"}, nil, &out, &errs)
-		t.Logf("%s%s", out.String(), errs.String())
-		if code != 0 {
-			t.Fatalf("exit %d", code)
-		}
-		if m := accepted.FindSubmatch(out.Bytes()); m == nil || string(m[1]) != string(m[2]) || string(m[1]) == "0" {
-			t.Fatal("not every move accepted")
-		}
-		if !bytes.Contains(out.Bytes(), []byte("durability: all")) {
-			t.Fatal("no durability check")
-		}
-		h := regexp.MustCompile(`(\d+) handed to the node their requests came from`).FindSubmatch(out.Bytes())
-		if h == nil || string(h[1]) == "0" {
-			t.Fatal("no table was handed to the node its requests came through")
-		}
-	})
+	// Over sockets the seats' sockets sit on the node the table goes to.
+	for _, transport := range []string{"http", "ws"} {
+		t.Run("route table "+transport, func(t *testing.T) {
+			routeTable(t, ctx, all, transport)
+		})
+	}
 	if code := runLoadtest(ctx, []string{"--url", all, "--route", "nodes"}, nil, io.Discard, io.Discard); code != 2 {
 		t.Errorf("--route nodes: exit %d, want 2", code)
 	}
@@ -118,5 +105,29 @@ func TestLoadtestCluster(t *testing.T) {
 		if code := <-done; code != 0 {
 			t.Errorf("a node returned %d", code)
 		}
+	}
+}
+
+// routeTable runs the load tool over the nodes at all with --route table:
+// every move accepted and durable, and tables made through another node
+// than their own handed to it.
+func routeTable(t *testing.T, ctx context.Context, all, transport string) {
+	accepted := regexp.MustCompile(`sent (\d+), accepted (\d+) .*refused 0, errors 0`)
+	var out, errs bytes.Buffer
+	code := runLoadtest(ctx, []string{"--url", all, "--route", "table", "--transport", transport, "--tables", "9", "--identities", "6", "--conns", "9",
+		"--rate", "60", "--duration", "4s"}, nil, &out, &errs)
+	t.Logf("%s%s", out.String(), errs.String())
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	if m := accepted.FindSubmatch(out.Bytes()); m == nil || string(m[1]) != string(m[2]) || string(m[1]) == "0" {
+		t.Fatal("not every move accepted")
+	}
+	if !bytes.Contains(out.Bytes(), []byte("durability: all")) {
+		t.Fatal("no durability check")
+	}
+	h := regexp.MustCompile(`(\d+) handed to the node their requests came from`).FindSubmatch(out.Bytes())
+	if h == nil || string(h[1]) == "0" {
+		t.Fatal("no table was handed to the node its requests came through")
 	}
 }
