@@ -65,7 +65,12 @@ func (w *remoteWatch) heartbeat() {
 		case <-tick.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), w.c.ttl)
-		w.c.forward(ctx, "", relayRequest{Kind: "here", Table: w.id, Token: w.token})
+		rq := relayRequest{Kind: "here", Table: w.id, Token: w.token}
+		if w.c.owns(w.id) {
+			w.c.serveHere(ctx, rq) // the table is this node's now
+		} else {
+			w.c.forward(ctx, "", rq)
+		}
 		cancel()
 	}
 }
