@@ -18,8 +18,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 
 	"parlour/game"
@@ -54,6 +56,16 @@ type level struct {
 	// race makes the solver play to win rather than for points once every
 	// opponent is done and the score to beat is known (see raceTheta).
 	race bool
+	// rival, when above 0, lets the race foresee, in a two-player game,
+	// the opponent's right announcement on its next turn: when the
+	// opponent's likeliest word, by what its calls showed of the viewer's
+	// own grid, is the viewer's password with at least this probability,
+	// its score then is the one to beat (see rivalTarget).
+	rival float64
+	// parallel is how much a decoy found (a word announced wrongly that
+	// fits a line) makes the lines parallel to it likelier, in log terms
+	// (see decoyLines).
+	parallel float64
 	// panel names the solvers (levels, or the baselines panelLine and
 	// panelInfo) the grid maker plays each filling against, keeping the one
 	// that costs them most.
@@ -68,7 +80,7 @@ func levelOf(name string) (level, error) {
 		return level{name: name, vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5, password: 35, anneal: 4000, restarts: 1}, nil
 	case game.Strong:
 		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, restarts: 6, predictable: 20, race: true,
-			panel: []string{game.Strong, game.Medium, panelLine, panelInfo}}, nil
+			rival: 0.5, parallel: 1, panel: []string{game.Strong, game.Medium, panelLine, panelInfo}}, nil
 	}
 	return level{}, fmt.Errorf("no Quizl level %q (easy, medium or strong)", name)
 }
@@ -212,6 +224,7 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 			continue
 		}
 		k := read(bd)
+		k.parallel = b.lv.parallel
 		a := analyse(vs[0], k)
 		if a.best < 0 && vs[1] != vs[0] {
 			a = analyse(vs[1], k)
@@ -241,7 +254,7 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 		}
 	}
 	if b.lv.race && len(opps) == 1 {
-		theta = raceTheta(v, opps[0].board, theta)
+		theta = raceTheta(v, opps[0].board, theta, b.rivalTarget(v, vs[1]))
 	}
 	if bestO >= 0 && opps[bestO].a.bestP >= theta {
 		return say(opps[bestO], opps[bestO].a.best)
@@ -319,8 +332,10 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 // wrong announcement costs one) the solver announces sooner the fewer it
 // has; with none, or only a draw within reach, it announces its likeliest
 // word at once, since a call would leave it no better than that. Behind
-// beyond reach, or while an opponent still plays, theta stands.
-func raceTheta(v *quizl.View, board *quizl.Board, theta float64) float64 {
+// beyond reach, or while an opponent still plays, theta stands; but in a
+// two-player game a foreseen score (rivalTarget, -1 for none) stands in
+// for the final score of the opponent still playing.
+func raceTheta(v *quizl.View, board *quizl.Board, theta float64, foreseen int) float64 {
 	if v.Seat < 0 || v.Seat >= len(v.Scores) || len(v.Done) != len(v.Scores) {
 		return theta
 	}
@@ -330,7 +345,11 @@ func raceTheta(v *quizl.View, board *quizl.Board, theta float64) float64 {
 			continue
 		}
 		if !done {
-			return theta
+			if foreseen < 0 || len(v.Done) != 2 {
+				return theta
+			}
+			target = max(target, foreseen)
+			continue
 		}
 		target = max(target, v.Scores[s])
 	}
@@ -348,6 +367,53 @@ func raceTheta(v *quizl.View, board *quizl.Board, theta float64) float64 {
 		return theta
 	}
 	return theta * float64(spare+1) / float64(raceSpare+1)
+}
+
+// rivalTarget foresees, in a two-player game, the score the opponent
+// makes on its next turn: what its calls showed of the viewer's own grid
+// (every call is public, and the viewer knows its own letters) and the
+// words it announced wrongly are what the opponent knows, and when the
+// viewer's password is the likeliest word under that knowledge, with a
+// probability of at least b.lv.rival, the opponent is about to announce
+// it and score 25 less its calls and penalties. It returns -1 when it
+// foresees nothing.
+func (b *Bot) rivalTarget(v *quizl.View, full *vocab) int {
+	if b.lv.rival <= 0 || len(v.Players) != 2 || v.Seat < 0 || v.Seat > 1 || len(v.Done) != 2 || v.Done[1-v.Seat] || len(v.Grid) != quizl.Size {
+		return -1
+	}
+	var seen uint32
+	var wrong []string
+	for _, m := range v.Moves {
+		if m.Seat == v.Seat {
+			continue
+		}
+		if sq, err := quizl.ParseSquare(m.Move); err == nil {
+			seen |= 1 << sq
+			continue
+		}
+		if w, ok := strings.CutPrefix(m.Move, "say "); ok && !strings.EqualFold(w, v.Password) {
+			wrong = append(wrong, strings.ToUpper(w))
+		}
+	}
+	rows := make([]string, quizl.Size)
+	for r, row := range v.Grid {
+		if len(row) != quizl.Size {
+			return -1
+		}
+		shown := []byte(row)
+		for c := range shown {
+			if seen&(1<<quizl.At(r+5, c)) == 0 {
+				shown[c] = quizl.Unknown
+			}
+		}
+		rows[r] = string(shown)
+	}
+	board := quizl.Board{Grid: rows, Wrong: wrong}
+	a := analyse(full, read(&board))
+	if a.best < 0 || a.bestP < b.lv.rival || !strings.EqualFold(a.word(a.best), v.Password) {
+		return -1
+	}
+	return max(0, quizl.MaxPoints-bits.OnesCount32(seen)-len(wrong))
 }
 
 // raceSpare is how many spare points make the race no different from

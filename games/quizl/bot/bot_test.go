@@ -493,7 +493,7 @@ func TestRaceTheta(t *testing.T) {
 		{"best of two done opponents", quizl.View{Seat: 1, Done: []bool{true, false, true}, Scores: []int{17, 0, 9}, Called: make([]string, 6)}, 0, false},
 	}
 	for _, tt := range tests {
-		got := raceTheta(&tt.v, board, theta)
+		got := raceTheta(&tt.v, board, theta, -1)
 		if math.Abs(got-tt.want) > 1e-12 {
 			t.Errorf("%s: raceTheta = %v, want %v", tt.name, got, tt.want)
 		}
@@ -546,5 +546,147 @@ func TestStrongRaces(t *testing.T) {
 	mv, err = b.Move(context.Background(), cfg, 1, st.ViewOf(1))
 	if err != nil || strings.HasPrefix(mv, "say ") {
 		t.Errorf("strong, with Ann still playing: %q, %v; want a call", mv, err)
+	}
+}
+
+// TestRivalTarget checks that strong foresees the opponent's score only
+// when what the opponent's calls showed of strong's grid make strong's
+// password the opponent's likeliest word: then the opponent is about to
+// announce it, scoring 25 less its calls and penalties.
+func TestRivalTarget(t *testing.T) {
+	lex := lexicon.Default()
+	mine, err := quizl.NewGrid([]string{"TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"}, "PSALM", lex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	theirs, err := quizl.RandomGrid("crane", lex, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := game.Config{Players: []string{"ann", "strong"}, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex}
+	b, err := newBot(game.Strong, 1, lex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name  string
+		ann   []string // Ann's moves; strong answers each with a call of its own
+		rival float64
+		want  int
+	}{
+		// P, S, A and L of column 4: PSALM is all Ann can think of.
+		{"four letters of the password seen", []string{"54", "64", "74", "84"}, 0.5, 21},
+		{"and a wrong word first", []string{"say plant", "54", "64", "74", "84"}, 0.5, 20},
+		{"foresight off", []string{"54", "64", "74", "84"}, 0, -1},
+		{"nothing of the password seen", []string{"50", "61", "72", "83"}, 0.5, -1},
+		{"one letter seen", []string{"54"}, 0.5, -1},
+	}
+	strongCalls := []string{"50", "51", "52", "53", "54", "60", "61"}
+	for _, tt := range tests {
+		st, err := quizl.NewStateGrids(cfg, []*quizl.Grid{theirs, mine})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, mv := range tt.ann {
+			if _, err := st.Apply(0, mv); err != nil {
+				t.Fatalf("%s: ann %s: %v", tt.name, mv, err)
+			}
+			if _, err := st.Apply(1, strongCalls[i]); err != nil {
+				t.Fatalf("%s: strong %s: %v", tt.name, strongCalls[i], err)
+			}
+		}
+		b.lv.rival = tt.rival
+		v := st.ViewOf(1)
+		if got := b.rivalTarget(&v, b.vocab(lex)[1]); got != tt.want {
+			t.Errorf("%s: rivalTarget = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+	// Ann done: the race knows her score without foresight; in
+	// solitaire there is nobody to foresee.
+	b.lv.rival = 0.5
+	st, _ := quizl.NewStateGrids(cfg, []*quizl.Grid{theirs, mine})
+	for i, mv := range []string{"54", "64", "74", "84", "say psalm"} {
+		if _, err := st.Apply(0, mv); err != nil {
+			t.Fatal(err)
+		}
+		if i < 4 {
+			if _, err := st.Apply(1, strongCalls[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if v := st.ViewOf(1); b.rivalTarget(&v, b.vocab(lex)[1]) != -1 {
+		t.Errorf("ann done: rivalTarget foresaw a score")
+	}
+	solo := quizl.View{Seat: 0, Players: []string{"solver"}, Done: []bool{false}, Scores: []int{0}}
+	if got := b.rivalTarget(&solo, b.vocab(lex)[1]); got != -1 {
+		t.Errorf("solitaire: rivalTarget = %d, want -1", got)
+	}
+}
+
+// TestRaceThetaForeseen checks that a foreseen score stands in for an
+// opponent still playing in a two-player game, and for nobody with more
+// players.
+func TestRaceThetaForeseen(t *testing.T) {
+	const theta = 0.35
+	board := &quizl.Board{Penalty: 1}
+	two := quizl.View{Seat: 0, Done: []bool{false, false}, Scores: []int{0, 0}, Called: make([]string, 6)}
+	if got := raceTheta(&two, board, theta, 17); got != 0 {
+		t.Errorf("two players, 17 foreseen with 18 at most: raceTheta = %v, want 0", got)
+	}
+	if got := raceTheta(&two, board, theta, -1); got != theta {
+		t.Errorf("two players, nothing foreseen: raceTheta = %v, want %v", got, theta)
+	}
+	three := quizl.View{Seat: 0, Done: []bool{false, false, true}, Scores: []int{0, 0, 5}, Called: make([]string, 6)}
+	if got := raceTheta(&three, board, theta, 17); got != theta {
+		t.Errorf("three players, one still playing: raceTheta = %v, want %v", got, theta)
+	}
+}
+
+// TestDecoyLines checks that a word announced wrongly which fits a row
+// makes the other rows likelier, not the columns, and that a wrong word
+// fitting no line with three letters known changes nothing.
+func TestDecoyLines(t *testing.T) {
+	board := &quizl.Board{Grid: []string{".....", "CRAN.", ".....", ".....", "....."}, Wrong: []string{"CRANE"}}
+	k := read(board)
+	k.parallel = 1
+	var pat [quizl.Lines][5]int8
+	for l := range quizl.Line(quizl.Lines) {
+		for i := range quizl.Size {
+			pat[l][i] = k.known[l.Square(i)]
+		}
+	}
+	got := decoyLines(k, &pat)
+	for l := range quizl.Line(quizl.Lines) {
+		want := 0.0
+		if l.IsRow() && l != 1 {
+			want = 1
+		}
+		if got[l] != want {
+			t.Errorf("line %v: %v, want %v", l, got[l], want)
+		}
+	}
+	k.wrong = []string{"SLATE"}
+	if got := decoyLines(k, &pat); got != [quizl.Lines]float64{} {
+		t.Errorf("a wrong word fitting no line: %v, want nothing", got)
+	}
+	// In the analysis, the rows gain weight against the columns.
+	k.wrong = []string{"CRANE"}
+	v := newVocab(lexicon.Default(), 100)
+	k.parallel = 0
+	before := analyse(v, k)
+	k.parallel = 1
+	after := analyse(v, k)
+	rows := func(a *analysis) float64 {
+		var p float64
+		for l := range quizl.Line(quizl.Size) {
+			if l != 1 {
+				p += a.linesP[l]
+			}
+		}
+		return p
+	}
+	if !(rows(after) > rows(before)) {
+		t.Errorf("the other rows hold %.3f with the decoy weighed, %.3f without; want more", rows(after), rows(before))
 	}
 }

@@ -14,6 +14,10 @@ type knowledge struct {
 	lineKnown [quizl.Lines]int    // known squares on each line
 	offMask   [quizl.Lines]uint32 // letters known off each line
 	wrong     []string            // words already announced wrongly
+	// parallel is how much likelier, in log terms, a line gets for each
+	// word announced wrongly that fits a line parallel to it (see
+	// decoyLines); 0 ignores the wrong words' lines.
+	parallel float64
 }
 
 // read builds the knowledge of a board as the view shows it.
@@ -76,6 +80,10 @@ func analyse(v *vocab, k *knowledge) *analysis {
 			pat[l][i] = k.known[l.Square(i)]
 		}
 	}
+	var lineLog [quizl.Lines]float64
+	if k.parallel != 0 {
+		lineLog = decoyLines(k, &pat)
+	}
 	maxLog := math.Inf(-1)
 	for l := range quizl.Line(quizl.Lines) {
 		m := k.lineKnown[l]
@@ -83,7 +91,7 @@ func analyse(v *vocab, k *knowledge) *analysis {
 			continue // it would have been tripped over
 		}
 		off := k.count - m
-		like := logFact(21 - off)
+		like := logFact(21-off) + lineLog[l]
 		for wi := range v.words {
 			e := &v.words[wi]
 			if e.mask&k.offMask[l] != 0 {
@@ -248,6 +256,42 @@ func trips(v *vocab, k *knowledge) map[quizl.Square]int32 {
 			}
 			if old, ok := out[hole]; !ok || v.words[old].logPrior < bestP {
 				out[hole] = best
+			}
+		}
+	}
+	return out
+}
+
+// decoyLines returns, per line, k.parallel times the number of words
+// announced wrongly that fit another line parallel to it, one with at
+// least three letters known. A deceptive grid maker lays its decoys, the
+// near-misses of words that draw wrong announcements, parallel to the
+// password (see decoys.lure), so a decoy found makes the lines parallel
+// to it likelier to hold the password than the lines crossing it.
+func decoyLines(k *knowledge, pat *[quizl.Lines][5]int8) [quizl.Lines]float64 {
+	var out [quizl.Lines]float64
+	for _, w := range k.wrong {
+		if len(w) != quizl.Size {
+			continue
+		}
+		for l := range quizl.Line(quizl.Lines) {
+			if k.lineKnown[l] < 3 {
+				continue
+			}
+			fits := true
+			for i := range quizl.Size {
+				if x := pat[l][i]; x >= 0 && byte(x)+'A' != w[i] {
+					fits = false
+					break
+				}
+			}
+			if !fits {
+				continue
+			}
+			for p := range quizl.Line(quizl.Lines) {
+				if p != l && p.IsRow() == l.IsRow() {
+					out[p] += k.parallel
+				}
 			}
 		}
 	}
