@@ -60,7 +60,7 @@ func TestSeeds(t *testing.T) {
 				if kind == "random fleets" {
 					fleets[i] = salvo.RandomFleet(r, p)
 				} else {
-					fleets[i] = HardFleet(r, p)
+					fleets[i] = HardFleet(context.Background(), r, p)
 				}
 			}
 			for _, level := range levels {
