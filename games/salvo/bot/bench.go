@@ -35,7 +35,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 				fleets[i] = salvo.RandomFleet(r, p)
 			} else {
 				start := time.Now()
-				fleets[i] = HardFleet(r, p)
+				fleets[i] = HardFleet(ctx, r, p)
 				d := time.Since(start)
 				placer.Add(float64(d)/float64(time.Millisecond), "")
 				placer.Time(d)

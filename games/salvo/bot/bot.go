@@ -90,7 +90,7 @@ func (b *Bot) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.
 	r := b.rng(seat, 1<<31)
 	var f salvo.Fleet
 	if b.level == game.Strong {
-		f = HardFleet(r, p)
+		f = HardFleet(ctx, r, p)
 	} else {
 		f = salvo.RandomFleet(r, p)
 	}

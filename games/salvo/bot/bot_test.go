@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"parlour/game"
 	"parlour/games/salvo"
@@ -179,10 +181,39 @@ func TestStrongOutlinesRightly(t *testing.T) {
 func TestHardFleet(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, p := range []salvo.Placement{{Strict: true}, {Diagonal: true}, {}} {
-		f := HardFleet(r, p)
+		f := HardFleet(context.Background(), r, p)
 		if err := p.Check(f); err != nil {
 			t.Errorf("%+v: %v", p, err)
 		}
+	}
+}
+
+// TestHardFleetSameOnAnyCores checks that the placer's choice depends on
+// its seed alone, not on how many trial games ran at once, and that a
+// cancelled search still returns a legal fleet, at once.
+func TestHardFleetSameOnAnyCores(t *testing.T) {
+	p := salvo.Placement{Strict: true}
+	rounds := []trialRound{{4, 1}, {2, 2}}
+	pick := func(procs int) salvo.Fleet {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		return hardFleet(context.Background(), rand.New(rand.NewPCG(3, 4)), p, rounds)
+	}
+	one, two := pick(1), pick(2)
+	if one != two {
+		t.Errorf("one core chose %v, two cores %v", one.Strings(), two.Strings())
+	}
+	if err := p.Check(one); err != nil {
+		t.Error(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	start := time.Now()
+	f := HardFleet(ctx, rand.New(rand.NewPCG(3, 4)), p)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("a cancelled search took %v", d)
+	}
+	if err := p.Check(f); err != nil {
+		t.Errorf("a cancelled search: %v", err)
 	}
 }
 
