@@ -503,12 +503,10 @@ func TestRaceTheta(t *testing.T) {
 	}
 }
 
-// TestStrongRaces plays a two-player position where the opponent has just
-// announced its password right, leaving strong only a draw within reach:
-// strong then announces its likeliest word rather than call a square,
-// which would lose outright; with the opponent still playing, it calls.
-func TestStrongRaces(t *testing.T) {
-	lex := lexicon.Default()
+// annAndStrong returns the two-player game of the race tests: Ann's
+// random grid (password CRANE) and strong's, whose password is PSALM.
+func annAndStrong(t *testing.T, lex *lexicon.Lexicon) (game.Config, *quizl.Grid, *quizl.Grid) {
+	t.Helper()
 	mine, err := quizl.NewGrid([]string{"TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"}, "PSALM", lex)
 	if err != nil {
 		t.Fatal(err)
@@ -518,6 +516,16 @@ func TestStrongRaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := game.Config{Players: []string{"ann", "strong"}, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex}
+	return cfg, theirs, mine
+}
+
+// TestStrongRaces plays a two-player position where the opponent has just
+// announced its password right, leaving strong only a draw within reach:
+// strong then announces its likeliest word rather than call a square,
+// which would lose outright; with the opponent still playing, it calls.
+func TestStrongRaces(t *testing.T) {
+	lex := lexicon.Default()
+	cfg, theirs, mine := annAndStrong(t, lex)
 	position := func(last string) *quizl.State {
 		st, err := quizl.NewStateGrids(cfg, []*quizl.Grid{theirs, mine})
 		if err != nil {
@@ -555,15 +563,7 @@ func TestStrongRaces(t *testing.T) {
 // announce it, scoring 25 less its calls and penalties.
 func TestRivalTarget(t *testing.T) {
 	lex := lexicon.Default()
-	mine, err := quizl.NewGrid([]string{"TQUFP", "WZVES", "OGBRA", "CHINL", "KYXDM"}, "PSALM", lex)
-	if err != nil {
-		t.Fatal(err)
-	}
-	theirs, err := quizl.RandomGrid("crane", lex, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := game.Config{Players: []string{"ann", "strong"}, Rules: game.Defaults(quizl.Game{}.Options()), Lexicon: lex}
+	cfg, theirs, mine := annAndStrong(t, lex)
 	b, err := newBot(game.Strong, 1, lex)
 	if err != nil {
 		t.Fatal(err)
