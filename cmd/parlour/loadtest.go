@@ -172,8 +172,8 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			// Counted from here, after the warm-up: the clock is about
 			// to start.
 			s0, l0 = cpuTimes(pids), cpuTime(os.Getpid())
-			m0 = lt.metrics(ctx)
-			each0 = lt.acceptedEach(ctx)
+			e0 := lt.metricsEach(ctx)
+			m0, each0 = sumMetrics(e0), acceptedEach(e0)
 			p0 = lt.pushes.Load()
 		})
 		if err != nil {
@@ -181,8 +181,8 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return 1
 		}
 		s1, l1 := cpuTimes(pids), cpuTime(os.Getpid())
-		m1 := lt.metrics(ctx)
-		each1 := lt.acceptedEach(ctx)
+		e1 := lt.metricsEach(ctx)
+		m1, each1 := sumMetrics(e1), acceptedEach(e1)
 		p1 := lt.pushes.Load()
 		res.print(stdout)
 		if *timeline > 0 {
@@ -282,11 +282,11 @@ func printNodeCPU(w io.Writer, pids []int, s0, s1 []time.Duration, a0, a1 []floa
 }
 
 // acceptedEach returns the moves each node has accepted as its tables'
-// owner, in the order of the nodes, or nil when one does not say.
-func (lt *loadtest) acceptedEach(ctx context.Context) []float64 {
-	out := make([]float64, len(lt.nodes))
-	for i := range lt.nodes {
-		v, ok := lt.metricsAt(ctx, i)["parlour_moves_accepted_total"]
+// owner, from each node's counters, or nil when one does not say.
+func acceptedEach(each []map[string]float64) []float64 {
+	out := make([]float64, len(each))
+	for i, m := range each {
+		v, ok := m["parlour_moves_accepted_total"]
 		if !ok {
 			return nil
 		}
@@ -1184,9 +1184,24 @@ func scanField(b []byte, key string, end byte) ([]byte, bool) {
 // metrics reads the servers' counters from GET /metrics, each the sum
 // over the nodes that answered (nil when none did).
 func (lt *loadtest) metrics(ctx context.Context) map[string]float64 {
-	var sum map[string]float64
+	return sumMetrics(lt.metricsEach(ctx))
+}
+
+// metricsEach reads each node's counters, in the order of the nodes (nil
+// for one that did not answer).
+func (lt *loadtest) metricsEach(ctx context.Context) []map[string]float64 {
+	out := make([]map[string]float64, len(lt.nodes))
 	for i := range lt.nodes {
-		m := lt.metricsAt(ctx, i)
+		out[i] = lt.metricsAt(ctx, i)
+	}
+	return out
+}
+
+// sumMetrics sums the counters of the nodes that answered (nil when none
+// did).
+func sumMetrics(each []map[string]float64) map[string]float64 {
+	var sum map[string]float64
+	for _, m := range each {
 		if m == nil {
 			continue
 		}

@@ -5,9 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
-
-	"parlour/bus/nats/natstest"
-	"parlour/store/postgres/pgtest"
 )
 
 // TestServeCluster runs two parlour serve nodes on one throwaway
@@ -16,16 +13,7 @@ import (
 // through node b, which forwards to the owner, and each node answers its
 // state alike.
 func TestServeCluster(t *testing.T) {
-	pg, err := pgtest.Start(context.Background(), pgtest.Options{})
-	if err != nil {
-		if _, missing := pgtest.Bin(); missing != nil {
-			pgtest.Missing(t)
-		}
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pg.Close() })
-	url := pg.NewDatabase(t)
-	natsURL := natstest.URL(natstest.Run(t, -1))
+	url, natsURL := clusterEngines(t)
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
