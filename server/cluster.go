@@ -1222,14 +1222,15 @@ func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (r
 			}
 			ans, answered = a.b, true
 		case <-tick:
-			if c.present(ctx, owner, rq.Table) {
-				continue
-			}
-			// The node named is gone, but the table may have passed to
-			// another since this node last looked (rememberOwner): the
-			// request may be with that one.
-			if l, err := c.leases.Lease(ctx, rq.Table); err == nil && l.Owner != owner && (l.Owner == c.node || c.present(ctx, l.Owner, rq.Table)) {
+			// The request is with the table's owner by its lease, which
+			// may not be the node this node last saw holding it
+			// (rememberOwner): the table may have been handed on or
+			// taken over since, and that node may live on while the
+			// owner died with the request.
+			if l, err := c.leases.Lease(ctx, rq.Table); err == nil {
 				owner = l.Owner
+			}
+			if owner == c.node || c.present(ctx, owner, rq.Table) {
 				continue
 			}
 			cancel()
