@@ -36,6 +36,12 @@ func TestKeysAPI(t *testing.T) {
 	srv := startServer(t, f, generous)
 	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
 	pub, text := newKey(t, "ann@laptop")
+	// The key is deleted below by its fingerprint unescaped, which a path
+	// carries whole only without "//" (about one fingerprint in a hundred
+	// holds one, and the path is cleaned): such a client must escape it.
+	for strings.Contains(ssh.FingerprintSHA256(pub), "//") {
+		pub, text = newKey(t, "ann@laptop")
+	}
 
 	var k KeyInfo
 	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text}, &k); st != 201 {
