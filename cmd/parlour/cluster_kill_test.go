@@ -549,6 +549,7 @@ type loadTable struct {
 	turn     int
 	calls    [2]int
 	over     bool
+	overAt   time.Time // when the answer or record that showed the game over came
 }
 
 // quizlCall is the move that calls square sq of the other seat's grid
@@ -617,7 +618,9 @@ func (c *killCluster) resync(ctx context.Context, t *loadTable, pending string) 
 		}
 		t.version = u.Version
 		t.over = u.Table.Status == store.Finished || len(u.Table.ToMove) == 0
-		if !t.over {
+		if t.over {
+			t.overAt = time.Now()
+		} else {
 			t.turn = int(u.Table.ToMove[0])
 		}
 		return nil
@@ -653,7 +656,9 @@ func (c *killCluster) step(ctx context.Context, t *loadTable) error {
 		t.calls[seat]++
 		t.version = res.Version
 		t.over = res.Status == store.Finished || len(res.ToMove) == 0
-		if !t.over {
+		if t.over {
+			t.overAt = time.Now()
+		} else {
 			t.turn = int(res.ToMove[0])
 		}
 		t.mu.Unlock()
@@ -822,7 +827,18 @@ func (c *killCluster) killUnderLoad(t *testing.T, kills int, lease, limit time.D
 			}
 			deadline := time.Now().Add(limit + time.Minute)
 			for {
-				if at := tb.firstAckAfter(killed); !at.IsZero() {
+				at := tb.firstAckAfter(killed)
+				if at.IsZero() {
+					// A move sent before the kill and answered after it
+					// may have ended the game: no move follows it, and
+					// its answer is the table's first after the kill.
+					tb.mu.Lock()
+					if tb.over && tb.overAt.After(killed) {
+						at = tb.overAt
+					}
+					tb.mu.Unlock()
+				}
+				if !at.IsZero() {
 					stall := at.Sub(killed)
 					stalls = append(stalls, stall)
 					worst = max(worst, stall)
