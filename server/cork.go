@@ -22,6 +22,26 @@ type corkConn struct {
 	mu     sync.Mutex
 	corked bool
 	buf    *[]byte
+	// deadline is the connection's write deadline (see armWrite).
+	deadline time.Time
+}
+
+// writeTimeout is the least time a write to a socket's connection is
+// given to be taken, before the socket is dropped.
+const writeTimeout = 10 * time.Second
+
+// armWrite makes sure the connection's write deadline is at least
+// writeTimeout away. Setting a deadline costs a timer change in the
+// runtime, twice a write if it were set and cleared around each; moved
+// a second further than needed, it is set at most once a second however
+// many messages go out, and no write waits less than writeTimeout or
+// more than a second longer. A deadline that passes while the socket is
+// idle harms nothing: the next write moves it first. c.mu must be held.
+func (c *corkConn) armWrite(now time.Time) {
+	if c.deadline.Before(now.Add(writeTimeout)) {
+		c.deadline = now.Add(writeTimeout + time.Second)
+		c.Conn.SetWriteDeadline(c.deadline)
+	}
 }
 
 // cork holds back writes until uncork.
@@ -38,9 +58,9 @@ func (c *corkConn) cork() {
 	c.mu.Unlock()
 }
 
-// uncork sends what was held back, waiting at most timeout for the
-// connection to take it.
-func (c *corkConn) uncork(timeout time.Duration) error {
+// uncork sends what was held back, giving the connection writeTimeout
+// (or up to a second more) to take it.
+func (c *corkConn) uncork() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.corked = false
@@ -49,9 +69,8 @@ func (c *corkConn) uncork(timeout time.Duration) error {
 	}
 	var err error
 	if b := *c.buf; len(b) > 0 {
-		c.Conn.SetWriteDeadline(time.Now().Add(timeout))
+		c.armWrite(time.Now())
 		_, err = c.Conn.Write(b)
-		c.Conn.SetWriteDeadline(time.Time{})
 	}
 	if cap(*c.buf) <= 64<<10 { // a rare large update's buffer is let go
 		*c.buf = (*c.buf)[:0]
@@ -61,7 +80,8 @@ func (c *corkConn) uncork(timeout time.Duration) error {
 	return err
 }
 
-// Write sends p, or keeps it while the connection is corked.
+// Write sends p, giving the connection writeTimeout (or up to a second
+// more) to take it, or keeps it while the connection is corked.
 func (c *corkConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -69,7 +89,16 @@ func (c *corkConn) Write(p []byte) (int, error) {
 		*c.buf = append(*c.buf, p...)
 		return len(p), nil
 	}
+	c.armWrite(time.Now())
 	return c.Conn.Write(p)
+}
+
+// stopReading makes the connection's pending and later reads fail at
+// once, and leaves its writes be: a socket's reader waits with no
+// context to end it (socket.run), and this ends it instead, while a
+// close frame can still be written.
+func (c *corkConn) stopReading() {
+	c.Conn.SetReadDeadline(time.Now())
 }
 
 // corkHijacker is a response writer whose Hijack hands the WebSocket

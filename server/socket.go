@@ -69,19 +69,22 @@ func (s *socket) send(ctx context.Context, m ServerMessage) error {
 	return s.write(ctx, b)
 }
 
-// write sends one encoded message, waiting at most 10 seconds for the
-// connection to take it. The end of ctx does not cut it short: the
-// WebSocket library drops the connection when a write's context ends
-// mid-frame, and the socket's pusher is stopped through its ctx while it
-// may be writing (socket.run); a socket that is done is closed properly
-// by acceptSocket instead. Messages may be shared with other sockets
+// write sends one encoded message, waiting at most about writeTimeout
+// for the connection to take it (the socket's corkConn keeps a write
+// deadline; no context a message). The end of ctx does not cut it short:
+// the WebSocket library drops the connection when a write's context ends
+// mid-frame; a socket that is done is closed properly by acceptSocket
+// instead. Messages may be shared with other sockets
 // (Watcher.PollMessage): b is only read.
 func (s *socket) write(ctx context.Context, b []byte) error {
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	return s.c.Write(wctx, websocket.MessageText, b)
+	if s.cc == nil {
+		wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writeTimeout)
+		defer cancel()
+		return s.c.Write(wctx, websocket.MessageText, b)
+	}
+	return s.c.Write(context.Background(), websocket.MessageText, b)
 }
 
 // writeCorked is write while the connection is corked, which only fills
@@ -236,6 +239,16 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 	// ends it stops the pusher through ctx.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
+	// The reader waits with a context that never ends: given one that
+	// can, the WebSocket library would watch it with a new callback at
+	// every message. The end of ctx stops it through the connection's
+	// read deadline instead, which leaves the connection able to send
+	// its close frame.
+	rctx := ctx
+	if s.cc != nil {
+		rctx = context.WithoutCancel(ctx)
+		context.AfterFunc(ctx, s.cc.stopReading) // ctx always ends: stop above
+	}
 	type closing struct {
 		code   websocket.StatusCode
 		reason string
@@ -246,7 +259,7 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 		// One buffer serves every message: handle keeps nothing of b.
 		var buf bytes.Buffer
 		for {
-			typ, r, err := s.c.Reader(ctx)
+			typ, r, err := s.c.Reader(rctx)
 			if err == nil {
 				buf.Reset()
 				_, err = buf.ReadFrom(r)
@@ -376,7 +389,7 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	if err == nil && upd != nil {
 		err = s.writeCorked(upd)
 	}
-	if uerr := s.cc.uncork(10 * time.Second); err == nil && uerr != nil {
+	if uerr := s.cc.uncork(); err == nil && uerr != nil {
 		s.h.log.Debug("socket: writing an ack", "err", uerr)
 	}
 }
