@@ -153,3 +153,34 @@ func TestServeStorePath(t *testing.T) {
 		t.Errorf("parlour.db in --data: %v, want none", err)
 	}
 }
+
+// TestServeTrace: --trace writes the run's execution trace, readable by
+// go tool trace (it begins with the format's header) once serve returns;
+// a file that cannot be made stops serve at once, saying why.
+func TestServeTrace(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	out := filepath.Join(t.TempDir(), "serve.trace")
+	base, _, done := startServe(t, ctx, "--data", t.TempDir(), "--trace", out)
+	res, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	stop()
+	if code := <-done; code != 0 {
+		t.Fatalf("serve returned %d", code)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(b), "go 1.") || !strings.Contains(string(b[:min(len(b), 16)]), " trace") || len(b) < 1000 {
+		t.Errorf("the trace file holds %d bytes beginning %q, not an execution trace", len(b), b[:min(len(b), 16)])
+	}
+
+	var stderr strings.Builder
+	bad := filepath.Join(t.TempDir(), "no such folder", "serve.trace")
+	if code := run(context.Background(), []string{"serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--trace", bad}, strings.NewReader(""), io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "no such folder") {
+		t.Errorf("--trace into a missing folder: exit %d, %q; want 1 and the path", code, stderr.String())
+	}
+}
