@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -41,6 +42,10 @@ type socket struct {
 	// comes first and both leave together.
 	wt      *Watcher
 	deliver sync.Mutex
+	// wake signals the pusher to poll wt (poke); moving is set while the
+	// socket plays a move, whose update it then polls itself.
+	wake   chan struct{}
+	moving atomic.Bool
 }
 
 // ServerMessage is one message the server sends over the WebSocket.
@@ -166,10 +171,16 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 	if hello.Chat != nil {
 		wt.ChatFrom(*hello.Chat)
 	}
+	// The pusher is woken by a signal of its own at each change of the
+	// table (Watcher.OnChange), which the socket holds back while it
+	// answers a move and polls for itself (socket.move).
+	wake := make(chan struct{}, 1)
+	s.wake = wake
+	wt.OnChange(s.poke)
 	push := func(ctx context.Context) error {
 		for {
 			s.deliver.Lock()
-			b, changed, err := wt.PollMessage()
+			b, err := wt.PollPoked()
 			if err == nil && b != nil {
 				err = s.write(ctx, b)
 			}
@@ -178,7 +189,7 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 				return err
 			}
 			if b == nil {
-				if err := wt.Wait(ctx, changed); err != nil {
+				if err := wt.Wait(ctx, wake); err != nil {
 					return err
 				}
 			}
@@ -371,9 +382,14 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	}
 	s.deliver.Lock()
 	defer s.deliver.Unlock()
+	// The changes made while the move is played (the move's own above
+	// all) need not wake the pusher: the update polled below shows them.
+	s.moving.Store(true)
 	res, err := s.h.s.Move(ctx, s.p, id, m.Move, m.Version)
+	s.moving.Store(false)
 	if err != nil {
 		s.sendError(ctx, m.ID, err)
+		s.poke() // no update is polled here: the pusher looks
 		return
 	}
 	ack, err := json.Marshal(ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Result: &res})
@@ -383,7 +399,7 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	}
 	// The update is polled after the ack is made: an error polling it
 	// ends nothing here (the pusher meets it again and closes the socket).
-	upd, _, _ := s.wt.PollMessage()
+	upd, _ := s.wt.PollPoked()
 	s.cc.cork()
 	err = s.writeCorked(ack)
 	if err == nil && upd != nil {
@@ -391,6 +407,20 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	}
 	if uerr := s.cc.uncork(); err == nil && uerr != nil {
 		s.h.log.Debug("socket: writing an ack", "err", uerr)
+	}
+}
+
+// poke wakes the socket's pusher to look for an update, unless the
+// socket is answering a move, which polls for the update itself once
+// the move is played. It is called with the table's lock held, at
+// every change of the table (Watcher.OnChange).
+func (s *socket) poke() {
+	if s.moving.Load() {
+		return
+	}
+	select {
+	case s.wake <- struct{}{}:
+	default: // already woken
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -222,4 +223,80 @@ func TestUpdateMessageBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("at the end")
+}
+
+// TestSocketWokenAroundItsMoves: a socket that plays a move gets its ack
+// and one update showing it, and nothing more for it (its pusher is not
+// woken by its own move); every change made after, by the other seat or
+// in chat, and after a move of its own was refused, still reaches it.
+func TestSocketWokenAroundItsMoves(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	hc := &client{t: t, base: srv.URL}
+	var a, b Seated
+	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
+	hc.do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
+	for _, tok := range []string{a.Token, b.Token} {
+		hc.token = tok
+		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"setup": {"number": 50}}`, nil); st != 200 {
+			t.Fatalf("setup: %d %s", st, body)
+		}
+	}
+	c := wsDial(t, srv, a.Table)
+	wsSend(t, c, fmt.Sprintf(`{"type": "hello", "token": %q}`, a.Token))
+	if m := wsRead(t, c); m.Type != "update" {
+		t.Fatalf("first message %+v, want an update", m)
+	}
+	// next reads the socket's next message, which must be of type typ;
+	// quiet checks that nothing is queued: a ping's pong comes next.
+	next := func(what, typ string) ServerMessage {
+		t.Helper()
+		m := wsRead(t, c)
+		if m.Type != typ {
+			t.Fatalf("%s: got %+v, want %s", what, m, typ)
+		}
+		return m
+	}
+	quiet := func(what string) {
+		t.Helper()
+		wsSend(t, c, `{"type": "ping", "id": "p"}`)
+		next(what+", then a ping", "pong")
+	}
+	version := func(m ServerMessage) int {
+		if m.Update == nil {
+			t.Fatalf("an update with no update: %+v", m)
+		}
+		return m.Update.Version
+	}
+	hc.token = b.Token
+	for turn := range 3 {
+		// Seat 0 moves over the socket: an ack, then the update showing
+		// the move, and nothing more.
+		wsSend(t, c, fmt.Sprintf(`{"type": "move", "move": "guess %d", "id": "m%d"}`, 10+turn, turn))
+		ack := next("own move", "ack")
+		if u := next("own move's update", "update"); version(u) != ack.Version {
+			t.Fatalf("turn %d: the update after the ack is at version %d, the ack %d", turn, version(u), ack.Version)
+		}
+		quiet(fmt.Sprintf("turn %d: own move", turn))
+		// The other seat moves over HTTP: the socket is told.
+		var res MoveResult
+		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", fmt.Sprintf(`{"move": "guess %d"}`, 20+turn), &res); st != 200 {
+			t.Fatalf("seat 1's move: %d %s", st, body)
+		}
+		if u := next("the other seat's move", "update"); version(u) != res.Version {
+			t.Fatalf("turn %d: pushed version %d, the other seat's move made %d", turn, version(u), res.Version)
+		}
+		// A refused move of its own, then a chat line by the other seat.
+		wsSend(t, c, `{"type": "move", "move": "guess many", "id": "bad"}`)
+		if e := next("a refused move", "error"); e.ID != "bad" || e.Status != http.StatusUnprocessableEntity {
+			t.Fatalf("turn %d: refused move answered %+v", turn, e)
+		}
+		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/chat", fmt.Sprintf(`{"channel": "players", "text": "line %d"}`, turn), nil); st != http.StatusCreated {
+			t.Fatalf("chat: %d %s", st, body)
+		}
+		if u := next("a chat line after a refused move", "update"); len(u.Update.Chat) == 0 || u.Update.Chat[len(u.Update.Chat)-1].Text != fmt.Sprintf("line %d", turn) {
+			t.Fatalf("turn %d: the update after the chat line holds %+v", turn, u.Update.Chat)
+		}
+		quiet(fmt.Sprintf("turn %d: chat", turn))
+	}
 }

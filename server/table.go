@@ -121,6 +121,9 @@ type table struct {
 	// on it and then read what they need under mu.
 	changed  chan struct{}
 	watchers int
+	// pokes are the watchers woken each by a call of their own at every
+	// change, rather than through changed (Watcher.OnChange).
+	pokes []*Watcher
 	// gone is set when another node of a cluster took the table over:
 	// its watchers here end, and their clients connect again.
 	gone    bool
@@ -200,11 +203,14 @@ func (t *table) forgetShared() {
 // version returns the table's version: one more at every change.
 func (t *table) version() int { return t.m.Changes + len(t.moves) }
 
-// broadcast wakes every watcher.
+// broadcast wakes every watcher. t.mu must be held.
 func (t *table) broadcast() {
 	if t.changed != nil {
 		close(t.changed)
 		t.changed = nil
+	}
+	for _, w := range t.pokes {
+		w.poke()
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"time"
 
 	"parlour/game"
@@ -25,6 +26,9 @@ type Watcher struct {
 	chat     int
 	ended    bool // an update showed the end
 	sent     bool // an update was sent
+	// poke, when set (OnChange), is called at every change of the
+	// table, with its lock held.
+	poke func()
 }
 
 // Watch starts following table id from version from: the first Update
@@ -58,6 +62,22 @@ func (s *Service) Watch(ctx context.Context, p *Principal, id string, from int) 
 	return w, nil
 }
 
+// OnChange has poke called at every change of the table from now on,
+// with the table's lock held (so it must only signal), until Close. A
+// socket's pusher waits for its own signal that way rather than on the
+// channel every watcher of the table shares: the socket can then leave
+// it unsignalled while it answers a move itself, since it polls right
+// after (socket.move), and its pusher is not woken for nothing.
+func (w *Watcher) OnChange(poke func()) {
+	w.t.mu.Lock()
+	defer w.t.mu.Unlock()
+	if w.closed || w.poke != nil {
+		return
+	}
+	w.poke = poke
+	w.t.pokes = append(w.t.pokes, w)
+}
+
 // ChatFrom makes the watcher's first update carry only the chat messages
 // after number n (by default it carries every one at hand): a client
 // that reconnects passes the last it saw.
@@ -67,7 +87,7 @@ func (w *Watcher) ChatFrom(n int) { w.chat = n }
 // last one (or this is the first), else when it changes or ctx ends.
 func (w *Watcher) Next(ctx context.Context) (Update, error) {
 	for {
-		u, _, ch, err := w.poll(false)
+		u, _, ch, err := w.poll(false, true)
 		if err != nil || ch == nil {
 			return u, err
 		}
@@ -75,6 +95,14 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 			return Update{}, err
 		}
 	}
+}
+
+// PollPoked is PollMessage for a watcher woken by OnChange: it returns
+// the next update encoded as the socket's message, or nil if there is
+// none now (wait for the next poke).
+func (w *Watcher) PollPoked() ([]byte, error) {
+	_, b, _, err := w.poll(true, false)
+	return b, err
 }
 
 // PollMessage is for a socket: it returns the next update encoded as
@@ -87,7 +115,7 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 // right after it, so that its ack and the update showing the move leave
 // together.
 func (w *Watcher) PollMessage() (msg []byte, changed <-chan struct{}, err error) {
-	_, b, ch, err := w.poll(true)
+	_, b, ch, err := w.poll(true, true)
 	return b, ch, err
 }
 
@@ -109,9 +137,9 @@ func (w *Watcher) wait(ctx context.Context, ch <-chan struct{}) error {
 }
 
 // poll returns the next update (encoded, with encode) if there is one
-// now, with a nil channel; otherwise no update and a channel closed at
-// the table's next change.
-func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
+// now, with a nil channel; otherwise no update and, with await, a
+// channel closed at the table's next change.
+func (w *Watcher) poll(encode, await bool) (Update, []byte, <-chan struct{}, error) {
 	w.t.mu.Lock()
 	if w.t.gone {
 		w.t.mu.Unlock()
@@ -159,7 +187,10 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 		return Update{}, b, nil, err
 	}
 	w.chat = last // nothing new this watcher may see
-	ch := w.t.awaitChange()
+	var ch <-chan struct{}
+	if await {
+		ch = w.t.awaitChange()
+	}
 	w.t.mu.Unlock()
 	return Update{}, nil, ch, nil
 }
@@ -210,6 +241,10 @@ func (w *Watcher) Close() {
 	}
 	w.closed = true
 	w.t.mu.Lock()
+	if w.poke != nil {
+		w.t.pokes = slices.DeleteFunc(w.t.pokes, func(o *Watcher) bool { return o == w })
+		w.poke = nil
+	}
 	w.t.watchers--
 	w.t.leave(w.seat, w.s.now())
 	w.t.forgetShared()
