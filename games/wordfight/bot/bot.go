@@ -75,6 +75,9 @@ type params struct {
 	// crossers is how many words that may reuse two letters of its grid,
 	// longest first, the player adds to its declaration candidates.
 	crossers int
+	// room weighs, against a placement's points, the chance that the grid
+	// it leaves cannot take a rival's next long word (see capacity).
+	room float64
 	// suit is how strongly the imagined rival grids are weighed by how
 	// well they take the words the rival declared.
 	suit float64
@@ -95,7 +98,7 @@ func levelParams(level string) (params, error) {
 		return params{level: level, rarest: 35, candidates: 40, best: true}, nil
 	case game.Strong:
 		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true,
-			future: 0.3, imagine: 24, shortlist: 40, suit: 3, crossers: 3000}, nil
+			future: 0.3, room: 30, imagine: 24, shortlist: 40, suit: 3, crossers: 3000}, nil
 	}
 	return params{}, fmt.Errorf("no Word Fight player level %q (there are %s)", level, strings.Join(Levels(), ", "))
 }
@@ -132,6 +135,15 @@ type vocabulary struct {
 	// built on first use.
 	triOnce sync.Once
 	tri     map[[3]byte][]int32
+	// capacity is the table of capacityTable, built on first use.
+	capOnce  sync.Once
+	capTable *capacityTable
+}
+
+// capacity returns the vocabulary's capacity table.
+func (v *vocabulary) capacity() *capacityTable {
+	v.capOnce.Do(func() { v.capTable = newCapacityTable(v.words) })
+	return v.capTable
 }
 
 // withTrigram returns the indexes (in words, ascending) of the words that
