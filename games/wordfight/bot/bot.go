@@ -75,8 +75,8 @@ type params struct {
 	// crossers is how many words that may reuse two letters of its grid,
 	// longest first, the player adds to its declaration candidates.
 	crossers int
-	// room weighs, against a placement's points, the chance that the grid
-	// it leaves cannot take a rival's next long word (see capacity).
+	// room weighs, against a placement's points, how cramped the grid it
+	// leaves is for the rivals' later long words (see roomCost).
 	room float64
 	// suit is how strongly the imagined rival grids are weighed by how
 	// well they take the words the rival declared.

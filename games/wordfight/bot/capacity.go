@@ -117,10 +117,12 @@ func reach(g *wordfight.Grid, r, c, dr, dc int) int {
 	}
 }
 
-// cannotChance is the chance that a grid of the given capacity cannot
-// take the rival's next long word, as measured on the bench (strong
-// against greedy-best, seed 1: about half the time at capacity under 0.9,
-// a fifth at 1.2, a few in a hundred above 1.5).
-func cannotChance(capacity float64) float64 {
-	return math.Exp(-capacity / 1.5)
+// cramp grows as a grid's capacity falls: 1 for a grid with no room for
+// long words, 0.45 at capacity 2, 0.2 at 4. On the bench (strong against
+// greedy-best, seed 1) half the rival's words found no place in grids of
+// capacity under 0.9, one in five at about 1.2, almost none above 2; since
+// the grid only fills up, room is worth keeping before it is that short,
+// hence the slow fall.
+func cramp(capacity float64) float64 {
+	return math.Exp(-capacity / 2.5)
 }

@@ -81,10 +81,10 @@ func (b *Bot) place(ctx context.Context, rng *rand.Rand, rules wordfight.Rules, 
 }
 
 // roomCost is what the strong player expects to lose on the rivals' later
-// long words when its grid is h: the chance that h cannot take the next
-// one, by its capacity, times the weight of such a miss.
+// long words when its grid is h: how cramped h is for them (see cramp),
+// times the weight of a miss.
 func (b *Bot) roomCost(h *wordfight.Grid) float64 {
-	return b.p.room * cannotChance(b.vocab.capacity().capacity(h))
+	return b.p.room * cramp(b.vocab.capacity().capacity(h))
 }
 
 // roomValue returns the most that placing word in g scores less the room
