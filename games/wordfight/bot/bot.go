@@ -17,14 +17,16 @@
 //   - easy: a random legal placement, and a common word it can place;
 //   - medium: the best-scoring placement, and the best-scoring of a few
 //     dozen common words;
-//   - strong: of the best-scoring placements, the one that leaves the
-//     runs of its grid most room to be extended by longer words holding
-//     them (TOPIC by TOPICAL scores 5 x 7), weighed against the points;
+//   - strong: of the placements that score most once the room their grid
+//     leaves for the rivals' later long words is counted (see capacity),
+//     the one that leaves the runs of its grid most room to be extended
+//     by longer words holding them (TOPIC by TOPICAL scores 5 x 7),
+//     weighed against the points;
 //     it declares from a wide vocabulary, and the words holding its
 //     grid's runs, the word with the best margin over what the others
 //     can be expected to score in grids imagined from the public list,
 //     steering towards strikes while it leads and away from them while
-//     it trails.
+//     it trails, and counting the room the word leaves in its own grid.
 package bot
 
 import (

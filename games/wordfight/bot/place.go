@@ -10,8 +10,8 @@ import (
 	"parlour/games/wordfight"
 )
 
-// maxTies caps how many of the best-scoring placements the strong player
-// weighs for the grid they leave.
+// maxTies caps how many of the best placements (points less room cost)
+// the strong player weighs for the extensions the grid they leave allows.
 const maxTies = 24
 
 // place chooses where to put word in g, or reports that it cannot.
@@ -44,8 +44,10 @@ func (b *Bot) place(ctx context.Context, rng *rand.Rand, rules wordfight.Rules, 
 			}
 		}
 	}
-	// Strong: the best-scoring placements, weighed by what the grid they
-	// leave may still score when a word holding one of its runs comes.
+	// Strong: the placements that score most less the room they cost
+	// (how cramped the grid they leave is for the rivals' later long
+	// words), weighed by what that grid may still score when a word
+	// holding one of its runs comes.
 	type weighed struct {
 		option
 		val float64
