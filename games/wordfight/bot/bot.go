@@ -17,14 +17,16 @@
 //   - easy: a random legal placement, and a common word it can place;
 //   - medium: the best-scoring placement, and the best-scoring of a few
 //     dozen common words;
-//   - strong: of the best-scoring placements, the one that leaves the
-//     runs of its grid most room to be extended by longer words holding
-//     them (TOPIC by TOPICAL scores 5 x 7), weighed against the points;
+//   - strong: of the placements that score most once the room their grid
+//     leaves for the rivals' later long words is counted (see capacity),
+//     the one that leaves the runs of its grid most room to be extended
+//     by longer words holding them (TOPIC by TOPICAL scores 5 x 7),
+//     weighed against the points;
 //     it declares from a wide vocabulary, and the words holding its
 //     grid's runs, the word with the best margin over what the others
 //     can be expected to score in grids imagined from the public list,
 //     steering towards strikes while it leads and away from them while
-//     it trails.
+//     it trails, and counting the room the word leaves in its own grid.
 package bot
 
 import (
@@ -75,6 +77,9 @@ type params struct {
 	// crossers is how many words that may reuse two letters of its grid,
 	// longest first, the player adds to its declaration candidates.
 	crossers int
+	// room weighs, against a placement's points, how cramped the grid it
+	// leaves is for the rivals' later long words (see roomCost).
+	room float64
 	// suit is how strongly the imagined rival grids are weighed by how
 	// well they take the words the rival declared.
 	suit float64
@@ -95,7 +100,7 @@ func levelParams(level string) (params, error) {
 		return params{level: level, rarest: 35, candidates: 40, best: true}, nil
 	case game.Strong:
 		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true,
-			future: 0.3, imagine: 24, shortlist: 40, suit: 3, crossers: 3000}, nil
+			future: 0.3, room: 30, imagine: 24, shortlist: 40, suit: 3, crossers: 3000}, nil
 	}
 	return params{}, fmt.Errorf("no Word Fight player level %q (there are %s)", level, strings.Join(Levels(), ", "))
 }
@@ -132,6 +137,15 @@ type vocabulary struct {
 	// built on first use.
 	triOnce sync.Once
 	tri     map[[3]byte][]int32
+	// capacity is the table of capacityTable, built on first use.
+	capOnce  sync.Once
+	capTable *capacityTable
+}
+
+// capacity returns the vocabulary's capacity table.
+func (v *vocabulary) capacity() *capacityTable {
+	v.capOnce.Do(func() { v.capTable = newCapacityTable(v.words) })
+	return v.capTable
 }
 
 // withTrigram returns the indexes (in words, ascending) of the words that

@@ -96,6 +96,11 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 		for i := range top {
 			w := top[i].w
 			top[i].val = m.value(w, top[i].mine, func(r int) (float64, float64) { return ims[r].guess(b, v.Rules, w, m.others[r]) })
+			if b.p.room > 0 {
+				// The room the word's placement leaves in the player's
+				// own grid for the rivals' later long words.
+				top[i].val += b.roomValue(v.Rules, g, w) - float64(top[i].mine)
+			}
 		}
 		slices.SortStableFunc(top, func(x, y scored) int { return cmp.Compare(y.val, x.val) })
 	}

@@ -3,14 +3,15 @@ package bot
 import (
 	"cmp"
 	"context"
+	"math"
 	"math/rand/v2"
 	"slices"
 
 	"parlour/games/wordfight"
 )
 
-// maxTies caps how many of the best-scoring placements the strong player
-// weighs for the grid they leave.
+// maxTies caps how many of the best placements (points less room cost)
+// the strong player weighs for the extensions the grid they leave allows.
 const maxTies = 24
 
 // place chooses where to put word in g, or reports that it cannot.
@@ -43,25 +44,60 @@ func (b *Bot) place(ctx context.Context, rng *rand.Rand, rules wordfight.Rules, 
 			}
 		}
 	}
-	// Strong: the best-scoring placements, weighed by what the grid they
-	// leave may still score when a word holding one of its runs comes.
-	slices.SortStableFunc(all, func(x, y option) int { return cmp.Compare(y.pts, x.pts) })
-	all = all[:min(len(all), maxTies)]
-	if len(all) == 1 {
-		return all[0].p, true
+	// Strong: the placements that score most less the room they cost
+	// (how cramped the grid they leave is for the rivals' later long
+	// words), weighed by what that grid may still score when a word
+	// holding one of its runs comes.
+	type weighed struct {
+		option
+		val float64
+	}
+	ws := make([]weighed, len(all))
+	for i, o := range all {
+		ws[i] = weighed{o, float64(o.pts)}
+		if b.p.room > 0 {
+			h := g.Clone()
+			h.Place(word, o.p)
+			ws[i].val -= b.roomCost(h)
+		}
+	}
+	slices.SortStableFunc(ws, func(x, y weighed) int { return cmp.Compare(y.val, x.val) })
+	ws = ws[:min(len(ws), maxTies)]
+	if len(ws) == 1 {
+		return ws[0].p, true
 	}
 	ext := b.newExtender()
-	best, bestVal := all[0].p, -1e18
-	for _, o := range all {
+	best, bestVal := ws[0].p, -1e18
+	for _, o := range ws {
 		if ctx.Err() != nil {
 			break
 		}
 		h := g.Clone()
 		h.Place(word, o.p)
-		val := float64(o.pts) + b.p.future*ext.potential(h)
+		val := o.val + b.p.future*ext.potential(h)
 		if val > bestVal {
 			best, bestVal = o.p, val
 		}
 	}
 	return best, true
+}
+
+// roomCost is what the strong player expects to lose on the rivals' later
+// long words when its grid is h: how cramped h is for them (see cramp),
+// times the weight of a miss.
+func (b *Bot) roomCost(h *wordfight.Grid) float64 {
+	return b.p.room * cramp(b.vocab.capacity().capacity(h))
+}
+
+// roomValue returns the most that placing word in g scores less the room
+// cost of the grid it leaves (see roomCost): what declaring word is worth
+// to the player's own grid, room included.
+func (b *Bot) roomValue(rules wordfight.Rules, g *wordfight.Grid, word string) float64 {
+	best := math.Inf(-1)
+	for p, reused := range g.Placements(b.lex, word) {
+		h := g.Clone()
+		h.Place(word, p)
+		best = max(best, float64(rules.Score(reused, len(word)))-b.roomCost(h))
+	}
+	return best
 }
