@@ -77,15 +77,7 @@ func TestSocketUpdateEncodedOncePerView(t *testing.T) {
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
-	var a, b Seated
-	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
-	hc.do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
-	for _, tok := range []string{a.Token, b.Token} {
-		hc.token = tok
-		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"setup": {"number": 50}}`, nil); st != 200 {
-			t.Fatalf("setup: %d %s", st, body)
-		}
-	}
+	a, _ := guessInPlay(t, hc)
 	const spectators, seated = 6, 3
 	type sock struct {
 		c    *websocket.Conn
@@ -233,15 +225,7 @@ func TestSocketWokenAroundItsMoves(t *testing.T) {
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
-	var a, b Seated
-	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
-	hc.do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
-	for _, tok := range []string{a.Token, b.Token} {
-		hc.token = tok
-		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"setup": {"number": 50}}`, nil); st != 200 {
-			t.Fatalf("setup: %d %s", st, body)
-		}
-	}
+	a, b := guessInPlay(t, hc)
 	c := wsDial(t, srv, a.Table)
 	wsSend(t, c, fmt.Sprintf(`{"type": "hello", "token": %q}`, a.Token))
 	if m := wsRead(t, c); m.Type != "update" {
@@ -299,4 +283,19 @@ func TestSocketWokenAroundItsMoves(t *testing.T) {
 		}
 		quiet(fmt.Sprintf("turn %d: chat", turn))
 	}
+}
+
+// guessInPlay makes a two-seat guess table through hc, joined and with
+// both setups given, and returns its two seats.
+func guessInPlay(t *testing.T, hc *client) (a, b Seated) {
+	t.Helper()
+	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
+	hc.do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
+	for _, tok := range []string{a.Token, b.Token} {
+		hc.token = tok
+		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"setup": {"number": 50}}`, nil); st != 200 {
+			t.Fatalf("setup: %d %s", st, body)
+		}
+	}
+	return a, b
 }
