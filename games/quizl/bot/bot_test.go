@@ -773,10 +773,27 @@ func TestHideShares(t *testing.T) {
 			continue // indifferent: nothing to tell apart
 		}
 		told++
-		// Nothing seen: rows hi and lo differ only by the shares.
+		// One letter seen, on no line of index hi or lo (the word's
+		// letters hold none of those the grid shows): rows hi and lo then
+		// differ only by the shares.
+		var off byte
+		for c := byte('Z'); c >= 'A'; c-- {
+			if !strings.ContainsRune(w, rune(c)) {
+				off = c
+				break
+			}
+		}
 		rows := make([]string, 5)
 		for r := range rows {
 			rows[r] = "....."
+		}
+		spare := 0
+		for spare == hi || spare == lo {
+			spare++
+		}
+		rows[spare] = string(off) + "...."
+		if hi == 0 || lo == 0 {
+			rows[spare] = "...." + string(off)
 		}
 		k := read(&quizl.Board{Grid: rows})
 		k.hidden = 1

@@ -24,6 +24,9 @@ type knowledge struct {
 	shapeW float64
 	// hidden weighs the vocabulary's hiding shares (vocab.hideLog): how
 	// likely a deceptive setter is to hide each word on each line index.
+	// It counts once a letter is known: with nothing seen it alone would
+	// fix every opening on the square where the likeliest indexes cross,
+	// which a setter could learn to keep clear of.
 	hidden float64
 }
 
@@ -122,7 +125,7 @@ func analyse(v *vocab, k *knowledge) *analysis {
 				continue
 			}
 			lw := e.logPrior + like
-			if v.hideLog != nil && k.hidden != 0 {
+			if v.hideLog != nil && k.hidden != 0 && k.count > 0 {
 				lw += k.hidden * v.hideLog[wi][idx]
 			}
 			maxLog = max(maxLog, lw)
