@@ -66,6 +66,12 @@ type level struct {
 	// fits a line) makes the lines parallel to it likelier, in log terms
 	// (see decoyLines).
 	parallel float64
+	// shape weighs, in the solver's belief, how well the lines parallel to
+	// a hypothesis's line read as decoys (see shapeLines); 0 ignores it.
+	shape float64
+	// hidden weighs, in the solver's belief, where a deceptive setter
+	// hides each word (see decoys.hideShares); 0 ignores it.
+	hidden float64
 	// panel names the solvers (levels, or the baselines panelLine and
 	// panelInfo) the grid maker plays each filling against, keeping the one
 	// that costs them most.
@@ -80,7 +86,7 @@ func levelOf(name string) (level, error) {
 		return level{name: name, vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5, password: 35, anneal: 4000, restarts: 1}, nil
 	case game.Strong:
 		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, restarts: 6, predictable: 20, race: true,
-			rival: 0.5, parallel: 1, panel: []string{game.Strong, game.Medium, panelLine, panelInfo}}, nil
+			rival: 0.5, parallel: 1, shape: 0.75, hidden: 1.5, panel: []string{game.Strong, game.Medium, panelLine, panelInfo}}, nil
 	}
 	return level{}, fmt.Errorf("no Quizl level %q (easy, medium or strong)", name)
 }
@@ -130,6 +136,15 @@ func (b *Bot) vocab(lex *lexicon.Lexicon) [2]*vocab {
 	lvl := full
 	if b.lv.vocab < 100 {
 		lvl = newVocab(lex, b.lv.vocab)
+	}
+	if b.lv.hidden != 0 {
+		d := decoysOf(lex, full)
+		if lvl == full {
+			full = full.withHiding(d)
+			lvl = full
+		} else {
+			full, lvl = full.withHiding(d), lvl.withHiding(d)
+		}
 	}
 	v := [2]*vocab{lvl, full}
 	b.vocabs[lex] = v
@@ -225,6 +240,10 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 		}
 		k := read(bd)
 		k.parallel = b.lv.parallel
+		if b.lv.shape != 0 {
+			k.shapes, k.shapeW = decoysOf(lex, vs[1]), b.lv.shape
+		}
+		k.hidden = b.lv.hidden
 		a := analyse(vs[0], k)
 		if a.best < 0 && vs[1] != vs[0] {
 			a = analyse(vs[1], k)

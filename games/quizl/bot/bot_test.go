@@ -690,3 +690,123 @@ func TestDecoyLines(t *testing.T) {
 		t.Errorf("the other rows hold %.3f with the decoy weighed, %.3f without; want more", rows(after), rows(before))
 	}
 }
+
+// TestShapeLines checks that rows reading like the starts of common words
+// make the rows likelier to hold the password than the columns, whose
+// letters read like nothing, and that a row's own word-like letters do
+// not count for it, only its parallels'.
+func TestShapeLines(t *testing.T) {
+	lex := lexicon.Default()
+	v := newVocab(lex, 100)
+	d := decoysOf(lex, v)
+	// Rows 5 and 6 read CRAN. and SLOT. (near common words); the columns
+	// through them read CS..., RL... and so on, nothing much.
+	board := &quizl.Board{Grid: []string{"CRAN.", "SLOT.", ".....", ".....", "....."}}
+	k := read(board)
+	var pat [quizl.Lines][5]int8
+	for l := range quizl.Line(quizl.Lines) {
+		for i := range quizl.Size {
+			pat[l][i] = k.known[l.Square(i)]
+		}
+	}
+	got := shapeLines(d, &pat)
+	if !(got[2] > got[7]) {
+		t.Errorf("row 7 %.2f, column 2 %.2f: want the row likelier", got[2], got[7])
+	}
+	if !(got[2] > got[0]) {
+		t.Errorf("row 7 %.2f, row 5 %.2f: want row 7, whose parallels read like words, likelier", got[2], got[0])
+	}
+	// In the analysis, the rows other than 5 and 6 gain against the
+	// columns when the shapes are weighed.
+	before := analyse(v, k)
+	k.shapes, k.shapeW = d, 1
+	after := analyse(v, k)
+	rows := func(a *analysis) float64 { return a.linesP[2] + a.linesP[3] + a.linesP[4] }
+	if !(rows(after) > rows(before)) {
+		t.Errorf("rows 7-9 hold %.3f with shapes weighed, %.3f without; want more", rows(after), rows(before))
+	}
+	// A line with nothing known says nothing.
+	empty := [5]int8{-1, -1, -1, -1, -1}
+	if w := d.wordlike(&empty); w != 0 {
+		t.Errorf("wordlike of an unknown line: %v, want 0", w)
+	}
+}
+
+// TestHideShares checks the shares of a setter hiding by the first
+// measure of hide: they sum to one, none is above the cap, and a solver
+// weighing them puts more belief on the line index a word is likeliest to
+// be hidden at than on the one it is least likely at, where nothing else
+// tells the two apart.
+func TestHideShares(t *testing.T) {
+	lex := lexicon.Default()
+	full := newVocab(lex, 100)
+	d := decoysOf(lex, full)
+	told := 0
+	for _, w := range []string{"CRANE", "PSALM", "MOUTH", "JUMPY"} {
+		i := slices.IndexFunc(full.words, func(e entry) bool { return e.word == w })
+		if i < 0 {
+			t.Fatalf("%s is not in the vocabulary", w)
+		}
+		b := full.words[i].b
+		// A vocabulary of this word alone, so that the lines differ only
+		// by where a setter hides it.
+		v := (&vocab{words: full.words[i : i+1]}).withHiding(d)
+		p := d.hideShares(&b)
+		var sum float64
+		hi, lo := 0, 0
+		for k, x := range p {
+			sum += x
+			if x > hideCap+1e-9 {
+				t.Errorf("%s: index %d has share %.3f, above the cap %v", w, k, x, hideCap)
+			}
+			if x > p[hi] {
+				hi = k
+			}
+			if x < p[lo] {
+				lo = k
+			}
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			t.Errorf("%s: shares sum to %v", w, sum)
+		}
+		if p[hi] <= p[lo] {
+			continue // indifferent: nothing to tell apart
+		}
+		told++
+		// One letter seen, on no line of index hi or lo (the word's
+		// letters hold none of those the grid shows): rows hi and lo then
+		// differ only by the shares.
+		var off byte
+		for c := byte('Z'); c >= 'A'; c-- {
+			if !strings.ContainsRune(w, rune(c)) {
+				off = c
+				break
+			}
+		}
+		rows := make([]string, 5)
+		for r := range rows {
+			rows[r] = "....."
+		}
+		spare := 0
+		for spare == hi || spare == lo {
+			spare++
+		}
+		rows[spare] = string(off) + "...."
+		if hi == 0 || lo == 0 {
+			rows[spare] = "...." + string(off)
+		}
+		k := read(&quizl.Board{Grid: rows})
+		k.hidden = 1
+		a := analyse(v, k)
+		if !(a.linesP[hi] > a.linesP[lo]) {
+			t.Errorf("%s: row index %d (share %.2f) holds %.4f, index %d (share %.2f) %.4f; want the first more", w, hi, p[hi], a.linesP[hi], lo, p[lo], a.linesP[lo])
+		}
+		k.hidden = 0
+		if a := analyse(v, k); math.Abs(a.linesP[hi]-a.linesP[lo]) > 1e-9 {
+			t.Errorf("%s: unweighed, rows %d and %d differ: %.4f, %.4f", w, hi, lo, a.linesP[hi], a.linesP[lo])
+		}
+	}
+	if told == 0 {
+		t.Error("no word had a likeliest index")
+	}
+}

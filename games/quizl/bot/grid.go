@@ -46,6 +46,8 @@ type decoys struct {
 	m4miss float32
 	// subW weighs decoys.subsets against decoys.line.
 	subW float64
+	// logTot is the log of the weight of every word.
+	logTot float64
 	// pairs and triples list the pairs and triples of positions in a
 	// line, in the order of m2 and m3.
 	pairs   [10][2]int
@@ -136,6 +138,7 @@ func newDecoys(v *vocab) *decoys {
 		}
 	}
 	floor := 1e-3 * tot
+	d.logTot = math.Log(tot)
 	for p := range 5 {
 		for x := range 26 {
 			d.m1[p][x] = float32(math.Log(floor/21 + math.Exp(d.pos[p][x])*tot))
@@ -180,6 +183,67 @@ func (d *decoys) subsets(l *[5]uint8) float64 {
 		s3 += d.m3[i][(int(l[t[0]])*26+int(l[t[1]]))*26+int(l[t[2]])]
 	}
 	return float64(s1/5 + s2/10 + s3/10 + s4/5)
+}
+
+// wordlike returns the log of how much likelier the known letters of a
+// line (pat, -1 where unknown) are on a line that reads like a common
+// word in four letters of five than on a line of random letters: the
+// share, by commonness, of the words with those letters in those places
+// (see decoys.m1 to m4) against 1/21 a letter. With all five known, the
+// word may miss any one of them.
+func (d *decoys) wordlike(pat *[5]int8) float64 {
+	var b [5]uint8
+	var at [5]int
+	k := 0
+	for i, x := range pat {
+		if x >= 0 {
+			b[i] = uint8(x)
+			at[k] = i
+			k++
+		}
+	}
+	var w float64
+	switch k {
+	case 0:
+		return 0
+	case 1:
+		w = float64(d.m1[at[0]][b[at[0]]])
+	case 2:
+		for i, pq := range d.pairs {
+			if pq == [2]int{at[0], at[1]} {
+				w = float64(d.m2[i][int(b[at[0]])*26+int(b[at[1]])])
+			}
+		}
+	case 3:
+		for i, t := range d.triples {
+			if t == [3]int{at[0], at[1], at[2]} {
+				w = float64(d.m3[i][(int(b[at[0]])*26+int(b[at[1]]))*26+int(b[at[2]])])
+			}
+		}
+	case 4:
+		hole := 0
+		for i, x := range pat {
+			if x < 0 {
+				hole = i
+			}
+		}
+		w = d.m4gets(&b, hole)
+	case 5:
+		var sum float64
+		for hole := range 5 {
+			sum += math.Exp(d.m4gets(&b, hole))
+		}
+		w = math.Log(sum / 5)
+	}
+	return w - d.logTot + float64(k)*math.Log(21)
+}
+
+// m4gets is m4 for the letters of b but the one at hole.
+func (d *decoys) m4gets(b *[5]uint8, hole int) float64 {
+	if w, ok := d.m4[key(b, hole)]; ok {
+		return float64(w)
+	}
+	return float64(d.m4miss)
 }
 
 // neighbours counts the words that differ from e in one letter.
@@ -435,6 +499,19 @@ const hideCap = 0.3
 // exp(score/temp), no index taking more than limit: what a capped index
 // sheds goes to the others in proportion to their own shares.
 func pickCapped(rng *rand.Rand, score []float64, temp, limit float64) int {
+	p := cappedShares(score, temp, limit)
+	x := rng.Float64()
+	for i := range p {
+		if x -= p[i]; x < 0 {
+			return i
+		}
+	}
+	return len(p) - 1
+}
+
+// cappedShares returns the probabilities with which pickCapped draws each
+// index.
+func cappedShares(score []float64, temp, limit float64) []float64 {
 	n := len(score)
 	top := slices.Max(score)
 	p := make([]float64, n)
@@ -472,13 +549,21 @@ func pickCapped(rng *rand.Rand, score []float64, temp, limit float64) int {
 			}
 		}
 	}
-	x := rng.Float64()
-	for i := range p {
-		if x -= p[i]; x < 0 {
-			return i
+	return p
+}
+
+// hideShares returns, for the word of letters b, the share of the grids
+// of a setter that hides passwords by the first measure of hide alone
+// (as the medium grid maker does, predictable 0) that put it on each line
+// index.
+func (d *decoys) hideShares(b *[5]uint8) []float64 {
+	var score [quizl.Size]float64
+	for k := range quizl.Size {
+		for i := range quizl.Size {
+			score[k] += d.pos[k][b[i]] - d.pos[i][b[i]]
 		}
 	}
-	return n - 1
+	return cappedShares(score[:], hideTemp, hideCap)
 }
 
 // grid scores a whole grid as deceive scores its fillings: how plausible

@@ -18,6 +18,16 @@ type knowledge struct {
 	// word announced wrongly that fits a line parallel to it (see
 	// decoyLines); 0 ignores the wrong words' lines.
 	parallel float64
+	// shapes, when not nil, weighs each hypothesis by how well the lines
+	// parallel to its line read as decoys (see shapeLines), shapeW times.
+	shapes *decoys
+	shapeW float64
+	// hidden weighs the vocabulary's hiding shares (vocab.hideLog): how
+	// likely a deceptive setter is to hide each word on each line index.
+	// It counts once a letter is known: with nothing seen it alone would
+	// fix every opening on the square where the likeliest indexes cross,
+	// which a setter could learn to keep clear of.
+	hidden float64
 }
 
 // read builds the knowledge of a board as the view shows it.
@@ -84,6 +94,12 @@ func analyse(v *vocab, k *knowledge) *analysis {
 	if k.parallel != 0 {
 		lineLog = decoyLines(k, &pat)
 	}
+	if k.shapes != nil && k.shapeW != 0 {
+		sl := shapeLines(k.shapes, &pat)
+		for l := range lineLog {
+			lineLog[l] += k.shapeW * sl[l]
+		}
+	}
 	maxLog := math.Inf(-1)
 	for l := range quizl.Line(quizl.Lines) {
 		m := k.lineKnown[l]
@@ -92,6 +108,7 @@ func analyse(v *vocab, k *knowledge) *analysis {
 		}
 		off := k.count - m
 		like := logFact(21-off) + lineLog[l]
+		idx := int(l) % quizl.Size
 		for wi := range v.words {
 			e := &v.words[wi]
 			if e.mask&k.offMask[l] != 0 {
@@ -108,6 +125,9 @@ func analyse(v *vocab, k *knowledge) *analysis {
 				continue
 			}
 			lw := e.logPrior + like
+			if v.hideLog != nil && k.hidden != 0 && k.count > 0 {
+				lw += k.hidden * v.hideLog[wi][idx]
+			}
 			maxLog = max(maxLog, lw)
 			a.cands = append(a.cands, cand{line: l, w: int32(wi), p: lw})
 		}
@@ -293,6 +313,47 @@ func decoyLines(k *knowledge, pat *[quizl.Lines][5]int8) [quizl.Lines]float64 {
 					out[p] += k.parallel
 				}
 			}
+		}
+	}
+	return out
+}
+
+// shapeLines returns, per line, the log of how much likelier the letters
+// known on the four lines parallel to it are if those lines are decoys
+// than if they were filled at random. A deceptive grid maker fills the
+// lines parallel to the password with near-misses of common words and
+// leaves the crossing lines random (see decoys.lure), so under the
+// hypothesis that the password lies on line l, the letters seen on the
+// lines parallel to l were drawn like a word's and the others at random.
+// Two rows that both read like the start of a word then say the password
+// is a row (one of them is a decoy), and lines that read like nothing say
+// it crosses them.
+// shapeMiss is the share of the lines parallel to a password that the
+// solver takes for random rather than decoys.
+const shapeMiss = 0.25
+
+func shapeLines(d *decoys, pat *[quizl.Lines][5]int8) [quizl.Lines]float64 {
+	var llr [quizl.Lines]float64
+	for l := range quizl.Line(quizl.Lines) {
+		// Not every parallel line comes out a good decoy: a share of
+		// them read as random, which keeps a line of odd letters from
+		// ruling its orientation out.
+		llr[l] = math.Log(shapeMiss + (1-shapeMiss)*math.Exp(d.wordlike(&pat[l])))
+	}
+	var rows, cols float64
+	for l := range quizl.Line(quizl.Lines) {
+		if l.IsRow() {
+			rows += llr[l]
+		} else {
+			cols += llr[l]
+		}
+	}
+	var out [quizl.Lines]float64
+	for l := range quizl.Line(quizl.Lines) {
+		if l.IsRow() {
+			out[l] = rows - llr[l]
+		} else {
+			out[l] = cols - llr[l]
 		}
 	}
 	return out

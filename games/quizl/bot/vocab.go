@@ -18,6 +18,21 @@ type entry struct {
 // vocab is a list of candidate passwords with their prior weights.
 type vocab struct {
 	words []entry
+	// hideLog, when not nil, holds per word the log of the share of a
+	// deceptive setter's grids that hide it on each line index (see
+	// decoys.hideShares), times 5: 0 where the setter is indifferent.
+	hideLog [][quizl.Size]float64
+}
+
+// withHiding returns a copy of v whose words carry the hiding shares of d.
+func (v *vocab) withHiding(d *decoys) *vocab {
+	out := &vocab{words: v.words, hideLog: make([][quizl.Size]float64, len(v.words))}
+	for i := range v.words {
+		for k, p := range d.hideShares(&v.words[i].b) {
+			out.hideLog[i][k] = math.Log(p * quizl.Size)
+		}
+	}
+	return out
 }
 
 // newVocab collects the words of lex fit to be passwords whose commonness
