@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
 	"runtime/trace"
@@ -61,6 +62,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	gcPercent := fs.Int("gogc", 400, "garbage collection target percentage, as GOGC (which it replaces); -1 turns the collector off")
 	memProfile := fs.String("memprofile", "", "write a profile of the whole run's allocations to this file at exit")
+	procs := fs.Int("procs", 0, "processors Go runs the server's goroutines on (GOMAXPROCS); 0: at least 4, or $GOMAXPROCS when set (see docs/performance.md, ninth round)")
 	traceOut := fs.String("trace", "", "write an execution trace of the whole run to this file (go tool trace; about half a megabyte a second under load)")
 	perID := fs.Float64("rate-identity", server.DefaultLimits().PerIdentity, "requests per second allowed for one identity")
 	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")
@@ -90,6 +92,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 2
 	}
 	cl := clusterOptions{nats: *natsURL, node: *node, lease: *lease}
+	if *procs < 0 {
+		fmt.Fprintf(stderr, "parlour serve: --procs must be 0 (the default) or more, not %d\n", *procs)
+		return 2
+	}
 	if *lease < time.Second {
 		fmt.Fprintf(stderr, "parlour serve: --lease must be 1s or more, not %v: a node renews its leases every third of it\n", *lease)
 		return 2
@@ -164,6 +170,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// requests; 400 runs it a quarter as often for a few hundred megabytes
 	// of heap at most.
 	debug.SetGCPercent(*gcPercent)
+	runtime.GOMAXPROCS(serveProcs(*procs, os.Getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0)))
 	if *memProfile != "" {
 		f, err := os.Create(*memProfile)
 		if err != nil {
@@ -413,4 +420,29 @@ func portOf(addr string) string {
 		return addr
 	}
 	return port
+}
+
+// minProcs is the fewest processors serve runs its goroutines on by
+// default. On a machine of one or two cores the store's writer, which
+// every move waits for, queues behind the requests' work whenever it
+// comes back from an fsync or is preempted and no processor is free, and
+// a collection's marking holds one of two processors for stretches of
+// milliseconds; with four, the writer finds one free and the operating
+// system shares the cores out. On 2 cores at 5,000 moves/s over HTTP and
+// 2,000/s over sockets it cut p99 by a fifth to two fifths in each of
+// four pairs of runs, for the same CPU a move (docs/performance.md,
+// ninth round).
+const minProcs = 4
+
+// serveProcs returns the GOMAXPROCS serve runs with: flag when it is
+// set, else what the GOMAXPROCS environment variable (env) asked for,
+// else at least minProcs (cur is Go's own choice).
+func serveProcs(flag int, env string, cur int) int {
+	switch {
+	case flag > 0:
+		return flag
+	case env != "":
+		return cur
+	}
+	return max(cur, minProcs)
 }

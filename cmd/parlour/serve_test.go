@@ -115,6 +115,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--store", "postgres://db.example/parlour", "--nats", "nats://127.0.0.1:4222", "--node", "a b"},
 		{"serve", "--store", "postgres://db.example/parlour", "--nats", "nats://127.0.0.1:4222", "--lease", "100ms"},
 		{"serve", "--lease", "soon"},
+		{"serve", "--procs", "-1"},
+		{"serve", "--procs", "many"},
 		{"loadtest", "--url", "http://10.0.0.1:8080"},
 		{"loadtest", "--url", "http://example.com"},
 		{"loadtest", "--url", "http://127.0.0.1:8080,http://10.0.0.1:8080"},
@@ -182,5 +184,29 @@ func TestServeTrace(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "no such folder", "serve.trace")
 	if code := run(context.Background(), []string{"serve", "--data", t.TempDir(), "--addr", "127.0.0.1:0", "--trace", bad}, strings.NewReader(""), io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "no such folder") {
 		t.Errorf("--trace into a missing folder: exit %d, %q; want 1 and the path", code, stderr.String())
+	}
+}
+
+// TestServeProcs: serve runs on at least four processors unless told
+// otherwise, by --procs or the GOMAXPROCS environment variable.
+func TestServeProcs(t *testing.T) {
+	for _, c := range []struct {
+		flag int
+		env  string
+		cur  int
+		want int
+	}{
+		{0, "", 1, 4},
+		{0, "", 2, 4},
+		{0, "", 4, 4},
+		{0, "", 16, 16},
+		{0, "2", 2, 2},
+		{0, "1", 1, 1},
+		{3, "", 2, 3},
+		{1, "8", 8, 1},
+	} {
+		if got := serveProcs(c.flag, c.env, c.cur); got != c.want {
+			t.Errorf("serveProcs(%d, %q, %d) = %d, want %d", c.flag, c.env, c.cur, got, c.want)
+		}
 	}
 }
