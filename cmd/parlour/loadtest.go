@@ -147,19 +147,12 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		return 0
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
-			return 1
-		}
-		defer pprof.StopCPUProfile()
+	stopProfile, err := recordTo(*cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile)
+	if err != nil {
+		fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
+		return 1
 	}
+	defer stopProfile()
 	failed := false
 	for _, r := range rs {
 		load0 := loadAverage()

@@ -133,31 +133,17 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 2
 	}
 	log := slog.New(handler)
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+	for _, r := range []struct {
+		path  string
+		start func(io.Writer) error
+		stop  func()
+	}{{*cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile}, {*traceOut, trace.Start, trace.Stop}} {
+		stop, err := recordTo(r.path, r.start, r.stop)
 		if err != nil {
 			fmt.Fprintf(stderr, "parlour serve: %v\n", err)
 			return 1
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintf(stderr, "parlour serve: %v\n", err)
-			return 1
-		}
-		defer pprof.StopCPUProfile()
-	}
-	if *traceOut != "" {
-		f, err := os.Create(*traceOut)
-		if err != nil {
-			fmt.Fprintf(stderr, "parlour serve: %v\n", err)
-			return 1
-		}
-		defer f.Close()
-		if err := trace.Start(f); err != nil {
-			fmt.Fprintf(stderr, "parlour serve: %v\n", err)
-			return 1
-		}
-		defer trace.Stop()
+		defer stop()
 	}
 	if *commitEvery <= 0 {
 		*commitEvery = -1 // sqlite.Options: negative means none
@@ -445,4 +431,25 @@ func serveProcs(flag int, env string, cur int) int {
 		return cur
 	}
 	return max(cur, minProcs)
+}
+
+// recordTo starts writing a profile or trace to path with start, and
+// returns what ends it (stop, then the file closed). An empty path
+// records nothing.
+func recordTo(path string, start func(io.Writer) error, stop func()) (func(), error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		stop()
+		f.Close()
+	}, nil
 }
