@@ -80,7 +80,7 @@ func (s *socket) send(ctx context.Context, m ServerMessage) error {
 // the WebSocket library drops the connection when a write's context ends
 // mid-frame; a socket that is done is closed properly by acceptSocket
 // instead. Messages may be shared with other sockets
-// (Watcher.PollMessage): b is only read.
+// (Watcher.PollPoked): b is only read.
 func (s *socket) write(ctx context.Context, b []byte) error {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
@@ -398,8 +398,13 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 		return
 	}
 	// The update is polled after the ack is made: an error polling it
-	// ends nothing here (the pusher meets it again and closes the socket).
-	upd, _ := s.wt.PollPoked()
+	// ends nothing here; the pusher, woken, meets it again and closes the
+	// socket (the change behind it, a hand-over say, came while the
+	// socket held its pusher back).
+	upd, perr := s.wt.PollPoked()
+	if perr != nil {
+		s.poke()
+	}
 	s.cc.cork()
 	err = s.writeCorked(ack)
 	if err == nil && upd != nil {

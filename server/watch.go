@@ -87,7 +87,7 @@ func (w *Watcher) ChatFrom(n int) { w.chat = n }
 // last one (or this is the first), else when it changes or ctx ends.
 func (w *Watcher) Next(ctx context.Context) (Update, error) {
 	for {
-		u, _, ch, err := w.poll(false, true)
+		u, _, ch, err := w.poll(false)
 		if err != nil || ch == nil {
 			return u, err
 		}
@@ -97,30 +97,21 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 	}
 }
 
-// PollPoked is PollMessage for a watcher woken by OnChange: it returns
-// the next update encoded as the socket's message, or nil if there is
-// none now (wait for the next poke).
+// PollPoked is for a socket, woken by OnChange: it returns the next
+// update encoded as the socket's message ({"type": "update", "update":
+// ...}) if there is one now, and otherwise nil (wait for the next poke).
+// An update that carries no chat and no mutes is the same for every
+// watcher of one view, so it is built and encoded once per version and
+// view, and the other watchers of that view send the same bytes. A
+// socket that answers a move polls right after it, so that its ack and
+// the update showing the move leave together.
 func (w *Watcher) PollPoked() ([]byte, error) {
-	_, b, _, err := w.poll(true, false)
+	_, b, _, err := w.poll(true)
 	return b, err
 }
 
-// PollMessage is for a socket: it returns the next update encoded as
-// the socket's message ({"type": "update", "update": ...}) if there is
-// one now, and otherwise a nil message and a channel that is closed at
-// the table's next change (pass it to Wait). An update that carries no
-// chat and no mutes is the same for every watcher of one view, so it is
-// built and encoded once per version and view, and the other watchers
-// of that view send the same bytes. A socket that answers a move polls
-// right after it, so that its ack and the update showing the move leave
-// together.
-func (w *Watcher) PollMessage() (msg []byte, changed <-chan struct{}, err error) {
-	_, b, ch, err := w.poll(true, true)
-	return b, ch, err
-}
-
-// Wait blocks until changed (from PollMessage) is closed, ctx ends or
-// the server shuts down.
+// Wait blocks until changed is closed or signalled (a socket's wake, see
+// OnChange), ctx ends or the server shuts down.
 func (w *Watcher) Wait(ctx context.Context, changed <-chan struct{}) error {
 	return w.wait(ctx, changed)
 }
@@ -136,10 +127,11 @@ func (w *Watcher) wait(ctx context.Context, ch <-chan struct{}) error {
 	}
 }
 
-// poll returns the next update (encoded, with encode) if there is one
-// now, with a nil channel; otherwise no update and, with await, a
-// channel closed at the table's next change.
-func (w *Watcher) poll(encode, await bool) (Update, []byte, <-chan struct{}, error) {
+// poll returns the next update if there is one now, with a nil channel;
+// otherwise no update and a channel closed at the table's next change.
+// With encode (for a socket, woken by OnChange rather than the channel)
+// the update comes encoded, and there is no channel.
+func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 	w.t.mu.Lock()
 	if w.t.gone {
 		w.t.mu.Unlock()
@@ -188,7 +180,7 @@ func (w *Watcher) poll(encode, await bool) (Update, []byte, <-chan struct{}, err
 	}
 	w.chat = last // nothing new this watcher may see
 	var ch <-chan struct{}
-	if await {
+	if !encode {
 		ch = w.t.awaitChange()
 	}
 	w.t.mu.Unlock()
