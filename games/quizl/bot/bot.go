@@ -72,6 +72,12 @@ type level struct {
 	// hidden weighs, in the solver's belief, where a deceptive setter
 	// hides each word (see decoys.hideShares); 0 ignores it.
 	hidden float64
+	// openTie, when above nearTie, widens the squares the first call
+	// chooses among at random to those within this fraction of the best
+	// score: the hiding shares (hidden) make one square the best opening
+	// on every grid, and a setter could learn to keep clear of a solver
+	// that always opens there.
+	openTie float64
 	// panel names the solvers (levels, or the baselines panelLine and
 	// panelInfo) the grid maker plays each filling against, keeping the one
 	// that costs them most.
@@ -86,7 +92,7 @@ func levelOf(name string) (level, error) {
 		return level{name: name, vocab: 50, eager: 0.25, temp: 0.3, gain: 0.5, password: 35, anneal: 4000, restarts: 1}, nil
 	case game.Strong:
 		return level{name: name, vocab: 100, eager: 0.15, temp: 0, gain: 1, password: 50, anneal: 5000, restarts: 6, predictable: 20, race: true,
-			rival: 0.5, parallel: 1, shape: 0.75, hidden: 1.5, panel: []string{game.Strong, game.Medium, panelLine, panelInfo}}, nil
+			rival: 0.5, parallel: 1, shape: 0.75, hidden: 1.5, openTie: 0.02, panel: []string{game.Strong, game.Medium, panelLine, panelInfo}}, nil
 	}
 	return level{}, fmt.Errorf("no Quizl level %q (easy, medium or strong)", name)
 }
@@ -233,12 +239,14 @@ type opp struct {
 func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules game.Rules) string {
 	vs := b.vocab(lex)
 	var opps []opp
+	opening := true // no letter of any grid known yet
 	for i := range v.Boards {
 		bd := &v.Boards[i]
 		if bd.Outcome != quizl.Playing {
 			continue
 		}
 		k := read(bd)
+		opening = opening && k.count == 0
 		k.parallel = b.lv.parallel
 		if b.lv.shape != 0 {
 			k.shapes, k.shapeW = decoysOf(lex, vs[1]), b.lv.shape
@@ -322,7 +330,11 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 	// Among squares within a hair of the best, choose at random: a solver
 	// that always opens on the same square is one a grid maker can learn
 	// to hide from.
-	if near := nearBest(options, func(o option) float64 { return o.score }); near > 1 {
+	tie := nearTie
+	if opening {
+		tie = max(tie, b.lv.openTie)
+	}
+	if near := nearBest(options, tie, func(o option) float64 { return o.score }); near > 1 {
 		pick = options[rng.IntN(near)]
 	}
 	if b.lv.temp > 0 {
@@ -444,14 +456,14 @@ const raceSpare = 5
 const nearTie = 0.01
 
 // nearBest returns how many of the leading options, sorted best first,
-// score within nearTie of the first.
-func nearBest[T any](sorted []T, score func(T) float64) int {
+// score within tie (a fraction of its score) of the first.
+func nearBest[T any](sorted []T, tie float64, score func(T) float64) int {
 	if len(sorted) == 0 {
 		return 0
 	}
 	best := score(sorted[0])
 	n := 1
-	for n < len(sorted) && best-score(sorted[n]) <= nearTie*math.Abs(best) {
+	for n < len(sorted) && best-score(sorted[n]) <= tie*math.Abs(best) {
 		n++
 	}
 	return n

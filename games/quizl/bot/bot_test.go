@@ -290,17 +290,22 @@ func TestHide(t *testing.T) {
 func TestNearBest(t *testing.T) {
 	for _, c := range []struct {
 		scores []float64
+		tie    float64
 		want   int
 	}{
-		{nil, 0},
-		{[]float64{1}, 1},
-		{[]float64{1, 0.995, 0.98}, 2},
-		{[]float64{-1, -1.005, -1.2}, 2},
-		{[]float64{0, 0, 0}, 3},
-		{[]float64{2, 1}, 1},
+		{nil, nearTie, 0},
+		{[]float64{1}, nearTie, 1},
+		{[]float64{1, 0.995, 0.98}, nearTie, 2},
+		{[]float64{1, 0.995, 0.98}, 0.03, 3},
+		{[]float64{1, 0.995, 0.98}, 0, 1},
+		{[]float64{-1, -1.005, -1.2}, nearTie, 2},
+		{[]float64{-1, -1.005, -1.2}, 0.25, 3},
+		{[]float64{0, 0, 0}, nearTie, 3},
+		{[]float64{2, 1}, nearTie, 1},
+		{[]float64{2, 1}, 0.6, 2},
 	} {
-		if got := nearBest(c.scores, func(x float64) float64 { return x }); got != c.want {
-			t.Errorf("nearBest(%v) = %d, want %d", c.scores, got, c.want)
+		if got := nearBest(c.scores, c.tie, func(x float64) float64 { return x }); got != c.want {
+			t.Errorf("nearBest(%v, %v) = %d, want %d", c.scores, c.tie, got, c.want)
 		}
 	}
 }

@@ -24,9 +24,10 @@ type knowledge struct {
 	shapeW float64
 	// hidden weighs the vocabulary's hiding shares (vocab.hideLog): how
 	// likely a deceptive setter is to hide each word on each line index.
-	// It counts once a letter is known: with nothing seen it alone would
-	// fix every opening on the square where the likeliest indexes cross,
-	// which a setter could learn to keep clear of.
+	// It counts from the first call; with nothing seen it makes the
+	// square where the likeliest indexes cross the best opening on every
+	// grid, so the bot draws its opening among the squares near the best
+	// (level.openTie) rather than always opening there.
 	hidden float64
 }
 
@@ -125,7 +126,7 @@ func analyse(v *vocab, k *knowledge) *analysis {
 				continue
 			}
 			lw := e.logPrior + like
-			if v.hideLog != nil && k.hidden != 0 && k.count > 0 {
+			if v.hideLog != nil && k.hidden != 0 {
 				lw += k.hidden * v.hideLog[wi][idx]
 			}
 			maxLog = max(maxLog, lw)
