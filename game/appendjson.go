@@ -2,6 +2,7 @@ package game
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 )
 
@@ -13,6 +14,24 @@ import (
 // encoding the most frequent work of a busy server.
 type JSONAppender interface {
 	AppendJSON(b []byte) []byte
+}
+
+// TailAppender is implemented by views that hold a log: a list, the
+// field LogName of the view's JSON, that only grows while a play lasts,
+// each entry unchanged once in, for as long as the viewer keeps its seat.
+// A connection that was sent a seat's view whole can then be sent only
+// the log's new entries (a socket's "view_tail", docs/protocol.md), and a
+// long game's updates stay short instead of growing with every move.
+type TailAppender interface {
+	JSONAppender
+	// LogName is the log's field in the view's JSON.
+	LogName() string
+	// LogLen is how many entries the log holds.
+	LogLen() int
+	// AppendJSONTail appends the view as AppendJSON does, except that
+	// the log holds only its entries from index from on (none when from
+	// is at or past LogLen).
+	AppendJSONTail(b []byte, from int) []byte
 }
 
 // AppendJSONString appends s as encoding/json encodes a string (with
@@ -79,4 +98,58 @@ func AppendJSONInt(b []byte, x int) []byte {
 		return append(b, byte('0'+x))
 	}
 	return strconv.AppendInt(b, int64(x), 10)
+}
+
+// AppendJSONEvents appends evs as json.Marshal encodes them (null for
+// none), each event's data through its own AppendJSON when it has one
+// (JSONAppender) and by json.Marshal otherwise: every move's answer and
+// update carries its events.
+func AppendJSONEvents(b []byte, evs []Event) ([]byte, error) {
+	if evs == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '[')
+	for i, e := range evs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = AppendJSONEvent(b, e); err != nil {
+			return b, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// AppendJSONEvent appends e as json.Marshal encodes it (see
+// AppendJSONEvents).
+func AppendJSONEvent(b []byte, e Event) ([]byte, error) {
+	b = append(b, '{')
+	if len(e.To) > 0 {
+		b = append(b, `"to":[`...)
+		for i, s := range e.To {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendJSONInt(b, int(s))
+		}
+		b = append(b, "],"...)
+	}
+	b = append(b, `"kind":`...)
+	b = AppendJSONString(b, e.Kind)
+	b = append(b, `,"text":`...)
+	b = AppendJSONString(b, e.Text)
+	if e.Data != nil {
+		b = append(b, `,"data":`...)
+		if a, ok := e.Data.(JSONAppender); ok {
+			b = a.AppendJSON(b)
+		} else {
+			d, err := json.Marshal(e.Data)
+			if err != nil {
+				return b, fmt.Errorf("encoding the data of a %q event: %w", e.Kind, err)
+			}
+			b = append(b, d...)
+		}
+	}
+	return append(b, '}'), nil
 }

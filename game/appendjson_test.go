@@ -3,6 +3,8 @@ package game
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -56,5 +58,36 @@ func TestAppendJSONSlices(t *testing.T) {
 	}
 	for _, xs := range [][]bool{nil, {}, {true, false}} {
 		check(AppendJSONBools(nil, xs), xs)
+	}
+}
+
+// appendedData is event data that encodes itself.
+type appendedData struct{ N int }
+
+func (d appendedData) AppendJSON(b []byte) []byte { return fmt.Appendf(b, `{"N":%d}`, d.N) }
+
+// TestAppendJSONEvents holds AppendJSONEvents to json.Marshal's bytes:
+// no events, events with and without recipients and data, data that
+// encodes itself and data encoded by reflection, text to escape; and
+// data json.Marshal cannot encode is an error.
+func TestAppendJSONEvents(t *testing.T) {
+	for _, evs := range [][]Event{
+		nil,
+		{},
+		{{Kind: "call", Text: "Ann called 72"}},
+		{{To: []Seat{0, 2}, Kind: "revealed", Text: "<R> & \u2028", Data: map[string]any{"b": 1, "a": []int{2}}}},
+		{{Kind: "x", Text: "y", Data: appendedData{7}}, {To: []Seat{}, Kind: "", Text: "", Data: struct{}{}}},
+	} {
+		want, err := json.Marshal(evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := AppendJSONEvents([]byte("x"), evs)
+		if err != nil || !bytes.Equal(got[1:], want) || got[0] != 'x' {
+			t.Errorf("%+v: got %s, %v; want %s", evs, got, err, want)
+		}
+	}
+	if _, err := AppendJSONEvents(nil, []Event{{Kind: "bad", Data: func() {}}}); err == nil || !strings.Contains(err.Error(), `"bad" event`) {
+		t.Errorf("data json cannot encode: got error %v", err)
 	}
 }

@@ -172,6 +172,10 @@ type ClientMessage struct {
 	Channel string `json:"channel,omitempty"`
 	Text    string `json:"text,omitempty"`
 	Muted   bool   `json:"muted,omitempty"`
+	// ViewTails, in a hello, says the client puts a view's log back
+	// together from tails (Update.ViewTail): after the first, an update
+	// then carries only the log's new entries.
+	ViewTails bool `json:"view_tails,omitempty"`
 }
 
 // maxClientID caps the id a client gives a message.

@@ -196,12 +196,23 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
-	w.WriteHeader(status)
+	jsonHeader(w, status)
 	e := json.NewEncoder(w)
 	e.SetEscapeHTML(false)
 	e.Encode(v)
+}
+
+// writeJSONBytes answers b, JSON already encoded, with status.
+func writeJSONBytes(w http.ResponseWriter, status int, b []byte) {
+	jsonHeader(w, status)
+	w.Write(b)
+}
+
+// jsonHeader writes the header of a JSON answer, never to be cached.
+func jsonHeader(w http.ResponseWriter, status int) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
 }
 
 // fail answers err as {"error": "..."} with its status; an unexpected
@@ -430,7 +441,16 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 	} else {
 		res, err = h.s.Move(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
 	}
-	h.reply(w, r, res, err)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	b, err := res.appendJSON(make([]byte, 0, 256))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSONBytes(w, http.StatusOK, append(b, '\n'))
 }
 
 func (h *Handler) view(w http.ResponseWriter, r *http.Request) {

@@ -171,6 +171,9 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 	if hello.Chat != nil {
 		wt.ChatFrom(*hello.Chat)
 	}
+	if hello.ViewTails {
+		wt.ViewTails()
+	}
 	// The pusher is woken by a signal of its own at each change of the
 	// table (Watcher.OnChange), which the socket holds back while it
 	// answers a move and polls for itself (socket.move).
@@ -392,7 +395,7 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 		s.poke() // no update is polled here: the pusher looks
 		return
 	}
-	ack, err := json.Marshal(ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Result: &res})
+	ack, err := appendAck(make([]byte, 0, 256), m.ID, &res)
 	if err != nil {
 		s.sendError(ctx, m.ID, err)
 		return

@@ -3,10 +3,12 @@ package server
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -194,7 +196,7 @@ func TestUpdateMessageBytes(t *testing.T) {
 					t.Fatal(err)
 				}
 				want, _ := encodeUpdate(u)
-				enc, err := tb.updateMessage(f.s.games, seat, since, time.Now())
+				enc, _, err := tb.updateMessage(f.s.games, seat, since, -1, time.Now())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -298,4 +300,110 @@ func guessInPlay(t *testing.T, hc *client) (a, b Seated) {
 		}
 	}
 	return a, b
+}
+
+// TestSocketViewTails: a socket that asks for view tails in its hello is
+// sent a seat's view whole first, and from then on only the new entries
+// of the view's log, each update saying where its entries start; put
+// back together, the views are those a socket that did not ask is sent
+// whole. Sockets that asked share the encodings of their view.
+func TestSocketViewTails(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	hc := &client{t: t, base: srv.URL}
+	a, b := guessInPlay(t, hc)
+	hello := func(tok string, tails bool) *websocket.Conn {
+		c := wsDial(t, srv, a.Table)
+		m := map[string]any{"type": "hello", "view_tails": tails}
+		if tok != "" {
+			m["token"] = tok
+		}
+		j, _ := json.Marshal(m)
+		wsSend(t, c, string(j))
+		return c
+	}
+	type socket struct {
+		name  string
+		c     *websocket.Conn
+		tails bool
+		whole map[string]any // the view put back together
+		raw   []byte
+	}
+	socks := []*socket{
+		{name: "seat 0, tails", c: hello(a.Token, true), tails: true},
+		{name: "seat 0, tails again", c: hello(a.Token, true), tails: true},
+		{name: "seat 0, whole", c: hello(a.Token, false)},
+		{name: "spectator, tails", c: hello("", true), tails: true},
+		{name: "spectator, whole", c: hello("", false)},
+	}
+	read := func(s *socket, first bool) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, raw, err := s.c.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Type   string `json:"type"`
+			Update struct {
+				View     map[string]any `json:"view"`
+				ViewTail map[string]int `json:"view_tail"`
+			} `json:"update"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil || m.Type != "update" {
+			t.Fatalf("%s: %v in %s", s.name, err, raw)
+		}
+		u := m.Update
+		switch {
+		case (first || !s.tails) && u.ViewTail != nil:
+			t.Fatalf("%s: got a tail %v, want the view whole: %s", s.name, u.ViewTail, raw)
+		case !first && s.tails && u.ViewTail["tried"] != len(logOf(s.whole)):
+			t.Fatalf("%s: the tail is %v, want it to start at %d: %s", s.name, u.ViewTail, len(logOf(s.whole)), raw)
+		}
+		if u.ViewTail != nil {
+			u.View["tried"] = append(logOf(s.whole), logOf(u.View)...)
+		}
+		if len(logOf(u.View)) == 0 {
+			delete(u.View, "tried")
+		}
+		s.whole, s.raw = u.View, raw
+	}
+	check := func(what string, first bool) {
+		t.Helper()
+		for _, s := range socks {
+			read(s, first)
+		}
+		for i := 1; i < len(socks); i++ {
+			s, o := socks[i], socks[0]
+			if s.name[:4] == "spec" {
+				o = socks[3]
+			}
+			if !reflect.DeepEqual(s.whole, o.whole) {
+				t.Fatalf("%s: %s put together %v, %s %v", what, s.name, s.whole, o.name, o.whole)
+			}
+		}
+		if !bytes.Equal(socks[0].raw, socks[1].raw) {
+			t.Fatalf("%s: two sockets of one view with tails got different bytes:\n%s\n%s", what, socks[0].raw, socks[1].raw)
+		}
+	}
+	check("the first update", true)
+	for turn := range 3 {
+		for i, tok := range []string{a.Token, b.Token} {
+			hc.token = tok
+			if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", fmt.Sprintf(`{"move": "guess %d"}`, 10+turn), nil); st != 200 {
+				t.Fatalf("move: %d %s", st, body)
+			}
+			check(fmt.Sprintf("turn %d, seat %d", turn, i), false)
+		}
+	}
+	if n := len(logOf(socks[0].whole)); n != 3 {
+		t.Fatalf("seat 0's view put together holds %d guesses, want 3: %v", n, socks[0].whole)
+	}
+}
+
+// logOf returns a guess view's log.
+func logOf(view map[string]any) []any {
+	l, _ := view["tried"].([]any)
+	return l
 }

@@ -447,8 +447,13 @@ type Update struct {
 	// Setup is the seat's own secret setup, once given.
 	Setup json.RawMessage `json:"setup,omitempty"`
 	// View is State.View(seat), once play has started.
-	View  any        `json:"view,omitempty"`
-	Moves []MoveInfo `json:"moves,omitempty"`
+	View any `json:"view,omitempty"`
+	// ViewTail, on a socket that asked for tails ("view_tails" in its
+	// hello), names the view's log and the index of the first entry the
+	// view holds: the earlier ones are those of the view the socket was
+	// sent before (docs/protocol.md).
+	ViewTail map[string]int `json:"view_tail,omitempty"`
+	Moves    []MoveInfo     `json:"moves,omitempty"`
 	// Chat holds the chat messages the seat may see that it has not been
 	// sent yet, and Muted the channels its identity muted (chat.go).
 	Chat  []ChatLine `json:"chat,omitempty"`
@@ -543,10 +548,14 @@ func (t *table) remember(s step) {
 type encodedUpdate struct {
 	version, since int
 	seat           game.Seat
+	tail           int // the view's log from this entry on; -1: whole
 	made           time.Time
 	done           chan struct{}
 	msg            []byte
 	err            error
+	// logLen is the length of the view's log (-1: the view has none),
+	// set before done is closed.
+	logLen int
 }
 
 // sharedUpdate returns the encoding of seat's update from version since
@@ -555,18 +564,18 @@ type encodedUpdate struct {
 // of one view shares one encoding, so a change pushed to N watchers of a
 // view, or to any number of spectators, is built and encoded once. t.mu
 // must be held.
-func (t *table) sharedUpdate(seat game.Seat, since int, now time.Time) (e *encodedUpdate, first bool) {
+func (t *table) sharedUpdate(seat game.Seat, since, tail int, now time.Time) (e *encodedUpdate, first bool) {
 	v := t.version()
 	if len(t.pushed) > 0 && (t.pushed[0].version != v || now.Sub(t.pushed[0].made) >= maxShareAge) {
 		clear(t.pushed)
 		t.pushed = t.pushed[:0]
 	}
 	for _, e := range t.pushed {
-		if e.seat == seat && e.since == since {
+		if e.seat == seat && e.since == since && e.tail == tail {
 			return e, false
 		}
 	}
-	e = &encodedUpdate{version: v, since: since, seat: seat, made: now, done: make(chan struct{})}
+	e = &encodedUpdate{version: v, since: since, seat: seat, tail: tail, made: now, done: make(chan struct{})}
 	t.pushed = append(t.pushed, e)
 	return e, true
 }
@@ -574,21 +583,32 @@ func (t *table) sharedUpdate(seat game.Seat, since int, now time.Time) (e *encod
 // updateMessage returns what encodes seat's update from version since as
 // a socket message, with no chat: the table's public information encoded
 // once for every seat at this version (infoJSON), and the rest, which
-// encode encodes outside the lock. The bytes are those of
-// json.Marshal(ServerMessage{Type: "update", Update: &u}). t.mu must be
-// held.
-func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since int, now time.Time) (encode func() ([]byte, error), err error) {
+// encode encodes outside the lock. With tail >= 0, a view with a log
+// (game.TailAppender) holds only the log's entries from tail on, and the
+// update says so in its "view_tail"; logLen is the length of the view's
+// log, -1 when it has none (the view is then whole). The bytes are those
+// of json.Marshal(ServerMessage{Type: "update", Update: &u}). t.mu must
+// be held.
+func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail int, now time.Time) (encode func() ([]byte, error), logLen int, err error) {
 	info, err := t.infoJSON(now)
 	if err != nil {
-		return nil, err
+		return nil, -1, err
 	}
 	u, err := t.updateParts(reg, seat, since)
 	if err != nil {
-		return nil, err
+		return nil, -1, err
 	}
 	setup, err := t.setupJSON(seat, u.Setup)
 	if err != nil {
-		return nil, err
+		return nil, -1, err
+	}
+	logLen = -1
+	ta, logged := u.View.(game.TailAppender)
+	if logged {
+		logLen = ta.LogLen()
+	}
+	if !logged || tail > logLen {
+		tail = -1
 	}
 	return func() ([]byte, error) {
 		b := make([]byte, 0, max(512+len(info)+len(u.Setup), int(t.updateSize.Load())+256))
@@ -603,7 +623,14 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since int, now
 		}
 		if u.View != nil {
 			b = append(b, `,"view":`...)
-			if a, ok := u.View.(game.JSONAppender); ok {
+			if tail >= 0 {
+				b = ta.AppendJSONTail(b, tail)
+				b = append(b, `,"view_tail":{`...)
+				b = game.AppendJSONString(b, ta.LogName())
+				b = append(b, ':')
+				b = strconv.AppendInt(b, int64(tail), 10)
+				b = append(b, '}')
+			} else if a, ok := u.View.(game.JSONAppender); ok {
 				b = a.AppendJSON(b)
 			} else {
 				view, err := json.Marshal(u.View)
@@ -614,16 +641,15 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since int, now
 			}
 		}
 		if len(u.Moves) > 0 {
-			moves, err := json.Marshal(u.Moves)
-			if err != nil {
+			var err error
+			if b, err = appendMoves(append(b, `,"moves":`...), u.Moves); err != nil {
 				return nil, err
 			}
-			b = append(append(b, `,"moves":`...), moves...)
 		}
 		b = append(b, "}}"...)
 		t.updateSize.Store(int32(len(b)))
 		return b, nil
-	}, nil
+	}, logLen, nil
 }
 
 // setupJSON returns setup, seat's own, as json.Marshal encodes it

@@ -88,6 +88,24 @@ type guessView struct {
 	All     [][]guessTry `json:"all,omitempty"`
 }
 
+// A guessView's log is the seat's own guesses, which only grow: the
+// socket's view tails are tested on it (TestSocketViewTails).
+func (v guessView) AppendJSON(b []byte) []byte {
+	j, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return append(b, j...)
+}
+
+func (v guessView) LogName() string { return "tried" }
+func (v guessView) LogLen() int     { return len(v.Tried) }
+
+func (v guessView) AppendJSONTail(b []byte, from int) []byte {
+	v.Tried = v.Tried[min(from, len(v.Tried)):]
+	return v.AppendJSON(b)
+}
+
 func (s *guessState) target(seat int) int { return (seat + 1) % len(s.secret) }
 
 func (s *guessState) ToMove() []game.Seat {

@@ -85,7 +85,7 @@ func BenchmarkUpdateMessage(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		t.mu.Lock()
 		t.infoEnc = nil
-		enc, err := t.updateMessage(s.games, game.Seat(i%2), t.version()-1, time.Now())
+		enc, _, err := t.updateMessage(s.games, game.Seat(i%2), t.version()-1, -1, time.Now())
 		t.mu.Unlock()
 		if err != nil {
 			b.Fatal(err)
@@ -99,7 +99,7 @@ func BenchmarkUpdateMessage(b *testing.B) {
 	b.ReportMetric(float64(size), "bytes")
 	if os.Getenv("SHOWUPDATE") != "" {
 		t.mu.Lock()
-		enc, _ := t.updateMessage(s.games, 0, t.version()-1, time.Now())
+		enc, _, _ := t.updateMessage(s.games, 0, t.version()-1, -1, time.Now())
 		t.mu.Unlock()
 		m, _ := enc()
 		b.Log(string(m))

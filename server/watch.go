@@ -26,6 +26,13 @@ type Watcher struct {
 	chat     int
 	ended    bool // an update showed the end
 	sent     bool // an update was sent
+	// tails is set when the client takes views' logs in tails (ViewTails);
+	// logSt, logSeat and logLen are then the state, seat and log length
+	// of the last view sent (logSt nil: none with a log).
+	tails   bool
+	logSt   game.State
+	logSeat game.Seat
+	logLen  int
 	// poke, when set (OnChange), is called at every change of the
 	// table, with its lock held.
 	poke func()
@@ -82,6 +89,13 @@ func (w *Watcher) OnChange(poke func()) {
 // after number n (by default it carries every one at hand): a client
 // that reconnects passes the last it saw.
 func (w *Watcher) ChatFrom(n int) { w.chat = n }
+
+// ViewTails has the encoded updates (PollPoked) carry only the new
+// entries of a view's log once the watcher was sent that view whole
+// (game.TailAppender): the client puts them behind those it has. The log
+// goes whole again whenever the watcher's seat or the table's play
+// changes.
+func (w *Watcher) ViewTails() { w.tails = true }
 
 // Next returns the next Update: at once if the table changed since the
 // last one (or this is the first), else when it changes or ctx ends.
@@ -156,12 +170,18 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 		since := w.version
 		w.t.lastUse = time.Now()
 		muted := w.t.mutedBy(w.identity)
+		st := w.t.st
 		if encode && len(chat) == 0 && len(muted) == 0 {
-			b, err := w.shared(seat, since)
+			tail := -1
+			if w.tails && st != nil && st == w.logSt && seat == w.logSeat {
+				tail = w.logLen
+			}
+			b, logLen, err := w.shared(seat, since, tail)
 			if err != nil {
 				return Update{}, nil, nil, err
 			}
 			w.version, w.chat, w.sent = v, last, true
+			w.sentLog(st, seat, logLen)
 			return Update{}, b, nil, nil
 		}
 		u, err := w.t.update(w.s.games, seat, since)
@@ -171,6 +191,11 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 			return Update{}, nil, nil, err
 		}
 		w.version, w.chat, w.sent = u.Version, last, true
+		logLen := -1
+		if ta, ok := u.View.(game.TailAppender); ok {
+			logLen = ta.LogLen()
+		}
+		w.sentLog(st, seat, logLen)
 		if !encode {
 			return u, nil, nil, nil
 		}
@@ -187,20 +212,31 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 	return Update{}, nil, ch, nil
 }
 
-// shared returns the encoded update of seat from version since, made by
-// this watcher or by another of the same view. It is called with t.mu
-// held, and releases it: the update is built under the lock (it reads the
-// state), encoded outside it.
-func (w *Watcher) shared(seat game.Seat, since int) ([]byte, error) {
+// sentLog notes the view just sent: of play st, to seat, its log logLen
+// entries long (-1: no log).
+func (w *Watcher) sentLog(st game.State, seat game.Seat, logLen int) {
+	w.logSt, w.logSeat, w.logLen = st, seat, logLen
+	if logLen < 0 {
+		w.logSt = nil
+	}
+}
+
+// shared returns the encoded update of seat from version since (with the
+// view's log from entry tail on, -1: whole), made by this watcher or by
+// another of the same view, and the length of the view's log (-1: none).
+// It is called with t.mu held, and releases it: the update is built under
+// the lock (it reads the state), encoded outside it.
+func (w *Watcher) shared(seat game.Seat, since, tail int) ([]byte, int, error) {
 	now := time.Now()
-	e, first := w.t.sharedUpdate(seat, since, now)
+	e, first := w.t.sharedUpdate(seat, since, tail, now)
 	if !first {
 		w.t.mu.Unlock()
 		<-e.done
 		w.s.metrics.updatesShared.Inc()
-		return e.msg, e.err
+		return e.msg, e.logLen, e.err
 	}
-	enc, err := w.t.updateMessage(w.s.games, seat, since, now)
+	enc, logLen, err := w.t.updateMessage(w.s.games, seat, since, tail, now)
+	e.logLen = logLen
 	w.t.mu.Unlock()
 	if err == nil {
 		e.msg, err = enc()
@@ -208,7 +244,7 @@ func (w *Watcher) shared(seat game.Seat, since int) ([]byte, error) {
 	}
 	e.err = err
 	close(e.done)
-	return e.msg, err
+	return e.msg, e.logLen, err
 }
 
 // encodeUpdate encodes u as a socket message.

@@ -62,6 +62,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	timeline := fs.Duration("timeline", 0, "also print the latency of each slice of this length of the run (e.g. 1s), to see when the slow moves came")
 	route := fs.String("route", "seats", `with several nodes, how requests are spread: "seats" (each table made through one node and joined through the next, each seat playing through the node it was seated through, as behind a balancer that spreads clients) or "table" (every request about a table through the node its id picks, as behind a balancer that hashes the table's path)`)
 	transport := fs.String("transport", "http", `how the moves go: "http" (POST .../moves on kept-alive connections) or "ws" (a WebSocket per seat, each move answered by the server's ack, the updates pushed to both seats read and counted); with ws, start the server with --conns-per-addr above 5 times --tables`)
+	tails := fs.Bool("view-tails", true, `with --transport ws, ask for view tails in each socket's hello as the browser does (after the first update, only the new entries of a view's log); false: every view whole`)
 	rated := fs.Bool("rated", false, "the scripted players are accounts (signed up first: slow, argon2id) and every table is rated, so that each game's end updates two ratings in its commit")
 	chat := fs.Float64("chat", 0, "also post this many players' chat lines a second, across the tables, by their seated players in turn (0: none); each identity may post one a second, so keep it under --identities")
 	idle := fs.Int("idle-sockets", 0, "instead of the runs, open this many idle spectator sockets onto the tables and report the server's memory per socket (heap from /metrics; resident set with --server-pid)")
@@ -126,6 +127,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		staggered: *stagger,
 		byTable:   *route == "table",
 		ws:        *transport == "ws",
+		tails:     *tails,
 		chatRate:  *chat,
 		rated:     *rated,
 	}
@@ -395,6 +397,7 @@ type loadtest struct {
 	staggered bool     // see stagger
 	byTable   bool     // every request about a table through one node (--route table)
 	ws        bool     // moves go over a WebSocket per seat (--transport ws)
+	tails     bool     // the sockets ask for view tails (--view-tails)
 	chatRate  float64  // chat lines a second beside the moves (--chat)
 	rated     bool     // accounts at rated tables (--rated)
 	accounts  []string // their names, with --rated

@@ -49,10 +49,14 @@ func (lt *loadtest) openSeat(ctx context.Context, i int, id, token string) (*wsS
 		return nil, fmt.Errorf("opening a socket onto %s: %w", id, err)
 	}
 	c.SetReadLimit(1 << 20)
-	hello := []byte(`{"type":"hello"}`)
+	hello := []byte(`{"type":"hello"`)
 	if token != "" {
-		hello = fmt.Appendf(nil, `{"type":"hello","token":%q}`, token)
+		hello = fmt.Appendf(hello, `,"token":%q`, token)
 	}
+	if lt.tails {
+		hello = append(hello, `,"view_tails":true`...)
+	}
+	hello = append(hello, '}')
 	if err := c.Write(dctx, websocket.MessageText, hello); err != nil {
 		c.CloseNow()
 		return nil, fmt.Errorf("saying hello on %s: %w", id, err)

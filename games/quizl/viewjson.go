@@ -5,7 +5,23 @@ import "parlour/game"
 // AppendJSON appends v as json.Marshal encodes it, without reflection:
 // a server encodes a view for every seat at every move
 // (TestViewAppendJSON holds the two to the same bytes).
-func (v View) AppendJSON(b []byte) []byte {
+func (v View) AppendJSON(b []byte) []byte { return v.appendJSON(b, 0) }
+
+// LogName is "moves": a view's Moves only grow while a play lasts, each
+// entry unchanged once in, for as long as the viewer keeps its seat
+// (TestViewLogGrows).
+func (v View) LogName() string { return "moves" }
+
+// LogLen is len(v.Moves).
+func (v View) LogLen() int { return len(v.Moves) }
+
+// AppendJSONTail appends v as AppendJSON does, with only the moves from
+// index from on.
+func (v View) AppendJSONTail(b []byte, from int) []byte {
+	return v.appendJSON(b, max(from, 0))
+}
+
+func (v View) appendJSON(b []byte, from int) []byte {
 	b = append(b, `{"seat":`...)
 	b = game.AppendJSONInt(b, v.Seat)
 	b = append(b, `,"players":`...)
@@ -51,11 +67,11 @@ func (v View) AppendJSON(b []byte) []byte {
 		b = append(b, "null"...)
 	} else {
 		b = append(b, '[')
-		for i, m := range v.Moves {
-			if i > 0 {
+		for i := from; i < len(v.Moves); i++ {
+			if i > from {
 				b = append(b, ',')
 			}
-			b = m.appendJSON(b)
+			b = v.Moves[i].appendJSON(b)
 		}
 		b = append(b, ']')
 	}
@@ -122,6 +138,86 @@ func (m *Seen) appendJSON(b []byte) []byte {
 			b = append(b, '}')
 		}
 		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// AppendJSON appends d as json.Marshal encodes it: a call's data goes
+// out in every answer and update (TestEventsAppendJSON).
+func (d Called) AppendJSON(b []byte) []byte {
+	b = append(b, `{"seat":`...)
+	b = game.AppendJSONInt(b, d.Seat)
+	b = append(b, `,"square":`...)
+	b = game.AppendJSONString(b, d.Square)
+	return append(b, '}')
+}
+
+// AppendJSON appends d as json.Marshal encodes it.
+func (d Revealed) AppendJSON(b []byte) []byte {
+	b = append(b, `{"square":`...)
+	b = game.AppendJSONString(b, d.Square)
+	b = append(b, `,"letters":`...)
+	if d.Letters == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, l := range d.Letters {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = l.appendJSON(b)
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+func (l Letter) appendJSON(b []byte) []byte {
+	b = append(b, `{"seat":`...)
+	b = game.AppendJSONInt(b, l.Seat)
+	b = append(b, `,"name":`...)
+	b = game.AppendJSONString(b, l.Name)
+	b = append(b, `,"square":`...)
+	b = game.AppendJSONString(b, l.Square)
+	b = append(b, `,"letter":`...)
+	b = game.AppendJSONString(b, l.Letter)
+	return append(b, '}')
+}
+
+// AppendJSON appends d as json.Marshal encodes it.
+func (d Finished) AppendJSON(b []byte) []byte {
+	b = append(b, `{"seat":`...)
+	b = game.AppendJSONInt(b, d.Seat)
+	b = append(b, `,"against":`...)
+	b = game.AppendJSONInt(b, d.Against)
+	b = append(b, `,"outcome":`...)
+	b = game.AppendJSONString(b, string(d.Outcome))
+	b = append(b, `,"points":`...)
+	b = game.AppendJSONInt(b, d.Points)
+	return append(b, '}')
+}
+
+// AppendJSON appends d as json.Marshal encodes it.
+func (d Announced) AppendJSON(b []byte) []byte {
+	b = append(b, `{"seat":`...)
+	b = game.AppendJSONInt(b, d.Seat)
+	b = append(b, `,"against":`...)
+	b = game.AppendJSONInt(b, d.Against)
+	b = append(b, `,"word":`...)
+	b = game.AppendJSONString(b, d.Word)
+	b = append(b, `,"right":`...)
+	b = game.AppendJSONBool(b, d.Right)
+	if d.Points != 0 {
+		b = append(b, `,"points":`...)
+		b = game.AppendJSONInt(b, d.Points)
+	}
+	if d.Penalty != 0 {
+		b = append(b, `,"penalty":`...)
+		b = game.AppendJSONInt(b, d.Penalty)
+	}
+	if d.Award != 0 {
+		b = append(b, `,"award":`...)
+		b = game.AppendJSONInt(b, d.Award)
 	}
 	return append(b, '}')
 }

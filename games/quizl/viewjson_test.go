@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"parlour/game"
@@ -107,6 +108,112 @@ func TestViewRevealedLetters(t *testing.T) {
 			if calls == 0 && st.n > 1 {
 				t.Logf("seed %d: seat %d revealed nothing", seed, c)
 			}
+		}
+	}
+}
+
+// TestViewLogGrows holds a view's log (its moves) to what TailAppender
+// promises, for every seat and a spectator after every move of random
+// games: the entries of the view before the move are the first entries
+// of the view after it, unchanged, and the view encoded with only its new
+// entries (AppendJSONTail), put back behind the old ones, is the view
+// encoded whole.
+func TestViewLogGrows(t *testing.T) {
+	lex := lexicon.Default()
+	reg := game.NewRegistry(Game{})
+	var _ game.TailAppender = View{}
+	decode := func(t *testing.T, b []byte) map[string]any {
+		t.Helper()
+		var m map[string]any
+		if err := json.Unmarshal(b, &m); err != nil {
+			t.Fatalf("%v in %s", err, b)
+		}
+		return m
+	}
+	for seed := range uint64(40) {
+		rec, _ := randomRecord(t, lex, seed)
+		var prev []View
+		for n := 0; n <= len(rec.Moves); n++ {
+			part := *rec
+			part.Moves = rec.Moves[:n]
+			_, gs, _, err := game.Replay(reg, &part, lex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := gs.(*State)
+			views := make([]View, 0, st.n+1)
+			for c := -1; c < st.n; c++ {
+				v := st.ViewOf(game.Seat(c))
+				views = append(views, v)
+				if prev == nil {
+					continue
+				}
+				old := prev[c+1]
+				if v.LogLen() < old.LogLen() || !reflect.DeepEqual(v.Moves[:old.LogLen()], old.Moves) {
+					t.Fatalf("seed %d, move %d, seat %d: the log changed:\n was %v\n now %v", seed, n, c, old.Moves, v.Moves)
+				}
+				whole := decode(t, v.AppendJSON(nil))
+				tail := decode(t, v.AppendJSONTail(nil, old.LogLen()))
+				oldMoves, _ := decode(t, old.AppendJSON(nil))[v.LogName()].([]any)
+				newMoves, _ := tail[v.LogName()].([]any)
+				tail[v.LogName()] = append(oldMoves, newMoves...)
+				if len(tail[v.LogName()].([]any)) == 0 {
+					tail[v.LogName()] = whole[v.LogName()] // null or []: the same to a client
+				}
+				if !reflect.DeepEqual(tail, whole) {
+					t.Fatalf("seed %d, move %d, seat %d: the tail from %d put back:\n got %v\nwant %v", seed, n, c, old.LogLen(), tail, whole)
+				}
+			}
+			prev = views
+		}
+	}
+}
+
+// TestEventsAppendJSON holds game.AppendJSONEvents, through the data's
+// own AppendJSON, to json.Marshal's bytes for the events of every move of
+// random games and of a few played by hand (wrong announcements with an
+// award and a penalty, a trip, a resignation).
+func TestEventsAppendJSON(t *testing.T) {
+	lex := lexicon.Default()
+	reg := game.NewRegistry(Game{})
+	kinds := map[string]int{}
+	check := func(evs []game.Event, what string) {
+		t.Helper()
+		want, err := json.Marshal(evs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := game.AppendJSONEvents(nil, evs)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: %v\n got %s\nwant %s", what, err, got, want)
+		}
+		for _, e := range evs {
+			kinds[e.Kind]++
+		}
+	}
+	for seed := range uint64(60) {
+		rec, _ := randomRecord(t, lex, seed)
+		_, _, steps, err := game.Replay(reg, rec, lex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range steps {
+			check(s.Events, fmt.Sprintf("seed %d, move %d", seed, i))
+		}
+	}
+	s := three(t, map[string]any{OptAward: 10})
+	for _, mv := range []string{"0:72", "1:72", "2:60", "0:say Ben waves", "1:81", "2:say Ann ghost", "0:73", "1:resign"} {
+		var seat int
+		fmt.Sscanf(mv, "%d:", &seat)
+		evs, err := s.Apply(game.Seat(seat), mv[2:])
+		if err != nil {
+			t.Fatalf("%s: %v", mv, err)
+		}
+		check(evs, mv)
+	}
+	for _, k := range []string{"call", "revealed", "announce", "resign", "end"} {
+		if kinds[k] == 0 {
+			t.Errorf("no %q event was checked (checked: %v)", k, kinds)
 		}
 	}
 }

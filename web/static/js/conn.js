@@ -2,13 +2,17 @@
 // docs/protocol.md. It says hello with the seat's token and the last
 // version it saw, so that after any drop it resumes without losing or
 // repeating anything; it sends moves and setups over the socket and
-// matches each answer ("ack" or "error") to its request.
+// matches each answer ("ack" or "error") to its request. It asks for view
+// tails: after the first update a socket sends only the new entries of
+// the view's log (a Quizl view's moves), which it puts back behind those
+// it has, so that a long game's updates stay short.
 
 import { call, ApiError } from "./api.js";
 
 export class TableConn {
-  // onUpdate(update) gets every update in version order; onState(s) gets
-  // "connecting", "live" or "down".
+  // onUpdate(update) gets every update in version order, its view whole
+  // (the link keeps the view to put the next tail behind: don't change
+  // it); onState(s) gets "connecting", "live" or "down".
   constructor(id, token, onUpdate, onState) {
     this.id = id;
     this.token = token;
@@ -36,8 +40,9 @@ export class TableConn {
     let ws;
     try { ws = new WebSocket(u); } catch { this.later(); return; }
     this.ws = ws;
+    let base = null; // the last view this socket sent, put together
     ws.onopen = () => {
-      const hello = { type: "hello" };
+      const hello = { type: "hello", view_tails: true };
       if (this.token) hello.token = this.token;
       if (this.version >= 0) hello.version = this.version;
       ws.send(JSON.stringify(hello));
@@ -51,7 +56,21 @@ export class TableConn {
       const waiter = m.id && this.pending.get(m.id);
       if (waiter) this.pending.delete(m.id);
       switch (m.type) {
-        case "update": this.take(m.update); break;
+        case "update": {
+          const u = m.update;
+          if (u && u.view_tail) {
+            // Only the log's new entries came: put them behind the old.
+            for (const [k, from] of Object.entries(u.view_tail)) {
+              const had = base && u.view ? base[k] || [] : null;
+              if (!had || from > had.length) { ws.close(4000, "view out of step"); return; }
+              u.view[k] = had.slice(0, from).concat(u.view[k] || []);
+            }
+            delete u.view_tail;
+          }
+          base = (u && u.view) || null;
+          this.take(u);
+          break;
+        }
         case "ack": if (waiter) waiter.resolve(m); break;
         case "error":
           if (waiter) waiter.reject(new ApiError(m.status || 400, m.error));

@@ -1,0 +1,94 @@
+package server
+
+import (
+	"strconv"
+
+	"parlour/game"
+)
+
+// Every move is answered with its MoveResult (an HTTP body or a socket's
+// ack) and shown to every seat in an update's moves, so these encode
+// them without reflection, to json.Marshal's bytes (TestResultAppendJSON).
+
+// appendJSON appends r as json.Marshal encodes it.
+func (r *MoveResult) appendJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"version":`...)
+	b = strconv.AppendInt(b, int64(r.Version), 10)
+	b = append(b, `,"status":`...)
+	b = game.AppendJSONString(b, string(r.Status))
+	b = append(b, `,"to_move":`...)
+	b = appendSeats(b, r.ToMove)
+	b = append(b, `,"events":`...)
+	b, err := game.AppendJSONEvents(b, r.Events)
+	if err != nil {
+		return b, err
+	}
+	if r.TimedOut {
+		b = append(b, `,"timed_out":true`...)
+	}
+	if r.Repeated {
+		b = append(b, `,"repeated":true`...)
+	}
+	return append(b, '}'), nil
+}
+
+// appendAck appends the socket's answer to a move, as json.Marshal
+// encodes ServerMessage{Type: "ack", ID: id, Version: r.Version, Result: r}.
+func appendAck(b []byte, id string, r *MoveResult) ([]byte, error) {
+	b = append(b, `{"type":"ack"`...)
+	if id != "" {
+		b = append(b, `,"id":`...)
+		b = game.AppendJSONString(b, id)
+	}
+	if r.Version != 0 {
+		b = append(b, `,"version":`...)
+		b = strconv.AppendInt(b, int64(r.Version), 10)
+	}
+	b = append(b, `,"result":`...)
+	b, err := r.appendJSON(b)
+	return append(b, '}'), err
+}
+
+// appendMoves appends ms as json.Marshal encodes them.
+func appendMoves(b []byte, ms []MoveInfo) ([]byte, error) {
+	if ms == nil {
+		return append(b, "null"...), nil
+	}
+	b = append(b, '[')
+	for i := range ms {
+		m := &ms[i]
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"version":`...)
+		b = strconv.AppendInt(b, int64(m.Version), 10)
+		b = append(b, `,"seat":`...)
+		b = strconv.AppendInt(b, int64(m.Seat), 10)
+		b = append(b, `,"player":`...)
+		b = game.AppendJSONString(b, m.Player)
+		b = append(b, `,"move":`...)
+		b = game.AppendJSONString(b, m.Move)
+		b = append(b, `,"events":`...)
+		var err error
+		if b, err = game.AppendJSONEvents(b, m.Events); err != nil {
+			return b, err
+		}
+		b = append(b, '}')
+	}
+	return append(b, ']'), nil
+}
+
+// appendSeats appends seats as json.Marshal encodes them.
+func appendSeats(b []byte, seats []game.Seat) []byte {
+	if seats == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range seats {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(s), 10)
+	}
+	return append(b, ']')
+}
