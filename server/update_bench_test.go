@@ -17,7 +17,7 @@ import (
 // BenchmarkUpdateMessage builds and encodes one seat's update, as a
 // socket's pusher does after a move: a two-player Quizl table up to 40
 // calls in, the seats in turn, the table's information made afresh each time
-// (as at every new version).
+// (as at every new version), the view whole or only its log's last entry.
 func BenchmarkUpdateMessage(b *testing.B) {
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL"})
@@ -81,22 +81,37 @@ func BenchmarkUpdateMessage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	size := 0
-	for i := 0; b.Loop(); i++ {
-		t.mu.Lock()
-		t.infoEnc = nil
-		enc, _, err := t.updateMessage(s.games, game.Seat(i%2), t.version()-1, -1, time.Now())
-		t.mu.Unlock()
-		if err != nil {
-			b.Fatal(err)
-		}
-		msg, err := enc()
-		if err != nil {
-			b.Fatal(err)
-		}
-		size = len(msg)
+	// "whole" sends each view whole; "tail" only the last entry of its
+	// log, as to a socket that asked for view tails and has the rest.
+	for _, whole := range []bool{true, false} {
+		name := map[bool]string{true: "whole", false: "tail"}[whole]
+		b.Run(name, func(b *testing.B) {
+			size, tails := 0, [2]int{-1, -1}
+			if !whole {
+				t.mu.Lock()
+				for i := range tails {
+					tails[i] = t.st.View(game.Seat(i)).(game.TailAppender).LogLen() - 1
+				}
+				t.mu.Unlock()
+			}
+			for i := 0; b.Loop(); i++ {
+				t.mu.Lock()
+				t.infoEnc = nil
+				tail := tails[i%2]
+				enc, _, err := t.updateMessage(s.games, game.Seat(i%2), t.version()-1, tail, time.Now())
+				t.mu.Unlock()
+				if err != nil {
+					b.Fatal(err)
+				}
+				msg, err := enc()
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(msg)
+			}
+			b.ReportMetric(float64(size), "bytes")
+		})
 	}
-	b.ReportMetric(float64(size), "bytes")
 	if os.Getenv("SHOWUPDATE") != "" {
 		t.mu.Lock()
 		enc, _, _ := t.updateMessage(s.games, 0, t.version()-1, -1, time.Now())
