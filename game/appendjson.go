@@ -34,6 +34,18 @@ type TailAppender interface {
 	AppendJSONTail(b []byte, from int) []byte
 }
 
+// TailViewer is implemented by states whose views are TailAppenders and
+// that can encode a view with only its log's tail straight from the
+// state, without building the entries the connection already has.
+type TailViewer interface {
+	// LogName is the log's field, as the views' LogName.
+	LogName() string
+	// AppendViewTail appends seat's view as
+	// View(seat).(TailAppender).AppendJSONTail(b, from) does, and
+	// returns the length of the view's whole log.
+	AppendViewTail(b []byte, seat Seat, from int) ([]byte, int)
+}
+
 // AppendJSONString appends s as encoding/json encodes a string (with
 // its HTML-safe escapes).
 func AppendJSONString(b []byte, s string) []byte {

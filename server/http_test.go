@@ -485,7 +485,7 @@ func TestHealthzAndMetrics(t *testing.T) {
 	}
 	var games []GameInfo
 	c.do("GET", "/api/v1/games", nil, &games)
-	if len(games) != 1 || games[0].Name != "guess" || len(games[0].Options) != 2 {
+	if len(games) != 2 || games[0].Name != "guess" || games[1].Name != "tailguess" || len(games[0].Options) != 2 {
 		t.Fatalf("games %+v", games)
 	}
 }

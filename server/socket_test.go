@@ -306,12 +306,28 @@ func guessInPlay(t *testing.T, hc *client) (a, b Seated) {
 // sent a seat's view whole first, and from then on only the new entries
 // of the view's log, each update saying where its entries start; put
 // back together, the views are those a socket that did not ask is sent
-// whole. Sockets that asked share the encodings of their view.
+// whole. Sockets that asked share the encodings of their view. A state
+// may encode the tails itself (tailguess) or leave them to its views
+// (guess).
 func TestSocketViewTails(t *testing.T) {
+	for _, g := range []string{"guess", "tailguess"} {
+		t.Run(g, func(t *testing.T) { testSocketViewTails(t, g) })
+	}
+}
+
+func testSocketViewTails(t *testing.T, gameName string) {
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
-	a, b := guessInPlay(t, hc)
+	var a, b Seated
+	hc.do("POST", "/api/v1/tables", `{"game": "`+gameName+`", "seats": ["me", "open"]}`, &a)
+	hc.do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
+	for _, tok := range []string{a.Token, b.Token} {
+		hc.token = tok
+		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"setup": {"number": 50}}`, nil); st != 200 {
+			t.Fatalf("setup: %d %s", st, body)
+		}
+	}
 	hello := func(tok string, tails bool) *websocket.Conn {
 		c := wsDial(t, srv, a.Table)
 		m := map[string]any{"type": "hello", "view_tails": tails}

@@ -478,18 +478,19 @@ func (t *table) moveFor(s step, seat game.Seat) MoveInfo {
 // (since < 0: none). Everything in it comes from the seat's view, the
 // events visible to the seat, and public table facts.
 func (t *table) update(reg *game.Registry, seat game.Seat, since int) (Update, error) {
-	u, err := t.updateParts(reg, seat, since)
+	u, err := t.updateParts(reg, seat, since, true)
 	u.Table = t.info()
 	return u, err
 }
 
 // updateParts is update without the table's public information.
-func (t *table) updateParts(reg *game.Registry, seat game.Seat, since int) (Update, error) {
+// Without view, the update has no view.
+func (t *table) updateParts(reg *game.Registry, seat game.Seat, since int, view bool) (Update, error) {
 	u := Update{Version: t.version(), Seat: seat}
 	if seat >= 0 && int(seat) < len(t.m.Seats) && !t.m.Seats[seat].Hidden {
 		u.Setup = t.m.Seats[seat].Setup
 	}
-	if t.st != nil {
+	if t.st != nil && view {
 		u.View = t.st.View(seat)
 	}
 	if since < 0 || !t.m.Started || since >= u.Version {
@@ -594,7 +595,11 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 	if err != nil {
 		return nil, -1, err
 	}
-	u, err := t.updateParts(reg, seat, since)
+	// A state that encodes a view's tail itself does so here, under the
+	// lock, without building the view whole.
+	tv, direct := t.st.(game.TailViewer)
+	direct = direct && tail >= 0
+	u, err := t.updateParts(reg, seat, since, !direct)
 	if err != nil {
 		return nil, -1, err
 	}
@@ -602,13 +607,24 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 	if err != nil {
 		return nil, -1, err
 	}
-	logLen = -1
-	ta, logged := u.View.(game.TailAppender)
-	if logged {
-		logLen = ta.LogLen()
+	var viewTail []byte // the view with its log's tail, encoded
+	var logName string
+	if direct {
+		viewTail, logLen = tv.AppendViewTail(make([]byte, 0, 512), seat, tail)
+		logName = tv.LogName()
+		if tail > logLen { // not this view's log: send it whole
+			u.View, viewTail = t.st.View(seat), nil
+		}
 	}
-	if !logged || tail > logLen {
-		tail = -1
+	ta, logged := u.View.(game.TailAppender)
+	if viewTail == nil {
+		logLen = -1
+		if logged {
+			logLen, logName = ta.LogLen(), ta.LogName()
+		}
+		if !logged || tail > logLen {
+			tail = -1
+		}
 	}
 	return func() ([]byte, error) {
 		b := make([]byte, 0, max(512+len(info)+len(u.Setup), int(t.updateSize.Load())+256))
@@ -621,15 +637,14 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 		if len(setup) > 0 {
 			b = append(append(b, `,"setup":`...), setup...)
 		}
-		if u.View != nil {
+		if viewTail != nil {
+			b = append(append(b, `,"view":`...), viewTail...)
+			b = appendViewTail(b, logName, tail)
+		} else if u.View != nil {
 			b = append(b, `,"view":`...)
 			if tail >= 0 {
 				b = ta.AppendJSONTail(b, tail)
-				b = append(b, `,"view_tail":{`...)
-				b = game.AppendJSONString(b, ta.LogName())
-				b = append(b, ':')
-				b = strconv.AppendInt(b, int64(tail), 10)
-				b = append(b, '}')
+				b = appendViewTail(b, logName, tail)
 			} else if a, ok := u.View.(game.JSONAppender); ok {
 				b = a.AppendJSON(b)
 			} else {
@@ -650,6 +665,16 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 		t.updateSize.Store(int32(len(b)))
 		return b, nil
 	}, logLen, nil
+}
+
+// appendViewTail appends an update's "view_tail": the view's log, named
+// log, holds the entries from index from on.
+func appendViewTail(b []byte, log string, from int) []byte {
+	b = append(b, `,"view_tail":{`...)
+	b = game.AppendJSONString(b, log)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(from), 10)
+	return append(b, '}')
 }
 
 // setupJSON returns setup, seat's own, as json.Marshal encodes it

@@ -219,7 +219,30 @@ func guessBots(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.
 	return guessBot{level: level}, nil
 }
 
-func testRegistry() *game.Registry { return game.NewRegistry(guess{}) }
+func testRegistry() *game.Registry { return game.NewRegistry(guess{}, tailGuess{}) }
+
+// tailGuess is guess whose state encodes its views' tails itself
+// (game.TailViewer), as Quizl's does.
+type tailGuess struct{ guess }
+
+func (tailGuess) Name() string { return "tailguess" }
+
+func (g tailGuess) New(cfg game.Config, setups []json.RawMessage) (game.State, error) {
+	st, err := g.guess.New(cfg, setups)
+	if err != nil {
+		return nil, err
+	}
+	return &tailGuessState{st.(*guessState)}, nil
+}
+
+type tailGuessState struct{ *guessState }
+
+func (s *tailGuessState) LogName() string { return guessView{}.LogName() }
+
+func (s *tailGuessState) AppendViewTail(b []byte, seat game.Seat, from int) ([]byte, int) {
+	v := s.View(seat).(guessView)
+	return v.AppendJSONTail(b, from), v.LogLen()
+}
 
 func testLexicon(string) (*lexicon.Lexicon, error) {
 	return lexicon.FromWords("test", []string{"crane", "psalm"}), nil

@@ -86,11 +86,23 @@ func (s *State) View(seat game.Seat) any { return s.ViewOf(seat) }
 
 // ViewOf is View with the concrete type.
 func (s *State) ViewOf(seat game.Seat) View {
-	v := s.viewOf(int(seat))
-	return v
+	return s.viewOf(int(seat), 0)
 }
 
-func (s *State) viewOf(c int) View {
+// LogName is "moves", as a View's.
+func (s *State) LogName() string { return View{}.LogName() }
+
+// AppendViewTail appends seat's view with only the moves from index from
+// on, as View(seat).(View).AppendJSONTail(b, from) would, and returns how
+// many moves the whole view holds: a socket that has the earlier moves is
+// sent the new ones without the others being built (TestAppendViewTail).
+func (s *State) AppendViewTail(b []byte, seat game.Seat, from int) ([]byte, int) {
+	from = min(max(from, 0), len(s.history))
+	return s.viewOf(int(seat), from).appendJSON(b, 0), len(s.history)
+}
+
+// viewOf builds c's view with the moves from index from on.
+func (s *State) viewOf(c, from int) View {
 	if c < 0 || c >= s.n {
 		c = -1
 	}
@@ -147,17 +159,23 @@ func (s *State) viewOf(c int) View {
 		b.Grid = tracking(g, seen)
 		v.Boards = append(v.Boards, b)
 	}
-	v.Moves = make([]Seen, len(s.history))
+	v.Moves = make([]Seen, len(s.history)-from)
 	// Every letter the viewer's calls revealed, in one array that the
 	// moves' Revealed share.
 	shown := 0
-	for _, pl := range s.history {
+	for _, pl := range s.history[from:] {
 		if pl.kind == kindCall && pl.seat == c {
 			shown += bits.OnesCount64(pl.revealed)
 		}
 	}
 	letters := make([]Letter, 0, shown)
 	for i, pl := range s.history {
+		if i < from {
+			if pl.kind == kindCall && pl.seat == c {
+				v.Called = append(v.Called, pl.notation)
+			}
+			continue
+		}
 		m := Seen{Seat: pl.seat, Move: pl.notation, Text: pl.text}
 		if pl.kind == kindCall && pl.seat == c {
 			v.Called = append(v.Called, pl.notation)
@@ -171,7 +189,7 @@ func (s *State) viewOf(c int) View {
 				letters = letters[:len(letters)+len(m.Revealed)]
 			}
 		}
-		v.Moves[i] = m
+		v.Moves[i-from] = m
 	}
 	return v
 }

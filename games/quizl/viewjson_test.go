@@ -217,3 +217,36 @@ func TestEventsAppendJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendViewTail holds State.AppendViewTail to the bytes of the view
+// built whole and encoded from the same entry on, for every seat and a
+// spectator after every move of random games and for tails from before
+// the start to past the end.
+func TestAppendViewTail(t *testing.T) {
+	lex := lexicon.Default()
+	reg := game.NewRegistry(Game{})
+	var _ game.TailViewer = (*State)(nil)
+	for seed := range uint64(30) {
+		rec, _ := randomRecord(t, lex, seed)
+		for n := 0; n <= len(rec.Moves); n++ {
+			part := *rec
+			part.Moves = rec.Moves[:n]
+			_, gs, _, err := game.Replay(reg, &part, lex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := gs.(*State)
+			for c := -1; c < st.n; c++ {
+				v := st.ViewOf(game.Seat(c))
+				l := v.LogLen()
+				for _, from := range []int{-1, 0, l / 2, l - 1, l, l + 3} {
+					want := v.AppendJSONTail([]byte("x"), from)
+					got, ln := st.AppendViewTail([]byte("x"), game.Seat(c), from)
+					if !bytes.Equal(got, want) || ln != l {
+						t.Fatalf("seed %d, move %d, seat %d, from %d: log of %d, want %d\n got %s\nwant %s", seed, n, c, from, ln, l, got, want)
+					}
+				}
+			}
+		}
+	}
+}
