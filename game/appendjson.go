@@ -70,19 +70,25 @@ const plainJSON = "0000000000000000000000000000000011011101111111111111111111110
 
 // AppendJSONStrings appends ss as encoding/json encodes a []string (nil
 // as null).
-func AppendJSONStrings(b []byte, ss []string) []byte { return appendSlice(b, ss, AppendJSONString) }
+func AppendJSONStrings(b []byte, ss []string) []byte { return AppendJSONSlice(b, ss, AppendJSONString) }
 
 // AppendJSONInts appends xs as encoding/json encodes a []int (nil as
 // null).
-func AppendJSONInts(b []byte, xs []int) []byte { return appendSlice(b, xs, AppendJSONInt) }
+func AppendJSONInts(b []byte, xs []int) []byte { return AppendJSONSlice(b, xs, AppendJSONInt) }
 
 // AppendJSONBools appends xs as encoding/json encodes a []bool (nil as
 // null).
-func AppendJSONBools(b []byte, xs []bool) []byte { return appendSlice(b, xs, AppendJSONBool) }
+func AppendJSONBools(b []byte, xs []bool) []byte { return AppendJSONSlice(b, xs, AppendJSONBool) }
 
-// appendSlice appends xs as a JSON array of what each appends (nil as
+// AppendJSONSeats appends seats as json.Marshal encodes them (nil as
 // null).
-func appendSlice[T any](b []byte, xs []T, each func([]byte, T) []byte) []byte {
+func AppendJSONSeats(b []byte, seats []Seat) []byte {
+	return AppendJSONSlice(b, seats, func(b []byte, s Seat) []byte { return AppendJSONInt(b, int(s)) })
+}
+
+// AppendJSONSlice appends xs as json.Marshal encodes a slice (nil as
+// null), each element as each appends it.
+func AppendJSONSlice[T any](b []byte, xs []T, each func([]byte, T) []byte) []byte {
 	if xs == nil {
 		return append(b, "null"...)
 	}
@@ -138,14 +144,8 @@ func AppendJSONEvents(b []byte, evs []Event) ([]byte, error) {
 func AppendJSONEvent(b []byte, e Event) ([]byte, error) {
 	b = append(b, '{')
 	if len(e.To) > 0 {
-		b = append(b, `"to":[`...)
-		for i, s := range e.To {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendJSONInt(b, int(s))
-		}
-		b = append(b, "],"...)
+		b = append(b, `"to":`...)
+		b = append(AppendJSONSeats(b, e.To), ',')
 	}
 	b = append(b, `"kind":`...)
 	b = AppendJSONString(b, e.Kind)

@@ -17,7 +17,7 @@ func (r *MoveResult) appendJSON(b []byte) ([]byte, error) {
 	b = append(b, `,"status":`...)
 	b = game.AppendJSONString(b, string(r.Status))
 	b = append(b, `,"to_move":`...)
-	b = appendSeats(b, r.ToMove)
+	b = game.AppendJSONSeats(b, r.ToMove)
 	b = append(b, `,"events":`...)
 	b, err := game.AppendJSONEvents(b, r.Events)
 	if err != nil {
@@ -76,19 +76,4 @@ func appendMoves(b []byte, ms []MoveInfo) ([]byte, error) {
 		b = append(b, '}')
 	}
 	return append(b, ']'), nil
-}
-
-// appendSeats appends seats as json.Marshal encodes them.
-func appendSeats(b []byte, seats []game.Seat) []byte {
-	if seats == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, s := range seats {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(s), 10)
-	}
-	return append(b, ']')
 }

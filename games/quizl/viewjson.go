@@ -42,18 +42,7 @@ func (v View) appendJSON(b []byte, from int) []byte {
 		b = game.AppendJSONStrings(b, v.Called)
 	}
 	b = append(b, `,"boards":`...)
-	if v.Boards == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, bd := range v.Boards {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = bd.appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = game.AppendJSONSlice(b, v.Boards, appendBoard)
 	b = append(b, `,"to_move":`...)
 	b = game.AppendJSONInt(b, v.ToMove)
 	b = append(b, `,"done":`...)
@@ -63,18 +52,7 @@ func (v View) appendJSON(b []byte, from int) []byte {
 	b = append(b, `,"scores":`...)
 	b = game.AppendJSONInts(b, v.Scores)
 	b = append(b, `,"moves":`...)
-	if v.Moves == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i := from; i < len(v.Moves); i++ {
-			if i > from {
-				b = append(b, ',')
-			}
-			b = v.Moves[i].appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = game.AppendJSONSlice(b, v.Moves[min(from, len(v.Moves)):], appendSeen)
 	b = append(b, `,"finished":`...)
 	b = game.AppendJSONBool(b, v.Finished)
 	if len(v.Winners) > 0 {
@@ -84,7 +62,7 @@ func (v View) appendJSON(b []byte, from int) []byte {
 	return append(b, '}')
 }
 
-func (bd *Board) appendJSON(b []byte) []byte {
+func appendBoard(b []byte, bd Board) []byte {
 	b = append(b, `{"seat":`...)
 	b = game.AppendJSONInt(b, bd.Seat)
 	b = append(b, `,"name":`...)
@@ -114,7 +92,7 @@ func (bd *Board) appendJSON(b []byte) []byte {
 	return append(b, '}')
 }
 
-func (m *Seen) appendJSON(b []byte) []byte {
+func appendSeen(b []byte, m Seen) []byte {
 	b = append(b, `{"seat":`...)
 	b = game.AppendJSONInt(b, m.Seat)
 	b = append(b, `,"move":`...)
@@ -122,22 +100,8 @@ func (m *Seen) appendJSON(b []byte) []byte {
 	b = append(b, `,"text":`...)
 	b = game.AppendJSONString(b, m.Text)
 	if len(m.Revealed) > 0 {
-		b = append(b, `,"revealed":[`...)
-		for i, l := range m.Revealed {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"seat":`...)
-			b = game.AppendJSONInt(b, l.Seat)
-			b = append(b, `,"name":`...)
-			b = game.AppendJSONString(b, l.Name)
-			b = append(b, `,"square":`...)
-			b = game.AppendJSONString(b, l.Square)
-			b = append(b, `,"letter":`...)
-			b = game.AppendJSONString(b, l.Letter)
-			b = append(b, '}')
-		}
-		b = append(b, ']')
+		b = append(b, `,"revealed":`...)
+		b = game.AppendJSONSlice(b, m.Revealed, appendLetter)
 	}
 	return append(b, '}')
 }
@@ -157,22 +121,11 @@ func (d Revealed) AppendJSON(b []byte) []byte {
 	b = append(b, `{"square":`...)
 	b = game.AppendJSONString(b, d.Square)
 	b = append(b, `,"letters":`...)
-	if d.Letters == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, l := range d.Letters {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = l.appendJSON(b)
-		}
-		b = append(b, ']')
-	}
+	b = game.AppendJSONSlice(b, d.Letters, appendLetter)
 	return append(b, '}')
 }
 
-func (l Letter) appendJSON(b []byte) []byte {
+func appendLetter(b []byte, l Letter) []byte {
 	b = append(b, `{"seat":`...)
 	b = game.AppendJSONInt(b, l.Seat)
 	b = append(b, `,"name":`...)

@@ -15,8 +15,6 @@ import (
 // every seat and a spectator after every move of random games of one to
 // four players (solitaire included), and for names that need escaping.
 func TestViewAppendJSON(t *testing.T) {
-	lex := lexicon.Default()
-	reg := game.NewRegistry(Game{})
 	check := func(t *testing.T, st *State, what string) {
 		t.Helper()
 		for c := -1; c < st.n; c++ {
@@ -30,18 +28,9 @@ func TestViewAppendJSON(t *testing.T) {
 			}
 		}
 	}
-	for seed := range uint64(60) {
-		rec, _ := randomRecord(t, lex, seed)
-		for n := 0; n <= len(rec.Moves); n++ {
-			part := *rec
-			part.Moves = rec.Moves[:n]
-			_, gs, _, err := game.Replay(reg, &part, lex)
-			if err != nil {
-				t.Fatal(err)
-			}
-			check(t, gs.(*State), fmt.Sprintf("seed %d after %d moves", seed, n))
-		}
-	}
+	afterEveryMove(t, 60, func(st *State, seed uint64, n int) {
+		check(t, st, fmt.Sprintf("seed %d after %d moves", seed, n))
+	})
 	odd := table(t, nil, []string{"Zoë <b>&", "Ben\u2028\"x\""}, seatGrid{specimen, "PSALM"}, seatGrid{craneRow, "CRANE"})
 	check(t, odd, "escaped names")
 	play(t, odd, "0:72", "1:72", "0:say PSALM")
@@ -119,8 +108,6 @@ func TestViewRevealedLetters(t *testing.T) {
 // entries (AppendJSONTail), put back behind the old ones, is the view
 // encoded whole.
 func TestViewLogGrows(t *testing.T) {
-	lex := lexicon.Default()
-	reg := game.NewRegistry(Game{})
 	var _ game.TailAppender = View{}
 	decode := func(t *testing.T, b []byte) map[string]any {
 		t.Helper()
@@ -130,43 +117,33 @@ func TestViewLogGrows(t *testing.T) {
 		}
 		return m
 	}
-	for seed := range uint64(40) {
-		rec, _ := randomRecord(t, lex, seed)
-		var prev []View
-		for n := 0; n <= len(rec.Moves); n++ {
-			part := *rec
-			part.Moves = rec.Moves[:n]
-			_, gs, _, err := game.Replay(reg, &part, lex)
-			if err != nil {
-				t.Fatal(err)
+	var prev []View // the views after the move before
+	afterEveryMove(t, 40, func(st *State, seed uint64, n int) {
+		views := make([]View, 0, st.n+1)
+		for c := -1; c < st.n; c++ {
+			v := st.ViewOf(game.Seat(c))
+			views = append(views, v)
+			if n == 0 {
+				continue
 			}
-			st := gs.(*State)
-			views := make([]View, 0, st.n+1)
-			for c := -1; c < st.n; c++ {
-				v := st.ViewOf(game.Seat(c))
-				views = append(views, v)
-				if prev == nil {
-					continue
-				}
-				old := prev[c+1]
-				if v.LogLen() < old.LogLen() || !reflect.DeepEqual(v.Moves[:old.LogLen()], old.Moves) {
-					t.Fatalf("seed %d, move %d, seat %d: the log changed:\n was %v\n now %v", seed, n, c, old.Moves, v.Moves)
-				}
-				whole := decode(t, v.AppendJSON(nil))
-				tail := decode(t, v.AppendJSONTail(nil, old.LogLen()))
-				oldMoves, _ := decode(t, old.AppendJSON(nil))[v.LogName()].([]any)
-				newMoves, _ := tail[v.LogName()].([]any)
-				tail[v.LogName()] = append(oldMoves, newMoves...)
-				if len(tail[v.LogName()].([]any)) == 0 {
-					tail[v.LogName()] = whole[v.LogName()] // null or []: the same to a client
-				}
-				if !reflect.DeepEqual(tail, whole) {
-					t.Fatalf("seed %d, move %d, seat %d: the tail from %d put back:\n got %v\nwant %v", seed, n, c, old.LogLen(), tail, whole)
-				}
+			old := prev[c+1]
+			if v.LogLen() < old.LogLen() || !reflect.DeepEqual(v.Moves[:old.LogLen()], old.Moves) {
+				t.Fatalf("seed %d, move %d, seat %d: the log changed:\n was %v\n now %v", seed, n, c, old.Moves, v.Moves)
 			}
-			prev = views
+			whole := decode(t, v.AppendJSON(nil))
+			tail := decode(t, v.AppendJSONTail(nil, old.LogLen()))
+			oldMoves, _ := decode(t, old.AppendJSON(nil))[v.LogName()].([]any)
+			newMoves, _ := tail[v.LogName()].([]any)
+			tail[v.LogName()] = append(oldMoves, newMoves...)
+			if len(tail[v.LogName()].([]any)) == 0 {
+				tail[v.LogName()] = whole[v.LogName()] // null or []: the same to a client
+			}
+			if !reflect.DeepEqual(tail, whole) {
+				t.Fatalf("seed %d, move %d, seat %d: the tail from %d put back:\n got %v\nwant %v", seed, n, c, old.LogLen(), tail, whole)
+			}
 		}
-	}
+		prev = views
+	})
 }
 
 // TestEventsAppendJSON holds game.AppendJSONEvents, through the data's
@@ -223,10 +200,29 @@ func TestEventsAppendJSON(t *testing.T) {
 // spectator after every move of random games and for tails from before
 // the start to past the end.
 func TestAppendViewTail(t *testing.T) {
+	var _ game.TailViewer = (*State)(nil)
+	afterEveryMove(t, 30, func(st *State, seed uint64, n int) {
+		for c := -1; c < st.n; c++ {
+			v := st.ViewOf(game.Seat(c))
+			l := v.LogLen()
+			for _, from := range []int{-1, 0, l / 2, l - 1, l, l + 3} {
+				want := v.AppendJSONTail([]byte("x"), from)
+				got, ln := st.AppendViewTail([]byte("x"), game.Seat(c), from)
+				if !bytes.Equal(got, want) || ln != l {
+					t.Fatalf("seed %d, move %d, seat %d, from %d: log of %d, want %d\n got %s\nwant %s", seed, n, c, from, ln, l, got, want)
+				}
+			}
+		}
+	})
+}
+
+// afterEveryMove calls f with the state of each of games random games
+// (seeds 0 to games-1) after each of its moves, and before the first.
+func afterEveryMove(t *testing.T, games uint64, f func(st *State, seed uint64, n int)) {
+	t.Helper()
 	lex := lexicon.Default()
 	reg := game.NewRegistry(Game{})
-	var _ game.TailViewer = (*State)(nil)
-	for seed := range uint64(30) {
+	for seed := range games {
 		rec, _ := randomRecord(t, lex, seed)
 		for n := 0; n <= len(rec.Moves); n++ {
 			part := *rec
@@ -235,18 +231,7 @@ func TestAppendViewTail(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			st := gs.(*State)
-			for c := -1; c < st.n; c++ {
-				v := st.ViewOf(game.Seat(c))
-				l := v.LogLen()
-				for _, from := range []int{-1, 0, l / 2, l - 1, l, l + 3} {
-					want := v.AppendJSONTail([]byte("x"), from)
-					got, ln := st.AppendViewTail([]byte("x"), game.Seat(c), from)
-					if !bytes.Equal(got, want) || ln != l {
-						t.Fatalf("seed %d, move %d, seat %d, from %d: log of %d, want %d\n got %s\nwant %s", seed, n, c, from, ln, l, got, want)
-					}
-				}
-			}
+			f(gs.(*State), seed, n)
 		}
 	}
 }
