@@ -64,3 +64,22 @@ func (s *Set) over() (bool, []int) {
 	}
 	return true, w
 }
+
+// AppendJSON appends s as json.Marshal encodes it: every update of a
+// table played in a set carries it.
+func (s *Set) AppendJSON(b []byte) []byte {
+	b = append(b, `{"target":`...)
+	b = AppendJSONInt(b, s.Target)
+	b = append(b, `,"games":`...)
+	b = AppendJSONInt(b, s.Games)
+	b = append(b, `,"totals":`...)
+	b = AppendJSONInts(b, s.Totals)
+	if s.Over {
+		b = append(b, `,"over":true`...)
+	}
+	if len(s.Winners) > 0 {
+		b = append(b, `,"winners":`...)
+		b = AppendJSONInts(b, s.Winners)
+	}
+	return append(b, '}')
+}

@@ -1,6 +1,8 @@
 package game
 
 import (
+	"bytes"
+	"encoding/json"
 	"slices"
 	"testing"
 )
@@ -45,5 +47,24 @@ func TestSet(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSetAppendJSON holds Set.AppendJSON to json.Marshal's bytes, from a
+// new set to one that is over with winners.
+func TestSetAppendJSON(t *testing.T) {
+	for _, s := range []*Set{
+		NewSet(2, 25),
+		{Target: 3, Games: 2, Totals: []int{1, 3, 0}},
+		{Target: 3, Games: 4, Totals: []int{3, 3}, Over: true, Winners: []int{0, 1}},
+		{},
+	} {
+		want, err := json.Marshal(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.AppendJSON([]byte("x")); !bytes.Equal(got[1:], want) || got[0] != 'x' {
+			t.Errorf("%+v: got %s, want %s", s, got[1:], want)
+		}
 	}
 }

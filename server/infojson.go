@@ -148,8 +148,12 @@ func (s *SeatInfo) appendJSON(b []byte) ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// appendField appends ,"name": and v as json.Marshal encodes it.
+// appendField appends ,"name": and v as json.Marshal encodes it (by its
+// own AppendJSON when it has one).
 func appendField(b []byte, name string, v any) ([]byte, error) {
+	if a, ok := v.(game.JSONAppender); ok {
+		return a.AppendJSON(append(append(append(b, `,"`...), name...), `":`...)), nil
+	}
 	j, err := json.Marshal(v)
 	if err != nil {
 		return nil, err

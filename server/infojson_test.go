@@ -27,7 +27,7 @@ func TestTableInfoAppendJSON(t *testing.T) {
 		Commitments: []string{"ab", "cd"},
 		Reveal:      []Reveal{{Seat: 0, Salt: "00", Setup: json.RawMessage(`{"a": 1}`), Commitment: "ab"}},
 		Result:      &game.Result{Status: game.Finished, Winners: []game.Seat{0}},
-		Set:         &game.Set{},
+		Set:         &game.Set{Target: 3, Games: 2, Totals: []int{1, 2}, Over: true, Winners: []int{1}},
 		Prev:        "t0", Rematch: "t2", Created: at,
 		Solitaire: &SolitaireInfo{Maker: "strong", Random: true},
 		Daily:     "quizl/2026-11-26", Rated: true, Pool: "quizl", Clock: &ClockInfo{Turn: 60, Now: at},
