@@ -109,9 +109,12 @@ func (in *TableInfo) appendJSON(b, rules []byte) ([]byte, error) {
 		b = game.AppendJSONString(b, in.Pool)
 	}
 	if in.Clock != nil {
-		if b, err = appendField(b, "clock", in.Clock); err != nil {
+		b = append(b, `,"clock":{"turn":`...)
+		b = strconv.AppendInt(b, int64(in.Clock.Turn), 10)
+		if b, err = appendTime(b, "now", in.Clock.Now); err != nil {
 			return nil, err
 		}
+		b = append(b, '}')
 	}
 	return append(b, '}'), nil
 }
