@@ -99,7 +99,8 @@ func (p *player) handWrittenGrid(pw string, line int) {
 // shows every grid with the commitments checked. Then both go to the
 // rematch.
 func TestQuizl(t *testing.T) {
-	base := startServer(t)
+	srv := newTestServer(t)
+	base := srv.base
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
 	ben := newPlayer(t, b, "Ben", base)
@@ -190,6 +191,28 @@ func TestQuizl(t *testing.T) {
 			}
 			if theirs := turn.other.text("#moves li:last-child"); strings.Contains(theirs, " — ") {
 				t.Errorf("%s's move list shows what %s's call revealed: %q", turn.other.name, turn.mover.name, theirs)
+			}
+			if i > 0 {
+				// After the reconnection the moves come as tails of
+				// the views sent whole on the new sockets: the list
+				// still starts with the first call.
+				for _, p := range []*player{ann, ben} {
+					if first := p.text("#moves li:first-child"); !strings.Contains(first, annCalls[0]) {
+						t.Errorf("%s's move list starts %q after the reconnection, want the call of %s", p.name, first, annCalls[0])
+					}
+				}
+			}
+		}
+		if i == 0 {
+			// The server goes down and comes back: both screens follow
+			// it on new sockets, which send each view whole first.
+			srv.restart(func() {
+				for _, p := range []*player{ann, ben} {
+					p.wait("the lost connection", `document.querySelector("#conn").dataset.state !== "live"`)
+				}
+			})
+			for _, p := range []*player{ann, ben} {
+				p.wait("the reconnection", `document.querySelector("#conn").dataset.state === "live"`)
 			}
 		}
 	}
