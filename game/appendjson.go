@@ -132,16 +132,16 @@ func AppendJSONEvents(b []byte, evs []Event) ([]byte, error) {
 			b = append(b, ',')
 		}
 		var err error
-		if b, err = AppendJSONEvent(b, e); err != nil {
+		if b, err = appendJSONEvent(b, e); err != nil {
 			return b, err
 		}
 	}
 	return append(b, ']'), nil
 }
 
-// AppendJSONEvent appends e as json.Marshal encodes it (see
+// appendJSONEvent appends e as json.Marshal encodes it (see
 // AppendJSONEvents).
-func AppendJSONEvent(b []byte, e Event) ([]byte, error) {
+func appendJSONEvent(b []byte, e Event) ([]byte, error) {
 	b = append(b, '{')
 	if len(e.To) > 0 {
 		b = append(b, `"to":`...)

@@ -291,7 +291,14 @@ func TestSocketWokenAroundItsMoves(t *testing.T) {
 // both setups given, and returns its two seats.
 func guessInPlay(t *testing.T, hc *client) (a, b Seated) {
 	t.Helper()
-	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
+	return inPlay(t, hc, "guess")
+}
+
+// inPlay is guessInPlay for the test game named game (guess or
+// tailguess).
+func inPlay(t *testing.T, hc *client, game string) (a, b Seated) {
+	t.Helper()
+	hc.do("POST", "/api/v1/tables", `{"game": "`+game+`", "seats": ["me", "open"]}`, &a)
 	hc.do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
 	for _, tok := range []string{a.Token, b.Token} {
 		hc.token = tok
@@ -319,15 +326,7 @@ func testSocketViewTails(t *testing.T, gameName string) {
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
-	var a, b Seated
-	hc.do("POST", "/api/v1/tables", `{"game": "`+gameName+`", "seats": ["me", "open"]}`, &a)
-	hc.do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
-	for _, tok := range []string{a.Token, b.Token} {
-		hc.token = tok
-		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"setup": {"number": 50}}`, nil); st != 200 {
-			t.Fatalf("setup: %d %s", st, body)
-		}
-	}
+	a, b := inPlay(t, hc, gameName)
 	hello := func(tok string, tails bool) *websocket.Conn {
 		c := wsDial(t, srv, a.Table)
 		m := map[string]any{"type": "hello", "view_tails": tails}
