@@ -77,39 +77,169 @@ func decodeMoveRequest(r io.Reader, limit int64) (MoveRequest, error) {
 // allowed between the tokens), where TEXT holds only printable ASCII
 // other than quotes and backslashes. It reports false for anything else.
 func plainMove(b []byte) (string, bool) {
+	var move []byte
+	seen := false
+	ok := plainObject(b, func(key, val []byte, str bool) bool {
+		if string(key) != "move" || !str || seen {
+			return false
+		}
+		move, seen = val, true
+		return true
+	})
+	if !ok || !seen {
+		return "", false
+	}
+	return string(move), true
+}
+
+// plainClientMessage reads the socket messages sent most, a move above
+// all ({"type": "move", "id": "m7", "move": "72", "version": 12}),
+// directly: a flat object of the keys type, id and move with plain
+// strings (see plainObject) and version with a plain number, each once.
+// It reports false for anything else, which decodeBytes then reads, to
+// the same effect.
+func plainClientMessage(b []byte) (ClientMessage, bool) {
+	var m ClientMessage
+	var seen [4]bool // type, id, move, version
+	ok := plainObject(b, func(key, val []byte, str bool) bool {
+		var to *string
+		i := 0
+		switch string(key) {
+		case "type":
+			to = &m.Type
+		case "id":
+			to, i = &m.ID, 1
+		case "move":
+			to, i = &m.Move, 2
+		case "version":
+			i = 3
+		default:
+			return false
+		}
+		if seen[i] || str != (to != nil) {
+			return false
+		}
+		seen[i] = true
+		switch {
+		case i == 0 && string(val) == "move":
+			m.Type = "move" // the type of most messages, without a copy
+		case to != nil:
+			*to = string(val)
+		default:
+			v, ok := plainInt(val)
+			m.Version = &v
+			return ok
+		}
+		return true
+	})
+	return m, ok
+}
+
+// plainInt reads a JSON number of at most nine digits, with no sign, no
+// fraction and no leading zero.
+func plainInt(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 || (b[0] == '0' && len(b) > 1) {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// plainObject reads b as one flat JSON object (whitespace allowed between
+// its tokens and around it) whose keys and string values hold only
+// printable ASCII other than quotes and backslashes, and whose other
+// values are runs of the characters numbers are made of. It calls field
+// for each key and value in turn (str: the value was a string, given
+// without its quotes), and reports false at anything else, or as soon as
+// field does. What it accepts reads the same through encoding/json;
+// whether a number is a valid one is field's to check.
+func plainObject(b []byte, field func(key, val []byte, str bool) bool) bool {
 	i := 0
 	skip := func() {
 		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 			i++
 		}
 	}
-	lit := func(s string) bool {
-		skip()
-		if !bytes.HasPrefix(b[i:], []byte(s)) {
-			return false
-		}
-		i += len(s)
-		return true
-	}
-	if !lit("{") || !lit(`"move"`) || !lit(":") || !lit(`"`) {
-		return "", false
-	}
-	start := i
-	for i < len(b) && b[i] != '"' {
-		if c := b[i]; c < 0x20 || c > 0x7e || c == '\\' {
-			return "", false
+	str := func() ([]byte, bool) {
+		if i >= len(b) || b[i] != '"' {
+			return nil, false
 		}
 		i++
-	}
-	text := b[start:i]
-	if !lit(`"`) || !lit("}") {
-		return "", false
+		start := i
+		for i < len(b) && b[i] != '"' {
+			if c := b[i]; c < 0x20 || c > 0x7e || c == '\\' {
+				return nil, false
+			}
+			i++
+		}
+		if i == len(b) {
+			return nil, false
+		}
+		i++
+		return b[start : i-1], true
 	}
 	skip()
-	if i != len(b) {
-		return "", false
+	if i == len(b) || b[i] != '{' {
+		return false
 	}
-	return string(text), true
+	i++
+	skip()
+	if i < len(b) && b[i] == '}' {
+		i++
+	} else {
+		for {
+			skip()
+			key, ok := str()
+			if !ok {
+				return false
+			}
+			skip()
+			if i == len(b) || b[i] != ':' {
+				return false
+			}
+			i++
+			skip()
+			var val []byte
+			quoted := i < len(b) && b[i] == '"'
+			if quoted {
+				if val, ok = str(); !ok {
+					return false
+				}
+			} else {
+				start := i
+				for i < len(b) && strings.IndexByte("0123456789-+.eE", b[i]) >= 0 {
+					i++
+				}
+				val = b[start:i]
+				if len(val) == 0 {
+					return false
+				}
+			}
+			if !field(key, val, quoted) {
+				return false
+			}
+			skip()
+			if i == len(b) {
+				return false
+			}
+			if b[i] == '}' {
+				i++
+				break
+			}
+			if b[i] != ',' {
+				return false
+			}
+			i++
+		}
+	}
+	skip()
+	return i == len(b)
 }
 
 // decodeBytes is decodeJSON for a message already in memory. It decodes
@@ -183,9 +313,12 @@ const maxClientID = 64
 
 // decodeClientMessage parses and checks one WebSocket message.
 func decodeClientMessage(b []byte) (ClientMessage, error) {
-	var m ClientMessage
-	if err := decodeBytes(b, &m); err != nil {
-		return m, err
+	m, plain := plainClientMessage(b)
+	if !plain {
+		m = ClientMessage{}
+		if err := decodeBytes(b, &m); err != nil {
+			return m, err
+		}
 	}
 	if len(m.ID) > maxClientID {
 		return m, badRequest("a message id may be at most %d characters", maxClientID)

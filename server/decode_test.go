@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -127,6 +128,58 @@ func FuzzDecodeMoveRequest(f *testing.F) {
 			seen[k] = true
 		}
 	})
+}
+
+// FuzzPlainClientMessage checks that the direct reading of plain socket
+// messages agrees with the general decoder on every message it takes.
+func FuzzPlainClientMessage(f *testing.F) {
+	for _, s := range []string{
+		`{"type":"move","move":"72"}`, ` { "type" : "move", "id": "m1", "move" : "fire A1 B2", "version": 12 } `,
+		`{"type":"move","move":""}`, `{"type":"move","move":"a\"b"}`, `{"type":"ping","id":"p"}`,
+		`{"type":"move","version":0}`, `{"type":"move","version":012}`, `{"type":"move","version":-1}`,
+		`{"type":"move","version":1.5}`, `{"type":"move","version":1e3}`, `{"type":"move","version":"3"}`,
+		`{"type":"move","move":72}`, `{"type":"move","type":"move"}`, `{"Type":"move"}`, `{"type":"move"}x`,
+		`{"type":"move"`, "{\"type\":\"\xff\"}", `{}`, ``, `{"type":"move",}`, `{,}`, `{"type" "move"}`,
+		`{"type":"hello","token":"abc"}`, `{"version":1234567890}`, `[]`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		fast, ok := plainClientMessage(b)
+		if !ok {
+			return
+		}
+		var slow ClientMessage
+		if err := decodeBytes(b, &slow); err != nil {
+			t.Fatalf("%q: read directly as %+v, refused by the decoder: %v", b, fast, err)
+		}
+		if fast.Type != slow.Type || fast.ID != slow.ID || fast.Move != slow.Move ||
+			(fast.Version == nil) != (slow.Version == nil) || (fast.Version != nil && *fast.Version != *slow.Version) {
+			t.Fatalf("%q: direct %+v, decoder %+v", b, fast, slow)
+		}
+		slow.Type, slow.ID, slow.Move, slow.Version = "", "", "", nil
+		if !reflect.DeepEqual(slow, ClientMessage{}) {
+			t.Fatalf("%q: the decoder found more: %+v", b, slow)
+		}
+	})
+}
+
+// BenchmarkDecodeClientMessage reads a move as the browser sends it.
+func BenchmarkDecodeClientMessage(b *testing.B) {
+	for _, tc := range []struct{ name, msg string }{
+		{"plain", `{"type":"move","move":"72","version":12,"id":"m7"}`},
+		{"escaped", `{"type":"move","move":"7\u0032","version":12,"id":"m7"}`},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			msg := []byte(tc.msg)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := decodeClientMessage(msg); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
 
 func TestReadBody(t *testing.T) {
