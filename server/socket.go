@@ -281,15 +281,15 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 			if err == nil && typ != websocket.MessageText {
 				err = errBinary
 			}
-			switch {
-			case errors.Is(err, errBinary):
-				done <- closing{websocket.StatusUnsupportedData, reasonBinary}
-				return
-			case websocket.CloseStatus(err) == websocket.StatusMessageTooBig:
-				done <- closing{websocket.StatusMessageTooBig, "message too big"}
-				return
-			case err != nil:
-				done <- closing{websocket.StatusNormalClosure, ""}
+			if err != nil { // CloseStatus costs a reflective errors.As: not for every message
+				switch {
+				case errors.Is(err, errBinary):
+					done <- closing{websocket.StatusUnsupportedData, reasonBinary}
+				case websocket.CloseStatus(err) == websocket.StatusMessageTooBig:
+					done <- closing{websocket.StatusMessageTooBig, "message too big"}
+				default:
+					done <- closing{websocket.StatusNormalClosure, ""}
+				}
 				return
 			}
 			if code, reason := handle(ctx, buf.Bytes()); code != 0 {
