@@ -544,24 +544,25 @@ func (t *table) remember(s step) {
 
 // encodedUpdate is one update encoded as a socket message, shared by
 // every socket that follows the table with the same view: the same seat,
-// at the same version, coming from the same version. done is closed once
-// msg (or err) is set.
+// at the same version, coming from the same version. The first to ask
+// holds ready locked until msg (or err) is set; the others wait on it
+// (a mutex, unlike a channel, costs nothing to make).
 type encodedUpdate struct {
 	version, since int
 	seat           game.Seat
 	tail           int // the view's log from this entry on; -1: whole
 	made           time.Time
-	done           chan struct{}
+	ready          sync.Mutex
 	msg            []byte
 	err            error
 	// logLen is the length of the view's log (-1: the view has none),
-	// set before done is closed.
+	// set before ready is unlocked.
 	logLen int
 }
 
 // sharedUpdate returns the encoding of seat's update from version since
 // to the table's version, and whether this caller is the first to ask
-// (it then builds and encodes the update, and closes done). Every socket
+// (it then builds and encodes the update, and unlocks ready). Every socket
 // of one view shares one encoding, so a change pushed to N watchers of a
 // view, or to any number of spectators, is built and encoded once. t.mu
 // must be held.
@@ -576,7 +577,8 @@ func (t *table) sharedUpdate(seat game.Seat, since, tail int, now time.Time) (e 
 			return e, false
 		}
 	}
-	e = &encodedUpdate{version: v, since: since, seat: seat, tail: tail, made: now, done: make(chan struct{})}
+	e = &encodedUpdate{version: v, since: since, seat: seat, tail: tail, made: now}
+	e.ready.Lock()
 	t.pushed = append(t.pushed, e)
 	return e, true
 }

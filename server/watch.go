@@ -231,7 +231,8 @@ func (w *Watcher) shared(seat game.Seat, since, tail int) ([]byte, int, error) {
 	e, first := w.t.sharedUpdate(seat, since, tail, now)
 	if !first {
 		w.t.mu.Unlock()
-		<-e.done
+		e.ready.Lock()
+		e.ready.Unlock()
 		w.s.metrics.updatesShared.Inc()
 		return e.msg, e.logLen, e.err
 	}
@@ -243,7 +244,7 @@ func (w *Watcher) shared(seat game.Seat, since, tail int) ([]byte, int, error) {
 		w.s.metrics.updatesEncoded.Inc()
 	}
 	e.err = err
-	close(e.done)
+	e.ready.Unlock()
 	return e.msg, e.logLen, err
 }
 
