@@ -121,9 +121,10 @@ func (g *Grid) Read(l Line) string {
 
 // Rows returns the grid as five strings, row 5 first.
 func (g *Grid) Rows() []string {
+	all := string(g.Letters[:]) // one string the rows share
 	r := make([]string, Size)
 	for i := range Size {
-		r[i] = string(g.Letters[i*Size : i*Size+Size])
+		r[i] = all[i*Size : i*Size+Size]
 	}
 	return r
 }

@@ -86,7 +86,7 @@ func (s *State) View(seat game.Seat) any { return s.ViewOf(seat) }
 
 // ViewOf is View with the concrete type.
 func (s *State) ViewOf(seat game.Seat) View {
-	return s.viewOf(int(seat), 0)
+	return s.viewOf(int(seat), 0, false)
 }
 
 // LogName is "moves", as a View's.
@@ -98,24 +98,30 @@ func (s *State) LogName() string { return View{}.LogName() }
 // sent the new ones without the others being built (TestAppendViewTail).
 func (s *State) AppendViewTail(b []byte, seat game.Seat, from int) ([]byte, int) {
 	from = min(max(from, 0), len(s.history))
-	return s.viewOf(int(seat), from).appendJSON(b, 0), len(s.history)
+	return s.viewOf(int(seat), from, true).appendJSON(b, 0), len(s.history)
 }
 
-// viewOf builds c's view with the moves from index from on.
-func (s *State) viewOf(c, from int) View {
+// viewOf builds c's view with the moves from index from on. A borrowed
+// view shares the state's slices rather than copying them: it must be
+// done with (encoded) before the state changes.
+func (s *State) viewOf(c, from int, borrow bool) View {
 	if c < 0 || c >= s.n {
 		c = -1
 	}
 	end := s.over()
 	v := View{
 		Seat:      c,
-		Players:   append([]string(nil), s.cfg.Players...),
+		Players:   s.cfg.Players,
 		Solitaire: s.solo,
 		ToMove:    s.turn,
 		Done:      make([]bool, s.n),
-		Resigned:  append([]bool(nil), s.resign...),
+		Resigned:  s.resign,
 		Scores:    make([]int, s.n),
 		Finished:  end,
+	}
+	if !borrow {
+		v.Players = append([]string(nil), v.Players...)
+		v.Resigned = append([]bool(nil), v.Resigned...)
 	}
 	for i := range s.n {
 		v.Done[i] = s.done(i)
@@ -146,7 +152,10 @@ func (s *State) viewOf(c, from int) View {
 			seen = p.seen
 			b.Outcome, b.Points, b.Penalty = p.outcome, p.points, p.penalty
 			if len(p.wrong) > 0 {
-				b.Wrong = append([]string(nil), p.wrong...)
+				b.Wrong = p.wrong
+				if !borrow {
+					b.Wrong = append([]string(nil), p.wrong...)
+				}
 			}
 			if p.outcome == Right {
 				b.Password = s.rightWord(c, o)
