@@ -381,7 +381,7 @@ func (t *table) info() TableInfo {
 	in := TableInfo{
 		ID: t.id, Game: t.g.Name(), Title: t.g.Title(), Status: t.status,
 		Rules: t.cfg.Rules, Lexicon: t.cfg.Lexicon.Name(), Private: t.m.Private, ToMove: []game.Seat{},
-		Set: t.m.Set, Prev: t.m.Prev, Rematch: t.m.Rematch, Created: t.created,
+		Seats: make([]SeatInfo, 0, len(t.m.Seats)), Set: t.m.Set, Prev: t.m.Prev, Rematch: t.m.Rematch, Created: t.created,
 		Solitaire: t.solitaireInfo(), Daily: t.m.Daily, Rated: t.m.Rated, Pool: t.m.Pool,
 	}
 	if t.status.Live() {
@@ -398,7 +398,9 @@ func (t *table) info() TableInfo {
 		in.Seats = append(in.Seats, si)
 	}
 	if t.st != nil {
-		in.ToMove = append(in.ToMove, t.st.ToMove()...)
+		if tm := t.st.ToMove(); len(tm) > 0 {
+			in.ToMove = append(make([]game.Seat, 0, len(tm)), tm...)
+		}
 	}
 	if t.m.Started && t.g.HasSetup() {
 		if len(t.commitments) != len(t.m.Seats) {
