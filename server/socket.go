@@ -42,10 +42,34 @@ type socket struct {
 	// comes first and both leave together.
 	wt      *Watcher
 	deliver sync.Mutex
-	// wake signals the pusher to poll wt (poke); moving is set while the
-	// socket plays a move, whose update it then polls itself.
-	wake   chan struct{}
+	// moving is set while the socket plays a move, whose update it then
+	// polls itself.
 	moving atomic.Bool
+	// pushes holds the socket's pusher, a goroutine started by poke when
+	// the table changes and ended once nothing is left to send.
+	pushes pushes
+}
+
+// pushes is the state of a socket's pusher. A socket has no goroutine of
+// its own waiting for the table to change: with thousands of sockets
+// open, their idle pushers' stacks were most of what the collector had to
+// scan (docs/performance.md, thirteenth round). Its fields are guarded by
+// mu; wg counts the pusher while it runs.
+type pushes struct {
+	mu      sync.Mutex
+	running bool // a pusher runs
+	again   bool // the table changed since the pusher last looked
+	ended   bool // the socket is closing: no pusher starts
+	closing closing
+	ctx     context.Context
+	stop    context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// closing is the close code and reason a socket ends with.
+type closing struct {
+	code   websocket.StatusCode
+	reason string
 }
 
 // ServerMessage is one message the server sends over the WebSocket.
@@ -174,31 +198,10 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 	if hello.ViewTails {
 		wt.ViewTails()
 	}
-	// The pusher is woken by a signal of its own at each change of the
-	// table (Watcher.OnChange), which the socket holds back while it
-	// answers a move and polls for itself (socket.move).
-	wake := make(chan struct{}, 1)
-	s.wake = wake
-	wt.OnChange(s.poke)
-	push := func(ctx context.Context) error {
-		for {
-			s.deliver.Lock()
-			b, err := wt.PollPoked()
-			if err == nil && b != nil {
-				err = s.write(ctx, b)
-			}
-			s.deliver.Unlock()
-			if err != nil {
-				return err
-			}
-			if b == nil {
-				if err := wt.Wait(ctx, wake); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return s.run(ctx, push, func(ctx context.Context, b []byte) (websocket.StatusCode, string) { return s.handle(ctx, id, b) })
+	// The pusher is started at each change of the table (Watcher.OnChange,
+	// poke), except while the socket answers a move and polls for itself
+	// (socket.move); the reader runs here.
+	return s.runPushed(ctx, func(ctx context.Context, b []byte) (websocket.StatusCode, string) { return s.handle(ctx, id, b) })
 }
 
 // hello reads and checks the socket's first message, a "hello", and signs
@@ -245,61 +248,19 @@ func (s *socket) hello(ctx context.Context) (ClientMessage, websocket.StatusCode
 
 // run runs the socket after its hello: push sends the updates until it
 // fails, and each message read is answered by handle, whose non-zero code
-// closes the socket. It returns the close code and reason to send.
+// closes the socket. It returns the close code and reason to send. A
+// socket that follows a table of its own node uses runPushed instead.
 func (s *socket) run(ctx context.Context, push func(context.Context) error, handle func(context.Context, []byte) (websocket.StatusCode, string)) (websocket.StatusCode, string) {
 	// The pusher runs here and the reader in one goroutine of its own,
-	// which answers each message itself, in the order they came: two
-	// goroutines a socket, no hand-over between them. When the reader
-	// ends it stops the pusher through ctx.
+	// which answers each message itself, in the order they came. When
+	// the reader ends it stops the pusher through ctx.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	// The reader waits with a context that never ends: given one that
-	// can, the WebSocket library would watch it with a new callback at
-	// every message. The end of ctx stops it through the connection's
-	// read deadline instead, which leaves the connection able to send
-	// its close frame.
-	rctx := ctx
-	if s.cc != nil {
-		rctx = context.WithoutCancel(ctx)
-		context.AfterFunc(ctx, s.cc.stopReading) // ctx always ends: stop above
-	}
-	type closing struct {
-		code   websocket.StatusCode
-		reason string
-	}
+	rctx := s.readContext(ctx)
 	done := make(chan closing, 1)
 	go func() {
 		defer stop()
-		// One buffer serves every message: handle keeps nothing of b.
-		var buf bytes.Buffer
-		for {
-			typ, r, err := s.c.Reader(rctx)
-			if err == nil {
-				buf.Reset()
-				_, err = buf.ReadFrom(r)
-			}
-			if err == nil && typ != websocket.MessageText {
-				err = errBinary
-			}
-			if err != nil { // CloseStatus costs a reflective errors.As: not for every message
-				switch {
-				case errors.Is(err, errBinary):
-					done <- closing{websocket.StatusUnsupportedData, reasonBinary}
-				case websocket.CloseStatus(err) == websocket.StatusMessageTooBig:
-					done <- closing{websocket.StatusMessageTooBig, "message too big"}
-				default:
-					done <- closing{websocket.StatusNormalClosure, ""}
-				}
-				return
-			}
-			if code, reason := handle(ctx, buf.Bytes()); code != 0 {
-				done <- closing{code, reason}
-				return
-			}
-			if buf.Cap() > 8<<10 {
-				buf = bytes.Buffer{} // a rare big message: don't keep its room
-			}
-		}
+		done <- s.read(ctx, rctx, handle)
 	}()
 	err := push(ctx)
 	select {
@@ -311,6 +272,89 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 		return websocket.StatusNormalClosure, ""
 	}
 	return websocket.StatusGoingAway, clipReason(err.Error())
+}
+
+// runPushed runs the socket after its hello, as run does, for a socket
+// whose watcher pokes it (Watcher.OnChange): the reader runs in the
+// calling goroutine, and a pusher runs only while there are updates to
+// send (poke). It returns the close code and reason to send.
+func (s *socket) runPushed(ctx context.Context, handle func(context.Context, []byte) (websocket.StatusCode, string)) (websocket.StatusCode, string) {
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	ps := &s.pushes
+	ps.mu.Lock()
+	ps.ctx, ps.stop = ctx, stop
+	ps.mu.Unlock()
+	shut := context.AfterFunc(s.h.s.ctx, func() {
+		s.end(websocket.StatusGoingAway, "the server is shutting down")
+	})
+	defer shut()
+	s.wt.OnChange(s.poke)
+	s.poke() // the first update goes at once
+	c := s.read(ctx, s.readContext(ctx), handle)
+	s.end(c.code, c.reason)
+	ps.wg.Wait() // the pusher is done with the watcher and the connection
+	return ps.closing.code, ps.closing.reason
+}
+
+// end closes the socket with code and reason, unless it is already
+// closing: it stops the reader and keeps any pusher from starting.
+func (s *socket) end(code websocket.StatusCode, reason string) {
+	ps := &s.pushes
+	ps.mu.Lock()
+	if !ps.ended {
+		ps.ended = true
+		ps.closing = closing{code, reason}
+	}
+	ps.mu.Unlock()
+	ps.stop()
+}
+
+// readContext returns the context the reader reads with: one that never
+// ends, given one that can, the WebSocket library would watch it with a
+// new callback at every message. The end of ctx stops the reader through
+// the connection's read deadline instead, which leaves the connection
+// able to send its close frame.
+func (s *socket) readContext(ctx context.Context) context.Context {
+	if s.cc == nil {
+		return ctx
+	}
+	context.AfterFunc(ctx, s.cc.stopReading) // ctx always ends: the callers stop it
+	return context.WithoutCancel(ctx)
+}
+
+// read answers each message read with handle, in the order they came,
+// until reading fails or handle returns a non-zero code; it returns the
+// close code and reason to send.
+func (s *socket) read(ctx, rctx context.Context, handle func(context.Context, []byte) (websocket.StatusCode, string)) closing {
+	// One buffer serves every message: handle keeps nothing of b.
+	var buf bytes.Buffer
+	for {
+		typ, r, err := s.c.Reader(rctx)
+		if err == nil {
+			buf.Reset()
+			_, err = buf.ReadFrom(r)
+		}
+		if err == nil && typ != websocket.MessageText {
+			err = errBinary
+		}
+		if err != nil { // CloseStatus costs a reflective errors.As: not for every message
+			switch {
+			case errors.Is(err, errBinary):
+				return closing{websocket.StatusUnsupportedData, reasonBinary}
+			case websocket.CloseStatus(err) == websocket.StatusMessageTooBig:
+				return closing{websocket.StatusMessageTooBig, "message too big"}
+			default:
+				return closing{websocket.StatusNormalClosure, ""}
+			}
+		}
+		if code, reason := handle(ctx, buf.Bytes()); code != 0 {
+			return closing{code, reason}
+		}
+		if buf.Cap() > 8<<10 {
+			buf = bytes.Buffer{} // a rare big message: don't keep its room
+		}
+	}
 }
 
 // handle answers one client message; a non-zero code closes the socket.
@@ -418,17 +462,61 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	}
 }
 
-// poke wakes the socket's pusher to look for an update, unless the
-// socket is answering a move, which polls for the update itself once
-// the move is played. It is called with the table's lock held, at
-// every change of the table (Watcher.OnChange).
+// poke has the socket's pusher look for an update, starting it if it is
+// not running, unless the socket is answering a move, which polls for
+// the update itself once the move is played. It is called with the
+// table's lock held, at every change of the table (Watcher.OnChange).
 func (s *socket) poke() {
 	if s.moving.Load() {
 		return
 	}
-	select {
-	case s.wake <- struct{}{}:
-	default: // already woken
+	ps := &s.pushes
+	ps.mu.Lock()
+	defer ps.mu.Unlock()
+	if ps.ended {
+		return
+	}
+	ps.again = true
+	if !ps.running {
+		ps.running = true
+		ps.wg.Add(1)
+		go s.push(ps.ctx)
+	}
+}
+
+// push is the socket's pusher: it sends the updates there are, and looks
+// again while the table changed meanwhile. An error writing or polling
+// closes the socket.
+func (s *socket) push(ctx context.Context) {
+	ps := &s.pushes
+	defer ps.wg.Done()
+	for {
+		ps.mu.Lock()
+		if !ps.again || ps.ended {
+			ps.running = false
+			ps.mu.Unlock()
+			return
+		}
+		ps.again = false
+		ps.mu.Unlock()
+		if err := s.pushPending(ctx); err != nil {
+			s.end(websocket.StatusGoingAway, clipReason(err.Error()))
+		}
+	}
+}
+
+// pushPending writes the updates there are now.
+func (s *socket) pushPending(ctx context.Context) error {
+	for {
+		s.deliver.Lock()
+		b, err := s.wt.PollPoked()
+		if err == nil && b != nil {
+			err = s.write(ctx, b)
+		}
+		s.deliver.Unlock()
+		if err != nil || b == nil {
+			return err
+		}
 	}
 }
 

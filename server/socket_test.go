@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -421,4 +422,97 @@ func testSocketViewTails(t *testing.T, gameName string) {
 func logOf(view map[string]any) []any {
 	l, _ := view["tried"].([]any)
 	return l
+}
+
+// TestSocketEnds checks the closes that come from the server's side
+// rather than the client's: the server shutting down, and the table
+// leaving this server (as when another node of a cluster takes it over),
+// which the socket's pusher meets when it looks for the next update.
+func TestSocketEnds(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		end    func(f *fixture, table string)
+		reason string
+	}{
+		{"server shuts down", func(f *fixture, _ string) { f.s.Close() }, "the server is shutting down"},
+		{"table moves", func(f *fixture, table string) {
+			tb, err := f.s.table(context.Background(), table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tb.mu.Lock()
+			tb.gone = true
+			tb.broadcast()
+			tb.mu.Unlock()
+		}, "the table has moved to another server: connect again"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			srv := startServer(t, f, Limits{})
+			hc := &client{t: t, base: srv.URL}
+			a, _ := guessInPlay(t, hc)
+			ws := wsDial(t, srv, a.Table)
+			wsSend(t, ws, `{"type": "hello"}`)
+			if m := wsRead(t, ws); m.Type != "update" {
+				t.Fatalf("hello answered with %+v", m)
+			}
+			c.end(f, a.Table)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_, b, err := ws.Read(ctx)
+			var ce websocket.CloseError
+			if !errors.As(err, &ce) {
+				t.Fatalf("read %q, %v: want a close frame", b, err)
+			}
+			if ce.Code != websocket.StatusGoingAway || ce.Reason != c.reason {
+				t.Fatalf("closed with %v %q, want %v %q", ce.Code, ce.Reason, websocket.StatusGoingAway, c.reason)
+			}
+		})
+	}
+}
+
+// TestSocketIdleGoroutines checks that an open socket keeps one goroutine
+// on the server while nothing happens (its reader), not a second waiting
+// to push: the collector scans every goroutine's stack, and thousands
+// of idle pushers made its work several times larger. The pushers start
+// when the table changes, and each socket still gets the update.
+func TestSocketIdleGoroutines(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	hc := &client{t: t, base: srv.URL}
+	a, _ := guessInPlay(t, hc)
+	const n = 40
+	settle := func() int {
+		// Goroutines of closed or finished work take a moment to end.
+		time.Sleep(100 * time.Millisecond)
+		return runtime.NumGoroutine()
+	}
+	before := settle()
+	socks := make([]*websocket.Conn, n)
+	for i := range socks {
+		socks[i] = wsDial(t, srv, a.Table)
+		wsSend(t, socks[i], `{"type": "hello"}`)
+		if m := wsRead(t, socks[i]); m.Type != "update" {
+			t.Fatalf("hello answered with %+v", m)
+		}
+	}
+	grew := settle() - before
+	// The client side of each socket in this process has no goroutine
+	// while nobody reads it; n sockets need n goroutines on the server.
+	if grew > n+n/4 {
+		t.Fatalf("%d idle sockets added %d goroutines: want about one each", n, grew)
+	}
+	hc.token = a.Token
+	var res MoveResult
+	if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 50"}`, &res); st != 200 {
+		t.Fatalf("move: %d %s", st, body)
+	}
+	for i, ws := range socks {
+		if m := wsReadType(t, ws, "update"); m.Update == nil || m.Update.Version != res.Version {
+			t.Fatalf("socket %d: update %+v, want version %d", i, m.Update, res.Version)
+		}
+	}
+	if grew := settle() - before; grew > n+n/4 {
+		t.Fatalf("after a move, %d idle sockets hold %d goroutines: want the pushers gone", n, grew)
+	}
 }

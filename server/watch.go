@@ -70,11 +70,11 @@ func (s *Service) Watch(ctx context.Context, p *Principal, id string, from int) 
 }
 
 // OnChange has poke called at every change of the table from now on,
-// with the table's lock held (so it must only signal), until Close. A
-// socket's pusher waits for its own signal that way rather than on the
-// channel every watcher of the table shares: the socket can then leave
-// it unsignalled while it answers a move itself, since it polls right
-// after (socket.move), and its pusher is not woken for nothing.
+// with the table's lock held (so it must only signal, or start a
+// goroutine), until Close. A socket starts its pusher that way rather
+// than keep one waiting on the channel every watcher of the table
+// shares: the socket can then leave it unstarted while it answers a move
+// itself, since it polls right after (socket.move).
 func (w *Watcher) OnChange(poke func()) {
 	w.t.mu.Lock()
 	defer w.t.mu.Unlock()
@@ -122,12 +122,6 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 func (w *Watcher) PollPoked() ([]byte, error) {
 	_, b, _, err := w.poll(true)
 	return b, err
-}
-
-// Wait blocks until changed is closed or signalled (a socket's wake, see
-// OnChange), ctx ends or the server shuts down.
-func (w *Watcher) Wait(ctx context.Context, changed <-chan struct{}) error {
-	return w.wait(ctx, changed)
 }
 
 func (w *Watcher) wait(ctx context.Context, ch <-chan struct{}) error {
