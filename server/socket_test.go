@@ -482,12 +482,20 @@ func TestSocketIdleGoroutines(t *testing.T) {
 	hc := &client{t: t, base: srv.URL}
 	a, _ := guessInPlay(t, hc)
 	const n = 40
-	settle := func() int {
-		// Goroutines of closed or finished work take a moment to end.
-		time.Sleep(100 * time.Millisecond)
-		return runtime.NumGoroutine()
+	// grown waits for the goroutines of finished work to end, and returns
+	// how many goroutines were added since before: at most want, or more
+	// if they do not end within a few seconds.
+	before := runtime.NumGoroutine()
+	grown := func(want int) int {
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			n := runtime.NumGoroutine() - before
+			if n <= want || time.Now().After(deadline) {
+				return n
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 	}
-	before := settle()
 	socks := make([]*websocket.Conn, n)
 	for i := range socks {
 		socks[i] = wsDial(t, srv, a.Table)
@@ -496,10 +504,9 @@ func TestSocketIdleGoroutines(t *testing.T) {
 			t.Fatalf("hello answered with %+v", m)
 		}
 	}
-	grew := settle() - before
 	// The client side of each socket in this process has no goroutine
 	// while nobody reads it; n sockets need n goroutines on the server.
-	if grew > n+n/4 {
+	if grew := grown(n + n/4); grew > n+n/4 {
 		t.Fatalf("%d idle sockets added %d goroutines: want about one each", n, grew)
 	}
 	hc.token = a.Token
@@ -512,7 +519,7 @@ func TestSocketIdleGoroutines(t *testing.T) {
 			t.Fatalf("socket %d: update %+v, want version %d", i, m.Update, res.Version)
 		}
 	}
-	if grew := settle() - before; grew > n+n/4 {
+	if grew := grown(n + n/4); grew > n+n/4 {
 		t.Fatalf("after a move, %d idle sockets hold %d goroutines: want the pushers gone", n, grew)
 	}
 }
