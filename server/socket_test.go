@@ -58,16 +58,7 @@ func TestSocketCloses(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			ws := wsDial(t, srv, a.Table)
 			c.send(ws)
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_, b, err := ws.Read(ctx)
-			var ce websocket.CloseError
-			if !errors.As(err, &ce) {
-				t.Fatalf("read %q, %v: want a close frame", b, err)
-			}
-			if ce.Code != c.code || ce.Reason != c.reason {
-				t.Fatalf("closed with %v %q, want %v %q", ce.Code, ce.Reason, c.code, c.reason)
-			}
+			wsClosed(t, ws, c.code, c.reason)
 		})
 	}
 }
@@ -457,17 +448,24 @@ func TestSocketEnds(t *testing.T) {
 				t.Fatalf("hello answered with %+v", m)
 			}
 			c.end(f, a.Table)
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_, b, err := ws.Read(ctx)
-			var ce websocket.CloseError
-			if !errors.As(err, &ce) {
-				t.Fatalf("read %q, %v: want a close frame", b, err)
-			}
-			if ce.Code != websocket.StatusGoingAway || ce.Reason != c.reason {
-				t.Fatalf("closed with %v %q, want %v %q", ce.Code, ce.Reason, websocket.StatusGoingAway, c.reason)
-			}
+			wsClosed(t, ws, websocket.StatusGoingAway, c.reason)
 		})
+	}
+}
+
+// wsClosed checks that the next thing c reads is a close frame with code
+// and reason.
+func wsClosed(t *testing.T, c *websocket.Conn, code websocket.StatusCode, reason string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, b, err := c.Read(ctx)
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) {
+		t.Fatalf("read %q, %v: want a close frame", b, err)
+	}
+	if ce.Code != code || ce.Reason != reason {
+		t.Fatalf("closed with %v %q, want %v %q", ce.Code, ce.Reason, code, reason)
 	}
 }
 
