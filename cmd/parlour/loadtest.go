@@ -786,6 +786,9 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 				lat = append(lat, time.Since(due))
 				samples = append(samples, ltSample{due, lat[len(lat)-1]})
 				pool <- c
+				if t.over {
+					t.closeSeats()
+				}
 				switch outcome {
 				case accepted:
 					atomic.AddInt64(&res.accepted, 1)
@@ -819,7 +822,9 @@ const (
 )
 
 // step makes t's next move on c: the seat to move calls the next square
-// of its opponent's grid.
+// of its opponent's grid. A table it leaves over keeps its sockets: the
+// caller closes them (ltTable.closeSeats) once it has timed the move,
+// which ends at the answer, not at the close handshakes after it.
 func (lt *loadtest) step(c *moveConn, t *ltTable) moveOutcome {
 	seat := t.turn
 	sq := t.calls[seat]
@@ -842,7 +847,6 @@ func (lt *loadtest) step(c *moveConn, t *ltTable) moveOutcome {
 		t.calls[seat]++
 		if mr.Status == "finished" || len(mr.ToMove) == 0 {
 			t.over = true
-			t.closeSeats()
 		} else {
 			t.turn = mr.ToMove[0]
 		}
@@ -850,7 +854,6 @@ func (lt *loadtest) step(c *moveConn, t *ltTable) moveOutcome {
 	case err == nil && st >= 400 && st < 500:
 		lt.noteRefusal(st, body)
 		t.over = true
-		t.closeSeats()
 		return refused
 	default:
 		lt.noteRefusal(st, body)
@@ -885,6 +888,9 @@ func (lt *loadtest) stagger(tables []*ltTable, pools []chan *moveConn, seed uint
 						bad.Add(1)
 					}
 					pool <- c
+					if t.over {
+						t.closeSeats()
+					}
 				}
 			}
 		})

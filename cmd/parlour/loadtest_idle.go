@@ -98,9 +98,13 @@ func (lt *loadtest) playIdle(t *ltTable) error {
 			conns[i] = &moveConn{addr: lt.nodes[i].addr, host: lt.nodes[i].host}
 		}
 		if lt.step(conns[i], t) != accepted {
+			t.closeSeats()
 			msg, _ := lt.firstRefusal.Load().(string)
 			return fmt.Errorf("a move at %s was not accepted: %s", t.id, msg)
 		}
+	}
+	if t.over {
+		t.closeSeats()
 	}
 	return nil
 }
