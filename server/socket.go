@@ -20,6 +20,9 @@ const helloTimeout = 10 * time.Second
 const (
 	reasonNoHello = "no hello within 10 seconds: say hello first"
 	reasonBinary  = "binary messages are not accepted: send JSON as text"
+	// reasonShutdown is also what a watcher and an event stream are told
+	// when the server shuts down under them.
+	reasonShutdown = "the server is shutting down"
 )
 
 // socket is one browser's WebSocket onto one table.
@@ -159,7 +162,7 @@ func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve fun
 	c.SetReadLimit(h.lim.MaxMessage)
 	s := &socket{h: h, c: c, cc: hj.conn, lim: newBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: sessionToken(r)}
 	if !h.addSocket(s) {
-		c.Close(websocket.StatusGoingAway, "the server is shutting down")
+		c.Close(websocket.StatusGoingAway, reasonShutdown)
 		return
 	}
 	defer h.dropSocket(s)
@@ -286,7 +289,7 @@ func (s *socket) runPushed(ctx context.Context, handle func(context.Context, []b
 	ps.ctx, ps.stop = ctx, stop
 	ps.mu.Unlock()
 	shut := context.AfterFunc(s.h.s.ctx, func() {
-		s.end(websocket.StatusGoingAway, "the server is shutting down")
+		s.end(websocket.StatusGoingAway, reasonShutdown)
 	})
 	defer shut()
 	s.wt.OnChange(s.poke)

@@ -487,9 +487,9 @@ func TestSocketIdleGoroutines(t *testing.T) {
 	grown := func(want int) int {
 		deadline := time.Now().Add(5 * time.Second)
 		for {
-			n := runtime.NumGoroutine() - before
-			if n <= want || time.Now().After(deadline) {
-				return n
+			got := runtime.NumGoroutine() - before
+			if got <= want || time.Now().After(deadline) {
+				return got
 			}
 			time.Sleep(10 * time.Millisecond)
 		}

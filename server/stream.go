@@ -186,7 +186,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-h.s.ctx.Done():
-			e.Encode(map[string]string{"error": "the server is shutting down"})
+			e.Encode(map[string]string{"error": reasonShutdown})
 			return
 		}
 		if rc.Flush() != nil {

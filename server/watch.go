@@ -131,7 +131,7 @@ func (w *Watcher) wait(ctx context.Context, ch <-chan struct{}) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-w.s.ctx.Done():
-		return refuse(http.StatusServiceUnavailable, "the server is shutting down")
+		return refuse(http.StatusServiceUnavailable, reasonShutdown)
 	}
 }
 
