@@ -182,8 +182,12 @@ func (t *table) infoJSON(now time.Time) ([]byte, error) {
 		}
 		t.rulesEnc = r
 	}
+	size := 1024
+	if t.infoEnc != nil { // the last version's: the next is about as long
+		size = len(t.infoEnc.b) + 128
+	}
 	in := t.info()
-	b, err := in.appendJSON(make([]byte, 0, 1024), t.rulesEnc)
+	b, err := in.appendJSON(make([]byte, 0, size), t.rulesEnc)
 	if err != nil {
 		return nil, err
 	}
@@ -588,7 +592,9 @@ func (t *table) sharedUpdate(seat game.Seat, since, tail int, now time.Time) (e 
 // updateMessage returns what encodes seat's update from version since as
 // a socket message, with no chat: the table's public information encoded
 // once for every seat at this version (infoJSON), and the rest, which
-// encode encodes outside the lock. With tail >= 0, a view with a log
+// encode encodes outside the lock (a view's tail that its state appends
+// itself, game.TailViewer, is encoded here, and the message with it: encode
+// only hands it over). With tail >= 0, a view with a log
 // (game.TailAppender) holds only the log's entries from tail on, and the
 // update says so in its "view_tail"; logLen is the length of the view's
 // log, -1 when it has none (the view is then whole). The bytes are those
@@ -600,7 +606,7 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 		return nil, -1, err
 	}
 	// A state that encodes a view's tail itself does so here, under the
-	// lock, without building the view whole.
+	// lock, without building the view whole, straight into the message.
 	tv, direct := t.st.(game.TailViewer)
 	direct = direct && tail >= 0
 	u, err := t.updateParts(reg, seat, since, !direct)
@@ -611,64 +617,81 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 	if err != nil {
 		return nil, -1, err
 	}
-	var viewTail []byte // the view with its log's tail, encoded
-	var logName string
+	size := max(512+len(info)+len(setup), int(t.updateSize.Load())+256)
 	if direct {
-		viewTail, logLen = tv.AppendViewTail(make([]byte, 0, 512), seat, tail)
-		logName = tv.LogName()
-		if tail > logLen { // not this view's log: send it whole
-			u.View, viewTail = t.st.View(seat), nil
+		b := appendUpdateHead(make([]byte, 0, size), u.Version, u.Seat, info, setup)
+		head := len(b)
+		b, logLen = tv.AppendViewTail(append(b, `,"view":`...), seat, tail)
+		if tail <= logLen {
+			msg, err := t.appendUpdateEnd(appendViewTail(b, tv.LogName(), tail), u.Moves)
+			if err != nil {
+				return nil, -1, err
+			}
+			return func() ([]byte, error) { return msg, nil }, logLen, nil
 		}
+		// Not this view's log: send it whole.
+		u.View, tail = t.st.View(seat), -1
+		b = b[:head]
 	}
 	ta, logged := u.View.(game.TailAppender)
-	if viewTail == nil {
-		logLen = -1
-		if logged {
-			logLen, logName = ta.LogLen(), ta.LogName()
-		}
-		if !logged || tail > logLen {
-			tail = -1
-		}
+	logLen = -1
+	var logName string
+	version, view, moves := u.Version, u.View, u.Moves // what encode keeps of u
+	if logged {
+		logLen, logName = ta.LogLen(), ta.LogName()
+	}
+	if !logged || tail > logLen {
+		tail = -1
 	}
 	return func() ([]byte, error) {
-		b := make([]byte, 0, max(512+len(info)+len(u.Setup), int(t.updateSize.Load())+256))
-		b = append(b, `{"type":"update","update":{"version":`...)
-		b = strconv.AppendInt(b, int64(u.Version), 10)
-		b = append(b, `,"seat":`...)
-		b = strconv.AppendInt(b, int64(u.Seat), 10)
-		b = append(b, `,"table":`...)
-		b = append(b, info...)
-		if len(setup) > 0 {
-			b = append(append(b, `,"setup":`...), setup...)
-		}
-		if viewTail != nil {
-			b = append(append(b, `,"view":`...), viewTail...)
-			b = appendViewTail(b, logName, tail)
-		} else if u.View != nil {
+		b := appendUpdateHead(make([]byte, 0, size), version, seat, info, setup)
+		if view != nil {
 			b = append(b, `,"view":`...)
 			if tail >= 0 {
 				b = ta.AppendJSONTail(b, tail)
 				b = appendViewTail(b, logName, tail)
-			} else if a, ok := u.View.(game.JSONAppender); ok {
+			} else if a, ok := view.(game.JSONAppender); ok {
 				b = a.AppendJSON(b)
 			} else {
-				view, err := json.Marshal(u.View)
+				v, err := json.Marshal(view)
 				if err != nil {
 					return nil, err
 				}
-				b = append(b, view...)
+				b = append(b, v...)
 			}
 		}
-		if len(u.Moves) > 0 {
-			var err error
-			if b, err = appendMoves(append(b, `,"moves":`...), u.Moves); err != nil {
-				return nil, err
-			}
-		}
-		b = append(b, "}}"...)
-		t.updateSize.Store(int32(len(b)))
-		return b, nil
+		return t.appendUpdateEnd(b, moves)
 	}, logLen, nil
+}
+
+// appendUpdateHead appends the start of u's socket message, up to its
+// view: the table's information and the seat's setup come encoded.
+func appendUpdateHead(b []byte, version int, seat game.Seat, info, setup []byte) []byte {
+	b = append(b, `{"type":"update","update":{"version":`...)
+	b = strconv.AppendInt(b, int64(version), 10)
+	b = append(b, `,"seat":`...)
+	b = strconv.AppendInt(b, int64(seat), 10)
+	b = append(b, `,"table":`...)
+	b = append(b, info...)
+	if len(setup) > 0 {
+		b = append(append(b, `,"setup":`...), setup...)
+	}
+	return b
+}
+
+// appendUpdateEnd appends the rest of an update's socket message after
+// its view: the moves, if any, and the closing braces. It notes the
+// message's length, to size the next one's buffer.
+func (t *table) appendUpdateEnd(b []byte, moves []MoveInfo) ([]byte, error) {
+	if len(moves) > 0 {
+		var err error
+		if b, err = appendMoves(append(b, `,"moves":`...), moves); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, "}}"...)
+	t.updateSize.Store(int32(len(b)))
+	return b, nil
 }
 
 // appendViewTail appends an update's "view_tail": the view's log, named
