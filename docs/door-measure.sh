@@ -9,6 +9,7 @@
 #   bash docs/door-measure.sh                  # from the repository's root
 #   RUNS=5 RATE=2500 DUR=30s bash docs/door-measure.sh
 #   BIN=/tmp/parlour-old bash docs/door-measure.sh   # a binary built before
+#   FLAGS="--stagger=false" bash docs/door-measure.sh # more loadtest flags
 #
 # One run's CPU per move varies by a tenth or more on a shared machine:
 # compare means over several runs, and only with runs of the same series.
@@ -24,6 +25,7 @@ DUR=${DUR:-15s}
 TABLES=${TABLES:-1000}
 PORT=${PORT:-18191}
 DOORS=${DOORS:-ws http}
+FLAGS=${FLAGS:-}
 
 work=$(mktemp -d /tmp/parlour-doors.XXXXXX)
 server=
@@ -53,7 +55,7 @@ run() {
 	done
 	echo "== $(date -u +%H:%M:%S) $door, load average $(cut -d' ' -f1 /proc/loadavg)"
 	"$BIN" loadtest --url "http://127.0.0.1:$PORT" --transport "$door" --tables "$TABLES" --conns "$TABLES" \
-		--rate "$RATE" --duration "$DUR" --server-pid "$server" 2>&1 | tee -a "$work/$door"
+		--rate "$RATE" --duration "$DUR" --server-pid "$server" $FLAGS 2>&1 | tee -a "$work/$door"
 	kill -INT "$server"
 	wait "$server" || true
 	server=
@@ -68,7 +70,7 @@ for i in $(seq "$RUNS"); do
 done
 
 echo
-echo "== $RUNS runs a door at $RATE/s for $DUR, $TABLES tables"
+echo "== $RUNS runs a door at $RATE/s for $DUR, $TABLES tables${FLAGS:+, $FLAGS}"
 for door in $DOORS; do
 	awk -v door="$door" '
 		/CPU per accepted move/ { v = $0; sub(/.*server /, "", v); sub(/,.*/, "", v)
