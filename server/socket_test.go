@@ -154,11 +154,19 @@ func metric(t *testing.T, hc *client, name string) float64 {
 // TestUpdateMessageBytes checks that the shared encoding of an update
 // (its table information encoded once, spliced in) is byte for byte what
 // encoding the whole update gives, for each seat, a spectator, with and
-// without moves, before and after the end.
+// without moves, before and after the end. An update asked for with a
+// tail past the view's log carries the view whole too, whether the state
+// appends its tails itself (tailguess) or its views do (guess).
 func TestUpdateMessageBytes(t *testing.T) {
+	for _, g := range []string{"guess", "tailguess"} {
+		t.Run(g, func(t *testing.T) { testUpdateMessageBytes(t, g) })
+	}
+}
+
+func testUpdateMessageBytes(t *testing.T, gameName string) {
 	f := newFixture(t)
 	ctx := context.Background()
-	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: gameName, Seats: []string{"me", "open"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,13 +196,15 @@ func TestUpdateMessageBytes(t *testing.T) {
 					t.Fatal(err)
 				}
 				want, _ := encodeUpdate(u)
-				enc, _, err := tb.updateMessage(f.s.games, seat, since, -1, time.Now())
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := enc()
-				if err != nil || !bytes.Equal(got, want) {
-					t.Fatalf("%s, seat %d since %d: %v\n got %s\nwant %s", what, seat, since, err, got, want)
+				for _, tail := range []int{-1, 1000} { // none; past the log
+					enc, _, err := tb.updateMessage(f.s.games, seat, since, tail, time.Now())
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, err := enc()
+					if err != nil || !bytes.Equal(got, want) {
+						t.Fatalf("%s, seat %d since %d tail %d: %v\n got %s\nwant %s", what, seat, since, tail, err, got, want)
+					}
 				}
 			}
 		}

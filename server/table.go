@@ -620,7 +620,6 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 	size := max(512+len(info)+len(setup), int(t.updateSize.Load())+256)
 	if direct {
 		b := appendUpdateHead(make([]byte, 0, size), u.Version, u.Seat, info, setup)
-		head := len(b)
 		b, logLen = tv.AppendViewTail(append(b, `,"view":`...), seat, tail)
 		if tail <= logLen {
 			msg, err := t.appendUpdateEnd(appendViewTail(b, tv.LogName(), tail), u.Moves)
@@ -629,9 +628,9 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 			}
 			return func() ([]byte, error) { return msg, nil }, logLen, nil
 		}
-		// Not this view's log: send it whole.
+		// Not this view's log: send it whole (encode builds its own
+		// message).
 		u.View, tail = t.st.View(seat), -1
-		b = b[:head]
 	}
 	ta, logged := u.View.(game.TailAppender)
 	logLen = -1
@@ -664,8 +663,8 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 	}, logLen, nil
 }
 
-// appendUpdateHead appends the start of u's socket message, up to its
-// view: the table's information and the seat's setup come encoded.
+// appendUpdateHead appends the start of an update's socket message, up
+// to its view: the table's information and the seat's setup come encoded.
 func appendUpdateHead(b []byte, version int, seat game.Seat, info, setup []byte) []byte {
 	b = append(b, `{"type":"update","update":{"version":`...)
 	b = strconv.AppendInt(b, int64(version), 10)
