@@ -139,6 +139,12 @@ type crashTable struct {
 	calls  [2]int
 }
 
+// next is seat's next scripted call: the squares in order, row by row.
+func (ct *crashTable) next(seat int) string {
+	sq := ct.calls[seat]
+	return fmt.Sprintf("%d%d", 5+sq/5, sq%5)
+}
+
 func (ct *crashTable) play(url string, stop <-chan struct{}, acked *atomic.Int64) {
 	for {
 		select {
@@ -151,7 +157,7 @@ func (ct *crashTable) play(url string, stop <-chan struct{}, acked *atomic.Int64
 		if sq >= 25 {
 			return
 		}
-		mv := fmt.Sprintf("%d%d", 5+sq/5, sq%5)
+		mv := ct.next(seat)
 		var res server.MoveResult
 		st, err := call(url+"/api/v1/tables/"+ct.id+"/moves", "POST", ct.tokens[seat], map[string]any{"move": mv}, &res)
 		if err != nil || st != 200 {
@@ -268,7 +274,7 @@ func TestCrashRecovery(t *testing.T) {
 func (ct *crashTable) landedLate(t *testing.T, url string, version int, err error) {
 	t.Helper()
 	seat := ct.turn
-	mv := fmt.Sprintf("%d%d", 5+ct.calls[seat]/5, ct.calls[seat]%5)
+	mv := ct.next(seat)
 	var res server.MoveResult
 	st, aerr := call(url+"/api/v1/tables/"+ct.id+"/moves", "POST", ct.tokens[seat], map[string]any{"move": mv, "version": version}, &res)
 	if st != 200 || aerr != nil || !res.Repeated {
@@ -296,7 +302,7 @@ func (ct *crashTable) landedLate(t *testing.T, url string, version int, err erro
 // does not take it.
 func (ct *crashTable) playOne(url string) error {
 	seat := ct.turn
-	mv := fmt.Sprintf("%d%d", 5+ct.calls[seat]/5, ct.calls[seat]%5)
+	mv := ct.next(seat)
 	var res json.RawMessage
 	st, err := call(url+"/api/v1/tables/"+ct.id+"/moves", "POST", ct.tokens[seat], map[string]any{"move": mv}, &res)
 	if st != 200 || err != nil {
