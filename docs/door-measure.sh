@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # door-measure.sh: the two doors side by side, as docs/performance.md
 # compares them (issue 20): the same loadtest schedule over HTTP and over
-# WebSockets, each run against a fresh parlour serve, the doors taking
-# turns so that a slow spell of the machine falls on both. It prints each
+# WebSockets, each run against a fresh parlour serve. It prints each
 # run's report, then each door's server CPU per accepted move and p99 (the
 # runs, their mean) and the ratio of the means, socket over HTTP.
 #
@@ -10,27 +9,51 @@
 #   RUNS=5 RATE=2500 DUR=30s bash docs/door-measure.sh
 #   BIN=/tmp/parlour-old bash docs/door-measure.sh   # a binary built before
 #   FLAGS="--stagger=false" bash docs/door-measure.sh # more loadtest flags
+#   PAIRED=1 RUNS=4 bash docs/door-measure.sh        # both doors at once
 #
-# One run's CPU per move varies by a tenth or more on a shared machine:
-# compare means over several runs, and only with runs of the same series.
+# By default the doors take turns, each round starting with the other
+# door, so that a slow spell of the machine falls on both. One run's CPU
+# per move still varies by a tenth or more from the next: compare means
+# over several runs, and only within one series.
+#
+# With PAIRED=1 the doors run at the same time, each against a server of
+# its own (on PORT and PORT+1, swapped every round), each at RATE over
+# TABLES tables (1,000/s over 500 by default, half the load a door runs
+# alone): whatever slows the machine slows both at once, and each round
+# prints its own ratio. The doors' preparations differ in length, so
+# their measured spans overlap by most, not all, of DUR.
+#
 # Nothing else should run meanwhile (the script prints the load average
 # before each run). Data folders live in a temporary folder, removed at
 # the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+PAIRED=${PAIRED:-}
 RUNS=${RUNS:-3}
-RATE=${RATE:-2000}
+if [ -n "$PAIRED" ]; then
+	RATE=${RATE:-1000}
+	TABLES=${TABLES:-500}
+else
+	RATE=${RATE:-2000}
+	TABLES=${TABLES:-1000}
+fi
 DUR=${DUR:-15s}
-TABLES=${TABLES:-1000}
 PORT=${PORT:-18191}
 DOORS=${DOORS:-ws http}
 FLAGS=${FLAGS:-}
+if [ -n "$PAIRED" ] && [ "$(echo "$DOORS" | wc -w)" -ne 2 ]; then
+	echo "door-measure: PAIRED runs two doors at once; DOORS names $DOORS" >&2
+	exit 2
+fi
 
 work=$(mktemp -d /tmp/parlour-doors.XXXXXX)
-server=
 cleanup() {
-	if [ -n "$server" ]; then kill -INT "$server" 2>/dev/null || true; fi
+	# The servers still running, if the script was stopped midway.
+	if [ -f "$work/servers" ]; then
+		while read -r pid; do kill -INT "$pid" 2>/dev/null || true; done <"$work/servers"
+	fi
+	wait || true
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -40,37 +63,65 @@ if [ -z "${BIN:-}" ]; then
 	go build -o "$BIN" ./cmd/parlour
 fi
 
-# run DOOR: one loadtest run through DOOR against a fresh server; its
-# report goes to stdout and to $work/DOOR.
+# run DOOR PORT: one loadtest run through DOOR against a fresh server on
+# PORT; its report goes to $work/DOOR (added to) and to $work/last.DOOR.
 run() {
-	local door=$1 data
+	local door=$1 port=$2 data server
 	data=$(mktemp -d "$work/data.XXXXXX")
 	# Each socket is a connection of its own: let the load tool's address
 	# hold them all (two a table, and the next tables' while games turn over).
-	"$BIN" serve --addr "127.0.0.1:$PORT" --data "$data" --log-level warn --conns-per-addr $((TABLES * 5 + 1000)) >"$data/serve.log" 2>&1 &
+	"$BIN" serve --addr "127.0.0.1:$port" --data "$data" --log-level warn --conns-per-addr $((TABLES * 5 + 1000)) >"$data/serve.log" 2>&1 &
 	server=$!
+	echo "$server" >>"$work/servers"
 	for _ in $(seq 50); do
-		if curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then break; fi
+		if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then break; fi
 		sleep 0.1
 	done
-	echo "== $(date -u +%H:%M:%S) $door, load average $(cut -d' ' -f1 /proc/loadavg)"
-	"$BIN" loadtest --url "http://127.0.0.1:$PORT" --transport "$door" --tables "$TABLES" --conns "$TABLES" \
-		--rate "$RATE" --duration "$DUR" --server-pid "$server" $FLAGS 2>&1 | tee -a "$work/$door"
+	"$BIN" loadtest --url "http://127.0.0.1:$port" --transport "$door" --tables "$TABLES" --conns "$TABLES" \
+		--rate "$RATE" --duration "$DUR" --server-pid "$server" $FLAGS >"$work/last.$door" 2>&1 || true
+	cat "$work/last.$door" >>"$work/$door"
 	kill -INT "$server"
 	wait "$server" || true
-	server=
 	rm -rf "$data"
 }
 
+# cpu FILE: the server's CPU per accepted move in the report FILE, in µs.
+cpu() {
+	awk '/CPU per accepted move/ { v = $0; sub(/.*server /, "", v); sub(/,.*/, "", v)
+		n = v + 0; if (v ~ /ms$/) n *= 1000; print n }' "$1"
+}
+
 for i in $(seq "$RUNS"); do
-	# The doors take turns, and each round starts with the other door.
+	# Each round starts with the other door (or, paired, gives each door
+	# the other port).
 	order=$DOORS
 	if [ $((i % 2)) -eq 0 ]; then order=$(echo "$DOORS" | awk '{for (i = NF; i > 0; i--) printf "%s%s", $i, (i > 1 ? " " : "")}'); fi
-	for door in $order; do run "$door"; done
+	if [ -z "$PAIRED" ]; then
+		for door in $order; do
+			echo "== $(date -u +%H:%M:%S) $door, load average $(cut -d' ' -f1 /proc/loadavg)"
+			run "$door" "$PORT"
+			cat "$work/last.$door"
+		done
+		continue
+	fi
+	echo "== $(date -u +%H:%M:%S) round $i, both doors at once, load average $(cut -d' ' -f1 /proc/loadavg)"
+	port=$PORT
+	for door in $order; do
+		run "$door" "$port" &
+		port=$((port + 1))
+	done
+	wait
+	for door in $order; do
+		echo "-- $door"
+		cat "$work/last.$door"
+	done
+	set -- $DOORS
+	awk -v a="$(cpu "$work/last.$1")" -v b="$(cpu "$work/last.$2")" -v n="$1 / $2" \
+		'BEGIN { if (b > 0) { printf "round %d: %s %.2fx\n", '"$i"', n, a / b; print a / b >> "'"$work"'/ratios" } }'
 done
 
 echo
-echo "== $RUNS runs a door at $RATE/s for $DUR, $TABLES tables${FLAGS:+, $FLAGS}"
+echo "== $RUNS runs a door at $RATE/s for $DUR, $TABLES tables${FLAGS:+, $FLAGS}${PAIRED:+, both doors at once}"
 for door in $DOORS; do
 	awk -v door="$door" '
 		/CPU per accepted move/ { v = $0; sub(/.*server /, "", v); sub(/,.*/, "", v)
@@ -91,4 +142,7 @@ for door in $DOORS; do
 done
 if [ -f "$work/ws.mean" ] && [ -f "$work/http.mean" ]; then
 	awk -v w="$(cat "$work/ws.mean")" -v h="$(cat "$work/http.mean")" 'BEGIN { if (h > 0) printf "socket / HTTP: %.2fx\n", w / h }'
+fi
+if [ -f "$work/ratios" ]; then
+	awk '{ s += $1; line = line sprintf(" %.2f", $1); n++ } END { printf "rounds:%s (mean %.2fx)\n", line, s / n }' "$work/ratios"
 fi
