@@ -37,6 +37,11 @@ type metricSet struct {
 	// made (one per version and view: see table.sharedUpdate).
 	updatesEncoded prometheus.Counter
 	updatesShared  prometheus.Counter
+	// pushersStarted counts the goroutines started to push updates to
+	// sockets, and pushesHeld the pushes a socket's move ran itself
+	// instead (pushHeld).
+	pushersStarted prometheus.Counter
+	pushesHeld     prometheus.Counter
 
 	// analysesComputed counts the analyses the engines computed, rather
 	// than served from the cache or the store.
@@ -85,6 +90,8 @@ func newMetrics(s *Service) *metricSet {
 	m.updatesEncoded = counter("parlour_socket_updates_encoded_total", "Updates encoded for WebSockets.")
 	m.analysesComputed = counter("parlour_analyses_computed_total", "Analyses of finished games the engines computed (not served from memory or the store).")
 	m.updatesShared = counter("parlour_socket_updates_shared_total", "Updates sent over WebSockets from an encoding made for another socket of the same view.")
+	m.pushersStarted = counter("parlour_socket_pushers_started_total", "Goroutines started to push updates to a WebSocket.")
+	m.pushesHeld = counter("parlour_socket_pushes_held_total", "Pushes to a seat's WebSocket run by the socket that played the move, rather than by a goroutine of their own.")
 	reqs := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "parlour_http_requests_total", Help: "HTTP requests answered, by status class."}, []string{"code"})
 	m.reg.MustRegister(reqs)
 	for c := 1; c <= 5; c++ {

@@ -49,7 +49,8 @@ type socket struct {
 	// polls itself.
 	moving atomic.Bool
 	// pushes holds the socket's pusher, a goroutine started by poke when
-	// the table changes and ended once nothing is left to send.
+	// the table changes and ended once nothing is left to send (or run
+	// by another socket's move: pushHeld).
 	pushes pushes
 }
 
@@ -202,8 +203,9 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 		wt.ViewTails()
 	}
 	// The pusher is started at each change of the table (Watcher.OnChange,
-	// poke), except while the socket answers a move and polls for itself
-	// (socket.move); the reader runs here.
+	// changed), except while the socket answers a move and polls for
+	// itself (socket.move), or another socket's move will push (pushHeld);
+	// the reader runs here.
 	return s.runPushed(ctx, func(ctx context.Context, b []byte) (websocket.StatusCode, string) { return s.handle(ctx, id, b) })
 }
 
@@ -292,7 +294,7 @@ func (s *socket) runPushed(ctx context.Context, handle func(context.Context, []b
 		s.end(websocket.StatusGoingAway, reasonShutdown)
 	})
 	defer shut()
-	s.wt.OnChange(s.poke)
+	s.wt.OnChange(s.changed)
 	s.poke() // the first update goes at once
 	c := s.read(ctx, s.readContext(ctx), handle)
 	s.end(c.code, c.reason)
@@ -419,7 +421,8 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 
 // move plays m and answers it. On the table's own node the ack and the
 // update that shows the move to this seat are written together, the ack
-// first.
+// first, and then the other seats' sockets are pushed to from here
+// (pushHeld).
 func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	if s.wt == nil || s.cc == nil {
 		res, err := s.h.s.Move(ctx, s.p, id, m.Move, m.Version)
@@ -430,6 +433,11 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Result: &res})
 		return
 	}
+	t := s.wt.t
+	t.mu.Lock()
+	t.movers++
+	t.mu.Unlock()
+	defer pushHeld(t) // after the deliver lock is let go: see pushHeld
 	s.deliver.Lock()
 	defer s.deliver.Unlock()
 	// The changes made while the move is played (the move's own above
@@ -465,11 +473,39 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	}
 }
 
+// pushHeld ends a socket's move of table t (socket.move): it runs the
+// pushers held while the move was played (table.held), one after the
+// other, in the mover's goroutine. The mover holds no deliver lock by
+// then, so two sockets that push to each other cannot wait on each
+// other. Every mover runs what is held when it ends, whether or not
+// others still play: a pusher held during a move is run by that move's
+// socket at the latest.
+func pushHeld(t *table) {
+	t.mu.Lock()
+	t.movers--
+	held := t.held
+	t.held = nil
+	t.mu.Unlock()
+	for _, o := range held {
+		o.h.s.metrics.pushesHeld.Inc()
+		o.push(o.pushes.ctx)
+	}
+}
+
 // poke has the socket's pusher look for an update, starting it if it is
 // not running, unless the socket is answering a move, which polls for
-// the update itself once the move is played. It is called with the
-// table's lock held, at every change of the table (Watcher.OnChange).
-func (s *socket) poke() {
+// the update itself once the move is played.
+func (s *socket) poke() { s.wake(false) }
+
+// changed is poke as the table calls it, with its lock held, at every
+// change (Watcher.OnChange). While another socket answers a move of the
+// table, a seat's socket is left for that socket to push to (pushHeld)
+// rather than given a goroutine. A spectator's always gets one: anyone
+// may open a spectator's socket, and one that does not read must not
+// hold up the players' moves.
+func (s *socket) changed() { s.wake(true) }
+
+func (s *socket) wake(mayHold bool) {
 	if s.moving.Load() {
 		return
 	}
@@ -480,11 +516,17 @@ func (s *socket) poke() {
 		return
 	}
 	ps.again = true
-	if !ps.running {
-		ps.running = true
-		ps.wg.Add(1)
-		go s.push(ps.ctx)
+	if ps.running {
+		return
 	}
+	ps.running = true
+	ps.wg.Add(1)
+	if t := s.wt.t; mayHold && t.movers > 0 && s.wt.seat >= 0 {
+		t.held = append(t.held, s)
+		return
+	}
+	s.h.s.metrics.pushersStarted.Inc()
+	go s.push(ps.ctx)
 }
 
 // push is the socket's pusher: it sends the updates there are, and looks

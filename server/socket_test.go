@@ -289,6 +289,60 @@ func TestSocketWokenAroundItsMoves(t *testing.T) {
 	}
 }
 
+// TestSocketMovePushesToSeats: a move played over a socket is pushed to
+// the other seat's socket by the mover's socket itself, once its own ack
+// and update are written, with no goroutine started for it; each
+// spectator's socket still gets a pusher of its own. Either way every
+// socket is sent the move.
+func TestSocketMovePushesToSeats(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	hc := &client{t: t, base: srv.URL}
+	a, b := guessInPlay(t, hc)
+	open := func(token string) *websocket.Conn {
+		t.Helper()
+		c := wsDial(t, srv, a.Table)
+		if token == "" {
+			wsSend(t, c, `{"type": "hello"}`)
+		} else {
+			wsSend(t, c, fmt.Sprintf(`{"type": "hello", "token": %q}`, token))
+		}
+		if m := wsRead(t, c); m.Type != "update" {
+			t.Fatalf("hello answered with %+v", m)
+		}
+		return c
+	}
+	seats := []*websocket.Conn{open(a.Token), open(b.Token)}
+	spectators := []*websocket.Conn{open(""), open("")}
+	counts := func() (started, held float64) {
+		return metric(t, hc, "parlour_socket_pushers_started_total"), metric(t, hc, "parlour_socket_pushes_held_total")
+	}
+	for turn := range 4 {
+		mover, other := seats[turn%2], seats[1-turn%2]
+		started, held := counts()
+		wsSend(t, mover, fmt.Sprintf(`{"type": "move", "move": "guess %d", "id": "m%d"}`, 10+turn, turn))
+		ack := wsRead(t, mover)
+		if ack.Type != "ack" {
+			t.Fatalf("turn %d: the move answered with %+v", turn, ack)
+		}
+		if u := wsRead(t, mover); u.Type != "update" || u.Update.Version != ack.Version {
+			t.Fatalf("turn %d: after the ack %+v, want the update at version %d", turn, u, ack.Version)
+		}
+		for i, c := range append([]*websocket.Conn{other}, spectators...) {
+			if u := wsRead(t, c); u.Type != "update" || u.Update.Version != ack.Version {
+				t.Fatalf("turn %d: socket %d (0 the other seat's) got %+v, want the update at version %d", turn, i, u, ack.Version)
+			}
+		}
+		s, h := counts()
+		if h-held != 1 {
+			t.Errorf("turn %d: %v pushes run by the mover, want 1 (the other seat's)", turn, h-held)
+		}
+		if s-started != float64(len(spectators)) {
+			t.Errorf("turn %d: %v pushers started, want %d (the spectators')", turn, s-started, len(spectators))
+		}
+	}
+}
+
 // guessInPlay makes a two-seat guess table through hc, joined and with
 // both setups given, and returns its two seats.
 func guessInPlay(t *testing.T, hc *client) (a, b Seated) {

@@ -124,6 +124,14 @@ type table struct {
 	// pokes are the watchers woken each by a call of their own at every
 	// change, rather than through changed (Watcher.OnChange).
 	pokes []*Watcher
+	// movers counts the sockets answering a move of this table
+	// (socket.move). While any does, a change starts no pusher for a
+	// seat's socket: the socket waits in held for the mover to push to
+	// it once its own ack is written, which spares a goroutine and the
+	// waking of a processor at every move (docs/performance.md, fifteenth
+	// round).
+	movers int
+	held   []*socket
 	// gone is set when another node of a cluster took the table over:
 	// its watchers here end, and their clients connect again.
 	gone    bool
