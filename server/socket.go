@@ -488,7 +488,10 @@ func pushHeld(t *table) {
 	t.mu.Unlock()
 	for _, o := range held {
 		o.h.s.metrics.pushesHeld.Inc()
-		o.push(o.pushes.ctx)
+		o.pushes.mu.Lock()
+		ctx := o.pushes.ctx
+		o.pushes.mu.Unlock()
+		o.push(ctx)
 	}
 }
 
