@@ -85,10 +85,13 @@ run() {
 	rm -rf "$data"
 }
 
+# usec is an awk function: the server's CPU per accepted move, in µs,
+# from a report's "CPU per accepted move" line.
+usec='function usec(v) { sub(/.*server /, "", v); sub(/,.*/, "", v); n = v + 0; if (v ~ /[0-9.]ms$/) n *= 1000; return n }'
+
 # cpu FILE: the server's CPU per accepted move in the report FILE, in µs.
 cpu() {
-	awk '/CPU per accepted move/ { v = $0; sub(/.*server /, "", v); sub(/,.*/, "", v)
-		n = v + 0; if (v ~ /ms$/) n *= 1000; print n }' "$1"
+	awk "$usec"' /CPU per accepted move/ { print usec($0) }' "$1"
 }
 
 for i in $(seq "$RUNS"); do
@@ -123,11 +126,8 @@ done
 echo
 echo "== $RUNS runs a door at $RATE/s for $DUR, $TABLES tables${FLAGS:+, $FLAGS}${PAIRED:+, both doors at once}"
 for door in $DOORS; do
-	awk -v door="$door" '
-		/CPU per accepted move/ { v = $0; sub(/.*server /, "", v); sub(/,.*/, "", v)
-			u = v; sub(/[0-9.]+/, "", u); n = v + 0
-			if (u == "ms") n *= 1000
-			cpu[++c] = n }
+	awk -v door="$door" "$usec"'
+		/CPU per accepted move/ { cpu[++c] = usec($0) }
 		/ack latency/ { for (i = 1; i <= NF; i++) if ($i == "p99") { p = $(i + 1)
 			n = p + 0; if (p ~ /µs$/) n /= 1000; if (p ~ /[^m]s$/ && p !~ /µs$/) n *= 1000; p99[++q] = n } }
 		/durability: / { if ($0 !~ /all [0-9]+ acknowledged moves found/) bad++ }
