@@ -120,7 +120,7 @@ for i in $(seq "$RUNS"); do
 	done
 	set -- $DOORS
 	awk -v a="$(cpu "$work/last.$1")" -v b="$(cpu "$work/last.$2")" -v n="$1 / $2" \
-		'BEGIN { if (b > 0) { printf "round %d: %s %.2fx\n", '"$i"', n, a / b; print a / b >> "'"$work"'/ratios" } }'
+		'BEGIN { if (a > 0 && b > 0) { printf "round %d: %s %.2fx\n", '"$i"', n, a / b; print a / b >> "'"$work"'/ratios" } else printf "round %d: no ratio (a run gave no CPU figure)\n", '"$i"' }'
 done
 
 echo
