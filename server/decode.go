@@ -306,6 +306,10 @@ type ClientMessage struct {
 	// together from tails (Update.ViewTail): after the first, an update
 	// then carries only the log's new entries.
 	ViewTails bool `json:"view_tails,omitempty"`
+	// Table, in a hello, is the table the socket is to follow. A later
+	// hello that names one moves the open socket on to that table (a
+	// rematch, the next game) instead of closing it and opening another.
+	Table string `json:"table,omitempty"`
 }
 
 // maxClientID caps the id a client gives a message.
@@ -324,7 +328,11 @@ func decodeClientMessage(b []byte) (ClientMessage, error) {
 		return m, badRequest("a message id may be at most %d characters", maxClientID)
 	}
 	switch m.Type {
-	case "hello", "ping":
+	case "hello":
+		if m.Table != "" && !validID(m.Table) {
+			return m, badRequest(`"table" must be a table's id, as its address gives it`)
+		}
+	case "ping":
 	case "move":
 		if strings.TrimSpace(m.Move) == "" {
 			return m, badRequest(`a "move" message needs a "move"`)

@@ -16,6 +16,7 @@ import (
 func FuzzDecodeClientMessage(f *testing.F) {
 	for _, s := range []string{
 		`{"type": "hello", "token": "abc", "version": 3}`,
+		`{"type": "hello", "table": "k3x9q2m7c8v4r6tw", "token": "abc"}`, `{"type": "hello", "table": "../x"}`,
 		`{"type": "move", "move": "72", "id": "m1", "version": 9}`,
 		`{"type": "setup", "auto": true, "computer": "strong"}`,
 		`{"type": "setup", "setup": {"grid": ["ABCDE"]}}`,
@@ -34,7 +35,11 @@ func FuzzDecodeClientMessage(f *testing.F) {
 			return
 		}
 		switch m.Type {
-		case "hello", "ping", "setup":
+		case "hello":
+			if m.Table != "" && !validID(m.Table) {
+				t.Fatalf("accepted table %q", m.Table)
+			}
+		case "ping", "setup":
 		case "chat", "mute":
 			if m.Channel != ChannelPlayers && m.Channel != ChannelSpectators {
 				t.Fatalf("accepted channel %q", m.Channel)

@@ -42,6 +42,9 @@ type metricSet struct {
 	// instead (pushHeld).
 	pushersStarted prometheus.Counter
 	pushesHeld     prometheus.Counter
+	// follows counts the sockets moved on to another table by a later
+	// hello (socket.follow).
+	follows prometheus.Counter
 
 	// analysesComputed counts the analyses the engines computed, rather
 	// than served from the cache or the store.
@@ -91,6 +94,7 @@ func newMetrics(s *Service) *metricSet {
 	m.analysesComputed = counter("parlour_analyses_computed_total", "Analyses of finished games the engines computed (not served from memory or the store).")
 	m.updatesShared = counter("parlour_socket_updates_shared_total", "Updates sent over WebSockets from an encoding made for another socket of the same view.")
 	m.pushersStarted = counter("parlour_socket_pushers_started_total", "Goroutines started to push updates to a WebSocket.")
+	m.follows = counter("parlour_socket_follows_total", "WebSockets moved on to another table by a later hello, rather than closed and opened again.")
 	m.pushesHeld = counter("parlour_socket_pushes_held_total", "Pushes to a seat's WebSocket run by the socket that played the move, rather than by a goroutine of their own.")
 	reqs := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "parlour_http_requests_total", Help: "HTTP requests answered, by status class."}, []string{"code"})
 	m.reg.MustRegister(reqs)

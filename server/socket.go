@@ -52,6 +52,9 @@ type socket struct {
 	// the table changes and ended once nothing is left to send (or run
 	// by another socket's move: pushHeld).
 	pushes pushes
+	// next is the table a later hello moved the socket on to, set by the
+	// reader (handle) as it ends the socket's run on its table.
+	next *follow
 }
 
 // pushes is the state of a socket's pusher. A socket has no goroutine of
@@ -176,38 +179,126 @@ func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve fun
 }
 
 // serve runs the socket until it ends, and returns the close code and
-// reason to send.
+// reason to send. A later hello that names a table moves the socket on
+// to that table (follow): it then serves that one.
 func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, string) {
 	hello, code, reason := s.hello(ctx)
 	if code != 0 {
 		return code, reason
 	}
-	from := -1
-	if hello.Version != nil {
-		from = *hello.Version
+	if hello.Table != "" && hello.Table != id {
+		err := badRequest("the hello names table %s, but the socket was opened onto %s", hello.Table, id)
+		s.sendError(ctx, hello.ID, err)
+		return websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
-	wt, err := s.h.s.Watch(ctx, s.p, id, from)
+	wt, err := s.h.s.Watch(ctx, s.p, id, helloFrom(hello))
 	if err != nil {
 		s.sendError(ctx, hello.ID, err)
 		return websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
-	defer wt.Close()
-	s.wt = wt
+	next := &follow{id: id, hello: hello, p: s.p, wt: wt}
+	for {
+		code, reason, next = s.serveTable(ctx, next)
+		if next == nil {
+			return code, reason
+		}
+		s.h.s.metrics.follows.Inc()
+	}
+}
+
+// helloFrom returns the version a hello's first update starts after (-1:
+// none; the table as it stands).
+func helloFrom(hello ClientMessage) int {
+	if hello.Version != nil {
+		return *hello.Version
+	}
+	return -1
+}
+
+// follow is a table a socket is to follow, as a hello asked: the table's
+// id, the hello, who it signed in as and the watcher already opened.
+type follow struct {
+	id    string
+	hello ClientMessage
+	p     *Principal
+	wt    *Watcher
+}
+
+// statusFollow is the code with which handle ends the socket's run on
+// its table when a later hello moved it on to another (socket.next). It
+// is never sent.
+const statusFollow websocket.StatusCode = -1
+
+// serveTable runs the socket on the table f names until it ends, or
+// until a later hello moves it on to another table, which it then
+// returns. Whatever it returns, it has closed f's watcher.
+func (s *socket) serveTable(ctx context.Context, f *follow) (websocket.StatusCode, string, *follow) {
+	defer f.wt.Close()
+	s.wt, s.p = f.wt, f.p
 	if s.p != nil {
 		defer s.h.s.presence.hold(s.p.Identity, s.h.s.now)()
 	}
-	if hello.Chat != nil {
-		wt.ChatFrom(*hello.Chat)
+	if f.hello.Chat != nil {
+		f.wt.ChatFrom(*f.hello.Chat)
 	}
-	if hello.ViewTails {
-		wt.ViewTails()
+	if f.hello.ViewTails {
+		f.wt.ViewTails()
 	}
 	// The pusher is started at each change of the table (Watcher.OnChange,
 	// changed), except while the socket answers a move and polls for
 	// itself (socket.move), or another socket's move will push (pushHeld);
 	// the reader runs here.
-	return s.runPushed(ctx, func(ctx context.Context, b []byte) (websocket.StatusCode, string) { return s.handle(ctx, id, b) })
+	code, reason := s.runPushed(ctx, func(ctx context.Context, b []byte) (websocket.StatusCode, string) { return s.handle(ctx, f.id, b) })
+	next := s.next
+	s.next = nil
+	if code != statusFollow {
+		if next != nil {
+			next.wt.Close() // the socket closed before it could move on
+		}
+		return code, reason, nil
+	}
+	return 0, "", next
 }
+
+// moveOn checks a later hello, which names the table the socket is to
+// follow now: it signs in with the hello's token (or the session
+// cookie's) and opens a watcher on that table. An error leaves the
+// socket where it was.
+func (s *socket) moveOn(ctx context.Context, m ClientMessage) (*follow, error) {
+	if m.Table == "" {
+		return nil, badRequest(`hello was already said: to follow another table, name it in "table"`)
+	}
+	if cl := s.h.s.cl; cl != nil {
+		// A node serves the sockets of the tables it runs; it takes a
+		// table no node runs, as a new socket onto it would.
+		owner, err := cl.claim(ctx, m.Table)
+		if err != nil {
+			return nil, err
+		}
+		if owner != "" {
+			return nil, errElsewhere
+		}
+	}
+	if m.Token == "" {
+		m.Token = s.cookie
+	}
+	var p *Principal
+	if m.Token != "" {
+		var err error
+		if p, err = s.h.s.Authenticate(ctx, m.Token); err != nil {
+			return nil, err
+		}
+	}
+	wt, err := s.h.s.Watch(ctx, p, m.Table, helloFrom(m))
+	if err != nil {
+		return nil, err
+	}
+	return &follow{id: m.Table, hello: m, p: p, wt: wt}, nil
+}
+
+// errElsewhere refuses a later hello that names a table another node of
+// the cluster runs: only a socket opened onto that table reaches it.
+var errElsewhere = refuse(http.StatusMisdirectedRequest, "that table is run by another server of the cluster: open a new socket onto it")
 
 // hello reads and checks the socket's first message, a "hello", and signs
 // the socket in with its token (or the session cookie) when it gives one.
@@ -261,7 +352,7 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 	// the reader ends it stops the pusher through ctx.
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	rctx := s.readContext(ctx)
+	rctx, _ := s.readContext(ctx)
 	done := make(chan closing, 1)
 	go func() {
 		defer stop()
@@ -288,7 +379,11 @@ func (s *socket) runPushed(ctx context.Context, handle func(context.Context, []b
 	defer stop()
 	ps := &s.pushes
 	ps.mu.Lock()
+	// A socket moved on from another table (serveTable) starts afresh:
+	// the last run's pusher is done, and its watcher closed, so that
+	// nothing of it wakes the socket any more.
 	ps.ctx, ps.stop = ctx, stop
+	ps.again, ps.ended, ps.closing = false, false, closing{}
 	ps.mu.Unlock()
 	shut := context.AfterFunc(s.h.s.ctx, func() {
 		s.end(websocket.StatusGoingAway, reasonShutdown)
@@ -296,7 +391,12 @@ func (s *socket) runPushed(ctx context.Context, handle func(context.Context, []b
 	defer shut()
 	s.wt.OnChange(s.changed)
 	s.poke() // the first update goes at once
-	c := s.read(ctx, s.readContext(ctx), handle)
+	rctx, unwatch := s.readContext(ctx)
+	c := s.read(ctx, rctx, handle)
+	// A socket moving on to another table reads on: ctx, ended below,
+	// must not stop it. Had ctx ended already, the socket was closing
+	// (end was called first), and it does not move on.
+	unwatch()
 	s.end(c.code, c.reason)
 	ps.wg.Wait() // the pusher is done with the watcher and the connection
 	return ps.closing.code, ps.closing.reason
@@ -319,13 +419,14 @@ func (s *socket) end(code websocket.StatusCode, reason string) {
 // ends, given one that can, the WebSocket library would watch it with a
 // new callback at every message. The end of ctx stops the reader through
 // the connection's read deadline instead, which leaves the connection
-// able to send its close frame.
-func (s *socket) readContext(ctx context.Context) context.Context {
+// able to send its close frame. unwatch undoes that, for a socket that
+// goes on reading after ctx (one moved on to another table).
+func (s *socket) readContext(ctx context.Context) (rctx context.Context, unwatch func() bool) {
 	if s.cc == nil {
-		return ctx
+		return ctx, func() bool { return true }
 	}
-	context.AfterFunc(ctx, s.cc.stopReading) // ctx always ends: the callers stop it
-	return context.WithoutCancel(ctx)
+	unwatch = context.AfterFunc(ctx, s.cc.stopReading) // ctx always ends: the callers stop it
+	return context.WithoutCancel(ctx), unwatch
 }
 
 // read answers each message read with handle, in the order they came,
@@ -383,7 +484,13 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 	case "ping":
 		s.send(ctx, ServerMessage{Type: "pong", ID: m.ID})
 	case "hello":
-		s.sendError(ctx, m.ID, badRequest("hello was already said"))
+		next, err := s.moveOn(ctx, m)
+		if err != nil {
+			s.sendError(ctx, m.ID, err)
+			return 0, ""
+		}
+		s.next = next
+		return statusFollow, ""
 	case "move":
 		if s.p == nil {
 			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators cannot move: say hello with your seat's token"))

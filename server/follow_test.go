@@ -1,0 +1,136 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/coder/websocket"
+)
+
+// TestSocketMovesOn: a later hello that names a table moves an open
+// socket on to it, as the seat its token holds there: its first update
+// is that table's, its moves are played there, and the table it left
+// sends it nothing more. A later hello that is wrong is answered with an
+// error and leaves the socket where it was.
+func TestSocketMovesOn(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	hc := &client{t: t, base: srv.URL}
+	a, b := guessInPlay(t, hc)
+	hc2 := &client{t: t, base: srv.URL}
+	c, d := guessInPlay(t, hc2)
+
+	ws := wsDial(t, srv, a.Table)
+	wsSend(t, ws, fmt.Sprintf(`{"type": "hello", "token": %q}`, a.Token))
+	if m := wsRead(t, ws); m.Type != "update" || m.Update.Table.ID != a.Table {
+		t.Fatalf("hello answered with %+v", m)
+	}
+	wsSend(t, ws, `{"type": "move", "move": "guess 10", "id": "m1"}`)
+	if m := wsRead(t, ws); m.Type != "ack" {
+		t.Fatalf("the move on the first table answered with %+v", m)
+	}
+	wsReadType(t, ws, "update")
+
+	wsSend(t, ws, fmt.Sprintf(`{"type": "hello", "table": %q, "token": %q, "id": "h2"}`, c.Table, c.Token))
+	m := wsRead(t, ws)
+	if m.Type != "update" || m.Update.Table.ID != c.Table || m.Update.Seat != 0 {
+		t.Fatalf("the hello naming the second table answered with %+v", m)
+	}
+	if got := metric(t, hc, "parlour_socket_follows_total"); got != 1 {
+		t.Errorf("parlour_socket_follows_total = %v, want 1", got)
+	}
+	if got := metric(t, hc, "parlour_watchers"); got != 1 {
+		t.Errorf("parlour_watchers = %v, want 1: the first table's watcher was not closed", got)
+	}
+
+	// Bad hellos: each refused, and the socket stays on the second table.
+	for _, bad := range []struct {
+		name, msg string
+		status    int
+		want      string
+	}{
+		{"no table", `{"type": "hello", "id": "x"}`, 400, `name it in "table"`},
+		{"not an id", `{"type": "hello", "table": "../tables", "id": "x"}`, 400, `"table" must be a table's id`},
+		{"no such table", `{"type": "hello", "table": "aaaaaaaaaaaaaaaa", "id": "x"}`, 404, "there is no table"},
+		{"forged token", fmt.Sprintf(`{"type": "hello", "table": %q, "token": "forged", "id": "x"}`, a.Table), 401, ""},
+		{"version ahead", fmt.Sprintf(`{"type": "hello", "table": %q, "version": 999, "id": "x"}`, a.Table), 400, "ahead of the table"},
+	} {
+		wsSend(t, ws, bad.msg)
+		m := wsRead(t, ws)
+		if m.Type != "error" || m.ID != "x" || m.Status != bad.status || !strings.Contains(m.Error, bad.want) {
+			t.Errorf("%s: answered %+v, want a %d error saying %q", bad.name, m, bad.status, bad.want)
+		}
+	}
+	if got := metric(t, hc, "parlour_watchers"); got != 1 {
+		t.Errorf("parlour_watchers = %v after the bad hellos, want 1", got)
+	}
+
+	// The socket plays the second table's first seat now.
+	wsSend(t, ws, `{"type": "move", "move": "guess 20", "id": "m2"}`)
+	ack := wsRead(t, ws)
+	if ack.Type != "ack" || ack.ID != "m2" {
+		t.Fatalf("the move on the second table answered with %+v", ack)
+	}
+	if u := wsRead(t, ws); u.Type != "update" || u.Update.Table.ID != c.Table || u.Update.Version != ack.Version {
+		t.Fatalf("after the ack %+v, want the second table's update at version %d, got %+v", ack, ack.Version, u)
+	}
+	// A move at the first table, then one at the second: the socket
+	// hears of the second only.
+	hc.token = b.Token
+	if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 30"}`, nil); st != 200 {
+		t.Fatalf("a move at the first table: %d %s", st, body)
+	}
+	hc2.token = d.Token
+	var res MoveResult
+	if st, body := hc2.do("POST", "/api/v1/tables/"+c.Table+"/moves", `{"move": "guess 40"}`, &res); st != 200 {
+		t.Fatalf("a move at the second table: %d %s", st, body)
+	}
+	wsSend(t, ws, `{"type": "ping", "id": "p"}`)
+	for {
+		m := wsRead(t, ws)
+		if m.Type == "pong" {
+			break
+		}
+		if m.Type != "update" || m.Update.Table.ID != c.Table {
+			t.Fatalf("after moving on, the socket got %+v", m)
+		}
+	}
+
+	// Back to the first table as a spectator: no token, no moves.
+	wsSend(t, ws, fmt.Sprintf(`{"type": "hello", "table": %q}`, a.Table))
+	if m := wsRead(t, ws); m.Type != "update" || m.Update.Table.ID != a.Table || m.Update.Seat != -1 {
+		t.Fatalf("the spectator's hello answered with %+v", m)
+	}
+	wsSend(t, ws, `{"type": "move", "move": "guess 50", "id": "m3"}`)
+	if m := wsRead(t, ws); m.Type != "error" || m.Status != 401 {
+		t.Fatalf("a spectator's move answered with %+v", m)
+	}
+	if got := metric(t, hc, "parlour_socket_follows_total"); got != 2 {
+		t.Errorf("parlour_socket_follows_total = %v, want 2", got)
+	}
+}
+
+// TestSocketFirstHelloNamesItsTable: a first hello may name the socket's
+// table, and no other.
+func TestSocketFirstHelloNamesItsTable(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	hc := &client{t: t, base: srv.URL}
+	a, _ := guessInPlay(t, hc)
+	c, _ := guessInPlay(t, &client{t: t, base: srv.URL})
+
+	ws := wsDial(t, srv, a.Table)
+	wsSend(t, ws, fmt.Sprintf(`{"type": "hello", "table": %q}`, a.Table))
+	if m := wsRead(t, ws); m.Type != "update" || m.Update.Table.ID != a.Table {
+		t.Fatalf("a hello naming the socket's table answered with %+v", m)
+	}
+
+	ws = wsDial(t, srv, a.Table)
+	wsSend(t, ws, fmt.Sprintf(`{"type": "hello", "table": %q}`, c.Table))
+	want := fmt.Sprintf("the hello names table %s, but the socket was opened onto %s", c.Table, a.Table)
+	if m := wsRead(t, ws); m.Type != "error" || m.Status != 400 || m.Error != want {
+		t.Fatalf("a hello naming another table answered with %+v", m)
+	}
+	wsClosed(t, ws, websocket.StatusPolicyViolation, want)
+}
