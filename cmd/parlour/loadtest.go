@@ -62,6 +62,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	timeline := fs.Duration("timeline", 0, "also print the latency of each slice of this length of the run (e.g. 1s), to see when the slow moves came")
 	route := fs.String("route", "seats", `with several nodes, how requests are spread: "seats" (each table made through one node and joined through the next, each seat playing through the node it was seated through, as behind a balancer that spreads clients) or "table" (every request about a table through the node its id picks, as behind a balancer that hashes the table's path)`)
 	transport := fs.String("transport", "http", `how the moves go: "http" (POST .../moves on kept-alive connections) or "ws" (a WebSocket per seat, each move answered by the server's ack, the updates pushed to both seats read and counted); with ws, start the server with --conns-per-addr above 5 times --tables`)
+	newSockets := fs.Bool("new-sockets", false, `with --transport ws, open two new sockets for each new table, and close its sockets when its game ends, as a client from before sockets could move on does; by default the sockets of a table whose game ended move on to the table that replaces it (a later hello naming it)`)
 	tails := fs.Bool("view-tails", true, `with --transport ws, ask for view tails in each socket's hello as the browser does (after the first update, only the new entries of a view's log); false: every view whole`)
 	rated := fs.Bool("rated", false, "the scripted players are accounts (signed up first: slow, argon2id) and every table is rated, so that each game's end updates two ratings in its commit")
 	chat := fs.Float64("chat", 0, "also post this many players' chat lines a second, across the tables, by their seated players in turn (0: none); each identity may post one a second, so keep it under --identities")
@@ -124,12 +125,13 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		out:   stdout,
 		conns: max(1, min(*conns, *tables)),
 
-		staggered: *stagger,
-		byTable:   *route == "table",
-		ws:        *transport == "ws",
-		tails:     *tails,
-		chatRate:  *chat,
-		rated:     *rated,
+		staggered:  *stagger,
+		byTable:    *route == "table",
+		ws:         *transport == "ws",
+		newSockets: *newSockets,
+		tails:      *tails,
+		chatRate:   *chat,
+		rated:      *rated,
 	}
 	if err := lt.prepare(ctx, *identities, *tables); err != nil {
 		fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
@@ -162,14 +164,14 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		var l0 time.Duration
 		var m0 map[string]float64
 		var each0 []float64
-		var p0 int64
+		var p0, o0, f0 int64
 		res, err := lt.run(ctx, r, *dur, func() {
 			// Counted from here, after the warm-up: the clock is about
 			// to start.
 			s0, l0 = cpuTimes(pids), cpuTime(os.Getpid())
 			e0 := lt.metricsEach(ctx)
 			m0, each0 = sumMetrics(e0), acceptedEach(e0)
-			p0 = lt.pushes.Load()
+			p0, o0, f0 = lt.pushes.Load(), lt.opened.Load(), lt.movedOn.Load()
 		})
 		if err != nil {
 			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
@@ -193,6 +195,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		if lt.ws && res.accepted > 0 {
 			fmt.Fprintf(stdout, "  updates pushed to the seats' sockets: %d (%.2f a move)\n", p1-p0, float64(p1-p0)/float64(res.accepted))
+			fmt.Fprintf(stdout, "  sockets opened: %d; moved on to the next table: %d\n", lt.opened.Load()-o0, lt.movedOn.Load()-f0)
 		}
 		if f, ok := m1["parlour_cluster_forwarded_total"]; ok && res.accepted > 0 {
 			fwd := f - m0["parlour_cluster_forwarded_total"]
@@ -394,14 +397,20 @@ type loadtest struct {
 	grids  []json.RawMessage // setups the scripted players hide
 	live   int               // tables played at once
 
-	staggered bool     // see stagger
-	byTable   bool     // every request about a table through one node (--route table)
-	ws        bool     // moves go over a WebSocket per seat (--transport ws)
-	tails     bool     // the sockets ask for view tails (--view-tails)
-	chatRate  float64  // chat lines a second beside the moves (--chat)
-	rated     bool     // accounts at rated tables (--rated)
-	accounts  []string // their names, with --rated
-	pushes    atomic.Int64
+	staggered bool // see stagger
+	byTable   bool // every request about a table through one node (--route table)
+	ws        bool // moves go over a WebSocket per seat (--transport ws)
+	// newSockets opens new sockets for each table, rather than moving the
+	// finished table's on to it (--new-sockets).
+	newSockets bool
+	tails      bool     // the sockets ask for view tails (--view-tails)
+	chatRate   float64  // chat lines a second beside the moves (--chat)
+	rated      bool     // accounts at rated tables (--rated)
+	accounts   []string // their names, with --rated
+	pushes     atomic.Int64
+	// opened and movedOn count the sockets opened and those moved on
+	// to another table.
+	opened, movedOn atomic.Int64
 
 	mu    sync.Mutex
 	all   []*ltTable // every table played, for the durability check
@@ -428,7 +437,9 @@ type ltTable struct {
 	acked  []string // "seat:move" in order
 	over   bool
 	errors int
-	ws     [2]*wsSeat // with --transport ws, each seat's socket
+	// ws, with --transport ws, is each seat's socket: a spare table has
+	// none until it is played, unless --new-sockets.
+	ws [2]*wsSeat
 }
 
 func (lt *loadtest) post(ctx context.Context, path, token string, body, out any) (int, error) {
@@ -528,7 +539,7 @@ func (lt *loadtest) newTable(ctx context.Context) (*ltTable, error) {
 			return nil, err
 		}
 	}
-	if lt.ws {
+	if lt.ws && lt.newSockets {
 		if err := lt.openSeats(ctx, t); err != nil {
 			return nil, err
 		}
@@ -722,8 +733,14 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 	if err != nil {
 		return nil, err
 	}
+	if lt.ws {
+		if err := lt.openAll(ctx, tables); err != nil {
+			return nil, err
+		}
+	}
+	taken := 0 // spares taken by the stagger
 	if lt.staggered {
-		if err := lt.stagger(tables, pools, uint64(rate)); err != nil {
+		if taken, err = lt.stagger(ctx, tables, pools, uint64(rate)); err != nil {
 			return nil, err
 		}
 	}
@@ -748,6 +765,9 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 				}
 			}
 		}()
+	}
+	for range min(taken, n) {
+		refill <- struct{}{}
 	}
 	if lt.chatRate > 0 {
 		res.chat = &chatResult{}
@@ -778,6 +798,13 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 						atomic.AddInt64(&res.skipped, 1)
 						continue // no spare ready: this slot is skipped
 					}
+					// No spare was ready when the last game ended
+					// (below): the sockets are opened in this slot.
+					if lt.ws && lt.seatSockets(rctx, nil, t) != nil {
+						t.over = true
+						atomic.AddInt64(&res.errors, 1)
+						continue
+					}
 				}
 				atomic.AddInt64(&res.sent, 1)
 				pool := pools[t.node[t.turn]]
@@ -787,7 +814,7 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 				samples = append(samples, ltSample{due, lat[len(lat)-1]})
 				pool <- c
 				if t.over {
-					t.closeSeats()
+					t = lt.moveOn(rctx, t, refill)
 				}
 				switch outcome {
 				case accepted:
@@ -810,6 +837,57 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 	wg.Wait()
 	close(refill)
 	return res, nil
+}
+
+// moveOn replaces t, whose game just ended, by a spare table, and
+// returns it: t's sockets, with --transport ws, move on to it
+// (seatSockets), once the last move was timed. With no spare ready it
+// closes t's sockets and returns t, to be replaced in its next slot.
+// The spare taken is made again in the background through refill (nil:
+// the caller sees to it).
+func (lt *loadtest) moveOn(ctx context.Context, t *ltTable, refill chan<- struct{}) *ltTable {
+	if !lt.ws {
+		return t // replaced in its next slot, as ever
+	}
+	select {
+	case nt := <-lt.spare:
+		if refill != nil {
+			refill <- struct{}{}
+		}
+		if err := lt.seatSockets(ctx, t, nt); err != nil {
+			t.closeSeats()
+			return t // the next slot takes another spare
+		}
+		return nt
+	default:
+		t.closeSeats()
+		return t
+	}
+}
+
+// openAll opens the sockets of the tables that have none, 16 at a time.
+func (lt *loadtest) openAll(ctx context.Context, tables []*ltTable) error {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	work := make(chan *ltTable)
+	for range 16 {
+		wg.Go(func() {
+			for t := range work {
+				if err := lt.openSeats(ctx, t); err != nil {
+					mu.Lock()
+					first = cmp(first, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for _, t := range tables {
+		work <- t
+	}
+	close(work)
+	wg.Wait()
+	return first
 }
 
 // moveOutcome is how the server answered one move.
@@ -867,15 +945,18 @@ func (lt *loadtest) step(c *moveConn, t *ltTable) moveOutcome {
 // all finish within the same second, and a thousand games ending at once,
 // with a thousand new tables opened to replace them, is a burst no steady
 // server sees; staggered, the games end and begin at a steady rate, as
-// they do on a server whose tables came and went over time.
-func (lt *loadtest) stagger(tables []*ltTable, pools []chan *moveConn, seed uint64) error {
+// they do on a server whose tables came and went over time. Over
+// sockets, a table whose game ends in the stagger is replaced by a spare
+// at once (moveOn), as in the run; stagger returns how many spares it
+// took, for the caller to have made again.
+func (lt *loadtest) stagger(ctx context.Context, tables []*ltTable, pools []chan *moveConn, seed uint64) (taken int, err error) {
 	rng := rand.New(rand.NewPCG(seed, 0))
 	todo := make([]int, len(tables))
 	for i := range todo {
 		todo[i] = rng.IntN(staggerMoves)
 	}
 	var wg sync.WaitGroup
-	var bad atomic.Int64
+	var bad, spares atomic.Int64
 	work := make(chan int)
 	for range min(lt.conns, 64) {
 		wg.Go(func() {
@@ -889,7 +970,10 @@ func (lt *loadtest) stagger(tables []*ltTable, pools []chan *moveConn, seed uint
 					}
 					pool <- c
 					if t.over {
-						t.closeSeats()
+						if nt := lt.moveOn(ctx, t, nil); nt != t {
+							spares.Add(1)
+							t, tables[i] = nt, nt
+						}
 					}
 				}
 			}
@@ -901,9 +985,9 @@ func (lt *loadtest) stagger(tables []*ltTable, pools []chan *moveConn, seed uint
 	close(work)
 	wg.Wait()
 	if n := bad.Load(); n > 0 {
-		return fmt.Errorf("%d moves of the stagger were not accepted", n)
+		return int(spares.Load()), fmt.Errorf("%d moves of the stagger were not accepted", n)
 	}
-	return nil
+	return int(spares.Load()), nil
 }
 
 // dialPools opens the connections the moves go on, lt.conns spread evenly

@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -21,8 +22,11 @@ import (
 type wsSeat struct {
 	lt  *loadtest
 	c   *websocket.Conn
-	ans chan wsAnswer // the answers to moves: acks and errors
+	ans chan wsAnswer // the answers to moves and later hellos
 	req []byte
+	// await, while the socket moves on to another table (follow), is
+	// what that table's first update holds: the reader answers it.
+	await atomic.Pointer[[]byte]
 }
 
 // wsAnswer is the server's answer to one move: 200 for an ack, else the
@@ -70,6 +74,7 @@ func (lt *loadtest) openSeat(ctx context.Context, i int, id, token string) (*wsS
 		return nil, fmt.Errorf("hello on %s: %w", id, err)
 	}
 	s := &wsSeat{lt: lt, c: c, ans: make(chan wsAnswer, 1)}
+	lt.opened.Add(1)
 	go s.read()
 	return s, nil
 }
@@ -96,6 +101,11 @@ func (s *wsSeat) read() {
 		b := buf.Bytes()
 		switch {
 		case bytes.HasPrefix(b, []byte(`{"type":"update"`)):
+			if w := s.await.Load(); w != nil && bytes.Contains(b, *w) {
+				s.await.Store(nil)
+				s.ans <- wsAnswer{status: http.StatusOK}
+				break
+			}
 			s.lt.pushes.Add(1)
 		case bytes.HasPrefix(b, []byte(`{"type":"ack"`)):
 			s.ans <- wsAnswer{status: http.StatusOK, body: bytes.Clone(b)}
@@ -116,6 +126,11 @@ func (s *wsSeat) read() {
 // comes only once the move is durable.
 func (s *wsSeat) move(move string) (int, []byte, error) {
 	s.req = append(append(append(s.req[:0], `{"type":"move","move":"`...), move...), `"}`...)
+	return s.send()
+}
+
+// send sends s.req and waits for the server's answer.
+func (s *wsSeat) send() (int, []byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := s.c.Write(ctx, websocket.MessageText, s.req); err != nil {
@@ -128,16 +143,63 @@ func (s *wsSeat) move(move string) (int, []byte, error) {
 		}
 		return a.status, a.body, a.err
 	case <-ctx.Done():
-		return 0, nil, fmt.Errorf("no answer to a move: %w", ctx.Err())
+		return 0, nil, fmt.Errorf("no answer: %w", ctx.Err())
 	}
 }
 
 func (s *wsSeat) close() { s.c.Close(websocket.StatusNormalClosure, "") }
 
+// follow moves the socket on to table id, for the seat token holds there
+// (a later hello naming the table, docs/protocol.md), and waits for that
+// table's first update, as a browser moving on to its next game does.
+func (s *wsSeat) follow(id, token string) error {
+	want := []byte(`"table":{"id":"` + id + `"`)
+	s.await.Store(&want)
+	defer s.await.Store(nil)
+	s.req = fmt.Appendf(s.req[:0], `{"type":"hello","table":%q,"token":%q`, id, token)
+	if s.lt.tails {
+		s.req = append(s.req, `,"view_tails":true`...)
+	}
+	s.req = append(s.req, '}')
+	st, body, err := s.send()
+	switch {
+	case err != nil:
+		return fmt.Errorf("moving a socket on to %s: %w", id, err)
+	case st != http.StatusOK:
+		return fmt.Errorf("moving a socket on to %s: answered %d %.200s", id, st, body)
+	}
+	return nil
+}
+
 // openSeats opens a socket for each seat of t.
 func (lt *loadtest) openSeats(ctx context.Context, t *ltTable) error {
-	for i, tok := range t.seats {
-		s, err := lt.openSeat(ctx, t.node[i], t.id, tok)
+	return lt.seatSockets(ctx, nil, t)
+}
+
+// seatSockets gives each seat of t that has none a socket: the socket of
+// the same seat of old, the table whose game just ended, moved on to t
+// (follow), or else a new one. The sockets of old that t does not take
+// are closed. With --new-sockets, or a seat of t that plays through
+// another node than old's, every socket is new, as with a client that
+// does not move its sockets on.
+func (lt *loadtest) seatSockets(ctx context.Context, old, t *ltTable) error {
+	for i := range t.ws {
+		var s *wsSeat
+		if old != nil {
+			s, old.ws[i] = old.ws[i], nil
+		}
+		if s != nil {
+			if t.ws[i] == nil && !lt.newSockets && old.node[i] == t.node[i] && s.follow(t.id, t.seats[i]) == nil {
+				lt.movedOn.Add(1)
+				t.ws[i] = s
+			} else {
+				s.close()
+			}
+		}
+		if t.ws[i] != nil {
+			continue
+		}
+		s, err := lt.openSeat(ctx, t.node[i], t.id, t.seats[i])
 		if err != nil {
 			t.closeSeats()
 			return err
