@@ -39,11 +39,25 @@ func TestLoadtestTransports(t *testing.T) {
 	}()
 	accepted := regexp.MustCompile(`sent (\d+), accepted (\d+) .*refused 0, errors 0`)
 	pushed := regexp.MustCompile(`updates pushed to the seats' sockets: \d+ \(([0-9.]+) a move\)`)
-	for _, transport := range []string{"http", "ws"} {
-		t.Run(transport, func(t *testing.T) {
+	sockets := regexp.MustCompile(`sockets opened: (\d+); moved on to the next table: (\d+)`)
+	for _, c := range []struct {
+		name string
+		args []string
+		// ends is set when games end in the run (two tables at 200 moves
+		// a second end a game or two each), and moveOn says what becomes
+		// of their sockets: true, they move on to the tables that replace
+		// them; false, new ones are opened.
+		ends, moveOn bool
+	}{
+		{"http", []string{"--transport", "http", "--tables", "8", "--rate", "40"}, false, false},
+		{"ws", []string{"--transport", "ws", "--tables", "8", "--rate", "40"}, false, false},
+		{"ws games ending", []string{"--transport", "ws", "--tables", "2", "--rate", "200"}, true, true},
+		{"ws games ending, new sockets", []string{"--transport", "ws", "--tables", "2", "--rate", "200", "--new-sockets"}, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
 			var out, errs bytes.Buffer
-			code := runLoadtest(ctx, []string{"--url", srv.URL, "--transport", transport, "--tables", "8", "--identities", "4", "--conns", "4",
-				"--rate", "40", "--duration", "1s"}, nil, &out, &errs)
+			args := append([]string{"--url", srv.URL, "--identities", "4", "--conns", "4", "--duration", "1s"}, c.args...)
+			code := runLoadtest(ctx, args, nil, &out, &errs)
 			t.Logf("%s%s", out.String(), errs.String())
 			if code != 0 {
 				t.Fatalf("exit %d", code)
@@ -56,9 +70,9 @@ func TestLoadtestTransports(t *testing.T) {
 				t.Fatalf("no durability check")
 			}
 			p := pushed.FindSubmatch(out.Bytes())
-			if transport == "http" {
-				if p != nil {
-					t.Fatalf("updates counted over HTTP")
+			if c.name == "http" {
+				if p != nil || sockets.Match(out.Bytes()) {
+					t.Fatalf("sockets counted over HTTP")
 				}
 				return
 			}
@@ -67,6 +81,17 @@ func TestLoadtestTransports(t *testing.T) {
 			}
 			if n, _ := strconv.ParseFloat(string(p[1]), 64); n < 1.5 {
 				t.Fatalf("%v updates a move, want about 2 (both seats)", n)
+			}
+			sk := sockets.FindSubmatch(out.Bytes())
+			if sk == nil {
+				t.Fatal("no count of the sockets opened and moved on")
+			}
+			opened, movedOn := string(sk[1]), string(sk[2])
+			switch {
+			case c.ends && c.moveOn && (opened != "0" || movedOn == "0"):
+				t.Fatalf("%s sockets opened and %s moved on: want every game's sockets moved on", opened, movedOn)
+			case c.ends && !c.moveOn && (opened == "0" || movedOn != "0"):
+				t.Fatalf("%s sockets opened and %s moved on: want new sockets for every game", opened, movedOn)
 			}
 		})
 	}
