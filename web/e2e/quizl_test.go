@@ -279,4 +279,12 @@ func TestQuizl(t *testing.T) {
 	if got := ben.text("#players"); !strings.Contains(got, "Ben (you)") || !strings.Contains(got, "Ann") {
 		t.Errorf("the rematch's players: %q", got)
 	}
+	// Each moved the socket of the last table on to the rematch's (a
+	// later hello naming it), rather than open another, and is live there.
+	for _, p := range []*player{ann, ben} {
+		p.wait("the rematch's socket live", `document.querySelector("#conn").dataset.state === "live"`)
+	}
+	if got := serverMetric(t, base, "parlour_socket_follows_total"); got != 2 {
+		t.Errorf("parlour_socket_follows_total = %v after the rematch, want 2 (both players' sockets moved on)", got)
+	}
 }

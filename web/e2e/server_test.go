@@ -7,9 +7,12 @@ package e2e
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,4 +108,29 @@ func (s *testServer) restart(while func()) {
 		s.t.Fatalf("listening again on %s: %v", s.addr, err)
 	}
 	s.start(ln)
+}
+
+// serverMetric reads one metric of the server at base from /metrics.
+func serverMetric(t testing.TB, base, name string) float64 {
+	t.Helper()
+	res, err := http.Get(base + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", line, err)
+			}
+			return n
+		}
+	}
+	t.Fatalf("no %s in /metrics", name)
+	return 0
 }

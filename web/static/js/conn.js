@@ -6,8 +6,40 @@
 // tails: after the first update a socket sends only the new entries of
 // the view's log (a Quizl view's moves), which it puts back behind those
 // it has, so that a long game's updates stay short.
+//
+// A link that is closed leaves its socket open for a few seconds
+// (parked): the next link made in the page (the rematch, another table)
+// moves that socket on to its own table with a hello naming it, rather
+// than open a new connection. A server that does not move sockets on
+// answers that hello with an error, and the link opens a socket of its
+// own.
 
 import { call, ApiError } from "./api.js";
+
+// parkFor is how long a left table's socket waits for the next link.
+const parkFor = 5000;
+
+let parked = null; // { ws, timer }: the socket a closed link left open
+
+// park keeps ws, a live socket whose link closed, for the next link.
+function park(ws) {
+  const older = unpark();
+  if (older) older.close(1000, "leaving the table");
+  ws.onmessage = null; // the old table's updates, from here on, are no one's
+  ws.onerror = null;
+  ws.onclose = () => { if (parked && parked.ws === ws) { clearTimeout(parked.timer); parked = null; } };
+  parked = { ws, timer: setTimeout(() => { if (parked && parked.ws === ws) parked = null; ws.close(1000, "leaving the table"); }, parkFor) };
+}
+
+// unpark returns the parked socket, if there is one still open, for a
+// link to move on; nothing is parked afterwards.
+function unpark() {
+  if (!parked) return null;
+  const { ws, timer } = parked;
+  parked = null;
+  clearTimeout(timer);
+  return ws.readyState === WebSocket.OPEN ? ws : null;
+}
 
 export class TableConn {
   // onUpdate(update) gets every update in version order, its view whole
@@ -35,29 +67,52 @@ export class TableConn {
     if (this.closed) return;
     clearTimeout(this.timer);
     this.onState("connecting");
-    const u = new URL(`/api/v1/tables/${encodeURIComponent(this.id)}/socket`, location.href);
-    u.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-    let ws;
-    try { ws = new WebSocket(u); } catch { this.later(); return; }
+    // A parked socket moves on to this table; until its first update
+    // comes, the link is not live: a request then goes over HTTP, never
+    // over a socket that may still be at the table it left.
+    let ws = unpark();
+    let moving = !!ws;
+    if (!ws) {
+      const u = new URL(`/api/v1/tables/${encodeURIComponent(this.id)}/socket`, location.href);
+      u.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+      try { ws = new WebSocket(u); } catch { this.later(); return; }
+    }
     this.ws = ws;
     let base = null; // the last view this socket sent, put together
-    ws.onopen = () => {
-      const hello = { type: "hello", view_tails: true };
-      if (this.token) hello.token = this.token;
-      if (this.version >= 0) hello.version = this.version;
-      ws.send(JSON.stringify(hello));
+    const live = () => {
       this.live = true;
       this.retry = 0;
       this.onState("live");
     };
+    const hello = () => {
+      const hello = { type: "hello", view_tails: true };
+      if (this.token) hello.token = this.token;
+      if (this.version >= 0) hello.version = this.version;
+      if (moving) { hello.table = this.id; hello.id = "move-on"; }
+      ws.send(JSON.stringify(hello));
+      if (!moving) live();
+    };
     ws.onmessage = e => {
       let m;
       try { m = JSON.parse(e.data); } catch { return; }
+      if (moving && m.type === "error" && m.id === "move-on") {
+        // The server keeps this socket where it was: open one of our own.
+        moving = false;
+        ws.onclose = null;
+        ws.close(1000, "leaving the table");
+        this.ws = null;
+        this.open();
+        return;
+      }
       const waiter = m.id && this.pending.get(m.id);
       if (waiter) this.pending.delete(m.id);
       switch (m.type) {
         case "update": {
           const u = m.update;
+          // A socket moved on may still bring the last of the table it
+          // left: only this table's updates count.
+          if (!u || !u.table || u.table.id !== this.id) break;
+          if (moving) { moving = false; live(); }
           if (u && u.view_tail) {
             // Only the log's new entries came: put them behind the old.
             for (const [k, from] of Object.entries(u.view_tail)) {
@@ -91,6 +146,7 @@ export class TableConn {
       if (this.retry >= 2) this.diagnose(); else this.later();
     };
     ws.onerror = () => { /* onclose follows */ };
+    if (moving) hello(); else ws.onopen = hello;
   }
 
   take(u) {
@@ -142,6 +198,11 @@ export class TableConn {
     this.closed = true;
     clearTimeout(this.timer);
     window.removeEventListener("online", this.onOnline);
-    if (this.ws) { const ws = this.ws; this.ws = null; ws.close(1000, "leaving the table"); }
+    if (this.ws) {
+      const ws = this.ws;
+      this.ws = null;
+      if (this.live && ws.readyState === WebSocket.OPEN) park(ws);
+      else ws.close(1000, "leaving the table");
+    }
   }
 }
