@@ -10,6 +10,8 @@
 #   BIN=/tmp/parlour-old bash docs/door-measure.sh   # a binary built before
 #   FLAGS="--stagger=false" bash docs/door-measure.sh # more loadtest flags
 #   PAIRED=1 RUNS=4 bash docs/door-measure.sh        # both doors at once
+#   FLAGS="--new-sockets" bash docs/door-measure.sh  # a new pair of sockets
+#                                     # a table, not the last game's moved on
 #
 # By default the doors take turns, each round starting with the other
 # door, so that a slow spell of the machine falls on both. One run's CPU
