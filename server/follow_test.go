@@ -1,9 +1,16 @@
 package server
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -133,4 +140,128 @@ func TestSocketFirstHelloNamesItsTable(t *testing.T) {
 		t.Fatalf("a hello naming another table answered with %+v", m)
 	}
 	wsClosed(t, ws, websocket.StatusPolicyViolation, want)
+}
+
+// TestSocketMovesOnUnderPlay moves a seat's socket back and forth
+// between two tables forty times while both tables are played, each by
+// one seat over HTTP and the other over a socket whose moves push to
+// the seats' sockets themselves (pushHeld): every hello is followed by
+// its table's first update, every move is acknowledged, and in the end
+// the socket is on the table it was last sent to, with one watcher. Run
+// it with -race.
+func TestSocketMovesOnUnderPlay(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	hc, hc2 := &client{t: t, base: srv.URL}, &client{t: t, base: srv.URL}
+	a, b := guessInPlay(t, hc)
+	c, d := guessInPlay(t, hc2)
+
+	hello := func(table, token string) *websocket.Conn {
+		ws := wsDial(t, srv, table)
+		wsSend(t, ws, fmt.Sprintf(`{"type": "hello", "token": %q}`, token))
+		if m := wsRead(t, ws); m.Type != "update" {
+			t.Fatalf("hello answered with %+v", m)
+		}
+		return ws
+	}
+	mover := hello(a.Table, a.Token)
+	// play plays n turns at table: the first seat's over HTTP, the
+	// second's on its socket.
+	play := func(table string, first Seated, second *websocket.Conn, n int) error {
+		for i := range n {
+			req, _ := http.NewRequest("POST", srv.URL+"/api/v1/tables/"+table+"/moves", strings.NewReader(fmt.Sprintf(`{"move": "guess %d"}`, 10+i%40)))
+			req.Header.Set("Authorization", "Bearer "+first.Token)
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return err
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 {
+				return fmt.Errorf("turn %d over HTTP: %d %s", i, res.StatusCode, body)
+			}
+			msg := fmt.Sprintf(`{"type": "move", "move": "guess %d", "id": "t%d"}`, 10+i%40, i)
+			if err := second.Write(context.Background(), websocket.MessageText, []byte(msg)); err != nil {
+				return err
+			}
+			for {
+				m, err := readMessage(second)
+				if err != nil {
+					return fmt.Errorf("turn %d on the socket: %w", i, err)
+				}
+				if m.Type == "error" {
+					return fmt.Errorf("turn %d on the socket: %s", i, m.Error)
+				}
+				if m.Type == "ack" {
+					break
+				}
+			}
+		}
+		return nil
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, p := range []struct {
+		table  string
+		first  Seated
+		second *websocket.Conn
+	}{{a.Table, a, hello(a.Table, b.Token)}, {c.Table, c, hello(c.Table, d.Token)}} {
+		wg.Go(func() { errs[i] = play(p.table, p.first, p.second, 30) })
+	}
+
+	on := a.Table
+	for i := range 40 {
+		to, tok := c.Table, c.Token
+		if on == c.Table {
+			to, tok = a.Table, a.Token
+		}
+		wsSend(t, mover, fmt.Sprintf(`{"type": "hello", "table": %q, "token": %q, "view_tails": true}`, to, tok))
+		for {
+			m := wsRead(t, mover)
+			if m.Type != "update" {
+				t.Fatalf("move %d on to %s: got %+v", i, to, m)
+			}
+			if m.Update.Table.ID == to {
+				break
+			}
+			if m.Update.Table.ID != on {
+				t.Fatalf("move %d on to %s: an update of %s", i, to, m.Update.Table.ID)
+			}
+		}
+		on = to
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	wsSend(t, mover, `{"type": "ping"}`)
+	for {
+		m := wsRead(t, mover)
+		if m.Type == "pong" {
+			break
+		}
+		if m.Type != "update" || m.Update.Table.ID != on {
+			t.Fatalf("after the last move on, to %s: got %+v", on, m)
+		}
+	}
+	if got := metric(t, hc, "parlour_watchers"); got != 3 {
+		t.Errorf("parlour_watchers = %v, want 3 (the mover's and the two players')", got)
+	}
+	if got := metric(t, hc, "parlour_socket_follows_total"); got != 40 {
+		t.Errorf("parlour_socket_follows_total = %v, want 40", got)
+	}
+}
+
+// readMessage reads one server message from c, for a goroutine of a
+// test (which may not call t.Fatal).
+func readMessage(c *websocket.Conn) (ServerMessage, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, b, err := c.Read(ctx)
+	if err != nil {
+		return ServerMessage{}, err
+	}
+	var m ServerMessage
+	err = json.Unmarshal(b, &m)
+	return m, err
 }
