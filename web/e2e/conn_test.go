@@ -1,0 +1,69 @@
+package e2e
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// TestSocketMovesOn: a player who goes from one table to another inside
+// the page (here through the new-table form) takes the first table's
+// socket along to the second, rather than open another. When the server
+// will not move it (here the hello is spoilt on its way out, so that the
+// server refuses it, as a server from before moving on or another node
+// of a cluster would), the page opens a socket of its own and plays on.
+func TestSocketMovesOn(t *testing.T) {
+	srv := newTestServer(t)
+	base := srv.base
+	ann := newPlayer(t, newBrowser(t), "Ann", base)
+	live := `document.querySelector("#conn").dataset.state === "live"`
+	first := ann.createTable("quizl", "A friend")
+	ann.wait("the first table's socket live", live)
+
+	// newTable makes a table through the form, reached by a link inside
+	// the page, and waits for its socket to be live.
+	newTable := func(from string) string {
+		t.Helper()
+		eval[bool](ann, `(() => { const a = document.createElement("a"); a.href = "/new/quizl"; document.body.append(a); a.click(); a.remove(); return true; })()`)
+		ann.wait("the new table form", `!!document.querySelector("form button[type=submit]")`)
+		ann.clickText("#main form button", "A friend")
+		ann.typeIn("#my-name", ann.name)
+		ann.click("form button[type=submit]")
+		ann.wait("the new table", fmt.Sprintf(`location.pathname.startsWith("/t/") && location.pathname !== %q && !!document.querySelector("#turn")`, "/t/"+from))
+		ann.wait("the new table's socket live", live)
+		return eval[string](ann, `location.pathname.slice(3)`)
+	}
+
+	second := newTable(first)
+	if got := serverMetric(t, base, "parlour_socket_follows_total"); got != 1 {
+		t.Errorf("parlour_socket_follows_total = %v after going to the second table, want 1", got)
+	}
+	if got := serverMetric(t, base, "parlour_websockets"); got != 1 {
+		t.Errorf("parlour_websockets = %v at the second table, want 1", got)
+	}
+
+	eval[bool](ann, `(() => {
+		const send = WebSocket.prototype.send;
+		WebSocket.prototype.send = function (d) {
+			if (typeof d === "string" && d.includes('"move-on"')) d = d.replace(/"table":"[^"]*"/, '"table":"not-a-table"');
+			return send.call(this, d);
+		};
+		return true;
+	})()`)
+	newTable(second)
+	if got := serverMetric(t, base, "parlour_socket_follows_total"); got != 1 {
+		t.Errorf("parlour_socket_follows_total = %v after a refused move on, want still 1", got)
+	}
+	// The page plays on, on its own socket: the refused one is closed.
+	ann.click("#q-auto")
+	ann.wait("the setup taken", `document.body.textContent.includes("The computer made your setup")`)
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		got := serverMetric(t, base, "parlour_websockets")
+		if got == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("parlour_websockets = %v at the third table, want 1: the refused socket was not closed", got)
+		}
+	}
+}
