@@ -43,7 +43,7 @@ type metricSet struct {
 	pushersStarted prometheus.Counter
 	pushesHeld     prometheus.Counter
 	// follows counts the sockets moved on to another table by a later
-	// hello (socket.follow).
+	// hello (socket.moveOn).
 	follows prometheus.Counter
 
 	// analysesComputed counts the analyses the engines computed, rather

@@ -180,7 +180,7 @@ func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve fun
 
 // serve runs the socket until it ends, and returns the close code and
 // reason to send. A later hello that names a table moves the socket on
-// to that table (follow): it then serves that one.
+// to that table (moveOn): it then serves that one (serveTable).
 func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, string) {
 	hello, code, reason := s.hello(ctx)
 	if code != 0 {
