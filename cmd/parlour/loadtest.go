@@ -726,6 +726,13 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 			}
 		}
 	}
+	// Spares for the games that end, as many as prepare made: a run
+	// before this one may have used them up.
+	if short := n/2 - len(lt.spare); short > 0 {
+		if err := lt.fill(ctx, short); err != nil {
+			return nil, err
+		}
+	}
 	// Warm up: open every connection the players will move on, and make
 	// one request on it, before the clock starts.
 	pools, err := lt.dialPools()
@@ -757,10 +764,20 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 	for w := 0; w < 16; w++ {
 		go func() { // replace finished tables in the background
 			for range refill {
-				if t, err := lt.newTable(rctx); err == nil {
+				// A table asked for and not made would leave a slot
+				// without a table for the rest of the run: try again.
+				for rctx.Err() == nil {
+					t, err := lt.newTable(rctx)
+					if err == nil {
+						select {
+						case lt.spare <- t:
+						default:
+						}
+						break
+					}
 					select {
-					case lt.spare <- t:
-					default:
+					case <-rctx.Done():
+					case <-time.After(50 * time.Millisecond):
 					}
 				}
 			}
@@ -783,6 +800,9 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 			defer wg.Done()
 			var lat []time.Duration
 			var samples []ltSample
+			// asked is set while a spare asked for this table's slots,
+			// none being ready when its game ended, has not come yet.
+			asked := false
 			due := start.Add(time.Duration(i) * interval / time.Duration(n))
 			for ; due.Before(end); due = due.Add(interval) {
 				if d := time.Until(due); d > 0 {
@@ -793,10 +813,19 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 				if t.over {
 					select {
 					case t = <-lt.spare:
-						refill <- struct{}{}
+						if !asked {
+							refill <- struct{}{}
+						}
+						asked = false
 					default:
+						// No spare ready: this slot is skipped, and one
+						// is asked for (once), or none might ever come.
+						if !asked {
+							refill <- struct{}{}
+							asked = true
+						}
 						atomic.AddInt64(&res.skipped, 1)
-						continue // no spare ready: this slot is skipped
+						continue
 					}
 					// No spare was ready when the last game ended
 					// (below): the sockets are opened in this slot.
