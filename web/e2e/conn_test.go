@@ -8,10 +8,12 @@ import (
 
 // TestSocketMovesOn: a player who goes from one table to another inside
 // the page (here through the new-table form) takes the first table's
-// socket along to the second, rather than open another. When the server
-// will not move it (here the hello is spoilt on its way out, so that the
-// server refuses it, as a server from before moving on or another node
-// of a cluster would), the page opens a socket of its own and plays on.
+// socket along to the second, rather than open another. Not when who is
+// signed in changed meanwhile: a socket acts for the cookie it was
+// opened with. When the server will not move it (here the hello is
+// spoilt on its way out, so that the server refuses it, as a server from
+// before moving on or another node of a cluster would), the page opens a
+// socket of its own and plays on.
 func TestSocketMovesOn(t *testing.T) {
 	srv := newTestServer(t)
 	base := srv.base
@@ -21,11 +23,13 @@ func TestSocketMovesOn(t *testing.T) {
 	ann.wait("the first table's socket live", live)
 
 	// newTable makes a table through the form, reached by a link inside
-	// the page, and waits for its socket to be live.
-	newTable := func(from string) string {
+	// the page, and waits for its socket to be live; meanwhile, once on
+	// the form, it evaluates js.
+	newTable := func(from, js string) string {
 		t.Helper()
 		eval[bool](ann, `(() => { const a = document.createElement("a"); a.href = "/new/quizl"; document.body.append(a); a.click(); a.remove(); return true; })()`)
 		ann.wait("the new table form", `!!document.querySelector("form button[type=submit]")`)
+		eval[bool](ann, `(() => { `+js+`; return true; })()`)
 		ann.clickText("#main form button", "A friend")
 		ann.typeIn("#my-name", ann.name)
 		ann.click("form button[type=submit]")
@@ -34,13 +38,22 @@ func TestSocketMovesOn(t *testing.T) {
 		return eval[string](ann, `location.pathname.slice(3)`)
 	}
 
-	second := newTable(first)
+	second := newTable(first, "")
 	if got := serverMetric(t, base, "parlour_socket_follows_total"); got != 1 {
 		t.Errorf("parlour_socket_follows_total = %v after going to the second table, want 1", got)
 	}
 	if got := serverMetric(t, base, "parlour_websockets"); got != 1 {
 		t.Errorf("parlour_websockets = %v at the second table, want 1", got)
 	}
+
+	// Signed in as someone else while the socket waited (as the page
+	// notes it, here or in another tab): a new socket, not the old one.
+	third := newTable(second, `localStorage.setItem("parlour.account", JSON.stringify("someone"))`)
+	eval[bool](ann, `(() => { localStorage.removeItem("parlour.account"); return true; })()`)
+	if got := serverMetric(t, base, "parlour_socket_follows_total"); got != 1 {
+		t.Errorf("parlour_socket_follows_total = %v after signing in as someone else, want still 1", got)
+	}
+	waitSockets(t, base, 1)
 
 	eval[bool](ann, `(() => {
 		const send = WebSocket.prototype.send;
@@ -50,20 +63,27 @@ func TestSocketMovesOn(t *testing.T) {
 		};
 		return true;
 	})()`)
-	newTable(second)
+	newTable(third, "")
 	if got := serverMetric(t, base, "parlour_socket_follows_total"); got != 1 {
 		t.Errorf("parlour_socket_follows_total = %v after a refused move on, want still 1", got)
 	}
 	// The page plays on, on its own socket: the refused one is closed.
 	ann.click("#q-auto")
 	ann.wait("the setup taken", `document.body.textContent.includes("The computer made your setup")`)
+	waitSockets(t, base, 1)
+}
+
+// waitSockets waits for the server at base to have n sockets open: a
+// socket the page closed is counted until the server has seen it close.
+func waitSockets(t *testing.T, base string, n float64) {
+	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		got := serverMetric(t, base, "parlour_websockets")
-		if got == 1 {
-			break
+		if got == n {
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("parlour_websockets = %v at the third table, want 1: the refused socket was not closed", got)
+			t.Fatalf("parlour_websockets = %v, want %v: a socket the page left was not closed", got, n)
 		}
 	}
 }

@@ -12,14 +12,16 @@
 // moves that socket on to its own table with a hello naming it, rather
 // than open a new connection. A server that does not move sockets on
 // answers that hello with an error, and the link opens a socket of its
-// own.
+// own. A socket acts for the session cookie it was opened with when its
+// hello gives no token: one parked before a sign-in or sign-out (here or
+// in another tab) is closed, not moved on.
 
-import { call, ApiError } from "./api.js";
+import { call, ApiError, signedIn } from "./api.js";
 
 // parkFor is how long a left table's socket waits for the next link.
 const parkFor = 5000;
 
-let parked = null; // { ws, timer }: the socket a closed link left open
+let parked = null; // { ws, timer, who }: the socket a closed link left open, and who was signed in
 
 // park keeps ws, a live socket whose link closed, for the next link.
 function park(ws) {
@@ -28,16 +30,17 @@ function park(ws) {
   ws.onmessage = null; // the old table's updates, from here on, are no one's
   ws.onerror = null;
   ws.onclose = () => { if (parked && parked.ws === ws) { clearTimeout(parked.timer); parked = null; } };
-  parked = { ws, timer: setTimeout(() => { if (parked && parked.ws === ws) parked = null; ws.close(1000, "leaving the table"); }, parkFor) };
+  parked = { ws, who: signedIn(), timer: setTimeout(() => { if (parked && parked.ws === ws) parked = null; ws.close(1000, "leaving the table"); }, parkFor) };
 }
 
 // unpark returns the parked socket, if there is one still open, for a
 // link to move on; nothing is parked afterwards.
 function unpark() {
   if (!parked) return null;
-  const { ws, timer } = parked;
+  const { ws, timer, who } = parked;
   parked = null;
   clearTimeout(timer);
+  if (who !== signedIn()) { ws.close(1000, "signed in or out"); return null; }
   return ws.readyState === WebSocket.OPEN ? ws : null;
 }
 
