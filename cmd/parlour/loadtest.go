@@ -594,13 +594,18 @@ func (lt *loadtest) prepare(ctx context.Context, identities, tables int) error {
 		lt.tokens = append(lt.tokens, id.Token)
 	}
 	lt.live = tables
-	lt.spare = make(chan *ltTable, 2*tables)
-	if err := lt.fill(ctx, tables+tables/2); err != nil {
+	lt.spare = make(chan *ltTable, 2*tables+lt.spares())
+	if err := lt.fill(ctx, tables+lt.spares()); err != nil {
 		return err
 	}
 	fmt.Fprintf(lt.out, "prepared %d identities and %d tables in %v\n", identities, len(lt.spare), time.Since(start).Round(time.Millisecond))
 	return nil
 }
+
+// spares is how many tables beyond the live ones are kept ready to
+// replace those whose games end: half as many, and at least 8, so that
+// a few games ending together find a table each while the next are made.
+func (lt *loadtest) spares() int { return max(lt.live/2, 8) }
 
 // fill adds n spare tables, 16 at a time.
 func (lt *loadtest) fill(ctx context.Context, n int) error {
@@ -728,7 +733,7 @@ func (lt *loadtest) run(ctx context.Context, rate float64, dur time.Duration, wa
 	}
 	// Spares for the games that end, as many as prepare made: a run
 	// before this one may have used them up.
-	if short := n/2 - len(lt.spare); short > 0 {
+	if short := lt.spares() - len(lt.spare); short > 0 {
 		if err := lt.fill(ctx, short); err != nil {
 			return nil, err
 		}
