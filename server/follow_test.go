@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/coder/websocket"
 )
@@ -250,18 +248,4 @@ func TestSocketMovesOnUnderPlay(t *testing.T) {
 	if got := metric(t, hc, "parlour_socket_follows_total"); got != 40 {
 		t.Errorf("parlour_socket_follows_total = %v, want 40", got)
 	}
-}
-
-// readMessage reads one server message from c, for a goroutine of a
-// test (which may not call t.Fatal).
-func readMessage(c *websocket.Conn) (ServerMessage, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	_, b, err := c.Read(ctx)
-	if err != nil {
-		return ServerMessage{}, err
-	}
-	var m ServerMessage
-	err = json.Unmarshal(b, &m)
-	return m, err
 }

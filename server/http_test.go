@@ -361,17 +361,25 @@ func wsSend(t *testing.T, c *websocket.Conn, msg string) {
 
 func wsRead(t *testing.T, c *websocket.Conn) ServerMessage {
 	t.Helper()
+	m, err := readMessage(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// readMessage reads one server message from c, waiting at most 5 s; it
+// is wsRead for a test's own goroutines, which may not call t.Fatal.
+func readMessage(c *websocket.Conn) (ServerMessage, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_, b, err := c.Read(ctx)
 	if err != nil {
-		t.Fatal(err)
+		return ServerMessage{}, err
 	}
 	var m ServerMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
+	err = json.Unmarshal(b, &m)
+	return m, err
 }
 
 // wsReadType reads until a message of type typ.
