@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -115,6 +116,17 @@ func (c *countedConn) Close() error {
 	err := c.Conn.Close()
 	c.once.Do(func() { c.l.release(c.host) })
 	return err
+}
+
+// SyscallConn returns the wrapped connection's raw connection, which a
+// socket's connection writes through without waiting (corkConn), or an
+// error when it has none.
+func (c *countedConn) SyscallConn() (syscall.RawConn, error) {
+	sc, ok := c.Conn.(syscall.Conn)
+	if !ok {
+		return nil, fmt.Errorf("a %T has no raw connection", c.Conn)
+	}
+	return sc.SyscallConn()
 }
 
 // tooSlow reports whether err is a body read cut off by its deadline.

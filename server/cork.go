@@ -2,9 +2,11 @@ package server
 
 import (
 	"bufio"
+	"errors"
 	"net"
 	"net/http"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -14,6 +16,17 @@ import (
 // kept, and uncork sends them in one system call. A move's ack and the
 // update that shows the move go out together that way, which halves the
 // writes of the mover's socket.
+//
+// Its writes never wait for a slow reader either. A socket's updates are
+// often written by another socket's goroutine (pushHeld: the mover pushes
+// its move to the other seat), and a client that stopped reading must not
+// hold that player up. What the connection does not take at once is kept
+// in a backlog, in order, and a goroutine of its own (flush) sends it,
+// giving it writeTimeout; every write made meanwhile joins the backlog.
+// While a connection has a backlog its socket's pusher waits for it to be
+// sent (backlogged) and then sends only the latest update, as it did when
+// its writes waited. A connection that falls more than maxBacklog behind,
+// or whose backlog cannot be sent in time, is failed and closed.
 type corkConn struct {
 	net.Conn
 	// pool lends the buffer the writes are kept in while corked (of
@@ -24,6 +37,45 @@ type corkConn struct {
 	buf    *[]byte
 	// deadline is the connection's write deadline (see armWrite).
 	deadline time.Time
+	// rc writes to the connection without waiting (nil when the
+	// connection offers no way to: its writes then wait, as a net.Conn's
+	// do); try is its function, and p, n and err its argument and results.
+	rc  syscall.RawConn
+	try func(fd uintptr) bool
+	p   []byte
+	n   int
+	err error
+	// backlog is what the connection has yet to take while flushing, and
+	// drained is closed once it has taken it (or failed). werr is the
+	// error that failed the connection, returned to every later write.
+	// onBehind, when set, is called as a backlog starts.
+	backlog  []byte
+	flushing bool
+	drained  chan struct{}
+	werr     error
+	onBehind func()
+}
+
+// maxBacklog is how far a socket's connection may fall behind what is
+// written to it before it is failed: far more than any update, and a few
+// seconds of a busy table's.
+const maxBacklog = 1 << 20
+
+// errBehind fails a socket whose client reads far too slowly.
+var errBehind = errors.New("the connection fell too far behind: it is not reading what it is sent")
+
+// newCorkConn wraps c. Its writes wait for nobody when c is a
+// syscall.Conn (a TCP connection is) on a system where it can be written
+// without waiting (see writeNow).
+func newCorkConn(c net.Conn, pool *sync.Pool, onBehind func()) *corkConn {
+	cc := &corkConn{Conn: c, pool: pool, onBehind: onBehind}
+	if sc, ok := c.(syscall.Conn); ok && canWriteNow {
+		if rc, err := sc.SyscallConn(); err == nil {
+			cc.rc = rc
+			cc.try = cc.writeNow
+		}
+	}
+	return cc
 }
 
 // writeTimeout is the least time a write to a socket's connection is
@@ -69,8 +121,7 @@ func (c *corkConn) uncork() error {
 	}
 	var err error
 	if b := *c.buf; len(b) > 0 {
-		c.armWrite(time.Now())
-		_, err = c.Conn.Write(b)
+		_, err = c.send(b)
 	}
 	if cap(*c.buf) <= 64<<10 { // a rare large update's buffer is let go
 		*c.buf = (*c.buf)[:0]
@@ -80,17 +131,115 @@ func (c *corkConn) uncork() error {
 	return err
 }
 
-// Write sends p, giving the connection writeTimeout (or up to a second
-// more) to take it, or keeps it while the connection is corked.
+// Write sends p, or keeps it while the connection is corked.
 func (c *corkConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.corked {
+		if c.werr != nil {
+			return 0, c.werr
+		}
 		*c.buf = append(*c.buf, p...)
 		return len(p), nil
 	}
-	c.armWrite(time.Now())
-	return c.Conn.Write(p)
+	return c.send(p)
+}
+
+// send writes p to the connection, keeping in the backlog what it does
+// not take at once (see corkConn). p is not kept: it may be an update
+// shared with other sockets. c.mu must be held.
+func (c *corkConn) send(p []byte) (int, error) {
+	switch {
+	case c.werr != nil:
+		return 0, c.werr
+	case c.flushing:
+		if len(c.backlog) >= maxBacklog {
+			c.fail(errBehind)
+			return 0, errBehind
+		}
+		c.backlog = append(c.backlog, p...)
+		return len(p), nil
+	}
+	c.armWrite(time.Now()) // a passed deadline fails rc's writes too
+	if c.rc == nil {
+		return c.Conn.Write(p)
+	}
+	c.p = p
+	err := c.rc.Write(c.try)
+	n, werr := c.n, c.err
+	c.p, c.err = nil, nil
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		return n, err
+	}
+	if n < len(p) {
+		c.backlog = append(c.backlog[:0], p[n:]...)
+		c.flushing = true
+		c.drained = make(chan struct{})
+		if c.onBehind != nil {
+			c.onBehind()
+		}
+		go c.flush()
+	}
+	return len(p), nil
+}
+
+// flush sends the backlog, waiting as long as the connection needs (up
+// to its write deadline), while later writes join the backlog. It ends
+// once the backlog is empty, or fails the connection.
+func (c *corkConn) flush() {
+	var spare []byte
+	for {
+		c.mu.Lock()
+		if c.werr != nil || len(c.backlog) == 0 {
+			c.caughtUp()
+			c.mu.Unlock()
+			return
+		}
+		b := c.backlog
+		c.backlog = spare[:0]
+		c.armWrite(time.Now())
+		c.mu.Unlock()
+		if _, err := c.Conn.Write(b); err != nil {
+			c.mu.Lock()
+			c.fail(err)
+			c.caughtUp()
+			c.mu.Unlock()
+			return
+		}
+		spare = b
+	}
+}
+
+// caughtUp ends the flush. c.mu must be held.
+func (c *corkConn) caughtUp() {
+	c.flushing = false
+	close(c.drained)
+	c.drained = nil
+}
+
+// backlogged returns a channel closed once the connection has taken what
+// it was sent, or nil when it has already.
+func (c *corkConn) backlogged() <-chan struct{} {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.drained == nil {
+		return nil
+	}
+	return c.drained
+}
+
+// fail fails the connection with err: every later write returns it, and
+// the connection is closed, which ends the socket's reader and so the
+// socket. c.mu must be held.
+func (c *corkConn) fail(err error) {
+	if c.werr == nil {
+		c.werr = err
+		c.backlog = nil
+		c.Conn.Close()
+	}
 }
 
 // stopReading makes the connection's pending and later reads fail at
@@ -105,8 +254,9 @@ func (c *corkConn) stopReading() {
 // library a corkConn in place of the connection.
 type corkHijacker struct {
 	http.ResponseWriter
-	pool *sync.Pool
-	conn *corkConn
+	pool     *sync.Pool
+	onBehind func() // see corkConn.onBehind
+	conn     *corkConn
 }
 
 // Hijack takes the connection over and wraps it.
@@ -119,7 +269,7 @@ func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		c.Close()
 		return nil, nil, err
 	}
-	h.conn = &corkConn{Conn: c, pool: h.pool}
+	h.conn = newCorkConn(c, h.pool, h.onBehind)
 	// The server's own writer (and its buffer, which the WebSocket
 	// library takes for its frames) now writes through the cork: a new
 	// one would cost every socket another 4 KiB.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -22,9 +23,20 @@ import (
 // startServer serves f's service on a loopback port.
 func startServer(t *testing.T, f *fixture, lim Limits) *httptest.Server {
 	t.Helper()
+	return startServerOn(t, f, lim, nil)
+}
+
+// startServerOn is startServer listening on ln (nil: the test server's
+// own listener).
+func startServerOn(t *testing.T, f *fixture, lim Limits, ln net.Listener) *httptest.Server {
+	t.Helper()
 	h := NewHandler(f.s, lim)
 	srv := httptest.NewUnstartedServer(h)
 	h.Configure(srv.Config)
+	if ln != nil {
+		srv.Listener.Close()
+		srv.Listener = ln
+	}
 	srv.Listener = h.Listener(srv.Listener)
 	srv.Start()
 	f.s.cfg.BaseURL = srv.URL

@@ -45,6 +45,10 @@ type metricSet struct {
 	// follows counts the sockets moved on to another table by a later
 	// hello (socket.moveOn).
 	follows prometheus.Counter
+	// socketsBehind counts the times a socket's connection did not take
+	// a write at once and a goroutine was started to send the rest
+	// (corkConn.flush).
+	socketsBehind prometheus.Counter
 
 	// analysesComputed counts the analyses the engines computed, rather
 	// than served from the cache or the store.
@@ -95,6 +99,7 @@ func newMetrics(s *Service) *metricSet {
 	m.updatesShared = counter("parlour_socket_updates_shared_total", "Updates sent over WebSockets from an encoding made for another socket of the same view.")
 	m.pushersStarted = counter("parlour_socket_pushers_started_total", "Goroutines started to push updates to a WebSocket.")
 	m.follows = counter("parlour_socket_follows_total", "WebSockets moved on to another table by a later hello, rather than closed and opened again.")
+	m.socketsBehind = counter("parlour_socket_backlogs_total", "Times a WebSocket's connection did not take a write at once, so that the rest was kept and sent by a goroutine of its own: a client reading slowly.")
 	m.pushesHeld = counter("parlour_socket_pushes_held_total", "Pushes to a seat's WebSocket run by the socket that played the move, rather than by a goroutine of their own.")
 	reqs := prometheus.NewCounterVec(prometheus.CounterOpts{Name: "parlour_http_requests_total", Help: "HTTP requests answered, by status class."}, []string{"code"})
 	m.reg.MustRegister(reqs)

@@ -158,7 +158,7 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 // open sockets, runs serve on it and closes it with the code and reason
 // serve returns (or at once, if the server is shutting down).
 func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve func(context.Context, *socket) (websocket.StatusCode, string)) {
-	hj := &corkHijacker{ResponseWriter: w, pool: &h.corks}
+	hj := &corkHijacker{ResponseWriter: w, pool: &h.corks, onBehind: h.s.metrics.socketsBehind.Inc}
 	c, err := websocket.Accept(hj, r, nil)
 	if err != nil {
 		return // Accept has answered
@@ -594,11 +594,11 @@ func pushHeld(t *table) {
 	t.held = nil
 	t.mu.Unlock()
 	for _, o := range held {
-		o.h.s.metrics.pushesHeld.Inc()
 		o.pushes.mu.Lock()
 		ctx := o.pushes.ctx
 		o.pushes.mu.Unlock()
-		o.push(ctx)
+		o.h.s.metrics.pushesHeld.Inc()
+		o.push(ctx, true)
 	}
 }
 
@@ -636,33 +636,59 @@ func (s *socket) wake(mayHold bool) {
 		return
 	}
 	s.h.s.metrics.pushersStarted.Inc()
-	go s.push(ps.ctx)
+	go s.push(ps.ctx, false)
 }
 
 // push is the socket's pusher: it sends the updates there are, and looks
 // again while the table changed meanwhile. An error writing or polling
-// closes the socket.
-func (s *socket) push(ctx context.Context) {
+// closes the socket. Run inline by another socket's move (pushHeld), it
+// hands what is left to a goroutine of its own as soon as the socket's
+// connection falls behind its client, rather than wait for that client.
+func (s *socket) push(ctx context.Context, inline bool) {
 	ps := &s.pushes
-	defer ps.wg.Done()
 	for {
 		ps.mu.Lock()
 		if !ps.again || ps.ended {
 			ps.running = false
 			ps.mu.Unlock()
+			ps.wg.Done()
 			return
 		}
 		ps.again = false
 		ps.mu.Unlock()
-		if err := s.pushPending(ctx); err != nil {
+		handOff, err := s.pushPending(ctx, inline)
+		if err != nil {
 			s.end(websocket.StatusGoingAway, clipReason(err.Error()))
+		}
+		if handOff {
+			ps.mu.Lock()
+			ps.again = true
+			ps.mu.Unlock()
+			s.h.s.metrics.pushersStarted.Inc()
+			go s.push(ctx, false) // it counts in ps.wg in this one's place
+			return
 		}
 	}
 }
 
-// pushPending writes the updates there are now.
-func (s *socket) pushPending(ctx context.Context) error {
+// pushPending writes the updates there are now. While the socket's
+// connection has yet to send what it was sent before, it waits (or, run
+// inline, says to hand off): the update it then sends is the latest, not
+// each one made meanwhile.
+func (s *socket) pushPending(ctx context.Context, inline bool) (handOff bool, err error) {
 	for {
+		if s.cc != nil {
+			if ch := s.cc.backlogged(); ch != nil {
+				if inline {
+					return true, nil
+				}
+				select {
+				case <-ch:
+				case <-ctx.Done():
+					return false, nil // the socket is closing
+				}
+			}
+		}
 		s.deliver.Lock()
 		b, err := s.wt.PollPoked()
 		if err == nil && b != nil {
@@ -670,7 +696,7 @@ func (s *socket) pushPending(ctx context.Context) error {
 		}
 		s.deliver.Unlock()
 		if err != nil || b == nil {
-			return err
+			return false, err
 		}
 	}
 }

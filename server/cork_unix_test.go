@@ -1,0 +1,154 @@
+//go:build unix
+
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// smallBuffers sets a socket's send and receive buffers as small as the
+// system lets them be, so that a client that stops reading soon fills
+// them. Accepted connections take a listener's.
+func smallBuffers(network, address string, c syscall.RawConn) error {
+	var err error
+	c.Control(func(fd uintptr) {
+		for _, opt := range []int{syscall.SO_SNDBUF, syscall.SO_RCVBUF} {
+			if err == nil {
+				err = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, opt, 4096)
+			}
+		}
+	})
+	return err
+}
+
+// smallListener listens on loopback with small buffers (smallBuffers).
+func smallListener(t *testing.T) net.Listener {
+	t.Helper()
+	ln, err := (&net.ListenConfig{Control: smallBuffers}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ln
+}
+
+// tcpPair returns both ends of a loopback TCP connection with small
+// buffers.
+func tcpPair(t *testing.T) (server, client net.Conn) {
+	t.Helper()
+	ln := smallListener(t)
+	defer ln.Close()
+	client, err := (&net.Dialer{Control: smallBuffers}).Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server, err = ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { server.Close(); client.Close() })
+	return server, client
+}
+
+// message is the i-th of a test's messages: n bytes, each telling it
+// from its neighbours.
+func message(i, n int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, n) }
+
+// TestCorkConnNeverWaits: writes to a socket's connection whose client
+// has stopped reading return at once, corked or not; the client, reading
+// at last, gets every byte in the order written; and the connection went
+// behind once, not at every write.
+func TestCorkConnNeverWaits(t *testing.T) {
+	server, client := tcpPair(t)
+	var behind atomic.Int64
+	c := newCorkConn(server, &sync.Pool{}, func() { behind.Add(1) })
+	if c.rc == nil {
+		t.Fatal("a TCP connection's writes would wait")
+	}
+	const n, size = 64, 8 << 10 // 512 KiB: far more than the buffers hold
+	var want bytes.Buffer
+	done := make(chan error, 1)
+	go func() {
+		for i := range n {
+			var err error
+			if i%8 == 7 { // a move's ack and update, corked
+				c.cork()
+				c.Write(message(i, size/2))
+				c.Write(message(i+1, size/2))
+				err = c.uncork()
+			} else {
+				_, err = c.Write(message(i, size))
+			}
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for i := range n {
+		if i%8 == 7 {
+			want.Write(message(i, size/2))
+			want.Write(message(i+1, size/2))
+		} else {
+			want.Write(message(i, size))
+		}
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("a write failed: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the writes waited for a client that reads nothing")
+	}
+	if got := behind.Load(); got != 1 {
+		t.Errorf("went behind %d times, want once", got)
+	}
+	client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	got := make([]byte, want.Len())
+	if _, err := io.ReadFull(client, got); err != nil {
+		t.Fatalf("reading what was written: %v", err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Fatal("the client read the writes out of order, or altered")
+	}
+}
+
+// TestCorkConnTooFarBehind: a connection whose client reads nothing
+// while more than maxBacklog is written to it is failed with errBehind,
+// and closed, which the client sees; later writes fail too.
+func TestCorkConnTooFarBehind(t *testing.T) {
+	server, client := tcpPair(t)
+	c := newCorkConn(server, &sync.Pool{}, nil)
+	var written int
+	var err error
+	for err == nil && written < 4*maxBacklog {
+		var n int
+		n, err = c.Write(message(written, 16<<10))
+		written += n
+	}
+	if !errors.Is(err, errBehind) {
+		t.Fatalf("after %d bytes: %v, want errBehind", written, err)
+	}
+	if written < maxBacklog {
+		t.Errorf("failed after %d bytes, less than maxBacklog", written)
+	}
+	if _, err := c.Write([]byte("x")); !errors.Is(err, errBehind) {
+		t.Errorf("a write after the failure: %v, want errBehind", err)
+	}
+	client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, err = io.Copy(io.Discard, client)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatal("the failed connection was not closed")
+	}
+}
