@@ -22,7 +22,8 @@ import (
 // its move to the other seat), and a client that stopped reading must not
 // hold that player up. What the connection does not take at once is kept
 // in a backlog, in order, and a goroutine of its own (flush) sends it,
-// giving it writeTimeout; every write made meanwhile joins the backlog.
+// giving each 64 KiB of it writeTimeout; every write made meanwhile joins
+// the backlog.
 // While a connection has a backlog its socket's pusher waits for it to be
 // sent (backlogged) and then sends only the latest update, as it did when
 // its writes waited. A connection that falls more than maxBacklog behind,
@@ -186,9 +187,10 @@ func (c *corkConn) send(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// flush sends the backlog, waiting as long as the connection needs (up
-// to its write deadline), while later writes join the backlog. It ends
-// once the backlog is empty, or fails the connection.
+// flush sends the backlog while later writes join it, a flushChunk at a
+// time, giving each writeTimeout (see armWrite): a client that reads
+// slowly but steadily is not cut off. It ends once the backlog is empty,
+// or fails the connection.
 func (c *corkConn) flush() {
 	var spare []byte
 	for {
@@ -200,18 +202,27 @@ func (c *corkConn) flush() {
 		}
 		b := c.backlog
 		c.backlog = spare[:0]
-		c.armWrite(time.Now())
 		c.mu.Unlock()
-		if _, err := c.Conn.Write(b); err != nil {
+		for rest := b; len(rest) > 0; {
+			k := min(len(rest), flushChunk)
 			c.mu.Lock()
-			c.fail(err)
-			c.caughtUp()
+			c.armWrite(time.Now())
 			c.mu.Unlock()
-			return
+			if _, err := c.Conn.Write(rest[:k]); err != nil {
+				c.mu.Lock()
+				c.fail(err)
+				c.caughtUp()
+				c.mu.Unlock()
+				return
+			}
+			rest = rest[k:]
 		}
 		spare = b
 	}
 }
+
+// flushChunk is the most a backlog's flush writes at once.
+const flushChunk = 64 << 10
 
 // caughtUp ends the flush. c.mu must be held.
 func (c *corkConn) caughtUp() {
