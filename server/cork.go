@@ -23,11 +23,11 @@ import (
 // hold that player up. What the connection does not take at once is kept
 // in a backlog, in order, and a goroutine of its own (flush) sends it,
 // giving each 64 KiB of it writeTimeout; every write made meanwhile joins
-// the backlog.
-// While a connection has a backlog its socket's pusher waits for it to be
-// sent (backlogged) and then sends only the latest update, as it did when
-// its writes waited. A connection that falls more than maxBacklog behind,
-// or whose backlog cannot be sent in time, is failed and closed.
+// the backlog. While a connection has a backlog its socket's pusher waits
+// for it to be sent (backlogged) and then sends only the latest update,
+// as it did when its writes waited. A connection that falls more than
+// maxBacklog behind, or whose backlog cannot be sent in time, is failed
+// and closed.
 type corkConn struct {
 	net.Conn
 	// pool lends the buffer the writes are kept in while corked (of
