@@ -8,6 +8,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // corkConn is a socket's connection whose writes can be held back and
@@ -49,12 +51,12 @@ type corkConn struct {
 	// backlog is what the connection has yet to take while flushing, and
 	// drained is closed once it has taken it (or failed). werr is the
 	// error that failed the connection, returned to every later write.
-	// onBehind, when set, is called as a backlog starts.
+	// behind, when set, counts the backlogs started.
 	backlog  []byte
 	flushing bool
 	drained  chan struct{}
 	werr     error
-	onBehind func()
+	behind   prometheus.Counter
 }
 
 // maxBacklog is how far a socket's connection may fall behind what is
@@ -68,8 +70,8 @@ var errBehind = errors.New("the connection fell too far behind: it is not readin
 // newCorkConn wraps c. Its writes wait for nobody when c is a
 // syscall.Conn (a TCP connection is) on a system where it can be written
 // without waiting (see writeNow).
-func newCorkConn(c net.Conn, pool *sync.Pool, onBehind func()) *corkConn {
-	cc := &corkConn{Conn: c, pool: pool, onBehind: onBehind}
+func newCorkConn(c net.Conn, pool *sync.Pool, behind prometheus.Counter) *corkConn {
+	cc := &corkConn{Conn: c, pool: pool, behind: behind}
 	if sc, ok := c.(syscall.Conn); ok && canWriteNow {
 		if rc, err := sc.SyscallConn(); err == nil {
 			cc.rc = rc
@@ -179,8 +181,8 @@ func (c *corkConn) send(p []byte) (int, error) {
 		c.backlog = append(c.backlog[:0], p[n:]...)
 		c.flushing = true
 		c.drained = make(chan struct{})
-		if c.onBehind != nil {
-			c.onBehind()
+		if c.behind != nil {
+			c.behind.Inc()
 		}
 		go c.flush()
 	}
@@ -265,12 +267,17 @@ func (c *corkConn) stopReading() {
 // library a corkConn in place of the connection.
 type corkHijacker struct {
 	http.ResponseWriter
-	pool     *sync.Pool
-	onBehind func() // see corkConn.onBehind
-	conn     *corkConn
+	h    *Handler // its corks' buffers and its metrics
+	conn *corkConn
 }
 
 // Hijack takes the connection over and wraps it.
+//
+// A socket's goroutine is at its deepest in here, flushing the
+// upgrade's answer, and just then it reaches the 8 KiB its stack has:
+// grown a little, this frame (or acceptSocket's) would double every idle
+// socket's stack (BenchmarkIdleSocketMemory). Hence the corkConn is made
+// by a function of its own, not inlined here.
 func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
 	if err != nil {
@@ -280,12 +287,19 @@ func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		c.Close()
 		return nil, nil, err
 	}
-	h.conn = newCorkConn(c, h.pool, h.onBehind)
+	h.conn = h.h.corkConn(c)
 	// The server's own writer (and its buffer, which the WebSocket
 	// library takes for its frames) now writes through the cork: a new
 	// one would cost every socket another 4 KiB.
 	brw.Writer.Reset(h.conn)
 	return h.conn, brw, nil
+}
+
+// corkConn wraps a socket's connection (see corkHijacker.Hijack).
+//
+//go:noinline
+func (h *Handler) corkConn(c net.Conn) *corkConn {
+	return newCorkConn(c, &h.corks, h.s.metrics.socketsBehind)
 }
 
 // Unwrap returns the wrapped writer, for http.ResponseController.

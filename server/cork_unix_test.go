@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // smallBuffers sets a socket's send and receive buffers as small as the
@@ -59,6 +61,15 @@ func tcpPair(t *testing.T) (server, client net.Conn) {
 	return server, client
 }
 
+// incCounter counts its Inc calls; its other methods are not to be
+// called.
+type incCounter struct {
+	prometheus.Counter
+	n atomic.Int64
+}
+
+func (c *incCounter) Inc() { c.n.Add(1) }
+
 // message is the i-th of a test's messages: n bytes, each telling it
 // from its neighbours.
 func message(i, n int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, n) }
@@ -69,8 +80,8 @@ func message(i, n int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, n)
 // behind once, not at every write.
 func TestCorkConnNeverWaits(t *testing.T) {
 	server, client := tcpPair(t)
-	var behind atomic.Int64
-	c := newCorkConn(server, &sync.Pool{}, func() { behind.Add(1) })
+	behind := &incCounter{}
+	c := newCorkConn(server, &sync.Pool{}, behind)
 	if c.rc == nil {
 		t.Fatal("a TCP connection's writes would wait")
 	}
@@ -111,7 +122,7 @@ func TestCorkConnNeverWaits(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the writes waited for a client that reads nothing")
 	}
-	if got := behind.Load(); got != 1 {
+	if got := behind.n.Load(); got != 1 {
 		t.Errorf("went behind %d times, want once", got)
 	}
 	client.SetReadDeadline(time.Now().Add(5 * time.Second))
