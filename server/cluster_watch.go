@@ -302,6 +302,11 @@ func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string)
 			if err := s.send(ctx, ServerMessage{Type: "update", Update: &u}); err != nil {
 				return err
 			}
+			// A client that reads slowly is sent the latest update once
+			// it has taken the last, not each one made meanwhile.
+			if !s.caughtUp(ctx) {
+				return ctx.Err()
+			}
 			var err error
 			if u, err = wt.next(ctx); err != nil {
 				return err

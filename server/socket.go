@@ -677,17 +677,11 @@ func (s *socket) push(ctx context.Context, inline bool) {
 // each one made meanwhile.
 func (s *socket) pushPending(ctx context.Context, inline bool) (handOff bool, err error) {
 	for {
-		if s.cc != nil {
-			if ch := s.cc.backlogged(); ch != nil {
-				if inline {
-					return true, nil
-				}
-				select {
-				case <-ch:
-				case <-ctx.Done():
-					return false, nil // the socket is closing
-				}
-			}
+		if inline && s.cc != nil && s.cc.backlogged() != nil {
+			return true, nil
+		}
+		if !s.caughtUp(ctx) {
+			return false, nil // the socket is closing
 		}
 		s.deliver.Lock()
 		b, err := s.wt.PollPoked()
@@ -698,6 +692,25 @@ func (s *socket) pushPending(ctx context.Context, inline bool) (handOff bool, er
 		if err != nil || b == nil {
 			return false, err
 		}
+	}
+}
+
+// caughtUp waits until the socket's connection has sent what it was
+// given (corkConn.backlogged), so that what is pushed next is the latest
+// update rather than one more behind it; false when ctx ended first.
+func (s *socket) caughtUp(ctx context.Context) bool {
+	if s.cc == nil {
+		return true
+	}
+	ch := s.cc.backlogged()
+	if ch == nil {
+		return true
+	}
+	select {
+	case <-ch:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 
