@@ -594,10 +594,10 @@ func pushHeld(t *table) {
 	t.held = nil
 	t.mu.Unlock()
 	for _, o := range held {
+		o.h.s.metrics.pushesHeld.Inc()
 		o.pushes.mu.Lock()
 		ctx := o.pushes.ctx
 		o.pushes.mu.Unlock()
-		o.h.s.metrics.pushesHeld.Inc()
 		o.push(ctx, true)
 	}
 }
@@ -677,11 +677,15 @@ func (s *socket) push(ctx context.Context, inline bool) {
 // each one made meanwhile.
 func (s *socket) pushPending(ctx context.Context, inline bool) (handOff bool, err error) {
 	for {
-		if inline && s.cc != nil && s.cc.backlogged() != nil {
-			return true, nil
-		}
-		if !s.caughtUp(ctx) {
-			return false, nil // the socket is closing
+		if ch := s.backlogged(); ch != nil {
+			if inline {
+				return true, nil
+			}
+			select {
+			case <-ch:
+			case <-ctx.Done():
+				return false, nil // the socket is closing
+			}
 		}
 		s.deliver.Lock()
 		b, err := s.wt.PollPoked()
@@ -695,23 +699,27 @@ func (s *socket) pushPending(ctx context.Context, inline bool) (handOff bool, er
 	}
 }
 
-// caughtUp waits until the socket's connection has sent what it was
-// given (corkConn.backlogged), so that what is pushed next is the latest
-// update rather than one more behind it; false when ctx ended first.
-func (s *socket) caughtUp(ctx context.Context) bool {
+// backlogged returns a channel closed once the socket's connection has
+// sent what it was given, or nil when it has (corkConn.backlogged).
+func (s *socket) backlogged() <-chan struct{} {
 	if s.cc == nil {
-		return true
+		return nil
 	}
-	ch := s.cc.backlogged()
-	if ch == nil {
-		return true
+	return s.cc.backlogged()
+}
+
+// caughtUp waits until the socket's connection has sent what it was
+// given, so that what is pushed next is the latest update rather than
+// one more behind it; false when ctx ended first.
+func (s *socket) caughtUp(ctx context.Context) bool {
+	if ch := s.backlogged(); ch != nil {
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return false
+		}
 	}
-	select {
-	case <-ch:
-		return true
-	case <-ctx.Done():
-		return false
-	}
+	return true
 }
 
 // errBinary stops the reader at a binary message.
