@@ -10,8 +10,9 @@ import (
 // on to another table when the socket's node runs that table (or takes
 // it, as no node runs it yet). A table another node runs is refused with
 // a 421 that says to open a socket onto it, and so is any later hello on
-// a socket that reaches its own table through another node. A refused
-// hello leaves the socket where it was.
+// a socket that reaches its own table through another node, and so is
+// a "leave" on such a socket. A refused hello leaves the socket where it
+// was.
 func TestClusterSocketMovesOn(t *testing.T) {
 	nodes := startCluster(t, "a", "b")
 	a, b := nodes[0], nodes[1]
@@ -35,6 +36,8 @@ func TestClusterSocketMovesOn(t *testing.T) {
 	remote.await(`"id":"` + onA + `"`)
 	remote.send(ctx, map[string]any{"type": "hello", "table": onB, "id": "h3"})
 	remote.await(`"id":"h3","error":"this socket reaches its table through another server of the cluster, and cannot move on to another table: open a new socket onto it","status":421`)
+	remote.send(ctx, map[string]any{"type": "leave", "id": "l"})
+	remote.await(`"id":"l","error":"this socket reaches its table through another server of the cluster, and cannot move on to another table: open a new socket onto it","status":421`)
 	remote.send(ctx, map[string]any{"type": "ping", "id": "p"})
 	remote.await(`"type":"pong","id":"p"`)
 }

@@ -338,9 +338,9 @@ func (c *cluster) socketMessage(ctx context.Context, s *socket, id, token, remot
 	case "ping":
 		s.send(ctx, ServerMessage{Type: "pong", ID: m.ID})
 		return
-	case "hello":
-		// Moving on to another table (socket.moveOn) is for a socket
-		// onto a table its node runs.
+	case "hello", "leave":
+		// Moving on to another table (socket.moveOn), or leaving one for
+		// the next, is for a socket onto a table its node runs.
 		s.sendError(ctx, m.ID, refuse(http.StatusMisdirectedRequest, "this socket reaches its table through another server of the cluster, and cannot move on to another table: open a new socket onto it"))
 		return
 	case "move":

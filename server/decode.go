@@ -332,7 +332,7 @@ func decodeClientMessage(b []byte) (ClientMessage, error) {
 		if m.Table != "" && !validID(m.Table) {
 			return m, badRequest(`"table" must be a table's id, as its address gives it`)
 		}
-	case "ping":
+	case "ping", "leave":
 	case "move":
 		if strings.TrimSpace(m.Move) == "" {
 			return m, badRequest(`a "move" message needs a "move"`)
@@ -351,7 +351,7 @@ func decodeClientMessage(b []byte) (ClientMessage, error) {
 	case "":
 		return m, badRequest(`the message has no "type"`)
 	default:
-		return m, badRequest(`unknown message type %q (want hello, move, setup, chat, mute or ping)`, clip(m.Type))
+		return m, badRequest(`unknown message type %q (want hello, move, setup, chat, mute, ping or leave)`, clip(m.Type))
 	}
 	return m, nil
 }

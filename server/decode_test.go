@@ -22,7 +22,7 @@ func FuzzDecodeClientMessage(f *testing.F) {
 		`{"type": "setup", "setup": {"grid": ["ABCDE"]}}`,
 		`{"type": "chat", "channel": "players", "text": "hi"}`, `{"type": "mute", "channel": "spectators", "muted": true}`,
 		`{"type": "chat", "channel": "all", "text": "hi"}`, `{"type": "hello", "chat": 4}`,
-		`{"type": "ping"}`, `{"type": "dance"}`, `{}`, `[]`, `null`, `{"type": "move"`, "",
+		`{"type": "ping"}`, `{"type": "leave", "id": "l"}`, `{"type": "dance"}`, `{}`, `[]`, `null`, `{"type": "move"`, "",
 	} {
 		f.Add([]byte(s))
 	}
@@ -39,7 +39,7 @@ func FuzzDecodeClientMessage(f *testing.F) {
 			if m.Table != "" && !validID(m.Table) {
 				t.Fatalf("accepted table %q", m.Table)
 			}
-		case "ping", "setup":
+		case "ping", "setup", "leave":
 		case "chat", "mute":
 			if m.Channel != ChannelPlayers && m.Channel != ChannelSpectators {
 				t.Fatalf("accepted channel %q", m.Channel)

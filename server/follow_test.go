@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
 )
@@ -115,6 +116,80 @@ func TestSocketMovesOn(t *testing.T) {
 	}
 	if got := metric(t, hc, "parlour_socket_follows_total"); got != 2 {
 		t.Errorf("parlour_socket_follows_total = %v, want 2", got)
+	}
+}
+
+// TestSocketLeavesThenMovesOn: a "leave" takes a socket off its table
+// (its watcher closed, so the seat is no longer shown here) and is
+// answered once nothing more of that table can come; a hello naming a
+// table then moves the socket on to it. Anything but such a hello after
+// leaving closes the socket.
+func TestSocketLeavesThenMovesOn(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, Limits{})
+	hc := &client{t: t, base: srv.URL}
+	a, b := guessInPlay(t, hc)
+	c, _ := guessInPlay(t, &client{t: t, base: srv.URL})
+
+	ws := wsDial(t, srv, a.Table)
+	wsSend(t, ws, fmt.Sprintf(`{"type": "hello", "token": %q}`, a.Token))
+	wsReadType(t, ws, "update")
+	wsSend(t, ws, `{"type": "leave", "id": "l1"}`)
+	for {
+		m := wsRead(t, ws)
+		if m.Type == "ack" && m.ID == "l1" {
+			break
+		}
+		if m.Type != "update" || m.Update.Table.ID != a.Table {
+			t.Fatalf("before the leave's ack: %+v", m)
+		}
+	}
+	if got := metric(t, hc, "parlour_watchers"); got != 0 {
+		t.Errorf("parlour_watchers = %v after leaving, want 0", got)
+	}
+	// The table left goes on without the socket.
+	hc.token = a.Token
+	if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 10"}`, nil); st != 200 {
+		t.Fatalf("a move at the table left: %d %s", st, body)
+	}
+	hc.token = b.Token
+	if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 11"}`, nil); st != 200 {
+		t.Fatalf("a move at the table left: %d %s", st, body)
+	}
+	wsSend(t, ws, fmt.Sprintf(`{"type": "hello", "table": %q, "token": %q, "id": "h"}`, c.Table, c.Token))
+	if m := wsRead(t, ws); m.Type != "update" || m.Update.Table.ID != c.Table || m.Update.Seat != 0 {
+		t.Fatalf("the hello after leaving answered with %+v", m)
+	}
+	if got := metric(t, hc, "parlour_socket_follows_total"); got != 1 {
+		t.Errorf("parlour_socket_follows_total = %v, want 1", got)
+	}
+	wsSend(t, ws, `{"type": "move", "move": "guess 12", "id": "m"}`)
+	if m := wsReadType(t, ws, "ack"); m.ID != "m" {
+		t.Fatalf("a move at the table moved on to answered %+v", m)
+	}
+
+	// Leaving, then anything but a hello naming a table.
+	for _, bad := range []struct{ name, msg, want string }{
+		{"a move", `{"type": "move", "move": "guess 13", "id": "x"}`, `the first message must be a "hello"`},
+		{"a hello naming no table", `{"type": "hello", "id": "x"}`, `hello was already said: to follow another table, name it in "table"`},
+		{"no such table", `{"type": "hello", "table": "aaaaaaaaaaaaaaaa", "id": "x"}`, "there is no table"},
+	} {
+		ws := wsDial(t, srv, c.Table)
+		wsSend(t, ws, `{"type": "hello"}`)
+		wsReadType(t, ws, "update")
+		wsSend(t, ws, `{"type": "leave", "id": "l"}`)
+		wsReadType(t, ws, "ack")
+		wsSend(t, ws, bad.msg)
+		m := wsRead(t, ws)
+		if m.Type != "error" || m.ID != "x" || !strings.Contains(m.Error, bad.want) {
+			t.Errorf("%s after leaving: answered %+v, want an error saying %q", bad.name, m, bad.want)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_, _, err := ws.Read(ctx)
+		cancel()
+		if websocket.CloseStatus(err) != websocket.StatusPolicyViolation {
+			t.Errorf("%s after leaving: the socket went on (%v), want it closed", bad.name, err)
+		}
 	}
 }
 

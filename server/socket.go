@@ -53,8 +53,10 @@ type socket struct {
 	// by another socket's move: pushHeld).
 	pushes pushes
 	// next is the table a later hello moved the socket on to, set by the
-	// reader (handle) as it ends the socket's run on its table.
-	next *follow
+	// reader (handle) as it ends the socket's run on its table; leftID
+	// is the id of the "leave" message that ended it with none to go to.
+	next   *follow
+	leftID string
 }
 
 // pushes is the state of a socket's pusher. A socket has no goroutine of
@@ -199,11 +201,34 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 	next := &follow{id: id, hello: hello, p: s.p, wt: wt}
 	for {
 		code, reason, next = s.serveTable(ctx, next)
+		if code == statusLeave {
+			next, code, reason = s.between(ctx)
+		}
 		if next == nil {
 			return code, reason
 		}
 		s.h.s.metrics.follows.Inc()
 	}
+}
+
+// between answers a "leave" once the socket has left its table (its
+// watcher closed: nothing of that table comes after the ack) and waits,
+// as for a first hello, for a hello naming the table to follow next. A
+// socket that says anything else, or nothing within the hello's wait, is
+// closed.
+func (s *socket) between(ctx context.Context) (*follow, websocket.StatusCode, string) {
+	s.send(ctx, ServerMessage{Type: "ack", ID: s.leftID})
+	s.leftID = ""
+	hello, code, reason := s.hello(ctx)
+	if code != 0 {
+		return nil, code, reason
+	}
+	next, err := s.moveOn(ctx, hello)
+	if err != nil {
+		s.sendError(ctx, hello.ID, err)
+		return nil, websocket.StatusPolicyViolation, clipReason(err.Error())
+	}
+	return next, 0, ""
 }
 
 // helloFrom returns the version a hello's first update starts after (-1:
@@ -228,6 +253,11 @@ type follow struct {
 // its table when a later hello moved it on to another (socket.next). It
 // is never sent.
 const statusFollow websocket.StatusCode = -1
+
+// statusLeave is the code with which handle ends the socket's run on its
+// table at a "leave": the socket then waits for a hello naming the next
+// table (socket.between). It is never sent.
+const statusLeave websocket.StatusCode = -2
 
 // serveTable runs the socket on the table f names until it ends, or
 // until a later hello moves it on to another table, which it then
@@ -491,6 +521,9 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		}
 		s.next = next
 		return statusFollow, ""
+	case "leave":
+		s.leftID = m.ID
+		return statusLeave, ""
 	case "move":
 		if s.p == nil {
 			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators cannot move: say hello with your seat's token"))
