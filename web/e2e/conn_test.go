@@ -8,7 +8,8 @@ import (
 
 // TestSocketMovesOn: a player who goes from one table to another inside
 // the page (here through the new-table form) takes the first table's
-// socket along to the second, rather than open another. Not when who is
+// socket along to the second, rather than open another. Meanwhile the
+// socket has left the first table: it follows none. Not when who is
 // signed in changed meanwhile: a socket acts for the cookie it was
 // opened with. When the server will not move it (here the hello is
 // spoilt on its way out, so that the server refuses it, as a server from
@@ -24,11 +25,14 @@ func TestSocketMovesOn(t *testing.T) {
 
 	// newTable makes a table through the form, reached by a link inside
 	// the page, and waits for its socket to be live; meanwhile, once on
-	// the form, it evaluates js.
-	newTable := func(from, js string) string {
+	// the form, it calls onForm (if not nil) and evaluates js.
+	newTable := func(from, js string, onForm func()) string {
 		t.Helper()
 		eval[bool](ann, `(() => { const a = document.createElement("a"); a.href = "/new/quizl"; document.body.append(a); a.click(); a.remove(); return true; })()`)
 		ann.wait("the new table form", `!!document.querySelector("form button[type=submit]")`)
+		if onForm != nil {
+			onForm()
+		}
 		eval[bool](ann, `(() => { `+js+`; return true; })()`)
 		ann.clickText("#main form button", "A friend")
 		ann.typeIn("#my-name", ann.name)
@@ -38,7 +42,14 @@ func TestSocketMovesOn(t *testing.T) {
 		return eval[string](ann, `location.pathname.slice(3)`)
 	}
 
-	second := newTable(first, "")
+	second := newTable(first, "", func() {
+		// The socket is parked, open but on no table: the seat it held
+		// is no longer shown at the first table.
+		waitMetric(t, base, "parlour_watchers", 0)
+		if got := serverMetric(t, base, "parlour_websockets"); got != 1 {
+			t.Errorf("parlour_websockets = %v on the form, want 1 (the parked socket)", got)
+		}
+	})
 	if got := serverMetric(t, base, "parlour_socket_follows_total"); got != 1 {
 		t.Errorf("parlour_socket_follows_total = %v after going to the second table, want 1", got)
 	}
@@ -48,12 +59,12 @@ func TestSocketMovesOn(t *testing.T) {
 
 	// Signed in as someone else while the socket waited (as the page
 	// notes it, here or in another tab): a new socket, not the old one.
-	third := newTable(second, `localStorage.setItem("parlour.account", JSON.stringify("someone"))`)
+	third := newTable(second, `localStorage.setItem("parlour.account", JSON.stringify("someone"))`, nil)
 	eval[bool](ann, `(() => { localStorage.removeItem("parlour.account"); return true; })()`)
 	if got := serverMetric(t, base, "parlour_socket_follows_total"); got != 1 {
 		t.Errorf("parlour_socket_follows_total = %v after signing in as someone else, want still 1", got)
 	}
-	waitSockets(t, base, 1)
+	waitMetric(t, base, "parlour_websockets", 1)
 
 	eval[bool](ann, `(() => {
 		const send = WebSocket.prototype.send;
@@ -63,27 +74,28 @@ func TestSocketMovesOn(t *testing.T) {
 		};
 		return true;
 	})()`)
-	newTable(third, "")
+	newTable(third, "", nil)
 	if got := serverMetric(t, base, "parlour_socket_follows_total"); got != 1 {
 		t.Errorf("parlour_socket_follows_total = %v after a refused move on, want still 1", got)
 	}
 	// The page plays on, on its own socket: the refused one is closed.
 	ann.click("#q-auto")
 	ann.wait("the setup taken", `document.body.textContent.includes("The computer made your setup")`)
-	waitSockets(t, base, 1)
+	waitMetric(t, base, "parlour_websockets", 1)
 }
 
-// waitSockets waits for the server at base to have n sockets open: a
-// socket the page closed is counted until the server has seen it close.
-func waitSockets(t *testing.T, base string, n float64) {
+// waitMetric waits for the server at base to report n for metric: a
+// socket the page closed, say, is counted until the server has seen it
+// close.
+func waitMetric(t *testing.T, base, metric string, n float64) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		got := serverMetric(t, base, "parlour_websockets")
+		got := serverMetric(t, base, metric)
 		if got == n {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("parlour_websockets = %v, want %v: a socket the page left was not closed", got, n)
+			t.Fatalf("%s = %v, want %v", metric, got, n)
 		}
 	}
 }

@@ -8,9 +8,10 @@
 // it has, so that a long game's updates stay short.
 //
 // A link that is closed leaves its socket open for a few seconds
-// (parked): the next link made in the page (the rematch, another table)
-// moves that socket on to its own table with a hello naming it, rather
-// than open a new connection. A server that does not move sockets on
+// (parked), after telling the server it has left the table (so that the
+// seat is no longer shown there): the next link made in the page (the
+// rematch, another table) moves that socket on to its own table with a
+// hello naming it, rather than open a new connection. A server that does not move sockets on
 // answers that hello with an error, and the link opens a socket of its
 // own. A socket acts for the session cookie it was opened with when its
 // hello gives no token: one parked before a sign-in or sign-out (here or
@@ -30,6 +31,7 @@ function park(ws) {
   ws.onmessage = null; // the old table's updates, from here on, are no one's
   ws.onerror = null;
   ws.onclose = () => { if (parked && parked.ws === ws) { clearTimeout(parked.timer); parked = null; } };
+  ws.send(JSON.stringify({ type: "leave", id: "leave" }));
   parked = { ws, who: signedIn(), timer: setTimeout(() => { if (parked && parked.ws === ws) parked = null; ws.close(1000, "leaving the table"); }, parkFor) };
 }
 
@@ -98,6 +100,7 @@ export class TableConn {
     ws.onmessage = e => {
       let m;
       try { m = JSON.parse(e.data); } catch { return; }
+      if (m.id === "leave") return; // the answer to leaving the last table
       if (moving && m.type === "error" && m.id === "move-on") {
         // The server keeps this socket where it was: open one of our own.
         moving = false;
