@@ -13,9 +13,9 @@
 // rematch, another table) moves that socket on to its own table with a
 // hello naming it, rather than open a new connection. A server that
 // does not move sockets on answers that hello with an error, and the
-// link opens a socket of its own. A socket acts for the session cookie it was opened with when its
-// hello gives no token: one parked before a sign-in or sign-out (here or
-// in another tab) is closed, not moved on.
+// link opens a socket of its own. A socket acts for the session cookie
+// it was opened with when its hello gives no token: one parked before a
+// sign-in or sign-out (here or in another tab) is closed, not moved on.
 
 import { call, ApiError, signedIn } from "./api.js";
 
