@@ -38,8 +38,11 @@ type corkConn struct {
 	mu     sync.Mutex
 	corked bool
 	buf    *[]byte
-	// deadline is the connection's write deadline (see armWrite).
+	// deadline is the connection's write deadline (see armWrite), and
+	// timeout the least time a write is given (writeTimeout; shorter in
+	// tests).
 	deadline time.Time
+	timeout  time.Duration
 	// rc writes to the connection without waiting (nil when the
 	// connection offers no way to: its writes then wait, as a net.Conn's
 	// do); try is its function, and p, n and err its argument and results.
@@ -71,7 +74,7 @@ var errBehind = errors.New("the connection fell too far behind: it is not readin
 // syscall.Conn (a TCP connection is) on a system where it can be written
 // without waiting (see writeNow).
 func newCorkConn(c net.Conn, pool *sync.Pool, behind prometheus.Counter) *corkConn {
-	cc := &corkConn{Conn: c, pool: pool, behind: behind}
+	cc := &corkConn{Conn: c, pool: pool, behind: behind, timeout: writeTimeout}
 	if sc, ok := c.(syscall.Conn); ok && canWriteNow {
 		if rc, err := sc.SyscallConn(); err == nil {
 			cc.rc = rc
@@ -86,15 +89,15 @@ func newCorkConn(c net.Conn, pool *sync.Pool, behind prometheus.Counter) *corkCo
 const writeTimeout = 10 * time.Second
 
 // armWrite makes sure the connection's write deadline is at least
-// writeTimeout away. Setting a deadline costs a timer change in the
+// c.timeout away. Setting a deadline costs a timer change in the
 // runtime, twice a write if it were set and cleared around each; moved
 // a second further than needed, it is set at most once a second however
-// many messages go out, and no write waits less than writeTimeout or
-// more than a second longer. A deadline that passes while the socket is
+// many messages go out, and no write waits less than c.timeout or more
+// than a second longer. A deadline that passes while the socket is
 // idle harms nothing: the next write moves it first. c.mu must be held.
 func (c *corkConn) armWrite(now time.Time) {
-	if c.deadline.Before(now.Add(writeTimeout)) {
-		c.deadline = now.Add(writeTimeout + time.Second)
+	if c.deadline.Before(now.Add(c.timeout)) {
+		c.deadline = now.Add(c.timeout + time.Second)
 		c.Conn.SetWriteDeadline(c.deadline)
 	}
 }

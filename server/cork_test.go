@@ -30,7 +30,7 @@ func (c *countingConn) SetWriteDeadline(t time.Time) error {
 func TestCorkConn(t *testing.T) {
 	var pool sync.Pool
 	under := &countingConn{}
-	c := &corkConn{Conn: under, pool: &pool}
+	c := newCorkConn(under, &pool, nil)
 	c.Write([]byte("a"))
 	c.cork()
 	c.Write([]byte("bb"))
@@ -68,7 +68,7 @@ func TestCorkConn(t *testing.T) {
 // deadline is set only when it would be too near: not at each write.
 func TestCorkConnWriteDeadline(t *testing.T) {
 	under := &countingConn{}
-	c := &corkConn{Conn: under, pool: &sync.Pool{}}
+	c := newCorkConn(under, &sync.Pool{}, nil)
 	check := func(what string, sets int) {
 		t.Helper()
 		now := time.Now()

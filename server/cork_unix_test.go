@@ -163,3 +163,71 @@ func TestCorkConnTooFarBehind(t *testing.T) {
 		t.Fatal("the failed connection was not closed")
 	}
 }
+
+// TestCorkConnFlushDeadline: a backlog's flush gives each 64 KiB the
+// write timeout, not the whole backlog: a client that reads steadily,
+// if slower than the backlog grows, is sent all of it though that takes
+// longer than the timeout; one that reads nothing is failed once the
+// timeout passes, and its connection closed. (The timeout is made short
+// here: a second, where sockets have writeTimeout.)
+func TestCorkConnFlushDeadline(t *testing.T) {
+	const timeout = time.Second
+	t.Run("steady", func(t *testing.T) {
+		server, client := tcpPair(t)
+		c := newCorkConn(server, &sync.Pool{}, nil)
+		c.timeout = timeout
+		// 960 KiB at 32 KiB each 100 ms takes 3 s to read: more than the
+		// timeout and its second of slack, though each 64 KiB takes a
+		// fifth of the timeout.
+		const n, size = 30, 32 << 10
+		var want bytes.Buffer
+		for i := range n {
+			want.Write(message(i, size))
+			if _, err := c.Write(message(i, size)); err != nil {
+				t.Fatalf("write %d: %v", i, err)
+			}
+		}
+		got := make([]byte, 0, want.Len())
+		buf := make([]byte, size)
+		client.SetReadDeadline(time.Now().Add(10 * time.Second))
+		for len(got) < want.Len() {
+			k, err := io.ReadFull(client, buf[:min(size, want.Len()-len(got))])
+			got = append(got, buf[:k]...)
+			if err != nil {
+				t.Fatalf("after %d bytes of %d: %v", len(got), want.Len(), err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Fatal("the client read the writes out of order, or altered")
+		}
+		if _, err := c.Write([]byte("x")); err != nil {
+			t.Fatalf("a write once the client caught up: %v", err)
+		}
+	})
+	t.Run("stalled", func(t *testing.T) {
+		server, client := tcpPair(t)
+		c := newCorkConn(server, &sync.Pool{}, nil)
+		c.timeout = timeout
+		for i := range 8 {
+			if _, err := c.Write(message(i, 32<<10)); err != nil {
+				t.Fatalf("write %d: %v", i, err)
+			}
+		}
+		// Nothing is read: within the timeout and its second of slack
+		// (and some time to spare), the connection fails.
+		deadline := time.Now().Add(2*timeout + 5*time.Second)
+		var err error
+		for err == nil && time.Now().Before(deadline) {
+			time.Sleep(100 * time.Millisecond)
+			_, err = c.Write([]byte("x"))
+		}
+		if !errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatalf("writes to a client that reads nothing: %v, want the write deadline's error", err)
+		}
+		client.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := io.Copy(io.Discard, client); errors.Is(err, os.ErrDeadlineExceeded) {
+			t.Fatal("the failed connection was not closed")
+		}
+	})
+}
