@@ -1,17 +1,13 @@
 package server_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -221,78 +217,11 @@ func BenchmarkMoveSocket(b *testing.B) {
 // BenchmarkIdleSocketMemory reports the memory one open, idle socket
 // costs the server: 1,000 spectator sockets onto 100 tables, each past
 // its hello and first update, heap (after collection) and goroutine
-// stacks measured before and after. The clients are bare TCP connections
-// that speak the handshake by hand, so that nearly all of the growth is
-// the server's (a client holds a connection and a 4 KiB buffer).
+// stacks measured before and after (idleSocketMemory).
 func BenchmarkIdleSocketMemory(b *testing.B) {
-	ctx := context.Background()
-	s, db, _ := openService(b, filepath.Join(b.TempDir(), "p.db"))
-	defer db.Close()
-	defer s.Close()
-	h := server.NewHandler(s, server.Limits{ConnsPerAddr: 1 << 16})
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	defer h.CloseSockets("benchmark over")
-	var ids []string
-	for range 100 {
-		a, err := s.Create(ctx, nil, server.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
-		if err != nil {
-			b.Fatal(err)
-		}
-		ids = append(ids, a.Table)
-	}
-	const n = 1000
-	mem := func() (heap, stack uint64) {
-		runtime.GC()
-		runtime.GC()
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		return ms.HeapAlloc, ms.StackInuse
-	}
-	addr := strings.TrimPrefix(srv.URL, "http://")
 	for range b.N {
-		h0, s0 := mem()
-		var conns []net.Conn
-		for i := range n {
-			c, err := net.Dial("tcp", addr)
-			if err != nil {
-				b.Fatal(err)
-			}
-			conns = append(conns, c)
-			fmt.Fprintf(c, "GET /api/v1/tables/%s/socket HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", ids[i%len(ids)], addr)
-			r := bufio.NewReaderSize(c, 4096)
-			for {
-				line, err := r.ReadString('\n')
-				if err != nil {
-					b.Fatal(err)
-				}
-				if line == "\r\n" {
-					break
-				}
-			}
-			// A masked text frame (mask 0) holding the hello.
-			hello := `{"type":"hello"}`
-			c.Write(append([]byte{0x81, 0x80 | byte(len(hello)), 0, 0, 0, 0}, hello...))
-			// The first update: a frame header, then its payload.
-			hdr := make([]byte, 4)
-			if _, err := io.ReadFull(r, hdr[:2]); err != nil {
-				b.Fatal(err)
-			}
-			size := int(hdr[1] & 0x7f)
-			if size == 126 {
-				io.ReadFull(r, hdr[2:4])
-				size = int(hdr[2])<<8 | int(hdr[3])
-			}
-			if _, err := io.CopyN(io.Discard, r, int64(size)); err != nil {
-				b.Fatal(err)
-			}
-		}
-		time.Sleep(200 * time.Millisecond)
-		h1, s1 := mem()
-		b.ReportMetric(float64(int64(h1)-int64(h0))/n, "heap-bytes/socket")
-		b.ReportMetric(float64(int64(s1)-int64(s0))/n, "stack-bytes/socket")
-		for _, c := range conns {
-			c.Close()
-		}
+		heap, stack, _ := idleSocketMemory(b, 1000)
+		b.ReportMetric(heap, "heap-bytes/socket")
+		b.ReportMetric(stack, "stack-bytes/socket")
 	}
 }

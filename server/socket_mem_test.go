@@ -1,0 +1,167 @@
+package server_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http/httptest"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/server"
+)
+
+// idleSocketMemory opens n spectator sockets onto 100 Quizl tables, each
+// past its hello and first update, and returns the heap (after
+// collection) and goroutine stack bytes the server holds per socket,
+// measured before the first opens and after the last. The clients are
+// bare TCP connections that speak the handshake by hand and run no
+// goroutine, so that nearly all of the growth is the server's (a client
+// holds a connection and a 4 KiB buffer).
+func idleSocketMemory(tb testing.TB, n int) (heap, stack, goroutines float64) {
+	tb.Helper()
+	ctx := context.Background()
+	s, db, _ := openService(tb, filepath.Join(tb.TempDir(), "p.db"))
+	defer db.Close()
+	defer s.Close()
+	h := server.NewHandler(s, server.Limits{ConnsPerAddr: 1 << 16})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	defer h.CloseSockets("measured")
+	var ids []string
+	for range 100 {
+		a, err := s.Create(ctx, nil, server.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		ids = append(ids, a.Table)
+	}
+	mem := func() (heap, stack uint64, goroutines int) {
+		settle()
+		runtime.GC()
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc, ms.StackInuse, runtime.NumGoroutine()
+	}
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	h0, s0, g0 := mem()
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for i := range n {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		conns = append(conns, c)
+		if err := idleSocket(c, addr, ids[i%len(ids)]); err != nil {
+			tb.Fatalf("socket %d: %v", i, err)
+		}
+	}
+	h1, s1, g1 := mem()
+	per := func(a, b int64) float64 { return float64(b-a) / float64(n) }
+	return per(int64(h0), int64(h1)), per(int64(s0), int64(s1)), per(int64(g0), int64(g1))
+}
+
+// settle waits, for up to 2 s, until the number of goroutines holds
+// still for 100 ms: those of earlier sockets, tests or runs, closed but
+// not yet gone, would count against the measurement, and those of the
+// last sockets opened must have reached their wait.
+func settle() {
+	last := runtime.NumGoroutine()
+	for range 40 {
+		time.Sleep(50 * time.Millisecond)
+		n := runtime.NumGoroutine()
+		if n == last {
+			time.Sleep(50 * time.Millisecond)
+			if runtime.NumGoroutine() == n {
+				return
+			}
+		}
+		last = runtime.NumGoroutine()
+	}
+}
+
+// idleSocket upgrades c to a socket onto table id as a spectator, says
+// hello, and reads the first update.
+func idleSocket(c net.Conn, addr, id string) error {
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	defer c.SetDeadline(time.Time{})
+	fmt.Fprintf(c, "GET /api/v1/tables/%s/socket HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", id, addr)
+	r := bufio.NewReaderSize(c, 4096)
+	status, err := r.ReadString('\n')
+	if err != nil {
+		return fmt.Errorf("reading the upgrade's answer: %w", err)
+	}
+	if !strings.Contains(status, " 101 ") {
+		return fmt.Errorf("upgrade answered %q", status)
+	}
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return fmt.Errorf("reading the upgrade's headers: %w", err)
+		}
+		if line == "\r\n" {
+			break
+		}
+	}
+	// A masked text frame (mask 0) holding the hello.
+	hello := `{"type":"hello"}`
+	if _, err := c.Write(append([]byte{0x81, 0x80 | byte(len(hello)), 0, 0, 0, 0}, hello...)); err != nil {
+		return fmt.Errorf("saying hello: %w", err)
+	}
+	// The first update: a frame header, then its payload.
+	hdr := make([]byte, 4)
+	if _, err := io.ReadFull(r, hdr[:2]); err != nil {
+		return fmt.Errorf("reading the first update: %w", err)
+	}
+	size := int(hdr[1] & 0x7f)
+	if size == 126 {
+		if _, err := io.ReadFull(r, hdr[2:4]); err != nil {
+			return fmt.Errorf("reading the first update: %w", err)
+		}
+		size = int(hdr[2])<<8 | int(hdr[3])
+	}
+	if _, err := io.CopyN(io.Discard, r, int64(size)); err != nil {
+		return fmt.Errorf("reading the first update: %w", err)
+	}
+	return nil
+}
+
+// TestIdleSocketMemory keeps what an idle socket costs where
+// docs/performance.md reports it: about 16.5 KB of heap and one 8 KiB
+// goroutine stack. The stack is the fragile part: a socket's goroutine
+// uses nearly all of its 8 KiB at the deepest point of the upgrade
+// (Handler.acceptSocket, corkHijacker.Hijack, the WebSocket library's
+// Accept), so a few more bytes in one of those frames double every idle
+// socket's stack to 16 KiB, which no other test would notice. The bounds
+// sit between the two, with room for the measurement's noise; the race
+// detector's larger frames are not held to them. (The stack measured can
+// come out below 8 KiB: goroutines that ended earlier in the process
+// leave their stacks for new ones to take.)
+func TestIdleSocketMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("opens 400 sockets")
+	}
+	heap, stack, goroutines := idleSocketMemory(t, 400)
+	t.Logf("per idle socket: %.0f bytes of heap, %.0f of stack, %.2f goroutines", heap, stack, goroutines)
+	if goroutines < 0.95 || goroutines > 1.05 {
+		t.Errorf("an idle socket holds %.2f goroutines, want one", goroutines)
+	}
+	const maxHeap, maxStack = 24 << 10, 12 << 10
+	if heap > maxHeap {
+		t.Errorf("an idle socket holds %.0f bytes of heap, more than %d", heap, maxHeap)
+	}
+	if !raceEnabled && stack > maxStack {
+		t.Errorf("an idle socket holds %.0f bytes of goroutine stack, more than %d: has a frame on the upgrade's path grown past the 8 KiB stack?", stack, maxStack)
+	}
+}
