@@ -6,10 +6,12 @@ import (
 )
 
 // TestNewUniqueAndUnambiguous makes many codes and checks each is Len
-// characters of the alphabet, parses to itself, and is not repeated.
+// characters of the alphabet and parses to itself, and that codes repeat
+// no more often than random ones would.
 func TestNewUniqueAndUnambiguous(t *testing.T) {
 	const n = 20000
 	seen := make(map[string]bool, n)
+	repeats := 0
 	counts := make(map[rune]int)
 	for i := 0; i < n; i++ {
 		c, err := New()
@@ -29,9 +31,18 @@ func TestNewUniqueAndUnambiguous(t *testing.T) {
 			t.Fatalf("Parse(lower(Format(%q))) = %q, %v", c, got, err)
 		}
 		if seen[c] {
-			t.Fatalf("code %q made twice in %d", c, i)
+			repeats++
+			t.Logf("code %q made twice in %d", c, i)
 		}
 		seen[c] = true
+	}
+	// Random codes repeat now and then: 20,000 of 31^6 hold a repeat
+	// about one time in five (about 0.23 repeats expected), and more than
+	// five about once in seven million. A generator with less randomness
+	// than it should have, a million codes say, would repeat about 190
+	// times.
+	if repeats > 5 {
+		t.Errorf("%d codes of %d were repeats; random codes would hardly ever repeat more than 5 times", repeats, n)
 	}
 	// Every character of the alphabet turns up, none far more than the
 	// others (expected n*Len/31 ≈ 3871 each).
