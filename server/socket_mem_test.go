@@ -143,10 +143,11 @@ func idleSocket(c net.Conn, addr, id string) error {
 // uses nearly all of its 8 KiB at the deepest point of the upgrade
 // (Handler.acceptSocket, corkHijacker.Hijack, the WebSocket library's
 // Accept), so a few more bytes in one of those frames double every idle
-// socket's stack to 16 KiB, which no other test would notice. The bounds
-// sit between the two, with room for the measurement's noise; the race
-// detector's larger frames are not held to them. (The stack measured can
-// come out below 8 KiB: goroutines that ended earlier in the process
+// socket's stack to 16 KiB, which no other test would notice. The
+// stack's bound sits between the two, with room for the measurement's
+// noise (the race detector's larger frames are not held to it), and the
+// heap's half as much again as the heap measured. (The stack measured
+// can come out below 8 KiB: goroutines that ended earlier in the process
 // leave their stacks for new ones to take.)
 func TestIdleSocketMemory(t *testing.T) {
 	if testing.Short() {
