@@ -165,10 +165,13 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		var m0 map[string]float64
 		var each0 []float64
 		var p0, o0, f0 int64
+		var mach0 machineSample
+		var machOK bool
 		res, err := lt.run(ctx, r, *dur, func() {
 			// Counted from here, after the warm-up: the clock is about
 			// to start.
 			s0, l0 = cpuTimes(pids), cpuTime(os.Getpid())
+			mach0, machOK = sampleMachine()
 			e0 := lt.metricsEach(ctx)
 			m0, each0 = sumMetrics(e0), acceptedEach(e0)
 			p0, o0, f0 = lt.pushes.Load(), lt.opened.Load(), lt.movedOn.Load()
@@ -178,6 +181,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			return 1
 		}
 		s1, l1 := cpuTimes(pids), cpuTime(os.Getpid())
+		mach1, mach1OK := sampleMachine()
 		e1 := lt.metricsEach(ctx)
 		m1, each1 := sumMetrics(e1), acceptedEach(e1)
 		p1 := lt.pushes.Load()
@@ -189,6 +193,9 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 			// Other work on the machine takes CPU from both the server and
 			// the tool: say how much there was.
 			fmt.Fprintf(stdout, "  load average before %s, after %s\n", load0, loadAverage())
+		}
+		if machOK && mach1OK {
+			printMachine(stdout, mach0, mach1, append(slices.Clone(pids), os.Getpid())...)
 		}
 		if c, w := m1["parlour_store_commits_total"]-m0["parlour_store_commits_total"], m1["parlour_store_writes_total"]-m0["parlour_store_writes_total"]; c > 0 {
 			fmt.Fprintf(stdout, "  store: %.0f commits holding %.0f writes (%.1f a commit)\n", c, w, w/c)

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"testing"
 
@@ -40,6 +41,7 @@ func TestLoadtestTransports(t *testing.T) {
 	accepted := regexp.MustCompile(`sent (\d+), accepted (\d+) .*refused 0, errors 0`)
 	pushed := regexp.MustCompile(`updates pushed to the seats' sockets: \d+ \(([0-9.]+) a move\)`)
 	sockets := regexp.MustCompile(`sockets opened: (\d+); moved on to the next table: (\d+)`)
+	machine := regexp.MustCompile(`machine: [0-9.]+ of \d+ processors busy, [0-9.]+ more taken by the host \(steal\); other processes -?[0-9.]+\n`)
 	for _, c := range []struct {
 		name string
 		args []string
@@ -68,6 +70,9 @@ func TestLoadtestTransports(t *testing.T) {
 			}
 			if !bytes.Contains(out.Bytes(), []byte("durability: all")) {
 				t.Fatalf("no durability check")
+			}
+			if runtime.GOOS == "linux" && !machine.Match(out.Bytes()) {
+				t.Fatal("no line saying how busy the machine was")
 			}
 			p := pushed.FindSubmatch(out.Bytes())
 			if c.name == "http" {
