@@ -325,8 +325,7 @@ func cpuTime(pid int) time.Duration {
 	if err1 != nil || err2 != nil {
 		return -1
 	}
-	const ticksPerSecond = 100 // USER_HZ on Linux
-	return time.Duration(ut+st) * time.Second / ticksPerSecond
+	return ticks(ut + st)
 }
 
 // loadAverage returns the machine's one-minute load average from /proc

@@ -48,11 +48,13 @@ func parseMachineTimes(b []byte) (machineTimes, error) {
 		}
 		n[i] = v
 	}
-	const ticksPerSecond = 100 // USER_HZ on Linux
-	ticks := func(v int64) time.Duration { return time.Duration(v) * time.Second / ticksPerSecond }
 	user, nice, system, irq, softirq, steal := n[0], n[1], n[2], n[5], n[6], n[7]
 	return machineTimes{busy: ticks(user + nice + system + irq + softirq), steal: ticks(steal)}, nil
 }
+
+// ticks converts a count of /proc's clock ticks (USER_HZ, 100 a second
+// on Linux whatever the kernel's own tick rate) to a duration.
+func ticks(n int64) time.Duration { return time.Duration(n) * time.Second / 100 }
 
 // machineSample is the machine's CPU times and each process's at one
 // moment.
