@@ -29,8 +29,8 @@
 # before each run). On a virtual machine the host can take the processors
 # from under both server and tool, and the CPU a process is counted holds
 # what was taken while it ran: each run's report says how much (its
-# "machine:" line), and the summary gives it beside the CPU a move. Data folders live in a temporary folder, removed at
-# the end.
+# "machine:" line), and the summary gives it beside the CPU a move. Data
+# folders live in a temporary folder, removed at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

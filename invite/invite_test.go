@@ -39,7 +39,7 @@ func TestNewUniqueAndUnambiguous(t *testing.T) {
 	// Random codes repeat now and then: 20,000 of 31^6 hold a repeat
 	// about one time in five (about 0.23 repeats expected), and more than
 	// five about once in seven million. A generator with less randomness
-	// than it should have, a million codes say, would repeat about 190
+	// than it should have, a million codes say, would repeat about 200
 	// times.
 	if repeats > 5 {
 		t.Errorf("%d codes of %d were repeats; random codes would hardly ever repeat more than 5 times", repeats, n)
