@@ -3,6 +3,7 @@ package server_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -125,6 +126,9 @@ func idleSocket(c net.Conn, addr, id string) error {
 		return fmt.Errorf("reading the first update: %w", err)
 	}
 	size := int(hdr[1] & 0x7f)
+	if size == 127 {
+		return errors.New("the first update is over 64 KiB, more than an idle table's should be")
+	}
 	if size == 126 {
 		if _, err := io.ReadFull(r, hdr[2:4]); err != nil {
 			return fmt.Errorf("reading the first update: %w", err)
