@@ -282,7 +282,9 @@ func TestAnalysisEveryGame(t *testing.T) {
 		seats       []string
 	}{
 		{"quizl", "", []string{"me"}}, // solitaire: the computer's grid
-		{"salvo", `{"auto": true}`, []string{"me", "computer:easy"}},
+		// "wait": the computer sets its fleet on its own goroutine, and
+		// a resignation before both fleets are set is refused.
+		{"salvo", `{"auto": true, "wait": true}`, []string{"me", "computer:easy"}},
 		{"wordfight", "", []string{"me", "computer:easy"}},
 		{"nymphabet", "", []string{"me", "computer:easy"}},
 	} {
