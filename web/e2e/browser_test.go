@@ -265,15 +265,40 @@ func (p *player) typeIn(sel, text string) {
 }
 
 // shotDir is where screenshots go: $PARLOUR_SCREENSHOTS, or a temporary
-// directory of the test run.
+// directory of the test run, which TestMain removes after a run that
+// passed. It is empty when no directory could be made.
 var shotDir = sync.OnceValue(func() string {
 	if d := os.Getenv("PARLOUR_SCREENSHOTS"); d != "" {
-		os.MkdirAll(d, 0o755)
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			fmt.Fprintf(os.Stderr, "screenshots: %v\n", err)
+			return ""
+		}
 		return d
 	}
-	d, _ := os.MkdirTemp("", "parlour-e2e-shots-")
+	d, err := os.MkdirTemp("", "parlour-e2e-shots-")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "screenshots: %v\n", err)
+		return ""
+	}
 	return d
 })
+
+// TestMain removes the screenshots of a run that passed unless
+// $PARLOUR_SCREENSHOTS asked to keep them, so that every run does not
+// leave its pictures behind; a failed run keeps them and says where.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if os.Getenv("PARLOUR_SCREENSHOTS") == "" {
+		if d := shotDir(); d != "" {
+			if shots, _ := os.ReadDir(d); code == 0 || len(shots) == 0 {
+				os.RemoveAll(d)
+			} else {
+				fmt.Fprintf(os.Stderr, "screenshots of the failed run: %s\n", d)
+			}
+		}
+	}
+	os.Exit(code)
+}
 
 // shot saves a screenshot of the whole page as NAME.png.
 func (p *player) shot(name string) { p.capture(name, chromedp.FullScreenshot(100)) }
@@ -292,7 +317,11 @@ func (p *player) capture(name string, take chromedp.Action[[]byte]) {
 		p.t.Logf("screenshot %s: %v", name, err)
 		return
 	}
-	path := filepath.Join(shotDir(), name+".png")
+	dir := shotDir()
+	if dir == "" {
+		return
+	}
+	path := filepath.Join(dir, name+".png")
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		p.t.Logf("screenshot %s: %v", name, err)
 	}
