@@ -1,0 +1,664 @@
+package server
+
+// Forwarding between the nodes of a cluster (see cluster.go for the
+// whole): a request about a table another node owns goes to the owner
+// over the bus and is served there, a watcher on another node fetches its
+// updates from the owner, and a request that finds the owner gone starts
+// the takeover (cluster.go).
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"parlour/bus"
+	"parlour/store"
+)
+
+// relayRequest is what crosses the bus: an HTTP request, or a remote
+// watcher's ask for its update.
+type relayRequest struct {
+	Kind   string      `json:"kind"` // "http" or "update"
+	Table  string      `json:"table"`
+	Method string      `json:"method,omitempty"`
+	Path   string      `json:"path,omitempty"`
+	Query  string      `json:"query,omitempty"`
+	Header http.Header `json:"header,omitempty"`
+	Remote string      `json:"remote,omitempty"`
+	Body   []byte      `json:"body,omitempty"`
+	// Token and Since are an update's: the watcher's token ("" for a
+	// spectator) and the version it has.
+	Token string `json:"token,omitempty"`
+	Since int    `json:"since,omitempty"`
+	// Chat, Sent and Ended are an update's too: the number of the last
+	// chat message the watcher was sent (-1: none yet, send every one at
+	// hand), whether it was sent an update yet, and whether one showed
+	// the game's end (see Watcher.next).
+	Chat  int  `json:"chat,omitempty"`
+	Sent  bool `json:"sent,omitempty"`
+	Ended bool `json:"ended,omitempty"`
+	// Identity, Event, Hashes, Status and Limit are a note's, about
+	// players or the lobby rather than a table (cluster_nodes.go).
+	Identity string       `json:"identity,omitempty"`
+	Event    *StreamEvent `json:"event,omitempty"`
+	Hashes   [][]byte     `json:"hashes,omitempty"`
+	Status   store.Status `json:"status,omitempty"`
+	Limit    int          `json:"limit,omitempty"`
+}
+
+// relayReply is the owner's answer.
+type relayReply struct {
+	// NotOwner: the node no longer owns the table; ask again.
+	NotOwner bool        `json:"not_owner,omitempty"`
+	Status   int         `json:"status,omitempty"`
+	Header   http.Header `json:"header,omitempty"`
+	Body     []byte      `json:"body,omitempty"`
+	// Chat and Mark are an update's: the number of the table's last chat
+	// message, and the table's mark (see publish), when it was made.
+	Chat int `json:"chat,omitempty"`
+	Mark int `json:"mark,omitempty"`
+	// Handed: the owner gave the table to the node that forwarded the
+	// request, after answering it (see handOff).
+	Handed bool `json:"handed,omitempty"`
+}
+
+// relayedHeaders are the request headers a forwarded request keeps.
+var relayedHeaders = [...]string{"Authorization", "Content-Type", "Cookie", "Accept", "Last-Event-ID"}
+
+// handle answers a request from another node.
+func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
+	rq, err := decodeRelay(req.Data)
+	if err != nil {
+		return nil, err
+	}
+	if noteKind(rq.Kind) {
+		return c.serveNote(rq)
+	}
+	if !c.owns(rq.Table) {
+		if rq.Kind != "ping" {
+			// A lease that lapsed here: let the table go (in the
+			// background: Disown waits for this handler).
+			go c.lapsed(rq.Table)
+		}
+		return json.Marshal(relayReply{NotOwner: true})
+	}
+	switch rq.Kind {
+	case "ping":
+		return json.Marshal(relayReply{Status: http.StatusOK})
+	case "http":
+		rp, err := c.serveRelayed(ctx, rq)
+		if err != nil {
+			return nil, err
+		}
+		if !rp.NotOwner {
+			rp.Handed = c.handOff(ctx, rq.Table, req.From)
+		}
+		return json.Marshal(rp)
+	case "here":
+		return c.serveHere(ctx, rq)
+	}
+	return c.serveUpdate(ctx, rq)
+}
+
+// decodeRelay reads a request from another node, and refuses one that is
+// not about the table it names or is not one a node sends.
+func decodeRelay(b []byte) (relayRequest, error) {
+	var rq relayRequest
+	if err := json.Unmarshal(b, &rq); err != nil {
+		return relayRequest{}, fmt.Errorf("a request it cannot read: %w", err)
+	}
+	if noteKind(rq.Kind) {
+		return decodeNote(rq)
+	}
+	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 {
+		return relayRequest{}, fmt.Errorf("a request about table %s with a note's fields", clip(rq.Table))
+	}
+	rq.Hashes = nil // empty: as it reads back
+	if !validID(rq.Table) {
+		return relayRequest{}, fmt.Errorf("a request about no table (%q)", clip(rq.Table))
+	}
+	switch rq.Kind {
+	case "ping", "here":
+	case "update":
+		if rq.Since < -1 {
+			return relayRequest{}, fmt.Errorf("an update since version %d", rq.Since)
+		}
+		if rq.Chat < -1 {
+			return relayRequest{}, fmt.Errorf("an update since chat message %d", rq.Chat)
+		}
+	case "http":
+		if id, _, ok := tablePath(rq.Path); !ok || id != rq.Table {
+			return relayRequest{}, fmt.Errorf("a forwarded request for %q about table %s", clip(rq.Path), rq.Table)
+		}
+		switch rq.Method {
+		case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete:
+		default:
+			return relayRequest{}, fmt.Errorf("a forwarded request with method %q", clip(rq.Method))
+		}
+		if strings.ContainsAny(rq.Path, "?#") || strings.Contains(rq.Path, "..") {
+			return relayRequest{}, fmt.Errorf("a forwarded request for %q", clip(rq.Path))
+		}
+	default:
+		return relayRequest{}, fmt.Errorf("a request of unknown kind %q", clip(rq.Kind))
+	}
+	return rq, nil
+}
+
+type forwardedKey struct{}
+
+// serveRelayed serves a forwarded HTTP request through this node's
+// handler.
+func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) (relayReply, error) {
+	c.hmu.RLock()
+	h := c.h
+	c.hmu.RUnlock()
+	if h == nil {
+		return relayReply{}, errors.New("the node serves no HTTP yet")
+	}
+	u := &url.URL{Path: rq.Path, RawQuery: rq.Query}
+	r, err := http.NewRequestWithContext(context.WithValue(ctx, forwardedKey{}, true), rq.Method, u.String(), bytes.NewReader(rq.Body))
+	if err != nil {
+		return relayReply{}, fmt.Errorf("a forwarded request: %w", err)
+	}
+	for _, k := range relayedHeaders {
+		if v := rq.Header.Values(k); len(v) > 0 {
+			r.Header[k] = v
+		}
+	}
+	r.RemoteAddr = rq.Remote
+	rec := &recorder{header: http.Header{}}
+	h.ServeHTTP(rec, r)
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+	if rec.header.Get(movedHeader) != "" {
+		// The table left this node while the request waited for it:
+		// nothing was done; the asker finds the new owner.
+		return relayReply{NotOwner: true}, nil
+	}
+	return relayReply{Status: rec.status, Header: rec.header, Body: rec.body.Bytes()}, nil
+}
+
+// movedHeader marks the answer to a forwarded request that found its
+// table handed to another node meanwhile (errMoved): handle turns it into
+// NotOwner, so that the asker finds the new owner. It never leaves the
+// node.
+const movedHeader = "Parlour-Table-Moved"
+
+// errMoved says that the table was handed to another node while the
+// request waited for it here: nothing was done.
+var errMoved = refuse(http.StatusServiceUnavailable, "the table moved to another server just now; nothing was done: try again")
+
+// handOffAfter is how many requests for a table in a row, all forwarded
+// from one other node, make its owner hand the table to that node: few
+// enough that a short game (a dozen moves) moves early. Where a table's
+// requests come through several nodes at random, a run of 12 from one
+// other node comes about once in 4,000 requests with two nodes (once in
+// 265,000 with three), and a needless hand-over costs a write of the
+// lease and a read of the table.
+const handOffAfter = 12
+
+// handOff counts a request for table id forwarded from node from, and
+// when the table's last handOffAfter requests all came from that node,
+// gives the table to it: its lease passes to that node at a new epoch (so
+// this node can no longer write the table), and this node lets the table
+// go. Behind a balancer that sends every request about a table to one
+// node (hashing the table's path), a table made through another node
+// then stops costing a forward a request after its first few. Only a
+// table under way with nothing here tied to it moves: no watcher on this
+// node, no computer seat and no clock running. It reports whether the
+// table was handed.
+func (c *cluster) handOff(ctx context.Context, id, from string) bool {
+	if from == "" || from == c.node {
+		return false
+	}
+	c.mu.Lock()
+	o, ok := c.owned[id]
+	if ok {
+		if o.from != from {
+			o.from, o.streak = from, 0
+		}
+		o.streak++
+	}
+	due := ok && o.streak >= handOffAfter
+	c.mu.Unlock()
+	if !due {
+		return false
+	}
+	c.s.mu.RLock()
+	t, ok := c.s.tables[id]
+	c.s.mu.RUnlock()
+	if !ok {
+		return false
+	}
+	t.mu.Lock()
+	if t.gone || t.watchers > 0 || t.status != store.Playing || t.tc.timer != nil || t.computerSeats() || t.doubt {
+		t.mu.Unlock()
+		c.mu.Lock()
+		o.streak = 0 // look again after as many more
+		c.mu.Unlock()
+		return false
+	}
+	o, ok = c.disown(ctx, id)
+	if !ok {
+		t.mu.Unlock()
+		return false
+	}
+	_, err := c.leases.TakeLease(ctx, o.lease, from, c.ttl)
+	// Handed or not, this node no longer answers for the table: should
+	// the lease not have passed (the store away), it runs out and
+	// another node takes the table over.
+	t.gone = true
+	t.broadcast()
+	t.mu.Unlock()
+	c.s.mu.Lock()
+	if c.s.tables[id] == t {
+		delete(c.s.tables, id)
+	}
+	c.s.mu.Unlock()
+	if err != nil {
+		c.log.Warn("handing a table to the node its requests come from", "table", id, "to", from, "err", err)
+		return false
+	}
+	c.mu.Lock()
+	c.elsewhere[id] = remoteOwner{node: from, until: time.Now().Add(rememberOwner)}
+	c.mu.Unlock()
+	c.handed.Inc()
+	c.log.Debug("table handed to the node its requests come from", "table", id, "to", from)
+	return true
+}
+
+// here notes a request for table id made on this node, its owner (see
+// handOff).
+func (c *cluster) here(id string) {
+	c.mu.Lock()
+	if o, ok := c.owned[id]; ok {
+		o.from, o.streak = c.node, 0
+	}
+	c.mu.Unlock()
+}
+
+// serveUpdate answers a remote watcher: its seat's update since the
+// version it has, with the chat lines after the last it was sent that
+// its seat may read and its identity has not muted, as a local
+// Watcher's.
+func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, error) {
+	s := c.s
+	var p *Principal
+	identity := ""
+	if rq.Token != "" {
+		var err error
+		if p, err = s.Authenticate(ctx, rq.Token); err != nil {
+			return replyError(err)
+		}
+		identity = p.Identity
+	}
+	t, err := s.table(ctx, rq.Table)
+	if err != nil {
+		return replyError(err)
+	}
+	if err := s.dailyShut(ctx, p, t); err != nil {
+		return replyError(err)
+	}
+	if err := s.loadChat(ctx, t); err != nil {
+		return replyError(err)
+	}
+	t.mu.Lock()
+	if rq.Since > t.version() {
+		t.mu.Unlock()
+		return replyError(badRequest("version %d is ahead of the table, which is at version %d", rq.Since, t.version()))
+	}
+	t.lastUse = time.Now()
+	seat := t.seatOf(p)
+	t.touch(seat, s.now())
+	from := rq.Chat
+	if t.status == store.Finished && !rq.Ended && rq.Sent {
+		from = 0 // the end opens every channel: see Watcher.next
+	}
+	u, err := t.update(s.games, seat, rq.Since)
+	var last int
+	u.Chat, last = t.chatAfter(from, seat, identity)
+	u.Muted = t.mutedBy(identity)
+	mark := t.mark()
+	t.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(u)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(relayReply{Status: http.StatusOK, Body: b, Chat: last, Mark: mark})
+}
+
+// mark is what the owner publishes of t at each change: its version plus
+// the number of its last chat message, one more at every move, change
+// and chat message. It only grows, on any owner, once t's chat is
+// loaded. t.mu must be held.
+func (t *table) mark() int { return t.version() + t.ch.last }
+
+// serveHere notes that the seat of a watcher on another node is still
+// at the table (see remoteWatch.heartbeat).
+func (c *cluster) serveHere(ctx context.Context, rq relayRequest) ([]byte, error) {
+	p, err := c.s.Authenticate(ctx, rq.Token)
+	if err != nil {
+		return replyError(err)
+	}
+	t, err := c.s.table(ctx, rq.Table)
+	if err != nil {
+		return replyError(err)
+	}
+	t.mu.Lock()
+	t.touch(t.seatOf(p), c.s.now())
+	t.mu.Unlock()
+	return json.Marshal(relayReply{Status: http.StatusOK})
+}
+
+// replyError answers a refusal as its status and message.
+func replyError(err error) ([]byte, error) {
+	st := StatusOf(err)
+	if st == http.StatusInternalServerError {
+		return nil, err
+	}
+	b, _ := json.Marshal(map[string]string{"error": err.Error()})
+	return json.Marshal(relayReply{Status: st, Body: b})
+}
+
+// recorder is the response of a forwarded request, kept to send back.
+type recorder struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) Header() http.Header { return r.header }
+
+func (r *recorder) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+}
+
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	if r.body.Len()+len(b) > bus.MaxData-4096 {
+		return 0, errors.New("the answer is too large to forward")
+	}
+	return r.body.Write(b)
+}
+
+func (r *recorder) Flush() {}
+
+// tablePath returns the table a request is about, and what of it
+// (/api/v1/tables/{id}/{rest}).
+func tablePath(p string) (id, rest string, ok bool) {
+	p, ok = strings.CutPrefix(p, "/api/v1/tables/")
+	if !ok {
+		return "", "", false
+	}
+	id, rest, _ = strings.Cut(p, "/")
+	return id, rest, validID(id)
+}
+
+// errNoBus says that this node cannot reach the bus (NATS is away, or
+// this node is cut off from it): the request was not sent.
+var errNoBus = refuse(http.StatusServiceUnavailable, "this server cannot reach the one that runs this table just now; nothing was done: try again in a moment")
+
+// errGone says that the table's owner died mid-request.
+var errGone = refuse(http.StatusServiceUnavailable, "the node that runs this table stopped answering; what you asked may or may not have been done: look at the table before asking again")
+
+// serveHTTP serves r when it concerns a table another node owns, and
+// reports whether it did; otherwise the caller serves it here.
+func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
+	if r.Context().Value(forwardedKey{}) != nil {
+		return false
+	}
+	id, rest, ok := tablePath(r.URL.Path)
+	if !ok {
+		return false
+	}
+	ctx := r.Context()
+	owner, err := c.claim(ctx, id)
+	if err != nil {
+		c.fail(w, r, err)
+		return true
+	}
+	if owner == "" {
+		c.here(id)
+		return false // this node owns it: serve here, the body unread
+	}
+	var body []byte
+	if r.Body != nil && r.Body != http.NoBody {
+		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, bus.MaxData/2))
+		if err != nil {
+			c.fail(w, r, refuse(http.StatusRequestEntityTooLarge, "the request's body is too large, or did not all come"))
+			return true
+		}
+		body = b
+	}
+	// The request is read; the local handler reads the body again.
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	conditional := false
+	if r.Method == http.MethodPost && rest == "moves" {
+		var mr struct {
+			Version *int `json:"version"`
+		}
+		conditional = json.Unmarshal(body, &mr) == nil && mr.Version != nil
+	}
+	for try := 0; try < 4; try++ {
+		if try > 0 {
+			if owner, err = c.claim(ctx, id); err != nil {
+				c.fail(w, r, err)
+				return true
+			}
+			if owner == "" {
+				return false // this node owns it now: serve here
+			}
+		}
+		switch rest {
+		case "socket":
+			c.remoteSocket(w, r, id)
+			return true
+		case "events":
+			c.remoteEvents(w, r, id)
+			return true
+		}
+		rp, err := c.forward(ctx, owner, relayRequest{
+			Kind: "http", Table: id, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,
+			Header: pick(r.Header), Remote: r.RemoteAddr, Body: body,
+		})
+		if err != nil || rp.NotOwner {
+			c.forget(id)
+		}
+		switch {
+		case errors.Is(err, bus.ErrUnavailable):
+			// Not sent: the owner lives, as far as anyone knows, and
+			// taking its table over would only wait for its lease.
+			c.fail(w, r, errNoBus)
+			return true
+		case errors.Is(err, bus.ErrNoResponder):
+			if err := c.takeover(ctx, id); err != nil {
+				c.fail(w, r, err)
+				return true
+			}
+			continue
+		case err != nil && ctx.Err() == nil && !conditional && r.Method != http.MethodGet:
+			c.fail(w, r, errGone)
+			return true
+		case err != nil && ctx.Err() == nil:
+			// Safe to ask again: a read, or a move conditional on the
+			// version, which the new owner refuses if it was made.
+			if err := c.takeover(ctx, id); err != nil {
+				c.fail(w, r, err)
+				return true
+			}
+			continue
+		case err != nil:
+			return true // the client went away
+		case rp.NotOwner:
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
+		if rp.Handed {
+			// The table is this node's now: take it up at once rather
+			// than at the next request, which would first ask the old
+			// owner.
+			c.forget(id)
+			go c.adoptHanded(id)
+		}
+		for k, v := range rp.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rp.Status)
+		w.Write(rp.Body)
+		return true
+	}
+	c.fail(w, r, refuse(http.StatusServiceUnavailable, "the table is changing hands; try again"))
+	return true
+}
+
+// pick returns the headers a forwarded request keeps.
+func pick(h http.Header) http.Header {
+	out := http.Header{}
+	for _, k := range relayedHeaders {
+		if v := h.Values(k); len(v) > 0 {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// errOwnerGone fails a forwarded request whose owner left the bus
+// before it answered: it may or may not have served it.
+var errOwnerGone = errors.New("the table's node left before it answered")
+
+// forward sends rq to the table's owner and returns its answer, waiting
+// for it at most forwardTime. Nor is the answer awaited blindly: when
+// owner (the node the lease names, if known) is given, it is asked every
+// second whether it is still there, and a node gone from the bus (killed,
+// cut off) fails the request at once with errOwnerGone.
+func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (relayReply, error) {
+	b, err := json.Marshal(rq)
+	if err != nil {
+		return relayReply{}, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.forwardTime(rq))
+	defer cancel()
+	c.forwarded.Inc()
+	start := time.Now()
+	type answer struct {
+		b   []byte
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		a, err := c.b.Request(ctx, bus.ToOwner(rq.Table), b)
+		done <- answer{a, err}
+	}()
+	var tick <-chan time.Time
+	if owner != "" {
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		tick = t.C
+	}
+	var ans []byte
+	for answered := false; !answered; {
+		select {
+		case a := <-done:
+			if a.err != nil {
+				return relayReply{}, a.err
+			}
+			ans, answered = a.b, true
+		case <-tick:
+			// The request is with the table's owner by its lease, which
+			// may not be the node this node last saw holding it
+			// (rememberOwner): the table may have been handed on or
+			// taken over since, and that node may live on while the
+			// owner died with the request.
+			if l, err := c.leases.Lease(ctx, rq.Table); err == nil {
+				owner = l.Owner
+			}
+			if owner == c.node || c.present(ctx, owner, rq.Table) {
+				continue
+			}
+			cancel()
+			<-done
+			return relayReply{}, errOwnerGone
+		}
+	}
+	c.forwardTrip.Observe(time.Since(start).Seconds())
+	var rp relayReply
+	if err := json.Unmarshal(ans, &rp); err != nil {
+		return relayReply{}, fmt.Errorf("the owner's answer: %w", err)
+	}
+	return rp, nil
+}
+
+// present reports whether node is still on the bus: anything but "no
+// one answers" (an answer, an error, a slow reply) counts as there.
+func (c *cluster) present(ctx context.Context, node, id string) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	_, err := c.b.Request(ctx, bus.ToNode(node), []byte(`{"kind":"ping","table":"`+id+`"}`))
+	return !errors.Is(err, bus.ErrNoResponder)
+}
+
+// minForward is the least time a forwarded request waits for the owner's
+// answer by default.
+const minForward = 10 * time.Second
+
+// forwardTime is how long a forwarded request waits for the owner's
+// answer: a move or setup that asked to wait for the asker's turn, or a
+// game's analysis, as long as they may take and a little; anything else
+// Cluster.Forward, so that a request the owner received just before it
+// died is known lost, then made again or answered 503, within seconds
+// rather than a minute.
+func (c *cluster) forwardTime(rq relayRequest) time.Duration {
+	base := c.fwd
+	if rq.Kind != "http" {
+		return base
+	}
+	_, rest, _ := tablePath(rq.Path)
+	switch {
+	case rest == "analysis":
+		return analysisTimeout + base
+	case rq.Method == http.MethodPost && (rest == "moves" || rest == "setup"):
+		var w struct {
+			Wait bool `json:"wait"`
+		}
+		if json.Unmarshal(rq.Body, &w) == nil && w.Wait {
+			return c.s.cfg.MaxWait + base
+		}
+	}
+	return base
+}
+
+// answers reports whether a node answers as table id's owner.
+func (c *cluster) answers(ctx context.Context, id string) bool {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	ans, err := c.b.Request(ctx, bus.ToOwner(id), []byte(`{"kind":"ping","table":"`+id+`"}`))
+	var rp relayReply
+	return err == nil && json.Unmarshal(ans, &rp) == nil && !rp.NotOwner
+}
+
+// fail answers err through the node's handler.
+func (c *cluster) fail(w http.ResponseWriter, r *http.Request, err error) {
+	c.hmu.RLock()
+	h := c.h
+	c.hmu.RUnlock()
+	if h != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, StatusOf(err), map[string]string{"error": err.Error()})
+}
