@@ -62,7 +62,7 @@ type socket struct {
 // pushes is the state of a socket's pusher. A socket has no goroutine of
 // its own waiting for the table to change: with thousands of sockets
 // open, their idle pushers' stacks were most of what the collector had to
-// scan (docs/performance.md, thirteenth round). Its fields are guarded by
+// scan (docs/performance-log.md, thirteenth round). Its fields are guarded by
 // mu; wg counts the pusher while it runs.
 type pushes struct {
 	mu      sync.Mutex

@@ -128,7 +128,7 @@ type table struct {
 	// (socket.move). While any does, a change starts no pusher for a
 	// seat's socket: the socket waits in held for the mover to push to
 	// it once its own ack is written, which spares a goroutine and the
-	// waking of a processor at every move (docs/performance.md, fifteenth
+	// waking of a processor at every move (docs/performance-log.md, fifteenth
 	// round).
 	movers int
 	held   []*socket

@@ -93,7 +93,7 @@ func sampleMachine() (machineSample, bool) {
 // and how much of it went to processes other than ours, whose pids are
 // given (kernel threads count among them). A measurement taken beside
 // other work is slower for both doors, but not by the same amount
-// (docs/performance.md, eighteenth round): each run says how quiet the
+// (docs/performance-log.md, eighteenth round): each run says how quiet the
 // machine was. A process that ended within the span is not counted.
 func printMachine(w io.Writer, a, b machineSample, ours ...int) {
 	wall := b.at.Sub(a.at)
