@@ -288,20 +288,12 @@ func (s *Service) DeleteAccount(ctx context.Context, p *Principal, password stri
 	if err := s.checkPassword(ctx, a, password); err != nil {
 		return err
 	}
-	var live []string
 	seated, err := s.seated(ctx, a.Identity)
 	if err != nil {
 		return err // a node that did not answer may hold a table of theirs
 	}
-	for _, t := range seated {
-		live = append(live, t.ID)
-	}
-	if len(live) > 0 {
-		them := "them"
-		if len(live) == 1 {
-			them = "it"
-		}
-		return refuse(http.StatusConflict, "you hold a seat at %s still under way (%s): finish or resign %s first", game.Count(len(live), "table", "tables"), strings.Join(live, ", "), them)
+	if err := stillSeated(seated); err != nil {
+		return err
 	}
 	var renames []store.TableUpdate
 	for before, beforeTable := (time.Time{}), ""; ; {
@@ -365,4 +357,37 @@ func (s *Service) forget(ctx context.Context, hashes [][]byte) {
 	if s.cl != nil && len(hashes) > 0 {
 		s.cl.forgetEverywhere(ctx, hashes)
 	}
+}
+
+// stillSeated refuses to delete an account seated at tables under way,
+// saying what to do about each kind: resign a game begun, leave a table
+// whose game has not.
+func stillSeated(seated []SeatedTable) error {
+	var begun, waiting []string
+	for _, t := range seated {
+		if t.Status == store.Open || t.Status == store.Setup {
+			waiting = append(waiting, t.ID)
+		} else {
+			begun = append(begun, t.ID)
+		}
+	}
+	pronoun := func(ids []string) string {
+		if len(ids) == 1 {
+			return "it"
+		}
+		return "them"
+	}
+	var parts []string
+	if len(begun) > 0 {
+		parts = append(parts, fmt.Sprintf("you hold a seat at %s still under way (%s): finish or resign %s first",
+			game.Count(len(begun), "table", "tables"), strings.Join(begun, ", "), pronoun(begun)))
+	}
+	if len(waiting) > 0 {
+		parts = append(parts, fmt.Sprintf("you hold a seat at %s whose game has not begun (%s): leave %s first",
+			game.Count(len(waiting), "table", "tables"), strings.Join(waiting, ", "), pronoun(waiting)))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return refuse(http.StatusConflict, "%s", strings.Join(parts, "; "))
 }

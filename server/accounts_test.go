@@ -510,13 +510,26 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	if st, body := ann.do("GET", "/api/v1/identity/tables", nil, &mine); st != 200 || len(mine.Tables) != 1 || mine.Tables[0].ID != live.Table || mine.Tables[0].Seat != 0 || mine.Tables[0].Status != store.Open {
 		t.Fatalf("Ann's tables under way: %d %s", st, body)
 	}
-	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 409 || !strings.Contains(body, live.Table) {
-		t.Fatalf("delete while seated: %d %s", st, body)
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 409 || !strings.Contains(body, "1 table whose game has not begun ("+live.Table+"): leave it first") || strings.Contains(body, "resign") {
+		t.Fatalf("delete while seated at a table not begun: %d %s", st, body)
 	}
 	(&client{t: t, base: srv.URL, token: live.Token}).do("POST", "/api/v1/tables/"+live.Table+"/join", `{}`, nil)
 	var guestSeat Seated
 	(&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables/"+live.Table+"/join", `{}`, &guestSeat)
+	// One game begun and one table waiting: the refusal says what to do
+	// about each.
+	var waiting Seated
+	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &waiting)
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 409 ||
+		!strings.Contains(body, "1 table still under way ("+live.Table+"): finish or resign it first") ||
+		!strings.Contains(body, "1 table whose game has not begun ("+waiting.Table+"): leave it first") {
+		t.Fatalf("delete while seated at a game and a table waiting: %d %s", st, body)
+	}
 	(&client{t: t, base: srv.URL, token: live.Token}).do("POST", "/api/v1/tables/"+live.Table+"/moves", `{"move": "resign"}`, nil)
+	var left Left
+	if st, body := ann.do("POST", "/api/v1/tables/"+waiting.Table+"/leave", nil, &left); st != 200 || !left.Cancelled || left.Seat != 0 || left.Table != waiting.Table {
+		t.Fatalf("leave the table waiting: %d %s", st, body)
+	}
 
 	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 204 {
 		t.Fatalf("delete: %d %s", st, body)

@@ -8,13 +8,12 @@ import (
 	"time"
 
 	"parlour/game"
-	"parlour/store"
 )
 
 // scheduleBots starts a computer player for every computer seat that has
 // something to do: a setup to make, or a move. t.mu must be held.
 func (s *Service) scheduleBots(t *table) {
-	if s.ctx.Err() != nil || t.status == store.Finished {
+	if s.ctx.Err() != nil || !t.status.Live() {
 		return
 	}
 	for i, seat := range t.m.Seats {

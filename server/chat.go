@@ -239,6 +239,9 @@ func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatReq
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.m.Cancelled {
+		return ChatLine{}, errCancelled(t.id)
+	}
 	seat := t.seatOf(p)
 	now := s.now()
 	t.touch(seat, now)
@@ -368,6 +371,9 @@ func (s *Service) Mute(ctx context.Context, p *Principal, id string, req MuteReq
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.m.Cancelled {
+		return nil, errCancelled(t.id)
+	}
 	t.touch(t.seatOf(p), s.now())
 	if t.muted(p.Identity, req.Channel) == req.Muted {
 		return t.mutedBy(p.Identity), nil

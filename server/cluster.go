@@ -654,6 +654,14 @@ func (c *cluster) publish(id string, stop chan struct{}) {
 	}
 }
 
+// published tells the other nodes of a change of table id, at mark, that
+// publish does not see: the table left memory with it (Leave).
+func (c *cluster) published(id string, mark int) {
+	if err := c.b.Publish(id, mark, nil); err != nil {
+		c.log.Debug("publishing a change", "table", id, "err", err)
+	}
+}
+
 // restored is called when this node has rebuilt table t from its record
 // as its owner: it resumes the computer seats and re-arms the clock.
 func (c *cluster) restored(t *table) {

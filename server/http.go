@@ -83,6 +83,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.HandleFunc("POST /api/v1/tables", h.create)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}", h.view)
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/join", h.join)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/leave", h.leave)
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/setup", h.setup)
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/moves", h.move)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/events", h.events)

@@ -146,7 +146,19 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 	}
 	n := len(t.m.Seats)
 	newSeat := (int(seat) + 1) % n
-	if t.m.Rematch == "" {
+	next := t.m.Rematch
+	if next != "" {
+		// Its players may have left the last rematch before it began:
+		// then this one offers another.
+		gone, err := s.cancelledRematch(ctx, next)
+		if err != nil {
+			return Seated{}, err
+		}
+		if gone {
+			next = ""
+		}
+	}
+	if next == "" {
 		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: randomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}
 		m.Seats = make([]seatMeta, n)
 		for i, st := range t.m.Seats {

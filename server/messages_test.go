@@ -88,7 +88,7 @@ func TestCountsInMessages(t *testing.T) {
 		t.Fatalf("sign up: %d %s", st, b)
 	}
 	p.token = sess.Token
-	for _, want := range []string{"you hold a seat at 1 table still under way", "you hold a seat at 2 tables still under way"} {
+	for _, want := range []string{"you hold a seat at 1 table whose game has not begun (", "you hold a seat at 2 tables whose game has not begun ("} {
 		if st, b := p.post("/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, nil); st != 201 {
 			t.Fatalf("create: %d %s", st, b)
 		}

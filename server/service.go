@@ -237,6 +237,9 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	if err := json.Unmarshal(row.Meta, &m); err != nil {
 		return nil, fmt.Errorf("table %s: reading description: %w", row.ID, err)
 	}
+	if m.Cancelled || row.Status == store.Cancelled {
+		return nil, errCancelled(row.ID)
+	}
 	g, err := s.games.Lookup(m.Game)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", row.ID, err)
@@ -388,6 +391,12 @@ func (s *Service) persistMeta(ctx context.Context, t *table, old meta) error {
 // persistMetaWith is persistMeta with other writes of the same request
 // (a new guest, a seat's token), made in the same transaction.
 func (s *Service) persistMetaWith(ctx context.Context, t *table, old meta, b store.Batch) error {
+	if old.Cancelled {
+		// A request that found the table just before its last player
+		// left it (Leave) changes nothing.
+		t.m = old
+		return errCancelled(t.id)
+	}
 	t.status = t.deriveStatus()
 	desc, err := json.Marshal(t.m)
 	if err == nil {

@@ -57,6 +57,9 @@ type meta struct {
 	Forfeits []forfeit `json:"forfeits,omitempty"`
 	// Code is the table's invite code (invites.go), if it has one.
 	Code string `json:"code,omitempty"`
+	// Cancelled is set when the last person seated left before play
+	// began (leave.go): the table is closed for good.
+	Cancelled bool `json:"cancelled,omitempty"`
 }
 
 // seatMeta is one seat: open, held by a person, or a computer.
@@ -309,6 +312,8 @@ func (t *table) ready() bool {
 // deriveStatus derives the store status from the description and state.
 func (t *table) deriveStatus() store.Status {
 	switch {
+	case t.m.Cancelled:
+		return store.Cancelled
 	case t.st != nil && t.st.Result().Status == game.Finished:
 		return store.Finished
 	case t.m.Started:

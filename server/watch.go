@@ -145,6 +145,10 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 		w.t.mu.Unlock()
 		return Update{}, nil, nil, refuse(http.StatusServiceUnavailable, "the table has moved to another server: connect again")
 	}
+	if w.t.m.Cancelled {
+		w.t.mu.Unlock()
+		return Update{}, nil, nil, errCancelled(w.t.id)
+	}
 	v := w.t.version()
 	seat := w.t.seatOf(w.p)
 	from := w.chat

@@ -61,10 +61,14 @@ const (
 	Setup    Status = "setup"    // seated, waiting for secret setups
 	Playing  Status = "playing"  // moves are being made
 	Finished Status = "finished" // the game is over
+	// Cancelled tables were given up before play began: every person
+	// seated left. They keep their row (and their invite code stays
+	// reserved as a finished table's does) but never come back to life.
+	Cancelled Status = "cancelled"
 )
 
 // Live reports whether a table in status s is still under way.
-func (s Status) Live() bool { return s != Finished }
+func (s Status) Live() bool { return s != Finished && s != Cancelled }
 
 // Table is one table as stored: its description and the moves made at it.
 type Table struct {
@@ -118,7 +122,8 @@ type Store interface {
 	AppendMove(ctx context.Context, id string, m Move, update *Update) error
 	// Table returns table id with its moves.
 	Table(ctx context.Context, id string) (Table, error)
-	// LiveTables returns every table that is not finished, with moves.
+	// LiveTables returns every table that is neither finished nor
+	// cancelled, with moves.
 	LiveTables(ctx context.Context) ([]Table, error)
 	// Recent returns up to limit tables in status, newest first, without
 	// their moves.

@@ -16,6 +16,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Salvo", "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline (the fleet editor's keys; enter sends)"},
 		{"Word Fight", "type a word, enter declares it · arrows move · space/tab across/down · enter place · c cannot"},
 		{"Nymphabet", "type a word · enter play it"},
+		{"Waiting", "ctrl+x twice leaves the table (the last one out closes it)"},
 		{"Any game", ":resign enter resigns · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends · ctrl+o mute · ctrl+g claim"},
 		{"Game over", "s save the record (SSH: its address) · r rematch · b next grid"},
 	}

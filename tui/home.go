@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -60,6 +61,20 @@ func (m *Model) remember(r Recent) {
 	if len(out) > recentMax {
 		out = out[:recentMax]
 	}
+	m.keepRecent(out)
+}
+
+// forget drops table id of this server from the recent list: its player
+// left it before it began.
+func (m *Model) forget(id string) {
+	out := slices.DeleteFunc(slices.Clone(m.recent), func(r Recent) bool { return r.Table == id && r.Server == m.serverName() })
+	if len(out) != len(m.recent) {
+		m.keepRecent(out)
+	}
+}
+
+// keepRecent makes out the recent list, and saves it.
+func (m *Model) keepRecent(out []Recent) {
 	m.recent = out
 	if m.cfg.DataDir == "" {
 		return

@@ -42,6 +42,7 @@ type session struct {
 	arrived                 time.Time // when the latest update arrived (monotonic), for the clocks
 	ticking                 bool      // a clock tick is on its way
 	forced                  []string  // the timeout and claim events, in words, for the end screen
+	leaveAsked              bool      // ctrl+x was pressed once: a second press leaves the table
 }
 
 func (s *session) stop() {
@@ -162,6 +163,11 @@ func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
 		return m.onHelper(msg), true
 	case chatSentMsg, mutedMsg, claimMsg, tickMsg:
 		return m.chatMsg(msg)
+	case leftMsg:
+		if msg.gen != t.gen {
+			return nil, true
+		}
+		return m.left(msg), true
 	case savedMsg:
 		if msg.err != nil {
 			m.err = msg.err.Error()
@@ -375,8 +381,13 @@ func (m *Model) tableKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if t.chat.open {
 		return m, m.chatKey(s, k)
 	}
+	if s != "ctrl+x" {
+		t.leaveAsked = false
+	}
 	if t.upd != nil {
 		switch s {
+		case "ctrl+x":
+			return m, m.leave()
 		case "ctrl+t":
 			t.chat.open, t.chat.err = true, ""
 			return m, nil
@@ -532,7 +543,11 @@ func (m *Model) waitingView() string {
 		}
 		fmt.Fprintf(&b, "  %-24s %s\n", s.Name, st)
 	}
-	b.WriteString("\n" + m.message() + "\n" + faint("esc home · ? help"))
+	keys := "esc home · ? help"
+	if t.seat >= 0 {
+		keys = "ctrl+x leave the table · " + keys
+	}
+	b.WriteString("\n" + m.message() + "\n" + faint(keys))
 	return b.String()
 }
 

@@ -13,12 +13,12 @@ import (
 )
 
 // insertCode gives table id the invite code code. A code whose table
-// finished more than invite.Reserve ago is freed first, in the same
+// finished (or was cancelled) more than invite.Reserve ago is freed first, in the same
 // transaction; one still held or reserved is store.ErrCodeTaken.
 func insertCode(ctx context.Context, tx pgx.Tx, code, id string) error {
 	if _, err := tx.Exec(ctx, `DELETE FROM invite_codes WHERE code = $1 AND table_id IN
-		(SELECT id FROM tables WHERE status = $2 AND updated < $3)`,
-		code, string(store.Finished), time.Now().Add(-invite.Reserve)); err != nil {
+		(SELECT id FROM tables WHERE status IN ($2, $3) AND updated < $4)`,
+		code, string(store.Finished), string(store.Cancelled), time.Now().Add(-invite.Reserve)); err != nil {
 		return fmt.Errorf("postgres: freeing an old invite code: %w", err)
 	}
 	_, err := tx.Exec(ctx, "INSERT INTO invite_codes (code, table_id) VALUES ($1, $2)", code, id)

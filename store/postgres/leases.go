@@ -188,7 +188,7 @@ func lease(ctx context.Context, q querier, table string) (store.Lease, error) {
 func (s *Store) ExpiredLeases(ctx context.Context, limit int) ([]store.Lease, error) {
 	rows, err := s.pool.Query(ctx, `SELECT l.table_id, l.owner, l.epoch, l.expires FROM table_leases l
 		JOIN tables t ON t.id = l.table_id
-		WHERE l.expires <= now() AND t.status <> $1 ORDER BY l.expires, l.table_id LIMIT $2`, string(store.Finished), limit)
+		WHERE l.expires <= now() AND t.status NOT IN ($1, $2) ORDER BY l.expires, l.table_id LIMIT $3`, string(store.Finished), string(store.Cancelled), limit)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading expired leases: %w", err)
 	}

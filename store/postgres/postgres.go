@@ -579,7 +579,7 @@ func (s *Store) LiveTables(ctx context.Context) ([]store.Table, error) {
 	var out []store.Table
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 		out = nil
-		rows, err := tx.Query(ctx, "SELECT "+tableColumns+" FROM tables WHERE status <> $1 ORDER BY id", string(store.Finished))
+		rows, err := tx.Query(ctx, "SELECT "+tableColumns+" FROM tables WHERE status NOT IN ($1, $2) ORDER BY id", string(store.Finished), string(store.Cancelled))
 		if err != nil {
 			return fmt.Errorf("postgres: reading live tables: %w", err)
 		}
@@ -592,7 +592,7 @@ func (s *Store) LiveTables(ctx context.Context) ([]store.Table, error) {
 			index[t.ID] = i
 		}
 		mrows, err := tx.Query(ctx, `SELECT m.table_id, m.seq, m.seat, m.move, m.at FROM moves m
-			JOIN tables t ON t.id = m.table_id WHERE t.status <> $1 ORDER BY m.table_id, m.seq`, string(store.Finished))
+			JOIN tables t ON t.id = m.table_id WHERE t.status NOT IN ($1, $2) ORDER BY m.table_id, m.seq`, string(store.Finished), string(store.Cancelled))
 		if err != nil {
 			return fmt.Errorf("postgres: reading live moves: %w", err)
 		}

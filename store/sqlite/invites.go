@@ -12,12 +12,12 @@ import (
 )
 
 // insertCode gives table id the invite code code. A code whose table
-// finished more than invite.Reserve ago is freed first, in the same
+// finished (or was cancelled) more than invite.Reserve ago is freed first, in the same
 // transaction; one still held or reserved is store.ErrCodeTaken.
 func insertCode(ex *execer, code, id string) error {
 	if _, err := ex.exec(`DELETE FROM invite_codes WHERE code = ? AND table_id IN
-		(SELECT id FROM tables WHERE status = ? AND updated < ?)`,
-		code, string(store.Finished), nanos(time.Now().Add(-invite.Reserve))); err != nil {
+		(SELECT id FROM tables WHERE status IN (?, ?) AND updated < ?)`,
+		code, string(store.Finished), string(store.Cancelled), nanos(time.Now().Add(-invite.Reserve))); err != nil {
 		return fmt.Errorf("sqlite: freeing an old invite code: %w", err)
 	}
 	_, err := ex.exec("INSERT INTO invite_codes (code, table_id) VALUES (?, ?)", code, id)

@@ -507,7 +507,7 @@ func (s *Store) Table(ctx context.Context, id string) (store.Table, error) {
 // in two scans rather than one query per table, so that a restart with
 // many live tables is quick.
 func (s *Store) LiveTables(ctx context.Context) ([]store.Table, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT id, game, status, created, updated, meta FROM tables WHERE status != ? ORDER BY id", string(store.Finished))
+	rows, err := s.db.QueryContext(ctx, "SELECT id, game, status, created, updated, meta FROM tables WHERE status NOT IN (?, ?) ORDER BY id", string(store.Finished), string(store.Cancelled))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading live tables: %w", err)
 	}
@@ -530,7 +530,7 @@ func (s *Store) LiveTables(ctx context.Context) ([]store.Table, error) {
 		return nil, fmt.Errorf("sqlite: reading live tables: %w", err)
 	}
 	mrows, err := s.db.QueryContext(ctx, `SELECT m.table_id, m.seq, m.seat, m.move, m.at FROM moves m
-		JOIN tables t ON t.id = m.table_id WHERE t.status != ? ORDER BY m.table_id, m.seq`, string(store.Finished))
+		JOIN tables t ON t.id = m.table_id WHERE t.status NOT IN (?, ?) ORDER BY m.table_id, m.seq`, string(store.Finished), string(store.Cancelled))
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading live moves: %w", err)
 	}

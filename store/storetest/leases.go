@@ -101,13 +101,13 @@ func testRenewLeases(t *testing.T, e *env) {
 }
 
 // testExpiredLeases: the expired leases of live tables are listed, the
-// longest expired first; those that hold, and those of finished tables,
-// are not; a lease taken over leaves the list.
+// longest expired first; those that hold, and those of finished or
+// cancelled tables, are not; a lease taken over leaves the list.
 func testExpiredLeases(t *testing.T, e *env) {
 	ctx := context.Background()
 	ls := as[store.Leases](t, e.s)
 	at := now()
-	for _, id := range []string{"gone1", "gone2", "held", "done"} {
+	for _, id := range []string{"gone1", "gone2", "held", "done", "given-up"} {
 		if err := e.s.CreateTable(ctx, store.Table{ID: id, Game: "quizl", Status: store.Playing, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
 			t.Fatal(err)
 		}
@@ -121,10 +121,16 @@ func testExpiredLeases(t *testing.T, e *env) {
 	if _, err := ls.AcquireLease(ctx, "done", "node-a", 20*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := ls.AcquireLease(ctx, "given-up", "node-a", 20*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := ls.AcquireLease(ctx, "held", "node-b", time.Minute); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.s.UpdateTable(ctx, "done", store.Finished, []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.UpdateTable(ctx, "given-up", store.Cancelled, []byte(`{}`)); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(100 * time.Millisecond)

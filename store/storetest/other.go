@@ -441,6 +441,13 @@ func testInviteCodes(t *testing.T, e *env) {
 	if err := e.s.Write(ctx, store.Batch{NewTable: tbl("t3"), Code: "GHJKMN"}); err != nil {
 		t.Fatal(err)
 	}
+	// A cancelled table's code is reserved as a finished one's is.
+	if err := e.s.UpdateTable(ctx, "t3", store.Cancelled, []byte("{}")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.Write(ctx, store.Batch{NewTable: tbl("t4"), Code: "GHJKMN"}); !errors.Is(err, store.ErrCodeTaken) {
+		t.Fatalf("a code reserved after its table was cancelled given again: %v", err)
+	}
 	is = as[store.Invites](t, e.reopen())
 	for code, want := range map[string]string{"ABCDEF": "t2", "GHJKMN": "t3"} {
 		if id, err := is.TableByCode(ctx, code); err != nil || id != want {

@@ -27,7 +27,8 @@ func tableTests() []test {
 
 // testTablesAndMoves: a table is created once, updated, gets its moves in
 // order (a number stored twice is refused), and everything acknowledged is
-// there after a restart; a finished table leaves the live ones.
+// there after a restart; a finished table leaves the live ones, and so
+// does a cancelled one.
 func testTablesAndMoves(t *testing.T, e *env) {
 	ctx := context.Background()
 	s := e.s
@@ -79,6 +80,26 @@ func testTablesAndMoves(t *testing.T, e *env) {
 	live, err = s.LiveTables(ctx)
 	if err != nil || len(live) != 0 {
 		t.Fatalf("finished table still live: %+v, %v", live, err)
+	}
+	// A table given up before play began leaves the live ones too, and
+	// is still there to be read.
+	if err := s.CreateTable(ctx, store.Table{ID: "t2", Game: "quizl", Status: store.Open, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if live, err := s.LiveTables(ctx); err != nil || len(live) != 1 || live[0].ID != "t2" {
+		t.Fatalf("LiveTables with an open table = %+v, %v", live, err)
+	}
+	if err := s.UpdateTable(ctx, "t2", store.Cancelled, []byte(`{"cancelled":true}`)); err != nil {
+		t.Fatal(err)
+	}
+	if live, err := s.LiveTables(ctx); err != nil || len(live) != 0 {
+		t.Fatalf("cancelled table still live: %+v, %v", live, err)
+	}
+	if got, err := s.Table(ctx, "t2"); err != nil || got.Status != store.Cancelled {
+		t.Fatalf("the cancelled table: %+v, %v", got, err)
+	}
+	if store.Cancelled.Live() || store.Finished.Live() || !store.Open.Live() || !store.Setup.Live() || !store.Playing.Live() {
+		t.Fatal("Status.Live is wrong")
 	}
 	rec, err := s.Recent(ctx, store.Finished, 10)
 	if err != nil || len(rec) != 1 || rec[0].ID != "t1" || len(rec[0].Moves) != 0 || rec[0].Status != store.Finished {

@@ -617,6 +617,21 @@ func (c *Client) Mute(ctx context.Context, token, id, channel string, muted bool
 	return out.Muted, err
 }
 
+// Left is the answer to Leave.
+type Left struct {
+	Table string `json:"table"`
+	Seat  int    `json:"seat"`
+	// Cancelled says the table closed: nobody else was seated.
+	Cancelled bool `json:"cancelled"`
+}
+
+// Leave gives up the seat of token at table id before its game begins.
+func (c *Client) Leave(ctx context.Context, token, id string) (Left, error) {
+	var l Left
+	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/leave", token, struct{}{}, &l)
+	return l, err
+}
+
 // Claim claims the game against the players to move who have been away
 // too long; the server decides, and says why not.
 func (c *Client) Claim(ctx context.Context, token, id string) (Answer, error) {

@@ -68,6 +68,15 @@ export function rememberSeat(id, info) {
   touchRecent(id, info.game);
 }
 
+// forgetSeat drops this browser's seat at table id and the table from the
+// recent games: its player left it before it began.
+export function forgetSeat(id) {
+  const seats = load("parlour.seats", {});
+  delete seats[id];
+  save("parlour.seats", seats);
+  save("parlour.recent", load("parlour.recent", []).filter(r => r.table !== id));
+}
+
 // touchRecent records a visit to table id.
 export function touchRecent(id, game, extra) {
   const recent = load("parlour.recent", []).filter(r => r.table !== id);

@@ -168,7 +168,7 @@ export class TableConn {
     try {
       await call("GET", `/tables/${encodeURIComponent(this.id)}`, undefined, this.token);
     } catch (e) {
-      if ([401, 403, 404].includes(e.status) && this.onFatal) {
+      if ([401, 403, 404, 410].includes(e.status) && this.onFatal) {
         this.close();
         this.onFatal(e);
         return;

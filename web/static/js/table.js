@@ -6,7 +6,7 @@
 // rematch.
 
 import { h, clear, toast, download, field, fill, append } from "./dom.js";
-import { call, callText, seatFor, rememberSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
+import { call, callText, seatFor, rememberSeat, forgetSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./main.js";
 import { codeBox } from "./home.js";
@@ -231,7 +231,8 @@ async function playScreen(main, id, mine) {
       h("h2", {}, "Table"),
       h("div", { class: "row" },
         h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
-        !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null),
+        !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null,
+        !u.view && u.seat >= 0 ? h("button", { type: "button", id: "leave", onclick: leave }, "Leave the table") : null),
       h("p", {}, h("a", { href: "/rules/" + t.game, id: "rules-link" }, "Rules of " + t.title)),
       !over && u.seat >= 0 ? notifyBox : null,
       !over && u.view ? h("p", {}, h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game) }, "How to play: the guide")) : null);
@@ -315,6 +316,18 @@ async function playScreen(main, id, mine) {
   async function resign() {
     if (!confirm("Resign this game?")) return;
     try { await ctx.send("resign"); } catch (e) { toast(e.message); }
+  }
+  // leave gives the seat up before the game begins; the last person to
+  // leave closes the table.
+  async function leave() {
+    const others = last.table.seats.some((s, i) => i !== last.seat && s.kind === "person");
+    if (!confirm(others ? "Leave this table? Your seat opens for somebody else." : "Leave this table? Nobody else is seated, so it closes for good.")) return;
+    try {
+      const ans = await call("POST", `/tables/${encodeURIComponent(id)}/leave`, {}, token);
+      forgetSeat(id);
+      go("/");
+      toast(ans.cancelled ? "You left; the table is closed" : "You left the table");
+    } catch (e) { toast(e.message); }
   }
   async function rematch() {
     try {

@@ -1,0 +1,252 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+
+	"parlour/store"
+)
+
+// TestLeave: a player who leaves before the game begins frees the seat
+// and forgets its setup, for somebody else to take; when the last person
+// leaves, the table is cancelled for good, on every store and across a
+// restart, and its watcher is told.
+func TestLeave(t *testing.T) {
+	EachStore(t, func(t *testing.T, k StoreKind) {
+		ctx := context.Background()
+		f := newFixtureOn(t, k)
+		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "computer"}, Name: "Ann"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pa, pb := f.principal(a.Token), f.principal(b.Token)
+		if _, err := f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(7)}); err != nil {
+			t.Fatal(err)
+		}
+		w, err := f.s.Watch(ctx, nil, a.Table, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		if _, err := w.Next(ctx); err != nil {
+			t.Fatal(err)
+		}
+
+		left, err := f.s.Leave(ctx, pb, a.Table)
+		if err != nil || left != (Left{Table: a.Table, Seat: 1}) {
+			t.Fatalf("Ben leaves: %+v, %v", left, err)
+		}
+		u, err := f.s.View(ctx, pa, a.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := u.Table.Seats[1]; u.Table.Status != store.Open || s.Kind != "open" || s.Ready || s.Name != "Seat 2" {
+			t.Fatalf("after Ben left: status %s, seat %+v", u.Table.Status, s)
+		}
+		if got, err := w.Next(ctx); err != nil || got.Table.Seats[1].Kind != "open" {
+			t.Fatalf("the watcher after Ben left: %+v, %v", got.Table.Seats, err)
+		}
+		if mine := f.s.MyTables(ctx, pb); len(mine) != 0 {
+			t.Fatalf("Ben's tables after he left: %+v", mine)
+		}
+		if lobby, err := f.s.Lobby(ctx, store.Open, 10); err != nil || len(lobby) != 1 || lobby[0].ID != a.Table {
+			t.Fatalf("the lobby after Ben left: %+v, %v", lobby, err)
+		}
+		// His token no longer acts for the seat, and he may not leave twice.
+		if _, err := f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(3)}); StatusOf(err) != http.StatusForbidden {
+			t.Fatalf("Ben's setup after he left: %v", err)
+		}
+		wantRefusal(t, "Ben leaves again", func() error { _, err := f.s.Leave(ctx, pb, a.Table); return err }, http.StatusForbidden, "you hold no seat")
+
+		// Cara takes the seat; a stranger cannot leave it for her.
+		c, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Cara"})
+		if err != nil || c.Seat != 1 {
+			t.Fatalf("Cara joins: %+v, %v", c, err)
+		}
+		pc := f.principal(c.Token)
+		wantRefusal(t, "a spectator leaves", func() error { _, err := f.s.Leave(ctx, nil, a.Table); return err }, http.StatusForbidden, "you hold no seat")
+		if _, err := f.s.Leave(ctx, pc, a.Table); err != nil {
+			t.Fatal(err)
+		}
+
+		// Ann, the last person, leaves: the computer seat does not keep
+		// the table open.
+		f.s.mu.RLock()
+		_, ok := f.s.tables[a.Table]
+		f.s.mu.RUnlock()
+		if !ok {
+			t.Fatal("the table left memory before its last player left it")
+		}
+		left, err = f.s.Leave(ctx, pa, a.Table)
+		if err != nil || left != (Left{Table: a.Table, Seat: 0, Cancelled: true}) {
+			t.Fatalf("Ann leaves: %+v, %v", left, err)
+		}
+		if _, err := w.Next(ctx); StatusOf(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began") {
+			t.Fatalf("the watcher after the table was cancelled: %v", err)
+		}
+		for round := range 2 {
+			checkCancelled(t, f, a.Table, pa)
+			if round == 0 {
+				f.restart()
+				pa = f.principal(a.Token)
+			}
+		}
+		row, err := f.st.Table(ctx, a.Table)
+		if err != nil || row.Status != store.Cancelled || len(row.Moves) != 0 {
+			t.Fatalf("the stored table: %+v, %v", row, err)
+		}
+		live, err := f.st.LiveTables(ctx)
+		if err != nil || len(live) != 0 {
+			t.Fatalf("live tables after the cancel: %+v, %v", live, err)
+		}
+	})
+}
+
+// checkCancelled checks that cancelled table id refuses everything and
+// shows up nowhere.
+func checkCancelled(t *testing.T, f *fixture, id string, p *Principal) {
+	t.Helper()
+	ctx := context.Background()
+	gone := func(what string, err error) {
+		t.Helper()
+		if StatusOf(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began") {
+			t.Errorf("%s at a cancelled table: %v, want 410", what, err)
+		}
+	}
+	_, err := f.s.View(ctx, p, id)
+	gone("view", err)
+	_, err = f.s.Join(ctx, nil, id, JoinRequest{Name: "Dan"})
+	gone("join", err)
+	_, err = f.s.Leave(ctx, p, id)
+	gone("leave", err)
+	_, err = f.s.Watch(ctx, nil, id, -1)
+	gone("watch", err)
+	_, err = f.s.Move(ctx, p, id, "guess 1", nil)
+	gone("move", err)
+	if mine := f.s.MyTables(ctx, p); len(mine) != 0 {
+		t.Errorf("my tables list the cancelled table: %+v", mine)
+	}
+	if lobby, err := f.s.Lobby(ctx, store.Open, 10); err != nil || len(lobby) != 0 {
+		t.Errorf("the lobby lists the cancelled table: %+v, %v", lobby, err)
+	}
+}
+
+// wantRefusal checks that do fails with status and a message holding want.
+func wantRefusal(t *testing.T, what string, do func() error, status int, want string) {
+	t.Helper()
+	err := do()
+	var e *Error
+	if !errors.As(err, &e) || e.Status != status || !strings.Contains(e.Msg, want) {
+		t.Errorf("%s: %v, want %d with %q", what, err, status, want)
+	}
+}
+
+// TestLeaveRefusals: only a seat holder leaves, and only before play.
+func TestLeaveRefusals(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+	b, _ := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+	pa, pb := f.principal(a.Token), f.principal(b.Token)
+	f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(10)})
+	f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(20)})
+	begun, _ := f.s.View(ctx, pa, a.Table)
+	over, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Cara"})
+	d, _ := f.s.Join(ctx, nil, over.Table, JoinRequest{Name: "Dan"})
+	pc, pd := f.principal(over.Token), f.principal(d.Token)
+	f.s.Setup(ctx, pc, over.Table, SetupRequest{Setup: setupOf(10)})
+	f.s.Setup(ctx, pd, over.Table, SetupRequest{Setup: setupOf(20)})
+	if _, err := f.s.Move(ctx, pc, over.Table, "resign", nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		p      *Principal
+		table  string
+		status int
+		want   string
+	}{
+		{"the game has begun", pa, a.Table, http.StatusConflict, "the game has begun: to give up your seat, resign"},
+		{"the game is over", pd, over.Table, http.StatusConflict, "the game is over"},
+		{"a spectator", nil, a.Table, http.StatusForbidden, "you hold no seat at this table"},
+		{"another table's seat token", pc, a.Table, http.StatusForbidden, "you hold no seat at this table"},
+		{"no such table", pa, "nosuchtable0", http.StatusNotFound, "there is no table"},
+		{"not a table id", pa, "../../x", http.StatusNotFound, "there is no table"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			wantRefusal(t, c.name, func() error { _, err := f.s.Leave(ctx, c.p, c.table); return err }, c.status, c.want)
+		})
+	}
+	// Nothing changed.
+	if u, err := f.s.View(ctx, pa, a.Table); err != nil || u.Version != begun.Version || u.Table.Status != store.Playing || u.Table.Seats[1].Name != "Ben" {
+		t.Fatalf("the table after the refusals: %+v, %v (was version %d)", u.Table, err, begun.Version)
+	}
+}
+
+// TestLeaveRematch: when both players leave a rematch before it begins,
+// the finished table offers a new one rather than the cancelled table.
+func TestLeaveRematch(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+	b, _ := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+	pa, pb := f.principal(a.Token), f.principal(b.Token)
+	f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(10)})
+	f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(20)})
+	if _, err := f.s.Move(ctx, pa, a.Table, "resign", nil); err != nil {
+		t.Fatal(err)
+	}
+	ra, err := f.s.Rematch(ctx, pa, a.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := f.s.Rematch(ctx, pb, a.Table)
+	if err != nil || rb.Table != ra.Table {
+		t.Fatalf("Ben's rematch: %+v, %v; want table %s", rb, err, ra.Table)
+	}
+	if l, err := f.s.Leave(ctx, f.principal(ra.Token), ra.Table); err != nil || l.Cancelled {
+		t.Fatalf("Ann leaves the rematch: %+v, %v", l, err)
+	}
+	if l, err := f.s.Leave(ctx, f.principal(rb.Token), ra.Table); err != nil || !l.Cancelled {
+		t.Fatalf("Ben leaves the rematch: %+v, %v", l, err)
+	}
+	again, err := f.s.Rematch(ctx, pb, a.Table)
+	if err != nil || again.Table == ra.Table {
+		t.Fatalf("a rematch after the last was cancelled: %+v, %v", again, err)
+	}
+	u, err := f.s.View(ctx, f.principal(again.Token), again.Table)
+	if err != nil || u.Table.Status != store.Setup || u.Table.Prev != a.Table || u.Seat != 0 || u.Table.Seats[1].Name != "Ann" {
+		t.Fatalf("the new rematch: %+v, %v", u.Table, err)
+	}
+	if u, err := f.s.View(ctx, pa, a.Table); err != nil || u.Table.Rematch != again.Table {
+		t.Fatalf("the finished table's rematch: %+v, %v", u.Table, err)
+	}
+}
+
+// TestLeaveHTTP: the endpoint wants a token and answers in JSON.
+func TestLeaveHTTP(t *testing.T) {
+	f := newFixture(t)
+	srv := startServer(t, f, generous)
+	ann := &client{t: t, base: srv.URL}
+	var sa Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "guess", "seats": []string{"me", "open"}, "name": "Ann"}, &sa); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	if st, body := ann.do("POST", "/api/v1/tables/"+sa.Table+"/leave", nil, nil); st != http.StatusUnauthorized || !strings.Contains(body, "token") {
+		t.Fatalf("leave without a token: %d %s", st, body)
+	}
+	ann.token = sa.Token
+	if st, body := ann.do("POST", "/api/v1/tables/"+sa.Table+"/leave", nil, nil); st != 200 || body != `{"table":"`+sa.Table+`","seat":0,"cancelled":true}`+"\n" {
+		t.Fatalf("leave: %d %q", st, body)
+	}
+	if st, body := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, nil); st != http.StatusGone || !strings.Contains(body, "closed before its game began") {
+		t.Fatalf("the table after: %d %s", st, body)
+	}
+}

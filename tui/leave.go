@@ -1,0 +1,74 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parlour/tui/client"
+)
+
+// leftMsg is the answer to leaving a table.
+type leftMsg struct {
+	gen  int
+	left client.Left
+	err  error
+}
+
+// leave gives up the seat before the game begins, on a second ctrl+x:
+// the first only says what a second would do.
+func (m *Model) leave() tea.Cmd {
+	t := m.t
+	switch st := t.upd.Table.Status; {
+	case t.seat < 0:
+		m.note, m.err = "", "you are watching: there is no seat of yours to leave"
+		return nil
+	case st != "open" && st != "setup":
+		m.note, m.err = "", "the game has begun: :resign gives up your seat"
+		return nil
+	}
+	if !t.leaveAsked {
+		t.leaveAsked = true
+		others := false
+		for i, s := range t.upd.Table.Seats {
+			if i != t.seat && s.Kind == "person" {
+				others = true
+			}
+		}
+		m.err = ""
+		if others {
+			m.note = "ctrl+x again leaves this table: your seat opens for somebody else"
+		} else {
+			m.note = "ctrl+x again leaves this table: nobody else is seated, so it closes for good"
+		}
+		return nil
+	}
+	t.leaveAsked = false
+	tok, id, gen := t.token, t.id, t.gen
+	m.note, m.err = "leaving the table…", ""
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		defer cancel()
+		l, err := m.c.Leave(ctx, tok, id)
+		return leftMsg{gen, l, err}
+	}
+}
+
+// left takes the player home once the seat is given up, and drops the
+// table from the recent games.
+func (m *Model) left(msg leftMsg) tea.Cmd {
+	if msg.err != nil {
+		m.note, m.err = "", msg.err.Error()
+		return nil
+	}
+	t := m.t
+	t.stop()
+	m.forget(t.id)
+	m.t, m.scr, m.err = nil, scrHome, ""
+	m.note = "you left table " + t.id
+	if msg.left.Cancelled {
+		m.note += "; nobody else was seated, so it is closed"
+	}
+	return nil
+}
