@@ -239,8 +239,8 @@ func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatReq
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.m.Cancelled {
-		return ChatLine{}, errCancelled(t.id)
+	if err := t.closed(); err != nil {
+		return ChatLine{}, err
 	}
 	seat := t.seatOf(p)
 	now := s.now()
@@ -371,8 +371,8 @@ func (s *Service) Mute(ctx context.Context, p *Principal, id string, req MuteReq
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.m.Cancelled {
-		return nil, errCancelled(t.id)
+	if err := t.closed(); err != nil {
+		return nil, err
 	}
 	t.touch(t.seatOf(p), s.now())
 	if t.muted(p.Identity, req.Channel) == req.Muted {

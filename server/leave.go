@@ -22,9 +22,28 @@ type Left struct {
 	Cancelled bool `json:"cancelled"`
 }
 
-// errCancelled says that table id was closed before its game began.
-func errCancelled(id string) error {
-	return refuse(http.StatusGone, "table %s was closed before its game began: everyone seated at it left", id)
+// Why a table was cancelled, in a player's words (meta.Cancelled).
+const (
+	whyLeft    = "everyone seated at it left"
+	whyExpired = "it waited too long for its players"
+)
+
+// errCancelled says that table id was closed before its game began, and
+// why (meta.Cancelled; "" for a table cancelled without a reason kept).
+func errCancelled(id, why string) error {
+	if why == "" {
+		return refuse(http.StatusGone, "table %s was closed before its game began", id)
+	}
+	return refuse(http.StatusGone, "table %s was closed before its game began: %s", id, why)
+}
+
+// closed returns errCancelled for a cancelled table, nil for any other.
+// t.mu must be held.
+func (t *table) closed() error {
+	if t.m.Cancelled == "" {
+		return nil
+	}
+	return errCancelled(t.id, t.m.Cancelled)
 }
 
 // Leave gives up p's seat at table id before its game starts: the seat
@@ -56,8 +75,8 @@ func (s *Service) leave(ctx context.Context, t *table, p *Principal) (Left, erro
 	if t.gone {
 		return Left{}, errMoved
 	}
-	if t.m.Cancelled {
-		return Left{}, errCancelled(t.id)
+	if err := t.closed(); err != nil {
+		return Left{}, err
 	}
 	seat := t.seatOf(p)
 	switch {
@@ -80,20 +99,85 @@ func (s *Service) leave(ctx context.Context, t *table, p *Principal) (Left, erro
 		s.log.Info("seat left", "table", t.id, "seat", i)
 		return Left{Table: t.id, Seat: i}, nil
 	}
-	t.m.Cancelled = true
-	t.m.Changes++
-	if err := s.persistMeta(ctx, t, old); err != nil {
+	if err := s.cancelTable(ctx, t, old, whyLeft); err != nil {
 		return Left{}, err
 	}
+	return Left{Table: t.id, Seat: i, Cancelled: true}, nil
+}
+
+// cancelTable closes t for good, why given in a player's words: it is stored
+// as cancelled, leaves memory, and its watchers end, told why. On failure
+// t's description goes back to old. The caller tells the other nodes of
+// a cluster (cluster.published), once t.mu is released. t.mu must be
+// held.
+func (s *Service) cancelTable(ctx context.Context, t *table, old meta, why string) error {
+	t.m.Cancelled = why
+	t.m.Changes++
+	if err := s.persistMeta(ctx, t, old); err != nil {
+		return err
+	}
 	t.cfg.Players = t.players()
+	if t.tc.timer != nil {
+		t.tc.timer.Stop()
+	}
 	s.mu.Lock()
 	if s.tables[t.id] == t {
 		delete(s.tables, t.id)
 	}
 	s.mu.Unlock()
 	t.broadcast() // its watchers end, told why
-	s.log.Info("table cancelled: its last player left", "table", t.id)
-	return Left{Table: t.id, Seat: i, Cancelled: true}, nil
+	s.log.Info("table cancelled before its game began", "table", t.id, "why", why)
+	return nil
+}
+
+// DefaultOpenExpiry is how long a table whose game has not begun may go
+// without a change (a join, a leave, a setup) before the server cancels
+// it (Config.OpenExpiry): a month, far longer than friends take to sit
+// down, so that only tables nobody will come back to are closed.
+const DefaultOpenExpiry = 30 * 24 * time.Hour
+
+// expireOpen cancels the tables in memory whose game has not begun and
+// which have not changed for s.cfg.OpenExpiry, as if their last player
+// had left. Like evict it looks under the read lock and passes over
+// tables in use.
+func (s *Service) expireOpen(ctx context.Context) {
+	if s.cfg.OpenExpiry < 0 {
+		return
+	}
+	now := s.now()
+	var stale []*table
+	s.mu.RLock()
+	for _, t := range s.tables {
+		if t.mu.TryLock() {
+			if t.waitedTooLong(now, s.cfg.OpenExpiry) {
+				stale = append(stale, t)
+			}
+			t.mu.Unlock()
+		}
+	}
+	s.mu.RUnlock()
+	for _, t := range stale {
+		t.mu.Lock()
+		var err error
+		expired := t.waitedTooLong(now, s.cfg.OpenExpiry) // it may have changed meanwhile
+		if expired {
+			err = s.cancelTable(ctx, t, t.m.clone(), whyExpired)
+		}
+		mark := t.mark()
+		t.mu.Unlock()
+		switch {
+		case err != nil:
+			s.log.Warn("cancelling a table that waited too long", "table", t.id, "err", err)
+		case expired && s.cl != nil:
+			s.cl.published(t.id, mark)
+		}
+	}
+}
+
+// waitedTooLong reports whether t's game has not begun and t has not
+// changed for longer than d, at now. t.mu must be held.
+func (t *table) waitedTooLong(now time.Time, d time.Duration) bool {
+	return !t.m.Started && t.m.Cancelled == "" && !t.gone && now.Sub(t.changedAt) > d
 }
 
 // cancelledRematch reports whether table id, a finished table's rematch,
@@ -120,7 +204,7 @@ func (s *Service) cancelledRematch(ctx context.Context, id string) (bool, error)
 	if err := json.Unmarshal(row.Meta, &m); err != nil {
 		return false, fmt.Errorf("table %s: reading description: %w", id, err)
 	}
-	return m.Cancelled, nil
+	return m.Cancelled != "", nil
 }
 
 func (h *Handler) leave(w http.ResponseWriter, r *http.Request) {

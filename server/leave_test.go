@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"parlour/store"
 )
@@ -248,5 +249,117 @@ func TestLeaveHTTP(t *testing.T) {
 	}
 	if st, body := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, nil); st != http.StatusGone || !strings.Contains(body, "closed before its game began") {
 		t.Fatalf("the table after: %d %s", st, body)
+	}
+}
+
+// TestOpenTablesExpire: a table whose game has not begun is cancelled
+// once it has gone DefaultOpenExpiry without a change, whoever sits at
+// it; a join starts the wait again, and a game begun never expires.
+func TestOpenTablesExpire(t *testing.T) {
+	ctx := context.Background()
+	sf := newSocial(t)
+	s := sf.s
+	create := func(game string, seats ...string) Seated {
+		t.Helper()
+		st, err := s.Create(ctx, nil, CreateRequest{Game: game, Seats: seats, Name: "Ann"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	alone := create("quizl", "me", "open")
+	late := create("quizl", "me", "open")
+	computer := create("quizl", "me", "computer:easy")
+	begun := create("nymphabet", "me", "open")
+	if _, err := s.Join(ctx, nil, begun.Table, JoinRequest{Name: "Cara"}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.Watch(ctx, nil, alone.Table, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.Next(ctx); err != nil {
+		t.Fatal(err)
+	}
+	status := func(id string) (store.Status, error) {
+		u, err := s.View(ctx, nil, id)
+		return u.Table.Status, err
+	}
+	// The computer's setup is a change too: let it come before the clock
+	// moves.
+	for {
+		u, err := s.View(ctx, nil, computer.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u.Table.Seats[1].Ready {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	sf.clock.Advance(DefaultOpenExpiry - 24*time.Hour)
+	if _, err := s.Join(ctx, nil, late.Table, JoinRequest{Name: "Ben"}); err != nil {
+		t.Fatal(err)
+	}
+	s.expireOpen(ctx)
+	for _, id := range []string{alone.Table, late.Table, computer.Table, begun.Table} {
+		if st, err := status(id); err != nil {
+			t.Fatalf("table %s a day before it may expire: %s, %v", id, st, err)
+		}
+	}
+
+	sf.clock.Advance(2 * 24 * time.Hour)
+	s.expireOpen(ctx)
+	for _, c := range []struct {
+		name   string
+		id     string
+		status store.Status // "": cancelled
+	}{
+		{"nobody came", alone.Table, ""},
+		{"waiting for Ann's setup against the computer", computer.Table, ""},
+		{"Ben joined two days ago", late.Table, store.Setup},
+		{"the game began", begun.Table, store.Playing},
+	} {
+		st, err := status(c.id)
+		switch {
+		case c.status == "" && (StatusOf(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began: it waited too long for its players")):
+			t.Errorf("%s: %s, %v; want it cancelled", c.name, st, err)
+		case c.status != "" && (err != nil || st != c.status):
+			t.Errorf("%s: %s, %v; want %s", c.name, st, err, c.status)
+		}
+	}
+	if _, err := w.Next(ctx); StatusOf(err) != http.StatusGone {
+		t.Fatalf("the watcher of the expired table: %v", err)
+	}
+	if row, err := sf.st.Table(ctx, alone.Table); err != nil || row.Status != store.Cancelled {
+		t.Fatalf("the expired table as stored: %+v, %v", row, err)
+	}
+	if mine := s.MyTables(ctx, sf.principal(late.Token)); len(mine) != 1 || mine[0].ID != late.Table {
+		t.Fatalf("Ann's tables under way after the expiry: %+v", mine)
+	}
+}
+
+// TestOpenExpiryRuns: the service expires waiting tables by itself.
+func TestOpenExpiryRuns(t *testing.T) {
+	ctx := context.Background()
+	f := &fixture{t: t, dir: t.TempDir(), openExpiry: 300 * time.Millisecond}
+	f.open()
+	t.Cleanup(f.close)
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := f.s.View(ctx, nil, a.Table)
+		if StatusOf(err) == http.StatusGone {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the table was not expired: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

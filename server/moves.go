@@ -92,8 +92,8 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 		}
 	}
 	switch {
-	case t.m.Cancelled:
-		return MoveResult{}, errCancelled(t.id)
+	case t.m.Cancelled != "":
+		return MoveResult{}, t.closed()
 	case !t.m.Started:
 		return MoveResult{}, refuse(http.StatusConflict, "the game has not started: %s", t.waitingFor())
 	case t.status == store.Finished:

@@ -63,6 +63,11 @@ type Config struct {
 	// 42-61 (gctrace). A table someone watches stays however long they
 	// watch.
 	IdleEvict time.Duration
+	// OpenExpiry is how long a table whose game has not begun may go
+	// without a change (a join, a leave, a setup) before the server
+	// cancels it, as if its last player had left (default
+	// DefaultOpenExpiry; negative: never).
+	OpenExpiry time.Duration
 	// Clock is the time the service keeps for moves, chat, the deadlines
 	// of tables with a clock and walk-aways (default: the system's).
 	Clock Clock
@@ -138,6 +143,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	if cfg.MaxWait == 0 {
 		cfg.MaxWait = DefaultMaxWait
+	}
+	if cfg.OpenExpiry == 0 {
+		cfg.OpenExpiry = DefaultOpenExpiry
 	}
 	if cfg.IdleEvict == 0 {
 		cfg.IdleEvict = time.Second
@@ -237,8 +245,8 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	if err := json.Unmarshal(row.Meta, &m); err != nil {
 		return nil, fmt.Errorf("table %s: reading description: %w", row.ID, err)
 	}
-	if m.Cancelled || row.Status == store.Cancelled {
-		return nil, errCancelled(row.ID)
+	if m.Cancelled != "" || row.Status == store.Cancelled {
+		return nil, errCancelled(row.ID, m.Cancelled)
 	}
 	g, err := s.games.Lookup(m.Game)
 	if err != nil {
@@ -252,7 +260,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", row.ID, err)
 	}
-	t := &table{id: row.ID, g: g, created: row.Created, m: m, lastUse: time.Now(), clk: s.cfg.Clock}
+	t := &table{id: row.ID, g: g, created: row.Created, m: m, lastUse: time.Now(), clk: s.cfg.Clock, changedAt: row.Updated}
 	t.tc.turn = time.Duration(rules.Int(game.ClockOption)) * time.Second
 	t.here.size(len(m.Seats), s.now())
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
@@ -330,17 +338,26 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 	return t, nil
 }
 
-// janitor drops finished tables that nobody has looked at for a while;
-// they are read back from the store when asked for.
+// janitor drops finished tables that nobody has looked at for a while
+// (they are read back from the store when asked for), and cancels the
+// tables that waited too long for their players (expireOpen).
 func (s *Service) janitor() {
 	tick := time.NewTicker(max(100*time.Millisecond, s.cfg.IdleEvict/2))
 	defer tick.Stop()
+	every := time.Minute
+	if e := s.cfg.OpenExpiry; e > 0 {
+		every = min(max(100*time.Millisecond, e/4), every)
+	}
+	expire := time.NewTicker(every)
+	defer expire.Stop()
 	for {
 		select {
 		case <-s.ctx.Done():
 			return
 		case now := <-tick.C:
 			s.evict(now)
+		case <-expire.C:
+			s.expireOpen(s.ctx)
 		}
 	}
 }
@@ -391,11 +408,11 @@ func (s *Service) persistMeta(ctx context.Context, t *table, old meta) error {
 // persistMetaWith is persistMeta with other writes of the same request
 // (a new guest, a seat's token), made in the same transaction.
 func (s *Service) persistMetaWith(ctx context.Context, t *table, old meta, b store.Batch) error {
-	if old.Cancelled {
-		// A request that found the table just before its last player
-		// left it (Leave) changes nothing.
+	if old.Cancelled != "" {
+		// A request that found the table just before it was cancelled
+		// (Leave, expireOpen) changes nothing.
 		t.m = old
-		return errCancelled(t.id)
+		return t.closed()
 	}
 	t.status = t.deriveStatus()
 	desc, err := json.Marshal(t.m)
@@ -408,6 +425,7 @@ func (s *Service) persistMetaWith(ctx context.Context, t *table, old meta, b sto
 		t.status = t.deriveStatus()
 		return s.saveFailed("the table", err)
 	}
+	t.changedAt = s.now()
 	return nil
 }
 

@@ -31,6 +31,8 @@ type fixture struct {
 	idleEvict time.Duration
 	// maxWait is the service's Config.MaxWait (0: the default).
 	maxWait time.Duration
+	// openExpiry is the service's Config.OpenExpiry (0: the default).
+	openExpiry time.Duration
 	// wrap, when set, wraps the store the service is given.
 	wrap func(store.Store) store.Store
 }
@@ -66,7 +68,7 @@ func (f *fixture) open() {
 	if f.wrap != nil {
 		db = f.wrap(db)
 	}
-	s, err := New(context.Background(), Config{Store: db, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, MaxWait: f.maxWait})
+	s, err := New(context.Background(), Config{Store: db, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, MaxWait: f.maxWait, OpenExpiry: f.openExpiry})
 	if err != nil {
 		f.t.Fatal(err)
 	}

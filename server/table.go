@@ -57,9 +57,10 @@ type meta struct {
 	Forfeits []forfeit `json:"forfeits,omitempty"`
 	// Code is the table's invite code (invites.go), if it has one.
 	Code string `json:"code,omitempty"`
-	// Cancelled is set when the last person seated left before play
-	// began (leave.go): the table is closed for good.
-	Cancelled bool `json:"cancelled,omitempty"`
+	// Cancelled says, in a player's words, why the table was closed
+	// for good before play began (leave.go): its last player left, or
+	// it waited too long.
+	Cancelled string `json:"cancelled,omitempty"`
 }
 
 // seatMeta is one seat: open, held by a person, or a computer.
@@ -137,14 +138,18 @@ type table struct {
 	held   []*socket
 	// gone is set when another node of a cluster took the table over:
 	// its watchers here end, and their clients connect again.
-	gone    bool
-	bots    []game.Bot
-	busy    []bool
-	lastUse time.Time
-	clk     Clock      // the service's (clock.go)
-	tc      tableClock // clock.go
-	here    presence   // claim.go
-	ch      tableChat  // chat.go
+	gone bool
+	// changedAt is when the description last changed (made, a join, a
+	// leave, a setup, ...): a table whose game has not begun expires
+	// after Config.OpenExpiry without a change (expireOpen).
+	changedAt time.Time
+	bots      []game.Bot
+	busy      []bool
+	lastUse   time.Time
+	clk       Clock      // the service's (clock.go)
+	tc        tableClock // clock.go
+	here      presence   // claim.go
+	ch        tableChat  // chat.go
 	// doubt is set when a write of a move failed: it may have been
 	// committed all the same (settleDoubt).
 	doubt bool
@@ -312,7 +317,7 @@ func (t *table) ready() bool {
 // deriveStatus derives the store status from the description and state.
 func (t *table) deriveStatus() store.Status {
 	switch {
-	case t.m.Cancelled:
+	case t.m.Cancelled != "":
 		return store.Cancelled
 	case t.st != nil && t.st.Result().Status == game.Finished:
 		return store.Finished

@@ -145,9 +145,9 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 		w.t.mu.Unlock()
 		return Update{}, nil, nil, refuse(http.StatusServiceUnavailable, "the table has moved to another server: connect again")
 	}
-	if w.t.m.Cancelled {
+	if err := w.t.closed(); err != nil {
 		w.t.mu.Unlock()
-		return Update{}, nil, nil, errCancelled(w.t.id)
+		return Update{}, nil, nil, err
 	}
 	v := w.t.version()
 	seat := w.t.seatOf(w.p)

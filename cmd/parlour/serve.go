@@ -70,6 +70,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	natsURL := fs.String("nats", "", "run as one node of a cluster: the NATS server(s) the nodes talk through (nats://HOST:4222); needs a PostgreSQL --store shared by every node (docs/deploy.md)")
 	node := fs.String("node", "", "this node's name in the cluster, unique among the nodes (letters, digits, - and _); default: the host's name and the port")
 	lease := fs.Duration("lease", server.DefaultLease, "in a cluster, how long a table's lease lasts unless its owner renews it: how long a dead node's tables stall at most (every node of a cluster should have the same)")
+	openExpiry := fs.Duration("open-expiry", server.DefaultOpenExpiry, "cancel a table whose game has not begun after this long without a change (a join, a leave, a setup); 0: never")
 	perAddr := fs.Int("conns-per-addr", server.DefaultLimits().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
@@ -95,6 +96,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *procs < 0 {
 		fmt.Fprintf(stderr, "parlour serve: --procs must be 0 (the default) or more, not %d\n", *procs)
 		return 2
+	}
+	if *openExpiry < 0 {
+		fmt.Fprintf(stderr, "parlour serve: --open-expiry must be 0 (never) or more, not %v\n", *openExpiry)
+		return 2
+	}
+	expiry := *openExpiry
+	if expiry == 0 {
+		expiry = -1 // server.Config: negative is never
 	}
 	if *lease < time.Second {
 		fmt.Fprintf(stderr, "parlour serve: --lease must be 1s or more, not %v: a node renews its leases every third of it\n", *lease)
@@ -171,7 +180,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}()
 	}
 	lim := server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr}
-	if err := serve(ctx, log, stdout, *addr, *data, where, lim, sshOptions{addr: *sshAddr, idle: *sshIdle}, cl); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle}, cl); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -272,7 +281,7 @@ func openStore(ctx context.Context, w storeAt) (store.Store, func() error, error
 	return db, db.Close, nil
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim server.Limits, sshOpt sshOptions, cl clusterOptions) error {
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim server.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
@@ -299,7 +308,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	}
 	cfg := server.Config{
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
-		BaseURL: base, Logger: log,
+		BaseURL: base, Logger: log, OpenExpiry: openExpiry,
 	}
 	if cl.nats != "" {
 		// The bus takes its requests' handler before the service

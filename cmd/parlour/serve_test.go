@@ -117,6 +117,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--lease", "soon"},
 		{"serve", "--procs", "-1"},
 		{"serve", "--procs", "many"},
+		{"serve", "--open-expiry", "-1h"},
+		{"serve", "--open-expiry", "a month"},
 		{"loadtest", "--url", "http://10.0.0.1:8080"},
 		{"loadtest", "--url", "http://example.com"},
 		{"loadtest", "--url", "http://127.0.0.1:8080,http://10.0.0.1:8080"},
