@@ -138,24 +138,14 @@ const DefaultOpenExpiry = 30 * 24 * time.Hour
 
 // expireOpen cancels the tables in memory whose game has not begun and
 // which have not changed for s.cfg.OpenExpiry, as if their last player
-// had left. Like evict it looks under the read lock and passes over
-// tables in use.
+// had left. A table in use is passed over until the next time
+// (tablesWhere).
 func (s *Service) expireOpen(ctx context.Context) {
 	if s.cfg.OpenExpiry < 0 {
 		return
 	}
 	now := s.now()
-	var stale []*table
-	s.mu.RLock()
-	for _, t := range s.tables {
-		if t.mu.TryLock() {
-			if t.waitedTooLong(now, s.cfg.OpenExpiry) {
-				stale = append(stale, t)
-			}
-			t.mu.Unlock()
-		}
-	}
-	s.mu.RUnlock()
+	stale := s.tablesWhere(func(t *table) bool { return t.waitedTooLong(now, s.cfg.OpenExpiry) })
 	for _, t := range stale {
 		t.mu.Lock()
 		var err error

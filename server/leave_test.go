@@ -149,22 +149,37 @@ func wantRefusal(t *testing.T, what string, do func() error, status int, want st
 	}
 }
 
+// guessBegun seats first and second at a new two-seat guess table and
+// gives both setups, which begins its game. It returns the table and the
+// two seats' principals.
+func guessBegun(t *testing.T, f *fixture, first, second string) (string, *Principal, *Principal) {
+	t.Helper()
+	ctx := context.Background()
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: first})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := f.principal(a.Token), f.principal(b.Token)
+	for i, p := range []*Principal{pa, pb} {
+		if _, err := f.s.Setup(ctx, p, a.Table, SetupRequest{Setup: setupOf(10 * (i + 1))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a.Table, pa, pb
+}
+
 // TestLeaveRefusals: only a seat holder leaves, and only before play.
 func TestLeaveRefusals(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
-	b, _ := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
-	pa, pb := f.principal(a.Token), f.principal(b.Token)
-	f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(10)})
-	f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(20)})
-	begun, _ := f.s.View(ctx, pa, a.Table)
-	over, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Cara"})
-	d, _ := f.s.Join(ctx, nil, over.Table, JoinRequest{Name: "Dan"})
-	pc, pd := f.principal(over.Token), f.principal(d.Token)
-	f.s.Setup(ctx, pc, over.Table, SetupRequest{Setup: setupOf(10)})
-	f.s.Setup(ctx, pd, over.Table, SetupRequest{Setup: setupOf(20)})
-	if _, err := f.s.Move(ctx, pc, over.Table, "resign", nil); err != nil {
+	table, pa, _ := guessBegun(t, f, "Ann", "Ben")
+	begun, _ := f.s.View(ctx, pa, table)
+	overID, pc, pd := guessBegun(t, f, "Cara", "Dan")
+	if _, err := f.s.Move(ctx, pc, overID, "resign", nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -174,10 +189,10 @@ func TestLeaveRefusals(t *testing.T) {
 		status int
 		want   string
 	}{
-		{"the game has begun", pa, a.Table, http.StatusConflict, "the game has begun: to give up your seat, resign"},
-		{"the game is over", pd, over.Table, http.StatusConflict, "the game is over"},
-		{"a spectator", nil, a.Table, http.StatusForbidden, "you hold no seat at this table"},
-		{"another table's seat token", pc, a.Table, http.StatusForbidden, "you hold no seat at this table"},
+		{"the game has begun", pa, table, http.StatusConflict, "the game has begun: to give up your seat, resign"},
+		{"the game is over", pd, overID, http.StatusConflict, "the game is over"},
+		{"a spectator", nil, table, http.StatusForbidden, "you hold no seat at this table"},
+		{"another table's seat token", pc, table, http.StatusForbidden, "you hold no seat at this table"},
 		{"no such table", pa, "nosuchtable0", http.StatusNotFound, "there is no table"},
 		{"not a table id", pa, "../../x", http.StatusNotFound, "there is no table"},
 	} {
@@ -186,7 +201,7 @@ func TestLeaveRefusals(t *testing.T) {
 		})
 	}
 	// Nothing changed.
-	if u, err := f.s.View(ctx, pa, a.Table); err != nil || u.Version != begun.Version || u.Table.Status != store.Playing || u.Table.Seats[1].Name != "Ben" {
+	if u, err := f.s.View(ctx, pa, table); err != nil || u.Version != begun.Version || u.Table.Status != store.Playing || u.Table.Seats[1].Name != "Ben" {
 		t.Fatalf("the table after the refusals: %+v, %v (was version %d)", u.Table, err, begun.Version)
 	}
 }
@@ -196,19 +211,15 @@ func TestLeaveRefusals(t *testing.T) {
 func TestLeaveRematch(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
-	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
-	b, _ := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
-	pa, pb := f.principal(a.Token), f.principal(b.Token)
-	f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(10)})
-	f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(20)})
-	if _, err := f.s.Move(ctx, pa, a.Table, "resign", nil); err != nil {
+	table, pa, pb := guessBegun(t, f, "Ann", "Ben")
+	if _, err := f.s.Move(ctx, pa, table, "resign", nil); err != nil {
 		t.Fatal(err)
 	}
-	ra, err := f.s.Rematch(ctx, pa, a.Table)
+	ra, err := f.s.Rematch(ctx, pa, table)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rb, err := f.s.Rematch(ctx, pb, a.Table)
+	rb, err := f.s.Rematch(ctx, pb, table)
 	if err != nil || rb.Table != ra.Table {
 		t.Fatalf("Ben's rematch: %+v, %v; want table %s", rb, err, ra.Table)
 	}
@@ -218,15 +229,15 @@ func TestLeaveRematch(t *testing.T) {
 	if l, err := f.s.Leave(ctx, f.principal(rb.Token), ra.Table); err != nil || !l.Cancelled {
 		t.Fatalf("Ben leaves the rematch: %+v, %v", l, err)
 	}
-	again, err := f.s.Rematch(ctx, pb, a.Table)
+	again, err := f.s.Rematch(ctx, pb, table)
 	if err != nil || again.Table == ra.Table {
 		t.Fatalf("a rematch after the last was cancelled: %+v, %v", again, err)
 	}
 	u, err := f.s.View(ctx, f.principal(again.Token), again.Table)
-	if err != nil || u.Table.Status != store.Setup || u.Table.Prev != a.Table || u.Seat != 0 || u.Table.Seats[1].Name != "Ann" {
+	if err != nil || u.Table.Status != store.Setup || u.Table.Prev != table || u.Seat != 0 || u.Table.Seats[1].Name != "Ann" {
 		t.Fatalf("the new rematch: %+v, %v", u.Table, err)
 	}
-	if u, err := f.s.View(ctx, pa, a.Table); err != nil || u.Table.Rematch != again.Table {
+	if u, err := f.s.View(ctx, pa, table); err != nil || u.Table.Rematch != again.Table {
 		t.Fatalf("the finished table's rematch: %+v, %v", u.Table, err)
 	}
 }

@@ -362,31 +362,38 @@ func (s *Service) janitor() {
 	}
 }
 
-// evict drops the finished tables idle at now. It looks under the read
-// lock, so that lookups go on meanwhile, and passes over tables in use:
-// waiting for a table's lock, held by a move whose write is on its way to
-// the disk, would hold up every lookup behind it.
-func (s *Service) evict(now time.Time) {
-	var idle []string
+// tablesWhere returns the tables in memory for which ok holds, called
+// with each table's lock held. It looks under the read lock, so that
+// lookups go on meanwhile, and passes over tables in use: waiting for a
+// table's lock, held by a move whose write is on its way to the disk,
+// would hold up every lookup behind it.
+func (s *Service) tablesWhere(ok func(*table) bool) []*table {
+	var out []*table
 	s.mu.RLock()
-	for id, t := range s.tables {
+	for _, t := range s.tables {
 		if t.mu.TryLock() {
-			if t.idle(now, s.cfg.IdleEvict) {
-				idle = append(idle, id)
+			if ok(t) {
+				out = append(out, t)
 			}
 			t.mu.Unlock()
 		}
 	}
 	s.mu.RUnlock()
+	return out
+}
+
+// evict drops the finished tables idle at now.
+func (s *Service) evict(now time.Time) {
+	idle := s.tablesWhere(func(t *table) bool { return t.idle(now, s.cfg.IdleEvict) })
 	if len(idle) == 0 {
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, id := range idle {
-		if t, ok := s.tables[id]; ok && t.mu.TryLock() {
+	for _, t := range idle {
+		if s.tables[t.id] == t && t.mu.TryLock() {
 			if t.idle(now, s.cfg.IdleEvict) {
-				delete(s.tables, id)
+				delete(s.tables, t.id)
 			}
 			t.mu.Unlock()
 		}
