@@ -1,11 +1,17 @@
 package server_test
 
 import (
+	"context"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log"
+	"os"
+	"path/filepath"
 
+	"parlour/games"
 	"parlour/server"
+	"parlour/store/sqlite"
 )
 
 // A table publishes each setup's commitment when play starts and reveals
@@ -22,4 +28,41 @@ func ExampleVerifyCommitment() {
 	// Output:
 	// true
 	// false
+}
+
+// Before its game begins a player may leave a table; when nobody else is
+// seated, that closes it for good, and it answers 410 Gone from then on.
+func ExampleService_Leave() {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "parlour-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	db, err := sqlite.Open(ctx, filepath.Join(dir, "parlour.db"), sqlite.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	s, err := server.New(ctx, server.Config{Store: db, Games: games.Registry()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer s.Close()
+
+	ann, err := s.Create(ctx, nil, server.CreateRequest{Game: "nymphabet", Seats: []string{"me", "open"}, Name: "Ann"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := s.Authenticate(ctx, ann.Token)
+	if err != nil {
+		log.Fatal(err)
+	}
+	left, err := s.Leave(ctx, p, ann.Table)
+	fmt.Println(left.Seat, left.Cancelled, err)
+	_, err = s.View(ctx, nil, ann.Table)
+	fmt.Println(server.StatusOf(err))
+	// Output:
+	// 0 true <nil>
+	// 410
 }
