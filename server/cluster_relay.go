@@ -311,6 +311,13 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 		return replyError(err)
 	}
 	t.mu.Lock()
+	if err := t.closed(); err != nil {
+		// Cancelled while this request waited for the table: an update
+		// of it would pass for the last change, and the watcher would
+		// wait on for the next.
+		t.mu.Unlock()
+		return replyError(err)
+	}
 	if rq.Since > t.version() {
 		t.mu.Unlock()
 		return replyError(badRequest("version %d is ahead of the table, which is at version %d", rq.Since, t.version()))

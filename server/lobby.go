@@ -28,6 +28,9 @@ func (s *Service) View(ctx context.Context, p *Principal, id string) (_ Update, 
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if err := t.closed(); err != nil {
+		return Update{}, err // cancelled while this request waited for it
+	}
 	t.lastUse = time.Now()
 	seat := t.seatOf(p)
 	t.touch(seat, s.now())
