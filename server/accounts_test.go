@@ -118,6 +118,7 @@ func TestAccountsSignUpInOut(t *testing.T) {
 		t.Fatalf("who am I by cookie: %d %+v", res.StatusCode, who)
 	}
 	req, _ = http.NewRequest("POST", srv.URL+"/api/v1/tables", strings.NewReader(`{"game": "nymphabet", "seats": ["me", "open"]}`))
+	req.Header.Set("Content-Type", "application/json")
 	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
 	res, err = http.DefaultClient.Do(req)
 	if err != nil {

@@ -27,17 +27,21 @@ func (h *Handler) Configure(srv *http.Server) {
 
 // Listener wraps ln so that each remote address holds at most
 // Limits.ConnsPerAddr connections at once, WebSockets and event streams
-// included. A connection beyond the cap is answered 429 and closed.
+// included. A connection beyond the cap is answered 429 and closed. A
+// trusted proxy's connections are not counted (Limits.TrustedProxies).
 func (h *Handler) Listener(ln net.Listener) net.Listener {
 	return &addrListener{Listener: ln, max: h.lim.ConnsPerAddr, open: map[string]int{}, refusing: make(chan struct{}, 64),
-		refused: func() { h.s.metrics.limited.Inc() }}
+		refused: func() { h.s.metrics.limited.Inc() }, trusted: h.trusted}
 }
 
 // addrListener counts the open connections of each remote address.
 type addrListener struct {
 	net.Listener
-	max      int
-	refused  func()
+	max     int
+	refused func()
+	// trusted reports a proxy's address, whose connections carry many
+	// clients' requests and are not capped.
+	trusted  func(host string) bool
 	refusing chan struct{} // caps the connections being refused at once
 
 	mu   sync.Mutex
@@ -60,6 +64,9 @@ func (l *addrListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		host := hostOf(c.RemoteAddr())
+		if l.trusted != nil && l.trusted(host) {
+			return c, nil
+		}
 		l.mu.Lock()
 		if l.open[host] >= l.max {
 			l.mu.Unlock()

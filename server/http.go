@@ -179,9 +179,14 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NewResponseController(w).SetReadDeadline(start.Add(h.lim.BodyTimeout))
 	}
 	sw := &statusWriter{ResponseWriter: w}
+	if h.lim.SecureCookies {
+		sw.Header().Set("Strict-Transport-Security", "max-age=31536000")
+	}
 	if b, ok := r.Context().Value(connKey{}).(*bucket); ok && !b.allow(start) {
 		h.s.metrics.limited.Add(1)
 		h.fail(sw, r, refuse(http.StatusTooManyRequests, "too many requests on this connection: slow down"))
+	} else if err := h.crossSite(r); err != nil {
+		h.fail(sw, r, err)
 	} else if h.s.cl == nil || !h.s.cl.serveHTTP(sw, r) {
 		h.mux.ServeHTTP(sw, r)
 	}
@@ -265,11 +270,7 @@ func (h *Handler) principal(r *http.Request) (*Principal, error) {
 
 // guestAllowed applies the per-address limit on new guest identities.
 func (h *Handler) guestAllowed(r *http.Request) error {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	if !h.byAddr.allow(host) {
+	if !h.byAddr.allow(h.clientAddr(r)) {
 		h.s.metrics.limited.Add(1)
 		return refuse(http.StatusTooManyRequests, "too many new guests from your address: slow down")
 	}

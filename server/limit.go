@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/netip"
 	"sync"
 	"time"
 
@@ -45,6 +46,18 @@ type Limits struct {
 	BodyTimeout   time.Duration
 	HeaderTimeout time.Duration
 	IdleTimeout   time.Duration
+
+	// TrustedProxies are the load balancers and proxies in front of the
+	// server. A request whose connection comes from one of them is
+	// counted against the address its X-Forwarded-For (or Forwarded)
+	// names, and its X-Forwarded-Proto says whether the client used TLS;
+	// their connections are not capped by ConnsPerAddr. Anyone else's
+	// forwarding headers are ignored, since a client can write them.
+	TrustedProxies []netip.Prefix
+	// SecureCookies marks the session cookie Secure on every answer and
+	// sends Strict-Transport-Security, for a server only reached over
+	// HTTPS (through a TLS proxy).
+	SecureCookies bool
 }
 
 // DefaultLimits returns limits generous for people and for programs that
@@ -87,6 +100,7 @@ func (l Limits) withDefaults() Limits {
 	if l.ConnsPerAddr > 0 {
 		d.ConnsPerAddr = l.ConnsPerAddr
 	}
+	d.TrustedProxies, d.SecureCookies = l.TrustedProxies, l.SecureCookies
 	for _, t := range []struct{ set, def *time.Duration }{
 		{&l.BodyTimeout, &d.BodyTimeout}, {&l.HeaderTimeout, &d.HeaderTimeout}, {&l.IdleTimeout, &d.IdleTimeout},
 	} {

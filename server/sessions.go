@@ -4,7 +4,6 @@
 package server
 
 import (
-	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -39,31 +38,28 @@ func requestToken(r *http.Request) string {
 }
 
 // setSession gives the browser its session cookie: HttpOnly (no script
-// reads it), Secure when the request came over TLS, SameSite=Lax (another
-// site's page cannot post with it).
-func setSession(w http.ResponseWriter, r *http.Request, token string) {
+// reads it), Secure when the client came over TLS (directly, or through a
+// trusted proxy) or the server is set to always say so, SameSite=Lax
+// (another site's page cannot post with it).
+func (h *Handler) setSession(w http.ResponseWriter, r *http.Request, token string) {
 	http.SetCookie(w, &http.Cookie{
 		Name: SessionCookie, Value: token, Path: "/",
-		MaxAge: int(sessionMaxAge / time.Second), HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
+		MaxAge: int(sessionMaxAge / time.Second), HttpOnly: true, Secure: h.secure(r), SameSite: http.SameSiteLaxMode,
 	})
 }
 
 // clearSession tells the browser to drop its session cookie.
-func clearSession(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) clearSession(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{
 		Name: SessionCookie, Value: "", Path: "/",
-		MaxAge: -1, HttpOnly: true, Secure: r.TLS != nil, SameSite: http.SameSiteLaxMode,
+		MaxAge: -1, HttpOnly: true, Secure: h.secure(r), SameSite: http.SameSiteLaxMode,
 	})
 }
 
 // signInAllowed applies the sign-in limits: per address, and per account
 // name (whether or not it exists, so the limit tells nothing either).
 func (h *Handler) signInAllowed(r *http.Request, name string) error {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	if !h.signInByAddr.allow(host) {
+	if !h.signInByAddr.allow(h.clientAddr(r)) {
 		h.s.metrics.limited.Add(1)
 		return refuse(http.StatusTooManyRequests, "too many sign-in attempts from your address: wait a minute and try again")
 	}
@@ -93,7 +89,7 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	setSession(w, r, sess.Token)
+	h.setSession(w, r, sess.Token)
 	writeJSON(w, http.StatusCreated, sess)
 }
 
@@ -112,7 +108,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	setSession(w, r, sess.Token)
+	h.setSession(w, r, sess.Token)
 	writeJSON(w, http.StatusOK, sess)
 }
 
@@ -121,7 +117,7 @@ func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
 		// Whatever becomes of the session, the browser drops the
 		// cookie: it cannot, since scripts may not read it, and a
 		// cookie whose session has ended would otherwise stay.
-		clearSession(w, r)
+		h.clearSession(w, r)
 	}
 	p, err := h.signedIn(r)
 	if err == nil {
@@ -193,6 +189,6 @@ func (h *Handler) deleteAccount(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	clearSession(w, r)
+	h.clearSession(w, r)
 	w.WriteHeader(http.StatusNoContent)
 }

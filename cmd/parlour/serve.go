@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -71,6 +72,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	node := fs.String("node", "", "this node's name in the cluster, unique among the nodes (letters, digits, - and _); default: the host's name and the port")
 	lease := fs.Duration("lease", server.DefaultLease, "in a cluster, how long a table's lease lasts unless its owner renews it: how long a dead node's tables stall at most (every node of a cluster should have the same)")
 	openExpiry := fs.Duration("open-expiry", server.DefaultOpenExpiry, "cancel a table whose game has not begun after this long without a change (a join, a leave, a setup); 0: never")
+	var proxies []netip.Prefix
+	fs.Func("trusted-proxy", "a load balancer or proxy in front of the server, as an address or CIDR (repeat the flag for several): its X-Forwarded-For, Forwarded and X-Forwarded-Proto are believed, so per-address limits count each client, and its connections are not capped (docs/deploy.md)", func(v string) error {
+		p, err := parseProxy(v)
+		if err == nil {
+			proxies = append(proxies, p)
+		}
+		return err
+	})
+	secureCookies := fs.Bool("secure-cookies", false, "the server is only reached over HTTPS: mark the session cookie Secure always, and send Strict-Transport-Security (docs/deploy.md)")
 	perAddr := fs.Int("conns-per-addr", server.DefaultLimits().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
@@ -179,12 +189,32 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			f.Close()
 		}()
 	}
-	lim := server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr}
+	lim := server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
+		TrustedProxies: proxies, SecureCookies: *secureCookies}
 	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle}, cl); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
 	return 0
+}
+
+// parseProxy reads --trusted-proxy: an address (a proxy of its own) or a
+// CIDR prefix (a subnet of proxies).
+func parseProxy(v string) (netip.Prefix, error) {
+	v = strings.TrimSpace(v)
+	if strings.Contains(v, "/") {
+		p, err := netip.ParsePrefix(v)
+		if err != nil {
+			return netip.Prefix{}, fmt.Errorf("%q is not an address or a CIDR prefix such as 10.0.0.0/8", v)
+		}
+		return p.Masked(), nil
+	}
+	a, err := netip.ParseAddr(v)
+	if err != nil {
+		return netip.Prefix{}, fmt.Errorf("%q is not an address or a CIDR prefix such as 10.0.0.0/8", v)
+	}
+	a = a.Unmap()
+	return netip.PrefixFrom(a, a.BitLen()), nil
 }
 
 // clusterOptions makes the server one node of a cluster: nats is the

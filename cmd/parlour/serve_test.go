@@ -119,6 +119,9 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--procs", "many"},
 		{"serve", "--open-expiry", "-1h"},
 		{"serve", "--open-expiry", "a month"},
+		{"serve", "--trusted-proxy", "10.0.0.0/33"},
+		{"serve", "--trusted-proxy", "proxy.example"},
+		{"serve", "--trusted-proxy", ""},
 		{"loadtest", "--url", "http://10.0.0.1:8080"},
 		{"loadtest", "--url", "http://example.com"},
 		{"loadtest", "--url", "http://127.0.0.1:8080,http://10.0.0.1:8080"},
@@ -133,6 +136,22 @@ func TestServeFlags(t *testing.T) {
 		var stderr strings.Builder
 		if code := run(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr.String())
+		}
+	}
+}
+
+func TestParseProxy(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"10.0.0.7", "10.0.0.7/32"},
+		{" 10.1.2.3/8 ", "10.0.0.0/8"},
+		{"::ffff:192.0.2.1", "192.0.2.1/32"},
+		{"2001:db8::1", "2001:db8::1/128"},
+		{"2001:db8::/32", "2001:db8::/32"},
+	} {
+		p, err := parseProxy(tc.in)
+		if err != nil || p.String() != tc.want {
+			t.Errorf("parseProxy(%q) = %v, %v; want %s", tc.in, p, err, tc.want)
 		}
 	}
 }

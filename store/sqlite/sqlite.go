@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -139,6 +140,14 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	// The database holds password hashes and token hashes: a new one is
+	// made readable by its owner alone. SQLite gives its -wal and -shm
+	// files the same mode as the database's.
+	if f, err := os.OpenFile(abs, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600); err == nil {
+		f.Close()
+	} else if !errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("sqlite: creating %s: %w", path, err)
 	}
 	q := url.Values{}
 	// temp_store(MEMORY) keeps the statement journal of a multi-row insert

@@ -31,6 +31,24 @@ func TestBadSynchronous(t *testing.T) {
 	}
 }
 
+// TestNewDatabaseIsPrivate: a new database, which holds the hashes of
+// passwords and tokens, is readable by its owner alone, and so are its
+// write-ahead log and shared-memory files.
+func TestNewDatabaseIsPrivate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "parlour.db")
+	s := open(t, path)
+	defer s.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := fi.Mode().Perm(); m != 0o600 {
+			t.Errorf("%s: mode %v, want -rw-------", filepath.Base(p), m)
+		}
+	}
+}
+
 func BenchmarkAppendMove(b *testing.B) {
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(b.TempDir(), "p.db"), Options{Synchronous: os.Getenv("SYNC")})

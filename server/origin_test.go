@@ -1,0 +1,265 @@
+package server
+
+import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"testing"
+)
+
+// cookieRequest sends method path with body and the session cookie
+// token, and the headers hd; it returns the status and the body.
+func cookieRequest(t *testing.T, base, method, path, body, token string, hd map[string]string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, base+path, strings.NewReader(body))
+	if body == "" {
+		req.Body = http.NoBody
+	}
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
+	for k, v := range hd {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// TestCrossSiteRequests: a change made with the session cookie alone
+// must come from Parlour's own pages. A page on another port of the same
+// host shares the cookie (SameSite counts the host, not the port), so it
+// is told apart by its Origin; and its body must be declared JSON, which
+// a plain form cannot do. Each refusal changes nothing.
+func TestCrossSiteRequests(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	signUp(t, srv.URL, "Bob")
+	self := srv.URL
+	other := strings.Replace(srv.URL, "127.0.0.1:", "127.0.0.1:1", 1) // another port
+	const challenge = `{"to": "Bob", "game": "nymphabet"}`
+	for _, tc := range []struct {
+		name   string
+		body   string
+		hd     map[string]string
+		bearer bool
+		want   int
+	}{
+		{"own page", challenge, map[string]string{"Origin": self, "Content-Type": "application/json"}, false, 201},
+		{"own page, fetch metadata only", challenge, map[string]string{"Sec-Fetch-Site": "same-origin", "Content-Type": "application/json"}, false, 201},
+		{"a program, no browser headers", challenge, map[string]string{"Content-Type": "application/json"}, false, 201},
+		{"another port", challenge, map[string]string{"Origin": other, "Content-Type": "application/json"}, false, 403},
+		{"another site", challenge, map[string]string{"Origin": "https://evil.example", "Content-Type": "application/json"}, false, 403},
+		{"origin null", challenge, map[string]string{"Origin": "null", "Content-Type": "application/json"}, false, 403},
+		{"same-site, no origin", challenge, map[string]string{"Sec-Fetch-Site": "same-site", "Content-Type": "application/json"}, false, 403},
+		{"cross-site, no origin", challenge, map[string]string{"Sec-Fetch-Site": "cross-site", "Content-Type": "application/json"}, false, 403},
+		{"a form's text/plain", challenge, map[string]string{"Origin": self, "Content-Type": "text/plain"}, false, 415},
+		{"no content type", challenge, map[string]string{"Origin": self}, false, 415},
+		{"a bearer token from anywhere", challenge, map[string]string{"Origin": other, "Content-Type": "text/plain"}, true, 201},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := len(listChallenges(t, ann))
+			var st int
+			var body string
+			if tc.bearer {
+				req, _ := http.NewRequest("POST", srv.URL+"/api/v1/challenges", strings.NewReader(tc.body))
+				req.Header.Set("Authorization", "Bearer "+ann.token)
+				for k, v := range tc.hd {
+					req.Header.Set(k, v)
+				}
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res.Body.Close()
+				st = res.StatusCode
+			} else {
+				st, body = cookieRequest(t, srv.URL, "POST", "/api/v1/challenges", tc.body, ann.token, tc.hd)
+			}
+			if st != tc.want {
+				t.Fatalf("status %d (%s), want %d", st, body, tc.want)
+			}
+			after := listChallenges(t, ann)
+			if made := len(after) - before; (st == 201) != (made == 1) || made < 0 || made > 1 {
+				t.Fatalf("%d challenges made by a request answered %d", made, st)
+			}
+			if st >= 400 && !strings.Contains(body, "another site") && !strings.Contains(body, "JSON") {
+				t.Fatalf("refusal %q does not say why", body)
+			}
+			for _, c := range after {
+				if st, body := ann.do("DELETE", "/api/v1/challenges/"+c, nil, nil); st != 200 {
+					t.Fatalf("withdraw: %d %s", st, body)
+				}
+			}
+		})
+	}
+	// Reading with the cookie from anywhere is fine: SameSite and CORS
+	// keep the answer from another site's script.
+	if st, body := cookieRequest(t, srv.URL, "GET", "/api/v1/account", "", ann.token, map[string]string{"Origin": other}); st != 200 {
+		t.Fatalf("GET with a foreign Origin: %d %s", st, body)
+	}
+}
+
+// listChallenges returns the ids of the open challenges c made.
+func listChallenges(t *testing.T, c *client) []string {
+	t.Helper()
+	var out struct {
+		Out []struct {
+			ID     string `json:"id"`
+			Status string `json:"status"`
+		} `json:"out"`
+	}
+	if st, body := c.do("GET", "/api/v1/challenges", nil, &out); st != 200 {
+		t.Fatalf("challenges: %d %s", st, body)
+	}
+	var ids []string
+	for _, ch := range out.Out {
+		if ch.Status == "open" {
+			ids = append(ids, ch.ID)
+		}
+	}
+	return ids
+}
+
+func TestClientAddr(t *testing.T) {
+	t.Parallel()
+	proxies := []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("2001:db8::/32")}
+	for _, tc := range []struct {
+		name    string
+		trusted []netip.Prefix
+		remote  string
+		hd      map[string][]string
+		want    string
+	}{
+		{"no proxy", nil, "198.51.100.1:5000", nil, "198.51.100.1"},
+		{"untrusted peer's header ignored", nil, "198.51.100.1:5000", map[string][]string{"X-Forwarded-For": {"203.0.113.9"}}, "198.51.100.1"},
+		{"untrusted peer, proxies set", proxies, "198.51.100.1:5000", map[string][]string{"X-Forwarded-For": {"203.0.113.9"}}, "198.51.100.1"},
+		{"trusted proxy", proxies, "10.1.2.3:5000", map[string][]string{"X-Forwarded-For": {"203.0.113.9"}}, "203.0.113.9"},
+		{"client's forgery at the left", proxies, "10.1.2.3:5000", map[string][]string{"X-Forwarded-For": {"1.2.3.4, 203.0.113.9"}}, "203.0.113.9"},
+		{"two proxies", proxies, "10.1.2.3:5000", map[string][]string{"X-Forwarded-For": {"203.0.113.9, 10.9.9.9"}}, "203.0.113.9"},
+		{"two header lines", proxies, "10.1.2.3:5000", map[string][]string{"X-Forwarded-For": {"1.2.3.4", "203.0.113.9"}}, "203.0.113.9"},
+		{"with a port", proxies, "10.1.2.3:5000", map[string][]string{"X-Forwarded-For": {"203.0.113.9:4711"}}, "203.0.113.9"},
+		{"Forwarded", proxies, "10.1.2.3:5000", map[string][]string{"Forwarded": {`for=1.2.3.4, for="[2001:db9::7]:80";proto=https`}}, "2001:db9::7"},
+		{"Forwarded wins over X-Forwarded-For", proxies, "10.1.2.3:5000", map[string][]string{"Forwarded": {"for=203.0.113.5"}, "X-Forwarded-For": {"203.0.113.9"}}, "203.0.113.5"},
+		{"only proxies", proxies, "10.1.2.3:5000", map[string][]string{"X-Forwarded-For": {"10.4.4.4"}}, "10.4.4.4"},
+		{"no header from the proxy", proxies, "10.1.2.3:5000", nil, "10.1.2.3"},
+		{"IPv6 proxy", proxies, "[2001:db8::1]:443", map[string][]string{"X-Forwarded-For": {"203.0.113.9"}}, "203.0.113.9"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := &Handler{lim: Limits{TrustedProxies: tc.trusted}}
+			r := httptest.NewRequest("GET", "/", nil)
+			r.RemoteAddr = tc.remote
+			for k, vs := range tc.hd {
+				for _, v := range vs {
+					r.Header.Add(k, v)
+				}
+			}
+			if got := h.clientAddr(r); got != tc.want {
+				t.Fatalf("clientAddr = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestLimitsBehindAProxy: behind a trusted proxy each client has its own
+// sign-in budget, so one client's wrong passwords lock out no one else;
+// and a client that writes X-Forwarded-For itself gains nothing.
+func TestLimitsBehindAProxy(t *testing.T) {
+	t.Parallel()
+	lim := Limits{SignIns: 0.001, SignInsBurst: 2, SignInsPerName: 1e6, SignInsPerNameBurst: 1e6}
+	signInFrom := func(t *testing.T, base, addr string) int {
+		req, _ := http.NewRequest("POST", base+"/api/v1/sessions", strings.NewReader(`{"name": "Nobody", "password": "guess guess guess"}`))
+		req.Header.Set("X-Forwarded-For", addr)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for _, tc := range []struct {
+		name    string
+		trusted bool
+		want    int // the status of one more client's first try
+	}{
+		{"trusted", true, 401},
+		{"not trusted", false, 429},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := lim
+			if tc.trusted {
+				l.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+			}
+			srv := startServer(t, newGamesFixture(t), l)
+			for range 3 {
+				signInFrom(t, srv.URL, "203.0.113.9")
+			}
+			if st := signInFrom(t, srv.URL, "203.0.113.9"); st != 429 {
+				t.Fatalf("the flooding client: %d, want 429", st)
+			}
+			if st := signInFrom(t, srv.URL, "198.51.100.20"); st != tc.want {
+				t.Fatalf("another client: %d, want %d", st, tc.want)
+			}
+		})
+	}
+}
+
+// TestSecureCookies: the session cookie is Secure when the client used
+// TLS, which a trusted proxy may say for it, or when the server is set to
+// say so always (then with HSTS).
+func TestSecureCookies(t *testing.T) {
+	t.Parallel()
+	local := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	for _, tc := range []struct {
+		name       string
+		lim        Limits
+		hd         map[string]string
+		secure     bool
+		hsts       bool
+		wantOrigin string // an Origin the proxied page has, accepted
+	}{
+		{"plain", Limits{}, nil, false, false, ""},
+		{"untrusted proxy says https", Limits{}, map[string]string{"X-Forwarded-Proto": "https"}, false, false, ""},
+		{"trusted proxy says https", Limits{TrustedProxies: local}, map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "parlour.example"}, true, false, "https://parlour.example"},
+		{"trusted proxy, Forwarded", Limits{TrustedProxies: local}, map[string]string{"Forwarded": "for=203.0.113.9;proto=https"}, true, false, ""},
+		{"trusted proxy says http", Limits{TrustedProxies: local}, map[string]string{"X-Forwarded-Proto": "http"}, false, false, ""},
+		{"always", Limits{SecureCookies: true}, nil, true, true, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := generous
+			l.TrustedProxies, l.SecureCookies = tc.lim.TrustedProxies, tc.lim.SecureCookies
+			srv := startServer(t, newGamesFixture(t), l)
+			req, _ := http.NewRequest("POST", srv.URL+"/api/v1/accounts", strings.NewReader(`{"name": "Tess", "password": "a long secret phrase"}`))
+			for k, v := range tc.hd {
+				req.Header.Set(k, v)
+			}
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			c := res.Cookies()
+			if res.StatusCode != 201 || len(c) != 1 || c[0].Secure != tc.secure {
+				t.Fatalf("%d %+v: want one cookie, Secure %v", res.StatusCode, c, tc.secure)
+			}
+			if got := res.Header.Get("Strict-Transport-Security") != ""; got != tc.hsts {
+				t.Fatalf("HSTS %q, want it %v", res.Header.Get("Strict-Transport-Security"), tc.hsts)
+			}
+			if tc.wantOrigin != "" {
+				hd := map[string]string{"Origin": tc.wantOrigin, "Content-Type": "application/json"}
+				for k, v := range tc.hd {
+					hd[k] = v
+				}
+				if st, body := cookieRequest(t, srv.URL, "PUT", "/api/v1/account/settings", `{}`, c[0].Value, hd); st != 200 {
+					t.Fatalf("the proxied page's own origin: %d %s", st, body)
+				}
+			}
+		})
+	}
+}
