@@ -141,7 +141,8 @@ func (s *Service) SignUp(ctx context.Context, p *Principal, name, password strin
 	tok, h := newToken()
 	cred := store.Credential{Hash: h, Identity: id}
 	a := store.Account{Identity: id, Name: name, Key: account.Key(name), Hash: hash, Created: time.Now()}
-	if err := ps.CreateAccount(ctx, a, cred, guest); err != nil {
+	dropped, err := ps.CreateAccount(ctx, a, cred, guest)
+	if err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			if _, aerr := ps.AccountOf(ctx, id); aerr == nil && p != nil {
 				// Two sign-ups of one guest at once: the other won.
@@ -151,6 +152,9 @@ func (s *Service) SignUp(ctx context.Context, p *Principal, name, password strin
 		}
 		return Session{}, s.saveFailed("your account", err)
 	}
+	// The guest's own tokens end here: one planted in a victim's browser
+	// before the sign-up must not become the account's session.
+	s.forget(ctx, dropped)
 	s.remember(cred)
 	s.log.Info("account created", "identity", id, "upgraded", p != nil)
 	return Session{Name: name, Token: tok}, nil

@@ -296,11 +296,16 @@ func TestGuestBecomesAccount(t *testing.T) {
 		h.Games[0].Record != "/api/v1/tables/"+table+"/record" {
 		t.Fatalf("history after the upgrade: %+v", h)
 	}
-	// The guest's old token is the account's now, and so is the new one.
-	for _, tok := range []string{gus.token, s.Token} {
-		var who AccountInfo
-		if st, _ := (&client{t: t, base: srv.URL, token: tok}).do("GET", "/api/v1/account", nil, &who); st != 200 || who.Name != "Gus_the_Great" {
-			t.Fatalf("token after the upgrade: %d %+v", st, who)
+	// The sign-up's session is new, and the guest's token ended with it:
+	// a guest token planted in a victim's browser before the sign-up
+	// must not become a session of the victim's account.
+	var who AccountInfo
+	if st, _ := (&client{t: t, base: srv.URL, token: s.Token}).do("GET", "/api/v1/account", nil, &who); st != 200 || who.Name != "Gus_the_Great" || s.Token == gus.token {
+		t.Fatalf("the new session: %d %+v", st, who)
+	}
+	for _, path := range []string{"/api/v1/account", "/api/v1/identity/tables", "/api/v1/tables/" + table} {
+		if st, body := gus.do("GET", path, nil, nil); st != 401 {
+			t.Fatalf("GET %s with the guest's token after the sign-up: %d %s, want 401", path, st, body)
 		}
 	}
 }
@@ -744,7 +749,7 @@ func TestSignInRehashesOldParameters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := f.db.CreateAccount(ctx, store.Account{Identity: "old-ann", Name: "Ann", Key: "ann", Hash: old, Created: time.Now()},
+	if _, err := f.db.CreateAccount(ctx, store.Account{Identity: "old-ann", Name: "Ann", Key: "ann", Hash: old, Created: time.Now()},
 		store.Credential{Hash: []byte("session"), Identity: "old-ann"}, &store.Identity{ID: "old-ann", Name: "Ann", Created: time.Now()}); err != nil {
 		t.Fatal(err)
 	}

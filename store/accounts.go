@@ -121,9 +121,12 @@ type Players interface {
 	// CreateAccount makes identity a.Identity an account and stores cred,
 	// its session, in one transaction; guest, when not nil, is a new
 	// identity made in the same transaction. The identity's name becomes
-	// the account's. A taken key, or an identity that already has an
-	// account, is ErrConflict.
-	CreateAccount(ctx context.Context, a Account, cred Credential, guest *Identity) error
+	// the account's. An identity that existed (a guest signing up) loses
+	// its other identity tokens (not its seats' tokens) in the same
+	// transaction, and their hashes are returned: a guest's token may be
+	// known to others, and must not become the account's session. A taken
+	// key, or an identity that already has an account, is ErrConflict.
+	CreateAccount(ctx context.Context, a Account, cred Credential, guest *Identity) ([][]byte, error)
 	// AccountByKey returns the account whose name folds to key.
 	AccountByKey(ctx context.Context, key string) (Account, error)
 	// AccountOf returns the account of identity.

@@ -13,8 +13,10 @@ import (
 )
 
 // CreateAccount implements store.Players.
-func (s *Store) CreateAccount(ctx context.Context, a store.Account, cred store.Credential, guest *store.Identity) error {
-	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+func (s *Store) CreateAccount(ctx context.Context, a store.Account, cred store.Credential, guest *store.Identity) ([][]byte, error) {
+	var dropped [][]byte
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		dropped = nil
 		if guest != nil {
 			if err := insertIdentity(ctx, tx, *guest); err != nil {
 				return err
@@ -34,8 +36,21 @@ func (s *Store) CreateAccount(ctx context.Context, a store.Account, cred store.C
 		if tag.RowsAffected() == 0 {
 			return fmt.Errorf("identity %s: %w", a.Identity, store.ErrNotFound)
 		}
+		if guest == nil {
+			rows, err := tx.Query(ctx, "DELETE FROM credentials WHERE identity = $1 AND table_id = '' RETURNING hash", a.Identity)
+			if err != nil {
+				return fmt.Errorf("postgres: deleting credentials: %w", err)
+			}
+			if dropped, err = pgx.CollectRows(rows, pgx.RowTo[[]byte]); err != nil {
+				return fmt.Errorf("postgres: deleting credentials: %w", err)
+			}
+		}
 		return insertCredential(ctx, tx, cred)
 	})
+	if err != nil {
+		return nil, err
+	}
+	return dropped, nil
 }
 
 const accountColumns = "identity, name, key, hash, created"

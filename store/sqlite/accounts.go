@@ -76,8 +76,10 @@ func (e *execer) queryRow(query string, args []any, dest ...any) (bool, error) {
 }
 
 // CreateAccount implements store.Players.
-func (s *Store) CreateAccount(ctx context.Context, a store.Account, cred store.Credential, guest *store.Identity) error {
-	return s.do(ctx, func(ex *execer) error {
+func (s *Store) CreateAccount(ctx context.Context, a store.Account, cred store.Credential, guest *store.Identity) ([][]byte, error) {
+	var dropped [][]byte
+	err := s.do(ctx, func(ex *execer) error {
+		dropped = nil
 		if guest != nil {
 			if _, err := ex.exec("INSERT INTO identities (id, name, created) VALUES (?, ?, ?)", guest.ID, guest.Name, nanos(guest.Created)); err != nil {
 				if isConstraint(err) {
@@ -100,8 +102,24 @@ func (s *Store) CreateAccount(ctx context.Context, a store.Account, cred store.C
 		if n == 0 {
 			return fmt.Errorf("identity %s: %w", a.Identity, store.ErrNotFound)
 		}
+		if guest == nil {
+			hashes, err := ownTokens(ex, a.Identity, false)
+			if err != nil {
+				return err
+			}
+			for _, h := range hashes {
+				if _, err := ex.exec("DELETE FROM credentials WHERE hash = ?", h); err != nil {
+					return fmt.Errorf("sqlite: deleting credential: %w", err)
+				}
+				dropped = append(dropped, h)
+			}
+		}
 		return insertCredential(ex, cred)
 	})
+	if err != nil {
+		return nil, err
+	}
+	return dropped, nil
 }
 
 const accountColumns = "identity, name, key, hash, created"

@@ -71,7 +71,7 @@ func TestUpgradeFrom001(t *testing.T) {
 		}
 	}
 	// A guest of before the upgrade becomes an account with its game.
-	if err := s.CreateAccount(ctx, store.Account{Identity: "ida", Name: "Ann", Key: "ann", Hash: "h", Created: time.Now()}, store.Credential{Hash: []byte{3}, Identity: "ida"}, nil); err != nil {
+	if _, err := s.CreateAccount(ctx, store.Account{Identity: "ida", Name: "Ann", Key: "ann", Hash: "h", Created: time.Now()}, store.Credential{Hash: []byte{3}, Identity: "ida"}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := s.FinishedGames(ctx, "ida"); n != 1 || err != nil {

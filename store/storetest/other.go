@@ -364,7 +364,7 @@ func testKeys(t *testing.T, e *env) {
 	ps := as[store.Players](t, e.s)
 	at := now()
 	for _, id := range []string{"ida", "idb"} {
-		if err := ps.CreateAccount(ctx, account(id, id, at), store.Credential{Hash: []byte(id), Identity: id}, guest(id, at)); err != nil {
+		if _, err := ps.CreateAccount(ctx, account(id, id, at), store.Credential{Hash: []byte(id), Identity: id}, guest(id, at)); err != nil {
 			t.Fatal(err)
 		}
 	}

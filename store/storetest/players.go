@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -51,14 +52,31 @@ func testAccounts(t *testing.T, e *env) {
 	ctx := context.Background()
 	ps := as[store.Players](t, e.s)
 	at := now()
-	if err := ps.CreateAccount(ctx, account("ida", "Ann", at), store.Credential{Hash: []byte("ann-session"), Identity: "ida"}, guest("ida", at)); err != nil {
+	if _, err := ps.CreateAccount(ctx, account("ida", "Ann", at), store.Credential{Hash: []byte("ann-session"), Identity: "ida"}, guest("ida", at)); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.s.CreateIdentity(ctx, store.Identity{ID: "idb", Name: "guest b", Created: at}, store.Credential{Hash: []byte("b-guest"), Identity: "idb"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := ps.CreateAccount(ctx, account("idb", "Bob", at), store.Credential{Hash: []byte("bob-session"), Identity: "idb"}, nil); err != nil {
+	if err := e.s.AddCredential(ctx, store.Credential{Hash: []byte("b-guest-2"), Identity: "idb"}); err != nil {
 		t.Fatal(err)
+	}
+	dropped, err := ps.CreateAccount(ctx, account("idb", "Bob", at), store.Credential{Hash: []byte("bob-session"), Identity: "idb"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The guest's tokens end with the sign-up; the session is new.
+	slices.SortFunc(dropped, bytes.Compare)
+	if len(dropped) != 2 || string(dropped[0]) != "b-guest" || string(dropped[1]) != "b-guest-2" {
+		t.Errorf("a guest's sign-up dropped %q, want its two identity tokens", dropped)
+	}
+	for _, h := range []string{"b-guest", "b-guest-2"} {
+		if _, err := e.s.Credential(ctx, []byte(h)); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("the guest's token %s after the sign-up: %v, want ErrNotFound", h, err)
+		}
+	}
+	if c, err := e.s.Credential(ctx, []byte("bob-session")); err != nil || c.Identity != "idb" {
+		t.Errorf("the new session: %+v, %v", c, err)
 	}
 	for _, bad := range []struct {
 		name  string
@@ -71,7 +89,7 @@ func testAccounts(t *testing.T, e *env) {
 		{"a taken session", account("idc", "Cat", at), []byte("bob-session"), guest("idc", at)},
 		{"a missing identity", account("nobody", "Nobody", at), []byte("c-session"), nil},
 	} {
-		if err := ps.CreateAccount(ctx, bad.a, store.Credential{Hash: bad.cred, Identity: bad.a.Identity}, bad.guest); err == nil {
+		if _, err := ps.CreateAccount(ctx, bad.a, store.Credential{Hash: bad.cred, Identity: bad.a.Identity}, bad.guest); err == nil {
 			t.Errorf("an account with %s was made", bad.name)
 		} else if bad.name != "a missing identity" && !errors.Is(err, store.ErrConflict) {
 			t.Errorf("an account with %s: %v, want ErrConflict", bad.name, err)
@@ -119,7 +137,7 @@ func testPasswords(t *testing.T, e *env) {
 	ctx := context.Background()
 	ps := as[store.Players](t, e.s)
 	at := now()
-	if err := ps.CreateAccount(ctx, account("ida", "Ann", at), store.Credential{Hash: []byte("s1"), Identity: "ida"}, guest("ida", at)); err != nil {
+	if _, err := ps.CreateAccount(ctx, account("ida", "Ann", at), store.Credential{Hash: []byte("s1"), Identity: "ida"}, guest("ida", at)); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []store.Credential{{Hash: []byte("s2"), Identity: "ida"}, {Hash: []byte("s3"), Identity: "ida"}, {Hash: []byte("seat"), Identity: "ida", Table: "t1", Seat: 1}} {
@@ -208,7 +226,7 @@ func testGameEnds(t *testing.T, e *env) {
 	at := now()
 	for _, n := range []string{"Ann", "Bob", "Cat"} {
 		id := "id" + lower(n)
-		if err := ps.CreateAccount(ctx, account(id, n, at), store.Credential{Hash: []byte(id), Identity: id}, guest(id, at)); err != nil {
+		if _, err := ps.CreateAccount(ctx, account(id, n, at), store.Credential{Hash: []byte(id), Identity: id}, guest(id, at)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -392,7 +410,7 @@ func testDeleteAccount(t *testing.T, e *env) {
 	at := now()
 	for _, n := range []string{"Ann", "Bob"} {
 		id := "id" + lower(n)
-		if err := ps.CreateAccount(ctx, account(id, n, at), store.Credential{Hash: []byte(id + "-session"), Identity: id}, guest(id, at)); err != nil {
+		if _, err := ps.CreateAccount(ctx, account(id, n, at), store.Credential{Hash: []byte(id + "-session"), Identity: id}, guest(id, at)); err != nil {
 			t.Fatal(err)
 		}
 	}
