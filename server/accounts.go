@@ -89,12 +89,57 @@ func (s *Service) verifyPassword(ctx context.Context, encoded, password string) 
 	return account.Verify(encoded, password)
 }
 
+// maxHashWaiting bounds the requests that wait for a hashing slot. Each
+// hash takes tens of milliseconds of a processor, so a queue longer than
+// this is seconds of work that a flood has piled up: past it a request is
+// told to come back rather than made to wait behind the flood.
+const maxHashWaiting = 32
+
+// hashBusy refuses a password check that would wait too long.
+func hashBusy() error {
+	return refuse(http.StatusServiceUnavailable, "the server is busy checking passwords: try again in a few seconds")
+}
+
 func (s *Service) hashSlot(ctx context.Context) error {
+	select {
+	case s.hashing <- struct{}{}:
+		return nil
+	default:
+	}
+	if s.hashWaiting.Add(1) > maxHashWaiting {
+		s.hashWaiting.Add(-1)
+		return hashBusy()
+	}
+	defer s.hashWaiting.Add(-1)
 	select {
 	case s.hashing <- struct{}{}:
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// signUpPlace holds one of the sign-ups' places until release is called.
+// There is one place fewer than hashing slots (one at least), so a flood
+// of sign-ups, each a 64 MiB hash, leaves a slot to the sign-ins of the
+// players who already have accounts: a sign-in waits behind one sign-up
+// at most. A sign-up that finds maxHashWaiting others waiting is refused.
+func (s *Service) signUpPlace(ctx context.Context) (release func(), err error) {
+	select {
+	case s.signingUp <- struct{}{}:
+		return func() { <-s.signingUp }, nil
+	default:
+	}
+	if s.hashWaiting.Add(1) > maxHashWaiting {
+		s.hashWaiting.Add(-1)
+		return nil, hashBusy()
+	}
+	defer s.hashWaiting.Add(-1)
+	select {
+	case s.signingUp <- struct{}{}:
+		return func() { <-s.signingUp }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
 }
 
@@ -134,7 +179,12 @@ func (s *Service) SignUp(ctx context.Context, p *Principal, name, password strin
 		id = newID()
 		guest = &store.Identity{ID: id, Name: name, Created: time.Now()}
 	}
+	release, err := s.signUpPlace(ctx)
+	if err != nil {
+		return Session{}, err
+	}
 	hash, err := s.hashPassword(ctx, password)
+	release()
 	if err != nil {
 		return Session{}, err
 	}

@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -564,7 +566,8 @@ func TestChangePasswordAndDelete(t *testing.T) {
 
 func TestSignInRateLimits(t *testing.T) {
 	f := newGamesFixture(t)
-	srv := startServer(t, f, Limits{SignIns: 0.001, SignInsBurst: 6, SignInsPerName: 0.001, SignInsPerNameBurst: 3})
+	// The address's budget: Ann's sign-up, then six sign-ins.
+	srv := startServer(t, f, Limits{SignIns: 0.001, SignInsBurst: 7, SignInsPerName: 0.001, SignInsPerNameBurst: 3})
 	signUp(t, srv.URL, "Ann")
 	c := &client{t: t, base: srv.URL}
 	var got []int
@@ -778,4 +781,158 @@ func TestSignInRehashesOldParameters(t *testing.T) {
 	if b, _ := f.db.AccountOf(ctx, "old-ann"); b.Hash != a.Hash {
 		t.Fatal("a stale renewal replaced the hash")
 	}
+}
+
+// TestSignUpsShareTheSignInBudget: a sign-up costs a password hash as a
+// sign-in does, so it counts against the same budget of its address; a
+// flood of sign-ups cannot be the cheap way to keep the hashing busy.
+func TestSignUpsShareTheSignInBudget(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, Limits{SignIns: 0.001, SignInsBurst: 3, NewGuests: 1e6, NewGuestsBurst: 1e6})
+	c := &client{t: t, base: srv.URL}
+	var got []int
+	for _, n := range []string{"Ann", "Bob", "Cat", "Dan"} {
+		st, _ := c.do("POST", "/api/v1/accounts", `{"name": "`+n+`", "password": "correct horse `+n+`"}`, nil)
+		got = append(got, st)
+	}
+	if got[0] != 201 || got[2] != 201 || got[3] != 429 {
+		t.Fatalf("sign-ups: %v, want three 201s and a 429", got)
+	}
+	if _, err := f.s.SignIn(context.Background(), "Dan", "correct horse Dan"); err == nil {
+		t.Fatal("the refused sign-up made an account")
+	}
+	if st, body := c.do("POST", "/api/v1/sessions", `{"name": "Ann", "password": "correct horse Ann"}`, nil); st != 429 {
+		t.Fatalf("a sign-in after the address's budget went on sign-ups: %d %s", st, body)
+	}
+}
+
+// TestHashingQueueIsBounded: once every hashing slot is busy and
+// maxHashWaiting requests wait for one, the next is refused at once with
+// a 503 rather than queued behind the flood; a sign-in still gets a slot
+// while every sign-up place is taken.
+func TestHashingQueueIsBounded(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	s := f.s
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+
+	// Every sign-up place taken: a sign-in is not held up by them.
+	for range cap(s.signingUp) {
+		s.signingUp <- struct{}{}
+	}
+	if _, err := s.SignIn(ctx, "Nobody", "some password"); StatusOf(err) != http.StatusUnauthorized {
+		t.Fatalf("a sign-in while sign-ups fill their places: %v, want the usual 401", err)
+	}
+	upDone := make(chan error, 1)
+	go func() {
+		_, err := s.SignUp(ctx, nil, "Waiting", "correct horse waiting")
+		upDone <- err
+	}()
+	waitFor(t, "the sign-up to wait for a place", func() bool { return s.hashWaiting.Load() == 1 })
+	for range cap(s.signingUp) {
+		<-s.signingUp
+	}
+	if err := <-upDone; err != nil {
+		t.Fatalf("the sign-up that waited for a place: %v", err)
+	}
+
+	// Every hashing slot taken and the queue full: the next is refused.
+	for range cap(s.hashing) {
+		s.hashing <- struct{}{}
+	}
+	var wg sync.WaitGroup
+	for range maxHashWaiting {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := s.hashSlot(ctx); err == nil {
+				<-s.hashing
+			}
+		}()
+	}
+	waitFor(t, "the queue to fill", func() bool { return s.hashWaiting.Load() == maxHashWaiting })
+	_, err := s.SignIn(ctx, "Nobody", "some password")
+	if StatusOf(err) != http.StatusServiceUnavailable || !strings.Contains(err.Error(), "busy") {
+		t.Fatalf("a sign-in past the queue: %v, want 503 busy", err)
+	}
+	if _, err := s.SignUp(ctx, nil, "Eve", "correct horse eve"); StatusOf(err) != http.StatusServiceUnavailable {
+		t.Fatalf("a sign-up past the queue: %v, want 503", err)
+	}
+	for range cap(s.hashing) {
+		<-s.hashing
+	}
+	wg.Wait()
+	if _, err := s.SignUp(ctx, nil, "Eve", "correct horse eve"); err != nil {
+		t.Fatalf("a sign-up once the queue drained: %v", err)
+	}
+}
+
+// waitFor polls cond until it holds, failing the test after a while.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// BenchmarkSignInDuringSignUpFlood reports sign-in's latency, quiet and
+// while sign-ups from many addresses keep every sign-up place busy (the
+// per-address budget does not stop a flood from many addresses). Run:
+//
+//	go test ./server -run '^$' -bench SignInDuringSignUpFlood -benchtime 40x
+//
+// p99-flood/p99-quiet is the figure to watch: a sign-in waits behind one
+// sign-up's hash at most, so it stays near 2 or under.
+func BenchmarkSignInDuringSignUpFlood(b *testing.B) {
+	db, err := sqlite.Open(context.Background(), filepath.Join(b.TempDir(), "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	s, err := New(context.Background(), Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	ctx := context.Background()
+	if _, err := s.SignUp(ctx, nil, "Ann", "correct horse ann"); err != nil {
+		b.Fatal(err)
+	}
+	measure := func(n int) time.Duration {
+		lat := make([]time.Duration, 0, n)
+		for range n {
+			start := time.Now()
+			if _, err := s.SignIn(ctx, "Ann", "correct horse ann"); err != nil && StatusOf(err) != http.StatusServiceUnavailable {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(start))
+		}
+		slices.Sort(lat)
+		return lat[(len(lat)*99)/100]
+	}
+	b.ResetTimer()
+	quiet := measure(b.N)
+	fctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; fctx.Err() == nil; j++ {
+				s.SignUp(fctx, nil, fmt.Sprintf("flood%d_%d", i, j), "correct horse flood")
+			}
+		}()
+	}
+	flood := measure(b.N)
+	stop()
+	wg.Wait()
+	b.ReportMetric(float64(quiet.Microseconds())/1000, "p99-quiet-ms")
+	b.ReportMetric(float64(flood.Microseconds())/1000, "p99-flood-ms")
+	b.ReportMetric(float64(flood)/float64(quiet), "p99-flood/p99-quiet")
 }

@@ -23,6 +23,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"parlour/game"
@@ -105,8 +106,12 @@ type Service struct {
 	metrics *metricSet
 
 	// hashing holds a slot for each password being hashed (see
-	// hashPassword).
-	hashing chan struct{}
+	// hashPassword); hashWaiting counts the requests waiting for one.
+	// signingUp holds a place for each sign-up between its start and its
+	// hash: fewer places than slots, so that sign-ins always find one.
+	hashing     chan struct{}
+	hashWaiting atomic.Int64
+	signingUp   chan struct{}
 
 	// dailyMu makes the start of daily attempts and the making of daily
 	// puzzles one at a time (daily.go).
@@ -161,6 +166,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		tables: map[string]*table{}, creds: newCredCache(credCacheSize), lexes: map[string]*lexicon.Lexicon{},
 		botSem:    make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		hashing:   make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
+		signingUp: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2-1)),
 		chatLimit: newKeyedLimiter(ChatRate, ChatBurst),
 		presence:  newOnlineSet(), hub: newHub(),
 	}

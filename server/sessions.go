@@ -70,6 +70,17 @@ func (h *Handler) signInAllowed(r *http.Request, name string) error {
 	return nil
 }
 
+// signUpAllowed counts a sign-up against its address's sign-in budget: a
+// sign-up costs the same hash as a sign-in, and must not be the cheaper
+// way to keep the hashing slots busy.
+func (h *Handler) signUpAllowed(r *http.Request) error {
+	if !h.signInByAddr.allow(h.clientAddr(r)) {
+		h.s.metrics.limited.Add(1)
+		return refuse(http.StatusTooManyRequests, "too many sign-ups and sign-ins from your address: wait a minute and try again")
+	}
+	return nil
+}
+
 func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 	var req AccountRequest
 	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
@@ -79,6 +90,9 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 	p, err := h.principal(r)
 	if err == nil {
 		err = h.guestAllowed(r)
+	}
+	if err == nil {
+		err = h.signUpAllowed(r)
 	}
 	if err != nil {
 		h.fail(w, r, err)
