@@ -27,6 +27,8 @@ type Handler struct {
 	mux    *http.ServeMux
 	byID   *keyedLimiter
 	byAddr *keyedLimiter
+	// codeMisses counts each address's invite codes that led nowhere.
+	codeMisses *keyedLimiter
 	// signInByAddr and signInByName limit password checks (accounts.go).
 	signInByAddr, signInByName *keyedLimiter
 
@@ -64,6 +66,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 		s: s, lim: lim, log: s.log, mux: http.NewServeMux(),
 		byID:         newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
 		byAddr:       newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
+		codeMisses:   newKeyedLimiter(CodeMisses, CodeMissesBurst),
 		signInByAddr: newKeyedLimiter(lim.SignIns, lim.SignInsBurst),
 		signInByName: newKeyedLimiter(lim.SignInsPerName, lim.SignInsPerNameBurst),
 		sockets:      map[*socket]struct{}{},

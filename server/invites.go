@@ -19,10 +19,13 @@ type Invitation struct {
 }
 
 // wantsCode reports whether a new table gets an invite code: one with
-// more than one seat, in a store that keeps codes.
+// more than one seat, in a store that keeps codes, that is not private.
+// A private table has none: codes are short enough to read aloud, so a
+// patient scan of them could find a table its link alone should reach.
+// A public table's code leads nowhere its lobby row does not.
 func (s *Service) wantsCode(t *table) bool {
 	_, ok := s.st.(store.Invites)
-	return ok && len(t.m.Seats) > 1 && t.m.Daily == ""
+	return ok && len(t.m.Seats) > 1 && t.m.Daily == "" && !t.m.Private
 }
 
 // maxCodeTries bounds the codes a new table tries before giving up: with
@@ -55,10 +58,33 @@ func (s *Service) Invitation(ctx context.Context, raw string) (_ Invitation, err
 	if u.Table.Status == store.Finished {
 		return Invitation{}, refuse(http.StatusNotFound, "the game with invite code %s is over; the code has expired", invite.Format(code))
 	}
+	if u.Table.Private {
+		// Made before private tables stopped taking codes: only its
+		// link leads to it now.
+		return Invitation{}, refuse(http.StatusNotFound, "no table has the invite code %s; check the code with whoever gave it to you", invite.Format(code))
+	}
 	return Invitation{Code: code, Table: id, Invite: s.invite(id), Info: u.Table}, nil
 }
 
+// CodeMisses and CodeMissesBurst bound the invite codes one address may
+// look up in vain: 20 at once, then one every 10 seconds. A person who
+// mistypes a code tries again a few times; a scan of the 900 million
+// codes at that pace finds nothing worth the wait.
+const (
+	CodeMisses      = 0.1
+	CodeMissesBurst = 20
+)
+
 func (h *Handler) invitation(w http.ResponseWriter, r *http.Request) {
+	addr := h.clientAddr(r)
+	if !h.codeMisses.ok(addr) {
+		h.s.metrics.limited.Add(1)
+		h.fail(w, r, refuse(http.StatusTooManyRequests, "too many invite codes that lead nowhere from your address: check the code, and try again in a minute"))
+		return
+	}
 	in, err := h.s.Invitation(r.Context(), r.PathValue("code"))
+	if StatusOf(err) == http.StatusNotFound || StatusOf(err) == http.StatusBadRequest {
+		h.codeMisses.allow(addr)
+	}
 	h.reply(w, r, in, err)
 }

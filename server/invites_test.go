@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -24,7 +25,7 @@ func TestInviteCodes(t *testing.T) {
 	srv := startServer(t, f, generous)
 	ann := &client{t: t, base: srv.URL}
 	var sa Seated
-	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "private": true, "name": "Ann"}, &sa); st != 201 {
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &sa); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
 	if _, err := invite.Parse(sa.Code); err != nil || len(sa.Code) != invite.Len {
@@ -190,5 +191,71 @@ func TestInviteCodeRetried(t *testing.T) {
 	ts.taken, ts.tried = 1000, nil
 	if _, err := s.Create(ctx, nil, req); StatusOf(err) != 503 || len(ts.tried) != maxCodeTries {
 		t.Fatalf("every code taken: %v after %d tries", err, len(ts.tried))
+	}
+}
+
+// TestPrivateTableHasNoCode: a private table is reached by its link
+// alone; a code, short enough to read aloud, could be found by a scan.
+func TestPrivateTableHasNoCode(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := &client{t: t, base: srv.URL}
+	var sa Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "private": true, "name": "Ann"}, &sa); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	var u Update
+	if st, body := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &u); st != 200 || sa.Code != "" || u.Table.Code != "" {
+		t.Fatalf("a private table: code %q, info %d %s; want none", sa.Code, st, body)
+	}
+}
+
+// TestInviteCodeScanIsSlowed: an address that looks up codes that lead
+// nowhere is slowed after CodeMissesBurst of them, while codes that lead
+// somewhere cost nothing and other addresses are not held up.
+func TestInviteCodeScanIsSlowed(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	lim := generous
+	lim.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	srv := startServer(t, f, lim)
+	ann := &client{t: t, base: srv.URL}
+	var sa Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &sa); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	lookup := func(code, from string) int {
+		req, _ := http.NewRequest("GET", srv.URL+"/api/v1/invites/"+code, nil)
+		req.Header.Set("X-Forwarded-For", from)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for range 3 * CodeMissesBurst {
+		if st := lookup(sa.Code, "203.0.113.9"); st != 200 {
+			t.Fatalf("a good code: %d", st)
+		}
+	}
+	miss := "22222A"
+	if miss == sa.Code {
+		miss = "22222B"
+	}
+	for i := range CodeMissesBurst {
+		if st := lookup(miss, "203.0.113.9"); st != 404 {
+			t.Fatalf("miss %d: %d, want 404", i+1, st)
+		}
+	}
+	if st := lookup(miss, "203.0.113.9"); st != 429 {
+		t.Fatalf("a miss past the burst: %d, want 429", st)
+	}
+	if st := lookup(sa.Code, "203.0.113.9"); st != 429 {
+		t.Fatalf("the scanner's next lookup: %d, want 429 until it waits", st)
+	}
+	if st := lookup(sa.Code, "198.51.100.4"); st != 200 {
+		t.Fatalf("another address: %d, want 200", st)
 	}
 }

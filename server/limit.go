@@ -138,6 +138,15 @@ func newKeyedLimiter(r, burst float64) *keyedLimiter {
 	return &keyedLimiter{rate: r, burst: max(1, burst), buckets: map[string]*rate.Limiter{}, swept: time.Now()}
 }
 
+// ok reports whether key has a token left, without taking it: for limits
+// that count only the requests that fail.
+func (k *keyedLimiter) ok(key string) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	l, found := k.buckets[key]
+	return !found || l.TokensAt(time.Now()) >= 1
+}
+
 func (k *keyedLimiter) allow(key string) bool {
 	now := time.Now()
 	k.mu.Lock()
