@@ -36,10 +36,18 @@ const (
 const chatWindow = 100
 
 // ChatRate and ChatBurst limit the messages one identity writes, across
-// every table: one a second, with bursts of five.
+// every table: one a second, with bursts of five. Since guests cost
+// nothing to make, one address's messages are limited too, across its
+// identities (ChatPerAddr: a household or a school behind one address
+// shares it), and so are one table's, across everybody (ChatPerTable).
 const (
-	ChatRate  = 1.0
-	ChatBurst = 5
+	ChatRate             = 1.0
+	ChatBurst            = 5
+	ChatPerAddrRate      = 3.0
+	ChatPerAddrBurst     = 15
+	ChatPerTableRate     = 5.0
+	ChatPerTableBurst    = 20
+	GuestSpectatorsDelay = time.Minute
 )
 
 // ChatLine is one chat message as clients see it.
@@ -252,9 +260,16 @@ func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatReq
 	case req.Channel == ChannelSpectators && seat >= 0 && !over:
 		return ChatLine{}, refuse(http.StatusForbidden, "players may not write in the spectators' chat while the game is on: use the players' chat")
 	}
+	if seat < 0 && time.Since(id0.Created) < GuestSpectatorsDelay && !s.hasPlayed(ctx, p.Identity) {
+		return ChatLine{}, refuse(http.StatusForbidden, "a new guest may write in the spectators' chat a minute after arriving, or once they have played a game: wait a moment")
+	}
 	if !s.chatLimit.allow(p.Identity) {
 		s.metrics.limited.Add(1)
 		return ChatLine{}, refuse(http.StatusTooManyRequests, "too many chat messages: wait a moment")
+	}
+	if !s.tableChat.allow(t.id) {
+		s.metrics.limited.Add(1)
+		return ChatLine{}, refuse(http.StatusTooManyRequests, "this table's chat is too busy: wait a moment")
 	}
 	name := id0.Name
 	if seat >= 0 {
@@ -275,6 +290,21 @@ func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatReq
 	t.lastUse = time.Now()
 	t.broadcast()
 	return lineOf(m), nil
+}
+
+// hasPlayed reports whether identity is an account or has finished a
+// game: such a player may write in spectators' chats at once. It asks the
+// store only about guests younger than GuestSpectatorsDelay.
+func (s *Service) hasPlayed(ctx context.Context, identity string) bool {
+	ps, err := s.players()
+	if err != nil {
+		return false
+	}
+	if _, err := ps.AccountOf(ctx, identity); err == nil {
+		return true
+	}
+	games, err := ps.History(ctx, store.HistoryPage{Identity: identity, Limit: 1})
+	return err == nil && len(games) > 0
 }
 
 // ChatPage answers GET /api/v1/tables/{id}/chat: the messages after
@@ -440,6 +470,9 @@ func (h *Handler) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p, err := h.principal(r)
+	if err == nil {
+		err = h.chatAllowed(h.clientAddr(r))
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -450,6 +483,16 @@ func (h *Handler) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, line)
+}
+
+// chatAllowed applies the per-address limit on chat messages, which the
+// doors apply since only they know the address.
+func (h *Handler) chatAllowed(addr string) error {
+	if !h.chatByAddr.allow(addr) {
+		h.s.metrics.limited.Add(1)
+		return refuse(http.StatusTooManyRequests, "too many chat messages from your address: wait a moment")
+	}
+	return nil
 }
 
 func (h *Handler) mute(w http.ResponseWriter, r *http.Request) {

@@ -29,6 +29,8 @@ type Handler struct {
 	byAddr *keyedLimiter
 	// codeMisses counts each address's invite codes that led nowhere.
 	codeMisses *keyedLimiter
+	// chatByAddr limits each address's chat messages.
+	chatByAddr *keyedLimiter
 	// signInByAddr and signInByName limit password checks (accounts.go).
 	signInByAddr, signInByName *keyedLimiter
 
@@ -67,6 +69,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 		byID:         newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
 		byAddr:       newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
 		codeMisses:   newKeyedLimiter(CodeMisses, CodeMissesBurst),
+		chatByAddr:   newKeyedLimiter(ChatPerAddrRate, ChatPerAddrBurst),
 		signInByAddr: newKeyedLimiter(lim.SignIns, lim.SignInsBurst),
 		signInByName: newKeyedLimiter(lim.SignInsPerName, lim.SignInsPerNameBurst),
 		sockets:      map[*socket]struct{}{},

@@ -97,6 +97,8 @@ type Service struct {
 	creds *credCache
 	// chatLimit limits each identity's chat messages.
 	chatLimit *keyedLimiter
+	// tableChat limits each table's chat messages, whoever writes them.
+	tableChat *keyedLimiter
 
 	ctx    context.Context // canceled by Close: stops the computer players
 	cancel context.CancelFunc
@@ -168,6 +170,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		hashing:   make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
 		signingUp: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2-1)),
 		chatLimit: newKeyedLimiter(ChatRate, ChatBurst),
+		tableChat: newKeyedLimiter(ChatPerTableRate, ChatPerTableBurst),
 		presence:  newOnlineSet(), hub: newHub(),
 	}
 	s.metrics = newMetrics(s)

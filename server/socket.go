@@ -36,6 +36,8 @@ type socket struct {
 	// cookie is the token of the session cookie the socket was opened
 	// with: a hello without a token acts for it.
 	cookie string
+	// addr is the client's address, for the per-address chat limit.
+	addr string
 	// cc is the connection, corked while a move's ack and its update are
 	// written (nil when the socket was not upgraded through acceptSocket).
 	cc *corkConn
@@ -166,7 +168,7 @@ func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve fun
 		return // Accept has answered
 	}
 	c.SetReadLimit(h.lim.MaxMessage)
-	s := &socket{h: h, c: c, cc: hj.conn, lim: newBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: sessionToken(r)}
+	s := &socket{h: h, c: c, cc: hj.conn, lim: newBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: sessionToken(r), addr: h.clientAddr(r)}
 	if !h.addSocket(s) {
 		c.Close(websocket.StatusGoingAway, reasonShutdown)
 		return
@@ -542,7 +544,11 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		}
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Setup: res.Setup})
 	case "chat":
-		line, err := s.h.s.Chat(ctx, s.p, id, ChatRequest{Channel: m.Channel, Text: m.Text})
+		err := s.h.chatAllowed(s.addr)
+		var line ChatLine
+		if err == nil {
+			line, err = s.h.s.Chat(ctx, s.p, id, ChatRequest{Channel: m.Channel, Text: m.Text})
+		}
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
 			return 0, ""
