@@ -177,7 +177,7 @@ func (s *Service) SignUp(ctx context.Context, p *Principal, name, password strin
 		id = p.Identity
 	} else {
 		id = newID()
-		guest = &store.Identity{ID: id, Name: name, Created: time.Now()}
+		guest = &store.Identity{ID: id, Name: name, Created: s.now()}
 	}
 	release, err := s.signUpPlace(ctx)
 	if err != nil {

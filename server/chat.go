@@ -260,7 +260,7 @@ func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatReq
 	case req.Channel == ChannelSpectators && seat >= 0 && !over:
 		return ChatLine{}, refuse(http.StatusForbidden, "players may not write in the spectators' chat while the game is on: use the players' chat")
 	}
-	if seat < 0 && time.Since(id0.Created) < GuestSpectatorsDelay && !s.hasPlayed(ctx, p.Identity) {
+	if seat < 0 && now.Sub(id0.Created) < GuestSpectatorsDelay && !s.hasPlayed(ctx, p.Identity) {
 		return ChatLine{}, refuse(http.StatusForbidden, "a new guest may write in the spectators' chat a minute after arriving, or once they have played a game: wait a moment")
 	}
 	if !s.chatLimit.allow(p.Identity) {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -142,6 +143,7 @@ func TestChatVisibility(t *testing.T) {
 		id, toks := e.table("nymphabet", 2, nil)
 		ann, ben := toks[0], toks[1]
 		cat := e.identity("Cat")
+		e.clock.Advance(server.GuestSpectatorsDelay) // a new guest waits to write to spectators
 		post := func(token, channel, text string) {
 			t.Helper()
 			if st, b := e.call("POST", "/api/v1/tables/"+id+"/chat", token, map[string]any{"channel": channel, "text": text}); st != 201 {
@@ -306,6 +308,7 @@ func TestChatOpensAtTheEnd(t *testing.T) {
 		e := newClockEnvOn(t, k)
 		id, toks := e.table("nymphabet", 2, nil)
 		cat := e.identity("Cat")
+		e.clock.Advance(server.GuestSpectatorsDelay) // a new guest waits to write to spectators
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/v1/tables/"+id+"/events", nil)
@@ -333,4 +336,101 @@ func TestChatOpensAtTheEnd(t *testing.T) {
 			t.Errorf("Cat's stream at the end: %s, %q", u.Table.Status, texts(u.Chat))
 		}
 	})
+}
+
+// TestNewGuestsWaitForSpectatorsChat: a guest made a moment ago writes in
+// no spectators' chat until GuestSpectatorsDelay has passed, unless it
+// has an account or has played a game; guests cost nothing to make, so
+// this is what keeps a flood of fresh ones out of other people's tables.
+func TestNewGuestsWaitForSpectatorsChat(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t)
+	id, toks := e.table("nymphabet", 2, nil)
+	say := func(token, text string) (int, string) {
+		st, b := e.call("POST", "/api/v1/tables/"+id+"/chat", token, map[string]any{"channel": "spectators", "text": text})
+		return st, string(b)
+	}
+	cat := e.identity("Cat")
+	if st, b := say(cat, "hello"); st != 403 || !strings.Contains(b, "new guest") {
+		t.Fatalf("a guest made a moment ago: %d %s, want 403", st, b)
+	}
+	if got := e.chat(id, cat); len(got.Chat) != 0 {
+		t.Fatalf("the refused message was kept: %+v", got.Chat)
+	}
+	// A player who finished a game may, however new.
+	did, dtoks := e.table("nymphabet", 2, nil)
+	e.call("POST", "/api/v1/tables/"+did+"/moves", dtoks[1], map[string]any{"move": "resign"})
+	if st, b := e.call("POST", "/api/v1/tables/"+did+"/moves", dtoks[0], map[string]any{"move": "resign"}); st >= 300 {
+		t.Fatalf("ending the game: %d %s", st, b)
+	}
+	if st, b := say(dtoks[0], "gg, and good luck to you two"); st != 201 {
+		t.Fatalf("a new guest who has played: %d %s", st, b)
+	}
+	// So may an account.
+	var acct struct{ Token string }
+	st, b := e.call("POST", "/api/v1/accounts", "", map[string]any{"name": "Dora", "password": "correct horse dora"})
+	json.Unmarshal(b, &acct)
+	if st != 201 {
+		t.Fatalf("Dora's account: %d %s", st, b)
+	}
+	if st, b := say(acct.Token, "go Ann"); st != 201 {
+		t.Fatalf("a new account: %d %s", st, b)
+	}
+	e.clock.Advance(server.GuestSpectatorsDelay)
+	if st, b := say(cat, "hello"); st != 201 {
+		t.Fatalf("the guest after the wait: %d %s", st, b)
+	}
+	// The players' own chat never waited.
+	if st, b := e.call("POST", "/api/v1/tables/"+id+"/chat", toks[0], map[string]any{"channel": "players", "text": "hi"}); st != 201 {
+		t.Fatalf("a player: %d %s", st, b)
+	}
+}
+
+// TestChatLimitsPerTableAndAddress: many identities cannot flood one
+// table (ChatPerTableBurst), nor one address many tables
+// (ChatPerAddrBurst), though each stays under its own limit.
+func TestChatLimitsPerTableAndAddress(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t)
+	var tables []string
+	for range 2 {
+		id, _ := e.table("nymphabet", 2, nil)
+		tables = append(tables, id)
+	}
+	var guests []string
+	for i := range server.ChatPerAddrBurst + 1 {
+		guests = append(guests, e.identity(fmt.Sprintf("G%d", i)))
+	}
+	e.clock.Advance(server.GuestSpectatorsDelay)
+	var got []int
+	for i, g := range guests {
+		st, b := e.call("POST", "/api/v1/tables/"+tables[i%2]+"/chat", g, map[string]any{"channel": "spectators", "text": "hi"})
+		got = append(got, st)
+		if st == 429 && !strings.Contains(string(b), "address") {
+			t.Fatalf("refusal %s, want it to name the address", b)
+		}
+	}
+	if got[0] != 201 || got[server.ChatPerAddrBurst-1] != 201 || got[server.ChatPerAddrBurst] != 429 {
+		t.Fatalf("one address, one message each from %d guests: %v; want the last refused", len(guests), got)
+	}
+
+	// Per table, whatever the addresses: the service itself counts.
+	ctx := context.Background()
+	id := tables[0]
+	var refused error
+	for i := range server.ChatPerTableBurst + 5 {
+		tok := e.identity(fmt.Sprintf("H%d", i))
+		e.clock.Advance(server.GuestSpectatorsDelay)
+		p, err := e.svc.Authenticate(ctx, tok)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.svc.Chat(ctx, p, id, server.ChatRequest{Channel: "spectators", Text: "hi"}); err != nil {
+			refused = err
+			break
+		}
+	}
+	if server.StatusOf(refused) != 429 || !strings.Contains(refused.Error(), "table") {
+		t.Fatalf("a table's chat past its burst: %v, want 429 naming the table", refused)
+	}
 }

@@ -109,9 +109,11 @@ func TestClusterChatReachesRemoteSockets(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
 	id, ann, ben := twoSeats(t, a, b)
-	var cara server.Identity
-	if st, body := nodeCall(t, b, "POST", "/api/v1/identity", "", map[string]any{"name": "Cara"}, &cara); st >= 300 {
-		t.Fatalf("Cara's identity: %d %s", st, body)
+	// Cara has an account: a guest that new could not write in the
+	// spectators' chat yet.
+	var cara server.Session
+	if st, body := nodeCall(t, b, "POST", "/api/v1/accounts", "", map[string]any{"name": "Cara", "password": "correct horse cara"}, &cara); st >= 300 {
+		t.Fatalf("Cara's account: %d %s", st, body)
 	}
 	if metric(t, c, "parlour_cluster_owned_tables") != "0" {
 		t.Fatal("node c owns the table")

@@ -591,7 +591,7 @@ func (s *Service) NewIdentity(ctx context.Context, name string) (Identity, error
 	tok, h := newToken()
 	id.Token = tok
 	cred := store.Credential{Hash: h, Identity: id.ID}
-	if err := s.st.CreateIdentity(ctx, store.Identity{ID: id.ID, Name: name, Created: time.Now()}, cred); err != nil {
+	if err := s.st.CreateIdentity(ctx, store.Identity{ID: id.ID, Name: name, Created: s.now()}, cred); err != nil {
 		return Identity{}, s.saveFailed("your identity", err)
 	}
 	s.remember(cred)
@@ -633,7 +633,7 @@ func (s *Service) askerFor(ctx context.Context, p *Principal, name string) (aske
 	if err != nil {
 		return asker{}, err
 	}
-	return asker{identity: newID(), name: name, guest: &store.Identity{Name: name, Created: time.Now()}}, nil
+	return asker{identity: newID(), name: name, guest: &store.Identity{Name: name, Created: s.now()}}, nil
 }
 
 // seating returns the writes that seat a at seat of table id: the new
