@@ -17,10 +17,16 @@ import { Chat, Clocks, claimBox } from "./chat.js";
 
 export async function table(main, id) {
   let mine = seatFor(id);
-  if (!mine && signedIn()) {
-    // An account's seat taken on another device: the session cookie acts
-    // for it (the socket's hello then carries no token).
-    try { const u = await call("GET", `/tables/${encodeURIComponent(id)}`); if (u.seat >= 0) mine = { seat: u.seat, token: null }; } catch { /* the join screen says what is wrong */ }
+  if (!mine) {
+    try {
+      const u = await call("GET", `/tables/${encodeURIComponent(id)}`);
+      // An account's seat taken on another device: the session cookie acts
+      // for it (the socket's hello then carries no token).
+      if (signedIn() && u.seat >= 0) mine = { seat: u.seat, token: null };
+      // A finished game has no seat left to take: its link opens on the
+      // result, as a spectator sees it.
+      else if (u.table && u.table.status === "finished") mine = { seat: -1, token: null };
+    } catch { /* the join screen says what is wrong */ }
   }
   if (!mine && new URLSearchParams(location.search).has("watch")) mine = { seat: -1, token: null };
   if (!mine) return joinScreen(main, id);

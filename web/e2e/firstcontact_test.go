@@ -1,0 +1,99 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRatedSaidBeforeSitting: a rated table says so before anybody sits
+// down and all through the game. Ben's rated challenge says "rated" on
+// Ann's banner; Ann's rated table says so in her invite banner, and Ben
+// reads it in the lobby's row, on the join page the invite code opens,
+// and in the table's header once seated, as Ann does in hers.
+func TestRatedSaidBeforeSitting(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.signUp("Ann", "correct horse battery")
+	ben.signUp("Ben", "another fine phrase")
+
+	// A rated challenge, Ben to Ann.
+	ben.open("/players/Ann")
+	ben.wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ben.click("#profile-actions .challenge-open")
+	ben.wait("the challenge form", `!!document.querySelector("#challenge-form #challenge-game")`)
+	ben.click("#challenge-rated")
+	ben.click("#challenge-send")
+	ann.wait("the challenge", `!!document.querySelector(".banner.challenge[data-dir=in]")`)
+	if got := ann.text(".banner.challenge[data-dir=in]"); !strings.Contains(strings.ToLower(got), "rated") {
+		t.Errorf("the banner of a rated challenge does not say rated: %q", got)
+	}
+	ann.click(".banner.challenge[data-dir=in] .challenge-decline")
+
+	// A rated table of Ann's.
+	ann.open("/new/nymphabet")
+	ann.wait("the new table form", `!!document.querySelector("#rated")`)
+	ann.click("#rated")
+	ann.click("form button[type=submit]")
+	ann.wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	id := strings.TrimPrefix(eval[string](ann, `location.pathname`), "/t/")
+	ann.wait("the invite code", `!!document.querySelector("#invite-code")`)
+	code := ann.text("#invite-code")
+	if got := ann.text("#invite-rated"); !strings.Contains(got, "Rated") {
+		t.Errorf("the invite banner of a rated table reads %q", got)
+	}
+	if !eval[bool](ann, `!!document.querySelector("h1 #rated-badge")`) {
+		t.Errorf("the rated table's header does not say rated: %q", ann.text("h1"))
+	}
+
+	ben.open("/lobby")
+	ben.wait("the table in the lobby", `[...document.querySelectorAll("#main table.list tbody tr")].some(r => r.querySelector('a[href="/t/`+id+`"]'))`)
+	row := eval[string](ben, `[...document.querySelectorAll("#main table.list tbody tr")].find(r => r.querySelector('a[href="/t/`+id+`"]')).innerText`)
+	if !strings.Contains(strings.ToLower(row), "rated") {
+		t.Errorf("the lobby's row of a rated table reads %q", row)
+	}
+
+	ben.open("/j/" + code)
+	ben.waitPage("the join page", `location.pathname === "/t/`+id+`" && !!document.querySelector("#main form button[type=submit]")`)
+	if got := ben.text("#join-rated"); !strings.Contains(got, "Rated game") {
+		t.Errorf("the join page of a rated table says %q", ben.text("#main"))
+	}
+	ben.click("#main form button[type=submit]")
+	ben.wait("the table", `!!document.querySelector("#turn")`)
+	ben.wait("the header", `!!document.querySelector("h1 #rated-badge")`)
+	ann.wait("Ben seated", `!document.querySelector("#invite")`)
+	if !eval[bool](ann, `!!document.querySelector("h1 #rated-badge")`) {
+		t.Errorf("Ann's header once the game began reads %q", ann.text("h1"))
+	}
+}
+
+// TestFinishedTableLink: the link of a finished table opens on its
+// result for somebody who never sat there: who won, why, the revealed
+// grid with its check, the replay and the analysis, and no join form.
+func TestFinishedTableLink(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	cy := newPlayer(t, b, "Cy", base)
+	id := finishedTable(t, base, "quizl", []string{"me"}, "0", "50", "0", "resign")
+	cy.open("/t/" + id)
+	cy.wait("the result", `!!document.querySelector("#game-over") || !!document.querySelector("#join-name")`)
+	if eval[bool](cy, `!!document.querySelector("#join-name")`) {
+		t.Fatalf("the finished table's link opens on a join form: %s", cy.text("#main"))
+	}
+	if got := cy.text("#game-over"); !strings.Contains(got, "Game over") || !strings.Contains(got, "resigned") {
+		t.Errorf("the result reads %q", got)
+	}
+	cy.wait("the commitment checked", `document.querySelector("#commitments").textContent.includes("matches the commitment")`)
+	if n := eval[int](cy, `[...document.querySelectorAll('.quizl .board [data-letter]')].filter(e => e.dataset.letter).length`); n != 25 {
+		t.Errorf("the revealed grid shows %d letters, want 25", n)
+	}
+	for _, sel := range []string{`#game-over a[href^="/replay?table="]`, "#analyse-game"} {
+		if !eval[bool](cy, `!!document.querySelector('`+sel+`')`) {
+			t.Errorf("the result has no %s", sel)
+		}
+	}
+	if eval[bool](cy, `!!document.querySelector("#rematch")`) {
+		t.Errorf("somebody who never sat at the table is offered a rematch")
+	}
+}
