@@ -3,6 +3,8 @@ package e2e
 import (
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestRatedSaidBeforeSitting: a rated table says so before anybody sits
@@ -95,5 +97,73 @@ func TestFinishedTableLink(t *testing.T) {
 	}
 	if eval[bool](cy, `!!document.querySelector("#rematch")`) {
 		t.Errorf("somebody who never sat at the table is offered a rematch")
+	}
+}
+
+// TestQuizlDraftAndCalledSquares: the grid Ann is typing survives a
+// reload of the page until she sends it, and is dropped from the browser
+// once sent; in play, her own grid shows which of her squares Ben has
+// called, a password square among them, and says how many.
+func TestQuizlDraftAndCalledSquares(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	id := ann.createTable("quizl", "A friend")
+	ben.join(ann.inviteLink())
+	ben.wait("the grid editor", `!!document.querySelector("#q-password")`)
+	ben.click("#q-auto")
+
+	ann.wait("the grid editor", `!!document.querySelector("#q-password")`)
+	ann.typeIn("#q-password", "psalm")
+	eval[bool](ann, `(document.querySelector("#q-line").value = "2", true)`)
+	ann.clickText("#main button", "Write it in")
+	ann.clickText("#main button", "Fill the rest for me")
+	ann.wait("a filled grid", `[...document.querySelectorAll("#main input.cell")].every(e => /^[A-Z]$/.test(e.value))`)
+	typed := eval[string](ann, `[...document.querySelectorAll("#main input.cell")].map(e => e.value).join("")`)
+
+	ann.do("reload", chromedp.Reload())
+	ann.wait("the grid editor again", `!!document.querySelector("#q-password") && document.querySelectorAll("#main input.cell").length === 25`)
+	if got := eval[string](ann, `[...document.querySelectorAll("#main input.cell")].map(e => e.value).join("")`); got != typed {
+		t.Fatalf("after a reload the editor holds %q, want the grid typed, %q", got, typed)
+	}
+	if got := eval[string](ann, `document.querySelector("#q-password").value`); got != "PSALM" {
+		t.Errorf("after a reload the password box holds %q", got)
+	}
+	if got := ann.editorRow(7); got != "PSALM" {
+		t.Errorf("after a reload row 7 reads %q", got)
+	}
+	ann.wait("the referee's word", `document.querySelector("#q-note").textContent.startsWith("The referee accepts this grid") || document.querySelector("#q-note").className === "warn"`)
+	ann.click("#q-submit")
+	ann.wait("the game", `!document.querySelector("#q-submit") || document.querySelector("#main .error[role=alert]").textContent !== ""`)
+	if msg := ann.text("#main .error[role=alert]"); msg != "" {
+		t.Fatalf("the referee refused the grid: %s", msg)
+	}
+	if n := eval[int](ann, `Object.keys(sessionStorage).filter(k => k.includes(`+"`"+`quizl.draft.`+id+"`"+`)).length`); n != 0 {
+		t.Errorf("the sent grid is still kept in the browser (%d keys)", n)
+	}
+
+	// Ann calls a square of Ben's grid; Ben calls 72, on Ann's password.
+	ann.waitTurn(true)
+	ann.typeIn("#q-call", "50")
+	ann.click("#q-controls form button[type=submit]")
+	ben.waitTurn(true)
+	ben.typeIn("#q-call", "72")
+	ben.click("#q-controls form button[type=submit]")
+	ann.waitTurn(true)
+	own := `[data-board="own"] [data-sq="72"]`
+	ann.wait("the called square on Ann's own grid", `document.querySelector('`+own+`').classList.contains("taken")`)
+	if got := eval[string](ann, `document.querySelector('`+own+`').getAttribute("aria-label")`); !strings.Contains(got, "password") || !strings.Contains(got, "called") {
+		t.Errorf("the called password square is labelled %q", got)
+	}
+	if n := eval[int](ann, `document.querySelectorAll('[data-board="own"] .taken').length`); n != 1 {
+		t.Errorf("%d squares of Ann's grid are marked called, want 1", n)
+	}
+	if got := ann.text("#q-own-called"); !strings.Contains(got, "1 square") || !strings.Contains(got, "1 of your password's 5") {
+		t.Errorf("the note under Ann's grid reads %q", got)
+	}
+	// Calls differ from the squares left alone to the eye, not only by name.
+	if eval[string](ann, `getComputedStyle(document.querySelector('`+own+`')).backgroundColor`) == eval[string](ann, `getComputedStyle(document.querySelector('[data-board="own"] [data-sq="73"]')).backgroundColor`) {
+		t.Errorf("the called password square looks like the uncalled one beside it")
 	}
 }
