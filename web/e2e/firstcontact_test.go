@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -165,5 +166,94 @@ func TestQuizlDraftAndCalledSquares(t *testing.T) {
 	// Calls differ from the squares left alone to the eye, not only by name.
 	if eval[string](ann, `getComputedStyle(document.querySelector('`+own+`')).backgroundColor`) == eval[string](ann, `getComputedStyle(document.querySelector('[data-board="own"] [data-sq="73"]')).backgroundColor`) {
 		t.Errorf("the called password square looks like the uncalled one beside it")
+	}
+}
+
+// salvoUnderWay seats Ann and Ben at a Salvo table through the API with
+// known fleets and plays three salvos: Ann's first hits four of Ben's
+// ships, Ben's falls in the water, Ann's second sinks Ben's battleship.
+// It answers the table and Ann's token.
+func salvoUnderWay(t *testing.T, base string) (string, string) {
+	t.Helper()
+	st, body := api(t, base, "POST", "/tables", "", map[string]any{"game": "salvo", "seats": []string{"me", "open"}, "name": "Ann"})
+	if st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	var ann, ben seated
+	json.Unmarshal(body, &ann)
+	if st, body = api(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"}); st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	json.Unmarshal(body, &ben)
+	for _, s := range []struct {
+		tok   string
+		fleet []string
+	}{
+		{ann.Token, []string{"B2-B6", "D2-G2", "I4-I6", "D8-E8", "G9-G10"}},
+		{ben.Token, []string{"D4-H4", "B6-B9", "F6-F8", "H7-I7", "D9-E9"}},
+	} {
+		if st, body := api(t, base, "POST", "/tables/"+ann.Table+"/setup", s.tok, map[string]any{"setup": map[string]any{"fleet": s.fleet}}); st != 200 {
+			t.Fatalf("setup: %d %s", st, body)
+		}
+	}
+	for _, m := range []struct{ tok, move string }{
+		{ann.Token, "fire D4 B6 H7 E9 A1"},
+		{ben.Token, "fire A10 C10 E10 J1 J2"},
+		{ann.Token, "fire E4 F4 G4 H4 A2"},
+	} {
+		if st, body := api(t, base, "POST", "/tables/"+ann.Table+"/moves", m.tok, map[string]any{"move": m.move}); st != 200 {
+			t.Fatalf("%s: %d %s", m.move, st, body)
+		}
+	}
+	return ann.Table, ann.Token
+}
+
+// TestSalvoShotsAndOnlookers: the Players card says each side's shots
+// in the default rule's terms ("shots: 4 (sank 1)"), the first game's
+// guide teaches that rule, and an onlooker sees the squares fired at on
+// both oceans with the hits per class the reports gave.
+func TestSalvoShotsAndOnlookers(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	id, tok := salvoUnderWay(t, base)
+
+	cy := newPlayer(t, b, "Cy", base)
+	cy.open("/t/" + id + "?watch=1")
+	cy.wait("both oceans", `document.querySelectorAll('.salvo [data-board="0"] .cell, .salvo [data-board="1"] .cell').length === 200`)
+	if n := eval[int](cy, `document.querySelectorAll('.salvo [data-board="1"] .cell.shot').length`); n != 10 {
+		t.Errorf("the onlooker sees %d squares fired at Ben's ocean, want 10", n)
+	}
+	if n := eval[int](cy, `document.querySelectorAll('.salvo [data-board="0"] .cell.shot').length`); n != 5 {
+		t.Errorf("the onlooker sees %d squares fired at Ann's ocean, want 5", n)
+	}
+	if got := eval[string](cy, `document.querySelector('.salvo [data-board="1"] [data-sq="D4"]').getAttribute("aria-label")`); !strings.Contains(got, "salvo 1") {
+		t.Errorf("D4 of Ben's ocean reads %q for the onlooker", got)
+	}
+	if n := eval[int](cy, `document.querySelectorAll('.salvo .cell.ship').length`); n != 0 {
+		t.Errorf("the onlooker sees %d ship squares before the end", n)
+	}
+	tally := cy.text(`.salvo [data-board="1"] table.tally`)
+	for _, want := range []string{"battleship\t5 of 5\t1 of 1", "cruiser\t1 of 4\t0 of 1", "submarine\t2 of 4\t0 of 2"} {
+		if !strings.Contains(tally, want) {
+			t.Errorf("the onlooker's tally of Ben's fleet reads %q, want %q in it", tally, want)
+		}
+	}
+	if got := cy.text(`#players li[data-seat="0"]`); !strings.Contains(got, "shots: 4 (sank 1)") {
+		t.Errorf("Ann's line on the Players card reads %q", got)
+	}
+	if got := cy.text(`#players li[data-seat="1"]`); !strings.Contains(got, "shots: 5") || strings.Contains(got, "lost") {
+		t.Errorf("Ben's line on the Players card reads %q", got)
+	}
+
+	// Ann's first Salvo game in this browser: the guide teaches the rule.
+	ann := newPlayer(t, b, "Ann", base)
+	ann.open("/")
+	eval[bool](ann, `(localStorage.setItem("parlour.seats", JSON.stringify({"`+id+`": {seat: 0, token: "`+tok+`"}})), true)`)
+	ann.open("/t/" + id)
+	ann.wait("the guide", `!!document.querySelector("#guide")`)
+	ann.click("#guide-next")
+	ann.wait("the guide's second step", `document.querySelector("#guide-step").textContent.startsWith("Step 2")`)
+	if got := ann.text("#guide-text"); !strings.Contains(got, "lose one for each enemy ship you sink") || strings.Contains(got, "one shot per ship you still have afloat") {
+		t.Errorf("the guide teaches: %q", got)
 	}
 }
