@@ -257,3 +257,83 @@ func TestSalvoShotsAndOnlookers(t *testing.T) {
 		t.Errorf("the guide teaches: %q", got)
 	}
 }
+
+// ratedGames signs Ann and Ben up through the API and has Ann resign a
+// rated game to Ben in each of games (Nymphabet's modes are pools of
+// their own), so that their profiles list a rating per pool.
+func ratedGames(t *testing.T, base string, games ...map[string]any) {
+	t.Helper()
+	tok := map[string]string{}
+	for _, name := range []string{"Ann", "Ben"} {
+		st, body := api(t, base, "POST", "/accounts", "", map[string]any{"name": name, "password": "correct horse " + name})
+		if st != 201 {
+			t.Fatalf("sign up %s: %d %s", name, st, body)
+		}
+		var s struct{ Token string }
+		json.Unmarshal(body, &s)
+		tok[name] = s.Token
+	}
+	for _, g := range games {
+		g["seats"], g["rated"] = []string{"me", "open"}, true
+		st, body := api(t, base, "POST", "/tables", tok["Ann"], g)
+		if st != 201 {
+			t.Fatalf("create %v: %d %s", g, st, body)
+		}
+		var s seated
+		json.Unmarshal(body, &s)
+		if st, body := api(t, base, "POST", "/tables/"+s.Table+"/join", tok["Ben"], map[string]any{}); st != 200 {
+			t.Fatalf("join: %d %s", st, body)
+		}
+		if st, body := api(t, base, "POST", "/tables/"+s.Table+"/moves", s.Token, map[string]any{"move": "resign"}); st != 200 {
+			t.Fatalf("resign: %d %s", st, body)
+		}
+	}
+}
+
+// TestPhoneHeaderAndRatings: on a 375-pixel phone the header takes one
+// line (the brand, the account and a Menu button); the menu opens the
+// site's links and closes when one is followed; a profile's ratings
+// table fits the screen without sideways scrolling.
+func TestPhoneHeaderAndRatings(t *testing.T) {
+	base := startServer(t)
+	ratedGames(t, base,
+		map[string]any{"game": "nymphabet"},
+		map[string]any{"game": "nymphabet", "rules": map[string]any{"mode": "scoring"}},
+		map[string]any{"game": "nymphabet", "rules": map[string]any{"mode": "cyclic"}},
+		map[string]any{"game": "wordfight"})
+	b := newBrowser(t)
+	cy := newPlayer(t, b, "Cy", base)
+	cy.do("a 375x812 phone", chromedp.EmulateViewport(375, 812, chromedp.EmulateScale(2), chromedp.EmulateMobile))
+
+	cy.open("/players/Ben")
+	cy.wait("the ratings", `document.querySelectorAll("#ratings tbody tr").length === 4`)
+	cy.fitsWidth("Ben's profile")
+	if right := eval[float64](cy, `document.querySelector("#ratings").getBoundingClientRect().right`); right > 375 {
+		t.Errorf("the ratings table reaches %v pixels on a 375-pixel screen", right)
+	}
+	cy.shotView("profile-phone")
+
+	// The header: one line while the menu is shut.
+	oneLine := `(() => { const top = document.querySelector("header.top"), kids = [...top.children].filter(e => e.offsetParent !== null);
+		const r = kids.map(e => e.getBoundingClientRect()); return r.every(x => x.top < r[0].bottom && x.bottom > r[0].top) && top.getBoundingClientRect().height < 64; })()`
+	if !eval[bool](cy, oneLine) {
+		t.Errorf("the phone's header takes more than one line: %v pixels high", eval[float64](cy, `document.querySelector("header.top").getBoundingClientRect().height`))
+	}
+	if eval[bool](cy, `document.querySelector("header nav").offsetParent !== null`) {
+		t.Errorf("the site's links show in the phone's header before the menu is opened")
+	}
+	cy.click("#menu-toggle")
+	cy.wait("the menu open", `document.querySelector("#menu-toggle").getAttribute("aria-expanded") === "true" && document.querySelector("header nav").offsetParent !== null`)
+	cy.fitsWidth("the open menu")
+	cy.accessible("the phone's open menu")
+	cy.click(`header nav a[href="/lobby"]`)
+	cy.waitPage("the lobby", `location.pathname === "/lobby"`)
+	cy.wait("the menu shut", `document.querySelector("#menu-toggle").getAttribute("aria-expanded") === "false" && document.querySelector("header nav").offsetParent === null`)
+	if !eval[bool](cy, oneLine) {
+		t.Errorf("after following a link the header takes more than one line")
+	}
+
+	// A wide screen shows the links with no Menu button.
+	cy.do("a desktop", chromedp.EmulateViewport(1200, 900))
+	cy.wait("the links in the header", `document.querySelector("header nav").offsetParent !== null && document.querySelector("#menu-toggle").offsetParent === null`)
+}
