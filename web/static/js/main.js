@@ -28,7 +28,10 @@ function menu(open) {
   top.classList.toggle("menu-open", open);
   menuButton.setAttribute("aria-expanded", String(open));
 }
-if (menuButton) menuButton.addEventListener("click", () => menu(menuButton.getAttribute("aria-expanded") !== "true"));
+if (top && menuButton) {
+  top.classList.add("menu-ready");
+  menuButton.addEventListener("click", () => menu(menuButton.getAttribute("aria-expanded") !== "true"));
+}
 if (top) top.addEventListener("keydown", e => { if (e.key === "Escape" && top.classList.contains("menu-open")) { menu(false); menuButton.focus(); } });
 
 async function route() {
