@@ -57,6 +57,14 @@ func TestRatedSaidBeforeSitting(t *testing.T) {
 		t.Errorf("the lobby's row of a rated table reads %q", row)
 	}
 
+	// A guest reads, before trying, that the seat needs an account.
+	cy := newPlayer(t, b, "Cy", base)
+	cy.open("/t/" + id)
+	cy.wait("the join page", `!!document.querySelector("#join-rated")`)
+	if got := cy.text("#join-rated-account"); !strings.Contains(got, "sign up or sign in") {
+		t.Errorf("a guest on a rated table's join page reads %q", cy.text("#main"))
+	}
+
 	ben.open("/j/" + code)
 	ben.waitPage("the join page", `location.pathname === "/t/`+id+`" && !!document.querySelector("#main form button[type=submit]")`)
 	if got := ben.text("#join-rated"); !strings.Contains(got, "Rated game") {

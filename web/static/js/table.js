@@ -75,6 +75,7 @@ async function joinScreen(main, id) {
     h("h1", {}, `Join ${title}`),
     info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer, ${s.level}` : s.name).join(" · ")) : null,
     info && info.rated ? ratedNote("join-rated") : null,
+    info && info.rated && !signedIn() ? h("p", { id: "join-rated-account" }, "Rated games are between accounts: ", h("a", { href: "/account" }, "sign up or sign in"), " to take this seat.") : null,
     info ? rulesList(info) : null,
     signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players."),
     err,
