@@ -327,6 +327,12 @@ func TestPhoneHeaderAndRatings(t *testing.T) {
 	if !eval[bool](cy, oneLine) {
 		t.Errorf("the phone's header takes more than one line: %v pixels high", eval[float64](cy, `document.querySelector("header.top").getBoundingClientRect().height`))
 	}
+	// The longest account name keeps to the line too.
+	eval[bool](cy, `(document.querySelector("#account-link").textContent = "Gus_the_Great_Player", true)`)
+	if !eval[bool](cy, oneLine) {
+		t.Errorf("with a 20-letter account name the phone's header takes more than one line")
+	}
+	cy.fitsWidth("the header with a long account name")
 	if eval[bool](cy, `document.querySelector("header nav").offsetParent !== null`) {
 		t.Errorf("the site's links show in the phone's header before the menu is opened")
 	}
