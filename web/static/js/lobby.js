@@ -36,10 +36,10 @@ export async function lobby(main) {
     append(box, h("table", { class: "list" },
       h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Rules"), h("th", {}, h("span", { class: "sr" }, "Join")))),
       h("tbody", {}, tables.map(t => h("tr", {},
-        h("td", {}, t.title || t.game),
+        h("td", {}, t.title || t.game, t.rated ? h("span", { class: "rated-badge" }, "rated") : null),
         h("td", {}, (t.seats || []).map(s => s.kind === "open" ? "open seat" : s.kind === "computer" ? `the computer, ${s.level}` : s.name).join(", ")),
         h("td", { class: "muted" }, rulesText(t)),
-        h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.title || t.game} table ${t.id}` }, "Join")))))));
+        h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.rated ? "rated " : ""}${t.title || t.game} table ${t.id}` }, "Join")))))));
   };
   await load();
   const online = await onlineList(players);

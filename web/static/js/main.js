@@ -19,7 +19,23 @@ const routes = [
 
 let leave = null; // the current screen's clean-up
 
+// On a phone the header's links fold into a menu (see app.css): the Menu
+// button opens it, and following a link or Escape shuts it.
+const top = document.querySelector("header.top");
+const menuButton = document.getElementById("menu-toggle");
+function menu(open) {
+  if (!top || !menuButton) return;
+  top.classList.toggle("menu-open", open);
+  menuButton.setAttribute("aria-expanded", String(open));
+}
+if (top && menuButton) {
+  top.classList.add("menu-ready");
+  menuButton.addEventListener("click", () => menu(menuButton.getAttribute("aria-expanded") !== "true"));
+}
+if (top) top.addEventListener("keydown", e => { if (e.key === "Escape" && top.classList.contains("menu-open")) { menu(false); menuButton.focus(); } });
+
 async function route() {
+  menu(false);
   const main = document.getElementById("main");
   if (leave) { try { leave(); } catch { /* a screen's clean-up must not stop the next */ } leave = null; }
   document.title = "Parlour";

@@ -69,8 +69,11 @@ export async function profile(main, name) {
     append(main, h("table", { class: "list", id: "ratings" },
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Game"), h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Deviation"), h("th", { scope: "col" }, "Rated games"))),
       h("tbody", {}, pools.map(k => { const r = p.ratings[k]; return h("tr", { "data-pool": k },
-        h("td", {}, poolTitle(k)), h("td", { class: "rating" }, String(num(r.rating)), r.provisional ? h("span", { class: "muted", title: "provisional: too few games to be sure" }, "? (provisional)") : null),
+        h("td", {}, poolTitle(k)), h("td", { class: "rating" }, String(num(r.rating)), r.provisional ? [h("abbr", { class: "muted", title: "provisional: too few games to be sure", "aria-hidden": "true" }, "?"), h("span", { class: "sr" }, " (provisional)")] : null),
         h("td", {}, "±" + num(r.rd)), h("td", {}, String(r.games))); }))));
+    // The mark is explained once, under the table, so that the table
+    // stays narrow enough for a phone.
+    if (pools.some(k => p.ratings[k].provisional)) append(main, h("p", { class: "help", id: "ratings-note" }, "? provisional: too few rated games to be sure of the rating yet."));
     for (const k of pools) {
       const pts = (p.history || {})[k] || [];
       if (pts.length) append(main, h("figure", { class: "card" }, h("figcaption", {}, h("h3", {}, poolTitle(k))), chart(k, pts)));

@@ -17,10 +17,16 @@ import { Chat, Clocks, claimBox } from "./chat.js";
 
 export async function table(main, id) {
   let mine = seatFor(id);
-  if (!mine && signedIn()) {
-    // An account's seat taken on another device: the session cookie acts
-    // for it (the socket's hello then carries no token).
-    try { const u = await call("GET", `/tables/${encodeURIComponent(id)}`); if (u.seat >= 0) mine = { seat: u.seat, token: null }; } catch { /* the join screen says what is wrong */ }
+  if (!mine) {
+    try {
+      const u = await call("GET", `/tables/${encodeURIComponent(id)}`);
+      // An account's seat taken on another device: the session cookie acts
+      // for it (the socket's hello then carries no token).
+      if (signedIn() && u.seat >= 0) mine = { seat: u.seat, token: null };
+      // A finished game has no seat left to take: its link opens on the
+      // result, as a spectator sees it.
+      else if (u.table && u.table.status === "finished") mine = { seat: -1, token: null };
+    } catch { /* the join screen says what is wrong */ }
   }
   if (!mine && new URLSearchParams(location.search).has("watch")) mine = { seat: -1, token: null };
   if (!mine) return joinScreen(main, id);
@@ -68,6 +74,8 @@ async function joinScreen(main, id) {
   } },
     h("h1", {}, `Join ${title}`),
     info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer, ${s.level}` : s.name).join(" · ")) : null,
+    info && info.rated ? ratedNote("join-rated") : null,
+    info && info.rated && !signedIn() ? h("p", { id: "join-rated-account" }, "Rated games are between accounts: ", h("a", { href: "/account" }, "sign up or sign in"), " to take this seat.") : null,
     info ? rulesList(info) : null,
     signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players."),
     err,
@@ -138,7 +146,7 @@ async function playScreen(main, id, mine) {
     const t = u.table;
     if (!mod) {
       mod = await load(t.game);
-      fill(head, t.title, " ", h("span", { class: "table-id" }, `table ${id}`));
+      fill(head, t.title, " ", t.rated ? h("span", { class: "rated-badge", id: "rated-badge", title: "Both players' ratings change when the game ends" }, "rated") : null, " ", h("span", { class: "table-id" }, `table ${id}`));
       touchRecent(id, t.game);
     }
     // What a move showed this seat alone (a letter, a placement's score)
@@ -204,6 +212,7 @@ async function playScreen(main, id, mine) {
       append(banner, h("div", { class: "banner" }, h("h2", {}, "Invite a friend"),
         h("div", { class: "row" }, h("label", { for: "invite" }, "Invite link"), inp,
           h("button", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { inp.select(); toast("Press Ctrl+C to copy"); } } }, "Copy")),
+        t.rated ? h("p", { id: "invite-rated" }, h("strong", {}, "Rated game:"), " both ratings change when it ends; your friend plays with an account.") : null,
         t.code ? h("p", {}, "Or read out the code ", h("strong", { id: "invite-code" }, t.code.slice(0, 3) + "-" + t.code.slice(3)), ": your friend types it under Join with a code.") : null));
     }
     if (over) append(banner, endBanner(u, names));
@@ -350,6 +359,11 @@ async function playScreen(main, id, mine) {
   }, 10000);
 
   return () => { link.close(); clocks.close(); clearInterval(awayCheck); };
+}
+
+// ratedNote says, before anyone sits down, that a table is rated.
+function ratedNote(id) {
+  return h("p", { class: "rated-note", id }, h("strong", {}, "Rated game:"), " both players' ratings change when it ends.");
 }
 
 function setupText(s) {

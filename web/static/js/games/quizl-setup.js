@@ -78,6 +78,7 @@ export function setup(ctx) {
   const lineOf = p => p.length === 5 ? [...Array(10).keys()].find(l => lineSquares(l).map(([r, c]) => letters[r][c]).join("") === p) : undefined;
   let asked = 0; // the latest referee check, so that a late answer never wins
   function check() {
+    if (touched) keepDraft();
     const p = pw();
     const onLine = lineOf(p);
     for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) cells[r][c].classList.toggle("pw", onLine !== undefined && lineSquares(onLine).some(([a, b]) => a === r && b === c));
@@ -185,12 +186,33 @@ export function setup(ctx) {
     if (prob) { err.textContent = prob; return; }
     try {
       await ctx.sendSetup({ grid: letters.map(r => r.join("")), password: pw() });
+      dropDraft();
     } catch (e) { err.textContent = e.message; }
   };
   const auto = async () => {
     err.textContent = "";
-    try { await ctx.sendSetup(null, "deceptive"); } catch (e) { err.textContent = e.message; }
+    try { await ctx.sendSetup(null, "deceptive"); dropDraft(); } catch (e) { err.textContent = e.message; }
   };
+  // The grid being typed is kept in this tab (sessionStorage, per table
+  // and seat) until it is sent, so that a reload does not lose it; it is
+  // the player's own secret and never leaves the browser before then.
+  const draftKey = `parlour.quizl.draft.${ctx.table}.${ctx.seat}`;
+  function keepDraft() {
+    try { sessionStorage.setItem(draftKey, JSON.stringify({ letters, password: pwInput.value, line: lineSel.value })); } catch { /* no storage: nothing kept */ }
+  }
+  function dropDraft() {
+    try { sessionStorage.removeItem(draftKey); } catch { /* nothing kept */ }
+  }
+  try {
+    const d = JSON.parse(sessionStorage.getItem(draftKey) || "null");
+    if (d && Array.isArray(d.letters) && d.letters.length === 5) {
+      d.letters.forEach((row, r) => row.slice(0, 5).forEach((ch, c) => { letters[r][c] = /^[A-Z]$/.test(ch) ? ch : ""; }));
+      pwInput.value = String(d.password || "").toUpperCase().replace(/[^A-Z]/g, "").slice(0, 5);
+      if (/^[0-9]$/.test(d.line || "")) lineSel.value = d.line;
+      for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) cells[r][c].value = letters[r][c];
+      touched = letters.flat().some(Boolean) || !!pwInput.value;
+    }
+  } catch { /* a draft that cannot be read is no draft */ }
   pwInput.addEventListener("input", () => { touched = true; pwInput.value = pw(); check(); });
   pwInput.addEventListener("keydown", e => { if (e.key === "Enter") { e.preventDefault(); put(); } });
   check();

@@ -2,7 +2,7 @@
 // View), and the grid editor from quizl-setup.js. The referee is the
 // server: this file only draws what the view holds and sends moves.
 
-import { h, gridNav, fill, append, gridRows } from "../dom.js";
+import { h, gridNav, fill, append, gridRows, plural } from "../dom.js";
 import { sq, lineSquares } from "./quizl-setup.js";
 
 export { setup, shapeProblem } from "./quizl-setup.js";
@@ -21,8 +21,10 @@ function letterGrid(rows, opts) {
       const known = ch && ch !== ".";
       const onPw = pwLine !== undefined && lineSquares(pwLine).some(([a, b]) => a === r && b === c);
       const called = opts.called && opts.called.has(sq(r, c));
-      const label = `Square ${sq(r, c)}: ${known ? ch : called ? "called, nothing to see" : "not called"}${onPw ? ", password" : ""}`;
-      const attrs = { class: "cell" + (onPw ? " pw" : "") + (called ? " called" : ""), role: "gridcell", "aria-label": label, "data-sq": sq(r, c), "data-letter": known ? ch : "" };
+      // On the player's own grid a called square is one the others called.
+      const taken = opts.own && called;
+      const label = `Square ${sq(r, c)}: ${known ? ch : called ? "called, nothing to see" : "not called"}${onPw ? ", password" : ""}${taken ? ", called by the other side" : ""}`;
+      const attrs = { class: "cell" + (onPw ? " pw" : "") + (called ? " called" : "") + (taken ? " taken" : ""), role: "gridcell", "aria-label": label, "data-sq": sq(r, c), "data-letter": known ? ch : "" };
       let el;
       if (opts.onCall) {
         const can = opts.canCall && !called;
@@ -151,9 +153,15 @@ export function play(ctx) {
         h("p", { class: "muted board-note" }, [pwNote, outcomeText(b), b.wrong && b.wrong.length ? `wrong: ${b.wrong.join(", ")}` : ""].filter(Boolean).join(" · ") || (v.seat >= 0 && !v.finished ? "still hunting" : ""))));
     }
     if (v.grid && v.grid.length) {
+      // The squares of this grid the others have called, password ones
+      // included: how close they are to the password.
+      const against = new Set(v.moves.filter(m => m.seat !== v.seat && /^\d\d$/.test(m.move)).map(m => m.move));
+      const pwLine = [...Array(10).keys()].find(l => lineSquares(l).map(([r, c]) => v.grid[r][c]).join("") === v.password);
+      const onPw = pwLine === undefined ? 0 : lineSquares(pwLine).filter(([r, c]) => against.has(sq(r, c))).length;
       append(boards, h("section", { class: "board", "data-board": "own", "aria-label": "Your grid" },
-        h("h3", {}, "Your grid"), letterGrid(v.grid, { label: `Your grid, password ${v.password}`, password: v.password, small: true, called: new Set(v.moves.filter(m => m.seat !== v.seat && /^\d\d$/.test(m.move)).map(m => m.move)) }),
-        h("p", { class: "muted" }, "Password ", h("strong", {}, v.password))));
+        h("h3", {}, "Your grid"), letterGrid(v.grid, { label: `Your grid, password ${v.password}`, password: v.password, small: true, own: true, called: against }),
+        h("p", { class: "muted" }, "Password ", h("strong", {}, v.password)),
+        h("p", { class: "muted", id: "q-own-called" }, against.size ? `Called by the other side: ${plural(against.size, "square")}, ${onPw} of your password's 5.` : "The other side has called none of your squares yet.")));
     }
     if (focusSq && fb) {
       const el = boards.querySelector(`[data-board="${fb}"] [data-sq="${focusSq}"]`);

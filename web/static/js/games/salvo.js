@@ -225,6 +225,25 @@ export function reportText(rep) {
   return parts.join(", ") + (s.length ? "; sank " + s.join(" and ") : "");
 }
 
+// publicTracking is seat t's ocean as an onlooker knows it, from the
+// salvos everybody hears: the squares fired at with the number of the
+// latest salvo at each, and the hits and sinkings per class the reports
+// gave, never which shot hit. Undefined before any salvo at t.
+function publicTracking(v, t) {
+  const salvos = v.salvos.filter(s => s.at === t);
+  if (!salvos.length) return undefined;
+  const ocean = Array.from({ length: 10 }, () => Array(10).fill(0));
+  const hits = {}, sunk = {};
+  for (const s of salvos) {
+    for (const q of s.squares) { const p = parse(q); if (p) ocean[p[0]][p[1]] = s.number; }
+    for (const c of CLASSES) {
+      hits[c] = (hits[c] || 0) + ((s.report.hits || {})[c] || 0);
+      sunk[c] = (sunk[c] || 0) + ((s.report.sank || {})[c] || 0);
+    }
+  }
+  return { target: t, ocean, hits, sunk };
+}
+
 // norm fills in the lists the server leaves out when they are empty.
 const norm = v => ({ ...v, salvos: v.salvos || [], outlines: v.outlines || [], tracking: v.tracking || [], to_move: v.to_move || [] });
 
@@ -313,7 +332,7 @@ export function play(ctx) {
     if (me < 0 && v.practice) targets.push(1);
     else if (me < 0) v.players.forEach((_, i) => targets.push(i));
     for (const t of targets) {
-      const tr = (v.tracking || []).find(x => x.target === t);
+      const tr = (v.tracking || []).find(x => x.target === t) || (me < 0 ? publicTracking(v, t) : undefined);
       const revealed = v.finished && v.fleets ? new Map() : null;
       if (revealed) v.fleets[t].forEach((s, i) => squaresOf(s).forEach(([r, c]) => revealed.set(r * 10 + c, i)));
       const hitsOn = new Set();
@@ -412,7 +431,11 @@ export const names = v => v.players.map(p => p.name);
 export function standings(v) {
   // In practice the second player is the hidden fleet, no seat of the table.
   const seats = v.practice ? v.players.slice(0, 1) : v.players;
-  return seats.map(p => ({ name: p.name, score: p.ships_sunk, note: p.out ? p.out : v.practice ? `${plural(p.shots, "shot")}, practice` : `${plural(p.shots, "shot")}, ${p.ships_lost} lost` }));
+  // Shots fall by one for each enemy ship a player sinks, or under the
+  // other rule for each of their own ships sunk: the note says which.
+  const owner = v.shots_lost_by === "owner";
+  const why = p => owner ? (p.ships_lost ? ` (lost ${plural(p.ships_lost, "ship")})` : "") : (p.ships_sunk ? ` (sank ${p.ships_sunk})` : "");
+  return seats.map(p => ({ name: p.name, score: p.ships_sunk, note: p.out ? p.out : `shots: ${p.shots}${why(p)}${v.practice ? ", practice" : ""}` }));
 }
 export function moveList(v) {
   v = norm(v);
