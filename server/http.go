@@ -31,6 +31,8 @@ type Handler struct {
 	codeMisses *keyedLimiter
 	// chatByAddr limits each address's chat messages.
 	chatByAddr *keyedLimiter
+	// held counts the streams and sockets held open (holdStream).
+	held held
 	// signInByAddr and signInByName limit password checks (accounts.go).
 	signInByAddr, signInByName *keyedLimiter
 
@@ -70,6 +72,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 		byAddr:       newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
 		codeMisses:   newKeyedLimiter(CodeMisses, CodeMissesBurst),
 		chatByAddr:   newKeyedLimiter(ChatPerAddrRate, ChatPerAddrBurst),
+		held:         held{perAddr: map[string]int{}},
 		signInByAddr: newKeyedLimiter(lim.SignIns, lim.SignInsBurst),
 		signInByName: newKeyedLimiter(lim.SignInsPerName, lim.SignInsPerNameBurst),
 		sockets:      map[*socket]struct{}{},
@@ -527,6 +530,12 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	release, err := h.holdStream(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	defer release()
 	wt, err := h.s.Watch(r.Context(), p, r.PathValue("id"), from)
 	if err != nil {
 		h.fail(w, r, err)

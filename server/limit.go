@@ -1,6 +1,7 @@
 package server
 
 import (
+	"net/http"
 	"net/netip"
 	"sync"
 	"time"
@@ -47,6 +48,15 @@ type Limits struct {
 	HeaderTimeout time.Duration
 	IdleTimeout   time.Duration
 
+	// Streams caps the long-lived answers held open at once, event
+	// streams, player streams and WebSockets alike, each a file
+	// descriptor for as long as its game; StreamsPerAddr caps those of
+	// one address (ConnsPerAddr/4 unless set). Past either the next is
+	// refused (503 for the total, 429 for the address), so that a few
+	// addresses cannot take every descriptor the process has.
+	Streams        int
+	StreamsPerAddr int
+
 	// TrustedProxies are the load balancers and proxies in front of the
 	// server. A request whose connection comes from one of them is
 	// counted against the address its X-Forwarded-For (or Forwarded)
@@ -69,8 +79,8 @@ func DefaultLimits() Limits {
 		PerIdentity: 100, PerIdentityBurst: 200,
 		NewGuests: 20, NewGuestsBurst: 100,
 		SignIns: 1, SignInsBurst: 20, SignInsPerName: 1.0 / 12, SignInsPerNameBurst: 5,
-		ConnsPerAddr: 256,
-		BodyTimeout:  10 * time.Second, HeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		ConnsPerAddr: 256, Streams: DefaultStreams,
+		BodyTimeout: 10 * time.Second, HeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 	}
 }
 
@@ -99,6 +109,13 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.ConnsPerAddr > 0 {
 		d.ConnsPerAddr = l.ConnsPerAddr
+	}
+	if l.Streams > 0 {
+		d.Streams = l.Streams
+	}
+	d.StreamsPerAddr = max(1, d.ConnsPerAddr/4)
+	if l.StreamsPerAddr > 0 {
+		d.StreamsPerAddr = l.StreamsPerAddr
 	}
 	d.TrustedProxies, d.SecureCookies = l.TrustedProxies, l.SecureCookies
 	for _, t := range []struct{ set, def *time.Duration }{
@@ -165,4 +182,51 @@ func (k *keyedLimiter) allow(key string) bool {
 	}
 	k.mu.Unlock()
 	return l.AllowN(now, 1)
+}
+
+// DefaultStreams is Limits.Streams unless set: a node of the size
+// docs/scaling.md plans carries a few thousand games, each followed by two
+// or three streams, well under it; the process's open-file limit must be
+// above it, with room for the store and the listeners (parlour serve
+// lowers it to fit).
+const DefaultStreams = 100_000
+
+// held counts the long-lived answers held open, per address and in all.
+type held struct {
+	mu      sync.Mutex
+	perAddr map[string]int
+	total   int
+}
+
+// holdStream takes a place for one long-lived answer to r, or refuses it;
+// release gives the place back. A request another node forwards holds no
+// descriptor here: the node that took it counted it.
+func (h *Handler) holdStream(r *http.Request) (release func(), err error) {
+	if r.Context().Value(forwardedKey{}) != nil {
+		return func() {}, nil
+	}
+	addr := h.clientAddr(r)
+	h.held.mu.Lock()
+	defer h.held.mu.Unlock()
+	if h.held.total >= h.lim.Streams {
+		h.s.metrics.limited.Add(1)
+		return nil, refuse(http.StatusServiceUnavailable, "the server is following as many games as it can: try again in a minute")
+	}
+	if h.held.perAddr[addr] >= h.lim.StreamsPerAddr {
+		h.s.metrics.limited.Add(1)
+		return nil, refuse(http.StatusTooManyRequests, "your address already follows %d games and streams at once: close some first", h.lim.StreamsPerAddr)
+	}
+	h.held.perAddr[addr]++
+	h.held.total++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			h.held.mu.Lock()
+			defer h.held.mu.Unlock()
+			h.held.total--
+			if h.held.perAddr[addr]--; h.held.perAddr[addr] <= 0 {
+				delete(h.held.perAddr, addr)
+			}
+		})
+	}, nil
 }

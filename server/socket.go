@@ -162,6 +162,12 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 // open sockets, runs serve on it and closes it with the code and reason
 // serve returns (or at once, if the server is shutting down).
 func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve func(context.Context, *socket) (websocket.StatusCode, string)) {
+	release, err := h.holdStream(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	defer release()
 	hj := &corkHijacker{ResponseWriter: w, h: h}
 	c, err := websocket.Accept(hj, r, nil)
 	if err != nil {

@@ -129,6 +129,12 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	release, err := h.holdStream(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	defer release()
 	// Subscribed before the opening lines are read, so that nothing
 	// between them and the follow is missed (it may come twice).
 	sub, unsubscribe := h.s.hub.subscribe(p.Identity)

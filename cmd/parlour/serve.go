@@ -80,6 +80,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return err
 	})
+	streams := fs.Int("streams", server.DefaultStreams, "event streams and WebSockets held open at once, in all (each a file descriptor; lowered to fit the open-file limit); one address may hold a quarter of --conns-per-addr")
 	secureCookies := fs.Bool("secure-cookies", false, "the server is only reached over HTTPS: mark the session cookie Secure always, and send Strict-Transport-Security (docs/deploy.md)")
 	perAddr := fs.Int("conns-per-addr", server.DefaultLimits().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
 	fs.Usage = func() {
@@ -189,13 +190,38 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			f.Close()
 		}()
 	}
+	if *streams <= 0 {
+		fmt.Fprintf(stderr, "parlour serve: --streams must be 1 or more, not %d\n", *streams)
+		return 2
+	}
 	lim := server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
-		TrustedProxies: proxies, SecureCookies: *secureCookies}
+		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, openFileLimit())}
 	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle}, cl); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
 	return 0
+}
+
+// fileReserve is the open files kept back from --streams for what else the
+// server holds: the store, the listeners, keep-alive connections.
+const fileReserve = 1024
+
+// fitStreams lowers want to fit the open-file limit nofile (0: unknown)
+// with fileReserve to spare, saying so.
+func fitStreams(log *slog.Logger, want int, nofile uint64) int {
+	if nofile == 0 || uint64(want)+fileReserve <= nofile {
+		return want
+	}
+	fit := int(max(nofile/2, 1))
+	if nofile > 2*fileReserve {
+		fit = int(nofile - fileReserve)
+	}
+	if fit >= want {
+		return want
+	}
+	log.Warn("--streams lowered to fit the open-file limit (raise it with ulimit -n, or LimitNOFILE in a systemd unit)", "streams", want, "open_file_limit", nofile, "now", fit)
+	return fit
 }
 
 // parseProxy reads --trusted-proxy: an address (a proxy of its own) or a

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -122,6 +123,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--trusted-proxy", "10.0.0.0/33"},
 		{"serve", "--trusted-proxy", "proxy.example"},
 		{"serve", "--trusted-proxy", ""},
+		{"serve", "--streams", "0"},
+		{"serve", "--streams", "many"},
 		{"loadtest", "--url", "http://10.0.0.1:8080"},
 		{"loadtest", "--url", "http://example.com"},
 		{"loadtest", "--url", "http://127.0.0.1:8080,http://10.0.0.1:8080"},
@@ -136,6 +139,26 @@ func TestServeFlags(t *testing.T) {
 		var stderr strings.Builder
 		if code := run(context.Background(), args, strings.NewReader(""), io.Discard, &stderr); code != 2 {
 			t.Errorf("%v: exit %d, want 2 (%s)", args, code, stderr.String())
+		}
+	}
+}
+
+func TestFitStreams(t *testing.T) {
+	t.Parallel()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, tc := range []struct {
+		want   int
+		nofile uint64
+		fit    int
+	}{
+		{100_000, 0, 100_000},
+		{100_000, 1 << 20, 100_000},
+		{100_000, 65536, 65536 - fileReserve},
+		{100_000, 1024, 512},
+		{500, 1024, 500},
+	} {
+		if got := fitStreams(log, tc.want, tc.nofile); got != tc.fit {
+			t.Errorf("fitStreams(%d, %d) = %d, want %d", tc.want, tc.nofile, got, tc.fit)
 		}
 	}
 }
