@@ -71,7 +71,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 		byID:         newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
 		byAddr:       newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
 		codeMisses:   newKeyedLimiter(CodeMisses, CodeMissesBurst),
-		chatByAddr:   newKeyedLimiter(ChatPerAddrRate, ChatPerAddrBurst),
+		chatByAddr:   newKeyedLimiter(lim.ChatPerAddr, lim.ChatPerAddrBurst),
 		held:         held{perAddr: map[string]int{}},
 		signInByAddr: newKeyedLimiter(lim.SignIns, lim.SignInsBurst),
 		signInByName: newKeyedLimiter(lim.SignInsPerName, lim.SignInsPerNameBurst),

@@ -48,6 +48,12 @@ type Limits struct {
 	HeaderTimeout time.Duration
 	IdleTimeout   time.Duration
 
+	// ChatPerAddr caps the chat messages one address writes per second,
+	// across its identities, with bursts of ChatPerAddrBurst
+	// (ChatPerAddrRate and ChatPerAddrBurst unless set).
+	ChatPerAddr      float64
+	ChatPerAddrBurst float64
+
 	// Streams caps the long-lived answers held open at once, event
 	// streams, player streams and WebSockets alike, each a file
 	// descriptor for as long as its game; StreamsPerAddr caps those of
@@ -80,6 +86,7 @@ func DefaultLimits() Limits {
 		NewGuests: 20, NewGuestsBurst: 100,
 		SignIns: 1, SignInsBurst: 20, SignInsPerName: 1.0 / 12, SignInsPerNameBurst: 5,
 		ConnsPerAddr: 256, Streams: DefaultStreams,
+		ChatPerAddr: ChatPerAddrRate, ChatPerAddrBurst: ChatPerAddrBurst,
 		BodyTimeout: 10 * time.Second, HeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 	}
 }
@@ -109,6 +116,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.ConnsPerAddr > 0 {
 		d.ConnsPerAddr = l.ConnsPerAddr
+	}
+	if l.ChatPerAddr > 0 {
+		d.ChatPerAddr, d.ChatPerAddrBurst = l.ChatPerAddr, max(l.ChatPerAddrBurst, 1)
 	}
 	if l.Streams > 0 {
 		d.Streams = l.Streams
