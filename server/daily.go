@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"net/http"
 	"strings"
 	"time"
@@ -151,11 +153,25 @@ func (s *Service) today(ctx context.Context, ds store.Dailies, name string) (str
 	return max(day, latest), nil
 }
 
-// daySeed is the seed of game's puzzle on day: the same everywhere.
-func daySeed(name, day string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte("parlour daily " + name + " " + day))
-	return h.Sum64()
+// puzzleSeed draws the seed a day's puzzle is made from. It is random,
+// not a function of the day: anyone can compute a function of the day,
+// and with the public packages print any future day's grid or fleet. The
+// store keeps the first puzzle made of a day (PutDailyPuzzle), so every
+// node and every player still gets the same one.
+func puzzleSeed() uint64 {
+	var b [8]byte
+	rand.Read(b[:])
+	return binary.LittleEndian.Uint64(b[:])
+}
+
+// tableSeed is the seed of every attempt at puzzle pz: the same for all
+// of them, so that each player meets the same game, and as secret as the
+// puzzle, since it is drawn from its hidden setup.
+func tableSeed(pz store.DailyPuzzle) uint64 {
+	h := sha256.New()
+	h.Write([]byte("parlour daily table " + pz.Game + " " + pz.Day + " "))
+	h.Write(pz.Setup)
+	return binary.LittleEndian.Uint64(h.Sum(nil))
 }
 
 // puzzle returns game's puzzle of day, making it the first time: the
@@ -170,7 +186,7 @@ func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string
 	if err != nil {
 		return store.DailyPuzzle{}, err
 	}
-	seed := daySeed(name, day)
+	seed := puzzleSeed()
 	// The day's seed goes to the computer alone: the Quizl grid maker
 	// mixes the bot's seed with the table's, and one seed in both would
 	// cancel out to the same grid every day.
@@ -278,7 +294,7 @@ func (s *Service) DailyStart(ctx context.Context, p *Principal, name string) (Se
 		return Seated{}, err
 	}
 	seated, err := s.create(ctx, p, CreateRequest{Game: name, Seats: []string{"me"}, Private: true},
-		&preset{daily: name + "/" + day, setup: pz.Setup, seed: daySeed(name, day)})
+		&preset{daily: name + "/" + day, setup: pz.Setup, seed: tableSeed(pz)})
 	if err != nil {
 		return Seated{}, err
 	}
