@@ -36,11 +36,19 @@ type KeyInfo struct {
 	Key         string    `json:"key"`
 	Comment     string    `json:"comment,omitempty"`
 	Added       time.Time `json:"added"`
+	// Used is when the SSH door last signed the account in with the key;
+	// absent for a key never used.
+	Used *time.Time `json:"used,omitempty"`
 }
 
 func keyInfo(k store.SSHKey) KeyInfo {
 	typ, _, _ := strings.Cut(k.Key, " ")
-	return KeyInfo{Fingerprint: k.Fingerprint, Type: typ, Key: k.Key, Comment: k.Comment, Added: k.Added}
+	in := KeyInfo{Fingerprint: k.Fingerprint, Type: typ, Key: k.Key, Comment: k.Comment, Added: k.Added}
+	if !k.Used.IsZero() {
+		used := k.Used
+		in.Used = &used
+	}
+	return in
 }
 
 // keys returns the store's key side, or a refusal when it keeps none.
@@ -128,7 +136,11 @@ func (s *Service) AddKey(ctx context.Context, p *Principal, text string) (KeyInf
 		return KeyInfo{}, s.saveFailed("your key", err)
 	}
 	s.log.Info("ssh key added", "identity", a.Identity, "fingerprint", fp)
-	return keyInfo(k), nil
+	// Every open page and terminal of the account hears of it: a key
+	// added by someone else signs in as the account from then on.
+	in := keyInfo(k)
+	s.toStreams(a.Identity, StreamEvent{Type: "keyAdded", Key: &in})
+	return in, nil
 }
 
 // Keys lists p's account's SSH keys.
@@ -194,6 +206,10 @@ func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, e
 	a, err := ps.AccountOf(ctx, k.Identity)
 	if err != nil {
 		return Session{}, err
+	}
+	if err := ks.KeyUsed(ctx, k.Fingerprint, s.now().UTC()); err != nil {
+		// Only the account page's "last used" misses it: the sign-in stands.
+		s.log.Warn("recording an SSH key's use", "fingerprint", k.Fingerprint, "err", err)
 	}
 	tok, h := newToken()
 	cred := store.Credential{Hash: h, Identity: a.Identity}

@@ -43,12 +43,17 @@ func TestKeysAPI(t *testing.T) {
 		pub, text = newKey(t, "ann@laptop")
 	}
 
+	annStream := openStream(t, srv.URL, ann.token)
 	var k KeyInfo
 	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text}, &k); st != 201 {
 		t.Fatalf("add a key: %d %s", st, body)
 	}
-	if k.Fingerprint != ssh.FingerprintSHA256(pub) || k.Type != "ssh-ed25519" || k.Comment != "ann@laptop" || !strings.HasPrefix(k.Key, "ssh-ed25519 AAAA") {
+	if k.Fingerprint != ssh.FingerprintSHA256(pub) || k.Type != "ssh-ed25519" || k.Comment != "ann@laptop" || !strings.HasPrefix(k.Key, "ssh-ed25519 AAAA") || k.Used != nil {
 		t.Fatalf("added key: %+v", k)
+	}
+	// Every page and terminal of the account hears of a new key.
+	if ev := annStream.next("keyAdded"); ev.Key == nil || ev.Key.Fingerprint != k.Fingerprint {
+		t.Fatalf("the stream's notice: %+v", ev)
 	}
 	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 201 {
 		t.Fatalf("the same key again: %d %s, want 201 (no change)", st, body)
@@ -98,6 +103,10 @@ func TestKeysAPI(t *testing.T) {
 	}
 	if st, body := (&client{t: t, base: srv.URL, token: sess.Token}).do("GET", "/api/v1/account", nil, nil); st != 200 || !strings.Contains(body, `"Ann"`) {
 		t.Fatalf("the key's session: %d %s", st, body)
+	}
+	// The list says when the key last signed in.
+	if st, body := ann.do("GET", "/api/v1/keys", nil, &list); st != 200 || len(list.Keys) != 1 || list.Keys[0].Used == nil || list.Keys[0].Used.Before(list.Keys[0].Added) {
+		t.Fatalf("Ann's keys after a sign-in by key: %d %s, want it used", st, body)
 	}
 	if st, body := ben.do("DELETE", "/api/v1/keys/"+url.PathEscape(k.Fingerprint), nil, nil); st != 404 {
 		t.Fatalf("Ben deleting Ann's key: %d %s", st, body)

@@ -27,6 +27,8 @@ type StreamEvent struct {
 	Type      string         `json:"type"`
 	Challenge *ChallengeInfo `json:"challenge,omitempty"`
 	Table     *StreamTable   `json:"table,omitempty"`
+	// Key is the SSH key of a keyAdded: one was added to the account.
+	Key *KeyInfo `json:"key,omitempty"`
 }
 
 // StreamTable is the table of a gameStart or gameFinish: the player's seat

@@ -15,6 +15,9 @@ type SSHKey struct {
 	Key         string
 	Comment     string
 	Added       time.Time
+	// Used is when the SSH door last signed the account in with the key;
+	// zero for never.
+	Used time.Time
 }
 
 // Keys keeps the accounts' SSH keys. A Store that holds accounts may
@@ -27,6 +30,9 @@ type Keys interface {
 	KeysOf(ctx context.Context, identity string) ([]SSHKey, error)
 	// KeyByFingerprint returns the key with fingerprint fp.
 	KeyByFingerprint(ctx context.Context, fp string) (SSHKey, error)
+	// KeyUsed records that the key with fingerprint fp signed its account
+	// in at at; a key no longer stored is ErrNotFound.
+	KeyUsed(ctx context.Context, fp string, at time.Time) error
 	// DeleteKey deletes identity's key with fingerprint fp; a key that
 	// identity does not have is ErrNotFound.
 	DeleteKey(ctx context.Context, identity, fp string) error

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -26,14 +27,18 @@ func (s *Store) AddKey(ctx context.Context, k store.SSHKey) error {
 
 // KeysOf implements store.Keys.
 func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, error) {
-	rows, err := s.pool.Query(ctx, "SELECT fingerprint, key, comment, added FROM ssh_keys WHERE identity = $1 ORDER BY added, fingerprint", identity)
+	rows, err := s.pool.Query(ctx, "SELECT fingerprint, key, comment, added, used FROM ssh_keys WHERE identity = $1 ORDER BY added, fingerprint", identity)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading keys: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.SSHKey, error) {
 		k := store.SSHKey{Identity: identity}
-		err := row.Scan(&k.Fingerprint, &k.Key, &k.Comment, &k.Added)
+		var used *time.Time
+		err := row.Scan(&k.Fingerprint, &k.Key, &k.Comment, &k.Added, &used)
 		k.Added = utc(k.Added)
+		if used != nil {
+			k.Used = utc(*used)
+		}
 		return k, err
 	})
 	if err != nil {
@@ -45,7 +50,8 @@ func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, er
 // KeyByFingerprint implements store.Keys.
 func (s *Store) KeyByFingerprint(ctx context.Context, fp string) (store.SSHKey, error) {
 	k := store.SSHKey{Fingerprint: fp}
-	err := s.pool.QueryRow(ctx, "SELECT identity, key, comment, added FROM ssh_keys WHERE fingerprint = $1", fp).Scan(&k.Identity, &k.Key, &k.Comment, &k.Added)
+	var used *time.Time
+	err := s.pool.QueryRow(ctx, "SELECT identity, key, comment, added, used FROM ssh_keys WHERE fingerprint = $1", fp).Scan(&k.Identity, &k.Key, &k.Comment, &k.Added, &used)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return k, fmt.Errorf("key %s: %w", fp, store.ErrNotFound)
 	}
@@ -53,7 +59,22 @@ func (s *Store) KeyByFingerprint(ctx context.Context, fp string) (store.SSHKey, 
 		return k, fmt.Errorf("postgres: reading key: %w", err)
 	}
 	k.Added = utc(k.Added)
+	if used != nil {
+		k.Used = utc(*used)
+	}
 	return k, nil
+}
+
+// KeyUsed implements store.Keys.
+func (s *Store) KeyUsed(ctx context.Context, fp string, at time.Time) error {
+	tag, err := s.pool.Exec(ctx, "UPDATE ssh_keys SET used = $1 WHERE fingerprint = $2", at, fp)
+	if err != nil {
+		return fmt.Errorf("postgres: recording a key's use: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("key %s: %w", fp, store.ErrNotFound)
+	}
+	return nil
 }
 
 // DeleteKey implements store.Keys.

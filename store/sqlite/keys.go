@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"parlour/store"
 )
@@ -25,7 +26,7 @@ func (s *Store) AddKey(ctx context.Context, k store.SSHKey) error {
 
 // KeysOf implements store.Keys.
 func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, key, comment, added FROM ssh_keys WHERE identity = ? ORDER BY added, fingerprint", identity)
+	rows, err := s.db.QueryContext(ctx, "SELECT fingerprint, key, comment, added, used FROM ssh_keys WHERE identity = ? ORDER BY added, fingerprint", identity)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading keys: %w", err)
 	}
@@ -33,11 +34,14 @@ func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, er
 	var out []store.SSHKey
 	for rows.Next() {
 		k := store.SSHKey{Identity: identity}
-		var added int64
-		if err := rows.Scan(&k.Fingerprint, &k.Key, &k.Comment, &added); err != nil {
+		var added, used int64
+		if err := rows.Scan(&k.Fingerprint, &k.Key, &k.Comment, &added, &used); err != nil {
 			return nil, fmt.Errorf("sqlite: reading keys: %w", err)
 		}
 		k.Added = fromNanos(added)
+		if used != 0 {
+			k.Used = fromNanos(used)
+		}
 		out = append(out, k)
 	}
 	return out, rows.Err()
@@ -46,8 +50,8 @@ func (s *Store) KeysOf(ctx context.Context, identity string) ([]store.SSHKey, er
 // KeyByFingerprint implements store.Keys.
 func (s *Store) KeyByFingerprint(ctx context.Context, fp string) (store.SSHKey, error) {
 	k := store.SSHKey{Fingerprint: fp}
-	var added int64
-	err := s.queryRow(ctx, "SELECT identity, key, comment, added FROM ssh_keys WHERE fingerprint = ?", fp).Scan(&k.Identity, &k.Key, &k.Comment, &added)
+	var added, used int64
+	err := s.queryRow(ctx, "SELECT identity, key, comment, added, used FROM ssh_keys WHERE fingerprint = ?", fp).Scan(&k.Identity, &k.Key, &k.Comment, &added, &used)
 	if errors.Is(err, sql.ErrNoRows) {
 		return k, fmt.Errorf("key %s: %w", fp, store.ErrNotFound)
 	}
@@ -55,7 +59,24 @@ func (s *Store) KeyByFingerprint(ctx context.Context, fp string) (store.SSHKey, 
 		return k, fmt.Errorf("sqlite: reading key: %w", err)
 	}
 	k.Added = fromNanos(added)
+	if used != 0 {
+		k.Used = fromNanos(used)
+	}
 	return k, nil
+}
+
+// KeyUsed implements store.Keys.
+func (s *Store) KeyUsed(ctx context.Context, fp string, at time.Time) error {
+	return s.do(ctx, func(ex *execer) error {
+		n, err := ex.exec("UPDATE ssh_keys SET used = ? WHERE fingerprint = ?", nanos(at), fp)
+		if err != nil {
+			return fmt.Errorf("sqlite: recording a key's use: %w", err)
+		}
+		if n == 0 {
+			return fmt.Errorf("key %s: %w", fp, store.ErrNotFound)
+		}
+		return nil
+	})
 }
 
 // DeleteKey implements store.Keys.

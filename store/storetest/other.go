@@ -391,6 +391,21 @@ func testKeys(t *testing.T, e *env) {
 	if _, err := ks.KeyByFingerprint(ctx, "SHA256:none"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("an unknown fingerprint: %v", err)
 	}
+	// A key's last use is kept, and read back by both lookups.
+	used := at.Add(time.Hour)
+	if err := ks.KeyUsed(ctx, "SHA256:two", used); err != nil {
+		t.Fatal(err)
+	}
+	if err := ks.KeyUsed(ctx, "SHA256:none", used); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("the use of an unknown key: %v, want ErrNotFound", err)
+	}
+	k2.Used = used
+	if k, err := ks.KeyByFingerprint(ctx, "SHA256:two"); err != nil || k != k2 {
+		t.Fatalf("KeyByFingerprint after a use: %+v, %v; want %+v", k, err, k2)
+	}
+	if list, err := ks.KeysOf(ctx, "ida"); err != nil || len(list) != 2 || list[0] != k1 || list[1] != k2 {
+		t.Fatalf("KeysOf after a use: %+v, %v", list, err)
+	}
 	if err := ks.DeleteKey(ctx, "idb", "SHA256:one"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("another account deleting a key: %v", err)
 	}

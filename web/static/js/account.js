@@ -99,6 +99,7 @@ export async function account(main) {
       h("a", { class: "button", href: "/players/" + encodeURIComponent(name), id: "my-profile" }, "Your profile"),
       h("button", { type: "button", id: "signout", onclick: signOut }, "Sign out")),
     settings(),
+    sshKeys(),
     h("div", { class: "cards" },
       form("Change your password", "chpw", [
         input("chpw-old", "password", "current-password", "Current password"),
@@ -140,6 +141,46 @@ function settings() {
   call("GET", "/account/settings").then(s => { box.checked = !!s.hidden; box.disabled = false; }).catch(e => { msg.textContent = e.message; });
   return h("section", { class: "card", id: "settings", "aria-labelledby": "settings-title" }, h("h2", { id: "settings-title" }, "Settings"),
     h("div", { class: "field" }, h("label", { for: "hide-online" }, box, " Hide me from the list of players online"), msg));
+}
+
+// when says a moment as the player's clock and calendar have it.
+const when = t => new Date(t).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+// sshKeys lists the account's SSH keys, with when each was added and last
+// signed in at the SSH door, so that a key nobody expected shows, and
+// lets the player add and delete them (GET, POST, DELETE /api/v1/keys).
+function sshKeys() {
+  const list = h("ul", { class: "stack", id: "ssh-keys", "aria-live": "polite" });
+  const msg = h("p", { class: "error", role: "alert", id: "ssh-key-error" });
+  const show = async () => {
+    try {
+      const { keys } = await call("GET", "/keys");
+      fill(list, keys.length ? keys.map(k => h("li", { class: "ssh-key" },
+        h("code", { class: "fingerprint" }, k.fingerprint), " ", k.type, k.comment ? ` (${k.comment})` : "",
+        h("br"), h("span", { class: "help" }, `added ${when(k.added)}; `, k.used ? `last signed in ${when(k.used)}` : "never used yet"), " ",
+        h("button", { type: "button", class: "delete-key", "aria-label": `Delete the key ${k.fingerprint}`, onclick: async () => {
+          if (!window.confirm(`Delete the key ${k.fingerprint}? It will no longer sign you in over SSH.`)) return;
+          try { await call("DELETE", "/keys/" + encodeURIComponent(k.fingerprint)); toast("Key deleted"); show(); } catch (e) { msg.textContent = e.message; }
+        } }, "Delete")))
+        : h("li", { class: "help" }, "No keys yet: add one to play over SSH without a password."));
+    } catch (e) { msg.textContent = e.message; }
+  };
+  show();
+  const text = h("textarea", { id: "ssh-key-text", rows: 3, spellcheck: "false", placeholder: "ssh-ed25519 AAAA… you@host" });
+  const add = h("form", { id: "ssh-key-add", class: "stack", novalidate: true, onsubmit: async e => {
+    e.preventDefault();
+    msg.textContent = "";
+    try {
+      const k = await call("POST", "/keys", { key: text.value.trim() });
+      text.value = "";
+      toast(`Key ${k.fingerprint} added`);
+      show();
+    } catch (ex) { msg.textContent = ex.message; }
+  } }, field("Add a public key (the .pub file, one line)", text), msg, h("button", { type: "submit" }, "Add the key"));
+  return h("section", { class: "card", id: "ssh-keys-card", "aria-labelledby": "ssh-keys-title" },
+    h("h2", { id: "ssh-keys-title" }, "SSH keys"),
+    h("p", { class: "help" }, "A key listed here signs you in at the SSH door without a password."),
+    list, add);
 }
 
 // signOut ends the session. The cookie is HttpOnly: only the server can

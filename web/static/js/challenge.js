@@ -114,6 +114,11 @@ export function handle(ev) {
       go("/t/" + t.id);
       break;
     }
+    case "keyAdded":
+      // A key added by someone else signs in as this account: say so on
+      // every page the account has open.
+      if (ev.key) toast(`An SSH key was added to your account: ${ev.key.fingerprint}. Not you? Delete it on your account page.`);
+      break;
     case "error":
     default:
       break;
