@@ -178,7 +178,11 @@ func (m *Model) endView() string {
 		for i, s := range res.Scores {
 			sc = append(sc, fmt.Sprintf("%s %d", t.name(i), s))
 		}
-		b.WriteString(won + " · scores: " + strings.Join(sc, " · ") + "\n")
+		line := won + " · scores: " + strings.Join(sc, " · ")
+		if u.Table.Rated {
+			line += " · " + warm("rated") + ": both ratings change"
+		}
+		b.WriteString(wrap(line, m.w) + "\n")
 	}
 	var set struct {
 		Target  int   `json:"target"`

@@ -317,7 +317,11 @@ func (m *Model) lobbyView() string {
 		if i == m.lob.at {
 			cur = hi("> ")
 		}
-		fmt.Fprintf(&b, "%s%-22s %-16s %s\n", cur, t.Title, t.ID, strings.Join(names, ", "))
+		rated := "     "
+		if t.Rated {
+			rated = "rated"
+		}
+		fmt.Fprintf(&b, "%s%-22s %-16s %s %s\n", cur, t.Title, t.ID, rated, strings.Join(names, ", "))
 	}
 	b.WriteString("\n" + m.message() + "\n")
 	b.WriteString(faint("↑↓ choose · enter join · r refresh · esc back"))

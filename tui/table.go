@@ -438,18 +438,22 @@ func (m *Model) hasSetup() bool {
 // header is the table's first line: game, table, you, whose turn.
 func (m *Model) header() string {
 	t := m.t
-	game := t.game
+	game := title(t.game)
 	if t.upd != nil {
-		game = t.upd.Table.Title
+		game = title(t.upd.Table.Title)
+		if t.upd.Table.Rated {
+			// Said on every table screen: a rated game changes ratings.
+			game += " · " + warm("rated")
+		}
 	}
 	tail := t.turnLine()
 	if t.lost != "" {
 		tail += " · " + bad("reconnecting")
 	}
-	line := fmt.Sprintf("%s · %s · you: %s · %s", title(game), t.id, t.name(t.seat), tail)
+	line := fmt.Sprintf("%s · %s · you: %s · %s", game, t.id, t.name(t.seat), tail)
 	if ansi.StringWidth(line) > m.w {
 		// Whose turn matters more than the table's id.
-		line = fmt.Sprintf("%s · you: %s · %s", title(game), t.name(t.seat), tail)
+		line = fmt.Sprintf("%s · you: %s · %s", game, t.name(t.seat), tail)
 	}
 	return line
 }
