@@ -92,6 +92,7 @@ type Model struct {
 	w, h   int
 	scr    screen
 	help   bool
+	helpAt int // the first line of the help shown
 	games  []client.Game
 	err    string // the last problem, in a player's words
 	note   string // the last piece of news
@@ -253,13 +254,22 @@ func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.help {
-		if s == "?" || s == "esc" || s == "q" || s == "enter" {
+		switch s {
+		case "?", "esc", "q", "enter":
 			m.help = false
+		case "up", "k":
+			m.helpAt--
+		case "down", "j", "space":
+			m.helpAt++
+		case "pgup":
+			m.helpAt -= m.h / 2
+		case "pgdown":
+			m.helpAt += m.h / 2
 		}
 		return m, nil
 	}
 	if s == "?" && !(m.scr == scrTable && m.t != nil && m.t.chat.open) {
-		m.help = true
+		m.help, m.helpAt = true, 0
 		return m, nil
 	}
 	if m.games == nil {

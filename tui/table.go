@@ -43,6 +43,7 @@ type session struct {
 	ticking                 bool      // a clock tick is on its way
 	forced                  []string  // the timeout and claim events, in words, for the end screen
 	leaveAsked              bool      // ctrl+x was pressed once: a second press leaves the table
+	reports                 reportsState
 }
 
 func (s *session) stop() {
@@ -381,6 +382,10 @@ func (m *Model) tableKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if t.chat.open {
 		return m, m.chatKey(s, k)
 	}
+	if t.reports.open {
+		m.reportsKey(s)
+		return m, nil
+	}
 	if s != "ctrl+x" {
 		t.leaveAsked = false
 	}
@@ -468,6 +473,10 @@ func (m *Model) tableView() string {
 		return msg + "\n\n" + m.message() + "\n" + faint("esc home · ctrl+c quit")
 	}
 	var body string
+	switch {
+	case t.reports.open:
+		return m.header() + "\n" + m.reportsView()
+	}
 	switch t.upd.Table.Status {
 	case "open", "setup":
 		body = m.waitingView()
