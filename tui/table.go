@@ -218,7 +218,7 @@ func (m *Model) apply(u client.Update) {
 		t.log = t.log[len(t.log)-500:]
 	}
 	m.remember(Recent{Server: m.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
-		Title: u.Table.Title, Status: u.Table.Status, When: time.Now()})
+		Title: u.Table.Title, Status: u.Table.Status, When: time.Now(), Rated: u.Table.Rated})
 }
 
 // endData is the data of a game's end event (docs/protocol.md).
