@@ -94,7 +94,13 @@ func (m *Model) keepRecent(out []Recent) {
 // any terminal or browser); for a guest the list this client keeps.
 func (m *Model) recentHere() []Recent {
 	if m.cfg.Session != "" && m.soc.served != nil {
-		return m.soc.served
+		rs := slices.Clone(m.soc.served)
+		for i, r := range rs {
+			if r.Title == "" { // a finished game's, which the server lists by name
+				rs[i].Title = m.gameTitle(r.Game)
+			}
+		}
+		return rs
 	}
 	var rs []Recent
 	for _, r := range m.recent {

@@ -170,11 +170,7 @@ func (m *Model) playerMsg(msg tea.Msg) (tea.Cmd, bool) {
 			if so.served == nil {
 				so.served = []Recent{}
 			}
-			for i, r := range so.served {
-				if r.Title == "" {
-					so.served[i].Title = m.gameTitle(r.Game)
-				}
-			}
+
 		}
 		return nil, true
 	case onlineMsg:
