@@ -170,7 +170,6 @@ func (m *Model) playerMsg(msg tea.Msg) (tea.Cmd, bool) {
 			if so.served == nil {
 				so.served = []Recent{}
 			}
-
 		}
 		return nil, true
 	case onlineMsg:
@@ -194,7 +193,10 @@ func (m *Model) playerMsg(msg tea.Msg) (tea.Cmd, bool) {
 		case "made":
 			so.form = false
 			so.out = upsert(so.out, msg.ch)
-			m.note = fmt.Sprintf("you challenged %s to %s%s: they have 10 minutes to answer", msg.ch.To, m.gameTitle(msg.ch.Game), ratedWord(msg.ch.Rated))
+			m.note = fmt.Sprintf("you challenged %s to %s%s", msg.ch.To, m.gameTitle(msg.ch.Game), ratedWord(msg.ch.Rated))
+			if d := msg.ch.Expires.Sub(msg.ch.Created).Round(time.Minute); d > 0 {
+				m.note += fmt.Sprintf(": they have %s to answer", plural(int(d.Minutes()), "minute", "minutes"))
+			}
 		case "accepted":
 			so.in = without(so.in, msg.ch.ID)
 			return tea.Batch(m.seated(seatedMsg{s: msg.seat, game: msg.ch.Game}), m.loadServed()), true
