@@ -51,11 +51,12 @@ type playerErrMsg struct {
 	err error
 }
 
-// onlineMsg answers who is online and the open challenges.
+// onlineMsg answers who is online. The challenges come only from the
+// player stream, which opens with every open one and follows them: a
+// list asked for beside it could be older than a line it brought.
 type onlineMsg struct {
-	online  client.Online
-	in, out []client.Challenge
-	err     error
+	online client.Online
+	err    error
 }
 
 // servedMsg answers the recent games the server lists.
@@ -178,9 +179,6 @@ func (m *Model) playerMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		so.online = msg.online
-		if m.cfg.Session != "" {
-			so.in, so.out = msg.in, msg.out
-		}
 		return nil, true
 	case challengeMsg:
 		so.busy = false
@@ -274,16 +272,12 @@ func (m *Model) openPlayers() (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) loadOnline() tea.Cmd {
-	tok, c := m.cfg.Session, *m.c
+	c := *m.c
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(m.ctx, 10*time.Second)
 		defer cancel()
 		o, err := c.Online(ctx)
-		if err != nil || tok == "" {
-			return onlineMsg{online: o, err: err}
-		}
-		in, out, err := c.Challenges(ctx, tok)
-		return onlineMsg{online: o, in: in, out: out, err: err}
+		return onlineMsg{online: o, err: err}
 	}
 }
 
