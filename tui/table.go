@@ -472,11 +472,10 @@ func (m *Model) tableView() string {
 		}
 		return msg + "\n\n" + m.message() + "\n" + faint("esc home · ctrl+c quit")
 	}
-	var body string
-	switch {
-	case t.reports.open:
+	if t.reports.open {
 		return m.header() + "\n" + m.reportsView()
 	}
+	var body string
 	switch t.upd.Table.Status {
 	case "open", "setup":
 		body = m.waitingView()
