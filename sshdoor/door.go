@@ -19,6 +19,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/wish/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
@@ -281,6 +282,11 @@ func (d *Door) run(sess ssh.Session) {
 	env := append(sess.Environ(), "TERM="+pty.Term)
 	p := tui.NewProgram(m, in, sess, env, pty.Window.Width, pty.Window.Height,
 		tea.WithoutSignalHandler(),
+		// The renderer writes to the session, not to a terminal it could
+		// ask: it takes the colours and attributes the terminal the
+		// client named has (its TERM, COLORTERM, NO_COLOR), as the
+		// local client takes them from its own.
+		tea.WithColorProfile(colorprofile.Env(env)),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 			if _, ok := msg.(tea.SuspendMsg); ok {
 				return tea.ResumeMsg{}

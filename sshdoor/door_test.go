@@ -145,6 +145,12 @@ type term struct {
 // with a PTY of 80 x 24 running cmd ("" for the shell).
 func (f *fixture) dial(user string, signer gossh.Signer, cmd string) *term {
 	f.t.Helper()
+	return f.dialTerm(user, signer, cmd, "xterm-256color")
+}
+
+// dialTerm is dial with the terminal type the PTY request names.
+func (f *fixture) dialTerm(user string, signer gossh.Signer, cmd, termType string) *term {
+	f.t.Helper()
 	auth := []gossh.AuthMethod{gossh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })}
 	if signer != nil {
 		auth = []gossh.AuthMethod{gossh.PublicKeys(signer)}
@@ -162,7 +168,7 @@ func (f *fixture) dial(user string, signer gossh.Signer, cmd string) *term {
 	w, _ := sess.StdinPipe()
 	tm.in = w
 	r, _ := sess.StdoutPipe()
-	if err := sess.RequestPty("xterm-256color", 24, 80, gossh.TerminalModes{}); err != nil {
+	if err := sess.RequestPty(termType, 24, 80, gossh.TerminalModes{}); err != nil {
 		f.t.Fatal(err)
 	}
 	go func() {
@@ -652,5 +658,39 @@ func TestRefusalLines(t *testing.T) {
 		if !strings.Contains(l, want) || strings.HasPrefix(l, "SSH-") || strings.ContainsAny(l, "\r\n") || len(l)+2 > 255 {
 			t.Errorf("%s: %q", why, l)
 		}
+	}
+}
+
+// TestStyleOverSSH: the door draws with the terminal's styling (bold,
+// reverse, faint, colour) when the PTY request names a terminal that has
+// it, as the local client does, and plain text for a dumb one.
+func TestStyleOverSSH(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, Config{})
+	sgr := regexp.MustCompile(`\x1b\[([0-9;:]*)m`)
+	for _, tc := range []struct {
+		term   string
+		styled bool
+	}{
+		{"xterm-256color", true},
+		{"xterm", true},
+		{"dumb", false},
+	} {
+		t.Run(tc.term, func(t *testing.T) {
+			tm := f.dialTerm("ann", nil, "", tc.term)
+			tm.waitFor("New table")
+			tm.mu.Lock()
+			raw := tm.out.String()
+			tm.mu.Unlock()
+			var attrs []string
+			for _, m := range sgr.FindAllStringSubmatch(raw, -1) {
+				if m[1] != "" && m[1] != "0" {
+					attrs = append(attrs, m[1])
+				}
+			}
+			if styled := len(attrs) > 0; styled != tc.styled {
+				t.Fatalf("TERM=%s: styling %v (SGR attributes %q), want %v", tc.term, styled, attrs, tc.styled)
+			}
+		})
 	}
 }

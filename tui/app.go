@@ -80,6 +80,7 @@ const (
 	scrTable
 	scrAccount
 	scrKey
+	scrPlayers
 )
 
 // Model is the whole client's state; tea.Program runs it.
@@ -92,6 +93,7 @@ type Model struct {
 	w, h   int
 	scr    screen
 	help   bool
+	helpAt int // the first line of the help shown
 	games  []client.Game
 	err    string // the last problem, in a player's words
 	note   string // the last piece of news
@@ -102,6 +104,7 @@ type Model struct {
 	nt   newTable
 	lob  lobbyState
 	acct account
+	soc  social   // the player stream, challenges and who is online
 	t    *session // the table on screen, if any
 	// idToken binds every seat this client takes to one guest identity.
 	idToken string
@@ -155,7 +158,7 @@ type errMsg struct{ err error }
 // Init asks the server for its games: the first check that it answers and
 // speaks this version.
 func (m *Model) Init() tea.Cmd {
-	return m.loadGames
+	return tea.Batch(m.loadGames, m.followPlayer())
 }
 
 func (m *Model) loadGames() tea.Msg {
@@ -173,7 +176,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case sessionMsg:
 		m.signedIn(msg)
-		return m, nil
+		if msg.err != nil {
+			return m, nil
+		}
+		return m, m.followPlayer()
 	case sshKeyMsg:
 		if msg.err != nil {
 			m.err = "the key was not added: " + msg.err.Error()
@@ -228,6 +234,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m.key(tea.KeyPressMsg{Code: tea.KeyExtended, Text: text})
 	}
+	if cmd, ok := m.playerMsg(msg); ok {
+		return m, cmd
+	}
 	if m.t != nil {
 		if cmd, ok := m.tableMsg(msg); ok {
 			return m, cmd
@@ -240,7 +249,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.lob.err = msg.err.Error()
 		}
 	case seatedMsg:
-		return m, m.seated(msg)
+		return m, tea.Batch(m.seated(msg), m.loadServed())
 	}
 	return m, nil
 }
@@ -253,13 +262,22 @@ func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if m.help {
-		if s == "?" || s == "esc" || s == "q" || s == "enter" {
+		switch s {
+		case "?", "esc", "q", "enter":
 			m.help = false
+		case "up", "k":
+			m.helpAt--
+		case "down", "j", "space":
+			m.helpAt++
+		case "pgup":
+			m.helpAt -= m.h / 2
+		case "pgdown":
+			m.helpAt += m.h / 2
 		}
 		return m, nil
 	}
 	if s == "?" && !(m.scr == scrTable && m.t != nil && m.t.chat.open) {
-		m.help = true
+		m.help, m.helpAt = true, 0
 		return m, nil
 	}
 	if m.games == nil {
@@ -284,6 +302,8 @@ func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.lobbyKey(s)
 	case scrAccount:
 		return m.accountKey(s, k)
+	case scrPlayers:
+		return m.playersKey(s, k)
 	case scrTable:
 		return m.tableKey(s, k)
 	}
@@ -366,6 +386,8 @@ func (m *Model) body() string {
 			body = m.lobbyView()
 		case scrAccount:
 			body = m.accountView()
+		case scrPlayers:
+			body = m.playersView()
 		case scrKey:
 			body = m.lineView("Add an SSH key", "Paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter (esc: back).")
 		case scrTable:

@@ -36,6 +36,11 @@ func (m *Model) endKey(s string) tea.Cmd {
 	case "b":
 		t.play.board++
 		return nil
+	case "l":
+		if t.game == "salvo" {
+			m.openReports()
+		}
+		return nil
 	case "s":
 		if m.cfg.NoDisk {
 			// The player is elsewhere: a file written here would land on
@@ -178,7 +183,11 @@ func (m *Model) endView() string {
 		for i, s := range res.Scores {
 			sc = append(sc, fmt.Sprintf("%s %d", t.name(i), s))
 		}
-		b.WriteString(won + " · scores: " + strings.Join(sc, " · ") + "\n")
+		line := won + " · scores: " + strings.Join(sc, " · ")
+		if u.Table.Rated {
+			line += " · " + warm("rated") + ": both ratings change"
+		}
+		b.WriteString(wrap(line, m.w) + "\n")
 	}
 	var set struct {
 		Target  int   `json:"target"`
@@ -262,10 +271,14 @@ func (m *Model) endView() string {
 
 // endKeys is the end screen's line of keys.
 func (m *Model) endKeys() string {
+	keys := "s save the record · r rematch · esc home · ? help"
 	if m.cfg.NoDisk {
-		return "s the record's address · r rematch · esc home · ? help"
+		keys = "s the record's address · r rematch · esc home · ? help"
 	}
-	return "s save the record · r rematch · esc home · ? help"
+	if m.t != nil && m.t.game == "salvo" {
+		keys = "l every report · " + keys
+	}
+	return keys
 }
 
 // revealText draws a revealed setup: a Quizl grid and password, a Salvo

@@ -1,34 +1,47 @@
 package tui
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // keyHelp lists every key, by screen: the help overlay (?) shows it, and
 // docs/terminal.md says the same.
 func keyHelp() []struct{ screen, keys string } {
 	return []struct{ screen, keys string }{
 		{"Everywhere", "? help · ctrl+c quit · esc back home (or clear the line) · ctrl+u clear the line · a paste types into the line · r ask the server again (start)"},
-		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table · i join (code, link or id) · l lobby · n name · s/u/o sign in/up/out · K add your SSH key · q quit"},
+		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table · i join (code, link or id) · l lobby · p players online and challenges · n name · s/u/o sign in/up/out · K add your SSH key · q quit"},
 		{"New table", "↑↓ field · ←→ or space change it · digits type a number · enter open the table · esc back"},
 		{"Lobby", "↑↓ choose · enter join · r refresh · esc back"},
+		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · enter on a player or c challenge (←→ game · tab rated · enter send) · r refresh · esc back"},
 		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password here · ctrl+f fill at random · ctrl+d fill deceptively · ctrl+r random grid · enter hand in"},
 		{"Salvo fleet", "tab/shift+tab choose a ship · arrows move it · space rotate · r random fleet · enter hand in"},
 		{"Quizl", "arrows pick a square · enter/space call it · type 72 enter: call 72 · type a word enter: announce · tab next grid"},
-		{"Salvo", "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline (the fleet editor's keys; enter sends)"},
+		{"Salvo", "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline (the fleet editor's keys; enter sends) · l every report (↑↓ pgup/pgdn scroll, esc back)"},
 		{"Word Fight", "type a word, enter declares it · arrows move · space/tab across/down · enter place · c cannot"},
 		{"Nymphabet", "type a word · enter play it"},
 		{"Waiting", "ctrl+x twice leaves the table (the last one out closes it)"},
 		{"Any game", ":resign enter resigns · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends · ctrl+o mute · ctrl+g claim"},
-		{"Game over", "s save the record (SSH: its address) · r rematch · b next grid"},
+		{"Game over", "s save the record (SSH: its address) · r rematch · b next grid · l every report (Salvo)"},
 	}
 }
 
+// helpView is the list of keys, from line helpAt when it is longer than
+// the screen (↑↓ scroll it).
 func (m *Model) helpView() string {
-	var b strings.Builder
-	b.WriteString(title("Keys") + " (? or esc closes this)\n")
+	var lines []string
 	for _, k := range keyHelp() {
 		w := wrap(k.screen+": "+k.keys, m.w)
 		head, rest, _ := strings.Cut(w, ":")
-		b.WriteString(title(head) + ":" + rest + "\n")
+		lines = append(lines, strings.Split(title(head)+":"+rest, "\n")...)
 	}
-	return b.String()
+	head := title("Keys") + " (? or esc closes this)"
+	if len(lines) > m.h-1 {
+		room := m.h - 2
+		m.helpAt = max(0, min(m.helpAt, len(lines)-room))
+		end := m.helpAt + room
+		head += fmt.Sprintf(" · ↑↓ scroll, lines %d-%d of %d", m.helpAt+1, end, len(lines))
+		lines = lines[m.helpAt:end]
+	}
+	return head + "\n" + strings.Join(lines, "\n") + "\n"
 }

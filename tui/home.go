@@ -27,6 +27,7 @@ type Recent struct {
 	Title  string    `json:"title"`
 	Status string    `json:"status"`
 	When   time.Time `json:"when"`
+	Rated  bool      `json:"rated,omitempty"`
 }
 
 const recentFile = "play-recent.json"
@@ -88,8 +89,19 @@ func (m *Model) keepRecent(out []Recent) {
 	}
 }
 
-// recentHere lists the recent games of this server.
+// recentHere lists the recent games of this server: for a signed-in
+// player the server's list, once it answered (the account's games, from
+// any terminal or browser); for a guest the list this client keeps.
 func (m *Model) recentHere() []Recent {
+	if m.cfg.Session != "" && m.soc.served != nil {
+		rs := slices.Clone(m.soc.served)
+		for i, r := range rs {
+			if r.Title == "" { // a finished game's, which the server lists by name
+				rs[i].Title = m.gameTitle(r.Game)
+			}
+		}
+		return rs
+	}
 	var rs []Recent
 	for _, r := range m.recent {
 		if r.Server == m.serverName() {
@@ -124,6 +136,8 @@ func (m *Model) homeKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case "l":
 		return m.openLobby()
+	case "p":
+		return m.openPlayers()
 	case "i":
 		m.scr, m.input, m.err = scrJoin, "", ""
 	case "s", "u":
@@ -203,7 +217,7 @@ func (m *Model) homeView() string {
 	i := len(m.games)
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "%si Join a table by invite code, link or id\n", cur(i))
-	fmt.Fprintf(&b, "%sl Lobby: open tables\n", cur(i+1))
+	fmt.Fprintf(&b, "%sl Lobby: open tables · p players online and challenges\n", cur(i+1))
 	fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), m.c.Name)
 	if m.cfg.Account != "" {
 		line := "  o sign out"
@@ -230,10 +244,18 @@ func (m *Model) homeView() string {
 			fmt.Fprintf(&b, "  … and %d more\n", len(rs)-j)
 			break
 		}
-		fmt.Fprintf(&b, "%s%-22s %-16s %-9s %s\n", cur(i+3+j), r.Title, r.Table, r.Status, r.When.Local().Format("Jan 2 15:04"))
+		rated := "     "
+		if r.Rated {
+			rated = "rated"
+		}
+		when := ""
+		if !r.When.IsZero() {
+			when = r.When.Local().Format("Jan 2 15:04")
+		}
+		fmt.Fprintf(&b, "%s%-22s %-16s %-9s %s %s\n", cur(i+3+j), r.Title, r.Table, r.Status, rated, when)
 	}
 	b.WriteString("\n" + m.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ choose · enter open · 1-4 new table · i join · l lobby · ? help · q quit", m.w)))
+	b.WriteString(faint(wrap("↑↓ choose · enter open · 1-4 new table · i join · l lobby · p players · ? help", m.w)))
 	return b.String()
 }
 
@@ -317,7 +339,11 @@ func (m *Model) lobbyView() string {
 		if i == m.lob.at {
 			cur = hi("> ")
 		}
-		fmt.Fprintf(&b, "%s%-22s %-16s %s\n", cur, t.Title, t.ID, strings.Join(names, ", "))
+		rated := "     "
+		if t.Rated {
+			rated = "rated"
+		}
+		fmt.Fprintf(&b, "%s%-22s %-16s %s %s\n", cur, t.Title, t.ID, rated, strings.Join(names, ", "))
 	}
 	b.WriteString("\n" + m.message() + "\n")
 	b.WriteString(faint("↑↓ choose · enter join · r refresh · esc back"))

@@ -87,6 +87,8 @@ func (m *Model) salvoKey(s string) tea.Cmd {
 		}
 		p.aim = append(p.aim, sq)
 		m.err = ""
+	case "l":
+		m.openReports()
 	case "m":
 		if p.marks == nil {
 			p.marks = map[string]bool{}
@@ -235,7 +237,12 @@ func (m *Model) salvoView() string {
 	for _, pl := range v.Players {
 		ps = append(ps, fmt.Sprintf("%s %d shots, sank %d, lost %d", pl.Name, pl.Shots, pl.ShipsSunk, pl.ShipsLost))
 	}
-	info = append(info, strings.Join(ps, " · "))
+	if line := strings.Join(ps, " · "); ansi.StringWidth(line) <= m.w {
+		info = append(info, line)
+	} else {
+		// Long names: a line each rather than one cut short.
+		info = append(info, ps...)
+	}
 	if p.outlining {
 		var ships []string
 		for _, o := range p.outline {
@@ -246,13 +253,21 @@ func (m *Model) salvoView() string {
 		info = append(info, warm("Every ship is sunk: o outlines the fleet (or : to type it)"))
 	}
 	info = append(info, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(p.aim, " "), len(p.aim), v.Shots))
-	info = append(info, m.logBlock(max(1, m.h-len(info)-17-m.msgExtra()), m.w))
 	prompt := ""
 	if p.line != "" {
 		prompt = "Move:"
 	}
-	return body + strings.Join(info, "\n") + "\n" + m.footer(prompt,
-		"arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline · : type a move · esc home · ? help")
+	// The keys on one line at 80 columns (? lists the rest: : types a
+	// move, esc goes home), so that the reports have the room.
+	keys := "arrows aim · space choose · enter fire · m mark · o outline · l reports · ? help"
+	if m.w >= 120 {
+		keys = "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline · l every report · : type a move · esc home · ? help"
+	}
+	// Under the oceans: the table's first line, 13 lines of oceans, the
+	// message and the keys.
+	room := m.h - len(info) - 16 - m.msgExtra() - strings.Count(wrap(keys, m.w), "\n") - strings.Count(prompt, ":")
+	info = append(info, m.wrappedLog(max(1, room), m.w))
+	return body + strings.Join(info, "\n") + "\n" + m.footer(prompt, keys)
 }
 
 // outlineKey moves the outline's ships as the fleet editor moves a fleet.

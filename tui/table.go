@@ -43,6 +43,7 @@ type session struct {
 	ticking                 bool      // a clock tick is on its way
 	forced                  []string  // the timeout and claim events, in words, for the end screen
 	leaveAsked              bool      // ctrl+x was pressed once: a second press leaves the table
+	reports                 reportsState
 }
 
 func (s *session) stop() {
@@ -217,7 +218,7 @@ func (m *Model) apply(u client.Update) {
 		t.log = t.log[len(t.log)-500:]
 	}
 	m.remember(Recent{Server: m.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
-		Title: u.Table.Title, Status: u.Table.Status, When: time.Now()})
+		Title: u.Table.Title, Status: u.Table.Status, When: time.Now(), Rated: u.Table.Rated})
 }
 
 // endData is the data of a game's end event (docs/protocol.md).
@@ -381,6 +382,10 @@ func (m *Model) tableKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if t.chat.open {
 		return m, m.chatKey(s, k)
 	}
+	if t.reports.open {
+		m.reportsKey(s)
+		return m, nil
+	}
 	if s != "ctrl+x" {
 		t.leaveAsked = false
 	}
@@ -438,18 +443,22 @@ func (m *Model) hasSetup() bool {
 // header is the table's first line: game, table, you, whose turn.
 func (m *Model) header() string {
 	t := m.t
-	game := t.game
+	game := title(t.game)
 	if t.upd != nil {
-		game = t.upd.Table.Title
+		game = title(t.upd.Table.Title)
+		if t.upd.Table.Rated {
+			// Said on every table screen: a rated game changes ratings.
+			game += " · " + warm("rated")
+		}
 	}
 	tail := t.turnLine()
 	if t.lost != "" {
 		tail += " · " + bad("reconnecting")
 	}
-	line := fmt.Sprintf("%s · %s · you: %s · %s", title(game), t.id, t.name(t.seat), tail)
+	line := fmt.Sprintf("%s · %s · you: %s · %s", game, t.id, t.name(t.seat), tail)
 	if ansi.StringWidth(line) > m.w {
 		// Whose turn matters more than the table's id.
-		line = fmt.Sprintf("%s · you: %s · %s", title(game), t.name(t.seat), tail)
+		line = fmt.Sprintf("%s · you: %s · %s", game, t.name(t.seat), tail)
 	}
 	return line
 }
@@ -462,6 +471,9 @@ func (m *Model) tableView() string {
 			msg += "\n" + bad(t.lost)
 		}
 		return msg + "\n\n" + m.message() + "\n" + faint("esc home · ctrl+c quit")
+	}
+	if t.reports.open {
+		return m.header() + "\n" + m.reportsView()
 	}
 	var body string
 	switch t.upd.Table.Status {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"sort"
+	"strings"
 	"syscall"
 )
 
@@ -51,8 +52,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	switch args[0] {
 	case "help", "-h", "-help", "--help":
-		usage(stdout, cmds)
-		return 0
+		if len(args) == 1 {
+			usage(stdout, cmds)
+			return 0
+		}
+		return help(ctx, cmds, args[1:], stdout, stderr)
 	}
 	c, ok := cmds[args[0]]
 	if !ok {
@@ -61,6 +65,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return 2
 	}
 	return c.run(ctx, args[1:], stdin, stdout, stderr)
+}
+
+// help prints one command's help on stdout: what the command itself
+// prints for -h (on either stream), so that its flags are described in
+// one place.
+func help(ctx context.Context, cmds map[string]command, args []string, stdout, stderr io.Writer) int {
+	if len(args) != 1 {
+		fmt.Fprintf(stderr, "parlour: help takes one command, not %q\n", strings.Join(args, " "))
+		return 2
+	}
+	c, ok := cmds[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "parlour: unknown command %q\n\n", args[0])
+		usage(stderr, cmds)
+		return 2
+	}
+	c.run(ctx, []string{"-h"}, strings.NewReader(""), stdout, stdout)
+	return 0
 }
 
 func usage(w io.Writer, cmds map[string]command) {
@@ -74,5 +96,5 @@ func usage(w io.Writer, cmds map[string]command) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, cmds[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'parlour COMMAND -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'parlour help COMMAND' (or 'parlour COMMAND -h') for a command's flags.")
 }

@@ -155,7 +155,10 @@ type Table struct {
 	Rematch     string          `json:"rematch,omitempty"`
 	Clock       *Clock          `json:"clock,omitempty"`
 	Set         json.RawMessage `json:"set,omitempty"`
-	Solitaire   *struct {
+	// Rated says the game changes both players' ratings (in Pool).
+	Rated     bool   `json:"rated,omitempty"`
+	Pool      string `json:"pool,omitempty"`
+	Solitaire *struct {
 		Maker  string `json:"maker"`
 		Random bool   `json:"random"`
 	} `json:"solitaire,omitempty"`
@@ -203,6 +206,7 @@ type Listed struct {
 	Title  string `json:"title"`
 	Status string `json:"status"`
 	Seats  []Seat `json:"seats"`
+	Rated  bool   `json:"rated,omitempty"`
 }
 
 // do sends a request and decodes the answer into out (when not nil).

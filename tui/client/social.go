@@ -1,0 +1,239 @@
+package client
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// Challenge is one account's challenge to another (GET, POST
+// /api/v1/challenges). Status is "open", "accepted", "declined",
+// "canceled" or "expired"; Table names the table an accepted one opened.
+type Challenge struct {
+	ID      string                     `json:"id"`
+	From    string                     `json:"from"`
+	To      string                     `json:"to"`
+	Game    string                     `json:"game"`
+	Rules   map[string]json.RawMessage `json:"rules,omitempty"`
+	Rated   bool                       `json:"rated"`
+	Status  string                     `json:"status"`
+	Table   string                     `json:"table,omitempty"`
+	Created time.Time                  `json:"created"`
+	Expires time.Time                  `json:"expires"`
+}
+
+// StreamTable is a table in a line of the player stream.
+type StreamTable struct {
+	ID        string `json:"id"`
+	Game      string `json:"game"`
+	Seat      int    `json:"seat"`
+	Rated     bool   `json:"rated,omitempty"`
+	Challenge string `json:"challenge,omitempty"`
+	Result    string `json:"result,omitempty"`
+}
+
+// PlayerEvent is one line of the player stream (GET /api/v1/stream):
+// Type is "challenge", "challengeDeclined", "challengeCanceled",
+// "gameStart" or "gameFinish".
+type PlayerEvent struct {
+	Type      string       `json:"type"`
+	Challenge *Challenge   `json:"challenge,omitempty"`
+	Table     *StreamTable `json:"table,omitempty"`
+	Error     string       `json:"error,omitempty"`
+}
+
+// Online is who is around (GET /api/v1/online): how many identities,
+// guests included, and the signed-in players who do not hide.
+type Online struct {
+	Count   int `json:"count"`
+	Players []struct {
+		Name string `json:"name"`
+	} `json:"players"`
+}
+
+// Online asks who is online.
+func (c *Client) Online(ctx context.Context) (Online, error) {
+	var o Online
+	err := c.do(ctx, http.MethodGet, "/api/v1/online", "", nil, &o)
+	return o, err
+}
+
+// Challenges lists the open challenges made to the account of token
+// (in) and by it (out), newest first.
+func (c *Client) Challenges(ctx context.Context, token string) (in, out []Challenge, err error) {
+	var l struct {
+		In  []Challenge `json:"in"`
+		Out []Challenge `json:"out"`
+	}
+	err = c.do(ctx, http.MethodGet, "/api/v1/challenges", token, nil, &l)
+	return l.In, l.Out, err
+}
+
+// Challenge challenges the account called to to a game of game with its
+// default rules, rated or not.
+func (c *Client) Challenge(ctx context.Context, token, to, game string, rated bool) (Challenge, error) {
+	var ch Challenge
+	err := c.do(ctx, http.MethodPost, "/api/v1/challenges", token, map[string]any{"to": to, "game": game, "rated": rated}, &ch)
+	return ch, err
+}
+
+// Accept accepts challenge id: the table it opens, with the accepter's
+// seat.
+func (c *Client) Accept(ctx context.Context, token, id string) (Seated, error) {
+	var s Seated
+	err := c.do(ctx, http.MethodPost, "/api/v1/challenges/"+url.PathEscape(id)+"/accept", token, nil, &s)
+	c.fullInvite(&s)
+	return s, err
+}
+
+// Decline declines challenge id.
+func (c *Client) Decline(ctx context.Context, token, id string) (Challenge, error) {
+	var ch Challenge
+	err := c.do(ctx, http.MethodPost, "/api/v1/challenges/"+url.PathEscape(id)+"/decline", token, nil, &ch)
+	return ch, err
+}
+
+// YourTable is a table under way where the identity of the token holds a
+// seat (GET /api/v1/identity/tables).
+type YourTable struct {
+	Table
+	Seat    int       `json:"seat"`
+	Created time.Time `json:"created"`
+}
+
+// YourTables lists the tables under way where the token's identity holds
+// a seat, newest first.
+func (c *Client) YourTables(ctx context.Context, token string) ([]YourTable, error) {
+	var l struct {
+		Tables []YourTable `json:"tables"`
+	}
+	err := c.do(ctx, http.MethodGet, "/api/v1/identity/tables", token, nil, &l)
+	return l.Tables, err
+}
+
+// PlayedGame is one finished game of an account's history.
+type PlayedGame struct {
+	Table  string    `json:"table"`
+	Game   string    `json:"game"`
+	Ended  time.Time `json:"ended"`
+	Seat   int       `json:"seat"`
+	Result string    `json:"result"`
+	Rated  bool      `json:"rated,omitempty"`
+}
+
+// PlayedGames lists the account name's latest finished games, newest
+// first.
+func (c *Client) PlayedGames(ctx context.Context, name string, limit int) ([]PlayedGame, error) {
+	var l struct {
+		Games []PlayedGame `json:"games"`
+	}
+	err := c.do(ctx, http.MethodGet, fmt.Sprintf("/api/v1/players/%s/games?limit=%d", url.PathEscape(name), limit), "", nil, &l)
+	return l.Games, err
+}
+
+// PlayerStream follows the player stream of token, sending each line on
+// out until ctx ends. While it is open the server counts the player
+// online and delivers their challenges. When the connection drops it
+// opens the stream again (which starts with the open challenges and the
+// tables under way, so nothing is missed for long), waiting a little
+// longer after each failure; each failure is reported on errs (when not
+// nil), and a nil error once the stream is open again. A refusal (a
+// token the server no longer knows) ends it.
+func (c *Client) PlayerStream(ctx context.Context, token string, out chan<- PlayerEvent, errs chan<- error) {
+	report := func(err error) {
+		if errs != nil {
+			select {
+			case errs <- err:
+			case <-ctx.Done():
+			}
+		}
+	}
+	wait := 200 * time.Millisecond
+	failed := false
+	for ctx.Err() == nil {
+		err := c.playerStreamOnce(ctx, token, out, func() {
+			if failed {
+				report(nil)
+				failed = false
+			}
+			wait = 200 * time.Millisecond
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		if err == nil {
+			err = errors.New("the server closed the player stream")
+		}
+		var apiErr *Error
+		if errors.As(err, &apiErr) && apiErr.Status >= 400 && apiErr.Status < 500 && apiErr.Status != http.StatusTooManyRequests {
+			report(err)
+			return
+		}
+		failed = true
+		report(err)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+		if wait < 5*time.Second {
+			wait *= 2
+		}
+	}
+}
+
+// playerStreamOnce reads one connection of the player stream; opened is
+// called once the server answers.
+func (c *Client) playerStreamOnce(ctx context.Context, token string, out chan<- PlayerEvent, opened func()) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/api/v1/stream", nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := c.http.Do(req)
+	if err != nil {
+		return fmt.Errorf("lost the server at %s: %w", c.base, err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<16))
+		var e struct {
+			Error string `json:"error"`
+		}
+		json.Unmarshal(raw, &e)
+		if e.Error == "" {
+			e.Error = "the player stream answered " + res.Status
+		}
+		return &Error{Status: res.StatusCode, Message: e.Error}
+	}
+	opened()
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if len(sc.Bytes()) == 0 {
+			continue // the stream's keep-alive
+		}
+		var ev PlayerEvent
+		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
+			return fmt.Errorf("a line of the player stream is not an event: %w", err)
+		}
+		if ev.Error != "" {
+			return errors.New(ev.Error)
+		}
+		select {
+		case out <- ev:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("lost the player stream: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/server"
+	"parlour/tui/client"
+)
+
+// TestChallengesInTheTerminal: a signed-in terminal holds the player
+// stream, so the server counts its player online (and the web lists them
+// to challenge) for as long as it runs, not only for the minutes after a
+// request; the challenges made to them reach the screen as they come, and
+// are declined and accepted there (accepting seats them at the table);
+// they challenge by name, and the table the accepted challenge opens
+// comes to their screen; another terminal signed in to the same account
+// lists those games among the recent ones, from the server.
+func TestChallengesInTheTerminal(t *testing.T) {
+	t.Parallel()
+	clk := &handClock{now: time.Now()}
+	ts := newTestServerWith(t, func(c *server.Config) { c.Clock = clk })
+	ctx := context.Background()
+	ann, annS := signedUp(t, ts, "Ann")
+	_, benS := signedUp(t, ts, "Ben")
+	tm := newTermWith(t, ts.URL, "Ben", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "Ben"})
+
+	// Online while the terminal runs, long after its last request.
+	clk.Advance(server.OnlineWindow + time.Minute)
+	waitOnline(t, ann, "Ben")
+
+	// A challenge comes to the home screen; p lists it; d declines it.
+	ch, err := ann.Challenge(ctx, annS.Token, "ben", "nymphabet", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the challenge's news", has("Ann challenges you to Nymphabet: p answers"))
+	tm.key("p")
+	s := tm.waitFor("the players screen", has("Challenges to you", "> Ann challenges you to Nymphabet", "Online", "Ann"))
+	checkFits(t, tm)
+	tm.key("d")
+	tm.waitFor("declined", has("you declined Ann's challenge"))
+	if _, out, err := ann.Challenges(ctx, annS.Token); err != nil || len(out) != 0 {
+		t.Fatalf("Ann's open challenges after Ben declined: %+v, %v", out, err)
+	}
+	if s = tm.screen(); strings.Contains(s, "> Ann challenges") {
+		t.Fatalf("the declined challenge is still listed:\n%s", s)
+	}
+	if _, err := ann.Accept(ctx, annS.Token, ch.ID); err == nil {
+		t.Fatal("a declined challenge was accepted")
+	}
+
+	// A rated challenge, accepted with a: Ben is at the table.
+	ch, err = ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the rated challenge", has("> Ann challenges you to Nymphabet (rated)"))
+	tm.key("a")
+	s = tm.waitFor("the table", has("you: Ben"))
+	if first, _, _ := strings.Cut(s, "\n"); !strings.Contains(first, "rated") {
+		t.Fatalf("the challenge's table is not said rated:\n%s", s)
+	}
+	first := tm.m.t.id
+
+	// Ben challenges Ann by name; she accepts; the table comes to his
+	// screen.
+	tm.key("esc")
+	tm.key("p")
+	tm.waitFor("the players screen", has("Challenges to you"))
+	tm.key("c")
+	tm.typeText("ann")
+	tm.key("right") // the next game two can play
+	tm.waitFor("the form", has("Challenge ann█ to ‹ Quizl › · ‹ not rated ›"))
+	checkFits(t, tm)
+	tm.key("enter")
+	tm.waitFor("the challenge made", has("you challenged Ann to Quizl", "you challenged Ann to Quizl: waiting"))
+	in, _, err := ann.Challenges(ctx, annS.Token)
+	if err != nil || len(in) != 1 || in[0].From != "Ben" || in[0].Game != "quizl" {
+		t.Fatalf("Ann's challenges: %+v, %v", in, err)
+	}
+	seat, err := ann.Accept(ctx, annS.Token, in[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the accepted challenge's table", func(s string) bool {
+		return tm.m.t != nil && tm.m.t.id == seat.Table && strings.Contains(s, "you: Ben")
+	})
+
+	// Another terminal of Ben's, with nothing kept on its disk, lists
+	// both tables among his recent games: the server's list.
+	other := newTermWith(t, ts.URL, "Ben", 80, 24, Config{NoDisk: true, Session: benS.Token, Account: "Ben"})
+	s = other.waitFor("the recent games", has(first, seat.Table))
+	if l := lineWith(s, first); !strings.Contains(l, "rated") {
+		t.Fatalf("the rated game's line does not say so: %q", l)
+	}
+	checkFits(t, other)
+	_ = ch
+}
+
+// waitOnline waits until the server lists name among the players online.
+func waitOnline(t *testing.T, c *client.Client, name string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		o, err := c.Online(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range o.Players {
+			if p.Name == name {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s is not listed online: %+v", name, o)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
