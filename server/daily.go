@@ -531,7 +531,7 @@ func (s *Service) PlayerDaily(ctx context.Context, name string) (_ map[string]Da
 }
 
 func (h *Handler) dailyToday(w http.ResponseWriter, r *http.Request) {
-	p, err := h.principal(r)
+	p, err := h.wholeIdentity(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -541,7 +541,7 @@ func (h *Handler) dailyToday(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) dailyStart(w http.ResponseWriter, r *http.Request) {
-	p, err := h.principal(r)
+	p, err := h.wholeIdentity(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -277,6 +277,21 @@ func (h *Handler) principal(r *http.Request) (*Principal, error) {
 	return p, nil
 }
 
+// wholeIdentity authenticates a request for an action of the whole
+// identity, not of one table: making or joining a table, signing up, the
+// account's settings, keys, challenges, daily attempts and streams. A
+// seat's token acts for its seat at its table alone, as documented, so it
+// is refused here: one leaked with a table's link must not add an SSH key
+// to the account, nor sign its guest up under someone else's password. A
+// request with no token has a nil principal, as with principal.
+func (h *Handler) wholeIdentity(r *http.Request) (*Principal, error) {
+	p, err := h.principal(r)
+	if err == nil && p != nil && p.Table != "" {
+		return nil, refuse(http.StatusForbidden, "that token is a seat's: it acts for its seat at table %s alone; send your identity token, your session, or none", p.Table)
+	}
+	return p, err
+}
+
 // guestAllowed applies the per-address limit on new guest identities.
 func (h *Handler) guestAllowed(r *http.Request) error {
 	if !h.byAddr.allow(h.clientAddr(r)) {
@@ -360,7 +375,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	p, err := h.principal(r)
+	p, err := h.wholeIdentity(r)
 	if err == nil && p == nil {
 		err = h.guestAllowed(r)
 	}
@@ -382,7 +397,7 @@ func (h *Handler) join(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	p, err := h.principal(r)
+	p, err := h.wholeIdentity(r)
 	if err == nil && p == nil {
 		err = h.guestAllowed(r)
 	}

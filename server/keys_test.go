@@ -139,3 +139,79 @@ func FuzzParseKey(f *testing.F) {
 		}
 	})
 }
+
+// TestSeatTokenActsForItsSeatAlone: a seat's token, which travels with a
+// table's link and its record, acts for that seat at that table and for
+// nothing of the account: every account-wide endpoint refuses it, and
+// nothing changes.
+func TestSeatTokenActsForItsSeatAlone(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	signUp(t, srv.URL, "Ben")
+	var seated Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &seated); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	seat := &client{t: t, base: srv.URL, token: seated.Token}
+	_, key := newKey(t, "mallory@elsewhere")
+	other := &client{t: t, base: srv.URL}
+	var open Seated
+	if st, body := other.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Olga"}, &open); st != 201 {
+		t.Fatalf("another table: %d %s", st, body)
+	}
+	for _, c := range []struct {
+		method, path string
+		body         any
+	}{
+		{"POST", "/api/v1/keys", map[string]string{"key": key}},
+		{"GET", "/api/v1/keys", nil},
+		{"DELETE", "/api/v1/keys/SHA256:x", nil},
+		{"POST", "/api/v1/challenges", map[string]any{"to": "Ben", "game": "nymphabet"}},
+		{"GET", "/api/v1/challenges", nil},
+		{"PUT", "/api/v1/account/settings", map[string]any{"hidden": true}},
+		{"GET", "/api/v1/account/settings", nil},
+		{"GET", "/api/v1/account", nil},
+		{"PUT", "/api/v1/account/password", map[string]string{"password": "correct horse Ann", "new_password": "a brand new phrase"}},
+		{"DELETE", "/api/v1/account", map[string]string{"password": "correct horse Ann"}},
+		{"DELETE", "/api/v1/sessions", nil},
+		{"GET", "/api/v1/identity/tables", nil},
+		{"GET", "/api/v1/stream", nil},
+		{"POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}},
+		{"POST", "/api/v1/tables/" + open.Table + "/join", map[string]any{}},
+		{"POST", "/api/v1/accounts", map[string]string{"name": "Mallory", "password": "an attacker's phrase"}},
+		{"POST", "/api/v1/daily/quizl", map[string]any{}},
+		{"GET", "/api/v1/daily/quizl", nil},
+	} {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			st, body := seat.do(c.method, c.path, c.body, nil)
+			if st != 403 || !strings.Contains(body, "seat") {
+				t.Fatalf("%d %s, want 403 naming the seat's token", st, body)
+			}
+		})
+	}
+	// Nothing of the account changed, and the seat still acts for itself.
+	var list struct{ Keys []KeyInfo }
+	if st, body := ann.do("GET", "/api/v1/keys", nil, &list); st != 200 || len(list.Keys) != 0 {
+		t.Fatalf("Ann's keys: %d %s", st, body)
+	}
+	if st, body := ann.do("GET", "/api/v1/challenges", nil, nil); st != 200 || strings.Contains(body, `"Ben"`) {
+		t.Fatalf("Ann's challenges: %d %s", st, body)
+	}
+	if st, body := ann.do("GET", "/api/v1/account/settings", nil, nil); st != 200 || strings.Contains(body, `"hidden":true`) {
+		t.Fatalf("Ann's settings: %d %s", st, body)
+	}
+	if _, err := f.s.SignIn(context.Background(), "Ann", "correct horse Ann"); err != nil {
+		t.Fatalf("Ann's password: %v", err)
+	}
+	if _, err := f.s.SignIn(context.Background(), "Mallory", "an attacker's phrase"); err == nil {
+		t.Fatal("the seat's token signed up an account")
+	}
+	if st, body := seat.do("GET", "/api/v1/tables/"+seated.Table, nil, nil); st != 200 || !strings.Contains(body, `"seat":0`) {
+		t.Fatalf("the seat's own table: %d %s", st, body)
+	}
+	if st, body := seat.do("POST", "/api/v1/tables/"+seated.Table+"/chat", map[string]string{"channel": "players", "text": "still mine"}, nil); st != 201 {
+		t.Fatalf("the seat's chat: %d %s", st, body)
+	}
+}

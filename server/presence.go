@@ -253,7 +253,7 @@ func (h *Handler) online(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {
-	p, err := h.principal(r)
+	p, err := h.wholeIdentity(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -268,7 +268,7 @@ func (h *Handler) setSettings(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	p, err := h.principal(r)
+	p, err := h.wholeIdentity(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return

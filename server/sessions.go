@@ -87,7 +87,7 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	p, err := h.principal(r)
+	p, err := h.wholeIdentity(r)
 	if err == nil {
 		err = h.guestAllowed(r)
 	}
@@ -144,9 +144,11 @@ func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// signedIn authenticates a request that must present a token.
+// signedIn authenticates a request that must present a token, for an
+// action of the whole identity: a seat's token is refused (see
+// wholeIdentity).
 func (h *Handler) signedIn(r *http.Request) (*Principal, error) {
-	p, err := h.principal(r)
+	p, err := h.wholeIdentity(r)
 	if err != nil {
 		return nil, err
 	}

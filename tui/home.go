@@ -28,6 +28,9 @@ type Recent struct {
 	Status string    `json:"status"`
 	When   time.Time `json:"when"`
 	Rated  bool      `json:"rated,omitempty"`
+	// Identity is the guest identity's token the seat was taken under,
+	// so that reopening the game takes the next seats under it too.
+	Identity string `json:"identity,omitempty"`
 }
 
 const recentFile = "play-recent.json"
@@ -186,7 +189,9 @@ func (m *Model) homeKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 			m.scr, m.input, m.err = scrName, m.c.Name, ""
 		default:
 			r := m.recentHere()[at-len(m.games)-3]
-			m.idToken = r.Token
+			if r.Identity != "" && m.cfg.Session == "" {
+				m.idToken = r.Identity
+			}
 			return m, m.sit(client.Seated{Table: r.Table, Seat: r.Seat, Token: r.Token, Invite: m.c.Base() + "/t/" + r.Table}, r.Game)
 		}
 	}
@@ -355,6 +360,23 @@ type seatedMsg struct {
 	s    client.Seated
 	game string
 	err  error
+	// identity is the guest identity's token made for the request, when
+	// the client had none.
+	identity string
+}
+
+// identityFor returns tok, or, when it is empty, the token of a new guest
+// identity called name: a seat's token acts for its seat alone, so the
+// next seats are bound to the guest by its identity token.
+func identityFor(ctx context.Context, c client.Client, tok string) (string, error) {
+	if tok != "" {
+		return tok, nil
+	}
+	id, err := c.NewIdentity(ctx, c.Name)
+	if err != nil {
+		return "", fmt.Errorf("making your guest identity: %w", err)
+	}
+	return id.Token, nil
 }
 
 // joinAny joins the table line names: an invite code, read aloud or in
@@ -383,23 +405,27 @@ func (m *Model) joinTable(code, id string) tea.Cmd {
 				return seatedMsg{err: fmt.Errorf("invite code %s: %w", code, err)}
 			}
 		}
-		s, err := c.Join(ctx, tok, id)
+		idTok, err := identityFor(ctx, c, tok)
 		if err != nil {
-			return seatedMsg{err: fmt.Errorf("joining %s: %w", id, err)}
+			return seatedMsg{err: err}
 		}
-		return seatedMsg{s: s}
+		s, err := c.Join(ctx, idTok, id)
+		if err != nil {
+			return seatedMsg{err: fmt.Errorf("joining %s: %w", id, err), identity: idTok}
+		}
+		return seatedMsg{s: s, identity: idTok}
 	}
 }
 
 func (m *Model) seated(msg seatedMsg) tea.Cmd {
 	m.nt.creating = false
+	if m.idToken == "" && msg.identity != "" {
+		// The guest made for this seat takes the next ones too.
+		m.idToken = msg.identity
+	}
 	if msg.err != nil {
 		m.err = msg.err.Error()
 		return nil
-	}
-	if m.idToken == "" {
-		// The first seat's token binds the next ones to the same guest.
-		m.idToken = msg.s.Token
 	}
 	return m.sit(msg.s, msg.game)
 }

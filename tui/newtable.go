@@ -123,8 +123,12 @@ func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, func() tea.Msg {
 			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
 			defer cancel()
-			s, err := c.Create(ctx, tok, game, rules, o.seats, extra)
-			return seatedMsg{s, game, err}
+			idTok, err := identityFor(ctx, c, tok)
+			if err != nil {
+				return seatedMsg{err: err}
+			}
+			s, err := c.Create(ctx, idTok, game, rules, o.seats, extra)
+			return seatedMsg{s: s, game: game, err: err, identity: idTok}
 		}
 	}
 	step := 0

@@ -217,8 +217,12 @@ func (m *Model) apply(u client.Update) {
 	if len(t.log) > 500 {
 		t.log = t.log[len(t.log)-500:]
 	}
-	m.remember(Recent{Server: m.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
-		Title: u.Table.Title, Status: u.Table.Status, When: time.Now(), Rated: u.Table.Rated})
+	r := Recent{Server: m.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
+		Title: u.Table.Title, Status: u.Table.Status, When: time.Now(), Rated: u.Table.Rated}
+	if m.cfg.Session == "" {
+		r.Identity = m.idToken
+	}
+	m.remember(r)
 }
 
 // endData is the data of a game's end event (docs/protocol.md).

@@ -564,6 +564,27 @@ func (c *Client) streamOnce(ctx context.Context, token, id string, from *int, wi
 	return false, nil
 }
 
+// Identity is a guest identity: its name and the token that acts for it,
+// and for every seat it takes.
+type Identity struct {
+	ID    string `json:"identity"`
+	Name  string `json:"name"`
+	Token string `json:"token"`
+}
+
+// NewIdentity makes a guest identity called name (POST /api/v1/identity).
+// Its token, sent with creates and joins, binds every seat this client
+// takes to one guest; a seat's own token acts for that seat alone.
+func (c *Client) NewIdentity(ctx context.Context, name string) (Identity, error) {
+	var id Identity
+	body := map[string]string{}
+	if name != "" {
+		body["name"] = name
+	}
+	err := c.do(ctx, "POST", "/api/v1/identity", "", body, &id)
+	return id, err
+}
+
 // Session is an account's session: its name and bearer token.
 type Session struct {
 	Name  string `json:"name"`
