@@ -215,6 +215,11 @@ type clockUpdate struct {
 		Status string         `json:"status"`
 		ToMove []int          `json:"to_move"`
 		Rules  map[string]any `json:"rules"`
+		Result *struct {
+			Status  string `json:"status"`
+			Winners []int  `json:"winners"`
+		} `json:"result"`
+		Aborted *server.AbortInfo `json:"aborted"`
 		Clock  *struct {
 			Turn int       `json:"turn"`
 			Now  time.Time `json:"now"`
@@ -302,13 +307,19 @@ func TestClockRunsOut(t *testing.T) {
 			want   string   // what the server plays for it
 			over   bool
 		}{
-			{game: "nymphabet", seats: 2, late: 0, want: "resign", over: true},
-			{game: "quizl", seats: 3, before: []string{"0:72"}, late: 1, want: "resign"},
-			{game: "quizl", seats: 2, late: 0, want: "resign"}, // Ben plays on against Ann's grid
+			// Before every player has moved, a timeout aborts the game.
+			{game: "nymphabet", seats: 2, late: 0, want: "abort", over: true},
+			{game: "quizl", seats: 3, before: []string{"0:72"}, late: 1, want: "abort", over: true},
+			{game: "quizl", seats: 2, late: 0, want: "abort", over: true},
+			{game: "salvo", seats: 2, late: 0, want: "abort", over: true},
+			{game: "wordfight", seats: 2, late: 0, want: "abort", over: true},
+			{game: "wordfight", seats: 2, before: []string{"0:declare cart", "0:place B2 across"}, late: 1, want: "abort", over: true},
+			// A lone seat has nobody to abort against; after every
+			// player has moved, the server plays for the late one.
 			{game: "quizl", seats: 1, late: 0, want: "resign", over: true},
-			{game: "salvo", seats: 2, late: 0, want: "resign", over: true},
-			{game: "wordfight", seats: 2, late: 0, want: "resign", over: true},
-			{game: "wordfight", seats: 2, before: []string{"0:declare cart", "0:place B2 across"}, late: 1, want: "cannot"},
+			{game: "nymphabet", seats: 2, before: []string{"0:abdicated", "1:eight"}, late: 0, want: "resign", over: true},
+			{game: "quizl", seats: 2, before: []string{"0:72", "1:72"}, late: 0, want: "resign"}, // Ben plays on against Ann's grid
+			{game: "wordfight", seats: 2, before: []string{"0:declare cart", "0:place B2 across", "1:place B2 across", "1:declare dart"}, late: 0, want: "cannot"},
 		} {
 			t.Run(tc.game+"/"+tc.want, func(t *testing.T) {
 				e := newClockEnvOn(t, k)
@@ -333,10 +344,25 @@ func TestClockRunsOut(t *testing.T) {
 				}
 				e.clock.Advance(time.Second)
 				rec := e.record(id, toks[tc.late])
-				if len(rec.Moves) != moves+1 {
+				if tc.want == "abort" {
+					if len(rec.Moves) != moves || rec.Aborted == nil || rec.Aborted.By != rec.Players[tc.late] {
+						t.Fatalf("the timeout did not abort the game for %s: moves %+v, aborted %+v", rec.Players[tc.late], rec.Moves, rec.Aborted)
+					}
+					u := e.view(id, "")
+					if u.Table.Status != "finished" || u.Table.Result == nil || u.Table.Result.Status != "aborted" || u.Table.Aborted == nil || u.Table.Aborted.Why != "timeout" || u.Table.Aborted.Seat != tc.late {
+						t.Fatalf("the table after the timeout: %+v", u.Table)
+					}
+					if _, st, _, err := game.Replay(games.Registry(), rec, lexicon.Default()); err != nil || st.Result().Status != game.Aborted {
+						t.Errorf("the aborted record does not replay as aborted: %v", err)
+					}
+					return
+				}
+				if len(rec.Moves) <= moves {
 					t.Fatalf("no move played at the deadline: %+v", rec.Moves)
 				}
-				last := rec.Moves[len(rec.Moves)-1]
+				// The first move played at the deadline is the late seat's
+				// (another seat whose time ran out with it may follow).
+				last := rec.Moves[moves]
 				if last.By != rec.Players[tc.late] || last.Move != tc.want {
 					t.Errorf("the server played %+v, want %s by %s", last, tc.want, rec.Players[tc.late])
 				}

@@ -76,6 +76,11 @@ func (in *TableInfo) appendJSON(b, rules []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if in.Aborted != nil {
+		if b, err = appendField(b, "aborted", in.Aborted); err != nil {
+			return nil, err
+		}
+	}
 	if in.Set != nil {
 		if b, err = appendField(b, "set", in.Set); err != nil {
 			return nil, err
