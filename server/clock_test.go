@@ -220,7 +220,7 @@ type clockUpdate struct {
 			Winners []int  `json:"winners"`
 		} `json:"result"`
 		Aborted *server.AbortInfo `json:"aborted"`
-		Clock  *struct {
+		Clock   *struct {
 			Turn int       `json:"turn"`
 			Now  time.Time `json:"now"`
 		} `json:"clock"`
