@@ -124,6 +124,9 @@ func TestAbort(t *testing.T) {
 				}
 				e.clock.Advance(time.Second) // each game ends the latest in the histories
 				v0 := e.view(id, "")
+				if v0.Table.Abortable != (tc.want == 200 || tc.want == 403 || tc.want == 401) {
+					t.Errorf("the table before the abort says abortable %v", v0.Table.Abortable)
+				}
 				st, b := e.call("POST", "/api/v1/tables/"+id+"/abort", tc.by, nil)
 				if st != tc.want || !strings.Contains(string(b), tc.reason) {
 					t.Fatalf("abort: %d %s, want %d %q", st, b, tc.want, tc.reason)
@@ -145,7 +148,7 @@ func TestAbort(t *testing.T) {
 					abortedBy = 1
 				}
 				if v.Table.Status != "finished" || v.Table.Result == nil || v.Table.Result.Status != "aborted" || len(v.Table.Result.Winners) != 0 ||
-					v.Table.Aborted == nil || v.Table.Aborted.Seat != abortedBy || v.Table.Aborted.Why != server.AbortAsked || len(v.Table.ToMove) != 0 {
+					v.Table.Aborted == nil || v.Table.Aborted.Seat != abortedBy || v.Table.Aborted.Why != server.AbortAsked || len(v.Table.ToMove) != 0 || v.Table.Abortable {
 					t.Fatalf("the table after the abort: %+v", v.Table)
 				}
 				rec := e.record(id, "")

@@ -219,8 +219,9 @@ type clockUpdate struct {
 			Status  string `json:"status"`
 			Winners []int  `json:"winners"`
 		} `json:"result"`
-		Aborted *server.AbortInfo `json:"aborted"`
-		Clock   *struct {
+		Aborted   *server.AbortInfo `json:"aborted"`
+		Abortable bool              `json:"abortable"`
+		Clock     *struct {
 			Turn int       `json:"turn"`
 			Now  time.Time `json:"now"`
 		} `json:"clock"`
@@ -395,10 +396,9 @@ func TestClockSurvivesRestart(t *testing.T) {
 		gone, gtoks := e.table("nymphabet", 2, map[string]any{"clock": 60})
 		kept, ktoks := e.table("nymphabet", 2, map[string]any{"clock": 100})
 		e.clock.Advance(10 * time.Second)
-		if st, b := e.call("POST", "/api/v1/tables/"+kept+"/moves", ktoks[0], map[string]any{"move": "abdicated"}); st != 200 {
-			t.Fatalf("move: %d %s", st, b)
-		}
-		e.clock.Advance(20 * time.Second) // Ben's deadline is 80 s away
+		// A word each: a timeout before then would abort the game.
+		e.play(kept, ktoks, "0:abdicated", "1:eight")
+		e.clock.Advance(20 * time.Second) // Ann's deadline is 80 s away
 		e.stop()
 		e.clock.Advance(50 * time.Second) // while the server is down: Ann's 60 s pass at "gone"
 		e.start()
@@ -409,22 +409,23 @@ func TestClockSurvivesRestart(t *testing.T) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+		// Ann never moved there: her timeout aborted the game.
 		rec := e.record(gone, gtoks[0])
-		if last := rec.Moves[len(rec.Moves)-1]; len(rec.Moves) != 1 || last.By != "Ann" || last.Move != "resign" {
-			t.Errorf("at the table whose deadline passed: %+v", rec.Moves)
+		if len(rec.Moves) != 0 || rec.Aborted == nil || rec.Aborted.By != "Ann" {
+			t.Errorf("at the table whose deadline passed: %+v, aborted %+v", rec.Moves, rec.Aborted)
 		}
 		u := e.view(kept, "")
-		if d := u.Table.Seats[1].Deadline; d == nil || *u.Table.Seats[1].TimeLeft != 30 {
-			t.Fatalf("Ben's deadline after the restart: %v, %v left; want 30 s left", d, u.Table.Seats[1].TimeLeft)
+		if d := u.Table.Seats[0].Deadline; d == nil || *u.Table.Seats[0].TimeLeft != 30 {
+			t.Fatalf("Ann's deadline after the restart: %v, %v left; want 30 s left", d, u.Table.Seats[0].TimeLeft)
 		}
 		e.clock.Advance(29 * time.Second)
-		if n := len(e.record(kept, ktoks[1]).Moves); n != 1 {
-			t.Fatalf("%d moves a second before Ben's deadline", n)
+		if n := len(e.record(kept, ktoks[1]).Moves); n != 2 {
+			t.Fatalf("%d moves a second before Ann's deadline", n)
 		}
 		e.clock.Advance(time.Second)
 		rec = e.record(kept, ktoks[1])
-		if len(rec.Moves) != 2 || rec.Moves[1].Move != "resign" || rec.Moves[1].By != "Ben" {
-			t.Fatalf("Ben's deadline after the restart did not fire: %+v", rec.Moves)
+		if len(rec.Moves) != 3 || rec.Moves[2].Move != "resign" || rec.Moves[2].By != "Ann" {
+			t.Fatalf("Ann's deadline after the restart did not fire: %+v", rec.Moves)
 		}
 		// The event says why, after a restart too: it is rebuilt from the
 		// table's description.
@@ -463,15 +464,13 @@ func TestClockOutOfRange(t *testing.T) {
 func TestClockEverySeatToAnswer(t *testing.T) {
 	e := newClockEnv(t)
 	id, toks := e.table("wordfight", 3, map[string]any{"clock": 30})
-	if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", toks[0], map[string]any{"move": "declare cart"}); st != 200 {
-		t.Fatalf("declare: %d %s", st, b)
-	}
+	// A first word that everybody places: before every player has moved
+	// a timeout would abort the game. Ben declares the next.
+	e.play(id, toks, "0:declare cart", "0:place B2 across", "1:place B2 across", "2:place B2 across", "1:declare dart")
 	e.clock.Advance(20 * time.Second)
-	if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", toks[1], map[string]any{"move": "place B2 across"}); st != 200 {
-		t.Fatalf("place: %d %s", st, b)
-	}
+	e.play(id, toks, "2:place C1 down")
 	u := e.view(id, "")
-	for _, seat := range []int{0, 2} {
+	for _, seat := range []int{0, 1} {
 		if l := u.Table.Seats[seat].TimeLeft; l == nil || *l != 10 {
 			t.Errorf("seat %d has %v s left, want 10: its time runs from the declaration", seat, l)
 		}
@@ -479,12 +478,12 @@ func TestClockEverySeatToAnswer(t *testing.T) {
 	e.clock.Advance(10 * time.Second)
 	for seat, tok := range toks {
 		rec := e.record(id, tok)
-		if len(rec.Moves) != 4 {
+		if len(rec.Moves) != 8 || rec.Aborted != nil {
 			t.Fatalf("moves after the deadline: %+v", rec.Moves)
 		}
-		if seat != 1 {
+		if seat != 2 {
 			var mine string
-			for _, m := range rec.Moves[2:] {
+			for _, m := range rec.Moves[6:] {
 				if m.By == rec.Players[seat] {
 					mine = m.Move
 				}
@@ -495,7 +494,7 @@ func TestClockEverySeatToAnswer(t *testing.T) {
 		}
 	}
 	u = e.view(id, "")
-	if len(u.Table.ToMove) != 1 || u.Table.ToMove[0] != 1 || *u.Table.Seats[1].TimeLeft != 30 {
-		t.Errorf("after the word: to move %v, %+v", u.Table.ToMove, u.Table.Seats[1])
+	if len(u.Table.ToMove) != 1 || u.Table.ToMove[0] != 2 || *u.Table.Seats[2].TimeLeft != 30 {
+		t.Errorf("after the word: to move %v, %+v", u.Table.ToMove, u.Table.Seats[2])
 	}
 }

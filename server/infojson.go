@@ -62,6 +62,9 @@ func (in *TableInfo) appendJSON(b, rules []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
+	if in.Abortable {
+		b = append(b, `,"abortable":true`...)
+	}
 	if len(in.Commitments) > 0 {
 		b = append(b, `,"commitments":`...)
 		b = game.AppendJSONStrings(b, in.Commitments)

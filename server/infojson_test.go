@@ -24,6 +24,7 @@ func TestTableInfoAppendJSON(t *testing.T) {
 			{Seat: 2, Kind: "open"},
 		},
 		ToMove:      []game.Seat{1, 2},
+		Abortable:   true,
 		Commitments: []string{"ab", "cd"},
 		Reveal:      []Reveal{{Seat: 0, Salt: "00", Setup: json.RawMessage(`{"a": 1}`), Commitment: "ab"}},
 		Result:      &game.Result{Status: game.Aborted, Winners: []game.Seat{}},

@@ -356,6 +356,9 @@ type TableInfo struct {
 	Code   string      `json:"code,omitempty"`
 	Seats  []SeatInfo  `json:"seats"`
 	ToMove []game.Seat `json:"to_move"`
+	// Abortable is set while the game is in play and some player has not
+	// yet made a move: a seated player may then abort it (abort.go).
+	Abortable bool `json:"abortable,omitempty"`
 	// Commitments holds, once play starts, the SHA-256 commitment of each
 	// seat's secret setup (see Commitment).
 	Commitments []string `json:"commitments,omitempty"`
@@ -433,6 +436,7 @@ func (t *table) info() TableInfo {
 		if tm := t.st.ToMove(); len(tm) > 0 {
 			in.ToMove = append(make([]game.Seat, 0, len(tm)), tm...)
 		}
+		in.Abortable = t.status == store.Playing && game.Abortable(t.cfg, t.moves)
 	}
 	if t.m.Started && t.g.HasSetup() {
 		if len(t.commitments) != len(t.m.Seats) {
