@@ -15,7 +15,9 @@ func TestAbortAndResignOutOfTurn(t *testing.T) {
 	tm, _ := twoPlayerQuizl(t, ts)
 	tm.typeText("72")
 	tm.key("enter")
-	tm.waitFor("Ben to move", func(string) bool { return tm.m.t.upd != nil && len(tm.m.t.upd.Table.ToMove) == 1 && tm.m.t.upd.Table.ToMove[0] == 1 })
+	tm.waitFor("Ben to move", func(string) bool {
+		return tm.m.t.upd != nil && len(tm.m.t.upd.Table.ToMove) == 1 && tm.m.t.upd.Table.ToMove[0] == 1
+	})
 	tm.key("ctrl+a")
 	tm.waitFor("what a second press does", has("ctrl+a again aborts the game"))
 	checkFits(t, tm)
@@ -34,7 +36,9 @@ func TestAbortAndResignOutOfTurn(t *testing.T) {
 	tm2.waitFor("Ann to move", has("▶ your turn"))
 	tm2.typeText("73")
 	tm2.key("enter")
-	tm2.waitFor("Ben to move", func(string) bool { return tm2.m.t.upd != nil && len(tm2.m.t.upd.Table.ToMove) == 1 && tm2.m.t.upd.Table.ToMove[0] == 1 })
+	tm2.waitFor("Ben to move", func(string) bool {
+		return tm2.m.t.upd != nil && len(tm2.m.t.upd.Table.ToMove) == 1 && tm2.m.t.upd.Table.ToMove[0] == 1
+	})
 	tm2.key("ctrl+a")
 	tm2.waitFor("the refusal", has("the game can no longer be aborted"))
 	tm2.typeText(":resign")
