@@ -22,7 +22,7 @@ func TestAbortAndResignOutOfTurn(t *testing.T) {
 	tm.waitFor("what a second press does", has("ctrl+a again aborts the game"))
 	checkFits(t, tm)
 	tm.key("ctrl+a")
-	s := tm.waitFor("the aborted end", has("Game aborted", "Ann aborted it before every player had moved", "no result"))
+	s := tm.waitFor("the aborted end", has("Game over: aborted, Ann aborted it before every player had moved", "no result"))
 	checkFits(t, tm)
 	if strings.Contains(s, "you won") || strings.Contains(s, "Ben won") {
 		t.Errorf("an aborted game shows a winner:\n%s", s)

@@ -170,7 +170,7 @@ func (m *Model) endView() string {
 		line += ": " + r
 	}
 	if a := u.Table.Aborted; a != nil {
-		line = title("Game aborted") + ": " + abortText(a.Name, a.Why)
+		line = title("Game over") + ": aborted, " + abortText(a.Name, a.Why)
 	}
 	b.WriteString(line + "\n")
 	for _, f := range t.forced {
