@@ -203,7 +203,9 @@ func TestClaimAfterTheWalkAway(t *testing.T) {
 	// A call each first: before then a claim aborts the game.
 	tm.typeText("50")
 	tm.key("enter")
-	tm.waitFor("Ben to move", func(string) bool { return tm.m.t.upd != nil && len(tm.m.t.upd.Table.ToMove) == 1 && tm.m.t.upd.Table.ToMove[0] == 1 })
+	tm.waitFor("Ben to move", func(string) bool {
+		return tm.m.t.upd != nil && len(tm.m.t.upd.Table.ToMove) == 1 && tm.m.t.upd.Table.ToMove[0] == 1
+	})
 	ben.call(t)
 	tm.waitFor("Ann to move", has("▶ your turn"))
 	clk.Advance(time.Second) // Ben's last request is a second old: away
