@@ -170,6 +170,9 @@ func TestAbort(t *testing.T) {
 				if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", ann, map[string]any{"move": "cat"}); st != 409 {
 					t.Errorf("a move after the abort: %d %s", st, b)
 				}
+				if st, b := e.call("GET", "/api/v1/tables/"+id+"/analysis", "", nil); st != 409 || !strings.Contains(string(b), "aborted") {
+					t.Errorf("the analysis of an aborted game: %d %s", st, b)
+				}
 			})
 		}
 	})

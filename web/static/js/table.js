@@ -288,7 +288,7 @@ async function playScreen(main, id, mine) {
     append(box, h("div", { class: "row" },
       u.seat >= 0 ? h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, t.rematch ? "Go to the rematch" : "Rematch") : null,
       h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it"),
-      h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
+      res.status === "aborted" ? null : h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
       t.daily ? h("a", { class: "button primary", id: "daily-back", href: "/daily/" + t.daily.split("/")[0] }, "Your daily result and share text") : null));
     return box;
   }
