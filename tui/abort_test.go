@@ -1,6 +1,9 @@
 package tui
 
 import (
+	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -48,5 +51,27 @@ func TestAbortAndResignOutOfTurn(t *testing.T) {
 	})
 	if tm2.m.err != "" {
 		t.Errorf("resigning out of turn: %s", tm2.m.err)
+	}
+}
+
+// TestAbortInARealTerminal runs `parlour play` under tmux against the
+// computer and aborts the game before anybody has moved: ctrl+a says what
+// a second press does, and the second ends the game without a result.
+func TestAbortInARealTerminal(t *testing.T) {
+	ts := newTestServer(t)
+	dir, bin := buildParlour(t)
+	x := tmux{t: t, socket: filepath.Join(dir, "tmux.sock")}
+	cmd := fmt.Sprintf("NO_COLOR=1 TERM=xterm-256color %s play --server %s --name Ann --data %s nymphabet", bin, ts.URL, filepath.Join(dir, "data"))
+	x.run("new-session", "-d", "-s", "play", "-x", "80", "-y", "24", cmd)
+	t.Cleanup(func() { exec.Command("tmux", "-S", x.socket, "kill-server").Run() })
+	x.waitFor("the new-table form", has("Nymphabet", "new table", "Play against"))
+	x.run("send-keys", "-t", "play", "Enter")
+	x.waitFor("the first turn", has("▶ your turn"))
+	x.run("send-keys", "-t", "play", "C-a")
+	x.waitFor("what a second press does", has("ctrl+a again aborts the game"))
+	x.run("send-keys", "-t", "play", "C-a")
+	s := x.waitFor("the aborted end", has("Game over: aborted, Ann aborted it before every player had", "no result"))
+	if strings.Contains(s, "won") {
+		t.Errorf("an aborted game shows a winner:\n%s", s)
 	}
 }
