@@ -176,3 +176,13 @@ func TestRecordForAborted(t *testing.T) {
 		t.Fatalf("an aborted game's record is not whole: %+v", got)
 	}
 }
+
+// TestTurnsRefusesAborted: an aborted game has nothing to analyse, and
+// says why rather than that it is still in progress.
+func TestTurnsRefusesAborted(t *testing.T) {
+	t.Parallel()
+	_, res, _, err := Turns(testRegistry(), abortRecord(t, 1, "Ben"), nil)
+	if err == nil || errors.Is(err, ErrInProgress) || !strings.Contains(err.Error(), "aborted by Ben") || res.Status != Aborted {
+		t.Fatalf("Turns of an aborted record: %+v, %v", res, err)
+	}
+}
