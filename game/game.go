@@ -115,7 +115,14 @@ type Status string
 const (
 	InProgress Status = "in_progress"
 	Finished   Status = "finished"
+	// Aborted plays ended without a result before every player had made
+	// a move (see Abortable).
+	Aborted Status = "aborted"
 )
+
+// Over reports whether a play in status s has ended, with a result or
+// aborted.
+func (s Status) Over() bool { return s == Finished || s == Aborted }
 
 // Result is a play's outcome so far.
 type Result struct {

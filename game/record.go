@@ -30,6 +30,9 @@ type Record struct {
 	Players []string                   `json:"players"`
 	Setup   map[string]json.RawMessage `json:"setup,omitempty"`
 	Moves   []Move                     `json:"moves"`
+	// Aborted, when set, ends the game without a result after its moves
+	// (see Abortable).
+	Aborted *Abort `json:"aborted,omitempty"`
 }
 
 // Move is one accepted move of a record.
@@ -108,9 +111,15 @@ type Refusal struct {
 	// refusal concerns no one player, such as bad rule options).
 	By  string
 	Err error
+	// Abort is set when what was refused is the record's abort, which
+	// stands after its moves (Move is then one past the last).
+	Abort bool
 }
 
 func (r *Refusal) Error() string {
+	if r.Abort {
+		return fmt.Sprintf("abort by %s refused: %v", r.By, r.Err)
+	}
 	if r.Move == 0 {
 		if r.By == "" {
 			return fmt.Sprintf("setup refused: %v", r.Err)
@@ -179,8 +188,9 @@ type Step struct {
 }
 
 // Replay re-referees rec from the start with lex. It returns the state after
-// the last accepted move and every step. When a move or the setup is
-// refused it returns what was accepted before it and a *Refusal.
+// the last accepted move and every step; a record that was aborted ends in
+// a state AbortPlay made. When a move, the setup or the abort is refused it
+// returns what was accepted before it and a *Refusal.
 func Replay(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Config, State, []Step, error) {
 	_, cfg, st, err := Start(reg, rec, lex)
 	if err != nil {
@@ -197,6 +207,19 @@ func Replay(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Config, State, []
 			return cfg, st, steps, &Refusal{Move: i + 1, By: cfg.Players[s], Err: err}
 		}
 		steps = append(steps, Step{Seat: s, Move: m, Events: evs})
+	}
+	if a := rec.Aborted; a != nil {
+		ref := &Refusal{Move: len(rec.Moves) + 1, By: a.By, Abort: true}
+		s, ok := cfg.SeatOf(a.By)
+		if !ok {
+			ref.Err = fmt.Errorf("%q is not a player", a.By)
+			return cfg, st, steps, ref
+		}
+		ref.By = cfg.Players[s]
+		if ref.Err = AbortRefusal(cfg, rec.Moves, st.Result()); ref.Err != nil {
+			return cfg, st, steps, ref
+		}
+		st = AbortPlay(st, s)
 	}
 	return cfg, st, steps, nil
 }
@@ -219,13 +242,13 @@ type SetupHider interface {
 }
 
 // For returns the record as seat viewer may see it: whole once res is
-// finished; before that, other players' setups (and the viewer's own, where
+// over (finished or aborted); before that, other players' setups (and the viewer's own, where
 // the game hides it: see SetupHider) are dropped and other players' secret
 // moves (see MoveHider) are masked. Such a record shows a player
 // what they know; it cannot be replayed until the game ends.
 func (rec *Record) For(g Game, cfg Config, res Result, viewer Seat) *Record {
 	out := *rec
-	if res.Status == Finished {
+	if res.Status.Over() {
 		return &out
 	}
 	if len(rec.Setup) > 0 {

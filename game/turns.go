@@ -34,8 +34,8 @@ var ErrInProgress = errors.New("the game is still in progress")
 
 // Turns replays rec with lex and returns its configuration, its result and
 // every move as its mover saw it. It refuses a record that does not replay
-// (the *Refusal of Replay) and, wrapping ErrInProgress, one whose game has
-// not ended.
+// (the *Refusal of Replay), one whose game was aborted, and, wrapping
+// ErrInProgress, one whose game has not ended.
 func Turns(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Config, Result, []Turn, error) {
 	_, cfg, st, err := Start(reg, rec, lex)
 	if err != nil {
@@ -56,6 +56,9 @@ func Turns(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Config, Result, []
 			Index: i + 1, Seat: s, By: cfg.Players[s], Move: m.Move,
 			Before: before, After: st.View(s), Events: VisibleTo(evs, s),
 		})
+	}
+	if a := rec.Aborted; a != nil {
+		return cfg, Result{Status: Aborted, Winners: []Seat{}}, turns, fmt.Errorf("the game was aborted by %s before every player had moved: there is nothing to analyse", a.By)
 	}
 	res := st.Result()
 	if res.Status != Finished {

@@ -61,7 +61,8 @@ func signUp(t *testing.T, base, name string) *client {
 }
 
 // playNymphabet has a create and b join a Nymphabet table with body's
-// rules, and loser resign at once (0: a, 1: b). It returns the table.
+// rules, each write a word (a resignation before both have moved would
+// abort the game), and loser resign (0: a, 1: b). It returns the table.
 func playNymphabet(t *testing.T, a, b *client, create map[string]any, loser int) string {
 	t.Helper()
 	create["game"], create["seats"] = "nymphabet", []string{"me", "open"}
@@ -75,9 +76,9 @@ func playNymphabet(t *testing.T, a, b *client, create map[string]any, loser int)
 	tok := []string{sa.Token, sb.Token}[loser]
 	// Seat 0 moves first; a resign is taken in turn or out of it.
 	cl := &client{t: t, base: a.base, token: tok}
-	if loser == 1 {
-		if st, body := (&client{t: t, base: a.base, token: sa.Token}).do("POST", "/api/v1/tables/"+sa.Table+"/moves", map[string]any{"move": "apple"}, nil); st != 200 {
-			t.Fatalf("first move: %d %s", st, body)
+	for i, w := range []string{"apple", "bed"} {
+		if st, body := (&client{t: t, base: a.base, token: []string{sa.Token, sb.Token}[i]}).do("POST", "/api/v1/tables/"+sa.Table+"/moves", map[string]any{"move": w}, nil); st != 200 {
+			t.Fatalf("move %s: %d %s", w, st, body)
 		}
 	}
 	if st, body := cl.do("POST", "/api/v1/tables/"+sa.Table+"/moves", map[string]any{"move": "resign"}, nil); st != 200 {
@@ -624,7 +625,12 @@ func TestGameEndIsIndexed(t *testing.T) {
 	ann := signUp(t, srv.URL, "Ann")
 	var s Seated
 	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "computer:easy"]}`, &s)
-	(&client{t: t, base: srv.URL, token: s.Token}).do("POST", "/api/v1/tables/"+s.Table+"/moves", `{"move": "resign"}`, nil)
+	// Both move first: a resignation before then would abort the game.
+	seat := &client{t: t, base: srv.URL, token: s.Token}
+	if st, body := seat.do("POST", "/api/v1/tables/"+s.Table+"/moves", `{"move": "apple", "wait": true}`, nil); st != 200 {
+		t.Fatalf("move: %d %s", st, body)
+	}
+	seat.do("POST", "/api/v1/tables/"+s.Table+"/moves", `{"move": "resign"}`, nil)
 	var h History
 	ann.do("GET", "/api/v1/players/Ann/games", nil, &h)
 	if len(h.Games) != 1 || h.Games[0].Result != "loss" || h.Games[0].Opponents[0].Kind != "computer" || h.Games[0].Opponents[0].Level != "easy" {
@@ -689,6 +695,7 @@ func TestSolitaireResultIsNoDraw(t *testing.T) {
 	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "quizl", "seats": ["me"], "maker": "easy"}`, &s); st != 201 {
 		t.Fatalf("solitaire: %d %s", st, body)
 	}
+	// A lone seat has nobody to abort against: resigning at once loses.
 	(&client{t: t, base: srv.URL, token: s.Token}).do("POST", "/api/v1/tables/"+s.Table+"/moves", `{"move": "resign"}`, nil)
 	var h History
 	ann.do("GET", "/api/v1/players/Ann/games", nil, &h)

@@ -47,7 +47,17 @@ func TestAnalysisEndpoint(t *testing.T) {
 	if code, body, _ := get(a.Table); code != http.StatusConflict || !strings.Contains(string(body), "has not ended") {
 		t.Errorf("in progress: %d %s, want 409", code, body)
 	}
-	req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/tables/"+a.Table+"/moves", strings.NewReader(`{"move": "resign"}`))
+	// A word each first (a resignation before then aborts the game, and
+	// an aborted game has no analysis), then the resignation.
+	req, _ := http.NewRequest("POST", e.srv.URL+"/api/v1/tables/"+a.Table+"/moves", strings.NewReader(`{"move": "apple", "wait": true}`))
+	req.Header.Set("Authorization", "Bearer "+a.Token)
+	req.Header.Set("Content-Type", "application/json")
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("first move: %v %v", res, err)
+	} else {
+		res.Body.Close()
+	}
+	req, _ = http.NewRequest("POST", e.srv.URL+"/api/v1/tables/"+a.Table+"/moves", strings.NewReader(`{"move": "resign"}`))
 	req.Header.Set("Authorization", "Bearer "+a.Token)
 	req.Header.Set("Content-Type", "application/json")
 	res, err := http.DefaultClient.Do(req)
@@ -106,12 +116,12 @@ func TestAnalysisEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := got.Nymphabet
-	if got.Game != "nymphabet" || got.Moves != 1 || len(got.Winners) != 1 || got.Winners[0] != 1 || len(n.Moves) != 1 {
+	if got.Game != "nymphabet" || got.Moves != 3 || len(got.Winners) != 1 || got.Winners[0] != 1 || len(n.Moves) != 3 {
 		t.Fatalf("analysis: %s", first)
 	}
-	// With the en lexicon the first player wins: resigning threw the win away.
-	if m := n.Moves[0]; n.FirstPlayer != "win" || m.Before != "win" || m.After != "loss" || !m.Mistake || m.Best == "" {
-		t.Errorf("resigning a won game: %+v", m)
+	// With the en lexicon the first player wins; the resignation lost.
+	if m := n.Moves[2]; n.FirstPlayer != "win" || m.After != "loss" {
+		t.Errorf("the resignation: %+v", m)
 	}
 	t.Logf("request after the simultaneous ones %v", took)
 	code, second, took := get(a.Table)
@@ -138,19 +148,21 @@ func BenchmarkAnalysisCached(b *testing.B) {
 	defer svc.Close()
 	srv := httptest.NewServer(server.NewHandler(svc, server.Limits{}))
 	defer srv.Close()
-	// A Nymphabet game resigned at once: the size of the analysis does
+	// A Nymphabet game resigned after a word each: the size of the analysis does
 	// not matter to a request answered from memory.
 	a, err := svc.Create(context.Background(), nil, server.CreateRequest{Game: "nymphabet", Seats: []string{"me", "computer:strong"}})
 	if err != nil {
 		b.Fatal(err)
 	}
-	req, _ := http.NewRequest("POST", srv.URL+"/api/v1/tables/"+a.Table+"/moves", strings.NewReader(`{"move": "resign"}`))
-	req.Header.Set("Authorization", "Bearer "+a.Token)
-	req.Header.Set("Content-Type", "application/json")
-	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
-		b.Fatalf("resign: %v %v", res, err)
-	} else {
-		res.Body.Close()
+	for _, mv := range []string{`{"move": "apple", "wait": true}`, `{"move": "resign"}`} {
+		req, _ := http.NewRequest("POST", srv.URL+"/api/v1/tables/"+a.Table+"/moves", strings.NewReader(mv))
+		req.Header.Set("Authorization", "Bearer "+a.Token)
+		req.Header.Set("Content-Type", "application/json")
+		if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
+			b.Fatalf("%s: %v %v", mv, res, err)
+		} else {
+			res.Body.Close()
+		}
 	}
 	get := func() {
 		res, err := http.Get(srv.URL + "/api/v1/tables/" + a.Table + "/analysis")
@@ -235,14 +247,16 @@ func TestAnalysisKeptWithTheRecord(t *testing.T) {
 		t.Fatalf("create: %d %v", a.StatusCode, err)
 	}
 	a.Body.Close()
-	req, _ := http.NewRequest("POST", base+"/api/v1/tables/"+seated.Table+"/moves", strings.NewReader(`{"move": "resign"}`))
-	req.Header.Set("Authorization", "Bearer "+seated.Token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil || res.StatusCode != http.StatusOK {
-		t.Fatalf("resign: %v %v", res, err)
+	for _, mv := range []string{`{"move": "apple", "wait": true}`, `{"move": "resign"}`} {
+		req, _ := http.NewRequest("POST", base+"/api/v1/tables/"+seated.Table+"/moves", strings.NewReader(mv))
+		req.Header.Set("Authorization", "Bearer "+seated.Token)
+		req.Header.Set("Content-Type", "application/json")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil || res.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %v %v", mv, res, err)
+		}
+		res.Body.Close()
 	}
-	res.Body.Close()
 	first := get(base, seated.Table)
 	if n := computed(t, base); n != 1 {
 		t.Fatalf("computed %v times, want once", n)
@@ -280,13 +294,17 @@ func TestAnalysisEveryGame(t *testing.T) {
 	for _, c := range []struct {
 		game, setup string
 		seats       []string
+		// first are the person's moves before the resignation, the
+		// last with "wait", so that the computer moves too: a
+		// resignation before every player has moved aborts the game.
+		first []string
 	}{
-		{"quizl", "", []string{"me"}}, // solitaire: the computer's grid
+		{"quizl", "", []string{"me"}, nil}, // solitaire: the computer's grid
 		// "wait": the computer sets its fleet on its own goroutine, and
 		// a resignation before both fleets are set is refused.
-		{"salvo", `{"auto": true, "wait": true}`, []string{"me", "computer:easy"}},
-		{"wordfight", "", []string{"me", "computer:easy"}},
-		{"nymphabet", "", []string{"me", "computer:easy"}},
+		{"salvo", `{"auto": true, "wait": true}`, []string{"me", "computer:easy"}, []string{"fire A1 A2 A3 A4 A5"}},
+		{"wordfight", "", []string{"me", "computer:easy"}, []string{"declare cart", "place B2 across"}},
+		{"nymphabet", "", []string{"me", "computer:easy"}, []string{"apple"}},
 	} {
 		t.Run(c.game, func(t *testing.T) {
 			a, err := e.svc.Create(context.Background(), nil, server.CreateRequest{Game: c.game, Seats: c.seats})
@@ -296,6 +314,12 @@ func TestAnalysisEveryGame(t *testing.T) {
 			if c.setup != "" {
 				if st, b := post("/api/v1/tables/"+a.Table+"/setup", a.Token, c.setup); st != http.StatusOK {
 					t.Fatalf("setup: %d %s", st, b)
+				}
+			}
+			for i, mv := range c.first {
+				body, _ := json.Marshal(map[string]any{"move": mv, "wait": i == len(c.first)-1})
+				if st, b := post("/api/v1/tables/"+a.Table+"/moves", a.Token, string(body)); st != http.StatusOK {
+					t.Fatalf("%s: %d %s", mv, st, b)
 				}
 			}
 			if st, b := post("/api/v1/tables/"+a.Table+"/moves", a.Token, `{"move": "resign"}`); st != http.StatusOK {

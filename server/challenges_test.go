@@ -263,12 +263,16 @@ func TestChallengeAcceptedEndToEnd(t *testing.T) {
 			t.Fatalf("the table: %+v", v.Table)
 		}
 		// Ann acts with her own session token: her seat is bound to her
-		// identity. She resigns in turn (Bob, at the seat that moves first,
-		// plays a word first if he holds it), and both ratings change.
-		if seated.Seat == 0 {
-			bobSeat := &client{t: t, base: sf.srv.URL, token: seated.Token}
-			if st, body := bobSeat.do("POST", "/api/v1/tables/"+seated.Table+"/moves", `{"move": "apple"}`, nil); st != 200 {
-				t.Fatalf("bob's first move: %d %s", st, body)
+		// identity. Each writes a word (a resignation before then would
+		// abort the game), she resigns, and both ratings change.
+		bobSeat := &client{t: t, base: sf.srv.URL, token: seated.Token}
+		for i, w := range []string{"apple", "bed"} {
+			who := ann
+			if i == seated.Seat {
+				who = bobSeat
+			}
+			if st, body := who.do("POST", "/api/v1/tables/"+seated.Table+"/moves", map[string]string{"move": w}, nil); st != 200 {
+				t.Fatalf("move %s: %d %s", w, st, body)
 			}
 		}
 		if st, body := ann.do("POST", "/api/v1/tables/"+seated.Table+"/moves", `{"move": "resign"}`, nil); st != 200 {

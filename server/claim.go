@@ -145,7 +145,10 @@ func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResu
 		// The claimer sees the events of the moves played for the others.
 		t.mu.Lock()
 		evs := []game.Event{}
-		if len(t.recent) > 0 && t.recent[len(t.recent)-1].version == res.Version {
+		switch {
+		case len(res.Events) == 1 && res.Events[0].Kind == "abort":
+			evs = res.Events // public: the game was aborted instead
+		case len(t.recent) > 0 && t.recent[len(t.recent)-1].version == res.Version:
 			evs = game.VisibleTo(t.recent[len(t.recent)-1].events, seat)
 		}
 		t.mu.Unlock()

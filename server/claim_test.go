@@ -21,6 +21,9 @@ func TestClaim(t *testing.T) {
 		e := newClockEnvOn(t, k)
 		id, toks := e.table("nymphabet", 2, nil)
 		ann, ben := toks[0], toks[1]
+		// A word each first: before then a claim aborts the game (see
+		// TestClaimBeforeEveryMoveAborts).
+		e.play(id, toks, "0:apple", "1:bed")
 		claim := func(token string) (int, string) {
 			st, b := e.call("POST", "/api/v1/tables/"+id+"/claim", token, nil)
 			return st, string(b)
@@ -72,8 +75,8 @@ func TestClaim(t *testing.T) {
 				t.Errorf("%s: %d %s; want %d saying %q", c.name, st, b, c.status, c.want)
 			}
 		}
-		if n := len(e.record(id, ben).Moves); n != 0 {
-			t.Fatalf("refused claims played %d moves", n)
+		if n := len(e.record(id, ben).Moves); n != 2 {
+			t.Fatalf("refused claims played %d moves", n-2)
 		}
 		// Ann's own request just now counts as a visit: five more minutes.
 		e.clock.Advance(5 * time.Minute)
@@ -94,7 +97,7 @@ func TestClaim(t *testing.T) {
 			t.Errorf("the claim's answer: %s", b)
 		}
 		rec := e.record(id, ben)
-		if len(rec.Moves) != 1 || rec.Moves[0].By != "Ann" || rec.Moves[0].Move != "resign" {
+		if len(rec.Moves) != 3 || rec.Moves[2].By != "Ann" || rec.Moves[2].Move != "resign" || rec.Aborted != nil {
 			t.Errorf("the record after the claim: %+v", rec.Moves)
 		}
 		if st, b := claim(ben); st != 409 || !bytes.Contains([]byte(b), []byte("the game is over")) {
@@ -119,4 +122,32 @@ func (e *clockEnv) identity(name string) string {
 	var id struct{ Token string }
 	json.Unmarshal(b, &id)
 	return id.Token
+}
+
+// TestClaimBeforeEveryMoveAborts: a claim against a player who walked
+// away before every player had moved aborts the game, without a result.
+func TestClaimBeforeEveryMoveAborts(t *testing.T) {
+	e := newClockEnv(t)
+	id, toks := e.table("nymphabet", 2, nil)
+	e.clock.Advance(server.DefaultWalkAway)
+	st, b := e.call("POST", "/api/v1/tables/"+id+"/claim", toks[1], nil)
+	var out struct {
+		Status  string `json:"status"`
+		Claimed []int  `json:"claimed"`
+		Events  []struct {
+			Kind string         `json:"kind"`
+			Data map[string]any `json:"data"`
+		} `json:"events"`
+	}
+	json.Unmarshal(b, &out)
+	if st != 200 || out.Status != "finished" || len(out.Claimed) != 1 || len(out.Events) != 1 || out.Events[0].Kind != "abort" || out.Events[0].Data["why"] != server.AbortClaim {
+		t.Fatalf("the claim: %d %s", st, b)
+	}
+	rec := e.record(id, toks[1])
+	if len(rec.Moves) != 0 || rec.Aborted == nil || rec.Aborted.By != "Ann" {
+		t.Fatalf("the record after the claim: moves %+v, aborted %+v", rec.Moves, rec.Aborted)
+	}
+	if u := e.view(id, ""); u.Table.Result == nil || u.Table.Result.Status != "aborted" || u.Table.Aborted == nil || u.Table.Aborted.Why != server.AbortClaim {
+		t.Fatalf("the table after the claim: %+v", u.Table)
+	}
 }

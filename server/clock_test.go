@@ -215,7 +215,13 @@ type clockUpdate struct {
 		Status string         `json:"status"`
 		ToMove []int          `json:"to_move"`
 		Rules  map[string]any `json:"rules"`
-		Clock  *struct {
+		Result *struct {
+			Status  string `json:"status"`
+			Winners []int  `json:"winners"`
+		} `json:"result"`
+		Aborted   *server.AbortInfo `json:"aborted"`
+		Abortable bool              `json:"abortable"`
+		Clock     *struct {
 			Turn int       `json:"turn"`
 			Now  time.Time `json:"now"`
 		} `json:"clock"`
@@ -302,13 +308,19 @@ func TestClockRunsOut(t *testing.T) {
 			want   string   // what the server plays for it
 			over   bool
 		}{
-			{game: "nymphabet", seats: 2, late: 0, want: "resign", over: true},
-			{game: "quizl", seats: 3, before: []string{"0:72"}, late: 1, want: "resign"},
-			{game: "quizl", seats: 2, late: 0, want: "resign"}, // Ben plays on against Ann's grid
+			// Before every player has moved, a timeout aborts the game.
+			{game: "nymphabet", seats: 2, late: 0, want: "abort", over: true},
+			{game: "quizl", seats: 3, before: []string{"0:72"}, late: 1, want: "abort", over: true},
+			{game: "quizl", seats: 2, late: 0, want: "abort", over: true},
+			{game: "salvo", seats: 2, late: 0, want: "abort", over: true},
+			{game: "wordfight", seats: 2, late: 0, want: "abort", over: true},
+			{game: "wordfight", seats: 2, before: []string{"0:declare cart", "0:place B2 across"}, late: 1, want: "abort", over: true},
+			// A lone seat has nobody to abort against; after every
+			// player has moved, the server plays for the late one.
 			{game: "quizl", seats: 1, late: 0, want: "resign", over: true},
-			{game: "salvo", seats: 2, late: 0, want: "resign", over: true},
-			{game: "wordfight", seats: 2, late: 0, want: "resign", over: true},
-			{game: "wordfight", seats: 2, before: []string{"0:declare cart", "0:place B2 across"}, late: 1, want: "cannot"},
+			{game: "nymphabet", seats: 2, before: []string{"0:abdicated", "1:eight"}, late: 0, want: "resign", over: true},
+			{game: "quizl", seats: 2, before: []string{"0:72", "1:72"}, late: 0, want: "resign"}, // Ben plays on against Ann's grid
+			{game: "wordfight", seats: 2, before: []string{"0:declare cart", "0:place B2 across", "1:place B2 across", "1:declare dart"}, late: 0, want: "cannot"},
 		} {
 			t.Run(tc.game+"/"+tc.want, func(t *testing.T) {
 				e := newClockEnvOn(t, k)
@@ -333,10 +345,25 @@ func TestClockRunsOut(t *testing.T) {
 				}
 				e.clock.Advance(time.Second)
 				rec := e.record(id, toks[tc.late])
-				if len(rec.Moves) != moves+1 {
+				if tc.want == "abort" {
+					if len(rec.Moves) != moves || rec.Aborted == nil || rec.Aborted.By != rec.Players[tc.late] {
+						t.Fatalf("the timeout did not abort the game for %s: moves %+v, aborted %+v", rec.Players[tc.late], rec.Moves, rec.Aborted)
+					}
+					u := e.view(id, "")
+					if u.Table.Status != "finished" || u.Table.Result == nil || u.Table.Result.Status != "aborted" || u.Table.Aborted == nil || u.Table.Aborted.Why != "timeout" || u.Table.Aborted.Seat != tc.late {
+						t.Fatalf("the table after the timeout: %+v", u.Table)
+					}
+					if _, st, _, err := game.Replay(games.Registry(), rec, lexicon.Default()); err != nil || st.Result().Status != game.Aborted {
+						t.Errorf("the aborted record does not replay as aborted: %v", err)
+					}
+					return
+				}
+				if len(rec.Moves) <= moves {
 					t.Fatalf("no move played at the deadline: %+v", rec.Moves)
 				}
-				last := rec.Moves[len(rec.Moves)-1]
+				// The first move played at the deadline is the late seat's
+				// (another seat whose time ran out with it may follow).
+				last := rec.Moves[moves]
 				if last.By != rec.Players[tc.late] || last.Move != tc.want {
 					t.Errorf("the server played %+v, want %s by %s", last, tc.want, rec.Players[tc.late])
 				}
@@ -369,10 +396,9 @@ func TestClockSurvivesRestart(t *testing.T) {
 		gone, gtoks := e.table("nymphabet", 2, map[string]any{"clock": 60})
 		kept, ktoks := e.table("nymphabet", 2, map[string]any{"clock": 100})
 		e.clock.Advance(10 * time.Second)
-		if st, b := e.call("POST", "/api/v1/tables/"+kept+"/moves", ktoks[0], map[string]any{"move": "abdicated"}); st != 200 {
-			t.Fatalf("move: %d %s", st, b)
-		}
-		e.clock.Advance(20 * time.Second) // Ben's deadline is 80 s away
+		// A word each: a timeout before then would abort the game.
+		e.play(kept, ktoks, "0:abdicated", "1:eight")
+		e.clock.Advance(20 * time.Second) // Ann's deadline is 80 s away
 		e.stop()
 		e.clock.Advance(50 * time.Second) // while the server is down: Ann's 60 s pass at "gone"
 		e.start()
@@ -383,22 +409,23 @@ func TestClockSurvivesRestart(t *testing.T) {
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
+		// Ann never moved there: her timeout aborted the game.
 		rec := e.record(gone, gtoks[0])
-		if last := rec.Moves[len(rec.Moves)-1]; len(rec.Moves) != 1 || last.By != "Ann" || last.Move != "resign" {
-			t.Errorf("at the table whose deadline passed: %+v", rec.Moves)
+		if len(rec.Moves) != 0 || rec.Aborted == nil || rec.Aborted.By != "Ann" {
+			t.Errorf("at the table whose deadline passed: %+v, aborted %+v", rec.Moves, rec.Aborted)
 		}
 		u := e.view(kept, "")
-		if d := u.Table.Seats[1].Deadline; d == nil || *u.Table.Seats[1].TimeLeft != 30 {
-			t.Fatalf("Ben's deadline after the restart: %v, %v left; want 30 s left", d, u.Table.Seats[1].TimeLeft)
+		if d := u.Table.Seats[0].Deadline; d == nil || *u.Table.Seats[0].TimeLeft != 30 {
+			t.Fatalf("Ann's deadline after the restart: %v, %v left; want 30 s left", d, u.Table.Seats[0].TimeLeft)
 		}
 		e.clock.Advance(29 * time.Second)
-		if n := len(e.record(kept, ktoks[1]).Moves); n != 1 {
-			t.Fatalf("%d moves a second before Ben's deadline", n)
+		if n := len(e.record(kept, ktoks[1]).Moves); n != 2 {
+			t.Fatalf("%d moves a second before Ann's deadline", n)
 		}
 		e.clock.Advance(time.Second)
 		rec = e.record(kept, ktoks[1])
-		if len(rec.Moves) != 2 || rec.Moves[1].Move != "resign" || rec.Moves[1].By != "Ben" {
-			t.Fatalf("Ben's deadline after the restart did not fire: %+v", rec.Moves)
+		if len(rec.Moves) != 3 || rec.Moves[2].Move != "resign" || rec.Moves[2].By != "Ann" {
+			t.Fatalf("Ann's deadline after the restart did not fire: %+v", rec.Moves)
 		}
 		// The event says why, after a restart too: it is rebuilt from the
 		// table's description.
@@ -437,15 +464,13 @@ func TestClockOutOfRange(t *testing.T) {
 func TestClockEverySeatToAnswer(t *testing.T) {
 	e := newClockEnv(t)
 	id, toks := e.table("wordfight", 3, map[string]any{"clock": 30})
-	if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", toks[0], map[string]any{"move": "declare cart"}); st != 200 {
-		t.Fatalf("declare: %d %s", st, b)
-	}
+	// A first word that everybody places: before every player has moved
+	// a timeout would abort the game. Ben declares the next.
+	e.play(id, toks, "0:declare cart", "0:place B2 across", "1:place B2 across", "2:place B2 across", "1:declare dart")
 	e.clock.Advance(20 * time.Second)
-	if st, b := e.call("POST", "/api/v1/tables/"+id+"/moves", toks[1], map[string]any{"move": "place B2 across"}); st != 200 {
-		t.Fatalf("place: %d %s", st, b)
-	}
+	e.play(id, toks, "2:place C1 down")
 	u := e.view(id, "")
-	for _, seat := range []int{0, 2} {
+	for _, seat := range []int{0, 1} {
 		if l := u.Table.Seats[seat].TimeLeft; l == nil || *l != 10 {
 			t.Errorf("seat %d has %v s left, want 10: its time runs from the declaration", seat, l)
 		}
@@ -453,12 +478,12 @@ func TestClockEverySeatToAnswer(t *testing.T) {
 	e.clock.Advance(10 * time.Second)
 	for seat, tok := range toks {
 		rec := e.record(id, tok)
-		if len(rec.Moves) != 4 {
+		if len(rec.Moves) != 8 || rec.Aborted != nil {
 			t.Fatalf("moves after the deadline: %+v", rec.Moves)
 		}
-		if seat != 1 {
+		if seat != 2 {
 			var mine string
-			for _, m := range rec.Moves[2:] {
+			for _, m := range rec.Moves[6:] {
 				if m.By == rec.Players[seat] {
 					mine = m.Move
 				}
@@ -469,7 +494,7 @@ func TestClockEverySeatToAnswer(t *testing.T) {
 		}
 	}
 	u = e.view(id, "")
-	if len(u.Table.ToMove) != 1 || u.Table.ToMove[0] != 1 || *u.Table.Seats[1].TimeLeft != 30 {
-		t.Errorf("after the word: to move %v, %+v", u.Table.ToMove, u.Table.Seats[1])
+	if len(u.Table.ToMove) != 1 || u.Table.ToMove[0] != 2 || *u.Table.Seats[2].TimeLeft != 30 {
+		t.Errorf("after the word: to move %v, %+v", u.Table.ToMove, u.Table.Seats[2])
 	}
 }

@@ -126,9 +126,14 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 		t.Errorf("who is online, asked on c: %d %s; want Ann and Ben, two in all", st, body)
 	}
 
-	if seated.Seat == 0 {
-		if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+seated.Table+"/moves", ben, map[string]any{"move": "apple"}, nil); st != 200 {
-			t.Fatalf("Ben's first move: %d %s", st, body)
+	// A word each first: a resignation before then aborts the game.
+	for i, w := range []string{"apple", "bed"} {
+		node, who := a, ann
+		if i == seated.Seat {
+			node, who = b, ben
+		}
+		if st, body := nodeCall(t, node, "POST", "/api/v1/tables/"+seated.Table+"/moves", who, map[string]any{"move": w}, nil); st != 200 {
+			t.Fatalf("move %s: %d %s", w, st, body)
 		}
 	}
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+seated.Table+"/moves", ann, map[string]any{"move": "resign"}, nil); st != 200 {

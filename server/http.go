@@ -104,6 +104,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat", h.chat)
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat/mute", h.mute)
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/claim", h.claim)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/abort", h.abort)
 	h.mux.HandleFunc("GET /t/{id}", h.invite)
 	h.mux.HandleFunc("GET /api/v1/invites/{code}", h.invitation)
 	h.mux.HandleFunc("POST /api/v1/accounts", h.signUp)

@@ -62,6 +62,9 @@ func (in *TableInfo) appendJSON(b, rules []byte) ([]byte, error) {
 		}
 		b = append(b, ']')
 	}
+	if in.Abortable {
+		b = append(b, `,"abortable":true`...)
+	}
 	if len(in.Commitments) > 0 {
 		b = append(b, `,"commitments":`...)
 		b = game.AppendJSONStrings(b, in.Commitments)
@@ -73,6 +76,11 @@ func (in *TableInfo) appendJSON(b, rules []byte) ([]byte, error) {
 	}
 	if in.Result != nil {
 		if b, err = appendField(b, "result", in.Result); err != nil {
+			return nil, err
+		}
+	}
+	if in.Aborted != nil {
+		if b, err = appendField(b, "aborted", in.Aborted); err != nil {
 			return nil, err
 		}
 	}

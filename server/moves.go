@@ -108,6 +108,15 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 			text = c
 		}
 	}
+	if why, ok := t.abortsInstead(text, fo); ok {
+		// Before every player has moved, giving up loses nothing: the
+		// game ends without a result.
+		res, err := s.abort(ctx, t, seat, why)
+		if err != nil {
+			return MoveResult{}, err
+		}
+		return t.abortedMove(res, seat, why), nil
+	}
 	evs, err := t.st.Apply(seat, text)
 	if err != nil {
 		s.metrics.movesRefused.Add(1)

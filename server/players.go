@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"parlour/account"
-	"parlour/game"
 	"parlour/glicko"
 	"parlour/store"
 )
@@ -107,7 +106,8 @@ type PlayedGame struct {
 	Game  string    `json:"game"`
 	Ended time.Time `json:"ended"`
 	Seat  int       `json:"seat"`
-	// Result is "win", "loss" or "draw".
+	// Result is "win", "loss", "draw" or "aborted" (the game ended
+	// without a result before every player had moved).
 	Result    string     `json:"result"`
 	Opponents []Opponent `json:"opponents"`
 	// Rated games name their pool and the player's rating change.
@@ -234,7 +234,7 @@ func (s *Service) resultOf(ctx context.Context, id string, seat int) (string, er
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.st == nil || t.st.Result().Status != game.Finished {
+	if t.st == nil || !t.st.Result().Status.Over() {
 		return "", fmt.Errorf("table %s is in a history but not finished", id)
 	}
 	for _, e := range t.gameEnd(time.Time{}).Seats {

@@ -134,6 +134,8 @@ func (t *table) gameEnd(at time.Time) *store.GameEnd {
 		}
 		r := store.Loss
 		switch {
+		case t.m.Aborted != nil:
+			r = store.Aborted
 		case len(t.m.Seats) > 1 && (len(res.Winners) == 0 || len(res.Winners) == len(t.m.Seats)):
 			// Nobody won, or everybody did. (A lone seat that does not
 			// win loses: solitaire and practice have no draws.)
@@ -143,7 +145,8 @@ func (t *table) gameEnd(at time.Time) *store.GameEnd {
 		}
 		e.Seats = append(e.Seats, store.SeatEnd{Identity: st.Identity, Seat: i, Result: r})
 	}
-	if t.m.Rated && len(e.Seats) == 2 && len(t.m.Seats) == 2 {
+	// An aborted game rates nobody: it ended before both had played.
+	if t.m.Rated && t.m.Aborted == nil && len(e.Seats) == 2 && len(t.m.Seats) == 2 {
 		score := 0.5
 		switch e.Seats[0].Result {
 		case store.Win:

@@ -102,6 +102,13 @@ func TestRatedEndCrash(t *testing.T) {
 				if st, err := call(c.url+"/api/v1/tables/"+sa.Table+"/join", "POST", ben.Token, map[string]any{}, &sb); st != 200 {
 					t.Fatalf("join: %d %v", st, err)
 				}
+				// A word each first: a resignation before then aborts
+				// the game, which rates nobody.
+				for i, w := range []string{"apple", "bed"} {
+					if st, err := call(c.url+"/api/v1/tables/"+sa.Table+"/moves", "POST", []string{sa.Token, sb.Token}[i], map[string]any{"move": w}, nil); st != 200 {
+						t.Fatalf("move %s: %d %v", w, st, err)
+					}
+				}
 				if st, err := call(c.url+"/api/v1/tables/"+sa.Table+"/moves", "POST", sa.Token, map[string]any{"move": "resign"}, nil); err == nil {
 					t.Fatalf("the server answered the last move (%d) instead of dying", st)
 				}

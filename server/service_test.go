@@ -346,8 +346,9 @@ func TestBrokenComputerResigns(t *testing.T) {
 	for time.Now().Before(deadline) {
 		u, _ := f.s.View(ctx, pa, a.Table)
 		if u.Table.Status == store.Finished {
-			if len(u.Table.Result.Winners) != 1 || u.Table.Result.Winners[0] != 1 {
-				t.Fatalf("result %+v", u.Table.Result)
+			// It resigned before its first move: the game is aborted.
+			if u.Table.Result.Status != game.Aborted || len(u.Table.Result.Winners) != 0 || u.Table.Aborted == nil || u.Table.Aborted.Seat != 0 || u.Table.Aborted.Why != AbortResign {
+				t.Fatalf("result %+v, %+v", u.Table.Result, u.Table.Aborted)
 			}
 			return
 		}

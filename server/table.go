@@ -61,6 +61,9 @@ type meta struct {
 	// for good before play began (leave.go): its last player left, or
 	// it waited too long.
 	Cancelled string `json:"cancelled,omitempty"`
+	// Aborted says who ended the game without a result before every
+	// player had moved, and why (abort.go); the record carries it too.
+	Aborted *abortMeta `json:"aborted,omitempty"`
 }
 
 // seatMeta is one seat: open, held by a person, or a computer.
@@ -258,6 +261,10 @@ func (t *table) record() *game.Record {
 	}
 	seed := t.m.Seed
 	rec.Seed = &seed
+	if a := t.m.Aborted; a != nil {
+		at := a.At
+		rec.Aborted = &game.Abort{By: t.m.Seats[a.Seat].Name, At: &at}
+	}
 	if t.g.HasSetup() {
 		rec.Setup = map[string]json.RawMessage{}
 		for _, s := range t.m.Seats {
@@ -319,7 +326,7 @@ func (t *table) deriveStatus() store.Status {
 	switch {
 	case t.m.Cancelled != "":
 		return store.Cancelled
-	case t.st != nil && t.st.Result().Status == game.Finished:
+	case t.st != nil && t.st.Result().Status.Over():
 		return store.Finished
 	case t.m.Started:
 		return store.Playing
@@ -349,16 +356,22 @@ type TableInfo struct {
 	Code   string      `json:"code,omitempty"`
 	Seats  []SeatInfo  `json:"seats"`
 	ToMove []game.Seat `json:"to_move"`
+	// Abortable is set while the game is in play and some player has not
+	// yet made a move: a seated player may then abort it (abort.go).
+	Abortable bool `json:"abortable,omitempty"`
 	// Commitments holds, once play starts, the SHA-256 commitment of each
 	// seat's secret setup (see Commitment).
 	Commitments []string `json:"commitments,omitempty"`
 	// Reveal opens the commitments once the game is over.
-	Reveal  []Reveal     `json:"reveal,omitempty"`
-	Result  *game.Result `json:"result,omitempty"`
-	Set     *game.Set    `json:"set,omitempty"`
-	Prev    string       `json:"prev,omitempty"`
-	Rematch string       `json:"rematch,omitempty"`
-	Created time.Time    `json:"created"`
+	Reveal []Reveal     `json:"reveal,omitempty"`
+	Result *game.Result `json:"result,omitempty"`
+	// Aborted, beside a result of status "aborted", says who ended the
+	// game without a result and why.
+	Aborted *AbortInfo `json:"aborted,omitempty"`
+	Set     *game.Set  `json:"set,omitempty"`
+	Prev    string     `json:"prev,omitempty"`
+	Rematch string     `json:"rematch,omitempty"`
+	Created time.Time  `json:"created"`
 	// Solitaire says who made the setup a lone seat attacks.
 	Solitaire *SolitaireInfo `json:"solitaire,omitempty"`
 	// Daily names the daily puzzle the table is an attempt at
@@ -423,6 +436,7 @@ func (t *table) info() TableInfo {
 		if tm := t.st.ToMove(); len(tm) > 0 {
 			in.ToMove = append(make([]game.Seat, 0, len(tm)), tm...)
 		}
+		in.Abortable = t.status == store.Playing && game.Abortable(t.cfg, t.moves)
 	}
 	if t.m.Started && t.g.HasSetup() {
 		if len(t.commitments) != len(t.m.Seats) {
@@ -443,6 +457,7 @@ func (t *table) info() TableInfo {
 	if t.status == store.Finished {
 		r := t.st.Result()
 		in.Result = &r
+		in.Aborted = t.abortInfo()
 		if t.g.HasSetup() {
 			for i, s := range t.m.Seats {
 				in.Reveal = append(in.Reveal, Reveal{Seat: i, Salt: hex.EncodeToString(s.Salt), Setup: compactJSON(s.Setup), Commitment: in.Commitments[i]})

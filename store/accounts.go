@@ -44,6 +44,9 @@ const (
 	Win  Result = "win"
 	Loss Result = "loss"
 	Draw Result = "draw"
+	// Aborted games ended without a result before every player had
+	// moved: they are in each person's history, and rate nobody.
+	Aborted Result = "aborted"
 )
 
 // GameEnd is what the store indexes when a game ends, written with the

@@ -196,4 +196,8 @@ type TableUpdate struct {
 	// Epoch fences the update in a Store.Write as Move.Epoch fences a
 	// move (0: not fenced).
 	Epoch int64
+	// End, when not nil, indexes the end of a game that ended without a
+	// move (it was aborted) in the same transaction, as Update.End does
+	// for a move. Only a Store that implements Players takes it.
+	End *GameEnd
 }

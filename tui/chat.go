@@ -70,6 +70,40 @@ type mutedMsg struct {
 	err   error
 }
 
+// abortMsg is the answer to an abort.
+type abortMsg struct {
+	gen int
+	err error
+}
+
+// abort ends the game without a result, on a second ctrl+a, while some
+// player has not yet moved.
+func (m *Model) abort() tea.Cmd {
+	t := m.t
+	if t.upd.Table.Status != "playing" || t.seat < 0 {
+		m.err = "there is no game of yours under way to abort"
+		return nil
+	}
+	if !t.upd.Table.Abortable {
+		t.abortAsked = false
+		m.err = "every player has moved: the game can no longer be aborted (:resign gives up)"
+		return nil
+	}
+	if !t.abortAsked {
+		t.abortAsked = true
+		m.err, m.note = "", "ctrl+a again aborts the game: it ends without a result, and no rating changes"
+		return nil
+	}
+	t.abortAsked = false
+	tok, id, gen := t.token, t.id, t.gen
+	m.note, m.err = "aborting the game…", ""
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		defer cancel()
+		return abortMsg{gen, m.c.Abort(ctx, tok, id)}
+	}
+}
+
 // claimMsg is the answer to a claim.
 type claimMsg struct {
 	gen int
@@ -171,6 +205,16 @@ func (m *Model) chatMsg(msg tea.Msg) (tea.Cmd, bool) {
 			m.note = "the " + t.channel() + "' chat is muted (ctrl+o hears it again)"
 		} else {
 			m.note = "the " + t.channel() + "' chat is heard again"
+		}
+		return nil, true
+	case abortMsg:
+		if msg.gen != t.gen {
+			return nil, true
+		}
+		if msg.err != nil {
+			m.note, m.err = "", msg.err.Error()
+		} else {
+			m.note = "the game is aborted"
 		}
 		return nil, true
 	case claimMsg:

@@ -152,6 +152,19 @@ func (t *session) reasonText() string {
 	return d.Reason
 }
 
+// abortText says why a game was aborted, for the end screen.
+func abortText(who, why string) string {
+	switch why {
+	case "resign":
+		return who + " resigned before every player had moved"
+	case "timeout":
+		return who + " ran out of time before every player had moved"
+	case "claim":
+		return who + " walked away before every player had moved"
+	}
+	return who + " aborted it before every player had moved"
+}
+
 func (m *Model) endView() string {
 	t := m.t
 	u := t.upd
@@ -161,11 +174,16 @@ func (m *Model) endView() string {
 	if r := t.reasonText(); r != "" {
 		line += ": " + r
 	}
+	if a := u.Table.Aborted; a != nil {
+		line = title("Game over") + ": aborted, " + abortText(a.Name, a.Why)
+	}
 	b.WriteString(line + "\n")
 	for _, f := range t.forced {
 		b.WriteString(bad("⏱ "+f) + "\n")
 	}
-	if res != nil {
+	if res != nil && res.Status == "aborted" {
+		b.WriteString("no result: nobody wins or loses, and no rating changes\n")
+	} else if res != nil {
 		var ws []string
 		for _, w := range res.Winners {
 			ws = append(ws, t.name(w))

@@ -44,6 +44,7 @@ type session struct {
 	forced                  []string  // the timeout and claim events, in words, for the end screen
 	leaveAsked              bool      // ctrl+x was pressed once: a second press leaves the table
 	reports                 reportsState
+	abortAsked              bool // ctrl+a was pressed once: a second press aborts the game
 }
 
 func (s *session) stop() {
@@ -162,7 +163,7 @@ func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return m.onHelper(msg), true
-	case chatSentMsg, mutedMsg, claimMsg, tickMsg:
+	case chatSentMsg, mutedMsg, claimMsg, abortMsg, tickMsg:
 		return m.chatMsg(msg)
 	case leftMsg:
 		if msg.gen != t.gen {
@@ -334,7 +335,9 @@ func (m *Model) send(move string) tea.Cmd {
 		m.err = "the game is not under way"
 		return nil
 	}
-	if !t.myTurn() {
+	// A player may resign at any time the game is in play.
+	resign := strings.EqualFold(move, "resign")
+	if !t.myTurn() && !resign {
 		m.err = "it is not your turn: " + t.turnLine()
 		return nil
 	}
@@ -350,7 +353,7 @@ func (m *Model) send(move string) tea.Cmd {
 	// the others' moves change the version at any moment, and the
 	// referee alone judges.
 	cond := version
-	if len(t.upd.Table.ToMove) > 1 {
+	if len(t.upd.Table.ToMove) > 1 || !t.myTurn() {
 		cond = 0
 	}
 	return func() tea.Msg {
@@ -393,10 +396,15 @@ func (m *Model) tableKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if s != "ctrl+x" {
 		t.leaveAsked = false
 	}
+	if s != "ctrl+a" {
+		t.abortAsked = false
+	}
 	if t.upd != nil {
 		switch s {
 		case "ctrl+x":
 			return m, m.leave()
+		case "ctrl+a":
+			return m, m.abort()
 		case "ctrl+t":
 			t.chat.open, t.chat.err = true, ""
 			return m, nil

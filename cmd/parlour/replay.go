@@ -108,7 +108,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 			out.Scores[cfg.Name(game.Seat(i))] = s
 		}
 	}
-	if res.Status != game.Finished {
+	if res.Status == game.InProgress {
 		for _, s := range st.ToMove() {
 			out.ToMove = append(out.ToMove, cfg.Name(s))
 		}
@@ -118,6 +118,10 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	printBoards(stdout, cfg, st)
 	printSteps(stdout, cfg, steps)
+	if by, ok := game.AbortedBy(st); ok {
+		fmt.Fprintf(stdout, "\nAborted by %s after %s: no result.\n", cfg.Name(by), game.Count(len(steps), "move", "moves"))
+		return 0
+	}
 	printResult(stdout, cfg, out)
 	return 0
 }

@@ -413,3 +413,19 @@ func TestViewIsPublic(t *testing.T) {
 		t.Errorf("view %+v", v)
 	}
 }
+
+// A player may resign when it is not their turn, and loses.
+func TestResignOutOfTurn(t *testing.T) {
+	t.Parallel()
+	st := start(t, testLex(), map[string]string{"mode": `"standard"`})
+	play(t, st, "abdicated")
+	if _, err := st.Apply(0, "resign"); err != nil {
+		t.Fatalf("Ann resigning while Ben is to move: %v", err)
+	}
+	if r := st.Result(); r.Status != game.Finished || !slices.Equal(r.Winners, []game.Seat{1}) {
+		t.Fatalf("result %+v", r)
+	}
+	if _, err := st.Apply(1, "resign"); !errors.Is(err, game.ErrNotYourTurn) {
+		t.Fatalf("a resignation after the end: %v", err)
+	}
+}

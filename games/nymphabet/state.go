@@ -71,12 +71,14 @@ func (s *state) ToMove() []game.Seat {
 // Apply plays move for seat: a word or "resign". A refused move changes
 // nothing.
 func (s *state) Apply(seat game.Seat, move string) ([]game.Event, error) {
+	m := strings.TrimSpace(move)
+	// A player may resign whenever the game is in play, not only on
+	// their turn.
+	if strings.EqualFold(m, Resign) && !s.over && seat >= 0 && int(seat) < len(s.cfg.Players) {
+		return s.resign(seat), nil
+	}
 	if s.over || seat != s.turn {
 		return nil, game.CheckTurn(s.cfg, s.ToMove(), seat)
-	}
-	m := strings.TrimSpace(move)
-	if strings.EqualFold(m, Resign) {
-		return s.resign(seat), nil
 	}
 	word, err := s.check(m)
 	if err != nil {

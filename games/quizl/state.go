@@ -376,10 +376,14 @@ func (s *State) notation(m move) string {
 // Apply plays move for seat. A refused move changes nothing and returns an
 // error naming it in a player's words.
 func (s *State) Apply(seat game.Seat, text string) ([]game.Event, error) {
-	if err := game.CheckTurn(s.cfg, s.ToMove(), seat); err != nil {
-		return nil, err
-	}
 	c := int(seat)
+	if err := game.CheckTurn(s.cfg, s.ToMove(), seat); err != nil {
+		// A player may resign whenever the game is in play, not only on
+		// their turn, while they still hunt some grid.
+		if s.over() || c < 0 || c >= s.n || !strings.EqualFold(strings.TrimSpace(text), "resign") || s.done(c) {
+			return nil, err
+		}
+	}
 	m, err := s.parse(c, text)
 	if err != nil {
 		return nil, err
@@ -412,7 +416,9 @@ func (s *State) Apply(seat game.Seat, text string) ([]game.Event, error) {
 		evs = s.resignSeat(c, &pl)
 	}
 	s.history = append(s.history, pl)
-	s.advance(c)
+	if c == s.turn {
+		s.advance(c)
+	} // else a resignation out of turn: the turn stays where it was
 	if s.over() {
 		evs = append(evs, s.endEvents()...)
 	}

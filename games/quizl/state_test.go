@@ -543,3 +543,41 @@ func TestEndData(t *testing.T) {
 		}
 	}
 }
+
+// A player may resign when it is not their turn; with two players the
+// other hunts on alone, and the turn stays where it was.
+func TestResignOutOfTurn(t *testing.T) {
+	t.Parallel()
+	s := two(t, nil)
+	play(t, s, "0:72", "1:resign")
+	if got := s.ToMove(); !slices.Equal(got, []game.Seat{0}) {
+		t.Fatalf("to move after Ben resigned on his turn: %v", got)
+	}
+	s = two(t, nil)
+	play(t, s, "0:72", "1:54", "1:resign")
+	if s.pair(1, 0).outcome != Resigned || s.Result().Status != game.InProgress {
+		t.Fatalf("after Ben resigned out of turn: %+v, %+v", s.pair(1, 0), s.Result())
+	}
+	if got := s.ToMove(); !slices.Equal(got, []game.Seat{0}) {
+		t.Fatalf("to move %v, want Ann still", got)
+	}
+	play(t, s, "0:say crane")
+	if r := s.Result(); r.Status != game.Finished || !slices.Equal(r.Winners, []game.Seat{0}) {
+		t.Fatalf("result %+v", r)
+	}
+	// Out of turn, nothing but a resignation is taken, and not from a
+	// player already done with every grid.
+	s = three(t, nil)
+	play(t, s, "0:say Ben crane", "1:72", "2:resign")
+	before := s.clone()
+	for _, m := range []string{"2:72", "1:say Ann psalm", "2:resign"} {
+		seat, mv, _ := strings.Cut(m, ":")
+		if _, err := s.Apply(game.Seat(seat[0]-'0'), mv); !errors.Is(err, game.ErrNotYourTurn) {
+			t.Errorf("%s: %v, want not your turn", m, err)
+		}
+	}
+	unchanged(t, before, s, "refused moves out of turn")
+	if got := s.ToMove(); !slices.Equal(got, []game.Seat{0}) {
+		t.Fatalf("to move %v, want Ann", got)
+	}
+}

@@ -431,7 +431,12 @@ func TestOutline(t *testing.T) {
 		refuse(t, st, 0, "fire J1 J2 J3 J4 J5", "every ship of Ben's fleet is sunk: outline it, or resign")
 		refuse(t, st, 0, "outline D4-H4 B6-B9 F6-F8 H7-I7", "an outline names the fleet's five ships")
 		refuse(t, st, 0, "outline D4-H4 B6-B9 F6-F8 H7-I7 H8-I8", "no fleet can lie like that")
-		refuse(t, st, 1, "resign", "not your turn")
+		refuse(t, st, 1, "fire A1", "not your turn")
+	})
+	t.Run("resign out of turn", func(t *testing.T) {
+		st := twoPlayers(t)
+		evs := apply(t, st, 1, "resign")
+		wantEnd(t, evs, game.End{Reason: EndResign, Seat: 1, Against: -1, Winners: []game.Seat{0}, Scores: []int{5, 0}})
 	})
 	t.Run("right", func(t *testing.T) {
 		st := twoPlayers(t)
@@ -679,5 +684,28 @@ func wantEnd(t *testing.T, evs []game.Event, want game.End) {
 	e, ok := last.Data.(EndEvent)
 	if last.Kind != "end" || !ok || !reflect.DeepEqual(e.End, want) || len(e.Fleets) != 2 {
 		t.Errorf("end event %+v, want %+v", last, want)
+	}
+}
+
+// With three players, one may resign out of turn: the turn stays with the
+// player to move, and play goes on without the one who resigned.
+func TestResignOutOfTurnThreePlayers(t *testing.T) {
+	t.Parallel()
+	st := newState(t, nil, fleetA, fleetB, fleetC)
+	apply(t, st, 0, "fire A1 A2 A3 A4 A5")
+	// Ben is to move; Cat resigns.
+	apply(t, st, 2, "resign")
+	if got := st.ToMove(); !slices.Equal(got, []game.Seat{1}) {
+		t.Fatalf("to move %v, want Ben still", got)
+	}
+	refuse(t, st, 2, "resign", "not your turn")
+	refuse(t, st, 0, "fire B1 B2 B3 B4 B5", "not your turn")
+	apply(t, st, 1, "fire J1 J2 J3 J4 J5")
+	if got := st.ToMove(); !slices.Equal(got, []game.Seat{0}) {
+		t.Fatalf("to move %v, want Ann (Cat is out)", got)
+	}
+	apply(t, st, 1, "resign")
+	if res := st.Result(); res.Status != game.Finished || !slices.Equal(res.Winners, []game.Seat{0}) {
+		t.Fatalf("result %+v, want Ann's win", res)
 	}
 }

@@ -202,10 +202,14 @@ func (s *State) salvoSize(seat, t game.Seat) int {
 // Apply plays move for seat: "fire A1 C3 E5 G7 I9", "outline B2-B6 D2-G2
 // I4-I6 D8-E8 G9-G10" or "resign". A refused move changes nothing.
 func (s *State) Apply(seat game.Seat, move string) ([]game.Event, error) {
-	if err := game.CheckTurn(s.cfg, s.ToMove(), seat); err != nil {
-		return nil, err
-	}
 	text := strings.TrimSpace(move)
+	if err := game.CheckTurn(s.cfg, s.ToMove(), seat); err != nil {
+		// A player still in the game may resign whenever it is in play,
+		// not only on their turn.
+		if s.turn < 0 || seat < 0 || int(seat) >= s.n || s.out[seat] != "" || !strings.EqualFold(text, "resign") {
+			return nil, err
+		}
+	}
 	if len(text) > maxMoveLen {
 		return nil, fmt.Errorf("%q: a move is at most %d characters", clipText(text), maxMoveLen)
 	}
@@ -356,6 +360,11 @@ func (s *State) outline(seat game.Seat, list string) ([]game.Event, error) {
 // leave takes seat out of the game for why and moves play on.
 func (s *State) leave(seat game.Seat, why string, evs []game.Event) []game.Event {
 	mover := s.turn
+	if why == OutResigned && seat != mover {
+		// A resignation out of turn: the turn stays with the seat to
+		// move, so it passes on from the seat before.
+		mover = game.Seat((int(mover) + s.n - 1) % s.n)
+	}
 	s.out[seat] = why
 	evs = append(evs, game.Event{
 		Kind: "out",

@@ -516,6 +516,11 @@ func (s *Store) Write(ctx context.Context, b store.Batch) error {
 			if err := updateTable(ctx, tx, u.ID, u.Status, u.Meta); err != nil {
 				return err
 			}
+			if u.End != nil {
+				if err := endGame(ctx, tx, u.ID, u.End); err != nil {
+					return err
+				}
+			}
 		}
 		for _, c := range b.Credentials {
 			if err := insertCredential(ctx, tx, c); err != nil {

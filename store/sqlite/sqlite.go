@@ -471,6 +471,11 @@ func (s *Store) Write(ctx context.Context, b store.Batch) error {
 			if err := updateTable(ex, u.ID, u.Status, u.Meta); err != nil {
 				return err
 			}
+			if u.End != nil {
+				if err := endGame(ex, u.ID, u.End); err != nil {
+					return err
+				}
+			}
 		}
 		for _, c := range b.Credentials {
 			if err := insertCredential(ex, c); err != nil {

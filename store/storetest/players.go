@@ -23,6 +23,7 @@ func playerTests() []test {
 		{"Passwords", testPasswords},
 		{"GameEnds", testGameEnds},
 		{"RatedEndsAtOnce", testRatedEndsAtOnce},
+		{"AbortedEnd", testAbortedEnd},
 		{"DeleteAccount", testDeleteAccount},
 	}
 }
@@ -491,5 +492,48 @@ func testDeleteAccount(t *testing.T, e *env) {
 		if h, err := cs.Hidden(ctx, []string{"idann"}); err != nil || len(h) != 0 {
 			t.Errorf("the deleted account's presence setting: %v, %v", h, err)
 		}
+	}
+}
+
+// testAbortedEnd: a game aborted without a move ends with a table update
+// that carries its end: a line of each person's history, marked aborted,
+// and no change to any rating.
+func testAbortedEnd(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, n := range []string{"Ann", "Bob"} {
+		id := "id" + lower(n)
+		if _, err := ps.CreateAccount(ctx, account(id, n, at), store.Credential{Hash: []byte(id), Identity: id}, guest(id, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	endGame(t, e.s, "g1", rated("quizl", at, "idann", "idbob", glicko.Win))
+	before, err := ps.Ratings(ctx, "idann")
+	if err != nil || len(before) != 1 {
+		t.Fatalf("Ann's ratings: %+v, %v", before, err)
+	}
+	if err := e.s.CreateTable(ctx, store.Table{ID: "g2", Game: "quizl", Status: store.Playing, Created: at, Updated: at, Meta: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	end := &store.GameEnd{Game: "quizl", Ended: at.Add(time.Second), Seats: []store.SeatEnd{
+		{Identity: "idann", Seat: 0, Result: store.Aborted}, {Identity: "idbob", Seat: 1, Result: store.Aborted}}}
+	if err := e.s.Write(ctx, store.Batch{Update: &store.TableUpdate{ID: "g2", Status: store.Finished, Meta: []byte(`{"aborted":true}`), End: end}}); err != nil {
+		t.Fatal(err)
+	}
+	ps = as[store.Players](t, e.reopen())
+	h, err := ps.History(ctx, store.HistoryPage{Identity: "idbob", Limit: 5})
+	if err != nil || len(h) != 2 {
+		t.Fatalf("Bob's history: %+v, %v", h, err)
+	}
+	if g := h[0]; g.Table != "g2" || g.Result != store.Aborted || g.Pool != "" || g.After != 0 || string(g.Meta) != `{"aborted":true}` {
+		t.Errorf("Bob's aborted game: %+v", g)
+	}
+	after, err := ps.Ratings(ctx, "idann")
+	if err != nil || len(after) != 1 || after[0].Games != before[0].Games || !near(after[0].Rating, before[0].Rating) {
+		t.Errorf("Ann's ratings after the abort: %+v, before %+v (%v)", after, before, err)
+	}
+	if tb, err := e.s.Table(ctx, "g2"); err != nil || tb.Status != store.Finished {
+		t.Errorf("the aborted table: %+v, %v", tb, err)
 	}
 }

@@ -151,10 +151,19 @@ type Table struct {
 	ToMove      []int           `json:"to_move"`
 	Commitments []string        `json:"commitments,omitempty"`
 	Result      *Result         `json:"result,omitempty"`
-	Reveal      []Reveal        `json:"reveal,omitempty"`
-	Rematch     string          `json:"rematch,omitempty"`
-	Clock       *Clock          `json:"clock,omitempty"`
-	Set         json.RawMessage `json:"set,omitempty"`
+	// Abortable is set while some player has not yet moved: a seated
+	// player may then abort the game (Abort). Aborted says who ended it
+	// so, and why (abort, resign, timeout or claim).
+	Abortable bool `json:"abortable,omitempty"`
+	Aborted   *struct {
+		Seat int    `json:"seat"`
+		Name string `json:"name"`
+		Why  string `json:"why"`
+	} `json:"aborted,omitempty"`
+	Reveal  []Reveal        `json:"reveal,omitempty"`
+	Rematch string          `json:"rematch,omitempty"`
+	Clock   *Clock          `json:"clock,omitempty"`
+	Set     json.RawMessage `json:"set,omitempty"`
 	// Rated says the game changes both players' ratings (in Pool).
 	Rated     bool   `json:"rated,omitempty"`
 	Pool      string `json:"pool,omitempty"`
@@ -659,6 +668,12 @@ func (c *Client) Leave(ctx context.Context, token, id string) (Left, error) {
 
 // Claim claims the game against the players to move who have been away
 // too long; the server decides, and says why not.
+// Abort ends the game at table id without a result, while some player
+// has not yet moved.
+func (c *Client) Abort(ctx context.Context, token, id string) error {
+	return c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/abort", token, struct{}{}, nil)
+}
+
 func (c *Client) Claim(ctx context.Context, token, id string) (Answer, error) {
 	var a Answer
 	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/claim", token, struct{}{}, &a)

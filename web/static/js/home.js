@@ -72,7 +72,7 @@ function myGames(name) {
   }).catch(e => append(now, h("li", { class: "error" }, e.message)));
   call("GET", `/players/${encodeURIComponent(name)}/games?limit=10`).then(a => {
     if (!a.games.length) append(done, h("li", { class: "muted" }, "None yet."));
-    for (const g of a.games) append(done, h("li", {}, `${{ win: "Won", loss: "Lost", draw: "Drew" }[g.result] || g.result} ${title(g.game)} against ${g.opponents.map(o => o.name || o.kind).join(", ") || "nobody"} `,
+    for (const g of a.games) append(done, h("li", {}, `${{ win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result} ${title(g.game)} against ${g.opponents.map(o => o.name || o.kind).join(", ") || "nobody"} `,
       h("span", { class: "muted" }, new Date(g.ended).toLocaleString()), " · ", h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${title(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
   }).catch(e => append(done, h("li", { class: "error" }, e.message)));
   return box;

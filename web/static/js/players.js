@@ -95,7 +95,7 @@ export async function profile(main, name) {
           : o.kind === "computer" ? `the computer (${o.level})` : o.kind === "deleted" ? "deleted player" : `${o.name} (guest)`) : ["nobody (alone)"];
         const delta = g.rated ? Math.round(g.rating_after - g.rating_before) : null;
         append(list, h("li", {},
-          h("strong", {}, { win: "Won", loss: "Lost", draw: "Drew" }[g.result] || g.result), ` ${gameTitle(g.game)} against `,
+          h("strong", {}, { win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result), ` ${gameTitle(g.game)} against `,
           opp.flatMap((o, i) => i ? [", ", o] : [o]),
           " ", h("span", { class: "muted" }, new Date(g.ended).toLocaleString()),
           delta === null ? null : h("span", { class: delta >= 0 ? "up" : "down" }, ` · rated, ${delta >= 0 ? "+" : "−"}${Math.abs(delta)} (${num(g.rating_after)})`),

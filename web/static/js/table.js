@@ -241,6 +241,7 @@ async function playScreen(main, id, mine) {
       h("div", { class: "row" },
         h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
         !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null,
+        !over && u.view && u.seat >= 0 && t.abortable ? h("button", { type: "button", id: "abort", onclick: abort }, "Abort") : null,
         !u.view && u.seat >= 0 ? h("button", { type: "button", id: "leave", onclick: leave }, "Leave the table") : null),
       h("p", {}, h("a", { href: "/rules/" + t.game, id: "rules-link" }, "Rules of " + t.title)),
       !over && u.seat >= 0 ? notifyBox : null,
@@ -249,6 +250,7 @@ async function playScreen(main, id, mine) {
   }
 
   function resultText(t, seat, names) {
+    if (t.result && t.result.status === "aborted") return "aborted";
     const w = (t.result && t.result.winners) || [];
     if (!w.length) return t.seats.length === 1 ? "no win this time" : "draw";
     if (w.includes(seat)) return w.length > 1 ? "shared win" : "you won";
@@ -264,6 +266,16 @@ async function playScreen(main, id, mine) {
     // A clock that ran out or a claim says so itself.
     const forced = lastMove && (lastMove.events || []).find(e => e.kind === "timeout" || e.kind === "claim");
     if (forced) why.reason = forced.text;
+    if (res.status === "aborted") {
+      // No result: nobody had shown their hand yet (docs/protocol.md).
+      const a = t.aborted || {};
+      why.result = "aborted, no result";
+      why.reason = { resign: `${a.name} resigned before every player had moved, so the game was aborted.`,
+        timeout: `${a.name} ran out of time before every player had moved, so the game was aborted.`,
+        claim: `${a.name} walked away before every player had moved, so the game was aborted.` }[a.why]
+        || `${a.name || "A player"} aborted the game before every player had moved.`;
+      why.reason += t.rated ? " No rating changed." : "";
+    }
     const won = (res.winners || []).includes(u.seat);
     const box = h("div", { class: "banner end" + (won ? " won" : ""), id: "game-over" },
       h("h2", {}, "Game over: " + (why.result || resultText(t, u.seat, names))),
@@ -285,7 +297,7 @@ async function playScreen(main, id, mine) {
     append(box, h("div", { class: "row" },
       u.seat >= 0 ? h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, t.rematch ? "Go to the rematch" : "Rematch") : null,
       h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it"),
-      h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
+      res.status === "aborted" ? null : h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
       t.daily ? h("a", { class: "button primary", id: "daily-back", href: "/daily/" + t.daily.split("/")[0] }, "Your daily result and share text") : null));
     return box;
   }
@@ -323,8 +335,34 @@ async function playScreen(main, id, mine) {
     } catch (e) { toast(e.message); }
   }
   async function resign() {
-    if (!confirm("Resign this game?")) return;
+    if (!confirm(resignWords(last.table, last.seat))) return;
     try { await ctx.send("resign"); } catch (e) { toast(e.message); }
+  }
+  // resignWords says what resigning does at this table, for the confirm.
+  function resignWords(t, seat) {
+    if (t.abortable) return "Resign now? Not every player has moved yet, so the game is aborted instead: it ends without a result" + (t.rated ? " and no rating changes." : ".");
+    const others = t.seats.filter((s, i) => i !== seat).map(s => s.name);
+    const other = others.join(" and ");
+    const rated = t.rated ? " It counts as a loss in your rating." : "";
+    if (!others.length) return "Resign? The game ends here, as a loss.";
+    switch (t.game) {
+      case "quizl":
+        return others.length === 1
+          ? `Resign? You score 0 against ${other}, who may still hunt your password alone; the game ends when ${other} is done.${rated}`
+          : "Resign? You score 0 against every player whose password you have not found; the others play on.";
+      case "salvo":
+        return others.length === 1 ? `Resign? ${other} wins.${rated}` : "Resign? You are out of the game; the others play on.";
+      case "wordfight":
+        return others.length === 1 ? `Resign? ${other} wins, with the points so far.${rated}` : "Resign? You stop answering words; the others play on.";
+      default:
+        return `Resign? ${other} wins.${rated}`;
+    }
+  }
+  // abort ends the game without a result, while some player has not
+  // moved yet.
+  async function abort() {
+    if (!confirm("Abort this game? It ends without a result" + (last.table.rated ? ", and no rating changes." : "."))) return;
+    try { await call("POST", `/tables/${encodeURIComponent(id)}/abort`, {}, token); toast("Game aborted"); } catch (e) { toast(e.message); }
   }
   // leave gives the seat up before the game begins; the last person to
   // leave closes the table.
