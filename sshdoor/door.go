@@ -239,6 +239,11 @@ func (d *Door) run(sess ssh.Session) {
 		sess.Exit(2)
 		return
 	}
+	width, height, refusal := fitWindow(pty.Window.Width, pty.Window.Height)
+	if refusal != "" {
+		refuseWindow(sess, refusal)
+		return
+	}
 	cmd := sess.Command()
 	table := ""
 	switch {
@@ -279,16 +284,17 @@ func (d *Door) run(sess ssh.Session) {
 	m := tui.New(cfg)
 	defer m.Close()
 	env := append(sess.Environ(), "TERM="+pty.Term)
-	p := tui.NewProgram(m, in, sess, env, pty.Window.Width, pty.Window.Height,
+	p := tui.NewProgram(m, in, sess, env, width, height,
 		tea.WithoutSignalHandler(),
 		tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
 			if _, ok := msg.(tea.SuspendMsg); ok {
 				return tea.ResumeMsg{}
 			}
-			return msg
+			return clampWindow(msg)
 		}))
 	stop := make(chan struct{})
 	idled := make(chan struct{})
+	resized := make(chan string, 1) // why a window-change closed the session
 	go func() {
 		tick := time.NewTicker(min(d.cfg.Idle/4, time.Minute))
 		defer tick.Stop()
@@ -300,7 +306,13 @@ func (d *Door) run(sess ssh.Session) {
 				p.Quit()
 				return
 			case w := <-winch:
-				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+				width, height, refusal := fitWindow(w.Width, w.Height)
+				if refusal != "" {
+					resized <- refusal
+					p.Quit()
+					return
+				}
+				p.Send(tea.WindowSizeMsg{Width: width, Height: height})
 			case <-tick.C:
 				if in.idle() > d.cfg.Idle {
 					close(idled)
@@ -312,10 +324,17 @@ func (d *Door) run(sess ssh.Session) {
 	}()
 	_, err = p.Run()
 	close(stop)
+	go drain(winch)
 	p.Kill()
 	select {
 	case <-idled:
 		fmt.Fprintf(sess, "\r\nNo key pressed for %s: the session is closed. Your tables are kept; come back with ssh.\r\n", d.cfg.Idle)
+	default:
+	}
+	select {
+	case refusal := <-resized:
+		refuseWindow(sess, refusal)
+		return
 	default:
 	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
