@@ -59,7 +59,13 @@ type Config struct {
 	// MaxSessions, PerAddr, NewPerMinute and Burst limit connections
 	// (0: the defaults).
 	MaxSessions, PerAddr, NewPerMinute, Burst int
-	Log                                       *slog.Logger
+	// Hello and Grace drop a connection whose client has said nothing
+	// Hello after connecting, or has not authenticated and opened its
+	// session Grace after (0: DefaultHello, DefaultGrace). Until then it
+	// counts only against limits of its own: twice MaxSessions at once,
+	// twice PerAddr from one address.
+	Hello, Grace time.Duration
+	Log          *slog.Logger
 	// HTTP, when set, returns the HTTP client a session from remote
 	// uses (Pipe.Client); nil: a plain one.
 	HTTP func(remote net.Addr) *http.Client
@@ -99,6 +105,12 @@ func New(addr string, cfg Config) (*Door, error) {
 	if cfg.Burst <= 0 {
 		cfg.Burst = DefaultBurst
 	}
+	if cfg.Hello <= 0 {
+		cfg.Hello = DefaultHello
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGrace
+	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
@@ -126,6 +138,7 @@ func New(addr string, cfg Config) (*Door, error) {
 		wish.WithMiddleware(d.handle),
 		func(s *ssh.Server) error {
 			s.ConnCallback = d.admit
+			s.ChannelHandlers = map[string]ssh.ChannelHandler{"session": d.oneSession(ssh.DefaultSessionHandler)}
 			return nil
 		},
 	)
@@ -167,8 +180,8 @@ func (d *Door) Shutdown(ctx context.Context) error {
 }
 
 func (d *Door) admit(ctx ssh.Context, c net.Conn) net.Conn {
-	done, why := d.gate.admit(c.RemoteAddr())
-	if done == nil {
+	p, why := d.gate.admit(c.RemoteAddr())
+	if p == nil {
 		d.cfg.Log.Warn("ssh connection refused", "addr", c.RemoteAddr().String(), "why", why)
 		select {
 		case d.refusing <- struct{}{}:
@@ -178,7 +191,9 @@ func (d *Door) admit(ctx ssh.Context, c net.Conn) net.Conn {
 		}
 		return nil
 	}
-	return &gatedConn{Conn: c, done: done}
+	gc := newGatedConn(c, p, d.cfg.Hello, d.cfg.Grace, 2*d.cfg.Idle)
+	ctx.SetValue(connKey{}, gc)
+	return gc
 }
 
 // refusal is the line a refused connection gets, for the reason the gate
@@ -191,6 +206,10 @@ func (d *Door) refusal(why string) string {
 		return fmt.Sprintf("Parlour: too many sessions at once from your address (at most %d); close one and try again.", d.cfg.PerAddr)
 	case whyRate:
 		return fmt.Sprintf("Parlour: too many new connections from your address (%d a minute); try again in a minute.", d.cfg.NewPerMinute)
+	case whyPending:
+		return "Parlour: too many connections are starting at once; try again in a moment."
+	case whyPendingAddr:
+		return "Parlour: too many connections from your address are starting at once; try again in a moment."
 	}
 	return "Parlour: the connection is refused: " + why + "."
 }

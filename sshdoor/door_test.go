@@ -451,13 +451,17 @@ func TestRateLimits(t *testing.T) {
 		}
 		results += "ok "
 		if i < 2 {
+			// A connection counts once its session is open.
+			if _, err := c.NewSession(); err != nil {
+				t.Fatal(err)
+			}
 			open = append(open, c)
 		} else {
 			c.Close()
 		}
 	}
-	// Two held open: the third and fourth are refused (two at once from
-	// one address), and take no turn of the burst of three.
+	// Two sessions open: the third and fourth connections are refused (two
+	// at once from one address), and take no turn of the burst of three.
 	if results != "ok ok refused refused " {
 		t.Fatalf("connections: %s", results)
 	}
@@ -527,17 +531,19 @@ func TestRateLimits(t *testing.T) {
 	g := newGate(2, 10, 1000, 1000)
 	a := &net.TCPAddr{IP: net.IPv4(10, 0, 0, 1), Port: 1}
 	b := &net.TCPAddr{IP: net.IPv4(10, 0, 0, 2), Port: 1}
-	d1, _ := g.admit(a)
-	d2, _ := g.admit(b)
-	if d, why := g.admit(a); d != nil || why != "the server is full" {
+	p1, _ := g.admit(a)
+	p2, _ := g.admit(b)
+	if p1.enter() != "" || p2.enter() != "" {
+		t.Fatal("two sessions on a server of two")
+	}
+	if p, why := g.admit(a); p != nil || why != "the server is full" {
 		t.Fatalf("a third session on a server of two: %q", why)
 	}
-	d1()
-	d1() // twice is once
-	if d, _ := g.admit(b); d == nil {
+	p1.end()
+	p1.end() // twice is once
+	if p, _ := g.admit(b); p == nil {
 		t.Fatalf("a place freed was not given")
 	}
-	_ = d2
 }
 
 // TestIdleClose: a session in which no key is pressed for the idle time
