@@ -63,7 +63,7 @@ type Config struct {
 	// Hello after connecting, or has not authenticated and opened its
 	// session Grace after (0: DefaultHello, DefaultGrace). Until then it
 	// counts only against limits of its own: twice MaxSessions at once,
-	// twice PerAddr from one address.
+	// PerAddr from one address.
 	Hello, Grace time.Duration
 	Log          *slog.Logger
 	// HTTP, when set, returns the HTTP client a session from remote

@@ -649,10 +649,12 @@ func TestRecordOverSSH(t *testing.T) {
 func TestRefusalLines(t *testing.T) {
 	d := &Door{cfg: Config{MaxSessions: 200, PerAddr: 4, NewPerMinute: 10}}
 	for why, want := range map[string]string{
-		whyFull:    "the server is full (200 sessions)",
-		whyPerAddr: "too many sessions at once from your address (at most 4)",
-		whyRate:    "too many new connections from your address (10 a minute)",
-		"other":    "the connection is refused: other",
+		whyFull:        "the server is full (200 sessions)",
+		whyPerAddr:     "too many sessions at once from your address (at most 4)",
+		whyRate:        "too many new connections from your address (10 a minute)",
+		whyPending:     "too many connections are starting at once",
+		whyPendingAddr: "too many connections from your address are starting at once",
+		"other":        "the connection is refused: other",
 	} {
 		l := d.refusal(why)
 		if !strings.Contains(l, want) || strings.HasPrefix(l, "SSH-") || strings.ContainsAny(l, "\r\n") || len(l)+2 > 255 {

@@ -139,7 +139,7 @@ func TestOneSessionAConnection(t *testing.T) {
 // in, and against the starting ones' until then.
 func TestGatePending(t *testing.T) {
 	t.Parallel()
-	g := newGate(2, 1, 1000, 1000) // two sessions, one an address
+	g := newGate(2, 2, 1000, 1000) // two sessions, two an address
 	addr := func(n byte) net.Addr { return &net.TCPAddr{IP: net.IPv4(10, 0, 0, n), Port: 1} }
 	p1, _ := g.admit(addr(1))
 	p2, _ := g.admit(addr(1))
@@ -157,13 +157,10 @@ func TestGatePending(t *testing.T) {
 	if why := p1.enter(); why != "" {
 		t.Fatalf("the first in: %q", why)
 	}
-	if why := p2.enter(); why != whyPerAddr {
-		t.Fatalf("a second in from one address (at most 1): %q", why)
-	}
 	if why := p3.enter(); why != "" {
 		t.Fatalf("the second in: %q", why)
 	}
-	if why := p4.enter(); why != whyFull {
+	if why := p2.enter(); why != whyFull {
 		t.Fatalf("a third in on a door of two sessions: %q", why)
 	}
 	if p, why := g.admit(addr(5)); p != nil || why != whyFull {
@@ -176,6 +173,29 @@ func TestGatePending(t *testing.T) {
 	}
 	if why := p2.enter(); why != "" {
 		t.Fatalf("entering twice: %q", why)
+	}
+	// Pending connections from one address that would be more than it
+	// may have in are refused on entering.
+	h := newGate(10, 2, 1000, 1000)
+	r1, _ := h.admit(addr(1))
+	r2, _ := h.admit(addr(1))
+	r1.enter()
+	r3, why := h.admit(addr(1))
+	if r3 == nil {
+		t.Fatalf("one in and one pending from an address of two: %q", why)
+	}
+	r2.enter()
+	if why := r3.enter(); why != whyPerAddr {
+		t.Fatalf("a third in from an address of two: %q", why)
+	}
+	if p, why := h.admit(addr(1)); p != nil || why != whyPerAddr {
+		t.Fatalf("a connection arriving from an address with two in: %q", why)
+	}
+	for _, p := range []*pass{r1, r2, r3} {
+		p.end()
+	}
+	if open, pending := h.counts(); open != 0 || pending != 0 {
+		t.Fatalf("after every end: %d in, %d pending", open, pending)
 	}
 	for _, p := range []*pass{p2, p3, p4} {
 		p.end()

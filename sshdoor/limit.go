@@ -45,12 +45,17 @@ const (
 	whyPendingAddr = "too many connections starting from one address"
 )
 
-// pendingPer is how many connections may be pending for each one in the
-// limits: an honest client is pending for the moment of its handshake.
+// pendingPer is how many connections may be pending at once for each
+// session allowed: an honest client is pending for the moment of its
+// handshake, so these are mostly connections that never sign in; from one
+// address, as many may be pending as may be in. Connections that do the
+// handshake's first steps and then wait may be held for the whole grace:
+// filling the pending limit takes pendingPer*max/perAddr addresses (100
+// with the defaults).
 const pendingPer = 2
 
 func newGate(max, perAddr int, every rate.Limit, burst int) *gate {
-	return &gate{max: max, perAddr: perAddr, maxPending: pendingPer * max, pendingPerAddr: pendingPer * perAddr,
+	return &gate{max: max, perAddr: perAddr, maxPending: pendingPer * max, pendingPerAddr: perAddr,
 		every: every, burst: burst, addrs: map[string]*addrState{}}
 }
 
