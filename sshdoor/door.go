@@ -258,6 +258,7 @@ func (d *Door) run(sess ssh.Session) {
 		sess.Exit(2)
 		return
 	}
+	defer func() { go drain(winch) }()
 	width, height, refusal := fitWindow(pty.Window.Width, pty.Window.Height)
 	if refusal != "" {
 		refuseWindow(sess, refusal)
@@ -343,7 +344,6 @@ func (d *Door) run(sess ssh.Session) {
 	}()
 	_, err = p.Run()
 	close(stop)
-	go drain(winch)
 	p.Kill()
 	select {
 	case <-idled:

@@ -72,9 +72,10 @@ func clampWindow(msg tea.Msg) tea.Msg {
 }
 
 // drain reads a session's window changes until the session's requests
-// end, once nothing else does: the SSH server hands each to winch from the
-// loop that reads the session's requests, which would otherwise wait on
-// the second for good.
+// end, once the door reads them no more: the SSH server hands each to
+// winch (which holds one) from the loop that reads the session's
+// requests, which would otherwise wait on the next for good, and with it
+// the session's end.
 func drain(winch <-chan ssh.Window) {
 	for range winch {
 	}

@@ -2,6 +2,7 @@ package sshdoor
 
 import (
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -187,4 +188,28 @@ func TestFitWindow(t *testing.T) {
 	if got := clampWindow(tea.KeyPressMsg{Code: 'j'}); got != (tea.KeyPressMsg{Code: 'j'}) {
 		t.Errorf("a key is passed on as %v", got)
 	}
+}
+
+// TestWindowChangesAfterTheEnd: window changes that come after the door
+// stopped reading them (after a size it refused) hold no goroutine of the
+// SSH server once the session is over.
+func TestWindowChangesAfterTheEnd(t *testing.T) {
+	f := newFixture(t, Config{})
+	tm := f.dialSized(80, 24)
+	tm.waitFor("New table")
+	for _, w := range []int{0, 81, 82, 83} {
+		tm.sess.WindowChange(24, w)
+	}
+	if st := tm.exit(); st != 1 {
+		t.Fatalf("exit status %d, want 1", st)
+	}
+	tm.sess.Close()
+	stuck := 0
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		buf := make([]byte, 1<<20)
+		if stuck = strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*session).handleRequests"); stuck == 0 {
+			return
+		}
+	}
+	t.Fatalf("%d goroutines still read an ended session's requests", stuck)
 }
