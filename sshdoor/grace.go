@@ -146,6 +146,43 @@ func (d *Door) oneSession(next ssh.ChannelHandler) ssh.ChannelHandler {
 			return
 		}
 		defer c.sessions.Store(0)
-		next(srv, conn, ch, ctx)
+		next(srv, conn, laterWindows{ch}, ctx)
+	}
+}
+
+// laterWindows is a session channel whose window changes before its
+// shell request are dropped. The SSH server hands each window change to a
+// channel that holds one (and holds the first size already) from the loop
+// that reads the session's requests; before the shell no one reads it, so
+// a second change held the loop, and the session's goroutines, for good.
+// (Passed on just after the shell, it would race with the door reading the
+// first size.) A client's terminal is rarely resized in the moment before
+// its shell starts; the next resize after it is drawn.
+type laterWindows struct{ gossh.NewChannel }
+
+func (c laterWindows) Accept() (gossh.Channel, <-chan *gossh.Request, error) {
+	ch, in, err := c.NewChannel.Accept()
+	if err != nil {
+		return ch, in, err
+	}
+	out := make(chan *gossh.Request)
+	go dropEarlyWindows(in, out)
+	return ch, out, nil
+}
+
+// dropEarlyWindows passes requests from in to out, in order, but for
+// window changes before the shell (or exec) request, which it refuses.
+func dropEarlyWindows(in <-chan *gossh.Request, out chan<- *gossh.Request) {
+	defer close(out)
+	started := false
+	for r := range in {
+		if !started && r.Type == "window-change" {
+			if r.WantReply {
+				r.Reply(false, nil)
+			}
+			continue
+		}
+		started = started || r.Type == "shell" || r.Type == "exec"
+		out <- r
 	}
 }

@@ -213,3 +213,63 @@ func TestWindowChangesAfterTheEnd(t *testing.T) {
 	}
 	t.Fatalf("%d goroutines still read an ended session's requests", stuck)
 }
+
+// TestWindowChangesBeforeTheShell: window changes sent before the shell
+// request neither hold the session up nor outlive it: they are dropped,
+// and the client is drawn at the terminal's first size until the next.
+func TestWindowChangesBeforeTheShell(t *testing.T) {
+	f := newFixture(t, Config{})
+	c, err := gossh.Dial("tcp", f.sshAddr, &gossh.ClientConfig{User: "ann", Auth: []gossh.AuthMethod{gossh.PublicKeys(newSigner(t))}, HostKeyCallback: gossh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := &term{t: t, sess: sess}
+	tm.in, _ = sess.StdinPipe()
+	r, _ := sess.StdoutPipe()
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := r.Read(b)
+			tm.mu.Lock()
+			tm.out.Write(b[:n])
+			tm.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	if err := sess.RequestPty("xterm", 24, 80, gossh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{90, 100, 70} {
+		sess.WindowChange(24, w)
+	}
+	started := make(chan error, 1)
+	go func() { started <- sess.Shell() }()
+	select {
+	case err := <-started:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the shell request was never answered")
+	}
+	tm.waitFor("New table")
+	tm.setMark()
+	sess.WindowChange(24, 70) // under the 80 the client needs, which it says
+	tm.waitFor("this one is 70x24")
+	c.Close()
+	stuck := 0
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		buf := make([]byte, 1<<20)
+		if stuck = strings.Count(string(buf[:runtime.Stack(buf, true)]), "(*session).handleRequests"); stuck == 0 {
+			return
+		}
+	}
+	t.Fatalf("%d goroutines still read an ended session's requests", stuck)
+}
