@@ -154,7 +154,7 @@ func (d *Door) oneSession(next ssh.ChannelHandler) ssh.ChannelHandler {
 // shell request are dropped. The SSH server hands each window change to a
 // channel that holds one (and holds the first size already) from the loop
 // that reads the session's requests; before the shell no one reads it, so
-// a second change held the loop, and the session's goroutines, for good.
+// any change held the loop, and the session's goroutines, for good.
 // (Passed on just after the shell, it would race with the door reading the
 // first size.) A client's terminal is rarely resized in the moment before
 // its shell starts; the next resize after it is drawn.
