@@ -60,7 +60,13 @@ type Config struct {
 	// MaxSessions, PerAddr, NewPerMinute and Burst limit connections
 	// (0: the defaults).
 	MaxSessions, PerAddr, NewPerMinute, Burst int
-	Log                                       *slog.Logger
+	// Hello and Grace drop a connection whose client has said nothing
+	// Hello after connecting, or has not authenticated and opened its
+	// session Grace after (0: DefaultHello, DefaultGrace). Until then it
+	// counts only against limits of its own: twice MaxSessions at once,
+	// PerAddr from one address.
+	Hello, Grace time.Duration
+	Log          *slog.Logger
 	// HTTP, when set, returns the HTTP client a session from remote
 	// uses (Pipe.Client); nil: a plain one.
 	HTTP func(remote net.Addr) *http.Client
@@ -100,6 +106,12 @@ func New(addr string, cfg Config) (*Door, error) {
 	if cfg.Burst <= 0 {
 		cfg.Burst = DefaultBurst
 	}
+	if cfg.Hello <= 0 {
+		cfg.Hello = DefaultHello
+	}
+	if cfg.Grace <= 0 {
+		cfg.Grace = DefaultGrace
+	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
@@ -127,6 +139,7 @@ func New(addr string, cfg Config) (*Door, error) {
 		wish.WithMiddleware(d.handle),
 		func(s *ssh.Server) error {
 			s.ConnCallback = d.admit
+			s.ChannelHandlers = map[string]ssh.ChannelHandler{"session": d.oneSession(ssh.DefaultSessionHandler)}
 			return nil
 		},
 	)
@@ -168,8 +181,8 @@ func (d *Door) Shutdown(ctx context.Context) error {
 }
 
 func (d *Door) admit(ctx ssh.Context, c net.Conn) net.Conn {
-	done, why := d.gate.admit(c.RemoteAddr())
-	if done == nil {
+	p, why := d.gate.admit(c.RemoteAddr())
+	if p == nil {
 		d.cfg.Log.Warn("ssh connection refused", "addr", c.RemoteAddr().String(), "why", why)
 		select {
 		case d.refusing <- struct{}{}:
@@ -179,7 +192,9 @@ func (d *Door) admit(ctx ssh.Context, c net.Conn) net.Conn {
 		}
 		return nil
 	}
-	return &gatedConn{Conn: c, done: done}
+	gc := newGatedConn(c, p, d.cfg.Hello, d.cfg.Grace, 2*d.cfg.Idle)
+	ctx.SetValue(connKey{}, gc)
+	return gc
 }
 
 // refusal is the line a refused connection gets, for the reason the gate
@@ -192,6 +207,10 @@ func (d *Door) refusal(why string) string {
 		return fmt.Sprintf("Parlour: too many sessions at once from your address (at most %d); close one and try again.", d.cfg.PerAddr)
 	case whyRate:
 		return fmt.Sprintf("Parlour: too many new connections from your address (%d a minute); try again in a minute.", d.cfg.NewPerMinute)
+	case whyPending:
+		return "Parlour: too many connections are starting at once; try again in a moment."
+	case whyPendingAddr:
+		return "Parlour: too many connections from your address are starting at once; try again in a moment."
 	}
 	return "Parlour: the connection is refused: " + why + "."
 }
@@ -240,6 +259,12 @@ func (d *Door) run(sess ssh.Session) {
 		sess.Exit(2)
 		return
 	}
+	defer func() { go drain(winch) }()
+	width, height, refusal := fitWindow(pty.Window.Width, pty.Window.Height)
+	if refusal != "" {
+		refuseWindow(sess, refusal)
+		return
+	}
 	cmd := sess.Command()
 	table := ""
 	switch {
@@ -280,7 +305,7 @@ func (d *Door) run(sess ssh.Session) {
 	m := tui.New(cfg)
 	defer m.Close()
 	env := append(sess.Environ(), "TERM="+pty.Term)
-	p := tui.NewProgram(m, in, sess, env, pty.Window.Width, pty.Window.Height,
+	p := tui.NewProgram(m, in, sess, env, width, height,
 		tea.WithoutSignalHandler(),
 		// The renderer writes to the session, not to a terminal it could
 		// ask: it takes the colours and attributes the terminal the
@@ -291,10 +316,11 @@ func (d *Door) run(sess ssh.Session) {
 			if _, ok := msg.(tea.SuspendMsg); ok {
 				return tea.ResumeMsg{}
 			}
-			return msg
+			return clampWindow(msg)
 		}))
 	stop := make(chan struct{})
 	idled := make(chan struct{})
+	resized := make(chan string, 1) // why a window-change closed the session
 	go func() {
 		tick := time.NewTicker(min(d.cfg.Idle/4, time.Minute))
 		defer tick.Stop()
@@ -306,7 +332,13 @@ func (d *Door) run(sess ssh.Session) {
 				p.Quit()
 				return
 			case w := <-winch:
-				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
+				width, height, refusal := fitWindow(w.Width, w.Height)
+				if refusal != "" {
+					resized <- refusal
+					p.Quit()
+					return
+				}
+				p.Send(tea.WindowSizeMsg{Width: width, Height: height})
 			case <-tick.C:
 				if in.idle() > d.cfg.Idle {
 					close(idled)
@@ -322,6 +354,12 @@ func (d *Door) run(sess ssh.Session) {
 	select {
 	case <-idled:
 		fmt.Fprintf(sess, "\r\nNo key pressed for %s: the session is closed. Your tables are kept; come back with ssh.\r\n", d.cfg.Idle)
+	default:
+	}
+	select {
+	case refusal := <-resized:
+		refuseWindow(sess, refusal)
+		return
 	default:
 	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {

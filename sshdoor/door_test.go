@@ -461,13 +461,17 @@ func TestRateLimits(t *testing.T) {
 		}
 		results += "ok "
 		if i < 2 {
+			// A connection counts once its session is open.
+			if _, err := c.NewSession(); err != nil {
+				t.Fatal(err)
+			}
 			open = append(open, c)
 		} else {
 			c.Close()
 		}
 	}
-	// Two held open: the third and fourth are refused (two at once from
-	// one address), and take no turn of the burst of three.
+	// Two sessions open: the third and fourth connections are refused (two
+	// at once from one address), and take no turn of the burst of three.
 	if results != "ok ok refused refused " {
 		t.Fatalf("connections: %s", results)
 	}
@@ -537,17 +541,19 @@ func TestRateLimits(t *testing.T) {
 	g := newGate(2, 10, 1000, 1000)
 	a := &net.TCPAddr{IP: net.IPv4(10, 0, 0, 1), Port: 1}
 	b := &net.TCPAddr{IP: net.IPv4(10, 0, 0, 2), Port: 1}
-	d1, _ := g.admit(a)
-	d2, _ := g.admit(b)
-	if d, why := g.admit(a); d != nil || why != "the server is full" {
+	p1, _ := g.admit(a)
+	p2, _ := g.admit(b)
+	if p1.enter() != "" || p2.enter() != "" {
+		t.Fatal("two sessions on a server of two")
+	}
+	if p, why := g.admit(a); p != nil || why != "the server is full" {
 		t.Fatalf("a third session on a server of two: %q", why)
 	}
-	d1()
-	d1() // twice is once
-	if d, _ := g.admit(b); d == nil {
+	p1.end()
+	p1.end() // twice is once
+	if p, _ := g.admit(b); p == nil {
 		t.Fatalf("a place freed was not given")
 	}
-	_ = d2
 }
 
 // TestIdleClose: a session in which no key is pressed for the idle time
@@ -657,10 +663,12 @@ func TestRecordOverSSH(t *testing.T) {
 func TestRefusalLines(t *testing.T) {
 	d := &Door{cfg: Config{MaxSessions: 200, PerAddr: 4, NewPerMinute: 10}}
 	for why, want := range map[string]string{
-		whyFull:    "the server is full (200 sessions)",
-		whyPerAddr: "too many sessions at once from your address (at most 4)",
-		whyRate:    "too many new connections from your address (10 a minute)",
-		"other":    "the connection is refused: other",
+		whyFull:        "the server is full (200 sessions)",
+		whyPerAddr:     "too many sessions at once from your address (at most 4)",
+		whyRate:        "too many new connections from your address (10 a minute)",
+		whyPending:     "too many connections are starting at once",
+		whyPendingAddr: "too many connections from your address are starting at once",
+		"other":        "the connection is refused: other",
 	} {
 		l := d.refusal(why)
 		if !strings.Contains(l, want) || strings.HasPrefix(l, "SSH-") || strings.ContainsAny(l, "\r\n") || len(l)+2 > 255 {

@@ -68,6 +68,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	perID := fs.Float64("rate-identity", server.DefaultLimits().PerIdentity, "requests per second allowed for one identity")
 	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")
 	sshIdle := fs.Duration("ssh-idle", sshdoor.DefaultIdle, "close an SSH session after this long without a key pressed")
+	sshGrace := fs.Duration("ssh-grace", sshdoor.DefaultGrace, "drop an SSH connection that has not signed in and opened its session this long after connecting (one silent for 5s is dropped sooner)")
 	natsURL := fs.String("nats", "", "run as one node of a cluster: the NATS server(s) the nodes talk through (nats://HOST:4222); needs a PostgreSQL --store shared by every node (docs/deploy.md)")
 	node := fs.String("node", "", "this node's name in the cluster, unique among the nodes (letters, digits, - and _); default: the host's name and the port")
 	lease := fs.Duration("lease", server.DefaultLease, "in a cluster, how long a table's lease lasts unless its owner renews it: how long a dead node's tables stall at most (every node of a cluster should have the same)")
@@ -198,7 +199,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	lim := server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
 		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, openFileLimit()),
 		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr}
-	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle}, cl); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -269,8 +270,9 @@ func defaultNode(addr string) string {
 
 // sshOptions configure the SSH door; an empty addr keeps it shut.
 type sshOptions struct {
-	addr string
-	idle time.Duration
+	addr  string
+	idle  time.Duration
+	grace time.Duration
 }
 
 // storeAt says where parlour serve keeps its tables: a PostgreSQL
@@ -410,7 +412,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		defer pipe.Close()
 		go srv.Serve(h.Listener(pipe))
 		door, err = sshdoor.New(sshOpt.addr, sshdoor.Config{
-			API: base, PublicURL: base, DataDir: data, Idle: sshOpt.idle, Log: log, HTTP: pipe.Client,
+			API: base, PublicURL: base, DataDir: data, Idle: sshOpt.idle, Grace: sshOpt.grace, Log: log, HTTP: pipe.Client,
 			KeySession: func(ctx context.Context, pub gossh.PublicKey) (string, string, error) {
 				s, err := svc.KeySession(ctx, pub)
 				return s.Name, s.Token, err
