@@ -108,6 +108,17 @@ type Normalizer interface {
 	Normalize(seat Seat, move string) (string, error)
 }
 
+// Concealer is implemented by states whose views reveal the secret
+// setups once play ends. ConcealedView returns seat's view with that
+// reveal left out: what a setup holds that seat did not uncover in play
+// stays hidden, as it was during play, while the result and everything
+// else are as View gives them. A server shows it where a reveal must wait:
+// an attempt at a daily puzzle, whose answer must not reach anyone, its
+// own player included, before the day ends for everybody.
+type Concealer interface {
+	ConcealedView(seat Seat) any
+}
+
 // Status says whether a play has ended.
 type Status string
 

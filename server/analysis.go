@@ -91,7 +91,7 @@ func (a *analyses) get(ctx context.Context, p *Principal, id string) ([]byte, er
 			if err != nil {
 				return nil, err
 			}
-			if err := a.h.s.dailyShut(ctx, p, t); err != nil {
+			if err := a.h.s.answerShut(ctx, p, t); err != nil {
 				return nil, err
 			}
 		}
@@ -140,7 +140,7 @@ func (a *analyses) finished(ctx context.Context, p *Principal, id string) (*game
 	if err != nil {
 		return nil, nil, false, err
 	}
-	if err := a.h.s.dailyShut(ctx, p, t); err != nil {
+	if err := a.h.s.answerShut(ctx, p, t); err != nil {
 		return nil, nil, false, err
 	}
 	t.mu.Lock()

@@ -149,7 +149,7 @@ func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResu
 		case len(res.Events) == 1 && res.Events[0].Kind == "abort":
 			evs = res.Events // public: the game was aborted instead
 		case len(t.recent) > 0 && t.recent[len(t.recent)-1].version == res.Version:
-			evs = game.VisibleTo(t.recent[len(t.recent)-1].events, seat)
+			evs = t.visible(t.recent[len(t.recent)-1].events, seat)
 		}
 		t.mu.Unlock()
 		out.Events = append(out.Events, evs...)

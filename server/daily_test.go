@@ -74,6 +74,16 @@ func (e *clockEnv) move(id, token, m string) {
 	}
 }
 
+// puzzle reads the stored daily puzzle of game on day.
+func (e *clockEnv) puzzle(game, day string) string {
+	e.t.Helper()
+	p, err := e.db.(store.Dailies).PutDailyPuzzle(context.Background(), store.DailyPuzzle{Game: game, Day: day, Setup: []byte("{}")})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return string(p.Setup)
+}
+
 // password reads the stored daily Quizl password of day.
 func (e *clockEnv) password(day string) string {
 	e.t.Helper()
@@ -134,14 +144,24 @@ func TestDailyAcrossDays(t *testing.T) {
 			t.Errorf("a stranger reads Ben's table%s today: %d %s", path, st, clip(b))
 		}
 	}
-	if st, b := e.call("GET", "/api/v1/tables/"+benTable+"/record", ben, nil); st != 200 || !strings.Contains(string(b), pw) {
-		t.Errorf("Ben reads his own record: %d %s", st, clip(b))
+	// Ben sees his finished game, but not the grid whole, nor its record
+	// or analysis, which hold it, until the day ends: a player who
+	// resigned at once would learn the answer for an account to solve.
+	if st, b := e.call("GET", "/api/v1/tables/"+benTable, ben, nil); st != 200 || !strings.Contains(string(b), `"finished"`) || strings.Contains(string(b), `"reveal"`) {
+		t.Errorf("Ben reads his own finished table: %d %s", st, clip(b))
 	}
-	if st, b := e.call("GET", "/api/v1/tables/"+benTable+"/analysis", ben, nil); st != 200 {
-		t.Errorf("Ben reads his own analysis: %d %s", st, clip(b))
+	for _, path := range []string{"/record", "/analysis"} {
+		if st, b := e.call("GET", "/api/v1/tables/"+benTable+path, ben, nil); st != 403 || !strings.Contains(string(b), "when the day ends") {
+			t.Errorf("Ben reads his own table%s today: %d %s", path, st, clip(b))
+		}
 	}
-	if st, b := e.call("GET", "/api/v1/tables/"+benTable+"/analysis", gus, nil); st != 403 {
-		t.Errorf("Gus reads Ben's analysis once it is cached: %d %s", st, clip(b))
+	hal := e.identity("Hal")
+	halTable, halSeat := e.playDaily("quizl", hal, "resign")
+	for _, u := range []string{"/api/v1/tables/" + halTable, "/api/v1/tables/" + halTable + "/events?from=0"} {
+		st, b := e.call("GET", u, halSeat, nil)
+		if st != 200 || strings.Contains(string(b), pw) || strings.Contains(string(b), `"reveal"`) {
+			t.Errorf("Hal, who resigned at once, reads %s: %d %s; the password %s must not be there", u, st, clip(b), pw)
+		}
 	}
 
 	// A second attempt is refused with the first result.
@@ -171,7 +191,10 @@ func TestDailyAcrossDays(t *testing.T) {
 	}
 
 	// Salvo: one salvo, then a resignation.
-	e.playDaily("salvo", ann, "fire A1 B2 C3 D4 E5", "resign")
+	salvoTable, salvoSeat := e.playDaily("salvo", ann, "fire A1 B2 C3 D4 E5", "resign")
+	if st, b := e.call("GET", "/api/v1/tables/"+salvoTable, salvoSeat, nil); st != 200 || strings.Contains(string(b), `"fleets"`) || strings.Contains(string(b), `"reveal"`) {
+		t.Errorf("Ann's resigned Salvo today: %d %s; the fleet must stay hidden", st, clip(b))
+	}
 	s := e.daily("salvo", ann)
 	if s.Attempt == nil || !s.Attempt.Finished || s.Attempt.Solved || s.Attempt.Moves != 1 || strings.Count(s.Attempt.Marks, "#") != 5 || s.Streak != 0 {
 		t.Fatalf("Ann's salvo: %+v", s.Attempt)
@@ -192,10 +215,13 @@ func TestDailyAcrossDays(t *testing.T) {
 			t.Errorf("yesterday's table%s: %d %s", path, st, clip(b))
 		}
 	}
+	if st, b := e.call("GET", "/api/v1/tables/"+halTable, halSeat, nil); st != 200 || !strings.Contains(string(b), pw) || !strings.Contains(string(b), `"reveal"`) {
+		t.Errorf("Hal's table once the day is over: %d %s, want the grid shown", st, clip(b))
+	}
 	tb, tok := e.playDaily("quizl", ann, "50")
 	e.move(tb, tok, "say "+e.password("2026-03-02"))
-	if e.password("2026-03-02") == pw {
-		t.Errorf("the 1st and the 2nd share their password %s", pw)
+	if e.puzzle("quizl", "2026-03-02") == e.puzzle("quizl", "2026-03-01") {
+		t.Errorf("the 1st and the 2nd share their puzzle %s", e.puzzle("quizl", "2026-03-01"))
 	}
 	if d := e.daily("quizl", ann); d.Streak != 2 {
 		t.Errorf("Ann's streak after two days: %d", d.Streak)

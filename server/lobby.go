@@ -51,7 +51,7 @@ func (s *Service) Record(ctx context.Context, p *Principal, id string) (_ *game.
 	if err != nil {
 		return nil, err
 	}
-	if err := s.dailyShut(ctx, p, t); err != nil {
+	if err := s.answerShut(ctx, p, t); err != nil {
 		return nil, err
 	}
 	t.mu.Lock()

@@ -195,7 +195,7 @@ func (s *Service) accept(t *table, seat game.Seat, text string, now time.Time, e
 		s.log.Info("game over", "table", t.id, "moves", len(t.moves))
 		s.announceEnd(t, end)
 	}
-	ev := game.VisibleTo(evs, seat)
+	ev := t.visible(evs, seat)
 	if ev == nil {
 		ev = []game.Event{}
 	}
@@ -230,7 +230,7 @@ func (t *table) repeated(seat game.Seat, text string, v int) (MoveResult, bool) 
 	ev := []game.Event{}
 	for _, st := range t.recent {
 		if st.version == v+1 && st.seat == seat {
-			if e := game.VisibleTo(st.events, seat); e != nil {
+			if e := t.visible(st.events, seat); e != nil {
 				ev = e
 			}
 		}

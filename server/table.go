@@ -458,7 +458,7 @@ func (t *table) info() TableInfo {
 		r := t.st.Result()
 		in.Result = &r
 		in.Aborted = t.abortInfo()
-		if t.g.HasSetup() {
+		if t.g.HasSetup() && !t.concealed() {
 			for i, s := range t.m.Seats {
 				in.Reveal = append(in.Reveal, Reveal{Seat: i, Salt: hex.EncodeToString(s.Salt), Setup: compactJSON(s.Setup), Commitment: in.Commitments[i]})
 			}
@@ -501,7 +501,7 @@ type Update struct {
 
 // moveFor returns step s as seat may see it.
 func (t *table) moveFor(s step, seat game.Seat) MoveInfo {
-	mi := MoveInfo{Version: s.version, Seat: s.seat, Player: t.cfg.Name(s.seat), Move: s.move, Events: game.VisibleTo(s.events, seat)}
+	mi := MoveInfo{Version: s.version, Seat: s.seat, Player: t.cfg.Name(s.seat), Move: s.move, Events: t.visible(s.events, seat)}
 	if mi.Events == nil {
 		mi.Events = []game.Event{}
 	}
@@ -530,7 +530,7 @@ func (t *table) updateParts(reg *game.Registry, seat game.Seat, since int, view 
 		u.Setup = t.m.Seats[seat].Setup
 	}
 	if t.st != nil && view {
-		u.View = t.st.View(seat)
+		u.View = t.viewFor(seat)
 	}
 	if since < 0 || !t.m.Started || since >= u.Version {
 		return u, nil
@@ -641,7 +641,7 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 	// A state that encodes a view's tail itself does so here, under the
 	// lock, without building the view whole, straight into the message.
 	tv, direct := t.st.(game.TailViewer)
-	direct = direct && tail >= 0
+	direct = direct && tail >= 0 && !t.concealed()
 	u, err := t.updateParts(reg, seat, since, !direct)
 	if err != nil {
 		return nil, -1, err
@@ -663,7 +663,7 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 		}
 		// Not this view's log: send it whole (encode builds its own
 		// message).
-		u.View, tail = t.st.View(seat), -1
+		u.View, tail = t.viewFor(seat), -1
 	}
 	ta, logged := u.View.(game.TailAppender)
 	logLen = -1

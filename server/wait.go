@@ -92,7 +92,7 @@ func (s *Service) turnState(t *table, seat game.Seat, from int) (turnState, erro
 		return ts, err
 	}
 	for _, st := range steps {
-		ts.events = append(ts.events, game.VisibleTo(st.events, seat)...)
+		ts.events = append(ts.events, t.visible(st.events, seat)...)
 	}
 	return ts, nil
 }

@@ -89,6 +89,12 @@ func (s *State) ViewOf(seat game.Seat) View {
 	return s.viewOf(int(seat), 0, false)
 }
 
+// ConcealedView is seat's view without the end's reveal of the grids and
+// passwords seat did not find (game.Concealer).
+func (s *State) ConcealedView(seat game.Seat) any {
+	return s.viewReveal(int(seat), 0, false, false)
+}
+
 // LogName is "moves", as a View's.
 func (s *State) LogName() string { return View{}.LogName() }
 
@@ -105,6 +111,12 @@ func (s *State) AppendViewTail(b []byte, seat game.Seat, from int) ([]byte, int)
 // view shares the state's slices rather than copying them: it must be
 // done with (encoded) before the state changes.
 func (s *State) viewOf(c, from int, borrow bool) View {
+	return s.viewReveal(c, from, borrow, true)
+}
+
+// viewReveal is viewOf, with the grids and passwords shown whole at the
+// end only when reveal is set.
+func (s *State) viewReveal(c, from int, borrow, reveal bool) View {
 	if c < 0 || c >= s.n {
 		c = -1
 	}
@@ -161,7 +173,7 @@ func (s *State) viewOf(c, from int, borrow bool) View {
 				b.Password = s.rightWord(c, o)
 			}
 		}
-		if end {
+		if end && reveal {
 			seen = 1<<Squares - 1
 			b.Password = g.Password
 		}

@@ -209,6 +209,15 @@ func (s *State) View(seat game.Seat) any {
 	return s.SeatView(seat)
 }
 
+// ConcealedView is seat's view without the end's reveal of the fleets
+// (game.Concealer): the squares seat's salvos uncovered stay all it knows
+// of the others' fleets.
+func (s *State) ConcealedView(seat game.Seat) any {
+	v := s.SeatView(seat)
+	v.Fleets = nil
+	return v
+}
+
 // SeatView is View with its concrete type.
 func (s *State) SeatView(seat game.Seat) View {
 	if seat < 0 || int(seat) >= s.n || s.solo && seat != 0 {

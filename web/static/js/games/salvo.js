@@ -336,7 +336,8 @@ export function play(ctx) {
       const revealed = v.finished && v.fleets ? new Map() : null;
       if (revealed) v.fleets[t].forEach((s, i) => squaresOf(s).forEach(([r, c]) => revealed.set(r * 10 + c, i)));
       const hitsOn = new Set();
-      if (v.finished) v.salvos.filter(s => s.at === t).forEach(s => s.squares.forEach(q => { const p = parse(q); if (p && revealed.has(p[0] * 10 + p[1])) hitsOn.add(q); }));
+      // A daily attempt's fleet stays hidden until the day ends: no reveal.
+      if (revealed) v.salvos.filter(s => s.at === t).forEach(s => s.squares.forEach(q => { const p = parse(q); if (p && revealed.has(p[0] * 10 + p[1])) hitsOn.add(q); }));
       const canAim = myTurn && t === v.target;
       // The latest salvo at this ocean stands out, as a last move does.
       const latest = tr ? Math.max(...tr.ocean.flat()) : 0;

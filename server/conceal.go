@@ -1,0 +1,77 @@
+// The answer of a daily puzzle stays hidden until its day ends, from
+// everyone: the attempt's own player too, once the attempt is over. A
+// guest who resigned at once would otherwise learn the answer and solve
+// it with no calls under an account.
+
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// concealed reports whether t's hidden setup must stay hidden though its
+// game is over: t is an attempt at a daily puzzle whose day has not ended.
+// t.mu must be held.
+func (t *table) concealed() bool {
+	if t.m.Daily == "" || t.status != store.Finished || t.clk == nil {
+		return false
+	}
+	_, day, _ := strings.Cut(t.m.Daily, "/")
+	return day >= t.clk.Now().UTC().Format(dayLayout)
+}
+
+// viewFor returns seat's view: State.View, or, while t is concealed, the
+// view without the end's reveal (game.Concealer). t.mu must be held.
+func (t *table) viewFor(seat game.Seat) any {
+	if c, ok := t.st.(game.Concealer); ok && t.concealed() {
+		return c.ConcealedView(seat)
+	}
+	return t.st.View(seat)
+}
+
+// visible returns the events of evs that seat may see. While t is
+// concealed, an "end" event keeps only its game.End part (why, who won,
+// the scores): games put the revealed setups beside it. t.mu must be held.
+func (t *table) visible(evs []game.Event, seat game.Seat) []game.Event {
+	out := game.VisibleTo(evs, seat) // a new slice: changing it leaves evs be
+	if !t.concealed() {
+		return out
+	}
+	for i, e := range out {
+		if e.Kind != "end" || e.Data == nil {
+			continue
+		}
+		var end game.End
+		b, err := json.Marshal(e.Data)
+		if err == nil {
+			err = json.Unmarshal(b, &end)
+		}
+		if err != nil {
+			end = game.End{Reason: "over", Seat: game.Spectator, Against: game.Spectator}
+		}
+		out[i].Data = end
+	}
+	return out
+}
+
+// answerShut is dailyShut for the reads that hold a finished game's
+// setups whole, a record and an analysis: those stay shut to the
+// attempt's own player too until the day ends.
+func (s *Service) answerShut(ctx context.Context, p *Principal, t *table) error {
+	if err := s.dailyShut(ctx, p, t); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	hidden := t.concealed()
+	t.mu.Unlock()
+	if hidden {
+		return refuse(http.StatusForbidden, "your attempt at today's daily puzzle is over: its answer, record and analysis open to you and everyone when the day ends, at midnight UTC")
+	}
+	return nil
+}
