@@ -18,7 +18,12 @@ func TestClusterLeave(t *testing.T) {
 	nodes := startCluster(t, "a", "b")
 	a, b := nodes[0], nodes[1]
 	var ann, ben server.Seated
-	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "quizl", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st != 201 {
+	// Ann's identity token lists her tables; her seat's acts for the seat.
+	var annID server.Identity
+	if st, body := nodeCall(t, a, "POST", "/api/v1/identity", "", map[string]any{"name": "Ann"}, &annID); st != 201 {
+		t.Fatalf("Ann's identity: %d %s", st, body)
+	}
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", annID.Token, map[string]any{"game": "quizl", "seats": []string{"me", "open"}}, &ann); st != 201 {
 		t.Fatalf("create through a: %d %s", st, body)
 	}
 	id := ann.Table
@@ -57,7 +62,7 @@ func TestClusterLeave(t *testing.T) {
 			t.Errorf("the cancelled table through %s: %d %s", n.name, st, body)
 		}
 		var mine struct{ Tables []server.SeatedTable }
-		if st, body := nodeCall(t, n, "GET", "/api/v1/identity/tables", ann.Token, nil, &mine); st != 200 || len(mine.Tables) != 0 {
+		if st, body := nodeCall(t, n, "GET", "/api/v1/identity/tables", annID.Token, nil, &mine); st != 200 || len(mine.Tables) != 0 {
 			t.Errorf("Ann's tables through %s: %d %s", n.name, st, body)
 		}
 	}

@@ -189,15 +189,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NewResponseController(w).SetReadDeadline(start.Add(h.lim.BodyTimeout))
 	}
 	sw := &statusWriter{ResponseWriter: w}
-	if h.lim.SecureCookies {
-		sw.Header().Set("Strict-Transport-Security", "max-age=31536000")
-	}
-	if b, ok := r.Context().Value(connKey{}).(*bucket); ok && !b.allow(start) {
-		h.s.metrics.limited.Add(1)
-		h.fail(sw, r, refuse(http.StatusTooManyRequests, "too many requests on this connection: slow down"))
-	} else if err := h.crossSite(r); err != nil {
-		h.fail(sw, r, err)
-	} else if h.s.cl == nil || !h.s.cl.serveHTTP(sw, r) {
+	if !h.refused(sw, r, start) && (h.s.cl == nil || !h.s.cl.serveHTTP(sw, r)) {
 		h.mux.ServeHTTP(sw, r)
 	}
 	h.s.metrics.request(sw.status)
@@ -209,6 +201,30 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// every request even when the line is not written.
 		h.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "took", time.Since(start))
 	}
+}
+
+// refused answers a request the door turns away before any handler sees
+// it (the connection's rate limit, another site's page) and reports
+// whether it did; it also sends HSTS when the server is set to. It is a
+// call of its own, not inlined, so that its locals leave the stack before
+// the handler runs: an idle WebSocket keeps ServeHTTP's frame for its
+// whole life, and must fit the goroutine's first 8 KiB of stack.
+//
+//go:noinline
+func (h *Handler) refused(w http.ResponseWriter, r *http.Request, now time.Time) bool {
+	if h.lim.SecureCookies {
+		w.Header().Set("Strict-Transport-Security", "max-age=31536000")
+	}
+	if b, ok := r.Context().Value(connKey{}).(*bucket); ok && !b.allow(now) {
+		h.s.metrics.limited.Add(1)
+		h.fail(w, r, refuse(http.StatusTooManyRequests, "too many requests on this connection: slow down"))
+		return true
+	}
+	if err := h.crossSite(r); err != nil {
+		h.fail(w, r, err)
+		return true
+	}
+	return false
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

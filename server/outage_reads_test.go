@@ -46,11 +46,11 @@ func TestStoreOutageReads(t *testing.T) {
 	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 201 {
 		t.Fatalf("add a key: %d %s", st, body)
 	}
-	var private Seated
-	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "private": true}, &private); st != 201 {
-		t.Fatalf("a private table: %d %s", st, body)
+	var live Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &live); st != 201 {
+		t.Fatalf("a live table: %d %s", st, body)
 	}
-	if st, body := ann.do("POST", "/api/v1/tables/"+private.Table+"/chat", map[string]any{"channel": "players", "text": "hello"}, nil); st != 200 && st != 201 {
+	if st, body := ann.do("POST", "/api/v1/tables/"+live.Table+"/chat", map[string]any{"channel": "players", "text": "hello"}, nil); st != 200 && st != 201 {
 		t.Fatalf("chat: %d %s", st, body)
 	}
 	var d Daily
@@ -88,7 +88,7 @@ func TestStoreOutageReads(t *testing.T) {
 		{"a player's daily puzzles", "/api/v1/players/Ann/daily", ann, false},
 		{"a leaderboard", "/api/v1/leaderboards/nymphabet-standard", ann, false},
 		{"one's keys", "/api/v1/keys", ann, false},
-		{"an invite code", "/api/v1/invites/" + url.PathEscape(private.Code), ben, false},
+		{"an invite code", "/api/v1/invites/" + url.PathEscape(live.Code), ben, false},
 		{"the daily puzzle", "/api/v1/daily/quizl", ben, false},
 		{"the daily leaderboard", "/api/v1/daily/quizl/" + d.Day + "/leaderboard", ben, false},
 		{"the finished tables", "/api/v1/tables?status=finished", ben, false},
@@ -104,9 +104,9 @@ func TestStoreOutageReads(t *testing.T) {
 		{"the leaderboards", "/api/v1/leaderboards", ann, true},
 		{"the open tables", "/api/v1/tables", ben, true},
 		{"one's tables", "/api/v1/identity/tables", ann, true},
-		{"a live table", "/api/v1/tables/" + private.Table, ann, true},
-		{"a live table's record", "/api/v1/tables/" + private.Table + "/record", ann, true},
-		{"a live table's chat", "/api/v1/tables/" + private.Table + "/chat", ann, true},
+		{"a live table", "/api/v1/tables/" + live.Table, ann, true},
+		{"a live table's record", "/api/v1/tables/" + live.Table + "/record", ann, true},
+		{"a live table's chat", "/api/v1/tables/" + live.Table + "/chat", ann, true},
 	}
 	get := func(path string, c *client) (int, string) {
 		if path == "/api/v1/stream" {
