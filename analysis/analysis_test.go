@@ -239,6 +239,11 @@ func TestSalvo(t *testing.T) {
 	if a == nil || len(a.Moves) != len(rec.Moves) {
 		t.Fatal("no note per move")
 	}
+	// Before the first salvo every fleet the default rules allow is
+	// possible: counted exactly, not estimated.
+	if first := a.Moves[0].Before; !first.Exact || first.Fleets != 2_636_553_896 {
+		t.Errorf("first salvo: %+v fleets before it, want exactly 2,636,553,896", first)
+	}
 	exact, outlines, zeros := 0, 0, 0
 	for _, m := range a.Moves {
 		if m.Kind == "outline" {
