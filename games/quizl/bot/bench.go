@@ -255,7 +255,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	}
 	// Two-player games of strong against the line-shadowing baseline, the
 	// others and the levels: strong's wrong announcements.
-	for _, rival := range collapseRivals {
+	for _, rival := range collapseRivals() {
 		w, r, sh, _, err := duels(ctx, rival, game.Strong, games, seed, lex)
 		if err != nil {
 			return nil, err
@@ -327,11 +327,13 @@ func headToHead(ctx context.Context, pair [2]string, games int, seed uint64, lex
 	return m, decided, nil
 }
 
-// collapseRivals are the opponents the strong solver meets in the bench's
-// wrong-announcement games: the line-shadowing baseline, which calls along
-// strong's password line and never announces, the other two baselines,
-// and the levels.
-var collapseRivals = []string{panelShadow, panelLine, panelInfo, game.Strong, game.Medium, game.Easy}
+// collapseRivals returns the opponents the strong solver meets in the
+// bench's wrong-announcement games: the line-shadowing baseline, which
+// calls along strong's password line and never announces, the other two
+// baselines, and the levels.
+func collapseRivals() []string {
+	return []string{panelShadow, panelLine, panelInfo, game.Strong, game.Medium, game.Easy}
+}
 
 // duels plays games two-player games of the strong solver against rival
 // (a level or a baseline, as panelist names them), strong seated first in

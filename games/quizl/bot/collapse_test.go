@@ -36,7 +36,7 @@ func TestWrongAnnouncements(t *testing.T) {
 	if *collapseGames > 0 {
 		n = *collapseGames
 	}
-	rivals := collapseRivals
+	rivals := collapseRivals()
 	if testing.Short() {
 		rivals = rivals[:1] // the line-shadowing baseline
 	}
