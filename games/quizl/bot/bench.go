@@ -71,6 +71,12 @@ type player interface {
 // default rules, at a table whose seed is seed (as a server gives each
 // table its own), timing the moves of the seats in timed.
 func playGame(ctx context.Context, bots []player, grids []*quizl.Grid, seed uint64, lex *lexicon.Lexicon, timed *bench.Matchup) (played, error) {
+	return playWatched(ctx, bots, grids, seed, lex, timed, nil)
+}
+
+// playWatched is playGame that shows watch, when not nil, every move with
+// the view its seat chose it from, before it is played.
+func playWatched(ctx context.Context, bots []player, grids []*quizl.Grid, seed uint64, lex *lexicon.Lexicon, timed *bench.Matchup, watch func(seat game.Seat, v *quizl.View, mv string)) (played, error) {
 	names := []string{"solver"}
 	if len(bots) > 1 {
 		names = make([]string, len(bots))
@@ -92,12 +98,16 @@ func playGame(ctx context.Context, bots []player, grids []*quizl.Grid, seed uint
 		}
 		seat := st.ToMove()[0]
 		start := time.Now()
-		mv, err := bots[seat].Move(ctx, cfg, seat, st.ViewOf(seat))
+		view := st.ViewOf(seat)
+		mv, err := bots[seat].Move(ctx, cfg, seat, view)
 		if timed != nil {
 			timed.Time(time.Since(start))
 		}
 		if err != nil {
 			return played{}, err
+		}
+		if watch != nil {
+			watch(seat, &view, mv)
 		}
 		if _, err := st.Apply(seat, mv); err != nil {
 			return played{}, fmt.Errorf("quizl bench: %s bot played %q, refused: %w", bots[seat].label(), mv, err)
@@ -144,10 +154,11 @@ func lineIndexLabel(k int) string { return fmt.Sprintf("index %d", k) }
 // Bench measures the Quizl bots over games solitaire games per matchup:
 // the strong grid maker's time per grid and the line index where it hid
 // each password; how many calls each solver (strong, medium, easy, and
-// the line-probability and information-seeking baselines) needs to find a
+// the line-probability, information-seeking and Bayesian baselines) needs to find a
 // password hidden by random fillers and by the strong grid maker's
 // deceptive fillers, and its score, with how many more calls the
-// deceptive grids cost, paired game by game; the information bound for the same
+// deceptive grids cost, paired game by game, with the Bayesian baseline
+// beside them; the information bound for the same
 // grids (the log of the starting number of (line, word) hypotheses over
 // the log of the 26 letters one call can reveal); the strong solver's wrong
 // announcements in two-player games against each of collapseRivals, the
@@ -217,7 +228,12 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	if err != nil {
 		return nil, err
 	}
-	seats := []player{solvers[game.Strong], solvers[game.Medium], solvers[game.Easy], lineBase, infoBase}
+	bayesBase, err := NewBayesSolver(seed+12, lex)
+	if err != nil {
+		return nil, err
+	}
+	seats := []player{solvers[game.Strong], solvers[game.Medium], solvers[game.Easy], lineBase, infoBase, bayesBase}
+	says := map[string]*[]stated{"random": {}, "deceptive": {}}
 	for si, solver := range seats {
 		var randomCalls *bench.Matchup
 		for _, filler := range []string{"random", "deceptive"} {
@@ -228,7 +244,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 				if filler == "deceptive" {
 					grid = g.deceptive
 				}
-				p, err := playGame(ctx, []player{solver}, []*quizl.Grid{grid}, g.seed, lex, calls)
+				p, err := playWatched(ctx, []player{solver}, []*quizl.Grid{grid}, g.seed, lex, calls, sayWatcher(solvers[game.Strong], grid, lex, says[filler]))
 				if err != nil {
 					return nil, fmt.Errorf("game %d: %w", i, err)
 				}
@@ -253,6 +269,10 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 			out = append(out, bound)
 		}
 	}
+	// How the analysis's stated probabilities of the solvers'
+	// announcements fare on each kind of grid.
+	out = append(out, reliability("random", *says["random"])...)
+	out = append(out, reliability("deceptive", *says["deceptive"])...)
 	// Two-player games of strong against the line-shadowing baseline, the
 	// others and the levels: strong's wrong announcements.
 	for _, rival := range collapseRivals() {
@@ -332,7 +352,7 @@ func headToHead(ctx context.Context, pair [2]string, games int, seed uint64, lex
 // calls along strong's password line and never announces, the other two
 // baselines, and the levels.
 func collapseRivals() []string {
-	return []string{panelShadow, panelLine, panelInfo, game.Strong, game.Medium, game.Easy}
+	return []string{panelShadow, panelLine, panelInfo, panelBayes, game.Strong, game.Medium, game.Easy}
 }
 
 // duels plays games two-player games of the strong solver against rival
