@@ -155,6 +155,9 @@ func TestQuizl(t *testing.T) {
 				}
 			case "say":
 				says++
+				if m.IfDeceptive <= 0 || m.IfDeceptive > 1+1e-9 {
+					t.Errorf("move %d: %s at %v if the grid was made to deceive", m.Index, m.Word, m.IfDeceptive)
+				}
 				if m.Probability <= 0 || m.Probability > 1+1e-9 || m.Word == "" || m.Against != 1-m.Seat {
 					t.Errorf("move %d: %+v", m.Index, m)
 				}

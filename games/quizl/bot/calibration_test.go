@@ -39,10 +39,12 @@ func calibrationSolvers(seed uint64, lex *lexicon.Lexicon) ([]player, error) {
 // and on deceptive grids the if-deceptive figure, must each be off by at
 // most calibrationTolerance on average. With -quizl.calibration N it
 // plays N games a solver and kind of grid and prints the reliability
-// table docs/analysis.md quotes.
+// table docs/analysis.md quotes. Without the if-deceptive figure's
+// correction (recalibrate) the deceptive grids of the fixed games are off
+// by 0.14.
 func TestCalibration(t *testing.T) {
 	t.Parallel()
-	n, seed := 6, uint64(1)
+	n, seed := 4, uint64(1)
 	if *calibrationGames > 0 {
 		n, seed = *calibrationGames, *calibrationSeed
 	}
