@@ -43,6 +43,9 @@ func calibrationSolvers(seed uint64, lex *lexicon.Lexicon) ([]player, error) {
 // correction (recalibrate) the deceptive grids of the fixed games are off
 // by 0.14.
 func TestCalibration(t *testing.T) {
+	if testing.Short() && *calibrationGames == 0 {
+		t.Skip("the calibration plays 40 games and makes 4 strong grids (about 5 s of CPU); not with -short")
+	}
 	t.Parallel()
 	n, seed := 4, uint64(1)
 	if *calibrationGames > 0 {
