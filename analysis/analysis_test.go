@@ -155,6 +155,9 @@ func TestQuizl(t *testing.T) {
 				}
 			case "say":
 				says++
+				if m.IfDeceptive <= 0 || m.IfDeceptive > 1+1e-9 {
+					t.Errorf("move %d: %s at %v if the grid was made to deceive", m.Index, m.Word, m.IfDeceptive)
+				}
 				if m.Probability <= 0 || m.Probability > 1+1e-9 || m.Word == "" || m.Against != 1-m.Seat {
 					t.Errorf("move %d: %+v", m.Index, m)
 				}
@@ -238,6 +241,11 @@ func TestSalvo(t *testing.T) {
 	a := analyse(t, rec).Salvo
 	if a == nil || len(a.Moves) != len(rec.Moves) {
 		t.Fatal("no note per move")
+	}
+	// Before the first salvo every fleet the default rules allow is
+	// possible: counted exactly, not estimated.
+	if first := a.Moves[0].Before; !first.Exact || first.Fleets != 2_636_553_896 {
+		t.Errorf("first salvo: %+v fleets before it, want exactly 2,636,553,896", first)
 	}
 	exact, outlines, zeros := 0, 0, 0
 	for _, m := range a.Moves {

@@ -95,7 +95,8 @@ func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string) 
 			if m.Right {
 				verdict = "right"
 			}
-			fmt.Fprintf(b, "announces %s for %s: %s; it had a %s chance from what %s had seen.", m.Word, name(m.Against), verdict, pct(m.Probability), name(m.Seat))
+			fmt.Fprintf(b, "announces %s for %s: %s; it had a %s chance from what %s had seen if the grid was filled at random, %s if it was made to deceive.",
+				m.Word, name(m.Against), verdict, pct(m.Probability), name(m.Seat), pct(m.IfDeceptive))
 		default:
 			fmt.Fprintf(b, "%s.", m.Move)
 		}

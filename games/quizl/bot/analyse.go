@@ -3,11 +3,13 @@ package bot
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 
 	"parlour/game"
 	"parlour/games/quizl"
+	"parlour/lexicon"
 )
 
 // Analysis is the strong solver's verdict on a finished game of Quizl, one
@@ -32,9 +34,13 @@ type MoveNote struct {
 	// Against, Word, Probability and Right describe an announcement: the
 	// grid's owner, the word, the probability the strong solver gave the
 	// word from what the caller had seen, and whether it was right.
+	// Probability assumes the grid's other squares were filled at random;
+	// IfDeceptive is the probability if the grid was made to deceive, as
+	// the strong grid maker makes grids (see Odds).
 	Against     int     `json:"against"`
 	Word        string  `json:"word,omitempty"`
 	Probability float64 `json:"probability"`
+	IfDeceptive float64 `json:"if_deceptive"`
 	Right       bool    `json:"right,omitempty"`
 	// Trips lists the grids whose password the call uncovered unannounced.
 	Trips []TripNote `json:"trips,omitempty"`
@@ -139,6 +145,11 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 							n.Probability = a.wordP[w]
 						}
 					}
+					for i := range v.Boards {
+						if bd := &v.Boards[i]; bd.Seat == an.Against && bd.Outcome == quizl.Playing {
+							_, n.IfDeceptive = strong.odds(bd, an.Word, cfg.Lexicon)
+						}
+					}
 				}
 			}
 		default:
@@ -239,4 +250,57 @@ func withLetter(rows []string, sq quizl.Square, letter byte) []string {
 	b[sq.Col()] = letter
 	out[r] = string(b)
 	return out
+}
+
+// odds returns the probability that word is the password of the grid bd
+// shows, weighing hypotheses over the whole lexicon by commonness: first
+// assuming the grid's other squares were filled at random, then assuming
+// the grid was made to deceive, as the strong solver weighs it (lines
+// parallel to a hypothesis's line that read as decoys make it likelier,
+// the password hides where a deceptive setter hides it, a word announced
+// wrongly makes the lines parallel to it likelier). b must be strong.
+func (b *Bot) odds(bd *quizl.Board, word string, lex *lexicon.Lexicon) (random, deceptive float64) {
+	full := b.vocab(lex)[1]
+	w := -1
+	for i, e := range full.words {
+		if strings.EqualFold(e.word, word) {
+			w = i
+			break
+		}
+	}
+	if w < 0 {
+		return 0, 0
+	}
+	if a := analyse(full, read(bd)); a.wordP != nil {
+		random = a.wordP[w]
+	}
+	k := read(bd)
+	k.parallel, k.hidden = b.lv.parallel, b.lv.hidden
+	k.shapes, k.shapeW = decoysOf(lex, full), b.lv.shape
+	if a := analyse(full, k); a.wordP != nil {
+		deceptive = recalibrate(a.wordP[w])
+	}
+	return random, deceptive
+}
+
+// The strong solver's belief overrates its likeliest words on deceptive
+// grids: its model of the setter is coarser than the setter. Of 772
+// announcements by the five bench solvers on strong grids (seed 1, 40
+// games each), those it rated 60-80% were right 35% of the time and those
+// rated 80-100% 72%. recalibrate maps its probability p to
+// logistic(deceptiveSlope logit(p) + deceptiveShift), the line fitted to
+// those bins' log-odds; docs/analysis.md shows it on held-out seeds.
+const (
+	deceptiveSlope = 0.65
+	deceptiveShift = -0.9
+)
+
+// recalibrate returns the if-deceptive probability for the strong
+// solver's belief p under its deceptive-setter model.
+func recalibrate(p float64) float64 {
+	if p <= 0 || p >= 1 {
+		return p
+	}
+	x := deceptiveSlope*math.Log(p/(1-p)) + deceptiveShift
+	return 1 / (1 + math.Exp(-x))
 }

@@ -31,6 +31,38 @@ type LineSolver struct{ base }
 // announces a word once it holds half the belief.
 type InfoSolver struct{ base }
 
+// BayesSolver is a baseline Quizl solver that reasons as a Bayesian would
+// about a grid filled at random: each (line, word) hypothesis weighs the
+// word's prior, which falls off with its commonness as exp(-size/20)
+// (SCOWL size 10 counts about 24 times size 70), times the exact
+// likelihood of the letters seen off the line when the other squares hold
+// the unused letters at random. It calls the square of greatest expected
+// information and announces its likeliest word once the posterior makes
+// the announcement worth its price: at least penalty/(penalty+1), the odds
+// at which a wrong announcement's penalty and the call it saves balance.
+type BayesSolver struct{ base }
+
+// NewBayesSolver returns the Bayesian baseline for lex, deterministic for
+// seed.
+func NewBayesSolver(seed uint64, lex *lexicon.Lexicon) (*BayesSolver, error) {
+	b, err := newBase("bayesian", seed, lex, func(c int) float64 { return math.Exp(-float64(c) / 20) })
+	if err != nil {
+		return nil, err
+	}
+	return &BayesSolver{b}, nil
+}
+
+// Move chooses seat's move from its view.
+func (s *BayesSolver) Move(ctx context.Context, cfg game.Config, seat game.Seat, view any) (string, error) {
+	pen := 1.0
+	if cfg.Rules != nil {
+		if _, ok := cfg.Rules[quizl.OptPenalty]; ok {
+			pen = float64(cfg.Rules.Int(quizl.OptPenalty))
+		}
+	}
+	return s.moveAt(ctx, cfg, seat, view, pen/(pen+1), func(h *belief, sq quizl.Square) float64 { return h.information(sq) })
+}
+
 // NewLineSolver returns the line-probability baseline for lex,
 // deterministic for seed.
 func NewLineSolver(seed uint64, lex *lexicon.Lexicon) (*LineSolver, error) {
@@ -113,6 +145,12 @@ func (b *base) label() string { return b.name }
 // random by the table's seed), never a call that would uncover a password
 // unannounced when the word can be announced instead.
 func (b *base) move(ctx context.Context, cfg game.Config, seat game.Seat, view any, score func(*belief, quizl.Square) float64) (string, error) {
+	return b.moveAt(ctx, cfg, seat, view, 0.5, score)
+}
+
+// moveAt is move announcing once the likeliest word holds at least
+// threshold of the belief.
+func (b *base) moveAt(ctx context.Context, cfg game.Config, seat game.Seat, view any, threshold float64, score func(*belief, quizl.Square) float64) (string, error) {
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -141,7 +179,7 @@ func (b *base) move(ctx context.Context, cfg game.Config, seat game.Seat, view a
 		if h.total == 0 {
 			continue // nothing fits: call on, the other grids may
 		}
-		if w, p := h.likeliest(); p >= 0.5 {
+		if w, p := h.likeliest(); p >= threshold {
 			return say(bd, w), nil
 		}
 		beliefs = append(beliefs, h)

@@ -23,7 +23,11 @@ func TestBaselinesSolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []player{line, info} {
+	bayes, err := NewBayesSolver(3, lex)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []player{line, info, bayes} {
 		total := 0
 		const games = 6
 		for i := range uint64(games) {

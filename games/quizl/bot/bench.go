@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"parlour/bench"
@@ -24,6 +25,38 @@ type played struct {
 	right  bool
 	winner []int
 	scores []int
+	// said, wrongs and run are, per seat, its announcements, its wrong
+	// ones, and its longest run of wrong announcements with no call or
+	// right announcement between them; moves is its moves.
+	said, wrongs, run, moves []int
+}
+
+// announcements counts, per seat of a finished game's moves, the
+// announcements, the wrong ones, the longest run of wrong ones with no
+// call or right announcement of that seat between them, and the moves.
+func announcements(seats int, moves []quizl.Seen) (said, wrongs, run, all []int) {
+	said, wrongs, run, all = make([]int, seats), make([]int, seats), make([]int, seats), make([]int, seats)
+	cur := make([]int, seats)
+	for _, m := range moves {
+		s := m.Seat
+		if s < 0 || s >= seats {
+			continue
+		}
+		all[s]++
+		if !strings.HasPrefix(m.Move, "say ") {
+			cur[s] = 0
+			continue
+		}
+		said[s]++
+		if !strings.Contains(m.Text, ": wrong") {
+			cur[s] = 0
+			continue
+		}
+		wrongs[s]++
+		cur[s]++
+		run[s] = max(run[s], cur[s])
+	}
+	return said, wrongs, run, all
 }
 
 // player is a solver the bench and the trial games can seat: a Bot of
@@ -38,6 +71,12 @@ type player interface {
 // default rules, at a table whose seed is seed (as a server gives each
 // table its own), timing the moves of the seats in timed.
 func playGame(ctx context.Context, bots []player, grids []*quizl.Grid, seed uint64, lex *lexicon.Lexicon, timed *bench.Matchup) (played, error) {
+	return playWatched(ctx, bots, grids, seed, lex, timed, nil)
+}
+
+// playWatched is playGame that shows watch, when not nil, every move with
+// the view its seat chose it from, before it is played.
+func playWatched(ctx context.Context, bots []player, grids []*quizl.Grid, seed uint64, lex *lexicon.Lexicon, timed *bench.Matchup, watch func(seat game.Seat, v *quizl.View, mv string)) (played, error) {
 	names := []string{"solver"}
 	if len(bots) > 1 {
 		names = make([]string, len(bots))
@@ -59,12 +98,16 @@ func playGame(ctx context.Context, bots []player, grids []*quizl.Grid, seed uint
 		}
 		seat := st.ToMove()[0]
 		start := time.Now()
-		mv, err := bots[seat].Move(ctx, cfg, seat, st.ViewOf(seat))
+		view := st.ViewOf(seat)
+		mv, err := bots[seat].Move(ctx, cfg, seat, view)
 		if timed != nil {
 			timed.Time(time.Since(start))
 		}
 		if err != nil {
 			return played{}, err
+		}
+		if watch != nil {
+			watch(seat, &view, mv)
 		}
 		if _, err := st.Apply(seat, mv); err != nil {
 			return played{}, fmt.Errorf("quizl bench: %s bot played %q, refused: %w", bots[seat].label(), mv, err)
@@ -78,6 +121,7 @@ func playGame(ctx context.Context, bots []player, grids []*quizl.Grid, seed uint
 	}
 	p.right = v.Boards[0].Outcome == quizl.Right
 	p.wrong = len(v.Boards[0].Wrong)
+	p.said, p.wrongs, p.run, p.moves = announcements(len(bots), v.Moves)
 	return p, nil
 }
 
@@ -110,12 +154,15 @@ func lineIndexLabel(k int) string { return fmt.Sprintf("index %d", k) }
 // Bench measures the Quizl bots over games solitaire games per matchup:
 // the strong grid maker's time per grid and the line index where it hid
 // each password; how many calls each solver (strong, medium, easy, and
-// the line-probability and information-seeking baselines) needs to find a
+// the line-probability, information-seeking and Bayesian baselines) needs to find a
 // password hidden by random fillers and by the strong grid maker's
 // deceptive fillers, and its score, with how many more calls the
-// deceptive grids cost, paired game by game; the information bound for the same
+// deceptive grids cost, paired game by game, with the Bayesian baseline
+// beside them; the information bound for the same
 // grids (the log of the starting number of (line, word) hypotheses over
-// the log of the 26 letters one call can reveal); and two-player games
+// the log of the 26 letters one call can reveal); the strong solver's wrong
+// announcements in two-player games against each of collapseRivals, the
+// line-shadowing baseline first; and two-player games
 // between the levels, with the first level's share of the decided ones. Passwords are common words, as people choose. Each
 // game is played at a table of its own seed, as on a server, so that the
 // solvers' choices among equally good squares vary from game to game; the
@@ -181,7 +228,12 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	if err != nil {
 		return nil, err
 	}
-	seats := []player{solvers[game.Strong], solvers[game.Medium], solvers[game.Easy], lineBase, infoBase}
+	bayesBase, err := NewBayesSolver(seed+12, lex)
+	if err != nil {
+		return nil, err
+	}
+	seats := []player{solvers[game.Strong], solvers[game.Medium], solvers[game.Easy], lineBase, infoBase, bayesBase}
+	says := map[string]*[]stated{"random": {}, "deceptive": {}}
 	for si, solver := range seats {
 		var randomCalls *bench.Matchup
 		for _, filler := range []string{"random", "deceptive"} {
@@ -192,7 +244,7 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 				if filler == "deceptive" {
 					grid = g.deceptive
 				}
-				p, err := playGame(ctx, []player{solver}, []*quizl.Grid{grid}, g.seed, lex, calls)
+				p, err := playWatched(ctx, []player{solver}, []*quizl.Grid{grid}, g.seed, lex, calls, sayWatcher(solvers[game.Strong], grid, lex, says[filler]))
 				if err != nil {
 					return nil, fmt.Errorf("game %d: %w", i, err)
 				}
@@ -216,6 +268,19 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 		if si == 0 {
 			out = append(out, bound)
 		}
+	}
+	// How the analysis's stated probabilities of the solvers'
+	// announcements fare on each kind of grid.
+	out = append(out, reliability("random", *says["random"])...)
+	out = append(out, reliability("deceptive", *says["deceptive"])...)
+	// Two-player games of strong against the line-shadowing baseline, the
+	// others and the levels: strong's wrong announcements.
+	for _, rival := range collapseRivals() {
+		w, r, sh, _, err := duels(ctx, rival, game.Strong, games, seed, lex)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, w, r, sh)
 	}
 	// Two-player games between levels, each hiding its own grid.
 	for _, pair := range [][2]string{{game.Strong, game.Medium}, {game.Strong, game.Easy}, {game.Medium, game.Easy}} {
@@ -280,4 +345,76 @@ func headToHead(ctx context.Context, pair [2]string, games int, seed uint64, lex
 	}
 	decided.MoveTimes = m.MoveTimes
 	return m, decided, nil
+}
+
+// collapseRivals returns the opponents the strong solver meets in the
+// bench's wrong-announcement games: the line-shadowing baseline, which
+// calls along strong's password line and never announces, the other two
+// baselines, and the levels.
+func collapseRivals() []string {
+	return []string{panelShadow, panelLine, panelInfo, panelBayes, game.Strong, game.Medium, game.Easy}
+}
+
+// duels plays games two-player games of the strong solver against rival
+// (a level or a baseline, as panelist names them), strong seated first in
+// even games, and returns what strong announced: per game, its wrong
+// announcements, its longest run of them, their share of its moves, and
+// its moves.
+// Strong hides its password with gridLevel's grid maker (strong's is the
+// costliest), a level rival with its own level's, a baseline behind a
+// random filling of a common word.
+func duels(ctx context.Context, rival string, gridLevel string, games int, seed uint64, lex *lexicon.Lexicon) (wrongs, runs, share *bench.Matchup, moves []int, err error) {
+	name := fmt.Sprintf("strong vs %s, 2 players", rival)
+	wrongs = bench.NewMatchup(name, "strong's wrong announcements")
+	runs = bench.NewMatchup(name, "strong's longest run of them")
+	share = bench.NewMatchup(name, "their share of strong's moves")
+	over := fmt.Sprintf("over %d in a row", maxWrongRun)
+	runs.Counted = map[string]string{over: fmt.Sprintf("games with over %d wrong announcements in a row", maxWrongRun)}
+	words := quizl.Passwords(lex, 35)
+	for i := range games {
+		gseed := seed ^ uint64(i+1)*0x9e3779b97f4a7c15
+		s, err := newBot(game.Strong, gseed^1, lex)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		r, err := panelist(rival, gseed^2, lex)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		mine, err := Grid(ctx, "", gridLevel, gseed^3, lex)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		var theirs *quizl.Grid
+		if rb, ok := r.(*Bot); ok {
+			theirs, err = Grid(ctx, "", rb.lv.name, gseed^4, lex)
+		} else {
+			theirs, err = quizl.RandomGrid(words[int(gseed>>33)%len(words)], lex, gseed^4)
+		}
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		bots, grids, me := []player{s, r}, []*quizl.Grid{mine, theirs}, 0
+		if i%2 == 1 {
+			bots, grids, me = []player{r, s}, []*quizl.Grid{theirs, mine}, 1
+		}
+		p, err := playGame(ctx, bots, grids, gseed, lex, wrongs)
+		if err != nil {
+			return nil, nil, nil, nil, fmt.Errorf("%s, game %d: %w", name, i, err)
+		}
+		winner := "draw"
+		if len(p.winner) == 1 {
+			winner = bots[p.winner[0]].label()
+		}
+		wrongs.Add(float64(p.wrongs[me]), winner)
+		long := ""
+		if p.run[me] > maxWrongRun {
+			long = over
+		}
+		runs.Add(float64(p.run[me]), long)
+		share.Add(float64(p.wrongs[me])/float64(max(1, p.moves[me])), winner)
+		moves = append(moves, p.moves[me])
+	}
+	runs.MoveTimes, share.MoveTimes = wrongs.MoveTimes, wrongs.MoveTimes
+	return wrongs, runs, share, moves, nil
 }

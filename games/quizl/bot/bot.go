@@ -283,14 +283,18 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 	if b.lv.race && len(opps) == 1 {
 		theta = raceTheta(v, opps[0].board, theta, b.rivalTarget(v, vs[1]))
 	}
-	if bestO >= 0 && opps[bestO].a.bestP >= theta {
-		return say(opps[bestO], opps[bestO].a.best)
-	}
-	// Otherwise call the square that advances the game most.
 	called := make(map[string]bool, len(v.Called))
 	for _, c := range v.Called {
 		called[c] = true
 	}
+	// After maxWrongRun wrong announcements in a row, call a square that
+	// cannot trip, if one is left, whatever the belief says: a belief that
+	// keeps naming wrong words is itself astray, and a call mends it.
+	mustCall := wrongRun(v) >= maxWrongRun && b.safeCallLeft(opps, called)
+	if bestO >= 0 && opps[bestO].a.bestP >= theta && !mustCall {
+		return say(opps[bestO], opps[bestO].a.best)
+	}
+	// Otherwise call the square that advances the game most.
 	type option struct {
 		sq    quizl.Square
 		score float64
@@ -341,6 +345,14 @@ func (b *Bot) choose(v *quizl.View, lex *lexicon.Lexicon, rng *rand.Rand, rules 
 		pick = options[softmax(rng, len(options), func(i int) float64 { return options[i].score }, b.lv.temp)]
 		if pick.trip >= 0 && options[0].trip < 0 {
 			pick = options[0]
+		}
+	}
+	if mustCall && pick.trip >= 0 {
+		for _, o := range options {
+			if o.trip < 0 {
+				pick = o
+				break
+			}
 		}
 	}
 	// Never trip over a password it could announce instead.
@@ -408,28 +420,51 @@ func raceTheta(v *quizl.View, board *quizl.Board, theta float64, foreseen int) f
 // probability of at least b.lv.rival, the opponent is about to announce
 // it and score 25 less its calls and penalties. It returns -1 when it
 // foresees nothing.
+//
+// An opponent that already knew as much at its last turn and called a
+// square instead has shown that it does not announce when this reckoning
+// says it will (it counts words otherwise, or never announces at all):
+// foreseeing its announcement again would have the race guess on every
+// turn for an announcement that never comes, a point lost each time. So
+// no score is foreseen after such a pass.
 func (b *Bot) rivalTarget(v *quizl.View, full *vocab) int {
 	if b.lv.rival <= 0 || len(v.Players) != 2 || v.Seat < 0 || v.Seat > 1 || len(v.Done) != 2 || v.Done[1-v.Seat] || len(v.Grid) != quizl.Size {
 		return -1
 	}
-	var seen uint32
+	var seen, before uint32 // before: what the opponent had seen at its last turn
 	var wrong []string
+	lastCalled := false
 	for _, m := range v.Moves {
 		if m.Seat == v.Seat {
 			continue
 		}
+		before, lastCalled = seen, false
 		if sq, err := quizl.ParseSquare(m.Move); err == nil {
 			seen |= 1 << sq
+			lastCalled = true
 			continue
 		}
 		if w, ok := strings.CutPrefix(m.Move, "say "); ok && !strings.EqualFold(w, v.Password) {
 			wrong = append(wrong, strings.ToUpper(w))
 		}
 	}
+	if !b.rivalKnows(v, full, seen, wrong) {
+		return -1
+	}
+	if lastCalled && b.rivalKnows(v, full, before, wrong) {
+		return -1 // it knew as much and called: it passed
+	}
+	return max(0, quizl.MaxPoints-bits.OnesCount32(seen)-len(wrong))
+}
+
+// rivalKnows reports whether the viewer's password is, with probability
+// at least b.lv.rival, the likeliest word of an opponent that has seen
+// the squares of seen of the viewer's grid and announced wrong wrongly.
+func (b *Bot) rivalKnows(v *quizl.View, full *vocab, seen uint32, wrong []string) bool {
 	rows := make([]string, quizl.Size)
 	for r, row := range v.Grid {
 		if len(row) != quizl.Size {
-			return -1
+			return false
 		}
 		shown := []byte(row)
 		for c := range shown {
@@ -441,10 +476,57 @@ func (b *Bot) rivalTarget(v *quizl.View, full *vocab) int {
 	}
 	board := quizl.Board{Grid: rows, Wrong: wrong}
 	a := analyse(full, read(&board))
-	if a.best < 0 || a.bestP < b.lv.rival || !strings.EqualFold(a.word(a.best), v.Password) {
-		return -1
+	return a.best >= 0 && a.bestP >= b.lv.rival && strings.EqualFold(a.word(a.best), v.Password)
+}
+
+// maxWrongRun is how many wrong announcements in a row the solver makes
+// at most while a call that cannot trip is left.
+const maxWrongRun = 3
+
+// wrongRun counts the viewer's wrong announcements since its last call or
+// right announcement: its announcements of words its boards list as
+// announced wrongly.
+func wrongRun(v *quizl.View) int {
+	wrong := map[string]bool{}
+	for _, bd := range v.Boards {
+		for _, w := range bd.Wrong {
+			wrong[strings.ToUpper(w)] = true
+		}
 	}
-	return max(0, quizl.MaxPoints-bits.OnesCount32(seen)-len(wrong))
+	n := 0
+	for i := len(v.Moves) - 1; i >= 0; i-- {
+		m := v.Moves[i]
+		if m.Seat != v.Seat {
+			continue
+		}
+		f := strings.Fields(m.Move)
+		if len(f) < 2 || f[0] != "say" || !wrong[strings.ToUpper(f[len(f)-1])] {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// safeCallLeft reports whether some square not yet called could trip over
+// no opponent's password.
+func (b *Bot) safeCallLeft(opps []opp, called map[string]bool) bool {
+	for sq := range quizl.Square(quizl.Squares) {
+		if called[sq.String()] {
+			continue
+		}
+		safe := true
+		for _, o := range opps {
+			if _, risk := o.trips[sq]; risk || o.a.pTrip[sq] > 0 {
+				safe = false
+				break
+			}
+		}
+		if safe {
+			return true
+		}
+	}
+	return false
 }
 
 // raceSpare is how many spare points make the race no different from

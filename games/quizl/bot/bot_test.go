@@ -583,6 +583,10 @@ func TestRivalTarget(t *testing.T) {
 		{"four letters of the password seen", []string{"54", "64", "74", "84"}, 0.5, 21},
 		{"and a wrong word first", []string{"say plant", "54", "64", "74", "84"}, 0.5, 20},
 		{"foresight off", []string{"54", "64", "74", "84"}, 0, -1},
+		// Knowing as much, Ann called another square: she does not
+		// announce when the reckoning says she will.
+		{"and then a pass", []string{"54", "64", "74", "84", "50"}, 0.5, -1},
+		{"three letters, then the fourth", []string{"54", "64", "74", "50", "84"}, 0.5, 20},
 		{"nothing of the password seen", []string{"50", "61", "72", "83"}, 0.5, -1},
 		{"one letter seen", []string{"54"}, 0.5, -1},
 	}
@@ -813,5 +817,30 @@ func TestHideShares(t *testing.T) {
 	}
 	if told == 0 {
 		t.Error("no word had a likeliest index")
+	}
+}
+
+// TestWrongRun counts the viewer's wrong announcements since its last
+// call or right announcement, whatever the other seats did between them.
+func TestWrongRun(t *testing.T) {
+	t.Parallel()
+	boards := []quizl.Board{{Name: "ann", Wrong: []string{"CRANE", "PLANT", "SLATE"}}, {Name: "ben", Wrong: []string{"MOUSE"}}}
+	tests := []struct {
+		name  string
+		moves []quizl.Seen
+		want  int
+	}{
+		{"no moves", nil, 0},
+		{"a call last", []quizl.Seen{{Seat: 1, Move: "say crane"}, {Seat: 1, Move: "52"}}, 0},
+		{"two wrong since a call", []quizl.Seen{{Seat: 1, Move: "52"}, {Seat: 1, Move: "say crane"}, {Seat: 0, Move: "60"}, {Seat: 1, Move: "say PLANT"}}, 2},
+		{"three players, named", []quizl.Seen{{Seat: 1, Move: "say ann slate"}, {Seat: 1, Move: "say ben mouse"}, {Seat: 1, Move: "say ann crane"}}, 3},
+		{"a right word breaks the run", []quizl.Seen{{Seat: 1, Move: "say slate"}, {Seat: 1, Move: "say psalm"}, {Seat: 1, Move: "say crane"}}, 1},
+		{"the other seat's wrong words", []quizl.Seen{{Seat: 0, Move: "say crane"}, {Seat: 0, Move: "say plant"}}, 0},
+	}
+	for _, tt := range tests {
+		v := quizl.View{Seat: 1, Boards: boards, Moves: tt.moves}
+		if got := wrongRun(&v); got != tt.want {
+			t.Errorf("%s: wrongRun = %d, want %d", tt.name, got, tt.want)
+		}
 	}
 }

@@ -59,6 +59,12 @@ func hardest(ctx context.Context, gs []*quizl.Grid, panel []player, seeds []uint
 const (
 	panelLine = "line-probability"
 	panelInfo = "information-seeking"
+	// panelShadow is the adversary of two-player games only: it never
+	// announces, so no grid maker's panel seats it.
+	panelShadow = "line-shadowing"
+	// panelBayes is the Bayesian baseline, which no grid maker's panel
+	// seats: it measures the grid maker from outside.
+	panelBayes = "bayesian"
 )
 
 // panelist returns the solver a panel names: a level or a baseline.
@@ -68,6 +74,10 @@ func panelist(name string, seed uint64, lex *lexicon.Lexicon) (player, error) {
 		return NewLineSolver(seed, lex)
 	case panelInfo:
 		return NewInfoSolver(seed, lex)
+	case panelShadow:
+		return NewShadowSolver(seed, lex)
+	case panelBayes:
+		return NewBayesSolver(seed, lex)
 	case game.Easy, game.Medium, game.Strong:
 		return newBot(name, seed, lex)
 	}

@@ -70,7 +70,18 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 		if c, ok := counts[key]; ok {
 			return c, nil
 		}
-		c, err := k.belief().count(ctx, rand.New(rand.NewPCG(uint64(target), uint64(len(k.reports)))))
+		var c Count
+		var err error
+		if len(k.reports) == 0 {
+			// Before the first salvo: every fleet the rules allow, counted
+			// once per rule set rather than estimated.
+			var n uint64
+			n, err = fleetsBefore(ctx, cfg.Lexicon, place)
+			f := float64(n)
+			c = Count{Exact: true, Fleets: f, Low: f, High: f}
+		} else {
+			c, err = k.belief().count(ctx, rand.New(rand.NewPCG(uint64(target), uint64(len(k.reports)))))
+		}
 		if err == nil {
 			counts[key] = c
 		}

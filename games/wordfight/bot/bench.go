@@ -48,6 +48,8 @@ func pairings() []pairing {
 		{level: game.Strong, rivals: []string{game.Medium, game.Medium}, wins: true},
 		{level: BestGreedy, rivals: []string{game.Medium}, wins: true},
 		{level: BestGreedy, rivals: []string{game.Medium, game.Medium}, wins: true},
+		{level: Careful, rivals: []string{BestGreedy}, wins: true},
+		{level: game.Strong, rivals: []string{Careful}, wins: true},
 	}
 }
 
@@ -75,8 +77,11 @@ func benchPairings(ctx context.Context, games int, seed uint64, lex *lexicon.Lex
 	}
 	vocabs := map[int]*vocabulary{}
 	player := func(level string, seed uint64) (game.Bot, error) {
-		if level == BestGreedy {
+		switch level {
+		case BestGreedy:
 			return newBestGreedy(seed, lex, bestGreedyWords(lex)), nil
+		case Careful:
+			return newCareful(seed, lex), nil
 		}
 		p, err := levelParams(level)
 		if err != nil {
