@@ -301,6 +301,11 @@ func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, 
 	if err != nil {
 		return Seated{}, err
 	}
+	if c.Rated {
+		if err := s.pairCap(ctx, c.From, c.To); err != nil {
+			return Seated{}, err
+		}
+	}
 	ps, err := s.players()
 	if err != nil {
 		return Seated{}, err
@@ -458,6 +463,9 @@ func (h *Handler) listChallenges(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) accept(w http.ResponseWriter, r *http.Request) {
 	p, err := h.signedIn(r)
+	if err == nil {
+		err = h.newRatedAllowed(r, p, r.PathValue("id"), true)
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -33,6 +33,9 @@ type Handler struct {
 	chatByAddr *keyedLimiter
 	// held counts the streams and sockets held open (holdStream).
 	held held
+	// newRated counts the rated games new accounts start, per address
+	// (farm.go).
+	newRated *keyedLimiter
 	// signInByAddr and signInByName limit password checks (accounts.go).
 	signInByAddr, signInByName *keyedLimiter
 
@@ -73,6 +76,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 		codeMisses:   newKeyedLimiter(CodeMisses, CodeMissesBurst),
 		chatByAddr:   newKeyedLimiter(lim.ChatPerAddr, lim.ChatPerAddrBurst),
 		held:         held{perAddr: map[string]int{}},
+		newRated:     newKeyedLimiter(NewRatedPerAddr/(24*60*60.0), NewRatedPerAddr),
 		signInByAddr: newKeyedLimiter(lim.SignIns, lim.SignInsBurst),
 		signInByName: newKeyedLimiter(lim.SignInsPerName, lim.SignInsPerNameBurst),
 		sockets:      map[*socket]struct{}{},
@@ -417,6 +421,9 @@ func (h *Handler) join(w http.ResponseWriter, r *http.Request) {
 	p, err := h.wholeIdentity(r)
 	if err == nil && p == nil {
 		err = h.guestAllowed(r)
+	}
+	if err == nil {
+		err = h.newRatedAllowed(r, p, r.PathValue("id"), false)
 	}
 	if err != nil {
 		h.fail(w, r, err)

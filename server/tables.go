@@ -354,6 +354,23 @@ func (s *Service) Join(ctx context.Context, p *Principal, id string, req JoinReq
 	if err != nil {
 		return Seated{}, err
 	}
+	// A rated game's players: read before the lock, since counting their
+	// games together asks the store.
+	t.mu.Lock()
+	var others []string
+	if t.m.Rated && !t.m.Started {
+		for _, st := range t.m.Seats {
+			if st.Identity != "" && st.Identity != who.identity {
+				others = append(others, st.Identity)
+			}
+		}
+	}
+	t.mu.Unlock()
+	for _, o := range others {
+		if err := s.pairCap(ctx, who.identity, o); err != nil {
+			return Seated{}, err
+		}
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.lastUse = time.Now()

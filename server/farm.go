@@ -1,0 +1,113 @@
+// What keeps a rated leaderboard from being farmed, beyond the aborting
+// of games that end before each player has moved: a cap on the rated
+// games two players play together in a day, and one on the rated games
+// that new accounts from one address start. What remains (collusion
+// between real accounts, sandbagging) is for moderation: docs/ratings.md.
+
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"parlour/store"
+)
+
+// RatedPerPair is how many rated games two players may finish together in
+// a day; the next is refused until the first of them is a day old.
+// Friends who play all evening still play casual games.
+const RatedPerPair = 10
+
+// NewAccountAge and NewRatedPerAddr cap the rated games accounts younger
+// than NewAccountAge start from one address: NewRatedPerAddr at once, then
+// as many again over a day. Sock puppets cost nothing to make; one real
+// newcomer starts a few rated games a day.
+const (
+	NewAccountAge   = 7 * 24 * time.Hour
+	NewRatedPerAddr = 20
+)
+
+// pairCap refuses a rated game between identities a and b when they have
+// finished RatedPerPair rated games together in the last day.
+func (s *Service) pairCap(ctx context.Context, a, b string) error {
+	ps, err := s.players()
+	if err != nil {
+		return nil // no accounts kept, so no rated games either
+	}
+	since := s.now().Add(-24 * time.Hour)
+	games, err := ps.History(ctx, store.HistoryPage{Identity: a, Limit: 4 * RatedPerPair})
+	if err != nil {
+		return s.readFailed("your rated games", err)
+	}
+	n := 0
+	for _, g := range games {
+		if g.Ended.Before(since) {
+			break // newest first
+		}
+		if g.Pool == "" || g.Result == store.Aborted {
+			continue
+		}
+		var m struct{ Seats []struct{ Identity string } }
+		if json.Unmarshal(g.Meta, &m) != nil {
+			continue
+		}
+		for _, st := range m.Seats {
+			if st.Identity == b {
+				n++
+				break
+			}
+		}
+	}
+	if n >= RatedPerPair {
+		return refuse(http.StatusTooManyRequests, "you two have played %d rated games together in the last day: play casual games until tomorrow", n)
+	}
+	return nil
+}
+
+// ratedFor reports whether p joining table id, or accepting challenge
+// id (challenge set), would start a rated game, and whether p's account
+// is younger than NewAccountAge; the doors count such starts per address.
+func (s *Service) ratedFor(ctx context.Context, p *Principal, id string, challenge bool) (rated, young bool) {
+	if p == nil {
+		return false, false
+	}
+	if challenge {
+		cs, ok := s.st.(store.Challenges)
+		if !ok {
+			return false, false
+		}
+		c, err := cs.Challenge(ctx, id)
+		if err != nil || !c.Rated {
+			return false, false
+		}
+	} else {
+		t, err := s.table(ctx, id)
+		if err != nil {
+			return false, false
+		}
+		t.mu.Lock()
+		rated = t.m.Rated && !t.m.Started
+		t.mu.Unlock()
+		if !rated {
+			return false, false
+		}
+	}
+	ps, err := s.players()
+	if err != nil {
+		return true, false
+	}
+	a, err := ps.AccountOf(ctx, p.Identity)
+	return true, err == nil && s.now().Sub(a.Created) < NewAccountAge
+}
+
+// newRatedAllowed applies the per-address cap on rated games that new
+// accounts start, for a join of table id or an accept of challenge id.
+func (h *Handler) newRatedAllowed(r *http.Request, p *Principal, id string, challenge bool) error {
+	if rated, young := h.s.ratedFor(r.Context(), p, id, challenge); rated && young && !h.newRated.allow(h.clientAddr(r)) {
+		h.s.metrics.limited.Add(1)
+		return refuse(http.StatusTooManyRequests, "new accounts from your address have started too many rated games today: play casual games, or wait a day")
+	}
+	return nil
+}

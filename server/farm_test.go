@@ -1,0 +1,99 @@
+package server
+
+import (
+	"net/http"
+	"net/netip"
+	"strings"
+	"testing"
+)
+
+// TestRatedGamesPerPair: two players may finish RatedPerPair rated games
+// together in a day; the next, by a join or by a challenge, is refused
+// with nothing changed, while casual games and other opponents go on.
+// Aborted games do not count.
+func TestRatedGamesPerPair(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann, bob, cat := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Bob"), signUp(t, srv.URL, "Cat")
+	for i := range RatedPerPair - 1 {
+		playNymphabet(t, ann, bob, map[string]any{"rated": true}, i%2)
+	}
+	// An aborted one counts for nothing: one more rated game may follow.
+	var ab, bb Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &ab); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	if st, body := bob.do("POST", "/api/v1/tables/"+ab.Table+"/join", map[string]any{}, &bb); st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	if st, body := (&client{t: t, base: srv.URL, token: bb.Token}).do("POST", "/api/v1/tables/"+ab.Table+"/abort", nil, nil); st != 200 {
+		t.Fatalf("abort: %d %s", st, body)
+	}
+	playNymphabet(t, ann, bob, map[string]any{"rated": true}, 0)
+	var sa Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &sa); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	st, body := bob.do("POST", "/api/v1/tables/"+sa.Table+"/join", map[string]any{}, nil)
+	if st != 429 || !strings.Contains(body, "rated games together") {
+		t.Fatalf("an 11th rated game for the pair: %d %s", st, body)
+	}
+	var u Update
+	if st, body := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &u); st != 200 || u.Table.Seats[1].Kind != "open" {
+		t.Fatalf("the table after the refused join: %d %s", st, body)
+	}
+	var ch ChallengeInfo
+	if st, body := ann.do("POST", "/api/v1/challenges", map[string]any{"to": "Bob", "game": "nymphabet", "rated": true}, &ch); st != 201 {
+		t.Fatalf("a rated challenge: %d %s", st, body)
+	}
+	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, nil); st != 429 {
+		t.Fatalf("accepting it: %d %s, want 429", st, body)
+	}
+	playNymphabet(t, ann, bob, map[string]any{}, 0) // casual: no cap
+	if st, body := cat.do("POST", "/api/v1/tables/"+sa.Table+"/join", map[string]any{}, nil); st != 200 {
+		t.Fatalf("another opponent: %d %s", st, body)
+	}
+}
+
+// TestNewAccountsRatedPerAddress: accounts a week old or younger start
+// at most NewRatedPerAddr rated games from one address in a burst, however
+// many accounts share it; another address is not held up.
+func TestNewAccountsRatedPerAddress(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	lim := generous
+	lim.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
+	srv := startServer(t, f, lim)
+	ann, bob := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Bob")
+	joinFrom := func(addr string) (int, string) {
+		var sa Seated
+		if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &sa); st != 201 {
+			t.Fatalf("create: %d %s", st, body)
+		}
+		req, _ := http.NewRequest("POST", srv.URL+"/api/v1/tables/"+sa.Table+"/join", strings.NewReader(`{}`))
+		req.Header.Set("Authorization", "Bearer "+bob.token)
+		req.Header.Set("X-Forwarded-For", addr)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var b strings.Builder
+		buf := make([]byte, 512)
+		n, _ := res.Body.Read(buf)
+		b.Write(buf[:n])
+		return res.StatusCode, b.String()
+	}
+	for i := range NewRatedPerAddr {
+		if st, body := joinFrom("203.0.113.5"); st != 200 {
+			t.Fatalf("rated join %d: %d %s", i+1, st, body)
+		}
+	}
+	if st, body := joinFrom("203.0.113.5"); st != 429 || !strings.Contains(body, "your address") {
+		t.Fatalf("one more from the address: %d %s, want 429", st, body)
+	}
+	if st, body := joinFrom("198.51.100.9"); st != 200 {
+		t.Fatalf("another address: %d %s", st, body)
+	}
+}
