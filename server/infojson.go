@@ -148,6 +148,20 @@ func (s *SeatInfo) appendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if s.ClaimAt != nil {
+		if b, err = appendTime(b, "claim_at", *s.ClaimAt); err != nil {
+			return nil, err
+		}
+	}
+	if s.Connected != nil {
+		b = append(b, `,"connected":`...)
+		b = game.AppendJSONBool(b, *s.Connected)
+	}
+	if s.AbsentSince != nil {
+		if b, err = appendTime(b, "absent_since", *s.AbsentSince); err != nil {
+			return nil, err
+		}
+	}
 	return append(b, '}'), nil
 }
 

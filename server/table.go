@@ -389,6 +389,17 @@ type SeatInfo struct {
 	// when that seat was last seen, while it has no connection open: once
 	// it is DefaultWalkAway old the others may claim the game (claim.go).
 	AwaySince *time.Time `json:"away_since,omitempty"`
+	// ClaimAt is, beside AwaySince, when the others may claim the game if
+	// the seat stays away: AwaySince and the walk-away time. A client
+	// counts down to it and offers the claim then.
+	ClaimAt *time.Time `json:"claim_at,omitempty"`
+	// Connected reports, for a person's seat while the game is played,
+	// whether the seat has a WebSocket or an event stream open; the
+	// others' watchers are sent an update as soon as it changes.
+	// AbsentSince is, while it is false, when the seat was last seen (its
+	// last request, or when its last connection closed).
+	Connected   *bool      `json:"connected,omitempty"`
+	AbsentSince *time.Time `json:"absent_since,omitempty"`
 }
 
 // Reveal is one seat's setup and the salt of its commitment.

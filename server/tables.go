@@ -222,6 +222,7 @@ func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.L
 	t.tc.turn = time.Duration(rules.Int(game.ClockOption)) * time.Second
 	t.ch = tableChat{loaded: true, mutes: map[string][]string{}}
 	t.here.size(len(m.Seats), s.now())
+	t.here.walkAway = s.cfg.WalkAway
 	t.changedAt = s.now()
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
 	t.bots = make([]game.Bot, len(m.Seats))
