@@ -221,7 +221,10 @@ func (t *table) awayInfo(in *TableInfo, now time.Time) {
 		in.Seats[w].AwaySince = &seen
 		if t.here.walkAway > 0 {
 			at := seen.Add(t.here.walkAway)
-			in.Seats[w].ClaimAt = &at
+			si := &in.Seats[w]
+			si.ClaimAt = &at
+			left := max(at.Sub(now), 0).Seconds()
+			si.ClaimIn = &left
 		}
 	}
 }

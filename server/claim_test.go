@@ -200,6 +200,9 @@ func TestSeatPresence(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("3 minutes later", u, []seatWant{{absentSince: left, claimAt: left.Add(server.DefaultWalkAway)}, {connected: true}})
+	if in := u.Table.Seats[0].ClaimIn; in == nil || *in != 120 {
+		t.Errorf("3 minutes later, the claim is in %v seconds, want 120", in)
+	}
 
 	wa = watch(id, ann)
 	next(wa, "Ann's first update again")

@@ -153,6 +153,11 @@ func (s *SeatInfo) appendJSON(b []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if s.ClaimIn != nil {
+		if b, err = appendField(b, "claim_in", *s.ClaimIn); err != nil {
+			return nil, err
+		}
+	}
 	if s.Connected != nil {
 		b = append(b, `,"connected":`...)
 		b = game.AppendJSONBool(b, *s.Connected)

@@ -313,6 +313,10 @@ func TestSocketMovePushesToSeats(t *testing.T) {
 		return c
 	}
 	seats := []*websocket.Conn{open(a.Token), open(b.Token)}
+	// The second seat's arrival is pushed to the first at once.
+	if u := wsRead(t, seats[0]); u.Type != "update" || u.Update.Table.Seats[1].Connected == nil || !*u.Update.Table.Seats[1].Connected {
+		t.Fatalf("the other seat's arrival pushed %+v", u)
+	}
 	spectators := []*websocket.Conn{open(""), open("")}
 	counts := func() (started, held float64) {
 		return metric(t, hc, "parlour_socket_pushers_started_total"), metric(t, hc, "parlour_socket_pushes_held_total")

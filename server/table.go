@@ -392,7 +392,11 @@ type SeatInfo struct {
 	// ClaimAt is, beside AwaySince, when the others may claim the game if
 	// the seat stays away: AwaySince and the walk-away time. A client
 	// counts down to it and offers the claim then.
+	// ClaimIn is the seconds from the update's making to ClaimAt (0 once
+	// it has passed): a client counts down from it, as from TimeLeft, so
+	// that its own clock does not matter.
 	ClaimAt *time.Time `json:"claim_at,omitempty"`
+	ClaimIn *float64   `json:"claim_in,omitempty"`
 	// Connected reports, for a person's seat while the game is played,
 	// whether the seat has a WebSocket or an event stream open; the
 	// others' watchers are sent an update as soon as it changes.
