@@ -261,6 +261,7 @@ async function playScreen(main, id, mine) {
       h("h2", {}, "Game over: " + (why.result || resultText(t, u.seat, names))),
       why.reason ? h("p", { class: "reason", id: "end-reason" }, why.reason) : null);
     if (res.scores) append(box, h("p", {}, "Scores: ", res.scores.map((s, i) => `${names[i]} ${s}`).join(", ")));
+    if (t.set) append(box, h("p", { class: "set-result", id: "set-result" }, setText(t.set, u.seat, names)));
     if (t.reveal && t.reveal.length) {
       const checks = h("ul", { id: "commitments" });
       append(box, h("h3", {}, "Every secret, and the check that none changed"), checks);
@@ -275,7 +276,7 @@ async function playScreen(main, id, mine) {
       }
     }
     append(box, h("div", { class: "row" },
-      u.seat >= 0 ? h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, t.rematch ? "Go to the rematch" : "Rematch") : null,
+      u.seat >= 0 ? h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, rematchText(t)) : null,
       h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it"),
       h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
       t.daily ? h("a", { class: "button primary", id: "daily-back", href: "/daily/" + t.daily.split("/")[0] }, "Your daily result and share text") : null));
@@ -351,6 +352,26 @@ async function playScreen(main, id, mine) {
   }, 10000);
 
   return () => { link.close(); clocks.close(); clearInterval(awayCheck); };
+}
+
+// setText says where a set stands once a game of it is over: who won
+// it and by how much ("Ben wins the set 27-19", the totals from the
+// highest down), or the totals the next game carries on.
+function setText(set, seat, names) {
+  if (set.over && set.winners && set.winners.length) {
+    const w = set.winners[0];
+    const score = [...set.totals].sort((a, b) => b - a).join("-");
+    return w === seat ? `You win the set ${score}` : `${names[w]} wins the set ${score}`;
+  }
+  return `Set to ${set.target}, after ${set.games === 1 ? "1 game" : `${set.games} games`}: ${set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}. The next game carries the totals on.`;
+}
+
+// rematchText names what the rematch button makes: a new set once a set
+// is over, the set's next game while it goes on, else a rematch.
+function rematchText(t) {
+  const what = !t.set ? "rematch" : t.set.over ? "new set" : "next game of the set";
+  if (t.rematch) return `Go to the ${what}`;
+  return what[0].toUpperCase() + what.slice(1);
 }
 
 function setupText(s) {
