@@ -127,6 +127,10 @@ func (s *SeatInfo) appendJSON(b []byte) ([]byte, error) {
 	b = game.AppendJSONString(b, s.Name)
 	b = append(b, `,"kind":`...)
 	b = game.AppendJSONString(b, s.Kind)
+	if s.Player != "" {
+		b = append(b, `,"player":`...)
+		b = game.AppendJSONString(b, s.Player)
+	}
 	if s.Level != "" {
 		b = append(b, `,"level":`...)
 		b = game.AppendJSONString(b, s.Level)

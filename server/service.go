@@ -575,7 +575,7 @@ type Identity struct {
 // NewIdentity makes a guest identity called name (a guest name when empty)
 // and returns it with its token.
 func (s *Service) NewIdentity(ctx context.Context, name string) (Identity, error) {
-	name, err := cleanName(name)
+	name, err := s.guestName(ctx, name)
 	if err != nil {
 		return Identity{}, err
 	}
@@ -598,6 +598,14 @@ type asker struct {
 	account        bool            // the identity is an account's
 }
 
+// player is what a seated a is: "account" or "guest".
+func (a asker) player() string {
+	if a.account {
+		return "account"
+	}
+	return "guest"
+}
+
 // askerFor returns who is asking: p's identity, or a new guest (not yet
 // stored) called name.
 func (s *Service) askerFor(ctx context.Context, p *Principal, name string) (asker, error) {
@@ -616,12 +624,12 @@ func (s *Service) askerFor(ctx context.Context, p *Principal, name string) (aske
 			}
 		}
 		if name != "" {
-			n, err := cleanName(name)
+			n, err := s.guestName(ctx, name)
 			return asker{identity: p.Identity, name: n}, err
 		}
 		return asker{identity: p.Identity, name: id.Name}, nil
 	}
-	name, err := cleanName(name)
+	name, err := s.guestName(ctx, name)
 	if err != nil {
 		return asker{}, err
 	}

@@ -68,6 +68,9 @@ type seatMeta struct {
 	Name     string `json:"name"`
 	Identity string `json:"identity,omitempty"`
 	Computer string `json:"computer,omitempty"`
+	// Player is "account" or "guest" for a person's seat, as the person
+	// was when seated ("" in descriptions written before it was kept).
+	Player string `json:"player,omitempty"`
 	// Setup is the seat's checked secret setup, Salt the salt of its
 	// commitment.
 	Setup json.RawMessage `json:"setup,omitempty"`
@@ -376,9 +379,13 @@ type TableInfo struct {
 type SeatInfo struct {
 	Seat int    `json:"seat"`
 	Name string `json:"name"`
-	// Kind is "person", "computer" or "open".
-	Kind  string `json:"kind"`
-	Level string `json:"level,omitempty"`
+	// Kind is "person", "computer" or "open". Player says more of who
+	// sits there: "account", "guest" (a player without an account, whose
+	// name clients mark as a guest's) or "computer"; "" for an open seat,
+	// or a person seated before the server kept it.
+	Kind   string `json:"kind"`
+	Player string `json:"player,omitempty"`
+	Level  string `json:"level,omitempty"`
 	// Ready reports whether the seat's secret setup is in.
 	Ready bool `json:"ready"`
 	// Deadline is when the seat's time for this turn runs out, at a table
@@ -425,10 +432,10 @@ func (t *table) info() TableInfo {
 		in.Code = t.m.Code
 	}
 	for i, s := range t.m.Seats {
-		si := SeatInfo{Seat: i, Name: s.Name, Kind: "person", Ready: s.Setup != nil || !t.g.HasSetup()}
+		si := SeatInfo{Seat: i, Name: s.Name, Kind: "person", Player: s.Player, Ready: s.Setup != nil || !t.g.HasSetup()}
 		switch {
 		case s.Computer != "":
-			si.Kind, si.Level = "computer", s.Computer
+			si.Kind, si.Player, si.Level = "computer", "computer", s.Computer
 		case s.open():
 			si.Kind = "open"
 		}
