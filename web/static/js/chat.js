@@ -3,7 +3,7 @@
 // viewer read and write them), each seat's clock, and the claim against a
 // player who walked away. The server decides everything; this draws it.
 
-import { h, fill, append, toast } from "./dom.js";
+import { h, fill, append, toast, guestMark } from "./dom.js";
 import { call, identityToken } from "./api.js";
 
 const CAP = 200;
@@ -65,7 +65,7 @@ export class Chat {
     const lines = [...this.lines.values()].filter(l => !this.muted.includes(l.channel)).sort((a, b) => a.seq - b.seq);
     const atEnd = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
     fill(this.log, lines.length ? lines.map(l => h("li", { "data-seq": l.seq, "data-channel": l.channel },
-      h("span", { class: "muted" }, l.channel === "spectators" ? "(spectator) " : ""), h("strong", {}, l.name || "someone"), ": ", l.text))
+      h("span", { class: "muted" }, l.channel === "spectators" ? "(spectator) " : ""), h("strong", {}, l.name || "someone"), guestMark(l), ": ", l.text))
       : h("li", { class: "muted" }, "No messages yet."));
     if (atEnd) this.log.scrollTop = this.log.scrollHeight;
     // Mute toggles for every channel the viewer may read.

@@ -5,7 +5,7 @@
 // and at the end the reveal, the commitment check, the record and the
 // rematch.
 
-import { h, clear, toast, download, field, fill, append } from "./dom.js";
+import { h, clear, toast, download, field, fill, append, guestMark, guestName } from "./dom.js";
 import { call, callText, seatFor, rememberSeat, forgetSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./main.js";
@@ -67,7 +67,7 @@ async function joinScreen(main, id) {
     } catch (ex) { err.textContent = ex.message; }
   } },
     h("h1", {}, `Join ${title}`),
-    info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer, ${s.level}` : s.name).join(" · ")) : null,
+    info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer, ${s.level}` : guestName(s)).join(" · ")) : null,
     info ? rulesList(info) : null,
     signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players."),
     err,
@@ -182,7 +182,7 @@ async function playScreen(main, id, mine) {
     // Players and scores.
     const st = u.view ? mod.standings(u.view) : t.seats.map(s => ({ name: s.name, score: null, note: s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up" }));
     fill(players, ...st.map((p, i) => h("li", { class: toMove.includes(i) ? "to-move" : "", "data-seat": i },
-      h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" && !p.name.toLowerCase().includes(t.seats[i].level) ? ` · computer, ${t.seats[i].level}` : ""}`,
+      h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" && !p.name.toLowerCase().includes(t.seats[i].level) ? ` · computer, ${t.seats[i].level}` : ""}`, guestMark(t.seats[i]),
         p.note ? h("span", { class: "muted" }, " · " + p.note) : null,
         i !== u.seat && t.seats[i] && t.seats[i].connected === false ? h("span", { class: "away", "data-away": "1" }, " · disconnected") : null),
       p.score === null || p.score === undefined ? null : h("span", { class: "sr" }, "score"),
@@ -220,7 +220,7 @@ async function playScreen(main, id, mine) {
         setupDrawn = false;
         fill(stage, h("div", { class: "card" }, h("h2", {}, "Waiting"),
           h("p", {}, mod.setup ? "Your setup is in. " : "", "The game starts when every seat is taken", mod.setup ? " and every setup is in." : "."),
-          h("ul", {}, t.seats.map(s => h("li", {}, `${s.name}: ${s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up"}`)))));
+          h("ul", {}, t.seats.map(s => h("li", {}, s.name, guestMark(s), `: ${s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up"}`)))));
       }
     } else {
       if (!board) { board = mod.play(ctx); fill(stage, board.el); if (!over) guideFirst(t.game, u.seat); }
