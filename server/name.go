@@ -102,7 +102,7 @@ func (s *Service) guestName(ctx context.Context, name string) (string, error) {
 			}
 			return "", refuse(http.StatusConflict, "%q looks like %q, the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name, a.Name)
 		case !errors.Is(err, store.ErrNotFound):
-			return "", fmt.Errorf("reading the accounts: %w", err)
+			return "", s.readFailed("the account names", err)
 		}
 	}
 	return name, nil
