@@ -188,7 +188,7 @@ export function claimBox(id, token, u, toMove) {
       const ago = agoText((serverNow(s) - Date.parse(seat(s).away_since)) / 1000 + gone);
       const left = left0(s) - gone;
       if (left <= 0) ready = true;
-      return left > 0 ? `${seat(s).name} left ${ago}; you can claim in ${clockText(left)}` : `${seat(s).name} left ${ago}; you can claim the game now (they resign)`;
+      return left > 0 ? `${seat(s).name} left ${ago}; you can claim in ${clockText(left)}` : `${seat(s).name} left ${ago}; you can claim the game now, and ${seat(s).name} resigns`;
     }).join(". ") + ".";
     button.disabled = !ready;
     if (ready) clearInterval(claimTimer);
