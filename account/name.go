@@ -3,7 +3,12 @@ package account
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode"
+
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // The length of an account name, in characters (all of them ASCII).
@@ -58,56 +63,181 @@ func nameRune(r rune) bool {
 }
 
 // Reserved returns why name is kept from players, or "" when it is not.
-// A name is reserved when, ignoring case, '_' and '-', it is the house's
-// ("admin", "parlour", "system", "moderator" and the like), what the
-// server calls someone ("deleted", "deleted player", "guest" with or
-// without a number, "spectator", "anonymous"), or a computer player's
-// ("computer", "bot" and the computer players' levels: "easy", "medium",
-// "strong", "greedy", "greedy-best", "random", "hunt-target", "density",
-// "fleet-density"): a player
-// choosing one could pass for the house, for a deleted account or for a
-// computer player.
+// A name is reserved when, ignoring case, accents, spaces and signs, it is
+// the house's ("admin", "parlour", "system", "moderator" and the like),
+// what the server calls someone ("deleted", "deleted player", "guest"
+// with or without a number, "spectator", "anonymous"), or a computer
+// player's ("computer", "Computer (strong)", "bot" and the computer
+// players' levels: "easy", "medium", "strong", "greedy", "greedy-best",
+// "random", "hunt-target", "density", "fleet-density"); or when it only
+// looks like one of those, spelt with digits or signs for letters
+// ("adm1n", "C0mputer"), with letters of another script that look the
+// same (a Cyrillic "а"), or in full-width letters (see [Skeleton]): a
+// player choosing one could pass for the house, for a deleted account or
+// for a computer player.
 func Reserved(name string) string {
-	f := fold(name)
+	f := Base(name)
 	switch {
 	case f == "":
 		return ""
 	case strings.HasPrefix(f, "guest") && strings.Trim(f[len("guest"):], "0123456789") == "":
 		return "it is what guests are called"
 	}
-	return reservedWhy(f)
-}
-
-// fold lowers the case of name and drops '_' and '-', so that "Deleted_Player"
-// and "deleted-player" both fold to "deletedplayer".
-func fold(name string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '_' || r == '-' {
-			return -1
+	if why := reservedWhy(f); why != "" {
+		return why
+	}
+	sk := Skeleton(name)
+	for _, r := range reservedNames() {
+		for _, w := range r.names {
+			if Skeleton(w) == sk {
+				return fmt.Sprintf("%s (it reads as %q)", r.why, w)
+			}
 		}
-		if 'A' <= r && r <= 'Z' {
-			return r + 'a' - 'A'
-		}
-		return r
-	}, name)
-}
-
-// reservedWhy returns why the folded name f is reserved, or "". The
-// computer players' levels are game.Easy, game.Medium and game.Strong, and
-// the baseline players of games/salvo/bot and games/wordfight/bot; a test
-// checks that every level the bots accept is here.
-func reservedWhy(f string) string {
-	switch f {
-	case "admin", "administrator", "moderator", "mod", "parlour", "system",
-		"root", "staff", "support", "server", "house", "official":
-		return "it is kept for the house"
-	case "deleted", "deletedplayer", "deleteduser", "deletedaccount":
-		return "it is what deleted accounts are called"
-	case "spectator", "anonymous":
-		return "it is what the server calls someone"
-	case "computer", "bot", "easy", "medium", "strong", "greedy", "greedybest",
-		"random", "hunttarget", "density", "fleetdensity":
-		return "it is a computer player's name"
 	}
 	return ""
+}
+
+// reservedWhy returns why the folded name f is reserved, or "".
+func reservedWhy(f string) string {
+	for _, r := range reservedNames() {
+		if slices.Contains(r.names, f) {
+			return r.why
+		}
+	}
+	return ""
+}
+
+// reservedNames lists the reserved names, folded, with why each group is
+// kept. The computer players' levels are game.Easy, game.Medium and
+// game.Strong, and the baseline players of games/salvo/bot and
+// games/wordfight/bot; a test checks that every level the bots accept is
+// here. A computer player sits as "Computer (LEVEL)".
+func reservedNames() []struct {
+	why   string
+	names []string
+} {
+	return []struct {
+		why   string
+		names []string
+	}{
+		{"it is kept for the house", []string{"admin", "administrator", "moderator", "mod", "parlour", "system",
+			"root", "staff", "support", "server", "house", "official"}},
+		{"it is what deleted accounts are called", []string{"deleted", "deletedplayer", "deleteduser", "deletedaccount"}},
+		{"it is what the server calls someone", []string{"spectator", "anonymous"}},
+		{"it is a computer player's name", []string{"computer", "bot", "easy", "medium", "strong", "greedy", "greedybest",
+			"random", "hunttarget", "density", "fleetdensity", "computereasy", "computermedium", "computerstrong"}},
+	}
+}
+
+// Base returns the form of a display name that names differing only in
+// case, accents, width, spaces and signs share: its letters and digits,
+// decomposed (NFKD, so that full-width letters and ligatures become
+// plain ones), without their accents, case-folded, with the letters of
+// other scripts that look like Latin ones made Latin. For an account name
+// it is the name folded as the reserved names are: lower case, without
+// '_' and '-'.
+func Base(name string) string {
+	name = cases.Fold().String(norm.NFKD.String(name))
+	var b strings.Builder
+	for _, r := range name {
+		if l, ok := lookalike(r); ok {
+			r = l
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Skeleton returns the form that names which look alike share: Base,
+// with the digits and signs that pass for letters read as those letters
+// ("adm1n", "$ystem" and "p@rlour" read as "admin", "system" and
+// "parlour"), the letters easily taken for one another made one ('l' and
+// 'I' read as 'i'), and "rn" read as "m" and "vv" as "w". Two names with
+// one skeleton may be taken for each other.
+func Skeleton(name string) string {
+	name = cases.Fold().String(norm.NFKD.String(name))
+	var b strings.Builder
+	for _, r := range name {
+		if l, ok := lookalike(r); ok {
+			r = l
+		}
+		switch r {
+		case '0':
+			r = 'o'
+		case '1', 'l', '|', '!':
+			r = 'i'
+		case '3':
+			r = 'e'
+		case '4', '@':
+			r = 'a'
+		case '5', '$':
+			r = 's'
+		case '7', '+':
+			r = 't'
+		case '8':
+			r = 'b'
+		case '9':
+			r = 'g'
+		}
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+		}
+	}
+	return strings.NewReplacer("rn", "m", "vv", "w").Replace(b.String())
+}
+
+// lookalike returns the Latin letter that a lower-case letter of another
+// script (Cyrillic, Greek) or a Latin letter of another form looks like.
+func lookalike(r rune) (rune, bool) {
+	switch r {
+	case 'а', 'α', 'ɑ':
+		return 'a', true
+	case 'в', 'β':
+		return 'b', true
+	case 'с', 'ϲ':
+		return 'c', true
+	case 'ԁ':
+		return 'd', true
+	case 'е', 'ε', 'ё':
+		return 'e', true
+	case 'ɡ':
+		return 'g', true
+	case 'һ', 'н':
+		return 'h', true
+	case 'і', 'ι', 'ı', 'ї':
+		return 'i', true
+	case 'ј':
+		return 'j', true
+	case 'к', 'κ':
+		return 'k', true
+	case 'ӏ':
+		return 'l', true
+	case 'м':
+		return 'm', true
+	case 'η', 'п':
+		return 'n', true
+	case 'о', 'ο', 'σ':
+		return 'o', true
+	case 'р', 'ρ':
+		return 'p', true
+	case 'ԛ':
+		return 'q', true
+	case 'ѕ':
+		return 's', true
+	case 'т', 'τ':
+		return 't', true
+	case 'υ', 'μ':
+		return 'u', true
+	case 'ν':
+		return 'v', true
+	case 'ԝ', 'ω':
+		return 'w', true
+	case 'х', 'χ':
+		return 'x', true
+	case 'у', 'γ':
+		return 'y', true
+	}
+	return r, false
 }

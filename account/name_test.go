@@ -139,3 +139,65 @@ func FuzzCheckName(f *testing.F) {
 		}
 	})
 }
+
+// TestReservedLookalikes: a name that only looks like a reserved one, by
+// case, accents, spaces and signs, digits for letters, letters of another
+// script or full-width letters, is reserved as that one is; names that
+// merely contain one, or differ by a real letter, are not.
+func TestReservedLookalikes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want string // a part of the reason, or "" for none
+	}{
+		{"adm1n", `house (it reads as "admin")`},
+		{"ADMlN", "house"},
+		{"Parlour", "house"},
+		{"P@rl0ur", "house"},
+		{"ｐａｒｌｏｕｒ", "house"},
+		{"Pärlöur", "house"},
+		{"аdmin", "house"}, // a Cyrillic а
+		{"$ystem", "house"},
+		{"r00t", "house"},
+		{"Computer (strong)", "computer player"},
+		{"computer strong", "computer player"},
+		{"C0mputer (5trong)", "computer player"},
+		{"Computer (easy)", "computer player"},
+		{"deleted player", "deleted accounts"},
+		{"De1eted Player", "deleted accounts"},
+		{"Guest 1234", "guests"},
+		{"spectat0r", "server calls"},
+		{"b0t", "computer player"},
+		{"Ann", ""},
+		{"admiral", ""},
+		{"Computer fan", ""},
+		{"Strong Ann", ""},
+		{"guesthouse", ""},
+		{"Zoë", ""},
+		{"李小龍", ""},
+	} {
+		got := Reserved(tc.name)
+		switch {
+		case tc.want == "" && got != "":
+			t.Errorf("Reserved(%q) = %q, want none", tc.name, got)
+		case tc.want != "" && !strings.Contains(got, tc.want):
+			t.Errorf("Reserved(%q) = %q, want a reason saying %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSkeleton(t *testing.T) {
+	for _, names := range [][]string{
+		{"admin", "Adm1n", "ADMlN", "аdmin", "ａｄｍｉｎ", "Âdmîn", "a d m i n"},
+		{"bob", "B0B", "b-o-b", "8ob"},
+		{"modern", "rnodern", "MODERN"},
+	} {
+		for _, n := range names {
+			if Skeleton(n) != Skeleton(names[0]) {
+				t.Errorf("Skeleton(%q) = %q, Skeleton(%q) = %q; want equal", n, Skeleton(n), names[0], Skeleton(names[0]))
+			}
+		}
+	}
+	if Skeleton("ann") == Skeleton("anne") {
+		t.Error("ann and anne share a skeleton")
+	}
+}

@@ -317,7 +317,7 @@ func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, 
 	if _, ok := names[c.From]; !ok {
 		return Seated{}, refuse(http.StatusGone, "the player who challenged you has deleted their account")
 	}
-	seats := []seatMeta{{Identity: c.From, Name: names[c.From]}, {Identity: c.To, Name: names[c.To]}}
+	seats := []seatMeta{{Identity: c.From, Name: names[c.From], Player: "account"}, {Identity: c.To, Name: names[c.To], Player: "account"}}
 	if randomSeed()%2 == 1 {
 		seats[0], seats[1] = seats[1], seats[0]
 	}

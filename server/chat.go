@@ -3,7 +3,9 @@ package server
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,16 +54,21 @@ const (
 
 // ChatLine is one chat message as clients see it.
 type ChatLine struct {
-	Seq     int       `json:"seq"`
-	Channel string    `json:"channel"`
-	Seat    int       `json:"seat"`
-	Name    string    `json:"name"`
-	Text    string    `json:"text"`
-	At      time.Time `json:"at"`
+	Seq     int    `json:"seq"`
+	Channel string `json:"channel"`
+	Seat    int    `json:"seat"`
+	Name    string `json:"name"`
+	// Player is "account" or "guest": whether the writer has an account,
+	// so that clients mark a guest's name as a guest's ("" when the
+	// server does not know, for messages older than those it keeps).
+	Player string    `json:"player,omitempty"`
+	Text   string    `json:"text"`
+	At     time.Time `json:"at"`
 }
 
-func lineOf(m store.ChatMessage) ChatLine {
-	return ChatLine{Seq: m.Seq, Channel: m.Channel, Seat: m.Seat, Name: m.Name, Text: m.Text, At: m.At}
+// lineOf returns m as it is sent. t.mu must be held.
+func (t *table) lineOf(m store.ChatMessage) ChatLine {
+	return ChatLine{Seq: m.Seq, Channel: m.Channel, Seat: m.Seat, Name: m.Name, Player: t.ch.players[m.Identity], Text: m.Text, At: m.At}
 }
 
 // tableChat is a table's chat as the server holds it: the number of its
@@ -71,6 +78,9 @@ type tableChat struct {
 	last   int
 	recent []store.ChatMessage
 	mutes  map[string][]string // identity → muted channels
+	// players says, for the writers of the messages at hand, whether
+	// each has an account: identity → "account" or "guest".
+	players map[string]string
 }
 
 // loadChat reads t's chat from the store, once, before anything shows it.
@@ -93,15 +103,45 @@ func (s *Service) loadChat(ctx context.Context, t *table) error {
 	if err != nil {
 		return s.readFailed("the chat", err)
 	}
+	players, err := s.chatPlayers(ctx, recent)
+	if err != nil {
+		return s.readFailed("the chat", err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if !t.ch.loaded {
-		t.ch = tableChat{loaded: true, last: last, recent: recent, mutes: map[string][]string{}}
+		t.ch = tableChat{loaded: true, last: last, recent: recent, mutes: map[string][]string{}, players: players}
 		for _, m := range mutes {
 			t.ch.mutes[m.Identity] = append(t.ch.mutes[m.Identity], m.Channel)
 		}
 	}
 	return nil
+}
+
+// chatPlayers says, for the writers of ms, whether each has an account.
+func (s *Service) chatPlayers(ctx context.Context, ms []store.ChatMessage) (map[string]string, error) {
+	out := map[string]string{}
+	ps, ok := s.st.(store.Players)
+	if !ok || len(ms) == 0 {
+		return out, nil
+	}
+	var ids []string
+	for _, m := range ms {
+		if !slices.Contains(ids, m.Identity) {
+			ids = append(ids, m.Identity)
+		}
+	}
+	names, err := ps.AccountNames(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ids {
+		out[id] = "guest"
+		if _, ok := names[id]; ok {
+			out[id] = "account"
+		}
+	}
+	return out, nil
 }
 
 // mayRead reports whether seat (game.Spectator for a spectator) may read
@@ -139,7 +179,7 @@ func (t *table) chatAfter(since int, seat game.Seat, identity string) ([]ChatLin
 	var out []ChatLine
 	for _, m := range t.ch.recent {
 		if m.Seq > since && t.shows(m, seat, identity) {
-			out = append(out, lineOf(m))
+			out = append(out, t.lineOf(m))
 		}
 	}
 	return out, t.ch.last
@@ -245,6 +285,10 @@ func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatReq
 	if err != nil {
 		return ChatLine{}, s.readFailed("your identity", err)
 	}
+	player, err := s.chatPlayers(ctx, []store.ChatMessage{{Identity: p.Identity}})
+	if err != nil {
+		return ChatLine{}, s.readFailed("your account", err)
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if err := t.closed(); err != nil {
@@ -283,13 +327,17 @@ func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatReq
 		return ChatLine{}, s.saveFailed("your message", err)
 	}
 	t.ch.last = m.Seq
+	if t.ch.players == nil {
+		t.ch.players = map[string]string{}
+	}
+	maps.Copy(t.ch.players, player)
 	t.ch.recent = append(t.ch.recent, m)
 	if len(t.ch.recent) > chatWindow {
 		t.ch.recent = append([]store.ChatMessage(nil), t.ch.recent[len(t.ch.recent)-chatWindow:]...)
 	}
 	t.lastUse = time.Now()
 	t.broadcast()
-	return lineOf(m), nil
+	return t.lineOf(m), nil
 }
 
 // hasPlayed reports whether identity is an account or has finished a
@@ -365,7 +413,7 @@ func (s *Service) ChatSince(ctx context.Context, p *Principal, id string, since,
 		t.mu.Lock()
 		for _, m := range ms {
 			if t.shows(m, seat, identity) {
-				page.Chat = append(page.Chat, lineOf(m))
+				page.Chat = append(page.Chat, t.lineOf(m))
 			}
 		}
 		t.mu.Unlock()

@@ -276,7 +276,7 @@ func TestChatOverSocketAndRate(t *testing.T) {
 	if m := read(a); string(m["type"]) != `"ack"` || !bytes.Contains(m["chat"], []byte(`"text":"hi Ben"`)) || string(m["id"]) != `"c1"` {
 		t.Errorf("Ann's ack: %v", m)
 	}
-	if m := read(b, true); string(m["type"]) != `"update"` || !bytes.Contains(m["update"], []byte(`"chat":[{"seq":1,"channel":"players","seat":0,"name":"Ann","text":"hi Ben"`)) {
+	if m := read(b, true); string(m["type"]) != `"update"` || !bytes.Contains(m["update"], []byte(`"chat":[{"seq":1,"channel":"players","seat":0,"name":"Ann","player":"guest","text":"hi Ben"`)) {
 		t.Errorf("Ben's update: %s", m["update"])
 	}
 	a.Write(ctx, websocket.MessageText, []byte(`{"type": "chat", "channel": "spectators", "text": "hi"}`))

@@ -22,6 +22,12 @@ const DefaultWalkAway = 5 * time.Minute
 type presence struct {
 	open []int
 	seen []time.Time
+	// gen counts the times a seat's player came or went while the game
+	// is played: a watcher sent an update at an older gen is sent one
+	// more, so that the others see at once who is connected.
+	gen int
+	// walkAway is the service's Config.WalkAway, for ClaimAt.
+	walkAway time.Duration
 }
 
 // size makes sure p has room for n seats, each seen at now.
@@ -48,6 +54,9 @@ func (t *table) arrive(seat game.Seat, now time.Time) {
 	}
 	t.touch(seat, now)
 	t.here.open[seat]++
+	if t.here.open[seat] == 1 {
+		t.presenceChanged()
+	}
 }
 
 func (t *table) leave(seat game.Seat, now time.Time) {
@@ -56,6 +65,20 @@ func (t *table) leave(seat game.Seat, now time.Time) {
 	}
 	t.here.open[seat]--
 	t.here.seen[seat] = now
+	if t.here.open[seat] == 0 {
+		t.presenceChanged()
+	}
+}
+
+// presenceChanged tells the watchers that a seat's player has come or
+// gone, while the game is played (before, nobody waits on anybody; after,
+// nobody can). t.mu must be held.
+func (t *table) presenceChanged() {
+	if !t.m.Started || !t.status.Live() {
+		return
+	}
+	t.here.gen++
+	t.broadcast()
 }
 
 // awayFor reports how long seat has been away at now: 0 while it has a
@@ -169,18 +192,43 @@ func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResu
 	return out, nil
 }
 
-// awayInfo adds, at a table without a clock, when each person to move
-// who has no connection open was last seen. t.mu must be held.
+// awayInfo adds, while the game is played, whether each person's seat
+// has a connection open and, if not, when it was last seen; and, at a
+// table without a clock, for each such person to move, since when and
+// until when they must stay away before the others may claim the game.
+// t.mu must be held.
 func (t *table) awayInfo(in *TableInfo, now time.Time) {
-	if t.tc.turn > 0 || t.st == nil || t.status == store.Finished {
+	if t.st == nil || !t.m.Started || !t.status.Live() {
+		return
+	}
+	t.here.size(len(t.m.Seats), now)
+	for i, s := range t.m.Seats {
+		if i >= len(in.Seats) || s.Computer != "" || s.open() {
+			continue
+		}
+		here := t.here.open[i] > 0
+		in.Seats[i].Connected = &here
+		if !here {
+			seen := t.here.seen[i].UTC()
+			in.Seats[i].AbsentSince = &seen
+		}
+	}
+	if t.tc.turn > 0 {
 		return
 	}
 	for _, w := range t.st.ToMove() {
-		if int(w) >= len(in.Seats) || t.m.Seats[w].Computer != "" || t.awayFor(int(w), now) == 0 {
+		if int(w) >= len(in.Seats) || t.m.Seats[w].Computer != "" || t.here.open[w] > 0 {
 			continue
 		}
 		seen := t.here.seen[w].UTC()
 		in.Seats[w].AwaySince = &seen
+		if t.here.walkAway > 0 {
+			at := seen.Add(t.here.walkAway)
+			si := &in.Seats[w]
+			si.ClaimAt = &at
+			left := max(at.Sub(now), 0).Seconds()
+			si.ClaimIn = &left
+		}
 	}
 }
 

@@ -151,3 +151,102 @@ func TestClaimBeforeEveryMoveAborts(t *testing.T) {
 		t.Fatalf("the table after the claim: %+v", u.Table)
 	}
 }
+
+// TestSeatPresence: while a game is played each person's seat says
+// whether it is connected and, if not, since when it is absent; a player
+// to move who is away at a table without a clock carries when the claim
+// becomes valid. The others' watchers are sent an update the moment a
+// player comes or goes, though the table's version stays the same.
+func TestSeatPresence(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t)
+	ctx := context.Background()
+	watch := func(id, token string) *server.Watcher {
+		t.Helper()
+		p, err := e.svc.Authenticate(ctx, token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := e.svc.Watch(ctx, p, id, -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(w.Close)
+		return w
+	}
+	// next is the watcher's next update; the deadline only keeps a
+	// missing update from hanging the test.
+	next := func(w *server.Watcher, what string) server.Update {
+		t.Helper()
+		c, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		u, err := w.Next(c)
+		if err != nil {
+			t.Fatalf("%s: no update came: %v", what, err)
+		}
+		return u
+	}
+	type seatWant struct {
+		connected   bool
+		absentSince time.Time // zero: none
+		claimAt     time.Time // zero: none
+	}
+	check := func(what string, u server.Update, want []seatWant) {
+		t.Helper()
+		for i, w := range want {
+			s := u.Table.Seats[i]
+			switch {
+			case s.Connected == nil || *s.Connected != w.connected:
+				t.Errorf("%s: seat %d connected %v, want %v", what, i, s.Connected, w.connected)
+			case (s.AbsentSince == nil) != w.absentSince.IsZero() || s.AbsentSince != nil && !s.AbsentSince.Equal(w.absentSince):
+				t.Errorf("%s: seat %d absent since %v, want %v", what, i, s.AbsentSince, w.absentSince)
+			case (s.ClaimAt == nil) != w.claimAt.IsZero() || s.ClaimAt != nil && !s.ClaimAt.Equal(w.claimAt):
+				t.Errorf("%s: seat %d claim at %v, want %v", what, i, s.ClaimAt, w.claimAt)
+			}
+		}
+	}
+
+	id, toks := e.table("nymphabet", 2, nil) // Ann (seat 0) is to move
+	ann, ben := toks[0], toks[1]
+	wa, wb := watch(id, ann), watch(id, ben)
+	next(wa, "Ann's first update")
+	u := next(wb, "Ben's first update")
+	check("both here", u, []seatWant{{connected: true}, {connected: true}})
+	v := u.Version
+
+	e.clock.Advance(time.Minute)
+	left := e.clock.Now()
+	wa.Close()
+	u = next(wb, "Ann left")
+	if u.Version != v {
+		t.Errorf("Ann's leaving changed the version: %d, was %d", u.Version, v)
+	}
+	check("Ann left", u, []seatWant{{absentSince: left, claimAt: left.Add(server.DefaultWalkAway)}, {connected: true}})
+
+	// The time to the claim does not move while she stays away.
+	e.clock.Advance(3 * time.Minute)
+	p, _ := e.svc.Authenticate(ctx, ben)
+	u, err := e.svc.View(ctx, p, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("3 minutes later", u, []seatWant{{absentSince: left, claimAt: left.Add(server.DefaultWalkAway)}, {connected: true}})
+	if in := u.Table.Seats[0].ClaimIn; in == nil || *in != 120 {
+		t.Errorf("3 minutes later, the claim is in %v seconds, want 120", in)
+	}
+
+	wa = watch(id, ann)
+	next(wa, "Ann's first update again")
+	check("Ann back", next(wb, "Ann back"), []seatWant{{connected: true}, {connected: true}})
+
+	// Ben is not to move: he shows as gone, with nothing to claim.
+	e.clock.Advance(time.Minute)
+	benLeft := e.clock.Now()
+	wb.Close()
+	check("Ben left", next(wa, "Ben left"), []seatWant{{connected: true}, {absentSince: benLeft}})
+
+	// At a table with a clock the clock settles the wait: presence, no claim.
+	cid, ctoks := e.table("nymphabet", 2, map[string]any{"clock": 3600})
+	wc := watch(cid, ctoks[1])
+	check("a clock", next(wc, "the clock table"), []seatWant{{absentSince: e.clock.Now()}, {connected: true}})
+}

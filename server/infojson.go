@@ -135,6 +135,10 @@ func (s *SeatInfo) appendJSON(b []byte) ([]byte, error) {
 	b = game.AppendJSONString(b, s.Name)
 	b = append(b, `,"kind":`...)
 	b = game.AppendJSONString(b, s.Kind)
+	if s.Player != "" {
+		b = append(b, `,"player":`...)
+		b = game.AppendJSONString(b, s.Player)
+	}
 	if s.Level != "" {
 		b = append(b, `,"level":`...)
 		b = game.AppendJSONString(b, s.Level)
@@ -153,6 +157,25 @@ func (s *SeatInfo) appendJSON(b []byte) ([]byte, error) {
 	}
 	if s.AwaySince != nil {
 		if b, err = appendTime(b, "away_since", *s.AwaySince); err != nil {
+			return nil, err
+		}
+	}
+	if s.ClaimAt != nil {
+		if b, err = appendTime(b, "claim_at", *s.ClaimAt); err != nil {
+			return nil, err
+		}
+	}
+	if s.ClaimIn != nil {
+		if b, err = appendField(b, "claim_in", *s.ClaimIn); err != nil {
+			return nil, err
+		}
+	}
+	if s.Connected != nil {
+		b = append(b, `,"connected":`...)
+		b = game.AppendJSONBool(b, *s.Connected)
+	}
+	if s.AbsentSince != nil {
+		if b, err = appendTime(b, "absent_since", *s.AbsentSince); err != nil {
 			return nil, err
 		}
 	}

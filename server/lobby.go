@@ -165,7 +165,7 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: randomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}
 		m.Seats = make([]seatMeta, n)
 		for i, st := range t.m.Seats {
-			m.Seats[(i+1)%n] = seatMeta{Name: st.Name, Identity: st.Identity, Computer: st.Computer}
+			m.Seats[(i+1)%n] = seatMeta{Name: st.Name, Identity: st.Identity, Computer: st.Computer, Player: st.Player}
 		}
 		if t.m.Set != nil {
 			m.Set = game.NewSet(n, t.m.Set.Target)

@@ -1,12 +1,19 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"parlour/account"
+	"parlour/store"
 )
 
 // MaxNameLen caps a display name, in characters (letters, digits, signs
@@ -65,8 +72,100 @@ func cleanName(name string) (string, error) {
 	if chars > MaxNameLen {
 		return "", badRequest("a name may be at most %d characters; this one has %d", MaxNameLen, chars)
 	}
-	if strings.EqualFold(name, "spectator") {
-		return "", badRequest("%q is reserved", name)
+	if why := account.Reserved(name); why != "" {
+		return "", badRequest("%q is reserved: %s; choose another name", name, why)
 	}
 	return name, nil
+}
+
+// guestName is cleanName for a guest's name, which may not pass for an
+// account's either: a name an account holds, in any case, or spelt so
+// that it looks the same (accents, width, spaces and signs, another
+// script's letters, digits for letters: see account.Skeleton), is refused,
+// so that a guest cannot pass for a player with an account.
+func (s *Service) guestName(ctx context.Context, name string) (string, error) {
+	typed := strings.TrimSpace(name) != ""
+	name, err := cleanName(name)
+	if err != nil || !typed {
+		return name, err
+	}
+	ps, ok := s.st.(store.Players)
+	if !ok {
+		return name, nil
+	}
+	for _, key := range accountKeys(name) {
+		a, err := ps.AccountByKey(ctx, key)
+		switch {
+		case err == nil:
+			if a.Name == name {
+				return "", refuse(http.StatusConflict, "%q is the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name)
+			}
+			return "", refuse(http.StatusConflict, "%q looks like %q, the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name, a.Name)
+		case !errors.Is(err, store.ErrNotFound):
+			return "", s.readFailed("the account names", err)
+		}
+	}
+	return name, nil
+}
+
+// maxLookalikes bounds the account names one guest name is checked
+// against: its look-alike spellings grow as the product of its letters'.
+const maxLookalikes = 32
+
+// accountKeys returns the account keys (account.Key) that display name
+// could be taken for: the name in lower case, its letters and digits run
+// together or joined by '_' or '-' where it has spaces or signs, and
+// those with the digits and letters that pass for one another swapped
+// ("b0b" for "bob"), at most maxLookalikes, each a name account.CheckName
+// would accept.
+func accountKeys(name string) []string {
+	var parts []string
+	for _, w := range strings.FieldsFunc(name, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r) }) {
+		if b := account.Base(w); b != "" {
+			parts = append(parts, b)
+		}
+	}
+	var keys []string
+	add := func(k string) {
+		if len(keys) < maxLookalikes && !slices.Contains(keys, k) && account.CheckName(k) == nil {
+			keys = append(keys, k)
+		}
+	}
+	add(account.Key(name))
+	for _, sep := range []string{"", "_", "-"} {
+		add(strings.Join(parts, sep))
+	}
+	// The look-alike spellings of the name run together, those with the
+	// fewest letters changed first (a breadth-first walk).
+	alike := []string{"o0", "il1", "s5", "e3", "a4", "t7", "b8", "g9"}
+	base := []rune(strings.Join(parts, ""))
+	opts := make([]string, len(base))
+	for i, r := range base {
+		for _, c := range alike {
+			if strings.ContainsRune(c, r) {
+				opts[i] = c
+			}
+		}
+	}
+	seen := map[string]bool{string(base): true}
+	queue := [][]rune{base}
+	for len(queue) > 0 && len(keys) < maxLookalikes {
+		cur := queue[0]
+		queue = queue[1:]
+		add(string(cur))
+		for i, o := range opts {
+			if cur[i] != base[i] {
+				continue
+			}
+			for _, r := range o {
+				next := slices.Clone(cur)
+				next[i] = r
+				if k := string(next); !seen[k] && len(seen) < 8*maxLookalikes {
+					seen[k] = true
+					queue = append(queue, next)
+				}
+			}
+		}
+	}
+	return keys
 }

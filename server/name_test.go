@@ -101,8 +101,9 @@ func FuzzCleanName(f *testing.F) {
 		if chars == 0 || chars > MaxNameLen {
 			t.Fatalf("cleanName(%q) = %q: %d characters", s, n, chars)
 		}
-		// A clean name is clean again, unchanged.
-		if again, err := cleanName(n); err != nil || again != n {
+		// A clean name is clean again, unchanged; but a guest name the
+		// server made up may not be typed ("Guest 0427" is reserved).
+		if again, err := cleanName(n); (err != nil || again != n) && strings.TrimSpace(s) != "" {
 			t.Fatalf("cleanName(%q) = %q, but cleanName(%q) = %q, %v", s, n, n, again, err)
 		}
 	})

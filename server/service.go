@@ -272,6 +272,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	t := &table{id: row.ID, g: g, created: row.Created, m: m, lastUse: time.Now(), clk: s.cfg.Clock, changedAt: row.Updated}
 	t.tc.turn = time.Duration(rules.Int(game.ClockOption)) * time.Second
 	t.here.size(len(m.Seats), s.now())
+	t.here.walkAway = s.cfg.WalkAway
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
 	t.bots = make([]game.Bot, len(m.Seats))
 	t.busy = make([]bool, len(m.Seats))
@@ -583,7 +584,7 @@ type Identity struct {
 // NewIdentity makes a guest identity called name (a guest name when empty)
 // and returns it with its token.
 func (s *Service) NewIdentity(ctx context.Context, name string) (Identity, error) {
-	name, err := cleanName(name)
+	name, err := s.guestName(ctx, name)
 	if err != nil {
 		return Identity{}, err
 	}
@@ -606,6 +607,14 @@ type asker struct {
 	account        bool            // the identity is an account's
 }
 
+// player is what a seated a is: "account" or "guest".
+func (a asker) player() string {
+	if a.account {
+		return "account"
+	}
+	return "guest"
+}
+
 // askerFor returns who is asking: p's identity, or a new guest (not yet
 // stored) called name.
 func (s *Service) askerFor(ctx context.Context, p *Principal, name string) (asker, error) {
@@ -624,12 +633,12 @@ func (s *Service) askerFor(ctx context.Context, p *Principal, name string) (aske
 			}
 		}
 		if name != "" {
-			n, err := cleanName(name)
+			n, err := s.guestName(ctx, name)
 			return asker{identity: p.Identity, name: n}, err
 		}
 		return asker{identity: p.Identity, name: id.Name}, nil
 	}
-	name, err := cleanName(name)
+	name, err := s.guestName(ctx, name)
 	if err != nil {
 		return asker{}, err
 	}

@@ -599,7 +599,8 @@ func TestRecordSameAfterRestart(t *testing.T) {
 			}
 			rec, _ = json.Marshal(r)
 			for i := range u.Table.Seats {
-				u.Table.Seats[i].AwaySince = nil // who is here is not kept
+				// Who is here is not kept.
+				u.Table.Seats[i].AwaySince, u.Table.Seats[i].ClaimAt, u.Table.Seats[i].ClaimIn, u.Table.Seats[i].AbsentSince = nil, nil, nil, nil
 			}
 			view, _ = json.Marshal(u.Table)
 			return rec, view

@@ -71,6 +71,9 @@ type seatMeta struct {
 	Name     string `json:"name"`
 	Identity string `json:"identity,omitempty"`
 	Computer string `json:"computer,omitempty"`
+	// Player is "account" or "guest" for a person's seat, as the person
+	// was when seated ("" in descriptions written before it was kept).
+	Player string `json:"player,omitempty"`
 	// Setup is the seat's checked secret setup, Salt the salt of its
 	// commitment.
 	Setup json.RawMessage `json:"setup,omitempty"`
@@ -389,9 +392,13 @@ type TableInfo struct {
 type SeatInfo struct {
 	Seat int    `json:"seat"`
 	Name string `json:"name"`
-	// Kind is "person", "computer" or "open".
-	Kind  string `json:"kind"`
-	Level string `json:"level,omitempty"`
+	// Kind is "person", "computer" or "open". Player says more of who
+	// sits there: "account", "guest" (a player without an account, whose
+	// name clients mark as a guest's) or "computer"; "" for an open seat,
+	// or a person seated before the server kept it.
+	Kind   string `json:"kind"`
+	Player string `json:"player,omitempty"`
+	Level  string `json:"level,omitempty"`
 	// Ready reports whether the seat's secret setup is in.
 	Ready bool `json:"ready"`
 	// Deadline is when the seat's time for this turn runs out, at a table
@@ -402,6 +409,21 @@ type SeatInfo struct {
 	// when that seat was last seen, while it has no connection open: once
 	// it is DefaultWalkAway old the others may claim the game (claim.go).
 	AwaySince *time.Time `json:"away_since,omitempty"`
+	// ClaimAt is, beside AwaySince, when the others may claim the game if
+	// the seat stays away: AwaySince and the walk-away time. A client
+	// counts down to it and offers the claim then.
+	// ClaimIn is the seconds from the update's making to ClaimAt (0 once
+	// it has passed): a client counts down from it, as from TimeLeft, so
+	// that its own clock does not matter.
+	ClaimAt *time.Time `json:"claim_at,omitempty"`
+	ClaimIn *float64   `json:"claim_in,omitempty"`
+	// Connected reports, for a person's seat while the game is played,
+	// whether the seat has a WebSocket or an event stream open; the
+	// others' watchers are sent an update as soon as it changes.
+	// AbsentSince is, while it is false, when the seat was last seen (its
+	// last request, or when its last connection closed).
+	Connected   *bool      `json:"connected,omitempty"`
+	AbsentSince *time.Time `json:"absent_since,omitempty"`
 }
 
 // Reveal is one seat's setup and the salt of its commitment.
@@ -423,10 +445,10 @@ func (t *table) info() TableInfo {
 		in.Code = t.m.Code
 	}
 	for i, s := range t.m.Seats {
-		si := SeatInfo{Seat: i, Name: s.Name, Kind: "person", Ready: s.Setup != nil || !t.g.HasSetup()}
+		si := SeatInfo{Seat: i, Name: s.Name, Kind: "person", Player: s.Player, Ready: s.Setup != nil || !t.g.HasSetup()}
 		switch {
 		case s.Computer != "":
-			si.Kind, si.Level = "computer", s.Computer
+			si.Kind, si.Player, si.Level = "computer", "computer", s.Computer
 		case s.open():
 			si.Kind = "open"
 		}

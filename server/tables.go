@@ -140,7 +140,7 @@ func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, p
 	if err != nil {
 		return Seated{}, err
 	}
-	seats[me].Identity, seats[me].Name = who.identity, who.name
+	seats[me].Identity, seats[me].Name, seats[me].Player = who.identity, who.name, who.player()
 	pool := ""
 	if req.Rated {
 		if pool, err = checkRated(g, rules, lexName, seats, who); err != nil {
@@ -222,6 +222,7 @@ func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.L
 	t.tc.turn = time.Duration(rules.Int(game.ClockOption)) * time.Second
 	t.ch = tableChat{loaded: true, mutes: map[string][]string{}}
 	t.here.size(len(m.Seats), s.now())
+	t.here.walkAway = s.cfg.WalkAway
 	t.changedAt = s.now()
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
 	t.bots = make([]game.Bot, len(m.Seats))
@@ -398,6 +399,7 @@ func (s *Service) Join(ctx context.Context, p *Principal, id string, req JoinReq
 	}
 	old := t.m.clone()
 	t.m.Seats[seat].Identity = who.identity
+	t.m.Seats[seat].Player = who.player()
 	t.m.Seats[seat].Name = uniqueName(t.m.Seats, who.name, seat)
 	t.cfg.Players = t.players()
 	// The seating, a new guest and the seat's token are one write.

@@ -26,6 +26,7 @@ type Watcher struct {
 	chat     int
 	ended    bool // an update showed the end
 	sent     bool // an update was sent
+	here     int  // the table's presence gen at the last update sent
 	// tails is set when the client takes views' logs in tails (ViewTails);
 	// logSt, logSeat and logLen are then the state, seat and log length
 	// of the last view sent (logSt nil: none with a log).
@@ -164,7 +165,11 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 	chat, last := w.t.chatAfter(from, seat, w.identity)
 	// The first update comes at once, even when the watcher already
 	// has the version the table is at (it then lists no moves).
-	if !w.sent || v > w.version || len(chat) > 0 {
+	// A player who came or went changes no version, but the others
+	// should see it at once.
+	here := w.t.here.gen
+	if !w.sent || v > w.version || len(chat) > 0 || here != w.here {
+		w.here = here
 		since := w.version
 		w.t.lastUse = time.Now()
 		muted := w.t.mutedBy(w.identity)

@@ -24,6 +24,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/time/rate"
 
+	"parlour/account"
 	"parlour/tui"
 	"parlour/tui/client"
 )
@@ -278,6 +279,11 @@ func (d *Door) run(sess ssh.Session) {
 	}
 	ctx := sess.Context()
 	name := sess.User()
+	if account.Reserved(name) != "" {
+		// A login the server keeps from guests (root, admin, ...) would
+		// be refused at the first table: the server names the guest.
+		name = ""
+	}
 	hc := d.httpFor(sess.RemoteAddr())
 	c, err := client.New(d.cfg.API, name)
 	if err == nil {
@@ -295,8 +301,12 @@ func (d *Door) run(sess ssh.Session) {
 	if pub := sess.PublicKey(); pub != nil && d.cfg.KeySession != nil {
 		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
-		} else if acct, tok, ok := d.offerPassword(sess, hc, name, pub); ok {
+		} else if acct, tok, ok, taken := d.offerPassword(sess, hc, name, pub); ok {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
+		} else if taken {
+			// A guest may not take an account's name: the server names
+			// the guest.
+			c.Name = ""
 		}
 	}
 	defer hc.CloseIdleConnections()

@@ -432,12 +432,22 @@ func TestPasswordAddsKey(t *testing.T) {
 	}
 
 	// A user name with no account is a guest at once; enter alone skips
-	// the offer.
+	// the offer, and plays as a guest the server names, since a guest
+	// may not take an account's name.
 	f.dial("nobody", newSigner(t), "").waitFor("guest nobody")
 	skip := f.dial("ann", newSigner(t), "")
 	skip.waitFor("Password to sign in")
 	skip.send("\r")
-	skip.waitFor("guest ann")
+	skip.waitFor("guest (no name yet)")
+}
+
+// TestReservedLogin: a login the server keeps from guests (root, admin)
+// plays as a guest the server names, rather than under a name the server
+// would refuse at the first table.
+func TestReservedLogin(t *testing.T) {
+	f := newFixture(t, Config{})
+	tm := f.dial("root", newSigner(t), "")
+	tm.waitFor("guest (no name yet)")
 }
 
 // TestRateLimits: connections past an address's burst, or past the

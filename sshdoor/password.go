@@ -19,12 +19,14 @@ import (
 // name is an account's, asks for that account's password (up to three
 // times; an empty line plays as a guest) and, once it is right, adds the
 // key to the account through the API so that the next session signs in
-// by the key alone. It returns the account's name and session token.
-func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey) (string, string, bool) {
+// by the key alone. It returns the account's name and session token, or
+// ok false and whether name is an account's all the same (a guest may not
+// take it then).
+func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey) (acct, tok string, ok, taken bool) {
 	ctx, cancel := context.WithTimeout(sess.Context(), 3*time.Minute)
 	defer cancel()
 	if name == "" || api(ctx, hc, d.cfg.API, "GET", "/api/v1/players/"+url.PathEscape(name), "", nil, nil) != nil {
-		return "", "", false // no such account: a guest
+		return "", "", false, false // no such account: a guest
 	}
 	fmt.Fprintf(sess, "%s has an account here, and this key is not among its keys.\n", name)
 	for range 3 {
@@ -32,7 +34,7 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 		pw, err := readSecret(sess)
 		fmt.Fprintln(sess)
 		if err != nil || pw == "" {
-			return "", "", false
+			return "", "", false, true
 		}
 		var s struct{ Name, Token string }
 		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/sessions", "", map[string]string{"name": name, "password": pw}, &s); err != nil {
@@ -45,9 +47,9 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 		} else {
 			fmt.Fprintf(sess, "Signed in as %s; the key %s is added to your account.\n", s.Name, gossh.FingerprintSHA256(pub))
 		}
-		return s.Name, s.Token, true
+		return s.Name, s.Token, true, true
 	}
-	return "", "", false
+	return "", "", false, true
 }
 
 // api sends one request to the HTTP API; a refusal comes back as an

@@ -314,6 +314,17 @@ func (t *session) awayToMove() string {
 	return ""
 }
 
+// claimAt is when the claim against the person to move who is away
+// becomes valid, as the view says (zero: not said).
+func (t *session) claimAt() time.Time {
+	for _, s := range t.upd.Table.ToMove {
+		if s != t.seat && s >= 0 && s < len(t.upd.Table.Seats) && t.upd.Table.Seats[s].ClaimAt != nil {
+			return *t.upd.Table.Seats[s].ClaimAt
+		}
+	}
+	return time.Time{}
+}
+
 // chatPanel is the chat's lines for the play screen: the last n messages
 // of the channels heard and, while writing, the input line with the
 // server's refusal in place.

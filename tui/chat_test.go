@@ -124,7 +124,7 @@ func TestClaimRefusedInPlace(t *testing.T) {
 	}
 	tm.typeText("50")
 	tm.key("enter")
-	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims"))
+	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims the game from "))
 	checkFits(t, tm)
 	tm.key("ctrl+g")
 	tm.waitFor("the server's refusal", has("! you cannot claim the game yet"))

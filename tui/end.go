@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -219,11 +221,27 @@ func (m *Model) endView() string {
 		for i, n := range set.Totals {
 			tot = append(tot, fmt.Sprintf("%s %d", t.name(i), n))
 		}
-		state := "r plays the next game of the set"
-		if set.Over {
-			state = "the set is over"
+		games := fmt.Sprintf("%d games", set.Games)
+		if set.Games == 1 {
+			games = "1 game"
 		}
-		b.WriteString(wrap(fmt.Sprintf("Set to %d, %d games: %s · %s", set.Target, set.Games, strings.Join(tot, " · "), state), m.w) + "\n")
+		line := fmt.Sprintf("Set to %d, %s: %s · r plays the next game of the set", set.Target, games, strings.Join(tot, " · "))
+		if set.Over && len(set.Winners) > 0 {
+			// Who won the set and by how much, the totals from the
+			// highest down.
+			desc := slices.Clone(set.Totals)
+			slices.Sort(desc)
+			slices.Reverse(desc)
+			score := make([]string, len(desc))
+			for i, n := range desc {
+				score[i] = strconv.Itoa(n)
+			}
+			line = fmt.Sprintf("%s wins the set %s · r starts a new set", t.name(set.Winners[0]), strings.Join(score, "-"))
+			if set.Winners[0] == t.seat {
+				line = fmt.Sprintf("You win the set %s · r starts a new set", strings.Join(score, "-"))
+			}
+		}
+		b.WriteString(wrap(line, m.w) + "\n")
 	}
 	b.WriteString("\n")
 	if len(u.Table.Reveal) > 0 {

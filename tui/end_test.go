@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,4 +75,28 @@ func TestNoDiskRecordLink(t *testing.T) {
 			t.Errorf("the client wrote %s", e.Name())
 		}
 	}
+}
+
+// TestSetEndScreen: a Quizl game that ends its set (to the default 25)
+// says on the end screen who won the set and by how much, and that r
+// starts a new set.
+func TestSetEndScreen(t *testing.T) {
+	ts := newTestServer(t)
+	tm, ben := twoPlayerQuizl(t, ts)
+	var mine struct{ Password string }
+	json.Unmarshal(tm.m.t.upd.Setup, &mine)
+	tm.typeText("72")
+	tm.key("enter")
+	tm.waitFor("Ben to move", has("waiting for Ben"))
+	if _, err := ben.c.Move(context.Background(), ben.token, ben.id, "say "+mine.Password, 0, false); err != nil {
+		t.Fatalf("Ben announcing Ann's password: %v", err)
+	}
+	tm.waitFor("Ann to move", has("▶ your turn"))
+	tm.typeText(":resign")
+	tm.key("enter")
+	s := tm.waitFor("the end of the set", has("Ben wins the set 25-0 · r starts a new set"))
+	if strings.Contains(s, "r plays the next game") {
+		t.Errorf("the end of a set offers its next game:\n%s", s)
+	}
+	checkFits(t, tm)
 }

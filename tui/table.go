@@ -307,6 +307,8 @@ func (t *session) turnLine() string {
 		}
 		if u.Table.Seats[s].AwaySince != nil {
 			n += " (away)"
+		} else if c := u.Table.Seats[s].Connected; c != nil && !*c {
+			n += " (disconnected)"
 		}
 		names = append(names, n)
 	}
@@ -507,6 +509,9 @@ func (m *Model) withChat(screen string) string {
 	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
 	if a := t.awayToMove(); a != "" {
 		away := warm(a + " is away: ctrl+g claims the game (the server decides)")
+		if at := t.claimAt(); at.After(time.Now()) {
+			away = warm(a + " is away: ctrl+g claims the game from " + at.Local().Format("15:04:05"))
+		}
 		if len(lines) >= m.h {
 			lines[m.h-1] = away // in place of the keys' line, on a full screen
 			lines = lines[:m.h]

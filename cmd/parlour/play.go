@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"parlour/account"
 	"parlour/server"
 	"parlour/store/sqlite"
 	"parlour/tui"
@@ -43,9 +44,11 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	if *name == "" {
 		*name = os.Getenv("USER")
-	}
-	if *name == "" {
-		*name = "Guest"
+		// A login the server keeps from guests (root, admin, ...) would
+		// be refused at the first table: the server names the guest then.
+		if account.Reserved(*name) != "" {
+			*name = ""
+		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

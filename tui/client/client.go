@@ -105,6 +105,11 @@ type Seat struct {
 	Deadline  *time.Time `json:"deadline,omitempty"`
 	TimeLeft  *float64   `json:"time_left,omitempty"`
 	AwaySince *time.Time `json:"away_since,omitempty"`
+	// ClaimAt is when the others may claim the game against that person,
+	// if they stay away. Connected says, while the game is played,
+	// whether a person's seat has a connection open.
+	ClaimAt   *time.Time `json:"claim_at,omitempty"`
+	Connected *bool      `json:"connected,omitempty"`
 }
 
 // Clock is a table's clock: the seconds a turn may take and the server's

@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"parlour/server"
 )
 
 // signUp signs p up on the account screen as name with password and
@@ -288,13 +291,47 @@ func TestClaimAndMute(t *testing.T) {
 	ben.click(`header nav a[href="/"]`) // Ben walks away on his turn
 	ben.wait("the home page", `location.pathname === "/"`)
 	ann.wait("the claim", `!!document.querySelector("#claim-button")`)
-	ann.click("#claim-button")
-	ann.wait("the refusal", `document.querySelector("#claim-error").textContent !== ""`)
-	if got := ann.text("#claim-error"); !strings.Contains(got, "cannot claim the game yet") {
-		t.Errorf("an early claim says %q", got)
+	// Before 5 minutes the claim is counted down to, not offered.
+	if !eval[bool](ann, `document.querySelector("#claim-button").disabled`) {
+		t.Errorf("the claim is offered at once: %q", ann.text("#claim"))
 	}
-	ann.shot("claim-refused")
+	if got := ann.text("#claim-status"); !strings.Contains(got, "Ben left just now; you can claim in 4:") && !strings.Contains(got, "you can claim in 5:00") {
+		t.Errorf("the claim's countdown says %q", got)
+	}
+	ann.shot("claim-counted-down")
 	ann.accessible("the play screen with the claim")
+}
+
+// TestClaimCountdown: the moment a player leaves, the others see them
+// marked disconnected; the player waiting on them sees how long ago they
+// left and how long until the claim, and the button comes on exactly when
+// the server takes the claim (here after a walk-away time of 3 seconds).
+// Claimed, the game ends with the absent player resigning.
+func TestClaimCountdown(t *testing.T) {
+	base := newConfiguredServer(t, func(c *server.Config) { c.WalkAway = 3 * time.Second }).base
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.createTable("nymphabet", "A friend")
+	ben.join(ann.inviteLink())
+	ann.waitTurn(true)
+	ben.waitTurn(false)
+	ann.wait("Ben not marked while here", `!document.querySelector("#players .away")`)
+	ann.typeIn("#n-word", "abdicate")
+	ann.click("#n-controls button[type=submit]")
+	ben.waitTurn(true)
+	ben.click(`header nav a[href="/"]`) // Ben walks away on his turn
+	ben.wait("the home page", `location.pathname === "/"`)
+	// No poll is due for 10 seconds: the mark comes with the server's push.
+	ann.wait("Ben marked disconnected", `(document.querySelector("#players li[data-seat='1'] .away") || {}).textContent === " · disconnected"`)
+	ann.wait("the countdown", `/^Ben left just now; you can claim in 0:0[1-3]\.$/.test((document.querySelector("#claim-status") || {}).textContent) && document.querySelector("#claim-button").disabled`)
+	ann.shot("claim-countdown")
+	ann.wait("the claim offered", `!document.querySelector("#claim-button").disabled && /you can claim the game now/.test(document.querySelector("#claim-status").textContent)`)
+	ann.click("#claim-button")
+	ann.wait("the end", `!!document.querySelector("#game-over")`)
+	if got := ann.text("#end-reason"); !strings.Contains(got, "claimed the game") {
+		t.Errorf("the end says %q", got)
+	}
 }
 
 // TestAccountSettings: a guest with a game under way signs up and finds

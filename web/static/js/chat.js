@@ -3,7 +3,7 @@
 // viewer read and write them), each seat's clock, and the claim against a
 // player who walked away. The server decides everything; this draws it.
 
-import { h, fill, append, toast } from "./dom.js";
+import { h, fill, append, toast, guestMark } from "./dom.js";
 import { call, identityToken } from "./api.js";
 
 const CAP = 200;
@@ -65,7 +65,7 @@ export class Chat {
     const lines = [...this.lines.values()].filter(l => !this.muted.includes(l.channel)).sort((a, b) => a.seq - b.seq);
     const atEnd = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
     fill(this.log, lines.length ? lines.map(l => h("li", { "data-seq": l.seq, "data-channel": l.channel },
-      h("span", { class: "muted" }, l.channel === "spectators" ? "(spectator) " : ""), h("strong", {}, l.name || "someone"), ": ", l.text))
+      h("span", { class: "muted" }, l.channel === "spectators" ? "(spectator) " : ""), h("strong", {}, l.name || "someone"), guestMark(l), ": ", l.text))
       : h("li", { class: "muted" }, "No messages yet."));
     if (atEnd) this.log.scrollTop = this.log.scrollHeight;
     // Mute toggles for every channel the viewer may read.
@@ -157,20 +157,52 @@ export function clockText(s) {
 }
 
 // claimBox offers the claim against players to move who are away, at a
-// table without a clock. The server says whether 5 minutes have passed:
-// its refusal shows in place.
+// table without a clock: it says since when they are gone and counts down
+// to the moment the server will take the claim (each seat's claim_in, the
+// seconds to its claim_at as the update was made), enabling the button
+// then. A refusal all the same shows in place.
+let claimTimer = null;
 export function claimBox(id, token, u, toMove) {
+  clearInterval(claimTimer);
   const t = u.table;
   if (t.status !== "playing" || u.seat < 0 || t.clock) return null;
   const away = toMove.filter(s => s !== u.seat && t.seats[s] && t.seats[s].away_since);
   if (!away.length) return null;
   const err = h("p", { class: "error", role: "alert", id: "claim-error" });
-  const names = away.map(s => t.seats[s].name).join(" and ");
-  const since = new Date(t.seats[away[0]].away_since);
-  return h("div", { class: "card", id: "claim" },
-    h("p", {}, `${names} ${away.length > 1 ? "are" : "is"} not here (last seen ${since.toLocaleTimeString()}). Once a player to move has been away for 5 minutes, you may claim the game: they resign.`),
-    h("button", { type: "button", id: "claim-button", onclick: async () => {
-      err.textContent = "";
-      try { await call("POST", `/tables/${encodeURIComponent(id)}/claim`, {}, token); toast("Game claimed"); } catch (e) { err.textContent = e.message; }
-    } }, "Claim the game"), err);
+  const at = performance.now();
+  // The server's time when the update was made, from claim_at and
+  // claim_in, so that "3 min ago" does not depend on this machine's clock.
+  const seat = s => t.seats[s];
+  const left0 = s => typeof seat(s).claim_in === "number" ? seat(s).claim_in : Math.max(0, 300 - (Date.now() - Date.parse(seat(s).away_since)) / 1000);
+  const serverNow = s => seat(s).claim_at ? Date.parse(seat(s).claim_at) - left0(s) * 1000 : Date.now();
+  const status = h("p", { id: "claim-status" });
+  const button = h("button", { type: "button", id: "claim-button", disabled: true, onclick: async () => {
+    err.textContent = "";
+    try { await call("POST", `/tables/${encodeURIComponent(id)}/claim`, {}, token); toast("Game claimed"); } catch (e) { err.textContent = e.message; }
+  } }, "Claim the game");
+  const box = h("div", { class: "card", id: "claim" }, status, button, err);
+  const tick = () => {
+    const gone = (performance.now() - at) / 1000;
+    let ready = false;
+    status.textContent = away.map(s => {
+      const ago = agoText((serverNow(s) - Date.parse(seat(s).away_since)) / 1000 + gone);
+      const left = left0(s) - gone;
+      if (left <= 0) ready = true;
+      return left > 0 ? `${seat(s).name} left ${ago}; you can claim in ${clockText(left)}` : `${seat(s).name} left ${ago}; you can claim the game now, and ${seat(s).name} resigns`;
+    }).join(". ") + ".";
+    button.disabled = !ready;
+    if (ready) clearInterval(claimTimer);
+  };
+  tick();
+  if (button.disabled) claimTimer = setInterval(() => { if (box.isConnected) tick(); else clearInterval(claimTimer); }, 250);
+  return box;
+}
+
+// agoText writes how long ago, in seconds, as a player says it: "just
+// now", "1 min ago", "12 min ago", "2 h ago".
+export function agoText(s) {
+  const m = Math.floor(s / 60);
+  if (m < 1) return "just now";
+  if (m < 60) return `${m} min ago`;
+  return `${Math.floor(m / 60)} h ago`;
 }

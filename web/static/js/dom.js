@@ -125,3 +125,16 @@ export function gridRows(g, n) {
   }
   return g;
 }
+
+// guestMark marks the name of a player without an account wherever
+// others see it (seats, lobby, chat), so that a guest cannot pass for an
+// account: the server says who is one (a seat's or chat line's
+// "player"). It answers null for anybody else.
+export function guestMark(who) {
+  return who && who.player === "guest" ? h("span", { class: "guest-mark", title: "a guest: this player has no account" }, " (guest)") : null;
+}
+
+// guestName is a name as text, with " (guest)" for a guest's.
+export function guestName(who) {
+  return who.name + (who.player === "guest" ? " (guest)" : "");
+}

@@ -5,7 +5,7 @@
 // and at the end the reveal, the commitment check, the record and the
 // rematch.
 
-import { h, clear, toast, download, field, fill, append } from "./dom.js";
+import { h, clear, toast, download, field, fill, append, guestMark, guestName } from "./dom.js";
 import { call, callText, seatFor, rememberSeat, forgetSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
 import { TableConn } from "./conn.js";
 import { go } from "./main.js";
@@ -73,7 +73,7 @@ async function joinScreen(main, id) {
     } catch (ex) { err.textContent = ex.message; }
   } },
     h("h1", {}, `Join ${title}`),
-    info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer, ${s.level}` : s.name).join(" · ")) : null,
+    info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer, ${s.level}` : guestName(s)).join(" · ")) : null,
     info && info.rated ? ratedNote("join-rated") : null,
     info && info.rated && !signedIn() ? h("p", { id: "join-rated-account" }, "Rated games are between accounts: ", h("a", { href: "/account" }, "sign up or sign in"), " to take this seat.") : null,
     info ? rulesList(info) : null,
@@ -190,8 +190,9 @@ async function playScreen(main, id, mine) {
     // Players and scores.
     const st = u.view ? mod.standings(u.view) : t.seats.map(s => ({ name: s.name, score: null, note: s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up" }));
     fill(players, ...st.map((p, i) => h("li", { class: toMove.includes(i) ? "to-move" : "", "data-seat": i },
-      h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" && !p.name.toLowerCase().includes(t.seats[i].level) ? ` · computer, ${t.seats[i].level}` : ""}`,
-        p.note ? h("span", { class: "muted" }, " · " + p.note) : null),
+      h("span", {}, `${p.name}${i === u.seat ? " (you)" : ""}${t.seats[i] && t.seats[i].kind === "computer" && !p.name.toLowerCase().includes(t.seats[i].level) ? ` · computer, ${t.seats[i].level}` : ""}`, guestMark(t.seats[i]),
+        p.note ? h("span", { class: "muted" }, " · " + p.note) : null,
+        i !== u.seat && t.seats[i] && t.seats[i].connected === false ? h("span", { class: "away", "data-away": "1" }, " · disconnected") : null),
       p.score === null || p.score === undefined ? null : h("span", { class: "sr" }, "score"),
       h("span", { class: "score" }, p.score === null || p.score === undefined ? "" : String(p.score)))));
     if (t.set) append(players, h("li", { class: "muted" }, `Set to ${t.set.target}: ${t.set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}${t.set.over ? " (set over)" : ""}`));
@@ -228,7 +229,7 @@ async function playScreen(main, id, mine) {
         setupDrawn = false;
         fill(stage, h("div", { class: "card" }, h("h2", {}, "Waiting"),
           h("p", {}, mod.setup ? "Your setup is in. " : "", "The game starts when every seat is taken", mod.setup ? " and every setup is in." : "."),
-          h("ul", {}, t.seats.map(s => h("li", {}, `${s.name}: ${s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up"}`)))));
+          h("ul", {}, t.seats.map(s => h("li", {}, s.name, guestMark(s), `: ${s.kind === "open" ? "open seat" : s.ready ? "ready" : "setting up"}`)))));
       }
     } else {
       if (!board) { board = mod.play(ctx); fill(stage, board.el); if (!over) guideFirst(t.game, u.seat); }
@@ -281,6 +282,7 @@ async function playScreen(main, id, mine) {
       h("h2", {}, "Game over: " + (why.result || resultText(t, u.seat, names))),
       why.reason ? h("p", { class: "reason", id: "end-reason" }, why.reason) : null);
     if (res.scores) append(box, h("p", {}, "Scores: ", res.scores.map((s, i) => `${names[i]} ${s}`).join(", ")));
+    if (t.set) append(box, h("p", { class: "set-result", id: "set-result" }, setText(t.set, u.seat, names)));
     if (t.reveal && t.reveal.length) {
       const checks = h("ul", { id: "commitments" });
       append(box, h("h3", {}, "Every secret, and the check that none changed"), checks);
@@ -295,7 +297,7 @@ async function playScreen(main, id, mine) {
       }
     }
     append(box, h("div", { class: "row" },
-      u.seat >= 0 ? h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, t.rematch ? "Go to the rematch" : "Rematch") : null,
+      u.seat >= 0 ? h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, rematchText(t)) : null,
       h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it"),
       res.status === "aborted" ? null : h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
       t.daily ? h("a", { class: "button primary", id: "daily-back", href: "/daily/" + t.daily.split("/")[0] }, "Your daily result and share text") : null));
@@ -402,6 +404,26 @@ async function playScreen(main, id, mine) {
 // ratedNote says, before anyone sits down, that a table is rated.
 function ratedNote(id) {
   return h("p", { class: "rated-note", id }, h("strong", {}, "Rated game:"), " both players' ratings change when it ends.");
+}
+
+// setText says where a set stands once a game of it is over: who won
+// it and by how much ("Ben wins the set 27-19", the totals from the
+// highest down), or the totals the next game carries on.
+function setText(set, seat, names) {
+  if (set.over && set.winners && set.winners.length) {
+    const w = set.winners[0];
+    const score = [...set.totals].sort((a, b) => b - a).join("-");
+    return w === seat ? `You win the set ${score}` : `${names[w]} wins the set ${score}`;
+  }
+  return `Set to ${set.target}, after ${set.games === 1 ? "1 game" : `${set.games} games`}: ${set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}. The next game carries the totals on.`;
+}
+
+// rematchText names what the rematch button makes: a new set once a set
+// is over, the set's next game while it goes on, else a rematch.
+function rematchText(t) {
+  const what = !t.set ? "rematch" : t.set.over ? "new set" : "next game of the set";
+  if (t.rematch) return `Go to the ${what}`;
+  return what[0].toUpperCase() + what.slice(1);
 }
 
 function setupText(s) {

@@ -1,0 +1,152 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"parlour/games"
+)
+
+// TestGuestNames: a guest may not take the house's, the computer's or a
+// deleted player's name, nor an account's, in any case or spelt to look
+// the same; whichever way a guest names itself (a new identity, a new
+// table, a join), the refusal says why and nothing is made.
+func TestGuestNames(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	signUp(t, srv.URL, "Albertine")
+	signUp(t, srv.URL, "bob")
+	anon := &client{t: t, base: srv.URL}
+	for _, c := range []struct {
+		name   string
+		status int    // 0: accepted
+		want   string // a part of the refusal
+	}{
+		{"admin", 400, `\"admin\" is reserved: it is kept for the house`},
+		{"Parlour", 400, "kept for the house"},
+		{"adm1n", 400, `it reads as \"admin\"`},
+		{"ＡＤＭＩＮ", 400, "kept for the house"},
+		{"Computer (strong)", 400, "a computer player's name"},
+		{"C0mputer (Easy)", 400, "a computer player's name"},
+		{"deleted player", 400, "what deleted accounts are called"},
+		{"Guest 0042", 400, "what guests are called"},
+		{"spectator", 400, "reserved"},
+		{"Albertine", 409, `\"Albertine\" is the name of a player with an account`},
+		{"albertine", 409, `looks like \"Albertine\", the name of a player with an account`},
+		{"ALBERTINE", 409, "the name of a player with an account"},
+		{"Albert1ne", 409, "the name of a player with an account"},
+		{"Älbertine", 409, "the name of a player with an account"},
+		{"аlbertine", 409, "the name of a player with an account"}, // a Cyrillic а
+		{"B0B", 409, `looks like \"bob\"`},
+		{"b o b", 409, `looks like \"bob\"`},
+		{"Albert", 0, ""},
+		{"Bobby", 0, ""},
+		{"Zoë", 0, ""},
+	} {
+		var open Seated
+		if st, body := anon.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Host"}, &open); st != 201 {
+			t.Fatalf("create: %d %s", st, body)
+		}
+		for _, how := range []struct {
+			what, path string
+			body       map[string]any
+			ok         int
+		}{
+			{"identity", "/api/v1/identity", map[string]any{"name": c.name}, 201},
+			{"create", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": c.name}, 201},
+			{"join", "/api/v1/tables/" + open.Table + "/join", map[string]any{"name": c.name}, 200},
+		} {
+			st, body := anon.do("POST", how.path, how.body, nil)
+			switch {
+			case c.status == 0 && st != how.ok:
+				t.Errorf("%s as %q: %d %s, want %d", how.what, c.name, st, body, how.ok)
+			case c.status != 0 && (st != c.status || !strings.Contains(body, c.want)):
+				t.Errorf("%s as %q: %d %s, want %d saying %s", how.what, c.name, st, body, c.status, c.want)
+			}
+		}
+	}
+}
+
+// TestSeatPlayers: each seat says whether an account, a guest or the
+// computer sits there, and each chat line whether its writer has an
+// account, so that clients can mark guests' names wherever they show.
+func TestSeatPlayers(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	alb := signUp(t, srv.URL, "Albertine")
+	var made, joined Seated
+	if st, body := alb.do("POST", "/api/v1/tables", map[string]any{"game": "quizl", "seats": []string{"me", "open", "computer:easy"}}, &made); st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	ann := &client{t: t, base: srv.URL}
+	if st, body := ann.do("POST", "/api/v1/tables/"+made.Table+"/join", map[string]any{"name": "Ann"}, &joined); st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	ann.token = joined.Token
+	cat := &client{t: t, base: srv.URL}
+	var id Identity
+	if st, body := cat.do("POST", "/api/v1/identity", map[string]any{"name": "Cat"}, &id); st != 201 {
+		t.Fatalf("identity: %d %s", st, body)
+	}
+	cat.token = id.Token
+	for _, w := range []struct {
+		c       *client
+		channel string
+	}{{alb, "players"}, {ann, "players"}, {cat, "spectators"}} {
+		if st, body := w.c.do("POST", "/api/v1/tables/"+made.Table+"/chat", map[string]any{"channel": w.channel, "text": "hello"}, nil); st != 201 {
+			t.Fatalf("chat: %d %s", st, body)
+		}
+	}
+	var u Update
+	if st, body := alb.do("GET", "/api/v1/tables/"+made.Table, nil, &u); st != 200 {
+		t.Fatalf("view: %d %s", st, body)
+	}
+	for i, want := range []struct{ name, player string }{{"Albertine", "account"}, {"Ann", "guest"}, {"Computer (easy)", "computer"}} {
+		if s := u.Table.Seats[i]; s.Name != want.name || s.Player != want.player {
+			t.Errorf("seat %d: %s, %q; want %s, %q", i, s.Name, s.Player, want.name, want.player)
+		}
+	}
+	// The spectators' lines show at the end; the players' now.
+	var page ChatPage
+	if st, body := cat.do("GET", "/api/v1/tables/"+made.Table+"/chat?since=0", nil, &page); st != 200 {
+		t.Fatalf("chat page: %d %s", st, body)
+	}
+	if len(page.Chat) != 1 || page.Chat[0].Name != "Cat" || page.Chat[0].Player != "guest" {
+		t.Errorf("the spectators' chat: %+v", page.Chat)
+	}
+	if st, body := alb.do("GET", "/api/v1/tables/"+made.Table+"/chat?since=0", nil, &page); st != 200 {
+		t.Fatalf("chat page: %d %s", st, body)
+	}
+	got := map[string]string{}
+	for _, l := range page.Chat {
+		got[l.Name] = l.Player
+	}
+	if got["Albertine"] != "account" || got["Ann"] != "guest" || len(got) != 2 {
+		t.Errorf("the players' chat says who has an account: %v", got)
+	}
+	// A server that reads the chat afresh from the store still knows.
+	ctx := context.Background()
+	s2, err := New(ctx, Config{Store: f.db, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s2.Close()
+	p, err := s2.Authenticate(ctx, alb.token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page, err = s2.ChatSince(ctx, p, made.Table, 0, 100); err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Chat) != 2 {
+		t.Errorf("afresh, the players' chat holds %d lines", len(page.Chat))
+	}
+	for _, l := range page.Chat {
+		if want := map[string]string{"Albertine": "account", "Ann": "guest"}[l.Name]; l.Player != want {
+			t.Errorf("afresh, %s's line says %q, want %q", l.Name, l.Player, want)
+		}
+	}
+}
