@@ -351,8 +351,9 @@ func (s *Service) hasPlayed(ctx context.Context, identity string) bool {
 	if _, err := ps.AccountOf(ctx, identity); err == nil {
 		return true
 	}
-	games, err := ps.History(ctx, store.HistoryPage{Identity: identity, Limit: 1})
-	return err == nil && len(games) > 0
+	// An aborted game, which anyone can make in a moment, does not count.
+	games, err := ps.History(ctx, store.HistoryPage{Identity: identity, Limit: 5})
+	return err == nil && slices.ContainsFunc(games, func(g store.PlayerGame) bool { return g.Result != store.Aborted })
 }
 
 // ChatPage answers GET /api/v1/tables/{id}/chat: the messages after

@@ -359,9 +359,10 @@ func TestNewGuestsWaitForSpectatorsChat(t *testing.T) {
 	}
 	// A player who finished a game may, however new.
 	did, dtoks := e.table("nymphabet", 2, nil)
-	e.call("POST", "/api/v1/tables/"+did+"/moves", dtoks[1], map[string]any{"move": "resign"})
-	if st, b := e.call("POST", "/api/v1/tables/"+did+"/moves", dtoks[0], map[string]any{"move": "resign"}); st >= 300 {
-		t.Fatalf("ending the game: %d %s", st, b)
+	for i, m := range []string{"apple", "bed", "resign"} {
+		if st, b := e.call("POST", "/api/v1/tables/"+did+"/moves", dtoks[i%2], map[string]any{"move": m}); st >= 300 {
+			t.Fatalf("%s: %d %s", m, st, b)
+		}
 	}
 	if st, b := say(dtoks[0], "gg, and good luck to you two"); st != 201 {
 		t.Fatalf("a new guest who has played: %d %s", st, b)

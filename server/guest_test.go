@@ -92,6 +92,8 @@ func TestSeatPlayers(t *testing.T) {
 		t.Fatalf("identity: %d %s", st, body)
 	}
 	cat.token = id.Token
+	// A guest that new writes to spectators once it has played a game.
+	playNymphabet(t, cat, &client{t: t, base: srv.URL}, map[string]any{}, 1)
 	for _, w := range []struct {
 		c       *client
 		channel string
