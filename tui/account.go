@@ -124,18 +124,55 @@ func (m *Model) signOut() tea.Cmd {
 	}
 }
 
-// addKey adds the public key in the file Config.SSHKey to the account,
-// or, without one, opens a line to paste a key into.
+// keysMsg answers the list of the account's SSH keys.
+type keysMsg struct {
+	keys []client.Key
+	err  error
+}
+
+// addKey opens the keys screen: the account's keys, each with when it was
+// added and last signed in, and a line to add one, holding the public key
+// in the file Config.SSHKey when there is one.
 func (m *Model) addKey() tea.Cmd {
-	b, err := os.ReadFile(m.cfg.SSHKey)
-	if m.cfg.SSHKey == "" || err != nil {
-		m.scr, m.input, m.err = scrKey, "", ""
-		if m.cfg.SSHKey != "" {
-			m.note = "no " + m.cfg.SSHKey + ": paste a public key instead"
-		}
-		return nil
+	m.scr, m.input, m.err, m.keys = scrKey, "", "", nil
+	if b, err := os.ReadFile(m.cfg.SSHKey); m.cfg.SSHKey != "" && err == nil {
+		m.input = strings.TrimSpace(string(b))
+		m.note = "enter adds " + m.cfg.SSHKey
+	} else if m.cfg.SSHKey != "" {
+		m.note = "no " + m.cfg.SSHKey + ": paste a public key instead"
 	}
-	return m.sendKey(strings.TrimSpace(string(b)))
+	tok, c := m.cfg.Session, *m.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		defer cancel()
+		ks, err := c.Keys(ctx, tok)
+		return keysMsg{ks, err}
+	}
+}
+
+// keysView lists the account's keys for the keys screen.
+func (m *Model) keysView() string {
+	var b strings.Builder
+	switch {
+	case m.keys == nil:
+		b.WriteString(faint("your keys: asking the server…"))
+	case len(m.keys) == 0:
+		b.WriteString("Your account has no SSH keys yet.")
+	default:
+		b.WriteString("Your keys:\n")
+		for _, k := range m.keys {
+			used := "never used yet"
+			if k.Used != nil {
+				used = "last signed in " + k.Used.Local().Format("2006-01-02 15:04")
+			}
+			line := fmt.Sprintf("  %s %s", k.Fingerprint, k.Type)
+			if k.Comment != "" {
+				line += " (" + k.Comment + ")"
+			}
+			b.WriteString(wrap(line, m.w) + "\n" + faint(wrap("    added "+k.Added.Local().Format("2006-01-02 15:04")+" · "+used, m.w)) + "\n")
+		}
+	}
+	return b.String()
 }
 
 // sendKey adds key, one authorized_keys line, to the account.

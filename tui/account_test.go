@@ -61,8 +61,12 @@ func TestSignUpInOut(t *testing.T) {
 	}
 
 	tm.key("K")
+	tm.waitFor("the keys screen, the key file's line ready", has("SSH keys", "no SSH keys yet", "enter adds"))
+	tm.key("enter")
 	tm.waitFor("the key added", has("your SSH key SHA256:", "is added"))
 	tm.key("K")
+	tm.waitFor("the key listed", has("ann@here", "never used yet"))
+	tm.key("enter")
 	tm.waitFor("the key added again", has("is added"))
 
 	tm.key("o")

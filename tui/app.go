@@ -106,6 +106,8 @@ type Model struct {
 	acct account
 	soc  social   // the player stream, challenges and who is online
 	t    *session // the table on screen, if any
+	// keys are the account's SSH keys on the keys screen (nil: asked).
+	keys []client.Key
 	// idToken binds every seat this client takes to one guest identity.
 	idToken string
 	// sessions counts the tables opened, to tell their messages apart.
@@ -180,6 +182,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.followPlayer()
+	case keysMsg:
+		if msg.err != nil {
+			m.err = "your keys: " + msg.err.Error()
+			m.keys = []client.Key{}
+		} else {
+			m.keys = append([]client.Key{}, msg.keys...)
+		}
+		return m, nil
 	case sshKeyMsg:
 		if msg.err != nil {
 			m.err = "the key was not added: " + msg.err.Error()
@@ -389,7 +399,8 @@ func (m *Model) body() string {
 		case scrPlayers:
 			body = m.playersView()
 		case scrKey:
-			body = m.lineView("Add an SSH key", "Paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter (esc: back).")
+			body = title("SSH keys") + "\n\n" + m.keysView() + "\n" + wrap("Add an SSH key: paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter (esc: back).", m.w) +
+				"\n\n> " + tailOf(m.input, m.w-3) + "█\n\n" + m.message()
 		case scrTable:
 			body = m.tableView()
 		}

@@ -10,7 +10,7 @@ import (
 func keyHelp() []struct{ screen, keys string } {
 	return []struct{ screen, keys string }{
 		{"Everywhere", "? help · ctrl+c quit · esc back home (or clear the line) · ctrl+u clear the line · a paste types into the line · r ask the server again (start)"},
-		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table · i join (code, link or id) · l lobby · p players online and challenges · n name · s/u/o sign in/up/out · K add your SSH key · q quit"},
+		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table · i join (code, link or id) · l lobby · p players online and challenges · n name · s/u/o sign in/up/out · K your SSH keys · q quit"},
 		{"New table", "↑↓ field · ←→ or space change it · digits type a number · enter open the table · esc back"},
 		{"Lobby", "↑↓ choose · enter join · r refresh · esc back"},
 		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · enter on a player or c challenge (←→ game · tab rated · enter send) · r refresh · esc back"},

@@ -227,7 +227,7 @@ func (m *Model) homeView() string {
 	if m.cfg.Account != "" {
 		line := "  o sign out"
 		if m.cfg.SSHKey != "" {
-			line += " · K add this computer's SSH key"
+			line += " · K SSH keys: add this computer's"
 			if l := line + " (" + m.cfg.SSHKey + ")"; ansi.StringWidth(l) <= m.w {
 				line = l
 			} else {

@@ -626,6 +626,24 @@ func (c *Client) SignOut(ctx context.Context, token string) error {
 	return c.do(ctx, "DELETE", "/api/v1/sessions", token, nil, nil)
 }
 
+// Key is one of an account's SSH keys, as GET /api/v1/keys lists it.
+type Key struct {
+	Fingerprint string     `json:"fingerprint"`
+	Type        string     `json:"type"`
+	Comment     string     `json:"comment,omitempty"`
+	Added       time.Time  `json:"added"`
+	Used        *time.Time `json:"used,omitempty"`
+}
+
+// Keys lists the SSH keys of the account of token, oldest first.
+func (c *Client) Keys(ctx context.Context, token string) ([]Key, error) {
+	var out struct {
+		Keys []Key `json:"keys"`
+	}
+	err := c.do(ctx, "GET", "/api/v1/keys", token, nil, &out)
+	return out.Keys, err
+}
+
 // AddKey adds an SSH public key, one authorized_keys line, to the
 // account of token (POST /api/v1/keys) and returns its fingerprint.
 func (c *Client) AddKey(ctx context.Context, token, key string) (string, error) {
