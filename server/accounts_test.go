@@ -46,12 +46,16 @@ func newGamesFixture(t *testing.T) *fixture {
 // test sets its own.
 var generous = Limits{PerIdentity: 1e6, PerIdentityBurst: 1e6, NewGuests: 1e6, NewGuestsBurst: 1e6, SignIns: 1e6, SignInsBurst: 1e6, SignInsPerName: 1e6, SignInsPerNameBurst: 1e6}
 
+// testPassword is every test account's password: a fine one, since it
+// holds none of the tests' names.
+const testPassword = "correct horse staple"
+
 // signUp makes an account and returns a client acting for it.
 func signUp(t *testing.T, base, name string) *client {
 	t.Helper()
 	c := &client{t: t, base: base}
 	var s Session
-	if st, body := c.do("POST", "/api/v1/accounts", map[string]string{"name": name, "password": "correct horse " + name}, &s); st != 201 {
+	if st, body := c.do("POST", "/api/v1/accounts", map[string]string{"name": name, "password": testPassword}, &s); st != 201 {
 		t.Fatalf("sign up %s: %d %s", name, st, body)
 	}
 	c.token = s.Token
@@ -215,17 +219,19 @@ func TestAccountsBadInput(t *testing.T) {
 		{"short password", "POST", "/api/v1/accounts", nil, `{"name": "Bea", "password": "short"}`, 400, "at least 8"},
 		{"common password", "POST", "/api/v1/accounts", nil, `{"name": "Bea", "password": "password1"}`, 400, "commonest"},
 		{"password is the name", "POST", "/api/v1/accounts", nil, `{"name": "Beatrice", "password": "BEATRICE"}`, 400, "your name"},
+		{"password holds the name", "POST", "/api/v1/accounts", nil, `{"name": "Beatrice", "password": "beatrice1984"}`, 400, "may not contain your name"},
+		{"new password holds the name", "PUT", "/api/v1/account/password", ann, `{"password": "` + testPassword + `", "new_password": "my own ANN phrase"}`, 400, "may not contain your name"},
 		{"unknown field", "POST", "/api/v1/accounts", nil, `{"name": "Bea", "password": "another long one", "admin": true}`, 400, "unknown field"},
 		{"account twice", "POST", "/api/v1/accounts", ann, `{"name": "Ann2", "password": "another long one"}`, 409, "already have an account"},
 		{"wrong password", "POST", "/api/v1/sessions", nil, `{"name": "Ann", "password": "another long one"}`, 401, wrongPair},
 		{"no such account", "POST", "/api/v1/sessions", nil, `{"name": "Zed", "password": "another long one"}`, 401, wrongPair},
 		{"sign out, nobody", "DELETE", "/api/v1/sessions", nil, ``, 401, "sign in"},
 		{"who am I, guest", "GET", "/api/v1/account", guest, ``, 403, "guest"},
-		{"password, nobody", "PUT", "/api/v1/account/password", nil, `{"password": "correct horse Ann", "new_password": "a fine new phrase"}`, 401, "sign in"},
+		{"password, nobody", "PUT", "/api/v1/account/password", nil, `{"password": "` + testPassword + `", "new_password": "a fine new phrase"}`, 401, "sign in"},
 		{"password, guest", "PUT", "/api/v1/account/password", guest, `{"password": "x", "new_password": "a fine new phrase"}`, 403, "guest"},
 		{"password, wrong current", "PUT", "/api/v1/account/password", ann, `{"password": "not it at all", "new_password": "a fine new phrase"}`, 403, "not your current"},
-		{"password, weak new", "PUT", "/api/v1/account/password", ann, `{"password": "correct horse Ann", "new_password": "qwerty123"}`, 400, "commonest"},
-		{"password, short new", "PUT", "/api/v1/account/password", ann, `{"password": "correct horse Ann", "new_password": "abc"}`, 400, "at least 8"},
+		{"password, weak new", "PUT", "/api/v1/account/password", ann, `{"password": "` + testPassword + `", "new_password": "qwerty123"}`, 400, "commonest"},
+		{"password, short new", "PUT", "/api/v1/account/password", ann, `{"password": "` + testPassword + `", "new_password": "abc"}`, 400, "at least 8"},
 		{"delete, wrong password", "DELETE", "/api/v1/account", ann, `{"password": "not it at all"}`, 403, "not your current"},
 		{"delete, nobody", "DELETE", "/api/v1/account", nil, `{"password": "x"}`, 401, "sign in"},
 		{"profile of nobody", "GET", "/api/v1/players/Zed", nil, ``, 404, "no player"},
@@ -251,7 +257,7 @@ func TestAccountsBadInput(t *testing.T) {
 		}
 	}
 	// Ann's password is unchanged after all that.
-	if _, err := f.s.SignIn(context.Background(), "ann", "correct horse Ann"); err != nil {
+	if _, err := f.s.SignIn(context.Background(), "ann", testPassword); err != nil {
 		t.Fatalf("Ann cannot sign in after the refusals: %v", err)
 	}
 }
@@ -486,8 +492,8 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
 	table := playNymphabet(t, ann, ben, map[string]any{"rated": true}, 1)
 	var other Session
-	(&client{t: t, base: srv.URL}).do("POST", "/api/v1/sessions", `{"name": "ann", "password": "correct horse Ann"}`, &other)
-	if st, body := ann.do("PUT", "/api/v1/account/password", `{"password": "correct horse Ann", "new_password": "battery staple Ann"}`, nil); st != 204 {
+	(&client{t: t, base: srv.URL}).do("POST", "/api/v1/sessions", `{"name": "ann", "password": "`+testPassword+`"}`, &other)
+	if st, body := ann.do("PUT", "/api/v1/account/password", `{"password": "`+testPassword+`", "new_password": "battery staple moon"}`, nil); st != 204 {
 		t.Fatalf("change password: %d %s", st, body)
 	}
 	if st, _ := ann.do("GET", "/api/v1/account", nil, nil); st != 200 {
@@ -496,10 +502,10 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	if st, _ := (&client{t: t, base: srv.URL, token: other.Token}).do("GET", "/api/v1/account", nil, nil); st != 401 {
 		t.Fatalf("changing the password left another session signed in: %d", st)
 	}
-	if _, err := f.s.SignIn(context.Background(), "Ann", "correct horse Ann"); StatusOf(err) != 401 {
+	if _, err := f.s.SignIn(context.Background(), "Ann", testPassword); StatusOf(err) != 401 {
 		t.Fatalf("the old password still signs in: %v", err)
 	}
-	if _, err := f.s.SignIn(context.Background(), "Ann", "battery staple Ann"); err != nil {
+	if _, err := f.s.SignIn(context.Background(), "Ann", "battery staple moon"); err != nil {
 		t.Fatalf("the new password does not sign in: %v", err)
 	}
 
@@ -510,7 +516,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	if st, body := ann.do("GET", "/api/v1/identity/tables", nil, &mine); st != 200 || len(mine.Tables) != 1 || mine.Tables[0].ID != live.Table || mine.Tables[0].Seat != 0 || mine.Tables[0].Status != store.Open {
 		t.Fatalf("Ann's tables under way: %d %s", st, body)
 	}
-	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 409 || !strings.Contains(body, "1 table whose game has not begun ("+live.Table+"): leave it first") || strings.Contains(body, "resign") {
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple moon"}`, nil); st != 409 || !strings.Contains(body, "1 table whose game has not begun ("+live.Table+"): leave it first") || strings.Contains(body, "resign") {
 		t.Fatalf("delete while seated at a table not begun: %d %s", st, body)
 	}
 	(&client{t: t, base: srv.URL, token: live.Token}).do("POST", "/api/v1/tables/"+live.Table+"/join", `{}`, nil)
@@ -520,7 +526,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	// about each.
 	var waiting Seated
 	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &waiting)
-	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 409 ||
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple moon"}`, nil); st != 409 ||
 		!strings.Contains(body, "1 table still under way ("+live.Table+"): finish or resign it first") ||
 		!strings.Contains(body, "1 table whose game has not begun ("+waiting.Table+"): leave it first") {
 		t.Fatalf("delete while seated at a game and a table waiting: %d %s", st, body)
@@ -531,7 +537,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 		t.Fatalf("leave the table waiting: %d %s", st, body)
 	}
 
-	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 204 {
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple moon"}`, nil); st != 204 {
 		t.Fatalf("delete: %d %s", st, body)
 	}
 	if st, _ := ann.do("GET", "/api/v1/account", nil, nil); st != 401 {
@@ -570,7 +576,7 @@ func TestSignInRateLimits(t *testing.T) {
 		t.Fatalf("per name: %v, want three 401s and a 429", got)
 	}
 	// The right password too waits now: the limit is the name's.
-	if st, body := c.do("POST", "/api/v1/sessions", `{"name": "ann", "password": "correct horse Ann"}`, nil); st != 429 || !strings.Contains(body, "this name") {
+	if st, body := c.do("POST", "/api/v1/sessions", `{"name": "ann", "password": "`+testPassword+`"}`, nil); st != 429 || !strings.Contains(body, "this name") {
 		t.Fatalf("right password after the limit: %d %s", st, body)
 	}
 	// Names that do not exist are limited alike, and the address after

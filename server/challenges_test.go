@@ -696,7 +696,7 @@ func TestChallengeFromDeletedAccount(t *testing.T) {
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	var ch ChallengeInfo
 	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &ch)
-	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "correct horse Ann"}`, nil); st >= 300 {
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "`+testPassword+`"}`, nil); st >= 300 {
 		t.Fatalf("delete: %d %s", st, body)
 	}
 	if l := listOf(t, bob); len(l.In) != 0 {

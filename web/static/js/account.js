@@ -71,7 +71,7 @@ export async function account(main) {
       h("div", { class: "cards" },
         form("Sign up", "signup", [
           input("signup-name", "text", "username", "Name", "3 to 20 letters, digits, _ or -; nobody else may have it in any case."),
-          input("signup-password", "password", "new-password", "Password", "At least 8 characters, not a common password, not your name."),
+          input("signup-password", "password", "new-password", "Password", "At least 8 characters, not a common password, without your name in it."),
         ], "Sign up", async f => {
           const body = { name: f.elements["signup-name"].value.trim(), password: f.elements["signup-password"].value };
           const a = await call("POST", "/accounts", body, guestToken());
@@ -102,7 +102,7 @@ export async function account(main) {
     h("div", { class: "cards" },
       form("Change your password", "chpw", [
         input("chpw-old", "password", "current-password", "Current password"),
-        input("chpw-new", "password", "new-password", "New password", "At least 8 characters, not a common password. Your other devices are signed out."),
+        input("chpw-new", "password", "new-password", "New password", "At least 8 characters, not a common password, without your name in it. Your other devices are signed out."),
       ], "Change the password", async f => {
         await call("PUT", "/account/password", { password: f.elements["chpw-old"].value, new_password: f.elements["chpw-new"].value });
         f.reset();
