@@ -99,14 +99,21 @@ func TestAccountsSignUpInOut(t *testing.T) {
 	if res.StatusCode != 201 {
 		t.Fatalf("sign up: %d", res.StatusCode)
 	}
-	var cookie *http.Cookie
+	var cookie, marker *http.Cookie
 	for _, c := range res.Cookies() {
-		if c.Name == SessionCookie {
+		switch c.Name {
+		case SessionCookie:
 			cookie = c
+		case SignedInCookie:
+			marker = c
 		}
 	}
 	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteLaxMode || cookie.Secure || cookie.Path != "/" || cookie.Value == "" {
 		t.Fatalf("session cookie %+v: want HttpOnly, SameSite=Lax, not Secure over plain HTTP, Path=/", cookie)
+	}
+	// Beside it, one the page's scripts may read, which holds no secret.
+	if marker == nil || marker.HttpOnly || marker.Value != "1" || marker.Path != "/" || marker.MaxAge != cookie.MaxAge {
+		t.Fatalf("signed-in cookie %+v: want readable, 1, Path=/, as long-lived as the session's", marker)
 	}
 	// The cookie works wherever a bearer token does.
 	req, _ := http.NewRequest("GET", srv.URL+"/api/v1/account", nil)
@@ -163,7 +170,7 @@ func TestAccountsSignUpInOut(t *testing.T) {
 	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
 	res, _ = http.DefaultClient.Do(req)
 	res.Body.Close()
-	if res.StatusCode != 204 || len(res.Cookies()) != 1 || res.Cookies()[0].MaxAge >= 0 {
+	if res.StatusCode != 204 || !cleared(res.Cookies()) {
 		t.Fatalf("cookie sign out: %d %+v", res.StatusCode, res.Cookies())
 	}
 	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/tables/"+seated.Table, nil)
@@ -185,8 +192,8 @@ func TestSessionCookieSecureOverTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if c := res.Cookies(); res.StatusCode != 201 || len(c) != 1 || !c[0].Secure || !c[0].HttpOnly || c[0].SameSite != http.SameSiteLaxMode {
-		t.Fatalf("over TLS: %d %+v, want a Secure, HttpOnly, SameSite=Lax cookie", res.StatusCode, c)
+	if c := res.Cookies(); res.StatusCode != 201 || len(c) != 2 || c[0].Name != SessionCookie || !c[0].Secure || !c[0].HttpOnly || c[0].SameSite != http.SameSiteLaxMode || !c[1].Secure {
+		t.Fatalf("over TLS: %d %+v, want a Secure, HttpOnly, SameSite=Lax session cookie and a Secure one beside it", res.StatusCode, c)
 	}
 }
 
@@ -646,9 +653,42 @@ func TestDeadCookieSignOutClearsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if res.StatusCode != 401 || len(res.Cookies()) != 1 || res.Cookies()[0].MaxAge >= 0 {
-		t.Fatalf("signing out with a dead cookie: %d %+v, want 401 and the cookie cleared", res.StatusCode, res.Cookies())
+	if res.StatusCode != 401 || !cleared(res.Cookies()) {
+		t.Fatalf("signing out with a dead cookie: %d %+v, want 401 and the cookies cleared", res.StatusCode, res.Cookies())
 	}
+	// Asking who is signed in with it clears them too, so that the page
+	// need not ask again; a bearer token that has ended clears nothing.
+	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/account", nil)
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: ann.token})
+	if res, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 401 || !cleared(res.Cookies()) {
+		t.Fatalf("who am I with a dead cookie: %d %+v, want 401 and the cookies cleared", res.StatusCode, res.Cookies())
+	}
+	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/account", nil)
+	req.Header.Set("Authorization", "Bearer "+ann.token)
+	if res, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 401 || len(res.Cookies()) != 0 {
+		t.Fatalf("who am I with a dead token: %d %+v, want 401 and no cookies", res.StatusCode, res.Cookies())
+	}
+}
+
+// cleared reports whether cs clears both the session cookie and the
+// signed-in cookie beside it, and sets nothing else.
+func cleared(cs []*http.Cookie) bool {
+	names := map[string]bool{}
+	for _, c := range cs {
+		if c.MaxAge >= 0 {
+			return false
+		}
+		names[c.Name] = true
+	}
+	return len(cs) == 2 && names[SessionCookie] && names[SignedInCookie]
 }
 
 // TestSignInMissingNameDoesTheWork checks that a sign-in for a name with

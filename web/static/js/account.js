@@ -5,7 +5,7 @@
 // it makes or joins belongs to the account (see api.js identityToken).
 
 import { h, field, append, fill, toast } from "./dom.js";
-import { call, signedIn, setSignedIn, forgetGuest, guestToken } from "./api.js";
+import { call, signedIn, setSignedIn, mayBeSignedIn, forgetGuest, guestToken } from "./api.js";
 import { go } from "./main.js";
 
 // header shows "Sign in" or the account's name in the header's menu.
@@ -39,6 +39,7 @@ function stream(name, wait) {
 // that ended elsewhere (signed out on another device, password changed)
 // shows as signed out here.
 export async function refresh() {
+  if (!mayBeSignedIn()) { setSignedIn(""); header(); return; }
   try {
     const a = await call("GET", "/account");
     setSignedIn(a.name);
