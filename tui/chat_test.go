@@ -107,12 +107,12 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 	checkFits(t, tm)
 	s = tm.waitFor("the timeout in words", has("game over"))
 	checkFits(t, tm)
-	if !strings.Contains(s, "⏱ Ann ran out of time (10s a turn)") {
+	if !strings.Contains(s, "⏱ Ann ran out of time (10 seconds a turn)") {
 		t.Errorf("the end screen does not say Ann ran out of time:\n%s", s)
 	}
 	said := false
 	for _, l := range tm.m.t.log {
-		said = said || strings.Contains(l, "Ann ran out of time (10s a turn)")
+		said = said || strings.Contains(l, "Ann ran out of time (10 seconds a turn)")
 	}
 	if !said {
 		t.Errorf("the log does not say Ann ran out of time: %q", tm.m.t.log)
@@ -213,7 +213,7 @@ func TestClaimAfterTheWalkAway(t *testing.T) {
 	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims"))
 	clk.Advance(server.DefaultWalkAway + time.Minute)
 	tm.key("ctrl+g")
-	tm.waitFor("the claim in words", has("Ben was away for 6m1s while it was their", "Ben resigned", "the game is claimed"))
+	tm.waitFor("the claim in words", has("Ben was away for 6 minutes", "Ben resigned", "the game is claimed"))
 	checkFits(t, tm)
 	// In Quizl the others play on after a resignation; the end screen,
 	// when it comes, says the claim under Game over.
