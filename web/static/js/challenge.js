@@ -7,7 +7,8 @@
 // accepted. challengeForm is the form that makes one.
 
 import { h, append, fill, field, toast } from "./dom.js";
-import { call, games, rememberSeat } from "./api.js";
+import { call, games, gameInfo, rememberSeat } from "./api.js";
+import { rulesInWords } from "./rulestext.js";
 import { go } from "./main.js";
 import { challengeNotice } from "./notify.js";
 import { optionControl, readOptions } from "./home.js";
@@ -165,7 +166,7 @@ function drop(id) {
 
 // what says a challenge's game and terms in words.
 function what(c) {
-  const n = Object.keys(c.rules || {}).length;
+  const n = Object.keys(c.rules || {}).filter(k => k !== "clock").length; // a clock changes no rule of the game
   return `${c.rated ? "rated " : ""}${gameTitle(c.game)}${n ? " with changed rules" : ""}`;
 }
 
@@ -182,12 +183,20 @@ function banner(c) {
     busy(true);
     try { then(await call(method, path)); } catch (e) { err.textContent = e.message; busy(false); }
   };
-  const rules = Object.entries(c.rules || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`).join(", ");
+  // The rules that differ from the game's defaults, in words ("Clock: 1
+  // minute a turn"), once the game's options are known.
+  const rulesLine = h("p", { class: "muted challenge-rules", hidden: true });
+  const showRules = opts => {
+    const words = rulesInWords(opts, c.rules, true);
+    rulesLine.textContent = words.length ? "Rules: " + words.join(", ") : "";
+    rulesLine.hidden = !words.length;
+  };
+  if (Object.keys(c.rules || {}).length) gameInfo(c.game).then(g => showRules(g ? g.options : []), () => showRules([]));
   const el = h("div", { class: "banner challenge", "data-challenge": c.id, "data-dir": incoming ? "in" : "out", role: "group", "aria-label": incoming ? `Challenge from ${c.from}` : `Your challenge to ${c.to}` },
     h("p", { class: "challenge-text" }, incoming
       ? [h("strong", {}, c.from), ` challenges you to ${what(c)}.`]
       : [`You challenged `, h("strong", {}, c.to), ` to ${what(c)}; waiting for an answer.`]),
-    rules ? h("p", { class: "muted" }, "Rules: " + rules) : null,
+    rulesLine,
     h("div", { class: "row" }, incoming
       ? [h("button", { type: "button", class: "primary challenge-accept", "aria-label": `Accept ${c.from}'s ${gameTitle(c.game)} challenge`,
           onclick: () => act(`/challenges/${encodeURIComponent(c.id)}/accept`, "POST", t => {
