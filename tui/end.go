@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"parlour/game"
 	"parlour/tui/client"
 )
 
@@ -196,7 +197,7 @@ func (m *Model) endView() string {
 		if set.Over {
 			state = "the set is over"
 		}
-		b.WriteString(wrap(fmt.Sprintf("Set to %d, %d games: %s · %s", set.Target, set.Games, strings.Join(tot, " · "), state), m.w) + "\n")
+		b.WriteString(wrap(fmt.Sprintf("Set to %d, %s: %s · %s", set.Target, game.Count(set.Games, "game", "games"), strings.Join(tot, " · "), state), m.w) + "\n")
 	}
 	b.WriteString("\n")
 	if len(u.Table.Reveal) > 0 {
@@ -246,7 +247,7 @@ func (m *Model) endView() string {
 			if !a.Confirmed {
 				ok = bad("✗ not confirmed")
 			}
-			fmt.Fprintf(&b, "  %-20s %s: %d points (recorded %d), %d placements missed\n", t.name(a.Seat), ok, a.Points, a.Recorded, a.Missed)
+			fmt.Fprintf(&b, "  %-20s %s: %s (recorded %d), %s missed\n", t.name(a.Seat), ok, game.Count(a.Points, "point", "points"), a.Recorded, game.Count(a.Missed, "placement", "placements"))
 		}
 		if len(v.Grids) > 0 {
 			i := t.play.board % len(v.Grids)
