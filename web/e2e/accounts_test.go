@@ -260,6 +260,14 @@ func TestClockRunsOut(t *testing.T) {
 	// Opened afresh, the end and the move list still say the time ran out.
 	ann.open("/t/" + strings.TrimPrefix(eval[string](ann, `location.pathname`), "/t/"))
 	ann.wait("the end again", `!!document.querySelector("#end-reason") && /ran out of time/.test(document.querySelector("#end-reason").textContent) && /ran out of time/.test(document.querySelector("#moves").textContent)`)
+	// In words: the time a turn as people say it, and a resignation, not
+	// "10s" and "plays resign".
+	if got := ann.text("#end-reason"); got != "Ann ran out of time (10 seconds a turn): Ann resigns" {
+		t.Errorf("the end by the clock reads %q", got)
+	}
+	if eval[bool](ann, `!document.querySelector("#conn").hidden`) {
+		t.Errorf("a finished game shows the connection's state (%q)", ann.text("#conn"))
+	}
 }
 
 // TestClaimAndMute: at a table without a clock, a player who leaves on
