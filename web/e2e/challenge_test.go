@@ -171,6 +171,20 @@ func TestChallenges(t *testing.T) {
 	if !strings.Contains(got, "Your Salvo challenge to Ben expired") {
 		t.Errorf("an expired challenge reads %q", got)
 	}
+	// A challenge's rules, as a banner says them: in words, only those
+	// that differ from the game's defaults, the clock as a time a turn.
+	got = eval[string](ann, `import("/static/js/challenge.js").then(async m => {
+		m.handle({type: "challenge", challenge: {id: "rules1", from: "Ann", to: "Ben", game: "salvo", rules: {clock: 60, placement: "free", diagonal_ships: false}, status: "open"}});
+		for (let i = 0; i < 200; i++) {
+			const p = document.querySelector('.banner.challenge[data-challenge="rules1"] .challenge-rules');
+			if (p && !p.hidden) return p.textContent;
+			await new Promise(r => setTimeout(r, 20));
+		}
+		return "no rules shown";
+	})`)
+	if got != "Rules: Clock: 1 minute a turn, Ship placement: free" {
+		t.Errorf("a challenge's rules read %q", got)
+	}
 
 	// Ben hides from the online list in his settings: Ann's lobby still
 	// counts him, without his name.
