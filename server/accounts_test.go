@@ -458,6 +458,8 @@ func TestRatedBadInput(t *testing.T) {
 		{"three players", `{"game": "wordfight", "seats": ["me", "open", "open"], "rated": true}`, ann, 400, "exactly two"},
 		{"one player", `{"game": "quizl", "seats": ["me"], "rated": true}`, ann, 400, "exactly two"},
 		{"salvo placement", `{"game": "salvo", "seats": ["me", "open"], "rated": true, "rules": {"placement": "free"}}`, ann, 400, "placement"},
+		{"salvo diagonal, in words", `{"game": "salvo", "seats": ["me", "open"], "rated": true, "rules": {"diagonal_ships": true}}`, ann, 400, `\"diagonal ships\" changes the game`},
+		{"two rules, in words", `{"game": "salvo", "seats": ["me", "open"], "rated": true, "rules": {"diagonal_ships": true, "placement": "free"}}`, ann, 400, `\"diagonal ships\" and \"placement\" change the game`},
 		{"quizl penalty", `{"game": "quizl", "seats": ["me", "open"], "rated": true, "rules": {"penalty": 3}}`, ann, 400, "penalty"},
 		{"word fight board", `{"game": "wordfight", "seats": ["me", "open"], "rated": true, "rules": {"width": 10}}`, ann, 400, "width"},
 		{"other lexicon", `{"game": "nymphabet", "seats": ["me", "open"], "rated": true, "lexicon": "en-large"}`, ann, 400, "default lexicon"},
