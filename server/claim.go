@@ -116,7 +116,7 @@ func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResu
 			case away >= s.cfg.WalkAway:
 				absent = append(absent, forfeit{Seat: int(w), Why: forfeitClaim, By: int(seat), Away: int(away / time.Second)})
 			default:
-				why = append(why, fmt.Sprintf("%s has been away for %s; you may claim once %s has been away %s, in %s", name, away.Round(time.Second), name, s.cfg.WalkAway, (s.cfg.WalkAway-away).Round(time.Second)))
+				why = append(why, fmt.Sprintf("%s has been away for %s; you may claim once %s has been away %s, in %s", name, game.Span(away), name, game.Span(s.cfg.WalkAway), game.Span(s.cfg.WalkAway-away)))
 			}
 		}
 		if len(absent) == 0 {
