@@ -101,7 +101,7 @@ func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResu
 	case t.status == store.Finished:
 		err = refuse(http.StatusConflict, "the game is over")
 	case t.tc.turn > 0:
-		err = refuse(http.StatusConflict, "this table has a clock of %s a turn: when a player's time runs out the server plays for them, so there is nothing to claim", t.tc.turn)
+		err = refuse(http.StatusConflict, "this table has a clock of %s a turn: when a player's time runs out the server plays for them, so there is nothing to claim", game.Span(t.tc.turn))
 	default:
 		toMove := t.st.ToMove()
 		for _, w := range toMove {
