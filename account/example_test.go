@@ -23,13 +23,14 @@ func ExampleCheckName() {
 }
 
 func ExampleCheckPassword() {
-	for _, pw := range []string{"hunter2", "Baseball", "albertine", "the ward of the wolf"} {
+	for _, pw := range []string{"hunter2", "Baseball", "albertine", "albertine1984", "the ward of the wolf"} {
 		fmt.Println(account.CheckPassword("Albertine", pw))
 	}
 	// Output:
 	// a password needs at least 8 characters
 	// that password is one of the 10,000 commonest, the first any attacker tries: choose another
-	// a password may not be your name
+	// a password may not contain your name
+	// a password may not contain your name
 	// <nil>
 }
 

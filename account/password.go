@@ -69,8 +69,10 @@ func normalize(password string) string {
 
 // CheckPassword reports whether password may be chosen by the player
 // called name (name may be empty when unknown): valid UTF-8, at least
-// MinPasswordLen characters and at most MaxPasswordBytes bytes, not the
-// name itself and not one of the commonest passwords, ignoring case. The
+// MinPasswordLen characters and at most MaxPasswordBytes bytes, not
+// holding the name anywhere in it and not one of the commonest passwords,
+// ignoring case. A password that merely adds a few characters to the name
+// ("albertine99") is the first thing anyone who knows the name tries. The
 // error never repeats the password.
 func CheckPassword(name, password string) error {
 	if !utf8.ValidString(password) {
@@ -83,8 +85,8 @@ func CheckPassword(name, password string) error {
 	if utf8.RuneCountInString(p) < MinPasswordLen {
 		return fmt.Errorf("a password needs at least %d characters", MinPasswordLen)
 	}
-	if name != "" && strings.EqualFold(p, normalize(name)) {
-		return errors.New("a password may not be your name")
+	if name != "" && strings.Contains(strings.ToLower(p), strings.ToLower(normalize(name))) {
+		return errors.New("a password may not contain your name")
 	}
 	if Common(p) {
 		return errors.New("that password is one of the 10,000 commonest, the first any attacker tries: choose another")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -375,6 +376,10 @@ func TestText(t *testing.T) {
 			if !strings.Contains(b.String(), w) {
 				t.Errorf("%s: no %q in\n%s", game, w, b.String())
 			}
+		}
+		// Plurals as a player writes them: no "(s)", no "1 hits".
+		if m := regexp.MustCompile(`\(s\)|\b1 (moves|hits|points|fleets|hypotheses|words)\b`).FindString(b.String()); m != "" {
+			t.Errorf("%s: %q in\n%s", game, m, b.String())
 		}
 	}
 }

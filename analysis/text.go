@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"parlour/game"
 	nymbot "parlour/games/nymphabet/bot"
 	quizlbot "parlour/games/quizl/bot"
 	salvobot "parlour/games/salvo/bot"
@@ -22,7 +23,7 @@ func (a *Analysis) WriteText(w io.Writer) error {
 		}
 		return "nobody"
 	}
-	fmt.Fprintf(&b, "Analysis of a %s game between %s (%d moves, lexicon %s)\n", a.Game, strings.Join(a.Players, ", "), a.Moves, a.Lexicon)
+	fmt.Fprintf(&b, "Analysis of a %s game between %s (%s, lexicon %s)\n", a.Game, strings.Join(a.Players, ", "), game.Count(a.Moves, "move", "moves"), a.Lexicon)
 	var won []string
 	for _, s := range a.Winners {
 		won = append(won, name(s))
@@ -84,7 +85,7 @@ func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string) 
 		case "call":
 			fmt.Fprintf(b, "calls %s.", m.Move)
 			for _, bd := range m.Boards {
-				fmt.Fprintf(b, " %s's grid: %d -> %d hypotheses, %s on its line", bd.Name, bd.Before, bd.After, pct(bd.OnLine))
+				fmt.Fprintf(b, " %s's grid: %d -> %s, %s on its line", bd.Name, bd.Before, game.Count(bd.After, "hypothesis", "hypotheses"), pct(bd.OnLine))
 				if bd.Likeliest != "" {
 					fmt.Fprintf(b, ", likeliest now %s (%s)", bd.Likeliest, pct(bd.LikeliestP))
 				}
@@ -120,14 +121,18 @@ func salvoText(b *strings.Builder, a *salvobot.Analysis, name func(int) string) 
 		fmt.Fprintf(b, "%3d. %s: ", m.Index, name(m.Seat))
 		switch m.Kind {
 		case "fire":
-			fmt.Fprintf(b, "%s at %s: %d hit(s). Fleets possible %s -> %s. Expected hits %.2f, the strong salvo's %.2f (%s); strong: %s.",
-				strings.TrimPrefix(m.Move, "fire "), name(m.Target), m.Hits, count(m.Before), count(*m.After), m.Expected, m.Strong, pct(m.Share), strings.TrimPrefix(m.StrongSalvo, "fire "))
+			fmt.Fprintf(b, "%s at %s: %s. Fleets possible %s -> %s. Expected hits %.2f, the strong salvo's %.2f (%s); strong: %s.",
+				strings.TrimPrefix(m.Move, "fire "), name(m.Target), game.Count(m.Hits, "hit", "hits"), count(m.Before), count(*m.After), m.Expected, m.Strong, pct(m.Share), strings.TrimPrefix(m.StrongSalvo, "fire "))
 		case "outline":
 			verdict := "wrong"
 			if m.Right {
 				verdict = "right"
 			}
-			fmt.Fprintf(b, "outlines %s's fleet: %s; %s fleet(s) were still possible.", name(m.Target), verdict, count(m.Before))
+			still := count(m.Before) + " fleets were"
+			if m.Before.Exact && m.Before.Fleets == 1 {
+				still = "1 fleet was"
+			}
+			fmt.Fprintf(b, "outlines %s's fleet: %s; %s still possible.", name(m.Target), verdict, still)
 		default:
 			fmt.Fprintf(b, "%s.", m.Move)
 		}
@@ -155,14 +160,14 @@ func big(x float64) string {
 func wordfightText(b *strings.Builder, a *wfbot.Analysis, name func(int) string) {
 	b.WriteString("Each answer: its points on the player's own grid against the best legal placement then.\n\n")
 	for _, m := range a.Moves {
-		fmt.Fprintf(b, "%3d. %s: %s, %s, %d points", m.Index, name(m.Seat), m.Word, m.Move, m.Points)
+		fmt.Fprintf(b, "%3d. %s: %s, %s, %s", m.Index, name(m.Seat), m.Word, m.Move, game.Count(m.Points, "point", "points"))
 		switch {
 		case m.Missed:
-			fmt.Fprintf(b, ". MISSED: %s was legal (%d points)", m.Best, m.BestPoints)
+			fmt.Fprintf(b, ". MISSED: %s was legal (%s)", m.Best, game.Count(m.BestPoints, "point", "points"))
 		case m.Best == "":
 			b.WriteString("; no legal placement")
 		case m.BestPoints > m.Points:
-			fmt.Fprintf(b, "; best %s, %d points", m.Best, m.BestPoints)
+			fmt.Fprintf(b, "; best %s, %s", m.Best, game.Count(m.BestPoints, "point", "points"))
 		default:
 			b.WriteString("; as good as any")
 		}
@@ -170,7 +175,7 @@ func wordfightText(b *strings.Builder, a *wfbot.Analysis, name func(int) string)
 	}
 	b.WriteString("\nTotals (each word judged on its own):\n")
 	for s := range a.Played {
-		fmt.Fprintf(b, "  %s: %d points played, %d if each word had been placed best; %d cannot(s) with a legal placement.\n", name(s), a.Played[s], a.Best[s], a.Missed[s])
+		fmt.Fprintf(b, "  %s: %s played, %d if each word had been placed best; %s despite a legal placement.\n", name(s), game.Count(a.Played[s], "point", "points"), a.Best[s], game.Count(a.Missed[s], "word refused", "words refused"))
 	}
 }
 

@@ -92,7 +92,7 @@ func Resolve(opts []Option, raw map[string]json.RawMessage) (Rules, error) {
 				return nil, fmt.Errorf("unknown rule option %q", n)
 			}
 			if err != nil {
-				return nil, fmt.Errorf("rule option %s: %w", n, err)
+				return nil, fmt.Errorf("rule option %s: %w", spoken(n), err)
 			}
 			if v != 0 {
 				r[n] = v
@@ -101,12 +101,16 @@ func Resolve(opts []Option, raw map[string]json.RawMessage) (Rules, error) {
 		}
 		v, err := opts[i].decode(raw[n])
 		if err != nil {
-			return nil, fmt.Errorf("rule option %s: %w", n, err)
+			return nil, fmt.Errorf("rule option %s: %w", spoken(n), err)
 		}
 		r[n] = v
 	}
 	return r, nil
 }
+
+// spoken is an option's name as a player reads it ("strike limit" for
+// strike_limit): the errors of the rules reach players through the forms.
+func spoken(name string) string { return strings.ReplaceAll(name, "_", " ") }
 
 // RulesChecker is a Game whose rule options must also agree with each
 // other (a board's shape with its width and height, say). An Option's

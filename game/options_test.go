@@ -105,3 +105,13 @@ func TestOptionJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveSaysNamesInWords: an option's key never reaches a player in
+// an error; its name is said with spaces, as the forms label it.
+func TestResolveSaysNamesInWords(t *testing.T) {
+	opts := []Option{{Name: "strike_limit", Kind: Int, Default: 3, Min: 1, Max: 9}}
+	_, err := Resolve(opts, map[string]json.RawMessage{"strike_limit": json.RawMessage("0")})
+	if err == nil || strings.Contains(err.Error(), "strike_limit") || !strings.Contains(err.Error(), "rule option strike limit: 0 is out of range 1-9") {
+		t.Errorf("Resolve = %v, want the option named in words", err)
+	}
+}

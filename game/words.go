@@ -1,6 +1,10 @@
 package game
 
-import "strconv"
+import (
+	"strconv"
+	"strings"
+	"time"
+)
 
 // Count writes n and the noun that goes with it, singular for one and
 // plural otherwise: Count(1, "seat", "seats") is "1 seat", Count(0,
@@ -11,4 +15,27 @@ func Count(n int, one, many string) string {
 		return strconv.Itoa(n) + " " + one
 	}
 	return strconv.Itoa(n) + " " + many
+}
+
+// Span writes d in words, its two largest units at most, rounded down to
+// the second: "10 seconds", "1 minute", "6 minutes and 1 second", "1 day".
+// A player reads it; Go's "6m1s" is for programs.
+func Span(d time.Duration) string {
+	units := []struct {
+		d         time.Duration
+		one, many string
+	}{{24 * time.Hour, "day", "days"}, {time.Hour, "hour", "hours"}, {time.Minute, "minute", "minutes"}, {time.Second, "second", "seconds"}}
+	var parts []string
+	for _, u := range units {
+		if n := int(d / u.d); n > 0 && len(parts) < 2 {
+			parts = append(parts, Count(n, u.one, u.many))
+			d -= time.Duration(n) * u.d
+		} else if len(parts) > 0 {
+			break
+		}
+	}
+	if len(parts) == 0 {
+		return "0 seconds"
+	}
+	return strings.Join(parts, " and ")
 }

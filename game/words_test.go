@@ -1,6 +1,9 @@
 package game
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestCount(t *testing.T) {
 	for _, c := range []struct {
@@ -15,6 +18,25 @@ func TestCount(t *testing.T) {
 	} {
 		if got := Count(c.n, "seat", "seats"); got != c.want {
 			t.Errorf("Count(%d) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}
+
+func TestSpan(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0:                                     "0 seconds",
+		time.Second:                           "1 second",
+		10 * time.Second:                      "10 seconds",
+		time.Minute:                           "1 minute",
+		6*time.Minute + time.Second:           "6 minutes and 1 second",
+		5*time.Minute + 1500*time.Millisecond: "5 minutes and 1 second",
+		time.Hour + 30*time.Second:            "1 hour",
+		2*time.Hour + 3*time.Minute:           "2 hours and 3 minutes",
+		24 * time.Hour:                        "1 day",
+		49 * time.Hour:                        "2 days and 1 hour",
+	} {
+		if got := Span(d); got != want {
+			t.Errorf("Span(%v) = %q, want %q", d, got, want)
 		}
 	}
 }

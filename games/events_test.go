@@ -41,7 +41,7 @@ func TestEventsDocumented(t *testing.T) {
 		"nymphabet": {{"mode": "standard"}, {"mode": "cyclic"}, {"mode": "scoring"}},
 		"quizl":     {nil},
 		"salvo":     {nil, {"shots_lost_by": "owner"}},
-		"wordfight": {{"width": 6, "height": 6}, {"width": 6, "height": 6, "strikes_per": "player", "strike_limit": 2}},
+		"wordfight": {{"width": 6, "height": 6}, {"width": 6, "height": 6, "strikes_per": "player", "strike_limit": 2}, {"width": 6, "height": 6, "strike_limit": 1}},
 	}
 	// Enough games of each kind for every event and ending to come up
 	// (Nymphabet's and Salvo's computer players take longest).
@@ -59,6 +59,7 @@ func TestEventsDocumented(t *testing.T) {
 					}
 					checkSecrets(t, name, evs, secrets)
 					for _, e := range evs {
+						checkWording(t, g, e.Event)
 						if e.Data == nil {
 							t.Errorf("%s: a %q event has no data: %q", name, e.Kind, e.Text)
 							continue
@@ -109,6 +110,43 @@ func TestEventsDocumented(t *testing.T) {
 	for key := range reasons {
 		if !ended[key] {
 			t.Errorf("docs/protocol.md lists the reason %q, which no game played here ended for", key)
+		}
+	}
+}
+
+// onePlural matches "1" before a plural noun of the games' texts, a
+// mistake ("1 strikes").
+var onePlural = regexp.MustCompile(`\b1 (strikes|games|letters|words|points|pts|shots|ships|salvos|squares|moves|calls|hits|misses|seconds|minutes|players|seats|turns|rows|columns|hypotheses|placements|cannots|times|fleets|passwords)\b`)
+
+// rawValue matches what a text shows when a value went into it unmade:
+// Go's marks of a bad format or a nil, JavaScript's of a missing value.
+var rawValue = regexp.MustCompile(`%!|<nil>|\bundefined\b|\bnull\b|\bNaN\b|\[object Object\]`)
+
+// checkWording checks one event's text as a player reads it: not empty,
+// the plural only after a count other than one, no option's key (with its
+// underscore), no value that went in unmade, and the players' names as
+// they wrote them (lower case here), never capitalised.
+func checkWording(t *testing.T, g game.Game, e game.Event) {
+	t.Helper()
+	text := e.Text
+	if strings.TrimSpace(text) == "" {
+		t.Errorf("%s: a %q event has no text", g.Name(), e.Kind)
+		return
+	}
+	if m := onePlural.FindString(text); m != "" {
+		t.Errorf("%s %q event says %q: %q", g.Name(), e.Kind, m, text)
+	}
+	if m := rawValue.FindString(text); m != "" {
+		t.Errorf("%s %q event shows a raw %q: %q", g.Name(), e.Kind, m, text)
+	}
+	for _, o := range g.Options() {
+		if strings.Contains(o.Name, "_") && strings.Contains(text, o.Name) {
+			t.Errorf("%s %q event names the option by its key %q: %q", g.Name(), e.Kind, o.Name, text)
+		}
+	}
+	for _, n := range []string{"Ann", "Ben", "Cat", "Dan"} {
+		if strings.Contains(text, n) {
+			t.Errorf("%s %q event capitalises the name %q: %q", g.Name(), e.Kind, strings.ToLower(n), text)
 		}
 	}
 }
@@ -176,7 +214,9 @@ func playRandomly(g game.Game, n int, opts map[string]any, seed uint64, lex *lex
 	if err != nil {
 		return nil, nil, err
 	}
-	names := []string{"Ann", "Ben", "Cat", "Dan"}[:n]
+	// Names as their players wrote them, in lower case: the texts must
+	// keep them so (checkWording).
+	names := []string{"ann", "ben", "cat", "dan"}[:n]
 	cfg := game.Config{Players: names, Rules: rules, Lexicon: lex, Seed: seed}
 	bots := make([]game.Bot, n)
 	for i := range n {

@@ -48,12 +48,16 @@ func newGamesFixture(t *testing.T) *fixture {
 // test sets its own.
 var generous = Limits{PerIdentity: 1e6, PerIdentityBurst: 1e6, NewGuests: 1e6, NewGuestsBurst: 1e6, SignIns: 1e6, SignInsBurst: 1e6, SignInsPerName: 1e6, SignInsPerNameBurst: 1e6}
 
+// testPassword is every test account's password: a fine one, since it
+// holds none of the tests' names.
+const testPassword = "correct horse staple"
+
 // signUp makes an account and returns a client acting for it.
 func signUp(t *testing.T, base, name string) *client {
 	t.Helper()
 	c := &client{t: t, base: base}
 	var s Session
-	if st, body := c.do("POST", "/api/v1/accounts", map[string]string{"name": name, "password": "correct horse " + name}, &s); st != 201 {
+	if st, body := c.do("POST", "/api/v1/accounts", map[string]string{"name": name, "password": testPassword}, &s); st != 201 {
 		t.Fatalf("sign up %s: %d %s", name, st, body)
 	}
 	c.token = s.Token
@@ -98,14 +102,21 @@ func TestAccountsSignUpInOut(t *testing.T) {
 	if res.StatusCode != 201 {
 		t.Fatalf("sign up: %d", res.StatusCode)
 	}
-	var cookie *http.Cookie
+	var cookie, marker *http.Cookie
 	for _, c := range res.Cookies() {
-		if c.Name == SessionCookie {
+		switch c.Name {
+		case SessionCookie:
 			cookie = c
+		case SignedInCookie:
+			marker = c
 		}
 	}
 	if cookie == nil || !cookie.HttpOnly || cookie.SameSite != http.SameSiteLaxMode || cookie.Secure || cookie.Path != "/" || cookie.Value == "" {
 		t.Fatalf("session cookie %+v: want HttpOnly, SameSite=Lax, not Secure over plain HTTP, Path=/", cookie)
+	}
+	// Beside it, one the page's scripts may read, which holds no secret.
+	if marker == nil || marker.HttpOnly || marker.Value != "1" || marker.Path != "/" || marker.MaxAge != cookie.MaxAge {
+		t.Fatalf("signed-in cookie %+v: want readable, 1, Path=/, as long-lived as the session's", marker)
 	}
 	// The cookie works wherever a bearer token does.
 	req, _ := http.NewRequest("GET", srv.URL+"/api/v1/account", nil)
@@ -163,7 +174,7 @@ func TestAccountsSignUpInOut(t *testing.T) {
 	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
 	res, _ = http.DefaultClient.Do(req)
 	res.Body.Close()
-	if res.StatusCode != 204 || len(res.Cookies()) != 1 || res.Cookies()[0].MaxAge >= 0 {
+	if res.StatusCode != 204 || !cleared(res.Cookies()) {
 		t.Fatalf("cookie sign out: %d %+v", res.StatusCode, res.Cookies())
 	}
 	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/tables/"+seated.Table, nil)
@@ -185,8 +196,8 @@ func TestSessionCookieSecureOverTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if c := res.Cookies(); res.StatusCode != 201 || len(c) != 1 || !c[0].Secure || !c[0].HttpOnly || c[0].SameSite != http.SameSiteLaxMode {
-		t.Fatalf("over TLS: %d %+v, want a Secure, HttpOnly, SameSite=Lax cookie", res.StatusCode, c)
+	if c := res.Cookies(); res.StatusCode != 201 || len(c) != 2 || c[0].Name != SessionCookie || !c[0].Secure || !c[0].HttpOnly || c[0].SameSite != http.SameSiteLaxMode || !c[1].Secure {
+		t.Fatalf("over TLS: %d %+v, want a Secure, HttpOnly, SameSite=Lax session cookie and a Secure one beside it", res.StatusCode, c)
 	}
 }
 
@@ -219,17 +230,19 @@ func TestAccountsBadInput(t *testing.T) {
 		{"short password", "POST", "/api/v1/accounts", nil, `{"name": "Bea", "password": "short"}`, 400, "at least 8"},
 		{"common password", "POST", "/api/v1/accounts", nil, `{"name": "Bea", "password": "password1"}`, 400, "commonest"},
 		{"password is the name", "POST", "/api/v1/accounts", nil, `{"name": "Beatrice", "password": "BEATRICE"}`, 400, "your name"},
+		{"password holds the name", "POST", "/api/v1/accounts", nil, `{"name": "Beatrice", "password": "beatrice1984"}`, 400, "may not contain your name"},
+		{"new password holds the name", "PUT", "/api/v1/account/password", ann, `{"password": "` + testPassword + `", "new_password": "my own ANN phrase"}`, 400, "may not contain your name"},
 		{"unknown field", "POST", "/api/v1/accounts", nil, `{"name": "Bea", "password": "another long one", "admin": true}`, 400, "unknown field"},
 		{"account twice", "POST", "/api/v1/accounts", ann, `{"name": "Ann2", "password": "another long one"}`, 409, "already have an account"},
 		{"wrong password", "POST", "/api/v1/sessions", nil, `{"name": "Ann", "password": "another long one"}`, 401, wrongPair},
 		{"no such account", "POST", "/api/v1/sessions", nil, `{"name": "Zed", "password": "another long one"}`, 401, wrongPair},
 		{"sign out, nobody", "DELETE", "/api/v1/sessions", nil, ``, 401, "sign in"},
 		{"who am I, guest", "GET", "/api/v1/account", guest, ``, 403, "guest"},
-		{"password, nobody", "PUT", "/api/v1/account/password", nil, `{"password": "correct horse Ann", "new_password": "a fine new phrase"}`, 401, "sign in"},
+		{"password, nobody", "PUT", "/api/v1/account/password", nil, `{"password": "` + testPassword + `", "new_password": "a fine new phrase"}`, 401, "sign in"},
 		{"password, guest", "PUT", "/api/v1/account/password", guest, `{"password": "x", "new_password": "a fine new phrase"}`, 403, "guest"},
 		{"password, wrong current", "PUT", "/api/v1/account/password", ann, `{"password": "not it at all", "new_password": "a fine new phrase"}`, 403, "not your current"},
-		{"password, weak new", "PUT", "/api/v1/account/password", ann, `{"password": "correct horse Ann", "new_password": "qwerty123"}`, 400, "commonest"},
-		{"password, short new", "PUT", "/api/v1/account/password", ann, `{"password": "correct horse Ann", "new_password": "abc"}`, 400, "at least 8"},
+		{"password, weak new", "PUT", "/api/v1/account/password", ann, `{"password": "` + testPassword + `", "new_password": "qwerty123"}`, 400, "commonest"},
+		{"password, short new", "PUT", "/api/v1/account/password", ann, `{"password": "` + testPassword + `", "new_password": "abc"}`, 400, "at least 8"},
 		{"delete, wrong password", "DELETE", "/api/v1/account", ann, `{"password": "not it at all"}`, 403, "not your current"},
 		{"delete, nobody", "DELETE", "/api/v1/account", nil, `{"password": "x"}`, 401, "sign in"},
 		{"profile of nobody", "GET", "/api/v1/players/Zed", nil, ``, 404, "no player"},
@@ -255,7 +268,7 @@ func TestAccountsBadInput(t *testing.T) {
 		}
 	}
 	// Ann's password is unchanged after all that.
-	if _, err := f.s.SignIn(context.Background(), "ann", "correct horse Ann"); err != nil {
+	if _, err := f.s.SignIn(context.Background(), "ann", testPassword); err != nil {
 		t.Fatalf("Ann cannot sign in after the refusals: %v", err)
 	}
 }
@@ -454,6 +467,8 @@ func TestRatedBadInput(t *testing.T) {
 		{"three players", `{"game": "wordfight", "seats": ["me", "open", "open"], "rated": true}`, ann, 400, "exactly two"},
 		{"one player", `{"game": "quizl", "seats": ["me"], "rated": true}`, ann, 400, "exactly two"},
 		{"salvo placement", `{"game": "salvo", "seats": ["me", "open"], "rated": true, "rules": {"placement": "free"}}`, ann, 400, "placement"},
+		{"salvo diagonal, in words", `{"game": "salvo", "seats": ["me", "open"], "rated": true, "rules": {"diagonal_ships": true}}`, ann, 400, `\"diagonal ships\" changes the game`},
+		{"two rules, in words", `{"game": "salvo", "seats": ["me", "open"], "rated": true, "rules": {"diagonal_ships": true, "placement": "free"}}`, ann, 400, `\"diagonal ships\" and \"placement\" change the game`},
 		{"quizl penalty", `{"game": "quizl", "seats": ["me", "open"], "rated": true, "rules": {"penalty": 3}}`, ann, 400, "penalty"},
 		{"word fight board", `{"game": "wordfight", "seats": ["me", "open"], "rated": true, "rules": {"width": 10}}`, ann, 400, "width"},
 		{"other lexicon", `{"game": "nymphabet", "seats": ["me", "open"], "rated": true, "lexicon": "en-large"}`, ann, 400, "default lexicon"},
@@ -495,8 +510,8 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
 	table := playNymphabet(t, ann, ben, map[string]any{"rated": true}, 1)
 	var other Session
-	(&client{t: t, base: srv.URL}).do("POST", "/api/v1/sessions", `{"name": "ann", "password": "correct horse Ann"}`, &other)
-	if st, body := ann.do("PUT", "/api/v1/account/password", `{"password": "correct horse Ann", "new_password": "battery staple Ann"}`, nil); st != 204 {
+	(&client{t: t, base: srv.URL}).do("POST", "/api/v1/sessions", `{"name": "ann", "password": "`+testPassword+`"}`, &other)
+	if st, body := ann.do("PUT", "/api/v1/account/password", `{"password": "`+testPassword+`", "new_password": "battery staple moon"}`, nil); st != 204 {
 		t.Fatalf("change password: %d %s", st, body)
 	}
 	if st, _ := ann.do("GET", "/api/v1/account", nil, nil); st != 200 {
@@ -505,10 +520,10 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	if st, _ := (&client{t: t, base: srv.URL, token: other.Token}).do("GET", "/api/v1/account", nil, nil); st != 401 {
 		t.Fatalf("changing the password left another session signed in: %d", st)
 	}
-	if _, err := f.s.SignIn(context.Background(), "Ann", "correct horse Ann"); StatusOf(err) != 401 {
+	if _, err := f.s.SignIn(context.Background(), "Ann", testPassword); StatusOf(err) != 401 {
 		t.Fatalf("the old password still signs in: %v", err)
 	}
-	if _, err := f.s.SignIn(context.Background(), "Ann", "battery staple Ann"); err != nil {
+	if _, err := f.s.SignIn(context.Background(), "Ann", "battery staple moon"); err != nil {
 		t.Fatalf("the new password does not sign in: %v", err)
 	}
 
@@ -519,7 +534,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	if st, body := ann.do("GET", "/api/v1/identity/tables", nil, &mine); st != 200 || len(mine.Tables) != 1 || mine.Tables[0].ID != live.Table || mine.Tables[0].Seat != 0 || mine.Tables[0].Status != store.Open {
 		t.Fatalf("Ann's tables under way: %d %s", st, body)
 	}
-	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 409 || !strings.Contains(body, "1 table whose game has not begun ("+live.Table+"): leave it first") || strings.Contains(body, "resign") {
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple moon"}`, nil); st != 409 || !strings.Contains(body, "1 table whose game has not begun ("+live.Table+"): leave it first") || strings.Contains(body, "resign") {
 		t.Fatalf("delete while seated at a table not begun: %d %s", st, body)
 	}
 	(&client{t: t, base: srv.URL, token: live.Token}).do("POST", "/api/v1/tables/"+live.Table+"/join", `{}`, nil)
@@ -529,7 +544,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	// about each.
 	var waiting Seated
 	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &waiting)
-	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 409 ||
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple moon"}`, nil); st != 409 ||
 		!strings.Contains(body, "1 table still under way ("+live.Table+"): finish or resign it first") ||
 		!strings.Contains(body, "1 table whose game has not begun ("+waiting.Table+"): leave it first") {
 		t.Fatalf("delete while seated at a game and a table waiting: %d %s", st, body)
@@ -540,7 +555,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 		t.Fatalf("leave the table waiting: %d %s", st, body)
 	}
 
-	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple Ann"}`, nil); st != 204 {
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple moon"}`, nil); st != 204 {
 		t.Fatalf("delete: %d %s", st, body)
 	}
 	if st, _ := ann.do("GET", "/api/v1/account", nil, nil); st != 401 {
@@ -580,7 +595,7 @@ func TestSignInRateLimits(t *testing.T) {
 		t.Fatalf("per name: %v, want three 401s and a 429", got)
 	}
 	// The right password too waits now: the limit is the name's.
-	if st, body := c.do("POST", "/api/v1/sessions", `{"name": "ann", "password": "correct horse Ann"}`, nil); st != 429 || !strings.Contains(body, "this name") {
+	if st, body := c.do("POST", "/api/v1/sessions", `{"name": "ann", "password": "`+testPassword+`"}`, nil); st != 429 || !strings.Contains(body, "this name") {
 		t.Fatalf("right password after the limit: %d %s", st, body)
 	}
 	// Names that do not exist are limited alike, and the address after
@@ -655,9 +670,42 @@ func TestDeadCookieSignOutClearsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if res.StatusCode != 401 || len(res.Cookies()) != 1 || res.Cookies()[0].MaxAge >= 0 {
-		t.Fatalf("signing out with a dead cookie: %d %+v, want 401 and the cookie cleared", res.StatusCode, res.Cookies())
+	if res.StatusCode != 401 || !cleared(res.Cookies()) {
+		t.Fatalf("signing out with a dead cookie: %d %+v, want 401 and the cookies cleared", res.StatusCode, res.Cookies())
 	}
+	// Asking who is signed in with it clears them too, so that the page
+	// need not ask again; a bearer token that has ended clears nothing.
+	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/account", nil)
+	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: ann.token})
+	if res, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 401 || !cleared(res.Cookies()) {
+		t.Fatalf("who am I with a dead cookie: %d %+v, want 401 and the cookies cleared", res.StatusCode, res.Cookies())
+	}
+	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/account", nil)
+	req.Header.Set("Authorization", "Bearer "+ann.token)
+	if res, err = http.DefaultClient.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != 401 || len(res.Cookies()) != 0 {
+		t.Fatalf("who am I with a dead token: %d %+v, want 401 and no cookies", res.StatusCode, res.Cookies())
+	}
+}
+
+// cleared reports whether cs clears both the session cookie and the
+// signed-in cookie beside it, and sets nothing else.
+func cleared(cs []*http.Cookie) bool {
+	names := map[string]bool{}
+	for _, c := range cs {
+		if c.MaxAge >= 0 {
+			return false
+		}
+		names[c.Name] = true
+	}
+	return len(cs) == 2 && names[SessionCookie] && names[SignedInCookie]
 }
 
 // TestSignInMissingNameDoesTheWork checks that a sign-in for a name with
@@ -800,16 +848,16 @@ func TestSignUpsShareTheSignInBudget(t *testing.T) {
 	c := &client{t: t, base: srv.URL}
 	var got []int
 	for _, n := range []string{"Ann", "Bob", "Cat", "Dan"} {
-		st, _ := c.do("POST", "/api/v1/accounts", `{"name": "`+n+`", "password": "correct horse `+n+`"}`, nil)
+		st, _ := c.do("POST", "/api/v1/accounts", `{"name": "`+n+`", "password": "`+testPassword+`"}`, nil)
 		got = append(got, st)
 	}
 	if got[0] != 201 || got[2] != 201 || got[3] != 429 {
 		t.Fatalf("sign-ups: %v, want three 201s and a 429", got)
 	}
-	if _, err := f.s.SignIn(context.Background(), "Dan", "correct horse Dan"); err == nil {
+	if _, err := f.s.SignIn(context.Background(), "Dan", testPassword); err == nil {
 		t.Fatal("the refused sign-up made an account")
 	}
-	if st, body := c.do("POST", "/api/v1/sessions", `{"name": "Ann", "password": "correct horse Ann"}`, nil); st != 429 {
+	if st, body := c.do("POST", "/api/v1/sessions", `{"name": "Ann", "password": "`+testPassword+`"}`, nil); st != 429 {
 		t.Fatalf("a sign-in after the address's budget went on sign-ups: %d %s", st, body)
 	}
 }
@@ -834,7 +882,7 @@ func TestHashingQueueIsBounded(t *testing.T) {
 	}
 	upDone := make(chan error, 1)
 	go func() {
-		_, err := s.SignUp(ctx, nil, "Waiting", "correct horse waiting")
+		_, err := s.SignUp(ctx, nil, "Waiting", testPassword)
 		upDone <- err
 	}()
 	waitFor(t, "the sign-up to wait for a place", func() bool { return s.hashWaiting.Load() == 1 })
@@ -864,14 +912,14 @@ func TestHashingQueueIsBounded(t *testing.T) {
 	if StatusOf(err) != http.StatusServiceUnavailable || !strings.Contains(err.Error(), "busy") {
 		t.Fatalf("a sign-in past the queue: %v, want 503 busy", err)
 	}
-	if _, err := s.SignUp(ctx, nil, "Eve", "correct horse eve"); StatusOf(err) != http.StatusServiceUnavailable {
+	if _, err := s.SignUp(ctx, nil, "Eve", testPassword); StatusOf(err) != http.StatusServiceUnavailable {
 		t.Fatalf("a sign-up past the queue: %v, want 503", err)
 	}
 	for range cap(s.hashing) {
 		<-s.hashing
 	}
 	wg.Wait()
-	if _, err := s.SignUp(ctx, nil, "Eve", "correct horse eve"); err != nil {
+	if _, err := s.SignUp(ctx, nil, "Eve", testPassword); err != nil {
 		t.Fatalf("a sign-up once the queue drained: %v", err)
 	}
 }
@@ -908,14 +956,14 @@ func BenchmarkSignInDuringSignUpFlood(b *testing.B) {
 	}
 	defer s.Close()
 	ctx := context.Background()
-	if _, err := s.SignUp(ctx, nil, "Ann", "correct horse ann"); err != nil {
+	if _, err := s.SignUp(ctx, nil, "Ann", testPassword); err != nil {
 		b.Fatal(err)
 	}
 	measure := func(n int) time.Duration {
 		lat := make([]time.Duration, 0, n)
 		for range n {
 			start := time.Now()
-			if _, err := s.SignIn(ctx, "Ann", "correct horse ann"); err != nil && StatusOf(err) != http.StatusServiceUnavailable {
+			if _, err := s.SignIn(ctx, "Ann", testPassword); err != nil && StatusOf(err) != http.StatusServiceUnavailable {
 				b.Fatal(err)
 			}
 			lat = append(lat, time.Since(start))
@@ -932,7 +980,7 @@ func BenchmarkSignInDuringSignUpFlood(b *testing.B) {
 		go func() {
 			defer wg.Done()
 			for j := 0; fctx.Err() == nil; j++ {
-				s.SignUp(fctx, nil, fmt.Sprintf("flood%d_%d", i, j), "correct horse flood")
+				s.SignUp(fctx, nil, fmt.Sprintf("flood%d_%d", i, j), testPassword)
 			}
 		}()
 	}

@@ -148,6 +148,9 @@ func (s *Service) Challenge(ctx context.Context, p *Principal, req ChallengeRequ
 		Status: store.ChallengeOpen, Created: now, Expires: now.Add(ChallengeTTL),
 	}
 	if err := cs.CreateChallenge(ctx, c); err != nil {
+		if errors.Is(err, store.ErrChallengeDuplicate) {
+			return ChallengeInfo{}, refuse(http.StatusConflict, "you have already challenged %s to %s on these terms, and that challenge still waits for an answer", them.Name, g.Title())
+		}
 		return ChallengeInfo{}, s.saveFailed("the challenge", err)
 	}
 	info, err := s.challengeInfo(ctx, c)

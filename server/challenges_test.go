@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -330,8 +331,9 @@ func TestChallengeBadInput(t *testing.T) {
 	nobody := &client{t: t, base: base}
 
 	var open, taken, declined ChallengeInfo
-	for _, c := range []*ChallengeInfo{&open, &taken, &declined} {
-		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, c); st != 201 {
+	for i, c := range []*ChallengeInfo{&open, &taken, &declined} {
+		// Each on its own terms: the same challenge twice is refused.
+		if st, body := ann.do("POST", "/api/v1/challenges", fmt.Sprintf(`{"to": "bob", "game": "nymphabet", "rules": {"clock": %d}}`, 60*(i+1)), c); st != 201 {
 			t.Fatalf("challenge: %d %s", st, body)
 		}
 	}
@@ -405,12 +407,62 @@ func TestChallengeBadInput(t *testing.T) {
 	}
 	// Too many waiting.
 	for i := 0; i < MaxOpenChallenges; i++ {
-		if st, body := cat.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, nil); st != 201 {
+		if st, body := cat.do("POST", "/api/v1/challenges", fmt.Sprintf(`{"to": "bob", "game": "quizl", "rules": {"clock": %d}}`, 60+i), nil); st != 201 {
 			t.Fatalf("challenge %d: %d %s", i, st, body)
 		}
 	}
 	if st, body := cat.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, nil); st != 429 || !strings.Contains(body, "waiting") {
 		t.Fatalf("challenge past the cap: %d %s", st, body)
+	}
+}
+
+// TestChallengeTwice: the same challenge again while the first waits is
+// refused in words (409) and makes nothing, however many come at once;
+// once the first is answered it may be made again.
+func TestChallengeTwice(t *testing.T) {
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	var first ChallengeInfo
+	if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet", "rules": {"clock": 60}}`, &first); st != 201 {
+		t.Fatalf("challenge: %d %s", st, body)
+	}
+	st, body := ann.do("POST", "/api/v1/challenges", `{"to": "BOB", "game": "Nymphabet", "rules": {"clock": 60}}`, nil)
+	if st != 409 || !strings.Contains(body, "you have already challenged Bob to Nymphabet on these terms") {
+		t.Fatalf("the same challenge again: %d %s", st, body)
+	}
+	// Other terms are another challenge.
+	if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, nil); st != 201 {
+		t.Fatalf("a challenge on other terms: %d %s", st, body)
+	}
+	// A double click: of many at once, one is made.
+	codes := make(chan int, 6)
+	for range cap(codes) {
+		go func() {
+			st, _ := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, nil)
+			codes <- st
+		}()
+	}
+	made := 0
+	for range cap(codes) {
+		switch st := <-codes; st {
+		case 201:
+			made++
+		case 409:
+		default:
+			t.Errorf("one of many at once: %d", st)
+		}
+	}
+	if made != 1 {
+		t.Errorf("%d of %d identical challenges at once were made, want 1", made, cap(codes))
+	}
+	if l := listOf(t, bob); len(l.In) != 3 {
+		t.Errorf("Bob has %d challenges waiting, want 3: %+v", len(l.In), l.In)
+	}
+	if st, body := bob.do("POST", "/api/v1/challenges/"+first.ID+"/decline", nil, nil); st != 200 {
+		t.Fatalf("decline: %d %s", st, body)
+	}
+	if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet", "rules": {"clock": 60}}`, nil); st != 201 {
+		t.Fatalf("the same challenge after a decline: %d %s", st, body)
 	}
 }
 
@@ -421,7 +473,7 @@ func TestChallengeDeclineAndWithdrawOnStream(t *testing.T) {
 	bobStream := openStream(t, sf.srv.URL, bob.token)
 	var a, b ChallengeInfo
 	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &a)
-	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &b)
+	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &b)
 	if st, body := bob.do("POST", "/api/v1/challenges/"+a.ID+"/decline", nil, nil); st != 200 {
 		t.Fatalf("decline: %d %s", st, body)
 	}
@@ -700,7 +752,7 @@ func TestChallengeFromDeletedAccount(t *testing.T) {
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	var ch ChallengeInfo
 	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &ch)
-	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "correct horse Ann"}`, nil); st >= 300 {
+	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "`+testPassword+`"}`, nil); st >= 300 {
 		t.Fatalf("delete: %d %s", st, body)
 	}
 	if l := listOf(t, bob); len(l.In) != 0 {

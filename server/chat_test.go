@@ -369,7 +369,7 @@ func TestNewGuestsWaitForSpectatorsChat(t *testing.T) {
 	}
 	// So may an account.
 	var acct struct{ Token string }
-	st, b := e.call("POST", "/api/v1/accounts", "", map[string]any{"name": "Dora", "password": "correct horse dora"})
+	st, b := e.call("POST", "/api/v1/accounts", "", map[string]any{"name": "Dora", "password": testPassword})
 	json.Unmarshal(b, &acct)
 	if st != 201 {
 		t.Fatalf("Dora's account: %d %s", st, b)

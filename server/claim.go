@@ -124,7 +124,7 @@ func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResu
 	case t.status == store.Finished:
 		err = refuse(http.StatusConflict, "the game is over")
 	case t.tc.turn > 0:
-		err = refuse(http.StatusConflict, "this table has a clock of %s a turn: when a player's time runs out the server plays for them, so there is nothing to claim", t.tc.turn)
+		err = refuse(http.StatusConflict, "this table has a clock of %s a turn: when a player's time runs out the server plays for them, so there is nothing to claim", game.Span(t.tc.turn))
 	default:
 		toMove := t.st.ToMove()
 		for _, w := range toMove {
@@ -139,7 +139,7 @@ func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResu
 			case away >= s.cfg.WalkAway:
 				absent = append(absent, forfeit{Seat: int(w), Why: forfeitClaim, By: int(seat), Away: int(away / time.Second)})
 			default:
-				why = append(why, fmt.Sprintf("%s has been away for %s; you may claim once %s has been away %s, in %s", name, away.Round(time.Second), name, s.cfg.WalkAway, (s.cfg.WalkAway-away).Round(time.Second)))
+				why = append(why, fmt.Sprintf("%s has been away for %s; you may claim once %s has been away %s, in %s", name, game.Span(away), name, game.Span(s.cfg.WalkAway), game.Span(s.cfg.WalkAway-away)))
 			}
 		}
 		if len(absent) == 0 {

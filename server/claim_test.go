@@ -47,7 +47,7 @@ func TestClaim(t *testing.T) {
 		deadline := time.Now().Add(5 * time.Second)
 		for {
 			st, b := claim(ben)
-			if st == 409 && bytes.Contains([]byte(b), []byte("Ann has been away for 0s")) {
+			if st == 409 && bytes.Contains([]byte(b), []byte("Ann has been away for 0 seconds")) {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -64,7 +64,7 @@ func TestClaim(t *testing.T) {
 			status            int
 			want              string
 		}{
-			{"4 minutes away", id, ben, 409, "Ann has been away for 4m0s; you may claim once Ann has been away 5m0s, in 1m0s"},
+			{"4 minutes away", id, ben, 409, "Ann has been away for 4 minutes; you may claim once Ann has been away 5 minutes, in 1 minute"},
 			{"the player to move", id, ann, 409, "it is your turn"},
 			{"no token", id, "", 401, "seat's token"},
 			{"a spectator", id, e.identity("Cat"), 403, "only a player at this table"},

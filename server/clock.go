@@ -92,11 +92,17 @@ type ClaimEvent struct {
 // move, text.
 func (t *table) forfeitEvent(f forfeit, text string) game.Event {
 	name := t.cfg.Name(game.Seat(f.Seat))
+	// What the server did for the seat, in words: "resign" is no word
+	// one plays.
+	did := name + " resigns"
+	if text != "resign" {
+		did = fmt.Sprintf("%s is made to play %s", name, text)
+	}
 	if f.Why == forfeitClaim {
-		return game.Event{Kind: "claim", Text: fmt.Sprintf("%s was away for %s while it was their turn, and %s claimed the game: %s plays %s", name, time.Duration(f.Away)*time.Second, t.cfg.Name(game.Seat(f.By)), name, text),
+		return game.Event{Kind: "claim", Text: fmt.Sprintf("%s was away for %s while it was their turn, and %s claimed the game: %s", name, game.Span(time.Duration(f.Away)*time.Second), t.cfg.Name(game.Seat(f.By)), did),
 			Data: ClaimEvent{Seat: game.Seat(f.Seat), Move: text, By: game.Seat(f.By), Away: f.Away}}
 	}
-	return game.Event{Kind: "timeout", Text: fmt.Sprintf("%s ran out of time (%s a turn): %s plays %s", name, t.tc.turn, name, text),
+	return game.Event{Kind: "timeout", Text: fmt.Sprintf("%s ran out of time (%s a turn): %s", name, game.Span(t.tc.turn), did),
 		Data: TimeoutEvent{Seat: game.Seat(f.Seat), Move: text, Clock: int(t.tc.turn / time.Second)}}
 }
 

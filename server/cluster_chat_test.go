@@ -112,7 +112,7 @@ func TestClusterChatReachesRemoteSockets(t *testing.T) {
 	// Cara has an account: a guest that new could not write in the
 	// spectators' chat yet.
 	var cara server.Session
-	if st, body := nodeCall(t, b, "POST", "/api/v1/accounts", "", map[string]any{"name": "Cara", "password": "correct horse cara"}, &cara); st >= 300 {
+	if st, body := nodeCall(t, b, "POST", "/api/v1/accounts", "", map[string]any{"name": "Cara", "password": testPassword}, &cara); st >= 300 {
 		t.Fatalf("Cara's account: %d %s", st, body)
 	}
 	if metric(t, c, "parlour_cluster_owned_tables") != "0" {

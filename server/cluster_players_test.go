@@ -65,6 +65,10 @@ func (ps *playerStream) next(typ string) server.StreamEvent {
 	}
 }
 
+// testPassword is the external tests' accounts' password: a fine one,
+// since it holds none of the tests' names.
+const testPassword = "correct horse staple"
+
 // TestClusterPlayersAcrossNodes: what concerns players rather than a
 // table crosses the nodes. Ann, on node a, challenges Ben, whose player
 // stream is open on node c: the challenge shows there; Ben accepts
@@ -81,7 +85,7 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 	signUp := func(n *node, name string) string {
 		t.Helper()
 		var s server.Session
-		if st, body := nodeCall(t, n, "POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": "correct horse " + name}, &s); st != 201 {
+		if st, body := nodeCall(t, n, "POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": testPassword}, &s); st != 201 {
 			t.Fatalf("sign up %s on %s: %d %s", name, n.name, st, body)
 		}
 		return s.Token
@@ -148,7 +152,7 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 
 	// Ann's session, used on every node, is signed out on a.
 	var sess server.Session
-	if st, body := nodeCall(t, a, "POST", "/api/v1/sessions", "", map[string]string{"name": "Ann", "password": "correct horse Ann"}, &sess); st != 200 && st != 201 {
+	if st, body := nodeCall(t, a, "POST", "/api/v1/sessions", "", map[string]string{"name": "Ann", "password": testPassword}, &sess); st != 200 && st != 201 {
 		t.Fatalf("sign in: %d %s", st, body)
 	}
 	for _, n := range nodes {

@@ -429,7 +429,7 @@ func TestClusterStoreOutage(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var sess server.Session
-	if st, body := nodeCall(t, a, "POST", "/api/v1/accounts", "", map[string]string{"name": "Ann", "password": "correct horse Ann"}, &sess); st != 201 {
+	if st, body := nodeCall(t, a, "POST", "/api/v1/accounts", "", map[string]string{"name": "Ann", "password": testPassword}, &sess); st != 201 {
 		t.Fatalf("sign up: %d %s", st, body)
 	}
 	var ann, ben server.Seated

@@ -17,7 +17,7 @@ import (
 // account signs up name on e and answers its token.
 func (e *clockEnv) account(name string) string {
 	e.t.Helper()
-	st, b := e.call("POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": "correct horse " + name})
+	st, b := e.call("POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": testPassword})
 	if st != 201 {
 		e.t.Fatalf("sign up %s: %d %s", name, st, b)
 	}

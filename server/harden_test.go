@@ -319,7 +319,7 @@ func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
 	}
 	defer s.Close()
 	sign := func(name string) *Principal {
-		se, err := s.SignUp(ctx, nil, name, "correct horse "+name)
+		se, err := s.SignUp(ctx, nil, name, testPassword)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -173,8 +173,8 @@ func TestSeatTokenActsForItsSeatAlone(t *testing.T) {
 		{"PUT", "/api/v1/account/settings", map[string]any{"hidden": true}},
 		{"GET", "/api/v1/account/settings", nil},
 		{"GET", "/api/v1/account", nil},
-		{"PUT", "/api/v1/account/password", map[string]string{"password": "correct horse Ann", "new_password": "a brand new phrase"}},
-		{"DELETE", "/api/v1/account", map[string]string{"password": "correct horse Ann"}},
+		{"PUT", "/api/v1/account/password", map[string]string{"password": testPassword, "new_password": "a brand new phrase"}},
+		{"DELETE", "/api/v1/account", map[string]string{"password": testPassword}},
 		{"DELETE", "/api/v1/sessions", nil},
 		{"GET", "/api/v1/identity/tables", nil},
 		{"GET", "/api/v1/stream", nil},
@@ -202,7 +202,7 @@ func TestSeatTokenActsForItsSeatAlone(t *testing.T) {
 	if st, body := ann.do("GET", "/api/v1/account/settings", nil, nil); st != 200 || strings.Contains(body, `"hidden":true`) {
 		t.Fatalf("Ann's settings: %d %s", st, body)
 	}
-	if _, err := f.s.SignIn(context.Background(), "Ann", "correct horse Ann"); err != nil {
+	if _, err := f.s.SignIn(context.Background(), "Ann", testPassword); err != nil {
 		t.Fatalf("Ann's password: %v", err)
 	}
 	if _, err := f.s.SignIn(context.Background(), "Mallory", "an attacker's phrase"); err == nil {

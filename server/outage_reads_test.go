@@ -63,7 +63,7 @@ func TestStoreOutageReads(t *testing.T) {
 	// A session cookie whose token the service has not seen since it
 	// started: checking it needs the store.
 	var cookie Session
-	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/sessions", map[string]string{"name": "Ben", "password": "correct horse Ben"}, &cookie); st != 200 && st != 201 {
+	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/sessions", map[string]string{"name": "Ben", "password": testPassword}, &cookie); st != 200 && st != 201 {
 		t.Fatalf("sign in: %d %s", st, body)
 	}
 	withCookie := func(path string) (int, string) {

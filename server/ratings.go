@@ -106,12 +106,17 @@ func checkRated(g game.Game, rules game.Rules, lexName string, seats []seatMeta,
 		// The clock is a table option outside the referee's rules: how
 		// long a turn may take does not change what a good move is.
 		if name != mode && name != game.ClockOption && !ratedOption(g.Name(), name) {
-			changed = append(changed, name)
+			// Named in words, as the forms label the rule, not by its key.
+			changed = append(changed, `"`+strings.ReplaceAll(name, "_", " ")+`"`)
 		}
 	}
 	if len(changed) > 0 {
 		sort.Strings(changed)
-		return "", badRequest("a rated table plays by the default rules, and %s changes the game; leave it out or play unrated", strings.Join(changed, ", "))
+		verb := "changes"
+		if len(changed) > 1 {
+			verb = "change"
+		}
+		return "", badRequest("a rated table plays by the default rules, and %s %s the game; leave it out or play unrated", strings.Join(changed, " and "), verb)
 	}
 	if lexName != "" && lexName != lexicon.DefaultName {
 		return "", badRequest("a rated table checks words against the default lexicon (%s), not %s", lexicon.DefaultName, lexName)

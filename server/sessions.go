@@ -16,6 +16,13 @@ import (
 // endpoint that takes a bearer token takes it, the WebSocket too.
 const SessionCookie = "parlour_session"
 
+// SignedInCookie is a cookie beside the session cookie, holding only "1",
+// that scripts may read: a page without it knows the browser has no
+// session, and does not ask the server who is signed in only to be told
+// nobody (an error status, which browsers log). It is never evidence of a
+// session; only the session cookie is.
+const SignedInCookie = "parlour_signed_in"
+
 // sessionMaxAge is how long a browser keeps its session cookie.
 const sessionMaxAge = 30 * 24 * time.Hour
 
@@ -46,6 +53,10 @@ func (h *Handler) setSession(w http.ResponseWriter, r *http.Request, token strin
 		Name: SessionCookie, Value: token, Path: "/",
 		MaxAge: int(sessionMaxAge / time.Second), HttpOnly: true, Secure: h.secure(r), SameSite: http.SameSiteLaxMode,
 	})
+	http.SetCookie(w, &http.Cookie{
+		Name: SignedInCookie, Value: "1", Path: "/",
+		MaxAge: int(sessionMaxAge / time.Second), Secure: h.secure(r), SameSite: http.SameSiteLaxMode,
+	})
 }
 
 // clearSession tells the browser to drop its session cookie.
@@ -53,6 +64,10 @@ func (h *Handler) clearSession(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{
 		Name: SessionCookie, Value: "", Path: "/",
 		MaxAge: -1, HttpOnly: true, Secure: h.secure(r), SameSite: http.SameSiteLaxMode,
+	})
+	http.SetCookie(w, &http.Cookie{
+		Name: SignedInCookie, Value: "", Path: "/",
+		MaxAge: -1, Secure: h.secure(r), SameSite: http.SameSiteLaxMode,
 	})
 }
 
@@ -161,6 +176,12 @@ func (h *Handler) signedIn(r *http.Request) (*Principal, error) {
 func (h *Handler) whoAmI(w http.ResponseWriter, r *http.Request) {
 	p, err := h.signedIn(r)
 	if err != nil {
+		if StatusOf(err) == http.StatusUnauthorized && sessionToken(r) != "" && r.Header.Get("Authorization") == "" {
+			// The session has ended (signed out elsewhere, the
+			// password changed): the browser drops its cookies, so
+			// that its next page need not ask again.
+			h.clearSession(w, r)
+		}
 		h.fail(w, r, err)
 		return
 	}

@@ -51,10 +51,20 @@ type ChallengeAnswer struct {
 // challenge already answered: another answer came first.
 var ErrChallengeNotOpen = fmt.Errorf("challenge not open: %w", ErrConflict)
 
+// ErrChallengeDuplicate is returned, wrapped, by CreateChallenge for a
+// challenge that repeats one still open and unexpired: the same
+// challenger, the same player challenged, the same game, rules and
+// rating. A second click on "send" must not make a second challenge.
+var ErrChallengeDuplicate = fmt.Errorf("the same challenge is already open: %w", ErrConflict)
+
 // Challenges keeps challenges and who hides from the list of players
 // online. A Store that holds them implements it too.
 type Challenges interface {
-	// CreateChallenge stores a new open challenge.
+	// CreateChallenge stores a new open challenge. One that repeats a
+	// challenge still open and unexpired at c.Created (the same From, To,
+	// Game, Rules and Rated) is ErrChallengeDuplicate, and nothing is
+	// stored: the check and the write are one, so of two at once one is
+	// stored.
 	CreateChallenge(ctx context.Context, c Challenge) error
 	// Challenge returns the challenge called id.
 	Challenge(ctx context.Context, id string) (Challenge, error)

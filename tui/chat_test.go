@@ -214,7 +214,7 @@ func TestClaimAfterTheWalkAway(t *testing.T) {
 	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims"))
 	clk.Advance(server.DefaultWalkAway + time.Minute)
 	tm.key("ctrl+g")
-	tm.waitFor("the claim in words", has("Ben was away for 6m1s while it was their", "Ben resigned", "the game is claimed"))
+	tm.waitFor("the claim in words", has("Ben was away for 6 minutes", "Ben resigned", "the game is claimed"))
 	checkFits(t, tm)
 	// In Quizl the others play on after a resignation; the end screen,
 	// when it comes, says the claim under Game over.

@@ -18,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"parlour/game"
 	"parlour/tui/client"
 )
 
@@ -291,7 +292,7 @@ func (m *Model) endView() string {
 			if !a.Confirmed {
 				ok = bad("✗ not confirmed")
 			}
-			fmt.Fprintf(&b, "  %-20s %s: %d points (recorded %d), %d placements missed\n", t.name(a.Seat), ok, a.Points, a.Recorded, a.Missed)
+			fmt.Fprintf(&b, "  %-20s %s: %s (recorded %d), %s missed\n", t.name(a.Seat), ok, game.Count(a.Points, "point", "points"), a.Recorded, game.Count(a.Missed, "placement", "placements"))
 		}
 		if len(v.Grids) > 0 {
 			i := t.play.board % len(v.Grids)

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"parlour/game"
 )
 
 // Nymphabet's play screen: the struck alphabet and the words.
@@ -72,13 +74,13 @@ func (m *Model) nymphabetView() string {
 	if v.Current != "" {
 		cur = "current letter " + v.Current
 	}
-	fmt.Fprintf(&b, "  %s · %d letters left · mode %s\n", cur, v.Left, v.Mode)
+	fmt.Fprintf(&b, "  %s · %s left · mode %s\n", cur, game.Count(v.Left, "letter", "letters"), v.Mode)
 	var ps []string
 	for _, p := range v.Players {
 		if v.Mode == "scoring" {
 			ps = append(ps, fmt.Sprintf("%s: product %d", p.Name, p.Product))
 		} else {
-			ps = append(ps, fmt.Sprintf("%s: %d letters in %d words", p.Name, p.Letters, p.Turns))
+			ps = append(ps, fmt.Sprintf("%s: %s in %s", p.Name, game.Count(p.Letters, "letter", "letters"), game.Count(p.Turns, "word", "words")))
 		}
 	}
 	b.WriteString("  " + strings.Join(ps, " · ") + "\n\n")

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"parlour/game"
 )
 
 // Quizl's play screen: the tracking grids, your grid, calls and announcements.
@@ -135,7 +137,7 @@ func (m *Model) quizlView() string {
 		note := "still hunting"
 		switch b.Outcome {
 		case "right":
-			note = fmt.Sprintf("found %s: %d points", b.Password, b.Points)
+			note = fmt.Sprintf("found %s: %s", b.Password, game.Count(b.Points, "point", "points"))
 		case "tripped":
 			note = "tripped over the password: 0 points"
 		case "resigned":

@@ -10,6 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"parlour/game"
 )
 
 // Salvo's play screen: the two oceans, aiming, pencil marks and the outline.
@@ -235,7 +237,7 @@ func (m *Model) salvoView() string {
 	}
 	var ps []string
 	for _, pl := range v.Players {
-		ps = append(ps, fmt.Sprintf("%s %d shots, sank %d, lost %d", pl.Name, pl.Shots, pl.ShipsSunk, pl.ShipsLost))
+		ps = append(ps, fmt.Sprintf("%s %s, sank %d, lost %d", pl.Name, game.Count(pl.Shots, "shot", "shots"), pl.ShipsSunk, pl.ShipsLost))
 	}
 	if line := strings.Join(ps, " · "); ansi.StringWidth(line) <= m.w {
 		info = append(info, line)

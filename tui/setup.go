@@ -9,6 +9,8 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"parlour/game"
 )
 
 // setupState is the secret-setup editor: Quizl's grid or Salvo's fleet.
@@ -136,7 +138,7 @@ func (m *Model) check() tea.Cmd {
 				}
 			}
 		}
-		st.verdict = fmt.Sprintf("%d squares to fill (ctrl+f fills them around your password)", n)
+		st.verdict = fmt.Sprintf("%s to fill (ctrl+f fills them around your password)", game.Count(n, "square", "squares"))
 		return nil
 	}
 	st.verdict = "asking the referee…"

@@ -32,13 +32,20 @@ func (s *Store) CreateChallenge(ctx context.Context, c store.Challenge) error {
 		if c.Rated {
 			rated = 1
 		}
-		_, err := ex.exec("INSERT INTO challenges ("+challengeCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			c.ID, c.From, c.To, c.Game, c.Rules, rated, string(store.ChallengeOpen), c.Table, nanos(c.Created), nanos(c.Expires))
+		// One statement in the single writer's transaction: nothing
+		// can come between the look for a duplicate and the insert.
+		n, err := ex.exec("INSERT INTO challenges ("+challengeCols+") SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "+
+			"WHERE NOT EXISTS (SELECT 1 FROM challenges WHERE from_id = ? AND to_id = ? AND game = ? AND rules IS ? AND rated = ? AND status = ? AND expires > ?)",
+			c.ID, c.From, c.To, c.Game, c.Rules, rated, string(store.ChallengeOpen), c.Table, nanos(c.Created), nanos(c.Expires),
+			c.From, c.To, c.Game, c.Rules, rated, string(store.ChallengeOpen), nanos(c.Created))
 		if isConstraint(err) {
 			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrConflict)
 		}
 		if err != nil {
 			return fmt.Errorf("sqlite: storing a challenge: %w", err)
+		}
+		if n != 1 {
+			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrChallengeDuplicate)
 		}
 		return nil
 	})

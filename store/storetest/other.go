@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ func otherTests() []test {
 		{"ChatAndMutes", testChatAndMutes},
 		{"Challenges", testChallenges},
 		{"ChallengeInBatch", testChallengeInBatch},
+		{"ChallengeDuplicates", testChallengeDuplicates},
 		{"Hidden", testHidden},
 		{"Dailies", testDailies},
 		{"Keys", testKeys},
@@ -147,6 +149,84 @@ func testChallenges(t *testing.T, e *env) {
 	}
 }
 
+// testChallengeDuplicates: a challenge that repeats one still open and
+// unexpired is ErrChallengeDuplicate and is not stored, even when many
+// come at once; one that differs in any term, or repeats one answered or
+// expired, is stored.
+func testChallengeDuplicates(t *testing.T, e *env) {
+	ctx := context.Background()
+	s := as[store.Challenges](t, e.s)
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	base := store.Challenge{From: "ann", To: "bob", Game: "salvo", Rules: []byte(`{"placement":"free"}`), Status: store.ChallengeOpen, Created: at, Expires: at.Add(10 * time.Minute)}
+	with := func(id string, change func(*store.Challenge)) store.Challenge {
+		c := base
+		c.ID = id
+		if change != nil {
+			change(&c)
+		}
+		return c
+	}
+	if err := s.CreateChallenge(ctx, with("d1", nil)); err != nil {
+		t.Fatal(err)
+	}
+	later := func(c *store.Challenge) { c.Created, c.Expires = at.Add(time.Minute), at.Add(11*time.Minute) }
+	if err := s.CreateChallenge(ctx, with("d2", later)); !errors.Is(err, store.ErrChallengeDuplicate) || !errors.Is(err, store.ErrConflict) {
+		t.Errorf("the same challenge again: %v, want ErrChallengeDuplicate", err)
+	}
+	if _, err := s.Challenge(ctx, "d2"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the refused duplicate was stored: %v", err)
+	}
+	for _, tc := range []struct {
+		id     string
+		change func(*store.Challenge)
+	}{
+		{"to-cat", func(c *store.Challenge) { c.To = "cat" }},
+		{"from-cat", func(c *store.Challenge) { c.From = "cat" }},
+		{"quizl", func(c *store.Challenge) { c.Game = "quizl" }},
+		{"rules", func(c *store.Challenge) { c.Rules = []byte(`{"placement":"apart"}`) }},
+		{"defaults", func(c *store.Challenge) { c.Rules = nil }},
+		{"rated", func(c *store.Challenge) { c.Rated = true }},
+	} {
+		if err := s.CreateChallenge(ctx, with(tc.id, tc.change)); err != nil {
+			t.Errorf("a challenge differing in %s: %v", tc.id, err)
+		}
+	}
+	// The default rules are a term like any other.
+	if err := s.CreateChallenge(ctx, with("defaults-again", func(c *store.Challenge) { c.Rules = nil })); !errors.Is(err, store.ErrChallengeDuplicate) {
+		t.Errorf("the same challenge with the default rules again: %v, want ErrChallengeDuplicate", err)
+	}
+	// Answered, it may be made again.
+	if err := s.SettleChallenge(ctx, "d1", store.ChallengeDeclined, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateChallenge(ctx, with("d3", later)); err != nil {
+		t.Errorf("the same challenge after a decline: %v", err)
+	}
+	// Expired (d3 at the minute it expires), it may be made again.
+	if err := s.CreateChallenge(ctx, with("d4", func(c *store.Challenge) { c.Created, c.Expires = at.Add(11*time.Minute), at.Add(21*time.Minute) })); err != nil {
+		t.Errorf("the same challenge once the first expired: %v", err)
+	}
+	// Many at once: one is stored.
+	errs := make(chan error, 8)
+	for i := range cap(errs) {
+		go func() {
+			errs <- s.CreateChallenge(ctx, with(fmt.Sprintf("race%d", i), func(c *store.Challenge) { c.To = "dan" }))
+		}()
+	}
+	stored := 0
+	for range cap(errs) {
+		switch err := <-errs; {
+		case err == nil:
+			stored++
+		case !errors.Is(err, store.ErrChallengeDuplicate):
+			t.Errorf("one of many at once: %v", err)
+		}
+	}
+	if stored != 1 {
+		t.Errorf("%d of %d identical challenges made at once were stored, want 1", stored, cap(errs))
+	}
+}
+
 // testChallengeInBatch: an acceptance written with the table it opens
 // stands or falls with it: a challenge no longer open fails the batch
 // (ErrChallengeNotOpen) and no table is stored; a table that cannot be
@@ -155,8 +235,8 @@ func testChallengeInBatch(t *testing.T, e *env) {
 	ctx := context.Background()
 	s := as[store.Challenges](t, e.s)
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	for _, id := range []string{"c1", "c2"} {
-		if err := s.CreateChallenge(ctx, store.Challenge{ID: id, From: "ann", To: "bob", Game: "salvo", Status: store.ChallengeOpen, Created: at, Expires: at.Add(time.Hour)}); err != nil {
+	for i, id := range []string{"c1", "c2"} {
+		if err := s.CreateChallenge(ctx, store.Challenge{ID: id, From: "ann", To: "bob", Game: "salvo", Rated: i == 1, Status: store.ChallengeOpen, Created: at, Expires: at.Add(time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
 	}

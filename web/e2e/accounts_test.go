@@ -263,6 +263,9 @@ func TestClockRunsOut(t *testing.T) {
 	// Opened afresh, the end still says the time ran out.
 	ann.open("/t/" + strings.TrimPrefix(eval[string](ann, `location.pathname`), "/t/"))
 	ann.wait("the end again", `!!document.querySelector("#end-reason") && /ran out of time/.test(document.querySelector("#end-reason").textContent) && /aborted/.test(document.querySelector("#game-over h2").textContent)`)
+	if eval[bool](ann, `!document.querySelector("#conn").hidden`) {
+		t.Errorf("a finished game shows the connection's state (%q)", ann.text("#conn"))
+	}
 }
 
 // TestClaimAndMute: at a table without a clock, a player who leaves on

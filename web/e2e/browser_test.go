@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -95,6 +96,7 @@ type player struct {
 	sizes    map[string]int64  // request id -> encoded bytes received
 	ids      []network.RequestID
 	errors   []string // JavaScript exceptions and console errors
+	logged   []string // the browser's own console errors, such as a failed request's
 	urls     map[network.RequestID]string
 }
 
@@ -146,6 +148,10 @@ func (p *player) listen(ev any) {
 				parts = append(parts, string(a.Value)+a.Description)
 			}
 			p.errors = append(p.errors, "console.error: "+strings.Join(parts, " "))
+		}
+	case *cdplog.EventEntryAdded:
+		if e.Entry.Level == cdplog.EntryLevelError {
+			p.logged = append(p.logged, e.Entry.Text+" "+e.Entry.URL)
 		}
 	case *network.EventLoadingFinished:
 		p.sizes[string(e.RequestID)] = int64(e.EncodedDataLength)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 )
 
@@ -170,6 +171,20 @@ func TestChallenges(t *testing.T) {
 	if !strings.Contains(got, "Your Salvo challenge to Ben expired") {
 		t.Errorf("an expired challenge reads %q", got)
 	}
+	// A challenge's rules, as a banner says them: in words, only those
+	// that differ from the game's defaults, the clock as a time a turn.
+	got = eval[string](ann, `import("/static/js/challenge.js").then(async m => {
+		m.handle({type: "challenge", challenge: {id: "rules1", from: "Ann", to: "Ben", game: "salvo", rules: {clock: 60, placement: "free", diagonal_ships: false}, status: "open"}});
+		for (let i = 0; i < 200; i++) {
+			const p = document.querySelector('.banner.challenge[data-challenge="rules1"] .challenge-rules');
+			if (p && !p.hidden) return p.textContent;
+			await new Promise(r => setTimeout(r, 20));
+		}
+		return "no rules shown";
+	})`)
+	if got != "Rules: Clock: 1 minute a turn, Ship placement: free" {
+		t.Errorf("a challenge's rules read %q", got)
+	}
 
 	// Ben hides from the online list in his settings: Ann's lobby still
 	// counts him, without his name.
@@ -253,4 +268,75 @@ func TestChallengeStreamAfterAFailedLoad(t *testing.T) {
 	}
 	block(false)
 	ben.wait("the stream opened after the failed load", `window.__streams >= 1`)
+}
+
+// TestChallengeManyTabs: Ben has his finished table open and six more
+// pages of Parlour beside it. A browser opens at most six connections to a
+// host, and a player stream never ends: one stream a page left none for
+// anything else, so that the pages hung and a challenge never came. The
+// pages share one stream, so each loads, and Ann's challenge shows on
+// every one at once. Sending it again says that it is already waiting.
+func TestChallengeManyTabs(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.signUp("Ann", "correct horse battery")
+	ben.signUp("Ben", "another fine phrase")
+
+	// A game that ends: Ann challenges, Ben accepts, one resigns.
+	ann.open("/players/Ben")
+	ann.wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.sendChallenge("#profile-actions .challenge-open", "")
+	ben.wait("the challenge", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	ben.click(".banner.challenge[data-dir=in] .challenge-accept")
+	ben.wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	table := eval[string](ben, `location.pathname`)
+	ann.wait("the table", `location.pathname === "`+table+`"`)
+	// Whoever is to move resigns.
+	ann.wait("a seat", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	resigner := ann
+	if eval[string](ann, `document.querySelector("#turn").dataset.mine`) != "1" {
+		resigner = ben
+	}
+	resign := `fetch("/api/v1/tables/` + strings.TrimPrefix(table, "/t/") + `/moves", {method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"}, body: JSON.stringify({move: "resign"})}).then(r => r.text().then(b => r.status + " " + b))`
+	if got := eval[string](resigner, resign); !strings.HasPrefix(got, "200") {
+		t.Fatalf("%s resigns: %s", resigner.name, got)
+	}
+	ben.wait("the finished table", `document.querySelector("#turn").textContent === "Game over"`)
+
+	// Six more pages beside it, the last the finished table again:
+	// windows Ben's page opens (as a click on a link to a new tab would),
+	// which share the browser's connections as tabs do.
+	eval[bool](ben, `(window.__tabs = [], true)`)
+	for _, path := range []string{"/lobby", "/lobby", "/leaderboards", "/daily", "/players/Ann", table} {
+		// One window a click, as a browser allows.
+		opened, err := chromedp.Run(ben.ctx, chromedp.Evaluate[bool](`(w => (window.__tabs.push(w), !!w))(window.open("`+path+`", "_blank"))`,
+			func(p *runtime.EvaluateParams) { yes := true; p.UserGesture = &yes }))
+		if err != nil || !opened {
+			t.Fatalf("opening %s beside the table: %v, %v", path, opened, err)
+		}
+	}
+	const frames = `window.__tabs.map(w => w.document)`
+	ben.wait("six pages loaded", frames+`.every(d => d && d.readyState === "complete" && d.querySelector("#main h1"))`)
+
+	ann.open("/players/Ben")
+	ann.wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.sendChallenge("#profile-actions .challenge-open", "")
+	ann.wait("Ann's waiting banner", `!!document.querySelector(".banner.challenge[data-dir=out]")`)
+	ben.wait("the challenge on his page", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	ben.wait("the challenge on every other page", frames+`.every(d => !!d.querySelector(".banner.challenge[data-dir=in] .challenge-accept"))`)
+	if n := eval[int](ben, frames+`.filter(d => d.querySelectorAll(".banner.challenge[data-dir=in]").length !== 1).length`); n != 0 {
+		t.Errorf("%d pages show the challenge more than once", n)
+	}
+
+	// The same again: refused, in words, and no second banner anywhere.
+	ann.click("#challenge-send")
+	ann.wait("the refusal", `document.querySelector("#challenge-error").textContent !== ""`)
+	if got := ann.text("#challenge-error"); !strings.Contains(got, "already challenged Ben to Nymphabet") {
+		t.Errorf("the same challenge again says %q", got)
+	}
+	if n := eval[int](ann, `document.querySelectorAll(".banner.challenge[data-dir=out]").length`); n != 1 {
+		t.Errorf("Ann's page shows %d challenges waiting, want 1", n)
+	}
 }

@@ -273,7 +273,7 @@ func ratedGames(t *testing.T, base string, games ...map[string]any) {
 	t.Helper()
 	tok := map[string]string{}
 	for _, name := range []string{"Ann", "Ben"} {
-		st, body := api(t, base, "POST", "/accounts", "", map[string]any{"name": name, "password": "correct horse " + name})
+		st, body := api(t, base, "POST", "/accounts", "", map[string]any{"name": name, "password": "correct horse staple"})
 		if st != 201 {
 			t.Fatalf("sign up %s: %d %s", name, st, body)
 		}

@@ -24,7 +24,7 @@ func TestCrossSiteForgery(t *testing.T) {
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
 	ann.signUp("Ann", "correct horse battery")
-	if st, body := signUpByAPI(t, base, "Bob", "correct horse bob"); st != 201 {
+	if st, body := signUpByAPI(t, base, "Bob", "correct horse staple"); st != 201 {
 		t.Fatalf("Bob's sign-up: %d %s", st, body)
 	}
 

@@ -49,6 +49,11 @@ func TestQuizlSetupKeepsPassword(t *testing.T) {
 	ann.typeIn("#q-password", "crane")
 	eval[bool](ann, `(document.querySelector("#q-line").value = "2", true)`)
 	ann.clickText("#main button", "Write it in")
+	// The empty squares are work to do, not a mistake to warn of.
+	ann.wait("the squares still to fill", `/^\d+ squares still to fill/.test(document.querySelector("#q-note").textContent)`)
+	if cls := eval[string](ann, `document.querySelector("#q-note").className`); cls == "warn" {
+		t.Errorf("right after Write it in the note is a warning: %q", ann.text("#q-note"))
+	}
 	ann.clickText("#main button", "Fill the rest for me")
 	ann.wait("a filled grid", `[...document.querySelectorAll("#main input.cell")].every(e => /^[A-Z]$/.test(e.value))`)
 	if got := ann.editorRow(7); got != "CRANE" {

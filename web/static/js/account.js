@@ -5,7 +5,7 @@
 // it makes or joins belongs to the account (see api.js identityToken).
 
 import { h, field, append, fill, toast } from "./dom.js";
-import { call, signedIn, setSignedIn, forgetGuest, guestToken } from "./api.js";
+import { call, signedIn, setSignedIn, mayBeSignedIn, forgetGuest, guestToken } from "./api.js";
 import { go } from "./main.js";
 
 // header shows "Sign in" or the account's name in the header's menu.
@@ -39,6 +39,7 @@ function stream(name, wait) {
 // that ended elsewhere (signed out on another device, password changed)
 // shows as signed out here.
 export async function refresh() {
+  if (!mayBeSignedIn()) { setSignedIn(""); header(); return; }
   try {
     const a = await call("GET", "/account");
     setSignedIn(a.name);
@@ -71,7 +72,7 @@ export async function account(main) {
       h("div", { class: "cards" },
         form("Sign up", "signup", [
           input("signup-name", "text", "username", "Name", "3 to 20 letters, digits, _ or -; nobody else may have it in any case."),
-          input("signup-password", "password", "new-password", "Password", "At least 8 characters, not a common password, not your name."),
+          input("signup-password", "password", "new-password", "Password", "At least 8 characters, not a common password, without your name in it."),
         ], "Sign up", async f => {
           const body = { name: f.elements["signup-name"].value.trim(), password: f.elements["signup-password"].value };
           const a = await call("POST", "/accounts", body, guestToken());
@@ -103,7 +104,7 @@ export async function account(main) {
     h("div", { class: "cards" },
       form("Change your password", "chpw", [
         input("chpw-old", "password", "current-password", "Current password"),
-        input("chpw-new", "password", "new-password", "New password", "At least 8 characters, not a common password. Your other devices are signed out."),
+        input("chpw-new", "password", "new-password", "New password", "At least 8 characters, not a common password, without your name in it. Your other devices are signed out."),
       ], "Change the password", async f => {
         await call("PUT", "/account/password", { password: f.elements["chpw-old"].value, new_password: f.elements["chpw-new"].value });
         f.reset();

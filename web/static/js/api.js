@@ -105,6 +105,12 @@ export async function gameInfo(name) {
 export const signedIn = () => load("parlour.account", "");
 export const setSignedIn = n => save("parlour.account", n || "");
 
+// mayBeSignedIn says whether this browser may hold a session: it remembers a
+// name, or the server left its parlour_signed_in cookie beside the
+// session's. Without either it has none, and asking the server who is
+// signed in would only earn an error status that the console logs.
+export const mayBeSignedIn = () => !!signedIn() || /(?:^|;\s*)parlour_signed_in=1/.test(document.cookie);
+
 // guestToken is the guest identity's token, or undefined: sent with a
 // sign-up, it makes that guest the account.
 export const guestToken = () => (load("parlour.identity", null) || {}).token;

@@ -7,7 +7,8 @@
 // accepted. challengeForm is the form that makes one.
 
 import { h, append, fill, field, toast } from "./dom.js";
-import { call, games, rememberSeat } from "./api.js";
+import { call, games, gameInfo, rememberSeat } from "./api.js";
+import { rulesInWords } from "./rulestext.js";
 import { go } from "./main.js";
 import { challengeNotice } from "./notify.js";
 import { optionControl, readOptions } from "./home.js";
@@ -22,12 +23,46 @@ const mine = new Set();  // ids of challenges this player made, seen open
 const opened = new Set(); // tables already opened from a gameStart
 
 // start opens the player stream for the account name, once.
+//
+// A browser holds one player stream however many of its tabs are open:
+// the tabs take turns with a Web Lock, the one holding it reads the
+// stream and passes every line to the others over a BroadcastChannel,
+// and when it closes the next takes over. A stream is a request that
+// never ends, and a browser talks to one host over HTTP/1.1 through six
+// connections at most: six tabs, each with a stream of its own, left no
+// connection for anything else, so that a new tab's stream (and with it a
+// challenge) waited until some other request ended, or never came, and a
+// challenge sent from such a tab hung unsent.
 export function start(name) {
   if (abort && same(me, name)) return;
   stop();
   me = name;
   abort = new AbortController();
-  run(abort.signal);
+  const signal = abort.signal;
+  if (!navigator.locks || typeof BroadcastChannel !== "function") { run(signal); return; }
+  const key = "parlour.stream." + name.toLowerCase();
+  const ch = new BroadcastChannel(key);
+  ch.onmessage = e => handle(e.data);
+  signal.addEventListener("abort", () => ch.close(), { once: true });
+  const lead = () => run(signal, ev => { try { ch.postMessage(ev); } catch { /* closed: signed out */ } });
+  navigator.locks.request(key, { ifAvailable: true }, lock => {
+    if (lock) return lead();
+    // Another tab holds the stream: the open challenges come from a
+    // plain request (its opening lines went to that tab), and this tab
+    // waits its turn.
+    openChallenges(signal);
+    navigator.locks.request(key, { signal }, lead).catch(() => { /* signed out while waiting */ });
+    return null;
+  }).catch(() => { /* no lock to be had: nothing to lead */ });
+}
+
+// openChallenges shows the open challenges, read once.
+async function openChallenges(signal) {
+  try {
+    const l = await call("GET", "/challenges");
+    if (signal.aborted) return;
+    for (const c of [...(l.in || []), ...(l.out || [])]) handle({ type: "challenge", challenge: c });
+  } catch { /* the banners come with the next line passed on */ }
 }
 
 // stop closes the stream and takes the banners away (signing out).
@@ -56,14 +91,16 @@ const sleep = (ms, signal) => new Promise(res => {
 });
 
 // run reads the NDJSON stream line by line, reconnecting with a growing
-// wait (1 s doubling to 30 s, with jitter) while signed in.
-async function run(signal) {
+// wait (1 s doubling to 30 s, with jitter) while signed in, and hands
+// every event to pass too (the other tabs), if given.
+async function run(signal, pass) {
   let wait = 1000;
   while (!signal.aborted) {
     try {
       const res = await fetch("/api/v1/stream", { credentials: "same-origin", signal, headers: { Accept: "application/x-ndjson" } });
       if (res.status === 401 || res.status === 403) return; // signed out elsewhere: account.js says so
       if (!res.ok || !res.body) throw new Error(res.statusText);
+      wait = 1000; // the server answered: a break from here on is not it refusing
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buf = "";
       for (;;) {
@@ -79,6 +116,7 @@ async function run(signal) {
           let ev;
           try { ev = JSON.parse(line); } catch { continue; }
           handle(ev);
+          if (pass) pass(ev);
         }
       }
     } catch { /* the network went away: try again below */ }
@@ -133,7 +171,7 @@ function drop(id) {
 
 // what says a challenge's game and terms in words.
 function what(c) {
-  const n = Object.keys(c.rules || {}).length;
+  const n = Object.keys(c.rules || {}).filter(k => k !== "clock").length; // a clock changes no rule of the game
   return `${c.rated ? "rated " : ""}${gameTitle(c.game)}${n ? " with changed rules" : ""}`;
 }
 
@@ -150,12 +188,20 @@ function banner(c) {
     busy(true);
     try { then(await call(method, path)); } catch (e) { err.textContent = e.message; busy(false); }
   };
-  const rules = Object.entries(c.rules || {}).map(([k, v]) => `${k.replace(/_/g, " ")}: ${v}`).join(", ");
+  // The rules that differ from the game's defaults, in words ("Clock: 1
+  // minute a turn"), once the game's options are known.
+  const rulesLine = h("p", { class: "muted challenge-rules", hidden: true });
+  const showRules = opts => {
+    const words = rulesInWords(opts, c.rules, true);
+    rulesLine.textContent = words.length ? "Rules: " + words.join(", ") : "";
+    rulesLine.hidden = !words.length;
+  };
+  if (Object.keys(c.rules || {}).length) gameInfo(c.game).then(g => showRules(g ? g.options : []), () => showRules([]));
   const el = h("div", { class: "banner challenge", "data-challenge": c.id, "data-dir": incoming ? "in" : "out", role: "group", "aria-label": incoming ? `Challenge from ${c.from}` : `Your challenge to ${c.to}` },
     h("p", { class: "challenge-text" }, incoming
       ? [h("strong", {}, c.from), ` challenges you to ${what(c)}.`]
       : [`You challenged `, h("strong", {}, c.to), ` to ${what(c)}; waiting for an answer.`]),
-    rules ? h("p", { class: "muted" }, "Rules: " + rules) : null,
+    rulesLine,
     h("div", { class: "row" }, incoming
       ? [h("button", { type: "button", class: "primary challenge-accept", "aria-label": `Accept ${c.from}'s ${gameTitle(c.game)} challenge`,
           onclick: () => act(`/challenges/${encodeURIComponent(c.id)}/accept`, "POST", t => {
@@ -233,12 +279,21 @@ export async function challengeForm(to) {
     const g = current();
     const body = { to: toIn.value.trim(), game: g.name, rules: readOptions(form, g.options), rated: rated.checked };
     if (clockSel.value !== "none") body.rules.clock = Number(clockSel.value);
+    // One challenge a click: the button rests until the server answers,
+    // and says meanwhile that the challenge is on its way.
+    const send = form.querySelector("#challenge-send");
+    if (send.disabled) return;
+    send.disabled = true;
+    sent.textContent = "Sending…";
     try {
       const c = await call("POST", "/challenges", body);
       handle({ type: "challenge", challenge: c }); // the stream says it too; the banner shows once
       sent.textContent = `Challenge sent to ${c.to}; it waits up to 10 minutes for an answer.`;
     } catch (ex) {
+      sent.textContent = "";
       err.textContent = ex.message;
+    } finally {
+      send.disabled = false;
     }
   });
   return form;

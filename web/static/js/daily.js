@@ -4,7 +4,7 @@
 // leaderboard and yesterday's, whose games may be replayed and analysed.
 
 import { h, fill, append, toast } from "./dom.js";
-import { call, identityToken, rememberSeat } from "./api.js";
+import { call, identityToken, rememberSeat, mayBeSignedIn } from "./api.js";
 import { go } from "./main.js";
 
 const titles = { quizl: "Quizl", salvo: "Salvo" };
@@ -18,6 +18,7 @@ const about = {
 // The account's name is kept for the history section.
 let account = null;
 async function asker() {
+  if (!mayBeSignedIn()) { account = null; return identityToken(); }
   try { account = await call("GET", "/account"); return undefined; } catch { account = null; return identityToken(); }
 }
 

@@ -1,7 +1,7 @@
 // home.js: the home screen (pick a game, your recent games) and the new
 // table form (rule options, seats, your name).
 
-import { h, field, toast, fill, append } from "./dom.js";
+import { h, field, toast, fill, append, plural } from "./dom.js";
 import { call, games, gameInfo, myName, setMyName, rememberSeat, recent, identityToken, signedIn } from "./api.js";
 import { go } from "./main.js";
 import { optionLabel } from "./rulestext.js";
@@ -22,7 +22,7 @@ export async function home(main) {
       append(list, h("section", { class: "card", "aria-labelledby": "g-" + g.name },
         h("h2", { id: "g-" + g.name }, g.title),
         h("p", {}, blurbs[g.name] || ""),
-        h("p", { class: "muted" }, g.min_players === g.max_players ? `${g.min_players} players` : `${g.min_players}–${g.max_players} players`),
+        h("p", { class: "muted" }, g.min_players === g.max_players ? plural(g.min_players, "player") : `${g.min_players}–${g.max_players} players`),
         h("div", { class: "row" },
           h("a", { class: "button primary", href: "/new/" + g.name, "aria-label": "New table of " + g.title }, "New table"),
           g.name === "salvo" ? h("a", { href: "/new/salvo?practice", id: "salvo-practice", "aria-label": "Practise Salvo alone against a hidden fleet" }, "Practise") : null,
@@ -72,7 +72,7 @@ function myGames(name) {
   }).catch(e => append(now, h("li", { class: "error" }, e.message)));
   call("GET", `/players/${encodeURIComponent(name)}/games?limit=10`).then(a => {
     if (!a.games.length) append(done, h("li", { class: "muted" }, "None yet."));
-    for (const g of a.games) append(done, h("li", {}, `${{ win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result} ${title(g.game)} against ${g.opponents.map(o => o.name || o.kind).join(", ") || "nobody"} `,
+    for (const g of a.games) append(done, h("li", {}, `${{ win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result} ${title(g.game)}${g.opponents.length ? " against " + g.opponents.map(o => o.name || o.kind).join(", ") : ", alone"} `,
       h("span", { class: "muted" }, new Date(g.ended).toLocaleString()), " · ", h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${title(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
   }).catch(e => append(done, h("li", { class: "error" }, e.message)));
   return box;

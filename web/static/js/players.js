@@ -2,7 +2,7 @@
 // pool drawn as SVG from the history, the finished games with their
 // replays) and the leaderboards.
 
-import { h, append, fill } from "./dom.js";
+import { h, append, fill, plural } from "./dom.js";
 import { call, signedIn } from "./api.js";
 
 const poolTitle = p => ({
@@ -29,7 +29,7 @@ export function chart(pool, points) {
   if (hi - lo < 50) { lo -= 25; hi += 25; }
   const x = i => L + (ys.length === 1 ? 0 : i * (W - L - R) / (ys.length - 1));
   const y = v => T + (hi - v) * (H - T - B) / (hi - lo);
-  const desc = `Rating in ${poolTitle(pool)} after each of ${points.length} rated games: from 1500 to ${num(ys[ys.length - 1])}`;
+  const desc = `Rating in ${poolTitle(pool)} after ${points.length === 1 ? "the one rated game" : "each of " + plural(points.length, "rated game")}: from 1500 to ${num(ys[ys.length - 1])}`;
   const el = svg("svg", { class: "rating-chart", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": desc, id: "chart-" + pool },
     svg("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }),
     svg("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }),
@@ -54,7 +54,7 @@ export async function profile(main, name) {
   }
   document.title = `${p.name} · Parlour`;
   append(main, h("h1", { id: "profile-name" }, p.name),
-    h("p", { class: "muted" }, `Playing since ${new Date(p.created).toLocaleDateString()} · ${p.games} finished game${p.games === 1 ? "" : "s"}`),
+    h("p", { class: "muted" }, `Playing since ${new Date(p.created).toLocaleDateString()} · ${plural(p.games, "finished game")}`),
     h("div", { id: "profile-actions", class: "row" }), h("div", { id: "profile-challenge" }));
   // Another account's profile, seen signed in: challenge them.
   const me = signedIn();
@@ -92,10 +92,10 @@ export async function profile(main, name) {
       if (!ans.games.length && !before) append(list, h("li", { class: "muted" }, "No finished games yet."));
       for (const g of ans.games) {
         const opp = g.opponents.length ? g.opponents.map(o => o.kind === "account" ? h("a", { href: "/players/" + encodeURIComponent(o.name) }, o.name)
-          : o.kind === "computer" ? `the computer (${o.level})` : o.kind === "deleted" ? "deleted player" : `${o.name} (guest)`) : ["nobody (alone)"];
+          : o.kind === "computer" ? `the computer (${o.level})` : o.kind === "deleted" ? "deleted player" : `${o.name} (guest)`) : [];
         const delta = g.rated ? Math.round(g.rating_after - g.rating_before) : null;
         append(list, h("li", {},
-          h("strong", {}, { win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result), ` ${gameTitle(g.game)} against `,
+          h("strong", {}, { win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result), ` ${gameTitle(g.game)}${opp.length ? " against " : ", alone"}`,
           opp.flatMap((o, i) => i ? [", ", o] : [o]),
           " ", h("span", { class: "muted" }, new Date(g.ended).toLocaleString()),
           delta === null ? null : h("span", { class: delta >= 0 ? "up" : "down" }, ` · rated, ${delta >= 0 ? "+" : "−"}${Math.abs(delta)} (${num(g.rating_after)})`),

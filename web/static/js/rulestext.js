@@ -3,7 +3,7 @@
 // /games, for the join page and the lobby. Never a raw value like
 // "shape: ;".
 
-import { h } from "./dom.js";
+import { h, plural } from "./dom.js";
 import { gameInfo } from "./api.js";
 
 const labels = {
@@ -40,6 +40,18 @@ function valueText(o, v) {
   return String(v).replace(/_/g, " ");
 }
 
+// spanText says a number of seconds in words: "45 seconds", "1 minute",
+// "1 minute and 30 seconds", "1 day".
+export function spanText(secs) {
+  const parts = [];
+  let left = Math.floor(Number(secs) || 0);
+  for (const [n, one] of [[86400, "day"], [3600, "hour"], [60, "minute"], [1, "second"]]) {
+    const k = Math.floor(left / n);
+    if (k > 0 && parts.length < 2) { parts.push(plural(k, one)); left -= k * n; } else if (parts.length) break;
+  }
+  return parts.length ? parts.join(" and ") : "0 seconds";
+}
+
 // rulesInWords lists a table's rules as "Label: value" strings. opts are
 // the game's option descriptions (may be empty: then every rule is named
 // from its key); with changedOnly, options at their default are left out.
@@ -51,6 +63,13 @@ export function rulesInWords(opts, rules, changedOnly) {
   if ("width" in r && "height" in r) {
     if (!(changedOnly && isDefault("width") && isDefault("height"))) out.push(`Board: ${r.width} x ${r.height}`);
     delete r.width; delete r.height;
+  }
+  if ("clock" in r) {
+    // The table's clock, not a game's option: seconds a turn.
+    const c = r.clock;
+    if (typeof c === "number" && c > 0) out.push(`Clock: ${spanText(c)} a turn`);
+    else if (!changedOnly) out.push("Clock: none");
+    delete r.clock;
   }
   for (const [k, v] of Object.entries(r)) {
     if (changedOnly && isDefault(k)) continue;

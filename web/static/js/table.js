@@ -167,6 +167,7 @@ async function playScreen(main, id, mine) {
     last = u;
     const names = t.seats.map(s => s.name);
     const over = t.status === "finished";
+    conn.hidden = over; // "live" says nothing of a game that is over
     const toMove = u.view ? mod.toMove(u.view) : (t.to_move || []);
     const myTurn = !over && toMove.includes(u.seat);
 

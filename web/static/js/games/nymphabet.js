@@ -3,7 +3,7 @@
 // through, each word with the letters it deleted in capitals, the current
 // letter and a word box.
 
-import { h, fill } from "../dom.js";
+import { h, fill, plural } from "../dom.js";
 
 // shown writes word in lower case with the letters it deleted in capitals:
 // the first letter, then each next letter of the run where it first
@@ -64,8 +64,8 @@ export function play(ctx) {
       "aria-label": `${l.letter}${l.deleted ? `, deleted by ${v.players[l.by].name}` : l.letter === v.current ? ", current letter" : ""}`,
       "data-letter": l.letter, "data-deleted": l.deleted ? "1" : "0",
     }, l.letter)));
-    cur.textContent = v.status === "finished" ? `All done: ${v.left} letters left.`
-      : v.current ? `Current letter: ${v.current} · ${v.left} letters left` : `Any letter may start the first word · ${v.left} letters left`;
+    cur.textContent = v.status === "finished" ? `All done: ${plural(v.left, "letter")} left.`
+      : v.current ? `Current letter: ${v.current} · ${plural(v.left, "letter")} left` : `Any letter may start the first word · ${plural(v.left, "letter")} left`;
     fill(words, ...v.words.map(w => h("li", { "aria-label": `${v.players[w.by].name}: ${w.word}, deleted ${w.deleted}` },
       h("span", { class: "muted" }, v.players[w.by].name + ": "), shown(w.word, w.deleted))));
     const mine = v.seat >= 0 && v.to_move === v.seat;
@@ -82,7 +82,7 @@ export const winners = v => v.winners || [];
 export const names = v => v.players.map(p => p.name);
 export function standings(v) {
   const scoring = v.mode === "scoring";
-  return v.players.map(p => ({ name: p.name, score: p.score, note: scoring ? `product ${p.product}` : `${p.letters} letters, ${p.turns} words` }));
+  return v.players.map(p => ({ name: p.name, score: p.score, note: scoring ? `product ${p.product}` : `${plural(p.letters, "letter")}, ${plural(p.turns, "word")}` }));
 }
 export function moveList(v) {
   return v.words.map(w => ({ seat: w.by, text: w.word, detail: `deleted ${w.deleted}` }));

@@ -3,7 +3,7 @@
 // for comfort, asks /check-setup for the rest, and asks /fill-setup to
 // fill the squares around the player's password.
 
-import { h, gridNav, toast, append } from "../dom.js";
+import { h, gridNav, toast, append, plural } from "../dom.js";
 import { checkSetup, fillSetup } from "../api.js";
 
 export const A = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
@@ -85,8 +85,12 @@ export function setup(ctx) {
     const prob = shapeProblem(letters, p);
     const n = ++asked;
     if (!touched) return prob;
-    note.className = prob ? "warn" : "";
-    note.textContent = prob ? prob : "Asking the referee…";
+    // Empty squares are work still to do, not a mistake: say how many,
+    // without the warning's colour, until a letter is wrong.
+    const empty = letters.flat().filter(ch => !ch || ch === ".").length;
+    const todo = empty && / holds no letter$/.test(prob);
+    note.className = prob && !todo ? "warn" : "";
+    note.textContent = todo ? `${plural(empty, "square")} still to fill: type letters into ${empty === 1 ? "it" : "them"}, or press "Fill the rest for me".` : prob ? prob : "Asking the referee…";
     if (!prob) {
       refereeSays().then(msg => {
         if (n !== asked) return;

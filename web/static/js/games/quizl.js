@@ -43,7 +43,7 @@ function letterGrid(rows, opts) {
   return gridRows(g, 6);
 }
 
-const outcomeText = b => ({ right: `found ${b.password || "it"}: ${b.points} points`, tripped: "tripped over the password: 0 points", resigned: "resigned" }[b.outcome] || "");
+const outcomeText = b => ({ right: `found ${b.password || "it"}: ${plural(b.points, "point")}`, tripped: "tripped over the password: 0 points", resigned: "resigned" }[b.outcome] || "");
 
 // oneClickKey remembers, per browser, whether a click on a tracking
 // square calls it at once rather than selecting it first.
@@ -199,7 +199,7 @@ export function moveList(v) {
 // rightly, each one uncovered by calls without being announced (a trip),
 // each resignation. (When the events carry the end reason as fields, read
 // them here instead.)
-export function endSummary(v) {
+export function endSummary(v, { names } = {}) {
   const why = [];
   for (const m of v.moves || []) {
     const parts = (m.text || "").split("; ");
@@ -208,6 +208,8 @@ export function endSummary(v) {
     why.push(...parts.slice(1).filter(p => /uncovered every letter/.test(p)));
   }
   if (!why.length) return null;
-  const cap = s => s.charAt(0).toUpperCase() + s.slice(1);
+  // A sentence begins with a capital, but not a name: names stay as
+  // their players wrote them.
+  const cap = s => (names || []).some(n => n && s.startsWith(n)) ? s : s.charAt(0).toUpperCase() + s.slice(1);
   return { reason: why.slice(-4).map(s => cap(s) + ".").join(" ") };
 }

@@ -212,7 +212,6 @@ function named(text, i, sqs) {
   return text.includes(`the ${shipName(i)} ${a}-${b}`) || text.includes(`the ${shipName(i)} ${b}-${a}`);
 }
 
-const cap = s => s.charAt(0).toUpperCase() + s.slice(1);
 const numberWord = n => ["no", "one", "two", "three", "four", "five"][n] || String(n);
 
 // reportText says a report as the referee does: "one in the destroyer,
@@ -378,7 +377,7 @@ export function play(ctx) {
         h("tr", {}, h("th", {}, "Class"), h("th", {}, "Hits"), h("th", {}, "Sunk")),
         CLASSES.map(c => h("tr", {}, h("td", {}, c), h("td", {}, `${tr.hits[c] || 0} of ${c === "submarine" ? 4 : SHIPS[CLASSES.indexOf(c)][1]}`), h("td", {}, `${tr.sunk[c] || 0} of ${c === "submarine" ? 2 : 1}`)))) : null;
       append(boards, h("section", { class: "board", "data-board": String(t) },
-        h("h3", {}, me >= 0 && !v.finished ? `Your shots at ${v.players[t].name}` : `${cap(v.players[t].name)}'s fleet`), g, tally));
+        h("h3", {}, me >= 0 && !v.finished ? `Your shots at ${v.players[t].name}` : `${v.players[t].name}'s fleet`), g, tally));
     }
     if (me >= 0 && v.fleet) {
       const own = new Map();

@@ -155,19 +155,19 @@ export function play(ctx) {
         h("tbody", {}, v.list.map(e => h("tr", {},
           h("td", { class: "mono" }, e.word), h("td", {}, e.length), h("td", {}, names[e.by]),
           h("td", {}, e.done ? (e.cannot && e.cannot.length ? `${e.cannot.map(s => names[s]).join(", ")} could not: ${plural(e.strikes, "strike")}` : "placed by all") : "being answered"),
-          h("td", {}, e.mine ? (e.mine.move === "cannot" ? "cannot" : `${e.mine.move}, ${e.mine.points} pts`) : "—")))))) : h("p", { class: "muted" }, "No word yet.")),
+          h("td", {}, e.mine ? (e.mine.move === "cannot" ? "cannot" : `${e.mine.move}, ${plural(e.mine.points, "point")}`) : "—")))))) : h("p", { class: "muted" }, "No word yet.")),
       over ? audit(v) : null);
   }
   function audit(v) {
     return h("section", { "aria-labelledby": "w-audit-h" }, h("h2", { id: "w-audit-h" }, "Every grid and the audit"),
       h("div", { class: "boards" }, (v.grids || []).map((rows, i) => {
         const a = (v.audit || []).find(x => x.seat === i);
-        return h("section", { class: "board" }, h("h3", {}, `${v.players[i]}: ${v.scores ? v.scores[i] : ""} points`),
+        return h("section", { class: "board" }, h("h3", {}, `${v.players[i]}${v.scores ? `: ${plural(v.scores[i], "point")}` : ""}`),
           drawGrid(rows, `${v.players[i]}'s grid`, {}),
           a ? h("div", {},
             h("p", { class: a.confirmed ? "ok" : "error" }, a.confirmed ? `Score confirmed: ${a.points}` : `Audit recomputes ${a.points}, the game kept ${a.recorded}`),
             a.missed ? h("p", { class: "warn" }, `${plural(a.missed, "“cannot”")} had a legal placement`) : null,
-            h("ul", { class: "muted" }, (a.lines || []).map(l => h("li", {}, `${l.word}: ${l.move || "no answer"}${l.points ? `, ${l.points} pts` : ""}${l.problem ? ` — ${l.problem}` : ""}${l.possible ? ` — could have gone at ${l.possible}` : ""}`)))) : null);
+            h("ul", { class: "muted" }, (a.lines || []).map(l => h("li", {}, `${l.word}: ${l.move || "no answer"}${l.points ? `, ${plural(l.points, "point")}` : ""}${l.problem ? ` — ${l.problem}` : ""}${l.possible ? ` — could have gone at ${l.possible.replace(/^place /, "")}` : ""}`)))) : null);
       })));
   }
   return { el: root, update };
@@ -181,7 +181,7 @@ export function standings(v) {
   return v.players.map((n, i) => ({ name: n, score: v.scores ? v.scores[i] : i === v.seat ? v.score : null, note: v.resigned && v.resigned[i] ? "resigned" : v.current && v.answered && v.answered[i] ? "answered" : "" }));
 }
 export function moveList(v) {
-  return (v.list || []).map(e => ({ seat: e.by, text: `declared ${e.word} (${e.length})`, detail: e.mine ? `you: ${e.mine.move}${e.mine.points ? `, ${e.mine.points} pts` : ""}` : "" }));
+  return (v.list || []).map(e => ({ seat: e.by, text: `declared ${e.word} (${e.length})`, detail: e.mine ? `you: ${e.mine.move}${e.mine.points ? `, ${plural(e.mine.points, "point")}` : ""}` : "" }));
 }
 
 // endSummary says why the game ended, from the final view and the last
@@ -195,13 +195,16 @@ export function endSummary(v, { last }) {
     const e = [...list].reverse().find(x => x.strikes);
     if (e) {
       const who = (e.cannot || []).map(s => v.players[s]);
-      return { reason: `${e.word} gave the ${ordinal(v.strikes)} strike: ${who.join(" and ")} could not place it, and ${v.strike_limit} strikes end the game.` };
+      return { reason: `${e.word} gave the ${ordinal(v.strikes)} strike: ${who.join(" and ")} could not place it, and ${plural(v.strike_limit, "strike")} ${v.strike_limit === 1 ? "ends" : "end"} the game.` };
     }
-    return { reason: `The game reached ${v.strike_limit} strikes.` };
+    return { reason: `The game reached ${plural(v.strike_limit, "strike")}.` };
   }
   if (last && /^resign$/i.test(last.move)) return { reason: `${last.player} resigned.` };
   const gone = (v.resigned || []).map((r, i) => r ? v.players[i] : "").filter(Boolean);
   if (gone.length) return { reason: `${gone.join(" and ")} resigned.` };
   const end = last && (last.events || []).find(e => e.kind === "end");
-  return end ? { reason: end.text.charAt(0).toUpperCase() + end.text.slice(1) + "." } : null;
+  // A sentence begins with a capital, but not a name: names stay as
+  // their players wrote them.
+  const byName = end && (v.players || []).some(n => n && end.text.startsWith(n));
+  return end ? { reason: (byName ? end.text : end.text.charAt(0).toUpperCase() + end.text.slice(1)) + "." } : null;
 }
