@@ -21,8 +21,17 @@ import (
 // acceptance still finds the challenger about.
 const ChallengeTTL = 10 * time.Minute
 
-// MaxOpenChallenges caps the challenges one player may have waiting.
-const MaxOpenChallenges = 10
+// MaxOpenChallenges caps the challenges one player may have waiting for
+// an answer, MaxChallengesWaiting those waiting for one player to answer,
+// and ChallengesPerAddr and ChallengesPerAddrBurst the challenges made
+// from one address (two a minute, twenty at once): a flood of 430
+// challenges at one player in 11 s is what they stop.
+const (
+	MaxOpenChallenges      = 10
+	MaxChallengesWaiting   = 20
+	ChallengesPerAddr      = 2.0 / 60
+	ChallengesPerAddrBurst = 20
+)
 
 // ChallengeRequest challenges the account called To to a game of Game
 // with Rules, rated or not.
@@ -123,20 +132,7 @@ func (s *Service) Challenge(ctx context.Context, p *Principal, req ChallengeRequ
 			return ChallengeInfo{}, err
 		}
 	}
-	open, err := cs.OpenChallenges(ctx, me.Identity, 4*MaxOpenChallenges)
-	if err != nil {
-		return ChallengeInfo{}, err
-	}
 	now := s.now().UTC()
-	mine := 0
-	for _, c := range open {
-		if c.From == me.Identity && now.Before(c.Expires) {
-			mine++
-		}
-	}
-	if mine >= MaxOpenChallenges {
-		return ChallengeInfo{}, refuse(http.StatusTooManyRequests, "you have %d challenges waiting for an answer: withdraw one, or wait until they expire", mine)
-	}
 	var raw []byte
 	if r := rawRules(g, rules); r != nil {
 		if raw, err = json.Marshal(r); err != nil {
@@ -147,9 +143,16 @@ func (s *Service) Challenge(ctx context.Context, p *Principal, req ChallengeRequ
 		ID: newID(), From: me.Identity, To: them.Identity, Game: g.Name(), Rules: raw, Rated: req.Rated,
 		Status: store.ChallengeOpen, Created: now, Expires: now.Add(ChallengeTTL),
 	}
-	if err := cs.CreateChallenge(ctx, c); err != nil {
-		if errors.Is(err, store.ErrChallengeDuplicate) {
+	// The caps are kept by the store, in one step with the insert: a
+	// count read first let 30 challenges sent at once leave 25 open.
+	if err := cs.CreateChallenge(ctx, c, store.ChallengeCaps{From: MaxOpenChallenges, To: MaxChallengesWaiting}); err != nil {
+		switch {
+		case errors.Is(err, store.ErrChallengeDuplicate):
 			return ChallengeInfo{}, refuse(http.StatusConflict, "you have already challenged %s to %s on these terms, and that challenge still waits for an answer", them.Name, g.Title())
+		case errors.Is(err, store.ErrChallengesFrom):
+			return ChallengeInfo{}, refuse(http.StatusTooManyRequests, "you have %d challenges waiting for an answer: withdraw one, or wait until they expire", MaxOpenChallenges)
+		case errors.Is(err, store.ErrChallengesTo):
+			return ChallengeInfo{}, refuse(http.StatusTooManyRequests, "%s has %d challenges waiting for an answer already: try again later", them.Name, MaxChallengesWaiting)
 		}
 		return ChallengeInfo{}, s.saveFailed("the challenge", err)
 	}
@@ -442,11 +445,19 @@ func (h *Handler) challenge(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p, err := h.signedIn(r)
+	addr := h.clientAddr(r)
+	if err == nil && !h.challengesByAddr.ok(addr) {
+		h.s.metrics.limited.Add(1)
+		err = refuse(http.StatusTooManyRequests, "too many challenges from your address: wait a minute")
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
 	info, err := h.s.Challenge(r.Context(), p, req)
+	if err == nil {
+		h.challengesByAddr.allow(addr) // only challenges made count
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -797,3 +797,35 @@ func TestStreamEveryGame(t *testing.T) {
 		t.Errorf("Ann's gameStart against the computer: %+v, want table %s", ev.Table, sa.Table)
 	}
 }
+
+// TestChallengeCapsAtOnce: thirty challenges sent at once leave
+// MaxOpenChallenges open, not more, since the store keeps the cap in the
+// same step as the insert; and one address makes at most
+// ChallengesPerAddrBurst challenges at once, whoever makes them.
+func TestChallengeCapsAtOnce(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	ann, bob, cat := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob"), signUp(t, sf.srv.URL, "Cat")
+	var wg sync.WaitGroup
+	for i := range 30 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ann.do("POST", "/api/v1/challenges", fmt.Sprintf(`{"to": "bob", "game": "quizl", "rules": {"clock": %d}}`, 60+i), nil)
+		}()
+	}
+	wg.Wait()
+	if l := listOf(t, bob); len(l.In) != MaxOpenChallenges {
+		t.Fatalf("30 challenges at once left %d open, want %d", len(l.In), MaxOpenChallenges)
+	}
+	// Ann's ten and Cat's ten from one address; Dan's next is refused.
+	for i := range MaxOpenChallenges {
+		if st, body := cat.do("POST", "/api/v1/challenges", fmt.Sprintf(`{"to": "ann", "game": "quizl", "rules": {"clock": %d}}`, 60+i), nil); st != 201 {
+			t.Fatalf("Cat's challenge %d: %d %s", i, st, body)
+		}
+	}
+	dan := signUp(t, sf.srv.URL, "Dan")
+	if st, body := dan.do("POST", "/api/v1/challenges", `{"to": "ann", "game": "quizl"}`, nil); st != 429 || !strings.Contains(body, "your address") {
+		t.Fatalf("a 21st challenge from one address: %d %s", st, body)
+	}
+}

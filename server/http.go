@@ -36,6 +36,8 @@ type Handler struct {
 	// newRated counts the rated games new accounts start, per address
 	// (farm.go).
 	newRated *keyedLimiter
+	// challengesByAddr counts the challenges each address makes.
+	challengesByAddr *keyedLimiter
 	// signInByAddr and signInByName limit password checks (accounts.go).
 	signInByAddr, signInByName *keyedLimiter
 
@@ -71,17 +73,18 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	lim = lim.withDefaults()
 	h := &Handler{
 		s: s, lim: lim, log: s.log, mux: http.NewServeMux(),
-		byID:         newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
-		byAddr:       newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
-		codeMisses:   newKeyedLimiter(CodeMisses, CodeMissesBurst),
-		chatByAddr:   newKeyedLimiter(lim.ChatPerAddr, lim.ChatPerAddrBurst),
-		held:         held{perAddr: map[string]int{}},
-		newRated:     newKeyedLimiter(NewRatedPerAddr/(24*60*60.0), NewRatedPerAddr),
-		signInByAddr: newKeyedLimiter(lim.SignIns, lim.SignInsBurst),
-		signInByName: newKeyedLimiter(lim.SignInsPerName, lim.SignInsPerNameBurst),
-		sockets:      map[*socket]struct{}{},
-		helloWait:    helloTimeout,
-		keepAlive:    StreamKeepAlive,
+		byID:             newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
+		byAddr:           newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
+		codeMisses:       newKeyedLimiter(CodeMisses, CodeMissesBurst),
+		chatByAddr:       newKeyedLimiter(lim.ChatPerAddr, lim.ChatPerAddrBurst),
+		held:             held{perAddr: map[string]int{}},
+		newRated:         newKeyedLimiter(NewRatedPerAddr/(24*60*60.0), NewRatedPerAddr),
+		challengesByAddr: newKeyedLimiter(ChallengesPerAddr, ChallengesPerAddrBurst),
+		signInByAddr:     newKeyedLimiter(lim.SignIns, lim.SignInsBurst),
+		signInByName:     newKeyedLimiter(lim.SignInsPerName, lim.SignInsPerNameBurst),
+		sockets:          map[*socket]struct{}{},
+		helloWait:        helloTimeout,
+		keepAlive:        StreamKeepAlive,
 	}
 	if s.cl != nil {
 		s.cl.hmu.Lock()

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"context"
 	"fmt"
 	"time"
@@ -57,15 +58,32 @@ var ErrChallengeNotOpen = fmt.Errorf("challenge not open: %w", ErrConflict)
 // rating. A second click on "send" must not make a second challenge.
 var ErrChallengeDuplicate = fmt.Errorf("the same challenge is already open: %w", ErrConflict)
 
+// ErrChallengesFrom and ErrChallengesTo are returned, wrapped, by
+// CreateChallenge when the challenger already has ChallengeCaps.From open
+// challenges, or the player challenged ChallengeCaps.To waiting for them.
+var (
+	ErrChallengesFrom = errors.New("the challenger has too many open challenges")
+	ErrChallengesTo   = errors.New("the player challenged has too many challenges waiting")
+)
+
+// ChallengeCaps bounds the open, unexpired challenges CreateChallenge lets
+// stand: From of one challenger, To for one player challenged; 0 for no
+// bound. A bound kept by the store, in the same step as the insert, holds
+// under a flood of challenges at once, which a count read first does not.
+type ChallengeCaps struct {
+	From, To int
+}
+
 // Challenges keeps challenges and who hides from the list of players
 // online. A Store that holds them implements it too.
 type Challenges interface {
 	// CreateChallenge stores a new open challenge. One that repeats a
 	// challenge still open and unexpired at c.Created (the same From, To,
-	// Game, Rules and Rated) is ErrChallengeDuplicate, and nothing is
-	// stored: the check and the write are one, so of two at once one is
-	// stored.
-	CreateChallenge(ctx context.Context, c Challenge) error
+	// Game, Rules and Rated) is ErrChallengeDuplicate, and one past caps
+	// is ErrChallengesFrom or ErrChallengesTo; then nothing is stored.
+	// The checks and the write are one, so of many at once no more are
+	// stored than the caps allow.
+	CreateChallenge(ctx context.Context, c Challenge, caps ChallengeCaps) error
 	// Challenge returns the challenge called id.
 	Challenge(ctx context.Context, id string) (Challenge, error)
 	// SettleChallenge moves challenge id from open to status (with

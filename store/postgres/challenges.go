@@ -21,25 +21,42 @@ func scanChallenge(row pgx.Row) (store.Challenge, error) {
 }
 
 // CreateChallenge implements store.Challenges.
-func (s *Store) CreateChallenge(ctx context.Context, c store.Challenge) error {
+func (s *Store) CreateChallenge(ctx context.Context, c store.Challenge, caps store.ChallengeCaps) error {
 	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		// Under READ COMMITTED two inserts at once would each miss the
-		// other's row: the challenger's challenges are made one at a
-		// time, under a lock the transaction holds to its end.
-		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext('parlour challenge ' || $1::text))", c.From); err != nil {
+		// other's row: the challenges from one challenger, and those to
+		// one player, are made one at a time, under locks the
+		// transaction holds to its end, taken in one order (the from
+		// lock first) so that two never wait for each other.
+		for _, key := range []string{"parlour challenge from " + c.From, "parlour challenge to " + c.To} {
+			if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext($1::text))", key); err != nil {
+				return fmt.Errorf("postgres: storing a challenge: %w", err)
+			}
+		}
+		open := string(store.ChallengeOpen)
+		var dup, from, to int
+		if err := tx.QueryRow(ctx, "SELECT "+
+			"(SELECT COUNT(*) FROM challenges WHERE from_id = $1 AND to_id = $2 AND game = $3 AND rules IS NOT DISTINCT FROM $4 AND rated = $5 AND status = $6 AND expires > $7), "+
+			"(SELECT COUNT(*) FROM challenges WHERE from_id = $1 AND status = $6 AND expires > $7), "+
+			"(SELECT COUNT(*) FROM challenges WHERE to_id = $2 AND status = $6 AND expires > $7)",
+			c.From, c.To, c.Game, c.Rules, c.Rated, open, c.Created).Scan(&dup, &from, &to); err != nil {
 			return fmt.Errorf("postgres: storing a challenge: %w", err)
 		}
-		tag, err := tx.Exec(ctx, "INSERT INTO challenges ("+challengeColumns+") SELECT $1::text, $2::text, $3::text, $4::text, $5::bytea, $6::boolean, $7::text, $8::text, $9::timestamptz, $10::timestamptz "+
-			"WHERE NOT EXISTS (SELECT 1 FROM challenges WHERE from_id = $2 AND to_id = $3 AND game = $4 AND rules IS NOT DISTINCT FROM $5 AND rated = $6 AND status = $7 AND expires > $9)",
-			c.ID, c.From, c.To, c.Game, c.Rules, c.Rated, string(store.ChallengeOpen), c.Table, c.Created, c.Expires)
+		switch {
+		case dup > 0:
+			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrChallengeDuplicate)
+		case caps.From > 0 && from >= caps.From:
+			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrChallengesFrom)
+		case caps.To > 0 && to >= caps.To:
+			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrChallengesTo)
+		}
+		_, err := tx.Exec(ctx, "INSERT INTO challenges ("+challengeColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+			c.ID, c.From, c.To, c.Game, c.Rules, c.Rated, open, c.Table, c.Created, c.Expires)
 		if isConstraint(err) {
 			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrConflict)
 		}
 		if err != nil {
 			return fmt.Errorf("postgres: storing a challenge: %w", err)
-		}
-		if tag.RowsAffected() != 1 {
-			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrChallengeDuplicate)
 		}
 		return nil
 	})

@@ -26,26 +26,47 @@ func scanChallenge(sc interface{ Scan(...any) error }) (store.Challenge, error) 
 }
 
 // CreateChallenge implements store.Challenges.
-func (s *Store) CreateChallenge(ctx context.Context, c store.Challenge) error {
+func (s *Store) CreateChallenge(ctx context.Context, c store.Challenge, caps store.ChallengeCaps) error {
 	return s.do(ctx, func(ex *execer) error {
 		rated := 0
 		if c.Rated {
 			rated = 1
 		}
-		// One statement in the single writer's transaction: nothing
-		// can come between the look for a duplicate and the insert.
-		n, err := ex.exec("INSERT INTO challenges ("+challengeCols+") SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? "+
-			"WHERE NOT EXISTS (SELECT 1 FROM challenges WHERE from_id = ? AND to_id = ? AND game = ? AND rules IS ? AND rated = ? AND status = ? AND expires > ?)",
-			c.ID, c.From, c.To, c.Game, c.Rules, rated, string(store.ChallengeOpen), c.Table, nanos(c.Created), nanos(c.Expires),
-			c.From, c.To, c.Game, c.Rules, rated, string(store.ChallengeOpen), nanos(c.Created))
+		open, now := string(store.ChallengeOpen), nanos(c.Created)
+		// The checks and the insert run in the single writer's
+		// transaction: no other write comes between them.
+		var dup int64
+		if _, err := ex.queryRow("SELECT COUNT(*) FROM challenges WHERE from_id = ? AND to_id = ? AND game = ? AND rules IS ? AND rated = ? AND status = ? AND expires > ?",
+			[]any{c.From, c.To, c.Game, c.Rules, rated, open, now}, &dup); err != nil {
+			return fmt.Errorf("sqlite: storing a challenge: %w", err)
+		}
+		if dup > 0 {
+			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrChallengeDuplicate)
+		}
+		for _, cap := range []struct {
+			col string
+			id  string
+			max int
+			err error
+		}{{"from_id", c.From, caps.From, store.ErrChallengesFrom}, {"to_id", c.To, caps.To, store.ErrChallengesTo}} {
+			if cap.max <= 0 {
+				continue
+			}
+			var n int64
+			if _, err := ex.queryRow("SELECT COUNT(*) FROM challenges WHERE "+cap.col+" = ? AND status = ? AND expires > ?", []any{cap.id, open, now}, &n); err != nil {
+				return fmt.Errorf("sqlite: storing a challenge: %w", err)
+			}
+			if n >= int64(cap.max) {
+				return fmt.Errorf("challenge %s: %w", c.ID, cap.err)
+			}
+		}
+		_, err := ex.exec("INSERT INTO challenges ("+challengeCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			c.ID, c.From, c.To, c.Game, c.Rules, rated, open, c.Table, now, nanos(c.Expires))
 		if isConstraint(err) {
 			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrConflict)
 		}
 		if err != nil {
 			return fmt.Errorf("sqlite: storing a challenge: %w", err)
-		}
-		if n != 1 {
-			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrChallengeDuplicate)
 		}
 		return nil
 	})

@@ -19,6 +19,7 @@ func otherTests() []test {
 		{"Challenges", testChallenges},
 		{"ChallengeInBatch", testChallengeInBatch},
 		{"ChallengeDuplicates", testChallengeDuplicates},
+		{"ChallengeCaps", testChallengeCaps},
 		{"Hidden", testHidden},
 		{"Dailies", testDailies},
 		{"Keys", testKeys},
@@ -93,14 +94,14 @@ func testChallenges(t *testing.T, e *env) {
 	s := as[store.Challenges](t, e.s)
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	c := store.Challenge{ID: "c1", From: "ann", To: "bob", Game: "salvo", Rules: []byte(`{"placement":"free"}`), Rated: true, Status: store.ChallengeOpen, Created: at, Expires: at.Add(10 * time.Minute)}
-	if err := s.CreateChallenge(ctx, c); err != nil {
+	if err := s.CreateChallenge(ctx, c, store.ChallengeCaps{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CreateChallenge(ctx, c); !errors.Is(err, store.ErrConflict) {
+	if err := s.CreateChallenge(ctx, c, store.ChallengeCaps{}); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("a challenge stored twice: %v, want ErrConflict", err)
 	}
 	plain := store.Challenge{ID: "c2", From: "cat", To: "ann", Game: "quizl", Created: at.Add(time.Second), Expires: at.Add(time.Hour)}
-	if err := s.CreateChallenge(ctx, plain); err != nil {
+	if err := s.CreateChallenge(ctx, plain, store.ChallengeCaps{}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Challenge(ctx, "c1")
@@ -166,11 +167,11 @@ func testChallengeDuplicates(t *testing.T, e *env) {
 		}
 		return c
 	}
-	if err := s.CreateChallenge(ctx, with("d1", nil)); err != nil {
+	if err := s.CreateChallenge(ctx, with("d1", nil), store.ChallengeCaps{}); err != nil {
 		t.Fatal(err)
 	}
 	later := func(c *store.Challenge) { c.Created, c.Expires = at.Add(time.Minute), at.Add(11*time.Minute) }
-	if err := s.CreateChallenge(ctx, with("d2", later)); !errors.Is(err, store.ErrChallengeDuplicate) || !errors.Is(err, store.ErrConflict) {
+	if err := s.CreateChallenge(ctx, with("d2", later), store.ChallengeCaps{}); !errors.Is(err, store.ErrChallengeDuplicate) || !errors.Is(err, store.ErrConflict) {
 		t.Errorf("the same challenge again: %v, want ErrChallengeDuplicate", err)
 	}
 	if _, err := s.Challenge(ctx, "d2"); !errors.Is(err, store.ErrNotFound) {
@@ -187,30 +188,30 @@ func testChallengeDuplicates(t *testing.T, e *env) {
 		{"defaults", func(c *store.Challenge) { c.Rules = nil }},
 		{"rated", func(c *store.Challenge) { c.Rated = true }},
 	} {
-		if err := s.CreateChallenge(ctx, with(tc.id, tc.change)); err != nil {
+		if err := s.CreateChallenge(ctx, with(tc.id, tc.change), store.ChallengeCaps{}); err != nil {
 			t.Errorf("a challenge differing in %s: %v", tc.id, err)
 		}
 	}
 	// The default rules are a term like any other.
-	if err := s.CreateChallenge(ctx, with("defaults-again", func(c *store.Challenge) { c.Rules = nil })); !errors.Is(err, store.ErrChallengeDuplicate) {
+	if err := s.CreateChallenge(ctx, with("defaults-again", func(c *store.Challenge) { c.Rules = nil }), store.ChallengeCaps{}); !errors.Is(err, store.ErrChallengeDuplicate) {
 		t.Errorf("the same challenge with the default rules again: %v, want ErrChallengeDuplicate", err)
 	}
 	// Answered, it may be made again.
 	if err := s.SettleChallenge(ctx, "d1", store.ChallengeDeclined, ""); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.CreateChallenge(ctx, with("d3", later)); err != nil {
+	if err := s.CreateChallenge(ctx, with("d3", later), store.ChallengeCaps{}); err != nil {
 		t.Errorf("the same challenge after a decline: %v", err)
 	}
 	// Expired (d3 at the minute it expires), it may be made again.
-	if err := s.CreateChallenge(ctx, with("d4", func(c *store.Challenge) { c.Created, c.Expires = at.Add(11*time.Minute), at.Add(21*time.Minute) })); err != nil {
+	if err := s.CreateChallenge(ctx, with("d4", func(c *store.Challenge) { c.Created, c.Expires = at.Add(11*time.Minute), at.Add(21*time.Minute) }), store.ChallengeCaps{}); err != nil {
 		t.Errorf("the same challenge once the first expired: %v", err)
 	}
 	// Many at once: one is stored.
 	errs := make(chan error, 8)
 	for i := range cap(errs) {
 		go func() {
-			errs <- s.CreateChallenge(ctx, with(fmt.Sprintf("race%d", i), func(c *store.Challenge) { c.To = "dan" }))
+			errs <- s.CreateChallenge(ctx, with(fmt.Sprintf("race%d", i), func(c *store.Challenge) { c.To = "dan" }), store.ChallengeCaps{})
 		}()
 	}
 	stored := 0
@@ -227,6 +228,71 @@ func testChallengeDuplicates(t *testing.T, e *env) {
 	}
 }
 
+// testChallengeCaps: the caps on open challenges from one challenger and
+// to one player hold under many made at once, expired and answered
+// challenges do not count, and a refused challenge is not stored.
+func testChallengeCaps(t *testing.T, e *env) {
+	ctx := context.Background()
+	s := as[store.Challenges](t, e.s)
+	at := now()
+	caps := store.ChallengeCaps{From: 3, To: 4}
+	mk := func(id, from, to string, created time.Time) store.Challenge {
+		return store.Challenge{ID: id, From: from, To: to, Game: "salvo", Rules: []byte(`{"n":"` + id + `"}`), Status: store.ChallengeOpen, Created: created, Expires: created.Add(10 * time.Minute)}
+	}
+	// An expired one and an answered one count for nothing.
+	if err := s.CreateChallenge(ctx, mk("old", "ann", "bob", at.Add(-time.Hour)), caps); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateChallenge(ctx, mk("done", "ann", "bob", at), caps); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SettleChallenge(ctx, "done", store.ChallengeDeclined, ""); err != nil {
+		t.Fatal(err)
+	}
+	// Many from Ann at once: caps.From stored.
+	errs := make(chan error, 12)
+	for i := range cap(errs) {
+		go func() { errs <- s.CreateChallenge(ctx, mk(fmt.Sprintf("a%d", i), "ann", fmt.Sprintf("p%d", i), at), caps) }()
+	}
+	stored := 0
+	for range cap(errs) {
+		switch err := <-errs; {
+		case err == nil:
+			stored++
+		case !errors.Is(err, store.ErrChallengesFrom):
+			t.Errorf("one of many from one challenger: %v", err)
+		}
+	}
+	if stored != caps.From {
+		t.Errorf("%d challenges from one challenger at once were stored, want %d", stored, caps.From)
+	}
+	// Many to Cat at once, from many: caps.To stored.
+	for i := range cap(errs) {
+		go func() { errs <- s.CreateChallenge(ctx, mk(fmt.Sprintf("c%d", i), fmt.Sprintf("q%d", i), "cat", at), caps) }()
+	}
+	stored = 0
+	for range cap(errs) {
+		switch err := <-errs; {
+		case err == nil:
+			stored++
+		case !errors.Is(err, store.ErrChallengesTo):
+			t.Errorf("one of many to one player: %v", err)
+		}
+	}
+	if stored != caps.To {
+		t.Errorf("%d challenges to one player at once were stored, want %d", stored, caps.To)
+	}
+	if _, err := s.Challenge(ctx, "c11"); err == nil {
+		if c, _ := s.OpenChallenges(ctx, "cat", 100); len(c) != caps.To {
+			t.Errorf("Cat has %d open challenges, want %d", len(c), caps.To)
+		}
+	}
+	// No caps: no bound.
+	if err := s.CreateChallenge(ctx, mk("free", "ann", "zed", at), store.ChallengeCaps{}); err != nil {
+		t.Errorf("a challenge with no caps: %v", err)
+	}
+}
+
 // testChallengeInBatch: an acceptance written with the table it opens
 // stands or falls with it: a challenge no longer open fails the batch
 // (ErrChallengeNotOpen) and no table is stored; a table that cannot be
@@ -236,7 +302,7 @@ func testChallengeInBatch(t *testing.T, e *env) {
 	s := as[store.Challenges](t, e.s)
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, id := range []string{"c1", "c2"} {
-		if err := s.CreateChallenge(ctx, store.Challenge{ID: id, From: "ann", To: "bob", Game: "salvo", Rated: i == 1, Status: store.ChallengeOpen, Created: at, Expires: at.Add(time.Hour)}); err != nil {
+		if err := s.CreateChallenge(ctx, store.Challenge{ID: id, From: "ann", To: "bob", Game: "salvo", Rated: i == 1, Status: store.ChallengeOpen, Created: at, Expires: at.Add(time.Hour)}, store.ChallengeCaps{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -423,7 +423,7 @@ func testDeleteAccount(t *testing.T, e *env) {
 	if hasChallenges {
 		for i, c := range []store.Challenge{{ID: "c1", From: "idann", To: "idbob"}, {ID: "c2", From: "idbob", To: "idann"}, {ID: "c3", From: "idbob", To: "idcat"}} {
 			c.Game, c.Created, c.Expires = "quizl", at.Add(time.Duration(i)*time.Second), at.Add(time.Hour)
-			if err := cs.CreateChallenge(ctx, c); err != nil {
+			if err := cs.CreateChallenge(ctx, c, store.ChallengeCaps{}); err != nil {
 				t.Fatal(err)
 			}
 		}
