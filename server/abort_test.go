@@ -83,8 +83,15 @@ func TestAbort(t *testing.T) {
 		if before[0].Ratings["nymphabet-standard"].Games != 2 {
 			t.Fatalf("Ann's ratings after two rated games: %+v", before[0].Ratings)
 		}
-		solo, soloToks := e.table("quizl", 1, nil)
-		st, b := e.call("POST", "/api/v1/tables", ann, map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}})
+		// Cyd plays alone.
+		st, b := e.call("POST", "/api/v1/tables", cy, map[string]any{"game": "quizl", "seats": []string{"me"}})
+		if st != 201 {
+			t.Fatalf("a table alone: %d %s", st, b)
+		}
+		var alone server.Seated
+		json.Unmarshal(b, &alone)
+		solo, soloToks := alone.Table, []string{alone.Token}
+		st, b = e.call("POST", "/api/v1/tables", ann, map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}})
 		if st != 201 {
 			t.Fatalf("open table: %d %s", st, b)
 		}

@@ -30,14 +30,21 @@ const (
 )
 
 // pairCap refuses a rated game between identities a and b when they have
-// finished RatedPerPair rated games together in the last day.
+// finished Config.RatedPerPair rated games together in the last day.
 func (s *Service) pairCap(ctx context.Context, a, b string) error {
+	limit := s.cfg.RatedPerPair
+	if limit == 0 {
+		limit = RatedPerPair
+	}
+	if limit < 0 {
+		return nil
+	}
 	ps, err := s.players()
 	if err != nil {
 		return nil // no accounts kept, so no rated games either
 	}
 	since := s.now().Add(-24 * time.Hour)
-	games, err := ps.History(ctx, store.HistoryPage{Identity: a, Limit: 4 * RatedPerPair})
+	games, err := ps.History(ctx, store.HistoryPage{Identity: a, Limit: 4 * limit})
 	if err != nil {
 		return s.readFailed("your rated games", err)
 	}
@@ -60,7 +67,7 @@ func (s *Service) pairCap(ctx context.Context, a, b string) error {
 			}
 		}
 	}
-	if n >= RatedPerPair {
+	if n >= limit {
 		return refuse(http.StatusTooManyRequests, "you two have played %d rated games together in the last day: play casual games until tomorrow", n)
 	}
 	return nil

@@ -76,6 +76,9 @@ type Config struct {
 	// must be away before the others may claim the game (default
 	// DefaultWalkAway).
 	WalkAway time.Duration
+	// RatedPerPair caps the rated games two players finish together in a
+	// day (farm.go): RatedPerPair when 0, none when negative.
+	RatedPerPair int
 	// Cluster, when set, makes the service one node of a cluster (see
 	// cluster.go); the store must then implement store.Leases.
 	Cluster *Cluster

@@ -16,6 +16,7 @@ import (
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"parlour/game"
 	"parlour/lexicon"
 )
 
@@ -283,12 +284,12 @@ func (st *nymphState) mismatch(s string) string {
 	if want := "  " + strings.Join(alpha, " "); strings.TrimRight(lines[2], " ") != want {
 		return fmt.Sprintf("the alphabet is\n%q, not\n%q", lines[2], want)
 	}
-	if want := fmt.Sprintf("  current letter %s · %d letters left · mode %s", v.Current, v.Left, v.Mode); strings.TrimRight(lines[4], " ") != want {
+	if want := fmt.Sprintf("  current letter %s · %s left · mode %s", v.Current, game.Count(v.Left, "letter", "letters"), v.Mode); strings.TrimRight(lines[4], " ") != want {
 		return fmt.Sprintf("the current letter's line is %q, not %q", lines[4], want)
 	}
 	var ps []string
 	for _, p := range v.Players {
-		ps = append(ps, fmt.Sprintf("%s: %d letters in %d words", p.Name, p.Letters, p.Turns))
+		ps = append(ps, fmt.Sprintf("%s: %s in %s", p.Name, game.Count(p.Letters, "letter", "letters"), game.Count(p.Turns, "word", "words")))
 	}
 	if want := "  " + strings.Join(ps, " · "); strings.TrimRight(lines[5], " ") != want {
 		return fmt.Sprintf("the players' line is %q, not %q", lines[5], want)

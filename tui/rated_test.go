@@ -47,6 +47,14 @@ func TestRatedSaid(t *testing.T) {
 		t.Fatalf("the table's first line does not say it is rated:\n%s", s)
 	}
 	checkFits(t, tm)
+	// Both move first: a game resigned before that is aborted, unrated.
+	if _, err := ann.Move(ctx, annS.Token, rated.Table, "apple", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("Ben's turn", has("your turn"))
+	tm.typeText("bed")
+	tm.key("enter")
+	tm.waitFor("Ben's word played", has("current letter C"))
 	if _, err := ann.Move(ctx, annS.Token, rated.Table, "resign", 0, false); err != nil {
 		t.Fatal(err)
 	}
