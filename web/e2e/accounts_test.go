@@ -92,6 +92,8 @@ func TestRatedGame(t *testing.T) {
 	ben.join(ann.inviteLink())
 
 	cy := newPlayer(t, b, "Cy", base)
+	// An account: a guest that new waits a minute to write to spectators.
+	cy.signUp("Cyd", "a third fine phrase")
 	cy.open("/t/" + id + "?watch=1")
 	cy.wait("the table", `document.querySelectorAll(".alphabet span").length === 26 && !!document.querySelector("#chat-log")`)
 
@@ -320,8 +322,19 @@ func TestClaimCountdown(t *testing.T) {
 	ann.waitTurn(true)
 	ben.waitTurn(false)
 	ann.wait("Ben not marked while here", `!document.querySelector("#players .away")`)
-	ann.typeIn("#n-word", "abdicate")
-	ann.click("#n-controls button[type=submit]")
+	// Both move first: a claim before that aborts the game instead.
+	for i, w := range []struct {
+		mover, other *player
+		word         string
+	}{{ann, ben, "abdicate"}, {ben, ann, "dog"}, {ann, ben, "egg"}} {
+		w.mover.waitTurn(true)
+		w.other.waitTurn(false)
+		w.mover.typeIn("#n-word", w.word)
+		w.mover.click("#n-controls button[type=submit]")
+		for _, p := range []*player{ann, ben} {
+			p.wait("word "+w.word, fmt.Sprintf(`document.querySelectorAll(".nwords li").length === %d`, i+1))
+		}
+	}
 	ben.waitTurn(true)
 	ben.click(`header nav a[href="/"]`) // Ben walks away on his turn
 	ben.wait("the home page", `location.pathname === "/"`)

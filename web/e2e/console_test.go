@@ -28,7 +28,7 @@ func TestGuestConsoleClean(t *testing.T) {
 	if st, body := api(t, base, "POST", "/accounts", "", map[string]string{"name": "Ann", "password": "correct horse battery"}); st != 201 {
 		t.Fatalf("sign up Ann: %d %s", st, body)
 	}
-	p := newPlayer(t, b, "guest", base)
+	p := newPlayer(t, b, "Gwen", base) // "guest" is kept for the server's own guest names
 	p.open("/")
 	p.wait("the games", `document.querySelectorAll("#main .cards .card h2").length === 4`)
 	id := p.createTable("nymphabet", "A friend")

@@ -268,7 +268,8 @@ func TestSalvoShotsAndOnlookers(t *testing.T) {
 
 // ratedGames signs Ann and Ben up through the API and has Ann resign a
 // rated game to Ben in each of games (Nymphabet's modes are pools of
-// their own), so that their profiles list a rating per pool.
+// their own), once both have moved (before that a resignation aborts),
+// so that their profiles list a rating per pool.
 func ratedGames(t *testing.T, base string, games ...map[string]any) {
 	t.Helper()
 	tok := map[string]string{}
@@ -289,11 +290,20 @@ func ratedGames(t *testing.T, base string, games ...map[string]any) {
 		}
 		var s seated
 		json.Unmarshal(body, &s)
-		if st, body := api(t, base, "POST", "/tables/"+s.Table+"/join", tok["Ben"], map[string]any{}); st != 200 {
+		st, body = api(t, base, "POST", "/tables/"+s.Table+"/join", tok["Ben"], map[string]any{})
+		if st != 200 {
 			t.Fatalf("join: %d %s", st, body)
 		}
-		if st, body := api(t, base, "POST", "/tables/"+s.Table+"/moves", s.Token, map[string]any{"move": "resign"}); st != 200 {
-			t.Fatalf("resign: %d %s", st, body)
+		var b seated
+		json.Unmarshal(body, &b)
+		moves := [][2]string{{s.Token, "apple"}, {b.Token, "bed"}}
+		if g["game"] == "wordfight" {
+			moves = [][2]string{{s.Token, "declare cat"}, {s.Token, "place A1 across"}, {b.Token, "place A1 across"}}
+		}
+		for _, m := range append(moves, [2]string{s.Token, "resign"}) {
+			if st, body := api(t, base, "POST", "/tables/"+s.Table+"/moves", m[0], map[string]any{"move": m[1]}); st != 200 {
+				t.Fatalf("%s: %d %s", m[1], st, body)
+			}
 		}
 	}
 }
