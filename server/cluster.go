@@ -407,6 +407,15 @@ func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
 	c.owned[l.Table] = o
 	delete(c.elsewhere, l.Table)
 	c.mu.Unlock()
+	// A copy in memory from an earlier lease of this node's is behind
+	// whatever the owners between did: it goes, and the table is read
+	// again from its record.
+	c.s.mu.RLock()
+	t, ok := c.s.tables[l.Table]
+	c.s.mu.RUnlock()
+	if ok && t.epoch != l.Epoch {
+		c.s.dropCopy(t)
+	}
 	if err := c.b.Own(ctx, l.Table); err != nil {
 		c.mu.Lock()
 		delete(c.owned, l.Table)
@@ -419,13 +428,21 @@ func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
 	return nil
 }
 
-// create takes the lease of a table just stored.
-func (c *cluster) create(ctx context.Context, id string) error {
-	owner, err := c.claim(ctx, id)
-	if err == nil && owner != "" {
-		err = fmt.Errorf("table %s is new, yet leased to node %s", id, owner)
+// create takes the lease of a new table, not yet stored, and answers for
+// it on the bus, and returns the lease's epoch. A table this node cannot
+// own (the store or the bus is out of reach) must not be made: nobody
+// else could serve it, and a copy kept here without its lease would
+// come back stale once the node took the lease again.
+func (c *cluster) create(ctx context.Context, id string) (int64, error) {
+	l, err := c.leases.AcquireLease(ctx, id, c.node, c.ttl)
+	if err == nil {
+		err = c.adopt(ctx, l)
 	}
-	return err
+	if err != nil {
+		c.log.Warn("a new table's lease", "table", id, "err", err)
+		return 0, refuse(http.StatusServiceUnavailable, "the table cannot be made just now (the servers cannot reach each other); nothing was done: try again in a moment")
+	}
+	return l.Epoch, nil
 }
 
 // lose drops table id: its lease passed to another node (or expired and
@@ -485,16 +502,46 @@ func (s *Service) drop(id string) {
 	t, ok := s.tables[id]
 	delete(s.tables, id)
 	s.mu.Unlock()
-	if !ok {
-		return
+	if ok {
+		retire(t)
 	}
+}
+
+// dropCopy forgets t if it is still the copy of its table in memory: it
+// was made under a lease this node no longer holds, and another node
+// may have changed the table since.
+func (s *Service) dropCopy(t *table) {
+	s.mu.Lock()
+	ok := s.tables[t.id] == t
+	if ok {
+		delete(s.tables, t.id)
+	}
+	s.mu.Unlock()
+	if ok {
+		retire(t)
+	}
+}
+
+// retire ends t, a copy taken out of memory: its clock stops, and its
+// watchers here end, so that their clients connect again.
+func retire(t *table) {
 	t.mu.Lock()
 	if t.tc.timer != nil {
 		t.tc.timer.Stop()
 	}
 	t.gone = true
-	t.broadcast() // watchers here end, and their clients connect again
+	t.broadcast()
 	t.mu.Unlock()
+}
+
+// fenced drops t from memory when err says the store refused its write
+// because its lease's epoch has passed: the next request reads the table
+// afresh, or finds its new owner. t.mu may be held.
+func (s *Service) fenced(t *table, err error) {
+	if s.cl != nil && errors.Is(err, store.ErrFenced) {
+		s.cl.fenced.Inc()
+		go s.dropCopy(t)
+	}
 }
 
 // renewals renews every lease this node holds every third of the
@@ -751,5 +798,6 @@ func (s *Service) readOnly(ctx context.Context, id string) (*table, error) {
 	// forwarded to this node just as the table left) is refused as
 	// moved, and found its way to the new owner.
 	t.gone = true
+	t.epoch = -1
 	return t, nil
 }

@@ -12,3 +12,12 @@ func (s *Service) Die() {
 // garbage collection, a frozen virtual machine) would stop; it still
 // answers on the bus and serves HTTP.
 func (s *Service) Pause() { s.cl.halt() }
+
+// Holds reports whether s, a node of a cluster, counts table id's lease
+// as its own (renewed in time or not).
+func (s *Service) Holds(id string) bool {
+	s.cl.mu.Lock()
+	defer s.cl.mu.Unlock()
+	_, ok := s.cl.owned[id]
+	return ok
+}
