@@ -470,7 +470,43 @@ func (c *cluster) disown(ctx context.Context, id string) (*owned, bool) {
 	}
 	close(o.stop)
 	c.b.Disown(ctx, id)
+	// Taken again while the bus let it go (Disown waits for NATS): the
+	// new lease's Own found the old subscription and did nothing, and
+	// Disown just ended it. Without this the node would renew a lease
+	// of a table nobody can reach it for.
+	c.mu.Lock()
+	_, again := c.owned[id]
+	c.mu.Unlock()
+	if again {
+		if err := c.b.Own(context.WithoutCancel(ctx), id); err != nil {
+			c.log.Warn("answering again for a table taken back", "table", id, "err", err)
+			go c.giveUp(id)
+		}
+	}
 	return o, true
+}
+
+// giveUp lets table id go at once, lease and all: this node holds its
+// lease but cannot answer for it on the bus, so another node must take
+// it, and need not wait for the lease to run out.
+func (c *cluster) giveUp(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
+	defer cancel()
+	c.release(ctx, id)
+	c.s.drop(id)
+}
+
+// heal makes this node answer on the bus for table id, whose lease it
+// holds, because another node found nobody answering for it: the bus
+// lost the subscription (or this node let it go as it took the table
+// back). Should that fail, the node gives the table up.
+func (c *cluster) heal(ctx context.Context, id string) {
+	if err := c.b.Own(ctx, id); err != nil {
+		c.log.Warn("answering again for a table nobody could reach", "table", id, "err", err)
+		go c.giveUp(id)
+		return
+	}
+	c.log.Info("answering again for a table nobody could reach", "table", id)
 }
 
 // lapsed drops table id if this node holds its lease but has not
@@ -726,21 +762,44 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, c.ttl+2*time.Second)
 	defer cancel()
 	gone := 0 // times in a row the lease's owner was not on the bus
+	// deaf is when the lease's owner was first seen on the bus yet not
+	// answering for the table: it is asked to answer again (heal), and
+	// still deaf a lease's time later, its lease is taken.
+	var deaf time.Time
 	for {
 		if c.owns(id) {
 			return nil // taken over meanwhile (the sweep, another request)
 		}
 		l, err := c.leases.AcquireLease(ctx, id, c.node, c.ttl)
 		if errors.Is(err, store.ErrLeased) && l.Owner != "" && l.Owner != c.node {
-			// An owner gone from the bus (killed, or cut off) need not
-			// be waited for: seen gone twice, a quarter second apart, its
-			// lease is taken over at once. Should it run on after all,
-			// the new epoch fences its writes.
+			// Another node may have taken it already: if it answers, the
+			// caller forwards to it.
+			if c.answers(ctx, id) {
+				return nil
+			}
+			var take bool
 			if c.present(ctx, l.Owner, id) {
+				// The owner is on the bus and renews the lease, yet
+				// nobody answers for the table.
 				gone = 0
+				switch {
+				case deaf.IsZero():
+					deaf = time.Now()
+					c.askHeal(ctx, l.Owner, id)
+				case time.Since(deaf) >= c.ttl:
+					take = true
+				}
 			} else if gone++; gone >= 2 {
+				// An owner gone from the bus (killed, or cut off) need
+				// not be waited for: seen gone twice, a quarter second
+				// apart, its lease is taken over at once.
+				take = true
+			}
+			// Should the old owner run on after all, the new epoch
+			// fences its writes.
+			if take {
 				if taken, terr := c.leases.TakeLease(ctx, l, c.node, c.ttl); terr == nil {
-					c.log.Info("lease taken from a node gone from the bus", "table", id, "node", l.Owner)
+					c.log.Info("lease taken from a node that does not answer for the table", "table", id, "node", l.Owner, "on_bus", gone == 0)
 					l, err = taken, nil
 				}
 			}
@@ -757,12 +816,6 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 			c.takeovers.Inc()
 			c.log.Info("table taken over", "table", id, "took", time.Since(start))
 			return nil
-		case errors.Is(err, store.ErrLeased) && l.Owner != "" && l.Owner != c.node:
-			// Another node may have taken it already: if it answers, the
-			// caller forwards to it.
-			if c.answers(ctx, id) {
-				return nil
-			}
 		case !errors.Is(err, store.ErrLeased):
 			return refuse(http.StatusServiceUnavailable, "the table's lease cannot be read now; try again")
 		}
@@ -800,4 +853,14 @@ func (s *Service) readOnly(ctx context.Context, id string) (*table, error) {
 	t.gone = true
 	t.epoch = -1
 	return t, nil
+}
+
+// askHeal tells node, which holds table id's lease, that nobody answers
+// for the table on the bus (see heal).
+func (c *cluster) askHeal(ctx context.Context, node, id string) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if _, err := c.b.Request(ctx, bus.ToNode(node), []byte(`{"kind":"heal","table":"`+id+`"}`)); err != nil {
+		c.log.Debug("asking a table's owner to answer for it", "table", id, "node", node, "err", err)
+	}
 }

@@ -1,5 +1,7 @@
 package server
 
+import "context"
+
 // Die stops s as a node's death would: its background work stops, it
 // releases no lease and disowns nothing (the test closes its bus
 // connection and its HTTP server).
@@ -19,5 +21,20 @@ func (s *Service) Holds(id string) bool {
 	s.cl.mu.Lock()
 	defer s.cl.mu.Unlock()
 	_, ok := s.cl.owned[id]
+	return ok
+}
+
+// Unreachable makes s, a node of a cluster, stop answering on the bus
+// for table id while it keeps the table's lease, as when the bus loses
+// its subscription.
+func (s *Service) Unreachable(id string) {
+	s.cl.b.Disown(context.Background(), id)
+}
+
+// Keeps reports whether s holds table id in memory.
+func (s *Service) Keeps(id string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.tables[id]
 	return ok
 }

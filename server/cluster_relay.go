@@ -103,6 +103,9 @@ func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 		return json.Marshal(rp)
 	case "here":
 		return c.serveHere(ctx, rq)
+	case "heal":
+		c.heal(ctx, rq.Table)
+		return json.Marshal(relayReply{Status: http.StatusOK})
 	}
 	return c.serveUpdate(ctx, rq)
 }
@@ -125,7 +128,7 @@ func decodeRelay(b []byte) (relayRequest, error) {
 		return relayRequest{}, fmt.Errorf("a request about no table (%q)", clip(rq.Table))
 	}
 	switch rq.Kind {
-	case "ping", "here":
+	case "ping", "here", "heal":
 	case "update":
 		if rq.Since < -1 {
 			return relayRequest{}, fmt.Errorf("an update since version %d", rq.Since)

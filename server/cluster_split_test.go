@@ -25,9 +25,9 @@ type gatedStore struct {
 	identities map[string]*gate
 }
 
-// gate is one read held up: held closes once it waits, release lets it
-// return.
-type gate struct{ held, release chan struct{} }
+// gate is one call held up: held closes once it waits, release lets it
+// go on, and done (when made) closes once it returned.
+type gate struct{ held, release, done chan struct{} }
 
 func newGatedStore(st *postgres.Store) *gatedStore {
 	return &gatedStore{Store: st, tables: map[string]*gate{}, identities: map[string]*gate{}}

@@ -67,6 +67,8 @@ type clusterOpts struct {
 	wrap func(name string, h bus.Handler) bus.Handler
 	// store, when set, wraps the store node name serves from.
 	store func(name string, st *postgres.Store) store.Store
+	// bus, when set, wraps node name's bus as its service sees it.
+	bus func(name string, b bus.Bus) bus.Bus
 }
 
 // startClusterOpts is startCluster with opts.
@@ -102,9 +104,13 @@ func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
 		if opts.store != nil {
 			st = opts.store(name, n.st)
 		}
+		var b bus.Bus = n.bus
+		if opts.bus != nil {
+			b = opts.bus(name, n.bus)
+		}
 		n.svc, err = server.New(ctx, server.Config{
 			Store: st, Games: games.Registry(), NewBot: bots, Logger: testLogger(),
-			Cluster: &server.Cluster{Bus: n.bus, Relay: relay, Lease: 2 * time.Second, Forward: opts.forward}, WalkAway: opts.walkAway, MaxWait: opts.maxWait,
+			Cluster: &server.Cluster{Bus: b, Relay: relay, Lease: 2 * time.Second, Forward: opts.forward}, WalkAway: opts.walkAway, MaxWait: opts.maxWait,
 		})
 		if err != nil {
 			t.Fatal(err)
