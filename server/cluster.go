@@ -8,13 +8,17 @@ package server
 //
 // Ownership. A node serves a live table itself only while it holds the
 // table's lease in the store. It takes the lease when the table is first
-// needed and nobody holds it (a new table's creator takes it at once),
-// renews every lease it holds in the background (every third of the
-// lease's time), and answers on the bus for the tables it owns
-// (bus.Own). Every write of a table's moves and description carries the
-// lease's epoch, so a node that lost its lease (paused, cut off) cannot
-// commit: the store refuses the write with store.ErrFenced, and the node
-// drops the table from memory and stops answering for it. Ownership
+// needed and nobody holds it (a new table's creator takes it before it
+// stores the table, and refuses the table if it cannot own it), renews
+// every lease it holds in the background (every third of the lease's
+// time), and answers on the bus for the tables it owns (bus.Own). Each
+// copy of a table in memory carries the epoch it was made or read under,
+// and every write of its moves and description carries that epoch, so a
+// node that lost its lease (paused, cut off), or took it back after
+// another node held it, cannot commit from its older copy: the store
+// refuses the write with store.ErrFenced, and the node drops the copy.
+// A copy of another epoch than the lease the node holds is never served:
+// it is dropped and the table read again from its record. Ownership
 // follows memory: a finished table evicted from memory has its lease
 // released.
 //
@@ -41,7 +45,10 @@ package server
 // table: at once when the lease's owner is gone from the bus (no answer
 // at its node's address, twice a quarter second apart: TakeLease, a new
 // epoch that fences the old owner should it run on), else when the lease
-// expires (bounded by the lease's time); it then rebuilds the table from
+// expires (bounded by the lease's time). An owner that is on the bus and
+// renews the lease yet does not answer for the table is asked to answer
+// again (heal), and its lease is taken a lease's time later if it still
+// does not. The node then rebuilds the table from
 // its record as after a restart (clocks re-armed from stored deadlines,
 // computer seats resumed), owns it on the bus and serves the request. A
 // background sweep takes over live tables whose lease expired even when

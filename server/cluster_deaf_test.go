@@ -245,3 +245,67 @@ func TestClusterOwnerNobodyReaches(t *testing.T) {
 	}
 	recordHolds(t, a, id, []string{mv})
 }
+
+// deafBus is a node's bus that, once told to, claims to answer for a
+// table without doing so, as a subscription NATS no longer routes to
+// would.
+type deafBus struct {
+	bus.Bus
+	mu   sync.Mutex
+	deaf map[string]bool
+}
+
+func (d *deafBus) Own(ctx context.Context, id string) error {
+	d.mu.Lock()
+	deaf := d.deaf[id]
+	d.mu.Unlock()
+	if deaf {
+		return nil
+	}
+	return d.Bus.Own(ctx, id)
+}
+
+// TestClusterOwnerThatCannotHeal: node a holds a table's lease and
+// renews it, but nobody reaches a for the table on the bus, and asking a
+// to answer again does not help (its bus claims to answer). b takes the
+// lease from a within the lease's time and serves the table; a's copy
+// goes, and a move made through a afterwards is made once, on b.
+func TestClusterOwnerThatCannotHeal(t *testing.T) {
+	var db *deafBus
+	nodes := startClusterOpts(t, clusterOpts{bus: func(name string, b bus.Bus) bus.Bus {
+		if name != "a" {
+			return b
+		}
+		db = &deafBus{Bus: b, deaf: map[string]bool{}}
+		return db
+	}}, "a", "b")
+	a, b := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	id, ann, ben := twoSeats(t, a, b)
+	db.mu.Lock()
+	db.deaf[id] = true
+	db.mu.Unlock()
+	a.svc.Unreachable(id)
+
+	took := servedThrough(t, b, id, ben.Token, 20*time.Second)
+	t.Logf("served through b %v after a stopped answering for the table", took.Round(time.Millisecond))
+	if took > 3*time.Second {
+		t.Errorf("the table through b took %v, more than the lease's 2s and a second", took.Round(time.Millisecond))
+	}
+	if l, err := b.st.Lease(ctx, id); err != nil || l.Owner != "b" {
+		t.Errorf("the lease once b served the table: %+v, %v; want b's", l, err)
+	}
+	waitFor(t, 10*time.Second, "a to let the table go", func() bool { return !a.svc.Holds(id) })
+	var u wireUpdate
+	nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
+	seat, tok := int(u.Table.ToMove[0]), ann.Token
+	if seat == 1 {
+		tok = ben.Token
+	}
+	mv := chooseMove(t, ctx, u, seat)
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", tok, map[string]any{"move": mv, "version": u.Version}, nil); st != 200 {
+		t.Fatalf("a move through a: %d %s", st, body)
+	}
+	recordHolds(t, a, id, []string{mv})
+}
