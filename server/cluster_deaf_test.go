@@ -2,7 +2,7 @@ package server_test
 
 import (
 	"context"
-	"io"
+	"encoding/json"
 	"net"
 	"strings"
 	"sync"
@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"parlour/bus"
+	"parlour/server"
+	"parlour/store"
 )
 
 // freezable is a TCP proxy to a NATS server that the test can freeze, as
@@ -37,7 +39,9 @@ func freezeProxy(t *testing.T, natsURL string) (*freezable, string) {
 	close(p.thawed)
 	go p.accept()
 	t.Cleanup(func() {
-		ln.Close()
+		p.mu.Lock()
+		p.ln.Close()
+		p.mu.Unlock()
 		p.thaw()
 		p.mu.Lock()
 		for _, c := range p.conns {
@@ -70,9 +74,39 @@ func (p *freezable) thaw() {
 	p.mu.Unlock()
 }
 
+// kill drops every connection and refuses new ones, as a NATS server
+// killed does, until restart.
+func (p *freezable) kill() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ln.Close()
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// restart takes connections again at the same address.
+func (p *freezable) restart() {
+	p.mu.Lock()
+	addr := p.ln.Addr().String()
+	p.mu.Unlock()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	go p.accept()
+}
+
 func (p *freezable) accept() {
+	p.mu.Lock()
+	ln := p.ln
+	p.mu.Unlock()
 	for {
-		c, err := p.ln.Accept()
+		c, err := ln.Accept()
 		if err != nil {
 			return
 		}
@@ -105,9 +139,6 @@ func (p *freezable) pipe(dst, src net.Conn) {
 			}
 		}
 		if err != nil {
-			if err != io.EOF {
-				return
-			}
 			return
 		}
 	}
@@ -308,4 +339,182 @@ func TestClusterOwnerThatCannotHeal(t *testing.T) {
 		t.Fatalf("a move through a: %d %s", st, body)
 	}
 	recordHolds(t, a, id, []string{mv})
+}
+
+// storedVersion returns table id's version and seats as its record
+// holds them.
+func storedVersion(t *testing.T, st store.Store, id string) (int, string) {
+	t.Helper()
+	row, err := st.Table(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Changes int `json:"changes"`
+	}
+	if err := json.Unmarshal(row.Meta, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m.Changes + len(row.Moves), storedSeats(t, st, id)
+}
+
+// TestClusterNATSKilledAndFrozenUnderLoad plays six tables through
+// three nodes, each move through a node picked at random, while NATS is
+// killed (every connection dropped, none taken for a while) and later
+// frozen (it takes bytes in and answers nothing, as under SIGSTOP, for
+// longer than the nodes take to notice), and new tables are asked for
+// meanwhile. Afterwards every table, the new ones answered 201 included,
+// read through every node within a few lease times, matches its record:
+// the same version and seats; and every acknowledged move is in the
+// record.
+func TestClusterNATSKilledAndFrozenUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a minute of load")
+	}
+	var proxy *freezable
+	var via string
+	nodes := startClusterOpts(t, clusterOpts{nats: func(name, url string) string {
+		if proxy == nil {
+			proxy, via = freezeProxy(t, url)
+		}
+		return via
+	}}, "a", "b", "c")
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Second)
+	defer cancel()
+	type played struct {
+		id       string
+		ann, ben server.Seated
+		mu       sync.Mutex
+		acked    []string
+	}
+	var tables []*played
+	for i := range 6 {
+		id, ann, ben := twoSeats(t, nodes[i%3], nodes[(i+1)%3])
+		tables = append(tables, &played{id: id, ann: ann, ben: ben})
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i, p := range tables {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := i; ; k++ {
+				select {
+				case <-stop:
+					return
+				case <-time.After(50 * time.Millisecond):
+				}
+				n := nodes[k%3]
+				var u wireUpdate
+				if st, _ := nodeCall(t, n, "GET", "/api/v1/tables/"+p.id, p.ann.Token, nil, &u); st != 200 {
+					continue
+				}
+				if u.Table.Status == store.Finished || len(u.Table.ToMove) == 0 {
+					return
+				}
+				seat, tok := int(u.Table.ToMove[0]), p.ann.Token
+				if seat == 1 {
+					tok = p.ben.Token
+				}
+				mv := chooseMove(t, ctx, u, seat)
+				// The same move at the same version until it is answered:
+				// a conditional move is made once however often it is
+				// sent.
+				for try := 0; try < 40; try++ {
+					var res server.MoveResult
+					st, _ := nodeCall(t, nodes[(k+try)%3], "POST", "/api/v1/tables/"+p.id+"/moves", tok, map[string]any{"move": mv, "version": u.Version}, &res)
+					if st == 200 {
+						p.mu.Lock()
+						p.acked = append(p.acked, mv)
+						p.mu.Unlock()
+						break
+					}
+					if st != 503 {
+						break
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+			}
+		}()
+	}
+	var made []string
+	var mmu sync.Mutex
+	create := func(when string) {
+		for _, n := range nodes {
+			var s server.Seated
+			st, body := nodeCall(t, n, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Dot"}, &s)
+			switch {
+			case st == 201 || st == 200:
+				mmu.Lock()
+				made = append(made, s.Table)
+				mmu.Unlock()
+			case st != 503:
+				t.Errorf("a new table through %s %s: %d %s", n.name, when, st, body)
+			}
+		}
+	}
+	time.Sleep(2 * time.Second)
+	proxy.kill()
+	time.Sleep(500 * time.Millisecond)
+	create("while NATS is killed")
+	time.Sleep(3 * time.Second)
+	proxy.restart()
+	time.Sleep(3 * time.Second)
+	proxy.freeze()
+	time.Sleep(12 * time.Second) // the nodes notice in 10 to 15 s
+	create("while NATS is frozen")
+	time.Sleep(4 * time.Second)
+	proxy.thaw()
+	thawed := time.Now()
+	time.Sleep(3 * time.Second)
+	create("once NATS is back")
+	close(stop)
+	wg.Wait()
+
+	ids := append([]string(nil), made...)
+	for _, p := range tables {
+		ids = append(ids, p.id)
+	}
+	var slowest time.Duration
+	for _, id := range ids {
+		for _, n := range nodes {
+			start := time.Now()
+			for {
+				wantV, wantSeats := storedVersion(t, n.st, id)
+				var u wireUpdate
+				st, body := nodeCall(t, n, "GET", "/api/v1/tables/"+id, "", nil, &u)
+				if st == 200 && u.Version == wantV && seatNames(u) == wantSeats {
+					break
+				}
+				if time.Since(start) > 10*time.Second {
+					t.Errorf("table %s through %s: %d, version %d, seats %s (%.200s); the record: version %d, seats %s",
+						id, n.name, st, u.Version, seatNames(u), body, wantV, wantSeats)
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			slowest = max(slowest, time.Since(start))
+		}
+	}
+	for _, p := range tables {
+		row, err := nodes[0].st.Table(ctx, p.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := 0
+		for _, m := range row.Moves {
+			if i < len(p.acked) && m.Text == p.acked[i] {
+				i++
+			}
+		}
+		if i < len(p.acked) {
+			t.Errorf("table %s: %d moves acknowledged, only %d of them in the record of %d moves", p.id, len(p.acked), i, len(row.Moves))
+		}
+	}
+	n := 0
+	for _, p := range tables {
+		n += len(p.acked)
+	}
+	t.Logf("%d moves acknowledged; %d new tables made meanwhile; every table matched its record through every node, the slowest %v after the reads began (%v after the thaw)",
+		n, len(made), slowest.Round(time.Millisecond), time.Since(thawed).Round(time.Millisecond))
 }

@@ -105,7 +105,7 @@ func seatNames(u wireUpdate) string {
 }
 
 // storedSeats returns the names at table id's seats as its record holds
-// them ("" for an open one).
+// them ("open" for an open one).
 func storedSeats(t *testing.T, st store.Store, id string) string {
 	t.Helper()
 	row, err := st.Table(context.Background(), id)
@@ -116,6 +116,7 @@ func storedSeats(t *testing.T, st store.Store, id string) string {
 		Seats []struct {
 			Name     string `json:"name"`
 			Identity string `json:"identity"`
+			Computer string `json:"computer"`
 		} `json:"seats"`
 	}
 	if err := json.Unmarshal(row.Meta, &m); err != nil {
@@ -123,7 +124,11 @@ func storedSeats(t *testing.T, st store.Store, id string) string {
 	}
 	var names []string
 	for _, s := range m.Seats {
-		names = append(names, s.Name)
+		if s.Identity == "" && s.Computer == "" {
+			names = append(names, "open")
+		} else {
+			names = append(names, s.Name)
+		}
 	}
 	return strings.Join(names, ",")
 }
