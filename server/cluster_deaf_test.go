@@ -359,14 +359,14 @@ func storedVersion(t *testing.T, st store.Store, id string) (int, string) {
 }
 
 // TestClusterNATSKilledAndFrozenUnderLoad plays six tables through
-// three nodes, each move through a node picked at random, while NATS is
-// killed (every connection dropped, none taken for a while) and later
+// three nodes, each read and move through the nodes in turn, while NATS
+// is killed (every connection dropped, none taken for a while) and later
 // frozen (it takes bytes in and answers nothing, as under SIGSTOP, for
-// longer than the nodes take to notice), and new tables are asked for
-// meanwhile. Afterwards every table, the new ones answered 201 included,
-// read through every node within a few lease times, matches its record:
-// the same version and seats; and every acknowledged move is in the
-// record.
+// longer than the nodes take to notice); new tables asked for meanwhile
+// are refused 503. Afterwards every table, those made once NATS is back
+// included, read through every node within a few lease times, matches
+// its record (the same version and seats), and every acknowledged move
+// is in the record.
 func TestClusterNATSKilledAndFrozenUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a minute of load")
@@ -439,11 +439,15 @@ func TestClusterNATSKilledAndFrozenUnderLoad(t *testing.T) {
 	}
 	var made []string
 	var mmu sync.Mutex
-	create := func(when string) {
+	// A node cut off from NATS cannot own a new table: it refuses it.
+	create := func(when string, away bool) {
 		for _, n := range nodes {
 			var s server.Seated
 			st, body := nodeCall(t, n, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Dot"}, &s)
 			switch {
+			case st < 300 && away:
+				t.Errorf("a new table through %s %s: %d %s; want 503", n.name, when, st, body)
+				fallthrough
 			case st == 201 || st == 200:
 				mmu.Lock()
 				made = append(made, s.Table)
@@ -456,18 +460,18 @@ func TestClusterNATSKilledAndFrozenUnderLoad(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	proxy.kill()
 	time.Sleep(500 * time.Millisecond)
-	create("while NATS is killed")
+	create("while NATS is killed", true)
 	time.Sleep(3 * time.Second)
 	proxy.restart()
 	time.Sleep(3 * time.Second)
 	proxy.freeze()
 	time.Sleep(12 * time.Second) // the nodes notice in 10 to 15 s
-	create("while NATS is frozen")
+	create("while NATS is frozen", true)
 	time.Sleep(4 * time.Second)
 	proxy.thaw()
 	thawed := time.Now()
 	time.Sleep(3 * time.Second)
-	create("once NATS is back")
+	create("once NATS is back", false)
 	close(stop)
 	wg.Wait()
 
@@ -515,6 +519,6 @@ func TestClusterNATSKilledAndFrozenUnderLoad(t *testing.T) {
 	for _, p := range tables {
 		n += len(p.acked)
 	}
-	t.Logf("%d moves acknowledged; %d new tables made meanwhile; every table matched its record through every node, the slowest %v after the reads began (%v after the thaw)",
+	t.Logf("%d moves acknowledged; %d new tables made; every table matched its record through every node, the slowest %v after the reads began (%v after the thaw)",
 		n, len(made), slowest.Round(time.Millisecond), time.Since(thawed).Round(time.Millisecond))
 }
