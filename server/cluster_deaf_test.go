@@ -174,29 +174,66 @@ func (g *gatedBus) Disown(ctx context.Context, id string) error {
 	return g.Bus.Disown(ctx, id)
 }
 
-// servedThrough reads table id through n until it is served, and
-// returns how long that took; it fails t past limit.
-func servedThrough(t *testing.T, n *node, id, token string, limit time.Duration) time.Duration {
+// seenThrough follows table id's event stream through n for token (a
+// watcher there asks the table's owner for its updates by the table's
+// address on the bus) until it shows version want, connecting again
+// whenever the stream ends, and returns how long that took; it fails t
+// past limit.
+func seenThrough(t *testing.T, n *node, id, token string, want int, limit time.Duration) time.Duration {
 	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit+10*time.Second)
+	defer cancel()
 	start := time.Now()
 	for {
-		st, body := nodeCall(t, n, "GET", "/api/v1/tables/"+id, token, nil, nil)
-		if st == 200 {
-			return time.Since(start)
+		for u := range followEvents[wireUpdate](ctx, n.srv.URL, id, token, 64) {
+			if u.Version >= want {
+				cancel()
+				return time.Since(start)
+			}
 		}
 		if time.Since(start) > limit {
-			t.Fatalf("the table through %s: still %d %s after %v", n.name, st, body, time.Since(start).Round(time.Millisecond))
+			t.Fatalf("version %d did not show through %s in %v", want, n.name, limit)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// movesStored fails t unless table id's record holds n moves.
+func movesStored(t *testing.T, st store.Store, id string, n int) {
+	t.Helper()
+	row, err := st.Table(context.Background(), id)
+	if err != nil || len(row.Moves) != n {
+		t.Fatalf("the record holds %d moves (%v), want %d", len(row.Moves), err, n)
+	}
+}
+
+// moveThrough makes the next move of the Nymphabet table id through n,
+// for whichever of ann and ben is to move, and returns the version it
+// made.
+func moveThrough(t *testing.T, n *node, id string, ann, ben server.Seated) int {
+	t.Helper()
+	var u wireUpdate
+	if st, body := nodeCall(t, n, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u); st != 200 {
+		t.Fatalf("the table through %s: %d %s", n.name, st, body)
+	}
+	seat, tok := int(u.Table.ToMove[0]), ann.Token
+	if seat == 1 {
+		tok = ben.Token
+	}
+	var res server.MoveResult
+	if st, body := nodeCall(t, n, "POST", "/api/v1/tables/"+id+"/moves", tok, map[string]any{"move": chooseMove(t, context.Background(), u, seat), "version": u.Version}, &res); st != 200 {
+		t.Fatalf("a move through %s: %d %s", n.name, st, body)
+	}
+	return res.Version
 }
 
 // TestClusterTableTakenBackWhileLetGo: node a finds its lease of a table
 // gone and lets the table go, slowly (NATS is slow to confirm); meanwhile
 // the lease comes back to a, which takes the table up again. Once the
 // slow letting go is done, a must still answer for the table on the bus:
-// the table is served through b within the lease's time, and play goes
-// on through b.
+// a move through a shows on a stream through b (whose watcher asks the
+// table's owner by the table's address) within the lease's time, and
+// play goes on through b.
 func TestClusterTableTakenBackWhileLetGo(t *testing.T) {
 	var gb *gatedBus
 	nodes := startClusterOpts(t, clusterOpts{bus: func(name string, b bus.Bus) bus.Bus {
@@ -227,54 +264,35 @@ func TestClusterTableTakenBackWhileLetGo(t *testing.T) {
 		t.Fatalf("the table through a, once it let go of the old lease: %d %s", st, body)
 	}
 
-	took := servedThrough(t, b, id, ben.Token, 20*time.Second)
-	t.Logf("served through b %v after a took the table back", took.Round(time.Millisecond))
+	v := moveThrough(t, a, id, ann, ben)
+	took := seenThrough(t, b, id, ben.Token, v, 20*time.Second)
+	t.Logf("a's move showed through b %v after b asked", took.Round(time.Millisecond))
 	if took > 2*time.Second {
-		t.Errorf("the table through b took %v, more than the lease's 2s", took.Round(time.Millisecond))
+		t.Errorf("a's move took %v to show through b, more than the lease's 2s", took.Round(time.Millisecond))
 	}
-	var u wireUpdate
-	nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
-	seat, tok := int(u.Table.ToMove[0]), ann.Token
-	if seat == 1 {
-		tok = ben.Token
-	}
-	mv := chooseMove(t, ctx, u, seat)
-	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", tok, map[string]any{"move": mv, "version": u.Version}, nil); st != 200 {
-		t.Fatalf("a move through b: %d %s", st, body)
-	}
-	recordHolds(t, a, id, []string{mv})
+	moveThrough(t, b, id, ann, ben)
+	movesStored(t, a.st, id, 2)
 }
 
 // TestClusterOwnerNobodyReaches: node a holds a table's lease, and
-// renews it, but nobody can reach a for the table on the bus (its
-// subscription is gone). A request through b must not stall: a is asked
-// to answer again (or b takes the lease from it), and the table is
-// served through b within the lease's time; a move made then is stored
-// once.
+// renews it, but nobody can reach a by the table's address on the bus
+// (its subscription is gone). A watcher through b, which asks the owner
+// by that address, must not stall: a is asked to answer again, and a's
+// move shows through b within the lease's time; play goes on.
 func TestClusterOwnerNobodyReaches(t *testing.T) {
 	nodes := startCluster(t, "a", "b")
 	a, b := nodes[0], nodes[1]
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
 	id, ann, ben := twoSeats(t, a, b)
 	a.svc.Unreachable(id)
 
-	took := servedThrough(t, b, id, ben.Token, 20*time.Second)
-	t.Logf("served through b %v after a stopped answering for the table", took.Round(time.Millisecond))
+	v := moveThrough(t, a, id, ann, ben)
+	took := seenThrough(t, b, id, ben.Token, v, 20*time.Second)
+	t.Logf("a's move showed through b %v after b asked", took.Round(time.Millisecond))
 	if took > 2*time.Second {
-		t.Errorf("the table through b took %v, more than the lease's 2s", took.Round(time.Millisecond))
+		t.Errorf("a's move took %v to show through b, more than the lease's 2s", took.Round(time.Millisecond))
 	}
-	var u wireUpdate
-	nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
-	seat, tok := int(u.Table.ToMove[0]), ann.Token
-	if seat == 1 {
-		tok = ben.Token
-	}
-	mv := chooseMove(t, ctx, u, seat)
-	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", tok, map[string]any{"move": mv, "version": u.Version}, nil); st != 200 {
-		t.Fatalf("a move through b: %d %s", st, body)
-	}
-	recordHolds(t, a, id, []string{mv})
+	moveThrough(t, b, id, ann, ben)
+	movesStored(t, a.st, id, 2)
 }
 
 // deafBus is a node's bus that, once told to, claims to answer for a
@@ -297,10 +315,11 @@ func (d *deafBus) Own(ctx context.Context, id string) error {
 }
 
 // TestClusterOwnerThatCannotHeal: node a holds a table's lease and
-// renews it, but nobody reaches a for the table on the bus, and asking a
-// to answer again does not help (its bus claims to answer). b takes the
-// lease from a within the lease's time and serves the table; a's copy
-// goes, and a move made through a afterwards is made once, on b.
+// renews it, but nobody reaches a by the table's address on the bus,
+// and asking a to answer again does not help (its bus claims to answer).
+// A watcher through b finds nobody answering: b takes the lease from a
+// within the lease's time and shows a's move; a's copy goes, and a move
+// made through a afterwards is made once, on b.
 func TestClusterOwnerThatCannotHeal(t *testing.T) {
 	var db *deafBus
 	nodes := startClusterOpts(t, clusterOpts{bus: func(name string, b bus.Bus) bus.Bus {
@@ -319,26 +338,18 @@ func TestClusterOwnerThatCannotHeal(t *testing.T) {
 	db.mu.Unlock()
 	a.svc.Unreachable(id)
 
-	took := servedThrough(t, b, id, ben.Token, 20*time.Second)
-	t.Logf("served through b %v after a stopped answering for the table", took.Round(time.Millisecond))
+	v := moveThrough(t, a, id, ann, ben)
+	took := seenThrough(t, b, id, ben.Token, v, 20*time.Second)
+	t.Logf("a's move showed through b %v after b asked", took.Round(time.Millisecond))
 	if took > 3*time.Second {
-		t.Errorf("the table through b took %v, more than the lease's 2s and a second", took.Round(time.Millisecond))
+		t.Errorf("a's move took %v to show through b, more than the lease's 2s and a second", took.Round(time.Millisecond))
 	}
 	if l, err := b.st.Lease(ctx, id); err != nil || l.Owner != "b" {
-		t.Errorf("the lease once b served the table: %+v, %v; want b's", l, err)
+		t.Errorf("the lease once b showed the move: %+v, %v; want b's", l, err)
 	}
 	waitFor(t, 10*time.Second, "a to let the table go", func() bool { return !a.svc.Holds(id) })
-	var u wireUpdate
-	nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
-	seat, tok := int(u.Table.ToMove[0]), ann.Token
-	if seat == 1 {
-		tok = ben.Token
-	}
-	mv := chooseMove(t, ctx, u, seat)
-	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", tok, map[string]any{"move": mv, "version": u.Version}, nil); st != 200 {
-		t.Fatalf("a move through a: %d %s", st, body)
-	}
-	recordHolds(t, a, id, []string{mv})
+	moveThrough(t, a, id, ann, ben)
+	movesStored(t, a.st, id, 2)
 }
 
 // storedVersion returns table id's version and seats as its record
