@@ -24,8 +24,11 @@ package server
 //
 // Forwarding (cluster_relay.go). An HTTP request about a table another
 // node owns (/api/v1/tables/{id}/...) is carried whole over the bus to
-// the owner (method, path, query, the headers that matter, body, the
-// client's address); the owner serves it through its own Handler and
+// the owner's node, by its name (a dead connection NATS has not yet
+// found dead may still be routed a table's requests after an outage, but
+// a node's own address reaches its live connection too), with the
+// method, path, query, the headers that matter, body and the client's
+// address; the owner serves it through its own Handler and
 // sends back status, headers and body. A node that hears back that the
 // owner no longer owns the table asks again.
 //
@@ -160,8 +163,9 @@ type cluster struct {
 	owned map[string]*owned // the tables whose lease this node holds
 	// elsewhere remembers, for a while, the tables another node was
 	// found to hold, so that a forwarded request costs no write of the
-	// lease row. The bus routes by table, not by node: a stale entry
-	// only sends the request to whoever answers for the table now.
+	// lease row. A stale entry sends the request to a node that no
+	// longer owns the table: it answers so, and the table's lease is
+	// read again.
 	elsewhere map[string]remoteOwner
 
 	h      *Handler // set by NewHandler
