@@ -8,20 +8,27 @@ package server
 //
 // Ownership. A node serves a live table itself only while it holds the
 // table's lease in the store. It takes the lease when the table is first
-// needed and nobody holds it (a new table's creator takes it at once),
-// renews every lease it holds in the background (every third of the
-// lease's time), and answers on the bus for the tables it owns
-// (bus.Own). Every write of a table's moves and description carries the
-// lease's epoch, so a node that lost its lease (paused, cut off) cannot
-// commit: the store refuses the write with store.ErrFenced, and the node
-// drops the table from memory and stops answering for it. Ownership
+// needed and nobody holds it (a new table's creator takes it before it
+// stores the table, and refuses the table if it cannot own it), renews
+// every lease it holds in the background (every third of the lease's
+// time), and answers on the bus for the tables it owns (bus.Own). Each
+// copy of a table in memory carries the epoch it was made or read under,
+// and every write of its moves and description carries that epoch, so a
+// node that lost its lease (paused, cut off), or took it back after
+// another node held it, cannot commit from its older copy: the store
+// refuses the write with store.ErrFenced, and the node drops the copy.
+// A copy of another epoch than the lease the node holds is never served:
+// it is dropped and the table read again from its record. Ownership
 // follows memory: a finished table evicted from memory has its lease
 // released.
 //
 // Forwarding (cluster_relay.go). An HTTP request about a table another
 // node owns (/api/v1/tables/{id}/...) is carried whole over the bus to
-// the owner (method, path, query, the headers that matter, body, the
-// client's address); the owner serves it through its own Handler and
+// the owner's node, by its name (a dead connection NATS has not yet
+// found dead may still be routed a table's requests after an outage, but
+// a node's own address reaches its live connection too), with the
+// method, path, query, the headers that matter, body and the client's
+// address; the owner serves it through its own Handler and
 // sends back status, headers and body. A node that hears back that the
 // owner no longer owns the table asks again.
 //
@@ -41,7 +48,10 @@ package server
 // table: at once when the lease's owner is gone from the bus (no answer
 // at its node's address, twice a quarter second apart: TakeLease, a new
 // epoch that fences the old owner should it run on), else when the lease
-// expires (bounded by the lease's time); it then rebuilds the table from
+// expires (bounded by the lease's time). An owner that is on the bus and
+// renews the lease yet does not answer for the table is asked to answer
+// again (heal), and its lease is taken a lease's time later if it still
+// does not. The node then rebuilds the table from
 // its record as after a restart (clocks re-armed from stored deadlines,
 // computer seats resumed), owns it on the bus and serves the request. A
 // background sweep takes over live tables whose lease expired even when
@@ -153,8 +163,9 @@ type cluster struct {
 	owned map[string]*owned // the tables whose lease this node holds
 	// elsewhere remembers, for a while, the tables another node was
 	// found to hold, so that a forwarded request costs no write of the
-	// lease row. The bus routes by table, not by node: a stale entry
-	// only sends the request to whoever answers for the table now.
+	// lease row. A stale entry sends the request to a node that no
+	// longer owns the table: it answers so, and the table's lease is
+	// read again.
 	elsewhere map[string]remoteOwner
 
 	h      *Handler // set by NewHandler
@@ -407,6 +418,15 @@ func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
 	c.owned[l.Table] = o
 	delete(c.elsewhere, l.Table)
 	c.mu.Unlock()
+	// A copy in memory from an earlier lease of this node's is behind
+	// whatever the owners between did: it goes, and the table is read
+	// again from its record.
+	c.s.mu.RLock()
+	t, ok := c.s.tables[l.Table]
+	c.s.mu.RUnlock()
+	if ok && t.epoch != l.Epoch {
+		c.s.dropCopy(t)
+	}
 	if err := c.b.Own(ctx, l.Table); err != nil {
 		c.mu.Lock()
 		delete(c.owned, l.Table)
@@ -419,13 +439,21 @@ func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
 	return nil
 }
 
-// create takes the lease of a table just stored.
-func (c *cluster) create(ctx context.Context, id string) error {
-	owner, err := c.claim(ctx, id)
-	if err == nil && owner != "" {
-		err = fmt.Errorf("table %s is new, yet leased to node %s", id, owner)
+// create takes the lease of a new table, not yet stored, and answers for
+// it on the bus, and returns the lease's epoch. A table this node cannot
+// own (the store or the bus is out of reach) must not be made: nobody
+// else could serve it, and a copy kept here without its lease would
+// come back stale once the node took the lease again.
+func (c *cluster) create(ctx context.Context, id string) (int64, error) {
+	l, err := c.leases.AcquireLease(ctx, id, c.node, c.ttl)
+	if err == nil {
+		err = c.adopt(ctx, l)
 	}
-	return err
+	if err != nil {
+		c.log.Warn("a new table's lease", "table", id, "err", err)
+		return 0, refuse(http.StatusServiceUnavailable, "the table cannot be made just now (the servers cannot reach each other); nothing was done: try again in a moment")
+	}
+	return l.Epoch, nil
 }
 
 // lose drops table id: its lease passed to another node (or expired and
@@ -453,7 +481,43 @@ func (c *cluster) disown(ctx context.Context, id string) (*owned, bool) {
 	}
 	close(o.stop)
 	c.b.Disown(ctx, id)
+	// Taken again while the bus let it go (Disown waits for NATS): the
+	// new lease's Own found the old subscription and did nothing, and
+	// Disown just ended it. Without this the node would renew a lease
+	// of a table nobody can reach it for.
+	c.mu.Lock()
+	_, again := c.owned[id]
+	c.mu.Unlock()
+	if again {
+		if err := c.b.Own(context.WithoutCancel(ctx), id); err != nil {
+			c.log.Warn("answering again for a table taken back", "table", id, "err", err)
+			go c.giveUp(id)
+		}
+	}
 	return o, true
+}
+
+// giveUp lets table id go at once, lease and all: this node holds its
+// lease but cannot answer for it on the bus, so another node must take
+// it, and need not wait for the lease to run out.
+func (c *cluster) giveUp(id string) {
+	ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
+	defer cancel()
+	c.release(ctx, id)
+	c.s.drop(id)
+}
+
+// heal makes this node answer on the bus for table id, whose lease it
+// holds, because another node found nobody answering for it: the bus
+// lost the subscription (or this node let it go as it took the table
+// back). Should that fail, the node gives the table up.
+func (c *cluster) heal(ctx context.Context, id string) {
+	if err := c.b.Own(ctx, id); err != nil {
+		c.log.Warn("answering again for a table nobody could reach", "table", id, "err", err)
+		go c.giveUp(id)
+		return
+	}
+	c.log.Info("answering again for a table nobody could reach", "table", id)
 }
 
 // lapsed drops table id if this node holds its lease but has not
@@ -485,16 +549,46 @@ func (s *Service) drop(id string) {
 	t, ok := s.tables[id]
 	delete(s.tables, id)
 	s.mu.Unlock()
-	if !ok {
-		return
+	if ok {
+		retire(t)
 	}
+}
+
+// dropCopy forgets t if it is still the copy of its table in memory: it
+// was made under a lease this node no longer holds, and another node
+// may have changed the table since.
+func (s *Service) dropCopy(t *table) {
+	s.mu.Lock()
+	ok := s.tables[t.id] == t
+	if ok {
+		delete(s.tables, t.id)
+	}
+	s.mu.Unlock()
+	if ok {
+		retire(t)
+	}
+}
+
+// retire ends t, a copy taken out of memory: its clock stops, and its
+// watchers here end, so that their clients connect again.
+func retire(t *table) {
 	t.mu.Lock()
 	if t.tc.timer != nil {
 		t.tc.timer.Stop()
 	}
 	t.gone = true
-	t.broadcast() // watchers here end, and their clients connect again
+	t.broadcast()
 	t.mu.Unlock()
+}
+
+// fenced drops t from memory when err says the store refused its write
+// because its lease's epoch has passed: the next request reads the table
+// afresh, or finds its new owner. t.mu may be held.
+func (s *Service) fenced(t *table, err error) {
+	if s.cl != nil && errors.Is(err, store.ErrFenced) {
+		s.cl.fenced.Inc()
+		go s.dropCopy(t)
+	}
 }
 
 // renewals renews every lease this node holds every third of the
@@ -679,21 +773,44 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, c.ttl+2*time.Second)
 	defer cancel()
 	gone := 0 // times in a row the lease's owner was not on the bus
+	// deaf is when the lease's owner was first seen on the bus yet not
+	// answering for the table: it is asked to answer again (heal), and
+	// still deaf a lease's time later, its lease is taken.
+	var deaf time.Time
 	for {
 		if c.owns(id) {
 			return nil // taken over meanwhile (the sweep, another request)
 		}
 		l, err := c.leases.AcquireLease(ctx, id, c.node, c.ttl)
 		if errors.Is(err, store.ErrLeased) && l.Owner != "" && l.Owner != c.node {
-			// An owner gone from the bus (killed, or cut off) need not
-			// be waited for: seen gone twice, a quarter second apart, its
-			// lease is taken over at once. Should it run on after all,
-			// the new epoch fences its writes.
+			// Another node may have taken it already: if it answers, the
+			// caller forwards to it.
+			if c.answers(ctx, id) {
+				return nil
+			}
+			var take bool
 			if c.present(ctx, l.Owner, id) {
+				// The owner is on the bus and renews the lease, yet
+				// nobody answers for the table.
 				gone = 0
+				switch {
+				case deaf.IsZero():
+					deaf = time.Now()
+					c.askHeal(ctx, l.Owner, id)
+				case time.Since(deaf) >= c.ttl:
+					take = true
+				}
 			} else if gone++; gone >= 2 {
+				// An owner gone from the bus (killed, or cut off) need
+				// not be waited for: seen gone twice, a quarter second
+				// apart, its lease is taken over at once.
+				take = true
+			}
+			// Should the old owner run on after all, the new epoch
+			// fences its writes.
+			if take {
 				if taken, terr := c.leases.TakeLease(ctx, l, c.node, c.ttl); terr == nil {
-					c.log.Info("lease taken from a node gone from the bus", "table", id, "node", l.Owner)
+					c.log.Info("lease taken from a node that does not answer for the table", "table", id, "node", l.Owner, "on_bus", gone == 0)
 					l, err = taken, nil
 				}
 			}
@@ -710,12 +827,6 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 			c.takeovers.Inc()
 			c.log.Info("table taken over", "table", id, "took", time.Since(start))
 			return nil
-		case errors.Is(err, store.ErrLeased) && l.Owner != "" && l.Owner != c.node:
-			// Another node may have taken it already: if it answers, the
-			// caller forwards to it.
-			if c.answers(ctx, id) {
-				return nil
-			}
 		case !errors.Is(err, store.ErrLeased):
 			return refuse(http.StatusServiceUnavailable, "the table's lease cannot be read now; try again")
 		}
@@ -751,5 +862,16 @@ func (s *Service) readOnly(ctx context.Context, id string) (*table, error) {
 	// forwarded to this node just as the table left) is refused as
 	// moved, and found its way to the new owner.
 	t.gone = true
+	t.epoch = -1
 	return t, nil
+}
+
+// askHeal tells node, which holds table id's lease, that nobody answers
+// for the table on the bus (see heal).
+func (c *cluster) askHeal(ctx context.Context, node, id string) {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	if _, err := c.b.Request(ctx, bus.ToNode(node), []byte(`{"kind":"heal","table":"`+id+`"}`)); err != nil {
+		c.log.Debug("asking a table's owner to answer for it", "table", id, "node", node, "err", err)
+	}
 }

@@ -1,5 +1,7 @@
 package server
 
+import "context"
+
 // Die stops s as a node's death would: its background work stops, it
 // releases no lease and disowns nothing (the test closes its bus
 // connection and its HTTP server).
@@ -12,3 +14,27 @@ func (s *Service) Die() {
 // garbage collection, a frozen virtual machine) would stop; it still
 // answers on the bus and serves HTTP.
 func (s *Service) Pause() { s.cl.halt() }
+
+// Holds reports whether s, a node of a cluster, counts table id's lease
+// as its own (renewed in time or not).
+func (s *Service) Holds(id string) bool {
+	s.cl.mu.Lock()
+	defer s.cl.mu.Unlock()
+	_, ok := s.cl.owned[id]
+	return ok
+}
+
+// Unreachable makes s, a node of a cluster, stop answering on the bus
+// for table id while it keeps the table's lease, as when the bus loses
+// its subscription.
+func (s *Service) Unreachable(id string) {
+	s.cl.b.Disown(context.Background(), id)
+}
+
+// Keeps reports whether s holds table id in memory.
+func (s *Service) Keeps(id string) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.tables[id]
+	return ok
+}

@@ -81,7 +81,7 @@ func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 	if noteKind(rq.Kind) {
 		return c.serveNote(rq)
 	}
-	if !c.owns(rq.Table) {
+	if !c.owns(rq.Table) && !c.ownsByLease(ctx, rq) {
 		if rq.Kind != "ping" {
 			// A lease that lapsed here: let the table go (in the
 			// background: Disown waits for this handler).
@@ -103,6 +103,9 @@ func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 		return json.Marshal(rp)
 	case "here":
 		return c.serveHere(ctx, rq)
+	case "heal":
+		c.heal(ctx, rq.Table)
+		return json.Marshal(relayReply{Status: http.StatusOK})
 	}
 	return c.serveUpdate(ctx, rq)
 }
@@ -125,7 +128,7 @@ func decodeRelay(b []byte) (relayRequest, error) {
 		return relayRequest{}, fmt.Errorf("a request about no table (%q)", clip(rq.Table))
 	}
 	switch rq.Kind {
-	case "ping", "here":
+	case "ping", "here", "heal":
 	case "update":
 		if rq.Since < -1 {
 			return relayRequest{}, fmt.Errorf("an update since version %d", rq.Since)
@@ -549,10 +552,15 @@ func pick(h http.Header) http.Header {
 var errOwnerGone = errors.New("the table's node left before it answered")
 
 // forward sends rq to the table's owner and returns its answer, waiting
-// for it at most forwardTime. Nor is the answer awaited blindly: when
-// owner (the node the lease names, if known) is given, it is asked every
-// second whether it is still there, and a node gone from the bus (killed,
-// cut off) fails the request at once with errOwnerGone.
+// for it at most forwardTime. When owner (the node the lease names) is
+// known, rq goes to that node by name, not to whoever answers for the
+// table on the bus: after an outage NATS may route a table's requests for
+// minutes to a dead connection of the owner's that it has not yet found
+// dead, where they would wait for nothing, while the node's own address
+// reaches the live connection too. Nor is the answer awaited blindly: the
+// node it went to is asked every second whether it is still there, and a
+// node gone from the bus (killed, cut off) fails the request at once
+// with errOwnerGone.
 func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (relayReply, error) {
 	b, err := json.Marshal(rq)
 	if err != nil {
@@ -567,8 +575,12 @@ func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (r
 		err error
 	}
 	done := make(chan answer, 1)
+	to := bus.ToOwner(rq.Table)
+	if owner != "" {
+		to = bus.ToNode(owner)
+	}
 	go func() {
-		a, err := c.b.Request(ctx, bus.ToOwner(rq.Table), b)
+		a, err := c.b.Request(ctx, to, b)
 		done <- answer{a, err}
 	}()
 	var tick <-chan time.Time
@@ -586,14 +598,8 @@ func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (r
 			}
 			ans, answered = a.b, true
 		case <-tick:
-			// The request is with the table's owner by its lease, which
-			// may not be the node this node last saw holding it
-			// (rememberOwner): the table may have been handed on or
-			// taken over since, and that node may live on while the
-			// owner died with the request.
-			if l, err := c.leases.Lease(ctx, rq.Table); err == nil {
-				owner = l.Owner
-			}
+			// The request is with node owner, by name: while it is on
+			// the bus it may yet answer.
 			if owner == c.node || c.present(ctx, owner, rq.Table) {
 				continue
 			}
@@ -668,4 +674,21 @@ func (c *cluster) fail(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	writeJSON(w, StatusOf(err), map[string]string{"error": err.Error()})
+}
+
+// ownsByLease takes up table id for rq, a request sent to this node by
+// name because the table's lease names it, when the lease is this node's
+// in the store yet not counted on here: a table handed to this node (the
+// request came before the hand-over's own claim), or a lease that
+// lapsed and is this node's still. It reports whether the node owns the
+// table now.
+func (c *cluster) ownsByLease(ctx context.Context, rq relayRequest) bool {
+	if rq.Kind != "http" {
+		return false
+	}
+	if l, err := c.leases.Lease(ctx, rq.Table); err != nil || l.Owner != c.node {
+		return false
+	}
+	owner, err := c.claim(ctx, rq.Table)
+	return err == nil && owner == ""
 }

@@ -65,6 +65,10 @@ type clusterOpts struct {
 	nats func(name, url string) string
 	// wrap, when set, wraps the handler of node name's bus.
 	wrap func(name string, h bus.Handler) bus.Handler
+	// store, when set, wraps the store node name serves from.
+	store func(name string, st *postgres.Store) store.Store
+	// bus, when set, wraps node name's bus as its service sees it.
+	bus func(name string, b bus.Bus) bus.Bus
 }
 
 // startClusterOpts is startCluster with opts.
@@ -96,9 +100,17 @@ func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
 		if n.bus, err = natsbus.Connect(ctx, natsbus.Config{URL: via, Node: name, Handler: handler}); err != nil {
 			t.Fatal(err)
 		}
+		var st store.Store = n.st
+		if opts.store != nil {
+			st = opts.store(name, n.st)
+		}
+		var b bus.Bus = n.bus
+		if opts.bus != nil {
+			b = opts.bus(name, n.bus)
+		}
 		n.svc, err = server.New(ctx, server.Config{
-			Store: n.st, Games: games.Registry(), NewBot: bots, Logger: testLogger(),
-			Cluster: &server.Cluster{Bus: n.bus, Relay: relay, Lease: 2 * time.Second, Forward: opts.forward}, WalkAway: opts.walkAway, MaxWait: opts.maxWait,
+			Store: st, Games: games.Registry(), NewBot: bots, Logger: testLogger(),
+			Cluster: &server.Cluster{Bus: b, Relay: relay, Lease: 2 * time.Second, Forward: opts.forward}, WalkAway: opts.walkAway, MaxWait: opts.maxWait,
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -192,7 +192,7 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 			return Seated{}, err
 		}
 		b, tok, cred := asker{identity: p.Identity}.seating(nt.id, newSeat)
-		b.Update = &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc}
+		b.Update = &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc, Epoch: t.epoch}
 		if err := s.insert(ctx, nt, b); err != nil {
 			t.m = old
 			t.status = t.deriveStatus()

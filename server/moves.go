@@ -126,7 +126,7 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 		return MoveResult{}, refuse(http.StatusUnprocessableEntity, "%v", err)
 	}
 	now := s.now().UTC()
-	mv := store.Move{Seq: len(t.moves) + 1, Seat: int(seat), Text: text, At: now, Epoch: s.epoch(t.id)}
+	mv := store.Move{Seq: len(t.moves) + 1, Seat: int(seat), Text: text, At: now, Epoch: t.epoch}
 	var update *store.Update
 	old := t.m // only a finishing move, or one played for a seat, changes the description: see below
 	if finished := t.st.Result().Status == game.Finished; finished || fo != nil {
@@ -151,6 +151,7 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 		}
 	}
 	if err := s.st.AppendMove(ctx, t.id, mv, update); err != nil {
+		s.fenced(t, err)
 		// The state ran ahead of the store: rebuild it from the record.
 		t.m = old
 		if _, st, _, rerr := game.Replay(s.games, t.record(), t.cfg.Lexicon); rerr == nil {

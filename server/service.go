@@ -315,8 +315,14 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 	t, ok := s.tables[id]
 	s.mu.RUnlock()
 	if ok {
-		return t, nil
+		if s.cl == nil || t.epoch == s.epoch(id) {
+			return t, nil
+		}
+		// A copy of a lease this node did not hold throughout: another
+		// node may have changed the table meanwhile.
+		s.dropCopy(t)
 	}
+	var epoch int64
 	if s.cl != nil {
 		// Only the table's owner holds it in memory.
 		owner, err := s.cl.claim(ctx, id)
@@ -326,6 +332,7 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 		if owner != "" {
 			return s.readOnly(ctx, id)
 		}
+		epoch = s.epoch(id)
 	}
 	row, err := s.st.Table(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -338,13 +345,23 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
+	t.epoch = epoch
+	if s.cl != nil && s.epoch(id) != epoch {
+		// The lease changed hands while the record was read: the copy
+		// may be behind it, and is not kept.
+		return nil, errMoved
+	}
 	s.mu.Lock()
-	if old, ok := s.tables[id]; ok {
+	old, ok := s.tables[id]
+	if ok && old.epoch == epoch {
 		s.mu.Unlock()
 		return old, nil
 	}
 	s.tables[id] = t
 	s.mu.Unlock()
+	if ok {
+		retire(old) // of an earlier lease
+	}
 	if s.cl != nil {
 		s.cl.restored(t)
 	}
@@ -437,10 +454,11 @@ func (s *Service) persistMetaWith(ctx context.Context, t *table, old meta, b sto
 	t.status = t.deriveStatus()
 	desc, err := json.Marshal(t.m)
 	if err == nil {
-		b.Update = &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc, Epoch: s.epoch(t.id)}
+		b.Update = &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc, Epoch: t.epoch}
 		err = s.st.Write(ctx, b)
 	}
 	if err != nil {
+		s.fenced(t, err)
 		t.m = old
 		t.status = t.deriveStatus()
 		return s.saveFailed("the table", err)

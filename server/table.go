@@ -118,6 +118,10 @@ type table struct {
 	id      string
 	g       game.Game
 	created time.Time
+	// epoch is the lease's epoch this copy was made or read under (0
+	// when not clustered, -1 for a read-only copy): its writes are
+	// fenced by it, and a node that holds another epoch drops it.
+	epoch int64
 
 	mu     sync.Mutex
 	m      meta

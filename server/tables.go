@@ -289,6 +289,14 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 		t.m.StartedAt = &at
 	}
 	t.status = t.deriveStatus()
+	if s.cl != nil {
+		// Clustered, a table is made only by a node that can own it.
+		epoch, err := s.cl.create(ctx, t.id)
+		if err != nil {
+			return err
+		}
+		t.epoch = epoch
+	}
 	// A table that takes a code tries fresh ones while the store says
 	// the code is taken.
 	for try := 1; ; try++ {
@@ -310,17 +318,15 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 		}
 		if err != nil {
 			t.m.Code = ""
+			if s.cl != nil {
+				s.cl.release(context.WithoutCancel(ctx), t.id)
+			}
 			if errors.Is(err, store.ErrChallengeNotOpen) {
 				return err // the caller says what became of the challenge
 			}
 			return s.saveFailed("the table", err)
 		}
 		break
-	}
-	if s.cl != nil {
-		if err := s.cl.create(ctx, t.id); err != nil {
-			s.log.Error("a new table's lease", "table", t.id, "err", err)
-		}
 	}
 	s.mu.Lock()
 	s.tables[t.id] = t
