@@ -252,7 +252,9 @@ func testChallengeCaps(t *testing.T, e *env) {
 	// Many from Ann at once: caps.From stored.
 	errs := make(chan error, 12)
 	for i := range cap(errs) {
-		go func() { errs <- s.CreateChallenge(ctx, mk(fmt.Sprintf("a%d", i), "ann", fmt.Sprintf("p%d", i), at), caps) }()
+		go func() {
+			errs <- s.CreateChallenge(ctx, mk(fmt.Sprintf("a%d", i), "ann", fmt.Sprintf("p%d", i), at), caps)
+		}()
 	}
 	stored := 0
 	for range cap(errs) {
@@ -268,7 +270,9 @@ func testChallengeCaps(t *testing.T, e *env) {
 	}
 	// Many to Cat at once, from many: caps.To stored.
 	for i := range cap(errs) {
-		go func() { errs <- s.CreateChallenge(ctx, mk(fmt.Sprintf("c%d", i), fmt.Sprintf("q%d", i), "cat", at), caps) }()
+		go func() {
+			errs <- s.CreateChallenge(ctx, mk(fmt.Sprintf("c%d", i), fmt.Sprintf("q%d", i), "cat", at), caps)
+		}()
 	}
 	stored = 0
 	for range cap(errs) {
