@@ -308,12 +308,13 @@ func TestClusterFencesAJoinReadUnderAnOldLease(t *testing.T) {
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var ann, cat server.Seated
+	var ann server.Seated
+	var cat server.Identity // a seat's token joins nothing else: Cat's identity does
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
 		t.Fatalf("create through a: %d %s", st, body)
 	}
-	if st, body := nodeCall(t, b, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Cat"}, &cat); st >= 300 {
-		t.Fatalf("Cat's table through b: %d %s", st, body)
+	if st, body := nodeCall(t, b, "POST", "/api/v1/identity", "", map[string]any{"name": "Cat"}, &cat); st >= 300 {
+		t.Fatalf("Cat's identity through b: %d %s", st, body)
 	}
 	id := ann.Table
 	p, err := b.svc.Authenticate(ctx, cat.Token)
@@ -330,7 +331,13 @@ func TestClusterFencesAJoinReadUnderAnOldLease(t *testing.T) {
 		st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/join", cat.Token, map[string]any{}, nil)
 		joined <- answer{st, body}
 	}()
-	<-g.held // a has Cat's join, decided on its copy, and writes next
+	select { // a has Cat's join, decided on its copy, and writes next
+	case <-g.held:
+	case got := <-joined:
+		t.Fatalf("Cat's join was answered before it reached the store: %d %s", got.st, got.body)
+	case <-ctx.Done():
+		t.Fatal("Cat's join never reached the store")
+	}
 
 	handLease(t, ctx, a.st, id, "b")
 	waitFor(t, 10*time.Second, "a to let the lease go", func() bool { return !a.svc.Holds(id) })
