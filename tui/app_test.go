@@ -145,7 +145,7 @@ func TestNameAndJoinErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.key("r")
-	tm.waitFor("Ben's table", has(seat.Table, "Ben, (open)"))
+	tm.waitFor("Ben's table", has(seat.Table, "Ben (guest), (open)"))
 	tm.key("enter")
 	s = tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Zoë", "waiting for Ben"))
 	checkFits(t, tm)

@@ -334,7 +334,7 @@ func (m *Model) chatPanel(n int) []string {
 	var out []string
 	from := max(0, len(c.lines)-n)
 	for _, l := range c.lines[from:] {
-		out = append(out, fit(faint(l.Name+": ")+l.Text, w, 1))
+		out = append(out, fit(faint(marked(l.Name, l.Player)+": ")+l.Text, w, 1))
 	}
 	if c.open {
 		if c.err != "" {
@@ -350,4 +350,13 @@ func (m *Model) chatPanel(n int) []string {
 		out = append(out, prefix+string(line)+"█")
 	}
 	return out
+}
+
+// marked is a player's name as others see it: a guest's says so, so that
+// nobody passes for an account, as the browser marks it too.
+func marked(name, player string) string {
+	if player == "guest" {
+		return name + " (guest)"
+	}
+	return name
 }

@@ -26,7 +26,7 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 	checkFits(t, tm)
 	tm.key("enter")
 	tm.waitFor("Ann's line in her panel, the chat line closed", func(s string) bool {
-		return strings.Contains(s, "Ann: good luck?") && !strings.Contains(s, "say (players)")
+		return strings.Contains(s, "Ann (guest): good luck?") && !strings.Contains(s, "say (players)")
 	})
 	u, err := ben.c.Get(ctx, ben.token, ben.id)
 	if err != nil {
@@ -39,9 +39,9 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 	if _, err := ben.c.Chat(ctx, ben.token, ben.id, "players", "thanks, you too"); err != nil {
 		t.Fatal(err)
 	}
-	s = tm.waitFor("Ben's line on Ann's screen", has("Ben: thanks, you too", "Ann: good luck?"))
+	s = tm.waitFor("Ben's line on Ann's screen", has("Ben (guest): thanks, you too", "Ann (guest): good luck?"))
 	checkFits(t, tm)
-	if n := strings.Count(s, "Ann: good luck?"); n != 1 {
+	if n := strings.Count(s, "Ann (guest): good luck?"); n != 1 {
 		t.Errorf("Ann's line shows %d times, want once (kept by seq):\n%s", n, s)
 	}
 

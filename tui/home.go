@@ -334,8 +334,8 @@ func (m *Model) lobbyView() string {
 		}
 		var names []string
 		for _, s := range t.Seats {
-			n := s.Name
-			if s.Kind == "open" || n == "" {
+			n := marked(s.Name, s.Player)
+			if s.Kind == "open" || s.Name == "" {
 				n = "(open)"
 			}
 			names = append(names, n)

@@ -570,7 +570,7 @@ func (m *Model) waitingView() string {
 		} else if !s.Ready {
 			st = "making their setup"
 		}
-		fmt.Fprintf(&b, "  %-24s %s\n", s.Name, st)
+		fmt.Fprintf(&b, "  %-24s %s\n", marked(s.Name, s.Player), st)
 	}
 	keys := "esc home · ? help"
 	if t.seat >= 0 {

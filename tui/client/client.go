@@ -94,11 +94,13 @@ type Move struct {
 
 // Seat is one seat of a table.
 type Seat struct {
-	Seat  int    `json:"seat"`
-	Name  string `json:"name"`
-	Kind  string `json:"kind"`
-	Level string `json:"level,omitempty"`
-	Ready bool   `json:"ready"`
+	Seat int    `json:"seat"`
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	// Player is who holds the seat: "account", "guest" or "computer".
+	Player string `json:"player,omitempty"`
+	Level  string `json:"level,omitempty"`
+	Ready  bool   `json:"ready"`
 	// Deadline and TimeLeft (seconds, as of the table clock's Now) are
 	// set for a seat to move at a table with a clock; AwaySince for a
 	// person to move, away, at a table without one.
@@ -127,6 +129,8 @@ type ChatLine struct {
 	Name    string    `json:"name"`
 	Text    string    `json:"text"`
 	At      time.Time `json:"at"`
+	// Player is who wrote it: "account" or "guest".
+	Player string `json:"player,omitempty"`
 }
 
 // Reveal is one seat's setup shown at the end, with what proves it.
