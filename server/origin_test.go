@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -270,4 +271,29 @@ func TestSecureCookies(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzForwardedFor checks that no forwarding header, as a client or a
+// proxy may write it, crashes the reading of it, and that the address the
+// limits count is either the peer or one the header named.
+func FuzzForwardedFor(f *testing.F) {
+	f.Add("203.0.113.9, 10.0.0.1", `for=1.2.3.4, for="[2001:db8::7]:80";proto=https`, "https")
+	f.Add("", "", "")
+	f.Add("unknown", "for=_hidden;by=10.0.0.1", "http, https")
+	f.Add(",,,", `for="`, ";;")
+	h := &Handler{lim: Limits{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}}
+	f.Fuzz(func(t *testing.T, xff, fwd, proto string) {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = "10.1.2.3:4000"
+		r.Header.Set("X-Forwarded-For", xff)
+		r.Header.Set("Forwarded", fwd)
+		r.Header.Set("X-Forwarded-Proto", proto)
+		hops := forwardedFor(r.Header)
+		got := h.clientAddr(r)
+		if got != "10.1.2.3" && !slices.Contains(hops, got) {
+			t.Fatalf("clientAddr = %q, neither the peer nor one of %q", got, hops)
+		}
+		h.overTLS(r)
+		h.sameOrigin(r, fwd)
+	})
 }
