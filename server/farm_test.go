@@ -1,6 +1,7 @@
 package server
 
 import (
+	"io"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -79,11 +80,8 @@ func TestNewAccountsRatedPerAddress(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer res.Body.Close()
-		var b strings.Builder
-		buf := make([]byte, 512)
-		n, _ := res.Body.Read(buf)
-		b.Write(buf[:n])
-		return res.StatusCode, b.String()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
 	}
 	for i := range NewRatedPerAddr {
 		if st, body := joinFrom("203.0.113.5"); st != 200 {

@@ -4,7 +4,6 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -24,7 +23,7 @@ func TestCrossSiteForgery(t *testing.T) {
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
 	ann.signUp("Ann", "correct horse battery")
-	if st, body := signUpByAPI(t, base, "Bob", "correct horse staple"); st != 201 {
+	if st, body := api(t, base, "POST", "/accounts", "", map[string]string{"name": "Bob", "password": "correct horse staple"}); st != 201 {
 		t.Fatalf("Bob's sign-up: %d %s", st, body)
 	}
 
@@ -79,16 +78,4 @@ func TestCrossSiteForgery(t *testing.T) {
 	if st != 201 && st != 200 {
 		t.Fatalf("adding the key from Parlour's own page: %d", st)
 	}
-}
-
-// signUpByAPI makes an account through the HTTP API, as a program would.
-func signUpByAPI(t *testing.T, base, name, password string) (int, string) {
-	t.Helper()
-	res, err := http.Post(base+"/api/v1/accounts", "application/json", strings.NewReader(fmt.Sprintf(`{"name": %q, "password": %q}`, name, password)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	b, _ := io.ReadAll(res.Body)
-	return res.StatusCode, string(b)
 }
