@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -85,7 +86,7 @@ func (s *Service) Abort(ctx context.Context, p *Principal, id string) (AbortResu
 	defer t.mu.Unlock()
 	seat := t.seatOf(p)
 	if seat < 0 {
-		return AbortResult{}, refuse(http.StatusForbidden, "only a player at this table may abort its game")
+		return AbortResult{}, refuse.Forbidden("only a player at this table may abort its game")
 	}
 	t.touch(seat, s.now())
 	return s.abort(ctx, t, seat, AbortAsked)
@@ -107,12 +108,12 @@ func (s *Service) abort(ctx context.Context, t *table, seat game.Seat, why strin
 	}
 	switch {
 	case !t.m.Started:
-		return AbortResult{}, refuse(http.StatusConflict, "the game has not started (%s): to give up your seat, leave the table", t.waitingFor())
+		return AbortResult{}, refuse.Conflict("the game has not started (%s): to give up your seat, leave the table", t.waitingFor())
 	case t.status == store.Finished:
-		return AbortResult{}, refuse(http.StatusConflict, "the game is over")
+		return AbortResult{}, refuse.Conflict("the game is over")
 	}
 	if err := game.AbortRefusal(t.cfg, t.moves, t.st.Result()); err != nil {
-		return AbortResult{}, refuse(http.StatusConflict, "%v", err)
+		return AbortResult{}, refuse.Conflict("%v", err)
 	}
 	now := s.now().UTC()
 	old, oldSt := t.m.clone(), t.st

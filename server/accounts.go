@@ -11,6 +11,7 @@ import (
 
 	"parlour/account"
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -59,7 +60,7 @@ type AccountInfo struct {
 func (s *Service) players() (store.Players, error) {
 	ps, ok := s.st.(store.Players)
 	if !ok {
-		return nil, refuse(http.StatusNotImplemented, "this server keeps no accounts")
+		return nil, refuse.With(http.StatusNotImplemented, "this server keeps no accounts")
 	}
 	return ps, nil
 }
@@ -97,7 +98,7 @@ const maxHashWaiting = 32
 
 // hashBusy refuses a password check that would wait too long.
 func hashBusy() error {
-	return refuse(http.StatusServiceUnavailable, "the server is busy checking passwords: try again in a few seconds")
+	return refuse.Unavailable("the server is busy checking passwords: try again in a few seconds")
 }
 
 func (s *Service) hashSlot(ctx context.Context) error {
@@ -153,13 +154,13 @@ func (s *Service) SignUp(ctx context.Context, p *Principal, name, password strin
 	}
 	name = strings.TrimSpace(name)
 	if err := account.CheckName(name); err != nil {
-		return Session{}, badRequest("%v", err)
+		return Session{}, refuse.Bad("%v", err)
 	}
 	if err := account.CheckPassword(name, password); err != nil {
-		return Session{}, badRequest("%v", err)
+		return Session{}, refuse.Bad("%v", err)
 	}
 	taken := func() error {
-		return refuse(http.StatusConflict, "the name %q is taken: choose another", name)
+		return refuse.Conflict("the name %q is taken: choose another", name)
 	}
 	if _, err := ps.AccountByKey(ctx, account.Key(name)); err == nil {
 		return Session{}, taken()
@@ -170,7 +171,7 @@ func (s *Service) SignUp(ctx context.Context, p *Principal, name, password strin
 	id := ""
 	if p != nil {
 		if _, err := ps.AccountOf(ctx, p.Identity); err == nil {
-			return Session{}, refuse(http.StatusConflict, "you already have an account: sign out first to make another")
+			return Session{}, refuse.Conflict("you already have an account: sign out first to make another")
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return Session{}, err
 		}
@@ -196,7 +197,7 @@ func (s *Service) SignUp(ctx context.Context, p *Principal, name, password strin
 		if errors.Is(err, store.ErrConflict) {
 			if _, aerr := ps.AccountOf(ctx, id); aerr == nil && p != nil {
 				// Two sign-ups of one guest at once: the other won.
-				return Session{}, refuse(http.StatusConflict, "you already have an account: sign out first to make another")
+				return Session{}, refuse.Conflict("you already have an account: sign out first to make another")
 			}
 			return Session{}, taken()
 		}
@@ -227,7 +228,7 @@ func (s *Service) SignIn(ctx context.Context, name, password string) (Session, e
 		return Session{}, err
 	}
 	if !ok {
-		return Session{}, refuse(http.StatusUnauthorized, wrongPair)
+		return Session{}, refuse.Unauthorized(wrongPair)
 	}
 	tok, h := newToken()
 	cred := store.Credential{Hash: h, Identity: a.Identity}
@@ -254,7 +255,7 @@ func (s *Service) SignOut(ctx context.Context, p *Principal, token string) error
 		return err
 	}
 	if p.Table != "" {
-		return badRequest("that is a seat's token, not a session: there is nothing to sign out of")
+		return refuse.Bad("that is a seat's token, not a session: there is nothing to sign out of")
 	}
 	sum := hashToken(token)
 	if err := ps.DeleteCredential(ctx, sum[:]); err != nil {
@@ -272,11 +273,11 @@ func (s *Service) accountFor(ctx context.Context, p *Principal) (store.Account, 
 		return store.Account{}, nil, err
 	}
 	if p == nil {
-		return store.Account{}, nil, refuse(http.StatusUnauthorized, "sign in first")
+		return store.Account{}, nil, refuse.Unauthorized("sign in first")
 	}
 	a, err := ps.AccountOf(ctx, p.Identity)
 	if errors.Is(err, store.ErrNotFound) {
-		return a, nil, refuse(http.StatusForbidden, "you are a guest: make an account first")
+		return a, nil, refuse.Forbidden("you are a guest: make an account first")
 	}
 	return a, ps, err
 }
@@ -299,7 +300,7 @@ func (s *Service) checkPassword(ctx context.Context, a store.Account, password s
 		return err
 	}
 	if !ok {
-		return refuse(http.StatusForbidden, "that is not your current password")
+		return refuse.Forbidden("that is not your current password")
 	}
 	return nil
 }
@@ -312,7 +313,7 @@ func (s *Service) ChangePassword(ctx context.Context, p *Principal, token string
 		return err
 	}
 	if err := account.CheckPassword(a.Name, req.NewPassword); err != nil {
-		return badRequest("new password: %v", err)
+		return refuse.Bad("new password: %v", err)
 	}
 	if err := s.checkPassword(ctx, a, req.Password); err != nil {
 		return err
@@ -443,5 +444,5 @@ func stillSeated(seated []SeatedTable) error {
 	if len(parts) == 0 {
 		return nil
 	}
-	return refuse(http.StatusConflict, "%s", strings.Join(parts, "; "))
+	return refuse.Conflict("%s", strings.Join(parts, "; "))
 }

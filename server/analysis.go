@@ -13,6 +13,7 @@ import (
 	"parlour/analysis"
 	"parlour/game"
 	"parlour/lexicon"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -146,10 +147,10 @@ func (a *analyses) finished(ctx context.Context, p *Principal, id string) (*game
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.st != nil && t.st.Result().Status == game.Aborted {
-		return nil, nil, false, refuse(http.StatusConflict, "the game at table %s was aborted before every player had moved: there is nothing to analyse", id)
+		return nil, nil, false, refuse.Conflict("the game at table %s was aborted before every player had moved: there is nothing to analyse", id)
 	}
 	if t.st == nil || t.st.Result().Status != game.Finished {
-		return nil, nil, false, refuse(http.StatusConflict, "the game at table %s has not ended: its analysis waits for the end", id)
+		return nil, nil, false, refuse.Conflict("the game at table %s has not ended: its analysis waits for the end", id)
 	}
 	return t.record(), t.cfg.Lexicon, t.m.Daily != "", nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/refuse"
 )
 
 // scheduleBots starts a computer player for every computer seat that has
@@ -102,7 +103,7 @@ func (s *Service) runBot(t *table, seat game.Seat) {
 		if err == nil {
 			_, err = s.setSetup(ctx, t, seat, raw)
 		}
-		if StatusOf(err) == http.StatusServiceUnavailable {
+		if refuse.Status(err) == http.StatusServiceUnavailable {
 			s.storeWait(log, err)
 			return
 		}
@@ -118,10 +119,10 @@ func (s *Service) runBot(t *table, seat game.Seat) {
 	}
 	if err == nil {
 		_, err = s.move(ctx, t, seat, mv, &version)
-		if err == nil || StatusOf(err) == 409 && s.staleVersion(t, version) {
+		if err == nil || refuse.Status(err) == 409 && s.staleVersion(t, version) {
 			return
 		}
-		if StatusOf(err) == http.StatusServiceUnavailable {
+		if refuse.Status(err) == http.StatusServiceUnavailable {
 			s.storeWait(log, err)
 			return
 		}

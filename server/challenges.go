@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -113,14 +114,14 @@ func (s *Service) Challenge(ctx context.Context, p *Principal, req ChallengeRequ
 	}
 	to := strings.TrimSpace(req.To)
 	if to == "" {
-		return ChallengeInfo{}, badRequest(`say whom you challenge: "to" is an account name`)
+		return ChallengeInfo{}, refuse.Bad(`say whom you challenge: "to" is an account name`)
 	}
 	them, _, err := s.accountNamed(ctx, to)
 	if err != nil {
 		return ChallengeInfo{}, err
 	}
 	if them.Identity == me.Identity {
-		return ChallengeInfo{}, badRequest("you cannot challenge yourself")
+		return ChallengeInfo{}, refuse.Bad("you cannot challenge yourself")
 	}
 	g, rules, err := s.challengeGame(req.Game, req.Rules)
 	if err != nil {
@@ -148,11 +149,11 @@ func (s *Service) Challenge(ctx context.Context, p *Principal, req ChallengeRequ
 	if err := cs.CreateChallenge(ctx, c, store.ChallengeCaps{From: MaxOpenChallenges, To: MaxChallengesWaiting}); err != nil {
 		switch {
 		case errors.Is(err, store.ErrChallengeDuplicate):
-			return ChallengeInfo{}, refuse(http.StatusConflict, "you have already challenged %s to %s on these terms, and that challenge still waits for an answer", them.Name, g.Title())
+			return ChallengeInfo{}, refuse.Conflict("you have already challenged %s to %s on these terms, and that challenge still waits for an answer", them.Name, g.Title())
 		case errors.Is(err, store.ErrChallengesFrom):
-			return ChallengeInfo{}, refuse(http.StatusTooManyRequests, "you have %d challenges waiting for an answer: withdraw one, or wait until they expire", MaxOpenChallenges)
+			return ChallengeInfo{}, refuse.TooMany("you have %d challenges waiting for an answer: withdraw one, or wait until they expire", MaxOpenChallenges)
 		case errors.Is(err, store.ErrChallengesTo):
-			return ChallengeInfo{}, refuse(http.StatusTooManyRequests, "%s has %d challenges waiting for an answer already: try again later", them.Name, MaxChallengesWaiting)
+			return ChallengeInfo{}, refuse.TooMany("%s has %d challenges waiting for an answer already: try again later", them.Name, MaxChallengesWaiting)
 		}
 		return ChallengeInfo{}, s.saveFailed("the challenge", err)
 	}
@@ -170,14 +171,14 @@ func (s *Service) Challenge(ctx context.Context, p *Principal, req ChallengeRequ
 func (s *Service) challengeGame(name string, raw map[string]json.RawMessage) (game.Game, game.Rules, error) {
 	g, err := s.games.Lookup(strings.ToLower(strings.TrimSpace(name)))
 	if err != nil {
-		return nil, game.Rules{}, badRequest("%v", err)
+		return nil, game.Rules{}, refuse.Bad("%v", err)
 	}
 	if lo, hi := g.Players(); lo > 2 || hi < 2 {
-		return nil, game.Rules{}, badRequest("%s is not played by two, so nobody can be challenged to it", g.Title())
+		return nil, game.Rules{}, refuse.Bad("%s is not played by two, so nobody can be challenged to it", g.Title())
 	}
 	rules, err := game.ResolveFor(g, raw)
 	if err != nil {
-		return nil, game.Rules{}, badRequest("%v", err)
+		return nil, game.Rules{}, refuse.Bad("%v", err)
 	}
 	return g, rules, nil
 }
@@ -223,12 +224,12 @@ func (s *Service) challengeFor(ctx context.Context, p *Principal, id, what strin
 		return store.Challenge{}, nil, err
 	}
 	if !validID(id) {
-		return store.Challenge{}, nil, refuse(http.StatusNotFound, "there is no challenge %q", clip(id))
+		return store.Challenge{}, nil, refuse.NotFound("there is no challenge %q", clip(id))
 	}
 	c, err := cs.Challenge(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && c.From != p.Identity && c.To != p.Identity {
 		// Somebody else's challenge is none of the asker's business.
-		return store.Challenge{}, nil, refuse(http.StatusNotFound, "there is no challenge %q", clip(id))
+		return store.Challenge{}, nil, refuse.NotFound("there is no challenge %q", clip(id))
 	}
 	if err != nil {
 		return store.Challenge{}, nil, err
@@ -244,16 +245,16 @@ func (s *Service) stillOpen(c store.Challenge) error {
 	switch c.Status {
 	case store.ChallengeOpen:
 	case store.ChallengeAccepted:
-		return refuse(http.StatusConflict, "this challenge was already accepted: its table is %s", c.Table)
+		return refuse.Conflict("this challenge was already accepted: its table is %s", c.Table)
 	case store.ChallengeDeclined:
-		return refuse(http.StatusConflict, "this challenge was declined")
+		return refuse.Conflict("this challenge was declined")
 	case store.ChallengeExpired:
-		return refuse(http.StatusGone, "this challenge expired at %s, %s after it was made; challenge again", c.Expires.UTC().Format(time.RFC3339), ChallengeTTL)
+		return refuse.Gone("this challenge expired at %s, %s after it was made; challenge again", c.Expires.UTC().Format(time.RFC3339), ChallengeTTL)
 	default:
-		return refuse(http.StatusConflict, "this challenge was withdrawn")
+		return refuse.Conflict("this challenge was withdrawn")
 	}
 	if !s.now().Before(c.Expires) {
-		return refuse(http.StatusGone, "this challenge expired at %s, %s after it was made; challenge again", c.Expires.UTC().Format(time.RFC3339), ChallengeTTL)
+		return refuse.Gone("this challenge expired at %s, %s after it was made; challenge again", c.Expires.UTC().Format(time.RFC3339), ChallengeTTL)
 	}
 	return nil
 }
@@ -280,7 +281,7 @@ func (s *Service) answeredMeanwhile(ctx context.Context, cs store.Challenges, id
 	if err := s.stillOpen(now); err != nil {
 		return err
 	}
-	return refuse(http.StatusConflict, "this challenge was answered meanwhile")
+	return refuse.Conflict("this challenge was answered meanwhile")
 }
 
 // Accept accepts a challenge to p: it opens the table with both players
@@ -295,7 +296,7 @@ func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, 
 		return Seated{}, err
 	}
 	if c.To != p.Identity {
-		return Seated{}, refuse(http.StatusForbidden, "this challenge is yours: you cannot accept it (withdraw it with DELETE instead)")
+		return Seated{}, refuse.Forbidden("this challenge is yours: you cannot accept it (withdraw it with DELETE instead)")
 	}
 	var raw map[string]json.RawMessage
 	if len(c.Rules) > 0 {
@@ -321,7 +322,7 @@ func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, 
 		return Seated{}, err
 	}
 	if _, ok := names[c.From]; !ok {
-		return Seated{}, refuse(http.StatusGone, "the player who challenged you has deleted their account")
+		return Seated{}, refuse.Gone("the player who challenged you has deleted their account")
 	}
 	seats := []seatMeta{{Identity: c.From, Name: names[c.From], Player: "account"}, {Identity: c.To, Name: names[c.To], Player: "account"}}
 	if randomSeed()%2 == 1 {
@@ -371,7 +372,7 @@ func (s *Service) Decline(ctx context.Context, p *Principal, id string) (Challen
 		return ChallengeInfo{}, err
 	}
 	if c.To != p.Identity {
-		return ChallengeInfo{}, refuse(http.StatusForbidden, "this challenge is yours: you cannot decline it (withdraw it with DELETE instead)")
+		return ChallengeInfo{}, refuse.Forbidden("this challenge is yours: you cannot decline it (withdraw it with DELETE instead)")
 	}
 	return s.answer(ctx, cs, c, store.ChallengeDeclined, "challengeDeclined")
 }
@@ -383,7 +384,7 @@ func (s *Service) Withdraw(ctx context.Context, p *Principal, id string) (Challe
 		return ChallengeInfo{}, err
 	}
 	if c.From != p.Identity {
-		return ChallengeInfo{}, refuse(http.StatusForbidden, "only the player who made a challenge can withdraw it; decline it instead")
+		return ChallengeInfo{}, refuse.Forbidden("only the player who made a challenge can withdraw it; decline it instead")
 	}
 	return s.answer(ctx, cs, c, store.ChallengeCanceled, "challengeCanceled")
 }
@@ -448,7 +449,7 @@ func (h *Handler) challenge(w http.ResponseWriter, r *http.Request) {
 	addr := h.clientAddr(r)
 	if err == nil && !h.challengesByAddr.ok(addr) {
 		h.s.metrics.limited.Add(1)
-		err = refuse(http.StatusTooManyRequests, "too many challenges from your address: wait a minute")
+		err = refuse.TooMany("too many challenges from your address: wait a minute")
 	}
 	if err != nil {
 		h.fail(w, r, err)

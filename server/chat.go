@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -202,7 +203,7 @@ type ChatRequest struct {
 // checkChannel refuses a channel that is not one of the two.
 func checkChannel(c string) error {
 	if c != ChannelPlayers && c != ChannelSpectators {
-		return badRequest(`channel must be "players" or "spectators", not %q`, clip(c))
+		return refuse.Bad(`channel must be "players" or "spectators", not %q`, clip(c))
 	}
 	return nil
 }
@@ -216,11 +217,11 @@ func checkChannel(c string) error {
 // variation selector after one are kept.
 func cleanChat(text string) (string, error) {
 	if !utf8.ValidString(text) || strings.ContainsRune(text, utf8.RuneError) {
-		return "", badRequest("a message must be UTF-8 text: this one holds bytes that are not")
+		return "", refuse.Bad("a message must be UTF-8 text: this one holds bytes that are not")
 	}
 	text = strings.TrimSpace(norm.NFC.String(text))
 	if text == "" {
-		return "", badRequest("the message is empty")
+		return "", refuse.Bad("the message is empty")
 	}
 	chars, marks := 0, 0
 	var prev rune
@@ -228,25 +229,25 @@ func cleanChat(text string) (string, error) {
 	for i, r := range rs {
 		switch {
 		case unicode.IsControl(r):
-			return "", badRequest("a message may not hold control characters such as line breaks (%U)", r)
+			return "", refuse.Bad("a message may not hold control characters such as line breaks (%U)", r)
 		case unicode.Is(unicode.Bidi_Control, r):
-			return "", badRequest("a message may not hold direction controls, which reorder the text around them (%U)", r)
+			return "", refuse.Bad("a message may not hold direction controls, which reorder the text around them (%U)", r)
 		case unicode.Is(unicode.Variation_Selector, r):
 			if i == 0 || unicode.IsSpace(prev) || unicode.Is(unicode.Variation_Selector, prev) {
-				return "", badRequest("a message may not hold a variation selector that follows no character (%U)", r)
+				return "", refuse.Bad("a message may not hold a variation selector that follows no character (%U)", r)
 			}
 		case r == '\u200d' && i > 0 && i < len(rs)-1 && !unicode.IsSpace(prev) && !unicode.IsSpace(rs[i+1]):
 			// joins two characters into one sign
 		case unicode.Is(unicode.Cf, r), unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), r == '\u2800':
-			return "", badRequest("a message may not hold invisible characters (%U)", r)
+			return "", refuse.Bad("a message may not hold invisible characters (%U)", r)
 		case unicode.Is(unicode.Co, r) || !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs):
-			return "", badRequest("a message may not hold private-use or unassigned characters (%U)", r)
+			return "", refuse.Bad("a message may not hold private-use or unassigned characters (%U)", r)
 		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc):
 			if i == 0 || unicode.IsSpace(prev) {
-				return "", badRequest("a message may not start a word with an accent or other combining mark (%U)", r)
+				return "", refuse.Bad("a message may not start a word with an accent or other combining mark (%U)", r)
 			}
 			if marks++; marks > maxMarks {
-				return "", badRequest("a message may have at most %d accents or marks on one character", maxMarks)
+				return "", refuse.Bad("a message may have at most %d accents or marks on one character", maxMarks)
 			}
 		default:
 			chars++
@@ -255,7 +256,7 @@ func cleanChat(text string) (string, error) {
 		prev = r
 	}
 	if chars > MaxChatLen {
-		return "", badRequest("a message may be at most %d characters; this one has %d", MaxChatLen, chars)
+		return "", refuse.Bad("a message may be at most %d characters; this one has %d", MaxChatLen, chars)
 	}
 	return text, nil
 }
@@ -265,7 +266,7 @@ func cleanChat(text string) (string, error) {
 // it; watchers get it in their next update.
 func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatRequest) (ChatLine, error) {
 	if p == nil {
-		return ChatLine{}, refuse(http.StatusUnauthorized, "chat needs an identity: send your token (a guest gets one from POST /api/v1/identity)")
+		return ChatLine{}, refuse.Unauthorized("chat needs an identity: send your token (a guest gets one from POST /api/v1/identity)")
 	}
 	if err := checkChannel(req.Channel); err != nil {
 		return ChatLine{}, err
@@ -300,20 +301,20 @@ func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatReq
 	over := t.status == store.Finished
 	switch {
 	case req.Channel == ChannelPlayers && seat < 0:
-		return ChatLine{}, refuse(http.StatusForbidden, "only the players at this table may write in the players' chat: spectators have their own")
+		return ChatLine{}, refuse.Forbidden("only the players at this table may write in the players' chat: spectators have their own")
 	case req.Channel == ChannelSpectators && seat >= 0 && !over:
-		return ChatLine{}, refuse(http.StatusForbidden, "players may not write in the spectators' chat while the game is on: use the players' chat")
+		return ChatLine{}, refuse.Forbidden("players may not write in the spectators' chat while the game is on: use the players' chat")
 	}
 	if seat < 0 && now.Sub(id0.Created) < GuestSpectatorsDelay && !s.hasPlayed(ctx, p.Identity) {
-		return ChatLine{}, refuse(http.StatusForbidden, "a new guest may write in the spectators' chat a minute after arriving, or once they have played a game: wait a moment")
+		return ChatLine{}, refuse.Forbidden("a new guest may write in the spectators' chat a minute after arriving, or once they have played a game: wait a moment")
 	}
 	if !s.chatLimit.allow(p.Identity) {
 		s.metrics.limited.Add(1)
-		return ChatLine{}, refuse(http.StatusTooManyRequests, "too many chat messages: wait a moment")
+		return ChatLine{}, refuse.TooMany("too many chat messages: wait a moment")
 	}
 	if !s.tableChat.allow(t.id) {
 		s.metrics.limited.Add(1)
-		return ChatLine{}, refuse(http.StatusTooManyRequests, "this table's chat is too busy: wait a moment")
+		return ChatLine{}, refuse.TooMany("this table's chat is too busy: wait a moment")
 	}
 	name := id0.Name
 	if seat >= 0 {
@@ -436,7 +437,7 @@ type MuteRequest struct {
 // channel out until it is unmuted. It answers the channels now muted.
 func (s *Service) Mute(ctx context.Context, p *Principal, id string, req MuteRequest) ([]string, error) {
 	if p == nil {
-		return nil, refuse(http.StatusUnauthorized, "muting needs an identity: send your token")
+		return nil, refuse.Unauthorized("muting needs an identity: send your token")
 	}
 	if err := checkChannel(req.Channel); err != nil {
 		return nil, err
@@ -483,7 +484,7 @@ func parseChatFrom(r *http.Request) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return 0, badRequest("chat must be a message number (0 or more), not %q", clip(s))
+		return 0, refuse.Bad("chat must be a message number (0 or more), not %q", clip(s))
 	}
 	return n, nil
 }
@@ -498,13 +499,13 @@ func (h *Handler) chatPage(w http.ResponseWriter, r *http.Request) {
 	since, limit := 0, 100
 	if v := q.Get("since"); v != "" {
 		if since, err = strconv.Atoi(v); err != nil || since < 0 {
-			h.fail(w, r, badRequest("since must be a message number (0 or more), not %q", clip(v)))
+			h.fail(w, r, refuse.Bad("since must be a message number (0 or more), not %q", clip(v)))
 			return
 		}
 	}
 	if v := q.Get("limit"); v != "" {
 		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > maxChatPage {
-			h.fail(w, r, badRequest("limit must be a number from 1 to %d", maxChatPage))
+			h.fail(w, r, refuse.Bad("limit must be a number from 1 to %d", maxChatPage))
 			return
 		}
 	}
@@ -539,7 +540,7 @@ func (h *Handler) chat(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) chatAllowed(addr string) error {
 	if !h.chatByAddr.allow(addr) {
 		h.s.metrics.limited.Add(1)
-		return refuse(http.StatusTooManyRequests, "too many chat messages from your address: wait a moment")
+		return refuse.TooMany("too many chat messages from your address: wait a moment")
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -118,13 +119,13 @@ func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResu
 	var why []string
 	switch {
 	case seat < 0:
-		err = refuse(http.StatusForbidden, "only a player at this table may claim the game")
+		err = refuse.Forbidden("only a player at this table may claim the game")
 	case !t.m.Started:
-		err = refuse(http.StatusConflict, "the game has not started: %s", t.waitingFor())
+		err = refuse.Conflict("the game has not started: %s", t.waitingFor())
 	case t.status == store.Finished:
-		err = refuse(http.StatusConflict, "the game is over")
+		err = refuse.Conflict("the game is over")
 	case t.tc.turn > 0:
-		err = refuse(http.StatusConflict, "this table has a clock of %s a turn: when a player's time runs out the server plays for them, so there is nothing to claim", game.Span(t.tc.turn))
+		err = refuse.Conflict("this table has a clock of %s a turn: when a player's time runs out the server plays for them, so there is nothing to claim", game.Span(t.tc.turn))
 	default:
 		toMove := t.st.ToMove()
 		for _, w := range toMove {
@@ -144,9 +145,9 @@ func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResu
 		}
 		if len(absent) == 0 {
 			if len(why) == 0 {
-				err = refuse(http.StatusConflict, "it is your turn: nobody is keeping you waiting")
+				err = refuse.Conflict("it is your turn: nobody is keeping you waiting")
 			} else {
-				err = refuse(http.StatusConflict, "you cannot claim the game yet: %s", strings.Join(why, "; "))
+				err = refuse.Conflict("you cannot claim the game yet: %s", strings.Join(why, "; "))
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -248,7 +249,7 @@ func (s *Service) clockFired(t *table) {
 		mv := game.ForfeitMove(t.st, game.Seat(seat))
 		t.mu.Unlock()
 		_, err := s.play(s.ctx, t, game.Seat(seat), mv, &version, &forfeit{Seat: seat, Why: forfeitTimeout})
-		if StatusOf(err) == http.StatusServiceUnavailable {
+		if refuse.Status(err) == http.StatusServiceUnavailable {
 			s.clockRetry(t, seat, err)
 			return
 		}
@@ -256,7 +257,7 @@ func (s *Service) clockFired(t *table) {
 			// The game refused what it said it would take: resign.
 			_, err = s.play(s.ctx, t, game.Seat(seat), "resign", &version, &forfeit{Seat: seat, Why: forfeitTimeout})
 		}
-		if StatusOf(err) == http.StatusServiceUnavailable {
+		if refuse.Status(err) == http.StatusServiceUnavailable {
 			s.clockRetry(t, seat, err)
 			return
 		}

@@ -95,13 +95,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
 	"parlour/bus"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -342,7 +342,7 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 			// Never leased: a table from before the cluster, or none at
 			// all, which must leave no lease behind.
 			if _, err := c.s.st.Table(ctx, id); errors.Is(err, store.ErrNotFound) {
-				return "", refuse(http.StatusNotFound, "there is no table %q", id)
+				return "", refuse.NotFound("there is no table %q", id)
 			}
 		}
 	}
@@ -359,11 +359,11 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 	}
 	if err != nil {
 		c.log.Warn("taking a lease", "table", id, "err", err)
-		return "", refuse(http.StatusServiceUnavailable, "the table cannot be reached now; try again")
+		return "", refuse.Unavailable("the table cannot be reached now; try again")
 	}
 	if err := c.adopt(ctx, l); err != nil {
 		c.log.Warn("owning a table", "table", id, "err", err)
-		return "", refuse(http.StatusServiceUnavailable, "the table cannot be reached now; try again")
+		return "", refuse.Unavailable("the table cannot be reached now; try again")
 	}
 	return "", nil
 }
@@ -451,7 +451,7 @@ func (c *cluster) create(ctx context.Context, id string) (int64, error) {
 	}
 	if err != nil {
 		c.log.Warn("a new table's lease", "table", id, "err", err)
-		return 0, refuse(http.StatusServiceUnavailable, "the table cannot be made just now (the servers cannot reach each other); nothing was done: try again in a moment")
+		return 0, refuse.Unavailable("the table cannot be made just now (the servers cannot reach each other); nothing was done: try again in a moment")
 	}
 	return l.Epoch, nil
 }
@@ -818,7 +818,7 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 		switch {
 		case err == nil:
 			if err := c.adopt(ctx, l); err != nil {
-				return refuse(http.StatusServiceUnavailable, "the table could not be taken over; try again")
+				return refuse.Unavailable("the table could not be taken over; try again")
 			}
 			if _, err := c.s.table(ctx, id); err != nil {
 				c.release(context.WithoutCancel(ctx), id)
@@ -828,7 +828,7 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 			c.log.Info("table taken over", "table", id, "took", time.Since(start))
 			return nil
 		case !errors.Is(err, store.ErrLeased):
-			return refuse(http.StatusServiceUnavailable, "the table's lease cannot be read now; try again")
+			return refuse.Unavailable("the table's lease cannot be read now; try again")
 		}
 		wait := 100 * time.Millisecond
 		if gone > 0 {
@@ -836,7 +836,7 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 		}
 		select {
 		case <-ctx.Done():
-			return refuse(http.StatusServiceUnavailable, "the table's node stopped answering and its lease has not run out yet; try again in a few seconds")
+			return refuse.Unavailable("the table's node stopped answering and its lease has not run out yet; try again in a few seconds")
 		case <-time.After(wait):
 		}
 	}
@@ -849,7 +849,7 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 func (s *Service) readOnly(ctx context.Context, id string) (*table, error) {
 	row, err := s.st.Table(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, refuse(http.StatusNotFound, "there is no table %q", id)
+		return nil, refuse.NotFound("there is no table %q", id)
 	}
 	if err != nil {
 		return nil, err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"parlour/bus"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -346,7 +347,7 @@ func (c *cluster) seatedElsewhere(ctx context.Context, identity string) ([]Seate
 	ans, err := c.tellAll(ctx, relayRequest{Kind: "seated", Identity: identity}, false)
 	if err != nil {
 		c.log.Warn("asking the other nodes for a player's tables", "err", err)
-		err = refuse(http.StatusServiceUnavailable, "your tables on the other servers could not all be listed just now; try again")
+		err = refuse.Unavailable("your tables on the other servers could not all be listed just now; try again")
 	}
 	var out []SeatedTable
 	for _, b := range ans {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"parlour/bus"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -197,7 +198,7 @@ const movedHeader = "Parlour-Table-Moved"
 
 // errMoved says that the table was handed to another node while the
 // request waited for it here: nothing was done.
-var errMoved = refuse(http.StatusServiceUnavailable, "the table moved to another server just now; nothing was done: try again")
+var errMoved = refuse.Unavailable("the table moved to another server just now; nothing was done: try again")
 
 // handOffAfter is how many requests for a table in a row, all forwarded
 // from one other node, make its owner hand the table to that node: few
@@ -323,7 +324,7 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 	}
 	if rq.Since > t.version() {
 		t.mu.Unlock()
-		return replyError(badRequest("version %d is ahead of the table, which is at version %d", rq.Since, t.version()))
+		return replyError(refuse.Bad("version %d is ahead of the table, which is at version %d", rq.Since, t.version()))
 	}
 	t.lastUse = time.Now()
 	seat := t.seatOf(p)
@@ -373,7 +374,7 @@ func (c *cluster) serveHere(ctx context.Context, rq relayRequest) ([]byte, error
 
 // replyError answers a refusal as its status and message.
 func replyError(err error) ([]byte, error) {
-	st := StatusOf(err)
+	st := refuse.Status(err)
 	if st == http.StatusInternalServerError {
 		return nil, err
 	}
@@ -421,10 +422,10 @@ func tablePath(p string) (id, rest string, ok bool) {
 
 // errNoBus says that this node cannot reach the bus (NATS is away, or
 // this node is cut off from it): the request was not sent.
-var errNoBus = refuse(http.StatusServiceUnavailable, "this server cannot reach the one that runs this table just now; nothing was done: try again in a moment")
+var errNoBus = refuse.Unavailable("this server cannot reach the one that runs this table just now; nothing was done: try again in a moment")
 
 // errGone says that the table's owner died mid-request.
-var errGone = refuse(http.StatusServiceUnavailable, "the node that runs this table stopped answering; what you asked may or may not have been done: look at the table before asking again")
+var errGone = refuse.Unavailable("the node that runs this table stopped answering; what you asked may or may not have been done: look at the table before asking again")
 
 // serveHTTP serves r when it concerns a table another node owns, and
 // reports whether it did; otherwise the caller serves it here.
@@ -450,7 +451,7 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	if r.Body != nil && r.Body != http.NoBody {
 		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, bus.MaxData/2))
 		if err != nil {
-			c.fail(w, r, refuse(http.StatusRequestEntityTooLarge, "the request's body is too large, or did not all come"))
+			c.fail(w, r, refuse.With(http.StatusRequestEntityTooLarge, "the request's body is too large, or did not all come"))
 			return true
 		}
 		body = b
@@ -532,7 +533,7 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		w.Write(rp.Body)
 		return true
 	}
-	c.fail(w, r, refuse(http.StatusServiceUnavailable, "the table is changing hands; try again"))
+	c.fail(w, r, refuse.Unavailable("the table is changing hands; try again"))
 	return true
 }
 
@@ -673,7 +674,7 @@ func (c *cluster) fail(w http.ResponseWriter, r *http.Request, err error) {
 		h.fail(w, r, err)
 		return
 	}
-	writeJSON(w, StatusOf(err), map[string]string{"error": err.Error()})
+	writeJSON(w, refuse.Status(err), map[string]string{"error": err.Error()})
 }
 
 // ownsByLease takes up table id for rq, a request sent to this node by

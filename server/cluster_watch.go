@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"parlour/bus"
+	"parlour/server/refuse"
 )
 
 // remoteWatch follows a table another node owns, for one watcher here:
@@ -37,7 +38,7 @@ type remoteWatch struct {
 func (c *cluster) watchRemote(ctx context.Context, id, token string, from int) (*remoteWatch, error) {
 	sub, err := c.b.Subscribe(ctx, id)
 	if err != nil {
-		return nil, refuse(http.StatusServiceUnavailable, "the table's changes cannot be followed now; try again")
+		return nil, refuse.Unavailable("the table's changes cannot be followed now; try again")
 	}
 	w := &remoteWatch{c: c, id: id, token: token, version: from, chat: -1, sub: sub, stop: make(chan struct{})}
 	if token != "" {
@@ -134,14 +135,14 @@ func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 		case errors.Is(err, bus.ErrUnavailable):
 			return Update{}, errNoBus
 		case err != nil:
-			return Update{}, refuse(http.StatusServiceUnavailable, "the server that runs this table did not answer in time; connect again")
+			return Update{}, refuse.Unavailable("the server that runs this table did not answer in time; connect again")
 		case rp.NotOwner:
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
 		return w.read(rp)
 	}
-	return Update{}, refuse(http.StatusServiceUnavailable, "the table is changing hands; try again")
+	return Update{}, refuse.Unavailable("the table is changing hands; try again")
 }
 
 // read takes in the owner's answer to an update.
@@ -151,7 +152,7 @@ func (w *remoteWatch) read(rp relayReply) (Update, error) {
 			Error string `json:"error"`
 		}
 		json.Unmarshal(rp.Body, &e)
-		return Update{}, refuse(rp.Status, "%s", e.Error)
+		return Update{}, refuse.With(rp.Status, "%s", e.Error)
 	}
 	var u Update
 	if err := json.Unmarshal(rp.Body, &u); err != nil {
@@ -248,7 +249,7 @@ func (c *cluster) tokenOf(r *http.Request) (string, error) {
 	case auth == "":
 		tok = sessionToken(r)
 	case !ok:
-		return "", refuse(http.StatusUnauthorized, `the Authorization header must be "Bearer <token>"`)
+		return "", refuse.Unauthorized(`the Authorization header must be "Bearer <token>"`)
 	}
 	tok = strings.TrimSpace(tok)
 	if tok != "" {
@@ -324,7 +325,7 @@ func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string)
 func (c *cluster) socketMessage(ctx context.Context, s *socket, id, token, remote string, b []byte) {
 	if !s.lim.allow(time.Now()) {
 		s.h.s.metrics.limited.Add(1)
-		s.sendError(ctx, "", refuse(http.StatusTooManyRequests, "too many messages: slow down"))
+		s.sendError(ctx, "", refuse.TooMany("too many messages: slow down"))
 		return
 	}
 	m, err := decodeClientMessage(b)
@@ -341,17 +342,17 @@ func (c *cluster) socketMessage(ctx context.Context, s *socket, id, token, remot
 	case "hello", "leave":
 		// Moving on to another table (socket.moveOn), or leaving one for
 		// the next, is for a socket onto a table its node runs.
-		s.sendError(ctx, m.ID, refuse(http.StatusMisdirectedRequest, "this socket reaches its table through another server of the cluster, and cannot move on to another table: open a new socket onto it"))
+		s.sendError(ctx, m.ID, refuse.With(http.StatusMisdirectedRequest, "this socket reaches its table through another server of the cluster, and cannot move on to another table: open a new socket onto it"))
 		return
 	case "move":
 		if s.p == nil {
-			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators cannot move: say hello with your seat's token"))
+			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators cannot move: say hello with your seat's token"))
 			return
 		}
 		path, body = "moves", MoveRequest{Move: m.Move, Version: m.Version}
 	case "setup":
 		if s.p == nil {
-			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators have no setup: say hello with your seat's token"))
+			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators have no setup: say hello with your seat's token"))
 			return
 		}
 		path, body = "setup", SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer}

@@ -8,10 +8,10 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -71,7 +71,7 @@ func (s *Service) answerShut(ctx context.Context, p *Principal, t *table) error 
 	hidden := t.concealed()
 	t.mu.Unlock()
 	if hidden {
-		return refuse(http.StatusForbidden, "your attempt at today's daily puzzle is over: its answer, record and analysis open to you and everyone when the day ends, at midnight UTC")
+		return refuse.Forbidden("your attempt at today's daily puzzle is over: its answer, record and analysis open to you and everyone when the day ends, at midnight UTC")
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"parlour/game"
 	"parlour/games/quizl"
 	"parlour/games/salvo"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -118,7 +119,7 @@ type DailyRecord struct {
 func (s *Service) dailies() (store.Dailies, error) {
 	ds, ok := s.st.(store.Dailies)
 	if !ok {
-		return nil, refuse(http.StatusNotImplemented, "this server keeps no daily puzzles")
+		return nil, refuse.With(http.StatusNotImplemented, "this server keeps no daily puzzles")
 	}
 	return ds, nil
 }
@@ -127,7 +128,7 @@ func dailyGame(name string) (string, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	title, ok := dailyTitle(name)
 	if !ok {
-		return "", refuse(http.StatusNotFound, "there is no daily puzzle of %q: there are daily quizl and daily salvo", clip(name))
+		return "", refuse.NotFound("there is no daily puzzle of %q: there are daily quizl and daily salvo", clip(name))
 	}
 	return title, nil
 }
@@ -265,7 +266,7 @@ func (s *Service) DailyStart(ctx context.Context, p *Principal, name string) (Se
 	}
 	name = strings.ToLower(strings.TrimSpace(name))
 	if p == nil {
-		return Seated{}, refuse(http.StatusUnauthorized, "the daily puzzle is played under an identity: get one first (POST /api/v1/identity) or sign in")
+		return Seated{}, refuse.Unauthorized("the daily puzzle is played under an identity: get one first (POST /api/v1/identity) or sign in")
 	}
 	ds, err := s.dailies()
 	if err != nil {
@@ -457,7 +458,7 @@ func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (_ Dai
 	}
 	name = strings.ToLower(strings.TrimSpace(name))
 	if _, err := time.Parse(dayLayout, day); err != nil {
-		return DailyBoard{}, badRequest("%q is not a day: write it as 2006-01-02", clip(day))
+		return DailyBoard{}, refuse.Bad("%q is not a day: write it as 2006-01-02", clip(day))
 	}
 	ds, err := s.dailies()
 	if err != nil {
@@ -468,7 +469,7 @@ func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (_ Dai
 		return DailyBoard{}, err
 	}
 	if day > today {
-		return DailyBoard{}, refuse(http.StatusNotFound, "the daily %s of %s has not been set yet: today is %s", name, day, today)
+		return DailyBoard{}, refuse.NotFound("the daily %s of %s has not been set yet: today is %s", name, day, today)
 	}
 	open, err := ds.UnfinishedDailies(ctx, name, day)
 	if err != nil {
@@ -592,5 +593,5 @@ func (s *Service) dailyShut(ctx context.Context, p *Principal, t *table) error {
 	if day < today {
 		return nil
 	}
-	return refuse(http.StatusForbidden, "this is somebody's attempt at today's daily %s: it opens to everyone when the day ends, at midnight UTC", name)
+	return refuse.Forbidden("this is somebody's attempt at today's daily %s: it opens to everyone when the day ends, at midnight UTC", name)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"parlour/game"
+	"parlour/server/refuse"
 )
 
 // decodeJSON reads exactly one JSON object from r into v, refusing a body
@@ -42,14 +43,14 @@ func readBody(r io.Reader, limit int64) ([]byte, error) {
 			break
 		}
 		if tooSlow(err) {
-			return nil, refuse(http.StatusRequestTimeout, "the body took too long to arrive: send it all at once")
+			return nil, refuse.With(http.StatusRequestTimeout, "the body took too long to arrive: send it all at once")
 		}
 		if err != nil {
-			return nil, badRequest("reading the body: %v", err)
+			return nil, refuse.Bad("reading the body: %v", err)
 		}
 	}
 	if len(b) > int(limit) {
-		return nil, refuse(http.StatusRequestEntityTooLarge, "the body is larger than %d bytes", limit)
+		return nil, refuse.With(http.StatusRequestEntityTooLarge, "the body is larger than %d bytes", limit)
 	}
 	return b, nil
 }
@@ -251,17 +252,17 @@ func plainObject(b []byte, field func(key, val []byte, str bool) bool) bool {
 func decodeBytes(b []byte, v any) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
-		return badRequest("the body is empty: send a JSON object")
+		return refuse.Bad("the body is empty: send a JSON object")
 	}
 	if b[0] != '{' {
-		return badRequest("the body must be a JSON object")
+		return refuse.Bad("the body must be a JSON object")
 	}
 	if err := game.DecodeJSON(b, v); err != nil {
 		var je *game.JSONError
 		if errors.As(err, &je) && je.Trailing {
-			return badRequest("the body has something after its JSON object")
+			return refuse.Bad("the body has something after its JSON object")
 		}
-		return badRequest("the body is not what was expected: %v", err)
+		return refuse.Bad("the body is not what was expected: %v", err)
 	}
 	return nil
 }
@@ -325,33 +326,33 @@ func decodeClientMessage(b []byte) (ClientMessage, error) {
 		}
 	}
 	if len(m.ID) > maxClientID {
-		return m, badRequest("a message id may be at most %d characters", maxClientID)
+		return m, refuse.Bad("a message id may be at most %d characters", maxClientID)
 	}
 	switch m.Type {
 	case "hello":
 		if m.Table != "" && !validID(m.Table) {
-			return m, badRequest(`"table" must be a table's id, as its address gives it`)
+			return m, refuse.Bad(`"table" must be a table's id, as its address gives it`)
 		}
 	case "ping", "leave":
 	case "move":
 		if strings.TrimSpace(m.Move) == "" {
-			return m, badRequest(`a "move" message needs a "move"`)
+			return m, refuse.Bad(`a "move" message needs a "move"`)
 		}
 		if len(m.Move) > MaxMoveLen {
-			return m, badRequest("a move may be at most %d characters", MaxMoveLen)
+			return m, refuse.Bad("a move may be at most %d characters", MaxMoveLen)
 		}
 	case "setup":
 		if m.Auto == (len(m.Setup) > 0) {
-			return m, badRequest(`a "setup" message needs either "setup" or "auto": true`)
+			return m, refuse.Bad(`a "setup" message needs either "setup" or "auto": true`)
 		}
 	case "chat", "mute":
 		if err := checkChannel(m.Channel); err != nil {
 			return m, err
 		}
 	case "":
-		return m, badRequest(`the message has no "type"`)
+		return m, refuse.Bad(`the message has no "type"`)
 	default:
-		return m, badRequest(`unknown message type %q (want hello, move, setup, chat, mute, ping or leave)`, clip(m.Type))
+		return m, refuse.Bad(`unknown message type %q (want hello, move, setup, chat, mute, ping or leave)`, clip(m.Type))
 	}
 	return m, nil
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"time"
 
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -68,7 +69,7 @@ func (s *Service) pairCap(ctx context.Context, a, b string) error {
 		}
 	}
 	if n >= limit {
-		return refuse(http.StatusTooManyRequests, "you two have played %d rated games together in the last day: play casual games until tomorrow", n)
+		return refuse.TooMany("you two have played %d rated games together in the last day: play casual games until tomorrow", n)
 	}
 	return nil
 }
@@ -114,7 +115,7 @@ func (s *Service) ratedFor(ctx context.Context, p *Principal, id string, challen
 func (h *Handler) newRatedAllowed(r *http.Request, p *Principal, id string, challenge bool) error {
 	if rated, young := h.s.ratedFor(r.Context(), p, id, challenge); rated && young && !h.newRated.allow(h.clientAddr(r)) {
 		h.s.metrics.limited.Add(1)
-		return refuse(http.StatusTooManyRequests, "new accounts from your address have started too many rated games today: play casual games, or wait a day")
+		return refuse.TooMany("new accounts from your address have started too many rated games today: play casual games, or wait a day")
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"parlour/game"
 	"parlour/invite"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -142,7 +143,7 @@ func NewHandler(s *Service, lim Limits) *Handler {
 	h.mux.HandleFunc("DELETE /api/v1/challenges/{id}", h.withdraw)
 	h.mux.HandleFunc("GET /api/v1/stream", h.stream)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		h.fail(w, r, refuse(http.StatusNotFound, "no such endpoint: %s %s", r.Method, clip(r.URL.Path)))
+		h.fail(w, r, refuse.NotFound("no such endpoint: %s %s", r.Method, clip(r.URL.Path)))
 	})
 	return h
 }
@@ -224,7 +225,7 @@ func (h *Handler) refused(w http.ResponseWriter, r *http.Request, now time.Time)
 	}
 	if b, ok := r.Context().Value(connKey{}).(*bucket); ok && !b.allow(now) {
 		h.s.metrics.limited.Add(1)
-		h.fail(w, r, refuse(http.StatusTooManyRequests, "too many requests on this connection: slow down"))
+		h.fail(w, r, refuse.TooMany("too many requests on this connection: slow down"))
 		return true
 	}
 	if err := h.crossSite(r); err != nil {
@@ -257,7 +258,7 @@ func jsonHeader(w http.ResponseWriter, status int) {
 // fail answers err as {"error": "..."} with its status; an unexpected
 // error is logged and its text withheld.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	status := StatusOf(err)
+	status := refuse.Status(err)
 	msg := err.Error()
 	if status == http.StatusInternalServerError {
 		h.log.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
@@ -284,18 +285,18 @@ func (h *Handler) principal(r *http.Request) (*Principal, error) {
 			return nil, nil
 		}
 	case !ok:
-		return nil, refuse(http.StatusUnauthorized, `the Authorization header must be "Bearer <token>"`)
+		return nil, refuse.Unauthorized(`the Authorization header must be "Bearer <token>"`)
 	}
 	p, err := h.s.Authenticate(r.Context(), strings.TrimSpace(tok))
 	if err != nil {
-		if auth == "" && StatusOf(err) == http.StatusUnauthorized {
-			return nil, refuse(http.StatusUnauthorized, "your session has ended (signed out, or the password changed): sign in again")
+		if auth == "" && refuse.Status(err) == http.StatusUnauthorized {
+			return nil, refuse.Unauthorized("your session has ended (signed out, or the password changed): sign in again")
 		}
 		return nil, err
 	}
 	if !h.byID.allow(p.Identity) {
 		h.s.metrics.limited.Add(1)
-		return nil, refuse(http.StatusTooManyRequests, "too many requests for your identity: slow down")
+		return nil, refuse.TooMany("too many requests for your identity: slow down")
 	}
 	h.s.presence.touch(p.Identity, h.s.now())
 	return p, nil
@@ -311,7 +312,7 @@ func (h *Handler) principal(r *http.Request) (*Principal, error) {
 func (h *Handler) wholeIdentity(r *http.Request) (*Principal, error) {
 	p, err := h.principal(r)
 	if err == nil && p != nil && p.Table != "" {
-		return nil, refuse(http.StatusForbidden, "that token is a seat's: it acts for its seat at table %s alone; send your identity token, your session, or none", p.Table)
+		return nil, refuse.Forbidden("that token is a seat's: it acts for its seat at table %s alone; send your identity token, your session, or none", p.Table)
 	}
 	return p, err
 }
@@ -320,7 +321,7 @@ func (h *Handler) wholeIdentity(r *http.Request) (*Principal, error) {
 func (h *Handler) guestAllowed(r *http.Request) error {
 	if !h.byAddr.allow(h.clientAddr(r)) {
 		h.s.metrics.limited.Add(1)
-		return refuse(http.StatusTooManyRequests, "too many new guests from your address: slow down")
+		return refuse.TooMany("too many new guests from your address: slow down")
 	}
 	return nil
 }
@@ -380,7 +381,7 @@ func (h *Handler) lobby(w http.ResponseWriter, r *http.Request) {
 	if l := r.URL.Query().Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > 500 {
-			h.fail(w, r, badRequest("limit must be a number from 1 to 500"))
+			h.fail(w, r, refuse.Bad("limit must be a number from 1 to 500"))
 			return
 		}
 		limit = n
@@ -452,7 +453,7 @@ func (h *Handler) seated(r *http.Request) (*Principal, error) {
 		return nil, err
 	}
 	if p == nil {
-		return nil, refuse(http.StatusUnauthorized, "this needs your seat's token: Authorization: Bearer <token>")
+		return nil, refuse.Unauthorized("this needs your seat's token: Authorization: Bearer <token>")
 	}
 	return p, nil
 }
@@ -548,7 +549,7 @@ func parseFrom(r *http.Request) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return 0, badRequest("from must be a version number (0 or more), not %q", clip(s))
+		return 0, refuse.Bad("from must be a version number (0 or more), not %q", clip(s))
 	}
 	return n, nil
 }
@@ -628,7 +629,7 @@ func (h *Handler) invite(w http.ResponseWriter, r *http.Request) {
 	u, err := h.s.View(r.Context(), nil, r.PathValue("id"))
 	if err != nil {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(StatusOf(err))
+		w.WriteHeader(refuse.Status(err))
 		fmt.Fprintln(w, err)
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"parlour/invite"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -38,15 +39,15 @@ func (s *Service) Invitation(ctx context.Context, raw string) (_ Invitation, err
 	defer s.reading("the invite code", &err)
 	code, err := invite.Parse(raw)
 	if err != nil {
-		return Invitation{}, badRequest("%v", err)
+		return Invitation{}, refuse.Bad("%v", err)
 	}
 	is, ok := s.st.(store.Invites)
 	if !ok {
-		return Invitation{}, refuse(http.StatusNotFound, "this server has no invite codes; ask for the table's link instead")
+		return Invitation{}, refuse.NotFound("this server has no invite codes; ask for the table's link instead")
 	}
 	id, err := is.TableByCode(ctx, code)
 	if errors.Is(err, store.ErrNotFound) {
-		return Invitation{}, refuse(http.StatusNotFound, "no table has the invite code %s; check the code with whoever gave it to you", invite.Format(code))
+		return Invitation{}, refuse.NotFound("no table has the invite code %s; check the code with whoever gave it to you", invite.Format(code))
 	}
 	if err != nil {
 		return Invitation{}, err
@@ -56,12 +57,12 @@ func (s *Service) Invitation(ctx context.Context, raw string) (_ Invitation, err
 		return Invitation{}, err
 	}
 	if u.Table.Status == store.Finished {
-		return Invitation{}, refuse(http.StatusNotFound, "the game with invite code %s is over; the code has expired", invite.Format(code))
+		return Invitation{}, refuse.NotFound("the game with invite code %s is over; the code has expired", invite.Format(code))
 	}
 	if u.Table.Private {
 		// Made before private tables stopped taking codes: only its
 		// link leads to it now.
-		return Invitation{}, refuse(http.StatusNotFound, "no table has the invite code %s; check the code with whoever gave it to you", invite.Format(code))
+		return Invitation{}, refuse.NotFound("no table has the invite code %s; check the code with whoever gave it to you", invite.Format(code))
 	}
 	return Invitation{Code: code, Table: id, Invite: s.invite(id), Info: u.Table}, nil
 }
@@ -79,11 +80,11 @@ func (h *Handler) invitation(w http.ResponseWriter, r *http.Request) {
 	addr := h.clientAddr(r)
 	if !h.codeMisses.ok(addr) {
 		h.s.metrics.limited.Add(1)
-		h.fail(w, r, refuse(http.StatusTooManyRequests, "too many invite codes that lead nowhere from your address: check the code, and try again in a minute"))
+		h.fail(w, r, refuse.TooMany("too many invite codes that lead nowhere from your address: check the code, and try again in a minute"))
 		return
 	}
 	in, err := h.s.Invitation(r.Context(), r.PathValue("code"))
-	if StatusOf(err) == http.StatusNotFound || StatusOf(err) == http.StatusBadRequest {
+	if refuse.Status(err) == http.StatusNotFound || refuse.Status(err) == http.StatusBadRequest {
 		h.codeMisses.allow(addr)
 	}
 	h.reply(w, r, in, err)

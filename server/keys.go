@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -55,7 +56,7 @@ func keyInfo(k store.SSHKey) KeyInfo {
 func (s *Service) keys() (store.Keys, error) {
 	ks, ok := s.st.(store.Keys)
 	if !ok {
-		return nil, refuse(http.StatusNotImplemented, "this server keeps no SSH keys")
+		return nil, refuse.With(http.StatusNotImplemented, "this server keeps no SSH keys")
 	}
 	return ks, nil
 }
@@ -67,30 +68,30 @@ func (s *Service) keys() (store.Keys, error) {
 func ParseKey(text string) (ssh.PublicKey, string, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return nil, "", badRequest("paste a public key: one line such as \"ssh-ed25519 AAAA… you@laptop\" (from ~/.ssh/id_ed25519.pub)")
+		return nil, "", refuse.Bad("paste a public key: one line such as \"ssh-ed25519 AAAA… you@laptop\" (from ~/.ssh/id_ed25519.pub)")
 	}
 	if len(text) > maxKeyText {
-		return nil, "", badRequest("that key is too long: a public key is one line of at most %d characters", maxKeyText)
+		return nil, "", refuse.Bad("that key is too long: a public key is one line of at most %d characters", maxKeyText)
 	}
 	if strings.ContainsAny(text, "\r\n") {
-		return nil, "", badRequest("send one key at a time: one line")
+		return nil, "", refuse.Bad("send one key at a time: one line")
 	}
 	if strings.HasPrefix(text, "-----BEGIN") {
-		return nil, "", badRequest("that is a private key: never send it anywhere; send the public one (the .pub file)")
+		return nil, "", refuse.Bad("that is a private key: never send it anywhere; send the public one (the .pub file)")
 	}
 	pub, comment, opts, rest, err := ssh.ParseAuthorizedKey([]byte(text))
 	if err != nil {
-		return nil, "", badRequest("that is not an SSH public key: send one line such as \"ssh-ed25519 AAAA… you@laptop\"")
+		return nil, "", refuse.Bad("that is not an SSH public key: send one line such as \"ssh-ed25519 AAAA… you@laptop\"")
 	}
 	if len(opts) > 0 || len(rest) > 0 {
-		return nil, "", badRequest("send the key alone, without options before it")
+		return nil, "", refuse.Bad("send the key alone, without options before it")
 	}
 	if _, ok := pub.(*ssh.Certificate); ok {
-		return nil, "", badRequest("certificates are not accepted: send the plain public key")
+		return nil, "", refuse.Bad("certificates are not accepted: send the plain public key")
 	}
 	if ck, ok := pub.(ssh.CryptoPublicKey); ok {
 		if r, ok := ck.CryptoPublicKey().(*rsa.PublicKey); ok && r.N.BitLen() < 2048 {
-			return nil, "", badRequest("that RSA key has %d bits: use one of at least 2048, or better an ed25519 key", r.N.BitLen())
+			return nil, "", refuse.Bad("that RSA key has %d bits: use one of at least 2048, or better an ed25519 key", r.N.BitLen())
 		}
 	}
 	return pub, strings.TrimSpace(comment), nil
@@ -126,12 +127,12 @@ func (s *Service) AddKey(ctx context.Context, p *Principal, text string) (KeyInf
 		}
 	}
 	if len(have) >= maxKeys {
-		return KeyInfo{}, refuse(http.StatusConflict, "your account holds %d keys already: delete one first", maxKeys)
+		return KeyInfo{}, refuse.Conflict("your account holds %d keys already: delete one first", maxKeys)
 	}
 	k := store.SSHKey{Identity: a.Identity, Fingerprint: fp, Key: KeyText(pub), Comment: comment, Added: time.Now()}
 	if err := ks.AddKey(ctx, k); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			return KeyInfo{}, refuse(http.StatusConflict, "that key belongs to another account: a key signs in one account only")
+			return KeyInfo{}, refuse.Conflict("that key belongs to another account: a key signs in one account only")
 		}
 		return KeyInfo{}, s.saveFailed("your key", err)
 	}
@@ -177,7 +178,7 @@ func (s *Service) DeleteKey(ctx context.Context, p *Principal, fp string) error 
 	}
 	if err := ks.DeleteKey(ctx, a.Identity, fp); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return refuse(http.StatusNotFound, "your account has no key %s", fp)
+			return refuse.NotFound("your account has no key %s", fp)
 		}
 		return s.saveFailed("deleting your key", err)
 	}
@@ -198,7 +199,7 @@ func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, e
 	}
 	k, err := ks.KeyByFingerprint(ctx, ssh.FingerprintSHA256(pub))
 	if errors.Is(err, store.ErrNotFound) {
-		return Session{}, refuse(http.StatusUnauthorized, "no account has added this key")
+		return Session{}, refuse.Unauthorized("no account has added this key")
 	}
 	if err != nil {
 		return Session{}, err

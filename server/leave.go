@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -32,9 +33,9 @@ const (
 // why (meta.Cancelled; "" for a table cancelled without a reason kept).
 func errCancelled(id, why string) error {
 	if why == "" {
-		return refuse(http.StatusGone, "table %s was closed before its game began", id)
+		return refuse.Gone("table %s was closed before its game began", id)
 	}
-	return refuse(http.StatusGone, "table %s was closed before its game began: %s", id, why)
+	return refuse.Gone("table %s was closed before its game began: %s", id, why)
 }
 
 // closed returns errCancelled for a cancelled table, nil for any other.
@@ -81,11 +82,11 @@ func (s *Service) leave(ctx context.Context, t *table, p *Principal) (Left, erro
 	seat := t.seatOf(p)
 	switch {
 	case seat < 0:
-		return Left{}, refuse(http.StatusForbidden, "you hold no seat at this table")
+		return Left{}, refuse.Forbidden("you hold no seat at this table")
 	case t.status == store.Finished:
-		return Left{}, refuse(http.StatusConflict, "the game is over: there is no seat to leave")
+		return Left{}, refuse.Conflict("the game is over: there is no seat to leave")
 	case t.m.Started:
-		return Left{}, refuse(http.StatusConflict, "the game has begun: to give up your seat, resign")
+		return Left{}, refuse.Conflict("the game has begun: to give up your seat, resign")
 	}
 	t.lastUse = time.Now()
 	old := t.m.clone()

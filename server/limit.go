@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"parlour/server/refuse"
+
 	"golang.org/x/time/rate"
 )
 
@@ -220,11 +222,11 @@ func (h *Handler) holdStream(r *http.Request) (release func(), err error) {
 	defer h.held.mu.Unlock()
 	if h.held.total >= h.lim.Streams {
 		h.s.metrics.limited.Add(1)
-		return nil, refuse(http.StatusServiceUnavailable, "the server is following as many games as it can: try again in a minute")
+		return nil, refuse.Unavailable("the server is following as many games as it can: try again in a minute")
 	}
 	if h.held.perAddr[addr] >= h.lim.StreamsPerAddr {
 		h.s.metrics.limited.Add(1)
-		return nil, refuse(http.StatusTooManyRequests, "your address already follows %d games and streams at once: close some first", h.lim.StreamsPerAddr)
+		return nil, refuse.TooMany("your address already follows %d games and streams at once: close some first", h.lim.StreamsPerAddr)
 	}
 	h.held.perAddr[addr]++
 	h.held.total++

@@ -3,12 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"slices"
 	"sort"
 	"time"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -98,7 +98,7 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ 
 			t.mu.Unlock()
 		}
 	default:
-		return nil, badRequest("status must be open, setup, playing or finished, not %q", clip(string(status)))
+		return nil, refuse.Bad("status must be open, setup, playing or finished, not %q", clip(string(status)))
 	}
 	if len(out) > limit {
 		out = out[:limit]
@@ -142,10 +142,10 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 	defer t.mu.Unlock()
 	seat := t.seatOf(p)
 	if seat < 0 {
-		return Seated{}, refuse(http.StatusForbidden, "you hold no seat at this table")
+		return Seated{}, refuse.Forbidden("you hold no seat at this table")
 	}
 	if t.status != store.Finished {
-		return Seated{}, refuse(http.StatusConflict, "the game is not over yet")
+		return Seated{}, refuse.Conflict("the game is not over yet")
 	}
 	n := len(t.m.Seats)
 	newSeat := (int(seat) + 1) % n

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -53,7 +53,7 @@ func (s *Service) Move(ctx context.Context, p *Principal, id, move string, expec
 	seat := t.seatOf(p)
 	t.mu.Unlock()
 	if seat < 0 {
-		return MoveResult{}, refuse(http.StatusForbidden, "you hold no seat at this table")
+		return MoveResult{}, refuse.Forbidden("you hold no seat at this table")
 	}
 	return s.move(ctx, t, seat, move, expect)
 }
@@ -69,10 +69,10 @@ func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text strin
 func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text string, expect *int, fo *forfeit) (MoveResult, error) {
 	text = strings.TrimSpace(text)
 	if text == "" {
-		return MoveResult{}, badRequest("the move is empty")
+		return MoveResult{}, refuse.Bad("the move is empty")
 	}
 	if len(text) > MaxMoveLen {
-		return MoveResult{}, badRequest("a move may be at most %d characters", MaxMoveLen)
+		return MoveResult{}, refuse.Bad("a move may be at most %d characters", MaxMoveLen)
 	}
 	start := time.Now()
 	t.mu.Lock()
@@ -95,11 +95,11 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	case t.m.Cancelled != "":
 		return MoveResult{}, t.closed()
 	case !t.m.Started:
-		return MoveResult{}, refuse(http.StatusConflict, "the game has not started: %s", t.waitingFor())
+		return MoveResult{}, refuse.Conflict("the game has not started: %s", t.waitingFor())
 	case t.status == store.Finished:
-		return MoveResult{}, refuse(http.StatusConflict, "the game is over")
+		return MoveResult{}, refuse.Conflict("the game is over")
 	case expect != nil && *expect != t.version():
-		return MoveResult{}, refuse(http.StatusConflict, "the table is at version %d, not %d: look again before moving", t.version(), *expect)
+		return MoveResult{}, refuse.Conflict("the table is at version %d, not %d: look again before moving", t.version(), *expect)
 	}
 	if n, ok := t.st.(game.Normalizer); ok {
 		// The record keeps the move in its notation; a move that cannot
@@ -121,9 +121,9 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	if err != nil {
 		s.metrics.movesRefused.Add(1)
 		if errors.Is(err, game.ErrNotYourTurn) {
-			return MoveResult{}, refuse(http.StatusConflict, "%v", err)
+			return MoveResult{}, refuse.Conflict("%v", err)
 		}
-		return MoveResult{}, refuse(http.StatusUnprocessableEntity, "%v", err)
+		return MoveResult{}, refuse.Unprocessable("%v", err)
 	}
 	now := s.now().UTC()
 	mv := store.Move{Seq: len(t.moves) + 1, Seat: int(seat), Text: text, At: now, Epoch: t.epoch}

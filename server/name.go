@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"unicode"
@@ -13,6 +12,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"parlour/account"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -34,7 +34,7 @@ const maxMarks = 4
 // other players must be what its owner typed, and show as something.
 func cleanName(name string) (string, error) {
 	if !utf8.ValidString(name) || strings.ContainsRune(name, utf8.RuneError) {
-		return "", badRequest("a name must be UTF-8 text: this one holds bytes that are not")
+		return "", refuse.Bad("a name must be UTF-8 text: this one holds bytes that are not")
 	}
 	name = strings.Join(strings.Fields(norm.NFC.String(name)), " ")
 	if name == "" {
@@ -45,23 +45,23 @@ func cleanName(name string) (string, error) {
 	for i, r := range name {
 		switch {
 		case unicode.IsControl(r):
-			return "", badRequest("a name may not hold control characters (%U)", r)
+			return "", refuse.Bad("a name may not hold control characters (%U)", r)
 		case unicode.Is(unicode.Bidi_Control, r):
-			return "", badRequest("a name may not hold direction controls, which reorder the text around them (%U)", r)
+			return "", refuse.Bad("a name may not hold direction controls, which reorder the text around them (%U)", r)
 		case unicode.Is(unicode.Variation_Selector, r):
 			if i == 0 || prev == ' ' || unicode.Is(unicode.Variation_Selector, prev) {
-				return "", badRequest("a name may not hold a variation selector that follows no character (%U)", r)
+				return "", refuse.Bad("a name may not hold a variation selector that follows no character (%U)", r)
 			}
 		case unicode.Is(unicode.Cf, r), unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), r == '\u2800':
-			return "", badRequest("a name may not hold invisible characters (%U)", r)
+			return "", refuse.Bad("a name may not hold invisible characters (%U)", r)
 		case unicode.Is(unicode.Co, r) || !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs):
-			return "", badRequest("a name may not hold private-use or unassigned characters (%U), which show differently everywhere", r)
+			return "", refuse.Bad("a name may not hold private-use or unassigned characters (%U), which show differently everywhere", r)
 		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc):
 			if i == 0 || prev == ' ' {
-				return "", badRequest("a name may not start a word with an accent or other combining mark (%U): it belongs to no letter", r)
+				return "", refuse.Bad("a name may not start a word with an accent or other combining mark (%U): it belongs to no letter", r)
 			}
 			if marks++; marks > maxMarks {
-				return "", badRequest("a name may have at most %d accents or marks on one character", maxMarks)
+				return "", refuse.Bad("a name may have at most %d accents or marks on one character", maxMarks)
 			}
 		default:
 			chars++
@@ -70,10 +70,10 @@ func cleanName(name string) (string, error) {
 		prev = r
 	}
 	if chars > MaxNameLen {
-		return "", badRequest("a name may be at most %d characters; this one has %d", MaxNameLen, chars)
+		return "", refuse.Bad("a name may be at most %d characters; this one has %d", MaxNameLen, chars)
 	}
 	if why := account.Reserved(name); why != "" {
-		return "", badRequest("%q is reserved: %s; choose another name", name, why)
+		return "", refuse.Bad("%q is reserved: %s; choose another name", name, why)
 	}
 	return name, nil
 }
@@ -98,9 +98,9 @@ func (s *Service) guestName(ctx context.Context, name string) (string, error) {
 		switch {
 		case err == nil:
 			if a.Name == name {
-				return "", refuse(http.StatusConflict, "%q is the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name)
+				return "", refuse.Conflict("%q is the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name)
 			}
-			return "", refuse(http.StatusConflict, "%q looks like %q, the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name, a.Name)
+			return "", refuse.Conflict("%q looks like %q, the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name, a.Name)
 		case !errors.Is(err, store.ErrNotFound):
 			return "", s.readFailed("the account names", err)
 		}

@@ -11,6 +11,8 @@ import (
 	"net/netip"
 	"net/url"
 	"strings"
+
+	"parlour/server/refuse"
 )
 
 // clientAddr returns the address the per-address limits count r against.
@@ -154,15 +156,15 @@ func (h *Handler) crossSite(r *http.Request) error {
 	}
 	if o := r.Header.Get("Origin"); o != "" {
 		if !h.sameOrigin(r, o) {
-			return refuse(http.StatusForbidden, "this request came from another site's page, not Parlour's: it was not carried out")
+			return refuse.Forbidden("this request came from another site's page, not Parlour's: it was not carried out")
 		}
 	} else if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
-		return refuse(http.StatusForbidden, "this request came from another site's page, not Parlour's: it was not carried out")
+		return refuse.Forbidden("this request came from another site's page, not Parlour's: it was not carried out")
 	}
 	if r.ContentLength != 0 {
 		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if err != nil || mt != "application/json" {
-			return refuse(http.StatusUnsupportedMediaType, "send the body as JSON, with Content-Type: application/json")
+			return refuse.With(http.StatusUnsupportedMediaType, "send the body as JSON, with Content-Type: application/json")
 		}
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 
 	"parlour/account"
 	"parlour/glicko"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -57,7 +58,7 @@ func (s *Service) accountNamed(ctx context.Context, name string) (store.Account,
 	}
 	a, err := ps.AccountByKey(ctx, account.Key(name))
 	if errors.Is(err, store.ErrNotFound) {
-		return a, nil, refuse(http.StatusNotFound, "there is no player called %q", clip(name))
+		return a, nil, refuse.NotFound("there is no player called %q", clip(name))
 	}
 	return a, ps, err
 }
@@ -141,7 +142,7 @@ func parseBefore(s string) (time.Time, string, error) {
 	n, id, ok := strings.Cut(s, ".")
 	ns, err := strconv.ParseInt(n, 10, 64)
 	if !ok || err != nil || ns <= 0 || !validID(id) {
-		return time.Time{}, "", badRequest("before must be the next of a previous page, not %q", clip(s))
+		return time.Time{}, "", refuse.Bad("before must be the next of a previous page, not %q", clip(s))
 	}
 	return time.Unix(0, ns).UTC(), id, nil
 }
@@ -159,7 +160,7 @@ func (s *Service) History(ctx context.Context, name, gameName, before string, li
 	if gameName != "" {
 		g, err := s.games.Lookup(strings.ToLower(gameName))
 		if err != nil {
-			return History{}, badRequest("%v", err)
+			return History{}, refuse.Bad("%v", err)
 		}
 		page.Game = g.Name()
 	}
@@ -256,7 +257,7 @@ func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > HistoryPageSize {
-			h.fail(w, r, badRequest("limit must be a number from 1 to %d", HistoryPageSize))
+			h.fail(w, r, refuse.Bad("limit must be a number from 1 to %d", HistoryPageSize))
 			return
 		}
 		limit = n

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -132,7 +133,7 @@ const maxListed = 200
 func (s *Service) challenges() (store.Challenges, error) {
 	cs, ok := s.st.(store.Challenges)
 	if !ok {
-		return nil, refuse(http.StatusNotImplemented, "this server keeps no challenges")
+		return nil, refuse.With(http.StatusNotImplemented, "this server keeps no challenges")
 	}
 	return cs, nil
 }
@@ -193,7 +194,7 @@ type SettingsRequest struct {
 // accountOnly refuses a principal that is not an account's.
 func (s *Service) accountOnly(ctx context.Context, p *Principal, what string) (store.Account, error) {
 	if p == nil {
-		return store.Account{}, refuse(http.StatusUnauthorized, "%s needs you signed in: Authorization: Bearer <token>, or the session cookie", what)
+		return store.Account{}, refuse.Unauthorized("%s needs you signed in: Authorization: Bearer <token>, or the session cookie", what)
 	}
 	ps, err := s.players()
 	if err != nil {
@@ -202,7 +203,7 @@ func (s *Service) accountOnly(ctx context.Context, p *Principal, what string) (s
 	a, err := ps.AccountOf(ctx, p.Identity)
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
-			return store.Account{}, refuse(http.StatusForbidden, "%s is for players with accounts: sign up or sign in first", what)
+			return store.Account{}, refuse.Forbidden("%s is for players with accounts: sign up or sign in first", what)
 		}
 		return store.Account{}, err
 	}

@@ -12,6 +12,7 @@ import (
 	"parlour/game"
 	"parlour/glicko"
 	"parlour/lexicon"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -90,14 +91,14 @@ func poolOf(g game.Game, rules game.Rules) string {
 // words against the default lexicon. It returns the table's pool.
 func checkRated(g game.Game, rules game.Rules, lexName string, seats []seatMeta, creator asker) (string, error) {
 	if !ratedGame(g.Name()) {
-		return "", badRequest("%s is not rated", g.Title())
+		return "", refuse.Bad("%s is not rated", g.Title())
 	}
 	if len(seats) != 2 {
-		return "", badRequest("a rated table seats exactly two players; this one seats %d (games of three or more are not rated)", len(seats))
+		return "", refuse.Bad("a rated table seats exactly two players; this one seats %d (games of three or more are not rated)", len(seats))
 	}
 	for i, st := range seats {
 		if st.Computer != "" {
-			return "", badRequest("a rated table has no computer seats: seat %d is a computer", i)
+			return "", refuse.Bad("a rated table has no computer seats: seat %d is a computer", i)
 		}
 	}
 	mode := modeOption(g.Name())
@@ -116,13 +117,13 @@ func checkRated(g game.Game, rules game.Rules, lexName string, seats []seatMeta,
 		if len(changed) > 1 {
 			verb = "change"
 		}
-		return "", badRequest("a rated table plays by the default rules, and %s %s the game; leave it out or play unrated", strings.Join(changed, " and "), verb)
+		return "", refuse.Bad("a rated table plays by the default rules, and %s %s the game; leave it out or play unrated", strings.Join(changed, " and "), verb)
 	}
 	if lexName != "" && lexName != lexicon.DefaultName {
-		return "", badRequest("a rated table checks words against the default lexicon (%s), not %s", lexicon.DefaultName, lexName)
+		return "", refuse.Bad("a rated table checks words against the default lexicon (%s), not %s", lexicon.DefaultName, lexName)
 	}
 	if !creator.account {
-		return "", refuse(http.StatusForbidden, "only players with accounts play rated games: sign up or sign in first")
+		return "", refuse.Forbidden("only players with accounts play rated games: sign up or sign in first")
 	}
 	return poolOf(g, rules), nil
 }
@@ -187,7 +188,7 @@ type Leaderboard struct {
 func (s *Service) Leaderboard(ctx context.Context, pool string) (_ Leaderboard, err error) {
 	defer s.reading("the leaderboard", &err)
 	if !slices.Contains(Pools(s.games), pool) {
-		return Leaderboard{}, refuse(http.StatusNotFound, "there is no rating pool %q (there are %s)", clip(pool), strings.Join(Pools(s.games), ", "))
+		return Leaderboard{}, refuse.NotFound("there is no rating pool %q (there are %s)", clip(pool), strings.Join(Pools(s.games), ", "))
 	}
 	ps, err := s.players()
 	if err != nil {

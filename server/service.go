@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"runtime"
 	"slices"
 	"strings"
@@ -28,6 +27,7 @@ import (
 
 	"parlour/game"
 	"parlour/lexicon"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -309,7 +309,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 // table returns the table called id, from memory or from the store.
 func (s *Service) table(ctx context.Context, id string) (*table, error) {
 	if !validID(id) {
-		return nil, refuse(http.StatusNotFound, "there is no table %q", clip(id))
+		return nil, refuse.NotFound("there is no table %q", clip(id))
 	}
 	s.mu.RLock()
 	t, ok := s.tables[id]
@@ -336,7 +336,7 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 	}
 	row, err := s.st.Table(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, refuse(http.StatusNotFound, "there is no table %q", id)
+		return nil, refuse.NotFound("there is no table %q", id)
 	}
 	if err != nil {
 		return nil, s.readFailed("the table", err)
@@ -473,9 +473,9 @@ func (s *Service) persistMetaWith(ctx context.Context, t *table, old meta, b sto
 func (s *Service) saveFailed(what string, err error) error {
 	s.log.Error("storing "+what, "err", err)
 	if errors.Is(err, store.ErrNoSpace) {
-		return refuse(http.StatusServiceUnavailable, "%s could not be saved: the server has run out of room to store it; nothing changed, try again later", what)
+		return refuse.Unavailable("%s could not be saved: the server has run out of room to store it; nothing changed, try again later", what)
 	}
-	return refuse(http.StatusServiceUnavailable, "%s could not be saved; nothing changed, try again", what)
+	return refuse.Unavailable("%s could not be saved; nothing changed, try again", what)
 }
 
 // readFailed logs a read the store failed (it is unreachable, say:
@@ -483,7 +483,7 @@ func (s *Service) saveFailed(what string, err error) error {
 // request may be made again.
 func (s *Service) readFailed(what string, err error) error {
 	s.log.Error("reading "+what, "err", err)
-	return refuse(http.StatusServiceUnavailable, "%s could not be read just now; nothing changed, try again", what)
+	return refuse.Unavailable("%s could not be read just now; nothing changed, try again", what)
 }
 
 // reading turns *err, the failure of a read about what, into what a
@@ -493,7 +493,7 @@ func (s *Service) readFailed(what string, err error) error {
 // next request after the store is back no longer meets. Every read a
 // player makes defers it, so that none answers 500 for a lost store.
 func (s *Service) reading(what string, err *error) {
-	var e *Error
+	var e *refuse.Error
 	if *err == nil || errors.As(*err, &e) || errors.Is(*err, context.Canceled) {
 		return
 	}
@@ -518,7 +518,7 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 		_, _, st, err = game.Start(s.games, rec, t.cfg.Lexicon)
 		if err != nil {
 			t.m = old
-			return refuse(http.StatusUnprocessableEntity, "the game cannot start: %v", err)
+			return refuse.Unprocessable("the game cannot start: %v", err)
 		}
 		t.m.Changes++
 		t.m.Started = true
@@ -558,7 +558,7 @@ type Principal struct {
 // refused: a forged token gets no further than this.
 func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, error) {
 	if !validTokenShape(token) {
-		return nil, refuse(http.StatusUnauthorized, "that token is not one this server issued")
+		return nil, refuse.Unauthorized("that token is not one this server issued")
 	}
 	sum := hashToken(token)
 	if c, ok := s.creds.get(sum[:]); ok {
@@ -568,7 +568,7 @@ func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, e
 	c, err := s.st.Credential(ctx, h)
 	if errors.Is(err, store.ErrNotFound) {
 		s.metrics.badTokens.Add(1)
-		return nil, refuse(http.StatusUnauthorized, "that token is not one this server issued")
+		return nil, refuse.Unauthorized("that token is not one this server issued")
 	}
 	if err != nil {
 		return nil, s.readFailed("your token", err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"parlour/account"
+	"parlour/server/refuse"
 )
 
 // SessionCookie is the name of the browser's session cookie. It holds the
@@ -76,11 +77,11 @@ func (h *Handler) clearSession(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) signInAllowed(r *http.Request, name string) error {
 	if !h.signInByAddr.allow(h.clientAddr(r)) {
 		h.s.metrics.limited.Add(1)
-		return refuse(http.StatusTooManyRequests, "too many sign-in attempts from your address: wait a minute and try again")
+		return refuse.TooMany("too many sign-in attempts from your address: wait a minute and try again")
 	}
 	if !h.signInByName.allow(account.Key(strings.TrimSpace(name))) {
 		h.s.metrics.limited.Add(1)
-		return refuse(http.StatusTooManyRequests, "too many sign-in attempts for this name: wait a minute and try again")
+		return refuse.TooMany("too many sign-in attempts for this name: wait a minute and try again")
 	}
 	return nil
 }
@@ -91,7 +92,7 @@ func (h *Handler) signInAllowed(r *http.Request, name string) error {
 func (h *Handler) signUpAllowed(r *http.Request) error {
 	if !h.signInByAddr.allow(h.clientAddr(r)) {
 		h.s.metrics.limited.Add(1)
-		return refuse(http.StatusTooManyRequests, "too many sign-ups and sign-ins from your address: wait a minute and try again")
+		return refuse.TooMany("too many sign-ups and sign-ins from your address: wait a minute and try again")
 	}
 	return nil
 }
@@ -168,7 +169,7 @@ func (h *Handler) signedIn(r *http.Request) (*Principal, error) {
 		return nil, err
 	}
 	if p == nil {
-		return nil, refuse(http.StatusUnauthorized, "sign in first: send your session cookie or Authorization: Bearer <token>")
+		return nil, refuse.Unauthorized("sign in first: send your session cookie or Authorization: Bearer <token>")
 	}
 	return p, nil
 }
@@ -176,7 +177,7 @@ func (h *Handler) signedIn(r *http.Request) (*Principal, error) {
 func (h *Handler) whoAmI(w http.ResponseWriter, r *http.Request) {
 	p, err := h.signedIn(r)
 	if err != nil {
-		if StatusOf(err) == http.StatusUnauthorized && sessionToken(r) != "" && r.Header.Get("Authorization") == "" {
+		if refuse.Status(err) == http.StatusUnauthorized && sessionToken(r) != "" && r.Header.Get("Authorization") == "" {
 			// The session has ended (signed out elsewhere, the
 			// password changed): the browser drops its cookies, so
 			// that its next page need not ask again.

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"time"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -43,10 +43,10 @@ type SetupResult struct {
 // Setup takes the secret setup of the asker's seat at table id.
 func (s *Service) Setup(ctx context.Context, p *Principal, id string, req SetupRequest) (SetupResult, error) {
 	if req.Auto == (len(req.Setup) > 0) {
-		return SetupResult{}, badRequest(`give either "setup" or "auto": true`)
+		return SetupResult{}, refuse.Bad(`give either "setup" or "auto": true`)
 	}
 	if !req.Auto && req.Computer != "" {
-		return SetupResult{}, badRequest(`"computer" goes with "auto": true`)
+		return SetupResult{}, refuse.Bad(`"computer" goes with "auto": true`)
 	}
 	t, err := s.table(ctx, id)
 	if err != nil {
@@ -56,7 +56,7 @@ func (s *Service) Setup(ctx context.Context, p *Principal, id string, req SetupR
 	seat := t.seatOf(p)
 	t.mu.Unlock()
 	if seat < 0 {
-		return SetupResult{}, refuse(http.StatusForbidden, "you hold no seat at this table")
+		return SetupResult{}, refuse.Forbidden("you hold no seat at this table")
 	}
 	var raw json.RawMessage
 	if req.Auto {
@@ -83,14 +83,14 @@ func (s *Service) autoSetup(ctx context.Context, t *table, seat game.Seat, level
 		return raw, nil
 	}
 	if level != game.Easy && level != game.Medium && level != game.Strong {
-		return nil, badRequest(`"computer" must be easy, medium or strong, not %q`, clip(level))
+		return nil, refuse.Bad(`"computer" must be easy, medium or strong, not %q`, clip(level))
 	}
 	if s.cfg.NewBot == nil {
-		return nil, badRequest("this server has no computer players")
+		return nil, refuse.Bad("this server has no computer players")
 	}
 	bot, err := s.cfg.NewBot(t.g.Name(), level, randomSeed(), cfg.Lexicon)
 	if err != nil {
-		return nil, badRequest("%v", err)
+		return nil, refuse.Bad("%v", err)
 	}
 	bctx, cancel := context.WithTimeout(ctx, s.cfg.BotTimeout)
 	defer cancel()
@@ -108,15 +108,15 @@ func (s *Service) setSetup(ctx context.Context, t *table, seat game.Seat, raw js
 	t.lastUse = time.Now()
 	switch {
 	case !t.g.HasSetup():
-		return SetupResult{}, refuse(http.StatusConflict, "%s has no secret setup", t.g.Title())
+		return SetupResult{}, refuse.Conflict("%s has no secret setup", t.g.Title())
 	case t.m.Started:
-		return SetupResult{}, refuse(http.StatusConflict, "play has started: setups can no longer change")
+		return SetupResult{}, refuse.Conflict("play has started: setups can no longer change")
 	case t.m.Seats[seat].Hidden:
-		return SetupResult{}, refuse(http.StatusConflict, "in a solitaire game the computer makes the setup you play against")
+		return SetupResult{}, refuse.Conflict("in a solitaire game the computer makes the setup you play against")
 	}
 	checked, err := t.g.CheckSetup(t.cfg, seat, raw)
 	if err != nil {
-		return SetupResult{}, refuse(http.StatusUnprocessableEntity, "setup refused: %v", err)
+		return SetupResult{}, refuse.Unprocessable("setup refused: %v", err)
 	}
 	checked = compactJSON(checked)
 	old := t.m.clone()

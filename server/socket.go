@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"parlour/server/refuse"
+
 	"github.com/coder/websocket"
 )
 
@@ -136,7 +138,7 @@ func (s *socket) writeCorked(b []byte) error {
 }
 
 func (s *socket) sendError(ctx context.Context, id string, err error) error {
-	st := StatusOf(err)
+	st := refuse.Status(err)
 	msg := err.Error()
 	if st == http.StatusInternalServerError {
 		s.h.log.Error("socket: internal error", "err", err)
@@ -197,7 +199,7 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 		return code, reason
 	}
 	if hello.Table != "" && hello.Table != id {
-		err := badRequest("the hello names table %s, but the socket was opened onto %s", hello.Table, id)
+		err := refuse.Bad("the hello names table %s, but the socket was opened onto %s", hello.Table, id)
 		s.sendError(ctx, hello.ID, err)
 		return websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
@@ -304,7 +306,7 @@ func (s *socket) serveTable(ctx context.Context, f *follow) (websocket.StatusCod
 // socket where it was.
 func (s *socket) moveOn(ctx context.Context, m ClientMessage) (*follow, error) {
 	if m.Table == "" {
-		return nil, badRequest(`hello was already said: to follow another table, name it in "table"`)
+		return nil, refuse.Bad(`hello was already said: to follow another table, name it in "table"`)
 	}
 	if cl := s.h.s.cl; cl != nil {
 		// A node serves the sockets of the tables it runs; it takes a
@@ -336,7 +338,7 @@ func (s *socket) moveOn(ctx context.Context, m ClientMessage) (*follow, error) {
 
 // errElsewhere refuses a later hello that names a table another node of
 // the cluster runs: only a socket opened onto that table reaches it.
-var errElsewhere = refuse(http.StatusMisdirectedRequest, "that table is run by another server of the cluster: open a new socket onto it")
+var errElsewhere = refuse.With(http.StatusMisdirectedRequest, "that table is run by another server of the cluster: open a new socket onto it")
 
 // hello reads and checks the socket's first message, a "hello", and signs
 // the socket in with its token (or the session cookie) when it gives one.
@@ -360,7 +362,7 @@ func (s *socket) hello(ctx context.Context) (ClientMessage, websocket.StatusCode
 	}
 	hello, err := decodeClientMessage(b)
 	if err == nil && hello.Type != "hello" {
-		err = badRequest(`the first message must be a "hello"`)
+		err = refuse.Bad(`the first message must be a "hello"`)
 	}
 	if err != nil {
 		s.sendError(ctx, hello.ID, err)
@@ -509,7 +511,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		if s.over > 100 {
 			return websocket.StatusPolicyViolation, "too many messages"
 		}
-		s.sendError(ctx, "", refuse(http.StatusTooManyRequests, "too many messages: slow down"))
+		s.sendError(ctx, "", refuse.TooMany("too many messages: slow down"))
 		return 0, ""
 	}
 	s.over = 0
@@ -534,13 +536,13 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		return statusLeave, ""
 	case "move":
 		if s.p == nil {
-			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators cannot move: say hello with your seat's token"))
+			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators cannot move: say hello with your seat's token"))
 			return 0, ""
 		}
 		s.move(ctx, id, m)
 	case "setup":
 		if s.p == nil {
-			s.sendError(ctx, m.ID, refuse(http.StatusUnauthorized, "spectators have no setup: say hello with your seat's token"))
+			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators have no setup: say hello with your seat's token"))
 			return 0, ""
 		}
 		res, err := s.h.s.Setup(ctx, s.p, id, SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer})

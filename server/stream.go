@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -146,7 +147,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	if _, ok := h.s.st.(store.Challenges); ok {
 		// A guest's stream has no challenges, and opens all the same.
 		in, out, err := h.s.Challenges(r.Context(), p)
-		if err != nil && StatusOf(err) != http.StatusForbidden {
+		if err != nil && refuse.Status(err) != http.StatusForbidden {
 			h.fail(w, r, err)
 			return
 		}

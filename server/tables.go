@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"parlour/game"
 	"parlour/invite"
 	"parlour/lexicon"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -80,21 +80,21 @@ type preset struct {
 func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, pre *preset) (Seated, error) {
 	g, err := s.games.Lookup(strings.ToLower(strings.TrimSpace(req.Game)))
 	if err != nil {
-		return Seated{}, badRequest("%v", err)
+		return Seated{}, refuse.Bad("%v", err)
 	}
 	lo, hi := g.Players()
 	if n := len(req.Seats); n < lo || n > hi {
-		return Seated{}, badRequest("%s seats %d to %d players; you asked for %s", g.Title(), lo, hi, game.Count(n, "seat", "seats"))
+		return Seated{}, refuse.Bad("%s seats %d to %d players; you asked for %s", g.Title(), lo, hi, game.Count(n, "seat", "seats"))
 	}
 	rules, err := game.ResolveFor(g, req.Rules)
 	if err != nil {
-		return Seated{}, badRequest("%v", err)
+		return Seated{}, refuse.Bad("%v", err)
 	}
 	lexName := strings.TrimSpace(req.Lexicon)
 	if lexName != "" {
 		names := lexicon.Names()
 		if !slices.Contains(names, lexName) {
-			return Seated{}, badRequest("there is no lexicon %q (there are %s)", clip(lexName), strings.Join(names, ", "))
+			return Seated{}, refuse.Bad("there is no lexicon %q (there are %s)", clip(lexName), strings.Join(names, ", "))
 		}
 	}
 	lex, err := s.lexicon(lexName)
@@ -108,7 +108,7 @@ func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, p
 		switch {
 		case spec == "me":
 			if me >= 0 {
-				return Seated{}, badRequest(`seats must hold exactly one "me"; seats %d and %d both do`, me, i)
+				return Seated{}, refuse.Bad(`seats must hold exactly one "me"; seats %d and %d both do`, me, i)
 			}
 			me = i
 		case spec == "open":
@@ -119,22 +119,22 @@ func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, p
 				level = game.Medium
 			}
 			if level != game.Easy && level != game.Medium && level != game.Strong {
-				return Seated{}, badRequest("seat %d: computer level %q is not easy, medium or strong", i, clip(level))
+				return Seated{}, refuse.Bad("seat %d: computer level %q is not easy, medium or strong", i, clip(level))
 			}
 			if s.cfg.NewBot == nil {
-				return Seated{}, badRequest("this server has no computer players")
+				return Seated{}, refuse.Bad("this server has no computer players")
 			}
 			if _, err := s.cfg.NewBot(g.Name(), level, 1, lex); err != nil {
-				return Seated{}, badRequest("seat %d: %v", i, err)
+				return Seated{}, refuse.Bad("seat %d: %v", i, err)
 			}
 			seats[i].Computer = level
 			seats[i].Name = "Computer (" + level + ")"
 		default:
-			return Seated{}, badRequest(`seat %d: %q is not "me", "open" or "computer:LEVEL"`, i, clip(spec))
+			return Seated{}, refuse.Bad(`seat %d: %q is not "me", "open" or "computer:LEVEL"`, i, clip(spec))
 		}
 	}
 	if me < 0 {
-		return Seated{}, badRequest(`seats must hold exactly one "me", the creator's seat`)
+		return Seated{}, refuse.Bad(`seats must hold exactly one "me", the creator's seat`)
 	}
 	who, err := s.askerFor(ctx, p, req.Name)
 	if err != nil {
@@ -153,11 +153,11 @@ func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, p
 	maker := strings.ToLower(strings.TrimSpace(req.Maker))
 	switch {
 	case maker != "" && (len(seats) != 1 || !g.HasSetup()):
-		return Seated{}, badRequest("only a one-seat %s table has a setup made by the computer; leave out maker", g.Title())
+		return Seated{}, refuse.Bad("only a one-seat %s table has a setup made by the computer; leave out maker", g.Title())
 	case maker == "" && len(seats) == 1 && g.HasSetup():
 		maker = game.Strong
 	case maker != "" && maker != game.Easy && maker != game.Medium && maker != game.Strong:
-		return Seated{}, badRequest("maker %q is not easy, medium or strong", clip(maker))
+		return Seated{}, refuse.Bad("maker %q is not easy, medium or strong", clip(maker))
 	}
 	m := meta{
 		Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(),
@@ -282,7 +282,7 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 	if t.ready() {
 		_, _, st, err := game.Start(s.games, t.record(), t.cfg.Lexicon)
 		if err != nil {
-			return refuse(http.StatusUnprocessableEntity, "the game cannot start: %v", err)
+			return refuse.Unprocessable("the game cannot start: %v", err)
 		}
 		t.st, t.m.Started, t.m.Changes, t.m.Start = st, true, 1, 1
 		at := s.now().UTC()
@@ -382,26 +382,26 @@ func (s *Service) Join(ctx context.Context, p *Principal, id string, req JoinReq
 	defer t.mu.Unlock()
 	t.lastUse = time.Now()
 	if i := slices.IndexFunc(t.m.Seats, func(st seatMeta) bool { return st.Identity == who.identity }); i >= 0 {
-		return Seated{}, refuse(http.StatusConflict, "you already hold seat %d at this table", i)
+		return Seated{}, refuse.Conflict("you already hold seat %d at this table", i)
 	}
 	if t.m.Started {
-		return Seated{}, refuse(http.StatusConflict, "the table is full: the game has started")
+		return Seated{}, refuse.Conflict("the table is full: the game has started")
 	}
 	if t.m.Rated && !who.account {
-		return Seated{}, refuse(http.StatusForbidden, "this table is rated: only players with accounts may sit at it; sign up or sign in first")
+		return Seated{}, refuse.Forbidden("this table is rated: only players with accounts may sit at it; sign up or sign in first")
 	}
 	seat := slices.IndexFunc(t.m.Seats, seatMeta.open)
 	if req.Seat != nil {
 		seat = *req.Seat
 		if seat < 0 || seat >= len(t.m.Seats) {
-			return Seated{}, badRequest("there is no seat %d (seats 0 to %d)", seat, len(t.m.Seats)-1)
+			return Seated{}, refuse.Bad("there is no seat %d (seats 0 to %d)", seat, len(t.m.Seats)-1)
 		}
 		if !t.m.Seats[seat].open() {
-			return Seated{}, refuse(http.StatusConflict, "seat %d is taken", seat)
+			return Seated{}, refuse.Conflict("seat %d is taken", seat)
 		}
 	}
 	if seat < 0 {
-		return Seated{}, refuse(http.StatusConflict, "the table is full")
+		return Seated{}, refuse.Conflict("the table is full")
 	}
 	old := t.m.clone()
 	t.m.Seats[seat].Identity = who.identity

@@ -2,11 +2,11 @@ package server
 
 import (
 	"context"
-	"net/http"
 	"slices"
 	"time"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -111,7 +111,7 @@ func (s *Service) MoveWait(ctx context.Context, p *Principal, id, move string, e
 	seat := t.seatOf(p)
 	t.mu.Unlock()
 	if seat < 0 {
-		return MoveResult{}, refuse(http.StatusForbidden, "you hold no seat at this table")
+		return MoveResult{}, refuse.Forbidden("you hold no seat at this table")
 	}
 	res, err := s.move(ctx, t, seat, move, expect)
 	if err != nil {

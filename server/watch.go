@@ -3,11 +3,11 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"slices"
 	"time"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -57,7 +57,7 @@ func (s *Service) Watch(ctx context.Context, p *Principal, id string, from int) 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if v := t.version(); from > v {
-		return nil, badRequest("version %d is ahead of the table, which is at version %d", from, v)
+		return nil, refuse.Bad("version %d is ahead of the table, which is at version %d", from, v)
 	}
 	t.watchers++
 	s.metrics.watchers.Add(1)
@@ -132,7 +132,7 @@ func (w *Watcher) wait(ctx context.Context, ch <-chan struct{}) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-w.s.ctx.Done():
-		return refuse(http.StatusServiceUnavailable, reasonShutdown)
+		return refuse.Unavailable(reasonShutdown)
 	}
 }
 
@@ -144,7 +144,7 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 	w.t.mu.Lock()
 	if w.t.gone {
 		w.t.mu.Unlock()
-		return Update{}, nil, nil, refuse(http.StatusServiceUnavailable, "the table has moved to another server: connect again")
+		return Update{}, nil, nil, refuse.Unavailable("the table has moved to another server: connect again")
 	}
 	if err := w.t.closed(); err != nil {
 		w.t.mu.Unlock()
