@@ -447,7 +447,7 @@ func (h *Handler) challenge(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := h.signedIn(r)
 	addr := h.clientAddr(r)
-	if err == nil && !h.challengesByAddr.ok(addr) {
+	if err == nil && !h.challengesByAddr.OK(addr) {
 		h.s.metrics.limited.Add(1)
 		err = refuse.TooMany("too many challenges from your address: wait a minute")
 	}
@@ -457,7 +457,7 @@ func (h *Handler) challenge(w http.ResponseWriter, r *http.Request) {
 	}
 	info, err := h.s.Challenge(r.Context(), p, req)
 	if err == nil {
-		h.challengesByAddr.allow(addr) // only challenges made count
+		h.challengesByAddr.Allow(addr) // only challenges made count
 	}
 	if err != nil {
 		h.fail(w, r, err)

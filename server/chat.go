@@ -41,13 +41,11 @@ const chatWindow = 100
 // ChatRate and ChatBurst limit the messages one identity writes, across
 // every table: one a second, with bursts of five. Since guests cost
 // nothing to make, one address's messages are limited too, across its
-// identities (ChatPerAddr: a household or a school behind one address
+// identities (limit.ChatPerAddrRate: a household or a school behind one address
 // shares it), and so are one table's, across everybody (ChatPerTable).
 const (
 	ChatRate             = 1.0
 	ChatBurst            = 5
-	ChatPerAddrRate      = 3.0
-	ChatPerAddrBurst     = 15
 	ChatPerTableRate     = 5.0
 	ChatPerTableBurst    = 20
 	GuestSpectatorsDelay = time.Minute
@@ -308,11 +306,11 @@ func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatReq
 	if seat < 0 && now.Sub(id0.Created) < GuestSpectatorsDelay && !s.hasPlayed(ctx, p.Identity) {
 		return ChatLine{}, refuse.Forbidden("a new guest may write in the spectators' chat a minute after arriving, or once they have played a game: wait a moment")
 	}
-	if !s.chatLimit.allow(p.Identity) {
+	if !s.chatLimit.Allow(p.Identity) {
 		s.metrics.limited.Add(1)
 		return ChatLine{}, refuse.TooMany("too many chat messages: wait a moment")
 	}
-	if !s.tableChat.allow(t.id) {
+	if !s.tableChat.Allow(t.id) {
 		s.metrics.limited.Add(1)
 		return ChatLine{}, refuse.TooMany("this table's chat is too busy: wait a moment")
 	}
@@ -538,7 +536,7 @@ func (h *Handler) chat(w http.ResponseWriter, r *http.Request) {
 // chatAllowed applies the per-address limit on chat messages, which the
 // doors apply since only they know the address.
 func (h *Handler) chatAllowed(addr string) error {
-	if !h.chatByAddr.allow(addr) {
+	if !h.chatByAddr.Allow(addr) {
 		h.s.metrics.limited.Add(1)
 		return refuse.TooMany("too many chat messages from your address: wait a moment")
 	}

@@ -35,7 +35,7 @@ import (
 //   - "probe": nothing; answered at once, so that the round trip is the
 //     bus's own (parlour_cluster_bus_seconds).
 
-// Limits of the notes between nodes.
+// limit.Limits of the notes between nodes.
 const (
 	// peersFresh is how long a node trusts its list of the others
 	// before asking the bus again; a note that must reach every node

@@ -323,7 +323,7 @@ func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string)
 // socketMessage answers one message of a remote socket by forwarding
 // its HTTP equivalent to the owner.
 func (c *cluster) socketMessage(ctx context.Context, s *socket, id, token, remote string, b []byte) {
-	if !s.lim.allow(time.Now()) {
+	if !s.lim.Allow(time.Now()) {
 		s.h.s.metrics.limited.Add(1)
 		s.sendError(ctx, "", refuse.TooMany("too many messages: slow down"))
 		return

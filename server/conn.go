@@ -26,9 +26,9 @@ func (h *Handler) Configure(srv *http.Server) {
 }
 
 // Listener wraps ln so that each remote address holds at most
-// Limits.ConnsPerAddr connections at once, WebSockets and event streams
+// limit.Limits.ConnsPerAddr connections at once, WebSockets and event streams
 // included. A connection beyond the cap is answered 429 and closed. A
-// trusted proxy's connections are not counted (Limits.TrustedProxies).
+// trusted proxy's connections are not counted (limit.Limits.TrustedProxies).
 func (h *Handler) Listener(ln net.Listener) net.Listener {
 	return &addrListener{Listener: ln, max: h.lim.ConnsPerAddr, open: map[string]int{}, refusing: make(chan struct{}, 64),
 		refused: func() { h.s.metrics.limited.Inc() }, trusted: h.trusted}

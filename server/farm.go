@@ -113,7 +113,7 @@ func (s *Service) ratedFor(ctx context.Context, p *Principal, id string, challen
 // newRatedAllowed applies the per-address cap on rated games that new
 // accounts start, for a join of table id or an accept of challenge id.
 func (h *Handler) newRatedAllowed(r *http.Request, p *Principal, id string, challenge bool) error {
-	if rated, young := h.s.ratedFor(r.Context(), p, id, challenge); rated && young && !h.newRated.allow(h.clientAddr(r)) {
+	if rated, young := h.s.ratedFor(r.Context(), p, id, challenge); rated && young && !h.newRated.Allow(h.clientAddr(r)) {
 		h.s.metrics.limited.Add(1)
 		return refuse.TooMany("new accounts from your address have started too many rated games today: play casual games, or wait a day")
 	}

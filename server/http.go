@@ -15,6 +15,7 @@ import (
 
 	"parlour/game"
 	"parlour/invite"
+	"parlour/server/limit"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -23,24 +24,24 @@ import (
 // WebSocket at /api/v1/tables/{id}/socket, and /healthz and /metrics.
 type Handler struct {
 	s      *Service
-	lim    Limits
+	lim    limit.Limits
 	log    *slog.Logger
 	mux    *http.ServeMux
-	byID   *keyedLimiter
-	byAddr *keyedLimiter
+	byID   *limit.Keyed
+	byAddr *limit.Keyed
 	// codeMisses counts each address's invite codes that led nowhere.
-	codeMisses *keyedLimiter
+	codeMisses *limit.Keyed
 	// chatByAddr limits each address's chat messages.
-	chatByAddr *keyedLimiter
+	chatByAddr *limit.Keyed
 	// held counts the streams and sockets held open (holdStream).
-	held held
+	held limit.Held
 	// newRated counts the rated games new accounts start, per address
 	// (farm.go).
-	newRated *keyedLimiter
+	newRated *limit.Keyed
 	// challengesByAddr counts the challenges each address makes.
-	challengesByAddr *keyedLimiter
+	challengesByAddr *limit.Keyed
 	// signInByAddr and signInByName limit password checks (accounts.go).
-	signInByAddr, signInByName *keyedLimiter
+	signInByAddr, signInByName *limit.Keyed
 
 	// helloWait is how long a new socket has to say hello (helloTimeout;
 	// tests shorten it).
@@ -70,19 +71,18 @@ func (h *Handler) ServeStatic(static http.Handler) {
 }
 
 // NewHandler returns the HTTP handler of s with limits lim.
-func NewHandler(s *Service, lim Limits) *Handler {
-	lim = lim.withDefaults()
+func NewHandler(s *Service, lim limit.Limits) *Handler {
+	lim = lim.WithDefaults()
 	h := &Handler{
 		s: s, lim: lim, log: s.log, mux: http.NewServeMux(),
-		byID:             newKeyedLimiter(lim.PerIdentity, lim.PerIdentityBurst),
-		byAddr:           newKeyedLimiter(lim.NewGuests, lim.NewGuestsBurst),
-		codeMisses:       newKeyedLimiter(CodeMisses, CodeMissesBurst),
-		chatByAddr:       newKeyedLimiter(lim.ChatPerAddr, lim.ChatPerAddrBurst),
-		held:             held{perAddr: map[string]int{}},
-		newRated:         newKeyedLimiter(NewRatedPerAddr/(24*60*60.0), NewRatedPerAddr),
-		challengesByAddr: newKeyedLimiter(ChallengesPerAddr, ChallengesPerAddrBurst),
-		signInByAddr:     newKeyedLimiter(lim.SignIns, lim.SignInsBurst),
-		signInByName:     newKeyedLimiter(lim.SignInsPerName, lim.SignInsPerNameBurst),
+		byID:             limit.NewKeyed(lim.PerIdentity, lim.PerIdentityBurst),
+		byAddr:           limit.NewKeyed(lim.NewGuests, lim.NewGuestsBurst),
+		codeMisses:       limit.NewKeyed(CodeMisses, CodeMissesBurst),
+		chatByAddr:       limit.NewKeyed(lim.ChatPerAddr, lim.ChatPerAddrBurst),
+		newRated:         limit.NewKeyed(NewRatedPerAddr/(24*60*60.0), NewRatedPerAddr),
+		challengesByAddr: limit.NewKeyed(ChallengesPerAddr, ChallengesPerAddrBurst),
+		signInByAddr:     limit.NewKeyed(lim.SignIns, lim.SignInsBurst),
+		signInByName:     limit.NewKeyed(lim.SignInsPerName, lim.SignInsPerNameBurst),
 		sockets:          map[*socket]struct{}{},
 		helloWait:        helloTimeout,
 		keepAlive:        StreamKeepAlive,
@@ -153,7 +153,7 @@ type connKey struct{}
 // ConnContext gives each connection its own rate limit; pass it as
 // http.Server.ConnContext.
 func (h *Handler) ConnContext(ctx context.Context, c net.Conn) context.Context {
-	return context.WithValue(ctx, connKey{}, newBucket(h.lim.PerConn, h.lim.PerConnBurst))
+	return context.WithValue(ctx, connKey{}, limit.NewBucket(h.lim.PerConn, h.lim.PerConnBurst))
 }
 
 // statusWriter remembers the status a handler wrote.
@@ -185,7 +185,7 @@ func (w *statusWriter) Flush() {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // ServeHTTP applies the connection's rate limit and serves the request. A
-// request with a body must send all of it within Limits.BodyTimeout: a
+// request with a body must send all of it within limit.Limits.BodyTimeout: a
 // client trickling a large body byte by byte is cut off (408, and the
 // connection closed), rather than holding its connection for as long as
 // it likes. (Once the body has all come, net/http lifts the deadline
@@ -223,7 +223,7 @@ func (h *Handler) refused(w http.ResponseWriter, r *http.Request, now time.Time)
 	if h.lim.SecureCookies {
 		w.Header().Set("Strict-Transport-Security", "max-age=31536000")
 	}
-	if b, ok := r.Context().Value(connKey{}).(*bucket); ok && !b.allow(now) {
+	if b, ok := r.Context().Value(connKey{}).(*limit.Bucket); ok && !b.Allow(now) {
 		h.s.metrics.limited.Add(1)
 		h.fail(w, r, refuse.TooMany("too many requests on this connection: slow down"))
 		return true
@@ -294,7 +294,7 @@ func (h *Handler) principal(r *http.Request) (*Principal, error) {
 		}
 		return nil, err
 	}
-	if !h.byID.allow(p.Identity) {
+	if !h.byID.Allow(p.Identity) {
 		h.s.metrics.limited.Add(1)
 		return nil, refuse.TooMany("too many requests for your identity: slow down")
 	}
@@ -319,7 +319,7 @@ func (h *Handler) wholeIdentity(r *http.Request) (*Principal, error) {
 
 // guestAllowed applies the per-address limit on new guest identities.
 func (h *Handler) guestAllowed(r *http.Request) error {
-	if !h.byAddr.allow(h.clientAddr(r)) {
+	if !h.byAddr.Allow(h.clientAddr(r)) {
 		h.s.metrics.limited.Add(1)
 		return refuse.TooMany("too many new guests from your address: slow down")
 	}

@@ -78,14 +78,14 @@ const (
 
 func (h *Handler) invitation(w http.ResponseWriter, r *http.Request) {
 	addr := h.clientAddr(r)
-	if !h.codeMisses.ok(addr) {
+	if !h.codeMisses.OK(addr) {
 		h.s.metrics.limited.Add(1)
 		h.fail(w, r, refuse.TooMany("too many invite codes that lead nowhere from your address: check the code, and try again in a minute"))
 		return
 	}
 	in, err := h.s.Invitation(r.Context(), r.PathValue("code"))
 	if refuse.Status(err) == http.StatusNotFound || refuse.Status(err) == http.StatusBadRequest {
-		h.codeMisses.allow(addr)
+		h.codeMisses.Allow(addr)
 	}
 	h.reply(w, r, in, err)
 }

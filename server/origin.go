@@ -17,7 +17,7 @@ import (
 
 // clientAddr returns the address the per-address limits count r against.
 // It is the connection's peer, unless that peer is one of the trusted
-// proxies (Limits.TrustedProxies): then it is the last address of
+// proxies (limit.Limits.TrustedProxies): then it is the last address of
 // X-Forwarded-For (or Forwarded's for=) that is not itself a trusted
 // proxy, read from the right, since only the proxies' own additions can be
 // believed and a client may write anything at the left.

@@ -23,7 +23,7 @@ func BenchmarkRequestOverhead(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		h.ServeHTTP(w, r)
-		h.byID.allow("some-identity")
+		h.byID.Allow("some-identity")
 		f.s.metrics.movesAccepted.Add(1)
 		f.s.metrics.moveLatency.observe(700 * time.Microsecond)
 	}

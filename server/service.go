@@ -27,6 +27,7 @@ import (
 
 	"parlour/game"
 	"parlour/lexicon"
+	"parlour/server/limit"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -99,9 +100,9 @@ type Service struct {
 
 	creds *credCache
 	// chatLimit limits each identity's chat messages.
-	chatLimit *keyedLimiter
+	chatLimit *limit.Keyed
 	// tableChat limits each table's chat messages, whoever writes them.
-	tableChat *keyedLimiter
+	tableChat *limit.Keyed
 
 	ctx    context.Context // canceled by Close: stops the computer players
 	cancel context.CancelFunc
@@ -172,8 +173,8 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		botSem:    make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		hashing:   make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
 		signingUp: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2-1)),
-		chatLimit: newKeyedLimiter(ChatRate, ChatBurst),
-		tableChat: newKeyedLimiter(ChatPerTableRate, ChatPerTableBurst),
+		chatLimit: limit.NewKeyed(ChatRate, ChatBurst),
+		tableChat: limit.NewKeyed(ChatPerTableRate, ChatPerTableBurst),
 		presence:  newOnlineSet(), hub: newHub(),
 	}
 	s.metrics = newMetrics(s)

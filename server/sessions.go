@@ -75,11 +75,11 @@ func (h *Handler) clearSession(w http.ResponseWriter, r *http.Request) {
 // signInAllowed applies the sign-in limits: per address, and per account
 // name (whether or not it exists, so the limit tells nothing either).
 func (h *Handler) signInAllowed(r *http.Request, name string) error {
-	if !h.signInByAddr.allow(h.clientAddr(r)) {
+	if !h.signInByAddr.Allow(h.clientAddr(r)) {
 		h.s.metrics.limited.Add(1)
 		return refuse.TooMany("too many sign-in attempts from your address: wait a minute and try again")
 	}
-	if !h.signInByName.allow(account.Key(strings.TrimSpace(name))) {
+	if !h.signInByName.Allow(account.Key(strings.TrimSpace(name))) {
 		h.s.metrics.limited.Add(1)
 		return refuse.TooMany("too many sign-in attempts for this name: wait a minute and try again")
 	}
@@ -90,7 +90,7 @@ func (h *Handler) signInAllowed(r *http.Request, name string) error {
 // sign-up costs the same hash as a sign-in, and must not be the cheaper
 // way to keep the hashing slots busy.
 func (h *Handler) signUpAllowed(r *http.Request) error {
-	if !h.signInByAddr.allow(h.clientAddr(r)) {
+	if !h.signInByAddr.Allow(h.clientAddr(r)) {
 		h.s.metrics.limited.Add(1)
 		return refuse.TooMany("too many sign-ups and sign-ins from your address: wait a minute and try again")
 	}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"parlour/server/limit"
 	"parlour/server/refuse"
 
 	"github.com/coder/websocket"
@@ -32,7 +33,7 @@ type socket struct {
 	h    *Handler
 	c    *websocket.Conn
 	wmu  sync.Mutex
-	lim  *bucket
+	lim  *limit.Bucket
 	p    *Principal
 	over int // messages refused by the rate limit in a row
 	// cookie is the token of the session cookie the socket was opened
@@ -176,7 +177,7 @@ func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve fun
 		return // Accept has answered
 	}
 	c.SetReadLimit(h.lim.MaxMessage)
-	s := &socket{h: h, c: c, cc: hj.conn, lim: newBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: sessionToken(r), addr: h.clientAddr(r)}
+	s := &socket{h: h, c: c, cc: hj.conn, lim: limit.NewBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: sessionToken(r), addr: h.clientAddr(r)}
 	if !h.addSocket(s) {
 		c.Close(websocket.StatusGoingAway, reasonShutdown)
 		return
@@ -505,7 +506,7 @@ func (s *socket) read(ctx, rctx context.Context, handle func(context.Context, []
 
 // handle answers one client message; a non-zero code closes the socket.
 func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.StatusCode, string) {
-	if !s.lim.allow(time.Now()) || (s.p != nil && !s.h.byID.allow(s.p.Identity)) {
+	if !s.lim.Allow(time.Now()) || (s.p != nil && !s.h.byID.Allow(s.p.Identity)) {
 		s.h.s.metrics.limited.Add(1)
 		s.over++
 		if s.over > 100 {

@@ -25,6 +25,7 @@ import (
 	"parlour/invite"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/limit"
 	"parlour/store/sqlite"
 	"parlour/web"
 )
@@ -50,7 +51,7 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lim := server.DefaultLimits()
+	lim := limit.Defaults()
 	lim.SignIns, lim.SignInsBurst = 1e6, 1e6
 	h := server.NewHandler(svc, lim)
 	h.ServeStatic(web.Handler())

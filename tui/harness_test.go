@@ -16,6 +16,7 @@ import (
 
 	"parlour/games"
 	"parlour/server"
+	"parlour/server/limit"
 	"parlour/store/sqlite"
 	"parlour/tui/client"
 	"parlour/web"
@@ -51,7 +52,7 @@ func newTestServerWith(t testing.TB, set func(*server.Config)) *testServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := server.NewHandler(svc, server.Limits{})
+	h := server.NewHandler(svc, limit.Limits{})
 	h.ServeStatic(web.Handler()) // the helpers: /check-setup, /fill-setup, /preview…
 	ts := &testServer{}
 	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

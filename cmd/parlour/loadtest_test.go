@@ -13,6 +13,7 @@ import (
 
 	"parlour/games"
 	"parlour/server"
+	"parlour/server/limit"
 	"parlour/store/sqlite"
 )
 
@@ -32,7 +33,7 @@ func TestLoadtestTransports(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	h := server.NewHandler(s, server.Limits{})
+	h := server.NewHandler(s, limit.Limits{})
 	srv := httptest.NewServer(h)
 	defer func() {
 		h.CloseSockets("test over")

@@ -27,6 +27,7 @@ import (
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/limit"
 	"parlour/sshdoor"
 	"parlour/store"
 	"parlour/store/postgres"
@@ -59,13 +60,13 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	commitEvery := fs.Duration("commit-interval", sqlite.DefaultCommitInterval, "least time between two commits of the SQLite store; moves that arrive meanwhile share the next (0: none)")
 	logFormat := fs.String("log", "text", "log format: text or json")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
-	perConn := fs.Float64("rate-conn", server.DefaultLimits().PerConn, "requests per second allowed on one connection")
+	perConn := fs.Float64("rate-conn", limit.Defaults().PerConn, "requests per second allowed on one connection")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	gcPercent := fs.Int("gogc", 400, "garbage collection target percentage, as GOGC (which it replaces); -1 turns the collector off")
 	memProfile := fs.String("memprofile", "", "write a profile of the whole run's allocations to this file at exit")
 	procs := fs.Int("procs", 0, "processors Go runs the server's goroutines on (GOMAXPROCS); 0: at least 4, or $GOMAXPROCS when set (see docs/performance-log.md, ninth round)")
 	traceOut := fs.String("trace", "", "write an execution trace of the whole run to this file (go tool trace; about half a megabyte a second under load)")
-	perID := fs.Float64("rate-identity", server.DefaultLimits().PerIdentity, "requests per second allowed for one identity")
+	perID := fs.Float64("rate-identity", limit.Defaults().PerIdentity, "requests per second allowed for one identity")
 	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")
 	sshIdle := fs.Duration("ssh-idle", sshdoor.DefaultIdle, "close an SSH session after this long without a key pressed")
 	sshGrace := fs.Duration("ssh-grace", sshdoor.DefaultGrace, "drop an SSH connection that has not signed in and opened its session this long after connecting (one silent for 5s is dropped sooner)")
@@ -81,10 +82,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		return err
 	})
-	chatAddr := fs.Float64("rate-chat-addr", server.DefaultLimits().ChatPerAddr, "chat messages per second one address may write, across its identities (raise it for parlour loadtest --chat)")
-	streams := fs.Int("streams", server.DefaultStreams, "event streams and WebSockets held open at once, in all (each a file descriptor; lowered to fit the open-file limit); one address may hold a quarter of --conns-per-addr")
+	chatAddr := fs.Float64("rate-chat-addr", limit.Defaults().ChatPerAddr, "chat messages per second one address may write, across its identities (raise it for parlour loadtest --chat)")
+	streams := fs.Int("streams", limit.DefaultStreams, "event streams and WebSockets held open at once, in all (each a file descriptor; lowered to fit the open-file limit); one address may hold a quarter of --conns-per-addr")
 	secureCookies := fs.Bool("secure-cookies", false, "the server is only reached over HTTPS: mark the session cookie Secure always, and send Strict-Transport-Security (docs/deploy.md)")
-	perAddr := fs.Int("conns-per-addr", server.DefaultLimits().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
+	perAddr := fs.Int("conns-per-addr", limit.Defaults().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
 		fmt.Fprintln(stderr, "\nServes Parlour's tables: the HTTP API and WebSocket (see docs/protocol.md).")
@@ -196,7 +197,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "parlour serve: --streams must be 1 or more, not %d\n", *streams)
 		return 2
 	}
-	lim := server.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
+	lim := limit.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
 		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, openFileLimit()),
 		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr}
 	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl); err != nil {
@@ -341,7 +342,7 @@ func openStore(ctx context.Context, w storeAt) (store.Store, func() error, error
 	return db, db.Close, nil
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim server.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions) error {
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"parlour/games"
 	"parlour/server"
+	"parlour/server/limit"
 	"parlour/store/sqlite"
 	"parlour/web"
 )
@@ -71,7 +72,7 @@ func (s *testServer) start(ln net.Listener) {
 	if err != nil {
 		t.Fatalf("starting the table service: %v", err)
 	}
-	api := server.NewHandler(svc, server.Limits{})
+	api := server.NewHandler(svc, limit.Limits{})
 	api.ServeStatic(web.Handler())
 	srv := &http.Server{Handler: api, ConnContext: api.ConnContext}
 	go srv.Serve(ln)

@@ -20,6 +20,7 @@ import (
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/limit"
 	"parlour/store/sqlite"
 )
 
@@ -158,7 +159,7 @@ func newServer(t *testing.T) (*httptest.Server, *requestLog) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := server.NewHandler(svc, server.Limits{})
+	h := server.NewHandler(svc, limit.Limits{})
 	log := &requestLog{}
 	srv := httptest.NewServer(log.wrap(h))
 	t.Cleanup(func() {
