@@ -14,7 +14,7 @@ import (
 )
 
 // Limits caps what one client may send. The zero value of a field takes
-// its default from DefaultLimits.
+// its default from Defaults.
 type Limits struct {
 	// MaxBody caps a request body, and MaxMessage a WebSocket message, in
 	// bytes.
@@ -211,7 +211,6 @@ func (k *Keyed) Allow(key string) bool {
 // above it, with room for the store and the listeners (parlour serve
 // lowers it to fit).
 const DefaultStreams = 100_000
-
 
 // ChatPerAddrRate and ChatPerAddrBurst are Limits.ChatPerAddr and its
 // burst unless set: an address writes three messages a second across its
