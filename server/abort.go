@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -77,7 +78,7 @@ type AbortEvent struct {
 // cannot be won may still be left. It is refused with 403 for somebody
 // not seated, 409 once every player has moved, before play or after the
 // end, and for a one-seat table (resign there instead).
-func (s *Service) Abort(ctx context.Context, p *Principal, id string) (AbortResult, error) {
+func (s *Service) Abort(ctx context.Context, p *auth.Principal, id string) (AbortResult, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return AbortResult{}, err

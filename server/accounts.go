@@ -11,6 +11,7 @@ import (
 
 	"parlour/account"
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -147,7 +148,7 @@ func (s *Service) signUpPlace(ctx context.Context) (release func(), err error) {
 // SignUp makes an account called name with password. When p is not nil
 // its identity (a guest's) becomes the account, with every game it
 // played; otherwise a new identity is made. It returns a new session.
-func (s *Service) SignUp(ctx context.Context, p *Principal, name, password string) (Session, error) {
+func (s *Service) SignUp(ctx context.Context, p *auth.Principal, name, password string) (Session, error) {
 	ps, err := s.players()
 	if err != nil {
 		return Session{}, err
@@ -177,7 +178,7 @@ func (s *Service) SignUp(ctx context.Context, p *Principal, name, password strin
 		}
 		id = p.Identity
 	} else {
-		id = newID()
+		id = auth.NewID()
 		guest = &store.Identity{ID: id, Name: name, Created: s.now()}
 	}
 	release, err := s.signUpPlace(ctx)
@@ -189,7 +190,7 @@ func (s *Service) SignUp(ctx context.Context, p *Principal, name, password strin
 	if err != nil {
 		return Session{}, err
 	}
-	tok, h := newToken()
+	tok, h := auth.NewToken()
 	cred := store.Credential{Hash: h, Identity: id}
 	a := store.Account{Identity: id, Name: name, Key: account.Key(name), Hash: hash, Created: time.Now()}
 	dropped, err := ps.CreateAccount(ctx, a, cred, guest)
@@ -206,7 +207,7 @@ func (s *Service) SignUp(ctx context.Context, p *Principal, name, password strin
 	// The guest's own tokens end here: one planted in a victim's browser
 	// before the sign-up must not become the account's session.
 	s.forget(ctx, dropped)
-	s.remember(cred)
+	s.auth.Remember(cred)
 	s.log.Info("account created", "identity", id, "upgraded", p != nil)
 	return Session{Name: name, Token: tok}, nil
 }
@@ -230,7 +231,7 @@ func (s *Service) SignIn(ctx context.Context, name, password string) (Session, e
 	if !ok {
 		return Session{}, refuse.Unauthorized(wrongPair)
 	}
-	tok, h := newToken()
+	tok, h := auth.NewToken()
 	cred := store.Credential{Hash: h, Identity: a.Identity}
 	if account.NeedsRehash(a.Hash) {
 		// Raised parameters reach every account that signs in.
@@ -243,13 +244,13 @@ func (s *Service) SignIn(ctx context.Context, name, password string) (Session, e
 	if err := s.st.AddCredential(ctx, cred); err != nil {
 		return Session{}, s.saveFailed("your session", err)
 	}
-	s.remember(cred)
+	s.auth.Remember(cred)
 	return Session{Name: a.Name, Token: tok}, nil
 }
 
 // SignOut ends the session whose token is token. A seat's token is not a
 // session: it stays.
-func (s *Service) SignOut(ctx context.Context, p *Principal, token string) error {
+func (s *Service) SignOut(ctx context.Context, p *auth.Principal, token string) error {
 	ps, err := s.players()
 	if err != nil {
 		return err
@@ -257,7 +258,7 @@ func (s *Service) SignOut(ctx context.Context, p *Principal, token string) error
 	if p.Table != "" {
 		return refuse.Bad("that is a seat's token, not a session: there is nothing to sign out of")
 	}
-	sum := hashToken(token)
+	sum := account.HashToken(token)
 	if err := ps.DeleteCredential(ctx, sum[:]); err != nil {
 		return s.saveFailed("signing out", err)
 	}
@@ -267,7 +268,7 @@ func (s *Service) SignOut(ctx context.Context, p *Principal, token string) error
 
 // accountFor returns the account of p, or a refusal when p is nobody's or
 // a guest's.
-func (s *Service) accountFor(ctx context.Context, p *Principal) (store.Account, store.Players, error) {
+func (s *Service) accountFor(ctx context.Context, p *auth.Principal) (store.Account, store.Players, error) {
 	ps, err := s.players()
 	if err != nil {
 		return store.Account{}, nil, err
@@ -283,7 +284,7 @@ func (s *Service) accountFor(ctx context.Context, p *Principal) (store.Account, 
 }
 
 // Account returns the account p signed in to.
-func (s *Service) Account(ctx context.Context, p *Principal) (_ AccountInfo, err error) {
+func (s *Service) Account(ctx context.Context, p *auth.Principal) (_ AccountInfo, err error) {
 	defer s.reading("your account", &err)
 	a, _, err := s.accountFor(ctx, p)
 	if err != nil {
@@ -307,7 +308,7 @@ func (s *Service) checkPassword(ctx context.Context, a store.Account, password s
 
 // ChangePassword replaces p's password, after checking the current one,
 // and ends every other session of the account (the seats' tokens stay).
-func (s *Service) ChangePassword(ctx context.Context, p *Principal, token string, req PasswordRequest) error {
+func (s *Service) ChangePassword(ctx context.Context, p *auth.Principal, token string, req PasswordRequest) error {
 	a, ps, err := s.accountFor(ctx, p)
 	if err != nil {
 		return err
@@ -322,7 +323,7 @@ func (s *Service) ChangePassword(ctx context.Context, p *Principal, token string
 	if err != nil {
 		return err
 	}
-	sum := hashToken(token)
+	sum := account.HashToken(token)
 	dropped, err := ps.SetPassword(ctx, a.Identity, hash, sum[:])
 	if err != nil {
 		return s.saveFailed("your new password", err)
@@ -335,7 +336,7 @@ func (s *Service) ChangePassword(ctx context.Context, p *Principal, token string
 // ratings, history and every token go, and its finished games stay, with
 // its seats renamed DeletedName. An account still seated at a game under
 // way is refused: the game would stall for the others.
-func (s *Service) DeleteAccount(ctx context.Context, p *Principal, password string) error {
+func (s *Service) DeleteAccount(ctx context.Context, p *auth.Principal, password string) error {
 	a, ps, err := s.accountFor(ctx, p)
 	if err != nil {
 		return err
@@ -407,7 +408,7 @@ func renameSeat(id string, desc []byte, identity string) (store.TableUpdate, err
 // every other node's before it returns.
 func (s *Service) forget(ctx context.Context, hashes [][]byte) {
 	for _, h := range hashes {
-		s.creds.drop(h)
+		s.auth.Forget(h)
 	}
 	if s.cl != nil && len(hashes) > 0 {
 		s.cl.forgetEverywhere(ctx, hashes)

@@ -22,6 +22,7 @@ import (
 	"parlour/games"
 	"parlour/glicko"
 	"parlour/lexicon"
+	"parlour/server/auth"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -766,7 +767,7 @@ func FuzzParseBefore(f *testing.F) {
 			}
 			return
 		}
-		if !validID(id) || at.UnixNano() <= 0 {
+		if !auth.ValidID(id) || at.UnixNano() <= 0 {
 			t.Fatalf("%q gave %v %q", s, at, id)
 		}
 		if again := fmt.Sprintf("%d.%s", at.UnixNano(), id); again != s && !strings.HasPrefix(s, "+") && !strings.HasPrefix(s, "0") {

@@ -13,6 +13,7 @@ import (
 	"parlour/analysis"
 	"parlour/game"
 	"parlour/lexicon"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -81,7 +82,7 @@ func (a *analyses) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // get returns table id's analysis, encoded, from the cache or computed.
-func (a *analyses) get(ctx context.Context, p *Principal, id string) ([]byte, error) {
+func (a *analyses) get(ctx context.Context, p *auth.Principal, id string) ([]byte, error) {
 	a.mu.Lock()
 	if e, ok := a.done[id]; ok {
 		a.tick++
@@ -136,7 +137,7 @@ func (a *analyses) get(ctx context.Context, p *Principal, id string) ([]byte, er
 // an attempt at a daily puzzle, refusing a table that does not exist
 // (404), whose game has not ended (409), or that is shut to p (403, see
 // dailyShut).
-func (a *analyses) finished(ctx context.Context, p *Principal, id string) (*game.Record, *lexicon.Lexicon, bool, error) {
+func (a *analyses) finished(ctx context.Context, p *auth.Principal, id string) (*game.Record, *lexicon.Lexicon, bool, error) {
 	t, err := a.h.s.table(ctx, id)
 	if err != nil {
 		return nil, nil, false, err

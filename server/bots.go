@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 )
 
@@ -41,7 +42,7 @@ func (s *Service) botFor(t *table, seat game.Seat) (game.Bot, error) {
 	if b := t.bots[seat]; b != nil {
 		return b, nil
 	}
-	b, err := s.cfg.NewBot(t.g.Name(), t.m.Seats[seat].Computer, randomSeed(), t.cfg.Lexicon)
+	b, err := s.cfg.NewBot(t.g.Name(), t.m.Seats[seat].Computer, auth.RandomSeed(), t.cfg.Lexicon)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +99,7 @@ func (s *Service) runBot(t *table, seat game.Seat) {
 		raw, err := bot.Setup(ctx, cfg, seat)
 		if err != nil {
 			log.Warn("computer setup failed; making a random one", "err", err)
-			raw, err = t.g.AutoSetup(cfg, seat, randomSeed())
+			raw, err = t.g.AutoSetup(cfg, seat, auth.RandomSeed())
 		}
 		if err == nil {
 			_, err = s.setSetup(ctx, t, seat, raw)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -103,7 +104,7 @@ func (s *Service) tell(typ string, c ChallengeInfo, from, to string) {
 // Challenge challenges another account. Only an account may challenge, and
 // only another account; the game must seat two; a rated challenge must
 // pass the checks of a rated table.
-func (s *Service) Challenge(ctx context.Context, p *Principal, req ChallengeRequest) (ChallengeInfo, error) {
+func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req ChallengeRequest) (ChallengeInfo, error) {
 	me, err := s.accountOnly(ctx, p, "challenging")
 	if err != nil {
 		return ChallengeInfo{}, err
@@ -141,7 +142,7 @@ func (s *Service) Challenge(ctx context.Context, p *Principal, req ChallengeRequ
 		}
 	}
 	c := store.Challenge{
-		ID: newID(), From: me.Identity, To: them.Identity, Game: g.Name(), Rules: raw, Rated: req.Rated,
+		ID: auth.NewID(), From: me.Identity, To: them.Identity, Game: g.Name(), Rules: raw, Rated: req.Rated,
 		Status: store.ChallengeOpen, Created: now, Expires: now.Add(ChallengeTTL),
 	}
 	// The caps are kept by the store, in one step with the insert: a
@@ -215,7 +216,7 @@ func (s *Service) expire(id string) {
 
 // challengeFor returns challenge id as p may answer it: p's account, and
 // a challenge that is still open.
-func (s *Service) challengeFor(ctx context.Context, p *Principal, id, what string) (store.Challenge, store.Challenges, error) {
+func (s *Service) challengeFor(ctx context.Context, p *auth.Principal, id, what string) (store.Challenge, store.Challenges, error) {
 	if _, err := s.accountOnly(ctx, p, what); err != nil {
 		return store.Challenge{}, nil, err
 	}
@@ -223,7 +224,7 @@ func (s *Service) challengeFor(ctx context.Context, p *Principal, id, what strin
 	if err != nil {
 		return store.Challenge{}, nil, err
 	}
-	if !validID(id) {
+	if !auth.ValidID(id) {
 		return store.Challenge{}, nil, refuse.NotFound("there is no challenge %q", clip(id))
 	}
 	c, err := cs.Challenge(ctx, id)
@@ -290,7 +291,7 @@ func (s *Service) answeredMeanwhile(ctx context.Context, cs store.Challenges, id
 // the accepter's seat and its token; the challenger acts at the table with
 // their own session or identity token, which works at every seat their
 // identity holds.
-func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, error) {
+func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Seated, error) {
 	c, cs, err := s.challengeFor(ctx, p, id, "accepting a challenge")
 	if err != nil {
 		return Seated{}, err
@@ -325,7 +326,7 @@ func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, 
 		return Seated{}, refuse.Gone("the player who challenged you has deleted their account")
 	}
 	seats := []seatMeta{{Identity: c.From, Name: names[c.From], Player: "account"}, {Identity: c.To, Name: names[c.To], Player: "account"}}
-	if randomSeed()%2 == 1 {
+	if auth.RandomSeed()%2 == 1 {
 		seats[0], seats[1] = seats[1], seats[0]
 	}
 	pool := ""
@@ -341,7 +342,7 @@ func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, 
 	if err != nil {
 		return Seated{}, err
 	}
-	m := meta{Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(), Seed: randomSeed(), Seats: seats, Rated: c.Rated, Pool: pool, Challenge: c.ID}
+	m := meta{Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(), Seed: auth.RandomSeed(), Seats: seats, Rated: c.Rated, Pool: pool, Challenge: c.ID}
 	if slices.ContainsFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }) {
 		m.Set = game.NewSet(len(seats), rules.Int(game.SetTargetOption))
 	}
@@ -359,14 +360,14 @@ func (s *Service) Accept(ctx context.Context, p *Principal, id string) (Seated, 
 		}
 		return Seated{}, err
 	}
-	s.remember(cred)
+	s.auth.Remember(cred)
 	s.log.Info("challenge accepted", "challenge", c.ID, "table", t.id, "game", g.Name(), "rated", c.Rated)
 	s.announceStart(t)
 	return Seated{Table: t.id, Seat: mine, Token: tok, Invite: s.invite(t.id)}, nil
 }
 
 // Decline declines a challenge to p and tells both players.
-func (s *Service) Decline(ctx context.Context, p *Principal, id string) (ChallengeInfo, error) {
+func (s *Service) Decline(ctx context.Context, p *auth.Principal, id string) (ChallengeInfo, error) {
 	c, cs, err := s.challengeFor(ctx, p, id, "declining a challenge")
 	if err != nil {
 		return ChallengeInfo{}, err
@@ -378,7 +379,7 @@ func (s *Service) Decline(ctx context.Context, p *Principal, id string) (Challen
 }
 
 // Withdraw withdraws p's own challenge and tells both players.
-func (s *Service) Withdraw(ctx context.Context, p *Principal, id string) (ChallengeInfo, error) {
+func (s *Service) Withdraw(ctx context.Context, p *auth.Principal, id string) (ChallengeInfo, error) {
 	c, cs, err := s.challengeFor(ctx, p, id, "withdrawing a challenge")
 	if err != nil {
 		return ChallengeInfo{}, err
@@ -404,7 +405,7 @@ func (s *Service) answer(ctx context.Context, cs store.Challenges, c store.Chall
 
 // Challenges returns p's open challenges that have not expired: those to
 // p (in) and those p made (out), newest first.
-func (s *Service) Challenges(ctx context.Context, p *Principal) (in, out []ChallengeInfo, err error) {
+func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []ChallengeInfo, err error) {
 	defer s.reading("the challenges", &err)
 	in, out = []ChallengeInfo{}, []ChallengeInfo{}
 	if _, err := s.accountOnly(ctx, p, "challenges"); err != nil {

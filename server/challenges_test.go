@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"parlour/games"
+	"parlour/server/auth"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -732,7 +733,7 @@ func BenchmarkOnlineTouch(b *testing.B) {
 	p := newOnlineSet()
 	ids := make([]string, 200)
 	for i := range ids {
-		ids[i] = newID()
+		ids[i] = auth.NewID()
 		p.touch(ids[i], time.Now())
 	}
 	b.ReportAllocs()

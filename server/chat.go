@@ -15,6 +15,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -244,8 +245,8 @@ func cleanChat(text string) (string, error) {
 			if i == 0 || unicode.IsSpace(prev) {
 				return "", refuse.Bad("a message may not start a word with an accent or other combining mark (%U)", r)
 			}
-			if marks++; marks > maxMarks {
-				return "", refuse.Bad("a message may have at most %d accents or marks on one character", maxMarks)
+			if marks++; marks > auth.MaxMarks {
+				return "", refuse.Bad("a message may have at most %d accents or marks on one character", auth.MaxMarks)
 			}
 		default:
 			chars++
@@ -262,7 +263,7 @@ func cleanChat(text string) (string, error) {
 // Chat writes a message in a channel of table id's chat for p, and
 // answers it as stored. The message is in the store before anybody sees
 // it; watchers get it in their next update.
-func (s *Service) Chat(ctx context.Context, p *Principal, id string, req ChatRequest) (ChatLine, error) {
+func (s *Service) Chat(ctx context.Context, p *auth.Principal, id string, req ChatRequest) (ChatLine, error) {
 	if p == nil {
 		return ChatLine{}, refuse.Unauthorized("chat needs an identity: send your token (a guest gets one from POST /api/v1/identity)")
 	}
@@ -372,7 +373,7 @@ const maxChatPage = 500
 
 // ChatSince returns the messages of table id after since that p may see
 // (a spectator's when p is nil or holds no seat), at most limit of them.
-func (s *Service) ChatSince(ctx context.Context, p *Principal, id string, since, limit int) (_ ChatPage, err error) {
+func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, since, limit int) (_ ChatPage, err error) {
 	defer s.reading("the chat", &err)
 	t, err := s.table(ctx, id)
 	if err != nil {
@@ -433,7 +434,7 @@ type MuteRequest struct {
 // Mute mutes (or unmutes) a channel of table id's chat for p's identity,
 // on every device: the identity's updates and chat pages leave that
 // channel out until it is unmuted. It answers the channels now muted.
-func (s *Service) Mute(ctx context.Context, p *Principal, id string, req MuteRequest) ([]string, error) {
+func (s *Service) Mute(ctx context.Context, p *auth.Principal, id string, req MuteRequest) ([]string, error) {
 	if p == nil {
 		return nil, refuse.Unauthorized("muting needs an identity: send your token")
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -106,7 +107,7 @@ type ClaimResult struct {
 // It is refused (409, saying why) at a table with a clock, before play
 // or after the end, when nobody to move has been away long enough, or
 // when the asker alone is to move.
-func (s *Service) Claim(ctx context.Context, p *Principal, id string) (ClaimResult, error) {
+func (s *Service) Claim(ctx context.Context, p *auth.Principal, id string) (ClaimResult, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return ClaimResult{}, err

@@ -247,10 +247,6 @@ func newCluster(s *Service) (*cluster, error) {
 			defer c.mu.Unlock()
 			return float64(len(c.owned))
 		}))
-	// A credential deleted on another node is dropped here when that
-	// node tells this one; should it not (the bus was away), at the
-	// latest after credMaxAge.
-	s.creds.maxAge = credMaxAge
 	cc.Relay.mu.Lock()
 	cc.Relay.c = c
 	cc.Relay.mu.Unlock()

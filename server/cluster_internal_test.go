@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"parlour/server/auth"
 )
 
 // FuzzDecodeRelay: a request from another node is refused or read as one
@@ -39,9 +41,9 @@ func FuzzDecodeRelay(f *testing.F) {
 		switch {
 		case noteKind(rq.Kind) && rq.Table != "":
 			t.Fatalf("read a %q note about table %q", rq.Kind, rq.Table)
-		case !noteKind(rq.Kind) && !validID(rq.Table):
+		case !noteKind(rq.Kind) && !auth.ValidID(rq.Table):
 			t.Fatalf("read a request about table %q", rq.Table)
-		case rq.Kind == "player" && (rq.Event == nil || !validID(rq.Identity)):
+		case rq.Kind == "player" && (rq.Event == nil || !auth.ValidID(rq.Identity)):
 			t.Fatalf("read a player's note without an event or an identity: %+v", rq)
 		}
 		if rq.Kind == "http" {

@@ -10,7 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"parlour/account"
 	"parlour/bus"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -107,7 +109,7 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 	}
 	switch rq.Kind {
 	case "player", "seated":
-		if !validID(rq.Identity) {
+		if !auth.ValidID(rq.Identity) {
 			return relayRequest{}, fmt.Errorf("a %q note about no identity (%q)", rq.Kind, clip(rq.Identity))
 		}
 	default:
@@ -132,7 +134,7 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 			return relayRequest{}, fmt.Errorf("a note to forget %d credentials", len(rq.Hashes))
 		}
 		for _, h := range rq.Hashes {
-			if len(h) != len(hashToken("")) {
+			if len(h) != len(account.HashToken("")) {
 				return relayRequest{}, fmt.Errorf("a note to forget a credential of %d bytes", len(h))
 			}
 		}
@@ -152,7 +154,7 @@ func (c *cluster) serveNote(rq relayRequest) ([]byte, error) {
 		c.s.hub.publish(rq.Identity, *rq.Event)
 	case "forget":
 		for _, h := range rq.Hashes {
-			c.s.creds.drop(h)
+			c.s.auth.Forget(h)
 		}
 	case "online":
 		body = c.s.presence.online(c.s.now())

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"parlour/bus"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -125,7 +126,7 @@ func decodeRelay(b []byte) (relayRequest, error) {
 		return relayRequest{}, fmt.Errorf("a request about table %s with a note's fields", clip(rq.Table))
 	}
 	rq.Hashes = nil // empty: as it reads back
-	if !validID(rq.Table) {
+	if !auth.ValidID(rq.Table) {
 		return relayRequest{}, fmt.Errorf("a request about no table (%q)", clip(rq.Table))
 	}
 	switch rq.Kind {
@@ -295,11 +296,11 @@ func (c *cluster) here(id string) {
 // Watcher's.
 func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, error) {
 	s := c.s
-	var p *Principal
+	var p *auth.Principal
 	identity := ""
 	if rq.Token != "" {
 		var err error
-		if p, err = s.Authenticate(ctx, rq.Token); err != nil {
+		if p, err = s.auth.Authenticate(ctx, rq.Token); err != nil {
 			return replyError(err)
 		}
 		identity = p.Identity
@@ -358,7 +359,7 @@ func (t *table) mark() int { return t.version() + t.ch.last }
 // serveHere notes that the seat of a watcher on another node is still
 // at the table (see remoteWatch.heartbeat).
 func (c *cluster) serveHere(ctx context.Context, rq relayRequest) ([]byte, error) {
-	p, err := c.s.Authenticate(ctx, rq.Token)
+	p, err := c.s.auth.Authenticate(ctx, rq.Token)
 	if err != nil {
 		return replyError(err)
 	}
@@ -417,7 +418,7 @@ func tablePath(p string) (id, rest string, ok bool) {
 		return "", "", false
 	}
 	id, rest, _ = strings.Cut(p, "/")
-	return id, rest, validID(id)
+	return id, rest, auth.ValidID(id)
 }
 
 // errNoBus says that this node cannot reach the bus (NATS is away, or

@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"parlour/bus"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 )
 
@@ -207,7 +208,7 @@ func (c *cluster) remoteEvents(w http.ResponseWriter, r *http.Request, id string
 		wt.chatFrom(chatFrom)
 	}
 	if token != "" {
-		if p, err := c.s.Authenticate(r.Context(), token); err == nil {
+		if p, err := c.s.auth.Authenticate(r.Context(), token); err == nil {
 			defer c.s.presence.hold(p.Identity, c.s.now)() // an open stream counts as online
 		}
 	}
@@ -243,17 +244,17 @@ func (c *cluster) remoteEvents(w http.ResponseWriter, r *http.Request, id string
 // tokenOf returns the token r acts with (its bearer token, or its
 // session cookie's), after checking it.
 func (c *cluster) tokenOf(r *http.Request) (string, error) {
-	auth := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(auth, "Bearer ")
+	header := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(header, "Bearer ")
 	switch {
-	case auth == "":
-		tok = sessionToken(r)
+	case header == "":
+		tok = auth.SessionToken(r)
 	case !ok:
 		return "", refuse.Unauthorized(`the Authorization header must be "Bearer <token>"`)
 	}
 	tok = strings.TrimSpace(tok)
 	if tok != "" {
-		if _, err := c.s.Authenticate(r.Context(), tok); err != nil {
+		if _, err := c.s.auth.Authenticate(r.Context(), tok); err != nil {
 			return "", err
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -63,7 +64,7 @@ func (t *table) visible(evs []game.Event, seat game.Seat) []game.Event {
 // answerShut is dailyShut for the reads that hold a finished game's
 // setups whole, a record and an analysis: those stay shut to the
 // attempt's own player too until the day ends.
-func (s *Service) answerShut(ctx context.Context, p *Principal, t *table) error {
+func (s *Service) answerShut(ctx context.Context, p *auth.Principal, t *table) error {
 	if err := s.dailyShut(ctx, p, t); err != nil {
 		return err
 	}

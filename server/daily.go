@@ -15,6 +15,7 @@ import (
 	"parlour/game"
 	"parlour/games/quizl"
 	"parlour/games/salvo"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -218,7 +219,7 @@ func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string
 
 // DailyToday returns today's puzzle of game with p's attempt at it, if
 // any (p may be nil).
-func (s *Service) DailyToday(ctx context.Context, p *Principal, name string) (_ Daily, err error) {
+func (s *Service) DailyToday(ctx context.Context, p *auth.Principal, name string) (_ Daily, err error) {
 	defer s.reading("the daily puzzle", &err)
 	title, err := dailyGame(name)
 	if err != nil {
@@ -260,7 +261,7 @@ func (s *Service) DailyToday(ctx context.Context, p *Principal, name string) (_ 
 // DailyStart starts p's one attempt at today's puzzle of game: a
 // one-seat table against the day's hidden setup. A second attempt is
 // refused with a *DailyRefusal that carries the first.
-func (s *Service) DailyStart(ctx context.Context, p *Principal, name string) (Seated, error) {
+func (s *Service) DailyStart(ctx context.Context, p *auth.Principal, name string) (Seated, error) {
 	if _, err := dailyGame(name); err != nil {
 		return Seated{}, err
 	}
@@ -574,7 +575,7 @@ func (h *Handler) playerDaily(w http.ResponseWriter, r *http.Request) {
 // puzzle whose day is not over and p does not sit at it: a finished
 // attempt shows the day's grid or fleet, which would spoil the puzzle for
 // everyone still to play it.
-func (s *Service) dailyShut(ctx context.Context, p *Principal, t *table) error {
+func (s *Service) dailyShut(ctx context.Context, p *auth.Principal, t *table) error {
 	t.mu.Lock()
 	daily, seat := t.m.Daily, t.seatOf(p)
 	t.mu.Unlock()

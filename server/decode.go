@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 )
 
@@ -330,7 +331,7 @@ func decodeClientMessage(b []byte) (ClientMessage, error) {
 	}
 	switch m.Type {
 	case "hello":
-		if m.Table != "" && !validID(m.Table) {
+		if m.Table != "" && !auth.ValidID(m.Table) {
 			return m, refuse.Bad(`"table" must be a table's id, as its address gives it`)
 		}
 	case "ping", "leave":

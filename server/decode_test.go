@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"parlour/server/auth"
 )
 
 func FuzzDecodeClientMessage(f *testing.F) {
@@ -36,7 +38,7 @@ func FuzzDecodeClientMessage(f *testing.F) {
 		}
 		switch m.Type {
 		case "hello":
-			if m.Table != "" && !validID(m.Table) {
+			if m.Table != "" && !auth.ValidID(m.Table) {
 				t.Fatalf("accepted table %q", m.Table)
 			}
 		case "ping", "setup", "leave":

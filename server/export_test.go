@@ -1,6 +1,9 @@
 package server
 
 import (
+	"context"
+
+	"parlour/server/auth"
 	"parlour/server/limit"
 	"parlour/server/refuse"
 )
@@ -19,3 +22,15 @@ const (
 	DefaultStreams   = limit.DefaultStreams
 	ChatPerAddrBurst = limit.ChatPerAddrBurst
 )
+
+type Principal = auth.Principal
+
+const (
+	SessionCookie  = auth.SessionCookie
+	SignedInCookie = auth.SignedInCookie
+)
+
+// Authenticate lets the tests resolve a token as the doors do.
+func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, error) {
+	return s.auth.Authenticate(ctx, token)
+}

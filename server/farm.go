@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"time"
 
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -77,7 +78,7 @@ func (s *Service) pairCap(ctx context.Context, a, b string) error {
 // ratedFor reports whether p joining table id, or accepting challenge
 // id (challenge set), would start a rated game, and whether p's account
 // is younger than NewAccountAge; the doors count such starts per address.
-func (s *Service) ratedFor(ctx context.Context, p *Principal, id string, challenge bool) (rated, young bool) {
+func (s *Service) ratedFor(ctx context.Context, p *auth.Principal, id string, challenge bool) (rated, young bool) {
 	if p == nil {
 		return false, false
 	}
@@ -112,7 +113,7 @@ func (s *Service) ratedFor(ctx context.Context, p *Principal, id string, challen
 
 // newRatedAllowed applies the per-address cap on rated games that new
 // accounts start, for a join of table id or an accept of challenge id.
-func (h *Handler) newRatedAllowed(r *http.Request, p *Principal, id string, challenge bool) error {
+func (h *Handler) newRatedAllowed(r *http.Request, p *auth.Principal, id string, challenge bool) error {
 	if rated, young := h.s.ratedFor(r.Context(), p, id, challenge); rated && young && !h.newRated.Allow(h.clientAddr(r)) {
 		h.s.metrics.limited.Add(1)
 		return refuse.TooMany("new accounts from your address have started too many rated games today: play casual games, or wait a day")

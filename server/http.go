@@ -15,6 +15,7 @@ import (
 
 	"parlour/game"
 	"parlour/invite"
+	"parlour/server/auth"
 	"parlour/server/limit"
 	"parlour/server/refuse"
 	"parlour/store"
@@ -276,20 +277,20 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 // principal authenticates the request's bearer token, or else its session
 // cookie, if any, and applies the identity's rate limit. A request with
 // neither has a nil principal.
-func (h *Handler) principal(r *http.Request) (*Principal, error) {
-	auth := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(auth, "Bearer ")
+func (h *Handler) principal(r *http.Request) (*auth.Principal, error) {
+	header := r.Header.Get("Authorization")
+	tok, ok := strings.CutPrefix(header, "Bearer ")
 	switch {
-	case auth == "":
-		if tok = sessionToken(r); tok == "" {
+	case header == "":
+		if tok = auth.SessionToken(r); tok == "" {
 			return nil, nil
 		}
 	case !ok:
 		return nil, refuse.Unauthorized(`the Authorization header must be "Bearer <token>"`)
 	}
-	p, err := h.s.Authenticate(r.Context(), strings.TrimSpace(tok))
+	p, err := h.s.auth.Authenticate(r.Context(), strings.TrimSpace(tok))
 	if err != nil {
-		if auth == "" && refuse.Status(err) == http.StatusUnauthorized {
+		if header == "" && refuse.Status(err) == http.StatusUnauthorized {
 			return nil, refuse.Unauthorized("your session has ended (signed out, or the password changed): sign in again")
 		}
 		return nil, err
@@ -309,7 +310,7 @@ func (h *Handler) principal(r *http.Request) (*Principal, error) {
 // is refused here: one leaked with a table's link must not add an SSH key
 // to the account, nor sign its guest up under someone else's password. A
 // request with no token has a nil principal, as with principal.
-func (h *Handler) wholeIdentity(r *http.Request) (*Principal, error) {
+func (h *Handler) wholeIdentity(r *http.Request) (*auth.Principal, error) {
 	p, err := h.principal(r)
 	if err == nil && p != nil && p.Table != "" {
 		return nil, refuse.Forbidden("that token is a seat's: it acts for its seat at table %s alone; send your identity token, your session, or none", p.Table)
@@ -447,7 +448,7 @@ func (h *Handler) reply(w http.ResponseWriter, r *http.Request, v any, err error
 }
 
 // seated authenticates a request that must come from a seat holder.
-func (h *Handler) seated(r *http.Request) (*Principal, error) {
+func (h *Handler) seated(r *http.Request) (*auth.Principal, error) {
 	p, err := h.principal(r)
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/crypto/ssh"
 
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -103,7 +104,7 @@ func KeyText(pub ssh.PublicKey) string {
 }
 
 // AddKey adds the SSH key in text to p's account.
-func (s *Service) AddKey(ctx context.Context, p *Principal, text string) (KeyInfo, error) {
+func (s *Service) AddKey(ctx context.Context, p *auth.Principal, text string) (KeyInfo, error) {
 	a, _, err := s.accountFor(ctx, p)
 	if err != nil {
 		return KeyInfo{}, err
@@ -145,7 +146,7 @@ func (s *Service) AddKey(ctx context.Context, p *Principal, text string) (KeyInf
 }
 
 // Keys lists p's account's SSH keys.
-func (s *Service) Keys(ctx context.Context, p *Principal) (_ []KeyInfo, err error) {
+func (s *Service) Keys(ctx context.Context, p *auth.Principal) (_ []KeyInfo, err error) {
 	defer s.reading("your keys", &err)
 	a, _, err := s.accountFor(ctx, p)
 	if err != nil {
@@ -167,7 +168,7 @@ func (s *Service) Keys(ctx context.Context, p *Principal) (_ []KeyInfo, err erro
 }
 
 // DeleteKey deletes the SSH key with fingerprint fp from p's account.
-func (s *Service) DeleteKey(ctx context.Context, p *Principal, fp string) error {
+func (s *Service) DeleteKey(ctx context.Context, p *auth.Principal, fp string) error {
 	a, _, err := s.accountFor(ctx, p)
 	if err != nil {
 		return err
@@ -212,12 +213,12 @@ func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, e
 		// Only the account page's "last used" misses it: the sign-in stands.
 		s.log.Warn("recording an SSH key's use", "fingerprint", k.Fingerprint, "err", err)
 	}
-	tok, h := newToken()
+	tok, h := auth.NewToken()
 	cred := store.Credential{Hash: h, Identity: a.Identity}
 	if err := s.st.AddCredential(ctx, cred); err != nil {
 		return Session{}, s.saveFailed("your session", err)
 	}
-	s.remember(cred)
+	s.auth.Remember(cred)
 	return Session{Name: a.Name, Token: tok}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -53,7 +54,7 @@ func (t *table) closed() error {
 // aside) the table is cancelled instead: it leaves the lobby and every
 // list of tables under way, its watchers are told, and it never opens
 // again. Once play has begun a seat is given up by resigning.
-func (s *Service) Leave(ctx context.Context, p *Principal, id string) (Left, error) {
+func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Left, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return Left{}, err
@@ -72,7 +73,7 @@ func (s *Service) Leave(ctx context.Context, p *Principal, id string) (Left, err
 }
 
 // leave is Leave with t.mu held.
-func (s *Service) leave(ctx context.Context, t *table, p *Principal) (Left, error) {
+func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal) (Left, error) {
 	if t.gone {
 		return Left{}, errMoved
 	}

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
 
 // View returns the asker's current view of table id (a spectator's when p
 // holds no seat there).
-func (s *Service) View(ctx context.Context, p *Principal, id string) (_ Update, err error) {
+func (s *Service) View(ctx context.Context, p *auth.Principal, id string) (_ Update, err error) {
 	defer s.reading("the table", &err)
 	t, err := s.table(ctx, id)
 	if err != nil {
@@ -45,7 +46,7 @@ func (s *Service) View(ctx context.Context, p *Principal, id string) (_ Update, 
 }
 
 // Record returns table id's record as the asker may see it.
-func (s *Service) Record(ctx context.Context, p *Principal, id string) (_ *game.Record, err error) {
+func (s *Service) Record(ctx context.Context, p *auth.Principal, id string) (_ *game.Record, err error) {
 	defer s.reading("the table's record", &err)
 	t, err := s.table(ctx, id)
 	if err != nil {
@@ -133,7 +134,7 @@ func (s *Service) lobbyHere(status store.Status, limit int) []TableInfo {
 // making that table if nobody has yet: same game and rules, every player
 // and computer one seat further on (the last seat comes first), scores of
 // an unfinished set carried over.
-func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated, error) {
+func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Seated, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return Seated{}, err
@@ -162,7 +163,7 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 		}
 	}
 	if next == "" {
-		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: randomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}
+		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: auth.RandomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}
 		m.Seats = make([]seatMeta, n)
 		for i, st := range t.m.Seats {
 			m.Seats[(i+1)%n] = seatMeta{Name: st.Name, Identity: st.Identity, Computer: st.Computer, Player: st.Player}
@@ -198,7 +199,7 @@ func (s *Service) Rematch(ctx context.Context, p *Principal, id string) (Seated,
 			t.status = t.deriveStatus()
 			return Seated{}, err
 		}
-		s.remember(cred)
+		s.auth.Remember(cred)
 		t.broadcast()
 		return Seated{Table: nt.id, Seat: newSeat, Token: tok, Invite: s.invite(nt.id), Code: nt.m.Code}, nil
 	}

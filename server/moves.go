@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -44,7 +45,7 @@ type MoveResult struct {
 // Move plays move for the asker's seat at table id. When expect is not
 // nil the move is refused unless the table is at that version, so that a
 // client retrying after a lost answer cannot play a move twice.
-func (s *Service) Move(ctx context.Context, p *Principal, id, move string, expect *int) (MoveResult, error) {
+func (s *Service) Move(ctx context.Context, p *auth.Principal, id, move string, expect *int) (MoveResult, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return MoveResult{}, err

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 
+	"parlour/server/auth"
 	"parlour/server/refuse"
 )
 
@@ -151,7 +152,7 @@ func (h *Handler) crossSite(r *http.Request) error {
 	if r.Context().Value(forwardedKey{}) != nil {
 		return nil
 	}
-	if r.Header.Get("Authorization") != "" || sessionToken(r) == "" {
+	if r.Header.Get("Authorization") != "" || auth.SessionToken(r) == "" {
 		return nil
 	}
 	if o := r.Header.Get("Origin"); o != "" {

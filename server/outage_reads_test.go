@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/account"
 	"parlour/games"
 	"parlour/store/postgres/pgtest"
 )
@@ -126,8 +127,8 @@ func TestStoreOutageReads(t *testing.T) {
 	// The finished table leaves memory, so that reading it needs the
 	// store; the cookie's token is forgotten, as by a restart.
 	f.s.drop(finished)
-	sum := hashToken(cookie.Token)
-	f.s.creds.drop(sum[:])
+	sum := account.HashToken(cookie.Token)
+	f.s.auth.Forget(sum[:])
 
 	PGTest.Stop()
 	t.Cleanup(func() { PGTest.Restart(context.Background()) }) // should the test stop half way

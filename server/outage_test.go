@@ -6,8 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"parlour/account"
 	"parlour/game"
 	"parlour/lexicon"
+	"parlour/server/auth"
 	"parlour/store"
 	"parlour/store/postgres/pgtest"
 )
@@ -111,7 +113,7 @@ func TestStoreOutage(t *testing.T) {
 			}{
 				{"Ben's move", "POST", "/api/v1/tables/" + a.Table + "/moves", `{"move": "guess 50"}`, ben, 503},
 				{"a live table", "GET", "/api/v1/tables/" + a.Table, "", ben, 200},
-				{"a table not in memory", "GET", "/api/v1/tables/" + newID(), "", ann, 503},
+				{"a table not in memory", "GET", "/api/v1/tables/" + auth.NewID(), "", ann, 503},
 				{"a new table", "POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &client{t: t, base: srv.URL}, 503},
 			} {
 				var in any
@@ -126,8 +128,8 @@ func TestStoreOutage(t *testing.T) {
 					t.Errorf("%s: the 503 does not say to try again: %s", tc.what, body)
 				}
 			}
-			sum := hashToken(ben.token)
-			f.s.creds.drop(sum[:])
+			sum := account.HashToken(ben.token)
+			f.s.auth.Forget(sum[:])
 			if st, body := ben.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 50"}`, nil); st != 503 {
 				t.Errorf("a token not seen since PostgreSQL went away: %d %s, want 503", st, body)
 			}
@@ -153,7 +155,7 @@ func TestStoreOutage(t *testing.T) {
 			if cv.Table.Status != store.Playing || len(rec.Moves) != 2 || !strings.HasPrefix(rec.Moves[1].Move, "guess ") {
 				t.Errorf("the game against the computer after the outage: %s, moves %+v; want it playing, the computer's guess stored", cv.Table.Status, rec.Moves)
 			}
-			if st, body := ann.do("GET", "/api/v1/tables/"+newID(), nil, nil); st != 404 {
+			if st, body := ann.do("GET", "/api/v1/tables/"+auth.NewID(), nil, nil); st != 404 {
 				t.Errorf("an unknown table after the outage: %d %s", st, body)
 			}
 			var d Seated

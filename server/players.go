@@ -13,6 +13,7 @@ import (
 
 	"parlour/account"
 	"parlour/glicko"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -141,7 +142,7 @@ type History struct {
 func parseBefore(s string) (time.Time, string, error) {
 	n, id, ok := strings.Cut(s, ".")
 	ns, err := strconv.ParseInt(n, 10, 64)
-	if !ok || err != nil || ns <= 0 || !validID(id) {
+	if !ok || err != nil || ns <= 0 || !auth.ValidID(id) {
 		return time.Time{}, "", refuse.Bad("before must be the next of a previous page, not %q", clip(s))
 	}
 	return time.Unix(0, ns).UTC(), id, nil
@@ -277,7 +278,7 @@ type SeatedTable struct {
 // newest first. Every table under way is in memory.
 func (s *Service) seatedAt(identity string) []SeatedTable {
 	out := []SeatedTable{}
-	p := &Principal{Identity: identity}
+	p := &auth.Principal{Identity: identity}
 	s.mu.RLock()
 	for _, t := range s.tables {
 		t.mu.Lock()
@@ -295,7 +296,7 @@ func (s *Service) seatedAt(identity string) []SeatedTable {
 // an account's) holds a seat: the "my games" of a home page. Clustered,
 // the other nodes are asked for theirs; one that does not answer in time
 // is left out (its tables come back at the next ask).
-func (s *Service) MyTables(ctx context.Context, p *Principal) []SeatedTable {
+func (s *Service) MyTables(ctx context.Context, p *auth.Principal) []SeatedTable {
 	out, _ := s.seated(ctx, p.Identity)
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -192,7 +193,7 @@ type SettingsRequest struct {
 }
 
 // accountOnly refuses a principal that is not an account's.
-func (s *Service) accountOnly(ctx context.Context, p *Principal, what string) (store.Account, error) {
+func (s *Service) accountOnly(ctx context.Context, p *auth.Principal, what string) (store.Account, error) {
 	if p == nil {
 		return store.Account{}, refuse.Unauthorized("%s needs you signed in: Authorization: Bearer <token>, or the session cookie", what)
 	}
@@ -211,7 +212,7 @@ func (s *Service) accountOnly(ctx context.Context, p *Principal, what string) (s
 }
 
 // Settings returns p's account settings.
-func (s *Service) Settings(ctx context.Context, p *Principal) (_ Settings, err error) {
+func (s *Service) Settings(ctx context.Context, p *auth.Principal) (_ Settings, err error) {
 	defer s.reading("your settings", &err)
 	if _, err := s.accountOnly(ctx, p, "settings"); err != nil {
 		return Settings{}, err
@@ -228,7 +229,7 @@ func (s *Service) Settings(ctx context.Context, p *Principal) (_ Settings, err e
 }
 
 // SetSettings changes p's account settings and returns them.
-func (s *Service) SetSettings(ctx context.Context, p *Principal, req SettingsRequest) (Settings, error) {
+func (s *Service) SetSettings(ctx context.Context, p *auth.Principal, req SettingsRequest) (Settings, error) {
 	if _, err := s.accountOnly(ctx, p, "settings"); err != nil {
 		return Settings{}, err
 	}

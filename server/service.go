@@ -12,7 +12,6 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -27,6 +26,7 @@ import (
 
 	"parlour/game"
 	"parlour/lexicon"
+	"parlour/server/auth"
 	"parlour/server/limit"
 	"parlour/server/refuse"
 	"parlour/store"
@@ -98,7 +98,7 @@ type Service struct {
 	lexMu sync.Mutex
 	lexes map[string]*lexicon.Lexicon
 
-	creds *credCache
+	auth *auth.Auth
 	// chatLimit limits each identity's chat messages.
 	chatLimit *limit.Keyed
 	// tableChat limits each table's chat messages, whoever writes them.
@@ -169,7 +169,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	s = &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
-		tables: map[string]*table{}, creds: newCredCache(credCacheSize), lexes: map[string]*lexicon.Lexicon{},
+		tables: map[string]*table{}, lexes: map[string]*lexicon.Lexicon{},
 		botSem:    make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		hashing:   make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
 		signingUp: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2-1)),
@@ -309,7 +309,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 
 // table returns the table called id, from memory or from the store.
 func (s *Service) table(ctx context.Context, id string) (*table, error) {
-	if !validID(id) {
+	if !auth.ValidID(id) {
 		return nil, refuse.NotFound("there is no table %q", clip(id))
 	}
 	s.mu.RLock()
@@ -547,39 +547,8 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 	return nil
 }
 
-// Principal is who a request comes from: an identity, and the seat a seat
-// token was issued for.
-type Principal struct {
-	Identity string
-	Table    string
-	Seat     int
-}
-
-// Authenticate resolves a bearer token. An unknown or malformed token is
-// refused: a forged token gets no further than this.
-func (s *Service) Authenticate(ctx context.Context, token string) (*Principal, error) {
-	if !validTokenShape(token) {
-		return nil, refuse.Unauthorized("that token is not one this server issued")
-	}
-	sum := hashToken(token)
-	if c, ok := s.creds.get(sum[:]); ok {
-		return &Principal{Identity: c.identity, Table: c.table, Seat: c.seat}, nil
-	}
-	h := bytes.Clone(sum[:])
-	c, err := s.st.Credential(ctx, h)
-	if errors.Is(err, store.ErrNotFound) {
-		s.metrics.badTokens.Add(1)
-		return nil, refuse.Unauthorized("that token is not one this server issued")
-	}
-	if err != nil {
-		return nil, s.readFailed("your token", err)
-	}
-	s.remember(c)
-	return &Principal{Identity: c.Identity, Table: c.Table, Seat: c.Seat}, nil
-}
-
 // seatOf returns the seat p holds at t, or game.Spectator.
-func (t *table) seatOf(p *Principal) game.Seat {
+func (t *table) seatOf(p *auth.Principal) game.Seat {
 	if p == nil {
 		return game.Spectator
 	}
@@ -606,18 +575,18 @@ type Identity struct {
 // NewIdentity makes a guest identity called name (a guest name when empty)
 // and returns it with its token.
 func (s *Service) NewIdentity(ctx context.Context, name string) (Identity, error) {
-	name, err := s.guestName(ctx, name)
+	name, err := s.auth.GuestName(ctx, name)
 	if err != nil {
 		return Identity{}, err
 	}
-	id := Identity{ID: newID(), Name: name}
-	tok, h := newToken()
+	id := Identity{ID: auth.NewID(), Name: name}
+	tok, h := auth.NewToken()
 	id.Token = tok
 	cred := store.Credential{Hash: h, Identity: id.ID}
 	if err := s.st.CreateIdentity(ctx, store.Identity{ID: id.ID, Name: name, Created: s.now()}, cred); err != nil {
 		return Identity{}, s.saveFailed("your identity", err)
 	}
-	s.remember(cred)
+	s.auth.Remember(cred)
 	return id, nil
 }
 
@@ -639,7 +608,7 @@ func (a asker) player() string {
 
 // askerFor returns who is asking: p's identity, or a new guest (not yet
 // stored) called name.
-func (s *Service) askerFor(ctx context.Context, p *Principal, name string) (asker, error) {
+func (s *Service) askerFor(ctx context.Context, p *auth.Principal, name string) (asker, error) {
 	if p != nil {
 		id, err := s.st.Identity(ctx, p.Identity)
 		if err != nil {
@@ -655,16 +624,16 @@ func (s *Service) askerFor(ctx context.Context, p *Principal, name string) (aske
 			}
 		}
 		if name != "" {
-			n, err := s.guestName(ctx, name)
+			n, err := s.auth.GuestName(ctx, name)
 			return asker{identity: p.Identity, name: n}, err
 		}
 		return asker{identity: p.Identity, name: id.Name}, nil
 	}
-	name, err := s.guestName(ctx, name)
+	name, err := s.auth.GuestName(ctx, name)
 	if err != nil {
 		return asker{}, err
 	}
-	return asker{identity: newID(), name: name, guest: &store.Identity{Name: name, Created: s.now()}}, nil
+	return asker{identity: auth.NewID(), name: name, guest: &store.Identity{Name: name, Created: s.now()}}, nil
 }
 
 // seating returns the writes that seat a at seat of table id: the new
@@ -678,25 +647,20 @@ func (a asker) seating(id string, seat int) (store.Batch, string, store.Credenti
 		g.ID = a.identity
 		b.Identities = []store.Identity{g}
 	}
-	tok, h := newToken()
+	tok, h := auth.NewToken()
 	c := store.Credential{Hash: h, Identity: a.identity, Table: id, Seat: seat}
 	b.Credentials = []store.Credential{c}
 	return b, tok, c
 }
 
-// remember caches c for the requests that will present its token.
-func (s *Service) remember(c store.Credential) {
-	s.creds.put(c.Hash, cachedCred{identity: c.Identity, table: c.Table, seat: c.Seat})
-}
-
 // seatToken issues a token for seat of table id, held by identity.
 func (s *Service) seatToken(ctx context.Context, identity, id string, seat int) (string, error) {
-	tok, h := newToken()
+	tok, h := auth.NewToken()
 	c := store.Credential{Hash: h, Identity: identity, Table: id, Seat: seat}
 	if err := s.st.AddCredential(ctx, c); err != nil {
 		return "", s.saveFailed("your seat's token", err)
 	}
-	s.remember(c)
+	s.auth.Remember(c)
 	return tok, nil
 }
 

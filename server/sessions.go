@@ -9,41 +9,12 @@ import (
 	"time"
 
 	"parlour/account"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 )
 
-// SessionCookie is the name of the browser's session cookie. It holds the
-// same kind of token a program sends as "Authorization: Bearer", and every
-// endpoint that takes a bearer token takes it, the WebSocket too.
-const SessionCookie = "parlour_session"
-
-// SignedInCookie is a cookie beside the session cookie, holding only "1",
-// that scripts may read: a page without it knows the browser has no
-// session, and does not ask the server who is signed in only to be told
-// nobody (an error status, which browsers log). It is never evidence of a
-// session; only the session cookie is.
-const SignedInCookie = "parlour_signed_in"
-
 // sessionMaxAge is how long a browser keeps its session cookie.
 const sessionMaxAge = 30 * 24 * time.Hour
-
-// sessionToken returns the token of the request's session cookie, or "".
-func sessionToken(r *http.Request) string {
-	c, err := r.Cookie(SessionCookie)
-	if err != nil {
-		return ""
-	}
-	return c.Value
-}
-
-// requestToken returns the token a request presents: its bearer token,
-// or else its session cookie's.
-func requestToken(r *http.Request) string {
-	if tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok {
-		return strings.TrimSpace(tok)
-	}
-	return sessionToken(r)
-}
 
 // setSession gives the browser its session cookie: HttpOnly (no script
 // reads it), Secure when the client came over TLS (directly, or through a
@@ -51,11 +22,11 @@ func requestToken(r *http.Request) string {
 // (another site's page cannot post with it).
 func (h *Handler) setSession(w http.ResponseWriter, r *http.Request, token string) {
 	http.SetCookie(w, &http.Cookie{
-		Name: SessionCookie, Value: token, Path: "/",
+		Name: auth.SessionCookie, Value: token, Path: "/",
 		MaxAge: int(sessionMaxAge / time.Second), HttpOnly: true, Secure: h.secure(r), SameSite: http.SameSiteLaxMode,
 	})
 	http.SetCookie(w, &http.Cookie{
-		Name: SignedInCookie, Value: "1", Path: "/",
+		Name: auth.SignedInCookie, Value: "1", Path: "/",
 		MaxAge: int(sessionMaxAge / time.Second), Secure: h.secure(r), SameSite: http.SameSiteLaxMode,
 	})
 }
@@ -63,11 +34,11 @@ func (h *Handler) setSession(w http.ResponseWriter, r *http.Request, token strin
 // clearSession tells the browser to drop its session cookie.
 func (h *Handler) clearSession(w http.ResponseWriter, r *http.Request) {
 	http.SetCookie(w, &http.Cookie{
-		Name: SessionCookie, Value: "", Path: "/",
+		Name: auth.SessionCookie, Value: "", Path: "/",
 		MaxAge: -1, HttpOnly: true, Secure: h.secure(r), SameSite: http.SameSiteLaxMode,
 	})
 	http.SetCookie(w, &http.Cookie{
-		Name: SignedInCookie, Value: "", Path: "/",
+		Name: auth.SignedInCookie, Value: "", Path: "/",
 		MaxAge: -1, Secure: h.secure(r), SameSite: http.SameSiteLaxMode,
 	})
 }
@@ -143,7 +114,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
-	if sessionToken(r) != "" {
+	if auth.SessionToken(r) != "" {
 		// Whatever becomes of the session, the browser drops the
 		// cookie: it cannot, since scripts may not read it, and a
 		// cookie whose session has ended would otherwise stay.
@@ -151,7 +122,7 @@ func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := h.signedIn(r)
 	if err == nil {
-		err = h.s.SignOut(r.Context(), p, requestToken(r))
+		err = h.s.SignOut(r.Context(), p, auth.RequestToken(r))
 	}
 	if err != nil {
 		h.fail(w, r, err)
@@ -163,7 +134,7 @@ func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
 // signedIn authenticates a request that must present a token, for an
 // action of the whole identity: a seat's token is refused (see
 // wholeIdentity).
-func (h *Handler) signedIn(r *http.Request) (*Principal, error) {
+func (h *Handler) signedIn(r *http.Request) (*auth.Principal, error) {
 	p, err := h.wholeIdentity(r)
 	if err != nil {
 		return nil, err
@@ -177,7 +148,7 @@ func (h *Handler) signedIn(r *http.Request) (*Principal, error) {
 func (h *Handler) whoAmI(w http.ResponseWriter, r *http.Request) {
 	p, err := h.signedIn(r)
 	if err != nil {
-		if refuse.Status(err) == http.StatusUnauthorized && sessionToken(r) != "" && r.Header.Get("Authorization") == "" {
+		if refuse.Status(err) == http.StatusUnauthorized && auth.SessionToken(r) != "" && r.Header.Get("Authorization") == "" {
 			// The session has ended (signed out elsewhere, the
 			// password changed): the browser drops its cookies, so
 			// that its next page need not ask again.
@@ -201,7 +172,7 @@ func (h *Handler) changePassword(w http.ResponseWriter, r *http.Request) {
 		err = h.signInAllowed(r, "#"+p.Identity)
 	}
 	if err == nil {
-		err = h.s.ChangePassword(r.Context(), p, requestToken(r), req)
+		err = h.s.ChangePassword(r.Context(), p, auth.RequestToken(r), req)
 	}
 	if err != nil {
 		h.fail(w, r, err)

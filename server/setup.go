@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -41,7 +42,7 @@ type SetupResult struct {
 }
 
 // Setup takes the secret setup of the asker's seat at table id.
-func (s *Service) Setup(ctx context.Context, p *Principal, id string, req SetupRequest) (SetupResult, error) {
+func (s *Service) Setup(ctx context.Context, p *auth.Principal, id string, req SetupRequest) (SetupResult, error) {
 	if req.Auto == (len(req.Setup) > 0) {
 		return SetupResult{}, refuse.Bad(`give either "setup" or "auto": true`)
 	}
@@ -76,7 +77,7 @@ func (s *Service) autoSetup(ctx context.Context, t *table, seat game.Seat, level
 	cfg := t.cfg
 	t.mu.Unlock()
 	if level == "" || level == "random" {
-		raw, err := t.g.AutoSetup(cfg, seat, randomSeed())
+		raw, err := t.g.AutoSetup(cfg, seat, auth.RandomSeed())
 		if err != nil {
 			return nil, fmt.Errorf("making a setup: %w", err)
 		}
@@ -88,7 +89,7 @@ func (s *Service) autoSetup(ctx context.Context, t *table, seat game.Seat, level
 	if s.cfg.NewBot == nil {
 		return nil, refuse.Bad("this server has no computer players")
 	}
-	bot, err := s.cfg.NewBot(t.g.Name(), level, randomSeed(), cfg.Lexicon)
+	bot, err := s.cfg.NewBot(t.g.Name(), level, auth.RandomSeed(), cfg.Lexicon)
 	if err != nil {
 		return nil, refuse.Bad("%v", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"parlour/server/auth"
 	"parlour/server/limit"
 	"parlour/server/refuse"
 
@@ -34,7 +35,7 @@ type socket struct {
 	c    *websocket.Conn
 	wmu  sync.Mutex
 	lim  *limit.Bucket
-	p    *Principal
+	p    *auth.Principal
 	over int // messages refused by the rate limit in a row
 	// cookie is the token of the session cookie the socket was opened
 	// with: a hello without a token acts for it.
@@ -177,7 +178,7 @@ func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve fun
 		return // Accept has answered
 	}
 	c.SetReadLimit(h.lim.MaxMessage)
-	s := &socket{h: h, c: c, cc: hj.conn, lim: limit.NewBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: sessionToken(r), addr: h.clientAddr(r)}
+	s := &socket{h: h, c: c, cc: hj.conn, lim: limit.NewBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: auth.SessionToken(r), addr: h.clientAddr(r)}
 	if !h.addSocket(s) {
 		c.Close(websocket.StatusGoingAway, reasonShutdown)
 		return
@@ -256,7 +257,7 @@ func helloFrom(hello ClientMessage) int {
 type follow struct {
 	id    string
 	hello ClientMessage
-	p     *Principal
+	p     *auth.Principal
 	wt    *Watcher
 }
 
@@ -323,10 +324,10 @@ func (s *socket) moveOn(ctx context.Context, m ClientMessage) (*follow, error) {
 	if m.Token == "" {
 		m.Token = s.cookie
 	}
-	var p *Principal
+	var p *auth.Principal
 	if m.Token != "" {
 		var err error
-		if p, err = s.h.s.Authenticate(ctx, m.Token); err != nil {
+		if p, err = s.h.s.auth.Authenticate(ctx, m.Token); err != nil {
 			return nil, err
 		}
 	}
@@ -373,7 +374,7 @@ func (s *socket) hello(ctx context.Context) (ClientMessage, websocket.StatusCode
 		hello.Token = s.cookie
 	}
 	if hello.Token != "" {
-		p, err := s.h.s.Authenticate(ctx, hello.Token)
+		p, err := s.h.s.auth.Authenticate(ctx, hello.Token)
 		if err != nil {
 			s.sendError(ctx, hello.ID, err)
 			return hello, websocket.StatusPolicyViolation, clipReason(err.Error())

@@ -12,6 +12,7 @@ import (
 	"parlour/game"
 	"parlour/invite"
 	"parlour/lexicon"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -63,7 +64,7 @@ type Seated struct {
 
 // Create opens a table. p may be nil: the creator then becomes a new guest
 // identity, and the seat token is its credential.
-func (s *Service) Create(ctx context.Context, p *Principal, req CreateRequest) (Seated, error) {
+func (s *Service) Create(ctx context.Context, p *auth.Principal, req CreateRequest) (Seated, error) {
 	return s.create(ctx, p, req, nil)
 }
 
@@ -77,7 +78,7 @@ type preset struct {
 
 // create is Create, with the hidden setup of a one-seat table given by
 // pre when it is not nil.
-func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, pre *preset) (Seated, error) {
+func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateRequest, pre *preset) (Seated, error) {
 	g, err := s.games.Lookup(strings.ToLower(strings.TrimSpace(req.Game)))
 	if err != nil {
 		return Seated{}, refuse.Bad("%v", err)
@@ -161,7 +162,7 @@ func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, p
 	}
 	m := meta{
 		Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(),
-		Seed: randomSeed(), Private: req.Private, Seats: seats, Maker: maker,
+		Seed: auth.RandomSeed(), Private: req.Private, Seats: seats, Maker: maker,
 		Rated: req.Rated, Pool: pool,
 	}
 	if o := slices.IndexFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }); o >= 0 {
@@ -189,7 +190,7 @@ func (s *Service) create(ctx context.Context, p *Principal, req CreateRequest, p
 	if err := s.insert(ctx, t, b); err != nil {
 		return Seated{}, err
 	}
-	s.remember(cred)
+	s.auth.Remember(cred)
 	s.log.Info("table created", "table", t.id, "game", g.Name(), "seats", len(seats))
 	// The table is shared now (a computer seat may be setting up): look
 	// at its seats under its lock.
@@ -218,7 +219,7 @@ func rawRules(g game.Game, r game.Rules) map[string]json.RawMessage {
 }
 
 func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.Lexicon) *table {
-	t := &table{id: newID(), g: g, created: time.Now().UTC().Truncate(time.Microsecond), m: m, lastUse: time.Now(), clk: s.cfg.Clock}
+	t := &table{id: auth.NewID(), g: g, created: time.Now().UTC().Truncate(time.Microsecond), m: m, lastUse: time.Now(), clk: s.cfg.Clock}
 	t.tc.turn = time.Duration(rules.Int(game.ClockOption)) * time.Second
 	t.ch = tableChat{loaded: true, mutes: map[string][]string{}}
 	t.here.size(len(m.Seats), s.now())
@@ -245,7 +246,7 @@ func (s *Service) solitaireSetup(ctx context.Context, t *table) error {
 	}
 	if s.cfg.NewBot != nil {
 		var bot game.Bot
-		if bot, err = s.cfg.NewBot(t.g.Name(), level, randomSeed(), t.cfg.Lexicon); err == nil {
+		if bot, err = s.cfg.NewBot(t.g.Name(), level, auth.RandomSeed(), t.cfg.Lexicon); err == nil {
 			bctx, cancel := context.WithTimeout(ctx, s.cfg.BotTimeout)
 			raw, err = bot.Setup(bctx, t.cfg, 0)
 			cancel()
@@ -255,7 +256,7 @@ func (s *Service) solitaireSetup(ctx context.Context, t *table) error {
 	if raw == nil || err != nil {
 		s.log.Info("solitaire setup: the computer made none, so a random one", "game", t.g.Name(), "level", level, "err", err)
 		t.m.MakerRandom = true
-		raw, err = t.g.AutoSetup(t.cfg, 0, randomSeed())
+		raw, err = t.g.AutoSetup(t.cfg, 0, auth.RandomSeed())
 	}
 	if err == nil {
 		raw, err = t.g.CheckSetup(t.cfg, 0, raw)
@@ -352,7 +353,7 @@ type JoinRequest struct {
 // already sits at the table is checked under the table's lock, in the
 // same step as the seating: one identity never takes two seats, however
 // many joins it sends at once.
-func (s *Service) Join(ctx context.Context, p *Principal, id string, req JoinRequest) (Seated, error) {
+func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req JoinRequest) (Seated, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return Seated{}, err
@@ -414,6 +415,6 @@ func (s *Service) Join(ctx context.Context, p *Principal, id string, req JoinReq
 		t.cfg.Players = t.players()
 		return Seated{}, err
 	}
-	s.remember(cred)
+	s.auth.Remember(cred)
 	return Seated{Table: t.id, Seat: seat, Token: tok}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -102,7 +103,7 @@ func (s *Service) turnState(t *table, seat game.Seat, from int) (turnState, erro
 // mover may see since (its own move's first, then the other seats'
 // replies, computer seats' included). Past the server's longest wait it
 // answers with what there is, TimedOut set.
-func (s *Service) MoveWait(ctx context.Context, p *Principal, id, move string, expect *int) (MoveResult, error) {
+func (s *Service) MoveWait(ctx context.Context, p *auth.Principal, id, move string, expect *int) (MoveResult, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return MoveResult{}, err
@@ -134,7 +135,7 @@ func (s *Service) MoveWait(ctx context.Context, p *Principal, id, move string, e
 // see (a computer seat that moves first). Past the server's longest wait
 // it answers with what there is, TimedOut set and Waiting saying what play
 // waits for (other players to join, or their setups).
-func (s *Service) SetupWait(ctx context.Context, p *Principal, id string, req SetupRequest) (SetupResult, error) {
+func (s *Service) SetupWait(ctx context.Context, p *auth.Principal, id string, req SetupRequest) (SetupResult, error) {
 	res, err := s.Setup(ctx, p, id, req)
 	if err != nil {
 		return res, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -16,7 +17,7 @@ import (
 type Watcher struct {
 	s       *Service
 	t       *table
-	p       *Principal
+	p       *auth.Principal
 	version int
 	closed  bool
 	// seat is the seat the watcher counts as present (chat.go, claim.go);
@@ -43,7 +44,7 @@ type Watcher struct {
 // carries every move after from (from < 0: none, just the table as it
 // stands). A client that reconnects passes the last version it saw and
 // misses nothing.
-func (s *Service) Watch(ctx context.Context, p *Principal, id string, from int) (*Watcher, error) {
+func (s *Service) Watch(ctx context.Context, p *auth.Principal, id string, from int) (*Watcher, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return nil, err

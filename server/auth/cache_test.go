@@ -1,10 +1,17 @@
-package server
+package auth
 
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"net/http"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"parlour/server/refuse"
+	"parlour/store"
+	"parlour/store/sqlite"
 )
 
 func TestCredCache(t *testing.T) {
@@ -38,30 +45,40 @@ func TestCredCache(t *testing.T) {
 // TestCredentialsOutliveTheCache issues more tokens than the cache holds:
 // the oldest still authenticate, from the store, and the cache stays bounded.
 func TestCredentialsOutliveTheCache(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t)
-	f.s.creds = newCredCache(3)
-	var ids []Identity
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	a := New(st, slog.New(slog.DiscardHandler), 0)
+	a.cache = newCredCache(3)
+	type issued struct{ id, token string }
+	var ids []issued
 	for i := range 10 {
-		id, err := f.s.NewIdentity(ctx, fmt.Sprint("p", i))
-		if err != nil {
+		id := NewID()
+		tok, h := NewToken()
+		cred := store.Credential{Hash: h, Identity: id}
+		if err := st.CreateIdentity(ctx, store.Identity{ID: id, Name: fmt.Sprint("p", i), Created: time.Now()}, cred); err != nil {
 			t.Fatal(err)
 		}
-		ids = append(ids, id)
+		a.Remember(cred)
+		ids = append(ids, issued{id, tok})
 	}
-	if n := f.s.creds.len(); n > 6 {
+	if n := a.Cached(); n > 6 {
 		t.Fatalf("the cache holds %d credentials, want at most 6", n)
 	}
 	for _, id := range ids {
-		p, err := f.s.Authenticate(ctx, id.Token)
-		if err != nil || p.Identity != id.ID {
-			t.Fatalf("token of %s: %+v, %v", id.Name, p, err)
+		p, err := a.Authenticate(ctx, id.token)
+		if err != nil || p.Identity != id.id {
+			t.Fatalf("token of %s: %+v, %v", id.id, p, err)
 		}
 	}
-	tok := []byte(ids[0].Token)
+	tok := []byte(ids[0].token)
 	tok[0] = map[bool]byte{true: 'B', false: 'A'}[tok[0] == 'A']
-	if _, err := f.s.Authenticate(ctx, string(tok)); err == nil {
-		t.Fatal("a forged token was accepted")
+	if _, err := a.Authenticate(ctx, string(tok)); refuse.Status(err) != http.StatusUnauthorized {
+		t.Fatalf("a forged token: %v, want a 401 refusal", err)
 	}
 }
 

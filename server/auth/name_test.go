@@ -1,4 +1,4 @@
-package server
+package auth
 
 import (
 	"net/http"
@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"parlour/server/refuse"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -26,9 +28,9 @@ func TestCleanName(t *testing.T) {
 		{strings.Repeat("e\u0301", MaxNameLen), strings.Repeat("é", MaxNameLen)},
 	}
 	for _, tc := range good {
-		got, err := cleanName(tc.in)
+		got, err := CleanName(tc.in)
 		if err != nil || got != tc.want {
-			t.Errorf("cleanName(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
+			t.Errorf("CleanName(%q) = %q, %v; want %q", tc.in, got, err, tc.want)
 		}
 	}
 	bad := []struct{ in, want string }{
@@ -59,14 +61,14 @@ func TestCleanName(t *testing.T) {
 		{"SPECTATOR", "reserved"},
 	}
 	for _, tc := range bad {
-		got, err := cleanName(tc.in)
-		if err == nil || StatusOf(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("cleanName(%q) = %q, %v; want a 400 saying %q", tc.in, got, err, tc.want)
+		got, err := CleanName(tc.in)
+		if err == nil || refuse.Status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CleanName(%q) = %q, %v; want a 400 saying %q", tc.in, got, err, tc.want)
 		}
 	}
 	for _, in := range []string{"", "   ", "\t\n"} {
-		if got, err := cleanName(in); err != nil || !strings.HasPrefix(got, "Guest ") {
-			t.Errorf("cleanName(%q) = %q, %v; want a guest name", in, got, err)
+		if got, err := CleanName(in); err != nil || !strings.HasPrefix(got, "Guest ") {
+			t.Errorf("CleanName(%q) = %q, %v; want a guest name", in, got, err)
 		}
 	}
 }
@@ -79,32 +81,32 @@ func FuzzCleanName(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		n, err := cleanName(s)
+		n, err := CleanName(s)
 		if err != nil {
-			if StatusOf(err) != http.StatusBadRequest || err.Error() == "" {
-				t.Fatalf("cleanName(%q): %v with status %d", s, err, StatusOf(err))
+			if refuse.Status(err) != http.StatusBadRequest || err.Error() == "" {
+				t.Fatalf("CleanName(%q): %v with status %d", s, err, refuse.Status(err))
 			}
 			return
 		}
 		if n == "" || n != strings.TrimSpace(n) || strings.Contains(n, "  ") || !utf8.ValidString(n) || !norm.NFC.IsNormalString(n) {
-			t.Fatalf("cleanName(%q) = %q", s, n)
+			t.Fatalf("CleanName(%q) = %q", s, n)
 		}
 		chars := 0
 		for _, r := range n {
 			if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Co, unicode.Bidi_Control, unicode.Other_Default_Ignorable_Code_Point) {
-				t.Fatalf("cleanName(%q) = %q, which holds %U", s, n, r)
+				t.Fatalf("CleanName(%q) = %q, which holds %U", s, n, r)
 			}
 			if !unicode.In(r, unicode.M) {
 				chars++
 			}
 		}
 		if chars == 0 || chars > MaxNameLen {
-			t.Fatalf("cleanName(%q) = %q: %d characters", s, n, chars)
+			t.Fatalf("CleanName(%q) = %q: %d characters", s, n, chars)
 		}
 		// A clean name is clean again, unchanged; but a guest name the
 		// server made up may not be typed ("Guest 0427" is reserved).
-		if again, err := cleanName(n); (err != nil || again != n) && strings.TrimSpace(s) != "" {
-			t.Fatalf("cleanName(%q) = %q, but cleanName(%q) = %q, %v", s, n, n, again, err)
+		if again, err := CleanName(n); (err != nil || again != n) && strings.TrimSpace(s) != "" {
+			t.Fatalf("CleanName(%q) = %q, but CleanName(%q) = %q, %v", s, n, n, again, err)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package server
+package auth
 
 import (
 	"context"
@@ -20,11 +20,11 @@ import (
 // and spaces: a letter with its accents counts once).
 const MaxNameLen = 24
 
-// maxMarks caps the combining marks on one character: enough for any
+// MaxMarks caps the combining marks on one character: enough for any
 // language's accents, too few to smear a name over its neighbours.
-const maxMarks = 4
+const MaxMarks = 4
 
-// cleanName checks a display name and returns it in the form the server
+// CleanName checks a display name and returns it in the form the server
 // keeps: NFC-normalised, with runs of spaces made one and none at the
 // ends. An empty name (or one of spaces) makes a guest name. A name is
 // refused, with the rule it broke, when it is not UTF-8, holds a control
@@ -32,13 +32,13 @@ const maxMarks = 4
 // or a mark or variation selector that belongs to no character, or has
 // more than MaxNameLen characters: whatever name is shown to the
 // other players must be what its owner typed, and show as something.
-func cleanName(name string) (string, error) {
+func CleanName(name string) (string, error) {
 	if !utf8.ValidString(name) || strings.ContainsRune(name, utf8.RuneError) {
 		return "", refuse.Bad("a name must be UTF-8 text: this one holds bytes that are not")
 	}
 	name = strings.Join(strings.Fields(norm.NFC.String(name)), " ")
 	if name == "" {
-		return fmt.Sprintf("Guest %04d", randomSeed()%10000), nil
+		return fmt.Sprintf("Guest %04d", RandomSeed()%10000), nil
 	}
 	chars, marks := 0, 0
 	var prev rune
@@ -60,8 +60,8 @@ func cleanName(name string) (string, error) {
 			if i == 0 || prev == ' ' {
 				return "", refuse.Bad("a name may not start a word with an accent or other combining mark (%U): it belongs to no letter", r)
 			}
-			if marks++; marks > maxMarks {
-				return "", refuse.Bad("a name may have at most %d accents or marks on one character", maxMarks)
+			if marks++; marks > MaxMarks {
+				return "", refuse.Bad("a name may have at most %d accents or marks on one character", MaxMarks)
 			}
 		default:
 			chars++
@@ -78,31 +78,31 @@ func cleanName(name string) (string, error) {
 	return name, nil
 }
 
-// guestName is cleanName for a guest's name, which may not pass for an
+// GuestName is CleanName for a guest's name, which may not pass for an
 // account's either: a name an account holds, in any case, or spelt so
 // that it looks the same (accents, width, spaces and signs, another
 // script's letters, digits for letters: see account.Skeleton), is refused,
 // so that a guest cannot pass for a player with an account.
-func (s *Service) guestName(ctx context.Context, name string) (string, error) {
+func (a *Auth) GuestName(ctx context.Context, name string) (string, error) {
 	typed := strings.TrimSpace(name) != ""
-	name, err := cleanName(name)
+	name, err := CleanName(name)
 	if err != nil || !typed {
 		return name, err
 	}
-	ps, ok := s.st.(store.Players)
+	ps, ok := a.st.(store.Players)
 	if !ok {
 		return name, nil
 	}
 	for _, key := range accountKeys(name) {
-		a, err := ps.AccountByKey(ctx, key)
+		acc, err := ps.AccountByKey(ctx, key)
 		switch {
 		case err == nil:
-			if a.Name == name {
+			if acc.Name == name {
 				return "", refuse.Conflict("%q is the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name)
 			}
-			return "", refuse.Conflict("%q looks like %q, the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name, a.Name)
+			return "", refuse.Conflict("%q looks like %q, the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name, acc.Name)
 		case !errors.Is(err, store.ErrNotFound):
-			return "", s.readFailed("the account names", err)
+			return "", a.readFailed("the account names", err)
 		}
 	}
 	return name, nil
