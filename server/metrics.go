@@ -25,7 +25,6 @@ type metricSet struct {
 	tablesCreated prometheus.Counter
 	movesAccepted prometheus.Counter
 	movesRefused  prometheus.Counter
-	badTokens     prometheus.Counter
 	limited       prometheus.Counter
 	watchers      prometheus.Gauge
 	sockets       prometheus.Gauge
@@ -90,7 +89,6 @@ func newMetrics(s *Service) *metricSet {
 	m.tablesCreated = counter("parlour_tables_created_total", "Tables created.")
 	m.movesAccepted = counter("parlour_moves_accepted_total", "Moves accepted and stored.")
 	m.movesRefused = counter("parlour_moves_refused_total", "Moves the referee refused.")
-	m.badTokens = counter("parlour_bad_tokens_total", "Requests with a token this server never issued.")
 	m.limited = counter("parlour_rate_limited_total", "Requests and messages refused by a rate limit.")
 	m.watchers = gauge("parlour_watchers", "Open event streams and sockets following a table.")
 	m.sockets = gauge("parlour_websockets", "Open WebSocket connections.")

@@ -177,7 +177,19 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		tableChat: limit.NewKeyed(ChatPerTableRate, ChatPerTableBurst),
 		presence:  newOnlineSet(), hub: newHub(),
 	}
+	// A node of a cluster trusts a cached credential for credMaxAge: a
+	// credential deleted on another node is dropped here when that node
+	// tells this one, and at the latest then should it not (the bus was
+	// away).
+	var maxAge time.Duration
+	if cfg.Cluster != nil && cfg.Cluster.Bus != nil {
+		maxAge = credMaxAge
+	}
+	s.auth = auth.New(s.st, s.log, maxAge)
 	s.metrics = newMetrics(s)
+	if err := s.auth.Register(s.metrics.reg); err != nil {
+		return nil, fmt.Errorf("server: registering metrics: %w", err)
+	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	if s.cl, err = newCluster(s); err != nil {
 		s.cancel()
