@@ -84,7 +84,7 @@ func (s *Service) Abort(ctx context.Context, p *auth.Principal, id string) (Abor
 		return AbortResult{}, err
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	seat := t.seatOf(p)
 	if seat < 0 {
 		return AbortResult{}, refuse.Forbidden("only a player at this table may abort its game")
@@ -136,7 +136,7 @@ func (s *Service) abort(ctx context.Context, t *table, seat game.Seat, why strin
 	s.armClock(t) // stops it: the game is over
 	t.broadcast()
 	s.log.Info("game aborted", "table", t.id, "seat", seat, "why", why, "moves", len(t.moves))
-	s.announceEnd(t, end)
+	s.finished(t, end)
 	return AbortResult{Version: t.version(), Status: t.status, Result: t.st.Result()}, nil
 }
 

@@ -146,7 +146,7 @@ func (a *analyses) finished(ctx context.Context, p *auth.Principal, id string) (
 		return nil, nil, false, err
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.st != nil && t.st.Result().Status == game.Aborted {
 		return nil, nil, false, refuse.Conflict("the game at table %s was aborted before every player had moved: there is nothing to analyse", id)
 	}

@@ -70,7 +70,7 @@ func (s *Service) runBot(t *table, seat game.Seat) {
 		if retry {
 			s.scheduleBots(t)
 		}
-		t.mu.Unlock()
+		t.unlock()
 	}()
 	select {
 	case s.botSem <- struct{}{}:
@@ -88,7 +88,7 @@ func (s *Service) runBot(t *table, seat game.Seat) {
 	if started && t.st != nil {
 		view = t.st.View(seat)
 	}
-	t.mu.Unlock()
+	t.unlock()
 	log := s.log.With("table", t.id, "seat", int(seat))
 	if err != nil {
 		log.Error("no computer player", "err", err)
@@ -150,7 +150,7 @@ func (s *Service) storeWait(log *slog.Logger, err error) {
 // moved first): the bot will be asked again.
 func (s *Service) staleVersion(t *table, version int) bool {
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	return t.version() != version
 }
 

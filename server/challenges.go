@@ -362,7 +362,9 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Sea
 	}
 	s.auth.Remember(cred)
 	s.log.Info("challenge accepted", "challenge", c.ID, "table", t.id, "game", g.Name(), "rated", c.Rated)
-	s.announceStart(t)
+	t.mu.Lock()
+	s.started(t)
+	t.unlock()
 	return Seated{Table: t.id, Seat: mine, Token: tok, Invite: s.invite(t.id)}, nil
 }
 

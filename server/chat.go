@@ -87,7 +87,7 @@ type tableChat struct {
 func (s *Service) loadChat(ctx context.Context, t *table) error {
 	t.mu.Lock()
 	loaded := t.ch.loaded
-	t.mu.Unlock()
+	t.unlock()
 	if loaded {
 		return nil
 	}
@@ -108,7 +108,7 @@ func (s *Service) loadChat(ctx context.Context, t *table) error {
 		return s.readFailed("the chat", err)
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if !t.ch.loaded {
 		t.ch = tableChat{loaded: true, last: last, recent: recent, mutes: map[string][]string{}, players: players}
 		for _, m := range mutes {
@@ -290,7 +290,7 @@ func (s *Service) Chat(ctx context.Context, p *auth.Principal, id string, req Ch
 		return ChatLine{}, s.readFailed("your account", err)
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if err := t.closed(); err != nil {
 		return ChatLine{}, err
 	}
@@ -400,10 +400,10 @@ func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, s
 	}
 	if oldest > 0 && since+1 >= oldest || last == 0 {
 		lines, _ := t.chatAfter(since, seat, identity)
-		t.mu.Unlock()
+		t.unlock()
 		page.Chat = append(page.Chat, lines...)
 	} else {
-		t.mu.Unlock()
+		t.unlock()
 		// Older than the messages at hand: read them (they stay as they
 		// were written: messages are never changed) and filter under the
 		// lock, since who may read what changes at the end.
@@ -417,7 +417,7 @@ func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, s
 				page.Chat = append(page.Chat, t.lineOf(m))
 			}
 		}
-		t.mu.Unlock()
+		t.unlock()
 	}
 	if len(page.Chat) > limit {
 		page.Chat, page.More = page.Chat[:limit], true
@@ -449,7 +449,7 @@ func (s *Service) Mute(ctx context.Context, p *auth.Principal, id string, req Mu
 		return nil, err
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if err := t.closed(); err != nil {
 		return nil, err
 	}

@@ -153,7 +153,7 @@ func (s *Service) Claim(ctx context.Context, p *auth.Principal, id string) (Clai
 		}
 	}
 	version := t.version()
-	t.mu.Unlock()
+	t.unlock()
 	if err != nil {
 		return ClaimResult{}, err
 	}
@@ -176,7 +176,7 @@ func (s *Service) Claim(ctx context.Context, p *auth.Principal, id string) (Clai
 		case len(t.recent) > 0 && t.recent[len(t.recent)-1].version == res.Version:
 			evs = t.visible(t.recent[len(t.recent)-1].events, seat)
 		}
-		t.mu.Unlock()
+		t.unlock()
 		out.Events = append(out.Events, evs...)
 		out.Claimed = append(out.Claimed, game.Seat(f.Seat))
 		version = res.Version

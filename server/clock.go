@@ -229,7 +229,7 @@ func (s *Service) clockFired(t *table) {
 		}
 		t.mu.Lock()
 		if t.st == nil || t.status == store.Finished {
-			t.mu.Unlock()
+			t.unlock()
 			return
 		}
 		now := s.now()
@@ -242,12 +242,12 @@ func (s *Service) clockFired(t *table) {
 		}
 		if seat < 0 {
 			s.armClock(t)
-			t.mu.Unlock()
+			t.unlock()
 			return
 		}
 		version := t.version()
 		mv := game.ForfeitMove(t.st, game.Seat(seat))
-		t.mu.Unlock()
+		t.unlock()
 		_, err := s.play(s.ctx, t, game.Seat(seat), mv, &version, &forfeit{Seat: seat, Why: forfeitTimeout})
 		if refuse.Status(err) == http.StatusServiceUnavailable {
 			s.clockRetry(t, seat, err)
@@ -273,7 +273,7 @@ func (s *Service) clockFired(t *table) {
 func (s *Service) clockRetry(t *table, seat int, err error) {
 	s.log.Warn("the move for a seat whose time ran out was not saved; trying again", "table", t.id, "seat", seat, "in", storeRetry, "err", err)
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.tc.timer != nil {
 		t.tc.timer.Stop()
 		t.tc.timer = nil

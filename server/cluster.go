@@ -574,7 +574,7 @@ func retire(t *table) {
 	}
 	t.gone = true
 	t.broadcast()
-	t.mu.Unlock()
+	t.unlock()
 }
 
 // fenced drops t from memory when err says the store refused its write
@@ -720,7 +720,7 @@ func (c *cluster) publish(id string, stop chan struct{}) {
 			t.mu.Lock()
 			m := t.mark()
 			ch = t.awaitChange()
-			t.mu.Unlock()
+			t.unlock()
 			if m > last {
 				if err := c.b.Publish(id, m, nil); err != nil {
 					c.log.Debug("publishing a change", "table", id, "err", err)
@@ -758,7 +758,7 @@ func (c *cluster) restored(t *table) {
 	t.mu.Lock()
 	c.s.scheduleBots(t)
 	c.s.armClock(t)
-	t.mu.Unlock()
+	t.unlock()
 }
 
 // takeover waits, bounded by the lease's time and a little, for the

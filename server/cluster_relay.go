@@ -245,7 +245,7 @@ func (c *cluster) handOff(ctx context.Context, id, from string) bool {
 	}
 	t.mu.Lock()
 	if t.gone || t.watchers > 0 || t.status != store.Playing || t.tc.timer != nil || t.computerSeats() || t.doubt {
-		t.mu.Unlock()
+		t.unlock()
 		c.mu.Lock()
 		o.streak = 0 // look again after as many more
 		c.mu.Unlock()
@@ -253,7 +253,7 @@ func (c *cluster) handOff(ctx context.Context, id, from string) bool {
 	}
 	o, ok = c.disown(ctx, id)
 	if !ok {
-		t.mu.Unlock()
+		t.unlock()
 		return false
 	}
 	_, err := c.leases.TakeLease(ctx, o.lease, from, c.ttl)
@@ -262,7 +262,7 @@ func (c *cluster) handOff(ctx context.Context, id, from string) bool {
 	// another node takes the table over.
 	t.gone = true
 	t.broadcast()
-	t.mu.Unlock()
+	t.unlock()
 	c.s.mu.Lock()
 	if c.s.tables[id] == t {
 		delete(c.s.tables, id)
@@ -320,11 +320,11 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 		// Cancelled while this request waited for the table: an update
 		// of it would pass for the last change, and the watcher would
 		// wait on for the next.
-		t.mu.Unlock()
+		t.unlock()
 		return replyError(err)
 	}
 	if rq.Since > t.version() {
-		t.mu.Unlock()
+		t.unlock()
 		return replyError(refuse.Bad("version %d is ahead of the table, which is at version %d", rq.Since, t.version()))
 	}
 	t.lastUse = time.Now()
@@ -339,7 +339,7 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 	u.Chat, last = t.chatAfter(from, seat, identity)
 	u.Muted = t.mutedBy(identity)
 	mark := t.mark()
-	t.mu.Unlock()
+	t.unlock()
 	if err != nil {
 		return nil, err
 	}
@@ -369,7 +369,7 @@ func (c *cluster) serveHere(ctx context.Context, rq relayRequest) ([]byte, error
 	}
 	t.mu.Lock()
 	t.touch(t.seatOf(p), c.s.now())
-	t.mu.Unlock()
+	t.unlock()
 	return json.Marshal(relayReply{Status: http.StatusOK})
 }
 

@@ -70,7 +70,7 @@ func (s *Service) answerShut(ctx context.Context, p *auth.Principal, t *table) e
 	}
 	t.mu.Lock()
 	hidden := t.concealed()
-	t.mu.Unlock()
+	t.unlock()
 	if hidden {
 		return refuse.Forbidden("your attempt at today's daily puzzle is over: its answer, record and analysis open to you and everyone when the day ends, at midnight UTC")
 	}

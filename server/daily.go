@@ -319,7 +319,7 @@ func (s *Service) settleDaily(ctx context.Context, ds store.Dailies, a store.Dai
 	}
 	t.mu.Lock()
 	if t.st == nil || t.st.Result().Status != game.Finished {
-		t.mu.Unlock()
+		t.unlock()
 		return a, nil
 	}
 	switch st := t.st.(type) {
@@ -330,14 +330,14 @@ func (s *Service) settleDaily(ctx context.Context, ds store.Dailies, a store.Dai
 		r := st.DailyTally()
 		a.Solved, a.Moves, a.Wrong, a.Marks = r.Solved, r.Moves, r.Wrong, r.Marks
 	default:
-		t.mu.Unlock()
+		t.unlock()
 		return a, fmt.Errorf("table %s of a daily %s holds a game of %s", a.Table, a.Game, t.g.Name())
 	}
 	end := a.Started
 	if n := len(t.moves); n > 0 && t.moves[n-1].At != nil {
 		end = *t.moves[n-1].At
 	}
-	t.mu.Unlock()
+	t.unlock()
 	a.Millis = max(0, end.Sub(a.Started).Milliseconds())
 	a.Finished = true
 	if err := ds.FinishDaily(ctx, a); err != nil {
@@ -578,7 +578,7 @@ func (h *Handler) playerDaily(w http.ResponseWriter, r *http.Request) {
 func (s *Service) dailyShut(ctx context.Context, p *auth.Principal, t *table) error {
 	t.mu.Lock()
 	daily, seat := t.m.Daily, t.seatOf(p)
-	t.mu.Unlock()
+	t.unlock()
 	if daily == "" || seat >= 0 {
 		return nil
 	}

@@ -98,7 +98,7 @@ func (s *Service) ratedFor(ctx context.Context, p *auth.Principal, id string, ch
 		}
 		t.mu.Lock()
 		rated = t.m.Rated && !t.m.Started
-		t.mu.Unlock()
+		t.unlock()
 		if !rated {
 			return false, false
 		}

@@ -62,7 +62,7 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Left
 	t.mu.Lock()
 	left, err := s.leave(ctx, t, p)
 	mark := t.mark()
-	t.mu.Unlock()
+	t.unlock()
 	if left.Cancelled && s.cl != nil {
 		// The table is out of memory, where the publisher of its
 		// changes looks for it: the last change is told here, so that
@@ -156,7 +156,7 @@ func (s *Service) expireOpen(ctx context.Context) {
 			err = s.cancelTable(ctx, t, t.m.clone(), whyExpired)
 		}
 		mark := t.mark()
-		t.mu.Unlock()
+		t.unlock()
 		switch {
 		case err != nil:
 			s.log.Warn("cancelling a table that waited too long", "table", t.id, "err", err)

@@ -28,7 +28,7 @@ func (s *Service) View(ctx context.Context, p *auth.Principal, id string) (_ Upd
 		return Update{}, err
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if err := t.closed(); err != nil {
 		return Update{}, err // cancelled while this request waited for it
 	}
@@ -56,7 +56,7 @@ func (s *Service) Record(ctx context.Context, p *auth.Principal, id string) (_ *
 		return nil, err
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	return t.recordFor(t.seatOf(p)), nil
 }
 
@@ -96,7 +96,7 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ 
 			if !t.m.Private {
 				out = append(out, t.info())
 			}
-			t.mu.Unlock()
+			t.unlock()
 		}
 	default:
 		return nil, refuse.Bad("status must be open, setup, playing or finished, not %q", clip(string(status)))
@@ -120,7 +120,7 @@ func (s *Service) lobbyHere(status store.Status, limit int) []TableInfo {
 		if t.status == status && !t.m.Private {
 			out = append(out, t.info())
 		}
-		t.mu.Unlock()
+		t.unlock()
 	}
 	s.mu.RUnlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
@@ -140,7 +140,7 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		return Seated{}, err
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	seat := t.seatOf(p)
 	if seat < 0 {
 		return Seated{}, refuse.Forbidden("you hold no seat at this table")

@@ -52,7 +52,7 @@ func (s *Service) Move(ctx context.Context, p *auth.Principal, id, move string, 
 	}
 	t.mu.Lock()
 	seat := t.seatOf(p)
-	t.mu.Unlock()
+	t.unlock()
 	if seat < 0 {
 		return MoveResult{}, refuse.Forbidden("you hold no seat at this table")
 	}
@@ -77,7 +77,7 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	}
 	start := time.Now()
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.gone {
 		return MoveResult{}, errMoved
 	}
@@ -195,7 +195,7 @@ func (s *Service) accept(t *table, seat game.Seat, text string, now time.Time, e
 	s.metrics.moveLatency.observe(time.Since(start))
 	if t.status == store.Finished {
 		s.log.Info("game over", "table", t.id, "moves", len(t.moves))
-		s.announceEnd(t, end)
+		s.finished(t, end)
 	}
 	ev := t.visible(evs, seat)
 	if ev == nil {

@@ -235,7 +235,7 @@ func (s *Service) resultOf(ctx context.Context, id string, seat int) (string, er
 		return "", err
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if t.st == nil || !t.st.Result().Status.Over() {
 		return "", fmt.Errorf("table %s is in a history but not finished", id)
 	}
@@ -285,7 +285,7 @@ func (s *Service) seatedAt(identity string) []SeatedTable {
 		if seat := t.seatOf(p); seat >= 0 && t.status != store.Finished {
 			out = append(out, SeatedTable{TableInfo: t.info(), Seat: int(seat)})
 		}
-		t.mu.Unlock()
+		t.unlock()
 	}
 	s.mu.RUnlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })

@@ -80,6 +80,9 @@ type Config struct {
 	// RatedPerPair caps the rated games two players finish together in a
 	// day (farm.go): RatedPerPair when 0, none when negative.
 	RatedPerPair int
+	// Observers hear of the games that start and finish, after the
+	// player streams.
+	Observers []Observer
 	// Cluster, when set, makes the service one node of a cluster (see
 	// cluster.go); the store must then implement store.Leases.
 	Cluster *Cluster
@@ -127,6 +130,9 @@ type Service struct {
 	// player streams' events (stream.go).
 	presence *onlineSet
 	hub      *hub
+
+	// observers hear of the games that start and finish (observe.go).
+	observers []Observer
 
 	// cl is the clustered mode; nil for a single node.
 	cl *cluster
@@ -187,6 +193,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	s.auth = auth.New(s.st, s.log, maxAge)
 	s.metrics = newMetrics(s)
+	s.observers = append([]Observer{streams{s}}, cfg.Observers...)
 	if err := s.auth.Register(s.metrics.reg); err != nil {
 		return nil, fmt.Errorf("server: registering metrics: %w", err)
 	}
@@ -220,7 +227,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		t.mu.Lock()
 		s.scheduleBots(t)
 		s.armClock(t) // a deadline passed while the server was down fires now
-		t.mu.Unlock()
+		t.unlock()
 	}
 	s.log.Info("tables restored", "live", len(s.tables), "stored", len(stored), "took", time.Since(start))
 	go s.janitor()
@@ -240,7 +247,7 @@ func (s *Service) Close() {
 		if t.tc.timer != nil {
 			t.tc.timer.Stop()
 		}
-		t.mu.Unlock()
+		t.unlock()
 	}
 	s.mu.RUnlock()
 	s.bots.Wait()
@@ -418,7 +425,7 @@ func (s *Service) tablesWhere(ok func(*table) bool) []*table {
 			if ok(t) {
 				out = append(out, t)
 			}
-			t.mu.Unlock()
+			t.unlock()
 		}
 	}
 	s.mu.RUnlock()
@@ -438,7 +445,7 @@ func (s *Service) evict(now time.Time) {
 			if t.idle(now, s.cfg.IdleEvict) {
 				delete(s.tables, t.id)
 			}
-			t.mu.Unlock()
+			t.unlock()
 		}
 	}
 }
@@ -550,7 +557,7 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 	t.cfg.Players = t.players()
 	t.broadcast()
 	if slices.ContainsFunc(old.Seats, seatMeta.open) && !slices.ContainsFunc(t.m.Seats, seatMeta.open) {
-		s.announceStart(t)
+		s.started(t)
 	}
 	s.scheduleBots(t)
 	if st != nil {

@@ -55,7 +55,7 @@ func (s *Service) Setup(ctx context.Context, p *auth.Principal, id string, req S
 	}
 	t.mu.Lock()
 	seat := t.seatOf(p)
-	t.mu.Unlock()
+	t.unlock()
 	if seat < 0 {
 		return SetupResult{}, refuse.Forbidden("you hold no seat at this table")
 	}
@@ -75,7 +75,7 @@ func (s *Service) Setup(ctx context.Context, p *auth.Principal, id string, req S
 func (s *Service) autoSetup(ctx context.Context, t *table, seat game.Seat, level string) (json.RawMessage, error) {
 	t.mu.Lock()
 	cfg := t.cfg
-	t.mu.Unlock()
+	t.unlock()
 	if level == "" || level == "random" {
 		raw, err := t.g.AutoSetup(cfg, seat, auth.RandomSeed())
 		if err != nil {
@@ -105,7 +105,7 @@ func (s *Service) autoSetup(ctx context.Context, t *table, seat game.Seat, level
 // setSetup checks and stores seat's setup; the last setup starts play.
 func (s *Service) setSetup(ctx context.Context, t *table, seat game.Seat, raw json.RawMessage) (SetupResult, error) {
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	t.lastUse = time.Now()
 	switch {
 	case !t.g.HasSetup():

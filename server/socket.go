@@ -592,7 +592,7 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	t := s.wt.t
 	t.mu.Lock()
 	t.movers++
-	t.mu.Unlock()
+	t.unlock()
 	defer pushHeld(t) // after the deliver lock is let go: see pushHeld
 	s.deliver.Lock()
 	defer s.deliver.Unlock()
@@ -641,7 +641,7 @@ func pushHeld(t *table) {
 	t.movers--
 	held := t.held
 	t.held = nil
-	t.mu.Unlock()
+	t.unlock()
 	for _, o := range held {
 		o.h.s.metrics.pushesHeld.Inc()
 		o.pushes.mu.Lock()

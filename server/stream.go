@@ -94,28 +94,27 @@ func (h *hub) publish(identity string, ev StreamEvent) {
 	}
 }
 
-// announceStart tells the streams of t's players that its game is theirs
-// to play ("gameStart"): its last seat was just taken, by an acceptance,
-// a join, or at its creation. t.mu must be held, or t not yet shared.
-func (s *Service) announceStart(t *table) {
-	for i, st := range t.m.Seats {
-		if st.Identity != "" {
-			s.toStreams(st.Identity, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.id, Game: t.g.Name(), Seat: i, Rated: t.m.Rated, Challenge: t.m.Challenge}})
+// streams is the Observer that tells the players' streams of their games
+// ("gameStart", "gameFinish").
+type streams struct{ s *Service }
+
+// Started tells the streams of the players of the table n describes that
+// its game is theirs to play.
+func (o streams) Started(n GameNote) {
+	for i, id := range n.Seats {
+		if id != "" {
+			o.s.toStreams(id, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: n.Table, Game: n.Game, Seat: i, Rated: n.Rated, Challenge: n.Challenge}})
 		}
 	}
 }
 
-// announceEnd tells the streams of the players of t, whose game has just
-// ended as end says, how it ended for each ("gameFinish"). t.mu must be
-// held.
-func (s *Service) announceEnd(t *table, end *store.GameEnd) {
-	if end == nil {
-		return
-	}
+// Finished tells the streams of the players of the table n describes how
+// its game ended for each.
+func (o streams) Finished(n GameNote, end *store.GameEnd) {
 	for _, se := range end.Seats {
 		if se.Identity != "" {
-			s.toStreams(se.Identity, StreamEvent{Type: "gameFinish", Table: &StreamTable{
-				ID: t.id, Game: end.Game, Seat: se.Seat, Rated: t.m.Rated, Challenge: t.m.Challenge, Result: string(se.Result),
+			o.s.toStreams(se.Identity, StreamEvent{Type: "gameFinish", Table: &StreamTable{
+				ID: n.Table, Game: end.Game, Seat: se.Seat, Rated: n.Rated, Challenge: n.Challenge, Result: string(se.Result),
 			}})
 		}
 	}

@@ -123,7 +123,10 @@ type table struct {
 	// fenced by it, and a node that holds another epoch drops it.
 	epoch int64
 
-	mu     sync.Mutex
+	mu sync.Mutex
+	// after holds what is to run once mu is let go (unlock): the
+	// observers' calls.
+	after  []func()
 	m      meta
 	status store.Status
 	cfg    game.Config

@@ -196,10 +196,10 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 	// at its seats under its lock.
 	t.mu.Lock()
 	if !slices.ContainsFunc(t.m.Seats, seatMeta.open) {
-		s.announceStart(t) // against the computer, or alone: every seat is taken
+		s.started(t) // against the computer, or alone: every seat is taken
 	}
 	seated := Seated{Table: t.id, Seat: me, Token: tok, Invite: s.invite(t.id), Code: t.m.Code}
-	t.mu.Unlock()
+	t.unlock()
 	return seated, nil
 }
 
@@ -338,7 +338,7 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 	if t.m.StartedAt != nil {
 		s.startClock(t, *t.m.StartedAt)
 	}
-	t.mu.Unlock()
+	t.unlock()
 	return nil
 }
 
@@ -373,14 +373,14 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 			}
 		}
 	}
-	t.mu.Unlock()
+	t.unlock()
 	for _, o := range others {
 		if err := s.pairCap(ctx, who.identity, o); err != nil {
 			return Seated{}, err
 		}
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	t.lastUse = time.Now()
 	if i := slices.IndexFunc(t.m.Seats, func(st seatMeta) bool { return st.Identity == who.identity }); i >= 0 {
 		return Seated{}, refuse.Conflict("you already hold seat %d at this table", i)

@@ -37,11 +37,11 @@ type turnState struct {
 func (s *Service) awaitTurn(ctx context.Context, t *table, seat game.Seat, from int) (ts turnState, timedOut bool, err error) {
 	t.mu.Lock()
 	t.watchers++
-	t.mu.Unlock()
+	t.unlock()
 	defer func() {
 		t.mu.Lock()
 		t.watchers--
-		t.mu.Unlock()
+		t.unlock()
 	}()
 	timer := time.NewTimer(s.cfg.MaxWait)
 	defer timer.Stop()
@@ -54,7 +54,7 @@ func (s *Service) awaitTurn(ctx context.Context, t *table, seat game.Seat, from 
 			ch = t.awaitChange()
 		}
 		t.lastUse = time.Now()
-		t.mu.Unlock()
+		t.unlock()
 		if done || err != nil {
 			return ts, false, err
 		}
@@ -110,7 +110,7 @@ func (s *Service) MoveWait(ctx context.Context, p *auth.Principal, id, move stri
 	}
 	t.mu.Lock()
 	seat := t.seatOf(p)
-	t.mu.Unlock()
+	t.unlock()
 	if seat < 0 {
 		return MoveResult{}, refuse.Forbidden("you hold no seat at this table")
 	}
@@ -146,7 +146,7 @@ func (s *Service) SetupWait(ctx context.Context, p *auth.Principal, id string, r
 	}
 	t.mu.Lock()
 	seat := t.seatOf(p)
-	t.mu.Unlock()
+	t.unlock()
 	ts, timedOut, err := s.awaitTurn(ctx, t, seat, res.Version)
 	if err != nil {
 		return SetupResult{}, err

@@ -56,7 +56,7 @@ func (s *Service) Watch(ctx context.Context, p *auth.Principal, id string, from 
 		return nil, err
 	}
 	t.mu.Lock()
-	defer t.mu.Unlock()
+	defer t.unlock()
 	if v := t.version(); from > v {
 		return nil, refuse.Bad("version %d is ahead of the table, which is at version %d", from, v)
 	}
@@ -79,7 +79,7 @@ func (s *Service) Watch(ctx context.Context, p *auth.Principal, id string, from 
 // itself, since it polls right after (socket.move).
 func (w *Watcher) OnChange(poke func()) {
 	w.t.mu.Lock()
-	defer w.t.mu.Unlock()
+	defer w.t.unlock()
 	if w.closed || w.poke != nil {
 		return
 	}
@@ -144,11 +144,11 @@ func (w *Watcher) wait(ctx context.Context, ch <-chan struct{}) error {
 func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 	w.t.mu.Lock()
 	if w.t.gone {
-		w.t.mu.Unlock()
+		w.t.unlock()
 		return Update{}, nil, nil, refuse.Unavailable("the table has moved to another server: connect again")
 	}
 	if err := w.t.closed(); err != nil {
-		w.t.mu.Unlock()
+		w.t.unlock()
 		return Update{}, nil, nil, err
 	}
 	v := w.t.version()
@@ -190,7 +190,7 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 		}
 		u, err := w.t.update(w.s.games, seat, since)
 		u.Chat, u.Muted = chat, muted
-		w.t.mu.Unlock()
+		w.t.unlock()
 		if err != nil {
 			return Update{}, nil, nil, err
 		}
@@ -212,7 +212,7 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 	if !encode {
 		ch = w.t.awaitChange()
 	}
-	w.t.mu.Unlock()
+	w.t.unlock()
 	return Update{}, nil, ch, nil
 }
 
@@ -234,7 +234,7 @@ func (w *Watcher) shared(seat game.Seat, since, tail int) ([]byte, int, error) {
 	now := time.Now()
 	e, first := w.t.sharedUpdate(seat, since, tail, now)
 	if !first {
-		w.t.mu.Unlock()
+		w.t.unlock()
 		e.ready.Lock()
 		e.ready.Unlock()
 		w.s.metrics.updatesShared.Inc()
@@ -242,7 +242,7 @@ func (w *Watcher) shared(seat game.Seat, since, tail int) ([]byte, int, error) {
 	}
 	enc, logLen, err := w.t.updateMessage(w.s.games, seat, since, tail, now)
 	e.logLen = logLen
-	w.t.mu.Unlock()
+	w.t.unlock()
 	if err == nil {
 		e.msg, err = enc()
 		w.s.metrics.updatesEncoded.Inc()
@@ -263,7 +263,7 @@ func (w *Watcher) Version() int { return w.version }
 // Finished reports whether the table's game is over.
 func (w *Watcher) Finished() bool {
 	w.t.mu.Lock()
-	defer w.t.mu.Unlock()
+	defer w.t.unlock()
 	return w.t.status == "finished"
 }
 
@@ -281,6 +281,6 @@ func (w *Watcher) Close() {
 	w.t.watchers--
 	w.t.leave(w.seat, w.s.now())
 	w.t.forgetShared()
-	w.t.mu.Unlock()
+	w.t.unlock()
 	w.s.metrics.watchers.Add(-1)
 }

@@ -1,0 +1,75 @@
+package server
+
+import "parlour/store"
+
+// Observer hears of the games that start and finish at the service's
+// tables: the player stream listens, and so will tournaments. The service
+// calls it outside every table's lock, on the goroutine that made the
+// change, in the order the changes were made; it must not block, since
+// the request that started or finished the game waits for it.
+type Observer interface {
+	// Started says that the last open seat of a table was taken (by an
+	// acceptance, a join, or at its creation): its game is its players'
+	// to play.
+	Started(GameNote)
+	// Finished says that a game ended as end says, for each seat.
+	Finished(GameNote, *store.GameEnd)
+}
+
+// GameNote is what an Observer hears of a table: the facts a listener
+// needs to tell the players and who sits where. It is not a table's
+// public description (TableInfo), which names no identity.
+type GameNote struct {
+	Table     string
+	Game      string
+	Rated     bool
+	Challenge string
+	// Seats holds the identity at each seat, "" for a computer's.
+	Seats []string
+}
+
+// note returns what an Observer hears of t. t.mu must be held.
+func (t *table) note() GameNote {
+	n := GameNote{Table: t.id, Game: t.g.Name(), Rated: t.m.Rated, Challenge: t.m.Challenge, Seats: make([]string, len(t.m.Seats))}
+	for i, st := range t.m.Seats {
+		n.Seats[i] = st.Identity
+	}
+	return n
+}
+
+// started tells the observers that t's game is its players' to play, once
+// t.mu is let go (t.unlock). t.mu must be held.
+func (s *Service) started(t *table) {
+	n := t.note()
+	for _, o := range s.observers {
+		t.after = append(t.after, func() { o.Started(n) })
+	}
+}
+
+// finished tells the observers that t's game ended as end says, once t.mu
+// is let go (t.unlock). t.mu must be held.
+func (s *Service) finished(t *table, end *store.GameEnd) {
+	if end == nil {
+		return
+	}
+	n := t.note()
+	for _, o := range s.observers {
+		t.after = append(t.after, func() { o.Finished(n, end) })
+	}
+}
+
+// unlock lets go of t.mu, then runs what was left to do after it (the
+// observers' calls), in order: a listener that takes a lock of its own,
+// or reads the table, cannot deadlock with the change that called it.
+func (t *table) unlock() {
+	if t.after == nil {
+		t.unlock()
+		return
+	}
+	after := t.after
+	t.after = nil
+	t.unlock()
+	for _, f := range after {
+		f()
+	}
+}
