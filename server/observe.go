@@ -63,12 +63,12 @@ func (s *Service) finished(t *table, end *store.GameEnd) {
 // or reads the table, cannot deadlock with the change that called it.
 func (t *table) unlock() {
 	if t.after == nil {
-		t.unlock()
+		t.mu.Unlock()
 		return
 	}
 	after := t.after
 	t.after = nil
-	t.unlock()
+	t.mu.Unlock()
 	for _, f := range after {
 		f()
 	}
