@@ -54,7 +54,7 @@ type analysisEntry struct {
 	err   error
 	used  uint64
 	// daily marks an attempt at a daily puzzle: shut to all but its
-	// player until the day ends (dailyShut), so checked at every request.
+	// player until the day ends (the read gate), so checked at every request.
 	daily bool
 }
 
@@ -89,11 +89,7 @@ func (a *analyses) get(ctx context.Context, p *auth.Principal, id string) ([]byt
 		e.used = a.tick
 		a.mu.Unlock()
 		if e.daily {
-			t, err := a.h.s.table(ctx, id)
-			if err != nil {
-				return nil, err
-			}
-			if err := a.h.s.answerShut(ctx, p, t); err != nil {
+			if _, err := a.h.s.read(ctx, p, id, true); err != nil {
 				return nil, err
 			}
 		}
@@ -136,13 +132,10 @@ func (a *analyses) get(ctx context.Context, p *auth.Principal, id string) ([]byt
 // finished returns table id's whole record and lexicon, and whether it is
 // an attempt at a daily puzzle, refusing a table that does not exist
 // (404), whose game has not ended (409), or that is shut to p (403, see
-// dailyShut).
+// the read gate in gate.go).
 func (a *analyses) finished(ctx context.Context, p *auth.Principal, id string) (*game.Record, *lexicon.Lexicon, bool, error) {
-	t, err := a.h.s.table(ctx, id)
+	t, err := a.h.s.read(ctx, p, id, true)
 	if err != nil {
-		return nil, nil, false, err
-	}
-	if err := a.h.s.answerShut(ctx, p, t); err != nil {
 		return nil, nil, false, err
 	}
 	t.mu.Lock()

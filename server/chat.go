@@ -375,7 +375,7 @@ const maxChatPage = 500
 // (a spectator's when p is nil or holds no seat), at most limit of them.
 func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, since, limit int) (_ ChatPage, err error) {
 	defer s.reading("the chat", &err)
-	t, err := s.table(ctx, id)
+	t, err := s.read(ctx, p, id, false)
 	if err != nil {
 		return ChatPage{}, err
 	}

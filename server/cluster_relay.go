@@ -305,11 +305,8 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 		}
 		identity = p.Identity
 	}
-	t, err := s.table(ctx, rq.Table)
+	t, err := s.read(ctx, p, rq.Table, false)
 	if err != nil {
-		return replyError(err)
-	}
-	if err := s.dailyShut(ctx, p, t); err != nil {
 		return replyError(err)
 	}
 	if err := s.loadChat(ctx, t); err != nil {

@@ -6,13 +6,10 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 
 	"parlour/game"
-	"parlour/server/auth"
-	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -59,20 +56,4 @@ func (t *table) visible(evs []game.Event, seat game.Seat) []game.Event {
 		out[i].Data = end
 	}
 	return out
-}
-
-// answerShut is dailyShut for the reads that hold a finished game's
-// setups whole, a record and an analysis: those stay shut to the
-// attempt's own player too until the day ends.
-func (s *Service) answerShut(ctx context.Context, p *auth.Principal, t *table) error {
-	if err := s.dailyShut(ctx, p, t); err != nil {
-		return err
-	}
-	t.mu.Lock()
-	hidden := t.concealed()
-	t.unlock()
-	if hidden {
-		return refuse.Forbidden("your attempt at today's daily puzzle is over: its answer, record and analysis open to you and everyone when the day ends, at midnight UTC")
-	}
-	return nil
 }

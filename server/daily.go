@@ -571,18 +571,15 @@ func (h *Handler) playerDaily(w http.ResponseWriter, r *http.Request) {
 	h.reply(w, r, res, err)
 }
 
-// dailyShut refuses p a look at table t while t is an attempt at a daily
-// puzzle whose day is not over and p does not sit at it: a finished
-// attempt shows the day's grid or fleet, which would spoil the puzzle for
-// everyone still to play it.
-func (s *Service) dailyShut(ctx context.Context, p *auth.Principal, t *table) error {
-	t.mu.Lock()
-	daily, seat := t.m.Daily, t.seatOf(p)
-	t.unlock()
-	if daily == "" || seat >= 0 {
+// dailyShut is the read gate's Shut: it refuses p a look at a table
+// while the table is an attempt at a daily puzzle whose day is not over
+// and p does not sit at it, since a finished attempt shows the day's grid
+// or fleet, which would spoil the puzzle for everyone still to play it.
+func (s *Service) dailyShut(ctx context.Context, p *auth.Principal, r Reading) error {
+	if r.Daily == "" || r.Seated {
 		return nil
 	}
-	name, day, _ := strings.Cut(daily, "/")
+	name, day, _ := strings.Cut(r.Daily, "/")
 	ds, err := s.dailies()
 	if err != nil {
 		return err

@@ -17,11 +17,8 @@ import (
 // holds no seat there).
 func (s *Service) View(ctx context.Context, p *auth.Principal, id string) (_ Update, err error) {
 	defer s.reading("the table", &err)
-	t, err := s.table(ctx, id)
+	t, err := s.read(ctx, p, id, false)
 	if err != nil {
-		return Update{}, err
-	}
-	if err := s.dailyShut(ctx, p, t); err != nil {
 		return Update{}, err
 	}
 	if err := s.loadChat(ctx, t); err != nil {
@@ -48,11 +45,8 @@ func (s *Service) View(ctx context.Context, p *auth.Principal, id string) (_ Upd
 // Record returns table id's record as the asker may see it.
 func (s *Service) Record(ctx context.Context, p *auth.Principal, id string) (_ *game.Record, err error) {
 	defer s.reading("the table's record", &err)
-	t, err := s.table(ctx, id)
+	t, err := s.read(ctx, p, id, true)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.answerShut(ctx, p, t); err != nil {
 		return nil, err
 	}
 	t.mu.Lock()

@@ -80,6 +80,9 @@ type Config struct {
 	// RatedPerPair caps the rated games two players finish together in a
 	// day (farm.go): RatedPerPair when 0, none when negative.
 	RatedPerPair int
+	// Shut is the read gate: it decides whether a read of a table is
+	// shut to its asker (nil: the daily puzzles' own).
+	Shut Shut
 	// Observers hear of the games that start and finish, after the
 	// player streams.
 	Observers []Observer
@@ -193,6 +196,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	s.auth = auth.New(s.st, s.log, maxAge)
 	s.metrics = newMetrics(s)
+	if s.cfg.Shut == nil {
+		s.cfg.Shut = s.dailyShut
+	}
 	s.observers = append([]Observer{streams{s}}, cfg.Observers...)
 	if err := s.auth.Register(s.metrics.reg); err != nil {
 		return nil, fmt.Errorf("server: registering metrics: %w", err)

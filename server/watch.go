@@ -45,11 +45,8 @@ type Watcher struct {
 // stands). A client that reconnects passes the last version it saw and
 // misses nothing.
 func (s *Service) Watch(ctx context.Context, p *auth.Principal, id string, from int) (*Watcher, error) {
-	t, err := s.table(ctx, id)
+	t, err := s.read(ctx, p, id, false)
 	if err != nil {
-		return nil, err
-	}
-	if err := s.dailyShut(ctx, p, t); err != nil {
 		return nil, err
 	}
 	if err := s.loadChat(ctx, t); err != nil {

@@ -1,0 +1,50 @@
+package server
+
+import (
+	"context"
+
+	"parlour/server/auth"
+	"parlour/server/refuse"
+)
+
+// Reading is what the read gate is told of a read of a table.
+type Reading struct {
+	// Table is the table's id.
+	Table string
+	// Daily names the daily puzzle the table is an attempt at
+	// ("quizl/2006-01-02"), or is "".
+	Daily string
+	// Seated says the asker sits at the table.
+	Seated bool
+}
+
+// Shut decides whether a read of a table is shut to p: nil lets it
+// through, a refusal says why not. Daily puzzles set it, so that nobody
+// sees an attempt at a puzzle whose day is not over but its own player.
+type Shut func(ctx context.Context, p *auth.Principal, r Reading) error
+
+// read returns table id for p to read, or the refusal of the read gate:
+// every read of a table (its view, its updates, its chat, its record, its
+// analysis, and those another node asks for) comes through here, so that
+// what is shut is decided once. With whole, the read shows a finished
+// game's setups whole (a record, an analysis), which a table that still
+// conceals its answer shuts to its own player too.
+func (s *Service) read(ctx context.Context, p *auth.Principal, id string, whole bool) (*table, error) {
+	t, err := s.table(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	r := Reading{Table: t.id, Daily: t.m.Daily, Seated: t.seatOf(p) >= 0}
+	hidden := whole && t.concealed()
+	t.unlock()
+	if s.cfg.Shut != nil {
+		if err := s.cfg.Shut(ctx, p, r); err != nil {
+			return nil, err
+		}
+	}
+	if hidden {
+		return nil, refuse.Forbidden("your attempt at today's daily puzzle is over: its answer, record and analysis open to you and everyone when the day ends, at midnight UTC")
+	}
+	return t, nil
+}
