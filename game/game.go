@@ -226,24 +226,10 @@ func CheckTurn(cfg Config, toMove []Seat, s Seat) error {
 }
 
 func joinNames(n []string) string {
-	switch len(n) {
-	case 0:
+	if len(n) == 0 {
 		return "nobody"
-	case 1:
-		return n[0]
 	}
-	s := ""
-	for i, x := range n {
-		switch {
-		case i == 0:
-		case i == len(n)-1:
-			s += " and "
-		default:
-			s += ", "
-		}
-		s += x
-	}
-	return s
+	return List(n)
 }
 
 func equalFold(a, b string) bool { return strings.EqualFold(a, b) }

@@ -6,6 +6,18 @@ import (
 	"time"
 )
 
+// List writes items as a sentence lists them: "a", "a and b", "a, b and
+// c"; "" for none.
+func List(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
 // Count writes n and the noun that goes with it, singular for one and
 // plural otherwise: Count(1, "seat", "seats") is "1 seat", Count(0,
 // "point", "points") "0 points". Every message that counts something

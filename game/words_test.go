@@ -40,3 +40,21 @@ func TestSpan(t *testing.T) {
 		}
 	}
 }
+
+func TestList(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		items []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"Ann"}, "Ann"},
+		{[]string{"Ann", "Ben"}, "Ann and Ben"},
+		{[]string{"Ann", "Ben", "Cat"}, "Ann, Ben and Cat"},
+		{[]string{"Ann", "Ben", "Cat", "Dan"}, "Ann, Ben, Cat and Dan"},
+	} {
+		if got := List(c.items); got != c.want {
+			t.Errorf("List(%q) = %q, want %q", c.items, got, c.want)
+		}
+	}
+}

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"parlour/game"
-	"parlour/games/quizl"
-	"parlour/games/salvo"
 	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
@@ -30,16 +28,27 @@ const (
 	dailyHistory   = 366
 )
 
-// dailyTitle returns the title of a game with a daily puzzle, and false
-// for the others.
-func dailyTitle(name string) (string, bool) {
-	switch name {
-	case "quizl":
-		return "Quizl", true
-	case "salvo":
-		return "Salvo", true
+// tallier returns the game called name and its Tallier when it has a
+// daily puzzle: a game has one when it tallies one (game.Tallier).
+func (s *Service) tallier(name string) (game.Game, game.Tallier, bool) {
+	g, err := s.games.Lookup(name)
+	if err != nil {
+		return nil, nil, false
 	}
-	return "", false
+	tl, ok := g.(game.Tallier)
+	return g, tl, ok
+}
+
+// dailyGames lists the names of the games with a daily puzzle, in the
+// registry's order.
+func (s *Service) dailyGames() []string {
+	var out []string
+	for _, name := range s.games.Names() {
+		if _, _, ok := s.tallier(name); ok {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // DailyResult is one player's attempt at a daily puzzle: its table and,
@@ -55,10 +64,12 @@ type DailyResult struct {
 	// day is over, so that nobody's game spoils the puzzle.
 	Table    string `json:"table,omitempty"`
 	Finished bool   `json:"finished"`
-	// Solved: Quizl's password announced, Salvo's fleet rightly outlined.
+	// Solved, Moves, Wrong and Marks are the game's tally (game.Tally).
+	// Solved: the hidden thing found (Quizl's password announced,
+	// Salvo's fleet rightly outlined).
 	Solved bool `json:"solved"`
-	// Moves counts calls (Quizl) or salvos (Salvo); Wrong the wrong
-	// announcements or outlines.
+	// Moves counts the moves at the board (Quizl's calls, Salvo's
+	// salvos); Wrong the wrong guesses (announcements, outlines).
 	Moves   int     `json:"moves"`
 	Wrong   int     `json:"wrong"`
 	Seconds float64 `json:"seconds"`
@@ -125,13 +136,27 @@ func (s *Service) dailies() (store.Dailies, error) {
 	return ds, nil
 }
 
-func dailyGame(name string) (string, error) {
+// dailyGame returns the title of the game called name, which may be
+// written in any case, when it has a daily puzzle; else the refusal names
+// the games that have one.
+func (s *Service) dailyGame(name string) (string, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
-	title, ok := dailyTitle(name)
+	g, _, ok := s.tallier(name)
 	if !ok {
-		return "", refuse.NotFound("there is no daily puzzle of %q: there are daily quizl and daily salvo", clip(name))
+		var have []string
+		for _, d := range s.dailyGames() {
+			have = append(have, "daily "+d)
+		}
+		if len(have) == 0 {
+			return "", refuse.NotFound("there is no daily puzzle of %q: this server has none", clip(name))
+		}
+		verb := "are"
+		if len(have) == 1 {
+			verb = "is"
+		}
+		return "", refuse.NotFound("there is no daily puzzle of %q: there %s %s", clip(name), verb, game.List(have))
 	}
-	return title, nil
+	return g.Title(), nil
 }
 
 // today returns the day of game's puzzle now: the day in UTC of the
@@ -221,7 +246,7 @@ func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string
 // any (p may be nil).
 func (s *Service) DailyToday(ctx context.Context, p *auth.Principal, name string) (_ Daily, err error) {
 	defer s.reading("the daily puzzle", &err)
-	title, err := dailyGame(name)
+	title, err := s.dailyGame(name)
 	if err != nil {
 		return Daily{}, err
 	}
@@ -262,7 +287,7 @@ func (s *Service) DailyToday(ctx context.Context, p *auth.Principal, name string
 // one-seat table against the day's hidden setup. A second attempt is
 // refused with a *DailyRefusal that carries the first.
 func (s *Service) DailyStart(ctx context.Context, p *auth.Principal, name string) (Seated, error) {
-	if _, err := dailyGame(name); err != nil {
+	if _, err := s.dailyGame(name); err != nil {
 		return Seated{}, err
 	}
 	name = strings.ToLower(strings.TrimSpace(name))
@@ -322,17 +347,17 @@ func (s *Service) settleDaily(ctx context.Context, ds store.Dailies, a store.Dai
 		t.unlock()
 		return a, nil
 	}
-	switch st := t.st.(type) {
-	case *quizl.State:
-		r := st.DailyTally()
-		a.Solved, a.Moves, a.Wrong, a.Marks = r.Solved, r.Moves, r.Wrong, r.Marks
-	case *salvo.State:
-		r := st.DailyTally()
-		a.Solved, a.Moves, a.Wrong, a.Marks = r.Solved, r.Moves, r.Wrong, r.Marks
-	default:
-		t.unlock()
+	tl, ok := t.g.(game.Tallier)
+	if !ok || t.g.Name() != a.Game {
+		t.mu.Unlock()
 		return a, fmt.Errorf("table %s of a daily %s holds a game of %s", a.Table, a.Game, t.g.Name())
 	}
+	r, err := tl.Tally(t.st)
+	if err != nil {
+		t.mu.Unlock()
+		return a, fmt.Errorf("tallying the daily table %s: %w", a.Table, err)
+	}
+	a.Solved, a.Moves, a.Wrong, a.Marks = r.Solved, r.Moves, r.Wrong, r.Marks
 	end := a.Started
 	if n := len(t.moves); n > 0 && t.moves[n-1].At != nil {
 		end = *t.moves[n-1].At
@@ -370,28 +395,24 @@ func (s *Service) dailyResult(a store.DailyAttempt, withTable bool) DailyResult 
 	if withTable {
 		r.Table = a.Table
 	}
-	if a.Finished {
-		r.Share = shareText(a)
+	if g, tl, ok := s.tallier(a.Game); ok && a.Finished {
+		r.Share = shareText(g.Title(), tl.TallyWords(), a)
 	}
 	return r
 }
 
-// shareText writes a finished attempt as a text to paste anywhere: the
-// game, the day, the counts and a picture of the squares used, with no
-// letter or ship in it.
-func shareText(a store.DailyAttempt) string {
-	title, _ := dailyTitle(a.Game)
+// shareText writes a finished attempt at the daily puzzle of the game
+// titled title as a text to paste anywhere: the game, the day, the counts
+// in the game's words and a picture of the squares used, with no letter
+// or ship in it.
+func shareText(title string, words game.TallyWords, a store.DailyAttempt) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Parlour daily %s %s\n", title, a.Day)
-	unit, wrong := "call", "wrong announcement"
-	if a.Game == "salvo" {
-		unit, wrong = "salvo", "wrong outline"
-	}
 	verdict := "solved"
 	if !a.Solved {
 		verdict = "not solved"
 	}
-	fmt.Fprintf(&b, "%s: %s, %s\n", verdict, game.Count(a.Moves, unit, unit+"s"), game.Count(a.Wrong, wrong, wrong+"s"))
+	fmt.Fprintf(&b, "%s: %s\n", verdict, words.Counts(a.Moves, a.Wrong))
 	for _, row := range strings.Split(a.Marks, "/") {
 		b.WriteString(strings.NewReplacer("#", "■", ".", "□").Replace(row))
 		b.WriteByte('\n')
@@ -454,7 +475,7 @@ func dayBefore(day string) string {
 // salvos, fewest wrong, least time. A day after today is refused.
 func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (_ DailyBoard, err error) {
 	defer s.reading("the daily puzzle's leaderboard", &err)
-	if _, err := dailyGame(name); err != nil {
+	if _, err := s.dailyGame(name); err != nil {
 		return DailyBoard{}, err
 	}
 	name = strings.ToLower(strings.TrimSpace(name))
@@ -506,7 +527,7 @@ func (s *Service) PlayerDaily(ctx context.Context, name string) (_ map[string]Da
 		return nil, err
 	}
 	out := map[string]DailyRecord{}
-	for _, g := range []string{"quizl", "salvo"} {
+	for _, g := range s.dailyGames() {
 		hist, err := s.dailyHistory(ctx, ds, a.Identity, g)
 		if err != nil {
 			return nil, err

@@ -1,8 +1,12 @@
 package server
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
+	"parlour/game"
+	"parlour/games"
 	"parlour/store"
 )
 
@@ -33,6 +37,70 @@ func TestStreaks(t *testing.T) {
 		cur, best := streaks(c.hist, today)
 		if cur != c.current || best != c.best {
 			t.Errorf("%s: streak %d, best %d; want %d, %d", c.name, cur, best, c.current, c.best)
+		}
+	}
+}
+
+// TestDailyGames: the games with a daily puzzle are those that tally one,
+// and the refusal of any other names them in a player's words.
+func TestDailyGames(t *testing.T) {
+	t.Parallel()
+	quizl, err := games.Registry().Lookup("quizl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		reg    *game.Registry
+		daily  []string
+		asked  string
+		title  string // of asked, when it has a daily puzzle
+		refuse string // else the refusal
+	}{
+		{"every game, Quizl", games.Registry(), []string{"quizl", "salvo"}, " QUIZL ", "Quizl", ""},
+		{"every game, Salvo", games.Registry(), []string{"quizl", "salvo"}, "salvo", "Salvo", ""},
+		{"every game, a game without", games.Registry(), []string{"quizl", "salvo"}, "nymphabet", "",
+			`there is no daily puzzle of "nymphabet": there are daily quizl and daily salvo`},
+		{"every game, no game", games.Registry(), []string{"quizl", "salvo"}, "chess", "",
+			`there is no daily puzzle of "chess": there are daily quizl and daily salvo`},
+		{"one daily game", game.NewRegistry(quizl, guess{}), []string{"quizl"}, "guess", "",
+			`there is no daily puzzle of "guess": there is daily quizl`},
+		{"none", testRegistry(), nil, "quizl", "", `there is no daily puzzle of "quizl": this server has none`},
+	} {
+		s := &Service{games: tc.reg}
+		if got := s.dailyGames(); !slices.Equal(got, tc.daily) {
+			t.Errorf("%s: daily games %q, want %q", tc.name, got, tc.daily)
+		}
+		title, err := s.dailyGame(tc.asked)
+		switch {
+		case tc.refuse == "" && (err != nil || title != tc.title):
+			t.Errorf("%s: %q, %v; want %q", tc.name, title, err, tc.title)
+		case tc.refuse != "" && (err == nil || err.Error() != tc.refuse):
+			t.Errorf("%s: err = %v, want %q", tc.name, err, tc.refuse)
+		}
+	}
+}
+
+// TestShareText writes finished attempts in each game's words, with
+// plurals right and the marks as squares.
+func TestShareText(t *testing.T) {
+	t.Parallel()
+	s := &Service{games: games.Registry()}
+	for _, tc := range []struct {
+		a    store.DailyAttempt
+		want string
+	}{
+		{store.DailyAttempt{Game: "quizl", Day: "2026-03-01", Finished: true, Solved: true, Moves: 3, Wrong: 1, Marks: "#./.."},
+			"Parlour daily Quizl 2026-03-01\nsolved: 3 calls, 1 wrong announcement\n■□\n□□"},
+		{store.DailyAttempt{Game: "salvo", Day: "2026-03-02", Finished: true, Moves: 1, Wrong: 2, Marks: "..#"},
+			"Parlour daily Salvo 2026-03-02\nnot solved: 1 salvo, 2 wrong outlines\n□□■"},
+		{store.DailyAttempt{Game: "salvo", Day: "2026-03-02", Moves: 1}, ""}, // not finished: nothing to share
+	} {
+		if got := s.dailyResult(tc.a, false).Share; got != tc.want {
+			t.Errorf("%s %s: share\n%s\nwant\n%s", tc.a.Game, tc.a.Day, got, tc.want)
+		}
+		if strings.Contains(s.dailyResult(tc.a, false).Share, "#") {
+			t.Errorf("%s: raw marks in the share text", tc.a.Game)
 		}
 	}
 }

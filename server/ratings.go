@@ -16,81 +16,27 @@ import (
 	"parlour/store"
 )
 
-// ratedOption reports whether a rated table of the game called name may
-// set option opt away from its default: only options that leave the game
-// what it is. Quizl's set_target only decides when a series of tables
-// ends, and Nymphabet's no_repeats only refuses a word already played.
-// Every other option (Quizl's penalty and award, Salvo's placement,
-// diagonals and lost shots, every Word Fight option) changes what a good
-// move is, so a rated table keeps its default. Nymphabet's mode is not
-// here: each mode is a pool of its own (see modeOption).
-func ratedOption(name, opt string) bool {
-	switch name + "." + opt {
-	case "quizl.set_target", "nymphabet.no_repeats":
-		return true
-	}
-	return false
-}
-
-// ratedGame reports whether the game called name is rated.
-func ratedGame(name string) bool {
-	switch name {
-	case "quizl", "salvo", "wordfight", "nymphabet":
-		return true
-	}
-	return false
-}
-
-// modeOption returns the option that names the mode of the game called
-// name when its modes play differently enough to be rated apart, or "".
-func modeOption(name string) string {
-	if name == "nymphabet" {
-		return "mode"
-	}
-	return ""
-}
-
-// Pools returns the names of the rating pools of reg's games: a game's
-// name, or game-mode for a game whose modes are rated apart
-// ("nymphabet-standard").
+// Pools returns the names of the rating pools of reg's games, as each
+// game tells them (game.Pools): a game's name, or game-mode for a game
+// whose modes are rated apart ("nymphabet-standard").
 func Pools(reg *game.Registry) []string {
 	var out []string
 	for _, name := range reg.Names() {
-		if !ratedGame(name) {
-			continue
-		}
 		g, _ := reg.Lookup(name)
-		opt := modeOption(name)
-		if opt == "" {
-			out = append(out, name)
-			continue
-		}
-		for _, o := range g.Options() {
-			if o.Name == opt {
-				for _, c := range o.Choices {
-					out = append(out, name+"-"+c)
-				}
-			}
-		}
+		out = append(out, game.Pools(g)...)
 	}
 	sort.Strings(out)
 	return out
 }
 
-// poolOf returns the rating pool of a table of g with rules.
-func poolOf(g game.Game, rules game.Rules) string {
-	if opt := modeOption(g.Name()); opt != "" {
-		return g.Name() + "-" + rules.String(opt)
-	}
-	return g.Name()
-}
-
 // checkRated refuses a rated table that may not be one: it must seat two
 // people with accounts (the creator's is checked here, the other's when
-// they join), play the default rules apart from ratedOptions, and check
-// words against the default lexicon. It returns the table's pool.
+// they join), play the default rules apart from the options the game
+// lets a rated table change (game.Rated), and check words against the
+// default lexicon. It returns the table's pool.
 func checkRated(g game.Game, rules game.Rules, lexName string, seats []seatMeta, creator asker) (string, error) {
-	if !ratedGame(g.Name()) {
+	pool, ok := game.Pool(g, rules)
+	if !ok {
 		return "", refuse.Bad("%s is not rated", g.Title())
 	}
 	if len(seats) != 2 {
@@ -101,15 +47,10 @@ func checkRated(g game.Game, rules game.Rules, lexName string, seats []seatMeta,
 			return "", refuse.Bad("a rated table has no computer seats: seat %d is a computer", i)
 		}
 	}
-	mode := modeOption(g.Name())
 	var changed []string
-	for name := range game.NonDefault(g.Options(), rules) {
-		// The clock is a table option outside the referee's rules: how
-		// long a turn may take does not change what a good move is.
-		if name != mode && name != game.ClockOption && !ratedOption(g.Name(), name) {
-			// Named in words, as the forms label the rule, not by its key.
-			changed = append(changed, `"`+strings.ReplaceAll(name, "_", " ")+`"`)
-		}
+	for _, name := range game.Unrated(g, rules) {
+		// Named in words, as the forms label the rule, not by its key.
+		changed = append(changed, `"`+strings.ReplaceAll(name, "_", " ")+`"`)
 	}
 	if len(changed) > 0 {
 		sort.Strings(changed)
@@ -125,7 +66,7 @@ func checkRated(g game.Game, rules game.Rules, lexName string, seats []seatMeta,
 	if !creator.account {
 		return "", refuse.Forbidden("only players with accounts play rated games: sign up or sign in first")
 	}
-	return poolOf(g, rules), nil
+	return pool, nil
 }
 
 // gameEnd describes the end of t's game for the store: each person's

@@ -1,23 +1,39 @@
 package salvo
 
-import "strings"
+import (
+	"fmt"
 
-// DailyTally is a practice play's result as a daily puzzle ranks and shares
-// it, with nothing of the fleet in it.
-type DailyTally struct {
-	// Solved is set when the fleet was rightly outlined.
-	Solved bool
-	// Moves counts the salvos, Wrong the wrong outlines.
-	Moves, Wrong int
-	// Marks pictures the squares fired at row by row: "#" fired, "."
-	// not, rows separated by "/".
-	Marks string
+	"parlour/game"
+)
+
+var _ game.Tallier = Game{}
+
+// TallyWords names what a daily Salvo counts: salvos, and wrong outlines.
+func (Game) TallyWords() game.TallyWords {
+	return game.TallyWords{Move: "salvo", Moves: "salvos", Wrong: "wrong outline", Wrongs: "wrong outlines"}
 }
 
-// DailyTally summarises seat 0's play against the hidden fleet of a one-seat
-// game (or NewPractice's); it is meant for a finished game.
-func (s *State) DailyTally() DailyTally {
-	t := DailyTally{Moves: s.nSalvo[0]}
+// Tally returns a finished practice play (a one-seat table's, or
+// NewPractice's) as a daily puzzle ranks and shares it, with nothing of
+// the fleet in it: solved when the fleet was rightly outlined, the
+// salvos, the wrong outlines, and the squares fired at.
+func (Game) Tally(st game.State) (game.Tally, error) {
+	if err := game.CheckTally("Salvo", st); err != nil {
+		return game.Tally{}, err
+	}
+	s, ok := st.(*State)
+	if !ok {
+		return game.Tally{}, fmt.Errorf("a play of %T is not a play of Salvo", st)
+	}
+	if !s.practice {
+		return game.Tally{}, fmt.Errorf("a daily Salvo is practice against a hidden fleet; this play seats %d", s.n)
+	}
+	return s.tally(), nil
+}
+
+// tally summarises seat 0's play against the hidden fleet of practice.
+func (s *State) tally() game.Tally {
+	t := game.Tally{Moves: s.nSalvo[0]}
 	for _, o := range s.outlines {
 		if o.By != 0 {
 			continue
@@ -29,19 +45,6 @@ func (s *State) DailyTally() DailyTally {
 		}
 	}
 	fired := s.fired[0*s.n+1]
-	var b strings.Builder
-	for r := range Size {
-		if r > 0 {
-			b.WriteByte('/')
-		}
-		for c := range Size {
-			if fired.Has(At(r, c)) {
-				b.WriteByte('#')
-			} else {
-				b.WriteByte('.')
-			}
-		}
-	}
-	t.Marks = b.String()
+	t.Marks = game.Marks(Size, Size, func(r, c int) bool { return fired.Has(At(r, c)) })
 	return t
 }
