@@ -143,6 +143,7 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 	h.mux.HandleFunc("POST /api/v1/challenges/{id}/decline", h.decline)
 	h.mux.HandleFunc("DELETE /api/v1/challenges/{id}", h.withdraw)
 	h.mux.HandleFunc("GET /api/v1/stream", h.stream)
+	h.mountTools() // POST /api/v1/tools/..., and their old paths (tools.go)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse.NotFound("no such endpoint: %s %s", r.Method, clip(r.URL.Path)))
 	})

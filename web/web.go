@@ -23,8 +23,6 @@ import (
 	"strings"
 
 	"parlour/docs"
-	"parlour/game"
-	"parlour/games"
 )
 
 //go:embed static
@@ -50,21 +48,18 @@ type handler struct {
 	files map[string]*asset // by URL path
 	index *asset
 	pages []*asset // the rules pages, rendered from docs/rules
-	reg   *game.Registry
 }
 
 // Handler returns the handler for the browser client. Mount it at "/"
 // beneath the server's API routes. It serves the files under /static/,
 // each game's rules as a page of its own at /rules/GAME (rendered from
 // docs/rules on the server, so that it reads without JavaScript and can
-// be linked) and as Markdown at /rules/GAME.md, the replay viewer's
-// re-refereeing at POST /replay, the setup editors' check at POST
-// /check-setup, random setups at POST /random-setup, a Quizl grid filled
-// around the player's own password at POST /fill-setup, Word Fight's
-// placement preview at POST /preview, and the client's page for every
-// other GET path (the client routes /, /lobby, /t/ID and so on itself).
-// It answers 404 for paths under /api/ so that a missing API route is not
-// mistaken for the page.
+// be linked) and as Markdown at /rules/GAME.md, and the client's page for
+// every other GET path (the client routes /, /lobby, /t/ID and so on
+// itself). It answers 404 for paths under /api/ so that a missing API
+// route is not mistaken for the page, and 405 for any method but GET and
+// HEAD: what the pages ask of the games (checking a setup, a preview, a
+// replay) is the API's, under /api/v1/tools/.
 func Handler() http.Handler {
 	h, err := newHandler()
 	if err != nil {
@@ -76,7 +71,7 @@ func Handler() http.Handler {
 }
 
 func newHandler() (*handler, error) {
-	h := &handler{files: map[string]*asset{}, reg: games.Registry()}
+	h := &handler{files: map[string]*asset{}}
 	err := fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -147,25 +142,6 @@ func newAsset(name string, b []byte) *asset {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodPost {
-		switch r.URL.Path {
-		case "/replay":
-			h.serveReplay(w, r)
-			return
-		case "/check-setup":
-			h.serveCheck(w, r)
-			return
-		case "/random-setup":
-			h.serveRandom(w, r)
-			return
-		case "/fill-setup":
-			h.serveFill(w, r)
-			return
-		case "/preview":
-			h.servePreview(w, r)
-			return
-		}
-	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)

@@ -3,15 +3,12 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"path"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -166,6 +163,15 @@ func TestHandlerMethods(t *testing.T) {
 			t.Errorf("%s: status %d, want 405", m, w.Code)
 		}
 	}
+	// The helpers the pages call are the API's (/api/v1/tools/), which
+	// also answers their old paths: the client's handler serves none.
+	for _, p := range []string{"/replay", "/check-setup", "/random-setup", "/fill-setup", "/preview"} {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, p, strings.NewReader(`{}`)))
+		if w.Code != http.StatusMethodNotAllowed {
+			t.Errorf("POST %s: status %d, want 405", p, w.Code)
+		}
+	}
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest(http.MethodHead, "/", nil))
 	if w.Code != 200 || w.Body.Len() != 0 {
@@ -272,261 +278,4 @@ func homeLoad(t *testing.T, h http.Handler) []string {
 		t.Fatalf("no route of main.js loads a module for the home page %v", out)
 	}
 	return out
-}
-
-func postReplay(t *testing.T, h http.Handler, body string) (*httptest.ResponseRecorder, map[string]any) {
-	t.Helper()
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/replay", strings.NewReader(body)))
-	var m map[string]any
-	if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
-		t.Fatalf("replay answer is not JSON: %v: %s", err, w.Body)
-	}
-	return w, m
-}
-
-func TestReplay(t *testing.T) {
-	h := Handler()
-	rec := `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"abdicated"},{"by":"Ben","move":"effigy"}]}`
-	w, m := postReplay(t, h, rec)
-	if w.Code != 200 {
-		t.Fatalf("status %d: %v", w.Code, m)
-	}
-	steps := m["steps"].([]any)
-	if len(steps) != 2 {
-		t.Fatalf("%d steps, want 2", len(steps))
-	}
-	first := steps[0].(map[string]any)
-	views := first["views"].([]any)
-	if len(views) != 2 {
-		t.Fatalf("%d views per step, want 2", len(views))
-	}
-	if cur := views[0].(map[string]any)["current"]; cur != "E" {
-		t.Errorf("after ABDICATED the current letter is %v, want E", cur)
-	}
-	if start := m["start"].([]any)[0].(map[string]any)["current"]; start != "A" {
-		t.Errorf("before any move the current letter is %v, want A", start)
-	}
-
-	refusedRec := `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"abdicated"},{"by":"Ben","move":"zebra"}]}`
-	w, m = postReplay(t, h, refusedRec)
-	if w.Code != 200 || !strings.Contains(m["refused"].(string), "move 2 by Ben") {
-		t.Errorf("refused move: status %d, refused %v", w.Code, m["refused"])
-	}
-	if n := len(m["steps"].([]any)); n != 1 {
-		t.Errorf("refused at move 2: %d steps, want 1", n)
-	}
-}
-
-func TestReplayBadInput(t *testing.T) {
-	h := Handler()
-	tests := []struct {
-		name, body string
-		status     int
-		has        string
-	}{
-		{"empty", "", 400, "not a Parlour game record"},
-		{"not json", "hello", 400, "not a Parlour game record"},
-		{"wrong version", `{"parlour":2,"game":"quizl","players":["A"],"moves":[]}`, 400, "format version"},
-		{"unknown game", `{"parlour":1,"game":"chess","players":["A","B"],"moves":[]}`, 422, "chess"},
-		{"foreign lexicon", `{"parlour":1,"game":"nymphabet","lexicon":"/etc/passwd","players":["A","B"],"moves":[]}`, 422, "does not hold"},
-		{"too big", `{"parlour":1,"pad":"` + strings.Repeat("x", MaxReplaySize) + `"}`, 413, "larger"},
-		{"hidden setup", `{"parlour":1,"game":"quizl","players":["A","B"],"setup":{"A":"hidden","B":"hidden"},"moves":[]}`, 422, "setup"},
-	}
-	for _, tt := range tests {
-		w, m := postReplay(t, h, tt.body)
-		if w.Code != tt.status {
-			t.Errorf("%s: status %d, want %d (%v)", tt.name, w.Code, tt.status, m)
-			continue
-		}
-		if msg, _ := m["error"].(string); !strings.Contains(msg, tt.has) {
-			t.Errorf("%s: error %q lacks %q", tt.name, msg, tt.has)
-		}
-	}
-}
-
-// FuzzReplay feeds the replay viewer's record decoder arbitrary bytes: it
-// must answer (a record or an error), never panic.
-func FuzzReplay(f *testing.F) {
-	f.Add([]byte(`{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"abdicated"}]}`))
-	f.Add([]byte(`{"parlour":1,"game":"salvo","players":["A","B"],"setup":{"A":{"fleet":[]}},"moves":[]}`))
-	f.Add([]byte(`{"parlour":1,"game":"wordfight","players":["A"],"moves":[{"by":"A","move":"declare cat"}]}`))
-	f.Add([]byte(`{}`))
-	f.Add([]byte(`[`))
-	reg := Handler().(*handler).reg
-	f.Fuzz(func(t *testing.T, b []byte) {
-		ans, err := replay(reg, b)
-		if err == nil && ans == nil {
-			t.Fatal("no answer and no error")
-		}
-		if err == nil {
-			if _, err := json.Marshal(ans); err != nil {
-				t.Fatalf("answer does not encode: %v", err)
-			}
-		}
-	})
-}
-
-func postCheck(t *testing.T, h http.Handler, body string) (int, map[string]any) {
-	t.Helper()
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, httptest.NewRequest(http.MethodPost, "/check-setup", strings.NewReader(body)))
-	var m map[string]any
-	if err := json.Unmarshal(w.Body.Bytes(), &m); err != nil {
-		t.Fatalf("check answer is not JSON: %v: %s", err, w.Body)
-	}
-	return w.Code, m
-}
-
-func TestCheckSetup(t *testing.T) {
-	h := Handler()
-	tests := []struct {
-		name, body string
-		status     int
-		has        string
-	}{
-		{"legal quizl", `{"game":"quizl","setup":{"grid":["tqufp","wzves","ogbra","chinl","kyxdm"],"password":"psalm"}}`, 200, `"PSALM"`},
-		{"second word", `{"game":"quizl","setup":{"grid":["CRANE","BLIMP","DFGHJ","KOQST","UVWXY"],"password":"CRANE"}}`, 422, "row 6 reads BLIMP"},
-		{"repeated letter", `{"game":"quizl","setup":{"grid":["CRANE","CRANE","BDFGH","IJKMQ","UVWXY"],"password":"CRANE"}}`, 422, "twice"},
-		{"legal fleet", `{"game":"salvo","setup":{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}}`, 200, `B2-B6`},
-		{"overlapping fleet", `{"game":"salvo","setup":{"fleet":["B2-B6","B2-E2","I4-I6","D8-E8","G9-G10"]}}`, 422, "the cruiser B2-E2 overlaps the battleship B2-B6 on B2"},
-		{"strict edge", `{"game":"salvo","setup":{"fleet":["A1-E1","D3-G3","I4-I6","D8-E8","G8-G9"]}}`, 422, "the battleship A1-E1 has 5 squares on the edge of the ocean"},
-		{"touching", `{"game":"salvo","setup":{"fleet":["B2-B6","C2-C5","I4-I6","E8-F8","H8-H9"]}}`, 422, "the cruiser C2-C5 touches the battleship B2-B6 on more than one square"},
-		{"diagonal refused", `{"game":"salvo","setup":{"fleet":["B2-F6","D2-G2","I4-I6","D8-E8","G9-G10"]}}`, 422, "lies diagonally"},
-		{"free rules", `{"game":"salvo","rules":{"placement":"free"},"setup":{"fleet":["A1-E1","A2-D2","A3-C3","A4-B4","A5-B5"]}}`, 200, "A1-E1"},
-		{"bad rule", `{"game":"salvo","rules":{"placement":"loose"},"setup":{}}`, 422, "loose"},
-		{"no setup game", `{"game":"nymphabet","setup":{}}`, 422, "no secret setup"},
-		{"default lexicon", `{"game":"quizl","setup":{"grid":["ADIEU","BCFGH","JKLMN","OPQRS","TVWXY"],"password":"adieu"}}`, 200, `"ADIEU"`},
-		{"the table's lexicon", `{"game":"quizl","lexicon":"en-common","setup":{"grid":["ADIEU","BCFGH","JKLMN","OPQRS","TVWXY"],"password":"adieu"}}`, 422, "ADIEU"},
-		{"named default", `{"game":"quizl","lexicon":"en","setup":{"grid":["ADIEU","BCFGH","JKLMN","OPQRS","TVWXY"],"password":"adieu"}}`, 200, `"ADIEU"`},
-		{"no such lexicon", `{"game":"quizl","lexicon":"klingon","setup":{}}`, 422, `there is no lexicon \"klingon\"`},
-		{"a path is no lexicon", `{"game":"quizl","lexicon":"/etc/passwd","setup":{}}`, 422, "there is no lexicon"},
-		{"unknown game", `{"game":"chess","setup":{}}`, 422, "chess"},
-		{"unknown field", `{"game":"quizl","grid":[]}`, 422, "grid"},
-		{"not json", `grid`, 422, "not a setup check"},
-		{"trailing", `{"game":"salvo","setup":{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}} {}`, 422, "more after"},
-		{"too big", `{"game":"salvo","setup":"` + strings.Repeat("x", MaxCheckSize) + `"}`, 413, "at most"},
-	}
-	for _, tt := range tests {
-		code, m := postCheck(t, h, tt.body)
-		if code != tt.status {
-			t.Errorf("%s: status %d, want %d (%v)", tt.name, code, tt.status, m)
-			continue
-		}
-		b, _ := json.Marshal(m)
-		if !strings.Contains(string(b), tt.has) {
-			t.Errorf("%s: answer %s lacks %q", tt.name, b, tt.has)
-		}
-	}
-}
-
-// FuzzCheckSetup feeds the setup check arbitrary bytes: it must answer,
-// never panic.
-func FuzzCheckSetup(f *testing.F) {
-	f.Add([]byte(`{"game":"quizl","setup":{"grid":["tqufp","wzves","ogbra","chinl","kyxdm"],"password":"psalm"}}`))
-	f.Add([]byte(`{"game":"salvo","setup":{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}}`))
-	f.Add([]byte(`{"game":"salvo","rules":{"diagonal_ships":true},"setup":{"fleet":["A1-E5"]}}`))
-	f.Add([]byte(`{}`))
-	reg := Handler().(*handler).reg
-	f.Fuzz(func(t *testing.T, b []byte) {
-		checkSetup(reg, b)
-	})
-}
-
-func TestRandomSetup(t *testing.T) {
-	h := Handler()
-	tests := []struct {
-		name, rules string
-	}{
-		{"strict", `{}`},
-		{"free", `{"placement":"free"}`},
-		{"strict diagonal", `{"placement":"strict","diagonal_ships":true}`},
-	}
-	for _, tt := range tests {
-		seen := map[string]bool{}
-		for seed := range 5 {
-			code, m := post(t, h, "/random-setup", `{"game":"salvo","rules":`+tt.rules+`,"seed":`+strconv.Itoa(seed)+`}`)
-			if code != 200 {
-				t.Fatalf("%s, seed %d: status %d (%v)", tt.name, seed, code, m)
-			}
-			setup, _ := json.Marshal(m["setup"])
-			seen[string(setup)] = true
-			// The referee passes what it made, under the same rules.
-			code, c := post(t, h, "/check-setup", `{"game":"salvo","rules":`+tt.rules+`,"setup":`+string(setup)+`}`)
-			if code != 200 {
-				t.Errorf("%s, seed %d: the random fleet %s is refused: %v", tt.name, seed, setup, c["error"])
-			}
-			// The same seed gives the same fleet.
-			_, again := post(t, h, "/random-setup", `{"game":"salvo","rules":`+tt.rules+`,"seed":`+strconv.Itoa(seed)+`}`)
-			if b, _ := json.Marshal(again["setup"]); string(b) != string(setup) {
-				t.Errorf("%s, seed %d: %s, then %s", tt.name, seed, setup, b)
-			}
-		}
-		if len(seen) < 4 {
-			t.Errorf("%s: five seeds made only %d fleets", tt.name, len(seen))
-		}
-	}
-	// Without a seed, two asks (almost surely) differ.
-	_, a := post(t, h, "/random-setup", `{"game":"salvo"}`)
-	_, b := post(t, h, "/random-setup", `{"game":"salvo"}`)
-	if ja, jb := fmt.Sprint(a["setup"]), fmt.Sprint(b["setup"]); ja == jb {
-		t.Errorf("two unseeded random fleets are the same: %s", ja)
-	}
-	code, m := post(t, h, "/random-setup", `{"game":"quizl","seed":7}`)
-	if g, _ := m["setup"].(map[string]any); code != 200 || g == nil || g["password"] == nil {
-		t.Errorf("random Quizl setup: status %d, %v", code, m)
-	}
-}
-
-func TestRandomSetupBadInput(t *testing.T) {
-	h := Handler()
-	tests := []struct {
-		name, body string
-		status     int
-		has        string
-	}{
-		{"empty", "", 422, "not a request for a random setup"},
-		{"not json", "fleet", 422, "not a request for a random setup"},
-		{"unknown field", `{"game":"salvo","fleet":[]}`, 422, "fleet"},
-		{"negative seed", `{"game":"salvo","seed":-1}`, 422, "seed"},
-		{"trailing", `{"game":"salvo"}{}`, 422, "more after"},
-		{"unknown game", `{"game":"chess"}`, 422, "chess"},
-		{"no setup game", `{"game":"wordfight"}`, 422, "no secret setup"},
-		{"bad rule", `{"game":"salvo","rules":{"placement":"loose"}}`, 422, "loose"},
-		{"too big", `{"game":"` + strings.Repeat("x", MaxCheckSize) + `"}`, 413, "at most"},
-	}
-	for _, tt := range tests {
-		code, m := post(t, h, "/random-setup", tt.body)
-		if code != tt.status {
-			t.Errorf("%s: status %d, want %d (%v)", tt.name, code, tt.status, m)
-			continue
-		}
-		if msg, _ := m["error"].(string); !strings.Contains(msg, tt.has) {
-			t.Errorf("%s: error %q lacks %q", tt.name, msg, tt.has)
-		}
-	}
-}
-
-// FuzzRandomSetup feeds the random setup request decoder arbitrary bytes:
-// it must answer (a setup or an error), never panic, and whatever setup it
-// makes must pass the game's own check.
-func FuzzRandomSetup(f *testing.F) {
-	f.Add([]byte(`{"game":"salvo","seed":1}`))
-	f.Add([]byte(`{"game":"salvo","rules":{"placement":"free","diagonal_ships":true},"seed":18446744073709551615}`))
-	f.Add([]byte(`{"game":"quizl","seed":0}`))
-	f.Add([]byte(`{"game":"nymphabet"}`))
-	f.Add([]byte(`{}`))
-	reg := Handler().(*handler).reg
-	f.Fuzz(func(t *testing.T, b []byte) {
-		setup, err := randomSetup(reg, b)
-		if err != nil {
-			return
-		}
-		var req randomRequest
-		json.Unmarshal(b, &req)
-		check, _ := json.Marshal(checkRequest{Game: req.Game, Rules: req.Rules, Setup: setup})
-		if _, err := checkSetup(reg, check); err != nil {
-			t.Fatalf("%s made %s, which its check refuses: %v", b, setup, err)
-		}
-	})
 }

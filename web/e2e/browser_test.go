@@ -163,9 +163,10 @@ func (p *player) listen(ev any) {
 // has received so far, fetching bodies it has not read yet. (The client's
 // scripts and styles and the rules are the same for everybody, whatever
 // the games, so they are left out; so are the answers of the setup
-// helpers, /random-setup, /check-setup and /fill-setup: they know no
-// table, and what they answer is the player's own setup, of which a
-// player may be dealt several before choosing one.)
+// helpers, /api/v1/tools/random-setup, check-setup and fill-setup, and
+// their old paths: they know no table, and what they answer is the
+// player's own setup, of which a player may be dealt several before
+// choosing one.)
 func (p *player) received() []string {
 	p.mu.Lock()
 	ids := append([]network.RequestID(nil), p.ids...)
@@ -401,7 +402,7 @@ func (p *player) download(sel string) []byte {
 // are the asking player's own setup (see received).
 func ownSetup(base, u string) bool {
 	for _, h := range []string{"/random-setup", "/check-setup", "/fill-setup"} {
-		if u == base+h {
+		if u == base+"/api/v1/tools"+h || u == base+h {
 			return true
 		}
 	}

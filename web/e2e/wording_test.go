@@ -191,7 +191,7 @@ func TestWordingOfEveryEnd(t *testing.T) {
 		// Re-refereed by the server as the replay page asks, and drawn
 		// by the game's own module, for every seat.
 		text := eval[string](p, `(async rec => {
-			const ans = await (await fetch("/replay", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(rec)})).json();
+			const ans = await (await fetch("/api/v1/tools/replay", {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(rec)})).json();
 			if (!ans.steps) return "no replay: " + JSON.stringify(ans);
 			const mod = await import("/static/js/games/" + ans.game + ".js");
 			const out = [];

@@ -139,12 +139,12 @@ export async function identityToken(name) {
 // giving it to the table: it answers the canonical setup or throws the
 // referee's refusal.
 export async function checkSetup(game, rules, lexicon, setup) {
-  return (await ask("/check-setup", { game, rules, lexicon, setup })).setup;
+  return (await ask("/api/v1/tools/check-setup", { game, rules, lexicon, setup })).setup;
 }
 
 // randomSetup asks the referee for a random legal setup under rules.
 export async function randomSetup(game, rules, lexicon) {
-  return (await ask("/random-setup", { game, rules, lexicon })).setup;
+  return (await ask("/api/v1/tools/random-setup", { game, rules, lexicon })).setup;
 }
 
 // fillSetup asks for a Quizl grid around the player's password on line
@@ -152,18 +152,18 @@ export async function randomSetup(game, rules, lexicon) {
 // computer's grid maker for a deceptive filling. It answers {setup,
 // random}, random set when the grid maker fell back to a random filling.
 export function fillSetup(rules, lexicon, password, line, maker) {
-  return ask("/fill-setup", { game: "quizl", rules, lexicon, password, line, maker });
+  return ask("/api/v1/tools/fill-setup", { game: "quizl", rules, lexicon, password, line, maker });
 }
 
 // previewPlacement asks Word Fight's referee what placing word at
 // placement ("D2 down") in the seat's own grid would do: {legal, problem,
 // reused, points, crossings}.
 export function previewPlacement(rules, lexicon, grid, word, placement) {
-  return ask("/preview", { rules, lexicon, grid, word, placement });
+  return ask("/api/v1/tools/preview", { rules, lexicon, grid, word, placement });
 }
 
-// ask posts body to one of the client's own referee endpoints and returns
-// the decoded answer, or throws the refusal.
+// ask posts body to one of the editors' helpers (/api/v1/tools/...), which
+// need no identity, and returns the decoded answer, or throws the refusal.
 async function ask(path, body) {
   let res;
   try {

@@ -1,7 +1,7 @@
 // replay.js: the replay viewer. It steps through any game record, one
 // from a table this browser played at or a file, as any seat saw it. The
-// server re-referees the record (POST /replay); this screen only draws
-// the views it answers.
+// server re-referees the record (POST /api/v1/tools/replay); this screen
+// only draws the views it answers.
 
 import { h, clear, toast, fill, append } from "./dom.js";
 import { callText, seatFor } from "./api.js";
@@ -37,7 +37,7 @@ export async function replay(main) {
     err.textContent = "";
     let ans;
     try {
-      const res = await fetch("/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+      const res = await fetch("/api/v1/tools/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
       ans = await res.json();
       if (!res.ok) throw new Error(ans.error || res.statusText);
     } catch (e) { err.textContent = "Cannot replay it: " + e.message; clear(viewer); return; }

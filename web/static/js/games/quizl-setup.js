@@ -1,7 +1,8 @@
 // quizl-setup.js: Quizl's grid editor, where a player hides their
 // password. The referee is the server: the editor checks a grid's shape
-// for comfort, asks /check-setup for the rest, and asks /fill-setup to
-// fill the squares around the player's password.
+// for comfort, asks /api/v1/tools/check-setup for the rest, and asks
+// /api/v1/tools/fill-setup to fill the squares around the player's
+// password.
 
 import { h, gridNav, toast, append, plural } from "../dom.js";
 import { checkSetup, fillSetup } from "../api.js";

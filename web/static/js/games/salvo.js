@@ -1,7 +1,7 @@
 // salvo.js: Salvo's fleet placement and play screen, drawn from the seat's
 // view (games/salvo View). The placement rules live only in the referee:
-// the placement note is its verdict (POST /check-setup) and the random
-// fleet is its own (POST /random-setup).
+// the placement note is its verdict (POST /api/v1/tools/check-setup) and
+// the random fleet is its own (POST /api/v1/tools/random-setup).
 
 import { h, gridNav, gridRows, plural, fill, append } from "../dom.js";
 import { checkSetup, randomSetup } from "../api.js";

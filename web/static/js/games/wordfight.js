@@ -2,7 +2,8 @@
 // view (games/wordfight View): the public list with lengths and strikes,
 // the seat's own grid, placing the current word with a live preview, and
 // the audit at the end. The live preview is the referee's own verdict
-// (POST /preview); the client holds no rule of placement or scoring.
+// (POST /api/v1/tools/preview); the client holds no rule of placement or
+// scoring.
 
 import { h, gridNav, gridRows, plural, fill, append } from "../dom.js";
 import { previewPlacement } from "../api.js";

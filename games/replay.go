@@ -1,19 +1,16 @@
-package web
+package games
 
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
 
 	"parlour/game"
 	"parlour/lexicon"
 )
 
-// MaxReplaySize caps a record uploaded to the replay viewer.
-const MaxReplaySize = 1 << 20
+// MaxReplayRecord caps a record sent to the replay viewer, in bytes.
+const MaxReplayRecord = 1 << 20
 
 // MaxReplayMoves caps the moves of a record the replay viewer steps
 // through, so that one upload cannot ask for an unbounded answer.
@@ -24,9 +21,9 @@ const MaxReplayMoves = 2000
 // Word Fight board.
 const MaxReplayAnswer = 16 << 20
 
-// replayStep is one move of a replayed record: who made it, the move, the
+// ReplayStep is one move of a replayed record: who made it, the move, the
 // events it caused (to every seat) and every seat's view after it.
-type replayStep struct {
+type ReplayStep struct {
 	By     string       `json:"by"`
 	Seat   game.Seat    `json:"seat"`
 	Move   string       `json:"move"`
@@ -34,24 +31,28 @@ type replayStep struct {
 	Views  []any        `json:"views"`
 }
 
-// replayAnswer is what the replay viewer gets for a record.
-type replayAnswer struct {
+// ReplayAnswer is what the replay viewer gets for a record.
+type ReplayAnswer struct {
 	Game    string       `json:"game"`
 	Title   string       `json:"title"`
 	Players []string     `json:"players"`
 	Start   []any        `json:"start"` // every seat's view before the first move
-	Steps   []replayStep `json:"steps"`
+	Steps   []ReplayStep `json:"steps"`
 	Result  game.Result  `json:"result"`
 	// Refused says why the referee stopped, when a move or a setup of the
 	// record is not legal; Steps then end before it.
 	Refused string `json:"refused,omitempty"`
 }
 
-// replay re-referees a record and returns every seat's view before and
-// after each move. The record holds every secret already, so every seat's
-// view is the uploader's to see.
-func replay(reg *game.Registry, body []byte) (*replayAnswer, error) {
-	rec, err := game.DecodeBytes(body)
+// Replay re-referees a record (RECORDS.md), given as the bytes of its
+// JSON, and returns every seat's view before and after each move. The
+// record holds every secret already, so every seat's view is the
+// sender's to see. A body that is not a record at all is refused with an
+// error wrapping game.ErrNotRecord; a record whose game, lexicon or setup
+// cannot be played is refused with another error; a record whose move is
+// refused is an answer, with Refused saying why.
+func Replay(reg *game.Registry, body []byte) (*ReplayAnswer, error) {
+	rec, err := game.DecodeBytes(bytes.TrimSpace(body))
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func replay(reg *game.Registry, body []byte) (*replayAnswer, error) {
 	switch name {
 	case "en", "en-common", "en-large":
 	default:
-		return nil, fmt.Errorf("the record uses the word list %q, which this server does not hold", name)
+		return nil, fmt.Errorf("the record uses the word list %q, which this server does not hold", clipText(name))
 	}
 	lex, err := lexicon.Load(name)
 	if err != nil {
@@ -75,7 +76,7 @@ func replay(reg *game.Registry, body []byte) (*replayAnswer, error) {
 	if err != nil {
 		return nil, err
 	}
-	ans := &replayAnswer{Game: g.Name(), Title: g.Title(), Players: cfg.Players, Steps: []replayStep{}}
+	ans := &ReplayAnswer{Game: g.Name(), Title: g.Title(), Players: cfg.Players, Steps: []ReplayStep{}}
 	views := func() []any {
 		v := make([]any, len(cfg.Players))
 		for i := range v {
@@ -121,37 +122,8 @@ func replay(reg *game.Registry, body []byte) (*replayAnswer, error) {
 		if evs == nil {
 			evs = []game.Event{}
 		}
-		ans.Steps = append(ans.Steps, replayStep{By: cfg.Players[s], Seat: s, Move: m.Move, Events: evs, Views: vs})
+		ans.Steps = append(ans.Steps, ReplayStep{By: cfg.Players[s], Seat: s, Move: m.Move, Events: evs, Views: vs})
 	}
 	ans.Result = st.Result()
 	return ans, nil
-}
-
-// serveReplay answers POST /replay.
-func (h *handler) serveReplay(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	body, err := io.ReadAll(io.LimitReader(r.Body, MaxReplaySize+1))
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "reading the record: "+err.Error())
-		return
-	}
-	if len(body) > MaxReplaySize {
-		writeError(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("the record is larger than %d KiB", MaxReplaySize>>10))
-		return
-	}
-	ans, err := replay(h.reg, bytes.TrimSpace(body))
-	if err != nil {
-		status := http.StatusUnprocessableEntity
-		if errors.Is(err, game.ErrNotRecord) {
-			status = http.StatusBadRequest
-		}
-		writeError(w, status, err.Error())
-		return
-	}
-	json.NewEncoder(w).Encode(ans)
-}
-
-func writeError(w http.ResponseWriter, status int, msg string) {
-	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(map[string]string{"error": msg})
 }
