@@ -14,6 +14,8 @@ import (
 
 	"parlour/game"
 	"parlour/games"
+	"parlour/server/limit"
+	"parlour/server/refuse"
 )
 
 // ToolsPerAddr caps the helper requests one address makes per second,
@@ -37,7 +39,7 @@ type tools struct {
 	reg *game.Registry
 	// byAddr counts each address's helper requests, fills each
 	// address's grids.
-	byAddr, fills *keyedLimiter
+	byAddr, fills *limit.Keyed
 	// makers holds a place for each grid being filled, so that the
 	// grid makers together use no more than the machine's processors
 	// and the rest of the server keeps its share.
@@ -62,8 +64,8 @@ type tool struct {
 func (h *Handler) mountTools() {
 	t := &tools{
 		h: h, reg: h.s.games,
-		byAddr: newKeyedLimiter(ToolsPerAddr, ToolsPerAddrBurst),
-		fills:  newKeyedLimiter(FillsPerAddr, FillsPerAddrBurst),
+		byAddr: limit.NewKeyed(ToolsPerAddr, ToolsPerAddrBurst),
+		fills:  limit.NewKeyed(FillsPerAddr, FillsPerAddrBurst),
 		makers: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))),
 	}
 	for _, tl := range []tool{
@@ -89,15 +91,15 @@ func (h *Handler) mountTools() {
 // referee refuses, 429 when the address asks too often.
 func (t *tools) serve(w http.ResponseWriter, r *http.Request, tl tool) {
 	addr := t.h.clientAddr(r)
-	if !t.byAddr.allow(addr) || tl.fills && !t.fills.allow(addr) {
+	if !t.byAddr.Allow(addr) || tl.fills && !t.fills.Allow(addr) {
 		t.h.s.metrics.limited.Add(1)
-		t.h.fail(w, r, refuse(http.StatusTooManyRequests, "too many requests to the editors' helpers from your address: slow down"))
+		t.h.fail(w, r, refuse.TooMany("too many requests to the editors' helpers from your address: slow down"))
 		return
 	}
 	body, err := readBody(r.Body, tl.max)
 	if err != nil {
-		if StatusOf(err) == http.StatusRequestEntityTooLarge {
-			err = refuse(http.StatusRequestEntityTooLarge, tl.tooBig, tl.max>>10)
+		if refuse.Status(err) == http.StatusRequestEntityTooLarge {
+			err = refuse.With(http.StatusRequestEntityTooLarge, tl.tooBig, tl.max>>10)
 		}
 		t.h.fail(w, r, err)
 		return
@@ -115,14 +117,14 @@ func (t *tools) serve(w http.ResponseWriter, r *http.Request, tl tool) {
 // The helpers' errors are all in a player's words, so none is withheld
 // as an internal error.
 func toolRefusal(err error) error {
-	if _, ok := errors.AsType[*Error](err); ok {
+	if _, ok := errors.AsType[*refuse.Error](err); ok {
 		return err
 	}
 	status := http.StatusUnprocessableEntity
 	if errors.Is(err, games.ErrNotPreview) || errors.Is(err, game.ErrNotRecord) {
 		status = http.StatusBadRequest
 	}
-	return &Error{Status: status, Msg: err.Error()}
+	return &refuse.Error{Status: status, Msg: err.Error()}
 }
 
 // fill fills a grid once one of the makers' places is free, or gives up
@@ -132,7 +134,7 @@ func (t *tools) fill(ctx context.Context, b []byte) (any, error) {
 	case t.makers <- struct{}{}:
 		defer func() { <-t.makers }()
 	case <-ctx.Done():
-		return nil, refuse(http.StatusServiceUnavailable, "the computer's grid makers are all busy: try again in a moment")
+		return nil, refuse.Unavailable("the computer's grid makers are all busy: try again in a moment")
 	}
 	return games.FillSetup(ctx, t.reg, b)
 }
