@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -176,14 +175,4 @@ func (t *table) abortedMove(res AbortResult, seat game.Seat, why string) MoveRes
 	}
 	return MoveResult{Version: res.Version, Status: res.Status, ToMove: []game.Seat{},
 		Events: []game.Event{{Kind: "abort", Text: text, Data: AbortEvent{Seat: seat, Why: why}}}}
-}
-
-func (h *Handler) abort(w http.ResponseWriter, r *http.Request) {
-	p, err := h.seated(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.Abort(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, res, err)
 }

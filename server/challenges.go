@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -440,78 +439,4 @@ func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []
 		}
 	}
 	return in, out, nil
-}
-
-func (h *Handler) challenge(w http.ResponseWriter, r *http.Request) {
-	var req ChallengeRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	p, err := h.signedIn(r)
-	addr := h.clientAddr(r)
-	if err == nil && !h.challengesByAddr.OK(addr) {
-		h.s.metrics.limited.Add(1)
-		err = refuse.TooMany("too many challenges from your address: wait a minute")
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	info, err := h.s.Challenge(r.Context(), p, req)
-	if err == nil {
-		h.challengesByAddr.Allow(addr) // only challenges made count
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, info)
-}
-
-func (h *Handler) listChallenges(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	in, out, err := h.s.Challenges(r.Context(), p)
-	h.reply(w, r, map[string]any{"in": in, "out": out}, err)
-}
-
-func (h *Handler) accept(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err == nil {
-		err = h.newRatedAllowed(r, p, r.PathValue("id"), true)
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.Accept(r.Context(), p, r.PathValue("id"))
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, res)
-}
-
-func (h *Handler) decline(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	info, err := h.s.Decline(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, info, err)
-}
-
-func (h *Handler) withdraw(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	info, err := h.s.Withdraw(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, info, err)
 }

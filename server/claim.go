@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -232,14 +231,4 @@ func (t *table) awayInfo(in *TableInfo, now time.Time) {
 			si.ClaimIn = &left
 		}
 	}
-}
-
-func (h *Handler) claim(w http.ResponseWriter, r *http.Request) {
-	p, err := h.seated(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.Claim(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, res, err)
 }

@@ -9,7 +9,6 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"time"
 
 	"parlour/server/auth"
@@ -109,14 +108,4 @@ func (s *Service) ratedFor(ctx context.Context, p *auth.Principal, id string, ch
 	}
 	a, err := ps.AccountOf(ctx, p.Identity)
 	return true, err == nil && s.now().Sub(a.Created) < NewAccountAge
-}
-
-// newRatedAllowed applies the per-address cap on rated games that new
-// accounts start, for a join of table id or an accept of challenge id.
-func (h *Handler) newRatedAllowed(r *http.Request, p *auth.Principal, id string, challenge bool) error {
-	if rated, young := h.s.ratedFor(r.Context(), p, id, challenge); rated && young && !h.newRated.Allow(h.clientAddr(r)) {
-		h.s.metrics.limited.Add(1)
-		return refuse.TooMany("new accounts from your address have started too many rated games today: play casual games, or wait a day")
-	}
-	return nil
 }

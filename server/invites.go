@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"net/http"
 
 	"parlour/invite"
 	"parlour/server/refuse"
@@ -75,17 +74,3 @@ const (
 	CodeMisses      = 0.1
 	CodeMissesBurst = 20
 )
-
-func (h *Handler) invitation(w http.ResponseWriter, r *http.Request) {
-	addr := h.clientAddr(r)
-	if !h.codeMisses.OK(addr) {
-		h.s.metrics.limited.Add(1)
-		h.fail(w, r, refuse.TooMany("too many invite codes that lead nowhere from your address: check the code, and try again in a minute"))
-		return
-	}
-	in, err := h.s.Invitation(r.Context(), r.PathValue("code"))
-	if refuse.Status(err) == http.StatusNotFound || refuse.Status(err) == http.StatusBadRequest {
-		h.codeMisses.Allow(addr)
-	}
-	h.reply(w, r, in, err)
-}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"time"
 
@@ -197,14 +196,4 @@ func (s *Service) cancelledRematch(ctx context.Context, id string) (bool, error)
 		return false, fmt.Errorf("table %s: reading description: %w", id, err)
 	}
 	return m.Cancelled != "", nil
-}
-
-func (h *Handler) leave(w http.ResponseWriter, r *http.Request) {
-	p, err := h.seated(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.Leave(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, res, err)
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -247,26 +246,6 @@ func (s *Service) resultOf(ctx context.Context, id string, seat int) (string, er
 	return "", fmt.Errorf("table %s has no person at seat %d", id, seat)
 }
 
-func (h *Handler) profile(w http.ResponseWriter, r *http.Request) {
-	p, err := h.s.Profile(r.Context(), r.PathValue("name"))
-	h.reply(w, r, p, err)
-}
-
-func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	limit := DefaultHistoryPage
-	if l := q.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > HistoryPageSize {
-			h.fail(w, r, refuse.Bad("limit must be a number from 1 to %d", HistoryPageSize))
-			return
-		}
-		limit = n
-	}
-	res, err := h.s.History(r.Context(), r.PathValue("name"), q.Get("game"), q.Get("before"), limit)
-	h.reply(w, r, res, err)
-}
-
 // SeatedTable is a table under way where the asker holds a seat.
 type SeatedTable struct {
 	TableInfo
@@ -299,13 +278,4 @@ func (s *Service) seatedAt(identity string) []SeatedTable {
 func (s *Service) MyTables(ctx context.Context, p *auth.Principal) []SeatedTable {
 	out, _ := s.seated(ctx, p.Identity)
 	return out
-}
-
-func (h *Handler) myTables(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"tables": h.s.MyTables(r.Context(), p)})
 }

@@ -244,37 +244,3 @@ func (s *Service) SetSettings(ctx context.Context, p *auth.Principal, req Settin
 	}
 	return s.Settings(ctx, p)
 }
-
-func (h *Handler) online(w http.ResponseWriter, r *http.Request) {
-	if _, err := h.principal(r); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	out, err := h.s.Online(r.Context())
-	h.reply(w, r, out, err)
-}
-
-func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {
-	p, err := h.wholeIdentity(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	out, err := h.s.Settings(r.Context(), p)
-	h.reply(w, r, out, err)
-}
-
-func (h *Handler) setSettings(w http.ResponseWriter, r *http.Request) {
-	var req SettingsRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	p, err := h.wholeIdentity(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	out, err := h.s.SetSettings(r.Context(), p, req)
-	h.reply(w, r, out, err)
-}

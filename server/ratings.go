@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"math"
-	"net/http"
 	"slices"
 	"sort"
 	"strings"
@@ -148,12 +147,3 @@ func (s *Service) Leaderboard(ctx context.Context, pool string) (_ Leaderboard, 
 
 // round1 rounds x to one decimal place, as ratings are shown.
 func round1(x float64) float64 { return math.Round(x*10) / 10 }
-
-func (h *Handler) leaderboards(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"pools": Pools(h.s.games)})
-}
-
-func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {
-	lb, err := h.s.Leaderboard(r.Context(), r.PathValue("pool"))
-	h.reply(w, r, lb, err)
-}

@@ -4,12 +4,9 @@
 package server
 
 import (
-	"encoding/json"
-	"net/http"
 	"sync"
 	"time"
 
-	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -116,89 +113,6 @@ func (o streams) Finished(n GameNote, end *store.GameEnd) {
 			o.s.toStreams(se.Identity, StreamEvent{Type: "gameFinish", Table: &StreamTable{
 				ID: n.Table, Game: end.Game, Seat: se.Seat, Rated: n.Rated, Challenge: n.Challenge, Result: string(se.Result),
 			}})
-		}
-	}
-}
-
-// stream serves GET /api/v1/stream: NDJSON, one StreamEvent a line, and
-// an empty line every keep-alive. It opens with the asker's open
-// challenges (as "challenge" lines) and their tables under way (as
-// "gameStart" lines), then follows; it ends when the client goes away or
-// the server shuts down. An open stream counts as being online.
-func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	release, err := h.holdStream(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	defer release()
-	// Subscribed before the opening lines are read, so that nothing
-	// between them and the follow is missed (it may come twice).
-	sub, unsubscribe := h.s.hub.subscribe(p.Identity)
-	defer unsubscribe()
-	defer h.s.presence.hold(p.Identity, h.s.now)()
-	var opening []StreamEvent
-	if _, ok := h.s.st.(store.Challenges); ok {
-		// A guest's stream has no challenges, and opens all the same.
-		in, out, err := h.s.Challenges(r.Context(), p)
-		if err != nil && refuse.Status(err) != http.StatusForbidden {
-			h.fail(w, r, err)
-			return
-		}
-		for _, c := range append(in, out...) {
-			opening = append(opening, StreamEvent{Type: "challenge", Challenge: &c})
-		}
-	}
-	// Tables on a node that does not answer now are left out: their
-	// gameStart lines come again at the stream's next opening.
-	tables, _ := h.s.seated(r.Context(), p.Identity)
-	for _, t := range tables {
-		opening = append(opening, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.ID, Game: t.Game, Seat: t.Seat, Rated: t.Rated}})
-	}
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	e := json.NewEncoder(w)
-	e.SetEscapeHTML(false)
-	for _, ev := range opening {
-		if e.Encode(ev) != nil {
-			return
-		}
-	}
-	if rc.Flush() != nil {
-		return
-	}
-	tick := time.NewTicker(h.keepAlive)
-	defer tick.Stop()
-	for {
-		select {
-		case ev, ok := <-sub.c:
-			if !ok {
-				e.Encode(map[string]string{"error": "this stream fell behind; reconnect, and read GET /api/v1/challenges for what you missed"})
-				return
-			}
-			if e.Encode(ev) != nil {
-				return
-			}
-		case <-tick.C:
-			if _, err := w.Write([]byte("\n")); err != nil {
-				return
-			}
-		case <-r.Context().Done():
-			return
-		case <-h.s.ctx.Done():
-			e.Encode(map[string]string{"error": reasonShutdown})
-			return
-		}
-		if rc.Flush() != nil {
-			return
 		}
 	}
 }

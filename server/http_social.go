@@ -1,0 +1,201 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+
+	"parlour/server/refuse"
+	"parlour/store"
+)
+
+func (h *Handler) challenge(w http.ResponseWriter, r *http.Request) {
+	var req ChallengeRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.signedIn(r)
+	addr := h.clientAddr(r)
+	if err == nil && !h.challengesByAddr.OK(addr) {
+		h.s.metrics.limited.Add(1)
+		err = refuse.TooMany("too many challenges from your address: wait a minute")
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	info, err := h.s.Challenge(r.Context(), p, req)
+	if err == nil {
+		h.challengesByAddr.Allow(addr) // only challenges made count
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, info)
+}
+
+func (h *Handler) listChallenges(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	in, out, err := h.s.Challenges(r.Context(), p)
+	h.reply(w, r, map[string]any{"in": in, "out": out}, err)
+}
+
+func (h *Handler) accept(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err == nil {
+		err = h.newRatedAllowed(r, p, r.PathValue("id"), true)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	res, err := h.s.Accept(r.Context(), p, r.PathValue("id"))
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, res)
+}
+
+func (h *Handler) decline(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	info, err := h.s.Decline(r.Context(), p, r.PathValue("id"))
+	h.reply(w, r, info, err)
+}
+
+func (h *Handler) withdraw(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	info, err := h.s.Withdraw(r.Context(), p, r.PathValue("id"))
+	h.reply(w, r, info, err)
+}
+
+func (h *Handler) online(w http.ResponseWriter, r *http.Request) {
+	if _, err := h.principal(r); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	out, err := h.s.Online(r.Context())
+	h.reply(w, r, out, err)
+}
+
+func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {
+	p, err := h.wholeIdentity(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	out, err := h.s.Settings(r.Context(), p)
+	h.reply(w, r, out, err)
+}
+
+func (h *Handler) setSettings(w http.ResponseWriter, r *http.Request) {
+	var req SettingsRequest
+	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	p, err := h.wholeIdentity(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	out, err := h.s.SetSettings(r.Context(), p, req)
+	h.reply(w, r, out, err)
+}
+
+// stream serves GET /api/v1/stream: NDJSON, one StreamEvent a line, and
+// an empty line every keep-alive. It opens with the asker's open
+// challenges (as "challenge" lines) and their tables under way (as
+// "gameStart" lines), then follows; it ends when the client goes away or
+// the server shuts down. An open stream counts as being online.
+func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
+	p, err := h.signedIn(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	release, err := h.holdStream(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	defer release()
+	// Subscribed before the opening lines are read, so that nothing
+	// between them and the follow is missed (it may come twice).
+	sub, unsubscribe := h.s.hub.subscribe(p.Identity)
+	defer unsubscribe()
+	defer h.s.presence.hold(p.Identity, h.s.now)()
+	var opening []StreamEvent
+	if _, ok := h.s.st.(store.Challenges); ok {
+		// A guest's stream has no challenges, and opens all the same.
+		in, out, err := h.s.Challenges(r.Context(), p)
+		if err != nil && refuse.Status(err) != http.StatusForbidden {
+			h.fail(w, r, err)
+			return
+		}
+		for _, c := range append(in, out...) {
+			opening = append(opening, StreamEvent{Type: "challenge", Challenge: &c})
+		}
+	}
+	// Tables on a node that does not answer now are left out: their
+	// gameStart lines come again at the stream's next opening.
+	tables, _ := h.s.seated(r.Context(), p.Identity)
+	for _, t := range tables {
+		opening = append(opening, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.ID, Game: t.Game, Seat: t.Seat, Rated: t.Rated}})
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	rc := http.NewResponseController(w)
+	e := json.NewEncoder(w)
+	e.SetEscapeHTML(false)
+	for _, ev := range opening {
+		if e.Encode(ev) != nil {
+			return
+		}
+	}
+	if rc.Flush() != nil {
+		return
+	}
+	tick := time.NewTicker(h.keepAlive)
+	defer tick.Stop()
+	for {
+		select {
+		case ev, ok := <-sub.c:
+			if !ok {
+				e.Encode(map[string]string{"error": "this stream fell behind; reconnect, and read GET /api/v1/challenges for what you missed"})
+				return
+			}
+			if e.Encode(ev) != nil {
+				return
+			}
+		case <-tick.C:
+			if _, err := w.Write([]byte("\n")); err != nil {
+				return
+			}
+		case <-r.Context().Done():
+			return
+		case <-h.s.ctx.Done():
+			e.Encode(map[string]string{"error": reasonShutdown})
+			return
+		}
+		if rc.Flush() != nil {
+			return
+		}
+	}
+}
