@@ -124,7 +124,7 @@ func (s *Service) abort(ctx context.Context, t *table, seat game.Seat, why strin
 	end := t.gameEnd(now)
 	desc, err := json.Marshal(t.m)
 	if err == nil {
-		err = s.st.Write(ctx, store.Batch{Update: &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc, Epoch: s.epoch(t.id), End: end}})
+		err = s.st.Write(ctx, store.Batch{Update: &store.TableUpdate{ID: t.id, Status: t.status, Meta: desc, Epoch: s.place.Epoch(t.id), End: end}})
 	}
 	if err != nil {
 		t.m, t.st = old, oldSt

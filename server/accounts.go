@@ -410,8 +410,8 @@ func (s *Service) forget(ctx context.Context, hashes [][]byte) {
 	for _, h := range hashes {
 		s.auth.Forget(h)
 	}
-	if s.cl != nil && len(hashes) > 0 {
-		s.cl.forgetEverywhere(ctx, hashes)
+	if s.playersPeers != nil && len(hashes) > 0 {
+		s.playersPeers.ForgetEverywhere(ctx, hashes)
 	}
 }
 

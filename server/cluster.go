@@ -298,11 +298,7 @@ func (c *cluster) close() {
 // epoch returns the epoch that fences writes of table id: its lease's if
 // this node holds it, and otherwise -1, which the store refuses (a node
 // that does not own a table must not write it). 0 when not clustered.
-func (s *Service) epoch(id string) int64 {
-	c := s.cl
-	if c == nil {
-		return 0
-	}
+func (c *cluster) Epoch(id string) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if o, ok := c.owned[id]; ok {
@@ -752,14 +748,24 @@ func (c *cluster) published(id string, mark int) {
 	}
 }
 
-// restored is called when this node has rebuilt table t from its record
-// as its owner: it resumes the computer seats and re-arms the clock.
-func (c *cluster) restored(t *table) {
-	t.mu.Lock()
-	c.s.scheduleBots(t)
-	c.s.armClock(t)
-	t.unlock()
+// Restored is told when this node has rebuilt table id from its record
+// as its owner; the lease was taken by Claim, so there is nothing to do.
+func (c *cluster) Restored(id string) {}
+
+// Claim is claim, for the table service (Placement).
+func (c *cluster) Claim(ctx context.Context, id string) (string, error) { return c.claim(ctx, id) }
+
+// Created is create, for the table service (Placement).
+func (c *cluster) Created(ctx context.Context, id string) error {
+	_, err := c.create(ctx, id)
+	return err
 }
+
+// Abandoned is release, for the table service (Placement).
+func (c *cluster) Abandoned(ctx context.Context, id string) { c.release(ctx, id) }
+
+// Changed is published, for the table service (Placement).
+func (c *cluster) Changed(id string, mark int) { c.published(id, mark) }
 
 // takeover waits, bounded by the lease's time and a little, for the
 // lease of table id to expire or pass, and takes it if it expired. It

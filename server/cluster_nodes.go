@@ -298,24 +298,21 @@ func (c *cluster) sendNotes() {
 	}
 }
 
-// toStreams hands ev to identity's player streams: those on this node at
-// once, and, clustered, those on the other nodes through the sender.
-func (s *Service) toStreams(identity string, ev StreamEvent) {
-	s.hub.publish(identity, ev)
-	if s.cl == nil {
-		return
-	}
+// StreamElsewhere hands ev to identity's player streams on the other
+// nodes, through the sender (SocialPeers).
+func (c *cluster) StreamElsewhere(identity string, ev StreamEvent) {
 	select {
-	case s.cl.notes.queue <- relayRequest{Kind: "player", Identity: identity, Event: &ev}:
+	case c.notes.queue <- relayRequest{Kind: "player", Identity: identity, Event: &ev}:
 	default:
-		s.cl.log.Warn("too many stream events for the other nodes: one dropped", "identity", identity, "event", ev.Type)
+		c.log.Warn("too many stream events for the other nodes: one dropped", "identity", identity, "event", ev.Type)
 	}
 }
 
-// forgetEverywhere tells every other node to drop the credentials that
+// ForgetEverywhere tells every other node to drop the credentials that
 // hash to hashes from its cache, and waits for their answers (bounded):
-// a token signed out on one node must not go on working on another.
-func (c *cluster) forgetEverywhere(ctx context.Context, hashes [][]byte) {
+// a token signed out on one node must not go on working on another
+// (PlayersPeers).
+func (c *cluster) ForgetEverywhere(ctx context.Context, hashes [][]byte) {
 	for len(hashes) > 0 {
 		n := min(len(hashes), maxForget)
 		if _, err := c.tellAll(ctx, relayRequest{Kind: "forget", Hashes: hashes[:n]}, true); err != nil {
@@ -325,8 +322,9 @@ func (c *cluster) forgetEverywhere(ctx context.Context, hashes [][]byte) {
 	}
 }
 
-// onlineElsewhere returns the identities online on the other nodes.
-func (c *cluster) onlineElsewhere(ctx context.Context) []string {
+// OnlineElsewhere returns the identities online on the other nodes
+// (SocialPeers).
+func (c *cluster) OnlineElsewhere(ctx context.Context) []string {
 	ans, err := c.tellAll(ctx, relayRequest{Kind: "online"}, false)
 	if err != nil {
 		c.log.Warn("asking the other nodes who is online", "err", err)
@@ -381,9 +379,9 @@ func (s *Service) seated(ctx context.Context, identity string) ([]SeatedTable, e
 	return out, err
 }
 
-// lobbyElsewhere returns at most limit public tables in status that the
-// other nodes own. A node that does not answer is left out.
-func (c *cluster) lobbyElsewhere(ctx context.Context, status store.Status, limit int) []TableInfo {
+// LobbyElsewhere returns at most limit public tables in status that the
+// other nodes own. A node that does not answer is left out (LobbyPeers).
+func (c *cluster) LobbyElsewhere(ctx context.Context, status store.Status, limit int) []TableInfo {
 	ans, err := c.tellAll(ctx, relayRequest{Kind: "lobby", Status: status, Limit: min(max(limit, 1), maxLobby)}, false)
 	if err != nil {
 		c.log.Warn("asking the other nodes for their tables", "err", err)

@@ -62,11 +62,11 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Left
 	left, err := s.leave(ctx, t, p)
 	mark := t.mark()
 	t.unlock()
-	if left.Cancelled && s.cl != nil {
+	if left.Cancelled {
 		// The table is out of memory, where the publisher of its
 		// changes looks for it: the last change is told here, so that
 		// watchers on other nodes read the table once more and end.
-		s.cl.published(t.id, mark)
+		s.place.Changed(t.id, mark)
 	}
 	return left, err
 }
@@ -159,8 +159,8 @@ func (s *Service) expireOpen(ctx context.Context) {
 		switch {
 		case err != nil:
 			s.log.Warn("cancelling a table that waited too long", "table", t.id, "err", err)
-		case expired && s.cl != nil:
-			s.cl.published(t.id, mark)
+		case expired:
+			s.place.Changed(t.id, mark)
 		}
 	}
 }

@@ -66,10 +66,10 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ 
 	switch status {
 	case store.Open, store.Setup, store.Playing:
 		out = s.lobbyHere(status, limit)
-		if s.cl != nil {
+		if s.lobbyPeers != nil {
 			// The other nodes' tables; one a node lost and has not
 			// noticed yet is listed by it and its new owner alike.
-			for _, t := range s.cl.lobbyElsewhere(ctx, status, limit) {
+			for _, t := range s.lobbyPeers.LobbyElsewhere(ctx, status, limit) {
 				if !slices.ContainsFunc(out, func(o TableInfo) bool { return o.ID == t.ID }) {
 					out = append(out, t)
 				}

@@ -143,8 +143,8 @@ func (s *Service) challenges() (store.Challenges, error) {
 func (s *Service) Online(ctx context.Context) (_ Online, err error) {
 	defer s.reading("who is online", &err)
 	ids := s.presence.online(s.now())
-	if s.cl != nil {
-		ids = append(ids, s.cl.onlineElsewhere(ctx)...)
+	if s.socialPeers != nil {
+		ids = append(ids, s.socialPeers.OnlineElsewhere(ctx)...)
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
 	}

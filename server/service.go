@@ -137,6 +137,16 @@ type Service struct {
 	// observers hear of the games that start and finish (observe.go).
 	observers []Observer
 
+	// place says where each table runs (place.go): Here, or the
+	// cluster.
+	place Placement
+
+	// The other nodes, as each domain needs them (peers.go); nil for a
+	// single node.
+	lobbyPeers   LobbyPeers
+	playersPeers PlayersPeers
+	socialPeers  SocialPeers
+
 	// cl is the clustered mode; nil for a single node.
 	cl *cluster
 }
@@ -208,7 +218,10 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		s.cancel()
 		return nil, err
 	}
+	s.place = Here{}
 	if s.cl != nil {
+		s.place = s.cl
+		s.lobbyPeers, s.playersPeers, s.socialPeers = s.cl, s.cl, s.cl
 		// A node of a cluster restores no table at start: each is
 		// rebuilt by the node that takes its lease.
 		s.cl.start()
@@ -341,25 +354,22 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 	t, ok := s.tables[id]
 	s.mu.RUnlock()
 	if ok {
-		if s.cl == nil || t.epoch == s.epoch(id) {
+		if t.epoch == s.place.Epoch(id) {
 			return t, nil
 		}
 		// A copy of a lease this node did not hold throughout: another
 		// node may have changed the table meanwhile.
 		s.dropCopy(t)
 	}
-	var epoch int64
-	if s.cl != nil {
-		// Only the table's owner holds it in memory.
-		owner, err := s.cl.claim(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		if owner != "" {
-			return s.readOnly(ctx, id)
-		}
-		epoch = s.epoch(id)
+	// Only the table's owner holds it in memory.
+	owner, err := s.place.Claim(ctx, id)
+	if err != nil {
+		return nil, err
 	}
+	if owner != "" {
+		return s.readOnly(ctx, id)
+	}
+	epoch := s.place.Epoch(id)
 	row, err := s.st.Table(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, refuse.NotFound("there is no table %q", id)
@@ -372,7 +382,7 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 		return nil, err
 	}
 	t.epoch = epoch
-	if s.cl != nil && s.epoch(id) != epoch {
+	if s.place.Epoch(id) != epoch {
 		// The lease changed hands while the record was read: the copy
 		// may be behind it, and is not kept.
 		return nil, errMoved
@@ -388,9 +398,13 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 	if ok {
 		retire(old) // of an earlier lease
 	}
-	if s.cl != nil {
-		s.cl.restored(t)
-	}
+	// Rebuilt here by its owner, a live table's computer seats resume
+	// and its clock runs again.
+	s.place.Restored(id)
+	t.mu.Lock()
+	s.scheduleBots(t)
+	s.armClock(t)
+	t.unlock()
 	return t, nil
 }
 

@@ -91,6 +91,15 @@ func (h *hub) publish(identity string, ev StreamEvent) {
 	}
 }
 
+// toStreams hands ev to identity's player streams: those on this node at
+// once, and those on the other nodes, if any.
+func (s *Service) toStreams(identity string, ev StreamEvent) {
+	s.hub.publish(identity, ev)
+	if s.socialPeers != nil {
+		s.socialPeers.StreamElsewhere(identity, ev)
+	}
+}
+
 // streams is the Observer that tells the players' streams of their games
 // ("gameStart", "gameFinish").
 type streams struct{ s *Service }

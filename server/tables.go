@@ -290,14 +290,11 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 		t.m.StartedAt = &at
 	}
 	t.status = t.deriveStatus()
-	if s.cl != nil {
-		// Clustered, a table is made only by a node that can own it.
-		epoch, err := s.cl.create(ctx, t.id)
-		if err != nil {
-			return err
-		}
-		t.epoch = epoch
+	// A table is made only where it can be placed.
+	if err := s.place.Created(ctx, t.id); err != nil {
+		return err
 	}
+	t.epoch = s.place.Epoch(t.id)
 	// A table that takes a code tries fresh ones while the store says
 	// the code is taken.
 	for try := 1; ; try++ {
@@ -319,9 +316,7 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 		}
 		if err != nil {
 			t.m.Code = ""
-			if s.cl != nil {
-				s.cl.release(context.WithoutCancel(ctx), t.id)
-			}
+			s.place.Abandoned(context.WithoutCancel(ctx), t.id)
 			if errors.Is(err, store.ErrChallengeNotOpen) {
 				return err // the caller says what became of the challenge
 			}
