@@ -58,6 +58,9 @@ type socket struct {
 	// the table changes and ended once nothing is left to send (or run
 	// by another socket's move: pushHeld).
 	pushes pushes
+	// heldPush is pushHeld as a func, made once, so that holding a push
+	// (Watcher.Hold) at every move allocates nothing.
+	heldPush func()
 	// next is the table a later hello moved the socket on to, set by the
 	// reader (handle) as it ends the socket's run on its table; leftID
 	// is the id of the "leave" message that ended it with none to go to.
@@ -68,7 +71,7 @@ type socket struct {
 // pushes is the state of a socket's pusher. A socket has no goroutine of
 // its own waiting for the table to change: with thousands of sockets
 // open, their idle pushers' stacks were most of what the collector had to
-// scan (docs/performance-log.md, thirteenth round). Its fields are guarded by
+// scan. Its fields are guarded by
 // mu; wg counts the pusher while it runs.
 type pushes struct {
 	mu      sync.Mutex
@@ -179,6 +182,7 @@ func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve fun
 	}
 	c.SetReadLimit(h.lim.MaxMessage)
 	s := &socket{h: h, c: c, cc: hj.conn, lim: limit.NewBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: auth.SessionToken(r), addr: h.clientAddr(r)}
+	s.heldPush = s.pushHeld
 	if !h.addSocket(s) {
 		c.Close(websocket.StatusGoingAway, reasonShutdown)
 		return
@@ -589,11 +593,9 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Result: &res})
 		return
 	}
-	t := s.wt.t
-	t.mu.Lock()
-	t.movers++
-	t.unlock()
-	defer pushHeld(t) // after the deliver lock is let go: see pushHeld
+	// The pushes held while the move is played run after the deliver
+	// lock is let go (Watcher.Moving).
+	defer s.wt.Moving()()
 	s.deliver.Lock()
 	defer s.deliver.Unlock()
 	// The changes made while the move is played (the move's own above
@@ -629,28 +631,6 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	}
 }
 
-// pushHeld ends a socket's move of table t (socket.move): it runs the
-// pushers held while the move was played (table.held), one after the
-// other, in the mover's goroutine. The mover holds no deliver lock by
-// then, so two sockets that push to each other cannot wait on each
-// other. Every mover runs what is held when it ends, whether or not
-// others still play: a pusher held during a move is run by that move's
-// socket at the latest.
-func pushHeld(t *table) {
-	t.mu.Lock()
-	t.movers--
-	held := t.held
-	t.held = nil
-	t.unlock()
-	for _, o := range held {
-		o.h.s.metrics.pushesHeld.Inc()
-		o.pushes.mu.Lock()
-		ctx := o.pushes.ctx
-		o.pushes.mu.Unlock()
-		o.push(ctx, true)
-	}
-}
-
 // poke has the socket's pusher look for an update, starting it if it is
 // not running, unless the socket is answering a move, which polls for
 // the update itself once the move is played.
@@ -680,12 +660,21 @@ func (s *socket) wake(mayHold bool) {
 	}
 	ps.running = true
 	ps.wg.Add(1)
-	if t := s.wt.t; mayHold && t.movers > 0 && s.wt.seat >= 0 {
-		t.held = append(t.held, s)
+	if mayHold && s.wt.Hold(s.heldPush) {
 		return
 	}
 	s.h.s.metrics.pushersStarted.Inc()
 	go s.push(ps.ctx, false)
+}
+
+// pushHeld runs the socket's push held by another socket's move
+// (Watcher.Hold), on that socket's goroutine.
+func (s *socket) pushHeld() {
+	s.h.s.metrics.pushesHeld.Inc()
+	s.pushes.mu.Lock()
+	ctx := s.pushes.ctx
+	s.pushes.mu.Unlock()
+	s.push(ctx, true)
 }
 
 // push is the socket's pusher: it sends the updates there are, and looks

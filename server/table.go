@@ -141,14 +141,13 @@ type table struct {
 	// pokes are the watchers woken each by a call of their own at every
 	// change, rather than through changed (Watcher.OnChange).
 	pokes []*Watcher
-	// movers counts the sockets answering a move of this table
-	// (socket.move). While any does, a change starts no pusher for a
-	// seat's socket: the socket waits in held for the mover to push to
-	// it once its own ack is written, which spares a goroutine and the
-	// waking of a processor at every move (docs/performance-log.md, fifteenth
-	// round).
+	// movers counts the followers answering a move of this table
+	// (Watcher.Moving). While any does, a seat's follower may hold its
+	// push (Watcher.Hold) for the mover to run once its own answer is
+	// written: a door then spares a goroutine, and the waking of a
+	// processor, at every move.
 	movers int
-	held   []*socket
+	held   []func()
 	// gone is set when another node of a cluster took the table over:
 	// its watchers here end, and their clients connect again.
 	gone bool

@@ -84,6 +84,45 @@ func (w *Watcher) OnChange(poke func()) {
 	w.t.pokes = append(w.t.pokes, w)
 }
 
+// Moving says that the watcher's door is answering a move of the table
+// itself; done says it has, and runs the pushes held meanwhile (Hold),
+// one after the other, on the caller's goroutine. Call done holding no
+// lock another follower's push may take: two doors that push to each
+// other must not wait on each other. Every mover runs what is held when
+// it ends, whether or not others still play, so a push held during a
+// move is run by that move's door at the latest.
+func (w *Watcher) Moving() (done func()) {
+	t := w.t
+	t.mu.Lock()
+	t.movers++
+	t.unlock()
+	return func() {
+		t.mu.Lock()
+		t.movers--
+		held := t.held
+		t.held = nil
+		t.unlock()
+		for _, push := range held {
+			push()
+		}
+	}
+}
+
+// Hold keeps push for a mover to run (Moving) and reports true, if
+// another follower is answering a move of the table and this watcher
+// holds a seat; otherwise it reports false and the caller pushes as it
+// would. A spectator's push is never held: anyone may follow as a
+// spectator, and one that does not read must not hold up the players'
+// moves. It is for the poke of OnChange, and like it runs with the
+// table's lock held.
+func (w *Watcher) Hold(push func()) bool {
+	if w.t.movers == 0 || w.seat < 0 {
+		return false
+	}
+	w.t.held = append(w.t.held, push)
+	return true
+}
+
 // ChatFrom makes the watcher's first update carry only the chat messages
 // after number n (by default it carries every one at hand): a client
 // that reconnects passes the last it saw.
