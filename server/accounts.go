@@ -2,10 +2,8 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -13,6 +11,7 @@ import (
 	"parlour/game"
 	"parlour/server/auth"
 	"parlour/server/refuse"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -54,16 +53,6 @@ type AccountInfo struct {
 	Name     string    `json:"name"`
 	Identity string    `json:"identity"`
 	Created  time.Time `json:"created"`
-}
-
-// players returns the store's account side, or a refusal when the store
-// keeps no accounts.
-func (s *Service) players() (store.Players, error) {
-	ps, ok := s.st.(store.Players)
-	if !ok {
-		return nil, refuse.With(http.StatusNotImplemented, "this server keeps no accounts")
-	}
-	return ps, nil
 }
 
 // hashPassword hashes password with argon2id, taking one of the service's
@@ -149,7 +138,7 @@ func (s *Service) signUpPlace(ctx context.Context) (release func(), err error) {
 // its identity (a guest's) becomes the account, with every game it
 // played; otherwise a new identity is made. It returns a new session.
 func (s *Service) SignUp(ctx context.Context, p *auth.Principal, name, password string) (Session, error) {
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
 		return Session{}, err
 	}
@@ -216,7 +205,7 @@ func (s *Service) SignUp(ctx context.Context, p *auth.Principal, name, password 
 // no account and a wrong password get the same answer, after the same
 // work.
 func (s *Service) SignIn(ctx context.Context, name, password string) (Session, error) {
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
 		return Session{}, err
 	}
@@ -251,7 +240,7 @@ func (s *Service) SignIn(ctx context.Context, name, password string) (Session, e
 // SignOut ends the session whose token is token. A seat's token is not a
 // session: it stays.
 func (s *Service) SignOut(ctx context.Context, p *auth.Principal, token string) error {
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
 		return err
 	}
@@ -269,7 +258,7 @@ func (s *Service) SignOut(ctx context.Context, p *auth.Principal, token string) 
 // accountFor returns the account of p, or a refusal when p is nobody's or
 // a guest's.
 func (s *Service) accountFor(ctx context.Context, p *auth.Principal) (store.Account, store.Players, error) {
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
 		return store.Account{}, nil, err
 	}
@@ -358,7 +347,7 @@ func (s *Service) DeleteAccount(ctx context.Context, p *auth.Principal, password
 			return err
 		}
 		for _, g := range page {
-			u, err := renameSeat(g.Table, g.Meta, a.Identity)
+			u, err := table.RenameSeat(g.Table, g.Meta, a.Identity, DeletedName)
 			if err != nil {
 				return err
 			}
@@ -376,32 +365,13 @@ func (s *Service) DeleteAccount(ctx context.Context, p *auth.Principal, password
 	s.forget(ctx, dropped)
 	// Finished tables in memory hold the old names: let the store answer
 	// for them from now on.
-	s.mu.Lock()
-	for _, u := range renames {
-		delete(s.tables, u.ID)
+	ids := make([]string, len(renames))
+	for i, u := range renames {
+		ids[i] = u.ID
 	}
-	s.mu.Unlock()
+	s.Forget(ids...)
 	s.log.Info("account deleted", "identity", a.Identity, "games", len(renames))
 	return nil
-}
-
-// renameSeat returns the update of a finished table's description that
-// renames identity's seats DeletedName.
-func renameSeat(id string, desc []byte, identity string) (store.TableUpdate, error) {
-	var m meta
-	if err := json.Unmarshal(desc, &m); err != nil {
-		return store.TableUpdate{}, fmt.Errorf("table %s: reading description: %w", id, err)
-	}
-	for i, st := range m.Seats {
-		if st.Identity == identity {
-			m.Seats[i].Name = uniqueName(m.Seats, DeletedName, i)
-		}
-	}
-	b, err := json.Marshal(m)
-	if err != nil {
-		return store.TableUpdate{}, err
-	}
-	return store.TableUpdate{ID: id, Status: store.Finished, Meta: b}, nil
 }
 
 // forget drops deleted credentials from the cache, and, clustered, from
@@ -418,7 +388,7 @@ func (s *Service) forget(ctx context.Context, hashes [][]byte) {
 // stillSeated refuses to delete an account seated at tables under way,
 // saying what to do about each kind: resign a game begun, leave a table
 // whose game has not.
-func stillSeated(seated []SeatedTable) error {
+func stillSeated(seated []table.SeatedTable) error {
 	var begun, waiting []string
 	for _, t := range seated {
 		if t.Status == store.Open || t.Status == store.Setup {

@@ -14,7 +14,6 @@ import (
 	"parlour/game"
 	"parlour/lexicon"
 	"parlour/server/auth"
-	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -89,14 +88,14 @@ func (a *analyses) get(ctx context.Context, p *auth.Principal, id string) ([]byt
 		e.used = a.tick
 		a.mu.Unlock()
 		if e.daily {
-			if _, err := a.h.s.read(ctx, p, id, true); err != nil {
+			if err := a.h.s.MayRead(ctx, p, id, true); err != nil {
 				return nil, err
 			}
 		}
 		return e.body, nil
 	}
 	a.mu.Unlock()
-	rec, lex, daily, err := a.finished(ctx, p, id)
+	rec, lex, daily, err := a.h.s.Finished(ctx, p, id)
 	if err != nil {
 		return nil, err
 	}
@@ -127,26 +126,6 @@ func (a *analyses) get(ctx context.Context, p *auth.Principal, id string) ([]byt
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
-}
-
-// finished returns table id's whole record and lexicon, and whether it is
-// an attempt at a daily puzzle, refusing a table that does not exist
-// (404), whose game has not ended (409), or that is shut to p (403, see
-// the read gate in gate.go).
-func (a *analyses) finished(ctx context.Context, p *auth.Principal, id string) (*game.Record, *lexicon.Lexicon, bool, error) {
-	t, err := a.h.s.read(ctx, p, id, true)
-	if err != nil {
-		return nil, nil, false, err
-	}
-	t.mu.Lock()
-	defer t.unlock()
-	if t.st != nil && t.st.Result().Status == game.Aborted {
-		return nil, nil, false, refuse.Conflict("the game at table %s was aborted before every player had moved: there is nothing to analyse", id)
-	}
-	if t.st == nil || t.st.Result().Status != game.Finished {
-		return nil, nil, false, refuse.Conflict("the game at table %s has not ended: its analysis waits for the end", id)
-	}
-	return t.record(), t.cfg.Lexicon, t.m.Daily != "", nil
 }
 
 // compute analyses rec apart from any one request, so that a request that

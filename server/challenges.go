@@ -7,13 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
 	"parlour/game"
 	"parlour/server/auth"
 	"parlour/server/refuse"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -61,7 +61,7 @@ type ChallengeInfo struct {
 
 // challengeInfo describes c, with the players' account names.
 func (s *Service) challengeInfo(ctx context.Context, c store.Challenge) (ChallengeInfo, error) {
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
 		return ChallengeInfo{}, err
 	}
@@ -127,15 +127,14 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 	if err != nil {
 		return ChallengeInfo{}, err
 	}
-	if req.Rated {
-		seats := []seatMeta{{Identity: me.Identity, Name: me.Name}, {Identity: them.Identity, Name: them.Name}}
-		if _, err := checkRated(g, rules, "", seats, asker{identity: me.Identity, name: me.Name, account: true}); err != nil {
-			return ChallengeInfo{}, err
-		}
+	pr := table.Pairing{Game: g, Rules: rules, Rated: req.Rated, Asker: me.Identity,
+		Seats: []table.PairedSeat{{Identity: me.Identity, Name: me.Name}, {Identity: them.Identity, Name: them.Name}}}
+	if err := s.CheckPairing(pr); err != nil {
+		return ChallengeInfo{}, err
 	}
 	now := s.now().UTC()
 	var raw []byte
-	if r := rawRules(g, rules); r != nil {
+	if r := table.RawRules(g, rules); r != nil {
 		if raw, err = json.Marshal(r); err != nil {
 			return ChallengeInfo{}, err
 		}
@@ -224,12 +223,12 @@ func (s *Service) challengeFor(ctx context.Context, p *auth.Principal, id, what 
 		return store.Challenge{}, nil, err
 	}
 	if !auth.ValidID(id) {
-		return store.Challenge{}, nil, refuse.NotFound("there is no challenge %q", clip(id))
+		return store.Challenge{}, nil, refuse.NotFound("there is no challenge %q", refuse.Clip(id))
 	}
 	c, err := cs.Challenge(ctx, id)
 	if errors.Is(err, store.ErrNotFound) || err == nil && c.From != p.Identity && c.To != p.Identity {
 		// Somebody else's challenge is none of the asker's business.
-		return store.Challenge{}, nil, refuse.NotFound("there is no challenge %q", clip(id))
+		return store.Challenge{}, nil, refuse.NotFound("there is no challenge %q", refuse.Clip(id))
 	}
 	if err != nil {
 		return store.Challenge{}, nil, err
@@ -290,81 +289,49 @@ func (s *Service) answeredMeanwhile(ctx context.Context, cs store.Challenges, id
 // the accepter's seat and its token; the challenger acts at the table with
 // their own session or identity token, which works at every seat their
 // identity holds.
-func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Seated, error) {
+func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (table.Seated, error) {
 	c, cs, err := s.challengeFor(ctx, p, id, "accepting a challenge")
 	if err != nil {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
 	if c.To != p.Identity {
-		return Seated{}, refuse.Forbidden("this challenge is yours: you cannot accept it (withdraw it with DELETE instead)")
+		return table.Seated{}, refuse.Forbidden("this challenge is yours: you cannot accept it (withdraw it with DELETE instead)")
 	}
 	var raw map[string]json.RawMessage
 	if len(c.Rules) > 0 {
 		if err := json.Unmarshal(c.Rules, &raw); err != nil {
-			return Seated{}, err
+			return table.Seated{}, err
 		}
 	}
 	g, rules, err := s.challengeGame(c.Game, raw)
 	if err != nil {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
-	if c.Rated {
-		if err := s.pairCap(ctx, c.From, c.To); err != nil {
-			return Seated{}, err
-		}
-	}
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
 	names, err := ps.AccountNames(ctx, []string{c.From, c.To})
 	if err != nil {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
 	if _, ok := names[c.From]; !ok {
-		return Seated{}, refuse.Gone("the player who challenged you has deleted their account")
+		return table.Seated{}, refuse.Gone("the player who challenged you has deleted their account")
 	}
-	seats := []seatMeta{{Identity: c.From, Name: names[c.From], Player: "account"}, {Identity: c.To, Name: names[c.To], Player: "account"}}
-	if auth.RandomSeed()%2 == 1 {
-		seats[0], seats[1] = seats[1], seats[0]
+	// The challenge is settled in the table's own transaction (Pairing):
+	// of an acceptance and a withdrawal at once, only one happens.
+	seated, err := s.Pair(ctx, table.Pairing{
+		Game: g, Rules: rules, Rated: c.Rated, Asker: p.Identity, Challenge: c.ID,
+		Seats: []table.PairedSeat{{Identity: c.From, Name: names[c.From]}, {Identity: c.To, Name: names[c.To]}},
+	})
+	if errors.Is(err, store.ErrChallengeNotOpen) {
+		return table.Seated{}, s.answeredMeanwhile(ctx, cs, c.ID)
 	}
-	pool := ""
-	if c.Rated {
-		if pool, err = checkRated(g, rules, "", seats, asker{identity: p.Identity, account: true}); err != nil {
-			return Seated{}, err
-		}
-	}
-	for i := range seats {
-		seats[i].Name = uniqueName(seats, seats[i].Name, i)
-	}
-	lex, err := s.lexicon("")
 	if err != nil {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
-	m := meta{Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(), Seed: auth.RandomSeed(), Seats: seats, Rated: c.Rated, Pool: pool, Challenge: c.ID}
-	if slices.ContainsFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }) {
-		m.Set = game.NewSet(len(seats), rules.Int(game.SetTargetOption))
-	}
-	t := s.newTable(g, m, rules, lex)
-	mine := slices.IndexFunc(seats, func(st seatMeta) bool { return st.Identity == p.Identity })
-	b, tok, cred := asker{identity: p.Identity}.seating(t.id, mine)
-	// The challenge is settled in the table's own transaction: of two
-	// acceptances (or an acceptance and a withdrawal) at once only one
-	// opens a table, and a table that cannot be stored (a full disk)
-	// leaves the challenge open, with nothing to undo.
-	b.Challenge = &store.ChallengeAnswer{ID: c.ID, Status: store.ChallengeAccepted, Table: t.id}
-	if err := s.insert(ctx, t, b); err != nil {
-		if errors.Is(err, store.ErrChallengeNotOpen) {
-			return Seated{}, s.answeredMeanwhile(ctx, cs, c.ID)
-		}
-		return Seated{}, err
-	}
-	s.auth.Remember(cred)
-	s.log.Info("challenge accepted", "challenge", c.ID, "table", t.id, "game", g.Name(), "rated", c.Rated)
-	t.mu.Lock()
-	s.started(t)
-	t.unlock()
-	return Seated{Table: t.id, Seat: mine, Token: tok, Invite: s.invite(t.id)}, nil
+	s.log.Info("challenge accepted", "challenge", c.ID, "table", seated.Table, "game", g.Name(), "rated", c.Rated)
+	return seated, nil
 }
 
 // Decline declines a challenge to p and tells both players.

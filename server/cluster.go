@@ -102,6 +102,7 @@ import (
 
 	"parlour/bus"
 	"parlour/server/refuse"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -239,7 +240,7 @@ func newCluster(s *Service) (*cluster, error) {
 	c.handed = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_handed_total", Help: "Tables this node handed to the node their requests came from."})
 	c.fenced = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_leases_lost_total", Help: "Leases this node lost to another node."})
 	c.notesLost = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_notes_unanswered_total", Help: "Notes to another node (a player stream's event, credentials to forget, who is online, a player's tables, the lobby) that it did not answer."})
-	c.forwardTrip = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "parlour_cluster_forward_seconds", Help: "Time from forwarding a request to its table's owner to the owner's answer, the owner's work included.", Buckets: latencyBuckets})
+	c.forwardTrip = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "parlour_cluster_forward_seconds", Help: "Time from forwarding a request to its table's owner to the owner's answer, the owner's work included.", Buckets: table.LatencyBuckets()})
 	c.busTrip = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "parlour_cluster_bus_seconds", Help: "Round trip over the bus of a probe to another node, answered at once (every few seconds, to each other node).", Buckets: busBuckets})
 	reg.MustRegister(c.forwarded, c.takeovers, c.handed, c.fenced, c.notesLost, c.forwardTrip, c.busTrip,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_cluster_owned_tables", Help: "Tables whose lease this node holds."}, func() float64 {
@@ -377,7 +378,7 @@ func (c *cluster) adoptHanded(id string) {
 		c.log.Warn("taking up a table handed to this node", "table", id, "owner", owner, "err", err)
 		return
 	}
-	if _, err := c.s.table(ctx, id); err != nil {
+	if err := c.s.Load(ctx, id); err != nil {
 		c.log.Warn("taking up a table handed to this node", "table", id, "err", err)
 	}
 }
@@ -402,7 +403,7 @@ func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
 			// The lease lapsed and was taken again: another node may
 			// have moved meanwhile, so the table is rebuilt from its
 			// record.
-			c.s.drop(l.Table)
+			c.s.Drop(l.Table)
 		}
 		return nil
 	}
@@ -413,12 +414,7 @@ func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
 	// A copy in memory from an earlier lease of this node's is behind
 	// whatever the owners between did: it goes, and the table is read
 	// again from its record.
-	c.s.mu.RLock()
-	t, ok := c.s.tables[l.Table]
-	c.s.mu.RUnlock()
-	if ok && t.epoch != l.Epoch {
-		c.s.dropCopy(t)
-	}
+	c.s.DropStale(l.Table, l.Epoch)
 	if err := c.b.Own(ctx, l.Table); err != nil {
 		c.mu.Lock()
 		delete(c.owned, l.Table)
@@ -458,7 +454,7 @@ func (c *cluster) lose(id string) {
 	}
 	c.fenced.Inc()
 	c.log.Warn("lease lost: the table is another node's now", "table", id)
-	c.s.drop(id)
+	c.s.Drop(id)
 }
 
 // disown stops renewing table id's lease and answering for it on the bus,
@@ -496,7 +492,7 @@ func (c *cluster) giveUp(id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
 	defer cancel()
 	c.release(ctx, id)
-	c.s.drop(id)
+	c.s.Drop(id)
 }
 
 // heal makes this node answer on the bus for table id, whose lease it
@@ -535,54 +531,6 @@ func (c *cluster) release(ctx context.Context, id string) {
 	}
 }
 
-// drop forgets table id: another node owns it now.
-func (s *Service) drop(id string) {
-	s.mu.Lock()
-	t, ok := s.tables[id]
-	delete(s.tables, id)
-	s.mu.Unlock()
-	if ok {
-		retire(t)
-	}
-}
-
-// dropCopy forgets t if it is still the copy of its table in memory: it
-// was made under a lease this node no longer holds, and another node
-// may have changed the table since.
-func (s *Service) dropCopy(t *table) {
-	s.mu.Lock()
-	ok := s.tables[t.id] == t
-	if ok {
-		delete(s.tables, t.id)
-	}
-	s.mu.Unlock()
-	if ok {
-		retire(t)
-	}
-}
-
-// retire ends t, a copy taken out of memory: its clock stops, and its
-// watchers here end, so that their clients connect again.
-func retire(t *table) {
-	t.mu.Lock()
-	if t.tc.timer != nil {
-		t.tc.timer.Stop()
-	}
-	t.gone = true
-	t.broadcast()
-	t.unlock()
-}
-
-// fenced drops t from memory when err says the store refused its write
-// because its lease's epoch has passed: the next request reads the table
-// afresh, or finds its new owner. t.mu may be held.
-func (s *Service) fenced(t *table, err error) {
-	if s.cl != nil && errors.Is(err, store.ErrFenced) {
-		s.cl.fenced.Inc()
-		go s.dropCopy(t)
-	}
-}
-
 // renewals renews every lease this node holds every third of the
 // lease's time, releases those of tables no longer in memory, and takes
 // over live tables whose lease expired.
@@ -613,10 +561,7 @@ func (c *cluster) renewAll(ctx context.Context) {
 	c.mu.Unlock()
 	renew := make([]store.Lease, 0, len(held))
 	for id, o := range held {
-		c.s.mu.RLock()
-		_, here := c.s.tables[id]
-		c.s.mu.RUnlock()
-		if !here && time.Since(o.taken) > c.ttl {
+		if !c.s.Holds(id) && time.Since(o.taken) > c.ttl {
 			c.release(ctx, id)
 			delete(held, id)
 			continue
@@ -677,7 +622,7 @@ func (c *cluster) sweep(ctx context.Context) {
 		if err != nil || owner != "" {
 			continue
 		}
-		if _, err := c.s.table(ctx, l.Table); err != nil {
+		if err := c.s.Load(ctx, l.Table); err != nil {
 			c.log.Warn("taking over a table", "table", l.Table, "err", err)
 			c.release(ctx, l.Table)
 			continue
@@ -697,26 +642,16 @@ func (c *cluster) publish(id string, stop chan struct{}) {
 	defer c.loops.Done()
 	last := 0
 	for {
-		c.s.mu.RLock()
-		t, ok := c.s.tables[id]
-		c.s.mu.RUnlock()
+		ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
+		m, ch, ok, err := c.s.Mark(ctx, id)
+		cancel()
 		again := 50 * time.Millisecond
-		if ok {
-			ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
-			err := c.s.loadChat(ctx, t)
-			cancel()
-			if err != nil {
-				// The store is away: nothing can change meanwhile.
-				c.log.Warn("reading a table's chat before publishing its changes", "table", id, "err", err)
-				ok, again = false, storeRetry
-			}
+		if err != nil {
+			// The store is away: nothing can change meanwhile.
+			c.log.Warn("reading a table's chat before publishing its changes", "table", id, "err", err)
+			again = table.StoreRetry
 		}
-		var ch <-chan struct{}
 		if ok {
-			t.mu.Lock()
-			m := t.mark()
-			ch = t.awaitChange()
-			t.unlock()
 			if m > last {
 				if err := c.b.Publish(id, m, nil); err != nil {
 					c.log.Debug("publishing a change", "table", id, "err", err)
@@ -763,6 +698,10 @@ func (c *cluster) Created(ctx context.Context, id string) error {
 
 // Abandoned is release, for the table service (Placement).
 func (c *cluster) Abandoned(ctx context.Context, id string) { c.release(ctx, id) }
+
+// Fenced counts a lease lost: the store refused a write of table id
+// under its passed epoch (Placement).
+func (c *cluster) Fenced(id string) { c.fenced.Inc() }
 
 // Changed is published, for the table service (Placement).
 func (c *cluster) Changed(id string, mark int) { c.published(id, mark) }
@@ -822,7 +761,7 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 			if err := c.adopt(ctx, l); err != nil {
 				return refuse.Unavailable("the table could not be taken over; try again")
 			}
-			if _, err := c.s.table(ctx, id); err != nil {
+			if err := c.s.Load(ctx, id); err != nil {
 				c.release(context.WithoutCancel(ctx), id)
 				return err
 			}
@@ -842,30 +781,6 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 		case <-time.After(wait):
 		}
 	}
-}
-
-// readOnly returns table id rebuilt from its record for a read on a node
-// that does not own it (the lobby, a profile's games): it is not kept,
-// runs no computer seat nor clock, and cannot be written (its writes
-// carry no lease's epoch, which the store refuses).
-func (s *Service) readOnly(ctx context.Context, id string) (*table, error) {
-	row, err := s.st.Table(ctx, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, refuse.NotFound("there is no table %q", id)
-	}
-	if err != nil {
-		return nil, err
-	}
-	t, err := s.restore(row)
-	if err != nil {
-		return nil, err
-	}
-	// Another node runs it: a move that reaches it here (it was
-	// forwarded to this node just as the table left) is refused as
-	// moved, and found its way to the new owner.
-	t.gone = true
-	t.epoch = -1
-	return t, nil
 }
 
 // askHeal tells node, which holds table id's lease, that nobody answers

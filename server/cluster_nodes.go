@@ -14,6 +14,7 @@ import (
 	"parlour/bus"
 	"parlour/server/auth"
 	"parlour/server/refuse"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -96,7 +97,7 @@ func streamEvent(typ string) bool {
 // decodeNote checks a note read by decodeRelay.
 func decodeNote(rq relayRequest) (relayRequest, error) {
 	if rq.Table != "" {
-		return relayRequest{}, fmt.Errorf("a %q note about table %q", rq.Kind, clip(rq.Table))
+		return relayRequest{}, fmt.Errorf("a %q note about table %q", rq.Kind, refuse.Clip(rq.Table))
 	}
 	if rq.Kind != "forget" && len(rq.Hashes) > 0 {
 		return relayRequest{}, fmt.Errorf("a %q note with credentials", rq.Kind)
@@ -110,11 +111,11 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 	switch rq.Kind {
 	case "player", "seated":
 		if !auth.ValidID(rq.Identity) {
-			return relayRequest{}, fmt.Errorf("a %q note about no identity (%q)", rq.Kind, clip(rq.Identity))
+			return relayRequest{}, fmt.Errorf("a %q note about no identity (%q)", rq.Kind, refuse.Clip(rq.Identity))
 		}
 	default:
 		if rq.Identity != "" {
-			return relayRequest{}, fmt.Errorf("a %q note about identity %q", rq.Kind, clip(rq.Identity))
+			return relayRequest{}, fmt.Errorf("a %q note about identity %q", rq.Kind, refuse.Clip(rq.Identity))
 		}
 	}
 	switch rq.Kind {
@@ -124,7 +125,7 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 		}
 	case "lobby":
 		if rq.Status != store.Open && rq.Status != store.Setup && rq.Status != store.Playing {
-			return relayRequest{}, fmt.Errorf("a lobby's note about tables %q", clip(string(rq.Status)))
+			return relayRequest{}, fmt.Errorf("a lobby's note about tables %q", refuse.Clip(string(rq.Status)))
 		}
 		if rq.Limit < 1 || rq.Limit > maxLobby {
 			return relayRequest{}, fmt.Errorf("a lobby's note for %d tables", rq.Limit)
@@ -159,9 +160,9 @@ func (c *cluster) serveNote(rq relayRequest) ([]byte, error) {
 	case "online":
 		body = c.s.presence.online(c.s.now())
 	case "seated":
-		body = c.s.seatedAt(rq.Identity)
+		body = c.s.SeatedAt(rq.Identity)
 	case "lobby":
-		body = c.s.lobbyHere(rq.Status, rq.Limit)
+		body = c.s.LobbyHere(rq.Status, rq.Limit)
 	}
 	var b []byte
 	if body != nil {
@@ -343,15 +344,15 @@ func (c *cluster) OnlineElsewhere(ctx context.Context) []string {
 // where identity holds a seat. When a node did not answer, it returns
 // what the others answered and a refusal saying the list is incomplete:
 // the caller decides whether that will do.
-func (c *cluster) seatedElsewhere(ctx context.Context, identity string) ([]SeatedTable, error) {
+func (c *cluster) seatedElsewhere(ctx context.Context, identity string) ([]table.SeatedTable, error) {
 	ans, err := c.tellAll(ctx, relayRequest{Kind: "seated", Identity: identity}, false)
 	if err != nil {
 		c.log.Warn("asking the other nodes for a player's tables", "err", err)
 		err = refuse.Unavailable("your tables on the other servers could not all be listed just now; try again")
 	}
-	var out []SeatedTable
+	var out []table.SeatedTable
 	for _, b := range ans {
-		var ts []SeatedTable
+		var ts []table.SeatedTable
 		if json.Unmarshal(b, &ts) == nil {
 			out = append(out, ts...)
 		}
@@ -362,8 +363,8 @@ func (c *cluster) seatedElsewhere(ctx context.Context, identity string) ([]Seate
 // seated returns the tables under way where identity holds a seat, on
 // every node; err, when set, says some node did not answer (what the
 // others hold is there all the same).
-func (s *Service) seated(ctx context.Context, identity string) ([]SeatedTable, error) {
-	out := s.seatedAt(identity)
+func (s *Service) seated(ctx context.Context, identity string) ([]table.SeatedTable, error) {
+	out := s.SeatedAt(identity)
 	if s.cl == nil {
 		return out, nil
 	}
@@ -371,24 +372,24 @@ func (s *Service) seated(ctx context.Context, identity string) ([]SeatedTable, e
 	for _, t := range more {
 		// A node that lost a table's lease and has not noticed yet
 		// lists it too.
-		if !slices.ContainsFunc(out, func(o SeatedTable) bool { return o.ID == t.ID }) {
+		if !slices.ContainsFunc(out, func(o table.SeatedTable) bool { return o.ID == t.ID }) {
 			out = append(out, t)
 		}
 	}
-	slices.SortFunc(out, func(a, b SeatedTable) int { return b.Created.Compare(a.Created) })
+	slices.SortFunc(out, func(a, b table.SeatedTable) int { return b.Created.Compare(a.Created) })
 	return out, err
 }
 
 // LobbyElsewhere returns at most limit public tables in status that the
 // other nodes own. A node that does not answer is left out (LobbyPeers).
-func (c *cluster) LobbyElsewhere(ctx context.Context, status store.Status, limit int) []TableInfo {
+func (c *cluster) LobbyElsewhere(ctx context.Context, status store.Status, limit int) []table.TableInfo {
 	ans, err := c.tellAll(ctx, relayRequest{Kind: "lobby", Status: status, Limit: min(max(limit, 1), maxLobby)}, false)
 	if err != nil {
 		c.log.Warn("asking the other nodes for their tables", "err", err)
 	}
-	var out []TableInfo
+	var out []table.TableInfo
 	for _, b := range ans {
-		var ts []TableInfo
+		var ts []table.TableInfo
 		if json.Unmarshal(b, &ts) == nil {
 			out = append(out, ts...)
 		}

@@ -123,11 +123,11 @@ func decodeRelay(b []byte) (relayRequest, error) {
 		return decodeNote(rq)
 	}
 	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 {
-		return relayRequest{}, fmt.Errorf("a request about table %s with a note's fields", clip(rq.Table))
+		return relayRequest{}, fmt.Errorf("a request about table %s with a note's fields", refuse.Clip(rq.Table))
 	}
 	rq.Hashes = nil // empty: as it reads back
 	if !auth.ValidID(rq.Table) {
-		return relayRequest{}, fmt.Errorf("a request about no table (%q)", clip(rq.Table))
+		return relayRequest{}, fmt.Errorf("a request about no table (%q)", refuse.Clip(rq.Table))
 	}
 	switch rq.Kind {
 	case "ping", "here", "heal":
@@ -140,18 +140,18 @@ func decodeRelay(b []byte) (relayRequest, error) {
 		}
 	case "http":
 		if id, _, ok := tablePath(rq.Path); !ok || id != rq.Table {
-			return relayRequest{}, fmt.Errorf("a forwarded request for %q about table %s", clip(rq.Path), rq.Table)
+			return relayRequest{}, fmt.Errorf("a forwarded request for %q about table %s", refuse.Clip(rq.Path), rq.Table)
 		}
 		switch rq.Method {
 		case http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete:
 		default:
-			return relayRequest{}, fmt.Errorf("a forwarded request with method %q", clip(rq.Method))
+			return relayRequest{}, fmt.Errorf("a forwarded request with method %q", refuse.Clip(rq.Method))
 		}
 		if strings.ContainsAny(rq.Path, "?#") || strings.Contains(rq.Path, "..") {
-			return relayRequest{}, fmt.Errorf("a forwarded request for %q", clip(rq.Path))
+			return relayRequest{}, fmt.Errorf("a forwarded request for %q", refuse.Clip(rq.Path))
 		}
 	default:
-		return relayRequest{}, fmt.Errorf("a request of unknown kind %q", clip(rq.Kind))
+		return relayRequest{}, fmt.Errorf("a request of unknown kind %q", refuse.Clip(rq.Kind))
 	}
 	return rq, nil
 }
@@ -192,14 +192,10 @@ func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) (relayReply
 }
 
 // movedHeader marks the answer to a forwarded request that found its
-// table handed to another node meanwhile (errMoved): handle turns it into
+// table handed to another node meanwhile (table.ErrMoved): handle turns it into
 // NotOwner, so that the asker finds the new owner. It never leaves the
 // node.
 const movedHeader = "Parlour-Table-Moved"
-
-// errMoved says that the table was handed to another node while the
-// request waited for it here: nothing was done.
-var errMoved = refuse.Unavailable("the table moved to another server just now; nothing was done: try again")
 
 // handOffAfter is how many requests for a table in a row, all forwarded
 // from one other node, make its owner hand the table to that node: few
@@ -237,37 +233,23 @@ func (c *cluster) handOff(ctx context.Context, id, from string) bool {
 	if !due {
 		return false
 	}
-	c.s.mu.RLock()
-	t, ok := c.s.tables[id]
-	c.s.mu.RUnlock()
-	if !ok {
-		return false
-	}
-	t.mu.Lock()
-	if t.gone || t.watchers > 0 || t.status != store.Playing || t.tc.timer != nil || t.computerSeats() || t.doubt {
-		t.unlock()
+	handed, err := c.s.HandOff(id, func() (bool, error) {
+		o, ok := c.disown(ctx, id)
+		if !ok {
+			return false, nil
+		}
+		// Handed or not, this node no longer answers for the table:
+		// should the lease not have passed (the store away), it runs
+		// out and another node takes the table over.
+		_, err := c.leases.TakeLease(ctx, o.lease, from, c.ttl)
+		return true, err
+	})
+	if !handed {
 		c.mu.Lock()
 		o.streak = 0 // look again after as many more
 		c.mu.Unlock()
 		return false
 	}
-	o, ok = c.disown(ctx, id)
-	if !ok {
-		t.unlock()
-		return false
-	}
-	_, err := c.leases.TakeLease(ctx, o.lease, from, c.ttl)
-	// Handed or not, this node no longer answers for the table: should
-	// the lease not have passed (the store away), it runs out and
-	// another node takes the table over.
-	t.gone = true
-	t.broadcast()
-	t.unlock()
-	c.s.mu.Lock()
-	if c.s.tables[id] == t {
-		delete(c.s.tables, id)
-	}
-	c.s.mu.Unlock()
 	if err != nil {
 		c.log.Warn("handing a table to the node its requests come from", "table", id, "to", from, "err", err)
 		return false
@@ -297,48 +279,15 @@ func (c *cluster) here(id string) {
 func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, error) {
 	s := c.s
 	var p *auth.Principal
-	identity := ""
 	if rq.Token != "" {
 		var err error
 		if p, err = s.auth.Authenticate(ctx, rq.Token); err != nil {
 			return replyError(err)
 		}
-		identity = p.Identity
 	}
-	t, err := s.read(ctx, p, rq.Table, false)
+	u, last, mark, err := s.RemoteUpdate(ctx, p, rq.Table, rq.Since, rq.Chat, rq.Ended, rq.Sent)
 	if err != nil {
 		return replyError(err)
-	}
-	if err := s.loadChat(ctx, t); err != nil {
-		return replyError(err)
-	}
-	t.mu.Lock()
-	if err := t.closed(); err != nil {
-		// Cancelled while this request waited for the table: an update
-		// of it would pass for the last change, and the watcher would
-		// wait on for the next.
-		t.unlock()
-		return replyError(err)
-	}
-	if rq.Since > t.version() {
-		t.unlock()
-		return replyError(refuse.Bad("version %d is ahead of the table, which is at version %d", rq.Since, t.version()))
-	}
-	t.lastUse = time.Now()
-	seat := t.seatOf(p)
-	t.touch(seat, s.now())
-	from := rq.Chat
-	if t.status == store.Finished && !rq.Ended && rq.Sent {
-		from = 0 // the end opens every channel: see Watcher.next
-	}
-	u, err := t.update(s.games, seat, rq.Since)
-	var last int
-	u.Chat, last = t.chatAfter(from, seat, identity)
-	u.Muted = t.mutedBy(identity)
-	mark := t.mark()
-	t.unlock()
-	if err != nil {
-		return nil, err
 	}
 	b, err := json.Marshal(u)
 	if err != nil {
@@ -347,12 +296,6 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 	return json.Marshal(relayReply{Status: http.StatusOK, Body: b, Chat: last, Mark: mark})
 }
 
-// mark is what the owner publishes of t at each change: its version plus
-// the number of its last chat message, one more at every move, change
-// and chat message. It only grows, on any owner, once t's chat is
-// loaded. t.mu must be held.
-func (t *table) mark() int { return t.version() + t.ch.last }
-
 // serveHere notes that the seat of a watcher on another node is still
 // at the table (see remoteWatch.heartbeat).
 func (c *cluster) serveHere(ctx context.Context, rq relayRequest) ([]byte, error) {
@@ -360,13 +303,9 @@ func (c *cluster) serveHere(ctx context.Context, rq relayRequest) ([]byte, error
 	if err != nil {
 		return replyError(err)
 	}
-	t, err := c.s.table(ctx, rq.Table)
-	if err != nil {
+	if err := c.s.Touch(ctx, p, rq.Table); err != nil {
 		return replyError(err)
 	}
-	t.mu.Lock()
-	t.touch(t.seatOf(p), c.s.now())
-	t.unlock()
 	return json.Marshal(relayReply{Status: http.StatusOK})
 }
 

@@ -14,6 +14,7 @@ import (
 	"parlour/bus"
 	"parlour/server/auth"
 	"parlour/server/refuse"
+	"parlour/server/table"
 )
 
 // remoteWatch follows a table another node owns, for one watcher here:
@@ -78,7 +79,7 @@ func (w *remoteWatch) heartbeat() {
 }
 
 // first returns the watcher's first update.
-func (w *remoteWatch) first(ctx context.Context) (Update, error) { return w.fetch(ctx) }
+func (w *remoteWatch) first(ctx context.Context) (table.Update, error) { return w.fetch(ctx) }
 
 // chatFrom makes the first update carry only the chat messages after
 // number n (see Watcher.ChatFrom).
@@ -86,17 +87,17 @@ func (w *remoteWatch) chatFrom(n int) { w.chat = n }
 
 // next returns the next update, waiting for a change newer than the one
 // the watcher has: a new version, or a chat line it may read.
-func (w *remoteWatch) next(ctx context.Context) (Update, error) {
+func (w *remoteWatch) next(ctx context.Context) (table.Update, error) {
 	for {
 		ch, err := w.sub.Next(ctx)
 		if err != nil {
-			return Update{}, err
+			return table.Update{}, err
 		}
 		if ch.Gap || ch.Version > w.mark {
 			had := w.version
 			u, err := w.fetch(ctx)
 			if err != nil {
-				return Update{}, err
+				return table.Update{}, err
 			}
 			if u.Version > had || len(u.Chat) > 0 || ch.Gap && ch.Version == 0 {
 				return u, nil
@@ -107,7 +108,7 @@ func (w *remoteWatch) next(ctx context.Context) (Update, error) {
 
 // fetch asks the owner for the update since w.version, taking the table
 // over if its owner is gone.
-func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
+func (w *remoteWatch) fetch(ctx context.Context) (table.Update, error) {
 	rq := relayRequest{Kind: "update", Table: w.id, Token: w.token, Since: w.version, Chat: w.chat, Sent: w.sent, Ended: w.ended}
 	for try := 0; try < 4; try++ {
 		if w.c.owns(w.id) {
@@ -115,7 +116,7 @@ func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 			// the update is made here, not asked of itself over the bus.
 			rp, err := w.c.updateHere(ctx, rq)
 			if err != nil {
-				return Update{}, err
+				return table.Update{}, err
 			}
 			return w.read(rp)
 		}
@@ -129,35 +130,35 @@ func (w *remoteWatch) fetch(ctx context.Context) (Update, error) {
 			// node do it, then ask again.
 			if owner, cerr := w.c.claim(ctx, w.id); cerr == nil && owner != "" {
 				if terr := w.c.takeover(ctx, w.id); terr != nil {
-					return Update{}, terr
+					return table.Update{}, terr
 				}
 			}
 			continue
 		case errors.Is(err, bus.ErrUnavailable):
-			return Update{}, errNoBus
+			return table.Update{}, errNoBus
 		case err != nil:
-			return Update{}, refuse.Unavailable("the server that runs this table did not answer in time; connect again")
+			return table.Update{}, refuse.Unavailable("the server that runs this table did not answer in time; connect again")
 		case rp.NotOwner:
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
 		return w.read(rp)
 	}
-	return Update{}, refuse.Unavailable("the table is changing hands; try again")
+	return table.Update{}, refuse.Unavailable("the table is changing hands; try again")
 }
 
 // read takes in the owner's answer to an update.
-func (w *remoteWatch) read(rp relayReply) (Update, error) {
+func (w *remoteWatch) read(rp relayReply) (table.Update, error) {
 	if rp.Status != http.StatusOK {
 		var e struct {
 			Error string `json:"error"`
 		}
 		json.Unmarshal(rp.Body, &e)
-		return Update{}, refuse.With(rp.Status, "%s", e.Error)
+		return table.Update{}, refuse.With(rp.Status, "%s", e.Error)
 	}
-	var u Update
+	var u table.Update
 	if err := json.Unmarshal(rp.Body, &u); err != nil {
-		return Update{}, err
+		return table.Update{}, err
 	}
 	w.version, w.chat, w.mark, w.sent = u.Version, rp.Chat, rp.Mark, true
 	if u.Table.Status == "finished" {
@@ -169,7 +170,7 @@ func (w *remoteWatch) read(rp relayReply) (Update, error) {
 // updateHere answers rq, a remote watcher's ask for its update, on this
 // node, which owns the table.
 func (c *cluster) updateHere(ctx context.Context, rq relayRequest) (relayReply, error) {
-	if _, err := c.s.table(ctx, rq.Table); err != nil {
+	if err := c.s.Load(ctx, rq.Table); err != nil {
 		return relayReply{}, err
 	}
 	b, err := c.serveUpdate(ctx, rq)
@@ -325,7 +326,7 @@ func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string)
 // its HTTP equivalent to the owner.
 func (c *cluster) socketMessage(ctx context.Context, s *socket, id, token, remote string, b []byte) {
 	if !s.lim.Allow(time.Now()) {
-		s.h.s.metrics.limited.Add(1)
+		s.h.s.RateLimited()
 		s.sendError(ctx, "", refuse.TooMany("too many messages: slow down"))
 		return
 	}
@@ -356,11 +357,11 @@ func (c *cluster) socketMessage(ctx context.Context, s *socket, id, token, remot
 			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators have no setup: say hello with your seat's token"))
 			return
 		}
-		path, body = "setup", SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer}
+		path, body = "setup", table.SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer}
 	case "chat":
-		path, body = "chat", ChatRequest{Channel: m.Channel, Text: m.Text}
+		path, body = "chat", table.ChatRequest{Channel: m.Channel, Text: m.Text}
 	case "mute":
-		path, body = "chat/mute", MuteRequest{Channel: m.Channel, Muted: m.Muted}
+		path, body = "chat/mute", table.MuteRequest{Channel: m.Channel, Muted: m.Muted}
 	default:
 		return
 	}
@@ -385,15 +386,15 @@ func (c *cluster) socketMessage(ctx context.Context, s *socket, id, token, remot
 	var err2 error
 	switch m.Type {
 	case "move":
-		var res MoveResult
+		var res table.MoveResult
 		err2 = json.Unmarshal(rec.body.Bytes(), &res)
 		ack.Version, ack.Result = res.Version, &res
 	case "setup":
-		var res SetupResult
+		var res table.SetupResult
 		err2 = json.Unmarshal(rec.body.Bytes(), &res)
 		ack.Version, ack.Setup = res.Version, res.Setup
 	case "chat":
-		var line ChatLine
+		var line table.ChatLine
 		err2 = json.Unmarshal(rec.body.Bytes(), &line)
 		ack.Chat = &line
 	case "mute":

@@ -15,11 +15,12 @@ import (
 	"parlour/game"
 	"parlour/server/auth"
 	"parlour/server/refuse"
+	"parlour/server/table"
 	"parlour/store"
 )
 
 // dayLayout writes a daily puzzle's day, a UTC date.
-const dayLayout = "2006-01-02"
+const dayLayout = table.DayLayout
 
 // dailyBoardSize is the most entries a day's leaderboard lists, and
 // dailyHistory the most days of a player's daily history.
@@ -148,13 +149,13 @@ func (s *Service) dailyGame(name string) (string, error) {
 			have = append(have, "daily "+d)
 		}
 		if len(have) == 0 {
-			return "", refuse.NotFound("there is no daily puzzle of %q: this server has none", clip(name))
+			return "", refuse.NotFound("there is no daily puzzle of %q: this server has none", refuse.Clip(name))
 		}
 		verb := "are"
 		if len(have) == 1 {
 			verb = "is"
 		}
-		return "", refuse.NotFound("there is no daily puzzle of %q: there %s %s", clip(name), verb, game.List(have))
+		return "", refuse.NotFound("there is no daily puzzle of %q: there %s %s", refuse.Clip(name), verb, game.List(have))
 	}
 	return g.Title(), nil
 }
@@ -209,7 +210,7 @@ func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string
 	if err != nil {
 		return store.DailyPuzzle{}, err
 	}
-	lex, err := s.lexicon("")
+	lex, err := s.Lexicon("")
 	if err != nil {
 		return store.DailyPuzzle{}, err
 	}
@@ -286,48 +287,48 @@ func (s *Service) DailyToday(ctx context.Context, p *auth.Principal, name string
 // DailyStart starts p's one attempt at today's puzzle of game: a
 // one-seat table against the day's hidden setup. A second attempt is
 // refused with a *DailyRefusal that carries the first.
-func (s *Service) DailyStart(ctx context.Context, p *auth.Principal, name string) (Seated, error) {
+func (s *Service) DailyStart(ctx context.Context, p *auth.Principal, name string) (table.Seated, error) {
 	if _, err := s.dailyGame(name); err != nil {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
 	name = strings.ToLower(strings.TrimSpace(name))
 	if p == nil {
-		return Seated{}, refuse.Unauthorized("the daily puzzle is played under an identity: get one first (POST /api/v1/identity) or sign in")
+		return table.Seated{}, refuse.Unauthorized("the daily puzzle is played under an identity: get one first (POST /api/v1/identity) or sign in")
 	}
 	ds, err := s.dailies()
 	if err != nil {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
 	s.dailyMu.Lock()
 	defer s.dailyMu.Unlock()
 	day, err := s.today(ctx, ds, name)
 	if err != nil {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
 	if a, err := ds.DailyAttempt(ctx, name, day, p.Identity); err == nil {
 		if a, err = s.settleDaily(ctx, ds, a); err != nil {
-			return Seated{}, err
+			return table.Seated{}, err
 		}
-		return Seated{}, &DailyRefusal{Err: fmt.Sprintf("you have already played the daily %s of %s: one attempt a day", name, day), Attempt: s.dailyResult(a, true)}
+		return table.Seated{}, &DailyRefusal{Err: fmt.Sprintf("you have already played the daily %s of %s: one attempt a day", name, day), Attempt: s.dailyResult(a, true)}
 	} else if !errors.Is(err, store.ErrNotFound) {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
 	pz, err := s.puzzle(ctx, ds, name, day)
 	if err != nil {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
-	who, err := s.askerFor(ctx, p, "")
+	who, account, err := s.NameOf(ctx, p)
 	if err != nil {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
-	seated, err := s.create(ctx, p, CreateRequest{Game: name, Seats: []string{"me"}, Private: true},
-		&preset{daily: name + "/" + day, setup: pz.Setup, seed: tableSeed(pz)})
+	seated, err := s.CreatePreset(ctx, p, table.CreateRequest{Game: name, Seats: []string{"me"}, Private: true},
+		table.Preset{Daily: name + "/" + day, Setup: pz.Setup, Seed: tableSeed(pz)})
 	if err != nil {
-		return Seated{}, err
+		return table.Seated{}, err
 	}
-	a := store.DailyAttempt{Game: name, Day: day, Identity: p.Identity, Name: who.name, Account: who.account, Table: seated.Table, Started: s.now().UTC()}
+	a := store.DailyAttempt{Game: name, Day: day, Identity: p.Identity, Name: who, Account: account, Table: seated.Table, Started: s.now().UTC()}
 	if err := ds.StartDaily(ctx, a); err != nil {
-		return Seated{}, fmt.Errorf("storing the daily attempt: %w", err)
+		return table.Seated{}, fmt.Errorf("storing the daily attempt: %w", err)
 	}
 	return seated, nil
 }
@@ -338,31 +339,17 @@ func (s *Service) settleDaily(ctx context.Context, ds store.Dailies, a store.Dai
 	if a.Finished {
 		return a, nil
 	}
-	t, err := s.table(ctx, a.Table)
+	r, end, over, err := s.Tally(ctx, a.Table, a.Game)
 	if err != nil {
 		return a, fmt.Errorf("reading the daily table: %w", err)
 	}
-	t.mu.Lock()
-	if t.st == nil || t.st.Result().Status != game.Finished {
-		t.unlock()
+	if !over {
 		return a, nil
 	}
-	tl, ok := t.g.(game.Tallier)
-	if !ok || t.g.Name() != a.Game {
-		t.mu.Unlock()
-		return a, fmt.Errorf("table %s of a daily %s holds a game of %s", a.Table, a.Game, t.g.Name())
-	}
-	r, err := tl.Tally(t.st)
-	if err != nil {
-		t.mu.Unlock()
-		return a, fmt.Errorf("tallying the daily table %s: %w", a.Table, err)
-	}
 	a.Solved, a.Moves, a.Wrong, a.Marks = r.Solved, r.Moves, r.Wrong, r.Marks
-	end := a.Started
-	if n := len(t.moves); n > 0 && t.moves[n-1].At != nil {
-		end = *t.moves[n-1].At
+	if end.IsZero() {
+		end = a.Started
 	}
-	t.unlock()
 	a.Millis = max(0, end.Sub(a.Started).Milliseconds())
 	a.Finished = true
 	if err := ds.FinishDaily(ctx, a); err != nil {
@@ -480,7 +467,7 @@ func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (_ Dai
 	}
 	name = strings.ToLower(strings.TrimSpace(name))
 	if _, err := time.Parse(dayLayout, day); err != nil {
-		return DailyBoard{}, refuse.Bad("%q is not a day: write it as 2006-01-02", clip(day))
+		return DailyBoard{}, refuse.Bad("%q is not a day: write it as 2006-01-02", refuse.Clip(day))
 	}
 	ds, err := s.dailies()
 	if err != nil {
@@ -557,7 +544,7 @@ func (s *Service) PlayerDaily(ctx context.Context, name string) (_ map[string]Da
 // while the table is an attempt at a daily puzzle whose day is not over
 // and p does not sit at it, since a finished attempt shows the day's grid
 // or fleet, which would spoil the puzzle for everyone still to play it.
-func (s *Service) dailyShut(ctx context.Context, p *auth.Principal, r Reading) error {
+func (s *Service) dailyShut(ctx context.Context, p *auth.Principal, r table.Reading) error {
 	if r.Daily == "" || r.Seated {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"parlour/game"
 	"parlour/server/auth"
 	"parlour/server/refuse"
+	"parlour/server/table"
 )
 
 // decodeJSON reads exactly one JSON object from r into v, refusing a body
@@ -339,21 +340,21 @@ func decodeClientMessage(b []byte) (ClientMessage, error) {
 		if strings.TrimSpace(m.Move) == "" {
 			return m, refuse.Bad(`a "move" message needs a "move"`)
 		}
-		if len(m.Move) > MaxMoveLen {
-			return m, refuse.Bad("a move may be at most %d characters", MaxMoveLen)
+		if len(m.Move) > table.MaxMoveLen {
+			return m, refuse.Bad("a move may be at most %d characters", table.MaxMoveLen)
 		}
 	case "setup":
 		if m.Auto == (len(m.Setup) > 0) {
 			return m, refuse.Bad(`a "setup" message needs either "setup" or "auto": true`)
 		}
 	case "chat", "mute":
-		if err := checkChannel(m.Channel); err != nil {
+		if err := table.CheckChannel(m.Channel); err != nil {
 			return m, err
 		}
 	case "":
 		return m, refuse.Bad(`the message has no "type"`)
 	default:
-		return m, refuse.Bad(`unknown message type %q (want hello, move, setup, chat, mute, ping or leave)`, clip(m.Type))
+		return m, refuse.Bad(`unknown message type %q (want hello, move, setup, chat, mute, ping or leave)`, refuse.Clip(m.Type))
 	}
 	return m, nil
 }

@@ -18,6 +18,7 @@ import (
 	"parlour/server/auth"
 	"parlour/server/limit"
 	"parlour/server/refuse"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -78,9 +79,9 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 		s: s, lim: lim, log: s.log, mux: http.NewServeMux(),
 		byID:             limit.NewKeyed(lim.PerIdentity, lim.PerIdentityBurst),
 		byAddr:           limit.NewKeyed(lim.NewGuests, lim.NewGuestsBurst),
-		codeMisses:       limit.NewKeyed(CodeMisses, CodeMissesBurst),
+		codeMisses:       limit.NewKeyed(table.CodeMisses, table.CodeMissesBurst),
 		chatByAddr:       limit.NewKeyed(lim.ChatPerAddr, lim.ChatPerAddrBurst),
-		newRated:         limit.NewKeyed(NewRatedPerAddr/(24*60*60.0), NewRatedPerAddr),
+		newRated:         limit.NewKeyed(table.NewRatedPerAddr/(24*60*60.0), table.NewRatedPerAddr),
 		challengesByAddr: limit.NewKeyed(ChallengesPerAddr, ChallengesPerAddrBurst),
 		signInByAddr:     limit.NewKeyed(lim.SignIns, lim.SignInsBurst),
 		signInByName:     limit.NewKeyed(lim.SignInsPerName, lim.SignInsPerNameBurst),
@@ -145,7 +146,7 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 	h.mux.HandleFunc("GET /api/v1/stream", h.stream)
 	h.mountTools() // POST /api/v1/tools/..., and their old paths (tools.go)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
-		h.fail(w, r, refuse.NotFound("no such endpoint: %s %s", r.Method, clip(r.URL.Path)))
+		h.fail(w, r, refuse.NotFound("no such endpoint: %s %s", r.Method, refuse.Clip(r.URL.Path)))
 	})
 	return h
 }
@@ -226,7 +227,7 @@ func (h *Handler) refused(w http.ResponseWriter, r *http.Request, now time.Time)
 		w.Header().Set("Strict-Transport-Security", "max-age=31536000")
 	}
 	if b, ok := r.Context().Value(connKey{}).(*limit.Bucket); ok && !b.Allow(now) {
-		h.s.metrics.limited.Add(1)
+		h.s.RateLimited()
 		h.fail(w, r, refuse.TooMany("too many requests on this connection: slow down"))
 		return true
 	}
@@ -269,7 +270,7 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="parlour"`)
 	}
-	if errors.Is(err, errMoved) && r.Context().Value(forwardedKey{}) != nil {
+	if errors.Is(err, table.ErrMoved) && r.Context().Value(forwardedKey{}) != nil {
 		w.Header().Set(movedHeader, "1")
 	}
 	writeJSON(w, status, map[string]string{"error": msg})
@@ -297,7 +298,7 @@ func (h *Handler) principal(r *http.Request) (*auth.Principal, error) {
 		return nil, err
 	}
 	if !h.byID.Allow(p.Identity) {
-		h.s.metrics.limited.Add(1)
+		h.s.RateLimited()
 		return nil, refuse.TooMany("too many requests for your identity: slow down")
 	}
 	h.s.presence.touch(p.Identity, h.s.now())
@@ -322,7 +323,7 @@ func (h *Handler) wholeIdentity(r *http.Request) (*auth.Principal, error) {
 // guestAllowed applies the per-address limit on new guest identities.
 func (h *Handler) guestAllowed(r *http.Request) error {
 	if !h.byAddr.Allow(h.clientAddr(r)) {
-		h.s.metrics.limited.Add(1)
+		h.s.RateLimited()
 		return refuse.TooMany("too many new guests from your address: slow down")
 	}
 	return nil
@@ -397,7 +398,7 @@ func (h *Handler) lobby(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
-	var req CreateRequest
+	var req table.CreateRequest
 	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
 		h.fail(w, r, err)
 		return
@@ -419,7 +420,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) join(w http.ResponseWriter, r *http.Request) {
-	var req JoinRequest
+	var req table.JoinRequest
 	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
 		h.fail(w, r, err)
 		return
@@ -461,7 +462,7 @@ func (h *Handler) seated(r *http.Request) (*auth.Principal, error) {
 }
 
 func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
-	var req SetupRequest
+	var req table.SetupRequest
 	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
 		h.fail(w, r, err)
 		return
@@ -471,7 +472,7 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	var res SetupResult
+	var res table.SetupResult
 	if req.Wait {
 		res, err = h.s.SetupWait(r.Context(), p, r.PathValue("id"), req)
 	} else {
@@ -491,7 +492,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	var res MoveResult
+	var res table.MoveResult
 	if req.Wait {
 		res, err = h.s.MoveWait(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
 	} else {
@@ -501,7 +502,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	b, err := res.appendJSON(make([]byte, 0, 256))
+	b, err := res.AppendJSON(make([]byte, 0, 256))
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -551,7 +552,7 @@ func parseFrom(r *http.Request) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 0 {
-		return 0, refuse.Bad("from must be a version number (0 or more), not %q", clip(s))
+		return 0, refuse.Bad("from must be a version number (0 or more), not %q", refuse.Clip(s))
 	}
 	return n, nil
 }

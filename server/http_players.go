@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"parlour/server/refuse"
+	"parlour/server/table"
 )
 
 func (h *Handler) addKey(w http.ResponseWriter, r *http.Request) {
@@ -78,7 +79,7 @@ func (h *Handler) myTables(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) leaderboards(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"pools": Pools(h.s.games)})
+	writeJSON(w, http.StatusOK, map[string]any{"pools": table.Pools(h.s.games)})
 }
 
 func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {

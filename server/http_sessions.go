@@ -47,11 +47,11 @@ func (h *Handler) clearSession(w http.ResponseWriter, r *http.Request) {
 // name (whether or not it exists, so the limit tells nothing either).
 func (h *Handler) signInAllowed(r *http.Request, name string) error {
 	if !h.signInByAddr.Allow(h.clientAddr(r)) {
-		h.s.metrics.limited.Add(1)
+		h.s.RateLimited()
 		return refuse.TooMany("too many sign-in attempts from your address: wait a minute and try again")
 	}
 	if !h.signInByName.Allow(account.Key(strings.TrimSpace(name))) {
-		h.s.metrics.limited.Add(1)
+		h.s.RateLimited()
 		return refuse.TooMany("too many sign-in attempts for this name: wait a minute and try again")
 	}
 	return nil
@@ -62,7 +62,7 @@ func (h *Handler) signInAllowed(r *http.Request, name string) error {
 // way to keep the hashing slots busy.
 func (h *Handler) signUpAllowed(r *http.Request) error {
 	if !h.signInByAddr.Allow(h.clientAddr(r)) {
-		h.s.metrics.limited.Add(1)
+		h.s.RateLimited()
 		return refuse.TooMany("too many sign-ups and sign-ins from your address: wait a minute and try again")
 	}
 	return nil

@@ -18,7 +18,7 @@ func (h *Handler) challenge(w http.ResponseWriter, r *http.Request) {
 	p, err := h.signedIn(r)
 	addr := h.clientAddr(r)
 	if err == nil && !h.challengesByAddr.OK(addr) {
-		h.s.metrics.limited.Add(1)
+		h.s.RateLimited()
 		err = refuse.TooMany("too many challenges from your address: wait a minute")
 	}
 	if err != nil {

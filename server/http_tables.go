@@ -40,7 +40,7 @@ func (h *Handler) leave(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) invitation(w http.ResponseWriter, r *http.Request) {
 	addr := h.clientAddr(r)
 	if !h.codeMisses.OK(addr) {
-		h.s.metrics.limited.Add(1)
+		h.s.RateLimited()
 		h.fail(w, r, refuse.TooMany("too many invite codes that lead nowhere from your address: check the code, and try again in a minute"))
 		return
 	}
@@ -54,8 +54,8 @@ func (h *Handler) invitation(w http.ResponseWriter, r *http.Request) {
 // newRatedAllowed applies the per-address cap on rated games that new
 // accounts start, for a join of table id or an accept of challenge id.
 func (h *Handler) newRatedAllowed(r *http.Request, p *auth.Principal, id string, challenge bool) error {
-	if rated, young := h.s.ratedFor(r.Context(), p, id, challenge); rated && young && !h.newRated.Allow(h.clientAddr(r)) {
-		h.s.metrics.limited.Add(1)
+	if rated, young := h.s.RatedFor(r.Context(), p, id, challenge); rated && young && !h.newRated.Allow(h.clientAddr(r)) {
+		h.s.RateLimited()
 		return refuse.TooMany("new accounts from your address have started too many rated games today: play casual games, or wait a day")
 	}
 	return nil

@@ -194,7 +194,7 @@ func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, e
 	if err != nil {
 		return Session{}, err
 	}
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
 		return Session{}, err
 	}

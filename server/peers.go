@@ -2,20 +2,11 @@ package server
 
 import (
 	"context"
-
-	"parlour/store"
 )
 
 // Each domain says what it needs of the other nodes of a cluster in an
 // interface of its own; the cluster implements them all, and a single
 // node leaves them nil.
-
-// LobbyPeers is what the lobby needs of the other nodes: their tables.
-type LobbyPeers interface {
-	// LobbyElsewhere returns at most limit public tables in status that
-	// the other nodes run; a node that does not answer is left out.
-	LobbyElsewhere(ctx context.Context, status store.Status, limit int) []TableInfo
-}
 
 // PlayersPeers is what accounts need of the other nodes.
 type PlayersPeers interface {

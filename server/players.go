@@ -2,10 +2,10 @@ package server
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -14,6 +14,7 @@ import (
 	"parlour/glicko"
 	"parlour/server/auth"
 	"parlour/server/refuse"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -52,13 +53,13 @@ type RatingPoint struct {
 
 // accountNamed returns the account called name, in any case.
 func (s *Service) accountNamed(ctx context.Context, name string) (store.Account, store.Players, error) {
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
 		return store.Account{}, nil, err
 	}
 	a, err := ps.AccountByKey(ctx, account.Key(name))
 	if errors.Is(err, store.ErrNotFound) {
-		return a, nil, refuse.NotFound("there is no player called %q", clip(name))
+		return a, nil, refuse.NotFound("there is no player called %q", refuse.Clip(name))
 	}
 	return a, ps, err
 }
@@ -142,7 +143,7 @@ func parseBefore(s string) (time.Time, string, error) {
 	n, id, ok := strings.Cut(s, ".")
 	ns, err := strconv.ParseInt(n, 10, 64)
 	if !ok || err != nil || ns <= 0 || !auth.ValidID(id) {
-		return time.Time{}, "", refuse.Bad("before must be the next of a previous page, not %q", clip(s))
+		return time.Time{}, "", refuse.Bad("before must be the next of a previous page, not %q", refuse.Clip(s))
 	}
 	return time.Unix(0, ns).UTC(), id, nil
 }
@@ -173,13 +174,13 @@ func (s *Service) History(ctx context.Context, name, gameName, before string, li
 	if err != nil {
 		return History{}, err
 	}
-	metas := make([]meta, len(rows))
+	seats := make([][]table.StoredSeat, len(rows))
 	var ids []string
 	for i, g := range rows {
-		if err := json.Unmarshal(g.Meta, &metas[i]); err != nil {
-			return History{}, fmt.Errorf("table %s: reading description: %w", g.Table, err)
+		if seats[i], err = table.SeatsOf(g.Table, g.Meta); err != nil {
+			return History{}, err
 		}
-		for _, st := range metas[i].Seats {
+		for _, st := range seats[i] {
 			if st.Identity != "" {
 				ids = append(ids, st.Identity)
 			}
@@ -199,11 +200,11 @@ func (s *Service) History(ctx context.Context, name, gameName, before string, li
 		if pg.Result == "" {
 			// A game that ended before results were indexed: its
 			// record says.
-			if pg.Result, err = s.resultOf(ctx, g.Table, g.Seat); err != nil {
+			if pg.Result, err = s.ResultOf(ctx, g.Table, g.Seat); err != nil {
 				return History{}, err
 			}
 		}
-		for j, st := range metas[i].Seats {
+		for j, st := range seats[i] {
 			if j == g.Seat {
 				continue
 			}
@@ -227,55 +228,54 @@ func (s *Service) History(ctx context.Context, name, gameName, before string, li
 	return out, nil
 }
 
-// resultOf reads seat's result at finished table id from its record.
-func (s *Service) resultOf(ctx context.Context, id string, seat int) (string, error) {
-	t, err := s.table(ctx, id)
-	if err != nil {
-		return "", err
-	}
-	t.mu.Lock()
-	defer t.unlock()
-	if t.st == nil || !t.st.Result().Status.Over() {
-		return "", fmt.Errorf("table %s is in a history but not finished", id)
-	}
-	for _, e := range t.gameEnd(time.Time{}).Seats {
-		if e.Seat == seat {
-			return string(e.Result), nil
-		}
-	}
-	return "", fmt.Errorf("table %s has no person at seat %d", id, seat)
-}
-
-// SeatedTable is a table under way where the asker holds a seat.
-type SeatedTable struct {
-	TableInfo
-	// Seat is the asker's seat at it.
-	Seat int `json:"seat"`
-}
-
-// seatedAt returns the tables under way where identity holds a seat,
-// newest first. Every table under way is in memory.
-func (s *Service) seatedAt(identity string) []SeatedTable {
-	out := []SeatedTable{}
-	p := &auth.Principal{Identity: identity}
-	s.mu.RLock()
-	for _, t := range s.tables {
-		t.mu.Lock()
-		if seat := t.seatOf(p); seat >= 0 && t.status != store.Finished {
-			out = append(out, SeatedTable{TableInfo: t.info(), Seat: int(seat)})
-		}
-		t.unlock()
-	}
-	s.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
-	return out
-}
-
 // MyTables returns the tables under way where p's identity (a guest's or
 // an account's) holds a seat: the "my games" of a home page. Clustered,
 // the other nodes are asked for theirs; one that does not answer in time
 // is left out (its tables come back at the next ask).
-func (s *Service) MyTables(ctx context.Context, p *auth.Principal) []SeatedTable {
+func (s *Service) MyTables(ctx context.Context, p *auth.Principal) []table.SeatedTable {
 	out, _ := s.seated(ctx, p.Identity)
 	return out
 }
+
+// Leader is one line of a leaderboard.
+type Leader struct {
+	Rank   int     `json:"rank"`
+	Name   string  `json:"name"`
+	Rating float64 `json:"rating"`
+	RD     float64 `json:"rd"`
+	Games  int     `json:"games"`
+}
+
+// Leaderboard is a pool's best players: at least glicko.LeaderboardGames
+// rated games and an RD below glicko.LeaderboardRD, as Lichess's.
+type Leaderboard struct {
+	Pool    string   `json:"pool"`
+	Players []Leader `json:"players"`
+}
+
+// Leaderboard returns pool's leaderboard.
+func (s *Service) Leaderboard(ctx context.Context, pool string) (_ Leaderboard, err error) {
+	defer s.reading("the leaderboard", &err)
+	if !slices.Contains(table.Pools(s.games), pool) {
+		return Leaderboard{}, refuse.NotFound("there is no rating pool %q (there are %s)", refuse.Clip(pool), strings.Join(table.Pools(s.games), ", "))
+	}
+	ps, err := s.Players()
+	if err != nil {
+		return Leaderboard{}, err
+	}
+	rows, err := ps.Leaderboard(ctx, pool, glicko.LeaderboardGames, glicko.LeaderboardRD, LeaderboardSize)
+	if err != nil {
+		return Leaderboard{}, err
+	}
+	out := Leaderboard{Pool: pool, Players: []Leader{}}
+	for i, r := range rows {
+		out.Players = append(out.Players, Leader{Rank: i + 1, Name: r.Name, Rating: round1(r.Rating), RD: round1(r.RD), Games: r.Games})
+	}
+	return out, nil
+}
+
+// round1 rounds x to one decimal place, as ratings are shown.
+func round1(x float64) float64 { return math.Round(x*10) / 10 }
+
+// LeaderboardSize is how many players a leaderboard lists.
+const LeaderboardSize = 50

@@ -197,7 +197,7 @@ func (s *Service) accountOnly(ctx context.Context, p *auth.Principal, what strin
 	if p == nil {
 		return store.Account{}, refuse.Unauthorized("%s needs you signed in: Authorization: Bearer <token>, or the session cookie", what)
 	}
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
 		return store.Account{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"parlour/server/auth"
 	"parlour/server/limit"
 	"parlour/server/refuse"
+	"parlour/server/table"
 
 	"github.com/coder/websocket"
 )
@@ -26,7 +27,7 @@ const (
 	reasonBinary  = "binary messages are not accepted: send JSON as text"
 	// reasonShutdown is also what a watcher and an event stream are told
 	// when the server shuts down under them.
-	reasonShutdown = "the server is shutting down"
+	reasonShutdown = table.ShuttingDown
 )
 
 // socket is one browser's WebSocket onto one table.
@@ -49,7 +50,7 @@ type socket struct {
 	// socket holds deliver while it pushes an update and while it plays a
 	// move until the move's ack and update are written, so that the ack
 	// comes first and both leave together.
-	wt      *Watcher
+	wt      *table.Watcher
 	deliver sync.Mutex
 	// moving is set while the socket plays a move, whose update it then
 	// polls itself.
@@ -96,16 +97,16 @@ type ServerMessage struct {
 	// or setup was accepted: Result holds a move's MoveResult, Setup a
 	// setup as checked; a chat message: Chat holds it as stored; a mute:
 	// Muted the channels now muted), "error" or "pong".
-	Type    string          `json:"type"`
-	ID      string          `json:"id,omitempty"`
-	Update  *Update         `json:"update,omitempty"`
-	Version int             `json:"version,omitempty"`
-	Result  *MoveResult     `json:"result,omitempty"`
-	Setup   json.RawMessage `json:"setup,omitempty"`
-	Error   string          `json:"error,omitempty"`
-	Status  int             `json:"status,omitempty"`
-	Chat    *ChatLine       `json:"chat,omitempty"`
-	Muted   []string        `json:"muted,omitempty"`
+	Type    string            `json:"type"`
+	ID      string            `json:"id,omitempty"`
+	Update  *table.Update     `json:"update,omitempty"`
+	Version int               `json:"version,omitempty"`
+	Result  *table.MoveResult `json:"result,omitempty"`
+	Setup   json.RawMessage   `json:"setup,omitempty"`
+	Error   string            `json:"error,omitempty"`
+	Status  int               `json:"status,omitempty"`
+	Chat    *table.ChatLine   `json:"chat,omitempty"`
+	Muted   []string          `json:"muted,omitempty"`
 }
 
 func (s *socket) send(ctx context.Context, m ServerMessage) error {
@@ -158,7 +159,7 @@ func (s *socket) sendError(ctx context.Context, id string, err error) error {
 // every change of the seat's view and answers moves and setups.
 func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if _, err := h.s.table(r.Context(), id); err != nil {
+	if err := h.s.Exists(r.Context(), id); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -262,7 +263,7 @@ type follow struct {
 	id    string
 	hello ClientMessage
 	p     *auth.Principal
-	wt    *Watcher
+	wt    *table.Watcher
 }
 
 // statusFollow is the code with which handle ends the socket's run on
@@ -512,7 +513,7 @@ func (s *socket) read(ctx, rctx context.Context, handle func(context.Context, []
 // handle answers one client message; a non-zero code closes the socket.
 func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.StatusCode, string) {
 	if !s.lim.Allow(time.Now()) || (s.p != nil && !s.h.byID.Allow(s.p.Identity)) {
-		s.h.s.metrics.limited.Add(1)
+		s.h.s.RateLimited()
 		s.over++
 		if s.over > 100 {
 			return websocket.StatusPolicyViolation, "too many messages"
@@ -551,7 +552,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators have no setup: say hello with your seat's token"))
 			return 0, ""
 		}
-		res, err := s.h.s.Setup(ctx, s.p, id, SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer})
+		res, err := s.h.s.Setup(ctx, s.p, id, table.SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer})
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
 			return 0, ""
@@ -559,9 +560,9 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Setup: res.Setup})
 	case "chat":
 		err := s.h.chatAllowed(s.addr)
-		var line ChatLine
+		var line table.ChatLine
 		if err == nil {
-			line, err = s.h.s.Chat(ctx, s.p, id, ChatRequest{Channel: m.Channel, Text: m.Text})
+			line, err = s.h.s.Chat(ctx, s.p, id, table.ChatRequest{Channel: m.Channel, Text: m.Text})
 		}
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
@@ -569,7 +570,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		}
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Chat: &line})
 	case "mute":
-		muted, err := s.h.s.Mute(ctx, s.p, id, MuteRequest{Channel: m.Channel, Muted: m.Muted})
+		muted, err := s.h.s.Mute(ctx, s.p, id, table.MuteRequest{Channel: m.Channel, Muted: m.Muted})
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
 			return 0, ""

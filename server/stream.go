@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -106,7 +107,7 @@ type streams struct{ s *Service }
 
 // Started tells the streams of the players of the table n describes that
 // its game is theirs to play.
-func (o streams) Started(n GameNote) {
+func (o streams) Started(n table.GameNote) {
 	for i, id := range n.Seats {
 		if id != "" {
 			o.s.toStreams(id, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: n.Table, Game: n.Game, Seat: i, Rated: n.Rated, Challenge: n.Challenge}})
@@ -116,7 +117,7 @@ func (o streams) Started(n GameNote) {
 
 // Finished tells the streams of the players of the table n describes how
 // its game ended for each.
-func (o streams) Finished(n GameNote, end *store.GameEnd) {
+func (o streams) Finished(n table.GameNote, end *store.GameEnd) {
 	for _, se := range end.Seats {
 		if se.Identity != "" {
 			o.s.toStreams(se.Identity, StreamEvent{Type: "gameFinish", Table: &StreamTable{

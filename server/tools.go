@@ -92,7 +92,7 @@ func (h *Handler) mountTools() {
 func (t *tools) serve(w http.ResponseWriter, r *http.Request, tl tool) {
 	addr := t.h.clientAddr(r)
 	if !t.byAddr.Allow(addr) || tl.fills && !t.fills.Allow(addr) {
-		t.h.s.metrics.limited.Add(1)
+		t.h.s.RateLimited()
 		t.h.fail(w, r, refuse.TooMany("too many requests to the editors' helpers from your address: slow down"))
 		return
 	}

@@ -5,11 +5,13 @@ import (
 	"time"
 
 	"context"
-	"parlour/server"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"parlour/server"
+	"parlour/server/table"
 )
 
 // TestChatBetweenTwoPlayers: Ann (the terminal) and Ben (the API) write
@@ -134,7 +136,7 @@ func TestClaimRefusedInPlace(t *testing.T) {
 	}
 }
 
-// handClock is a server.Clock whose time moves only when the test says;
+// handClock is a table.Clock whose time moves only when the test says;
 // its timers fire on Advance, in the caller's goroutine.
 type handClock struct {
 	mu     sync.Mutex
@@ -155,7 +157,7 @@ func (c *handClock) Now() time.Time {
 	return c.now
 }
 
-func (c *handClock) AfterFunc(d time.Duration, f func()) server.Timer {
+func (c *handClock) AfterFunc(d time.Duration, f func()) table.Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := &handTimer{c: c, at: c.now.Add(d), f: f}
@@ -212,7 +214,7 @@ func TestClaimAfterTheWalkAway(t *testing.T) {
 	tm.typeText("51")
 	tm.key("enter")
 	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims"))
-	clk.Advance(server.DefaultWalkAway + time.Minute)
+	clk.Advance(table.DefaultWalkAway + time.Minute)
 	tm.key("ctrl+g")
 	tm.waitFor("the claim in words", has("Ben was away for 6 minutes", "Ben resigned", "the game is claimed"))
 	checkFits(t, tm)

@@ -29,7 +29,7 @@ import (
 	"parlour/games/salvo"
 	"parlour/games/wordfight"
 	"parlour/lexicon"
-	"parlour/server"
+	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/postgres"
 )
@@ -238,7 +238,7 @@ func startCluster(t *testing.T, bin, pgURL, natsURL string, lease time.Duration,
 	}
 	t.Cleanup(func() { db.Close() })
 	// The players wait for an answer as long as the server may take
-	// (server.DefaultMaxWait and more), so that the stall measured is the
+	// (table.DefaultMaxWait and more), so that the stall measured is the
 	// server's.
 	c := &killCluster{byName: map[string]int{}, db: db, hc: &http.Client{Timeout: 2 * time.Minute}}
 	dir := t.TempDir()
@@ -312,9 +312,9 @@ func (c *killCluster) live(i int) int {
 
 // tableView is what a seat reads of its table.
 type tableView struct {
-	Version int              `json:"version"`
-	Table   server.TableInfo `json:"table"`
-	View    json.RawMessage  `json:"view"`
+	Version int             `json:"version"`
+	Table   table.TableInfo `json:"table"`
+	View    json.RawMessage `json:"view"`
 }
 
 // record is a table's record as GET .../record answers it.
@@ -368,7 +368,7 @@ func (c *killCluster) playAcross(t *testing.T, gameName string, k int) {
 	defer cancel()
 	via := [2]int{k % 3, (k + 1) % 3}
 	watch := (k + 2) % 3
-	var sat, joined server.Seated
+	var sat, joined table.Seated
 	if st, body, err := c.call(ctx, via[0], "POST", "/api/v1/tables", "", map[string]any{"game": gameName, "seats": []string{"me", "open"}, "name": "Ann"}, &sat); err != nil || st != http.StatusCreated {
 		t.Fatalf("create through %s: %d %s %v", c.nodes[via[0]].name, st, body, err)
 	}
@@ -434,7 +434,7 @@ func (c *killCluster) playAcross(t *testing.T, gameName string, k int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var res server.MoveResult
+		var res table.MoveResult
 		if st, body, err := c.call(ctx, via[seat], "POST", "/api/v1/tables/"+id+"/moves", tokens[seat], map[string]any{"move": mv, "version": u.Version}, &res); err != nil || st != http.StatusOK {
 			t.Fatalf("move %q through %s at version %d: %d %s %v", mv, c.nodes[via[seat]].name, u.Version, st, body, err)
 		}
@@ -561,7 +561,7 @@ func quizlCall(sq int) string { return string([]byte{byte('0' + 5 + sq/5), byte(
 // seats play through the two nodes other than home.
 func (c *killCluster) newLoadTable(ctx context.Context, home, n int) (*loadTable, error) {
 	home = c.live(home)
-	var sat, joined server.Seated
+	var sat, joined table.Seated
 	if st, body, err := c.call(ctx, home, "POST", "/api/v1/tables", "", map[string]any{"game": "quizl", "seats": []string{"me", "open"}, "name": fmt.Sprintf("Ann %d", n), "private": true}, &sat); err != nil || st != http.StatusCreated {
 		return nil, fmt.Errorf("create through %s: %d %s %v", c.nodes[home].name, st, body, err)
 	}
@@ -639,7 +639,7 @@ func (c *killCluster) step(ctx context.Context, t *loadTable) error {
 	version := t.version
 	t.mu.Unlock()
 	at := c.live(t.via[seat])
-	var res server.MoveResult
+	var res table.MoveResult
 	sent := time.Now()
 	t.mu.Lock()
 	t.sentAt, t.sentVia = sent, c.nodes[at].name

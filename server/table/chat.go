@@ -1,12 +1,10 @@
-package server
+package table
 
 import (
 	"context"
 	"errors"
 	"maps"
-	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -199,10 +197,10 @@ type ChatRequest struct {
 	Text    string `json:"text"`
 }
 
-// checkChannel refuses a channel that is not one of the two.
-func checkChannel(c string) error {
+// CheckChannel refuses a channel that is not one of the two.
+func CheckChannel(c string) error {
 	if c != ChannelPlayers && c != ChannelSpectators {
-		return refuse.Bad(`channel must be "players" or "spectators", not %q`, clip(c))
+		return refuse.Bad(`channel must be "players" or "spectators", not %q`, refuse.Clip(c))
 	}
 	return nil
 }
@@ -267,7 +265,7 @@ func (s *Service) Chat(ctx context.Context, p *auth.Principal, id string, req Ch
 	if p == nil {
 		return ChatLine{}, refuse.Unauthorized("chat needs an identity: send your token (a guest gets one from POST /api/v1/identity)")
 	}
-	if err := checkChannel(req.Channel); err != nil {
+	if err := CheckChannel(req.Channel); err != nil {
 		return ChatLine{}, err
 	}
 	text, err := cleanChat(req.Text)
@@ -308,11 +306,11 @@ func (s *Service) Chat(ctx context.Context, p *auth.Principal, id string, req Ch
 		return ChatLine{}, refuse.Forbidden("a new guest may write in the spectators' chat a minute after arriving, or once they have played a game: wait a moment")
 	}
 	if !s.chatLimit.Allow(p.Identity) {
-		s.metrics.limited.Add(1)
+		s.RateLimited()
 		return ChatLine{}, refuse.TooMany("too many chat messages: wait a moment")
 	}
 	if !s.tableChat.Allow(t.id) {
-		s.metrics.limited.Add(1)
+		s.RateLimited()
 		return ChatLine{}, refuse.TooMany("this table's chat is too busy: wait a moment")
 	}
 	name := id0.Name
@@ -344,7 +342,7 @@ func (s *Service) Chat(ctx context.Context, p *auth.Principal, id string, req Ch
 // game: such a player may write in spectators' chats at once. It asks the
 // store only about guests younger than GuestSpectatorsDelay.
 func (s *Service) hasPlayed(ctx context.Context, identity string) bool {
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
 		return false
 	}
@@ -368,8 +366,8 @@ type ChatPage struct {
 	More bool `json:"more,omitempty"`
 }
 
-// maxChatPage caps the messages of one ChatPage.
-const maxChatPage = 500
+// MaxChatPage caps the messages of one ChatPage.
+const MaxChatPage = 500
 
 // ChatSince returns the messages of table id after since that p may see
 // (a spectator's when p is nil or holds no seat), at most limit of them.
@@ -407,7 +405,7 @@ func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, s
 		// Older than the messages at hand: read them (they stay as they
 		// were written: messages are never changed) and filter under the
 		// lock, since who may read what changes at the end.
-		ms, err := s.st.Chat(ctx, id, since, maxChatPage*2)
+		ms, err := s.st.Chat(ctx, id, since, MaxChatPage*2)
 		if err != nil {
 			return ChatPage{}, s.readFailed("the chat", err)
 		}
@@ -438,7 +436,7 @@ func (s *Service) Mute(ctx context.Context, p *auth.Principal, id string, req Mu
 	if p == nil {
 		return nil, refuse.Unauthorized("muting needs an identity: send your token")
 	}
-	if err := checkChannel(req.Channel); err != nil {
+	if err := CheckChannel(req.Channel); err != nil {
 		return nil, err
 	}
 	t, err := s.table(ctx, id)
@@ -472,18 +470,4 @@ func (s *Service) Mute(ctx context.Context, p *auth.Principal, id string, req Mu
 	t.ch.mutes[p.Identity] = now
 	t.broadcast()
 	return append([]string{}, now...), nil
-}
-
-// parseChatFrom reads ?chat=N, the number of the last chat message a
-// stream's client saw; -1 when not given.
-func parseChatFrom(r *http.Request) (int, error) {
-	s := r.URL.Query().Get("chat")
-	if s == "" {
-		return -1, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 0 {
-		return 0, refuse.Bad("chat must be a message number (0 or more), not %q", clip(s))
-	}
-	return n, nil
 }

@@ -3,7 +3,7 @@
 // guest who resigned at once would otherwise learn the answer and solve
 // it with no calls under an account.
 
-package server
+package table
 
 import (
 	"encoding/json"
@@ -21,7 +21,7 @@ func (t *table) concealed() bool {
 		return false
 	}
 	_, day, _ := strings.Cut(t.m.Daily, "/")
-	return day >= t.clk.Now().UTC().Format(dayLayout)
+	return day >= t.clk.Now().UTC().Format(DayLayout)
 }
 
 // viewFor returns seat's view: State.View, or, while t is concealed, the

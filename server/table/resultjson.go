@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"strconv"
@@ -10,8 +10,8 @@ import (
 // ack) and shown to every seat in an update's moves, so these encode
 // them without reflection, to json.Marshal's bytes (TestResultAppendJSON).
 
-// appendJSON appends r as json.Marshal encodes it.
-func (r *MoveResult) appendJSON(b []byte) ([]byte, error) {
+// AppendJSON appends r as json.Marshal encodes it.
+func (r *MoveResult) AppendJSON(b []byte) ([]byte, error) {
 	b = append(b, `{"version":`...)
 	b = strconv.AppendInt(b, int64(r.Version), 10)
 	b = append(b, `,"status":`...)
@@ -30,23 +30,6 @@ func (r *MoveResult) appendJSON(b []byte) ([]byte, error) {
 		b = append(b, `,"repeated":true`...)
 	}
 	return append(b, '}'), nil
-}
-
-// appendAck appends the socket's answer to a move, as json.Marshal
-// encodes ServerMessage{Type: "ack", ID: id, Version: r.Version, Result: r}.
-func appendAck(b []byte, id string, r *MoveResult) ([]byte, error) {
-	b = append(b, `{"type":"ack"`...)
-	if id != "" {
-		b = append(b, `,"id":`...)
-		b = game.AppendJSONString(b, id)
-	}
-	if r.Version != 0 {
-		b = append(b, `,"version":`...)
-		b = strconv.AppendInt(b, int64(r.Version), 10)
-	}
-	b = append(b, `,"result":`...)
-	b, err := r.appendJSON(b)
-	return append(b, '}'), err
 }
 
 // appendMoves appends ms as json.Marshal encodes them.

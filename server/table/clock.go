@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"fmt"
@@ -37,6 +37,11 @@ func (systemClock) AfterFunc(d time.Duration, f func()) Timer { return time.Afte
 // moves, chat, deadlines) come back from the store as they were sent,
 // and PostgreSQL keeps no finer time than that.
 func (s *Service) now() time.Time { return s.cfg.Clock.Now().Truncate(time.Microsecond) }
+
+// Now returns the time as the service keeps it (Config.Clock, to the
+// microsecond), for the parts above the tables that stamp what they
+// store with it.
+func (s *Service) Now() time.Time { return s.now() }
 
 // tableClock is the clock of a table whose rules set one: how long a turn
 // may take and when each seat's turn began. The server keeps no deadline

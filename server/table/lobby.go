@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"context"
@@ -93,7 +93,7 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ 
 			t.unlock()
 		}
 	default:
-		return nil, refuse.Bad("status must be open, setup, playing or finished, not %q", clip(string(status)))
+		return nil, refuse.Bad("status must be open, setup, playing or finished, not %q", refuse.Clip(string(status)))
 	}
 	if len(out) > limit {
 		out = out[:limit]

@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"context"
@@ -96,7 +96,7 @@ func (s *Service) Abort(ctx context.Context, p *auth.Principal, id string) (Abor
 // brought it about. t.mu must be held.
 func (s *Service) abort(ctx context.Context, t *table, seat game.Seat, why string) (AbortResult, error) {
 	if t.gone {
-		return AbortResult{}, errMoved
+		return AbortResult{}, ErrMoved
 	}
 	if t.doubt {
 		if err := s.settleDoubt(ctx, t); err != nil {

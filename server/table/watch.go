@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"context"
@@ -169,7 +169,7 @@ func (w *Watcher) wait(ctx context.Context, ch <-chan struct{}) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-w.s.ctx.Done():
-		return refuse.Unavailable(reasonShutdown)
+		return refuse.Unavailable(ShuttingDown)
 	}
 }
 
@@ -288,9 +288,13 @@ func (w *Watcher) shared(seat game.Seat, since, tail int) ([]byte, int, error) {
 	return e.msg, e.logLen, err
 }
 
-// encodeUpdate encodes u as a socket message.
+// encodeUpdate encodes u as the socket's update message ({"type":
+// "update", "update": ...}), the bytes PollPoked returns.
 func encodeUpdate(u Update) ([]byte, error) {
-	return json.Marshal(ServerMessage{Type: "update", Update: &u})
+	return json.Marshal(struct {
+		Type   string  `json:"type"`
+		Update *Update `json:"update"`
+	}{"update", &u})
 }
 
 // Version reports the last version Next returned.

@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"context"
@@ -84,7 +84,7 @@ func (s *Service) autoSetup(ctx context.Context, t *table, seat game.Seat, level
 		return raw, nil
 	}
 	if level != game.Easy && level != game.Medium && level != game.Strong {
-		return nil, refuse.Bad(`"computer" must be easy, medium or strong, not %q`, clip(level))
+		return nil, refuse.Bad(`"computer" must be easy, medium or strong, not %q`, refuse.Clip(level))
 	}
 	if s.cfg.NewBot == nil {
 		return nil, refuse.Bad("this server has no computer players")

@@ -1,6 +1,10 @@
-package server
+package table
 
-import "context"
+import (
+	"context"
+
+	"parlour/store"
+)
 
 // Placement says where each table lives. A single node runs every table
 // itself (Here); a node of a cluster runs the tables whose lease it holds
@@ -24,6 +28,9 @@ type Placement interface {
 	// fences every write of the table (0 for a single node; -1 when this
 	// node does not run it).
 	Epoch(id string) int64
+	// Fenced says that the store refused a write of table id made
+	// under an epoch that has passed; the service drops its copy.
+	Fenced(id string)
 	// Changed tells the other nodes that table id changed, to mark
 	// (version and last chat number), where they cannot see it: the
 	// table left memory with the change.
@@ -40,3 +47,11 @@ func (Here) Abandoned(context.Context, string)             {}
 func (Here) Restored(string)                               {}
 func (Here) Epoch(string) int64                            { return 0 }
 func (Here) Changed(string, int)                           {}
+func (Here) Fenced(string)                                 {}
+
+// LobbyPeers is what the lobby needs of the other nodes: their tables.
+type LobbyPeers interface {
+	// LobbyElsewhere returns at most limit public tables in status that
+	// the other nodes run; a node that does not answer is left out.
+	LobbyElsewhere(ctx context.Context, status store.Status, limit int) []TableInfo
+}

@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"context"
@@ -68,17 +68,23 @@ func (s *Service) Create(ctx context.Context, p *auth.Principal, req CreateReque
 	return s.create(ctx, p, req, nil)
 }
 
-// preset is the hidden setup a one-seat table attacks when it is not
+// Preset is the hidden setup a one-seat table attacks when it is not
 // made for the table alone: a daily puzzle's.
-type preset struct {
-	daily string // "quizl/2006-01-02"
-	setup json.RawMessage
-	seed  uint64
+type Preset struct {
+	Daily string // "quizl/2006-01-02"
+	Setup json.RawMessage
+	Seed  uint64
+}
+
+// CreatePreset is Create for a one-seat table whose hidden setup and
+// seed pre gives: a daily puzzle's attempt.
+func (s *Service) CreatePreset(ctx context.Context, p *auth.Principal, req CreateRequest, pre Preset) (Seated, error) {
+	return s.create(ctx, p, req, &pre)
 }
 
 // create is Create, with the hidden setup of a one-seat table given by
 // pre when it is not nil.
-func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateRequest, pre *preset) (Seated, error) {
+func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateRequest, pre *Preset) (Seated, error) {
 	g, err := s.games.Lookup(strings.ToLower(strings.TrimSpace(req.Game)))
 	if err != nil {
 		return Seated{}, refuse.Bad("%v", err)
@@ -95,7 +101,7 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 	if lexName != "" {
 		names := lexicon.Names()
 		if !slices.Contains(names, lexName) {
-			return Seated{}, refuse.Bad("there is no lexicon %q (there are %s)", clip(lexName), strings.Join(names, ", "))
+			return Seated{}, refuse.Bad("there is no lexicon %q (there are %s)", refuse.Clip(lexName), strings.Join(names, ", "))
 		}
 	}
 	lex, err := s.lexicon(lexName)
@@ -120,7 +126,7 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 				level = game.Medium
 			}
 			if level != game.Easy && level != game.Medium && level != game.Strong {
-				return Seated{}, refuse.Bad("seat %d: computer level %q is not easy, medium or strong", i, clip(level))
+				return Seated{}, refuse.Bad("seat %d: computer level %q is not easy, medium or strong", i, refuse.Clip(level))
 			}
 			if s.cfg.NewBot == nil {
 				return Seated{}, refuse.Bad("this server has no computer players")
@@ -131,7 +137,7 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 			seats[i].Computer = level
 			seats[i].Name = "Computer (" + level + ")"
 		default:
-			return Seated{}, refuse.Bad(`seat %d: %q is not "me", "open" or "computer:LEVEL"`, i, clip(spec))
+			return Seated{}, refuse.Bad(`seat %d: %q is not "me", "open" or "computer:LEVEL"`, i, refuse.Clip(spec))
 		}
 	}
 	if me < 0 {
@@ -158,7 +164,7 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 	case maker == "" && len(seats) == 1 && g.HasSetup():
 		maker = game.Strong
 	case maker != "" && maker != game.Easy && maker != game.Medium && maker != game.Strong:
-		return Seated{}, refuse.Bad("maker %q is not easy, medium or strong", clip(maker))
+		return Seated{}, refuse.Bad("maker %q is not easy, medium or strong", refuse.Clip(maker))
 	}
 	m := meta{
 		Game: g.Name(), Rules: rawRules(g, rules), Lexicon: lex.Name(),
@@ -169,14 +175,14 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 		m.Set = game.NewSet(len(seats), rules.Int(game.SetTargetOption))
 	}
 	if pre != nil {
-		m.Daily, m.Seed = pre.daily, pre.seed
+		m.Daily, m.Seed = pre.Daily, pre.Seed
 	}
 	t := s.newTable(g, m, rules, lex)
 	if pre != nil {
 		if len(seats) != 1 {
 			return Seated{}, fmt.Errorf("a daily puzzle's table has one seat, not %d", len(seats))
 		}
-		raw, err := g.CheckSetup(t.cfg, 0, pre.setup)
+		raw, err := g.CheckSetup(t.cfg, 0, pre.Setup)
 		if err != nil {
 			return Seated{}, fmt.Errorf("the daily puzzle's setup: %w", err)
 		}

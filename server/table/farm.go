@@ -4,7 +4,7 @@
 // that new accounts from one address start. What remains (collusion
 // between real accounts, sandbagging) is for moderation: docs/ratings.md.
 
-package server
+package table
 
 import (
 	"context"
@@ -40,7 +40,7 @@ func (s *Service) pairCap(ctx context.Context, a, b string) error {
 	if limit < 0 {
 		return nil
 	}
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
 		return nil // no accounts kept, so no rated games either
 	}
@@ -74,10 +74,10 @@ func (s *Service) pairCap(ctx context.Context, a, b string) error {
 	return nil
 }
 
-// ratedFor reports whether p joining table id, or accepting challenge
+// RatedFor reports whether p joining table id, or accepting challenge
 // id (challenge set), would start a rated game, and whether p's account
 // is younger than NewAccountAge; the doors count such starts per address.
-func (s *Service) ratedFor(ctx context.Context, p *auth.Principal, id string, challenge bool) (rated, young bool) {
+func (s *Service) RatedFor(ctx context.Context, p *auth.Principal, id string, challenge bool) (rated, young bool) {
 	if p == nil {
 		return false, false
 	}
@@ -102,7 +102,7 @@ func (s *Service) ratedFor(ctx context.Context, p *auth.Principal, id string, ch
 			return false, false
 		}
 	}
-	ps, err := s.players()
+	ps, err := s.Players()
 	if err != nil {
 		return true, false
 	}

@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"context"
@@ -74,7 +74,7 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Left
 // leave is Leave with t.mu held.
 func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal) (Left, error) {
 	if t.gone {
-		return Left{}, errMoved
+		return Left{}, ErrMoved
 	}
 	if err := t.closed(); err != nil {
 		return Left{}, err

@@ -1,15 +1,12 @@
-package server
+package table
 
 import (
-	"context"
-	"math"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"parlour/game"
-	"parlour/glicko"
 	"parlour/lexicon"
 	"parlour/server/refuse"
 	"parlour/store"
@@ -104,46 +101,3 @@ func (t *table) gameEnd(at time.Time) *store.GameEnd {
 	}
 	return e
 }
-
-// LeaderboardSize is how many players a leaderboard lists.
-const LeaderboardSize = 50
-
-// Leader is one line of a leaderboard.
-type Leader struct {
-	Rank   int     `json:"rank"`
-	Name   string  `json:"name"`
-	Rating float64 `json:"rating"`
-	RD     float64 `json:"rd"`
-	Games  int     `json:"games"`
-}
-
-// Leaderboard is a pool's best players: at least glicko.LeaderboardGames
-// rated games and an RD below glicko.LeaderboardRD, as Lichess's.
-type Leaderboard struct {
-	Pool    string   `json:"pool"`
-	Players []Leader `json:"players"`
-}
-
-// Leaderboard returns pool's leaderboard.
-func (s *Service) Leaderboard(ctx context.Context, pool string) (_ Leaderboard, err error) {
-	defer s.reading("the leaderboard", &err)
-	if !slices.Contains(Pools(s.games), pool) {
-		return Leaderboard{}, refuse.NotFound("there is no rating pool %q (there are %s)", clip(pool), strings.Join(Pools(s.games), ", "))
-	}
-	ps, err := s.players()
-	if err != nil {
-		return Leaderboard{}, err
-	}
-	rows, err := ps.Leaderboard(ctx, pool, glicko.LeaderboardGames, glicko.LeaderboardRD, LeaderboardSize)
-	if err != nil {
-		return Leaderboard{}, err
-	}
-	out := Leaderboard{Pool: pool, Players: []Leader{}}
-	for i, r := range rows {
-		out.Players = append(out.Players, Leader{Rank: i + 1, Name: r.Name, Rating: round1(r.Rating), RD: round1(r.RD), Games: r.Games})
-	}
-	return out, nil
-}
-
-// round1 rounds x to one decimal place, as ratings are shown.
-func round1(x float64) float64 { return math.Round(x*10) / 10 }

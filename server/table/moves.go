@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"context"
@@ -79,7 +79,7 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	t.mu.Lock()
 	defer t.unlock()
 	if t.gone {
-		return MoveResult{}, errMoved
+		return MoveResult{}, ErrMoved
 	}
 	t.lastUse = start
 	if t.doubt {

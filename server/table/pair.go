@@ -1,0 +1,107 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"parlour/game"
+	"parlour/server/auth"
+	"parlour/store"
+)
+
+// Pairing is a table for players agreed on elsewhere (a challenge
+// accepted; later a seek matched or a tournament's round), seated at once
+// with nobody left to join.
+type Pairing struct {
+	Game  game.Game
+	Rules game.Rules
+	Rated bool
+	// Seats are the players, each an account's identity and name; they
+	// are seated in a random order.
+	Seats []PairedSeat
+	// Asker is the identity of the player whose request makes the table
+	// (who accepted): the answer carries its seat's token.
+	Asker string
+	// Challenge is the challenge the table accepts, if any: it is marked
+	// accepted in the table's own transaction, so that of two
+	// acceptances at once only one makes a table (the other meets
+	// store.ErrChallengeNotOpen), and a table that cannot be stored
+	// leaves the challenge open.
+	Challenge string
+}
+
+// PairedSeat is one player of a Pairing.
+type PairedSeat struct {
+	Identity, Name string
+}
+
+// CheckPairing checks that a table of pr's game, rules and players may be
+// made (a rated one keeps its rated rules), without making it.
+func (s *Service) CheckPairing(pr Pairing) error {
+	if !pr.Rated {
+		return nil
+	}
+	_, err := checkRated(pr.Game, pr.Rules, "", pr.seats(), asker{identity: pr.Asker, account: true})
+	return err
+}
+
+func (pr Pairing) seats() []seatMeta {
+	seats := make([]seatMeta, len(pr.Seats))
+	for i, st := range pr.Seats {
+		seats[i] = seatMeta{Identity: st.Identity, Name: st.Name, Player: "account"}
+	}
+	return seats
+}
+
+// RawRules returns rules as a table's description keeps them: only the
+// options set away from g's defaults.
+func RawRules(g game.Game, rules game.Rules) map[string]json.RawMessage { return rawRules(g, rules) }
+
+// Pair makes and stores pr's table, its game under way as soon as every
+// seat's setup is in, and tells the observers it started. A rated pairing
+// of two players is refused past their cap of rated games a day.
+func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
+	if pr.Rated && len(pr.Seats) == 2 {
+		if err := s.pairCap(ctx, pr.Seats[0].Identity, pr.Seats[1].Identity); err != nil {
+			return Seated{}, err
+		}
+	}
+	seats := pr.seats()
+	if auth.RandomSeed()%2 == 1 {
+		slices.Reverse(seats)
+	}
+	pool := ""
+	if pr.Rated {
+		var err error
+		if pool, err = checkRated(pr.Game, pr.Rules, "", seats, asker{identity: pr.Asker, account: true}); err != nil {
+			return Seated{}, err
+		}
+	}
+	for i := range seats {
+		seats[i].Name = uniqueName(seats, seats[i].Name, i)
+	}
+	lex, err := s.lexicon("")
+	if err != nil {
+		return Seated{}, err
+	}
+	g := pr.Game
+	m := meta{Game: g.Name(), Rules: rawRules(g, pr.Rules), Lexicon: lex.Name(), Seed: auth.RandomSeed(), Seats: seats, Rated: pr.Rated, Pool: pool, Challenge: pr.Challenge}
+	if slices.ContainsFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }) {
+		m.Set = game.NewSet(len(seats), pr.Rules.Int(game.SetTargetOption))
+	}
+	t := s.newTable(g, m, pr.Rules, lex)
+	mine := slices.IndexFunc(seats, func(st seatMeta) bool { return st.Identity == pr.Asker })
+	b, tok, cred := asker{identity: pr.Asker}.seating(t.id, mine)
+	if pr.Challenge != "" {
+		b.Challenge = &store.ChallengeAnswer{ID: pr.Challenge, Status: store.ChallengeAccepted, Table: t.id}
+	}
+	if err := s.insert(ctx, t, b); err != nil {
+		return Seated{}, err
+	}
+	s.auth.Remember(cred)
+	t.mu.Lock()
+	s.started(t)
+	t.unlock()
+	return Seated{Table: t.id, Seat: mine, Token: tok, Invite: s.invite(t.id)}, nil
+}
