@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"parlour/games"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -89,7 +90,7 @@ func newSocial(t *testing.T) *socialFixture {
 }
 
 // newSocialOn is newSocial on a fresh store of kind k.
-func newSocialOn(t *testing.T, k StoreKind) *socialFixture {
+func newSocialOn(t *testing.T, k servertest.StoreKind) *socialFixture {
 	t.Helper()
 	sf := &socialFixture{fixture: &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t)}, clock: &stepClock{now: time.Now()}}
 	sf.openSocial()
@@ -214,7 +215,7 @@ func listOf(t *testing.T, c *client) challengeList {
 }
 
 func TestChallengeAcceptedEndToEnd(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		sf := newSocialOn(t, k)
 		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 		annStream, bobStream := openStream(t, sf.srv.URL, ann.token), openStream(t, sf.srv.URL, bob.token)
@@ -527,7 +528,7 @@ func TestChallengeExpires(t *testing.T) {
 }
 
 func TestChallengeSurvivesRestart(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		sf := newSocialOn(t, k)
 		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 		var ch ChallengeInfo

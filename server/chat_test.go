@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"parlour/server"
+	"parlour/server/internal/servertest"
 )
 
 // chatPage is GET .../chat's answer.
@@ -138,7 +139,7 @@ func TestChatRefusals(t *testing.T) {
 // and the players may write to the spectators. Mutes hold per identity,
 // across a restart.
 func TestChatVisibility(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		id, toks := e.table("nymphabet", 2, nil)
 		ann, ben := toks[0], toks[1]
@@ -304,7 +305,7 @@ func TestChatOverSocketAndRate(t *testing.T) {
 // players' chat while the game is on; the update that shows the end
 // brings it.
 func TestChatOpensAtTheEnd(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		id, toks := e.table("nymphabet", 2, nil)
 		cat := e.identity("Cat")

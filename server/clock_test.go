@@ -17,6 +17,7 @@ import (
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -96,7 +97,7 @@ type clockEnv struct {
 	clock *fakeClock
 	// kind, when set, is the store the server runs on, at path;
 	// otherwise SQLite at path.
-	kind *server.StoreKind
+	kind *servertest.StoreKind
 	db   store.Store
 	svc  *server.Service
 	h    *server.Handler
@@ -111,7 +112,7 @@ func newClockEnv(t *testing.T) *clockEnv {
 }
 
 // newClockEnvOn is newClockEnv on a fresh store of kind k.
-func newClockEnvOn(t *testing.T, k server.StoreKind) *clockEnv {
+func newClockEnvOn(t *testing.T, k servertest.StoreKind) *clockEnv {
 	e := &clockEnv{t: t, path: k.Fresh(t), clock: newFakeClock(), kind: &k}
 	e.start()
 	t.Cleanup(e.stop)
@@ -299,7 +300,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // word to place) as an ordinary move of the record, after a "timeout"
 // event; not a moment before. The record replays, clock and all.
 func TestClockRunsOut(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		for _, tc := range []struct {
 			game   string
 			seats  int
@@ -391,7 +392,7 @@ func TestClockRunsOut(t *testing.T) {
 // start and the moves. A deadline that passed while the server was down
 // fires as it starts; one still to come keeps its time, not a new turn's.
 func TestClockSurvivesRestart(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		gone, gtoks := e.table("nymphabet", 2, map[string]any{"clock": 60})
 		kept, ktoks := e.table("nymphabet", 2, map[string]any{"clock": 100})

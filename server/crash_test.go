@@ -20,21 +20,21 @@ import (
 	"parlour/game"
 	"parlour/games"
 	"parlour/server"
-	"parlour/store/postgres/pgtest"
+	"parlour/server/internal/servertest"
 )
 
 // crashServerEnv names the store when the test binary is re-run as a
-// server for the crash tests: "KIND WHERE" (a server.StoreKind's name, and
+// server for the crash tests: "KIND WHERE" (a servertest.StoreKind's name, and
 // the file's path or the database's URL).
 const crashServerEnv = "PARLOUR_TEST_SERVER_STORE"
 
 // TestMain runs the package's tests with one throwaway PostgreSQL server
-// (server.PGTest), or, re-run by startChild, is the crash tests' server.
+// (servertest.PG()), or, re-run by startChild, is the crash tests' server.
 func TestMain(m *testing.M) {
 	if spec := os.Getenv(crashServerEnv); spec != "" {
 		os.Exit(runChildServer(spec))
 	}
-	os.Exit(pgtest.Main(m, &server.PGTest))
+	os.Exit(servertest.Main(m))
 }
 
 // runChildServer serves the store spec names on a loopback port with
@@ -42,7 +42,7 @@ func TestMain(m *testing.M) {
 func runChildServer(spec string) int {
 	ctx := context.Background()
 	name, where, _ := strings.Cut(spec, " ")
-	k, err := server.StoreKindNamed(name)
+	k, err := servertest.StoreKindNamed(name)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -81,7 +81,7 @@ type child struct {
 
 // startChild starts a server in a process of its own on the store of
 // kind k at where.
-func startChild(t *testing.T, k server.StoreKind, where string) *child {
+func startChild(t *testing.T, k servertest.StoreKind, where string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), crashServerEnv+"="+k.Name+" "+where)
@@ -177,7 +177,7 @@ func (ct *crashTable) play(url string, stop <-chan struct{}, acked *atomic.Int64
 // players hammer it, restarts it on the same data, and finds every
 // acknowledged move in the tables' records, in order; play then goes on.
 func TestCrashRecovery(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		if testing.Short() {
 			t.Skip("short: no crash test")
 		}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"parlour/server/internal/servertest"
 	"parlour/store"
 )
 
@@ -38,7 +39,7 @@ func (l *lostAnswer) AppendMove(ctx context.Context, id string, m store.Move, u 
 // refused; the record holds each move once and reads the same after a
 // restart.
 func TestMoveStoredButAnswerLost(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t)}
 		f.wrap = func(st store.Store) store.Store { return &lostAnswer{Store: st, seq: 2} }
@@ -94,7 +95,7 @@ func TestMoveStoredButAnswerLost(t *testing.T) {
 				}
 			}
 			u, _ := f.s.View(ctx, pa, a.Table)
-			if u.Version != before.Version+3 || len(u.View.(guessView).Tried) != 2 {
+			if u.Version != before.Version+3 || len(u.View.(servertest.GuessView).Tried) != 2 {
 				t.Fatalf("%s: version %d (want %d), Ann's view %+v", when, u.Version, before.Version+3, u.View)
 			}
 		}

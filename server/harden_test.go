@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -137,11 +138,11 @@ func (f *fillingStore) Write(ctx context.Context, b store.Batch) error {
 // identity is made: each request either succeeds whole or answers 503 and
 // leaves nothing behind.
 func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		db, _ := k.OpenFresh(t)
 		fs := &fillingStore{Store: db, room: -1}
-		s, err := New(ctx, Config{Store: fs, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BotTimeout: 5 * time.Second})
+		s, err := New(ctx, Config{Store: fs, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon, BotTimeout: 5 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -221,7 +222,7 @@ func TestRealFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	s, err := New(ctx, Config{Store: db, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BotTimeout: 5 * time.Second})
+	s, err := New(ctx, Config{Store: db, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon, BotTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +314,7 @@ func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
 	}
 	defer db.Close()
 	fs := &fillingSocialStore{fillingStore: &fillingStore{Store: db, room: -1}, Players: db, Challenges: db}
-	s, err := New(ctx, Config{Store: fs, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BotTimeout: 5 * time.Second})
+	s, err := New(ctx, Config{Store: fs, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon, BotTimeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"parlour/server/internal/servertest"
 	"parlour/store"
 )
 
@@ -135,11 +136,11 @@ func (c *client) stream(ctx context.Context, table string, from int) <-chan Upda
 
 // guessFromView bisects from a view decoded from JSON.
 func guessFromView(t *testing.T, view json.RawMessage, maxN int) string {
-	var v guessView
+	var v servertest.GuessView
 	if err := json.Unmarshal(view, &v); err != nil {
 		t.Fatal(err)
 	}
-	m, _ := guessBot{}.Move(context.Background(), gameCfg(maxN), 0, v)
+	m, _ := servertest.GuessBot{}.Move(context.Background(), servertest.Config(maxN), 0, v)
 	return m
 }
 
@@ -151,7 +152,7 @@ type jsonUpdate struct {
 }
 
 func TestHTTPGame(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		f := newFixtureOn(t, k)
 		srv := startServer(t, f, Limits{})
 		ann := &client{t: t, base: srv.URL}

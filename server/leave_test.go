@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/server/internal/servertest"
 	"parlour/store"
 )
 
@@ -16,7 +17,7 @@ import (
 // leaves, the table is cancelled for good, on every store and across a
 // restart, and its watcher is told.
 func TestLeave(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "computer"}, Name: "Ann"})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parlour/games"
+	"parlour/server/internal/servertest"
 	"parlour/store/postgres/pgtest"
 )
 
@@ -22,10 +23,10 @@ import (
 // Once PostgreSQL is back, the same service answers everything again by
 // itself.
 func TestStoreOutageReads(t *testing.T) {
-	if PGTest == nil {
+	if servertest.PG() == nil {
 		pgtest.Missing(t) // skips, or fails under CI
 	}
-	k, _ := StoreKindNamed("postgres")
+	k, _ := servertest.StoreKindNamed("postgres")
 	ctx := context.Background()
 	f := &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t)}
 	st, err := k.Open(ctx, f.where, false)
@@ -129,8 +130,8 @@ func TestStoreOutageReads(t *testing.T) {
 	sum := hashToken(cookie.Token)
 	f.s.creds.drop(sum[:])
 
-	PGTest.Stop()
-	t.Cleanup(func() { PGTest.Restart(context.Background()) }) // should the test stop half way
+	servertest.PG().Stop()
+	t.Cleanup(func() { servertest.PG().Restart(context.Background()) }) // should the test stop half way
 	start := time.Now()
 	for _, r := range reads {
 		st, body := get(r.path, r.c)
@@ -150,7 +151,7 @@ func TestStoreOutageReads(t *testing.T) {
 		t.Errorf("the answers while PostgreSQL was away took %v", d)
 	}
 
-	if err := PGTest.Restart(ctx); err != nil {
+	if err := servertest.PG().Restart(ctx); err != nil {
 		t.Fatal(err)
 	}
 	back := time.Now()

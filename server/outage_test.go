@@ -8,13 +8,14 @@ import (
 
 	"parlour/game"
 	"parlour/lexicon"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/postgres/pgtest"
 )
 
-// gatedBot is guessBot whose moves wait until gate is closed.
+// gatedBot is servertest.GuessBot whose moves wait until gate is closed.
 type gatedBot struct {
-	guessBot
+	servertest.GuessBot
 	gate <-chan struct{}
 }
 
@@ -24,7 +25,7 @@ func (b gatedBot) Move(ctx context.Context, cfg game.Config, seat game.Seat, vie
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
-	return b.guessBot.Move(ctx, cfg, seat, view)
+	return b.GuessBot.Move(ctx, cfg, seat, view)
 }
 
 // TestStoreOutage stops the PostgreSQL server under a running service
@@ -36,20 +37,20 @@ func (b gatedBot) Move(ctx context.Context, cfg game.Config, seat game.Seat, vie
 // same service serves everything again by itself, and the computer plays
 // its move.
 func TestStoreOutage(t *testing.T) {
-	if PGTest == nil {
+	if servertest.PG() == nil {
 		pgtest.Missing(t) // skips, or fails under CI
 	}
-	k, _ := StoreKindNamed("postgres")
+	k, _ := servertest.StoreKindNamed("postgres")
 	for _, down := range []struct {
 		name string
 		stop func()
-	}{{"stopped", PGTest.Stop}, {"crashed", PGTest.Crash}} {
+	}{{"stopped", servertest.PG().Stop}, {"crashed", servertest.PG().Crash}} {
 		t.Run(down.name, func(t *testing.T) {
 			ctx := context.Background()
 			f := newFixtureOn(t, k)
 			gate := make(chan struct{})
 			f.s.cfg.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
-				return gatedBot{guessBot{level}, gate}, nil
+				return gatedBot{servertest.GuessBot{Level: level}, gate}, nil
 			}
 			srv := startServer(t, f, generous)
 			a, ann, ben := annAndBen(t, srv.URL)
@@ -100,8 +101,8 @@ func TestStoreOutage(t *testing.T) {
 			}
 
 			down.stop()
-			t.Cleanup(func() { PGTest.Restart(context.Background()) }) // should the test stop half way
-			close(gate)                                                // the computer moves, and cannot save it
+			t.Cleanup(func() { servertest.PG().Restart(context.Background()) }) // should the test stop half way
+			close(gate)                                                         // the computer moves, and cannot save it
 
 			start := time.Now()
 			for _, tc := range []struct {
@@ -136,7 +137,7 @@ func TestStoreOutage(t *testing.T) {
 			}
 			time.Sleep(2 * storeRetry) // the computer tries, and tries again
 
-			if err := PGTest.Restart(ctx); err != nil {
+			if err := servertest.PG().Restart(ctx); err != nil {
 				t.Fatal(err)
 			}
 			back := time.Now()

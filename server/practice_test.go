@@ -12,6 +12,7 @@ import (
 	"parlour/game"
 	"parlour/games/salvo"
 	"parlour/server"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 )
 
@@ -21,7 +22,7 @@ import (
 // computer made, no byte the player receives before the end names a ship
 // of it, and the finished record replays and opens its commitment.
 func TestSalvoPractice(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newEnvOn(t, k)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()

@@ -13,6 +13,7 @@ import (
 
 	"parlour/game"
 	"parlour/lexicon"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -22,7 +23,7 @@ type fixture struct {
 	dir string
 	// kind, when set, is the store the fixture runs on, at where;
 	// otherwise it is SQLite in dir, and db is set.
-	kind  *StoreKind
+	kind  *servertest.StoreKind
 	where string
 	db    *sqlite.Store
 	st    store.Store // the store the service runs on (db, or kind's)
@@ -45,7 +46,7 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // newFixtureOn is newFixture on a fresh store of kind k.
-func newFixtureOn(t *testing.T, k StoreKind) *fixture {
+func newFixtureOn(t *testing.T, k servertest.StoreKind) *fixture {
 	f := &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t)}
 	f.open()
 	t.Cleanup(f.close)
@@ -68,7 +69,7 @@ func (f *fixture) open() {
 	if f.wrap != nil {
 		db = f.wrap(db)
 	}
-	s, err := New(context.Background(), Config{Store: db, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, MaxWait: f.maxWait, OpenExpiry: f.openExpiry})
+	s, err := New(context.Background(), Config{Store: db, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, MaxWait: f.maxWait, OpenExpiry: f.openExpiry})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func setupOf(n int) json.RawMessage { return json.RawMessage(fmt.Sprintf(`{"numb
 // bisect returns the next guess from a seat's view.
 func bisect(t *testing.T, u Update, maxN int) string {
 	t.Helper()
-	m, err := guessBot{}.Move(context.Background(), game.Config{Rules: game.Rules{"max": maxN}}, u.Seat, u.View)
+	m, err := servertest.GuessBot{}.Move(context.Background(), game.Config{Rules: game.Rules{"max": maxN}}, u.Seat, u.View)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func bisect(t *testing.T, u Update, maxN int) string {
 }
 
 func TestTwoPeoplePlayToTheEnd(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		ann, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Rules: map[string]json.RawMessage{"max": json.RawMessage("1000")}, Seats: []string{"me", "open"}, Name: "Ann"})
@@ -217,7 +218,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, _, err := game.Replay(testRegistry(), rec, nil); err != nil {
+		if _, _, _, err := game.Replay(servertest.Registry(), rec, nil); err != nil {
 			t.Fatalf("the finished record does not replay: %v", err)
 		}
 		if _, err := f.s.Move(ctx, pa, ann.Table, "guess 5", nil); StatusOf(err) != http.StatusConflict {
@@ -227,7 +228,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 }
 
 func TestRecordHidesOtherSetups(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
@@ -247,7 +248,7 @@ func TestRecordHidesOtherSetups(t *testing.T) {
 }
 
 func TestComputerSeatAndRestart(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer:strong"}})
@@ -299,7 +300,7 @@ func TestComputerSeatAndRestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u.Version != before || len(u.View.(guessView).Tried) != 2 {
+		if u.Version != before || len(u.View.(servertest.GuessView).Tried) != 2 {
 			t.Fatalf("after restart version %d (want %d), view %+v", u.Version, before, u.View)
 		}
 		// Resume from an old version: every move since comes back, once.
@@ -337,7 +338,7 @@ func TestBrokenComputerResigns(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	f.s.cfg.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
-		return guessBot{level: "broken"}, nil
+		return servertest.GuessBot{Level: "broken"}, nil
 	}
 	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"computer:easy", "me"}})
 	pa := f.principal(a.Token)
@@ -474,7 +475,7 @@ func TestForgedTokens(t *testing.T) {
 }
 
 func TestFailedStoreChangesNothing(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
@@ -484,7 +485,7 @@ func TestFailedStoreChangesNothing(t *testing.T) {
 		_, err := f.s.Move(ctx, pa, a.Table, "guess 50", nil)
 		wantStatus(t, err, http.StatusServiceUnavailable)
 		after, _ := f.s.View(ctx, pa, a.Table)
-		if after.Version != before.Version || len(after.View.(guessView).Tried) != 0 {
+		if after.Version != before.Version || len(after.View.(servertest.GuessView).Tried) != 0 {
 			t.Fatalf("a move that was not stored changed the table: %+v", after.View)
 		}
 		if errors.Is(err, store.ErrNotFound) {
@@ -558,7 +559,7 @@ func TestFinishedTablesLeaveMemory(t *testing.T) {
 // and reads them again: byte for byte the same, times included (the
 // server keeps times to the microsecond, as PostgreSQL does).
 func TestRecordSameAfterRestart(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})

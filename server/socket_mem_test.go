@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"parlour/server"
+	"parlour/server/internal/servertest"
 )
 
 // idleSocketMemory opens n spectator sockets onto 100 Quizl tables, each
@@ -166,7 +167,7 @@ func TestIdleSocketMemory(t *testing.T) {
 	if heap > maxHeap {
 		t.Errorf("an idle socket holds %.0f bytes of heap, more than %d", heap, maxHeap)
 	}
-	if !raceEnabled && stack > maxStack {
+	if !servertest.Race && stack > maxStack {
 		t.Errorf("an idle socket holds %.0f bytes of goroutine stack, more than %d: has a frame on the upgrade's path grown past the 8 KiB stack?", stack, maxStack)
 	}
 }

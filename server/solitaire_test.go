@@ -11,6 +11,7 @@ import (
 
 	"parlour/game"
 	"parlour/lexicon"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -73,9 +74,9 @@ func TestSolitaireMakerFallback(t *testing.T) {
 	}
 	defer db.Close()
 	failing := func(name, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
-		return failingSetup{guessBot{level: level}}, nil
+		return failingSetup{servertest.GuessBot{Level: level}}, nil
 	}
-	s, err := New(ctx, Config{Store: db, Games: testRegistry(), NewBot: failing, Lexicon: testLexicon, BaseURL: "http://test", BotTimeout: time.Second})
+	s, err := New(ctx, Config{Store: db, Games: servertest.Registry(), NewBot: failing, Lexicon: servertest.Lexicon, BaseURL: "http://test", BotTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func TestSolitaireMakerFallback(t *testing.T) {
 	}
 }
 
-type failingSetup struct{ guessBot }
+type failingSetup struct{ servertest.GuessBot }
 
 func (failingSetup) Setup(context.Context, game.Config, game.Seat) (json.RawMessage, error) {
 	return nil, errors.New("no setup today")
