@@ -73,6 +73,7 @@ func (e *clockEnv) lastResult(name string) (string, string) {
 // seated, unknown, over, not begun or alone: refused, and nothing
 // changes.
 func TestAbort(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		ann, ben, cy := e.account("Ann"), e.account("Ben"), e.account("Cyd")

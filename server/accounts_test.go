@@ -92,6 +92,7 @@ func playNymphabet(t *testing.T, a, b *client, create map[string]any, loser int)
 }
 
 func TestAccountsSignUpInOut(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	res, err := http.Post(srv.URL+"/api/v1/accounts", "application/json", strings.NewReader(`{"name": "Ann_1", "password": "a long secret phrase"}`))
@@ -187,6 +188,7 @@ func TestAccountsSignUpInOut(t *testing.T) {
 }
 
 func TestSessionCookieSecureOverTLS(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	h := NewHandler(f.s, generous)
 	srv := httptest.NewTLSServer(h)
@@ -202,6 +204,7 @@ func TestSessionCookieSecureOverTLS(t *testing.T) {
 }
 
 func TestAccountsBadInput(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
@@ -287,6 +290,7 @@ func countAccounts(t *testing.T, f *fixture) map[string]string {
 }
 
 func TestGuestBecomesAccount(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	gus := &client{t: t, base: srv.URL}
@@ -350,6 +354,7 @@ func expectRatings(t *testing.T, winners []int) ([2]glicko.Rating, [2]int) {
 func near(a, b float64) bool { return math.Abs(a-b) < 0.05 }
 
 func TestRatedGames(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	f.s.cfg.RatedPerPair = -1 // two players alone reach the leaderboard
 	srv := startServer(t, f, generous)
@@ -447,6 +452,7 @@ func TestRatedGames(t *testing.T) {
 }
 
 func TestRatedBadInput(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
@@ -506,6 +512,7 @@ func TestRatedBadInput(t *testing.T) {
 }
 
 func TestChangePasswordAndDelete(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
@@ -582,6 +589,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 }
 
 func TestSignInRateLimits(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	// The address's budget: Ann's sign-up, then six sign-ins.
 	srv := startServer(t, f, Limits{SignIns: 0.001, SignInsBurst: 7, SignInsPerName: 0.001, SignInsPerNameBurst: 3})
@@ -612,6 +620,7 @@ func TestSignInRateLimits(t *testing.T) {
 }
 
 func TestSessionCookieOnWebSocket(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
@@ -634,6 +643,7 @@ func TestSessionCookieOnWebSocket(t *testing.T) {
 }
 
 func TestGameEndIsIndexed(t *testing.T) {
+	t.Parallel()
 	// An unrated game between a person and a computer: a line of history
 	// for the person only.
 	f := newGamesFixture(t)
@@ -660,6 +670,7 @@ func TestGameEndIsIndexed(t *testing.T) {
 }
 
 func TestDeadCookieSignOutClearsIt(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
@@ -715,6 +726,7 @@ func cleared(cs []*http.Cookie) bool {
 // (The bound is loose: the machine may be busy; an answer without the
 // argon2id work would be a thousand times faster.)
 func TestSignInMissingNameDoesTheWork(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	ctx := context.Background()
 	if _, err := f.s.SignUp(ctx, nil, "Ann", "a long secret phrase"); err != nil {
@@ -737,6 +749,7 @@ func TestSignInMissingNameDoesTheWork(t *testing.T) {
 }
 
 func TestSolitaireResultIsNoDraw(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
@@ -776,6 +789,7 @@ func FuzzParseBefore(f *testing.F) {
 }
 
 func TestSameNameAtOnce(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	names := []string{"Ann", "ann", "ANN", "aNn"}
@@ -801,6 +815,7 @@ func TestSameNameAtOnce(t *testing.T) {
 }
 
 func TestSignInRehashesOldParameters(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	ctx := context.Background()
 	weak := account.Params{Memory: 8 * 1024, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}

@@ -32,6 +32,8 @@ import (
 //	PARLOUR_ATTACK_URL=http://localhost:8099 PARLOUR_ATTACK_CONNS=450 \
 //	    PARLOUR_ATTACK_PROBE_FROM=127.0.0.2 go test ./server -run TestSlowBodyAttack -v
 func TestSlowBodyAttack(t *testing.T) {
+	// Not parallel: it loads a server outside the test and measures its
+	// answers, which another test running at once would disturb.
 	base := os.Getenv("PARLOUR_ATTACK_URL")
 	if base == "" {
 		t.Skip("set PARLOUR_ATTACK_URL to attack a server")
@@ -188,6 +190,8 @@ type attackView struct {
 //	parlour serve --addr 127.0.0.1:8099 --data /tmp/d &
 //	PARLOUR_ATTACK_URL=http://127.0.0.1:8099 go test ./server -run TestSeatRaceAttack -v
 func TestSeatRaceAttack(t *testing.T) {
+	// Not parallel: it loads a server outside the test and measures its
+	// answers, which another test running at once would disturb.
 	c := newAttackClient(t)
 	trials, _ := strconv.Atoi(os.Getenv("PARLOUR_ATTACK_TRIALS"))
 	if trials <= 0 {
@@ -273,6 +277,8 @@ func TestSeatRaceAttack(t *testing.T) {
 //	    go test ./server -run TestFullDiskAttack -v
 //	umount /tmp/fulldisk
 func TestFullDiskAttack(t *testing.T) {
+	// Not parallel: it loads a server outside the test and measures its
+	// answers, which another test running at once would disturb.
 	c := newAttackClient(t)
 	dir := os.Getenv("PARLOUR_ATTACK_FILL")
 	if dir == "" {

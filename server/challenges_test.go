@@ -215,6 +215,7 @@ func listOf(t *testing.T, c *client) challengeList {
 }
 
 func TestChallengeAcceptedEndToEnd(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		sf := newSocialOn(t, k)
 		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
@@ -300,6 +301,7 @@ func TestChallengeAcceptedEndToEnd(t *testing.T) {
 }
 
 func TestChallengeUnratedRules(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	var ch ChallengeInfo
@@ -322,6 +324,7 @@ func TestChallengeUnratedRules(t *testing.T) {
 }
 
 func TestChallengeBadInput(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	base := sf.srv.URL
 	ann, bob, cat := signUp(t, base, "Ann"), signUp(t, base, "Bob"), signUp(t, base, "Cat")
@@ -421,6 +424,7 @@ func TestChallengeBadInput(t *testing.T) {
 // refused in words (409) and makes nothing, however many come at once;
 // once the first is answered it may be made again.
 func TestChallengeTwice(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	var first ChallengeInfo
@@ -468,6 +472,7 @@ func TestChallengeTwice(t *testing.T) {
 }
 
 func TestChallengeDeclineAndWithdrawOnStream(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	annStream := openStream(t, sf.srv.URL, ann.token)
@@ -490,6 +495,7 @@ func TestChallengeDeclineAndWithdrawOnStream(t *testing.T) {
 }
 
 func TestChallengeExpires(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	bobStream := openStream(t, sf.srv.URL, bob.token)
@@ -528,6 +534,7 @@ func TestChallengeExpires(t *testing.T) {
 }
 
 func TestChallengeSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		sf := newSocialOn(t, k)
 		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
@@ -554,6 +561,7 @@ func TestChallengeSurvivesRestart(t *testing.T) {
 }
 
 func TestStreamKeepAlive(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann := signUp(t, sf.srv.URL, "Ann")
 	ls := openStream(t, sf.srv.URL, ann.token)
@@ -597,6 +605,7 @@ func TestStreamKeepAlive(t *testing.T) {
 }
 
 func TestOnline(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	base := sf.srv.URL
 	ann, bob, cat := signUp(t, base, "Ann"), signUp(t, base, "Bob"), signUp(t, base, "Cat")
@@ -686,6 +695,7 @@ func (c *client) identityOf(t *testing.T, sf *socialFixture) string {
 // TestChallengeAnswersAtOnce: of answers sent at once (two acceptances and
 // a withdrawal), exactly one wins, and at most one table opens.
 func TestChallengeAnswersAtOnce(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	for round := 0; round < 5; round++ {
@@ -749,6 +759,7 @@ func BenchmarkOnlineTouch(b *testing.B) {
 // TestChallengeFromDeletedAccount: deleting an account withdraws its
 // challenges: they leave the lists and cannot be accepted.
 func TestChallengeFromDeletedAccount(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	var ch ChallengeInfo
@@ -773,6 +784,7 @@ func TestChallengeFromDeletedAccount(t *testing.T) {
 // invite starts on both streams when its last seat is taken, a game
 // against the computer at once, and each ends with every player's result.
 func TestStreamEveryGame(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	annStream, bobStream := openStream(t, sf.srv.URL, ann.token), openStream(t, sf.srv.URL, bob.token)

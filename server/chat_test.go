@@ -47,6 +47,7 @@ func texts(lines []server.ChatLine) string {
 // TestChatRefusals: every bad message is a 4xx that names the problem,
 // and the chat is as it was.
 func TestChatRefusals(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t)
 	id, toks := e.table("nymphabet", 2, nil)
 	ann := toks[0]
@@ -139,6 +140,7 @@ func TestChatRefusals(t *testing.T) {
 // and the players may write to the spectators. Mutes hold per identity,
 // across a restart.
 func TestChatVisibility(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		id, toks := e.table("nymphabet", 2, nil)
@@ -241,6 +243,7 @@ func TestChatVisibility(t *testing.T) {
 // the message back as stored; the other player's socket gets it in an
 // update; an identity that writes too fast is refused with 429.
 func TestChatOverSocketAndRate(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t)
 	id, toks := e.table("nymphabet", 2, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -305,6 +308,7 @@ func TestChatOverSocketAndRate(t *testing.T) {
 // players' chat while the game is on; the update that shows the end
 // brings it.
 func TestChatOpensAtTheEnd(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		id, toks := e.table("nymphabet", 2, nil)

@@ -18,6 +18,7 @@ import (
 // with a "claim" event saying why. Every refusal is a 4xx that says why
 // and changes nothing.
 func TestClaim(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		id, toks := e.table("nymphabet", 2, nil)
@@ -128,6 +129,7 @@ func (e *clockEnv) identity(name string) string {
 // TestClaimBeforeEveryMoveAborts: a claim against a player who walked
 // away before every player had moved aborts the game, without a result.
 func TestClaimBeforeEveryMoveAborts(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t)
 	id, toks := e.table("nymphabet", 2, nil)
 	e.clock.Advance(server.DefaultWalkAway)

@@ -300,6 +300,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // word to place) as an ordinary move of the record, after a "timeout"
 // event; not a moment before. The record replays, clock and all.
 func TestClockRunsOut(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		for _, tc := range []struct {
 			game   string
@@ -392,6 +393,7 @@ func TestClockRunsOut(t *testing.T) {
 // start and the moves. A deadline that passed while the server was down
 // fires as it starts; one still to come keeps its time, not a new turn's.
 func TestClockSurvivesRestart(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		gone, gtoks := e.table("nymphabet", 2, map[string]any{"clock": 60})
@@ -442,6 +444,7 @@ func TestClockSurvivesRestart(t *testing.T) {
 // TestClockOutOfRange: a clock outside 10 s to 7 days is refused with a
 // 400 naming it, and no table is made.
 func TestClockOutOfRange(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t)
 	for _, clock := range []any{0.5, 9, 604801, -1, "soon", "60", true} {
 		st, b := e.call("POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rules": map[string]any{"clock": clock}})
@@ -463,6 +466,7 @@ func TestClockOutOfRange(t *testing.T) {
 // word has its own deadline, counted from the declaration; when several
 // run out at once, each says cannot, and the next declarer's turn begins.
 func TestClockEverySeatToAnswer(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t)
 	id, toks := e.table("wordfight", 3, map[string]any{"clock": 30})
 	// A first word that everybody places: before every player has moved

@@ -104,6 +104,7 @@ func (s *remoteSocket) all() string {
 // on b. Once Ben mutes the players' chat through his socket, Ann's next
 // line does not reach him, while her move does.
 func TestClusterChatReachesRemoteSockets(t *testing.T) {
+	t.Parallel()
 	nodes := startCluster(t, "a", "b", "c")
 	a, b, c := nodes[0], nodes[1], nodes[2]
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)

@@ -235,6 +235,7 @@ func moveThrough(t *testing.T, n *node, id string, ann, ben server.Seated) int {
 // table's owner by the table's address) within the lease's time, and
 // play goes on through b.
 func TestClusterTableTakenBackWhileLetGo(t *testing.T) {
+	t.Parallel()
 	var gb *gatedBus
 	nodes := startClusterOpts(t, clusterOpts{bus: func(name string, b bus.Bus) bus.Bus {
 		if name != "a" {
@@ -280,6 +281,7 @@ func TestClusterTableTakenBackWhileLetGo(t *testing.T) {
 // by that address, must not stall: a is asked to answer again, and a's
 // move shows through b within the lease's time; play goes on.
 func TestClusterOwnerNobodyReaches(t *testing.T) {
+	t.Parallel()
 	nodes := startCluster(t, "a", "b")
 	a, b := nodes[0], nodes[1]
 	id, ann, ben := twoSeats(t, a, b)
@@ -321,6 +323,7 @@ func (d *deafBus) Own(ctx context.Context, id string) error {
 // within the lease's time and shows a's move; a's copy goes, and a move
 // made through a afterwards is made once, on b.
 func TestClusterOwnerThatCannotHeal(t *testing.T) {
+	t.Parallel()
 	var db *deafBus
 	nodes := startClusterOpts(t, clusterOpts{bus: func(name string, b bus.Bus) bus.Bus {
 		if name != "a" {
@@ -379,6 +382,7 @@ func storedVersion(t *testing.T, st store.Store, id string) (int, string) {
 // its record (the same version and seats), and every acknowledged move
 // is in the record.
 func TestClusterNATSKilledAndFrozenUnderLoad(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("a minute of load")
 	}

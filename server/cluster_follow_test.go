@@ -14,6 +14,7 @@ import (
 // a "leave" on such a socket. A refused hello leaves the socket where it
 // was.
 func TestClusterSocketMovesOn(t *testing.T) {
+	t.Parallel()
 	nodes := startCluster(t, "a", "b")
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)

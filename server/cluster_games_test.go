@@ -15,6 +15,7 @@ import (
 // reaches a seat it is not meant for through a node that is not the
 // owner, and every commitment opens at the end.
 func TestGamesThroughClusterNodes(t *testing.T) {
+	t.Parallel()
 	short := map[string]any{"width": 9, "height": 9, "strike_limit": 1}
 	for _, sc := range []scenario{
 		{"quizl people", "quizl", nil, []string{"ws", "http"}},

@@ -23,6 +23,7 @@ import (
 // through b: every answer is a success, and every acknowledged move is in
 // the record once. Requests through b and c in turn leave it where it is.
 func TestClusterHandsATableOver(t *testing.T) {
+	t.Parallel()
 	nodes := startCluster(t, "a", "b", "c")
 	a, b, c := nodes[0], nodes[1], nodes[2]
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

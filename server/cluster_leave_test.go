@@ -15,6 +15,7 @@ import (
 // it, the event stream another node relayed ends, and neither node lists
 // it among Ann's tables.
 func TestClusterLeave(t *testing.T) {
+	t.Parallel()
 	nodes := startCluster(t, "a", "b")
 	a, b := nodes[0], nodes[1]
 	var ann, ben server.Seated

@@ -155,6 +155,7 @@ func joinUntil(t *testing.T, n *node, id, name string) server.Seated {
 // its lease, and come back stale once the node took the lease again).
 // Once the bus is back, a table is made through the node as ever.
 func TestClusterRefusesATableMadeCutOffFromTheBus(t *testing.T) {
+	t.Parallel()
 	var proxy *cuttable
 	nodes := startClusterOpts(t, clusterOpts{nats: func(name, url string) string {
 		if name != "a" {
@@ -235,6 +236,7 @@ func TestClusterRefusesATableMadeCutOffFromTheBus(t *testing.T) {
 // rebuilt from its record, Ben seated, through every node, and a
 // stranger's join finds the table full.
 func TestClusterRebuildsACopyReadAcrossALeaseChange(t *testing.T) {
+	t.Parallel()
 	var gated *gatedStore
 	nodes := startClusterOpts(t, clusterOpts{store: func(name string, st *postgres.Store) store.Store {
 		if name != "a" {
@@ -297,6 +299,7 @@ func TestClusterRebuildsACopyReadAcrossALeaseChange(t *testing.T) {
 // stored: the write is fenced by the epoch the table was read at, not by
 // the lease a holds when it writes. Ben keeps his seat.
 func TestClusterFencesAJoinReadUnderAnOldLease(t *testing.T) {
+	t.Parallel()
 	var gated *gatedStore
 	nodes := startClusterOpts(t, clusterOpts{store: func(name string, st *postgres.Store) store.Store {
 		if name != "a" {

@@ -104,6 +104,7 @@ func (p *cuttable) restore() { p.listen() }
 // or may not have been made, and the record holds it at most once.
 // Play goes on afterwards through the other nodes.
 func TestClusterOwnerDiesAfterTheMove(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name        string
 		conditional bool
@@ -261,6 +262,7 @@ func TestClusterOwnerDiesAfterTheMove(t *testing.T) {
 // owner is gone from the bus, so its lease is taken over before it runs
 // out (a new epoch fences it). The move is made once.
 func TestClusterRequestMidTakeoverWaits(t *testing.T) {
+	t.Parallel()
 	nodes := startCluster(t, "a", "b", "c")
 	a, b, c := nodes[0], nodes[1], nodes[2]
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -338,6 +340,7 @@ func TestClusterRequestMidTakeoverWaits(t *testing.T) {
 // play goes on. Once b's connection is back, b serves the table again by
 // itself.
 func TestClusterBusOutage(t *testing.T) {
+	t.Parallel()
 	var proxy *cuttable
 	nodes := startClusterOpts(t, clusterOpts{nats: func(name, url string) string {
 		if name != "b" {
@@ -424,7 +427,8 @@ func TestClusterBusOutage(t *testing.T) {
 // When PostgreSQL is back, the nodes serve the table again by
 // themselves, a move goes through, and the record holds it once.
 func TestClusterStoreOutage(t *testing.T) {
-	nodes := startCluster(t, "a", "b")
+	t.Parallel()
+	nodes := startClusterOpts(t, clusterOpts{ownPG: true}, "a", "b")
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()

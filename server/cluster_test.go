@@ -25,6 +25,7 @@ import (
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/postgres"
 	"parlour/store/postgres/pgtest"
@@ -34,7 +35,9 @@ import (
 // node is one node of a test cluster.
 type node struct {
 	name string
-	pg   *pgtest.Server // the cluster's PostgreSQL, shared by every node
+	// pg is the cluster's PostgreSQL, shared by every node and, unless
+	// the cluster has its own (clusterOpts.ownPG), by the test run.
+	pg   *pgtest.Server
 	st   *postgres.Store
 	bus  *natsbus.Bus
 	svc  *server.Service
@@ -69,23 +72,31 @@ type clusterOpts struct {
 	store func(name string, st *postgres.Store) store.Store
 	// bus, when set, wraps node name's bus as its service sees it.
 	bus func(name string, b bus.Bus) bus.Bus
+	// ownPG starts a PostgreSQL server for the cluster alone, for a test
+	// that stops it; otherwise the cluster gets a database of its own on
+	// the test run's server, which saves starting one a test.
+	ownPG bool
 }
 
 // startClusterOpts is startCluster with opts.
 func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
 	t.Helper()
 	ctx := context.Background()
-	pg, err := pgtest.Start(ctx, pgtest.Options{})
-	if err != nil {
-		t.Logf("starting PostgreSQL: %v", err)
-		pgtest.Missing(t)
+	pg := servertest.PG()
+	if opts.ownPG {
+		var err error
+		if pg, err = pgtest.Start(ctx, pgtest.Options{}); err != nil {
+			t.Logf("starting PostgreSQL: %v", err)
+			pgtest.Missing(t)
+		}
+		t.Cleanup(func() { pg.Close() })
 	}
-	t.Cleanup(func() { pg.Close() })
-	url := pg.NewDatabase(t)
+	url := pg.NewDatabase(t) // skips without PostgreSQL, or fails under CI
 	natsURL := natstest.URL(natstest.Run(t, -1))
 	var nodes []*node
 	for _, name := range names {
 		n := &node{name: name, pg: pg}
+		var err error
 		if n.st, err = postgres.Open(ctx, url, postgres.Options{}); err != nil {
 			t.Fatal(err)
 		}
@@ -253,6 +264,7 @@ func metric(t *testing.T, n *node, name string) string {
 // sends his moves without a version, so that after the owner's death his
 // move is one the node makes again only because nobody had received it.
 func TestClusterPlaysThroughAnyNodeAndSurvivesTheOwner(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"nymphabet", "quizl"} {
 		t.Run(name, func(t *testing.T) { playClustered(t, name) })
 	}
@@ -488,6 +500,7 @@ func chooseMove(t *testing.T, ctx context.Context, u wireUpdate, seat int) strin
 // node takes the table again, rebuilt from its record, and the move goes
 // through, stored once.
 func TestClusterFencesAPausedOwner(t *testing.T) {
+	t.Parallel()
 	nodes := startCluster(t, "a")
 	a := nodes[0]
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -555,6 +568,7 @@ func TestClusterFencesAPausedOwner(t *testing.T) {
 // while a owns the table; a dies mid-game, and b takes the table over
 // with its computer seat, which goes on playing to the end.
 func TestClusterResumesTheComputer(t *testing.T) {
+	t.Parallel()
 	nodes := startCluster(t, "a", "b")
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
@@ -610,6 +624,7 @@ func TestClusterResumesTheComputer(t *testing.T) {
 // TestClusterConfigRefused: a cluster on a store without leases, or
 // without the relay its bus answers through, does not start.
 func TestClusterConfigRefused(t *testing.T) {
+	t.Parallel()
 	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "p.db"), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -646,6 +661,7 @@ func TestClusterConfigRefused(t *testing.T) {
 // he is there); once his socket closes, Ann may claim the game after the
 // walk-away time.
 func TestClusterRemoteWatcherIsHere(t *testing.T) {
+	t.Parallel()
 	const walkAway = 1500 * time.Millisecond
 	nodes := startClusterWith(t, walkAway, "a", "b")
 	a, b := nodes[0], nodes[1]

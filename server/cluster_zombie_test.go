@@ -18,6 +18,7 @@ import (
 // request through b must not wait for that: reads and moves through b
 // are answered at once, by the owner's live connection.
 func TestClusterOwnerWithADeadConnection(t *testing.T) {
+	t.Parallel()
 	var natsURL string
 	nodes := startClusterOpts(t, clusterOpts{nats: func(name, url string) string { natsURL = url; return url }}, "a", "b")
 	a, b := nodes[0], nodes[1]

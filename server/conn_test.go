@@ -30,6 +30,7 @@ func rawDial(t *testing.T, url, head string) net.Conn {
 // answers 408 once the body's time is up and closes the connection, while
 // a request that waits after its body (an event stream) is not cut off.
 func TestSlowBodyIsCutOff(t *testing.T) {
+	// Not parallel: it bounds the cut-off to a second of wall time after the body's.
 	f := newFixture(t)
 	const limit = 300 * time.Millisecond
 	srv := startServer(t, f, Limits{BodyTimeout: limit})
@@ -112,6 +113,7 @@ trickle:
 // the one over is answered 429 and closed, and once one closes there is
 // room again.
 func TestConnsPerAddr(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	const cap = 3
 	srv := startServer(t, f, Limits{ConnsPerAddr: cap})

@@ -177,6 +177,7 @@ func (ct *crashTable) play(url string, stop <-chan struct{}, acked *atomic.Int64
 // players hammer it, restarts it on the same data, and finds every
 // acknowledged move in the tables' records, in order; play then goes on.
 func TestCrashRecovery(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		if testing.Short() {
 			t.Skip("short: no crash test")

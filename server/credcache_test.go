@@ -8,6 +8,7 @@ import (
 )
 
 func TestCredCache(t *testing.T) {
+	t.Parallel()
 	key := func(i int) []byte { return []byte(fmt.Sprint("hash-", i)) }
 	c := newCredCache(4)
 	for i := range 4 {
@@ -38,6 +39,7 @@ func TestCredCache(t *testing.T) {
 // TestCredentialsOutliveTheCache issues more tokens than the cache holds:
 // the oldest still authenticate, from the store, and the cache stays bounded.
 func TestCredentialsOutliveTheCache(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	f.s.creds = newCredCache(3)
@@ -69,6 +71,7 @@ func TestCredentialsOutliveTheCache(t *testing.T) {
 // the cache only that long after the store was last asked; without one,
 // for ever.
 func TestCredCacheMaxAge(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		maxAge time.Duration

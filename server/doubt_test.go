@@ -39,6 +39,7 @@ func (l *lostAnswer) AppendMove(ctx context.Context, id string, m store.Move, u 
 // refused; the record holds each move once and reads the same after a
 // restart.
 func TestMoveStoredButAnswerLost(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t)}

@@ -20,6 +20,7 @@ import (
 // sends it nothing more. A later hello that is wrong is answered with an
 // error and leaves the socket where it was.
 func TestSocketMovesOn(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
@@ -125,6 +126,7 @@ func TestSocketMovesOn(t *testing.T) {
 // table then moves the socket on to it. Anything but such a hello after
 // leaving closes the socket.
 func TestSocketLeavesThenMovesOn(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
@@ -196,6 +198,7 @@ func TestSocketLeavesThenMovesOn(t *testing.T) {
 // TestSocketFirstHelloNamesItsTable: a first hello may name the socket's
 // table, and no other.
 func TestSocketFirstHelloNamesItsTable(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
@@ -225,6 +228,7 @@ func TestSocketFirstHelloNamesItsTable(t *testing.T) {
 // the socket is on the table it was last sent to, with one watcher. Run
 // it with -race.
 func TestSocketMovesOnUnderPlay(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc, hc2 := &client{t: t, base: srv.URL}, &client{t: t, base: srv.URL}

@@ -520,6 +520,7 @@ func checkSecrecy(t *testing.T, p *person, rec *game.Record, reg *game.Registry,
 // real server: people on HTTP and WebSocket, computers, solitaire Quizl
 // and three-player Salvo, checking secrecy and commitments.
 func TestGamesThroughBothDoors(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		short := map[string]any{"width": 9, "height": 9, "strike_limit": 1}
 		for _, sc := range []scenario{

@@ -21,6 +21,7 @@ import (
 // TestOneIdentityOneSeat sends eight joins at once with one identity's
 // token, a hundred times: one of them may take a seat, never two.
 func TestOneIdentityOneSeat(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	twin, err := f.s.NewIdentity(ctx, "Twin")
@@ -138,6 +139,7 @@ func (f *fillingStore) Write(ctx context.Context, b store.Batch) error {
 // identity is made: each request either succeeds whole or answers 503 and
 // leaves nothing behind.
 func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		db, _ := k.OpenFresh(t)
@@ -211,6 +213,7 @@ func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
 // 503 to every write it cannot make, and works again once there is room.
 // It needs to mount a file system (root on Linux); elsewhere it skips.
 func TestRealFullDisk(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=4m"); err != nil {
@@ -307,6 +310,7 @@ func (f *fillingSocialStore) SettleChallenge(ctx context.Context, id string, st 
 // answers 503 and leaves the challenge open with no table behind it, so
 // that Bob can accept it again once there is room.
 func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
 	if err != nil {

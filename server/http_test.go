@@ -152,6 +152,7 @@ type jsonUpdate struct {
 }
 
 func TestHTTPGame(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		f := newFixtureOn(t, k)
 		srv := startServer(t, f, Limits{})
@@ -250,6 +251,7 @@ func TestHTTPGame(t *testing.T) {
 }
 
 func TestHTTPBadInput(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{MaxBody: 512})
 	c := &client{t: t, base: srv.URL}
@@ -327,6 +329,7 @@ func nullIfEmpty(s string) any {
 }
 
 func TestRateLimits(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{PerConn: 1, PerConnBurst: 5, PerIdentity: 1, PerIdentityBurst: 3, NewGuests: 1, NewGuestsBurst: 2})
 	c := &client{t: t, base: srv.URL}
@@ -406,6 +409,7 @@ func wsReadType(t *testing.T, c *websocket.Conn, typ string) ServerMessage {
 }
 
 func TestWebSocketGameAgainstComputer(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
@@ -468,6 +472,7 @@ func TestWebSocketGameAgainstComputer(t *testing.T) {
 }
 
 func TestWebSocketLimits(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{MaxMessage: 256})
 	hc := &client{t: t, base: srv.URL}
@@ -493,6 +498,7 @@ func TestWebSocketLimits(t *testing.T) {
 }
 
 func TestHealthzAndMetrics(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	c := &client{t: t, base: srv.URL}
@@ -524,6 +530,7 @@ func indexNumber(s, n string) int {
 }
 
 func TestWebSocketFlood(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{PerConn: 1, PerConnBurst: 3})
 	hc := &client{t: t, base: srv.URL}
@@ -553,6 +560,7 @@ func TestWebSocketFlood(t *testing.T) {
 }
 
 func TestServeStatic(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	plain := NewHandler(f.s, Limits{})
 	withWeb := NewHandler(f.s, Limits{})
@@ -589,6 +597,7 @@ func TestServeStatic(t *testing.T) {
 // move since, once, then live updates. It is six moves behind, more than
 // a table keeps at hand, so the moves come from replaying the record.
 func TestWebSocketResume(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	ctx := context.Background()
@@ -626,6 +635,7 @@ func TestWebSocketResume(t *testing.T) {
 // then goes on with the next change (a client that saw version N and
 // reconnects must not hang until somebody moves).
 func TestEventsFromCurrentVersion(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	ann := &client{t: t, base: srv.URL}

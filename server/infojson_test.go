@@ -13,6 +13,7 @@ import (
 // bytes, from an empty table information to one with every field set,
 // and names that need escaping.
 func TestTableInfoAppendJSON(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 26, 10, 30, 0, 123456000, time.UTC)
 	left := 12.5
 	full := TableInfo{

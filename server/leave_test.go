@@ -17,6 +17,7 @@ import (
 // leaves, the table is cancelled for good, on every store and across a
 // restart, and its watcher is told.
 func TestLeave(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
@@ -175,6 +176,7 @@ func guessBegun(t *testing.T, f *fixture, first, second string) (string, *Princi
 
 // TestLeaveRefusals: only a seat holder leaves, and only before play.
 func TestLeaveRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	table, pa, _ := guessBegun(t, f, "Ann", "Ben")
@@ -210,6 +212,7 @@ func TestLeaveRefusals(t *testing.T) {
 // TestLeaveRematch: when both players leave a rematch before it begins,
 // the finished table offers a new one rather than the cancelled table.
 func TestLeaveRematch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	table, pa, pb := guessBegun(t, f, "Ann", "Ben")
@@ -245,6 +248,7 @@ func TestLeaveRematch(t *testing.T) {
 
 // TestLeaveHTTP: the endpoint wants a token and answers in JSON.
 func TestLeaveHTTP(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, generous)
 	ann := &client{t: t, base: srv.URL}
@@ -268,6 +272,7 @@ func TestLeaveHTTP(t *testing.T) {
 // once it has gone DefaultOpenExpiry without a change, whoever sits at
 // it; a join starts the wait again, and a game begun never expires.
 func TestOpenTablesExpire(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sf := newSocial(t)
 	s := sf.s
@@ -355,6 +360,7 @@ func TestOpenTablesExpire(t *testing.T) {
 
 // TestOpenExpiryRuns: the service expires waiting tables by itself.
 func TestOpenExpiryRuns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := &fixture{t: t, dir: t.TempDir(), openExpiry: 300 * time.Millisecond}
 	f.open()
@@ -381,6 +387,7 @@ func TestOpenExpiryRuns(t *testing.T) {
 // watcher on another node would take that for the last change, and wait
 // for the next for ever).
 func TestLeaveRacesARead(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})

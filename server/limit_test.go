@@ -12,6 +12,7 @@ import (
 )
 
 func TestKeyedLimiter(t *testing.T) {
+	t.Parallel()
 	k := newKeyedLimiter(1, 3)
 	for i := range 3 {
 		if !k.allow("ann") {
@@ -42,6 +43,7 @@ func TestKeyedLimiter(t *testing.T) {
 }
 
 func TestBucket(t *testing.T) {
+	t.Parallel()
 	b := newBucket(10, 2)
 	now := time.Now()
 	if !b.allow(now) || !b.allow(now) || b.allow(now) {

@@ -13,6 +13,7 @@ import (
 // number or the start of a name is played, and the record keeps it as
 // RECORDS.md writes it, with the whole name, so that it replays anywhere.
 func TestRecordKeepsTheNotation(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	ann := &person{e: e, name: "Ann", gname: "quizl"}
 	var seated struct {
@@ -69,6 +70,7 @@ func TestRecordKeepsTheNotation(t *testing.T) {
 // TestCountsInMessages: a refusal that counts says "1 seat", not "1 seats"
 // (Nymphabet takes two players or more).
 func TestCountsInMessages(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	p := &person{e: e, name: "Ann"}
 	for _, c := range []struct {

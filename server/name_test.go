@@ -11,6 +11,7 @@ import (
 )
 
 func TestCleanName(t *testing.T) {
+	t.Parallel()
 	good := []struct{ in, want string }{
 		{"Ann", "Ann"},
 		{"  Ben   Smith ", "Ben Smith"},

@@ -23,6 +23,7 @@ import (
 // Once PostgreSQL is back, the same service answers everything again by
 // itself.
 func TestStoreOutageReads(t *testing.T) {
+	// Not parallel: it stops the test run's PostgreSQL, which the other tests share.
 	if servertest.PG() == nil {
 		pgtest.Missing(t) // skips, or fails under CI
 	}

@@ -37,6 +37,7 @@ func (b gatedBot) Move(ctx context.Context, cfg game.Config, seat game.Seat, vie
 // same service serves everything again by itself, and the computer plays
 // its move.
 func TestStoreOutage(t *testing.T) {
+	// Not parallel: it stops the test run's PostgreSQL, which the other tests share.
 	if servertest.PG() == nil {
 		pgtest.Missing(t) // skips, or fails under CI
 	}

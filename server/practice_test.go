@@ -22,6 +22,7 @@ import (
 // computer made, no byte the player receives before the end names a ship
 // of it, and the finished record replays and opens its commitment.
 func TestSalvoPractice(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newEnvOn(t, k)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

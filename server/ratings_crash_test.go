@@ -77,6 +77,7 @@ func dieAppend(ctx context.Context, st store.Store, when, id string, m store.Mov
 // both ratings changed, or the game on with neither: never one rating
 // without the other, never a finished game without its ratings.
 func TestRatedEndCrash(t *testing.T) {
+	// Not parallel: it sets the process's environment for the server it starts.
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		if testing.Short() {
 			t.Skip("short: no crash test")

@@ -10,6 +10,7 @@ import (
 // version and nothing changed; a different move, or another seat's, at
 // that version is refused as stale.
 func TestMoveAskedAgain(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, generous)
 	a, ann, ben := annAndBen(t, srv.URL)

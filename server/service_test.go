@@ -125,6 +125,7 @@ func bisect(t *testing.T, u Update, maxN int) string {
 }
 
 func TestTwoPeoplePlayToTheEnd(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
@@ -228,6 +229,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 }
 
 func TestRecordHidesOtherSetups(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
@@ -248,6 +250,7 @@ func TestRecordHidesOtherSetups(t *testing.T) {
 }
 
 func TestComputerSeatAndRestart(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
@@ -335,6 +338,7 @@ func TestComputerSeatAndRestart(t *testing.T) {
 }
 
 func TestBrokenComputerResigns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	f.s.cfg.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
@@ -359,6 +363,7 @@ func TestBrokenComputerResigns(t *testing.T) {
 }
 
 func TestSolitaire(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
@@ -388,6 +393,7 @@ func TestSolitaire(t *testing.T) {
 }
 
 func TestRematchRotatesAndCarriesTheSet(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
@@ -423,6 +429,7 @@ func TestRematchRotatesAndCarriesTheSet(t *testing.T) {
 }
 
 func TestCreateRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	for _, tc := range []struct {
@@ -451,6 +458,7 @@ func TestCreateRefusals(t *testing.T) {
 }
 
 func TestForgedTokens(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
@@ -475,6 +483,7 @@ func TestForgedTokens(t *testing.T) {
 }
 
 func TestFailedStoreChangesNothing(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
@@ -495,6 +504,7 @@ func TestFailedStoreChangesNothing(t *testing.T) {
 }
 
 func TestFinishedTablesLeaveMemory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	// The janitor must not get there first: this test says when it is.
 	f := &fixture{t: t, dir: t.TempDir(), idleEvict: time.Hour}
@@ -559,6 +569,7 @@ func TestFinishedTablesLeaveMemory(t *testing.T) {
 // and reads them again: byte for byte the same, times included (the
 // server keeps times to the microsecond, as PostgreSQL does).
 func TestRecordSameAfterRestart(t *testing.T) {
+	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)

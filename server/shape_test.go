@@ -14,6 +14,7 @@ import (
 // no word is refused when it is created, saying why, and nothing is left
 // in the lobby.
 func TestWordFightShapeRefusedAtCreate(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	for _, tc := range []struct {
 		rules, want string

@@ -155,6 +155,7 @@ func idleSocket(c net.Conn, addr, id string) error {
 // can come out below 8 KiB: goroutines that ended earlier in the process
 // leave their stacks for new ones to take.)
 func TestIdleSocketMemory(t *testing.T) {
+	// Not parallel: it measures the heap and the goroutines of the whole process.
 	if testing.Short() {
 		t.Skip("opens 400 sockets")
 	}

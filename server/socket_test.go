@@ -26,6 +26,7 @@ import (
 // when no hello comes in time, unsupported data for a binary message
 // (as the hello or after it).
 func TestSocketCloses(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	h := NewHandler(f.s, Limits{})
 	h.helloWait = 200 * time.Millisecond
@@ -69,6 +70,7 @@ func TestSocketCloses(t *testing.T) {
 // every socket of one seat the same bytes, and the server encodes one
 // update per view, not one per socket.
 func TestSocketUpdateEncodedOncePerView(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
@@ -159,6 +161,7 @@ func metric(t *testing.T, hc *client, name string) float64 {
 // tail past the view's log carries the view whole too, whether the state
 // appends its tails itself (tailguess) or its views do (guess).
 func TestUpdateMessageBytes(t *testing.T) {
+	t.Parallel()
 	for _, g := range []string{"guess", "tailguess"} {
 		t.Run(g, func(t *testing.T) { testUpdateMessageBytes(t, g) })
 	}
@@ -233,6 +236,7 @@ func testUpdateMessageBytes(t *testing.T, gameName string) {
 // woken by its own move); every change made after, by the other seat or
 // in chat, and after a move of its own was refused, still reaches it.
 func TestSocketWokenAroundItsMoves(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
@@ -302,6 +306,7 @@ func TestSocketWokenAroundItsMoves(t *testing.T) {
 // spectator's socket still gets a pusher of its own. Either way every
 // socket is sent the move.
 func TestSocketMovePushesToSeats(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
@@ -384,6 +389,7 @@ func inPlay(t *testing.T, hc *client, game string) (a, b Seated) {
 // may encode the tails itself (tailguess) or leave them to its views
 // (guess).
 func TestSocketViewTails(t *testing.T) {
+	t.Parallel()
 	for _, g := range []string{"guess", "tailguess"} {
 		t.Run(g, func(t *testing.T) { testSocketViewTails(t, g) })
 	}
@@ -495,6 +501,7 @@ func logOf(view map[string]any) []any {
 // leaving this server (as when another node of a cluster takes it over),
 // which the socket's pusher meets when it looks for the next update.
 func TestSocketEnds(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name   string
 		end    func(f *fixture, table string)
@@ -550,6 +557,7 @@ func wsClosed(t *testing.T, c *websocket.Conn, code websocket.StatusCode, reason
 // of idle pushers made its work several times larger. The pushers start
 // when the table changes, and each socket still gets the update.
 func TestSocketIdleGoroutines(t *testing.T) {
+	// Not parallel: it counts the goroutines of the whole process.
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}

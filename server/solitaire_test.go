@@ -20,6 +20,7 @@ import (
 // of the level asked (strong by default), the table says which, a
 // rematch keeps it, and a maker is refused where it has no meaning.
 func TestSolitaireMaker(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	for _, tc := range []struct{ ask, want string }{{"easy", "easy"}, {" Medium ", "medium"}, {"", "strong"}} {
@@ -67,6 +68,7 @@ func TestSolitaireMaker(t *testing.T) {
 // TestSolitaireMakerFallback: when the computer makes no setup, the table
 // falls back to a random one and says so.
 func TestSolitaireMakerFallback(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
 	if err != nil {
