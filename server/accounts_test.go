@@ -22,6 +22,7 @@ import (
 	"parlour/games"
 	"parlour/glicko"
 	"parlour/lexicon"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -901,7 +902,7 @@ func TestHashingQueueIsBounded(t *testing.T) {
 		_, err := s.SignUp(ctx, nil, "Waiting", testPassword)
 		upDone <- err
 	}()
-	waitFor(t, "the sign-up to wait for a place", func() bool { return s.hashWaiting.Load() == 1 })
+	servertest.Eventually(t, 20*time.Second, "the sign-up to wait for a place", func() bool { return s.hashWaiting.Load() == 1 })
 	for range cap(s.signingUp) {
 		<-s.signingUp
 	}
@@ -923,7 +924,7 @@ func TestHashingQueueIsBounded(t *testing.T) {
 			}
 		}()
 	}
-	waitFor(t, "the queue to fill", func() bool { return s.hashWaiting.Load() == maxHashWaiting })
+	servertest.Eventually(t, 20*time.Second, "the queue to fill", func() bool { return s.hashWaiting.Load() == maxHashWaiting })
 	_, err := s.SignIn(ctx, "Nobody", "some password")
 	if StatusOf(err) != http.StatusServiceUnavailable || !strings.Contains(err.Error(), "busy") {
 		t.Fatalf("a sign-in past the queue: %v, want 503 busy", err)
@@ -937,18 +938,6 @@ func TestHashingQueueIsBounded(t *testing.T) {
 	wg.Wait()
 	if _, err := s.SignUp(ctx, nil, "Eve", testPassword); err != nil {
 		t.Fatalf("a sign-up once the queue drained: %v", err)
-	}
-}
-
-// waitFor polls cond until it holds, failing the test after a while.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -405,13 +405,9 @@ func TestClockSurvivesRestart(t *testing.T) {
 		e.stop()
 		e.clock.Advance(50 * time.Second) // while the server is down: Ann's 60 s pass at "gone"
 		e.start()
-		deadline := time.Now().Add(5 * time.Second)
-		for e.view(gone, "").Table.Status != "finished" {
-			if time.Now().After(deadline) {
-				t.Fatal("the deadline that passed while the server was down did not fire on start")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		servertest.Eventually(t, 5*time.Second, "the deadline that passed while the server was down to fire on start", func() bool {
+			return e.view(gone, "").Table.Status == "finished"
+		})
 		// Ann never moved there: her timeout aborted the game.
 		rec := e.record(gone, gtoks[0])
 		if len(rec.Moves) != 0 || rec.Aborted == nil || rec.Aborted.By != "Ann" {

@@ -11,6 +11,7 @@ import (
 
 	"parlour/bus"
 	"parlour/server"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 )
 
@@ -260,7 +261,7 @@ func TestClusterTableTakenBackWhileLetGo(t *testing.T) {
 	<-g.done
 	// The letting go drops a's copy; a local player's request reads it
 	// again, and a keeps it (and its lease) from then on.
-	waitFor(t, 10*time.Second, "a to drop its copy", func() bool { return !a.svc.Keeps(id) })
+	servertest.Eventually(t, 10*time.Second, "a to drop its copy", func() bool { return !a.svc.Keeps(id) })
 	if st, body := nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, nil); st != 200 || !a.svc.Keeps(id) {
 		t.Fatalf("the table through a, once it let go of the old lease: %d %s", st, body)
 	}
@@ -350,7 +351,7 @@ func TestClusterOwnerThatCannotHeal(t *testing.T) {
 	if l, err := b.st.Lease(ctx, id); err != nil || l.Owner != "b" {
 		t.Errorf("the lease once b showed the move: %+v, %v; want b's", l, err)
 	}
-	waitFor(t, 10*time.Second, "a to let the table go", func() bool { return !a.svc.Holds(id) })
+	servertest.Eventually(t, 10*time.Second, "a to let the table go", func() bool { return !a.svc.Holds(id) })
 	moveThrough(t, a, id, ann, ben)
 	movesStored(t, a.st, id, 2)
 }

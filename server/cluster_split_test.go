@@ -11,6 +11,7 @@ import (
 
 	"parlour/bus"
 	"parlour/server"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/postgres"
 )
@@ -79,18 +80,6 @@ func handLease(t *testing.T, ctx context.Context, st *postgres.Store, id, to str
 	return nl
 }
 
-// waitFor polls cond until it holds, failing t after d.
-func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
-	t.Helper()
-	end := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(end) {
-			t.Fatalf("waited %v for %s", d, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // seatNames returns the names at u's seats ("open" for an open one).
 func seatNames(u wireUpdate) string {
 	var names []string
@@ -138,7 +127,7 @@ func storedSeats(t *testing.T, st store.Store, id string) string {
 func joinUntil(t *testing.T, n *node, id, name string) server.Seated {
 	t.Helper()
 	var sat server.Seated
-	waitFor(t, 10*time.Second, name+"'s seat through "+n.name, func() bool {
+	servertest.Eventually(t, 10*time.Second, name+"'s seat through "+n.name, func() bool {
 		st, body := nodeCall(t, n, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": name}, &sat)
 		if st != 200 && st != 201 && st != 503 {
 			t.Fatalf("%s's join through %s: %d %s", name, n.name, st, body)
@@ -170,7 +159,7 @@ func TestClusterRefusesATableMadeCutOffFromTheBus(t *testing.T) {
 	defer cancel()
 
 	proxy.cut()
-	waitFor(t, 20*time.Second, "a's bus to notice it is cut off", func() bool {
+	servertest.Eventually(t, 20*time.Second, "a's bus to notice it is cut off", func() bool {
 		_, err := a.bus.Nodes(ctx)
 		return errors.Is(err, bus.ErrUnavailable)
 	})
@@ -184,7 +173,7 @@ func TestClusterRefusesATableMadeCutOffFromTheBus(t *testing.T) {
 			t.Errorf("the store after the refused table: %d open tables, %v; want none", len(open), err)
 		}
 		proxy.restore()
-		waitFor(t, 20*time.Second, "a's bus to come back", func() bool {
+		servertest.Eventually(t, 20*time.Second, "a's bus to come back", func() bool {
 			_, err := a.bus.Nodes(ctx)
 			return err == nil
 		})
@@ -202,7 +191,7 @@ func TestClusterRefusesATableMadeCutOffFromTheBus(t *testing.T) {
 	// serves its copy from before.
 	id := ann.Table
 	proxy.restore()
-	waitFor(t, 20*time.Second, "a's bus to come back", func() bool {
+	servertest.Eventually(t, 20*time.Second, "a's bus to come back", func() bool {
 		_, err := a.bus.Nodes(ctx)
 		return err == nil
 	})
@@ -218,7 +207,7 @@ func TestClusterRefusesATableMadeCutOffFromTheBus(t *testing.T) {
 		t.Fatalf("a move through b: %d %s", st, body)
 	}
 	b.svc.Pause() // b's lease runs out; a takes the table again
-	waitFor(t, 20*time.Second, "a to serve the table", func() bool {
+	servertest.Eventually(t, 20*time.Second, "a to serve the table", func() bool {
 		st, _ := nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
 		return st == 200 && a.svc.Holds(id)
 	})
@@ -255,7 +244,7 @@ func TestClusterRebuildsACopyReadAcrossALeaseChange(t *testing.T) {
 	id := ann.Table
 
 	handLease(t, ctx, a.st, id, "a")
-	waitFor(t, 10*time.Second, "b to let the table go", func() bool { return !b.svc.Holds(id) })
+	servertest.Eventually(t, 10*time.Second, "b to let the table go", func() bool { return !b.svc.Holds(id) })
 	g := gated.arm(gated.tables, id)
 	done := make(chan struct{})
 	go func() {
@@ -266,7 +255,7 @@ func TestClusterRebuildsACopyReadAcrossALeaseChange(t *testing.T) {
 
 	handLease(t, ctx, a.st, id, "b")
 	joinUntil(t, b, id, "Ben")
-	waitFor(t, 10*time.Second, "a to let the lease go", func() bool { return !a.svc.Holds(id) })
+	servertest.Eventually(t, 10*time.Second, "a to let the lease go", func() bool { return !a.svc.Holds(id) })
 	handLease(t, ctx, a.st, id, "a")
 	close(g.release)
 	<-done
@@ -343,10 +332,10 @@ func TestClusterFencesAJoinReadUnderAnOldLease(t *testing.T) {
 	}
 
 	handLease(t, ctx, a.st, id, "b")
-	waitFor(t, 10*time.Second, "a to let the lease go", func() bool { return !a.svc.Holds(id) })
+	servertest.Eventually(t, 10*time.Second, "a to let the lease go", func() bool { return !a.svc.Holds(id) })
 	joinUntil(t, b, id, "Ben")
 	handLease(t, ctx, a.st, id, "a")
-	waitFor(t, 10*time.Second, "a to serve the table again", func() bool {
+	servertest.Eventually(t, 10*time.Second, "a to serve the table again", func() bool {
 		var u wireUpdate
 		st, _ := nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
 		return st == 200 && seatNames(u) == "Ann,Ben"

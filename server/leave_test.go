@@ -305,16 +305,13 @@ func TestOpenTablesExpire(t *testing.T) {
 	}
 	// The computer's setup is a change too: let it come before the clock
 	// moves.
-	for {
+	servertest.Eventually(t, 10*time.Second, "the computer's setup", func() bool {
 		u, err := s.View(ctx, nil, computer.Table)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u.Table.Seats[1].Ready {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return u.Table.Seats[1].Ready
+	})
 
 	sf.clock.Advance(DefaultOpenExpiry - 24*time.Hour)
 	if _, err := s.Join(ctx, nil, late.Table, JoinRequest{Name: "Ben"}); err != nil {
@@ -369,17 +366,10 @@ func TestOpenExpiryRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	servertest.Eventually(t, 10*time.Second, "the table to expire", func() bool {
 		_, err := f.s.View(ctx, nil, a.Table)
-		if StatusOf(err) == http.StatusGone {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the table was not expired: %v", err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return StatusOf(err) == http.StatusGone
+	})
 }
 
 // TestLeaveRacesARead: a read that found the table just before its last

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"parlour/server/internal/servertest"
 )
 
 func TestKeyedLimiter(t *testing.T) {
@@ -108,7 +110,7 @@ func TestStreamCaps(t *testing.T) {
 	close1()
 	// The server sees the close when its next write fails or the request's
 	// context ends: soon, not at once.
-	waitFor(t, "a place after a stream closed", func() bool {
+	servertest.Eventually(t, 20*time.Second, "a place after a stream closed", func() bool {
 		st, _ := follow("192.0.2.9")
 		return st == 200
 	})
