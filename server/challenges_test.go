@@ -842,3 +842,100 @@ func TestChallengeCapsAtOnce(t *testing.T) {
 		t.Fatalf("a 21st challenge from one address: %d %s", st, body)
 	}
 }
+
+// fillingSocialStore is a fillingStore that also keeps accounts and
+// challenges, whose challenge writes take room on the same disk.
+type fillingSocialStore struct {
+	*fillingStore
+	store.Players
+	store.Challenges
+}
+
+func (f *fillingSocialStore) SettleChallenge(ctx context.Context, id string, st store.ChallengeStatus, table string) error {
+	if err := f.write(); err != nil {
+		return err
+	}
+	return f.Challenges.SettleChallenge(ctx, id, st, table)
+}
+
+// TestFullDiskAcceptsNothingHalfMade lets the disk fill after each number
+// of writes in turn while Bob accepts Ann's challenge: the acceptance
+// either opens the table with both seated and settles the challenge, or
+// answers 503 and leaves the challenge open with no table behind it, so
+// that Bob can accept it again once there is room.
+func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	fs := &fillingSocialStore{fillingStore: &fillingStore{Store: db, room: -1}, Players: db, Challenges: db}
+	s, err := New(ctx, Config{Store: fs, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon, BotTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sign := func(name string) *Principal {
+		se, err := s.SignUp(ctx, nil, name, testPassword)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Authenticate(ctx, se.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ann, bob := sign("Ann"), sign("Bob")
+	tables := func() int {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		return len(s.tables)
+	}
+	for room := range 4 {
+		fs.fill(-1)
+		c, err := s.Challenge(ctx, ann, ChallengeRequest{To: "Bob", Game: "guess"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, _ := db.Recent(ctx, store.Open, 100)
+		inMemory := tables()
+		fs.fill(room)
+		seated, err := s.Accept(ctx, bob, c.ID)
+		fs.fill(-1)
+		stored, serr := db.Challenge(ctx, c.ID)
+		if serr != nil {
+			t.Fatal(serr)
+		}
+		if err != nil {
+			wantStatus(t, err, http.StatusServiceUnavailable)
+			if !strings.Contains(err.Error(), "nothing changed") {
+				t.Errorf("room for %d writes: accept said %q", room, err)
+			}
+			if stored.Status != store.ChallengeOpen || stored.Table != "" {
+				t.Errorf("room for %d writes: a refused acceptance left the challenge %s (table %q)", room, stored.Status, stored.Table)
+			}
+			if after, _ := db.Recent(ctx, store.Open, 100); len(after) != len(before) || tables() != inMemory {
+				t.Errorf("room for %d writes: a refused acceptance left a table", room)
+			}
+			// With room again, the same challenge is accepted.
+			if seated, err = s.Accept(ctx, bob, c.ID); err != nil {
+				t.Fatalf("room for %d writes: accepting again with room: %v", room, err)
+			}
+			if stored, serr = db.Challenge(ctx, c.ID); serr != nil {
+				t.Fatal(serr)
+			}
+		}
+		if stored.Status != store.ChallengeAccepted || stored.Table != seated.Table {
+			t.Errorf("room for %d writes: accepted, the challenge is %s with table %q, want accepted with %s", room, stored.Status, stored.Table, seated.Table)
+		}
+		if _, err := db.Table(ctx, seated.Table); err != nil {
+			t.Errorf("room for %d writes: the accepted challenge's table is not stored: %v", room, err)
+		}
+		if _, err := s.Accept(ctx, bob, c.ID); StatusOf(err) != http.StatusConflict {
+			t.Errorf("room for %d writes: accepting twice: %v, want 409", room, err)
+		}
+	}
+}
