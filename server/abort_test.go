@@ -10,6 +10,7 @@ import (
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/internal/servertest"
 )
 
 // rated opens a rated Nymphabet table for the accounts a (seat 0) and b
@@ -72,7 +73,8 @@ func (e *clockEnv) lastResult(name string) (string, string) {
 // seated, unknown, over, not begun or alone: refused, and nothing
 // changes.
 func TestAbort(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		ann, ben, cy := e.account("Ann"), e.account("Ben"), e.account("Cyd")
 		// A rated game played out first, so that there are ratings to

@@ -22,7 +22,7 @@ import (
 	"parlour/games"
 	"parlour/glicko"
 	"parlour/lexicon"
-	"parlour/server/auth"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -93,6 +93,7 @@ func playNymphabet(t *testing.T, a, b *client, create map[string]any, loser int)
 }
 
 func TestAccountsSignUpInOut(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	res, err := http.Post(srv.URL+"/api/v1/accounts", "application/json", strings.NewReader(`{"name": "Ann_1", "password": "a long secret phrase"}`))
@@ -188,6 +189,7 @@ func TestAccountsSignUpInOut(t *testing.T) {
 }
 
 func TestSessionCookieSecureOverTLS(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	h := NewHandler(f.s, generous)
 	srv := httptest.NewTLSServer(h)
@@ -203,6 +205,7 @@ func TestSessionCookieSecureOverTLS(t *testing.T) {
 }
 
 func TestAccountsBadInput(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
@@ -288,6 +291,7 @@ func countAccounts(t *testing.T, f *fixture) map[string]string {
 }
 
 func TestGuestBecomesAccount(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	gus := &client{t: t, base: srv.URL}
@@ -351,6 +355,7 @@ func expectRatings(t *testing.T, winners []int) ([2]glicko.Rating, [2]int) {
 func near(a, b float64) bool { return math.Abs(a-b) < 0.05 }
 
 func TestRatedGames(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	f.s.cfg.RatedPerPair = -1 // two players alone reach the leaderboard
 	srv := startServer(t, f, generous)
@@ -448,6 +453,7 @@ func TestRatedGames(t *testing.T) {
 }
 
 func TestRatedBadInput(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
@@ -507,6 +513,7 @@ func TestRatedBadInput(t *testing.T) {
 }
 
 func TestChangePasswordAndDelete(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
@@ -583,6 +590,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 }
 
 func TestSignInRateLimits(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	// The address's budget: Ann's sign-up, then six sign-ins.
 	srv := startServer(t, f, Limits{SignIns: 0.001, SignInsBurst: 7, SignInsPerName: 0.001, SignInsPerNameBurst: 3})
@@ -613,6 +621,7 @@ func TestSignInRateLimits(t *testing.T) {
 }
 
 func TestSessionCookieOnWebSocket(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
@@ -635,6 +644,7 @@ func TestSessionCookieOnWebSocket(t *testing.T) {
 }
 
 func TestGameEndIsIndexed(t *testing.T) {
+	t.Parallel()
 	// An unrated game between a person and a computer: a line of history
 	// for the person only.
 	f := newGamesFixture(t)
@@ -661,6 +671,7 @@ func TestGameEndIsIndexed(t *testing.T) {
 }
 
 func TestDeadCookieSignOutClearsIt(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
@@ -716,6 +727,7 @@ func cleared(cs []*http.Cookie) bool {
 // (The bound is loose: the machine may be busy; an answer without the
 // argon2id work would be a thousand times faster.)
 func TestSignInMissingNameDoesTheWork(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	ctx := context.Background()
 	if _, err := f.s.SignUp(ctx, nil, "Ann", "a long secret phrase"); err != nil {
@@ -738,6 +750,7 @@ func TestSignInMissingNameDoesTheWork(t *testing.T) {
 }
 
 func TestSolitaireResultIsNoDraw(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
@@ -767,7 +780,7 @@ func FuzzParseBefore(f *testing.F) {
 			}
 			return
 		}
-		if !auth.ValidID(id) || at.UnixNano() <= 0 {
+		if !validID(id) || at.UnixNano() <= 0 {
 			t.Fatalf("%q gave %v %q", s, at, id)
 		}
 		if again := fmt.Sprintf("%d.%s", at.UnixNano(), id); again != s && !strings.HasPrefix(s, "+") && !strings.HasPrefix(s, "0") {
@@ -777,6 +790,7 @@ func FuzzParseBefore(f *testing.F) {
 }
 
 func TestSameNameAtOnce(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	names := []string{"Ann", "ann", "ANN", "aNn"}
@@ -802,6 +816,7 @@ func TestSameNameAtOnce(t *testing.T) {
 }
 
 func TestSignInRehashesOldParameters(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	ctx := context.Background()
 	weak := account.Params{Memory: 8 * 1024, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
@@ -887,7 +902,7 @@ func TestHashingQueueIsBounded(t *testing.T) {
 		_, err := s.SignUp(ctx, nil, "Waiting", testPassword)
 		upDone <- err
 	}()
-	waitFor(t, "the sign-up to wait for a place", func() bool { return s.hashWaiting.Load() == 1 })
+	servertest.Eventually(t, 20*time.Second, "the sign-up to wait for a place", func() bool { return s.hashWaiting.Load() == 1 })
 	for range cap(s.signingUp) {
 		<-s.signingUp
 	}
@@ -909,7 +924,7 @@ func TestHashingQueueIsBounded(t *testing.T) {
 			}
 		}()
 	}
-	waitFor(t, "the queue to fill", func() bool { return s.hashWaiting.Load() == maxHashWaiting })
+	servertest.Eventually(t, 20*time.Second, "the queue to fill", func() bool { return s.hashWaiting.Load() == maxHashWaiting })
 	_, err := s.SignIn(ctx, "Nobody", "some password")
 	if StatusOf(err) != http.StatusServiceUnavailable || !strings.Contains(err.Error(), "busy") {
 		t.Fatalf("a sign-in past the queue: %v, want 503 busy", err)
@@ -923,18 +938,6 @@ func TestHashingQueueIsBounded(t *testing.T) {
 	wg.Wait()
 	if _, err := s.SignUp(ctx, nil, "Eve", testPassword); err != nil {
 		t.Fatalf("a sign-up once the queue drained: %v", err)
-	}
-}
-
-// waitFor polls cond until it holds, failing the test after a while.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 // no table, 409 while the game goes on, the analysis once it is over, and
 // the cached answer the second time.
 func TestAnalysisEndpoint(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	get := func(id string) (int, []byte, time.Duration) {
 		t.Helper()
@@ -211,6 +212,7 @@ func computed(t *testing.T, base string) float64 {
 // the record, so that after a restart the server answers it from there,
 // byte for byte, without computing it again.
 func TestAnalysisKeptWithTheRecord(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "p.db")
 	serve := func() (string, func()) {
 		db, err := sqlite.Open(context.Background(), path, sqlite.Options{Synchronous: "NORMAL"})
@@ -277,6 +279,7 @@ func TestAnalysisKeptWithTheRecord(t *testing.T) {
 // the four games, set up against the computer (Quizl alone, against its
 // grid) and resigned, with the game's own part of the object.
 func TestAnalysisEveryGame(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	post := func(path, token, body string) (int, string) {
 		t.Helper()

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"parlour/games"
-	"parlour/server/auth"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -90,7 +90,7 @@ func newSocial(t *testing.T) *socialFixture {
 }
 
 // newSocialOn is newSocial on a fresh store of kind k.
-func newSocialOn(t *testing.T, k StoreKind) *socialFixture {
+func newSocialOn(t *testing.T, k servertest.StoreKind) *socialFixture {
 	t.Helper()
 	sf := &socialFixture{fixture: &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t)}, clock: &stepClock{now: time.Now()}}
 	sf.openSocial()
@@ -215,7 +215,8 @@ func listOf(t *testing.T, c *client) challengeList {
 }
 
 func TestChallengeAcceptedEndToEnd(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		sf := newSocialOn(t, k)
 		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 		annStream, bobStream := openStream(t, sf.srv.URL, ann.token), openStream(t, sf.srv.URL, bob.token)
@@ -300,6 +301,7 @@ func TestChallengeAcceptedEndToEnd(t *testing.T) {
 }
 
 func TestChallengeUnratedRules(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	var ch ChallengeInfo
@@ -322,6 +324,7 @@ func TestChallengeUnratedRules(t *testing.T) {
 }
 
 func TestChallengeBadInput(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	base := sf.srv.URL
 	ann, bob, cat := signUp(t, base, "Ann"), signUp(t, base, "Bob"), signUp(t, base, "Cat")
@@ -421,6 +424,7 @@ func TestChallengeBadInput(t *testing.T) {
 // refused in words (409) and makes nothing, however many come at once;
 // once the first is answered it may be made again.
 func TestChallengeTwice(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	var first ChallengeInfo
@@ -468,6 +472,7 @@ func TestChallengeTwice(t *testing.T) {
 }
 
 func TestChallengeDeclineAndWithdrawOnStream(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	annStream := openStream(t, sf.srv.URL, ann.token)
@@ -490,6 +495,7 @@ func TestChallengeDeclineAndWithdrawOnStream(t *testing.T) {
 }
 
 func TestChallengeExpires(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	bobStream := openStream(t, sf.srv.URL, bob.token)
@@ -528,7 +534,8 @@ func TestChallengeExpires(t *testing.T) {
 }
 
 func TestChallengeSurvivesRestart(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		sf := newSocialOn(t, k)
 		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 		var ch ChallengeInfo
@@ -554,6 +561,7 @@ func TestChallengeSurvivesRestart(t *testing.T) {
 }
 
 func TestStreamKeepAlive(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann := signUp(t, sf.srv.URL, "Ann")
 	ls := openStream(t, sf.srv.URL, ann.token)
@@ -597,6 +605,7 @@ func TestStreamKeepAlive(t *testing.T) {
 }
 
 func TestOnline(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	base := sf.srv.URL
 	ann, bob, cat := signUp(t, base, "Ann"), signUp(t, base, "Bob"), signUp(t, base, "Cat")
@@ -686,6 +695,7 @@ func (c *client) identityOf(t *testing.T, sf *socialFixture) string {
 // TestChallengeAnswersAtOnce: of answers sent at once (two acceptances and
 // a withdrawal), exactly one wins, and at most one table opens.
 func TestChallengeAnswersAtOnce(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	for round := 0; round < 5; round++ {
@@ -733,7 +743,7 @@ func BenchmarkOnlineTouch(b *testing.B) {
 	p := newOnlineSet()
 	ids := make([]string, 200)
 	for i := range ids {
-		ids[i] = auth.NewID()
+		ids[i] = newID()
 		p.touch(ids[i], time.Now())
 	}
 	b.ReportAllocs()
@@ -749,6 +759,7 @@ func BenchmarkOnlineTouch(b *testing.B) {
 // TestChallengeFromDeletedAccount: deleting an account withdraws its
 // challenges: they leave the lists and cannot be accepted.
 func TestChallengeFromDeletedAccount(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	var ch ChallengeInfo
@@ -773,6 +784,7 @@ func TestChallengeFromDeletedAccount(t *testing.T) {
 // invite starts on both streams when its last seat is taken, a game
 // against the computer at once, and each ends with every player's result.
 func TestStreamEveryGame(t *testing.T) {
+	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	annStream, bobStream := openStream(t, sf.srv.URL, ann.token), openStream(t, sf.srv.URL, bob.token)
@@ -828,5 +840,102 @@ func TestChallengeCapsAtOnce(t *testing.T) {
 	dan := signUp(t, sf.srv.URL, "Dan")
 	if st, body := dan.do("POST", "/api/v1/challenges", `{"to": "ann", "game": "quizl"}`, nil); st != 429 || !strings.Contains(body, "your address") {
 		t.Fatalf("a 21st challenge from one address: %d %s", st, body)
+	}
+}
+
+// fillingSocialStore is a fillingStore that also keeps accounts and
+// challenges, whose challenge writes take room on the same disk.
+type fillingSocialStore struct {
+	*fillingStore
+	store.Players
+	store.Challenges
+}
+
+func (f *fillingSocialStore) SettleChallenge(ctx context.Context, id string, st store.ChallengeStatus, table string) error {
+	if err := f.write(); err != nil {
+		return err
+	}
+	return f.Challenges.SettleChallenge(ctx, id, st, table)
+}
+
+// TestFullDiskAcceptsNothingHalfMade lets the disk fill after each number
+// of writes in turn while Bob accepts Ann's challenge: the acceptance
+// either opens the table with both seated and settles the challenge, or
+// answers 503 and leaves the challenge open with no table behind it, so
+// that Bob can accept it again once there is room.
+func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	fs := &fillingSocialStore{fillingStore: &fillingStore{Store: db, room: -1}, Players: db, Challenges: db}
+	s, err := New(ctx, Config{Store: fs, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon, BotTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sign := func(name string) *Principal {
+		se, err := s.SignUp(ctx, nil, name, testPassword)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := s.Authenticate(ctx, se.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ann, bob := sign("Ann"), sign("Bob")
+	tables := func() int {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		return len(s.tables)
+	}
+	for room := range 4 {
+		fs.fill(-1)
+		c, err := s.Challenge(ctx, ann, ChallengeRequest{To: "Bob", Game: "guess"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, _ := db.Recent(ctx, store.Open, 100)
+		inMemory := tables()
+		fs.fill(room)
+		seated, err := s.Accept(ctx, bob, c.ID)
+		fs.fill(-1)
+		stored, serr := db.Challenge(ctx, c.ID)
+		if serr != nil {
+			t.Fatal(serr)
+		}
+		if err != nil {
+			wantStatus(t, err, http.StatusServiceUnavailable)
+			if !strings.Contains(err.Error(), "nothing changed") {
+				t.Errorf("room for %d writes: accept said %q", room, err)
+			}
+			if stored.Status != store.ChallengeOpen || stored.Table != "" {
+				t.Errorf("room for %d writes: a refused acceptance left the challenge %s (table %q)", room, stored.Status, stored.Table)
+			}
+			if after, _ := db.Recent(ctx, store.Open, 100); len(after) != len(before) || tables() != inMemory {
+				t.Errorf("room for %d writes: a refused acceptance left a table", room)
+			}
+			// With room again, the same challenge is accepted.
+			if seated, err = s.Accept(ctx, bob, c.ID); err != nil {
+				t.Fatalf("room for %d writes: accepting again with room: %v", room, err)
+			}
+			if stored, serr = db.Challenge(ctx, c.ID); serr != nil {
+				t.Fatal(serr)
+			}
+		}
+		if stored.Status != store.ChallengeAccepted || stored.Table != seated.Table {
+			t.Errorf("room for %d writes: accepted, the challenge is %s with table %q, want accepted with %s", room, stored.Status, stored.Table, seated.Table)
+		}
+		if _, err := db.Table(ctx, seated.Table); err != nil {
+			t.Errorf("room for %d writes: the accepted challenge's table is not stored: %v", room, err)
+		}
+		if _, err := s.Accept(ctx, bob, c.ID); StatusOf(err) != http.StatusConflict {
+			t.Errorf("room for %d writes: accepting twice: %v, want 409", room, err)
+		}
 	}
 }

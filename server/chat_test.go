@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"parlour/server"
+	"parlour/server/internal/servertest"
 )
 
 // chatPage is GET .../chat's answer.
@@ -46,6 +47,7 @@ func texts(lines []server.ChatLine) string {
 // TestChatRefusals: every bad message is a 4xx that names the problem,
 // and the chat is as it was.
 func TestChatRefusals(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t)
 	id, toks := e.table("nymphabet", 2, nil)
 	ann := toks[0]
@@ -138,7 +140,8 @@ func TestChatRefusals(t *testing.T) {
 // and the players may write to the spectators. Mutes hold per identity,
 // across a restart.
 func TestChatVisibility(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		id, toks := e.table("nymphabet", 2, nil)
 		ann, ben := toks[0], toks[1]
@@ -240,6 +243,7 @@ func TestChatVisibility(t *testing.T) {
 // the message back as stored; the other player's socket gets it in an
 // update; an identity that writes too fast is refused with 429.
 func TestChatOverSocketAndRate(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t)
 	id, toks := e.table("nymphabet", 2, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -304,7 +308,8 @@ func TestChatOverSocketAndRate(t *testing.T) {
 // players' chat while the game is on; the update that shows the end
 // brings it.
 func TestChatOpensAtTheEnd(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		id, toks := e.table("nymphabet", 2, nil)
 		cat := e.identity("Cat")

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"parlour/server"
+	"parlour/server/internal/servertest"
 )
 
 // TestClaim: at a table without a clock, the others may claim the game
@@ -17,7 +18,8 @@ import (
 // with a "claim" event saying why. Every refusal is a 4xx that says why
 // and changes nothing.
 func TestClaim(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		id, toks := e.table("nymphabet", 2, nil)
 		ann, ben := toks[0], toks[1]
@@ -127,6 +129,7 @@ func (e *clockEnv) identity(name string) string {
 // TestClaimBeforeEveryMoveAborts: a claim against a player who walked
 // away before every player had moved aborts the game, without a result.
 func TestClaimBeforeEveryMoveAborts(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t)
 	id, toks := e.table("nymphabet", 2, nil)
 	e.clock.Advance(server.DefaultWalkAway)

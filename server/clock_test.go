@@ -17,6 +17,7 @@ import (
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -96,7 +97,7 @@ type clockEnv struct {
 	clock *fakeClock
 	// kind, when set, is the store the server runs on, at path;
 	// otherwise SQLite at path.
-	kind *server.StoreKind
+	kind *servertest.StoreKind
 	db   store.Store
 	svc  *server.Service
 	h    *server.Handler
@@ -111,7 +112,7 @@ func newClockEnv(t *testing.T) *clockEnv {
 }
 
 // newClockEnvOn is newClockEnv on a fresh store of kind k.
-func newClockEnvOn(t *testing.T, k server.StoreKind) *clockEnv {
+func newClockEnvOn(t *testing.T, k servertest.StoreKind) *clockEnv {
 	e := &clockEnv{t: t, path: k.Fresh(t), clock: newFakeClock(), kind: &k}
 	e.start()
 	t.Cleanup(e.stop)
@@ -299,7 +300,8 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // word to place) as an ordinary move of the record, after a "timeout"
 // event; not a moment before. The record replays, clock and all.
 func TestClockRunsOut(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		for _, tc := range []struct {
 			game   string
 			seats  int
@@ -391,7 +393,8 @@ func TestClockRunsOut(t *testing.T) {
 // start and the moves. A deadline that passed while the server was down
 // fires as it starts; one still to come keeps its time, not a new turn's.
 func TestClockSurvivesRestart(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newClockEnvOn(t, k)
 		gone, gtoks := e.table("nymphabet", 2, map[string]any{"clock": 60})
 		kept, ktoks := e.table("nymphabet", 2, map[string]any{"clock": 100})
@@ -402,13 +405,9 @@ func TestClockSurvivesRestart(t *testing.T) {
 		e.stop()
 		e.clock.Advance(50 * time.Second) // while the server is down: Ann's 60 s pass at "gone"
 		e.start()
-		deadline := time.Now().Add(5 * time.Second)
-		for e.view(gone, "").Table.Status != "finished" {
-			if time.Now().After(deadline) {
-				t.Fatal("the deadline that passed while the server was down did not fire on start")
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		servertest.Eventually(t, 5*time.Second, "the deadline that passed while the server was down to fire on start", func() bool {
+			return e.view(gone, "").Table.Status == "finished"
+		})
 		// Ann never moved there: her timeout aborted the game.
 		rec := e.record(gone, gtoks[0])
 		if len(rec.Moves) != 0 || rec.Aborted == nil || rec.Aborted.By != "Ann" {
@@ -441,6 +440,7 @@ func TestClockSurvivesRestart(t *testing.T) {
 // TestClockOutOfRange: a clock outside 10 s to 7 days is refused with a
 // 400 naming it, and no table is made.
 func TestClockOutOfRange(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t)
 	for _, clock := range []any{0.5, 9, 604801, -1, "soon", "60", true} {
 		st, b := e.call("POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rules": map[string]any{"clock": clock}})
@@ -462,6 +462,7 @@ func TestClockOutOfRange(t *testing.T) {
 // word has its own deadline, counted from the declaration; when several
 // run out at once, each says cannot, and the next declarer's turn begins.
 func TestClockEverySeatToAnswer(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t)
 	id, toks := e.table("wordfight", 3, map[string]any{"clock": 30})
 	// A first word that everybody places: before every player has moved

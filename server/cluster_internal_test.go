@@ -64,6 +64,7 @@ func FuzzDecodeRelay(f *testing.F) {
 
 // TestDecodeRelayRefuses names what a node refuses from another.
 func TestDecodeRelayRefuses(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, in string }{
 		{"not JSON", `{`},
 		{"no table", `{"kind":"ping"}`},
@@ -98,6 +99,7 @@ func TestDecodeRelayRefuses(t *testing.T) {
 // cluster's forward time, and that much more than a move or setup asked
 // to wait, or an analysis, may take.
 func TestForwardTime(t *testing.T) {
+	t.Parallel()
 	const id = "abcdefgh23456789"
 	c := &cluster{s: &Service{cfg: Config{MaxWait: 50 * time.Second}}, fwd: 10 * time.Second}
 	for _, tc := range []struct {

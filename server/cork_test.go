@@ -28,6 +28,7 @@ func (c *countingConn) SetWriteDeadline(t time.Time) error {
 // one write, in order; others pass straight through; the socket lets its
 // buffer go, emptied, and a corked socket that wrote nothing writes nothing.
 func TestCorkConn(t *testing.T) {
+	t.Parallel()
 	var pool sync.Pool
 	under := &countingConn{}
 	c := newCorkConn(under, &pool, nil)
@@ -67,6 +68,7 @@ func TestCorkConn(t *testing.T) {
 // writeTimeout before its deadline and at most a second more, but the
 // deadline is set only when it would be too near: not at each write.
 func TestCorkConnWriteDeadline(t *testing.T) {
+	t.Parallel()
 	under := &countingConn{}
 	c := newCorkConn(under, &sync.Pool{}, nil)
 	check := func(what string, sets int) {

@@ -79,6 +79,7 @@ func message(i, n int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, n)
 // at last, gets every byte in the order written; and the connection went
 // behind once, not at every write.
 func TestCorkConnNeverWaits(t *testing.T) {
+	t.Parallel()
 	server, client := tcpPair(t)
 	behind := &incCounter{}
 	c := newCorkConn(server, &sync.Pool{}, behind)
@@ -139,6 +140,7 @@ func TestCorkConnNeverWaits(t *testing.T) {
 // while more than maxBacklog is written to it is failed with errBehind,
 // and closed, which the client sees; later writes fail too.
 func TestCorkConnTooFarBehind(t *testing.T) {
+	t.Parallel()
 	server, client := tcpPair(t)
 	c := newCorkConn(server, &sync.Pool{}, nil)
 	var written int
@@ -171,6 +173,7 @@ func TestCorkConnTooFarBehind(t *testing.T) {
 // timeout passes, and its connection closed. (The timeout is made short
 // here: a second, where sockets have writeTimeout.)
 func TestCorkConnFlushDeadline(t *testing.T) {
+	t.Parallel()
 	const timeout = time.Second
 	t.Run("steady", func(t *testing.T) {
 		server, client := tcpPair(t)

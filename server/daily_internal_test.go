@@ -13,6 +13,7 @@ import (
 // TestStreaks counts the days in a row solved, up to today or, while
 // today is not finished, yesterday; and the longest run.
 func TestStreaks(t *testing.T) {
+	t.Parallel()
 	const today = "2026-03-10"
 	type d = store.DailyAttempt
 	solved := func(day string) d { return d{Day: day, Finished: true, Solved: true} }

@@ -103,6 +103,7 @@ func (e *clockEnv) password(day string) string {
 // guests unranked, streaks, the day's end opening its tables, a clock
 // set back that reopens nothing, and the bad inputs.
 func TestDailyAcrossDays(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t) // 2026-03-01 12:00 UTC
 	ann, ben, gus := e.account("Ann"), e.account("Ben"), e.identity("Gus")
 
@@ -280,6 +281,7 @@ func TestDailyAcrossDays(t *testing.T) {
 // TestDailyOneAttemptAtOnce sends one player's first attempt eight times
 // at once: one table is made, the others are refused with it.
 func TestDailyOneAttemptAtOnce(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t)
 	ann := e.account("Ann")
 	type answer struct {
@@ -317,6 +319,7 @@ func TestDailyOneAttemptAtOnce(t *testing.T) {
 // decided anyone could compute for any day to come. (Nodes of a cluster
 // share their store, which keeps the first puzzle made of a day.)
 func TestDailyNotFromTheDate(t *testing.T) {
+	t.Parallel()
 	var setups [2][2]string
 	for i := range 2 {
 		e := newClockEnv(t)
@@ -403,6 +406,7 @@ func (e *clockEnv) sinkDaily(token string, waste, squares, outline []string) int
 // fewest salvos, above a player who gave up, and leaves a guest off the
 // board though the guest sank the fleet as fast as anybody.
 func TestDailySalvoRanked(t *testing.T) {
+	t.Parallel()
 	e := newClockEnv(t) // 2026-03-01 12:00 UTC
 	ann, ben, cat, gus := e.account("Ann"), e.account("Ben"), e.account("Cat"), e.identity("Gus")
 	// Cat fires one salvo and gives up (her attempt makes the puzzle).

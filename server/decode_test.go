@@ -190,6 +190,7 @@ func BenchmarkDecodeClientMessage(b *testing.B) {
 }
 
 func TestReadBody(t *testing.T) {
+	t.Parallel()
 	const limit = 100
 	readers := map[string]func(string) io.Reader{
 		"plain":        func(s string) io.Reader { return strings.NewReader(s) },
@@ -221,6 +222,7 @@ func TestReadBody(t *testing.T) {
 // twice in one object, at any depth; both for the direct reading of plain
 // moves and for every other body.
 func TestStrictJSON(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		body string
 		into any

@@ -17,6 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"parlour/server/internal/servertest"
 	"parlour/store"
 )
 
@@ -135,11 +136,11 @@ func (c *client) stream(ctx context.Context, table string, from int) <-chan Upda
 
 // guessFromView bisects from a view decoded from JSON.
 func guessFromView(t *testing.T, view json.RawMessage, maxN int) string {
-	var v guessView
+	var v servertest.GuessView
 	if err := json.Unmarshal(view, &v); err != nil {
 		t.Fatal(err)
 	}
-	m, _ := guessBot{}.Move(context.Background(), gameCfg(maxN), 0, v)
+	m, _ := servertest.GuessBot{}.Move(context.Background(), servertest.Config(maxN), 0, v)
 	return m
 }
 
@@ -151,7 +152,8 @@ type jsonUpdate struct {
 }
 
 func TestHTTPGame(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		f := newFixtureOn(t, k)
 		srv := startServer(t, f, Limits{})
 		ann := &client{t: t, base: srv.URL}
@@ -249,6 +251,7 @@ func TestHTTPGame(t *testing.T) {
 }
 
 func TestHTTPBadInput(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{MaxBody: 512})
 	c := &client{t: t, base: srv.URL}
@@ -326,6 +329,7 @@ func nullIfEmpty(s string) any {
 }
 
 func TestRateLimits(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{PerConn: 1, PerConnBurst: 5, PerIdentity: 1, PerIdentityBurst: 3, NewGuests: 1, NewGuestsBurst: 2})
 	c := &client{t: t, base: srv.URL}
@@ -405,6 +409,7 @@ func wsReadType(t *testing.T, c *websocket.Conn, typ string) ServerMessage {
 }
 
 func TestWebSocketGameAgainstComputer(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
@@ -467,6 +472,7 @@ func TestWebSocketGameAgainstComputer(t *testing.T) {
 }
 
 func TestWebSocketLimits(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{MaxMessage: 256})
 	hc := &client{t: t, base: srv.URL}
@@ -492,6 +498,7 @@ func TestWebSocketLimits(t *testing.T) {
 }
 
 func TestHealthzAndMetrics(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	c := &client{t: t, base: srv.URL}
@@ -523,6 +530,7 @@ func indexNumber(s, n string) int {
 }
 
 func TestWebSocketFlood(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{PerConn: 1, PerConnBurst: 3})
 	hc := &client{t: t, base: srv.URL}
@@ -552,6 +560,7 @@ func TestWebSocketFlood(t *testing.T) {
 }
 
 func TestServeStatic(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	plain := NewHandler(f.s, Limits{})
 	withWeb := NewHandler(f.s, Limits{})
@@ -588,6 +597,7 @@ func TestServeStatic(t *testing.T) {
 // move since, once, then live updates. It is six moves behind, more than
 // a table keeps at hand, so the moves come from replaying the record.
 func TestWebSocketResume(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	ctx := context.Background()
@@ -625,6 +635,7 @@ func TestWebSocketResume(t *testing.T) {
 // then goes on with the next change (a client that saw version N and
 // reconnects must not hang until somebody moves).
 func TestEventsFromCurrentVersion(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	ann := &client{t: t, base: srv.URL}
@@ -659,3 +670,30 @@ func TestEventsFromCurrentVersion(t *testing.T) {
 		t.Fatal("no update after Ben joined")
 	}
 }
+
+// BenchmarkRequestOverhead measures what the handler adds to every
+// request, a move's included: the connection's and the identity's rate
+// limits, the status count, and a move's counters and latency histogram,
+// around a request that does nothing else (GET /healthz).
+func BenchmarkRequestOverhead(b *testing.B) {
+	f := &fixture{t: &testing.T{}, dir: b.TempDir()}
+	f.open()
+	defer f.close()
+	h := NewHandler(f.s, Limits{PerConn: 1e9, PerConnBurst: 1e9, PerIdentity: 1e9, PerIdentityBurst: 1e9})
+	r := httptest.NewRequest("GET", "/healthz", nil)
+	r = r.WithContext(h.ConnContext(context.Background(), nil))
+	w := discard{h: http.Header{}}
+	b.ReportAllocs()
+	for b.Loop() {
+		h.ServeHTTP(w, r)
+		h.byID.allow("some-identity")
+		f.s.metrics.movesAccepted.Add(1)
+		f.s.metrics.moveLatency.observe(700 * time.Microsecond)
+	}
+}
+
+type discard struct{ h http.Header }
+
+func (d discard) Header() http.Header         { return d.h }
+func (d discard) Write(b []byte) (int, error) { return len(b), nil }
+func (d discard) WriteHeader(int)             {}

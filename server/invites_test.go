@@ -21,6 +21,7 @@ import (
 // types it, before and after a restart, refuses bad and unknown codes,
 // and lets it expire once the game is over.
 func TestInviteCodes(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := &client{t: t, base: srv.URL}
@@ -131,6 +132,7 @@ func TestInviteCodes(t *testing.T) {
 // TestInviteCodeSolitaire: a table with a computer has a code, for those
 // who would watch; a one-seat table has nobody to invite, and no code.
 func TestInviteCodeSolitaire(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	var sa Seated
@@ -165,6 +167,7 @@ func (s *takenStore) Write(ctx context.Context, b store.Batch) error {
 // fresh one, and the table is made; a store that refuses every code
 // leaves no table and says so.
 func TestInviteCodeRetried(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
 	if err != nil {

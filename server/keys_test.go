@@ -32,6 +32,7 @@ func newKey(t *testing.T, comment string) (ssh.PublicKey, string) {
 // nothing, a key of one account cannot be added by another, guests and
 // strangers are refused, and a deleted key no longer signs in.
 func TestKeysAPI(t *testing.T) {
+	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/server/internal/servertest"
 	"parlour/store"
 )
 
@@ -16,7 +17,8 @@ import (
 // leaves, the table is cancelled for good, on every store and across a
 // restart, and its watcher is told.
 func TestLeave(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "computer"}, Name: "Ann"})
@@ -174,6 +176,7 @@ func guessBegun(t *testing.T, f *fixture, first, second string) (string, *Princi
 
 // TestLeaveRefusals: only a seat holder leaves, and only before play.
 func TestLeaveRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	table, pa, _ := guessBegun(t, f, "Ann", "Ben")
@@ -209,6 +212,7 @@ func TestLeaveRefusals(t *testing.T) {
 // TestLeaveRematch: when both players leave a rematch before it begins,
 // the finished table offers a new one rather than the cancelled table.
 func TestLeaveRematch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	table, pa, pb := guessBegun(t, f, "Ann", "Ben")
@@ -244,6 +248,7 @@ func TestLeaveRematch(t *testing.T) {
 
 // TestLeaveHTTP: the endpoint wants a token and answers in JSON.
 func TestLeaveHTTP(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, generous)
 	ann := &client{t: t, base: srv.URL}
@@ -267,6 +272,7 @@ func TestLeaveHTTP(t *testing.T) {
 // once it has gone DefaultOpenExpiry without a change, whoever sits at
 // it; a join starts the wait again, and a game begun never expires.
 func TestOpenTablesExpire(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	sf := newSocial(t)
 	s := sf.s
@@ -299,16 +305,13 @@ func TestOpenTablesExpire(t *testing.T) {
 	}
 	// The computer's setup is a change too: let it come before the clock
 	// moves.
-	for {
+	servertest.Eventually(t, 10*time.Second, "the computer's setup", func() bool {
 		u, err := s.View(ctx, nil, computer.Table)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u.Table.Seats[1].Ready {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return u.Table.Seats[1].Ready
+	})
 
 	sf.clock.Advance(DefaultOpenExpiry - 24*time.Hour)
 	if _, err := s.Join(ctx, nil, late.Table, JoinRequest{Name: "Ben"}); err != nil {
@@ -354,6 +357,7 @@ func TestOpenTablesExpire(t *testing.T) {
 
 // TestOpenExpiryRuns: the service expires waiting tables by itself.
 func TestOpenExpiryRuns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := &fixture{t: t, dir: t.TempDir(), openExpiry: 300 * time.Millisecond}
 	f.open()
@@ -362,17 +366,10 @@ func TestOpenExpiryRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	servertest.Eventually(t, 10*time.Second, "the table to expire", func() bool {
 		_, err := f.s.View(ctx, nil, a.Table)
-		if StatusOf(err) == http.StatusGone {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the table was not expired: %v", err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return StatusOf(err) == http.StatusGone
+	})
 }
 
 // TestLeaveRacesARead: a read that found the table just before its last
@@ -380,6 +377,7 @@ func TestOpenExpiryRuns(t *testing.T) {
 // watcher on another node would take that for the last change, and wait
 // for the next for ever).
 func TestLeaveRacesARead(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})

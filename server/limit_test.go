@@ -6,9 +6,14 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/coder/websocket"
+
+	"parlour/server/internal/servertest"
 )
+
+
 
 // TestStreamCaps: event streams, player streams and WebSockets each hold
 // a file descriptor for as long as they are open; one address holds at
@@ -64,7 +69,7 @@ func TestStreamCaps(t *testing.T) {
 	close1()
 	// The server sees the close when its next write fails or the request's
 	// context ends: soon, not at once.
-	waitFor(t, "a place after a stream closed", func() bool {
+	servertest.Eventually(t, 20*time.Second, "a place after a stream closed", func() bool {
 		st, _ := follow("192.0.2.9")
 		return st == 200
 	})

@@ -10,6 +10,7 @@ import (
 // TestMetricNames: /metrics keeps every name it has always had, adds the
 // Go runtime's and the process's, and each service counts for itself.
 func TestMetricNames(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	c := &client{t: t, base: srv.URL}

@@ -15,6 +15,7 @@ import (
 // empty), events with recipients and data (a map, a game's own), the
 // flags, text to escape, and an ack with and without an id and a version.
 func TestResultAppendJSON(t *testing.T) {
+	t.Parallel()
 	evs := []game.Event{
 		{Kind: "call", Text: "Zoë <b> called 72", Data: quizl.Called{Seat: 1, Square: "72"}},
 		{To: []game.Seat{1}, Kind: "revealed", Text: "R at 72", Data: quizl.Revealed{Square: "72", Letters: []quizl.Letter{{Seat: 0, Name: "Ann & Ben", Square: "72", Letter: "R"}}}},

@@ -5,15 +5,24 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/url"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"parlour/game"
+	"parlour/games"
 	"parlour/lexicon"
+	"parlour/server/internal/servertest"
 	"parlour/store"
+	"parlour/store/postgres/pgtest"
 	"parlour/store/sqlite"
 )
 
@@ -22,7 +31,7 @@ type fixture struct {
 	dir string
 	// kind, when set, is the store the fixture runs on, at where;
 	// otherwise it is SQLite in dir, and db is set.
-	kind  *StoreKind
+	kind  *servertest.StoreKind
 	where string
 	db    *sqlite.Store
 	st    store.Store // the store the service runs on (db, or kind's)
@@ -45,7 +54,7 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // newFixtureOn is newFixture on a fresh store of kind k.
-func newFixtureOn(t *testing.T, k StoreKind) *fixture {
+func newFixtureOn(t *testing.T, k servertest.StoreKind) *fixture {
 	f := &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t)}
 	f.open()
 	t.Cleanup(f.close)
@@ -68,7 +77,7 @@ func (f *fixture) open() {
 	if f.wrap != nil {
 		db = f.wrap(db)
 	}
-	s, err := New(context.Background(), Config{Store: db, Games: testRegistry(), NewBot: guessBots, Lexicon: testLexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, MaxWait: f.maxWait, OpenExpiry: f.openExpiry})
+	s, err := New(context.Background(), Config{Store: db, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, MaxWait: f.maxWait, OpenExpiry: f.openExpiry})
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -116,7 +125,7 @@ func setupOf(n int) json.RawMessage { return json.RawMessage(fmt.Sprintf(`{"numb
 // bisect returns the next guess from a seat's view.
 func bisect(t *testing.T, u Update, maxN int) string {
 	t.Helper()
-	m, err := guessBot{}.Move(context.Background(), game.Config{Rules: game.Rules{"max": maxN}}, u.Seat, u.View)
+	m, err := servertest.GuessBot{}.Move(context.Background(), game.Config{Rules: game.Rules{"max": maxN}}, u.Seat, u.View)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +133,8 @@ func bisect(t *testing.T, u Update, maxN int) string {
 }
 
 func TestTwoPeoplePlayToTheEnd(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		ann, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Rules: map[string]json.RawMessage{"max": json.RawMessage("1000")}, Seats: []string{"me", "open"}, Name: "Ann"})
@@ -217,7 +227,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, _, err := game.Replay(testRegistry(), rec, nil); err != nil {
+		if _, _, _, err := game.Replay(servertest.Registry(), rec, nil); err != nil {
 			t.Fatalf("the finished record does not replay: %v", err)
 		}
 		if _, err := f.s.Move(ctx, pa, ann.Table, "guess 5", nil); StatusOf(err) != http.StatusConflict {
@@ -227,7 +237,8 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 }
 
 func TestRecordHidesOtherSetups(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
@@ -247,7 +258,8 @@ func TestRecordHidesOtherSetups(t *testing.T) {
 }
 
 func TestComputerSeatAndRestart(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer:strong"}})
@@ -299,7 +311,7 @@ func TestComputerSeatAndRestart(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if u.Version != before || len(u.View.(guessView).Tried) != 2 {
+		if u.Version != before || len(u.View.(servertest.GuessView).Tried) != 2 {
 			t.Fatalf("after restart version %d (want %d), view %+v", u.Version, before, u.View)
 		}
 		// Resume from an old version: every move since comes back, once.
@@ -334,10 +346,11 @@ func TestComputerSeatAndRestart(t *testing.T) {
 }
 
 func TestBrokenComputerResigns(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	f.s.cfg.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
-		return guessBot{level: "broken"}, nil
+		return servertest.GuessBot{Level: "broken"}, nil
 	}
 	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"computer:easy", "me"}})
 	pa := f.principal(a.Token)
@@ -358,6 +371,7 @@ func TestBrokenComputerResigns(t *testing.T) {
 }
 
 func TestSolitaire(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
@@ -387,6 +401,7 @@ func TestSolitaire(t *testing.T) {
 }
 
 func TestRematchRotatesAndCarriesTheSet(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
@@ -422,6 +437,7 @@ func TestRematchRotatesAndCarriesTheSet(t *testing.T) {
 }
 
 func TestCreateRefusals(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	for _, tc := range []struct {
@@ -450,6 +466,7 @@ func TestCreateRefusals(t *testing.T) {
 }
 
 func TestForgedTokens(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
@@ -474,7 +491,8 @@ func TestForgedTokens(t *testing.T) {
 }
 
 func TestFailedStoreChangesNothing(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
@@ -484,7 +502,7 @@ func TestFailedStoreChangesNothing(t *testing.T) {
 		_, err := f.s.Move(ctx, pa, a.Table, "guess 50", nil)
 		wantStatus(t, err, http.StatusServiceUnavailable)
 		after, _ := f.s.View(ctx, pa, a.Table)
-		if after.Version != before.Version || len(after.View.(guessView).Tried) != 0 {
+		if after.Version != before.Version || len(after.View.(servertest.GuessView).Tried) != 0 {
 			t.Fatalf("a move that was not stored changed the table: %+v", after.View)
 		}
 		if errors.Is(err, store.ErrNotFound) {
@@ -494,6 +512,7 @@ func TestFailedStoreChangesNothing(t *testing.T) {
 }
 
 func TestFinishedTablesLeaveMemory(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	// The janitor must not get there first: this test says when it is.
 	f := &fixture{t: t, dir: t.TempDir(), idleEvict: time.Hour}
@@ -558,7 +577,8 @@ func TestFinishedTablesLeaveMemory(t *testing.T) {
 // and reads them again: byte for byte the same, times included (the
 // server keeps times to the microsecond, as PostgreSQL does).
 func TestRecordSameAfterRestart(t *testing.T) {
-	EachStore(t, func(t *testing.T, k StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
 		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
@@ -616,4 +636,698 @@ func TestRecordSameAfterRestart(t *testing.T) {
 			t.Errorf("the table changed over a restart:\n%s\n%s", view, view2)
 		}
 	})
+}
+
+// fillingStore is a store whose disk fills up: after room writes, every
+// write is refused for lack of space (room < 0: never).
+type fillingStore struct {
+	store.Store
+	mu     sync.Mutex
+	room   int
+	writes int
+}
+
+func (f *fillingStore) write() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.room >= 0 && f.writes >= f.room {
+		return fmt.Errorf("fake disk: %w", store.ErrNoSpace)
+	}
+	f.writes++
+	return nil
+}
+
+func (f *fillingStore) fill(room int) {
+	f.mu.Lock()
+	f.room, f.writes = room, 0
+	f.mu.Unlock()
+}
+
+func (f *fillingStore) CreateIdentity(ctx context.Context, id store.Identity, c store.Credential) error {
+	if err := f.write(); err != nil {
+		return err
+	}
+	return f.Store.CreateIdentity(ctx, id, c)
+}
+
+func (f *fillingStore) AddCredential(ctx context.Context, c store.Credential) error {
+	if err := f.write(); err != nil {
+		return err
+	}
+	return f.Store.AddCredential(ctx, c)
+}
+
+func (f *fillingStore) CreateTable(ctx context.Context, t store.Table) error {
+	if err := f.write(); err != nil {
+		return err
+	}
+	return f.Store.CreateTable(ctx, t)
+}
+
+func (f *fillingStore) UpdateTable(ctx context.Context, id string, st store.Status, meta []byte) error {
+	if err := f.write(); err != nil {
+		return err
+	}
+	return f.Store.UpdateTable(ctx, id, st, meta)
+}
+
+func (f *fillingStore) AppendMove(ctx context.Context, id string, m store.Move, u *store.Update) error {
+	if err := f.write(); err != nil {
+		return err
+	}
+	return f.Store.AppendMove(ctx, id, m, u)
+}
+
+func (f *fillingStore) Write(ctx context.Context, b store.Batch) error {
+	if err := f.write(); err != nil {
+		return err
+	}
+	return f.Store.Write(ctx, b)
+}
+
+// TestFullDiskLeavesNothingHalfMade lets the disk fill after each number of
+// writes in turn while a guest creates a table, a guest joins it and a new
+// identity is made: each request either succeeds whole or answers 503 and
+// leaves nothing behind.
+func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		ctx := context.Background()
+		db, _ := k.OpenFresh(t)
+		fs := &fillingStore{Store: db, room: -1}
+		s, err := New(ctx, Config{Store: fs, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon, BotTimeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		for room := range 8 {
+			fs.fill(-1)
+			before, _ := db.Recent(ctx, store.Open, 100)
+			fs.fill(room)
+			a, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}, Name: "Ann"})
+			if err != nil {
+				wantStatus(t, err, http.StatusServiceUnavailable)
+				if !strings.Contains(err.Error(), "nothing changed") {
+					t.Errorf("room for %d writes: create said %q", room, err)
+				}
+				if after, _ := db.Recent(ctx, store.Open, 100); len(after) != len(before) {
+					t.Errorf("room for %d writes: a refused create left a table", room)
+				}
+				continue
+			}
+			if _, err := s.Authenticate(ctx, a.Token); err != nil {
+				t.Fatalf("room for %d writes: the creator's token: %v", room, err)
+			}
+			b, err := s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+			u, verr := s.View(ctx, nil, a.Table)
+			if verr != nil {
+				t.Fatal(verr)
+			}
+			if err != nil {
+				wantStatus(t, err, http.StatusServiceUnavailable)
+				if u.Table.Seats[1].Kind != "open" {
+					t.Errorf("room for %d writes: a refused join took seat 1: %+v", room, u.Table.Seats[1])
+				}
+				stored, _ := db.Table(ctx, a.Table)
+				if strings.Contains(string(stored.Meta), "Ben") {
+					t.Errorf("room for %d writes: a refused join is stored: %s", room, stored.Meta)
+				}
+			} else if _, err := s.Authenticate(ctx, b.Token); err != nil {
+				t.Errorf("room for %d writes: Ben holds a seat without a token: %v", room, err)
+			}
+			if _, err := s.NewIdentity(ctx, "Cy"); err != nil {
+				wantStatus(t, err, http.StatusServiceUnavailable)
+			}
+		}
+		// With room again, everything works.
+		fs.fill(-1)
+		solo, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, _ := s.Authenticate(ctx, solo.Token) // solitaire: play has started
+		// A move the full disk refuses says so, and changes nothing.
+		fs.fill(0)
+		_, err = s.Move(ctx, p, solo.Table, "guess 50", nil)
+		wantStatus(t, err, http.StatusServiceUnavailable)
+		if !strings.Contains(err.Error(), "run out of room") {
+			t.Errorf("a move refused for want of room said %q", err)
+		}
+		fs.fill(-1)
+		if _, err := s.Move(ctx, p, solo.Table, "guess 50", nil); err != nil {
+			t.Fatalf("the move again, with room: %v", err)
+		}
+	})
+}
+
+// TestRealFullDisk fills a small tmpfs and checks that the server answers
+// 503 to every write it cannot make, and works again once there is room.
+// It needs to mount a file system (root on Linux); elsewhere it skips.
+func TestRealFullDisk(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=4m"); err != nil {
+		t.Skipf("cannot mount a small file system to fill: %v", err)
+	}
+	defer syscall.Unmount(dir, syscall.MNT_DETACH)
+	db, err := sqlite.Open(ctx, filepath.Join(dir, "parlour.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := New(ctx, Config{Store: db, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon, BotTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Fill every byte left.
+	filler, err := os.Create(filepath.Join(dir, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := make([]byte, 4096)
+	for {
+		if _, err := filler.Write(block); err != nil {
+			if !errors.Is(err, syscall.ENOSPC) {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	// The log may still have room from before: write until it has none.
+	refused := 0
+	for i := 0; i < 2000 && refused < 3; i++ {
+		var err error
+		switch i % 3 {
+		case 0:
+			_, err = s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}, Name: strings.Repeat("x", 20)})
+		case 1:
+			_, err = s.NewIdentity(ctx, "Cy")
+		case 2:
+			var b Seated
+			if b, err = s.Join(ctx, nil, a.Table, JoinRequest{}); err == nil {
+				if _, err := s.Authenticate(ctx, b.Token); err != nil {
+					t.Fatalf("a seat without its token: %v", err)
+				}
+				a, _ = s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}})
+			}
+		}
+		if err != nil {
+			if StatusOf(err) != http.StatusServiceUnavailable {
+				t.Fatalf("write %d on a full disk: status %d: %v", i, StatusOf(err), err)
+			}
+			if refused == 0 {
+				t.Logf("after %d writes on a full disk: %v", i, err)
+			}
+			refused++
+		}
+	}
+	if refused == 0 {
+		t.Fatal("the disk never filled")
+	}
+	filler.Close()
+	os.Remove(filler.Name())
+	if _, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}}); err != nil {
+		t.Fatalf("with room again: %v", err)
+	}
+	if _, err := s.NewIdentity(ctx, "Dee"); err != nil {
+		t.Fatalf("with room again: %v", err)
+	}
+}
+
+// TestFullDiskAttack fills the disk under a server of one's choosing
+// whose data lies on a small file system of its own (skipped unless PARLOUR_ATTACK_URL names the server and
+// PARLOUR_ATTACK_FILL a directory on that file system, writable here).
+// It opens PARLOUR_ATTACK_TABLES (100) two-seat tables with room to spare,
+// fills the file system with a file of its own, then makes
+// PARLOUR_ATTACK_ROUNDS (100) rounds of a create, a new identity and a
+// guest's join of one of those tables, counting the answers of each by
+// status and the half-made seats: a seat taken by a join that was
+// refused, or whose token the server does not know. With
+// PARLOUR_ATTACK_GIVE set, it gives that many bytes of its file back
+// before each round, so that the disk fills again between the writes of
+// one request. It then removes its file. For example, as root:
+//
+//	mkdir -p /tmp/fulldisk && mount -t tmpfs -o size=6m tmpfs /tmp/fulldisk
+//	parlour serve --addr 127.0.0.1:8099 --data /tmp/fulldisk/d &
+//	PARLOUR_ATTACK_URL=http://127.0.0.1:8099 PARLOUR_ATTACK_FILL=/tmp/fulldisk \
+//	    go test ./server -run TestFullDiskAttack -v
+//	umount /tmp/fulldisk
+func TestFullDiskAttack(t *testing.T) {
+	// Not parallel: it loads a server outside the test and measures its
+	// answers, which another test running at once would disturb.
+	c := newAttackClient(t)
+	dir := os.Getenv("PARLOUR_ATTACK_FILL")
+	if dir == "" {
+		t.Skip("set PARLOUR_ATTACK_FILL to a directory on the server's data file system")
+	}
+	count := func(name string, def int) int {
+		if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+			return n
+		}
+		return def
+	}
+	nTables, rounds := count("PARLOUR_ATTACK_TABLES", 100), count("PARLOUR_ATTACK_ROUNDS", 100)
+	create := map[string]any{"game": "quizl", "seats": []string{"me", "open"}, "name": "Host", "private": true}
+	// The tables made on the full disk are in the lobby, so that one
+	// stored without its creator's token shows.
+	lobbyCreate := map[string]any{"game": "quizl", "seats": []string{"me", "open"}, "name": "Cal"}
+	var tables []string
+	for i := range nTables {
+		var s Seated
+		if st, err := c.do("POST", "/api/v1/tables", "", create, &s); err != nil || st != http.StatusCreated {
+			t.Fatalf("table %d, before the disk is full: %d %v", i, st, err)
+		}
+		tables = append(tables, s.Table)
+	}
+	filler, err := os.CreateTemp(dir, "filler")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(filler.Name())
+	defer filler.Close()
+	for _, size := range []int{1 << 16, 512} {
+		block := make([]byte, size)
+		for {
+			if _, err := filler.Write(block); err != nil {
+				if !errors.Is(err, syscall.ENOSPC) {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+	size, err := filler.Seek(0, io.SeekCurrent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	give := int64(count("PARLOUR_ATTACK_GIVE", 0))
+	answers := map[string]map[int]int{"create": {}, "identity": {}, "join": {}}
+	halfMade, tokenless := 0, 0
+	for i := range min(rounds, len(tables)) {
+		if give > 0 {
+			// Room comes back a little at a time: some of a request's
+			// writes fit, and the next may not.
+			size = max(size-give, 0)
+			if err := filler.Truncate(size); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var s Seated
+		st, err := c.do("POST", "/api/v1/tables", "", lobbyCreate, &s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		answers["create"][st]++
+		if st == http.StatusCreated {
+			if vst, _ := c.do("GET", "/api/v1/tables/"+s.Table, s.Token, nil, nil); vst == http.StatusUnauthorized {
+				tokenless++
+			}
+		}
+		if st, err = c.do("POST", "/api/v1/identity", "", map[string]string{"name": "Cy"}, nil); err != nil {
+			t.Fatal(err)
+		}
+		answers["identity"][st]++
+		var j Seated
+		if st, err = c.do("POST", "/api/v1/tables/"+tables[i]+"/join", "", map[string]string{"name": "Ben"}, &j); err != nil {
+			t.Fatal(err)
+		}
+		answers["join"][st]++
+		var v attackView
+		if vst, err := c.do("GET", "/api/v1/tables/"+tables[i], "", nil, &v); err != nil || vst != http.StatusOK {
+			t.Fatalf("view: %d %v", vst, err)
+		}
+		taken := len(v.Table.Seats) > 1 && v.Table.Seats[1].Kind != "open"
+		switch {
+		case taken && st >= 300:
+			halfMade++ // a seat, and no token for it
+		case taken:
+			if vst, _ := c.do("GET", "/api/v1/tables/"+tables[i], j.Token, nil, nil); vst == http.StatusUnauthorized {
+				halfMade++
+			}
+		}
+	}
+	var lobby struct {
+		Tables []struct {
+			Seats []struct {
+				Name string `json:"name"`
+			} `json:"seats"`
+		} `json:"tables"`
+	}
+	if st, err := c.do("GET", "/api/v1/tables?limit=500", "", nil, &lobby); err != nil || st != http.StatusOK {
+		t.Fatalf("lobby: %d %v", st, err)
+	}
+	listed := 0
+	for _, tb := range lobby.Tables {
+		if len(tb.Seats) > 0 && tb.Seats[0].Name == "Cal" {
+			listed++
+		}
+	}
+	t.Logf("on a full disk (%d bytes given back a round), answers by status: create %v, new identity %v, guest join %v",
+		give, answers["create"], answers["identity"], answers["join"])
+	t.Logf("half-made seats: %d joined (taken, no token), %d created (tables in the lobby %d, creates answered 201 %d), %d created answered 201 whose token is unknown",
+		halfMade, listed-answers["create"][http.StatusCreated], listed, answers["create"][http.StatusCreated], tokenless)
+}
+
+// gatedBot is servertest.GuessBot whose moves wait until gate is closed.
+type gatedBot struct {
+	servertest.GuessBot
+	gate <-chan struct{}
+}
+
+func (b gatedBot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view any) (string, error) {
+	select {
+	case <-b.gate:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	return b.GuessBot.Move(ctx, cfg, seat, view)
+}
+
+// TestStoreOutage stops the PostgreSQL server under a running service
+// (as an operator would, and as a crash does) and starts it again:
+// meanwhile what needs the store (a move, an unknown table, a token not
+// yet seen, a new table) is answered 503 at once, what does not (a live
+// table's view) is answered as ever, and a computer seat whose move could
+// not be saved neither resigns nor stalls; once PostgreSQL is back the
+// same service serves everything again by itself, and the computer plays
+// its move.
+func TestStoreOutage(t *testing.T) {
+	// Not parallel: it stops the test run's PostgreSQL, which the other tests share.
+	if servertest.PG() == nil {
+		pgtest.Missing(t) // skips, or fails under CI
+	}
+	k, _ := servertest.StoreKindNamed("postgres")
+	for _, down := range []struct {
+		name string
+		stop func()
+	}{{"stopped", servertest.PG().Stop}, {"crashed", servertest.PG().Crash}} {
+		t.Run(down.name, func(t *testing.T) {
+			ctx := context.Background()
+			f := newFixtureOn(t, k)
+			gate := make(chan struct{})
+			f.s.cfg.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+				return gatedBot{servertest.GuessBot{Level: level}, gate}, nil
+			}
+			srv := startServer(t, f, generous)
+			a, ann, ben := annAndBen(t, srv.URL)
+			// Numbers nobody guesses below, so that no guess ends the
+			// game.
+			for i, c := range []*client{ann, ben} {
+				if st, body := c.do("POST", "/api/v1/tables/"+a.Table+"/setup", map[string]any{"setup": setupOf(41 + i)}, nil); st != 200 {
+					t.Fatalf("setup: %d %s", st, body)
+				}
+			}
+			if st, body := ann.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 50"}`, nil); st != 200 {
+				t.Fatalf("move: %d %s", st, body)
+			}
+			// A table against the computer, whose answer waits for the gate.
+			cara := &client{t: t, base: srv.URL}
+			var c Seated
+			if st, body := cara.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "computer:easy"], "name": "Cara", "rules": {"max": 1000}}`, &c); st != 201 {
+				t.Fatalf("create against the computer: %d %s", st, body)
+			}
+			cara.token = c.Token
+			// A number the computer's first guess (it bisects: 500) cannot
+			// be: an automatic one was, one time in a thousand, and ended
+			// the game on the guess the test waits to see stored.
+			if st, body := cara.do("POST", "/api/v1/tables/"+c.Table+"/setup", map[string]any{"setup": setupOf(1)}, nil); st != 200 {
+				t.Fatalf("setup: %d %s", st, body)
+			}
+			waitFor := func(what string, d time.Duration, ok func() bool) time.Duration {
+				t.Helper()
+				start := time.Now()
+				for !ok() {
+					if time.Since(start) > d {
+						t.Fatalf("%s: not after %v", what, d)
+					}
+					time.Sleep(20 * time.Millisecond)
+				}
+				return time.Since(start)
+			}
+			var cv struct{ Table TableInfo }
+			waitFor("the table against the computer starts", 5*time.Second, func() bool {
+				cara.do("GET", "/api/v1/tables/"+c.Table, nil, &cv)
+				return cv.Table.Status == store.Playing
+			})
+			if len(cv.Table.ToMove) != 1 || cv.Table.ToMove[0] != 0 {
+				t.Fatalf("the person does not move first: %+v", cv.Table)
+			}
+			if st, body := cara.do("POST", "/api/v1/tables/"+c.Table+"/moves", `{"move": "guess 50"}`, nil); st != 200 {
+				t.Fatalf("move against the computer: %d %s", st, body)
+			}
+
+			down.stop()
+			t.Cleanup(func() { servertest.PG().Restart(context.Background()) }) // should the test stop half way
+			close(gate)                                                         // the computer moves, and cannot save it
+
+			start := time.Now()
+			for _, tc := range []struct {
+				what, method, path, body string
+				c                        *client
+				want                     int
+			}{
+				{"Ben's move", "POST", "/api/v1/tables/" + a.Table + "/moves", `{"move": "guess 50"}`, ben, 503},
+				{"a live table", "GET", "/api/v1/tables/" + a.Table, "", ben, 200},
+				{"a table not in memory", "GET", "/api/v1/tables/" + newID(), "", ann, 503},
+				{"a new table", "POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &client{t: t, base: srv.URL}, 503},
+			} {
+				var in any
+				if tc.body != "" {
+					in = tc.body
+				}
+				st, body := tc.c.do(tc.method, tc.path, in, nil)
+				if st != tc.want {
+					t.Errorf("%s while PostgreSQL is %s: %d %s, want %d", tc.what, down.name, st, body, tc.want)
+				}
+				if st == 503 && !strings.Contains(body, "try again") {
+					t.Errorf("%s: the 503 does not say to try again: %s", tc.what, body)
+				}
+			}
+			sum := hashToken(ben.token)
+			f.s.creds.drop(sum[:])
+			if st, body := ben.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 50"}`, nil); st != 503 {
+				t.Errorf("a token not seen since PostgreSQL went away: %d %s, want 503", st, body)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("the answers while PostgreSQL was away took %v", d)
+			}
+			time.Sleep(2 * storeRetry) // the computer tries, and tries again
+
+			if err := servertest.PG().Restart(ctx); err != nil {
+				t.Fatal(err)
+			}
+			back := time.Now()
+			took := waitFor("Ben's move after PostgreSQL is back", 30*time.Second, func() bool {
+				st, _ := ben.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 50"}`, nil)
+				return st == 200
+			})
+			waitFor("the computer's move after PostgreSQL is back", 30*time.Second, func() bool {
+				cara.do("GET", "/api/v1/tables/"+c.Table, nil, &cv)
+				return len(cv.Table.ToMove) == 1 && cv.Table.ToMove[0] == 0
+			})
+			var rec game.Record
+			cara.do("GET", "/api/v1/tables/"+c.Table+"/record", nil, &rec)
+			if cv.Table.Status != store.Playing || len(rec.Moves) != 2 || !strings.HasPrefix(rec.Moves[1].Move, "guess ") {
+				t.Errorf("the game against the computer after the outage: %s, moves %+v; want it playing, the computer's guess stored", cv.Table.Status, rec.Moves)
+			}
+			if st, body := ann.do("GET", "/api/v1/tables/"+newID(), nil, nil); st != 404 {
+				t.Errorf("an unknown table after the outage: %d %s", st, body)
+			}
+			var d Seated
+			if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &d); st != 201 {
+				t.Errorf("a new table after the outage: %d %s", st, body)
+			}
+			t.Logf("PostgreSQL %s: served again %v after its restart (everything in %v)", down.name, took.Round(time.Millisecond), time.Since(back).Round(time.Millisecond))
+		})
+	}
+}
+
+// TestStoreOutageReads stops PostgreSQL under a running service and asks
+// for everything a player reads: profiles, game histories, leaderboards,
+// keys, invites, daily puzzles, the lobby, tables and their records and
+// chat. What needs the store is answered 503, saying in a player's words
+// that it could not be read and to try again (never 500, never a signed
+// out 401); what does not (a live table's view) is answered as ever.
+// Once PostgreSQL is back, the same service answers everything again by
+// itself.
+func TestStoreOutageReads(t *testing.T) {
+	// Not parallel: it stops the test run's PostgreSQL, which the other tests share.
+	if servertest.PG() == nil {
+		pgtest.Missing(t) // skips, or fails under CI
+	}
+	k, _ := servertest.StoreKindNamed("postgres")
+	ctx := context.Background()
+	f := &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t)}
+	st, err := k.Open(ctx, f.where, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(ctx, Config{Store: st, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.st, f.s = st, s
+	t.Cleanup(f.close)
+	srv := startServer(t, f, generous)
+
+	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
+	finished := playNymphabet(t, ann, ben, map[string]any{"rated": true}, 1)
+	_, text := newKey(t, "ann@laptop")
+	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 201 {
+		t.Fatalf("add a key: %d %s", st, body)
+	}
+	var live Seated
+	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &live); st != 201 {
+		t.Fatalf("a live table: %d %s", st, body)
+	}
+	if st, body := ann.do("POST", "/api/v1/tables/"+live.Table+"/chat", map[string]any{"channel": "players", "text": "hello"}, nil); st != 200 && st != 201 {
+		t.Fatalf("chat: %d %s", st, body)
+	}
+	var d Daily
+	if st, body := ann.do("GET", "/api/v1/daily/quizl", nil, &d); st != 200 {
+		t.Fatalf("the daily puzzle: %d %s", st, body)
+	}
+	// The finished table leaves memory, so that reading it needs the store.
+	f.s.drop(finished)
+
+	// A session cookie whose token the service has not seen since it
+	// started: checking it needs the store.
+	var cookie Session
+	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/sessions", map[string]string{"name": "Ben", "password": testPassword}, &cookie); st != 200 && st != 201 {
+		t.Fatalf("sign in: %d %s", st, body)
+	}
+	withCookie := func(path string) (int, string) {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Token})
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+
+	reads := []struct {
+		what, path string
+		c          *client
+		live       bool // answered from memory: 200 even while the store is away
+	}{
+		{"a profile", "/api/v1/players/Ann", ann, false},
+		{"a player's games", "/api/v1/players/Ann/games", ann, false},
+		{"a player's daily puzzles", "/api/v1/players/Ann/daily", ann, false},
+		{"a leaderboard", "/api/v1/leaderboards/nymphabet-standard", ann, false},
+		{"one's keys", "/api/v1/keys", ann, false},
+		{"an invite code", "/api/v1/invites/" + url.PathEscape(live.Code), ben, false},
+		{"the daily puzzle", "/api/v1/daily/quizl", ben, false},
+		{"the daily leaderboard", "/api/v1/daily/quizl/" + d.Day + "/leaderboard", ben, false},
+		{"the finished tables", "/api/v1/tables?status=finished", ben, false},
+		{"one's account", "/api/v1/account", ann, false},
+		{"one's settings", "/api/v1/account/settings", ann, false},
+		{"the challenges", "/api/v1/challenges", ann, false},
+		{"a player's stream", "/api/v1/stream", ann, false},
+		{"who is online", "/api/v1/online", ann, false},
+		{"a finished table", "/api/v1/tables/" + finished, ben, false},
+		{"a finished table's record", "/api/v1/tables/" + finished + "/record", ben, false},
+		{"a finished table's chat", "/api/v1/tables/" + finished + "/chat", ben, false},
+		{"a finished table's invite link", "/t/" + finished, ben, false},
+		{"the leaderboards", "/api/v1/leaderboards", ann, true},
+		{"the open tables", "/api/v1/tables", ben, true},
+		{"one's tables", "/api/v1/identity/tables", ann, true},
+		{"a live table", "/api/v1/tables/" + live.Table, ann, true},
+		{"a live table's record", "/api/v1/tables/" + live.Table + "/record", ann, true},
+		{"a live table's chat", "/api/v1/tables/" + live.Table + "/chat", ann, true},
+	}
+	get := func(path string, c *client) (int, string) {
+		if path == "/api/v1/stream" {
+			// A stream that opens follows for ever: its first lines do.
+			return streamOpening(t, srv.URL+path, c.token)
+		}
+		return c.do("GET", path, nil, nil)
+	}
+	for _, r := range reads {
+		if st, body := get(r.path, r.c); st != 200 {
+			t.Fatalf("%s before the outage: %d %s", r.what, st, body)
+		}
+	}
+	if st, body := withCookie("/api/v1/account"); st != 200 {
+		t.Fatalf("the account by its cookie: %d %s", st, body)
+	}
+	// The finished table leaves memory, so that reading it needs the
+	// store; the cookie's token is forgotten, as by a restart.
+	f.s.drop(finished)
+	sum := hashToken(cookie.Token)
+	f.s.creds.drop(sum[:])
+
+	servertest.PG().Stop()
+	t.Cleanup(func() { servertest.PG().Restart(context.Background()) }) // should the test stop half way
+	start := time.Now()
+	for _, r := range reads {
+		st, body := get(r.path, r.c)
+		switch {
+		case r.live && st != 200:
+			t.Errorf("%s while PostgreSQL is away: %d %s, want 200 (from memory)", r.what, st, body)
+		case !r.live && st != 503:
+			t.Errorf("%s while PostgreSQL is away: %d %s, want 503", r.what, st, body)
+		case !r.live && (!strings.Contains(body, "could not be read just now") || !strings.Contains(body, "try again")):
+			t.Errorf("%s while PostgreSQL is away: %s, want it to say it could not be read and to try again", r.what, body)
+		}
+	}
+	if st, body := withCookie("/api/v1/account"); st != 503 || !strings.Contains(body, "try again") {
+		t.Errorf("a session cookie while PostgreSQL is away: %d %s, want 503 (the session has not ended)", st, body)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("the answers while PostgreSQL was away took %v", d)
+	}
+
+	if err := servertest.PG().Restart(ctx); err != nil {
+		t.Fatal(err)
+	}
+	back := time.Now()
+	for _, r := range reads {
+		for {
+			st, body := get(r.path, r.c)
+			if st == 200 {
+				break
+			}
+			if time.Since(back) > 30*time.Second {
+				t.Fatalf("%s after PostgreSQL is back: %d %s", r.what, st, body)
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	if st, body := withCookie("/api/v1/account"); st != 200 || !strings.Contains(body, `"Ben"`) {
+		t.Errorf("the account by its cookie after the outage: %d %s", st, body)
+	}
+	var p Profile
+	if st, body := ann.do("GET", "/api/v1/players/Ann", nil, &p); st != 200 || p.Games != 1 || p.Ratings["nymphabet-standard"].Games != 1 {
+		t.Errorf("Ann's profile after the outage: %d %s", st, body)
+	}
+	t.Logf("every read answered again %v after PostgreSQL's restart", time.Since(back).Round(time.Millisecond))
+}
+
+// streamOpening opens the player stream at url with token and returns its
+// status and, when it opens, its first line.
+func streamOpening(t *testing.T, url, token string) (int, string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	return 200, ""
 }

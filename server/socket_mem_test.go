@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"parlour/server"
+	"parlour/server/internal/servertest"
 )
 
 // idleSocketMemory opens n spectator sockets onto 100 Quizl tables, each
@@ -154,6 +155,7 @@ func idleSocket(c net.Conn, addr, id string) error {
 // can come out below 8 KiB: goroutines that ended earlier in the process
 // leave their stacks for new ones to take.)
 func TestIdleSocketMemory(t *testing.T) {
+	// Not parallel: it measures the heap and the goroutines of the whole process.
 	if testing.Short() {
 		t.Skip("opens 400 sockets")
 	}
@@ -166,7 +168,7 @@ func TestIdleSocketMemory(t *testing.T) {
 	if heap > maxHeap {
 		t.Errorf("an idle socket holds %.0f bytes of heap, more than %d", heap, maxHeap)
 	}
-	if !raceEnabled && stack > maxStack {
+	if !servertest.Race && stack > maxStack {
 		t.Errorf("an idle socket holds %.0f bytes of goroutine stack, more than %d: has a frame on the upgrade's path grown past the 8 KiB stack?", stack, maxStack)
 	}
 }

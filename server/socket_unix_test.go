@@ -23,6 +23,7 @@ import (
 // would wait writeTimeout (10 s) on the first push that found the
 // buffers full, and its next ack with it.
 func TestSocketSlowSeatHoldsNoOneUp(t *testing.T) {
+	t.Parallel()
 	f := newFixture(t)
 	srv := startServerOn(t, f, Limits{PerIdentity: 1e4, PerIdentityBurst: 1e4}, smallListener(t))
 	hc := &client{t: t, base: srv.URL}

@@ -20,6 +20,7 @@ import (
 // game is over, with our move's events and the computers' replies as we
 // may see them (their guesses, not the answers only they may see).
 func TestWaitAgainstComputers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
 	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer:strong", "computer:easy"}, Rules: map[string]json.RawMessage{"max": json.RawMessage("100")}})
@@ -85,6 +86,7 @@ func TestWaitAgainstComputers(t *testing.T) {
 // what there is and says so, and what play waits for; a setup without
 // wait says whether play started.
 func TestWaitTimesOut(t *testing.T) {
+	// Not parallel: it bounds the end of a wait to 100 ms of wall time.
 	ctx := context.Background()
 	f := &fixture{t: t, dir: t.TempDir(), maxWait: 150 * time.Millisecond}
 	f.open()

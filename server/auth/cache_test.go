@@ -15,6 +15,7 @@ import (
 )
 
 func TestCredCache(t *testing.T) {
+	t.Parallel()
 	key := func(i int) []byte { return []byte(fmt.Sprint("hash-", i)) }
 	c := newCredCache(4)
 	for i := range 4 {
@@ -86,6 +87,7 @@ func TestCredentialsOutliveTheCache(t *testing.T) {
 // the cache only that long after the store was last asked; without one,
 // for ever.
 func TestCredCacheMaxAge(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		maxAge time.Duration

@@ -1,4 +1,4 @@
-package server
+package servertest
 
 import (
 	"context"
@@ -12,11 +12,20 @@ import (
 	"parlour/store/sqlite"
 )
 
-// PGTest is the throwaway PostgreSQL server of this package's tests, one
-// per test run: TestMain (crash_test.go) starts it and stops it. It is nil
-// when PostgreSQL is not installed; the tests on it then skip, or fail
-// when the CI environment variable is set.
-var PGTest *pgtest.Server
+// pg is the throwaway PostgreSQL server of a test run: Main starts it and
+// stops it. It is nil when PostgreSQL is not installed; the tests on it
+// then skip, or fail when the CI environment variable is set.
+var pg *pgtest.Server
+
+// Main runs a package's tests with one throwaway PostgreSQL server, the
+// one PG returns, and returns their exit code: a package's TestMain calls
+// os.Exit(servertest.Main(m)). Without PostgreSQL the tests that need it
+// skip, or fail when the CI environment variable is set.
+func Main(m *testing.M) int { return pgtest.Main(m, &pg) }
+
+// PG returns the test run's PostgreSQL server, nil when there is none;
+// a test that needs it calls pgtest.Missing when it is nil.
+func PG() *pgtest.Server { return pg }
 
 // StoreKind is a store the server's tests run on: the tests that matter
 // for the store (crash and durability, secrecy, commitments, outages) run
@@ -49,7 +58,7 @@ func StoreKinds() []StoreKind {
 		},
 		{
 			Name:  "postgres",
-			Fresh: func(t testing.TB) string { return PGTest.NewDatabase(t) },
+			Fresh: func(t testing.TB) string { return pg.NewDatabase(t) },
 			Open: func(ctx context.Context, url string, _ bool) (store.Store, error) {
 				return postgres.Open(ctx, url, postgres.Options{})
 			},

@@ -30,6 +30,7 @@ import (
 	wordfightbot "parlour/games/wordfight/bot"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -107,7 +108,7 @@ func newEnv(t *testing.T) *env {
 }
 
 // newEnvOn is newEnv on a fresh store of kind k.
-func newEnvOn(t *testing.T, k server.StoreKind) *env {
+func newEnvOn(t *testing.T, k servertest.StoreKind) *env {
 	t.Helper()
 	db, _ := k.OpenFresh(t)
 	return newEnvWith(t, db)
@@ -519,7 +520,8 @@ func checkSecrecy(t *testing.T, p *person, rec *game.Record, reg *game.Registry,
 // real server: people on HTTP and WebSocket, computers, solitaire Quizl
 // and three-player Salvo, checking secrecy and commitments.
 func TestGamesThroughBothDoors(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		short := map[string]any{"width": 9, "height": 9, "strike_limit": 1}
 		for _, sc := range []scenario{
 			{"quizl people", "quizl", nil, []string{"http", "ws"}},

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -104,6 +106,7 @@ func (s *remoteSocket) all() string {
 // on b. Once Ben mutes the players' chat through his socket, Ann's next
 // line does not reach him, while her move does.
 func TestClusterChatReachesRemoteSockets(t *testing.T) {
+	t.Parallel()
 	nodes := startCluster(t, "a", "b", "c")
 	a, b, c := nodes[0], nodes[1], nodes[2]
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
@@ -180,5 +183,90 @@ func TestClusterChatReachesRemoteSockets(t *testing.T) {
 	}
 	if got := spec.all(); strings.Contains(got, "good luck") || strings.Contains(got, "thanks, Ann") || strings.Contains(got, "are you there") {
 		t.Errorf("the spectator's socket on c got the players' chat:\n%s", got)
+	}
+}
+
+// TestClusterSocketMovesOn: on a cluster, a later hello moves a socket
+// on to another table when the socket's node runs that table (or takes
+// it, as no node runs it yet). A table another node runs is refused with
+// a 421 that says to open a socket onto it, and so is any later hello on
+// a socket that reaches its own table through another node, and so is
+// a "leave" on such a socket. A refused hello leaves the socket where it
+// was.
+func TestClusterSocketMovesOn(t *testing.T) {
+	t.Parallel()
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	onA, ann, _ := twoSeats(t, a, b)
+	onB, _, _ := twoSeats(t, b, a)
+	alsoOnA, cara, _ := twoSeats(t, a, b)
+	if metric(t, a, "parlour_cluster_owned_tables") != "2" || metric(t, b, "parlour_cluster_owned_tables") != "1" {
+		t.Fatalf("a owns %s tables and b %s, want 2 and 1", metric(t, a, "parlour_cluster_owned_tables"), metric(t, b, "parlour_cluster_owned_tables"))
+	}
+
+	local := dialSocket(t, ctx, a, "Ann on a", onA, ann.Token)
+	local.await(`"id":"` + onA + `"`)
+	local.send(ctx, map[string]any{"type": "hello", "table": onB, "id": "h1"})
+	local.await(`"id":"h1","error":"that table is run by another server of the cluster: open a new socket onto it","status":421`)
+	local.send(ctx, map[string]any{"type": "hello", "table": alsoOnA, "token": cara.Token, "id": "h2"})
+	local.await(`"id":"` + alsoOnA + `"`)
+
+	remote := dialSocket(t, ctx, b, "Ann on b", onA, ann.Token)
+	remote.await(`"id":"` + onA + `"`)
+	remote.send(ctx, map[string]any{"type": "hello", "table": onB, "id": "h3"})
+	remote.await(`"id":"h3","error":"this socket reaches its table through another server of the cluster, and cannot move on to another table: open a new socket onto it","status":421`)
+	remote.send(ctx, map[string]any{"type": "leave", "id": "l"})
+	remote.await(`"id":"l","error":"this socket reaches its table through another server of the cluster, and cannot move on to another table: open a new socket onto it","status":421`)
+	remote.send(ctx, map[string]any{"type": "ping", "id": "p"})
+	remote.await(`"type":"pong","id":"p"`)
+}
+
+// TestClusterRemoteWatcherIsHere: Ben, watching through node b while a
+// owns the table, is not taken for away by a (his socket's node tells a
+// he is there); once his socket closes, Ann may claim the game after the
+// walk-away time.
+func TestClusterRemoteWatcherIsHere(t *testing.T) {
+	t.Parallel()
+	const walkAway = 1500 * time.Millisecond
+	nodes := startClusterWith(t, walkAway, "a", "b")
+	a, b := nodes[0], nodes[1]
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	id, ann, ben := twoSeats(t, a, a)
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(b.srv.URL, "http")+"/api/v1/tables/"+id+"/socket", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.CloseNow()
+	hello, _ := json.Marshal(map[string]any{"type": "hello", "token": ben.Token})
+	ws.Write(ctx, websocket.MessageText, hello)
+	go func() {
+		for {
+			if _, _, err := ws.Read(ctx); err != nil {
+				return
+			}
+		}
+	}()
+	// Ann moves until it is Ben's turn alone.
+	for range 2 {
+		var u wireUpdate
+		nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
+		if !slices.Contains(u.Table.ToMove, 0) {
+			break
+		}
+		if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": chooseMove(t, ctx, u, 0), "version": u.Version}, nil); st != 200 {
+			t.Fatalf("Ann's move: %d %s", st, body)
+		}
+	}
+	time.Sleep(walkAway + walkAway/2)
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/claim", ann.Token, nil, nil); st != http.StatusConflict {
+		t.Fatalf("a claim while Ben watches through b: %d %s, want 409", st, body)
+	}
+	ws.Close(websocket.StatusNormalClosure, "")
+	time.Sleep(walkAway + walkAway/2)
+	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/claim", ann.Token, nil, nil); st != 200 {
+		t.Fatalf("a claim once Ben left: %d %s, want 200", st, body)
 	}
 }

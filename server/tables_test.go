@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -12,8 +14,76 @@ import (
 	"parlour/game"
 	"parlour/games/salvo"
 	"parlour/server"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 )
+
+// TestWordFightShapeRefusedAtCreate: a Word Fight table whose shape holds
+// no word is refused when it is created, saying why, and nothing is left
+// in the lobby.
+func TestWordFightShapeRefusedAtCreate(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, tc := range []struct {
+		rules, want string
+	}{
+		{`{"width": 5, "height": 5, "shape": "#####/#####/#####/#####/#####"}`, "masks every square"},
+		{`{"width": 5, "height": 5, "shape": "#.#.#/.#.#./#.#.#/.#.#./#.#.#"}`, "no two usable squares side by side"},
+		{`{"shape": "#..../...../...../...../....#"}`, "set width 5 and height 5"},
+	} {
+		body := `{"game": "wordfight", "seats": ["me", "open"], "rules": ` + tc.rules + `}`
+		resp, err := http.Post(e.srv.URL+"/api/v1/tables", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		var out struct{ Error string }
+		json.Unmarshal(b, &out)
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(out.Error, tc.want) {
+			t.Errorf("rules %s: %d %s, want a 400 saying %q", tc.rules, resp.StatusCode, b, tc.want)
+		}
+	}
+	if l, err := e.svc.Lobby(t.Context(), store.Open, 10); err != nil || len(l) != 0 {
+		t.Fatalf("refused tables in the lobby: %+v, %v", l, err)
+	}
+}
+
+// TestCountsInMessages: a refusal that counts says "1 seat", not "1 seats"
+// (Nymphabet takes two players or more).
+func TestCountsInMessages(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	p := &person{e: e, name: "Ann"}
+	for _, c := range []struct {
+		seats []string
+		want  string
+	}{
+		{[]string{"me"}, "you asked for 1 seat"},
+		{[]string{}, "you asked for 0 seats"},
+	} {
+		st, b := p.post("/api/v1/tables", map[string]any{"game": "nymphabet", "seats": c.seats}, nil)
+		if st != 400 || !strings.Contains(b, c.want) {
+			t.Errorf("%d seats: %d %s, want %q", len(c.seats), st, b, c.want)
+		}
+	}
+	// An account that still sits at tables under way cannot be deleted:
+	// the refusal counts them.
+	var sess server.Session
+	if st, b := p.post("/api/v1/accounts", map[string]string{"name": "Ann", "password": "correct horse battery"}, &sess); st != 201 {
+		t.Fatalf("sign up: %d %s", st, b)
+	}
+	p.token = sess.Token
+	for _, want := range []string{"you hold a seat at 1 table whose game has not begun (", "you hold a seat at 2 tables whose game has not begun ("} {
+		if st, b := p.post("/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, nil); st != 201 {
+			t.Fatalf("create: %d %s", st, b)
+		}
+		st, b := p.do("DELETE", "/api/v1/account", strings.NewReader(`{"password": "correct horse battery"}`))
+		if st != 409 || !strings.Contains(string(b), want) {
+			t.Errorf("deleting the account: %d %s, want %q", st, b, want)
+		}
+	}
+}
 
 // TestSalvoPractice opens a one-seat Salvo table through the API, as the
 // home page's "Practice" does ("seats": ["me"]), and plays it to the end
@@ -21,7 +91,8 @@ import (
 // computer made, no byte the player receives before the end names a ship
 // of it, and the finished record replays and opens its commitment.
 func TestSalvoPractice(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		e := newEnvOn(t, k)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()

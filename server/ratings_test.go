@@ -10,6 +10,7 @@ import (
 
 	"parlour/glicko"
 	"parlour/server"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 	"parlour/store/postgres"
 	"parlour/store/sqlite"
@@ -76,7 +77,8 @@ func dieAppend(ctx context.Context, st store.Store, when, id string, m store.Mov
 // both ratings changed, or the game on with neither: never one rating
 // without the other, never a finished game without its ratings.
 func TestRatedEndCrash(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	// Not parallel: it sets the process's environment for the server it starts.
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		if testing.Short() {
 			t.Skip("short: no crash test")
 		}

@@ -20,29 +20,20 @@ import (
 	"parlour/game"
 	"parlour/games"
 	"parlour/server"
-	"parlour/store/postgres/pgtest"
+	"parlour/server/internal/servertest"
 )
 
 // crashServerEnv names the store when the test binary is re-run as a
-// server for the crash tests: "KIND WHERE" (a server.StoreKind's name, and
+// server for the crash tests: "KIND WHERE" (a servertest.StoreKind's name, and
 // the file's path or the database's URL).
 const crashServerEnv = "PARLOUR_TEST_SERVER_STORE"
-
-// TestMain runs the package's tests with one throwaway PostgreSQL server
-// (server.PGTest), or, re-run by startChild, is the crash tests' server.
-func TestMain(m *testing.M) {
-	if spec := os.Getenv(crashServerEnv); spec != "" {
-		os.Exit(runChildServer(spec))
-	}
-	os.Exit(pgtest.Main(m, &server.PGTest))
-}
 
 // runChildServer serves the store spec names on a loopback port with
 // durable commits and prints its URL; it runs until killed.
 func runChildServer(spec string) int {
 	ctx := context.Background()
 	name, where, _ := strings.Cut(spec, " ")
-	k, err := server.StoreKindNamed(name)
+	k, err := servertest.StoreKindNamed(name)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -81,7 +72,7 @@ type child struct {
 
 // startChild starts a server in a process of its own on the store of
 // kind k at where.
-func startChild(t *testing.T, k server.StoreKind, where string) *child {
+func startChild(t *testing.T, k servertest.StoreKind, where string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), crashServerEnv+"="+k.Name+" "+where)
@@ -177,7 +168,8 @@ func (ct *crashTable) play(url string, stop <-chan struct{}, acked *atomic.Int64
 // players hammer it, restarts it on the same data, and finds every
 // acknowledged move in the tables' records, in order; play then goes on.
 func TestCrashRecovery(t *testing.T) {
-	server.EachStore(t, func(t *testing.T, k server.StoreKind) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		if testing.Short() {
 			t.Skip("short: no crash test")
 		}
@@ -311,4 +303,62 @@ func (ct *crashTable) playOne(url string) error {
 	ct.acked = append(ct.acked, game.Move{By: fmt.Sprint(seat), Move: mv})
 	ct.calls[seat]++
 	return nil
+}
+
+// TestRecordKeepsTheNotation: a Quizl announcement written with a seat
+// number or the start of a name is played, and the record keeps it as
+// RECORDS.md writes it, with the whole name, so that it replays anywhere.
+func TestRecordKeepsTheNotation(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ann := &person{e: e, name: "Ann", gname: "quizl"}
+	var seated struct {
+		Table string `json:"table"`
+		Token string `json:"token"`
+	}
+	if st, b := ann.post("/api/v1/tables", map[string]any{"game": "quizl", "seats": []string{"me", "open", "open"}, "name": "Ann"}, &seated); st != 201 {
+		t.Fatalf("create: %d %s", st, b)
+	}
+	ann.table, ann.token = seated.Table, seated.Token
+	people := []*person{ann}
+	// Guests may not pass for the computer: these names only share a word
+	// and a bracket.
+	for _, name := range []string{"Robot (strong)", "Robot (easy)"} {
+		p := &person{e: e, name: name, gname: "quizl", table: ann.table}
+		if st, b := p.post("/api/v1/tables/"+ann.table+"/join", map[string]any{"name": name}, &seated); st != 200 {
+			t.Fatalf("join: %d %s", st, b)
+		}
+		p.token = seated.Token
+		people = append(people, p)
+	}
+	for _, p := range people {
+		if st, b := p.post("/api/v1/tables/"+ann.table+"/setup", map[string]any{"auto": true}, nil); st != 200 {
+			t.Fatalf("setup: %d %s", st, b)
+		}
+	}
+	for i, c := range []struct {
+		who  int
+		move string
+		want string
+	}{
+		{0, "say 1 CRANE", "say Robot (strong) CRANE"},
+		{1, "say robot (e psalm", "say Robot (easy) PSALM"},
+		{2, "say ann blimp", "say Ann BLIMP"},
+	} {
+		if st, b := people[c.who].post("/api/v1/tables/"+ann.table+"/moves", map[string]any{"move": c.move}, nil); st != 200 {
+			t.Fatalf("%q: %d %s", c.move, st, b)
+		}
+		var rec game.Record
+		raw := ann.get("/api/v1/tables/" + ann.table + "/record")
+		if err := json.Unmarshal(raw, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if got := rec.Moves[i].Move; got != c.want {
+			t.Errorf("%q is kept as %q, want %q", c.move, got, c.want)
+		}
+	}
+	st, b := people[0].post("/api/v1/tables/"+ann.table+"/moves", map[string]any{"move": "say rob CRANE"}, nil)
+	if st != 422 || !strings.Contains(b, `could be Robot (strong) or Robot (easy)`) {
+		t.Errorf("an ambiguous name: %d %s", st, b)
+	}
 }

@@ -1,4 +1,12 @@
-package server
+// Package servertest holds what the server's tests share: Guess, a small
+// game played through the game package's interfaces as the real games are,
+// with its computer players; the stores the tests run on (StoreKind,
+// EachStore) with one throwaway PostgreSQL server a test run (Main); and
+// Eventually, for waiting on what another goroutine does.
+//
+// It imports no server package, so that every one of them, and their
+// internal tests, can import it.
+package servertest
 
 import (
 	"context"
@@ -12,30 +20,35 @@ import (
 	"parlour/lexicon"
 )
 
-// guess is a small game with secret setups, private events and computer
+// Guess is a small game with secret setups, private events and computer
 // players, so that the service can be tested apart from the real games:
 // each seat hides a number, and in turn each seat guesses the number of
 // the next seat (its own, alone at the table), learning privately whether
 // the secret is higher or lower. The first right guess wins.
-type guess struct{}
+type Guess struct{}
 
-func (guess) Name() string        { return "guess" }
-func (guess) Title() string       { return "Guess" }
-func (guess) Players() (int, int) { return 1, 3 }
-func (guess) HasSetup() bool      { return true }
-func (guess) Options() []game.Option {
+// Name is "guess".
+func (Guess) Name() string        { return "guess" }
+func (Guess) Title() string       { return "Guess" }
+func (Guess) Players() (int, int) { return 1, 3 }
+func (Guess) HasSetup() bool      { return true }
+
+// Options are the largest number, and the wins that end a set.
+func (Guess) Options() []game.Option {
 	return []game.Option{
 		{Name: "max", Kind: game.Int, Default: 100, Min: 10, Max: 1000, Help: "the largest number"},
 		{Name: "set_target", Kind: game.Int, Default: 2, Min: 1, Max: 10, Help: "wins that end a set"},
 	}
 }
 
-type guessSetup struct {
+// GuessSetup is a seat's hidden number.
+type GuessSetup struct {
 	Number int `json:"number"`
 }
 
-func (guess) CheckSetup(cfg game.Config, seat game.Seat, raw json.RawMessage) (json.RawMessage, error) {
-	var s guessSetup
+// CheckSetup takes {"number": N} with N from 1 to the largest number.
+func (Guess) CheckSetup(cfg game.Config, seat game.Seat, raw json.RawMessage) (json.RawMessage, error) {
+	var s GuessSetup
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("want {\"number\": N}")
 	}
@@ -45,14 +58,16 @@ func (guess) CheckSetup(cfg game.Config, seat game.Seat, raw json.RawMessage) (j
 	return json.Marshal(s)
 }
 
-func (guess) AutoSetup(cfg game.Config, seat game.Seat, seed uint64) (json.RawMessage, error) {
-	return json.Marshal(guessSetup{Number: int(seed%uint64(cfg.Rules.Int("max"))) + 1})
+// AutoSetup picks a number from seed.
+func (Guess) AutoSetup(cfg game.Config, seat game.Seat, seed uint64) (json.RawMessage, error) {
+	return json.Marshal(GuessSetup{Number: int(seed%uint64(cfg.Rules.Int("max"))) + 1})
 }
 
-func (guess) New(cfg game.Config, setups []json.RawMessage) (game.State, error) {
-	st := &guessState{cfg: cfg, secret: make([]int, len(setups)), tried: make([][]guessTry, len(setups))}
+// New starts a game on the seats' numbers.
+func (Guess) New(cfg game.Config, setups []json.RawMessage) (game.State, error) {
+	st := &guessState{cfg: cfg, secret: make([]int, len(setups)), tried: make([][]GuessTry, len(setups))}
 	for i, raw := range setups {
-		var s guessSetup
+		var s GuessSetup
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return nil, err
 		}
@@ -61,7 +76,8 @@ func (guess) New(cfg game.Config, setups []json.RawMessage) (game.State, error) 
 	return st, nil
 }
 
-type guessTry struct {
+// GuessTry is a guess and its answer: "higher", "lower" or "right".
+type GuessTry struct {
 	N      int    `json:"n"`
 	Answer string `json:"answer"`
 }
@@ -69,28 +85,29 @@ type guessTry struct {
 type guessState struct {
 	cfg     game.Config
 	secret  []int
-	tried   [][]guessTry
+	tried   [][]GuessTry
 	turn    int
 	winner  int
 	over    bool
 	resigns int
 }
 
-// guessView is what a seat sees: its own number, its own guesses and
+// GuessView is what a seat sees: its own number, its own guesses and
 // their answers, whose turn it is; everything after the end.
-type guessView struct {
+type GuessView struct {
 	Seat    int          `json:"seat"`
 	Mine    int          `json:"mine,omitempty"`
-	Tried   []guessTry   `json:"tried,omitempty"`
+	Tried   []GuessTry   `json:"tried,omitempty"`
 	ToMove  int          `json:"to_move"`
 	Over    bool         `json:"over"`
 	Secrets []int        `json:"secrets,omitempty"`
-	All     [][]guessTry `json:"all,omitempty"`
+	All     [][]GuessTry `json:"all,omitempty"`
 }
 
-// A guessView's log is the seat's own guesses, which only grow: the
+// A GuessView's log is the seat's own guesses, which only grow: the
 // socket's view tails are tested on it (TestSocketViewTails).
-func (v guessView) AppendJSON(b []byte) []byte {
+// AppendJSON appends v as JSON.
+func (v GuessView) AppendJSON(b []byte) []byte {
 	j, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
@@ -98,10 +115,14 @@ func (v guessView) AppendJSON(b []byte) []byte {
 	return append(b, j...)
 }
 
-func (v guessView) LogName() string { return "tried" }
-func (v guessView) LogLen() int     { return len(v.Tried) }
+// LogName names the log in the view: "tried".
+func (v GuessView) LogName() string { return "tried" }
 
-func (v guessView) AppendJSONTail(b []byte, from int) []byte {
+// LogLen is how many guesses the seat has made.
+func (v GuessView) LogLen() int { return len(v.Tried) }
+
+// AppendJSONTail appends v with its guesses from the from-th on.
+func (v GuessView) AppendJSONTail(b []byte, from int) []byte {
 	v.Tried = v.Tried[min(from, len(v.Tried)):]
 	return v.AppendJSON(b)
 }
@@ -142,7 +163,7 @@ func (s *guessState) Apply(seat game.Seat, move string) ([]game.Event, error) {
 	case n > secret:
 		ans = "lower"
 	}
-	s.tried[seat] = append(s.tried[seat], guessTry{N: n, Answer: ans})
+	s.tried[seat] = append(s.tried[seat], GuessTry{N: n, Answer: ans})
 	evs := []game.Event{
 		{Kind: "guess", Text: fmt.Sprintf("%s guesses", s.cfg.Name(seat))},
 		{To: []game.Seat{seat}, Kind: "answer", Text: fmt.Sprintf("%d: %s", n, ans), Data: map[string]any{"n": n, "answer": ans}},
@@ -157,7 +178,7 @@ func (s *guessState) Apply(seat game.Seat, move string) ([]game.Event, error) {
 }
 
 func (s *guessState) View(seat game.Seat) any {
-	v := guessView{Seat: int(seat), ToMove: s.turn, Over: s.over}
+	v := GuessView{Seat: int(seat), ToMove: s.turn, Over: s.over}
 	if s.over {
 		v.ToMove = -1
 		v.Secrets = append([]int(nil), s.secret...)
@@ -167,7 +188,7 @@ func (s *guessState) View(seat game.Seat) any {
 		if len(s.secret) > 1 {
 			v.Mine = s.secret[seat]
 		}
-		v.Tried = append([]guessTry(nil), s.tried[seat]...)
+		v.Tried = append([]GuessTry(nil), s.tried[seat]...)
 	}
 	return v
 }
@@ -185,15 +206,18 @@ func (s *guessState) Result() game.Result {
 	return r
 }
 
-// guessBot bisects, reading only its seat's view.
-type guessBot struct{ level string }
+// GuessBot bisects, reading only its seat's view. At Level "broken" it
+// answers nonsense, for the tests of a computer player that goes wrong.
+type GuessBot struct{ Level string }
 
-func (b guessBot) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.RawMessage, error) {
-	return json.Marshal(guessSetup{Number: cfg.Rules.Int("max") / 3})
+// Setup hides a third of the largest number.
+func (b GuessBot) Setup(ctx context.Context, cfg game.Config, seat game.Seat) (json.RawMessage, error) {
+	return json.Marshal(GuessSetup{Number: cfg.Rules.Int("max") / 3})
 }
 
-func (b guessBot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view any) (string, error) {
-	v, ok := view.(guessView)
+// Move guesses halfway between what the answers so far allow.
+func (b GuessBot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view any) (string, error) {
+	v, ok := view.(GuessView)
 	if !ok {
 		return "", fmt.Errorf("view of type %T", view)
 	}
@@ -206,29 +230,34 @@ func (b guessBot) Move(ctx context.Context, cfg game.Config, seat game.Seat, vie
 			hi = min(hi, t.N-1)
 		}
 	}
-	if b.level == "broken" {
+	if b.Level == "broken" {
 		return "nonsense", nil
 	}
 	return fmt.Sprintf("guess %d", (lo+hi)/2), nil
 }
 
-func guessBots(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+// Bots makes Guess's computer players (a server Config's NewBot); it has
+// none for other games.
+func Bots(gameName, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
 	if gameName != "guess" {
 		return nil, fmt.Errorf("no computer players for %s", gameName)
 	}
-	return guessBot{level: level}, nil
+	return GuessBot{Level: level}, nil
 }
 
-func testRegistry() *game.Registry { return game.NewRegistry(guess{}, tailGuess{}) }
+// Registry holds Guess and TailGuess.
+func Registry() *game.Registry { return game.NewRegistry(Guess{}, TailGuess{}) }
 
-// tailGuess is guess whose state encodes its views' tails itself
+// TailGuess is Guess whose state encodes its views' tails itself
 // (game.TailViewer), as Quizl's does.
-type tailGuess struct{ guess }
+type TailGuess struct{ Guess }
 
-func (tailGuess) Name() string { return "tailguess" }
+// Name is "tailguess".
+func (TailGuess) Name() string { return "tailguess" }
 
-func (g tailGuess) New(cfg game.Config, setups []json.RawMessage) (game.State, error) {
-	st, err := g.guess.New(cfg, setups)
+// New starts a game as Guess does.
+func (g TailGuess) New(cfg game.Config, setups []json.RawMessage) (game.State, error) {
+	st, err := g.Guess.New(cfg, setups)
 	if err != nil {
 		return nil, err
 	}
@@ -237,15 +266,17 @@ func (g tailGuess) New(cfg game.Config, setups []json.RawMessage) (game.State, e
 
 type tailGuessState struct{ *guessState }
 
-func (s *tailGuessState) LogName() string { return guessView{}.LogName() }
+func (s *tailGuessState) LogName() string { return GuessView{}.LogName() }
 
 func (s *tailGuessState) AppendViewTail(b []byte, seat game.Seat, from int) ([]byte, int) {
-	v := s.View(seat).(guessView)
+	v := s.View(seat).(GuessView)
 	return v.AppendJSONTail(b, from), v.LogLen()
 }
 
-func testLexicon(string) (*lexicon.Lexicon, error) {
+// Lexicon is a server Config's Lexicon: two words, whatever the name.
+func Lexicon(string) (*lexicon.Lexicon, error) {
 	return lexicon.FromWords("test", []string{"crane", "psalm"}), nil
 }
 
-func gameCfg(maxN int) game.Config { return game.Config{Rules: game.Rules{"max": maxN}} }
+// Config is a game configuration whose largest number is maxN.
+func Config(maxN int) game.Config { return game.Config{Rules: game.Rules{"max": maxN}} }

@@ -78,6 +78,10 @@ const testPassword = "correct horse staple"
 // who only ever spoke to a. A session signed out on a stops working at
 // once on b and c, which had it cached.
 func TestClusterPlayersAcrossNodes(t *testing.T) {
+	// Not parallel: a node finds the others by who answers within
+	// bus.GatherWait (200 ms) and keeps that list for 2 s; under the load
+	// of tests running at once a node missed that window and a note to it
+	// was lost (Ben's stream on c had no challenge).
 	nodes := startCluster(t, "a", "b", "c")
 	a, b, c := nodes[0], nodes[1], nodes[2]
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
@@ -181,6 +185,10 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 // TestClusterLobbyAcrossNodes: the lobby, asked on any node, lists the
 // public tables every node owns, newest first, and no private one.
 func TestClusterLobbyAcrossNodes(t *testing.T) {
+	// Not parallel: a node finds the others by who answers within
+	// bus.GatherWait (200 ms) and keeps that list for 2 s; under the load
+	// of tests running at once a node missed that window and a note to it
+	// was lost (TestClusterPlayersAcrossNodes saw it).
 	nodes := startCluster(t, "a", "b", "c")
 	a, b, c := nodes[0], nodes[1], nodes[2]
 	create := func(n *node, private bool) string {

@@ -14,6 +14,7 @@ import (
 // twice: each is refused with a 4xx that names the key, the seat keeps no
 // setup, and the documented form is then taken.
 func TestSetupDecodedStrictly(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	g, err := quizl.RandomSetup(e.lex, 3)
 	if err != nil {
