@@ -11,6 +11,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 )
 
 // rated opens a rated Nymphabet table for the accounts a (seat 0) and b
@@ -21,7 +22,7 @@ func (e *clockEnv) rated(a, b string, moves ...string) string {
 	if st != 201 {
 		e.t.Fatalf("create: %d %s", st, body)
 	}
-	var seated server.Seated
+	var seated table.Seated
 	json.Unmarshal(body, &seated)
 	if st, body := e.call("POST", "/api/v1/tables/"+seated.Table+"/join", b, map[string]any{}); st != 200 {
 		e.t.Fatalf("join: %d %s", st, body)
@@ -90,14 +91,14 @@ func TestAbort(t *testing.T) {
 		if st != 201 {
 			t.Fatalf("a table alone: %d %s", st, b)
 		}
-		var alone server.Seated
+		var alone table.Seated
 		json.Unmarshal(b, &alone)
 		solo, soloToks := alone.Table, []string{alone.Token}
 		st, b = e.call("POST", "/api/v1/tables", ann, map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}})
 		if st != 201 {
 			t.Fatalf("open table: %d %s", st, b)
 		}
-		var open server.Seated
+		var open table.Seated
 		json.Unmarshal(b, &open)
 
 		for _, tc := range []struct {
@@ -147,7 +148,7 @@ func TestAbort(t *testing.T) {
 					}
 					return
 				}
-				var res server.AbortResult
+				var res table.AbortResult
 				json.Unmarshal(b, &res)
 				if res.Status != "finished" || res.Result.Status != game.Aborted || len(res.Result.Winners) != 0 || res.Version != v0.Version+1 {
 					t.Fatalf("abort answered %+v", res)
@@ -157,7 +158,7 @@ func TestAbort(t *testing.T) {
 					abortedBy = 1
 				}
 				if v.Table.Status != "finished" || v.Table.Result == nil || v.Table.Result.Status != "aborted" || len(v.Table.Result.Winners) != 0 ||
-					v.Table.Aborted == nil || v.Table.Aborted.Seat != abortedBy || v.Table.Aborted.Why != server.AbortAsked || len(v.Table.ToMove) != 0 || v.Table.Abortable {
+					v.Table.Aborted == nil || v.Table.Aborted.Seat != abortedBy || v.Table.Aborted.Why != table.AbortAsked || len(v.Table.ToMove) != 0 || v.Table.Abortable {
 					t.Fatalf("the table after the abort: %+v", v.Table)
 				}
 				rec := e.record(id, "")

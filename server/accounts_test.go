@@ -22,7 +22,9 @@ import (
 	"parlour/games"
 	"parlour/glicko"
 	"parlour/lexicon"
+	"parlour/server/auth"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -71,7 +73,7 @@ func signUp(t *testing.T, base, name string) *client {
 func playNymphabet(t *testing.T, a, b *client, create map[string]any, loser int) string {
 	t.Helper()
 	create["game"], create["seats"] = "nymphabet", []string{"me", "open"}
-	var sa, sb Seated
+	var sa, sb table.Seated
 	if st, body := a.do("POST", "/api/v1/tables", create, &sa); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
@@ -140,7 +142,7 @@ func TestAccountsSignUpInOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var seated Seated
+	var seated table.Seated
 	json.NewDecoder(res.Body).Decode(&seated)
 	res.Body.Close()
 	if v, err := f.s.View(context.Background(), nil, seated.Table); err != nil || v.Table.Seats[0].Name != "Ann_1" {
@@ -210,7 +212,7 @@ func TestAccountsBadInput(t *testing.T) {
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
 	guest := &client{t: t, base: srv.URL}
-	var id Identity
+	var id table.Identity
 	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
 	guest.token = id.Token
 	for _, tc := range []struct {
@@ -295,13 +297,13 @@ func TestGuestBecomesAccount(t *testing.T) {
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	gus := &client{t: t, base: srv.URL}
-	var id Identity
+	var id table.Identity
 	gus.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
 	gus.token = id.Token
 	other := &client{t: t, base: srv.URL}
 	other.do("POST", "/api/v1/identity", `{"name": "Olga"}`, &id)
 	other.token = id.Token
-	table := playNymphabet(t, gus, other, map[string]any{}, 1)
+	tableID := playNymphabet(t, gus, other, map[string]any{}, 1)
 	var s Session
 	if st, body := gus.do("POST", "/api/v1/accounts", `{"name": "Gus_the_Great", "password": "a long secret phrase"}`, &s); st != 201 {
 		t.Fatalf("upgrade: %d %s", st, body)
@@ -312,9 +314,9 @@ func TestGuestBecomesAccount(t *testing.T) {
 	}
 	var h History
 	gus.do("GET", "/api/v1/players/Gus_the_Great/games", nil, &h)
-	if len(h.Games) != 1 || h.Games[0].Table != table || h.Games[0].Result != "win" || h.Games[0].Rated ||
+	if len(h.Games) != 1 || h.Games[0].Table != tableID || h.Games[0].Result != "win" || h.Games[0].Rated ||
 		len(h.Games[0].Opponents) != 1 || h.Games[0].Opponents[0] != (Opponent{Name: "Olga", Kind: "guest"}) ||
-		h.Games[0].Record != "/api/v1/tables/"+table+"/record" {
+		h.Games[0].Record != "/api/v1/tables/"+tableID+"/record" {
 		t.Fatalf("history after the upgrade: %+v", h)
 	}
 	// The sign-up's session is new, and the guest's token ended with it:
@@ -324,7 +326,7 @@ func TestGuestBecomesAccount(t *testing.T) {
 	if st, _ := (&client{t: t, base: srv.URL, token: s.Token}).do("GET", "/api/v1/account", nil, &who); st != 200 || who.Name != "Gus_the_Great" || s.Token == gus.token {
 		t.Fatalf("the new session: %d %+v", st, who)
 	}
-	for _, path := range []string{"/api/v1/account", "/api/v1/identity/tables", "/api/v1/tables/" + table} {
+	for _, path := range []string{"/api/v1/account", "/api/v1/identity/tables", "/api/v1/tables/" + tableID} {
 		if st, body := gus.do("GET", path, nil, nil); st != 401 {
 			t.Fatalf("GET %s with the guest's token after the sign-up: %d %s, want 401", path, st, body)
 		}
@@ -368,7 +370,7 @@ func TestRatedGames(t *testing.T) {
 		t.Fatalf("after an unrated game: %+v", p)
 	}
 	// One rated game: ratings from new, checked against glicko.
-	table := playNymphabet(t, ann, ben, map[string]any{"rated": true}, 1)
+	tableID := playNymphabet(t, ann, ben, map[string]any{"rated": true}, 1)
 	want, _ := expectRatings(t, []int{0})
 	var pa, pb Profile
 	ann.do("GET", "/api/v1/players/Ann", nil, &pa)
@@ -378,7 +380,7 @@ func TestRatedGames(t *testing.T) {
 		!near(rb.Rating, want[1].Value) || !near(rb.RD, want[1].RD) || rb.Games != 1 {
 		t.Fatalf("after one rated game Ann %+v Ben %+v, want %v and %v", ra, rb, want[0], want[1])
 	}
-	if len(pa.History["nymphabet-standard"]) != 1 || pa.History["nymphabet-standard"][0].Table != table || pa.Games != 2 {
+	if len(pa.History["nymphabet-standard"]) != 1 || pa.History["nymphabet-standard"][0].Table != tableID || pa.Games != 2 {
 		t.Fatalf("Ann's rating history: %+v", pa)
 	}
 	var h History
@@ -387,8 +389,8 @@ func TestRatedGames(t *testing.T) {
 		h.Games[0].Before != 1500 || !near(h.Games[0].After, want[1].Value) || h.Games[1].Rated {
 		t.Fatalf("Ben's history: %+v", h)
 	}
-	var v Update
-	ann.do("GET", "/api/v1/tables/"+table, nil, &v)
+	var v table.Update
+	ann.do("GET", "/api/v1/tables/"+tableID, nil, &v)
 	if !v.Table.Rated || v.Table.Pool != "nymphabet-standard" {
 		t.Fatalf("the table does not say it is rated: %+v", v.Table)
 	}
@@ -458,10 +460,10 @@ func TestRatedBadInput(t *testing.T) {
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
 	guest := &client{t: t, base: srv.URL}
-	var id Identity
+	var id table.Identity
 	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
 	guest.token = id.Token
-	var rated Seated
+	var rated table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"], "rated": true}`, &rated); st != 201 {
 		t.Fatalf("rated table: %d %s", st, body)
 	}
@@ -517,7 +519,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
-	table := playNymphabet(t, ann, ben, map[string]any{"rated": true}, 1)
+	tableID := playNymphabet(t, ann, ben, map[string]any{"rated": true}, 1)
 	var other Session
 	(&client{t: t, base: srv.URL}).do("POST", "/api/v1/sessions", `{"name": "ann", "password": "`+testPassword+`"}`, &other)
 	if st, body := ann.do("PUT", "/api/v1/account/password", `{"password": "`+testPassword+`", "new_password": "battery staple moon"}`, nil); st != 204 {
@@ -537,9 +539,9 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	}
 
 	// A seat at a game under way keeps an account from being deleted.
-	var live Seated
+	var live table.Seated
 	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &live)
-	var mine struct{ Tables []SeatedTable }
+	var mine struct{ Tables []table.SeatedTable }
 	if st, body := ann.do("GET", "/api/v1/identity/tables", nil, &mine); st != 200 || len(mine.Tables) != 1 || mine.Tables[0].ID != live.Table || mine.Tables[0].Seat != 0 || mine.Tables[0].Status != store.Open {
 		t.Fatalf("Ann's tables under way: %d %s", st, body)
 	}
@@ -547,11 +549,11 @@ func TestChangePasswordAndDelete(t *testing.T) {
 		t.Fatalf("delete while seated at a table not begun: %d %s", st, body)
 	}
 	(&client{t: t, base: srv.URL, token: live.Token}).do("POST", "/api/v1/tables/"+live.Table+"/join", `{}`, nil)
-	var guestSeat Seated
+	var guestSeat table.Seated
 	(&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables/"+live.Table+"/join", `{}`, &guestSeat)
 	// One game begun and one table waiting: the refusal says what to do
 	// about each.
-	var waiting Seated
+	var waiting table.Seated
 	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &waiting)
 	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "battery staple moon"}`, nil); st != 409 ||
 		!strings.Contains(body, "1 table still under way ("+live.Table+"): finish or resign it first") ||
@@ -559,7 +561,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 		t.Fatalf("delete while seated at a game and a table waiting: %d %s", st, body)
 	}
 	(&client{t: t, base: srv.URL, token: live.Token}).do("POST", "/api/v1/tables/"+live.Table+"/moves", `{"move": "resign"}`, nil)
-	var left Left
+	var left table.Left
 	if st, body := ann.do("POST", "/api/v1/tables/"+waiting.Table+"/leave", nil, &left); st != 200 || !left.Cancelled || left.Seat != 0 || left.Table != waiting.Table {
 		t.Fatalf("leave the table waiting: %d %s", st, body)
 	}
@@ -574,7 +576,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 		t.Fatalf("the deleted account's profile: %d", st)
 	}
 	var rec game.Record
-	if st, body := ben.do("GET", "/api/v1/tables/"+table+"/record", nil, &rec); st != 200 || rec.Players[0] != DeletedName || rec.Players[1] != "Ben" {
+	if st, body := ben.do("GET", "/api/v1/tables/"+tableID+"/record", nil, &rec); st != 200 || rec.Players[0] != DeletedName || rec.Players[1] != "Ben" {
 		t.Fatalf("the record after the delete: %d %s", st, body)
 	}
 	if _, _, _, err := game.Replay(games.Registry(), &rec, lexicon.Default()); err != nil {
@@ -625,7 +627,7 @@ func TestSessionCookieOnWebSocket(t *testing.T) {
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
-	var s Seated
+	var s table.Seated
 	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &s)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -650,7 +652,7 @@ func TestGameEndIsIndexed(t *testing.T) {
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
-	var s Seated
+	var s table.Seated
 	ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "computer:easy"]}`, &s)
 	// Both move first: a resignation before then would abort the game.
 	seat := &client{t: t, base: srv.URL, token: s.Token}
@@ -754,7 +756,7 @@ func TestSolitaireResultIsNoDraw(t *testing.T) {
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
-	var s Seated
+	var s table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "quizl", "seats": ["me"], "maker": "easy"}`, &s); st != 201 {
 		t.Fatalf("solitaire: %d %s", st, body)
 	}
@@ -780,7 +782,7 @@ func FuzzParseBefore(f *testing.F) {
 			}
 			return
 		}
-		if !validID(id) || at.UnixNano() <= 0 {
+		if !auth.ValidID(id) || at.UnixNano() <= 0 {
 			t.Fatalf("%q gave %v %q", s, at, id)
 		}
 		if again := fmt.Sprintf("%d.%s", at.UnixNano(), id); again != s && !strings.HasPrefix(s, "+") && !strings.HasPrefix(s, "0") {

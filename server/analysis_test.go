@@ -15,6 +15,7 @@ import (
 
 	"parlour/games"
 	"parlour/server"
+	"parlour/server/table"
 	"parlour/store/sqlite"
 )
 
@@ -41,7 +42,7 @@ func TestAnalysisEndpoint(t *testing.T) {
 	if code, body, _ := get("nosuchtable"); code != http.StatusNotFound || !strings.Contains(string(body), "no table") {
 		t.Errorf("no table: %d %s, want 404", code, body)
 	}
-	a, err := e.svc.Create(context.Background(), nil, server.CreateRequest{Game: "nymphabet", Seats: []string{"me", "computer:strong"}})
+	a, err := e.svc.Create(context.Background(), nil, table.CreateRequest{Game: "nymphabet", Seats: []string{"me", "computer:strong"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +152,7 @@ func BenchmarkAnalysisCached(b *testing.B) {
 	defer srv.Close()
 	// A Nymphabet game resigned after a word each: the size of the analysis does
 	// not matter to a request answered from memory.
-	a, err := svc.Create(context.Background(), nil, server.CreateRequest{Game: "nymphabet", Seats: []string{"me", "computer:strong"}})
+	a, err := svc.Create(context.Background(), nil, table.CreateRequest{Game: "nymphabet", Seats: []string{"me", "computer:strong"}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -310,7 +311,7 @@ func TestAnalysisEveryGame(t *testing.T) {
 		{"nymphabet", "", []string{"me", "computer:easy"}, []string{"apple"}},
 	} {
 		t.Run(c.game, func(t *testing.T) {
-			a, err := e.svc.Create(context.Background(), nil, server.CreateRequest{Game: c.game, Seats: c.seats})
+			a, err := e.svc.Create(context.Background(), nil, table.CreateRequest{Game: c.game, Seats: c.seats})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"parlour/games"
 	"parlour/server"
+	"parlour/server/table"
 	"parlour/store/sqlite"
 )
 
@@ -42,18 +43,18 @@ func fillTables(tb testing.TB, s *server.Service, n, moves int) {
 }
 
 func fillOne(ctx context.Context, s *server.Service, moves int) error {
-	a, err := s.Create(ctx, nil, server.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
+	a, err := s.Create(ctx, nil, table.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
 	if err != nil {
 		return err
 	}
-	b, err := s.Join(ctx, nil, a.Table, server.JoinRequest{})
+	b, err := s.Join(ctx, nil, a.Table, table.JoinRequest{})
 	if err != nil {
 		return err
 	}
 	pa, _ := s.Authenticate(ctx, a.Token)
 	pb, _ := s.Authenticate(ctx, b.Token)
 	for _, p := range []*server.Principal{pa, pb} {
-		if _, err := s.Setup(ctx, p, a.Table, server.SetupRequest{Auto: true}); err != nil {
+		if _, err := s.Setup(ctx, p, a.Table, table.SetupRequest{Auto: true}); err != nil {
 			return err
 		}
 	}
@@ -152,15 +153,15 @@ func BenchmarkMove(b *testing.B) {
 	const n = 64
 	var ts []*tbl
 	for i := 0; i < n; i++ {
-		a, err := s.Create(ctx, nil, server.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
+		a, err := s.Create(ctx, nil, table.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
 		if err != nil {
 			b.Fatal(err)
 		}
-		j, _ := s.Join(ctx, nil, a.Table, server.JoinRequest{})
+		j, _ := s.Join(ctx, nil, a.Table, table.JoinRequest{})
 		pa, _ := s.Authenticate(ctx, a.Token)
 		pb, _ := s.Authenticate(ctx, j.Token)
 		for _, p := range []*server.Principal{pa, pb} {
-			s.Setup(ctx, p, a.Table, server.SetupRequest{Auto: true})
+			s.Setup(ctx, p, a.Table, table.SetupRequest{Auto: true})
 		}
 		ts = append(ts, &tbl{id: a.Table, ps: [2]*server.Principal{pa, pb}})
 	}
@@ -188,7 +189,7 @@ func BenchmarkMove(b *testing.B) {
 				t.id = r.Table
 				t.ps[r.Seat], t.ps[r2.Seat] = p1, p2
 				for _, p := range t.ps {
-					s.Setup(ctx, p, t.id, server.SetupRequest{Auto: true})
+					s.Setup(ctx, p, t.id, table.SetupRequest{Auto: true})
 				}
 			}
 			sq := t.calls[t.turn]

@@ -14,7 +14,9 @@ import (
 	"time"
 
 	"parlour/games"
+	"parlour/server/auth"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -40,7 +42,7 @@ func (c *stepClock) Now() time.Time {
 	return c.now
 }
 
-func (c *stepClock) AfterFunc(d time.Duration, f func()) Timer {
+func (c *stepClock) AfterFunc(d time.Duration, f func()) table.Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := &stepTimer{at: c.now.Add(d), f: f, c: c}
@@ -133,9 +135,7 @@ func (sf *socialFixture) restart() {
 
 // tables counts the tables in memory (every table under way is).
 func (sf *socialFixture) tables() int {
-	sf.s.mu.RLock()
-	defer sf.s.mu.RUnlock()
-	return len(sf.s.tables)
+	return sf.s.InMemory()
 }
 
 // lineStream reads a player stream line by line.
@@ -240,7 +240,7 @@ func TestChallengeAcceptedEndToEnd(t *testing.T) {
 			t.Fatalf("ann's list %+v", l)
 		}
 
-		var seated Seated
+		var seated table.Seated
 		if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
 			t.Fatalf("accept: %d %s", st, body)
 		}
@@ -308,7 +308,7 @@ func TestChallengeUnratedRules(t *testing.T) {
 	if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "rules": {"placement": "free"}}`, &ch); st != 201 {
 		t.Fatalf("challenge: %d %s", st, body)
 	}
-	var seated Seated
+	var seated table.Seated
 	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
 		t.Fatalf("accept: %d %s", st, body)
 	}
@@ -329,7 +329,7 @@ func TestChallengeBadInput(t *testing.T) {
 	base := sf.srv.URL
 	ann, bob, cat := signUp(t, base, "Ann"), signUp(t, base, "Bob"), signUp(t, base, "Cat")
 	guest := &client{t: t, base: base}
-	var id Identity
+	var id table.Identity
 	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
 	guest.token = id.Token
 	nobody := &client{t: t, base: base}
@@ -549,7 +549,7 @@ func TestChallengeSurvivesRestart(t *testing.T) {
 		if ev := openStream(t, sf.srv.URL, bob.token).next("challenge"); ev.Challenge.ID != ch.ID {
 			t.Fatalf("stream after restart: %+v", ev)
 		}
-		var seated Seated
+		var seated table.Seated
 		if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
 			t.Fatalf("accept after restart: %d %s", st, body)
 		}
@@ -586,7 +586,7 @@ func TestStreamKeepAlive(t *testing.T) {
 	}
 	// A guest's stream opens too (it has no challenges), and counts the
 	// guest as online.
-	var id Identity
+	var id table.Identity
 	(&client{t: t, base: sf.srv.URL}).do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
 	if l := <-openStream(t, sf.srv.URL, id.Token).lines; l != "" {
 		t.Fatalf("a guest's stream: %q", l)
@@ -610,7 +610,7 @@ func TestOnline(t *testing.T) {
 	base := sf.srv.URL
 	ann, bob, cat := signUp(t, base, "Ann"), signUp(t, base, "Bob"), signUp(t, base, "Cat")
 	guest := &client{t: t, base: base}
-	var id Identity
+	var id table.Identity
 	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
 	guest.token = id.Token
 	online := func() Online {
@@ -743,7 +743,7 @@ func BenchmarkOnlineTouch(b *testing.B) {
 	p := newOnlineSet()
 	ids := make([]string, 200)
 	for i := range ids {
-		ids[i] = newID()
+		ids[i] = auth.NewID()
 		p.touch(ids[i], time.Now())
 	}
 	b.ReportAllocs()
@@ -788,21 +788,21 @@ func TestStreamEveryGame(t *testing.T) {
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	annStream, bobStream := openStream(t, sf.srv.URL, ann.token), openStream(t, sf.srv.URL, bob.token)
-	table := playNymphabet(t, ann, bob, map[string]any{}, 1)
+	tableID := playNymphabet(t, ann, bob, map[string]any{}, 1)
 	for _, c := range []struct {
 		who    string
 		ls     *lineStream
 		seat   int
 		result string
 	}{{"Ann", annStream, 0, "win"}, {"Bob", bobStream, 1, "loss"}} {
-		if ev := c.ls.next("gameStart"); ev.Table.ID != table || ev.Table.Game != "nymphabet" || ev.Table.Seat != c.seat || ev.Table.Challenge != "" {
-			t.Errorf("%s's gameStart: %+v, want table %s seat %d", c.who, ev.Table, table, c.seat)
+		if ev := c.ls.next("gameStart"); ev.Table.ID != tableID || ev.Table.Game != "nymphabet" || ev.Table.Seat != c.seat || ev.Table.Challenge != "" {
+			t.Errorf("%s's gameStart: %+v, want table %s seat %d", c.who, ev.Table, tableID, c.seat)
 		}
-		if ev := c.ls.next("gameFinish"); ev.Table.ID != table || ev.Table.Seat != c.seat || ev.Table.Result != c.result {
-			t.Errorf("%s's gameFinish: %+v, want table %s seat %d, %s", c.who, ev.Table, table, c.seat, c.result)
+		if ev := c.ls.next("gameFinish"); ev.Table.ID != tableID || ev.Table.Seat != c.seat || ev.Table.Result != c.result {
+			t.Errorf("%s's gameFinish: %+v, want table %s seat %d, %s", c.who, ev.Table, tableID, c.seat, c.result)
 		}
 	}
-	var sa Seated
+	var sa table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}}, &sa); st != 201 {
 		t.Fatalf("a table against the computer: %d %s", st, body)
 	}
@@ -851,11 +851,11 @@ type fillingSocialStore struct {
 	store.Challenges
 }
 
-func (f *fillingSocialStore) SettleChallenge(ctx context.Context, id string, st store.ChallengeStatus, table string) error {
+func (f *fillingSocialStore) SettleChallenge(ctx context.Context, id string, st store.ChallengeStatus, tableID string) error {
 	if err := f.write(); err != nil {
 		return err
 	}
-	return f.Challenges.SettleChallenge(ctx, id, st, table)
+	return f.Challenges.SettleChallenge(ctx, id, st, tableID)
 }
 
 // TestFullDiskAcceptsNothingHalfMade lets the disk fill after each number
@@ -890,9 +890,7 @@ func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
 	}
 	ann, bob := sign("Ann"), sign("Bob")
 	tables := func() int {
-		s.mu.RLock()
-		defer s.mu.RUnlock()
-		return len(s.tables)
+		return s.InMemory()
 	}
 	for room := range 4 {
 		fs.fill(-1)

@@ -15,14 +15,15 @@ import (
 
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 )
 
 // chatPage is GET .../chat's answer.
 type chatPage struct {
-	Chat  []server.ChatLine `json:"chat"`
-	Muted []string          `json:"muted"`
-	Last  int               `json:"last"`
-	More  bool              `json:"more"`
+	Chat  []table.ChatLine `json:"chat"`
+	Muted []string         `json:"muted"`
+	Last  int              `json:"last"`
+	More  bool             `json:"more"`
 }
 
 func (e *clockEnv) chat(id, token string) chatPage {
@@ -36,7 +37,7 @@ func (e *clockEnv) chat(id, token string) chatPage {
 	return p
 }
 
-func texts(lines []server.ChatLine) string {
+func texts(lines []table.ChatLine) string {
 	var out []string
 	for _, l := range lines {
 		out = append(out, l.Channel+":"+l.Name+":"+l.Text)
@@ -52,7 +53,7 @@ func TestChatRefusals(t *testing.T) {
 	id, toks := e.table("nymphabet", 2, nil)
 	ann := toks[0]
 	cat := e.identity("Cat")
-	long := strings.Repeat("é", server.MaxChatLen) // 200 characters, 400 bytes
+	long := strings.Repeat("é", table.MaxChatLen) // 200 characters, 400 bytes
 	for _, c := range []struct {
 		name   string
 		table  string
@@ -146,7 +147,7 @@ func TestChatVisibility(t *testing.T) {
 		id, toks := e.table("nymphabet", 2, nil)
 		ann, ben := toks[0], toks[1]
 		cat := e.identity("Cat")
-		e.clock.Advance(server.GuestSpectatorsDelay) // a new guest waits to write to spectators
+		e.clock.Advance(table.GuestSpectatorsDelay) // a new guest waits to write to spectators
 		post := func(token, channel, text string) {
 			t.Helper()
 			if st, b := e.call("POST", "/api/v1/tables/"+id+"/chat", token, map[string]any{"channel": channel, "text": text}); st != 201 {
@@ -313,7 +314,7 @@ func TestChatOpensAtTheEnd(t *testing.T) {
 		e := newClockEnvOn(t, k)
 		id, toks := e.table("nymphabet", 2, nil)
 		cat := e.identity("Cat")
-		e.clock.Advance(server.GuestSpectatorsDelay) // a new guest waits to write to spectators
+		e.clock.Advance(table.GuestSpectatorsDelay) // a new guest waits to write to spectators
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		req, _ := http.NewRequestWithContext(ctx, "GET", e.srv.URL+"/api/v1/tables/"+id+"/events", nil)
@@ -382,7 +383,7 @@ func TestNewGuestsWaitForSpectatorsChat(t *testing.T) {
 	if st, b := say(acct.Token, "go Ann"); st != 201 {
 		t.Fatalf("a new account: %d %s", st, b)
 	}
-	e.clock.Advance(server.GuestSpectatorsDelay)
+	e.clock.Advance(table.GuestSpectatorsDelay)
 	if st, b := say(cat, "hello"); st != 201 {
 		t.Fatalf("the guest after the wait: %d %s", st, b)
 	}
@@ -407,7 +408,7 @@ func TestChatLimitsPerTableAndAddress(t *testing.T) {
 	for i := range server.ChatPerAddrBurst + 1 {
 		guests = append(guests, e.identity(fmt.Sprintf("G%d", i)))
 	}
-	e.clock.Advance(server.GuestSpectatorsDelay)
+	e.clock.Advance(table.GuestSpectatorsDelay)
 	var got []int
 	for i, g := range guests {
 		st, b := e.call("POST", "/api/v1/tables/"+tables[i%2]+"/chat", g, map[string]any{"channel": "spectators", "text": "hi"})
@@ -424,14 +425,14 @@ func TestChatLimitsPerTableAndAddress(t *testing.T) {
 	ctx := context.Background()
 	id := tables[0]
 	var refused error
-	for i := range server.ChatPerTableBurst + 5 {
+	for i := range table.ChatPerTableBurst + 5 {
 		tok := e.identity(fmt.Sprintf("H%d", i))
-		e.clock.Advance(server.GuestSpectatorsDelay)
+		e.clock.Advance(table.GuestSpectatorsDelay)
 		p, err := e.svc.Authenticate(ctx, tok)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.svc.Chat(ctx, p, id, server.ChatRequest{Channel: "spectators", Text: "hi"}); err != nil {
+		if _, err := e.svc.Chat(ctx, p, id, table.ChatRequest{Channel: "spectators", Text: "hi"}); err != nil {
 			refused = err
 			break
 		}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 )
 
 // TestClaim: at a table without a clock, the others may claim the game
@@ -132,7 +132,7 @@ func TestClaimBeforeEveryMoveAborts(t *testing.T) {
 	t.Parallel()
 	e := newClockEnv(t)
 	id, toks := e.table("nymphabet", 2, nil)
-	e.clock.Advance(server.DefaultWalkAway)
+	e.clock.Advance(table.DefaultWalkAway)
 	st, b := e.call("POST", "/api/v1/tables/"+id+"/claim", toks[1], nil)
 	var out struct {
 		Status  string `json:"status"`
@@ -143,14 +143,14 @@ func TestClaimBeforeEveryMoveAborts(t *testing.T) {
 		} `json:"events"`
 	}
 	json.Unmarshal(b, &out)
-	if st != 200 || out.Status != "finished" || len(out.Claimed) != 1 || len(out.Events) != 1 || out.Events[0].Kind != "abort" || out.Events[0].Data["why"] != server.AbortClaim {
+	if st != 200 || out.Status != "finished" || len(out.Claimed) != 1 || len(out.Events) != 1 || out.Events[0].Kind != "abort" || out.Events[0].Data["why"] != table.AbortClaim {
 		t.Fatalf("the claim: %d %s", st, b)
 	}
 	rec := e.record(id, toks[1])
 	if len(rec.Moves) != 0 || rec.Aborted == nil || rec.Aborted.By != "Ann" {
 		t.Fatalf("the record after the claim: moves %+v, aborted %+v", rec.Moves, rec.Aborted)
 	}
-	if u := e.view(id, ""); u.Table.Result == nil || u.Table.Result.Status != "aborted" || u.Table.Aborted == nil || u.Table.Aborted.Why != server.AbortClaim {
+	if u := e.view(id, ""); u.Table.Result == nil || u.Table.Result.Status != "aborted" || u.Table.Aborted == nil || u.Table.Aborted.Why != table.AbortClaim {
 		t.Fatalf("the table after the claim: %+v", u.Table)
 	}
 }
@@ -164,7 +164,7 @@ func TestSeatPresence(t *testing.T) {
 	t.Parallel()
 	e := newClockEnv(t)
 	ctx := context.Background()
-	watch := func(id, token string) *server.Watcher {
+	watch := func(id, token string) *table.Watcher {
 		t.Helper()
 		p, err := e.svc.Authenticate(ctx, token)
 		if err != nil {
@@ -179,7 +179,7 @@ func TestSeatPresence(t *testing.T) {
 	}
 	// next is the watcher's next update; the deadline only keeps a
 	// missing update from hanging the test.
-	next := func(w *server.Watcher, what string) server.Update {
+	next := func(w *table.Watcher, what string) table.Update {
 		t.Helper()
 		c, cancel := context.WithTimeout(ctx, 10*time.Second)
 		defer cancel()
@@ -194,7 +194,7 @@ func TestSeatPresence(t *testing.T) {
 		absentSince time.Time // zero: none
 		claimAt     time.Time // zero: none
 	}
-	check := func(what string, u server.Update, want []seatWant) {
+	check := func(what string, u table.Update, want []seatWant) {
 		t.Helper()
 		for i, w := range want {
 			s := u.Table.Seats[i]
@@ -224,7 +224,7 @@ func TestSeatPresence(t *testing.T) {
 	if u.Version != v {
 		t.Errorf("Ann's leaving changed the version: %d, was %d", u.Version, v)
 	}
-	check("Ann left", u, []seatWant{{absentSince: left, claimAt: left.Add(server.DefaultWalkAway)}, {connected: true}})
+	check("Ann left", u, []seatWant{{absentSince: left, claimAt: left.Add(table.DefaultWalkAway)}, {connected: true}})
 
 	// The time to the claim does not move while she stays away.
 	e.clock.Advance(3 * time.Minute)
@@ -233,7 +233,7 @@ func TestSeatPresence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("3 minutes later", u, []seatWant{{absentSince: left, claimAt: left.Add(server.DefaultWalkAway)}, {connected: true}})
+	check("3 minutes later", u, []seatWant{{absentSince: left, claimAt: left.Add(table.DefaultWalkAway)}, {connected: true}})
 	if in := u.Table.Seats[0].ClaimIn; in == nil || *in != 120 {
 		t.Errorf("3 minutes later, the claim is in %v seconds, want 120", in)
 	}

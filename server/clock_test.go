@@ -18,11 +18,12 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
 
-// fakeClock is a server.Clock that moves only when told: Advance runs
+// fakeClock is a table.Clock that moves only when told: Advance runs
 // the calls that fall due, in the caller's goroutine, so that a test
 // knows they are done when it returns.
 type fakeClock struct {
@@ -48,7 +49,7 @@ func (c *fakeClock) Now() time.Time {
 	return c.now
 }
 
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) server.Timer {
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) table.Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
@@ -220,8 +221,8 @@ type clockUpdate struct {
 			Status  string `json:"status"`
 			Winners []int  `json:"winners"`
 		} `json:"result"`
-		Aborted   *server.AbortInfo `json:"aborted"`
-		Abortable bool              `json:"abortable"`
+		Aborted   *table.AbortInfo `json:"aborted"`
+		Abortable bool             `json:"abortable"`
 		Clock     *struct {
 			Turn int       `json:"turn"`
 			Now  time.Time `json:"now"`
@@ -237,8 +238,8 @@ type clockUpdate struct {
 		Move   string       `json:"move"`
 		Events []game.Event `json:"events"`
 	} `json:"moves"`
-	Chat  []server.ChatLine `json:"chat"`
-	Muted []string          `json:"muted"`
+	Chat  []table.ChatLine `json:"chat"`
+	Muted []string         `json:"muted"`
 }
 
 // view answers the table as token sees it (a spectator's for ""), with

@@ -33,8 +33,5 @@ func (s *Service) Unreachable(id string) {
 
 // Keeps reports whether s holds table id in memory.
 func (s *Service) Keeps(id string) bool {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	_, ok := s.tables[id]
-	return ok
+	return s.Holds(id)
 }

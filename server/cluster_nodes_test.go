@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parlour/server"
+	"parlour/server/table"
 )
 
 // playerStream is a player's event stream (GET /api/v1/stream) on one
@@ -105,7 +106,7 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 	if ev := benStream.next("challenge"); ev.Challenge == nil || ev.Challenge.ID != ch.ID || ev.Challenge.From != "Ann" {
 		t.Fatalf("the challenge on Ben's stream on c: %+v", ev)
 	}
-	var seated server.Seated
+	var seated table.Seated
 	if st, body := nodeCall(t, b, "POST", "/api/v1/challenges/"+ch.ID+"/accept", ben, nil, &seated); st != 201 {
 		t.Fatalf("Ben accepts through b: %d %s", st, body)
 	}
@@ -118,7 +119,7 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 	if metric(t, b, "parlour_cluster_owned_tables") != "1" {
 		t.Fatalf("node b, where the challenge was accepted, owns %s tables", metric(t, b, "parlour_cluster_owned_tables"))
 	}
-	var mine struct{ Tables []server.SeatedTable }
+	var mine struct{ Tables []table.SeatedTable }
 	if st, body := nodeCall(t, c, "GET", "/api/v1/identity/tables", ben, nil, &mine); st != 200 || len(mine.Tables) != 1 || mine.Tables[0].ID != seated.Table {
 		t.Errorf("Ben's tables asked on c: %d %s; want the one b owns", st, body)
 	}
@@ -193,7 +194,7 @@ func TestClusterLobbyAcrossNodes(t *testing.T) {
 	a, b, c := nodes[0], nodes[1], nodes[2]
 	create := func(n *node, private bool) string {
 		t.Helper()
-		var s server.Seated
+		var s table.Seated
 		if st, body := nodeCall(t, n, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "private": private}, &s); st != 201 {
 			t.Fatalf("create on %s: %d %s", n.name, st, body)
 		}
@@ -208,7 +209,7 @@ func TestClusterLobbyAcrossNodes(t *testing.T) {
 	}
 	lobby := func(n *node, query string) []string {
 		t.Helper()
-		var l struct{ Tables []server.TableInfo }
+		var l struct{ Tables []table.TableInfo }
 		if st, body := nodeCall(t, n, "GET", "/api/v1/tables"+query, "", nil, &l); st != 200 {
 			t.Fatalf("the lobby on %s: %d %s", n.name, st, body)
 		}

@@ -12,7 +12,7 @@ import (
 
 	"parlour/games"
 	"parlour/lexicon"
-	"parlour/server"
+	"parlour/server/table"
 )
 
 // TestGamesThroughClusterNodes plays complete games of all four games
@@ -56,9 +56,9 @@ func TestClusterLeave(t *testing.T) {
 	t.Parallel()
 	nodes := startCluster(t, "a", "b")
 	a, b := nodes[0], nodes[1]
-	var ann, ben server.Seated
+	var ann, ben table.Seated
 	// Ann's identity token lists her tables; her seat's acts for the seat.
-	var annID server.Identity
+	var annID table.Identity
 	if st, body := nodeCall(t, a, "POST", "/api/v1/identity", "", map[string]any{"name": "Ann"}, &annID); st != 201 {
 		t.Fatalf("Ann's identity: %d %s", st, body)
 	}
@@ -76,7 +76,7 @@ func TestClusterLeave(t *testing.T) {
 		t.Fatalf("the first update through b: %+v", u)
 	}
 
-	var left server.Left
+	var left table.Left
 	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/leave", ben.Token, nil, &left); st != 200 || left.Cancelled || left.Seat != 1 {
 		t.Fatalf("Ben leaves through b: %d %s", st, body)
 	}
@@ -100,7 +100,7 @@ func TestClusterLeave(t *testing.T) {
 		if st, body := nodeCall(t, n, "GET", "/api/v1/tables/"+id, ann.Token, nil, nil); st != http.StatusGone || !strings.Contains(body, "closed before its game began") {
 			t.Errorf("the cancelled table through %s: %d %s", n.name, st, body)
 		}
-		var mine struct{ Tables []server.SeatedTable }
+		var mine struct{ Tables []table.SeatedTable }
 		if st, body := nodeCall(t, n, "GET", "/api/v1/identity/tables", annID.Token, nil, &mine); st != 200 || len(mine.Tables) != 0 {
 			t.Errorf("Ann's tables through %s: %d %s", n.name, st, body)
 		}
@@ -160,7 +160,7 @@ func TestClusterOwnerWithADeadConnection(t *testing.T) {
 		}
 		mv := chooseMove(t, ctx, u, seat)
 		start = time.Now()
-		var res server.MoveResult
+		var res table.MoveResult
 		if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", tok, map[string]any{"move": mv}, &res); st != 200 {
 			t.Fatalf("move %d through b: %d %s", i/2, st, body)
 		}

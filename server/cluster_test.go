@@ -30,6 +30,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/postgres"
 	"parlour/store/postgres/pgtest"
@@ -148,9 +149,9 @@ func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
 
 // twoSeats makes a Nymphabet table through node made for Ann and seats
 // Ben at it through node joined, and returns the table and both seats.
-func twoSeats(t *testing.T, made, joined *node) (string, server.Seated, server.Seated) {
+func twoSeats(t *testing.T, made, joined *node) (string, table.Seated, table.Seated) {
 	t.Helper()
-	var ann, ben server.Seated
+	var ann, ben table.Seated
 	if st, body := nodeCall(t, made, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
 		t.Fatalf("create through %s: %d %s", made.name, st, body)
 	}
@@ -277,12 +278,12 @@ func TestClusterPlaysThroughAnyNodeAndSurvivesTheOwner(t *testing.T) {
 func playClustered(t *testing.T, gameName string) {
 	nodes := startCluster(t, "a", "b", "c")
 	a, b, c := nodes[0], nodes[1], nodes[2]
-	var sat server.Seated
+	var sat table.Seated
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": gameName, "seats": []string{"me", "open"}, "name": "Ann"}, &sat); st != 200 && st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
 	id := sat.Table
-	var joined server.Seated
+	var joined table.Seated
 	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": "Ben"}, &joined); st != 200 && st != 201 {
 		t.Fatalf("join through node b: %d %s", st, body)
 	}
@@ -412,7 +413,7 @@ func playClustered(t *testing.T, gameName string) {
 		if seat == 1 {
 			delete(req, "version") // Ben's moves are not conditional
 		}
-		var res server.MoveResult
+		var res table.MoveResult
 		st, body := nodeCall(t, via[seat], "POST", "/api/v1/tables/"+id+"/moves", tokens[seat], req, &res)
 		if st != 200 {
 			t.Fatalf("move %q through node %s at version %d: %d %s", mv, via[seat].name, u.Version, st, body)
@@ -554,7 +555,7 @@ func TestClusterFencesAPausedOwner(t *testing.T) {
 	// nobody answering for it, waits for it to run out and takes the
 	// table again.
 	start := time.Now()
-	var res server.MoveResult
+	var res table.MoveResult
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", tok, map[string]any{"move": mv, "version": u.Version}, &res); st != 200 {
 		t.Fatalf("the move once the intruder's lease ran out: %d %s", st, body)
 	}
@@ -577,7 +578,7 @@ func TestClusterResumesTheComputer(t *testing.T) {
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	var ann server.Seated
+	var ann table.Seated
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}, "name": "Ann"}, &ann); st >= 300 {
 		t.Fatalf("create: %d %s", st, body)
 	}
@@ -599,7 +600,7 @@ func TestClusterResumesTheComputer(t *testing.T) {
 			a.kill()
 		}
 		mv := chooseMove(t, ctx, u, 0)
-		var res server.MoveResult
+		var res table.MoveResult
 		if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": mv, "version": u.Version, "wait": true}, &res); st != 200 {
 			t.Fatalf("move %q through b: %d %s", mv, st, body)
 		}
@@ -889,9 +890,9 @@ func storedSeats(t *testing.T, st store.Store, id string) string {
 
 // joinUntil asks for Ben's seat at table id through n until it is given
 // (a node that just lost or took the lease may answer 503 a moment).
-func joinUntil(t *testing.T, n *node, id, name string) server.Seated {
+func joinUntil(t *testing.T, n *node, id, name string) table.Seated {
 	t.Helper()
-	var sat server.Seated
+	var sat table.Seated
 	servertest.Eventually(t, 10*time.Second, name+"'s seat through "+n.name, func() bool {
 		st, body := nodeCall(t, n, "POST", "/api/v1/tables/"+id+"/join", "", map[string]any{"name": name}, &sat)
 		if st != 200 && st != 201 && st != 503 {
@@ -928,7 +929,7 @@ func TestClusterRefusesATableMadeCutOffFromTheBus(t *testing.T) {
 		_, err := a.bus.Nodes(ctx)
 		return errors.Is(err, bus.ErrUnavailable)
 	})
-	var ann server.Seated
+	var ann table.Seated
 	st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann)
 	if st == 503 {
 		if !strings.Contains(body, "try again") {
@@ -967,7 +968,7 @@ func TestClusterRefusesATableMadeCutOffFromTheBus(t *testing.T) {
 	if seat == 1 {
 		tok = ben.Token
 	}
-	var res server.MoveResult
+	var res table.MoveResult
 	if st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", tok, map[string]any{"move": chooseMove(t, ctx, u, seat), "version": u.Version}, &res); st != 200 {
 		t.Fatalf("a move through b: %d %s", st, body)
 	}
@@ -1002,7 +1003,7 @@ func TestClusterRebuildsACopyReadAcrossALeaseChange(t *testing.T) {
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var ann server.Seated
+	var ann table.Seated
 	if st, body := nodeCall(t, b, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
 		t.Fatalf("create through b: %d %s", st, body)
 	}
@@ -1065,8 +1066,8 @@ func TestClusterFencesAJoinReadUnderAnOldLease(t *testing.T) {
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var ann server.Seated
-	var cat server.Identity // a seat's token joins nothing else: Cat's identity does
+	var ann table.Seated
+	var cat table.Identity // a seat's token joins nothing else: Cat's identity does
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &ann); st >= 300 {
 		t.Fatalf("create through a: %d %s", st, body)
 	}
@@ -1265,7 +1266,7 @@ func TestClusterOwnerDiesAfterTheMove(t *testing.T) {
 			type answer struct {
 				status int
 				body   string
-				res    server.MoveResult
+				res    table.MoveResult
 			}
 			answered := make(chan answer, 1)
 			start := time.Now()
@@ -1329,7 +1330,7 @@ func TestClusterOwnerDiesAfterTheMove(t *testing.T) {
 			// Play goes on through the others: a repeat of the
 			// conditional move now is answered as made, and Ben moves.
 			if tc.conditional {
-				var again server.MoveResult
+				var again table.MoveResult
 				if st, body := nodeCall(t, c, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, req, &again); st != 200 || !again.Repeated || again.Version != u.Version+1 {
 					t.Errorf("the same conditional move again through c: %d %s, want 200 repeated", st, body)
 				}
@@ -1491,7 +1492,7 @@ func TestClusterBusOutage(t *testing.T) {
 	if row, err := a.st.Table(ctx, id); err != nil || len(row.Moves) != 0 {
 		t.Fatalf("the record after the refused moves: %v, %v", row.Moves, err)
 	}
-	var res server.MoveResult
+	var res table.MoveResult
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": mv, "version": u.Version}, &res); st != 200 {
 		t.Fatalf("Ann's move through a, the owner, meanwhile: %d %s", st, body)
 	}
@@ -1534,7 +1535,7 @@ func TestClusterStoreOutage(t *testing.T) {
 	if st, body := nodeCall(t, a, "POST", "/api/v1/accounts", "", map[string]string{"name": "Ann", "password": testPassword}, &sess); st != 201 {
 		t.Fatalf("sign up: %d %s", st, body)
 	}
-	var ann, ben server.Seated
+	var ann, ben table.Seated
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables", sess.Token, map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &ann); st >= 300 {
 		t.Fatalf("create: %d %s", st, body)
 	}
@@ -1589,7 +1590,7 @@ func TestClusterStoreOutage(t *testing.T) {
 		t.Fatal(err)
 	}
 	back := time.Now()
-	var res server.MoveResult
+	var res table.MoveResult
 	for {
 		st, body := nodeCall(t, b, "POST", "/api/v1/tables/"+id+"/moves", sess.Token, map[string]any{"move": mv, "version": u.Version}, &res)
 		if st == 200 {
@@ -1811,7 +1812,7 @@ func movesStored(t *testing.T, st store.Store, id string, n int) {
 // moveThrough makes the next move of the Nymphabet table id through n,
 // for whichever of ann and ben is to move, and returns the version it
 // made.
-func moveThrough(t *testing.T, n *node, id string, ann, ben server.Seated) int {
+func moveThrough(t *testing.T, n *node, id string, ann, ben table.Seated) int {
 	t.Helper()
 	var u wireUpdate
 	if st, body := nodeCall(t, n, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u); st != 200 {
@@ -1821,7 +1822,7 @@ func moveThrough(t *testing.T, n *node, id string, ann, ben server.Seated) int {
 	if seat == 1 {
 		tok = ben.Token
 	}
-	var res server.MoveResult
+	var res table.MoveResult
 	if st, body := nodeCall(t, n, "POST", "/api/v1/tables/"+id+"/moves", tok, map[string]any{"move": chooseMove(t, context.Background(), u, seat), "version": u.Version}, &res); st != 200 {
 		t.Fatalf("a move through %s: %d %s", n.name, st, body)
 	}
@@ -1999,7 +2000,7 @@ func TestClusterNATSKilledAndFrozenUnderLoad(t *testing.T) {
 	defer cancel()
 	type played struct {
 		id       string
-		ann, ben server.Seated
+		ann, ben table.Seated
 		mu       sync.Mutex
 		acked    []string
 	}
@@ -2037,7 +2038,7 @@ func TestClusterNATSKilledAndFrozenUnderLoad(t *testing.T) {
 				// a conditional move is made once however often it is
 				// sent.
 				for try := 0; try < 40; try++ {
-					var res server.MoveResult
+					var res table.MoveResult
 					st, _ := nodeCall(t, nodes[(k+try)%3], "POST", "/api/v1/tables/"+p.id+"/moves", tok, map[string]any{"move": mv, "version": u.Version}, &res)
 					if st == 200 {
 						p.mu.Lock()
@@ -2058,7 +2059,7 @@ func TestClusterNATSKilledAndFrozenUnderLoad(t *testing.T) {
 	// A node cut off from NATS cannot own a new table: it refuses it.
 	create := func(when string, away bool) {
 		for _, n := range nodes {
-			var s server.Seated
+			var s table.Seated
 			st, body := nodeCall(t, n, "POST", "/api/v1/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Dot"}, &s)
 			switch {
 			case st < 300 && away:

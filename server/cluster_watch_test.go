@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"parlour/server"
+	"parlour/server/table"
 )
 
 // remoteSocket is a table's WebSocket held by a test, keeping every
@@ -171,7 +172,7 @@ func TestClusterChatReachesRemoteSockets(t *testing.T) {
 	awaitStream(`"text":"are you there"`) // Ann sees her own line
 	var u wireUpdate
 	nodeCall(t, a, "GET", "/api/v1/tables/"+id, ann.Token, nil, &u)
-	var res server.MoveResult
+	var res table.MoveResult
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/moves", ann.Token, map[string]any{"move": chooseMove(t, ctx, u, 0), "version": u.Version}, &res); st != 200 {
 		t.Fatalf("Ann's move: %d %s", st, body)
 	}

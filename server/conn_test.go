@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"parlour/server/table"
 )
 
 // rawConn dials srv and sends head, the start of a request.
@@ -90,7 +92,7 @@ trickle:
 	}
 
 	// Nor is an event stream, which has no body.
-	var a Seated
+	var a table.Seated
 	c2 := &client{t: t, base: srv.URL}
 	if st, body := c2.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a); st != http.StatusCreated {
 		t.Fatalf("create: %d %s", st, body)

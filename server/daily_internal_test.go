@@ -7,6 +7,7 @@ import (
 
 	"parlour/game"
 	"parlour/games"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 )
 
@@ -64,9 +65,9 @@ func TestDailyGames(t *testing.T) {
 			`there is no daily puzzle of "nymphabet": there are daily quizl and daily salvo`},
 		{"every game, no game", games.Registry(), []string{"quizl", "salvo"}, "chess", "",
 			`there is no daily puzzle of "chess": there are daily quizl and daily salvo`},
-		{"one daily game", game.NewRegistry(quizl, guess{}), []string{"quizl"}, "guess", "",
+		{"one daily game", game.NewRegistry(quizl, servertest.Guess{}), []string{"quizl"}, "guess", "",
 			`there is no daily puzzle of "guess": there is daily quizl`},
-		{"none", testRegistry(), nil, "quizl", "", `there is no daily puzzle of "quizl": this server has none`},
+		{"none", servertest.Registry(), nil, "quizl", "", `there is no daily puzzle of "quizl": this server has none`},
 	} {
 		s := &Service{games: tc.reg}
 		if got := s.dailyGames(); !slices.Equal(got, tc.daily) {

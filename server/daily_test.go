@@ -11,6 +11,7 @@ import (
 
 	"parlour/games/salvo"
 	"parlour/server"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -58,7 +59,7 @@ func (e *clockEnv) playDaily(g, token string, moves ...string) (string, string) 
 	if st != 201 {
 		e.t.Fatalf("start the daily %s: %d %s", g, st, b)
 	}
-	var s server.Seated
+	var s table.Seated
 	json.Unmarshal(b, &s)
 	for _, m := range moves {
 		e.move(s.Table, s.Token, m)

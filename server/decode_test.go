@@ -13,6 +13,7 @@ import (
 	"testing/iotest"
 
 	"parlour/server/auth"
+	"parlour/server/table"
 )
 
 func FuzzDecodeClientMessage(f *testing.F) {
@@ -43,11 +44,11 @@ func FuzzDecodeClientMessage(f *testing.F) {
 			}
 		case "ping", "setup", "leave":
 		case "chat", "mute":
-			if m.Channel != ChannelPlayers && m.Channel != ChannelSpectators {
+			if m.Channel != table.ChannelPlayers && m.Channel != table.ChannelSpectators {
 				t.Fatalf("accepted channel %q", m.Channel)
 			}
 		case "move":
-			if strings.TrimSpace(m.Move) == "" || len(m.Move) > MaxMoveLen {
+			if strings.TrimSpace(m.Move) == "" || len(m.Move) > table.MaxMoveLen {
 				t.Fatalf("accepted move %q", m.Move)
 			}
 		default:
@@ -74,11 +75,11 @@ func FuzzDecodeRequests(f *testing.F) {
 				t.Fatalf("error %v has status %d", err, StatusOf(err))
 			}
 		}
-		var c CreateRequest
+		var c table.CreateRequest
 		check(decodeJSON(strings.NewReader(string(b)), 4096, &c))
-		var j JoinRequest
+		var j table.JoinRequest
 		check(decodeJSON(strings.NewReader(string(b)), 4096, &j))
-		var s SetupRequest
+		var s table.SetupRequest
 		check(decodeJSON(strings.NewReader(string(b)), 4096, &s))
 		var m MoveRequest
 		check(decodeJSON(strings.NewReader(string(b)), 4096, &m))
@@ -236,13 +237,13 @@ func TestStrictJSON(t *testing.T) {
 		{`{"move":"72"} {}`, nil, "after its JSON object"},
 		{`{"move": 72}`, nil, `field "move" should be a string, not number`},
 		{`{"move": "72", "version": "3"}`, nil, `field "version" should be a whole number, not string`},
-		{`{"Game": "guess", "seats": ["me"]}`, &CreateRequest{}, `unknown field "Game"`},
-		{`{"game": "guess", "game": "quizl", "seats": ["me"]}`, &CreateRequest{}, "appears twice"},
-		{`{"game": "guess", "seats": ["me"], "rules": {"max": 10, "max": 20}}`, &CreateRequest{}, `the key "max" appears twice in one object (at /rules/max)`},
-		{`{"seats": "me"}`, &CreateRequest{}, `field "seats" should be a list, not string`},
-		{`{"setup": {"number": 5, "number": 6}}`, &SetupRequest{}, `"number" appears twice in one object (at /setup/number)`},
-		{`{"Auto": true}`, &SetupRequest{}, `unknown field "Auto"`},
-		{`{"NAME": "Ann"}`, &JoinRequest{}, `unknown field "NAME"`},
+		{`{"Game": "guess", "seats": ["me"]}`, &table.CreateRequest{}, `unknown field "Game"`},
+		{`{"game": "guess", "game": "quizl", "seats": ["me"]}`, &table.CreateRequest{}, "appears twice"},
+		{`{"game": "guess", "seats": ["me"], "rules": {"max": 10, "max": 20}}`, &table.CreateRequest{}, `the key "max" appears twice in one object (at /rules/max)`},
+		{`{"seats": "me"}`, &table.CreateRequest{}, `field "seats" should be a list, not string`},
+		{`{"setup": {"number": 5, "number": 6}}`, &table.SetupRequest{}, `"number" appears twice in one object (at /setup/number)`},
+		{`{"Auto": true}`, &table.SetupRequest{}, `unknown field "Auto"`},
+		{`{"NAME": "Ann"}`, &table.JoinRequest{}, `unknown field "NAME"`},
 		{`{"name": "Ann", "name": "Bob"}`, &IdentityRequest{}, "appears twice"},
 	} {
 		var err error

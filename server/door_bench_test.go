@@ -19,6 +19,7 @@ import (
 	"parlour/games/quizl"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/table"
 )
 
 // doorTable is one Quizl table of two scripted seats, for the benchmarks
@@ -70,18 +71,18 @@ func doorBench(b *testing.B, open func(*doorTable), move func(t *doorTable, i in
 		made++
 		n := made
 		mu.Unlock()
-		a, err := s.Create(ctx, nil, server.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
+		a, err := s.Create(ctx, nil, table.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
 		if err != nil {
 			b.Fatal(err)
 		}
-		j, err := s.Join(ctx, nil, a.Table, server.JoinRequest{})
+		j, err := s.Join(ctx, nil, a.Table, table.JoinRequest{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		t := &doorTable{id: a.Table, tok: [2]string{a.Token, j.Token}}
 		for i, tok := range t.tok {
 			p, _ := s.Authenticate(ctx, tok)
-			if _, err := s.Setup(ctx, p, t.id, server.SetupRequest{Setup: grids[(2*n+i)%len(grids)]}); err != nil {
+			if _, err := s.Setup(ctx, p, t.id, table.SetupRequest{Setup: grids[(2*n+i)%len(grids)]}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -112,7 +113,7 @@ func doorBench(b *testing.B, open func(*doorTable), move func(t *doorTable, i in
 				b.Error(err)
 				return
 			}
-			var res server.MoveResult
+			var res table.MoveResult
 			if err := json.Unmarshal(body, &res); err != nil {
 				b.Errorf("%v in %s", err, body)
 				return

@@ -11,6 +11,7 @@ import (
 
 	"parlour/games"
 	"parlour/server"
+	"parlour/server/table"
 	"parlour/store/sqlite"
 )
 
@@ -19,12 +20,12 @@ import (
 func ExampleVerifyCommitment() {
 	salt, _ := hex.DecodeString("00112233445566778899aabbccddeeff")
 	setup := json.RawMessage(`{"fleet": ["B2-B6", "D2-G2", "I4-I6", "D8-E8", "G9-G10"]}`)
-	published := server.Commitment(salt, setup)
+	published := table.Commitment(salt, setup)
 
 	// At the end of the game, with the revealed salt and setup:
-	fmt.Println(server.VerifyCommitment(published, "00112233445566778899aabbccddeeff", setup))
+	fmt.Println(table.VerifyCommitment(published, "00112233445566778899aabbccddeeff", setup))
 	// A different setup does not match the commitment.
-	fmt.Println(server.VerifyCommitment(published, "00112233445566778899aabbccddeeff", json.RawMessage(`{"fleet": ["A1-A5"]}`)))
+	fmt.Println(table.VerifyCommitment(published, "00112233445566778899aabbccddeeff", json.RawMessage(`{"fleet": ["A1-A5"]}`)))
 	// Output:
 	// true
 	// false
@@ -50,7 +51,7 @@ func ExampleService_Leave() {
 	}
 	defer s.Close()
 
-	ann, err := s.Create(ctx, nil, server.CreateRequest{Game: "nymphabet", Seats: []string{"me", "open"}, Name: "Ann"})
+	ann, err := s.Create(ctx, nil, table.CreateRequest{Game: "nymphabet", Seats: []string{"me", "open"}, Name: "Ann"})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"net/netip"
 	"strings"
 	"testing"
+
+	"parlour/server/table"
 )
 
 // TestRatedGamesPerPair: two players may finish RatedPerPair rated games
@@ -17,11 +19,11 @@ func TestRatedGamesPerPair(t *testing.T) {
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann, bob, cat := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Bob"), signUp(t, srv.URL, "Cat")
-	for i := range RatedPerPair - 1 {
+	for i := range table.RatedPerPair - 1 {
 		playNymphabet(t, ann, bob, map[string]any{"rated": true}, i%2)
 	}
 	// An aborted one counts for nothing: one more rated game may follow.
-	var ab, bb Seated
+	var ab, bb table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &ab); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
@@ -32,7 +34,7 @@ func TestRatedGamesPerPair(t *testing.T) {
 		t.Fatalf("abort: %d %s", st, body)
 	}
 	playNymphabet(t, ann, bob, map[string]any{"rated": true}, 0)
-	var sa Seated
+	var sa table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &sa); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
@@ -40,7 +42,7 @@ func TestRatedGamesPerPair(t *testing.T) {
 	if st != 429 || !strings.Contains(body, "rated games together") {
 		t.Fatalf("an 11th rated game for the pair: %d %s", st, body)
 	}
-	var u Update
+	var u table.Update
 	if st, body := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &u); st != 200 || u.Table.Seats[1].Kind != "open" {
 		t.Fatalf("the table after the refused join: %d %s", st, body)
 	}
@@ -68,7 +70,7 @@ func TestNewAccountsRatedPerAddress(t *testing.T) {
 	srv := startServer(t, f, lim)
 	ann, bob := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Bob")
 	joinFrom := func(addr string) (int, string) {
-		var sa Seated
+		var sa table.Seated
 		if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &sa); st != 201 {
 			t.Fatalf("create: %d %s", st, body)
 		}
@@ -83,7 +85,7 @@ func TestNewAccountsRatedPerAddress(t *testing.T) {
 		b, _ := io.ReadAll(res.Body)
 		return res.StatusCode, string(b)
 	}
-	for i := range NewRatedPerAddr {
+	for i := range table.NewRatedPerAddr {
 		if st, body := joinFrom("203.0.113.5"); st != 200 {
 			t.Fatalf("rated join %d: %d %s", i+1, st, body)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/coder/websocket"
 
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -98,9 +99,9 @@ func (c *client) received() string {
 
 // stream follows the NDJSON events of a table until it ends, keeping the
 // updates.
-func (c *client) stream(ctx context.Context, table string, from int) <-chan Update {
-	out := make(chan Update, 256)
-	url := fmt.Sprintf("%s/api/v1/tables/%s/events", c.base, table)
+func (c *client) stream(ctx context.Context, tableID string, from int) <-chan table.Update {
+	out := make(chan table.Update, 256)
+	url := fmt.Sprintf("%s/api/v1/tables/%s/events", c.base, tableID)
 	if from >= 0 {
 		url += fmt.Sprintf("?from=%d", from)
 	}
@@ -125,7 +126,7 @@ func (c *client) stream(ctx context.Context, table string, from int) <-chan Upda
 			c.mu.Lock()
 			c.got.Write(sc.Bytes())
 			c.mu.Unlock()
-			var u Update
+			var u table.Update
 			if json.Unmarshal(sc.Bytes(), &u) == nil {
 				out <- u
 			}
@@ -147,7 +148,7 @@ func guessFromView(t *testing.T, view json.RawMessage, maxN int) string {
 type jsonUpdate struct {
 	Version int             `json:"version"`
 	Seat    int             `json:"seat"`
-	Table   TableInfo       `json:"table"`
+	Table   table.TableInfo `json:"table"`
 	View    json.RawMessage `json:"view"`
 }
 
@@ -157,7 +158,7 @@ func TestHTTPGame(t *testing.T) {
 		f := newFixtureOn(t, k)
 		srv := startServer(t, f, Limits{})
 		ann := &client{t: t, base: srv.URL}
-		var created Seated
+		var created table.Seated
 		if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "rules": {"max": 1000}, "seats": ["me", "open"], "name": "Ann"}`, &created); st != 201 {
 			t.Fatalf("create: %d %s", st, body)
 		}
@@ -165,13 +166,13 @@ func TestHTTPGame(t *testing.T) {
 		if !strings.HasPrefix(created.Invite, srv.URL+"/t/") {
 			t.Fatalf("invite %q", created.Invite)
 		}
-		var lobby struct{ Tables []TableInfo }
+		var lobby struct{ Tables []table.TableInfo }
 		ann.do("GET", "/api/v1/tables?status=open", nil, &lobby)
 		if len(lobby.Tables) != 1 {
 			t.Fatalf("lobby %+v", lobby)
 		}
 		ben := &client{t: t, base: srv.URL}
-		var joined Seated
+		var joined table.Seated
 		if st, body := ben.do("POST", "/api/v1/tables/"+created.Table+"/join", `{"name": "Ben"}`, &joined); st != 200 || joined.Seat != 1 {
 			t.Fatalf("join: %d %s", st, body)
 		}
@@ -197,13 +198,13 @@ func TestHTTPGame(t *testing.T) {
 				break
 			}
 			move := guessFromView(t, u.View, 1000)
-			var res MoveResult
+			var res table.MoveResult
 			if st, body := c.do("POST", "/api/v1/tables/"+created.Table+"/moves", map[string]any{"move": move, "version": u.Version}, &res); st != 200 {
 				t.Fatalf("move %q: %d %s", move, st, body)
 			}
 		}
 		// The stream from version 0 brings every move exactly once, in order.
-		var last Update
+		var last table.Update
 		var versions []int
 		for u := range annUpdates {
 			last = u
@@ -232,7 +233,7 @@ func TestHTTPGame(t *testing.T) {
 			t.Fatalf("finished record setups %v", rec.Setup)
 		}
 		for i, r := range last.Table.Reveal {
-			if !VerifyCommitment(last.Table.Commitments[i], r.Salt, r.Setup) {
+			if !table.VerifyCommitment(last.Table.Commitments[i], r.Salt, r.Setup) {
 				t.Fatalf("commitment %d does not verify", i)
 			}
 		}
@@ -255,48 +256,48 @@ func TestHTTPBadInput(t *testing.T) {
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{MaxBody: 512})
 	c := &client{t: t, base: srv.URL}
-	var a Seated
+	var a table.Seated
 	c.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
-	var b Seated
+	var b table.Seated
 	(&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
 	for _, tok := range []string{a.Token, b.Token} {
 		(&client{t: t, base: srv.URL, token: tok}).do("POST", "/api/v1/tables/"+a.Table+"/setup", `{"auto": true}`, nil)
 	}
-	var other Seated
+	var other table.Seated
 	c.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &other)
 	forged := []byte(a.Token)
 	forged[5] ^= 2
-	table := "/api/v1/tables/" + a.Table
+	tableID := "/api/v1/tables/" + a.Table
 	for _, tc := range []struct {
 		name, method, path, token, body string
 		status                          int
 		says                            string
 	}{
-		{"malformed JSON", "POST", table + "/moves", a.Token, `{"move": `, 400, "ends too early"},
-		{"not an object", "POST", table + "/moves", a.Token, `["guess 5"]`, 400, "JSON object"},
-		{"unknown field", "POST", table + "/moves", a.Token, `{"move": "guess 5", "cheat": true}`, 400, `unknown field`},
-		{"wrong type", "POST", table + "/moves", a.Token, `{"move": 5}`, 400, `should be a string`},
-		{"trailing data", "POST", table + "/moves", a.Token, `{"move": "guess 5"} {}`, 400, "after its JSON"},
-		{"oversized", "POST", table + "/moves", a.Token, `{"move": "` + strings.Repeat("x", 600) + `"}`, 413, "larger than 512"},
-		{"no token", "POST", table + "/moves", "", `{"move": "guess 5"}`, 401, "token"},
-		{"forged token", "POST", table + "/moves", string(forged), `{"move": "guess 5"}`, 401, "not one this server issued"},
-		{"garbage token", "POST", table + "/moves", "hello", `{"move": "guess 5"}`, 401, "not one this server issued"},
-		{"out of turn", "POST", table + "/moves", b.Token, `{"move": "guess 5"}`, 409, "not your turn"},
-		{"not your seat", "POST", table + "/moves", other.Token, `{"move": "guess 5"}`, 403, "no seat"},
-		{"illegal move", "POST", table + "/moves", a.Token, `{"move": "guess 5000"}`, 422, "from 1 to 100"},
-		{"empty move", "POST", table + "/moves", a.Token, `{"move": "  "}`, 400, "empty"},
-		{"stale version", "POST", table + "/moves", a.Token, `{"move": "guess 5", "version": 1}`, 409, "version"},
-		{"join full", "POST", table + "/join", "", `{}`, 409, "full"},
-		{"setup after start", "POST", table + "/setup", a.Token, `{"setup": {"number": 5}}`, 409, "play has started"},
-		{"setup both", "POST", table + "/setup", a.Token, `{"setup": {"number": 5}, "auto": true}`, 400, "either"},
+		{"malformed JSON", "POST", tableID + "/moves", a.Token, `{"move": `, 400, "ends too early"},
+		{"not an object", "POST", tableID + "/moves", a.Token, `["guess 5"]`, 400, "JSON object"},
+		{"unknown field", "POST", tableID + "/moves", a.Token, `{"move": "guess 5", "cheat": true}`, 400, `unknown field`},
+		{"wrong type", "POST", tableID + "/moves", a.Token, `{"move": 5}`, 400, `should be a string`},
+		{"trailing data", "POST", tableID + "/moves", a.Token, `{"move": "guess 5"} {}`, 400, "after its JSON"},
+		{"oversized", "POST", tableID + "/moves", a.Token, `{"move": "` + strings.Repeat("x", 600) + `"}`, 413, "larger than 512"},
+		{"no token", "POST", tableID + "/moves", "", `{"move": "guess 5"}`, 401, "token"},
+		{"forged token", "POST", tableID + "/moves", string(forged), `{"move": "guess 5"}`, 401, "not one this server issued"},
+		{"garbage token", "POST", tableID + "/moves", "hello", `{"move": "guess 5"}`, 401, "not one this server issued"},
+		{"out of turn", "POST", tableID + "/moves", b.Token, `{"move": "guess 5"}`, 409, "not your turn"},
+		{"not your seat", "POST", tableID + "/moves", other.Token, `{"move": "guess 5"}`, 403, "no seat"},
+		{"illegal move", "POST", tableID + "/moves", a.Token, `{"move": "guess 5000"}`, 422, "from 1 to 100"},
+		{"empty move", "POST", tableID + "/moves", a.Token, `{"move": "  "}`, 400, "empty"},
+		{"stale version", "POST", tableID + "/moves", a.Token, `{"move": "guess 5", "version": 1}`, 409, "version"},
+		{"join full", "POST", tableID + "/join", "", `{}`, 409, "full"},
+		{"setup after start", "POST", tableID + "/setup", a.Token, `{"setup": {"number": 5}}`, 409, "play has started"},
+		{"setup both", "POST", tableID + "/setup", a.Token, `{"setup": {"number": 5}, "auto": true}`, 400, "either"},
 		{"bad rules", "POST", "/api/v1/tables", "", `{"game": "guess", "seats": ["me"], "rules": {"max": "lots"}}`, 400, "rule option max"},
 		{"no such table", "GET", "/api/v1/tables/zzzzzzzzzzzzzzzz", "", "", 404, "no table"},
 		{"bad table id", "GET", "/api/v1/tables/../../etc", "", "", 404, ""},
-		{"bad from", "GET", table + "/events?from=x", "", "", 400, "version number"},
-		{"from ahead", "GET", table + "/events?from=99", "", "", 400, "ahead"},
+		{"bad from", "GET", tableID + "/events?from=x", "", "", 400, "version number"},
+		{"from ahead", "GET", tableID + "/events?from=99", "", "", 400, "ahead"},
 		{"unknown endpoint", "GET", "/api/v1/nothing", "", "", 404, "no such endpoint"},
-		{"wrong method", "DELETE", table, "", "", 404, "no such endpoint: DELETE"},
-		{"bad auth scheme", "GET", table, "", "", 200, ""},
+		{"wrong method", "DELETE", tableID, "", "", 404, "no such endpoint: DELETE"},
+		{"bad auth scheme", "GET", tableID, "", "", 200, ""},
 	} {
 		before, _ := f.s.View(context.Background(), nil, a.Table)
 		cl := &client{t: t, base: srv.URL, token: tc.token}
@@ -312,7 +313,7 @@ func TestHTTPBadInput(t *testing.T) {
 			t.Errorf("%s changed the table from version %d to %d", tc.name, before.Version, after.Version)
 		}
 	}
-	req, _ := http.NewRequest("GET", srv.URL+table, nil)
+	req, _ := http.NewRequest("GET", srv.URL+tableID, nil)
 	req.Header.Set("Authorization", "Basic abc")
 	res, _ := http.DefaultClient.Do(req)
 	res.Body.Close()
@@ -355,11 +356,11 @@ func TestRateLimits(t *testing.T) {
 	}
 }
 
-func wsDial(t *testing.T, srv *httptest.Server, table string) *websocket.Conn {
+func wsDial(t *testing.T, srv *httptest.Server, tableID string) *websocket.Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/api/v1/tables/"+table+"/socket", nil)
+	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/api/v1/tables/"+tableID+"/socket", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,7 +414,7 @@ func TestWebSocketGameAgainstComputer(t *testing.T) {
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	hc := &client{t: t, base: srv.URL}
-	var a Seated
+	var a table.Seated
 	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "computer:medium"]}`, &a)
 	c := wsDial(t, srv, a.Table)
 	wsSend(t, c, `{"type": "move", "move": "guess 1"}`)
@@ -476,7 +477,7 @@ func TestWebSocketLimits(t *testing.T) {
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{MaxMessage: 256})
 	hc := &client{t: t, base: srv.URL}
-	var a Seated
+	var a table.Seated
 	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
 	c := wsDial(t, srv, a.Table)
 	wsSend(t, c, `{"type": "hello"}`)
@@ -534,7 +535,7 @@ func TestWebSocketFlood(t *testing.T) {
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{PerConn: 1, PerConnBurst: 3})
 	hc := &client{t: t, base: srv.URL}
-	var a Seated
+	var a table.Seated
 	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
 	c := wsDial(t, srv, a.Table)
 	wsSend(t, c, `{"type": "hello"}`)
@@ -565,7 +566,7 @@ func TestServeStatic(t *testing.T) {
 	plain := NewHandler(f.s, Limits{})
 	withWeb := NewHandler(f.s, Limits{})
 	withWeb.ServeStatic(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "page ", r.URL.Path) }))
-	a, _ := f.s.Create(context.Background(), nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+	a, _ := f.s.Create(context.Background(), nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
 	for _, tc := range []struct {
 		h      *Handler
 		path   string
@@ -601,13 +602,13 @@ func TestWebSocketResume(t *testing.T) {
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	ctx := context.Background()
-	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
+	a, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me"}})
 	pa := f.principal(a.Token)
 	u, _ := f.s.View(ctx, pa, a.Table)
 	seen := u.Version
 	behind := []string{"guess 10", "guess 20", "guess 30", "guess 10", "guess 20", "guess 30"}
-	if len(behind) <= recentSteps {
-		t.Fatalf("resume from %d moves back does not reach past the %d kept", len(behind), recentSteps)
+	if len(behind) <= table.RecentSteps {
+		t.Fatalf("resume from %d moves back does not reach past the %d kept", len(behind), table.RecentSteps)
 	}
 	for _, m := range behind {
 		if _, err := f.s.Move(ctx, pa, a.Table, m, nil); err != nil {
@@ -639,7 +640,7 @@ func TestEventsFromCurrentVersion(t *testing.T) {
 	f := newFixture(t)
 	srv := startServer(t, f, Limits{})
 	ann := &client{t: t, base: srv.URL}
-	var created Seated
+	var created table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "rules": {"max": 1000}, "seats": ["me", "open"], "name": "Ann"}`, &created); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
@@ -686,9 +687,8 @@ func BenchmarkRequestOverhead(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		h.ServeHTTP(w, r)
-		h.byID.allow("some-identity")
-		f.s.metrics.movesAccepted.Add(1)
-		f.s.metrics.moveLatency.observe(700 * time.Microsecond)
+		h.byID.Allow("some-identity")
+		f.s.RateLimited()
 	}
 }
 

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/netip"
@@ -13,7 +12,7 @@ import (
 
 	"parlour/games"
 	"parlour/invite"
-	"parlour/store"
+	"parlour/server/table"
 	"parlour/store/sqlite"
 )
 
@@ -25,20 +24,20 @@ func TestInviteCodes(t *testing.T) {
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := &client{t: t, base: srv.URL}
-	var sa Seated
+	var sa table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &sa); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
 	if _, err := invite.Parse(sa.Code); err != nil || len(sa.Code) != invite.Len {
 		t.Fatalf("the new table's code %q: %v", sa.Code, err)
 	}
-	var u Update
+	var u table.Update
 	if st, body := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &u); st != 200 || u.Table.Code != sa.Code {
 		t.Fatalf("the table's info: %d %s, want code %s", st, body, sa.Code)
 	}
 	typed := strings.ToLower(invite.Format(sa.Code)) // "k7m-4px"
-	resolve := func(raw string) (int, string, Invitation) {
-		var in Invitation
+	resolve := func(raw string) (int, string, table.Invitation) {
+		var in table.Invitation
 		st, body := (&client{t: t, base: srv.URL}).do("GET", "/api/v1/invites/"+url.PathEscape(raw), nil, &in)
 		return st, body, in
 	}
@@ -91,7 +90,7 @@ func TestInviteCodes(t *testing.T) {
 	// Ben joins by the code; Ann resigns; the code has expired.
 	ben := &client{t: t, base: srv.URL}
 	_, _, in := resolve(typed)
-	var bs Seated
+	var bs table.Seated
 	if st, body := ben.do("POST", "/api/v1/tables/"+in.Table+"/join", map[string]any{"name": "Ben"}, &bs); st != 200 {
 		t.Fatalf("join by code: %d %s", st, body)
 	}
@@ -102,13 +101,13 @@ func TestInviteCodes(t *testing.T) {
 	if st, body, _ := resolve(typed); st != 404 || !strings.Contains(body, "is over") {
 		t.Fatalf("resolve a finished table's code: %d %s", st, body)
 	}
-	var end Update
+	var end table.Update
 	if st, _ := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &end); st != 200 || end.Table.Code != "" {
 		t.Fatalf("a finished table still shows its code %q", end.Table.Code)
 	}
 
 	// The rematch has a code of its own, the same for both players.
-	var ra, rb Seated
+	var ra, rb table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables/"+sa.Table+"/rematch", nil, &ra); st != 200 && st != 201 || len(ra.Code) != invite.Len || ra.Code == sa.Code {
 		t.Fatalf("Ann's rematch: %d %s", st, body)
 	}
@@ -135,65 +134,13 @@ func TestInviteCodeSolitaire(t *testing.T) {
 	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
-	var sa Seated
+	var sa table.Seated
 	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}}, &sa); st != 201 || sa.Code == "" {
 		t.Fatalf("a table with a computer: %d %s, want a code (others may watch)", st, body)
 	}
-	var solo Seated
+	var solo table.Seated
 	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables", map[string]any{"game": "quizl", "seats": []string{"me"}}, &solo); st != 201 || solo.Code != "" {
 		t.Fatalf("solitaire: %d %s, want no code", st, body)
-	}
-}
-
-// takenStore says the first codes it is given are taken, as a store full
-// of tables would.
-type takenStore struct {
-	*sqlite.Store
-	taken int
-	tried []string
-}
-
-func (s *takenStore) Write(ctx context.Context, b store.Batch) error {
-	if b.Code != "" {
-		s.tried = append(s.tried, b.Code)
-		if len(s.tried) <= s.taken {
-			return fmt.Errorf("code %s: %w", b.Code, store.ErrCodeTaken)
-		}
-	}
-	return s.Store.Write(ctx, b)
-}
-
-// TestInviteCodeRetried: a code the store says is taken is replaced by a
-// fresh one, and the table is made; a store that refuses every code
-// leaves no table and says so.
-func TestInviteCodeRetried(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	ts := &takenStore{Store: db, taken: 2}
-	s, err := New(ctx, Config{Store: ts, Games: games.Registry(), BaseURL: "http://test"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	req := CreateRequest{Game: "nymphabet", Seats: []string{"me", "open"}}
-	sa, err := s.Create(ctx, nil, req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ts.tried) != 3 || sa.Code != ts.tried[2] || ts.tried[0] == ts.tried[1] {
-		t.Fatalf("tried %v, the table has %q", ts.tried, sa.Code)
-	}
-	if id, err := db.TableByCode(ctx, sa.Code); err != nil || id != sa.Table {
-		t.Fatalf("the stored code leads to %q, %v", id, err)
-	}
-	ts.taken, ts.tried = 1000, nil
-	if _, err := s.Create(ctx, nil, req); StatusOf(err) != 503 || len(ts.tried) != maxCodeTries {
-		t.Fatalf("every code taken: %v after %d tries", err, len(ts.tried))
 	}
 }
 
@@ -204,11 +151,11 @@ func TestPrivateTableHasNoCode(t *testing.T) {
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann := &client{t: t, base: srv.URL}
-	var sa Seated
+	var sa table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "private": true, "name": "Ann"}, &sa); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
-	var u Update
+	var u table.Update
 	if st, body := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &u); st != 200 || sa.Code != "" || u.Table.Code != "" {
 		t.Fatalf("a private table: code %q, info %d %s; want none", sa.Code, st, body)
 	}
@@ -224,7 +171,7 @@ func TestInviteCodeScanIsSlowed(t *testing.T) {
 	lim.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	srv := startServer(t, f, lim)
 	ann := &client{t: t, base: srv.URL}
-	var sa Seated
+	var sa table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &sa); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
@@ -238,7 +185,7 @@ func TestInviteCodeScanIsSlowed(t *testing.T) {
 		res.Body.Close()
 		return res.StatusCode
 	}
-	for range 3 * CodeMissesBurst {
+	for range 3 * table.CodeMissesBurst {
 		if st := lookup(sa.Code, "203.0.113.9"); st != 200 {
 			t.Fatalf("a good code: %d", st)
 		}
@@ -247,7 +194,7 @@ func TestInviteCodeScanIsSlowed(t *testing.T) {
 	if miss == sa.Code {
 		miss = "22222B"
 	}
-	for i := range CodeMissesBurst {
+	for i := range table.CodeMissesBurst {
 		if st := lookup(miss, "203.0.113.9"); st != 404 {
 			t.Fatalf("miss %d: %d, want 404", i+1, st)
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"parlour/server/table"
+
 	"golang.org/x/crypto/ssh"
 )
 
@@ -151,14 +153,14 @@ func TestSeatTokenActsForItsSeatAlone(t *testing.T) {
 	srv := startServer(t, f, generous)
 	ann := signUp(t, srv.URL, "Ann")
 	signUp(t, srv.URL, "Ben")
-	var seated Seated
+	var seated table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &seated); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
 	seat := &client{t: t, base: srv.URL, token: seated.Token}
 	_, key := newKey(t, "mallory@elsewhere")
 	other := &client{t: t, base: srv.URL}
-	var open Seated
+	var open table.Seated
 	if st, body := other.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Olga"}, &open); st != 201 {
 		t.Fatalf("another table: %d %s", st, body)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -21,16 +22,16 @@ func TestLeave(t *testing.T) {
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
-		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "computer"}, Name: "Ann"})
+		a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open", "computer"}, Name: "Ann"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+		b, err := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		pa, pb := f.principal(a.Token), f.principal(b.Token)
-		if _, err := f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(7)}); err != nil {
+		if _, err := f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(7)}); err != nil {
 			t.Fatal(err)
 		}
 		w, err := f.s.Watch(ctx, nil, a.Table, -1)
@@ -43,7 +44,7 @@ func TestLeave(t *testing.T) {
 		}
 
 		left, err := f.s.Leave(ctx, pb, a.Table)
-		if err != nil || left != (Left{Table: a.Table, Seat: 1}) {
+		if err != nil || left != (table.Left{Table: a.Table, Seat: 1}) {
 			t.Fatalf("Ben leaves: %+v, %v", left, err)
 		}
 		u, err := f.s.View(ctx, pa, a.Table)
@@ -63,13 +64,13 @@ func TestLeave(t *testing.T) {
 			t.Fatalf("the lobby after Ben left: %+v, %v", lobby, err)
 		}
 		// His token no longer acts for the seat, and he may not leave twice.
-		if _, err := f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(3)}); StatusOf(err) != http.StatusForbidden {
+		if _, err := f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(3)}); StatusOf(err) != http.StatusForbidden {
 			t.Fatalf("Ben's setup after he left: %v", err)
 		}
 		wantRefusal(t, "Ben leaves again", func() error { _, err := f.s.Leave(ctx, pb, a.Table); return err }, http.StatusForbidden, "you hold no seat")
 
 		// Cara takes the seat; a stranger cannot leave it for her.
-		c, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Cara"})
+		c, err := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Cara"})
 		if err != nil || c.Seat != 1 {
 			t.Fatalf("Cara joins: %+v, %v", c, err)
 		}
@@ -81,14 +82,12 @@ func TestLeave(t *testing.T) {
 
 		// Ann, the last person, leaves: the computer seat does not keep
 		// the table open.
-		f.s.mu.RLock()
-		_, ok := f.s.tables[a.Table]
-		f.s.mu.RUnlock()
+		ok := f.s.Holds(a.Table)
 		if !ok {
 			t.Fatal("the table left memory before its last player left it")
 		}
 		left, err = f.s.Leave(ctx, pa, a.Table)
-		if err != nil || left != (Left{Table: a.Table, Seat: 0, Cancelled: true}) {
+		if err != nil || left != (table.Left{Table: a.Table, Seat: 0, Cancelled: true}) {
 			t.Fatalf("Ann leaves: %+v, %v", left, err)
 		}
 		if _, err := w.Next(ctx); StatusOf(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began") {
@@ -125,7 +124,7 @@ func checkCancelled(t *testing.T, f *fixture, id string, p *Principal) {
 	}
 	_, err := f.s.View(ctx, p, id)
 	gone("view", err)
-	_, err = f.s.Join(ctx, nil, id, JoinRequest{Name: "Dan"})
+	_, err = f.s.Join(ctx, nil, id, table.JoinRequest{Name: "Dan"})
 	gone("join", err)
 	_, err = f.s.Leave(ctx, p, id)
 	gone("leave", err)
@@ -157,17 +156,17 @@ func wantRefusal(t *testing.T, what string, do func() error, status int, want st
 func guessBegun(t *testing.T, f *fixture, first, second string) (string, *Principal, *Principal) {
 	t.Helper()
 	ctx := context.Background()
-	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: first})
+	a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: first})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: second})
+	b, err := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pa, pb := f.principal(a.Token), f.principal(b.Token)
 	for i, p := range []*Principal{pa, pb} {
-		if _, err := f.s.Setup(ctx, p, a.Table, SetupRequest{Setup: setupOf(10 * (i + 1))}); err != nil {
+		if _, err := f.s.Setup(ctx, p, a.Table, table.SetupRequest{Setup: setupOf(10 * (i + 1))}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -252,7 +251,7 @@ func TestLeaveHTTP(t *testing.T) {
 	f := newFixture(t)
 	srv := startServer(t, f, generous)
 	ann := &client{t: t, base: srv.URL}
-	var sa Seated
+	var sa table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "guess", "seats": []string{"me", "open"}, "name": "Ann"}, &sa); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
@@ -276,9 +275,9 @@ func TestOpenTablesExpire(t *testing.T) {
 	ctx := context.Background()
 	sf := newSocial(t)
 	s := sf.s
-	create := func(game string, seats ...string) Seated {
+	create := func(game string, seats ...string) table.Seated {
 		t.Helper()
-		st, err := s.Create(ctx, nil, CreateRequest{Game: game, Seats: seats, Name: "Ann"})
+		st, err := s.Create(ctx, nil, table.CreateRequest{Game: game, Seats: seats, Name: "Ann"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,7 +287,7 @@ func TestOpenTablesExpire(t *testing.T) {
 	late := create("quizl", "me", "open")
 	computer := create("quizl", "me", "computer:easy")
 	begun := create("nymphabet", "me", "open")
-	if _, err := s.Join(ctx, nil, begun.Table, JoinRequest{Name: "Cara"}); err != nil {
+	if _, err := s.Join(ctx, nil, begun.Table, table.JoinRequest{Name: "Cara"}); err != nil {
 		t.Fatal(err)
 	}
 	w, err := s.Watch(ctx, nil, alone.Table, -1)
@@ -313,11 +312,11 @@ func TestOpenTablesExpire(t *testing.T) {
 		return u.Table.Seats[1].Ready
 	})
 
-	sf.clock.Advance(DefaultOpenExpiry - 24*time.Hour)
-	if _, err := s.Join(ctx, nil, late.Table, JoinRequest{Name: "Ben"}); err != nil {
+	sf.clock.Advance(table.DefaultOpenExpiry - 24*time.Hour)
+	if _, err := s.Join(ctx, nil, late.Table, table.JoinRequest{Name: "Ben"}); err != nil {
 		t.Fatal(err)
 	}
-	s.expireOpen(ctx)
+	s.ExpireOpen(ctx)
 	for _, id := range []string{alone.Table, late.Table, computer.Table, begun.Table} {
 		if st, err := status(id); err != nil {
 			t.Fatalf("table %s a day before it may expire: %s, %v", id, st, err)
@@ -325,7 +324,7 @@ func TestOpenTablesExpire(t *testing.T) {
 	}
 
 	sf.clock.Advance(2 * 24 * time.Hour)
-	s.expireOpen(ctx)
+	s.ExpireOpen(ctx)
 	for _, c := range []struct {
 		name   string
 		id     string
@@ -362,7 +361,7 @@ func TestOpenExpiryRuns(t *testing.T) {
 	f := &fixture{t: t, dir: t.TempDir(), openExpiry: 300 * time.Millisecond}
 	f.open()
 	t.Cleanup(f.close)
-	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+	a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,37 +369,4 @@ func TestOpenExpiryRuns(t *testing.T) {
 		_, err := f.s.View(ctx, nil, a.Table)
 		return StatusOf(err) == http.StatusGone
 	})
-}
-
-// TestLeaveRacesARead: a read that found the table just before its last
-// player left answers 410, not the cancelled table as if it lived on (a
-// watcher on another node would take that for the last change, and wait
-// for the next for ever).
-func TestLeaveRacesARead(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	f := newFixture(t)
-	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pa := f.principal(a.Token)
-	f.s.mu.RLock()
-	tb := f.s.tables[a.Table]
-	f.s.mu.RUnlock()
-	tb.mu.Lock()
-	read := make(chan error, 1)
-	go func() {
-		_, err := f.s.View(ctx, pa, a.Table) // finds the table, then waits for its lock
-		read <- err
-	}()
-	time.Sleep(20 * time.Millisecond)
-	left, err := f.s.leave(ctx, tb, pa)
-	tb.mu.Unlock()
-	if err != nil || !left.Cancelled {
-		t.Fatalf("Ann leaves: %+v, %v", left, err)
-	}
-	if err := <-read; StatusOf(err) != http.StatusGone {
-		t.Fatalf("the read that waited for the table: %v, want 410", err)
-	}
 }

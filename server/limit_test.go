@@ -11,9 +11,8 @@ import (
 	"github.com/coder/websocket"
 
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 )
-
-
 
 // TestStreamCaps: event streams, player streams and WebSockets each hold
 // a file descriptor for as long as they are open; one address holds at
@@ -27,7 +26,7 @@ func TestStreamCaps(t *testing.T) {
 	lim.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	srv := startServer(t, f, lim)
 	ann := &client{t: t, base: srv.URL}
-	var sa Seated
+	var sa table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"}, &sa); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}

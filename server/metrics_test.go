@@ -51,9 +51,25 @@ func TestMetricNames(t *testing.T) {
 	}
 	// A second service in the same process starts from nothing.
 	g := newFixture(t)
-	if n := testCounter(t, g.s.metrics.tablesCreated); n != 0 {
+	if n := gathered(t, g.s, "parlour_tables_created_total"); n != 0 {
 		t.Errorf("a new service counts %v tables created", n)
 	}
+}
+
+// gathered returns the value of s's counter called name.
+func gathered(t *testing.T, s *Service, name string) float64 {
+	t.Helper()
+	mfs, err := s.metrics.reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == name && len(mf.GetMetric()) == 1 {
+			return mf.GetMetric()[0].GetCounter().GetValue()
+		}
+	}
+	t.Fatalf("no counter %s", name)
+	return 0
 }
 
 func testCounter(t *testing.T, c interface{ Write(*dto.Metric) error }) float64 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -47,17 +48,17 @@ func TestMoveStoredButAnswerLost(t *testing.T) {
 		f.wrap = func(st store.Store) store.Store { return &lostAnswer{Store: st, seq: 2} }
 		f.open()
 		t.Cleanup(f.close)
-		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+		a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+		b, err := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		pa, pb := f.principal(a.Token), f.principal(b.Token)
-		f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(41)})
-		f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(42)})
+		f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(41)})
+		f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(42)})
 		if _, err := f.s.Move(ctx, pa, a.Table, "guess 50", nil); err != nil {
 			t.Fatal(err)
 		}
@@ -122,11 +123,11 @@ func TestMoveAskedAgain(t *testing.T) {
 			t.Fatalf("setup: %d %s", st, body)
 		}
 	}
-	var u Update
+	var u table.Update
 	ann.do("GET", "/api/v1/tables/"+a.Table, nil, &u)
 	v := u.Version
 	move := fmt.Sprintf(`{"move": "guess 1", "version": %d}`, v)
-	var first, again MoveResult
+	var first, again table.MoveResult
 	if st, body := ann.do("POST", "/api/v1/tables/"+a.Table+"/moves", move, &first); st != 200 || first.Repeated {
 		t.Fatalf("the move: %d %s", st, body)
 	}
@@ -145,7 +146,7 @@ func TestMoveAskedAgain(t *testing.T) {
 			t.Errorf("%s: %d %s, want 409", tc.what, st, body)
 		}
 	}
-	var after Update
+	var after table.Update
 	ann.do("GET", "/api/v1/tables/"+a.Table, nil, &after)
 	if after.Version != first.Version {
 		t.Errorf("the table is at version %d after the repeats, want %d", after.Version, first.Version)
@@ -160,10 +161,10 @@ func TestMoveAskedAgain(t *testing.T) {
 // annAndBen makes a two-seat guess table on the server at base for Ann
 // and seats Ben at it, and returns the table as Ann was seated and a
 // client acting for each.
-func annAndBen(t *testing.T, base string) (Seated, *client, *client) {
+func annAndBen(t *testing.T, base string) (table.Seated, *client, *client) {
 	t.Helper()
 	ann, ben := &client{t: t, base: base}, &client{t: t, base: base}
-	var a, b Seated
+	var a, b table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"], "name": "Ann"}`, &a); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}

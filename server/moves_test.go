@@ -21,6 +21,7 @@ import (
 	"parlour/games"
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 )
 
 // crashServerEnv names the store when the test binary is re-run as a
@@ -149,7 +150,7 @@ func (ct *crashTable) play(url string, stop <-chan struct{}, acked *atomic.Int64
 			return
 		}
 		mv := ct.next(seat)
-		var res server.MoveResult
+		var res table.MoveResult
 		st, err := call(url+"/api/v1/tables/"+ct.id+"/moves", "POST", ct.tokens[seat], map[string]any{"move": mv}, &res)
 		if err != nil || st != 200 {
 			return // the server died, or the game is over
@@ -179,7 +180,7 @@ func TestCrashRecovery(t *testing.T) {
 		var all []*crashTable
 		for i := 0; i < tables; i++ {
 			ct := &crashTable{}
-			var a, b server.Seated
+			var a, b table.Seated
 			if st, err := call(c.url+"/api/v1/tables", "POST", "", map[string]any{"game": "quizl", "seats": []string{"me", "open"}}, &a); st != 201 {
 				t.Fatalf("create: %d %v", st, err)
 			}
@@ -240,7 +241,7 @@ func TestCrashRecovery(t *testing.T) {
 			// accepted.
 			var v struct {
 				Version int
-				Table   server.TableInfo
+				Table   table.TableInfo
 			}
 			call(c.url+"/api/v1/tables/"+ct.id, "GET", "", nil, &v)
 			if len(v.Table.ToMove) == 1 && len(rec.Moves) == len(ct.acked) {
@@ -267,7 +268,7 @@ func (ct *crashTable) landedLate(t *testing.T, url string, version int, err erro
 	t.Helper()
 	seat := ct.turn
 	mv := ct.next(seat)
-	var res server.MoveResult
+	var res table.MoveResult
 	st, aerr := call(url+"/api/v1/tables/"+ct.id+"/moves", "POST", ct.tokens[seat], map[string]any{"move": mv, "version": version}, &res)
 	if st != 200 || aerr != nil || !res.Repeated {
 		t.Fatalf("table %s does not take moves after the restart (%v), nor says the move was made when asked again: %d %+v %v", ct.id, err, st, res, aerr)

@@ -11,6 +11,7 @@ import (
 	"parlour/glicko"
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/postgres"
 	"parlour/store/sqlite"
@@ -97,7 +98,7 @@ func TestRatedEndCrash(t *testing.T) {
 						t.Fatalf("sign up %s: %d %v", a.name, st, err)
 					}
 				}
-				var sa, sb server.Seated
+				var sa, sb table.Seated
 				if st, err := call(c.url+"/api/v1/tables", "POST", ann.Token, map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &sa); st != 201 {
 					t.Fatalf("create: %d %v", st, err)
 				}
@@ -117,7 +118,7 @@ func TestRatedEndCrash(t *testing.T) {
 				c.cmd.Wait()
 
 				c = startChild(t, k, dir)
-				var v server.Update
+				var v table.Update
 				if st, err := call(c.url+"/api/v1/tables/"+sa.Table, "GET", "", nil, &v); st != 200 {
 					t.Fatalf("table after restart: %d %v", st, err)
 				}

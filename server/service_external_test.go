@@ -31,6 +31,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -155,10 +156,10 @@ type person struct {
 }
 
 type wireUpdate struct {
-	Version int              `json:"version"`
-	Seat    int              `json:"seat"`
-	Table   server.TableInfo `json:"table"`
-	View    json.RawMessage  `json:"view"`
+	Version int             `json:"version"`
+	Seat    int             `json:"seat"`
+	Table   table.TableInfo `json:"table"`
+	View    json.RawMessage `json:"view"`
 }
 
 func (p *person) keep(b []byte) {
@@ -208,7 +209,7 @@ func (p *person) brain() game.Bot {
 	return b
 }
 
-func (p *person) config(in server.TableInfo) game.Config {
+func (p *person) config(in table.TableInfo) game.Config {
 	g, _ := p.e.reg.Lookup(p.gname)
 	vals := map[string]any{}
 	b, _ := json.Marshal(in.Rules)
@@ -376,7 +377,7 @@ func (e *env) run(sc scenario) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var people []*person
-	var created server.Seated
+	var created table.Seated
 	specs := make([]string, len(sc.seats))
 	first := -1
 	for i, s := range sc.seats {
@@ -400,7 +401,7 @@ func (e *env) run(sc scenario) {
 			continue
 		}
 		p := &person{e: e, door: s, name: fmt.Sprintf("P%d", i), gname: sc.game, table: created.Table, seat: i}
-		var j server.Seated
+		var j table.Seated
 		if st, b := p.post("/api/v1/tables/"+created.Table+"/join", map[string]any{"name": p.name, "seat": i}, &j); st != 200 {
 			t.Fatalf("join: %d %s", st, b)
 		}
@@ -437,7 +438,7 @@ func (e *env) run(sc scenario) {
 			}
 		}
 		for i, r := range final.Reveal {
-			if !server.VerifyCommitment(final.Commitments[i], r.Salt, r.Setup) {
+			if !table.VerifyCommitment(final.Commitments[i], r.Salt, r.Setup) {
 				t.Fatalf("seat %d's commitment does not open", i)
 			}
 			if !bytes.Equal(compact(r.Setup), compact(rec.Setup[rec.Players[i]])) {

@@ -17,10 +17,13 @@ import (
 	"testing"
 	"time"
 
+	"parlour/account"
 	"parlour/game"
 	"parlour/games"
 	"parlour/lexicon"
+	"parlour/server/auth"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/postgres/pgtest"
 	"parlour/store/sqlite"
@@ -123,7 +126,7 @@ func wantStatus(t *testing.T, err error, status int) {
 func setupOf(n int) json.RawMessage { return json.RawMessage(fmt.Sprintf(`{"number": %d}`, n)) }
 
 // bisect returns the next guess from a seat's view.
-func bisect(t *testing.T, u Update, maxN int) string {
+func bisect(t *testing.T, u table.Update, maxN int) string {
 	t.Helper()
 	m, err := servertest.GuessBot{}.Move(context.Background(), game.Config{Rules: game.Rules{"max": maxN}}, u.Seat, u.View)
 	if err != nil {
@@ -137,7 +140,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
-		ann, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Rules: map[string]json.RawMessage{"max": json.RawMessage("1000")}, Seats: []string{"me", "open"}, Name: "Ann"})
+		ann, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Rules: map[string]json.RawMessage{"max": json.RawMessage("1000")}, Seats: []string{"me", "open"}, Name: "Ann"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -151,12 +154,12 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 		pa := f.principal(ann.Token)
 		_, err = f.s.Move(ctx, pa, ann.Table, "guess 5", nil)
 		wantStatus(t, err, http.StatusConflict)
-		ben, err := f.s.Join(ctx, nil, ann.Table, JoinRequest{Name: "Ann"})
+		ben, err := f.s.Join(ctx, nil, ann.Table, table.JoinRequest{Name: "Ann"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		pb := f.principal(ben.Token)
-		if _, err := f.s.Join(ctx, nil, ann.Table, JoinRequest{}); StatusOf(err) != http.StatusConflict {
+		if _, err := f.s.Join(ctx, nil, ann.Table, table.JoinRequest{}); StatusOf(err) != http.StatusConflict {
 			t.Fatalf("joining a full table: %v", err)
 		}
 		u, _ := f.s.View(ctx, pb, ann.Table)
@@ -167,13 +170,13 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 		if u.Table.Lexicon != "test" {
 			t.Errorf("the view names lexicon %q, want the table's, %q", u.Table.Lexicon, "test")
 		}
-		if _, err := f.s.Setup(ctx, pa, ann.Table, SetupRequest{Setup: setupOf(1001)}); StatusOf(err) != http.StatusUnprocessableEntity {
+		if _, err := f.s.Setup(ctx, pa, ann.Table, table.SetupRequest{Setup: setupOf(1001)}); StatusOf(err) != http.StatusUnprocessableEntity {
 			t.Fatalf("bad setup: %v", err)
 		}
-		if _, err := f.s.Setup(ctx, pa, ann.Table, SetupRequest{Setup: setupOf(777)}); err != nil {
+		if _, err := f.s.Setup(ctx, pa, ann.Table, table.SetupRequest{Setup: setupOf(777)}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.s.Setup(ctx, pb, ann.Table, SetupRequest{Setup: setupOf(888)}); err != nil {
+		if _, err := f.s.Setup(ctx, pb, ann.Table, table.SetupRequest{Setup: setupOf(888)}); err != nil {
 			t.Fatal(err)
 		}
 		u, _ = f.s.View(ctx, pa, ann.Table)
@@ -219,7 +222,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 			t.Fatalf("finished table: %+v", u.Table)
 		}
 		for i, r := range u.Table.Reveal {
-			if !VerifyCommitment(u.Table.Commitments[i], r.Salt, r.Setup) {
+			if !table.VerifyCommitment(u.Table.Commitments[i], r.Salt, r.Setup) {
 				t.Fatalf("commitment %d does not verify", i)
 			}
 		}
@@ -241,11 +244,11 @@ func TestRecordHidesOtherSetups(t *testing.T) {
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
-		a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
-		b, _ := f.s.Join(ctx, nil, a.Table, JoinRequest{})
+		a, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+		b, _ := f.s.Join(ctx, nil, a.Table, table.JoinRequest{})
 		pa, pb := f.principal(a.Token), f.principal(b.Token)
-		f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(41)})
-		f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(42)})
+		f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(41)})
+		f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(42)})
 		rec, _ := f.s.Record(ctx, pa, a.Table)
 		if len(rec.Setup) != 1 || rec.Seed != nil {
 			t.Fatalf("record for seat 0 = %+v", rec)
@@ -262,7 +265,7 @@ func TestComputerSeatAndRestart(t *testing.T) {
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
-		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer:strong"}})
+		a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "computer:strong"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,14 +273,14 @@ func TestComputerSeatAndRestart(t *testing.T) {
 		// The computer bisects (50, 25, 12...): 1 outlasts its first five
 		// guesses. A number drawn at random was found within the test's
 		// two turns three times in a hundred, ending the game early.
-		if _, err := f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(1)}); err != nil {
+		if _, err := f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(1)}); err != nil {
 			t.Fatal(err)
 		}
 		w, err := f.s.Watch(ctx, pa, a.Table, -1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		next := func() Update {
+		next := func() table.Update {
 			t.Helper()
 			wctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			defer cancel()
@@ -352,15 +355,15 @@ func TestBrokenComputerResigns(t *testing.T) {
 	f.s.cfg.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
 		return servertest.GuessBot{Level: "broken"}, nil
 	}
-	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"computer:easy", "me"}})
+	a, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"computer:easy", "me"}})
 	pa := f.principal(a.Token)
-	f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(3)})
+	f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(3)})
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		u, _ := f.s.View(ctx, pa, a.Table)
 		if u.Table.Status == store.Finished {
 			// It resigned before its first move: the game is aborted.
-			if u.Table.Result.Status != game.Aborted || len(u.Table.Result.Winners) != 0 || u.Table.Aborted == nil || u.Table.Aborted.Seat != 0 || u.Table.Aborted.Why != AbortResign {
+			if u.Table.Result.Status != game.Aborted || len(u.Table.Result.Winners) != 0 || u.Table.Aborted == nil || u.Table.Aborted.Seat != 0 || u.Table.Aborted.Why != table.AbortResign {
 				t.Fatalf("result %+v, %+v", u.Table.Result, u.Table.Aborted)
 			}
 			return
@@ -374,7 +377,7 @@ func TestSolitaire(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
-	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
+	a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -386,7 +389,7 @@ func TestSolitaire(t *testing.T) {
 	if rec, _ := f.s.Record(ctx, pa, a.Table); len(rec.Setup) != 0 {
 		t.Fatalf("the player's record shows the computer's setup: %s", rec.Setup)
 	}
-	if _, err := f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(5)}); StatusOf(err) != http.StatusConflict {
+	if _, err := f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(5)}); StatusOf(err) != http.StatusConflict {
 		t.Fatalf("setup at a solitaire table: %v", err)
 	}
 	for i := 0; i < 12 && u.Table.Status != store.Finished; i++ {
@@ -404,11 +407,11 @@ func TestRematchRotatesAndCarriesTheSet(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
-	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
-	b, _ := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+	a, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+	b, _ := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
 	pa, pb := f.principal(a.Token), f.principal(b.Token)
-	f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: setupOf(10)})
-	f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(20)})
+	f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(10)})
+	f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(20)})
 	if _, err := f.s.Rematch(ctx, pa, a.Table); StatusOf(err) != http.StatusConflict {
 		t.Fatalf("rematch before the end: %v", err)
 	}
@@ -431,7 +434,7 @@ func TestRematchRotatesAndCarriesTheSet(t *testing.T) {
 		t.Fatalf("rematch table %+v set %+v", u.Table.Seats, u.Table.Set)
 	}
 	// A seat token of the old table does not act at the new one.
-	if _, err := f.s.Setup(ctx, pa, ra.Table, SetupRequest{Auto: true}); StatusOf(err) != http.StatusForbidden {
+	if _, err := f.s.Setup(ctx, pa, ra.Table, table.SetupRequest{Auto: true}); StatusOf(err) != http.StatusForbidden {
 		t.Fatalf("old token at the rematch: %v", err)
 	}
 }
@@ -441,19 +444,19 @@ func TestCreateRefusals(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	for _, tc := range []struct {
-		req  CreateRequest
+		req  table.CreateRequest
 		want string
 	}{
-		{CreateRequest{Game: "chess", Seats: []string{"me", "open"}}, "no game"},
-		{CreateRequest{Game: "guess", Seats: []string{"open", "open"}}, `exactly one "me"`},
-		{CreateRequest{Game: "guess", Seats: []string{"me", "me"}}, `exactly one "me"`},
-		{CreateRequest{Game: "guess", Seats: []string{"me", "open", "open", "open"}}, "1 to 3"},
-		{CreateRequest{Game: "guess", Seats: []string{"me", "robot"}}, "not \"me\""},
-		{CreateRequest{Game: "guess", Seats: []string{"me", "computer:genius"}}, "not easy"},
-		{CreateRequest{Game: "guess", Seats: []string{"me"}, Rules: map[string]json.RawMessage{"max": json.RawMessage("5")}}, "out of range"},
-		{CreateRequest{Game: "guess", Seats: []string{"me"}, Rules: map[string]json.RawMessage{"speed": json.RawMessage("5")}}, "unknown rule option"},
-		{CreateRequest{Game: "guess", Seats: []string{"me"}, Name: strings.Repeat("x", 41)}, "at most"},
-		{CreateRequest{Game: "guess", Seats: []string{"me"}, Lexicon: "/etc/passwd"}, "no lexicon"},
+		{table.CreateRequest{Game: "chess", Seats: []string{"me", "open"}}, "no game"},
+		{table.CreateRequest{Game: "guess", Seats: []string{"open", "open"}}, `exactly one "me"`},
+		{table.CreateRequest{Game: "guess", Seats: []string{"me", "me"}}, `exactly one "me"`},
+		{table.CreateRequest{Game: "guess", Seats: []string{"me", "open", "open", "open"}}, "1 to 3"},
+		{table.CreateRequest{Game: "guess", Seats: []string{"me", "robot"}}, "not \"me\""},
+		{table.CreateRequest{Game: "guess", Seats: []string{"me", "computer:genius"}}, "not easy"},
+		{table.CreateRequest{Game: "guess", Seats: []string{"me"}, Rules: map[string]json.RawMessage{"max": json.RawMessage("5")}}, "out of range"},
+		{table.CreateRequest{Game: "guess", Seats: []string{"me"}, Rules: map[string]json.RawMessage{"speed": json.RawMessage("5")}}, "unknown rule option"},
+		{table.CreateRequest{Game: "guess", Seats: []string{"me"}, Name: strings.Repeat("x", 41)}, "at most"},
+		{table.CreateRequest{Game: "guess", Seats: []string{"me"}, Lexicon: "/etc/passwd"}, "no lexicon"},
 	} {
 		_, err := f.s.Create(ctx, nil, tc.req)
 		if err == nil || StatusOf(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.want) {
@@ -469,7 +472,7 @@ func TestForgedTokens(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
-	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+	a, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
 	forged := []byte(a.Token)
 	forged[3] ^= 1
 	for _, tok := range []string{"", "abc", string(forged), a.Token + "x", strings.Repeat("A", 43)} {
@@ -478,14 +481,14 @@ func TestForgedTokens(t *testing.T) {
 		}
 	}
 	// Another table's seat token is a spectator here.
-	b, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
-	if _, err := f.s.Setup(ctx, f.principal(b.Token), a.Table, SetupRequest{Auto: true}); StatusOf(err) != http.StatusForbidden {
+	b, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+	if _, err := f.s.Setup(ctx, f.principal(b.Token), a.Table, table.SetupRequest{Auto: true}); StatusOf(err) != http.StatusForbidden {
 		t.Fatalf("foreign seat token: %v", err)
 	}
 	if _, err := f.s.View(ctx, nil, "nosuchtable"); StatusOf(err) != http.StatusNotFound {
 		t.Fatalf("missing table: %v", err)
 	}
-	if _, err := f.s.Join(ctx, f.principal(a.Token), a.Table, JoinRequest{}); StatusOf(err) != http.StatusConflict {
+	if _, err := f.s.Join(ctx, f.principal(a.Token), a.Table, table.JoinRequest{}); StatusOf(err) != http.StatusConflict {
 		t.Fatalf("joining one's own table: %v", err)
 	}
 }
@@ -495,7 +498,7 @@ func TestFailedStoreChangesNothing(t *testing.T) {
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
-		a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
+		a, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me"}})
 		pa := f.principal(a.Token)
 		before, _ := f.s.View(ctx, pa, a.Table)
 		f.st.Close() // every write now fails
@@ -511,67 +514,6 @@ func TestFailedStoreChangesNothing(t *testing.T) {
 	})
 }
 
-func TestFinishedTablesLeaveMemory(t *testing.T) {
-	t.Parallel()
-	ctx := context.Background()
-	// The janitor must not get there first: this test says when it is.
-	f := &fixture{t: t, dir: t.TempDir(), idleEvict: time.Hour}
-	f.open()
-	t.Cleanup(f.close)
-	play := func() (string, *Principal) {
-		t.Helper()
-		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pa := f.principal(a.Token)
-		u, _ := f.s.View(ctx, pa, a.Table)
-		for i := 0; i < 12 && u.Table.Status != store.Finished; i++ {
-			if _, err := f.s.Move(ctx, pa, a.Table, bisect(t, u, 100), nil); err != nil {
-				t.Fatal(err)
-			}
-			u, _ = f.s.View(ctx, pa, a.Table)
-		}
-		if u.Table.Status != store.Finished {
-			t.Fatalf("the game did not finish: %+v", u.Table)
-		}
-		return a.Table, pa
-	}
-	done, pd := play()
-	watched, pw := play()
-	w, err := f.s.Watch(ctx, pw, watched, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	live, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	inMemory := func(id string) bool {
-		f.s.mu.RLock()
-		defer f.s.mu.RUnlock()
-		_, ok := f.s.tables[id]
-		return ok
-	}
-
-	f.s.evict(time.Now()) // too soon: the players may still look
-	if !inMemory(done) {
-		t.Fatal("a table that has just finished left memory")
-	}
-	f.s.evict(time.Now().Add(f.s.cfg.IdleEvict + time.Second))
-	for id, want := range map[string]bool{done: false, watched: true, live.Table: true} {
-		if got := inMemory(id); got != want {
-			t.Errorf("table %s in memory = %v, want %v", id, got, want)
-		}
-	}
-	// An evicted table is read back from the store, whole.
-	u, err := f.s.View(ctx, pd, done)
-	if err != nil || u.Table.Status != store.Finished || len(u.Table.Reveal) != 1 {
-		t.Fatalf("evicted table read back: %+v, %v", u.Table, err)
-	}
-}
-
 // TestRecordSameAfterRestart plays a game partway, reads its record and
 // its table as a seat sees them, restarts the service on the same store,
 // and reads them again: byte for byte the same, times included (the
@@ -581,11 +523,11 @@ func TestRecordSameAfterRestart(t *testing.T) {
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
-		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+		a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+		b, err := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -594,7 +536,7 @@ func TestRecordSameAfterRestart(t *testing.T) {
 			p *Principal
 			n int
 		}{{pa, 41}, {pb, 42}} {
-			if _, err := f.s.Setup(ctx, s.p, a.Table, SetupRequest{Setup: setupOf(s.n)}); err != nil {
+			if _, err := f.s.Setup(ctx, s.p, a.Table, table.SetupRequest{Setup: setupOf(s.n)}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -724,7 +666,7 @@ func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
 			fs.fill(-1)
 			before, _ := db.Recent(ctx, store.Open, 100)
 			fs.fill(room)
-			a, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}, Name: "Ann"})
+			a, err := s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}, Name: "Ann"})
 			if err != nil {
 				wantStatus(t, err, http.StatusServiceUnavailable)
 				if !strings.Contains(err.Error(), "nothing changed") {
@@ -738,7 +680,7 @@ func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
 			if _, err := s.Authenticate(ctx, a.Token); err != nil {
 				t.Fatalf("room for %d writes: the creator's token: %v", room, err)
 			}
-			b, err := s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+			b, err := s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
 			u, verr := s.View(ctx, nil, a.Table)
 			if verr != nil {
 				t.Fatal(verr)
@@ -761,7 +703,7 @@ func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
 		}
 		// With room again, everything works.
 		fs.fill(-1)
-		solo, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
+		solo, err := s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -801,7 +743,7 @@ func TestRealFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	a, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}})
+	a, err := s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -825,16 +767,16 @@ func TestRealFullDisk(t *testing.T) {
 		var err error
 		switch i % 3 {
 		case 0:
-			_, err = s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}, Name: strings.Repeat("x", 20)})
+			_, err = s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me"}, Name: strings.Repeat("x", 20)})
 		case 1:
 			_, err = s.NewIdentity(ctx, "Cy")
 		case 2:
-			var b Seated
-			if b, err = s.Join(ctx, nil, a.Table, JoinRequest{}); err == nil {
+			var b table.Seated
+			if b, err = s.Join(ctx, nil, a.Table, table.JoinRequest{}); err == nil {
 				if _, err := s.Authenticate(ctx, b.Token); err != nil {
 					t.Fatalf("a seat without its token: %v", err)
 				}
-				a, _ = s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}})
+				a, _ = s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}})
 			}
 		}
 		if err != nil {
@@ -852,7 +794,7 @@ func TestRealFullDisk(t *testing.T) {
 	}
 	filler.Close()
 	os.Remove(filler.Name())
-	if _, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}}); err != nil {
+	if _, err := s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me"}}); err != nil {
 		t.Fatalf("with room again: %v", err)
 	}
 	if _, err := s.NewIdentity(ctx, "Dee"); err != nil {
@@ -899,7 +841,7 @@ func TestFullDiskAttack(t *testing.T) {
 	lobbyCreate := map[string]any{"game": "quizl", "seats": []string{"me", "open"}, "name": "Cal"}
 	var tables []string
 	for i := range nTables {
-		var s Seated
+		var s table.Seated
 		if st, err := c.do("POST", "/api/v1/tables", "", create, &s); err != nil || st != http.StatusCreated {
 			t.Fatalf("table %d, before the disk is full: %d %v", i, st, err)
 		}
@@ -938,7 +880,7 @@ func TestFullDiskAttack(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		var s Seated
+		var s table.Seated
 		st, err := c.do("POST", "/api/v1/tables", "", lobbyCreate, &s)
 		if err != nil {
 			t.Fatal(err)
@@ -953,7 +895,7 @@ func TestFullDiskAttack(t *testing.T) {
 			t.Fatal(err)
 		}
 		answers["identity"][st]++
-		var j Seated
+		var j table.Seated
 		if st, err = c.do("POST", "/api/v1/tables/"+tables[i]+"/join", "", map[string]string{"name": "Ben"}, &j); err != nil {
 			t.Fatal(err)
 		}
@@ -1048,7 +990,7 @@ func TestStoreOutage(t *testing.T) {
 			}
 			// A table against the computer, whose answer waits for the gate.
 			cara := &client{t: t, base: srv.URL}
-			var c Seated
+			var c table.Seated
 			if st, body := cara.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "computer:easy"], "name": "Cara", "rules": {"max": 1000}}`, &c); st != 201 {
 				t.Fatalf("create against the computer: %d %s", st, body)
 			}
@@ -1070,7 +1012,7 @@ func TestStoreOutage(t *testing.T) {
 				}
 				return time.Since(start)
 			}
-			var cv struct{ Table TableInfo }
+			var cv struct{ Table table.TableInfo }
 			waitFor("the table against the computer starts", 5*time.Second, func() bool {
 				cara.do("GET", "/api/v1/tables/"+c.Table, nil, &cv)
 				return cv.Table.Status == store.Playing
@@ -1094,7 +1036,7 @@ func TestStoreOutage(t *testing.T) {
 			}{
 				{"Ben's move", "POST", "/api/v1/tables/" + a.Table + "/moves", `{"move": "guess 50"}`, ben, 503},
 				{"a live table", "GET", "/api/v1/tables/" + a.Table, "", ben, 200},
-				{"a table not in memory", "GET", "/api/v1/tables/" + newID(), "", ann, 503},
+				{"a table not in memory", "GET", "/api/v1/tables/" + auth.NewID(), "", ann, 503},
 				{"a new table", "POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &client{t: t, base: srv.URL}, 503},
 			} {
 				var in any
@@ -1109,15 +1051,15 @@ func TestStoreOutage(t *testing.T) {
 					t.Errorf("%s: the 503 does not say to try again: %s", tc.what, body)
 				}
 			}
-			sum := hashToken(ben.token)
-			f.s.creds.drop(sum[:])
+			sum := account.HashToken(ben.token)
+			f.s.auth.Forget(sum[:])
 			if st, body := ben.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 50"}`, nil); st != 503 {
 				t.Errorf("a token not seen since PostgreSQL went away: %d %s, want 503", st, body)
 			}
 			if d := time.Since(start); d > 10*time.Second {
 				t.Errorf("the answers while PostgreSQL was away took %v", d)
 			}
-			time.Sleep(2 * storeRetry) // the computer tries, and tries again
+			time.Sleep(2 * table.StoreRetry) // the computer tries, and tries again
 
 			if err := servertest.PG().Restart(ctx); err != nil {
 				t.Fatal(err)
@@ -1136,10 +1078,10 @@ func TestStoreOutage(t *testing.T) {
 			if cv.Table.Status != store.Playing || len(rec.Moves) != 2 || !strings.HasPrefix(rec.Moves[1].Move, "guess ") {
 				t.Errorf("the game against the computer after the outage: %s, moves %+v; want it playing, the computer's guess stored", cv.Table.Status, rec.Moves)
 			}
-			if st, body := ann.do("GET", "/api/v1/tables/"+newID(), nil, nil); st != 404 {
+			if st, body := ann.do("GET", "/api/v1/tables/"+auth.NewID(), nil, nil); st != 404 {
 				t.Errorf("an unknown table after the outage: %d %s", st, body)
 			}
-			var d Seated
+			var d table.Seated
 			if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &d); st != 201 {
 				t.Errorf("a new table after the outage: %d %s", st, body)
 			}
@@ -1182,7 +1124,7 @@ func TestStoreOutageReads(t *testing.T) {
 	if st, body := ann.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 201 {
 		t.Fatalf("add a key: %d %s", st, body)
 	}
-	var live Seated
+	var live table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}}, &live); st != 201 {
 		t.Fatalf("a live table: %d %s", st, body)
 	}
@@ -1194,7 +1136,7 @@ func TestStoreOutageReads(t *testing.T) {
 		t.Fatalf("the daily puzzle: %d %s", st, body)
 	}
 	// The finished table leaves memory, so that reading it needs the store.
-	f.s.drop(finished)
+	f.s.Drop(finished)
 
 	// A session cookie whose token the service has not seen since it
 	// started: checking it needs the store.
@@ -1261,9 +1203,9 @@ func TestStoreOutageReads(t *testing.T) {
 	}
 	// The finished table leaves memory, so that reading it needs the
 	// store; the cookie's token is forgotten, as by a restart.
-	f.s.drop(finished)
-	sum := hashToken(cookie.Token)
-	f.s.creds.drop(sum[:])
+	f.s.Drop(finished)
+	sum := account.HashToken(cookie.Token)
+	f.s.auth.Forget(sum[:])
 
 	servertest.PG().Stop()
 	t.Cleanup(func() { servertest.PG().Restart(context.Background()) }) // should the test stop half way

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"parlour/games/quizl"
-	"parlour/server"
+	"parlour/server/table"
 )
 
 // TestSetupDecodedStrictly sends Quizl and Salvo setups through the HTTP
@@ -36,7 +36,7 @@ func TestSetupDecodedStrictly(t *testing.T) {
 	} {
 		t.Run(tc.game+", "+tc.name, func(t *testing.T) {
 			ann := &person{e: e, name: "Ann", gname: tc.game}
-			var seated server.Seated
+			var seated table.Seated
 			if st, b := ann.post("/api/v1/tables", map[string]any{"game": tc.game, "seats": []string{"me", "computer:easy"}, "name": "Ann"}, &seated); st != 201 && st != 200 {
 				t.Fatalf("create: %d %s", st, b)
 			}

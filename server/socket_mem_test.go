@@ -16,6 +16,7 @@ import (
 
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 )
 
 // idleSocketMemory opens n spectator sockets onto 100 Quizl tables, each
@@ -37,7 +38,7 @@ func idleSocketMemory(tb testing.TB, n int) (heap, stack, goroutines float64) {
 	defer h.CloseSockets("measured")
 	var ids []string
 	for range 100 {
-		a, err := s.Create(ctx, nil, server.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
+		a, err := s.Create(ctx, nil, table.CreateRequest{Game: "quizl", Seats: []string{"me", "open"}})
 		if err != nil {
 			tb.Fatal(err)
 		}

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -20,7 +19,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"parlour/game"
+	"parlour/server/table"
 )
 
 // TestSocketCloses checks that a socket the server gives up on is closed
@@ -38,7 +37,7 @@ func TestSocketCloses(t *testing.T) {
 		srv.Close()
 	})
 	hc := &client{t: t, base: srv.URL}
-	var a Seated
+	var a table.Seated
 	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
 
 	for _, c := range []struct {
@@ -156,83 +155,6 @@ func metric(t *testing.T, hc *client, name string) float64 {
 	return 0
 }
 
-// TestUpdateMessageBytes checks that the shared encoding of an update
-// (its table information encoded once, spliced in) is byte for byte what
-// encoding the whole update gives, for each seat, a spectator, with and
-// without moves, before and after the end. An update asked for with a
-// tail past the view's log carries the view whole too, whether the state
-// appends its tails itself (tailguess) or its views do (guess).
-func TestUpdateMessageBytes(t *testing.T) {
-	t.Parallel()
-	for _, g := range []string{"guess", "tailguess"} {
-		t.Run(g, func(t *testing.T) { testUpdateMessageBytes(t, g) })
-	}
-}
-
-func testUpdateMessageBytes(t *testing.T, gameName string) {
-	// claimIn matches a seat's claim_in, which depends on the moment of
-	// encoding.
-	claimIn := regexp.MustCompile(`,"claim_in":[0-9.e+-]+`)
-	f := newFixture(t)
-	ctx := context.Background()
-	a, err := f.s.Create(ctx, nil, CreateRequest{Game: gameName, Seats: []string{"me", "open"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps := []*Principal{f.principal(a.Token), f.principal(b.Token)}
-	for _, p := range ps {
-		if _, err := f.s.Setup(ctx, p, a.Table, SetupRequest{Setup: []byte(`{"number": 50}`)}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tb, err := f.s.table(ctx, a.Table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	check := func(what string) {
-		t.Helper()
-		tb.mu.Lock()
-		defer tb.mu.Unlock()
-		v := tb.version()
-		for _, seat := range []game.Seat{0, 1, -1} {
-			for _, since := range []int{-1, v - 2, v - 1, v} {
-				u, err := tb.update(f.s.games, seat, since)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, _ := encodeUpdate(u)
-				for _, tail := range []int{-1, 1000} { // none; past the log
-					enc, _, err := tb.updateMessage(f.s.games, seat, since, tail, time.Now())
-					if err != nil {
-						t.Fatal(err)
-					}
-					got, err := enc()
-					// The seconds to a claim are those at the moment
-					// of encoding.
-					got, want := claimIn.ReplaceAll(got, nil), claimIn.ReplaceAll(want, nil)
-					if err != nil || !bytes.Equal(got, want) {
-						t.Fatalf("%s, seat %d since %d tail %d: %v\n got %s\nwant %s", what, seat, since, tail, err, got, want)
-					}
-				}
-			}
-		}
-	}
-	check("at the start")
-	res, err := f.s.Move(ctx, ps[0], a.Table, "guess 10", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	check("after a move")
-	if _, err := f.s.Move(ctx, ps[res.ToMove[0]], a.Table, "guess 50", nil); err != nil {
-		t.Fatal(err)
-	}
-	check("at the end")
-}
-
 // TestSocketWokenAroundItsMoves: a socket that plays a move gets its ack
 // and one update showing it, and nothing more for it (its pusher is not
 // woken by its own move); every change made after, by the other seat or
@@ -280,7 +202,7 @@ func TestSocketWokenAroundItsMoves(t *testing.T) {
 		}
 		quiet(fmt.Sprintf("turn %d: own move", turn))
 		// The other seat moves over HTTP: the socket is told.
-		var res MoveResult
+		var res table.MoveResult
 		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", fmt.Sprintf(`{"move": "guess %d"}`, 20+turn), &res); st != 200 {
 			t.Fatalf("seat 1's move: %d %s", st, body)
 		}
@@ -363,14 +285,14 @@ func TestSocketMovePushesToSeats(t *testing.T) {
 
 // guessInPlay makes a two-seat guess table through hc, joined and with
 // both setups given, and returns its two seats.
-func guessInPlay(t *testing.T, hc *client) (a, b Seated) {
+func guessInPlay(t *testing.T, hc *client) (a, b table.Seated) {
 	t.Helper()
 	return inPlay(t, hc, "guess")
 }
 
 // inPlay is guessInPlay for the test game named game (guess or
 // tailguess).
-func inPlay(t *testing.T, hc *client, game string) (a, b Seated) {
+func inPlay(t *testing.T, hc *client, game string) (a, b table.Seated) {
 	t.Helper()
 	hc.do("POST", "/api/v1/tables", `{"game": "`+game+`", "seats": ["me", "open"]}`, &a)
 	hc.do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, &b)
@@ -510,15 +432,10 @@ func TestSocketEnds(t *testing.T) {
 		reason string
 	}{
 		{"server shuts down", func(f *fixture, _ string) { f.s.Close() }, "the server is shutting down"},
-		{"table moves", func(f *fixture, table string) {
-			tb, err := f.s.table(context.Background(), table)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tb.mu.Lock()
-			tb.gone = true
-			tb.broadcast()
-			tb.mu.Unlock()
+		{"table moves", func(f *fixture, id string) {
+			// As when another node takes the table over: the copy here
+			// is dropped, and its watchers end.
+			f.s.Drop(id)
 		}, "the table has moved to another server: connect again"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -593,7 +510,7 @@ func TestSocketIdleGoroutines(t *testing.T) {
 		t.Fatalf("%d idle sockets added %d goroutines: want about one each", n, grew)
 	}
 	hc.token = a.Token
-	var res MoveResult
+	var res table.MoveResult
 	if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", `{"move": "guess 50"}`, &res); st != 200 {
 		t.Fatalf("move: %d %s", st, body)
 	}
@@ -682,7 +599,7 @@ func TestSocketMovesOn(t *testing.T) {
 		t.Fatalf("a move at the first table: %d %s", st, body)
 	}
 	hc2.token = d.Token
-	var res MoveResult
+	var res table.MoveResult
 	if st, body := hc2.do("POST", "/api/v1/tables/"+c.Table+"/moves", `{"move": "guess 40"}`, &res); st != 200 {
 		t.Fatalf("a move at the second table: %d %s", st, body)
 	}
@@ -839,7 +756,7 @@ func TestSocketMovesOnUnderPlay(t *testing.T) {
 	mover := hello(a.Table, a.Token)
 	// play plays n turns at table: the first seat's over HTTP, the
 	// second's on its socket.
-	play := func(table string, first Seated, second *websocket.Conn, n int) error {
+	play := func(table string, first table.Seated, second *websocket.Conn, n int) error {
 		for i := range n {
 			req, _ := http.NewRequest("POST", srv.URL+"/api/v1/tables/"+table+"/moves", strings.NewReader(fmt.Sprintf(`{"move": "guess %d"}`, 10+i%40)))
 			req.Header.Set("Authorization", "Bearer "+first.Token)
@@ -875,7 +792,7 @@ func TestSocketMovesOnUnderPlay(t *testing.T) {
 	errs := make([]error, 2)
 	for i, p := range []struct {
 		table  string
-		first  Seated
+		first  table.Seated
 		second *websocket.Conn
 	}{{a.Table, a, hello(a.Table, b.Token)}, {c.Table, c, hello(c.Table, d.Token)}} {
 		wg.Go(func() { errs[i] = play(p.table, p.first, p.second, 30) })

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"parlour/server/table"
+
 	"github.com/coder/websocket"
 )
 
@@ -69,7 +71,7 @@ func TestSocketSlowSeatHoldsNoOneUp(t *testing.T) {
 			}
 			break
 		}
-		var res MoveResult
+		var res table.MoveResult
 		if st, body := hc.do("POST", "/api/v1/tables/"+a.Table+"/moves", fmt.Sprintf(`{"move": "guess %d"}`, guess), &res); st != 200 {
 			t.Fatalf("turn %d: the slow seat's move over HTTP: %d %s", turn, st, body)
 		}

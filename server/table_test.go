@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"parlour/games"
+	"parlour/server/table"
 )
 
 // TestSeatPlayers: each seat says whether an account, a guest or the
@@ -15,7 +16,7 @@ func TestSeatPlayers(t *testing.T) {
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	alb := signUp(t, srv.URL, "Albertine")
-	var made, joined Seated
+	var made, joined table.Seated
 	if st, body := alb.do("POST", "/api/v1/tables", map[string]any{"game": "quizl", "seats": []string{"me", "open", "computer:easy"}}, &made); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
 	}
@@ -25,7 +26,7 @@ func TestSeatPlayers(t *testing.T) {
 	}
 	ann.token = joined.Token
 	cat := &client{t: t, base: srv.URL}
-	var id Identity
+	var id table.Identity
 	if st, body := cat.do("POST", "/api/v1/identity", map[string]any{"name": "Cat"}, &id); st != 201 {
 		t.Fatalf("identity: %d %s", st, body)
 	}
@@ -40,7 +41,7 @@ func TestSeatPlayers(t *testing.T) {
 			t.Fatalf("chat: %d %s", st, body)
 		}
 	}
-	var u Update
+	var u table.Update
 	if st, body := alb.do("GET", "/api/v1/tables/"+made.Table, nil, &u); st != 200 {
 		t.Fatalf("view: %d %s", st, body)
 	}
@@ -50,7 +51,7 @@ func TestSeatPlayers(t *testing.T) {
 		}
 	}
 	// The spectators' lines show at the end; the players' now.
-	var page ChatPage
+	var page table.ChatPage
 	if st, body := cat.do("GET", "/api/v1/tables/"+made.Table+"/chat?since=0", nil, &page); st != 200 {
 		t.Fatalf("chat page: %d %s", st, body)
 	}

@@ -19,6 +19,7 @@ import (
 	"parlour/game"
 	"parlour/lexicon"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
@@ -35,7 +36,7 @@ func TestOneIdentityOneSeat(t *testing.T) {
 	}
 	p := f.principal(twin.Token)
 	for trial := range 100 {
-		host, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}, Name: "Host"})
+		host, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}, Name: "Host"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +45,7 @@ func TestOneIdentityOneSeat(t *testing.T) {
 		seated, refused := 0, 0
 		for range 8 {
 			wg.Go(func() {
-				_, err := f.s.Join(ctx, p, host.Table, JoinRequest{})
+				_, err := f.s.Join(ctx, p, host.Table, table.JoinRequest{})
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
@@ -80,7 +81,7 @@ func TestSolitaireMaker(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	for _, tc := range []struct{ ask, want string }{{"easy", "easy"}, {" Medium ", "medium"}, {"", "strong"}} {
-		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}, Maker: tc.ask})
+		a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me"}, Maker: tc.ask})
 		if err != nil {
 			t.Fatalf("maker %q: %v", tc.ask, err)
 		}
@@ -107,7 +108,7 @@ func TestSolitaireMaker(t *testing.T) {
 			t.Errorf("the rematch's maker: %+v, want easy", s)
 		}
 	}
-	for _, req := range []CreateRequest{
+	for _, req := range []table.CreateRequest{
 		{Game: "guess", Seats: []string{"me"}, Maker: "wily"},
 		{Game: "guess", Seats: []string{"me", "open"}, Maker: "easy"},
 	} {
@@ -115,7 +116,7 @@ func TestSolitaireMaker(t *testing.T) {
 			t.Errorf("%+v: %v, want a bad request", req, err)
 		}
 	}
-	a, _ := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+	a, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
 	if u, _ := f.s.View(ctx, f.principal(a.Token), a.Table); u.Table.Solitaire != nil {
 		t.Errorf("a two-seat table says who made a solitaire setup: %+v", u.Table.Solitaire)
 	}
@@ -139,7 +140,7 @@ func TestSolitaireMakerFallback(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	a, err := s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}, Maker: "medium"})
+	a, err := s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me"}, Maker: "medium"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +246,7 @@ func TestSeatRaceAttack(t *testing.T) {
 	if trials <= 0 {
 		trials = 120
 	}
-	var twin Identity
+	var twin table.Identity
 	if st, err := c.do("POST", "/api/v1/identity", "", map[string]string{"name": "Twin"}, &twin); err != nil || st != http.StatusCreated {
 		t.Fatalf("a new identity: %d %v", st, err)
 	}
@@ -254,7 +255,7 @@ func TestSeatRaceAttack(t *testing.T) {
 	var worst []string
 	most := 1
 	for trial := range trials {
-		var host Seated
+		var host table.Seated
 		if st, err := c.do("POST", "/api/v1/tables", "", map[string]any{"game": "quizl", "seats": []string{"me", "open", "open", "open"}, "name": "Host", "private": true}, &host); err != nil || st != http.StatusCreated {
 			t.Fatalf("trial %d: create: %d %v", trial, st, err)
 		}

@@ -15,6 +15,7 @@ import (
 	"parlour/games/salvo"
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -97,7 +98,7 @@ func TestSalvoPractice(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		p := &person{e: e, door: "http", name: "Ann", gname: "salvo"}
-		var created server.Seated
+		var created table.Seated
 		if st, b := p.post("/api/v1/tables", map[string]any{"game": "salvo", "seats": []string{"me"}, "name": "Ann"}, &created); st != 201 {
 			t.Fatalf("create: %d %s", st, b)
 		}
@@ -133,7 +134,7 @@ func TestSalvoPractice(t *testing.T) {
 			t.Fatalf("the record does not replay to the end: %v", err)
 		}
 		final := p.final.Table
-		if len(final.Reveal) != 1 || !server.VerifyCommitment(final.Commitments[0], final.Reveal[0].Salt, final.Reveal[0].Setup) {
+		if len(final.Reveal) != 1 || !table.VerifyCommitment(final.Commitments[0], final.Reveal[0].Salt, final.Reveal[0].Setup) {
 			t.Fatalf("the reveal %+v does not open the commitment %v", final.Reveal, final.Commitments)
 		}
 		var hidden salvo.Setup

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -23,12 +24,12 @@ func TestWaitAgainstComputers(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
-	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer:strong", "computer:easy"}, Rules: map[string]json.RawMessage{"max": json.RawMessage("100")}})
+	a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "computer:strong", "computer:easy"}, Rules: map[string]json.RawMessage{"max": json.RawMessage("100")}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pa := f.principal(a.Token)
-	sr, err := f.s.SetupWait(ctx, pa, a.Table, SetupRequest{Auto: true, Wait: true})
+	sr, err := f.s.SetupWait(ctx, pa, a.Table, table.SetupRequest{Auto: true, Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,31 +92,31 @@ func TestWaitTimesOut(t *testing.T) {
 	f := &fixture{t: t, dir: t.TempDir(), maxWait: 150 * time.Millisecond}
 	f.open()
 	t.Cleanup(f.close)
-	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+	a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pa := f.principal(a.Token)
-	sr, err := f.s.SetupWait(ctx, pa, a.Table, SetupRequest{Setup: setupOf(5), Wait: true})
+	sr, err := f.s.SetupWait(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(5), Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sr.Started || !sr.TimedOut || sr.Status != store.Open || !strings.Contains(sr.Waiting, "waiting for players to join") {
 		t.Fatalf("setup with wait at a table with an open seat: %+v", sr)
 	}
-	b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+	b, err := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	pb := f.principal(b.Token)
-	sr, err = f.s.SetupWait(ctx, pa, a.Table, SetupRequest{Setup: setupOf(6), Wait: true})
+	sr, err = f.s.SetupWait(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(6), Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if sr.Started || !sr.TimedOut || sr.Status != store.Setup || sr.Waiting != "waiting for the setups of Ben" {
 		t.Fatalf("setup with wait, the other setup missing: %+v", sr)
 	}
-	sr, err = f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: setupOf(7)})
+	sr, err = f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(7)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -108,6 +108,14 @@ func (s *Service) Load(ctx context.Context, id string) error {
 	return err
 }
 
+// InMemory returns how many tables are in memory here (every table under
+// way on this node is).
+func (s *Service) InMemory() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.tables)
+}
+
 // Holds reports whether table id is in memory here.
 func (s *Service) Holds(id string) bool {
 	s.mu.RLock()

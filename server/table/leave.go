@@ -137,6 +137,11 @@ func (s *Service) cancelTable(ctx context.Context, t *table, old meta, why strin
 // down, so that only tables nobody will come back to are closed.
 const DefaultOpenExpiry = 30 * 24 * time.Hour
 
+// ExpireOpen cancels now, rather than at the janitor's next round, the
+// tables whose game has not begun and that went Config.OpenExpiry without
+// a change (expireOpen).
+func (s *Service) ExpireOpen(ctx context.Context) { s.expireOpen(ctx) }
+
 // expireOpen cancels the tables in memory whose game has not begun and
 // which have not changed for s.cfg.OpenExpiry, as if their last player
 // had left. A table in use is passed over until the next time

@@ -64,9 +64,7 @@ func newMetrics(s *Service, reg prometheus.Registerer) (*metricSet, error) {
 	})
 	cs = append(cs, m.watchers, m.moveLatency.h,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_tables_in_memory", Help: "Tables held in memory (live ones and recently finished ones)."}, func() float64 {
-			s.mu.RLock()
-			defer s.mu.RUnlock()
-			return float64(len(s.tables))
+			return float64(s.InMemory())
 		}))
 	if st, ok := s.st.(commitStater); ok {
 		cs = append(cs,

@@ -104,6 +104,10 @@ func (m meta) clone() meta {
 // 8, a Quizl table ten moves in still spent half its heap on them).
 const recentSteps = 4
 
+// RecentSteps is recentSteps, for the tests of clients that resume from
+// further back.
+const RecentSteps = recentSteps
+
 // step is one accepted move and what it revealed.
 type step struct {
 	version int

@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"net/http"
@@ -6,6 +6,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"parlour/server/refuse"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -24,8 +26,8 @@ func FuzzCleanChat(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		c, err := cleanChat(s)
 		if err != nil {
-			if StatusOf(err) != http.StatusBadRequest || err.Error() == "" {
-				t.Fatalf("cleanChat(%q): %v with status %d", s, err, StatusOf(err))
+			if refuse.Status(err) != http.StatusBadRequest || err.Error() == "" {
+				t.Fatalf("cleanChat(%q): %v with status %d", s, err, refuse.Status(err))
 			}
 			return
 		}

@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 // TestResultAppendJSON holds the encoders of moves' answers and of an
 // update's moves to json.Marshal's bytes: no seats and no events (nil and
 // empty), events with recipients and data (a map, a game's own), the
-// flags, text to escape, and an ack with and without an id and a version.
+// flags and text to escape.
 func TestResultAppendJSON(t *testing.T) {
 	t.Parallel()
 	evs := []game.Event{
@@ -38,18 +38,14 @@ func TestResultAppendJSON(t *testing.T) {
 		}
 	}
 	for _, r := range results {
-		got, err := r.appendJSON(nil)
+		got, err := r.AppendJSON(nil)
 		check("result", got, err, r)
-		for _, id := range []string{"", "m1", `"<id>"`} {
-			got, err := appendAck(nil, id, &r)
-			check("ack "+id, got, err, ServerMessage{Type: "ack", ID: id, Version: r.Version, Result: &r})
-		}
 	}
 	for _, ms := range [][]MoveInfo{nil, {}, {{Version: 4, Seat: 1, Player: "Ben \"B\"", Move: "72", Events: evs}, {Version: 5, Events: []game.Event{}}}} {
 		got, err := appendMoves(nil, ms)
 		check("moves", got, err, ms)
 	}
-	if _, err := (&MoveResult{Events: []game.Event{{Kind: "bad", Data: make(chan int)}}}).appendJSON(nil); err == nil {
+	if _, err := (&MoveResult{Events: []game.Event{{Kind: "bad", Data: make(chan int)}}}).AppendJSON(nil); err == nil {
 		t.Error("data json cannot encode: no error")
 	}
 }

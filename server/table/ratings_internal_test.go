@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"slices"
@@ -7,6 +7,7 @@ import (
 
 	"parlour/game"
 	"parlour/games"
+	"parlour/server/internal/servertest"
 )
 
 // TestPools: the pools are what the games tell (game.Rated), and a game
@@ -19,7 +20,7 @@ func TestPools(t *testing.T) {
 		want []string
 	}{
 		{"every game", games.Registry(), []string{"nymphabet-cyclic", "nymphabet-scoring", "nymphabet-standard", "quizl", "salvo", "wordfight"}},
-		{"games that are not rated", testRegistry(), nil},
+		{"games that are not rated", servertest.Registry(), nil},
 	} {
 		if got := Pools(tc.reg); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: pools %q, want %q", tc.name, got, tc.want)
@@ -49,7 +50,7 @@ func TestCheckRatedRules(t *testing.T) {
 		var g game.Game
 		var err error
 		if tc.game == "guess" {
-			g = guess{}
+			g = servertest.Guess{}
 		} else if g, err = reg.Lookup(tc.game); err != nil {
 			t.Fatal(err)
 		}

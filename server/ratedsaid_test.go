@@ -1,55 +1,11 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
 	"testing"
-	"time"
 
-	"parlour/game"
+	"parlour/server/table"
 )
-
-// TestTableInfoAppendJSON holds TableInfo.appendJSON to json.Marshal's
-// bytes, from an empty table information to one with every field set,
-// and names that need escaping.
-func TestTableInfoAppendJSON(t *testing.T) {
-	t.Parallel()
-	at := time.Date(2026, 11, 26, 10, 30, 0, 123456000, time.UTC)
-	left := 12.5
-	full := TableInfo{
-		ID: "t1", Game: "quizl", Title: "Quizl", Status: "finished",
-		Rules: game.Rules{"clock": 60, "award": 10, "name": "<&>"}, Lexicon: "english", Private: true, Code: "ABC123",
-		Seats: []SeatInfo{
-			{Seat: 0, Name: "Zoë <b>", Kind: "person", Ready: true, Deadline: &at, TimeLeft: &left},
-			{Seat: 1, Name: "Ben\u2028\"x\"", Kind: "computer", Level: "strong", AwaySince: &at},
-			{Seat: 2, Kind: "open"},
-		},
-		ToMove:      []game.Seat{1, 2},
-		Abortable:   true,
-		Commitments: []string{"ab", "cd"},
-		Reveal:      []Reveal{{Seat: 0, Salt: "00", Setup: json.RawMessage(`{"a": 1}`), Commitment: "ab"}},
-		Result:      &game.Result{Status: game.Aborted, Winners: []game.Seat{}},
-		Aborted:     &AbortInfo{Seat: 1, Name: "Ben\u2028\"x\"", Why: AbortResign},
-		Set:         &game.Set{Target: 3, Games: 2, Totals: []int{1, 2}, Over: true, Winners: []int{1}},
-		Prev:        "t0", Rematch: "t2", Created: at,
-		Solitaire: &SolitaireInfo{Maker: "strong", Random: true},
-		Daily:     "quizl/2026-11-26", Rated: true, Pool: "quizl", Clock: &ClockInfo{Turn: 60, Now: at},
-	}
-	for _, in := range []TableInfo{{}, {ID: "t", Seats: []SeatInfo{}, ToMove: []game.Seat{}}, full} {
-		rules, err := json.Marshal(in.Rules)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := json.Marshal(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := in.appendJSON([]byte("x"), rules)
-		if err != nil || !bytes.Equal(got[1:], want) {
-			t.Errorf("%v\n got %s\nwant %s", err, got, want)
-		}
-	}
-}
 
 // TestRatedSaidEverywhere: every answer of the API that describes a table
 // says "rated": true for a rated table and leaves it out for another, so
@@ -60,9 +16,9 @@ func TestRatedSaidEverywhere(t *testing.T) {
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
-	open := map[string]Seated{}
+	open := map[string]table.Seated{}
 	for _, rated := range []bool{true, false} {
-		var s Seated
+		var s table.Seated
 		if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": rated}, &s); st != 201 {
 			t.Fatalf("create (rated %v): %d %s", rated, st, body)
 		}

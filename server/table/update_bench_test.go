@@ -1,4 +1,4 @@
-package server
+package table
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"parlour/games"
 	"parlour/games/quizl"
 	"parlour/lexicon"
+	"parlour/server/auth"
 	"parlour/store/sqlite"
 )
 
@@ -42,9 +43,9 @@ func BenchmarkUpdateMessage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ps := make([]*Principal, 2)
+	ps := make([]*auth.Principal, 2)
 	for i, tok := range []string{a.Token, j.Token} {
-		if ps[i], err = s.Authenticate(ctx, tok); err != nil {
+		if ps[i], err = s.auth.Authenticate(ctx, tok); err != nil {
 			b.Fatal(err)
 		}
 		g, err := quizl.RandomSetup(lex, uint64(i+1))

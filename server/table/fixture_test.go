@@ -1,0 +1,81 @@
+package table
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"parlour/game"
+	"parlour/server/auth"
+	"parlour/server/internal/servertest"
+	"parlour/store"
+	"parlour/store/sqlite"
+)
+
+// fixture is a table service on a SQLite store of its own, playing the
+// fake game of servertest.
+type fixture struct {
+	t   *testing.T
+	dir string
+	db  *sqlite.Store
+	s   *Service
+	// idleEvict is the service's Config.IdleEvict (0: the default).
+	idleEvict time.Duration
+	// wrap, when set, wraps the store the service is given.
+	wrap func(store.Store) store.Store
+}
+
+func newFixture(t *testing.T) *fixture {
+	f := &fixture{t: t, dir: t.TempDir()}
+	f.open()
+	t.Cleanup(f.close)
+	return f
+}
+
+func (f *fixture) open() {
+	f.t.Helper()
+	db, err := sqlite.Open(context.Background(), filepath.Join(f.dir, "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.db = db
+	var st store.Store = db
+	if f.wrap != nil {
+		st = f.wrap(db)
+	}
+	s, err := New(context.Background(), Config{Store: st, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon,
+		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.s = s
+}
+
+func (f *fixture) close() {
+	if f.s != nil {
+		f.s.Close()
+		f.db.Close()
+		f.s = nil
+	}
+}
+
+// principal resolves tok as the doors would.
+func (f *fixture) principal(tok string) *auth.Principal {
+	f.t.Helper()
+	p, err := f.s.auth.Authenticate(context.Background(), tok)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return p
+}
+
+// bisect returns the next guess from a seat's view.
+func bisect(t *testing.T, u Update, maxN int) string {
+	t.Helper()
+	m, err := servertest.GuessBot{}.Move(context.Background(), game.Config{Rules: game.Rules{"max": maxN}}, u.Seat, u.View)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
