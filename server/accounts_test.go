@@ -31,14 +31,22 @@ import (
 
 // newGamesFixture is a fixture with the real games, whose rated pools
 // the accounts tests play in.
-func newGamesFixture(t *testing.T) *fixture {
+func newGamesFixture(t *testing.T) *fixture { return newGamesFixtureTuned(t, nil) }
+
+// newGamesFixtureTuned is newGamesFixture with tune changing the
+// service's Config before it is built.
+func newGamesFixtureTuned(t *testing.T, tune func(*Config)) *fixture {
 	t.Helper()
 	f := &fixture{t: t, dir: t.TempDir()}
 	db, err := sqlite.Open(context.Background(), filepath.Join(f.dir, "parlour.db"), sqlite.Options{Synchronous: "NORMAL"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(context.Background(), Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test"})
+	cfg := Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test"}
+	if tune != nil {
+		tune(&cfg)
+	}
+	s, err := New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,8 +366,8 @@ func near(a, b float64) bool { return math.Abs(a-b) < 0.05 }
 
 func TestRatedGames(t *testing.T) {
 	t.Parallel()
-	f := newGamesFixture(t)
-	f.s.cfg.RatedPerPair = -1 // two players alone reach the leaderboard
+	// Two players alone reach the leaderboard.
+	f := newGamesFixtureTuned(t, func(c *Config) { c.RatedPerPair = -1 })
 	srv := startServer(t, f, generous)
 	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
 	// An unrated game changes no rating.

@@ -561,7 +561,7 @@ func (c *cluster) renewAll(ctx context.Context) {
 	c.mu.Unlock()
 	renew := make([]store.Lease, 0, len(held))
 	for id, o := range held {
-		if !c.s.Holds(id) && time.Since(o.taken) > c.ttl {
+		if !c.s.Loaded(id) && time.Since(o.taken) > c.ttl {
 			c.release(ctx, id)
 			delete(held, id)
 			continue

@@ -33,5 +33,5 @@ func (s *Service) Unreachable(id string) {
 
 // Keeps reports whether s holds table id in memory.
 func (s *Service) Keeps(id string) bool {
-	return s.Holds(id)
+	return s.Loaded(id)
 }

@@ -73,7 +73,7 @@ trickle:
 	// A request whose body came in time and that then waits (as a long
 	// poll does) is not cut off: the deadline goes with the body.
 	waited := make(chan error, 1)
-	f.s.cfg.BaseURL = srv.URL
+	f.s.SetBaseURL(srv.URL)
 	hh := srv.Config.Handler.(*Handler)
 	hh.mux.HandleFunc("POST /test/wait", func(w http.ResponseWriter, r *http.Request) {
 		io.ReadAll(r.Body)

@@ -644,5 +644,5 @@ func (h *Handler) invite(w http.ResponseWriter, r *http.Request) {
 	for _, s := range u.Table.Seats {
 		fmt.Fprintf(w, "  seat %d: %s (%s)\n", s.Seat, s.Name, s.Kind)
 	}
-	fmt.Fprintf(w, "\nTo take an open seat:\n  curl -X POST -d '{\"name\": \"YOUR NAME\"}' %s/api/v1/tables/%s/join\n", strings.TrimRight(h.s.cfg.BaseURL, "/"), u.Table.ID)
+	fmt.Fprintf(w, "\nTo take an open seat:\n  curl -X POST -d '{\"name\": \"YOUR NAME\"}' %s/api/v1/tables/%s/join\n", strings.TrimRight(h.s.BaseURL(), "/"), u.Table.ID)
 }

@@ -41,7 +41,7 @@ func startServerOn(t *testing.T, f *fixture, lim Limits, ln net.Listener) *httpt
 	}
 	srv.Listener = h.Listener(srv.Listener)
 	srv.Start()
-	f.s.cfg.BaseURL = srv.URL
+	f.s.SetBaseURL(srv.URL)
 	t.Cleanup(func() {
 		h.CloseSockets("test over")
 		srv.Close()

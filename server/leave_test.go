@@ -82,7 +82,7 @@ func TestLeave(t *testing.T) {
 
 		// Ann, the last person, leaves: the computer seat does not keep
 		// the table open.
-		ok := f.s.Holds(a.Table)
+		ok := f.s.Loaded(a.Table)
 		if !ok {
 			t.Fatal("the table left memory before its last player left it")
 		}

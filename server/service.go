@@ -150,6 +150,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		s.cancel()
 		return nil, err
 	}
+	// The parts of this package read the table service's settings, with
+	// the defaults it gave them.
+	d := s.Service.Config()
+	s.cfg.BotTimeout, s.cfg.MaxWait, s.cfg.IdleEvict, s.cfg.OpenExpiry = d.BotTimeout, d.MaxWait, d.IdleEvict, d.OpenExpiry
+	s.cfg.Clock, s.cfg.WalkAway, s.cfg.Lexicon = d.Clock, d.WalkAway, d.Lexicon
 	if s.cl != nil {
 		s.cl.start()
 	}

@@ -47,6 +47,8 @@ type fixture struct {
 	openExpiry time.Duration
 	// wrap, when set, wraps the store the service is given.
 	wrap func(store.Store) store.Store
+	// tune, when set, changes the service's Config before it is built.
+	tune func(*Config)
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -80,7 +82,11 @@ func (f *fixture) open() {
 	if f.wrap != nil {
 		db = f.wrap(db)
 	}
-	s, err := New(context.Background(), Config{Store: db, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, MaxWait: f.maxWait, OpenExpiry: f.openExpiry})
+	cfg := Config{Store: db, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon, BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, MaxWait: f.maxWait, OpenExpiry: f.openExpiry}
+	if f.tune != nil {
+		f.tune(&cfg)
+	}
+	s, err := New(context.Background(), cfg)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -351,10 +357,13 @@ func TestComputerSeatAndRestart(t *testing.T) {
 func TestBrokenComputerResigns(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t)
-	f.s.cfg.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
-		return servertest.GuessBot{Level: "broken"}, nil
-	}
+	f := &fixture{t: t, dir: t.TempDir(), tune: func(c *Config) {
+		c.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+			return servertest.GuessBot{Level: "broken"}, nil
+		}
+	}}
+	f.open()
+	t.Cleanup(f.close)
 	a, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"computer:easy", "me"}})
 	pa := f.principal(a.Token)
 	f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(3)})
@@ -971,11 +980,14 @@ func TestStoreOutage(t *testing.T) {
 	}{{"stopped", servertest.PG().Stop}, {"crashed", servertest.PG().Crash}} {
 		t.Run(down.name, func(t *testing.T) {
 			ctx := context.Background()
-			f := newFixtureOn(t, k)
 			gate := make(chan struct{})
-			f.s.cfg.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
-				return gatedBot{servertest.GuessBot{Level: level}, gate}, nil
-			}
+			f := &fixture{t: t, dir: t.TempDir(), kind: &k, where: k.Fresh(t), tune: func(c *Config) {
+				c.NewBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+					return gatedBot{servertest.GuessBot{Level: level}, gate}, nil
+				}
+			}}
+			f.open()
+			t.Cleanup(f.close)
 			srv := startServer(t, f, generous)
 			a, ann, ben := annAndBen(t, srv.URL)
 			// Numbers nobody guesses below, so that no guess ends the

@@ -116,8 +116,8 @@ func (s *Service) InMemory() int {
 	return len(s.tables)
 }
 
-// Holds reports whether table id is in memory here.
-func (s *Service) Holds(id string) bool {
+// Loaded reports whether table id is in memory here.
+func (s *Service) Loaded(id string) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	_, ok := s.tables[id]

@@ -84,4 +84,4 @@ func newMetrics(s *Service, reg prometheus.Registerer) (*metricSet, error) {
 
 // RateLimited counts one request or message refused by a rate limit: the
 // doors count theirs with the table's chat limits, under one name.
-func (s *Service) RateLimited() { s.RateLimited() }
+func (s *Service) RateLimited() { s.metrics.limited.Inc() }

@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -128,6 +129,8 @@ type Service struct {
 	botSem chan struct{}
 
 	metrics *metricSet
+	// baseURL, when set, overrides cfg.BaseURL (SetBaseURL).
+	baseURL atomic.Pointer[string]
 
 	// observers hear of the games that start and finish (observe.go).
 	observers []Observer
@@ -139,6 +142,22 @@ type Service struct {
 	// lobbyPeers lists the other nodes' tables; nil for a single node.
 	lobbyPeers LobbyPeers
 }
+
+// BaseURL returns the address invite links start with.
+func (s *Service) BaseURL() string {
+	if u := s.baseURL.Load(); u != nil {
+		return *u
+	}
+	return s.cfg.BaseURL
+}
+
+// SetBaseURL changes the address invite links start with, for a server
+// whose address is known only once it listens (on port 0, say).
+func (s *Service) SetBaseURL(u string) { s.baseURL.Store(&u) }
+
+// Config returns the service's configuration, with the defaults New gave
+// what was left unset.
+func (s *Service) Config() Config { return s.cfg }
 
 // ShuttingDown is what a watcher is told when the server shuts down under
 // it; the doors say the same.
@@ -661,7 +680,7 @@ func (s *Service) seatToken(ctx context.Context, identity, id string, seat int) 
 }
 
 func (s *Service) invite(id string) string {
-	return strings.TrimRight(s.cfg.BaseURL, "/") + "/t/" + id
+	return strings.TrimRight(s.BaseURL(), "/") + "/t/" + id
 }
 
 // Players returns the store's account side, or a refusal when the store
