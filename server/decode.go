@@ -275,7 +275,7 @@ type MoveRequest struct {
 	// at that version (see Service.Move).
 	Version *int `json:"version,omitempty"`
 	// Wait asks for the answer once it is the mover's turn again or the
-	// game is over (see Service.MoveWait).
+	// game is over (see Service.Move).
 	Wait bool `json:"wait,omitempty"`
 }
 

@@ -194,13 +194,13 @@ func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
 		p, _ := s.Authenticate(ctx, solo.Token) // solitaire: play has started
 		// A move the full disk refuses says so, and changes nothing.
 		fs.fill(0)
-		_, err = s.Move(ctx, p, solo.Table, "guess 50", nil)
+		_, err = s.Move(ctx, p, solo.Table, MoveRequest{Move: "guess 50"})
 		wantStatus(t, err, http.StatusServiceUnavailable)
 		if !strings.Contains(err.Error(), "run out of room") {
 			t.Errorf("a move refused for want of room said %q", err)
 		}
 		fs.fill(-1)
-		if _, err := s.Move(ctx, p, solo.Table, "guess 50", nil); err != nil {
+		if _, err := s.Move(ctx, p, solo.Table, MoveRequest{Move: "guess 50"}); err != nil {
 			t.Fatalf("the move again, with room: %v", err)
 		}
 	})

@@ -471,12 +471,7 @@ func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	var res SetupResult
-	if req.Wait {
-		res, err = h.s.SetupWait(r.Context(), p, r.PathValue("id"), req)
-	} else {
-		res, err = h.s.Setup(r.Context(), p, r.PathValue("id"), req)
-	}
+	res, err := h.s.Setup(r.Context(), p, r.PathValue("id"), req)
 	h.reply(w, r, res, err)
 }
 
@@ -491,12 +486,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	var res MoveResult
-	if req.Wait {
-		res, err = h.s.MoveWait(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
-	} else {
-		res, err = h.s.Move(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
-	}
+	res, err := h.s.Move(r.Context(), p, r.PathValue("id"), req)
 	if err != nil {
 		h.fail(w, r, err)
 		return

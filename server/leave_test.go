@@ -129,7 +129,7 @@ func checkCancelled(t *testing.T, f *fixture, id string, p *Principal) {
 	gone("leave", err)
 	_, err = f.s.Watch(ctx, nil, id, -1)
 	gone("watch", err)
-	_, err = f.s.Move(ctx, p, id, "guess 1", nil)
+	_, err = f.s.Move(ctx, p, id, MoveRequest{Move: "guess 1"})
 	gone("move", err)
 	if mine := f.s.MyTables(ctx, p); len(mine) != 0 {
 		t.Errorf("my tables list the cancelled table: %+v", mine)
@@ -179,7 +179,7 @@ func TestLeaveRefusals(t *testing.T) {
 	table, pa, _ := guessBegun(t, f, "Ann", "Ben")
 	begun, _ := f.s.View(ctx, pa, table)
 	overID, pc, pd := guessBegun(t, f, "Cara", "Dan")
-	if _, err := f.s.Move(ctx, pc, overID, "resign", nil); err != nil {
+	if _, err := f.s.Move(ctx, pc, overID, MoveRequest{Move: "resign"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -212,7 +212,7 @@ func TestLeaveRematch(t *testing.T) {
 	ctx := context.Background()
 	f := newFixture(t)
 	table, pa, pb := guessBegun(t, f, "Ann", "Ben")
-	if _, err := f.s.Move(ctx, pa, table, "resign", nil); err != nil {
+	if _, err := f.s.Move(ctx, pa, table, MoveRequest{Move: "resign"}); err != nil {
 		t.Fatal(err)
 	}
 	ra, err := f.s.Rematch(ctx, pa, table)
