@@ -11,6 +11,9 @@ func (h *Handler) dailyToday(r *http.Request, p *auth.Principal) (Daily, error) 
 	return h.s.DailyToday(r.Context(), p, r.PathValue("game"))
 }
 
+// dailyStart answers a refused attempt with the refusal itself (409 and a
+// DailyRefusal, which says when the next puzzle comes), not as an error,
+// and so writes its own answer rather than go through handle.
 func (h *Handler) dailyStart(w http.ResponseWriter, r *http.Request) {
 	p, err := h.wholeIdentity(r)
 	if err != nil {

@@ -145,6 +145,8 @@ func (h *Handler) signedIn(r *http.Request) (*auth.Principal, error) {
 	return p, nil
 }
 
+// whoAmI drops the session cookies of a session that has ended, and so
+// reads who asks itself rather than through handle.
 func (h *Handler) whoAmI(w http.ResponseWriter, r *http.Request) {
 	p, err := h.signedIn(r)
 	if err != nil {
