@@ -62,7 +62,7 @@ func fillOne(ctx context.Context, s *server.Service, moves int) error {
 	turn := 0
 	for i := 0; i < moves; i++ {
 		sq := i / 2
-		res, err := s.Move(ctx, ps[turn], a.Table, fmt.Sprintf("%d%d", 5+sq/5, sq%5), nil)
+		res, err := s.Move(ctx, ps[turn], a.Table, table.MoveRequest{Move: fmt.Sprintf("%d%d", 5+sq/5, sq%5)})
 		if err != nil {
 			return err
 		}
@@ -193,7 +193,7 @@ func BenchmarkMove(b *testing.B) {
 				}
 			}
 			sq := t.calls[t.turn]
-			res, err := s.Move(ctx, t.ps[t.turn], t.id, fmt.Sprintf("%d%d", 5+sq/5, sq%5), nil)
+			res, err := s.Move(ctx, t.ps[t.turn], t.id, table.MoveRequest{Move: fmt.Sprintf("%d%d", 5+sq/5, sq%5)})
 			if err != nil {
 				b.Error(err)
 				return

@@ -539,7 +539,7 @@ func TestClusterFencesAPausedOwner(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = a.svc.Move(ctx, p, id, mv, nil)
+	_, err = a.svc.Move(ctx, p, id, table.MoveRequest{Move: mv})
 	if server.StatusOf(err) != http.StatusServiceUnavailable {
 		t.Fatalf("a move on the paused owner after the takeover: %v (status %d), want 503", err, server.StatusOf(err))
 	}

@@ -351,7 +351,7 @@ func (c *cluster) socketMessage(ctx context.Context, s *socket, id, token, remot
 			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators cannot move: say hello with your seat's token"))
 			return
 		}
-		path, body = "moves", MoveRequest{Move: m.Move, Version: m.Version}
+		path, body = "moves", table.MoveRequest{Move: m.Move, Version: m.Version}
 	case "setup":
 		if s.p == nil {
 			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators have no setup: say hello with your seat's token"))

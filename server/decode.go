@@ -63,8 +63,8 @@ func readBody(r io.Reader, limit int64) ([]byte, error) {
 // busy server answers thousands of times a second, and reflection-based
 // decoding was a good part of its cost. Any other body goes through
 // decodeBytes and means the same either way.
-func decodeMoveRequest(r io.Reader, limit int64) (MoveRequest, error) {
-	var req MoveRequest
+func decodeMoveRequest(r io.Reader, limit int64) (table.MoveRequest, error) {
+	var req table.MoveRequest
 	b, err := readBody(r, limit)
 	if err != nil {
 		return req, err
@@ -267,17 +267,6 @@ func decodeBytes(b []byte, v any) error {
 		return refuse.Bad("the body is not what was expected: %v", err)
 	}
 	return nil
-}
-
-// MoveRequest is the body of POST /api/v1/tables/{id}/moves.
-type MoveRequest struct {
-	Move string `json:"move"`
-	// Version, when given, makes the move conditional on the table being
-	// at that version (see Service.Move).
-	Version *int `json:"version,omitempty"`
-	// Wait asks for the answer once it is the mover's turn again or the
-	// game is over (see Service.MoveWait).
-	Wait bool `json:"wait,omitempty"`
 }
 
 // IdentityRequest is the body of POST /api/v1/identity.

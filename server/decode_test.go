@@ -81,7 +81,7 @@ func FuzzDecodeRequests(f *testing.F) {
 		check(decodeJSON(strings.NewReader(string(b)), 4096, &j))
 		var s table.SetupRequest
 		check(decodeJSON(strings.NewReader(string(b)), 4096, &s))
-		var m MoveRequest
+		var m table.MoveRequest
 		check(decodeJSON(strings.NewReader(string(b)), 4096, &m))
 		var i IdentityRequest
 		check(decodeJSON(strings.NewReader(string(b)), 4096, &i))
@@ -115,7 +115,7 @@ func FuzzDecodeMoveRequest(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		fast, ferr := decodeMoveRequest(bytes.NewReader(b), 4096)
-		var slow MoveRequest
+		var slow table.MoveRequest
 		serr := decodeJSON(bytes.NewReader(b), 4096, &slow)
 		if (ferr == nil) != (serr == nil) {
 			t.Fatalf("%q: direct error %v, decoder error %v", b, ferr, serr)

@@ -94,55 +94,59 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 		s.cl.h = h
 		s.cl.hmu.Unlock()
 	}
+	// The routes, with whom each hears (caller) and the status of its
+	// answer; the endpoints that write their own answers (streams, the
+	// socket, cookies, the move) are plain handler funcs.
+	ok, created, none := http.StatusOK, http.StatusCreated, http.StatusNoContent
 	h.mux.HandleFunc("GET /healthz", h.healthz)
 	h.mux.HandleFunc("GET /metrics", h.metrics)
 	h.mux.HandleFunc("GET /api/v1/games", h.listGames)
-	h.mux.HandleFunc("POST /api/v1/identity", h.newIdentity)
-	h.mux.HandleFunc("GET /api/v1/tables", h.lobby)
-	h.mux.HandleFunc("POST /api/v1/tables", h.create)
-	h.mux.HandleFunc("GET /api/v1/tables/{id}", h.view)
-	h.mux.HandleFunc("POST /api/v1/tables/{id}/join", h.join)
-	h.mux.HandleFunc("POST /api/v1/tables/{id}/leave", h.leave)
-	h.mux.HandleFunc("POST /api/v1/tables/{id}/setup", h.setup)
+	h.mux.HandleFunc("POST /api/v1/identity", handleJSON(h, byAnyone, created, h.newIdentity))
+	h.mux.HandleFunc("GET /api/v1/tables", handle(h, byAnyone, ok, h.lobby))
+	h.mux.HandleFunc("POST /api/v1/tables", handleJSON(h, byIdentity, created, h.create))
+	h.mux.HandleFunc("GET /api/v1/tables/{id}", handle(h, byToken, ok, h.view))
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/join", handleJSON(h, byIdentity, ok, h.join))
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/leave", handle(h, bySeat, ok, h.leave))
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/setup", handleJSON(h, bySeat, ok, h.setup))
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/moves", h.move)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/events", h.events)
-	h.mux.HandleFunc("GET /api/v1/tables/{id}/record", h.record)
+	h.mux.HandleFunc("GET /api/v1/tables/{id}/record", handle(h, byToken, ok, h.record))
 	h.mux.Handle("GET /api/v1/tables/{id}/analysis", newAnalyses(h))
-	h.mux.HandleFunc("POST /api/v1/tables/{id}/rematch", h.rematch)
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/rematch", handle(h, bySeat, ok, h.rematch))
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/socket", h.socket)
-	h.mux.HandleFunc("GET /api/v1/tables/{id}/chat", h.chatPage)
-	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat", h.chat)
-	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat/mute", h.mute)
-	h.mux.HandleFunc("POST /api/v1/tables/{id}/claim", h.claim)
-	h.mux.HandleFunc("POST /api/v1/tables/{id}/abort", h.abort)
+	h.mux.HandleFunc("GET /api/v1/tables/{id}/chat", handle(h, byToken, ok, h.chatPage))
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat", handleJSON(h, byToken, created, h.chat))
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat/mute", handleJSON(h, byToken, ok, h.mute))
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/claim", handle(h, bySeat, ok, h.claim))
+	h.mux.HandleFunc("POST /api/v1/tables/{id}/abort", handle(h, bySeat, ok, h.abort))
 	h.mux.HandleFunc("GET /t/{id}", h.invite)
-	h.mux.HandleFunc("GET /api/v1/invites/{code}", h.invitation)
+	h.mux.HandleFunc("GET /api/v1/invites/{code}", handle(h, byAnyone, ok, h.invitation))
 	h.mux.HandleFunc("POST /api/v1/accounts", h.signUp)
 	h.mux.HandleFunc("GET /api/v1/account", h.whoAmI)
-	h.mux.HandleFunc("GET /api/v1/identity/tables", h.myTables)
-	h.mux.HandleFunc("PUT /api/v1/account/password", h.changePassword)
+	h.mux.HandleFunc("GET /api/v1/identity/tables", handle(h, bySignedIn, ok, h.myTables))
+	h.mux.HandleFunc("PUT /api/v1/account/password", handleJSON(h, bySignedIn, none, h.changePassword))
 	h.mux.HandleFunc("DELETE /api/v1/account", h.deleteAccount)
 	h.mux.HandleFunc("POST /api/v1/sessions", h.signIn)
 	h.mux.HandleFunc("DELETE /api/v1/sessions", h.signOut)
-	h.mux.HandleFunc("POST /api/v1/keys", h.addKey)
-	h.mux.HandleFunc("GET /api/v1/keys", h.listKeys)
-	h.mux.HandleFunc("DELETE /api/v1/keys/{fingerprint...}", h.deleteKey)
-	h.mux.HandleFunc("GET /api/v1/players/{name}", h.profile)
-	h.mux.HandleFunc("GET /api/v1/players/{name}/games", h.history)
+	h.mux.HandleFunc("POST /api/v1/keys", handleJSON(h, bySignedIn, created, h.addKey))
+	h.mux.HandleFunc("GET /api/v1/keys", handle(h, bySignedIn, ok, h.listKeys))
+	h.mux.HandleFunc("DELETE /api/v1/keys/{fingerprint...}", handle(h, bySignedIn, none, h.deleteKey))
+	h.mux.HandleFunc("GET /api/v1/players/{name}", handle(h, byAnyone, ok, h.profile))
+	h.mux.HandleFunc("GET /api/v1/players/{name}/games", handle(h, byAnyone, ok, h.history))
 	h.mux.HandleFunc("GET /api/v1/leaderboards", h.leaderboards)
-	h.mux.HandleFunc("GET /api/v1/leaderboards/{pool}", h.leaderboard)
-	h.mux.HandleFunc("GET /api/v1/daily/{game}", h.dailyToday)
+	h.mux.HandleFunc("GET /api/v1/leaderboards/{pool}", handle(h, byAnyone, ok, h.leaderboard))
+	h.mux.HandleFunc("GET /api/v1/daily/{game}", handle(h, byIdentity, ok, h.dailyToday))
 	h.mux.HandleFunc("POST /api/v1/daily/{game}", h.dailyStart)
-	h.mux.HandleFunc("GET /api/v1/daily/{game}/{date}/leaderboard", h.dailyBoard)
-	h.mux.HandleFunc("GET /api/v1/players/{name}/daily", h.playerDaily)
-	h.mux.HandleFunc("GET /api/v1/online", h.online)
-	h.mux.HandleFunc("GET /api/v1/account/settings", h.settings)
-	h.mux.HandleFunc("PUT /api/v1/account/settings", h.setSettings)
-	h.mux.HandleFunc("GET /api/v1/challenges", h.listChallenges)
-	h.mux.HandleFunc("POST /api/v1/challenges", h.challenge)
-	h.mux.HandleFunc("POST /api/v1/challenges/{id}/accept", h.accept)
-	h.mux.HandleFunc("POST /api/v1/challenges/{id}/decline", h.decline)
-	h.mux.HandleFunc("DELETE /api/v1/challenges/{id}", h.withdraw)
+	h.mux.HandleFunc("GET /api/v1/daily/{game}/{date}/leaderboard", handle(h, byAnyone, ok, h.dailyBoard))
+	h.mux.HandleFunc("GET /api/v1/players/{name}/daily", handle(h, byAnyone, ok, h.playerDaily))
+	h.mux.HandleFunc("GET /api/v1/online", handle(h, byToken, ok, h.online))
+	h.mux.HandleFunc("GET /api/v1/account/settings", handle(h, byIdentity, ok, h.settings))
+	h.mux.HandleFunc("PUT /api/v1/account/settings", handleJSON(h, byIdentity, ok, h.setSettings))
+	h.mux.HandleFunc("GET /api/v1/challenges", handle(h, bySignedIn, ok, h.listChallenges))
+	h.mux.HandleFunc("POST /api/v1/challenges", handleJSON(h, bySignedIn, created, h.challenge))
+	h.mux.HandleFunc("POST /api/v1/challenges/{id}/accept", handle(h, bySignedIn, created, h.accept))
+	h.mux.HandleFunc("POST /api/v1/challenges/{id}/decline", handle(h, bySignedIn, ok, h.decline))
+	h.mux.HandleFunc("DELETE /api/v1/challenges/{id}", handle(h, bySignedIn, ok, h.withdraw))
 	h.mux.HandleFunc("GET /api/v1/stream", h.stream)
 	h.mountTools() // POST /api/v1/tools/..., and their old paths (tools.go)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
@@ -361,92 +365,48 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-func (h *Handler) newIdentity(w http.ResponseWriter, r *http.Request) {
-	var req IdentityRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
-	}
+func (h *Handler) newIdentity(r *http.Request, _ *auth.Principal, req IdentityRequest) (table.Identity, error) {
 	if err := h.guestAllowed(r); err != nil {
-		h.fail(w, r, err)
-		return
+		return table.Identity{}, err
 	}
-	id, err := h.s.NewIdentity(r.Context(), req.Name)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, id)
+	return h.s.NewIdentity(r.Context(), req.Name)
 }
 
-func (h *Handler) lobby(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) lobby(r *http.Request, _ *auth.Principal) (map[string]any, error) {
 	limit := 100
 	if l := r.URL.Query().Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > 500 {
-			h.fail(w, r, refuse.Bad("limit must be a number from 1 to 500"))
-			return
+			return nil, refuse.Bad("limit must be a number from 1 to 500")
 		}
 		limit = n
 	}
 	out, err := h.s.Lobby(r.Context(), store.Status(r.URL.Query().Get("status")), limit)
 	if err != nil {
-		h.fail(w, r, err)
-		return
+		return nil, err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"tables": out})
+	return map[string]any{"tables": out}, nil
 }
 
-func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
-	var req table.CreateRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
+func (h *Handler) create(r *http.Request, p *auth.Principal, req table.CreateRequest) (table.Seated, error) {
+	if p == nil {
+		if err := h.guestAllowed(r); err != nil {
+			return table.Seated{}, err
+		}
 	}
-	p, err := h.wholeIdentity(r)
-	if err == nil && p == nil {
-		err = h.guestAllowed(r)
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.Create(r.Context(), p, req)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, res)
+	return h.s.Create(r.Context(), p, req)
 }
 
-func (h *Handler) join(w http.ResponseWriter, r *http.Request) {
-	var req table.JoinRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
+func (h *Handler) join(r *http.Request, p *auth.Principal, req table.JoinRequest) (table.Seated, error) {
+	if p == nil {
+		if err := h.guestAllowed(r); err != nil {
+			return table.Seated{}, err
+		}
 	}
-	p, err := h.wholeIdentity(r)
-	if err == nil && p == nil {
-		err = h.guestAllowed(r)
+	if err := h.newRatedAllowed(r, p, r.PathValue("id"), false); err != nil {
+		return table.Seated{}, err
 	}
-	if err == nil {
-		err = h.newRatedAllowed(r, p, r.PathValue("id"), false)
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.Join(r.Context(), p, r.PathValue("id"), req)
-	h.reply(w, r, res, err)
-}
-
-// reply answers 200 with v as JSON, or the error in a player's words.
-func (h *Handler) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, v)
+	return h.s.Join(r.Context(), p, r.PathValue("id"), req)
 }
 
 // seated authenticates a request that must come from a seat holder.
@@ -461,26 +421,14 @@ func (h *Handler) seated(r *http.Request) (*auth.Principal, error) {
 	return p, nil
 }
 
-func (h *Handler) setup(w http.ResponseWriter, r *http.Request) {
-	var req table.SetupRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	p, err := h.seated(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	var res table.SetupResult
-	if req.Wait {
-		res, err = h.s.SetupWait(r.Context(), p, r.PathValue("id"), req)
-	} else {
-		res, err = h.s.Setup(r.Context(), p, r.PathValue("id"), req)
-	}
-	h.reply(w, r, res, err)
+func (h *Handler) setup(r *http.Request, p *auth.Principal, req table.SetupRequest) (table.SetupResult, error) {
+	return h.s.Setup(r.Context(), p, r.PathValue("id"), req)
 }
 
+// move answers POST /api/v1/tables/{id}/moves. It is the request a busy
+// server answers most, and so reads its body with decodeMoveRequest and
+// writes its answer with MoveResult.appendJSON rather than through
+// handleJSON's reflection.
 func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 	req, err := decodeMoveRequest(r.Body, h.lim.MaxBody)
 	if err != nil {
@@ -492,12 +440,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	var res table.MoveResult
-	if req.Wait {
-		res, err = h.s.MoveWait(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
-	} else {
-		res, err = h.s.Move(r.Context(), p, r.PathValue("id"), req.Move, req.Version)
-	}
+	res, err := h.s.Move(r.Context(), p, r.PathValue("id"), req)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -510,34 +453,16 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 	writeJSONBytes(w, http.StatusOK, append(b, '\n'))
 }
 
-func (h *Handler) view(w http.ResponseWriter, r *http.Request) {
-	p, err := h.principal(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	u, err := h.s.View(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, u, err)
+func (h *Handler) view(r *http.Request, p *auth.Principal) (table.Update, error) {
+	return h.s.View(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) record(w http.ResponseWriter, r *http.Request) {
-	p, err := h.principal(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	rec, err := h.s.Record(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, rec, err)
+func (h *Handler) record(r *http.Request, p *auth.Principal) (*game.Record, error) {
+	return h.s.Record(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) rematch(w http.ResponseWriter, r *http.Request) {
-	p, err := h.seated(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.Rematch(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, res, err)
+func (h *Handler) rematch(r *http.Request, p *auth.Principal) (table.Seated, error) {
+	return h.s.Rematch(r.Context(), p, r.PathValue("id"))
 }
 
 // parseFrom reads the version a stream resumes from: ?from=N, or the

@@ -2,56 +2,37 @@ package server
 
 import (
 	"net/http"
+
 	"strconv"
 
-	"parlour/server/refuse"
+	"parlour/server/auth"
 	"parlour/server/table"
+
+	"parlour/server/refuse"
 )
 
-func (h *Handler) chatPage(w http.ResponseWriter, r *http.Request) {
-	p, err := h.principal(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
+func (h *Handler) chatPage(r *http.Request, p *auth.Principal) (table.ChatPage, error) {
 	q := r.URL.Query()
 	since, limit := 0, 100
+	var err error
 	if v := q.Get("since"); v != "" {
 		if since, err = strconv.Atoi(v); err != nil || since < 0 {
-			h.fail(w, r, refuse.Bad("since must be a message number (0 or more), not %q", refuse.Clip(v)))
-			return
+			return table.ChatPage{}, refuse.Bad("since must be a message number (0 or more), not %q", refuse.Clip(v))
 		}
 	}
 	if v := q.Get("limit"); v != "" {
 		if limit, err = strconv.Atoi(v); err != nil || limit < 1 || limit > table.MaxChatPage {
-			h.fail(w, r, refuse.Bad("limit must be a number from 1 to %d", table.MaxChatPage))
-			return
+			return table.ChatPage{}, refuse.Bad("limit must be a number from 1 to %d", table.MaxChatPage)
 		}
 	}
-	page, err := h.s.ChatSince(r.Context(), p, r.PathValue("id"), since, limit)
-	h.reply(w, r, page, err)
+	return h.s.ChatSince(r.Context(), p, r.PathValue("id"), since, limit)
 }
 
-func (h *Handler) chat(w http.ResponseWriter, r *http.Request) {
-	var req table.ChatRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
+func (h *Handler) chat(r *http.Request, p *auth.Principal, req table.ChatRequest) (table.ChatLine, error) {
+	if err := h.chatAllowed(h.clientAddr(r)); err != nil {
+		return table.ChatLine{}, err
 	}
-	p, err := h.principal(r)
-	if err == nil {
-		err = h.chatAllowed(h.clientAddr(r))
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	line, err := h.s.Chat(r.Context(), p, r.PathValue("id"), req)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, line)
+	return h.s.Chat(r.Context(), p, r.PathValue("id"), req)
 }
 
 // chatAllowed applies the per-address limit on chat messages, which the
@@ -64,19 +45,9 @@ func (h *Handler) chatAllowed(addr string) error {
 	return nil
 }
 
-func (h *Handler) mute(w http.ResponseWriter, r *http.Request) {
-	var req table.MuteRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	p, err := h.principal(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
+func (h *Handler) mute(r *http.Request, p *auth.Principal, req table.MuteRequest) (map[string][]string, error) {
 	muted, err := h.s.Mute(r.Context(), p, r.PathValue("id"), req)
-	h.reply(w, r, map[string][]string{"muted": append([]string{}, muted...)}, err)
+	return map[string][]string{"muted": append([]string{}, muted...)}, err
 }
 
 // parseChatFrom reads ?chat=N, the number of the last chat message a

@@ -3,18 +3,17 @@ package server
 import (
 	"errors"
 	"net/http"
+
+	"parlour/server/auth"
 )
 
-func (h *Handler) dailyToday(w http.ResponseWriter, r *http.Request) {
-	p, err := h.wholeIdentity(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.DailyToday(r.Context(), p, r.PathValue("game"))
-	h.reply(w, r, res, err)
+func (h *Handler) dailyToday(r *http.Request, p *auth.Principal) (Daily, error) {
+	return h.s.DailyToday(r.Context(), p, r.PathValue("game"))
 }
 
+// dailyStart answers a refused attempt with the refusal itself (409 and a
+// DailyRefusal, which says when the next puzzle comes), not as an error,
+// and so writes its own answer rather than go through handle.
 func (h *Handler) dailyStart(w http.ResponseWriter, r *http.Request) {
 	p, err := h.wholeIdentity(r)
 	if err != nil {
@@ -34,12 +33,10 @@ func (h *Handler) dailyStart(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, res)
 }
 
-func (h *Handler) dailyBoard(w http.ResponseWriter, r *http.Request) {
-	res, err := h.s.DailyLeaderboard(r.Context(), r.PathValue("game"), r.PathValue("date"))
-	h.reply(w, r, res, err)
+func (h *Handler) dailyBoard(r *http.Request, _ *auth.Principal) (DailyBoard, error) {
+	return h.s.DailyLeaderboard(r.Context(), r.PathValue("game"), r.PathValue("date"))
 }
 
-func (h *Handler) playerDaily(w http.ResponseWriter, r *http.Request) {
-	res, err := h.s.PlayerDaily(r.Context(), r.PathValue("name"))
-	h.reply(w, r, res, err)
+func (h *Handler) playerDaily(r *http.Request, _ *auth.Principal) (map[string]DailyRecord, error) {
+	return h.s.PlayerDaily(r.Context(), r.PathValue("name"))
 }

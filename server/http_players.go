@@ -2,87 +2,53 @@ package server
 
 import (
 	"net/http"
+
 	"strconv"
+
+	"parlour/server/auth"
 
 	"parlour/server/refuse"
 	"parlour/server/table"
 )
 
-func (h *Handler) addKey(w http.ResponseWriter, r *http.Request) {
-	var req KeyRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	p, err := h.signedIn(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	k, err := h.s.AddKey(r.Context(), p, req.Key)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, k)
+func (h *Handler) addKey(r *http.Request, p *auth.Principal, req KeyRequest) (KeyInfo, error) {
+	return h.s.AddKey(r.Context(), p, req.Key)
 }
 
-func (h *Handler) listKeys(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
+func (h *Handler) listKeys(r *http.Request, p *auth.Principal) (map[string]any, error) {
 	ks, err := h.s.Keys(r.Context(), p)
-	h.reply(w, r, map[string]any{"keys": ks}, err)
+	return map[string]any{"keys": ks}, err
 }
 
-func (h *Handler) deleteKey(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err == nil {
-		err = h.s.DeleteKey(r.Context(), p, r.PathValue("fingerprint"))
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+func (h *Handler) deleteKey(r *http.Request, p *auth.Principal) (noContent, error) {
+	return noContent{}, h.s.DeleteKey(r.Context(), p, r.PathValue("fingerprint"))
 }
 
-func (h *Handler) profile(w http.ResponseWriter, r *http.Request) {
-	p, err := h.s.Profile(r.Context(), r.PathValue("name"))
-	h.reply(w, r, p, err)
+func (h *Handler) profile(r *http.Request, _ *auth.Principal) (Profile, error) {
+	return h.s.Profile(r.Context(), r.PathValue("name"))
 }
 
-func (h *Handler) history(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) history(r *http.Request, _ *auth.Principal) (History, error) {
 	q := r.URL.Query()
 	limit := DefaultHistoryPage
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 1 || n > HistoryPageSize {
-			h.fail(w, r, refuse.Bad("limit must be a number from 1 to %d", HistoryPageSize))
-			return
+			return History{}, refuse.Bad("limit must be a number from 1 to %d", HistoryPageSize)
 		}
 		limit = n
 	}
-	res, err := h.s.History(r.Context(), r.PathValue("name"), q.Get("game"), q.Get("before"), limit)
-	h.reply(w, r, res, err)
+	return h.s.History(r.Context(), r.PathValue("name"), q.Get("game"), q.Get("before"), limit)
 }
 
-func (h *Handler) myTables(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"tables": h.s.MyTables(r.Context(), p)})
+func (h *Handler) myTables(r *http.Request, p *auth.Principal) (map[string]any, error) {
+	return map[string]any{"tables": h.s.MyTables(r.Context(), p)}, nil
 }
 
 func (h *Handler) leaderboards(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"pools": table.Pools(h.s.games)})
 }
 
-func (h *Handler) leaderboard(w http.ResponseWriter, r *http.Request) {
-	lb, err := h.s.Leaderboard(r.Context(), r.PathValue("pool"))
-	h.reply(w, r, lb, err)
+func (h *Handler) leaderboard(r *http.Request, _ *auth.Principal) (Leaderboard, error) {
+	return h.s.Leaderboard(r.Context(), r.PathValue("pool"))
 }

@@ -145,6 +145,8 @@ func (h *Handler) signedIn(r *http.Request) (*auth.Principal, error) {
 	return p, nil
 }
 
+// whoAmI drops the session cookies of a session that has ended, and so
+// reads who asks itself rather than through handle.
 func (h *Handler) whoAmI(w http.ResponseWriter, r *http.Request) {
 	p, err := h.signedIn(r)
 	if err != nil {
@@ -161,24 +163,11 @@ func (h *Handler) whoAmI(w http.ResponseWriter, r *http.Request) {
 	h.reply(w, r, a, err)
 }
 
-func (h *Handler) changePassword(w http.ResponseWriter, r *http.Request) {
-	var req PasswordRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
+func (h *Handler) changePassword(r *http.Request, p *auth.Principal, req PasswordRequest) (noContent, error) {
+	if err := h.signInAllowed(r, "#"+p.Identity); err != nil {
+		return noContent{}, err
 	}
-	p, err := h.signedIn(r)
-	if err == nil {
-		err = h.signInAllowed(r, "#"+p.Identity)
-	}
-	if err == nil {
-		err = h.s.ChangePassword(r.Context(), p, auth.RequestToken(r), req)
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
+	return noContent{}, h.s.ChangePassword(r.Context(), p, auth.RequestToken(r), req)
 }
 
 func (h *Handler) deleteAccount(w http.ResponseWriter, r *http.Request) {

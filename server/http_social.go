@@ -3,118 +3,59 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+
 	"time"
+
+	"parlour/server/auth"
+	"parlour/server/table"
 
 	"parlour/server/refuse"
 	"parlour/store"
 )
 
-func (h *Handler) challenge(w http.ResponseWriter, r *http.Request) {
-	var req ChallengeRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	p, err := h.signedIn(r)
+func (h *Handler) challenge(r *http.Request, p *auth.Principal, req ChallengeRequest) (ChallengeInfo, error) {
 	addr := h.clientAddr(r)
-	if err == nil && !h.challengesByAddr.OK(addr) {
+	if !h.challengesByAddr.OK(addr) {
 		h.s.RateLimited()
-		err = refuse.TooMany("too many challenges from your address: wait a minute")
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
+		return ChallengeInfo{}, refuse.TooMany("too many challenges from your address: wait a minute")
 	}
 	info, err := h.s.Challenge(r.Context(), p, req)
 	if err == nil {
 		h.challengesByAddr.Allow(addr) // only challenges made count
 	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, info)
+	return info, err
 }
 
-func (h *Handler) listChallenges(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
+func (h *Handler) listChallenges(r *http.Request, p *auth.Principal) (map[string]any, error) {
 	in, out, err := h.s.Challenges(r.Context(), p)
-	h.reply(w, r, map[string]any{"in": in, "out": out}, err)
+	return map[string]any{"in": in, "out": out}, err
 }
 
-func (h *Handler) accept(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err == nil {
-		err = h.newRatedAllowed(r, p, r.PathValue("id"), true)
+func (h *Handler) accept(r *http.Request, p *auth.Principal) (table.Seated, error) {
+	if err := h.newRatedAllowed(r, p, r.PathValue("id"), true); err != nil {
+		return table.Seated{}, err
 	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.Accept(r.Context(), p, r.PathValue("id"))
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, res)
+	return h.s.Accept(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) decline(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	info, err := h.s.Decline(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, info, err)
+func (h *Handler) decline(r *http.Request, p *auth.Principal) (ChallengeInfo, error) {
+	return h.s.Decline(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) withdraw(w http.ResponseWriter, r *http.Request) {
-	p, err := h.signedIn(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	info, err := h.s.Withdraw(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, info, err)
+func (h *Handler) withdraw(r *http.Request, p *auth.Principal) (ChallengeInfo, error) {
+	return h.s.Withdraw(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) online(w http.ResponseWriter, r *http.Request) {
-	if _, err := h.principal(r); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	out, err := h.s.Online(r.Context())
-	h.reply(w, r, out, err)
+func (h *Handler) online(r *http.Request, _ *auth.Principal) (Online, error) {
+	return h.s.Online(r.Context())
 }
 
-func (h *Handler) settings(w http.ResponseWriter, r *http.Request) {
-	p, err := h.wholeIdentity(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	out, err := h.s.Settings(r.Context(), p)
-	h.reply(w, r, out, err)
+func (h *Handler) settings(r *http.Request, p *auth.Principal) (Settings, error) {
+	return h.s.Settings(r.Context(), p)
 }
 
-func (h *Handler) setSettings(w http.ResponseWriter, r *http.Request) {
-	var req SettingsRequest
-	if err := decodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	p, err := h.wholeIdentity(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	out, err := h.s.SetSettings(r.Context(), p, req)
-	h.reply(w, r, out, err)
+func (h *Handler) setSettings(r *http.Request, p *auth.Principal, req SettingsRequest) (Settings, error) {
+	return h.s.SetSettings(r.Context(), p, req)
 }
 
 // stream serves GET /api/v1/stream: NDJSON, one StreamEvent a line, and

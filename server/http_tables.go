@@ -5,50 +5,32 @@ import (
 
 	"parlour/server/auth"
 	"parlour/server/refuse"
+	"parlour/server/table"
 )
 
-func (h *Handler) abort(w http.ResponseWriter, r *http.Request) {
-	p, err := h.seated(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.Abort(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, res, err)
+func (h *Handler) abort(r *http.Request, p *auth.Principal) (table.AbortResult, error) {
+	return h.s.Abort(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) claim(w http.ResponseWriter, r *http.Request) {
-	p, err := h.seated(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.Claim(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, res, err)
+func (h *Handler) claim(r *http.Request, p *auth.Principal) (table.ClaimResult, error) {
+	return h.s.Claim(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) leave(w http.ResponseWriter, r *http.Request) {
-	p, err := h.seated(r)
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	res, err := h.s.Leave(r.Context(), p, r.PathValue("id"))
-	h.reply(w, r, res, err)
+func (h *Handler) leave(r *http.Request, p *auth.Principal) (table.Left, error) {
+	return h.s.Leave(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) invitation(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) invitation(r *http.Request, _ *auth.Principal) (table.Invitation, error) {
 	addr := h.clientAddr(r)
 	if !h.codeMisses.OK(addr) {
 		h.s.RateLimited()
-		h.fail(w, r, refuse.TooMany("too many invite codes that lead nowhere from your address: check the code, and try again in a minute"))
-		return
+		return table.Invitation{}, refuse.TooMany("too many invite codes that lead nowhere from your address: check the code, and try again in a minute")
 	}
 	in, err := h.s.Invitation(r.Context(), r.PathValue("code"))
 	if refuse.Status(err) == http.StatusNotFound || refuse.Status(err) == http.StatusBadRequest {
 		h.codeMisses.Allow(addr)
 	}
-	h.reply(w, r, in, err)
+	return in, err
 }
 
 // newRatedAllowed applies the per-address cap on rated games that new

@@ -611,7 +611,7 @@ func TestWebSocketResume(t *testing.T) {
 		t.Fatalf("resume from %d moves back does not reach past the %d kept", len(behind), table.RecentSteps)
 	}
 	for _, m := range behind {
-		if _, err := f.s.Move(ctx, pa, a.Table, m, nil); err != nil {
+		if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: m}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -622,7 +622,7 @@ func TestWebSocketResume(t *testing.T) {
 	if len(m.Update.Moves) != n || m.Update.Moves[0].Version != seen+1 || m.Update.Moves[n-1].Move != "guess 30" || m.Update.Version != seen+n {
 		t.Fatalf("resumed update: version %d, moves %+v", m.Update.Version, m.Update.Moves)
 	}
-	if _, err := f.s.Move(ctx, pa, a.Table, "guess 40", nil); err != nil {
+	if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: "guess 40"}); err != nil {
 		t.Fatal(err)
 	}
 	m = wsReadType(t, c, "update")

@@ -130,7 +130,7 @@ func checkCancelled(t *testing.T, f *fixture, id string, p *Principal) {
 	gone("leave", err)
 	_, err = f.s.Watch(ctx, nil, id, -1)
 	gone("watch", err)
-	_, err = f.s.Move(ctx, p, id, "guess 1", nil)
+	_, err = f.s.Move(ctx, p, id, table.MoveRequest{Move: "guess 1"})
 	gone("move", err)
 	if mine := f.s.MyTables(ctx, p); len(mine) != 0 {
 		t.Errorf("my tables list the cancelled table: %+v", mine)
@@ -178,32 +178,32 @@ func TestLeaveRefusals(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
-	table, pa, _ := guessBegun(t, f, "Ann", "Ben")
-	begun, _ := f.s.View(ctx, pa, table)
+	tableID, pa, _ := guessBegun(t, f, "Ann", "Ben")
+	begun, _ := f.s.View(ctx, pa, tableID)
 	overID, pc, pd := guessBegun(t, f, "Cara", "Dan")
-	if _, err := f.s.Move(ctx, pc, overID, "resign", nil); err != nil {
+	if _, err := f.s.Move(ctx, pc, overID, table.MoveRequest{Move: "resign"}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		name   string
-		p      *Principal
-		table  string
-		status int
-		want   string
+		name    string
+		p       *Principal
+		tableID string
+		status  int
+		want    string
 	}{
-		{"the game has begun", pa, table, http.StatusConflict, "the game has begun: to give up your seat, resign"},
+		{"the game has begun", pa, tableID, http.StatusConflict, "the game has begun: to give up your seat, resign"},
 		{"the game is over", pd, overID, http.StatusConflict, "the game is over"},
-		{"a spectator", nil, table, http.StatusForbidden, "you hold no seat at this table"},
-		{"another table's seat token", pc, table, http.StatusForbidden, "you hold no seat at this table"},
+		{"a spectator", nil, tableID, http.StatusForbidden, "you hold no seat at this table"},
+		{"another table's seat token", pc, tableID, http.StatusForbidden, "you hold no seat at this table"},
 		{"no such table", pa, "nosuchtable0", http.StatusNotFound, "there is no table"},
 		{"not a table id", pa, "../../x", http.StatusNotFound, "there is no table"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			wantRefusal(t, c.name, func() error { _, err := f.s.Leave(ctx, c.p, c.table); return err }, c.status, c.want)
+			wantRefusal(t, c.name, func() error { _, err := f.s.Leave(ctx, c.p, c.tableID); return err }, c.status, c.want)
 		})
 	}
 	// Nothing changed.
-	if u, err := f.s.View(ctx, pa, table); err != nil || u.Version != begun.Version || u.Table.Status != store.Playing || u.Table.Seats[1].Name != "Ben" {
+	if u, err := f.s.View(ctx, pa, tableID); err != nil || u.Version != begun.Version || u.Table.Status != store.Playing || u.Table.Seats[1].Name != "Ben" {
 		t.Fatalf("the table after the refusals: %+v, %v (was version %d)", u.Table, err, begun.Version)
 	}
 }
@@ -214,15 +214,15 @@ func TestLeaveRematch(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newFixture(t)
-	table, pa, pb := guessBegun(t, f, "Ann", "Ben")
-	if _, err := f.s.Move(ctx, pa, table, "resign", nil); err != nil {
+	tableID, pa, pb := guessBegun(t, f, "Ann", "Ben")
+	if _, err := f.s.Move(ctx, pa, tableID, table.MoveRequest{Move: "resign"}); err != nil {
 		t.Fatal(err)
 	}
-	ra, err := f.s.Rematch(ctx, pa, table)
+	ra, err := f.s.Rematch(ctx, pa, tableID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rb, err := f.s.Rematch(ctx, pb, table)
+	rb, err := f.s.Rematch(ctx, pb, tableID)
 	if err != nil || rb.Table != ra.Table {
 		t.Fatalf("Ben's rematch: %+v, %v; want table %s", rb, err, ra.Table)
 	}
@@ -232,15 +232,15 @@ func TestLeaveRematch(t *testing.T) {
 	if l, err := f.s.Leave(ctx, f.principal(rb.Token), ra.Table); err != nil || !l.Cancelled {
 		t.Fatalf("Ben leaves the rematch: %+v, %v", l, err)
 	}
-	again, err := f.s.Rematch(ctx, pb, table)
+	again, err := f.s.Rematch(ctx, pb, tableID)
 	if err != nil || again.Table == ra.Table {
 		t.Fatalf("a rematch after the last was cancelled: %+v, %v", again, err)
 	}
 	u, err := f.s.View(ctx, f.principal(again.Token), again.Table)
-	if err != nil || u.Table.Status != store.Setup || u.Table.Prev != table || u.Seat != 0 || u.Table.Seats[1].Name != "Ann" {
+	if err != nil || u.Table.Status != store.Setup || u.Table.Prev != tableID || u.Seat != 0 || u.Table.Seats[1].Name != "Ann" {
 		t.Fatalf("the new rematch: %+v, %v", u.Table, err)
 	}
-	if u, err := f.s.View(ctx, pa, table); err != nil || u.Table.Rematch != again.Table {
+	if u, err := f.s.View(ctx, pa, tableID); err != nil || u.Table.Rematch != again.Table {
 		t.Fatalf("the finished table's rematch: %+v, %v", u.Table, err)
 	}
 }

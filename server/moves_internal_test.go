@@ -59,22 +59,22 @@ func TestMoveStoredButAnswerLost(t *testing.T) {
 		pa, pb := f.principal(a.Token), f.principal(b.Token)
 		f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(41)})
 		f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(42)})
-		if _, err := f.s.Move(ctx, pa, a.Table, "guess 50", nil); err != nil {
+		if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: "guess 50"}); err != nil {
 			t.Fatal(err)
 		}
 		before, _ := f.s.View(ctx, pb, a.Table)
 		v := before.Version
-		_, err = f.s.Move(ctx, pb, a.Table, "guess 50", &v)
+		_, err = f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "guess 50", Version: &v})
 		wantStatus(t, err, http.StatusServiceUnavailable)
-		if _, err := f.s.Move(ctx, pa, a.Table, "guess 25", nil); err != nil {
+		if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: "guess 25"}); err != nil {
 			t.Fatalf("Ann's move after Ben's lost answer: %v", err)
 		}
-		if res, err := f.s.Move(ctx, pb, a.Table, "guess 50", &v); err != nil || !res.Repeated || res.Version != v+1 {
+		if res, err := f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "guess 50", Version: &v}); err != nil || !res.Repeated || res.Version != v+1 {
 			t.Fatalf("Ben's move asked again at version %d: %+v, %v; want it answered as made at %d", v, res, err, v+1)
 		}
-		_, err = f.s.Move(ctx, pb, a.Table, "guess 51", &v)
+		_, err = f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "guess 51", Version: &v})
 		wantStatus(t, err, http.StatusConflict)
-		if _, err := f.s.Move(ctx, pb, a.Table, "guess 75", nil); err != nil {
+		if _, err := f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "guess 75"}); err != nil {
 			t.Fatalf("Ben's next move: %v", err)
 		}
 		want := []string{"guess 50", "guess 50", "guess 25", "guess 75"}

@@ -158,7 +158,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 			t.Fatalf("lobby = %+v", lobby)
 		}
 		pa := f.principal(ann.Token)
-		_, err = f.s.Move(ctx, pa, ann.Table, "guess 5", nil)
+		_, err = f.s.Move(ctx, pa, ann.Table, table.MoveRequest{Move: "guess 5"})
 		wantStatus(t, err, http.StatusConflict)
 		ben, err := f.s.Join(ctx, nil, ann.Table, table.JoinRequest{Name: "Ann"})
 		if err != nil {
@@ -189,14 +189,14 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 		if u.Table.Status != store.Playing || len(u.Table.Commitments) != 2 || u.Table.Reveal != nil {
 			t.Fatalf("after setups: %+v", u.Table)
 		}
-		if _, err := f.s.Move(ctx, pb, ann.Table, "guess 5", nil); !strings.Contains(fmt.Sprint(err), "not your turn") || StatusOf(err) != http.StatusConflict {
+		if _, err := f.s.Move(ctx, pb, ann.Table, table.MoveRequest{Move: "guess 5"}); !strings.Contains(fmt.Sprint(err), "not your turn") || StatusOf(err) != http.StatusConflict {
 			t.Fatalf("out of turn: %v", err)
 		}
-		if _, err := f.s.Move(ctx, pa, ann.Table, "guess lots", nil); StatusOf(err) != http.StatusUnprocessableEntity {
+		if _, err := f.s.Move(ctx, pa, ann.Table, table.MoveRequest{Move: "guess lots"}); StatusOf(err) != http.StatusUnprocessableEntity {
 			t.Fatalf("illegal move: %v", err)
 		}
 		stale := 0
-		if _, err := f.s.Move(ctx, pa, ann.Table, "guess 5", &stale); StatusOf(err) != http.StatusConflict {
+		if _, err := f.s.Move(ctx, pa, ann.Table, table.MoveRequest{Move: "guess 5", Version: &stale}); StatusOf(err) != http.StatusConflict {
 			t.Fatalf("stale version: %v", err)
 		}
 		players := []*Principal{pa, pb}
@@ -215,7 +215,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 				t.Fatalf("seat %d sees the other seat's secret %s: %s", turn%2, other, b)
 			}
 			v := u.Version
-			res, err := f.s.Move(ctx, p, ann.Table, bisect(t, u, 1000), &v)
+			res, err := f.s.Move(ctx, p, ann.Table, table.MoveRequest{Move: bisect(t, u, 1000), Version: &v})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -239,7 +239,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 		if _, _, _, err := game.Replay(servertest.Registry(), rec, nil); err != nil {
 			t.Fatalf("the finished record does not replay: %v", err)
 		}
-		if _, err := f.s.Move(ctx, pa, ann.Table, "guess 5", nil); StatusOf(err) != http.StatusConflict {
+		if _, err := f.s.Move(ctx, pa, ann.Table, table.MoveRequest{Move: "guess 5"}); StatusOf(err) != http.StatusConflict {
 			t.Fatalf("move after the end: %v", err)
 		}
 	})
@@ -306,7 +306,7 @@ func TestComputerSeatAndRestart(t *testing.T) {
 				u = next()
 				continue
 			}
-			if _, err := f.s.Move(ctx, pa, a.Table, fmt.Sprintf("guess %d", 1+i), nil); err != nil {
+			if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: fmt.Sprintf("guess %d", 1+i)}); err != nil {
 				t.Fatal(err)
 			}
 			for u = next(); len(u.Table.ToMove) > 0 && u.Table.ToMove[0] != 0; u = next() {
@@ -344,7 +344,7 @@ func TestComputerSeatAndRestart(t *testing.T) {
 				return
 			}
 			if len(u.Table.ToMove) == 1 && u.Table.ToMove[0] == 0 {
-				if _, err := f.s.Move(ctx, pa, a.Table, bisect(t, u, 100), nil); err != nil && StatusOf(err) != http.StatusConflict {
+				if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: bisect(t, u, 100)}); err != nil && StatusOf(err) != http.StatusConflict {
 					t.Fatal(err)
 				}
 			}
@@ -402,7 +402,7 @@ func TestSolitaire(t *testing.T) {
 		t.Fatalf("setup at a solitaire table: %v", err)
 	}
 	for i := 0; i < 12 && u.Table.Status != store.Finished; i++ {
-		if _, err := f.s.Move(ctx, pa, a.Table, bisect(t, u, 100), nil); err != nil {
+		if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: bisect(t, u, 100)}); err != nil {
 			t.Fatal(err)
 		}
 		u, _ = f.s.View(ctx, pa, a.Table)
@@ -424,7 +424,7 @@ func TestRematchRotatesAndCarriesTheSet(t *testing.T) {
 	if _, err := f.s.Rematch(ctx, pa, a.Table); StatusOf(err) != http.StatusConflict {
 		t.Fatalf("rematch before the end: %v", err)
 	}
-	if _, err := f.s.Move(ctx, pa, a.Table, "guess 20", nil); err != nil { // Ann guesses Ben's number
+	if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: "guess 20"}); err != nil { // Ann guesses Ben's number
 		t.Fatal(err)
 	}
 	ra, err := f.s.Rematch(ctx, pa, a.Table)
@@ -511,7 +511,7 @@ func TestFailedStoreChangesNothing(t *testing.T) {
 		pa := f.principal(a.Token)
 		before, _ := f.s.View(ctx, pa, a.Table)
 		f.st.Close() // every write now fails
-		_, err := f.s.Move(ctx, pa, a.Table, "guess 50", nil)
+		_, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: "guess 50"})
 		wantStatus(t, err, http.StatusServiceUnavailable)
 		after, _ := f.s.View(ctx, pa, a.Table)
 		if after.Version != before.Version || len(after.View.(servertest.GuessView).Tried) != 0 {
@@ -554,7 +554,7 @@ func TestRecordSameAfterRestart(t *testing.T) {
 			if i%2 == 1 {
 				p = pb
 			}
-			if _, err := f.s.Move(ctx, p, a.Table, g, nil); err != nil {
+			if _, err := f.s.Move(ctx, p, a.Table, table.MoveRequest{Move: g}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -719,13 +719,13 @@ func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
 		p, _ := s.Authenticate(ctx, solo.Token) // solitaire: play has started
 		// A move the full disk refuses says so, and changes nothing.
 		fs.fill(0)
-		_, err = s.Move(ctx, p, solo.Table, "guess 50", nil)
+		_, err = s.Move(ctx, p, solo.Table, table.MoveRequest{Move: "guess 50"})
 		wantStatus(t, err, http.StatusServiceUnavailable)
 		if !strings.Contains(err.Error(), "run out of room") {
 			t.Errorf("a move refused for want of room said %q", err)
 		}
 		fs.fill(-1)
-		if _, err := s.Move(ctx, p, solo.Table, "guess 50", nil); err != nil {
+		if _, err := s.Move(ctx, p, solo.Table, table.MoveRequest{Move: "guess 50"}); err != nil {
 			t.Fatalf("the move again, with room: %v", err)
 		}
 	})

@@ -586,7 +586,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 // (pushHeld).
 func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	if s.wt == nil || s.cc == nil {
-		res, err := s.h.s.Move(ctx, s.p, id, m.Move, m.Version)
+		res, err := s.h.s.Move(ctx, s.p, id, table.MoveRequest{Move: m.Move, Version: m.Version})
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
 			return
@@ -602,7 +602,7 @@ func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
 	// The changes made while the move is played (the move's own above
 	// all) need not wake the pusher: the update polled below shows them.
 	s.moving.Store(true)
-	res, err := s.h.s.Move(ctx, s.p, id, m.Move, m.Version)
+	res, err := s.h.s.Move(ctx, s.p, id, table.MoveRequest{Move: m.Move, Version: m.Version})
 	s.moving.Store(false)
 	if err != nil {
 		s.sendError(ctx, m.ID, err)

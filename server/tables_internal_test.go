@@ -94,7 +94,7 @@ func TestSolitaireMaker(t *testing.T) {
 			continue
 		}
 		for i := 0; i < 12 && u.Table.Status != store.Finished; i++ {
-			if _, err := f.s.Move(ctx, pa, a.Table, bisect(t, u, 100), nil); err != nil {
+			if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: bisect(t, u, 100)}); err != nil {
 				t.Fatal(err)
 			}
 			u, _ = f.s.View(ctx, pa, a.Table)

@@ -29,7 +29,7 @@ func TestWaitAgainstComputers(t *testing.T) {
 		t.Fatal(err)
 	}
 	pa := f.principal(a.Token)
-	sr, err := f.s.SetupWait(ctx, pa, a.Table, table.SetupRequest{Auto: true, Wait: true})
+	sr, err := f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Auto: true, Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestWaitAgainstComputers(t *testing.T) {
 			t.Fatal("no end after 10 turns")
 		}
 		n := (lo + hi) / 2
-		res, err := f.s.MoveWait(ctx, pa, a.Table, fmt.Sprintf("guess %d", n), &version)
+		res, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: fmt.Sprintf("guess %d", n), Version: &version, Wait: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func TestWaitTimesOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	pa := f.principal(a.Token)
-	sr, err := f.s.SetupWait(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(5), Wait: true})
+	sr, err := f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(5), Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestWaitTimesOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	pb := f.principal(b.Token)
-	sr, err = f.s.SetupWait(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(6), Wait: true})
+	sr, err = f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(6), Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestWaitTimesOut(t *testing.T) {
 	if !sr.Started || sr.Status != store.Playing || !slices.Equal(sr.ToMove, []game.Seat{0}) || sr.TimedOut {
 		t.Fatalf("the last setup, without wait: %+v, want play started", sr)
 	}
-	res, err := f.s.MoveWait(ctx, pa, a.Table, "guess 1", nil)
+	res, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: "guess 1", Wait: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,11 +134,11 @@ func TestWaitTimesOut(t *testing.T) {
 	cctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	res, err = f.s.MoveWait(cctx, pb, a.Table, "guess 1", nil)
+	res, err = f.s.Move(cctx, pb, a.Table, table.MoveRequest{Move: "guess 1", Wait: true})
 	if err != nil || !res.TimedOut || !slices.Equal(res.ToMove, []game.Seat{0}) || time.Since(start) > 100*time.Millisecond {
 		t.Fatalf("a wait whose request ended: %+v, %v after %v", res, err, time.Since(start))
 	}
-	if _, err := f.s.MoveWait(ctx, pb, a.Table, "guess 2", nil); StatusOf(err) != http.StatusConflict {
+	if _, err := f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "guess 2", Wait: true}); StatusOf(err) != http.StatusConflict {
 		t.Fatalf("a move out of turn with wait: %v", err)
 	}
 }

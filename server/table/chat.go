@@ -5,14 +5,10 @@ import (
 	"errors"
 	"maps"
 	"slices"
-	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 
 	"parlour/game"
+	"parlour/internal/text"
 	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
@@ -209,53 +205,18 @@ func CheckChannel(c string) error {
 // NFC-normalised, without spaces at either end. It is refused, with the
 // rule it broke, when it is empty, not UTF-8, holds a control character
 // (a line break included), a direction control, an invisible or
-// private-use character, or has more than MaxChatLen characters. A zero
-// width joiner between two characters (as emoji sequences have it) and a
-// variation selector after one are kept.
-func cleanChat(text string) (string, error) {
-	if !utf8.ValidString(text) || strings.ContainsRune(text, utf8.RuneError) {
-		return "", refuse.Bad("a message must be UTF-8 text: this one holds bytes that are not")
+// private-use character (see package text), or has more than MaxChatLen
+// characters. A zero width joiner between two characters (as emoji
+// sequences have it) and a variation selector after one are kept.
+func cleanChat(s string) (string, error) {
+	s, err := text.Check(s, text.Rules{Noun: "message", Max: MaxChatLen, Joiners: true})
+	if err != nil {
+		return "", refuse.Bad("%v", err)
 	}
-	text = strings.TrimSpace(norm.NFC.String(text))
-	if text == "" {
+	if s == "" {
 		return "", refuse.Bad("the message is empty")
 	}
-	chars, marks := 0, 0
-	var prev rune
-	rs := []rune(text)
-	for i, r := range rs {
-		switch {
-		case unicode.IsControl(r):
-			return "", refuse.Bad("a message may not hold control characters such as line breaks (%U)", r)
-		case unicode.Is(unicode.Bidi_Control, r):
-			return "", refuse.Bad("a message may not hold direction controls, which reorder the text around them (%U)", r)
-		case unicode.Is(unicode.Variation_Selector, r):
-			if i == 0 || unicode.IsSpace(prev) || unicode.Is(unicode.Variation_Selector, prev) {
-				return "", refuse.Bad("a message may not hold a variation selector that follows no character (%U)", r)
-			}
-		case r == '\u200d' && i > 0 && i < len(rs)-1 && !unicode.IsSpace(prev) && !unicode.IsSpace(rs[i+1]):
-			// joins two characters into one sign
-		case unicode.Is(unicode.Cf, r), unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r), r == '\u2800':
-			return "", refuse.Bad("a message may not hold invisible characters (%U)", r)
-		case unicode.Is(unicode.Co, r) || !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Zs):
-			return "", refuse.Bad("a message may not hold private-use or unassigned characters (%U)", r)
-		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Mc):
-			if i == 0 || unicode.IsSpace(prev) {
-				return "", refuse.Bad("a message may not start a word with an accent or other combining mark (%U)", r)
-			}
-			if marks++; marks > auth.MaxMarks {
-				return "", refuse.Bad("a message may have at most %d accents or marks on one character", auth.MaxMarks)
-			}
-		default:
-			chars++
-			marks = 0
-		}
-		prev = r
-	}
-	if chars > MaxChatLen {
-		return "", refuse.Bad("a message may be at most %d characters; this one has %d", MaxChatLen, chars)
-	}
-	return text, nil
+	return s, nil
 }
 
 // Chat writes a message in a channel of table id's chat for p, and

@@ -15,6 +15,17 @@ import (
 	"parlour/store"
 )
 
+// MoveRequest is the body of POST /api/v1/tables/{id}/moves.
+type MoveRequest struct {
+	Move string `json:"move"`
+	// Version, when given, makes the move conditional on the table being
+	// at that version (see Service.Move).
+	Version *int `json:"version,omitempty"`
+	// Wait asks for the answer once it is the mover's turn again or the
+	// game is over (see Service.Move).
+	Wait bool `json:"wait,omitempty"`
+}
+
 // MaxMoveLen caps a move's text, in bytes: the longest notation (a Salvo
 // outline) is well under it.
 const MaxMoveLen = 256
@@ -42,10 +53,14 @@ type MoveResult struct {
 	Repeated bool `json:"repeated,omitempty"`
 }
 
-// Move plays move for the asker's seat at table id. When expect is not
-// nil the move is refused unless the table is at that version, so that a
-// client retrying after a lost answer cannot play a move twice.
-func (s *Service) Move(ctx context.Context, p *auth.Principal, id, move string, expect *int) (MoveResult, error) {
+// Move plays req.Move for the asker's seat at table id. When req.Version
+// is not nil the move is refused unless the table is at that version, so
+// that a client retrying after a lost answer cannot play a move twice.
+// With req.Wait it then answers once it is the mover's turn again or the
+// game is over, with every event the mover may see since (its own move's
+// first, then the other seats' replies, computer seats' included); past
+// the server's longest wait it answers with what there is, TimedOut set.
+func (s *Service) Move(ctx context.Context, p *auth.Principal, id string, req MoveRequest) (MoveResult, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return MoveResult{}, err
@@ -56,7 +71,11 @@ func (s *Service) Move(ctx context.Context, p *auth.Principal, id, move string, 
 	if seat < 0 {
 		return MoveResult{}, refuse.Forbidden("you hold no seat at this table")
 	}
-	return s.move(ctx, t, seat, move, expect)
+	res, err := s.move(ctx, t, seat, req.Move, req.Version)
+	if err != nil || !req.Wait {
+		return res, err
+	}
+	return s.awaitMoved(ctx, t, seat, res)
 }
 
 func (s *Service) move(ctx context.Context, t *table, seat game.Seat, text string, expect *int) (MoveResult, error) {

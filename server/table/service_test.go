@@ -25,7 +25,7 @@ func TestFinishedTablesLeaveMemory(t *testing.T) {
 		pa := f.principal(a.Token)
 		u, _ := f.s.View(ctx, pa, a.Table)
 		for i := 0; i < 12 && u.Table.Status != store.Finished; i++ {
-			if _, err := f.s.Move(ctx, pa, a.Table, bisect(t, u, 100), nil); err != nil {
+			if _, err := f.s.Move(ctx, pa, a.Table, MoveRequest{Move: bisect(t, u, 100)}); err != nil {
 				t.Fatal(err)
 			}
 			u, _ = f.s.View(ctx, pa, a.Table)

@@ -19,7 +19,7 @@ type SetupRequest struct {
 	Auto     bool            `json:"auto,omitempty"`
 	Computer string          `json:"computer,omitempty"`
 	// Wait asks for the answer once play has started and it is the
-	// asker's turn (see Service.SetupWait).
+	// asker's turn (see Service.Setup).
 	Wait bool `json:"wait,omitempty"`
 }
 
@@ -41,7 +41,13 @@ type SetupResult struct {
 	TimedOut bool `json:"timed_out,omitempty"`
 }
 
-// Setup takes the secret setup of the asker's seat at table id.
+// Setup takes the secret setup of the asker's seat at table id. With
+// req.Wait it then answers once play has started and it is the asker's
+// turn (or the game is over), with the events of the moves made since the
+// start that the asker may see (a computer seat that moves first); past
+// the server's longest wait it answers with what there is, TimedOut set
+// and Waiting saying what play waits for (other players to join, or their
+// setups).
 func (s *Service) Setup(ctx context.Context, p *auth.Principal, id string, req SetupRequest) (SetupResult, error) {
 	if req.Auto == (len(req.Setup) > 0) {
 		return SetupResult{}, refuse.Bad(`give either "setup" or "auto": true`)
@@ -68,7 +74,11 @@ func (s *Service) Setup(ctx context.Context, p *auth.Principal, id string, req S
 	} else {
 		raw = req.Setup
 	}
-	return s.setSetup(ctx, t, seat, raw)
+	res, err := s.setSetup(ctx, t, seat, raw)
+	if err != nil || !req.Wait {
+		return res, err
+	}
+	return s.awaitSetup(ctx, t, seat, res)
 }
 
 // autoSetup makes a setup for seat: random, or by the computer at level.

@@ -77,12 +77,12 @@ func testUpdateMessageBytes(t *testing.T, gameName string) {
 		}
 	}
 	check("at the start")
-	res, err := f.s.Move(ctx, ps[0], a.Table, "guess 10", nil)
+	res, err := f.s.Move(ctx, ps[0], a.Table, MoveRequest{Move: "guess 10"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	check("after a move")
-	if _, err := f.s.Move(ctx, ps[res.ToMove[0]], a.Table, "guess 50", nil); err != nil {
+	if _, err := f.s.Move(ctx, ps[res.ToMove[0]], a.Table, MoveRequest{Move: "guess 50"}); err != nil {
 		t.Fatal(err)
 	}
 	check("at the end")

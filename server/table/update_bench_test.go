@@ -68,7 +68,7 @@ func BenchmarkUpdateMessage(b *testing.B) {
 	}
 	turn, calls := 0, [2]int{}
 	for n := 0; n < 40 && turn >= 0; n++ {
-		res, err := s.Move(ctx, ps[turn], a.Table, squares[calls[turn]], nil)
+		res, err := s.Move(ctx, ps[turn], a.Table, MoveRequest{Move: squares[calls[turn]]})
 		if err != nil {
 			b.Fatal(err)
 		}

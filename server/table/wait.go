@@ -6,8 +6,6 @@ import (
 	"time"
 
 	"parlour/game"
-	"parlour/server/auth"
-	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -98,27 +96,10 @@ func (s *Service) turnState(t *table, seat game.Seat, from int) (turnState, erro
 	return ts, nil
 }
 
-// MoveWait is Move with "wait": true. It plays move, then answers once it
-// is the mover's turn again or the game is over, with every event the
-// mover may see since (its own move's first, then the other seats'
-// replies, computer seats' included). Past the server's longest wait it
-// answers with what there is, TimedOut set.
-func (s *Service) MoveWait(ctx context.Context, p *auth.Principal, id, move string, expect *int) (MoveResult, error) {
-	t, err := s.table(ctx, id)
-	if err != nil {
-		return MoveResult{}, err
-	}
-	t.mu.Lock()
-	seat := t.seatOf(p)
-	t.unlock()
-	if seat < 0 {
-		return MoveResult{}, refuse.Forbidden("you hold no seat at this table")
-	}
-	res, err := s.move(ctx, t, seat, move, expect)
-	if err != nil {
-		return res, err
-	}
-	// The move's own events are in res; the wait gathers the moves after.
+// awaitMoved waits, after seat's move answered by res, for seat's turn to
+// come again (awaitTurn), and adds what happened meanwhile to res: the
+// move's own events are in res; the wait gathers the moves after.
+func (s *Service) awaitMoved(ctx context.Context, t *table, seat game.Seat, res MoveResult) (MoveResult, error) {
 	ts, timedOut, err := s.awaitTurn(ctx, t, seat, res.Version)
 	if err != nil {
 		return MoveResult{}, err
@@ -129,24 +110,10 @@ func (s *Service) MoveWait(ctx context.Context, p *auth.Principal, id, move stri
 	return res, nil
 }
 
-// SetupWait is Setup with "wait": true. It takes the setup, then answers
-// once play has started and it is the asker's turn (or the game is over),
-// with the events of the moves made since the start that the asker may
-// see (a computer seat that moves first). Past the server's longest wait
-// it answers with what there is, TimedOut set and Waiting saying what play
-// waits for (other players to join, or their setups).
-func (s *Service) SetupWait(ctx context.Context, p *auth.Principal, id string, req SetupRequest) (SetupResult, error) {
-	res, err := s.Setup(ctx, p, id, req)
-	if err != nil {
-		return res, err
-	}
-	t, err := s.table(ctx, id)
-	if err != nil {
-		return SetupResult{}, err
-	}
-	t.mu.Lock()
-	seat := t.seatOf(p)
-	t.unlock()
+// awaitSetup waits, after seat's setup answered by res, until play has
+// started and it is seat's turn (awaitTurn), and adds the table as it then
+// stands to res.
+func (s *Service) awaitSetup(ctx context.Context, t *table, seat game.Seat, res SetupResult) (SetupResult, error) {
 	ts, timedOut, err := s.awaitTurn(ctx, t, seat, res.Version)
 	if err != nil {
 		return SetupResult{}, err

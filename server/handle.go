@@ -1,0 +1,100 @@
+package server
+
+import (
+	"net/http"
+
+	"parlour/server/auth"
+)
+
+// caller says whom an endpoint hears, and so how the door reads who asks
+// before the endpoint runs.
+type caller int
+
+const (
+	// byAnyone reads no token: the answer is the same for all.
+	byAnyone caller = iota
+	// byToken reads a token or session when one is sent (principal);
+	// with none the endpoint gets a nil principal.
+	byToken
+	// bySeat needs a token: a seat's, or its identity's (seated).
+	bySeat
+	// byIdentity reads the whole identity's token or session when one is
+	// sent, and refuses a seat's (wholeIdentity); with none the endpoint
+	// gets a nil principal.
+	byIdentity
+	// bySignedIn needs the whole identity's token or session (signedIn).
+	bySignedIn
+)
+
+// ask authenticates r as who says.
+func (h *Handler) ask(r *http.Request, who caller) (*auth.Principal, error) {
+	switch who {
+	case byToken:
+		return h.principal(r)
+	case bySeat:
+		return h.seated(r)
+	case byIdentity:
+		return h.wholeIdentity(r)
+	case bySignedIn:
+		return h.signedIn(r)
+	}
+	return nil, nil
+}
+
+// handle adapts an endpoint without a body to an http.HandlerFunc: it
+// authenticates the caller as who says, calls f, and answers status with
+// f's result as JSON (nothing, for 204 No Content), or f's refusal in a
+// player's words. The endpoints whose answers are streams, cookies or
+// bytes already encoded write their own.
+func handle[Res any](h *Handler, who caller, status int, f func(*http.Request, *auth.Principal) (Res, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		p, err := h.ask(r, who)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		res, err := f(r, p)
+		h.answer(w, r, status, res, err)
+	}
+}
+
+// handleJSON is handle for an endpoint whose body is a JSON object, which
+// it decodes strictly (decodeJSON) into a Req before it reads who asks:
+// a body that is not what the endpoint takes is refused first.
+func handleJSON[Req, Res any](h *Handler, who caller, status int, f func(*http.Request, *auth.Principal, Req) (Res, error)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		var req Req
+		err := decodeJSON(r.Body, h.lim.MaxBody, &req)
+		var p *auth.Principal
+		if err == nil {
+			p, err = h.ask(r, who)
+		}
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		res, err := f(r, p, req)
+		h.answer(w, r, status, res, err)
+	}
+}
+
+// answer answers status with v as JSON (nothing, for 204 No Content), or
+// err in a player's words.
+func (h *Handler) answer(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
+	switch {
+	case err != nil:
+		h.fail(w, r, err)
+	case status == http.StatusNoContent:
+		w.WriteHeader(status)
+	default:
+		writeJSON(w, status, v)
+	}
+}
+
+// reply answers 200 with v as JSON, or the error in a player's words.
+func (h *Handler) reply(w http.ResponseWriter, r *http.Request, v any, err error) {
+	h.answer(w, r, http.StatusOK, v, err)
+}
+
+// noContent is the result of an endpoint that answers 204 No Content.
+type noContent struct{}
