@@ -13,6 +13,7 @@ import (
 
 	"parlour/bus"
 	"parlour/server/auth"
+	"parlour/server/protocol"
 	"parlour/server/refuse"
 	"parlour/server/table"
 )
@@ -330,7 +331,7 @@ func (c *cluster) socketMessage(ctx context.Context, s *socket, id, token, remot
 		s.sendError(ctx, "", refuse.TooMany("too many messages: slow down"))
 		return
 	}
-	m, err := decodeClientMessage(b)
+	m, err := protocol.DecodeClientMessage(b)
 	if err != nil {
 		s.sendError(ctx, m.ID, err)
 		return

@@ -1,12 +1,10 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"sync"
 	"syscall"
 	"time"
@@ -135,6 +133,3 @@ func (c *countedConn) SyscallConn() (syscall.RawConn, error) {
 	}
 	return sc.SyscallConn()
 }
-
-// tooSlow reports whether err is a body read cut off by its deadline.
-func tooSlow(err error) bool { return errors.Is(err, os.ErrDeadlineExceeded) }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"parlour/server/auth"
+	"parlour/server/protocol"
 )
 
 // caller says whom an endpoint hears, and so how the door reads who asks
@@ -59,12 +60,12 @@ func handle[Res any](h *Handler, who caller, status int, f func(*http.Request, *
 }
 
 // handleJSON is handle for an endpoint whose body is a JSON object, which
-// it decodes strictly (decodeJSON) into a Req before it reads who asks:
+// it decodes strictly (protocol.DecodeJSON) into a Req before it reads who asks:
 // a body that is not what the endpoint takes is refused first.
 func handleJSON[Req, Res any](h *Handler, who caller, status int, f func(*http.Request, *auth.Principal, Req) (Res, error)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var req Req
-		err := decodeJSON(r.Body, h.lim.MaxBody, &req)
+		err := protocol.DecodeJSON(r.Body, h.lim.MaxBody, &req)
 		var p *auth.Principal
 		if err == nil {
 			p, err = h.ask(r, who)

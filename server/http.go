@@ -17,6 +17,7 @@ import (
 	"parlour/invite"
 	"parlour/server/auth"
 	"parlour/server/limit"
+	"parlour/server/protocol"
 	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
@@ -365,7 +366,7 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-func (h *Handler) newIdentity(r *http.Request, _ *auth.Principal, req IdentityRequest) (table.Identity, error) {
+func (h *Handler) newIdentity(r *http.Request, _ *auth.Principal, req protocol.IdentityRequest) (table.Identity, error) {
 	if err := h.guestAllowed(r); err != nil {
 		return table.Identity{}, err
 	}
@@ -426,11 +427,11 @@ func (h *Handler) setup(r *http.Request, p *auth.Principal, req table.SetupReque
 }
 
 // move answers POST /api/v1/tables/{id}/moves. It is the request a busy
-// server answers most, and so reads its body with decodeMoveRequest and
+// server answers most, and so reads its body with protocol.DecodeMoveRequest and
 // writes its answer with MoveResult.appendJSON rather than through
 // handleJSON's reflection.
 func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
-	req, err := decodeMoveRequest(r.Body, h.lim.MaxBody)
+	req, err := protocol.DecodeMoveRequest(r.Body, h.lim.MaxBody)
 	if err != nil {
 		h.fail(w, r, err)
 		return

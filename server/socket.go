@@ -12,6 +12,7 @@ import (
 
 	"parlour/server/auth"
 	"parlour/server/limit"
+	"parlour/server/protocol"
 	"parlour/server/refuse"
 	"parlour/server/table"
 
@@ -250,7 +251,7 @@ func (s *socket) between(ctx context.Context) (*follow, websocket.StatusCode, st
 
 // helloFrom returns the version a hello's first update starts after (-1:
 // none; the table as it stands).
-func helloFrom(hello ClientMessage) int {
+func helloFrom(hello protocol.ClientMessage) int {
 	if hello.Version != nil {
 		return *hello.Version
 	}
@@ -261,7 +262,7 @@ func helloFrom(hello ClientMessage) int {
 // id, the hello, who it signed in as and the watcher already opened.
 type follow struct {
 	id    string
-	hello ClientMessage
+	hello protocol.ClientMessage
 	p     *auth.Principal
 	wt    *table.Watcher
 }
@@ -311,7 +312,7 @@ func (s *socket) serveTable(ctx context.Context, f *follow) (websocket.StatusCod
 // follow now: it signs in with the hello's token (or the session
 // cookie's) and opens a watcher on that table. An error leaves the
 // socket where it was.
-func (s *socket) moveOn(ctx context.Context, m ClientMessage) (*follow, error) {
+func (s *socket) moveOn(ctx context.Context, m protocol.ClientMessage) (*follow, error) {
 	if m.Table == "" {
 		return nil, refuse.Bad(`hello was already said: to follow another table, name it in "table"`)
 	}
@@ -350,7 +351,7 @@ var errElsewhere = refuse.With(http.StatusMisdirectedRequest, "that table is run
 // hello reads and checks the socket's first message, a "hello", and signs
 // the socket in with its token (or the session cookie) when it gives one.
 // A non-zero code closes the socket, with reason.
-func (s *socket) hello(ctx context.Context) (ClientMessage, websocket.StatusCode, string) {
+func (s *socket) hello(ctx context.Context) (protocol.ClientMessage, websocket.StatusCode, string) {
 	// The hello is read without a deadline on the read itself: a read
 	// whose context ends drops the connection without a close frame.
 	// The timer closes it properly instead, with the reason.
@@ -359,15 +360,15 @@ func (s *socket) hello(ctx context.Context) (ClientMessage, websocket.StatusCode
 	})
 	typ, b, err := s.c.Read(ctx)
 	if !late.Stop() {
-		return ClientMessage{}, websocket.StatusPolicyViolation, reasonNoHello
+		return protocol.ClientMessage{}, websocket.StatusPolicyViolation, reasonNoHello
 	}
 	if err != nil {
-		return ClientMessage{}, websocket.StatusNormalClosure, ""
+		return protocol.ClientMessage{}, websocket.StatusNormalClosure, ""
 	}
 	if typ != websocket.MessageText {
-		return ClientMessage{}, websocket.StatusUnsupportedData, reasonBinary
+		return protocol.ClientMessage{}, websocket.StatusUnsupportedData, reasonBinary
 	}
-	hello, err := decodeClientMessage(b)
+	hello, err := protocol.DecodeClientMessage(b)
 	if err == nil && hello.Type != "hello" {
 		err = refuse.Bad(`the first message must be a "hello"`)
 	}
@@ -522,7 +523,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		return 0, ""
 	}
 	s.over = 0
-	m, err := decodeClientMessage(b)
+	m, err := protocol.DecodeClientMessage(b)
 	if err != nil {
 		s.sendError(ctx, m.ID, err)
 		return 0, ""
@@ -584,7 +585,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 // update that shows the move to this seat are written together, the ack
 // first, and then the other seats' sockets are pushed to from here
 // (pushHeld).
-func (s *socket) move(ctx context.Context, id string, m ClientMessage) {
+func (s *socket) move(ctx context.Context, id string, m protocol.ClientMessage) {
 	if s.wt == nil || s.cc == nil {
 		res, err := s.h.s.Move(ctx, s.p, id, table.MoveRequest{Move: m.Move, Version: m.Version})
 		if err != nil {

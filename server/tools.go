@@ -15,6 +15,7 @@ import (
 	"parlour/game"
 	"parlour/games"
 	"parlour/server/limit"
+	"parlour/server/protocol"
 	"parlour/server/refuse"
 )
 
@@ -96,7 +97,7 @@ func (t *tools) serve(w http.ResponseWriter, r *http.Request, tl tool) {
 		t.h.fail(w, r, refuse.TooMany("too many requests to the editors' helpers from your address: slow down"))
 		return
 	}
-	body, err := readBody(r.Body, tl.max)
+	body, err := protocol.ReadBody(r.Body, tl.max)
 	if err != nil {
 		if refuse.Status(err) == http.StatusRequestEntityTooLarge {
 			err = refuse.With(http.StatusRequestEntityTooLarge, tl.tooBig, tl.max>>10)

@@ -1,4 +1,4 @@
-package server
+package protocol
 
 import (
 	"bytes"
@@ -6,13 +6,13 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"parlour/server/auth"
+	"parlour/server/refuse"
 	"parlour/server/table"
 )
 
@@ -30,10 +30,10 @@ func FuzzDecodeClientMessage(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := decodeClientMessage(b)
+		m, err := DecodeClientMessage(b)
 		if err != nil {
-			if StatusOf(err) != http.StatusBadRequest || err.Error() == "" {
-				t.Fatalf("error %v has status %d", err, StatusOf(err))
+			if refuse.Status(err) != http.StatusBadRequest || err.Error() == "" {
+				t.Fatalf("error %v has status %d", err, refuse.Status(err))
 			}
 			return
 		}
@@ -71,34 +71,20 @@ func FuzzDecodeRequests(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		check := func(err error) {
-			if err != nil && StatusOf(err) != http.StatusBadRequest && StatusOf(err) != http.StatusRequestEntityTooLarge {
-				t.Fatalf("error %v has status %d", err, StatusOf(err))
+			if err != nil && refuse.Status(err) != http.StatusBadRequest && refuse.Status(err) != http.StatusRequestEntityTooLarge {
+				t.Fatalf("error %v has status %d", err, refuse.Status(err))
 			}
 		}
 		var c table.CreateRequest
-		check(decodeJSON(strings.NewReader(string(b)), 4096, &c))
+		check(DecodeJSON(strings.NewReader(string(b)), 4096, &c))
 		var j table.JoinRequest
-		check(decodeJSON(strings.NewReader(string(b)), 4096, &j))
+		check(DecodeJSON(strings.NewReader(string(b)), 4096, &j))
 		var s table.SetupRequest
-		check(decodeJSON(strings.NewReader(string(b)), 4096, &s))
+		check(DecodeJSON(strings.NewReader(string(b)), 4096, &s))
 		var m table.MoveRequest
-		check(decodeJSON(strings.NewReader(string(b)), 4096, &m))
+		check(DecodeJSON(strings.NewReader(string(b)), 4096, &m))
 		var i IdentityRequest
-		check(decodeJSON(strings.NewReader(string(b)), 4096, &i))
-	})
-}
-
-func FuzzParseFrom(f *testing.F) {
-	for _, s := range []string{"0", "17", "-1", "x", "99999999999999999999", " 3"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		r := httptest.NewRequest("GET", "/", nil)
-		r.Header.Set("Last-Event-ID", s)
-		n, err := parseFrom(r)
-		if err == nil && s != "" && n < 0 {
-			t.Fatalf("parseFrom(%q) = %d", s, n)
-		}
+		check(DecodeJSON(strings.NewReader(string(b)), 4096, &i))
 	})
 }
 
@@ -114,9 +100,9 @@ func FuzzDecodeMoveRequest(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		fast, ferr := decodeMoveRequest(bytes.NewReader(b), 4096)
+		fast, ferr := DecodeMoveRequest(bytes.NewReader(b), 4096)
 		var slow table.MoveRequest
-		serr := decodeJSON(bytes.NewReader(b), 4096, &slow)
+		serr := DecodeJSON(bytes.NewReader(b), 4096, &slow)
 		if (ferr == nil) != (serr == nil) {
 			t.Fatalf("%q: direct error %v, decoder error %v", b, ferr, serr)
 		}
@@ -158,7 +144,7 @@ func FuzzPlainClientMessage(f *testing.F) {
 			return
 		}
 		var slow ClientMessage
-		if err := decodeBytes(b, &slow); err != nil {
+		if err := DecodeBytes(b, &slow); err != nil {
 			t.Fatalf("%q: read directly as %+v, refused by the decoder: %v", b, fast, err)
 		}
 		if fast.Type != slow.Type || fast.ID != slow.ID || fast.Move != slow.Move ||
@@ -182,7 +168,7 @@ func BenchmarkDecodeClientMessage(b *testing.B) {
 			msg := []byte(tc.msg)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := decodeClientMessage(msg); err != nil {
+				if _, err := DecodeClientMessage(msg); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -201,10 +187,10 @@ func TestReadBody(t *testing.T) {
 	for _, n := range []int{0, 1, 63, 64, 65, limit - 1, limit, limit + 1, 10 * limit} {
 		body := strings.Repeat("x", n)
 		for name, mk := range readers {
-			b, err := readBody(mk(body), limit)
+			b, err := ReadBody(mk(body), limit)
 			switch {
 			case n > limit:
-				if StatusOf(err) != http.StatusRequestEntityTooLarge {
+				if refuse.Status(err) != http.StatusRequestEntityTooLarge {
 					t.Errorf("%s, %d bytes: got %v, want a 413", name, n, err)
 				}
 			case err != nil:
@@ -214,7 +200,7 @@ func TestReadBody(t *testing.T) {
 			}
 		}
 	}
-	if _, err := readBody(iotest.ErrReader(errors.New("connection reset")), limit); StatusOf(err) != http.StatusBadRequest {
+	if _, err := ReadBody(iotest.ErrReader(errors.New("connection reset")), limit); refuse.Status(err) != http.StatusBadRequest {
 		t.Errorf("a failing reader: got %v, want a 400", err)
 	}
 }
@@ -248,22 +234,22 @@ func TestStrictJSON(t *testing.T) {
 	} {
 		var err error
 		if tc.into == nil {
-			_, err = decodeMoveRequest(strings.NewReader(tc.body), 4096)
+			_, err = DecodeMoveRequest(strings.NewReader(tc.body), 4096)
 		} else {
-			err = decodeJSON(strings.NewReader(tc.body), 4096, tc.into)
+			err = DecodeJSON(strings.NewReader(tc.body), 4096, tc.into)
 		}
-		if err == nil || StatusOf(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || refuse.Status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want a 400 saying %q", tc.body, err, tc.want)
 		}
 	}
-	if _, err := decodeClientMessage([]byte(`{"type": "move", "Move": "72"}`)); err == nil {
+	if _, err := DecodeClientMessage([]byte(`{"type": "move", "Move": "72"}`)); err == nil {
 		t.Error("a socket message with a key in the wrong case was taken")
 	}
-	if _, err := decodeClientMessage([]byte(`{"type": "move", "move": "72", "move": "73"}`)); err == nil {
+	if _, err := DecodeClientMessage([]byte(`{"type": "move", "move": "72", "move": "73"}`)); err == nil {
 		t.Error("a socket message with a key twice was taken")
 	}
 	// Exact keys still work, escaped or not.
-	if m, err := decodeMoveRequest(strings.NewReader(`{"mov\u0065": "72"}`), 4096); err != nil || m.Move != "72" {
+	if m, err := DecodeMoveRequest(strings.NewReader(`{"mov\u0065": "72"}`), 4096); err != nil || m.Move != "72" {
 		t.Errorf("an escaped key: %+v, %v", m, err)
 	}
 }

@@ -1,4 +1,11 @@
-package server
+// Package protocol is what clients send, decoded strictly: request bodies
+// of the HTTP API (one JSON object, no unknown field, no field twice, no
+// trailing data, within a size) and the WebSocket's messages. The hot
+// forms (a move's body, a socket's move) are read by hand, without
+// reflection, to the same effect as encoding/json; the fuzz targets hold
+// the two readings to each other. A body that does not decode is refused
+// in a player's words (refuse.Bad, or 413 for one too large).
+package protocol
 
 import (
 	"bytes"
@@ -6,6 +13,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 
@@ -15,19 +23,19 @@ import (
 	"parlour/server/table"
 )
 
-// decodeJSON reads exactly one JSON object from r into v, refusing a body
+// DecodeJSON reads exactly one JSON object from r into v, refusing a body
 // larger than limit bytes, fields v does not have, and anything after the
 // object. Its errors say what is wrong with the body.
-func decodeJSON(r io.Reader, limit int64, v any) error {
-	b, err := readBody(r, limit)
+func DecodeJSON(r io.Reader, limit int64, v any) error {
+	b, err := ReadBody(r, limit)
 	if err != nil {
 		return err
 	}
-	return decodeBytes(b, v)
+	return DecodeBytes(b, v)
 }
 
-// readBody reads a request body of at most limit bytes.
-func readBody(r io.Reader, limit int64) ([]byte, error) {
+// ReadBody reads a request body of at most limit bytes.
+func ReadBody(r io.Reader, limit int64) ([]byte, error) {
 	// No body is let past 1 GiB, whatever the limit says.
 	limit = min(max(limit, 0), 1<<30)
 	// Most bodies are a move of a few dozen bytes: start with room for
@@ -44,7 +52,7 @@ func readBody(r io.Reader, limit int64) ([]byte, error) {
 		if err == io.EOF {
 			break
 		}
-		if tooSlow(err) {
+		if errors.Is(err, os.ErrDeadlineExceeded) { // the body's deadline (the door sets one)
 			return nil, refuse.With(http.StatusRequestTimeout, "the body took too long to arrive: send it all at once")
 		}
 		if err != nil {
@@ -57,15 +65,15 @@ func readBody(r io.Reader, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// decodeMoveRequest decodes the body of a move, as decodeJSON would. The
+// DecodeMoveRequest decodes the body of a move, as DecodeJSON would. The
 // plain form clients send, {"move": "TEXT"} with TEXT of printable ASCII
 // without quotes or backslashes, is read directly: it is the request a
 // busy server answers thousands of times a second, and reflection-based
 // decoding was a good part of its cost. Any other body goes through
-// decodeBytes and means the same either way.
-func decodeMoveRequest(r io.Reader, limit int64) (table.MoveRequest, error) {
+// DecodeBytes and means the same either way.
+func DecodeMoveRequest(r io.Reader, limit int64) (table.MoveRequest, error) {
 	var req table.MoveRequest
-	b, err := readBody(r, limit)
+	b, err := ReadBody(r, limit)
 	if err != nil {
 		return req, err
 	}
@@ -73,7 +81,7 @@ func decodeMoveRequest(r io.Reader, limit int64) (table.MoveRequest, error) {
 		req.Move = mv
 		return req, nil
 	}
-	return req, decodeBytes(b, &req)
+	return req, DecodeBytes(b, &req)
 }
 
 // plainMove reads a body of the form {"move": "TEXT"} (JSON whitespace
@@ -99,7 +107,7 @@ func plainMove(b []byte) (string, bool) {
 // all ({"type": "move", "id": "m7", "move": "72", "version": 12}),
 // directly: a flat object of the keys type, id and move with plain
 // strings (see plainObject) and version with a plain number, each once.
-// It reports false for anything else, which decodeBytes then reads, to
+// It reports false for anything else, which DecodeBytes then reads, to
 // the same effect.
 func plainClientMessage(b []byte) (ClientMessage, bool) {
 	var m ClientMessage
@@ -245,13 +253,13 @@ func plainObject(b []byte, field func(key, val []byte, str bool) bool) bool {
 	return i == len(b)
 }
 
-// decodeBytes is decodeJSON for a message already in memory. It decodes
+// DecodeBytes is DecodeJSON for a message already in memory. It decodes
 // strictly, through game.DecodeJSON (encoding/json/v2 semantics): keys
 // match field names exactly, in case too ({"MOVE": ...} is an unknown
 // field, not a move); a key given twice in one object, at any depth, is
 // refused rather than the last one winning; unknown fields, invalid
 // UTF-8 and anything after the object are refused.
-func decodeBytes(b []byte, v any) error {
+func DecodeBytes(b []byte, v any) error {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return refuse.Bad("the body is empty: send a JSON object")
@@ -307,12 +315,12 @@ type ClientMessage struct {
 // maxClientID caps the id a client gives a message.
 const maxClientID = 64
 
-// decodeClientMessage parses and checks one WebSocket message.
-func decodeClientMessage(b []byte) (ClientMessage, error) {
+// DecodeClientMessage parses and checks one WebSocket message.
+func DecodeClientMessage(b []byte) (ClientMessage, error) {
 	m, plain := plainClientMessage(b)
 	if !plain {
 		m = ClientMessage{}
-		if err := decodeBytes(b, &m); err != nil {
+		if err := DecodeBytes(b, &m); err != nil {
 			return m, err
 		}
 	}
