@@ -15,6 +15,7 @@ import (
 
 	"parlour/games"
 	"parlour/server"
+	"parlour/server/limit"
 	"parlour/server/table"
 	"parlour/store/sqlite"
 )
@@ -148,7 +149,7 @@ func BenchmarkAnalysisCached(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer svc.Close()
-	srv := httptest.NewServer(server.NewHandler(svc, server.Limits{}))
+	srv := httptest.NewServer(server.NewHandler(svc, limit.Limits{}))
 	defer srv.Close()
 	// A Nymphabet game resigned after a word each: the size of the analysis does
 	// not matter to a request answered from memory.
@@ -224,7 +225,7 @@ func TestAnalysisKeptWithTheRecord(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv := httptest.NewServer(server.NewHandler(svc, server.Limits{}))
+		srv := httptest.NewServer(server.NewHandler(svc, limit.Limits{}))
 		return srv.URL, func() { svc.Close(); srv.Close(); db.Close() }
 	}
 	get := func(base, id string) []byte {

@@ -11,6 +11,7 @@ import (
 
 	"parlour/games"
 	"parlour/server"
+	"parlour/server/auth"
 	"parlour/server/table"
 	"parlour/store/sqlite"
 )
@@ -53,12 +54,12 @@ func fillOne(ctx context.Context, s *server.Service, moves int) error {
 	}
 	pa, _ := s.Authenticate(ctx, a.Token)
 	pb, _ := s.Authenticate(ctx, b.Token)
-	for _, p := range []*server.Principal{pa, pb} {
+	for _, p := range []*auth.Principal{pa, pb} {
 		if _, err := s.Setup(ctx, p, a.Table, table.SetupRequest{Auto: true}); err != nil {
 			return err
 		}
 	}
-	ps := []*server.Principal{pa, pb}
+	ps := []*auth.Principal{pa, pb}
 	turn := 0
 	for i := 0; i < moves; i++ {
 		sq := i / 2
@@ -146,7 +147,7 @@ func BenchmarkMove(b *testing.B) {
 	defer s.Close()
 	type tbl struct {
 		id    string
-		ps    [2]*server.Principal
+		ps    [2]*auth.Principal
 		turn  int
 		calls [2]int
 	}
@@ -160,10 +161,10 @@ func BenchmarkMove(b *testing.B) {
 		j, _ := s.Join(ctx, nil, a.Table, table.JoinRequest{})
 		pa, _ := s.Authenticate(ctx, a.Token)
 		pb, _ := s.Authenticate(ctx, j.Token)
-		for _, p := range []*server.Principal{pa, pb} {
+		for _, p := range []*auth.Principal{pa, pb} {
 			s.Setup(ctx, p, a.Table, table.SetupRequest{Auto: true})
 		}
-		ts = append(ts, &tbl{id: a.Table, ps: [2]*server.Principal{pa, pb}})
+		ts = append(ts, &tbl{id: a.Table, ps: [2]*auth.Principal{pa, pb}})
 	}
 	var mu sync.Mutex
 	next := 0

@@ -13,8 +13,9 @@ import (
 
 	"github.com/coder/websocket"
 
-	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/limit"
+	"parlour/server/refuse"
 	"parlour/server/table"
 )
 
@@ -405,7 +406,7 @@ func TestChatLimitsPerTableAndAddress(t *testing.T) {
 		tables = append(tables, id)
 	}
 	var guests []string
-	for i := range server.ChatPerAddrBurst + 1 {
+	for i := range limit.ChatPerAddrBurst + 1 {
 		guests = append(guests, e.identity(fmt.Sprintf("G%d", i)))
 	}
 	e.clock.Advance(table.GuestSpectatorsDelay)
@@ -417,7 +418,7 @@ func TestChatLimitsPerTableAndAddress(t *testing.T) {
 			t.Fatalf("refusal %s, want it to name the address", b)
 		}
 	}
-	if got[0] != 201 || got[server.ChatPerAddrBurst-1] != 201 || got[server.ChatPerAddrBurst] != 429 {
+	if got[0] != 201 || got[limit.ChatPerAddrBurst-1] != 201 || got[limit.ChatPerAddrBurst] != 429 {
 		t.Fatalf("one address, one message each from %d guests: %v; want the last refused", len(guests), got)
 	}
 
@@ -437,7 +438,7 @@ func TestChatLimitsPerTableAndAddress(t *testing.T) {
 			break
 		}
 	}
-	if server.StatusOf(refused) != 429 || !strings.Contains(refused.Error(), "table") {
+	if refuse.Status(refused) != 429 || !strings.Contains(refused.Error(), "table") {
 		t.Fatalf("a table's chat past its burst: %v, want 429 naming the table", refused)
 	}
 }

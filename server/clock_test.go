@@ -18,6 +18,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/limit"
 	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/sqlite"
@@ -136,7 +137,7 @@ func (e *clockEnv) start() {
 		e.t.Fatal(err)
 	}
 	e.db, e.svc = db, svc
-	e.h = server.NewHandler(svc, server.Limits{})
+	e.h = server.NewHandler(svc, limit.Limits{})
 	e.srv = httptest.NewServer(e.h)
 }
 

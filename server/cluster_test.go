@@ -30,6 +30,8 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/limit"
+	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/postgres"
@@ -131,7 +133,7 @@ func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
 		if err != nil {
 			t.Fatal(err)
 		}
-		n.h = server.NewHandler(n.svc, server.Limits{})
+		n.h = server.NewHandler(n.svc, limit.Limits{})
 		n.srv = httptest.NewServer(n.h)
 		nodes = append(nodes, n)
 		t.Cleanup(func() {
@@ -540,8 +542,8 @@ func TestClusterFencesAPausedOwner(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = a.svc.Move(ctx, p, id, table.MoveRequest{Move: mv})
-	if server.StatusOf(err) != http.StatusServiceUnavailable {
-		t.Fatalf("a move on the paused owner after the takeover: %v (status %d), want 503", err, server.StatusOf(err))
+	if refuse.Status(err) != http.StatusServiceUnavailable {
+		t.Fatalf("a move on the paused owner after the takeover: %v (status %d), want 503", err, refuse.Status(err))
 	}
 	row, err := a.st.Table(ctx, id)
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"parlour/games/quizl"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/limit"
 	"parlour/server/table"
 )
 
@@ -46,7 +47,7 @@ func doorBench(b *testing.B, open func(*doorTable), move func(t *doorTable, i in
 	s, db, _ := openService(b, filepath.Join(b.TempDir(), "p.db"))
 	defer db.Close()
 	defer s.Close()
-	h := server.NewHandler(s, server.Limits{ConnsPerAddr: 1 << 16, PerIdentity: 1e6, PerIdentityBurst: 1e6})
+	h := server.NewHandler(s, limit.Limits{ConnsPerAddr: 1 << 16, PerIdentity: 1e6, PerIdentityBurst: 1e6})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	defer h.CloseSockets("benchmark over")

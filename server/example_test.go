@@ -11,6 +11,7 @@ import (
 
 	"parlour/games"
 	"parlour/server"
+	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store/sqlite"
 )
@@ -62,7 +63,7 @@ func ExampleService_Leave() {
 	left, err := s.Leave(ctx, p, ann.Table)
 	fmt.Println(left.Seat, left.Cancelled, err)
 	_, err = s.View(ctx, nil, ann.Table)
-	fmt.Println(server.StatusOf(err))
+	fmt.Println(refuse.Status(err))
 	// Output:
 	// 0 true <nil>
 	// 410

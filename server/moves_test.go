@@ -21,6 +21,7 @@ import (
 	"parlour/games"
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/limit"
 	"parlour/server/table"
 )
 
@@ -59,7 +60,7 @@ func runChildServer(spec string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	h := server.NewHandler(svc, server.Limits{PerIdentity: 1e6, PerIdentityBurst: 1e6, NewGuests: 1e6, NewGuestsBurst: 1e6})
+	h := server.NewHandler(svc, limit.Limits{PerIdentity: 1e6, PerIdentityBurst: 1e6, NewGuests: 1e6, NewGuestsBurst: 1e6})
 	fmt.Printf("URL http://%s\n", ln.Addr())
 	srv := &http.Server{Handler: h, ConnContext: h.ConnContext}
 	srv.Serve(ln)

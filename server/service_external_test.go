@@ -31,6 +31,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/limit"
 	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/sqlite"
@@ -122,7 +123,7 @@ func newEnvWith(t *testing.T, db store.Store) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := server.NewHandler(svc, server.Limits{})
+	h := server.NewHandler(svc, limit.Limits{})
 	srv := httptest.NewUnstartedServer(h)
 	srv.Config.ConnContext = h.ConnContext
 	srv.Start()

@@ -16,6 +16,7 @@ import (
 
 	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/limit"
 	"parlour/server/table"
 )
 
@@ -32,7 +33,7 @@ func idleSocketMemory(tb testing.TB, n int) (heap, stack, goroutines float64) {
 	s, db, _ := openService(tb, filepath.Join(tb.TempDir(), "p.db"))
 	defer db.Close()
 	defer s.Close()
-	h := server.NewHandler(s, server.Limits{ConnsPerAddr: 1 << 16})
+	h := server.NewHandler(s, limit.Limits{ConnsPerAddr: 1 << 16})
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	defer h.CloseSockets("measured")
