@@ -24,6 +24,8 @@ import (
 	"parlour/lexicon"
 	"parlour/server/auth"
 	"parlour/server/internal/servertest"
+	"parlour/server/limit"
+	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/sqlite"
@@ -57,7 +59,7 @@ func newGamesFixtureTuned(t *testing.T, tune func(*Config)) *fixture {
 
 // generous lets the tests sign in as often as they like; the rate limit
 // test sets its own.
-var generous = Limits{PerIdentity: 1e6, PerIdentityBurst: 1e6, NewGuests: 1e6, NewGuestsBurst: 1e6, SignIns: 1e6, SignInsBurst: 1e6, SignInsPerName: 1e6, SignInsPerNameBurst: 1e6}
+var generous = limit.Limits{PerIdentity: 1e6, PerIdentityBurst: 1e6, NewGuests: 1e6, NewGuestsBurst: 1e6, SignIns: 1e6, SignInsBurst: 1e6, SignInsPerName: 1e6, SignInsPerNameBurst: 1e6}
 
 // testPassword is every test account's password: a fine one, since it
 // holds none of the tests' names.
@@ -117,9 +119,9 @@ func TestAccountsSignUpInOut(t *testing.T) {
 	var cookie, marker *http.Cookie
 	for _, c := range res.Cookies() {
 		switch c.Name {
-		case SessionCookie:
+		case auth.SessionCookie:
 			cookie = c
-		case SignedInCookie:
+		case auth.SignedInCookie:
 			marker = c
 		}
 	}
@@ -132,7 +134,7 @@ func TestAccountsSignUpInOut(t *testing.T) {
 	}
 	// The cookie works wherever a bearer token does.
 	req, _ := http.NewRequest("GET", srv.URL+"/api/v1/account", nil)
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
+	req.AddCookie(&http.Cookie{Name: auth.SessionCookie, Value: cookie.Value})
 	res, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +147,7 @@ func TestAccountsSignUpInOut(t *testing.T) {
 	}
 	req, _ = http.NewRequest("POST", srv.URL+"/api/v1/tables", strings.NewReader(`{"game": "nymphabet", "seats": ["me", "open"]}`))
 	req.Header.Set("Content-Type", "application/json")
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
+	req.AddCookie(&http.Cookie{Name: auth.SessionCookie, Value: cookie.Value})
 	res, err = http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -176,21 +178,21 @@ func TestAccountsSignUpInOut(t *testing.T) {
 	}
 	// The other session (the cookie's) is still signed in.
 	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/account", nil)
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
+	req.AddCookie(&http.Cookie{Name: auth.SessionCookie, Value: cookie.Value})
 	if res, err = http.DefaultClient.Do(req); err != nil || res.StatusCode != 200 {
 		t.Fatalf("signing out one session ended another: %v %v", res.StatusCode, err)
 	}
 	res.Body.Close()
 	// Signing out with the cookie clears it.
 	req, _ = http.NewRequest("DELETE", srv.URL+"/api/v1/sessions", nil)
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
+	req.AddCookie(&http.Cookie{Name: auth.SessionCookie, Value: cookie.Value})
 	res, _ = http.DefaultClient.Do(req)
 	res.Body.Close()
 	if res.StatusCode != 204 || !cleared(res.Cookies()) {
 		t.Fatalf("cookie sign out: %d %+v", res.StatusCode, res.Cookies())
 	}
 	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/tables/"+seated.Table, nil)
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Value})
+	req.AddCookie(&http.Cookie{Name: auth.SessionCookie, Value: cookie.Value})
 	res, _ = http.DefaultClient.Do(req)
 	res.Body.Close()
 	if res.StatusCode != 401 {
@@ -209,7 +211,7 @@ func TestSessionCookieSecureOverTLS(t *testing.T) {
 		t.Fatal(err)
 	}
 	res.Body.Close()
-	if c := res.Cookies(); res.StatusCode != 201 || len(c) != 2 || c[0].Name != SessionCookie || !c[0].Secure || !c[0].HttpOnly || c[0].SameSite != http.SameSiteLaxMode || !c[1].Secure {
+	if c := res.Cookies(); res.StatusCode != 201 || len(c) != 2 || c[0].Name != auth.SessionCookie || !c[0].Secure || !c[0].HttpOnly || c[0].SameSite != http.SameSiteLaxMode || !c[1].Secure {
 		t.Fatalf("over TLS: %d %+v, want a Secure, HttpOnly, SameSite=Lax session cookie and a Secure one beside it", res.StatusCode, c)
 	}
 }
@@ -539,7 +541,7 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	if st, _ := (&client{t: t, base: srv.URL, token: other.Token}).do("GET", "/api/v1/account", nil, nil); st != 401 {
 		t.Fatalf("changing the password left another session signed in: %d", st)
 	}
-	if _, err := f.s.SignIn(context.Background(), "Ann", testPassword); StatusOf(err) != 401 {
+	if _, err := f.s.SignIn(context.Background(), "Ann", testPassword); refuse.Status(err) != 401 {
 		t.Fatalf("the old password still signs in: %v", err)
 	}
 	if _, err := f.s.SignIn(context.Background(), "Ann", "battery staple moon"); err != nil {
@@ -603,7 +605,7 @@ func TestSignInRateLimits(t *testing.T) {
 	t.Parallel()
 	f := newGamesFixture(t)
 	// The address's budget: Ann's sign-up, then six sign-ins.
-	srv := startServer(t, f, Limits{SignIns: 0.001, SignInsBurst: 7, SignInsPerName: 0.001, SignInsPerNameBurst: 3})
+	srv := startServer(t, f, limit.Limits{SignIns: 0.001, SignInsBurst: 7, SignInsPerName: 0.001, SignInsPerNameBurst: 3})
 	signUp(t, srv.URL, "Ann")
 	c := &client{t: t, base: srv.URL}
 	var got []int
@@ -640,7 +642,7 @@ func TestSessionCookieOnWebSocket(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	h := http.Header{}
-	h.Add("Cookie", (&http.Cookie{Name: SessionCookie, Value: ann.token}).String())
+	h.Add("Cookie", (&http.Cookie{Name: auth.SessionCookie, Value: ann.token}).String())
 	c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/api/v1/tables/"+s.Table+"/socket", &websocket.DialOptions{HTTPHeader: h})
 	if err != nil {
 		t.Fatal(err)
@@ -687,7 +689,7 @@ func TestDeadCookieSignOutClearsIt(t *testing.T) {
 	ann := signUp(t, srv.URL, "Ann")
 	ann.do("DELETE", "/api/v1/sessions", nil, nil)
 	req, _ := http.NewRequest("DELETE", srv.URL+"/api/v1/sessions", nil)
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: ann.token})
+	req.AddCookie(&http.Cookie{Name: auth.SessionCookie, Value: ann.token})
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -699,7 +701,7 @@ func TestDeadCookieSignOutClearsIt(t *testing.T) {
 	// Asking who is signed in with it clears them too, so that the page
 	// need not ask again; a bearer token that has ended clears nothing.
 	req, _ = http.NewRequest("GET", srv.URL+"/api/v1/account", nil)
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: ann.token})
+	req.AddCookie(&http.Cookie{Name: auth.SessionCookie, Value: ann.token})
 	if res, err = http.DefaultClient.Do(req); err != nil {
 		t.Fatal(err)
 	}
@@ -728,7 +730,7 @@ func cleared(cs []*http.Cookie) bool {
 		}
 		names[c.Name] = true
 	}
-	return len(cs) == 2 && names[SessionCookie] && names[SignedInCookie]
+	return len(cs) == 2 && names[auth.SessionCookie] && names[auth.SignedInCookie]
 }
 
 // TestSignInMissingNameDoesTheWork checks that a sign-in for a name with
@@ -746,7 +748,7 @@ func TestSignInMissingNameDoesTheWork(t *testing.T) {
 	took := func(name string) time.Duration {
 		start := time.Now()
 		for range 3 {
-			if _, err := f.s.SignIn(ctx, name, "not the phrase"); StatusOf(err) != 401 || err.Error() != wrongPair {
+			if _, err := f.s.SignIn(ctx, name, "not the phrase"); refuse.Status(err) != 401 || err.Error() != wrongPair {
 				t.Fatalf("sign in as %s: %v", name, err)
 			}
 		}
@@ -785,7 +787,7 @@ func FuzzParseBefore(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		at, id, err := parseBefore(s)
 		if err != nil {
-			if StatusOf(err) != 400 {
+			if refuse.Status(err) != 400 {
 				t.Fatalf("%q: %v is not a 400", s, err)
 			}
 			return
@@ -850,7 +852,7 @@ func TestSignInRehashesOldParameters(t *testing.T) {
 		t.Fatalf("signing in with the renewed hash: %v", err)
 	}
 	// Renewing the hash signed nobody out.
-	if _, err := f.s.Authenticate(ctx, first.Token); err != nil {
+	if _, err := f.s.auth.Authenticate(ctx, first.Token); err != nil {
 		t.Fatalf("the first session ended: %v", err)
 	}
 	if _, err := f.db.Credential(ctx, []byte("session")); err != nil {
@@ -871,7 +873,7 @@ func TestSignInRehashesOldParameters(t *testing.T) {
 func TestSignUpsShareTheSignInBudget(t *testing.T) {
 	t.Parallel()
 	f := newGamesFixture(t)
-	srv := startServer(t, f, Limits{SignIns: 0.001, SignInsBurst: 3, NewGuests: 1e6, NewGuestsBurst: 1e6})
+	srv := startServer(t, f, limit.Limits{SignIns: 0.001, SignInsBurst: 3, NewGuests: 1e6, NewGuestsBurst: 1e6})
 	c := &client{t: t, base: srv.URL}
 	var got []int
 	for _, n := range []string{"Ann", "Bob", "Cat", "Dan"} {
@@ -904,7 +906,7 @@ func TestHashingQueueIsBounded(t *testing.T) {
 	for range cap(s.signingUp) {
 		s.signingUp <- struct{}{}
 	}
-	if _, err := s.SignIn(ctx, "Nobody", "some password"); StatusOf(err) != http.StatusUnauthorized {
+	if _, err := s.SignIn(ctx, "Nobody", "some password"); refuse.Status(err) != http.StatusUnauthorized {
 		t.Fatalf("a sign-in while sign-ups fill their places: %v, want the usual 401", err)
 	}
 	upDone := make(chan error, 1)
@@ -936,10 +938,10 @@ func TestHashingQueueIsBounded(t *testing.T) {
 	}
 	servertest.Eventually(t, 20*time.Second, "the queue to fill", func() bool { return s.hashWaiting.Load() == maxHashWaiting })
 	_, err := s.SignIn(ctx, "Nobody", "some password")
-	if StatusOf(err) != http.StatusServiceUnavailable || !strings.Contains(err.Error(), "busy") {
+	if refuse.Status(err) != http.StatusServiceUnavailable || !strings.Contains(err.Error(), "busy") {
 		t.Fatalf("a sign-in past the queue: %v, want 503 busy", err)
 	}
-	if _, err := s.SignUp(ctx, nil, "Eve", testPassword); StatusOf(err) != http.StatusServiceUnavailable {
+	if _, err := s.SignUp(ctx, nil, "Eve", testPassword); refuse.Status(err) != http.StatusServiceUnavailable {
 		t.Fatalf("a sign-up past the queue: %v, want 503", err)
 	}
 	for range cap(s.hashing) {
@@ -978,7 +980,7 @@ func BenchmarkSignInDuringSignUpFlood(b *testing.B) {
 		lat := make([]time.Duration, 0, n)
 		for range n {
 			start := time.Now()
-			if _, err := s.SignIn(ctx, "Ann", testPassword); err != nil && StatusOf(err) != http.StatusServiceUnavailable {
+			if _, err := s.SignIn(ctx, "Ann", testPassword); err != nil && refuse.Status(err) != http.StatusServiceUnavailable {
 				b.Fatal(err)
 			}
 			lat = append(lat, time.Since(start))

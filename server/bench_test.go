@@ -52,8 +52,8 @@ func fillOne(ctx context.Context, s *server.Service, moves int) error {
 	if err != nil {
 		return err
 	}
-	pa, _ := s.Authenticate(ctx, a.Token)
-	pb, _ := s.Authenticate(ctx, b.Token)
+	pa, _ := s.Auth().Authenticate(ctx, a.Token)
+	pb, _ := s.Auth().Authenticate(ctx, b.Token)
 	for _, p := range []*auth.Principal{pa, pb} {
 		if _, err := s.Setup(ctx, p, a.Table, table.SetupRequest{Auto: true}); err != nil {
 			return err
@@ -159,8 +159,8 @@ func BenchmarkMove(b *testing.B) {
 			b.Fatal(err)
 		}
 		j, _ := s.Join(ctx, nil, a.Table, table.JoinRequest{})
-		pa, _ := s.Authenticate(ctx, a.Token)
-		pb, _ := s.Authenticate(ctx, j.Token)
+		pa, _ := s.Auth().Authenticate(ctx, a.Token)
+		pb, _ := s.Auth().Authenticate(ctx, j.Token)
 		for _, p := range []*auth.Principal{pa, pb} {
 			s.Setup(ctx, p, a.Table, table.SetupRequest{Auto: true})
 		}
@@ -185,8 +185,8 @@ func BenchmarkMove(b *testing.B) {
 					return
 				}
 				r2, _ := s.Rematch(ctx, t.ps[1], t.id)
-				p1, _ := s.Authenticate(ctx, r.Token)
-				p2, _ := s.Authenticate(ctx, r2.Token)
+				p1, _ := s.Auth().Authenticate(ctx, r.Token)
+				p2, _ := s.Auth().Authenticate(ctx, r2.Token)
 				t.id = r.Table
 				t.ps[r.Seat], t.ps[r2.Seat] = p1, p2
 				for _, p := range t.ps {

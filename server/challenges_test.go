@@ -16,6 +16,7 @@ import (
 	"parlour/games"
 	"parlour/server/auth"
 	"parlour/server/internal/servertest"
+	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/sqlite"
@@ -575,7 +576,7 @@ func TestStreamKeepAlive(t *testing.T) {
 	}
 	// The session cookie opens it too.
 	req, _ := http.NewRequest("GET", sf.srv.URL+"/api/v1/stream", nil)
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: ann.token})
+	req.AddCookie(&http.Cookie{Name: auth.SessionCookie, Value: ann.token})
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -877,12 +878,12 @@ func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	sign := func(name string) *Principal {
+	sign := func(name string) *auth.Principal {
 		se, err := s.SignUp(ctx, nil, name, testPassword)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := s.Authenticate(ctx, se.Token)
+		p, err := s.auth.Authenticate(ctx, se.Token)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -932,7 +933,7 @@ func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
 		if _, err := db.Table(ctx, seated.Table); err != nil {
 			t.Errorf("room for %d writes: the accepted challenge's table is not stored: %v", room, err)
 		}
-		if _, err := s.Accept(ctx, bob, c.ID); StatusOf(err) != http.StatusConflict {
+		if _, err := s.Accept(ctx, bob, c.ID); refuse.Status(err) != http.StatusConflict {
 			t.Errorf("room for %d writes: accepting twice: %v, want 409", room, err)
 		}
 	}

@@ -429,7 +429,7 @@ func TestChatLimitsPerTableAndAddress(t *testing.T) {
 	for i := range table.ChatPerTableBurst + 5 {
 		tok := e.identity(fmt.Sprintf("H%d", i))
 		e.clock.Advance(table.GuestSpectatorsDelay)
-		p, err := e.svc.Authenticate(ctx, tok)
+		p, err := e.svc.Auth().Authenticate(ctx, tok)
 		if err != nil {
 			t.Fatal(err)
 		}

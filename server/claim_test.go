@@ -166,7 +166,7 @@ func TestSeatPresence(t *testing.T) {
 	ctx := context.Background()
 	watch := func(id, token string) *table.Watcher {
 		t.Helper()
-		p, err := e.svc.Authenticate(ctx, token)
+		p, err := e.svc.Auth().Authenticate(ctx, token)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -228,7 +228,7 @@ func TestSeatPresence(t *testing.T) {
 
 	// The time to the claim does not move while she stays away.
 	e.clock.Advance(3 * time.Minute)
-	p, _ := e.svc.Authenticate(ctx, ben)
+	p, _ := e.svc.Auth().Authenticate(ctx, ben)
 	u, err := e.svc.View(ctx, p, id)
 	if err != nil {
 		t.Fatal(err)

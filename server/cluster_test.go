@@ -537,7 +537,7 @@ func TestClusterFencesAPausedOwner(t *testing.T) {
 	if err != nil {
 		t.Fatalf("another node cannot take the expired lease: %v", err)
 	}
-	p, err := a.svc.Authenticate(ctx, tok)
+	p, err := a.svc.Auth().Authenticate(ctx, tok)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1077,7 +1077,7 @@ func TestClusterFencesAJoinReadUnderAnOldLease(t *testing.T) {
 		t.Fatalf("Cat's identity through b: %d %s", st, body)
 	}
 	id := ann.Table
-	p, err := b.svc.Authenticate(ctx, cat.Token)
+	p, err := b.svc.Auth().Authenticate(ctx, cat.Token)
 	if err != nil {
 		t.Fatal(err)
 	}

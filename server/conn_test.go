@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/server/limit"
 	"parlour/server/table"
 )
 
@@ -38,8 +39,8 @@ func rawDial(t *testing.T, url, head string) net.Conn {
 func TestSlowBodyIsCutOff(t *testing.T) {
 	// Not parallel: it bounds the cut-off to a second of wall time after the body's.
 	f := newFixture(t)
-	const limit = 300 * time.Millisecond
-	srv := startServer(t, f, Limits{BodyTimeout: limit})
+	const bodyLimit = 300 * time.Millisecond
+	srv := startServer(t, f, limit.Limits{BodyTimeout: bodyLimit})
 	c := rawDial(t, srv.URL, "POST /api/v1/identity HTTP/1.1\r\nHost: parlour\r\nContent-Type: application/json\r\nContent-Length: 10000\r\n\r\n{")
 	start := time.Now()
 	answered := make(chan string, 1)
@@ -66,8 +67,8 @@ trickle:
 	if !strings.HasPrefix(got, "HTTP/1.1 408") || !strings.Contains(got, "took too long") {
 		t.Errorf("the server answered %q", got)
 	}
-	if took < limit || took > limit+time.Second {
-		t.Errorf("cut off after %v, want about %v", took, limit)
+	if took < bodyLimit || took > bodyLimit+time.Second {
+		t.Errorf("cut off after %v, want about %v", took, bodyLimit)
 	}
 
 	// A request whose body came in time and that then waits (as a long
@@ -78,7 +79,7 @@ trickle:
 	hh.mux.HandleFunc("POST /test/wait", func(w http.ResponseWriter, r *http.Request) {
 		io.ReadAll(r.Body)
 		select {
-		case <-time.After(3 * limit):
+		case <-time.After(3 * bodyLimit):
 			waited <- nil
 		case <-r.Context().Done():
 			waited <- r.Context().Err()
@@ -101,14 +102,14 @@ trickle:
 	defer cancel()
 	updates := c2.stream(ctx, a.Table, -1)
 	<-updates
-	time.Sleep(3 * limit)
+	time.Sleep(3 * bodyLimit)
 	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/tables/"+a.Table+"/join", `{}`, nil); st != http.StatusOK {
 		t.Fatalf("join: %d %s", st, body)
 	}
 	select {
 	case u, ok := <-updates:
 		if !ok || u.Table.Seats[1].Kind != "person" {
-			t.Fatalf("the stream, after %v: %+v, %v", 3*limit, u, ok)
+			t.Fatalf("the stream, after %v: %+v, %v", 3*bodyLimit, u, ok)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the event stream went quiet")
@@ -122,7 +123,7 @@ func TestConnsPerAddr(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	const cap = 3
-	srv := startServer(t, f, Limits{ConnsPerAddr: cap})
+	srv := startServer(t, f, limit.Limits{ConnsPerAddr: cap})
 	healthz := "GET /healthz HTTP/1.1\r\nHost: parlour\r\n\r\n"
 	status := func(c net.Conn) string {
 		c.SetReadDeadline(time.Now().Add(5 * time.Second))

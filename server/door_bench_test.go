@@ -82,7 +82,7 @@ func doorBench(b *testing.B, open func(*doorTable), move func(t *doorTable, i in
 		}
 		t := &doorTable{id: a.Table, tok: [2]string{a.Token, j.Token}}
 		for i, tok := range t.tok {
-			p, _ := s.Authenticate(ctx, tok)
+			p, _ := s.Auth().Authenticate(ctx, tok)
 			if _, err := s.Setup(ctx, p, t.id, table.SetupRequest{Setup: grids[(2*n+i)%len(grids)]}); err != nil {
 				b.Fatal(err)
 			}

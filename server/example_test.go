@@ -56,7 +56,7 @@ func ExampleService_Leave() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	p, err := s.Authenticate(ctx, ann.Token)
+	p, err := s.Auth().Authenticate(ctx, ann.Token)
 	if err != nil {
 		log.Fatal(err)
 	}

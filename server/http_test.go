@@ -18,19 +18,20 @@ import (
 	"github.com/coder/websocket"
 
 	"parlour/server/internal/servertest"
+	"parlour/server/limit"
 	"parlour/server/table"
 	"parlour/store"
 )
 
 // startServer serves f's service on a loopback port.
-func startServer(t *testing.T, f *fixture, lim Limits) *httptest.Server {
+func startServer(t *testing.T, f *fixture, lim limit.Limits) *httptest.Server {
 	t.Helper()
 	return startServerOn(t, f, lim, nil)
 }
 
 // startServerOn is startServer listening on ln (nil: the test server's
 // own listener).
-func startServerOn(t *testing.T, f *fixture, lim Limits, ln net.Listener) *httptest.Server {
+func startServerOn(t *testing.T, f *fixture, lim limit.Limits, ln net.Listener) *httptest.Server {
 	t.Helper()
 	h := NewHandler(f.s, lim)
 	srv := httptest.NewUnstartedServer(h)
@@ -156,7 +157,7 @@ func TestHTTPGame(t *testing.T) {
 	t.Parallel()
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		f := newFixtureOn(t, k)
-		srv := startServer(t, f, Limits{})
+		srv := startServer(t, f, limit.Limits{})
 		ann := &client{t: t, base: srv.URL}
 		var created table.Seated
 		if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "rules": {"max": 1000}, "seats": ["me", "open"], "name": "Ann"}`, &created); st != 201 {
@@ -254,7 +255,7 @@ func TestHTTPGame(t *testing.T) {
 func TestHTTPBadInput(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{MaxBody: 512})
+	srv := startServer(t, f, limit.Limits{MaxBody: 512})
 	c := &client{t: t, base: srv.URL}
 	var a table.Seated
 	c.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
@@ -332,7 +333,7 @@ func nullIfEmpty(s string) any {
 func TestRateLimits(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{PerConn: 1, PerConnBurst: 5, PerIdentity: 1, PerIdentityBurst: 3, NewGuests: 1, NewGuestsBurst: 2})
+	srv := startServer(t, f, limit.Limits{PerConn: 1, PerConnBurst: 5, PerIdentity: 1, PerIdentityBurst: 3, NewGuests: 1, NewGuestsBurst: 2})
 	c := &client{t: t, base: srv.URL}
 	statuses := func(n int, method, path, body string) []int {
 		var out []int
@@ -412,7 +413,7 @@ func wsReadType(t *testing.T, c *websocket.Conn, typ string) ServerMessage {
 func TestWebSocketGameAgainstComputer(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	hc := &client{t: t, base: srv.URL}
 	var a table.Seated
 	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "computer:medium"]}`, &a)
@@ -475,7 +476,7 @@ func TestWebSocketGameAgainstComputer(t *testing.T) {
 func TestWebSocketLimits(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{MaxMessage: 256})
+	srv := startServer(t, f, limit.Limits{MaxMessage: 256})
 	hc := &client{t: t, base: srv.URL}
 	var a table.Seated
 	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
@@ -501,7 +502,7 @@ func TestWebSocketLimits(t *testing.T) {
 func TestHealthzAndMetrics(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	c := &client{t: t, base: srv.URL}
 	if st, body := c.do("GET", "/healthz", nil, nil); st != 200 || body != "ok\n" {
 		t.Fatalf("healthz %d %q", st, body)
@@ -533,7 +534,7 @@ func indexNumber(s, n string) int {
 func TestWebSocketFlood(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{PerConn: 1, PerConnBurst: 3})
+	srv := startServer(t, f, limit.Limits{PerConn: 1, PerConnBurst: 3})
 	hc := &client{t: t, base: srv.URL}
 	var a table.Seated
 	hc.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me", "open"]}`, &a)
@@ -563,8 +564,8 @@ func TestWebSocketFlood(t *testing.T) {
 func TestServeStatic(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	plain := NewHandler(f.s, Limits{})
-	withWeb := NewHandler(f.s, Limits{})
+	plain := NewHandler(f.s, limit.Limits{})
+	withWeb := NewHandler(f.s, limit.Limits{})
 	withWeb.ServeStatic(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "page ", r.URL.Path) }))
 	a, _ := f.s.Create(context.Background(), nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
 	for _, tc := range []struct {
@@ -600,7 +601,7 @@ func TestServeStatic(t *testing.T) {
 func TestWebSocketResume(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	ctx := context.Background()
 	a, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me"}})
 	pa := f.principal(a.Token)
@@ -638,7 +639,7 @@ func TestWebSocketResume(t *testing.T) {
 func TestEventsFromCurrentVersion(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	ann := &client{t: t, base: srv.URL}
 	var created table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", `{"game": "guess", "rules": {"max": 1000}, "seats": ["me", "open"], "name": "Ann"}`, &created); st != 201 {
@@ -680,7 +681,7 @@ func BenchmarkRequestOverhead(b *testing.B) {
 	f := &fixture{t: &testing.T{}, dir: b.TempDir()}
 	f.open()
 	defer f.close()
-	h := NewHandler(f.s, Limits{PerConn: 1e9, PerConnBurst: 1e9, PerIdentity: 1e9, PerIdentityBurst: 1e9})
+	h := NewHandler(f.s, limit.Limits{PerConn: 1e9, PerConnBurst: 1e9, PerIdentity: 1e9, PerIdentityBurst: 1e9})
 	r := httptest.NewRequest("GET", "/healthz", nil)
 	r = r.WithContext(h.ConnContext(context.Background(), nil))
 	w := discard{h: http.Header{}}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"parlour/server/refuse"
 	"parlour/server/table"
 
 	"golang.org/x/crypto/ssh"
@@ -118,7 +119,7 @@ func TestKeysAPI(t *testing.T) {
 	if st, body := ann.do("DELETE", "/api/v1/keys/"+k.Fingerprint, nil, nil); st != 204 {
 		t.Fatalf("delete: %d %s", st, body)
 	}
-	if _, err := f.s.KeySession(context.Background(), pub); StatusOf(err) != 401 {
+	if _, err := f.s.KeySession(context.Background(), pub); refuse.Status(err) != 401 {
 		t.Fatalf("a deleted key's session: %v", err)
 	}
 	if st, body := ben.do("POST", "/api/v1/keys", map[string]string{"key": text}, nil); st != 201 {

@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"parlour/server/auth"
 	"parlour/server/internal/servertest"
+	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -64,7 +66,7 @@ func TestLeave(t *testing.T) {
 			t.Fatalf("the lobby after Ben left: %+v, %v", lobby, err)
 		}
 		// His token no longer acts for the seat, and he may not leave twice.
-		if _, err := f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(3)}); StatusOf(err) != http.StatusForbidden {
+		if _, err := f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(3)}); refuse.Status(err) != http.StatusForbidden {
 			t.Fatalf("Ben's setup after he left: %v", err)
 		}
 		wantRefusal(t, "Ben leaves again", func() error { _, err := f.s.Leave(ctx, pb, a.Table); return err }, http.StatusForbidden, "you hold no seat")
@@ -90,7 +92,7 @@ func TestLeave(t *testing.T) {
 		if err != nil || left != (table.Left{Table: a.Table, Seat: 0, Cancelled: true}) {
 			t.Fatalf("Ann leaves: %+v, %v", left, err)
 		}
-		if _, err := w.Next(ctx); StatusOf(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began") {
+		if _, err := w.Next(ctx); refuse.Status(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began") {
 			t.Fatalf("the watcher after the table was cancelled: %v", err)
 		}
 		for round := range 2 {
@@ -113,12 +115,12 @@ func TestLeave(t *testing.T) {
 
 // checkCancelled checks that cancelled table id refuses everything and
 // shows up nowhere.
-func checkCancelled(t *testing.T, f *fixture, id string, p *Principal) {
+func checkCancelled(t *testing.T, f *fixture, id string, p *auth.Principal) {
 	t.Helper()
 	ctx := context.Background()
 	gone := func(what string, err error) {
 		t.Helper()
-		if StatusOf(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began") {
+		if refuse.Status(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began") {
 			t.Errorf("%s at a cancelled table: %v, want 410", what, err)
 		}
 	}
@@ -144,7 +146,7 @@ func checkCancelled(t *testing.T, f *fixture, id string, p *Principal) {
 func wantRefusal(t *testing.T, what string, do func() error, status int, want string) {
 	t.Helper()
 	err := do()
-	var e *Error
+	var e *refuse.Error
 	if !errors.As(err, &e) || e.Status != status || !strings.Contains(e.Msg, want) {
 		t.Errorf("%s: %v, want %d with %q", what, err, status, want)
 	}
@@ -153,7 +155,7 @@ func wantRefusal(t *testing.T, what string, do func() error, status int, want st
 // guessBegun seats first and second at a new two-seat guess table and
 // gives both setups, which begins its game. It returns the table and the
 // two seats' principals.
-func guessBegun(t *testing.T, f *fixture, first, second string) (string, *Principal, *Principal) {
+func guessBegun(t *testing.T, f *fixture, first, second string) (string, *auth.Principal, *auth.Principal) {
 	t.Helper()
 	ctx := context.Background()
 	a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: first})
@@ -165,7 +167,7 @@ func guessBegun(t *testing.T, f *fixture, first, second string) (string, *Princi
 		t.Fatal(err)
 	}
 	pa, pb := f.principal(a.Token), f.principal(b.Token)
-	for i, p := range []*Principal{pa, pb} {
+	for i, p := range []*auth.Principal{pa, pb} {
 		if _, err := f.s.Setup(ctx, p, a.Table, table.SetupRequest{Setup: setupOf(10 * (i + 1))}); err != nil {
 			t.Fatal(err)
 		}
@@ -186,7 +188,7 @@ func TestLeaveRefusals(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name    string
-		p       *Principal
+		p       *auth.Principal
 		tableID string
 		status  int
 		want    string
@@ -337,13 +339,13 @@ func TestOpenTablesExpire(t *testing.T) {
 	} {
 		st, err := status(c.id)
 		switch {
-		case c.status == "" && (StatusOf(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began: it waited too long for its players")):
+		case c.status == "" && (refuse.Status(err) != http.StatusGone || !strings.Contains(err.Error(), "closed before its game began: it waited too long for its players")):
 			t.Errorf("%s: %s, %v; want it cancelled", c.name, st, err)
 		case c.status != "" && (err != nil || st != c.status):
 			t.Errorf("%s: %s, %v; want %s", c.name, st, err, c.status)
 		}
 	}
-	if _, err := w.Next(ctx); StatusOf(err) != http.StatusGone {
+	if _, err := w.Next(ctx); refuse.Status(err) != http.StatusGone {
 		t.Fatalf("the watcher of the expired table: %v", err)
 	}
 	if row, err := sf.st.Table(ctx, alone.Table); err != nil || row.Status != store.Cancelled {
@@ -367,6 +369,6 @@ func TestOpenExpiryRuns(t *testing.T) {
 	}
 	servertest.Eventually(t, 10*time.Second, "the table to expire", func() bool {
 		_, err := f.s.View(ctx, nil, a.Table)
-		return StatusOf(err) == http.StatusGone
+		return refuse.Status(err) == http.StatusGone
 	})
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"parlour/server/limit"
+
 	dto "github.com/prometheus/client_model/go"
 )
 
@@ -12,7 +14,7 @@ import (
 func TestMetricNames(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	c := &client{t: t, base: srv.URL}
 	c.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me"]}`, nil)
 	st, body := c.do("GET", "/metrics", nil, nil)

@@ -8,6 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"parlour/server/auth"
+	"parlour/server/limit"
 )
 
 // cookieRequest sends method path with body and the session cookie
@@ -18,7 +21,7 @@ func cookieRequest(t *testing.T, base, method, path, body, token string, hd map[
 	if body == "" {
 		req.Body = http.NoBody
 	}
-	req.AddCookie(&http.Cookie{Name: SessionCookie, Value: token})
+	req.AddCookie(&http.Cookie{Name: auth.SessionCookie, Value: token})
 	for k, v := range hd {
 		req.Header.Set(k, v)
 	}
@@ -153,7 +156,7 @@ func TestClientAddr(t *testing.T) {
 		{"IPv6 proxy", proxies, "[2001:db8::1]:443", map[string][]string{"X-Forwarded-For": {"203.0.113.9"}}, "203.0.113.9"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := &Handler{lim: Limits{TrustedProxies: tc.trusted}}
+			h := &Handler{lim: limit.Limits{TrustedProxies: tc.trusted}}
 			r := httptest.NewRequest("GET", "/", nil)
 			r.RemoteAddr = tc.remote
 			for k, vs := range tc.hd {
@@ -173,7 +176,7 @@ func TestClientAddr(t *testing.T) {
 // and a client that writes X-Forwarded-For itself gains nothing.
 func TestLimitsBehindAProxy(t *testing.T) {
 	t.Parallel()
-	lim := Limits{SignIns: 0.001, SignInsBurst: 2, SignInsPerName: 1e6, SignInsPerNameBurst: 1e6}
+	lim := limit.Limits{SignIns: 0.001, SignInsBurst: 2, SignInsPerName: 1e6, SignInsPerNameBurst: 1e6}
 	signInFrom := func(t *testing.T, base, addr string) int {
 		req, _ := http.NewRequest("POST", base+"/api/v1/sessions", strings.NewReader(`{"name": "Nobody", "password": "guess guess guess"}`))
 		req.Header.Set("X-Forwarded-For", addr)
@@ -219,18 +222,18 @@ func TestSecureCookies(t *testing.T) {
 	local := []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	for _, tc := range []struct {
 		name       string
-		lim        Limits
+		lim        limit.Limits
 		hd         map[string]string
 		secure     bool
 		hsts       bool
 		wantOrigin string // an Origin the proxied page has, accepted
 	}{
-		{"plain", Limits{}, nil, false, false, ""},
-		{"untrusted proxy says https", Limits{}, map[string]string{"X-Forwarded-Proto": "https"}, false, false, ""},
-		{"trusted proxy says https", Limits{TrustedProxies: local}, map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "parlour.example"}, true, false, "https://parlour.example"},
-		{"trusted proxy, Forwarded", Limits{TrustedProxies: local}, map[string]string{"Forwarded": "for=203.0.113.9;proto=https"}, true, false, ""},
-		{"trusted proxy says http", Limits{TrustedProxies: local}, map[string]string{"X-Forwarded-Proto": "http"}, false, false, ""},
-		{"always", Limits{SecureCookies: true}, nil, true, true, ""},
+		{"plain", limit.Limits{}, nil, false, false, ""},
+		{"untrusted proxy says https", limit.Limits{}, map[string]string{"X-Forwarded-Proto": "https"}, false, false, ""},
+		{"trusted proxy says https", limit.Limits{TrustedProxies: local}, map[string]string{"X-Forwarded-Proto": "https", "X-Forwarded-Host": "parlour.example"}, true, false, "https://parlour.example"},
+		{"trusted proxy, Forwarded", limit.Limits{TrustedProxies: local}, map[string]string{"Forwarded": "for=203.0.113.9;proto=https"}, true, false, ""},
+		{"trusted proxy says http", limit.Limits{TrustedProxies: local}, map[string]string{"X-Forwarded-Proto": "http"}, false, false, ""},
+		{"always", limit.Limits{SecureCookies: true}, nil, true, true, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := generous
@@ -247,7 +250,7 @@ func TestSecureCookies(t *testing.T) {
 			res.Body.Close()
 			var c []*http.Cookie
 			for _, k := range res.Cookies() {
-				if k.Name == SessionCookie {
+				if k.Name == auth.SessionCookie {
 					c = append(c, k)
 				}
 				if k.Secure != tc.secure {
@@ -281,7 +284,7 @@ func FuzzForwardedFor(f *testing.F) {
 	f.Add("", "", "")
 	f.Add("unknown", "for=_hidden;by=10.0.0.1", "http, https")
 	f.Add(",,,", `for="`, ";;")
-	h := &Handler{lim: Limits{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}}
+	h := &Handler{lim: limit.Limits{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8")}}}
 	f.Fuzz(func(t *testing.T, xff, fwd, proto string) {
 		r := httptest.NewRequest("GET", "/", nil)
 		r.RemoteAddr = "10.1.2.3:4000"

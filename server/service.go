@@ -185,3 +185,7 @@ func (s *Service) readFailed(what string, err error) error {
 }
 
 func (s *Service) reading(what string, err *error) { refuse.Reading(s.log, what, err) }
+
+// Auth returns who-asks, the part that resolves the tokens the service
+// issues.
+func (s *Service) Auth() *auth.Auth { return s.auth }

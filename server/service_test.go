@@ -23,6 +23,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server/auth"
 	"parlour/server/internal/servertest"
+	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/postgres/pgtest"
@@ -110,9 +111,9 @@ func (f *fixture) restart() {
 	f.open()
 }
 
-func (f *fixture) principal(tok string) *Principal {
+func (f *fixture) principal(tok string) *auth.Principal {
 	f.t.Helper()
-	p, err := f.s.Authenticate(context.Background(), tok)
+	p, err := f.s.auth.Authenticate(context.Background(), tok)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func wantStatus(t *testing.T, err error, status int) {
 	if err == nil {
 		t.Fatalf("no error, want status %d", status)
 	}
-	if got := StatusOf(err); got != status {
+	if got := refuse.Status(err); got != status {
 		t.Fatalf("error %q has status %d, want %d", err, got, status)
 	}
 }
@@ -165,7 +166,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		pb := f.principal(ben.Token)
-		if _, err := f.s.Join(ctx, nil, ann.Table, table.JoinRequest{}); StatusOf(err) != http.StatusConflict {
+		if _, err := f.s.Join(ctx, nil, ann.Table, table.JoinRequest{}); refuse.Status(err) != http.StatusConflict {
 			t.Fatalf("joining a full table: %v", err)
 		}
 		u, _ := f.s.View(ctx, pb, ann.Table)
@@ -176,7 +177,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 		if u.Table.Lexicon != "test" {
 			t.Errorf("the view names lexicon %q, want the table's, %q", u.Table.Lexicon, "test")
 		}
-		if _, err := f.s.Setup(ctx, pa, ann.Table, table.SetupRequest{Setup: setupOf(1001)}); StatusOf(err) != http.StatusUnprocessableEntity {
+		if _, err := f.s.Setup(ctx, pa, ann.Table, table.SetupRequest{Setup: setupOf(1001)}); refuse.Status(err) != http.StatusUnprocessableEntity {
 			t.Fatalf("bad setup: %v", err)
 		}
 		if _, err := f.s.Setup(ctx, pa, ann.Table, table.SetupRequest{Setup: setupOf(777)}); err != nil {
@@ -189,17 +190,17 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 		if u.Table.Status != store.Playing || len(u.Table.Commitments) != 2 || u.Table.Reveal != nil {
 			t.Fatalf("after setups: %+v", u.Table)
 		}
-		if _, err := f.s.Move(ctx, pb, ann.Table, table.MoveRequest{Move: "guess 5"}); !strings.Contains(fmt.Sprint(err), "not your turn") || StatusOf(err) != http.StatusConflict {
+		if _, err := f.s.Move(ctx, pb, ann.Table, table.MoveRequest{Move: "guess 5"}); !strings.Contains(fmt.Sprint(err), "not your turn") || refuse.Status(err) != http.StatusConflict {
 			t.Fatalf("out of turn: %v", err)
 		}
-		if _, err := f.s.Move(ctx, pa, ann.Table, table.MoveRequest{Move: "guess lots"}); StatusOf(err) != http.StatusUnprocessableEntity {
+		if _, err := f.s.Move(ctx, pa, ann.Table, table.MoveRequest{Move: "guess lots"}); refuse.Status(err) != http.StatusUnprocessableEntity {
 			t.Fatalf("illegal move: %v", err)
 		}
 		stale := 0
-		if _, err := f.s.Move(ctx, pa, ann.Table, table.MoveRequest{Move: "guess 5", Version: &stale}); StatusOf(err) != http.StatusConflict {
+		if _, err := f.s.Move(ctx, pa, ann.Table, table.MoveRequest{Move: "guess 5", Version: &stale}); refuse.Status(err) != http.StatusConflict {
 			t.Fatalf("stale version: %v", err)
 		}
-		players := []*Principal{pa, pb}
+		players := []*auth.Principal{pa, pb}
 		for turn := 0; ; turn++ {
 			if turn > 40 {
 				t.Fatal("the game does not end")
@@ -239,7 +240,7 @@ func TestTwoPeoplePlayToTheEnd(t *testing.T) {
 		if _, _, _, err := game.Replay(servertest.Registry(), rec, nil); err != nil {
 			t.Fatalf("the finished record does not replay: %v", err)
 		}
-		if _, err := f.s.Move(ctx, pa, ann.Table, table.MoveRequest{Move: "guess 5"}); StatusOf(err) != http.StatusConflict {
+		if _, err := f.s.Move(ctx, pa, ann.Table, table.MoveRequest{Move: "guess 5"}); refuse.Status(err) != http.StatusConflict {
 			t.Fatalf("move after the end: %v", err)
 		}
 	})
@@ -344,7 +345,7 @@ func TestComputerSeatAndRestart(t *testing.T) {
 				return
 			}
 			if len(u.Table.ToMove) == 1 && u.Table.ToMove[0] == 0 {
-				if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: bisect(t, u, 100)}); err != nil && StatusOf(err) != http.StatusConflict {
+				if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: bisect(t, u, 100)}); err != nil && refuse.Status(err) != http.StatusConflict {
 					t.Fatal(err)
 				}
 			}
@@ -398,7 +399,7 @@ func TestSolitaire(t *testing.T) {
 	if rec, _ := f.s.Record(ctx, pa, a.Table); len(rec.Setup) != 0 {
 		t.Fatalf("the player's record shows the computer's setup: %s", rec.Setup)
 	}
-	if _, err := f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(5)}); StatusOf(err) != http.StatusConflict {
+	if _, err := f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(5)}); refuse.Status(err) != http.StatusConflict {
 		t.Fatalf("setup at a solitaire table: %v", err)
 	}
 	for i := 0; i < 12 && u.Table.Status != store.Finished; i++ {
@@ -421,7 +422,7 @@ func TestRematchRotatesAndCarriesTheSet(t *testing.T) {
 	pa, pb := f.principal(a.Token), f.principal(b.Token)
 	f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(10)})
 	f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(20)})
-	if _, err := f.s.Rematch(ctx, pa, a.Table); StatusOf(err) != http.StatusConflict {
+	if _, err := f.s.Rematch(ctx, pa, a.Table); refuse.Status(err) != http.StatusConflict {
 		t.Fatalf("rematch before the end: %v", err)
 	}
 	if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: "guess 20"}); err != nil { // Ann guesses Ben's number
@@ -443,7 +444,7 @@ func TestRematchRotatesAndCarriesTheSet(t *testing.T) {
 		t.Fatalf("rematch table %+v set %+v", u.Table.Seats, u.Table.Set)
 	}
 	// A seat token of the old table does not act at the new one.
-	if _, err := f.s.Setup(ctx, pa, ra.Table, table.SetupRequest{Auto: true}); StatusOf(err) != http.StatusForbidden {
+	if _, err := f.s.Setup(ctx, pa, ra.Table, table.SetupRequest{Auto: true}); refuse.Status(err) != http.StatusForbidden {
 		t.Fatalf("old token at the rematch: %v", err)
 	}
 }
@@ -468,7 +469,7 @@ func TestCreateRefusals(t *testing.T) {
 		{table.CreateRequest{Game: "guess", Seats: []string{"me"}, Lexicon: "/etc/passwd"}, "no lexicon"},
 	} {
 		_, err := f.s.Create(ctx, nil, tc.req)
-		if err == nil || StatusOf(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.want) {
+		if err == nil || refuse.Status(err) != http.StatusBadRequest || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Create(%+v) = %v, want a 400 saying %q", tc.req, err, tc.want)
 		}
 	}
@@ -485,19 +486,19 @@ func TestForgedTokens(t *testing.T) {
 	forged := []byte(a.Token)
 	forged[3] ^= 1
 	for _, tok := range []string{"", "abc", string(forged), a.Token + "x", strings.Repeat("A", 43)} {
-		if _, err := f.s.Authenticate(ctx, tok); StatusOf(err) != http.StatusUnauthorized {
+		if _, err := f.s.auth.Authenticate(ctx, tok); refuse.Status(err) != http.StatusUnauthorized {
 			t.Errorf("token %q: %v", tok, err)
 		}
 	}
 	// Another table's seat token is a spectator here.
 	b, _ := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
-	if _, err := f.s.Setup(ctx, f.principal(b.Token), a.Table, table.SetupRequest{Auto: true}); StatusOf(err) != http.StatusForbidden {
+	if _, err := f.s.Setup(ctx, f.principal(b.Token), a.Table, table.SetupRequest{Auto: true}); refuse.Status(err) != http.StatusForbidden {
 		t.Fatalf("foreign seat token: %v", err)
 	}
-	if _, err := f.s.View(ctx, nil, "nosuchtable"); StatusOf(err) != http.StatusNotFound {
+	if _, err := f.s.View(ctx, nil, "nosuchtable"); refuse.Status(err) != http.StatusNotFound {
 		t.Fatalf("missing table: %v", err)
 	}
-	if _, err := f.s.Join(ctx, f.principal(a.Token), a.Table, table.JoinRequest{}); StatusOf(err) != http.StatusConflict {
+	if _, err := f.s.Join(ctx, f.principal(a.Token), a.Table, table.JoinRequest{}); refuse.Status(err) != http.StatusConflict {
 		t.Fatalf("joining one's own table: %v", err)
 	}
 }
@@ -542,7 +543,7 @@ func TestRecordSameAfterRestart(t *testing.T) {
 		}
 		pa, pb := f.principal(a.Token), f.principal(b.Token)
 		for _, s := range []struct {
-			p *Principal
+			p *auth.Principal
 			n int
 		}{{pa, 41}, {pb, 42}} {
 			if _, err := f.s.Setup(ctx, s.p, a.Table, table.SetupRequest{Setup: setupOf(s.n)}); err != nil {
@@ -686,7 +687,7 @@ func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
 				}
 				continue
 			}
-			if _, err := s.Authenticate(ctx, a.Token); err != nil {
+			if _, err := s.auth.Authenticate(ctx, a.Token); err != nil {
 				t.Fatalf("room for %d writes: the creator's token: %v", room, err)
 			}
 			b, err := s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
@@ -703,7 +704,7 @@ func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
 				if strings.Contains(string(stored.Meta), "Ben") {
 					t.Errorf("room for %d writes: a refused join is stored: %s", room, stored.Meta)
 				}
-			} else if _, err := s.Authenticate(ctx, b.Token); err != nil {
+			} else if _, err := s.auth.Authenticate(ctx, b.Token); err != nil {
 				t.Errorf("room for %d writes: Ben holds a seat without a token: %v", room, err)
 			}
 			if _, err := s.NewIdentity(ctx, "Cy"); err != nil {
@@ -716,7 +717,7 @@ func TestFullDiskLeavesNothingHalfMade(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, _ := s.Authenticate(ctx, solo.Token) // solitaire: play has started
+		p, _ := s.auth.Authenticate(ctx, solo.Token) // solitaire: play has started
 		// A move the full disk refuses says so, and changes nothing.
 		fs.fill(0)
 		_, err = s.Move(ctx, p, solo.Table, table.MoveRequest{Move: "guess 50"})
@@ -782,15 +783,15 @@ func TestRealFullDisk(t *testing.T) {
 		case 2:
 			var b table.Seated
 			if b, err = s.Join(ctx, nil, a.Table, table.JoinRequest{}); err == nil {
-				if _, err := s.Authenticate(ctx, b.Token); err != nil {
+				if _, err := s.auth.Authenticate(ctx, b.Token); err != nil {
 					t.Fatalf("a seat without its token: %v", err)
 				}
 				a, _ = s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open", "open"}})
 			}
 		}
 		if err != nil {
-			if StatusOf(err) != http.StatusServiceUnavailable {
-				t.Fatalf("write %d on a full disk: status %d: %v", i, StatusOf(err), err)
+			if refuse.Status(err) != http.StatusServiceUnavailable {
+				t.Fatalf("write %d on a full disk: status %d: %v", i, refuse.Status(err), err)
 			}
 			if refused == 0 {
 				t.Logf("after %d writes on a full disk: %v", i, err)
@@ -1158,7 +1159,7 @@ func TestStoreOutageReads(t *testing.T) {
 	}
 	withCookie := func(path string) (int, string) {
 		req, _ := http.NewRequest("GET", srv.URL+path, nil)
-		req.AddCookie(&http.Cookie{Name: SessionCookie, Value: cookie.Token})
+		req.AddCookie(&http.Cookie{Name: auth.SessionCookie, Value: cookie.Token})
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"parlour/server/limit"
 	"parlour/server/table"
 )
 
@@ -29,7 +30,7 @@ import (
 func TestSocketCloses(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	h := NewHandler(f.s, Limits{})
+	h := NewHandler(f.s, limit.Limits{})
 	h.helloWait = 200 * time.Millisecond
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() {
@@ -73,7 +74,7 @@ func TestSocketCloses(t *testing.T) {
 func TestSocketUpdateEncodedOncePerView(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	hc := &client{t: t, base: srv.URL}
 	a, _ := guessInPlay(t, hc)
 	const spectators, seated = 6, 3
@@ -162,7 +163,7 @@ func metric(t *testing.T, hc *client, name string) float64 {
 func TestSocketWokenAroundItsMoves(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	hc := &client{t: t, base: srv.URL}
 	a, b := guessInPlay(t, hc)
 	c := wsDial(t, srv, a.Table)
@@ -232,7 +233,7 @@ func TestSocketWokenAroundItsMoves(t *testing.T) {
 func TestSocketMovePushesToSeats(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	hc := &client{t: t, base: srv.URL}
 	a, b := guessInPlay(t, hc)
 	open := func(token string) *websocket.Conn {
@@ -321,7 +322,7 @@ func TestSocketViewTails(t *testing.T) {
 
 func testSocketViewTails(t *testing.T, gameName string) {
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	hc := &client{t: t, base: srv.URL}
 	a, b := inPlay(t, hc, gameName)
 	hello := func(tok string, tails bool) *websocket.Conn {
@@ -440,7 +441,7 @@ func TestSocketEnds(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := newFixture(t)
-			srv := startServer(t, f, Limits{})
+			srv := startServer(t, f, limit.Limits{})
 			hc := &client{t: t, base: srv.URL}
 			a, _ := guessInPlay(t, hc)
 			ws := wsDial(t, srv, a.Table)
@@ -478,7 +479,7 @@ func wsClosed(t *testing.T, c *websocket.Conn, code websocket.StatusCode, reason
 func TestSocketIdleGoroutines(t *testing.T) {
 	// Not parallel: it counts the goroutines of the whole process.
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	hc := &client{t: t, base: srv.URL}
 	a, _ := guessInPlay(t, hc)
 	const n = 40
@@ -532,7 +533,7 @@ func TestSocketIdleGoroutines(t *testing.T) {
 func TestSocketMovesOn(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	hc := &client{t: t, base: srv.URL}
 	a, b := guessInPlay(t, hc)
 	hc2 := &client{t: t, base: srv.URL}
@@ -638,7 +639,7 @@ func TestSocketMovesOn(t *testing.T) {
 func TestSocketLeavesThenMovesOn(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	hc := &client{t: t, base: srv.URL}
 	a, b := guessInPlay(t, hc)
 	c, _ := guessInPlay(t, &client{t: t, base: srv.URL})
@@ -710,7 +711,7 @@ func TestSocketLeavesThenMovesOn(t *testing.T) {
 func TestSocketFirstHelloNamesItsTable(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	hc := &client{t: t, base: srv.URL}
 	a, _ := guessInPlay(t, hc)
 	c, _ := guessInPlay(t, &client{t: t, base: srv.URL})
@@ -740,7 +741,7 @@ func TestSocketFirstHelloNamesItsTable(t *testing.T) {
 func TestSocketMovesOnUnderPlay(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServer(t, f, Limits{})
+	srv := startServer(t, f, limit.Limits{})
 	hc, hc2 := &client{t: t, base: srv.URL}, &client{t: t, base: srv.URL}
 	a, b := guessInPlay(t, hc)
 	c, d := guessInPlay(t, hc2)

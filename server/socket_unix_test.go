@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/server/limit"
 	"parlour/server/table"
 
 	"github.com/coder/websocket"
@@ -27,7 +28,7 @@ import (
 func TestSocketSlowSeatHoldsNoOneUp(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServerOn(t, f, Limits{PerIdentity: 1e4, PerIdentityBurst: 1e4}, smallListener(t))
+	srv := startServerOn(t, f, limit.Limits{PerIdentity: 1e4, PerIdentityBurst: 1e4}, smallListener(t))
 	hc := &client{t: t, base: srv.URL}
 	a, b := guessInPlay(t, hc)
 

@@ -75,7 +75,7 @@ func TestSeatPlayers(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s2.Close()
-	p, err := s2.Authenticate(ctx, alb.token)
+	p, err := s2.auth.Authenticate(ctx, alb.token)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"parlour/game"
 	"parlour/lexicon"
 	"parlour/server/internal/servertest"
+	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/sqlite"
@@ -51,7 +52,7 @@ func TestOneIdentityOneSeat(t *testing.T) {
 				switch {
 				case err == nil:
 					seated++
-				case StatusOf(err) == http.StatusConflict:
+				case refuse.Status(err) == http.StatusConflict:
 					refused++
 				default:
 					t.Errorf("trial %d: join: %v", trial, err)
@@ -112,7 +113,7 @@ func TestSolitaireMaker(t *testing.T) {
 		{Game: "guess", Seats: []string{"me"}, Maker: "wily"},
 		{Game: "guess", Seats: []string{"me", "open"}, Maker: "easy"},
 	} {
-		if _, err := f.s.Create(ctx, nil, req); StatusOf(err) != http.StatusBadRequest {
+		if _, err := f.s.Create(ctx, nil, req); refuse.Status(err) != http.StatusBadRequest {
 			t.Errorf("%+v: %v, want a bad request", req, err)
 		}
 	}
@@ -144,7 +145,7 @@ func TestSolitaireMakerFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := s.Authenticate(ctx, a.Token)
+	p, err := s.auth.Authenticate(ctx, a.Token)
 	if err != nil {
 		t.Fatal(err)
 	}

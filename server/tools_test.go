@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"parlour/games"
+	"parlour/server/limit"
 	"parlour/store/sqlite"
 )
 
@@ -35,7 +36,7 @@ func postTool(t *testing.T, h http.Handler, addr, path, body string) (int, []byt
 func TestToolsRoutes(t *testing.T) {
 	t.Parallel()
 	f := newGamesFixture(t)
-	h := NewHandler(f.s, Limits{})
+	h := NewHandler(f.s, limit.Limits{})
 	fleet := `{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}`
 	nymphabet := `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"abdicated"},{"by":"Ben","move":"effigy"}]}`
 	tests := []struct {
@@ -94,7 +95,7 @@ func TestToolsRoutes(t *testing.T) {
 // each time, by either path.
 func TestToolsUnseeded(t *testing.T) {
 	t.Parallel()
-	h := NewHandler(newGamesFixture(t).s, Limits{})
+	h := NewHandler(newGamesFixture(t).s, limit.Limits{})
 	_, a := postTool(t, h, "192.0.2.1", "/api/v1/tools/random-setup", `{"game":"salvo"}`)
 	_, b := postTool(t, h, "192.0.2.1", "/random-setup", `{"game":"salvo"}`)
 	if !strings.HasPrefix(string(a), `{"setup":`) || string(a) == string(b) {
@@ -110,7 +111,7 @@ func TestToolsUnseeded(t *testing.T) {
 // drained until it refuses rather than counted exactly.)
 func TestToolsRateLimit(t *testing.T) {
 	t.Parallel()
-	h := NewHandler(newGamesFixture(t).s, Limits{})
+	h := NewHandler(newGamesFixture(t).s, limit.Limits{})
 	check := `{"game":"salvo","setup":{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}}`
 	// drain asks until refused and returns how many were answered.
 	drain := func(addr, path, body string, most int) int {
@@ -154,7 +155,7 @@ func TestToolsRateLimit(t *testing.T) {
 // is no endpoint.
 func TestToolsMethods(t *testing.T) {
 	t.Parallel()
-	h := NewHandler(newGamesFixture(t).s, Limits{})
+	h := NewHandler(newGamesFixture(t).s, limit.Limits{})
 	h.ServeStatic(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "the page") }))
 	for _, tt := range []struct {
 		path   string
@@ -203,7 +204,7 @@ func FuzzTools(f *testing.F) {
 		if name == "fill-setup" && json.Unmarshal(b, &fill) == nil && fill.Maker != "" && fill.Maker != "random" {
 			return // the computer's grid makers are slow; games.FuzzFillSetup covers the decoding
 		}
-		h := NewHandler(s, Limits{}) // fresh limits each time
+		h := NewHandler(s, limit.Limits{}) // fresh limits each time
 		code, body := postTool(t, h, "203.0.113.1", "/api/v1/tools/"+name, string(b))
 		var m map[string]any
 		if err := json.Unmarshal(body, &m); err != nil {

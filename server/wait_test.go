@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -138,7 +139,7 @@ func TestWaitTimesOut(t *testing.T) {
 	if err != nil || !res.TimedOut || !slices.Equal(res.ToMove, []game.Seat{0}) || time.Since(start) > 100*time.Millisecond {
 		t.Fatalf("a wait whose request ended: %+v, %v after %v", res, err, time.Since(start))
 	}
-	if _, err := f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "guess 2", Wait: true}); StatusOf(err) != http.StatusConflict {
+	if _, err := f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "guess 2", Wait: true}); refuse.Status(err) != http.StatusConflict {
 		t.Fatalf("a move out of turn with wait: %v", err)
 	}
 }
