@@ -115,7 +115,7 @@ func (m *Model) fleetKey(s string) tea.Cmd {
 	st := &m.t.setup
 	if len(st.fleet) == 0 {
 		if s == "r" {
-			return m.helper("random", "/random-setup", m.setupBody())
+			return m.helper("random", "/api/v1/tools/random-setup", m.setupBody())
 		}
 		return nil
 	}
@@ -128,7 +128,7 @@ func (m *Model) fleetKey(s string) tea.Cmd {
 		st.sel = (st.sel + len(st.fleet) - 1) % len(st.fleet)
 		return nil
 	case "r":
-		return m.helper("random", "/random-setup", m.setupBody())
+		return m.helper("random", "/api/v1/tools/random-setup", m.setupBody())
 	}
 	if !sh.move(s) {
 		return nil

@@ -53,7 +53,7 @@ func newTestServerWith(t testing.TB, set func(*server.Config)) *testServer {
 		t.Fatal(err)
 	}
 	h := server.NewHandler(svc, limit.Limits{})
-	h.ServeStatic(web.Handler()) // the helpers: /check-setup, /fill-setup, /preview…
+	h.ServeStatic(web.Handler()) // the rules pages and the client; the editors' helpers are the API's
 	ts := &testServer{}
 	ts.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ts.mu.Lock()

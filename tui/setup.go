@@ -14,7 +14,7 @@ import (
 )
 
 // setupState is the secret-setup editor: Quizl's grid or Salvo's fleet.
-// It only edits; the referee judges every change through /check-setup.
+// It only edits; the referee judges every change through /api/v1/tools/check-setup.
 type setupState struct {
 	started bool
 	seq     int    // the number of the latest check asked for
@@ -56,7 +56,7 @@ func (m *Model) startSetup() tea.Cmd {
 	}
 	st.started = true
 	if m.t.game == "salvo" {
-		return m.helper("random", "/random-setup", m.setupBody())
+		return m.helper("random", "/api/v1/tools/random-setup", m.setupBody())
 	}
 	for r := range st.grid {
 		for c := range st.grid[r] {
@@ -144,7 +144,7 @@ func (m *Model) check() tea.Cmd {
 	st.verdict = "asking the referee…"
 	b := m.setupBody()
 	b["setup"] = m.setupJSON()
-	return m.helper("check:"+strconv.Itoa(st.seq), "/check-setup", b)
+	return m.helper("check:"+strconv.Itoa(st.seq), "/api/v1/tools/check-setup", b)
 }
 
 func (m *Model) setupKey(s string, k tea.KeyPressMsg) tea.Cmd {
@@ -228,9 +228,9 @@ func (m *Model) gridKey(s string, k tea.KeyPressMsg) tea.Cmd {
 			b["maker"] = "strong"
 			st.verdict = "the computer is filling the grid deceptively…"
 		}
-		return m.helper("fill", "/fill-setup", b)
+		return m.helper("fill", "/api/v1/tools/fill-setup", b)
 	case "ctrl+r":
-		return m.helper("random", "/random-setup", m.setupBody())
+		return m.helper("random", "/api/v1/tools/random-setup", m.setupBody())
 	default:
 		t := strings.ToUpper(k.Key().Text)
 		if len(t) != 1 || t[0] < 'A' || t[0] > 'Z' {

@@ -95,7 +95,7 @@ func (m *Model) askPreview() tea.Cmd {
 	if lx := m.t.upd.Table.Lexicon; lx != "" {
 		body["lexicon"] = lx
 	}
-	return m.helper("preview:"+strconv.Itoa(p.pseq), "/preview", body)
+	return m.helper("preview:"+strconv.Itoa(p.pseq), "/api/v1/tools/preview", body)
 }
 
 func (m *Model) onPreview(msg helperMsg) tea.Cmd {

@@ -454,8 +454,8 @@ func (c *Client) Lobby(ctx context.Context, status string) ([]Listed, error) {
 	return l.Tables, err
 }
 
-// Helper calls one of the server's stateless helpers (/check-setup,
-// /random-setup, /fill-setup, /preview, /replay) and decodes its answer.
+// Helper calls one of the server's editors' helpers under /api/v1/tools/ (check-setup,
+// random-setup, fill-setup, preview, replay) and decodes its answer.
 func (c *Client) Helper(ctx context.Context, path string, body, out any) error {
 	return c.do(ctx, http.MethodPost, path, "", body, out)
 }
