@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/server/analyses"
 	"parlour/server/auth"
 )
 
@@ -114,7 +115,7 @@ func TestForwardTime(t *testing.T) {
 		{"a setup that waits", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/setup", Body: []byte(`{"auto":true,"wait":true}`)}, 60 * time.Second},
 		{"a move whose body is not JSON", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/moves", Body: []byte(`{"wait":tru`)}, 10 * time.Second},
 		{"a chat line saying wait", relayRequest{Kind: "http", Table: id, Method: "POST", Path: "/api/v1/tables/" + id + "/chat", Body: []byte(`{"wait":true}`)}, 10 * time.Second},
-		{"an analysis", relayRequest{Kind: "http", Table: id, Method: "GET", Path: "/api/v1/tables/" + id + "/analysis"}, analysisTimeout + 10*time.Second},
+		{"an analysis", relayRequest{Kind: "http", Table: id, Method: "GET", Path: "/api/v1/tables/" + id + "/analysis"}, analyses.Timeout + 10*time.Second},
 	} {
 		if got := c.forwardTime(tc.rq); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"parlour/bus"
+	"parlour/server/analyses"
 	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
@@ -581,7 +582,7 @@ func (c *cluster) forwardTime(rq relayRequest) time.Duration {
 	_, rest, _ := tablePath(rq.Path)
 	switch {
 	case rest == "analysis":
-		return analysisTimeout + base
+		return analyses.Timeout + base
 	case rq.Method == http.MethodPost && (rest == "moves" || rest == "setup"):
 		var w struct {
 			Wait bool `json:"wait"`

@@ -112,7 +112,7 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/moves", h.move)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/events", h.events)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/record", handle(h, byToken, ok, h.record))
-	h.mux.Handle("GET /api/v1/tables/{id}/analysis", newAnalyses(h))
+	h.mux.HandleFunc("GET /api/v1/tables/{id}/analysis", h.analysis)
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/rematch", handle(h, bySeat, ok, h.rematch))
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/socket", h.socket)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/chat", handle(h, byToken, ok, h.chatPage))

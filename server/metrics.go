@@ -12,8 +12,8 @@ import (
 // metricSet counts what the doors and the domains above the tables do,
 // for GET /metrics. Each Service has its own Prometheus registry (never
 // the package-level default one), holding these, every part's own
-// (the table service's, auth's), and the Go runtime's and the process's
-// collectors.
+// (the table service's, auth's, the analyses'), and the Go runtime's and
+// the process's collectors.
 type metricSet struct {
 	reg *prometheus.Registry
 
@@ -32,10 +32,6 @@ type metricSet struct {
 	// a write at once and a goroutine was started to send the rest
 	// (corkConn.flush).
 	socketsBehind prometheus.Counter
-
-	// analysesComputed counts the analyses the engines computed, rather
-	// than served from the cache or the store.
-	analysesComputed prometheus.Counter
 }
 
 // newMetrics makes the registry of a Service and registers the doors'
@@ -53,7 +49,6 @@ func newMetrics() *metricSet {
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.sockets = prometheus.NewGauge(prometheus.GaugeOpts{Name: "parlour_websockets", Help: "Open WebSocket connections."})
 	m.reg.MustRegister(m.sockets)
-	m.analysesComputed = counter("parlour_analyses_computed_total", "Analyses of finished games the engines computed (not served from memory or the store).")
 	m.pushersStarted = counter("parlour_socket_pushers_started_total", "Goroutines started to push updates to a WebSocket.")
 	m.follows = counter("parlour_socket_follows_total", "WebSockets moved on to another table by a later hello, rather than closed and opened again.")
 	m.socketsBehind = counter("parlour_socket_backlogs_total", "Times a WebSocket's connection did not take a write at once, so that the rest was kept and sent by a goroutine of its own: a client reading slowly.")

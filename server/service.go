@@ -1,13 +1,14 @@
 // Package server is Parlour's composition root: it builds the table
-// service (server/table), who-asks (server/auth) and the parts above the
-// tables, hands each the seams it listens through, and serves them behind
-// its two doors, an HTTP API for programs and a WebSocket for browsers.
+// service (server/table), who-asks (server/auth), the analyses
+// (server/analyses) and the parts above the tables, hands each the seams
+// it listens through, and serves them behind its two doors, an HTTP API
+// for programs and a WebSocket for browsers.
 //
 // The domains above the tables (accounts and profiles, presence,
-// challenges and the player stream, daily puzzles, analyses, the
-// cluster) and both doors still share this package; each reaches the
-// tables only through table's exported API, the Observer, the read gate,
-// the Placement and its Peers interfaces.
+// challenges and the player stream, daily puzzles, the cluster) and both
+// doors still share this package; each reaches the tables only through
+// table's exported API, the Observer, the read gate, the Placement and
+// its Peers interfaces.
 package server
 
 import (
@@ -22,6 +23,7 @@ import (
 
 	"parlour/game"
 	"parlour/lexicon"
+	"parlour/server/analyses"
 	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/server/table"
@@ -65,6 +67,8 @@ type Service struct {
 	st    store.Store
 	games *game.Registry
 	auth  *auth.Auth
+	// analyses are finished tables' analyses (server/analyses).
+	analyses *analyses.Cache
 
 	// ctx is canceled by Close.
 	ctx    context.Context
@@ -149,6 +153,12 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	if s.Service, err = table.New(ctx, tc); err != nil {
 		s.cancel()
 		return nil, err
+	}
+	s.analyses = analyses.New(s.Service, cfg.Store, cfg.Games, s.log)
+	if err := s.analyses.Register(s.metrics.reg); err != nil {
+		s.Service.Close()
+		s.cancel()
+		return nil, fmt.Errorf("server: registering metrics: %w", err)
 	}
 	// The parts of this package read the table service's settings, with
 	// the defaults it gave them.
