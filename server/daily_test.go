@@ -11,6 +11,7 @@ import (
 
 	"parlour/games/salvo"
 	"parlour/server"
+	"parlour/server/daily"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -28,25 +29,25 @@ func (e *clockEnv) account(name string) string {
 }
 
 // daily answers GET /api/v1/daily/{g} for token.
-func (e *clockEnv) daily(g, token string) server.Daily {
+func (e *clockEnv) daily(g, token string) daily.Today {
 	e.t.Helper()
 	st, b := e.call("GET", "/api/v1/daily/"+g, token, nil)
 	if st != 200 {
 		e.t.Fatalf("daily %s: %d %s", g, st, b)
 	}
-	var d server.Daily
+	var d daily.Today
 	json.Unmarshal(b, &d)
 	return d
 }
 
 // board answers the leaderboard of g's puzzle of day.
-func (e *clockEnv) board(g, day string) server.DailyBoard {
+func (e *clockEnv) board(g, day string) daily.Board {
 	e.t.Helper()
 	st, b := e.call("GET", "/api/v1/daily/"+g+"/"+day+"/leaderboard", "", nil)
 	if st != 200 {
 		e.t.Fatalf("leaderboard %s %s: %d %s", g, day, st, b)
 	}
-	var d server.DailyBoard
+	var d daily.Board
 	json.Unmarshal(b, &d)
 	return d
 }
@@ -168,7 +169,7 @@ func TestDailyAcrossDays(t *testing.T) {
 
 	// A second attempt is refused with the first result.
 	st, b := e.call("POST", "/api/v1/daily/quizl", ben, nil)
-	var refusal server.DailyRefusal
+	var refusal daily.Refusal
 	json.Unmarshal(b, &refusal)
 	if st != 409 || refusal.Attempt.Moves != 3 || !refusal.Attempt.Solved || !strings.Contains(refusal.Err, "already played") {
 		t.Fatalf("a second attempt: %d %s", st, b)
@@ -253,7 +254,7 @@ func TestDailyAcrossDays(t *testing.T) {
 		t.Errorf("after a missed day: %+v", d)
 	}
 	st, b = e.call("GET", "/api/v1/players/Ann/daily", "", nil)
-	var prof map[string]server.DailyRecord
+	var prof map[string]daily.Record
 	json.Unmarshal(b, &prof)
 	if st != 200 || prof["quizl"].Best != 2 || prof["quizl"].Played != 2 || len(prof["quizl"].History) != 2 || prof["quizl"].History[0].Table == "" || prof["salvo"].Played != 1 {
 		t.Errorf("Ann's daily profile: %d %s", st, b)

@@ -5,14 +5,15 @@ import (
 	"net/http"
 
 	"parlour/server/auth"
+	"parlour/server/daily"
 )
 
-func (h *Handler) dailyToday(r *http.Request, p *auth.Principal) (Daily, error) {
-	return h.s.DailyToday(r.Context(), p, r.PathValue("game"))
+func (h *Handler) dailyToday(r *http.Request, p *auth.Principal) (daily.Today, error) {
+	return h.s.daily.Today(r.Context(), p, r.PathValue("game"))
 }
 
 // dailyStart answers a refused attempt with the refusal itself (409 and a
-// DailyRefusal, which says when the next puzzle comes), not as an error,
+// daily.Refusal, which says when the next puzzle comes), not as an error,
 // and so writes its own answer rather than go through handle.
 func (h *Handler) dailyStart(w http.ResponseWriter, r *http.Request) {
 	p, err := h.wholeIdentity(r)
@@ -20,8 +21,8 @@ func (h *Handler) dailyStart(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	res, err := h.s.DailyStart(r.Context(), p, r.PathValue("game"))
-	var dr *DailyRefusal
+	res, err := h.s.daily.Start(r.Context(), p, r.PathValue("game"))
+	var dr *daily.Refusal
 	if errors.As(err, &dr) {
 		writeJSON(w, http.StatusConflict, dr)
 		return
@@ -33,10 +34,10 @@ func (h *Handler) dailyStart(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, res)
 }
 
-func (h *Handler) dailyBoard(r *http.Request, _ *auth.Principal) (DailyBoard, error) {
-	return h.s.DailyLeaderboard(r.Context(), r.PathValue("game"), r.PathValue("date"))
+func (h *Handler) dailyBoard(r *http.Request, _ *auth.Principal) (daily.Board, error) {
+	return h.s.daily.Leaderboard(r.Context(), r.PathValue("game"), r.PathValue("date"))
 }
 
-func (h *Handler) playerDaily(r *http.Request, _ *auth.Principal) (map[string]DailyRecord, error) {
-	return h.s.PlayerDaily(r.Context(), r.PathValue("name"))
+func (h *Handler) playerDaily(r *http.Request, _ *auth.Principal) (map[string]daily.Record, error) {
+	return h.s.daily.Records(r.Context(), r.PathValue("name"))
 }

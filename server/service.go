@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -25,6 +24,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server/analyses"
 	"parlour/server/auth"
+	"parlour/server/daily"
 	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
@@ -84,9 +84,8 @@ type Service struct {
 	hashWaiting atomic.Int64
 	signingUp   chan struct{}
 
-	// dailyMu makes the start of daily attempts and the making of daily
-	// puzzles one at a time (daily.go).
-	dailyMu sync.Mutex
+	// daily is the daily puzzles.
+	daily *daily.Service
 
 	// presence knows who is online (presence.go); hub carries the
 	// player streams' events (stream.go).
@@ -142,7 +141,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		Store: cfg.Store, Games: cfg.Games, NewBot: cfg.NewBot, Lexicon: cfg.Lexicon, BaseURL: cfg.BaseURL, Logger: cfg.Logger,
 		BotTimeout: cfg.BotTimeout, MaxWait: cfg.MaxWait, IdleEvict: cfg.IdleEvict, OpenExpiry: cfg.OpenExpiry,
 		Clock: cfg.Clock, WalkAway: cfg.WalkAway, RatedPerPair: cfg.RatedPerPair,
-		Shut:      s.dailyShut,
+		// The daily puzzles are made once the tables are: the gate
+		// asks them through s.daily, set by then.
+		Shut: func(ctx context.Context, p *auth.Principal, r table.Reading) error {
+			return s.daily.Shut(ctx, p, r)
+		},
 		Observers: []table.Observer{streams{s}},
 		Auth:      s.auth, Registerer: s.metrics.reg,
 	}
@@ -154,6 +157,8 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		s.cancel()
 		return nil, err
 	}
+	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
+		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s})
 	s.analyses = analyses.New(s.Service, cfg.Store, cfg.Games, s.log)
 	if err := s.analyses.Register(s.metrics.reg); err != nil {
 		s.Service.Close()
@@ -199,3 +204,9 @@ func (s *Service) reading(what string, err *error) { refuse.Reading(s.log, what,
 // Auth returns who-asks, the part that resolves the tokens the service
 // issues.
 func (s *Service) Auth() *auth.Auth { return s.auth }
+
+// AccountNamed returns the account called name, for the daily puzzles
+// (daily.Accounts).
+func (s *Service) AccountNamed(ctx context.Context, name string) (store.Account, store.Players, error) {
+	return s.accountNamed(ctx, name)
+}

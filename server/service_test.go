@@ -22,6 +22,7 @@ import (
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server/auth"
+	"parlour/server/daily"
 	"parlour/server/internal/servertest"
 	"parlour/server/refuse"
 	"parlour/server/table"
@@ -1144,7 +1145,7 @@ func TestStoreOutageReads(t *testing.T) {
 	if st, body := ann.do("POST", "/api/v1/tables/"+live.Table+"/chat", map[string]any{"channel": "players", "text": "hello"}, nil); st != 200 && st != 201 {
 		t.Fatalf("chat: %d %s", st, body)
 	}
-	var d Daily
+	var d daily.Today
 	if st, body := ann.do("GET", "/api/v1/daily/quizl", nil, &d); st != 200 {
 		t.Fatalf("the daily puzzle: %d %s", st, body)
 	}

@@ -1,4 +1,10 @@
-package server
+// Package daily is one puzzle a day per game, played as one-seat tables:
+// the day's puzzle (made once by the strong computer and kept by the
+// store, so that every player and every node gets the same), one attempt
+// a player a day, its result tallied by the game (game.Tallier), the
+// day's leaderboard, a player's streaks, and the read gate that keeps an
+// attempt shut to everyone but its player until the day is over.
+package daily
 
 import (
 	"context"
@@ -8,8 +14,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"parlour/game"
@@ -21,6 +29,54 @@ import (
 
 // dayLayout writes a daily puzzle's day, a UTC date.
 const dayLayout = table.DayLayout
+
+// Accounts is what the daily puzzles need of accounts: a player's, by
+// name (players.Service has it).
+type Accounts interface {
+	AccountNamed(ctx context.Context, name string) (store.Account, store.Players, error)
+}
+
+// Config is what a Service is built from; all but Accounts and NewBot are
+// required.
+type Config struct {
+	Tables *table.Service
+	Store  store.Store
+	Games  *game.Registry
+	Logger *slog.Logger
+	// NewBot makes the strong computer that sets each day's puzzle;
+	// without it the puzzle is a random setup.
+	NewBot table.BotMaker
+	// BotTimeout bounds the making of a puzzle (at least 30 seconds).
+	BotTimeout time.Duration
+	// Accounts finds players by name, for their daily records; without
+	// it nobody has one.
+	Accounts Accounts
+}
+
+// Service is the daily puzzles.
+type Service struct {
+	cfg    Config
+	tables *table.Service
+	st     store.Store
+	games  *game.Registry
+	log    *slog.Logger
+	// mu makes the start of daily attempts and the making of daily
+	// puzzles one at a time.
+	mu sync.Mutex
+}
+
+// New returns the daily puzzles of cfg.
+func New(cfg Config) *Service {
+	return &Service{cfg: cfg, tables: cfg.Tables, st: cfg.Store, games: cfg.Games, log: cfg.Logger}
+}
+
+func (s *Service) now() time.Time { return s.tables.Now() }
+
+func (s *Service) readFailed(what string, err error) error {
+	return refuse.ReadFailed(s.log, what, err)
+}
+
+func (s *Service) reading(what string, err *error) { refuse.Reading(s.log, what, err) }
 
 // dailyBoardSize is the most entries a day's leaderboard lists, and
 // dailyHistory the most days of a player's daily history.
@@ -52,10 +108,10 @@ func (s *Service) dailyGames() []string {
 	return out
 }
 
-// DailyResult is one player's attempt at a daily puzzle: its table and,
+// Result is one player's attempt at a daily puzzle: its table and,
 // once the game is over, how it went. Nothing in it gives the puzzle
 // away.
-type DailyResult struct {
+type Result struct {
 	Game string `json:"game"`
 	Day  string `json:"day"`
 	Name string `json:"name"`
@@ -83,9 +139,9 @@ type DailyResult struct {
 	Rank int `json:"rank,omitempty"`
 }
 
-// Daily answers GET /api/v1/daily/{game}: today's puzzle and the asker's
+// Today answers GET /api/v1/daily/{game}: today's puzzle and the asker's
 // attempt at it.
-type Daily struct {
+type Today struct {
 	Game  string `json:"game"`
 	Title string `json:"title"`
 	// Day is today, by the server's clock; Next when the next day starts.
@@ -94,39 +150,39 @@ type Daily struct {
 	// Yesterday is the previous day, whose games may now be replayed.
 	Yesterday string `json:"yesterday"`
 	// Attempt is the asker's attempt at today's puzzle, or null.
-	Attempt *DailyResult `json:"attempt"`
+	Attempt *Result `json:"attempt"`
 	// Streak counts the days in a row, up to today or yesterday, the
 	// asker solved the puzzle.
 	Streak int `json:"streak"`
 }
 
-// DailyRefusal is the answer to a second attempt at a day's puzzle: the
+// Refusal is the answer to a second attempt at a day's puzzle: the
 // refusal and the first attempt.
-type DailyRefusal struct {
+type Refusal struct {
 	Err     string      `json:"error"`
-	Attempt DailyResult `json:"attempt"`
+	Attempt Result `json:"attempt"`
 }
 
-func (e *DailyRefusal) Error() string { return e.Err }
+func (e *Refusal) Error() string { return e.Err }
 
-// DailyBoard is a day's leaderboard of one game's puzzle.
-type DailyBoard struct {
+// Board is a day's leaderboard of one game's puzzle.
+type Board struct {
 	Game string `json:"game"`
 	Day  string `json:"day"`
 	// Over is set once the day has ended: the entries then name their
 	// tables, to be replayed and analysed.
 	Over    bool          `json:"over"`
-	Entries []DailyResult `json:"entries"`
+	Entries []Result `json:"entries"`
 }
 
-// DailyRecord is a player's daily puzzles of one game: the streak and the
+// Record is a player's daily puzzles of one game: the streak and the
 // attempts, the latest first.
-type DailyRecord struct {
+type Record struct {
 	Streak  int           `json:"streak"`
 	Best    int           `json:"best"`
 	Played  int           `json:"played"`
 	Solved  int           `json:"solved"`
-	History []DailyResult `json:"history"`
+	History []Result `json:"history"`
 }
 
 func (s *Service) dailies() (store.Dailies, error) {
@@ -210,7 +266,7 @@ func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string
 	if err != nil {
 		return store.DailyPuzzle{}, err
 	}
-	lex, err := s.Lexicon("")
+	lex, err := s.tables.Lexicon("")
 	if err != nil {
 		return store.DailyPuzzle{}, err
 	}
@@ -243,25 +299,25 @@ func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string
 	return ds.PutDailyPuzzle(ctx, store.DailyPuzzle{Game: name, Day: day, Setup: raw, Created: s.now().UTC()})
 }
 
-// DailyToday returns today's puzzle of game with p's attempt at it, if
+// Today returns today's puzzle of game with p's attempt at it, if
 // any (p may be nil).
-func (s *Service) DailyToday(ctx context.Context, p *auth.Principal, name string) (_ Daily, err error) {
+func (s *Service) Today(ctx context.Context, p *auth.Principal, name string) (_ Today, err error) {
 	defer s.reading("the daily puzzle", &err)
 	title, err := s.dailyGame(name)
 	if err != nil {
-		return Daily{}, err
+		return Today{}, err
 	}
 	name = strings.ToLower(strings.TrimSpace(name))
 	ds, err := s.dailies()
 	if err != nil {
-		return Daily{}, err
+		return Today{}, err
 	}
 	day, err := s.today(ctx, ds, name)
 	if err != nil {
-		return Daily{}, err
+		return Today{}, err
 	}
 	d, _ := time.Parse(dayLayout, day)
-	out := Daily{Game: name, Title: title, Day: day, Next: d.AddDate(0, 0, 1), Yesterday: d.AddDate(0, 0, -1).Format(dayLayout)}
+	out := Today{Game: name, Title: title, Day: day, Next: d.AddDate(0, 0, 1), Yesterday: d.AddDate(0, 0, -1).Format(dayLayout)}
 	if p == nil {
 		return out, nil
 	}
@@ -269,25 +325,25 @@ func (s *Service) DailyToday(ctx context.Context, p *auth.Principal, name string
 	switch {
 	case err == nil:
 		if a, err = s.settleDaily(ctx, ds, a); err != nil {
-			return Daily{}, err
+			return Today{}, err
 		}
 		r := s.dailyResult(a, true)
 		out.Attempt = &r
 	case !errors.Is(err, store.ErrNotFound):
-		return Daily{}, err
+		return Today{}, err
 	}
 	hist, err := s.dailyHistory(ctx, ds, p.Identity, name)
 	if err != nil {
-		return Daily{}, err
+		return Today{}, err
 	}
 	out.Streak, _ = streaks(hist, day)
 	return out, nil
 }
 
-// DailyStart starts p's one attempt at today's puzzle of game: a
+// Start starts p's one attempt at today's puzzle of game: a
 // one-seat table against the day's hidden setup. A second attempt is
-// refused with a *DailyRefusal that carries the first.
-func (s *Service) DailyStart(ctx context.Context, p *auth.Principal, name string) (table.Seated, error) {
+// refused with a *Refusal that carries the first.
+func (s *Service) Start(ctx context.Context, p *auth.Principal, name string) (table.Seated, error) {
 	if _, err := s.dailyGame(name); err != nil {
 		return table.Seated{}, err
 	}
@@ -299,8 +355,8 @@ func (s *Service) DailyStart(ctx context.Context, p *auth.Principal, name string
 	if err != nil {
 		return table.Seated{}, err
 	}
-	s.dailyMu.Lock()
-	defer s.dailyMu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	day, err := s.today(ctx, ds, name)
 	if err != nil {
 		return table.Seated{}, err
@@ -309,7 +365,7 @@ func (s *Service) DailyStart(ctx context.Context, p *auth.Principal, name string
 		if a, err = s.settleDaily(ctx, ds, a); err != nil {
 			return table.Seated{}, err
 		}
-		return table.Seated{}, &DailyRefusal{Err: fmt.Sprintf("you have already played the daily %s of %s: one attempt a day", name, day), Attempt: s.dailyResult(a, true)}
+		return table.Seated{}, &Refusal{Err: fmt.Sprintf("you have already played the daily %s of %s: one attempt a day", name, day), Attempt: s.dailyResult(a, true)}
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return table.Seated{}, err
 	}
@@ -317,11 +373,11 @@ func (s *Service) DailyStart(ctx context.Context, p *auth.Principal, name string
 	if err != nil {
 		return table.Seated{}, err
 	}
-	who, account, err := s.NameOf(ctx, p)
+	who, account, err := s.tables.NameOf(ctx, p)
 	if err != nil {
 		return table.Seated{}, err
 	}
-	seated, err := s.CreatePreset(ctx, p, table.CreateRequest{Game: name, Seats: []string{"me"}, Private: true},
+	seated, err := s.tables.CreatePreset(ctx, p, table.CreateRequest{Game: name, Seats: []string{"me"}, Private: true},
 		table.Preset{Daily: name + "/" + day, Setup: pz.Setup, Seed: tableSeed(pz)})
 	if err != nil {
 		return table.Seated{}, err
@@ -339,7 +395,7 @@ func (s *Service) settleDaily(ctx context.Context, ds store.Dailies, a store.Dai
 	if a.Finished {
 		return a, nil
 	}
-	r, end, over, err := s.Tally(ctx, a.Table, a.Game)
+	r, end, over, err := s.tables.Tally(ctx, a.Table, a.Game)
 	if err != nil {
 		return a, fmt.Errorf("reading the daily table: %w", err)
 	}
@@ -376,8 +432,8 @@ func (s *Service) dailyHistory(ctx context.Context, ds store.Dailies, identity, 
 }
 
 // dailyResult shows attempt a; the table only when withTable.
-func (s *Service) dailyResult(a store.DailyAttempt, withTable bool) DailyResult {
-	r := DailyResult{Game: a.Game, Day: a.Day, Name: a.Name, Ranked: a.Account, Finished: a.Finished,
+func (s *Service) dailyResult(a store.DailyAttempt, withTable bool) Result {
+	r := Result{Game: a.Game, Day: a.Day, Name: a.Name, Ranked: a.Account, Finished: a.Finished,
 		Solved: a.Solved, Moves: a.Moves, Wrong: a.Wrong, Seconds: float64(a.Millis) / 1000, Marks: a.Marks}
 	if withTable {
 		r.Table = a.Table
@@ -457,32 +513,32 @@ func dayBefore(day string) string {
 	return d.AddDate(0, 0, -1).Format(dayLayout)
 }
 
-// DailyLeaderboard returns the leaderboard of game's puzzle of day:
+// Leaderboard returns the leaderboard of game's puzzle of day:
 // players with accounts who finished, solved first, then fewest calls or
 // salvos, fewest wrong, least time. A day after today is refused.
-func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (_ DailyBoard, err error) {
+func (s *Service) Leaderboard(ctx context.Context, name, day string) (_ Board, err error) {
 	defer s.reading("the daily puzzle's leaderboard", &err)
 	if _, err := s.dailyGame(name); err != nil {
-		return DailyBoard{}, err
+		return Board{}, err
 	}
 	name = strings.ToLower(strings.TrimSpace(name))
 	if _, err := time.Parse(dayLayout, day); err != nil {
-		return DailyBoard{}, refuse.Bad("%q is not a day: write it as 2006-01-02", refuse.Clip(day))
+		return Board{}, refuse.Bad("%q is not a day: write it as 2006-01-02", refuse.Clip(day))
 	}
 	ds, err := s.dailies()
 	if err != nil {
-		return DailyBoard{}, err
+		return Board{}, err
 	}
 	today, err := s.today(ctx, ds, name)
 	if err != nil {
-		return DailyBoard{}, err
+		return Board{}, err
 	}
 	if day > today {
-		return DailyBoard{}, refuse.NotFound("the daily %s of %s has not been set yet: today is %s", name, day, today)
+		return Board{}, refuse.NotFound("the daily %s of %s has not been set yet: today is %s", name, day, today)
 	}
 	open, err := ds.UnfinishedDailies(ctx, name, day)
 	if err != nil {
-		return DailyBoard{}, err
+		return Board{}, err
 	}
 	for _, a := range open {
 		if _, err := s.settleDaily(ctx, ds, a); err != nil {
@@ -491,9 +547,9 @@ func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (_ Dai
 	}
 	list, err := ds.DailyLeaderboard(ctx, name, day, dailyBoardSize)
 	if err != nil {
-		return DailyBoard{}, err
+		return Board{}, err
 	}
-	out := DailyBoard{Game: name, Day: day, Over: day < today, Entries: make([]DailyResult, len(list))}
+	out := Board{Game: name, Day: day, Over: day < today, Entries: make([]Result, len(list))}
 	for i, a := range list {
 		out.Entries[i] = s.dailyResult(a, out.Over)
 		out.Entries[i].Rank = i + 1
@@ -501,11 +557,14 @@ func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (_ Dai
 	return out, nil
 }
 
-// PlayerDaily returns the daily puzzles of the player with an account
+// Records returns the daily puzzles of the player with an account
 // called name: per game, the streak and the history.
-func (s *Service) PlayerDaily(ctx context.Context, name string) (_ map[string]DailyRecord, err error) {
+func (s *Service) Records(ctx context.Context, name string) (_ map[string]Record, err error) {
 	defer s.reading("the player's daily puzzles", &err)
-	a, _, err := s.accountNamed(ctx, name)
+	if s.cfg.Accounts == nil {
+		return nil, refuse.NotFound("there is no player called %q", refuse.Clip(name))
+	}
+	a, _, err := s.cfg.Accounts.AccountNamed(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -513,7 +572,7 @@ func (s *Service) PlayerDaily(ctx context.Context, name string) (_ map[string]Da
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]DailyRecord{}
+	out := map[string]Record{}
 	for _, g := range s.dailyGames() {
 		hist, err := s.dailyHistory(ctx, ds, a.Identity, g)
 		if err != nil {
@@ -523,7 +582,7 @@ func (s *Service) PlayerDaily(ctx context.Context, name string) (_ map[string]Da
 		if err != nil {
 			return nil, err
 		}
-		rec := DailyRecord{History: make([]DailyResult, len(hist))}
+		rec := Record{History: make([]Result, len(hist))}
 		for i, h := range hist {
 			if h.Finished {
 				rec.Played++
@@ -540,11 +599,11 @@ func (s *Service) PlayerDaily(ctx context.Context, name string) (_ map[string]Da
 	return out, nil
 }
 
-// dailyShut is the read gate's Shut: it refuses p a look at a table
+// Shut is the read gate (table.Shut): it refuses p a look at a table
 // while the table is an attempt at a daily puzzle whose day is not over
 // and p does not sit at it, since a finished attempt shows the day's grid
 // or fleet, which would spoil the puzzle for everyone still to play it.
-func (s *Service) dailyShut(ctx context.Context, p *auth.Principal, r table.Reading) error {
+func (s *Service) Shut(ctx context.Context, p *auth.Principal, r table.Reading) error {
 	if r.Daily == "" || r.Seated {
 		return nil
 	}
