@@ -159,7 +159,7 @@ type Today struct {
 // Refusal is the answer to a second attempt at a day's puzzle: the
 // refusal and the first attempt.
 type Refusal struct {
-	Err     string      `json:"error"`
+	Err     string `json:"error"`
 	Attempt Result `json:"attempt"`
 }
 
@@ -171,17 +171,17 @@ type Board struct {
 	Day  string `json:"day"`
 	// Over is set once the day has ended: the entries then name their
 	// tables, to be replayed and analysed.
-	Over    bool          `json:"over"`
+	Over    bool     `json:"over"`
 	Entries []Result `json:"entries"`
 }
 
 // Record is a player's daily puzzles of one game: the streak and the
 // attempts, the latest first.
 type Record struct {
-	Streak  int           `json:"streak"`
-	Best    int           `json:"best"`
-	Played  int           `json:"played"`
-	Solved  int           `json:"solved"`
+	Streak  int      `json:"streak"`
+	Best    int      `json:"best"`
+	Played  int      `json:"played"`
+	Solved  int      `json:"solved"`
 	History []Result `json:"history"`
 }
 
