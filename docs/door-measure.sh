@@ -73,9 +73,11 @@ fi
 run() {
 	local door=$1 port=$2 data server
 	data=$(mktemp -d "$work/data.XXXXXX")
-	# Each socket is a connection of its own: let the load tool's address
-	# hold them all (two a table, and the next tables' while games turn over).
-	"$BIN" serve --addr "127.0.0.1:$port" --data "$data" --log-level warn --conns-per-addr $((TABLES * 5 + 1000)) >"$data/serve.log" 2>&1 &
+	# Each socket is a connection of its own, and one address may hold a
+	# quarter of --conns-per-addr as streams and sockets: let the load
+	# tool's address hold them all (two a table, and the next tables'
+	# while games turn over).
+	"$BIN" serve --addr "127.0.0.1:$port" --data "$data" --log-level warn --conns-per-addr $((TABLES * 20 + 4000)) >"$data/serve.log" 2>&1 &
 	server=$!
 	echo "$server" >>"$work/servers"
 	for _ in $(seq 50); do
