@@ -505,7 +505,7 @@ func (s *Service) DailyLeaderboard(ctx context.Context, name, day string) (_ Dai
 // called name: per game, the streak and the history.
 func (s *Service) PlayerDaily(ctx context.Context, name string) (_ map[string]DailyRecord, err error) {
 	defer s.reading("the player's daily puzzles", &err)
-	a, _, err := s.accountNamed(ctx, name)
+	a, _, err := s.AccountNamed(ctx, name)
 	if err != nil {
 		return nil, err
 	}

@@ -3,11 +3,12 @@
 // tables, hands each the seams it listens through, and serves them behind
 // its two doors, an HTTP API for programs and a WebSocket for browsers.
 //
-// The domains above the tables (accounts and profiles, presence,
-// challenges and the player stream, daily puzzles, analyses, the
-// cluster) and both doors still share this package; each reaches the
-// tables only through table's exported API, the Observer, the read gate,
-// the Placement and its Peers interfaces.
+// Accounts and all that is a player's live in server/players. The
+// domains above the tables that remain here (presence, challenges and
+// the player stream, daily puzzles, analyses, the cluster) and both
+// doors reach the tables only through table's exported API, the
+// Observer, the read gate, the Placement and its Peers interfaces, and
+// the players through players'.
 package server
 
 import (
@@ -15,18 +16,22 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"parlour/game"
 	"parlour/lexicon"
 	"parlour/server/auth"
+	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
 )
+
+// playersService names the players' service where Service embeds it:
+// embedded as players.Service its field would clash with the table
+// service's, both being called Service.
+type playersService = players.Service
 
 // Config is what a Service is built from. Store and Games are required;
 // the rest have the defaults table.Config gives them.
@@ -56,9 +61,11 @@ type Config struct {
 }
 
 // Service is every part of the server, built and wired together: the
-// table service (whose methods it carries) and the domains above it.
+// table service and the players' (whose methods it carries) and the
+// domains above them.
 type Service struct {
 	*table.Service
+	*playersService
 
 	cfg   Config
 	log   *slog.Logger
@@ -72,14 +79,6 @@ type Service struct {
 
 	metrics *metricSet
 
-	// hashing holds a slot for each password being hashed (see
-	// hashPassword); hashWaiting counts the requests waiting for one.
-	// signingUp holds a place for each sign-up between its start and its
-	// hash: fewer places than slots, so that sign-ins always find one.
-	hashing     chan struct{}
-	hashWaiting atomic.Int64
-	signingUp   chan struct{}
-
 	// dailyMu makes the start of daily attempts and the making of daily
 	// puzzles one at a time (daily.go).
 	dailyMu sync.Mutex
@@ -91,8 +90,7 @@ type Service struct {
 
 	// The other nodes, as each domain needs them (peers.go); nil for a
 	// single node.
-	playersPeers PlayersPeers
-	socialPeers  SocialPeers
+	socialPeers SocialPeers
 
 	// cl is the clustered mode; nil for a single node.
 	cl *cluster
@@ -111,9 +109,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	s = &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
-		hashing:   make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
-		signingUp: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2-1)),
-		presence:  newOnlineSet(), hub: newHub(),
+		presence: newOnlineSet(), hub: newHub(),
 		metrics: newMetrics(),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -144,9 +140,22 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	if s.cl != nil {
 		tc.Placement, tc.LobbyPeers = s.cl, s.cl
-		s.playersPeers, s.socialPeers = s.cl, s.cl
+		s.socialPeers = s.cl
 	}
 	if s.Service, err = table.New(ctx, tc); err != nil {
+		s.cancel()
+		return nil, err
+	}
+	pc := players.Config{Store: cfg.Store, Tables: s.Service, Auth: s.auth, Logger: cfg.Logger,
+		KeyAdded: func(identity string, k players.KeyInfo) {
+			s.toStreams(identity, StreamEvent{Type: "keyAdded", Key: &k})
+		},
+	}
+	if s.cl != nil {
+		pc.Peers = s.cl
+	}
+	if s.playersService, err = players.New(pc); err != nil {
+		s.Service.Close()
 		s.cancel()
 		return nil, err
 	}
