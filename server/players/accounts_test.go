@@ -2,8 +2,6 @@ package players
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -12,34 +10,10 @@ import (
 	"time"
 
 	"parlour/account"
-	"parlour/server/auth"
 	"parlour/server/internal/servertest"
 	"parlour/server/refuse"
-	"parlour/server/table"
 	"parlour/store"
 )
-
-func FuzzParseBefore(f *testing.F) {
-	f.Add("1795867500000000000.k3x9q2m7c8v4r6tw")
-	f.Add("")
-	f.Add("-1.k3x9q2m7c8v4r6tw")
-	f.Add("12.")
-	f.Fuzz(func(t *testing.T, s string) {
-		at, id, err := parseBefore(s)
-		if err != nil {
-			if refuse.Status(err) != 400 {
-				t.Fatalf("%q: %v is not a 400", s, err)
-			}
-			return
-		}
-		if !auth.ValidID(id) || at.UnixNano() <= 0 {
-			t.Fatalf("%q gave %v %q", s, at, id)
-		}
-		if again := fmt.Sprintf("%d.%s", at.UnixNano(), id); again != s && !strings.HasPrefix(s, "+") && !strings.HasPrefix(s, "0") {
-			t.Fatalf("%q read back as %q", s, again)
-		}
-	})
-}
 
 func TestSignInRehashesOldParameters(t *testing.T) {
 	t.Parallel()
@@ -143,24 +117,6 @@ func TestHashingQueueIsBounded(t *testing.T) {
 	}
 }
 
-// fakePeers records what the players' side asks of the other nodes.
-type fakePeers struct {
-	mu        sync.Mutex
-	forgotten [][]byte
-	seated    []table.SeatedTable
-	err       error
-}
-
-func (p *fakePeers) ForgetEverywhere(ctx context.Context, hashes [][]byte) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.forgotten = append(p.forgotten, hashes...)
-}
-
-func (p *fakePeers) SeatedElsewhere(ctx context.Context, identity string) ([]table.SeatedTable, error) {
-	return p.seated, p.err
-}
-
 // TestSignOutForgetsEverywhere: a session ended on this node is dropped
 // from this node's cache and the other nodes are told to drop it too.
 func TestSignOutForgetsEverywhere(t *testing.T) {
@@ -182,138 +138,5 @@ func TestSignOutForgetsEverywhere(t *testing.T) {
 	}
 	if _, err := f.auth.Authenticate(ctx, sess.Token); refuse.Status(err) != http.StatusUnauthorized {
 		t.Fatalf("the signed-out token still works here: %v", err)
-	}
-}
-
-// TestSeatedMergesTheOtherNodes: the tables a player sits at are this
-// node's and the other nodes', each once, newest first; a node that did
-// not answer is said, with what the others hold all the same.
-func TestSeatedMergesTheOtherNodes(t *testing.T) {
-	t.Parallel()
-	peers := &fakePeers{}
-	f := newFixture(t, func(c *Config) { c.Peers = peers })
-	ctx := context.Background()
-	p := f.signUp("Ann")
-	info, err := f.tables.Create(ctx, p, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	here := f.tables.SeatedAt(p.Identity)
-	if len(here) != 1 {
-		t.Fatalf("this node's tables: %+v", here)
-	}
-	older := table.SeatedTable{TableInfo: table.TableInfo{ID: "elsewhere-older", Created: here[0].Created.Add(-time.Hour)}}
-	newer := table.SeatedTable{TableInfo: table.TableInfo{ID: "elsewhere-newer", Created: here[0].Created.Add(time.Hour)}}
-	peers.seated = []table.SeatedTable{older, here[0], newer}
-	peers.err = errors.New("a node did not answer")
-	got, err := f.s.Seated(ctx, p.Identity)
-	var ids []string
-	for _, s := range got {
-		ids = append(ids, s.ID)
-	}
-	if want := []string{"elsewhere-newer", info.Table, "elsewhere-older"}; !slices.Equal(ids, want) {
-		t.Fatalf("seated: %v, want %v", ids, want)
-	}
-	if err == nil {
-		t.Fatal("a node that did not answer went unsaid")
-	}
-	// DeleteAccount will not go ahead on a list that may be short.
-	if err := f.s.DeleteAccount(ctx, p, testPassword); err == nil {
-		t.Fatal("an account deleted while a node did not answer")
-	}
-}
-
-// TestAccountOnlyRefusesAllButAccounts: nobody and guests are refused in
-// words that say what to do; an account passes.
-func TestAccountOnlyRefusesAllButAccounts(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t, nil)
-	ctx := context.Background()
-	guest, err := f.tables.NewIdentity(ctx, "Olga")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ann := f.signUp("Ann")
-	for _, tc := range []struct {
-		name   string
-		p      *auth.Principal
-		status int
-		words  string
-	}{
-		{"nobody", nil, http.StatusUnauthorized, "challenging needs you signed in"},
-		{"guest", f.principal(guest.Token), http.StatusForbidden, "challenging is for players with accounts"},
-		{"account", ann, 0, ""},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			a, err := f.s.AccountOnly(ctx, tc.p, "challenging")
-			if tc.status == 0 {
-				if err != nil || a.Name != "Ann" {
-					t.Fatalf("got %+v %v, want Ann's account", a, err)
-				}
-				return
-			}
-			if refuse.Status(err) != tc.status || !strings.Contains(err.Error(), tc.words) {
-				t.Fatalf("got %v, want %d %q", err, tc.status, tc.words)
-			}
-		})
-	}
-}
-
-// TestAccountNamedAnyCase: a name finds its account in any case; a name
-// nobody has is a 404 naming it.
-func TestAccountNamedAnyCase(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t, nil)
-	ctx := context.Background()
-	f.signUp("Ann")
-	if a, _, err := f.s.AccountNamed(ctx, "aNN"); err != nil || a.Name != "Ann" {
-		t.Fatalf("aNN: %+v %v", a, err)
-	}
-	if _, _, err := f.s.AccountNamed(ctx, "Zed"); refuse.Status(err) != http.StatusNotFound || !strings.Contains(err.Error(), `"Zed"`) {
-		t.Fatalf("Zed: %v, want a 404 naming Zed", err)
-	}
-}
-
-// TestSettingsHidden: an account hides and shows itself; a field left
-// out changes nothing; a guest has no settings.
-func TestSettingsHidden(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t, nil)
-	ctx := context.Background()
-	p := f.signUp("Ann")
-	yes, no := true, false
-	for _, tc := range []struct {
-		req  SettingsRequest
-		want bool
-	}{
-		{SettingsRequest{Hidden: &yes}, true},
-		{SettingsRequest{}, true},
-		{SettingsRequest{Hidden: &no}, false},
-	} {
-		got, err := f.s.SetSettings(ctx, p, tc.req)
-		if err != nil || got.Hidden != tc.want {
-			t.Fatalf("%+v: %+v %v, want hidden %v", tc.req, got, err, tc.want)
-		}
-		if again, err := f.s.Settings(ctx, p); err != nil || again != got {
-			t.Fatalf("read back: %+v %v, want %+v", again, err, got)
-		}
-	}
-	guest, err := f.tables.NewIdentity(ctx, "Olga")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.s.SetSettings(ctx, f.principal(guest.Token), SettingsRequest{Hidden: &yes}); refuse.Status(err) != http.StatusForbidden {
-		t.Fatalf("a guest's settings: %v, want 403", err)
-	}
-}
-
-// TestLeaderboardUnknownPool: a pool that does not exist is a 404 that
-// lists the pools there are.
-func TestLeaderboardUnknownPool(t *testing.T) {
-	t.Parallel()
-	f := newFixture(t, nil)
-	_, err := f.s.Leaderboard(context.Background(), "chess")
-	if refuse.Status(err) != http.StatusNotFound || !strings.Contains(err.Error(), `"chess"`) {
-		t.Fatalf("got %v, want a 404 naming chess", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"parlour/server/auth"
@@ -72,4 +73,22 @@ func (f *fixture) signUp(name string) *auth.Principal {
 		f.t.Fatal(err)
 	}
 	return f.principal(sess.Token)
+}
+
+// fakePeers records what the players' side asks of the other nodes.
+type fakePeers struct {
+	mu        sync.Mutex
+	forgotten [][]byte
+	seated    []table.SeatedTable
+	err       error
+}
+
+func (p *fakePeers) ForgetEverywhere(ctx context.Context, hashes [][]byte) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.forgotten = append(p.forgotten, hashes...)
+}
+
+func (p *fakePeers) SeatedElsewhere(ctx context.Context, identity string) ([]table.SeatedTable, error) {
+	return p.seated, p.err
 }
