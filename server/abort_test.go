@@ -9,8 +9,8 @@ import (
 	"parlour/game"
 	"parlour/games"
 	"parlour/lexicon"
-	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/players"
 	"parlour/server/table"
 )
 
@@ -42,13 +42,13 @@ func (e *clockEnv) play(id string, toks []string, moves ...string) {
 }
 
 // profile answers name's profile.
-func (e *clockEnv) profile(name string) server.Profile {
+func (e *clockEnv) profile(name string) players.Profile {
 	e.t.Helper()
 	st, b := e.call("GET", "/api/v1/players/"+name, "", nil)
 	if st != 200 {
 		e.t.Fatalf("profile of %s: %d %s", name, st, b)
 	}
-	var p server.Profile
+	var p players.Profile
 	json.Unmarshal(b, &p)
 	return p
 }
@@ -60,7 +60,7 @@ func (e *clockEnv) lastResult(name string) (string, string) {
 	if st != 200 {
 		e.t.Fatalf("history of %s: %d %s", name, st, b)
 	}
-	var h server.History
+	var h players.History
 	json.Unmarshal(b, &h)
 	if len(h.Games) == 0 {
 		e.t.Fatalf("%s has no history", name)
@@ -82,7 +82,7 @@ func TestAbort(t *testing.T) {
 		// keep.
 		e.rated(ann, ben, "0:apple", "1:bed", "1:resign")
 		over := e.rated(ann, ben, "0:apple", "1:bed", "0:resign")
-		before := [2]server.Profile{e.profile("Ann"), e.profile("Ben")}
+		before := [2]players.Profile{e.profile("Ann"), e.profile("Ben")}
 		if before[0].Ratings["nymphabet-standard"].Games != 2 {
 			t.Fatalf("Ann's ratings after two rated games: %+v", before[0].Ratings)
 		}

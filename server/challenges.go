@@ -12,6 +12,7 @@ import (
 
 	"parlour/game"
 	"parlour/server/auth"
+	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
@@ -90,7 +91,7 @@ func nameOr(names map[string]string, identity string) string {
 	if n, ok := names[identity]; ok {
 		return n
 	}
-	return DeletedName
+	return players.DeletedName
 }
 
 // tell sends a stream event about c to both its players.
@@ -104,7 +105,7 @@ func (s *Service) tell(typ string, c ChallengeInfo, from, to string) {
 // only another account; the game must seat two; a rated challenge must
 // pass the checks of a rated table.
 func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req ChallengeRequest) (ChallengeInfo, error) {
-	me, err := s.accountOnly(ctx, p, "challenging")
+	me, err := s.AccountOnly(ctx, p, "challenging")
 	if err != nil {
 		return ChallengeInfo{}, err
 	}
@@ -116,7 +117,7 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 	if to == "" {
 		return ChallengeInfo{}, refuse.Bad(`say whom you challenge: "to" is an account name`)
 	}
-	them, _, err := s.accountNamed(ctx, to)
+	them, _, err := s.AccountNamed(ctx, to)
 	if err != nil {
 		return ChallengeInfo{}, err
 	}
@@ -215,7 +216,7 @@ func (s *Service) expire(id string) {
 // challengeFor returns challenge id as p may answer it: p's account, and
 // a challenge that is still open.
 func (s *Service) challengeFor(ctx context.Context, p *auth.Principal, id, what string) (store.Challenge, store.Challenges, error) {
-	if _, err := s.accountOnly(ctx, p, what); err != nil {
+	if _, err := s.AccountOnly(ctx, p, what); err != nil {
 		return store.Challenge{}, nil, err
 	}
 	cs, err := s.challenges()
@@ -376,7 +377,7 @@ func (s *Service) answer(ctx context.Context, cs store.Challenges, c store.Chall
 func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []ChallengeInfo, err error) {
 	defer s.reading("the challenges", &err)
 	in, out = []ChallengeInfo{}, []ChallengeInfo{}
-	if _, err := s.accountOnly(ctx, p, "challenges"); err != nil {
+	if _, err := s.AccountOnly(ctx, p, "challenges"); err != nil {
 		return nil, nil, err
 	}
 	cs, err := s.challenges()
@@ -396,7 +397,7 @@ func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []
 		if err != nil {
 			return nil, nil, err
 		}
-		if info.From == DeletedName || info.To == DeletedName {
+		if info.From == players.DeletedName || info.To == players.DeletedName {
 			continue // the other player deleted their account since
 		}
 		if c.To == p.Identity {

@@ -16,6 +16,7 @@ import (
 	"parlour/games"
 	"parlour/server/auth"
 	"parlour/server/internal/servertest"
+	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
@@ -289,7 +290,7 @@ func TestChallengeAcceptedEndToEnd(t *testing.T) {
 			t.Fatalf("bob's gameFinish %+v", ev.Table)
 		}
 		for name, up := range map[string]bool{"ann": false, "bob": true} {
-			var p Profile
+			var p players.Profile
 			if st, body := ann.do("GET", "/api/v1/players/"+name, nil, &p); st != 200 {
 				t.Fatalf("profile: %d %s", st, body)
 			}
@@ -639,7 +640,7 @@ func TestOnline(t *testing.T) {
 		t.Fatalf("online: %+v", o)
 	}
 	// Cat hides: still counted, no longer listed.
-	var set Settings
+	var set players.Settings
 	if st, body := cat.do("PUT", "/api/v1/account/settings", `{"hidden": true}`, &set); st != 200 || !set.Hidden {
 		t.Fatalf("settings: %d %s", st, body)
 	}

@@ -312,7 +312,7 @@ func (c *cluster) StreamElsewhere(identity string, ev StreamEvent) {
 // ForgetEverywhere tells every other node to drop the credentials that
 // hash to hashes from its cache, and waits for their answers (bounded):
 // a token signed out on one node must not go on working on another
-// (PlayersPeers).
+// (players.Peers).
 func (c *cluster) ForgetEverywhere(ctx context.Context, hashes [][]byte) {
 	for len(hashes) > 0 {
 		n := min(len(hashes), maxForget)
@@ -340,11 +340,11 @@ func (c *cluster) OnlineElsewhere(ctx context.Context) []string {
 	return out
 }
 
-// seatedElsewhere returns the tables under way that the other nodes own
+// SeatedElsewhere returns the tables under way that the other nodes own
 // where identity holds a seat. When a node did not answer, it returns
 // what the others answered and a refusal saying the list is incomplete:
-// the caller decides whether that will do.
-func (c *cluster) seatedElsewhere(ctx context.Context, identity string) ([]table.SeatedTable, error) {
+// the caller decides whether that will do (players.Peers).
+func (c *cluster) SeatedElsewhere(ctx context.Context, identity string) ([]table.SeatedTable, error) {
 	ans, err := c.tellAll(ctx, relayRequest{Kind: "seated", Identity: identity}, false)
 	if err != nil {
 		c.log.Warn("asking the other nodes for a player's tables", "err", err)
@@ -357,26 +357,6 @@ func (c *cluster) seatedElsewhere(ctx context.Context, identity string) ([]table
 			out = append(out, ts...)
 		}
 	}
-	return out, err
-}
-
-// seated returns the tables under way where identity holds a seat, on
-// every node; err, when set, says some node did not answer (what the
-// others hold is there all the same).
-func (s *Service) seated(ctx context.Context, identity string) ([]table.SeatedTable, error) {
-	out := s.SeatedAt(identity)
-	if s.cl == nil {
-		return out, nil
-	}
-	more, err := s.cl.seatedElsewhere(ctx, identity)
-	for _, t := range more {
-		// A node that lost a table's lease and has not noticed yet
-		// lists it too.
-		if !slices.ContainsFunc(out, func(o table.SeatedTable) bool { return o.ID == t.ID }) {
-			out = append(out, t)
-		}
-	}
-	slices.SortFunc(out, func(a, b table.SeatedTable) int { return b.Created.Compare(a.Created) })
 	return out, err
 }
 

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parlour/server"
+	"parlour/server/players"
 	"parlour/server/table"
 )
 
@@ -89,7 +90,7 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 	defer cancel()
 	signUp := func(n *node, name string) string {
 		t.Helper()
-		var s server.Session
+		var s players.Session
 		if st, body := nodeCall(t, n, "POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": testPassword}, &s); st != 201 {
 			t.Fatalf("sign up %s on %s: %d %s", name, n.name, st, body)
 		}
@@ -156,7 +157,7 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 	}
 
 	// Ann's session, used on every node, is signed out on a.
-	var sess server.Session
+	var sess players.Session
 	if st, body := nodeCall(t, a, "POST", "/api/v1/sessions", "", map[string]string{"name": "Ann", "password": testPassword}, &sess); st != 200 && st != 201 {
 		t.Fatalf("sign in: %d %s", st, body)
 	}

@@ -31,6 +31,7 @@ import (
 	"parlour/server"
 	"parlour/server/internal/servertest"
 	"parlour/server/limit"
+	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
@@ -1533,7 +1534,7 @@ func TestClusterStoreOutage(t *testing.T) {
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	var sess server.Session
+	var sess players.Session
 	if st, body := nodeCall(t, a, "POST", "/api/v1/accounts", "", map[string]string{"name": "Ann", "password": testPassword}, &sess); st != 201 {
 		t.Fatalf("sign up: %d %s", st, body)
 	}

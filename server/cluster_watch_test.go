@@ -13,7 +13,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"parlour/server"
+	"parlour/server/players"
 	"parlour/server/table"
 )
 
@@ -115,7 +115,7 @@ func TestClusterChatReachesRemoteSockets(t *testing.T) {
 	id, ann, ben := twoSeats(t, a, b)
 	// Cara has an account: a guest that new could not write in the
 	// spectators' chat yet.
-	var cara server.Session
+	var cara players.Session
 	if st, body := nodeCall(t, b, "POST", "/api/v1/accounts", "", map[string]any{"name": "Cara", "password": testPassword}, &cara); st >= 300 {
 		t.Fatalf("Cara's account: %d %s", st, body)
 	}

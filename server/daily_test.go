@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"parlour/games/salvo"
-	"parlour/server"
 	"parlour/server/daily"
+	"parlour/server/players"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -23,7 +23,7 @@ func (e *clockEnv) account(name string) string {
 	if st != 201 {
 		e.t.Fatalf("sign up %s: %d %s", name, st, b)
 	}
-	var s server.Session
+	var s players.Session
 	json.Unmarshal(b, &s)
 	return s.Token
 }

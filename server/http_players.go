@@ -7,11 +7,12 @@ import (
 
 	"parlour/server/auth"
 
+	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/server/table"
 )
 
-func (h *Handler) addKey(r *http.Request, p *auth.Principal, req KeyRequest) (KeyInfo, error) {
+func (h *Handler) addKey(r *http.Request, p *auth.Principal, req players.KeyRequest) (players.KeyInfo, error) {
 	return h.s.AddKey(r.Context(), p, req.Key)
 }
 
@@ -24,17 +25,17 @@ func (h *Handler) deleteKey(r *http.Request, p *auth.Principal) (noContent, erro
 	return noContent{}, h.s.DeleteKey(r.Context(), p, r.PathValue("fingerprint"))
 }
 
-func (h *Handler) profile(r *http.Request, _ *auth.Principal) (Profile, error) {
+func (h *Handler) profile(r *http.Request, _ *auth.Principal) (players.Profile, error) {
 	return h.s.Profile(r.Context(), r.PathValue("name"))
 }
 
-func (h *Handler) history(r *http.Request, _ *auth.Principal) (History, error) {
+func (h *Handler) history(r *http.Request, _ *auth.Principal) (players.History, error) {
 	q := r.URL.Query()
-	limit := DefaultHistoryPage
+	limit := players.DefaultHistoryPage
 	if l := q.Get("limit"); l != "" {
 		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > HistoryPageSize {
-			return History{}, refuse.Bad("limit must be a number from 1 to %d", HistoryPageSize)
+		if err != nil || n < 1 || n > players.HistoryPageSize {
+			return players.History{}, refuse.Bad("limit must be a number from 1 to %d", players.HistoryPageSize)
 		}
 		limit = n
 	}
@@ -49,6 +50,6 @@ func (h *Handler) leaderboards(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"pools": table.Pools(h.s.games)})
 }
 
-func (h *Handler) leaderboard(r *http.Request, _ *auth.Principal) (Leaderboard, error) {
+func (h *Handler) leaderboard(r *http.Request, _ *auth.Principal) (players.Leaderboard, error) {
 	return h.s.Leaderboard(r.Context(), r.PathValue("pool"))
 }

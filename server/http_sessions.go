@@ -10,6 +10,7 @@ import (
 
 	"parlour/account"
 	"parlour/server/auth"
+	"parlour/server/players"
 	"parlour/server/protocol"
 	"parlour/server/refuse"
 )
@@ -70,7 +71,7 @@ func (h *Handler) signUpAllowed(r *http.Request) error {
 }
 
 func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
-	var req AccountRequest
+	var req players.AccountRequest
 	if err := protocol.DecodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
 		h.fail(w, r, err)
 		return
@@ -96,7 +97,7 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
-	var req AccountRequest
+	var req players.AccountRequest
 	if err := protocol.DecodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
 		h.fail(w, r, err)
 		return
@@ -164,7 +165,7 @@ func (h *Handler) whoAmI(w http.ResponseWriter, r *http.Request) {
 	h.reply(w, r, a, err)
 }
 
-func (h *Handler) changePassword(r *http.Request, p *auth.Principal, req PasswordRequest) (noContent, error) {
+func (h *Handler) changePassword(r *http.Request, p *auth.Principal, req players.PasswordRequest) (noContent, error) {
 	if err := h.signInAllowed(r, "#"+p.Identity); err != nil {
 		return noContent{}, err
 	}
@@ -172,7 +173,7 @@ func (h *Handler) changePassword(r *http.Request, p *auth.Principal, req Passwor
 }
 
 func (h *Handler) deleteAccount(w http.ResponseWriter, r *http.Request) {
-	var req DeleteRequest
+	var req players.DeleteRequest
 	if err := protocol.DecodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {
 		h.fail(w, r, err)
 		return

@@ -9,6 +9,7 @@ import (
 	"parlour/server/auth"
 	"parlour/server/table"
 
+	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -50,11 +51,11 @@ func (h *Handler) online(r *http.Request, _ *auth.Principal) (Online, error) {
 	return h.s.Online(r.Context())
 }
 
-func (h *Handler) settings(r *http.Request, p *auth.Principal) (Settings, error) {
+func (h *Handler) settings(r *http.Request, p *auth.Principal) (players.Settings, error) {
 	return h.s.Settings(r.Context(), p)
 }
 
-func (h *Handler) setSettings(r *http.Request, p *auth.Principal, req SettingsRequest) (Settings, error) {
+func (h *Handler) setSettings(r *http.Request, p *auth.Principal, req players.SettingsRequest) (players.Settings, error) {
 	return h.s.SetSettings(r.Context(), p, req)
 }
 
@@ -94,7 +95,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	}
 	// Tables on a node that does not answer now are left out: their
 	// gameStart lines come again at the stream's next opening.
-	tables, _ := h.s.seated(r.Context(), p.Identity)
+	tables, _ := h.s.Seated(r.Context(), p.Identity)
 	for _, t := range tables {
 		opening = append(opening, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.ID, Game: t.Game, Seat: t.Seat, Rated: t.Rated}})
 	}

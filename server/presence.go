@@ -1,11 +1,10 @@
-// Who is around: the players online, and the setting that hides an
-// account from the list of them.
+// Who is around: the players online, less those whose setting hides
+// them from the list (server/players keeps the setting).
 
 package server
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"slices"
 	"strings"
@@ -13,7 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -178,69 +176,4 @@ func (s *Service) Online(ctx context.Context) (_ Online, err error) {
 		out.Players = out.Players[:maxListed]
 	}
 	return out, nil
-}
-
-// Settings are an account's settings.
-type Settings struct {
-	// Hidden keeps the account out of the list of players online (it
-	// still counts in the number).
-	Hidden bool `json:"hidden"`
-}
-
-// SettingsRequest changes settings; a field left out stays as it is.
-type SettingsRequest struct {
-	Hidden *bool `json:"hidden"`
-}
-
-// accountOnly refuses a principal that is not an account's.
-func (s *Service) accountOnly(ctx context.Context, p *auth.Principal, what string) (store.Account, error) {
-	if p == nil {
-		return store.Account{}, refuse.Unauthorized("%s needs you signed in: Authorization: Bearer <token>, or the session cookie", what)
-	}
-	ps, err := s.Players()
-	if err != nil {
-		return store.Account{}, err
-	}
-	a, err := ps.AccountOf(ctx, p.Identity)
-	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return store.Account{}, refuse.Forbidden("%s is for players with accounts: sign up or sign in first", what)
-		}
-		return store.Account{}, err
-	}
-	return a, nil
-}
-
-// Settings returns p's account settings.
-func (s *Service) Settings(ctx context.Context, p *auth.Principal) (_ Settings, err error) {
-	defer s.reading("your settings", &err)
-	if _, err := s.accountOnly(ctx, p, "settings"); err != nil {
-		return Settings{}, err
-	}
-	cs, err := s.challenges()
-	if err != nil {
-		return Settings{}, err
-	}
-	h, err := cs.Hidden(ctx, []string{p.Identity})
-	if err != nil {
-		return Settings{}, err
-	}
-	return Settings{Hidden: h[p.Identity]}, nil
-}
-
-// SetSettings changes p's account settings and returns them.
-func (s *Service) SetSettings(ctx context.Context, p *auth.Principal, req SettingsRequest) (Settings, error) {
-	if _, err := s.accountOnly(ctx, p, "settings"); err != nil {
-		return Settings{}, err
-	}
-	cs, err := s.challenges()
-	if err != nil {
-		return Settings{}, err
-	}
-	if req.Hidden != nil {
-		if err := cs.SetHidden(ctx, p.Identity, *req.Hidden); err != nil {
-			return Settings{}, s.saveFailed("your settings", err)
-		}
-	}
-	return s.Settings(ctx, p)
 }

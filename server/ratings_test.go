@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"parlour/glicko"
-	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/players"
 	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/postgres"
@@ -89,10 +89,10 @@ func TestRatedEndCrash(t *testing.T) {
 				os.Setenv(dieAtEndEnv, when)
 				c := startChild(t, k, dir)
 				os.Unsetenv(dieAtEndEnv)
-				var ann, ben server.Session
+				var ann, ben players.Session
 				for _, a := range []struct {
 					name string
-					out  *server.Session
+					out  *players.Session
 				}{{"Ann", &ann}, {"Ben", &ben}} {
 					if st, err := call(c.url+"/api/v1/accounts", "POST", "", map[string]string{"name": a.name, "password": "a long secret phrase"}, a.out); st != 201 {
 						t.Fatalf("sign up %s: %d %v", a.name, st, err)
@@ -122,7 +122,7 @@ func TestRatedEndCrash(t *testing.T) {
 				if st, err := call(c.url+"/api/v1/tables/"+sa.Table, "GET", "", nil, &v); st != 200 {
 					t.Fatalf("table after restart: %d %v", st, err)
 				}
-				var pa, pb server.Profile
+				var pa, pb players.Profile
 				call(c.url+"/api/v1/players/Ann", "GET", "", nil, &pa)
 				call(c.url+"/api/v1/players/Ben", "GET", "", nil, &pb)
 				ra, aok := pa.Ratings["nymphabet-standard"]

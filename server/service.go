@@ -4,11 +4,12 @@
 // it listens through, and serves them behind its two doors, an HTTP API
 // for programs and a WebSocket for browsers.
 //
-// The domains above the tables (accounts and profiles, presence,
-// challenges and the player stream, daily puzzles, the cluster) and both
-// doors still share this package; each reaches the tables only through
-// table's exported API, the Observer, the read gate, the Placement and
-// its Peers interfaces.
+// Accounts and all that is a player's live in server/players, the daily
+// puzzles in server/daily. The domains above the tables that remain here
+// (presence, challenges and the player stream, the cluster) and both
+// doors reach the tables only through table's exported API, the
+// Observer, the read gate, the Placement and its Peers interfaces, and
+// the players through players'.
 package server
 
 import (
@@ -16,8 +17,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"runtime"
-	"sync/atomic"
 	"time"
 
 	"parlour/game"
@@ -25,10 +24,16 @@ import (
 	"parlour/server/analyses"
 	"parlour/server/auth"
 	"parlour/server/daily"
+	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
 )
+
+// playersService names the players' service where Service embeds it:
+// embedded as players.Service its field would clash with the table
+// service's, both being called Service.
+type playersService = players.Service
 
 // Config is what a Service is built from. Store and Games are required;
 // the rest have the defaults table.Config gives them.
@@ -58,9 +63,11 @@ type Config struct {
 }
 
 // Service is every part of the server, built and wired together: the
-// table service (whose methods it carries) and the domains above it.
+// table service and the players' (whose methods it carries) and the
+// domains above them.
 type Service struct {
 	*table.Service
+	*playersService
 
 	cfg   Config
 	log   *slog.Logger
@@ -76,14 +83,6 @@ type Service struct {
 
 	metrics *metricSet
 
-	// hashing holds a slot for each password being hashed (see
-	// hashPassword); hashWaiting counts the requests waiting for one.
-	// signingUp holds a place for each sign-up between its start and its
-	// hash: fewer places than slots, so that sign-ins always find one.
-	hashing     chan struct{}
-	hashWaiting atomic.Int64
-	signingUp   chan struct{}
-
 	// daily is the daily puzzles.
 	daily *daily.Service
 
@@ -94,8 +93,7 @@ type Service struct {
 
 	// The other nodes, as each domain needs them (peers.go); nil for a
 	// single node.
-	playersPeers PlayersPeers
-	socialPeers  SocialPeers
+	socialPeers SocialPeers
 
 	// cl is the clustered mode; nil for a single node.
 	cl *cluster
@@ -114,9 +112,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	s = &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
-		hashing:   make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
-		signingUp: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2-1)),
-		presence:  newOnlineSet(), hub: newHub(),
+		presence: newOnlineSet(), hub: newHub(),
 		metrics: newMetrics(),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -151,14 +147,27 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	if s.cl != nil {
 		tc.Placement, tc.LobbyPeers = s.cl, s.cl
-		s.playersPeers, s.socialPeers = s.cl, s.cl
+		s.socialPeers = s.cl
 	}
 	if s.Service, err = table.New(ctx, tc); err != nil {
 		s.cancel()
 		return nil, err
 	}
+	pc := players.Config{Store: cfg.Store, Tables: s.Service, Auth: s.auth, Logger: cfg.Logger,
+		KeyAdded: func(identity string, k players.KeyInfo) {
+			s.toStreams(identity, StreamEvent{Type: "keyAdded", Key: &k})
+		},
+	}
+	if s.cl != nil {
+		pc.Peers = s.cl
+	}
+	if s.playersService, err = players.New(pc); err != nil {
+		s.Service.Close()
+		s.cancel()
+		return nil, err
+	}
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
-		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s})
+		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
 	s.analyses = analyses.New(s.Service, cfg.Store, cfg.Games, s.log)
 	if err := s.analyses.Register(s.metrics.reg); err != nil {
 		s.Service.Close()
@@ -204,9 +213,3 @@ func (s *Service) reading(what string, err *error) { refuse.Reading(s.log, what,
 // Auth returns who-asks, the part that resolves the tokens the service
 // issues.
 func (s *Service) Auth() *auth.Auth { return s.auth }
-
-// AccountNamed returns the account called name, for the daily puzzles
-// (daily.Accounts).
-func (s *Service) AccountNamed(ctx context.Context, name string) (store.Account, store.Players, error) {
-	return s.accountNamed(ctx, name)
-}

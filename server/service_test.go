@@ -24,6 +24,7 @@ import (
 	"parlour/server/auth"
 	"parlour/server/daily"
 	"parlour/server/internal/servertest"
+	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
@@ -1154,7 +1155,7 @@ func TestStoreOutageReads(t *testing.T) {
 
 	// A session cookie whose token the service has not seen since it
 	// started: checking it needs the store.
-	var cookie Session
+	var cookie players.Session
 	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/api/v1/sessions", map[string]string{"name": "Ben", "password": testPassword}, &cookie); st != 200 && st != 201 {
 		t.Fatalf("sign in: %d %s", st, body)
 	}
@@ -1261,7 +1262,7 @@ func TestStoreOutageReads(t *testing.T) {
 	if st, body := withCookie("/api/v1/account"); st != 200 || !strings.Contains(body, `"Ben"`) {
 		t.Errorf("the account by its cookie after the outage: %d %s", st, body)
 	}
-	var p Profile
+	var p players.Profile
 	if st, body := ann.do("GET", "/api/v1/players/Ann", nil, &p); st != 200 || p.Games != 1 || p.Ratings["nymphabet-standard"].Games != 1 {
 		t.Errorf("Ann's profile after the outage: %d %s", st, body)
 	}

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"parlour/server/players"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -27,7 +28,7 @@ type StreamEvent struct {
 	Challenge *ChallengeInfo `json:"challenge,omitempty"`
 	Table     *StreamTable   `json:"table,omitempty"`
 	// Key is the SSH key of a keyAdded: one was added to the account.
-	Key *KeyInfo `json:"key,omitempty"`
+	Key *players.KeyInfo `json:"key,omitempty"`
 }
 
 // StreamTable is the table of a gameStart or gameFinish: the player's seat

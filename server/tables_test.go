@@ -13,8 +13,8 @@ import (
 
 	"parlour/game"
 	"parlour/games/salvo"
-	"parlour/server"
 	"parlour/server/internal/servertest"
+	"parlour/server/players"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -70,7 +70,7 @@ func TestCountsInMessages(t *testing.T) {
 	}
 	// An account that still sits at tables under way cannot be deleted:
 	// the refusal counts them.
-	var sess server.Session
+	var sess players.Session
 	if st, b := p.post("/api/v1/accounts", map[string]string{"name": "Ann", "password": "correct horse battery"}, &sess); st != 201 {
 		t.Fatalf("sign up: %d %s", st, b)
 	}

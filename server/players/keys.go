@@ -1,7 +1,7 @@
 // The accounts' SSH keys: the endpoints that add, list and delete them,
 // and the session the SSH door asks for when a client proves it holds one.
 
-package server
+package players
 
 import (
 	"context"
@@ -141,7 +141,9 @@ func (s *Service) AddKey(ctx context.Context, p *auth.Principal, text string) (K
 	// Every open page and terminal of the account hears of it: a key
 	// added by someone else signs in as the account from then on.
 	in := keyInfo(k)
-	s.toStreams(a.Identity, StreamEvent{Type: "keyAdded", Key: &in})
+	if s.keyAdded != nil {
+		s.keyAdded(a.Identity, in)
+	}
 	return in, nil
 }
 
@@ -194,7 +196,7 @@ func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, e
 	if err != nil {
 		return Session{}, err
 	}
-	ps, err := s.Players()
+	ps, err := s.players()
 	if err != nil {
 		return Session{}, err
 	}
@@ -209,7 +211,7 @@ func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, e
 	if err != nil {
 		return Session{}, err
 	}
-	if err := ks.KeyUsed(ctx, k.Fingerprint, s.now().UTC()); err != nil {
+	if err := ks.KeyUsed(ctx, k.Fingerprint, s.tables.Now().UTC()); err != nil {
 		// Only the account page's "last used" misses it: the sign-in stands.
 		s.log.Warn("recording an SSH key's use", "fingerprint", k.Fingerprint, "err", err)
 	}

@@ -1,4 +1,4 @@
-package server
+package players
 
 import (
 	"context"
@@ -51,9 +51,10 @@ type RatingPoint struct {
 	RD     float64   `json:"rd"`
 }
 
-// accountNamed returns the account called name, in any case.
-func (s *Service) accountNamed(ctx context.Context, name string) (store.Account, store.Players, error) {
-	ps, err := s.Players()
+// AccountNamed returns the account called name, in any case, with the
+// store's account side; a name nobody has is a refusal (not found).
+func (s *Service) AccountNamed(ctx context.Context, name string) (store.Account, store.Players, error) {
+	ps, err := s.players()
 	if err != nil {
 		return store.Account{}, nil, err
 	}
@@ -67,7 +68,7 @@ func (s *Service) accountNamed(ctx context.Context, name string) (store.Account,
 // Profile returns the profile of the account called name.
 func (s *Service) Profile(ctx context.Context, name string) (_ Profile, err error) {
 	defer s.reading("the player's profile", &err)
-	a, ps, err := s.accountNamed(ctx, name)
+	a, ps, err := s.AccountNamed(ctx, name)
 	if err != nil {
 		return Profile{}, err
 	}
@@ -153,7 +154,7 @@ func parseBefore(s string) (time.Time, string, error) {
 // empty.
 func (s *Service) History(ctx context.Context, name, gameName, before string, limit int) (_ History, err error) {
 	defer s.reading("the player's games", &err)
-	a, ps, err := s.accountNamed(ctx, name)
+	a, ps, err := s.AccountNamed(ctx, name)
 	if err != nil {
 		return History{}, err
 	}
@@ -200,7 +201,7 @@ func (s *Service) History(ctx context.Context, name, gameName, before string, li
 		if pg.Result == "" {
 			// A game that ended before results were indexed: its
 			// record says.
-			if pg.Result, err = s.ResultOf(ctx, g.Table, g.Seat); err != nil {
+			if pg.Result, err = s.tables.ResultOf(ctx, g.Table, g.Seat); err != nil {
 				return History{}, err
 			}
 		}
@@ -233,7 +234,7 @@ func (s *Service) History(ctx context.Context, name, gameName, before string, li
 // the other nodes are asked for theirs; one that does not answer in time
 // is left out (its tables come back at the next ask).
 func (s *Service) MyTables(ctx context.Context, p *auth.Principal) []table.SeatedTable {
-	out, _ := s.seated(ctx, p.Identity)
+	out, _ := s.Seated(ctx, p.Identity)
 	return out
 }
 
@@ -259,7 +260,7 @@ func (s *Service) Leaderboard(ctx context.Context, pool string) (_ Leaderboard, 
 	if !slices.Contains(table.Pools(s.games), pool) {
 		return Leaderboard{}, refuse.NotFound("there is no rating pool %q (there are %s)", refuse.Clip(pool), strings.Join(table.Pools(s.games), ", "))
 	}
-	ps, err := s.Players()
+	ps, err := s.players()
 	if err != nil {
 		return Leaderboard{}, err
 	}

@@ -1,4 +1,4 @@
-package server
+package players
 
 import (
 	"context"
@@ -48,8 +48,8 @@ type DeleteRequest struct {
 	Password string `json:"password"`
 }
 
-// AccountInfo says who a signed-in request comes from.
-type AccountInfo struct {
+// Account says who a signed-in request comes from.
+type Account struct {
 	Name     string    `json:"name"`
 	Identity string    `json:"identity"`
 	Created  time.Time `json:"created"`
@@ -138,7 +138,7 @@ func (s *Service) signUpPlace(ctx context.Context) (release func(), err error) {
 // its identity (a guest's) becomes the account, with every game it
 // played; otherwise a new identity is made. It returns a new session.
 func (s *Service) SignUp(ctx context.Context, p *auth.Principal, name, password string) (Session, error) {
-	ps, err := s.Players()
+	ps, err := s.players()
 	if err != nil {
 		return Session{}, err
 	}
@@ -168,7 +168,7 @@ func (s *Service) SignUp(ctx context.Context, p *auth.Principal, name, password 
 		id = p.Identity
 	} else {
 		id = auth.NewID()
-		guest = &store.Identity{ID: id, Name: name, Created: s.now()}
+		guest = &store.Identity{ID: id, Name: name, Created: s.tables.Now()}
 	}
 	release, err := s.signUpPlace(ctx)
 	if err != nil {
@@ -205,7 +205,7 @@ func (s *Service) SignUp(ctx context.Context, p *auth.Principal, name, password 
 // no account and a wrong password get the same answer, after the same
 // work.
 func (s *Service) SignIn(ctx context.Context, name, password string) (Session, error) {
-	ps, err := s.Players()
+	ps, err := s.players()
 	if err != nil {
 		return Session{}, err
 	}
@@ -240,7 +240,7 @@ func (s *Service) SignIn(ctx context.Context, name, password string) (Session, e
 // SignOut ends the session whose token is token. A seat's token is not a
 // session: it stays.
 func (s *Service) SignOut(ctx context.Context, p *auth.Principal, token string) error {
-	ps, err := s.Players()
+	ps, err := s.players()
 	if err != nil {
 		return err
 	}
@@ -258,7 +258,7 @@ func (s *Service) SignOut(ctx context.Context, p *auth.Principal, token string) 
 // accountFor returns the account of p, or a refusal when p is nobody's or
 // a guest's.
 func (s *Service) accountFor(ctx context.Context, p *auth.Principal) (store.Account, store.Players, error) {
-	ps, err := s.Players()
+	ps, err := s.players()
 	if err != nil {
 		return store.Account{}, nil, err
 	}
@@ -273,13 +273,13 @@ func (s *Service) accountFor(ctx context.Context, p *auth.Principal) (store.Acco
 }
 
 // Account returns the account p signed in to.
-func (s *Service) Account(ctx context.Context, p *auth.Principal) (_ AccountInfo, err error) {
+func (s *Service) Account(ctx context.Context, p *auth.Principal) (_ Account, err error) {
 	defer s.reading("your account", &err)
 	a, _, err := s.accountFor(ctx, p)
 	if err != nil {
-		return AccountInfo{}, err
+		return Account{}, err
 	}
-	return AccountInfo{Name: a.Name, Identity: a.Identity, Created: a.Created}, nil
+	return Account{Name: a.Name, Identity: a.Identity, Created: a.Created}, nil
 }
 
 // checkPassword refuses a wrong current password, for the changes that
@@ -333,7 +333,7 @@ func (s *Service) DeleteAccount(ctx context.Context, p *auth.Principal, password
 	if err := s.checkPassword(ctx, a, password); err != nil {
 		return err
 	}
-	seated, err := s.seated(ctx, a.Identity)
+	seated, err := s.Seated(ctx, a.Identity)
 	if err != nil {
 		return err // a node that did not answer may hold a table of theirs
 	}
@@ -369,7 +369,7 @@ func (s *Service) DeleteAccount(ctx context.Context, p *auth.Principal, password
 	for i, u := range renames {
 		ids[i] = u.ID
 	}
-	s.Forget(ids...)
+	s.tables.Forget(ids...)
 	s.log.Info("account deleted", "identity", a.Identity, "games", len(renames))
 	return nil
 }
@@ -380,8 +380,8 @@ func (s *Service) forget(ctx context.Context, hashes [][]byte) {
 	for _, h := range hashes {
 		s.auth.Forget(h)
 	}
-	if s.playersPeers != nil && len(hashes) > 0 {
-		s.playersPeers.ForgetEverywhere(ctx, hashes)
+	if s.peers != nil && len(hashes) > 0 {
+		s.peers.ForgetEverywhere(ctx, hashes)
 	}
 }
 
