@@ -18,6 +18,7 @@ import (
 	"parlour/server/internal/servertest"
 	"parlour/server/players"
 	"parlour/server/refuse"
+	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/store"
 	"parlour/store/sqlite"
@@ -177,7 +178,7 @@ func openStream(t *testing.T, base, token string) *lineStream {
 
 // next returns the next event of type typ, passing over keep-alives and
 // other events.
-func (ls *lineStream) next(typ string) StreamEvent {
+func (ls *lineStream) next(typ string) social.StreamEvent {
 	ls.t.Helper()
 	deadline := time.After(5 * time.Second)
 	for {
@@ -189,7 +190,7 @@ func (ls *lineStream) next(typ string) StreamEvent {
 			if l == "" {
 				continue
 			}
-			var ev StreamEvent
+			var ev social.StreamEvent
 			if err := json.Unmarshal([]byte(l), &ev); err != nil {
 				ls.t.Fatalf("stream line %q: %v", l, err)
 			}
@@ -203,8 +204,8 @@ func (ls *lineStream) next(typ string) StreamEvent {
 }
 
 type challengeList struct {
-	In  []ChallengeInfo `json:"in"`
-	Out []ChallengeInfo `json:"out"`
+	In  []social.Challenge `json:"in"`
+	Out []social.Challenge `json:"out"`
 }
 
 func listOf(t *testing.T, c *client) challengeList {
@@ -223,11 +224,11 @@ func TestChallengeAcceptedEndToEnd(t *testing.T) {
 		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 		annStream, bobStream := openStream(t, sf.srv.URL, ann.token), openStream(t, sf.srv.URL, bob.token)
 
-		var ch ChallengeInfo
+		var ch social.Challenge
 		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "BOB", "game": "nymphabet", "rules": {"no_repeats": true}, "rated": true}`, &ch); st != 201 {
 			t.Fatalf("challenge: %d %s", st, body)
 		}
-		if ch.From != "Ann" || ch.To != "Bob" || ch.Status != "open" || !ch.Rated || string(ch.Rules["no_repeats"]) != "true" || ch.Expires.Sub(ch.Created) != ChallengeTTL {
+		if ch.From != "Ann" || ch.To != "Bob" || ch.Status != "open" || !ch.Rated || string(ch.Rules["no_repeats"]) != "true" || ch.Expires.Sub(ch.Created) != social.ChallengeTTL {
 			t.Fatalf("challenge %+v", ch)
 		}
 		for _, ls := range []*lineStream{bobStream, annStream} {
@@ -306,7 +307,7 @@ func TestChallengeUnratedRules(t *testing.T) {
 	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
-	var ch ChallengeInfo
+	var ch social.Challenge
 	if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "rules": {"placement": "free"}}`, &ch); st != 201 {
 		t.Fatalf("challenge: %d %s", st, body)
 	}
@@ -336,8 +337,8 @@ func TestChallengeBadInput(t *testing.T) {
 	guest.token = id.Token
 	nobody := &client{t: t, base: base}
 
-	var open, taken, declined ChallengeInfo
-	for i, c := range []*ChallengeInfo{&open, &taken, &declined} {
+	var open, taken, declined social.Challenge
+	for i, c := range []*social.Challenge{&open, &taken, &declined} {
 		// Each on its own terms: the same challenge twice is refused.
 		if st, body := ann.do("POST", "/api/v1/challenges", fmt.Sprintf(`{"to": "bob", "game": "nymphabet", "rules": {"clock": %d}}`, 60*(i+1)), c); st != 201 {
 			t.Fatalf("challenge: %d %s", st, body)
@@ -412,7 +413,7 @@ func TestChallengeBadInput(t *testing.T) {
 		t.Fatalf("accepting a withdrawn challenge: %d %s", st, body)
 	}
 	// Too many waiting.
-	for i := 0; i < MaxOpenChallenges; i++ {
+	for i := 0; i < social.MaxOpenChallenges; i++ {
 		if st, body := cat.do("POST", "/api/v1/challenges", fmt.Sprintf(`{"to": "bob", "game": "quizl", "rules": {"clock": %d}}`, 60+i), nil); st != 201 {
 			t.Fatalf("challenge %d: %d %s", i, st, body)
 		}
@@ -429,7 +430,7 @@ func TestChallengeTwice(t *testing.T) {
 	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
-	var first ChallengeInfo
+	var first social.Challenge
 	if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet", "rules": {"clock": 60}}`, &first); st != 201 {
 		t.Fatalf("challenge: %d %s", st, body)
 	}
@@ -479,7 +480,7 @@ func TestChallengeDeclineAndWithdrawOnStream(t *testing.T) {
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	annStream := openStream(t, sf.srv.URL, ann.token)
 	bobStream := openStream(t, sf.srv.URL, bob.token)
-	var a, b ChallengeInfo
+	var a, b social.Challenge
 	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &a)
 	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &b)
 	if st, body := bob.do("POST", "/api/v1/challenges/"+a.ID+"/decline", nil, nil); st != 200 {
@@ -501,10 +502,10 @@ func TestChallengeExpires(t *testing.T) {
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	bobStream := openStream(t, sf.srv.URL, bob.token)
-	var ch ChallengeInfo
+	var ch social.Challenge
 	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &ch)
 	bobStream.next("challenge")
-	sf.clock.Advance(ChallengeTTL - time.Second)
+	sf.clock.Advance(social.ChallengeTTL - time.Second)
 	if l := listOf(t, bob); len(l.In) != 1 {
 		t.Fatalf("expired early: %+v", l)
 	}
@@ -523,7 +524,7 @@ func TestChallengeExpires(t *testing.T) {
 	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &ch)
 	sf.restart()
 	ann.base, bob.base = sf.srv.URL, sf.srv.URL
-	sf.clock.Advance(ChallengeTTL)
+	sf.clock.Advance(social.ChallengeTTL)
 	if l := listOf(t, bob); len(l.In) != 0 {
 		t.Fatalf("expired challenge listed after a restart: %+v", l)
 	}
@@ -540,7 +541,7 @@ func TestChallengeSurvivesRestart(t *testing.T) {
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		sf := newSocialOn(t, k)
 		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
-		var ch ChallengeInfo
+		var ch social.Challenge
 		ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "salvo", "rules": {"placement": "free"}}`, &ch)
 		sf.restart()
 		ann.base, bob.base = sf.srv.URL, sf.srv.URL
@@ -593,7 +594,7 @@ func TestStreamKeepAlive(t *testing.T) {
 	if l := <-openStream(t, sf.srv.URL, id.Token).lines; l != "" {
 		t.Fatalf("a guest's stream: %q", l)
 	}
-	if !sf.s.presence.isOnline(id.ID, sf.s.now()) {
+	if !sf.s.social.IsOnline(id.ID) {
 		t.Fatal("a guest with a stream open is not online")
 	}
 	// The stream ends when the service shuts down.
@@ -615,15 +616,15 @@ func TestOnline(t *testing.T) {
 	var id table.Identity
 	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
 	guest.token = id.Token
-	online := func() Online {
+	online := func() social.Online {
 		t.Helper()
-		var o Online
+		var o social.Online
 		if st, body := (&client{t: t, base: base}).do("GET", "/api/v1/online", nil, &o); st != 200 {
 			t.Fatalf("online: %d %s", st, body)
 		}
 		return o
 	}
-	listed := func(o Online) string {
+	listed := func(o social.Online) string {
 		var n []string
 		for _, p := range o.Players {
 			n = append(n, p.Name)
@@ -671,7 +672,7 @@ func TestOnline(t *testing.T) {
 	// Ann keeps a stream open; the others go quiet past the window.
 	ls := openStream(t, base, ann.token)
 	<-ls.lines // a keep-alive: the stream is open
-	sf.clock.Advance(OnlineWindow + time.Second)
+	sf.clock.Advance(social.OnlineWindow + time.Second)
 	if o := online(); o.Count != 1 || listed(o) != "Ann" {
 		t.Fatalf("online after the window: %+v", o)
 	}
@@ -680,10 +681,10 @@ func TestOnline(t *testing.T) {
 	}
 	// Closing it counts as her last sign of life.
 	deadline := time.Now().Add(5 * time.Second)
-	for sf.s.presence.isOnline(ann.identityOf(t, sf), sf.s.now()) && time.Now().Before(deadline) {
+	for sf.s.social.IsOnline(ann.identityOf(t, sf)) && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	sf.clock.Advance(OnlineWindow + time.Second)
+	sf.clock.Advance(social.OnlineWindow + time.Second)
 	if o := online(); o.Count != 0 || len(o.Players) != 0 {
 		t.Fatalf("online after everyone left: %+v", o)
 	}
@@ -701,7 +702,7 @@ func TestChallengeAnswersAtOnce(t *testing.T) {
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
 	for round := 0; round < 5; round++ {
-		var ch ChallengeInfo
+		var ch social.Challenge
 		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &ch); st != 201 {
 			t.Fatalf("challenge: %d %s", st, body)
 		}
@@ -739,32 +740,13 @@ func TestChallengeAnswersAtOnce(t *testing.T) {
 	}
 }
 
-// BenchmarkOnlineTouch measures what presence adds to every authenticated
-// request: one touch of an identity seen before, from many goroutines.
-func BenchmarkOnlineTouch(b *testing.B) {
-	p := newOnlineSet()
-	ids := make([]string, 200)
-	for i := range ids {
-		ids[i] = auth.NewID()
-		p.touch(ids[i], time.Now())
-	}
-	b.ReportAllocs()
-	b.RunParallel(func(pb *testing.PB) {
-		i := 0
-		for pb.Next() {
-			p.touch(ids[i%len(ids)], time.Now())
-			i++
-		}
-	})
-}
-
 // TestChallengeFromDeletedAccount: deleting an account withdraws its
 // challenges: they leave the lists and cannot be accepted.
 func TestChallengeFromDeletedAccount(t *testing.T) {
 	t.Parallel()
 	sf := newSocial(t)
 	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
-	var ch ChallengeInfo
+	var ch social.Challenge
 	ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "quizl"}`, &ch)
 	if st, body := ann.do("DELETE", "/api/v1/account", `{"password": "`+testPassword+`"}`, nil); st >= 300 {
 		t.Fatalf("delete: %d %s", st, body)
@@ -830,11 +812,11 @@ func TestChallengeCapsAtOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if l := listOf(t, bob); len(l.In) != MaxOpenChallenges {
-		t.Fatalf("30 challenges at once left %d open, want %d", len(l.In), MaxOpenChallenges)
+	if l := listOf(t, bob); len(l.In) != social.MaxOpenChallenges {
+		t.Fatalf("30 challenges at once left %d open, want %d", len(l.In), social.MaxOpenChallenges)
 	}
 	// Ann's ten and Cat's ten from one address; Dan's next is refused.
-	for i := range MaxOpenChallenges {
+	for i := range social.MaxOpenChallenges {
 		if st, body := cat.do("POST", "/api/v1/challenges", fmt.Sprintf(`{"to": "ann", "game": "quizl", "rules": {"clock": %d}}`, 60+i), nil); st != 201 {
 			t.Fatalf("Cat's challenge %d: %d %s", i, st, body)
 		}
@@ -896,14 +878,14 @@ func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
 	}
 	for room := range 4 {
 		fs.fill(-1)
-		c, err := s.Challenge(ctx, ann, ChallengeRequest{To: "Bob", Game: "guess"})
+		c, err := s.social.Challenge(ctx, ann, social.ChallengeRequest{To: "Bob", Game: "guess"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		before, _ := db.Recent(ctx, store.Open, 100)
 		inMemory := tables()
 		fs.fill(room)
-		seated, err := s.Accept(ctx, bob, c.ID)
+		seated, err := s.social.Accept(ctx, bob, c.ID)
 		fs.fill(-1)
 		stored, serr := db.Challenge(ctx, c.ID)
 		if serr != nil {
@@ -921,7 +903,7 @@ func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
 				t.Errorf("room for %d writes: a refused acceptance left a table", room)
 			}
 			// With room again, the same challenge is accepted.
-			if seated, err = s.Accept(ctx, bob, c.ID); err != nil {
+			if seated, err = s.social.Accept(ctx, bob, c.ID); err != nil {
 				t.Fatalf("room for %d writes: accepting again with room: %v", room, err)
 			}
 			if stored, serr = db.Challenge(ctx, c.ID); serr != nil {
@@ -934,7 +916,7 @@ func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
 		if _, err := db.Table(ctx, seated.Table); err != nil {
 			t.Errorf("room for %d writes: the accepted challenge's table is not stored: %v", room, err)
 		}
-		if _, err := s.Accept(ctx, bob, c.ID); refuse.Status(err) != http.StatusConflict {
+		if _, err := s.social.Accept(ctx, bob, c.ID); refuse.Status(err) != http.StatusConflict {
 			t.Errorf("room for %d writes: accepting twice: %v, want 409", room, err)
 		}
 	}

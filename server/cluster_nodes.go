@@ -14,6 +14,7 @@ import (
 	"parlour/bus"
 	"parlour/server/auth"
 	"parlour/server/refuse"
+	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -152,13 +153,13 @@ func (c *cluster) serveNote(rq relayRequest) ([]byte, error) {
 	var body any
 	switch rq.Kind {
 	case "player":
-		c.s.hub.publish(rq.Identity, *rq.Event)
+		c.s.social.TellHere(rq.Identity, *rq.Event)
 	case "forget":
 		for _, h := range rq.Hashes {
 			c.s.auth.Forget(h)
 		}
 	case "online":
-		body = c.s.presence.online(c.s.now())
+		body = c.s.social.OnlineHere()
 	case "seated":
 		body = c.s.SeatedAt(rq.Identity)
 	case "lobby":
@@ -301,7 +302,7 @@ func (c *cluster) sendNotes() {
 
 // StreamElsewhere hands ev to identity's player streams on the other
 // nodes, through the sender (SocialPeers).
-func (c *cluster) StreamElsewhere(identity string, ev StreamEvent) {
+func (c *cluster) StreamElsewhere(identity string, ev social.StreamEvent) {
 	select {
 	case c.notes.queue <- relayRequest{Kind: "player", Identity: identity, Event: &ev}:
 	default:

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"parlour/server"
 	"parlour/server/players"
+	"parlour/server/social"
 	"parlour/server/table"
 )
 
@@ -19,7 +19,7 @@ import (
 type playerStream struct {
 	t     *testing.T
 	where string
-	lines chan server.StreamEvent
+	lines chan social.StreamEvent
 }
 
 func openPlayerStream(t *testing.T, ctx context.Context, n *node, who, token string) *playerStream {
@@ -33,13 +33,13 @@ func openPlayerStream(t *testing.T, ctx context.Context, n *node, who, token str
 	if res.StatusCode != 200 {
 		t.Fatalf("%s's stream on node %s: %d", who, n.name, res.StatusCode)
 	}
-	ps := &playerStream{t: t, where: who + "'s stream on node " + n.name, lines: make(chan server.StreamEvent, 64)}
+	ps := &playerStream{t: t, where: who + "'s stream on node " + n.name, lines: make(chan social.StreamEvent, 64)}
 	go func() {
 		defer close(ps.lines)
 		defer res.Body.Close()
 		sc := bufio.NewScanner(res.Body)
 		for sc.Scan() {
-			var ev server.StreamEvent
+			var ev social.StreamEvent
 			if len(sc.Bytes()) > 0 && json.Unmarshal(sc.Bytes(), &ev) == nil {
 				ps.lines <- ev
 			}
@@ -49,7 +49,7 @@ func openPlayerStream(t *testing.T, ctx context.Context, n *node, who, token str
 }
 
 // next returns the next event of type typ, passing over others.
-func (ps *playerStream) next(typ string) server.StreamEvent {
+func (ps *playerStream) next(typ string) social.StreamEvent {
 	ps.t.Helper()
 	deadline := time.After(10 * time.Second)
 	for {
@@ -100,7 +100,7 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 	annStream := openPlayerStream(t, ctx, a, "Ann", ann)
 	benStream := openPlayerStream(t, ctx, c, "Ben", ben)
 
-	var ch server.ChallengeInfo
+	var ch social.Challenge
 	if st, body := nodeCall(t, a, "POST", "/api/v1/challenges", ann, map[string]any{"to": "Ben", "game": "nymphabet"}, &ch); st != 201 {
 		t.Fatalf("Ann's challenge through a: %d %s", st, body)
 	}
@@ -129,10 +129,10 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 		t.Errorf("a new stream on c opens with %+v, want the game on b", ev)
 	}
 
-	var on server.Online
+	var on social.Online
 	if st, body := nodeCall(t, c, "GET", "/api/v1/online", ben, nil, &on); st != 200 ||
-		!slices.ContainsFunc(on.Players, func(p server.OnlinePlayer) bool { return p.Name == "Ann" }) ||
-		!slices.ContainsFunc(on.Players, func(p server.OnlinePlayer) bool { return p.Name == "Ben" }) || on.Count != 2 {
+		!slices.ContainsFunc(on.Players, func(p social.OnlinePlayer) bool { return p.Name == "Ann" }) ||
+		!slices.ContainsFunc(on.Players, func(p social.OnlinePlayer) bool { return p.Name == "Ben" }) || on.Count != 2 {
 		t.Errorf("who is online, asked on c: %d %s; want Ann and Ben, two in all", st, body)
 	}
 

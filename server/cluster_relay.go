@@ -22,6 +22,7 @@ import (
 	"parlour/server/analyses"
 	"parlour/server/auth"
 	"parlour/server/refuse"
+	"parlour/server/social"
 	"parlour/store"
 )
 
@@ -49,11 +50,11 @@ type relayRequest struct {
 	Ended bool `json:"ended,omitempty"`
 	// Identity, Event, Hashes, Status and Limit are a note's, about
 	// players or the lobby rather than a table (cluster_nodes.go).
-	Identity string       `json:"identity,omitempty"`
-	Event    *StreamEvent `json:"event,omitempty"`
-	Hashes   [][]byte     `json:"hashes,omitempty"`
-	Status   store.Status `json:"status,omitempty"`
-	Limit    int          `json:"limit,omitempty"`
+	Identity string              `json:"identity,omitempty"`
+	Event    *social.StreamEvent `json:"event,omitempty"`
+	Hashes   [][]byte            `json:"hashes,omitempty"`
+	Status   store.Status        `json:"status,omitempty"`
+	Limit    int                 `json:"limit,omitempty"`
 }
 
 // relayReply is the owner's answer.

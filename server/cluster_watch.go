@@ -211,7 +211,7 @@ func (c *cluster) remoteEvents(w http.ResponseWriter, r *http.Request, id string
 	}
 	if token != "" {
 		if p, err := c.s.auth.Authenticate(r.Context(), token); err == nil {
-			defer c.s.presence.hold(p.Identity, c.s.now)() // an open stream counts as online
+			defer c.s.social.Hold(p.Identity)() // an open stream counts as online
 		}
 	}
 	u, err := wt.first(r.Context())
@@ -294,7 +294,7 @@ func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string)
 		wt.chatFrom(*hello.Chat)
 	}
 	if s.p != nil {
-		defer c.s.presence.hold(s.p.Identity, c.s.now)() // an open socket counts as online
+		defer c.s.social.Hold(s.p.Identity)() // an open socket counts as online
 	}
 	u, err := wt.first(ctx)
 	if err != nil {

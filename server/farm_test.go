@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"parlour/server/social"
 	"parlour/server/table"
 )
 
@@ -46,7 +47,7 @@ func TestRatedGamesPerPair(t *testing.T) {
 	if st, body := ann.do("GET", "/api/v1/tables/"+sa.Table, nil, &u); st != 200 || u.Table.Seats[1].Kind != "open" {
 		t.Fatalf("the table after the refused join: %d %s", st, body)
 	}
-	var ch ChallengeInfo
+	var ch social.Challenge
 	if st, body := ann.do("POST", "/api/v1/challenges", map[string]any{"to": "Bob", "game": "nymphabet", "rated": true}, &ch); st != 201 {
 		t.Fatalf("a rated challenge: %d %s", st, body)
 	}

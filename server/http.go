@@ -19,6 +19,7 @@ import (
 	"parlour/server/limit"
 	"parlour/server/protocol"
 	"parlour/server/refuse"
+	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -83,12 +84,12 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 		codeMisses:       limit.NewKeyed(table.CodeMisses, table.CodeMissesBurst),
 		chatByAddr:       limit.NewKeyed(lim.ChatPerAddr, lim.ChatPerAddrBurst),
 		newRated:         limit.NewKeyed(table.NewRatedPerAddr/(24*60*60.0), table.NewRatedPerAddr),
-		challengesByAddr: limit.NewKeyed(ChallengesPerAddr, ChallengesPerAddrBurst),
+		challengesByAddr: limit.NewKeyed(social.ChallengesPerAddr, social.ChallengesPerAddrBurst),
 		signInByAddr:     limit.NewKeyed(lim.SignIns, lim.SignInsBurst),
 		signInByName:     limit.NewKeyed(lim.SignInsPerName, lim.SignInsPerNameBurst),
 		sockets:          map[*socket]struct{}{},
 		helloWait:        helloTimeout,
-		keepAlive:        StreamKeepAlive,
+		keepAlive:        social.StreamKeepAlive,
 	}
 	if s.cl != nil {
 		s.cl.hmu.Lock()
@@ -306,7 +307,7 @@ func (h *Handler) principal(r *http.Request) (*auth.Principal, error) {
 		h.s.RateLimited()
 		return nil, refuse.TooMany("too many requests for your identity: slow down")
 	}
-	h.s.presence.touch(p.Identity, h.s.now())
+	h.s.social.Touch(p.Identity)
 	return p, nil
 }
 
@@ -515,7 +516,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	}
 	defer wt.Close()
 	if p != nil {
-		defer h.s.presence.hold(p.Identity, h.s.now)()
+		defer h.s.social.Hold(p.Identity)()
 	}
 	if chatFrom >= 0 {
 		wt.ChatFrom(chatFrom)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"parlour/server/auth"
+	"parlour/server/social"
 	"parlour/server/table"
 
 	"parlour/server/players"
@@ -14,13 +15,13 @@ import (
 	"parlour/store"
 )
 
-func (h *Handler) challenge(r *http.Request, p *auth.Principal, req ChallengeRequest) (ChallengeInfo, error) {
+func (h *Handler) challenge(r *http.Request, p *auth.Principal, req social.ChallengeRequest) (social.Challenge, error) {
 	addr := h.clientAddr(r)
 	if !h.challengesByAddr.OK(addr) {
 		h.s.RateLimited()
-		return ChallengeInfo{}, refuse.TooMany("too many challenges from your address: wait a minute")
+		return social.Challenge{}, refuse.TooMany("too many challenges from your address: wait a minute")
 	}
-	info, err := h.s.Challenge(r.Context(), p, req)
+	info, err := h.s.social.Challenge(r.Context(), p, req)
 	if err == nil {
 		h.challengesByAddr.Allow(addr) // only challenges made count
 	}
@@ -28,7 +29,7 @@ func (h *Handler) challenge(r *http.Request, p *auth.Principal, req ChallengeReq
 }
 
 func (h *Handler) listChallenges(r *http.Request, p *auth.Principal) (map[string]any, error) {
-	in, out, err := h.s.Challenges(r.Context(), p)
+	in, out, err := h.s.social.Challenges(r.Context(), p)
 	return map[string]any{"in": in, "out": out}, err
 }
 
@@ -36,19 +37,19 @@ func (h *Handler) accept(r *http.Request, p *auth.Principal) (table.Seated, erro
 	if err := h.newRatedAllowed(r, p, r.PathValue("id"), true); err != nil {
 		return table.Seated{}, err
 	}
-	return h.s.Accept(r.Context(), p, r.PathValue("id"))
+	return h.s.social.Accept(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) decline(r *http.Request, p *auth.Principal) (ChallengeInfo, error) {
-	return h.s.Decline(r.Context(), p, r.PathValue("id"))
+func (h *Handler) decline(r *http.Request, p *auth.Principal) (social.Challenge, error) {
+	return h.s.social.Decline(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) withdraw(r *http.Request, p *auth.Principal) (ChallengeInfo, error) {
-	return h.s.Withdraw(r.Context(), p, r.PathValue("id"))
+func (h *Handler) withdraw(r *http.Request, p *auth.Principal) (social.Challenge, error) {
+	return h.s.social.Withdraw(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) online(r *http.Request, _ *auth.Principal) (Online, error) {
-	return h.s.Online(r.Context())
+func (h *Handler) online(r *http.Request, _ *auth.Principal) (social.Online, error) {
+	return h.s.social.Online(r.Context())
 }
 
 func (h *Handler) settings(r *http.Request, p *auth.Principal) (players.Settings, error) {
@@ -78,26 +79,26 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	defer release()
 	// Subscribed before the opening lines are read, so that nothing
 	// between them and the follow is missed (it may come twice).
-	sub, unsubscribe := h.s.hub.subscribe(p.Identity)
+	events, unsubscribe := h.s.social.Subscribe(p.Identity)
 	defer unsubscribe()
-	defer h.s.presence.hold(p.Identity, h.s.now)()
-	var opening []StreamEvent
+	defer h.s.social.Hold(p.Identity)()
+	var opening []social.StreamEvent
 	if _, ok := h.s.st.(store.Challenges); ok {
 		// A guest's stream has no challenges, and opens all the same.
-		in, out, err := h.s.Challenges(r.Context(), p)
+		in, out, err := h.s.social.Challenges(r.Context(), p)
 		if err != nil && refuse.Status(err) != http.StatusForbidden {
 			h.fail(w, r, err)
 			return
 		}
 		for _, c := range append(in, out...) {
-			opening = append(opening, StreamEvent{Type: "challenge", Challenge: &c})
+			opening = append(opening, social.StreamEvent{Type: "challenge", Challenge: &c})
 		}
 	}
 	// Tables on a node that does not answer now are left out: their
 	// gameStart lines come again at the stream's next opening.
 	tables, _ := h.s.Seated(r.Context(), p.Identity)
 	for _, t := range tables {
-		opening = append(opening, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: t.ID, Game: t.Game, Seat: t.Seat, Rated: t.Rated}})
+		opening = append(opening, social.StreamEvent{Type: "gameStart", Table: &social.StreamTable{ID: t.ID, Game: t.Game, Seat: t.Seat, Rated: t.Rated}})
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Cache-Control", "no-store")
@@ -118,7 +119,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	defer tick.Stop()
 	for {
 		select {
-		case ev, ok := <-sub.c:
+		case ev, ok := <-events:
 			if !ok {
 				e.Encode(map[string]string{"error": "this stream fell behind; reconnect, and read GET /api/v1/challenges for what you missed"})
 				return

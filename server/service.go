@@ -26,6 +26,7 @@ import (
 	"parlour/server/daily"
 	"parlour/server/players"
 	"parlour/server/refuse"
+	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -86,14 +87,8 @@ type Service struct {
 	// daily is the daily puzzles.
 	daily *daily.Service
 
-	// presence knows who is online (presence.go); hub carries the
-	// player streams' events (stream.go).
-	presence *onlineSet
-	hub      *hub
-
-	// The other nodes, as each domain needs them (peers.go); nil for a
-	// single node.
-	socialPeers SocialPeers
+	// social is presence, challenges and the player streams.
+	social *social.Service
 
 	// cl is the clustered mode; nil for a single node.
 	cl *cluster
@@ -112,7 +107,6 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	s = &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
-		presence: newOnlineSet(), hub: newHub(),
 		metrics: newMetrics(),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
@@ -142,12 +136,13 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		Shut: func(ctx context.Context, p *auth.Principal, r table.Reading) error {
 			return s.daily.Shut(ctx, p, r)
 		},
-		Observers: []table.Observer{streams{s}},
+		// The player streams hear of games through s.social, made once
+		// the tables and the players are.
+		Observers: []table.Observer{socialObserver{s}},
 		Auth:      s.auth, Registerer: s.metrics.reg,
 	}
 	if s.cl != nil {
 		tc.Placement, tc.LobbyPeers = s.cl, s.cl
-		s.socialPeers = s.cl
 	}
 	if s.Service, err = table.New(ctx, tc); err != nil {
 		s.cancel()
@@ -155,7 +150,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	pc := players.Config{Store: cfg.Store, Tables: s.Service, Auth: s.auth, Logger: cfg.Logger,
 		KeyAdded: func(identity string, k players.KeyInfo) {
-			s.toStreams(identity, StreamEvent{Type: "keyAdded", Key: &k})
+			s.social.Tell(identity, social.StreamEvent{Type: "keyAdded", Key: &k})
 		},
 	}
 	if s.cl != nil {
@@ -166,6 +161,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		s.cancel()
 		return nil, err
 	}
+	sc := social.Config{Tables: s.Service, Players: s.playersService, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger, Clock: s.Service.Config().Clock}
+	if s.cl != nil {
+		sc.Peers = s.cl
+	}
+	s.social = social.New(sc)
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
 	s.analyses = analyses.New(s.Service, cfg.Store, cfg.Games, s.log)
@@ -193,8 +193,17 @@ func (s *Service) Close() {
 		s.cl.close()
 	}
 	s.cancel()
+	s.social.Close()
 	s.Service.Close()
 }
+
+// socialObserver hands the table service's news of games to the player
+// streams (social.Service), built after the tables.
+type socialObserver struct{ s *Service }
+
+func (o socialObserver) Started(n table.GameNote) { o.s.social.Started(n) }
+
+func (o socialObserver) Finished(n table.GameNote, end *store.GameEnd) { o.s.social.Finished(n, end) }
 
 // now, saveFailed, readFailed and reading are the table service's, for
 // the parts of this package.

@@ -284,7 +284,7 @@ func (s *socket) serveTable(ctx context.Context, f *follow) (websocket.StatusCod
 	defer f.wt.Close()
 	s.wt, s.p = f.wt, f.p
 	if s.p != nil {
-		defer s.h.s.presence.hold(s.p.Identity, s.h.s.now)()
+		defer s.h.s.social.Hold(s.p.Identity)()
 	}
 	if f.hello.Chat != nil {
 		f.wt.ChatFrom(*f.hello.Chat)

@@ -1,7 +1,7 @@
 // The player's event stream: challenges to and from a player, and the
 // starts and ends of the games they open, as they happen.
 
-package server
+package social
 
 import (
 	"sync"
@@ -24,9 +24,9 @@ const streamBuffer = 64
 // "challengeDeclined", "challengeCanceled", "gameStart" or "gameFinish";
 // Challenge is set for the first three, Table for the last two.
 type StreamEvent struct {
-	Type      string         `json:"type"`
-	Challenge *ChallengeInfo `json:"challenge,omitempty"`
-	Table     *StreamTable   `json:"table,omitempty"`
+	Type      string       `json:"type"`
+	Challenge *Challenge   `json:"challenge,omitempty"`
+	Table     *StreamTable `json:"table,omitempty"`
 	// Key is the SSH key of a keyAdded: one was added to the account.
 	Key *players.KeyInfo `json:"key,omitempty"`
 }
@@ -93,37 +93,47 @@ func (h *hub) publish(identity string, ev StreamEvent) {
 	}
 }
 
-// toStreams hands ev to identity's player streams: those on this node at
+// Tell hands ev to identity's player streams: those on this node at
 // once, and those on the other nodes, if any.
-func (s *Service) toStreams(identity string, ev StreamEvent) {
+func (s *Service) Tell(identity string, ev StreamEvent) {
 	s.hub.publish(identity, ev)
-	if s.socialPeers != nil {
-		s.socialPeers.StreamElsewhere(identity, ev)
+	if s.peers != nil {
+		s.peers.StreamElsewhere(identity, ev)
 	}
 }
 
-// streams is the Observer that tells the players' streams of their games
-// ("gameStart", "gameFinish").
-type streams struct{ s *Service }
+// Started and Finished make the Service a table.Observer: they tell the
+// players' streams of their games ("gameStart", "gameFinish").
 
 // Started tells the streams of the players of the table n describes that
 // its game is theirs to play.
-func (o streams) Started(n table.GameNote) {
+func (s *Service) Started(n table.GameNote) {
 	for i, id := range n.Seats {
 		if id != "" {
-			o.s.toStreams(id, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: n.Table, Game: n.Game, Seat: i, Rated: n.Rated, Challenge: n.Challenge}})
+			s.Tell(id, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: n.Table, Game: n.Game, Seat: i, Rated: n.Rated, Challenge: n.Challenge}})
 		}
 	}
 }
 
 // Finished tells the streams of the players of the table n describes how
 // its game ended for each.
-func (o streams) Finished(n table.GameNote, end *store.GameEnd) {
+func (s *Service) Finished(n table.GameNote, end *store.GameEnd) {
 	for _, se := range end.Seats {
 		if se.Identity != "" {
-			o.s.toStreams(se.Identity, StreamEvent{Type: "gameFinish", Table: &StreamTable{
+			s.Tell(se.Identity, StreamEvent{Type: "gameFinish", Table: &StreamTable{
 				ID: n.Table, Game: end.Game, Seat: se.Seat, Rated: n.Rated, Challenge: n.Challenge, Result: string(se.Result),
 			}})
 		}
 	}
 }
+
+// Subscribe opens a player stream of identity's events; unsubscribe
+// closes it.
+func (s *Service) Subscribe(identity string) (events <-chan StreamEvent, unsubscribe func()) {
+	sub, unsub := s.hub.subscribe(identity)
+	return sub.c, unsub
+}
+
+// TellHere hands ev to identity's player streams on this node only: an
+// event another node heard first.
+func (s *Service) TellHere(identity string, ev StreamEvent) { s.hub.publish(identity, ev) }

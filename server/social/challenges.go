@@ -1,7 +1,7 @@
 // Challenges: one account invites another, by name, to a game with given
 // rules; accepting opens the table with both seated.
 
-package server
+package social
 
 import (
 	"context"
@@ -44,10 +44,10 @@ type ChallengeRequest struct {
 	Rated bool                       `json:"rated,omitempty"`
 }
 
-// ChallengeInfo is a challenge as its two players see it. Status is
+// Challenge is a challenge as its two players see it. Status is
 // "open", "accepted", "declined", "canceled" or "expired"; Table names
 // the table an accepted one opened.
-type ChallengeInfo struct {
+type Challenge struct {
 	ID      string                     `json:"id"`
 	From    string                     `json:"from"`
 	To      string                     `json:"to"`
@@ -61,22 +61,22 @@ type ChallengeInfo struct {
 }
 
 // challengeInfo describes c, with the players' account names.
-func (s *Service) challengeInfo(ctx context.Context, c store.Challenge) (ChallengeInfo, error) {
-	ps, err := s.Players()
+func (s *Service) challengeInfo(ctx context.Context, c store.Challenge) (Challenge, error) {
+	ps, err := s.tables.Players()
 	if err != nil {
-		return ChallengeInfo{}, err
+		return Challenge{}, err
 	}
 	names, err := ps.AccountNames(ctx, []string{c.From, c.To})
 	if err != nil {
-		return ChallengeInfo{}, err
+		return Challenge{}, err
 	}
-	info := ChallengeInfo{
+	info := Challenge{
 		ID: c.ID, From: nameOr(names, c.From), To: nameOr(names, c.To), Game: c.Game, Rated: c.Rated,
 		Status: string(c.Status), Table: c.Table, Created: c.Created, Expires: c.Expires,
 	}
 	if len(c.Rules) > 0 {
 		if err := json.Unmarshal(c.Rules, &info.Rules); err != nil {
-			return ChallengeInfo{}, err
+			return Challenge{}, err
 		}
 	}
 	if c.Status == store.ChallengeOpen && !s.now().Before(c.Expires) {
@@ -95,49 +95,49 @@ func nameOr(names map[string]string, identity string) string {
 }
 
 // tell sends a stream event about c to both its players.
-func (s *Service) tell(typ string, c ChallengeInfo, from, to string) {
+func (s *Service) tell(typ string, c Challenge, from, to string) {
 	for _, id := range []string{from, to} {
-		s.toStreams(id, StreamEvent{Type: typ, Challenge: &c})
+		s.Tell(id, StreamEvent{Type: typ, Challenge: &c})
 	}
 }
 
 // Challenge challenges another account. Only an account may challenge, and
 // only another account; the game must seat two; a rated challenge must
 // pass the checks of a rated table.
-func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req ChallengeRequest) (ChallengeInfo, error) {
-	me, err := s.AccountOnly(ctx, p, "challenging")
+func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req ChallengeRequest) (Challenge, error) {
+	me, err := s.players.AccountOnly(ctx, p, "challenging")
 	if err != nil {
-		return ChallengeInfo{}, err
+		return Challenge{}, err
 	}
 	cs, err := s.challenges()
 	if err != nil {
-		return ChallengeInfo{}, err
+		return Challenge{}, err
 	}
 	to := strings.TrimSpace(req.To)
 	if to == "" {
-		return ChallengeInfo{}, refuse.Bad(`say whom you challenge: "to" is an account name`)
+		return Challenge{}, refuse.Bad(`say whom you challenge: "to" is an account name`)
 	}
-	them, _, err := s.AccountNamed(ctx, to)
+	them, _, err := s.players.AccountNamed(ctx, to)
 	if err != nil {
-		return ChallengeInfo{}, err
+		return Challenge{}, err
 	}
 	if them.Identity == me.Identity {
-		return ChallengeInfo{}, refuse.Bad("you cannot challenge yourself")
+		return Challenge{}, refuse.Bad("you cannot challenge yourself")
 	}
 	g, rules, err := s.challengeGame(req.Game, req.Rules)
 	if err != nil {
-		return ChallengeInfo{}, err
+		return Challenge{}, err
 	}
 	pr := table.Pairing{Game: g, Rules: rules, Rated: req.Rated, Asker: me.Identity,
 		Seats: []table.PairedSeat{{Identity: me.Identity, Name: me.Name}, {Identity: them.Identity, Name: them.Name}}}
-	if err := s.CheckPairing(pr); err != nil {
-		return ChallengeInfo{}, err
+	if err := s.tables.CheckPairing(pr); err != nil {
+		return Challenge{}, err
 	}
 	now := s.now().UTC()
 	var raw []byte
 	if r := table.RawRules(g, rules); r != nil {
 		if raw, err = json.Marshal(r); err != nil {
-			return ChallengeInfo{}, err
+			return Challenge{}, err
 		}
 	}
 	c := store.Challenge{
@@ -149,17 +149,17 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 	if err := cs.CreateChallenge(ctx, c, store.ChallengeCaps{From: MaxOpenChallenges, To: MaxChallengesWaiting}); err != nil {
 		switch {
 		case errors.Is(err, store.ErrChallengeDuplicate):
-			return ChallengeInfo{}, refuse.Conflict("you have already challenged %s to %s on these terms, and that challenge still waits for an answer", them.Name, g.Title())
+			return Challenge{}, refuse.Conflict("you have already challenged %s to %s on these terms, and that challenge still waits for an answer", them.Name, g.Title())
 		case errors.Is(err, store.ErrChallengesFrom):
-			return ChallengeInfo{}, refuse.TooMany("you have %d challenges waiting for an answer: withdraw one, or wait until they expire", MaxOpenChallenges)
+			return Challenge{}, refuse.TooMany("you have %d challenges waiting for an answer: withdraw one, or wait until they expire", MaxOpenChallenges)
 		case errors.Is(err, store.ErrChallengesTo):
-			return ChallengeInfo{}, refuse.TooMany("%s has %d challenges waiting for an answer already: try again later", them.Name, MaxChallengesWaiting)
+			return Challenge{}, refuse.TooMany("%s has %d challenges waiting for an answer already: try again later", them.Name, MaxChallengesWaiting)
 		}
-		return ChallengeInfo{}, s.saveFailed("the challenge", err)
+		return Challenge{}, s.saveFailed("the challenge", err)
 	}
 	info, err := s.challengeInfo(ctx, c)
 	if err != nil {
-		return ChallengeInfo{}, err
+		return Challenge{}, err
 	}
 	s.tell("challenge", info, c.From, c.To)
 	s.cfg.Clock.AfterFunc(ChallengeTTL, func() { s.expire(c.ID) })
@@ -216,7 +216,7 @@ func (s *Service) expire(id string) {
 // challengeFor returns challenge id as p may answer it: p's account, and
 // a challenge that is still open.
 func (s *Service) challengeFor(ctx context.Context, p *auth.Principal, id, what string) (store.Challenge, store.Challenges, error) {
-	if _, err := s.AccountOnly(ctx, p, what); err != nil {
+	if _, err := s.players.AccountOnly(ctx, p, what); err != nil {
 		return store.Challenge{}, nil, err
 	}
 	cs, err := s.challenges()
@@ -308,7 +308,7 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (tab
 	if err != nil {
 		return table.Seated{}, err
 	}
-	ps, err := s.Players()
+	ps, err := s.tables.Players()
 	if err != nil {
 		return table.Seated{}, err
 	}
@@ -321,7 +321,7 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (tab
 	}
 	// The challenge is settled in the table's own transaction (Pairing):
 	// of an acceptance and a withdrawal at once, only one happens.
-	seated, err := s.Pair(ctx, table.Pairing{
+	seated, err := s.tables.Pair(ctx, table.Pairing{
 		Game: g, Rules: rules, Rated: c.Rated, Asker: p.Identity, Challenge: c.ID,
 		Seats: []table.PairedSeat{{Identity: c.From, Name: names[c.From]}, {Identity: c.To, Name: names[c.To]}},
 	})
@@ -336,37 +336,37 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (tab
 }
 
 // Decline declines a challenge to p and tells both players.
-func (s *Service) Decline(ctx context.Context, p *auth.Principal, id string) (ChallengeInfo, error) {
+func (s *Service) Decline(ctx context.Context, p *auth.Principal, id string) (Challenge, error) {
 	c, cs, err := s.challengeFor(ctx, p, id, "declining a challenge")
 	if err != nil {
-		return ChallengeInfo{}, err
+		return Challenge{}, err
 	}
 	if c.To != p.Identity {
-		return ChallengeInfo{}, refuse.Forbidden("this challenge is yours: you cannot decline it (withdraw it with DELETE instead)")
+		return Challenge{}, refuse.Forbidden("this challenge is yours: you cannot decline it (withdraw it with DELETE instead)")
 	}
 	return s.answer(ctx, cs, c, store.ChallengeDeclined, "challengeDeclined")
 }
 
 // Withdraw withdraws p's own challenge and tells both players.
-func (s *Service) Withdraw(ctx context.Context, p *auth.Principal, id string) (ChallengeInfo, error) {
+func (s *Service) Withdraw(ctx context.Context, p *auth.Principal, id string) (Challenge, error) {
 	c, cs, err := s.challengeFor(ctx, p, id, "withdrawing a challenge")
 	if err != nil {
-		return ChallengeInfo{}, err
+		return Challenge{}, err
 	}
 	if c.From != p.Identity {
-		return ChallengeInfo{}, refuse.Forbidden("only the player who made a challenge can withdraw it; decline it instead")
+		return Challenge{}, refuse.Forbidden("only the player who made a challenge can withdraw it; decline it instead")
 	}
 	return s.answer(ctx, cs, c, store.ChallengeCanceled, "challengeCanceled")
 }
 
-func (s *Service) answer(ctx context.Context, cs store.Challenges, c store.Challenge, status store.ChallengeStatus, typ string) (ChallengeInfo, error) {
+func (s *Service) answer(ctx context.Context, cs store.Challenges, c store.Challenge, status store.ChallengeStatus, typ string) (Challenge, error) {
 	if err := s.settle(ctx, cs, c, status, ""); err != nil {
-		return ChallengeInfo{}, err
+		return Challenge{}, err
 	}
 	c.Status = status
 	info, err := s.challengeInfo(ctx, c)
 	if err != nil {
-		return ChallengeInfo{}, err
+		return Challenge{}, err
 	}
 	s.tell(typ, info, c.From, c.To)
 	return info, nil
@@ -374,10 +374,10 @@ func (s *Service) answer(ctx context.Context, cs store.Challenges, c store.Chall
 
 // Challenges returns p's open challenges that have not expired: those to
 // p (in) and those p made (out), newest first.
-func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []ChallengeInfo, err error) {
+func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []Challenge, err error) {
 	defer s.reading("the challenges", &err)
-	in, out = []ChallengeInfo{}, []ChallengeInfo{}
-	if _, err := s.AccountOnly(ctx, p, "challenges"); err != nil {
+	in, out = []Challenge{}, []Challenge{}
+	if _, err := s.players.AccountOnly(ctx, p, "challenges"); err != nil {
 		return nil, nil, err
 	}
 	cs, err := s.challenges()

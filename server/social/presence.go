@@ -1,7 +1,7 @@
 // Who is around: the players online, less those whose setting hides
 // them from the list (server/players keeps the setting).
 
-package server
+package social
 
 import (
 	"context"
@@ -141,8 +141,8 @@ func (s *Service) challenges() (store.Challenges, error) {
 func (s *Service) Online(ctx context.Context) (_ Online, err error) {
 	defer s.reading("who is online", &err)
 	ids := s.presence.online(s.now())
-	if s.socialPeers != nil {
-		ids = append(ids, s.socialPeers.OnlineElsewhere(ctx)...)
+	if s.peers != nil {
+		ids = append(ids, s.peers.OnlineElsewhere(ctx)...)
 		slices.Sort(ids)
 		ids = slices.Compact(ids)
 	}

@@ -1,0 +1,91 @@
+// Package social is who plays whom: who is online, challenges from one
+// account to another, and the player stream that tells a player of their
+// challenges and games as they come. It stands on the players (names,
+// accounts) and the tables (a challenge accepted is a table made), and
+// hears of games starting and finishing as a table.Observer.
+package social
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"parlour/game"
+	"parlour/server/players"
+	"parlour/server/refuse"
+	"parlour/server/table"
+	"parlour/store"
+)
+
+// Peers is what presence and the player streams need of the other nodes
+// of a cluster; the cluster implements it, a single node leaves it nil.
+type Peers interface {
+	// OnlineElsewhere returns the identities online on the other nodes.
+	OnlineElsewhere(ctx context.Context) []string
+	// StreamElsewhere hands ev to identity's player streams on the other
+	// nodes, without waiting.
+	StreamElsewhere(identity string, ev StreamEvent)
+}
+
+// Config is what a Service is built from; all but Peers are required.
+type Config struct {
+	Tables  *table.Service
+	Players *players.Service
+	Store   store.Store
+	Games   *game.Registry
+	Logger  *slog.Logger
+	// Clock times challenges out (the table service's).
+	Clock table.Clock
+	Peers Peers
+}
+
+// Service is presence, challenges and the player streams.
+type Service struct {
+	cfg      Config
+	tables   *table.Service
+	players  *players.Service
+	st       store.Store
+	games    *game.Registry
+	log      *slog.Logger
+	peers    Peers
+	presence *onlineSet
+	hub      *hub
+	// ctx is canceled by Close: challenges expiring after it are left to
+	// the next start.
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// New returns the social side of cfg.
+func New(cfg Config) *Service {
+	s := &Service{cfg: cfg, tables: cfg.Tables, players: cfg.Players, st: cfg.Store, games: cfg.Games, log: cfg.Logger, peers: cfg.Peers,
+		presence: newOnlineSet(), hub: newHub()}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	return s
+}
+
+// Close stops what the service runs in the background.
+func (s *Service) Close() { s.cancel() }
+
+func (s *Service) now() time.Time { return s.tables.Now() }
+
+func (s *Service) saveFailed(what string, err error) error {
+	return refuse.SaveFailed(s.log, what, err)
+}
+
+func (s *Service) reading(what string, err *error) { refuse.Reading(s.log, what, err) }
+
+// Touch notes that identity asked something of the server just now.
+func (s *Service) Touch(identity string) { s.presence.touch(identity, s.now()) }
+
+// Hold counts identity online until release is called: an open stream or
+// socket.
+func (s *Service) Hold(identity string) (release func()) {
+	return s.presence.hold(identity, s.now)
+}
+
+// OnlineHere returns the identities online on this node.
+func (s *Service) OnlineHere() []string { return s.presence.online(s.now()) }
+
+// IsOnline reports whether identity is online on this node.
+func (s *Service) IsOnline(identity string) bool { return s.presence.isOnline(identity, s.now()) }
