@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"parlour/server"
+	socialsvc "parlour/server/social"
 	"parlour/tui/client"
 )
 
@@ -28,7 +29,7 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	tm := newTermWith(t, ts.URL, "Ben", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "Ben"})
 
 	// Online while the terminal runs, long after its last request.
-	clk.Advance(server.OnlineWindow + time.Minute)
+	clk.Advance(socialsvc.OnlineWindow + time.Minute)
 	waitOnline(t, ann, "Ben")
 
 	// A challenge comes to the home screen; p lists it; d declines it.
