@@ -25,7 +25,6 @@ import (
 	"parlour/server/auth"
 	"parlour/server/daily"
 	"parlour/server/players"
-	"parlour/server/refuse"
 	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/store"
@@ -204,20 +203,6 @@ type socialObserver struct{ s *Service }
 func (o socialObserver) Started(n table.GameNote) { o.s.social.Started(n) }
 
 func (o socialObserver) Finished(n table.GameNote, end *store.GameEnd) { o.s.social.Finished(n, end) }
-
-// now, saveFailed, readFailed and reading are the table service's, for
-// the parts of this package.
-func (s *Service) now() time.Time { return s.Service.Now() }
-
-func (s *Service) saveFailed(what string, err error) error {
-	return refuse.SaveFailed(s.log, what, err)
-}
-
-func (s *Service) readFailed(what string, err error) error {
-	return refuse.ReadFailed(s.log, what, err)
-}
-
-func (s *Service) reading(what string, err *error) { refuse.Reading(s.log, what, err) }
 
 // Auth returns who-asks, the part that resolves the tokens the service
 // issues.
