@@ -363,14 +363,14 @@ func (c *cluster) SeatedElsewhere(ctx context.Context, identity string) ([]table
 
 // LobbyElsewhere returns at most limit public tables in status that the
 // other nodes own. A node that does not answer is left out (LobbyPeers).
-func (c *cluster) LobbyElsewhere(ctx context.Context, status store.Status, limit int) []table.TableInfo {
+func (c *cluster) LobbyElsewhere(ctx context.Context, status store.Status, limit int) []table.Info {
 	ans, err := c.tellAll(ctx, relayRequest{Kind: "lobby", Status: status, Limit: min(max(limit, 1), maxLobby)}, false)
 	if err != nil {
 		c.log.Warn("asking the other nodes for their tables", "err", err)
 	}
-	var out []table.TableInfo
+	var out []table.Info
 	for _, b := range ans {
-		var ts []table.TableInfo
+		var ts []table.Info
 		if json.Unmarshal(b, &ts) == nil {
 			out = append(out, ts...)
 		}

@@ -210,7 +210,7 @@ func TestClusterLobbyAcrossNodes(t *testing.T) {
 	}
 	lobby := func(n *node, query string) []string {
 		t.Helper()
-		var l struct{ Tables []table.TableInfo }
+		var l struct{ Tables []table.Info }
 		if st, body := nodeCall(t, n, "GET", "/api/v1/tables"+query, "", nil, &l); st != 200 {
 			t.Fatalf("the lobby on %s: %d %s", n.name, st, body)
 		}

@@ -149,7 +149,7 @@ func guessFromView(t *testing.T, view json.RawMessage, maxN int) string {
 type jsonUpdate struct {
 	Version int             `json:"version"`
 	Seat    int             `json:"seat"`
-	Table   table.TableInfo `json:"table"`
+	Table   table.Info      `json:"table"`
 	View    json.RawMessage `json:"view"`
 }
 
@@ -167,7 +167,7 @@ func TestHTTPGame(t *testing.T) {
 		if !strings.HasPrefix(created.Invite, srv.URL+"/t/") {
 			t.Fatalf("invite %q", created.Invite)
 		}
-		var lobby struct{ Tables []table.TableInfo }
+		var lobby struct{ Tables []table.Info }
 		ann.do("GET", "/api/v1/tables?status=open", nil, &lobby)
 		if len(lobby.Tables) != 1 {
 			t.Fatalf("lobby %+v", lobby)

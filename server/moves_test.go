@@ -242,7 +242,7 @@ func TestCrashRecovery(t *testing.T) {
 			// accepted.
 			var v struct {
 				Version int
-				Table   table.TableInfo
+				Table   table.Info
 			}
 			call(c.url+"/api/v1/tables/"+ct.id, "GET", "", nil, &v)
 			if len(v.Table.ToMove) == 1 && len(rec.Moves) == len(ct.acked) {

@@ -159,7 +159,7 @@ type person struct {
 type wireUpdate struct {
 	Version int             `json:"version"`
 	Seat    int             `json:"seat"`
-	Table   table.TableInfo `json:"table"`
+	Table   table.Info      `json:"table"`
 	View    json.RawMessage `json:"view"`
 }
 
@@ -210,7 +210,7 @@ func (p *person) brain() game.Bot {
 	return b
 }
 
-func (p *person) config(in table.TableInfo) game.Config {
+func (p *person) config(in table.Info) game.Config {
 	g, _ := p.e.reg.Lookup(p.gname)
 	vals := map[string]any{}
 	b, _ := json.Marshal(in.Rules)

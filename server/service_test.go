@@ -1027,7 +1027,7 @@ func TestStoreOutage(t *testing.T) {
 				}
 				return time.Since(start)
 			}
-			var cv struct{ Table table.TableInfo }
+			var cv struct{ Table table.Info }
 			waitFor("the table against the computer starts", 5*time.Second, func() bool {
 				cara.do("GET", "/api/v1/tables/"+c.Table, nil, &cv)
 				return cv.Table.Status == store.Playing

@@ -313,7 +313,7 @@ func (c *killCluster) live(i int) int {
 // tableView is what a seat reads of its table.
 type tableView struct {
 	Version int             `json:"version"`
-	Table   table.TableInfo `json:"table"`
+	Table   table.Info      `json:"table"`
 	View    json.RawMessage `json:"view"`
 }
 

@@ -26,8 +26,8 @@ func TestSeatedMergesTheOtherNodes(t *testing.T) {
 	if len(here) != 1 {
 		t.Fatalf("this node's tables: %+v", here)
 	}
-	older := table.SeatedTable{TableInfo: table.TableInfo{ID: "elsewhere-older", Created: here[0].Created.Add(-time.Hour)}}
-	newer := table.SeatedTable{TableInfo: table.TableInfo{ID: "elsewhere-newer", Created: here[0].Created.Add(time.Hour)}}
+	older := table.SeatedTable{Info: table.Info{ID: "elsewhere-older", Created: here[0].Created.Add(-time.Hour)}}
+	newer := table.SeatedTable{Info: table.Info{ID: "elsewhere-newer", Created: here[0].Created.Add(time.Hour)}}
 	peers.seated = []table.SeatedTable{older, here[0], newer}
 	peers.err = errors.New("a node did not answer")
 	got, err := f.s.Seated(ctx, p.Identity)

@@ -17,10 +17,10 @@ import (
 // before the others may claim the game (Config.WalkAway).
 const DefaultWalkAway = 5 * time.Minute
 
-// presence is who is at a table: for each seat, the WebSockets and event
+// attendance is who is at a table: for each seat, the WebSockets and event
 // streams open for it, and when it was last seen (its last request, or
 // when its last connection closed).
-type presence struct {
+type attendance struct {
 	open []int
 	seen []time.Time
 	// gen counts the times a seat's player came or went while the game
@@ -32,7 +32,7 @@ type presence struct {
 }
 
 // size makes sure p has room for n seats, each seen at now.
-func (p *presence) size(n int, now time.Time) {
+func (p *attendance) size(n int, now time.Time) {
 	for len(p.open) < n {
 		p.open = append(p.open, 0)
 		p.seen = append(p.seen, now)
@@ -56,7 +56,7 @@ func (t *table) arrive(seat game.Seat, now time.Time) {
 	t.touch(seat, now)
 	t.here.open[seat]++
 	if t.here.open[seat] == 1 {
-		t.presenceChanged()
+		t.attendanceChanged()
 	}
 }
 
@@ -67,14 +67,14 @@ func (t *table) leave(seat game.Seat, now time.Time) {
 	t.here.open[seat]--
 	t.here.seen[seat] = now
 	if t.here.open[seat] == 0 {
-		t.presenceChanged()
+		t.attendanceChanged()
 	}
 }
 
-// presenceChanged tells the watchers that a seat's player has come or
+// attendanceChanged tells the watchers that a seat's player has come or
 // gone, while the game is played (before, nobody waits on anybody; after,
 // nobody can). t.mu must be held.
-func (t *table) presenceChanged() {
+func (t *table) attendanceChanged() {
 	if !t.m.Started || !t.status.Live() {
 		return
 	}
@@ -198,7 +198,7 @@ func (s *Service) Claim(ctx context.Context, p *auth.Principal, id string) (Clai
 // table without a clock, for each such person to move, since when and
 // until when they must stay away before the others may claim the game.
 // t.mu must be held.
-func (t *table) awayInfo(in *TableInfo, now time.Time) {
+func (t *table) awayInfo(in *Info, now time.Time) {
 	if t.st == nil || !t.m.Started || !t.status.Live() {
 		return
 	}

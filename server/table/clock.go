@@ -290,7 +290,7 @@ func (s *Service) clockRetry(t *table, seat int, err error) {
 
 // clockInfo adds the clock and each seat's deadline to in. t.mu must be
 // held.
-func (t *table) clockInfo(in *TableInfo, now time.Time) {
+func (t *table) clockInfo(in *Info, now time.Time) {
 	if t.tc.turn == 0 {
 		return
 	}

@@ -246,7 +246,7 @@ func (s *Service) Touch(ctx context.Context, p *auth.Principal, id string) error
 
 // LobbyHere returns at most limit public tables in status that this node
 // holds, newest first: what another node asks for its lobby.
-func (s *Service) LobbyHere(status store.Status, limit int) []TableInfo {
+func (s *Service) LobbyHere(status store.Status, limit int) []Info {
 	return s.lobbyHere(status, limit)
 }
 

@@ -14,7 +14,7 @@ import (
 // is encoded at every change; the common fields are written here without
 // reflection, the rare ones (result, reveal, clock...) through
 // json.Marshal. TestUpdateMessageBytes holds the bytes to json.Marshal's.
-func (in *TableInfo) appendJSON(b, rules []byte) ([]byte, error) {
+func (in *Info) appendJSON(b, rules []byte) ([]byte, error) {
 	var err error
 	b = append(b, `{"id":`...)
 	b = game.AppendJSONString(b, in.ID)

@@ -9,14 +9,14 @@ import (
 	"parlour/game"
 )
 
-// TestTableInfoAppendJSON holds TableInfo.appendJSON to json.Marshal's
+// TestInfoAppendJSON holds Info.appendJSON to json.Marshal's
 // bytes, from an empty table information to one with every field set,
 // and names that need escaping.
-func TestTableInfoAppendJSON(t *testing.T) {
+func TestInfoAppendJSON(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 26, 10, 30, 0, 123456000, time.UTC)
 	left := 12.5
-	full := TableInfo{
+	full := Info{
 		ID: "t1", Game: "quizl", Title: "Quizl", Status: "finished",
 		Rules: game.Rules{"clock": 60, "award": 10, "name": "<&>"}, Lexicon: "english", Private: true, Code: "ABC123",
 		Seats: []SeatInfo{
@@ -35,7 +35,7 @@ func TestTableInfoAppendJSON(t *testing.T) {
 		Solitaire: &SolitaireInfo{Maker: "strong", Random: true},
 		Daily:     "quizl/2026-11-26", Rated: true, Pool: "quizl", Clock: &ClockInfo{Turn: 60, Now: at},
 	}
-	for _, in := range []TableInfo{{}, {ID: "t", Seats: []SeatInfo{}, ToMove: []game.Seat{}}, full} {
+	for _, in := range []Info{{}, {ID: "t", Seats: []SeatInfo{}, ToMove: []game.Seat{}}, full} {
 		rules, err := json.Marshal(in.Rules)
 		if err != nil {
 			t.Fatal(err)

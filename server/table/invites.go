@@ -12,10 +12,10 @@ import (
 // Invitation answers an invite code: the table it stands for, its link,
 // and what anybody may know of it.
 type Invitation struct {
-	Code   string    `json:"code"`
-	Table  string    `json:"table"`
-	Invite string    `json:"invite"`
-	Info   TableInfo `json:"info"`
+	Code   string `json:"code"`
+	Table  string `json:"table"`
+	Invite string `json:"invite"`
+	Info   Info   `json:"info"`
 }
 
 // wantsCode reports whether a new table gets an invite code: one with

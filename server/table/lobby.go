@@ -57,12 +57,12 @@ func (s *Service) Record(ctx context.Context, p *auth.Principal, id string) (_ *
 // Lobby lists the tables in status (open by default): open and playing
 // tables from memory, finished ones from the store, newest first. Private
 // tables are never listed.
-func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ []TableInfo, err error) {
+func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ []Info, err error) {
 	defer s.reading("the tables", &err)
 	if status == "" {
 		status = store.Open
 	}
-	var out []TableInfo
+	var out []Info
 	switch status {
 	case store.Open, store.Setup, store.Playing:
 		out = s.lobbyHere(status, limit)
@@ -70,7 +70,7 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ 
 			// The other nodes' tables; one a node lost and has not
 			// noticed yet is listed by it and its new owner alike.
 			for _, t := range s.lobbyPeers.LobbyElsewhere(ctx, status, limit) {
-				if !slices.ContainsFunc(out, func(o TableInfo) bool { return o.ID == t.ID }) {
+				if !slices.ContainsFunc(out, func(o Info) bool { return o.ID == t.ID }) {
 					out = append(out, t)
 				}
 			}
@@ -99,15 +99,15 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ 
 		out = out[:limit]
 	}
 	if out == nil {
-		out = []TableInfo{}
+		out = []Info{}
 	}
 	return out, nil
 }
 
 // lobbyHere returns at most limit public tables in status that this node
 // holds, newest first.
-func (s *Service) lobbyHere(status store.Status, limit int) []TableInfo {
-	var out []TableInfo
+func (s *Service) lobbyHere(status store.Status, limit int) []Info {
+	var out []Info
 	s.mu.RLock()
 	for _, t := range s.tables {
 		t.mu.Lock()

@@ -14,7 +14,7 @@ import (
 
 // SeatedTable is a table under way where the asker holds a seat.
 type SeatedTable struct {
-	TableInfo
+	Info
 	// Seat is the asker's seat at it.
 	Seat int `json:"seat"`
 }
@@ -47,7 +47,7 @@ func (s *Service) SeatedAt(identity string) []SeatedTable {
 	for _, t := range s.tables {
 		t.mu.Lock()
 		if seat := t.seatOf(p); seat >= 0 && t.status != store.Finished {
-			out = append(out, SeatedTable{TableInfo: t.info(), Seat: int(seat)})
+			out = append(out, SeatedTable{Info: t.info(), Seat: int(seat)})
 		}
 		t.unlock()
 	}

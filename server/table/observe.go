@@ -18,7 +18,7 @@ type Observer interface {
 
 // GameNote is what an Observer hears of a table: the facts a listener
 // needs to tell the players and who sits where. It is not a table's
-// public description (TableInfo), which names no identity.
+// public description (Info), which names no identity.
 type GameNote struct {
 	Table     string
 	Game      string

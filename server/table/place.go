@@ -53,5 +53,5 @@ func (Here) Fenced(string)                                 {}
 type LobbyPeers interface {
 	// LobbyElsewhere returns at most limit public tables in status that
 	// the other nodes run; a node that does not answer is left out.
-	LobbyElsewhere(ctx context.Context, status store.Status, limit int) []TableInfo
+	LobbyElsewhere(ctx context.Context, status store.Status, limit int) []Info
 }

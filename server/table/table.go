@@ -164,7 +164,7 @@ type table struct {
 	lastUse   time.Time
 	clk       Clock      // the service's (clock.go)
 	tc        tableClock // clock.go
-	here      presence   // claim.go
+	here      attendance // claim.go
 	ch        tableChat  // chat.go
 	// doubt is set when a write of a move failed: it may have been
 	// committed all the same (settleDoubt).
@@ -194,7 +194,7 @@ type table struct {
 // updates were shared.
 const maxShareAge = 100 * time.Millisecond
 
-// encodedInfo is the encoding of the table's TableInfo at one version.
+// encodedInfo is the encoding of the table's Info at one version.
 type encodedInfo struct {
 	version int
 	made    time.Time
@@ -350,10 +350,10 @@ func (t *table) deriveStatus() store.Status {
 	}
 }
 
-// TableInfo is what anybody may know of a table besides the game's view:
+// Info is what anybody may know of a table besides the game's view:
 // who sits where, whose turn it is, the setup commitments, and once the
 // game is over the result and the salts that open the commitments.
-type TableInfo struct {
+type Info struct {
 	ID     string       `json:"id"`
 	Game   string       `json:"game"`
 	Title  string       `json:"title"`
@@ -444,8 +444,8 @@ type Reveal struct {
 	Commitment string          `json:"commitment"`
 }
 
-func (t *table) info() TableInfo {
-	in := TableInfo{
+func (t *table) info() Info {
+	in := Info{
 		ID: t.id, Game: t.g.Name(), Title: t.g.Title(), Status: t.status,
 		Rules: t.cfg.Rules, Lexicon: t.cfg.Lexicon.Name(), Private: t.m.Private, ToMove: []game.Seat{},
 		Seats: make([]SeatInfo, 0, len(t.m.Seats)), Set: t.m.Set, Prev: t.m.Prev, Rematch: t.m.Rematch, Created: t.created,
@@ -514,7 +514,7 @@ type MoveInfo struct {
 type Update struct {
 	Version int       `json:"version"`
 	Seat    game.Seat `json:"seat"`
-	Table   TableInfo `json:"table"`
+	Table   Info      `json:"table"`
 	// Setup is the seat's own secret setup, once given.
 	Setup json.RawMessage `json:"setup,omitempty"`
 	// View is State.View(seat), once play has started.

@@ -27,7 +27,7 @@ type Watcher struct {
 	chat     int
 	ended    bool // an update showed the end
 	sent     bool // an update was sent
-	here     int  // the table's presence gen at the last update sent
+	here     int  // the table's attendance gen at the last update sent
 	// tails is set when the client takes views' logs in tails (ViewTails);
 	// logSt, logSeat and logLen are then the state, seat and log length
 	// of the last view sent (logSt nil: none with a log).
