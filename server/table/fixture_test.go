@@ -24,6 +24,8 @@ type fixture struct {
 	idleEvict time.Duration
 	// wrap, when set, wraps the store the service is given.
 	wrap func(store.Store) store.Store
+	// observers hear of the games that start and finish.
+	observers []Observer
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -45,7 +47,7 @@ func (f *fixture) open() {
 		st = f.wrap(db)
 	}
 	s, err := New(context.Background(), Config{Store: st, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon,
-		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict})
+		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, Observers: f.observers})
 	if err != nil {
 		f.t.Fatal(err)
 	}

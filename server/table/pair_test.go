@@ -1,0 +1,104 @@
+package table
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"parlour/server/internal/servertest"
+	"parlour/server/refuse"
+	"parlour/store"
+)
+
+// heard is an Observer that keeps what it hears.
+type heard struct {
+	mu      sync.Mutex
+	started []GameNote
+}
+
+func (h *heard) Started(n GameNote) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.started = append(h.started, n)
+}
+
+func (h *heard) Finished(GameNote, *store.GameEnd) {}
+
+// TestPair: a pairing seats its players under their names (made unique),
+// answers the asker's seat with its token, and is heard of as started
+// once; one that may not be made (a rated table of an unrated game, a
+// challenge no longer open) makes nothing.
+func TestPair(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h := &heard{}
+	f := &fixture{t: t, dir: t.TempDir(), observers: []Observer{h}}
+	f.open()
+	t.Cleanup(f.close)
+	for _, id := range []string{"ann-id", "ann2-id"} {
+		if err := f.db.CreateIdentity(ctx, store.Identity{ID: id, Name: "Ann", Created: time.Now()}, store.Credential{Hash: []byte(id), Identity: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pr := Pairing{Game: servertest.Guess{}, Rules: servertest.Config(100).Rules, Asker: "ann2-id",
+		Seats: []PairedSeat{{Identity: "ann-id", Name: "Ann"}, {Identity: "ann2-id", Name: "Ann"}}}
+	seated, err := f.s.Pair(ctx, pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.s.auth.Authenticate(ctx, seated.Token)
+	if err != nil || p.Identity != "ann2-id" || p.Table != seated.Table || p.Seat != seated.Seat {
+		t.Fatalf("the asker's token stands for %+v, %v; seated %+v", p, err, seated)
+	}
+	u, err := f.s.View(ctx, p, seated.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[string]bool{}
+	for _, st := range u.Table.Seats {
+		names[st.Name] = true
+	}
+	if len(u.Table.Seats) != 2 || len(names) != 2 || u.Table.Rated {
+		t.Fatalf("seats %+v, rated %v: want two players under two names, unrated", u.Table.Seats, u.Table.Rated)
+	}
+	h.mu.Lock()
+	if len(h.started) != 1 || h.started[0].Table != seated.Table || len(h.started[0].Seats) != 2 {
+		t.Errorf("the observer heard %+v, want the one table started", h.started)
+	}
+	h.mu.Unlock()
+
+	before := f.s.InMemory()
+	for _, c := range []struct {
+		name   string
+		change func(*Pairing)
+		status int
+		is     error
+	}{
+		{"a rated table of a game that is not rated", func(p *Pairing) { p.Rated = true }, http.StatusBadRequest, nil},
+		{"a challenge no longer open", func(p *Pairing) { p.Challenge = "no-such-challenge" }, 0, store.ErrChallengeNotOpen},
+	} {
+		bad := pr
+		c.change(&bad)
+		_, err := f.s.Pair(ctx, bad)
+		switch {
+		case err == nil:
+			t.Errorf("%s: made a table", c.name)
+		case c.is != nil && !errors.Is(err, c.is):
+			t.Errorf("%s: %v, want %v", c.name, err, c.is)
+		case c.status != 0 && refuse.Status(err) != c.status:
+			t.Errorf("%s: %v (status %d), want %d", c.name, err, refuse.Status(err), c.status)
+		}
+	}
+	if n := f.s.InMemory(); n != before {
+		t.Errorf("refused pairings left %d tables in memory, want %d", n, before)
+	}
+	h.mu.Lock()
+	if len(h.started) != 1 {
+		t.Errorf("refused pairings were heard of: %s", fmt.Sprint(h.started))
+	}
+	h.mu.Unlock()
+}
