@@ -26,6 +26,8 @@ type fixture struct {
 	wrap func(store.Store) store.Store
 	// observers hear of the games that start and finish.
 	observers []Observer
+	// shut is the read gate (Config.Shut).
+	shut Shut
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -47,7 +49,7 @@ func (f *fixture) open() {
 		st = f.wrap(db)
 	}
 	s, err := New(context.Background(), Config{Store: st, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon,
-		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, Observers: f.observers})
+		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, Observers: f.observers, Shut: f.shut})
 	if err != nil {
 		f.t.Fatal(err)
 	}
