@@ -1,0 +1,90 @@
+package table
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"parlour/server/internal/servertest"
+	"parlour/store"
+)
+
+// reader is an Observer that reads the table it hears of, which it could
+// not do were it called with the table's lock held.
+type reader struct {
+	s        *Service
+	mu       sync.Mutex
+	started  []string
+	finished []string
+}
+
+func (r *reader) Started(n GameNote) {
+	if _, err := r.s.View(context.Background(), nil, n.Table); err != nil {
+		panic(err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.started = append(r.started, n.Table)
+}
+
+func (r *reader) Finished(n GameNote, end *store.GameEnd) {
+	if _, err := r.s.View(context.Background(), nil, n.Table); err != nil {
+		panic(err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.finished = append(r.finished, n.Table)
+}
+
+// TestObserversOutsideTheLock: the observers hear that a game started
+// (its last seat taken) and finished, once each, in that order, and may
+// read the table as they hear of it.
+func TestObserversOutsideTheLock(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := &reader{}
+	f := &fixture{t: t, dir: t.TempDir(), observers: []Observer{r}}
+	f.open()
+	t.Cleanup(f.close)
+	r.s = f.s
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.started) != 0 {
+		t.Fatalf("a table with an open seat was heard of as started: %v", r.started)
+	}
+	b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := f.principal(a.Token), f.principal(b.Token)
+	for _, p := range []struct {
+		seat  *Seated
+		setup string
+	}{{&a, `{"number": 3}`}, {&b, `{"number": 7}`}} {
+		if _, err := f.s.Setup(ctx, f.principal(p.seat.Token), a.Table, SetupRequest{Setup: []byte(p.setup)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Ann resigns: the game ends.
+	u, err := f.s.View(ctx, pa, a.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := pa
+	if len(u.Table.ToMove) == 1 && u.Table.ToMove[0] == 1 {
+		who = pb
+	}
+	if _, err := f.s.Move(ctx, who, a.Table, MoveRequest{Move: bisect(t, u, servertest.Config(100).Rules.Int("max"))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.s.Move(ctx, pb, a.Table, MoveRequest{Move: "resign"}); err != nil {
+		t.Fatal(err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.started) != 1 || r.started[0] != a.Table || len(r.finished) != 1 || r.finished[0] != a.Table {
+		t.Fatalf("heard started %v and finished %v, want table %s once each", r.started, r.finished, a.Table)
+	}
+}
