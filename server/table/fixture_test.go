@@ -28,6 +28,8 @@ type fixture struct {
 	observers []Observer
 	// shut is the read gate (Config.Shut).
 	shut Shut
+	// place says where the tables run (Config.Placement).
+	place Placement
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -49,7 +51,7 @@ func (f *fixture) open() {
 		st = f.wrap(db)
 	}
 	s, err := New(context.Background(), Config{Store: st, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon,
-		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, Observers: f.observers, Shut: f.shut})
+		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, Observers: f.observers, Shut: f.shut, Placement: f.place})
 	if err != nil {
 		f.t.Fatal(err)
 	}
