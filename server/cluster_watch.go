@@ -34,7 +34,11 @@ type remoteWatch struct {
 	sent, ended bool
 	sub         bus.Subscription
 	stop        chan struct{} // closed by Close
+	// first is the first update, when prime asked for it before Next.
+	first *table.Update
 }
+
+var _ table.Follower = (*remoteWatch)(nil)
 
 // watchRemote subscribes to table id's changes, before the first update
 // is read, so that no change falls between.
@@ -50,6 +54,7 @@ func (c *cluster) watchRemote(ctx context.Context, id, token string, from int) (
 	return w, nil
 }
 
+// Close stops following the table.
 func (w *remoteWatch) Close() {
 	close(w.stop)
 	w.sub.Close()
@@ -79,16 +84,34 @@ func (w *remoteWatch) heartbeat() {
 	}
 }
 
-// first returns the watcher's first update.
-func (w *remoteWatch) first(ctx context.Context) (table.Update, error) { return w.fetch(ctx) }
-
-// chatFrom makes the first update carry only the chat messages after
+// ChatFrom makes the first update carry only the chat messages after
 // number n (see Watcher.ChatFrom).
-func (w *remoteWatch) chatFrom(n int) { w.chat = n }
+func (w *remoteWatch) ChatFrom(n int) { w.chat = n }
 
-// next returns the next update, waiting for a change newer than the one
-// the watcher has: a new version, or a chat line it may read.
-func (w *remoteWatch) next(ctx context.Context) (table.Update, error) {
+// prime asks the owner for the watcher's first update now, which Next
+// then returns: a door that primes its follower before it answers can
+// refuse with the owner's error (no such table, not the asker's to see)
+// as a local Watch would.
+func (w *remoteWatch) prime(ctx context.Context) error {
+	u, err := w.fetch(ctx)
+	if err != nil {
+		return err
+	}
+	w.first = &u
+	return nil
+}
+
+// Next returns the next update: the first at once (primed, or asked of
+// the owner now), then each time a change newer than the one the watcher
+// has is heard of: a new version, or a chat line it may read.
+func (w *remoteWatch) Next(ctx context.Context) (table.Update, error) {
+	if u := w.first; u != nil {
+		w.first = nil
+		return *u, nil
+	}
+	if !w.sent {
+		return w.fetch(ctx)
+	}
 	for {
 		ch, err := w.sub.Next(ctx)
 		if err != nil {
@@ -207,14 +230,14 @@ func (c *cluster) remoteEvents(w http.ResponseWriter, r *http.Request, id string
 	}
 	defer wt.Close()
 	if chatFrom >= 0 {
-		wt.chatFrom(chatFrom)
+		wt.ChatFrom(chatFrom)
 	}
 	if token != "" {
 		if p, err := c.s.auth.Authenticate(r.Context(), token); err == nil {
 			defer c.s.social.Hold(p.Identity)() // an open stream counts as online
 		}
 	}
-	u, err := wt.first(r.Context())
+	u, err := wt.Next(r.Context())
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -234,7 +257,7 @@ func (c *cluster) remoteEvents(w http.ResponseWriter, r *http.Request, id string
 		if u.Table.Status == "finished" {
 			return
 		}
-		if u, err = wt.next(r.Context()); err != nil {
+		if u, err = wt.Next(r.Context()); err != nil {
 			if !errors.Is(err, context.Canceled) {
 				e.Encode(map[string]string{"error": err.Error()})
 			}
@@ -291,12 +314,12 @@ func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string)
 	}
 	defer wt.Close()
 	if hello.Chat != nil {
-		wt.chatFrom(*hello.Chat)
+		wt.ChatFrom(*hello.Chat)
 	}
 	if s.p != nil {
 		defer c.s.social.Hold(s.p.Identity)() // an open socket counts as online
 	}
-	u, err := wt.first(ctx)
+	u, err := wt.Next(ctx)
 	if err != nil {
 		s.sendError(ctx, hello.ID, err)
 		return websocket.StatusPolicyViolation, clipReason(err.Error())
@@ -312,7 +335,7 @@ func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string)
 				return ctx.Err()
 			}
 			var err error
-			if u, err = wt.next(ctx); err != nil {
+			if u, err = wt.Next(ctx); err != nil {
 				return err
 			}
 		}
