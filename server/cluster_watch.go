@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -206,94 +205,36 @@ func (c *cluster) updateHere(ctx context.Context, rq relayRequest) (relayReply, 
 	return rp, err
 }
 
-// remoteEvents is the event stream of a table another node owns.
-func (c *cluster) remoteEvents(w http.ResponseWriter, r *http.Request, id string) {
-	token, err := c.tokenOf(r)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	from, err := parseFrom(r)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	chatFrom, err := parseChatFrom(r)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	wt, err := c.watchRemote(r.Context(), id, token, from)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	defer wt.Close()
-	if chatFrom >= 0 {
-		wt.ChatFrom(chatFrom)
-	}
-	if token != "" {
-		if p, err := c.s.auth.Authenticate(r.Context(), token); err == nil {
-			defer c.s.social.Hold(p.Identity)() // an open stream counts as online
+// follow opens followers of table id, which another node owns, for the
+// event stream (Handler.follow). Each is primed: the owner's refusal (no
+// such table, not the asker's to see, a version ahead of the table) is
+// the stream's answer, as a local Watch's is.
+func (c *cluster) follow(id string) opener {
+	return func(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error) {
+		token := ""
+		if p != nil {
+			token, _, _ = requestToken(r) // checked already: p signed in with it
 		}
-	}
-	u, err := wt.Next(r.Context())
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	e := json.NewEncoder(w)
-	e.SetEscapeHTML(false)
-	for {
-		if err := e.Encode(u); err != nil {
-			return
+		wt, err := c.watchRemote(r.Context(), id, token, from)
+		if err != nil {
+			return nil, err
 		}
-		rc.Flush()
-		if u.Table.Status == "finished" {
-			return
+		if chat >= 0 {
+			wt.ChatFrom(chat)
 		}
-		if u, err = wt.Next(r.Context()); err != nil {
-			if !errors.Is(err, context.Canceled) {
-				e.Encode(map[string]string{"error": err.Error()})
-			}
-			return
+		if err := wt.prime(r.Context()); err != nil {
+			wt.Close()
+			return nil, err
 		}
+		return wt, nil
 	}
-}
-
-// tokenOf returns the token r acts with (its bearer token, or its
-// session cookie's), after checking it.
-func (c *cluster) tokenOf(r *http.Request) (string, error) {
-	header := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(header, "Bearer ")
-	switch {
-	case header == "":
-		tok = auth.SessionToken(r)
-	case !ok:
-		return "", refuse.Unauthorized(`the Authorization header must be "Bearer <token>"`)
-	}
-	tok = strings.TrimSpace(tok)
-	if tok != "" {
-		if _, err := c.s.auth.Authenticate(r.Context(), tok); err != nil {
-			return "", err
-		}
-	}
-	return tok, nil
 }
 
 // remoteSocket is the WebSocket of a table another node owns: updates
 // come as the owner's changes are heard, and moves, setups, chat and
 // mutes go to the owner as their HTTP requests.
 func (c *cluster) remoteSocket(w http.ResponseWriter, r *http.Request, id string) {
-	c.hmu.RLock()
-	h := c.h
-	c.hmu.RUnlock()
-	h.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
+	c.handler().acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
 		return c.serveSocket(ctx, s, id, r.RemoteAddr)
 	})
 }
