@@ -209,7 +209,7 @@ func (c *cluster) updateHere(ctx context.Context, rq relayRequest) (relayReply, 
 // event stream (Handler.follow). Each is primed: the owner's refusal (no
 // such table, not the asker's to see, a version ahead of the table) is
 // the stream's answer, as a local Watch's is.
-func (c *cluster) follow(id string) opener {
+func (c *cluster) follow(id string) streamOpener {
 	return func(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error) {
 		token := ""
 		if p != nil {
@@ -230,61 +230,38 @@ func (c *cluster) follow(id string) opener {
 	}
 }
 
-// remoteSocket is the WebSocket of a table another node owns: updates
-// come as the owner's changes are heard, and moves, setups, chat and
-// mutes go to the owner as their HTTP requests.
+// remoteSocket is the WebSocket of a table another node owns, served as
+// any socket is (socket.serve) over a remote follower: updates come as
+// the owner's changes are heard, and moves, setups, chat and mutes go to
+// the owner as their HTTP requests (socketMessage).
 func (c *cluster) remoteSocket(w http.ResponseWriter, r *http.Request, id string) {
 	c.handler().acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
-		return c.serveSocket(ctx, s, id, r.RemoteAddr)
+		return s.serve(ctx, id, c.socketFollower(s, r.RemoteAddr))
 	})
 }
 
-func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string) (websocket.StatusCode, string) {
-	hello, code, reason := s.hello(ctx)
-	if code != 0 {
-		return code, reason
-	}
-	from := -1
-	if hello.Version != nil {
-		from = *hello.Version
-	}
-	wt, err := c.watchRemote(ctx, id, hello.Token, from)
-	if err != nil {
-		s.sendError(ctx, hello.ID, err)
-		return websocket.StatusPolicyViolation, clipReason(err.Error())
-	}
-	defer wt.Close()
-	if hello.Chat != nil {
-		wt.ChatFrom(*hello.Chat)
-	}
-	if s.p != nil {
-		defer c.s.social.Hold(s.p.Identity)() // an open socket counts as online
-	}
-	u, err := wt.Next(ctx)
-	if err != nil {
-		s.sendError(ctx, hello.ID, err)
-		return websocket.StatusPolicyViolation, clipReason(err.Error())
-	}
-	push := func(ctx context.Context) error {
-		for {
-			if err := s.send(ctx, ServerMessage{Type: "update", Update: &u}); err != nil {
-				return err
-			}
-			// A client that reads slowly is sent the latest update once
-			// it has taken the last, not each one made meanwhile.
-			if !s.caughtUp(ctx) {
-				return ctx.Err()
-			}
-			var err error
-			if u, err = wt.Next(ctx); err != nil {
-				return err
-			}
+// socketFollower opens socket s's follower of a table another node owns,
+// primed, so that the owner's refusal answers the hello as a local
+// Watch's does. The socket's messages are forwarded, as from remote.
+func (c *cluster) socketFollower(s *socket, remote string) socketOpener {
+	return func(ctx context.Context, p *auth.Principal, id string, hello protocol.ClientMessage) (*follow, error) {
+		wt, err := c.watchRemote(ctx, id, hello.Token, helloFrom(hello))
+		if err != nil {
+			return nil, err
 		}
+		if hello.Chat != nil {
+			wt.ChatFrom(*hello.Chat)
+		}
+		if err := wt.prime(ctx); err != nil {
+			wt.Close()
+			return nil, err
+		}
+		handle := func(ctx context.Context, b []byte) (websocket.StatusCode, string) {
+			c.socketMessage(ctx, s, id, hello.Token, remote, b)
+			return 0, ""
+		}
+		return &follow{id: id, hello: hello, p: p, wt: wt, handle: handle}, nil
 	}
-	return s.run(ctx, push, func(ctx context.Context, b []byte) (websocket.StatusCode, string) {
-		c.socketMessage(ctx, s, id, hello.Token, remote, b)
-		return 0, ""
-	})
 }
 
 // socketMessage answers one message of a remote socket by forwarding

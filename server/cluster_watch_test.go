@@ -345,3 +345,69 @@ func TestClusterEventStreamAnswersAsLocal(t *testing.T) {
 		t.Errorf("first updates: through a version %d of %s, through b version %d of %s", firsts[0].Version, firsts[0].Table.ID, firsts[1].Version, firsts[1].Table.ID)
 	}
 }
+
+// TestClusterSocketAnswersAsLocal: a table's socket answers a hello the
+// same through a node that does not own the table as through its owner,
+// since both serve it with one loop: a refused hello gets the same error
+// and the same close; a good one, a first update at the same version.
+func TestClusterSocketAnswersAsLocal(t *testing.T) {
+	t.Parallel()
+	nodes := startCluster(t, "a", "b")
+	a := nodes[0]
+	id, ann, _ := twoSeats(t, a, a)
+	other, _, _ := twoSeats(t, a, a)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	hello := func(n *node, m map[string]any) (string, websocket.StatusCode) {
+		t.Helper()
+		ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(n.srv.URL, "http")+"/api/v1/tables/"+id+"/socket", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ws.CloseNow()
+		b, _ := json.Marshal(m)
+		if err := ws.Write(ctx, websocket.MessageText, b); err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := ws.Read(ctx)
+		if err != nil {
+			t.Fatalf("hello %s on node %s: %v", b, n.name, err)
+		}
+		_, _, err = ws.Read(ctx)
+		return string(got), websocket.CloseStatus(err)
+	}
+	for _, c := range []struct {
+		name  string
+		hello map[string]any
+		want  string
+	}{
+		{"a version ahead of the table", map[string]any{"type": "hello", "token": ann.Token, "version": 999}, `"status":400`},
+		{"another table named", map[string]any{"type": "hello", "token": ann.Token, "table": other}, `"status":400`},
+	} {
+		var got []string
+		for _, n := range nodes {
+			m, code := hello(n, c.hello)
+			if !strings.Contains(m, c.want) || code != websocket.StatusPolicyViolation {
+				t.Errorf("%s, through %s: %s and close %d, want %s and close %d", c.name, n.name, m, code, c.want, websocket.StatusPolicyViolation)
+			}
+			got = append(got, m)
+		}
+		if got[0] != got[1] {
+			t.Errorf("%s: the owner answers %s, the other node %s", c.name, got[0], got[1])
+		}
+	}
+	var versions []int
+	for _, n := range nodes {
+		s := dialSocket(t, ctx, n, "Ann", id, ann.Token)
+		var m struct {
+			Update wireUpdate `json:"update"`
+		}
+		if err := json.Unmarshal(s.await(`"type":"update"`), &m); err != nil || m.Update.Table.ID != id {
+			t.Fatalf("Ann's first update through %s: %v, table %q", n.name, err, m.Update.Table.ID)
+		}
+		versions = append(versions, m.Update.Version)
+	}
+	if versions[0] != versions[1] {
+		t.Errorf("first updates: version %d through a, %d through b", versions[0], versions[1])
+	}
+}

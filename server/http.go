@@ -500,10 +500,10 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	h.follow(w, r, h.watch)
 }
 
-// opener opens the follower of r's table that an event stream follows,
+// streamOpener opens the follower of r's table that an event stream follows,
 // for p, from version from and with the chat messages after number chat
 // (-1: every one at hand). An error it returns is the stream's answer.
-type opener func(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error)
+type streamOpener func(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error)
 
 // watch opens a watcher of r's table, which this node runs.
 func (h *Handler) watch(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error) {
@@ -522,7 +522,7 @@ func (h *Handler) watch(r *http.Request, p *auth.Principal, from, chat int) (tab
 // until the game ends (after its last update), the client goes away, or
 // the server shuts down. An error after the headers ends the stream with
 // a line of its own, {"error": ...}.
-func (h *Handler) follow(w http.ResponseWriter, r *http.Request, open opener) {
+func (h *Handler) follow(w http.ResponseWriter, r *http.Request, open streamOpener) {
 	p, err := h.principal(r)
 	if err != nil {
 		h.fail(w, r, err)

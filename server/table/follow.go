@@ -28,13 +28,15 @@ type Follower interface {
 // that its ack and the update showing the move leave together. A
 // follower of a table another node runs learns of changes over the bus
 // and fetches each update from the owner, so none of that applies to it:
-// a door serves it through Next alone.
+// a door serves it through Next alone (and its updates carry whole views'
+// logs: ViewTails is for the encoded updates only).
 type Pushed interface {
 	Follower
 	OnChange(poke func())
 	PollPoked() ([]byte, error)
 	Moving() (done func())
 	Hold(push func()) bool
+	ViewTails()
 }
 
 var _ Pushed = (*Watcher)(nil)
