@@ -163,9 +163,7 @@ type forwardedKey struct{}
 // serveRelayed serves a forwarded HTTP request through this node's
 // handler.
 func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) (relayReply, error) {
-	c.hmu.RLock()
-	h := c.h
-	c.hmu.RUnlock()
+	h := c.handler()
 	if h == nil {
 		return relayReply{}, errors.New("the node serves no HTTP yet")
 	}
@@ -419,7 +417,7 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			c.remoteSocket(w, r, id)
 			return true
 		case "events":
-			c.remoteEvents(w, r, id)
+			c.handler().follow(w, r, c.follow(id))
 			return true
 		}
 		rp, err := c.forward(ctx, owner, relayRequest{
@@ -606,14 +604,19 @@ func (c *cluster) answers(ctx context.Context, id string) bool {
 
 // fail answers err through the node's handler.
 func (c *cluster) fail(w http.ResponseWriter, r *http.Request, err error) {
-	c.hmu.RLock()
-	h := c.h
-	c.hmu.RUnlock()
-	if h != nil {
+	if h := c.handler(); h != nil {
 		h.fail(w, r, err)
 		return
 	}
 	writeJSON(w, refuse.Status(err), map[string]string{"error": err.Error()})
+}
+
+// handler returns the door the cluster serves the requests of tables
+// other nodes own through (nil before there is one).
+func (c *cluster) handler() *Handler {
+	c.hmu.RLock()
+	defer c.hmu.RUnlock()
+	return c.h
 }
 
 // ownsByLease takes up table id for rq, a request sent to this node by

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/coder/websocket"
@@ -34,7 +33,11 @@ type remoteWatch struct {
 	sent, ended bool
 	sub         bus.Subscription
 	stop        chan struct{} // closed by Close
+	// first is the first update, when prime asked for it before Next.
+	first *table.Update
 }
+
+var _ table.Follower = (*remoteWatch)(nil)
 
 // watchRemote subscribes to table id's changes, before the first update
 // is read, so that no change falls between.
@@ -50,6 +53,7 @@ func (c *cluster) watchRemote(ctx context.Context, id, token string, from int) (
 	return w, nil
 }
 
+// Close stops following the table.
 func (w *remoteWatch) Close() {
 	close(w.stop)
 	w.sub.Close()
@@ -79,16 +83,34 @@ func (w *remoteWatch) heartbeat() {
 	}
 }
 
-// first returns the watcher's first update.
-func (w *remoteWatch) first(ctx context.Context) (table.Update, error) { return w.fetch(ctx) }
-
-// chatFrom makes the first update carry only the chat messages after
+// ChatFrom makes the first update carry only the chat messages after
 // number n (see Watcher.ChatFrom).
-func (w *remoteWatch) chatFrom(n int) { w.chat = n }
+func (w *remoteWatch) ChatFrom(n int) { w.chat = n }
 
-// next returns the next update, waiting for a change newer than the one
-// the watcher has: a new version, or a chat line it may read.
-func (w *remoteWatch) next(ctx context.Context) (table.Update, error) {
+// prime asks the owner for the watcher's first update now, which Next
+// then returns: a door that primes its follower before it answers can
+// refuse with the owner's error (no such table, not the asker's to see)
+// as a local Watch would.
+func (w *remoteWatch) prime(ctx context.Context) error {
+	u, err := w.fetch(ctx)
+	if err != nil {
+		return err
+	}
+	w.first = &u
+	return nil
+}
+
+// Next returns the next update: the first at once (primed, or asked of
+// the owner now), then each time a change newer than the one the watcher
+// has is heard of: a new version, or a chat line it may read.
+func (w *remoteWatch) Next(ctx context.Context) (table.Update, error) {
+	if u := w.first; u != nil {
+		w.first = nil
+		return *u, nil
+	}
+	if !w.sent {
+		return w.fetch(ctx)
+	}
 	for {
 		ch, err := w.sub.Next(ctx)
 		if err != nil {
@@ -183,144 +205,63 @@ func (c *cluster) updateHere(ctx context.Context, rq relayRequest) (relayReply, 
 	return rp, err
 }
 
-// remoteEvents is the event stream of a table another node owns.
-func (c *cluster) remoteEvents(w http.ResponseWriter, r *http.Request, id string) {
-	token, err := c.tokenOf(r)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	from, err := parseFrom(r)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	chatFrom, err := parseChatFrom(r)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	wt, err := c.watchRemote(r.Context(), id, token, from)
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	defer wt.Close()
-	if chatFrom >= 0 {
-		wt.chatFrom(chatFrom)
-	}
-	if token != "" {
-		if p, err := c.s.auth.Authenticate(r.Context(), token); err == nil {
-			defer c.s.social.Hold(p.Identity)() // an open stream counts as online
+// follow opens followers of table id, which another node owns, for the
+// event stream (Handler.follow). Each is primed: the owner's refusal (no
+// such table, not the asker's to see, a version ahead of the table) is
+// the stream's answer, as a local Watch's is.
+func (c *cluster) follow(id string) streamOpener {
+	return func(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error) {
+		token := ""
+		if p != nil {
+			token, _, _ = requestToken(r) // checked already: p signed in with it
 		}
-	}
-	u, err := wt.first(r.Context())
-	if err != nil {
-		c.fail(w, r, err)
-		return
-	}
-	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	e := json.NewEncoder(w)
-	e.SetEscapeHTML(false)
-	for {
-		if err := e.Encode(u); err != nil {
-			return
+		wt, err := c.watchRemote(r.Context(), id, token, from)
+		if err != nil {
+			return nil, err
 		}
-		rc.Flush()
-		if u.Table.Status == "finished" {
-			return
+		if chat >= 0 {
+			wt.ChatFrom(chat)
 		}
-		if u, err = wt.next(r.Context()); err != nil {
-			if !errors.Is(err, context.Canceled) {
-				e.Encode(map[string]string{"error": err.Error()})
-			}
-			return
+		if err := wt.prime(r.Context()); err != nil {
+			wt.Close()
+			return nil, err
 		}
+		return wt, nil
 	}
 }
 
-// tokenOf returns the token r acts with (its bearer token, or its
-// session cookie's), after checking it.
-func (c *cluster) tokenOf(r *http.Request) (string, error) {
-	header := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(header, "Bearer ")
-	switch {
-	case header == "":
-		tok = auth.SessionToken(r)
-	case !ok:
-		return "", refuse.Unauthorized(`the Authorization header must be "Bearer <token>"`)
-	}
-	tok = strings.TrimSpace(tok)
-	if tok != "" {
-		if _, err := c.s.auth.Authenticate(r.Context(), tok); err != nil {
-			return "", err
-		}
-	}
-	return tok, nil
-}
-
-// remoteSocket is the WebSocket of a table another node owns: updates
-// come as the owner's changes are heard, and moves, setups, chat and
-// mutes go to the owner as their HTTP requests.
+// remoteSocket is the WebSocket of a table another node owns, served as
+// any socket is (socket.serve) over a remote follower: updates come as
+// the owner's changes are heard, and moves, setups, chat and mutes go to
+// the owner as their HTTP requests (socketMessage).
 func (c *cluster) remoteSocket(w http.ResponseWriter, r *http.Request, id string) {
-	c.hmu.RLock()
-	h := c.h
-	c.hmu.RUnlock()
-	h.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
-		return c.serveSocket(ctx, s, id, r.RemoteAddr)
+	c.handler().acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
+		return s.serve(ctx, id, c.socketFollower(s, r.RemoteAddr))
 	})
 }
 
-func (c *cluster) serveSocket(ctx context.Context, s *socket, id, remote string) (websocket.StatusCode, string) {
-	hello, code, reason := s.hello(ctx)
-	if code != 0 {
-		return code, reason
-	}
-	from := -1
-	if hello.Version != nil {
-		from = *hello.Version
-	}
-	wt, err := c.watchRemote(ctx, id, hello.Token, from)
-	if err != nil {
-		s.sendError(ctx, hello.ID, err)
-		return websocket.StatusPolicyViolation, clipReason(err.Error())
-	}
-	defer wt.Close()
-	if hello.Chat != nil {
-		wt.chatFrom(*hello.Chat)
-	}
-	if s.p != nil {
-		defer c.s.social.Hold(s.p.Identity)() // an open socket counts as online
-	}
-	u, err := wt.first(ctx)
-	if err != nil {
-		s.sendError(ctx, hello.ID, err)
-		return websocket.StatusPolicyViolation, clipReason(err.Error())
-	}
-	push := func(ctx context.Context) error {
-		for {
-			if err := s.send(ctx, ServerMessage{Type: "update", Update: &u}); err != nil {
-				return err
-			}
-			// A client that reads slowly is sent the latest update once
-			// it has taken the last, not each one made meanwhile.
-			if !s.caughtUp(ctx) {
-				return ctx.Err()
-			}
-			var err error
-			if u, err = wt.next(ctx); err != nil {
-				return err
-			}
+// socketFollower opens socket s's follower of a table another node owns,
+// primed, so that the owner's refusal answers the hello as a local
+// Watch's does. The socket's messages are forwarded, as from remote.
+func (c *cluster) socketFollower(s *socket, remote string) socketOpener {
+	return func(ctx context.Context, p *auth.Principal, id string, hello protocol.ClientMessage) (*follow, error) {
+		wt, err := c.watchRemote(ctx, id, hello.Token, helloFrom(hello))
+		if err != nil {
+			return nil, err
 		}
+		if hello.Chat != nil {
+			wt.ChatFrom(*hello.Chat)
+		}
+		if err := wt.prime(ctx); err != nil {
+			wt.Close()
+			return nil, err
+		}
+		handle := func(ctx context.Context, b []byte) (websocket.StatusCode, string) {
+			c.socketMessage(ctx, s, id, hello.Token, remote, b)
+			return 0, ""
+		}
+		return &follow{id: id, hello: hello, p: p, wt: wt, handle: handle}, nil
 	}
-	return s.run(ctx, push, func(ctx context.Context, b []byte) (websocket.StatusCode, string) {
-		c.socketMessage(ctx, s, id, hello.Token, remote, b)
-		return 0, ""
-	})
 }
 
 // socketMessage answers one message of a remote socket by forwarding

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -269,5 +270,144 @@ func TestClusterRemoteWatcherIsHere(t *testing.T) {
 	time.Sleep(walkAway + walkAway/2)
 	if st, body := nodeCall(t, a, "POST", "/api/v1/tables/"+id+"/claim", ann.Token, nil, nil); st != 200 {
 		t.Fatalf("a claim once Ben left: %d %s, want 200", st, body)
+	}
+}
+
+// TestClusterEventStreamAnswersAsLocal: a table's event stream answers
+// the same through a node that does not own the table as through its
+// owner, since both follow it with one handler: the same refusals, with
+// the same status and text, before any update; and for a good ask the
+// same headers and a first line showing the table at the same version.
+func TestClusterEventStreamAnswersAsLocal(t *testing.T) {
+	t.Parallel()
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	id, ann, _ := twoSeats(t, a, a)
+	events := "/api/v1/tables/" + id + "/events"
+	ask := func(n *node, query, auth string) (*http.Response, func()) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		req, _ := http.NewRequestWithContext(ctx, "GET", n.srv.URL+events+query, nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			cancel()
+			t.Fatalf("%s on node %s: %v", events+query, n.name, err)
+		}
+		return res, func() { res.Body.Close(); cancel() }
+	}
+	for _, c := range []struct {
+		name, query, auth string
+		status            int
+	}{
+		{"a version ahead of the table", "?from=999", "Bearer " + ann.Token, http.StatusBadRequest},
+		{"a version that is no number", "?from=x", "", http.StatusBadRequest},
+		{"a chat number that is no number", "?chat=x", "", http.StatusBadRequest},
+		{"no bearer", "", "Basic abc", http.StatusUnauthorized},
+		{"a token of nobody", "", "Bearer nobody", http.StatusUnauthorized},
+	} {
+		var bodies []string
+		for _, n := range nodes {
+			res, done := ask(n, c.query, c.auth)
+			raw, _ := io.ReadAll(res.Body)
+			done()
+			if res.StatusCode != c.status {
+				t.Errorf("%s, through %s: %d %s, want %d", c.name, n.name, res.StatusCode, raw, c.status)
+			}
+			bodies = append(bodies, string(raw))
+		}
+		if bodies[0] != bodies[1] {
+			t.Errorf("%s: the owner answers %s, the other node %s", c.name, bodies[0], bodies[1])
+		}
+	}
+	var firsts []wireUpdate
+	for _, n := range []*node{a, b} {
+		res, done := ask(n, "?from=0", "Bearer "+ann.Token)
+		if res.StatusCode != http.StatusOK {
+			raw, _ := io.ReadAll(res.Body)
+			t.Fatalf("Ann's stream through %s: %d %s", n.name, res.StatusCode, raw)
+		}
+		for k, v := range map[string]string{"Content-Type": "application/x-ndjson", "Cache-Control": "no-store", "X-Accel-Buffering": "no"} {
+			if got := res.Header.Get(k); got != v {
+				t.Errorf("Ann's stream through %s: %s %q, want %q", n.name, k, got, v)
+			}
+		}
+		var u wireUpdate
+		if err := json.NewDecoder(res.Body).Decode(&u); err != nil {
+			t.Fatalf("Ann's stream through %s: %v", n.name, err)
+		}
+		done()
+		firsts = append(firsts, u)
+	}
+	if firsts[0].Version != firsts[1].Version || firsts[0].Table.ID != id || firsts[1].Table.ID != id {
+		t.Errorf("first updates: through a version %d of %s, through b version %d of %s", firsts[0].Version, firsts[0].Table.ID, firsts[1].Version, firsts[1].Table.ID)
+	}
+}
+
+// TestClusterSocketAnswersAsLocal: a table's socket answers a hello the
+// same through a node that does not own the table as through its owner,
+// since both serve it with one loop: a refused hello gets the same error
+// and the same close; a good one, a first update at the same version.
+func TestClusterSocketAnswersAsLocal(t *testing.T) {
+	t.Parallel()
+	nodes := startCluster(t, "a", "b")
+	a := nodes[0]
+	id, ann, _ := twoSeats(t, a, a)
+	other, _, _ := twoSeats(t, a, a)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	hello := func(n *node, m map[string]any) (string, websocket.StatusCode) {
+		t.Helper()
+		ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(n.srv.URL, "http")+"/api/v1/tables/"+id+"/socket", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ws.CloseNow()
+		b, _ := json.Marshal(m)
+		if err := ws.Write(ctx, websocket.MessageText, b); err != nil {
+			t.Fatal(err)
+		}
+		_, got, err := ws.Read(ctx)
+		if err != nil {
+			t.Fatalf("hello %s on node %s: %v", b, n.name, err)
+		}
+		_, _, err = ws.Read(ctx)
+		return string(got), websocket.CloseStatus(err)
+	}
+	for _, c := range []struct {
+		name  string
+		hello map[string]any
+		want  string
+	}{
+		{"a version ahead of the table", map[string]any{"type": "hello", "token": ann.Token, "version": 999}, `"status":400`},
+		{"another table named", map[string]any{"type": "hello", "token": ann.Token, "table": other}, `"status":400`},
+	} {
+		var got []string
+		for _, n := range nodes {
+			m, code := hello(n, c.hello)
+			if !strings.Contains(m, c.want) || code != websocket.StatusPolicyViolation {
+				t.Errorf("%s, through %s: %s and close %d, want %s and close %d", c.name, n.name, m, code, c.want, websocket.StatusPolicyViolation)
+			}
+			got = append(got, m)
+		}
+		if got[0] != got[1] {
+			t.Errorf("%s: the owner answers %s, the other node %s", c.name, got[0], got[1])
+		}
+	}
+	var versions []int
+	for _, n := range nodes {
+		s := dialSocket(t, ctx, n, "Ann", id, ann.Token)
+		var m struct {
+			Update wireUpdate `json:"update"`
+		}
+		if err := json.Unmarshal(s.await(`"type":"update"`), &m); err != nil || m.Update.Table.ID != id {
+			t.Fatalf("Ann's first update through %s: %v, table %q", n.name, err, m.Update.Table.ID)
+		}
+		versions = append(versions, m.Update.Version)
+	}
+	if versions[0] != versions[1] {
+		t.Errorf("first updates: version %d through a, %d through b", versions[0], versions[1])
 	}
 }

@@ -286,19 +286,13 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 // cookie, if any, and applies the identity's rate limit. A request with
 // neither has a nil principal.
 func (h *Handler) principal(r *http.Request) (*auth.Principal, error) {
-	header := r.Header.Get("Authorization")
-	tok, ok := strings.CutPrefix(header, "Bearer ")
-	switch {
-	case header == "":
-		if tok = auth.SessionToken(r); tok == "" {
-			return nil, nil
-		}
-	case !ok:
-		return nil, refuse.Unauthorized(`the Authorization header must be "Bearer <token>"`)
+	tok, cookie, err := requestToken(r)
+	if err != nil || cookie && tok == "" {
+		return nil, err
 	}
-	p, err := h.s.auth.Authenticate(r.Context(), strings.TrimSpace(tok))
+	p, err := h.s.auth.Authenticate(r.Context(), tok)
 	if err != nil {
-		if header == "" && refuse.Status(err) == http.StatusUnauthorized {
+		if cookie && refuse.Status(err) == http.StatusUnauthorized {
 			return nil, refuse.Unauthorized("your session has ended (signed out, or the password changed): sign in again")
 		}
 		return nil, err
@@ -309,6 +303,21 @@ func (h *Handler) principal(r *http.Request) (*auth.Principal, error) {
 	}
 	h.s.social.Touch(p.Identity)
 	return p, nil
+}
+
+// requestToken returns the token r acts with, unchecked: its bearer
+// token, or else its session cookie's (cookie then true); "" when it
+// gives neither.
+func requestToken(r *http.Request) (tok string, cookie bool, err error) {
+	header := r.Header.Get("Authorization")
+	if header == "" {
+		return auth.SessionToken(r), true, nil
+	}
+	tok, ok := strings.CutPrefix(header, "Bearer ")
+	if !ok {
+		return "", false, refuse.Unauthorized(`the Authorization header must be "Bearer <token>"`)
+	}
+	return strings.TrimSpace(tok), false, nil
 }
 
 // wholeIdentity authenticates a request for an action of the whole
@@ -484,10 +493,36 @@ func parseFrom(r *http.Request) (int, error) {
 	return n, nil
 }
 
-// events streams the asker's view changes as NDJSON, one Update a line,
-// until the game ends (after its last update), the client goes away, or
-// the server shuts down.
+// events streams the asker's view changes of a table this node runs
+// (the cluster streams another node's table through follow too, see
+// cluster.serveHTTP).
 func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
+	h.follow(w, r, h.watch)
+}
+
+// streamOpener opens the follower of r's table that an event stream follows,
+// for p, from version from and with the chat messages after number chat
+// (-1: every one at hand). An error it returns is the stream's answer.
+type streamOpener func(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error)
+
+// watch opens a watcher of r's table, which this node runs.
+func (h *Handler) watch(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error) {
+	wt, err := h.s.Watch(r.Context(), p, r.PathValue("id"), from)
+	if err != nil {
+		return nil, err
+	}
+	if chat >= 0 {
+		wt.ChatFrom(chat)
+	}
+	return wt, nil
+}
+
+// follow streams the asker's view changes of r's table as NDJSON, one
+// Update a line, following the table through the follower open gives,
+// until the game ends (after its last update), the client goes away, or
+// the server shuts down. An error after the headers ends the stream with
+// a line of its own, {"error": ...}.
+func (h *Handler) follow(w http.ResponseWriter, r *http.Request, open streamOpener) {
 	p, err := h.principal(r)
 	if err != nil {
 		h.fail(w, r, err)
@@ -509,17 +544,14 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer release()
-	wt, err := h.s.Watch(r.Context(), p, r.PathValue("id"), from)
+	f, err := open(r, p, from, chatFrom)
 	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	defer wt.Close()
+	defer f.Close()
 	if p != nil {
-		defer h.s.social.Hold(p.Identity)()
-	}
-	if chatFrom >= 0 {
-		wt.ChatFrom(chatFrom)
+		defer h.s.social.Hold(p.Identity)() // an open stream counts as online
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Cache-Control", "no-store")
@@ -530,7 +562,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	e := json.NewEncoder(w)
 	e.SetEscapeHTML(false)
 	for {
-		u, err := wt.Next(r.Context())
+		u, err := f.Next(r.Context())
 		if err != nil {
 			if !errors.Is(err, context.Canceled) {
 				e.Encode(map[string]string{"error": err.Error()})

@@ -51,7 +51,7 @@ type socket struct {
 	// socket holds deliver while it pushes an update and while it plays a
 	// move until the move's ack and update are written, so that the ack
 	// comes first and both leave together.
-	wt      *table.Watcher
+	wt      table.Pushed
 	deliver sync.Mutex
 	// moving is set while the socket plays a move, whose update it then
 	// polls itself.
@@ -164,7 +164,26 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) { return s.serve(ctx, id) })
+	h.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) { return s.serve(ctx, id, s.watch) })
+}
+
+// socketOpener opens the follower of table id a socket follows after hello,
+// signed in as p: a Watcher for a table of this node (socket.watch), the
+// cluster's remote follower for another node's (cluster.remoteSocket).
+// The follower carries the chat messages after the hello's number only.
+// An error it returns is the hello's answer, and closes the socket.
+type socketOpener func(ctx context.Context, p *auth.Principal, id string, hello protocol.ClientMessage) (*follow, error)
+
+// watch opens a watcher of table id, which this node runs.
+func (s *socket) watch(ctx context.Context, p *auth.Principal, id string, hello protocol.ClientMessage) (*follow, error) {
+	wt, err := s.h.s.Watch(ctx, p, id, helloFrom(hello))
+	if err != nil {
+		return nil, err
+	}
+	if hello.Chat != nil {
+		wt.ChatFrom(*hello.Chat)
+	}
+	return &follow{id: id, hello: hello, p: p, wt: wt}, nil
 }
 
 // acceptSocket upgrades the request to a WebSocket, counts it among the
@@ -198,10 +217,11 @@ func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve fun
 	c.Close(code, reason)
 }
 
-// serve runs the socket until it ends, and returns the close code and
-// reason to send. A later hello that names a table moves the socket on
-// to that table (moveOn): it then serves that one (serveTable).
-func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, string) {
+// serve runs the socket onto table id, followed through what open gives,
+// until it ends, and returns the close code and reason to send. A later
+// hello that names a table moves the socket on to that table (moveOn):
+// it then serves that one (serveTable).
+func (s *socket) serve(ctx context.Context, id string, open socketOpener) (websocket.StatusCode, string) {
 	hello, code, reason := s.hello(ctx)
 	if code != 0 {
 		return code, reason
@@ -211,12 +231,11 @@ func (s *socket) serve(ctx context.Context, id string) (websocket.StatusCode, st
 		s.sendError(ctx, hello.ID, err)
 		return websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
-	wt, err := s.h.s.Watch(ctx, s.p, id, helloFrom(hello))
+	next, err := open(ctx, s.p, id, hello)
 	if err != nil {
 		s.sendError(ctx, hello.ID, err)
 		return websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
-	next := &follow{id: id, hello: hello, p: s.p, wt: wt}
 	for {
 		code, reason, next = s.serveTable(ctx, next)
 		if code == statusLeave {
@@ -259,12 +278,15 @@ func helloFrom(hello protocol.ClientMessage) int {
 }
 
 // follow is a table a socket is to follow, as a hello asked: the table's
-// id, the hello, who it signed in as and the watcher already opened.
+// id, the hello, who it signed in as and the follower already opened.
+// handle, when set, answers the socket's messages instead of
+// socket.handle: a remote follower's forwards them to the table's owner.
 type follow struct {
-	id    string
-	hello protocol.ClientMessage
-	p     *auth.Principal
-	wt    *table.Watcher
+	id     string
+	hello  protocol.ClientMessage
+	p      *auth.Principal
+	wt     table.Follower
+	handle func(context.Context, []byte) (websocket.StatusCode, string)
 }
 
 // statusFollow is the code with which handle ends the socket's run on
@@ -282,15 +304,20 @@ const statusLeave websocket.StatusCode = -2
 // returns. Whatever it returns, it has closed f's watcher.
 func (s *socket) serveTable(ctx context.Context, f *follow) (websocket.StatusCode, string, *follow) {
 	defer f.wt.Close()
-	s.wt, s.p = f.wt, f.p
+	s.p = f.p
 	if s.p != nil {
-		defer s.h.s.social.Hold(s.p.Identity)()
+		defer s.h.s.social.Hold(s.p.Identity)() // an open socket counts as online
 	}
-	if f.hello.Chat != nil {
-		f.wt.ChatFrom(*f.hello.Chat)
+	wt, ok := f.wt.(table.Pushed)
+	if !ok {
+		// A table another node runs: no later hello moves such a socket
+		// on (its handle refuses one), and its updates are pulled.
+		code, reason := s.runPulled(ctx, f)
+		return code, reason, nil
 	}
+	s.wt = wt
 	if f.hello.ViewTails {
-		f.wt.ViewTails()
+		wt.ViewTails()
 	}
 	// The pusher is started at each change of the table (Watcher.OnChange,
 	// changed), except while the socket answers a move and polls for
@@ -337,11 +364,7 @@ func (s *socket) moveOn(ctx context.Context, m protocol.ClientMessage) (*follow,
 			return nil, err
 		}
 	}
-	wt, err := s.h.s.Watch(ctx, p, m.Table, helloFrom(m))
-	if err != nil {
-		return nil, err
-	}
-	return &follow{id: m.Table, hello: m, p: p, wt: wt}, nil
+	return s.watch(ctx, p, m.Table, m)
 }
 
 // errElsewhere refuses a later hello that names a table another node of
@@ -416,6 +439,30 @@ func (s *socket) run(ctx context.Context, push func(context.Context) error, hand
 		return websocket.StatusNormalClosure, ""
 	}
 	return websocket.StatusGoingAway, clipReason(err.Error())
+}
+
+// runPulled runs the socket on f, a follower without the fast path
+// (table.Pushed): the pusher sends each update Next returns, and f.handle
+// answers the messages read. It returns the close code and reason to
+// send.
+func (s *socket) runPulled(ctx context.Context, f *follow) (websocket.StatusCode, string) {
+	push := func(ctx context.Context) error {
+		for {
+			u, err := f.wt.Next(ctx)
+			if err != nil {
+				return err
+			}
+			if err := s.send(ctx, ServerMessage{Type: "update", Update: &u}); err != nil {
+				return err
+			}
+			// A client that reads slowly is sent the latest update once
+			// it has taken the last, not each one made meanwhile.
+			if !s.caughtUp(ctx) {
+				return ctx.Err()
+			}
+		}
+	}
+	return s.run(ctx, push, f.handle)
 }
 
 // runPushed runs the socket after its hello, as run does, for a socket
