@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"parlour/server/limit"
-
-	dto "github.com/prometheus/client_model/go"
 )
 
 // TestMetricNames: /metrics keeps every name it has always had, adds the
@@ -72,13 +70,4 @@ func gathered(t *testing.T, s *Service, name string) float64 {
 	}
 	t.Fatalf("no counter %s", name)
 	return 0
-}
-
-func testCounter(t *testing.T, c interface{ Write(*dto.Metric) error }) float64 {
-	t.Helper()
-	var m dto.Metric
-	if err := c.Write(&m); err != nil {
-		t.Fatal(err)
-	}
-	return m.GetCounter().GetValue()
 }
