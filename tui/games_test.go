@@ -405,11 +405,14 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 			})
 			continue
 		}
+		// A refusal long enough to wrap still leaves the screen whole.
+		p := &tm.m.t.play
+		p.preview = strings.Repeat("a refusal that goes on and on ", 5)
+		checkFits(t, tm)
 		// Look for a legal placement with the live preview; none: cannot.
 		placed := false
 		for sq := 0; sq < 50 && !placed; sq++ {
 			r, c, down := sq/10, (sq/2)%5, sq%2 == 1
-			p := &tm.m.t.play
 			for p.r != r {
 				tm.key("down")
 			}

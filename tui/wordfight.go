@@ -233,7 +233,10 @@ func (m *Model) wordfightView() string {
 		}
 		info = append(info, fmt.Sprintf("%s%2d %-12s %s", mark, start+i+1, e.Word, faint(by)))
 	}
-	info = append(info, "", m.logBlock(max(1, m.h-len(info)-6-m.msgExtra()), 36))
+	// The preview may wrap over lines of its own, so the log gets what
+	// the lines drawn so far leave, not what their count does.
+	used := strings.Count(strings.Join(info, "\n"), "\n") + 1
+	info = append(info, "", m.logBlock(max(1, m.h-used-6-m.msgExtra()), 36))
 	gw := 4 + 2*(right-left) + 2
 	body := side(fit(g.String(), gw, m.h), gw, strings.Join(info, "\n"), m.w-gw)
 	prompt, keys := "", "arrows move · space/tab across or down · enter place · c cannot · : type a move · esc home · ? help"
