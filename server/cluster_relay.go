@@ -23,6 +23,7 @@ import (
 	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/server/social"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -158,8 +159,6 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	return rq, nil
 }
 
-type forwardedKey struct{}
-
 // serveRelayed serves a forwarded HTTP request through this node's
 // handler.
 func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) (relayReply, error) {
@@ -168,7 +167,7 @@ func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) (relayReply
 		return relayReply{}, errors.New("the node serves no HTTP yet")
 	}
 	u := &url.URL{Path: rq.Path, RawQuery: rq.Query}
-	r, err := http.NewRequestWithContext(context.WithValue(ctx, forwardedKey{}, true), rq.Method, u.String(), bytes.NewReader(rq.Body))
+	r, err := http.NewRequestWithContext(auth.WithForwarded(ctx), rq.Method, u.String(), bytes.NewReader(rq.Body))
 	if err != nil {
 		return relayReply{}, fmt.Errorf("a forwarded request: %w", err)
 	}
@@ -183,19 +182,13 @@ func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) (relayReply
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}
-	if rec.header.Get(movedHeader) != "" {
+	if rec.header.Get(table.MovedHeader) != "" {
 		// The table left this node while the request waited for it:
 		// nothing was done; the asker finds the new owner.
 		return relayReply{NotOwner: true}, nil
 	}
 	return relayReply{Status: rec.status, Header: rec.header, Body: rec.body.Bytes()}, nil
 }
-
-// movedHeader marks the answer to a forwarded request that found its
-// table handed to another node meanwhile (table.ErrMoved): handle turns it into
-// NotOwner, so that the asker finds the new owner. It never leaves the
-// node.
-const movedHeader = "Parlour-Table-Moved"
 
 // handOffAfter is how many requests for a table in a row, all forwarded
 // from one other node, make its owner hand the table to that node: few
@@ -367,7 +360,7 @@ var errGone = refuse.Unavailable("the node that runs this table stopped answerin
 // serveHTTP serves r when it concerns a table another node owns, and
 // reports whether it did; otherwise the caller serves it here.
 func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
-	if r.Context().Value(forwardedKey{}) != nil {
+	if auth.Forwarded(r.Context()) {
 		return false
 	}
 	id, rest, ok := tablePath(r.URL.Path)
@@ -383,6 +376,11 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	if owner == "" {
 		c.here(id)
 		return false // this node owns it: serve here, the body unread
+	}
+	if rest == "socket" || rest == "events" {
+		// The doors follow another node's table from here, through a
+		// remote follower (Follow).
+		return false
 	}
 	var body []byte
 	if r.Body != nil && r.Body != http.NoBody {
@@ -411,14 +409,6 @@ func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			if owner == "" {
 				return false // this node owns it now: serve here
 			}
-		}
-		switch rest {
-		case "socket":
-			c.remoteSocket(w, r, id)
-			return true
-		case "events":
-			c.handler().follow(w, r, c.follow(id))
-			return true
 		}
 		rp, err := c.forward(ctx, owner, relayRequest{
 			Kind: "http", Table: id, Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery,

@@ -1,18 +1,13 @@
 package server
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"parlour/bus"
-	"parlour/server/auth"
-	"parlour/server/protocol"
 	"parlour/server/refuse"
 	"parlour/server/table"
 )
@@ -205,150 +200,23 @@ func (c *cluster) updateHere(ctx context.Context, rq relayRequest) (relayReply, 
 	return rp, err
 }
 
-// follow opens followers of table id, which another node owns, for the
-// event stream (Handler.follow). Each is primed: the owner's refusal (no
-// such table, not the asker's to see, a version ahead of the table) is
-// the stream's answer, as a local Watch's is.
-func (c *cluster) follow(id string) streamOpener {
-	return func(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error) {
-		token := ""
-		if p != nil {
-			token, _, _ = requestToken(r) // checked already: p signed in with it
-		}
-		wt, err := c.watchRemote(r.Context(), id, token, from)
-		if err != nil {
-			return nil, err
-		}
-		if chat >= 0 {
-			wt.ChatFrom(chat)
-		}
-		if err := wt.prime(r.Context()); err != nil {
-			wt.Close()
-			return nil, err
-		}
-		return wt, nil
-	}
-}
-
-// remoteSocket is the WebSocket of a table another node owns, served as
-// any socket is (socket.serve) over a remote follower: updates come as
-// the owner's changes are heard, and moves, setups, chat and mutes go to
-// the owner as their HTTP requests (socketMessage).
-func (c *cluster) remoteSocket(w http.ResponseWriter, r *http.Request, id string) {
-	c.handler().acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
-		return s.serve(ctx, id, c.socketFollower(s, r.RemoteAddr))
-	})
-}
-
-// socketFollower opens socket s's follower of a table another node owns,
-// primed, so that the owner's refusal answers the hello as a local
-// Watch's does. The socket's messages are forwarded, as from remote.
-func (c *cluster) socketFollower(s *socket, remote string) socketOpener {
-	return func(ctx context.Context, p *auth.Principal, id string, hello protocol.ClientMessage) (*follow, error) {
-		wt, err := c.watchRemote(ctx, id, hello.Token, helloFrom(hello))
-		if err != nil {
-			return nil, err
-		}
-		if hello.Chat != nil {
-			wt.ChatFrom(*hello.Chat)
-		}
-		if err := wt.prime(ctx); err != nil {
-			wt.Close()
-			return nil, err
-		}
-		handle := func(ctx context.Context, b []byte) (websocket.StatusCode, string) {
-			c.socketMessage(ctx, s, id, hello.Token, remote, b)
-			return 0, ""
-		}
-		return &follow{id: id, hello: hello, p: p, wt: wt, handle: handle}, nil
-	}
-}
-
-// socketMessage answers one message of a remote socket by forwarding
-// its HTTP equivalent to the owner.
-func (c *cluster) socketMessage(ctx context.Context, s *socket, id, token, remote string, b []byte) {
-	if !s.lim.Allow(time.Now()) {
-		s.h.s.RateLimited()
-		s.sendError(ctx, "", refuse.TooMany("too many messages: slow down"))
-		return
-	}
-	m, err := protocol.DecodeClientMessage(b)
+// Follow opens a follower of table id, which another node owns, for the
+// bearer of token ("" for a spectator), from version from and with the
+// chat messages after number chat (-1: every one at hand). It is
+// primed: the owner's refusal (no such table, not the asker's to see, a
+// version ahead of the table) is its error, as a local Watch's is. Both
+// doors follow another node's tables through it (Remote).
+func (c *cluster) Follow(ctx context.Context, id, token string, from, chat int) (table.Follower, error) {
+	wt, err := c.watchRemote(ctx, id, token, from)
 	if err != nil {
-		s.sendError(ctx, m.ID, err)
-		return
+		return nil, err
 	}
-	var path string
-	var body any
-	switch m.Type {
-	case "ping":
-		s.send(ctx, ServerMessage{Type: "pong", ID: m.ID})
-		return
-	case "hello", "leave":
-		// Moving on to another table (socket.moveOn), or leaving one for
-		// the next, is for a socket onto a table its node runs.
-		s.sendError(ctx, m.ID, refuse.With(http.StatusMisdirectedRequest, "this socket reaches its table through another server of the cluster, and cannot move on to another table: open a new socket onto it"))
-		return
-	case "move":
-		if s.p == nil {
-			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators cannot move: say hello with your seat's token"))
-			return
-		}
-		path, body = "moves", table.MoveRequest{Move: m.Move, Version: m.Version}
-	case "setup":
-		if s.p == nil {
-			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators have no setup: say hello with your seat's token"))
-			return
-		}
-		path, body = "setup", table.SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer}
-	case "chat":
-		path, body = "chat", table.ChatRequest{Channel: m.Channel, Text: m.Text}
-	case "mute":
-		path, body = "chat/mute", table.MuteRequest{Channel: m.Channel, Muted: m.Muted}
-	default:
-		return
+	if chat >= 0 {
+		wt.ChatFrom(chat)
 	}
-	data, _ := json.Marshal(body)
-	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, "/api/v1/tables/"+id+"/"+path, bytes.NewReader(data))
-	r.Header.Set("Content-Type", "application/json")
-	if token != "" {
-		r.Header.Set("Authorization", "Bearer "+token)
+	if err := wt.prime(ctx); err != nil {
+		wt.Close()
+		return nil, err
 	}
-	r.RemoteAddr = remote
-	rec := &recorder{header: http.Header{}}
-	s.h.ServeHTTP(rec, r) // forwarded, or served here if this node owns the table now
-	if rec.status != http.StatusOK && rec.status != http.StatusCreated {
-		var e struct {
-			Error string `json:"error"`
-		}
-		json.Unmarshal(rec.body.Bytes(), &e)
-		s.send(ctx, ServerMessage{Type: "error", ID: m.ID, Error: e.Error, Status: rec.status})
-		return
-	}
-	ack := ServerMessage{Type: "ack", ID: m.ID}
-	var err2 error
-	switch m.Type {
-	case "move":
-		var res table.MoveResult
-		err2 = json.Unmarshal(rec.body.Bytes(), &res)
-		ack.Version, ack.Result = res.Version, &res
-	case "setup":
-		var res table.SetupResult
-		err2 = json.Unmarshal(rec.body.Bytes(), &res)
-		ack.Version, ack.Setup = res.Version, res.Setup
-	case "chat":
-		var line table.ChatLine
-		err2 = json.Unmarshal(rec.body.Bytes(), &line)
-		ack.Chat = &line
-	case "mute":
-		var res struct {
-			Muted []string `json:"muted"`
-		}
-		err2 = json.Unmarshal(rec.body.Bytes(), &res)
-		ack.Muted = append(res.Muted, []string{}...)
-	}
-	if err2 != nil {
-		s.sendError(ctx, m.ID, err2)
-		return
-	}
-	s.send(ctx, ack)
+	return wt, nil
 }

@@ -61,6 +61,9 @@ type Handler struct {
 	// so that a socket keeps none while it is not writing.
 	corks sync.Pool
 
+	// remote follows the tables other nodes run (nil on a single node).
+	remote Remote
+
 	// static serves the browser client, when set (see ServeStatic).
 	static http.Handler
 }
@@ -92,6 +95,7 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 		keepAlive:        social.StreamKeepAlive,
 	}
 	if s.cl != nil {
+		h.remote = s.cl
 		s.cl.hmu.Lock()
 		s.cl.h = h
 		s.cl.hmu.Unlock()
@@ -155,6 +159,16 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 		h.fail(w, r, refuse.NotFound("no such endpoint: %s %s", r.Method, refuse.Clip(r.URL.Path)))
 	})
 	return h
+}
+
+// Remote follows the tables other nodes of a cluster run, for the doors
+// of this one.
+type Remote interface {
+	// Follow opens a follower of table id, which another node runs, for
+	// the bearer of token ("" for a spectator), from version from and
+	// with the chat messages after number chat (-1: every one at hand).
+	// It is primed: the owner's refusal is its error.
+	Follow(ctx context.Context, id, token string, from, chat int) (table.Follower, error)
 }
 
 type connKey struct{}
@@ -276,8 +290,8 @@ func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="parlour"`)
 	}
-	if errors.Is(err, table.ErrMoved) && r.Context().Value(forwardedKey{}) != nil {
-		w.Header().Set(movedHeader, "1")
+	if errors.Is(err, table.ErrMoved) && auth.Forwarded(r.Context()) {
+		w.Header().Set(table.MovedHeader, "1")
 	}
 	writeJSON(w, status, map[string]string{"error": msg})
 }
@@ -493,21 +507,25 @@ func parseFrom(r *http.Request) (int, error) {
 	return n, nil
 }
 
-// events streams the asker's view changes of a table this node runs
-// (the cluster streams another node's table through follow too, see
-// cluster.serveHTTP).
-func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
-	h.follow(w, r, h.watch)
-}
-
-// streamOpener opens the follower of r's table that an event stream follows,
-// for p, from version from and with the chat messages after number chat
-// (-1: every one at hand). An error it returns is the stream's answer.
-type streamOpener func(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error)
-
-// watch opens a watcher of r's table, which this node runs.
-func (h *Handler) watch(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error) {
-	wt, err := h.s.Watch(r.Context(), p, r.PathValue("id"), from)
+// open opens the follower of r's table that an event stream follows, for
+// p, from version from and with the chat messages after number chat (-1:
+// every one at hand): a watcher of a table this node runs, or the
+// cluster's remote follower of another node's. An error is the stream's
+// answer.
+func (h *Handler) open(r *http.Request, p *auth.Principal, from, chat int) (table.Follower, error) {
+	id := r.PathValue("id")
+	elsewhere, err := h.elsewhere(r.Context(), id)
+	if err != nil {
+		return nil, err
+	}
+	if elsewhere {
+		token := ""
+		if p != nil {
+			token, _, _ = requestToken(r) // checked already: p signed in with it
+		}
+		return h.remote.Follow(r.Context(), id, token, from, chat)
+	}
+	wt, err := h.s.Watch(r.Context(), p, id, from)
 	if err != nil {
 		return nil, err
 	}
@@ -517,12 +535,12 @@ func (h *Handler) watch(r *http.Request, p *auth.Principal, from, chat int) (tab
 	return wt, nil
 }
 
-// follow streams the asker's view changes of r's table as NDJSON, one
+// events streams the asker's view changes of r's table as NDJSON, one
 // Update a line, following the table through the follower open gives,
 // until the game ends (after its last update), the client goes away, or
 // the server shuts down. An error after the headers ends the stream with
 // a line of its own, {"error": ...}.
-func (h *Handler) follow(w http.ResponseWriter, r *http.Request, open streamOpener) {
+func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	p, err := h.principal(r)
 	if err != nil {
 		h.fail(w, r, err)
@@ -544,7 +562,7 @@ func (h *Handler) follow(w http.ResponseWriter, r *http.Request, open streamOpen
 		return
 	}
 	defer release()
-	f, err := open(r, p, from, chatFrom)
+	f, err := h.open(r, p, from, chatFrom)
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 
+	"parlour/server/auth"
 	"parlour/server/limit"
 	"parlour/server/refuse"
 )
@@ -11,7 +12,7 @@ import (
 // release gives the place back. A request another node forwards holds no
 // descriptor here: the node that took it counted it.
 func (h *Handler) holdStream(r *http.Request) (release func(), err error) {
-	if r.Context().Value(forwardedKey{}) != nil {
+	if auth.Forwarded(r.Context()) {
 		return func() {}, nil
 	}
 	release, full := h.held.Take(h.clientAddr(r), h.lim.Streams, h.lim.StreamsPerAddr)

@@ -149,7 +149,7 @@ func (h *Handler) crossSite(r *http.Request) error {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
 		return nil
 	}
-	if r.Context().Value(forwardedKey{}) != nil {
+	if auth.Forwarded(r.Context()) {
 		return nil
 	}
 	if r.Header.Get("Authorization") != "" || auth.SessionToken(r) == "" {

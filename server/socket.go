@@ -158,18 +158,41 @@ func (s *socket) sendError(ctx context.Context, id string, err error) error {
 // hello, carrying the seat's token (none for a spectator) and the last
 // version the client saw; from then on the server pushes an update at
 // every change of the seat's view and answers moves and setups.
+//
+// A socket onto a table another node of a cluster runs is served here
+// all the same, over a remote follower: updates come as the owner's
+// changes are heard, and moves, setups, chat and mutes go to the owner
+// as their HTTP requests.
 func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	if err := h.s.Exists(r.Context(), id); err != nil {
+	elsewhere, err := h.elsewhere(r.Context(), id)
+	if err == nil && !elsewhere {
+		err = h.s.Exists(r.Context(), id)
+	}
+	if err != nil {
 		h.fail(w, r, err)
 		return
 	}
-	h.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) { return s.serve(ctx, id, s.watch) })
+	h.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
+		if elsewhere {
+			return s.serve(ctx, id, s.remote(r.RemoteAddr))
+		}
+		return s.serve(ctx, id, s.watch)
+	})
+}
+
+// elsewhere reports whether another node of the cluster runs table id.
+func (h *Handler) elsewhere(ctx context.Context, id string) (bool, error) {
+	if h.remote == nil {
+		return false, nil
+	}
+	owner, err := h.s.Owner(ctx, id)
+	return owner != "", err
 }
 
 // socketOpener opens the follower of table id a socket follows after hello,
 // signed in as p: a Watcher for a table of this node (socket.watch), the
-// cluster's remote follower for another node's (cluster.remoteSocket).
+// cluster's remote follower for another node's (socket.remote).
 // The follower carries the chat messages after the hello's number only.
 // An error it returns is the hello's answer, and closes the socket.
 type socketOpener func(ctx context.Context, p *auth.Principal, id string, hello protocol.ClientMessage) (*follow, error)
@@ -184,6 +207,28 @@ func (s *socket) watch(ctx context.Context, p *auth.Principal, id string, hello 
 		wt.ChatFrom(*hello.Chat)
 	}
 	return &follow{id: id, hello: hello, p: p, wt: wt}, nil
+}
+
+// remote opens a follower of table id, which another node runs, primed,
+// so that the owner's refusal answers the hello as a local Watch's does.
+// The socket's messages are then forwarded (socket.forward), as from the
+// address remote.
+func (s *socket) remote(remote string) socketOpener {
+	return func(ctx context.Context, p *auth.Principal, id string, hello protocol.ClientMessage) (*follow, error) {
+		chat := -1
+		if hello.Chat != nil {
+			chat = *hello.Chat
+		}
+		wt, err := s.h.remote.Follow(ctx, id, hello.Token, helloFrom(hello), chat)
+		if err != nil {
+			return nil, err
+		}
+		handle := func(ctx context.Context, b []byte) (websocket.StatusCode, string) {
+			s.forward(ctx, id, hello.Token, remote, b)
+			return 0, ""
+		}
+		return &follow{id: id, hello: hello, p: p, wt: wt, handle: handle}, nil
+	}
 }
 
 // acceptSocket upgrades the request to a WebSocket, counts it among the
@@ -343,16 +388,12 @@ func (s *socket) moveOn(ctx context.Context, m protocol.ClientMessage) (*follow,
 	if m.Table == "" {
 		return nil, refuse.Bad(`hello was already said: to follow another table, name it in "table"`)
 	}
-	if cl := s.h.s.cl; cl != nil {
-		// A node serves the sockets of the tables it runs; it takes a
-		// table no node runs, as a new socket onto it would.
-		owner, err := cl.claim(ctx, m.Table)
-		if err != nil {
-			return nil, err
-		}
-		if owner != "" {
-			return nil, errElsewhere
-		}
+	// A socket moves on only to a table its node runs; the node takes a
+	// table no node runs, as a new socket onto it would.
+	if elsewhere, err := s.h.elsewhere(ctx, m.Table); err != nil {
+		return nil, err
+	} else if elsewhere {
+		return nil, errElsewhere
 	}
 	if m.Token == "" {
 		m.Token = s.cookie
@@ -850,4 +891,117 @@ func (h *Handler) CloseSockets(reason string) {
 	for _, s := range all {
 		s.c.Close(websocket.StatusGoingAway, reason)
 	}
+}
+
+// forward answers one message of a socket onto a table another node
+// runs by serving its HTTP equivalent through the socket's handler, which
+// sends it to the table's owner (or serves it here, should the table have
+// come to this node meanwhile), as from remote.
+func (s *socket) forward(ctx context.Context, id, token, remote string, b []byte) {
+	if !s.lim.Allow(time.Now()) {
+		s.h.s.RateLimited()
+		s.sendError(ctx, "", refuse.TooMany("too many messages: slow down"))
+		return
+	}
+	m, err := protocol.DecodeClientMessage(b)
+	if err != nil {
+		s.sendError(ctx, m.ID, err)
+		return
+	}
+	var path string
+	var body any
+	switch m.Type {
+	case "ping":
+		s.send(ctx, ServerMessage{Type: "pong", ID: m.ID})
+		return
+	case "hello", "leave":
+		// Moving on to another table (socket.moveOn), or leaving one for
+		// the next, is for a socket onto a table its node runs.
+		s.sendError(ctx, m.ID, refuse.With(http.StatusMisdirectedRequest, "this socket reaches its table through another server of the cluster, and cannot move on to another table: open a new socket onto it"))
+		return
+	case "move":
+		if s.p == nil {
+			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators cannot move: say hello with your seat's token"))
+			return
+		}
+		path, body = "moves", table.MoveRequest{Move: m.Move, Version: m.Version}
+	case "setup":
+		if s.p == nil {
+			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators have no setup: say hello with your seat's token"))
+			return
+		}
+		path, body = "setup", table.SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer}
+	case "chat":
+		path, body = "chat", table.ChatRequest{Channel: m.Channel, Text: m.Text}
+	case "mute":
+		path, body = "chat/mute", table.MuteRequest{Channel: m.Channel, Muted: m.Muted}
+	default:
+		return
+	}
+	data, _ := json.Marshal(body)
+	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, "/api/v1/tables/"+id+"/"+path, bytes.NewReader(data))
+	r.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		r.Header.Set("Authorization", "Bearer "+token)
+	}
+	r.RemoteAddr = remote
+	rec := &answer{header: http.Header{}}
+	s.h.ServeHTTP(rec, r)
+	if rec.status != http.StatusOK && rec.status != http.StatusCreated {
+		var e struct {
+			Error string `json:"error"`
+		}
+		json.Unmarshal(rec.body.Bytes(), &e)
+		s.send(ctx, ServerMessage{Type: "error", ID: m.ID, Error: e.Error, Status: rec.status})
+		return
+	}
+	ack := ServerMessage{Type: "ack", ID: m.ID}
+	var err2 error
+	switch m.Type {
+	case "move":
+		var res table.MoveResult
+		err2 = json.Unmarshal(rec.body.Bytes(), &res)
+		ack.Version, ack.Result = res.Version, &res
+	case "setup":
+		var res table.SetupResult
+		err2 = json.Unmarshal(rec.body.Bytes(), &res)
+		ack.Version, ack.Setup = res.Version, res.Setup
+	case "chat":
+		var line table.ChatLine
+		err2 = json.Unmarshal(rec.body.Bytes(), &line)
+		ack.Chat = &line
+	case "mute":
+		var res struct {
+			Muted []string `json:"muted"`
+		}
+		err2 = json.Unmarshal(rec.body.Bytes(), &res)
+		ack.Muted = append(res.Muted, []string{}...)
+	}
+	if err2 != nil {
+		s.sendError(ctx, m.ID, err2)
+		return
+	}
+	s.send(ctx, ack)
+}
+
+// answer keeps the answer to a socket message's HTTP equivalent.
+type answer struct {
+	header http.Header
+	status int
+	body   bytes.Buffer
+}
+
+func (r *answer) Header() http.Header { return r.header }
+
+func (r *answer) WriteHeader(code int) {
+	if r.status == 0 {
+		r.status = code
+	}
+}
+
+func (r *answer) Write(b []byte) (int, error) {
+	if r.status == 0 {
+		r.status = http.StatusOK
+	}
+	return r.body.Write(b)
 }

@@ -19,6 +19,11 @@ import (
 // request waited for it here: nothing was done.
 var ErrMoved = refuse.Unavailable("the table moved to another server just now; nothing was done: try again")
 
+// MovedHeader marks the answer to a request another node forwarded that
+// met ErrMoved, so that the node that took the request finds the table's
+// new owner. It never leaves the cluster.
+const MovedHeader = "Parlour-Table-Moved"
+
 // Drop forgets table id: another node runs it now.
 func (s *Service) Drop(id string) {
 	s.mu.Lock()

@@ -55,3 +55,10 @@ type LobbyPeers interface {
 	// the other nodes run; a node that does not answer is left out.
 	LobbyElsewhere(ctx context.Context, status store.Status, limit int) []Info
 }
+
+// Owner names the node that runs table id ("" for this one), making sure
+// somebody does (Placement.Claim): a door that follows a table from
+// another node asks it before it opens a watcher.
+func (s *Service) Owner(ctx context.Context, id string) (string, error) {
+	return s.place.Claim(ctx, id)
+}
