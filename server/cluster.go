@@ -95,6 +95,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -169,7 +170,7 @@ type cluster struct {
 	// read again.
 	elsewhere map[string]remoteOwner
 
-	h      *Handler // set by NewHandler
+	h      http.Handler // set by Serve
 	hmu    sync.RWMutex
 	halted chan struct{}
 	once   sync.Once

@@ -592,21 +592,39 @@ func (c *cluster) answers(ctx context.Context, id string) bool {
 	return err == nil && json.Unmarshal(ans, &rp) == nil && !rp.NotOwner
 }
 
-// fail answers err through the node's handler.
+// fail answers err as the API answers a refusal.
 func (c *cluster) fail(w http.ResponseWriter, r *http.Request, err error) {
-	if h := c.handler(); h != nil {
-		h.fail(w, r, err)
-		return
-	}
-	writeJSON(w, refuse.Status(err), map[string]string{"error": err.Error()})
+	refuse.Write(w, r, c.log, err)
 }
 
-// handler returns the door the cluster serves the requests of tables
-// other nodes own through (nil before there is one).
-func (c *cluster) handler() *Handler {
+// Serve makes the node serve the requests other nodes forward to it with
+// h, the whole of its HTTP door (Forward included, which lets them
+// through).
+func (c *cluster) Serve(h http.Handler) {
+	c.hmu.Lock()
+	c.h = h
+	c.hmu.Unlock()
+}
+
+// handler returns the door the node serves forwarded requests through
+// (nil before Serve).
+func (c *cluster) handler() http.Handler {
 	c.hmu.RLock()
 	defer c.hmu.RUnlock()
 	return c.h
+}
+
+// Forward is the cluster's middleware around the HTTP API: a request
+// about a table another node runs is forwarded to that node (taking the
+// table over when its owner is gone), and its answer written back; the
+// rest, and the sockets and streams the doors follow from here, go to
+// next.
+func (c *cluster) Forward(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !c.serveHTTP(w, r) {
+			next.ServeHTTP(w, r)
+		}
+	})
 }
 
 // ownsByLease takes up table id for rq, a request sent to this node by

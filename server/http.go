@@ -27,10 +27,13 @@ import (
 // Handler serves both doors of a Service: the HTTP API under /api/v1/, the
 // WebSocket at /api/v1/tables/{id}/socket, and /healthz and /metrics.
 type Handler struct {
-	s      *Service
-	lim    limit.Limits
-	log    *slog.Logger
-	mux    *http.ServeMux
+	s   *Service
+	lim limit.Limits
+	log *slog.Logger
+	mux *http.ServeMux
+	// route serves what the door lets through: the mux, behind the
+	// cluster's Forward on a node of a cluster.
+	route  http.Handler
 	byID   *limit.Keyed
 	byAddr *limit.Keyed
 	// codeMisses counts each address's invite codes that led nowhere.
@@ -94,11 +97,11 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 		helloWait:        helloTimeout,
 		keepAlive:        social.StreamKeepAlive,
 	}
+	h.route = h.mux
 	if s.cl != nil {
 		h.remote = s.cl
-		s.cl.hmu.Lock()
-		s.cl.h = h
-		s.cl.hmu.Unlock()
+		h.route = s.cl.Forward(h.mux)
+		s.cl.Serve(h)
 	}
 	// The routes, with whom each hears (caller) and the status of its
 	// answer; the endpoints that write their own answers (streams, the
@@ -220,8 +223,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.NewResponseController(w).SetReadDeadline(start.Add(h.lim.BodyTimeout))
 	}
 	sw := &statusWriter{ResponseWriter: w}
-	if !h.refused(sw, r, start) && (h.s.cl == nil || !h.s.cl.serveHTTP(sw, r)) {
-		h.mux.ServeHTTP(sw, r)
+	if !h.refused(sw, r, start) {
+		h.route.ServeHTTP(sw, r)
 	}
 	h.s.metrics.request(sw.status)
 	switch {
@@ -278,22 +281,13 @@ func jsonHeader(w http.ResponseWriter, status int) {
 	w.WriteHeader(status)
 }
 
-// fail answers err as {"error": "..."} with its status; an unexpected
-// error is logged and its text withheld.
+// fail answers err as {"error": "..."} with its status (refuse.Write);
+// an unexpected error is logged and its text withheld.
 func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	status := refuse.Status(err)
-	msg := err.Error()
-	if status == http.StatusInternalServerError {
-		h.log.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
-		msg = "something went wrong on the server"
-	}
-	if status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", `Bearer realm="parlour"`)
-	}
 	if errors.Is(err, table.ErrMoved) && auth.Forwarded(r.Context()) {
 		w.Header().Set(table.MovedHeader, "1")
 	}
-	writeJSON(w, status, map[string]string{"error": msg})
+	refuse.Write(w, r, h.log, err)
 }
 
 // principal authenticates the request's bearer token, or else its session
