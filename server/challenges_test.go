@@ -15,6 +15,7 @@ import (
 
 	"parlour/games"
 	"parlour/server/auth"
+	"parlour/server/httpapi"
 	"parlour/server/internal/servertest"
 	"parlour/server/players"
 	"parlour/server/refuse"
@@ -121,8 +122,7 @@ func (sf *socialFixture) openSocial() {
 		t.Fatal(err)
 	}
 	sf.st, sf.s = db, s
-	sf.h = NewHandler(s, generous)
-	sf.h.keepAlive = 50 * time.Millisecond
+	sf.h = newHandler(s, generous, func(c *httpapi.Config) { c.KeepAlive = 50 * time.Millisecond })
 	sf.srv = httptest.NewServer(sf.h)
 }
 

@@ -235,7 +235,7 @@ func newCluster(s *Service) (*cluster, error) {
 		log: s.log.With("node", cc.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, halted: make(chan struct{}),
 		notes: nodeNotes{queue: make(chan relayRequest, noteQueue)},
 	}
-	reg := s.metrics.reg
+	reg := s.reg
 	c.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_forwarded_total", Help: "Requests this node forwarded to the owner of their table."})
 	c.takeovers = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_takeovers_total", Help: "Tables this node took over from an owner that stopped renewing its lease."})
 	c.handed = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_handed_total", Help: "Tables this node handed to the node their requests came from."})

@@ -75,8 +75,9 @@ trickle:
 	// poll does) is not cut off: the deadline goes with the body.
 	waited := make(chan error, 1)
 	f.s.SetBaseURL(srv.URL)
+	// The handler serves the path the API leaves to the browser client.
 	hh := srv.Config.Handler.(*Handler)
-	hh.mux.HandleFunc("POST /test/wait", func(w http.ResponseWriter, r *http.Request) {
+	hh.ServeStatic(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.ReadAll(r.Body)
 		select {
 		case <-time.After(3 * bodyLimit):
@@ -84,7 +85,7 @@ trickle:
 		case <-r.Context().Done():
 			waited <- r.Context().Err()
 		}
-	})
+	}))
 	if st, body := (&client{t: t, base: srv.URL}).do("POST", "/test/wait", `{}`, nil); st != http.StatusOK {
 		t.Errorf("a request that waits after its body: %d %s", st, body)
 	}

@@ -19,6 +19,7 @@ import (
 	"parlour/games/quizl"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/httpapi"
 	"parlour/server/limit"
 	"parlour/server/table"
 )
@@ -208,7 +209,7 @@ func BenchmarkMoveSocket(b *testing.B) {
 		if !ok {
 			return nil, fmt.Errorf("the socket closed")
 		}
-		var sm server.ServerMessage
+		var sm httpapi.ServerMessage
 		if err := json.Unmarshal(m, &sm); err != nil || sm.Type != "ack" {
 			return nil, fmt.Errorf("answered %s", m)
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"parlour/server/httpapi"
 	"parlour/server/internal/servertest"
 	"parlour/server/limit"
 	"parlour/server/table"
@@ -377,7 +378,7 @@ func wsSend(t *testing.T, c *websocket.Conn, msg string) {
 	}
 }
 
-func wsRead(t *testing.T, c *websocket.Conn) ServerMessage {
+func wsRead(t *testing.T, c *websocket.Conn) httpapi.ServerMessage {
 	t.Helper()
 	m, err := readMessage(c)
 	if err != nil {
@@ -388,20 +389,20 @@ func wsRead(t *testing.T, c *websocket.Conn) ServerMessage {
 
 // readMessage reads one server message from c, waiting at most 5 s; it
 // is wsRead for a test's own goroutines, which may not call t.Fatal.
-func readMessage(c *websocket.Conn) (ServerMessage, error) {
+func readMessage(c *websocket.Conn) (httpapi.ServerMessage, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_, b, err := c.Read(ctx)
 	if err != nil {
-		return ServerMessage{}, err
+		return httpapi.ServerMessage{}, err
 	}
-	var m ServerMessage
+	var m httpapi.ServerMessage
 	err = json.Unmarshal(b, &m)
 	return m, err
 }
 
 // wsReadType reads until a message of type typ.
-func wsReadType(t *testing.T, c *websocket.Conn, typ string) ServerMessage {
+func wsReadType(t *testing.T, c *websocket.Conn, typ string) httpapi.ServerMessage {
 	t.Helper()
 	for {
 		if m := wsRead(t, c); m.Type == typ {
@@ -512,7 +513,7 @@ func TestHealthzAndMetrics(t *testing.T) {
 	if st != 200 || !strings.Contains(body, "parlour_tables_created_total 1\n") || !strings.Contains(body, `parlour_move_seconds_bucket{le="+Inf"}`) {
 		t.Fatalf("metrics %d:\n%s", st, body)
 	}
-	var games []GameInfo
+	var games []httpapi.GameInfo
 	c.do("GET", "/api/v1/games", nil, &games)
 	if len(games) != 2 || games[0].Name != "guess" || games[1].Name != "tailguess" || len(games[0].Options) != 2 {
 		t.Fatalf("games %+v", games)
@@ -681,14 +682,17 @@ func BenchmarkRequestOverhead(b *testing.B) {
 	f := &fixture{t: &testing.T{}, dir: b.TempDir()}
 	f.open()
 	defer f.close()
-	h := NewHandler(f.s, limit.Limits{PerConn: 1e9, PerConnBurst: 1e9, PerIdentity: 1e9, PerIdentityBurst: 1e9})
+	lim := limit.Limits{PerConn: 1e9, PerConnBurst: 1e9, PerIdentity: 1e9, PerIdentityBurst: 1e9}
+	h := NewHandler(f.s, lim)
+	// The identity's limit, as a request that signs in counts it.
+	byID := limit.NewKeyed(lim.PerIdentity, lim.PerIdentityBurst)
 	r := httptest.NewRequest("GET", "/healthz", nil)
 	r = r.WithContext(h.ConnContext(context.Background(), nil))
 	w := discard{h: http.Header{}}
 	b.ReportAllocs()
 	for b.Loop() {
 		h.ServeHTTP(w, r)
-		h.byID.Allow("some-identity")
+		byID.Allow("some-identity")
 		f.s.RateLimited()
 	}
 }

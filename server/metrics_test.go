@@ -59,7 +59,7 @@ func TestMetricNames(t *testing.T) {
 // gathered returns the value of s's counter called name.
 func gathered(t *testing.T, s *Service, name string) float64 {
 	t.Helper()
-	mfs, err := s.metrics.reg.Gather()
+	mfs, err := s.reg.Gather()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,13 +17,19 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"parlour/game"
 	"parlour/lexicon"
 	"parlour/server/analyses"
 	"parlour/server/auth"
 	"parlour/server/daily"
+	"parlour/server/httpapi"
+	"parlour/server/limit"
 	"parlour/server/players"
 	"parlour/server/social"
 	"parlour/server/table"
@@ -81,7 +87,10 @@ type Service struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 
-	metrics *metricSet
+	// reg is the server's own Prometheus registry (never the package
+	// level default one): every part registers its metrics on it, and
+	// GET /metrics serves it.
+	reg *prometheus.Registry
 
 	// daily is the daily puzzles.
 	daily *daily.Service
@@ -106,7 +115,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	s = &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
-		metrics: newMetrics(),
+		reg: newRegistry(),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	// A node of a cluster trusts a cached credential for credMaxAge: a
@@ -118,7 +127,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		maxAge = credMaxAge
 	}
 	s.auth = auth.New(s.st, s.log, maxAge)
-	if err := s.auth.Register(s.metrics.reg); err != nil {
+	if err := s.auth.Register(s.reg); err != nil {
 		s.cancel()
 		return nil, fmt.Errorf("server: registering metrics: %w", err)
 	}
@@ -138,7 +147,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// The player streams hear of games through s.social, made once
 		// the tables and the players are.
 		Observers: []table.Observer{socialObserver{s}},
-		Auth:      s.auth, Registerer: s.metrics.reg,
+		Auth:      s.auth, Registerer: s.reg,
 	}
 	if s.cl != nil {
 		tc.Placement, tc.LobbyPeers = s.cl, s.cl
@@ -168,7 +177,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
 	s.analyses = analyses.New(s.Service, cfg.Store, cfg.Games, s.log)
-	if err := s.analyses.Register(s.metrics.reg); err != nil {
+	if err := s.analyses.Register(s.reg); err != nil {
 		s.Service.Close()
 		s.cancel()
 		return nil, fmt.Errorf("server: registering metrics: %w", err)
@@ -207,3 +216,51 @@ func (o socialObserver) Finished(n table.GameNote, end *store.GameEnd) { o.s.soc
 // Auth returns who-asks, the part that resolves the tokens the service
 // issues.
 func (s *Service) Auth() *auth.Auth { return s.auth }
+
+// newRegistry makes a server's registry, holding the Go runtime's and the
+// process's collectors and the two gauges the load tool reads.
+func newRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_heap_bytes", Help: "Bytes of allocated heap objects."}, func() float64 {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			return float64(ms.HeapAlloc)
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_goroutines", Help: "Goroutines."}, func() float64 { return float64(runtime.NumGoroutine()) }))
+	return reg
+}
+
+// Handler is the server's HTTP handler: the API, the event streams and
+// the WebSocket (server/httpapi).
+type Handler = httpapi.Handler
+
+// NewHandler returns the HTTP handler of s with limits lim, behind the
+// cluster's forwarding on a node of a cluster.
+func NewHandler(s *Service, lim limit.Limits) *Handler {
+	return newHandler(s, lim, nil)
+}
+
+// newHandler is NewHandler, with tune, if set, changing the door's
+// config before it is built (tests shorten its waits).
+func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handler {
+	cfg := httpapi.Config{
+		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses,
+		Auth: s.auth, Games: s.games, Store: s.st, Metrics: s.reg, Limits: lim, Logger: s.log, Closing: s.ctx,
+	}
+	if s.cl != nil {
+		cfg.Forward, cfg.Remote = s.cl.Forward, s.cl
+	}
+	if tune != nil {
+		tune(&cfg)
+	}
+	h, err := httpapi.New(cfg)
+	if err != nil {
+		// Only two collectors of one name, a mistake in the code, fail.
+		panic(err)
+	}
+	if s.cl != nil {
+		s.cl.Serve(h)
+	}
+	return h
+}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"parlour/server/httpapi"
 	"parlour/server/limit"
 	"parlour/server/table"
 )
@@ -30,8 +31,7 @@ import (
 func TestSocketCloses(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	h := NewHandler(f.s, limit.Limits{})
-	h.helloWait = 200 * time.Millisecond
+	h := newHandler(f.s, limit.Limits{}, func(c *httpapi.Config) { c.HelloWait = 200 * time.Millisecond })
 	srv := httptest.NewServer(h)
 	t.Cleanup(func() {
 		h.CloseSockets("test over")
@@ -47,17 +47,17 @@ func TestSocketCloses(t *testing.T) {
 		code   websocket.StatusCode
 		reason string
 	}{
-		{"silent", func(*websocket.Conn) {}, websocket.StatusPolicyViolation, reasonNoHello},
+		{"silent", func(*websocket.Conn) {}, websocket.StatusPolicyViolation, "no hello within 10 seconds: say hello first"},
 		{"binary hello", func(c *websocket.Conn) {
 			c.Write(context.Background(), websocket.MessageBinary, []byte(`{"type": "hello"}`))
-		}, websocket.StatusUnsupportedData, reasonBinary},
+		}, websocket.StatusUnsupportedData, "binary messages are not accepted: send JSON as text"},
 		{"binary after hello", func(c *websocket.Conn) {
 			wsSend(t, c, `{"type": "hello"}`)
 			if m := wsRead(t, c); m.Type != "update" {
 				t.Fatalf("hello answered with %+v", m)
 			}
 			c.Write(context.Background(), websocket.MessageBinary, []byte(`{"type": "ping"}`))
-		}, websocket.StatusUnsupportedData, reasonBinary},
+		}, websocket.StatusUnsupportedData, "binary messages are not accepted: send JSON as text"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ws := wsDial(t, srv, a.Table)
@@ -173,7 +173,7 @@ func TestSocketWokenAroundItsMoves(t *testing.T) {
 	}
 	// next reads the socket's next message, which must be of type typ;
 	// quiet checks that nothing is queued: a ping's pong comes next.
-	next := func(what, typ string) ServerMessage {
+	next := func(what, typ string) httpapi.ServerMessage {
 		t.Helper()
 		m := wsRead(t, c)
 		if m.Type != typ {
@@ -186,7 +186,7 @@ func TestSocketWokenAroundItsMoves(t *testing.T) {
 		wsSend(t, c, `{"type": "ping", "id": "p"}`)
 		next(what+", then a ping", "pong")
 	}
-	version := func(m ServerMessage) int {
+	version := func(m httpapi.ServerMessage) int {
 		if m.Update == nil {
 			t.Fatalf("an update with no update: %+v", m)
 		}

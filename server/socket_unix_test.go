@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/server/internal/servertest"
 	"parlour/server/limit"
 	"parlour/server/table"
 
@@ -28,14 +29,14 @@ import (
 func TestSocketSlowSeatHoldsNoOneUp(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	srv := startServerOn(t, f, limit.Limits{PerIdentity: 1e4, PerIdentityBurst: 1e4}, smallListener(t))
+	srv := startServerOn(t, f, limit.Limits{PerIdentity: 1e4, PerIdentityBurst: 1e4}, servertest.SmallListener(t))
 	hc := &client{t: t, base: srv.URL}
 	a, b := guessInPlay(t, hc)
 
 	fast := wsDial(t, srv, a.Table)
 	wsSend(t, fast, fmt.Sprintf(`{"type": "hello", "token": %q}`, a.Token))
 	wsReadType(t, fast, "update")
-	dialer := &net.Dialer{Control: smallBuffers}
+	dialer := &net.Dialer{Control: servertest.SmallBuffers}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	slow, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http")+"/api/v1/tables/"+a.Table+"/socket", &websocket.DialOptions{

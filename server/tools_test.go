@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"parlour/games"
+	"parlour/server/httpapi"
 	"parlour/server/limit"
 	"parlour/store/sqlite"
 )
@@ -104,9 +105,9 @@ func TestToolsUnseeded(t *testing.T) {
 }
 
 // TestToolsRateLimit: an address that asks the helpers faster than
-// ToolsPerAddr, by either path, is refused with 429 once its burst is
+// httpapi.ToolsPerAddr, by either path, is refused with 429 once its burst is
 // spent, while another address is still answered; one that fills grids
-// faster than FillsPerAddr is refused its next fill while its other
+// faster than httpapi.FillsPerAddr is refused its next fill while its other
 // helpers still answer. (The buckets refill with time, so each is
 // drained until it refuses rather than counted exactly.)
 func TestToolsRateLimit(t *testing.T) {
@@ -131,10 +132,10 @@ func TestToolsRateLimit(t *testing.T) {
 		t.Fatalf("%s: %d requests from %s, none refused", path, most, addr)
 		return most
 	}
-	if n := drain("198.51.100.1", "/api/v1/tools/check-setup", check, 100*ToolsPerAddrBurst); n < ToolsPerAddrBurst {
-		t.Errorf("refused after %d checks, before the burst of %d", n, ToolsPerAddrBurst)
+	if n := drain("198.51.100.1", "/api/v1/tools/check-setup", check, 100*httpapi.ToolsPerAddrBurst); n < httpapi.ToolsPerAddrBurst {
+		t.Errorf("refused after %d checks, before the burst of %d", n, httpapi.ToolsPerAddrBurst)
 	}
-	if n := drain("198.51.100.1", "/check-setup", check, 100*ToolsPerAddrBurst); n >= ToolsPerAddrBurst/2 {
+	if n := drain("198.51.100.1", "/check-setup", check, 100*httpapi.ToolsPerAddrBurst); n >= httpapi.ToolsPerAddrBurst/2 {
 		t.Errorf("the old path answered %d more checks: it has a bucket of its own", n)
 	}
 	if code, body := postTool(t, h, "198.51.100.2", "/api/v1/tools/check-setup", check); code != 200 {
@@ -142,8 +143,8 @@ func TestToolsRateLimit(t *testing.T) {
 	}
 
 	fill := `{"game":"quizl","password":"crane","line":2}`
-	if n := drain("198.51.100.3", "/api/v1/tools/fill-setup", fill, 20*FillsPerAddrBurst); n < FillsPerAddrBurst {
-		t.Errorf("refused after %d fills, before the burst of %d", n, FillsPerAddrBurst)
+	if n := drain("198.51.100.3", "/api/v1/tools/fill-setup", fill, 20*httpapi.FillsPerAddrBurst); n < httpapi.FillsPerAddrBurst {
+		t.Errorf("refused after %d fills, before the burst of %d", n, httpapi.FillsPerAddrBurst)
 	}
 	if code, body := postTool(t, h, "198.51.100.3", "/api/v1/tools/check-setup", check); code != 200 {
 		t.Errorf("a check after the fills: %d %s", code, body)

@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"net/http"
@@ -9,24 +9,24 @@ import (
 )
 
 func (h *Handler) abort(r *http.Request, p *auth.Principal) (table.AbortResult, error) {
-	return h.s.Abort(r.Context(), p, r.PathValue("id"))
+	return h.tables.Abort(r.Context(), p, r.PathValue("id"))
 }
 
 func (h *Handler) claim(r *http.Request, p *auth.Principal) (table.ClaimResult, error) {
-	return h.s.Claim(r.Context(), p, r.PathValue("id"))
+	return h.tables.Claim(r.Context(), p, r.PathValue("id"))
 }
 
 func (h *Handler) leave(r *http.Request, p *auth.Principal) (table.Left, error) {
-	return h.s.Leave(r.Context(), p, r.PathValue("id"))
+	return h.tables.Leave(r.Context(), p, r.PathValue("id"))
 }
 
 func (h *Handler) invitation(r *http.Request, _ *auth.Principal) (table.Invitation, error) {
 	addr := h.clientAddr(r)
 	if !h.codeMisses.OK(addr) {
-		h.s.RateLimited()
+		h.tables.RateLimited()
 		return table.Invitation{}, refuse.TooMany("too many invite codes that lead nowhere from your address: check the code, and try again in a minute")
 	}
-	in, err := h.s.Invitation(r.Context(), r.PathValue("code"))
+	in, err := h.tables.Invitation(r.Context(), r.PathValue("code"))
 	if refuse.Status(err) == http.StatusNotFound || refuse.Status(err) == http.StatusBadRequest {
 		h.codeMisses.Allow(addr)
 	}
@@ -36,8 +36,8 @@ func (h *Handler) invitation(r *http.Request, _ *auth.Principal) (table.Invitati
 // newRatedAllowed applies the per-address cap on rated games that new
 // accounts start, for a join of table id or an accept of challenge id.
 func (h *Handler) newRatedAllowed(r *http.Request, p *auth.Principal, id string, challenge bool) error {
-	if rated, young := h.s.RatedFor(r.Context(), p, id, challenge); rated && young && !h.newRated.Allow(h.clientAddr(r)) {
-		h.s.RateLimited()
+	if rated, young := h.tables.RatedFor(r.Context(), p, id, challenge); rated && young && !h.newRated.Allow(h.clientAddr(r)) {
+		h.tables.RateLimited()
 		return refuse.TooMany("new accounts from your address have started too many rated games today: play casual games, or wait a day")
 	}
 	return nil

@@ -2,7 +2,7 @@
 // and scheme behind trusted proxies, and the same-site check of requests
 // that a browser's cookie authenticates.
 
-package server
+package httpapi
 
 import (
 	"mime"

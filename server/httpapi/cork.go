@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"bufio"
@@ -302,7 +302,7 @@ func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 //
 //go:noinline
 func (h *Handler) corkConn(c net.Conn) *corkConn {
-	return newCorkConn(c, &h.corks, h.s.metrics.socketsBehind)
+	return newCorkConn(c, &h.corks, h.metrics.socketsBehind)
 }
 
 // Unwrap returns the wrapped writer, for http.ResponseController.

@@ -1,6 +1,7 @@
-package server
+package httpapi
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,10 +14,15 @@ import (
 	"sync"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"parlour/game"
 	"parlour/invite"
+	"parlour/server/analyses"
 	"parlour/server/auth"
+	"parlour/server/daily"
 	"parlour/server/limit"
+	"parlour/server/players"
 	"parlour/server/protocol"
 	"parlour/server/refuse"
 	"parlour/server/social"
@@ -24,10 +30,55 @@ import (
 	"parlour/store"
 )
 
-// Handler serves both doors of a Service: the HTTP API under /api/v1/, the
-// WebSocket at /api/v1/tables/{id}/socket, and /healthz and /metrics.
+// Config is what a Handler serves: the parts of the server, built by the
+// composition root, and the limits of the door. Tables, Players, Social,
+// Daily, Analyses, Auth, Games, Store and Metrics are required.
+type Config struct {
+	Tables   *table.Service
+	Players  *players.Service
+	Social   *social.Service
+	Daily    *daily.Service
+	Analyses *analyses.Cache
+	Auth     *auth.Auth
+	Games    *game.Registry
+	Store    store.Store
+	// Metrics is the registry the door registers its own metrics on and
+	// serves, every part's, at GET /metrics.
+	Metrics *prometheus.Registry
+	Limits  limit.Limits
+	Logger  *slog.Logger
+	// Closing ends when the server shuts down: the sockets and the
+	// player streams then close.
+	Closing context.Context
+	// Forward, when set, wraps the routes: on a node of a cluster, the
+	// cluster's middleware that sends a request about a table another
+	// node runs to that node.
+	Forward func(http.Handler) http.Handler
+	// Remote follows the tables other nodes run, for the event streams
+	// and the sockets (nil on a single node).
+	Remote Remote
+	// HelloWait is how long a new socket has to say hello (default 10
+	// s, as docs/protocol.md promises); KeepAlive how often the player
+	// stream writes an empty line (default social.StreamKeepAlive).
+	// Tests shorten them.
+	HelloWait, KeepAlive time.Duration
+}
+
+// Handler serves both doors of the server: the HTTP API under /api/v1/,
+// the WebSocket at /api/v1/tables/{id}/socket, and /healthz and /metrics.
 type Handler struct {
-	s   *Service
+	tables   *table.Service
+	players  *players.Service
+	social   *social.Service
+	daily    *daily.Service
+	analyses *analyses.Cache
+	auth     *auth.Auth
+	games    *game.Registry
+	st       store.Store
+	reg      *prometheus.Registry
+	metrics  *metricSet
+	closing  context.Context
+
 	lim limit.Limits
 	log *slog.Logger
 	mux *http.ServeMux
@@ -50,12 +101,8 @@ type Handler struct {
 	// signInByAddr and signInByName limit password checks (accounts.go).
 	signInByAddr, signInByName *limit.Keyed
 
-	// helloWait is how long a new socket has to say hello (helloTimeout;
-	// tests shorten it).
-	helloWait time.Duration
-	// keepAlive is how often the player stream writes an empty line
-	// (StreamKeepAlive; tests shorten it).
-	keepAlive time.Duration
+	// helloWait and keepAlive are Config's HelloWait and KeepAlive.
+	helloWait, keepAlive time.Duration
 
 	mu       sync.Mutex
 	sockets  map[*socket]struct{}
@@ -80,11 +127,24 @@ func (h *Handler) ServeStatic(static http.Handler) {
 	h.mux.Handle("/", static)
 }
 
-// NewHandler returns the HTTP handler of s with limits lim.
-func NewHandler(s *Service, lim limit.Limits) *Handler {
-	lim = lim.WithDefaults()
+// New returns the HTTP handler of the parts cfg names.
+func New(cfg Config) (*Handler, error) {
+	lim := cfg.Limits.WithDefaults()
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Closing == nil {
+		cfg.Closing = context.Background()
+	}
+	m, err := newMetrics(cfg.Metrics)
+	if err != nil {
+		return nil, fmt.Errorf("httpapi: registering metrics: %w", err)
+	}
 	h := &Handler{
-		s: s, lim: lim, log: s.log, mux: http.NewServeMux(),
+		tables: cfg.Tables, players: cfg.Players, social: cfg.Social, daily: cfg.Daily, analyses: cfg.Analyses,
+		auth: cfg.Auth, games: cfg.Games, st: cfg.Store, reg: cfg.Metrics, metrics: m, closing: cfg.Closing,
+		remote: cfg.Remote,
+		lim:    lim, log: cfg.Logger, mux: http.NewServeMux(),
 		byID:             limit.NewKeyed(lim.PerIdentity, lim.PerIdentityBurst),
 		byAddr:           limit.NewKeyed(lim.NewGuests, lim.NewGuestsBurst),
 		codeMisses:       limit.NewKeyed(table.CodeMisses, table.CodeMissesBurst),
@@ -94,21 +154,19 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 		signInByAddr:     limit.NewKeyed(lim.SignIns, lim.SignInsBurst),
 		signInByName:     limit.NewKeyed(lim.SignInsPerName, lim.SignInsPerNameBurst),
 		sockets:          map[*socket]struct{}{},
-		helloWait:        helloTimeout,
-		keepAlive:        social.StreamKeepAlive,
+		helloWait:        cmp.Or(cfg.HelloWait, helloTimeout),
+		keepAlive:        cmp.Or(cfg.KeepAlive, social.StreamKeepAlive),
 	}
 	h.route = h.mux
-	if s.cl != nil {
-		h.remote = s.cl
-		h.route = s.cl.Forward(h.mux)
-		s.cl.Serve(h)
+	if cfg.Forward != nil {
+		h.route = cfg.Forward(h.mux)
 	}
 	// The routes, with whom each hears (caller) and the status of its
 	// answer; the endpoints that write their own answers (streams, the
 	// socket, cookies, the move) are plain handler funcs.
 	ok, created, none := http.StatusOK, http.StatusCreated, http.StatusNoContent
 	h.mux.HandleFunc("GET /healthz", h.healthz)
-	h.mux.HandleFunc("GET /metrics", h.metrics)
+	h.mux.HandleFunc("GET /metrics", h.serveMetrics)
 	h.mux.HandleFunc("GET /api/v1/games", h.listGames)
 	h.mux.HandleFunc("POST /api/v1/identity", handleJSON(h, byAnyone, created, h.newIdentity))
 	h.mux.HandleFunc("GET /api/v1/tables", handle(h, byAnyone, ok, h.lobby))
@@ -161,7 +219,7 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse.NotFound("no such endpoint: %s %s", r.Method, refuse.Clip(r.URL.Path)))
 	})
-	return h
+	return h, nil
 }
 
 // Remote follows the tables other nodes of a cluster run, for the doors
@@ -226,7 +284,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !h.refused(sw, r, start) {
 		h.route.ServeHTTP(sw, r)
 	}
-	h.s.metrics.request(sw.status)
+	h.metrics.request(sw.status)
 	switch {
 	case sw.status >= 500:
 		h.log.Warn("request failed", "method", r.Method, "path", r.URL.Path, "status", sw.status, "took", time.Since(start))
@@ -250,7 +308,7 @@ func (h *Handler) refused(w http.ResponseWriter, r *http.Request, now time.Time)
 		w.Header().Set("Strict-Transport-Security", "max-age=31536000")
 	}
 	if b, ok := r.Context().Value(connKey{}).(*limit.Bucket); ok && !b.Allow(now) {
-		h.s.RateLimited()
+		h.tables.RateLimited()
 		h.fail(w, r, refuse.TooMany("too many requests on this connection: slow down"))
 		return true
 	}
@@ -298,7 +356,7 @@ func (h *Handler) principal(r *http.Request) (*auth.Principal, error) {
 	if err != nil || cookie && tok == "" {
 		return nil, err
 	}
-	p, err := h.s.auth.Authenticate(r.Context(), tok)
+	p, err := h.auth.Authenticate(r.Context(), tok)
 	if err != nil {
 		if cookie && refuse.Status(err) == http.StatusUnauthorized {
 			return nil, refuse.Unauthorized("your session has ended (signed out, or the password changed): sign in again")
@@ -306,10 +364,10 @@ func (h *Handler) principal(r *http.Request) (*auth.Principal, error) {
 		return nil, err
 	}
 	if !h.byID.Allow(p.Identity) {
-		h.s.RateLimited()
+		h.tables.RateLimited()
 		return nil, refuse.TooMany("too many requests for your identity: slow down")
 	}
-	h.s.social.Touch(p.Identity)
+	h.social.Touch(p.Identity)
 	return p, nil
 }
 
@@ -346,7 +404,7 @@ func (h *Handler) wholeIdentity(r *http.Request) (*auth.Principal, error) {
 // guestAllowed applies the per-address limit on new guest identities.
 func (h *Handler) guestAllowed(r *http.Request) error {
 	if !h.byAddr.Allow(h.clientAddr(r)) {
-		h.s.RateLimited()
+		h.tables.RateLimited()
 		return refuse.TooMany("too many new guests from your address: slow down")
 	}
 	return nil
@@ -357,8 +415,8 @@ func (h *Handler) healthz(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintln(w, "ok")
 }
 
-func (h *Handler) metrics(w http.ResponseWriter, r *http.Request) {
-	h.s.metrics.handler().ServeHTTP(w, r)
+func (h *Handler) serveMetrics(w http.ResponseWriter, r *http.Request) {
+	h.metricsHandler().ServeHTTP(w, r)
 }
 
 // GameInfo describes a game for clients choosing one.
@@ -376,8 +434,8 @@ type GameInfo struct {
 
 func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 	var out []GameInfo
-	for _, n := range h.s.games.Names() {
-		g, _ := h.s.games.Lookup(n)
+	for _, n := range h.games.Names() {
+		g, _ := h.games.Lookup(n)
 		lo, hi := g.Players()
 		out = append(out, GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options(), TableOptions: game.TableOptions()})
 	}
@@ -388,7 +446,7 @@ func (h *Handler) newIdentity(r *http.Request, _ *auth.Principal, req protocol.I
 	if err := h.guestAllowed(r); err != nil {
 		return table.Identity{}, err
 	}
-	return h.s.NewIdentity(r.Context(), req.Name)
+	return h.tables.NewIdentity(r.Context(), req.Name)
 }
 
 func (h *Handler) lobby(r *http.Request, _ *auth.Principal) (map[string]any, error) {
@@ -400,7 +458,7 @@ func (h *Handler) lobby(r *http.Request, _ *auth.Principal) (map[string]any, err
 		}
 		limit = n
 	}
-	out, err := h.s.Lobby(r.Context(), store.Status(r.URL.Query().Get("status")), limit)
+	out, err := h.tables.Lobby(r.Context(), store.Status(r.URL.Query().Get("status")), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -413,7 +471,7 @@ func (h *Handler) create(r *http.Request, p *auth.Principal, req table.CreateReq
 			return table.Seated{}, err
 		}
 	}
-	return h.s.Create(r.Context(), p, req)
+	return h.tables.Create(r.Context(), p, req)
 }
 
 func (h *Handler) join(r *http.Request, p *auth.Principal, req table.JoinRequest) (table.Seated, error) {
@@ -425,7 +483,7 @@ func (h *Handler) join(r *http.Request, p *auth.Principal, req table.JoinRequest
 	if err := h.newRatedAllowed(r, p, r.PathValue("id"), false); err != nil {
 		return table.Seated{}, err
 	}
-	return h.s.Join(r.Context(), p, r.PathValue("id"), req)
+	return h.tables.Join(r.Context(), p, r.PathValue("id"), req)
 }
 
 // seated authenticates a request that must come from a seat holder.
@@ -441,7 +499,7 @@ func (h *Handler) seated(r *http.Request) (*auth.Principal, error) {
 }
 
 func (h *Handler) setup(r *http.Request, p *auth.Principal, req table.SetupRequest) (table.SetupResult, error) {
-	return h.s.Setup(r.Context(), p, r.PathValue("id"), req)
+	return h.tables.Setup(r.Context(), p, r.PathValue("id"), req)
 }
 
 // move answers POST /api/v1/tables/{id}/moves. It is the request a busy
@@ -459,7 +517,7 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	res, err := h.s.Move(r.Context(), p, r.PathValue("id"), req)
+	res, err := h.tables.Move(r.Context(), p, r.PathValue("id"), req)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -473,15 +531,15 @@ func (h *Handler) move(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) view(r *http.Request, p *auth.Principal) (table.Update, error) {
-	return h.s.View(r.Context(), p, r.PathValue("id"))
+	return h.tables.View(r.Context(), p, r.PathValue("id"))
 }
 
 func (h *Handler) record(r *http.Request, p *auth.Principal) (*game.Record, error) {
-	return h.s.Record(r.Context(), p, r.PathValue("id"))
+	return h.tables.Record(r.Context(), p, r.PathValue("id"))
 }
 
 func (h *Handler) rematch(r *http.Request, p *auth.Principal) (table.Seated, error) {
-	return h.s.Rematch(r.Context(), p, r.PathValue("id"))
+	return h.tables.Rematch(r.Context(), p, r.PathValue("id"))
 }
 
 // parseFrom reads the version a stream resumes from: ?from=N, or the
@@ -519,7 +577,7 @@ func (h *Handler) open(r *http.Request, p *auth.Principal, from, chat int) (tabl
 		}
 		return h.remote.Follow(r.Context(), id, token, from, chat)
 	}
-	wt, err := h.s.Watch(r.Context(), p, id, from)
+	wt, err := h.tables.Watch(r.Context(), p, id, from)
 	if err != nil {
 		return nil, err
 	}
@@ -563,7 +621,7 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 	if p != nil {
-		defer h.s.social.Hold(p.Identity)() // an open stream counts as online
+		defer h.social.Hold(p.Identity)() // an open stream counts as online
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Cache-Control", "no-store")
@@ -600,7 +658,7 @@ func (h *Handler) invite(w http.ResponseWriter, r *http.Request) {
 		h.static.ServeHTTP(w, r)
 		return
 	}
-	u, err := h.s.View(r.Context(), nil, r.PathValue("id"))
+	u, err := h.tables.View(r.Context(), nil, r.PathValue("id"))
 	if err != nil {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		w.WriteHeader(refuse.Status(err))
@@ -615,5 +673,5 @@ func (h *Handler) invite(w http.ResponseWriter, r *http.Request) {
 	for _, s := range u.Table.Seats {
 		fmt.Fprintf(w, "  seat %d: %s (%s)\n", s.Seat, s.Name, s.Kind)
 	}
-	fmt.Fprintf(w, "\nTo take an open seat:\n  curl -X POST -d '{\"name\": \"YOUR NAME\"}' %s/api/v1/tables/%s/join\n", strings.TrimRight(h.s.BaseURL(), "/"), u.Table.ID)
+	fmt.Fprintf(w, "\nTo take an open seat:\n  curl -X POST -d '{\"name\": \"YOUR NAME\"}' %s/api/v1/tables/%s/join\n", strings.TrimRight(h.tables.BaseURL(), "/"), u.Table.ID)
 }

@@ -1,7 +1,7 @@
 // The session cookie, the sign-in limits and the HTTP handlers of the
 // account endpoints; the service side of accounts is in accounts.go.
 
-package server
+package httpapi
 
 import (
 	"net/http"
@@ -49,11 +49,11 @@ func (h *Handler) clearSession(w http.ResponseWriter, r *http.Request) {
 // name (whether or not it exists, so the limit tells nothing either).
 func (h *Handler) signInAllowed(r *http.Request, name string) error {
 	if !h.signInByAddr.Allow(h.clientAddr(r)) {
-		h.s.RateLimited()
+		h.tables.RateLimited()
 		return refuse.TooMany("too many sign-in attempts from your address: wait a minute and try again")
 	}
 	if !h.signInByName.Allow(account.Key(strings.TrimSpace(name))) {
-		h.s.RateLimited()
+		h.tables.RateLimited()
 		return refuse.TooMany("too many sign-in attempts for this name: wait a minute and try again")
 	}
 	return nil
@@ -64,7 +64,7 @@ func (h *Handler) signInAllowed(r *http.Request, name string) error {
 // way to keep the hashing slots busy.
 func (h *Handler) signUpAllowed(r *http.Request) error {
 	if !h.signInByAddr.Allow(h.clientAddr(r)) {
-		h.s.RateLimited()
+		h.tables.RateLimited()
 		return refuse.TooMany("too many sign-ups and sign-ins from your address: wait a minute and try again")
 	}
 	return nil
@@ -87,7 +87,7 @@ func (h *Handler) signUp(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	sess, err := h.s.SignUp(r.Context(), p, req.Name, req.Password)
+	sess, err := h.players.SignUp(r.Context(), p, req.Name, req.Password)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -106,7 +106,7 @@ func (h *Handler) signIn(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	sess, err := h.s.SignIn(r.Context(), req.Name, req.Password)
+	sess, err := h.players.SignIn(r.Context(), req.Name, req.Password)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -124,7 +124,7 @@ func (h *Handler) signOut(w http.ResponseWriter, r *http.Request) {
 	}
 	p, err := h.signedIn(r)
 	if err == nil {
-		err = h.s.SignOut(r.Context(), p, auth.RequestToken(r))
+		err = h.players.SignOut(r.Context(), p, auth.RequestToken(r))
 	}
 	if err != nil {
 		h.fail(w, r, err)
@@ -161,7 +161,7 @@ func (h *Handler) whoAmI(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	a, err := h.s.Account(r.Context(), p)
+	a, err := h.players.Account(r.Context(), p)
 	h.reply(w, r, a, err)
 }
 
@@ -169,7 +169,7 @@ func (h *Handler) changePassword(r *http.Request, p *auth.Principal, req players
 	if err := h.signInAllowed(r, "#"+p.Identity); err != nil {
 		return noContent{}, err
 	}
-	return noContent{}, h.s.ChangePassword(r.Context(), p, auth.RequestToken(r), req)
+	return noContent{}, h.players.ChangePassword(r.Context(), p, auth.RequestToken(r), req)
 }
 
 func (h *Handler) deleteAccount(w http.ResponseWriter, r *http.Request) {
@@ -183,7 +183,7 @@ func (h *Handler) deleteAccount(w http.ResponseWriter, r *http.Request) {
 		err = h.signInAllowed(r, "#"+p.Identity)
 	}
 	if err == nil {
-		err = h.s.DeleteAccount(r.Context(), p, req.Password)
+		err = h.players.DeleteAccount(r.Context(), p, req.Password)
 	}
 	if err != nil {
 		h.fail(w, r, err)

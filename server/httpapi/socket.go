@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"bytes"
@@ -167,7 +167,7 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
 	elsewhere, err := h.elsewhere(r.Context(), id)
 	if err == nil && !elsewhere {
-		err = h.s.Exists(r.Context(), id)
+		err = h.tables.Exists(r.Context(), id)
 	}
 	if err != nil {
 		h.fail(w, r, err)
@@ -186,7 +186,7 @@ func (h *Handler) elsewhere(ctx context.Context, id string) (bool, error) {
 	if h.remote == nil {
 		return false, nil
 	}
-	owner, err := h.s.Owner(ctx, id)
+	owner, err := h.tables.Owner(ctx, id)
 	return owner != "", err
 }
 
@@ -199,7 +199,7 @@ type socketOpener func(ctx context.Context, p *auth.Principal, id string, hello 
 
 // watch opens a watcher of table id, which this node runs.
 func (s *socket) watch(ctx context.Context, p *auth.Principal, id string, hello protocol.ClientMessage) (*follow, error) {
-	wt, err := s.h.s.Watch(ctx, p, id, helloFrom(hello))
+	wt, err := s.h.tables.Watch(ctx, p, id, helloFrom(hello))
 	if err != nil {
 		return nil, err
 	}
@@ -254,8 +254,8 @@ func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve fun
 		return
 	}
 	defer h.dropSocket(s)
-	h.s.metrics.sockets.Add(1)
-	defer h.s.metrics.sockets.Add(-1)
+	h.metrics.sockets.Add(1)
+	defer h.metrics.sockets.Add(-1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	code, reason := serve(ctx, s)
@@ -289,7 +289,7 @@ func (s *socket) serve(ctx context.Context, id string, open socketOpener) (webso
 		if next == nil {
 			return code, reason
 		}
-		s.h.s.metrics.follows.Inc()
+		s.h.metrics.follows.Inc()
 	}
 }
 
@@ -351,7 +351,7 @@ func (s *socket) serveTable(ctx context.Context, f *follow) (websocket.StatusCod
 	defer f.wt.Close()
 	s.p = f.p
 	if s.p != nil {
-		defer s.h.s.social.Hold(s.p.Identity)() // an open socket counts as online
+		defer s.h.social.Hold(s.p.Identity)() // an open socket counts as online
 	}
 	wt, ok := f.wt.(table.Pushed)
 	if !ok {
@@ -401,7 +401,7 @@ func (s *socket) moveOn(ctx context.Context, m protocol.ClientMessage) (*follow,
 	var p *auth.Principal
 	if m.Token != "" {
 		var err error
-		if p, err = s.h.s.auth.Authenticate(ctx, m.Token); err != nil {
+		if p, err = s.h.auth.Authenticate(ctx, m.Token); err != nil {
 			return nil, err
 		}
 	}
@@ -444,7 +444,7 @@ func (s *socket) hello(ctx context.Context) (protocol.ClientMessage, websocket.S
 		hello.Token = s.cookie
 	}
 	if hello.Token != "" {
-		p, err := s.h.s.auth.Authenticate(ctx, hello.Token)
+		p, err := s.h.auth.Authenticate(ctx, hello.Token)
 		if err != nil {
 			s.sendError(ctx, hello.ID, err)
 			return hello, websocket.StatusPolicyViolation, clipReason(err.Error())
@@ -521,7 +521,7 @@ func (s *socket) runPushed(ctx context.Context, handle func(context.Context, []b
 	ps.ctx, ps.stop = ctx, stop
 	ps.again, ps.ended, ps.closing = false, false, closing{}
 	ps.mu.Unlock()
-	shut := context.AfterFunc(s.h.s.ctx, func() {
+	shut := context.AfterFunc(s.h.closing, func() {
 		s.end(websocket.StatusGoingAway, reasonShutdown)
 	})
 	defer shut()
@@ -602,7 +602,7 @@ func (s *socket) read(ctx, rctx context.Context, handle func(context.Context, []
 // handle answers one client message; a non-zero code closes the socket.
 func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.StatusCode, string) {
 	if !s.lim.Allow(time.Now()) || (s.p != nil && !s.h.byID.Allow(s.p.Identity)) {
-		s.h.s.RateLimited()
+		s.h.tables.RateLimited()
 		s.over++
 		if s.over > 100 {
 			return websocket.StatusPolicyViolation, "too many messages"
@@ -641,7 +641,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators have no setup: say hello with your seat's token"))
 			return 0, ""
 		}
-		res, err := s.h.s.Setup(ctx, s.p, id, table.SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer})
+		res, err := s.h.tables.Setup(ctx, s.p, id, table.SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer})
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
 			return 0, ""
@@ -651,7 +651,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		err := s.h.chatAllowed(s.addr)
 		var line table.ChatLine
 		if err == nil {
-			line, err = s.h.s.Chat(ctx, s.p, id, table.ChatRequest{Channel: m.Channel, Text: m.Text})
+			line, err = s.h.tables.Chat(ctx, s.p, id, table.ChatRequest{Channel: m.Channel, Text: m.Text})
 		}
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
@@ -659,7 +659,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		}
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Chat: &line})
 	case "mute":
-		muted, err := s.h.s.Mute(ctx, s.p, id, table.MuteRequest{Channel: m.Channel, Muted: m.Muted})
+		muted, err := s.h.tables.Mute(ctx, s.p, id, table.MuteRequest{Channel: m.Channel, Muted: m.Muted})
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
 			return 0, ""
@@ -675,7 +675,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 // (pushHeld).
 func (s *socket) move(ctx context.Context, id string, m protocol.ClientMessage) {
 	if s.wt == nil || s.cc == nil {
-		res, err := s.h.s.Move(ctx, s.p, id, table.MoveRequest{Move: m.Move, Version: m.Version})
+		res, err := s.h.tables.Move(ctx, s.p, id, table.MoveRequest{Move: m.Move, Version: m.Version})
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
 			return
@@ -691,7 +691,7 @@ func (s *socket) move(ctx context.Context, id string, m protocol.ClientMessage) 
 	// The changes made while the move is played (the move's own above
 	// all) need not wake the pusher: the update polled below shows them.
 	s.moving.Store(true)
-	res, err := s.h.s.Move(ctx, s.p, id, table.MoveRequest{Move: m.Move, Version: m.Version})
+	res, err := s.h.tables.Move(ctx, s.p, id, table.MoveRequest{Move: m.Move, Version: m.Version})
 	s.moving.Store(false)
 	if err != nil {
 		s.sendError(ctx, m.ID, err)
@@ -753,14 +753,14 @@ func (s *socket) wake(mayHold bool) {
 	if mayHold && s.wt.Hold(s.heldPush) {
 		return
 	}
-	s.h.s.metrics.pushersStarted.Inc()
+	s.h.metrics.pushersStarted.Inc()
 	go s.push(ps.ctx, false)
 }
 
 // pushHeld runs the socket's push held by another socket's move
 // (Watcher.Hold), on that socket's goroutine.
 func (s *socket) pushHeld() {
-	s.h.s.metrics.pushesHeld.Inc()
+	s.h.metrics.pushesHeld.Inc()
 	s.pushes.mu.Lock()
 	ctx := s.pushes.ctx
 	s.pushes.mu.Unlock()
@@ -792,7 +792,7 @@ func (s *socket) push(ctx context.Context, inline bool) {
 			ps.mu.Lock()
 			ps.again = true
 			ps.mu.Unlock()
-			s.h.s.metrics.pushersStarted.Inc()
+			s.h.metrics.pushersStarted.Inc()
 			go s.push(ctx, false) // it counts in ps.wg in this one's place
 			return
 		}
@@ -899,7 +899,7 @@ func (h *Handler) CloseSockets(reason string) {
 // come to this node meanwhile), as from remote.
 func (s *socket) forward(ctx context.Context, id, token, remote string, b []byte) {
 	if !s.lim.Allow(time.Now()) {
-		s.h.s.RateLimited()
+		s.h.tables.RateLimited()
 		s.sendError(ctx, "", refuse.TooMany("too many messages: slow down"))
 		return
 	}

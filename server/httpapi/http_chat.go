@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"net/http"
@@ -25,28 +25,28 @@ func (h *Handler) chatPage(r *http.Request, p *auth.Principal) (table.ChatPage, 
 			return table.ChatPage{}, refuse.Bad("limit must be a number from 1 to %d", table.MaxChatPage)
 		}
 	}
-	return h.s.ChatSince(r.Context(), p, r.PathValue("id"), since, limit)
+	return h.tables.ChatSince(r.Context(), p, r.PathValue("id"), since, limit)
 }
 
 func (h *Handler) chat(r *http.Request, p *auth.Principal, req table.ChatRequest) (table.ChatLine, error) {
 	if err := h.chatAllowed(h.clientAddr(r)); err != nil {
 		return table.ChatLine{}, err
 	}
-	return h.s.Chat(r.Context(), p, r.PathValue("id"), req)
+	return h.tables.Chat(r.Context(), p, r.PathValue("id"), req)
 }
 
 // chatAllowed applies the per-address limit on chat messages, which the
 // doors apply since only they know the address.
 func (h *Handler) chatAllowed(addr string) error {
 	if !h.chatByAddr.Allow(addr) {
-		h.s.RateLimited()
+		h.tables.RateLimited()
 		return refuse.TooMany("too many chat messages from your address: wait a moment")
 	}
 	return nil
 }
 
 func (h *Handler) mute(r *http.Request, p *auth.Principal, req table.MuteRequest) (map[string][]string, error) {
-	muted, err := h.s.Mute(r.Context(), p, r.PathValue("id"), req)
+	muted, err := h.tables.Mute(r.Context(), p, r.PathValue("id"), req)
 	return map[string][]string{"muted": append([]string{}, muted...)}, err
 }
 

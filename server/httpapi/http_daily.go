@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"errors"
@@ -9,7 +9,7 @@ import (
 )
 
 func (h *Handler) dailyToday(r *http.Request, p *auth.Principal) (daily.Today, error) {
-	return h.s.daily.Today(r.Context(), p, r.PathValue("game"))
+	return h.daily.Today(r.Context(), p, r.PathValue("game"))
 }
 
 // dailyStart answers a refused attempt with the refusal itself (409 and a
@@ -21,7 +21,7 @@ func (h *Handler) dailyStart(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	res, err := h.s.daily.Start(r.Context(), p, r.PathValue("game"))
+	res, err := h.daily.Start(r.Context(), p, r.PathValue("game"))
 	var dr *daily.Refusal
 	if errors.As(err, &dr) {
 		writeJSON(w, http.StatusConflict, dr)
@@ -35,9 +35,9 @@ func (h *Handler) dailyStart(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) dailyBoard(r *http.Request, _ *auth.Principal) (daily.Board, error) {
-	return h.s.daily.Leaderboard(r.Context(), r.PathValue("game"), r.PathValue("date"))
+	return h.daily.Leaderboard(r.Context(), r.PathValue("game"), r.PathValue("date"))
 }
 
 func (h *Handler) playerDaily(r *http.Request, _ *auth.Principal) (map[string]daily.Record, error) {
-	return h.s.daily.Records(r.Context(), r.PathValue("name"))
+	return h.daily.Records(r.Context(), r.PathValue("name"))
 }

@@ -1,55 +1,30 @@
 //go:build unix
 
-package server
+package httpapi
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"io"
 	"net"
 	"os"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"parlour/server/internal/servertest"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
-
-// smallBuffers sets a socket's send and receive buffers as small as the
-// system lets them be, so that a client that stops reading soon fills
-// them. Accepted connections take a listener's.
-func smallBuffers(network, address string, c syscall.RawConn) error {
-	var err error
-	c.Control(func(fd uintptr) {
-		for _, opt := range []int{syscall.SO_SNDBUF, syscall.SO_RCVBUF} {
-			if err == nil {
-				err = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, opt, 4096)
-			}
-		}
-	})
-	return err
-}
-
-// smallListener listens on loopback with small buffers (smallBuffers).
-func smallListener(t *testing.T) net.Listener {
-	t.Helper()
-	ln, err := (&net.ListenConfig{Control: smallBuffers}).Listen(context.Background(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ln
-}
 
 // tcpPair returns both ends of a loopback TCP connection with small
 // buffers.
 func tcpPair(t *testing.T) (server, client net.Conn) {
 	t.Helper()
-	ln := smallListener(t)
+	ln := servertest.SmallListener(t)
 	defer ln.Close()
-	client, err := (&net.Dialer{Control: smallBuffers}).Dial("tcp", ln.Addr().String())
+	client, err := (&net.Dialer{Control: servertest.SmallBuffers}).Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"net/http"
@@ -18,10 +18,10 @@ func (h *Handler) holdStream(r *http.Request) (release func(), err error) {
 	release, full := h.held.Take(h.clientAddr(r), h.lim.Streams, h.lim.StreamsPerAddr)
 	switch full {
 	case limit.AllFull:
-		h.s.RateLimited()
+		h.tables.RateLimited()
 		return nil, refuse.Unavailable("the server is following as many games as it can: try again in a minute")
 	case limit.AddrFull:
-		h.s.RateLimited()
+		h.tables.RateLimited()
 		return nil, refuse.TooMany("your address already follows %d games and streams at once: close some first", h.lim.StreamsPerAddr)
 	}
 	return release, nil

@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"net/http"
@@ -13,20 +13,20 @@ import (
 )
 
 func (h *Handler) addKey(r *http.Request, p *auth.Principal, req players.KeyRequest) (players.KeyInfo, error) {
-	return h.s.AddKey(r.Context(), p, req.Key)
+	return h.players.AddKey(r.Context(), p, req.Key)
 }
 
 func (h *Handler) listKeys(r *http.Request, p *auth.Principal) (map[string]any, error) {
-	ks, err := h.s.Keys(r.Context(), p)
+	ks, err := h.players.Keys(r.Context(), p)
 	return map[string]any{"keys": ks}, err
 }
 
 func (h *Handler) deleteKey(r *http.Request, p *auth.Principal) (noContent, error) {
-	return noContent{}, h.s.DeleteKey(r.Context(), p, r.PathValue("fingerprint"))
+	return noContent{}, h.players.DeleteKey(r.Context(), p, r.PathValue("fingerprint"))
 }
 
 func (h *Handler) profile(r *http.Request, _ *auth.Principal) (players.Profile, error) {
-	return h.s.Profile(r.Context(), r.PathValue("name"))
+	return h.players.Profile(r.Context(), r.PathValue("name"))
 }
 
 func (h *Handler) history(r *http.Request, _ *auth.Principal) (players.History, error) {
@@ -39,17 +39,17 @@ func (h *Handler) history(r *http.Request, _ *auth.Principal) (players.History, 
 		}
 		limit = n
 	}
-	return h.s.History(r.Context(), r.PathValue("name"), q.Get("game"), q.Get("before"), limit)
+	return h.players.History(r.Context(), r.PathValue("name"), q.Get("game"), q.Get("before"), limit)
 }
 
 func (h *Handler) myTables(r *http.Request, p *auth.Principal) (map[string]any, error) {
-	return map[string]any{"tables": h.s.MyTables(r.Context(), p)}, nil
+	return map[string]any{"tables": h.players.MyTables(r.Context(), p)}, nil
 }
 
 func (h *Handler) leaderboards(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, map[string]any{"pools": table.Pools(h.s.games)})
+	writeJSON(w, http.StatusOK, map[string]any{"pools": table.Pools(h.games)})
 }
 
 func (h *Handler) leaderboard(r *http.Request, _ *auth.Principal) (players.Leaderboard, error) {
-	return h.s.Leaderboard(r.Context(), r.PathValue("pool"))
+	return h.players.Leaderboard(r.Context(), r.PathValue("pool"))
 }

@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import "net/http"
 
@@ -12,7 +12,7 @@ func (h *Handler) analysis(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	body, err := h.s.analyses.Get(r.Context(), p, r.PathValue("id"))
+	body, err := h.analyses.Get(r.Context(), p, r.PathValue("id"))
 	if err != nil {
 		h.fail(w, r, err)
 		return

@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ func (h *Handler) Configure(srv *http.Server) {
 // trusted proxy's connections are not counted (limit.Limits.TrustedProxies).
 func (h *Handler) Listener(ln net.Listener) net.Listener {
 	return &addrListener{Listener: ln, max: h.lim.ConnsPerAddr, open: map[string]int{}, refusing: make(chan struct{}, 64),
-		refused: func() { h.s.RateLimited() }, trusted: h.trusted}
+		refused: func() { h.tables.RateLimited() }, trusted: h.trusted}
 }
 
 // addrListener counts the open connections of each remote address.

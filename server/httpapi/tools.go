@@ -4,7 +4,7 @@
 // games/replay.go); this file only reads the body, counts the asker and
 // writes the answer or the refusal.
 
-package server
+package httpapi
 
 import (
 	"context"
@@ -64,7 +64,7 @@ type tool struct {
 // before an upgrade and older terminal clients keep working).
 func (h *Handler) mountTools() {
 	t := &tools{
-		h: h, reg: h.s.games,
+		h: h, reg: h.games,
 		byAddr: limit.NewKeyed(ToolsPerAddr, ToolsPerAddrBurst),
 		fills:  limit.NewKeyed(FillsPerAddr, FillsPerAddrBurst),
 		makers: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))),
@@ -93,7 +93,7 @@ func (h *Handler) mountTools() {
 func (t *tools) serve(w http.ResponseWriter, r *http.Request, tl tool) {
 	addr := t.h.clientAddr(r)
 	if !t.byAddr.Allow(addr) || tl.fills && !t.fills.Allow(addr) {
-		t.h.s.RateLimited()
+		t.h.tables.RateLimited()
 		t.h.fail(w, r, refuse.TooMany("too many requests to the editors' helpers from your address: slow down"))
 		return
 	}

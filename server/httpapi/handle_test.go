@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"context"
@@ -20,13 +20,12 @@ import (
 func TestHandle(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := newFixture(t)
-	h := NewHandler(f.s, generous)
-	guest, err := f.s.NewIdentity(ctx, "Ann")
+	h, ts := newTestHandler(t, generous)
+	guest, err := ts.NewIdentity(ctx, "Ann")
 	if err != nil {
 		t.Fatal(err)
 	}
-	seat, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Rules: map[string]json.RawMessage{"max": json.RawMessage("100")}})
+	seat, err := ts.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Rules: map[string]json.RawMessage{"max": json.RawMessage("100")}})
 	if err != nil {
 		t.Fatal(err)
 	}

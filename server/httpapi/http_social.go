@@ -1,4 +1,4 @@
-package server
+package httpapi
 
 import (
 	"encoding/json"
@@ -18,10 +18,10 @@ import (
 func (h *Handler) challenge(r *http.Request, p *auth.Principal, req social.ChallengeRequest) (social.Challenge, error) {
 	addr := h.clientAddr(r)
 	if !h.challengesByAddr.OK(addr) {
-		h.s.RateLimited()
+		h.tables.RateLimited()
 		return social.Challenge{}, refuse.TooMany("too many challenges from your address: wait a minute")
 	}
-	info, err := h.s.social.Challenge(r.Context(), p, req)
+	info, err := h.social.Challenge(r.Context(), p, req)
 	if err == nil {
 		h.challengesByAddr.Allow(addr) // only challenges made count
 	}
@@ -29,7 +29,7 @@ func (h *Handler) challenge(r *http.Request, p *auth.Principal, req social.Chall
 }
 
 func (h *Handler) listChallenges(r *http.Request, p *auth.Principal) (map[string]any, error) {
-	in, out, err := h.s.social.Challenges(r.Context(), p)
+	in, out, err := h.social.Challenges(r.Context(), p)
 	return map[string]any{"in": in, "out": out}, err
 }
 
@@ -37,27 +37,27 @@ func (h *Handler) accept(r *http.Request, p *auth.Principal) (table.Seated, erro
 	if err := h.newRatedAllowed(r, p, r.PathValue("id"), true); err != nil {
 		return table.Seated{}, err
 	}
-	return h.s.social.Accept(r.Context(), p, r.PathValue("id"))
+	return h.social.Accept(r.Context(), p, r.PathValue("id"))
 }
 
 func (h *Handler) decline(r *http.Request, p *auth.Principal) (social.Challenge, error) {
-	return h.s.social.Decline(r.Context(), p, r.PathValue("id"))
+	return h.social.Decline(r.Context(), p, r.PathValue("id"))
 }
 
 func (h *Handler) withdraw(r *http.Request, p *auth.Principal) (social.Challenge, error) {
-	return h.s.social.Withdraw(r.Context(), p, r.PathValue("id"))
+	return h.social.Withdraw(r.Context(), p, r.PathValue("id"))
 }
 
 func (h *Handler) online(r *http.Request, _ *auth.Principal) (social.Online, error) {
-	return h.s.social.Online(r.Context())
+	return h.social.Online(r.Context())
 }
 
 func (h *Handler) settings(r *http.Request, p *auth.Principal) (players.Settings, error) {
-	return h.s.Settings(r.Context(), p)
+	return h.players.Settings(r.Context(), p)
 }
 
 func (h *Handler) setSettings(r *http.Request, p *auth.Principal, req players.SettingsRequest) (players.Settings, error) {
-	return h.s.SetSettings(r.Context(), p, req)
+	return h.players.SetSettings(r.Context(), p, req)
 }
 
 // stream serves GET /api/v1/stream: NDJSON, one StreamEvent a line, and
@@ -79,13 +79,13 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	defer release()
 	// Subscribed before the opening lines are read, so that nothing
 	// between them and the follow is missed (it may come twice).
-	events, unsubscribe := h.s.social.Subscribe(p.Identity)
+	events, unsubscribe := h.social.Subscribe(p.Identity)
 	defer unsubscribe()
-	defer h.s.social.Hold(p.Identity)()
+	defer h.social.Hold(p.Identity)()
 	var opening []social.StreamEvent
-	if _, ok := h.s.st.(store.Challenges); ok {
+	if _, ok := h.st.(store.Challenges); ok {
 		// A guest's stream has no challenges, and opens all the same.
-		in, out, err := h.s.social.Challenges(r.Context(), p)
+		in, out, err := h.social.Challenges(r.Context(), p)
 		if err != nil && refuse.Status(err) != http.StatusForbidden {
 			h.fail(w, r, err)
 			return
@@ -96,7 +96,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	}
 	// Tables on a node that does not answer now are left out: their
 	// gameStart lines come again at the stream's next opening.
-	tables, _ := h.s.Seated(r.Context(), p.Identity)
+	tables, _ := h.players.Seated(r.Context(), p.Identity)
 	for _, t := range tables {
 		opening = append(opening, social.StreamEvent{Type: "gameStart", Table: &social.StreamTable{ID: t.ID, Game: t.Game, Seat: t.Seat, Rated: t.Rated}})
 	}
@@ -133,7 +133,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 			}
 		case <-r.Context().Done():
 			return
-		case <-h.s.ctx.Done():
+		case <-h.closing.Done():
 			e.Encode(map[string]string{"error": reasonShutdown})
 			return
 		}
