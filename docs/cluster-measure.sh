@@ -51,7 +51,7 @@ if ! command -v nats-server >/dev/null; then
 	exit 1
 fi
 
-work=$(mktemp -d /tmp/parlour-cluster.XXXXXX)
+work=$(mktemp -d -t parlour-cluster.XXXXXX)
 chmod 755 "$work"
 procs=()
 cleanup() {

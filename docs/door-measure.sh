@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # door-measure.sh: the two doors side by side, as docs/performance.md
-# compares them (issue 20): the same loadtest schedule over HTTP and over
+# compares them: the same loadtest schedule over HTTP and over
 # WebSockets, each run against a fresh parlour serve. It prints each
 # run's report, then each door's server CPU per accepted move and p99 (the
 # runs, their mean) and the ratio of the means, socket over HTTP.
 #
 #   bash docs/door-measure.sh                  # from the repository's root
 #   RUNS=5 RATE=2500 DUR=30s bash docs/door-measure.sh
-#   BIN=/tmp/parlour-old bash docs/door-measure.sh   # a binary built before
+#   BIN=../old/parlour bash docs/door-measure.sh   # a binary built before
 #   FLAGS="--stagger=false" bash docs/door-measure.sh # more loadtest flags
 #   PAIRED=1 RUNS=4 bash docs/door-measure.sh        # both doors at once
 #   FLAGS="--new-sockets" bash docs/door-measure.sh  # a new pair of sockets
@@ -52,7 +52,7 @@ if [ -n "$PAIRED" ] && [ "$(echo "$DOORS" | wc -w)" -ne 2 ]; then
 	exit 2
 fi
 
-work=$(mktemp -d /tmp/parlour-doors.XXXXXX)
+work=$(mktemp -d -t parlour-doors.XXXXXX)
 cleanup() {
 	# The servers still running, if the script was stopped midway.
 	if [ -f "$work/servers" ]; then

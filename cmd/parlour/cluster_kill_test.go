@@ -35,7 +35,7 @@ import (
 )
 
 // The kill test's knobs: PARLOUR_CLUSTER_KILLS owner kills (default 3;
-// the measurement is 20) with PARLOUR_CLUSTER_LEASE leases
+// docs/performance.md's measurement is 20) with PARLOUR_CLUSTER_LEASE leases
 // (default 2s; parlour serve's own default is 5s).
 const (
 	killsEnv = "PARLOUR_CLUSTER_KILLS"
@@ -64,8 +64,9 @@ func TestClusterKill(t *testing.T) {
 		t.Skip("skipped in -short: builds parlour and runs three nodes for a minute")
 	}
 	kills, lease := 3, 2*time.Second
-	// The target is a takeover under 5 s with its 5 s lease: a
-	// stall of more than the lease and 3 s fails.
+	// The target is a takeover under 5 s with the default 5 s lease (a
+	// player waits no longer than a slow page load): a stall of more than
+	// the lease and 3 s fails.
 	if v := os.Getenv(killsEnv); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {

@@ -92,9 +92,9 @@ func sampleMachine() (machineSample, bool) {
 // how much more the host of a virtual machine took from them (steal),
 // and how much of it went to processes other than ours, whose pids are
 // given (kernel threads count among them). A measurement taken beside
-// other work is slower for both doors, but not by the same amount
-// (docs/performance-log.md, eighteenth round): each run says how quiet the
-// machine was. A process that ended within the span is not counted.
+// other work is slower for both doors, but not by the same amount, and
+// the CPU time a process is counted holds what the host took while it
+// ran: each run says how quiet the machine was. A process that ended within the span is not counted.
 func printMachine(w io.Writer, a, b machineSample, ours ...int) {
 	wall := b.at.Sub(a.at)
 	if wall <= 0 {

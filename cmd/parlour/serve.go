@@ -65,7 +65,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	gcPercent := fs.Int("gogc", 400, "garbage collection target percentage, as GOGC (which it replaces); -1 turns the collector off")
 	memProfile := fs.String("memprofile", "", "write a profile of the whole run's allocations to this file at exit")
-	procs := fs.Int("procs", 0, "processors Go runs the server's goroutines on (GOMAXPROCS); 0: at least 4, or $GOMAXPROCS when set (see docs/performance-log.md, ninth round)")
+	procs := fs.Int("procs", 0, "processors Go runs the server's goroutines on (GOMAXPROCS); 0: at least 4, or $GOMAXPROCS when set (see docs/performance.md)")
 	traceOut := fs.String("trace", "", "write an execution trace of the whole run to this file (go tool trace; about half a megabyte a second under load)")
 	perID := fs.Float64("rate-identity", limit.Defaults().PerIdentity, "requests per second allowed for one identity")
 	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")
@@ -487,8 +487,8 @@ func portOf(addr string) string {
 // milliseconds; with four, the writer finds one free and the operating
 // system shares the cores out. On 2 cores at 5,000 moves/s over HTTP and
 // 2,000/s over sockets it cut p99 by a fifth to two fifths in each of
-// four pairs of runs, for the same CPU a move (docs/performance-log.md,
-// ninth round).
+// four pairs of runs, for the same CPU a move; with two it was no
+// better in later pairs either (docs/performance.md).
 const minProcs = 4
 
 // serveProcs returns the GOMAXPROCS serve runs with: flag when it is

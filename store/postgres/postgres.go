@@ -1,7 +1,7 @@
 // Package postgres is the clustered store: a store.Store (and every
 // optional store interface: Players, Chats, Challenges, Dailies, Keys,
 // Invites, and Leases, which only a shared store needs) kept in PostgreSQL through github.com/jackc/pgx/v5, so that any
-// number of `parlour serve` nodes share one database (issue 17). The
+// number of `parlour serve` nodes share one database. The
 // embedded store/sqlite stays the default; this one holds the same things
 // with the same meaning, and the tests of package store/storetest run
 // against both.

@@ -193,7 +193,8 @@ func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([
 	}
 	gs := make([]grids, games)
 	// The strong grid maker's time per grid, and where it hid the
-	// password: issue 19 wants no line index above 35% of its grids.
+	// password: no line index may hold more than 35% of its grids, or a
+	// player who guesses the usual line first would gain from it.
 	hiding := bench.NewMatchup("strong grid maker, the bench's passwords", "password's line index (rows 5-9, columns 0-4)")
 	hiding.Counted = map[string]string{}
 	for k := range quizl.Size {

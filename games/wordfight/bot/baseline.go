@@ -23,8 +23,8 @@ const (
 	bestGreedyHolders = 120
 )
 
-// bestGreedy is the bench's best-scoring greedy player, the opponent issue
-// 19's outside engine played: it places every word where it scores most
+// bestGreedy is the bench's best-scoring greedy player, the opponent an
+// outside engine was measured against: it places every word where it scores most
 // (at random among equals) and says "cannot" only when no placement is
 // legal; it declares, of a few hundred random words and the words that
 // hold a word of its grid, the one that scores most in its own grid. It

@@ -22,7 +22,7 @@ func newCapacityTable(words []string) *capacityTable {
 	// The lengths of the words a rival declares to cross its grid,
 	// weighed as the best-scoring greedy player's declarations on the
 	// bench are: half of them 12-letter words; words shorter than 7
-	// letters seldom fail to fit (docs/bots.md, fifth session).
+	// letters seldom fail to fit (docs/bots.md, "Room for long words").
 	capLengths := [...]struct{ n, weight int }{{7, 4}, {8, 7}, {9, 9}, {10, 12}, {11, 16}, {12, 50}}
 	var t capacityTable
 	total := 0

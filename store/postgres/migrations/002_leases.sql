@@ -1,4 +1,4 @@
--- The ownership of live tables among the nodes of a cluster (issue 17):
+-- The ownership of live tables among the nodes of a cluster:
 -- one row per table ever leased. epoch counts the table's owners; every
 -- fenced write of a move or a table checks it under a share lock of this
 -- row, so a takeover (which updates the row) waits for the old owner's

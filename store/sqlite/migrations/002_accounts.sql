@@ -1,5 +1,5 @@
 -- Accounts, ratings, rating history, and an index of each identity's
--- finished games (issue 15).
+-- finished games.
 
 -- An account is an identity with a unique name and a password. key is
 -- the name folded to lower case (account.Key), so that names differing

@@ -1,4 +1,4 @@
--- The accounts' SSH public keys (issue 16): the SSH door signs in the
+-- The accounts' SSH public keys: the SSH door signs in the
 -- account whose key the client proves it holds. fingerprint is the key's
 -- SHA-256 fingerprint ("SHA256:…"); key the authorized_keys form without
 -- the comment. A key belongs to one account at most.

@@ -1,4 +1,4 @@
--- The engines' analysis of a finished game (issue 18), kept beside its
+-- The engines' analysis of a finished game, kept beside its
 -- record so that it is computed once, not again after a restart. Filed
 -- under the version of the analysis object that made it.
 CREATE TABLE analyses (
