@@ -3,6 +3,11 @@
 // rules; it draws each seat's view as the server sends it and posts moves
 // in the games' notation, so the server stays the only referee.
 //
+// main.js is the page's one script: it routes each path to a page's
+// module, which it imports. The modules import each other in no circle
+// (TestModulesImportNoCircle): a page moves the player with nav.js, which
+// main.js listens to, and never imports main.js.
+//
 // Nothing is built at compile time and nothing is fetched from elsewhere:
 // every file the browser needs is under static/, and the handler sends a
 // Content-Security-Policy that keeps the page on its own origin.

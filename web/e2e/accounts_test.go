@@ -163,6 +163,11 @@ func TestRatedGame(t *testing.T) {
 	if got := ann.text("#ratings"); !strings.Contains(got, "provisional") {
 		t.Errorf("a one-game rating is not marked provisional: %q", got)
 	}
+	// The pool is named by its game's title, as /api/v1/games says it,
+	// and the variant rated apart.
+	if got := ann.text(`#ratings tr[data-pool="nymphabet-standard"]`); !strings.HasPrefix(got, "Nymphabet (standard)") {
+		t.Errorf("Ann's Nymphabet rating reads %q", got)
+	}
 	if got := ann.text("#games"); !strings.Contains(got, "Won Nymphabet against Ben") || !strings.Contains(got, "rated, +") {
 		t.Errorf("Ann's game list: %q", got)
 	}

@@ -164,7 +164,7 @@ func TestChallenges(t *testing.T) {
 
 	// An expired challenge, as the stream says it (the server's expiry
 	// itself takes 10 minutes and is tested in package server): in words.
-	got := eval[string](ann, `import("/static/js/challenge.js").then(m => {
+	got := eval[string](ann, `import("/static/js/stream.js").then(m => {
 		m.handle({type: "challengeCanceled", challenge: {id: "exp1", from: "Ann", to: "Ben", game: "salvo", status: "expired"}});
 		return document.querySelector('.banner.challenge[data-challenge="exp1"]').textContent;
 	})`)
@@ -173,7 +173,7 @@ func TestChallenges(t *testing.T) {
 	}
 	// A challenge's rules, as a banner says them: in words, only those
 	// that differ from the game's defaults, the clock as a time a turn.
-	got = eval[string](ann, `import("/static/js/challenge.js").then(async m => {
+	got = eval[string](ann, `import("/static/js/stream.js").then(async m => {
 		m.handle({type: "challenge", challenge: {id: "rules1", from: "Ann", to: "Ben", game: "salvo", rules: {clock: 60, placement: "free", diagonal_ships: false}, status: "open"}});
 		for (let i = 0; i < 200; i++) {
 			const p = document.querySelector('.banner.challenge[data-challenge="rules1"] .challenge-rules');
@@ -244,9 +244,9 @@ func TestChallengeStreamAfterAFailedLoad(t *testing.T) {
 	block := func(on bool) {
 		t.Helper()
 		if _, err := chromedp.Call(ben.ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{
-			URLPatterns: []*network.BlockPattern{{URLPattern: s.base + "/static/js/challenge.js", Block: on}},
+			URLPatterns: []*network.BlockPattern{{URLPattern: s.base + "/static/js/stream.js", Block: on}},
 		}); err != nil {
-			t.Fatalf("blocking challenge.js (%v): %v", on, err)
+			t.Fatalf("blocking stream.js (%v): %v", on, err)
 		}
 	}
 	ben.open("/account")

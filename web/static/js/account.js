@@ -6,7 +6,7 @@
 
 import { h, field, append, fill, toast } from "./dom.js";
 import { call, signedIn, setSignedIn, mayBeSignedIn, forgetGuest, guestToken } from "./api.js";
-import { go } from "./main.js";
+import { go } from "./nav.js";
 
 // header shows "Sign in" or the account's name in the header's menu.
 export function header() {
@@ -18,19 +18,19 @@ export function header() {
     : h("a", { href: "/account", id: "account-link" }, "Sign in"));
   // Challenges and the player stream: only while signed in, loaded then.
   if (name) stream(name, 1000);
-  else if (streaming) import("./challenge.js").then(m => { streaming = false; m.stop(); });
+  else if (streaming) import("./stream.js").then(m => { streaming = false; m.stop(); });
 }
 
-let streaming = false; // whether challenge.js holds the player stream
+let streaming = false; // whether stream.js holds the player stream
 
-// stream loads challenge.js and opens the player stream for name. The
+// stream loads stream.js and opens the player stream for name. The
 // import can fail when the network or the server blinks just then (a
 // sign-up right before a restart did, in TestChallengeStreamReconnects),
 // and nothing else would load it again: so it tries again, waiting 1 s
 // doubling to 30 s, for as long as name stays signed in. Browsers no
 // longer keep a failed import (whatwg/html#10327), so the same URL does.
 function stream(name, wait) {
-  import("./challenge.js").then(m => { streaming = true; m.start(name); }).catch(() => {
+  import("./stream.js").then(m => { streaming = true; m.start(name); }).catch(() => {
     setTimeout(() => { if (signedIn() === name) stream(name, Math.min(wait * 2, 30000)); }, wait);
   });
 }

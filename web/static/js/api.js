@@ -88,17 +88,6 @@ export function touchRecent(id, game, extra) {
 // recent lists the tables this browser played at, newest first.
 export const recent = () => load("parlour.recent", []);
 
-// games lists the games with their rule options, cached for the page.
-let gamesCache = null;
-export async function games() {
-  const order = ["quizl", "salvo", "wordfight", "nymphabet"];
-  if (!gamesCache) gamesCache = call("GET", "/games").then(gs => gs.sort((a, b) => order.indexOf(a.name) - order.indexOf(b.name))).catch(e => { gamesCache = null; throw e; });
-  return gamesCache;
-}
-export async function gameInfo(name) {
-  return (await games()).find(g => g.name === name);
-}
-
 // signedIn is the account name this browser is signed in as, or "".
 // The session itself is the server's HttpOnly cookie; this only says whom
 // to show in the header.

@@ -5,9 +5,11 @@
 
 import { h, fill, append, toast } from "./dom.js";
 import { call, identityToken, rememberSeat, mayBeSignedIn } from "./api.js";
-import { go } from "./main.js";
+import { games, title } from "./catalog.js";
+import { go } from "./nav.js";
 
-const titles = { quizl: "Quizl", salvo: "Salvo" };
+// about says what each game's daily puzzle asks; its keys are the games
+// that have one (docs/daily.md).
 const about = {
   quizl: "One grid a day, made by the strong computer, the same for everyone. Find its password with as few calls as you can. One attempt.",
   salvo: "One hidden fleet a day, the same for everyone. Sink it and outline it rightly in as few salvos as you can. One attempt.",
@@ -24,22 +26,24 @@ async function asker() {
 
 export async function dailyIndex(main) {
   document.title = "Daily puzzles · Parlour";
+  await games().catch(() => { /* the names stand for the titles */ });
   append(main, h("h1", {}, "Daily puzzles"),
     h("p", {}, "Each day at midnight UTC a new puzzle, the same for everyone. Players with accounts are ranked; guests may play too."),
-    h("div", { class: "cards" }, Object.keys(titles).map(g => h("section", { class: "card" },
-      h("h2", {}, "Daily " + titles[g]), h("p", {}, about[g]),
-      h("a", { class: "button primary", href: "/daily/" + g, id: "daily-" + g }, "Today's " + titles[g])))));
+    h("div", { class: "cards" }, Object.keys(about).map(g => h("section", { class: "card" },
+      h("h2", {}, "Daily " + title(g)), h("p", {}, about[g]),
+      h("a", { class: "button primary", href: "/daily/" + g, id: "daily-" + g }, "Today's " + title(g))))));
 }
 
 export async function daily(main, game) {
-  const title = titles[game];
-  if (!title) { append(main, h("h1", {}, "No such daily puzzle"), h("p", {}, h("a", { href: "/daily" }, "The daily puzzles"))); return; }
-  document.title = `Daily ${title} · Parlour`;
+  if (!Object.hasOwn(about, game)) { append(main, h("h1", {}, "No such daily puzzle"), h("p", {}, h("a", { href: "/daily" }, "The daily puzzles"))); return; }
+  await games().catch(() => { /* the name stands for the title */ });
+  const name = title(game);
+  document.title = `Daily ${name} · Parlour`;
   const err = h("p", { class: "error", role: "alert" });
   const today = h("section", { class: "card", id: "daily-today", "aria-labelledby": "daily-h" });
   const board = h("section", { class: "card", id: "daily-board" });
   const past = h("section", { class: "card", id: "daily-yesterday" });
-  append(main, h("h1", { id: "daily-h" }, "Daily " + title), h("p", {}, about[game]), err, today, board, past);
+  append(main, h("h1", { id: "daily-h" }, "Daily " + name), h("p", {}, about[game]), err, today, board, past);
   const token = await asker();
   let d;
   try {

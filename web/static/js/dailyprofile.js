@@ -5,20 +5,24 @@
 
 import { h, append } from "./dom.js";
 import { call } from "./api.js";
+import { games, title } from "./catalog.js";
 
-const titles = { quizl: "Quizl", salvo: "Salvo" };
+// daily are the games with a daily puzzle (docs/daily.md), in the order
+// they are listed.
+const daily = ["quizl", "salvo"];
 
 // dailySection returns a section that fills itself with name's daily
 // puzzles; limit bounds the results listed per game.
 export function dailySection(name, limit = 10) {
   const el = h("section", { class: "card daily-profile", id: "daily-profile", "aria-labelledby": "daily-profile-h" },
     h("h2", { id: "daily-profile-h" }, "Daily puzzles"));
-  call("GET", `/players/${encodeURIComponent(name)}/daily`).then(d => {
-    for (const g of Object.keys(titles)) {
+  // The titles come with the results; should they not, the names stand.
+  Promise.all([call("GET", `/players/${encodeURIComponent(name)}/daily`), games().catch(() => {})]).then(([d]) => {
+    for (const g of daily) {
       const r = d[g];
       if (!r) continue;
       const unit = g === "quizl" ? "calls" : "salvos";
-      append(el, h("h3", {}, "Daily " + titles[g]),
+      append(el, h("h3", {}, "Daily " + title(g)),
         h("p", { class: "daily-streak", "data-game": g }, `Streak ${r.streak} · longest ${r.best} · solved ${r.solved} of ${r.played}`),
         r.history.length ? h("ul", { class: "daily-history" }, r.history.slice(0, limit).map(a => h("li", {},
           a.table ? h("a", { href: "/replay?analyse&table=" + encodeURIComponent(a.table) }, a.day) : a.day, ": ",

@@ -2,9 +2,10 @@
 // table form (rule options, seats, your name).
 
 import { h, field, toast, fill, append, plural } from "./dom.js";
-import { call, games, gameInfo, myName, setMyName, rememberSeat, recent, identityToken, signedIn } from "./api.js";
-import { go } from "./main.js";
-import { optionLabel } from "./rulestext.js";
+import { call, myName, setMyName, rememberSeat, recent, identityToken, signedIn } from "./api.js";
+import { games, gameInfo, title } from "./catalog.js";
+import { go } from "./nav.js";
+import { optionControl, readOptions } from "./options.js";
 
 const blurbs = {
   quizl: "Word battleships on a 5×5 letter grid: find the hidden five-letter password with as few calls as you can.",
@@ -53,7 +54,7 @@ export async function home(main) {
     append(main, h("p", { class: "muted" }, "None yet. Games you play in this browser appear here."));
   } else {
     append(main, h("ul", { class: "recent" }, mine.map(r =>
-      h("li", {}, h("a", { href: "/t/" + r.table }, `${title(r.game)} · table ${r.table}`),
+      h("li", {}, h("a", { href: "/t/" + r.table }, `${title(r.game) || "Game"} · table ${r.table}`),
         " ", h("span", { class: "muted" }, new Date(r.at).toLocaleString(), r.result ? " · " + r.result : "")))));
   }
 }
@@ -76,49 +77,6 @@ function myGames(name) {
       h("span", { class: "muted" }, new Date(g.ended).toLocaleString()), " · ", h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${title(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
   }).catch(e => append(done, h("li", { class: "error" }, e.message)));
   return box;
-}
-
-const title = n => ({ quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", nymphabet: "Nymphabet" }[n] || n || "Game");
-
-// optionControl renders one rule option as a form control, labelled with
-// its name in words, its range and its default. The challenge form
-// (challenge.js) uses it too.
-export function optionControl(o) {
-  const id = "opt-" + o.name;
-  const label = optionLabel(o.name);
-  let c;
-  switch (o.kind) {
-    case "int": {
-      const lo = o.min ?? 0, hi = o.max;
-      c = h("input", { id, name: o.name, type: "number", min: lo, max: hi, step: 1, value: o.default, required: true, inputmode: "numeric" });
-      return field(`${label} (${hi === undefined ? `at least ${lo}` : `${lo}–${hi}`}, default ${o.default})`, c, o.help);
-    }
-    case "bool":
-      c = h("input", { id, name: o.name, type: "checkbox", checked: o.default });
-      return field(`${label} (default ${o.default ? "on" : "off"})`, c, o.help);
-    case "choice":
-      c = h("select", { id, name: o.name }, o.choices.map(v => h("option", { value: v, selected: v === o.default }, v.replace(/_/g, " "))));
-      return field(`${label} (default ${String(o.default).replace(/_/g, " ")})`, c, o.help);
-    default:
-      c = h("input", { id, name: o.name, type: "text", value: o.default ?? "", autocomplete: "off" });
-      return field(`${label}${o.default ? ` (default ${o.default})` : " (default none)"}`, c, o.help);
-  }
-}
-
-// readOptions reads the rule options of form that differ from their
-// defaults, as the server takes them.
-export function readOptions(form, opts) {
-  const rules = {};
-  for (const o of opts) {
-    const el = form.elements[o.name];
-    if (!el) continue;
-    let v;
-    if (o.kind === "int") v = Number(el.value);
-    else if (o.kind === "bool") v = el.checked;
-    else v = el.value;
-    if (v !== o.default) rules[o.name] = v;
-  }
-  return rules;
 }
 
 const levels = ["easy", "medium", "strong"];

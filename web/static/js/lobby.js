@@ -1,7 +1,8 @@
 // lobby.js: the open tables anybody may join.
 
 import { h, clear, append, fill, guestName } from "./dom.js";
-import { call, games, signedIn } from "./api.js";
+import { call, signedIn } from "./api.js";
+import { games } from "./catalog.js";
 import { rulesInWords } from "./rulestext.js";
 
 export async function lobby(main) {

@@ -1,7 +1,10 @@
 // main.js: Parlour's browser client. It routes the page's path to a screen
 // and keeps links inside the page, so that moving around never reloads it.
+// The pages move the player with nav.js's go, which this module listens
+// to; no page imports this one.
 
 import { clear, h, append } from "./dom.js";
+import { go, navigated } from "./nav.js";
 
 const routes = [
   [/^\/$/, () => import("./home.js").then(m => m.home)],
@@ -55,14 +58,6 @@ async function route() {
   append(clear(main), h("h1", {}, "No such page"), h("p", {}, h("a", { href: "/" }, "Back to the games")));
 }
 
-// go moves to path inside the page.
-export function go(path, replace) {
-  if (replace) history.replaceState(null, "", path);
-  else history.pushState(null, "", path);
-  route();
-  window.scrollTo(0, 0);
-}
-
 document.addEventListener("click", e => {
   const a = e.target.closest && e.target.closest("a[href]");
   if (!a || a.target || a.hasAttribute("download") || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
@@ -74,5 +69,6 @@ document.addEventListener("click", e => {
   go(url.pathname + url.search + url.hash);
 });
 window.addEventListener("popstate", route);
+window.addEventListener(navigated, route);
 route();
 import("./account.js").then(m => m.refresh()).catch(() => { /* the header keeps "Sign in" */ });

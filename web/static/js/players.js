@@ -4,12 +4,11 @@
 
 import { h, append, fill, plural } from "./dom.js";
 import { call, signedIn } from "./api.js";
+import { games, title, poolTitle } from "./catalog.js";
 
-const poolTitle = p => ({
-  quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", "nymphabet-standard": "Nymphabet (standard)",
-  "nymphabet-cyclic": "Nymphabet (cyclic)", "nymphabet-scoring": "Nymphabet (scoring)",
-}[p] || p);
-const gameTitle = n => ({ quizl: "Quizl", salvo: "Salvo", wordfight: "Sightless Word Fight", nymphabet: "Nymphabet" }[n] || n);
+// named waits for the games' titles, which name the pools and the games
+// listed; should they not come, the names stand for them.
+const named = () => games().catch(() => {});
 const num = x => Math.round(x);
 const NS = "http://www.w3.org/2000/svg";
 
@@ -45,6 +44,7 @@ export function chart(pool, points) {
 export async function profile(main, name) {
   name = decodeURIComponent(name);
   document.title = `${name} · Parlour`;
+  const titled = named();
   let p;
   try {
     p = await call("GET", "/players/" + encodeURIComponent(name));
@@ -53,6 +53,7 @@ export async function profile(main, name) {
     return;
   }
   document.title = `${p.name} · Parlour`;
+  await titled;
   append(main, h("h1", { id: "profile-name" }, p.name),
     h("p", { class: "muted" }, `Playing since ${new Date(p.created).toLocaleDateString()} · ${plural(p.games, "finished game")}`),
     h("div", { id: "profile-actions", class: "row" }), h("div", { id: "profile-challenge" }));
@@ -95,11 +96,11 @@ export async function profile(main, name) {
           : o.kind === "computer" ? `the computer (${o.level})` : o.kind === "deleted" ? "deleted player" : `${o.name} (guest)`) : [];
         const delta = g.rated ? Math.round(g.rating_after - g.rating_before) : null;
         append(list, h("li", {},
-          h("strong", {}, { win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result), ` ${gameTitle(g.game)}${opp.length ? " against " : ", alone"}`,
+          h("strong", {}, { win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result), ` ${title(g.game)}${opp.length ? " against " : ", alone"}`,
           opp.flatMap((o, i) => i ? [", ", o] : [o]),
           " ", h("span", { class: "muted" }, new Date(g.ended).toLocaleString()),
           delta === null ? null : h("span", { class: delta >= 0 ? "up" : "down" }, ` · rated, ${delta >= 0 ? "+" : "−"}${Math.abs(delta)} (${num(g.rating_after)})`),
-          " · ", h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${gameTitle(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
+          " · ", h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${title(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
       }
       if (ans.next) append(more, h("button", { type: "button", id: "more-games", onclick: () => page(ans.next) }, "Older games"));
     } catch (e) { append(more, h("p", { class: "error" }, e.message)); }
@@ -112,7 +113,7 @@ export async function leaderboards(main) {
   append(main, h("h1", {}, "Leaderboards"),
     h("p", { class: "muted" }, "The top 50 in each game: players with at least 5 rated games whose rating is settled (deviation under 110)."));
   let pools;
-  try { pools = (await call("GET", "/leaderboards")).pools; } catch (e) { append(main, h("p", { class: "error" }, e.message)); return; }
+  try { [pools] = await Promise.all([call("GET", "/leaderboards").then(a => a.pools), named()]); } catch (e) { append(main, h("p", { class: "error" }, e.message)); return; }
   for (const pool of pools) {
     const sec = h("section", { class: "card", "aria-labelledby": "lb-" + pool }, h("h2", { id: "lb-" + pool }, poolTitle(pool)));
     append(main, sec);

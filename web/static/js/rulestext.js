@@ -4,7 +4,7 @@
 // "shape: ;".
 
 import { h, plural } from "./dom.js";
-import { gameInfo } from "./api.js";
+import { gameInfo } from "./catalog.js";
 
 const labels = {
   wrong_announcement_penalty: "Points lost for a wrong password",

@@ -8,7 +8,7 @@
 import { h, clear, toast, download, field, fill, append, guestMark, guestName } from "./dom.js";
 import { call, callText, seatFor, rememberSeat, forgetSeat, touchRecent, myName, setMyName, identityToken, signedIn } from "./api.js";
 import { TableConn } from "./conn.js";
-import { go } from "./main.js";
+import { go } from "./nav.js";
 import { codeBox } from "./home.js";
 import { load } from "./games/index.js";
 import { rulesList } from "./rulestext.js";

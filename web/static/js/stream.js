@@ -1,0 +1,260 @@
+// stream.js: the player stream (docs/protocol.md, "The player stream")
+// and the challenges it carries ("Challenges"). It is loaded only while
+// signed in (account.js starts it), so the home page's first load stays
+// small. It holds the stream open, shows each challenge in a banner above
+// every screen (Accept / Decline for one made to you, Withdraw for yours),
+// says in words how a challenge ended, and opens the table when one is
+// accepted. The form that makes a challenge is challenge.js's.
+
+import { h, append, fill, toast } from "./dom.js";
+import { call, rememberSeat } from "./api.js";
+import { games, gameInfo, known, title } from "./catalog.js";
+import { rulesInWords } from "./rulestext.js";
+import { go } from "./nav.js";
+import { challengeNotice } from "./notify.js";
+
+const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLowerCase();
+
+let me = "";          // the account the stream is for
+let abort = null;     // stops the stream; null when stopped
+const shown = new Map(); // challenge id -> its banner element
+const mine = new Set();  // ids of challenges this player made, seen open
+const opened = new Set(); // tables already opened from a gameStart
+let waiting = null;       // lines that came before the games' titles, in order
+
+// start opens the player stream for the account name, once.
+//
+// A browser holds one player stream however many of its tabs are open:
+// the tabs take turns with a Web Lock, the one holding it reads the
+// stream and passes every line to the others over a BroadcastChannel,
+// and when it closes the next takes over. A stream is a request that
+// never ends, and a browser talks to one host over HTTP/1.1 through six
+// connections at most: six tabs, each with a stream of its own, left no
+// connection for anything else, so that a new tab's stream (and with it a
+// challenge) waited until some other request ended, or never came, and a
+// challenge sent from such a tab hung unsent.
+export function start(name) {
+  if (abort && same(me, name)) return;
+  stop();
+  me = name;
+  abort = new AbortController();
+  const signal = abort.signal;
+  games().catch(() => { /* handle asks again */ }); // the banners' titles, fetched while the stream opens
+  if (!navigator.locks || typeof BroadcastChannel !== "function") { run(signal); return; }
+  const key = "parlour.stream." + name.toLowerCase();
+  const ch = new BroadcastChannel(key);
+  ch.onmessage = e => handle(e.data);
+  signal.addEventListener("abort", () => ch.close(), { once: true });
+  const lead = () => run(signal, ev => { try { ch.postMessage(ev); } catch { /* closed: signed out */ } });
+  navigator.locks.request(key, { ifAvailable: true }, lock => {
+    if (lock) return lead();
+    // Another tab holds the stream: the open challenges come from a
+    // plain request (its opening lines went to that tab), and this tab
+    // waits its turn.
+    openChallenges(signal);
+    navigator.locks.request(key, { signal }, lead).catch(() => { /* signed out while waiting */ });
+    return null;
+  }).catch(() => { /* no lock to be had: nothing to lead */ });
+}
+
+// openChallenges shows the open challenges, read once.
+async function openChallenges(signal) {
+  try {
+    const l = await call("GET", "/challenges");
+    if (signal.aborted) return;
+    for (const c of [...(l.in || []), ...(l.out || [])]) handle({ type: "challenge", challenge: c });
+  } catch { /* the banners come with the next line passed on */ }
+}
+
+// stop closes the stream and takes the banners away (signing out).
+export function stop() {
+  if (abort) abort.abort();
+  abort = null;
+  me = "";
+  waiting = null;
+  for (const el of shown.values()) el.remove();
+  shown.clear();
+  mine.clear();
+}
+
+// box is the region above the screen that holds the banners.
+function box() {
+  let b = document.getElementById("challenges");
+  if (!b) {
+    b = h("section", { id: "challenges", class: "challenges", "aria-label": "Challenges", "aria-live": "polite" });
+    document.getElementById("main").before(b);
+  }
+  return b;
+}
+
+const sleep = (ms, signal) => new Promise(res => {
+  const t = setTimeout(res, ms);
+  signal.addEventListener("abort", () => { clearTimeout(t); res(); }, { once: true });
+});
+
+// run reads the NDJSON stream line by line, reconnecting with a growing
+// wait (1 s doubling to 30 s, with jitter) while signed in, and hands
+// every event to pass too (the other tabs), if given.
+async function run(signal, pass) {
+  let wait = 1000;
+  while (!signal.aborted) {
+    try {
+      const res = await fetch("/api/v1/stream", { credentials: "same-origin", signal, headers: { Accept: "application/x-ndjson" } });
+      if (res.status === 401 || res.status === 403) return; // signed out elsewhere: account.js says so
+      if (!res.ok || !res.body) throw new Error(res.statusText);
+      wait = 1000; // the server answered: a break from here on is not it refusing
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buf = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        wait = 1000; // the stream answered: the next break is not the server refusing
+        buf += value;
+        let i;
+        while ((i = buf.indexOf("\n")) >= 0) {
+          const line = buf.slice(0, i).trim();
+          buf = buf.slice(i + 1);
+          if (!line) continue; // the keep-alive
+          let ev;
+          try { ev = JSON.parse(line); } catch { continue; }
+          handle(ev);
+          if (pass) pass(ev);
+        }
+      }
+    } catch { /* the network went away: try again below */ }
+    if (signal.aborted) return;
+    await sleep(wait * (0.75 + Math.random() / 2), signal);
+    wait = Math.min(wait * 2, 30000);
+  }
+}
+
+// handle acts on one line of the stream. Its banners name the game by
+// its title, which the games list (catalog.js) holds: until that has come,
+// lines wait for it, in the order they came; after, each acts at once.
+export function handle(ev) {
+  if (waiting) { waiting.push(ev); return; }
+  if (known()) { act(ev); return; }
+  waiting = [ev];
+  // Should the list not come, the banners name the game as the line does.
+  games().catch(() => {}).then(() => {
+    const evs = waiting || [];
+    waiting = null;
+    for (const e of evs) act(e);
+  });
+}
+
+// act does what one line of the stream says.
+function act(ev) {
+  const c = ev.challenge;
+  switch (ev.type) {
+    case "challenge":
+      if (c.status === "open") banner(c);
+      break;
+    case "challengeDeclined":
+    case "challengeCanceled":
+      ended(c);
+      break;
+    case "gameStart": {
+      // Only a table opened by a challenge this player made moves the
+      // page there; the stream also names every table under way.
+      const t = ev.table || {};
+      if (!t.challenge) break;
+      if (!mine.has(t.challenge)) { drop(t.challenge); break; } // accepted in another tab
+      if (opened.has(t.id)) break;
+      opened.add(t.id);
+      mine.delete(t.challenge);
+      drop(t.challenge);
+      rememberSeat(t.id, { seat: t.seat, token: null, game: t.game });
+      toast(`Your ${title(t.game)} challenge was accepted`);
+      go("/t/" + t.id);
+      break;
+    }
+    case "keyAdded":
+      // A key added by someone else signs in as this account: say so on
+      // every page the account has open.
+      if (ev.key) toast(`An SSH key was added to your account: ${ev.key.fingerprint}. Not you? Delete it on your account page.`);
+      break;
+    case "error":
+    default:
+      break;
+  }
+}
+
+function drop(id) {
+  const el = shown.get(id);
+  if (el) el.remove();
+  shown.delete(id);
+}
+
+// what says a challenge's game and terms in words.
+function what(c) {
+  const n = Object.keys(c.rules || {}).filter(k => k !== "clock").length; // a clock changes no rule of the game
+  return `${c.rated ? "rated " : ""}${title(c.game)}${n ? " with changed rules" : ""}`;
+}
+
+// banner shows an open challenge: to this player with Accept and Decline,
+// from this player with Withdraw.
+function banner(c) {
+  if (shown.has(c.id)) return;
+  const incoming = same(c.to, me);
+  if (!incoming) mine.add(c.id);
+  const err = h("p", { class: "error", role: "alert" });
+  const busy = b => { for (const x of el.querySelectorAll("button")) x.disabled = b; };
+  const act = async (path, method, then) => {
+    err.textContent = "";
+    busy(true);
+    try { then(await call(method, path)); } catch (e) { err.textContent = e.message; busy(false); }
+  };
+  // The rules that differ from the game's defaults, in words ("Clock: 1
+  // minute a turn"), once the game's options are known.
+  const rulesLine = h("p", { class: "muted challenge-rules", hidden: true });
+  const showRules = opts => {
+    const words = rulesInWords(opts, c.rules, true);
+    rulesLine.textContent = words.length ? "Rules: " + words.join(", ") : "";
+    rulesLine.hidden = !words.length;
+  };
+  if (Object.keys(c.rules || {}).length) gameInfo(c.game).then(g => showRules(g ? g.options : []), () => showRules([]));
+  const el = h("div", { class: "banner challenge", "data-challenge": c.id, "data-dir": incoming ? "in" : "out", role: "group", "aria-label": incoming ? `Challenge from ${c.from}` : `Your challenge to ${c.to}` },
+    h("p", { class: "challenge-text" }, incoming
+      ? [h("strong", {}, c.from), ` challenges you to ${what(c)}.`]
+      : [`You challenged `, h("strong", {}, c.to), ` to ${what(c)}; waiting for an answer.`]),
+    rulesLine,
+    h("div", { class: "row" }, incoming
+      ? [h("button", { type: "button", class: "primary challenge-accept", "aria-label": `Accept ${c.from}'s ${title(c.game)} challenge`,
+          onclick: () => act(`/challenges/${encodeURIComponent(c.id)}/accept`, "POST", t => {
+            drop(c.id);
+            rememberSeat(t.table, { seat: t.seat, token: t.token, game: c.game });
+            go("/t/" + t.table);
+          }) }, "Accept"),
+        h("button", { type: "button", class: "challenge-decline", "aria-label": `Decline ${c.from}'s ${title(c.game)} challenge`,
+          onclick: () => act(`/challenges/${encodeURIComponent(c.id)}/decline`, "POST", () => drop(c.id)) }, "Decline")]
+      : h("button", { type: "button", class: "challenge-withdraw", "aria-label": `Withdraw your challenge to ${c.to}`,
+          onclick: () => act(`/challenges/${encodeURIComponent(c.id)}`, "DELETE", () => {}) }, "Withdraw")),
+    err);
+  shown.set(c.id, el);
+  append(box(), el);
+  if (incoming) challengeNotice(`${c.from} challenges you to ${what(c)}`);
+}
+
+// ended replaces a challenge's banner with what became of it, in words,
+// with a button to put it away.
+function ended(c) {
+  const incoming = same(c.to, me);
+  mine.delete(c.id);
+  // A decline from this page has already put its banner away.
+  if (incoming && c.status === "declined" && !shown.has(c.id)) return;
+  let text;
+  if (c.status === "declined") text = incoming ? `You declined ${c.from}'s ${title(c.game)} challenge.` : `${c.to} declined your ${title(c.game)} challenge.`;
+  else if (c.status === "expired") text = incoming ? `${c.from}'s ${title(c.game)} challenge expired: nobody answered within 10 minutes.` : `Your ${title(c.game)} challenge to ${c.to} expired: nobody answered within 10 minutes.`;
+  else text = incoming ? `${c.from} withdrew their ${title(c.game)} challenge.` : `You withdrew your ${title(c.game)} challenge to ${c.to}.`;
+  let el = shown.get(c.id);
+  if (!el) {
+    el = h("div", { class: "banner challenge end", "data-challenge": c.id });
+    shown.set(c.id, el);
+    append(box(), el);
+  }
+  el.classList.add("end");
+  el.dataset.status = c.status;
+  fill(el, h("p", { class: "challenge-text" }, text),
+    h("div", { class: "row" }, h("button", { type: "button", class: "challenge-dismiss", "aria-label": "Put away: " + text, onclick: () => drop(c.id) }, "OK")));
+}
