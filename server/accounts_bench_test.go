@@ -11,9 +11,9 @@ import (
 // BenchmarkSignIn measures a sign-in: the account's lookup, an argon2id
 // verification at the default parameters (64 MiB, three passes, four
 // lanes) and a new session stored. It must take under 250 ms, or the
-// player waits on it (docs/accounts.md). It
-// also reports the processor time the process spent per sign-in
-// (cpu-ms/op, all threads): on a busy machine the wall time swells with
+// player waits on it (docs/accounts.md). It also reports the processor
+// time the process spent per sign-in (cpu-ms/op, all threads): on a busy
+// machine the wall time swells with
 // the queue for the processors, while the CPU time says what a sign-in
 // costs.
 func BenchmarkSignIn(b *testing.B) {
