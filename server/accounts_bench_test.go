@@ -13,9 +13,8 @@ import (
 // lanes) and a new session stored. It must take under 250 ms, or the
 // player waits on it (docs/accounts.md). It also reports the processor
 // time the process spent per sign-in (cpu-ms/op, all threads): on a busy
-// machine the wall time swells with
-// the queue for the processors, while the CPU time says what a sign-in
-// costs.
+// machine the wall time swells with the queue for the processors, while
+// the CPU time says what a sign-in costs.
 func BenchmarkSignIn(b *testing.B) {
 	ctx := context.Background()
 	s, db, _ := openService(b, filepath.Join(b.TempDir(), "p.db"))
