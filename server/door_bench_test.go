@@ -19,8 +19,8 @@ import (
 	"parlour/games/quizl"
 	"parlour/lexicon"
 	"parlour/server"
-	"parlour/server/httpapi"
 	"parlour/server/limit"
+	"parlour/server/socket"
 	"parlour/server/table"
 )
 
@@ -209,7 +209,7 @@ func BenchmarkMoveSocket(b *testing.B) {
 		if !ok {
 			return nil, fmt.Errorf("the socket closed")
 		}
-		var sm httpapi.ServerMessage
+		var sm socket.ServerMessage
 		if err := json.Unmarshal(m, &sm); err != nil || sm.Type != "ack" {
 			return nil, fmt.Errorf("answered %s", m)
 		}

@@ -20,6 +20,7 @@ import (
 	"parlour/server/httpapi"
 	"parlour/server/internal/servertest"
 	"parlour/server/limit"
+	"parlour/server/socket"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -378,7 +379,7 @@ func wsSend(t *testing.T, c *websocket.Conn, msg string) {
 	}
 }
 
-func wsRead(t *testing.T, c *websocket.Conn) httpapi.ServerMessage {
+func wsRead(t *testing.T, c *websocket.Conn) socket.ServerMessage {
 	t.Helper()
 	m, err := readMessage(c)
 	if err != nil {
@@ -389,20 +390,20 @@ func wsRead(t *testing.T, c *websocket.Conn) httpapi.ServerMessage {
 
 // readMessage reads one server message from c, waiting at most 5 s; it
 // is wsRead for a test's own goroutines, which may not call t.Fatal.
-func readMessage(c *websocket.Conn) (httpapi.ServerMessage, error) {
+func readMessage(c *websocket.Conn) (socket.ServerMessage, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_, b, err := c.Read(ctx)
 	if err != nil {
-		return httpapi.ServerMessage{}, err
+		return socket.ServerMessage{}, err
 	}
-	var m httpapi.ServerMessage
+	var m socket.ServerMessage
 	err = json.Unmarshal(b, &m)
 	return m, err
 }
 
 // wsReadType reads until a message of type typ.
-func wsReadType(t *testing.T, c *websocket.Conn, typ string) httpapi.ServerMessage {
+func wsReadType(t *testing.T, c *websocket.Conn, typ string) socket.ServerMessage {
 	t.Helper()
 	for {
 		if m := wsRead(t, c); m.Type == typ {

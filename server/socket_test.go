@@ -21,6 +21,7 @@ import (
 
 	"parlour/server/httpapi"
 	"parlour/server/limit"
+	"parlour/server/socket"
 	"parlour/server/table"
 )
 
@@ -173,7 +174,7 @@ func TestSocketWokenAroundItsMoves(t *testing.T) {
 	}
 	// next reads the socket's next message, which must be of type typ;
 	// quiet checks that nothing is queued: a ping's pong comes next.
-	next := func(what, typ string) httpapi.ServerMessage {
+	next := func(what, typ string) socket.ServerMessage {
 		t.Helper()
 		m := wsRead(t, c)
 		if m.Type != typ {
@@ -186,7 +187,7 @@ func TestSocketWokenAroundItsMoves(t *testing.T) {
 		wsSend(t, c, `{"type": "ping", "id": "p"}`)
 		next(what+", then a ping", "pong")
 	}
-	version := func(m httpapi.ServerMessage) int {
+	version := func(m socket.ServerMessage) int {
 		if m.Update == nil {
 			t.Fatalf("an update with no update: %+v", m)
 		}

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,6 +25,7 @@ import (
 	"parlour/server/protocol"
 	"parlour/server/refuse"
 	"parlour/server/social"
+	"parlour/server/socket"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -56,7 +56,7 @@ type Config struct {
 	Forward func(http.Handler) http.Handler
 	// Remote follows the tables other nodes run, for the event streams
 	// and the sockets (nil on a single node).
-	Remote Remote
+	Remote socket.Remote
 	// HelloWait is how long a new socket has to say hello (default 10
 	// s, as docs/protocol.md promises); KeepAlive how often the player
 	// stream writes an empty line (default social.StreamKeepAlive).
@@ -101,18 +101,14 @@ type Handler struct {
 	// signInByAddr and signInByName limit password checks (accounts.go).
 	signInByAddr, signInByName *limit.Keyed
 
-	// helloWait and keepAlive are Config's HelloWait and KeepAlive.
-	helloWait, keepAlive time.Duration
+	// keepAlive is Config's KeepAlive.
+	keepAlive time.Duration
 
-	mu       sync.Mutex
-	sockets  map[*socket]struct{}
-	draining bool
-	// corks holds the buffers sockets cork their writes into (cork.go),
-	// so that a socket keeps none while it is not writing.
-	corks sync.Pool
+	// door is the WebSocket door, mounted on the socket's route.
+	door *socket.Door
 
 	// remote follows the tables other nodes run (nil on a single node).
-	remote Remote
+	remote socket.Remote
 
 	// static serves the browser client, when set (see ServeStatic).
 	static http.Handler
@@ -153,9 +149,18 @@ func New(cfg Config) (*Handler, error) {
 		challengesByAddr: limit.NewKeyed(social.ChallengesPerAddr, social.ChallengesPerAddrBurst),
 		signInByAddr:     limit.NewKeyed(lim.SignIns, lim.SignInsBurst),
 		signInByName:     limit.NewKeyed(lim.SignInsPerName, lim.SignInsPerNameBurst),
-		sockets:          map[*socket]struct{}{},
-		helloWait:        cmp.Or(cfg.HelloWait, helloTimeout),
 		keepAlive:        cmp.Or(cfg.KeepAlive, social.StreamKeepAlive),
+	}
+	// The socket shares the API's budgets (an identity's requests, an
+	// address's chat and held streams) and answers a message on a table
+	// another node runs through the whole of this door.
+	h.door, err = socket.New(socket.Config{
+		Tables: cfg.Tables, Auth: cfg.Auth, Online: cfg.Social, Limits: lim, PerIdentity: h.byID,
+		ChatAllowed: h.chatAllowed, Hold: h.holdStream, ClientAddr: h.clientAddr, Fail: h.fail,
+		HTTP: h, Remote: cfg.Remote, Logger: cfg.Logger, Registerer: cfg.Metrics, Closing: cfg.Closing, HelloWait: cfg.HelloWait,
+	})
+	if err != nil {
+		return nil, err
 	}
 	h.route = h.mux
 	if cfg.Forward != nil {
@@ -180,7 +185,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/record", handle(h, byToken, ok, h.record))
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/analysis", h.analysis)
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/rematch", handle(h, bySeat, ok, h.rematch))
-	h.mux.HandleFunc("GET /api/v1/tables/{id}/socket", h.socket)
+	h.mux.Handle("GET /api/v1/tables/{id}/socket", h.door)
 	h.mux.HandleFunc("GET /api/v1/tables/{id}/chat", handle(h, byToken, ok, h.chatPage))
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat", handleJSON(h, byToken, created, h.chat))
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/chat/mute", handleJSON(h, byToken, ok, h.mute))
@@ -220,16 +225,6 @@ func New(cfg Config) (*Handler, error) {
 		h.fail(w, r, refuse.NotFound("no such endpoint: %s %s", r.Method, refuse.Clip(r.URL.Path)))
 	})
 	return h, nil
-}
-
-// Remote follows the tables other nodes of a cluster run, for the doors
-// of this one.
-type Remote interface {
-	// Follow opens a follower of table id, which another node runs, for
-	// the bearer of token ("" for a spectator), from version from and
-	// with the chat messages after number chat (-1: every one at hand).
-	// It is primed: the owner's refusal is its error.
-	Follow(ctx context.Context, id, token string, from, chat int) (table.Follower, error)
 }
 
 type connKey struct{}
@@ -557,6 +552,20 @@ func parseFrom(r *http.Request) (int, error) {
 		return 0, refuse.Bad("from must be a version number (0 or more), not %q", refuse.Clip(s))
 	}
 	return n, nil
+}
+
+// CloseSockets closes every WebSocket with reason and refuses new ones;
+// call it when shutting down (http.Server.Shutdown does not know about
+// upgraded connections).
+func (h *Handler) CloseSockets(reason string) { h.door.CloseSockets(reason) }
+
+// elsewhere reports whether another node of the cluster runs table id.
+func (h *Handler) elsewhere(ctx context.Context, id string) (bool, error) {
+	if h.remote == nil {
+		return false, nil
+	}
+	owner, err := h.tables.Owner(ctx, id)
+	return owner != "", err
 }
 
 // open opens the follower of r's table that an event stream follows, for

@@ -134,7 +134,7 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 		case <-r.Context().Done():
 			return
 		case <-h.closing.Done():
-			e.Encode(map[string]string{"error": reasonShutdown})
+			e.Encode(map[string]string{"error": table.ShuttingDown})
 			return
 		}
 		if rc.Flush() != nil {

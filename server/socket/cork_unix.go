@@ -1,6 +1,6 @@
 //go:build unix
 
-package httpapi
+package socket
 
 import "syscall"
 

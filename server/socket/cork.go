@@ -1,4 +1,4 @@
-package httpapi
+package socket
 
 import (
 	"bufio"
@@ -270,7 +270,7 @@ func (c *corkConn) stopReading() {
 // library a corkConn in place of the connection.
 type corkHijacker struct {
 	http.ResponseWriter
-	h    *Handler // its corks' buffers and its metrics
+	d    *Door // its corks' buffers and its metrics
 	conn *corkConn
 }
 
@@ -290,7 +290,7 @@ func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		c.Close()
 		return nil, nil, err
 	}
-	h.conn = h.h.corkConn(c)
+	h.conn = h.d.corkConn(c)
 	// The server's own writer (and its buffer, which the WebSocket
 	// library takes for its frames) now writes through the cork: a new
 	// one would cost every socket another 4 KiB.
@@ -301,8 +301,8 @@ func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 // corkConn wraps a socket's connection (see corkHijacker.Hijack).
 //
 //go:noinline
-func (h *Handler) corkConn(c net.Conn) *corkConn {
-	return newCorkConn(c, &h.corks, h.metrics.socketsBehind)
+func (d *Door) corkConn(c net.Conn) *corkConn {
+	return newCorkConn(c, &d.corks, d.metrics.socketsBehind)
 }
 
 // Unwrap returns the wrapped writer, for http.ResponseController.

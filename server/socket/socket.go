@@ -1,10 +1,19 @@
-package httpapi
+// Package socket is the WebSocket door: one connection a browser keeps
+// onto a table, over which the server pushes each change of the seat's
+// view and the client plays, sets up and chats. The socket knows no game
+// and no rule; it follows a table.Follower, writes the JSON the table
+// encoded once, and corks a move's answer and update into one write. The
+// HTTP API mounts it (Door.ServeHTTP) and shares its limits with it.
+package socket
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -17,6 +26,7 @@ import (
 	"parlour/server/table"
 
 	"github.com/coder/websocket"
+	"github.com/prometheus/client_golang/prometheus"
 )
 
 // helloTimeout is how long a new socket has to say hello.
@@ -31,9 +41,110 @@ const (
 	reasonShutdown = table.ShuttingDown
 )
 
+// Config is what a Door is built from. Tables, Auth, Online, the
+// functions and HTTP are required.
+type Config struct {
+	Tables *table.Service
+	Auth   *auth.Auth
+	// Online counts an open socket's player as online.
+	Online Online
+	Limits limit.Limits
+	// PerIdentity is each identity's rate limit, shared with the HTTP
+	// API: a player's messages and requests draw on one budget.
+	PerIdentity *limit.Keyed
+	// The HTTP API's own checks, shared with it so that a socket and a
+	// request count alike. They are handed in as functions because the
+	// API stands above the socket and mounts it: ChatAllowed checks an
+	// address's chat rate; Hold takes a place for one long-lived answer
+	// (a socket or an event stream) or refuses it, and release gives it
+	// back; ClientAddr is the address a request counts against (behind
+	// trusted proxies, the client's); Fail answers a refusal before the
+	// upgrade.
+	ChatAllowed func(addr string) error
+	Hold        func(r *http.Request) (release func(), err error)
+	ClientAddr  func(r *http.Request) string
+	Fail        func(w http.ResponseWriter, r *http.Request, err error)
+	// HTTP serves the HTTP equivalent of a message on a socket onto a
+	// table another node runs: the whole HTTP door, which forwards it.
+	HTTP http.Handler
+	// Remote follows the tables other nodes run (nil on a single node).
+	Remote Remote
+	Logger *slog.Logger
+	// Registerer takes the door's metrics.
+	Registerer prometheus.Registerer
+	// Closing ends when the server shuts down: every socket then closes.
+	Closing context.Context
+	// HelloWait is how long a new socket has to say hello (default 10
+	// s, as docs/protocol.md promises; tests shorten it).
+	HelloWait time.Duration
+}
+
+// Online is what the door needs of who is online: an open socket counts
+// its player as online until release.
+type Online interface {
+	Hold(identity string) (release func())
+}
+
+// Remote follows the tables other nodes of a cluster run, for the doors
+// of this one.
+type Remote interface {
+	// Follow opens a follower of table id, which another node runs, for
+	// the bearer of token ("" for a spectator), from version from and
+	// with the chat messages after number chat (-1: every one at hand).
+	// It is primed: the owner's refusal is its error.
+	Follow(ctx context.Context, id, token string, from, chat int) (table.Follower, error)
+}
+
+// Door serves the WebSockets onto the tables.
+type Door struct {
+	tables      *table.Service
+	auth        *auth.Auth
+	online      Online
+	lim         limit.Limits
+	perIdentity *limit.Keyed
+	chatAllowed func(addr string) error
+	holdStream  func(r *http.Request) (release func(), err error)
+	clientAddr  func(r *http.Request) string
+	fail        func(w http.ResponseWriter, r *http.Request, err error)
+	http        http.Handler
+	remote      Remote
+	log         *slog.Logger
+	metrics     *metricSet
+	closing     context.Context
+	helloWait   time.Duration
+
+	mu       sync.Mutex
+	sockets  map[*socket]struct{}
+	draining bool
+	// corks holds the buffers sockets cork their writes into (cork.go),
+	// so that a socket keeps none while it is not writing.
+	corks sync.Pool
+}
+
+// New returns the door cfg describes, its metrics registered.
+func New(cfg Config) (*Door, error) {
+	m, err := newMetrics(cfg.Registerer)
+	if err != nil {
+		return nil, fmt.Errorf("socket: registering metrics: %w", err)
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Closing == nil {
+		cfg.Closing = context.Background()
+	}
+	return &Door{
+		tables: cfg.Tables, auth: cfg.Auth, online: cfg.Online, lim: cfg.Limits.WithDefaults(), perIdentity: cfg.PerIdentity,
+		chatAllowed: cfg.ChatAllowed, holdStream: cfg.Hold, clientAddr: cfg.ClientAddr, fail: cfg.Fail,
+		http: cfg.HTTP, remote: cfg.Remote, log: cfg.Logger, metrics: m, closing: cfg.Closing,
+		helloWait: cmp.Or(cfg.HelloWait, helloTimeout),
+		sockets:   map[*socket]struct{}{},
+	}, nil
+}
+
 // socket is one browser's WebSocket onto one table.
 type socket struct {
-	h    *Handler
+	d    *Door
 	c    *websocket.Conn
 	wmu  sync.Mutex
 	lim  *limit.Bucket
@@ -148,13 +259,14 @@ func (s *socket) sendError(ctx context.Context, id string, err error) error {
 	st := refuse.Status(err)
 	msg := err.Error()
 	if st == http.StatusInternalServerError {
-		s.h.log.Error("socket: internal error", "err", err)
+		s.d.log.Error("socket: internal error", "err", err)
 		msg = "something went wrong on the server"
 	}
 	return s.send(ctx, ServerMessage{Type: "error", ID: id, Error: msg, Status: st})
 }
 
-// socket upgrades the request to a WebSocket. The first message must be a
+// ServeHTTP upgrades the request, GET /api/v1/tables/{id}/socket, to a
+// WebSocket onto table id (the route's path value). The first message must be a
 // hello, carrying the seat's token (none for a spectator) and the last
 // version the client saw; from then on the server pushes an update at
 // every change of the seat's view and answers moves and setups.
@@ -163,17 +275,17 @@ func (s *socket) sendError(ctx context.Context, id string, err error) error {
 // all the same, over a remote follower: updates come as the owner's
 // changes are heard, and moves, setups, chat and mutes go to the owner
 // as their HTTP requests.
-func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
+func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("id")
-	elsewhere, err := h.elsewhere(r.Context(), id)
+	elsewhere, err := d.elsewhere(r.Context(), id)
 	if err == nil && !elsewhere {
-		err = h.tables.Exists(r.Context(), id)
+		err = d.tables.Exists(r.Context(), id)
 	}
 	if err != nil {
-		h.fail(w, r, err)
+		d.fail(w, r, err)
 		return
 	}
-	h.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
+	d.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
 		if elsewhere {
 			return s.serve(ctx, id, s.remote(r.RemoteAddr))
 		}
@@ -182,11 +294,11 @@ func (h *Handler) socket(w http.ResponseWriter, r *http.Request) {
 }
 
 // elsewhere reports whether another node of the cluster runs table id.
-func (h *Handler) elsewhere(ctx context.Context, id string) (bool, error) {
-	if h.remote == nil {
+func (d *Door) elsewhere(ctx context.Context, id string) (bool, error) {
+	if d.remote == nil {
 		return false, nil
 	}
-	owner, err := h.tables.Owner(ctx, id)
+	owner, err := d.tables.Owner(ctx, id)
 	return owner != "", err
 }
 
@@ -199,7 +311,7 @@ type socketOpener func(ctx context.Context, p *auth.Principal, id string, hello 
 
 // watch opens a watcher of table id, which this node runs.
 func (s *socket) watch(ctx context.Context, p *auth.Principal, id string, hello protocol.ClientMessage) (*follow, error) {
-	wt, err := s.h.tables.Watch(ctx, p, id, helloFrom(hello))
+	wt, err := s.d.tables.Watch(ctx, p, id, helloFrom(hello))
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +331,7 @@ func (s *socket) remote(remote string) socketOpener {
 		if hello.Chat != nil {
 			chat = *hello.Chat
 		}
-		wt, err := s.h.remote.Follow(ctx, id, hello.Token, helloFrom(hello), chat)
+		wt, err := s.d.remote.Follow(ctx, id, hello.Token, helloFrom(hello), chat)
 		if err != nil {
 			return nil, err
 		}
@@ -234,28 +346,28 @@ func (s *socket) remote(remote string) socketOpener {
 // acceptSocket upgrades the request to a WebSocket, counts it among the
 // open sockets, runs serve on it and closes it with the code and reason
 // serve returns (or at once, if the server is shutting down).
-func (h *Handler) acceptSocket(w http.ResponseWriter, r *http.Request, serve func(context.Context, *socket) (websocket.StatusCode, string)) {
-	release, err := h.holdStream(r)
+func (d *Door) acceptSocket(w http.ResponseWriter, r *http.Request, serve func(context.Context, *socket) (websocket.StatusCode, string)) {
+	release, err := d.holdStream(r)
 	if err != nil {
-		h.fail(w, r, err)
+		d.fail(w, r, err)
 		return
 	}
 	defer release()
-	hj := &corkHijacker{ResponseWriter: w, h: h}
+	hj := &corkHijacker{ResponseWriter: w, d: d}
 	c, err := websocket.Accept(hj, r, nil)
 	if err != nil {
 		return // Accept has answered
 	}
-	c.SetReadLimit(h.lim.MaxMessage)
-	s := &socket{h: h, c: c, cc: hj.conn, lim: limit.NewBucket(h.lim.PerConn, h.lim.PerConnBurst), cookie: auth.SessionToken(r), addr: h.clientAddr(r)}
+	c.SetReadLimit(d.lim.MaxMessage)
+	s := &socket{d: d, c: c, cc: hj.conn, lim: limit.NewBucket(d.lim.PerConn, d.lim.PerConnBurst), cookie: auth.SessionToken(r), addr: d.clientAddr(r)}
 	s.heldPush = s.pushHeld
-	if !h.addSocket(s) {
+	if !d.addSocket(s) {
 		c.Close(websocket.StatusGoingAway, reasonShutdown)
 		return
 	}
-	defer h.dropSocket(s)
-	h.metrics.sockets.Add(1)
-	defer h.metrics.sockets.Add(-1)
+	defer d.dropSocket(s)
+	d.metrics.sockets.Add(1)
+	defer d.metrics.sockets.Add(-1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	code, reason := serve(ctx, s)
@@ -289,7 +401,7 @@ func (s *socket) serve(ctx context.Context, id string, open socketOpener) (webso
 		if next == nil {
 			return code, reason
 		}
-		s.h.metrics.follows.Inc()
+		s.d.metrics.follows.Inc()
 	}
 }
 
@@ -351,7 +463,7 @@ func (s *socket) serveTable(ctx context.Context, f *follow) (websocket.StatusCod
 	defer f.wt.Close()
 	s.p = f.p
 	if s.p != nil {
-		defer s.h.social.Hold(s.p.Identity)() // an open socket counts as online
+		defer s.d.online.Hold(s.p.Identity)() // an open socket counts as online
 	}
 	wt, ok := f.wt.(table.Pushed)
 	if !ok {
@@ -390,7 +502,7 @@ func (s *socket) moveOn(ctx context.Context, m protocol.ClientMessage) (*follow,
 	}
 	// A socket moves on only to a table its node runs; the node takes a
 	// table no node runs, as a new socket onto it would.
-	if elsewhere, err := s.h.elsewhere(ctx, m.Table); err != nil {
+	if elsewhere, err := s.d.elsewhere(ctx, m.Table); err != nil {
 		return nil, err
 	} else if elsewhere {
 		return nil, errElsewhere
@@ -401,7 +513,7 @@ func (s *socket) moveOn(ctx context.Context, m protocol.ClientMessage) (*follow,
 	var p *auth.Principal
 	if m.Token != "" {
 		var err error
-		if p, err = s.h.auth.Authenticate(ctx, m.Token); err != nil {
+		if p, err = s.d.auth.Authenticate(ctx, m.Token); err != nil {
 			return nil, err
 		}
 	}
@@ -419,7 +531,7 @@ func (s *socket) hello(ctx context.Context) (protocol.ClientMessage, websocket.S
 	// The hello is read without a deadline on the read itself: a read
 	// whose context ends drops the connection without a close frame.
 	// The timer closes it properly instead, with the reason.
-	late := time.AfterFunc(s.h.helloWait, func() {
+	late := time.AfterFunc(s.d.helloWait, func() {
 		s.c.Close(websocket.StatusPolicyViolation, reasonNoHello)
 	})
 	typ, b, err := s.c.Read(ctx)
@@ -444,7 +556,7 @@ func (s *socket) hello(ctx context.Context) (protocol.ClientMessage, websocket.S
 		hello.Token = s.cookie
 	}
 	if hello.Token != "" {
-		p, err := s.h.auth.Authenticate(ctx, hello.Token)
+		p, err := s.d.auth.Authenticate(ctx, hello.Token)
 		if err != nil {
 			s.sendError(ctx, hello.ID, err)
 			return hello, websocket.StatusPolicyViolation, clipReason(err.Error())
@@ -521,7 +633,7 @@ func (s *socket) runPushed(ctx context.Context, handle func(context.Context, []b
 	ps.ctx, ps.stop = ctx, stop
 	ps.again, ps.ended, ps.closing = false, false, closing{}
 	ps.mu.Unlock()
-	shut := context.AfterFunc(s.h.closing, func() {
+	shut := context.AfterFunc(s.d.closing, func() {
 		s.end(websocket.StatusGoingAway, reasonShutdown)
 	})
 	defer shut()
@@ -601,8 +713,8 @@ func (s *socket) read(ctx, rctx context.Context, handle func(context.Context, []
 
 // handle answers one client message; a non-zero code closes the socket.
 func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.StatusCode, string) {
-	if !s.lim.Allow(time.Now()) || (s.p != nil && !s.h.byID.Allow(s.p.Identity)) {
-		s.h.tables.RateLimited()
+	if !s.lim.Allow(time.Now()) || (s.p != nil && !s.d.perIdentity.Allow(s.p.Identity)) {
+		s.d.tables.RateLimited()
 		s.over++
 		if s.over > 100 {
 			return websocket.StatusPolicyViolation, "too many messages"
@@ -641,17 +753,17 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 			s.sendError(ctx, m.ID, refuse.Unauthorized("spectators have no setup: say hello with your seat's token"))
 			return 0, ""
 		}
-		res, err := s.h.tables.Setup(ctx, s.p, id, table.SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer})
+		res, err := s.d.tables.Setup(ctx, s.p, id, table.SetupRequest{Setup: m.Setup, Auto: m.Auto, Computer: m.Computer})
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
 			return 0, ""
 		}
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Version: res.Version, Setup: res.Setup})
 	case "chat":
-		err := s.h.chatAllowed(s.addr)
+		err := s.d.chatAllowed(s.addr)
 		var line table.ChatLine
 		if err == nil {
-			line, err = s.h.tables.Chat(ctx, s.p, id, table.ChatRequest{Channel: m.Channel, Text: m.Text})
+			line, err = s.d.tables.Chat(ctx, s.p, id, table.ChatRequest{Channel: m.Channel, Text: m.Text})
 		}
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
@@ -659,7 +771,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 		}
 		s.send(ctx, ServerMessage{Type: "ack", ID: m.ID, Chat: &line})
 	case "mute":
-		muted, err := s.h.tables.Mute(ctx, s.p, id, table.MuteRequest{Channel: m.Channel, Muted: m.Muted})
+		muted, err := s.d.tables.Mute(ctx, s.p, id, table.MuteRequest{Channel: m.Channel, Muted: m.Muted})
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
 			return 0, ""
@@ -675,7 +787,7 @@ func (s *socket) handle(ctx context.Context, id string, b []byte) (websocket.Sta
 // (pushHeld).
 func (s *socket) move(ctx context.Context, id string, m protocol.ClientMessage) {
 	if s.wt == nil || s.cc == nil {
-		res, err := s.h.tables.Move(ctx, s.p, id, table.MoveRequest{Move: m.Move, Version: m.Version})
+		res, err := s.d.tables.Move(ctx, s.p, id, table.MoveRequest{Move: m.Move, Version: m.Version})
 		if err != nil {
 			s.sendError(ctx, m.ID, err)
 			return
@@ -691,7 +803,7 @@ func (s *socket) move(ctx context.Context, id string, m protocol.ClientMessage) 
 	// The changes made while the move is played (the move's own above
 	// all) need not wake the pusher: the update polled below shows them.
 	s.moving.Store(true)
-	res, err := s.h.tables.Move(ctx, s.p, id, table.MoveRequest{Move: m.Move, Version: m.Version})
+	res, err := s.d.tables.Move(ctx, s.p, id, table.MoveRequest{Move: m.Move, Version: m.Version})
 	s.moving.Store(false)
 	if err != nil {
 		s.sendError(ctx, m.ID, err)
@@ -717,7 +829,7 @@ func (s *socket) move(ctx context.Context, id string, m protocol.ClientMessage) 
 		err = s.writeCorked(upd)
 	}
 	if uerr := s.cc.uncork(); err == nil && uerr != nil {
-		s.h.log.Debug("socket: writing an ack", "err", uerr)
+		s.d.log.Debug("socket: writing an ack", "err", uerr)
 	}
 }
 
@@ -753,14 +865,14 @@ func (s *socket) wake(mayHold bool) {
 	if mayHold && s.wt.Hold(s.heldPush) {
 		return
 	}
-	s.h.metrics.pushersStarted.Inc()
+	s.d.metrics.pushersStarted.Inc()
 	go s.push(ps.ctx, false)
 }
 
 // pushHeld runs the socket's push held by another socket's move
 // (Watcher.Hold), on that socket's goroutine.
 func (s *socket) pushHeld() {
-	s.h.metrics.pushesHeld.Inc()
+	s.d.metrics.pushesHeld.Inc()
 	s.pushes.mu.Lock()
 	ctx := s.pushes.ctx
 	s.pushes.mu.Unlock()
@@ -792,7 +904,7 @@ func (s *socket) push(ctx context.Context, inline bool) {
 			ps.mu.Lock()
 			ps.again = true
 			ps.mu.Unlock()
-			s.h.metrics.pushersStarted.Inc()
+			s.d.metrics.pushersStarted.Inc()
 			go s.push(ctx, false) // it counts in ps.wg in this one's place
 			return
 		}
@@ -861,33 +973,33 @@ func clipReason(s string) string {
 	return s
 }
 
-func (h *Handler) addSocket(s *socket) bool {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.draining {
+func (d *Door) addSocket(s *socket) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.draining {
 		return false
 	}
-	h.sockets[s] = struct{}{}
+	d.sockets[s] = struct{}{}
 	return true
 }
 
-func (h *Handler) dropSocket(s *socket) {
-	h.mu.Lock()
-	delete(h.sockets, s)
-	h.mu.Unlock()
+func (d *Door) dropSocket(s *socket) {
+	d.mu.Lock()
+	delete(d.sockets, s)
+	d.mu.Unlock()
 }
 
 // CloseSockets closes every WebSocket with reason and refuses new ones;
 // call it when shutting down (http.Server.Shutdown does not know about
 // upgraded connections).
-func (h *Handler) CloseSockets(reason string) {
-	h.mu.Lock()
-	h.draining = true
-	all := make([]*socket, 0, len(h.sockets))
-	for s := range h.sockets {
+func (d *Door) CloseSockets(reason string) {
+	d.mu.Lock()
+	d.draining = true
+	all := make([]*socket, 0, len(d.sockets))
+	for s := range d.sockets {
 		all = append(all, s)
 	}
-	h.mu.Unlock()
+	d.mu.Unlock()
 	for _, s := range all {
 		s.c.Close(websocket.StatusGoingAway, reason)
 	}
@@ -899,7 +1011,7 @@ func (h *Handler) CloseSockets(reason string) {
 // come to this node meanwhile), as from remote.
 func (s *socket) forward(ctx context.Context, id, token, remote string, b []byte) {
 	if !s.lim.Allow(time.Now()) {
-		s.h.tables.RateLimited()
+		s.d.tables.RateLimited()
 		s.sendError(ctx, "", refuse.TooMany("too many messages: slow down"))
 		return
 	}
@@ -946,7 +1058,7 @@ func (s *socket) forward(ctx context.Context, id, token, remote string, b []byte
 	}
 	r.RemoteAddr = remote
 	rec := &answer{header: http.Header{}}
-	s.h.ServeHTTP(rec, r)
+	s.d.http.ServeHTTP(rec, r)
 	if rec.status != http.StatusOK && rec.status != http.StatusCreated {
 		var e struct {
 			Error string `json:"error"`

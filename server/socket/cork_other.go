@@ -1,6 +1,6 @@
 //go:build !unix
 
-package httpapi
+package socket
 
 // canWriteNow: here a socket's connection is written as any net.Conn
 // is, waiting for the client to take what it is sent.
