@@ -65,9 +65,15 @@ func closePools(pools []chan *moveConn) {
 // moveConn is one kept-alive HTTP/1.1 connection that scripted players send
 // their moves on. The request is written by hand and the answer read by a
 // small parser rather than by net/http's client, whose two goroutines per
-// connection and many allocations per request cost the tool about as much
-// CPU as the server spends on the move: on a machine the tool shares with
-// the server, that cost would show in the latencies it measures.
+// connection and many allocations per request cost the tool far more CPU:
+// on a machine the tool shares with the server, that cost would show in
+// the latencies it measures. BenchmarkMoveClient measures both at 2,000
+// moves a second over 8 connections, against a server in another
+// process: over 16 interleaved runs on a busy 2-processor machine (load
+// average 9 to 17), a median of 68 µs of the tool's CPU a move here
+// against 119 µs with net/http's client (43% less; less in every one of
+// the 16 pairs of runs, from 10% to 53%), and 3 allocations (65 bytes) a
+// move against 74 (6 KB).
 type moveConn struct {
 	addr string // host:port
 	host string // the Host header
