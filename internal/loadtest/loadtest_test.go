@@ -137,6 +137,10 @@ func allAccepted(t *testing.T, rep *Report) *RunReport {
 	if int64(len(r.Latencies)) != r.Sent {
 		t.Fatalf("%d latencies for %d moves", len(r.Latencies), r.Sent)
 	}
+	// The store's commits are read from the server's /metrics.
+	if r.Store == nil || r.Store.Commits == 0 || r.Store.Writes < r.Store.Commits {
+		t.Fatalf("store %+v: want the commits of the run counted", r.Store)
+	}
 	if rep.Durable == nil || rep.Durable.Moves < int(r.Accepted) {
 		t.Fatalf("durability %+v, want at least the %d moves of the run checked", rep.Durable, r.Accepted)
 	}
