@@ -170,6 +170,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		return nil, err
 	}
 	t := newTester(c, nodes)
+	defer t.close()
 	rep := &Report{}
 	if rep.Prepared, err = t.prepare(ctx, c.Identities, c.Tables); err != nil {
 		return rep, err
@@ -328,6 +329,17 @@ func newTester(c Config, nodes []node) *tester {
 		byTable: c.Route == RouteTable,
 		ws:      c.Transport == TransportWS,
 	}
+}
+
+// close closes the sockets of every table played, and the idle
+// connections of the client that made them.
+func (t *tester) close() {
+	t.mu.Lock()
+	for _, tb := range t.all {
+		tb.closeSeats()
+	}
+	t.mu.Unlock()
+	t.hc.CloseIdleConnections()
 }
 
 // noteRefusal remembers the first answer to a move that was not 200 OK.

@@ -78,7 +78,9 @@ func (t *tester) openSeat(ctx context.Context, i int, id, token string) (*wsSeat
 
 // read takes every message the server sends: updates are counted, and
 // answers handed to move. It reuses one buffer, so that reading the
-// pushes costs the tool as little as it can.
+// pushes costs the tool as little as it can. It ends when the socket
+// closes, not with the context of the run that opened it: a spare
+// table's sockets outlive that run.
 func (s *wsSeat) read() {
 	var buf bytes.Buffer
 	for {
