@@ -178,13 +178,17 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	t.emit(rep.Prepared)
 	switch {
 	case c.IdleSockets > 0:
-		rep.IdleSockets, err = t.idleSockets(ctx, c.IdleSockets, c.ServerPIDs)
-		t.emitIf(rep.IdleSockets)
-		return rep, err
+		if rep.IdleSockets, err = t.idleSockets(ctx, c.IdleSockets, c.ServerPIDs); err != nil {
+			return rep, err
+		}
+		t.emit(rep.IdleSockets)
+		return rep, nil
 	case c.IdleTables > 0:
-		rep.IdleTables, err = t.idleTables(ctx, c.IdleTables)
-		t.emitIf(rep.IdleTables)
-		return rep, err
+		if rep.IdleTables, err = t.idleTables(ctx, c.IdleTables); err != nil {
+			return rep, err
+		}
+		t.emit(rep.IdleTables)
+		return rep, nil
 	}
 	if err := t.runRates(ctx, rep); err != nil {
 		return rep, err
@@ -234,21 +238,6 @@ func (t *tester) emit(p part) {
 	if t.cfg.Progress != nil {
 		p.print(t.cfg.Progress)
 	}
-}
-
-// emitIf emits p unless it is a nil pointer.
-func (t *tester) emitIf(p part) {
-	switch v := p.(type) {
-	case *IdleSockets:
-		if v == nil {
-			return
-		}
-	case *IdleTables:
-		if v == nil {
-			return
-		}
-	}
-	t.emit(p)
 }
 
 func isLoopback(host string) bool {
