@@ -5,7 +5,27 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+
+	"parlour/bus/nats/natstest"
+	"parlour/store/postgres/pgtest"
 )
+
+// clusterEngines starts a throwaway PostgreSQL and an in-process NATS
+// server for a cluster test, both removed when t ends, and returns a new
+// database's URL and the NATS server's. Without PostgreSQL the test
+// skips (fails under CI).
+func clusterEngines(t *testing.T) (pgURL, natsURL string) {
+	t.Helper()
+	pg, err := pgtest.Start(context.Background(), pgtest.Options{})
+	if err != nil {
+		if _, missing := pgtest.Bin(); missing != nil {
+			pgtest.Missing(t)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pg.Close() })
+	return pg.NewDatabase(t), natstest.URL(natstest.Run(t, -1))
+}
 
 // TestServeCluster runs two parlour serve nodes on one throwaway
 // PostgreSQL and one NATS server (in-process; the nats-server module is a

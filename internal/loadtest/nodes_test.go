@@ -1,4 +1,4 @@
-package main
+package loadtest
 
 import (
 	"slices"
@@ -26,7 +26,7 @@ func TestParseNodes(t *testing.T) {
 		{in: "https://127.0.0.1:1", bad: "loopback"},
 		{in: "127.0.0.1:8080", bad: "loopback"},
 	} {
-		nodes, err := parseNodes(c.in)
+		nodes, err := parseNodes(strings.Split(c.in, ","))
 		if c.bad != "" {
 			if err == nil || !strings.Contains(err.Error(), c.bad) {
 				t.Errorf("%q: %v, %v; want an error saying %q", c.in, nodes, err, c.bad)
@@ -50,35 +50,14 @@ func TestParseNodes(t *testing.T) {
 	}
 }
 
-func TestParsePIDs(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		want []int
-		ok   bool
-	}{
-		{"", nil, true},
-		{"12", []int{12}, true},
-		{"12, 13,14", []int{12, 13, 14}, true},
-		{"12,", nil, false},
-		{"x", nil, false},
-		{"0", nil, false},
-		{"-3", nil, false},
-	} {
-		got, err := parsePIDs(c.in)
-		if (err == nil) != c.ok || !slices.Equal(got, c.want) {
-			t.Errorf("%q: %v, %v; want %v (ok %v)", c.in, got, err, c.want, c.ok)
-		}
-	}
-}
-
-// FuzzParseNodes: whatever --url holds, parseNodes either refuses it or
+// FuzzParseNodes: whatever the servers' URLs hold, parseNodes either refuses it or
 // returns loopback nodes, none twice, each with a port to dial.
 func FuzzParseNodes(f *testing.F) {
 	for _, s := range []string{"http://localhost:8080", "http://127.0.0.1:1,http://[::1]:2/", "http://10.0.0.1", ",,", "http://127.0.0.1:1,http://127.0.0.1:1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		nodes, err := parseNodes(s)
+		nodes, err := parseNodes(strings.Split(s, ","))
 		if err != nil {
 			return
 		}
@@ -102,19 +81,18 @@ func FuzzParseNodes(f *testing.F) {
 // and nothing is printed when a node accepted none (no figure to give).
 func TestPrintNodeCPU(t *testing.T) {
 	pids := []int{11, 12}
-	s0 := []time.Duration{time.Second, 2 * time.Second}
-	s1 := []time.Duration{2 * time.Second, 2*time.Second + 500*time.Millisecond}
+	cpu := []time.Duration{time.Second, 500 * time.Millisecond}
 	for _, tc := range []struct {
-		name   string
-		a0, a1 []float64
-		want   string
+		name     string
+		accepted []float64
+		want     string
 	}{
-		{"both", []float64{100, 0}, []float64{2100, 1000}, "  CPU per move each node accepted as its table's owner: pid 11 500µs over 2000 moves, pid 12 500µs over 1000 moves\n"},
-		{"one idle", []float64{0, 5}, []float64{10, 5}, ""},
+		{"both", []float64{2000, 1000}, "  CPU per move each node accepted as its table's owner: pid 11 500µs over 2000 moves, pid 12 500µs over 1000 moves\n"},
+		{"one idle", []float64{10, 0}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
-			printNodeCPU(&b, pids, s0, s1, tc.a0, tc.a1)
+			printNodeCPU(&b, pids, cpu, tc.accepted)
 			if b.String() != tc.want {
 				t.Errorf("printed %q, want %q", b.String(), tc.want)
 			}

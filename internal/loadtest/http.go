@@ -1,4 +1,4 @@
-package main
+package loadtest
 
 // The HTTP door of the load test: a move is one request on a kept-alive
 // connection, written and read by hand (see moveConn).
@@ -6,6 +6,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,21 +19,21 @@ import (
 	"time"
 )
 
-// dialPools opens the connections the moves go on, lt.conns spread evenly
+// dialPools opens the connections the moves go on, t.conns spread evenly
 // over the nodes, and makes one request on each: one pool a node. The
 // pools are returned even with an error, for closePools.
-func (lt *loadtest) dialPools() ([]chan *moveConn, error) {
-	per := (lt.conns + len(lt.nodes) - 1) / len(lt.nodes)
-	pools := make([]chan *moveConn, len(lt.nodes))
+func (t *tester) dialPools(ctx context.Context) ([]chan *moveConn, error) {
+	per := (t.conns + len(t.nodes) - 1) / len(t.nodes)
+	pools := make([]chan *moveConn, len(t.nodes))
 	var warming sync.WaitGroup
 	var dialErr atomic.Pointer[error] // the first; errors differ in type, so no atomic.Value
-	for i, n := range lt.nodes {
+	for i, n := range t.nodes {
 		pools[i] = make(chan *moveConn, per)
 		for range per {
-			c := &moveConn{addr: n.addr, host: n.host}
+			c := t.newConn(i)
 			pools[i] <- c
 			warming.Go(func() {
-				if err := c.healthz(); err != nil {
+				if err := c.healthz(ctx); err != nil {
 					err = fmt.Errorf("%s: %w", n.base, err)
 					dialErr.CompareAndSwap(nil, &err)
 				}
@@ -44,6 +45,11 @@ func (lt *loadtest) dialPools() ([]chan *moveConn, error) {
 		return pools, fmt.Errorf("connecting: %w (above about 120 connections, start the server with a --conns-per-addr to match)", *err)
 	}
 	return pools, nil
+}
+
+// newConn returns a connection to node i, not yet dialled.
+func (t *tester) newConn(i int) *moveConn {
+	return &moveConn{addr: t.nodes[i].addr, host: t.nodes[i].host}
 }
 
 // closePools closes every connection of pools.
@@ -59,9 +65,15 @@ func closePools(pools []chan *moveConn) {
 // moveConn is one kept-alive HTTP/1.1 connection that scripted players send
 // their moves on. The request is written by hand and the answer read by a
 // small parser rather than by net/http's client, whose two goroutines per
-// connection and many allocations per request cost the tool about as much
-// CPU as the server spends on the move: on a machine the tool shares with
-// the server, that cost would show in the latencies it measures.
+// connection and many allocations per request cost the tool far more CPU:
+// on a machine the tool shares with the server, that cost would show in
+// the latencies it measures. BenchmarkMoveClient measures both at 2,000
+// moves a second over 8 connections, against a server in another
+// process: over 16 interleaved runs on a busy 2-processor machine (load
+// average 9 to 17), a median of 68 µs of the tool's CPU a move here
+// against 119 µs with net/http's client (43% less; less in every one of
+// the 16 pairs of runs, from 10% to 53%), and 3 allocations (65 bytes) a
+// move against 74 (6 KB).
 type moveConn struct {
 	addr string // host:port
 	host string // the Host header
@@ -71,8 +83,9 @@ type moveConn struct {
 	body []byte
 }
 
-func (c *moveConn) dial() error {
-	conn, err := net.DialTimeout("tcp", c.addr, 10*time.Second)
+func (c *moveConn) dial(ctx context.Context) error {
+	d := net.Dialer{Timeout: 10 * time.Second}
+	conn, err := d.DialContext(ctx, "tcp", c.addr)
 	if err != nil {
 		return err
 	}
@@ -88,14 +101,14 @@ func (c *moveConn) close() {
 }
 
 // healthz asks for GET /healthz, dialling first if need be.
-func (c *moveConn) healthz() error {
+func (c *moveConn) healthz(ctx context.Context) error {
 	if c.c == nil {
-		if err := c.dial(); err != nil {
+		if err := c.dial(ctx); err != nil {
 			return err
 		}
 	}
 	c.req = append(append(append(c.req[:0], "GET /healthz HTTP/1.1\r\nHost: "...), c.host...), "\r\n\r\n"...)
-	if err := c.c.SetDeadline(time.Now().Add(30 * time.Second)); err != nil {
+	if err := c.c.SetDeadline(deadline(ctx)); err != nil {
 		return err
 	}
 	if _, err := c.c.Write(c.req); err != nil {
@@ -111,9 +124,9 @@ func (c *moveConn) healthz() error {
 // move posts move (digits only, as the scripted players' calls are) for
 // the seat that token holds at table id, and returns the answer's status
 // and body. The body is valid until the next call.
-func (c *moveConn) move(id, token, move string) (int, []byte, error) {
+func (c *moveConn) move(ctx context.Context, id, token, move string) (int, []byte, error) {
 	if c.c == nil {
-		if err := c.dial(); err != nil {
+		if err := c.dial(ctx); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -131,13 +144,23 @@ func (c *moveConn) move(id, token, move string) (int, []byte, error) {
 	b = append(b, move...)
 	b = append(b, body2...)
 	c.req = b
-	if err := c.c.SetDeadline(time.Now().Add(30 * time.Second)); err != nil {
+	if err := c.c.SetDeadline(deadline(ctx)); err != nil {
 		return 0, nil, err
 	}
 	if _, err := c.c.Write(b); err != nil {
 		return 0, nil, err
 	}
 	return c.readResponse()
+}
+
+// deadline is when a request on a moveConn gives up: in 30 seconds, or
+// at ctx's deadline if that is sooner.
+func deadline(ctx context.Context) time.Time {
+	d := time.Now().Add(30 * time.Second)
+	if cd, ok := ctx.Deadline(); ok && cd.Before(d) {
+		return cd
+	}
+	return d
 }
 
 // readResponse reads one HTTP/1.1 answer: the status line, the headers

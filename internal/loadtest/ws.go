@@ -1,4 +1,4 @@
-package main
+package loadtest
 
 import (
 	"bytes"
@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -16,11 +14,10 @@ import (
 	"github.com/coder/websocket"
 )
 
-// wsSeat is one scripted player's WebSocket onto its table (loadtest
-// --transport ws): moves go out on it, and its reader takes the server's
+// wsSeat is one scripted player's WebSocket onto its table (TransportWS): moves go out on it, and its reader takes the server's
 // answers and the updates pushed to the seat.
 type wsSeat struct {
-	lt  *loadtest
+	t   *tester
 	c   *websocket.Conn
 	ans chan wsAnswer // the answers to moves and later hellos
 	req []byte
@@ -38,17 +35,17 @@ type wsAnswer struct {
 }
 
 // wsURL is the socket of table id on node i.
-func (lt *loadtest) wsURL(i int, id string) string {
-	return "ws" + strings.TrimPrefix(lt.nodes[i].base, "http") + "/api/v1/tables/" + id + "/socket"
+func (t *tester) wsURL(i int, id string) string {
+	return "ws" + strings.TrimPrefix(t.nodes[i].base, "http") + "/api/v1/tables/" + id + "/socket"
 }
 
 // openSeat opens a socket onto table id through node i for the seat
 // token holds (a spectator with no token), says hello, and waits for the
 // first update.
-func (lt *loadtest) openSeat(ctx context.Context, i int, id, token string) (*wsSeat, error) {
+func (t *tester) openSeat(ctx context.Context, i int, id, token string) (*wsSeat, error) {
 	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	c, _, err := websocket.Dial(dctx, lt.wsURL(i, id), nil)
+	c, _, err := websocket.Dial(dctx, t.wsURL(i, id), nil)
 	if err != nil {
 		return nil, fmt.Errorf("opening a socket onto %s: %w", id, err)
 	}
@@ -57,7 +54,7 @@ func (lt *loadtest) openSeat(ctx context.Context, i int, id, token string) (*wsS
 	if token != "" {
 		hello = fmt.Appendf(hello, `,"token":%q`, token)
 	}
-	if lt.tails {
+	if t.cfg.ViewTails {
 		hello = append(hello, `,"view_tails":true`...)
 	}
 	hello = append(hello, '}')
@@ -73,15 +70,17 @@ func (lt *loadtest) openSeat(ctx context.Context, i int, id, token string) (*wsS
 		c.CloseNow()
 		return nil, fmt.Errorf("hello on %s: %w", id, err)
 	}
-	s := &wsSeat{lt: lt, c: c, ans: make(chan wsAnswer, 1)}
-	lt.opened.Add(1)
+	s := &wsSeat{t: t, c: c, ans: make(chan wsAnswer, 1)}
+	t.opened.Add(1)
 	go s.read()
 	return s, nil
 }
 
 // read takes every message the server sends: updates are counted, and
 // answers handed to move. It reuses one buffer, so that reading the
-// pushes costs the tool as little as it can.
+// pushes costs the tool as little as it can. It ends when the socket
+// closes, not with the context of the run that opened it: a spare
+// table's sockets outlive that run.
 func (s *wsSeat) read() {
 	var buf bytes.Buffer
 	for {
@@ -106,7 +105,7 @@ func (s *wsSeat) read() {
 				s.ans <- wsAnswer{status: http.StatusOK}
 				break
 			}
-			s.lt.pushes.Add(1)
+			s.t.pushes.Add(1)
 		case bytes.HasPrefix(b, []byte(`{"type":"ack"`)):
 			s.ans <- wsAnswer{status: http.StatusOK, body: bytes.Clone(b)}
 		default:
@@ -124,14 +123,14 @@ func (s *wsSeat) read() {
 
 // move sends move (digits only) and waits for the server's answer: an ack
 // comes only once the move is durable.
-func (s *wsSeat) move(move string) (int, []byte, error) {
+func (s *wsSeat) move(ctx context.Context, move string) (int, []byte, error) {
 	s.req = append(append(append(s.req[:0], `{"type":"move","move":"`...), move...), `"}`...)
-	return s.send()
+	return s.send(ctx)
 }
 
 // send sends s.req and waits for the server's answer.
-func (s *wsSeat) send() (int, []byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+func (s *wsSeat) send(ctx context.Context) (int, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := s.c.Write(ctx, websocket.MessageText, s.req); err != nil {
 		return 0, nil, err
@@ -152,16 +151,16 @@ func (s *wsSeat) close() { s.c.Close(websocket.StatusNormalClosure, "") }
 // follow moves the socket on to table id, for the seat token holds there
 // (a later hello naming the table, docs/protocol.md), and waits for that
 // table's first update, as a browser moving on to its next game does.
-func (s *wsSeat) follow(id, token string) error {
+func (s *wsSeat) follow(ctx context.Context, id, token string) error {
 	want := []byte(`"table":{"id":"` + id + `"`)
 	s.await.Store(&want)
 	defer s.await.Store(nil)
 	s.req = fmt.Appendf(s.req[:0], `{"type":"hello","table":%q,"token":%q`, id, token)
-	if s.lt.tails {
+	if s.t.cfg.ViewTails {
 		s.req = append(s.req, `,"view_tails":true`...)
 	}
 	s.req = append(s.req, '}')
-	st, body, err := s.send()
+	st, body, err := s.send(ctx)
 	switch {
 	case err != nil:
 		return fmt.Errorf("moving a socket on to %s: %w", id, err)
@@ -171,134 +170,50 @@ func (s *wsSeat) follow(id, token string) error {
 	return nil
 }
 
-// openSeats opens a socket for each seat of t.
-func (lt *loadtest) openSeats(ctx context.Context, t *ltTable) error {
-	return lt.seatSockets(ctx, nil, t)
+// openSeats opens a socket for each seat of tb.
+func (t *tester) openSeats(ctx context.Context, tb *table) error {
+	return t.seatSockets(ctx, nil, tb)
 }
 
-// seatSockets gives each seat of t that has none a socket: the socket of
-// the same seat of old, the table whose game just ended, moved on to t
-// (follow), or else a new one. The sockets of old that t does not take
-// are closed. With --new-sockets, or a seat of t that plays through
+// seatSockets gives each seat of tb that has none a socket: the socket of
+// the same seat of old, the table whose game just ended, moved on to tb
+// (follow), or else a new one. The sockets of old that tb does not take
+// are closed. With NewSockets, or a seat of tb that plays through
 // another node than old's, every socket is new, as with a client that
 // does not move its sockets on.
-func (lt *loadtest) seatSockets(ctx context.Context, old, t *ltTable) error {
-	for i := range t.ws {
+func (t *tester) seatSockets(ctx context.Context, old, tb *table) error {
+	for i := range tb.ws {
 		var s *wsSeat
 		if old != nil {
 			s, old.ws[i] = old.ws[i], nil
 		}
 		if s != nil {
-			if t.ws[i] == nil && !lt.newSockets && old.node[i] == t.node[i] && s.follow(t.id, t.seats[i]) == nil {
-				lt.movedOn.Add(1)
-				t.ws[i] = s
+			if tb.ws[i] == nil && !t.cfg.NewSockets && old.node[i] == tb.node[i] && s.follow(ctx, tb.id, tb.seats[i]) == nil {
+				t.movedOn.Add(1)
+				tb.ws[i] = s
 			} else {
 				s.close()
 			}
 		}
-		if t.ws[i] != nil {
+		if tb.ws[i] != nil {
 			continue
 		}
-		s, err := lt.openSeat(ctx, t.node[i], t.id, t.seats[i])
+		s, err := t.openSeat(ctx, tb.node[i], tb.id, tb.seats[i])
 		if err != nil {
-			t.closeSeats()
+			tb.closeSeats()
 			return err
 		}
-		t.ws[i] = s
+		tb.ws[i] = s
 	}
 	return nil
 }
 
-// closeSeats closes t's sockets, if it has any.
-func (t *ltTable) closeSeats() {
-	for i, s := range t.ws {
+// closeSeats closes tb's sockets, if it has any.
+func (tb *table) closeSeats() {
+	for i, s := range tb.ws {
 		if s != nil {
 			s.close()
-			t.ws[i] = nil
+			tb.ws[i] = nil
 		}
 	}
-}
-
-// idleSockets opens n spectator sockets onto the tables at hand, n/len
-// each, and reports what the server's memory grew by per socket: its
-// resident set from /proc (with --server-pid) and its heap from
-// /metrics, each read once the sockets are open and quiet. With several
-// nodes, the sockets are spread over them and the figures are their sums.
-func (lt *loadtest) idleSockets(ctx context.Context, n int, pids []int) error {
-	var ids []string
-	for len(ids) < lt.live {
-		select {
-		case t := <-lt.spare:
-			ids = append(ids, t.id)
-			defer func() { lt.spare <- t }()
-		default:
-			if err := lt.fill(ctx, lt.live-len(ids)); err != nil {
-				return err
-			}
-		}
-	}
-	settle := func() (rss, heap float64) {
-		time.Sleep(2 * time.Second)
-		return residentSets(pids), lt.metrics(ctx)["parlour_heap_bytes"]
-	}
-	rss0, heap0 := settle()
-	socks := make([]*wsSeat, 0, n)
-	defer func() {
-		for _, s := range socks {
-			s.close()
-		}
-	}()
-	for i := range n {
-		s, err := lt.openSeat(ctx, i%len(lt.nodes), ids[i%len(ids)], "")
-		if err != nil {
-			return fmt.Errorf("after %d sockets: %w", i, err)
-		}
-		socks = append(socks, s)
-	}
-	rss1, heap1 := settle()
-	fmt.Fprintf(lt.out, "%d idle sockets (spectators, %d tables): server heap %+.0f bytes a socket", n, len(ids), (heap1-heap0)/float64(n))
-	if rss0 > 0 && rss1 > 0 {
-		fmt.Fprintf(lt.out, ", resident set %+.0f bytes a socket", (rss1-rss0)/float64(n))
-	}
-	fmt.Fprintln(lt.out)
-	return nil
-}
-
-// residentSets returns the sum of the resident sets of pids, or -1 when
-// there are none or one cannot be read.
-func residentSets(pids []int) float64 {
-	if len(pids) == 0 {
-		return -1
-	}
-	sum := 0.0
-	for _, pid := range pids {
-		r := residentSet(pid)
-		if r < 0 {
-			return -1
-		}
-		sum += r
-	}
-	return sum
-}
-
-// residentSet returns process pid's resident set in bytes, from /proc
-// (Linux), or -1.
-func residentSet(pid int) float64 {
-	if pid <= 0 {
-		return -1
-	}
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
-			if err != nil {
-				return -1
-			}
-			return kb * 1024
-		}
-	}
-	return -1
 }

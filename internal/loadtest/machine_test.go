@@ -1,4 +1,4 @@
-package main
+package loadtest
 
 import (
 	"fmt"
@@ -53,10 +53,10 @@ func TestParseMachineTimes(t *testing.T) {
 	}
 }
 
-// TestPrintMachine checks the line a run prints: the machine's busy and
+// TestMachineUse checks the line a run prints: the machine's busy and
 // stolen time over the span, and the CPU of every process but ours, a
 // process started within the span counted whole.
-func TestPrintMachine(t *testing.T) {
+func TestMachineUse(t *testing.T) {
 	at := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	a := machineSample{
 		at:    at,
@@ -70,16 +70,18 @@ func TestPrintMachine(t *testing.T) {
 		// 3: 1.5 s more; 4: started meanwhile, 0.5 s; 9 ended meanwhile.
 		procs: map[int]time.Duration{1: 2 * time.Second, 2: 14 * time.Second, 3: 3500 * time.Millisecond, 4: 500 * time.Millisecond},
 	}
+	m, ok := machineUse(a, b, 1, 2)
+	if !ok {
+		t.Fatal("a span of 10 seconds not measured")
+	}
 	var out strings.Builder
-	printMachine(&out, a, b, 1, 2)
+	m.print(&out)
 	want := fmt.Sprintf("  machine: 1.50 of %d processors busy, 0.20 more taken by the host (steal); other processes 0.20\n", runtime.NumCPU())
 	if out.String() != want {
 		t.Fatalf("printed %q, want %q", out.String(), want)
 	}
-	out.Reset()
-	printMachine(&out, b, a)
-	if out.String() != "" {
-		t.Fatalf("a span of no time printed %q", out.String())
+	if m, ok := machineUse(b, a); ok {
+		t.Fatalf("a span of no time measured: %+v", m)
 	}
 }
 

@@ -1,0 +1,223 @@
+package loadtest
+
+// What idle sockets and idle tables cost the servers' memory.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+)
+
+// idleMoves is how far into its game each table of IdleTables is played,
+// as BenchmarkIdleTableHeap (server/bench_test.go) plays its own.
+const idleMoves = 10
+
+// IdleSockets is what idle spectator sockets cost the servers: summed
+// over the nodes.
+type IdleSockets struct {
+	Sockets int
+	Tables  int     // the tables they watch
+	Heap    float64 // heap bytes a socket
+	// Resident is the resident set's bytes a socket, when ResidentKnown
+	// (the servers' pids were given, on Linux).
+	Resident      float64
+	ResidentKnown bool
+}
+
+func (r *IdleSockets) print(w io.Writer) {
+	fmt.Fprintf(w, "%d idle sockets (spectators, %d tables): server heap %+.0f bytes a socket", r.Sockets, r.Tables, r.Heap)
+	if r.ResidentKnown {
+		fmt.Fprintf(w, ", resident set %+.0f bytes a socket", r.Resident)
+	}
+	fmt.Fprintln(w)
+}
+
+// idleSockets opens n spectator sockets onto the tables at hand, n/len
+// each, and reports what the server's memory grew by per socket: its
+// resident set from /proc (with the servers' pids) and its heap from
+// /metrics, each read once the sockets are open and quiet. With several
+// nodes, the sockets are spread over them and the figures are their sums.
+func (t *tester) idleSockets(ctx context.Context, n int, pids []int) (*IdleSockets, error) {
+	var ids []string
+	for len(ids) < t.live {
+		select {
+		case tb := <-t.spare:
+			ids = append(ids, tb.id)
+			defer func() { t.spare <- tb }()
+		default:
+			if err := t.fill(ctx, t.live-len(ids)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	settle := func() (rss, heap float64, err error) {
+		if err := sleep(ctx, 2*time.Second); err != nil {
+			return 0, 0, err
+		}
+		return residentSets(pids), t.metrics(ctx)["parlour_heap_bytes"], nil
+	}
+	rss0, heap0, err := settle()
+	if err != nil {
+		return nil, err
+	}
+	socks := make([]*wsSeat, 0, n)
+	defer func() {
+		for _, s := range socks {
+			s.close()
+		}
+	}()
+	for i := range n {
+		s, err := t.openSeat(ctx, i%len(t.nodes), ids[i%len(ids)], "")
+		if err != nil {
+			return nil, fmt.Errorf("after %d sockets: %w", i, err)
+		}
+		socks = append(socks, s)
+	}
+	rss1, heap1, err := settle()
+	if err != nil {
+		return nil, err
+	}
+	r := &IdleSockets{Sockets: n, Tables: len(ids), Heap: (heap1 - heap0) / float64(n), Resident: (rss1 - rss0) / float64(n)}
+	r.ResidentKnown = rss0 > 0 && rss1 > 0
+	return r, nil
+}
+
+// IdleTables is what idle tables cost the servers.
+type IdleTables struct {
+	Tables     int
+	Heap       float64 // heap bytes a table, over the nodes
+	Goroutines float64 // goroutines a table, over the nodes
+	// Nodes is each node's growth, in the order of the servers.
+	Nodes       []IdleNode
+	LoadAverage string // the machine's, afterwards ("": unknown)
+}
+
+// IdleNode is what one node's heap, goroutines and owned tables grew by.
+type IdleNode struct {
+	Base                     string
+	Heap, Goroutines, Tables float64
+}
+
+func (r *IdleTables) print(w io.Writer) {
+	fmt.Fprintf(w, "%d idle tables (%d moves in) over %d node(s): heap %+.0f bytes a table, %+.2f goroutines a table\n",
+		r.Tables, idleMoves, len(r.Nodes), r.Heap, r.Goroutines)
+	if len(r.Nodes) > 1 {
+		each := make([]string, len(r.Nodes))
+		for i, n := range r.Nodes {
+			each[i] = fmt.Sprintf("%s: heap %+.0f MB, %+.0f goroutines, %+.0f tables owned", n.Base, n.Heap/1e6, n.Goroutines, n.Tables)
+		}
+		fmt.Fprintf(w, "  %s\n", strings.Join(each, "\n  "))
+	}
+	if r.LoadAverage != "" {
+		fmt.Fprintf(w, "  load average %s\n", r.LoadAverage)
+	}
+}
+
+// idleTables opens n more tables through the nodes, plays each idleMoves
+// moves, and reports what the servers' heap and goroutines grew by per
+// table once they are quiet: summed over the nodes, and each node's.
+// HeapAlloc counts garbage not yet collected, so the servers should run
+// with a low GOGC for the figure to be mostly the tables' live heap.
+func (t *tester) idleTables(ctx context.Context, n int) (*IdleTables, error) {
+	before, err := t.settledMetrics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.openIdle(ctx, n); err != nil {
+		return nil, fmt.Errorf("opening the idle tables: %w", err)
+	}
+	after, err := t.settledMetrics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r := &IdleTables{Tables: n, LoadAverage: loadAverage()}
+	for i := range t.nodes {
+		b, a := before[i], after[i]
+		d := IdleNode{
+			Base:       t.nodes[i].base,
+			Heap:       a["parlour_heap_bytes"] - b["parlour_heap_bytes"],
+			Goroutines: a["parlour_goroutines"] - b["parlour_goroutines"],
+			Tables:     a["parlour_cluster_owned_tables"] - b["parlour_cluster_owned_tables"],
+		}
+		r.Heap, r.Goroutines = r.Heap+d.Heap, r.Goroutines+d.Goroutines
+		r.Nodes = append(r.Nodes, d)
+	}
+	r.Heap, r.Goroutines = r.Heap/float64(n), r.Goroutines/float64(n)
+	return r, nil
+}
+
+// settledMetrics waits for the servers to be quiet, then reads each
+// node's counters.
+func (t *tester) settledMetrics(ctx context.Context) ([]map[string]float64, error) {
+	if err := sleep(ctx, 3*time.Second); err != nil {
+		return nil, err
+	}
+	ms := make([]map[string]float64, len(t.nodes))
+	for i := range t.nodes {
+		m, err := t.metricsAt(ctx, i)
+		if err != nil {
+			return nil, fmt.Errorf("%s did not answer GET /metrics: %w", t.nodes[i].base, err)
+		}
+		ms[i] = m
+	}
+	return ms, nil
+}
+
+// openIdle opens n tables and plays each idleMoves moves, 16 at a time.
+func (t *tester) openIdle(ctx context.Context, n int) error {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	for range 16 {
+		wg.Go(func() {
+			for range work {
+				tb, err := t.newTable(ctx)
+				if err == nil {
+					err = t.playIdle(ctx, tb)
+				}
+				if err != nil {
+					mu.Lock()
+					first = cmp(first, err)
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return first
+}
+
+// playIdle plays idleMoves moves at tb, each through its seat's node, on
+// a connection of its own.
+func (t *tester) playIdle(ctx context.Context, tb *table) error {
+	conns := make([]*moveConn, len(t.nodes))
+	defer func() {
+		for _, c := range conns {
+			if c != nil {
+				c.close()
+			}
+		}
+	}()
+	for k := 0; k < idleMoves && !tb.over; k++ {
+		i := tb.node[tb.turn]
+		if conns[i] == nil {
+			conns[i] = t.newConn(i)
+		}
+		if t.step(ctx, conns[i], tb) != accepted {
+			tb.closeSeats()
+			return fmt.Errorf("a move at %s was not accepted: %s", tb.id, t.refusal())
+		}
+	}
+	if tb.over {
+		tb.closeSeats()
+	}
+	return nil
+}
