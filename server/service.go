@@ -23,6 +23,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server/analyses"
 	"parlour/server/auth"
+	"parlour/server/cluster"
 	"parlour/server/daily"
 	"parlour/server/players"
 	"parlour/server/social"
@@ -58,7 +59,7 @@ type Config struct {
 	WalkAway     time.Duration
 	RatedPerPair int
 	// Cluster, when set, makes the service one node of a cluster (see
-	// cluster.go); the store must then implement store.Leases.
+	// server/cluster); the store must then implement store.Leases.
 	Cluster *Cluster
 }
 
@@ -89,8 +90,8 @@ type Service struct {
 	// social is presence, challenges and the player streams.
 	social *social.Service
 
-	// cl is the clustered mode; nil for a single node.
-	cl *cluster
+	// cl is this node of a cluster; nil for a single node.
+	cl *cluster.Node
 }
 
 // New builds a service on cfg: the table service rebuilds every live
@@ -109,22 +110,27 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		metrics: newMetrics(),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	// A node of a cluster trusts a cached credential for credMaxAge: a
-	// credential deleted on another node is dropped here when that node
-	// tells this one, and at the latest then should it not (the bus was
-	// away).
+	// A node of a cluster trusts a cached credential for
+	// cluster.CredentialAge: a credential deleted on another node is
+	// dropped here when that node tells this one, and at the latest then
+	// should it not (the bus was away).
 	var maxAge time.Duration
-	if cfg.Cluster != nil && cfg.Cluster.Bus != nil {
-		maxAge = credMaxAge
+	clustered := cfg.Cluster != nil && cfg.Cluster.Bus != nil
+	if clustered {
+		maxAge = cluster.CredentialAge
 	}
 	s.auth = auth.New(s.st, s.log, maxAge)
 	if err := s.auth.Register(s.metrics.reg); err != nil {
 		s.cancel()
 		return nil, fmt.Errorf("server: registering metrics: %w", err)
 	}
-	if s.cl, err = newCluster(s); err != nil {
-		s.cancel()
-		return nil, err
+	if clustered {
+		// Made before the tables, whose Placement it is; Start hands it
+		// the parts made after it.
+		if s.cl, err = cluster.New(*cfg.Cluster, s.st, s.auth, s.log, s.metrics.reg); err != nil {
+			s.cancel()
+			return nil, err
+		}
 	}
 	tc := table.Config{
 		Store: cfg.Store, Games: cfg.Games, NewBot: cfg.NewBot, Lexicon: cfg.Lexicon, BaseURL: cfg.BaseURL, Logger: cfg.Logger,
@@ -179,7 +185,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s.cfg.BotTimeout, s.cfg.MaxWait, s.cfg.IdleEvict, s.cfg.OpenExpiry = d.BotTimeout, d.MaxWait, d.IdleEvict, d.OpenExpiry
 	s.cfg.Clock, s.cfg.WalkAway, s.cfg.Lexicon = d.Clock, d.WalkAway, d.Lexicon
 	if s.cl != nil {
-		s.cl.start()
+		s.cl.Start(s.Service, s.social)
 	}
 	return s, nil
 }
@@ -189,7 +195,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 // its owner to close.
 func (s *Service) Close() {
 	if s.cl != nil {
-		s.cl.close()
+		s.cl.Close()
 	}
 	s.cancel()
 	s.social.Close()
