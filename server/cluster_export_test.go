@@ -6,29 +6,26 @@ import "context"
 // releases no lease and disowns nothing (the test closes its bus
 // connection and its HTTP server).
 func (s *Service) Die() {
-	s.cl.halt()
+	s.cl.Halt()
 	s.Close()
 }
 
 // Pause stops s's lease renewals and sweeps, as a node paused (a long
 // garbage collection, a frozen virtual machine) would stop; it still
 // answers on the bus and serves HTTP.
-func (s *Service) Pause() { s.cl.halt() }
+func (s *Service) Pause() { s.cl.Halt() }
 
 // Holds reports whether s, a node of a cluster, counts table id's lease
 // as its own (renewed in time or not).
 func (s *Service) Holds(id string) bool {
-	s.cl.mu.Lock()
-	defer s.cl.mu.Unlock()
-	_, ok := s.cl.owned[id]
-	return ok
+	return s.cl.Holds(id)
 }
 
 // Unreachable makes s, a node of a cluster, stop answering on the bus
 // for table id while it keeps the table's lease, as when the bus loses
 // its subscription.
 func (s *Service) Unreachable(id string) {
-	s.cl.b.Disown(context.Background(), id)
+	s.cfg.Cluster.Bus.Disown(context.Background(), id)
 }
 
 // Keeps reports whether s holds table id in memory.

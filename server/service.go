@@ -1,15 +1,13 @@
-// Package server is Parlour's composition root: it builds the table
-// service (server/table), who-asks (server/auth), the analyses
-// (server/analyses) and the parts above the tables, hands each the seams
-// it listens through, and serves them behind its two doors, an HTTP API
-// for programs and a WebSocket for browsers.
-//
-// Accounts and all that is a player's live in server/players, the daily
-// puzzles in server/daily. The domains above the tables that remain here
-// (presence, challenges and the player stream, the cluster) and both
-// doors reach the tables only through table's exported API, the
-// Observer, the read gate, the Placement and its Peers interfaces, and
-// the players through players'.
+// Package server is Parlour's composition root: one Config, New, Close
+// and NewHandler. It builds the parts, each a package of its own (the live
+// tables in server/table, who asks in server/auth, accounts and all that is
+// a player's in server/players, who is online, challenges and the player
+// stream in server/social, the daily puzzles in server/daily, the analyses
+// in server/analyses, the cluster in server/cluster), hands each the seams
+// it listens through (the table's Placement, Observers and read gate, the
+// Peers of the other nodes), and serves them behind the HTTP API
+// (server/httpapi), which mounts the WebSocket door (server/socket). It
+// holds no domain of its own; docs/architecture.md draws the house.
 package server
 
 import (
@@ -27,6 +25,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server/analyses"
 	"parlour/server/auth"
+	"parlour/server/cluster"
 	"parlour/server/daily"
 	"parlour/server/httpapi"
 	"parlour/server/limit"
@@ -64,7 +63,7 @@ type Config struct {
 	WalkAway     time.Duration
 	RatedPerPair int
 	// Cluster, when set, makes the service one node of a cluster (see
-	// cluster.go); the store must then implement store.Leases.
+	// server/cluster); the store must then implement store.Leases.
 	Cluster *Cluster
 }
 
@@ -98,8 +97,8 @@ type Service struct {
 	// social is presence, challenges and the player streams.
 	social *social.Service
 
-	// cl is the clustered mode; nil for a single node.
-	cl *cluster
+	// cl is this node of a cluster; nil for a single node.
+	cl *cluster.Node
 }
 
 // New builds a service on cfg: the table service rebuilds every live
@@ -118,22 +117,27 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		reg: newRegistry(),
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	// A node of a cluster trusts a cached credential for credMaxAge: a
-	// credential deleted on another node is dropped here when that node
-	// tells this one, and at the latest then should it not (the bus was
-	// away).
+	// A node of a cluster trusts a cached credential for
+	// cluster.CredentialAge: a credential deleted on another node is
+	// dropped here when that node tells this one, and at the latest then
+	// should it not (the bus was away).
 	var maxAge time.Duration
-	if cfg.Cluster != nil && cfg.Cluster.Bus != nil {
-		maxAge = credMaxAge
+	clustered := cfg.Cluster != nil && cfg.Cluster.Bus != nil
+	if clustered {
+		maxAge = cluster.CredentialAge
 	}
 	s.auth = auth.New(s.st, s.log, maxAge)
 	if err := s.auth.Register(s.reg); err != nil {
 		s.cancel()
 		return nil, fmt.Errorf("server: registering metrics: %w", err)
 	}
-	if s.cl, err = newCluster(s); err != nil {
-		s.cancel()
-		return nil, err
+	if clustered {
+		// Made before the tables, whose Placement it is; Start hands it
+		// the parts made after it.
+		if s.cl, err = cluster.New(*cfg.Cluster, s.st, s.auth, s.log, s.reg); err != nil {
+			s.cancel()
+			return nil, err
+		}
 	}
 	tc := table.Config{
 		Store: cfg.Store, Games: cfg.Games, NewBot: cfg.NewBot, Lexicon: cfg.Lexicon, BaseURL: cfg.BaseURL, Logger: cfg.Logger,
@@ -188,7 +192,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s.cfg.BotTimeout, s.cfg.MaxWait, s.cfg.IdleEvict, s.cfg.OpenExpiry = d.BotTimeout, d.MaxWait, d.IdleEvict, d.OpenExpiry
 	s.cfg.Clock, s.cfg.WalkAway, s.cfg.Lexicon = d.Clock, d.WalkAway, d.Lexicon
 	if s.cl != nil {
-		s.cl.start()
+		s.cl.Start(s.Service, s.social)
 	}
 	return s, nil
 }
@@ -198,7 +202,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 // its owner to close.
 func (s *Service) Close() {
 	if s.cl != nil {
-		s.cl.close()
+		s.cl.Close()
 	}
 	s.cancel()
 	s.social.Close()

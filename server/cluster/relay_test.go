@@ -1,4 +1,4 @@
-package server
+package cluster
 
 import (
 	"bytes"
@@ -102,7 +102,7 @@ func TestDecodeRelayRefuses(t *testing.T) {
 func TestForwardTime(t *testing.T) {
 	t.Parallel()
 	const id = "abcdefgh23456789"
-	c := &cluster{s: &Service{cfg: Config{MaxWait: 50 * time.Second}}, fwd: 10 * time.Second}
+	c := &Node{maxWait: 50 * time.Second, fwd: 10 * time.Second}
 	for _, tc := range []struct {
 		name string
 		rq   relayRequest

@@ -1,4 +1,4 @@
-package server
+package cluster
 
 import (
 	"context"
@@ -39,7 +39,7 @@ import (
 //   - "probe": nothing; answered at once, so that the round trip is the
 //     bus's own (parlour_cluster_bus_seconds).
 
-// limit.Limits of the notes between nodes.
+// Limits of the notes between nodes.
 const (
 	// peersFresh is how long a node trusts its list of the others
 	// before asking the bus again; a note that must reach every node
@@ -54,11 +54,8 @@ const (
 	noteQueue = 1024
 	// maxForget is the most credentials one "forget" names.
 	maxForget = 4096
-	// maxLobby is the most tables a lobby lists (see Handler.lobby).
+	// maxLobby is the most tables a lobby lists (table.LobbyPeers).
 	maxLobby = 500
-	// credMaxAge is how long a node of a cluster trusts a credential
-	// from its cache before it asks the store again (see credCache).
-	credMaxAge = time.Minute
 	// probeEvery is how often a node probes each other node's round
 	// trip over the bus; the first probes go probeFirst after it starts.
 	probeEvery = 5 * time.Second
@@ -149,21 +146,21 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 }
 
 // serveNote answers a note from another node.
-func (c *cluster) serveNote(rq relayRequest) ([]byte, error) {
+func (c *Node) serveNote(rq relayRequest) ([]byte, error) {
 	var body any
 	switch rq.Kind {
 	case "player":
-		c.s.social.TellHere(rq.Identity, *rq.Event)
+		c.social.TellHere(rq.Identity, *rq.Event)
 	case "forget":
 		for _, h := range rq.Hashes {
-			c.s.auth.Forget(h)
+			c.auth.Forget(h)
 		}
 	case "online":
-		body = c.s.social.OnlineHere()
+		body = c.social.OnlineHere()
 	case "seated":
-		body = c.s.SeatedAt(rq.Identity)
+		body = c.tables.SeatedAt(rq.Identity)
 	case "lobby":
-		body = c.s.LobbyHere(rq.Status, rq.Limit)
+		body = c.tables.LobbyHere(rq.Status, rq.Limit)
 	}
 	var b []byte
 	if body != nil {
@@ -177,7 +174,7 @@ func (c *cluster) serveNote(rq relayRequest) ([]byte, error) {
 
 // others returns the other nodes: as last found, unless fresh is set or
 // that is older than peersFresh.
-func (c *cluster) others(ctx context.Context, fresh bool) ([]string, error) {
+func (c *Node) others(ctx context.Context, fresh bool) ([]string, error) {
 	c.notes.mu.Lock()
 	if !fresh && time.Since(c.notes.peersAt) < peersFresh {
 		p := c.notes.peers
@@ -200,7 +197,7 @@ func (c *cluster) others(ctx context.Context, fresh bool) ([]string, error) {
 // their answers, by node. A node that does not answer in noteWait, or
 // answers an error, is left out, and err says so (the answers of the
 // others come all the same).
-func (c *cluster) tellAll(ctx context.Context, rq relayRequest, fresh bool) (map[string][]byte, error) {
+func (c *Node) tellAll(ctx context.Context, rq relayRequest, fresh bool) (map[string][]byte, error) {
 	peers, err := c.others(ctx, fresh)
 	if err != nil {
 		return nil, err
@@ -245,7 +242,7 @@ func (c *cluster) tellAll(ctx context.Context, rq relayRequest, fresh bool) (map
 // node halts: the bus's latency, for /metrics, apart from the work any
 // request does. A probe nobody answers is not timed (notesLost counts
 // it).
-func (c *cluster) probes() {
+func (c *Node) probes() {
 	defer c.loops.Done()
 	wait := time.NewTimer(probeFirst)
 	defer wait.Stop()
@@ -284,7 +281,7 @@ func (c *cluster) probes() {
 // sendNotes sends the queued stream events to the other nodes, one after
 // another so that a player's events keep their order, until the node
 // halts.
-func (c *cluster) sendNotes() {
+func (c *Node) sendNotes() {
 	defer c.loops.Done()
 	for {
 		select {
@@ -301,8 +298,8 @@ func (c *cluster) sendNotes() {
 }
 
 // StreamElsewhere hands ev to identity's player streams on the other
-// nodes, through the sender (SocialPeers).
-func (c *cluster) StreamElsewhere(identity string, ev social.StreamEvent) {
+// nodes, through the sender (social.Peers).
+func (c *Node) StreamElsewhere(identity string, ev social.StreamEvent) {
 	select {
 	case c.notes.queue <- relayRequest{Kind: "player", Identity: identity, Event: &ev}:
 	default:
@@ -314,7 +311,7 @@ func (c *cluster) StreamElsewhere(identity string, ev social.StreamEvent) {
 // hash to hashes from its cache, and waits for their answers (bounded):
 // a token signed out on one node must not go on working on another
 // (players.Peers).
-func (c *cluster) ForgetEverywhere(ctx context.Context, hashes [][]byte) {
+func (c *Node) ForgetEverywhere(ctx context.Context, hashes [][]byte) {
 	for len(hashes) > 0 {
 		n := min(len(hashes), maxForget)
 		if _, err := c.tellAll(ctx, relayRequest{Kind: "forget", Hashes: hashes[:n]}, true); err != nil {
@@ -325,8 +322,8 @@ func (c *cluster) ForgetEverywhere(ctx context.Context, hashes [][]byte) {
 }
 
 // OnlineElsewhere returns the identities online on the other nodes
-// (SocialPeers).
-func (c *cluster) OnlineElsewhere(ctx context.Context) []string {
+// (social.Peers).
+func (c *Node) OnlineElsewhere(ctx context.Context) []string {
 	ans, err := c.tellAll(ctx, relayRequest{Kind: "online"}, false)
 	if err != nil {
 		c.log.Warn("asking the other nodes who is online", "err", err)
@@ -345,7 +342,7 @@ func (c *cluster) OnlineElsewhere(ctx context.Context) []string {
 // where identity holds a seat. When a node did not answer, it returns
 // what the others answered and a refusal saying the list is incomplete:
 // the caller decides whether that will do (players.Peers).
-func (c *cluster) SeatedElsewhere(ctx context.Context, identity string) ([]table.SeatedTable, error) {
+func (c *Node) SeatedElsewhere(ctx context.Context, identity string) ([]table.SeatedTable, error) {
 	ans, err := c.tellAll(ctx, relayRequest{Kind: "seated", Identity: identity}, false)
 	if err != nil {
 		c.log.Warn("asking the other nodes for a player's tables", "err", err)
@@ -363,7 +360,7 @@ func (c *cluster) SeatedElsewhere(ctx context.Context, identity string) ([]table
 
 // LobbyElsewhere returns at most limit public tables in status that the
 // other nodes own. A node that does not answer is left out (LobbyPeers).
-func (c *cluster) LobbyElsewhere(ctx context.Context, status store.Status, limit int) []table.Info {
+func (c *Node) LobbyElsewhere(ctx context.Context, status store.Status, limit int) []table.Info {
 	ans, err := c.tellAll(ctx, relayRequest{Kind: "lobby", Status: status, Limit: min(max(limit, 1), maxLobby)}, false)
 	if err != nil {
 		c.log.Warn("asking the other nodes for their tables", "err", err)

@@ -1,95 +1,5 @@
-package server
+package cluster
 
-// Clustered mode: several nodes on one shared store and one bus.
-//
-// A Service runs clustered when its Config carries a Cluster (a bus and
-// this node's name) and its store implements store.Leases; otherwise
-// nothing here runs and the service is the single node it always was.
-//
-// Ownership. A node serves a live table itself only while it holds the
-// table's lease in the store. It takes the lease when the table is first
-// needed and nobody holds it (a new table's creator takes it before it
-// stores the table, and refuses the table if it cannot own it), renews
-// every lease it holds in the background (every third of the lease's
-// time), and answers on the bus for the tables it owns (bus.Own). Each
-// copy of a table in memory carries the epoch it was made or read under,
-// and every write of its moves and description carries that epoch, so a
-// node that lost its lease (paused, cut off), or took it back after
-// another node held it, cannot commit from its older copy: the store
-// refuses the write with store.ErrFenced, and the node drops the copy.
-// A copy of another epoch than the lease the node holds is never served:
-// it is dropped and the table read again from its record. Ownership
-// follows memory: a finished table evicted from memory has its lease
-// released.
-//
-// Forwarding (cluster_relay.go). An HTTP request about a table another
-// node owns (/api/v1/tables/{id}/...) is carried whole over the bus to
-// the owner's node, by its name (a dead connection NATS has not yet
-// found dead may still be routed a table's requests after an outage, but
-// a node's own address reaches its live connection too), with the
-// method, path, query, the headers that matter, body and the client's
-// address; the owner serves it through its own Handler and
-// sends back status, headers and body. A node that hears back that the
-// owner no longer owns the table asks again.
-//
-// Watchers. The owner publishes every change of each table it owns on
-// the bus: its mark, the table's version plus the number of its last chat
-// message (one more at every move, change and chat message), and nothing
-// else: no view, no chat line. A socket or event stream held by another
-// node subscribes, and at each change (or gap) asks the owner for its own
-// seat's update since the version and chat message it has, by the
-// watcher's own token: secrets, and chat lines of a channel the watcher
-// may not read or has muted, leave the owner only in the update meant
-// for that watcher. Moves, setups, chat and mutes sent on such a socket
-// are forwarded as their HTTP requests.
-//
-// Takeover. A forwarded request that finds nobody answering for the
-// table (bus.ErrNoResponder: the owner died) makes the node take the
-// table: at once when the lease's owner is gone from the bus (no answer
-// at its node's address, twice a quarter second apart: TakeLease, a new
-// epoch that fences the old owner should it run on), else when the lease
-// expires (bounded by the lease's time). An owner that is on the bus and
-// renews the lease yet does not answer for the table is asked to answer
-// again (heal), and its lease is taken a lease's time later if it still
-// does not. The node then rebuilds the table from
-// its record as after a restart (clocks re-armed from stored deadlines,
-// computer seats resumed), owns it on the bus and serves the request. A
-// background sweep takes over live tables whose lease expired even when
-// nobody asks (a game between computers, a clock running out). A request
-// that nobody received (ErrNoResponder) is simply made again on the new
-// owner; one whose owner died after receiving it (the owner's node seen
-// gone from the bus while the answer is awaited, checked every second;
-// or no answer within Cluster.Forward, more for a move that asked to
-// wait) is made again only when it was
-// conditional on the table's version (a move with "version"): the new
-// owner makes it if it was not made, and answers it as made ("repeated")
-// if it was; otherwise it is answered 503 saying the move may or may not
-// have been made: never twice. A request this node could not send (it
-// is cut off from NATS) is answered 503 at once, nothing done.
-//
-// Presence at a table: a watcher on another node tells the owner that its
-// seat is still there at every update it fetches and every quarter of the
-// walk-away time, so its player is not taken for away (it counts as seen
-// then, not as connected: a node that dies stops telling).
-//
-// Players. What concerns players rather than one table goes from node to
-// node by name (cluster_nodes.go): a player stream's events (a game's
-// start and end, challenges) reach the player's streams on every node; a
-// deleted credential (sign-out, new password, deleted account) is
-// dropped from every node's cache before the request that deleted it is
-// answered (and should that fail, a node trusts a cached credential a
-// minute at most before asking the store again); who is online and a
-// player's tables under way ("my games", a stream's opening lines, the
-// check before an account is deleted) are gathered from every node, and
-// so are the lobby's open tables and tables at play. A node that does
-// not answer in a second is left out (a deletion of an account is
-// refused 503 instead).
-//
-// Still node-local (a later step must share them): the rate limits (per
-// identity, per address, sign-ins, chat), each counted by every node on
-// its own; and a stream event sent while the other nodes cannot be
-// reached is lost for their streams (the client reads the challenges and
-// its tables when it reconnects).
 import (
 	"context"
 	"errors"
@@ -102,18 +12,21 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"parlour/bus"
+	"parlour/server/auth"
+	"parlour/server/players"
 	"parlour/server/refuse"
+	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/store"
 )
 
-// Cluster makes a Service one node of a cluster (see cluster.go).
-type Cluster struct {
+// Config makes a server one node of a cluster.
+type Config struct {
 	// Bus is this node's connection to the others. Its handler must
 	// pass requests to Relay.Handle.
 	Bus bus.Bus
-	// Relay answers the bus's requests for the service; give its
-	// Handle as the bus's handler when connecting.
+	// Relay answers the bus's requests for the node; give its Handle as
+	// the bus's handler when connecting.
 	Relay *Relay
 	// Lease is how long a table's lease lasts unless renewed (default
 	// DefaultLease): how long a dead owner's tables stall at most.
@@ -128,16 +41,22 @@ type Cluster struct {
 // DefaultLease is a table lease's default time.
 const DefaultLease = 5 * time.Second
 
-// Relay passes the bus's requests to a Service, which does not exist yet
+// CredentialAge is how long a node of a cluster trusts a credential from
+// its cache before it asks the store again: a credential deleted on
+// another node is dropped here when that node tells this one (a
+// "forget" note), and at the latest then should it not (the bus was
+// away).
+const CredentialAge = time.Minute
+
+// Relay passes the bus's requests to a Node, which does not exist yet
 // when the bus is connected: make one, connect the bus with Handle as
-// its handler, then give both in Config.Cluster.
+// its handler, then give both in Config.
 type Relay struct {
 	mu sync.RWMutex
-	c  *cluster
+	c  *Node
 }
 
-// NewRelay returns a Relay that refuses requests until its service
-// starts.
+// NewRelay returns a Relay that refuses requests until its node starts.
 func NewRelay() *Relay { return &Relay{} }
 
 // Handle is a bus.Handler.
@@ -151,15 +70,26 @@ func (r *Relay) Handle(ctx context.Context, req bus.Request) ([]byte, error) {
 	return c.handle(ctx, req)
 }
 
-// cluster is a Service's clustered mode.
-type cluster struct {
-	s      *Service
+// Node is one node of a cluster: the leases it holds, the tables it
+// forwards, the followers of other nodes' tables it keeps and the notes
+// it exchanges with the other nodes.
+type Node struct {
 	b      bus.Bus
+	relay  *Relay
 	node   string
+	st     store.Store
 	leases store.Leases
 	ttl    time.Duration
-	fwd    time.Duration // see Cluster.Forward
+	fwd    time.Duration // see Config.Forward
 	log    *slog.Logger
+	auth   *auth.Auth
+
+	// tables, social, maxWait and walkAway are given by Start: they are
+	// made after the node, which the tables need as their Placement.
+	tables   *table.Service
+	social   *social.Service
+	maxWait  time.Duration // the table service's MaxWait
+	walkAway time.Duration // the table service's WalkAway
 
 	mu    sync.Mutex
 	owned map[string]*owned // the tables whose lease this node holds
@@ -178,14 +108,22 @@ type cluster struct {
 
 	forwarded, takeovers, fenced prometheus.Counter
 	handed                       prometheus.Counter // see handOff
-	notesLost                    prometheus.Counter // see cluster_nodes.go
+	notesLost                    prometheus.Counter // see nodes.go
 	// forwardTrip times forwarded requests, from this node's send to the
 	// owner's answer; busTrip times the probes to the other nodes, the
 	// bus's own round trip (see probes).
 	forwardTrip, busTrip prometheus.Histogram
 
-	notes nodeNotes // what the nodes tell each other of players (cluster_nodes.go)
+	notes nodeNotes // what the nodes tell each other of players (nodes.go)
 }
+
+// The parts of the server a Node stands in for on this node.
+var (
+	_ table.Placement  = (*Node)(nil)
+	_ table.LobbyPeers = (*Node)(nil)
+	_ players.Peers    = (*Node)(nil)
+	_ social.Peers     = (*Node)(nil)
+)
 
 // remoteOwner is another node's lease, as last seen.
 type remoteOwner struct {
@@ -209,33 +147,40 @@ type owned struct {
 	streak int
 }
 
-// newCluster returns s's clustered mode, or nil when s is not clustered.
-func newCluster(s *Service) (*cluster, error) {
-	cc := s.cfg.Cluster
-	if cc == nil || cc.Bus == nil {
-		return nil, nil
+// New returns the node cfg makes of a server on st, whose credentials a
+// checks, logging to log and registering its metrics on reg. st must
+// keep leases (store.Leases). The node answers nothing and runs nothing
+// until Start hands it the parts of the server made after it.
+func New(cfg Config, st store.Store, a *auth.Auth, log *slog.Logger, reg prometheus.Registerer) (*Node, error) {
+	if cfg.Bus == nil {
+		return nil, errors.New("cluster: a node needs a bus")
 	}
-	if cc.Relay == nil {
-		return nil, errors.New("server: a cluster needs the Relay its bus hands requests to")
+	if cfg.Relay == nil {
+		return nil, errors.New("cluster: a node needs the Relay its bus hands requests to")
 	}
-	ls, ok := s.st.(store.Leases)
+	ls, ok := st.(store.Leases)
 	if !ok {
-		return nil, errors.New("server: a cluster needs a store that keeps leases (PostgreSQL), not this one")
+		return nil, errors.New("cluster: a node needs a store that keeps leases (PostgreSQL), not this one")
 	}
-	ttl := cc.Lease
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
+	ttl := cfg.Lease
 	if ttl <= 0 {
 		ttl = DefaultLease
 	}
-	fwd := cc.Forward
+	fwd := cfg.Forward
 	if fwd <= 0 {
 		fwd = max(2*ttl, minForward)
 	}
-	c := &cluster{
-		s: s, b: cc.Bus, node: cc.Bus.Node(), leases: ls, ttl: ttl, fwd: fwd,
-		log: s.log.With("node", cc.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, halted: make(chan struct{}),
+	c := &Node{
+		b: cfg.Bus, relay: cfg.Relay, node: cfg.Bus.Node(), st: st, leases: ls, ttl: ttl, fwd: fwd, auth: a,
+		log: log.With("node", cfg.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, halted: make(chan struct{}),
 		notes: nodeNotes{queue: make(chan relayRequest, noteQueue)},
 	}
-	reg := s.reg
 	c.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_forwarded_total", Help: "Requests this node forwarded to the owner of their table."})
 	c.takeovers = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_takeovers_total", Help: "Tables this node took over from an owner that stopped renewing its lease."})
 	c.handed = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_handed_total", Help: "Tables this node handed to the node their requests came from."})
@@ -243,42 +188,58 @@ func newCluster(s *Service) (*cluster, error) {
 	c.notesLost = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_notes_unanswered_total", Help: "Notes to another node (a player stream's event, credentials to forget, who is online, a player's tables, the lobby) that it did not answer."})
 	c.forwardTrip = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "parlour_cluster_forward_seconds", Help: "Time from forwarding a request to its table's owner to the owner's answer, the owner's work included.", Buckets: table.LatencyBuckets()})
 	c.busTrip = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "parlour_cluster_bus_seconds", Help: "Round trip over the bus of a probe to another node, answered at once (every few seconds, to each other node).", Buckets: busBuckets})
-	reg.MustRegister(c.forwarded, c.takeovers, c.handed, c.fenced, c.notesLost, c.forwardTrip, c.busTrip,
+	for _, m := range []prometheus.Collector{c.forwarded, c.takeovers, c.handed, c.fenced, c.notesLost, c.forwardTrip, c.busTrip,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_cluster_owned_tables", Help: "Tables whose lease this node holds."}, func() float64 {
 			c.mu.Lock()
 			defer c.mu.Unlock()
 			return float64(len(c.owned))
-		}))
-	cc.Relay.mu.Lock()
-	cc.Relay.c = c
-	cc.Relay.mu.Unlock()
+		}),
+	} {
+		if err := reg.Register(m); err != nil {
+			return nil, fmt.Errorf("cluster: registering metrics: %w", err)
+		}
+	}
 	return c, nil
 }
 
-// start runs the renewals and the sweep for expired leases.
-func (c *cluster) start() {
+// Start hands the node the table service and the social part, made
+// after it (the table service needs the node as its Placement), lets its
+// Relay pass it the bus's requests, and starts its background work: the
+// lease renewals and the sweep for expired leases, the sender of stream
+// events to the other nodes, and the probes of the bus. Call it once,
+// before the server serves anything.
+func (c *Node) Start(tables *table.Service, sc *social.Service) {
+	c.tables, c.social = tables, sc
+	d := tables.Config()
+	c.maxWait, c.walkAway = d.MaxWait, d.WalkAway
+	c.relay.mu.Lock()
+	c.relay.c = c
+	c.relay.mu.Unlock()
 	c.loops.Add(3)
 	go c.renewals()
 	go c.sendNotes()
 	go c.probes()
 }
 
-// halt stops the background work without releasing anything, as a
-// node's death would. It is safe to call twice.
-func (c *cluster) halt() {
+// Halt stops the node's background work without releasing anything, as
+// the node's death would (a Close after it releases nothing either); the
+// node still answers on the bus and forwards requests. Tests of a
+// cluster play a node's death or pause with it. It is safe to call
+// twice.
+func (c *Node) Halt() {
 	c.once.Do(func() { close(c.halted) })
 	c.loops.Wait()
 }
 
-// close halts and releases every lease, so that other nodes take the
-// tables at once rather than after the lease's time.
-func (c *cluster) close() {
+// Close halts the node and releases every lease it holds, so that other
+// nodes take the tables at once rather than after the lease's time.
+func (c *Node) Close() {
 	select {
 	case <-c.halted:
 		return // halted as if dead: release nothing
 	default:
 	}
-	c.halt()
+	c.Halt()
 	c.mu.Lock()
 	all := make([]*owned, 0, len(c.owned))
 	for _, o := range c.owned {
@@ -297,10 +258,19 @@ func (c *cluster) close() {
 	}
 }
 
-// epoch returns the epoch that fences writes of table id: its lease's if
+// Holds reports whether the node counts table id's lease as its own,
+// renewed in time or not (owns asks for a lease renewed in time).
+func (c *Node) Holds(id string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	_, ok := c.owned[id]
+	return ok
+}
+
+// Epoch returns the epoch that fences writes of table id: its lease's if
 // this node holds it, and otherwise -1, which the store refuses (a node
 // that does not own a table must not write it). 0 when not clustered.
-func (c *cluster) Epoch(id string) int64 {
+func (c *Node) Epoch(id string) int64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if o, ok := c.owned[id]; ok {
@@ -312,7 +282,7 @@ func (c *cluster) Epoch(id string) int64 {
 // owns reports whether this node holds table id's lease, renewed less
 // than the lease's time ago (a node paused or cut off from the store past
 // that stops answering for the table before the store fences it).
-func (c *cluster) owns(id string) bool {
+func (c *Node) owns(id string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	o, ok := c.owned[id]
@@ -321,7 +291,7 @@ func (c *cluster) owns(id string) bool {
 
 // claim takes table id's lease for this node, or returns the node that
 // holds it ("" when this node does now).
-func (c *cluster) claim(ctx context.Context, id string) (string, error) {
+func (c *Node) claim(ctx context.Context, id string) (string, error) {
 	if c.owns(id) {
 		return "", nil
 	}
@@ -335,7 +305,7 @@ func (c *cluster) claim(ctx context.Context, id string) (string, error) {
 		if _, err := c.leases.Lease(ctx, id); errors.Is(err, store.ErrNotFound) {
 			// Never leased: a table from before the cluster, or none at
 			// all, which must leave no lease behind.
-			if _, err := c.s.st.Table(ctx, id); errors.Is(err, store.ErrNotFound) {
+			if _, err := c.st.Table(ctx, id); errors.Is(err, store.ErrNotFound) {
 				return "", refuse.NotFound("there is no table %q", id)
 			}
 		}
@@ -372,21 +342,21 @@ const rememberOwner = 30 * time.Second
 const maxElsewhere = 1 << 16
 
 // adoptHanded takes up table id, which its owner handed to this node.
-func (c *cluster) adoptHanded(id string) {
+func (c *Node) adoptHanded(id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
 	defer cancel()
 	if owner, err := c.claim(ctx, id); err != nil || owner != "" {
 		c.log.Warn("taking up a table handed to this node", "table", id, "owner", owner, "err", err)
 		return
 	}
-	if err := c.s.Load(ctx, id); err != nil {
+	if err := c.tables.Load(ctx, id); err != nil {
 		c.log.Warn("taking up a table handed to this node", "table", id, "err", err)
 	}
 }
 
 // forget drops what this node remembers of table id's owner elsewhere:
 // it did not answer as the owner.
-func (c *cluster) forget(id string) {
+func (c *Node) forget(id string) {
 	c.mu.Lock()
 	delete(c.elsewhere, id)
 	c.mu.Unlock()
@@ -394,7 +364,7 @@ func (c *cluster) forget(id string) {
 
 // adopt records lease l as held by this node and answers for its table
 // on the bus.
-func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
+func (c *Node) adopt(ctx context.Context, l store.Lease) error {
 	c.mu.Lock()
 	if o, ok := c.owned[l.Table]; ok {
 		stale := o.lease.Epoch != l.Epoch
@@ -404,7 +374,7 @@ func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
 			// The lease lapsed and was taken again: another node may
 			// have moved meanwhile, so the table is rebuilt from its
 			// record.
-			c.s.Drop(l.Table)
+			c.tables.Drop(l.Table)
 		}
 		return nil
 	}
@@ -415,7 +385,7 @@ func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
 	// A copy in memory from an earlier lease of this node's is behind
 	// whatever the owners between did: it goes, and the table is read
 	// again from its record.
-	c.s.DropStale(l.Table, l.Epoch)
+	c.tables.DropStale(l.Table, l.Epoch)
 	if err := c.b.Own(ctx, l.Table); err != nil {
 		c.mu.Lock()
 		delete(c.owned, l.Table)
@@ -433,7 +403,7 @@ func (c *cluster) adopt(ctx context.Context, l store.Lease) error {
 // own (the store or the bus is out of reach) must not be made: nobody
 // else could serve it, and a copy kept here without its lease would
 // come back stale once the node took the lease again.
-func (c *cluster) create(ctx context.Context, id string) (int64, error) {
+func (c *Node) create(ctx context.Context, id string) (int64, error) {
 	l, err := c.leases.AcquireLease(ctx, id, c.node, c.ttl)
 	if err == nil {
 		err = c.adopt(ctx, l)
@@ -447,7 +417,7 @@ func (c *cluster) create(ctx context.Context, id string) (int64, error) {
 
 // lose drops table id: its lease passed to another node (or expired and
 // could not be renewed).
-func (c *cluster) lose(id string) {
+func (c *Node) lose(id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if _, ok := c.disown(ctx, id); !ok {
@@ -455,12 +425,12 @@ func (c *cluster) lose(id string) {
 	}
 	c.fenced.Inc()
 	c.log.Warn("lease lost: the table is another node's now", "table", id)
-	c.s.Drop(id)
+	c.tables.Drop(id)
 }
 
 // disown stops renewing table id's lease and answering for it on the bus,
 // and returns what this node held of it, if anything.
-func (c *cluster) disown(ctx context.Context, id string) (*owned, bool) {
+func (c *Node) disown(ctx context.Context, id string) (*owned, bool) {
 	c.mu.Lock()
 	o, ok := c.owned[id]
 	delete(c.owned, id)
@@ -489,18 +459,18 @@ func (c *cluster) disown(ctx context.Context, id string) (*owned, bool) {
 // giveUp lets table id go at once, lease and all: this node holds its
 // lease but cannot answer for it on the bus, so another node must take
 // it, and need not wait for the lease to run out.
-func (c *cluster) giveUp(id string) {
+func (c *Node) giveUp(id string) {
 	ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
 	defer cancel()
 	c.release(ctx, id)
-	c.s.Drop(id)
+	c.tables.Drop(id)
 }
 
 // heal makes this node answer on the bus for table id, whose lease it
 // holds, because another node found nobody answering for it: the bus
 // lost the subscription (or this node let it go as it took the table
 // back). Should that fail, the node gives the table up.
-func (c *cluster) heal(ctx context.Context, id string) {
+func (c *Node) heal(ctx context.Context, id string) {
 	if err := c.b.Own(ctx, id); err != nil {
 		c.log.Warn("answering again for a table nobody could reach", "table", id, "err", err)
 		go c.giveUp(id)
@@ -511,7 +481,7 @@ func (c *cluster) heal(ctx context.Context, id string) {
 
 // lapsed drops table id if this node holds its lease but has not
 // renewed it in the lease's time.
-func (c *cluster) lapsed(id string) {
+func (c *Node) lapsed(id string) {
 	c.mu.Lock()
 	o, ok := c.owned[id]
 	stale := ok && time.Since(o.renewed) >= c.ttl
@@ -522,7 +492,7 @@ func (c *cluster) lapsed(id string) {
 }
 
 // release gives up table id's lease at once (it left memory).
-func (c *cluster) release(ctx context.Context, id string) {
+func (c *Node) release(ctx context.Context, id string) {
 	o, ok := c.disown(ctx, id)
 	if !ok {
 		return
@@ -535,7 +505,7 @@ func (c *cluster) release(ctx context.Context, id string) {
 // renewals renews every lease this node holds every third of the
 // lease's time, releases those of tables no longer in memory, and takes
 // over live tables whose lease expired.
-func (c *cluster) renewals() {
+func (c *Node) renewals() {
 	defer c.loops.Done()
 	tick := time.NewTicker(c.ttl / 3)
 	defer tick.Stop()
@@ -552,7 +522,7 @@ func (c *cluster) renewals() {
 	}
 }
 
-func (c *cluster) renewAll(ctx context.Context) {
+func (c *Node) renewAll(ctx context.Context) {
 	c.mu.Lock()
 	held := make(map[string]*owned, len(c.owned))
 	leases := make(map[string]store.Lease, len(c.owned))
@@ -562,7 +532,7 @@ func (c *cluster) renewAll(ctx context.Context) {
 	c.mu.Unlock()
 	renew := make([]store.Lease, 0, len(held))
 	for id, o := range held {
-		if !c.s.Loaded(id) && time.Since(o.taken) > c.ttl {
+		if !c.tables.Loaded(id) && time.Since(o.taken) > c.ttl {
 			c.release(ctx, id)
 			delete(held, id)
 			continue
@@ -608,7 +578,7 @@ func (c *cluster) renewAll(ctx context.Context) {
 // sweep takes over a few live tables whose owner stopped renewing, so
 // that their clocks and computer seats go on without waiting for a
 // request.
-func (c *cluster) sweep(ctx context.Context) {
+func (c *Node) sweep(ctx context.Context) {
 	expired, err := c.leases.ExpiredLeases(ctx, 16)
 	if err != nil {
 		c.log.Warn("looking for expired leases", "err", err)
@@ -623,7 +593,7 @@ func (c *cluster) sweep(ctx context.Context) {
 		if err != nil || owner != "" {
 			continue
 		}
-		if err := c.s.Load(ctx, l.Table); err != nil {
+		if err := c.tables.Load(ctx, l.Table); err != nil {
 			c.log.Warn("taking over a table", "table", l.Table, "err", err)
 			c.release(ctx, l.Table)
 			continue
@@ -639,12 +609,12 @@ func (c *cluster) sweep(ctx context.Context) {
 // the gap and read the table afresh. Nothing is published before the
 // table's chat is loaded, so that a new owner's marks never fall below
 // its predecessor's (a subscriber drops a mark not above the last).
-func (c *cluster) publish(id string, stop chan struct{}) {
+func (c *Node) publish(id string, stop chan struct{}) {
 	defer c.loops.Done()
 	last := 0
 	for {
 		ctx, cancel := context.WithTimeout(context.Background(), c.ttl)
-		m, ch, ok, err := c.s.Mark(ctx, id)
+		m, ch, ok, err := c.tables.Mark(ctx, id)
 		cancel()
 		again := 50 * time.Millisecond
 		if err != nil {
@@ -678,7 +648,7 @@ func (c *cluster) publish(id string, stop chan struct{}) {
 
 // published tells the other nodes of a change of table id, at mark, that
 // publish does not see: the table left memory with it (Leave).
-func (c *cluster) published(id string, mark int) {
+func (c *Node) published(id string, mark int) {
 	if err := c.b.Publish(id, mark, nil); err != nil {
 		c.log.Debug("publishing a change", "table", id, "err", err)
 	}
@@ -686,31 +656,31 @@ func (c *cluster) published(id string, mark int) {
 
 // Restored is told when this node has rebuilt table id from its record
 // as its owner; the lease was taken by Claim, so there is nothing to do.
-func (c *cluster) Restored(id string) {}
+func (c *Node) Restored(id string) {}
 
 // Claim is claim, for the table service (Placement).
-func (c *cluster) Claim(ctx context.Context, id string) (string, error) { return c.claim(ctx, id) }
+func (c *Node) Claim(ctx context.Context, id string) (string, error) { return c.claim(ctx, id) }
 
 // Created is create, for the table service (Placement).
-func (c *cluster) Created(ctx context.Context, id string) error {
+func (c *Node) Created(ctx context.Context, id string) error {
 	_, err := c.create(ctx, id)
 	return err
 }
 
 // Abandoned is release, for the table service (Placement).
-func (c *cluster) Abandoned(ctx context.Context, id string) { c.release(ctx, id) }
+func (c *Node) Abandoned(ctx context.Context, id string) { c.release(ctx, id) }
 
 // Fenced counts a lease lost: the store refused a write of table id
 // under its passed epoch (Placement).
-func (c *cluster) Fenced(id string) { c.fenced.Inc() }
+func (c *Node) Fenced(id string) { c.fenced.Inc() }
 
 // Changed is published, for the table service (Placement).
-func (c *cluster) Changed(id string, mark int) { c.published(id, mark) }
+func (c *Node) Changed(id string, mark int) { c.published(id, mark) }
 
 // takeover waits, bounded by the lease's time and a little, for the
 // lease of table id to expire or pass, and takes it if it expired. It
 // returns nil once this node or another live one owns the table.
-func (c *cluster) takeover(ctx context.Context, id string) error {
+func (c *Node) takeover(ctx context.Context, id string) error {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, c.ttl+2*time.Second)
 	defer cancel()
@@ -762,7 +732,7 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 			if err := c.adopt(ctx, l); err != nil {
 				return refuse.Unavailable("the table could not be taken over; try again")
 			}
-			if err := c.s.Load(ctx, id); err != nil {
+			if err := c.tables.Load(ctx, id); err != nil {
 				c.release(context.WithoutCancel(ctx), id)
 				return err
 			}
@@ -786,7 +756,7 @@ func (c *cluster) takeover(ctx context.Context, id string) error {
 
 // askHeal tells node, which holds table id's lease, that nobody answers
 // for the table on the bus (see heal).
-func (c *cluster) askHeal(ctx context.Context, node, id string) {
+func (c *Node) askHeal(ctx context.Context, node, id string) {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	if _, err := c.b.Request(ctx, bus.ToNode(node), []byte(`{"kind":"heal","table":"`+id+`"}`)); err != nil {

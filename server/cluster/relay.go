@@ -1,10 +1,10 @@
-package server
+package cluster
 
-// Forwarding between the nodes of a cluster (see cluster.go for the
-// whole): a request about a table another node owns goes to the owner
-// over the bus and is served there, a watcher on another node fetches its
-// updates from the owner, and a request that finds the owner gone starts
-// the takeover (cluster.go).
+// Forwarding between the nodes of a cluster (the package's documentation
+// tells the whole): a request about a table another node owns goes to the
+// owner over the bus and is served there, a watcher on another node
+// fetches its updates from the owner, and a request that finds the owner
+// gone starts the takeover (cluster.go).
 
 import (
 	"bytes"
@@ -45,12 +45,12 @@ type relayRequest struct {
 	// Chat, Sent and Ended are an update's too: the number of the last
 	// chat message the watcher was sent (-1: none yet, send every one at
 	// hand), whether it was sent an update yet, and whether one showed
-	// the game's end (see Watcher.next).
+	// the game's end (see table.Watcher).
 	Chat  int  `json:"chat,omitempty"`
 	Sent  bool `json:"sent,omitempty"`
 	Ended bool `json:"ended,omitempty"`
 	// Identity, Event, Hashes, Status and Limit are a note's, about
-	// players or the lobby rather than a table (cluster_nodes.go).
+	// players or the lobby rather than a table (nodes.go).
 	Identity string              `json:"identity,omitempty"`
 	Event    *social.StreamEvent `json:"event,omitempty"`
 	Hashes   [][]byte            `json:"hashes,omitempty"`
@@ -78,7 +78,7 @@ type relayReply struct {
 var relayedHeaders = [...]string{"Authorization", "Content-Type", "Cookie", "Accept", "Last-Event-ID"}
 
 // handle answers a request from another node.
-func (c *cluster) handle(ctx context.Context, req bus.Request) ([]byte, error) {
+func (c *Node) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 	rq, err := decodeRelay(req.Data)
 	if err != nil {
 		return nil, err
@@ -161,7 +161,7 @@ func decodeRelay(b []byte) (relayRequest, error) {
 
 // serveRelayed serves a forwarded HTTP request through this node's
 // handler.
-func (c *cluster) serveRelayed(ctx context.Context, rq relayRequest) (relayReply, error) {
+func (c *Node) serveRelayed(ctx context.Context, rq relayRequest) (relayReply, error) {
 	h := c.handler()
 	if h == nil {
 		return relayReply{}, errors.New("the node serves no HTTP yet")
@@ -209,7 +209,7 @@ const handOffAfter = 12
 // table under way with nothing here tied to it moves: no watcher on this
 // node, no computer seat and no clock running. It reports whether the
 // table was handed.
-func (c *cluster) handOff(ctx context.Context, id, from string) bool {
+func (c *Node) handOff(ctx context.Context, id, from string) bool {
 	if from == "" || from == c.node {
 		return false
 	}
@@ -226,7 +226,7 @@ func (c *cluster) handOff(ctx context.Context, id, from string) bool {
 	if !due {
 		return false
 	}
-	handed, err := c.s.HandOff(id, func() (bool, error) {
+	handed, err := c.tables.HandOff(id, func() (bool, error) {
 		o, ok := c.disown(ctx, id)
 		if !ok {
 			return false, nil
@@ -257,7 +257,7 @@ func (c *cluster) handOff(ctx context.Context, id, from string) bool {
 
 // here notes a request for table id made on this node, its owner (see
 // handOff).
-func (c *cluster) here(id string) {
+func (c *Node) here(id string) {
 	c.mu.Lock()
 	if o, ok := c.owned[id]; ok {
 		o.from, o.streak = c.node, 0
@@ -269,16 +269,15 @@ func (c *cluster) here(id string) {
 // version it has, with the chat lines after the last it was sent that
 // its seat may read and its identity has not muted, as a local
 // Watcher's.
-func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, error) {
-	s := c.s
+func (c *Node) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, error) {
 	var p *auth.Principal
 	if rq.Token != "" {
 		var err error
-		if p, err = s.auth.Authenticate(ctx, rq.Token); err != nil {
+		if p, err = c.auth.Authenticate(ctx, rq.Token); err != nil {
 			return replyError(err)
 		}
 	}
-	u, last, mark, err := s.RemoteUpdate(ctx, p, rq.Table, rq.Since, rq.Chat, rq.Ended, rq.Sent)
+	u, last, mark, err := c.tables.RemoteUpdate(ctx, p, rq.Table, rq.Since, rq.Chat, rq.Ended, rq.Sent)
 	if err != nil {
 		return replyError(err)
 	}
@@ -291,12 +290,12 @@ func (c *cluster) serveUpdate(ctx context.Context, rq relayRequest) ([]byte, err
 
 // serveHere notes that the seat of a watcher on another node is still
 // at the table (see remoteWatch.heartbeat).
-func (c *cluster) serveHere(ctx context.Context, rq relayRequest) ([]byte, error) {
-	p, err := c.s.auth.Authenticate(ctx, rq.Token)
+func (c *Node) serveHere(ctx context.Context, rq relayRequest) ([]byte, error) {
+	p, err := c.auth.Authenticate(ctx, rq.Token)
 	if err != nil {
 		return replyError(err)
 	}
-	if err := c.s.Touch(ctx, p, rq.Table); err != nil {
+	if err := c.tables.Touch(ctx, p, rq.Table); err != nil {
 		return replyError(err)
 	}
 	return json.Marshal(relayReply{Status: http.StatusOK})
@@ -359,7 +358,7 @@ var errGone = refuse.Unavailable("the node that runs this table stopped answerin
 
 // serveHTTP serves r when it concerns a table another node owns, and
 // reports whether it did; otherwise the caller serves it here.
-func (c *cluster) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
+func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	if auth.Forwarded(r.Context()) {
 		return false
 	}
@@ -489,7 +488,7 @@ var errOwnerGone = errors.New("the table's node left before it answered")
 // node it went to is asked every second whether it is still there, and a
 // node gone from the bus (killed, cut off) fails the request at once
 // with errOwnerGone.
-func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (relayReply, error) {
+func (c *Node) forward(ctx context.Context, owner string, rq relayRequest) (relayReply, error) {
 	b, err := json.Marshal(rq)
 	if err != nil {
 		return relayReply{}, err
@@ -546,7 +545,7 @@ func (c *cluster) forward(ctx context.Context, owner string, rq relayRequest) (r
 
 // present reports whether node is still on the bus: anything but "no
 // one answers" (an answer, an error, a slow reply) counts as there.
-func (c *cluster) present(ctx context.Context, node, id string) bool {
+func (c *Node) present(ctx context.Context, node, id string) bool {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	_, err := c.b.Request(ctx, bus.ToNode(node), []byte(`{"kind":"ping","table":"`+id+`"}`))
@@ -563,7 +562,7 @@ const minForward = 10 * time.Second
 // Cluster.Forward, so that a request the owner received just before it
 // died is known lost, then made again or answered 503, within seconds
 // rather than a minute.
-func (c *cluster) forwardTime(rq relayRequest) time.Duration {
+func (c *Node) forwardTime(rq relayRequest) time.Duration {
 	base := c.fwd
 	if rq.Kind != "http" {
 		return base
@@ -577,14 +576,14 @@ func (c *cluster) forwardTime(rq relayRequest) time.Duration {
 			Wait bool `json:"wait"`
 		}
 		if json.Unmarshal(rq.Body, &w) == nil && w.Wait {
-			return c.s.cfg.MaxWait + base
+			return c.maxWait + base
 		}
 	}
 	return base
 }
 
 // answers reports whether a node answers as table id's owner.
-func (c *cluster) answers(ctx context.Context, id string) bool {
+func (c *Node) answers(ctx context.Context, id string) bool {
 	ctx, cancel := context.WithTimeout(ctx, time.Second)
 	defer cancel()
 	ans, err := c.b.Request(ctx, bus.ToOwner(id), []byte(`{"kind":"ping","table":"`+id+`"}`))
@@ -593,14 +592,14 @@ func (c *cluster) answers(ctx context.Context, id string) bool {
 }
 
 // fail answers err as the API answers a refusal.
-func (c *cluster) fail(w http.ResponseWriter, r *http.Request, err error) {
+func (c *Node) fail(w http.ResponseWriter, r *http.Request, err error) {
 	refuse.Write(w, r, c.log, err)
 }
 
 // Serve makes the node serve the requests other nodes forward to it with
 // h, the whole of its HTTP door (Forward included, which lets them
 // through).
-func (c *cluster) Serve(h http.Handler) {
+func (c *Node) Serve(h http.Handler) {
 	c.hmu.Lock()
 	c.h = h
 	c.hmu.Unlock()
@@ -608,7 +607,7 @@ func (c *cluster) Serve(h http.Handler) {
 
 // handler returns the door the node serves forwarded requests through
 // (nil before Serve).
-func (c *cluster) handler() http.Handler {
+func (c *Node) handler() http.Handler {
 	c.hmu.RLock()
 	defer c.hmu.RUnlock()
 	return c.h
@@ -619,7 +618,7 @@ func (c *cluster) handler() http.Handler {
 // table over when its owner is gone), and its answer written back; the
 // rest, and the sockets and streams the doors follow from here, go to
 // next.
-func (c *cluster) Forward(next http.Handler) http.Handler {
+func (c *Node) Forward(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !c.serveHTTP(w, r) {
 			next.ServeHTTP(w, r)
@@ -633,7 +632,7 @@ func (c *cluster) Forward(next http.Handler) http.Handler {
 // request came before the hand-over's own claim), or a lease that
 // lapsed and is this node's still. It reports whether the node owns the
 // table now.
-func (c *cluster) ownsByLease(ctx context.Context, rq relayRequest) bool {
+func (c *Node) ownsByLease(ctx context.Context, rq relayRequest) bool {
 	if rq.Kind != "http" {
 		return false
 	}

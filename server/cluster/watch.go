@@ -1,4 +1,4 @@
-package server
+package cluster
 
 import (
 	"context"
@@ -16,12 +16,12 @@ import (
 // it hears of every change on the bus and asks the owner for the
 // watcher's own update since the version and chat message it has.
 type remoteWatch struct {
-	c       *cluster
+	c       *Node
 	id      string
 	token   string
 	version int
 	// chat is the number of the last chat message sent (-1: none yet),
-	// mark the table's mark (see cluster.publish) the last update was
+	// mark the table's mark (see Node.publish) the last update was
 	// made at; sent and ended are as a local Watcher's.
 	chat        int
 	mark        int
@@ -36,7 +36,7 @@ var _ table.Follower = (*remoteWatch)(nil)
 
 // watchRemote subscribes to table id's changes, before the first update
 // is read, so that no change falls between.
-func (c *cluster) watchRemote(ctx context.Context, id, token string, from int) (*remoteWatch, error) {
+func (c *Node) watchRemote(ctx context.Context, id, token string, from int) (*remoteWatch, error) {
 	sub, err := c.b.Subscribe(ctx, id)
 	if err != nil {
 		return nil, refuse.Unavailable("the table's changes cannot be followed now; try again")
@@ -57,7 +57,7 @@ func (w *remoteWatch) Close() {
 // heartbeat tells the owner, every quarter of the walk-away time, that
 // the watcher's seat is still at the table.
 func (w *remoteWatch) heartbeat() {
-	tick := time.NewTicker(max(100*time.Millisecond, w.c.s.cfg.WalkAway/4))
+	tick := time.NewTicker(max(100*time.Millisecond, w.c.walkAway/4))
 	defer tick.Stop()
 	for {
 		select {
@@ -79,7 +79,7 @@ func (w *remoteWatch) heartbeat() {
 }
 
 // ChatFrom makes the first update carry only the chat messages after
-// number n (see Watcher.ChatFrom).
+// number n (see table.Watcher.ChatFrom).
 func (w *remoteWatch) ChatFrom(n int) { w.chat = n }
 
 // prime asks the owner for the watcher's first update now, which Next
@@ -187,8 +187,8 @@ func (w *remoteWatch) read(rp relayReply) (table.Update, error) {
 
 // updateHere answers rq, a remote watcher's ask for its update, on this
 // node, which owns the table.
-func (c *cluster) updateHere(ctx context.Context, rq relayRequest) (relayReply, error) {
-	if err := c.s.Load(ctx, rq.Table); err != nil {
+func (c *Node) updateHere(ctx context.Context, rq relayRequest) (relayReply, error) {
+	if err := c.tables.Load(ctx, rq.Table); err != nil {
 		return relayReply{}, err
 	}
 	b, err := c.serveUpdate(ctx, rq)
@@ -205,8 +205,8 @@ func (c *cluster) updateHere(ctx context.Context, rq relayRequest) (relayReply, 
 // chat messages after number chat (-1: every one at hand). It is
 // primed: the owner's refusal (no such table, not the asker's to see, a
 // version ahead of the table) is its error, as a local Watch's is. Both
-// doors follow another node's tables through it (Remote).
-func (c *cluster) Follow(ctx context.Context, id, token string, from, chat int) (table.Follower, error) {
+// doors follow another node's tables through it.
+func (c *Node) Follow(ctx context.Context, id, token string, from, chat int) (table.Follower, error) {
 	wt, err := c.watchRemote(ctx, id, token, from)
 	if err != nil {
 		return nil, err
