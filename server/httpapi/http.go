@@ -94,11 +94,11 @@ type Handler struct {
 	// held counts the streams and sockets held open (holdStream).
 	held limit.Held
 	// newRated counts the rated games new accounts start, per address
-	// (farm.go).
+	// (server/table/farm.go).
 	newRated *limit.Keyed
 	// challengesByAddr counts the challenges each address makes.
 	challengesByAddr *limit.Keyed
-	// signInByAddr and signInByName limit password checks (accounts.go).
+	// signInByAddr and signInByName limit password checks (http_sessions.go).
 	signInByAddr, signInByName *limit.Keyed
 
 	// keepAlive is Config's KeepAlive.
