@@ -8,6 +8,7 @@
 #   bash docs/door-measure.sh                  # from the repository's root
 #   RUNS=5 RATE=2500 DUR=30s bash docs/door-measure.sh
 #   BIN=../old/parlour bash docs/door-measure.sh   # a binary built before
+#   TOOL=./parlour BIN=../old/parlour bash ...     # its server, this load tool
 #   FLAGS="--stagger=false" bash docs/door-measure.sh # more loadtest flags
 #   PAIRED=1 RUNS=4 bash docs/door-measure.sh        # both doors at once
 #   FLAGS="--new-sockets" bash docs/door-measure.sh  # a new pair of sockets
@@ -67,6 +68,7 @@ if [ -z "${BIN:-}" ]; then
 	BIN=$work/parlour
 	go build -o "$BIN" ./cmd/parlour
 fi
+TOOL=${TOOL:-$BIN}
 
 # run DOOR PORT: one loadtest run through DOOR against a fresh server on
 # PORT; its report goes to $work/DOOR (added to) and to $work/last.DOOR.
@@ -84,7 +86,7 @@ run() {
 		if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then break; fi
 		sleep 0.1
 	done
-	"$BIN" loadtest --url "http://127.0.0.1:$port" --transport "$door" --tables "$TABLES" --conns "$TABLES" \
+	"$TOOL" loadtest --url "http://127.0.0.1:$port" --transport "$door" --tables "$TABLES" --conns "$TABLES" \
 		--rate "$RATE" --duration "$DUR" --server-pid "$server" $FLAGS >"$work/last.$door" 2>&1 || true
 	cat "$work/last.$door" >>"$work/$door"
 	kill -INT "$server"
