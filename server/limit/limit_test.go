@@ -5,7 +5,10 @@ import (
 	"time"
 )
 
+// TestKeyed: each key has a bucket of its own, and a sweep drops the
+// buckets that have refilled.
 func TestKeyed(t *testing.T) {
+	t.Parallel()
 	k := NewKeyed(1, 3)
 	for i := range 3 {
 		if !k.Allow("ann") {
@@ -35,7 +38,9 @@ func TestKeyed(t *testing.T) {
 	}
 }
 
+// TestBucket: a bucket allows its burst at once, then its rate.
 func TestBucket(t *testing.T) {
+	t.Parallel()
 	b := NewBucket(10, 2)
 	now := time.Now()
 	if !b.Allow(now) || !b.Allow(now) || b.Allow(now) {
