@@ -31,6 +31,7 @@ import (
 	"parlour/server/limit"
 	"parlour/server/players"
 	"parlour/server/social"
+	"parlour/server/socket"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -152,6 +153,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// the tables and the players are.
 		Observers: []table.Observer{socialObserver{s}},
 		Auth:      s.auth, Registerer: s.reg,
+		// The sockets write the updates the table encodes, in their
+		// own message.
+		Envelope: table.Envelope{Head: socket.UpdateHead, Tail: socket.UpdateTail},
 	}
 	if s.cl != nil {
 		tc.Placement, tc.LobbyPeers = s.cl, s.cl

@@ -20,6 +20,7 @@ import (
 	"github.com/coder/websocket"
 
 	"parlour/server/httpapi"
+	"parlour/server/internal/servertest"
 	"parlour/server/limit"
 	"parlour/server/socket"
 	"parlour/server/table"
@@ -261,6 +262,12 @@ func TestSocketMovePushesToSeats(t *testing.T) {
 	}
 	for turn := range 4 {
 		mover, other := seats[turn%2], seats[1-turn%2]
+		// The pushes of the last change (a socket's arrival, the last
+		// move) are over: a pusher still on its way out would take this
+		// move's push rather than a new one be started or held.
+		servertest.Eventually(t, 5*time.Second, "the last pushes to end", func() bool {
+			return metric(t, hc, "parlour_socket_pushes_pending") == 0
+		})
 		started, held := counts()
 		wsSend(t, mover, fmt.Sprintf(`{"type": "move", "move": "guess %d", "id": "m%d"}`, 10+turn, turn))
 		ack := wsRead(t, mover)

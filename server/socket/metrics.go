@@ -14,6 +14,9 @@ type metricSet struct {
 	// instead (pushHeld).
 	pushersStarted prometheus.Counter
 	pushesHeld     prometheus.Counter
+	// pushing counts the sockets whose push is under way (running, or
+	// held for a move to run).
+	pushing prometheus.Gauge
 	// follows counts the sockets moved on to another table by a later
 	// hello (socket.moveOn).
 	follows prometheus.Counter
@@ -45,6 +48,7 @@ func newMetrics(reg prometheus.Registerer) (*metricSet, error) {
 		pushersStarted: counter("parlour_socket_pushers_started_total", "Goroutines started to push updates to a WebSocket."),
 		follows:        counter("parlour_socket_follows_total", "WebSockets moved on to another table by a later hello, rather than closed and opened again."),
 		socketsBehind:  counter("parlour_socket_backlogs_total", "Times a WebSocket's connection did not take a write at once, so that the rest was kept and sent by a goroutine of its own: a client reading slowly."),
+		pushing:        register(prometheus.NewGauge(prometheus.GaugeOpts{Name: "parlour_socket_pushes_pending", Help: "WebSockets with updates being pushed to them now, by a goroutine of their own or held for a move's socket to run."})).(prometheus.Gauge),
 		pushesHeld:     counter("parlour_socket_pushes_held_total", "Pushes to a seat's WebSocket run by the socket that played the move, rather than by a goroutine of their own."),
 	}
 	return m, err

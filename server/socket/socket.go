@@ -203,6 +203,15 @@ type closing struct {
 	reason string
 }
 
+// UpdateHead and UpdateTail are the socket's message around an update's
+// JSON, {"type":"update","update":...}: the root hands them to the table
+// service (table.Config.Envelope), which encodes each update in them once
+// for every socket of a view.
+const (
+	UpdateHead = `{"type":"update","update":`
+	UpdateTail = `}`
+)
+
 // ServerMessage is one message the server sends over the WebSocket.
 type ServerMessage struct {
 	// Type is "update" (Update holds the seat's new view), "ack" (a move
@@ -862,6 +871,7 @@ func (s *socket) wake(mayHold bool) {
 	}
 	ps.running = true
 	ps.wg.Add(1)
+	s.d.metrics.pushing.Inc()
 	if mayHold && s.wt.Hold(s.heldPush) {
 		return
 	}
@@ -890,6 +900,7 @@ func (s *socket) push(ctx context.Context, inline bool) {
 		ps.mu.Lock()
 		if !ps.again || ps.ended {
 			ps.running = false
+			s.d.metrics.pushing.Dec()
 			ps.mu.Unlock()
 			ps.wg.Done()
 			return

@@ -86,6 +86,11 @@ type Config struct {
 	// Shut is the read gate: it decides whether a read of a table is
 	// shut to its asker (nil: the daily puzzles' own).
 	Shut Shut
+	// Envelope wraps each update Watcher.PollPoked hands out, for the
+	// door that writes it as it is (the WebSocket): the door names its
+	// own message, the table encodes it once for every watcher of a
+	// view. Empty: the update's JSON alone.
+	Envelope Envelope
 	// Observers hear of the games that start and finish, after the
 	// player streams.
 	Observers []Observer

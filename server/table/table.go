@@ -662,10 +662,9 @@ func (t *table) sharedUpdate(seat game.Seat, since, tail int, now time.Time) (e 
 // only hands it over). With tail >= 0, a view with a log
 // (game.TailAppender) holds only the log's entries from tail on, and the
 // update says so in its "view_tail"; logLen is the length of the view's
-// log, -1 when it has none (the view is then whole). The bytes are those
-// of json.Marshal(ServerMessage{Type: "update", Update: &u}). t.mu must
-// be held.
-func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail int, now time.Time) (encode func() ([]byte, error), logLen int, err error) {
+// log, -1 when it has none (the view is then whole). The bytes are
+// env's head, json.Marshal(u) and env's tail. t.mu must be held.
+func (t *table) updateMessage(reg *game.Registry, env Envelope, seat game.Seat, since, tail int, now time.Time) (encode func() ([]byte, error), logLen int, err error) {
 	info, err := t.infoJSON(now)
 	if err != nil {
 		return nil, -1, err
@@ -682,12 +681,12 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 	if err != nil {
 		return nil, -1, err
 	}
-	size := max(512+len(info)+len(setup), int(t.updateSize.Load())+256)
+	size := max(512+len(env.Head)+len(env.Tail)+len(info)+len(setup), int(t.updateSize.Load())+256)
 	if direct {
-		b := appendUpdateHead(make([]byte, 0, size), u.Version, u.Seat, info, setup)
+		b := appendUpdateHead(make([]byte, 0, size), env.Head, u.Version, u.Seat, info, setup)
 		b, logLen = tv.AppendViewTail(append(b, `,"view":`...), seat, tail)
 		if tail <= logLen {
-			msg, err := t.appendUpdateEnd(appendViewTail(b, tv.LogName(), tail), u.Moves)
+			msg, err := t.appendUpdateEnd(appendViewTail(b, tv.LogName(), tail), u.Moves, env.Tail)
 			if err != nil {
 				return nil, -1, err
 			}
@@ -708,7 +707,7 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 		tail = -1
 	}
 	return func() ([]byte, error) {
-		b := appendUpdateHead(make([]byte, 0, size), version, seat, info, setup)
+		b := appendUpdateHead(make([]byte, 0, size), env.Head, version, seat, info, setup)
 		if view != nil {
 			b = append(b, `,"view":`...)
 			if tail >= 0 {
@@ -724,14 +723,16 @@ func (t *table) updateMessage(reg *game.Registry, seat game.Seat, since, tail in
 				b = append(b, v...)
 			}
 		}
-		return t.appendUpdateEnd(b, moves)
+		return t.appendUpdateEnd(b, moves, env.Tail)
 	}, logLen, nil
 }
 
-// appendUpdateHead appends the start of an update's socket message, up
-// to its view: the table's information and the seat's setup come encoded.
-func appendUpdateHead(b []byte, version int, seat game.Seat, info, setup []byte) []byte {
-	b = append(b, `{"type":"update","update":{"version":`...)
+// appendUpdateHead appends the start of an update in its envelope,
+// whose head is head, up to its view: the table's information and the
+// seat's setup come encoded.
+func appendUpdateHead(b []byte, head string, version int, seat game.Seat, info, setup []byte) []byte {
+	b = append(b, head...)
+	b = append(b, `{"version":`...)
 	b = strconv.AppendInt(b, int64(version), 10)
 	b = append(b, `,"seat":`...)
 	b = strconv.AppendInt(b, int64(seat), 10)
@@ -743,17 +744,17 @@ func appendUpdateHead(b []byte, version int, seat game.Seat, info, setup []byte)
 	return b
 }
 
-// appendUpdateEnd appends the rest of an update's socket message after
-// its view: the moves, if any, and the closing braces. It notes the
+// appendUpdateEnd appends the rest of an update after its view: the
+// moves, if any, the closing brace and the envelope's tail. It notes the
 // message's length, to size the next one's buffer.
-func (t *table) appendUpdateEnd(b []byte, moves []MoveInfo) ([]byte, error) {
+func (t *table) appendUpdateEnd(b []byte, moves []MoveInfo, tail string) ([]byte, error) {
 	if len(moves) > 0 {
 		var err error
 		if b, err = appendMoves(append(b, `,"moves":`...), moves); err != nil {
 			return nil, err
 		}
 	}
-	b = append(b, "}}"...)
+	b = append(append(b, '}'), tail...)
 	t.updateSize.Store(int32(len(b)))
 	return b, nil
 }

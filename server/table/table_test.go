@@ -11,10 +11,18 @@ import (
 	"parlour/server/auth"
 )
 
+// socketEnvelope is the WebSocket's envelope (socket.UpdateHead and
+// UpdateTail), which the table's tests cannot import.
+var socketEnvelope = Envelope{Head: `{"type":"update","update":`, Tail: "}"}
+
+// envelopes are the envelopes an update is tested in: none, and the
+// socket's.
+var envelopes = []Envelope{{}, socketEnvelope}
+
 // TestUpdateMessageBytes checks that the shared encoding of an update
 // (its table information encoded once, spliced in) is byte for byte what
-// encoding the whole update gives, for each seat, a spectator, with and
-// without moves, before and after the end. An update asked for with a
+// encoding the whole update gives, in each envelope, for each seat, a
+// spectator, with and without moves, before and after the end. An update asked for with a
 // tail past the view's log carries the view whole too, whether the state
 // appends its tails itself (tailguess) or its views do (guess).
 func TestUpdateMessageBytes(t *testing.T) {
@@ -59,18 +67,20 @@ func testUpdateMessageBytes(t *testing.T, gameName string) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				want, _ := encodeUpdate(u)
-				for _, tail := range []int{-1, 1000} { // none; past the log
-					enc, _, err := tb.updateMessage(f.s.games, seat, since, tail, time.Now())
-					if err != nil {
-						t.Fatal(err)
-					}
-					got, err := enc()
-					// The seconds to a claim are those at the moment
-					// of encoding.
-					got, want := claimIn.ReplaceAll(got, nil), claimIn.ReplaceAll(want, nil)
-					if err != nil || !bytes.Equal(got, want) {
-						t.Fatalf("%s, seat %d since %d tail %d: %v\n got %s\nwant %s", what, seat, since, tail, err, got, want)
+				for _, env := range envelopes {
+					want, _ := encodeUpdate(u, env)
+					for _, tail := range []int{-1, 1000} { // none; past the log
+						enc, _, err := tb.updateMessage(f.s.games, env, seat, since, tail, time.Now())
+						if err != nil {
+							t.Fatal(err)
+						}
+						got, err := enc()
+						// The seconds to a claim are those at the moment
+						// of encoding.
+						got, want := claimIn.ReplaceAll(got, nil), claimIn.ReplaceAll(want, nil)
+						if err != nil || !bytes.Equal(got, want) {
+							t.Fatalf("%s, seat %d since %d tail %d: %v\n got %s\nwant %s", what, seat, since, tail, err, got, want)
+						}
 					}
 				}
 			}

@@ -99,7 +99,7 @@ func BenchmarkUpdateMessage(b *testing.B) {
 				t.mu.Lock()
 				t.infoEnc = nil
 				tail := tails[i%2]
-				enc, _, err := t.updateMessage(s.games, game.Seat(i%2), t.version()-1, tail, time.Now())
+				enc, _, err := t.updateMessage(s.games, socketEnvelope, game.Seat(i%2), t.version()-1, tail, time.Now())
 				t.mu.Unlock()
 				if err != nil {
 					b.Fatal(err)
@@ -115,7 +115,7 @@ func BenchmarkUpdateMessage(b *testing.B) {
 	}
 	if os.Getenv("SHOWUPDATE") != "" {
 		t.mu.Lock()
-		enc, _, _ := t.updateMessage(s.games, 0, t.version()-1, -1, time.Now())
+		enc, _, _ := t.updateMessage(s.games, socketEnvelope, 0, t.version()-1, -1, time.Now())
 		t.mu.Unlock()
 		m, _ := enc()
 		b.Log(string(m))

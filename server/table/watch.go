@@ -150,8 +150,8 @@ func (w *Watcher) Next(ctx context.Context) (Update, error) {
 }
 
 // PollPoked is for a socket, woken by OnChange: it returns the next
-// update encoded as the socket's message ({"type": "update", "update":
-// ...}) if there is one now, and otherwise nil (wait for the next poke).
+// update encoded in the door's envelope (Config.Envelope) if there is one
+// now, and otherwise nil (wait for the next poke).
 // An update that carries no chat and no mutes is the same for every
 // watcher of one view, so it is built and encoded once per version and
 // view, and the other watchers of that view send the same bytes. A
@@ -239,7 +239,7 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 		if !encode {
 			return u, nil, nil, nil
 		}
-		b, err := encodeUpdate(u)
+		b, err := encodeUpdate(u, w.s.cfg.Envelope)
 		w.s.metrics.updatesEncoded.Inc()
 		return Update{}, b, nil, err
 	}
@@ -276,7 +276,7 @@ func (w *Watcher) shared(seat game.Seat, since, tail int) ([]byte, int, error) {
 		w.s.metrics.updatesShared.Inc()
 		return e.msg, e.logLen, e.err
 	}
-	enc, logLen, err := w.t.updateMessage(w.s.games, seat, since, tail, now)
+	enc, logLen, err := w.t.updateMessage(w.s.games, w.s.cfg.Envelope, seat, since, tail, now)
 	e.logLen = logLen
 	w.t.unlock()
 	if err == nil {
@@ -288,13 +288,19 @@ func (w *Watcher) shared(seat game.Seat, since, tail int) ([]byte, int, error) {
 	return e.msg, e.logLen, err
 }
 
-// encodeUpdate encodes u as the socket's update message ({"type":
-// "update", "update": ...}), the bytes PollPoked returns.
-func encodeUpdate(u Update) ([]byte, error) {
-	return json.Marshal(struct {
-		Type   string  `json:"type"`
-		Update *Update `json:"update"`
-	}{"update", &u})
+// Envelope is a door's message around an update: Head, the update's
+// JSON, then Tail (for the WebSocket, `{"type":"update","update":` and
+// `}`).
+type Envelope struct{ Head, Tail string }
+
+// encodeUpdate encodes u in env, the bytes PollPoked returns.
+func encodeUpdate(u Update, env Envelope) ([]byte, error) {
+	b, err := json.Marshal(&u)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]byte, 0, len(env.Head)+len(b)+len(env.Tail))
+	return append(append(append(out, env.Head...), b...), env.Tail...), nil
 }
 
 // Version reports the last version Next returned.
