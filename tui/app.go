@@ -83,33 +83,40 @@ const (
 	scrPlayers
 )
 
-// Model is the whole client's state; tea.Program runs it.
-type Model struct {
+// shared is what every screen holds: the server and who plays at it, the
+// terminal's size, the line of news or trouble under each screen, and the
+// list of recent games. The app model makes one; each screen gets it.
+type shared struct {
 	cfg    Config
 	c      *client.Client
-	ctx    context.Context
+	ctx    context.Context // ends when the client closes
+	w, h   int
+	games  []client.Game // nil until the server answered
+	err    string        // the last problem, in a player's words
+	note   string        // the last piece of news
+	recent []Recent
+	soc    social // the player stream, challenges and recent games
+	// idToken binds every seat this client takes to one guest identity.
+	idToken string
+}
+
+// Model is the app model; tea.Program runs it.
+type Model struct {
+	*shared
 	cancel context.CancelFunc
 
-	w, h   int
 	scr    screen
 	help   bool
-	helpAt int // the first line of the help shown
-	games  []client.Game
-	err    string // the last problem, in a player's words
-	note   string // the last piece of news
+	helpAt int    // the first line of the help shown
 	input  string // the line being typed (join, name, words, squares)
-	recent []Recent
 
 	home homeState
 	nt   newTable
 	lob  lobbyState
 	acct account
-	soc  social   // the player stream, challenges and who is online
 	t    *session // the table on screen, if any
 	// keys are the account's SSH keys on the keys screen (nil: asked).
 	keys []client.Key
-	// idToken binds every seat this client takes to one guest identity.
-	idToken string
 	// sessions counts the tables opened, to tell their messages apart.
 	sessions int
 }
@@ -120,9 +127,9 @@ func New(cfg Config) *Model {
 		cfg.DataDir, cfg.SSHKey = "", ""
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Model{cfg: cfg, c: cfg.Client, ctx: ctx, cancel: cancel, w: MinWidth, h: MinHeight, idToken: cfg.Session}
-	m.recent = loadRecent(cfg.DataDir)
-	return m
+	sh := &shared{cfg: cfg, c: cfg.Client, ctx: ctx, w: MinWidth, h: MinHeight, idToken: cfg.Session}
+	sh.recent = loadRecent(cfg.DataDir)
+	return &Model{shared: sh, cancel: cancel}
 }
 
 // NewProgram runs m on in and out, a terminal of w by h cells (0: ask the
