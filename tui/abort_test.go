@@ -19,7 +19,7 @@ func TestAbortAndResignOutOfTurn(t *testing.T) {
 	tm.typeText("72")
 	tm.key("enter")
 	tm.waitFor("Ben to move", func(string) bool {
-		return tm.m.t.upd != nil && len(tm.m.t.upd.Table.ToMove) == 1 && tm.m.t.upd.Table.ToMove[0] == 1
+		return tm.table().upd != nil && len(tm.table().upd.Table.ToMove) == 1 && tm.table().upd.Table.ToMove[0] == 1
 	})
 	tm.key("ctrl+a")
 	tm.waitFor("what a second press does", has("ctrl+a again aborts the game"))
@@ -34,20 +34,20 @@ func TestAbortAndResignOutOfTurn(t *testing.T) {
 	tm2, ben2 := twoPlayerQuizl(t, ts)
 	tm2.typeText("72")
 	tm2.key("enter")
-	tm2.waitFor("Ben to move", func(string) bool { return tm2.m.t.upd != nil && tm2.m.t.upd.Table.ToMove[0] == 1 })
+	tm2.waitFor("Ben to move", func(string) bool { return tm2.table().upd != nil && tm2.table().upd.Table.ToMove[0] == 1 })
 	ben2.call(t)
 	tm2.waitFor("Ann to move", has("▶ your turn"))
 	tm2.typeText("73")
 	tm2.key("enter")
 	tm2.waitFor("Ben to move", func(string) bool {
-		return tm2.m.t.upd != nil && len(tm2.m.t.upd.Table.ToMove) == 1 && tm2.m.t.upd.Table.ToMove[0] == 1
+		return tm2.table().upd != nil && len(tm2.table().upd.Table.ToMove) == 1 && tm2.table().upd.Table.ToMove[0] == 1
 	})
 	tm2.key("ctrl+a")
 	tm2.waitFor("the refusal", has("the game can no longer be aborted"))
 	tm2.typeText(":resign")
 	tm2.key("enter")
 	tm2.waitFor("Ann resigned out of turn", func(string) bool {
-		return tm2.m.t.upd != nil && strings.Contains(strings.Join(tm2.m.t.log, "\n"), "Ann resigned")
+		return tm2.table().upd != nil && strings.Contains(strings.Join(tm2.table().log, "\n"), "Ann resigned")
 	})
 	if tm2.m.err != "" {
 		t.Errorf("resigning out of turn: %s", tm2.m.err)

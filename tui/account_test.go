@@ -154,7 +154,7 @@ func TestRatedTable(t *testing.T) {
 			Pool  string `json:"pool"`
 		} `json:"table"`
 	}
-	err := getJSON(ts.URL+"/api/v1/tables/"+tm.m.t.id, tm.m.cfg.Session, &up)
+	err := getJSON(ts.URL+"/api/v1/tables/"+tm.table().id, tm.m.cfg.Session, &up)
 	if info := up.Table; err != nil || !info.Rated || info.Pool == "" {
 		t.Fatalf("the table: %+v, %v", info, err)
 	}

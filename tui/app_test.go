@@ -282,7 +282,7 @@ func TestJoinByCode(t *testing.T) {
 	cy.open("nymphabet", 3) // a friend
 	cy.key("enter")
 	s = cy.waitFor("the invite", has("Invite a friend: ", "or read out the code "))
-	code := cy.m.t.upd.Table.Code
+	code := cy.table().upd.Table.Code
 	if !strings.Contains(s, invite.Format(code)) {
 		t.Errorf("the invite shows no code %q:\n%s", code, s)
 	}
@@ -336,8 +336,8 @@ func TestLongLinesStayInSight(t *testing.T) {
 	tm.update(tea.PasteMsg{Content: "  " + created.Invite + "\r\n"})
 	tm.key("enter")
 	tm.waitFor("the table joined", has("you: Ann"))
-	if tm.m.t.id != created.Table {
-		t.Errorf("joined %s, not the pasted %s", tm.m.t.id, created.Table)
+	if tm.table().id != created.Table {
+		t.Errorf("joined %s, not the pasted %s", tm.table().id, created.Table)
 	}
 
 	// A word longer than the prompt's room (typed while the other

@@ -51,13 +51,13 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 	long := strings.Repeat("a", 201)
 	tm.typeText(long)
 	tm.key("enter")
-	s = tm.waitFor("the refusal in place", func(s string) bool { return strings.Contains(s, "! ") && tm.m.t.chat.err != "" })
+	s = tm.waitFor("the refusal in place", func(s string) bool { return strings.Contains(s, "! ") && tm.table().chat.err != "" })
 	checkFits(t, tm)
-	if tm.m.t.chat.line != long || !tm.m.t.chat.open {
-		t.Errorf("the refused line was not kept to mend: %d characters, open %v", len(tm.m.t.chat.line), tm.m.t.chat.open)
+	if tm.table().chat.line != long || !tm.table().chat.open {
+		t.Errorf("the refused line was not kept to mend: %d characters, open %v", len(tm.table().chat.line), tm.table().chat.open)
 	}
-	if !strings.Contains(tm.m.t.chat.err, "200") {
-		t.Errorf("the refusal %q does not say the limit", tm.m.t.chat.err)
+	if !strings.Contains(tm.table().chat.err, "200") {
+		t.Errorf("the refusal %q does not say the limit", tm.table().chat.err)
 	}
 	u, _ = ben.c.Get(ctx, ben.token, ben.id)
 	for _, l := range u.Chat {
@@ -131,7 +131,7 @@ func TestClaimRefusedInPlace(t *testing.T) {
 	tm.key("ctrl+g")
 	tm.waitFor("the server's refusal", has("! you cannot claim the game yet"))
 	checkFits(t, tm)
-	if st := tm.m.t.upd.Table.Status; st != "playing" {
+	if st := tm.table().upd.Table.Status; st != "playing" {
 		t.Errorf("the table is %s after a refused claim", st)
 	}
 }
@@ -206,7 +206,7 @@ func TestClaimAfterTheWalkAway(t *testing.T) {
 	tm.typeText("50")
 	tm.key("enter")
 	tm.waitFor("Ben to move", func(string) bool {
-		return tm.m.t.upd != nil && len(tm.m.t.upd.Table.ToMove) == 1 && tm.m.t.upd.Table.ToMove[0] == 1
+		return tm.table().upd != nil && len(tm.table().upd.Table.ToMove) == 1 && tm.table().upd.Table.ToMove[0] == 1
 	})
 	ben.call(t)
 	tm.waitFor("Ann to move", has("▶ your turn"))
@@ -220,7 +220,7 @@ func TestClaimAfterTheWalkAway(t *testing.T) {
 	checkFits(t, tm)
 	// In Quizl the others play on after a resignation; the end screen,
 	// when it comes, says the claim under Game over.
-	if len(tm.m.t.forced) != 1 || !strings.HasPrefix(tm.m.t.forced[0], "Ben was away") {
-		t.Errorf("the claim is not kept for the end screen: %q", tm.m.t.forced)
+	if len(tm.table().forced) != 1 || !strings.HasPrefix(tm.table().forced[0], "Ben was away") {
+		t.Errorf("the claim is not kept for the end screen: %q", tm.table().forced)
 	}
 }

@@ -83,7 +83,7 @@ func TestQuizlGridEditor(t *testing.T) {
 	grid := []string{"dfcgh", "burst", "ijakl", "monpq", "vwexy"}
 	tm.key("tab") // across
 	for r, row := range grid {
-		p := &tm.m.t.setup
+		p := &tm.table().setup
 		for p.r != r {
 			tm.key("down")
 		}
@@ -103,10 +103,10 @@ func TestQuizlGridEditor(t *testing.T) {
 		t.Fatalf("the grid typed is not the grid shown:\n%s", s)
 	}
 	// Mending the line: T becomes Z.
-	for tm.m.t.setup.r != 1 {
+	for tm.table().setup.r != 1 {
 		tm.key("up")
 	}
-	for tm.m.t.setup.c != 4 {
+	for tm.table().setup.c != 4 {
 		tm.key("right")
 	}
 	tm.typeText("z")
@@ -160,7 +160,7 @@ func TestSalvoSixthShotRefused(t *testing.T) {
 	if !strings.Contains(s, "Salvo: A1 B1 C1 D1 E1 (5 of 5 shots)") {
 		t.Fatalf("five squares are not aimed:\n%s", s)
 	}
-	sent := tm.m.t.sent
+	sent := tm.table().sent
 	tm.key("space") // F1, a sixth
 	s = tm.screen()
 	checkFits(t, tm)
@@ -180,7 +180,7 @@ func TestSalvoSixthShotRefused(t *testing.T) {
 	if !strings.Contains(s, "Salvo: A1 B1 C1 D1 E1 (5 of 5 shots)") || strings.Contains(lines[3], "*  *  *  *  *  *") {
 		t.Errorf("the sixth square was taken:\n%s", s)
 	}
-	if tm.m.t.sent != sent || tm.m.t.busy {
+	if tm.table().sent != sent || tm.table().busy {
 		t.Errorf("a move was sent")
 	}
 	// A move pasted whole goes to the move line.

@@ -31,7 +31,7 @@ func (tm *term) open(game string, opp int) {
 // it to choose moves; the checks read the screen).
 func (tm *term) view(v any) {
 	tm.t.Helper()
-	if err := json.Unmarshal(tm.m.t.upd.View, v); err != nil {
+	if err := json.Unmarshal(tm.table().upd.View, v); err != nil {
 		tm.t.Fatal(err)
 	}
 }
@@ -77,7 +77,7 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 		}
 		tm.key("enter")
 		s = tm.waitFor("the word's answer", func(s string) bool {
-			return over(s) || (strings.Contains(s, "▶ your turn") && len(tm.m.t.log) > before+1) || strings.Contains(s, "! ")
+			return over(s) || (strings.Contains(s, "▶ your turn") && len(tm.table().log) > before+1) || strings.Contains(s, "! ")
 		})
 		if strings.Contains(s, "! ") {
 			t.Fatalf("the referee refused %q:\n%s", w, s)
@@ -102,16 +102,16 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 	}
 	tm.key("s")
 	tm.waitFor("the saved record", has("record saved to"))
-	path := tm.m.t.saved
+	path := tm.table().saved
 	raw, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(raw), `"nymphabet"`) {
 		t.Errorf("the saved record %s: %v\n%s", path, err, raw)
 	}
 	// A rematch: a new table, the computer first this time.
-	first := tm.m.t.id
+	first := tm.table().id
 	tm.key("r")
 	s = tm.waitFor("the rematch", func(s string) bool {
-		return tm.m.t.id != first && strings.Contains(s, "▶ your turn")
+		return tm.table().id != first && strings.Contains(s, "▶ your turn")
 	})
 	checkFits(t, tm)
 	// Home lists both games among the recent ones.
@@ -167,10 +167,10 @@ func playQuizl(t *testing.T, tm *term, secret string) string {
 			return s
 		}
 		if i%2 == 0 {
-			for tm.m.t.play.r != r {
+			for tm.table().play.r != r {
 				tm.key("down")
 			}
-			for tm.m.t.play.c != c {
+			for tm.table().play.c != c {
 				tm.key("right")
 			}
 			tm.key("enter")
@@ -229,7 +229,7 @@ func TestQuizlAgainstTheComputer(t *testing.T) {
 		t.Fatalf("letters show before any call:\n%s", s)
 	}
 	tm.key("esc") // clears the line
-	if tm.m.scr != scrTable || tm.m.t.play.line != "" {
+	if tm.table() == nil || tm.table().play.line != "" {
 		t.Fatal("esc with a line typed left the table or kept the line")
 	}
 	s = playQuizl(t, tm, "")
@@ -300,7 +300,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 			// The test's player cannot deduce the fleet: it outlines its
 			// own, wrongly, which ends the game.
 			var own struct{ Fleet []string }
-			json.Unmarshal(tm.m.t.upd.Setup, &own)
+			json.Unmarshal(tm.table().upd.Setup, &own)
 			tm.key("o")
 			if s := tm.screen(); !strings.Contains(s, "Outline: "+strings.Join(own.Fleet, " ")) {
 				t.Fatalf("the outline does not start from the fleet's shape:\n%s", s)
@@ -313,10 +313,10 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 		for len(aimed) < v.Shots && next < 100 {
 			r, c := next/10, next%10
 			next++
-			for tm.m.t.play.r != r {
+			for tm.table().play.r != r {
 				tm.key("down")
 			}
-			for tm.m.t.play.c != c {
+			for tm.table().play.c != c {
 				tm.key("right")
 			}
 			tm.key("space")
@@ -390,7 +390,7 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 		checkFits(t, tm)
 		// Only this seat's own placements are in its log: the computer's
 		// answers stay secret until the end.
-		if n := strings.Count(strings.Join(tm.m.t.log, "\n"), "you placed"); n != placements {
+		if n := strings.Count(strings.Join(tm.table().log, "\n"), "you placed"); n != placements {
 			t.Fatalf("%d placements in the log, %d made", n, placements)
 		}
 		var v wordfightView
@@ -406,7 +406,7 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 			continue
 		}
 		// A refusal long enough to wrap still leaves the screen whole.
-		p := &tm.m.t.play
+		p := &tm.table().play
 		p.preview = strings.Repeat("a refusal that goes on and on ", 5)
 		checkFits(t, tm)
 		// Look for a legal placement with the live preview; none: cannot.
@@ -429,7 +429,7 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 				s = tm.waitFor("the placement", func(s string) bool {
 					var after wordfightView
 					tm.view(&after)
-					return over(s) || after.Current != v.Current || len(after.List) != len(v.List) || (len(after.Answered) > tm.m.t.seat && after.Answered[tm.m.t.seat])
+					return over(s) || after.Current != v.Current || len(after.List) != len(v.List) || (len(after.Answered) > tm.table().seat && after.Answered[tm.table().seat])
 				})
 				if over(s) {
 					break
@@ -448,7 +448,7 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 			tm.waitFor("the answer", func(s string) bool {
 				var after wordfightView
 				tm.view(&after)
-				return over(s) || after.Current != v.Current || (len(after.Answered) > tm.m.t.seat && after.Answered[tm.m.t.seat])
+				return over(s) || after.Current != v.Current || (len(after.Answered) > tm.table().seat && after.Answered[tm.table().seat])
 			})
 		}
 	}
@@ -490,7 +490,7 @@ func TestWordFightWideBoard(t *testing.T) {
 		tm.key("down")
 	}
 	s := tm.waitFor("the far corner", func(s string) bool {
-		return strings.Contains(s, "Place CAT at AD30 across") && tm.m.t.play.pdone == tm.m.t.play.pseq
+		return strings.Contains(s, "Place CAT at AD30 across") && tm.table().play.pdone == tm.table().play.pseq
 	})
 	checkFits(t, tm)
 	if !strings.Contains(s, " 30 ") || !strings.Contains(s, "AD") {

@@ -129,6 +129,9 @@ func newTermWith(t testing.TB, base, name string, w, h int, cfg Config) *term {
 	return tm
 }
 
+// table is the table on screen, or nil.
+func (tm *term) table() *session { return tm.m.t }
+
 // run starts a command.
 func (tm *term) run(cmd tea.Cmd) {
 	if cmd == nil {
@@ -251,9 +254,9 @@ func checkFits(t testing.TB, tm *term) {
 	for _, p := range fitProblems(ansi.Strip(tm.m.body()), tm.m.w, tm.m.h) {
 		t.Error(p)
 	}
-	if tm.m.scr == scrTable && tm.m.t != nil && tm.m.t.upd != nil && !tm.m.help {
+	if tb := tm.table(); tb != nil && tb.upd != nil && tm.m.help == nil {
 		first, _, _ := strings.Cut(ansi.Strip(tm.m.frame()), "\n")
-		if turn := ansi.Strip(tm.m.t.turnLine()); !strings.Contains(first, turn) {
+		if turn := ansi.Strip(tb.turnLine()); !strings.Contains(first, turn) {
 			t.Errorf("the first line %q does not say whose turn it is (%q)", first, turn)
 		}
 	}

@@ -65,7 +65,8 @@ func (m *Model) left(msg leftMsg) tea.Cmd {
 	t := m.t
 	t.stop()
 	m.forget(t.id)
-	m.t, m.scr, m.err = nil, scrHome, ""
+	m.t, m.err = nil, ""
+	m.goHome()
 	m.note = "you left table " + t.id
 	if msg.left.Cancelled {
 		m.note += "; nobody else was seated, so it is closed"

@@ -19,14 +19,14 @@ func TestLeaveBeforeTheGame(t *testing.T) {
 	tm.open("quizl", 3) // a friend
 	tm.key("enter")
 	tm.waitFor("the invite", has("Invite a friend: "+ts.URL+"/t/", "Make your grid"))
-	id := tm.m.t.id
+	id := tm.table().id
 	ctx := context.Background()
 	bc, _ := client.New(ts.URL, "Ben")
 	seat, err := bc.Join(ctx, "", id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm.waitFor("Ben seated", func(string) bool { return tm.m.t.upd != nil && tm.m.t.upd.Table.Seats[1].Kind == "person" })
+	tm.waitFor("Ben seated", func(string) bool { return tm.table().upd != nil && tm.table().upd.Table.Seats[1].Kind == "person" })
 
 	tm.key("ctrl+x")
 	tm.waitFor("what a second press does", has("ctrl+x again leaves this table: your seat opens for somebody else"))
@@ -40,7 +40,7 @@ func TestLeaveBeforeTheGame(t *testing.T) {
 	}
 	tm.key("ctrl+x")
 	tm.waitFor("home, the leave said", has("you left table "+id))
-	if tm.m.t != nil {
+	if tm.table() != nil {
 		t.Fatal("still at the table")
 	}
 	for _, r := range tm.m.recent {
@@ -72,7 +72,7 @@ func TestLeaveOnceBegun(t *testing.T) {
 	tm, _ := twoPlayerQuizl(t, ts)
 	tm.key("ctrl+x")
 	s := tm.waitFor("the refusal", has("the game has begun: :resign gives up your seat"))
-	if tm.m.t == nil || !strings.Contains(s, "your turn") {
+	if tm.table() == nil || !strings.Contains(s, "your turn") {
 		t.Fatalf("ctrl+x in play left the table:\n%s", s)
 	}
 }

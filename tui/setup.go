@@ -178,7 +178,7 @@ func (m *Model) setupKey(s string, k tea.KeyPressMsg) tea.Cmd {
 // keys.
 func (m *Model) gridEditing() bool {
 	t := m.t
-	return m.scr == scrTable && !m.help && t != nil && t.upd != nil && !t.chat.open && t.game == "quizl" &&
+	return m.help == nil && t != nil && t.upd != nil && !t.chat.open && t.game == "quizl" &&
 		(t.upd.Table.Status == "open" || t.upd.Table.Status == "setup") && t.upd.Setup == nil && t.setup.started
 }
 

@@ -82,7 +82,7 @@ func (m *Model) sit(s client.Seated, game string) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.ctx)
 	t := &session{id: s.Table, token: s.Token, invite: s.Invite, game: game, seat: s.Seat, gen: m.sessions,
 		ctx: ctx, cancel: cancel, updates: make(chan client.Update, 16), errs: make(chan error, 4)}
-	m.t, m.scr, m.err, m.note = t, scrTable, "", ""
+	m.t, m.err, m.note = t, "", ""
 	go m.c.Stream(ctx, t.token, t.id, 0, t.updates, t.errs)
 	return m.next(t)
 }
@@ -386,14 +386,14 @@ func (m *Model) helper(kind, path string, body any) tea.Cmd {
 	}
 }
 
-func (m *Model) tableKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m *Model) tableKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	t := m.t
 	if t.chat.open {
-		return m, m.chatKey(s, k)
+		return m.chatKey(s, k)
 	}
 	if t.reports.open {
 		m.reportsKey(s)
-		return m, nil
+		return nil
 	}
 	if s != "ctrl+x" {
 		t.leaveAsked = false
@@ -404,40 +404,41 @@ func (m *Model) tableKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if t.upd != nil {
 		switch s {
 		case "ctrl+x":
-			return m, m.leave()
+			return m.leave()
 		case "ctrl+a":
-			return m, m.abort()
+			return m.abort()
 		case "ctrl+t":
 			t.chat.open, t.chat.err = true, ""
-			return m, nil
+			return nil
 		case "ctrl+o":
-			return m, m.toggleMute()
+			return m.toggleMute()
 		case "ctrl+g":
 			if t.awayToMove() == "" {
 				m.err = "nobody to move is away: there is no game to claim"
-				return m, nil
+				return nil
 			}
-			return m, m.claim()
+			return m.claim()
 		}
 	}
 	if s == "esc" && !m.typing() {
 		t.stop()
-		m.t, m.scr, m.err, m.note = nil, scrHome, "", ""
-		return m, nil
+		m.t, m.err, m.note = nil, "", ""
+		m.goHome()
+		return nil
 	}
 	if t.upd == nil {
-		return m, nil
+		return nil
 	}
 	switch t.upd.Table.Status {
 	case "finished":
-		return m, m.endKey(s)
+		return m.endKey(s)
 	case "open", "setup":
 		if t.upd.Setup == nil && m.hasSetup() {
-			return m, m.setupKey(s, k)
+			return m.setupKey(s, k)
 		}
-		return m, nil
+		return nil
 	}
-	return m, m.playKey(s, k)
+	return m.playKey(s, k)
 }
 
 // typing says whether esc should clear a line being typed rather than

@@ -36,7 +36,7 @@ func twoPlayerQuizl(t testing.TB, ts *testServer) (*term, *apiPlayer) {
 	checkFits(t, tm)
 	ctx := context.Background()
 	bc, _ := client.New(ts.URL, "Ben")
-	seat, err := bc.Join(ctx, "", client.TableID(ts.URL+"/t/"+tm.m.t.id))
+	seat, err := bc.Join(ctx, "", client.TableID(ts.URL+"/t/"+tm.table().id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestQuizlTerminalAgainstAnAPIPlayer(t *testing.T) {
 		if strings.Contains(s, ben.password) {
 			t.Fatalf("Ben's password %s shows on Ann's screen before the end:\n%s", ben.password, s)
 		}
-		if tm.m.t.myTurn() {
+		if tm.table().myTurn() {
 			i := calls
 			calls++
 			tm.typeText(fmt.Sprintf("%d%d", i/5+5, i%5))
@@ -86,7 +86,7 @@ func TestQuizlTerminalAgainstAnAPIPlayer(t *testing.T) {
 			// Then Ben's turn, or Ann's again once Ben is done.
 			s = tm.waitFor("the call's letter", func(s string) bool {
 				n, _ := trackingLetters(s, i/5, i%5)
-				return over(s) || n == calls && !tm.m.t.busy
+				return over(s) || n == calls && !tm.table().busy
 			})
 			if over(s) {
 				break
@@ -111,7 +111,7 @@ func TestQuizlTerminalAgainstAnAPIPlayer(t *testing.T) {
 			ben.c.CloseIdleConnections()
 			sq := ben.call(t)
 			s = tm.waitFor("Ben's call after the drop", has("Ben called "+sq, "▶ your turn"))
-			if n := strings.Count(strings.Join(tm.m.t.log, "\n"), "Ben called "+sq); n != 1 {
+			if n := strings.Count(strings.Join(tm.table().log, "\n"), "Ben called "+sq); n != 1 {
 				t.Fatalf("Ben's call %s is in Ann's log %d times", sq, n)
 			}
 			dropped = true
@@ -132,7 +132,7 @@ func TestQuizlTerminalAgainstAnAPIPlayer(t *testing.T) {
 	}
 	// No event twice, none lost: Ann's log holds every move of the record.
 	var log []string
-	for _, l := range tm.m.t.log {
+	for _, l := range tm.table().log {
 		if strings.Contains(l, " called ") {
 			log = append(log, l)
 		}
@@ -181,13 +181,13 @@ func BenchmarkMoveToOtherTerminal(b *testing.B) {
 				tm.view(&v)
 				return len(v.Done) > 0 && v.Done[0]
 			}
-			s := tm.waitFor("Ann's turn", func(s string) bool { return over(s) || annDone() || tm.m.t.myTurn() && !tm.m.t.busy })
+			s := tm.waitFor("Ann's turn", func(s string) bool { return over(s) || annDone() || tm.table().myTurn() && !tm.table().busy })
 			if !over(s) && !annDone() && calls < 25 {
 				tm.typeText(fmt.Sprintf("%d%d", calls/5+5, calls%5))
 				calls++
 				tm.key("enter")
-				s = tm.waitFor("Ben's turn", func(s string) bool { return over(s) || !tm.m.t.busy && tm.m.t.upd.Version > tm.m.t.sentAt })
-				if !over(s) && !tm.m.t.myTurn() && ben.next < 25 {
+				s = tm.waitFor("Ben's turn", func(s string) bool { return over(s) || !tm.table().busy && tm.table().upd.Version > tm.table().sentAt })
+				if !over(s) && !tm.table().myTurn() && ben.next < 25 {
 					break
 				}
 			}
@@ -220,7 +220,7 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 	tm.waitFor("the fleet editor", has("Invite a friend", "✓ the referee accepts"))
 	ctx := context.Background()
 	bc, _ := client.New(ts.URL, "Ben")
-	seat, err := bc.Join(ctx, "", tm.m.t.id)
+	seat, err := bc.Join(ctx, "", tm.table().id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("play", has("Aiming at Ben's ocean"))
 	var annFleet struct{ Fleet []string }
-	json.Unmarshal(tm.m.t.upd.Setup, &annFleet)
+	json.Unmarshal(tm.table().upd.Setup, &annFleet)
 	annSq := map[string]bool{}
 	for _, s := range annFleet.Fleet {
 		sh, _ := parseShip(s)
@@ -299,7 +299,7 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 		if slices.Contains(u.Table.ToMove, 1) {
 			benFire()
 		}
-		s = tm.waitFor("Ann's turn", func(s string) bool { return over(s) || tm.m.t.myTurn() && !tm.m.t.busy })
+		s = tm.waitFor("Ann's turn", func(s string) bool { return over(s) || tm.table().myTurn() && !tm.table().busy })
 		if over(s) {
 			break
 		}
@@ -307,7 +307,7 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 		tm.view(&v)
 		if v.MustOutline {
 			tm.key("o")
-			p := &tm.m.t.play
+			p := &tm.table().play
 			for i, want := range benFleet.Fleet {
 				w, _ := parseShip(want)
 				for p.osel != i {
@@ -335,7 +335,7 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 			tm.key("enter")
 			break
 		}
-		p := &tm.m.t.play
+		p := &tm.table().play
 		for range v.Shots {
 			q := targets[0]
 			targets = targets[1:]
@@ -349,7 +349,7 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 			tm.key("space")
 		}
 		tm.key("enter")
-		tm.waitFor("the salvo", func(s string) bool { return over(s) || !tm.m.t.busy && tm.m.t.upd.Version > tm.m.t.sentAt })
+		tm.waitFor("the salvo", func(s string) bool { return over(s) || !tm.table().busy && tm.table().upd.Version > tm.table().sentAt })
 	}
 	s := tm.waitFor("the end", over)
 	checkFits(t, tm)
