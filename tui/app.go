@@ -79,6 +79,24 @@ type screen interface {
 	view() string
 }
 
+// The screens; the table's own (setup, play, end, reports) are drawn
+// inside the table's.
+var (
+	_ screen = (*homeScreen)(nil)
+	_ screen = (*lobbyScreen)(nil)
+	_ screen = (*promptScreen)(nil)
+	_ screen = (*newTableScreen)(nil)
+	_ screen = (*accountScreen)(nil)
+	_ screen = (*keysScreen)(nil)
+	_ screen = (*playersScreen)(nil)
+	_ screen = (*helpScreen)(nil)
+	_ screen = (*tableScreen)(nil)
+	_ screen = (*setupScreen)(nil)
+	_ screen = (*playScreen)(nil)
+	_ screen = (*endScreen)(nil)
+	_ screen = (*reportsScreen)(nil)
+)
+
 // navigator is what a screen may ask of the app: to show another
 // screen, to go back home, to take a seat at a table, to quit.
 type navigator interface {
@@ -115,7 +133,6 @@ type Model struct {
 	cur  screen
 	home *homeScreen
 	help *helpScreen // the list of keys over the screen, while open
-	t    *session    // the table on screen, if any
 	// sessions counts the tables opened, to tell their messages apart.
 	sessions int
 }
@@ -150,10 +167,16 @@ func NewProgram(m *Model, in io.Reader, out io.Writer, env []string, w, h int, m
 
 // Close stops the model's requests and streams.
 func (m *Model) Close() {
-	if m.t != nil {
-		m.t.stop()
+	if t := m.table(); t != nil {
+		t.stop()
 	}
 	m.cancel()
+}
+
+// table is the table on show, if any.
+func (m *Model) table() *tableScreen {
+	t, _ := m.cur.(*tableScreen)
+	return t
 }
 
 // show makes s the screen on show.
@@ -161,6 +184,19 @@ func (m *Model) show(s screen) { m.cur = s }
 
 // goHome shows the home screen, as it was left.
 func (m *Model) goHome() { m.cur = m.home }
+
+// sit opens the table screen for a seat, in place of the table on
+// show, if any.
+func (m *Model) sit(s client.Seated, game string) tea.Cmd {
+	if t := m.table(); t != nil {
+		t.stop()
+	}
+	m.sessions++
+	t := openTable(m.shared, s, game, m.sessions)
+	m.err, m.note = "", ""
+	m.show(t)
+	return t.next()
+}
 
 // quit closes the client and ends the program.
 func (m *Model) quit() tea.Cmd {
@@ -226,7 +262,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if text == "" {
 			return m, nil
 		}
-		if m.gridEditing() {
+		if t := m.table(); t != nil && m.help == nil && t.gridEditing() {
 			// The grid editor takes letters one by one, each to its
 			// square.
 			var cmds []tea.Cmd
@@ -245,12 +281,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if cmd, ok := m.playerMsg(msg); ok {
 		return m, cmd
-	}
-	if m.t != nil {
-		if cmd, ok := m.tableMsg(msg); ok {
-			return m, cmd
-		}
-		return m, nil
 	}
 	return m, m.cur.update(msg)
 }
@@ -293,7 +323,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if s == "?" && !(m.t != nil && m.t.chat.open) {
+	if t := m.table(); s == "?" && !(t != nil && t.chat.open) {
 		m.help = &helpScreen{shared: m.shared}
 		return nil
 	}
@@ -306,9 +336,6 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			return m.quit()
 		}
 		return nil
-	}
-	if m.t != nil {
-		return m.tableKey(s, k)
 	}
 	return m.cur.update(k)
 }
@@ -375,8 +402,6 @@ func (m *Model) body() string {
 		body = m.help.view()
 	case m.games == nil:
 		body = m.startView()
-	case m.t != nil:
-		body = m.tableView()
 	default:
 		body = m.cur.view()
 	}

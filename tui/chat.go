@@ -48,7 +48,7 @@ func (c *chatState) take(ls []client.ChatLine, muted []string) {
 
 // channel is the chat channel this seat may write in: the players' while
 // seated, the spectators' otherwise.
-func (t *session) channel() string {
+func (t *tableScreen) channel() string {
 	if t.seat < 0 {
 		return "spectators"
 	}
@@ -78,29 +78,28 @@ type abortMsg struct {
 
 // abort ends the game without a result, on a second ctrl+a, while some
 // player has not yet moved.
-func (m *Model) abort() tea.Cmd {
-	t := m.t
+func (t *tableScreen) abort() tea.Cmd {
 	if t.upd.Table.Status != "playing" || t.seat < 0 {
-		m.err = "there is no game of yours under way to abort"
+		t.err = "there is no game of yours under way to abort"
 		return nil
 	}
 	if !t.upd.Table.Abortable {
 		t.abortAsked = false
-		m.err = "every player has moved: the game can no longer be aborted (:resign gives up)"
+		t.err = "every player has moved: the game can no longer be aborted (:resign gives up)"
 		return nil
 	}
 	if !t.abortAsked {
 		t.abortAsked = true
-		m.err, m.note = "", "ctrl+a again aborts the game: it ends without a result, and no rating changes"
+		t.err, t.note = "", "ctrl+a again aborts the game: it ends without a result, and no rating changes"
 		return nil
 	}
 	t.abortAsked = false
 	tok, id, gen := t.token, t.id, t.gen
-	m.note, m.err = "aborting the game…", ""
+	t.note, t.err = "aborting the game…", ""
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 		defer cancel()
-		return abortMsg{gen, m.c.Abort(ctx, tok, id)}
+		return abortMsg{gen, t.c.Abort(ctx, tok, id)}
 	}
 }
 
@@ -114,8 +113,7 @@ type claimMsg struct {
 type tickMsg struct{ gen int }
 
 // chatKey handles a key while the chat line is open.
-func (m *Model) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
-	t := m.t
+func (t *tableScreen) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	c := &t.chat
 	switch s {
 	case "esc":
@@ -129,9 +127,9 @@ func (m *Model) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		c.sending, c.err = true, ""
 		ch, tok, id, gen := t.channel(), t.token, t.id, t.gen
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+			ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 			defer cancel()
-			l, err := m.c.Chat(ctx, tok, id, ch, text)
+			l, err := t.c.Chat(ctx, tok, id, ch, text)
 			return chatSentMsg{gen, text, l, err}
 		}
 	}
@@ -142,15 +140,14 @@ func (m *Model) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
 }
 
 // toggleMute mutes the channel this seat reads, or hears it again.
-func (m *Model) toggleMute() tea.Cmd {
-	t := m.t
+func (t *tableScreen) toggleMute() tea.Cmd {
 	ch := t.channel()
 	mute := !slices.Contains(t.chat.muted, ch)
 	tok, id, gen := t.token, t.id, t.gen
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 		defer cancel()
-		ms, err := m.c.Mute(ctx, tok, id, ch, mute)
+		ms, err := t.c.Mute(ctx, tok, id, ch, mute)
 		if ms == nil {
 			ms = []string{}
 		}
@@ -160,30 +157,28 @@ func (m *Model) toggleMute() tea.Cmd {
 
 // claim asks the server to claim the game against the players to move
 // who have been away; it decides.
-func (m *Model) claim() tea.Cmd {
-	t := m.t
+func (t *tableScreen) claim() tea.Cmd {
 	tok, id, gen := t.token, t.id, t.gen
-	m.note, m.err = "claiming the game…", ""
+	t.note, t.err = "claiming the game…", ""
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 		defer cancel()
-		_, err := m.c.Claim(ctx, tok, id)
+		_, err := t.c.Claim(ctx, tok, id)
 		return claimMsg{gen, err}
 	}
 }
 
 // chatMsg handles the answers of chat, mute, claim and the clock's tick.
-func (m *Model) chatMsg(msg tea.Msg) (tea.Cmd, bool) {
-	t := m.t
+func (t *tableScreen) chatMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case chatSentMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
 		t.chat.sending = false
 		if msg.err != nil {
 			t.chat.err = msg.err.Error() // the line stays, to be mended
-			return nil, true
+			return nil
 		}
 		t.chat.take([]client.ChatLine{msg.line}, nil)
 		// The stream may have shown the line already, and the player
@@ -191,54 +186,54 @@ func (m *Model) chatMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if strings.TrimSpace(t.chat.line) == msg.text {
 			t.chat.line, t.chat.err, t.chat.open = "", "", false
 		}
-		return nil, true
+		return nil
 	case mutedMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
 		if msg.err != nil {
-			m.err = msg.err.Error()
-			return nil, true
+			t.err = msg.err.Error()
+			return nil
 		}
 		t.chat.muted = msg.muted
 		if slices.Contains(msg.muted, t.channel()) {
-			m.note = "the " + t.channel() + "' chat is muted (ctrl+o hears it again)"
+			t.note = "the " + t.channel() + "' chat is muted (ctrl+o hears it again)"
 		} else {
-			m.note = "the " + t.channel() + "' chat is heard again"
+			t.note = "the " + t.channel() + "' chat is heard again"
 		}
-		return nil, true
+		return nil
 	case abortMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
 		if msg.err != nil {
-			m.note, m.err = "", msg.err.Error()
+			t.note, t.err = "", msg.err.Error()
 		} else {
-			m.note = "the game is aborted"
+			t.note = "the game is aborted"
 		}
-		return nil, true
+		return nil
 	case claimMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
 		if msg.err != nil {
-			m.note, m.err = "", msg.err.Error()
+			t.note, t.err = "", msg.err.Error()
 		} else {
-			m.note = "the game is claimed"
+			t.note = "the game is claimed"
 		}
-		return nil, true
+		return nil
 	case tickMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
 		t.ticking = false
-		return m.tick(), true
+		return t.tick()
 	}
-	return nil, false
+	return nil
 }
 
 // clockRuns says whether a seat's clock is counting down.
-func (t *session) clockRuns() bool {
+func (t *tableScreen) clockRuns() bool {
 	if t.upd == nil || t.upd.Table.Clock == nil || t.upd.Table.Status != "playing" {
 		return false
 	}
@@ -251,8 +246,7 @@ func (t *session) clockRuns() bool {
 }
 
 // tick asks for a redraw in a second while a clock runs, one at a time.
-func (m *Model) tick() tea.Cmd {
-	t := m.t
+func (t *tableScreen) tick() tea.Cmd {
 	if t == nil || t.ticking || !t.clockRuns() {
 		return nil
 	}
@@ -264,7 +258,7 @@ func (m *Model) tick() tea.Cmd {
 // timeLeft is a seat's time left now: its time_left counted down against
 // the local monotonic time since the update arrived. ok is false for a
 // seat without a deadline.
-func (t *session) timeLeft(seat int) (time.Duration, bool) {
+func (t *tableScreen) timeLeft(seat int) (time.Duration, bool) {
 	if t.upd == nil || seat < 0 || seat >= len(t.upd.Table.Seats) {
 		return 0, false
 	}
@@ -278,7 +272,7 @@ func (t *session) timeLeft(seat int) (time.Duration, bool) {
 
 // clockText is a seat's time left, marked "!" when low (a quarter of the
 // turn, or 10 seconds, whichever is less), or "" without a clock.
-func (t *session) clockText(seat int) string {
+func (t *tableScreen) clockText(seat int) string {
 	d, ok := t.timeLeft(seat)
 	if !ok {
 		return ""
@@ -302,7 +296,7 @@ func (t *session) clockText(seat int) string {
 }
 
 // awayToMove names the person to move whom the view shows away, if any.
-func (t *session) awayToMove() string {
+func (t *tableScreen) awayToMove() string {
 	if t.upd == nil || t.upd.Table.Status != "playing" {
 		return ""
 	}
@@ -316,7 +310,7 @@ func (t *session) awayToMove() string {
 
 // claimAt is when the claim against the person to move who is away
 // becomes valid, as the view says (zero: not said).
-func (t *session) claimAt() time.Time {
+func (t *tableScreen) claimAt() time.Time {
 	for _, s := range t.upd.Table.ToMove {
 		if s != t.seat && s >= 0 && s < len(t.upd.Table.Seats) && t.upd.Table.Seats[s].ClaimAt != nil {
 			return *t.upd.Table.Seats[s].ClaimAt
@@ -328,9 +322,9 @@ func (t *session) claimAt() time.Time {
 // chatPanel is the chat's lines for the play screen: the last n messages
 // of the channels heard and, while writing, the input line with the
 // server's refusal in place.
-func (m *Model) chatPanel(n int) []string {
-	c := &m.t.chat
-	w := m.w
+func (t *tableScreen) chatPanel(n int) []string {
+	c := &t.chat
+	w := t.w
 	var out []string
 	from := max(0, len(c.lines)-n)
 	for _, l := range c.lines[from:] {
@@ -341,7 +335,7 @@ func (m *Model) chatPanel(n int) []string {
 			out = append(out, fit(bad("! "+c.err), w, 1))
 		}
 		// The end of a long line stays in sight.
-		prefix := "say (" + m.t.channel() + "): "
+		prefix := "say (" + t.channel() + "): "
 		line := []rune(c.line)
 		room := w - ansi.StringWidth(prefix) - 1
 		if len(line) > room {

@@ -83,7 +83,7 @@ func TestQuizlGridEditor(t *testing.T) {
 	grid := []string{"dfcgh", "burst", "ijakl", "monpq", "vwexy"}
 	tm.key("tab") // across
 	for r, row := range grid {
-		p := &tm.table().setup
+		p := tm.table().setup
 		for p.r != r {
 			tm.key("down")
 		}

@@ -102,7 +102,7 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 	}
 	tm.key("s")
 	tm.waitFor("the saved record", has("record saved to"))
-	path := tm.table().saved
+	path := tm.table().end.saved
 	raw, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(raw), `"nymphabet"`) {
 		t.Errorf("the saved record %s: %v\n%s", path, err, raw)
@@ -406,7 +406,7 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 			continue
 		}
 		// A refusal long enough to wrap still leaves the screen whole.
-		p := &tm.table().play
+		p := tm.table().play
 		p.preview = strings.Repeat("a refusal that goes on and on ", 5)
 		checkFits(t, tm)
 		// Look for a legal placement with the live preview; none: cannot.

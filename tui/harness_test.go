@@ -130,7 +130,7 @@ func newTermWith(t testing.TB, base, name string, w, h int, cfg Config) *term {
 }
 
 // table is the table on screen, or nil.
-func (tm *term) table() *session { return tm.m.t }
+func (tm *term) table() *tableScreen { return tm.m.table() }
 
 // run starts a command.
 func (tm *term) run(cmd tea.Cmd) {

@@ -239,7 +239,7 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 			// A challenge of this player's was accepted: to the table,
 			// unless a game is on screen, which it would hide.
 			so.out = without(so.out, t.Challenge)
-			if m.t == nil || m.t.upd != nil && m.t.upd.Table.Status == "finished" {
+			if on := m.table(); on == nil || on.upd != nil && on.upd.Table.Status == "finished" {
 				s := client.Seated{Table: t.ID, Seat: t.Seat, Token: m.cfg.Session, Invite: m.c.Base() + "/t/" + t.ID}
 				return tea.Batch(m.sit(s, t.Game), m.loadServed())
 			}

@@ -307,7 +307,7 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 		tm.view(&v)
 		if v.MustOutline {
 			tm.key("o")
-			p := &tm.table().play
+			p := tm.table().play
 			for i, want := range benFleet.Fleet {
 				w, _ := parseShip(want)
 				for p.osel != i {
@@ -335,7 +335,7 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 			tm.key("enter")
 			break
 		}
-		p := &tm.table().play
+		p := tm.table().play
 		for range v.Shots {
 			q := targets[0]
 			targets = targets[1:]
