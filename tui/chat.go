@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -70,48 +69,6 @@ type mutedMsg struct {
 	err   error
 }
 
-// abortMsg is the answer to an abort.
-type abortMsg struct {
-	gen int
-	err error
-}
-
-// abort ends the game without a result, on a second ctrl+a, while some
-// player has not yet moved.
-func (t *tableScreen) abort() tea.Cmd {
-	if t.upd.Table.Status != "playing" || t.seat < 0 {
-		t.err = "there is no game of yours under way to abort"
-		return nil
-	}
-	if !t.upd.Table.Abortable {
-		t.abortAsked = false
-		t.err = "every player has moved: the game can no longer be aborted (:resign gives up)"
-		return nil
-	}
-	if !t.abortAsked {
-		t.abortAsked = true
-		t.err, t.note = "", "ctrl+a again aborts the game: it ends without a result, and no rating changes"
-		return nil
-	}
-	t.abortAsked = false
-	tok, id, gen := t.token, t.id, t.gen
-	t.note, t.err = "aborting the game…", ""
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
-		defer cancel()
-		return abortMsg{gen, t.c.Abort(ctx, tok, id)}
-	}
-}
-
-// claimMsg is the answer to a claim.
-type claimMsg struct {
-	gen int
-	err error
-}
-
-// tickMsg redraws a running clock once a second.
-type tickMsg struct{ gen int }
-
 // chatKey handles a key while the chat line is open.
 func (t *tableScreen) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	c := &t.chat
@@ -155,20 +112,7 @@ func (t *tableScreen) toggleMute() tea.Cmd {
 	}
 }
 
-// claim asks the server to claim the game against the players to move
-// who have been away; it decides.
-func (t *tableScreen) claim() tea.Cmd {
-	tok, id, gen := t.token, t.id, t.gen
-	t.note, t.err = "claiming the game…", ""
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
-		defer cancel()
-		_, err := t.c.Claim(ctx, tok, id)
-		return claimMsg{gen, err}
-	}
-}
-
-// chatMsg handles the answers of chat, mute, claim and the clock's tick.
+// chatMsg handles the answers of chat and mute.
 func (t *tableScreen) chatMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case chatSentMsg:
@@ -202,121 +146,8 @@ func (t *tableScreen) chatMsg(msg tea.Msg) tea.Cmd {
 			t.note = "the " + t.channel() + "' chat is heard again"
 		}
 		return nil
-	case abortMsg:
-		if msg.gen != t.gen {
-			return nil
-		}
-		if msg.err != nil {
-			t.note, t.err = "", msg.err.Error()
-		} else {
-			t.note = "the game is aborted"
-		}
-		return nil
-	case claimMsg:
-		if msg.gen != t.gen {
-			return nil
-		}
-		if msg.err != nil {
-			t.note, t.err = "", msg.err.Error()
-		} else {
-			t.note = "the game is claimed"
-		}
-		return nil
-	case tickMsg:
-		if msg.gen != t.gen {
-			return nil
-		}
-		t.ticking = false
-		return t.tick()
 	}
 	return nil
-}
-
-// clockRuns says whether a seat's clock is counting down.
-func (t *tableScreen) clockRuns() bool {
-	if t.upd == nil || t.upd.Table.Clock == nil || t.upd.Table.Status != "playing" {
-		return false
-	}
-	for _, s := range t.upd.Table.Seats {
-		if s.TimeLeft != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// tick asks for a redraw in a second while a clock runs, one at a time.
-func (t *tableScreen) tick() tea.Cmd {
-	if t == nil || t.ticking || !t.clockRuns() {
-		return nil
-	}
-	t.ticking = true
-	gen := t.gen
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{gen} })
-}
-
-// timeLeft is a seat's time left now: its time_left counted down against
-// the local monotonic time since the update arrived. ok is false for a
-// seat without a deadline.
-func (t *tableScreen) timeLeft(seat int) (time.Duration, bool) {
-	if t.upd == nil || seat < 0 || seat >= len(t.upd.Table.Seats) {
-		return 0, false
-	}
-	tl := t.upd.Table.Seats[seat].TimeLeft
-	if tl == nil {
-		return 0, false
-	}
-	d := time.Duration(*tl*float64(time.Second)) - time.Since(t.arrived)
-	return max(d, 0), true
-}
-
-// clockText is a seat's time left, marked "!" when low (a quarter of the
-// turn, or 10 seconds, whichever is less), or "" without a clock.
-func (t *tableScreen) clockText(seat int) string {
-	d, ok := t.timeLeft(seat)
-	if !ok {
-		return ""
-	}
-	secs := int((d + time.Second - 1) / time.Second)
-	var s string
-	switch {
-	case secs >= 3600:
-		s = fmt.Sprintf("%d:%02d:%02d", secs/3600, secs/60%60, secs%60)
-	default:
-		s = fmt.Sprintf("%d:%02d", secs/60, secs%60)
-	}
-	low := 10
-	if turn := t.upd.Table.Clock.Turn; turn/4 < low {
-		low = turn / 4
-	}
-	if secs <= low {
-		return bad("⏱" + s + "!")
-	}
-	return "⏱" + s
-}
-
-// awayToMove names the person to move whom the view shows away, if any.
-func (t *tableScreen) awayToMove() string {
-	if t.upd == nil || t.upd.Table.Status != "playing" {
-		return ""
-	}
-	for _, s := range t.upd.Table.ToMove {
-		if s != t.seat && s >= 0 && s < len(t.upd.Table.Seats) && t.upd.Table.Seats[s].AwaySince != nil {
-			return t.upd.Table.Seats[s].Name
-		}
-	}
-	return ""
-}
-
-// claimAt is when the claim against the person to move who is away
-// becomes valid, as the view says (zero: not said).
-func (t *tableScreen) claimAt() time.Time {
-	for _, s := range t.upd.Table.ToMove {
-		if s != t.seat && s >= 0 && s < len(t.upd.Table.Seats) && t.upd.Table.Seats[s].ClaimAt != nil {
-			return *t.upd.Table.Seats[s].ClaimAt
-		}
-	}
-	return time.Time{}
 }
 
 // chatPanel is the chat's lines for the play screen: the last n messages

@@ -9,6 +9,10 @@ import (
 	"parlour/tui/client"
 )
 
+// The two ways out of a game that leave no result: leaving the table
+// before the game begins, and aborting the game before every player has
+// moved.
+
 // leftMsg is the answer to leaving a table.
 type leftMsg struct {
 	gen  int
@@ -68,6 +72,52 @@ func (t *tableScreen) left(msg leftMsg) tea.Cmd {
 	t.note = "you left table " + t.id
 	if msg.left.Cancelled {
 		t.note += "; nobody else was seated, so it is closed"
+	}
+	return nil
+}
+
+// abortMsg is the answer to an abort.
+type abortMsg struct {
+	gen int
+	err error
+}
+
+// abort ends the game without a result, on a second ctrl+a, while some
+// player has not yet moved.
+func (t *tableScreen) abort() tea.Cmd {
+	if t.upd.Table.Status != "playing" || t.seat < 0 {
+		t.err = "there is no game of yours under way to abort"
+		return nil
+	}
+	if !t.upd.Table.Abortable {
+		t.abortAsked = false
+		t.err = "every player has moved: the game can no longer be aborted (:resign gives up)"
+		return nil
+	}
+	if !t.abortAsked {
+		t.abortAsked = true
+		t.err, t.note = "", "ctrl+a again aborts the game: it ends without a result, and no rating changes"
+		return nil
+	}
+	t.abortAsked = false
+	tok, id, gen := t.token, t.id, t.gen
+	t.note, t.err = "aborting the game…", ""
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
+		defer cancel()
+		return abortMsg{gen, t.c.Abort(ctx, tok, id)}
+	}
+}
+
+// aborted takes in the answer to an abort.
+func (t *tableScreen) aborted(msg abortMsg) tea.Cmd {
+	if msg.gen != t.gen {
+		return nil
+	}
+	if msg.err != nil {
+		t.note, t.err = "", msg.err.Error()
+	} else {
+		t.note = "the game is aborted"
 	}
 	return nil
 }

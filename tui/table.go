@@ -170,8 +170,12 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 			return t.play.update(msg)
 		}
 		return t.setup.update(msg)
-	case chatSentMsg, mutedMsg, claimMsg, abortMsg, tickMsg:
+	case chatSentMsg, mutedMsg:
 		return t.chatMsg(msg)
+	case claimMsg, tickMsg:
+		return t.clockMsg(msg)
+	case abortMsg:
+		return t.aborted(msg)
 	case leftMsg:
 		if msg.gen != t.gen {
 			return nil
