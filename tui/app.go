@@ -133,8 +133,8 @@ type Model struct {
 	cur  screen
 	home *homeScreen
 	help *helpScreen // the list of keys over the screen, while open
-	// sessions counts the tables opened, to tell their messages apart.
-	sessions int
+	// tables counts the tables opened, to tell their messages apart.
+	tables int
 }
 
 // New makes a model; run it with NewProgram.
@@ -191,8 +191,8 @@ func (m *Model) sit(s client.Seated, game string) tea.Cmd {
 	if t := m.table(); t != nil {
 		t.stop()
 	}
-	m.sessions++
-	t := openTable(m.shared, s, game, m.sessions)
+	m.tables++
+	t := openTable(m.shared, s, game, m.tables)
 	m.err, m.note = "", ""
 	m.show(t)
 	return t.next()

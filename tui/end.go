@@ -324,7 +324,7 @@ func (e *endScreen) view() string {
 	return b.String()
 }
 
-// endKeys is the end screen's line of keys.
+// keys is the end screen's line of keys.
 func (e *endScreen) keys() string {
 	keys := "s save the record · r rematch · esc home · ? help"
 	if e.t.cfg.NoDisk {

@@ -48,7 +48,7 @@ func (st *setupScreen) setupBody() map[string]any {
 	return b
 }
 
-// startSetup opens the editor: Salvo starts from a random fleet (which
+// start opens the editor: Salvo starts from a random fleet (which
 // also tells the client the ships' lengths), Quizl from an empty grid.
 func (st *setupScreen) start() tea.Cmd {
 	if st.started {
@@ -282,7 +282,7 @@ func (st *setupScreen) empty(l int) bool {
 	return true
 }
 
-// onSetupHelper takes in a helper's answer about the setup.
+// onHelper takes in a helper's answer about the setup.
 func (st *setupScreen) onHelper(msg helperMsg) tea.Cmd {
 	if strings.HasPrefix(msg.kind, "check:") {
 		if msg.kind != "check:"+strconv.Itoa(st.seq) {

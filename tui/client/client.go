@@ -706,14 +706,14 @@ func (c *Client) Leave(ctx context.Context, token, id string) (Left, error) {
 	return l, err
 }
 
-// Claim claims the game against the players to move who have been away
-// too long; the server decides, and says why not.
 // Abort ends the game at table id without a result, while some player
 // has not yet moved.
 func (c *Client) Abort(ctx context.Context, token, id string) error {
 	return c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/abort", token, struct{}{}, nil)
 }
 
+// Claim claims the game against the players to move who have been away
+// too long; the server decides, and says why not.
 func (c *Client) Claim(ctx context.Context, token, id string) (Answer, error) {
 	var a Answer
 	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/claim", token, struct{}{}, &a)
