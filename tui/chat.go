@@ -12,9 +12,11 @@ import (
 	"parlour/tui/client"
 )
 
-// chatState is a table's chat as this client holds it: the messages kept
-// by seq, the channels muted and the line being written.
-type chatState struct {
+// chatPanel is a table's chat as this client holds it, drawn under the
+// table: the messages kept by seq, the channels muted and the line being
+// written, which takes the keys while open.
+type chatPanel struct {
+	t       *tableScreen
 	lines   []client.ChatLine
 	seen    map[int]bool
 	muted   []string
@@ -25,7 +27,7 @@ type chatState struct {
 }
 
 // take keeps the messages of an update not yet seen, by seq.
-func (c *chatState) take(ls []client.ChatLine, muted []string) {
+func (c *chatPanel) take(ls []client.ChatLine, muted []string) {
 	if c.seen == nil {
 		c.seen = map[int]bool{}
 	}
@@ -69,9 +71,9 @@ type mutedMsg struct {
 	err   error
 }
 
-// chatKey handles a key while the chat line is open.
-func (t *tableScreen) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
-	c := &t.chat
+// key handles a key while the chat line is open.
+func (c *chatPanel) key(s string, k tea.KeyPressMsg) tea.Cmd {
+	t := c.t
 	switch s {
 	case "esc":
 		c.open, c.line, c.err = false, "", ""
@@ -97,9 +99,10 @@ func (t *tableScreen) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
 }
 
 // toggleMute mutes the channel this seat reads, or hears it again.
-func (t *tableScreen) toggleMute() tea.Cmd {
+func (c *chatPanel) toggleMute() tea.Cmd {
+	t := c.t
 	ch := t.channel()
-	mute := !slices.Contains(t.chat.muted, ch)
+	mute := !slices.Contains(c.muted, ch)
 	tok, id, gen := t.token, t.id, t.gen
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
@@ -112,23 +115,27 @@ func (t *tableScreen) toggleMute() tea.Cmd {
 	}
 }
 
-// chatMsg handles the answers of chat and mute.
-func (t *tableScreen) chatMsg(msg tea.Msg) tea.Cmd {
+// update handles the keys while the line is open, and the answers of
+// chat and mute.
+func (c *chatPanel) update(msg tea.Msg) tea.Cmd {
+	t := c.t
 	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return c.key(msg.String(), msg)
 	case chatSentMsg:
 		if msg.gen != t.gen {
 			return nil
 		}
-		t.chat.sending = false
+		c.sending = false
 		if msg.err != nil {
-			t.chat.err = msg.err.Error() // the line stays, to be mended
+			c.err = msg.err.Error() // the line stays, to be mended
 			return nil
 		}
-		t.chat.take([]client.ChatLine{msg.line}, nil)
+		c.take([]client.ChatLine{msg.line}, nil)
 		// The stream may have shown the line already, and the player
 		// opened a new one: only the line sent is cleared.
-		if strings.TrimSpace(t.chat.line) == msg.text {
-			t.chat.line, t.chat.err, t.chat.open = "", "", false
+		if strings.TrimSpace(c.line) == msg.text {
+			c.line, c.err, c.open = "", "", false
 		}
 		return nil
 	case mutedMsg:
@@ -139,7 +146,7 @@ func (t *tableScreen) chatMsg(msg tea.Msg) tea.Cmd {
 			t.err = msg.err.Error()
 			return nil
 		}
-		t.chat.muted = msg.muted
+		c.muted = msg.muted
 		if slices.Contains(msg.muted, t.channel()) {
 			t.note = "the " + t.channel() + "' chat is muted (ctrl+o hears it again)"
 		} else {
@@ -150,11 +157,11 @@ func (t *tableScreen) chatMsg(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// chatPanel is the chat's lines for the play screen: the last n messages
+// view is the chat's lines for the play screen: the last n messages
 // of the channels heard and, while writing, the input line with the
 // server's refusal in place.
-func (t *tableScreen) chatPanel(n int) []string {
-	c := &t.chat
+func (c *chatPanel) view(n int) []string {
+	t := c.t
 	w := t.w
 	var out []string
 	from := max(0, len(c.lines)-n)

@@ -39,7 +39,7 @@ type tableScreen struct {
 	pendingAim              []string
 	sent                    int // moves and setups sent
 	sentAt                  int // the version the last move was sent at
-	chat                    chatState
+	chat                    *chatPanel
 	arrived                 time.Time // when the latest update arrived (monotonic), for the clocks
 	ticking                 bool      // a clock tick is on its way
 	forced                  []string  // the timeout and claim events, in words, for the end screen
@@ -58,7 +58,7 @@ func openTable(sh *shared, s client.Seated, game string, gen int) *tableScreen {
 	ctx, cancel := context.WithCancel(sh.ctx)
 	t := &tableScreen{shared: sh, id: s.Table, token: s.Token, invite: s.Invite, game: game, seat: s.Seat, gen: gen,
 		stream: ctx, cancel: cancel, updates: make(chan client.Update, 16), errs: make(chan error, 4)}
-	t.setup, t.play, t.end = &setupScreen{t: t}, &playScreen{t: t}, &endScreen{t: t}
+	t.setup, t.play, t.end, t.chat = &setupScreen{t: t}, &playScreen{t: t}, &endScreen{t: t}, &chatPanel{t: t}
 	go sh.c.Stream(ctx, t.token, t.id, 0, t.updates, t.errs)
 	return t
 }
@@ -171,7 +171,7 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		return t.setup.update(msg)
 	case chatSentMsg, mutedMsg:
-		return t.chatMsg(msg)
+		return t.chat.update(msg)
 	case claimMsg, tickMsg:
 		return t.clockMsg(msg)
 	case abortMsg:
@@ -390,7 +390,7 @@ func (t *tableScreen) helper(kind, path string, body any) tea.Cmd {
 
 func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if t.chat.open {
-		return t.chatKey(s, k)
+		return t.chat.update(k)
 	}
 	if t.reports != nil {
 		return t.reports.update(k)
@@ -411,7 +411,7 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			t.chat.open, t.chat.err = true, ""
 			return nil
 		case "ctrl+o":
-			return t.toggleMute()
+			return t.chat.toggleMute()
 		case "ctrl+g":
 			if t.awayToMove() == "" {
 				t.err = "nobody to move is away: there is no game to claim"
@@ -527,7 +527,7 @@ func (t *tableScreen) withChat(screen string) string {
 		}
 	}
 	n = max(0, min(n, free-extra))
-	panel := t.chatPanel(n)
+	panel := t.chat.view(n)
 	if len(panel) == 0 {
 		return strings.Join(lines, "\n")
 	}
