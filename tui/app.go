@@ -79,8 +79,8 @@ type screen interface {
 	view() string
 }
 
-// The screens; the table's own (setup, play, end, reports) are drawn
-// inside the table's.
+// The screens. The table's own (the setup editor, the play, end and
+// reports screens) are drawn inside the table's, under its first line.
 var (
 	_ screen = (*homeScreen)(nil)
 	_ screen = (*lobbyScreen)(nil)
