@@ -12,8 +12,9 @@ import (
 	"parlour/tui/client"
 )
 
-// account is the sign-in / sign-up form.
-type account struct {
+// accountScreen is the sign-in / sign-up form.
+type accountScreen struct {
+	*shared
 	signUp   bool
 	name     string
 	password string
@@ -34,38 +35,52 @@ type sshKeyMsg struct {
 	err error
 }
 
-func (m *Model) openAccount(signUp bool) {
-	m.scr, m.err, m.note = scrAccount, "", ""
-	m.acct = account{signUp: signUp}
+// openAccount shows the form to sign in, or to sign up.
+func openAccount(sh *shared, signUp bool) {
+	sh.err, sh.note = "", ""
+	sh.nav.show(&accountScreen{shared: sh, signUp: signUp})
 }
 
-func (m *Model) accountKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	a := &m.acct
+func (a *accountScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case sessionMsg:
+		a.busy = false
+		if msg.err != nil {
+			a.password = ""
+		}
+		return nil
+	case tea.KeyPressMsg:
+		return a.key(msg.String(), msg)
+	}
+	return nil
+}
+
+func (a *accountScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if a.busy {
-		m.err = "one moment"
-		return m, nil
+		a.err = "one moment"
+		return nil
 	}
 	switch s {
 	case "esc":
-		m.scr = scrHome
-		return m, nil
+		a.nav.goHome()
+		return nil
 	case "tab", "down", "up", "shift+tab":
 		a.onPass = !a.onPass
-		return m, nil
+		return nil
 	case "enter":
 		if !a.onPass {
 			a.onPass = true
-			return m, nil
+			return nil
 		}
 		name, pw := strings.TrimSpace(a.name), a.password
 		if name == "" || pw == "" {
-			m.err = "type your name and your password"
-			return m, nil
+			a.err = "type your name and your password"
+			return nil
 		}
-		a.busy, m.err = true, ""
-		c, up, guest := *m.c, a.signUp, m.idToken
-		return m, func() tea.Msg {
-			ctx, cancel := context.WithTimeout(m.ctx, 30*time.Second)
+		a.busy, a.err = true, ""
+		c, up, guest := *a.c, a.signUp, a.idToken
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
 			defer cancel()
 			var s client.Session
 			var err error
@@ -83,15 +98,13 @@ func (m *Model) accountKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		field, max = &a.password, 200
 	}
 	editLine(field, s, k, max)
-	return m, nil
+	return nil
 }
 
 // signedIn takes a session's answer.
 func (m *Model) signedIn(msg sessionMsg) {
-	m.acct.busy = false
 	if msg.err != nil {
 		m.err = msg.err.Error()
-		m.acct.password = ""
 		return
 	}
 	if msg.out {
@@ -102,8 +115,7 @@ func (m *Model) signedIn(msg sessionMsg) {
 		m.c.Name = msg.s.Name
 		m.note = "signed in as " + msg.s.Name
 	}
-	m.acct = account{}
-	m.scr = scrHome
+	m.goHome()
 	if m.cfg.OnSession != nil {
 		if err := m.cfg.OnSession(m.cfg.Session, m.cfg.Account); err != nil {
 			m.err = "the session could not be kept for next time: " + err.Error()
@@ -111,10 +123,11 @@ func (m *Model) signedIn(msg sessionMsg) {
 	}
 }
 
-func (m *Model) signOut() tea.Cmd {
-	tok, c := m.cfg.Session, *m.c
+// signOut ends the account's session.
+func (hm *homeScreen) signOut() tea.Cmd {
+	tok, c := hm.cfg.Session, *hm.c
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(hm.ctx, 15*time.Second)
 		defer cancel()
 		err := c.SignOut(ctx, tok)
 		if e, ok := err.(*client.Error); ok && e.Status == 401 {
@@ -130,37 +143,80 @@ type keysMsg struct {
 	err  error
 }
 
-// addKey opens the keys screen: the account's keys, each with when it was
-// added and last signed in, and a line to add one, holding the public key
-// in the file Config.SSHKey when there is one.
-func (m *Model) addKey() tea.Cmd {
-	m.scr, m.input, m.err, m.keys = scrKey, "", "", nil
-	if b, err := os.ReadFile(m.cfg.SSHKey); m.cfg.SSHKey != "" && err == nil {
-		m.input = strings.TrimSpace(string(b))
-		m.note = "enter adds " + m.cfg.SSHKey
-	} else if m.cfg.SSHKey != "" {
-		m.note = "no " + m.cfg.SSHKey + ": paste a public key instead"
+// keysScreen lists the account's SSH keys, each with when it was added
+// and last signed in, under a line to add one.
+type keysScreen struct {
+	*shared
+	keys  []client.Key // nil: asked
+	input string
+}
+
+// openKeys shows the keys screen, its line holding the public key in the
+// file Config.SSHKey when there is one, and asks for the account's keys.
+func openKeys(sh *shared) tea.Cmd {
+	ks := &keysScreen{shared: sh}
+	sh.err = ""
+	sh.nav.show(ks)
+	if b, err := os.ReadFile(sh.cfg.SSHKey); sh.cfg.SSHKey != "" && err == nil {
+		ks.input = strings.TrimSpace(string(b))
+		sh.note = "enter adds " + sh.cfg.SSHKey
+	} else if sh.cfg.SSHKey != "" {
+		sh.note = "no " + sh.cfg.SSHKey + ": paste a public key instead"
 	}
-	tok, c := m.cfg.Session, *m.c
+	tok, c := sh.cfg.Session, *sh.c
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
 		defer cancel()
 		ks, err := c.Keys(ctx, tok)
 		return keysMsg{ks, err}
 	}
 }
 
-// keysView lists the account's keys for the keys screen.
-func (m *Model) keysView() string {
+func (ks *keysScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case keysMsg:
+		if msg.err != nil {
+			ks.err = "your keys: " + msg.err.Error()
+			ks.keys = []client.Key{}
+		} else {
+			ks.keys = append([]client.Key{}, msg.keys...)
+		}
+	case tea.KeyPressMsg:
+		switch s := msg.String(); s {
+		case "esc":
+			ks.nav.goHome()
+		case "enter":
+			line := strings.TrimSpace(ks.input)
+			if line == "" {
+				ks.err = "type something first"
+				return nil
+			}
+			ks.input, ks.err = "", ""
+			ks.nav.goHome()
+			return ks.sendKey(line)
+		default:
+			editLine(&ks.input, s, msg, 4096)
+		}
+	}
+	return nil
+}
+
+func (ks *keysScreen) view() string {
+	return title("SSH keys") + "\n\n" + ks.list() + "\n" + wrap("Add an SSH key: paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter (esc: back).", ks.w) +
+		"\n\n> " + tailOf(ks.input, ks.w-3) + "█\n\n" + ks.message()
+}
+
+// list lists the account's keys.
+func (ks *keysScreen) list() string {
 	var b strings.Builder
 	switch {
-	case m.keys == nil:
+	case ks.keys == nil:
 		b.WriteString(faint("your keys: asking the server…"))
-	case len(m.keys) == 0:
+	case len(ks.keys) == 0:
 		b.WriteString("Your account has no SSH keys yet.")
 	default:
 		b.WriteString("Your keys:\n")
-		for _, k := range m.keys {
+		for _, k := range ks.keys {
 			used := "never used yet"
 			if k.Used != nil {
 				used = "last signed in " + k.Used.Local().Format("2006-01-02 15:04")
@@ -169,26 +225,25 @@ func (m *Model) keysView() string {
 			if k.Comment != "" {
 				line += " (" + k.Comment + ")"
 			}
-			b.WriteString(wrap(line, m.w) + "\n" + faint(wrap("    added "+k.Added.Local().Format("2006-01-02 15:04")+" · "+used, m.w)) + "\n")
+			b.WriteString(wrap(line, ks.w) + "\n" + faint(wrap("    added "+k.Added.Local().Format("2006-01-02 15:04")+" · "+used, ks.w)) + "\n")
 		}
 	}
 	return b.String()
 }
 
 // sendKey adds key, one authorized_keys line, to the account.
-func (m *Model) sendKey(key string) tea.Cmd {
-	m.err, m.note = "", "adding your SSH key…"
-	tok, c := m.cfg.Session, *m.c
+func (ks *keysScreen) sendKey(key string) tea.Cmd {
+	ks.err, ks.note = "", "adding your SSH key…"
+	tok, c := ks.cfg.Session, *ks.c
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(ks.ctx, 15*time.Second)
 		defer cancel()
 		fp, err := c.AddKey(ctx, tok, key)
 		return sshKeyMsg{fp, err}
 	}
 }
 
-func (m *Model) accountView() string {
-	a := m.acct
+func (a *accountScreen) view() string {
 	head := "Sign in"
 	help := "Your account's name and password; enter signs in (tab: the other field · esc: back)."
 	if a.signUp {
@@ -202,12 +257,12 @@ func (m *Model) accountView() string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString(title(head) + "\n\n" + wrap(help, m.w) + "\n\n")
+	b.WriteString(title(head) + "\n\n" + wrap(help, a.w) + "\n\n")
 	fmt.Fprintf(&b, "  Name      %s%s\n", a.name, cur(!a.onPass))
 	fmt.Fprintf(&b, "  Password  %s%s\n\n", strings.Repeat("•", len([]rune(a.password))), cur(a.onPass))
 	if a.busy {
 		b.WriteString(faint("asking the server…") + "\n")
 	}
-	b.WriteString(m.message())
+	b.WriteString(a.message())
 	return b.String()
 }

@@ -122,44 +122,6 @@ func getJSON(url, token string, out any) error {
 	return json.NewDecoder(res.Body).Decode(out)
 }
 
-// TestRatedTable: signed in, the new-table form has a rated field, and a
-// table opened with it on is rated; a guest's form has none.
-func TestRatedTable(t *testing.T) {
-	ts := newTestServer(t)
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.key("1")
-	if s := tm.screen(); strings.Contains(s, "rated") {
-		t.Fatalf("a guest's form offers rated:\n%s", s)
-	}
-	tm.key("esc")
-	tm.key("u")
-	tm.typeText("Ann")
-	tm.key("tab")
-	tm.typeText("correct horse battery")
-	tm.key("enter")
-	tm.waitFor("signed up", has("signed in as Ann"))
-	tm.key("1")
-	tm.key("right")
-	tm.key("right")
-	tm.key("right") // a friend
-	tm.key("up")    // the last field: rated
-	tm.key("space")
-	tm.waitFor("rated on", has("a friend", "rated", "‹ yes ›"))
-	checkFits(t, tm)
-	tm.key("enter")
-	tm.waitFor("the table", has("you: Ann"))
-	var up struct {
-		Table struct {
-			Rated bool   `json:"rated"`
-			Pool  string `json:"pool"`
-		} `json:"table"`
-	}
-	err := getJSON(ts.URL+"/api/v1/tables/"+tm.m.t.id, tm.m.cfg.Session, &up)
-	if info := up.Table; err != nil || !info.Rated || info.Pool == "" {
-		t.Fatalf("the table: %+v, %v", info, err)
-	}
-}
-
 // TestPasteKey: without a key file, K opens a line to paste a key into;
 // a line that is no key gets the server's words, a key is added.
 func TestPasteKey(t *testing.T) {

@@ -69,49 +69,72 @@ type Config struct {
 	PublicURL string
 }
 
-type screen int
+// A screen is one screen of the client, composed by the app model as
+// Bubble Tea composes models: the app handles what concerns the whole
+// client (the window, quitting, the help, the player stream) and passes
+// every other message to the screen on show, which answers with a
+// command and draws itself.
+type screen interface {
+	update(msg tea.Msg) tea.Cmd
+	view() string
+}
 
-const (
-	scrHome screen = iota
-	scrNew
-	scrJoin
-	scrLobby
-	scrName
-	scrTable
-	scrAccount
-	scrKey
-	scrPlayers
+// The screens. The table's own (the setup editor, the play, end and
+// reports screens) are drawn inside the table's, under its first line.
+var (
+	_ screen = (*homeScreen)(nil)
+	_ screen = (*lobbyScreen)(nil)
+	_ screen = (*promptScreen)(nil)
+	_ screen = (*newTableScreen)(nil)
+	_ screen = (*accountScreen)(nil)
+	_ screen = (*keysScreen)(nil)
+	_ screen = (*playersScreen)(nil)
+	_ screen = (*helpScreen)(nil)
+	_ screen = (*tableScreen)(nil)
+	_ screen = (*setupScreen)(nil)
+	_ screen = (*playScreen)(nil)
+	_ screen = (*endScreen)(nil)
+	_ screen = (*reportsScreen)(nil)
 )
 
-// Model is the whole client's state; tea.Program runs it.
-type Model struct {
+// navigator is what a screen may ask of the app: to show another
+// screen, to go back home, to take a seat at a table, to quit.
+type navigator interface {
+	show(s screen)
+	goHome()
+	sit(s client.Seated, game string) tea.Cmd
+	quit() tea.Cmd
+}
+
+// shared is what every screen holds: the server and who plays at it, the
+// terminal's size, the line of news or trouble under each screen, and the
+// list of recent games. The app model makes one; each screen gets it.
+type shared struct {
 	cfg    Config
 	c      *client.Client
-	ctx    context.Context
-	cancel context.CancelFunc
-
+	ctx    context.Context // ends when the client closes
+	nav    navigator
 	w, h   int
-	scr    screen
-	help   bool
-	helpAt int // the first line of the help shown
-	games  []client.Game
-	err    string // the last problem, in a player's words
-	note   string // the last piece of news
-	input  string // the line being typed (join, name, words, squares)
+	games  []client.Game // nil until the server answered
+	err    string        // the last problem, in a player's words
+	note   string        // the last piece of news
 	recent []Recent
-
-	home homeState
-	nt   newTable
-	lob  lobbyState
-	acct account
-	soc  social   // the player stream, challenges and who is online
-	t    *session // the table on screen, if any
-	// keys are the account's SSH keys on the keys screen (nil: asked).
-	keys []client.Key
+	soc    social // the player stream, challenges and recent games
 	// idToken binds every seat this client takes to one guest identity.
 	idToken string
-	// sessions counts the tables opened, to tell their messages apart.
-	sessions int
+}
+
+// Model is the app model; tea.Program runs it. It holds the screen on
+// show, the home screen to come back to and the help drawn over them.
+type Model struct {
+	*shared
+	cancel context.CancelFunc
+
+	cur  screen
+	home *homeScreen
+	help *helpScreen // the list of keys over the screen, while open
+	// tables counts the tables opened, to tell their messages apart.
+	tables int
 }
 
 // New makes a model; run it with NewProgram.
@@ -120,8 +143,10 @@ func New(cfg Config) *Model {
 		cfg.DataDir, cfg.SSHKey = "", ""
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	m := &Model{cfg: cfg, c: cfg.Client, ctx: ctx, cancel: cancel, w: MinWidth, h: MinHeight, idToken: cfg.Session}
-	m.recent = loadRecent(cfg.DataDir)
+	sh := &shared{cfg: cfg, c: cfg.Client, ctx: ctx, w: MinWidth, h: MinHeight, idToken: cfg.Session}
+	sh.recent = loadRecent(cfg.DataDir)
+	m := &Model{shared: sh, cancel: cancel, home: &homeScreen{shared: sh}}
+	sh.nav, m.cur = m, m.home
 	return m
 }
 
@@ -142,10 +167,41 @@ func NewProgram(m *Model, in io.Reader, out io.Writer, env []string, w, h int, m
 
 // Close stops the model's requests and streams.
 func (m *Model) Close() {
-	if m.t != nil {
-		m.t.stop()
+	if t := m.table(); t != nil {
+		t.stop()
 	}
 	m.cancel()
+}
+
+// table is the table on show, if any.
+func (m *Model) table() *tableScreen {
+	t, _ := m.cur.(*tableScreen)
+	return t
+}
+
+// show makes s the screen on show.
+func (m *Model) show(s screen) { m.cur = s }
+
+// goHome shows the home screen, as it was left.
+func (m *Model) goHome() { m.cur = m.home }
+
+// sit opens the table screen for a seat, in place of the table on
+// show, if any.
+func (m *Model) sit(s client.Seated, game string) tea.Cmd {
+	if t := m.table(); t != nil {
+		t.stop()
+	}
+	m.tables++
+	t := openTable(m.shared, s, game, m.tables)
+	m.err, m.note = "", ""
+	m.show(t)
+	return t.next()
+}
+
+// quit closes the client and ends the program.
+func (m *Model) quit() tea.Cmd {
+	m.Close()
+	return tea.Quit
 }
 
 // gamesMsg carries the server's list of games.
@@ -170,26 +226,20 @@ func (m *Model) loadGames() tea.Msg {
 	return gamesMsg{gs, err}
 }
 
-// Update handles one message.
+// Update handles what concerns the whole client and passes the rest to
+// the screen on show.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		return m, nil
 	case sessionMsg:
+		m.cur.update(msg) // the form, no longer busy
 		m.signedIn(msg)
 		if msg.err != nil {
 			return m, nil
 		}
 		return m, m.followPlayer()
-	case keysMsg:
-		if msg.err != nil {
-			m.err = "your keys: " + msg.err.Error()
-			m.keys = []client.Key{}
-		} else {
-			m.keys = append([]client.Key{}, msg.keys...)
-		}
-		return m, nil
 	case sshKeyMsg:
 		if msg.err != nil {
 			m.err = "the key was not added: " + msg.err.Error()
@@ -198,32 +248,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case gamesMsg:
-		if msg.err != nil {
-			m.err = msg.err.Error() + " (r: try again)"
-			return m, nil
-		}
-		m.err = ""
-		m.games = msg.games
-		switch {
-		case m.cfg.Table != "":
-			line := m.cfg.Table
-			m.cfg.Table = ""
-			return m, m.joinAny(line)
-		case m.cfg.Game != "":
-			g := m.cfg.Game
-			m.cfg.Game = ""
-			if m.gameByName(g) == nil {
-				m.err = fmt.Sprintf("this server has no game %q", g)
-				return m, nil
-			}
-			m.openNew(g)
-		}
-		return m, nil
+		return m, m.gotGames(msg)
 	case errMsg:
 		m.err = msg.err.Error()
 		return m, nil
 	case tea.KeyPressMsg:
-		return m.key(msg)
+		return m, m.key(msg)
 	case tea.PasteMsg:
 		// A terminal sends a paste whole (bracketed paste), not as keys:
 		// it is typed into the line being edited, line breaks and tabs
@@ -232,92 +262,82 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if text == "" {
 			return m, nil
 		}
-		if m.gridEditing() {
+		if t := m.table(); t != nil && m.help == nil && t.gridEditing() {
 			// The grid editor takes letters one by one, each to its
 			// square.
 			var cmds []tea.Cmd
 			for _, r := range strings.ReplaceAll(text, " ", "") {
-				_, cmd := m.key(tea.KeyPressMsg{Code: r, Text: string(r)})
-				cmds = append(cmds, cmd)
+				cmds = append(cmds, m.key(tea.KeyPressMsg{Code: r, Text: string(r)}))
 			}
 			return m, tea.Batch(cmds...)
 		}
-		return m.key(tea.KeyPressMsg{Code: tea.KeyExtended, Text: text})
+		return m, m.key(tea.KeyPressMsg{Code: tea.KeyExtended, Text: text})
+	case seatedMsg:
+		m.cur.update(msg) // the new-table form, no longer opening
+		return m, tea.Batch(m.seated(msg), m.loadServed())
+	case challengeMsg:
+		m.cur.update(msg) // the players screen, no longer busy
+		return m, m.challenged(msg)
 	}
 	if cmd, ok := m.playerMsg(msg); ok {
 		return m, cmd
 	}
-	if m.t != nil {
-		if cmd, ok := m.tableMsg(msg); ok {
-			return m, cmd
-		}
+	return m, m.cur.update(msg)
+}
+
+// gotGames takes the server's list of games in, then opens what Config
+// asked to open at start.
+func (m *Model) gotGames(msg gamesMsg) tea.Cmd {
+	if msg.err != nil {
+		m.err = msg.err.Error() + " (r: try again)"
+		return nil
 	}
-	switch msg := msg.(type) {
-	case lobbyMsg:
-		m.lob.tables, m.lob.err = msg.tables, ""
-		if msg.err != nil {
-			m.lob.err = msg.err.Error()
+	m.err = ""
+	m.games = msg.games
+	switch {
+	case m.cfg.Table != "":
+		line := m.cfg.Table
+		m.cfg.Table = ""
+		return m.joinAny(line)
+	case m.cfg.Game != "":
+		g := m.cfg.Game
+		m.cfg.Game = ""
+		if m.gameByName(g) == nil {
+			m.err = fmt.Sprintf("this server has no game %q", g)
+			return nil
 		}
-	case seatedMsg:
-		return m, tea.Batch(m.seated(msg), m.loadServed())
+		openNewTable(m.shared, g)
 	}
-	return m, nil
+	return nil
 }
 
 // key handles a key press: the keys every screen shares, then the screen's.
-func (m *Model) key(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
 	if s == "ctrl+c" {
-		m.Close()
-		return m, tea.Quit
+		return m.quit()
 	}
-	if m.help {
-		switch s {
-		case "?", "esc", "q", "enter":
-			m.help = false
-		case "up", "k":
-			m.helpAt--
-		case "down", "j", "space":
-			m.helpAt++
-		case "pgup":
-			m.helpAt -= m.h / 2
-		case "pgdown":
-			m.helpAt += m.h / 2
+	if m.help != nil {
+		if m.help.update(k); m.help.done {
+			m.help = nil
 		}
-		return m, nil
+		return nil
 	}
-	if s == "?" && !(m.scr == scrTable && m.t != nil && m.t.chat.open) {
-		m.help, m.helpAt = true, 0
-		return m, nil
+	if t := m.table(); s == "?" && !(t != nil && t.chat.open) {
+		m.help = &helpScreen{shared: m.shared}
+		return nil
 	}
 	if m.games == nil {
 		switch s {
 		case "r":
 			m.err = "asking the server again…"
-			return m, m.loadGames
+			return m.loadGames
 		case "q", "esc":
-			m.Close()
-			return m, tea.Quit
+			return m.quit()
 		}
-		return m, nil
+		return nil
 	}
-	switch m.scr {
-	case scrHome:
-		return m.homeKey(s, k)
-	case scrNew:
-		return m.newKey(s, k)
-	case scrJoin, scrName, scrKey:
-		return m.lineKey(s, k)
-	case scrLobby:
-		return m.lobbyKey(s)
-	case scrAccount:
-		return m.accountKey(s, k)
-	case scrPlayers:
-		return m.playersKey(s, k)
-	case scrTable:
-		return m.tableKey(s, k)
-	}
-	return m, nil
+	return m.cur.update(k)
 }
 
 // editLine applies a key to the line being typed; it answers whether the
@@ -346,10 +366,10 @@ func editLine(line *string, s string, k tea.KeyPressMsg, max int) bool {
 	return true
 }
 
-func (m *Model) gameByName(name string) *client.Game {
-	for i := range m.games {
-		if m.games[i].Name == name {
-			return &m.games[i]
+func (sh *shared) gameByName(name string) *client.Game {
+	for i := range sh.games {
+		if sh.games[i].Name == name {
+			return &sh.games[i]
 		}
 	}
 	return nil
@@ -378,32 +398,12 @@ func (m *Model) body() string {
 	}
 	var body string
 	switch {
-	case m.help:
-		body = m.helpView()
+	case m.help != nil:
+		body = m.help.view()
 	case m.games == nil:
 		body = m.startView()
 	default:
-		switch m.scr {
-		case scrHome:
-			body = m.homeView()
-		case scrNew:
-			body = m.newView()
-		case scrJoin:
-			body = m.lineView("Join a table", "Type the invite code (K7M-4PX), or paste an invite link or a table id, then enter (esc: back).")
-		case scrName:
-			body = m.lineView("Your name", "The name other players see (up to 40 characters), then enter (esc: back).")
-		case scrLobby:
-			body = m.lobbyView()
-		case scrAccount:
-			body = m.accountView()
-		case scrPlayers:
-			body = m.playersView()
-		case scrKey:
-			body = title("SSH keys") + "\n\n" + m.keysView() + "\n" + wrap("Add an SSH key: paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter (esc: back).", m.w) +
-				"\n\n> " + tailOf(m.input, m.w-3) + "█\n\n" + m.message()
-		case scrTable:
-			body = m.tableView()
-		}
+		body = m.cur.view()
 	}
 	return strings.TrimRight(body, "\n")
 }
@@ -454,25 +454,25 @@ const maxMessageLines = 3
 // message is the error or news, wrapped to the screen's width (a line cut
 // at the edge would lose the referee's reason) in at most
 // maxMessageLines lines.
-func (m *Model) message() string {
+func (sh *shared) message() string {
 	var lines []string
 	switch {
-	case m.err != "":
-		lines = strings.Split(wrap("! "+m.err, m.w), "\n")
-	case m.note != "":
-		lines = strings.Split(wrap(m.note, m.w), "\n")
+	case sh.err != "":
+		lines = strings.Split(wrap("! "+sh.err, sh.w), "\n")
+	case sh.note != "":
+		lines = strings.Split(wrap(sh.note, sh.w), "\n")
 	default:
 		return ""
 	}
 	if len(lines) > maxMessageLines {
 		lines = lines[:maxMessageLines]
-		lines[maxMessageLines-1] = ansi.Truncate(lines[maxMessageLines-1], m.w-1, "") + "…"
+		lines[maxMessageLines-1] = ansi.Truncate(lines[maxMessageLines-1], sh.w-1, "") + "…"
 	}
 	for i, l := range lines {
-		if ansi.StringWidth(l) > m.w { // one word wider than the screen
-			l = ansi.Truncate(l, m.w, "…")
+		if ansi.StringWidth(l) > sh.w { // one word wider than the screen
+			l = ansi.Truncate(l, sh.w, "…")
 		}
-		if m.err != "" {
+		if sh.err != "" {
 			lines[i] = bad(l)
 		} else {
 			lines[i] = cool(l)
@@ -483,50 +483,8 @@ func (m *Model) message() string {
 
 // msgExtra is how many lines the message takes beyond the one every
 // screen leaves it.
-func (m *Model) msgExtra() int {
-	return max(0, strings.Count(m.message(), "\n"))
-}
-
-// lineKey edits the join or name line.
-func (m *Model) lineKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch s {
-	case "esc":
-		m.scr, m.input = scrHome, ""
-		return m, nil
-	case "enter":
-		line := strings.TrimSpace(m.input)
-		if line == "" {
-			m.err = "type something first"
-			return m, nil
-		}
-		m.input, m.err = "", ""
-		if m.scr == scrKey {
-			m.scr = scrHome
-			return m, m.sendKey(line)
-		}
-		if m.scr == scrName {
-			m.c.Name = line
-			m.idToken = ""
-			m.scr = scrHome
-			m.note = "you are now " + line
-			return m, nil
-		}
-		m.scr = scrHome
-		return m, m.joinAny(line)
-	}
-	max := 200
-	if m.scr == scrKey {
-		max = 4096
-	}
-	if m.scr == scrName {
-		max = 40
-	}
-	editLine(&m.input, s, k, max)
-	return m, nil
-}
-
-func (m *Model) lineView(head, help string) string {
-	return title(head) + "\n\n" + wrap(help, m.w) + "\n\n> " + tailOf(m.input, m.w-3) + "█\n\n" + m.message()
+func (sh *shared) msgExtra() int {
+	return max(0, strings.Count(sh.message(), "\n"))
 }
 
 // tailOf is the end of a line being typed that fits in w columns: a line

@@ -1,23 +1,17 @@
 package tui
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"parlour/invite"
 	"parlour/tui/client"
 )
 
@@ -69,19 +63,6 @@ func TestBadServerAddress(t *testing.T) {
 	}
 }
 
-func TestTableID(t *testing.T) {
-	for in, want := range map[string]string{
-		"k3x9q2m7c8v4r6tw":                         "k3x9q2m7c8v4r6tw",
-		"http://localhost:8080/t/k3x9q2m7c8v4r6tw": "k3x9q2m7c8v4r6tw",
-		" http://h/t/k3x9q2m7c8v4r6tw/join ":       "k3x9q2m7c8v4r6tw",
-		"https://h:1/t/k3x9q2m7c8v4r6tw?x=1#top":   "k3x9q2m7c8v4r6tw",
-	} {
-		if got := client.TableID(in); got != want {
-			t.Errorf("TableID(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestSmallTerminalAndHelp(t *testing.T) {
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
@@ -121,43 +102,6 @@ func TestSmallTerminalAndHelp(t *testing.T) {
 	checkFits(t, tm)
 }
 
-func TestNameAndJoinErrors(t *testing.T) {
-	ts := newTestServer(t)
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.key("n")
-	tm.key("ctrl+u")
-	tm.typeText("Zoë")
-	tm.key("enter")
-	if s := tm.screen(); !strings.Contains(s, `play as "Zoë"`) {
-		t.Errorf("the name did not change:\n%s", s)
-	}
-	tm.key("i")
-	tm.typeText(ts.URL + "/t/nosuchtable")
-	tm.key("enter")
-	s := tm.waitFor("the refusal", has("! joining nosuchtable"))
-	checkFits(t, tm)
-	tm.key("l")
-	tm.waitFor("the lobby", has("Lobby: open tables", "no open tables"))
-	// Ben opens a public table; Ann finds it in the lobby and sits down.
-	bc, _ := client.New(ts.URL, "Ben")
-	seat, err := bc.Create(context.Background(), "", "nymphabet", nil, []string{"me", "open"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tm.key("r")
-	tm.waitFor("Ben's table", has(seat.Table, "Ben (guest), (open)"))
-	tm.key("enter")
-	s = tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Zoë", "waiting for Ben"))
-	checkFits(t, tm)
-	// Out of turn: a word typed and sent is refused in words, and kept.
-	tm.typeText("abdicated")
-	tm.key("enter")
-	s = tm.screen()
-	if !strings.Contains(s, "it is not your turn: waiting for Ben") || !strings.Contains(s, ": abdicated") {
-		t.Errorf("a move out of turn:\n%s", s)
-	}
-}
-
 // BenchmarkKeystroke measures a key's effect on screen: Update and View of
 // one arrow key on the Salvo play screen, the largest.
 func BenchmarkKeystroke(b *testing.B) {
@@ -180,112 +124,6 @@ func BenchmarkKeystroke(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(worst.Microseconds())/1000, "worst-ms")
-}
-
-// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// TestProgramOnAPipe runs the whole Bubble Tea program on a plain reader
-// and writer of a given size, as an SSH session would: no terminal of the
-// process's own is touched.
-func TestProgramOnAPipe(t *testing.T) {
-	ts := newTestServer(t)
-	c, _ := client.New(ts.URL, "Ann")
-	m := New(Config{Client: c})
-	defer m.Close()
-	in, keys := io.Pipe()
-	out := &syncBuffer{}
-	p := NewProgram(m, in, out, []string{"TERM=xterm-256color", "NO_COLOR=1"}, 80, 24, tea.WithoutSignalHandler())
-	done := make(chan error, 1)
-	go func() {
-		_, err := p.Run()
-		done <- err
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(ansi.Strip(out.String()), "Join a table by invite code") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no home screen on the writer:\n%q", out.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	keys.Write([]byte("q"))
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatal(err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("q did not quit")
-	}
-	keys.Close()
-}
-
-func TestInviteCode(t *testing.T) {
-	for in, want := range map[string]string{
-		"k7m-4px":                          "k7m-4px",
-		" K7M 4PX ":                        "K7M 4PX",
-		"http://h:1/j/k7m-4px":             "k7m-4px",
-		"http://h:1/j/K7M4PX?x#y":          "K7M4PX",
-		"K7M0PX":                           "K7M0PX", // the server says what is wrong with it
-		"k3x9q2m7c8v4r6tw":                 "",
-		"http://h/t/k3x9q2m7c8v4r6tw":      "",
-		"http://h/t/k3x9q2m7c8v4r6tw/join": "",
-	} {
-		if got := client.InviteCode(in); got != want {
-			t.Errorf("InviteCode(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// TestJoinByCode: the terminal shows the code of a table it opens for a
-// friend, and joins Ben's table by the code he read out, typed in lower
-// case with its dash; a mistyped code is refused in words.
-func TestJoinByCode(t *testing.T) {
-	ts := newTestServer(t)
-	ctx := context.Background()
-	bc, _ := client.New(ts.URL, "Ben")
-	seat, err := bc.Create(ctx, "", "nymphabet", nil, []string{"me", "open"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u, err := bc.Get(ctx, seat.Token, seat.Table)
-	if err != nil || len(u.Table.Code) != invite.Len {
-		t.Fatalf("Ben's table has code %q: %v", u.Table.Code, err)
-	}
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.key("i")
-	tm.typeText("K7M0PX")
-	tm.key("enter")
-	tm.waitFor("the refusal", has("! invite code K7M0PX: ", "'0' is not in invite codes"))
-	tm.key("i")
-	tm.typeText(strings.ToLower(invite.Format(u.Table.Code)))
-	tm.key("enter")
-	s := tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Ann", "waiting for Ben"))
-	checkFits(t, tm)
-
-	cy := newTerm(t, ts.URL, "Cy", 80, 24)
-	cy.open("nymphabet", 3) // a friend
-	cy.key("enter")
-	s = cy.waitFor("the invite", has("Invite a friend: ", "or read out the code "))
-	code := cy.m.t.upd.Table.Code
-	if !strings.Contains(s, invite.Format(code)) {
-		t.Errorf("the invite shows no code %q:\n%s", code, s)
-	}
 }
 
 // TestFitProblems: the 80 x 24 check fails on a screen too tall or too
@@ -336,8 +174,8 @@ func TestLongLinesStayInSight(t *testing.T) {
 	tm.update(tea.PasteMsg{Content: "  " + created.Invite + "\r\n"})
 	tm.key("enter")
 	tm.waitFor("the table joined", has("you: Ann"))
-	if tm.m.t.id != created.Table {
-		t.Errorf("joined %s, not the pasted %s", tm.m.t.id, created.Table)
+	if tm.table().id != created.Table {
+		t.Errorf("joined %s, not the pasted %s", tm.table().id, created.Table)
 	}
 
 	// A word longer than the prompt's room (typed while the other
@@ -349,43 +187,4 @@ func TestLongLinesStayInSight(t *testing.T) {
 		t.Errorf("the end of the word is not in sight:\n%s", s)
 	}
 	checkFits(t, tm)
-}
-
-// TestDocsListEveryKey: docs/terminal.md lists every key of the help
-// overlay, each with the same words.
-func TestDocsListEveryKey(t *testing.T) {
-	raw, err := os.ReadFile("../docs/terminal.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc := strings.Join(strings.Fields(string(raw)), " ")
-	for _, k := range keyHelp() {
-		for _, item := range strings.Split(k.keys, " · ") {
-			if !strings.Contains(doc, strings.Join(strings.Fields(item), " ")) {
-				t.Errorf("docs/terminal.md lacks %s's %q", k.screen, item)
-			}
-		}
-	}
-}
-
-// TestHelpKeys: the overlay lists the keys that clear a line and ask the
-// server again, and they do what it says.
-func TestHelpKeys(t *testing.T) {
-	ts := newTestServer(t)
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.key("?")
-	s := tm.screen()
-	for _, want := range []string{"ctrl+u clear the line", "r ask the server again", "r refresh"} {
-		if !strings.Contains(strings.Join(strings.Fields(s), " "), want) {
-			t.Errorf("the help lacks %q:\n%s", want, s)
-		}
-	}
-	checkFits(t, tm)
-	tm.key("esc")
-	tm.key("i")
-	tm.typeText("K7M")
-	tm.key("ctrl+u")
-	if s := tm.screen(); !strings.Contains(s, "> █") {
-		t.Errorf("ctrl+u did not clear the line:\n%s", s)
-	}
 }

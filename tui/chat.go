@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -13,9 +12,11 @@ import (
 	"parlour/tui/client"
 )
 
-// chatState is a table's chat as this client holds it: the messages kept
-// by seq, the channels muted and the line being written.
-type chatState struct {
+// chatPanel is a table's chat as this client holds it, drawn under the
+// table: the messages kept by seq, the channels muted and the line being
+// written, which takes the keys while open.
+type chatPanel struct {
+	t       *tableScreen
 	lines   []client.ChatLine
 	seen    map[int]bool
 	muted   []string
@@ -26,7 +27,7 @@ type chatState struct {
 }
 
 // take keeps the messages of an update not yet seen, by seq.
-func (c *chatState) take(ls []client.ChatLine, muted []string) {
+func (c *chatPanel) take(ls []client.ChatLine, muted []string) {
 	if c.seen == nil {
 		c.seen = map[int]bool{}
 	}
@@ -48,7 +49,7 @@ func (c *chatState) take(ls []client.ChatLine, muted []string) {
 
 // channel is the chat channel this seat may write in: the players' while
 // seated, the spectators' otherwise.
-func (t *session) channel() string {
+func (t *tableScreen) channel() string {
 	if t.seat < 0 {
 		return "spectators"
 	}
@@ -70,53 +71,9 @@ type mutedMsg struct {
 	err   error
 }
 
-// abortMsg is the answer to an abort.
-type abortMsg struct {
-	gen int
-	err error
-}
-
-// abort ends the game without a result, on a second ctrl+a, while some
-// player has not yet moved.
-func (m *Model) abort() tea.Cmd {
-	t := m.t
-	if t.upd.Table.Status != "playing" || t.seat < 0 {
-		m.err = "there is no game of yours under way to abort"
-		return nil
-	}
-	if !t.upd.Table.Abortable {
-		t.abortAsked = false
-		m.err = "every player has moved: the game can no longer be aborted (:resign gives up)"
-		return nil
-	}
-	if !t.abortAsked {
-		t.abortAsked = true
-		m.err, m.note = "", "ctrl+a again aborts the game: it ends without a result, and no rating changes"
-		return nil
-	}
-	t.abortAsked = false
-	tok, id, gen := t.token, t.id, t.gen
-	m.note, m.err = "aborting the game…", ""
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
-		defer cancel()
-		return abortMsg{gen, m.c.Abort(ctx, tok, id)}
-	}
-}
-
-// claimMsg is the answer to a claim.
-type claimMsg struct {
-	gen int
-	err error
-}
-
-// tickMsg redraws a running clock once a second.
-type tickMsg struct{ gen int }
-
-// chatKey handles a key while the chat line is open.
-func (m *Model) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
-	t := m.t
-	c := &t.chat
+// key handles a key while the chat line is open.
+func (c *chatPanel) key(s string, k tea.KeyPressMsg) tea.Cmd {
+	t := c.t
 	switch s {
 	case "esc":
 		c.open, c.line, c.err = false, "", ""
@@ -129,9 +86,9 @@ func (m *Model) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		c.sending, c.err = true, ""
 		ch, tok, id, gen := t.channel(), t.token, t.id, t.gen
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+			ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 			defer cancel()
-			l, err := m.c.Chat(ctx, tok, id, ch, text)
+			l, err := t.c.Chat(ctx, tok, id, ch, text)
 			return chatSentMsg{gen, text, l, err}
 		}
 	}
@@ -142,15 +99,15 @@ func (m *Model) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
 }
 
 // toggleMute mutes the channel this seat reads, or hears it again.
-func (m *Model) toggleMute() tea.Cmd {
-	t := m.t
+func (c *chatPanel) toggleMute() tea.Cmd {
+	t := c.t
 	ch := t.channel()
-	mute := !slices.Contains(t.chat.muted, ch)
+	mute := !slices.Contains(c.muted, ch)
 	tok, id, gen := t.token, t.id, t.gen
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 		defer cancel()
-		ms, err := m.c.Mute(ctx, tok, id, ch, mute)
+		ms, err := t.c.Mute(ctx, tok, id, ch, mute)
 		if ms == nil {
 			ms = []string{}
 		}
@@ -158,179 +115,54 @@ func (m *Model) toggleMute() tea.Cmd {
 	}
 }
 
-// claim asks the server to claim the game against the players to move
-// who have been away; it decides.
-func (m *Model) claim() tea.Cmd {
-	t := m.t
-	tok, id, gen := t.token, t.id, t.gen
-	m.note, m.err = "claiming the game…", ""
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
-		defer cancel()
-		_, err := m.c.Claim(ctx, tok, id)
-		return claimMsg{gen, err}
-	}
-}
-
-// chatMsg handles the answers of chat, mute, claim and the clock's tick.
-func (m *Model) chatMsg(msg tea.Msg) (tea.Cmd, bool) {
-	t := m.t
+// update handles the keys while the line is open, and the answers of
+// chat and mute.
+func (c *chatPanel) update(msg tea.Msg) tea.Cmd {
+	t := c.t
 	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return c.key(msg.String(), msg)
 	case chatSentMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
-		t.chat.sending = false
+		c.sending = false
 		if msg.err != nil {
-			t.chat.err = msg.err.Error() // the line stays, to be mended
-			return nil, true
+			c.err = msg.err.Error() // the line stays, to be mended
+			return nil
 		}
-		t.chat.take([]client.ChatLine{msg.line}, nil)
+		c.take([]client.ChatLine{msg.line}, nil)
 		// The stream may have shown the line already, and the player
 		// opened a new one: only the line sent is cleared.
-		if strings.TrimSpace(t.chat.line) == msg.text {
-			t.chat.line, t.chat.err, t.chat.open = "", "", false
+		if strings.TrimSpace(c.line) == msg.text {
+			c.line, c.err, c.open = "", "", false
 		}
-		return nil, true
+		return nil
 	case mutedMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
 		if msg.err != nil {
-			m.err = msg.err.Error()
-			return nil, true
+			t.err = msg.err.Error()
+			return nil
 		}
-		t.chat.muted = msg.muted
+		c.muted = msg.muted
 		if slices.Contains(msg.muted, t.channel()) {
-			m.note = "the " + t.channel() + "' chat is muted (ctrl+o hears it again)"
+			t.note = "the " + t.channel() + "' chat is muted (ctrl+o hears it again)"
 		} else {
-			m.note = "the " + t.channel() + "' chat is heard again"
+			t.note = "the " + t.channel() + "' chat is heard again"
 		}
-		return nil, true
-	case abortMsg:
-		if msg.gen != t.gen {
-			return nil, true
-		}
-		if msg.err != nil {
-			m.note, m.err = "", msg.err.Error()
-		} else {
-			m.note = "the game is aborted"
-		}
-		return nil, true
-	case claimMsg:
-		if msg.gen != t.gen {
-			return nil, true
-		}
-		if msg.err != nil {
-			m.note, m.err = "", msg.err.Error()
-		} else {
-			m.note = "the game is claimed"
-		}
-		return nil, true
-	case tickMsg:
-		if msg.gen != t.gen {
-			return nil, true
-		}
-		t.ticking = false
-		return m.tick(), true
-	}
-	return nil, false
-}
-
-// clockRuns says whether a seat's clock is counting down.
-func (t *session) clockRuns() bool {
-	if t.upd == nil || t.upd.Table.Clock == nil || t.upd.Table.Status != "playing" {
-		return false
-	}
-	for _, s := range t.upd.Table.Seats {
-		if s.TimeLeft != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// tick asks for a redraw in a second while a clock runs, one at a time.
-func (m *Model) tick() tea.Cmd {
-	t := m.t
-	if t == nil || t.ticking || !t.clockRuns() {
 		return nil
 	}
-	t.ticking = true
-	gen := t.gen
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{gen} })
+	return nil
 }
 
-// timeLeft is a seat's time left now: its time_left counted down against
-// the local monotonic time since the update arrived. ok is false for a
-// seat without a deadline.
-func (t *session) timeLeft(seat int) (time.Duration, bool) {
-	if t.upd == nil || seat < 0 || seat >= len(t.upd.Table.Seats) {
-		return 0, false
-	}
-	tl := t.upd.Table.Seats[seat].TimeLeft
-	if tl == nil {
-		return 0, false
-	}
-	d := time.Duration(*tl*float64(time.Second)) - time.Since(t.arrived)
-	return max(d, 0), true
-}
-
-// clockText is a seat's time left, marked "!" when low (a quarter of the
-// turn, or 10 seconds, whichever is less), or "" without a clock.
-func (t *session) clockText(seat int) string {
-	d, ok := t.timeLeft(seat)
-	if !ok {
-		return ""
-	}
-	secs := int((d + time.Second - 1) / time.Second)
-	var s string
-	switch {
-	case secs >= 3600:
-		s = fmt.Sprintf("%d:%02d:%02d", secs/3600, secs/60%60, secs%60)
-	default:
-		s = fmt.Sprintf("%d:%02d", secs/60, secs%60)
-	}
-	low := 10
-	if turn := t.upd.Table.Clock.Turn; turn/4 < low {
-		low = turn / 4
-	}
-	if secs <= low {
-		return bad("⏱" + s + "!")
-	}
-	return "⏱" + s
-}
-
-// awayToMove names the person to move whom the view shows away, if any.
-func (t *session) awayToMove() string {
-	if t.upd == nil || t.upd.Table.Status != "playing" {
-		return ""
-	}
-	for _, s := range t.upd.Table.ToMove {
-		if s != t.seat && s >= 0 && s < len(t.upd.Table.Seats) && t.upd.Table.Seats[s].AwaySince != nil {
-			return t.upd.Table.Seats[s].Name
-		}
-	}
-	return ""
-}
-
-// claimAt is when the claim against the person to move who is away
-// becomes valid, as the view says (zero: not said).
-func (t *session) claimAt() time.Time {
-	for _, s := range t.upd.Table.ToMove {
-		if s != t.seat && s >= 0 && s < len(t.upd.Table.Seats) && t.upd.Table.Seats[s].ClaimAt != nil {
-			return *t.upd.Table.Seats[s].ClaimAt
-		}
-	}
-	return time.Time{}
-}
-
-// chatPanel is the chat's lines for the play screen: the last n messages
+// view is the chat's lines for the play screen: the last n messages
 // of the channels heard and, while writing, the input line with the
 // server's refusal in place.
-func (m *Model) chatPanel(n int) []string {
-	c := &m.t.chat
-	w := m.w
+func (c *chatPanel) view(n int) []string {
+	t := c.t
+	w := t.w
 	var out []string
 	from := max(0, len(c.lines)-n)
 	for _, l := range c.lines[from:] {
@@ -341,7 +173,7 @@ func (m *Model) chatPanel(n int) []string {
 			out = append(out, fit(bad("! "+c.err), w, 1))
 		}
 		// The end of a long line stays in sight.
-		prefix := "say (" + m.t.channel() + "): "
+		prefix := "say (" + t.channel() + "): "
 		line := []rune(c.line)
 		room := w - ansi.StringWidth(prefix) - 1
 		if len(line) > room {

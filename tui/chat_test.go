@@ -1,17 +1,11 @@
 package tui
 
 import (
-	"sync"
-	"time"
-
 	"context"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
-	"parlour/server"
-	"parlour/server/table"
+	"parlour/tui/client"
 )
 
 // TestChatBetweenTwoPlayers: Ann (the terminal) and Ben (the API) write
@@ -51,13 +45,13 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 	long := strings.Repeat("a", 201)
 	tm.typeText(long)
 	tm.key("enter")
-	s = tm.waitFor("the refusal in place", func(s string) bool { return strings.Contains(s, "! ") && tm.m.t.chat.err != "" })
+	s = tm.waitFor("the refusal in place", func(s string) bool { return strings.Contains(s, "! ") && tm.table().chat.err != "" })
 	checkFits(t, tm)
-	if tm.m.t.chat.line != long || !tm.m.t.chat.open {
-		t.Errorf("the refused line was not kept to mend: %d characters, open %v", len(tm.m.t.chat.line), tm.m.t.chat.open)
+	if tm.table().chat.line != long || !tm.table().chat.open {
+		t.Errorf("the refused line was not kept to mend: %d characters, open %v", len(tm.table().chat.line), tm.table().chat.open)
 	}
-	if !strings.Contains(tm.m.t.chat.err, "200") {
-		t.Errorf("the refusal %q does not say the limit", tm.m.t.chat.err)
+	if !strings.Contains(tm.table().chat.err, "200") {
+		t.Errorf("the refusal %q does not say the limit", tm.table().chat.err)
 	}
 	u, _ = ben.c.Get(ctx, ben.token, ben.id)
 	for _, l := range u.Chat {
@@ -72,155 +66,42 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 	tm.waitFor("the mute said", has("chat is muted"))
 }
 
-// TestClockCountsDownAndTimesOut: a Quizl table with a 10 s clock shows
-// Ann's time left in the turn line, counting down, and when it runs out
-// (on her first move: the game is aborted) the end says so in words.
-func TestClockCountsDownAndTimesOut(t *testing.T) {
+// TestGuestsMarked: a guest's name says so wherever others see it in the
+// terminal, the lobby's list, a table's seats and its chat, so that no
+// guest passes for an account; an account's name carries no mark.
+func TestGuestsMarked(t *testing.T) {
+	t.Parallel()
 	ts := newTestServer(t)
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("quizl", 0) // the computer, easy
-	tm.key("up")        // the last field: the clock
-	tm.key("right")     // 10 seconds
-	s := tm.waitFor("the clock field", has("clock", "‹ 10 ›"))
-	checkFits(t, tm)
+	ctx := context.Background()
+	ann, annS := signedUp(t, ts, "Ann")
+	gus, err := client.New(ts.URL, "Gus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	guestTable, err := gus.Create(ctx, "", "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	annTable, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := newTerm(t, ts.URL, "Cy", 100, 30)
+	tm.key("l")
+	s := tm.waitFor("the lobby", has(guestTable.Table, annTable.Table))
+	if l := lineWith(s, guestTable.Table); !strings.Contains(l, "Gus (guest)") {
+		t.Errorf("the lobby's line of a guest's table: %q", l)
+	}
+	if l := lineWith(s, annTable.Table); !strings.Contains(l, "Ann") || strings.Contains(l, "guest") {
+		t.Errorf("the lobby's line of an account's table: %q", l)
+	}
+	// At Gus's table: his seat and his chat line are marked.
+	if _, err := gus.Chat(ctx, guestTable.Token, guestTable.Table, "players", "hello"); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("esc")
+	tm.key("i")
+	tm.typeText(guestTable.Table)
 	tm.key("enter")
-	tm.waitFor("the grid editor", has("Make your grid"))
-	tm.key("ctrl+r")
-	tm.waitFor("a random grid, checked", has("✓ the referee accepts"))
-	tm.key("enter")
-	re := regexp.MustCompile(`⏱0:(\d\d)`)
-	s = tm.waitFor("Ann's time left", func(s string) bool { return re.MatchString(s) })
-	checkFits(t, tm)
-	first, _ := strconv.Atoi(re.FindStringSubmatch(s)[1])
-	if first > 10 || first < 5 {
-		t.Errorf("time left %d s at the start of a 10 s turn:\n%s", first, s)
-	}
-	s = tm.waitFor("the clock counting down", func(s string) bool {
-		m := re.FindStringSubmatch(s)
-		n := -1
-		if m != nil {
-			n, _ = strconv.Atoi(m[1])
-		}
-		return m != nil && n < first
-	})
-	checkFits(t, tm)
-	low := regexp.MustCompile(`⏱0:0[0-2]!`)
-	s = tm.waitFor("the low-time mark", func(s string) bool { return low.MatchString(s) })
-	checkFits(t, tm)
-	s = tm.waitFor("the timeout in words", has("game over"))
-	checkFits(t, tm)
-	if !strings.Contains(s, "aborted, Ann ran out of time before every player had moved") || !strings.Contains(s, "no result") {
-		t.Errorf("the end screen does not say Ann ran out of time:\n%s", s)
-	}
-}
-
-// TestClaimRefusedInPlace: Ben (the API player, no stream open) is to
-// move and shown away; ctrl+g asks the server to claim, and its refusal
-// (too early) shows in place, the game going on.
-func TestClaimRefusedInPlace(t *testing.T) {
-	ts := newTestServer(t)
-	tm, _ := twoPlayerQuizl(t, ts)
-	tm.key("ctrl+g")
-	if s := tm.screen(); !strings.Contains(s, "nobody to move is away") {
-		t.Errorf("a claim on Ann's own turn is not refused in place:\n%s", s)
-	}
-	tm.typeText("50")
-	tm.key("enter")
-	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims the game from "))
-	checkFits(t, tm)
-	tm.key("ctrl+g")
-	tm.waitFor("the server's refusal", has("! you cannot claim the game yet"))
-	checkFits(t, tm)
-	if st := tm.m.t.upd.Table.Status; st != "playing" {
-		t.Errorf("the table is %s after a refused claim", st)
-	}
-}
-
-// handClock is a table.Clock whose time moves only when the test says;
-// its timers fire on Advance, in the caller's goroutine.
-type handClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*handTimer
-}
-
-type handTimer struct {
-	c    *handClock
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func (c *handClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *handClock) AfterFunc(d time.Duration, f func()) table.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &handTimer{c: c, at: c.now.Add(d), f: f}
-	if d <= 0 {
-		t.done = true
-		go f()
-		return t
-	}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *handTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := !t.done
-	t.done = true
-	return was
-}
-
-// Advance moves the clock on by d and runs the calls due by then.
-func (c *handClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*handTimer
-	for _, t := range c.timers {
-		if !t.done && !t.at.After(c.now) {
-			t.done = true
-			due = append(due, t)
-		}
-	}
-	c.mu.Unlock()
-	for _, t := range due {
-		t.f()
-	}
-}
-
-// TestClaimAfterTheWalkAway: with the server's clock moved on past the
-// walk-away time, Ann's ctrl+g claims the game against the away Ben, and
-// the claim is said in words in the log.
-func TestClaimAfterTheWalkAway(t *testing.T) {
-	clk := &handClock{now: time.Now()}
-	ts := newTestServerWith(t, func(c *server.Config) { c.Clock = clk })
-	tm, ben := twoPlayerQuizl(t, ts)
-	// A call each first: before then a claim aborts the game.
-	tm.typeText("50")
-	tm.key("enter")
-	tm.waitFor("Ben to move", func(string) bool {
-		return tm.m.t.upd != nil && len(tm.m.t.upd.Table.ToMove) == 1 && tm.m.t.upd.Table.ToMove[0] == 1
-	})
-	ben.call(t)
-	tm.waitFor("Ann to move", has("▶ your turn"))
-	clk.Advance(time.Second) // Ben's last request is a second old: away
-	tm.typeText("51")
-	tm.key("enter")
-	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims"))
-	clk.Advance(table.DefaultWalkAway + time.Minute)
-	tm.key("ctrl+g")
-	tm.waitFor("the claim in words", has("Ben was away for 6 minutes", "Ben resigned", "the game is claimed"))
-	checkFits(t, tm)
-	// In Quizl the others play on after a resignation; the end screen,
-	// when it comes, says the claim under Game over.
-	if len(tm.m.t.forced) != 1 || !strings.HasPrefix(tm.m.t.forced[0], "Ben was away") {
-		t.Errorf("the claim is not kept for the end screen: %q", tm.m.t.forced)
-	}
+	tm.waitFor("Gus's chat line, marked", has("Gus (guest): hello"))
 }

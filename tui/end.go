@@ -22,10 +22,13 @@ import (
 	"parlour/tui/client"
 )
 
-// afterEnd runs once the stream brings the finished table.
-func (m *Model) afterEnd() tea.Cmd {
-	m.t.play.line = ""
-	return nil
+// endScreen is the table once the game is over: why it ended, who won,
+// every secret against its commitment, and the record to keep.
+type endScreen struct {
+	t                     *tableScreen
+	board                 int    // the grid shown (b: the next)
+	saved                 string // where the record was saved
+	recordURL, recordFile string // where a NoDisk client's player fetches the record, and a file name for it
 }
 
 type savedMsg struct {
@@ -33,28 +36,43 @@ type savedMsg struct {
 	err  error
 }
 
-func (m *Model) endKey(s string) tea.Cmd {
-	t := m.t
+func (e *endScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case savedMsg:
+		if msg.err != nil {
+			e.t.err = msg.err.Error()
+		} else {
+			e.saved = msg.path
+			e.t.note = "record saved to " + msg.path
+		}
+	case tea.KeyPressMsg:
+		return e.key(msg.String())
+	}
+	return nil
+}
+
+func (e *endScreen) key(s string) tea.Cmd {
+	t := e.t
 	switch s {
 	case "b":
-		t.play.board++
+		e.board++
 		return nil
 	case "l":
 		if t.game == "salvo" {
-			m.openReports()
+			t.openReports()
 		}
 		return nil
 	case "s":
-		if m.cfg.NoDisk {
+		if t.cfg.NoDisk {
 			// The player is elsewhere: a file written here would land on
 			// the server. The record of a finished table is public: show
 			// where to fetch it.
-			t.recordURL = m.recordURL(t.id)
-			t.recordFile = fmt.Sprintf("parlour-%s-%s.json", t.upd.Table.Game, t.id)
-			m.err, m.note = "", "the record stays on the server: fetch it from your own computer"
+			e.recordURL = e.recordAt(t.id)
+			e.recordFile = fmt.Sprintf("parlour-%s-%s.json", t.upd.Table.Game, t.id)
+			t.err, t.note = "", "the record stays on the server: fetch it from your own computer"
 			return nil
 		}
-		dir := m.cfg.DataDir
+		dir := t.cfg.DataDir
 		if dir == "" {
 			dir = "."
 		} else {
@@ -62,9 +80,9 @@ func (m *Model) endKey(s string) tea.Cmd {
 		}
 		name := fmt.Sprintf("%s-%s.json", t.upd.Table.Game, t.id)
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+			ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 			defer cancel()
-			raw, err := m.c.Record(ctx, t.token, t.id)
+			raw, err := t.c.Record(ctx, t.token, t.id)
 			if err != nil {
 				return savedMsg{err: fmt.Errorf("fetching the record: %w", err)}
 			}
@@ -85,14 +103,14 @@ func (m *Model) endKey(s string) tea.Cmd {
 	case "r":
 		game := t.upd.Table.Game
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+			ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 			defer cancel()
-			s, err := m.c.Rematch(ctx, t.token, t.id)
+			s, err := t.c.Rematch(ctx, t.token, t.id)
 			if err != nil {
 				return errMsg{fmt.Errorf("rematch: %w", err)}
 			}
 			if s.Invite == "" {
-				s.Invite = m.c.Base() + "/t/" + s.Table
+				s.Invite = t.c.Base() + "/t/" + s.Table
 			}
 			return seatedMsg{s: s, game: game}
 		}
@@ -100,12 +118,12 @@ func (m *Model) endKey(s string) tea.Cmd {
 	return nil
 }
 
-// recordURL is the address of a table's record as players reach the
+// recordAt is the address of a table's record as players reach the
 // server (Config.PublicURL, else the API's base).
-func (m *Model) recordURL(id string) string {
-	base := m.cfg.PublicURL
+func (e *endScreen) recordAt(id string) string {
+	base := e.t.cfg.PublicURL
 	if base == "" {
-		base = m.c.Base()
+		base = e.t.c.Base()
 	}
 	return strings.TrimRight(base, "/") + "/api/v1/tables/" + url.PathEscape(id) + "/record"
 }
@@ -126,7 +144,7 @@ func verify(r client.Reveal) bool {
 }
 
 // reasonText says why the game ended, from the end event's data.
-func (t *session) reasonText() string {
+func (t *tableScreen) reasonText() string {
 	d := t.ends
 	if d == nil {
 		return ""
@@ -168,8 +186,8 @@ func abortText(who, why string) string {
 	return who + " aborted it before every player had moved"
 }
 
-func (m *Model) endView() string {
-	t := m.t
+func (e *endScreen) view() string {
+	t := e.t
 	u := t.upd
 	var b strings.Builder
 	res := u.Table.Result
@@ -208,7 +226,7 @@ func (m *Model) endView() string {
 		if u.Table.Rated {
 			line += " · " + warm("rated") + ": both ratings change"
 		}
-		b.WriteString(wrap(line, m.w) + "\n")
+		b.WriteString(wrap(line, t.w) + "\n")
 	}
 	var set struct {
 		Target  int   `json:"target"`
@@ -242,7 +260,7 @@ func (m *Model) endView() string {
 				line = fmt.Sprintf("You win the set %s · r starts a new set", strings.Join(score, "-"))
 			}
 		}
-		b.WriteString(wrap(line, m.w) + "\n")
+		b.WriteString(wrap(line, t.w) + "\n")
 	}
 	b.WriteString("\n")
 	if len(u.Table.Reveal) > 0 {
@@ -271,21 +289,21 @@ func (m *Model) endView() string {
 	// The lines under the log (the record, the message, the keys) are
 	// drawn first, so that the log leaves them room.
 	var tail strings.Builder
-	if t.saved != "" {
-		tail.WriteString("record: " + t.saved + "\n")
+	if e.saved != "" {
+		tail.WriteString("record: " + e.saved + "\n")
 	}
-	if t.recordURL != "" {
+	if e.recordURL != "" {
 		// The command on lines of its own, whole: a line cut at the
 		// screen's edge could not be copied.
 		tail.WriteString("Fetch the record on your own computer with:\n")
-		tail.WriteString("  curl -o " + t.recordFile + " \\\n")
-		tail.WriteString("    " + t.recordURL + "\n")
+		tail.WriteString("  curl -o " + e.recordFile + " \\\n")
+		tail.WriteString("    " + e.recordURL + "\n")
 	}
-	tail.WriteString(m.message() + "\n")
-	tail.WriteString(faint(m.endKeys()))
+	tail.WriteString(t.message() + "\n")
+	tail.WriteString(faint(e.keys()))
 	reserve := max(6, strings.Count(tail.String(), "\n")+4)
 	if t.game == "wordfight" {
-		v := m.wfView()
+		v := t.wfView()
 		b.WriteString(title("The audit: every answer replayed against the list") + "\n")
 		for _, a := range v.Audit {
 			ok := good("✓ confirmed")
@@ -295,24 +313,24 @@ func (m *Model) endView() string {
 			fmt.Fprintf(&b, "  %-20s %s: %s (recorded %d), %s missed\n", t.name(a.Seat), ok, game.Count(a.Points, "point", "points"), a.Recorded, game.Count(a.Missed, "placement", "placements"))
 		}
 		if len(v.Grids) > 0 {
-			i := t.play.board % len(v.Grids)
-			b.WriteString("\n" + t.name(i) + "'s grid (b: next):\n" + fit(wfGrid(v.Grids[i]), m.w, max(3, m.h-strings.Count(b.String(), "\n")-reserve)) + "\n")
+			i := e.board % len(v.Grids)
+			b.WriteString("\n" + t.name(i) + "'s grid (b: next):\n" + fit(wfGrid(v.Grids[i]), t.w, max(3, t.h-strings.Count(b.String(), "\n")-reserve)) + "\n")
 		}
 	}
 	if t.game == "nymphabet" || t.game == "quizl" {
-		b.WriteString(m.logBlock(max(1, m.h-strings.Count(b.String(), "\n")-reserve), m.w) + "\n")
+		b.WriteString(t.logBlock(max(1, t.h-strings.Count(b.String(), "\n")-reserve), t.w) + "\n")
 	}
 	b.WriteString(tail.String())
 	return b.String()
 }
 
-// endKeys is the end screen's line of keys.
-func (m *Model) endKeys() string {
+// keys is the end screen's line of keys.
+func (e *endScreen) keys() string {
 	keys := "s save the record · r rematch · esc home · ? help"
-	if m.cfg.NoDisk {
+	if e.t.cfg.NoDisk {
 		keys = "s the record's address · r rematch · esc home · ? help"
 	}
-	if m.t != nil && m.t.game == "salvo" {
+	if e.t != nil && e.t.game == "salvo" {
 		keys = "l every report · " + keys
 	}
 	return keys

@@ -44,7 +44,7 @@ func TestNoDiskRecordLink(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the end", over)
 	tm.key("s")
-	id := tm.m.t.id
+	id := tm.table().id
 	s = tm.waitFor("the record's address", has("Fetch the record on your own computer with:"))
 	checkFits(t, tm)
 	lines := strings.Split(s, "\n")
@@ -84,7 +84,7 @@ func TestSetEndScreen(t *testing.T) {
 	ts := newTestServer(t)
 	tm, ben := twoPlayerQuizl(t, ts)
 	var mine struct{ Password string }
-	json.Unmarshal(tm.m.t.upd.Setup, &mine)
+	json.Unmarshal(tm.table().upd.Setup, &mine)
 	tm.typeText("72")
 	tm.key("enter")
 	tm.waitFor("Ben to move", has("waiting for Ben"))

@@ -111,11 +111,10 @@ func abs(n int) int {
 	return n
 }
 
-func (m *Model) fleetKey(s string) tea.Cmd {
-	st := &m.t.setup
+func (st *setupScreen) fleetKey(s string) tea.Cmd {
 	if len(st.fleet) == 0 {
 		if s == "r" {
-			return m.helper("random", "/api/v1/tools/random-setup", m.setupBody())
+			return st.t.helper("random", "/api/v1/tools/random-setup", st.setupBody())
 		}
 		return nil
 	}
@@ -128,16 +127,15 @@ func (m *Model) fleetKey(s string) tea.Cmd {
 		st.sel = (st.sel + len(st.fleet) - 1) % len(st.fleet)
 		return nil
 	case "r":
-		return m.helper("random", "/api/v1/tools/random-setup", m.setupBody())
+		return st.t.helper("random", "/api/v1/tools/random-setup", st.setupBody())
 	}
 	if !sh.move(s) {
 		return nil
 	}
-	return m.check()
+	return st.check()
 }
 
-func (m *Model) fleetOcean() string {
-	st := &m.t.setup
+func (st *setupScreen) fleetOcean() string {
 	var b strings.Builder
 	b.WriteString("     A  B  C  D  E  F  G  H  I  J\n")
 	for r := range 10 {

@@ -2,10 +2,12 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -129,6 +131,9 @@ func newTermWith(t testing.TB, base, name string, w, h int, cfg Config) *term {
 	return tm
 }
 
+// table is the table on screen, or nil.
+func (tm *term) table() *tableScreen { return tm.m.table() }
+
 // run starts a command.
 func (tm *term) run(cmd tea.Cmd) {
 	if cmd == nil {
@@ -251,9 +256,9 @@ func checkFits(t testing.TB, tm *term) {
 	for _, p := range fitProblems(ansi.Strip(tm.m.body()), tm.m.w, tm.m.h) {
 		t.Error(p)
 	}
-	if tm.m.scr == scrTable && tm.m.t != nil && tm.m.t.upd != nil && !tm.m.help {
+	if tb := tm.table(); tb != nil && tb.upd != nil && tm.m.help == nil {
 		first, _, _ := strings.Cut(ansi.Strip(tm.m.frame()), "\n")
-		if turn := ansi.Strip(tm.m.t.turnLine()); !strings.Contains(first, turn) {
+		if turn := ansi.Strip(tb.turnLine()); !strings.Contains(first, turn) {
 			t.Errorf("the first line %q does not say whose turn it is (%q)", first, turn)
 		}
 	}
@@ -275,3 +280,97 @@ func fitProblems(s string, w, h int) []string {
 }
 
 func ansiStrip(s string) string { return ansi.Strip(s) }
+
+// open starts a new table of game from the home screen, with the form's
+// opponent moved right opp times.
+func (tm *term) open(game string, opp int) {
+	tm.t.Helper()
+	for i, g := range tm.m.games {
+		if g.Name == game {
+			tm.key(strconv.Itoa(i + 1))
+		}
+	}
+	tm.waitFor("the new-table form", has("new table", "Play against"))
+	for range opp {
+		tm.key("right")
+	}
+}
+
+// view decodes the seat's view the client holds (the tests' player reads
+// it to choose moves; the checks read the screen).
+func (tm *term) view(v any) {
+	tm.t.Helper()
+	if err := json.Unmarshal(tm.table().upd.View, v); err != nil {
+		tm.t.Fatal(err)
+	}
+}
+
+func over(s string) bool { return strings.Contains(s, "Game over") }
+
+// apiPlayer is a player at the same table through the HTTP API alone.
+type apiPlayer struct {
+	c        *client.Client
+	token    string
+	id       string
+	password string
+	next     int
+}
+
+// twoPlayerQuizl seats a terminal player (Ann, who opens the table for a
+// friend) and an API player (Ben, who joins by the table's id) at a Quizl
+// table, both setups in, play started.
+func twoPlayerQuizl(t testing.TB, ts *testServer) (*term, *apiPlayer) {
+	t.Helper()
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 3) // a friend
+	if s := tm.screen(); !strings.Contains(s, "a friend") {
+		t.Fatalf("the form does not offer a friend:\n%s", s)
+	}
+	tm.key("enter")
+	tm.waitFor("the invite", has("Invite a friend: "+ts.URL+"/t/", "Make your grid"))
+	checkFits(t, tm)
+	ctx := context.Background()
+	bc, _ := client.New(ts.URL, "Ben")
+	seat, err := bc.Join(ctx, "", client.TableID(ts.URL+"/t/"+tm.table().id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := bc.Setup(ctx, seat.Token, seat.Table, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var setup struct{ Password string }
+	json.Unmarshal(a.Setup, &setup)
+	ben := &apiPlayer{c: bc, token: seat.Token, id: seat.Table, password: setup.Password}
+	tm.key("ctrl+r")
+	tm.waitFor("a random grid, checked", has("✓ the referee accepts"))
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn", "Tracking Ben"))
+	return tm, ben
+}
+
+// call makes Ben call his next square.
+func (b *apiPlayer) call(t testing.TB) string {
+	t.Helper()
+	sq := fmt.Sprintf("%d%d", b.next/5+5, b.next%5)
+	b.next++
+	if _, err := b.c.Move(context.Background(), b.token, b.id, sq, 0, false); err != nil {
+		t.Fatalf("Ben calling %s: %v", sq, err)
+	}
+	return sq
+}
+
+// signedUp makes an account through the API and returns a client and
+// session for it.
+func signedUp(t testing.TB, ts *testServer, name string) (*client.Client, client.Session) {
+	t.Helper()
+	c, err := client.New(ts.URL, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.SignUp(context.Background(), "", name, "correct horse battery")
+	if err != nil {
+		t.Fatalf("sign up %s: %v", name, err)
+	}
+	return c, s
+}

@@ -3,7 +3,37 @@ package tui
 import (
 	"fmt"
 	"strings"
+
+	tea "charm.land/bubbletea/v2"
 )
+
+// helpScreen is the list of keys (?), drawn over the screen on show.
+type helpScreen struct {
+	*shared
+	at   int  // the first line shown
+	done bool // closed: the screen under it shows again
+}
+
+// update scrolls the list, or closes it.
+func (hp *helpScreen) update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	switch k.String() {
+	case "?", "esc", "q", "enter":
+		hp.done = true
+	case "up", "k":
+		hp.at--
+	case "down", "j", "space":
+		hp.at++
+	case "pgup":
+		hp.at -= hp.h / 2
+	case "pgdown":
+		hp.at += hp.h / 2
+	}
+	return nil
+}
 
 // keyHelp lists every key, by screen: the help overlay (?) shows it, and
 // docs/terminal.md says the same.
@@ -26,22 +56,22 @@ func keyHelp() []struct{ screen, keys string } {
 	}
 }
 
-// helpView is the list of keys, from line helpAt when it is longer than
+// view is the list of keys, from line at when it is longer than
 // the screen (↑↓ scroll it).
-func (m *Model) helpView() string {
+func (hp *helpScreen) view() string {
 	var lines []string
 	for _, k := range keyHelp() {
-		w := wrap(k.screen+": "+k.keys, m.w)
+		w := wrap(k.screen+": "+k.keys, hp.w)
 		head, rest, _ := strings.Cut(w, ":")
 		lines = append(lines, strings.Split(title(head)+":"+rest, "\n")...)
 	}
 	head := title("Keys") + " (? or esc closes this)"
-	if len(lines) > m.h-1 {
-		room := m.h - 2
-		m.helpAt = max(0, min(m.helpAt, len(lines)-room))
-		end := m.helpAt + room
-		head += fmt.Sprintf(" · ↑↓ scroll, lines %d-%d of %d", m.helpAt+1, end, len(lines))
-		lines = lines[m.helpAt:end]
+	if len(lines) > hp.h-1 {
+		room := hp.h - 2
+		hp.at = max(0, min(hp.at, len(lines)-room))
+		end := hp.at + room
+		head += fmt.Sprintf(" · ↑↓ scroll, lines %d-%d of %d", hp.at+1, end, len(lines))
+		lines = lines[hp.at:end]
 	}
 	return head + "\n" + strings.Join(lines, "\n") + "\n"
 }

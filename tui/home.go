@@ -52,12 +52,12 @@ func loadRecent(dir string) []Recent {
 }
 
 // remember puts r first in the recent list and saves it.
-func (m *Model) remember(r Recent) {
-	if len(m.recent) > 0 && m.recent[0].Table == r.Table && m.recent[0].Status == r.Status && m.recent[0].Server == r.Server {
+func (sh *shared) remember(r Recent) {
+	if len(sh.recent) > 0 && sh.recent[0].Table == r.Table && sh.recent[0].Status == r.Status && sh.recent[0].Server == r.Server {
 		return // nothing new to keep
 	}
 	out := []Recent{r}
-	for _, o := range m.recent {
+	for _, o := range sh.recent {
 		if o.Table != r.Table || o.Server != r.Server {
 			out = append(out, o)
 		}
@@ -65,29 +65,29 @@ func (m *Model) remember(r Recent) {
 	if len(out) > recentMax {
 		out = out[:recentMax]
 	}
-	m.keepRecent(out)
+	sh.keepRecent(out)
 }
 
 // forget drops table id of this server from the recent list: its player
 // left it before it began.
-func (m *Model) forget(id string) {
-	out := slices.DeleteFunc(slices.Clone(m.recent), func(r Recent) bool { return r.Table == id && r.Server == m.serverName() })
-	if len(out) != len(m.recent) {
-		m.keepRecent(out)
+func (sh *shared) forget(id string) {
+	out := slices.DeleteFunc(slices.Clone(sh.recent), func(r Recent) bool { return r.Table == id && r.Server == sh.serverName() })
+	if len(out) != len(sh.recent) {
+		sh.keepRecent(out)
 	}
 }
 
 // keepRecent makes out the recent list, and saves it.
-func (m *Model) keepRecent(out []Recent) {
-	m.recent = out
-	if m.cfg.DataDir == "" {
+func (sh *shared) keepRecent(out []Recent) {
+	sh.recent = out
+	if sh.cfg.DataDir == "" {
 		return
 	}
 	raw, _ := json.MarshalIndent(out, "", "  ")
-	if err := os.MkdirAll(m.cfg.DataDir, 0o700); err == nil {
-		err = os.WriteFile(filepath.Join(m.cfg.DataDir, recentFile), raw, 0o600)
+	if err := os.MkdirAll(sh.cfg.DataDir, 0o700); err == nil {
+		err = os.WriteFile(filepath.Join(sh.cfg.DataDir, recentFile), raw, 0o600)
 		if err != nil {
-			m.err = "could not keep the list of recent games: " + err.Error()
+			sh.err = "could not keep the list of recent games: " + err.Error()
 		}
 	}
 }
@@ -95,19 +95,19 @@ func (m *Model) keepRecent(out []Recent) {
 // recentHere lists the recent games of this server: for a signed-in
 // player the server's list, once it answered (the account's games, from
 // any terminal or browser); for a guest the list this client keeps.
-func (m *Model) recentHere() []Recent {
-	if m.cfg.Session != "" && m.soc.served != nil {
-		rs := slices.Clone(m.soc.served)
+func (sh *shared) recentHere() []Recent {
+	if sh.cfg.Session != "" && sh.soc.served != nil {
+		rs := slices.Clone(sh.soc.served)
 		for i, r := range rs {
 			if r.Title == "" { // a finished game's, which the server lists by name
-				rs[i].Title = m.gameTitle(r.Game)
+				rs[i].Title = sh.gameTitle(r.Game)
 			}
 		}
 		return rs
 	}
 	var rs []Recent
-	for _, r := range m.recent {
-		if r.Server == m.serverName() {
+	for _, r := range sh.recent {
+		if r.Server == sh.serverName() {
 			rs = append(rs, r)
 		}
 	}
@@ -115,123 +115,139 @@ func (m *Model) recentHere() []Recent {
 }
 
 // serverName is the server's name in the list of recent games.
-func (m *Model) serverName() string {
-	if m.cfg.Server != "" {
-		return m.cfg.Server
+func (sh *shared) serverName() string {
+	if sh.cfg.Server != "" {
+		return sh.cfg.Server
 	}
-	return m.c.Base()
+	return sh.c.Base()
 }
 
-type homeState struct{ at int }
+// homeScreen is the first screen: the games to open a table of, the
+// ways to join one, the player's name or account, and their recent games.
+type homeScreen struct {
+	*shared
+	at int // the item chosen
+}
 
-// home items: the games, join, lobby, name, then recent games.
-func (m *Model) homeItems() int { return len(m.games) + 3 + len(m.recentHere()) }
+// items are the games, join, lobby, name, then recent games.
+func (hm *homeScreen) items() int { return len(hm.games) + 3 + len(hm.recentHere()) }
 
-func (m *Model) homeKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	n := m.homeItems()
-	switch s {
+func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	n := hm.items()
+	switch s := k.String(); s {
 	case "up", "k":
-		m.home.at = (m.home.at + n - 1) % n
+		hm.at = (hm.at + n - 1) % n
 	case "down", "j", "tab":
-		m.home.at = (m.home.at + 1) % n
+		hm.at = (hm.at + 1) % n
 	case "q", "esc":
-		m.Close()
-		return m, tea.Quit
+		return hm.nav.quit()
 	case "l":
-		return m.openLobby()
+		return openLobby(hm.shared)
 	case "p":
-		return m.openPlayers()
+		return openPlayers(hm.shared)
 	case "i":
-		m.scr, m.input, m.err = scrJoin, "", ""
+		openJoin(hm.shared)
 	case "s", "u":
-		if m.cfg.Session != "" {
-			m.err = "you are signed in as " + m.cfg.Account + ": o signs out"
-			return m, nil
+		if hm.cfg.Session != "" {
+			hm.err = "you are signed in as " + hm.cfg.Account + ": o signs out"
+			return nil
 		}
-		m.openAccount(s == "u")
+		openAccount(hm.shared, s == "u")
 	case "o":
-		if m.cfg.Session == "" {
-			m.err = "you are not signed in"
-			return m, nil
+		if hm.cfg.Session == "" {
+			hm.err = "you are not signed in"
+			return nil
 		}
-		return m, m.signOut()
+		return hm.signOut()
 	case "K":
-		if m.cfg.Session == "" {
-			m.err = "sign in first: keys belong to accounts"
-			return m, nil
+		if hm.cfg.Session == "" {
+			hm.err = "sign in first: keys belong to accounts"
+			return nil
 		}
-		return m, m.addKey()
+		return openKeys(hm.shared)
 	case "n":
-		if m.cfg.Session != "" {
-			m.err = "you are signed in as " + m.cfg.Account + ": your name is your account's"
-			return m, nil
-		}
-		m.scr, m.input, m.err = scrName, m.c.Name, ""
+		hm.openName()
 	case "1", "2", "3", "4":
 		i := int(s[0] - '1')
-		if i < len(m.games) {
-			m.openNew(m.games[i].Name)
+		if i < len(hm.games) {
+			openNewTable(hm.shared, hm.games[i].Name)
 		}
 	case "enter", "space":
-		at := m.home.at
+		at := hm.at
 		switch {
-		case at < len(m.games):
-			m.openNew(m.games[at].Name)
-		case at == len(m.games):
-			m.scr, m.input, m.err = scrJoin, "", ""
-		case at == len(m.games)+1:
-			return m.openLobby()
-		case at == len(m.games)+2:
-			if m.cfg.Session != "" {
-				m.err = "you are signed in as " + m.cfg.Account + ": your name is your account's"
-				return m, nil
-			}
-			m.scr, m.input, m.err = scrName, m.c.Name, ""
+		case at < len(hm.games):
+			openNewTable(hm.shared, hm.games[at].Name)
+		case at == len(hm.games):
+			openJoin(hm.shared)
+		case at == len(hm.games)+1:
+			return openLobby(hm.shared)
+		case at == len(hm.games)+2:
+			hm.openName()
 		default:
-			r := m.recentHere()[at-len(m.games)-3]
-			if r.Identity != "" && m.cfg.Session == "" {
-				m.idToken = r.Identity
+			r := hm.recentHere()[at-len(hm.games)-3]
+			if r.Identity != "" && hm.cfg.Session == "" {
+				hm.idToken = r.Identity
 			}
-			return m, m.sit(client.Seated{Table: r.Table, Seat: r.Seat, Token: r.Token, Invite: m.c.Base() + "/t/" + r.Table}, r.Game)
+			return hm.nav.sit(client.Seated{Table: r.Table, Seat: r.Seat, Token: r.Token, Invite: hm.c.Base() + "/t/" + r.Table}, r.Game)
 		}
 	}
-	return m, nil
+	return nil
 }
 
-func (m *Model) homeView() string {
+// openName opens the line to type a guest's name on; an account's name
+// is the account's.
+func (hm *homeScreen) openName() {
+	if hm.cfg.Session != "" {
+		hm.err = "you are signed in as " + hm.cfg.Account + ": your name is your account's"
+		return
+	}
+	sh := hm.shared
+	openPrompt(sh, "Your name", "The name other players see (up to 40 characters), then enter (esc: back).", sh.c.Name, 40, func(line string) tea.Cmd {
+		sh.c.Name = line
+		sh.idToken = ""
+		sh.note = "you are now " + line
+		return nil
+	})
+}
+
+func (hm *homeScreen) view() string {
 	var b strings.Builder
-	name := m.c.Name
+	name := hm.c.Name
 	if name == "" {
 		name = "(no name yet)"
 	}
 	who := "guest " + name
-	if m.cfg.Account != "" {
-		who = "signed in as " + m.cfg.Account
+	if hm.cfg.Account != "" {
+		who = "signed in as " + hm.cfg.Account
 	}
-	fmt.Fprintf(&b, "%s  ·  %s  ·  %s\n\n", title("Parlour"), who, m.c.Base())
+	fmt.Fprintf(&b, "%s  ·  %s  ·  %s\n\n", title("Parlour"), who, hm.c.Base())
 	cur := func(i int) string {
-		if i == m.home.at {
+		if i == hm.at {
 			return hi("> ")
 		}
 		return "  "
 	}
 	b.WriteString(title("New table") + "\n")
-	for i, g := range m.games {
+	for i, g := range hm.games {
 		fmt.Fprintf(&b, "%s%d %-22s %s\n", cur(i), i+1, g.Title, faint(players(g)))
 	}
-	i := len(m.games)
+	i := len(hm.games)
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "%si Join a table by invite code, link or id\n", cur(i))
 	fmt.Fprintf(&b, "%sl Lobby: open tables · p players online and challenges\n", cur(i+1))
-	fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), m.c.Name)
-	if m.cfg.Account != "" {
+	fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), hm.c.Name)
+	if hm.cfg.Account != "" {
 		line := "  o sign out"
-		if m.cfg.SSHKey != "" {
+		if hm.cfg.SSHKey != "" {
 			line += " · K SSH keys: add this computer's"
-			if l := line + " (" + m.cfg.SSHKey + ")"; ansi.StringWidth(l) <= m.w {
+			if l := line + " (" + hm.cfg.SSHKey + ")"; ansi.StringWidth(l) <= hm.w {
 				line = l
 			} else {
-				line += "\n    (" + m.cfg.SSHKey + ")"
+				line += "\n    (" + hm.cfg.SSHKey + ")"
 			}
 		}
 		b.WriteString(line + "\n\n")
@@ -239,11 +255,11 @@ func (m *Model) homeView() string {
 		b.WriteString("  s sign in · u sign up (you play as a guest until then)\n\n")
 	}
 	b.WriteString(title("Your recent games") + "\n")
-	rs := m.recentHere()
+	rs := hm.recentHere()
 	if len(rs) == 0 {
 		b.WriteString(faint("  none yet") + "\n")
 	}
-	room := m.h - strings.Count(b.String(), "\n") - 3
+	room := hm.h - strings.Count(b.String(), "\n") - 3
 	for j, r := range rs {
 		if j >= room {
 			fmt.Fprintf(&b, "  … and %d more\n", len(rs)-j)
@@ -259,8 +275,8 @@ func (m *Model) homeView() string {
 		}
 		fmt.Fprintf(&b, "%s%-22s %-16s %-9s %s %s\n", cur(i+3+j), r.Title, r.Table, r.Status, rated, when)
 	}
-	b.WriteString("\n" + m.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ choose · enter open · 1-4 new table · i join · l lobby · p players · ? help", m.w)))
+	b.WriteString("\n" + hm.message() + "\n")
+	b.WriteString(faint(wrap("↑↓ choose · enter open · 1-4 new table · i join · l lobby · p players · ? help", hm.w)))
 	return b.String()
 }
 
@@ -269,90 +285,6 @@ func players(g client.Game) string {
 		return fmt.Sprintf("%d players", g.MinPlayers)
 	}
 	return fmt.Sprintf("%d-%d players", g.MinPlayers, g.MaxPlayers)
-}
-
-// Lobby.
-type lobbyState struct {
-	tables []client.Listed
-	at     int
-	err    string
-}
-
-type lobbyMsg struct {
-	tables []client.Listed
-	err    error
-}
-
-func (m *Model) openLobby() (tea.Model, tea.Cmd) {
-	m.scr, m.lob, m.err = scrLobby, lobbyState{}, ""
-	return m, m.fetchLobby
-}
-
-func (m *Model) fetchLobby() tea.Msg {
-	ctx, cancel := context.WithTimeout(m.ctx, 10*time.Second)
-	defer cancel()
-	ts, err := m.c.Lobby(ctx, "open")
-	return lobbyMsg{ts, err}
-}
-
-func (m *Model) lobbyKey(s string) (tea.Model, tea.Cmd) {
-	n := len(m.lob.tables)
-	switch s {
-	case "esc", "q":
-		m.scr = scrHome
-	case "r":
-		return m, m.fetchLobby
-	case "up", "k":
-		if n > 0 {
-			m.lob.at = (m.lob.at + n - 1) % n
-		}
-	case "down", "j":
-		if n > 0 {
-			m.lob.at = (m.lob.at + 1) % n
-		}
-	case "enter":
-		if n > 0 {
-			m.scr = scrHome
-			return m, m.join(m.lob.tables[m.lob.at].ID)
-		}
-	}
-	return m, nil
-}
-
-func (m *Model) lobbyView() string {
-	var b strings.Builder
-	b.WriteString(title("Lobby: open tables") + "\n\n")
-	if m.lob.err != "" {
-		b.WriteString(bad("! "+m.lob.err) + "\n")
-	}
-	if len(m.lob.tables) == 0 {
-		b.WriteString(faint("no open tables: open one from the home screen and invite a friend") + "\n")
-	}
-	for i, t := range m.lob.tables {
-		if i >= m.h-6 {
-			break
-		}
-		var names []string
-		for _, s := range t.Seats {
-			n := marked(s.Name, s.Player)
-			if s.Kind == "open" || s.Name == "" {
-				n = "(open)"
-			}
-			names = append(names, n)
-		}
-		cur := "  "
-		if i == m.lob.at {
-			cur = hi("> ")
-		}
-		rated := "     "
-		if t.Rated {
-			rated = "rated"
-		}
-		fmt.Fprintf(&b, "%s%-22s %-16s %s %s\n", cur, t.Title, t.ID, rated, strings.Join(names, ", "))
-	}
-	b.WriteString("\n" + m.message() + "\n")
-	b.WriteString(faint("↑↓ choose · enter join · r refresh · esc back"))
-	return b.String()
 }
 
 // seatedMsg is a seat taken (created or joined) or refused.
@@ -381,23 +313,23 @@ func identityFor(ctx context.Context, c client.Client, tok string) (string, erro
 
 // joinAny joins the table line names: an invite code, read aloud or in
 // a /j/ link, or a table id or invite link.
-func (m *Model) joinAny(line string) tea.Cmd {
+func (sh *shared) joinAny(line string) tea.Cmd {
 	code := client.InviteCode(line)
 	if code == "" {
-		return m.join(client.TableID(line))
+		return sh.join(client.TableID(line))
 	}
-	return m.joinTable(code, "")
+	return sh.joinTable(code, "")
 }
 
-func (m *Model) join(id string) tea.Cmd { return m.joinTable("", id) }
+func (sh *shared) join(id string) tea.Cmd { return sh.joinTable("", id) }
 
 // joinTable takes a seat at table id, or at the table of invite code
 // code when it is not empty.
-func (m *Model) joinTable(code, id string) tea.Cmd {
-	tok := m.idToken
-	c := *m.c // a copy: the name may change while the request is out
+func (sh *shared) joinTable(code, id string) tea.Cmd {
+	tok := sh.idToken
+	c := *sh.c // a copy: the name may change while the request is out
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
 		defer cancel()
 		if code != "" {
 			var err error
@@ -417,8 +349,8 @@ func (m *Model) joinTable(code, id string) tea.Cmd {
 	}
 }
 
+// seated opens the table of a seat taken, or says why none was.
 func (m *Model) seated(msg seatedMsg) tea.Cmd {
-	m.nt.creating = false
 	if m.idToken == "" && msg.identity != "" {
 		// The guest made for this seat takes the next ones too.
 		m.idToken = msg.identity

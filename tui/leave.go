@@ -9,6 +9,10 @@ import (
 	"parlour/tui/client"
 )
 
+// The two ways out of a game that leave no result: leaving the table
+// before the game begins, and aborting the game before every player has
+// moved.
+
 // leftMsg is the answer to leaving a table.
 type leftMsg struct {
 	gen  int
@@ -18,14 +22,13 @@ type leftMsg struct {
 
 // leave gives up the seat before the game begins, on a second ctrl+x:
 // the first only says what a second would do.
-func (m *Model) leave() tea.Cmd {
-	t := m.t
+func (t *tableScreen) leave() tea.Cmd {
 	switch st := t.upd.Table.Status; {
 	case t.seat < 0:
-		m.note, m.err = "", "you are watching: there is no seat of yours to leave"
+		t.note, t.err = "", "you are watching: there is no seat of yours to leave"
 		return nil
 	case st != "open" && st != "setup":
-		m.note, m.err = "", "the game has begun: :resign gives up your seat"
+		t.note, t.err = "", "the game has begun: :resign gives up your seat"
 		return nil
 	}
 	if !t.leaveAsked {
@@ -36,39 +39,85 @@ func (m *Model) leave() tea.Cmd {
 				others = true
 			}
 		}
-		m.err = ""
+		t.err = ""
 		if others {
-			m.note = "ctrl+x again leaves this table: your seat opens for somebody else"
+			t.note = "ctrl+x again leaves this table: your seat opens for somebody else"
 		} else {
-			m.note = "ctrl+x again leaves this table: nobody else is seated, so it closes for good"
+			t.note = "ctrl+x again leaves this table: nobody else is seated, so it closes for good"
 		}
 		return nil
 	}
 	t.leaveAsked = false
 	tok, id, gen := t.token, t.id, t.gen
-	m.note, m.err = "leaving the table…", ""
+	t.note, t.err = "leaving the table…", ""
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 		defer cancel()
-		l, err := m.c.Leave(ctx, tok, id)
+		l, err := t.c.Leave(ctx, tok, id)
 		return leftMsg{gen, l, err}
 	}
 }
 
 // left takes the player home once the seat is given up, and drops the
 // table from the recent games.
-func (m *Model) left(msg leftMsg) tea.Cmd {
+func (t *tableScreen) left(msg leftMsg) tea.Cmd {
 	if msg.err != nil {
-		m.note, m.err = "", msg.err.Error()
+		t.note, t.err = "", msg.err.Error()
 		return nil
 	}
-	t := m.t
 	t.stop()
-	m.forget(t.id)
-	m.t, m.scr, m.err = nil, scrHome, ""
-	m.note = "you left table " + t.id
+	t.forget(t.id)
+	t.err = ""
+	t.nav.goHome()
+	t.note = "you left table " + t.id
 	if msg.left.Cancelled {
-		m.note += "; nobody else was seated, so it is closed"
+		t.note += "; nobody else was seated, so it is closed"
+	}
+	return nil
+}
+
+// abortMsg is the answer to an abort.
+type abortMsg struct {
+	gen int
+	err error
+}
+
+// abort ends the game without a result, on a second ctrl+a, while some
+// player has not yet moved.
+func (t *tableScreen) abort() tea.Cmd {
+	if t.upd.Table.Status != "playing" || t.seat < 0 {
+		t.err = "there is no game of yours under way to abort"
+		return nil
+	}
+	if !t.upd.Table.Abortable {
+		t.abortAsked = false
+		t.err = "every player has moved: the game can no longer be aborted (:resign gives up)"
+		return nil
+	}
+	if !t.abortAsked {
+		t.abortAsked = true
+		t.err, t.note = "", "ctrl+a again aborts the game: it ends without a result, and no rating changes"
+		return nil
+	}
+	t.abortAsked = false
+	tok, id, gen := t.token, t.id, t.gen
+	t.note, t.err = "aborting the game…", ""
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
+		defer cancel()
+		return abortMsg{gen, t.c.Abort(ctx, tok, id)}
+	}
+}
+
+// aborted takes in the answer to an abort.
+func (t *tableScreen) aborted(msg abortMsg) tea.Cmd {
+	if msg.gen != t.gen {
+		return nil
+	}
+	if msg.err != nil {
+		t.note, t.err = "", msg.err.Error()
+	} else {
+		t.note = "the game is aborted"
 	}
 	return nil
 }

@@ -14,8 +14,9 @@ import (
 	"parlour/tui/client"
 )
 
-// newTable is the new-table form: opponents, then each rule option.
-type newTable struct {
+// newTableScreen is the new-table form: opponents, then each rule option.
+type newTableScreen struct {
+	*shared
 	game     string
 	opp      int // index into opponents(game)
 	at       int // the field chosen: 0 opponents, 1.. the options
@@ -67,48 +68,60 @@ func options(g *client.Game) []client.Option {
 		Help: "the seconds each player has for a turn; when they run out the server resigns for the player (a Word Fight word left to place: cannot)"})
 }
 
-func (m *Model) openNew(game string) {
-	g := m.gameByName(game)
-	m.nt = newTable{game: game, values: map[string]any{}}
-	for _, o := range options(g) {
-		m.nt.values[o.Name] = o.Default
+// openNewTable shows the form of a new table of game, each option at its
+// default.
+func openNewTable(sh *shared, game string) {
+	nt := &newTableScreen{shared: sh, game: game, values: map[string]any{}}
+	for _, o := range options(sh.gameByName(game)) {
+		nt.values[o.Name] = o.Default
 	}
-	m.scr, m.err, m.note = scrNew, "", ""
+	sh.err, sh.note = "", ""
+	sh.nav.show(nt)
 }
 
-func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	g := m.gameByName(m.nt.game)
+func (nt *newTableScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case seatedMsg:
+		nt.creating = false
+	case tea.KeyPressMsg:
+		return nt.key(msg.String(), msg)
+	}
+	return nil
+}
+
+func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
+	g := nt.gameByName(nt.game)
 	opps := opponents(g)
 	opts := options(g)
 	fields := 1 + len(opts)
-	if m.cfg.Session != "" {
+	if nt.cfg.Session != "" {
 		fields++ // rated
 	}
 	switch s {
 	case "esc":
-		m.scr = scrHome
-		return m, nil
+		nt.nav.goHome()
+		return nil
 	case "up", "k":
-		m.nt.at = (m.nt.at + fields - 1) % fields
-		return m, nil
+		nt.at = (nt.at + fields - 1) % fields
+		return nil
 	case "down", "j", "tab":
-		m.nt.at = (m.nt.at + 1) % fields
-		return m, nil
+		nt.at = (nt.at + 1) % fields
+		return nil
 	case "enter":
-		if m.nt.creating {
-			return m, nil
+		if nt.creating {
+			return nil
 		}
-		m.nt.creating, m.err = true, ""
-		o := opps[m.nt.opp]
+		nt.creating, nt.err = true, ""
+		o := opps[nt.opp]
 		extra := map[string]any{}
 		if o.maker != "" {
 			extra["maker"] = o.maker
 		}
-		if m.nt.rated && m.cfg.Session != "" {
+		if nt.rated && nt.cfg.Session != "" {
 			extra["rated"] = true
 		}
 		rules := map[string]any{}
-		for k, v := range m.nt.values {
+		for k, v := range nt.values {
 			rules[k] = v
 		}
 		if c, ok := rules["clock"].(string); ok {
@@ -118,10 +131,10 @@ func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 				delete(rules, "clock") // none, the default
 			}
 		}
-		game, tok := m.nt.game, m.idToken
-		c := *m.c // a copy: the name may change while the request is out
-		return m, func() tea.Msg {
-			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		game, tok := nt.game, nt.idToken
+		c := *nt.c // a copy: the name may change while the request is out
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(nt.ctx, 15*time.Second)
 			defer cancel()
 			idTok, err := identityFor(ctx, c, tok)
 			if err != nil {
@@ -138,25 +151,25 @@ func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case "right", "l", "+", "space":
 		step = 1
 	}
-	if m.nt.at == 0 {
+	if nt.at == 0 {
 		if step != 0 {
-			m.nt.opp = (m.nt.opp + len(opps) + step) % len(opps)
+			nt.opp = (nt.opp + len(opps) + step) % len(opps)
 		}
-		return m, nil
+		return nil
 	}
-	if m.nt.at > len(opts) {
+	if nt.at > len(opts) {
 		if step != 0 {
-			m.nt.rated = !m.nt.rated
+			nt.rated = !nt.rated
 		}
-		return m, nil
+		return nil
 	}
-	o := opts[m.nt.at-1]
-	v := m.nt.values[o.Name]
+	o := opts[nt.at-1]
+	v := nt.values[o.Name]
 	switch o.Kind {
 	case "bool":
 		if step != 0 {
 			b, _ := v.(bool)
-			m.nt.values[o.Name] = !b
+			nt.values[o.Name] = !b
 		}
 	case "choice":
 		if step != 0 {
@@ -166,7 +179,7 @@ func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 					i = j
 				}
 			}
-			m.nt.values[o.Name] = o.Choices[(i+len(o.Choices)+step)%len(o.Choices)]
+			nt.values[o.Name] = o.Choices[(i+len(o.Choices)+step)%len(o.Choices)]
 		}
 	case "int":
 		n := toInt(v)
@@ -186,15 +199,15 @@ func (m *Model) newKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		if o.Max != nil && n > *o.Max {
 			n = *o.Max
 		}
-		m.nt.values[o.Name] = n
+		nt.values[o.Name] = n
 	case "text":
 		t, _ := v.(string)
 		if s != "space" {
 			editLine(&t, s, k, 200)
 		}
-		m.nt.values[o.Name] = t
+		nt.values[o.Name] = t
 	}
-	return m, nil
+	return nil
 }
 
 func toInt(v any) int {
@@ -207,21 +220,21 @@ func toInt(v any) int {
 	return 0
 }
 
-func (m *Model) newView() string {
-	g := m.gameByName(m.nt.game)
+func (nt *newTableScreen) view() string {
+	g := nt.gameByName(nt.game)
 	opts := options(g)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  ·  new table\n\n", title(g.Title))
 	mark := func(i int) string {
-		if i == m.nt.at {
+		if i == nt.at {
 			return hi(">")
 		}
 		return " "
 	}
 	opps := opponents(g)
-	fmt.Fprintf(&b, "%s %-27s ‹ %s ›\n", mark(0), "Play against", opps[m.nt.opp].label)
+	fmt.Fprintf(&b, "%s %-27s ‹ %s ›\n", mark(0), "Play against", opps[nt.opp].label)
 	for i, o := range opts {
-		v := m.nt.values[o.Name]
+		v := nt.values[o.Name]
 		val := fmt.Sprint(v)
 		if o.Kind == "int" {
 			val = strconv.Itoa(toInt(v))
@@ -240,26 +253,26 @@ func (m *Model) newView() string {
 		}
 		fmt.Fprintf(&b, "%s %-27s ‹ %s ›  %s\n", mark(i+1), o.Name, val, faint(rng))
 	}
-	if m.cfg.Session != "" {
+	if nt.cfg.Session != "" {
 		r := "no"
-		if m.nt.rated {
+		if nt.rated {
 			r = "yes"
 		}
 		fmt.Fprintf(&b, "%s %-27s ‹ %s ›  %s\n", mark(len(opts)+1), "rated", r, faint("yes/no"))
 	}
 	help := "choose whom to play"
 	switch {
-	case m.nt.at > len(opts):
+	case nt.at > len(opts):
 		help = "a rated game changes both players' ratings; both must be signed in, and neither a computer"
-	case m.nt.at > 0:
-		help = opts[m.nt.at-1].Help
+	case nt.at > 0:
+		help = opts[nt.at-1].Help
 	}
-	b.WriteString("\n" + wrap(help, m.w-2) + "\n\n")
-	if m.nt.creating {
+	b.WriteString("\n" + wrap(help, nt.w-2) + "\n\n")
+	if nt.creating {
 		b.WriteString("opening the table…\n")
 	}
-	b.WriteString(m.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ field · ←→ change (digits type a number) · enter open the table · esc back · ? help", m.w)))
+	b.WriteString(nt.message() + "\n")
+	b.WriteString(faint(wrap("↑↓ field · ←→ change (digits type a number) · enter open the table · esc back · ? help", nt.w)))
 	return b.String()
 }
 

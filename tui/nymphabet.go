@@ -54,9 +54,9 @@ func shown(word, deleted string) string {
 	return string(w)
 }
 
-func (m *Model) nymphabetView() string {
+func (p *playScreen) nymphabetView() string {
 	var v nymphView
-	json.Unmarshal(m.t.upd.View, &v)
+	json.Unmarshal(p.t.upd.View, &v)
 	var b strings.Builder
 	b.WriteString("\n  ")
 	for _, l := range v.Alphabet {
@@ -84,7 +84,7 @@ func (m *Model) nymphabetView() string {
 		}
 	}
 	b.WriteString("  " + strings.Join(ps, " · ") + "\n\n")
-	room := m.h - 12 - m.msgExtra()
+	room := p.t.h - 12 - p.t.msgExtra()
 	start := max(0, len(v.Words)-room)
 	for _, w := range v.Words[start:] {
 		name := fmt.Sprintf("seat %d", w.By)
@@ -100,5 +100,5 @@ func (m *Model) nymphabetView() string {
 	if v.Current != "" {
 		prompt = "A word starting with " + v.Current + ":"
 	}
-	return b.String() + m.footer(prompt, "type a word · enter play it · :resign · esc home · ? help")
+	return b.String() + p.footer(prompt, "type a word · enter play it · :resign · esc home · ? help")
 }

@@ -7,14 +7,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"parlour/tui/client"
 )
 
-// playState is what the player is doing on the play screen: the line being
-// typed, a cursor, Salvo's aim and pencil marks, Word Fight's direction and
-// the preview of the placement under the cursor.
-type playState struct {
+// playScreen is the game under way, each game drawn its own way, and
+// what the player is doing at it: the line being typed, a cursor,
+// Salvo's aim, pencil marks and outline, Word Fight's direction and the
+// preview of the placement under the cursor.
+type playScreen struct {
+	t       *tableScreen
 	line    string
 	r, c    int
 	board   int
@@ -32,36 +32,30 @@ type playState struct {
 
 // onUpdate runs after each update: it opens the setup editor when the
 // seat's setup is due, and asks for a fresh Word Fight preview.
-func (m *Model) onUpdate() tea.Cmd {
-	t := m.t
+func (t *tableScreen) onUpdate() tea.Cmd {
 	u := t.upd
-	if (u.Table.Status == "open" || u.Table.Status == "setup") && u.Setup == nil && m.hasSetup() {
-		return m.startSetup()
+	if (u.Table.Status == "open" || u.Table.Status == "setup") && u.Setup == nil && t.hasSetup() {
+		return t.setup.start()
 	}
 	if u.Table.Status == "playing" && t.game == "wordfight" {
-		return m.askPreview()
+		return t.play.askPreview()
 	}
 	return nil
 }
 
-// onAnswer takes in the answer to this seat's move or setup.
-func (m *Model) onAnswer(a client.Answer) tea.Cmd {
-	t := m.t
-	t.setup.sending = false
+func (p *playScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case helperMsg:
+		return p.onPreview(msg)
+	case tea.KeyPressMsg:
+		return p.key(msg.String(), msg)
+	}
 	return nil
 }
 
-func (m *Model) onHelper(msg helperMsg) tea.Cmd {
-	if strings.HasPrefix(msg.kind, "preview:") {
-		return m.onPreview(msg)
-	}
-	return m.onSetupHelper(msg)
-}
-
-func (m *Model) playKey(s string, k tea.KeyPressMsg) tea.Cmd {
-	p := &m.t.play
+func (p *playScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	// A line being typed takes every key but enter and esc.
-	typingGame := m.t.game == "quizl" || m.t.game == "nymphabet" || (m.t.game == "wordfight" && m.declaring())
+	typingGame := p.t.game == "quizl" || p.t.game == "nymphabet" || (p.t.game == "wordfight" && p.declaring())
 	if p.line != "" || typingGame || strings.HasPrefix(s, ":") { // a key, or a paste of a move
 		switch s {
 		case "esc":
@@ -69,7 +63,7 @@ func (m *Model) playKey(s string, k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		case "enter":
 			if p.line != "" {
-				return m.submitLine()
+				return p.submitLine()
 			}
 		default:
 			if s != "up" && s != "down" && s != "left" && s != "right" && s != "tab" && s != "space" || p.line != "" {
@@ -79,45 +73,44 @@ func (m *Model) playKey(s string, k tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 	}
-	switch m.t.game {
+	switch p.t.game {
 	case "quizl":
-		return m.quizlKey(s)
+		return p.quizlKey(s)
 	case "salvo":
-		return m.salvoKey(s)
+		return p.salvoKey(s)
 	case "wordfight":
-		return m.wordfightKey(s)
+		return p.wordfightKey(s)
 	}
 	return nil
 }
 
 // submitLine sends the typed line: ":" sends the rest as a move in the
 // game's notation; otherwise each game reads the line its own way.
-func (m *Model) submitLine() tea.Cmd {
-	p := &m.t.play
+func (p *playScreen) submitLine() tea.Cmd {
 	line := strings.TrimSpace(p.line)
 	if raw, ok := strings.CutPrefix(line, ":"); ok {
-		return m.send(strings.TrimSpace(raw))
+		return p.t.send(strings.TrimSpace(raw))
 	}
-	switch m.t.game {
+	switch p.t.game {
 	case "quizl":
 		if isDigits(line) {
-			return m.send(line)
+			return p.t.send(line)
 		}
 		var v quizlView
-		json.Unmarshal(m.t.upd.View, &v)
+		json.Unmarshal(p.t.upd.View, &v)
 		if len(v.Players) > 2 {
 			bs := v.tracking()
 			if p.board < len(bs) {
-				return m.send("say " + bs[p.board].Name + " " + line)
+				return p.t.send("say " + bs[p.board].Name + " " + line)
 			}
 		}
-		return m.send("say " + line)
+		return p.t.send("say " + line)
 	case "wordfight":
-		return m.send("declare " + line)
+		return p.t.send("declare " + line)
 	case "salvo":
-		return m.send(line)
+		return p.t.send(line)
 	}
-	return m.send(line)
+	return p.t.send(line)
 }
 
 func isDigits(s string) bool {
@@ -133,7 +126,7 @@ func isDigits(s string) bool {
 }
 
 // cursor moves the play cursor within a board of w by h squares.
-func (p *playState) cursor(s string, w, h int) bool {
+func (p *playScreen) cursor(s string, w, h int) bool {
 	switch s {
 	case "up":
 		p.r = (p.r + h - 1) % h
@@ -149,30 +142,29 @@ func (p *playState) cursor(s string, w, h int) bool {
 	return true
 }
 
-func (m *Model) playView() string {
-	switch m.t.game {
+func (p *playScreen) view() string {
+	switch p.t.game {
 	case "quizl":
-		return m.quizlView()
+		return p.quizlView()
 	case "salvo":
-		return m.salvoView()
+		return p.salvoView()
 	case "wordfight":
-		return m.wordfightView()
+		return p.wordfightView()
 	case "nymphabet":
-		return m.nymphabetView()
+		return p.nymphabetView()
 	}
-	return string(m.t.upd.View)
+	return string(p.t.upd.View)
 }
 
 // footer is the play screen's last lines: the message, the typed line and
 // the keys.
-func (m *Model) footer(prompt, keys string) string {
-	p := &m.t.play
+func (p *playScreen) footer(prompt, keys string) string {
 	var b strings.Builder
-	b.WriteString(m.message() + "\n")
+	b.WriteString(p.t.message() + "\n")
 	if prompt != "" {
-		b.WriteString(prompt + " " + tailOf(p.line, m.w-ansi.StringWidth(prompt)-2) + "█\n")
+		b.WriteString(prompt + " " + tailOf(p.line, p.t.w-ansi.StringWidth(prompt)-2) + "█\n")
 	}
-	b.WriteString(faint(wrap(keys, m.w)))
+	b.WriteString(faint(wrap(keys, p.t.w)))
 	return b.String()
 }
 
@@ -193,8 +185,8 @@ func side(left string, lw int, right string, rw int) string {
 }
 
 // logBlock is the last n events, each cut to w columns.
-func (m *Model) logBlock(n, w int) string {
-	lines := m.t.logTail(n, w)
+func (t *tableScreen) logBlock(n, w int) string {
+	lines := t.logTail(n, w)
 	for i, l := range lines {
 		lines[i] = fit(l, w, 1)
 	}

@@ -11,10 +11,10 @@ import (
 	"parlour/tui/client"
 )
 
-// social is what a signed-in player has of the others: the player
-// stream, which counts them online and brings the challenges made to
-// them as they come, the challenges open to and from them, who is
-// online, and their recent games as the server keeps them.
+// social is what a signed-in player has of the others, on every screen:
+// the player stream, which brings the challenges made to them as they
+// come, the challenges open to and from them, and their recent games as
+// the server keeps them.
 type social struct {
 	gen    int // tells this stream's messages from an earlier one's
 	ctx    context.Context
@@ -24,15 +24,6 @@ type social struct {
 	lost   string // the stream's last failure, until it comes back
 
 	in, out []client.Challenge // open challenges to and from this player
-	online  client.Online
-	at      int // the row chosen on the players screen
-
-	// The challenge form: a name, a game and rated.
-	form  bool
-	to    string
-	game  int
-	rated bool
-	busy  bool
 
 	// served is the recent games as the server lists them (nil until
 	// it answered): a signed-in player's games follow the account to
@@ -173,38 +164,34 @@ func (m *Model) playerMsg(msg tea.Msg) (tea.Cmd, bool) {
 			}
 		}
 		return nil, true
-	case onlineMsg:
-		if msg.err != nil {
-			m.err = "cannot tell who is online: " + msg.err.Error()
-			return nil, true
-		}
-		so.online = msg.online
-		return nil, true
-	case challengeMsg:
-		so.busy = false
-		if msg.err != nil {
-			m.err = msg.err.Error()
-			return nil, true
-		}
-		m.err = ""
-		switch msg.verb {
-		case "made":
-			so.form = false
-			so.out = upsert(so.out, msg.ch)
-			m.note = fmt.Sprintf("you challenged %s to %s%s", msg.ch.To, m.gameTitle(msg.ch.Game), ratedWord(msg.ch.Rated))
-			if d := msg.ch.Expires.Sub(msg.ch.Created).Round(time.Minute); d > 0 {
-				m.note += fmt.Sprintf(": they have %s to answer", plural(int(d.Minutes()), "minute", "minutes"))
-			}
-		case "accepted":
-			so.in = without(so.in, msg.ch.ID)
-			return tea.Batch(m.seated(seatedMsg{s: msg.seat, game: msg.ch.Game}), m.loadServed()), true
-		case "declined":
-			so.in = without(so.in, msg.ch.ID)
-			m.note = fmt.Sprintf("you declined %s's challenge", msg.ch.From)
-		}
-		return nil, true
 	}
 	return nil, false
+}
+
+// challenged takes in the answer to a challenge made, accepted or
+// declined: the challenges open change on every screen.
+func (m *Model) challenged(msg challengeMsg) tea.Cmd {
+	so := &m.soc
+	if msg.err != nil {
+		m.err = msg.err.Error()
+		return nil
+	}
+	m.err = ""
+	switch msg.verb {
+	case "made":
+		so.out = upsert(so.out, msg.ch)
+		m.note = fmt.Sprintf("you challenged %s to %s%s", msg.ch.To, m.gameTitle(msg.ch.Game), ratedWord(msg.ch.Rated))
+		if d := msg.ch.Expires.Sub(msg.ch.Created).Round(time.Minute); d > 0 {
+			m.note += fmt.Sprintf(": they have %s to answer", plural(int(d.Minutes()), "minute", "minutes"))
+		}
+	case "accepted":
+		so.in = without(so.in, msg.ch.ID)
+		return tea.Batch(m.seated(seatedMsg{s: msg.seat, game: msg.ch.Game}), m.loadServed())
+	case "declined":
+		so.in = without(so.in, msg.ch.ID)
+		m.note = fmt.Sprintf("you declined %s's challenge", msg.ch.From)
+	}
+	return nil
 }
 
 // playerEvent takes in a line of the player stream.
@@ -252,7 +239,7 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 			// A challenge of this player's was accepted: to the table,
 			// unless a game is on screen, which it would hide.
 			so.out = without(so.out, t.Challenge)
-			if m.scr != scrTable || m.t == nil || m.t.upd != nil && m.t.upd.Table.Status == "finished" {
+			if on := m.table(); on == nil || on.upd != nil && on.upd.Table.Status == "finished" {
 				s := client.Seated{Table: t.ID, Seat: t.Seat, Token: m.cfg.Session, Invite: m.c.Base() + "/t/" + t.ID}
 				return tea.Batch(m.sit(s, t.Game), m.loadServed())
 			}
@@ -265,16 +252,52 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 	return nil
 }
 
-// openPlayers opens the players screen and asks who is online.
-func (m *Model) openPlayers() (tea.Model, tea.Cmd) {
-	m.scr, m.err, m.soc.form, m.soc.at = scrPlayers, "", false, 0
-	return m, m.loadOnline()
+// playersScreen shows who is online and the challenges open, to answer
+// one or to challenge a player.
+type playersScreen struct {
+	*shared
+	online client.Online
+	at     int // the row chosen
+
+	// The challenge form: a name, a game and rated.
+	form  bool
+	to    string
+	game  int
+	rated bool
+	busy  bool
 }
 
-func (m *Model) loadOnline() tea.Cmd {
-	c := *m.c
+// openPlayers shows the players screen and asks who is online.
+func openPlayers(sh *shared) tea.Cmd {
+	ps := &playersScreen{shared: sh}
+	sh.err = ""
+	sh.nav.show(ps)
+	return ps.loadOnline()
+}
+
+func (ps *playersScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case onlineMsg:
+		if msg.err != nil {
+			ps.err = "cannot tell who is online: " + msg.err.Error()
+			return nil
+		}
+		ps.online = msg.online
+	case challengeMsg:
+		ps.busy = false
+		if msg.err == nil && msg.verb == "made" {
+			ps.form = false
+		}
+	case tea.KeyPressMsg:
+		return ps.key(msg.String(), msg)
+	}
+	return nil
+}
+
+func (ps *playersScreen) loadOnline() tea.Cmd {
+	c := *ps.c
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 10*time.Second)
+		ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
 		defer cancel()
 		o, err := c.Online(ctx)
 		return onlineMsg{online: o, err: err}
@@ -282,9 +305,9 @@ func (m *Model) loadOnline() tea.Cmd {
 }
 
 // twoPlayerGames are the games a challenge may name: those two can play.
-func (m *Model) twoPlayerGames() []client.Game {
+func (ps *playersScreen) twoPlayerGames() []client.Game {
 	var out []client.Game
-	for _, g := range m.games {
+	for _, g := range ps.games {
 		if g.MinPlayers <= 2 && g.MaxPlayers >= 2 {
 			out = append(out, g)
 		}
@@ -293,103 +316,102 @@ func (m *Model) twoPlayerGames() []client.Game {
 }
 
 // others is the players online other than this one.
-func (m *Model) others() []string {
+func (ps *playersScreen) others() []string {
 	var out []string
-	for _, p := range m.soc.online.Players {
-		if !strings.EqualFold(p.Name, m.cfg.Account) {
+	for _, p := range ps.online.Players {
+		if !strings.EqualFold(p.Name, ps.cfg.Account) {
 			out = append(out, p.Name)
 		}
 	}
 	return out
 }
 
-func (m *Model) playersKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	so := &m.soc
-	if so.form {
-		return m, m.formKey(s, k)
+func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
+	so := &ps.soc
+	if ps.form {
+		return ps.formKey(s, k)
 	}
-	others := m.others()
+	others := ps.others()
 	n := len(so.in) + len(others)
 	switch s {
 	case "esc", "q":
-		m.scr = scrHome
+		ps.nav.goHome()
 	case "r":
-		return m, m.loadOnline()
+		return ps.loadOnline()
 	case "up", "k":
 		if n > 0 {
-			so.at = (so.at + n - 1) % n
+			ps.at = (ps.at + n - 1) % n
 		}
 	case "down", "j":
 		if n > 0 {
-			so.at = (so.at + 1) % n
+			ps.at = (ps.at + 1) % n
 		}
 	case "c":
-		if m.cfg.Session == "" {
-			m.err = "sign in first (s on the home screen): challenges are between accounts"
-			return m, nil
+		if ps.cfg.Session == "" {
+			ps.err = "sign in first (s on the home screen): challenges are between accounts"
+			return nil
 		}
-		so.form, so.to, so.game, so.rated, m.err = true, "", 0, false, ""
+		ps.form, ps.to, ps.game, ps.rated, ps.err = true, "", 0, false, ""
 	case "a", "d", "enter":
 		if n == 0 {
-			return m, nil
+			return nil
 		}
-		so.at = min(so.at, n-1)
-		if so.at >= len(so.in) {
+		ps.at = min(ps.at, n-1)
+		if ps.at >= len(so.in) {
 			if s != "enter" {
-				return m, nil
+				return nil
 			}
-			if m.cfg.Session == "" {
-				m.err = "sign in first (s on the home screen): challenges are between accounts"
-				return m, nil
+			if ps.cfg.Session == "" {
+				ps.err = "sign in first (s on the home screen): challenges are between accounts"
+				return nil
 			}
-			so.form, so.to, so.game, so.rated, m.err = true, others[so.at-len(so.in)], 0, false, ""
-			return m, nil
+			ps.form, ps.to, ps.game, ps.rated, ps.err = true, others[ps.at-len(so.in)], 0, false, ""
+			return nil
 		}
-		ch := so.in[so.at]
-		if so.busy {
-			m.err = "one moment"
-			return m, nil
+		ch := so.in[ps.at]
+		if ps.busy {
+			ps.err = "one moment"
+			return nil
 		}
-		so.busy = true
+		ps.busy = true
 		if s == "d" {
-			return m, m.decline(ch)
+			return ps.decline(ch)
 		}
-		return m, m.accept(ch)
+		return ps.accept(ch)
 	}
-	return m, nil
+	return nil
 }
 
 // formKey edits the challenge form: the name typed, ←→ the game, tab
 // rated, enter sends.
-func (m *Model) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
-	so := &m.soc
-	gs := m.twoPlayerGames()
+func (ps *playersScreen) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
+	gs := ps.twoPlayerGames()
 	switch s {
 	case "esc":
-		so.form, m.err = false, ""
+		ps.form, ps.err = false, ""
 		return nil
 	case "left":
-		so.game = (so.game + len(gs) - 1) % max(1, len(gs))
+		ps.game = (ps.game + len(gs) - 1) % max(1, len(gs))
 		return nil
 	case "right":
-		so.game = (so.game + 1) % max(1, len(gs))
+		ps.game = (ps.game + 1) % max(1, len(gs))
 		return nil
 	case "tab":
-		so.rated = !so.rated
+		ps.rated = !ps.rated
 		return nil
 	case "enter":
-		to := strings.TrimSpace(so.to)
+		to := strings.TrimSpace(ps.to)
 		if to == "" {
-			m.err = "type the name of the player to challenge"
+			ps.err = "type the name of the player to challenge"
 			return nil
 		}
-		if len(gs) == 0 || so.busy {
+		if len(gs) == 0 || ps.busy {
 			return nil
 		}
-		so.busy = true
-		tok, c, game, rated := m.cfg.Session, *m.c, gs[so.game%len(gs)].Name, so.rated
+		ps.busy = true
+		tok, c, game, rated := ps.cfg.Session, *ps.c, gs[ps.game%len(gs)].Name, ps.rated
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+			ctx, cancel := context.WithTimeout(ps.ctx, 15*time.Second)
 			defer cancel()
 			ch, err := c.Challenge(ctx, tok, to, game, rated)
 			if err != nil {
@@ -398,14 +420,14 @@ func (m *Model) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
 			return challengeMsg{ch: ch, verb: "made", err: err}
 		}
 	}
-	editLine(&so.to, s, k, 40)
+	editLine(&ps.to, s, k, 40)
 	return nil
 }
 
-func (m *Model) accept(ch client.Challenge) tea.Cmd {
-	tok, c := m.cfg.Session, *m.c
+func (ps *playersScreen) accept(ch client.Challenge) tea.Cmd {
+	tok, c := ps.cfg.Session, *ps.c
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(ps.ctx, 15*time.Second)
 		defer cancel()
 		s, err := c.Accept(ctx, tok, ch.ID)
 		if err != nil {
@@ -415,10 +437,10 @@ func (m *Model) accept(ch client.Challenge) tea.Cmd {
 	}
 }
 
-func (m *Model) decline(ch client.Challenge) tea.Cmd {
-	tok, c := m.cfg.Session, *m.c
+func (ps *playersScreen) decline(ch client.Challenge) tea.Cmd {
+	tok, c := ps.cfg.Session, *ps.c
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(ps.ctx, 15*time.Second)
 		defer cancel()
 		got, err := c.Decline(ctx, tok, ch.ID)
 		if err != nil {
@@ -428,41 +450,41 @@ func (m *Model) decline(ch client.Challenge) tea.Cmd {
 	}
 }
 
-func (m *Model) playersView() string {
-	so := &m.soc
+func (ps *playersScreen) view() string {
+	so := &ps.soc
 	var b strings.Builder
-	o := so.online
+	o := ps.online
 	fmt.Fprintf(&b, "%s  ·  %s online, guests included\n\n", title("Players"), plural(o.Count, "player", "players"))
 	row := 0
 	cur := func() string {
 		defer func() { row++ }()
-		if row == so.at && !so.form {
+		if row == ps.at && !ps.form {
 			return hi("> ")
 		}
 		return "  "
 	}
-	if m.cfg.Session == "" {
-		b.WriteString(wrap("Sign in (s on the home screen) to challenge players and to receive their challenges.", m.w) + "\n\n")
+	if ps.cfg.Session == "" {
+		b.WriteString(wrap("Sign in (s on the home screen) to challenge players and to receive their challenges.", ps.w) + "\n\n")
 	} else {
 		if so.lost != "" {
-			b.WriteString(bad(wrap("challenges cannot reach you right now: "+so.lost, m.w)) + "\n")
+			b.WriteString(bad(wrap("challenges cannot reach you right now: "+so.lost, ps.w)) + "\n")
 		}
 		b.WriteString(title("Challenges to you") + "\n")
 		if len(so.in) == 0 {
 			b.WriteString(faint("  none") + "\n")
 		}
 		for _, ch := range so.in {
-			line := fmt.Sprintf("%s challenges you to %s%s%s", ch.From, m.gameTitle(ch.Game), ratedWord(ch.Rated), rulesWords(ch))
-			b.WriteString(cur() + fitLine(line, m.w-2) + "\n")
+			line := fmt.Sprintf("%s challenges you to %s%s%s", ch.From, ps.gameTitle(ch.Game), ratedWord(ch.Rated), rulesWords(ch))
+			b.WriteString(cur() + fitLine(line, ps.w-2) + "\n")
 		}
 		for _, ch := range so.out {
-			b.WriteString(faint(fitLine(fmt.Sprintf("  you challenged %s to %s%s: waiting for an answer", ch.To, m.gameTitle(ch.Game), ratedWord(ch.Rated)), m.w)) + "\n")
+			b.WriteString(faint(fitLine(fmt.Sprintf("  you challenged %s to %s%s: waiting for an answer", ch.To, ps.gameTitle(ch.Game), ratedWord(ch.Rated)), ps.w)) + "\n")
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString(title("Online") + "\n")
-	others := m.others()
-	room := m.h - strings.Count(b.String(), "\n") - 6
+	others := ps.others()
+	room := ps.h - strings.Count(b.String(), "\n") - 6
 	if len(others) == 0 {
 		b.WriteString(faint("  nobody else who shows") + "\n")
 	}
@@ -474,32 +496,32 @@ func (m *Model) playersView() string {
 		b.WriteString(cur() + name + "\n")
 	}
 	b.WriteString("\n")
-	if so.form {
-		gs := m.twoPlayerGames()
+	if ps.form {
+		gs := ps.twoPlayerGames()
 		game := ""
 		if len(gs) > 0 {
-			game = gs[so.game%len(gs)].Title
+			game = gs[ps.game%len(gs)].Title
 		}
 		rated := "not rated"
-		if so.rated {
+		if ps.rated {
 			rated = "rated"
 		}
-		fmt.Fprintf(&b, "Challenge %s█ to ‹ %s › · ‹ %s ›\n", tailOf(so.to, 40), game, rated)
+		fmt.Fprintf(&b, "Challenge %s█ to ‹ %s › · ‹ %s ›\n", tailOf(ps.to, 40), game, rated)
 	} else {
 		b.WriteString("\n")
 	}
-	b.WriteString(m.message() + "\n")
+	b.WriteString(ps.message() + "\n")
 	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · c challenge by name · r refresh · esc back"
-	if so.form {
+	if ps.form {
 		keys = "type the name · ←→ game · tab rated · enter send · esc back"
 	}
-	b.WriteString(faint(wrap(keys, m.w)))
+	b.WriteString(faint(wrap(keys, ps.w)))
 	return b.String()
 }
 
 // gameTitle is a game's title on this server, or its name.
-func (m *Model) gameTitle(name string) string {
-	if g := m.gameByName(name); g != nil {
+func (sh *shared) gameTitle(name string) string {
+	if g := sh.gameByName(name); g != nil {
 		return g.Title
 	}
 	return name

@@ -64,7 +64,7 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	if first, _, _ := strings.Cut(s, "\n"); !strings.Contains(first, "rated") {
 		t.Fatalf("the challenge's table is not said rated:\n%s", s)
 	}
-	first := tm.m.t.id
+	first := tm.table().id
 
 	// Ben challenges Ann by name; she accepts; the table comes to his
 	// screen.
@@ -87,7 +87,7 @@ func TestChallengesInTheTerminal(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.waitFor("the accepted challenge's table", func(s string) bool {
-		return tm.m.t != nil && tm.m.t.id == seat.Table && strings.Contains(s, "you: Ben")
+		return tm.table() != nil && tm.table().id == seat.Table && strings.Contains(s, "you: Ben")
 	})
 
 	// Another terminal of Ben's, with nothing kept on its disk, lists

@@ -52,10 +52,9 @@ func (v quizlView) tracking() []quizlBoard {
 	return out
 }
 
-func (m *Model) quizlKey(s string) tea.Cmd {
-	p := &m.t.play
+func (p *playScreen) quizlKey(s string) tea.Cmd {
 	var v quizlView
-	json.Unmarshal(m.t.upd.View, &v)
+	json.Unmarshal(p.t.upd.View, &v)
 	if p.cursor(s, 5, 5) {
 		return nil
 	}
@@ -65,7 +64,7 @@ func (m *Model) quizlKey(s string) tea.Cmd {
 			p.board = (p.board + 1) % n
 		}
 	case "enter", "space":
-		return m.send(fmt.Sprintf("%d%d", p.r+5, p.c))
+		return p.t.send(fmt.Sprintf("%d%d", p.r+5, p.c))
 	}
 	return nil
 }
@@ -115,10 +114,9 @@ func letterGrid(rows []string, called map[string]bool, r0, c0 int, pw string) []
 	return out
 }
 
-func (m *Model) quizlView() string {
-	p := &m.t.play
+func (p *playScreen) quizlView() string {
 	var v quizlView
-	json.Unmarshal(m.t.upd.View, &v)
+	json.Unmarshal(p.t.upd.View, &v)
 	called := map[string]bool{}
 	for _, c := range v.Called {
 		called[c] = true
@@ -176,8 +174,8 @@ func (m *Model) quizlView() string {
 		}
 	}
 	right = append(right, "", "Scores: "+strings.Join(sc, " · "), "")
-	right = append(right, m.logBlock(m.h-len(right)-8-m.msgExtra(), 42))
-	body := side(strings.Join(left, "\n"), 36, strings.Join(right, "\n"), m.w-36)
-	return body + "\n" + m.footer("Call (digits) or announce (letters):",
+	right = append(right, p.t.logBlock(p.t.h-len(right)-8-p.t.msgExtra(), 42))
+	body := side(strings.Join(left, "\n"), 36, strings.Join(right, "\n"), p.t.w-36)
+	return body + "\n" + p.footer("Call (digits) or announce (letters):",
 		"arrows pick a square · enter call it · type 72 or a word then enter · :resign · esc home · ? help")
 }

@@ -40,7 +40,7 @@ func TestSalvoReportsWhole(t *testing.T) {
 				tm.typeText(":fire " + strings.Join(sq, " "))
 				tm.key("enter")
 				s := tm.waitFor("the salvo's report", func(s string) bool {
-					return over(s) || strings.Contains(strings.Join(tm.m.t.log, "\n"), fmt.Sprintf("fired salvo %d at Annabel", salvo)) && strings.Contains(s, "▶ your turn")
+					return over(s) || strings.Contains(strings.Join(tm.table().log, "\n"), fmt.Sprintf("fired salvo %d at Annabel", salvo)) && strings.Contains(s, "▶ your turn")
 				})
 				if over(s) {
 					break
@@ -49,22 +49,22 @@ func TestSalvoReportsWhole(t *testing.T) {
 				if strings.Contains(s, "…") {
 					t.Fatalf("a line is cut short:\n%s", s)
 				}
-				last := tm.m.t.log[len(tm.m.t.log)-1]
+				last := tm.table().log[len(tm.table().log)-1]
 				if !strings.Contains(flat(s), flat(last)) {
 					t.Fatalf("the latest report %q is not whole on the screen:\n%s", last, s)
 				}
 			}
 			long := false
-			for _, e := range tm.m.t.log {
+			for _, e := range tm.table().log {
 				long = long || len(e) > 80
 			}
 			if !long {
-				t.Fatalf("no report is wider than 80 columns: the test needs longer ones:\n%s", strings.Join(tm.m.t.log, "\n"))
+				t.Fatalf("no report is wider than 80 columns: the test needs longer ones:\n%s", strings.Join(tm.table().log, "\n"))
 			}
 			readAll := func() {
 				t.Helper()
 				tm.key("l")
-				s := tm.waitFor("the list", has(fmt.Sprintf("Every report (%d)", len(tm.m.t.log))))
+				s := tm.waitFor("the list", has(fmt.Sprintf("Every report (%d)", len(tm.table().log))))
 				if !strings.Contains(s, "lines ") {
 					t.Fatalf("the reports fit one screen: the test needs more:\n%s", s)
 				}
@@ -76,7 +76,7 @@ func TestSalvoReportsWhole(t *testing.T) {
 					if strings.Contains(s, "…") {
 						t.Fatalf("a line of the list is cut short:\n%s", s)
 					}
-					for _, e := range tm.m.t.log {
+					for _, e := range tm.table().log {
 						if strings.Contains(flat(s), flat(e)) {
 							seen[e] = true
 						}
@@ -87,7 +87,7 @@ func TestSalvoReportsWhole(t *testing.T) {
 						break
 					}
 				}
-				for _, e := range tm.m.t.log {
+				for _, e := range tm.table().log {
 					if !seen[e] {
 						t.Errorf("the report %q never showed whole in the list", e)
 					}

@@ -63,12 +63,11 @@ type salvoView struct {
 
 func sqName(c, r int) string { return fmt.Sprintf("%c%d", 'A'+c, r+1) }
 
-func (m *Model) salvoKey(s string) tea.Cmd {
-	p := &m.t.play
+func (p *playScreen) salvoKey(s string) tea.Cmd {
 	var v salvoView
-	json.Unmarshal(m.t.upd.View, &v)
+	json.Unmarshal(p.t.upd.View, &v)
 	if p.outlining {
-		return m.outlineKey(s)
+		return p.outlineKey(s)
 	}
 	if p.cursor(s, 10, 10) {
 		return nil
@@ -79,18 +78,18 @@ func (m *Model) salvoKey(s string) tea.Cmd {
 		for i, a := range p.aim {
 			if a == sq {
 				p.aim = append(p.aim[:i], p.aim[i+1:]...)
-				m.err = "" // a refused shot too many no longer holds
+				p.t.err = "" // a refused shot too many no longer holds
 				return nil
 			}
 		}
 		if len(p.aim) >= v.Shots {
-			m.err = fmt.Sprintf("this salvo has %d shots: space on a chosen square takes it back", v.Shots)
+			p.t.err = fmt.Sprintf("this salvo has %d shots: space on a chosen square takes it back", v.Shots)
 			return nil
 		}
 		p.aim = append(p.aim, sq)
-		m.err = ""
+		p.t.err = ""
 	case "l":
-		m.openReports()
+		p.t.openReports()
 	case "m":
 		if p.marks == nil {
 			p.marks = map[string]bool{}
@@ -112,18 +111,17 @@ func (m *Model) salvoKey(s string) tea.Cmd {
 		p.outlining, p.osel = true, 0
 	case "enter":
 		if len(p.aim) == 0 {
-			m.err = "choose squares with space first (or : to type a move)"
+			p.t.err = "choose squares with space first (or : to type a move)"
 			return nil
 		}
-		return m.send("fire " + strings.Join(p.aim, " "))
+		return p.t.send("fire " + strings.Join(p.aim, " "))
 	}
 	return nil
 }
 
-func (m *Model) salvoView() string {
-	p := &m.t.play
+func (p *playScreen) salvoView() string {
 	var v salvoView
-	json.Unmarshal(m.t.upd.View, &v)
+	json.Unmarshal(p.t.upd.View, &v)
 	// Your ocean: your ships, the squares hit, and the number of the
 	// salvo that fell on each square.
 	own := [10][10]string{}
@@ -229,7 +227,7 @@ func (m *Model) salvoView() string {
 		// On two lines rather than cut: the tally is what the player
 		// deduces from.
 		hits, sunk := "Hits so far: "+tally(tr.Hits), tally(tr.Sunk)
-		if line := hits + " · sunk: " + sunk; ansi.StringWidth(line) <= m.w {
+		if line := hits + " · sunk: " + sunk; ansi.StringWidth(line) <= p.t.w {
 			info = append(info, line)
 		} else {
 			info = append(info, hits, "Ships sunk: "+sunk)
@@ -239,7 +237,7 @@ func (m *Model) salvoView() string {
 	for _, pl := range v.Players {
 		ps = append(ps, fmt.Sprintf("%s %s, sank %d, lost %d", pl.Name, game.Count(pl.Shots, "shot", "shots"), pl.ShipsSunk, pl.ShipsLost))
 	}
-	if line := strings.Join(ps, " · "); ansi.StringWidth(line) <= m.w {
+	if line := strings.Join(ps, " · "); ansi.StringWidth(line) <= p.t.w {
 		info = append(info, line)
 	} else {
 		// Long names: a line each rather than one cut short.
@@ -262,19 +260,18 @@ func (m *Model) salvoView() string {
 	// The keys on one line at 80 columns (? lists the rest: : types a
 	// move, esc goes home), so that the reports have the room.
 	keys := "arrows aim · space choose · enter fire · m mark · o outline · l reports · ? help"
-	if m.w >= 120 {
+	if p.t.w >= 120 {
 		keys = "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline · l every report · : type a move · esc home · ? help"
 	}
 	// Under the oceans: the table's first line, 13 lines of oceans, the
 	// message and the keys.
-	room := m.h - len(info) - 16 - m.msgExtra() - strings.Count(wrap(keys, m.w), "\n") - strings.Count(prompt, ":")
-	info = append(info, m.wrappedLog(max(1, room), m.w))
-	return body + strings.Join(info, "\n") + "\n" + m.footer(prompt, keys)
+	room := p.t.h - len(info) - 16 - p.t.msgExtra() - strings.Count(wrap(keys, p.t.w), "\n") - strings.Count(prompt, ":")
+	info = append(info, p.t.wrappedLog(max(1, room), p.t.w))
+	return body + strings.Join(info, "\n") + "\n" + p.footer(prompt, keys)
 }
 
 // outlineKey moves the outline's ships as the fleet editor moves a fleet.
-func (m *Model) outlineKey(s string) tea.Cmd {
-	p := &m.t.play
+func (p *playScreen) outlineKey(s string) tea.Cmd {
 	sh := &p.outline[p.osel]
 	switch s {
 	case "esc":
@@ -292,7 +289,7 @@ func (m *Model) outlineKey(s string) tea.Cmd {
 			ships = append(ships, o.String())
 		}
 		p.outlining = false
-		return m.send("outline " + strings.Join(ships, " "))
+		return p.t.send("outline " + strings.Join(ships, " "))
 	}
 	sh.move(s)
 	return nil

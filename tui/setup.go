@@ -13,9 +13,10 @@ import (
 	"parlour/game"
 )
 
-// setupState is the secret-setup editor: Quizl's grid or Salvo's fleet.
+// setupScreen is the secret-setup editor: Quizl's grid or Salvo's fleet.
 // It only edits; the referee judges every change through /api/v1/tools/check-setup.
-type setupState struct {
+type setupScreen struct {
+	t       *tableScreen
 	started bool
 	seq     int    // the number of the latest check asked for
 	verdict string // the referee's word on the setup as it stands
@@ -35,8 +36,8 @@ type setupState struct {
 }
 
 // setupBody is the helpers' common body: game, rules and lexicon.
-func (m *Model) setupBody() map[string]any {
-	u := m.t.upd
+func (st *setupScreen) setupBody() map[string]any {
+	u := st.t.upd
 	b := map[string]any{"game": u.Table.Game}
 	if len(u.Table.Rules) > 0 {
 		b["rules"] = u.Table.Rules
@@ -47,16 +48,15 @@ func (m *Model) setupBody() map[string]any {
 	return b
 }
 
-// startSetup opens the editor: Salvo starts from a random fleet (which
+// start opens the editor: Salvo starts from a random fleet (which
 // also tells the client the ships' lengths), Quizl from an empty grid.
-func (m *Model) startSetup() tea.Cmd {
-	st := &m.t.setup
+func (st *setupScreen) start() tea.Cmd {
 	if st.started {
 		return nil
 	}
 	st.started = true
-	if m.t.game == "salvo" {
-		return m.helper("random", "/api/v1/tools/random-setup", m.setupBody())
+	if st.t.game == "salvo" {
+		return st.t.helper("random", "/api/v1/tools/random-setup", st.setupBody())
 	}
 	for r := range st.grid {
 		for c := range st.grid[r] {
@@ -68,10 +68,9 @@ func (m *Model) startSetup() tea.Cmd {
 }
 
 // setupJSON is the setup as it stands, as a record holds it.
-func (m *Model) setupJSON() json.RawMessage {
-	st := &m.t.setup
+func (st *setupScreen) setupJSON() json.RawMessage {
 	var v any
-	if m.t.game == "salvo" {
+	if st.t.game == "salvo" {
 		var fleet []string
 		for _, s := range st.fleet {
 			fleet = append(fleet, s.String())
@@ -84,7 +83,7 @@ func (m *Model) setupJSON() json.RawMessage {
 	return raw
 }
 
-func (st *setupState) rows() []string {
+func (st *setupScreen) rows() []string {
 	var rows []string
 	for r := range st.grid {
 		rows = append(rows, strings.ReplaceAll(string(st.grid[r][:]), " ", "."))
@@ -105,7 +104,7 @@ func line(l int) [5][2]int {
 	return sq
 }
 
-func (st *setupState) password() string {
+func (st *setupScreen) password() string {
 	var b strings.Builder
 	for _, p := range line(st.pwLine) {
 		b.WriteRune(st.grid[p[0]][p[1]])
@@ -113,7 +112,7 @@ func (st *setupState) password() string {
 	return strings.TrimSpace(b.String())
 }
 
-func (st *setupState) full() bool {
+func (st *setupScreen) full() bool {
 	for r := range st.grid {
 		for c := range st.grid[r] {
 			if st.grid[r][c] == ' ' {
@@ -125,11 +124,10 @@ func (st *setupState) full() bool {
 }
 
 // check asks the referee about the setup as it stands.
-func (m *Model) check() tea.Cmd {
-	st := &m.t.setup
+func (st *setupScreen) check() tea.Cmd {
 	st.seq++
 	st.ok = false
-	if m.t.game == "quizl" && !st.full() {
+	if st.t.game == "quizl" && !st.full() {
 		n := 0
 		for r := range st.grid {
 			for c := range st.grid[r] {
@@ -142,48 +140,55 @@ func (m *Model) check() tea.Cmd {
 		return nil
 	}
 	st.verdict = "asking the referee…"
-	b := m.setupBody()
-	b["setup"] = m.setupJSON()
-	return m.helper("check:"+strconv.Itoa(st.seq), "/api/v1/tools/check-setup", b)
+	b := st.setupBody()
+	b["setup"] = st.setupJSON()
+	return st.t.helper("check:"+strconv.Itoa(st.seq), "/api/v1/tools/check-setup", b)
 }
 
-func (m *Model) setupKey(s string, k tea.KeyPressMsg) tea.Cmd {
-	st := &m.t.setup
+func (st *setupScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case helperMsg:
+		return st.onHelper(msg)
+	case tea.KeyPressMsg:
+		return st.key(msg.String(), msg)
+	}
+	return nil
+}
+
+func (st *setupScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if !st.started {
-		return m.startSetup()
+		return st.start()
 	}
 	if s == "enter" {
 		if st.sending {
 			return nil
 		}
-		st.sending, m.err = true, ""
-		t := m.t
-		raw := m.setupJSON()
+		st.sending, st.t.err = true, ""
+		t := st.t
+		raw := st.setupJSON()
 		t.sent++
 		seq := t.sent
 		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+			ctx, cancel := context.WithTimeout(st.t.ctx, 15*time.Second)
 			defer cancel()
-			a, err := m.c.Setup(ctx, t.token, t.id, raw, "")
+			a, err := st.t.c.Setup(ctx, t.token, t.id, raw, "")
 			return answerMsg{gen: t.gen, seq: seq, a: a, err: err}
 		}
 	}
-	if m.t.game == "salvo" {
-		return m.fleetKey(s)
+	if st.t.game == "salvo" {
+		return st.fleetKey(s)
 	}
-	return m.gridKey(s, k)
+	return st.gridKey(s, k)
 }
 
 // gridEditing says whether the screen is Quizl's grid editor, taking
 // keys.
-func (m *Model) gridEditing() bool {
-	t := m.t
-	return m.scr == scrTable && !m.help && t != nil && t.upd != nil && !t.chat.open && t.game == "quizl" &&
+func (t *tableScreen) gridEditing() bool {
+	return t.upd != nil && !t.chat.open && t.game == "quizl" &&
 		(t.upd.Table.Status == "open" || t.upd.Table.Status == "setup") && t.upd.Setup == nil && t.setup.started
 }
 
-func (m *Model) gridKey(s string, k tea.KeyPressMsg) tea.Cmd {
-	st := &m.t.setup
+func (st *setupScreen) gridKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	move := func(dr, dc int) {
 		st.r = (st.r + dr + 5) % 5
 		st.c = (st.c + dc + 5) % 5
@@ -201,7 +206,7 @@ func (m *Model) gridKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		st.down = !st.down
 	case "ctrl+p":
 		st.pwLine = st.cursorLine()
-		return m.check()
+		return st.check()
 	case "backspace":
 		if st.down {
 			move(-1, 0)
@@ -209,17 +214,17 @@ func (m *Model) gridKey(s string, k tea.KeyPressMsg) tea.Cmd {
 			move(0, -1)
 		}
 		st.grid[st.r][st.c] = ' '
-		return m.check()
+		return st.check()
 	case "delete":
 		st.grid[st.r][st.c] = ' '
-		return m.check()
+		return st.check()
 	case "ctrl+f", "ctrl+d":
 		pw := st.password()
 		if len([]rune(pw)) != 5 {
 			st.verdict = "type a five-letter password into the marked line first"
 			return nil
 		}
-		b := m.setupBody()
+		b := st.setupBody()
 		delete(b, "rules")
 		b["password"] = pw
 		b["line"] = st.pwLine
@@ -228,9 +233,9 @@ func (m *Model) gridKey(s string, k tea.KeyPressMsg) tea.Cmd {
 			b["maker"] = "strong"
 			st.verdict = "the computer is filling the grid deceptively…"
 		}
-		return m.helper("fill", "/api/v1/tools/fill-setup", b)
+		return st.t.helper("fill", "/api/v1/tools/fill-setup", b)
 	case "ctrl+r":
-		return m.helper("random", "/api/v1/tools/random-setup", m.setupBody())
+		return st.t.helper("random", "/api/v1/tools/random-setup", st.setupBody())
 	default:
 		t := strings.ToUpper(k.Key().Text)
 		if len(t) != 1 || t[0] < 'A' || t[0] > 'Z' {
@@ -248,13 +253,13 @@ func (m *Model) gridKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		} else if st.c < 4 {
 			st.c++
 		}
-		return m.check()
+		return st.check()
 	}
 	return nil
 }
 
 // cursorLine is the line under the cursor in the typing direction.
-func (st *setupState) cursorLine() int {
+func (st *setupScreen) cursorLine() int {
 	if st.down {
 		return 5 + st.c
 	}
@@ -262,7 +267,7 @@ func (st *setupState) cursorLine() int {
 }
 
 // empty says whether every square off line l is empty.
-func (st *setupState) empty(l int) bool {
+func (st *setupScreen) empty(l int) bool {
 	on := map[[2]int]bool{}
 	for _, p := range line(l) {
 		on[p] = true
@@ -277,9 +282,8 @@ func (st *setupState) empty(l int) bool {
 	return true
 }
 
-// onSetupHelper takes in a helper's answer about the setup.
-func (m *Model) onSetupHelper(msg helperMsg) tea.Cmd {
-	st := &m.t.setup
+// onHelper takes in a helper's answer about the setup.
+func (st *setupScreen) onHelper(msg helperMsg) tea.Cmd {
 	if strings.HasPrefix(msg.kind, "check:") {
 		if msg.kind != "check:"+strconv.Itoa(st.seq) {
 			return nil // an answer about an earlier setup
@@ -307,7 +311,7 @@ func (m *Model) onSetupHelper(msg helperMsg) tea.Cmd {
 		st.verdict = "the server's answer made no sense: " + err.Error()
 		return nil
 	}
-	if m.t.game == "salvo" {
+	if st.t.game == "salvo" {
 		var fleet []ship
 		for _, s := range a.Setup.Fleet {
 			sh, ok := parseShip(s)
@@ -318,7 +322,7 @@ func (m *Model) onSetupHelper(msg helperMsg) tea.Cmd {
 			fleet = append(fleet, sh)
 		}
 		st.fleet = fleet
-		return m.check()
+		return st.check()
 	}
 	for r, row := range a.Setup.Grid {
 		for c, ch := range row {
@@ -333,45 +337,43 @@ func (m *Model) onSetupHelper(msg helperMsg) tea.Cmd {
 			break
 		}
 	}
-	cmd := m.check()
+	cmd := st.check()
 	if a.Random && msg.kind == "fill" {
-		m.note = "the computer found no deceptive filling, so the grid was filled at random"
+		st.t.note = "the computer found no deceptive filling, so the grid was filled at random"
 	}
 	return cmd
 }
 
-func (m *Model) setupView() string {
-	st := &m.t.setup
+func (st *setupScreen) view() string {
 	var b strings.Builder
-	if m.t.game == "salvo" {
+	if st.t.game == "salvo" {
 		b.WriteString(title("Place your fleet") + "\n")
-		b.WriteString(m.fleetOcean())
+		b.WriteString(st.fleetOcean())
 	} else {
 		b.WriteString(title("Make your grid") + faint("  (the password's line is marked [ ])") + "\n\n")
-		b.WriteString(m.gridEditor())
+		b.WriteString(st.gridEditor())
 	}
 	b.WriteString("\n")
 	// Wrapped: the referee's verdict names the offending line, and a
 	// verdict cut at the edge could lose it.
 	if st.ok {
-		b.WriteString(good(wrap("✓ "+st.verdict, m.w)) + "\n")
+		b.WriteString(good(wrap("✓ "+st.verdict, st.t.w)) + "\n")
 	} else {
-		b.WriteString(warm(wrap("✗ "+st.verdict, m.w)) + "\n")
+		b.WriteString(warm(wrap("✗ "+st.verdict, st.t.w)) + "\n")
 	}
-	if st.sending && m.err == "" {
+	if st.sending && st.t.err == "" {
 		b.WriteString("handing it in…\n")
 	}
-	b.WriteString(m.message() + "\n")
-	if m.t.game == "salvo" {
-		b.WriteString(faint(wrap("tab next ship · arrows move · space rotate · r random fleet · enter hand in · ? help", m.w)))
+	b.WriteString(st.t.message() + "\n")
+	if st.t.game == "salvo" {
+		b.WriteString(faint(wrap("tab next ship · arrows move · space rotate · r random fleet · enter hand in · ? help", st.t.w)))
 	} else {
-		b.WriteString(faint(wrap("letters type · arrows move · tab across/down · ctrl+p password line · ctrl+f fill · ctrl+d fill deceptively · ctrl+r random · enter hand in · ? help", m.w)))
+		b.WriteString(faint(wrap("letters type · arrows move · tab across/down · ctrl+p password line · ctrl+f fill · ctrl+d fill deceptively · ctrl+r random · enter hand in · ? help", st.t.w)))
 	}
 	return b.String()
 }
 
-func (m *Model) gridEditor() string {
-	st := &m.t.setup
+func (st *setupScreen) gridEditor() string {
 	on := map[[2]int]bool{}
 	for _, p := range line(st.pwLine) {
 		on[p] = true

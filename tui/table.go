@@ -14,17 +14,22 @@ import (
 	"parlour/tui/client"
 )
 
-// session is the table on screen: its seat, the latest update from the
-// event stream and what the player is doing at it.
-type session struct {
+// tableScreen is a table: its seat, the latest update from the event
+// stream, the events in words and the chat. It draws the table's first
+// line and the chat, and passes the rest to the screen of the table's
+// state: the setup editor while this seat's setup is due, the play
+// screen while the game is under way, the end screen once it is over,
+// and the list of every report over either of the last two.
+type tableScreen struct {
+	*shared
 	id, token, invite, game string
 	seat                    int
-	gen                     int // tells this session's stream messages from an earlier one's
+	gen                     int // tells this table's stream messages from an earlier one's
 	upd                     *client.Update
 	logged                  int             // the last version whose moves are in log
 	log                     []string        // the events, in a player's words
 	ends                    *endData        // the end event's data, once seen
-	ctx                     context.Context // ends when the player leaves the table
+	stream                  context.Context // ends when the player leaves the table
 	cancel                  context.CancelFunc
 	updates                 chan client.Update
 	errs                    chan error
@@ -34,22 +39,34 @@ type session struct {
 	pendingAim              []string
 	sent                    int // moves and setups sent
 	sentAt                  int // the version the last move was sent at
-	setup                   setupState
-	play                    playState
-	saved                   string
-	recordURL, recordFile   string // where a NoDisk client's player fetches the record, and a file name for it
-	chat                    chatState
+	chat                    *chatPanel
 	arrived                 time.Time // when the latest update arrived (monotonic), for the clocks
 	ticking                 bool      // a clock tick is on its way
 	forced                  []string  // the timeout and claim events, in words, for the end screen
 	leaveAsked              bool      // ctrl+x was pressed once: a second press leaves the table
-	reports                 reportsState
-	abortAsked              bool // ctrl+a was pressed once: a second press aborts the game
+	abortAsked              bool      // ctrl+a was pressed once: a second press aborts the game
+
+	setup   *setupScreen
+	play    *playScreen
+	end     *endScreen
+	reports *reportsScreen // every report, while open
 }
 
-func (s *session) stop() {
-	if s.cancel != nil {
-		s.cancel()
+// openTable makes the screen of a seat at a table, the gen-th this
+// client opened, and follows the table's events.
+func openTable(sh *shared, s client.Seated, game string, gen int) *tableScreen {
+	ctx, cancel := context.WithCancel(sh.ctx)
+	t := &tableScreen{shared: sh, id: s.Table, token: s.Token, invite: s.Invite, game: game, seat: s.Seat, gen: gen,
+		stream: ctx, cancel: cancel, updates: make(chan client.Update, 16), errs: make(chan error, 4)}
+	t.setup, t.play, t.end, t.chat = &setupScreen{t: t}, &playScreen{t: t}, &endScreen{t: t}, &chatPanel{t: t}
+	go sh.c.Stream(ctx, t.token, t.id, 0, t.updates, t.errs)
+	return t
+}
+
+// stop ends the table's stream and requests.
+func (t *tableScreen) stop() {
+	if t.cancel != nil {
+		t.cancel()
 	}
 }
 
@@ -73,52 +90,38 @@ type answerMsg struct {
 	err error
 }
 
-// sit opens the table screen for a seat and follows the table's events.
-func (m *Model) sit(s client.Seated, game string) tea.Cmd {
-	if m.t != nil {
-		m.t.stop()
-	}
-	m.sessions++
-	ctx, cancel := context.WithCancel(m.ctx)
-	t := &session{id: s.Table, token: s.Token, invite: s.Invite, game: game, seat: s.Seat, gen: m.sessions,
-		ctx: ctx, cancel: cancel, updates: make(chan client.Update, 16), errs: make(chan error, 4)}
-	m.t, m.scr, m.err, m.note = t, scrTable, "", ""
-	go m.c.Stream(ctx, t.token, t.id, 0, t.updates, t.errs)
-	return m.next(t)
-}
-
-// next waits for the session's next update or failure.
-func (m *Model) next(t *session) tea.Cmd {
+// next waits for the table's next update or failure.
+func (t *tableScreen) next() tea.Cmd {
 	return func() tea.Msg {
 		select {
 		case u := <-t.updates:
 			return updateMsg{t.gen, u}
 		case err := <-t.errs:
 			return streamErrMsg{t.gen, err}
-		case <-t.ctx.Done():
+		case <-t.stream.Done():
 			return nil
 		}
 	}
 }
 
-// tableMsg handles the messages of the table on screen; ok is false for
-// messages that are not a table's.
-func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
-	t := m.t
+func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return t.key(msg.String(), msg)
 	case updateMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
 		t.lost = ""
-		m.apply(msg.u)
+		t.apply(msg.u)
 		if msg.u.Table.Status == "finished" {
-			return m.afterEnd(), true
+			t.play.line = ""
+			return nil
 		}
-		return tea.Batch(m.next(t), m.onUpdate(), m.tick()), true
+		return tea.Batch(t.next(), t.onUpdate(), t.tick())
 	case streamErrMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
 		var refused *client.Error
 		switch {
@@ -127,21 +130,21 @@ func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
 		case errors.As(msg.err, &refused) && refused.Status >= 400 && refused.Status < 500 && refused.Status != 429:
 			// The server refuses to stream this table (gone, or not
 			// this seat's): no use asking again.
-			t.lost, m.err = "", msg.err.Error()
-			return nil, true
+			t.lost, t.err = "", msg.err.Error()
+			return nil
 		default:
 			t.lost = msg.err.Error()
 		}
-		return m.next(t), true
+		return t.next()
 	case answerMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
 		if msg.seq == t.sent {
 			t.busy = false
 		}
 		if msg.err != nil {
-			m.err = msg.err.Error()
+			t.err = msg.err.Error()
 			// Nothing typed is lost: the refused line comes back.
 			if t.play.line == "" {
 				t.play.line = t.pending
@@ -150,42 +153,43 @@ func (m *Model) tableMsg(msg tea.Msg) (tea.Cmd, bool) {
 				t.play.aim = t.pendingAim
 			}
 			t.setup.sending = false
-			return nil, true
+			return nil
 		}
 		// send cleared the message line; a late answer must not clear
 		// what came after it (a key out of turn).
 		if msg.a.Waiting != "" {
-			m.note = msg.a.Waiting
+			t.note = msg.a.Waiting
 		}
-		return m.onAnswer(msg.a), true
+		t.setup.sending = false
+		return nil
 	case helperMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
-		return m.onHelper(msg), true
-	case chatSentMsg, mutedMsg, claimMsg, abortMsg, tickMsg:
-		return m.chatMsg(msg)
+		if strings.HasPrefix(msg.kind, "preview:") {
+			return t.play.update(msg)
+		}
+		return t.setup.update(msg)
+	case chatSentMsg, mutedMsg:
+		return t.chat.update(msg)
+	case claimMsg, tickMsg:
+		return t.clockMsg(msg)
+	case abortMsg:
+		return t.aborted(msg)
 	case leftMsg:
 		if msg.gen != t.gen {
-			return nil, true
+			return nil
 		}
-		return m.left(msg), true
+		return t.left(msg)
 	case savedMsg:
-		if msg.err != nil {
-			m.err = msg.err.Error()
-		} else {
-			t.saved = msg.path
-			m.note = "record saved to " + msg.path
-		}
-		return nil, true
+		return t.end.update(msg)
 	}
-	return nil, false
+	return nil
 }
 
 // apply takes an update in: the view, and the events of the moves not yet
 // logged (so that a reconnect neither loses nor repeats any).
-func (m *Model) apply(u client.Update) {
-	t := m.t
+func (t *tableScreen) apply(u client.Update) {
 	first := t.upd == nil
 	t.upd = &u
 	t.arrived = time.Now()
@@ -218,12 +222,12 @@ func (m *Model) apply(u client.Update) {
 	if len(t.log) > 500 {
 		t.log = t.log[len(t.log)-500:]
 	}
-	r := Recent{Server: m.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
+	r := Recent{Server: t.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
 		Title: u.Table.Title, Status: u.Table.Status, When: time.Now(), Rated: u.Table.Rated}
-	if m.cfg.Session == "" {
-		r.Identity = m.idToken
+	if t.cfg.Session == "" {
+		r.Identity = t.idToken
 	}
-	m.remember(r)
+	t.remember(r)
 }
 
 // endData is the data of a game's end event (docs/protocol.md).
@@ -237,7 +241,7 @@ type endData struct {
 }
 
 // myTurn says whether the table waits for this seat.
-func (t *session) myTurn() bool {
+func (t *tableScreen) myTurn() bool {
 	if t.upd == nil || t.upd.Table.Status != "playing" {
 		return false
 	}
@@ -249,7 +253,7 @@ func (t *session) myTurn() bool {
 	return false
 }
 
-func (t *session) name(seat int) string {
+func (t *tableScreen) name(seat int) string {
 	if t.upd != nil && seat >= 0 && seat < len(t.upd.Table.Seats) {
 		return t.upd.Table.Seats[seat].Name
 	}
@@ -268,13 +272,13 @@ func (t *session) name(seat int) string {
 
 // practice says whether the table is Salvo practice: one seat firing at
 // a fleet the computer hid, whose setup is that fleet.
-func (t *session) practice() bool {
+func (t *tableScreen) practice() bool {
 	return t.game == "salvo" && t.upd != nil && len(t.upd.Table.Seats) == 1
 }
 
 // turnLine says whose turn it is, in words and with a mark that needs no
 // colour.
-func (t *session) turnLine() string {
+func (t *tableScreen) turnLine() string {
 	u := t.upd
 	if u == nil {
 		return "connecting…"
@@ -327,23 +331,22 @@ func (t *session) turnLine() string {
 
 // send plays a move in the game's notation, conditional on the version the
 // player saw, so that a retry never plays it twice.
-func (m *Model) send(move string) tea.Cmd {
-	t := m.t
+func (t *tableScreen) send(move string) tea.Cmd {
 	if t.busy {
-		m.note = "one moment: the last move is on its way"
+		t.note = "one moment: the last move is on its way"
 		return nil
 	}
 	if t.upd == nil || t.upd.Table.Status != "playing" {
-		m.err = "the game is not under way"
+		t.err = "the game is not under way"
 		return nil
 	}
 	// A player may resign at any time the game is in play.
 	resign := strings.EqualFold(move, "resign")
 	if !t.myTurn() && !resign {
-		m.err = "it is not your turn: " + t.turnLine()
+		t.err = "it is not your turn: " + t.turnLine()
 		return nil
 	}
-	t.busy, m.err, m.note = true, "", ""
+	t.busy, t.err, t.note = true, "", ""
 	t.pending, t.play.line = t.play.line, ""
 	t.pendingAim, t.play.aim = t.play.aim, nil
 	t.sent++
@@ -359,9 +362,9 @@ func (m *Model) send(move string) tea.Cmd {
 		cond = 0
 	}
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 30*time.Second)
+		ctx, cancel := context.WithTimeout(t.ctx, 30*time.Second)
 		defer cancel()
-		a, err := m.c.Move(ctx, t.token, t.id, move, cond, false)
+		a, err := t.c.Move(ctx, t.token, t.id, move, cond, false)
 		return answerMsg{gen: t.gen, seq: seq, a: a, err: err}
 	}
 }
@@ -375,25 +378,22 @@ type helperMsg struct {
 }
 
 // helper calls a server helper for the session.
-func (m *Model) helper(kind, path string, body any) tea.Cmd {
-	t := m.t
+func (t *tableScreen) helper(kind, path string, body any) tea.Cmd {
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 		defer cancel()
 		var raw json.RawMessage
-		err := m.c.Helper(ctx, path, body, &raw)
+		err := t.c.Helper(ctx, path, body, &raw)
 		return helperMsg{gen: t.gen, kind: kind, raw: raw, err: err}
 	}
 }
 
-func (m *Model) tableKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	t := m.t
+func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if t.chat.open {
-		return m, m.chatKey(s, k)
+		return t.chat.update(k)
 	}
-	if t.reports.open {
-		m.reportsKey(s)
-		return m, nil
+	if t.reports != nil {
+		return t.reports.update(k)
 	}
 	if s != "ctrl+x" {
 		t.leaveAsked = false
@@ -404,59 +404,59 @@ func (m *Model) tableKey(s string, k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if t.upd != nil {
 		switch s {
 		case "ctrl+x":
-			return m, m.leave()
+			return t.leave()
 		case "ctrl+a":
-			return m, m.abort()
+			return t.abort()
 		case "ctrl+t":
 			t.chat.open, t.chat.err = true, ""
-			return m, nil
+			return nil
 		case "ctrl+o":
-			return m, m.toggleMute()
+			return t.chat.toggleMute()
 		case "ctrl+g":
 			if t.awayToMove() == "" {
-				m.err = "nobody to move is away: there is no game to claim"
-				return m, nil
+				t.err = "nobody to move is away: there is no game to claim"
+				return nil
 			}
-			return m, m.claim()
+			return t.claim()
 		}
 	}
-	if s == "esc" && !m.typing() {
+	if s == "esc" && !t.typing() {
 		t.stop()
-		m.t, m.scr, m.err, m.note = nil, scrHome, "", ""
-		return m, nil
+		t.err, t.note = "", ""
+		t.nav.goHome()
+		return nil
 	}
 	if t.upd == nil {
-		return m, nil
+		return nil
 	}
 	switch t.upd.Table.Status {
 	case "finished":
-		return m, m.endKey(s)
+		return t.end.update(k)
 	case "open", "setup":
-		if t.upd.Setup == nil && m.hasSetup() {
-			return m, m.setupKey(s, k)
+		if t.upd.Setup == nil && t.hasSetup() {
+			return t.setup.update(k)
 		}
-		return m, nil
+		return nil
 	}
-	return m, m.playKey(s, k)
+	return t.play.update(k)
 }
 
 // typing says whether esc should clear a line being typed rather than
 // leave the table.
-func (m *Model) typing() bool {
-	if m.t != nil && (m.t.play.line != "" || m.t.play.outlining) {
+func (t *tableScreen) typing() bool {
+	if t != nil && (t.play.line != "" || t.play.outlining) {
 		return true
 	}
 	return false
 }
 
-func (m *Model) hasSetup() bool {
-	g := m.gameByName(m.t.game)
+func (t *tableScreen) hasSetup() bool {
+	g := t.gameByName(t.game)
 	return g != nil && g.HasSetup
 }
 
 // header is the table's first line: game, table, you, whose turn.
-func (m *Model) header() string {
-	t := m.t
+func (t *tableScreen) header() string {
 	game := title(t.game)
 	if t.upd != nil {
 		game = title(t.upd.Table.Title)
@@ -470,56 +470,54 @@ func (m *Model) header() string {
 		tail += " · " + bad("reconnecting")
 	}
 	line := fmt.Sprintf("%s · %s · you: %s · %s", game, t.id, t.name(t.seat), tail)
-	if ansi.StringWidth(line) > m.w {
+	if ansi.StringWidth(line) > t.w {
 		// Whose turn matters more than the table's id.
 		line = fmt.Sprintf("%s · you: %s · %s", game, t.name(t.seat), tail)
 	}
 	return line
 }
 
-func (m *Model) tableView() string {
-	t := m.t
+func (t *tableScreen) view() string {
 	if t.upd == nil {
 		msg := "Connecting to table " + t.id + "…"
 		if t.lost != "" {
 			msg += "\n" + bad(t.lost)
 		}
-		return msg + "\n\n" + m.message() + "\n" + faint("esc home · ctrl+c quit")
+		return msg + "\n\n" + t.message() + "\n" + faint("esc home · ctrl+c quit")
 	}
-	if t.reports.open {
-		return m.header() + "\n" + m.reportsView()
+	if t.reports != nil {
+		return t.header() + "\n" + t.reports.view()
 	}
 	var body string
 	switch t.upd.Table.Status {
 	case "open", "setup":
-		body = m.waitingView()
+		body = t.waitingView()
 	case "finished":
-		body = m.endView()
+		body = t.end.view()
 	default:
-		body = m.playView()
+		body = t.play.view()
 	}
-	return m.withChat(m.header() + "\n" + body)
+	return t.withChat(t.header() + "\n" + body)
 }
 
 // withChat adds the chat panel to a table screen in the lines left free
 // (at most 3 messages); the input line, while open, takes the place of
 // the keys' line when no line is free.
-func (m *Model) withChat(screen string) string {
-	t := m.t
+func (t *tableScreen) withChat(screen string) string {
 	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
 	if a := t.awayToMove(); a != "" {
 		away := warm(a + " is away: ctrl+g claims the game (the server decides)")
 		if at := t.claimAt(); at.After(time.Now()) {
 			away = warm(a + " is away: ctrl+g claims the game from " + at.Local().Format("15:04:05"))
 		}
-		if len(lines) >= m.h {
-			lines[m.h-1] = away // in place of the keys' line, on a full screen
-			lines = lines[:m.h]
+		if len(lines) >= t.h {
+			lines[t.h-1] = away // in place of the keys' line, on a full screen
+			lines = lines[:t.h]
 		} else {
 			lines = append(lines, away)
 		}
 	}
-	free := m.h - len(lines)
+	free := t.h - len(lines)
 	n := min(3, len(t.chat.lines))
 	extra := 0
 	if t.chat.open {
@@ -529,11 +527,11 @@ func (m *Model) withChat(screen string) string {
 		}
 	}
 	n = max(0, min(n, free-extra))
-	panel := m.chatPanel(n)
+	panel := t.chat.view(n)
 	if len(panel) == 0 {
 		return strings.Join(lines, "\n")
 	}
-	if over := len(lines) + len(panel) - m.h; over > 0 {
+	if over := len(lines) + len(panel) - t.h; over > 0 {
 		lines = lines[:max(1, len(lines)-over)]
 	}
 	return strings.Join(append(lines, panel...), "\n")
@@ -541,13 +539,12 @@ func (m *Model) withChat(screen string) string {
 
 // waitingView is the table before play: the invite, and the setup editor
 // while this seat's setup is missing.
-func (m *Model) waitingView() string {
-	t := m.t
+func (t *tableScreen) waitingView() string {
 	var b strings.Builder
 	if t.upd.Table.Status == "open" {
 		inv := t.invite
 		if inv == "" {
-			inv = m.c.Base() + "/t/" + t.id
+			inv = t.c.Base() + "/t/" + t.id
 		}
 		// The link on a line of its own: cut at the edge, it would lead
 		// nowhere.
@@ -558,8 +555,8 @@ func (m *Model) waitingView() string {
 			fmt.Fprintf(&b, "(table id %s)\n", t.id)
 		}
 	}
-	if t.upd.Setup == nil && m.hasSetup() {
-		b.WriteString(m.setupView())
+	if t.upd.Setup == nil && t.hasSetup() {
+		b.WriteString(t.setup.view())
 		return b.String()
 	}
 	b.WriteString("\n")
@@ -576,12 +573,12 @@ func (m *Model) waitingView() string {
 	if t.seat >= 0 {
 		keys = "ctrl+x leave the table · " + keys
 	}
-	b.WriteString("\n" + m.message() + "\n" + faint(keys))
+	b.WriteString("\n" + t.message() + "\n" + faint(keys))
 	return b.String()
 }
 
 // logTail is the last n lines of the event log, each cut to w columns.
-func (t *session) logTail(n, w int) []string {
+func (t *tableScreen) logTail(n, w int) []string {
 	var out []string
 	for i := max(0, len(t.log)-n); i < len(t.log); i++ {
 		out = append(out, t.log[i])

@@ -40,19 +40,19 @@ type wordfightView struct {
 	} `json:"audit"`
 }
 
-func (m *Model) wfView() wordfightView {
+func (t *tableScreen) wfView() wordfightView {
 	var v wordfightView
-	json.Unmarshal(m.t.upd.View, &v)
+	json.Unmarshal(t.upd.View, &v)
 	return v
 }
 
 // declaring says whether this seat is to declare the next word.
-func (m *Model) declaring() bool {
-	if m.t.upd == nil {
+func (p *playScreen) declaring() bool {
+	if p.t.upd == nil {
 		return false
 	}
-	v := m.wfView()
-	return v.Current == "" && v.Declarer == m.t.seat && m.t.myTurn()
+	v := p.t.wfView()
+	return v.Current == "" && v.Declarer == p.t.seat && p.t.myTurn()
 }
 
 // column names a column as the notation does: A-Z, then AA-AD.
@@ -73,7 +73,7 @@ func colName(c int) string {
 }
 
 // placement is the placement under the cursor in the notation: "B2 down".
-func (p *playState) placement() string {
+func (p *playScreen) placement() string {
 	dir := "across"
 	if p.down {
 		dir = "down"
@@ -83,23 +83,21 @@ func (p *playState) placement() string {
 
 // askPreview asks the referee what placing the current word under the
 // cursor would do.
-func (m *Model) askPreview() tea.Cmd {
-	p := &m.t.play
-	v := m.wfView()
-	if v.Current == "" || !m.t.myTurn() {
+func (p *playScreen) askPreview() tea.Cmd {
+	v := p.t.wfView()
+	if v.Current == "" || !p.t.myTurn() {
 		p.preview = ""
 		return nil
 	}
 	p.pseq++
 	body := map[string]any{"rules": v.Rules, "grid": v.Grid, "word": v.Current, "placement": p.placement()}
-	if lx := m.t.upd.Table.Lexicon; lx != "" {
+	if lx := p.t.upd.Table.Lexicon; lx != "" {
 		body["lexicon"] = lx
 	}
-	return m.helper("preview:"+strconv.Itoa(p.pseq), "/api/v1/tools/preview", body)
+	return p.t.helper("preview:"+strconv.Itoa(p.pseq), "/api/v1/tools/preview", body)
 }
 
-func (m *Model) onPreview(msg helperMsg) tea.Cmd {
-	p := &m.t.play
+func (p *playScreen) onPreview(msg helperMsg) tea.Cmd {
 	if msg.kind != "preview:"+strconv.Itoa(p.pseq) {
 		return nil // about a placement the cursor has left
 	}
@@ -123,40 +121,38 @@ func (m *Model) onPreview(msg helperMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) wordfightKey(s string) tea.Cmd {
-	p := &m.t.play
-	v := m.wfView()
+func (p *playScreen) wordfightKey(s string) tea.Cmd {
+	v := p.t.wfView()
 	h := len(v.Grid)
 	w := 0
 	if h > 0 {
 		w = len(v.Grid[0])
 	}
 	if w > 0 && p.cursor(s, w, h) {
-		return m.askPreview()
+		return p.askPreview()
 	}
 	switch s {
 	case "space", "tab":
 		p.down = !p.down
-		return m.askPreview()
+		return p.askPreview()
 	case "c":
-		return m.send("cannot")
+		return p.t.send("cannot")
 	case "enter":
 		if v.Current == "" {
-			m.err = "no word to place yet: " + m.t.turnLine()
+			p.t.err = "no word to place yet: " + p.t.turnLine()
 			return nil
 		}
-		return m.send("place " + p.placement())
+		return p.t.send("place " + p.placement())
 	}
 	return nil
 }
 
-func (m *Model) wordfightView() string {
-	p := &m.t.play
-	v := m.wfView()
+func (p *playScreen) wordfightView() string {
+	v := p.t.wfView()
 	cur := strings.ToUpper(v.Current)
 	// The preview's letters, drawn where the word would go.
 	ghost := map[[2]int]byte{}
-	if cur != "" && m.t.myTurn() {
+	if cur != "" && p.t.myTurn() {
 		for i := 0; i < len(cur); i++ {
 			r, c := p.r, p.c+i
 			if p.down {
@@ -166,7 +162,7 @@ func (m *Model) wordfightView() string {
 		}
 	}
 	h := len(v.Grid)
-	room := m.h - 6 - m.msgExtra()
+	room := p.t.h - 6 - p.t.msgExtra()
 	top := 0
 	if h > room {
 		top = max(0, min(p.r-room/2, h-room))
@@ -179,7 +175,7 @@ func (m *Model) wordfightView() string {
 	}
 	// A board wider than the room beside the list scrolls with the
 	// cursor, as a taller one does.
-	cols := (m.w - 34 - 6) / 2
+	cols := (p.t.w - 34 - 6) / 2
 	left := 0
 	if w > cols {
 		left = max(0, min(p.c-cols/2, w-cols))
@@ -203,7 +199,7 @@ func (m *Model) wordfightView() string {
 					ch = warm(ch)
 				}
 			}
-			if r == p.r && c == p.c && m.t.myTurn() {
+			if r == p.r && c == p.c && p.t.myTurn() {
 				ch = hi(ch)
 			}
 			g.WriteString(ch + " ")
@@ -213,11 +209,11 @@ func (m *Model) wordfightView() string {
 	var info []string
 	info = append(info, fmt.Sprintf("Your score %d · strikes %d of %d", v.Score, v.Strikes, v.StrikeLimit))
 	switch {
-	case cur != "" && m.t.myTurn():
+	case cur != "" && p.t.myTurn():
 		info = append(info, "Place "+title(cur)+" at "+p.placement(), wrap(p.preview, 34))
 	case cur != "":
 		info = append(info, "Waiting for the others to answer "+cur)
-	case m.declaring():
+	case p.declaring():
 		info = append(info, "Your turn to declare a word")
 	}
 	info = append(info, "", title("The list"))
@@ -236,16 +232,16 @@ func (m *Model) wordfightView() string {
 	// The preview may wrap over lines of its own, so the log gets what
 	// the lines drawn so far leave, not what their count does.
 	used := strings.Count(strings.Join(info, "\n"), "\n") + 1
-	info = append(info, "", m.logBlock(max(1, m.h-used-6-m.msgExtra()), 36))
+	info = append(info, "", p.t.logBlock(max(1, p.t.h-used-6-p.t.msgExtra()), 36))
 	gw := 4 + 2*(right-left) + 2
-	body := side(fit(g.String(), gw, m.h), gw, strings.Join(info, "\n"), m.w-gw)
+	body := side(fit(g.String(), gw, p.t.h), gw, strings.Join(info, "\n"), p.t.w-gw)
 	prompt, keys := "", "arrows move · space/tab across or down · enter place · c cannot · : type a move · esc home · ? help"
-	if m.declaring() {
+	if p.declaring() {
 		prompt, keys = "Declare a word:", "type a word · enter declare it · :resign · esc home · ? help"
 	} else if p.line != "" {
 		prompt = "Move:"
 	}
-	return body + "\n" + m.footer(prompt, keys)
+	return body + "\n" + p.footer(prompt, keys)
 }
 
 // wfGrid draws a finished player's grid.

@@ -227,6 +227,33 @@ type Listed struct {
 	Rated  bool   `json:"rated,omitempty"`
 }
 
+// The answers that wrap a client type: their own types, so that the
+// wire test decodes the server's answers into the very types the
+// client reads.
+type (
+	invite struct {
+		Table string `json:"table"`
+	}
+	lobby struct {
+		Tables []Listed `json:"tables"`
+	}
+	keyList struct {
+		Keys []Key `json:"keys"`
+	}
+	addedKey struct {
+		Fingerprint string `json:"fingerprint"`
+	}
+	mutedList struct {
+		Muted []string `json:"muted"`
+	}
+)
+
+// errorAnswer is the server's answer to a request it refuses: why, in
+// a player's words.
+type errorAnswer struct {
+	Error string `json:"error"`
+}
+
 // do sends a request and decodes the answer into out (when not nil).
 func (c *Client) do(ctx context.Context, method, path, token string, body, out any) error {
 	var rd io.Reader
@@ -257,9 +284,7 @@ func (c *Client) do(ctx context.Context, method, path, token string, body, out a
 		return fmt.Errorf("reading the server's answer: %w", err)
 	}
 	if res.StatusCode >= 300 {
-		var e struct {
-			Error string `json:"error"`
-		}
+		var e errorAnswer
 		if json.Unmarshal(raw, &e) != nil || e.Error == "" {
 			if res.StatusCode == http.StatusNotFound {
 				return &Error{Status: res.StatusCode, Message: fmt.Sprintf("%s does not answer %s %s: is it a Parlour server of this version?", c.base, method, path)}
@@ -353,9 +378,7 @@ func FormatCode(code string) string {
 
 // Resolve answers the id of the table an invite code stands for.
 func (c *Client) Resolve(ctx context.Context, code string) (string, error) {
-	var in struct {
-		Table string `json:"table"`
-	}
+	var in invite
 	err := c.do(ctx, http.MethodGet, "/api/v1/invites/"+url.PathEscape(code), "", nil, &in)
 	return in.Table, err
 }
@@ -447,9 +470,7 @@ func (c *Client) Record(ctx context.Context, token, id string) (json.RawMessage,
 
 // Lobby lists the public tables with the given status.
 func (c *Client) Lobby(ctx context.Context, status string) ([]Listed, error) {
-	var l struct {
-		Tables []Listed `json:"tables"`
-	}
+	var l lobby
 	err := c.do(ctx, http.MethodGet, "/api/v1/tables?status="+url.QueryEscape(status), "", nil, &l)
 	return l.Tables, err
 }
@@ -545,9 +566,7 @@ func (c *Client) streamOnce(ctx context.Context, token, id string, from *int, wi
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<16))
-		var e struct {
-			Error string `json:"error"`
-		}
+		var e errorAnswer
 		json.Unmarshal(raw, &e)
 		if e.Error == "" {
 			e.Error = "the event stream answered " + res.Status
@@ -641,9 +660,7 @@ type Key struct {
 
 // Keys lists the SSH keys of the account of token, oldest first.
 func (c *Client) Keys(ctx context.Context, token string) ([]Key, error) {
-	var out struct {
-		Keys []Key `json:"keys"`
-	}
+	var out keyList
 	err := c.do(ctx, "GET", "/api/v1/keys", token, nil, &out)
 	return out.Keys, err
 }
@@ -651,9 +668,7 @@ func (c *Client) Keys(ctx context.Context, token string) ([]Key, error) {
 // AddKey adds an SSH public key, one authorized_keys line, to the
 // account of token (POST /api/v1/keys) and returns its fingerprint.
 func (c *Client) AddKey(ctx context.Context, token, key string) (string, error) {
-	var k struct {
-		Fingerprint string `json:"fingerprint"`
-	}
+	var k addedKey
 	err := c.do(ctx, "POST", "/api/v1/keys", token, map[string]string{"key": key}, &k)
 	return k.Fingerprint, err
 }
@@ -670,9 +685,7 @@ func (c *Client) Chat(ctx context.Context, token, id, channel, text string) (Cha
 // Mute mutes (or unmutes) a table's chat channel for the identity and
 // answers the channels now muted.
 func (c *Client) Mute(ctx context.Context, token, id, channel string, muted bool) ([]string, error) {
-	var out struct {
-		Muted []string `json:"muted"`
-	}
+	var out mutedList
 	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/chat/mute", token,
 		map[string]any{"channel": channel, "muted": muted}, &out)
 	return out.Muted, err
@@ -693,14 +706,14 @@ func (c *Client) Leave(ctx context.Context, token, id string) (Left, error) {
 	return l, err
 }
 
-// Claim claims the game against the players to move who have been away
-// too long; the server decides, and says why not.
 // Abort ends the game at table id without a result, while some player
 // has not yet moved.
 func (c *Client) Abort(ctx context.Context, token, id string) error {
 	return c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/abort", token, struct{}{}, nil)
 }
 
+// Claim claims the game against the players to move who have been away
+// too long; the server decides, and says why not.
 func (c *Client) Claim(ctx context.Context, token, id string) (Answer, error) {
 	var a Answer
 	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/claim", token, struct{}{}, &a)

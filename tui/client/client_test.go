@@ -114,3 +114,50 @@ func FuzzStream(f *testing.F) {
 		}
 	})
 }
+
+func TestTableID(t *testing.T) {
+	for in, want := range map[string]string{
+		"k3x9q2m7c8v4r6tw":                         "k3x9q2m7c8v4r6tw",
+		"http://localhost:8080/t/k3x9q2m7c8v4r6tw": "k3x9q2m7c8v4r6tw",
+		" http://h/t/k3x9q2m7c8v4r6tw/join ":       "k3x9q2m7c8v4r6tw",
+		"https://h:1/t/k3x9q2m7c8v4r6tw?x=1#top":   "k3x9q2m7c8v4r6tw",
+	} {
+		if got := TableID(in); got != want {
+			t.Errorf("TableID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestInviteCode(t *testing.T) {
+	for in, want := range map[string]string{
+		"k7m-4px":                          "k7m-4px",
+		" K7M 4PX ":                        "K7M 4PX",
+		"http://h:1/j/k7m-4px":             "k7m-4px",
+		"http://h:1/j/K7M4PX?x#y":          "K7M4PX",
+		"K7M0PX":                           "K7M0PX", // the server says what is wrong with it
+		"k3x9q2m7c8v4r6tw":                 "",
+		"http://h/t/k3x9q2m7c8v4r6tw":      "",
+		"http://h/t/k3x9q2m7c8v4r6tw/join": "",
+	} {
+		if got := InviteCode(in); got != want {
+			t.Errorf("InviteCode(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzTableID: whatever a player pastes, TableID answers without
+// panicking, and an id it answers is stable.
+func FuzzTableID(f *testing.F) {
+	for _, s := range []string{"k3x9q2m7c8v4r6tw", "http://h/t/abc/join", "/t/", "?#/", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		id := TableID(s)
+		if strings.ContainsAny(id, "/?#") {
+			t.Errorf("TableID(%q) = %q holds a separator", s, id)
+		}
+		if again := TableID(id); again != id {
+			t.Errorf("TableID(%q) = %q, then %q", s, id, again)
+		}
+	})
+}

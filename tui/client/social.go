@@ -28,6 +28,20 @@ type Challenge struct {
 	Expires time.Time                  `json:"expires"`
 }
 
+// The answers that list challenges, tables and games.
+type (
+	challengeLists struct {
+		In  []Challenge `json:"in"`
+		Out []Challenge `json:"out"`
+	}
+	yourTables struct {
+		Tables []YourTable `json:"tables"`
+	}
+	playedGames struct {
+		Games []PlayedGame `json:"games"`
+	}
+)
+
 // StreamTable is a table in a line of the player stream.
 type StreamTable struct {
 	ID        string `json:"id"`
@@ -67,10 +81,7 @@ func (c *Client) Online(ctx context.Context) (Online, error) {
 // Challenges lists the open challenges made to the account of token
 // (in) and by it (out), newest first.
 func (c *Client) Challenges(ctx context.Context, token string) (in, out []Challenge, err error) {
-	var l struct {
-		In  []Challenge `json:"in"`
-		Out []Challenge `json:"out"`
-	}
+	var l challengeLists
 	err = c.do(ctx, http.MethodGet, "/api/v1/challenges", token, nil, &l)
 	return l.In, l.Out, err
 }
@@ -110,9 +121,7 @@ type YourTable struct {
 // YourTables lists the tables under way where the token's identity holds
 // a seat, newest first.
 func (c *Client) YourTables(ctx context.Context, token string) ([]YourTable, error) {
-	var l struct {
-		Tables []YourTable `json:"tables"`
-	}
+	var l yourTables
 	err := c.do(ctx, http.MethodGet, "/api/v1/identity/tables", token, nil, &l)
 	return l.Tables, err
 }
@@ -130,9 +139,7 @@ type PlayedGame struct {
 // PlayedGames lists the account name's latest finished games, newest
 // first.
 func (c *Client) PlayedGames(ctx context.Context, name string, limit int) ([]PlayedGame, error) {
-	var l struct {
-		Games []PlayedGame `json:"games"`
-	}
+	var l playedGames
 	err := c.do(ctx, http.MethodGet, fmt.Sprintf("/api/v1/players/%s/games?limit=%d", url.PathEscape(name), limit), "", nil, &l)
 	return l.Games, err
 }
@@ -203,9 +210,7 @@ func (c *Client) playerStreamOnce(ctx context.Context, token string, out chan<- 
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
 		raw, _ := io.ReadAll(io.LimitReader(res.Body, 1<<16))
-		var e struct {
-			Error string `json:"error"`
-		}
+		var e errorAnswer
 		json.Unmarshal(raw, &e)
 		if e.Error == "" {
 			e.Error = "the player stream answered " + res.Status

@@ -4,24 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"parlour/tui/client"
 )
-
-// signedUp makes an account through the API and returns a client and
-// session for it.
-func signedUp(t testing.TB, ts *testServer, name string) (*client.Client, client.Session) {
-	t.Helper()
-	c, err := client.New(ts.URL, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.SignUp(context.Background(), "", name, "correct horse battery")
-	if err != nil {
-		t.Fatalf("sign up %s: %v", name, err)
-	}
-	return c, s
-}
 
 // TestRatedSaid: a rated table says so in the lobby's list, on the table
 // screen and on the end screen; an unrated one says nothing of it.

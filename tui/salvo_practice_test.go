@@ -230,10 +230,10 @@ func TestSalvoPractice(t *testing.T) {
 		for len(aimed) < v.Shots {
 			q := order[next]
 			next++
-			for tm.m.t.play.r != q/10 {
+			for tm.table().play.r != q/10 {
 				tm.key("down")
 			}
-			for tm.m.t.play.c != q%10 {
+			for tm.table().play.c != q%10 {
 				tm.key("right")
 			}
 			tm.key("space")
@@ -244,7 +244,7 @@ func TestSalvoPractice(t *testing.T) {
 		}
 		tm.key("enter")
 		report := fmt.Sprintf("Ann fired salvo %d at the computer: %s: ", salvo, strings.Join(aimed, " "))
-		s = tm.waitFor("the salvo's report", func(s string) bool { return strings.Contains(s, report) && !tm.m.t.busy })
+		s = tm.waitFor("the salvo's report", func(s string) bool { return strings.Contains(s, report) && !tm.table().busy })
 		checkFits(t, tm)
 		tm.view(&v)
 		if len(v.Tracking) != 1 {

@@ -1,17 +1,24 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
 	"parlour/lexicon"
+	"parlour/tui/client"
 )
 
 // tmux runs a tmux command on the test's own server socket.
@@ -185,4 +192,57 @@ func TestPlayInARealTerminal(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestProgramOnAPipe runs the whole Bubble Tea program on a plain reader
+// and writer of a given size, as an SSH session would: no terminal of the
+// process's own is touched.
+func TestProgramOnAPipe(t *testing.T) {
+	ts := newTestServer(t)
+	c, _ := client.New(ts.URL, "Ann")
+	m := New(Config{Client: c})
+	defer m.Close()
+	in, keys := io.Pipe()
+	out := &syncBuffer{}
+	p := NewProgram(m, in, out, []string{"TERM=xterm-256color", "NO_COLOR=1"}, 80, 24, tea.WithoutSignalHandler())
+	done := make(chan error, 1)
+	go func() {
+		_, err := p.Run()
+		done <- err
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(ansi.Strip(out.String()), "Join a table by invite code") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no home screen on the writer:\n%q", out.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	keys.Write([]byte("q"))
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("q did not quit")
+	}
+	keys.Close()
 }

@@ -83,7 +83,7 @@ func TestQuizlGridEditor(t *testing.T) {
 	grid := []string{"dfcgh", "burst", "ijakl", "monpq", "vwexy"}
 	tm.key("tab") // across
 	for r, row := range grid {
-		p := &tm.m.t.setup
+		p := tm.table().setup
 		for p.r != r {
 			tm.key("down")
 		}
@@ -103,10 +103,10 @@ func TestQuizlGridEditor(t *testing.T) {
 		t.Fatalf("the grid typed is not the grid shown:\n%s", s)
 	}
 	// Mending the line: T becomes Z.
-	for tm.m.t.setup.r != 1 {
+	for tm.table().setup.r != 1 {
 		tm.key("up")
 	}
-	for tm.m.t.setup.c != 4 {
+	for tm.table().setup.c != 4 {
 		tm.key("right")
 	}
 	tm.typeText("z")
@@ -139,63 +139,4 @@ func TestQuizlGridEditor(t *testing.T) {
 	}
 	tm.key("enter")
 	tm.waitFor("play", has("▶ your turn", "Your grid password CRANE"))
-}
-
-// TestSalvoSixthShotRefused: a salvo of five shots takes no sixth square;
-// the refusal shows in place, nothing is sent and the five stay chosen;
-// space on a chosen square takes it back.
-func TestSalvoSixthShotRefused(t *testing.T) {
-	ts := newTestServer(t)
-	tm := newTerm(t, ts.URL, "Ann", 80, 24)
-	tm.open("salvo", 0)
-	tm.key("enter")
-	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
-	tm.key("enter")
-	tm.waitFor("play", has("▶ your turn", "(0 of 5 shots)"))
-	for range 5 {
-		tm.key("space")
-		tm.key("right")
-	}
-	s := tm.screen()
-	if !strings.Contains(s, "Salvo: A1 B1 C1 D1 E1 (5 of 5 shots)") {
-		t.Fatalf("five squares are not aimed:\n%s", s)
-	}
-	sent := tm.m.t.sent
-	tm.key("space") // F1, a sixth
-	s = tm.screen()
-	checkFits(t, tm)
-	lines := strings.Split(s, "\n")
-	msg := -1
-	for i, l := range lines {
-		if strings.HasPrefix(l, "! this salvo has 5 shots: space on a chosen square takes it back") {
-			msg = i
-		}
-	}
-	if msg < 0 {
-		t.Fatalf("the sixth shot is not refused in place:\n%s", s)
-	}
-	if !strings.HasPrefix(lines[msg+1], "arrows aim") {
-		t.Errorf("the refusal is not above the keys, where messages go:\n%s", s)
-	}
-	if !strings.Contains(s, "Salvo: A1 B1 C1 D1 E1 (5 of 5 shots)") || strings.Contains(lines[3], "*  *  *  *  *  *") {
-		t.Errorf("the sixth square was taken:\n%s", s)
-	}
-	if tm.m.t.sent != sent || tm.m.t.busy {
-		t.Errorf("a move was sent")
-	}
-	// A move pasted whole goes to the move line.
-	tm.update(tea.PasteMsg{Content: ":fire A1 B1\n"})
-	if s := tm.screen(); !strings.Contains(s, "Move: :fire A1 B1█") {
-		t.Errorf("a pasted move is not on the line:\n%s", s)
-	}
-	tm.key("esc")
-	// Back on C1: space takes it back, and the refusal goes.
-	tm.key("left")
-	tm.key("left")
-	tm.key("left")
-	tm.key("space")
-	s = tm.screen()
-	if !strings.Contains(s, "Salvo: A1 B1 D1 E1 (4 of 5 shots)") || strings.Contains(s, "! this salvo") {
-		t.Errorf("space on C1 did not take it back:\n%s", s)
-	}
 }

@@ -1,0 +1,633 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"parlour/games"
+	"parlour/server"
+	"parlour/server/limit"
+	"parlour/server/social"
+	"parlour/server/table"
+	"parlour/store/sqlite"
+)
+
+// endpoint is one request the client makes: the method of Client that
+// makes it, its HTTP method and path, and the type the client decodes
+// the answer into (nil: the answer is not the client's to read, or is
+// none).
+type endpoint struct {
+	call   string
+	method string
+	path   string // a regular expression the whole path matches
+	into   reflect.Type
+	stream bool // an ndjson stream: each line is one answer
+}
+
+func typeOf[T any]() reflect.Type { return reflect.TypeFor[T]() }
+
+// endpoints lists every request of the client. TestWireTypes fails on
+// a method of Client that is in neither this list nor noRequest, so that
+// a new request cannot escape the check.
+func endpoints() []endpoint {
+	return []endpoint{
+		{"Games", "GET", `/api/v1/games`, typeOf[[]Game](), false},
+		{"Create", "POST", `/api/v1/tables`, typeOf[Seated](), false},
+		{"Resolve", "GET", `/api/v1/invites/[^/]+`, typeOf[invite](), false},
+		{"Join", "POST", `/api/v1/tables/[^/]+/join`, typeOf[Seated](), false},
+		{"Get", "GET", `/api/v1/tables/[^/]+`, typeOf[Update](), false},
+		{"Move", "POST", `/api/v1/tables/[^/]+/moves`, typeOf[Answer](), false},
+		{"Setup", "POST", `/api/v1/tables/[^/]+/setup`, typeOf[Answer](), false},
+		{"Rematch", "POST", `/api/v1/tables/[^/]+/rematch`, typeOf[Seated](), false},
+		{"Record", "GET", `/api/v1/tables/[^/]+/record`, nil, false}, // kept as it comes (RECORDS.md)
+		{"Lobby", "GET", `/api/v1/tables`, typeOf[lobby](), false},
+		{"Helper", "POST", `/api/v1/tools/[a-z-]+`, nil, false}, // each screen reads its own helper's answer
+		{"Stream", "GET", `/api/v1/tables/[^/]+/events`, typeOf[Update](), true},
+		{"NewIdentity", "POST", `/api/v1/identity`, typeOf[Identity](), false},
+		{"SignIn", "POST", `/api/v1/sessions`, typeOf[Session](), false},
+		{"SignUp", "POST", `/api/v1/accounts`, typeOf[Session](), false},
+		{"SignOut", "DELETE", `/api/v1/sessions`, nil, false},
+		{"Keys", "GET", `/api/v1/keys`, typeOf[keyList](), false},
+		{"AddKey", "POST", `/api/v1/keys`, typeOf[addedKey](), false},
+		{"Chat", "POST", `/api/v1/tables/[^/]+/chat`, typeOf[ChatLine](), false},
+		{"Mute", "POST", `/api/v1/tables/[^/]+/chat/mute`, typeOf[mutedList](), false},
+		{"Leave", "POST", `/api/v1/tables/[^/]+/leave`, typeOf[Left](), false},
+		{"Abort", "POST", `/api/v1/tables/[^/]+/abort`, nil, false},
+		{"Claim", "POST", `/api/v1/tables/[^/]+/claim`, typeOf[Answer](), false},
+		{"Online", "GET", `/api/v1/online`, typeOf[Online](), false},
+		{"Challenges", "GET", `/api/v1/challenges`, typeOf[challengeLists](), false},
+		{"Challenge", "POST", `/api/v1/challenges`, typeOf[Challenge](), false},
+		{"Accept", "POST", `/api/v1/challenges/[^/]+/accept`, typeOf[Seated](), false},
+		{"Decline", "POST", `/api/v1/challenges/[^/]+/decline`, typeOf[Challenge](), false},
+		{"YourTables", "GET", `/api/v1/identity/tables`, typeOf[yourTables](), false},
+		{"PlayedGames", "GET", `/api/v1/players/[^/]+/games`, typeOf[playedGames](), false},
+		{"PlayerStream", "GET", `/api/v1/stream`, typeOf[PlayerEvent](), true},
+	}
+}
+
+// noRequest are the methods of Client that send nothing.
+func noRequest(name string) bool {
+	return name == "Base" || name == "WithHTTP" || name == "CloseIdleConnections"
+}
+
+// serverTypes are the server's Go types of the answers that hold a field
+// only in a case a test cannot bring about: a solitaire grid the computer
+// failed to make and left to chance, a challenge once accepted (which no
+// request of the client's answers). A field of the client's that no
+// answer held must at least be one of these types' under its name.
+func serverTypes() map[string]reflect.Type {
+	return map[string]reflect.Type{
+		"Table.solitaire": reflect.TypeFor[table.SolitaireInfo](),
+		"Challenge":       reflect.TypeFor[social.Challenge](),
+	}
+}
+
+// answer is one answer the server gave: a whole body, or one line of a
+// stream.
+type answer struct {
+	method, path string
+	status       int
+	body         []byte
+}
+
+// recorder is an http.RoundTripper that keeps every answer the server
+// gives the client, as the client then reads it.
+type recorder struct {
+	mu      sync.Mutex
+	answers []answer
+	// opened hears the path of each stream the server has begun to
+	// answer (it subscribed the asker first).
+	opened chan string
+}
+
+func (r *recorder) add(a answer) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.answers = append(r.answers, a)
+}
+
+func (r *recorder) all() []answer {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]answer(nil), r.answers...)
+}
+
+func (r *recorder) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		return res, err
+	}
+	a := answer{method: req.Method, path: req.URL.Path, status: res.StatusCode}
+	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/x-ndjson") {
+		res.Body = &lineTap{ReadCloser: res.Body, rec: r, a: a}
+		select {
+		case r.opened <- req.URL.Path:
+		default:
+		}
+		return res, nil
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	a.body = body
+	r.add(a)
+	res.Body = io.NopCloser(bytes.NewReader(body))
+	return res, nil
+}
+
+// lineTap keeps each line of a stream as it is read.
+type lineTap struct {
+	io.ReadCloser
+	rec  *recorder
+	a    answer
+	part []byte
+}
+
+func (l *lineTap) Read(p []byte) (int, error) {
+	n, err := l.ReadCloser.Read(p)
+	l.part = append(l.part, p[:n]...)
+	for {
+		i := bytes.IndexByte(l.part, '\n')
+		if i < 0 {
+			break
+		}
+		if line := bytes.TrimSpace(l.part[:i]); len(line) > 0 {
+			a := l.a
+			a.body = append([]byte(nil), line...)
+			l.rec.add(a)
+		}
+		l.part = l.part[i+1:]
+	}
+	return n, err
+}
+
+// laterClock is the system's clock moved on by hand: the test makes a
+// player away, and then away for long enough to claim against, without
+// waiting.
+type laterClock struct{ ahead atomic.Int64 }
+
+func (c *laterClock) Now() time.Time { return time.Now().Add(time.Duration(c.ahead.Load())) }
+func (c *laterClock) AfterFunc(d time.Duration, f func()) table.Timer {
+	return time.AfterFunc(d, f)
+}
+func (c *laterClock) advance(d time.Duration) { c.ahead.Add(int64(d)) }
+
+// fields tells, for every struct type of the client's answers, the JSON
+// names of its fields (declared) and those a server's answer held
+// (seen).
+type fields struct {
+	declared map[string]map[string]bool
+	seen     map[string]map[string]bool
+}
+
+// structFields lists a struct's fields by JSON name, with the type that
+// declares each (a field of an embedded struct is the embedded type's).
+func structFields(t reflect.Type, name string, out map[string]reflect.StructField, owner map[string]string) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && tag == "" && f.Type.Kind() == reflect.Struct {
+			structFields(f.Type, f.Type.Name(), out, owner)
+			continue
+		}
+		if !f.IsExported() || tag == "-" {
+			continue
+		}
+		if tag == "" {
+			tag = f.Name
+		}
+		out[tag], owner[tag] = f, name
+	}
+}
+
+// declare notes every field of the struct types t holds; where names an
+// anonymous struct by the field that holds it.
+func (fs *fields) declare(t reflect.Type, where string) {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		if t != reflect.TypeFor[json.RawMessage]() {
+			fs.declare(t.Elem(), where)
+		}
+	case reflect.Struct:
+		name := t.Name()
+		if name == "" {
+			name = where
+		}
+		if t.PkgPath() != "" && t.PkgPath() != reflect.TypeFor[Client]().PkgPath() {
+			return // time.Time and the like: not a wire type of the client's
+		}
+		out, owner := map[string]reflect.StructField{}, map[string]string{}
+		structFields(t, name, out, owner)
+		for tag, f := range out {
+			o := owner[tag]
+			if fs.declared[o] == nil {
+				fs.declared[o] = map[string]bool{}
+			}
+			if fs.declared[o][tag] {
+				continue
+			}
+			fs.declared[o][tag] = true
+			fs.declare(f.Type, o+"."+tag)
+		}
+	}
+}
+
+// walk notes the fields of v, a server's answer decoded as JSON, that
+// type t declares.
+func (fs *fields) walk(v any, t reflect.Type, where string) {
+	switch t.Kind() {
+	case reflect.Pointer:
+		fs.walk(v, t.Elem(), where)
+	case reflect.Slice, reflect.Array:
+		if t == reflect.TypeFor[json.RawMessage]() {
+			return
+		}
+		for _, e := range asSlice(v) {
+			fs.walk(e, t.Elem(), where)
+		}
+	case reflect.Map:
+		if m, ok := v.(map[string]any); ok {
+			for _, e := range m {
+				fs.walk(e, t.Elem(), where)
+			}
+		}
+	case reflect.Struct:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		name := t.Name()
+		if name == "" {
+			name = where
+		}
+		out, owner := map[string]reflect.StructField{}, map[string]string{}
+		structFields(t, name, out, owner)
+		for k, e := range m {
+			f, ok := out[k]
+			if !ok {
+				continue // a field the client does not read
+			}
+			o := owner[k]
+			if fs.seen[o] == nil {
+				fs.seen[o] = map[string]bool{}
+			}
+			fs.seen[o][k] = true
+			fs.walk(e, f.Type, o+"."+k)
+		}
+	}
+}
+
+func asSlice(v any) []any {
+	s, _ := v.([]any)
+	return s
+}
+
+// TestWireTypes: a real server in process answers every request the
+// client makes, through a recorder; each answer is decoded into the
+// client's type for it, and every field of the client's types must have
+// come in some answer, under its name. A field renamed on either side
+// (the server's JSON or the client's tag) is one no answer holds, and
+// fails the test.
+func TestWireTypes(t *testing.T) {
+	t.Parallel()
+	// Every request of the client is listed.
+	listed := map[string]bool{}
+	for _, e := range endpoints() {
+		listed[e.call] = true
+	}
+	ct := reflect.TypeFor[*Client]()
+	for i := range ct.NumMethod() {
+		if n := ct.Method(i).Name; !listed[n] && !noRequest(n) {
+			t.Errorf("Client.%s is not in endpoints: say which request it makes and into which type it reads the answer", n)
+		}
+	}
+
+	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL", CommitInterval: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	clk := &laterClock{}
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot,
+		BotTimeout: 20 * time.Second, Clock: clk, WalkAway: time.Minute, MaxWait: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := server.NewHandler(svc, limit.Limits{})
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	defer svc.Close()
+	defer h.CloseSockets("test over")
+
+	rec := &recorder{opened: make(chan string, 16)}
+	hc := &http.Client{Transport: rec}
+	newClient := func(name string) *Client {
+		c, err := New(srv.URL, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.WithHTTP(hc)
+	}
+	ann, ben := newClient("Ann"), newClient("Ben")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	must := func(what string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+
+	// Games, guests and accounts.
+	gs, err := ann.Games(ctx)
+	must("games", err)
+	if len(gs) == 0 {
+		t.Fatal("the server lists no games")
+	}
+	annID, err := ann.NewIdentity(ctx, "Ann")
+	must("Ann's identity", err)
+	benID, err := ben.NewIdentity(ctx, "Ben")
+	must("Ben's identity", err)
+	annS, err := ann.SignUp(ctx, annID.Token, "Ann", "correct horse battery")
+	must("Ann signs up", err)
+	benS, err := ben.SignUp(ctx, benID.Token, "Ben", "correct horse battery")
+	must("Ben signs up", err)
+	out, err := ann.SignIn(ctx, "Ann", "correct horse battery")
+	must("Ann signs in", err)
+	must("Ann signs out", ann.SignOut(ctx, out.Token))
+
+	// An SSH key, used once (as the SSH door records a sign-in).
+	pub, _, _ := ed25519.GenerateKey(rand.Reader)
+	sp, _ := ssh.NewPublicKey(pub)
+	fp, err := ann.AddKey(ctx, annS.Token, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp)))+" ann@here")
+	must("Ann adds a key", err)
+	must("the key signs in", db.KeyUsed(ctx, fp, time.Now()))
+	if ks, err := ann.Keys(ctx, annS.Token); err != nil || len(ks) != 1 || ks[0].Used == nil {
+		t.Fatalf("Ann's keys: %+v, %v", ks, err)
+	}
+
+	// The player streams.
+	annEvents, benEvents := make(chan PlayerEvent, 64), make(chan PlayerEvent, 64)
+	streams, stopStreams := context.WithCancel(ctx)
+	defer stopStreams()
+	annLost := make(chan error, 16)
+	go ann.PlayerStream(streams, annS.Token, annEvents, annLost)
+	go ben.PlayerStream(streams, benS.Token, benEvents, nil)
+	for range 2 {
+		select {
+		case <-rec.opened:
+		case <-ctx.Done():
+			t.Fatal("waited for the player streams to open")
+		}
+	}
+	waitEvent := func(what string, ch chan PlayerEvent, ok func(PlayerEvent) bool) PlayerEvent {
+		t.Helper()
+		for {
+			select {
+			case ev := <-ch:
+				if ok(ev) {
+					return ev
+				}
+			case <-ctx.Done():
+				t.Fatalf("waited for %s", what)
+			}
+		}
+	}
+	_, err = ann.Online(ctx)
+	must("who is online", err)
+
+	// A challenge declined, and one with its own rules accepted.
+	ch, err := ann.Challenge(ctx, annS.Token, "Ben", "salvo", false)
+	must("Ann challenges Ben", err)
+	_, err = ben.Decline(ctx, benS.Token, ch.ID)
+	must("Ben declines", err)
+	waitEvent("the decline", annEvents, func(ev PlayerEvent) bool { return ev.Type == "challengeDeclined" })
+	var ruled Challenge
+	must("Ann challenges Ben with rules", ann.do(ctx, http.MethodPost, "/api/v1/challenges", annS.Token,
+		map[string]any{"to": "Ben", "game": "quizl", "rated": true, "rules": map[string]any{"set_target": 100}}, &ruled))
+	in, _, err := ben.Challenges(ctx, benS.Token)
+	must("Ben's challenges", err)
+	if len(in) != 1 || len(in[0].Rules) == 0 {
+		t.Fatalf("Ben's challenges: %+v", in)
+	}
+	benSeat, err := ben.Accept(ctx, benS.Token, ruled.ID)
+	must("Ben accepts", err)
+	start := waitEvent("the game's start", annEvents, func(ev PlayerEvent) bool {
+		return ev.Type == "gameStart" && ev.Table != nil && ev.Table.Challenge != ""
+	})
+	quizl, annTok, benTok := start.Table.ID, annS.Token, benSeat.Token
+
+	// The rated Quizl game: setups, a call, chat, a walk-away claimed.
+	_, err = ben.Setup(ctx, benTok, quizl, nil, "easy")
+	must("Ben's setup", err)
+	_, err = ann.Setup(ctx, annTok, quizl, nil, "easy")
+	must("Ann's setup", err)
+	u, err := ann.Get(ctx, annTok, quizl)
+	must("Ann reads the table", err)
+	if u.Table.Status != "playing" {
+		t.Fatalf("the Quizl table is %s", u.Table.Status)
+	}
+	toks := map[int]*struct {
+		c   *Client
+		tok string
+	}{start.Table.Seat: {ann, annTok}, benSeat.Seat: {ben, benTok}}
+	// A call each, then one more with "wait", which the other player
+	// does not answer in time; a call out of turn is refused.
+	first := toks[u.Table.ToMove[0]]
+	second := toks[1-u.Table.ToMove[0]]
+	// The first follows the table (the second, away later, does not).
+	go first.c.Stream(streams, first.tok, quizl, 0, make(chan Update, 64), nil)
+	_, err = first.c.Move(ctx, first.tok, quizl, "50", u.Version, false)
+	must("the first call", err)
+	if _, err := first.c.Move(ctx, first.tok, quizl, "51", 0, false); err == nil {
+		t.Fatal("a call out of turn was taken")
+	}
+	_, err = second.c.Move(ctx, second.tok, quizl, "51", 0, false)
+	must("the second call", err)
+	if a, err := first.c.Move(ctx, first.tok, quizl, "52", 0, true); err != nil || !a.TimedOut {
+		t.Fatalf("a call waiting for the next turn: %+v, %v", a, err)
+	}
+	_, err = ann.Chat(ctx, annTok, quizl, "players", "good luck")
+	must("Ann writes", err)
+	_, err = ben.Mute(ctx, benTok, quizl, "spectators", true)
+	must("Ben mutes the spectators", err)
+	_, err = ben.Get(ctx, benTok, quizl)
+	must("Ben reads the table", err)
+	_, err = ann.YourTables(ctx, annS.Token)
+	must("Ann's tables", err)
+	_, err = ann.Record(ctx, annTok, quizl)
+	must("the record", err)
+	var helped json.RawMessage
+	must("a helper", ann.Helper(ctx, "/api/v1/tools/random-setup", map[string]any{"game": "quizl"}, &helped))
+
+	// Salvo with a clock and an invite code, rated, then aborted.
+	salvo, err := ann.Create(ctx, annS.Token, "salvo", map[string]any{"clock": 60}, []string{"me", "open"}, map[string]any{"rated": true})
+	must("the Salvo table", err)
+	_, err = ann.Lobby(ctx, "open")
+	must("the lobby", err)
+	u, err = ann.Get(ctx, salvo.Token, salvo.Table)
+	must("the Salvo table's code", err)
+	id, err := ben.Resolve(ctx, u.Table.Code)
+	must("the code", err)
+	benSalvo, err := ben.Join(ctx, benS.Token, id)
+	must("Ben joins", err)
+	_, err = ann.Setup(ctx, salvo.Token, id, nil, "easy")
+	must("Ann's fleet", err)
+	_, err = ben.Setup(ctx, benSalvo.Token, id, nil, "easy")
+	must("Ben's fleet", err)
+	_, err = ann.Get(ctx, salvo.Token, id)
+	must("the Salvo table under way", err)
+	must("Ann aborts", ann.Abort(ctx, salvo.Token, id))
+	_, err = ann.Get(ctx, salvo.Token, id)
+	must("the aborted table", err)
+
+	// The walk-away: the player to move is away, then long enough to
+	// claim against; the claimant then resigns, which ends the game.
+	clk.advance(time.Second)
+	_, err = first.c.Get(ctx, first.tok, quizl)
+	must("the table with a player away", err)
+	clk.advance(2 * time.Minute)
+	_, err = first.c.Claim(ctx, first.tok, quizl)
+	must("the claim", err)
+	_, err = first.c.Move(ctx, first.tok, quizl, "resign", 0, false)
+	must("the resignation", err)
+	u, err = first.c.Get(ctx, first.tok, quizl)
+	must("the finished table", err)
+	if u.Table.Status != "finished" {
+		t.Fatalf("the Quizl table is %s, not finished", u.Table.Status)
+	}
+	waitEvent("the game's finish", annEvents, func(ev PlayerEvent) bool { return ev.Type == "gameFinish" })
+	_, err = ann.Rematch(ctx, annTok, quizl)
+	must("the rematch", err)
+	_, err = ann.Get(ctx, annTok, quizl)
+	must("the table after its rematch", err)
+	_, err = ann.PlayedGames(ctx, "Ann", 20)
+	must("Ann's games", err)
+
+	// Solitaire, a computer opponent, a table left.
+	sol, err := ann.Create(ctx, annS.Token, "quizl", nil, []string{"me"}, map[string]any{"maker": "easy"})
+	must("solitaire", err)
+	_, err = ann.Get(ctx, sol.Token, sol.Table)
+	must("the solitaire table", err)
+	vs, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
+	must("against the computer", err)
+	_, err = ann.Get(ctx, vs.Token, vs.Table)
+	must("the table against the computer", err)
+	open, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "open"}, nil)
+	must("an open table", err)
+	_, err = ann.Leave(ctx, open.Token, open.Table)
+	must("Ann leaves", err)
+
+	// The server shutting down says so on the player streams.
+	svc.Close()
+	select {
+	case err := <-annLost:
+		if err == nil || !strings.Contains(err.Error(), table.ShuttingDown) {
+			t.Errorf("the player stream of a server shutting down ends with %v", err)
+		}
+	case <-ctx.Done():
+		t.Fatal("waited for the player stream's last word")
+	}
+	stopStreams()
+
+	answers := rec.all()
+	for _, p := range wireProblems(answers) {
+		t.Error(p)
+	}
+	// The same answers with a field renamed on the server's side, as a
+	// server would send them: the check says which.
+	renamed := make([]answer, len(answers))
+	for i, a := range answers {
+		a.body = bytes.ReplaceAll(a.body, []byte(`"to_move":`), []byte(`"toMove":`))
+		renamed[i] = a
+	}
+	if ps := wireProblems(renamed); len(ps) == 0 || !strings.Contains(strings.Join(ps, "\n"), "Table.to_move") {
+		t.Errorf("to_move renamed on the server's side, the check says:\n%s", strings.Join(ps, "\n"))
+	}
+}
+
+// wireProblems decodes each answer into the client's type for its
+// request, and says which field of the client's types no answer held,
+// which answer the client could not read, and which request the test
+// never made.
+func wireProblems(answers []answer) []string {
+	var problems []string
+	fs := &fields{declared: map[string]map[string]bool{}, seen: map[string]map[string]bool{}}
+	fs.declare(reflect.TypeFor[errorAnswer](), "")
+	for _, e := range endpoints() {
+		if e.into != nil {
+			fs.declare(e.into, e.call)
+		}
+		re := regexp.MustCompile("^" + e.path + "$")
+		n := 0
+		for _, a := range answers {
+			if a.method != e.method || !re.MatchString(a.path) {
+				continue
+			}
+			var v any
+			if len(bytes.TrimSpace(a.body)) > 0 {
+				if err := json.Unmarshal(a.body, &v); err != nil {
+					problems = append(problems, fmt.Sprintf("%s %s answered something not JSON: %s", a.method, a.path, a.body))
+					continue
+				}
+			}
+			if a.status >= 300 {
+				fs.walk(v, reflect.TypeFor[errorAnswer](), "")
+				continue
+			}
+			n++
+			if e.into == nil || v == nil {
+				continue
+			}
+			into := reflect.New(e.into)
+			if err := json.Unmarshal(a.body, into.Interface()); err != nil {
+				problems = append(problems, fmt.Sprintf("Client.%s cannot read the answer of %s %s into %s: %v\n%s", e.call, a.method, a.path, e.into, err, a.body))
+			}
+			fs.walk(v, e.into, e.call)
+		}
+		if n == 0 {
+			problems = append(problems, fmt.Sprintf("the test made no %s %s (Client.%s) the server answered", e.method, e.path, e.call))
+		}
+	}
+	var missing []string
+	for typ, names := range fs.declared {
+		for name := range names {
+			if fs.seen[typ][name] {
+				continue
+			}
+			if st, ok := serverTypes()[typ]; ok {
+				out := map[string]reflect.StructField{}
+				structFields(st, typ, out, map[string]string{})
+				if _, ok := out[name]; ok {
+					continue
+				}
+			}
+			missing = append(missing, typ+"."+name)
+		}
+	}
+	sort.Strings(missing)
+	for _, m := range missing {
+		problems = append(problems, fmt.Sprintf("no answer of the server held %s: renamed on one side, or the test does not make the server send it", m))
+	}
+	return problems
+}

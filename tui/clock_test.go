@@ -1,0 +1,166 @@
+package tui
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"parlour/server"
+	"parlour/server/table"
+)
+
+// TestClockCountsDownAndTimesOut: a Quizl table with a 10 s clock shows
+// Ann's time left in the turn line, counting down, and when it runs out
+// (on her first move: the game is aborted) the end says so in words.
+func TestClockCountsDownAndTimesOut(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 0) // the computer, easy
+	tm.key("up")        // the last field: the clock
+	tm.key("right")     // 10 seconds
+	s := tm.waitFor("the clock field", has("clock", "‹ 10 ›"))
+	checkFits(t, tm)
+	tm.key("enter")
+	tm.waitFor("the grid editor", has("Make your grid"))
+	tm.key("ctrl+r")
+	tm.waitFor("a random grid, checked", has("✓ the referee accepts"))
+	tm.key("enter")
+	re := regexp.MustCompile(`⏱0:(\d\d)`)
+	s = tm.waitFor("Ann's time left", func(s string) bool { return re.MatchString(s) })
+	checkFits(t, tm)
+	first, _ := strconv.Atoi(re.FindStringSubmatch(s)[1])
+	if first > 10 || first < 5 {
+		t.Errorf("time left %d s at the start of a 10 s turn:\n%s", first, s)
+	}
+	s = tm.waitFor("the clock counting down", func(s string) bool {
+		m := re.FindStringSubmatch(s)
+		n := -1
+		if m != nil {
+			n, _ = strconv.Atoi(m[1])
+		}
+		return m != nil && n < first
+	})
+	checkFits(t, tm)
+	low := regexp.MustCompile(`⏱0:0[0-2]!`)
+	s = tm.waitFor("the low-time mark", func(s string) bool { return low.MatchString(s) })
+	checkFits(t, tm)
+	s = tm.waitFor("the timeout in words", has("game over"))
+	checkFits(t, tm)
+	if !strings.Contains(s, "aborted, Ann ran out of time before every player had moved") || !strings.Contains(s, "no result") {
+		t.Errorf("the end screen does not say Ann ran out of time:\n%s", s)
+	}
+}
+
+// TestClaimRefusedInPlace: Ben (the API player, no stream open) is to
+// move and shown away; ctrl+g asks the server to claim, and its refusal
+// (too early) shows in place, the game going on.
+func TestClaimRefusedInPlace(t *testing.T) {
+	ts := newTestServer(t)
+	tm, _ := twoPlayerQuizl(t, ts)
+	tm.key("ctrl+g")
+	if s := tm.screen(); !strings.Contains(s, "nobody to move is away") {
+		t.Errorf("a claim on Ann's own turn is not refused in place:\n%s", s)
+	}
+	tm.typeText("50")
+	tm.key("enter")
+	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims the game from "))
+	checkFits(t, tm)
+	tm.key("ctrl+g")
+	tm.waitFor("the server's refusal", has("! you cannot claim the game yet"))
+	checkFits(t, tm)
+	if st := tm.table().upd.Table.Status; st != "playing" {
+		t.Errorf("the table is %s after a refused claim", st)
+	}
+}
+
+// handClock is a table.Clock whose time moves only when the test says;
+// its timers fire on Advance, in the caller's goroutine.
+type handClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*handTimer
+}
+
+type handTimer struct {
+	c    *handClock
+	at   time.Time
+	f    func()
+	done bool
+}
+
+func (c *handClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *handClock) AfterFunc(d time.Duration, f func()) table.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &handTimer{c: c, at: c.now.Add(d), f: f}
+	if d <= 0 {
+		t.done = true
+		go f()
+		return t
+	}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (t *handTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := !t.done
+	t.done = true
+	return was
+}
+
+// Advance moves the clock on by d and runs the calls due by then.
+func (c *handClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []*handTimer
+	for _, t := range c.timers {
+		if !t.done && !t.at.After(c.now) {
+			t.done = true
+			due = append(due, t)
+		}
+	}
+	c.mu.Unlock()
+	for _, t := range due {
+		t.f()
+	}
+}
+
+// TestClaimAfterTheWalkAway: with the server's clock moved on past the
+// walk-away time, Ann's ctrl+g claims the game against the away Ben, and
+// the claim is said in words in the log.
+func TestClaimAfterTheWalkAway(t *testing.T) {
+	clk := &handClock{now: time.Now()}
+	ts := newTestServerWith(t, func(c *server.Config) { c.Clock = clk })
+	tm, ben := twoPlayerQuizl(t, ts)
+	// A call each first: before then a claim aborts the game.
+	tm.typeText("50")
+	tm.key("enter")
+	tm.waitFor("Ben to move", func(string) bool {
+		return tm.table().upd != nil && len(tm.table().upd.Table.ToMove) == 1 && tm.table().upd.Table.ToMove[0] == 1
+	})
+	ben.call(t)
+	tm.waitFor("Ann to move", has("▶ your turn"))
+	clk.Advance(time.Second) // Ben's last request is a second old: away
+	tm.typeText("51")
+	tm.key("enter")
+	tm.waitFor("Ben to move, away", has("Ben (away)", "Ben is away: ctrl+g claims"))
+	clk.Advance(table.DefaultWalkAway + time.Minute)
+	tm.key("ctrl+g")
+	tm.waitFor("the claim in words", has("Ben was away for 6 minutes", "Ben resigned", "the game is claimed"))
+	checkFits(t, tm)
+	// In Quizl the others play on after a resignation; the end screen,
+	// when it comes, says the claim under Game over.
+	if len(tm.table().forced) != 1 || !strings.HasPrefix(tm.table().forced[0], "Ben was away") {
+		t.Errorf("the claim is not kept for the end screen: %q", tm.table().forced)
+	}
+}

@@ -1,0 +1,94 @@
+package tui
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"parlour/lexicon"
+)
+
+func TestNymphabetAgainstTheComputer(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("nymphabet", 0)
+	tm.key("enter")
+	s := tm.waitFor("the first turn", has("▶ your turn", "current letter A", "[A]"))
+	checkFits(t, tm)
+
+	// A word the referee refuses: its message in place, nothing played.
+	tm.typeText("aqqqq")
+	tm.key("enter")
+	s = tm.waitFor("the refusal", has("! "))
+	if !strings.Contains(s, "AQQQQ") && !strings.Contains(strings.ToLower(s), "aqqqq") {
+		t.Errorf("the refusal does not name the word:\n%s", s)
+	}
+	if strings.Contains(s, "Ann: ") && strings.Contains(s, "Aqqqq") {
+		t.Errorf("a refused word is listed:\n%s", s)
+	}
+	tm.key("ctrl+u")
+
+	words := map[byte][]string{}
+	for n := 4; n <= 9; n++ {
+		for _, w := range lexicon.Default().OfLength(n) {
+			words[w[0]] = append(words[w[0]], w)
+		}
+	}
+	for turn := 0; turn < 60; turn++ {
+		var v nymphView
+		tm.view(&v)
+		cur := strings.ToLower(v.Current)
+		list := words[cur[0]]
+		w := list[(turn*7919)%len(list)]
+		before := len(v.Words)
+		tm.typeText(w)
+		if s := tm.screen(); !strings.Contains(s, "A word starting with "+v.Current+": "+w) {
+			t.Fatalf("the typed word is not on the prompt:\n%s", s)
+		}
+		tm.key("enter")
+		s = tm.waitFor("the word's answer", func(s string) bool {
+			return over(s) || (strings.Contains(s, "▶ your turn") && len(tm.table().log) > before+1) || strings.Contains(s, "! ")
+		})
+		if strings.Contains(s, "! ") {
+			t.Fatalf("the referee refused %q:\n%s", w, s)
+		}
+		if over(s) {
+			break
+		}
+		checkFits(t, tm)
+		// The word is listed with the letters it deleted in capitals, and
+		// its first letter is struck from the alphabet.
+		if !strings.Contains(s, strings.ToUpper(w[:1])+w[1:2]) && !strings.Contains(s, strings.ToUpper(w[:2])) {
+			t.Fatalf("%q is not listed:\n%s", w, s)
+		}
+		if !strings.Contains(s, w[:1]+"̶") {
+			t.Fatalf("%c is not struck:\n%s", w[0], s)
+		}
+	}
+	s = tm.waitFor("the end", over)
+	checkFits(t, tm)
+	if !regexp.MustCompile(`scores: Ann \d+ · Computer \(easy\) \d+`).MatchString(s) {
+		t.Errorf("the end shows no scores:\n%s", s)
+	}
+	tm.key("s")
+	tm.waitFor("the saved record", has("record saved to"))
+	path := tm.table().end.saved
+	raw, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(raw), `"nymphabet"`) {
+		t.Errorf("the saved record %s: %v\n%s", path, err, raw)
+	}
+	// A rematch: a new table, the computer first this time.
+	first := tm.table().id
+	tm.key("r")
+	s = tm.waitFor("the rematch", func(s string) bool {
+		return tm.table().id != first && strings.Contains(s, "▶ your turn")
+	})
+	checkFits(t, tm)
+	// Home lists both games among the recent ones.
+	tm.key("esc")
+	s = tm.waitFor("home", has("Your recent games", tm.m.recent[0].Table, first))
+	if !strings.Contains(s, "finished") || !strings.Contains(s, "playing") {
+		t.Errorf("the recent games lack their status:\n%s", s)
+	}
+}

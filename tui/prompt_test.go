@@ -1,0 +1,83 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"parlour/invite"
+	"parlour/tui/client"
+)
+
+func TestNameAndJoinErrors(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("n")
+	tm.key("ctrl+u")
+	tm.typeText("Zoë")
+	tm.key("enter")
+	if s := tm.screen(); !strings.Contains(s, `play as "Zoë"`) {
+		t.Errorf("the name did not change:\n%s", s)
+	}
+	tm.key("i")
+	tm.typeText(ts.URL + "/t/nosuchtable")
+	tm.key("enter")
+	s := tm.waitFor("the refusal", has("! joining nosuchtable"))
+	checkFits(t, tm)
+	tm.key("l")
+	tm.waitFor("the lobby", has("Lobby: open tables", "no open tables"))
+	// Ben opens a public table; Ann finds it in the lobby and sits down.
+	bc, _ := client.New(ts.URL, "Ben")
+	seat, err := bc.Create(context.Background(), "", "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.key("r")
+	tm.waitFor("Ben's table", has(seat.Table, "Ben (guest), (open)"))
+	tm.key("enter")
+	s = tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Zoë", "waiting for Ben"))
+	checkFits(t, tm)
+	// Out of turn: a word typed and sent is refused in words, and kept.
+	tm.typeText("abdicated")
+	tm.key("enter")
+	s = tm.screen()
+	if !strings.Contains(s, "it is not your turn: waiting for Ben") || !strings.Contains(s, ": abdicated") {
+		t.Errorf("a move out of turn:\n%s", s)
+	}
+}
+
+// TestJoinByCode: the terminal shows the code of a table it opens for a
+// friend, and joins Ben's table by the code he read out, typed in lower
+// case with its dash; a mistyped code is refused in words.
+func TestJoinByCode(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	bc, _ := client.New(ts.URL, "Ben")
+	seat, err := bc.Create(ctx, "", "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := bc.Get(ctx, seat.Token, seat.Table)
+	if err != nil || len(u.Table.Code) != invite.Len {
+		t.Fatalf("Ben's table has code %q: %v", u.Table.Code, err)
+	}
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("i")
+	tm.typeText("K7M0PX")
+	tm.key("enter")
+	tm.waitFor("the refusal", has("! invite code K7M0PX: ", "'0' is not in invite codes"))
+	tm.key("i")
+	tm.typeText(strings.ToLower(invite.Format(u.Table.Code)))
+	tm.key("enter")
+	s := tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Ann", "waiting for Ben"))
+	checkFits(t, tm)
+
+	cy := newTerm(t, ts.URL, "Cy", 80, 24)
+	cy.open("nymphabet", 3) // a friend
+	cy.key("enter")
+	s = cy.waitFor("the invite", has("Invite a friend: ", "or read out the code "))
+	code := cy.table().upd.Table.Code
+	if !strings.Contains(s, invite.Format(code)) {
+		t.Errorf("the invite shows no code %q:\n%s", code, s)
+	}
+}

@@ -1,0 +1,292 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestQuizlTerminalAgainstAnAPIPlayer(t *testing.T) {
+	ts := newTestServer(t)
+	tm, ben := twoPlayerQuizl(t, ts)
+	var lat []time.Duration
+	calls, benTurns, dropped := 0, 0, false
+	for turn := 0; turn < 60; turn++ {
+		s := tm.screen()
+		if over(s) {
+			break
+		}
+		if strings.Contains(s, ben.password) {
+			t.Fatalf("Ben's password %s shows on Ann's screen before the end:\n%s", ben.password, s)
+		}
+		if tm.table().myTurn() {
+			i := calls
+			calls++
+			tm.typeText(fmt.Sprintf("%d%d", i/5+5, i%5))
+			tm.key("enter")
+			// Then Ben's turn, or Ann's again once Ben is done.
+			s = tm.waitFor("the call's letter", func(s string) bool {
+				n, _ := trackingLetters(s, i/5, i%5)
+				return over(s) || n == calls && !tm.table().busy
+			})
+			if over(s) {
+				break
+			}
+			continue
+		}
+		// Ben's turn: Ann's keys are refused in words, and nothing is sent.
+		tm.key("enter")
+		s = tm.screen()
+		if !strings.Contains(s, "it is not your turn") {
+			t.Fatalf("a call out of turn is not refused:\n%s", s)
+		}
+		benTurns++
+		if benTurns == 3 {
+			// The network drops; Ben moves while Ann's stream is down;
+			// Ann's screen comes back with the move, once.
+			ts.drop()
+			tm.waitFor("the drop to show", has("reconnecting"))
+			ts.restore()
+			// Ben's program lost its kept-alive connection in the drop
+			// too: it starts afresh (a move sent on the dead one fails).
+			ben.c.CloseIdleConnections()
+			sq := ben.call(t)
+			s = tm.waitFor("Ben's call after the drop", has("Ben called "+sq, "▶ your turn"))
+			if n := strings.Count(strings.Join(tm.table().log, "\n"), "Ben called "+sq); n != 1 {
+				t.Fatalf("Ben's call %s is in Ann's log %d times", sq, n)
+			}
+			dropped = true
+			continue
+		}
+		start := time.Now()
+		sq := ben.call(t)
+		tm.waitFor("Ben's call", func(s string) bool { return over(s) || strings.Contains(s, "Ben called "+sq) })
+		lat = append(lat, time.Since(start))
+	}
+	if !dropped {
+		t.Error("the game ended before the network drop was tried")
+	}
+	s := tm.waitFor("the end", over)
+	checkFits(t, tm)
+	if strings.Count(s, "✓ commitment matches") != 2 || !strings.Contains(s, "password "+ben.password) {
+		t.Errorf("the end does not reveal Ben's grid and check both commitments:\n%s", s)
+	}
+	// No event twice, none lost: Ann's log holds every move of the record.
+	var log []string
+	for _, l := range tm.table().log {
+		if strings.Contains(l, " called ") {
+			log = append(log, l)
+		}
+	}
+	rec, err := ben.c.Record(context.Background(), ben.token, ben.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Moves []struct{ By, Move string }
+	}
+	json.Unmarshal(rec, &r)
+	var want []string
+	for _, mv := range r.Moves {
+		if isDigits(mv.Move) {
+			want = append(want, mv.By+" called "+mv.Move)
+		}
+	}
+	if !slices.Equal(log, want) {
+		t.Errorf("Ann's log of calls:\n%v\nthe record's:\n%v", log, want)
+	}
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		t.Logf("a move reaches the other terminal: median %v, worst %v over %d moves", lat[len(lat)/2], lat[len(lat)-1], len(lat))
+		if lat[len(lat)/2] > 500*time.Millisecond {
+			t.Errorf("median %v from a move to the other terminal", lat[len(lat)/2])
+		}
+	}
+}
+
+// BenchmarkMoveToOtherTerminal measures the time from an API player's
+// move to the terminal player's screen showing it, over loopback.
+func BenchmarkMoveToOtherTerminal(b *testing.B) {
+	ts := newTestServer(b)
+	var lat []time.Duration
+	tm, ben := twoPlayerQuizl(b, ts)
+	calls := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		// Ann calls (not timed); then Ben's call is timed to Ann's screen.
+		// A game over, or Ben done (Ann's turn again), starts a new table.
+		for {
+			annDone := func() bool {
+				var v quizlView
+				tm.view(&v)
+				return len(v.Done) > 0 && v.Done[0]
+			}
+			s := tm.waitFor("Ann's turn", func(s string) bool { return over(s) || annDone() || tm.table().myTurn() && !tm.table().busy })
+			if !over(s) && !annDone() && calls < 25 {
+				tm.typeText(fmt.Sprintf("%d%d", calls/5+5, calls%5))
+				calls++
+				tm.key("enter")
+				s = tm.waitFor("Ben's turn", func(s string) bool { return over(s) || !tm.table().busy && tm.table().upd.Version > tm.table().sentAt })
+				if !over(s) && !tm.table().myTurn() && ben.next < 25 {
+					break
+				}
+			}
+			tm.m.Close()
+			tm, ben = twoPlayerQuizl(b, ts)
+			calls = 0
+		}
+		b.StartTimer()
+		start := time.Now()
+		sq := ben.call(b)
+		tm.waitFor("Ben's call", func(s string) bool { return over(s) || strings.Contains(s, "Ben called "+sq) })
+		lat = append(lat, time.Since(start))
+	}
+	slices.Sort(lat)
+	if len(lat) > 0 {
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "median-ms")
+		b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "worst-ms")
+	}
+}
+
+// trackingLetters counts the letters on the screen's first tracking grid
+// (the five rows under "Tracking"), and says what is at (r, c).
+func trackingLetters(s string, r, c int) (int, string) {
+	lines := strings.Split(s, "\n")
+	at := -1
+	for i, l := range lines {
+		if strings.Contains(l, "Tracking") {
+			at = i + 2
+			break
+		}
+	}
+	if at < 0 || at+5 > len(lines) {
+		return -1, ""
+	}
+	n, cell := 0, ""
+	for i := range 5 {
+		row := []rune(lines[at+i])
+		if len(row) > 20 {
+			row = row[:20]
+		}
+		for j := 4; j < len(row); j++ {
+			if row[j] >= 'A' && row[j] <= 'Z' {
+				n++
+			}
+		}
+		if i == r && 5+3*c < len(row) {
+			cell = string(row[5+3*c])
+		}
+	}
+	return n, cell
+}
+
+// playQuizl calls every square in turn (by the arrows, or by typing its
+// name) until the game is over, checking the tracking grid after every
+// call: the letter called shows, and nothing else that was not called.
+func playQuizl(t *testing.T, tm *term, secret string) string {
+	t.Helper()
+	calls := 0
+	for i := range 25 {
+		r, c := i/5, i%5
+		s := tm.waitFor("the turn", func(s string) bool { return over(s) || strings.Contains(s, "▶ your turn") })
+		if over(s) {
+			return s
+		}
+		if i%2 == 0 {
+			for tm.table().play.r != r {
+				tm.key("down")
+			}
+			for tm.table().play.c != c {
+				tm.key("right")
+			}
+			tm.key("enter")
+		} else {
+			tm.typeText(fmt.Sprintf("%d%d", r+5, c))
+			tm.key("enter")
+		}
+		calls++
+		s = tm.waitFor("the call's letter", func(s string) bool {
+			_, cell := trackingLetters(s, r, c)
+			return over(s) || (cell >= "A" && cell <= "Z")
+		})
+		if over(s) {
+			return s
+		}
+		checkFits(t, tm)
+		if n, _ := trackingLetters(s, r, c); n != calls {
+			t.Fatalf("after %d calls the tracking grid shows %d letters:\n%s", calls, n, s)
+		}
+		if secret != "" && strings.Contains(s, secret) {
+			t.Fatalf("the opponent's password %s shows before the end:\n%s", secret, s)
+		}
+	}
+	return tm.waitFor("the end", over)
+}
+
+func TestQuizlAgainstTheComputer(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 0)
+	tm.key("enter")
+	tm.waitFor("the grid editor", has("Make your grid"))
+	tm.typeText("crane")
+	s := tm.waitFor("the count of squares left", has(`password "CRANE" on row 5`, "20 squares to fill"))
+	checkFits(t, tm)
+	tm.key("ctrl+f")
+	tm.waitFor("the referee's check", has("✓ the referee accepts"))
+	// Breaking the grid: the referee names what is wrong.
+	tm.key("down")
+	tm.typeText("c")
+	s = tm.waitFor("the refusal", has("✗"))
+	if strings.Contains(s, "accepts") {
+		t.Fatalf("a repeated letter passed:\n%s", s)
+	}
+	tm.key("ctrl+f")
+	tm.waitFor("the referee's check", has("✓ the referee accepts"))
+	tm.key("enter")
+	s = tm.waitFor("play", has("▶ your turn", "Tracking Computer (easy)", "Your grid password CRANE"))
+	checkFits(t, tm)
+
+	// An announcement the referee refuses: its words in place.
+	tm.typeText("qxzvj")
+	tm.key("enter")
+	s = tm.waitFor("the refusal", has("! "))
+	if n, _ := trackingLetters(s, 0, 0); n != 0 {
+		t.Fatalf("letters show before any call:\n%s", s)
+	}
+	tm.key("esc") // clears the line
+	if tm.table() == nil || tm.table().play.line != "" {
+		t.Fatal("esc with a line typed left the table or kept the line")
+	}
+	s = playQuizl(t, tm, "")
+	checkFits(t, tm)
+	if strings.Count(s, "✓ commitment matches") != 2 {
+		t.Errorf("the end does not check both commitments:\n%s", s)
+	}
+	if !strings.Contains(s, "password CRANE") {
+		t.Errorf("the end does not reveal the grids:\n%s", s)
+	}
+}
+
+func TestSolitaireQuizl(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 4) // solitaire, a grid made by the easy computer
+	if s := tm.screen(); !strings.Contains(s, "solitaire") {
+		t.Fatalf("the form does not offer solitaire:\n%s", s)
+	}
+	tm.key("enter")
+	s := tm.waitFor("play", has("▶ your turn", "Tracking the computer's grid"))
+	if strings.Contains(s, "Your grid") {
+		t.Errorf("a solitaire player has a grid of their own:\n%s", s)
+	}
+	s = playQuizl(t, tm, "")
+	if !strings.Contains(s, "✓ commitment matches") {
+		t.Errorf("the end does not check the grid's commitment:\n%s", s)
+	}
+}

@@ -1,0 +1,328 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parlour/tui/client"
+)
+
+func TestSalvoAgainstTheComputer(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("salvo", 0)
+	tm.key("enter")
+	s := tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	checkFits(t, tm)
+	// Moving a ship onto another: the referee's refusal names them.
+	for range 10 {
+		tm.key("right")
+		tm.key("down")
+	}
+	tm.key("r") // a random fleet again
+	tm.waitFor("the referee's check", has("✓ the referee accepts"))
+	tm.key("enter")
+	s = tm.waitFor("play", has("▶ your turn", "Aiming at Computer (easy)'s ocean", "Your ocean"))
+	checkFits(t, tm)
+	// A pencil mark on J10, and off again; a shot too many is refused.
+	tm.key("up")
+	tm.key("left")
+	tm.key("m")
+	if l := strings.Split(tm.screen(), "\n")[12]; !strings.HasPrefix(l, "10  ·  ·  ·  ·  ·  ·  ·  ·  ·  x") {
+		t.Fatalf("no pencil mark on J10: %q", l)
+	}
+	tm.key("m")
+	tm.key("right")
+	tm.key("down")
+
+	next, outlined := 0, false
+	for salvo := 1; salvo < 60; salvo++ {
+		s = tm.waitFor("the turn", func(s string) bool { return over(s) || strings.Contains(s, "▶ your turn") })
+		if over(s) {
+			break
+		}
+		var v salvoView
+		tm.view(&v)
+		if v.MustOutline {
+			// The test's player cannot deduce the fleet: it outlines its
+			// own, wrongly, which ends the game.
+			var own struct{ Fleet []string }
+			json.Unmarshal(tm.table().upd.Setup, &own)
+			tm.key("o")
+			if s := tm.screen(); !strings.Contains(s, "Outline: "+strings.Join(own.Fleet, " ")) {
+				t.Fatalf("the outline does not start from the fleet's shape:\n%s", s)
+			}
+			tm.key("enter")
+			outlined = true
+			break
+		}
+		var aimed []string
+		for len(aimed) < v.Shots && next < 100 {
+			r, c := next/10, next%10
+			next++
+			for tm.table().play.r != r {
+				tm.key("down")
+			}
+			for tm.table().play.c != c {
+				tm.key("right")
+			}
+			tm.key("space")
+			aimed = append(aimed, sqName(c, r))
+		}
+		if s := tm.screen(); !strings.Contains(s, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(aimed, " "), len(aimed), v.Shots)) {
+			t.Fatalf("the salvo being aimed is not shown:\n%s", s)
+		}
+		tm.key("enter")
+		s = tm.waitFor("the salvo's report", func(s string) bool {
+			return over(s) || strings.Contains(s, fmt.Sprintf("Ann fired salvo %d at", salvo))
+		})
+		if over(s) {
+			break
+		}
+		checkFits(t, tm)
+		// Every square of the salvo shows its number on the tracking ocean.
+		var after salvoView
+		tm.view(&after)
+		for _, q := range aimed {
+			c, r, _ := parseSquare(q)
+			if after.Tracking[0].Ocean[r][c] != salvo {
+				t.Fatalf("%s holds %d, not salvo %d", q, after.Tracking[0].Ocean[r][c], salvo)
+			}
+		}
+		line := strings.Split(s, "\n")[3+aimed[0][1]-'1']
+		if !strings.Contains(line[:34], strconv.Itoa(salvo)) {
+			t.Fatalf("salvo %d is not drawn on the tracking ocean:\n%s", salvo, s)
+		}
+		if !strings.Contains(s, "Hits so far:") {
+			t.Fatalf("no tally:\n%s", s)
+		}
+		// Nothing of the computer's fleet shows on the tracking ocean.
+		for _, l := range strings.Split(s, "\n")[3:13] {
+			if strings.ContainsAny(l[:min(len(l), 34)], "BCDS") {
+				t.Fatalf("a ship letter on the tracking ocean: %q", l)
+			}
+		}
+	}
+	s = tm.waitFor("the end", over)
+	checkFits(t, tm)
+	t.Logf("outlined: %v; %s", outlined, strings.SplitN(s, "\n", 3)[1])
+	if strings.Count(s, "✓ commitment matches") != 2 || !strings.Contains(s, "fleet ") {
+		t.Errorf("the end does not reveal and check both fleets:\n%s", s)
+	}
+}
+
+// TestSalvoOutlineAgainstAnAPIPlayer plays Salvo between the terminal (Ann)
+// and an API player (Ben). The test knows both fleets: Ben fires only
+// where Ann has no ship, Ann fires at Ben's ships first, then outlines
+// Ben's fleet with the outline editor's keys, rightly, and wins.
+func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("salvo", 3)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Invite a friend", "✓ the referee accepts"))
+	ctx := context.Background()
+	bc, _ := client.New(ts.URL, "Ben")
+	seat, err := bc.Join(ctx, "", tm.table().id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := bc.Setup(ctx, seat.Token, seat.Table, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var benFleet struct{ Fleet []string }
+	json.Unmarshal(a.Setup, &benFleet)
+	tm.key("enter")
+	tm.waitFor("play", has("Aiming at Ben's ocean"))
+	var annFleet struct{ Fleet []string }
+	json.Unmarshal(tm.table().upd.Setup, &annFleet)
+	annSq := map[string]bool{}
+	for _, s := range annFleet.Fleet {
+		sh, _ := parseShip(s)
+		for i := range sh.n {
+			c, r := sh.col, sh.row
+			if sh.down {
+				r += i
+			} else {
+				c += i
+			}
+			annSq[sqName(c, r)] = true
+		}
+	}
+	// Ann's targets: Ben's ships first, then the rest of the ocean.
+	var targets []string
+	seen := map[string]bool{}
+	for _, s := range benFleet.Fleet {
+		sh, _ := parseShip(s)
+		for i := range sh.n {
+			c, r := sh.col, sh.row
+			if sh.down {
+				r += i
+			} else {
+				c += i
+			}
+			targets = append(targets, sqName(c, r))
+			seen[sqName(c, r)] = true
+		}
+	}
+	for r := range 10 {
+		for c := range 10 {
+			if !seen[sqName(c, r)] {
+				targets = append(targets, sqName(c, r))
+			}
+		}
+	}
+	benNext := 0
+	benFire := func() {
+		u, err := bc.Get(ctx, seat.Token, seat.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v salvoView
+		json.Unmarshal(u.View, &v)
+		var shots []string
+		for len(shots) < v.Shots && benNext < 100 {
+			q := sqName(benNext%10, benNext/10)
+			benNext++
+			if !annSq[q] {
+				shots = append(shots, q)
+			}
+		}
+		if _, err := bc.Move(ctx, seat.Token, seat.Table, "fire "+strings.Join(shots, " "), 0, false); err != nil {
+			t.Fatalf("Ben firing %v: %v", shots, err)
+		}
+	}
+	for round := 0; round < 40; round++ {
+		s := tm.screen()
+		if over(s) {
+			break
+		}
+		u, _ := bc.Get(ctx, seat.Token, seat.Table)
+		if slices.Contains(u.Table.ToMove, 1) {
+			benFire()
+		}
+		s = tm.waitFor("Ann's turn", func(s string) bool { return over(s) || tm.table().myTurn() && !tm.table().busy })
+		if over(s) {
+			break
+		}
+		var v salvoView
+		tm.view(&v)
+		if v.MustOutline {
+			tm.key("o")
+			p := tm.table().play
+			for i, want := range benFleet.Fleet {
+				w, _ := parseShip(want)
+				for p.osel != i {
+					tm.key("tab")
+				}
+				if p.outline[i].down != w.down {
+					tm.key("space")
+				}
+				for p.outline[i].row > w.row {
+					tm.key("up")
+				}
+				for p.outline[i].row < w.row {
+					tm.key("down")
+				}
+				for p.outline[i].col > w.col {
+					tm.key("left")
+				}
+				for p.outline[i].col < w.col {
+					tm.key("right")
+				}
+			}
+			if s := tm.screen(); !strings.Contains(s, "Outline: "+strings.Join(benFleet.Fleet, " ")) {
+				t.Fatalf("the outline is not Ben's fleet:\n%s", s)
+			}
+			tm.key("enter")
+			break
+		}
+		p := tm.table().play
+		for range v.Shots {
+			q := targets[0]
+			targets = targets[1:]
+			c, r, _ := parseSquare(q)
+			for p.r != r {
+				tm.key("down")
+			}
+			for p.c != c {
+				tm.key("right")
+			}
+			tm.key("space")
+		}
+		tm.key("enter")
+		tm.waitFor("the salvo", func(s string) bool { return over(s) || !tm.table().busy && tm.table().upd.Version > tm.table().sentAt })
+	}
+	s := tm.waitFor("the end", over)
+	checkFits(t, tm)
+	if !strings.Contains(s, "Game over: Ann outlined Ben's fleet") || !strings.Contains(s, "you won") {
+		t.Errorf("Ann's right outline does not win:\n%s", s)
+	}
+}
+
+// TestSalvoSixthShotRefused: a salvo of five shots takes no sixth square;
+// the refusal shows in place, nothing is sent and the five stay chosen;
+// space on a chosen square takes it back.
+func TestSalvoSixthShotRefused(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("salvo", 0)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn", "(0 of 5 shots)"))
+	for range 5 {
+		tm.key("space")
+		tm.key("right")
+	}
+	s := tm.screen()
+	if !strings.Contains(s, "Salvo: A1 B1 C1 D1 E1 (5 of 5 shots)") {
+		t.Fatalf("five squares are not aimed:\n%s", s)
+	}
+	sent := tm.table().sent
+	tm.key("space") // F1, a sixth
+	s = tm.screen()
+	checkFits(t, tm)
+	lines := strings.Split(s, "\n")
+	msg := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, "! this salvo has 5 shots: space on a chosen square takes it back") {
+			msg = i
+		}
+	}
+	if msg < 0 {
+		t.Fatalf("the sixth shot is not refused in place:\n%s", s)
+	}
+	if !strings.HasPrefix(lines[msg+1], "arrows aim") {
+		t.Errorf("the refusal is not above the keys, where messages go:\n%s", s)
+	}
+	if !strings.Contains(s, "Salvo: A1 B1 C1 D1 E1 (5 of 5 shots)") || strings.Contains(lines[3], "*  *  *  *  *  *") {
+		t.Errorf("the sixth square was taken:\n%s", s)
+	}
+	if tm.table().sent != sent || tm.table().busy {
+		t.Errorf("a move was sent")
+	}
+	// A move pasted whole goes to the move line.
+	tm.update(tea.PasteMsg{Content: ":fire A1 B1\n"})
+	if s := tm.screen(); !strings.Contains(s, "Move: :fire A1 B1█") {
+		t.Errorf("a pasted move is not on the line:\n%s", s)
+	}
+	tm.key("esc")
+	// Back on C1: space takes it back, and the refusal goes.
+	tm.key("left")
+	tm.key("left")
+	tm.key("left")
+	tm.key("space")
+	s = tm.screen()
+	if !strings.Contains(s, "Salvo: A1 B1 D1 E1 (4 of 5 shots)") || strings.Contains(s, "! this salvo") {
+		t.Errorf("space on C1 did not take it back:\n%s", s)
+	}
+}

@@ -1,0 +1,144 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestWordFightAgainstTheComputer(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("wordfight", 0)
+	// A small board: width and height 5, typed as digits.
+	tm.key("down")
+	tm.typeText("5")
+	tm.key("down")
+	tm.typeText("5")
+	if s := tm.screen(); !strings.Contains(s, "width                       ‹ 5 ›") || !strings.Contains(s, "height                      ‹ 5 ›") {
+		t.Fatalf("the form did not take the size:\n%s", tm.screen())
+	}
+	tm.key("enter")
+	tm.waitFor("play", has("Your turn to declare a word"))
+	words := []string{"cat", "dog", "emu", "fig", "hat", "owl", "pea", "ram", "sun", "tea", "yak", "zoo"}
+	declared, placements := 0, 0
+	for step := 0; step < 200; step++ {
+		s := tm.waitFor("a turn", func(s string) bool {
+			return over(s) || strings.Contains(s, "▶ your turn")
+		})
+		if over(s) {
+			break
+		}
+		checkFits(t, tm)
+		// Only this seat's own placements are in its log: the computer's
+		// answers stay secret until the end.
+		if n := strings.Count(strings.Join(tm.table().log, "\n"), "you placed"); n != placements {
+			t.Fatalf("%d placements in the log, %d made", n, placements)
+		}
+		var v wordfightView
+		tm.view(&v)
+		if v.Current == "" {
+			w := words[declared%len(words)]
+			declared++
+			tm.typeText(w)
+			tm.key("enter")
+			tm.waitFor("the word on the list", func(s string) bool {
+				return over(s) || strings.Contains(s, strings.ToUpper(w)) && strings.Contains(s, "Place "+strings.ToUpper(w))
+			})
+			continue
+		}
+		// A refusal long enough to wrap still leaves the screen whole.
+		p := tm.table().play
+		p.preview = strings.Repeat("a refusal that goes on and on ", 5)
+		checkFits(t, tm)
+		// Look for a legal placement with the live preview; none: cannot.
+		placed := false
+		for sq := 0; sq < 50 && !placed; sq++ {
+			r, c, down := sq/10, (sq/2)%5, sq%2 == 1
+			for p.r != r {
+				tm.key("down")
+			}
+			for p.c != c {
+				tm.key("right")
+			}
+			if p.down != down {
+				tm.key("space")
+			}
+			tm.waitFor("the preview", func(string) bool { return p.pdone == p.pseq })
+			if strings.HasPrefix(ansiStrip(p.preview), "✓") {
+				score := v.Score
+				tm.key("enter")
+				s = tm.waitFor("the placement", func(s string) bool {
+					var after wordfightView
+					tm.view(&after)
+					return over(s) || after.Current != v.Current || len(after.List) != len(v.List) || (len(after.Answered) > tm.table().seat && after.Answered[tm.table().seat])
+				})
+				if over(s) {
+					break
+				}
+				var after wordfightView
+				tm.view(&after)
+				if !strings.Contains(s, fmt.Sprintf("Your score %d", after.Score)) || after.Score < score {
+					t.Fatalf("the score is not shown:\n%s", s)
+				}
+				placed = true
+				placements++
+			}
+		}
+		if !placed && !over(tm.screen()) {
+			tm.key("c")
+			tm.waitFor("the answer", func(s string) bool {
+				var after wordfightView
+				tm.view(&after)
+				return over(s) || after.Current != v.Current || (len(after.Answered) > tm.table().seat && after.Answered[tm.table().seat])
+			})
+		}
+	}
+	s := tm.waitFor("the end", over)
+	checkFits(t, tm)
+	var end wordfightView
+	tm.view(&end)
+	t.Logf("%d words declared, %d on the list, %d placed, final score %d", declared, len(end.List), placements, end.Score)
+	if placements == 0 {
+		t.Errorf("no word was placed:\n%s", s)
+	}
+	if !strings.Contains(s, "The audit") || strings.Count(s, "✓ confirmed") != 2 {
+		t.Errorf("the end shows no audit:\n%s", s)
+	}
+	if !strings.Contains(s, "Ann's grid (b: next)") {
+		t.Errorf("the end shows no grid:\n%s", s)
+	}
+}
+
+// TestWordFightWideBoard: a 30 by 30 board scrolls with the cursor, and
+// the columns after Z are named as the notation names them.
+func TestWordFightWideBoard(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("wordfight", 0)
+	tm.key("down")
+	tm.typeText("30")
+	tm.key("down")
+	tm.typeText("30")
+	tm.key("enter")
+	tm.waitFor("play", has("Your turn to declare a word"))
+	tm.typeText("cat")
+	tm.key("enter")
+	tm.waitFor("the word to place", has("Place CAT at A1 across", "✓"))
+	for range 29 {
+		tm.key("right")
+	}
+	for range 29 {
+		tm.key("down")
+	}
+	s := tm.waitFor("the far corner", func(s string) bool {
+		return strings.Contains(s, "Place CAT at AD30 across") && tm.table().play.pdone == tm.table().play.pseq
+	})
+	checkFits(t, tm)
+	if !strings.Contains(s, " 30 ") || !strings.Contains(s, "AD") {
+		t.Errorf("the board did not scroll to AD30:\n%s", s)
+	}
+	if !strings.Contains(s, "✗") {
+		t.Errorf("CAT across from AD30 is not refused by the preview:\n%s", s)
+	}
+}
