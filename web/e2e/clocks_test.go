@@ -1,11 +1,17 @@
 package e2e
 
 import (
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
 
 	"parlour/server"
 	"parlour/server/table"
@@ -138,4 +144,61 @@ func TestFischerClockRunsOut(t *testing.T) {
 		t.Errorf("Ben's end banner does not give him the game: %q", got)
 	}
 	ben.shot("fischer-clock-ran-out")
+}
+
+// TestCorrespondenceDeadline: at a correspondence table (2 days a move,
+// from the form's presets) the player to move sees how long is left and
+// when the move is due, in their own time zone: here Tokyo's, whatever
+// the server's and the machine's.
+func TestCorrespondenceDeadline(t *testing.T) {
+	srv := newTestServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", srv.base)
+	ben := newPlayer(t, b, "Ben", srv.base)
+	if _, err := chromedp.Call(ann.ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"}); err != nil {
+		t.Fatalf("putting Ann in Tokyo: %v", err)
+	}
+	ann.open("/new/nymphabet")
+	ann.wait("the new table form", `!!document.querySelector("#clock")`)
+	ann.typeIn("#my-name", "Ann")
+	if !eval[bool](ann, `(() => { const s = document.querySelector("#clock"); const o = [...s.options].find(o => o.textContent === "2 days a move"); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event("change")); return true; })()`) {
+		t.Fatal("no clock of 2 days a move offered")
+	}
+	ann.click("form button[type=submit]")
+	ann.wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	id := strings.TrimPrefix(eval[string](ann, `location.pathname`), "/t/")
+	ben.join(ann.inviteLink())
+	ann.waitTurn(true)
+	ann.wait("Ann's deadline", `!!document.querySelector("#clock-0") && document.querySelector("#clock-0").textContent.includes("due")`)
+	res, err := http.Get(srv.base + "/api/v1/tables/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v struct {
+		Table struct {
+			Seats []struct {
+				Deadline *time.Time `json:"deadline"`
+			} `json:"seats"`
+		} `json:"table"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || len(v.Table.Seats) != 2 || v.Table.Seats[0].Deadline == nil {
+		t.Fatalf("the table's deadlines: %+v, %v", v, err)
+	}
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	due := v.Table.Seats[0].Deadline.In(tokyo)
+	shown := ann.text("#clock-0")
+	h12 := due.Hour() % 12
+	if h12 == 0 {
+		h12 = 12
+	}
+	if !strings.HasPrefix(shown, "1d 23h") && !strings.HasPrefix(shown, "2d 0h") || !strings.Contains(shown, "GMT+9") || !strings.Contains(shown, strconv.Itoa(due.Day())) ||
+		!strings.Contains(shown, fmt.Sprintf("%02d:%02d", due.Hour(), due.Minute())) && !strings.Contains(shown, fmt.Sprintf("%02d:%02d", h12, due.Minute())) {
+		t.Errorf("Ann, in Tokyo, reads %q; the move is due %s there", shown, due.Format("Mon 2 Jan 15:04 MST"))
+	}
+	t.Logf("Ann, in Tokyo, reads %q (due %s UTC)", shown, v.Table.Seats[0].Deadline.UTC().Format(time.RFC3339))
+	ann.shot("correspondence-deadline")
 }
