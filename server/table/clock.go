@@ -381,9 +381,10 @@ func (t *table) clockInfo(in *Info, now time.Time) {
 			d = d.UTC()
 			left := max(d.Sub(now), 0).Seconds()
 			in.Seats[i].Deadline, in.Seats[i].TimeLeft = &d, &left
-		} else if t.tc.kind == game.ClockFischer && t.m.Seats[i].Computer == "" && in.Seats[i].Kind != "computer" {
+		} else if t.tc.kind == game.ClockFischer && t.status != store.Finished && t.m.Seats[i].Computer == "" && in.Seats[i].Kind != "computer" {
 			// A Fischer clock that is not running still shows the
-			// seat's time: its own, or all of it before play.
+			// seat's time, while the game lasts: its own, or all of it
+			// before play.
 			left := t.tc.initial.Seconds()
 			if i < len(t.tc.left) {
 				left = t.tc.left[i].Seconds()
