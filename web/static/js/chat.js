@@ -157,12 +157,12 @@ export function dueText(iso) {
   return new Date(iso).toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
 }
 
-// clockText writes seconds as a player reads a clock: 2d 3h, 1:05:09, 0:42.
+// clockText writes seconds as a player reads a clock: 2d 3h, 2d, 1:05:09, 0:42.
 export function clockText(s) {
   s = Math.ceil(s);
   const d = Math.floor(s / 86400), hr = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60), sec = s % 60;
   const two = n => String(n).padStart(2, "0");
-  if (d) return `${d}d ${hr}h`;
+  if (d) return hr ? `${d}d ${hr}h` : `${d}d`;
   if (hr) return `${hr}:${two(m)}:${two(sec)}`;
   return `${m}:${two(sec)}`;
 }
