@@ -225,8 +225,12 @@ type clockUpdate struct {
 		Aborted   *table.AbortInfo `json:"aborted"`
 		Abortable bool             `json:"abortable"`
 		Clock     *struct {
-			Turn int       `json:"turn"`
-			Now  time.Time `json:"now"`
+			Turn      int       `json:"turn"`
+			Now       time.Time `json:"now"`
+			Kind      string    `json:"kind"`
+			Initial   int       `json:"initial"`
+			Increment int       `json:"increment"`
+			Days      int       `json:"days"`
 		} `json:"clock"`
 		Seats []struct {
 			Deadline  *time.Time `json:"deadline"`

@@ -124,8 +124,8 @@ func (s *Service) Claim(ctx context.Context, p *auth.Principal, id string) (Clai
 		err = refuse.Conflict("the game has not started: %s", t.waitingFor())
 	case t.status == store.Finished:
 		err = refuse.Conflict("the game is over")
-	case t.tc.turn > 0:
-		err = refuse.Conflict("this table has a clock of %s a turn: when a player's time runs out the server plays for them, so there is nothing to claim", game.Span(t.tc.turn))
+	case t.tc.on():
+		err = refuse.Conflict("this table has a clock of %s: when a player's time runs out the server plays for them, so there is nothing to claim", t.tc.String())
 	default:
 		toMove := t.st.ToMove()
 		for _, w := range toMove {
@@ -214,7 +214,7 @@ func (t *table) awayInfo(in *Info, now time.Time) {
 			in.Seats[i].AbsentSince = &seen
 		}
 	}
-	if t.tc.turn > 0 {
+	if t.tc.on() {
 		return
 	}
 	for _, w := range t.st.ToMove() {

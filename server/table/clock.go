@@ -3,6 +3,7 @@ package table
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	"parlour/game"
@@ -43,17 +44,57 @@ func (s *Service) now() time.Time { return s.cfg.Clock.Now().Truncate(time.Micro
 // store with it.
 func (s *Service) Now() time.Time { return s.now() }
 
-// tableClock is the clock of a table whose rules set one: how long a turn
-// may take and when each seat's turn began. The server keeps no deadline
-// of its own in the store: they follow from the time play started
-// (meta.StartedAt) and the stored times of the moves, so a restart finds
-// them again (see deriveDue).
+// tableClock is the clock of a table whose rules set one (game.Clock):
+// how long a turn may take, or how much time each seat has left, and when
+// each seat's turn began. The server keeps no deadline of its own in the
+// store: they follow from the time play started (meta.StartedAt) and the
+// stored times of the moves, so a restart finds them again (see
+// deriveDue).
 type tableClock struct {
-	turn time.Duration // 0: no clock
+	kind game.ClockKind // "": no clock
+	// turn is the time a turn may take (turn and correspondence clocks).
+	turn time.Duration
+	// initial and increment are a Fischer clock's: each seat's time for
+	// the whole game, and what each move made on its turn adds.
+	initial, increment time.Duration
 	// due holds, for each seat that is to move, when its turn began;
 	// zero for the others.
-	due   []time.Time
+	due []time.Time
+	// left holds, at a Fischer clock once play started, each seat's time
+	// left when its turn began (due), or now for a seat not to move.
+	left  []time.Duration
 	timer Timer
+}
+
+// setRules sets the clock that rules r set, if any.
+func (c *tableClock) setRules(r game.Rules) {
+	gc, ok := game.ClockOf(r)
+	if !ok {
+		return
+	}
+	c.kind = gc.Kind
+	switch gc.Kind {
+	case game.ClockTurn:
+		c.turn = time.Duration(gc.Seconds) * time.Second
+	case game.ClockCorrespondence:
+		c.turn = time.Duration(gc.Days) * 24 * time.Hour
+	case game.ClockFischer:
+		c.initial, c.increment = time.Duration(gc.Initial)*time.Second, time.Duration(gc.Increment)*time.Second
+	}
+}
+
+// on reports whether the table has a clock.
+func (c *tableClock) on() bool { return c.kind != "" }
+
+// String says the clock as a player reads it, as game.Clock does.
+func (c *tableClock) String() string {
+	switch c.kind {
+	case game.ClockFischer:
+		return game.Clock{Kind: c.kind, Initial: int(c.initial / time.Second), Increment: int(c.increment / time.Second)}.String()
+	case game.ClockCorrespondence:
+		return game.Span(c.turn) + " a move"
+	}
+	return game.Span(c.turn) + " a turn"
 }
 
 // Forfeit reasons: why the server played a move for a seat.
@@ -76,12 +117,16 @@ type forfeit struct {
 	Away int `json:"away,omitempty"`
 }
 
-// TimeoutEvent is the data of a "timeout" event: Seat ran out of its
-// Clock seconds for a turn, and the server played Move for it.
+// TimeoutEvent is the data of a "timeout" event: Seat ran out of time,
+// and the server played Move for it. Clock is the seconds a turn may take
+// (a turn or correspondence clock) or, with Kind "fischer", the seconds
+// each seat had for the whole game; Kind is set for clocks other than
+// seconds a turn.
 type TimeoutEvent struct {
-	Seat  game.Seat `json:"seat"`
-	Move  string    `json:"move"`
-	Clock int       `json:"clock"`
+	Seat  game.Seat      `json:"seat"`
+	Move  string         `json:"move"`
+	Clock int            `json:"clock"`
+	Kind  game.ClockKind `json:"kind,omitempty"`
 }
 
 // ClaimEvent is the data of a "claim" event: Seat had been away Away
@@ -108,8 +153,14 @@ func (t *table) forfeitEvent(f forfeit, text string) game.Event {
 		return game.Event{Kind: "claim", Text: fmt.Sprintf("%s was away for %s while it was their turn, and %s claimed the game: %s", name, game.Span(time.Duration(f.Away)*time.Second), t.cfg.Name(game.Seat(f.By)), did),
 			Data: ClaimEvent{Seat: game.Seat(f.Seat), Move: text, By: game.Seat(f.By), Away: f.Away}}
 	}
-	return game.Event{Kind: "timeout", Text: fmt.Sprintf("%s ran out of time (%s a turn): %s", name, game.Span(t.tc.turn), did),
-		Data: TimeoutEvent{Seat: game.Seat(f.Seat), Move: text, Clock: int(t.tc.turn / time.Second)}}
+	data := TimeoutEvent{Seat: game.Seat(f.Seat), Move: text, Clock: int(t.tc.turn / time.Second)}
+	if t.tc.kind != game.ClockTurn {
+		data.Kind = t.tc.kind
+	}
+	if t.tc.kind == game.ClockFischer {
+		data.Clock = int(t.tc.initial / time.Second)
+	}
+	return game.Event{Kind: "timeout", Text: fmt.Sprintf("%s ran out of time (%s): %s", name, t.tc.String(), did), Data: data}
 }
 
 // noted returns the events of move i (0-based), with the server's event
@@ -126,8 +177,27 @@ func (t *table) noted(i int, evs []game.Event) []game.Event {
 // setTurns updates when each seat's turn began, after mover moved (or
 // play started, mover game.Spectator) at at: a seat newly to move, and
 // the mover if it moves again, start now; a seat still waiting keeps its
-// start.
+// start. At a Fischer clock, a seat whose turn ends (it moved, or is no
+// longer to move) is charged the time its turn took, and the mover gains
+// the increment for a move made on its turn.
 func (c *tableClock) setTurns(toMove []game.Seat, mover game.Seat, at time.Time, seats int) {
+	if c.kind == game.ClockFischer {
+		if c.left == nil {
+			c.left = make([]time.Duration, seats)
+			for i := range c.left {
+				c.left[i] = c.initial
+			}
+		}
+		for i := 0; i < seats && i < len(c.due); i++ {
+			if c.due[i].IsZero() || game.Seat(i) != mover && slices.Contains(toMove, game.Seat(i)) {
+				continue // not running, or running on
+			}
+			c.left[i] = max(c.left[i]-at.Sub(c.due[i]), 0)
+			if game.Seat(i) == mover {
+				c.left[i] += c.increment
+			}
+		}
+	}
 	due := make([]time.Time, seats)
 	for _, s := range toMove {
 		if int(s) >= seats {
@@ -145,8 +215,11 @@ func (c *tableClock) setTurns(toMove []game.Seat, mover game.Seat, at time.Time,
 // deadline returns seat's deadline, and false for a seat with none (not
 // to move, a computer, or no clock).
 func (t *table) deadline(seat int) (time.Time, bool) {
-	if t.tc.turn == 0 || seat >= len(t.tc.due) || t.tc.due[seat].IsZero() || t.m.Seats[seat].Computer != "" || t.status == store.Finished {
+	if !t.tc.on() || seat >= len(t.tc.due) || t.tc.due[seat].IsZero() || t.m.Seats[seat].Computer != "" || t.status == store.Finished {
 		return time.Time{}, false
+	}
+	if t.tc.kind == game.ClockFischer {
+		return t.tc.due[seat].Add(t.tc.left[seat]), true
 	}
 	return t.tc.due[seat].Add(t.tc.turn), true
 }
@@ -188,7 +261,7 @@ func (s *Service) armClock(t *table) {
 		t.tc.timer.Stop()
 		t.tc.timer = nil
 	}
-	if t.tc.turn == 0 || t.st == nil || t.status == store.Finished || s.ctx.Err() != nil {
+	if !t.tc.on() || t.st == nil || t.status == store.Finished || s.ctx.Err() != nil {
 		return
 	}
 	var next time.Time
@@ -206,7 +279,7 @@ func (s *Service) armClock(t *table) {
 // startClock starts the turns of the seats that move first, when play
 // starts at. t.mu must be held.
 func (s *Service) startClock(t *table, at time.Time) {
-	if t.tc.turn == 0 || t.st == nil {
+	if !t.tc.on() || t.st == nil {
 		return
 	}
 	t.tc.setTurns(t.st.ToMove(), game.Spectator, at, len(t.m.Seats))
@@ -288,26 +361,50 @@ func (s *Service) clockRetry(t *table, seat int, err error) {
 	}
 }
 
-// clockInfo adds the clock and each seat's deadline to in. t.mu must be
-// held.
+// clockInfo adds the clock and each seat's deadline or time left to in.
+// t.mu must be held.
 func (t *table) clockInfo(in *Info, now time.Time) {
-	if t.tc.turn == 0 {
+	if !t.tc.on() {
 		return
 	}
 	in.Clock = &ClockInfo{Turn: int(t.tc.turn / time.Second), Now: now.UTC()}
+	switch t.tc.kind {
+	case game.ClockFischer:
+		in.Clock.Kind = game.ClockFischer
+		in.Clock.Initial, in.Clock.Increment = int(t.tc.initial/time.Second), int(t.tc.increment/time.Second)
+	case game.ClockCorrespondence:
+		in.Clock.Kind = game.ClockCorrespondence
+		in.Clock.Days = int(t.tc.turn / (24 * time.Hour))
+	}
 	for i := range in.Seats {
 		if d, ok := t.deadline(i); ok {
 			d = d.UTC()
 			left := max(d.Sub(now), 0).Seconds()
 			in.Seats[i].Deadline, in.Seats[i].TimeLeft = &d, &left
+		} else if t.tc.kind == game.ClockFischer && t.status != store.Finished && t.m.Seats[i].Computer == "" && in.Seats[i].Kind != "computer" {
+			// A Fischer clock that is not running still shows the
+			// seat's time, while the game lasts: its own, or all of it
+			// before play.
+			left := t.tc.initial.Seconds()
+			if i < len(t.tc.left) {
+				left = t.tc.left[i].Seconds()
+			}
+			in.Seats[i].TimeLeft = &left
 		}
 	}
 }
 
 // ClockInfo is a table's clock as its public information shows it: the
 // seconds a turn may take, and the server's time when the information
-// was made, against which clients measure each seat's deadline.
+// was made, against which clients measure each seat's deadline. Kind is
+// set for a clock other than seconds a turn: "fischer", with Initial and
+// Increment (Turn 0), or "correspondence", with Days (and Turn the same
+// time in seconds).
 type ClockInfo struct {
-	Turn int       `json:"turn"`
-	Now  time.Time `json:"now"`
+	Turn      int            `json:"turn"`
+	Now       time.Time      `json:"now"`
+	Kind      game.ClockKind `json:"kind,omitempty"`
+	Initial   int            `json:"initial,omitempty"`
+	Increment int            `json:"increment,omitempty"`
+	Days      int            `json:"days,omitempty"`
 }

@@ -122,6 +122,19 @@ func (in *Info) appendJSON(b, rules []byte) ([]byte, error) {
 		if b, err = appendTime(b, "now", in.Clock.Now); err != nil {
 			return nil, err
 		}
+		if in.Clock.Kind != "" {
+			b = append(b, `,"kind":`...)
+			b = game.AppendJSONString(b, string(in.Clock.Kind))
+		}
+		for _, f := range [...]struct {
+			name string
+			v    int
+		}{{"initial", in.Clock.Initial}, {"increment", in.Clock.Increment}, {"days", in.Clock.Days}} {
+			if f.v != 0 {
+				b = append(append(append(b, `,"`...), f.name...), `":`...)
+				b = strconv.AppendInt(b, int64(f.v), 10)
+			}
+		}
 		b = append(b, '}')
 	}
 	return append(b, '}'), nil

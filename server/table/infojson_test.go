@@ -35,7 +35,15 @@ func TestInfoAppendJSON(t *testing.T) {
 		Solitaire: &SolitaireInfo{Maker: "strong", Random: true},
 		Daily:     "quizl/2026-11-26", Rated: true, Pool: "quizl", Clock: &ClockInfo{Turn: 60, Now: at},
 	}
-	for _, in := range []Info{{}, {ID: "t", Seats: []SeatInfo{}, ToMove: []game.Seat{}}, full} {
+	fischer, corr := full, full
+	fischer.Rules = game.Rules{"clock": game.Clock{Kind: game.ClockFischer, Initial: 300, Increment: 3}}
+	fischer.Clock = &ClockInfo{Now: at, Kind: game.ClockFischer, Initial: 300, Increment: 3}
+	fischer.Seats = []SeatInfo{{Seat: 0, Name: "Ann", Kind: "person", Deadline: &at, TimeLeft: &left}, {Seat: 1, Name: "Ben", Kind: "person", TimeLeft: &left}}
+	corr.Rules = game.Rules{"clock": game.Clock{Kind: game.ClockCorrespondence, Days: 2}}
+	corr.Clock = &ClockInfo{Turn: 172800, Now: at, Kind: game.ClockCorrespondence, Days: 2}
+	bare := fischer
+	bare.Clock = &ClockInfo{Now: at, Kind: game.ClockFischer, Initial: 10} // "10+0": no increment
+	for _, in := range []Info{{}, {ID: "t", Seats: []SeatInfo{}, ToMove: []game.Seat{}}, full, fischer, corr, bare} {
 		rules, err := json.Marshal(in.Rules)
 		if err != nil {
 			t.Fatal(err)

@@ -203,7 +203,7 @@ func (s *Service) accept(t *table, seat game.Seat, text string, now time.Time, e
 	} else {
 		t.touch(seat, now)
 	}
-	if t.tc.turn > 0 {
+	if t.tc.on() {
 		s.clockMoved(t, seat, now)
 	}
 	st := step{version: t.version(), seat: seat, move: text, events: evs}

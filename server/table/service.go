@@ -314,7 +314,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 		return nil, fmt.Errorf("table %s: %w", row.ID, err)
 	}
 	t := &table{id: row.ID, g: g, created: row.Created, m: m, lastUse: time.Now(), clk: s.cfg.Clock, changedAt: row.Updated}
-	t.tc.turn = time.Duration(rules.Int(game.ClockOption)) * time.Second
+	t.tc.setRules(rules)
 	t.here.size(len(m.Seats), s.now())
 	t.here.walkAway = s.cfg.WalkAway
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
@@ -339,7 +339,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 		}
 	}
 	t.status = t.deriveStatus()
-	if t.tc.turn > 0 && t.st != nil && t.status != store.Finished {
+	if t.tc.on() && t.st != nil && t.status != store.Finished {
 		if err := s.deriveDue(t); err != nil {
 			return nil, fmt.Errorf("table %s: the clock: %w", row.ID, err)
 		}

@@ -6,7 +6,7 @@ import { h, fill, field } from "./dom.js";
 import { call } from "./api.js";
 import { games } from "./catalog.js";
 import { handle } from "./stream.js";
-import { optionControl, readOptions } from "./options.js";
+import { optionControl, readOptions, clockControl, clockPresets } from "./options.js";
 
 // challengeForm is the form that challenges a player: their name
 // (prefilled from a profile or the online list), the game, its rule
@@ -19,8 +19,7 @@ export async function challengeForm(to) {
   const toIn = h("input", { id: "challenge-to", name: "to", value: to || "", maxlength: 20, autocomplete: "off", required: true });
   const gameSel = h("select", { id: "challenge-game", name: "game" }, gs.map(g => h("option", { value: g.name, selected: g.name === "nymphabet" }, g.title)));
   const opts = h("fieldset", { id: "challenge-rules" });
-  const clockSel = h("select", { id: "challenge-clock" },
-    [["none", "No clock"], ["60", "1 minute a turn"], ["300", "5 minutes a turn"], ["86400", "1 day a turn"]].map(([v, t]) => h("option", { value: v }, t)));
+  const clock = clockControl("challenge-clock", clockPresets);
   const rated = h("input", { id: "challenge-rated", type: "checkbox" });
   const current = () => gs.find(g => g.name === gameSel.value);
   const drawOpts = () => {
@@ -34,7 +33,7 @@ export async function challengeForm(to) {
     field("Player's name", toIn),
     field("Game", gameSel),
     opts,
-    field("Time a turn", clockSel),
+    clock.element,
     field("Rated game", rated, "Both ratings change when the game ends; the rules must then be the defaults (a few options, such as Nymphabet's mode, may change)."),
     err, sent,
     h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "challenge-send" }, "Send the challenge")));
@@ -44,7 +43,9 @@ export async function challengeForm(to) {
     sent.textContent = "";
     const g = current();
     const body = { to: toIn.value.trim(), game: g.name, rules: readOptions(form, g.options), rated: rated.checked };
-    if (clockSel.value !== "none") body.rules.clock = Number(clockSel.value);
+    let c;
+    try { c = clock.value(); } catch (ex) { err.textContent = ex.message; return; }
+    if (c !== null) body.rules.clock = c;
     // One challenge a click: the button rests until the server answers,
     // and says meanwhile that the challenge is on its way.
     const send = form.querySelector("#challenge-send");

@@ -108,11 +108,14 @@ export class Chat {
   }
 }
 
-// Clocks counts down each seat's time left, as the server gave it with its
-// own `now`: the update's time_left, less the time since it arrived here
-// (a monotonic clock, so the browser's date does not matter).
+// Clocks shows each seat's time: the update's time_left, less, for a
+// seat whose time runs (it has a deadline), the time since the update
+// arrived here (a monotonic clock, so the browser's date does not
+// matter). A Fischer clock shows every seat's time, running or not; a
+// correspondence clock also says when the move is due, in the player's
+// own time zone.
 export class Clocks {
-  constructor() { this.left = []; this.at = 0; this.timer = null; this.spans = []; }
+  constructor() { this.left = []; this.running = []; this.due = []; this.at = 0; this.timer = null; this.spans = []; }
 
   take(u, players) {
     const t = u.table;
@@ -120,38 +123,46 @@ export class Clocks {
     this.timer = null;
     this.at = performance.now();
     this.left = t.seats.map(s => (t.status === "playing" && typeof s.time_left === "number") ? s.time_left : null);
+    this.running = t.seats.map(s => !!s.deadline);
+    this.due = t.seats.map(s => t.clock && t.clock.kind === "correspondence" && s.deadline ? dueText(s.deadline) : "");
     this.spans = [];
     if (!t.clock) return;
     for (const li of players.querySelectorAll("li[data-seat]")) {
       const i = Number(li.dataset.seat);
       if (this.left[i] === null || this.left[i] === undefined) continue;
-      const sp = h("span", { class: "clock", id: "clock-" + i, role: "timer", "aria-label": `${t.seats[i].name}'s time left` });
+      const sp = h("span", { class: "clock" + (this.running[i] ? " running" : ""), id: "clock-" + i, role: "timer", "aria-label": `${t.seats[i].name}'s time left` });
       li.append(" ", sp);
       this.spans[i] = sp;
     }
     this.tick();
-    if (this.spans.length) this.timer = setInterval(() => this.tick(), 250);
+    if (this.spans.some((sp, i) => sp && this.running[i])) this.timer = setInterval(() => this.tick(), 250);
   }
 
   tick() {
     const gone = (performance.now() - this.at) / 1000;
     this.spans.forEach((sp, i) => {
       if (!sp) return;
-      const s = Math.max(0, this.left[i] - gone);
-      sp.textContent = clockText(s);
-      sp.classList.toggle("low", s <= 10 || s <= this.left[i] * 0.1 && s < 60);
+      const s = this.running[i] ? Math.max(0, this.left[i] - gone) : this.left[i];
+      sp.textContent = clockText(s) + (this.due[i] ? `, due ${this.due[i]}` : "");
+      sp.classList.toggle("low", this.running[i] && (s <= 10 || s <= this.left[i] * 0.1 && s < 60));
     });
   }
 
   close() { clearInterval(this.timer); }
 }
 
-// clockText writes seconds as a player reads a clock: 2d 3h, 1:05:09, 0:42.
+// dueText writes a deadline (RFC 3339, UTC) in the player's own time zone,
+// the zone named: "Tue 3 Dec, 14:05 CET".
+export function dueText(iso) {
+  return new Date(iso).toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+}
+
+// clockText writes seconds as a player reads a clock: 2d 3h, 2d, 1:05:09, 0:42.
 export function clockText(s) {
   s = Math.ceil(s);
   const d = Math.floor(s / 86400), hr = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60), sec = s % 60;
   const two = n => String(n).padStart(2, "0");
-  if (d) return `${d}d ${hr}h`;
+  if (d) return hr ? `${d}d ${hr}h` : `${d}d`;
   if (hr) return `${hr}:${two(m)}:${two(sec)}`;
   return `${m}:${two(sec)}`;
 }

@@ -5,7 +5,7 @@ import { h, field, toast, fill, append, plural } from "./dom.js";
 import { call, myName, setMyName, rememberSeat, recent, identityToken, signedIn } from "./api.js";
 import { games, gameInfo, title } from "./catalog.js";
 import { go } from "./nav.js";
-import { optionControl, readOptions } from "./options.js";
+import { optionControl, readOptions, clockControl, clockPresets } from "./options.js";
 
 const blurbs = {
   quizl: "Word battleships on a 5×5 letter grid: find the hidden five-letter password with as few calls as you can.",
@@ -153,16 +153,8 @@ export async function newTable(main, name) {
   const whoHelp = h("p", { class: "help", id: "who-help", "aria-live": "polite" });
   drawSeats();
 
-  // The clock: none, a preset time per turn, or seconds of one's own
-  // (10 s to 7 days, as the server checks).
-  const clockSel = h("select", { id: "clock", "aria-describedby": "clock-help" },
-    [["none", "No clock"], ["30", "30 seconds a turn"], ["60", "1 minute a turn"], ["300", "5 minutes a turn"], ["86400", "1 day a turn"], ["259200", "3 days a turn"], ["custom", "Other…"]]
-      .map(([v, t]) => h("option", { value: v }, t)));
-  const clockIn = h("input", { id: "clock-seconds", type: "number", step: 1, value: 120, inputmode: "numeric" });
-  const clockCustom = h("div", { hidden: true }, field("Seconds a turn (10 to 604800, 7 days)", clockIn));
-  const clockHelp = h("p", { class: "help", id: "clock-help" }, "With a clock, a player whose time runs out loses (or, in Word Fight, cannot place the word). Without one, a player who walks away for 5 minutes on their turn can be claimed against.");
-  clockSel.addEventListener("change", () => { clockCustom.hidden = clockSel.value !== "custom"; });
-  const clockValue = () => clockSel.value === "none" ? null : Number(clockSel.value === "custom" ? clockIn.value : clockSel.value);
+  // The clock: none, a preset of each kind, or one's own (options.js).
+  const clock = clockControl("clock", clockPresets);
 
   // Rated: only for an account, two seats, the other a friend.
   const ratedCheck = h("input", { id: "rated", type: "checkbox", "aria-describedby": "rated-help" });
@@ -186,7 +178,7 @@ export async function newTable(main, name) {
       whoHelp,
       seatsBox),
     g.options.length ? h("fieldset", {}, h("legend", {}, "Rule options"), g.options.map(optionControl)) : null,
-    h("fieldset", {}, h("legend", {}, "Clock"), field("Time a turn", clockSel), clockCustom, clockHelp),
+    h("fieldset", {}, h("legend", {}, "Clock"), clock.element),
     ratedBox,
     signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players; leave blank to be a guest."),
     err,
@@ -200,12 +192,10 @@ export async function newTable(main, name) {
     setMyName(myname);
     const body = { game: g.name, rules: readOptions(form, g.options), seats: ["me", ...others] };
     if (others.length === 0 && g.has_setup) body.maker = maker;
-    const clock = clockValue();
-    if (clock !== null) {
-      // The server checks the range and says what is wrong in its words.
-      if (!Number.isFinite(clock)) { err.textContent = "the clock needs a number of seconds"; clockIn.focus(); return; }
-      body.rules.clock = clock;
-    }
+    let c;
+    try { c = clock.value(); } catch (ex) { err.textContent = ex.message; return; }
+    // The server checks the bounds and says what is wrong in its words.
+    if (c !== null) body.rules.clock = c;
     if (ratedCheck.checked && !ratedCheck.disabled) body.rated = true;
     if (myname) body.name = myname;
     try {

@@ -46,3 +46,54 @@ export function readOptions(form, opts) {
   }
   return rules;
 }
+
+// clockControl is the clock picker of the two forms: no clock, presets
+// of each kind (seconds a turn, Fischer's time for the game plus a bonus
+// a move, correspondence's days a move), or one's own of each kind. id is
+// the select's id; its own fields are id-seconds, id-initial,
+// id-increment and id-days. value() answers the clock as the server takes
+// it (a number of seconds a turn, or a clock object), null for none, or
+// throws a player's words when a field is not a number. The server
+// checks the bounds and says what is wrong in its words.
+export function clockControl(id, presets) {
+  const sel = h("select", { id, "aria-describedby": id + "-help" },
+    [["none", "No clock"], ...presets, ["custom", "Other time a turn…"], ["fischer", "Other time for the game plus a bonus a move…"], ["correspondence", "Other days a move…"]]
+      .map(([v, t]) => h("option", { value: v }, t)));
+  const num = (suffix, value) => h("input", { id: `${id}-${suffix}`, type: "number", step: 1, value, inputmode: "numeric" });
+  const seconds = num("seconds", 120), initial = num("initial", 300), increment = num("increment", 3), days = num("days", 2);
+  const boxes = {
+    custom: h("div", { hidden: true }, field("Seconds a turn (10 to 604800, 7 days)", seconds)),
+    fischer: h("div", { hidden: true },
+      field("Seconds for the whole game (10 to 86400, a day)", initial),
+      field("Seconds added for each move (0 to 3600)", increment)),
+    correspondence: h("div", { hidden: true }, field("Days a move (1 to 14)", days)),
+  };
+  const help = h("p", { class: "help", id: id + "-help" }, "With a clock, a player whose time runs out loses (or, in Word Fight, cannot place the word). With time for the game, each player's time runs only on their turn, and each move adds the bonus. Without a clock, a player who walks away for 5 minutes on their turn can be claimed against.");
+  sel.addEventListener("change", () => { for (const [k, b] of Object.entries(boxes)) b.hidden = sel.value !== k; });
+  const whole = (el, what) => {
+    const n = Number(el.value);
+    if (el.value.trim() === "" || !Number.isFinite(n)) { el.focus(); throw new Error(`the clock needs a number of ${what}`); }
+    return n;
+  };
+  const value = () => {
+    const v = sel.value;
+    if (v === "none") return null;
+    if (v === "custom") return whole(seconds, "seconds a turn");
+    if (v === "fischer") return { kind: "fischer", initial: whole(initial, "seconds for the game"), increment: whole(increment, "seconds added a move") };
+    if (v === "correspondence") return { kind: "correspondence", days: whole(days, "days a move") };
+    return JSON.parse(v); // a preset: a number, or a clock object
+  };
+  return { element: h("div", {}, field("Clock", sel), boxes.custom, boxes.fischer, boxes.correspondence, help), value };
+}
+
+// clockPresets are the clocks the forms offer at a click.
+export const clockPresets = [
+  ["30", "30 seconds a turn"], ["60", "1 minute a turn"], ["300", "5 minutes a turn"],
+  [JSON.stringify({ kind: "fischer", initial: 60, increment: 0 }), "1+0: 1 minute for the game"],
+  [JSON.stringify({ kind: "fischer", initial: 180, increment: 2 }), "3+2: 3 minutes for the game, 2 seconds a move"],
+  [JSON.stringify({ kind: "fischer", initial: 300, increment: 3 }), "5+3: 5 minutes for the game, 3 seconds a move"],
+  [JSON.stringify({ kind: "fischer", initial: 900, increment: 10 }), "15+10: 15 minutes for the game, 10 seconds a move"],
+  [JSON.stringify({ kind: "correspondence", days: 1 }), "1 day a move"],
+  [JSON.stringify({ kind: "correspondence", days: 2 }), "2 days a move"],
+  [JSON.stringify({ kind: "correspondence", days: 7 }), "7 days a move"],
+];

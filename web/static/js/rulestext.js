@@ -65,9 +65,9 @@ export function rulesInWords(opts, rules, changedOnly) {
     delete r.width; delete r.height;
   }
   if ("clock" in r) {
-    // The table's clock, not a game's option: seconds a turn.
-    const c = r.clock;
-    if (typeof c === "number" && c > 0) out.push(`Clock: ${spanText(c)} a turn`);
+    // The table's clock, not a game's option.
+    const c = clockWords(r.clock);
+    if (c) out.push(`Clock: ${c}`);
     else if (!changedOnly) out.push("Clock: none");
     delete r.clock;
   }
@@ -90,4 +90,22 @@ export function rulesList(info) {
   };
   gameInfo(info.game).then(g => draw(g ? g.options : []), () => draw([]));
   return h("div", {}, h("h2", {}, "Rules"), ul);
+}
+
+// clockWords says a clock as rules write it (seconds a turn, or a clock
+// object) in words: "30 seconds a turn", "5+3 (5 minutes for the game,
+// 3 seconds a move)", "2 days a move"; "" for none.
+export function clockWords(c) {
+  if (typeof c === "number") return c > 0 ? `${spanText(c)} a turn` : "";
+  if (!c || typeof c !== "object") return "";
+  switch (c.kind) {
+    case "turn": return `${spanText(c.seconds)} a turn`;
+    case "fischer": {
+      const inc = c.increment || 0;
+      const min = c.initial % 60 === 0 ? String(c.initial / 60) : `${Math.floor(c.initial / 60)}:${String(c.initial % 60).padStart(2, "0")}`;
+      return `${min}+${inc} (${spanText(c.initial)} for the game, ${plural(inc, "second")} a move)`;
+    }
+    case "correspondence": return c.days === 1 ? "1 day a move" : `${c.days} days a move`;
+  }
+  return "";
 }

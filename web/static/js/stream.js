@@ -9,7 +9,7 @@
 import { h, append, fill, toast } from "./dom.js";
 import { call, rememberSeat } from "./api.js";
 import { games, gameInfo, known, title } from "./catalog.js";
-import { rulesInWords } from "./rulestext.js";
+import { rulesInWords, clockWords } from "./rulestext.js";
 import { go } from "./nav.js";
 import { challengeNotice } from "./notify.js";
 
@@ -189,7 +189,8 @@ function drop(id) {
 // what says a challenge's game and terms in words.
 function what(c) {
   const n = Object.keys(c.rules || {}).filter(k => k !== "clock").length; // a clock changes no rule of the game
-  return `${c.rated ? "rated " : ""}${title(c.game)}${n ? " with changed rules" : ""}`;
+  const clock = clockWords((c.rules || {}).clock);
+  return `${c.rated ? "rated " : ""}${title(c.game)}${n ? " with changed rules" : ""}${clock ? `, clock ${clock}` : ""}`;
 }
 
 // banner shows an open challenge: to this player with Accept and Decline,
