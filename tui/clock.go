@@ -79,27 +79,36 @@ func (t *tableScreen) tick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return tickMsg{gen} })
 }
 
-// timeLeft is a seat's time left now: its time_left counted down against
-// the local monotonic time since the update arrived. ok is false for a
-// seat without a deadline.
+// timeLeft is a seat's time left now: its time_left, counted down
+// against the local monotonic time since the update arrived while the
+// seat has a deadline (under a Fischer clock the seats not to move show
+// the time they keep, standing). ok is false for a seat without a clock.
 func (t *tableScreen) timeLeft(seat int) (time.Duration, bool) {
 	if t.upd == nil || seat < 0 || seat >= len(t.upd.Table.Seats) {
 		return 0, false
 	}
-	tl := t.upd.Table.Seats[seat].TimeLeft
-	if tl == nil {
+	s := t.upd.Table.Seats[seat]
+	if s.TimeLeft == nil {
 		return 0, false
 	}
-	d := time.Duration(*tl*float64(time.Second)) - time.Since(t.arrived)
+	d := time.Duration(*s.TimeLeft * float64(time.Second))
+	if s.Deadline != nil {
+		d -= time.Since(t.arrived)
+	}
 	return max(d, 0), true
 }
 
 // clockText is a seat's time left, marked "!" when low (a quarter of the
-// turn, or 10 seconds, whichever is less), or "" without a clock.
+// turn, or 10 seconds, whichever is less), or "" without a clock. A
+// correspondence game's deadline, days away, is shown as the local date
+// and time it falls on.
 func (t *tableScreen) clockText(seat int) string {
 	d, ok := t.timeLeft(seat)
 	if !ok {
 		return ""
+	}
+	if s := t.upd.Table.Seats[seat]; t.upd.Table.Clock.Kind == "correspondence" && s.Deadline != nil {
+		return "⏱ due " + s.Deadline.Local().Format("Mon 2 Jan 15:04")
 	}
 	secs := int((d + time.Second - 1) / time.Second)
 	var s string
@@ -110,7 +119,7 @@ func (t *tableScreen) clockText(seat int) string {
 		s = fmt.Sprintf("%d:%02d", secs/60, secs%60)
 	}
 	low := 10
-	if turn := t.upd.Table.Clock.Turn; turn/4 < low {
+	if turn := t.upd.Table.Clock.Turn; turn > 0 && turn/4 < low {
 		low = turn / 4
 	}
 	if secs <= low {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"regexp"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"parlour/server"
 	"parlour/server/table"
+	"parlour/tui/client"
 )
 
 // TestClockCountsDownAndTimesOut: a Quizl table with a 10 s clock shows
@@ -162,5 +164,85 @@ func TestClaimAfterTheWalkAway(t *testing.T) {
 	// when it comes, says the claim under Game over.
 	if len(tm.table().forced) != 1 || !strings.HasPrefix(tm.table().forced[0], "Ben was away") {
 		t.Errorf("the claim is not kept for the end screen: %q", tm.table().forced)
+	}
+}
+
+// TestClockRule: each clock the form offers is sent as the API takes it.
+func TestClockRule(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		preset string
+		want   string // JSON; "" for no clock
+	}{
+		{"none", ""},
+		{"60", `60`},
+		{"1+0", `{"increment":0,"initial":60,"kind":"fischer"}`},
+		{"5+3", `{"increment":3,"initial":300,"kind":"fischer"}`},
+		{"2d", `{"days":2,"kind":"correspondence"}`},
+		{"x+3", ""},
+		{"d", ""},
+	} {
+		r, ok := clockRule(tc.preset)
+		got := ""
+		if ok {
+			b, _ := json.Marshal(r)
+			got = string(b)
+		}
+		if got != tc.want {
+			t.Errorf("clockRule(%q) = %s, want %s", tc.preset, got, tc.want)
+		}
+	}
+}
+
+// TestClockKinds: under a Fischer clock the seat to move (the one with a
+// deadline) counts down and the other shows its time standing; a
+// correspondence deadline shows as the local time it falls on.
+func TestClockKinds(t *testing.T) {
+	t.Parallel()
+	secs := func(f float64) *float64 { return &f }
+	due := time.Date(2026, 12, 1, 3, 6, 0, 0, time.UTC)
+	fischer := &tableScreen{arrived: time.Now().Add(-5 * time.Second), upd: &client.Update{Table: client.Table{
+		Status: "playing", Clock: &client.Clock{Kind: "fischer", Initial: 60},
+		Seats: []client.Seat{{TimeLeft: secs(30), Deadline: &due}, {TimeLeft: secs(45)}},
+	}}}
+	if got := ansiStrip(fischer.clockText(0)); got != "⏱0:25" && got != "⏱0:24" {
+		t.Errorf("the seat to move shows %q, 30 s five seconds ago", got)
+	}
+	if got := ansiStrip(fischer.clockText(1)); got != "⏱0:45" {
+		t.Errorf("the seat not to move shows %q, want its 45 s standing", got)
+	}
+	corr := &tableScreen{arrived: time.Now(), upd: &client.Update{Table: client.Table{
+		Status: "playing", Clock: &client.Clock{Kind: "correspondence", Days: 2, Turn: 2 * 86400},
+		Seats: []client.Seat{{TimeLeft: secs(86400), Deadline: &due}, {}},
+	}}}
+	if got, want := ansiStrip(corr.clockText(0)), "⏱ due "+due.Local().Format("Mon 2 Jan 15:04"); got != want {
+		t.Errorf("a correspondence deadline shows %q, want %q", got, want)
+	}
+	if got := corr.clockText(1); got != "" {
+		t.Errorf("the seat not to move shows %q", got)
+	}
+}
+
+// TestChoiceRange: a field's choices fit the width left, as many as fit
+// around the current one.
+func TestChoiceRange(t *testing.T) {
+	t.Parallel()
+	cs := []string{"none", "10", "30", "60", "120", "300"}
+	for _, tc := range []struct {
+		cur   string
+		width int
+		want  string
+	}{
+		{"none", 80, "none/10/30/60/120/300"},
+		{"none", 12, "none/10/30/…"},
+		{"none", 11, "none/10/…"},
+		{"60", 12, "…/60/120/300"},
+		{"60", 11, "…/60/120/…"},
+		{"300", 12, "…/60/120/300"},
+		{"60", 1, "…/60/…"},
+	} {
+		if got := choiceRange(cs, tc.cur, tc.width); got != tc.want {
+			t.Errorf("choiceRange(%q, %d) = %q, want %q", tc.cur, tc.width, got, tc.want)
+		}
 	}
 }

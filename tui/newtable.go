@@ -57,15 +57,69 @@ func opponents(g *client.Game) []opponent {
 	return os
 }
 
-// clockOption is the table option every game takes: the seconds a turn
-// may take, among a few presets, or none.
-var clockPresets = []string{"none", "10", "30", "60", "120", "300", "600", "3600", "86400"}
+// clockPresets are the clocks the form offers: none, seconds a turn
+// ("60"), minutes for the game plus seconds a move ("5+3", Fischer), and
+// days a move ("2d", correspondence); clockRule writes each as the API
+// takes it.
+var clockPresets = []string{"none", "10", "30", "60", "120", "300", "600", "3600", "1+0", "3+2", "5+3", "15+10", "1d", "2d", "7d"}
+
+// clockRule returns preset as the table's "clock" rule, or false for
+// none.
+func clockRule(preset string) (any, bool) {
+	if n, err := strconv.Atoi(preset); err == nil {
+		return n, true
+	}
+	if mins, inc, ok := strings.Cut(preset, "+"); ok {
+		m, err1 := strconv.Atoi(mins)
+		i, err2 := strconv.Atoi(inc)
+		if err1 == nil && err2 == nil {
+			return map[string]any{"kind": "fischer", "initial": m * 60, "increment": i}, true
+		}
+	}
+	if days, ok := strings.CutSuffix(preset, "d"); ok {
+		if n, err := strconv.Atoi(days); err == nil {
+			return map[string]any{"kind": "correspondence", "days": n}, true
+		}
+	}
+	return nil, false
+}
+
+// choiceRange lists choices for a field showing cur, within width
+// columns: all of them when they fit, else those nearest cur, with "…"
+// where the list goes on.
+func choiceRange(choices []string, cur string, width int) string {
+	if all := strings.Join(choices, "/"); ansi.StringWidth(all) <= width {
+		return all
+	}
+	at := max(slices.Index(choices, cur), 0)
+	lo, hi := at, at+1 // choices[lo:hi] are shown
+	show := func(lo, hi int) string {
+		s := strings.Join(choices[lo:hi], "/")
+		if lo > 0 {
+			s = "…/" + s
+		}
+		if hi < len(choices) {
+			s += "/…"
+		}
+		return s
+	}
+	for grew := true; grew; {
+		grew = false
+		if hi < len(choices) && ansi.StringWidth(show(lo, hi+1)) <= width {
+			hi, grew = hi+1, true
+		}
+		if lo > 0 && ansi.StringWidth(show(lo-1, hi)) <= width {
+			lo, grew = lo-1, true
+		}
+	}
+	return show(lo, hi)
+}
 
 // options are the game's rule options and the table's clock.
 func options(g *client.Game) []client.Option {
 	os := slices.Clone(g.Options)
 	return append(os, client.Option{Name: "clock", Kind: "choice", Default: "none", Choices: clockPresets,
-		Help: "the seconds each player has for a turn; when they run out the server resigns for the player (a Word Fight word left to place: cannot)"})
+		Help: "seconds for each turn (60), or minutes for the whole game plus seconds a move (5+3), or days a move (2d); when a player's time runs out the server resigns for them (a Word Fight word left to place: cannot)"})
 }
 
 // openNewTable shows the form of a new table of game, each option at its
@@ -125,8 +179,8 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			rules[k] = v
 		}
 		if c, ok := rules["clock"].(string); ok {
-			if n, err := strconv.Atoi(c); err == nil {
-				rules["clock"] = n
+			if r, ok := clockRule(c); ok {
+				rules["clock"] = r
 			} else {
 				delete(rules, "clock") // none, the default
 			}
@@ -247,7 +301,7 @@ func (nt *newTableScreen) view() string {
 		case o.Min != nil && o.Max != nil:
 			rng = fmt.Sprintf("%d-%d", *o.Min, *o.Max)
 		case len(o.Choices) > 0:
-			rng = strings.Join(o.Choices, "/")
+			rng = choiceRange(o.Choices, val, nt.w-(2+27+4+ansi.StringWidth(val)+2))
 		case o.Kind == "bool":
 			rng = "yes/no"
 		}

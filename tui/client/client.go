@@ -115,10 +115,16 @@ type Seat struct {
 }
 
 // Clock is a table's clock: the seconds a turn may take and the server's
-// time when the update was made.
+// time when the update was made. Kind is set for a clock other than
+// seconds a turn: "fischer", with Initial seconds for the whole game and
+// Increment a move (Turn 0), or "correspondence", with Days a move.
 type Clock struct {
-	Turn int       `json:"turn"`
-	Now  time.Time `json:"now"`
+	Turn      int       `json:"turn"`
+	Now       time.Time `json:"now"`
+	Kind      string    `json:"kind,omitempty"`
+	Initial   int       `json:"initial,omitempty"`
+	Increment int       `json:"increment,omitempty"`
+	Days      int       `json:"days,omitempty"`
 }
 
 // ChatLine is one chat message as the server stores it.

@@ -501,6 +501,17 @@ func TestWireTypes(t *testing.T) {
 	_, err = ann.Get(ctx, salvo.Token, id)
 	must("the aborted table", err)
 
+	// A Fischer clock and a correspondence clock, shown by tables
+	// waiting for their second player.
+	fischer, err := ann.Create(ctx, annS.Token, "quizl", map[string]any{"clock": map[string]any{"kind": "fischer", "initial": 300, "increment": 3}}, []string{"me", "open"}, nil)
+	must("a table with a Fischer clock", err)
+	_, err = ann.Get(ctx, fischer.Token, fischer.Table)
+	must("the Fischer table", err)
+	corr, err := ann.Create(ctx, annS.Token, "quizl", map[string]any{"clock": map[string]any{"kind": "correspondence", "days": 2}}, []string{"me", "open"}, nil)
+	must("a table with a correspondence clock", err)
+	_, err = ann.Get(ctx, corr.Token, corr.Table)
+	must("the correspondence table", err)
+
 	// The walk-away: the player to move is away, then long enough to
 	// claim against; the claimant then resigns, which ends the game.
 	clk.advance(time.Second)
