@@ -42,7 +42,7 @@ export function terms(s) {
 // rated too for a signed-in player.
 export function quickButtons(g) {
   const mk = rated => h("button", { type: "button", class: "quick-seek", "data-game": g.name, "data-rated": String(rated),
-    "aria-label": `Quick ${rated ? "rated" : "casual"} ${g.title} game with anyone`,
+    "aria-label": `${rated ? "Quick rated game" : "Quick game"} of ${g.title} with anyone`,
     onclick: () => start({ game: g.name, rated, clock: QUICK_CLOCK }) }, rated ? "Quick rated game" : "Quick game");
   return [mk(false), signedIn() ? mk(true) : null];
 }
@@ -84,7 +84,7 @@ function wait(s) {
   const el = h("div", { class: "banner seek", "data-seek": s.id },
     h("p", { class: "seek-text" }, `Looking for an opponent for ${terms(s)}…`),
     offer,
-    h("div", { class: "row" }, h("button", { type: "button", class: "seek-cancel", "aria-label": `Stop looking for ${terms(s)}`, onclick: cancel }, "Cancel")),
+    h("div", { class: "row" }, h("button", { type: "button", class: "seek-cancel", "aria-label": `Cancel: stop looking for ${terms(s)}`, onclick: cancel }, "Cancel")),
     err);
   waiting = { id: s.id, game: s.game, seek: s, el, err, since: Date.now(), computer: false };
   append(box(), el);
@@ -168,7 +168,7 @@ async function computer() {
 
 // acceptButton accepts seek s from the lobby.
 export function acceptButton(s, err) {
-  return h("button", { type: "button", class: "seek-accept", "data-seek": s.id, "aria-label": `Accept ${s.player}'s seek: ${terms(s)}`, onclick: async ev => {
+  return h("button", { type: "button", class: "seek-accept", "data-seek": s.id, "aria-label": `Accept ${s.player}'s seek of ${terms(s)}`, onclick: async ev => {
     ev.target.disabled = true;
     try {
       const a = await call("POST", `/seeks/${encodeURIComponent(s.id)}/accept`, undefined, await identityToken());
