@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"parlour/server/internal/servertest"
 	"parlour/server/seek"
@@ -194,4 +195,51 @@ func TestSeeksRateLimited(t *testing.T) {
 	if refused == 0 {
 		t.Fatal("no seek refused")
 	}
+}
+
+// TestSeekLastsWhileThePlayerIsAbout: a seek outlives seek.Window while
+// its player holds the player stream open, and goes when the stream
+// closes (told on the stream as it goes, listed on it when it opens);
+// a guest's seek with no stream goes a Window after its last request.
+func TestSeekLastsWhileThePlayerIsAbout(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	base := sf.srv.URL
+	ann := signUp(t, base, "Ann")
+	gus := &client{t: t, base: base}
+	var id table.Identity
+	gus.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	gus.token = id.Token
+	first := openStream(t, base, ann.token)
+	// The stream is held from before its answer's headers.
+
+	var a, g seekAnswer
+	if st, body := ann.do("POST", "/api/v1/seeks", `{"game": "quizl"}`, &a); st != 201 {
+		t.Fatalf("ann seeks: %d %s", st, body)
+	}
+	if st, body := gus.do("POST", "/api/v1/seeks", `{"game": "salvo"}`, &g); st != 201 {
+		t.Fatalf("gus seeks: %d %s", st, body)
+	}
+	second := openStream(t, base, ann.token)
+	if ev := second.next("seek"); !strings.Contains(string(ev.Seek), a.Seek.ID) {
+		t.Fatalf("the stream opens with %s", ev.Seek)
+	}
+	sf.clock.Advance(seek.Window + 1) // the sweep runs
+	var list struct{ Seeks []seek.Seek }
+	if st, body := (&client{t: t, base: base}).do("GET", "/api/v1/seeks", nil, &list); st != 200 || len(list.Seeks) != 1 || list.Seeks[0].Player != "Ann" {
+		t.Fatalf("after a while: %d %s", st, body)
+	}
+	annID := ann.identityOf(t, sf)
+	first.res.Body.Close()
+	second.res.Body.Close()
+	servertest.Eventually(t, 10*time.Second, "Ann's streams closed", func() bool { return !sf.s.social.Holding(annID) })
+	sf.clock.Advance(seek.Window + 1)
+	if st, body := (&client{t: t, base: base}).do("GET", "/api/v1/seeks", nil, &list); st != 200 || len(list.Seeks) != 0 {
+		t.Fatalf("after Ann left: %d %s", st, body)
+	}
+	third := openStream(t, base, ann.token)
+	if st, body := ann.do("POST", "/api/v1/seeks", `{"game": "quizl"}`, &a); st != 201 || a.Status != "waiting" {
+		t.Fatalf("ann seeks again: %d %s", st, body)
+	}
+	third.next("seek")
 }

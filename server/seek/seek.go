@@ -441,6 +441,10 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 	}
 	if r, ok := g.(game.Rated); ok && r.PoolOption() != "" {
 		e.seek.Mode = rules.String(r.PoolOption())
+		delete(e.seek.Rules, r.PoolOption())
+		if len(e.seek.Rules) == 0 {
+			e.seek.Rules = nil
+		}
 	}
 	if e.hasRating {
 		e.seek.Rating = int(math.Round(e.rating))
@@ -717,6 +721,25 @@ func (s *Service) List(p *auth.Principal, gameName string) []Seek {
 		return out[i].ID < out[j].ID
 	})
 	return out
+}
+
+// Waiting returns identity's seeks waiting, oldest first: the opening
+// lines of its player stream.
+func (s *Service) Waiting(identity string) []Seek {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Seek
+	for _, e := range s.book.byPlayer[identity] {
+		out = append(out, e.seek)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out
+}
+
+// SeekLine is a "seek" line of the player stream for seek sk.
+func SeekLine(sk Seek) social.StreamEvent {
+	b, _ := json.Marshal(streamSeek{Seek: sk})
+	return social.StreamEvent{Type: "seek", Seek: b}
 }
 
 // Len returns the number of seeks waiting.
