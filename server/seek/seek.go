@@ -535,10 +535,18 @@ func (s *Service) pair(ctx context.Context, w, e *entry) (table.Seated, error) {
 	}
 	s.mu.Lock()
 	s.paired[w.seek.ID] = paired{identity: w.identity, p: Pairing{Table: seated.Table, Seat: 1 - seated.Seat}, at: s.now()}
-	// A paired player's other seek for this game, if any, is theirs no
-	// longer: they play now.
+	// The asker's own seek for this game, when they accepted another's,
+	// has found its game too.
+	own := s.book.byPlayer[e.identity][w.seek.Game]
+	if own != nil {
+		s.book.remove(own)
+		s.paired[own.seek.ID] = paired{identity: e.identity, p: Pairing{Table: seated.Table, Seat: seated.Seat}, at: s.now()}
+	}
 	s.mu.Unlock()
 	s.tellGone(w, "paired", seated.Table)
+	if own != nil {
+		s.tellGone(own, "paired", seated.Table)
+	}
 	s.cfg.Logger.Info("seeks paired", "table", seated.Table, "game", e.key.game, "rated", e.key.rated)
 	return seated, nil
 }

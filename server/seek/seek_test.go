@@ -387,6 +387,9 @@ func TestSeekAccept(t *testing.T) {
 			t.Fatalf("%s accepts: %v, want %d", who, err, status)
 		}
 	}
+	// Ben's own seek for the game, on other terms, goes with his
+	// acceptance: he plays now.
+	own := e.must(t, "ben", `{"game":"guess","clock":120}`, "waiting")
 	got, err := e.s.Accept(ctx, &auth.Principal{Identity: "ben"}, a.Seek.ID)
 	if err != nil || got.Status != "paired" || got.Table.Seat != 1 {
 		t.Fatalf("ben accepts: %+v, %v", got, err)
@@ -397,6 +400,12 @@ func TestSeekAccept(t *testing.T) {
 	}
 	if _, err := e.s.Accept(ctx, &auth.Principal{Identity: "eve"}, a.Seek.ID); refuse.Status(err) != http.StatusNotFound {
 		t.Fatalf("accepted twice: %v", err)
+	}
+	if n := e.s.Len(); n != 0 {
+		t.Fatalf("%d seeks wait after Ben's acceptance", n)
+	}
+	if m, err := e.s.Get(ctx, &auth.Principal{Identity: "ben"}, own.Seek.ID); err != nil || m.Status != "paired" || m.Pairing.Table != got.Table.Table {
+		t.Fatalf("Ben's own seek reads %+v, %v", m, err)
 	}
 }
 
