@@ -1,8 +1,12 @@
 package e2e
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestQuickSeek: players in separate browsers pair by quick seek. Ann and
@@ -91,6 +95,39 @@ func TestQuickSeek(t *testing.T) {
 	ann.wait("the banner gone", `document.querySelectorAll(".banner.seek").length === 0`)
 	if n := eval[int](ann, `fetch("/api/v1/seeks").then(r => r.json()).then(l => l.seeks.length)`); n != 0 {
 		t.Errorf("%d seeks listed after the cancel", n)
+	}
+
+	// After a wait with nobody, the banner offers the computer at Ann's
+	// level (medium: she is new to Quizl); she plays it while her seek
+	// waits on, and cancels it from the table's page.
+	ann.click(".quick-seek[data-game=quizl][data-rated=false]")
+	ann.wait("Ann's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	ann.waitLong("the offer of the computer", `!!document.querySelector(".banner.seek .seek-computer")`)
+	if got := ann.text(".banner.seek .seek-offer"); !strings.Contains(got, "No one yet: play the computer at your level while you wait?") {
+		t.Errorf("the offer reads %q", got)
+	}
+	ann.accessibleThemes("the offer of the computer")
+	ann.click(".banner.seek .seek-computer")
+	ann.wait("the table against the computer", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	cid := eval[string](ann, `location.pathname`)
+	if got := eval[string](ann, `fetch("/api/v1`+strings.Replace(cid, "/t/", "/tables/", 1)+`").then(r => r.json()).then(v => (v.table || v).seats.map(s => s.kind === "computer" ? s.level : s.name).join(","))`); !strings.Contains(got, "medium") {
+		t.Errorf("the computer's seat: %s", got)
+	}
+	if n := eval[int](ann, `fetch("/api/v1/seeks").then(r => r.json()).then(l => l.seeks.length)`); n != 1 {
+		t.Errorf("%d seeks listed while Ann plays the computer, want hers", n)
+	}
+	ann.click(".banner.seek .seek-cancel")
+	ann.wait("the banner gone", `document.querySelectorAll(".banner.seek").length === 0`)
+}
+
+// waitLong is wait for what comes after the browser's own timers (the
+// seek banner's offer comes 20 s into a wait).
+func (p *player) waitLong(what, expr string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 60*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		p.fail("waiting for %s (%s): %v", what, clip(expr), err)
 	}
 }
 
