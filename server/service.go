@@ -30,6 +30,7 @@ import (
 	"parlour/server/httpapi"
 	"parlour/server/limit"
 	"parlour/server/players"
+	"parlour/server/seek"
 	"parlour/server/social"
 	"parlour/server/socket"
 	"parlour/server/table"
@@ -97,6 +98,8 @@ type Service struct {
 
 	// social is presence, challenges and the player streams.
 	social *social.Service
+	// seeks is quick pairing, in memory.
+	seeks *seek.Service
 
 	// cl is this node of a cluster; nil for a single node.
 	cl *cluster.Node
@@ -182,6 +185,8 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		sc.Peers = s.cl
 	}
 	s.social = social.New(sc)
+	s.seeks = seek.New(seek.Config{Tables: s.Service, Streams: s.social, Players: seek.StorePlayers{Store: cfg.Store},
+		Games: cfg.Games, Clock: s.Service.Config().Clock, Logger: cfg.Logger})
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
 	s.analyses = analyses.New(s.Service, cfg.Store, cfg.Games, s.log)
@@ -209,6 +214,7 @@ func (s *Service) Close() {
 		s.cl.Close()
 	}
 	s.cancel()
+	s.seeks.Close()
 	s.social.Close()
 	s.Service.Close()
 }
@@ -253,7 +259,7 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 // config before it is built (tests shorten its waits).
 func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handler {
 	cfg := httpapi.Config{
-		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses,
+		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses, Seeks: s.seeks,
 		Auth: s.auth, Games: s.games, Store: s.st, Metrics: s.reg, Limits: lim, Logger: s.log, Closing: s.ctx,
 	}
 	if s.cl != nil {

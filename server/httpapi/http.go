@@ -24,6 +24,7 @@ import (
 	"parlour/server/players"
 	"parlour/server/protocol"
 	"parlour/server/refuse"
+	"parlour/server/seek"
 	"parlour/server/social"
 	"parlour/server/socket"
 	"parlour/server/table"
@@ -39,6 +40,7 @@ type Config struct {
 	Social   *social.Service
 	Daily    *daily.Service
 	Analyses *analyses.Cache
+	Seeks    *seek.Service
 	Auth     *auth.Auth
 	Games    *game.Registry
 	Store    store.Store
@@ -72,6 +74,7 @@ type Handler struct {
 	social   *social.Service
 	daily    *daily.Service
 	analyses *analyses.Cache
+	seeks    *seek.Service
 	auth     *auth.Auth
 	games    *game.Registry
 	st       store.Store
@@ -98,6 +101,9 @@ type Handler struct {
 	newRated *limit.Keyed
 	// challengesByAddr counts the challenges each address makes.
 	challengesByAddr *limit.Keyed
+	// seeksByID and seeksByAddr limit the seeks each identity and each
+	// address makes (http_seeks.go).
+	seeksByID, seeksByAddr *limit.Keyed
 	// signInByAddr and signInByName limit password checks (http_sessions.go).
 	signInByAddr, signInByName *limit.Keyed
 
@@ -137,7 +143,7 @@ func New(cfg Config) (*Handler, error) {
 		return nil, fmt.Errorf("httpapi: registering metrics: %w", err)
 	}
 	h := &Handler{
-		tables: cfg.Tables, players: cfg.Players, social: cfg.Social, daily: cfg.Daily, analyses: cfg.Analyses,
+		tables: cfg.Tables, players: cfg.Players, social: cfg.Social, daily: cfg.Daily, analyses: cfg.Analyses, seeks: cfg.Seeks,
 		auth: cfg.Auth, games: cfg.Games, st: cfg.Store, reg: cfg.Metrics, metrics: m, closing: cfg.Closing,
 		remote: cfg.Remote,
 		lim:    lim, log: cfg.Logger, mux: http.NewServeMux(),
@@ -147,6 +153,8 @@ func New(cfg Config) (*Handler, error) {
 		chatByAddr:       limit.NewKeyed(lim.ChatPerAddr, lim.ChatPerAddrBurst),
 		newRated:         limit.NewKeyed(table.NewRatedPerAddr/(24*60*60.0), table.NewRatedPerAddr),
 		challengesByAddr: limit.NewKeyed(social.ChallengesPerAddr, social.ChallengesPerAddrBurst),
+		seeksByID:        limit.NewKeyed(seek.PerIdentity, seek.PerIdentityBurst),
+		seeksByAddr:      limit.NewKeyed(seek.PerAddr, seek.PerAddrBurst),
 		signInByAddr:     limit.NewKeyed(lim.SignIns, lim.SignInsBurst),
 		signInByName:     limit.NewKeyed(lim.SignInsPerName, lim.SignInsPerNameBurst),
 		keepAlive:        cmp.Or(cfg.KeepAlive, social.StreamKeepAlive),
@@ -220,6 +228,11 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("POST /api/v1/challenges/{id}/decline", handle(h, bySignedIn, ok, h.decline))
 	h.mux.HandleFunc("DELETE /api/v1/challenges/{id}", handle(h, bySignedIn, ok, h.withdraw))
 	h.mux.HandleFunc("GET /api/v1/stream", h.stream)
+	h.mux.HandleFunc("GET /api/v1/seeks", handle(h, byIdentity, ok, h.listSeeks))
+	h.mux.HandleFunc("POST /api/v1/seeks", h.postSeek)
+	h.mux.HandleFunc("GET /api/v1/seeks/{id}", handle(h, bySignedIn, ok, h.mySeek))
+	h.mux.HandleFunc("DELETE /api/v1/seeks/{id}", handle(h, bySignedIn, none, h.cancelSeek))
+	h.mux.HandleFunc("POST /api/v1/seeks/{id}/accept", handle(h, bySignedIn, created, h.acceptSeek))
 	h.mountTools() // POST /api/v1/tools/..., and their old paths (tools.go)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse.NotFound("no such endpoint: %s %s", r.Method, refuse.Clip(r.URL.Path)))

@@ -12,6 +12,7 @@ import (
 
 	"parlour/server/players"
 	"parlour/server/refuse"
+	"parlour/server/seek"
 	"parlour/store"
 )
 
@@ -62,8 +63,8 @@ func (h *Handler) setSettings(r *http.Request, p *auth.Principal, req players.Se
 
 // stream serves GET /api/v1/stream: NDJSON, one StreamEvent a line, and
 // an empty line every keep-alive. It opens with the asker's open
-// challenges (as "challenge" lines) and their tables under way (as
-// "gameStart" lines), then follows; it ends when the client goes away or
+// challenges (as "challenge" lines), their seeks waiting ("seek") and
+// their tables under way (as "gameStart" lines), then follows; it ends when the client goes away or
 // the server shuts down. An open stream counts as being online.
 func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	p, err := h.signedIn(r)
@@ -92,6 +93,11 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, c := range append(in, out...) {
 			opening = append(opening, social.StreamEvent{Type: "challenge", Challenge: &c})
+		}
+	}
+	if h.seeks != nil {
+		for _, sk := range h.seeks.Waiting(p.Identity) {
+			opening = append(opening, seek.SeekLine(sk))
 		}
 	}
 	// Tables on a node that does not answer now are left out: their

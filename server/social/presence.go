@@ -177,3 +177,10 @@ func (s *Service) Online(ctx context.Context) (_ Online, err error) {
 	}
 	return out, nil
 }
+
+// holding reports whether identity has a stream open.
+func (p *onlineSet) holding(identity string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.open[identity] > 0
+}

@@ -89,3 +89,8 @@ func (s *Service) OnlineHere() []string { return s.presence.online(s.now()) }
 
 // IsOnline reports whether identity is online on this node.
 func (s *Service) IsOnline(identity string) bool { return s.presence.isOnline(identity, s.now()) }
+
+// Holding reports whether identity has a stream or socket open on this
+// node: a player whose page, terminal or stream is open, however long
+// since their last request.
+func (s *Service) Holding(identity string) bool { return s.presence.holding(identity) }

@@ -4,6 +4,7 @@
 package social
 
 import (
+	"encoding/json"
 	"sync"
 	"time"
 
@@ -21,7 +22,8 @@ const StreamKeepAlive = 7 * time.Second
 const streamBuffer = 64
 
 // StreamEvent is one line of the player stream. Type is "challenge",
-// "challengeDeclined", "challengeCanceled", "gameStart" or "gameFinish";
+// "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish",
+// "seek" or "seekGone";
 // Challenge is set for the first three, Table for the last two.
 type StreamEvent struct {
 	Type      string       `json:"type"`
@@ -29,6 +31,9 @@ type StreamEvent struct {
 	Table     *StreamTable `json:"table,omitempty"`
 	// Key is the SSH key of a keyAdded: one was added to the account.
 	Key *players.KeyInfo `json:"key,omitempty"`
+	// Seek is the seek of a "seek" (waiting) or "seekGone" line (paired,
+	// canceled, or its player left), as server/seek describes it.
+	Seek json.RawMessage `json:"seek,omitempty"`
 }
 
 // StreamTable is the table of a gameStart or gameFinish: the player's seat

@@ -23,6 +23,9 @@ type Pairing struct {
 	// Asker is the identity of the player whose request makes the table
 	// (who accepted): the answer carries its seat's token.
 	Asker string
+	// Lexicon names the word list the table checks words against; the
+	// default when empty.
+	Lexicon string
 	// Challenge is the challenge the table accepts, if any: it is marked
 	// accepted in the table's own transaction, so that of two
 	// acceptances at once only one makes a table (the other meets
@@ -34,6 +37,8 @@ type Pairing struct {
 // PairedSeat is one player of a Pairing.
 type PairedSeat struct {
 	Identity, Name string
+	// Guest is set for an identity without an account (a casual seek's).
+	Guest bool
 }
 
 // CheckPairing checks that a table of pr's game, rules and players may be
@@ -42,7 +47,7 @@ func (s *Service) CheckPairing(pr Pairing) error {
 	if !pr.Rated {
 		return nil
 	}
-	_, err := checkRated(pr.Game, pr.Rules, "", pr.seats(), asker{identity: pr.Asker, account: true})
+	_, err := checkRated(pr.Game, pr.Rules, pr.Lexicon, pr.seats(), asker{identity: pr.Asker, account: true})
 	return err
 }
 
@@ -50,6 +55,9 @@ func (pr Pairing) seats() []seatMeta {
 	seats := make([]seatMeta, len(pr.Seats))
 	for i, st := range pr.Seats {
 		seats[i] = seatMeta{Identity: st.Identity, Name: st.Name, Player: "account"}
+		if st.Guest {
+			seats[i].Player = "guest"
+		}
 	}
 	return seats
 }
@@ -74,14 +82,14 @@ func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 	pool := ""
 	if pr.Rated {
 		var err error
-		if pool, err = checkRated(pr.Game, pr.Rules, "", seats, asker{identity: pr.Asker, account: true}); err != nil {
+		if pool, err = checkRated(pr.Game, pr.Rules, pr.Lexicon, seats, asker{identity: pr.Asker, account: true}); err != nil {
 			return Seated{}, err
 		}
 	}
 	for i := range seats {
 		seats[i].Name = uniqueName(seats, seats[i].Name, i)
 	}
-	lex, err := s.lexicon("")
+	lex, err := s.lexicon(pr.Lexicon)
 	if err != nil {
 		return Seated{}, err
 	}

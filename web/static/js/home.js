@@ -6,6 +6,7 @@ import { call, myName, setMyName, rememberSeat, recent, identityToken, signedIn 
 import { games, gameInfo, title } from "./catalog.js";
 import { go } from "./nav.js";
 import { optionControl, readOptions, clockControl, clockPresets } from "./options.js";
+import { quickButtons } from "./seek.js";
 
 const blurbs = {
   quizl: "Word battleships on a 5×5 letter grid: find the hidden five-letter password with as few calls as you can.",
@@ -27,7 +28,8 @@ export async function home(main) {
         h("div", { class: "row" },
           h("a", { class: "button primary", href: "/new/" + g.name, "aria-label": "New table of " + g.title }, "New table"),
           g.name === "salvo" ? h("a", { href: "/new/salvo?practice", id: "salvo-practice", "aria-label": "Practise Salvo alone against a hidden fleet" }, "Practise") : null,
-          h("a", { href: "/rules/" + g.name, "aria-label": g.title + " rules" }, "Rules"))));
+          h("a", { href: "/rules/" + g.name, "aria-label": g.title + " rules" }, "Rules")),
+        g.max_players >= 2 && g.min_players <= 2 ? h("div", { class: "row quick" }, quickButtons(g)) : null));
     }
   } catch (e) {
     append(list, h("p", { class: "error" }, "Cannot list the games: " + e.message));

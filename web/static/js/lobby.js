@@ -4,12 +4,31 @@ import { h, clear, append, fill, guestName } from "./dom.js";
 import { call, signedIn } from "./api.js";
 import { games } from "./catalog.js";
 import { rulesInWords } from "./rulestext.js";
+import { acceptButton, terms } from "./seek.js";
 
 export async function lobby(main) {
   document.title = "Lobby · Parlour";
   const box = h("div", { "aria-live": "polite" });
   const players = h("section", { id: "lobby-players", "aria-labelledby": "online-title" });
-  append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")), players);
+  const seeks = h("div", { id: "lobby-seeks", "aria-live": "polite" });
+  const seekErr = h("p", { class: "error", role: "alert" });
+  append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")),
+    h("h2", {}, "Players looking for a game"), seeks, seekErr, players);
+  let shownSeeks = "";
+  // loadSeeks lists the seeks waiting, each with Accept but the player's own.
+  const loadSeeks = async () => {
+    let list;
+    try { list = (await call("GET", "/seeks")).seeks || []; } catch (e) { fill(seeks, h("p", { class: "error" }, e.message)); return; }
+    const now = JSON.stringify(list.map(s => s.id));
+    if (now === shownSeeks) return;
+    shownSeeks = now;
+    if (!list.length) { fill(seeks, h("p", { class: "muted" }, "Nobody is looking for a game right now: the home page's Quick game buttons start a search.")); return; }
+    const me = signedIn().toLowerCase();
+    fill(seeks, h("ul", { class: "seeks" }, list.map(s => h("li", { "data-seek": s.id },
+      h("strong", {}, s.player), s.rating ? ` (${s.rating})` : "", ` wants ${terms(s)}`,
+      s.rating_range ? ` against players rated ${s.rating_range.min} to ${s.rating_range.max}` : "", ". ",
+      me && s.player.toLowerCase() === me ? h("span", { class: "muted" }, "Your seek") : acceptButton(s, seekErr)))));
+  };
   let shown = "";
   const options = {};
   try { for (const g of await games()) options[g.name] = g.options; } catch { /* name every rule from its key */ }
@@ -43,8 +62,9 @@ export async function lobby(main) {
         h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.rated ? "rated " : ""}${t.title || t.game} table ${t.id}` }, "Join")))))));
   };
   await load();
+  await loadSeeks();
   const online = await onlineList(players);
-  const timer = setInterval(load, 5000);
+  const timer = setInterval(() => { load(); loadSeeks(); }, 5000);
   const onlineTimer = setInterval(online, 30000);
   return () => { clearInterval(timer); clearInterval(onlineTimer); };
 }

@@ -1,0 +1,68 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"parlour/server/auth"
+	"parlour/server/protocol"
+	"parlour/server/refuse"
+	"parlour/server/seek"
+)
+
+// postSeek serves POST /api/v1/seeks: 201 with {"status": "waiting",
+// "seek"} or, when it paired at once, {"status": "paired" or "computer",
+// "table"} holding the asker's seat and its token. Seeks are limited per
+// identity and per address; only seeks made count.
+func (h *Handler) postSeek(w http.ResponseWriter, r *http.Request) {
+	req, err := protocol.DecodeSeekRequest(r.Body, h.lim.MaxBody)
+	var p *auth.Principal
+	if err == nil {
+		p, err = h.signedIn(r)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	addr := h.clientAddr(r)
+	if !h.seeksByAddr.OK(addr) || !h.seeksByID.OK(p.Identity) {
+		h.tables.RateLimited()
+		h.fail(w, r, refuse.TooMany("too many seeks in a short time: wait a few seconds"))
+		return
+	}
+	ans, err := h.seeks.Seek(r.Context(), p, req)
+	if err == nil {
+		h.seeksByAddr.Allow(addr)
+		h.seeksByID.Allow(p.Identity)
+	}
+	h.answer(w, r, http.StatusCreated, ans, err)
+}
+
+// acceptSeek serves POST /api/v1/seeks/{id}/accept: the asker pairs with
+// a listed seek on its terms.
+func (h *Handler) acceptSeek(r *http.Request, p *auth.Principal) (seek.Answer, error) {
+	addr := h.clientAddr(r)
+	if !h.seeksByAddr.OK(addr) || !h.seeksByID.OK(p.Identity) {
+		h.tables.RateLimited()
+		return seek.Answer{}, refuse.TooMany("too many seeks in a short time: wait a few seconds")
+	}
+	ans, err := h.seeks.Accept(r.Context(), p, r.PathValue("id"))
+	if err == nil {
+		h.seeksByAddr.Allow(addr)
+		h.seeksByID.Allow(p.Identity)
+	}
+	return ans, err
+}
+
+func (h *Handler) cancelSeek(r *http.Request, p *auth.Principal) (noContent, error) {
+	return noContent{}, h.seeks.Cancel(r.Context(), p, r.PathValue("id"))
+}
+
+func (h *Handler) mySeek(r *http.Request, p *auth.Principal) (seek.Mine, error) {
+	return h.seeks.Get(r.Context(), p, r.PathValue("id"))
+}
+
+// listSeeks serves GET /api/v1/seeks[?game=NAME]: the seeks waiting on
+// this node, oldest first.
+func (h *Handler) listSeeks(r *http.Request, p *auth.Principal) (map[string][]seek.Seek, error) {
+	return map[string][]seek.Seek{"seeks": h.seeks.List(p, r.URL.Query().Get("game"))}, nil
+}

@@ -1,0 +1,801 @@
+// Package seek is quick pairing: a player asks for a game on given terms
+// (a seek), and a seek on the same terms already waiting makes the table
+// at once; otherwise the seek is listed for others to accept, for as long
+// as its player is about.
+//
+// Seeks live in memory, on the node that received them: a restart drops
+// them (their players are gone from it too), and in a cluster each node
+// matches only the seeks it holds. Two players who seek the same game
+// through different nodes each wait, listed on their own node, until
+// somebody on that node accepts; that is acceptable while a cluster's
+// nodes are few, and the lobby of each node lists its own seeks.
+package seek
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"parlour/game"
+	"parlour/glicko"
+	"parlour/lexicon"
+	"parlour/server/auth"
+	"parlour/server/protocol"
+	"parlour/server/refuse"
+	"parlour/server/social"
+	"parlour/server/table"
+	"parlour/store"
+)
+
+// Window is how long a seek outlives its player's last request about it
+// when no stream or socket of theirs is open: a page that waits polls its
+// seek more often than this, so a closed page's seek goes within it.
+const Window = 30 * time.Second
+
+// PairedKept is how long the pairing of a seek stays to be read by its
+// player (GET /api/v1/seeks/{id}) after it paired.
+const PairedKept = 2 * time.Minute
+
+// PerIdentity and PerIdentityBurst limit the seeks one player makes (one
+// every 3 s, 10 at once); PerAddr and PerAddrBurst those made from one
+// address. A seek is cheap, but each is told to streams and listed.
+const (
+	PerIdentity      = 1.0 / 3
+	PerIdentityBurst = 10
+	PerAddr          = 1.0
+	PerAddrBurst     = 30
+)
+
+// Tables is what seeks need of the tables: *table.Service.
+type Tables interface {
+	Pair(ctx context.Context, pr table.Pairing) (table.Seated, error)
+	CheckPairing(pr table.Pairing) error
+	Create(ctx context.Context, p *auth.Principal, req table.CreateRequest) (table.Seated, error)
+}
+
+// Streams is what seeks need of the player streams and presence:
+// *social.Service.
+type Streams interface {
+	Tell(identity string, ev social.StreamEvent)
+	// Holding reports whether identity has a stream or socket open on
+	// this node.
+	Holding(identity string) bool
+}
+
+// Player is who seeks: an identity, its name, and whether it is an
+// account's.
+type Player struct {
+	Identity, Name string
+	Account        bool
+}
+
+// Players tells who an identity is and its rating in a pool.
+type Players interface {
+	Player(ctx context.Context, identity string) (Player, error)
+	// Rating returns identity's rating in pool, and false when it has
+	// played no rated game there.
+	Rating(ctx context.Context, identity, pool string) (float64, bool, error)
+}
+
+// Config is what a Service is built from; all but Blocked are required.
+type Config struct {
+	Tables  Tables
+	Streams Streams
+	Players Players
+	Games   *game.Registry
+	Clock   table.Clock
+	Logger  *slog.Logger
+	// Blocked, when set, reports whether either of two identities keeps
+	// away from the other: their seeks never pair.
+	Blocked func(a, b string) bool
+}
+
+// Seek is a waiting seek as the lobby lists it.
+type Seek struct {
+	ID     string `json:"id"`
+	Player string `json:"player"`
+	Game   string `json:"game"`
+	// Mode is the choice of the game's pool option, when it has one.
+	Mode string `json:"mode,omitempty"`
+	// Rules are the rule options set away from their defaults, the
+	// clock apart.
+	Rules   map[string]json.RawMessage `json:"rules,omitempty"`
+	Rated   bool                       `json:"rated"`
+	Clock   json.RawMessage            `json:"clock,omitempty"`
+	Lexicon string                     `json:"lexicon,omitempty"`
+	// Rating is the seeker's rating in the game's pool (accounts only).
+	Rating int `json:"rating,omitempty"`
+	// RatingRange is the opponents' ratings it takes, from min to max.
+	RatingRange *Range    `json:"rating_range,omitempty"`
+	Created     time.Time `json:"created"`
+}
+
+// Range is a resolved rating range.
+type Range struct {
+	Min int `json:"min"`
+	Max int `json:"max"`
+}
+
+// Answer is what a seek is answered with: Status "waiting" and the Seek,
+// or "paired" (with a person) or "computer" and the asker's seat at the
+// new table.
+type Answer struct {
+	Status string        `json:"status"`
+	Seek   *Seek         `json:"seek,omitempty"`
+	Table  *table.Seated `json:"table,omitempty"`
+}
+
+// Pairing is how a seek ended for its player, read back with Get.
+type Pairing struct {
+	Table string `json:"table"`
+	Seat  int    `json:"seat"`
+}
+
+// key is the terms two seeks must share to pair: the book's index.
+type key struct {
+	game, rules, clock, lexicon string
+	rated                       bool
+}
+
+// entry is one waiting seek with what matching needs.
+type entry struct {
+	seek     Seek
+	identity string
+	account  bool
+	key      key
+	g        game.Game
+	rules    game.Rules
+	// rating is the seeker's rating in the pool (DefaultRating for an
+	// account new to it); hasRating is false for a guest.
+	rating    float64
+	hasRating bool
+	// lo, hi bound the opponent's rating when ranged.
+	lo, hi float64
+	ranged bool
+	// seen is when the player last asked about it.
+	seen time.Time
+}
+
+// admits reports whether e takes an opponent rated r (hasR false: none).
+func (e *entry) admits(r float64, hasR bool) bool {
+	if !e.ranged {
+		return true
+	}
+	return hasR && r >= e.lo && r <= e.hi
+}
+
+// book is the waiting seeks, indexed by their terms, by id and by player
+// and game.
+type book struct {
+	buckets  map[key][]*entry
+	byID     map[string]*entry
+	byPlayer map[string]map[string]*entry // identity -> game -> seek
+}
+
+func newBook() *book {
+	return &book{buckets: map[key][]*entry{}, byID: map[string]*entry{}, byPlayer: map[string]map[string]*entry{}}
+}
+
+func (b *book) add(e *entry) {
+	b.buckets[e.key] = append(b.buckets[e.key], e)
+	b.byID[e.seek.ID] = e
+	if b.byPlayer[e.identity] == nil {
+		b.byPlayer[e.identity] = map[string]*entry{}
+	}
+	b.byPlayer[e.identity][e.seek.Game] = e
+}
+
+func (b *book) remove(e *entry) {
+	if b.byID[e.seek.ID] != e {
+		return
+	}
+	delete(b.byID, e.seek.ID)
+	bk := b.buckets[e.key]
+	if i := slices.Index(bk, e); i >= 0 {
+		bk = slices.Delete(bk, i, i+1)
+	}
+	if len(bk) == 0 {
+		delete(b.buckets, e.key)
+	} else {
+		b.buckets[e.key] = bk
+	}
+	if m := b.byPlayer[e.identity]; m != nil {
+		delete(m, e.seek.Game)
+		if len(m) == 0 {
+			delete(b.byPlayer, e.identity)
+		}
+	}
+}
+
+// paired is a seek that made a table, kept for its player to read.
+type paired struct {
+	identity string
+	p        Pairing
+	at       time.Time
+}
+
+// Service keeps the waiting seeks and pairs them.
+type Service struct {
+	cfg    Config
+	mu     sync.Mutex
+	book   *book
+	paired map[string]paired
+	sweep  table.Timer
+	closed bool
+}
+
+// New returns a Service of cfg, sweeping away the seeks of players gone
+// every Window.
+func New(cfg Config) *Service {
+	s := &Service{cfg: cfg, book: newBook(), paired: map[string]paired{}}
+	s.mu.Lock()
+	s.sweep = cfg.Clock.AfterFunc(Window, s.sweepLoop)
+	s.mu.Unlock()
+	return s
+}
+
+// Close stops the sweeping.
+func (s *Service) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+	if s.sweep != nil {
+		s.sweep.Stop()
+	}
+}
+
+func (s *Service) now() time.Time { return s.cfg.Clock.Now() }
+
+func (s *Service) sweepLoop() {
+	s.Sweep()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.sweep = s.cfg.Clock.AfterFunc(Window, s.sweepLoop)
+	}
+}
+
+// present reports whether e's player is still about: a stream or socket
+// open, or a request about the seek within Window.
+func (s *Service) present(e *entry, now time.Time) bool {
+	return now.Sub(e.seen) <= Window || s.cfg.Streams.Holding(e.identity)
+}
+
+// Sweep drops the seeks whose players are gone and forgets old pairings.
+func (s *Service) Sweep() {
+	now := s.now()
+	var gone []*entry
+	s.mu.Lock()
+	for _, e := range s.book.byID {
+		if !s.present(e, now) {
+			s.book.remove(e)
+			gone = append(gone, e)
+		}
+	}
+	for id, p := range s.paired {
+		if now.Sub(p.at) > PairedKept {
+			delete(s.paired, id)
+		}
+	}
+	s.mu.Unlock()
+	for _, e := range gone {
+		s.tellGone(e, "gone", "")
+	}
+}
+
+// streamSeek is the seek of a "seek" or "seekGone" stream line.
+type streamSeek struct {
+	Seek
+	// Reason, in a seekGone, is "paired", "canceled" or "gone" (its
+	// player left).
+	Reason string `json:"reason,omitempty"`
+	// Table, in a seekGone that paired, is the table it made.
+	Table string `json:"table,omitempty"`
+}
+
+func (s *Service) tell(identity, typ string, ss streamSeek) {
+	b, err := json.Marshal(ss)
+	if err != nil {
+		return
+	}
+	s.cfg.Streams.Tell(identity, social.StreamEvent{Type: typ, Seek: b})
+}
+
+func (s *Service) tellGone(e *entry, reason, tableID string) {
+	s.tell(e.identity, "seekGone", streamSeek{Seek: e.seek, Reason: reason, Table: tableID})
+}
+
+// terms resolves a request's game, rules and key, and refuses what no
+// seek may ask for.
+func (s *Service) terms(req protocol.SeekRequest) (game.Game, game.Rules, key, error) {
+	g, err := s.cfg.Games.Lookup(strings.ToLower(strings.TrimSpace(req.Game)))
+	if err != nil {
+		return nil, nil, key{}, refuse.Bad("%v", err)
+	}
+	if lo, hi := g.Players(); lo > 2 || hi < 2 {
+		return nil, nil, key{}, refuse.Bad("%s is not played by two, so there is nobody to pair you with", g.Title())
+	}
+	raw := make(map[string]json.RawMessage, len(req.Rules)+2)
+	for k, v := range req.Rules {
+		raw[k] = v
+	}
+	if req.Mode != "" {
+		opt := ""
+		if r, ok := g.(game.Rated); ok {
+			opt = r.PoolOption()
+		}
+		if opt == "" {
+			return nil, nil, key{}, refuse.Bad("%s has no modes: leave out mode", g.Title())
+		}
+		if _, ok := raw[opt]; ok {
+			return nil, nil, key{}, refuse.Bad("give the mode once: as mode, or in the rules")
+		}
+		b, _ := json.Marshal(req.Mode)
+		raw[opt] = b
+	}
+	if len(req.Clock) > 0 {
+		if _, ok := raw[game.ClockOption]; ok {
+			return nil, nil, key{}, refuse.Bad("give the clock once: as clock, or in the rules")
+		}
+		raw[game.ClockOption] = req.Clock
+	}
+	rules, err := game.ResolveFor(g, raw)
+	if err != nil {
+		return nil, nil, key{}, refuse.Bad("%v", err)
+	}
+	lex := strings.TrimSpace(req.Lexicon)
+	if lex != "" && !slices.Contains(lexicon.Names(), lex) {
+		return nil, nil, key{}, refuse.Bad("there is no lexicon %q (there are %s)", refuse.Clip(lex), strings.Join(lexicon.Names(), ", "))
+	}
+	if lex == lexicon.DefaultName {
+		lex = ""
+	}
+	k := key{game: g.Name(), rated: req.Rated, lexicon: lex}
+	// The clock is keyed as its bytes (what clock kinds mean is the
+	// tables'), the other rules as the options set away from their
+	// defaults, in order.
+	nd := table.RawRules(g, rules)
+	if c, ok := nd[game.ClockOption]; ok {
+		k.clock = string(c)
+		delete(nd, game.ClockOption)
+	}
+	if len(nd) > 0 {
+		b, _ := json.Marshal(nd) // maps marshal with sorted keys
+		k.rules = string(b)
+	}
+	return g, rules, k, nil
+}
+
+// Seek seeks a game for p on req's terms: it pairs p at once with a
+// matching seek already waiting, or makes p's seek wait. A guest seeks
+// casual games without a rating range; a rated seek is with a person; a
+// player has one seek waiting per game.
+func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.SeekRequest) (Answer, error) {
+	if p == nil {
+		return Answer{}, refuse.With(401, "seeking needs an identity: send your identity token or session")
+	}
+	me, err := s.cfg.Players.Player(ctx, p.Identity)
+	if err != nil {
+		return Answer{}, err
+	}
+	if req.Rated && !me.Account {
+		return Answer{}, refuse.Forbidden("only players with accounts play rated games: sign up or sign in first, or seek a casual game")
+	}
+	if req.RatingRange != nil && !me.Account {
+		return Answer{}, refuse.Forbidden("a guest has no rating, so a rating range cannot be measured from it: sign up, or leave out rating_range")
+	}
+	if req.Opponent == "computer" {
+		return s.computer(ctx, p, me, req)
+	}
+	g, rules, k, err := s.terms(req)
+	if err != nil {
+		return Answer{}, err
+	}
+	e := &entry{identity: me.Identity, account: me.Account, key: k, g: g, rules: rules}
+	pool, _ := game.Pool(g, rules)
+	if me.Account {
+		r, ok, err := s.cfg.Players.Rating(ctx, me.Identity, pool)
+		if err != nil {
+			return Answer{}, err
+		}
+		if !ok {
+			r = glicko.DefaultRating
+		}
+		e.rating, e.hasRating = r, true
+	}
+	if rr := req.RatingRange; rr != nil {
+		e.ranged = true
+		if rr.Within != nil {
+			e.lo, e.hi = e.rating-float64(*rr.Within), e.rating+float64(*rr.Within)
+		} else {
+			e.lo, e.hi = 0, math.Inf(1)
+			if rr.Min != nil {
+				e.lo = float64(*rr.Min)
+			}
+			if rr.Max != nil {
+				e.hi = float64(*rr.Max)
+			}
+		}
+	}
+	if req.Rated {
+		// The rated checks of a table (default rules, a rated game, the
+		// default word list), against a stand-in opponent.
+		pr := table.Pairing{Game: g, Rules: rules, Rated: true, Lexicon: k.lexicon, Asker: me.Identity,
+			Seats: []table.PairedSeat{{Identity: me.Identity, Name: me.Name}, {Identity: "", Name: "opponent"}}}
+		if err := s.cfg.Tables.CheckPairing(pr); err != nil {
+			return Answer{}, err
+		}
+	}
+	now := s.now()
+	e.seen = now
+	e.seek = Seek{ID: auth.NewID(), Player: me.Name, Game: g.Name(), Rated: req.Rated, Clock: json.RawMessage(k.clock), Lexicon: k.lexicon, Created: now.UTC()}
+	if k.rules != "" {
+		_ = json.Unmarshal([]byte(k.rules), &e.seek.Rules)
+	}
+	if r, ok := g.(game.Rated); ok && r.PoolOption() != "" {
+		e.seek.Mode = rules.String(r.PoolOption())
+		delete(e.seek.Rules, r.PoolOption())
+		if len(e.seek.Rules) == 0 {
+			e.seek.Rules = nil
+		}
+	}
+	if e.hasRating {
+		e.seek.Rating = int(math.Round(e.rating))
+	}
+	if e.ranged {
+		hi := e.hi
+		if math.IsInf(hi, 1) {
+			hi = protocol.MaxRating
+		}
+		e.seek.RatingRange = &Range{Min: int(math.Max(0, math.Round(e.lo))), Max: int(math.Round(hi))}
+	}
+
+	s.mu.Lock()
+	if old := s.book.byPlayer[me.Identity][g.Name()]; old != nil && s.present(old, now) {
+		s.mu.Unlock()
+		return Answer{}, refuse.Conflict("you already have a %s seek waiting (%s): cancel it first, or wait for it", g.Title(), old.seek.ID)
+	}
+	other, gone := s.match(e, now)
+	if old := s.book.byPlayer[me.Identity][g.Name()]; old != nil {
+		s.book.remove(old) // its player left it and came back
+		gone = append(gone, old)
+	}
+	if other == nil {
+		s.book.add(e)
+		s.mu.Unlock()
+		for _, o := range gone {
+			s.tellGone(o, "gone", "")
+		}
+		s.tell(me.Identity, "seek", streamSeek{Seek: e.seek})
+		sk := e.seek
+		return Answer{Status: "waiting", Seek: &sk}, nil
+	}
+	s.book.remove(other)
+	s.mu.Unlock()
+	for _, o := range gone {
+		s.tellGone(o, "gone", "")
+	}
+	seated, err := s.pair(ctx, other, e)
+	if err != nil {
+		return Answer{}, err
+	}
+	return Answer{Status: "paired", Table: &seated}, nil
+}
+
+// match finds the oldest waiting seek that e pairs with, dropping on the
+// way the seeks of players gone (returned, to be told so once s.mu is
+// released). s.mu is held.
+func (s *Service) match(e *entry, now time.Time) (*entry, []*entry) {
+	var found *entry
+	var gone []*entry
+	for _, o := range s.book.buckets[e.key] {
+		if o.identity == e.identity || !o.admits(e.rating, e.hasRating) || !e.admits(o.rating, o.hasRating) {
+			continue
+		}
+		if !s.present(o, now) {
+			gone = append(gone, o)
+			continue
+		}
+		if s.cfg.Blocked != nil && s.cfg.Blocked(o.identity, e.identity) {
+			continue
+		}
+		found = o
+		break
+	}
+	for _, o := range gone {
+		s.book.remove(o)
+	}
+	return found, gone
+}
+
+// pair makes the table of waiting seek w and the seek e that matched it,
+// e's player asking; should the table not be made, w waits again.
+func (s *Service) pair(ctx context.Context, w, e *entry) (table.Seated, error) {
+	seated, err := s.cfg.Tables.Pair(ctx, table.Pairing{
+		Game: e.g, Rules: e.rules, Rated: e.key.rated, Lexicon: e.key.lexicon, Asker: e.identity,
+		Seats: []table.PairedSeat{
+			{Identity: w.identity, Name: w.seek.Player, Guest: !w.account},
+			{Identity: e.identity, Name: e.seek.Player, Guest: !e.account},
+		},
+	})
+	if err != nil {
+		s.mu.Lock()
+		if s.book.byPlayer[w.identity][w.seek.Game] == nil {
+			s.book.add(w)
+		}
+		s.mu.Unlock()
+		return table.Seated{}, err
+	}
+	s.mu.Lock()
+	s.paired[w.seek.ID] = paired{identity: w.identity, p: Pairing{Table: seated.Table, Seat: 1 - seated.Seat}, at: s.now()}
+	// The asker's own seek for this game, when they accepted another's,
+	// has found its game too.
+	own := s.book.byPlayer[e.identity][w.seek.Game]
+	if own != nil {
+		s.book.remove(own)
+		s.paired[own.seek.ID] = paired{identity: e.identity, p: Pairing{Table: seated.Table, Seat: seated.Seat}, at: s.now()}
+	}
+	s.mu.Unlock()
+	s.tellGone(w, "paired", seated.Table)
+	if own != nil {
+		s.tellGone(own, "paired", seated.Table)
+	}
+	s.cfg.Logger.Info("seeks paired", "table", seated.Table, "game", e.key.game, "rated", e.key.rated)
+	return seated, nil
+}
+
+// Accept pairs p with waiting seek id on its terms, as a matching seek
+// of p's would.
+func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Answer, error) {
+	if p == nil {
+		return Answer{}, refuse.With(401, "accepting a seek needs an identity: send your identity token or session")
+	}
+	me, err := s.cfg.Players.Player(ctx, p.Identity)
+	if err != nil {
+		return Answer{}, err
+	}
+	now := s.now()
+	s.mu.Lock()
+	w := s.book.byID[id]
+	if w == nil || !s.present(w, now) {
+		s.mu.Unlock()
+		return Answer{}, refuse.NotFound("there is no seek %q waiting: it was taken, canceled, or its player left", refuse.Clip(id))
+	}
+	s.mu.Unlock()
+	if w.identity == me.Identity {
+		return Answer{}, refuse.Bad("this seek is yours: another player accepts it (cancel it with DELETE)")
+	}
+	if w.key.rated && !me.Account {
+		return Answer{}, refuse.Forbidden("this seek is for a rated game, and only players with accounts play rated games: sign up or sign in first")
+	}
+	e := &entry{identity: me.Identity, account: me.Account, key: w.key, g: w.g, rules: w.rules, seen: now}
+	e.seek = Seek{ID: auth.NewID(), Player: me.Name, Game: w.seek.Game, Rated: w.seek.Rated, Created: now.UTC()}
+	if me.Account {
+		pool, _ := game.Pool(w.g, w.rules)
+		r, ok, err := s.cfg.Players.Rating(ctx, me.Identity, pool)
+		if err != nil {
+			return Answer{}, err
+		}
+		if !ok {
+			r = glicko.DefaultRating
+		}
+		e.rating, e.hasRating = r, true
+	}
+	if !w.admits(e.rating, e.hasRating) {
+		if !e.hasRating {
+			return Answer{}, refuse.Forbidden("%s seeks opponents rated %d to %d, and a guest has no rating", w.seek.Player, w.seek.RatingRange.Min, w.seek.RatingRange.Max)
+		}
+		return Answer{}, refuse.Forbidden("%s seeks opponents rated %d to %d; yours is %d", w.seek.Player, w.seek.RatingRange.Min, w.seek.RatingRange.Max, int(math.Round(e.rating)))
+	}
+	if s.cfg.Blocked != nil && s.cfg.Blocked(w.identity, e.identity) {
+		return Answer{}, refuse.NotFound("there is no seek %q waiting: it was taken, canceled, or its player left", refuse.Clip(id))
+	}
+	s.mu.Lock()
+	if s.book.byID[id] != w {
+		s.mu.Unlock()
+		return Answer{}, refuse.Conflict("this seek was taken or canceled meanwhile")
+	}
+	s.book.remove(w)
+	s.mu.Unlock()
+	seated, err := s.pair(ctx, w, e)
+	if err != nil {
+		return Answer{}, err
+	}
+	return Answer{Status: "paired", Table: &seated}, nil
+}
+
+// computer answers a seek of the computer: a table against it at once,
+// at the level p's rating in the pool suggests (Level).
+func (s *Service) computer(ctx context.Context, p *auth.Principal, me Player, req protocol.SeekRequest) (Answer, error) {
+	if req.Rated {
+		return Answer{}, refuse.Bad("rated games are between people: a seek of the computer is casual; leave out rated")
+	}
+	if req.RatingRange != nil {
+		return Answer{}, refuse.Bad("the computer has no rating: leave out rating_range")
+	}
+	g, rules, k, err := s.terms(req)
+	if err != nil {
+		return Answer{}, err
+	}
+	r, ok := glicko.DefaultRating, false
+	if me.Account {
+		pool, _ := game.Pool(g, rules)
+		if r, ok, err = s.cfg.Players.Rating(ctx, me.Identity, pool); err != nil {
+			return Answer{}, err
+		}
+	}
+	level := Level(r, ok)
+	raw := table.RawRules(g, rules)
+	seated, err := s.cfg.Tables.Create(ctx, p, table.CreateRequest{Game: g.Name(), Rules: raw, Seats: []string{"me", "computer:" + level}, Lexicon: k.lexicon, Private: true})
+	if err != nil {
+		return Answer{}, err
+	}
+	return Answer{Status: "computer", Table: &seated}, nil
+}
+
+// Level is the computer's level for a player rated r in a pool (rated
+// false: a player new to it, or a guest): easy below 1400, strong from
+// 1700, medium between and for newcomers. A new rating starts at 1500,
+// and the computer's medium plays about there.
+func Level(r float64, rated bool) string {
+	switch {
+	case !rated:
+		return game.Medium
+	case r < 1400:
+		return game.Easy
+	case r >= 1700:
+		return game.Strong
+	}
+	return game.Medium
+}
+
+// Cancel withdraws p's seek id.
+func (s *Service) Cancel(ctx context.Context, p *auth.Principal, id string) error {
+	if p == nil {
+		return refuse.With(401, "canceling a seek needs your identity token or session")
+	}
+	s.mu.Lock()
+	e := s.book.byID[id]
+	if e == nil || e.identity != p.Identity {
+		s.mu.Unlock()
+		if pd, ok := s.paired[id]; ok && pd.identity == p.Identity {
+			return refuse.Conflict("this seek paired already: its table is %s", pd.p.Table)
+		}
+		return refuse.NotFound("you have no seek %q waiting", refuse.Clip(id))
+	}
+	s.book.remove(e)
+	s.mu.Unlock()
+	s.tellGone(e, "canceled", "")
+	return nil
+}
+
+// Mine is p's seek id as its player reads it: waiting (Seek), or paired
+// (Pairing).
+type Mine struct {
+	Status  string   `json:"status"`
+	Seek    *Seek    `json:"seek,omitempty"`
+	Pairing *Pairing `json:"table,omitempty"`
+}
+
+// Get returns p's seek id: waiting, or the table it made. Reading it
+// counts as the player being about.
+func (s *Service) Get(ctx context.Context, p *auth.Principal, id string) (Mine, error) {
+	if p == nil {
+		return Mine{}, refuse.With(401, "reading a seek needs your identity token or session")
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.book.byID[id]; e != nil && e.identity == p.Identity {
+		e.seen = now
+		sk := e.seek
+		return Mine{Status: "waiting", Seek: &sk}, nil
+	}
+	if pd, ok := s.paired[id]; ok && pd.identity == p.Identity {
+		pp := pd.p
+		return Mine{Status: "paired", Pairing: &pp}, nil
+	}
+	return Mine{}, refuse.NotFound("you have no seek %q: it was canceled, or you left for too long", refuse.Clip(id))
+}
+
+// List returns the seeks waiting, oldest first, for game when it is not
+// empty; a player's own reading of it counts as being about.
+func (s *Service) List(p *auth.Principal, gameName string) []Seek {
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p != nil {
+		for _, e := range s.book.byPlayer[p.Identity] {
+			e.seen = now
+		}
+	}
+	out := []Seek{}
+	for _, e := range s.book.byID {
+		if (gameName == "" || e.seek.Game == gameName) && s.present(e, now) {
+			out = append(out, e.seek)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if !out[i].Created.Equal(out[j].Created) {
+			return out[i].Created.Before(out[j].Created)
+		}
+		return out[i].ID < out[j].ID
+	})
+	return out
+}
+
+// Waiting returns identity's seeks waiting, oldest first: the opening
+// lines of its player stream.
+func (s *Service) Waiting(identity string) []Seek {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Seek
+	for _, e := range s.book.byPlayer[identity] {
+		out = append(out, e.seek)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) })
+	return out
+}
+
+// SeekLine is a "seek" line of the player stream for seek sk.
+func SeekLine(sk Seek) social.StreamEvent {
+	b, _ := json.Marshal(streamSeek{Seek: sk})
+	return social.StreamEvent{Type: "seek", Seek: b}
+}
+
+// Len returns the number of seeks waiting.
+func (s *Service) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.book.byID)
+}
+
+// StorePlayers is Players read from a store: names of identities, and
+// ratings of accounts.
+type StorePlayers struct{ Store store.Store }
+
+// Player returns identity's name and whether it is an account's.
+func (sp StorePlayers) Player(ctx context.Context, identity string) (Player, error) {
+	if ps, ok := sp.Store.(store.Players); ok {
+		a, err := ps.AccountOf(ctx, identity)
+		if err == nil {
+			return Player{Identity: identity, Name: a.Name, Account: true}, nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return Player{}, refuse.With(503, "reading your account failed: try again")
+		}
+	}
+	id, err := sp.Store.Identity(ctx, identity)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return Player{}, refuse.With(401, "your identity is not known here: sign in again")
+		}
+		return Player{}, refuse.With(503, "reading your identity failed: try again")
+	}
+	return Player{Identity: identity, Name: id.Name}, nil
+}
+
+// Rating returns identity's rating in pool.
+func (sp StorePlayers) Rating(ctx context.Context, identity, pool string) (float64, bool, error) {
+	ps, ok := sp.Store.(store.Players)
+	if !ok || pool == "" {
+		return 0, false, nil
+	}
+	rs, err := ps.Ratings(ctx, identity)
+	if err != nil {
+		return 0, false, refuse.With(503, "reading your rating failed: try again")
+	}
+	for _, r := range rs {
+		if r.Pool == pool {
+			return r.Rating, true, nil
+		}
+	}
+	return 0, false, nil
+}

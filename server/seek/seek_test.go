@@ -1,0 +1,543 @@
+package seek
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"parlour/game"
+	"parlour/server/auth"
+	"parlour/server/internal/servertest"
+	"parlour/server/protocol"
+	"parlour/server/refuse"
+	"parlour/server/social"
+	"parlour/server/table"
+)
+
+// fakeClock is a clock that moves when the test says; it never fires.
+type fakeClock struct{ now time.Time }
+
+type noTimer struct{}
+
+func (noTimer) Stop() bool                                       { return true }
+func (c *fakeClock) Now() time.Time                              { return c.now }
+func (c *fakeClock) AfterFunc(time.Duration, func()) table.Timer { return noTimer{} }
+
+// fakeTables pairs every pairing it is asked for.
+type fakeTables struct {
+	mu      sync.Mutex
+	pairs   []table.Pairing
+	creates []table.CreateRequest
+	fail    error
+}
+
+func (f *fakeTables) Pair(_ context.Context, pr table.Pairing) (table.Seated, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.fail != nil {
+		return table.Seated{}, f.fail
+	}
+	f.pairs = append(f.pairs, pr)
+	seat := 0
+	if pr.Seats[1].Identity == pr.Asker {
+		seat = 1
+	}
+	return table.Seated{Table: fmt.Sprintf("t%d", len(f.pairs)), Seat: seat, Token: "tok"}, nil
+}
+
+func (f *fakeTables) CheckPairing(table.Pairing) error { return nil }
+
+func (f *fakeTables) Create(_ context.Context, _ *auth.Principal, req table.CreateRequest) (table.Seated, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.creates = append(f.creates, req)
+	return table.Seated{Table: "c1", Token: "tok"}, nil
+}
+
+// fakeStreams records the lines told and who holds a stream open.
+type fakeStreams struct {
+	mu   sync.Mutex
+	told map[string][]string // identity -> types
+	held map[string]bool
+}
+
+func (f *fakeStreams) Tell(identity string, ev social.StreamEvent) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.told[identity] = append(f.told[identity], ev.Type)
+}
+
+func (f *fakeStreams) Holding(identity string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.held[identity]
+}
+
+// fakePlayers knows accounts (with ratings) and guests by identity.
+type fakePlayers struct {
+	ratings map[string]float64 // account identity -> rating; NaN: none yet
+	guests  map[string]bool
+}
+
+// numbered returns the rating of the benchmark's players, "p" and a
+// number (1000 to 1999) or "q" and a number (2500).
+func numbered(id string) (float64, bool) {
+	var n int
+	if _, err := fmt.Sscanf(id, "p%d", &n); err == nil {
+		return 1000 + float64(n%1000), true
+	}
+	if _, err := fmt.Sscanf(id, "q%d", &n); err == nil {
+		return 2500, true
+	}
+	return 0, false
+}
+
+func (f fakePlayers) Player(_ context.Context, id string) (Player, error) {
+	if _, ok := numbered(id); ok {
+		return Player{Identity: id, Name: id, Account: true}, nil
+	}
+	if _, ok := f.ratings[id]; ok {
+		return Player{Identity: id, Name: strings.ToUpper(id[:1]) + id[1:], Account: true}, nil
+	}
+	if f.guests[id] {
+		return Player{Identity: id, Name: "Guest " + id}, nil
+	}
+	return Player{}, refuse.With(http.StatusUnauthorized, "unknown identity")
+}
+
+func (f fakePlayers) Rating(_ context.Context, id, _ string) (float64, bool, error) {
+	if r, ok := numbered(id); ok {
+		return r, true, nil
+	}
+	r, ok := f.ratings[id]
+	if !ok || r != r {
+		return 0, false, nil
+	}
+	return r, true, nil
+}
+
+type env struct {
+	s       *Service
+	tables  *fakeTables
+	streams *fakeStreams
+	clock   *fakeClock
+}
+
+func newEnv(t testing.TB) *env {
+	e := &env{tables: &fakeTables{}, streams: &fakeStreams{told: map[string][]string{}, held: map[string]bool{}},
+		clock: &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}}
+	players := fakePlayers{
+		ratings: map[string]float64{"ann": 1500, "ben": 1520, "cat": 1900, "dan": 1100, "eve": 1480},
+		guests:  map[string]bool{"gus": true, "gia": true},
+	}
+	e.s = New(Config{Tables: e.tables, Streams: e.streams, Players: players, Games: servertest.Registry(), Clock: e.clock,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	return e
+}
+
+func (e *env) seek(who string, body string) (Answer, error) {
+	var req protocol.SeekRequest
+	req, err := protocol.DecodeSeekRequest(strings.NewReader(body), 4096)
+	if err != nil {
+		return Answer{}, err
+	}
+	return e.s.Seek(context.Background(), &auth.Principal{Identity: who}, req)
+}
+
+func (e *env) must(t *testing.T, who, body, status string) Answer {
+	t.Helper()
+	a, err := e.seek(who, body)
+	if err != nil {
+		t.Fatalf("%s seeks %s: %v", who, body, err)
+	}
+	if a.Status != status {
+		t.Fatalf("%s seeks %s: status %q, want %q", who, body, a.Status, status)
+	}
+	return a
+}
+
+// TestSeekMatching: seeks pair only on the same terms (game, rules,
+// clock, rated, word list), oldest first, never with the seeker's own,
+// and with both rating ranges met.
+func TestSeekMatching(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name        string
+		first, then string // seeks of ann, then of ben
+		pair        bool
+	}{
+		{"same terms", `{"game":"guess"}`, `{"game":"guess"}`, true},
+		{"game named in another case", `{"game":"guess"}`, `{"game":" Guess "}`, true},
+		{"default rule given", `{"game":"guess"}`, `{"game":"guess","rules":{"max":100}}`, true},
+		{"other rule", `{"game":"guess"}`, `{"game":"guess","rules":{"max":50}}`, false},
+		{"other game", `{"game":"guess"}`, `{"game":"tailguess"}`, false},
+		{"rated and casual", `{"game":"guess","rated":true}`, `{"game":"guess"}`, false},
+		{"rated both", `{"game":"guess","rated":true}`, `{"game":"guess","rated":true}`, true},
+		{"same clock", `{"game":"guess","clock":60}`, `{"game":"guess","clock": 60 }`, true},
+		{"clock in the rules", `{"game":"guess","clock":60}`, `{"game":"guess","rules":{"clock":60}}`, true},
+		{"other clock", `{"game":"guess","clock":60}`, `{"game":"guess","clock":120}`, false},
+		{"clock and none", `{"game":"guess","clock":60}`, `{"game":"guess"}`, false},
+		{"other word list", `{"game":"guess","lexicon":"en-large"}`, `{"game":"guess"}`, false},
+		{"default word list named", `{"game":"guess","lexicon":"en"}`, `{"game":"guess"}`, true},
+		{"ben within ann's range", `{"game":"guess","rating_range":{"within":50}}`, `{"game":"guess"}`, true},
+		{"ben outside ann's range", `{"game":"guess","rating_range":{"min":1000,"max":1510}}`, `{"game":"guess"}`, false},
+		{"ann outside ben's range", `{"game":"guess"}`, `{"game":"guess","rating_range":{"min":1501}}`, false},
+		{"ann within ben's range", `{"game":"guess"}`, `{"game":"guess","rating_range":{"max":1500}}`, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.must(t, "ann", c.first, "waiting")
+			a, err := e.seek("ben", c.then)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := a.Status == "paired"; got != c.pair {
+				t.Fatalf("paired %v, want %v (%+v)", got, c.pair, a)
+			}
+			want := 2
+			if c.pair {
+				want = 0
+				pr := e.tables.pairs[0]
+				if pr.Asker != "ben" || pr.Seats[0].Identity != "ann" || pr.Seats[1].Identity != "ben" || a.Table.Token == "" {
+					t.Fatalf("pairing %+v, answer %+v", pr, a.Table)
+				}
+				if got := e.streams.told["ann"]; len(got) != 2 || got[1] != "seekGone" {
+					t.Fatalf("ann's stream heard %v", got)
+				}
+				if m, err := e.s.Get(context.Background(), &auth.Principal{Identity: "ann"}, e.tables.pairs[0].Seats[0].Identity); err == nil {
+					t.Fatalf("a seek read by its player's identity instead of its id: %+v", m)
+				}
+			}
+			if got := e.s.Len(); got != want {
+				t.Fatalf("%d seeks wait, want %d", got, want)
+			}
+		})
+	}
+}
+
+// TestSeekOldestFirst: of several seeks that match, the oldest pairs,
+// and its player reads the table from its seek.
+func TestSeekOldestFirst(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	// Ann (1500) takes Ben (1520) but not Eve (1480), who waits too.
+	first := e.must(t, "ann", `{"game":"guess","rating_range":{"min":1510}}`, "waiting")
+	e.must(t, "eve", `{"game":"guess"}`, "waiting")
+	e.must(t, "ben", `{"game":"guess"}`, "paired")
+	if got := e.tables.pairs[0].Seats[0].Identity; got != "ann" {
+		t.Fatalf("paired with %s, want ann", got)
+	}
+	m, err := e.s.Get(context.Background(), &auth.Principal{Identity: "ann"}, first.Seek.ID)
+	if err != nil || m.Status != "paired" || m.Pairing.Table != "t1" || m.Pairing.Seat != 0 {
+		t.Fatalf("ann reads %+v, %v", m, err)
+	}
+	if _, err := e.s.Get(context.Background(), &auth.Principal{Identity: "ben"}, first.Seek.ID); refuse.Status(err) != http.StatusNotFound {
+		t.Fatalf("ben reads ann's seek: %v", err)
+	}
+	if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Eve" {
+		t.Fatalf("list %+v", l)
+	}
+}
+
+// TestSeekRefusals: what a seek may not ask for is refused in words, and
+// nothing waits after.
+func TestSeekRefusals(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, who, body string
+		status          int
+		says            string
+	}{
+		{"no game", "ann", `{}`, 400, "which game"},
+		{"unknown game", "ann", `{"game":"chess"}`, 400, "chess"},
+		{"impossible clock", "ann", `{"game":"guess","clock":3}`, 400, "clock"},
+		{"negative clock", "ann", `{"game":"guess","clock":-60}`, 400, "clock"},
+		{"clock not a number", "ann", `{"game":"guess","clock":"fast"}`, 400, "clock"},
+		{"clock twice", "ann", `{"game":"guess","clock":60,"rules":{"clock":60}}`, 400, "once"},
+		{"bad rule", "ann", `{"game":"guess","rules":{"max":5}}`, 400, "max"},
+		{"unknown field", "ann", `{"game":"guess","colour":"red"}`, 400, "colour"},
+		{"mode of a game without", "ann", `{"game":"guess","mode":"fast"}`, 400, "no modes"},
+		{"unknown lexicon", "ann", `{"game":"guess","lexicon":"klingon"}`, 400, "lexicon"},
+		{"guest rated", "gus", `{"game":"guess","rated":true}`, 403, "accounts"},
+		{"guest rating range", "gus", `{"game":"guess","rating_range":{"within":100}}`, 403, "guest"},
+		{"range both ways", "ann", `{"game":"guess","rating_range":{"within":100,"min":3}}`, 400, "not both"},
+		{"range upside down", "ann", `{"game":"guess","rating_range":{"min":1800,"max":1200}}`, 400, "above"},
+		{"empty range", "ann", `{"game":"guess","rating_range":{}}`, 400, "needs"},
+		{"rated with the computer", "ann", `{"game":"guess","rated":true,"opponent":"computer"}`, 400, "between people"},
+		{"unknown opponent", "ann", `{"game":"guess","opponent":"bot"}`, 400, "opponent"},
+		{"unknown identity", "zed", `{"game":"guess"}`, 401, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			_, err := e.seek(c.who, c.body)
+			if refuse.Status(err) != c.status || err == nil || !strings.Contains(err.Error(), c.says) {
+				t.Fatalf("got %v (status %d), want %d saying %q", err, refuse.Status(err), c.status, c.says)
+			}
+			if n := e.s.Len(); n != 0 || len(e.tables.pairs)+len(e.tables.creates) != 0 {
+				t.Fatalf("%d seeks wait, %d tables made after a refusal", n, len(e.tables.pairs))
+			}
+		})
+	}
+}
+
+// TestSeekGuestCasual: a guest's casual seek waits and pairs with an
+// account's casual seek, seated as a guest; it does not pair with a seek
+// that has a rating range.
+func TestSeekGuestCasual(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must(t, "ann", `{"game":"guess","rating_range":{"within":300}}`, "waiting")
+	e.must(t, "gus", `{"game":"guess"}`, "waiting")
+	e.must(t, "gia", `{"game":"guess"}`, "paired")
+	pr := e.tables.pairs[0]
+	if pr.Seats[0].Identity != "gus" || !pr.Seats[0].Guest || !pr.Seats[1].Guest || pr.Rated {
+		t.Fatalf("pairing %+v", pr)
+	}
+	if l := e.s.List(nil, "guess"); len(l) != 1 || l[0].Player != "Ann" || l[0].RatingRange == nil || l[0].RatingRange.Min != 1200 || l[0].RatingRange.Max != 1800 {
+		t.Fatalf("list %+v", l)
+	}
+}
+
+// TestSeekOnePerGame: a second seek for the same game while one waits is
+// refused; one for another game waits beside it; after a cancel, the
+// game may be sought again.
+func TestSeekOnePerGame(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ann := &auth.Principal{Identity: "ann"}
+	a := e.must(t, "ann", `{"game":"guess"}`, "waiting")
+	if _, err := e.seek("ann", `{"game":"guess","clock":60}`); refuse.Status(err) != http.StatusConflict || !strings.Contains(err.Error(), "already") {
+		t.Fatalf("second seek: %v", err)
+	}
+	e.must(t, "ann", `{"game":"tailguess"}`, "waiting")
+	if err := e.s.Cancel(context.Background(), &auth.Principal{Identity: "ben"}, a.Seek.ID); refuse.Status(err) != http.StatusNotFound {
+		t.Fatalf("ben cancels ann's seek: %v", err)
+	}
+	if err := e.s.Cancel(context.Background(), ann, a.Seek.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.s.Cancel(context.Background(), ann, a.Seek.ID); refuse.Status(err) != http.StatusNotFound {
+		t.Fatalf("canceled twice: %v", err)
+	}
+	e.must(t, "ann", `{"game":"guess","clock":60}`, "waiting")
+	if got := e.streams.told["ann"]; strings.Join(got, " ") != "seek seek seekGone seek" {
+		t.Fatalf("ann's stream heard %v", got)
+	}
+}
+
+// TestSeekExpiry: a seek lasts while its player holds a stream open or
+// asks about it within Window; a player gone has their seek dropped (and
+// told so), and it pairs with nobody.
+func TestSeekExpiry(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ann := &auth.Principal{Identity: "ann"}
+	a := e.must(t, "ann", `{"game":"guess"}`, "waiting")
+	e.streams.held["eve"] = true
+	e.must(t, "eve", `{"game":"tailguess"}`, "waiting")
+	e.clock.now = e.clock.now.Add(Window - time.Second)
+	if _, err := e.s.Get(context.Background(), ann, a.Seek.ID); err != nil { // Ann's page polls
+		t.Fatal(err)
+	}
+	e.clock.now = e.clock.now.Add(Window)
+	e.s.Sweep()
+	if l := e.s.List(nil, ""); len(l) != 2 {
+		t.Fatalf("after a poll within the window: %+v", l)
+	}
+	e.clock.now = e.clock.now.Add(Window)
+	e.s.Sweep()
+	if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Eve" {
+		t.Fatalf("Ann gone, Eve streaming: %+v", l)
+	}
+	if got := e.streams.told["ann"]; strings.Join(got, " ") != "seek seekGone" {
+		t.Fatalf("ann's stream heard %v", got)
+	}
+	if _, err := e.s.Get(context.Background(), ann, a.Seek.ID); refuse.Status(err) != http.StatusNotFound {
+		t.Fatalf("ann reads her dropped seek: %v", err)
+	}
+	// Eve closes her page: her seek is found gone by the next seek that
+	// would match it, which waits instead.
+	e.streams.held["eve"] = false
+	e.must(t, "ben", `{"game":"tailguess"}`, "waiting")
+	if n := e.s.Len(); n != 1 || len(e.tables.pairs) != 0 {
+		t.Fatalf("%d seeks, %d pairings", n, len(e.tables.pairs))
+	}
+	// Ann comes back and seeks again: her old seek is no obstacle.
+	e.must(t, "ann", `{"game":"guess"}`, "waiting")
+}
+
+// TestSeekAccept: a listed seek is accepted by another player on its
+// terms; not by its own player, a guest for a rated one, or somebody
+// outside its range.
+func TestSeekAccept(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	a := e.must(t, "ann", `{"game":"guess","rated":true,"rating_range":{"within":100},"clock":60}`, "waiting")
+	for who, status := range map[string]int{"ann": 400, "gus": 403, "cat": 403, "dan": 403, "nobody": 401} {
+		if _, err := e.s.Accept(ctx, &auth.Principal{Identity: who}, a.Seek.ID); refuse.Status(err) != status {
+			t.Fatalf("%s accepts: %v, want %d", who, err, status)
+		}
+	}
+	// Ben's own seek for the game, on other terms, goes with his
+	// acceptance: he plays now.
+	own := e.must(t, "ben", `{"game":"guess","clock":120}`, "waiting")
+	got, err := e.s.Accept(ctx, &auth.Principal{Identity: "ben"}, a.Seek.ID)
+	if err != nil || got.Status != "paired" || got.Table.Seat != 1 {
+		t.Fatalf("ben accepts: %+v, %v", got, err)
+	}
+	pr := e.tables.pairs[0]
+	if !pr.Rated || pr.Rules.Int(game.ClockOption) != 60 || pr.Asker != "ben" {
+		t.Fatalf("pairing %+v", pr)
+	}
+	if _, err := e.s.Accept(ctx, &auth.Principal{Identity: "eve"}, a.Seek.ID); refuse.Status(err) != http.StatusNotFound {
+		t.Fatalf("accepted twice: %v", err)
+	}
+	if n := e.s.Len(); n != 0 {
+		t.Fatalf("%d seeks wait after Ben's acceptance", n)
+	}
+	if m, err := e.s.Get(ctx, &auth.Principal{Identity: "ben"}, own.Seek.ID); err != nil || m.Status != "paired" || m.Pairing.Table != got.Table.Table {
+		t.Fatalf("Ben's own seek reads %+v, %v", m, err)
+	}
+}
+
+// TestSeekPairFails: a table that cannot be made leaves the waiting seek
+// waiting, and the asker is told why.
+func TestSeekPairFails(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must(t, "ann", `{"game":"guess","rated":true}`, "waiting")
+	e.tables.fail = refuse.TooMany("you two have played 10 rated games together in the last day")
+	if _, err := e.seek("ben", `{"game":"guess","rated":true}`); refuse.Status(err) != http.StatusTooManyRequests {
+		t.Fatalf("got %v", err)
+	}
+	if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Ann" {
+		t.Fatalf("list %+v", l)
+	}
+}
+
+// TestSeekBlocked: seeks of players who keep away from each other never
+// pair.
+func TestSeekBlocked(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.s.cfg.Blocked = func(a, b string) bool { return a == "ann" && b == "ben" || a == "ben" && b == "ann" }
+	a := e.must(t, "ann", `{"game":"guess"}`, "waiting")
+	e.must(t, "ben", `{"game":"guess"}`, "waiting")
+	if _, err := e.s.Accept(context.Background(), &auth.Principal{Identity: "ben"}, a.Seek.ID); refuse.Status(err) != http.StatusNotFound {
+		t.Fatalf("ben accepts: %v", err)
+	}
+	e.must(t, "eve", `{"game":"guess"}`, "paired")
+}
+
+// TestSeekComputer: a seek of the computer makes a table against it at
+// once, at the level the player's rating suggests.
+func TestSeekComputer(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for who, level := range map[string]string{"dan": "easy", "ann": "medium", "cat": "strong", "gus": "medium"} {
+		before := len(e.tables.creates)
+		e.must(t, who, `{"game":"guess","opponent":"computer","clock":60}`, "computer")
+		req := e.tables.creates[before]
+		if req.Seats[1] != "computer:"+level || string(req.Rules[game.ClockOption]) != "60" {
+			t.Fatalf("%s: %+v", who, req)
+		}
+	}
+	if e.s.Len() != 0 {
+		t.Fatal("a seek of the computer waits")
+	}
+}
+
+func TestLevel(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		r     float64
+		rated bool
+		want  string
+	}{{1500, false, "medium"}, {900, false, "medium"}, {1399, true, "easy"}, {1400, true, "medium"}, {1699, true, "medium"}, {1700, true, "strong"}} {
+		if got := Level(c.r, c.rated); got != c.want {
+			t.Errorf("Level(%v, %v) = %s, want %s", c.r, c.rated, got, c.want)
+		}
+	}
+}
+
+// BenchmarkSeekPair measures a seek that pairs at once while 10,000 seeks
+// wait, spread over the terms of 2 games, rated and casual, 5 clocks and
+// 2 rule sets, ranged so that a third of a bucket's seeks refuse the newcomer:
+// the lookup, the scan of its bucket, and the pairing's bookkeeping (the
+// table itself is a fake's: making one is the tables' cost, measured by
+// their own benchmarks). Each pairing is replaced by a new waiting seek,
+// so that 10,000 always wait.
+func BenchmarkSeekPair(b *testing.B) {
+	e := newEnv(b)
+	games := []string{"guess", "tailguess"}
+	clocks := []string{"", `,"clock":30`, `,"clock":60`, `,"clock":120`, `,"clock":300`}
+	terms := func(i int) string {
+		rated := ""
+		if i/2%2 == 1 {
+			rated = `,"rated":true`
+		}
+		rules := ""
+		if i/4%2 == 1 {
+			rules = `,"rules":{"max":50}`
+		}
+		return fmt.Sprintf(`{"game":%q%s%s%s`, games[i%2], rated, rules, clocks[i/8%5])
+	}
+	const open = 10000
+	for i := range open {
+		// The waiting take only the strong (so not each other); every
+		// third only the very strong, whom the newcomers are not: they
+		// are scanned past.
+		rng := `,"rating_range":{"min":2400}`
+		if i%3 == 0 {
+			rng = `,"rating_range":{"min":3000}`
+		}
+		if _, err := e.seek(fmt.Sprintf("p%05d", i), terms(i%40)+rng+`}`); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if n := e.s.Len(); n != open {
+		b.Fatalf("%d seeks wait, not %d", n, open)
+	}
+	reqs := make([]protocol.SeekRequest, 40)
+	for i := range reqs {
+		var err error
+		if reqs[i], err = protocol.DecodeSeekRequest(strings.NewReader(terms(i)+`}`), 4096); err != nil {
+			b.Fatal(err)
+		}
+	}
+	waiting := map[string]*entry{}
+	for _, w := range e.s.book.byID {
+		waiting[w.identity] = w
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	// The CPU the process spends a pairing, the collector's included: on
+	// a shared machine the time a pairing takes counts the waits for a
+	// core too.
+	cpu := processCPU()
+	defer func() { b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op") }()
+	for i := range b.N {
+		// The newcomers are rated 2500.
+		me := &auth.Principal{Identity: fmt.Sprintf("q%d", i)}
+		a, err := e.s.Seek(ctx, me, reqs[i%len(reqs)])
+		if err != nil || a.Status != "paired" {
+			b.Fatalf("seek %d: %+v, %v; %d wait", i, a, err, e.s.Len())
+		}
+		// The seek that paired waits again, under a new id (a map
+		// insert and an append, counted in).
+		w := waiting[e.tables.pairs[0].Seats[0].Identity]
+		w.seek.ID = auth.NewID()
+		e.s.book.add(w)
+		e.tables.pairs = e.tables.pairs[:0]
+	}
+}

@@ -1,0 +1,245 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/server/internal/servertest"
+	"parlour/server/seek"
+	"parlour/server/table"
+)
+
+// seekAnswer is POST /api/v1/seeks's answer.
+type seekAnswer struct {
+	Status string        `json:"status"`
+	Seek   *seek.Seek    `json:"seek"`
+	Table  *table.Seated `json:"table"`
+}
+
+// TestSeeksPairOverHTTP: over the real server on both stores, a rated
+// seek waits, is listed, shows on its player's stream, and pairs with
+// the matching seek of another player at once: a rated table with both
+// seated, "gameStart" on both streams, the waiting player reading the
+// table from their seek; a guest's casual seek pairs with an account's
+// by accepting it from the list.
+func TestSeeksPairOverHTTP(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, bob := signUp(t, base, "Ann"), signUp(t, base, "Bob")
+		annStream, bobStream := openStream(t, base, ann.token), openStream(t, base, bob.token)
+
+		var a seekAnswer
+		if st, body := ann.do("POST", "/api/v1/seeks", `{"game": "nymphabet", "mode": "standard", "rated": true, "clock": 60, "rating_range": {"within": 200}}`, &a); st != 201 || a.Status != "waiting" {
+			t.Fatalf("ann seeks: %d %s", st, body)
+		}
+		if a.Seek.Player != "Ann" || a.Seek.Mode != "standard" || !a.Seek.Rated || string(a.Seek.Clock) != "60" || a.Seek.Rating != 1500 || a.Seek.RatingRange.Min != 1300 || a.Seek.RatingRange.Max != 1700 {
+			t.Fatalf("ann's seek %+v", a.Seek)
+		}
+		if ev := annStream.next("seek"); !strings.Contains(string(ev.Seek), a.Seek.ID) {
+			t.Fatalf("ann's stream: %+v", ev)
+		}
+		var list struct{ Seeks []seek.Seek }
+		if st, body := (&client{t: t, base: base}).do("GET", "/api/v1/seeks", nil, &list); st != 200 || len(list.Seeks) != 1 || list.Seeks[0].ID != a.Seek.ID {
+			t.Fatalf("the list: %d %s", st, body)
+		}
+		var b seekAnswer
+		if st, body := bob.do("POST", "/api/v1/seeks", `{"game": "Nymphabet", "rated": true, "clock": 60}`, &b); st != 201 || b.Status != "paired" {
+			t.Fatalf("bob seeks: %d %s", st, body)
+		}
+		if b.Table.Token == "" || b.Table.Table == "" {
+			t.Fatalf("bob's table %+v", b.Table)
+		}
+		annStart, bobStart := annStream.next("gameStart"), bobStream.next("gameStart")
+		if annStart.Table.ID != b.Table.Table || bobStart.Table.ID != b.Table.Table || !annStart.Table.Rated || annStart.Table.Seat != 1-b.Table.Seat {
+			t.Fatalf("gameStart: ann %+v, bob %+v", annStart.Table, bobStart.Table)
+		}
+		if ev := annStream.next("seekGone"); !strings.Contains(string(ev.Seek), `"reason":"paired"`) || !strings.Contains(string(ev.Seek), b.Table.Table) {
+			t.Fatalf("ann's seekGone: %s", ev.Seek)
+		}
+		var mine seek.Mine
+		if st, body := ann.do("GET", "/api/v1/seeks/"+a.Seek.ID, nil, &mine); st != 200 || mine.Status != "paired" || mine.Pairing.Table != b.Table.Table || mine.Pairing.Seat != 1-b.Table.Seat {
+			t.Fatalf("ann reads her seek: %d %s", st, body)
+		}
+		v, err := sf.s.View(context.Background(), nil, b.Table.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.Table.Rated || v.Table.Status != "playing" || v.Table.Rules.Int("clock") != 60 || v.Table.Seats[b.Table.Seat].Name != "Bob" || v.Table.Seats[1-b.Table.Seat].Name != "Ann" {
+			t.Fatalf("the table: %+v", v.Table)
+		}
+		// Ann plays at her seat with her own session.
+		var tables json.RawMessage
+		if st, body := ann.do("GET", "/api/v1/identity/tables", nil, &tables); st != 200 || !strings.Contains(body, b.Table.Table) {
+			t.Fatalf("ann's tables: %d %s", st, body)
+		}
+
+		// A guest's casual seek, accepted from the list by Bob.
+		gus := &client{t: t, base: base}
+		var id table.Identity
+		gus.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+		gus.token = id.Token
+		var g seekAnswer
+		if st, body := gus.do("POST", "/api/v1/seeks", `{"game": "salvo"}`, &g); st != 201 || g.Status != "waiting" {
+			t.Fatalf("gus seeks: %d %s", st, body)
+		}
+		var acc seekAnswer
+		if st, body := bob.do("POST", "/api/v1/seeks/"+g.Seek.ID+"/accept", nil, &acc); st != 201 || acc.Status != "paired" || acc.Table.Token == "" {
+			t.Fatalf("bob accepts: %d %s", st, body)
+		}
+		v, err = sf.s.View(context.Background(), nil, acc.Table.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Table.Rated || v.Table.Seats[1-acc.Table.Seat].Name != "Gus" {
+			t.Fatalf("the guest's table: %+v", v.Table)
+		}
+		if st, body := gus.do("GET", "/api/v1/seeks", nil, &list); st != 200 || len(list.Seeks) != 0 {
+			t.Fatalf("seeks left: %d %s", st, body)
+		}
+	})
+}
+
+// TestSeeksBadInput: each refusal names the problem, and nothing waits
+// after it.
+func TestSeeksBadInput(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	base := sf.srv.URL
+	ann, bob := signUp(t, base, "Ann"), signUp(t, base, "Bob")
+	gus := &client{t: t, base: base}
+	var id table.Identity
+	gus.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	gus.token = id.Token
+	nobody := &client{t: t, base: base}
+
+	var a seekAnswer
+	if st, body := ann.do("POST", "/api/v1/seeks", `{"game": "quizl"}`, &a); st != 201 {
+		t.Fatalf("ann seeks: %d %s", st, body)
+	}
+	for _, c := range []struct {
+		name   string
+		who    *client
+		method string
+		path   string
+		body   string
+		status int
+		says   string
+	}{
+		{"impossible clock", bob, "POST", "/api/v1/seeks", `{"game": "quizl", "clock": 5}`, 400, "clock"},
+		{"clock of words", bob, "POST", "/api/v1/seeks", `{"game": "quizl", "clock": "soon"}`, 400, "clock"},
+		{"rating range of a guest", gus, "POST", "/api/v1/seeks", `{"game": "quizl", "rating_range": {"within": 100}}`, 403, "guest"},
+		{"rated guest", gus, "POST", "/api/v1/seeks", `{"game": "quizl", "rated": true}`, 403, "accounts"},
+		{"rated with the computer", bob, "POST", "/api/v1/seeks", `{"game": "quizl", "rated": true, "opponent": "computer"}`, 400, "between people"},
+		{"second seek for the game", ann, "POST", "/api/v1/seeks", `{"game": "quizl", "clock": 60}`, 409, "already"},
+		{"rated with changed rules", bob, "POST", "/api/v1/seeks", `{"game": "salvo", "rated": true, "rules": {"fleet": "small"}}`, 400, ""},
+		{"a mode Quizl has not", bob, "POST", "/api/v1/seeks", `{"game": "quizl", "mode": "cyclic"}`, 400, "no modes"},
+		{"unknown mode", bob, "POST", "/api/v1/seeks", `{"game": "nymphabet", "mode": "sideways"}`, 400, "sideways"},
+		{"unknown field", bob, "POST", "/api/v1/seeks", `{"game": "quizl", "speed": 3}`, 400, "speed"},
+		{"unknown game", bob, "POST", "/api/v1/seeks", `{"game": "nope"}`, 400, "nope"},
+		{"no identity", nobody, "POST", "/api/v1/seeks", `{"game": "quizl"}`, 401, ""},
+		{"cancel another's", bob, "DELETE", "/api/v1/seeks/" + a.Seek.ID, "", 404, "no seek"},
+		{"accept one's own", ann, "POST", "/api/v1/seeks/" + a.Seek.ID + "/accept", "", 400, "yours"},
+		{"accept a missing one", bob, "POST", "/api/v1/seeks/nope/accept", "", 404, "no seek"},
+	} {
+		var body any
+		if c.body != "" {
+			body = c.body
+		}
+		st, got := c.who.do(c.method, c.path, body, nil)
+		if st != c.status || !strings.Contains(got, c.says) {
+			t.Errorf("%s: %d %s, want %d saying %q", c.name, st, got, c.status, c.says)
+		}
+	}
+	if n := sf.s.seeks.Len(); n != 1 {
+		t.Fatalf("%d seeks wait, want Ann's alone", n)
+	}
+	if st, body := ann.do("DELETE", "/api/v1/seeks/"+a.Seek.ID, nil, nil); st != 204 {
+		t.Fatalf("ann cancels: %d %s", st, body)
+	}
+	if n := sf.s.seeks.Len(); n != 0 {
+		t.Fatalf("%d seeks wait after the cancel", n)
+	}
+	// A seek of the computer: a table against it at once, casual.
+	var c seekAnswer
+	if st, body := gus.do("POST", "/api/v1/seeks", `{"game": "quizl", "opponent": "computer"}`, &c); st != 201 || c.Status != "computer" || c.Table.Token == "" {
+		t.Fatalf("gus seeks the computer: %d %s", st, body)
+	}
+}
+
+// TestSeeksRateLimited: an identity that seeks too often is refused for
+// a while.
+func TestSeeksRateLimited(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	ann := signUp(t, sf.srv.URL, "Ann")
+	refused := 0
+	for range seek.PerIdentityBurst + 2 {
+		var a seekAnswer
+		st, body := ann.do("POST", "/api/v1/seeks", `{"game": "quizl"}`, &a)
+		switch st {
+		case 201:
+			if st, body := ann.do("DELETE", "/api/v1/seeks/"+a.Seek.ID, nil, nil); st != 204 {
+				t.Fatalf("cancel: %d %s", st, body)
+			}
+		case 429:
+			refused++
+		default:
+			t.Fatalf("seek: %d %s", st, body)
+		}
+	}
+	if refused == 0 {
+		t.Fatal("no seek refused")
+	}
+}
+
+// TestSeekLastsWhileThePlayerIsAbout: a seek outlives seek.Window while
+// its player holds the player stream open, and goes when the stream
+// closes (told on the stream as it goes, listed on it when it opens);
+// a guest's seek with no stream goes a Window after its last request.
+func TestSeekLastsWhileThePlayerIsAbout(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	base := sf.srv.URL
+	ann := signUp(t, base, "Ann")
+	gus := &client{t: t, base: base}
+	var id table.Identity
+	gus.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	gus.token = id.Token
+	first := openStream(t, base, ann.token)
+	// The stream is held from before its answer's headers.
+
+	var a, g seekAnswer
+	if st, body := ann.do("POST", "/api/v1/seeks", `{"game": "quizl"}`, &a); st != 201 {
+		t.Fatalf("ann seeks: %d %s", st, body)
+	}
+	if st, body := gus.do("POST", "/api/v1/seeks", `{"game": "salvo"}`, &g); st != 201 {
+		t.Fatalf("gus seeks: %d %s", st, body)
+	}
+	second := openStream(t, base, ann.token)
+	if ev := second.next("seek"); !strings.Contains(string(ev.Seek), a.Seek.ID) {
+		t.Fatalf("the stream opens with %s", ev.Seek)
+	}
+	sf.clock.Advance(seek.Window + 1) // the sweep runs
+	var list struct{ Seeks []seek.Seek }
+	if st, body := (&client{t: t, base: base}).do("GET", "/api/v1/seeks", nil, &list); st != 200 || len(list.Seeks) != 1 || list.Seeks[0].Player != "Ann" {
+		t.Fatalf("after a while: %d %s", st, body)
+	}
+	annID := ann.identityOf(t, sf)
+	first.res.Body.Close()
+	second.res.Body.Close()
+	servertest.Eventually(t, 10*time.Second, "Ann's streams closed", func() bool { return !sf.s.social.Holding(annID) })
+	sf.clock.Advance(seek.Window + 1)
+	if st, body := (&client{t: t, base: base}).do("GET", "/api/v1/seeks", nil, &list); st != 200 || len(list.Seeks) != 0 {
+		t.Fatalf("after Ann left: %d %s", st, body)
+	}
+	third := openStream(t, base, ann.token)
+	if st, body := ann.do("POST", "/api/v1/seeks", `{"game": "quizl"}`, &a); st != 201 || a.Status != "waiting" {
+		t.Fatalf("ann seeks again: %d %s", st, body)
+	}
+	third.next("seek")
+}
