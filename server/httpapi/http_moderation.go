@@ -10,18 +10,25 @@ import (
 	"parlour/server/refuse"
 )
 
-// report serves POST /api/v1/reports. Every report asked for counts
-// against its identity's and its address's limits, made or not: a flood
-// of refused reports is a flood all the same.
+// report serves POST /api/v1/reports. The reports that reach the queue,
+// and those refused as made already, count against their identity's and
+// their address's limits: a flood of the same report is a flood all the
+// same.
 func (h *Handler) report(r *http.Request, p *auth.Principal, req moderation.ReportRequest) (moderation.Report, error) {
 	if h.moderation == nil {
 		return moderation.Report{}, refuse.With(http.StatusNotImplemented, "this server keeps no reports")
 	}
-	if !h.reportsByID.Allow(p.Identity) || !h.reportsByAddr.Allow(h.clientAddr(r)) {
+	addr := h.clientAddr(r)
+	if !h.reportsByID.OK(p.Identity) || !h.reportsByAddr.OK(addr) {
 		h.tables.RateLimited()
 		return moderation.Report{}, refuse.TooMany("too many reports: wait a while before the next")
 	}
-	return h.moderation.Report(r.Context(), p, req)
+	rep, err := h.moderation.Report(r.Context(), p, req)
+	if err == nil || refuse.Status(err) == http.StatusConflict {
+		h.reportsByID.Allow(p.Identity)
+		h.reportsByAddr.Allow(addr)
+	}
+	return rep, err
 }
 
 // mod refuses every moderation request on a server without moderation.

@@ -87,25 +87,28 @@ func (f *Filter) Match(text string) bool {
 	if f == nil || len(f.words) == 0 {
 		return false
 	}
-	// Read once with the stand-ins as letters ("n1gger") and once with
-	// them as what they also are, punctuation ("kike!").
-	return f.holds(fold(text)) || f.holds(strings.ToLower(text))
-}
-
-// holds reports whether folded text holds one of f's words.
-func (f *Filter) holds(text string) bool {
-	for w := range strings.FieldsFuncSeq(text, func(r rune) bool { return !unicode.IsLetter(r) }) {
-		if f.words[w] {
-			return true
-		}
-		if s, ok := strings.CutSuffix(w, "s"); ok && f.words[s] {
-			return true
-		}
-		if s, ok := strings.CutSuffix(w, "es"); ok && f.words[s] {
+	lower := strings.ToLower(text)
+	// A word is read with its stand-ins as letters ("n1gger"), and also
+	// without the stand-ins at its ends that are punctuation too
+	// ("kike!").
+	for w := range strings.FieldsFuncSeq(lower, func(r rune) bool { return !unicode.IsLetter(r) && standIn(r) == r }) {
+		if f.holds(fold(w)) || f.holds(fold(strings.Trim(w, "!|+@$"))) {
 			return true
 		}
 	}
 	return false
+}
+
+// holds reports whether word, folded, is one of f's words or its plural.
+func (f *Filter) holds(word string) bool {
+	if f.words[word] {
+		return true
+	}
+	if s, ok := strings.CutSuffix(word, "s"); ok && f.words[s] {
+		return true
+	}
+	s, ok := strings.CutSuffix(word, "es")
+	return ok && f.words[s]
 }
 
 // Check refuses text when it holds one of f's words.
