@@ -9,6 +9,7 @@ import (
 
 	"parlour/server/internal/servertest"
 	"parlour/server/moderation"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
@@ -203,7 +204,15 @@ func TestModeratorsActions(t *testing.T) {
 		}
 		expect(t, bob, "GET", "/api/v1/account", nil, 200, `"name":"Robin"`)
 
-		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "repeated abuse"}`, 200, `"sessions":1`)
+		pub, keyText := newKey(t, "robin@laptop")
+		expect(t, bob, "POST", "/api/v1/keys", map[string]string{"key": keyText}, 201, "")
+		if _, err := sf.s.KeySession(context.Background(), pub); err != nil {
+			t.Fatalf("an SSH key's sign-in before closing: %v", err)
+		}
+		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "repeated abuse"}`, 200, `"sessions":2`)
+		if _, err := sf.s.KeySession(context.Background(), pub); refuse.Status(err) != 403 || !strings.Contains(err.Error(), "closed") {
+			t.Errorf("an SSH key's sign-in to a closed account: %v (status %d), want 403 closed", err, refuse.Status(err))
+		}
 		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "again"}`, 409, "already closed")
 		expect(t, bob, "GET", "/api/v1/account", nil, 401, "")
 		expect(t, &client{t: t, base: base}, "POST", "/api/v1/sessions", map[string]string{"name": "Robin", "password": testPassword}, 403, "closed by a moderator")
