@@ -11,6 +11,16 @@ import { REASONS } from "./report.js";
 const reasonText = Object.fromEntries(REASONS);
 const when = t => new Date(t).toLocaleString();
 
+// did says a line of the log in words: who did what to whom.
+const did = {
+  grant: n => `made ${n} a moderator`,
+  revoke: n => `took the moderator role from ${n}`,
+  "close-report": n => `closed a report about ${n}`,
+  mute: n => `muted ${n}'s chat`,
+  rename: n => `renamed ${n}`,
+  close: n => `closed ${n}'s account`,
+};
+
 export async function moderation(main) {
   document.title = "Moderation · Parlour";
   let me;
@@ -50,7 +60,7 @@ function drawQueue(el, reports, refresh, actions) {
         h("td", {}, r.status === "open"
           ? [h("button", { type: "button", class: "report-close", onclick: async () => {
             try { await call("POST", `/moderation/reports/${r.id}/close`, {}); toast("Report closed"); refresh(); } catch (e) { toast(e.message); }
-          } }, "Close"), " ",
+          }, "aria-label": `Close report about ${r.name}` }, "Close report"), " ",
           h("button", { type: "button", class: "report-act", onclick: () => { drawActions(actions, r.name, refresh); actions.scrollIntoView(); } }, `Act on ${r.name}`)]
           : `closed by ${r.closed_by}`)))))
       : h("p", { class: "muted" }, "No reports."));
@@ -88,6 +98,6 @@ function drawActions(el, name, refresh) {
 function drawLog(el, lines) {
   fill(el, h("h2", { id: "log-title" }, "What moderators did"),
     lines.length ? h("ol", { class: "list", id: "log-lines" }, lines.map(l => h("li", {},
-      `${when(l.at)}: ${l.moderator} — ${l.action} ${l.name}${l.detail ? ` (${l.detail})` : ""}${l.reason ? `: ${l.reason}` : ""}`)))
+      `${when(l.at)}: ${l.moderator} ${(did[l.action] || (n => `${l.action} ${n}`))(l.name)}${l.detail ? ` (${l.detail})` : ""}${l.reason ? `: ${l.reason}` : ""}`)))
       : h("p", { class: "muted" }, "Nothing yet."));
 }
