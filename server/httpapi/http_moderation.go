@@ -83,7 +83,7 @@ func (h *Handler) modClose(r *http.Request, p *auth.Principal, req moderation.Cl
 	if err := h.mod(); err != nil {
 		return moderation.Closed{}, err
 	}
-	return h.moderation.Close(r.Context(), p, req)
+	return h.moderation.CloseAccount(r.Context(), p, req)
 }
 
 func (h *Handler) modLog(r *http.Request, p *auth.Principal) ([]moderation.LogLine, error) {

@@ -561,11 +561,11 @@ type Closed struct {
 	Sessions int `json:"sessions"`
 }
 
-// Close closes an account for moderator p: it can no longer sign in
+// CloseAccount closes an account for moderator p: it can no longer sign in
 // (with a password or an SSH key), and its sessions end at once, on
 // every node. Its seats' tokens stay, so that a game under way can still
 // be resigned or claimed by its opponent; its records stay as they are.
-func (s *Service) Close(ctx context.Context, p *auth.Principal, req CloseRequest) (Closed, error) {
+func (s *Service) CloseAccount(ctx context.Context, p *auth.Principal, req CloseRequest) (Closed, error) {
 	mod, err := s.Moderator(ctx, p)
 	if err != nil {
 		return Closed{}, err
