@@ -23,9 +23,10 @@ var layers = map[string][]string{
 	"social":              {"players", "table", "auth", "refuse"},
 	"daily":               {"players", "table", "auth", "refuse"},
 	"seek":                {"social", "protocol", "table", "auth", "refuse"},
+	"moderation":          {"players", "table", "protocol", "auth", "refuse"},
 	"cluster":             {"social", "players", "analyses", "table", "auth", "refuse"},
 	"socket":              {"protocol", "social", "table", "auth", "limit", "refuse"},
-	"httpapi":             {"socket", "seek", "daily", "social", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
+	"httpapi":             {"socket", "seek", "daily", "social", "moderation", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
 	"internal/servertest": nil,
 }
 
@@ -128,6 +129,9 @@ func TestAllowed(t *testing.T) {
 		{"social", "parlour/server/players", true},
 		{"players", "parlour/server/social", false},
 		{"daily", "parlour/server/cluster", false},
+		{"moderation", "parlour/server/players", true},
+		{"moderation", "parlour/server/social", false},
+		{"table", "parlour/server/moderation", false},
 		{"cluster", "parlour/bus", true},
 		{"table", "parlour/bus/nats", false},
 		{"httpapi", "parlour/games", true},

@@ -29,6 +29,7 @@ import (
 	"parlour/server/daily"
 	"parlour/server/httpapi"
 	"parlour/server/limit"
+	"parlour/server/moderation"
 	"parlour/server/players"
 	"parlour/server/seek"
 	"parlour/server/social"
@@ -67,6 +68,9 @@ type Config struct {
 	// Cluster, when set, makes the service one node of a cluster (see
 	// server/cluster); the store must then implement store.Leases.
 	Cluster *Cluster
+	// ChatFilter is the words chat refuses (nil: the list Parlour
+	// ships; see server/moderation).
+	ChatFilter *moderation.Filter
 }
 
 // Service is every part of the server, built and wired together: the
@@ -103,6 +107,9 @@ type Service struct {
 
 	// cl is this node of a cluster; nil for a single node.
 	cl *cluster.Node
+
+	// moderation is reports, moderators and the chat filter.
+	moderation *moderation.Service
 }
 
 // New builds a service on cfg: the table service rebuilds every live
@@ -155,7 +162,12 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// The player streams hear of games through s.social, made once
 		// the tables and the players are.
 		Observers: []table.Observer{socialObserver{s}},
-		Auth:      s.auth, Registerer: s.reg,
+		// Moderation is made once the tables and the players are: the
+		// chat asks it through s.moderation, set by then.
+		ChatGate: func(ctx context.Context, identity, text string) error {
+			return s.moderation.ChatGate(ctx, identity, text)
+		},
+		Auth: s.auth, Registerer: s.reg,
 		// The sockets write the updates the table encodes, in their
 		// own message.
 		Envelope: table.Envelope{Head: socket.UpdateHead, Tail: socket.UpdateTail},
@@ -189,6 +201,12 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		Games: cfg.Games, Clock: s.Service.Config().Clock, Logger: cfg.Logger})
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
+	if s.moderation, err = moderation.New(moderation.Config{Store: cfg.Store, Tables: s.Service, Players: s.playersService,
+		Filter: cfg.ChatFilter, Logger: cfg.Logger}); err != nil {
+		s.Service.Close()
+		s.cancel()
+		return nil, err
+	}
 	s.analyses = analyses.New(s.Service, cfg.Store, cfg.Games, s.log)
 	if err := s.analyses.Register(s.reg); err != nil {
 		s.Service.Close()
@@ -259,7 +277,7 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 // config before it is built (tests shorten its waits).
 func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handler {
 	cfg := httpapi.Config{
-		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses, Seeks: s.seeks,
+		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses, Seeks: s.seeks, Moderation: s.moderation,
 		Auth: s.auth, Games: s.games, Store: s.st, Metrics: s.reg, Limits: lim, Logger: s.log, Closing: s.ctx,
 	}
 	if s.cl != nil {

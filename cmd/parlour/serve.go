@@ -28,6 +28,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/limit"
+	"parlour/server/moderation"
 	"parlour/server/table"
 	"parlour/sshdoor"
 	"parlour/store"
@@ -86,6 +87,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	chatAddr := fs.Float64("rate-chat-addr", limit.Defaults().ChatPerAddr, "chat messages per second one address may write, across its identities (raise it for parlour loadtest --chat)")
 	streams := fs.Int("streams", limit.DefaultStreams, "event streams and WebSockets held open at once, in all (each a file descriptor; lowered to fit the open-file limit); one address may hold a quarter of --conns-per-addr")
 	secureCookies := fs.Bool("secure-cookies", false, "the server is only reached over HTTPS: mark the session cookie Secure always, and send Strict-Transport-Security (docs/deploy.md)")
+	chatFilter := fs.String("chat-filter", "", "a file of the words chat refuses, one a line (# starts a comment), which replaces the short list Parlour ships (docs/deploy.md)")
 	perAddr := fs.Int("conns-per-addr", limit.Defaults().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
@@ -194,6 +196,16 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			f.Close()
 		}()
 	}
+	var filter *moderation.Filter
+	if *chatFilter != "" {
+		f, err := readFilter(*chatFilter)
+		if err != nil {
+			fmt.Fprintf(stderr, "parlour serve: --chat-filter: %v\n", err)
+			return 2
+		}
+		filter = f
+		log.Info("chat filter", "file", *chatFilter, "words", f.Len())
+	}
 	if *streams <= 0 {
 		fmt.Fprintf(stderr, "parlour serve: --streams must be 1 or more, not %d\n", *streams)
 		return 2
@@ -201,7 +213,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	lim := limit.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
 		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, openFileLimit()),
 		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr}
-	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -321,6 +333,16 @@ func parseStore(s, data string) (storeAt, error) {
 	return storeAt{}, fmt.Errorf("%q is neither a postgres:// URL nor a file path", scheme+"://")
 }
 
+// readFilter reads the chat filter's words from the file at path.
+func readFilter(path string) (*moderation.Filter, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return moderation.ParseFilter(f)
+}
+
 // openTimeout bounds the first connection to PostgreSQL: a node that
 // cannot reach it says so rather than wait.
 const openTimeout = 20 * time.Second
@@ -343,7 +365,7 @@ func openStore(ctx context.Context, w storeAt) (store.Store, func() error, error
 	return db, db.Close, nil
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions) error {
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions, filter *moderation.Filter) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
@@ -370,7 +392,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	}
 	cfg := server.Config{
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
-		BaseURL: base, Logger: log, OpenExpiry: openExpiry,
+		BaseURL: base, Logger: log, OpenExpiry: openExpiry, ChatFilter: filter,
 	}
 	if cl.nats != "" {
 		// The bus takes its requests' handler before the service

@@ -21,6 +21,7 @@ import (
 	"parlour/server/auth"
 	"parlour/server/daily"
 	"parlour/server/limit"
+	"parlour/server/moderation"
 	"parlour/server/players"
 	"parlour/server/protocol"
 	"parlour/server/refuse"
@@ -41,9 +42,12 @@ type Config struct {
 	Daily    *daily.Service
 	Analyses *analyses.Cache
 	Seeks    *seek.Service
-	Auth     *auth.Auth
-	Games    *game.Registry
-	Store    store.Store
+	// Moderation keeps reports and moderators (nil: the server has
+	// none, and their routes answer 501).
+	Moderation *moderation.Service
+	Auth       *auth.Auth
+	Games      *game.Registry
+	Store      store.Store
 	// Metrics is the registry the door registers its own metrics on and
 	// serves, every part's, at GET /metrics.
 	Metrics *prometheus.Registry
@@ -75,12 +79,16 @@ type Handler struct {
 	daily    *daily.Service
 	analyses *analyses.Cache
 	seeks    *seek.Service
-	auth     *auth.Auth
-	games    *game.Registry
-	st       store.Store
-	reg      *prometheus.Registry
-	metrics  *metricSet
-	closing  context.Context
+	// moderation is Config's Moderation; reportsByID and reportsByAddr
+	// limit the reports each identity and each address makes.
+	moderation                 *moderation.Service
+	reportsByID, reportsByAddr *limit.Keyed
+	auth                       *auth.Auth
+	games                      *game.Registry
+	st                         store.Store
+	reg                        *prometheus.Registry
+	metrics                    *metricSet
+	closing                    context.Context
 
 	lim limit.Limits
 	log *slog.Logger
@@ -145,8 +153,10 @@ func New(cfg Config) (*Handler, error) {
 	h := &Handler{
 		tables: cfg.Tables, players: cfg.Players, social: cfg.Social, daily: cfg.Daily, analyses: cfg.Analyses, seeks: cfg.Seeks,
 		auth: cfg.Auth, games: cfg.Games, st: cfg.Store, reg: cfg.Metrics, metrics: m, closing: cfg.Closing,
-		remote: cfg.Remote,
-		lim:    lim, log: cfg.Logger, mux: http.NewServeMux(),
+		remote: cfg.Remote, moderation: cfg.Moderation,
+		reportsByID:   limit.NewKeyed(moderation.ReportsPerHour/3600.0, moderation.ReportsBurst),
+		reportsByAddr: limit.NewKeyed(moderation.ReportsPerAddrHour/3600.0, moderation.ReportsPerAddrBurst),
+		lim:           lim, log: cfg.Logger, mux: http.NewServeMux(),
 		byID:             limit.NewKeyed(lim.PerIdentity, lim.PerIdentityBurst),
 		byAddr:           limit.NewKeyed(lim.NewGuests, lim.NewGuestsBurst),
 		codeMisses:       limit.NewKeyed(table.CodeMisses, table.CodeMissesBurst),
@@ -233,6 +243,14 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("GET /api/v1/seeks/{id}", handle(h, bySignedIn, ok, h.mySeek))
 	h.mux.HandleFunc("DELETE /api/v1/seeks/{id}", handle(h, bySignedIn, none, h.cancelSeek))
 	h.mux.HandleFunc("POST /api/v1/seeks/{id}/accept", handle(h, bySignedIn, created, h.acceptSeek))
+	// Reports and moderation (http_moderation.go).
+	h.mux.HandleFunc("POST /api/v1/reports", handleJSON(h, bySignedIn, created, h.report))
+	h.mux.HandleFunc("GET /api/v1/moderation/reports", handle(h, bySignedIn, ok, h.reportQueue))
+	h.mux.HandleFunc("POST /api/v1/moderation/reports/{id}/close", handle(h, bySignedIn, ok, h.closeReport))
+	h.mux.HandleFunc("POST /api/v1/moderation/mutes", handleJSON(h, bySignedIn, ok, h.modMute))
+	h.mux.HandleFunc("POST /api/v1/moderation/rename", handleJSON(h, bySignedIn, ok, h.modRename))
+	h.mux.HandleFunc("POST /api/v1/moderation/close", handleJSON(h, bySignedIn, ok, h.modClose))
+	h.mux.HandleFunc("GET /api/v1/moderation/log", handle(h, bySignedIn, ok, h.modLog))
 	h.mountTools() // POST /api/v1/tools/..., and their old paths (tools.go)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse.NotFound("no such endpoint: %s %s", r.Method, refuse.Clip(r.URL.Path)))

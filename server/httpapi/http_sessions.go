@@ -162,7 +162,22 @@ func (h *Handler) whoAmI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a, err := h.players.Account(r.Context(), p)
-	h.reply(w, r, a, err)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	// Moderator says whether the account may open the moderators' page.
+	out := struct {
+		players.Account
+		Moderator bool `json:"moderator"`
+	}{Account: a}
+	if h.moderation != nil {
+		if out.Moderator, err = h.moderation.IsModerator(r.Context(), a.Identity); err != nil {
+			h.fail(w, r, refuse.ReadFailed(h.log, "your role", err))
+			return
+		}
+	}
+	h.reply(w, r, out, nil)
 }
 
 func (h *Handler) changePassword(r *http.Request, p *auth.Principal, req players.PasswordRequest) (noContent, error) {

@@ -213,6 +213,9 @@ func (s *Service) SignIn(ctx context.Context, name, password string) (Session, e
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return Session{}, err
 	}
+	if err == nil && a.Hash == ClosedHash {
+		return Session{}, errClosed()
+	}
 	ok, err := s.verifyPassword(ctx, a.Hash, password)
 	if err != nil {
 		return Session{}, err
@@ -340,23 +343,9 @@ func (s *Service) DeleteAccount(ctx context.Context, p *auth.Principal, password
 	if err := stillSeated(seated); err != nil {
 		return err
 	}
-	var renames []store.TableUpdate
-	for before, beforeTable := (time.Time{}), ""; ; {
-		page, err := ps.History(ctx, store.HistoryPage{Identity: a.Identity, Before: before, BeforeTable: beforeTable, Limit: 500})
-		if err != nil {
-			return err
-		}
-		for _, g := range page {
-			u, err := table.RenameSeat(g.Table, g.Meta, a.Identity, DeletedName)
-			if err != nil {
-				return err
-			}
-			renames = append(renames, u)
-		}
-		if len(page) < 500 {
-			break
-		}
-		before, beforeTable = page[len(page)-1].Ended, page[len(page)-1].Table
+	renames, err := s.RenameSeats(ctx, a.Identity, DeletedName)
+	if err != nil {
+		return err
 	}
 	dropped, err := ps.DeleteAccount(ctx, a.Identity, DeletedName, renames)
 	if err != nil {
@@ -373,6 +362,47 @@ func (s *Service) DeleteAccount(ctx context.Context, p *auth.Principal, password
 	s.log.Info("account deleted", "identity", a.Identity, "games", len(renames))
 	return nil
 }
+
+// RenameSeats returns the updates of identity's finished tables that give
+// its seats the name name: an account deleted, or renamed by a
+// moderator, leaves no finished game under its old name.
+func (s *Service) RenameSeats(ctx context.Context, identity, name string) ([]store.TableUpdate, error) {
+	ps, err := s.players()
+	if err != nil {
+		return nil, err
+	}
+	var renames []store.TableUpdate
+	for before, beforeTable := (time.Time{}), ""; ; {
+		page, err := ps.History(ctx, store.HistoryPage{Identity: identity, Before: before, BeforeTable: beforeTable, Limit: 500})
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range page {
+			u, err := table.RenameSeat(g.Table, g.Meta, identity, name)
+			if err != nil {
+				return nil, err
+			}
+			renames = append(renames, u)
+		}
+		if len(page) < 500 {
+			return renames, nil
+		}
+		before, beforeTable = page[len(page)-1].Ended, page[len(page)-1].Table
+	}
+}
+
+// ClosedHash is the password hash of an account a moderator closed: no
+// password matches it, and a sign-in to the account is refused as
+// closed rather than as a wrong password.
+const ClosedHash = "!closed"
+
+// errClosed refuses a sign-in to a closed account.
+func errClosed() error { return refuse.Forbidden("this account was closed by a moderator") }
+
+// Forget drops ended sessions from the credential cache, here and,
+// clustered, on every other node, before it returns: a moderator's
+// closing of an account ends its sessions everywhere.
+func (s *Service) Forget(ctx context.Context, hashes [][]byte) { s.forget(ctx, hashes) }
 
 // forget drops deleted credentials from the cache, and, clustered, from
 // every other node's before it returns.

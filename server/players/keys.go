@@ -211,6 +211,9 @@ func (s *Service) KeySession(ctx context.Context, pub ssh.PublicKey) (Session, e
 	if err != nil {
 		return Session{}, err
 	}
+	if a.Hash == ClosedHash {
+		return Session{}, errClosed()
+	}
 	if err := ks.KeyUsed(ctx, k.Fingerprint, s.tables.Now().UTC()); err != nil {
 		// Only the account page's "last used" misses it: the sign-in stands.
 		s.log.Warn("recording an SSH key's use", "fingerprint", k.Fingerprint, "err", err)

@@ -233,6 +233,11 @@ func (s *Service) Chat(ctx context.Context, p *auth.Principal, id string, req Ch
 	if err != nil {
 		return ChatLine{}, err
 	}
+	if gate := s.cfg.ChatGate; gate != nil {
+		if err := gate(ctx, p.Identity, text); err != nil {
+			return ChatLine{}, err
+		}
+	}
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return ChatLine{}, err

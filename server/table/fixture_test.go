@@ -30,6 +30,8 @@ type fixture struct {
 	shut Shut
 	// place says where the tables run (Config.Placement).
 	place Placement
+	// chatGate is asked about each chat message (Config.ChatGate).
+	chatGate func(ctx context.Context, identity, text string) error
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -51,7 +53,7 @@ func (f *fixture) open() {
 		st = f.wrap(db)
 	}
 	s, err := New(context.Background(), Config{Store: st, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon,
-		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, Observers: f.observers, Shut: f.shut, Placement: f.place})
+		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, Observers: f.observers, Shut: f.shut, Placement: f.place, ChatGate: f.chatGate})
 	if err != nil {
 		f.t.Fatal(err)
 	}

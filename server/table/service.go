@@ -94,6 +94,12 @@ type Config struct {
 	// Observers hear of the games that start and finish, after the
 	// player streams.
 	Observers []Observer
+	// ChatGate, when set, is asked about every message before it is
+	// written in a table's chat: its refusal (a writer a moderator kept
+	// out of chat, a word the server does not allow) is the answer, and
+	// nothing is written. The root hands in the moderators' gate, which
+	// lives above the tables.
+	ChatGate func(ctx context.Context, identity, text string) error
 	// Auth resolves tokens and remembers the credentials the service
 	// issues (nil: one of the service's own, over Store).
 	Auth *auth.Auth

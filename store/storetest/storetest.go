@@ -6,7 +6,7 @@
 //
 // Each test gets a store on fresh data; those about durability close it
 // and open the same data again, as after a restart. The optional
-// interfaces (store.Players, store.Challenges, ...) are tested when the
+// interfaces (store.Players, store.Challenges, store.Moderation, ...) are tested when the
 // store implements them; Run reports those it skipped.
 package storetest
 
@@ -63,6 +63,7 @@ func Run(t *testing.T, h Harness) {
 	tests = append(tests, playerTests()...)
 	tests = append(tests, otherTests()...)
 	tests = append(tests, leaseTests()...)
+	tests = append(tests, moderationTests()...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &env{t: t, h: h, where: h.Fresh(t)}

@@ -15,13 +15,17 @@ export function header() {
   const name = signedIn();
   fill(slot, name
     ? h("a", { href: "/account", id: "account-link", "aria-label": `Your account, ${name}` }, name)
-    : h("a", { href: "/account", id: "account-link" }, "Sign in"));
+    : h("a", { href: "/account", id: "account-link" }, "Sign in"),
+  // The moderators' page, for moderators only (the server checks).
+  name && moderator ? [" ", h("a", { href: "/moderation", id: "moderation-link" }, "Moderation")] : null);
   // Challenges and the player stream: only while signed in, loaded then.
   if (name) stream(name, 1000);
   else if (streaming) import("./stream.js").then(m => { streaming = false; m.stop(); });
 }
 
-let streaming = false; // whether stream.js holds the player stream
+let streaming = false;
+let moderator = false; // whether the account is a moderator, as the server last said
+ // whether stream.js holds the player stream
 
 // stream loads stream.js and opens the player stream for name. The
 // import can fail when the network or the server blinks just then (a
@@ -43,6 +47,7 @@ export async function refresh() {
   try {
     const a = await call("GET", "/account");
     setSignedIn(a.name);
+    moderator = !!a.moderator;
   } catch (e) {
     if (e.status === 401 || e.status === 403) setSignedIn("");
   }

@@ -4,7 +4,7 @@
 // player who walked away. The server decides everything; this draws it.
 
 import { h, fill, append, toast, guestMark } from "./dom.js";
-import { call, identityToken } from "./api.js";
+import { call, identityToken, signedIn } from "./api.js";
 
 const CAP = 200;
 const chName = { players: "Players", spectators: "Spectators" };
@@ -31,6 +31,10 @@ export class Chat {
     this.count = h("span", { class: "help", id: "chat-count" }, `0/${CAP}`);
     this.err = h("p", { class: "error", role: "alert", id: "chat-error" });
     this.mutes = h("div", { class: "row", id: "chat-mutes" });
+    // Reports are for accounts: the players at the table and the chat's
+    // writers who have one, other than oneself.
+    this.seats = [];
+    this.reportSlot = h("div", { id: "chat-report" });
     this.input.addEventListener("input", () => {
       const n = length(this.input.value);
       this.count.textContent = `${n}/${CAP}`;
@@ -38,7 +42,7 @@ export class Chat {
     });
     this.form = h("form", { class: "stack", id: "chat-form", onsubmit: e => { e.preventDefault(); this.send(); } },
       h("div", { class: "row" }, this.channel, this.input, h("button", { type: "submit", id: "chat-send" }, "Send")), this.count, this.err);
-    this.el = h("section", { class: "card", id: "chat", "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, "Chat"), this.log, this.form, this.mutes);
+    this.el = h("section", { class: "card", id: "chat", "aria-labelledby": "chat-title" }, h("h2", { id: "chat-title" }, "Chat"), this.log, this.form, this.mutes, this.reportSlot);
   }
 
   // channels the viewer may write in now (docs/protocol.md, Chat).
@@ -50,6 +54,7 @@ export class Chat {
   take(u) {
     this.seat = u.seat;
     this.over = u.table.status === "finished";
+    this.seats = u.table.seats || [];
     for (const l of u.chat || []) this.lines.set(l.seq, l);
     this.muted = u.muted || [];
     this.draw();
@@ -75,6 +80,27 @@ export class Chat {
       return h("button", { type: "button", "aria-pressed": on ? "true" : "false", id: "mute-" + c, onclick: () => this.mute(c, !on) },
         on ? `Show the ${chName[c].toLowerCase()}' chat` : `Mute the ${chName[c].toLowerCase()}' chat`);
     }));
+    if (signedIn()) this.mutes.append(this.reportButton());
+  }
+
+  // reportButton opens the report form about this table, naming the
+  // accounts seen here.
+  reportButton() {
+    if (!this.report) {
+      this.report = h("span");
+      import("./report.js").then(m => {
+        this.report.replaceWith(this.report = m.reportButton(() => this.reportable(), this.id, this.reportSlot, "Report a player"));
+      }).catch(() => { /* no button without its module */ });
+    }
+    return this.report;
+  }
+
+  reportable() {
+    const me = signedIn().toLowerCase();
+    const names = new Set();
+    for (const s of this.seats) if (s.player === "account" && s.name) names.add(s.name);
+    for (const l of this.lines.values()) if (l.player === "account" && l.name) names.add(l.name);
+    return [...names].filter(n => n.toLowerCase() !== me);
   }
 
   async tok() { return this.token || await identityToken(); }

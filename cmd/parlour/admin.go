@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"parlour/server/moderation"
+	"parlour/store/sqlite"
+)
+
+// runAdmin is parlour admin: what only the operator does, on the
+// server's machine, straight in the data folder or the database: give
+// and take back the moderator role (no page or request of the API can),
+// and read the moderation queue.
+func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	data := fs.String("data", defaultDataDir(), "the server's data directory (its parlour.db), as given to parlour serve")
+	storeAt := fs.String("store", "", "the server's store, as given to parlour serve: a postgres:// URL, or the path of an SQLite database file; empty: parlour.db in --data")
+	reason := fs.String("reason", "", "why, for the moderators' log (grant and revoke)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: parlour admin [--data DIR | --store URL] grant NAME | revoke NAME | reports")
+		fmt.Fprintln(stderr, "\nRun on the server's machine, against its data:")
+		fmt.Fprintln(stderr, "  grant NAME    make the account NAME a moderator")
+		fmt.Fprintln(stderr, "  revoke NAME   take the moderator role back from NAME")
+		fmt.Fprintln(stderr, "  reports       print the moderation queue, open reports first")
+		fs.PrintDefaults()
+	}
+	// The flags may come before the action, after it, or after its name.
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		if args = fs.Args(); len(args) == 0 {
+			break
+		}
+		pos, args = append(pos, args[0]), args[1:]
+	}
+	var verb string
+	var rest []string
+	if len(pos) > 0 {
+		verb, rest = pos[0], pos[1:]
+	}
+	want := map[string]int{"grant": 1, "revoke": 1, "reports": 0}
+	n, ok := want[verb]
+	switch {
+	case verb == "":
+		fs.Usage()
+		return 2
+	case !ok:
+		fmt.Fprintf(stderr, "parlour admin: unknown action %q: grant NAME, revoke NAME or reports\n", verb)
+		return 2
+	case len(rest) != n && n == 1:
+		fmt.Fprintf(stderr, "parlour admin %s: name one account\n", verb)
+		return 2
+	case len(rest) != n:
+		fmt.Fprintf(stderr, "parlour admin %s takes no arguments, not %q\n", verb, strings.Join(rest, " "))
+		return 2
+	}
+	where, err := parseStore(*storeAt, *data)
+	if err != nil {
+		fmt.Fprintf(stderr, "parlour admin: --store: %v\n", err)
+		return 2
+	}
+	if where.postgres == "" {
+		// The server made its database: one missing means --data or
+		// --store points elsewhere, and a new empty one would hide it.
+		if _, err := os.Stat(where.path); err != nil {
+			fmt.Fprintf(stderr, "parlour admin: no database at %s: give the server's --data or --store\n", where.path)
+			return 1
+		}
+	}
+	where.sqlite = sqlite.Options{Synchronous: "FULL"}
+	db, closeDB, err := openStore(ctx, where)
+	if err != nil {
+		fmt.Fprintf(stderr, "parlour admin: %v\n", err)
+		return 1
+	}
+	defer closeDB()
+	switch verb {
+	case "grant", "revoke":
+		name, err := moderation.Grant(ctx, db, rest[0], verb == "grant", *reason, time.Now())
+		if err != nil {
+			fmt.Fprintf(stderr, "parlour admin %s: %v\n", verb, err)
+			return 1
+		}
+		if verb == "grant" {
+			fmt.Fprintf(stdout, "%s is a moderator.\n", name)
+		} else {
+			fmt.Fprintf(stdout, "%s is no longer a moderator.\n", name)
+		}
+	case "reports":
+		rs, err := moderation.Queue(ctx, db, 1000)
+		if err != nil {
+			fmt.Fprintf(stderr, "parlour admin reports: %v\n", err)
+			return 1
+		}
+		printReports(stdout, rs)
+	}
+	return 0
+}
+
+// printReports prints the queue as a table, open reports first.
+func printReports(w io.Writer, rs []moderation.Report) {
+	open := 0
+	for _, r := range rs {
+		if r.Status == "open" {
+			open++
+		}
+	}
+	fmt.Fprintf(w, "%d open, %d closed.\n", open, len(rs)-open)
+	if len(rs) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nID\tSTATUS\tMADE (UTC)\tPLAYER\tREASON\tBY\tTABLE\tTEXT")
+	for _, r := range rs {
+		status := r.Status
+		if r.ClosedBy != "" {
+			status += " by " + r.ClosedBy
+		}
+		tbl := r.Table
+		if tbl == "" {
+			tbl = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, status, r.Created.UTC().Format("2006-01-02 15:04"), r.Name, r.Reason, r.Reporter, tbl, r.Text)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/store"
+	"parlour/store/postgres"
+	"parlour/store/postgres/pgtest"
+	"parlour/store/sqlite"
+)
+
+// adminRun runs parlour admin with args and returns its exit code and
+// what it printed on each stream.
+func adminRun(args ...string) (int, string, string) {
+	var stdout, stderr strings.Builder
+	code := run(context.Background(), append([]string{"admin"}, args...), strings.NewReader(""), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// seedAdmin stores two accounts and a report of one by the other.
+func seedAdmin(t *testing.T, st store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	at := time.Date(2026, 5, 6, 7, 8, 0, 0, time.UTC)
+	ps := st.(store.Players)
+	for _, n := range []string{"Ann", "Bob"} {
+		id := "id" + n
+		a := store.Account{Identity: id, Name: n, Key: strings.ToLower(n), Hash: "$argon2id$x", Created: at}
+		if _, err := ps.CreateAccount(ctx, a, store.Credential{Hash: []byte(id), Identity: id}, &store.Identity{ID: id, Name: n, Created: at}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := store.Report{ID: "r1", Reporter: "idAnn", Subject: "idBob", Reason: "chat", Text: "rude words", Status: store.ReportOpen, Created: at}
+	if err := st.(store.Moderation).CreateReport(ctx, r); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkAdmin grants and revokes the role with the store flags in where,
+// prints the queue, and refuses what it cannot do with a reason.
+func checkAdmin(t *testing.T, st store.Store, where ...string) {
+	t.Helper()
+	ctx := context.Background()
+	ms := st.(store.Moderation)
+	code, out, errs := adminRun(append([]string{"grant", "ann", "--reason", "runs the club"}, where...)...)
+	if code != 0 || out != "Ann is a moderator.\n" {
+		t.Fatalf("grant: %d %q %q", code, out, errs)
+	}
+	if on, err := ms.IsModerator(ctx, "idAnn"); !on || err != nil {
+		t.Fatalf("after grant: moderator %v, %v", on, err)
+	}
+	code, out, errs = adminRun(append(append([]string{}, where...), "reports")...)
+	if code != 0 || !strings.Contains(out, "1 open, 0 closed.") || !strings.Contains(out, "r1") || !strings.Contains(out, "Bob") ||
+		!strings.Contains(out, "Ann") || !strings.Contains(out, "rude words") || !strings.Contains(out, "2026-05-06 07:08") {
+		t.Fatalf("reports: %d %q %q", code, out, errs)
+	}
+	code, out, errs = adminRun(append(append([]string{}, where...), "revoke", "Ann")...)
+	if code != 0 || out != "Ann is no longer a moderator.\n" {
+		t.Fatalf("revoke: %d %q %q", code, out, errs)
+	}
+	if on, err := ms.IsModerator(ctx, "idAnn"); on || err != nil {
+		t.Fatalf("after revoke: moderator %v, %v", on, err)
+	}
+	log, err := ms.ModLog(ctx, 10)
+	if err != nil || len(log) != 2 || log[1].Action != "grant" || log[1].Reason != "runs the club" || log[1].Moderator != "" || log[0].Action != "revoke" || log[0].SubjectName != "Ann" {
+		t.Fatalf("the log: %+v, %v", log, err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"grant", "Zed"}, 1, `no account called "Zed"`},
+		{[]string{"grant"}, 2, "name one account"},
+		{[]string{"grant", "Ann", "Bob"}, 2, "name one account"},
+		{[]string{"reports", "now"}, 2, "takes no arguments"},
+		{[]string{"promote", "Ann"}, 2, `unknown action "promote"`},
+		{nil, 2, "usage: parlour admin"},
+	} {
+		code, _, errs := adminRun(append(c.args, where...)...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("admin %q: %d %q; want %d saying %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+	if on, _ := ms.IsModerator(ctx, "idBob"); on {
+		t.Error("a refused command made Bob a moderator")
+	}
+}
+
+// TestAdminSQLite: parlour admin on a server's data directory.
+func TestAdminSQLite(t *testing.T) {
+	dir := t.TempDir()
+	st, err := sqlite.Open(context.Background(), filepath.Join(dir, "parlour.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	seedAdmin(t, st)
+	checkAdmin(t, st, "--data", dir)
+	code, _, errs := adminRun("--data", t.TempDir(), "reports")
+	if code != 1 || !strings.Contains(errs, "no database at") {
+		t.Errorf("admin on an empty directory: %d %q", code, errs)
+	}
+}
+
+// TestAdminPostgres: parlour admin on a server's PostgreSQL database.
+func TestAdminPostgres(t *testing.T) {
+	srv, err := pgtest.Start(context.Background(), pgtest.Options{})
+	if err != nil {
+		if _, missing := pgtest.Bin(); missing != nil {
+			pgtest.Missing(t)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	url := srv.NewDatabase(t)
+	st, err := postgres.Open(context.Background(), url, postgres.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	seedAdmin(t, st)
+	checkAdmin(t, st, "--store", url)
+}
+
+// TestServeChatFilterFlag: serve refuses a chat filter it cannot read or
+// that is not a list of words, naming the problem, and serves nothing.
+func TestServeChatFilterFlag(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.txt")
+	if err := os.WriteFile(bad, []byte("# words\nfine\ntwo words\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ file, want string }{
+		{filepath.Join(dir, "missing.txt"), "no such file"},
+		{bad, `line 3: "two words" is not one word`},
+	} {
+		var stdout, stderr strings.Builder
+		code := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data", dir, "--chat-filter", c.file}, strings.NewReader(""), &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), "--chat-filter") || !strings.Contains(stderr.String(), c.want) || stdout.Len() > 0 {
+			t.Errorf("serve --chat-filter %s: %d %q %q", c.file, code, stdout.String(), stderr.String())
+		}
+	}
+}

@@ -1,0 +1,661 @@
+// Package moderation keeps players safe from one another: their reports
+// of each other go to a queue; moderators, named on the server's machine
+// only, work it (they mute a player's chat everywhere for a time, rename
+// an offensive account, close an account), and every one of their
+// actions is logged with who did it, when and why; and chat is filtered
+// against a short list of slurs. The tables ask it about each chat
+// message through table.Config.ChatGate, so that the tables know nothing
+// of moderators.
+package moderation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+
+	"parlour/account"
+	"parlour/game"
+	"parlour/internal/text"
+	"parlour/server/auth"
+	"parlour/server/players"
+	"parlour/server/protocol"
+	"parlour/server/refuse"
+	"parlour/server/table"
+	"parlour/store"
+)
+
+// The reasons a player may give for a report, as clients send them.
+const (
+	ReasonCheating = "cheating" // cheating at a game
+	ReasonChat     = "chat"     // abuse in chat
+	ReasonName     = "name"     // an offensive name
+	ReasonOther    = "other"    // anything else, said in the text
+)
+
+// MaxReportText caps the reporter's own words, in characters.
+const MaxReportText = 500
+
+// MaxReason caps a moderator's reason for an action, in characters.
+const MaxReason = 300
+
+// MaxMuteMinutes caps a chat mute: 30 days.
+const MaxMuteMinutes = 30 * 24 * 60
+
+// The limits on reports: each identity may make ReportsPerHour an hour
+// with bursts of ReportsBurst, each address ReportsPerAddrHour with
+// bursts of ReportsPerAddrBurst (guests cost nothing, accounts little).
+const (
+	ReportsPerHour      = 10
+	ReportsBurst        = 5
+	ReportsPerAddrHour  = 30
+	ReportsPerAddrBurst = 10
+)
+
+// queueSize caps the reports and log lines one page shows.
+const queueSize = 200
+
+// Operator is the name the log gives the operator, who acts on the
+// server's machine (parlour admin) rather than as a player.
+const Operator = "the operator"
+
+// Config is what a Service is built from; every field but Logger and
+// Filter is required.
+type Config struct {
+	Store   store.Store
+	Tables  *table.Service
+	Players *players.Service
+	// Filter is the chat filter (nil: the shipped list).
+	Filter *Filter
+	Logger *slog.Logger
+}
+
+// Service is the moderation of a server.
+type Service struct {
+	st      store.Store
+	tables  *table.Service
+	players *players.Service
+	filter  *Filter
+	log     *slog.Logger
+}
+
+// New builds the moderation on cfg.
+func New(cfg Config) (*Service, error) {
+	if cfg.Store == nil || cfg.Tables == nil || cfg.Players == nil {
+		return nil, errors.New("moderation: config needs a Store, Tables and Players")
+	}
+	if cfg.Filter == nil {
+		cfg.Filter = ShippedFilter()
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Service{st: cfg.Store, tables: cfg.Tables, players: cfg.Players, filter: cfg.Filter, log: cfg.Logger}, nil
+}
+
+// moderation returns the store's moderation side, or a refusal when the
+// store keeps none.
+func (s *Service) moderation() (store.Moderation, error) {
+	ms, ok := s.st.(store.Moderation)
+	if !ok {
+		return nil, refuse.With(http.StatusNotImplemented, "this server keeps no reports")
+	}
+	return ms, nil
+}
+
+// ChatGate is the tables' question about a message (table.Config's
+// ChatGate): it refuses a writer a moderator muted, saying for how long,
+// and a message the filter catches.
+func (s *Service) ChatGate(ctx context.Context, identity, text string) error {
+	if err := s.filter.Check(text); err != nil {
+		return err
+	}
+	ms, ok := s.st.(store.Moderation)
+	if !ok {
+		return nil
+	}
+	until, err := ms.ChatBan(ctx, identity)
+	if err != nil {
+		return refuse.ReadFailed(s.log, "your chat's standing", err)
+	}
+	if left := until.Sub(s.tables.Now()); left > 0 {
+		minutes := int(math.Ceil(left.Minutes()))
+		return refuse.Forbidden("a moderator muted your chat: you may write again in %s", game.Count(minutes, "minute", "minutes"))
+	}
+	return nil
+}
+
+// ReportRequest is the body of POST /api/v1/reports.
+type ReportRequest struct {
+	// Name is the player reported, Reason one of the Reason constants,
+	// Text the reporter's own words (needed for "other"), Table the
+	// table the report is about, if any.
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+	Text   string `json:"text,omitempty"`
+	Table  string `json:"table,omitempty"`
+}
+
+// DecodeReport decodes a report's body strictly and checks it: a name,
+// a reason of the four, text within MaxReportText (some, for "other"),
+// and a table id of the right shape. It returns the request as kept.
+func DecodeReport(b []byte) (ReportRequest, error) {
+	var req ReportRequest
+	if err := protocol.DecodeBytes(b, &req); err != nil {
+		return ReportRequest{}, err
+	}
+	return req, req.check()
+}
+
+// check checks r and keeps its text in the form to store.
+func (r *ReportRequest) check() error {
+	r.Name = strings.TrimSpace(r.Name)
+	if r.Name == "" {
+		return refuse.Bad("name the player you report")
+	}
+	switch r.Reason {
+	case ReasonCheating, ReasonChat, ReasonName, ReasonOther:
+	case "":
+		return refuse.Bad(`give a reason: "cheating", "chat" (abuse in chat), "name" (an offensive name) or "other"`)
+	default:
+		return refuse.Bad(`the reason must be "cheating", "chat" (abuse in chat), "name" (an offensive name) or "other", not %q`, refuse.Clip(r.Reason))
+	}
+	t, err := text.Check(r.Text, text.Rules{Noun: "report", Max: MaxReportText, Collapse: true})
+	if err != nil {
+		return refuse.Bad("%v", err)
+	}
+	r.Text = t
+	if r.Reason == ReasonOther && r.Text == "" {
+		return refuse.Bad(`a report for "other" needs a few words saying what happened`)
+	}
+	if r.Table != "" && !auth.ValidID(r.Table) {
+		return refuse.Bad("%q is not a table's id", refuse.Clip(r.Table))
+	}
+	return nil
+}
+
+// Report is a report as the moderators see it (and its reporter, once).
+type Report struct {
+	ID string `json:"id"`
+	// Name is the player reported and Reporter who reported them, as
+	// they are called now.
+	Name     string     `json:"name"`
+	Reporter string     `json:"reporter"`
+	Reason   string     `json:"reason"`
+	Text     string     `json:"text"`
+	Table    string     `json:"table,omitempty"`
+	Status   string     `json:"status"`
+	Created  time.Time  `json:"created"`
+	Closed   *time.Time `json:"closed,omitempty"`
+	ClosedBy string     `json:"closed_by,omitempty"`
+}
+
+// accountOf returns p's account, refusing nobody and guests: reports and
+// moderation are for players with accounts.
+func (s *Service) accountOf(ctx context.Context, p *auth.Principal, what string) (store.Account, store.Players, error) {
+	ps, err := s.tables.Players()
+	if err != nil {
+		return store.Account{}, nil, err
+	}
+	if p == nil {
+		return store.Account{}, nil, refuse.Unauthorized("sign in to %s", what)
+	}
+	a, err := ps.AccountOf(ctx, p.Identity)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Account{}, nil, refuse.Unauthorized("only players with an account may %s: sign up or sign in first", what)
+	}
+	if err != nil {
+		return store.Account{}, nil, refuse.ReadFailed(s.log, "your account", err)
+	}
+	return a, ps, nil
+}
+
+// Report stores p's report of another player in the moderation queue.
+// The same reporter may report a player about a table once.
+func (s *Service) Report(ctx context.Context, p *auth.Principal, req ReportRequest) (Report, error) {
+	if err := req.check(); err != nil {
+		return Report{}, err
+	}
+	ms, err := s.moderation()
+	if err != nil {
+		return Report{}, err
+	}
+	me, _, err := s.accountOf(ctx, p, "report a player")
+	if err != nil {
+		return Report{}, err
+	}
+	them, _, err := s.players.AccountNamed(ctx, req.Name)
+	if err != nil {
+		return Report{}, err
+	}
+	if them.Identity == me.Identity {
+		return Report{}, refuse.Bad("you cannot report yourself")
+	}
+	if req.Table != "" {
+		if _, err := s.st.Table(ctx, req.Table); errors.Is(err, store.ErrNotFound) {
+			return Report{}, refuse.NotFound("there is no table %s", req.Table)
+		} else if err != nil {
+			return Report{}, refuse.ReadFailed(s.log, "the table", err)
+		}
+	}
+	r := store.Report{ID: auth.NewID(), Reporter: me.Identity, Subject: them.Identity, Reason: req.Reason, Text: req.Text,
+		Table: req.Table, Status: store.ReportOpen, Created: s.tables.Now().UTC()}
+	if err := ms.CreateReport(ctx, r); err != nil {
+		if errors.Is(err, store.ErrReportDuplicate) {
+			if req.Table != "" {
+				return Report{}, refuse.Conflict("you already reported %s about table %s: the moderators have it", them.Name, req.Table)
+			}
+			return Report{}, refuse.Conflict("you already reported %s: the moderators have it", them.Name)
+		}
+		return Report{}, refuse.SaveFailed(s.log, "your report", err)
+	}
+	s.log.Info("player reported", "report", r.ID, "reason", r.Reason)
+	return reportOf(r, map[string]string{me.Identity: me.Name, them.Identity: them.Name}), nil
+}
+
+// reportOf returns r as sent, with the names in names.
+func reportOf(r store.Report, names map[string]string) Report {
+	out := Report{ID: r.ID, Name: names[r.Subject], Reporter: names[r.Reporter], Reason: r.Reason, Text: r.Text, Table: r.Table,
+		Status: string(r.Status), Created: r.Created, ClosedBy: names[r.ClosedBy]}
+	if !r.Closed.IsZero() {
+		c := r.Closed
+		out.Closed = &c
+	}
+	return out
+}
+
+// Moderator returns the account of p when p is a moderator, and
+// otherwise refuses: nobody and guests with 401, other players with 403.
+// The role is read from the store each time, so that a revoked role ends
+// at once.
+func (s *Service) Moderator(ctx context.Context, p *auth.Principal) (store.Account, error) {
+	ms, err := s.moderation()
+	if err != nil {
+		return store.Account{}, err
+	}
+	a, _, err := s.accountOf(ctx, p, "moderate")
+	if err != nil {
+		return store.Account{}, err
+	}
+	on, err := ms.IsModerator(ctx, a.Identity)
+	if err != nil {
+		return store.Account{}, refuse.ReadFailed(s.log, "your role", err)
+	}
+	if !on {
+		return store.Account{}, refuse.Forbidden("only moderators may do this")
+	}
+	return a, nil
+}
+
+// IsModerator reports whether identity holds the moderator role (false
+// on a store that keeps no roles).
+func (s *Service) IsModerator(ctx context.Context, identity string) (bool, error) {
+	ms, ok := s.st.(store.Moderation)
+	if !ok {
+		return false, nil
+	}
+	return ms.IsModerator(ctx, identity)
+}
+
+// names returns the names of ids: an account's, or the identity's for
+// one that has none (a deleted account).
+func names(ctx context.Context, st store.Store, ids []string) (map[string]string, error) {
+	out := map[string]string{}
+	ps, ok := st.(store.Players)
+	if !ok {
+		return out, nil
+	}
+	var ask []string
+	for _, id := range ids {
+		if id != "" && out[id] == "" {
+			out[id] = "?"
+			ask = append(ask, id)
+		}
+	}
+	got, err := ps.AccountNames(ctx, ask)
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range ask {
+		if n, ok := got[id]; ok {
+			out[id] = n
+		} else if i, err := st.Identity(ctx, id); err == nil {
+			out[id] = i.Name
+		}
+	}
+	return out, nil
+}
+
+// Queue returns the reports for moderator p: open ones first, oldest
+// first, then the latest closed ones.
+func (s *Service) Queue(ctx context.Context, p *auth.Principal) (_ []Report, err error) {
+	defer refuse.Reading(s.log, "the reports", &err)
+	if _, err := s.Moderator(ctx, p); err != nil {
+		return nil, err
+	}
+	return Queue(ctx, s.st, queueSize)
+}
+
+// Queue returns up to limit reports of st's queue, open ones first.
+func Queue(ctx context.Context, st store.Store, limit int) ([]Report, error) {
+	ms, ok := st.(store.Moderation)
+	if !ok {
+		return nil, errors.New("the store keeps no reports")
+	}
+	rs, err := ms.Reports(ctx, limit)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, r := range rs {
+		ids = append(ids, r.Reporter, r.Subject, r.ClosedBy)
+	}
+	ns, err := names(ctx, st, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Report, len(rs))
+	for i, r := range rs {
+		out[i] = reportOf(r, ns)
+	}
+	return out, nil
+}
+
+// ReasonRequest is the body of the moderators' actions that need only a
+// reason (closing a report; the reason may be empty there).
+type ReasonRequest struct {
+	Reason string `json:"reason,omitempty"`
+}
+
+// checkReason returns a moderator's reason as kept, refusing one that
+// is too long, holds what text.Check refuses, or is missing when needed.
+func checkReason(reason string, needed bool) (string, error) {
+	r, err := text.Check(reason, text.Rules{Noun: "reason", Max: MaxReason, Collapse: true})
+	if err != nil {
+		return "", refuse.Bad("%v", err)
+	}
+	if needed && r == "" {
+		return "", refuse.Bad("give a reason: it goes in the moderators' log")
+	}
+	return r, nil
+}
+
+// action returns a log line of moderator a acting on subject.
+func (s *Service) action(a store.Account, act string, subject store.Account, detail, reason string) store.ModAction {
+	return store.ModAction{Moderator: a.Identity, ModeratorName: a.Name, Action: act, Subject: subject.Identity, SubjectName: subject.Name,
+		Detail: detail, Reason: reason, At: s.tables.Now().UTC()}
+}
+
+// CloseReport closes open report id for moderator p.
+func (s *Service) CloseReport(ctx context.Context, p *auth.Principal, id string, req ReasonRequest) (Report, error) {
+	mod, err := s.Moderator(ctx, p)
+	if err != nil {
+		return Report{}, err
+	}
+	reason, err := checkReason(req.Reason, false)
+	if err != nil {
+		return Report{}, err
+	}
+	ms, _ := s.moderation()
+	r, err := ms.Report(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return Report{}, refuse.NotFound("there is no report %s", refuse.Clip(id))
+	}
+	if err != nil {
+		return Report{}, refuse.ReadFailed(s.log, "the report", err)
+	}
+	ns, err := names(ctx, s.st, []string{r.Subject, r.Reporter})
+	if err != nil {
+		return Report{}, refuse.ReadFailed(s.log, "the report", err)
+	}
+	subject := store.Account{Identity: r.Subject, Name: ns[r.Subject]}
+	a := s.action(mod, "close-report", subject, "report "+r.ID+" ("+r.Reason+")", reason)
+	if err := ms.CloseReport(ctx, id, a); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return Report{}, refuse.Conflict("report %s is already closed", id)
+		}
+		return Report{}, refuse.SaveFailed(s.log, "closing the report", err)
+	}
+	r.Status, r.Closed, r.ClosedBy = store.ReportClosed, a.At, mod.Identity
+	ns[mod.Identity] = mod.Name
+	return reportOf(r, ns), nil
+}
+
+// MuteRequest is the body of POST /api/v1/moderation/mutes: keep the
+// player Name out of every chat for Minutes (0 lifts a mute).
+type MuteRequest struct {
+	Name    string `json:"name"`
+	Minutes int    `json:"minutes"`
+	Reason  string `json:"reason"`
+}
+
+// Mute is a chat mute as answered.
+type Mute struct {
+	Name  string     `json:"name"`
+	Until *time.Time `json:"until,omitempty"`
+}
+
+// Mute keeps a player out of every table's chat for a time, for
+// moderator p.
+func (s *Service) Mute(ctx context.Context, p *auth.Principal, req MuteRequest) (Mute, error) {
+	mod, err := s.Moderator(ctx, p)
+	if err != nil {
+		return Mute{}, err
+	}
+	if req.Minutes < 0 || req.Minutes > MaxMuteMinutes {
+		return Mute{}, refuse.Bad("a mute lasts from 1 to %d minutes (30 days), or 0 to lift one, not %d", MaxMuteMinutes, req.Minutes)
+	}
+	reason, err := checkReason(req.Reason, true)
+	if err != nil {
+		return Mute{}, err
+	}
+	them, _, err := s.players.AccountNamed(ctx, req.Name)
+	if err != nil {
+		return Mute{}, err
+	}
+	ms, _ := s.moderation()
+	var until time.Time
+	detail := "lifted"
+	if req.Minutes > 0 {
+		until = s.tables.Now().UTC().Add(time.Duration(req.Minutes) * time.Minute)
+		detail = "for " + game.Count(req.Minutes, "minute", "minutes")
+	}
+	if err := ms.BanChat(ctx, them.Identity, until, s.action(mod, "mute", them, detail, reason)); err != nil {
+		return Mute{}, refuse.SaveFailed(s.log, "the mute", err)
+	}
+	s.log.Info("chat muted", "moderator", mod.Identity, "identity", them.Identity, "minutes", req.Minutes)
+	out := Mute{Name: them.Name}
+	if !until.IsZero() {
+		out.Until = &until
+	}
+	return out, nil
+}
+
+// RenameRequest is the body of POST /api/v1/moderation/rename.
+type RenameRequest struct {
+	Name    string `json:"name"`
+	NewName string `json:"new_name"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// Renamed answers a rename.
+type Renamed struct {
+	Name    string `json:"name"`
+	OldName string `json:"old_name"`
+	// Games counts the finished games whose records now carry the new
+	// name.
+	Games int `json:"games"`
+}
+
+// Rename gives an offensive account a new name, for moderator p. The
+// finished games' records carry the new name too, as an account's
+// deletion renames them: the offensive name does not stay on show. A
+// player seated at a game under way is renamed once it ends (that table
+// holds the name it was joined with).
+func (s *Service) Rename(ctx context.Context, p *auth.Principal, req RenameRequest) (Renamed, error) {
+	mod, err := s.Moderator(ctx, p)
+	if err != nil {
+		return Renamed{}, err
+	}
+	reason, err := checkReason(req.Reason, false)
+	if err != nil {
+		return Renamed{}, err
+	}
+	newName := strings.TrimSpace(req.NewName)
+	if err := account.CheckName(newName); err != nil {
+		return Renamed{}, refuse.Bad("%v", err)
+	}
+	them, _, err := s.players.AccountNamed(ctx, req.Name)
+	if err != nil {
+		return Renamed{}, err
+	}
+	seated, err := s.players.Seated(ctx, them.Identity)
+	if err != nil {
+		return Renamed{}, err
+	}
+	if len(seated) > 0 {
+		ids := make([]string, len(seated))
+		for i, t := range seated {
+			ids[i] = t.ID
+		}
+		return Renamed{}, refuse.Conflict("%s holds a seat at %s under way (%s): rename them once it ends (mute them meanwhile)",
+			them.Name, game.Count(len(seated), "table", "tables"), strings.Join(ids, ", "))
+	}
+	renames, err := s.players.RenameSeats(ctx, them.Identity, newName)
+	if err != nil {
+		return Renamed{}, refuse.ReadFailed(s.log, "the player's games", err)
+	}
+	ms, _ := s.moderation()
+	a := s.action(mod, "rename", them, them.Name+" → "+newName, reason)
+	if err := ms.RenameAccount(ctx, them.Identity, newName, account.Key(newName), renames, a); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return Renamed{}, refuse.Conflict("the name %q is taken: choose another", newName)
+		}
+		return Renamed{}, refuse.SaveFailed(s.log, "the new name", err)
+	}
+	ids := make([]string, len(renames))
+	for i, u := range renames {
+		ids[i] = u.ID
+	}
+	// Finished tables in memory hold the old name: let the store answer
+	// for them from now on.
+	s.tables.Forget(ids...)
+	s.log.Info("account renamed", "moderator", mod.Identity, "identity", them.Identity, "games", len(renames))
+	return Renamed{Name: newName, OldName: them.Name, Games: len(renames)}, nil
+}
+
+// CloseRequest is the body of POST /api/v1/moderation/close.
+type CloseRequest struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// Closed answers an account's closing.
+type Closed struct {
+	Name string `json:"name"`
+	// Sessions counts the sessions and identity tokens ended.
+	Sessions int `json:"sessions"`
+}
+
+// CloseAccount closes an account for moderator p: it can no longer sign in
+// (with a password or an SSH key), and its sessions end at once, on
+// every node. Its seats' tokens stay, so that a game under way can still
+// be resigned or claimed by its opponent; its records stay as they are.
+func (s *Service) CloseAccount(ctx context.Context, p *auth.Principal, req CloseRequest) (Closed, error) {
+	mod, err := s.Moderator(ctx, p)
+	if err != nil {
+		return Closed{}, err
+	}
+	reason, err := checkReason(req.Reason, true)
+	if err != nil {
+		return Closed{}, err
+	}
+	them, _, err := s.players.AccountNamed(ctx, req.Name)
+	if err != nil {
+		return Closed{}, err
+	}
+	if them.Identity == mod.Identity {
+		return Closed{}, refuse.Bad("you cannot close your own account as a moderator: delete it from your account page")
+	}
+	if them.Hash == players.ClosedHash {
+		return Closed{}, refuse.Conflict("%s's account is already closed", them.Name)
+	}
+	ms, _ := s.moderation()
+	dropped, err := ms.CloseAccount(ctx, them.Identity, players.ClosedHash, s.action(mod, "close", them, "", reason))
+	if err != nil {
+		return Closed{}, refuse.SaveFailed(s.log, "closing the account", err)
+	}
+	s.players.Forget(ctx, dropped)
+	s.log.Info("account closed", "moderator", mod.Identity, "identity", them.Identity, "sessions", len(dropped))
+	return Closed{Name: them.Name, Sessions: len(dropped)}, nil
+}
+
+// LogLine is one line of the moderators' log as sent.
+type LogLine struct {
+	Seq int64 `json:"seq"`
+	// Moderator is who acted, as then called (Operator for the
+	// operator on the server's machine); Name whom they acted on.
+	Moderator string    `json:"moderator"`
+	Action    string    `json:"action"`
+	Name      string    `json:"name"`
+	Detail    string    `json:"detail,omitempty"`
+	Reason    string    `json:"reason,omitempty"`
+	At        time.Time `json:"at"`
+}
+
+// Log returns the newest lines of the moderators' log, for moderator p.
+func (s *Service) Log(ctx context.Context, p *auth.Principal) (_ []LogLine, err error) {
+	defer refuse.Reading(s.log, "the moderators' log", &err)
+	if _, err := s.Moderator(ctx, p); err != nil {
+		return nil, err
+	}
+	ms, _ := s.moderation()
+	as, err := ms.ModLog(ctx, queueSize)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]LogLine, len(as))
+	for i, a := range as {
+		out[i] = lineOf(a)
+	}
+	return out, nil
+}
+
+func lineOf(a store.ModAction) LogLine {
+	who := a.ModeratorName
+	if a.Moderator == "" {
+		who = Operator
+	}
+	return LogLine{Seq: a.Seq, Moderator: who, Action: a.Action, Name: a.SubjectName, Detail: a.Detail, Reason: a.Reason, At: a.At}
+}
+
+// Grant gives (on) or takes back the moderator role of the account
+// called name, as the operator on the server's machine, and logs it:
+// no page or request of the API can. It returns the account's name as
+// spelt.
+func Grant(ctx context.Context, st store.Store, name string, on bool, reason string, now time.Time) (string, error) {
+	ms, ok := st.(store.Moderation)
+	ps, ok2 := st.(store.Players)
+	if !ok || !ok2 {
+		return "", errors.New("this store keeps no accounts or roles")
+	}
+	a, err := ps.AccountByKey(ctx, account.Key(strings.TrimSpace(name)))
+	if errors.Is(err, store.ErrNotFound) {
+		return "", fmt.Errorf("there is no account called %q", name)
+	}
+	if err != nil {
+		return "", err
+	}
+	act := "grant"
+	if !on {
+		act = "revoke"
+	}
+	if err := ms.SetModerator(ctx, a.Identity, on, store.ModAction{Action: act, Subject: a.Identity, SubjectName: a.Name, Reason: reason, At: now.UTC()}); err != nil {
+		return "", err
+	}
+	return a.Name, nil
+}

@@ -1,0 +1,238 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/server/internal/servertest"
+	"parlour/server/moderation"
+	"parlour/server/refuse"
+	"parlour/store"
+)
+
+// grant gives name the moderator role (or takes it back) as the
+// operator's command does, straight in the store.
+func grant(t *testing.T, st store.Store, name string, on bool) {
+	t.Helper()
+	if _, err := moderation.Grant(context.Background(), st, name, on, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// expect checks a request's status, and that its body says want.
+func expect(t *testing.T, c *client, method, path string, body any, status int, want string) string {
+	t.Helper()
+	st, got := c.do(method, path, body, nil)
+	if st != status || !strings.Contains(got, want) {
+		t.Fatalf("%s %s %v: %d %s; want %d saying %q", method, path, body, st, got, status, want)
+	}
+	return got
+}
+
+// TestReports: a player with an account reports another, once per table,
+// with a reason of the four; every bad report is refused with what is
+// wrong and stores nothing; the report reaches the moderators' queue,
+// which only moderators may read or close.
+func TestReports(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, bob, cat := signUp(t, base, "Ann"), signUp(t, base, "Bob"), signUp(t, base, "Cat")
+		tableID := playNymphabet(t, ann, bob, map[string]any{}, 1)
+		gus, nobody := &client{t: t, base: base}, &client{t: t, base: base}
+		var id struct{ Token string }
+		if st, body := gus.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id); st != 201 {
+			t.Fatalf("guest: %d %s", st, body)
+		}
+		gus.token = id.Token
+
+		expect(t, nobody, "POST", "/api/v1/reports", `{"name": "Bob", "reason": "chat"}`, 401, "sign in")
+		expect(t, gus, "POST", "/api/v1/reports", `{"name": "Bob", "reason": "chat"}`, 401, "only players with an account may report")
+		for _, c := range []struct {
+			body   string
+			status int
+			want   string
+		}{
+			{`{"name": "Bob"}`, 400, "give a reason"},
+			{`{"name": "Bob", "reason": ""}`, 400, "give a reason"},
+			{`{"name": "Bob", "reason": "rude"}`, 400, `rude`},
+			{`{"name": "Bob", "reason": "other"}`, 400, "a few words"},
+			{`{"name": "", "reason": "chat"}`, 400, "name the player"},
+			{`{"name": "Bob", "reason": "chat", "text": "` + strings.Repeat("x", moderation.MaxReportText+1) + `"}`, 400, "at most"},
+			{`{"name": "Bob", "reason": "chat", "table": "../x"}`, 400, "not a table"},
+			{`{"name": "Bob", "reason": "chat", "color": "red"}`, 400, "color"},
+			{`{"name": "Zed", "reason": "chat"}`, 404, "no player called"},
+			{`{"name": "Bob", "reason": "chat", "table": "abcdefghijkmnpqr"}`, 404, "no table"},
+			{`{"name": "ANN", "reason": "name"}`, 400, "yourself"},
+		} {
+			expect(t, ann, "POST", "/api/v1/reports", c.body, c.status, c.want)
+		}
+		var r moderation.Report
+		if st, body := ann.do("POST", "/api/v1/reports", map[string]string{"name": "bob", "reason": "chat", "text": "  called me  names ", "table": tableID}, &r); st != 201 {
+			t.Fatalf("report: %d %s", st, body)
+		}
+		if r.ID == "" || r.Name != "Bob" || r.Reporter != "Ann" || r.Reason != "chat" || r.Text != "called me names" || r.Table != tableID || r.Status != "open" {
+			t.Fatalf("the report: %+v", r)
+		}
+		expect(t, ann, "POST", "/api/v1/reports", map[string]string{"name": "Bob", "reason": "cheating", "table": tableID}, 409, "already reported Bob about table")
+		// Another table (none) is another report.
+		expect(t, ann, "POST", "/api/v1/reports", `{"name": "Bob", "reason": "name", "text": "a rude name"}`, 201, `"reason":"name"`)
+
+		for _, c := range []*client{ann, bob} {
+			expect(t, c, "GET", "/api/v1/moderation/reports", nil, 403, "only moderators")
+			expect(t, c, "POST", "/api/v1/moderation/reports/"+r.ID+"/close", nil, 403, "only moderators")
+		}
+		expect(t, gus, "GET", "/api/v1/moderation/reports", nil, 401, "account")
+		expect(t, nobody, "GET", "/api/v1/moderation/reports", nil, 401, "sign in")
+		expect(t, cat, "GET", "/api/v1/account", nil, 200, `"moderator":false`)
+
+		grant(t, sf.st, "cat", true)
+		expect(t, cat, "GET", "/api/v1/account", nil, 200, `"moderator":true`)
+		var queue []moderation.Report
+		if st, body := cat.do("GET", "/api/v1/moderation/reports", nil, &queue); st != 200 {
+			t.Fatalf("queue: %d %s", st, body)
+		}
+		if len(queue) != 2 || queue[0].ID != r.ID || queue[0].Reporter != "Ann" || queue[0].Name != "Bob" || queue[0].Status != "open" || queue[1].Reason != "name" {
+			t.Fatalf("the queue: %+v", queue)
+		}
+		expect(t, cat, "POST", "/api/v1/moderation/reports/nope/close", nil, 404, "no report")
+		expect(t, cat, "POST", "/api/v1/moderation/reports/"+r.ID+"/close", `{"reason": 7}`, 400, "")
+		expect(t, cat, "POST", "/api/v1/moderation/reports/"+r.ID+"/close", `{"reason": "warned them"}`, 200, `"closed_by":"Cat"`)
+		expect(t, cat, "POST", "/api/v1/moderation/reports/"+r.ID+"/close", nil, 409, "already closed")
+		queue = nil
+		cat.do("GET", "/api/v1/moderation/reports", nil, &queue)
+		if len(queue) != 2 || queue[0].Status != "open" || queue[1].ID != r.ID || queue[1].Status != "closed" {
+			t.Fatalf("the queue after closing one: %+v", queue)
+		}
+
+		grant(t, sf.st, "cat", false)
+		expect(t, cat, "GET", "/api/v1/moderation/reports", nil, 403, "only moderators")
+	})
+}
+
+// TestReportFloods: each identity, and each address across identities,
+// may make only so many reports in a row, refused or not.
+func TestReportFloods(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		var cs []*client
+		for i := range 3 {
+			cs = append(cs, signUp(t, base, fmt.Sprintf("Pl%d", i)))
+		}
+		for i := range moderation.ReportsBurst {
+			want := 201
+			if i > 0 {
+				want = 409 // the same report again still counts
+			}
+			expect(t, cs[0], "POST", "/api/v1/reports", `{"name": "Pl2", "reason": "chat"}`, want, "")
+		}
+		expect(t, cs[0], "POST", "/api/v1/reports", `{"name": "Pl1", "reason": "chat"}`, 429, "too many reports")
+		// The address's budget: what P0 spent and P1's own fill it.
+		for i := 0; moderation.ReportsBurst+i+1 < moderation.ReportsPerAddrBurst; i++ {
+			expect(t, cs[1], "POST", "/api/v1/reports", `{"name": "Pl2", "reason": "cheating"}`, map[bool]int{true: 201, false: 409}[i == 0], "")
+		}
+		expect(t, cs[2], "POST", "/api/v1/reports", `{"name": "Pl0", "reason": "chat"}`, 201, "")
+		expect(t, cs[2], "POST", "/api/v1/reports", `{"name": "Pl1", "reason": "chat"}`, 429, "too many reports")
+	})
+}
+
+// TestModeratorsActions: a moderator mutes a player's chat everywhere
+// for a time, renames an account (its finished games too), closes one
+// (it can no longer sign in; its sessions end), each action logged with
+// who, whom and why; bad input and other players are refused; and chat
+// refuses the shipped list's words.
+func TestModeratorsActions(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, bob, mo := signUp(t, base, "Ann"), signUp(t, base, "Bob"), signUp(t, base, "Moe")
+		tableID := playNymphabet(t, ann, bob, map[string]any{}, 1)
+		chat := "/api/v1/tables/" + tableID + "/chat"
+		expect(t, bob, "POST", chat, `{"channel": "players", "text": "gg"}`, 201, "gg")
+		expect(t, ann, "POST", chat, `{"channel": "players", "text": "you K1KE!"}`, 400, "does not allow")
+		expect(t, ann, "POST", chat, `{"channel": "players", "text": "a kiked-out engine"}`, 201, "")
+
+		for _, c := range []struct{ path, body string }{
+			{"/api/v1/moderation/mutes", `{"name": "Bob", "minutes": 10, "reason": "abuse"}`},
+			{"/api/v1/moderation/rename", `{"name": "Bob", "new_name": "Robin"}`},
+			{"/api/v1/moderation/close", `{"name": "Bob", "reason": "abuse"}`},
+		} {
+			expect(t, ann, "POST", c.path, c.body, 403, "only moderators")
+		}
+		expect(t, ann, "GET", "/api/v1/moderation/log", nil, 403, "only moderators")
+		grant(t, sf.st, "Moe", true)
+
+		for _, c := range []struct {
+			path, body string
+			status     int
+			want       string
+		}{
+			{"/api/v1/moderation/mutes", `{"name": "Bob", "minutes": -1, "reason": "abuse"}`, 400, "from 1 to"},
+			{"/api/v1/moderation/mutes", `{"name": "Bob", "minutes": 50000, "reason": "abuse"}`, 400, "from 1 to"},
+			{"/api/v1/moderation/mutes", `{"name": "Bob", "minutes": 10}`, 400, "give a reason"},
+			{"/api/v1/moderation/mutes", `{"name": "Zed", "minutes": 10, "reason": "abuse"}`, 404, "no player"},
+			{"/api/v1/moderation/rename", `{"name": "Bob", "new_name": "Ann"}`, 409, "taken"},
+			{"/api/v1/moderation/rename", `{"name": "Bob", "new_name": "a b"}`, 400, "spaces"},
+			{"/api/v1/moderation/rename", `{"name": "Zed", "new_name": "Robin"}`, 404, "no player"},
+			{"/api/v1/moderation/close", `{"name": "Bob"}`, 400, "give a reason"},
+			{"/api/v1/moderation/close", `{"name": "Moe", "reason": "x"}`, 400, "your own account"},
+			{"/api/v1/moderation/close", `{"name": "Zed", "reason": "x"}`, 404, "no player"},
+		} {
+			expect(t, mo, "POST", c.path, c.body, c.status, c.want)
+		}
+
+		expect(t, mo, "POST", "/api/v1/moderation/mutes", `{"name": "bob", "minutes": 90, "reason": "slurs at table"}`, 200, `"until"`)
+		expect(t, bob, "POST", chat, `{"channel": "players", "text": "sorry"}`, 403, "you may write again in 90 minutes")
+		sf.clock.Advance(89*time.Minute + 30*time.Second)
+		expect(t, bob, "POST", chat, `{"channel": "players", "text": "sorry"}`, 403, "in 1 minute")
+		sf.clock.Advance(time.Minute)
+		expect(t, bob, "POST", chat, `{"channel": "players", "text": "sorry"}`, 201, "sorry")
+
+		expect(t, mo, "POST", "/api/v1/moderation/rename", `{"name": "bob", "new_name": "Robin", "reason": "offensive name"}`, 200, `"old_name":"Bob"`)
+		expect(t, ann, "GET", "/api/v1/players/robin", nil, 200, `"name":"Robin"`)
+		expect(t, ann, "GET", "/api/v1/players/bob", nil, 404, "")
+		rec := expect(t, ann, "GET", "/api/v1/tables/"+tableID+"/record", nil, 200, "Robin")
+		if strings.Contains(rec, `"Bob"`) {
+			t.Errorf("the record still names Bob: %s", rec)
+		}
+		expect(t, bob, "GET", "/api/v1/account", nil, 200, `"name":"Robin"`)
+
+		pub, keyText := newKey(t, "robin@laptop")
+		expect(t, bob, "POST", "/api/v1/keys", map[string]string{"key": keyText}, 201, "")
+		if _, err := sf.s.KeySession(context.Background(), pub); err != nil {
+			t.Fatalf("an SSH key's sign-in before closing: %v", err)
+		}
+		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "repeated abuse"}`, 200, `"sessions":2`)
+		if _, err := sf.s.KeySession(context.Background(), pub); refuse.Status(err) != 403 || !strings.Contains(err.Error(), "closed") {
+			t.Errorf("an SSH key's sign-in to a closed account: %v (status %d), want 403 closed", err, refuse.Status(err))
+		}
+		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "again"}`, 409, "already closed")
+		expect(t, bob, "GET", "/api/v1/account", nil, 401, "")
+		expect(t, &client{t: t, base: base}, "POST", "/api/v1/sessions", map[string]string{"name": "Robin", "password": testPassword}, 403, "closed by a moderator")
+
+		var log []moderation.LogLine
+		if st, body := mo.do("GET", "/api/v1/moderation/log", nil, &log); st != 200 {
+			t.Fatalf("log: %d %s", st, body)
+		}
+		var got []string
+		for _, l := range log {
+			got = append(got, l.Moderator+" "+l.Action+" "+l.Name+" ("+l.Detail+") "+l.Reason)
+		}
+		want := []string{
+			"Moe close Robin () repeated abuse",
+			"Moe rename Bob (Bob → Robin) offensive name",
+			"Moe mute Bob (for 90 minutes) slurs at table",
+			"the operator grant Moe () ",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("the log:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+}

@@ -1,0 +1,103 @@
+// moderation.js: the moderators' page (/moderation). It shows the
+// queue of reports, open ones first, with what a moderator may do about
+// each (close it; mute the player's chat, rename or close the account),
+// and the log of what moderators did. The server checks the role on
+// every request; a page asked for by anyone else says it is not theirs.
+
+import { h, append, fill, field, toast } from "./dom.js";
+import { call } from "./api.js";
+import { REASONS } from "./report.js";
+
+const reasonText = Object.fromEntries(REASONS);
+const when = t => new Date(t).toLocaleString();
+
+// did says a line of the log in words: who did what to whom.
+const did = {
+  grant: n => `made ${n} a moderator`,
+  revoke: n => `took the moderator role from ${n}`,
+  "close-report": n => `closed a report about ${n}`,
+  mute: n => `muted ${n}'s chat`,
+  rename: n => `renamed ${n}`,
+  close: n => `closed ${n}'s account`,
+};
+
+export async function moderation(main) {
+  document.title = "Moderation · Parlour";
+  let me;
+  try { me = await call("GET", "/account"); } catch { me = null; }
+  if (!me || !me.moderator) {
+    append(main, h("h1", {}, "Moderation"), h("p", { id: "moderation-denied" }, "This page is for the server's moderators."));
+    return;
+  }
+  const queue = h("section", { id: "moderation-queue", "aria-labelledby": "queue-title" });
+  const actions = h("section", { class: "card stack", id: "moderation-actions", "aria-labelledby": "actions-title" });
+  const log = h("section", { id: "moderation-log", "aria-labelledby": "log-title" });
+  append(main, h("h1", {}, "Moderation"), queue, actions, log);
+  const refresh = async () => {
+    try {
+      const [reports, lines] = await Promise.all([call("GET", "/moderation/reports"), call("GET", "/moderation/log")]);
+      drawQueue(queue, reports, refresh, actions);
+      drawLog(log, lines);
+    } catch (e) { fill(queue, h("p", { class: "error" }, e.message)); }
+  };
+  drawActions(actions, "", refresh);
+  await refresh();
+}
+
+function drawQueue(el, reports, refresh, actions) {
+  const open = reports.filter(r => r.status === "open").length;
+  fill(el, h("h2", { id: "queue-title" }, "Reports"),
+    h("p", { class: "muted", id: "queue-count" }, open === 1 ? "1 open report." : `${open} open reports.`),
+    reports.length ? h("table", { class: "list", id: "reports" },
+      h("thead", {}, h("tr", {}, ["Player", "Reason", "What happened", "Table", "By", "Made", ""].map(c => h("th", { scope: "col" }, c)))),
+      h("tbody", {}, reports.map(r => h("tr", { "data-report": r.id, class: r.status },
+        h("td", {}, h("a", { href: "/players/" + encodeURIComponent(r.name) }, r.name)),
+        h("td", {}, reasonText[r.reason] || r.reason),
+        h("td", {}, r.text || "—"),
+        h("td", {}, r.table ? h("a", { href: "/t/" + r.table }, r.table) : "—"),
+        h("td", {}, r.reporter),
+        h("td", {}, when(r.created)),
+        h("td", {}, r.status === "open"
+          ? [h("button", { type: "button", class: "report-close", onclick: async () => {
+            try { await call("POST", `/moderation/reports/${r.id}/close`, {}); toast("Report closed"); refresh(); } catch (e) { toast(e.message); }
+          }, "aria-label": `Close report about ${r.name}` }, "Close report"), " ",
+          h("button", { type: "button", class: "report-act", onclick: () => { drawActions(actions, r.name, refresh); actions.scrollIntoView(); } }, `Act on ${r.name}`)]
+          : `closed by ${r.closed_by}`)))))
+      : h("p", { class: "muted" }, "No reports."));
+}
+
+function drawActions(el, name, refresh) {
+  const err = h("p", { class: "error", role: "alert", id: "action-error" });
+  const who = h("input", { id: "action-name", value: name, maxlength: 20, autocomplete: "off" });
+  const reason = h("input", { id: "action-reason", maxlength: 300, autocomplete: "off" });
+  const minutes = h("select", { id: "action-minutes", "aria-label": "How long" },
+    [[60, "1 hour"], [1440, "1 day"], [10080, "1 week"], [0, "Lift a mute"]].map(([v, t]) => h("option", { value: v }, t)));
+  const newName = h("input", { id: "action-new-name", maxlength: 20, autocomplete: "off" });
+  const act = (label, id, path, body, said) => h("button", { type: "button", id, onclick: async () => {
+    err.textContent = "";
+    try {
+      const a = await call("POST", path, body());
+      toast(said(a));
+      refresh();
+    } catch (e) { err.textContent = e.message; }
+  } }, label);
+  fill(el, h("h2", { id: "actions-title" }, "Act on a player"),
+    field("Player", who), field("Why (goes in the log)", reason),
+    h("div", { class: "row" }, minutes,
+      act("Mute their chat", "action-mute", "/moderation/mutes", () => ({ name: who.value.trim(), minutes: Number(minutes.value), reason: reason.value.trim() }),
+        a => a.until ? `${a.name} is muted until ${when(a.until)}` : `${a.name} may chat again`)),
+    h("div", { class: "row" }, field("New name", newName),
+      act("Rename", "action-rename", "/moderation/rename", () => ({ name: who.value.trim(), new_name: newName.value.trim(), reason: reason.value.trim() }),
+        a => `${a.old_name} is now ${a.name}`)),
+    h("div", { class: "row" },
+      act("Close the account", "action-close", "/moderation/close", () => ({ name: who.value.trim(), reason: reason.value.trim() }),
+        a => `${a.name}'s account is closed`)),
+    err);
+}
+
+function drawLog(el, lines) {
+  fill(el, h("h2", { id: "log-title" }, "What moderators did"),
+    lines.length ? h("ol", { class: "list", id: "log-lines" }, lines.map(l => h("li", {},
+      `${when(l.at)}: ${l.moderator} ${(did[l.action] || (n => `${l.action} ${n}`))(l.name)}${l.detail ? ` (${l.detail})` : ""}${l.reason ? `: ${l.reason}` : ""}`)))
+      : h("p", { class: "muted" }, "Nothing yet."));
+}

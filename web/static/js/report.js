@@ -1,0 +1,70 @@
+// report.js: the form that reports a player to the moderators
+// (docs/protocol.md, "Reports and moderation"): a reason from the four
+// the server knows and the reporter's own words. It opens from a
+// player's profile and from a table's chat.
+
+import { h, fill, field, toast } from "./dom.js";
+import { call } from "./api.js";
+
+// REASONS are the server's reasons, with the words a player reads.
+export const REASONS = [
+  ["chat", "Abuse in chat"],
+  ["cheating", "Cheating"],
+  ["name", "An offensive name"],
+  ["other", "Something else"],
+];
+
+const MAX_TEXT = 500;
+
+// reportForm reports one of names (a single name is fixed; several are
+// offered in a picker), about table when given. done runs once the
+// report is sent.
+export function reportForm(names, table, done) {
+  const err = h("p", { class: "error", role: "alert", id: "report-error" });
+  const who = names.length === 1
+    ? h("input", { id: "report-name", type: "hidden", value: names[0] })
+    : h("select", { id: "report-name" }, names.map(n => h("option", { value: n }, n)));
+  const reason = h("select", { id: "report-reason" }, h("option", { value: "" }, "Choose a reason"), REASONS.map(([v, t]) => h("option", { value: v }, t)));
+  const text = h("textarea", { id: "report-text", rows: 3, maxlength: MAX_TEXT });
+  const form = h("form", { class: "card stack", id: "report-form", "aria-labelledby": "report-title", novalidate: true },
+    h("h2", { id: "report-title" }, names.length === 1 ? `Report ${names[0]}` : "Report a player"),
+    names.length === 1 ? who : field("Player", who),
+    field("Reason", reason),
+    field("What happened", text, `Up to ${MAX_TEXT} characters; needed for "Something else". Only the moderators read it.`),
+    err,
+    h("div", { class: "row" },
+      h("button", { class: "primary", type: "submit", id: "report-send" }, "Send the report"),
+      h("button", { type: "button", id: "report-cancel", onclick: () => form.remove() }, "Cancel")));
+  form.addEventListener("submit", async e => {
+    e.preventDefault();
+    err.textContent = "";
+    if (!reason.value) { err.textContent = "choose a reason"; reason.focus(); return; }
+    const body = { name: who.value, reason: reason.value, text: text.value.trim() };
+    if (table) body.table = table;
+    const send = form.querySelector("#report-send");
+    if (send.disabled) return;
+    send.disabled = true;
+    try {
+      const r = await call("POST", "/reports", body);
+      form.remove();
+      toast(`Report about ${r.name} sent: the moderators will look at it`);
+      if (done) done(r);
+    } catch (ex) {
+      err.textContent = ex.message;
+    } finally {
+      send.disabled = false;
+    }
+  });
+  return form;
+}
+
+// reportButton is a button that opens the report form in slot.
+export function reportButton(names, table, slot, label) {
+  return h("button", { type: "button", class: "report-open", id: "report-open", onclick: () => {
+    const list = typeof names === "function" ? names() : names;
+    if (!list.length) { fill(slot, h("p", { class: "muted", id: "report-none" }, "There is nobody here to report.")); return; }
+    const f = reportForm(list, table);
+    fill(slot, f);
+    f.querySelector("#report-reason").focus();
+  } }, label || "Report");
+}
