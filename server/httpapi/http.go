@@ -175,6 +175,8 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("GET /api/v1/games", h.listGames)
 	h.mux.HandleFunc("POST /api/v1/identity", handleJSON(h, byAnyone, created, h.newIdentity))
 	h.mux.HandleFunc("GET /api/v1/tables", handle(h, byAnyone, ok, h.lobby))
+	h.mux.HandleFunc("GET /api/v1/tv", handle(h, byAnyone, ok, h.tv))
+	h.mux.HandleFunc("GET /api/v1/lexicons", handle(h, byAnyone, ok, h.lexicons))
 	h.mux.HandleFunc("POST /api/v1/tables", handleJSON(h, byIdentity, created, h.create))
 	h.mux.HandleFunc("GET /api/v1/tables/{id}", handle(h, byToken, ok, h.view))
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/join", handleJSON(h, byIdentity, ok, h.join))
@@ -453,7 +455,7 @@ func (h *Handler) lobby(r *http.Request, _ *auth.Principal) (map[string]any, err
 		}
 		limit = n
 	}
-	out, err := h.tables.Lobby(r.Context(), store.Status(r.URL.Query().Get("status")), limit)
+	out, err := h.tables.LobbyGame(r.Context(), store.Status(r.URL.Query().Get("status")), r.URL.Query().Get("game"), limit)
 	if err != nil {
 		return nil, err
 	}
