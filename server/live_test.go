@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"context"
+	"maps"
 	"math"
 	"net/http"
 	"strings"
@@ -135,6 +136,16 @@ func TestLiveGamesAndTV(t *testing.T) {
 		if st, body := anyone.do("GET", "/api/v1/lexicons", nil, &lex); st != 200 || lex.Default != "en" || len(lex.Lexicons) != 3 ||
 			lex.Lexicons[1].Name != "en" || lex.Lexicons[1].Words < 100000 {
 			t.Errorf("the lexicons: %d %s", st, body)
+		}
+		// The games say which take a word list.
+		var gs []httpapi.GameInfo
+		anyone.do("GET", "/api/v1/games", nil, &gs)
+		words := map[string]bool{}
+		for _, g := range gs {
+			words[g.Name] = g.Words
+		}
+		if want := map[string]bool{"quizl": true, "salvo": false, "wordfight": true, "nymphabet": true}; !maps.Equal(words, want) {
+			t.Errorf("the games that take a word list: %v, want %v", words, want)
 		}
 	})
 }

@@ -427,6 +427,9 @@ type GameInfo struct {
 	// TableOptions are the options every game's tables take besides
 	// the game's own (the clock: game.TableOptions).
 	TableOptions []game.Option `json:"table_options"`
+	// Words is set for a game that judges words against its table's
+	// lexicon: its tables take a "lexicon" (GET /api/v1/lexicons).
+	Words bool `json:"words,omitempty"`
 }
 
 func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
@@ -434,7 +437,7 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 	for _, n := range h.games.Names() {
 		g, _ := h.games.Lookup(n)
 		lo, hi := g.Players()
-		out = append(out, GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options(), TableOptions: game.TableOptions()})
+		out = append(out, GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options(), TableOptions: game.TableOptions(), Words: game.UsesWords(g)})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
