@@ -6,6 +6,7 @@ import { call, myName, setMyName, rememberSeat, recent, identityToken, signedIn 
 import { games, gameInfo, title } from "./catalog.js";
 import { go } from "./nav.js";
 import { optionControl, readOptions } from "./options.js";
+import { lexiconSelect } from "./lexicons.js";
 
 const blurbs = {
   quizl: "Word battleships on a 5×5 letter grid: find the hidden five-letter password with as few calls as you can.",
@@ -177,6 +178,7 @@ export async function newTable(main, name) {
     ratedHelp.textContent = why || "Both ratings change when the game ends. The rules must be the defaults (a few options, such as Nymphabet's mode, may change).";
   };
 
+  const lexSel = lexiconSelect("lexicon");
   const form = h("form", { class: "stack", novalidate: true },
     h("fieldset", {}, h("legend", {}, "Who plays"),
       h("div", { class: "row", role: "group", "aria-label": "Who plays" },
@@ -187,6 +189,7 @@ export async function newTable(main, name) {
       seatsBox),
     g.options.length ? h("fieldset", {}, h("legend", {}, "Rule options"), g.options.map(optionControl)) : null,
     h("fieldset", {}, h("legend", {}, "Clock"), field("Time a turn", clockSel), clockCustom, clockHelp),
+    g.words ? h("fieldset", {}, h("legend", {}, "Word list"), field("Words are checked against", lexSel, "Rated games use the default list.")) : null,
     ratedBox,
     signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players; leave blank to be a guest."),
     err,
@@ -207,6 +210,7 @@ export async function newTable(main, name) {
       body.rules.clock = clock;
     }
     if (ratedCheck.checked && !ratedCheck.disabled) body.rated = true;
+    if (g.words && lexSel.value) body.lexicon = lexSel.value;
     if (myname) body.name = myname;
     try {
       const t = await call("POST", "/tables", body, await identityToken(myname));

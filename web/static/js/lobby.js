@@ -4,12 +4,14 @@ import { h, clear, append, fill, guestName } from "./dom.js";
 import { call, signedIn } from "./api.js";
 import { games } from "./catalog.js";
 import { rulesInWords } from "./rulestext.js";
+import { watchList } from "./watch.js";
 
 export async function lobby(main) {
   document.title = "Lobby · Parlour";
   const box = h("div", { "aria-live": "polite" });
   const players = h("section", { id: "lobby-players", "aria-labelledby": "online-title" });
-  append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")), players);
+  const live = h("section", { id: "lobby-watch", "aria-labelledby": "watch-title" });
+  append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")), live, players);
   let shown = "";
   const options = {};
   try { for (const g of await games()) options[g.name] = g.options; } catch { /* name every rule from its key */ }
@@ -43,10 +45,12 @@ export async function lobby(main) {
         h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.rated ? "rated " : ""}${t.title || t.game} table ${t.id}` }, "Join")))))));
   };
   await load();
+  const watched = await watchList(live);
   const online = await onlineList(players);
   const timer = setInterval(load, 5000);
+  const watchTimer = setInterval(watched, 5000);
   const onlineTimer = setInterval(online, 30000);
-  return () => { clearInterval(timer); clearInterval(onlineTimer); };
+  return () => { clearInterval(timer); clearInterval(watchTimer); clearInterval(onlineTimer); };
 }
 
 // onlineList fills section with how many players are online and the
