@@ -13,6 +13,7 @@ import (
 	"parlour/server/httpapi"
 	"parlour/server/internal/servertest"
 	"parlour/server/players"
+	"parlour/server/social"
 	"parlour/server/table"
 )
 
@@ -190,5 +191,53 @@ func TestTableShowsLexicon(t *testing.T) {
 		srv = startServer(t, f, generous)
 		ann.base = srv.URL
 		shows(ann)
+	})
+}
+
+// TestChallengeLexicon: a challenge may name a word list, which it shows
+// to both players, keeps across a restart and gives the table it opens;
+// a list the server lacks, or another than the default for a rated
+// challenge, is refused by name and nothing is stored; the same terms on
+// another list are another challenge.
+func TestChallengeLexicon(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		t.Parallel()
+		sf := newSocialOn(t, k)
+		ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+		for _, c := range []struct{ body, want string }{
+			{`{"to": "bob", "game": "nymphabet", "lexicon": "en-klingon"}`, "there is no lexicon"},
+			{`{"to": "bob", "game": "nymphabet", "lexicon": "en-large", "rated": true}`, "default lexicon"},
+		} {
+			if st, body := ann.do("POST", "/api/v1/challenges", c.body, nil); st != 400 || !strings.Contains(body, c.want) {
+				t.Errorf("%s: %d %s, want 400 saying %q", c.body, st, body, c.want)
+			}
+		}
+		var ch, plain social.Challenge
+		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet", "lexicon": "en-common"}`, &ch); st != 201 || ch.Lexicon != "en-common" {
+			t.Fatalf("challenge on en-common: %d %s", st, body)
+		}
+		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "bob", "game": "nymphabet"}`, &plain); st != 201 || plain.Lexicon != "" {
+			t.Fatalf("the same challenge on the default list: %d %s", st, body)
+		}
+		sf.restart()
+		bob.base = sf.srv.URL
+		var open struct{ In []social.Challenge }
+		if st, body := bob.do("GET", "/api/v1/challenges", nil, &open); st != 200 || len(open.In) != 2 {
+			t.Fatalf("Bob's challenges after a restart: %d %s", st, body)
+		}
+		for _, c := range open.In {
+			if want := map[string]string{ch.ID: "en-common", plain.ID: ""}[c.ID]; c.Lexicon != want {
+				t.Errorf("challenge %s after a restart names list %q, want %q", c.ID, c.Lexicon, want)
+			}
+		}
+		var seated table.Seated
+		if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, &seated); st != 201 {
+			t.Fatalf("accept: %d %s", st, body)
+		}
+		var u struct{ Table table.Info }
+		if st, body := bob.do("GET", "/api/v1/tables/"+seated.Table, nil, &u); st != 200 || u.Table.Lexicon != "en-common" {
+			t.Errorf("the challenge's table names list %q: %d %s", u.Table.Lexicon, st, body)
+		}
 	})
 }

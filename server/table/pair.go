@@ -17,6 +17,9 @@ type Pairing struct {
 	Game  game.Game
 	Rules game.Rules
 	Rated bool
+	// Lexicon names the word list of the table ("": the default); a
+	// rated table keeps the default.
+	Lexicon string
 	// Seats are the players, each an account's identity and name; they
 	// are seated in a random order.
 	Seats []PairedSeat
@@ -39,10 +42,13 @@ type PairedSeat struct {
 // CheckPairing checks that a table of pr's game, rules and players may be
 // made (a rated one keeps its rated rules), without making it.
 func (s *Service) CheckPairing(pr Pairing) error {
+	if err := checkLexicon(pr.Lexicon); err != nil {
+		return err
+	}
 	if !pr.Rated {
 		return nil
 	}
-	_, err := checkRated(pr.Game, pr.Rules, "", pr.seats(), asker{identity: pr.Asker, account: true})
+	_, err := checkRated(pr.Game, pr.Rules, pr.Lexicon, pr.seats(), asker{identity: pr.Asker, account: true})
 	return err
 }
 
@@ -74,14 +80,17 @@ func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 	pool := ""
 	if pr.Rated {
 		var err error
-		if pool, err = checkRated(pr.Game, pr.Rules, "", seats, asker{identity: pr.Asker, account: true}); err != nil {
+		if pool, err = checkRated(pr.Game, pr.Rules, pr.Lexicon, seats, asker{identity: pr.Asker, account: true}); err != nil {
 			return Seated{}, err
 		}
 	}
 	for i := range seats {
 		seats[i].Name = uniqueName(seats, seats[i].Name, i)
 	}
-	lex, err := s.lexicon("")
+	if err := checkLexicon(pr.Lexicon); err != nil {
+		return Seated{}, err
+	}
+	lex, err := s.lexicon(pr.Lexicon)
 	if err != nil {
 		return Seated{}, err
 	}

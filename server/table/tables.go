@@ -98,11 +98,8 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 		return Seated{}, refuse.Bad("%v", err)
 	}
 	lexName := strings.TrimSpace(req.Lexicon)
-	if lexName != "" {
-		names := lexicon.Names()
-		if !slices.Contains(names, lexName) {
-			return Seated{}, refuse.Bad("there is no lexicon %q (there are %s)", refuse.Clip(lexName), strings.Join(names, ", "))
-		}
+	if err := checkLexicon(lexName); err != nil {
+		return Seated{}, err
 	}
 	lex, err := s.lexicon(lexName)
 	if err != nil {
@@ -418,4 +415,13 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 	}
 	s.auth.Remember(cred)
 	return Seated{Table: t.id, Seat: seat, Token: tok}, nil
+}
+
+// checkLexicon refuses a word list the server does not hold ("" is the
+// default).
+func checkLexicon(name string) error {
+	if names := lexicon.Names(); name != "" && !slices.Contains(names, name) {
+		return refuse.Bad("there is no lexicon %q (there are %s)", refuse.Clip(name), strings.Join(names, ", "))
+	}
+	return nil
 }
