@@ -94,3 +94,39 @@ func TestWatchLiveGame(t *testing.T) {
 	}
 	dee.shot("watch-list")
 }
+
+// TestChallengeWordList: Ann challenges Ben to Nymphabet on the
+// common-words list from his profile; his banner names the list, and the
+// table his acceptance opens names it to both. The form offers no list
+// for Salvo, whose words are no part of the game.
+func TestChallengeWordList(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.signUp("Ann", "correct horse battery")
+	ben.signUp("Ben", "another fine phrase")
+	ben.open("/players/Ben")
+	ann.open("/players/Ben")
+	ann.wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.click("#profile-actions .challenge-open")
+	ann.wait("the word lists", `!!document.querySelector("#challenge-lexicon option[value=en-common]")`)
+	eval[bool](ann, `(s => { s.value = "salvo"; s.dispatchEvent(new Event("change")); return true; })(document.querySelector("#challenge-game"))`)
+	if eval[bool](ann, `!!document.querySelector("#challenge-lexicon").offsetParent`) {
+		t.Error("the challenge form offers a word list for Salvo")
+	}
+	eval[bool](ann, `(s => { s.value = "nymphabet"; s.dispatchEvent(new Event("change")); return true; })(document.querySelector("#challenge-game"))`)
+	eval[bool](ann, `(document.querySelector("#challenge-lexicon").value = "en-common", true)`)
+	ann.click("#challenge-send")
+	ben.wait("the challenge", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	if got := ben.text(".banner.challenge[data-dir=in]"); !strings.Contains(got, "Ann challenges you to Nymphabet on the en-common word list") {
+		t.Errorf("Ben's banner reads %q", got)
+	}
+	ben.click(".banner.challenge[data-dir=in] .challenge-accept")
+	for _, p := range []*player{ben, ann} {
+		p.wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#lexicon")`)
+		if got := p.text("#lexicon"); got != "Word list: English, common words (en-common)" {
+			t.Errorf("%s's table names its word list %q", p.name, got)
+		}
+	}
+}

@@ -189,7 +189,7 @@ function drop(id) {
 // what says a challenge's game and terms in words.
 function what(c) {
   const n = Object.keys(c.rules || {}).filter(k => k !== "clock").length; // a clock changes no rule of the game
-  return `${c.rated ? "rated " : ""}${title(c.game)}${n ? " with changed rules" : ""}`;
+  return `${c.rated ? "rated " : ""}${title(c.game)}${n ? " with changed rules" : ""}${c.lexicon ? ` on the ${c.lexicon} word list` : ""}`;
 }
 
 // banner shows an open challenge: to this player with Accept and Decline,
