@@ -6,10 +6,12 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"parlour/games"
+	"parlour/lexicon"
 	"parlour/server/httpapi"
 	"parlour/server/internal/servertest"
 	"parlour/server/players"
@@ -240,4 +242,68 @@ func TestChallengeLexicon(t *testing.T) {
 			t.Errorf("the challenge's table names list %q: %d %s", u.Table.Lexicon, st, body)
 		}
 	})
+}
+
+// TestHouseLexicon: a house word list the operator adds is listed beside
+// the embedded lexicons with its count of words, a table may take it (its
+// words judged against it) and still does after a restart, and the
+// editors' helpers judge by it; a name that is neither is refused by name,
+// and never read as a file.
+func TestHouseLexicon(t *testing.T) {
+	t.Parallel()
+	club, err := lexicon.Parse("club", strings.NewReader("crane\nslate\npsalm\nquart\nacorn\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{t: t, dir: t.TempDir(), tune: func(c *Config) {
+		c.Games, c.NewBot, c.Lexicon, c.HouseLexicons = games.Registry(), games.NewBot, nil, []*lexicon.Lexicon{club}
+	}}
+	f.open()
+	t.Cleanup(f.close)
+	srv := startServer(t, f, generous)
+	anyone := &client{t: t, base: srv.URL}
+	var lex httpapi.Lexicons
+	if st, body := anyone.do("GET", "/api/v1/lexicons", nil, &lex); st != 200 || len(lex.Lexicons) != 4 ||
+		lex.Lexicons[3] != (lexicon.About{Name: "club", Title: "club (house list)", Words: 5}) {
+		t.Fatalf("the lexicons with a house list: %d %s", st, body)
+	}
+	var s table.Seated
+	if st, body := anyone.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "lexicon": "club"}, &s); st != 201 {
+		t.Fatalf("a table on the house list: %d %s", st, body)
+	}
+	ann := &client{t: t, base: srv.URL, token: s.Token}
+	if st, body := anyone.do("POST", "/api/v1/tables/"+s.Table+"/join", map[string]any{}, nil); st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	// "apple" is a word of en, not of the club's list.
+	if st, body := ann.do("POST", "/api/v1/tables/"+s.Table+"/moves", map[string]any{"move": "apple"}, nil); st < 400 || !strings.Contains(body, "APPLE") {
+		t.Errorf("a word the house list lacks: %d %s", st, body)
+	}
+	if st, body := ann.do("POST", "/api/v1/tables/"+s.Table+"/moves", map[string]any{"move": "acorn"}, nil); st != 200 {
+		t.Errorf("a word of the house list: %d %s", st, body)
+	}
+	srv.Close()
+	f.restart()
+	srv = startServer(t, f, generous)
+	anyone.base = srv.URL
+	var u struct{ Table table.Info }
+	if st, body := anyone.do("GET", "/api/v1/tables/"+s.Table, nil, &u); st != 200 || u.Table.Lexicon != "club" {
+		t.Errorf("the table after a restart: %d %s", st, body)
+	}
+	check := func(name string) (int, string) {
+		return anyone.do("POST", "/api/v1/tools/random-setup", map[string]any{"game": "quizl", "lexicon": name, "seed": 1}, nil)
+	}
+	if st, body := check("club"); st != 200 || !strings.Contains(body, `"password":"`) {
+		t.Errorf("a random Quizl setup on the house list: %d %s", st, body)
+	} else if pw := body[strings.Index(body, `"password":"`)+12:][:5]; !club.HasFold(pw) {
+		t.Errorf("the random password %s is not on the house list", pw)
+	}
+	for _, name := range []string{"pub", filepath.Join(f.dir, "parlour.db")} {
+		if st, body := anyone.do("POST", "/api/v1/tables", map[string]any{"game": "quizl", "seats": []string{"me", "open"}, "lexicon": name}, nil); st != 400 || !strings.Contains(body, "club") {
+			t.Errorf("a table on lexicon %q: %d %s", name, st, body)
+		}
+		if st, body := check(name); st < 400 || !strings.Contains(body, "there is no lexicon") {
+			t.Errorf("the helpers on lexicon %q: %d %s", name, st, body)
+		}
+	}
 }

@@ -25,5 +25,5 @@ type Lexicons struct {
 // lexicons answers the word lists a table may take (its "lexicon"), for
 // the forms that offer them.
 func (h *Handler) lexicons(*http.Request, *auth.Principal) (Lexicons, error) {
-	return Lexicons{Lexicons: lexicon.Embedded(), Default: lexicon.DefaultName}, nil
+	return Lexicons{Lexicons: h.tables.Lexicons(), Default: lexicon.DefaultName}, nil
 }

@@ -42,7 +42,7 @@ type PairedSeat struct {
 // CheckPairing checks that a table of pr's game, rules and players may be
 // made (a rated one keeps its rated rules), without making it.
 func (s *Service) CheckPairing(pr Pairing) error {
-	if err := checkLexicon(pr.Lexicon); err != nil {
+	if err := s.checkLexicon(pr.Lexicon); err != nil {
 		return err
 	}
 	if !pr.Rated {
@@ -87,7 +87,7 @@ func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 	for i := range seats {
 		seats[i].Name = uniqueName(seats, seats[i].Name, i)
 	}
-	if err := checkLexicon(pr.Lexicon); err != nil {
+	if err := s.checkLexicon(pr.Lexicon); err != nil {
 		return Seated{}, err
 	}
 	lex, err := s.lexicon(pr.Lexicon)

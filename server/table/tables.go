@@ -98,7 +98,7 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 		return Seated{}, refuse.Bad("%v", err)
 	}
 	lexName := strings.TrimSpace(req.Lexicon)
-	if err := checkLexicon(lexName); err != nil {
+	if err := s.checkLexicon(lexName); err != nil {
 		return Seated{}, err
 	}
 	lex, err := s.lexicon(lexName)
@@ -419,9 +419,30 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 
 // checkLexicon refuses a word list the server does not hold ("" is the
 // default).
-func checkLexicon(name string) error {
-	if names := lexicon.Names(); name != "" && !slices.Contains(names, name) {
-		return refuse.Bad("there is no lexicon %q (there are %s)", refuse.Clip(name), strings.Join(names, ", "))
+func (s *Service) checkLexicon(name string) error {
+	if name == "" {
+		return nil
 	}
-	return nil
+	var names []string
+	for _, l := range s.Lexicons() {
+		if l.Name == name {
+			return nil
+		}
+		names = append(names, l.Name)
+	}
+	return refuse.Bad("there is no lexicon %q (there are %s)", refuse.Clip(name), strings.Join(names, ", "))
+}
+
+// HouseLexicons returns the house word lists the operator added
+// (Config.House), for the editors' helpers.
+func (s *Service) HouseLexicons() []*lexicon.Lexicon { return s.cfg.House }
+
+// Lexicons describes the word lists a table may take: the embedded
+// lexicons, smallest first, then the house lists the operator added.
+func (s *Service) Lexicons() []lexicon.About {
+	out := lexicon.Embedded()
+	for _, l := range s.cfg.House {
+		out = append(out, lexicon.About{Name: l.Name(), Title: l.Name() + " (house list)", Words: l.Len()})
+	}
+	return out
 }
