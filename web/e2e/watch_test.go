@@ -10,7 +10,8 @@ import (
 // Ben joins; both let the computer make their setups and play begins, and
 // the table names its word list. Cy opens the lobby: its games to watch
 // list the game, with nobody watching yet, and feature it; the game
-// choice keeps one game's tables. Cy opens it as a spectator and sees
+// choice keeps one game's tables (the table's own page names its list
+// before anyone sits down). Cy opens it as a spectator and sees
 // neither password nor grid. Dee's lobby then counts one spectator.
 func TestWatchLiveGame(t *testing.T) {
 	srv := newTestServer(t)
@@ -51,6 +52,12 @@ func TestWatchLiveGame(t *testing.T) {
 	}
 
 	cy := newPlayer(t, b, "Cy", srv.base)
+	// The table's own page names the list before anyone sits down.
+	cy.open("/t/" + id)
+	cy.wait("the join screen's word list", `!!document.querySelector("#join-lexicon:not([hidden])")`)
+	if got := cy.text("#join-lexicon"); got != "Word list: English, common words (en-common)" {
+		t.Errorf("the join screen names the word list %q", got)
+	}
 	cy.open("/lobby")
 	row := fmt.Sprintf(`#watch-list tr[data-table=%q]`, id)
 	cy.wait("the game to watch", fmt.Sprintf(`!!document.querySelector(%q)`, row))

@@ -78,6 +78,7 @@ async function joinScreen(main, id) {
     info && info.rated ? ratedNote("join-rated") : null,
     info && info.rated && !signedIn() ? h("p", { id: "join-rated-account" }, "Rated games are between accounts: ", h("a", { href: "/account" }, "sign up or sign in"), " to take this seat.") : null,
     info ? rulesList(info) : null,
+    info && info.lexicon ? joinLexicon(info) : null,
     signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players."),
     err,
     h("div", { class: "row" },
@@ -452,4 +453,18 @@ export async function verify(r) {
     const d = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
     return [...d].map(b => b.toString(16).padStart(2, "0")).join("") === r.commitment;
   } catch { return false; }
+}
+
+// joinLexicon names the word list of a word game's table before anyone
+// sits down, once the game and the lists are known (nothing for a game
+// without words).
+function joinLexicon(info) {
+  const p = h("p", { id: "join-lexicon", hidden: true });
+  gameInfo(info.game).then(async g => {
+    if (!g || !g.words) return;
+    try { await lexicons(); } catch { /* named by its key */ }
+    p.textContent = "Word list: " + lexiconTitle(info.lexicon);
+    p.hidden = false;
+  }, () => {});
+  return p;
 }
