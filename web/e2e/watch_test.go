@@ -100,6 +100,11 @@ func TestWatchLiveGame(t *testing.T) {
 		t.Errorf("the featured game while Cy watches: %q", got)
 	}
 	dee.shot("watch-list")
+	for _, dark := range []bool{false, true} {
+		dee.theme(dark)
+		dee.accessible(fmt.Sprintf("the games to watch (dark %v)", dark))
+	}
+	dee.labelled("the games to watch")
 }
 
 // TestChallengeWordList: Ann challenges Ben to Nymphabet on the
