@@ -119,6 +119,20 @@ type Concealer interface {
 	ConcealedView(seat Seat) any
 }
 
+// Worded is implemented by games whose moves are judged against the
+// table's lexicon (Config.Lexicon), so that a table of one offers a choice
+// of word list and names the one in force. A game without it never reads
+// the lexicon.
+type Worded interface {
+	Words() bool
+}
+
+// UsesWords reports whether g judges words against a lexicon (Worded).
+func UsesWords(g Game) bool {
+	w, ok := g.(Worded)
+	return ok && w.Words()
+}
+
 // Status says whether a play has ended.
 type Status string
 

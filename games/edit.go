@@ -59,10 +59,24 @@ type SetupAnswer struct {
 	Setup json.RawMessage `json:"setup"`
 }
 
+// Helpers answers the editors' helpers for a server: its games, and the
+// house word lists it offers beside the embedded lexicons, so that an
+// editor at a table on a house list judges words as the table will. The
+// package's functions are the helpers of a server without house lists.
+type Helpers struct {
+	Reg   *game.Registry
+	House []*lexicon.Lexicon
+}
+
 // CheckSetup runs the game's own setup check (Game.CheckSetup) with the
 // table's rules and lexicon, as the request body names them, and returns
 // the setup in canonical form, or the referee's refusal.
 func CheckSetup(reg *game.Registry, body []byte) (SetupAnswer, error) {
+	return Helpers{Reg: reg}.CheckSetup(body)
+}
+
+// CheckSetup is the package's CheckSetup, with h's word lists.
+func (h Helpers) CheckSetup(body []byte) (SetupAnswer, error) {
 	var req checkRequest
 	more, err := decodeStrict(body, &req)
 	if err != nil {
@@ -71,7 +85,7 @@ func CheckSetup(reg *game.Registry, body []byte) (SetupAnswer, error) {
 	if more {
 		return SetupAnswer{}, fmt.Errorf("there is more after the setup check")
 	}
-	g, cfg, err := setupConfig(reg, req.Game, req.Rules, req.Lexicon)
+	g, cfg, err := h.setupConfig(req.Game, req.Rules, req.Lexicon)
 	if err != nil {
 		return SetupAnswer{}, err
 	}
@@ -84,12 +98,12 @@ func CheckSetup(reg *game.Registry, body []byte) (SetupAnswer, error) {
 
 // setupConfig finds a game with a secret setup and the configuration of a
 // table with rules and the lexicon called lex, seen from its first seat.
-func setupConfig(reg *game.Registry, name string, raw map[string]json.RawMessage, lex string) (game.Game, game.Config, error) {
-	g, err := reg.Lookup(name)
+func (h Helpers) setupConfig(name string, raw map[string]json.RawMessage, lex string) (game.Game, game.Config, error) {
+	g, err := h.Reg.Lookup(name)
 	if err != nil {
 		return nil, game.Config{}, err
 	}
-	l, err := lexiconNamed(lex)
+	l, err := h.lexiconNamed(lex)
 	if err != nil {
 		return nil, game.Config{}, err
 	}
@@ -105,16 +119,23 @@ func setupConfig(reg *game.Registry, name string, raw map[string]json.RawMessage
 	return g, game.Config{Players: players, Rules: rules, Lexicon: l}, nil
 }
 
-// lexiconNamed returns the embedded lexicon called name, as a table's view
-// names it ("" for the default). Only the embedded lexicons are offered: a
-// name is never taken as a path to a file.
-func lexiconNamed(name string) (*lexicon.Lexicon, error) {
+// lexiconNamed returns the lexicon called name, as a table's view names
+// it ("" for the default): an embedded lexicon or one of h's house lists.
+// A name is never taken as a path to a file.
+func (h Helpers) lexiconNamed(name string) (*lexicon.Lexicon, error) {
 	name = strings.TrimSpace(name)
 	if name == "" {
 		return lexicon.Default(), nil
 	}
-	if !slices.Contains(lexicon.Names(), name) {
-		return nil, fmt.Errorf("there is no lexicon %q (there are %s)", clipText(name), strings.Join(lexicon.Names(), ", "))
+	if i := slices.IndexFunc(h.House, func(l *lexicon.Lexicon) bool { return l.Name() == name }); i >= 0 {
+		return h.House[i], nil
+	}
+	names := lexicon.Names()
+	if !slices.Contains(names, name) {
+		for _, l := range h.House {
+			names = append(names, l.Name())
+		}
+		return nil, fmt.Errorf("there is no lexicon %q (there are %s)", clipText(name), strings.Join(names, ", "))
 	}
 	return lexicon.Load(name)
 }
@@ -132,6 +153,11 @@ type randomRequest struct {
 // RandomSetup makes the game's own random setup (Game.AutoSetup) for the
 // first seat, from the request's seed or, without one, a fresh random one.
 func RandomSetup(reg *game.Registry, body []byte) (SetupAnswer, error) {
+	return Helpers{Reg: reg}.RandomSetup(body)
+}
+
+// RandomSetup is the package's RandomSetup, with h's word lists.
+func (h Helpers) RandomSetup(body []byte) (SetupAnswer, error) {
 	var req randomRequest
 	more, err := decodeStrict(body, &req)
 	if err != nil {
@@ -140,7 +166,7 @@ func RandomSetup(reg *game.Registry, body []byte) (SetupAnswer, error) {
 	if more {
 		return SetupAnswer{}, fmt.Errorf("there is more after the request for a random setup")
 	}
-	g, cfg, err := setupConfig(reg, req.Game, req.Rules, req.Lexicon)
+	g, cfg, err := h.setupConfig(req.Game, req.Rules, req.Lexicon)
 	if err != nil {
 		return SetupAnswer{}, err
 	}
@@ -190,6 +216,11 @@ type FillAnswer struct {
 // at random or with the computer's grid maker of the level asked, which
 // gives up after FillTimeout or when ctx ends.
 func FillSetup(ctx context.Context, reg *game.Registry, body []byte) (FillAnswer, error) {
+	return Helpers{Reg: reg}.FillSetup(ctx, body)
+}
+
+// FillSetup is the package's FillSetup, with h's word lists.
+func (h Helpers) FillSetup(ctx context.Context, body []byte) (FillAnswer, error) {
 	var req fillRequest
 	more, err := decodeStrict(body, &req)
 	if err != nil {
@@ -201,7 +232,7 @@ func FillSetup(ctx context.Context, reg *game.Registry, body []byte) (FillAnswer
 	if strings.ToLower(strings.TrimSpace(req.Game)) != "quizl" {
 		return FillAnswer{}, fmt.Errorf("only a Quizl grid can be filled around a password, not %q", clipText(req.Game))
 	}
-	_, cfg, err := setupConfig(reg, "quizl", req.Rules, req.Lexicon)
+	_, cfg, err := h.setupConfig("quizl", req.Rules, req.Lexicon)
 	if err != nil {
 		return FillAnswer{}, err
 	}
@@ -271,7 +302,10 @@ type PreviewAnswer struct {
 // An illegal placement is an answer, not an error; an error means the
 // request itself is wrong (and wraps ErrNotPreview when it cannot be
 // read as a preview at all).
-func Preview(body []byte) (*PreviewAnswer, error) {
+func Preview(body []byte) (*PreviewAnswer, error) { return Helpers{}.Preview(body) }
+
+// Preview is the package's Preview, with h's word lists.
+func (h Helpers) Preview(body []byte) (*PreviewAnswer, error) {
 	var req previewRequest
 	more, err := decodeStrict(body, &req)
 	if err != nil {
@@ -284,7 +318,7 @@ func Preview(body []byte) (*PreviewAnswer, error) {
 	if err != nil {
 		return nil, err
 	}
-	lex, err := lexiconNamed(req.Lexicon)
+	lex, err := h.lexiconNamed(req.Lexicon)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNotPreview, err)
 	}

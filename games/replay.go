@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"parlour/game"
 	"parlour/lexicon"
@@ -52,6 +53,13 @@ type ReplayAnswer struct {
 // cannot be played is refused with another error; a record whose move is
 // refused is an answer, with Refused saying why.
 func Replay(reg *game.Registry, body []byte) (*ReplayAnswer, error) {
+	return Helpers{Reg: reg}.Replay(body)
+}
+
+// Replay is the package's Replay, with h's word lists: a record of a
+// table on one of them replays too.
+func (h Helpers) Replay(body []byte) (*ReplayAnswer, error) {
+	reg := h.Reg
 	rec, err := game.DecodeBytes(bytes.TrimSpace(body))
 	if err != nil {
 		return nil, err
@@ -63,12 +71,10 @@ func Replay(reg *game.Registry, body []byte) (*ReplayAnswer, error) {
 	if name == "" {
 		name = "en"
 	}
-	switch name {
-	case "en", "en-common", "en-large":
-	default:
+	if !slices.Contains(lexicon.Names(), name) && !slices.ContainsFunc(h.House, func(l *lexicon.Lexicon) bool { return l.Name() == name }) {
 		return nil, fmt.Errorf("the record uses the word list %q, which this server does not hold", clipText(name))
 	}
-	lex, err := lexicon.Load(name)
+	lex, err := h.lexiconNamed(name)
 	if err != nil {
 		return nil, fmt.Errorf("loading the word list %s: %w", name, err)
 	}

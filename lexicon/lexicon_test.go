@@ -98,6 +98,22 @@ func TestNamedLexiconsMatchSummary(t *testing.T) {
 	}
 }
 
+// TestEmbeddedDescribesNames: Embedded describes each of Names, in order,
+// with the count of words the summary (and so the lexicon) holds.
+func TestEmbeddedDescribesNames(t *testing.T) {
+	t.Parallel()
+	sum := readSummary(t)
+	about := Embedded()
+	if len(about) != len(Names()) {
+		t.Fatalf("Embedded describes %d lexicons, Names gives %v", len(about), Names())
+	}
+	for i, a := range about {
+		if a.Name != Names()[i] || a.Title == "" || sum[a.Name] == nil || a.Words != sum[a.Name].words {
+			t.Errorf("Embedded()[%d] = %+v; Names()[%d] = %q, with %v words", i, a, i, Names()[i], sum[a.Name])
+		}
+	}
+}
+
 func maps(a, b map[int]int) bool {
 	if len(a) != len(b) {
 		return false

@@ -231,4 +231,28 @@ func TestClusterLobbyAcrossNodes(t *testing.T) {
 	if got := lobby(c, "?limit=1"); len(got) != 1 || got[0] != onB {
 		t.Errorf("one open table asked on c: %q, want the newest, %s", got, onB)
 	}
+
+	// A spectator on the node that runs the game counts on every node's
+	// list of games in play, and the game is featured on every node.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", b.srv.URL+"/api/v1/tables/"+playing+"/events", nil)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if !bufio.NewScanner(res.Body).Scan() {
+		t.Fatalf("the spectator's stream ended at once: %d", res.StatusCode)
+	}
+	for _, n := range nodes {
+		var l struct{ Tables []table.Info }
+		if st, body := nodeCall(t, n, "GET", "/api/v1/tables?status=playing", "", nil, &l); st != 200 || len(l.Tables) != 1 || l.Tables[0].Spectators == nil || *l.Tables[0].Spectators != 1 {
+			t.Errorf("the games in play asked on %s: %d %s, want %s with 1 spectator", n.name, st, body, playing)
+		}
+		var tv table.Featured
+		if st, body := nodeCall(t, n, "GET", "/api/v1/tv", "", nil, &tv); st != 200 || tv.Table.ID != playing || tv.Spectators != 1 {
+			t.Errorf("the featured game asked on %s: %d %s, want %s", n.name, st, body, playing)
+		}
+	}
 }

@@ -53,6 +53,9 @@ type Config struct {
 	NewBot table.BotMaker
 	// Lexicon loads the lexicon called name ("" for the default).
 	Lexicon func(name string) (*lexicon.Lexicon, error)
+	// HouseLexicons are the house word lists the operator adds
+	// (table.Config.House).
+	HouseLexicons []*lexicon.Lexicon
 	// BaseURL prefixes invite links ("http://localhost:8080").
 	BaseURL string
 	Logger  *slog.Logger
@@ -151,7 +154,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		}
 	}
 	tc := table.Config{
-		Store: cfg.Store, Games: cfg.Games, NewBot: cfg.NewBot, Lexicon: cfg.Lexicon, BaseURL: cfg.BaseURL, Logger: cfg.Logger,
+		Store: cfg.Store, Games: cfg.Games, NewBot: cfg.NewBot, Lexicon: cfg.Lexicon, House: cfg.HouseLexicons, BaseURL: cfg.BaseURL, Logger: cfg.Logger,
 		BotTimeout: cfg.BotTimeout, MaxWait: cfg.MaxWait, IdleEvict: cfg.IdleEvict, OpenExpiry: cfg.OpenExpiry,
 		Clock: cfg.Clock, WalkAway: cfg.WalkAway, RatedPerPair: cfg.RatedPerPair,
 		// The daily puzzles are made once the tables are: the gate

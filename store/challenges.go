@@ -27,12 +27,15 @@ const (
 // rules, rated or not. Table names the table an accepted challenge
 // opened.
 type Challenge struct {
-	ID      string
-	From    string // the challenger's identity
-	To      string // the challenged identity
-	Game    string
-	Rules   []byte // the rules asked for, as JSON (nil: the defaults)
-	Rated   bool
+	ID    string
+	From  string // the challenger's identity
+	To    string // the challenged identity
+	Game  string
+	Rules []byte // the rules asked for, as JSON (nil: the defaults)
+	Rated bool
+	// Lexicon names the word list the table is to check words against
+	// ("": the default).
+	Lexicon string
 	Status  ChallengeStatus
 	Table   string
 	Created time.Time

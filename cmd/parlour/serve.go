@@ -86,6 +86,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	})
 	chatAddr := fs.Float64("rate-chat-addr", limit.Defaults().ChatPerAddr, "chat messages per second one address may write, across its identities (raise it for parlour loadtest --chat)")
 	streams := fs.Int("streams", limit.DefaultStreams, "event streams and WebSockets held open at once, in all (each a file descriptor; lowered to fit the open-file limit); one address may hold a quarter of --conns-per-addr")
+	house := houseLexiconFlag(fs)
 	secureCookies := fs.Bool("secure-cookies", false, "the server is only reached over HTTPS: mark the session cookie Secure always, and send Strict-Transport-Security (docs/deploy.md)")
 	chatFilter := fs.String("chat-filter", "", "a file of the words chat refuses, one a line (# starts a comment), which replaces the short list Parlour ships (docs/deploy.md)")
 	perAddr := fs.Int("conns-per-addr", limit.Defaults().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
@@ -213,7 +214,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	lim := limit.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
 		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, openFileLimit()),
 		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr}
-	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter, *house); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -365,7 +366,7 @@ func openStore(ctx context.Context, w storeAt) (store.Store, func() error, error
 	return db, db.Close, nil
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions, filter *moderation.Filter) error {
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions, filter *moderation.Filter, house []*lexicon.Lexicon) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
@@ -393,6 +394,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	cfg := server.Config{
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
 		BaseURL: base, Logger: log, OpenExpiry: openExpiry, ChatFilter: filter,
+		HouseLexicons: house,
 	}
 	if cl.nats != "" {
 		// The bus takes its requests' handler before the service

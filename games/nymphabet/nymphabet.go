@@ -67,6 +67,10 @@ func (Game) Name() string { return "nymphabet" }
 // Title returns "Nymphabet".
 func (Game) Title() string { return "Nymphabet" }
 
+// Words is true: every word played is checked against the table's
+// lexicon (game.Worded).
+func (Game) Words() bool { return true }
+
 // Players reports that Nymphabet is for exactly two players.
 func (Game) Players() (min, max int) { return 2, 2 }
 

@@ -49,6 +49,10 @@ func (Game) Name() string { return "quizl" }
 // Title returns "Quizl".
 func (Game) Title() string { return "Quizl" }
 
+// Words is true: every word played is checked against the table's
+// lexicon (game.Worded).
+func (Game) Words() bool { return true }
+
 // Players reports 1 (solitaire, against a computer-made grid) to
 // MaxPlayers.
 func (Game) Players() (min, max int) { return 1, MaxPlayers }

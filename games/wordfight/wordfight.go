@@ -56,6 +56,10 @@ func (Game) Name() string { return "wordfight" }
 // Title implements game.Game.
 func (Game) Title() string { return "Sightless Word Fight" }
 
+// Words is true: every word played is checked against the table's
+// lexicon (game.Worded).
+func (Game) Words() bool { return true }
+
 // Players implements game.Game: two to MaxPlayers.
 func (Game) Players() (min, max int) { return 2, MaxPlayers }
 

@@ -193,6 +193,8 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("GET /api/v1/games", h.listGames)
 	h.mux.HandleFunc("POST /api/v1/identity", handleJSON(h, byAnyone, created, h.newIdentity))
 	h.mux.HandleFunc("GET /api/v1/tables", handle(h, byAnyone, ok, h.lobby))
+	h.mux.HandleFunc("GET /api/v1/tv", handle(h, byAnyone, ok, h.tv))
+	h.mux.HandleFunc("GET /api/v1/lexicons", handle(h, byAnyone, ok, h.lexicons))
 	h.mux.HandleFunc("POST /api/v1/tables", handleJSON(h, byIdentity, created, h.create))
 	h.mux.HandleFunc("GET /api/v1/tables/{id}", handle(h, byToken, ok, h.view))
 	h.mux.HandleFunc("POST /api/v1/tables/{id}/join", handleJSON(h, byIdentity, ok, h.join))
@@ -456,6 +458,9 @@ type GameInfo struct {
 	// TableOptions are the options every game's tables take besides
 	// the game's own (the clock: game.TableOptions).
 	TableOptions []game.Option `json:"table_options"`
+	// Words is set for a game that judges words against its table's
+	// lexicon: its tables take a "lexicon" (GET /api/v1/lexicons).
+	Words bool `json:"words,omitempty"`
 }
 
 func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
@@ -463,7 +468,7 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 	for _, n := range h.games.Names() {
 		g, _ := h.games.Lookup(n)
 		lo, hi := g.Players()
-		out = append(out, GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options(), TableOptions: game.TableOptions()})
+		out = append(out, GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options(), TableOptions: game.TableOptions(), Words: game.UsesWords(g)})
 	}
 	writeJSON(w, http.StatusOK, out)
 }
@@ -484,7 +489,7 @@ func (h *Handler) lobby(r *http.Request, _ *auth.Principal) (map[string]any, err
 		}
 		limit = n
 	}
-	out, err := h.tables.Lobby(r.Context(), store.Status(r.URL.Query().Get("status")), limit)
+	out, err := h.tables.LobbyGame(r.Context(), store.Status(r.URL.Query().Get("status")), r.URL.Query().Get("game"), limit)
 	if err != nil {
 		return nil, err
 	}

@@ -36,8 +36,9 @@ const (
 
 // tools serves the helpers of one Handler.
 type tools struct {
-	h   *Handler
-	reg *game.Registry
+	h *Handler
+	// help answers with the server's games and word lists.
+	help games.Helpers
 	// byAddr counts each address's helper requests, fills each
 	// address's grids.
 	byAddr, fills *limit.Keyed
@@ -64,21 +65,21 @@ type tool struct {
 // before an upgrade and older terminal clients keep working).
 func (h *Handler) mountTools() {
 	t := &tools{
-		h: h, reg: h.games,
+		h: h, help: games.Helpers{Reg: h.games, House: h.tables.HouseLexicons()},
 		byAddr: limit.NewKeyed(ToolsPerAddr, ToolsPerAddrBurst),
 		fills:  limit.NewKeyed(FillsPerAddr, FillsPerAddrBurst),
 		makers: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))),
 	}
 	for _, tl := range []tool{
 		{"check-setup", games.MaxSetupRequest, "a setup to check is at most %d KiB", false,
-			func(_ context.Context, b []byte) (any, error) { return games.CheckSetup(t.reg, b) }},
+			func(_ context.Context, b []byte) (any, error) { return t.help.CheckSetup(b) }},
 		{"random-setup", games.MaxSetupRequest, "a request for a random setup is at most %d KiB", false,
-			func(_ context.Context, b []byte) (any, error) { return games.RandomSetup(t.reg, b) }},
+			func(_ context.Context, b []byte) (any, error) { return t.help.RandomSetup(b) }},
 		{"fill-setup", games.MaxSetupRequest, "a request to fill a grid is at most %d KiB", true, t.fill},
 		{"preview", games.MaxPreviewRequest, "a placement preview is at most %d KiB", false,
-			func(_ context.Context, b []byte) (any, error) { return games.Preview(b) }},
+			func(_ context.Context, b []byte) (any, error) { return t.help.Preview(b) }},
 		{"replay", games.MaxReplayRecord, "the record is larger than %d KiB", false,
-			func(_ context.Context, b []byte) (any, error) { return games.Replay(t.reg, b) }},
+			func(_ context.Context, b []byte) (any, error) { return t.help.Replay(b) }},
 	} {
 		serve := func(w http.ResponseWriter, r *http.Request) { t.serve(w, r, tl) }
 		h.mux.HandleFunc("POST /api/v1/tools/"+tl.name, serve)
@@ -137,5 +138,5 @@ func (t *tools) fill(ctx context.Context, b []byte) (any, error) {
 	case <-ctx.Done():
 		return nil, refuse.Unavailable("the computer's grid makers are all busy: try again in a moment")
 	}
-	return games.FillSetup(ctx, t.reg, b)
+	return t.help.FillSetup(ctx, b)
 }

@@ -42,6 +42,9 @@ type ChallengeRequest struct {
 	Game  string                     `json:"game"`
 	Rules map[string]json.RawMessage `json:"rules,omitempty"`
 	Rated bool                       `json:"rated,omitempty"`
+	// Lexicon names the word list of the table ("": the default), as a
+	// new table's does.
+	Lexicon string `json:"lexicon,omitempty"`
 }
 
 // Challenge is a challenge as its two players see it. Status is
@@ -54,6 +57,7 @@ type Challenge struct {
 	Game    string                     `json:"game"`
 	Rules   map[string]json.RawMessage `json:"rules,omitempty"`
 	Rated   bool                       `json:"rated"`
+	Lexicon string                     `json:"lexicon,omitempty"`
 	Status  string                     `json:"status"`
 	Table   string                     `json:"table,omitempty"`
 	Created time.Time                  `json:"created"`
@@ -72,7 +76,7 @@ func (s *Service) challengeInfo(ctx context.Context, c store.Challenge) (Challen
 	}
 	info := Challenge{
 		ID: c.ID, From: nameOr(names, c.From), To: nameOr(names, c.To), Game: c.Game, Rated: c.Rated,
-		Status: string(c.Status), Table: c.Table, Created: c.Created, Expires: c.Expires,
+		Status: string(c.Status), Table: c.Table, Created: c.Created, Expires: c.Expires, Lexicon: c.Lexicon,
 	}
 	if len(c.Rules) > 0 {
 		if err := json.Unmarshal(c.Rules, &info.Rules); err != nil {
@@ -128,7 +132,8 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 	if err != nil {
 		return Challenge{}, err
 	}
-	pr := table.Pairing{Game: g, Rules: rules, Rated: req.Rated, Asker: me.Identity,
+	lexName := strings.TrimSpace(req.Lexicon)
+	pr := table.Pairing{Game: g, Rules: rules, Rated: req.Rated, Lexicon: lexName, Asker: me.Identity,
 		Seats: []table.PairedSeat{{Identity: me.Identity, Name: me.Name}, {Identity: them.Identity, Name: them.Name}}}
 	if err := s.tables.CheckPairing(pr); err != nil {
 		return Challenge{}, err
@@ -141,7 +146,7 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 		}
 	}
 	c := store.Challenge{
-		ID: auth.NewID(), From: me.Identity, To: them.Identity, Game: g.Name(), Rules: raw, Rated: req.Rated,
+		ID: auth.NewID(), From: me.Identity, To: them.Identity, Game: g.Name(), Rules: raw, Rated: req.Rated, Lexicon: lexName,
 		Status: store.ChallengeOpen, Created: now, Expires: now.Add(ChallengeTTL),
 	}
 	// The caps are kept by the store, in one step with the insert: a
@@ -322,7 +327,7 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (tab
 	// The challenge is settled in the table's own transaction (Pairing):
 	// of an acceptance and a withdrawal at once, only one happens.
 	seated, err := s.tables.Pair(ctx, table.Pairing{
-		Game: g, Rules: rules, Rated: c.Rated, Asker: p.Identity, Challenge: c.ID,
+		Game: g, Rules: rules, Rated: c.Rated, Lexicon: c.Lexicon, Asker: p.Identity, Challenge: c.ID,
 		Seats: []table.PairedSeat{{Identity: c.From, Name: names[c.From]}, {Identity: c.To, Name: names[c.To]}},
 	})
 	if errors.Is(err, store.ErrChallengeNotOpen) {

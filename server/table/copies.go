@@ -252,7 +252,7 @@ func (s *Service) Touch(ctx context.Context, p *auth.Principal, id string) error
 // LobbyHere returns at most limit public tables in status that this node
 // holds, newest first: what another node asks for its lobby.
 func (s *Service) LobbyHere(status store.Status, limit int) []Info {
-	return s.lobbyHere(status, limit)
+	return s.lobbyHere(status, "", limit)
 }
 
 // Exists refuses an id that names no table (404), loading the table

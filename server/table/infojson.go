@@ -137,6 +137,15 @@ func (in *Info) appendJSON(b, rules []byte) ([]byte, error) {
 		}
 		b = append(b, '}')
 	}
+	if in.Spectators != nil {
+		b = append(b, `,"spectators":`...)
+		b = strconv.AppendInt(b, int64(*in.Spectators), 10)
+	}
+	if in.Rating != nil {
+		if b, err = appendField(b, "rating", *in.Rating); err != nil {
+			return nil, err
+		}
+	}
 	return append(b, '}'), nil
 }
 

@@ -16,6 +16,7 @@ func TestInfoAppendJSON(t *testing.T) {
 	t.Parallel()
 	at := time.Date(2026, 11, 26, 10, 30, 0, 123456000, time.UTC)
 	left := 12.5
+	spectators, rating := 3, 1623.4
 	full := Info{
 		ID: "t1", Game: "quizl", Title: "Quizl", Status: "finished",
 		Rules: game.Rules{"clock": 60, "award": 10, "name": "<&>"}, Lexicon: "english", Private: true, Code: "ABC123",
@@ -34,6 +35,7 @@ func TestInfoAppendJSON(t *testing.T) {
 		Prev:        "t0", Rematch: "t2", Created: at,
 		Solitaire: &SolitaireInfo{Maker: "strong", Random: true},
 		Daily:     "quizl/2026-11-26", Rated: true, Pool: "quizl", Clock: &ClockInfo{Turn: 60, Now: at},
+		Spectators: &spectators, Rating: &rating,
 	}
 	fischer, corr := full, full
 	fischer.Rules = game.Rules{"clock": game.Clock{Kind: game.ClockFischer, Initial: 300, Increment: 3}}
@@ -43,7 +45,8 @@ func TestInfoAppendJSON(t *testing.T) {
 	corr.Clock = &ClockInfo{Turn: 172800, Now: at, Kind: game.ClockCorrespondence, Days: 2}
 	bare := fischer
 	bare.Clock = &ClockInfo{Now: at, Kind: game.ClockFischer, Initial: 10} // "10+0": no increment
-	for _, in := range []Info{{}, {ID: "t", Seats: []SeatInfo{}, ToMove: []game.Seat{}}, full, fischer, corr, bare} {
+	none := 0
+	for _, in := range []Info{{}, {ID: "t", Seats: []SeatInfo{}, ToMove: []game.Seat{}}, {ID: "w", Spectators: &none}, full, fischer, corr, bare} {
 		rules, err := json.Marshal(in.Rules)
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"parlour/game"
@@ -57,20 +58,40 @@ func (s *Service) Record(ctx context.Context, p *auth.Principal, id string) (_ *
 // Lobby lists the tables in status (open by default): open and playing
 // tables from memory, finished ones from the store, newest first. Private
 // tables are never listed.
-func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ []Info, err error) {
+func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) ([]Info, error) {
+	return s.LobbyGame(ctx, status, "", limit)
+}
+
+// LobbyGame is Lobby for the tables of one game (every game's for "").
+// The tables from memory carry their spectators, and rated games in play
+// their rating (live.go).
+func (s *Service) LobbyGame(ctx context.Context, status store.Status, gameName string, limit int) (_ []Info, err error) {
 	defer s.reading("the tables", &err)
 	if status == "" {
 		status = store.Open
 	}
+	if gameName != "" {
+		g, err := s.games.Lookup(strings.ToLower(strings.TrimSpace(gameName)))
+		if err != nil {
+			return nil, refuse.Bad("%v", err)
+		}
+		gameName = g.Name()
+	}
 	var out []Info
 	switch status {
 	case store.Open, store.Setup, store.Playing:
-		out = s.lobbyHere(status, limit)
+		out = s.lobbyHere(status, gameName, limit)
 		if s.lobbyPeers != nil {
 			// The other nodes' tables; one a node lost and has not
-			// noticed yet is listed by it and its new owner alike.
-			for _, t := range s.lobbyPeers.LobbyElsewhere(ctx, status, limit) {
-				if !slices.ContainsFunc(out, func(o Info) bool { return o.ID == t.ID }) {
+			// noticed yet is listed by it and its new owner alike. They
+			// are asked for every game's: with one game's asked for,
+			// they are asked for as many as they list.
+			ask := limit
+			if gameName != "" {
+				ask = maxLive
+			}
+			for _, t := range s.lobbyPeers.LobbyElsewhere(ctx, status, ask) {
+				if (gameName == "" || t.Game == gameName) && !slices.ContainsFunc(out, func(o Info) bool { return o.ID == t.ID }) {
 					out = append(out, t)
 				}
 			}
@@ -87,7 +108,7 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ 
 				continue
 			}
 			t.mu.Lock()
-			if !t.m.Private {
+			if !t.m.Private && (gameName == "" || t.m.Game == gameName) {
 				out = append(out, t.info())
 			}
 			t.unlock()
@@ -105,21 +126,29 @@ func (s *Service) Lobby(ctx context.Context, status store.Status, limit int) (_ 
 }
 
 // lobbyHere returns at most limit public tables in status that this node
-// holds, newest first.
-func (s *Service) lobbyHere(status store.Status, limit int) []Info {
-	var out []Info
+// holds, of game gameName ("" for every game), newest first, with their
+// spectators and, for rated games in play, their rating.
+func (s *Service) lobbyHere(status store.Status, gameName string, limit int) []Info {
+	var rows []liveRow
 	s.mu.RLock()
 	for _, t := range s.tables {
 		t.mu.Lock()
-		if t.status == status && !t.m.Private {
-			out = append(out, t.info())
+		if t.status == status && !t.m.Private && (gameName == "" || t.m.Game == gameName) {
+			rows = append(rows, liveRow{t, t.listed()})
 		}
 		t.unlock()
 	}
 	s.mu.RUnlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
-	if len(out) > limit {
-		out = out[:limit]
+	sort.Slice(rows, func(i, j int) bool { return rows[i].in.Created.After(rows[j].in.Created) })
+	if len(rows) > limit {
+		rows = rows[:limit]
+	}
+	if status == store.Playing {
+		s.rateLive(rows)
+	}
+	out := make([]Info, len(rows))
+	for i, r := range rows {
+		out[i] = r.in
 	}
 	return out
 }

@@ -17,15 +17,15 @@ type Pairing struct {
 	Game  game.Game
 	Rules game.Rules
 	Rated bool
+	// Lexicon names the word list of the table ("": the default); a
+	// rated table keeps the default.
+	Lexicon string
 	// Seats are the players, each an account's identity and name; they
 	// are seated in a random order.
 	Seats []PairedSeat
 	// Asker is the identity of the player whose request makes the table
 	// (who accepted): the answer carries its seat's token.
 	Asker string
-	// Lexicon names the word list the table checks words against; the
-	// default when empty.
-	Lexicon string
 	// Challenge is the challenge the table accepts, if any: it is marked
 	// accepted in the table's own transaction, so that of two
 	// acceptances at once only one makes a table (the other meets
@@ -44,6 +44,9 @@ type PairedSeat struct {
 // CheckPairing checks that a table of pr's game, rules and players may be
 // made (a rated one keeps its rated rules), without making it.
 func (s *Service) CheckPairing(pr Pairing) error {
+	if err := s.checkLexicon(pr.Lexicon); err != nil {
+		return err
+	}
 	if !pr.Rated {
 		return nil
 	}
@@ -88,6 +91,9 @@ func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 	}
 	for i := range seats {
 		seats[i].Name = uniqueName(seats, seats[i].Name, i)
+	}
+	if err := s.checkLexicon(pr.Lexicon); err != nil {
+		return Seated{}, err
 	}
 	lex, err := s.lexicon(pr.Lexicon)
 	if err != nil {

@@ -50,6 +50,9 @@ type Config struct {
 	// lexicon is loaded once and shared by every table. Nil means
 	// lexicon.Load, with lexicon.DefaultName for "".
 	Lexicon func(name string) (*lexicon.Lexicon, error)
+	// House are the house word lists the operator adds, each offered by
+	// its name beside the embedded lexicons (Lexicons).
+	House []*lexicon.Lexicon
 	// BaseURL prefixes invite links ("http://localhost:8080").
 	BaseURL string
 	Logger  *slog.Logger
@@ -192,6 +195,17 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 				name = lexicon.DefaultName
 			}
 			return lexicon.Load(name)
+		}
+	}
+	if len(cfg.House) > 0 {
+		// A house list is found by its name before anything else: its
+		// name is never a path, whatever the loader makes of names.
+		load, house := cfg.Lexicon, cfg.House
+		cfg.Lexicon = func(name string) (*lexicon.Lexicon, error) {
+			if i := slices.IndexFunc(house, func(l *lexicon.Lexicon) bool { return l.Name() == name }); i >= 0 {
+				return house[i], nil
+			}
+			return load(name)
 		}
 	}
 	if cfg.BotTimeout == 0 {

@@ -142,6 +142,13 @@ type table struct {
 	// on it and then read what they need under mu.
 	changed  chan struct{}
 	watchers int
+	// spectators counts the watchers that hold no seat (Watch, Close),
+	// for the lobby's list of games to watch. rating is the mean rating
+	// of a rated table's players in its pool, looked up once the first
+	// time the list shows the game (live.go); rated says it is set.
+	spectators int
+	rating     float64
+	rated      bool
 	// pokes are the watchers woken each by a call of their own at every
 	// change, rather than through changed (Watcher.OnChange).
 	pokes []*Watcher
@@ -396,6 +403,15 @@ type Info struct {
 	// Clock is the table's clock, when its rules set one; each seat to
 	// move then has its Deadline.
 	Clock *ClockInfo `json:"clock,omitempty"`
+	// Spectators, in the lobby's lists only, is how many follow the
+	// table without a seat (live.go). The updates pushed at every move
+	// leave it out: a count that changed would otherwise make every
+	// watcher's update differ, and it is news for the lobby, not the
+	// players.
+	Spectators *int `json:"spectators,omitempty"`
+	// Rating, in the lobby's list of games in play only, is the mean
+	// rating of a rated table's players in its pool (live.go).
+	Rating *float64 `json:"rating,omitempty"`
 }
 
 // SeatInfo describes one seat publicly.

@@ -98,11 +98,8 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 		return Seated{}, refuse.Bad("%v", err)
 	}
 	lexName := strings.TrimSpace(req.Lexicon)
-	if lexName != "" {
-		names := lexicon.Names()
-		if !slices.Contains(names, lexName) {
-			return Seated{}, refuse.Bad("there is no lexicon %q (there are %s)", refuse.Clip(lexName), strings.Join(names, ", "))
-		}
+	if err := s.checkLexicon(lexName); err != nil {
+		return Seated{}, err
 	}
 	lex, err := s.lexicon(lexName)
 	if err != nil {
@@ -418,4 +415,34 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 	}
 	s.auth.Remember(cred)
 	return Seated{Table: t.id, Seat: seat, Token: tok}, nil
+}
+
+// checkLexicon refuses a word list the server does not hold ("" is the
+// default).
+func (s *Service) checkLexicon(name string) error {
+	if name == "" {
+		return nil
+	}
+	var names []string
+	for _, l := range s.Lexicons() {
+		if l.Name == name {
+			return nil
+		}
+		names = append(names, l.Name)
+	}
+	return refuse.Bad("there is no lexicon %q (there are %s)", refuse.Clip(name), strings.Join(names, ", "))
+}
+
+// HouseLexicons returns the house word lists the operator added
+// (Config.House), for the editors' helpers.
+func (s *Service) HouseLexicons() []*lexicon.Lexicon { return s.cfg.House }
+
+// Lexicons describes the word lists a table may take: the embedded
+// lexicons, smallest first, then the house lists the operator added.
+func (s *Service) Lexicons() []lexicon.About {
+	out := lexicon.Embedded()
+	for _, l := range s.cfg.House {
+		out = append(out, lexicon.About{Name: l.Name(), Title: l.Name() + " (house list)", Words: l.Len()})
+	}
+	return out
 }

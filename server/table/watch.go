@@ -63,6 +63,9 @@ func (s *Service) Watch(ctx context.Context, p *auth.Principal, id string, from 
 	if p != nil {
 		w.identity = p.Identity
 	}
+	if w.seat < 0 {
+		t.spectators++
+	}
 	t.arrive(w.seat, s.now())
 	t.forgetShared()
 	return w, nil
@@ -325,6 +328,9 @@ func (w *Watcher) Close() {
 		w.poke = nil
 	}
 	w.t.watchers--
+	if w.seat < 0 {
+		w.t.spectators--
+	}
 	w.t.leave(w.seat, w.s.now())
 	w.t.forgetShared()
 	w.t.unlock()

@@ -10,12 +10,12 @@ import (
 	"parlour/store"
 )
 
-const challengeColumns = "id, from_id, to_id, game, rules, rated, status, table_id, created, expires"
+const challengeColumns = "id, from_id, to_id, game, rules, rated, status, table_id, created, expires, lexicon"
 
 func scanChallenge(row pgx.Row) (store.Challenge, error) {
 	var c store.Challenge
 	var status string
-	err := row.Scan(&c.ID, &c.From, &c.To, &c.Game, &c.Rules, &c.Rated, &status, &c.Table, &c.Created, &c.Expires)
+	err := row.Scan(&c.ID, &c.From, &c.To, &c.Game, &c.Rules, &c.Rated, &status, &c.Table, &c.Created, &c.Expires, &c.Lexicon)
 	c.Status, c.Created, c.Expires = store.ChallengeStatus(status), utc(c.Created), utc(c.Expires)
 	return c, err
 }
@@ -36,10 +36,10 @@ func (s *Store) CreateChallenge(ctx context.Context, c store.Challenge, caps sto
 		open := string(store.ChallengeOpen)
 		var dup, from, to int
 		if err := tx.QueryRow(ctx, "SELECT "+
-			"(SELECT COUNT(*) FROM challenges WHERE from_id = $1 AND to_id = $2 AND game = $3 AND rules IS NOT DISTINCT FROM $4 AND rated = $5 AND status = $6 AND expires > $7), "+
+			"(SELECT COUNT(*) FROM challenges WHERE from_id = $1 AND to_id = $2 AND game = $3 AND rules IS NOT DISTINCT FROM $4 AND rated = $5 AND lexicon = $8 AND status = $6 AND expires > $7), "+
 			"(SELECT COUNT(*) FROM challenges WHERE from_id = $1 AND status = $6 AND expires > $7), "+
 			"(SELECT COUNT(*) FROM challenges WHERE to_id = $2 AND status = $6 AND expires > $7)",
-			c.From, c.To, c.Game, c.Rules, c.Rated, open, c.Created).Scan(&dup, &from, &to); err != nil {
+			c.From, c.To, c.Game, c.Rules, c.Rated, open, c.Created, c.Lexicon).Scan(&dup, &from, &to); err != nil {
 			return fmt.Errorf("postgres: storing a challenge: %w", err)
 		}
 		switch {
@@ -50,8 +50,8 @@ func (s *Store) CreateChallenge(ctx context.Context, c store.Challenge, caps sto
 		case caps.To > 0 && to >= caps.To:
 			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrChallengesTo)
 		}
-		_, err := tx.Exec(ctx, "INSERT INTO challenges ("+challengeColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
-			c.ID, c.From, c.To, c.Game, c.Rules, c.Rated, open, c.Table, c.Created, c.Expires)
+		_, err := tx.Exec(ctx, "INSERT INTO challenges ("+challengeColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+			c.ID, c.From, c.To, c.Game, c.Rules, c.Rated, open, c.Table, c.Created, c.Expires, c.Lexicon)
 		if isConstraint(err) {
 			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrConflict)
 		}

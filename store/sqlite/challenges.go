@@ -10,14 +10,14 @@ import (
 	"parlour/store"
 )
 
-const challengeCols = "id, from_id, to_id, game, rules, rated, status, table_id, created, expires"
+const challengeCols = "id, from_id, to_id, game, rules, rated, status, table_id, created, expires, lexicon"
 
 func scanChallenge(sc interface{ Scan(...any) error }) (store.Challenge, error) {
 	var c store.Challenge
 	var rated int
 	var status string
 	var created, expires int64
-	if err := sc.Scan(&c.ID, &c.From, &c.To, &c.Game, &c.Rules, &rated, &status, &c.Table, &created, &expires); err != nil {
+	if err := sc.Scan(&c.ID, &c.From, &c.To, &c.Game, &c.Rules, &rated, &status, &c.Table, &created, &expires, &c.Lexicon); err != nil {
 		return c, err
 	}
 	c.Rated, c.Status = rated != 0, store.ChallengeStatus(status)
@@ -36,8 +36,8 @@ func (s *Store) CreateChallenge(ctx context.Context, c store.Challenge, caps sto
 		// The checks and the insert run in the single writer's
 		// transaction: no other write comes between them.
 		var dup int64
-		if _, err := ex.queryRow("SELECT COUNT(*) FROM challenges WHERE from_id = ? AND to_id = ? AND game = ? AND rules IS ? AND rated = ? AND status = ? AND expires > ?",
-			[]any{c.From, c.To, c.Game, c.Rules, rated, open, now}, &dup); err != nil {
+		if _, err := ex.queryRow("SELECT COUNT(*) FROM challenges WHERE from_id = ? AND to_id = ? AND game = ? AND rules IS ? AND rated = ? AND lexicon = ? AND status = ? AND expires > ?",
+			[]any{c.From, c.To, c.Game, c.Rules, rated, c.Lexicon, open, now}, &dup); err != nil {
 			return fmt.Errorf("sqlite: storing a challenge: %w", err)
 		}
 		if dup > 0 {
@@ -60,8 +60,8 @@ func (s *Store) CreateChallenge(ctx context.Context, c store.Challenge, caps sto
 				return fmt.Errorf("challenge %s: %w", c.ID, cap.err)
 			}
 		}
-		_, err := ex.exec("INSERT INTO challenges ("+challengeCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			c.ID, c.From, c.To, c.Game, c.Rules, rated, open, c.Table, now, nanos(c.Expires))
+		_, err := ex.exec("INSERT INTO challenges ("+challengeCols+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			c.ID, c.From, c.To, c.Game, c.Rules, rated, open, c.Table, now, nanos(c.Expires), c.Lexicon)
 		if isConstraint(err) {
 			return fmt.Errorf("challenge %s: %w", c.ID, store.ErrConflict)
 		}

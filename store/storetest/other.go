@@ -93,7 +93,7 @@ func testChallenges(t *testing.T, e *env) {
 	ctx := context.Background()
 	s := as[store.Challenges](t, e.s)
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	c := store.Challenge{ID: "c1", From: "ann", To: "bob", Game: "salvo", Rules: []byte(`{"placement":"free"}`), Rated: true, Status: store.ChallengeOpen, Created: at, Expires: at.Add(10 * time.Minute)}
+	c := store.Challenge{ID: "c1", From: "ann", To: "bob", Game: "salvo", Rules: []byte(`{"placement":"free"}`), Rated: true, Lexicon: "en-common", Status: store.ChallengeOpen, Created: at, Expires: at.Add(10 * time.Minute)}
 	if err := s.CreateChallenge(ctx, c, store.ChallengeCaps{}); err != nil {
 		t.Fatal(err)
 	}
@@ -105,10 +105,10 @@ func testChallenges(t *testing.T, e *env) {
 		t.Fatal(err)
 	}
 	got, err := s.Challenge(ctx, "c1")
-	if err != nil || got.From != "ann" || got.To != "bob" || got.Game != "salvo" || string(got.Rules) != `{"placement":"free"}` || !got.Rated || !got.Created.Equal(at) || !got.Expires.Equal(c.Expires) || got.Status != store.ChallengeOpen {
+	if err != nil || got.From != "ann" || got.To != "bob" || got.Game != "salvo" || string(got.Rules) != `{"placement":"free"}` || !got.Rated || got.Lexicon != "en-common" || !got.Created.Equal(at) || !got.Expires.Equal(c.Expires) || got.Status != store.ChallengeOpen {
 		t.Fatalf("Challenge = %+v, %v", got, err)
 	}
-	if got, err := s.Challenge(ctx, "c2"); err != nil || got.Rules != nil || got.Rated || got.Table != "" {
+	if got, err := s.Challenge(ctx, "c2"); err != nil || got.Rules != nil || got.Rated || got.Table != "" || got.Lexicon != "" {
 		t.Fatalf("a challenge with the default rules = %+v, %v", got, err)
 	}
 	if _, err := s.Challenge(ctx, "none"); !errors.Is(err, store.ErrNotFound) {
@@ -187,6 +187,7 @@ func testChallengeDuplicates(t *testing.T, e *env) {
 		{"rules", func(c *store.Challenge) { c.Rules = []byte(`{"placement":"apart"}`) }},
 		{"defaults", func(c *store.Challenge) { c.Rules = nil }},
 		{"rated", func(c *store.Challenge) { c.Rated = true }},
+		{"lexicon", func(c *store.Challenge) { c.Lexicon = "en-large" }},
 	} {
 		if err := s.CreateChallenge(ctx, with(tc.id, tc.change), store.ChallengeCaps{}); err != nil {
 			t.Errorf("a challenge differing in %s: %v", tc.id, err)

@@ -52,3 +52,20 @@ export function poolTitle(pool) {
   const i = String(pool).indexOf("-");
   return i < 0 ? title(pool) : `${title(pool.slice(0, i))} (${pool.slice(i + 1).replace(/_/g, " ")})`;
 }
+
+let lexList = null; // the word lists, once fetched
+
+// lexicons answers the word lists a table of a word game may take, as GET
+// /api/v1/lexicons lists them: { lexicons: [{name, title, words}],
+// default }. A fetch that fails is tried again on the next call.
+export async function lexicons() {
+  if (!lexList) lexList = await call("GET", "/lexicons");
+  return lexList;
+}
+
+// lexiconTitle names a word list as its players read it ("English, common
+// words (en-common)"); before the lists are fetched, its name alone.
+export function lexiconTitle(name) {
+  const l = lexList && lexList.lexicons.find(l => l.name === name);
+  return l ? `${l.title} (${l.name})` : name;
+}

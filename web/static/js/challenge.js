@@ -7,10 +7,12 @@ import { call } from "./api.js";
 import { games } from "./catalog.js";
 import { handle } from "./stream.js";
 import { optionControl, readOptions, clockControl, clockPresets } from "./options.js";
+import { lexiconSelect } from "./lexicons.js";
 
 // challengeForm is the form that challenges a player: their name
 // (prefilled from a profile or the online list), the game, its rule
-// options at their defaults, a clock and whether it is rated. The
+// options at their defaults, a clock, the word list of a word game and
+// whether it is rated. The
 // server's refusal shows in place, in its words.
 export async function challengeForm(to) {
   const gs = (await games()).filter(g => g.min_players <= 2 && g.max_players >= 2);
@@ -21,10 +23,13 @@ export async function challengeForm(to) {
   const opts = h("fieldset", { id: "challenge-rules" });
   const clock = clockControl("challenge-clock", clockPresets);
   const rated = h("input", { id: "challenge-rated", type: "checkbox" });
+  const lexSel = lexiconSelect("challenge-lexicon");
+  const lexBox = h("div", {}, field("Word list", lexSel, "Rated games use the default list."));
   const current = () => gs.find(g => g.name === gameSel.value);
   const drawOpts = () => {
     const g = current();
     fill(opts, h("legend", {}, `${g.title} rules`), g.options.length ? g.options.map(optionControl) : h("p", { class: "muted" }, "This game has no rule options."));
+    lexBox.hidden = !g.words;
   };
   gameSel.addEventListener("change", drawOpts);
   drawOpts();
@@ -34,6 +39,7 @@ export async function challengeForm(to) {
     field("Game", gameSel),
     opts,
     clock.element,
+    lexBox,
     field("Rated game", rated, "Both ratings change when the game ends; the rules must then be the defaults (a few options, such as Nymphabet's mode, may change)."),
     err, sent,
     h("div", { class: "row" }, h("button", { class: "primary", type: "submit", id: "challenge-send" }, "Send the challenge")));
@@ -46,6 +52,7 @@ export async function challengeForm(to) {
     let c;
     try { c = clock.value(); } catch (ex) { err.textContent = ex.message; return; }
     if (c !== null) body.rules.clock = c;
+    if (g.words && lexSel.value) body.lexicon = lexSel.value;
     // One challenge a click: the button rests until the server answers,
     // and says meanwhile that the challenge is on its way.
     const send = form.querySelector("#challenge-send");

@@ -7,6 +7,7 @@ import { games, gameInfo, title } from "./catalog.js";
 import { go } from "./nav.js";
 import { optionControl, readOptions, clockControl, clockPresets } from "./options.js";
 import { quickButtons } from "./seek.js";
+import { lexiconSelect } from "./lexicons.js";
 
 const blurbs = {
   quizl: "Word battleships on a 5×5 letter grid: find the hidden five-letter password with as few calls as you can.",
@@ -171,6 +172,7 @@ export async function newTable(main, name) {
     ratedHelp.textContent = why || "Both ratings change when the game ends. The rules must be the defaults (a few options, such as Nymphabet's mode, may change).";
   };
 
+  const lexSel = lexiconSelect("lexicon");
   const form = h("form", { class: "stack", novalidate: true },
     h("fieldset", {}, h("legend", {}, "Who plays"),
       h("div", { class: "row", role: "group", "aria-label": "Who plays" },
@@ -181,6 +183,7 @@ export async function newTable(main, name) {
       seatsBox),
     g.options.length ? h("fieldset", {}, h("legend", {}, "Rule options"), g.options.map(optionControl)) : null,
     h("fieldset", {}, h("legend", {}, "Clock"), clock.element),
+    g.words ? h("fieldset", {}, h("legend", {}, "Word list"), field("Words are checked against", lexSel, "Rated games use the default list.")) : null,
     ratedBox,
     signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players; leave blank to be a guest."),
     err,
@@ -199,6 +202,7 @@ export async function newTable(main, name) {
     // The server checks the bounds and says what is wrong in its words.
     if (c !== null) body.rules.clock = c;
     if (ratedCheck.checked && !ratedCheck.disabled) body.rated = true;
+    if (g.words && lexSel.value) body.lexicon = lexSel.value;
     if (myname) body.name = myname;
     try {
       const t = await call("POST", "/tables", body, await identityToken(myname));

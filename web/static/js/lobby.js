@@ -5,6 +5,7 @@ import { call, signedIn } from "./api.js";
 import { games } from "./catalog.js";
 import { rulesInWords } from "./rulestext.js";
 import { acceptButton, terms } from "./seek.js";
+import { watchList } from "./watch.js";
 
 export async function lobby(main) {
   document.title = "Lobby · Parlour";
@@ -12,8 +13,9 @@ export async function lobby(main) {
   const players = h("section", { id: "lobby-players", "aria-labelledby": "online-title" });
   const seeks = h("div", { id: "lobby-seeks", "aria-live": "polite" });
   const seekErr = h("p", { class: "error", role: "alert" });
+  const live = h("section", { id: "lobby-watch", "aria-labelledby": "watch-title" });
   append(main, h("h1", {}, "Open tables"), box, h("p", {}, h("a", { href: "/" }, "Open a table of your own")),
-    h("h2", {}, "Players looking for a game"), seeks, seekErr, players);
+    h("h2", {}, "Players looking for a game"), seeks, seekErr, live, players);
   let shownSeeks = "";
   // loadSeeks lists the seeks waiting, each with Accept but the player's own.
   const loadSeeks = async () => {
@@ -63,8 +65,9 @@ export async function lobby(main) {
   };
   await load();
   await loadSeeks();
+  const watched = await watchList(live);
   const online = await onlineList(players);
-  const timer = setInterval(() => { load(); loadSeeks(); }, 5000);
+  const timer = setInterval(() => { load(); loadSeeks(); watched(); }, 5000);
   const onlineTimer = setInterval(online, 30000);
   return () => { clearInterval(timer); clearInterval(onlineTimer); };
 }

@@ -190,7 +190,7 @@ function drop(id) {
 function what(c) {
   const n = Object.keys(c.rules || {}).filter(k => k !== "clock").length; // a clock changes no rule of the game
   const clock = clockWords((c.rules || {}).clock);
-  return `${c.rated ? "rated " : ""}${title(c.game)}${n ? " with changed rules" : ""}${clock ? `, clock ${clock}` : ""}`;
+  return `${c.rated ? "rated " : ""}${title(c.game)}${n ? " with changed rules" : ""}${clock ? `, clock ${clock}` : ""}${c.lexicon ? ` on the ${c.lexicon} word list` : ""}`;
 }
 
 // banner shows an open challenge: to this player with Accept and Decline,

@@ -14,6 +14,7 @@ import { load } from "./games/index.js";
 import { rulesList } from "./rulestext.js";
 import { controls as notifyControls, yourTurn } from "./notify.js";
 import { Chat, Clocks, claimBox } from "./chat.js";
+import { gameInfo, lexicons, lexiconTitle } from "./catalog.js";
 
 export async function table(main, id) {
   let mine = seatFor(id);
@@ -77,6 +78,7 @@ async function joinScreen(main, id) {
     info && info.rated ? ratedNote("join-rated") : null,
     info && info.rated && !signedIn() ? h("p", { id: "join-rated-account" }, "Rated games are between accounts: ", h("a", { href: "/account" }, "sign up or sign in"), " to take this seat.") : null,
     info ? rulesList(info) : null,
+    info && info.lexicon ? joinLexicon(info) : null,
     signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players."),
     err,
     h("div", { class: "row" },
@@ -109,6 +111,7 @@ async function playScreen(main, id, mine) {
   append(main, head, status, guideSlot, banner, h("div", { class: "layout" }, stage, side));
 
   let mod = null, board = null, setupDrawn = false, last = null, lastMine = null;
+  let words = false; // the game judges words against the table's word list
   const notifyBox = notifyControls(); // kept across redraws of the side panel
   const seen = new Set(); // versions of the moves already taken in
   let lastMove = null; // the latest move taken in, with the events this seat saw
@@ -146,6 +149,10 @@ async function playScreen(main, id, mine) {
     const t = u.table;
     if (!mod) {
       mod = await load(t.game);
+      try {
+        words = !!(await gameInfo(t.game) || {}).words;
+        if (words) await lexicons(); // to name the list in words
+      } catch { /* the list is named by its key */ }
       fill(head, t.title, " ", t.rated ? h("span", { class: "rated-badge", id: "rated-badge", title: "Both players' ratings change when the game ends" }, "rated") : null, " ", h("span", { class: "table-id" }, `table ${id}`));
       touchRecent(id, t.game);
     }
@@ -246,6 +253,7 @@ async function playScreen(main, id, mine) {
         !over && u.view && u.seat >= 0 && t.abortable ? h("button", { type: "button", id: "abort", onclick: abort }, "Abort") : null,
         !u.view && u.seat >= 0 ? h("button", { type: "button", id: "leave", onclick: leave }, "Leave the table") : null),
       h("p", {}, h("a", { href: "/rules/" + t.game, id: "rules-link" }, "Rules of " + t.title)),
+      words && t.lexicon ? h("p", { id: "lexicon" }, "Word list: ", lexiconTitle(t.lexicon)) : null,
       !over && u.seat >= 0 ? notifyBox : null,
       !over && u.view ? h("p", {}, h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game) }, "How to play: the guide")) : null);
     if (over) touchRecent(id, t.game, { result: resultText(t, u.seat, names) });
@@ -445,4 +453,18 @@ export async function verify(r) {
     const d = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
     return [...d].map(b => b.toString(16).padStart(2, "0")).join("") === r.commitment;
   } catch { return false; }
+}
+
+// joinLexicon names the word list of a word game's table before anyone
+// sits down, once the game and the lists are known (nothing for a game
+// without words).
+function joinLexicon(info) {
+  const p = h("p", { id: "join-lexicon", hidden: true });
+  gameInfo(info.game).then(async g => {
+    if (!g || !g.words) return;
+    try { await lexicons(); } catch { /* named by its key */ }
+    p.textContent = "Word list: " + lexiconTitle(info.lexicon);
+    p.hidden = false;
+  }, () => {});
+  return p;
 }
