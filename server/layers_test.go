@@ -20,11 +20,12 @@ var layers = map[string][]string{
 	"protocol":            {"table", "auth", "refuse"},
 	"players":             {"table", "auth", "refuse"},
 	"analyses":            {"table", "auth", "refuse"},
-	"social":              {"players", "table", "auth", "refuse"},
+	"relations":           {"players", "table", "auth", "refuse"},
+	"social":              {"relations", "players", "table", "auth", "refuse"},
 	"daily":               {"players", "table", "auth", "refuse"},
 	"cluster":             {"social", "players", "analyses", "table", "auth", "refuse"},
 	"socket":              {"protocol", "social", "table", "auth", "limit", "refuse"},
-	"httpapi":             {"socket", "daily", "social", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
+	"httpapi":             {"socket", "daily", "social", "relations", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
 	"internal/servertest": nil,
 }
 

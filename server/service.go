@@ -30,6 +30,7 @@ import (
 	"parlour/server/httpapi"
 	"parlour/server/limit"
 	"parlour/server/players"
+	"parlour/server/relations"
 	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/store"
@@ -97,6 +98,9 @@ type Service struct {
 	// social is presence, challenges and the player streams.
 	social *social.Service
 
+	// rel is the follows and blocks (server/relations).
+	rel *relations.Service
+
 	// cl is this node of a cluster; nil for a single node.
 	cl *cluster.Node
 }
@@ -148,6 +152,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		Shut: func(ctx context.Context, p *auth.Principal, r table.Reading) error {
 			return s.daily.Shut(ctx, p, r)
 		},
+		// A player's blocks keep who they block out of their tables'
+		// chats, through s.rel, made once the players are.
+		MayChat: func(ctx context.Context, writer string, seated []string) error {
+			return s.rel.MayChat(ctx, writer, seated)
+		},
 		// The player streams hear of games through s.social, made once
 		// the tables and the players are.
 		Observers: []table.Observer{socialObserver{s}},
@@ -173,7 +182,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		s.cancel()
 		return nil, err
 	}
-	sc := social.Config{Tables: s.Service, Players: s.playersService, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger, Clock: s.Service.Config().Clock}
+	s.rel = relations.New(relations.Config{Players: s.playersService, Store: cfg.Store, Logger: cfg.Logger, Now: s.Service.Now})
+	sc := social.Config{Tables: s.Service, Players: s.playersService, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger, Clock: s.Service.Config().Clock,
+		Relations: s.rel}
 	if s.cl != nil {
 		sc.Peers = s.cl
 	}
@@ -250,7 +261,8 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handler {
 	cfg := httpapi.Config{
 		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses,
-		Auth: s.auth, Games: s.games, Store: s.st, Metrics: s.reg, Limits: lim, Logger: s.log, Closing: s.ctx,
+		Relations: s.rel,
+		Auth:      s.auth, Games: s.games, Store: s.st, Metrics: s.reg, Limits: lim, Logger: s.log, Closing: s.ctx,
 	}
 	if s.cl != nil {
 		cfg.Forward, cfg.Remote = s.cl.Forward, s.cl

@@ -24,6 +24,7 @@ import (
 	"parlour/server/players"
 	"parlour/server/protocol"
 	"parlour/server/refuse"
+	"parlour/server/relations"
 	"parlour/server/social"
 	"parlour/server/socket"
 	"parlour/server/table"
@@ -34,14 +35,16 @@ import (
 // composition root, and the limits of the door. Tables, Players, Social,
 // Daily, Analyses, Auth, Games, Store and Metrics are required.
 type Config struct {
-	Tables   *table.Service
-	Players  *players.Service
-	Social   *social.Service
-	Daily    *daily.Service
-	Analyses *analyses.Cache
-	Auth     *auth.Auth
-	Games    *game.Registry
-	Store    store.Store
+	Tables  *table.Service
+	Players *players.Service
+	Social  *social.Service
+	Daily   *daily.Service
+	// Relations are the follows and blocks.
+	Relations *relations.Service
+	Analyses  *analyses.Cache
+	Auth      *auth.Auth
+	Games     *game.Registry
+	Store     store.Store
 	// Metrics is the registry the door registers its own metrics on and
 	// serves, every part's, at GET /metrics.
 	Metrics *prometheus.Registry
@@ -70,6 +73,7 @@ type Handler struct {
 	tables   *table.Service
 	players  *players.Service
 	social   *social.Service
+	rel      *relations.Service
 	daily    *daily.Service
 	analyses *analyses.Cache
 	auth     *auth.Auth
@@ -98,6 +102,9 @@ type Handler struct {
 	newRated *limit.Keyed
 	// challengesByAddr counts the challenges each address makes.
 	challengesByAddr *limit.Keyed
+	// relationsByID counts the follows and blocks each identity makes
+	// and undoes (http_follows.go).
+	relationsByID *limit.Keyed
 	// signInByAddr and signInByName limit password checks (http_sessions.go).
 	signInByAddr, signInByName *limit.Keyed
 
@@ -149,6 +156,8 @@ func New(cfg Config) (*Handler, error) {
 		challengesByAddr: limit.NewKeyed(social.ChallengesPerAddr, social.ChallengesPerAddrBurst),
 		signInByAddr:     limit.NewKeyed(lim.SignIns, lim.SignInsBurst),
 		signInByName:     limit.NewKeyed(lim.SignInsPerName, lim.SignInsPerNameBurst),
+		relationsByID:    limit.NewKeyed(relations.ChangesPerIdentity, relations.ChangesBurst),
+		rel:              cfg.Relations,
 		keepAlive:        cmp.Or(cfg.KeepAlive, social.StreamKeepAlive),
 	}
 	// The socket shares the API's budgets (an identity's requests, an
@@ -220,6 +229,12 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("POST /api/v1/challenges/{id}/decline", handle(h, bySignedIn, ok, h.decline))
 	h.mux.HandleFunc("DELETE /api/v1/challenges/{id}", handle(h, bySignedIn, ok, h.withdraw))
 	h.mux.HandleFunc("GET /api/v1/stream", h.stream)
+	h.mux.HandleFunc("GET /api/v1/follows", handle(h, bySignedIn, ok, h.listFollows))
+	h.mux.HandleFunc("POST /api/v1/follows", handleJSON(h, bySignedIn, created, h.follow))
+	h.mux.HandleFunc("DELETE /api/v1/follows/{name}", handle(h, bySignedIn, none, h.unfollow))
+	h.mux.HandleFunc("GET /api/v1/blocks", handle(h, bySignedIn, ok, h.listBlocks))
+	h.mux.HandleFunc("POST /api/v1/blocks", handleJSON(h, bySignedIn, created, h.block))
+	h.mux.HandleFunc("DELETE /api/v1/blocks/{name}", handle(h, bySignedIn, none, h.unblock))
 	h.mountTools() // POST /api/v1/tools/..., and their old paths (tools.go)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse.NotFound("no such endpoint: %s %s", r.Method, refuse.Clip(r.URL.Path)))

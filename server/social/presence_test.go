@@ -38,8 +38,8 @@ func TestOnlineSet(t *testing.T) {
 	clock := func() time.Time { return now }
 	p := newOnlineSet()
 	p.touch("ann", now)
-	release := p.hold("ben", clock)
-	again := p.hold("ben", clock)
+	release, _ := p.hold("ben", clock)
+	again, _ := p.hold("ben", clock)
 	for _, c := range []struct {
 		at   time.Duration
 		do   func()

@@ -21,14 +21,18 @@ const StreamKeepAlive = 7 * time.Second
 const streamBuffer = 64
 
 // StreamEvent is one line of the player stream. Type is "challenge",
-// "challengeDeclined", "challengeCanceled", "gameStart" or "gameFinish";
-// Challenge is set for the first three, Table for the last two.
+// "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish",
+// "keyAdded", "followOnline" or "followPlaying"; Challenge is set for the
+// first three, Table for the next two, Key and Follow for the others.
 type StreamEvent struct {
 	Type      string       `json:"type"`
 	Challenge *Challenge   `json:"challenge,omitempty"`
 	Table     *StreamTable `json:"table,omitempty"`
 	// Key is the SSH key of a keyAdded: one was added to the account.
 	Key *players.KeyInfo `json:"key,omitempty"`
+	// Follow is the followed player of a "followOnline" (they came
+	// online) or a "followPlaying" (they began a game, named there).
+	Follow *FollowNews `json:"follow,omitempty"`
 }
 
 // StreamTable is the table of a gameStart or gameFinish: the player's seat
@@ -113,6 +117,7 @@ func (s *Service) Started(n table.GameNote) {
 			s.Tell(id, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: n.Table, Game: n.Game, Seat: i, Rated: n.Rated, Challenge: n.Challenge}})
 		}
 	}
+	s.startedForFollowers(n)
 }
 
 // Finished tells the streams of the players of the table n describes how

@@ -86,6 +86,8 @@ type Config struct {
 	// Shut is the read gate: it decides whether a read of a table is
 	// shut to its asker (nil: the daily puzzles' own).
 	Shut Shut
+	// MayChat, when set, may keep a writer out of a table's chat.
+	MayChat MayChat
 	// Observers hear of the games that start and finish, after the
 	// player streams.
 	Observers []Observer
