@@ -62,6 +62,8 @@ export async function profile(main, name) {
   if (me && me.toLowerCase() !== p.name.toLowerCase()) {
     const { challengeButton } = await import("./challenge.js");
     append(document.getElementById("profile-actions"), challengeButton(p.name, document.getElementById("profile-challenge")));
+    const { relationButtons } = await import("./follows.js");
+    document.getElementById("profile-challenge").after(relationButtons(p.name));
   }
   const pools = Object.keys(p.ratings || {});
   append(main, h("h2", {}, "Ratings"));
