@@ -94,6 +94,30 @@ func TestFollowEndToEnd(t *testing.T) {
 		if l := followsOf(t, ann); len(l) != 0 {
 			t.Fatalf("Ann's follows after the unfollow: %+v", l)
 		}
+
+		// Cat, followed, hides from the list of players online: Ann
+		// sees her offline. Then Cat deletes her account, and with it
+		// goes Ann's follow.
+		cat := signUp(t, sf.srv.URL, "Cat")
+		cat.do("GET", "/api/v1/account", nil, nil) // Cat is about
+		if st, body := ann.do("POST", "/api/v1/follows", `{"name": "Cat"}`, nil); st != 201 {
+			t.Fatalf("follow Cat: %d %s", st, body)
+		}
+		if l := followsOf(t, ann); len(l) != 1 || !l[0].Online {
+			t.Fatalf("Ann's follows: %+v, want Cat online", l)
+		}
+		if st, body := cat.do("PUT", "/api/v1/account/settings", `{"hidden": true}`, nil); st != 200 {
+			t.Fatalf("Cat hides: %d %s", st, body)
+		}
+		if l := followsOf(t, ann); len(l) != 1 || l[0].Online {
+			t.Errorf("Ann's follows with Cat hidden: %+v, want her offline", l)
+		}
+		if st, body := cat.do("DELETE", "/api/v1/account", `{"password": "`+testPassword+`"}`, nil); st >= 300 {
+			t.Fatalf("Cat deletes her account: %d %s", st, body)
+		}
+		if l := followsOf(t, ann); len(l) != 0 {
+			t.Errorf("Ann's follows after Cat's account went: %+v", l)
+		}
 	})
 }
 
@@ -102,7 +126,10 @@ func TestFollowEndToEnd(t *testing.T) {
 // that name the problem, and nothing changes.
 func TestFollowBadInput(t *testing.T) {
 	t.Parallel()
-	sf := newSocial(t)
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) { followBadInput(t, newSocialOn(t, k)) })
+}
+
+func followBadInput(t *testing.T, sf *socialFixture) {
 	ann := signUp(t, sf.srv.URL, "Ann")
 	signUp(t, sf.srv.URL, "Ben")
 	guest := &client{t: t, base: sf.srv.URL}
@@ -194,6 +221,11 @@ func TestBlockEndToEnd(t *testing.T) {
 				t.Fatalf("follow Ann: %d %s", st, body)
 			}
 		}
+		// A challenge Ben made before the block.
+		var before social.Challenge
+		if st, body := ben.do("POST", "/api/v1/challenges", `{"to": "Ann", "game": "salvo"}`, &before); st != 201 {
+			t.Fatalf("Ben's challenge before the block: %d %s", st, body)
+		}
 		var e relations.Entry
 		if st, body := ann.do("POST", "/api/v1/blocks", `{"name": "ben"}`, &e); st != 201 || e.Name != "Ben" {
 			t.Fatalf("block: %d %s", st, body)
@@ -215,7 +247,10 @@ func TestBlockEndToEnd(t *testing.T) {
 			t.Errorf("Ann challenges Ben: %d %s; want 409", st, body)
 		}
 		if l := listOf(t, ann); len(l.In) != 0 || len(l.Out) != 0 {
-			t.Errorf("refused challenges were made: %+v", l)
+			t.Errorf("Ann's challenges: %+v; want none (the refused were not made, Ben's earlier one is hidden from her)", l)
+		}
+		if st, body := ann.do("POST", "/api/v1/challenges/"+before.ID+"/accept", nil, nil); st != 409 || !strings.Contains(body, "you have blocked Ben") {
+			t.Errorf("Ann accepts Ben's earlier challenge: %d %s; want 409", st, body)
 		}
 		if st, body := cat.do("POST", "/api/v1/challenges", `{"to": "Ann", "game": "nymphabet"}`, nil); st != 201 {
 			t.Errorf("Cat challenges Ann: %d %s", st, body)
