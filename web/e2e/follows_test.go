@@ -9,7 +9,8 @@ import (
 // TestBlockRefusesChallenge: two accounts in two browsers. Ann blocks
 // Ben from his profile; Ben's challenge to her from her profile is then
 // refused in place, in words that do not say she blocked him, and no
-// banner reaches Ann. Once she unblocks him his challenge goes through.
+// banner reaches Ann. Once she unblocks him, from her account page's list
+// of players she blocks, his challenge goes through.
 func TestBlockRefusesChallenge(t *testing.T) {
 	base := startServer(t)
 	b := newBrowser(t)
@@ -45,8 +46,12 @@ func TestBlockRefusesChallenge(t *testing.T) {
 		t.Errorf("Ann's page shows %d challenge banners", n)
 	}
 
-	ann.click("#block-toggle")
-	ann.wait("Ben unblocked", `document.querySelector("#block-toggle").textContent === "Block"`)
+	// Ann unblocks him from her account page's list.
+	ann.open("/account")
+	ann.wait("Ben in the blocked list", `!!document.querySelector('#blocked li[data-name="Ben"] button.unblock')`)
+	ann.accessible("the account page with a blocked player")
+	ann.click(`#blocked li[data-name="Ben"] button.unblock`)
+	ann.wait("Ben unblocked", `!document.querySelector('#blocked li[data-name="Ben"]') && document.querySelector("#blocked").textContent.includes("Nobody")`)
 	ben.click("#challenge-send")
 	ann.wait("the challenge once unblocked", `!!document.querySelector(".banner.challenge[data-dir=in]")`)
 }

@@ -93,3 +93,26 @@ export function news(ev) {
     followNotice(what);
   }
 }
+
+// blockedList returns the account page's card of the players the account
+// blocks, each with an Unblock button.
+export function blockedList() {
+  const ul = h("ul", { class: "stack", id: "blocked", "aria-live": "polite" });
+  const msg = h("p", { class: "error", role: "alert" });
+  const show = async () => {
+    try {
+      const { blocks } = await call("GET", "/blocks");
+      fill(ul, blocks.length ? blocks.map(b => h("li", { "data-name": b.name },
+        h("a", { href: "/players/" + encodeURIComponent(b.name) }, b.name), " ",
+        h("span", { class: "muted" }, "since ", new Date(b.since).toLocaleDateString()), " ",
+        h("button", { type: "button", class: "unblock", "aria-label": `Unblock ${b.name}`, onclick: async () => {
+          msg.textContent = "";
+          try { await call("DELETE", "/blocks/" + encodeURIComponent(b.name)); toast(`${b.name} is no longer blocked`); show(); } catch (e) { msg.textContent = e.message; }
+        } }, "Unblock")))
+        : h("li", { class: "help" }, "Nobody. Block a player from their profile to keep them away; they are not told."));
+    } catch (e) { msg.textContent = e.message; }
+  };
+  show();
+  return h("section", { class: "card", id: "blocked-card", "aria-labelledby": "blocked-title" },
+    h("h2", { id: "blocked-title" }, "Blocked players"), ul, msg);
+}
