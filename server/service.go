@@ -261,8 +261,8 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handler {
 	cfg := httpapi.Config{
 		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses,
+		Auth: s.auth, Games: s.games, Store: s.st, Metrics: s.reg, Limits: lim, Logger: s.log, Closing: s.ctx,
 		Relations: s.rel,
-		Auth:      s.auth, Games: s.games, Store: s.st, Metrics: s.reg, Limits: lim, Logger: s.log, Closing: s.ctx,
 	}
 	if s.cl != nil {
 		cfg.Forward, cfg.Remote = s.cl.Forward, s.cl

@@ -35,16 +35,14 @@ import (
 // composition root, and the limits of the door. Tables, Players, Social,
 // Daily, Analyses, Auth, Games, Store and Metrics are required.
 type Config struct {
-	Tables  *table.Service
-	Players *players.Service
-	Social  *social.Service
-	Daily   *daily.Service
-	// Relations are the follows and blocks.
-	Relations *relations.Service
-	Analyses  *analyses.Cache
-	Auth      *auth.Auth
-	Games     *game.Registry
-	Store     store.Store
+	Tables   *table.Service
+	Players  *players.Service
+	Social   *social.Service
+	Daily    *daily.Service
+	Analyses *analyses.Cache
+	Auth     *auth.Auth
+	Games    *game.Registry
+	Store    store.Store
 	// Metrics is the registry the door registers its own metrics on and
 	// serves, every part's, at GET /metrics.
 	Metrics *prometheus.Registry
@@ -65,6 +63,9 @@ type Config struct {
 	// stream writes an empty line (default social.StreamKeepAlive).
 	// Tests shorten them.
 	HelloWait, KeepAlive time.Duration
+
+	// Relations are the follows and blocks.
+	Relations *relations.Service
 }
 
 // Handler serves both doors of the server: the HTTP API under /api/v1/,

@@ -81,7 +81,8 @@ func (s *Service) saveFailed(what string, err error) error {
 
 func (s *Service) reading(what string, err *error) { refuse.Reading(s.log, what, err) }
 
-// Touch notes that identity asked something of the server just now.
+// Touch notes that identity asked something of the server just now, and
+// tells its followers when that brought it online.
 func (s *Service) Touch(identity string) {
 	if s.presence.touch(identity, s.now()) {
 		s.cameOnline(identity)
@@ -89,7 +90,7 @@ func (s *Service) Touch(identity string) {
 }
 
 // Hold counts identity online until release is called: an open stream or
-// socket.
+// socket. Its followers hear when that brought it online.
 func (s *Service) Hold(identity string) (release func()) {
 	release, came := s.presence.hold(identity, s.now)
 	if came {
