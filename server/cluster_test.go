@@ -80,6 +80,8 @@ type clusterOpts struct {
 	store func(name string, st *postgres.Store) store.Store
 	// bus, when set, wraps node name's bus as its service sees it.
 	bus func(name string, b bus.Bus) bus.Bus
+	// clock, when set, is every node's table.Clock.
+	clock table.Clock
 	// ownPG starts a PostgreSQL server for the cluster alone, for a test
 	// that stops it; otherwise the cluster gets a database of its own on
 	// the test run's server, which saves starting one a test.
@@ -130,6 +132,7 @@ func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
 		n.svc, err = server.New(ctx, server.Config{
 			Store: st, Games: games.Registry(), NewBot: bots, Logger: testLogger(),
 			Cluster: &server.Cluster{Bus: b, Relay: relay, Lease: 2 * time.Second, Forward: opts.forward}, WalkAway: opts.walkAway, MaxWait: opts.maxWait,
+			Clock: opts.clock,
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -20,13 +20,14 @@ var layers = map[string][]string{
 	"protocol":            {"table", "auth", "refuse"},
 	"players":             {"table", "auth", "refuse"},
 	"analyses":            {"table", "auth", "refuse"},
-	"social":              {"players", "table", "auth", "refuse"},
+	"relations":           {"players", "table", "auth", "refuse"},
+	"social":              {"relations", "players", "table", "auth", "refuse"},
 	"daily":               {"players", "table", "auth", "refuse"},
 	"seek":                {"social", "protocol", "table", "auth", "refuse"},
 	"moderation":          {"players", "table", "protocol", "auth", "refuse"},
 	"cluster":             {"social", "players", "analyses", "table", "auth", "refuse"},
 	"socket":              {"protocol", "social", "table", "auth", "limit", "refuse"},
-	"httpapi":             {"socket", "seek", "daily", "social", "moderation", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
+	"httpapi":             {"socket", "seek", "daily", "social", "relations", "moderation", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
 	"internal/servertest": nil,
 }
 

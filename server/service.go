@@ -31,6 +31,7 @@ import (
 	"parlour/server/limit"
 	"parlour/server/moderation"
 	"parlour/server/players"
+	"parlour/server/relations"
 	"parlour/server/seek"
 	"parlour/server/social"
 	"parlour/server/socket"
@@ -108,6 +109,9 @@ type Service struct {
 	// seeks is quick pairing, in memory.
 	seeks *seek.Service
 
+	// rel is the follows and blocks (server/relations).
+	rel *relations.Service
+
 	// cl is this node of a cluster; nil for a single node.
 	cl *cluster.Node
 
@@ -162,6 +166,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		Shut: func(ctx context.Context, p *auth.Principal, r table.Reading) error {
 			return s.daily.Shut(ctx, p, r)
 		},
+		// A player's blocks keep who they block out of their tables'
+		// chats, through s.rel, made once the players are.
+		MayChat: func(ctx context.Context, writer string, seated []string) error {
+			return s.rel.MayChat(ctx, writer, seated)
+		},
 		// The player streams hear of games through s.social, made once
 		// the tables and the players are.
 		Observers: []table.Observer{socialObserver{s}},
@@ -195,13 +204,17 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		s.cancel()
 		return nil, err
 	}
-	sc := social.Config{Tables: s.Service, Players: s.playersService, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger, Clock: s.Service.Config().Clock}
+	s.rel = relations.New(relations.Config{Players: s.playersService, Store: cfg.Store, Logger: cfg.Logger, Now: s.Service.Now})
+	sc := social.Config{Tables: s.Service, Players: s.playersService, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger, Clock: s.Service.Config().Clock,
+		Relations: s.rel}
 	if s.cl != nil {
 		sc.Peers = s.cl
 	}
 	s.social = social.New(sc)
 	s.seeks = seek.New(seek.Config{Tables: s.Service, Streams: s.social, Players: seek.StorePlayers{Store: cfg.Store},
-		Games: cfg.Games, Clock: s.Service.Config().Clock, Logger: cfg.Logger})
+		Games: cfg.Games, Clock: s.Service.Config().Clock, Logger: cfg.Logger,
+		// A seek never pairs two players one of whom blocks the other.
+		Blocked: func(a, b string) bool { return s.rel.Blocked(s.ctx, a, b) }})
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
 	if s.moderation, err = moderation.New(moderation.Config{Store: cfg.Store, Tables: s.Service, Players: s.playersService,
@@ -282,6 +295,7 @@ func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handl
 	cfg := httpapi.Config{
 		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses, Seeks: s.seeks, Moderation: s.moderation,
 		Auth: s.auth, Games: s.games, Store: s.st, Metrics: s.reg, Limits: lim, Logger: s.log, Closing: s.ctx,
+		Relations: s.rel,
 	}
 	if s.cl != nil {
 		cfg.Forward, cfg.Remote = s.cl.Forward, s.cl

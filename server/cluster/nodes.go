@@ -88,6 +88,8 @@ func streamEvent(typ string) bool {
 	switch typ {
 	case "challenge", "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish":
 		return true
+	case "followOnline", "followPlaying": // a followed player's news
+		return true
 	}
 	return false
 }

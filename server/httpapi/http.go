@@ -25,6 +25,7 @@ import (
 	"parlour/server/players"
 	"parlour/server/protocol"
 	"parlour/server/refuse"
+	"parlour/server/relations"
 	"parlour/server/seek"
 	"parlour/server/social"
 	"parlour/server/socket"
@@ -68,6 +69,9 @@ type Config struct {
 	// stream writes an empty line (default social.StreamKeepAlive).
 	// Tests shorten them.
 	HelloWait, KeepAlive time.Duration
+
+	// Relations are the follows and blocks.
+	Relations *relations.Service
 }
 
 // Handler serves both doors of the server: the HTTP API under /api/v1/,
@@ -76,6 +80,7 @@ type Handler struct {
 	tables   *table.Service
 	players  *players.Service
 	social   *social.Service
+	rel      *relations.Service
 	daily    *daily.Service
 	analyses *analyses.Cache
 	seeks    *seek.Service
@@ -112,6 +117,9 @@ type Handler struct {
 	// seeksByID and seeksByAddr limit the seeks each identity and each
 	// address makes (http_seeks.go).
 	seeksByID, seeksByAddr *limit.Keyed
+	// relationsByID counts the follows and blocks each identity makes
+	// and undoes (http_follows.go).
+	relationsByID *limit.Keyed
 	// signInByAddr and signInByName limit password checks (http_sessions.go).
 	signInByAddr, signInByName *limit.Keyed
 
@@ -167,6 +175,8 @@ func New(cfg Config) (*Handler, error) {
 		seeksByAddr:      limit.NewKeyed(seek.PerAddr, seek.PerAddrBurst),
 		signInByAddr:     limit.NewKeyed(lim.SignIns, lim.SignInsBurst),
 		signInByName:     limit.NewKeyed(lim.SignInsPerName, lim.SignInsPerNameBurst),
+		relationsByID:    limit.NewKeyed(relations.ChangesPerIdentity, relations.ChangesBurst),
+		rel:              cfg.Relations,
 		keepAlive:        cmp.Or(cfg.KeepAlive, social.StreamKeepAlive),
 	}
 	// The socket shares the API's budgets (an identity's requests, an
@@ -253,6 +263,12 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("POST /api/v1/moderation/rename", handleJSON(h, bySignedIn, ok, h.modRename))
 	h.mux.HandleFunc("POST /api/v1/moderation/close", handleJSON(h, bySignedIn, ok, h.modClose))
 	h.mux.HandleFunc("GET /api/v1/moderation/log", handle(h, bySignedIn, ok, h.modLog))
+	h.mux.HandleFunc("GET /api/v1/follows", handle(h, bySignedIn, ok, h.listFollows))
+	h.mux.HandleFunc("POST /api/v1/follows", handleJSON(h, bySignedIn, created, h.follow))
+	h.mux.HandleFunc("DELETE /api/v1/follows/{name}", handle(h, bySignedIn, none, h.unfollow))
+	h.mux.HandleFunc("GET /api/v1/blocks", handle(h, bySignedIn, ok, h.listBlocks))
+	h.mux.HandleFunc("POST /api/v1/blocks", handleJSON(h, bySignedIn, created, h.block))
+	h.mux.HandleFunc("DELETE /api/v1/blocks/{name}", handle(h, bySignedIn, none, h.unblock))
 	h.mountTools() // POST /api/v1/tools/..., and their old paths (tools.go)
 	h.mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse.NotFound("no such endpoint: %s %s", r.Method, refuse.Clip(r.URL.Path)))

@@ -49,8 +49,12 @@ func (h *Handler) withdraw(r *http.Request, p *auth.Principal) (social.Challenge
 	return h.social.Withdraw(r.Context(), p, r.PathValue("id"))
 }
 
-func (h *Handler) online(r *http.Request, _ *auth.Principal) (social.Online, error) {
-	return h.social.Online(r.Context())
+func (h *Handler) online(r *http.Request, p *auth.Principal) (social.Online, error) {
+	viewer := ""
+	if p != nil {
+		viewer = p.Identity
+	}
+	return h.social.OnlineTo(r.Context(), viewer) // less those who block the asker
 }
 
 func (h *Handler) settings(r *http.Request, p *auth.Principal) (players.Settings, error) {

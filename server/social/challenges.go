@@ -128,6 +128,9 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 	if them.Identity == me.Identity {
 		return Challenge{}, refuse.Bad("you cannot challenge yourself")
 	}
+	if err := s.mayChallenge(ctx, me, them); err != nil {
+		return Challenge{}, err
+	}
 	g, rules, err := s.challengeGame(req.Game, req.Rules)
 	if err != nil {
 		return Challenge{}, err
@@ -324,6 +327,20 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (tab
 	if _, ok := names[c.From]; !ok {
 		return table.Seated{}, refuse.Gone("the player who challenged you has deleted their account")
 	}
+	// A block made since the challenge keeps the two apart; the one
+	// blocked is not told so.
+	if s.rel != nil {
+		if mine, err := s.rel.Blocks(ctx, c.To, c.From); err != nil {
+			return table.Seated{}, err
+		} else if mine {
+			return table.Seated{}, refuse.Conflict("you have blocked %s: unblock them before you accept their challenge", names[c.From])
+		}
+		if theirs, err := s.rel.Blocks(ctx, c.From, c.To); err != nil {
+			return table.Seated{}, err
+		} else if theirs {
+			return table.Seated{}, refuse.Conflict("this challenge can no longer be accepted")
+		}
+	}
 	// The challenge is settled in the table's own transaction (Pairing):
 	// of an acceptance and a withdrawal at once, only one happens.
 	seated, err := s.tables.Pair(ctx, table.Pairing{
@@ -393,10 +410,20 @@ func (s *Service) Challenges(ctx context.Context, p *auth.Principal) (in, out []
 	if err != nil {
 		return nil, nil, err
 	}
+	blocked := map[string]bool{}
+	if s.rel != nil {
+		list, err := s.rel.ListOf(ctx, p.Identity, store.Block)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, e := range list {
+			blocked[e.Identity] = true
+		}
+	}
 	now := s.now()
 	for _, c := range open {
-		if !now.Before(c.Expires) {
-			continue
+		if !now.Before(c.Expires) || c.To == p.Identity && blocked[c.From] {
+			continue // expired, or from a player p blocks
 		}
 		info, err := s.challengeInfo(ctx, c)
 		if err != nil {

@@ -40,37 +40,54 @@ func newOnlineSet() *onlineSet {
 	return &onlineSet{open: map[string]int{}}
 }
 
-// touch notes a request of identity at now.
-func (p *onlineSet) touch(identity string, now time.Time) {
+// touch notes a request of identity at now, and reports whether it came
+// online by it: it was not online just before.
+func (p *onlineSet) touch(identity string, now time.Time) (came bool) {
+	return p.stamp(identity, now) && !p.isOpen(identity)
+}
+
+// stamp notes a request of identity at now, and reports whether its
+// last one was too long ago to count (or it had none).
+func (p *onlineSet) stamp(identity string, now time.Time) (stale bool) {
+	at := now.UnixNano()
 	if v, ok := p.seen.Load(identity); ok {
-		v.(*atomic.Int64).Store(now.UnixNano())
-		return
+		return now.Sub(time.Unix(0, v.(*atomic.Int64).Swap(at))) > OnlineWindow
 	}
 	n := new(atomic.Int64)
-	n.Store(now.UnixNano())
+	n.Store(at)
 	if v, loaded := p.seen.LoadOrStore(identity, n); loaded {
-		v.(*atomic.Int64).Store(now.UnixNano())
+		return now.Sub(time.Unix(0, v.(*atomic.Int64).Swap(at))) > OnlineWindow
 	}
+	return true
+}
+
+// isOpen reports whether identity holds a stream open.
+func (p *onlineSet) isOpen(identity string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.open[identity] > 0
 }
 
 // hold notes an open stream of identity; the function it returns notes
-// its end (and counts as a request then).
-func (p *onlineSet) hold(identity string, now func() time.Time) func() {
+// its end (and counts as a request then). came reports whether identity
+// came online by it.
+func (p *onlineSet) hold(identity string, now func() time.Time) (release func(), came bool) {
 	p.mu.Lock()
+	held := p.open[identity] > 0
 	p.open[identity]++
 	p.mu.Unlock()
-	p.touch(identity, now())
+	came = p.stamp(identity, now()) && !held
 	var once sync.Once
 	return func() {
 		once.Do(func() {
-			p.touch(identity, now())
+			p.stamp(identity, now())
 			p.mu.Lock()
 			if p.open[identity]--; p.open[identity] <= 0 {
 				delete(p.open, identity)
 			}
 			p.mu.Unlock()
 		})
-	}
+	}, came
 }
 
 // online returns the identities online at now, in no order, and forgets
@@ -137,8 +154,12 @@ func (s *Service) challenges() (store.Challenges, error) {
 	return cs, nil
 }
 
-// Online returns who is around now.
-func (s *Service) Online(ctx context.Context) (_ Online, err error) {
+// Online returns who is around now, as anybody sees it.
+func (s *Service) Online(ctx context.Context) (Online, error) { return s.OnlineTo(ctx, "") }
+
+// OnlineTo returns who is around now, as viewer (an identity, "" for
+// anybody) sees it: the players who block viewer are not listed.
+func (s *Service) OnlineTo(ctx context.Context, viewer string) (_ Online, err error) {
 	defer s.reading("who is online", &err)
 	ids := s.presence.online(s.now())
 	if s.peers != nil {
@@ -164,8 +185,12 @@ func (s *Service) Online(ctx context.Context) (_ Online, err error) {
 	if err != nil {
 		return Online{}, err
 	}
+	blockers, err := s.blockersOf(ctx, viewer)
+	if err != nil {
+		return Online{}, err
+	}
 	for id, name := range names {
-		if !hidden[id] {
+		if !hidden[id] && !blockers[id] {
 			out.Players = append(out.Players, OnlinePlayer{Name: name})
 		}
 	}

@@ -38,8 +38,8 @@ func TestOnlineSet(t *testing.T) {
 	clock := func() time.Time { return now }
 	p := newOnlineSet()
 	p.touch("ann", now)
-	release := p.hold("ben", clock)
-	again := p.hold("ben", clock)
+	release, _ := p.hold("ben", clock)
+	again, _ := p.hold("ben", clock)
 	for _, c := range []struct {
 		at   time.Duration
 		do   func()
@@ -70,5 +70,47 @@ func TestOnlineSet(t *testing.T) {
 	}
 	if _, ok := p.seen.Load("ann"); ok {
 		t.Error("an identity gone for over twice the window is still remembered")
+	}
+}
+
+// TestOnlineSetComesOnline: a request or a stream brings an identity
+// online when it was not (never seen, or gone for longer than the
+// window), and not while it is online already, by a request or by a
+// stream held open.
+func TestOnlineSetComesOnline(t *testing.T) {
+	t.Parallel()
+	t0 := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+	now := t0
+	clock := func() time.Time { return now }
+	p := newOnlineSet()
+	touch := func(id string) bool { return p.touch(id, now) }
+	hold := func(id string) (func(), bool) { return p.hold(id, clock) }
+	if !touch("ann") {
+		t.Error("Ann's first request did not bring her online")
+	}
+	if touch("ann") {
+		t.Error("Ann's second request brought her online again")
+	}
+	release, came := hold("ann")
+	if came {
+		t.Error("a stream of Ann, online already, brought her online again")
+	}
+	now = t0.Add(OnlineWindow + time.Second)
+	if touch("ann") {
+		t.Error("a request of Ann while her stream is open brought her online again")
+	}
+	release()
+	now = now.Add(OnlineWindow + time.Second)
+	release2, came := hold("ann")
+	if !came {
+		t.Error("Ann's stream after she was away did not bring her online")
+	}
+	release2()
+	if _, came := hold("ben"); !came {
+		t.Error("Ben's first stream did not bring him online")
+	}
+	now = now.Add(2 * OnlineWindow)
+	if touch("ben") {
+		t.Error("Ben, whose stream is still open, came online again")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"parlour/game"
 	"parlour/server/players"
 	"parlour/server/refuse"
+	"parlour/server/relations"
 	"parlour/server/table"
 	"parlour/store"
 )
@@ -37,6 +38,10 @@ type Config struct {
 	// Clock times challenges out (the table service's).
 	Clock table.Clock
 	Peers Peers
+	// Relations, when set, are the follows and blocks: followers hear
+	// when a player comes online or starts a game, and blocked players
+	// are kept from challenges and the list of players online.
+	Relations *relations.Service
 }
 
 // Service is presence, challenges and the player streams.
@@ -48,6 +53,7 @@ type Service struct {
 	games    *game.Registry
 	log      *slog.Logger
 	peers    Peers
+	rel      *relations.Service
 	presence *onlineSet
 	hub      *hub
 	// ctx is canceled by Close: challenges expiring after it are left to
@@ -58,7 +64,7 @@ type Service struct {
 
 // New returns the social side of cfg.
 func New(cfg Config) *Service {
-	s := &Service{cfg: cfg, tables: cfg.Tables, players: cfg.Players, st: cfg.Store, games: cfg.Games, log: cfg.Logger, peers: cfg.Peers,
+	s := &Service{cfg: cfg, tables: cfg.Tables, players: cfg.Players, st: cfg.Store, games: cfg.Games, log: cfg.Logger, peers: cfg.Peers, rel: cfg.Relations,
 		presence: newOnlineSet(), hub: newHub()}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	return s
@@ -75,13 +81,22 @@ func (s *Service) saveFailed(what string, err error) error {
 
 func (s *Service) reading(what string, err *error) { refuse.Reading(s.log, what, err) }
 
-// Touch notes that identity asked something of the server just now.
-func (s *Service) Touch(identity string) { s.presence.touch(identity, s.now()) }
+// Touch notes that identity asked something of the server just now, and
+// tells its followers when that brought it online.
+func (s *Service) Touch(identity string) {
+	if s.presence.touch(identity, s.now()) {
+		s.cameOnline(identity)
+	}
+}
 
 // Hold counts identity online until release is called: an open stream or
-// socket.
+// socket. Its followers hear when that brought it online.
 func (s *Service) Hold(identity string) (release func()) {
-	return s.presence.hold(identity, s.now)
+	release, came := s.presence.hold(identity, s.now)
+	if came {
+		s.cameOnline(identity)
+	}
+	return release
 }
 
 // OnlineHere returns the identities online on this node.

@@ -23,8 +23,9 @@ const streamBuffer = 64
 
 // StreamEvent is one line of the player stream. Type is "challenge",
 // "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish",
-// "seek" or "seekGone";
-// Challenge is set for the first three, Table for the last two.
+// "keyAdded", "followOnline", "followPlaying", "seek" or "seekGone";
+// Challenge is set for the first three, Table for the next two, Key and
+// Follow for the three after, Seek for the last two.
 type StreamEvent struct {
 	Type      string       `json:"type"`
 	Challenge *Challenge   `json:"challenge,omitempty"`
@@ -34,6 +35,9 @@ type StreamEvent struct {
 	// Seek is the seek of a "seek" (waiting) or "seekGone" line (paired,
 	// canceled, or its player left), as server/seek describes it.
 	Seek json.RawMessage `json:"seek,omitempty"`
+	// Follow is the followed player of a "followOnline" (they came
+	// online) or a "followPlaying" (they began a game, named there).
+	Follow *FollowNews `json:"follow,omitempty"`
 }
 
 // StreamTable is the table of a gameStart or gameFinish: the player's seat
@@ -118,6 +122,7 @@ func (s *Service) Started(n table.GameNote) {
 			s.Tell(id, StreamEvent{Type: "gameStart", Table: &StreamTable{ID: n.Table, Game: n.Game, Seat: i, Rated: n.Rated, Challenge: n.Challenge}})
 		}
 	}
+	s.startedForFollowers(n)
 }
 
 // Finished tells the streams of the players of the table n describes how

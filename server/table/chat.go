@@ -271,6 +271,15 @@ func (s *Service) Chat(ctx context.Context, p *auth.Principal, id string, req Ch
 	if seat < 0 && now.Sub(id0.Created) < GuestSpectatorsDelay && !s.hasPlayed(ctx, p.Identity) {
 		return ChatLine{}, refuse.Forbidden("a new guest may write in the spectators' chat a minute after arriving, or once they have played a game: wait a moment")
 	}
+	if s.cfg.MayChat != nil {
+		seated := make([]string, len(t.m.Seats))
+		for i, st := range t.m.Seats {
+			seated[i] = st.Identity
+		}
+		if err := s.cfg.MayChat(ctx, p.Identity, seated); err != nil {
+			return ChatLine{}, err
+		}
+	}
 	if !s.chatLimit.Allow(p.Identity) {
 		s.RateLimited()
 		return ChatLine{}, refuse.TooMany("too many chat messages: wait a moment")

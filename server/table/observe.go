@@ -26,11 +26,13 @@ type GameNote struct {
 	Challenge string
 	// Seats holds the identity at each seat, "" for a computer's.
 	Seats []string
+	// Private is set for a table kept out of the lobby.
+	Private bool
 }
 
 // note returns what an Observer hears of t. t.mu must be held.
 func (t *table) note() GameNote {
-	n := GameNote{Table: t.id, Game: t.g.Name(), Rated: t.m.Rated, Challenge: t.m.Challenge, Seats: make([]string, len(t.m.Seats))}
+	n := GameNote{Table: t.id, Game: t.g.Name(), Rated: t.m.Rated, Challenge: t.m.Challenge, Seats: make([]string, len(t.m.Seats)), Private: t.m.Private}
 	for i, st := range t.m.Seats {
 		n.Seats[i] = st.Identity
 	}

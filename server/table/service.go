@@ -94,6 +94,8 @@ type Config struct {
 	// own message, the table encodes it once for every watcher of a
 	// view. Empty: the update's JSON alone.
 	Envelope Envelope
+	// MayChat, when set, may keep a writer out of a table's chat.
+	MayChat MayChat
 	// Observers hear of the games that start and finish, after the
 	// player streams.
 	Observers []Observer

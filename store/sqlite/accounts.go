@@ -264,6 +264,7 @@ func (s *Store) DeleteAccount(ctx context.Context, identity, name string, rename
 			"DELETE FROM ratings WHERE identity = ?",
 			"DELETE FROM player_games WHERE identity = ?",
 			"DELETE FROM presence_settings WHERE identity = ?",
+			"DELETE FROM relations WHERE from_id = ?1 OR to_id = ?1",
 			"UPDATE challenges SET status = 'canceled' WHERE status = 'open' AND (from_id = ?1 OR to_id = ?1)",
 		} {
 			if _, err := ex.exec(q, identity); err != nil {

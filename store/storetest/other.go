@@ -26,6 +26,8 @@ func otherTests() []test {
 		{"InviteCodes", testInviteCodes},
 		{"Analyses", testAnalyses},
 		{"Clock", testClock},
+		{"Relations", testRelations},
+		{"RelationsOfDeleted", testRelationsOfDeleted},
 	}
 }
 

@@ -106,6 +106,7 @@ export async function account(main) {
       h("button", { type: "button", id: "signout", onclick: signOut }, "Sign out")),
     settings(),
     sshKeys(),
+    blockedSlot(),
     h("div", { class: "cards" },
       form("Change your password", "chpw", [
         input("chpw-old", "password", "current-password", "Current password"),
@@ -151,6 +152,14 @@ function settings() {
 
 // when says a moment as the player's clock and calendar have it.
 const when = t => new Date(t).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+// blockedSlot holds the list of players the account blocks, loaded with
+// follows.js only here.
+function blockedSlot() {
+  const slot = h("div", { id: "blocked-slot" });
+  import("./follows.js").then(m => slot.replaceWith(m.blockedList())).catch(e => fill(slot, h("p", { class: "error" }, e.message)));
+  return slot;
+}
 
 // sshKeys lists the account's SSH keys, with when each was added and last
 // signed in at the SSH door, so that a key nobody expected shows, and

@@ -50,7 +50,11 @@ export async function home(main) {
       t.seats.filter(x => x.kind !== "open").map(x => x.name).join(", ") || "nobody yet"))),
       h("p", {}, h("a", { href: "/lobby" }, "The whole lobby")));
   }).catch(e => append(open, h("p", { class: "error" }, "Cannot list the open tables: " + e.message)));
-  if (signedIn()) { append(main, myGames(signedIn())); return; }
+  if (signedIn()) {
+    append(main, myGames(signedIn()));
+    append(main, (await import("./follows.js")).following()); // whom the player follows
+    return;
+  }
   const mine = recent();
   append(main, h("h2", {}, "Your recent games"));
   if (!mine.length) {

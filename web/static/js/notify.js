@@ -93,3 +93,17 @@ export function challengeNotice(what) {
     } catch (e) { toast("Cannot show a notification: " + e.message); }
   }
 }
+
+// followNotice tells a player who looks at another tab that a player they
+// follow started a game, with the sound and the desktop notification they
+// turned on for their turns.
+export function followNotice(what) {
+  if (!document.hidden) return;
+  if (get(soundKey)) beep();
+  if (get(desktopKey) && canNotify() && Notification.permission === "granted") {
+    try {
+      const n = new Notification("A game begins", { body: what, tag: "parlour-follow", renotify: true });
+      n.onclick = () => { window.focus(); n.close(); };
+    } catch (e) { toast("Cannot show a notification: " + e.message); }
+  }
+}

@@ -64,6 +64,8 @@ export async function profile(main, name) {
     append(document.getElementById("profile-actions"), challengeButton(p.name, document.getElementById("profile-challenge")));
     const { reportButton } = await import("./report.js");
     append(document.getElementById("profile-actions"), reportButton([p.name], "", document.getElementById("profile-challenge"), `Report ${p.name}`));
+    const { relationButtons } = await import("./follows.js");
+    document.getElementById("profile-challenge").after(relationButtons(p.name));
   }
   const pools = Object.keys(p.ratings || {});
   append(main, h("h2", {}, "Ratings"));

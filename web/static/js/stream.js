@@ -12,6 +12,7 @@ import { games, gameInfo, known, title } from "./catalog.js";
 import { rulesInWords, clockWords } from "./rulestext.js";
 import { go } from "./nav.js";
 import { challengeNotice } from "./notify.js";
+import { news } from "./follows.js";
 
 const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLowerCase();
 
@@ -173,6 +174,10 @@ function act(ev) {
       // A key added by someone else signs in as this account: say so on
       // every page the account has open.
       if (ev.key) toast(`An SSH key was added to your account: ${ev.key.fingerprint}. Not you? Delete it on your account page.`);
+      break;
+    case "followOnline":
+    case "followPlaying":
+      news(ev); // a followed player came online or began a game
       break;
     case "error":
     default:

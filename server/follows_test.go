@@ -1,0 +1,363 @@
+package server
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/server/internal/servertest"
+	"parlour/server/relations"
+	"parlour/server/social"
+	"parlour/server/table"
+)
+
+type followList struct {
+	Follows []social.Followed `json:"follows"`
+}
+
+type blockList struct {
+	Blocks []relations.Entry `json:"blocks"`
+}
+
+func followsOf(t *testing.T, c *client) []social.Followed {
+	t.Helper()
+	var l followList
+	if st, body := c.do("GET", "/api/v1/follows", nil, &l); st != 200 {
+		t.Fatalf("GET follows: %d %s", st, body)
+	}
+	return l.Follows
+}
+
+// TestFollowEndToEnd: Ann follows Ben. Her list shows him online; when
+// both have been away and she keeps her stream open, Ben's stream opening
+// reaches hers as followOnline within a second (the time is logged), and
+// his starting a game as followPlaying with the table, which her list
+// then shows. An unfollow ends it.
+func TestFollowEndToEnd(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		ann, ben := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Ben")
+		ben.do("GET", "/api/v1/account", nil, nil) // Ben is about
+		var e relations.Entry
+		if st, body := ann.do("POST", "/api/v1/follows", `{"name": "BEN"}`, &e); st != 201 || e.Name != "Ben" {
+			t.Fatalf("follow: %d %s", st, body)
+		}
+		if st, body := ann.do("POST", "/api/v1/follows", `{"name": "ben"}`, nil); st != 201 {
+			t.Fatalf("follow again: %d %s", st, body)
+		}
+		if l := followsOf(t, ann); len(l) != 1 || l[0].Name != "Ben" || !l[0].Online || len(l[0].Playing) != 0 || !l[0].Since.Equal(e.Since) {
+			t.Fatalf("Ann's follows: %+v, want Ben online since %v", l, e.Since)
+		}
+		if l := followsOf(t, ben); len(l) != 0 {
+			t.Fatalf("Ben's follows: %+v, want none (following is one way)", l)
+		}
+
+		// Both go away; Ann comes back with her stream, then Ben with his.
+		sf.clock.Advance(social.OnlineWindow + time.Second)
+		if l := followsOf(t, ann); len(l) != 1 || l[0].Online {
+			t.Fatalf("Ann's follows after Ben went away: %+v", l)
+		}
+		annStream := openStream(t, sf.srv.URL, ann.token)
+		start := time.Now()
+		openStream(t, sf.srv.URL, ben.token)
+		ev := annStream.next("followOnline")
+		took := time.Since(start)
+		if ev.Follow == nil || ev.Follow.Name != "Ben" || ev.Follow.Table != nil {
+			t.Fatalf("followOnline: %+v", ev)
+		}
+		t.Logf("Ben's coming online reached Ann's stream %v after his stream opened", took)
+		if took >= time.Second {
+			t.Errorf("Ben's coming online took %v to reach Ann's stream, over a second", took)
+		}
+
+		var seated table.Seated
+		if st, body := ben.do("POST", "/api/v1/tables", `{"game": "quizl", "seats": ["me"]}`, &seated); st != 201 {
+			t.Fatalf("Ben's table: %d %s", st, body)
+		}
+		ev = annStream.next("followPlaying")
+		if ev.Follow == nil || ev.Follow.Name != "Ben" || ev.Follow.Table == nil || *ev.Follow.Table != (social.FollowTable{ID: seated.Table, Game: "quizl"}) {
+			t.Fatalf("followPlaying: %+v", ev.Follow)
+		}
+		if l := followsOf(t, ann); len(l) != 1 || !l[0].Online || !slices.Equal(l[0].Playing, []social.FollowTable{{ID: seated.Table, Game: "quizl"}}) {
+			t.Fatalf("Ann's follows with Ben playing: %+v", l)
+		}
+
+		if st, body := ann.do("DELETE", "/api/v1/follows/ben", nil, nil); st != 204 {
+			t.Fatalf("unfollow: %d %s", st, body)
+		}
+		if st, body := ann.do("DELETE", "/api/v1/follows/Ben", nil, nil); st != 404 || !strings.Contains(body, "you are not following Ben") {
+			t.Fatalf("unfollow again: %d %s", st, body)
+		}
+		if l := followsOf(t, ann); len(l) != 0 {
+			t.Fatalf("Ann's follows after the unfollow: %+v", l)
+		}
+
+		// Cat, followed, hides from the list of players online: Ann
+		// sees her offline. Then Cat deletes her account, and with it
+		// goes Ann's follow.
+		cat := signUp(t, sf.srv.URL, "Cat")
+		cat.do("GET", "/api/v1/account", nil, nil) // Cat is about
+		if st, body := ann.do("POST", "/api/v1/follows", `{"name": "Cat"}`, nil); st != 201 {
+			t.Fatalf("follow Cat: %d %s", st, body)
+		}
+		if l := followsOf(t, ann); len(l) != 1 || !l[0].Online {
+			t.Fatalf("Ann's follows: %+v, want Cat online", l)
+		}
+		if st, body := cat.do("PUT", "/api/v1/account/settings", `{"hidden": true}`, nil); st != 200 {
+			t.Fatalf("Cat hides: %d %s", st, body)
+		}
+		if l := followsOf(t, ann); len(l) != 1 || l[0].Online {
+			t.Errorf("Ann's follows with Cat hidden: %+v, want her offline", l)
+		}
+		if st, body := cat.do("DELETE", "/api/v1/account", `{"password": "`+testPassword+`"}`, nil); st >= 300 {
+			t.Fatalf("Cat deletes her account: %d %s", st, body)
+		}
+		if l := followsOf(t, ann); len(l) != 0 {
+			t.Errorf("Ann's follows after Cat's account went: %+v", l)
+		}
+	})
+}
+
+// TestFollowBadInput: following or blocking nobody, oneself or a player
+// who does not exist, as a guest or with no token, is refused in words
+// that name the problem, and nothing changes.
+func TestFollowBadInput(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) { followBadInput(t, newSocialOn(t, k)) })
+}
+
+func followBadInput(t *testing.T, sf *socialFixture) {
+	ann := signUp(t, sf.srv.URL, "Ann")
+	signUp(t, sf.srv.URL, "Ben")
+	guest := &client{t: t, base: sf.srv.URL}
+	var id table.Identity
+	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	guest.token = id.Token
+	nobody := &client{t: t, base: sf.srv.URL}
+	for _, kind := range []string{"follows", "blocks"} {
+		do := strings.TrimSuffix(kind, "s")
+		for _, c := range []struct {
+			name   string
+			who    *client
+			method string
+			path   string
+			body   string
+			status int
+			says   string
+		}{
+			{"yourself", ann, "POST", "", `{"name": "ann"}`, 400, "you cannot " + do + " yourself"},
+			{"nobody named", ann, "POST", "", `{"name": " "}`, 400, `"name" is a player's account name`},
+			{"a missing player", ann, "POST", "", `{"name": "Zed"}`, 404, `there is no player called "Zed"`},
+			{"an unknown field", ann, "POST", "", `{"name": "Ben", "loud": true}`, 400, "loud"},
+			{"a guest", guest, "POST", "", `{"name": "Ben"}`, 403, "is for players with accounts"},
+			{"no token", nobody, "POST", "", `{"name": "Ben"}`, 401, ""},
+			{"a guest's list", guest, "GET", "", "", 403, "is for players with accounts"},
+			{"undoing what was not done", ann, "DELETE", "/Ben", "", 404, "you are not " + do + "ing Ben"},
+			{"undoing of a missing player", ann, "DELETE", "/Zed", "", 404, `there is no player called "Zed"`},
+			{"undoing of yourself", ann, "DELETE", "/Ann", "", 400, "you cannot " + do + " yourself"},
+		} {
+			var body any
+			if c.body != "" {
+				body = c.body
+			}
+			st, got := c.who.do(c.method, "/api/v1/"+kind+c.path, body, nil)
+			var refused struct{ Error string }
+			json.Unmarshal([]byte(got), &refused)
+			if st != c.status || !strings.Contains(refused.Error, c.says) {
+				t.Errorf("%s %s: %d %s; want %d saying %q", do, c.name, st, got, c.status, c.says)
+			}
+		}
+	}
+	if l := followsOf(t, ann); len(l) != 0 {
+		t.Errorf("refusals left follows: %+v", l)
+	}
+	var bl blockList
+	if st, body := ann.do("GET", "/api/v1/blocks", nil, &bl); st != 200 || len(bl.Blocks) != 0 {
+		t.Errorf("refusals left blocks: %d %s", st, body)
+	}
+}
+
+// TestFollowsRateLimited: an identity that follows and unfollows on and
+// on is stopped after relations.ChangesBurst changes, and the refused
+// follow changes nothing.
+func TestFollowsRateLimited(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	ann := signUp(t, sf.srv.URL, "Ann")
+	signUp(t, sf.srv.URL, "Ben")
+	for i := range relations.ChangesBurst {
+		method, path, body := "POST", "/api/v1/follows", any(`{"name": "Ben"}`)
+		if i%2 == 1 {
+			method, path, body = "DELETE", "/api/v1/follows/Ben", nil
+		}
+		if st, got := ann.do(method, path, body, nil); st >= 300 {
+			t.Fatalf("change %d: %d %s", i+1, st, got)
+		}
+	}
+	if st, got := ann.do("POST", "/api/v1/follows", `{"name": "Ben"}`, nil); st != 429 || !strings.Contains(got, "too many follows") {
+		t.Fatalf("a change past the burst: %d %s", st, got)
+	}
+	if l := followsOf(t, ann); len(l) != 0 {
+		t.Errorf("the refused follow was made: %+v", l)
+	}
+}
+
+// TestBlockEndToEnd: Ann blocks Ben. He cannot challenge her (the
+// refusal does not say she blocked him), nor write in her table's chat,
+// nor see her in the list of players online or in his follows, nor hear
+// that she came online; she cannot challenge him while she blocks him.
+// Cat, whom Ann does not block, sees her and may challenge her. An
+// unblock undoes it all.
+func TestBlockEndToEnd(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		ann, ben, cat := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Ben"), signUp(t, sf.srv.URL, "Cat")
+		for _, c := range []*client{ben, cat} {
+			if st, body := c.do("POST", "/api/v1/follows", `{"name": "Ann"}`, nil); st != 201 {
+				t.Fatalf("follow Ann: %d %s", st, body)
+			}
+		}
+		// A challenge Ben made before the block.
+		var before social.Challenge
+		if st, body := ben.do("POST", "/api/v1/challenges", `{"to": "Ann", "game": "salvo"}`, &before); st != 201 {
+			t.Fatalf("Ben's challenge before the block: %d %s", st, body)
+		}
+		var e relations.Entry
+		if st, body := ann.do("POST", "/api/v1/blocks", `{"name": "ben"}`, &e); st != 201 || e.Name != "Ben" {
+			t.Fatalf("block: %d %s", st, body)
+		}
+		var bl blockList
+		if st, body := ann.do("GET", "/api/v1/blocks", nil, &bl); st != 200 || len(bl.Blocks) != 1 || bl.Blocks[0].Name != "Ben" {
+			t.Fatalf("Ann's blocks: %d %s", st, body)
+		}
+		if st, body := ben.do("GET", "/api/v1/blocks", nil, &bl); st != 200 || len(bl.Blocks) != 0 {
+			t.Fatalf("Ben's blocks: %d %s; want none", st, body)
+		}
+
+		// Challenges.
+		st, body := ben.do("POST", "/api/v1/challenges", `{"to": "Ann", "game": "nymphabet"}`, nil)
+		if st != 403 || !strings.Contains(body, "Ann is not taking challenges from you") || strings.Contains(strings.ToLower(body), "block") {
+			t.Errorf("Ben challenges Ann: %d %s; want 403 that does not tell of the block", st, body)
+		}
+		if st, body := ann.do("POST", "/api/v1/challenges", `{"to": "Ben", "game": "nymphabet"}`, nil); st != 409 || !strings.Contains(body, "you have blocked Ben") {
+			t.Errorf("Ann challenges Ben: %d %s; want 409", st, body)
+		}
+		if l := listOf(t, ann); len(l.In) != 0 || len(l.Out) != 0 {
+			t.Errorf("Ann's challenges: %+v; want none (the refused were not made, Ben's earlier one is hidden from her)", l)
+		}
+		if st, body := ann.do("POST", "/api/v1/challenges/"+before.ID+"/accept", nil, nil); st != 409 || !strings.Contains(body, "you have blocked Ben") {
+			t.Errorf("Ann accepts Ben's earlier challenge: %d %s; want 409", st, body)
+		}
+		if st, body := cat.do("POST", "/api/v1/challenges", `{"to": "Ann", "game": "nymphabet"}`, nil); st != 201 {
+			t.Errorf("Cat challenges Ann: %d %s", st, body)
+		}
+
+		// Presence: Ann comes online while Ben and Cat listen.
+		sf.clock.Advance(social.OnlineWindow + time.Second)
+		benStream, catStream := openStream(t, sf.srv.URL, ben.token), openStream(t, sf.srv.URL, cat.token)
+		openStream(t, sf.srv.URL, ann.token)
+		if ev := catStream.next("followOnline"); ev.Follow == nil || ev.Follow.Name != "Ann" {
+			t.Errorf("Cat's followOnline: %+v", ev)
+		}
+		online := func(c *client) []string {
+			t.Helper()
+			var on social.Online
+			if st, body := c.do("GET", "/api/v1/online", nil, &on); st != 200 {
+				t.Fatalf("online: %d %s", st, body)
+			}
+			var names []string
+			for _, p := range on.Players {
+				names = append(names, p.Name)
+			}
+			return names
+		}
+		if names := online(ben); slices.Contains(names, "Ann") || !slices.Contains(names, "Cat") {
+			t.Errorf("Ben's list of players online: %q; want Cat and not Ann", names)
+		}
+		if names := online(cat); !slices.Contains(names, "Ann") {
+			t.Errorf("Cat's list of players online: %q; want Ann", names)
+		}
+		if l := followsOf(t, ben); len(l) != 1 || l[0].Online {
+			t.Errorf("Ben's follows: %+v; want Ann, not online", l)
+		}
+		if l := followsOf(t, cat); len(l) != 1 || !l[0].Online {
+			t.Errorf("Cat's follows: %+v; want Ann online", l)
+		}
+
+		// Chat at Ann's table.
+		var seated table.Seated
+		if st, body := ann.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &seated); st != 201 {
+			t.Fatalf("Ann's table: %d %s", st, body)
+		}
+		chat := `{"channel": "spectators", "text": "hello"}`
+		st, body = ben.do("POST", "/api/v1/tables/"+seated.Table+"/chat", chat, nil)
+		if st != 403 || strings.Contains(strings.ToLower(body), "block") {
+			t.Errorf("Ben writes in Ann's table's chat: %d %s; want 403 that does not tell of the block", st, body)
+		}
+		if st, body := cat.do("POST", "/api/v1/tables/"+seated.Table+"/chat", chat, nil); st != 201 {
+			t.Errorf("Cat writes in Ann's table's chat: %d %s", st, body)
+		}
+
+		// Ann's followPlaying reaches Cat but not Ben; nor did her
+		// coming online reach Ben, whose stream has had nothing since.
+		if st, body := ann.do("POST", "/api/v1/tables", `{"game": "quizl", "seats": ["me"]}`, nil); st != 201 {
+			t.Fatalf("Ann's game: %d %s", st, body)
+		}
+		catStream.next("followPlaying")
+		// Ben is told Ben's own news after Ann's would have come: a
+		// challenge from Cat.
+		if st, body := cat.do("POST", "/api/v1/challenges", `{"to": "Ben", "game": "nymphabet"}`, nil); st != 201 {
+			t.Fatalf("Cat challenges Ben: %d %s", st, body)
+		}
+		for _, ev := range benStream.until("challenge") {
+			if ev.Follow != nil {
+				t.Errorf("Ben heard of Ann: %+v", ev)
+			}
+		}
+
+		if st, body := ann.do("DELETE", "/api/v1/blocks/Ben", nil, nil); st != 204 {
+			t.Fatalf("unblock: %d %s", st, body)
+		}
+		if st, body := ben.do("POST", "/api/v1/challenges", `{"to": "Ann", "game": "nymphabet"}`, nil); st != 201 {
+			t.Errorf("Ben challenges Ann once unblocked: %d %s", st, body)
+		}
+		if st, body := ben.do("POST", "/api/v1/tables/"+seated.Table+"/chat", chat, nil); st != 201 {
+			t.Errorf("Ben writes in Ann's table's chat once unblocked: %d %s", st, body)
+		}
+		if names := online(ben); !slices.Contains(names, "Ann") {
+			t.Errorf("Ben's list of players online once unblocked: %q; want Ann", names)
+		}
+	})
+}
+
+// until returns the events before the next of type typ.
+func (ls *lineStream) until(typ string) []social.StreamEvent {
+	ls.t.Helper()
+	var out []social.StreamEvent
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case l, ok := <-ls.lines:
+			if !ok {
+				ls.t.Fatalf("the stream ended waiting for %s", typ)
+			}
+			if l == "" {
+				continue
+			}
+			var ev social.StreamEvent
+			if err := json.Unmarshal([]byte(l), &ev); err != nil {
+				ls.t.Fatalf("stream line %q: %v", l, err)
+			}
+			if ev.Type == typ {
+				return out
+			}
+			out = append(out, ev)
+		case <-deadline:
+			ls.t.Fatalf("no %s on the stream", typ)
+		}
+	}
+}
