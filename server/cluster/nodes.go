@@ -90,6 +90,8 @@ func streamEvent(typ string) bool {
 		return true
 	case "followOnline", "followPlaying": // a followed player's news
 		return true
+	case "keyAdded", "seek", "seekGone": // the player's own, seen on every node's pages
+		return true
 	}
 	return false
 }

@@ -99,6 +99,19 @@ func TestDecodeRelayRefuses(t *testing.T) {
 // TestForwardTime: a forwarded request waits for the owner's answer the
 // cluster's forward time, and that much more than a move or setup asked
 // to wait, or an analysis, may take.
+// TestDecodeRelayPlayerEvents: every line of the player stream that one
+// node tells another is read.
+func TestDecodeRelayPlayerEvents(t *testing.T) {
+	t.Parallel()
+	for _, typ := range []string{"challenge", "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish",
+		"followOnline", "followPlaying", "keyAdded", "seek", "seekGone"} {
+		in := `{"kind":"player","identity":"abcdefgh23456789","event":{"type":"` + typ + `"}}`
+		if _, err := decodeRelay([]byte(in)); err != nil {
+			t.Errorf("a %s note was refused: %v", typ, err)
+		}
+	}
+}
+
 func TestForwardTime(t *testing.T) {
 	t.Parallel()
 	const id = "abcdefgh23456789"
