@@ -83,6 +83,7 @@ type screen interface {
 // reports screens) are drawn inside the table's, under its first line.
 var (
 	_ screen = (*homeScreen)(nil)
+	_ screen = (*seekScreen)(nil)
 	_ screen = (*lobbyScreen)(nil)
 	_ screen = (*promptScreen)(nil)
 	_ screen = (*newTableScreen)(nil)

@@ -40,8 +40,9 @@ func (hp *helpScreen) update(msg tea.Msg) tea.Cmd {
 func keyHelp() []struct{ screen, keys string } {
 	return []struct{ screen, keys string }{
 		{"Everywhere", "? help · ctrl+c quit · esc back home (or clear the line) · ctrl+u clear the line · a paste types into the line · r ask the server again (start)"},
-		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table · i join (code, link or id) · l lobby · p players online and challenges · n name · s/u/o sign in/up/out · K your SSH keys · q quit"},
+		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table · g quick game · i join (code, link or id) · l lobby · p players online and challenges · n name · s/u/o sign in/up/out · K your SSH keys · q quit"},
 		{"New table", "↑↓ field · ←→ or space change it · digits type a number · enter open the table · esc back"},
+		{"Quick game", "↑↓ field · ←→ or space change it · enter look for an opponent · while looking: esc cancel, c play the computer (after 20 s)"},
 		{"Lobby", "↑↓ choose · enter join · r refresh · esc back"},
 		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · enter on a player or c challenge (←→ game · tab rated · enter send) · r refresh · esc back"},
 		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password here · ctrl+f fill at random · ctrl+d fill deceptively · ctrl+r random grid · enter hand in"},

@@ -80,6 +80,9 @@ func endpoints() []endpoint {
 		{"YourTables", "GET", `/api/v1/identity/tables`, typeOf[yourTables](), false},
 		{"PlayedGames", "GET", `/api/v1/players/[^/]+/games`, typeOf[playedGames](), false},
 		{"PlayerStream", "GET", `/api/v1/stream`, typeOf[PlayerEvent](), true},
+		{"SeekGame", "POST", `/api/v1/seeks`, typeOf[SeekAnswer](), false},
+		{"SeekStatus", "GET", `/api/v1/seeks/[^/]+`, typeOf[SeekState](), false},
+		{"CancelSeek", "DELETE", `/api/v1/seeks/[^/]+`, nil, false},
 	}
 }
 
@@ -548,6 +551,25 @@ func TestWireTypes(t *testing.T) {
 	must("an open table", err)
 	_, err = ann.Leave(ctx, open.Token, open.Table)
 	must("Ann leaves", err)
+
+	// Quick pairing: a seek waits and is read back, another pairs with
+	// it, a third is withdrawn, and the computer is asked for instead.
+	sk, err := ann.SeekGame(ctx, annS.Token, "salvo", false, 120, false)
+	must("Ann seeks", err)
+	if sk.Seek == nil {
+		t.Fatalf("Ann's seek answered %+v", sk)
+	}
+	_, err = ann.SeekStatus(ctx, annS.Token, sk.Seek.ID)
+	must("Ann's seek, waiting", err)
+	_, err = ben.SeekGame(ctx, benS.Token, "salvo", false, 120, false)
+	must("Ben's seek pairs", err)
+	_, err = ann.SeekStatus(ctx, annS.Token, sk.Seek.ID)
+	must("Ann's seek, paired", err)
+	sk, err = ann.SeekGame(ctx, annS.Token, "nymphabet", false, 0, false)
+	must("Ann seeks again", err)
+	must("Ann withdraws it", ann.CancelSeek(ctx, annS.Token, sk.Seek.ID))
+	_, err = ann.SeekGame(ctx, annS.Token, "nymphabet", false, 0, true)
+	must("the computer instead", err)
 
 	// The server shutting down says so on the player streams.
 	svc.Close()

@@ -1,0 +1,71 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// Seek is a request for a game on given terms, waiting for an opponent
+// on the same terms (POST /api/v1/seeks).
+type Seek struct {
+	ID     string          `json:"id"`
+	Player string          `json:"player"`
+	Game   string          `json:"game"`
+	Rated  bool            `json:"rated"`
+	Clock  json.RawMessage `json:"clock,omitempty"`
+	// Rating is the seeker's rating in the game's pool (accounts only).
+	Rating  int       `json:"rating,omitempty"`
+	Created time.Time `json:"created"`
+}
+
+// SeekAnswer is a seek's answer: Status "waiting" with the Seek, or
+// "paired" (with a person) or "computer" with the seat at the new table.
+type SeekAnswer struct {
+	Status string  `json:"status"`
+	Seek   *Seek   `json:"seek,omitempty"`
+	Table  *Seated `json:"table,omitempty"`
+}
+
+// SeekState is a seek as its player reads it back: Status "waiting" with
+// the Seek, or "paired" with the table and seat it made (the identity's
+// own token acts for that seat).
+type SeekState struct {
+	Status string  `json:"status"`
+	Seek   *Seek   `json:"seek,omitempty"`
+	Table  *Seated `json:"table,omitempty"`
+}
+
+// SeekGame asks for a game of game against anyone on the same terms
+// (rated or not, clock: seconds a turn, 0 for none), or against the
+// computer at the player's level when computer is set.
+func (c *Client) SeekGame(ctx context.Context, token, game string, rated bool, clock int, computer bool) (SeekAnswer, error) {
+	body := map[string]any{"game": game, "rated": rated}
+	if clock > 0 {
+		body["clock"] = clock
+	}
+	if computer {
+		body["opponent"] = "computer"
+	}
+	var a SeekAnswer
+	err := c.do(ctx, http.MethodPost, "/api/v1/seeks", token, body, &a)
+	if a.Table != nil {
+		c.fullInvite(a.Table)
+	}
+	return a, err
+}
+
+// SeekStatus reads the player's seek id back; asking counts as the
+// player being about, which keeps the seek waiting.
+func (c *Client) SeekStatus(ctx context.Context, token, id string) (SeekState, error) {
+	var s SeekState
+	err := c.do(ctx, http.MethodGet, "/api/v1/seeks/"+url.PathEscape(id), token, nil, &s)
+	return s, err
+}
+
+// CancelSeek withdraws the player's seek id.
+func (c *Client) CancelSeek(ctx context.Context, token, id string) error {
+	return c.do(ctx, http.MethodDelete, "/api/v1/seeks/"+url.PathEscape(id), token, nil, nil)
+}

@@ -1,0 +1,111 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/tui/client"
+)
+
+// TestQuickGame: the terminal looks for an opponent; a player asking for
+// the same game through the API, as the browser does, pairs with it, and
+// the terminal opens the table at its seat. A second search is cancelled
+// and leaves no seek waiting.
+func TestQuickGame(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("g")
+	tm.waitFor("the quick-game form", has("Quick game", "a guest's quick games are casual"))
+	checkFits(t, tm)
+	for i := 0; i < 8 && !strings.Contains(tm.screen(), "‹ Nymphabet ›"); i++ {
+		tm.key("right")
+	}
+	tm.key("enter")
+	tm.waitFor("the search", has("Looking for an opponent: Nymphabet, casual, 2 minutes a turn"))
+	checkFits(t, tm)
+
+	ctx := context.Background()
+	bc, err := client.New(ts.URL, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ben, err := bc.NewIdentity(ctx, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := bc.SeekGame(ctx, ben.Token, "nymphabet", false, 120, false)
+	if err != nil || a.Status != "paired" || a.Table == nil {
+		t.Fatalf("Ben's seek answered %+v, %v: Ann's was not waiting", a, err)
+	}
+	s := tm.waitFor("the table the seeks made", func(s string) bool {
+		return tm.table() != nil && strings.Contains(s, "Nymphabet") && strings.Contains(s, "Ben")
+	})
+	checkFits(t, tm)
+	if tb := tm.table(); tb.id != a.Table.Table || tb.seat != 1-a.Table.Seat {
+		t.Errorf("the terminal sits at %s seat %d; Ben is at %s seat %d", tb.id, tb.seat, a.Table.Table, a.Table.Seat)
+	}
+	if strings.Contains(s, "!") && strings.Contains(s, "token") {
+		t.Errorf("the seat's token was refused:\n%s", s)
+	}
+
+	// A search cancelled: nothing is left waiting.
+	cat := newTerm(t, ts.URL, "Cat", 80, 24)
+	cat.key("g")
+	cat.key("enter")
+	cat.waitFor("Cat's search", has("Looking for an opponent"))
+	if n := waitingSeeks(t, ts.URL); n != 1 {
+		t.Fatalf("%d seeks waiting, want Cat's", n)
+	}
+	cat.key("esc")
+	cat.waitFor("the form again", has("the search is cancelled", "enter look for an opponent"))
+	checkFits(t, cat)
+	deadline := time.Now().Add(10 * time.Second)
+	for waitingSeeks(t, ts.URL) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("Cat's seek still waits after the search was cancelled")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// waitingSeeks counts the seeks the server lists as waiting.
+func waitingSeeks(t *testing.T, base string) int {
+	t.Helper()
+	resp, err := http.Get(base + "/api/v1/seeks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var l struct{ Seeks []json.RawMessage }
+	if err := json.NewDecoder(resp.Body).Decode(&l); err != nil {
+		t.Fatal(err)
+	}
+	return len(l.Seeks)
+}
+
+// TestQuickGameComputer: after the wait, c plays the computer at the
+// player's level instead, and the search ends.
+func TestQuickGameComputer(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("g")
+	tm.m.cur.(*seekScreen).offer = 0
+	tm.key("enter")
+	tm.waitFor("the offer", has("No one yet: play the computer at your level"))
+	checkFits(t, tm)
+	tm.key("c")
+	tm.waitFor("the table against the computer", func(s string) bool {
+		return tm.table() != nil && strings.Contains(s, "Computer")
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for waitingSeeks(t, ts.URL) != 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the seek still waits after the computer's game began")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
