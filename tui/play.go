@@ -161,6 +161,11 @@ func (p *playScreen) view() string {
 func (p *playScreen) footer(prompt, keys string) string {
 	var b strings.Builder
 	b.WriteString(p.t.message() + "\n")
+	if p.t.watching() {
+		// A spectator plays nothing: no line to type, and the keys of
+		// watching only.
+		prompt, keys = "", watchKeys
+	}
 	if prompt != "" {
 		b.WriteString(prompt + " " + tailOf(p.line, p.t.w-ansi.StringWidth(prompt)-2) + "█\n")
 	}

@@ -401,6 +401,9 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if s != "ctrl+a" {
 		t.abortAsked = false
 	}
+	if t.watching() {
+		return t.watchKey(s, k)
+	}
 	if t.upd != nil {
 		switch s {
 		case "ctrl+x":
@@ -455,6 +458,40 @@ func (t *tableScreen) hasSetup() bool {
 	return g != nil && g.HasSetup
 }
 
+// watching says whether the table is watched, without a seat: a
+// spectator's, opened from the lobby's games to watch.
+func (t *tableScreen) watching() bool { return t.seat < 0 }
+
+// watchKeys are a spectator's keys.
+const watchKeys = "watching · ctrl+t chat with the spectators · ctrl+o mute · esc home · ? help"
+
+// watchKey handles a spectator's key: the chat, home, and the end's
+// record; nothing that plays.
+func (t *tableScreen) watchKey(s string, k tea.KeyPressMsg) tea.Cmd {
+	switch s {
+	case "ctrl+t":
+		if t.upd != nil {
+			t.chat.open, t.chat.err = true, ""
+		}
+		return nil
+	case "ctrl+o":
+		if t.upd != nil {
+			return t.chat.toggleMute()
+		}
+		return nil
+	case "esc":
+		t.stop()
+		t.err, t.note = "", ""
+		t.nav.goHome()
+		return nil
+	case "s":
+		if t.upd != nil && t.upd.Table.Status == "finished" {
+			return t.end.update(k)
+		}
+	}
+	return nil
+}
+
 // header is the table's first line: game, table, you, whose turn.
 func (t *tableScreen) header() string {
 	game := title(t.game)
@@ -469,10 +506,14 @@ func (t *tableScreen) header() string {
 	if t.lost != "" {
 		tail += " · " + bad("reconnecting")
 	}
-	line := fmt.Sprintf("%s · %s · you: %s · %s", game, t.id, t.name(t.seat), tail)
+	you := "you: " + t.name(t.seat)
+	if t.watching() {
+		you = "watching"
+	}
+	line := fmt.Sprintf("%s · %s · %s · %s", game, t.id, you, tail)
 	if ansi.StringWidth(line) > t.w {
 		// Whose turn matters more than the table's id.
-		line = fmt.Sprintf("%s · you: %s · %s", game, t.name(t.seat), tail)
+		line = fmt.Sprintf("%s · %s · %s", game, you, tail)
 	}
 	return line
 }
@@ -509,6 +550,9 @@ func (t *tableScreen) withChat(screen string) string {
 		away := warm(a + " is away: ctrl+g claims the game (the server decides)")
 		if at := t.claimAt(); at.After(time.Now()) {
 			away = warm(a + " is away: ctrl+g claims the game from " + at.Local().Format("15:04:05"))
+		}
+		if t.watching() {
+			away = warm(a + " is away") // a spectator claims nothing
 		}
 		if len(lines) >= t.h {
 			lines[t.h-1] = away // in place of the keys' line, on a full screen
@@ -555,7 +599,7 @@ func (t *tableScreen) waitingView() string {
 			fmt.Fprintf(&b, "(table id %s)\n", t.id)
 		}
 	}
-	if t.upd.Setup == nil && t.hasSetup() {
+	if t.upd.Setup == nil && t.hasSetup() && !t.watching() {
 		b.WriteString(t.setup.view())
 		return b.String()
 	}
@@ -570,7 +614,10 @@ func (t *tableScreen) waitingView() string {
 		fmt.Fprintf(&b, "  %-24s %s\n", marked(s.Name, s.Player), st)
 	}
 	keys := "esc home · ? help"
-	if t.seat >= 0 {
+	switch {
+	case t.watching():
+		keys = watchKeys
+	case t.seat >= 0:
 		keys = "ctrl+x leave the table · " + keys
 	}
 	b.WriteString("\n" + t.message() + "\n" + faint(keys))

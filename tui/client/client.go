@@ -231,6 +231,26 @@ type Listed struct {
 	Status string `json:"status"`
 	Seats  []Seat `json:"seats"`
 	Rated  bool   `json:"rated,omitempty"`
+	// Spectators is how many follow the table without a seat; Rating,
+	// for a rated game in play, its players' mean rating.
+	Spectators *int     `json:"spectators,omitempty"`
+	Rating     *float64 `json:"rating,omitempty"`
+}
+
+// Featured is the game the server features: the highest-rated game in
+// play, or the most watched (GET /api/v1/tv).
+type Featured struct {
+	Table      Listed   `json:"table"`
+	Rating     *float64 `json:"rating,omitempty"`
+	Spectators int      `json:"spectators"`
+}
+
+// TV returns the featured game; a server with no game in play answers
+// 404.
+func (c *Client) TV(ctx context.Context) (Featured, error) {
+	var f Featured
+	err := c.do(ctx, http.MethodGet, "/api/v1/tv", "", nil, &f)
+	return f, err
 }
 
 // The answers that wrap a client type: their own types, so that the

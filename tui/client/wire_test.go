@@ -83,6 +83,7 @@ func endpoints() []endpoint {
 		{"SeekGame", "POST", `/api/v1/seeks`, typeOf[SeekAnswer](), false},
 		{"SeekStatus", "GET", `/api/v1/seeks/[^/]+`, typeOf[SeekState](), false},
 		{"CancelSeek", "DELETE", `/api/v1/seeks/[^/]+`, nil, false},
+		{"TV", "GET", `/api/v1/tv`, typeOf[Featured](), false},
 	}
 }
 
@@ -472,6 +473,10 @@ func TestWireTypes(t *testing.T) {
 	}
 	_, err = ann.Chat(ctx, annTok, quizl, "players", "good luck")
 	must("Ann writes", err)
+	_, err = ann.Lobby(ctx, "playing")
+	must("the games in play", err)
+	_, err = ann.TV(ctx)
+	must("the featured game", err)
 	_, err = ben.Mute(ctx, benTok, quizl, "spectators", true)
 	must("Ben mutes the spectators", err)
 	_, err = ben.Get(ctx, benTok, quizl)

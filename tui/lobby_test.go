@@ -1,0 +1,67 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"parlour/tui/client"
+)
+
+// TestWatchFromTheLobby: a game two players play through the API shows
+// in the lobby's games to watch, featured; the terminal opens it as a
+// spectator, who is offered nothing to play, sees the next move, and is
+// counted among the game's spectators.
+func TestWatchFromTheLobby(t *testing.T) {
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ac, _ := client.New(ts.URL, "Ann")
+	a, err := ac.Create(ctx, "", "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, _ := client.New(ts.URL, "Ben")
+	b, err := bc.Join(ctx, "", a.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := newTerm(t, ts.URL, "Cat", 80, 24)
+	tm.key("l")
+	s := tm.waitFor("the game in play", has("Games to watch", "Ann (guest) v Ben (guest)", "featured · 0 watching"))
+	checkFits(t, tm)
+	if strings.Contains(s, "no game is being played") {
+		t.Fatalf("the lobby says no game is played:\n%s", s)
+	}
+	tm.key("down") // past the open tables: there are none
+	tm.key("enter")
+	s = tm.waitFor("the game, watched", has("Nymphabet · "+a.Table+" · watching", "ctrl+t chat with the spectators"))
+	checkFits(t, tm)
+	if strings.Contains(s, "A word starting with") {
+		t.Errorf("a spectator is asked for a word:\n%s", s)
+	}
+	// A spectator's keys type nothing and play nothing.
+	tm.typeText("zebra")
+	tm.key("enter")
+	if s := tm.screen(); strings.Contains(strings.ToLower(s), "zebra") {
+		t.Errorf("a spectator typed a word:\n%s", s)
+	}
+	mover := a
+	if u, err := ac.Get(ctx, a.Token, a.Table); err == nil && len(u.Table.ToMove) == 1 && u.Table.ToMove[0] != a.Seat {
+		mover = b
+	}
+	c := ac
+	if mover == b {
+		c = bc
+	}
+	if _, err := c.Move(ctx, mover.Token, a.Table, "abdicate", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	s = tm.waitFor("the move, seen", has("3 letters in 1 word"))
+	if strings.Contains(s, "ctrl+g") {
+		t.Errorf("a spectator is offered a claim:\n%s", s)
+	}
+	live, err := ac.Lobby(ctx, "playing")
+	if err != nil || len(live) != 1 || live[0].Spectators == nil || *live[0].Spectators != 1 {
+		t.Errorf("the game in play is listed as %+v, %v: want 1 watching", live, err)
+	}
+}
