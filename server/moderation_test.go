@@ -79,7 +79,9 @@ func TestReports(t *testing.T) {
 			t.Fatalf("the report: %+v", r)
 		}
 		expect(t, ann, "POST", "/api/v1/reports", map[string]string{"name": "Bob", "reason": "cheating", "table": tableID}, 409, "already reported Bob about table")
-		// Another table (none) is another report.
+		// Another table (none) is another report, a second later: the
+		// queue lists the oldest first.
+		sf.clock.Advance(time.Second)
 		expect(t, ann, "POST", "/api/v1/reports", `{"name": "Bob", "reason": "name", "text": "a rude name"}`, 201, `"reason":"name"`)
 
 		for _, c := range []*client{ann, bob} {
