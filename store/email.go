@@ -10,7 +10,8 @@ import (
 // receive; deleting it, or the account, forgets the address. The tokens
 // of the links the server mails (to confirm the address, to stop the
 // mail) are kept as hashes, as sessions are: whoever reads the store
-// cannot follow them.
+// cannot follow them. Since only the hash is kept, each message carries a
+// token of its own (AddUnsubscribe).
 type Email struct {
 	Identity string
 	Address  string
@@ -27,10 +28,7 @@ type Email struct {
 	// expires.
 	VerifyHash []byte
 	VerifySent time.Time
-	// UnsubscribeHash is the hash of the token of the link that stops the
-	// mail, which every message carries.
-	UnsubscribeHash []byte
-	Updated         time.Time
+	Updated    time.Time
 }
 
 // Emails keeps the accounts' e-mail addresses. A Store that holds
@@ -45,9 +43,15 @@ type Emails interface {
 	// EmailByVerifyHash returns the address whose pending confirmation
 	// token hashes to h; none is ErrNotFound.
 	EmailByVerifyHash(ctx context.Context, h []byte) (Email, error)
-	// EmailByUnsubscribeHash returns the address whose unsubscribe token
-	// hashes to h; none is ErrNotFound.
+	// AddUnsubscribe stores h, the hash of the token of the unsubscribe
+	// link of a message mailed to identity's address at at, and forgets
+	// that address's tokens from before forget. An identity without an
+	// address is ErrNotFound.
+	AddUnsubscribe(ctx context.Context, identity string, h []byte, at, forget time.Time) error
+	// EmailByUnsubscribeHash returns the address to which a message with
+	// the unsubscribe token hashing to h was mailed; none is ErrNotFound.
 	EmailByUnsubscribeHash(ctx context.Context, h []byte) (Email, error)
-	// DeleteEmail forgets identity's address; none is ErrNotFound.
+	// DeleteEmail forgets identity's address and its unsubscribe tokens;
+	// none is ErrNotFound.
 	DeleteEmail(ctx context.Context, identity string) error
 }

@@ -5,12 +5,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 
 	"parlour/store"
 )
 
 // emailColumns are the columns scanEmail reads, in its order.
-const emailColumns = "identity, address, verified, your_move, game_end, challenge, verify_hash, verify_sent, unsubscribe_hash, updated"
+const emailColumns = "identity, address, verified, your_move, game_end, challenge, verify_hash, verify_sent, updated"
 
 // SetEmail implements store.Emails.
 func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
@@ -23,8 +24,11 @@ func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 		verify = e.VerifyHash
 	}
 	return s.do(ctx, func(ex *execer) error {
-		if _, err := ex.exec("INSERT OR REPLACE INTO emails ("+emailColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, verify, sent, e.UnsubscribeHash, nanos(e.Updated)); err != nil {
+		if _, err := ex.exec("INSERT INTO emails ("+emailColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "+
+			"ON CONFLICT (identity) DO UPDATE SET address = excluded.address, verified = excluded.verified, your_move = excluded.your_move, "+
+			"game_end = excluded.game_end, challenge = excluded.challenge, verify_hash = excluded.verify_hash, verify_sent = excluded.verify_sent, "+
+			"updated = excluded.updated",
+			e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, verify, sent, nanos(e.Updated)); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("e-mail token: %w", store.ErrConflict)
 			}
@@ -44,16 +48,36 @@ func (s *Store) EmailByVerifyHash(ctx context.Context, h []byte) (store.Email, e
 	return s.email(ctx, "verify_hash = ?", h)
 }
 
+// AddUnsubscribe implements store.Emails.
+func (s *Store) AddUnsubscribe(ctx context.Context, identity string, h []byte, at, forget time.Time) error {
+	return s.do(ctx, func(ex *execer) error {
+		n, err := ex.exec("INSERT INTO email_unsubscribes (hash, identity, created) SELECT ?, identity, ? FROM emails WHERE identity = ?", h, nanos(at), identity)
+		if err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("unsubscribe token: %w", store.ErrConflict)
+			}
+			return fmt.Errorf("sqlite: storing an unsubscribe token: %w", err)
+		}
+		if n == 0 {
+			return fmt.Errorf("e-mail address: %w", store.ErrNotFound)
+		}
+		if _, err := ex.exec("DELETE FROM email_unsubscribes WHERE identity = ? AND created < ?", identity, nanos(forget)); err != nil {
+			return fmt.Errorf("sqlite: forgetting old unsubscribe tokens: %w", err)
+		}
+		return nil
+	})
+}
+
 // EmailByUnsubscribeHash implements store.Emails.
 func (s *Store) EmailByUnsubscribeHash(ctx context.Context, h []byte) (store.Email, error) {
-	return s.email(ctx, "unsubscribe_hash = ?", h)
+	return s.email(ctx, "identity = (SELECT identity FROM email_unsubscribes WHERE hash = ?)", h)
 }
 
 func (s *Store) email(ctx context.Context, where string, arg any) (store.Email, error) {
 	var e store.Email
 	var sent, updated int64
 	err := s.queryRow(ctx, "SELECT "+emailColumns+" FROM emails WHERE "+where, arg).Scan(
-		&e.Identity, &e.Address, &e.Verified, &e.YourMove, &e.GameEnd, &e.Challenge, &e.VerifyHash, &sent, &e.UnsubscribeHash, &updated)
+		&e.Identity, &e.Address, &e.Verified, &e.YourMove, &e.GameEnd, &e.Challenge, &e.VerifyHash, &sent, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return e, fmt.Errorf("e-mail address: %w", store.ErrNotFound)
 	}
