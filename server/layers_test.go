@@ -22,9 +22,10 @@ var layers = map[string][]string{
 	"analyses":            {"table", "auth", "refuse"},
 	"social":              {"players", "table", "auth", "refuse"},
 	"daily":               {"players", "table", "auth", "refuse"},
+	"mail":                {"social", "players", "table", "auth", "limit", "refuse"},
 	"cluster":             {"social", "players", "analyses", "table", "auth", "refuse"},
 	"socket":              {"protocol", "social", "table", "auth", "limit", "refuse"},
-	"httpapi":             {"socket", "daily", "social", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
+	"httpapi":             {"socket", "daily", "mail", "social", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
 	"internal/servertest": nil,
 }
 

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -29,6 +30,7 @@ import (
 	"parlour/server/daily"
 	"parlour/server/httpapi"
 	"parlour/server/limit"
+	"parlour/server/mail"
 	"parlour/server/players"
 	"parlour/server/social"
 	"parlour/server/socket"
@@ -66,6 +68,12 @@ type Config struct {
 	// Cluster, when set, makes the service one node of a cluster (see
 	// server/cluster); the store must then implement store.Leases.
 	Cluster *Cluster
+	// SMTP, when set, is where the players' e-mail goes (server/mail);
+	// without it no mail is sent and the API says e-mail is not offered.
+	SMTP *mail.SMTP
+	// MailRetryDelay, when set, is the mail's first wait after a failed
+	// delivery (mail.RetryDelay); tests shorten it.
+	MailRetryDelay time.Duration
 }
 
 // Service is every part of the server, built and wired together: the
@@ -100,6 +108,11 @@ type Service struct {
 
 	// cl is this node of a cluster; nil for a single node.
 	cl *cluster.Node
+
+	// mail is the players' e-mail (server/mail), made after the tables,
+	// whose computer players may already move: until it is set the
+	// mailObserver hears nothing.
+	mail atomic.Pointer[mail.Service]
 }
 
 // New builds a service on cfg: the table service rebuilds every live
@@ -151,7 +164,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		},
 		// The player streams hear of games through s.social, made once
 		// the tables and the players are.
-		Observers: []table.Observer{socialObserver{s}},
+		// The mail hears of turns and ends through s.mail, made once the
+		// players and presence are.
+		Observers: []table.Observer{socialObserver{s}, mailObserver{s}},
 		Auth:      s.auth, Registerer: s.reg,
 		// The sockets write the updates the table encodes, in their
 		// own message.
@@ -177,11 +192,26 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		s.cancel()
 		return nil, err
 	}
-	sc := social.Config{Tables: s.Service, Players: s.playersService, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger, Clock: s.Service.Config().Clock}
+	sc := social.Config{Tables: s.Service, Players: s.playersService, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger, Clock: s.Service.Config().Clock,
+		Challenged: func(to, from string, ch social.Challenge) {
+			if m := s.mail.Load(); m != nil {
+				m.Challenged(to, from, ch)
+			}
+		}}
 	if s.cl != nil {
 		sc.Peers = s.cl
 	}
 	s.social = social.New(sc)
+	m, err := mail.New(mail.Config{SMTP: cfg.SMTP, Store: cfg.Store, Players: s.playersService, Games: cfg.Games,
+		BaseURL: s.Service.BaseURL, Online: s.social.IsOnline, Now: s.Service.Now, Logger: cfg.Logger, Registerer: s.reg,
+		RetryDelay: cfg.MailRetryDelay})
+	if err != nil {
+		s.social.Close()
+		s.Service.Close()
+		s.cancel()
+		return nil, err
+	}
+	s.mail.Store(m)
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
 	s.analyses = analyses.New(s.Service, cfg.Store, cfg.Games, s.log)
@@ -211,6 +241,7 @@ func (s *Service) Close() {
 	s.cancel()
 	s.social.Close()
 	s.Service.Close()
+	s.mail.Load().Close()
 }
 
 // socialObserver hands the table service's news of games to the player
@@ -220,6 +251,28 @@ type socialObserver struct{ s *Service }
 func (o socialObserver) Started(n table.GameNote) { o.s.social.Started(n) }
 
 func (o socialObserver) Finished(n table.GameNote, end *store.GameEnd) { o.s.social.Finished(n, end) }
+
+// mailObserver hands the table service's news of turns and ends to the
+// players' e-mail (mail.Service), built after the tables.
+type mailObserver struct{ s *Service }
+
+func (o mailObserver) Started(n table.GameNote) {
+	if m := o.s.mail.Load(); m != nil {
+		m.Started(n)
+	}
+}
+
+func (o mailObserver) Finished(n table.GameNote, end *store.GameEnd) {
+	if m := o.s.mail.Load(); m != nil {
+		m.Finished(n, end)
+	}
+}
+
+func (o mailObserver) Turn(n table.GameNote, seats []int) {
+	if m := o.s.mail.Load(); m != nil {
+		m.Turn(n, seats)
+	}
+}
 
 // Auth returns who-asks, the part that resolves the tokens the service
 // issues.
@@ -253,7 +306,7 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 // config before it is built (tests shorten its waits).
 func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handler {
 	cfg := httpapi.Config{
-		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses,
+		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses, Mail: s.mail.Load(),
 		Auth: s.auth, Games: s.games, Store: s.st, Metrics: s.reg, Limits: lim, Logger: s.log, Closing: s.ctx,
 	}
 	if s.cl != nil {

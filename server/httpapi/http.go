@@ -21,6 +21,7 @@ import (
 	"parlour/server/auth"
 	"parlour/server/daily"
 	"parlour/server/limit"
+	"parlour/server/mail"
 	"parlour/server/players"
 	"parlour/server/protocol"
 	"parlour/server/refuse"
@@ -39,9 +40,11 @@ type Config struct {
 	Social   *social.Service
 	Daily    *daily.Service
 	Analyses *analyses.Cache
-	Auth     *auth.Auth
-	Games    *game.Registry
-	Store    store.Store
+	// Mail is the players' e-mail (server/mail).
+	Mail  *mail.Service
+	Auth  *auth.Auth
+	Games *game.Registry
+	Store store.Store
 	// Metrics is the registry the door registers its own metrics on and
 	// serves, every part's, at GET /metrics.
 	Metrics *prometheus.Registry
@@ -72,6 +75,7 @@ type Handler struct {
 	social   *social.Service
 	daily    *daily.Service
 	analyses *analyses.Cache
+	mail     *mail.Service
 	auth     *auth.Auth
 	games    *game.Registry
 	st       store.Store
@@ -137,7 +141,7 @@ func New(cfg Config) (*Handler, error) {
 		return nil, fmt.Errorf("httpapi: registering metrics: %w", err)
 	}
 	h := &Handler{
-		tables: cfg.Tables, players: cfg.Players, social: cfg.Social, daily: cfg.Daily, analyses: cfg.Analyses,
+		tables: cfg.Tables, players: cfg.Players, social: cfg.Social, daily: cfg.Daily, analyses: cfg.Analyses, mail: cfg.Mail,
 		auth: cfg.Auth, games: cfg.Games, st: cfg.Store, reg: cfg.Metrics, metrics: m, closing: cfg.Closing,
 		remote: cfg.Remote,
 		lim:    lim, log: cfg.Logger, mux: http.NewServeMux(),
@@ -203,6 +207,12 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("POST /api/v1/keys", handleJSON(h, bySignedIn, created, h.addKey))
 	h.mux.HandleFunc("GET /api/v1/keys", handle(h, bySignedIn, ok, h.listKeys))
 	h.mux.HandleFunc("DELETE /api/v1/keys/{fingerprint...}", handle(h, bySignedIn, none, h.deleteKey))
+	h.mux.HandleFunc("GET /api/v1/account/email", handle(h, bySignedIn, ok, h.emailSettings))
+	h.mux.HandleFunc("PUT /api/v1/account/email", handleJSON(h, bySignedIn, ok, h.setEmail))
+	h.mux.HandleFunc("DELETE /api/v1/account/email", handle(h, bySignedIn, none, h.deleteEmail))
+	h.mux.HandleFunc("GET /api/v1/email/verify", h.verifyEmail)
+	h.mux.HandleFunc("GET /api/v1/email/unsubscribe", h.unsubscribe)
+	h.mux.HandleFunc("POST /api/v1/email/unsubscribe", h.unsubscribe)
 	h.mux.HandleFunc("GET /api/v1/players/{name}", handle(h, byAnyone, ok, h.profile))
 	h.mux.HandleFunc("GET /api/v1/players/{name}/games", handle(h, byAnyone, ok, h.history))
 	h.mux.HandleFunc("GET /api/v1/leaderboards", h.leaderboards)

@@ -37,6 +37,10 @@ type Config struct {
 	// Clock times challenges out (the table service's).
 	Clock table.Clock
 	Peers Peers
+	// Challenged, when set, hears of each challenge made, with the
+	// identities it is to and from: the mail tells the one challenged. It
+	// is called on the request's goroutine and must not block.
+	Challenged func(to, from string, ch Challenge)
 }
 
 // Service is presence, challenges and the player streams.
