@@ -73,6 +73,12 @@ func ParseSMTP(raw string) (*SMTP, error) {
 	if host == "" {
 		return nil, errors.New("the SMTP URL names no host: write smtp://host:587?from=parlour@example.org")
 	}
+	if strings.Contains(host, ":") && !strings.HasPrefix(u.Host, "[") {
+		return nil, errors.New("the SMTP URL's host is not clear: write an IPv6 address in brackets, as smtp://[::1]:587")
+	}
+	if strings.ContainsAny(host, "/?#@ %") {
+		return nil, fmt.Errorf("the SMTP URL's host %q is not a host name", host)
+	}
 	if p := u.Port(); p != "" {
 		n, err := strconv.Atoi(p)
 		if err != nil || n < 1 || n > 65535 {
