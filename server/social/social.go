@@ -27,7 +27,8 @@ type Peers interface {
 	StreamElsewhere(identity string, ev StreamEvent)
 }
 
-// Config is what a Service is built from; all but Peers are required.
+// Config is what a Service is built from; all but Peers and Challenged
+// are required.
 type Config struct {
 	Tables  *table.Service
 	Players *players.Service
