@@ -175,7 +175,8 @@ type Settings struct {
 }
 
 // SetRequest is the body of PUT /api/v1/account/email. A kind left out
-// keeps its setting; a new address with none given asks for all three.
+// keeps its setting; on a first address, a kind left out is asked for
+// (giving the address is asking for mail).
 type SetRequest struct {
 	Address   string `json:"address"`
 	YourMove  *bool  `json:"your_move,omitempty"`
@@ -230,8 +231,7 @@ func (s *Service) Set(ctx context.Context, p *auth.Principal, req SetRequest) (S
 	}
 	e := old
 	if !had {
-		all := req.YourMove == nil && req.GameEnd == nil && req.Challenge == nil
-		e = store.Email{Identity: a.Identity, YourMove: all, GameEnd: all, Challenge: all}
+		e = store.Email{Identity: a.Identity, YourMove: true, GameEnd: true, Challenge: true}
 	}
 	for _, c := range []struct {
 		to  *bool
