@@ -317,6 +317,9 @@ func (s *Service) Verify(ctx context.Context, token string) (string, error) {
 	if err := s.st.SetEmail(ctx, e); err != nil {
 		return "", refuse.SaveFailed(s.log, "confirming the address", err)
 	}
+	if !e.YourMove && !e.GameEnd && !e.Challenge {
+		return fmt.Sprintf("%s is confirmed, but asks for no mail yet: choose what you want on your account page.", e.Address), nil
+	}
 	return fmt.Sprintf("%s is confirmed: Parlour will mail it %s. You can change this on your account page.", e.Address, kinds(e)), nil
 }
 
@@ -363,10 +366,7 @@ func kinds(e store.Email) string {
 	if e.Challenge {
 		k = append(k, "when someone challenges you")
 	}
-	switch len(k) {
-	case 0:
-		return "nothing yet (choose what you want on your account page)"
-	case 1:
+	if len(k) == 1 {
 		return k[0]
 	}
 	return strings.Join(k[:len(k)-1], ", ") + " and " + k[len(k)-1]
