@@ -2,12 +2,22 @@ package mail_test
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"math/big"
+	"net"
 	"net/http"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
 
 	"parlour/account"
 	"parlour/game"
@@ -141,4 +151,99 @@ func TestVerifyExpired(t *testing.T) {
 	if msg, err := e.s.Verify(ctx, token); err != nil || !strings.Contains(msg, "ann@example.net is confirmed") {
 		t.Fatalf("a fresh link: %q, %v", msg, err)
 	}
+}
+
+// selfSigned returns a TLS configuration serving a fresh certificate for
+// 127.0.0.1, and one trusting it.
+func selfSigned(t *testing.T) (server, client *tls.Config) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test smtp"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)}, KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	return &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}, &tls.Config{RootCAs: pool}
+}
+
+// TestTLS: mail goes over TLS when the server offers STARTTLS and with
+// smtps:// from the first byte, checking the server's certificate; a
+// server whose certificate is not trusted gets no mail, and the failure
+// is counted, not passed on.
+func TestTLS(t *testing.T) {
+	t.Parallel()
+	srvTLS, trust := selfSigned(t)
+	for _, c := range []struct {
+		name     string
+		scheme   string
+		implicit bool
+		trust    *tls.Config
+		ok       bool
+	}{
+		{"STARTTLS", "smtp", false, trust, true},
+		{"smtps", "smtps", true, trust, true},
+		{"STARTTLS, untrusted", "smtp", false, &tls.Config{}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			box := servertest.StartSMTPTLS(t, srvTLS, c.implicit)
+			cfg, err := mail.ParseSMTP(c.scheme + "://" + servertest.SMTPUser + ":" + servertest.SMTPPassword + "@" + box.Addr + "?from=parlour@example.org")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.TLS = c.trust
+			st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close() })
+			ctx := context.Background()
+			if _, err := st.CreateAccount(ctx, store.Account{Identity: "ann", Name: "Ann", Key: "ann", Hash: "x", Created: time.Now()},
+				store.Credential{Hash: []byte("ann"), Identity: "ann"}, &store.Identity{ID: "ann", Name: "Ann", Created: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			if err := st.SetEmail(ctx, store.Email{Identity: "ann", Address: "ann@example.org", Verified: true, Challenge: true, Updated: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			reg := prometheus.NewRegistry()
+			s, err := mail.New(mail.Config{SMTP: cfg, Store: st, Games: game.NewRegistry(servertest.Guess{}), Registerer: reg, Attempts: 2, RetryDelay: time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			s.Challenged("ann", "ben", social.Challenge{From: "Ben", Game: "guess"})
+			if !c.ok {
+				servertest.Eventually(t, time.Minute, "the failure counted", func() bool { return counter(reg, "parlour_mail_failed_total") == 1 })
+				if n := counter(reg, "parlour_mail_retries_total"); n != 1 {
+					t.Errorf("retries counted: %v, want 1", n)
+				}
+				return
+			}
+			if m := box.Next(t); !m.TLS || m.To[0] != "ann@example.org" {
+				t.Fatalf("the mail: TLS %v, to %v", m.TLS, m.To)
+			}
+		})
+	}
+}
+
+// counter returns the value of the counter called name in reg.
+func counter(reg *prometheus.Registry, name string) float64 {
+	mfs, _ := reg.Gather()
+	for _, mf := range mfs {
+		if mf.GetName() == name && len(mf.Metric) == 1 {
+			return mf.Metric[0].GetCounter().GetValue()
+		}
+	}
+	return -1
 }

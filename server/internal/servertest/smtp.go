@@ -2,6 +2,7 @@ package servertest
 
 import (
 	"bytes"
+	"crypto/tls"
 	"errors"
 	"io"
 	"mime/quotedprintable"
@@ -39,6 +40,8 @@ type Mail struct {
 	Header mail.Header
 	// Body is the body, quoted-printable decoded.
 	Body string
+	// TLS is whether the message came over TLS.
+	TLS bool
 }
 
 // The account the test's SMTP server signs in.
@@ -48,10 +51,15 @@ const (
 )
 
 // StartSMTP starts an SMTP server on loopback, closed when t ends.
-func StartSMTP(t testing.TB) *SMTP {
+func StartSMTP(t testing.TB) *SMTP { return StartSMTPTLS(t, nil, false) }
+
+// StartSMTPTLS starts an SMTP server on loopback that offers STARTTLS
+// with tc (none when nil), or speaks TLS from the first byte when
+// implicit; closed when t ends.
+func StartSMTPTLS(t testing.TB, tc *tls.Config, implicit bool) *SMTP {
 	t.Helper()
 	s := &SMTP{got: make(chan Mail, 100)}
-	s.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &smtpSession{s: s}, nil }))
+	s.srv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &smtpSession{s: s, c: c}, nil }))
 	s.srv.Domain = "localhost"
 	s.srv.AllowInsecureAuth = true
 	s.srv.ReadTimeout, s.srv.WriteTimeout = 30*time.Second, 30*time.Second
@@ -60,6 +68,10 @@ func StartSMTP(t testing.TB) *SMTP {
 		t.Fatal(err)
 	}
 	s.Addr = ln.Addr().String()
+	s.srv.TLSConfig = tc
+	if implicit {
+		ln = tls.NewListener(ln, tc)
+	}
 	go s.srv.Serve(ln)
 	t.Cleanup(func() { s.srv.Close() })
 	return s
@@ -94,6 +106,7 @@ func (s *SMTP) Next(t testing.TB) Mail {
 
 type smtpSession struct {
 	s      *SMTP
+	c      *smtp.Conn
 	authed bool
 	from   string
 	to     []string
@@ -146,7 +159,8 @@ func (x *smtpSession) Data(r io.Reader) error {
 	if err != nil {
 		return err
 	}
-	x.s.got <- Mail{From: x.from, To: x.to, Header: m.Header, Body: string(body)}
+	_, secure := x.c.TLSConnectionState()
+	x.s.got <- Mail{From: x.from, To: x.to, Header: m.Header, Body: string(body), TLS: secure}
 	return nil
 }
 
