@@ -237,3 +237,37 @@ func TestEmailNotOffered(t *testing.T) {
 		t.Fatalf("after PUT: %d %s", st, body)
 	}
 }
+
+// TestEmailRateLimits: confirmation mails are limited per account and per
+// address, and a refused request changes nothing.
+func TestEmailRateLimits(t *testing.T) {
+	t.Parallel()
+	smtp := servertest.StartSMTP(t)
+	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newGamesFixtureTuned(t, func(c *Config) { c.SMTP = cfg })
+	srv := startServer(t, f, generous)
+	ben := signUp(t, srv.URL, "Ben")
+	for i, addr := range []string{"b1@example.org", "b2@example.org", "b3@example.org"} {
+		if st, body := ben.do("PUT", "/api/v1/account/email", map[string]string{"address": addr}, nil); st != 200 {
+			t.Fatalf("address %d: %d %s", i+1, st, body)
+		}
+	}
+	if st, body := ben.do("PUT", "/api/v1/account/email", `{"address": "b4@example.org"}`, nil); st != 429 || !strings.Contains(body, "several confirmation mails") {
+		t.Fatalf("a fourth address within the hour: %d %s", st, body)
+	}
+	var s mail.Settings
+	if st, body := ben.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s.Address != "b3@example.org" {
+		t.Fatalf("after the refusal: %d %s, want b3 kept", st, body)
+	}
+	// One address, given by three accounts: the third is refused.
+	for i, who := range []string{"Cid", "Dan", "Eve"} {
+		c := signUp(t, srv.URL, who)
+		st, body := c.do("PUT", "/api/v1/account/email", `{"address": "shared@example.org"}`, nil)
+		if i < 2 && st != 200 || i == 2 && (st != 429 || !strings.Contains(body, "shared@example.org was sent confirmation mails lately")) {
+			t.Fatalf("%s giving the address: %d %s", who, st, body)
+		}
+	}
+}
