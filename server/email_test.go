@@ -5,12 +5,14 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"parlour/account"
+	"parlour/games"
 	"parlour/server/internal/servertest"
 	"parlour/server/mail"
 	"parlour/store"
@@ -55,13 +57,31 @@ func follow(t *testing.T, method, link string) (int, string) {
 // forgets it.
 func TestEmail(t *testing.T) {
 	t.Parallel()
-	smtp := servertest.StartSMTP(t)
+	servertest.EachStore(t, testEmail)
+}
+
+// newMailServer serves a fresh store of kind k with mail going to smtp.
+func newMailServer(t *testing.T, k servertest.StoreKind, smtp *servertest.SMTP) (*httptest.Server, store.Store) {
+	t.Helper()
 	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := newGamesFixtureTuned(t, func(c *Config) { c.SMTP, c.MailRetryDelay = cfg, time.Millisecond })
-	srv := startServer(t, f, generous)
+	st, _ := k.OpenFresh(t)
+	s, err := New(context.Background(), Config{Store: st, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test", SMTP: cfg, MailRetryDelay: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	srv := httptest.NewServer(NewHandler(s, generous))
+	t.Cleanup(srv.Close)
+	s.SetBaseURL(srv.URL)
+	return srv, st
+}
+
+func testEmail(t *testing.T, k servertest.StoreKind) {
+	smtp := servertest.StartSMTP(t)
+	srv, st := newMailServer(t, k, smtp)
 	ann, ben, cid := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben"), signUp(t, srv.URL, "Cid")
 
 	var s mail.Settings
@@ -214,7 +234,7 @@ func TestEmail(t *testing.T) {
 	if st, body := cid.do("DELETE", "/api/v1/account", `{"password": "`+testPassword+`"}`, nil); st != 204 {
 		t.Fatalf("delete Cid's account: %d %s", st, body)
 	}
-	if _, err := f.db.EmailOf(context.Background(), me.Identity); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.(store.Emails).EmailOf(context.Background(), me.Identity); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("a deleted account's address: %v, want it forgotten", err)
 	}
 }
