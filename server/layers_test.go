@@ -25,9 +25,10 @@ var layers = map[string][]string{
 	"daily":               {"players", "table", "auth", "refuse"},
 	"seek":                {"social", "protocol", "table", "auth", "refuse"},
 	"moderation":          {"players", "table", "protocol", "auth", "refuse"},
+	"mail":                {"social", "players", "table", "auth", "limit", "refuse"},
 	"cluster":             {"social", "players", "analyses", "table", "auth", "refuse"},
 	"socket":              {"protocol", "social", "table", "auth", "limit", "refuse"},
-	"httpapi":             {"socket", "seek", "daily", "social", "relations", "moderation", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
+	"httpapi":             {"socket", "seek", "daily", "mail", "social", "relations", "moderation", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
 	"internal/servertest": nil,
 }
 

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -29,6 +30,7 @@ import (
 	"parlour/server/daily"
 	"parlour/server/httpapi"
 	"parlour/server/limit"
+	"parlour/server/mail"
 	"parlour/server/moderation"
 	"parlour/server/players"
 	"parlour/server/relations"
@@ -75,6 +77,12 @@ type Config struct {
 	// ChatFilter is the words chat refuses (nil: the list Parlour
 	// ships; see server/moderation).
 	ChatFilter *moderation.Filter
+	// SMTP, when set, is where the players' e-mail goes (server/mail);
+	// without it no mail is sent and the API says e-mail is not offered.
+	SMTP *mail.SMTP
+	// MailRetryDelay, when set, is the mail's first wait after a failed
+	// delivery (mail.RetryDelay); tests shorten it.
+	MailRetryDelay time.Duration
 }
 
 // Service is every part of the server, built and wired together: the
@@ -117,6 +125,10 @@ type Service struct {
 
 	// moderation is reports, moderators and the chat filter.
 	moderation *moderation.Service
+	// mail is the players' e-mail (server/mail), made after the tables,
+	// whose computer players may already move: until it is set the
+	// mailObserver hears nothing.
+	mail atomic.Pointer[mail.Service]
 }
 
 // New builds a service on cfg: the table service rebuilds every live
@@ -173,7 +185,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		},
 		// The player streams hear of games through s.social, made once
 		// the tables and the players are.
-		Observers: []table.Observer{socialObserver{s}},
+		// The mail hears of turns and ends through s.mail, made once the
+		// players and presence are.
+		Observers: []table.Observer{socialObserver{s}, mailObserver{s}},
 		// Moderation is made once the tables and the players are: the
 		// chat asks it through s.moderation, set by then.
 		ChatGate: func(ctx context.Context, identity, text string) error {
@@ -200,13 +214,17 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		pc.Peers = s.cl
 	}
 	if s.playersService, err = players.New(pc); err != nil {
-		s.Service.Close()
-		s.cancel()
+		s.Close()
 		return nil, err
 	}
 	s.rel = relations.New(relations.Config{Players: s.playersService, Store: cfg.Store, Logger: cfg.Logger, Now: s.Service.Now})
 	sc := social.Config{Tables: s.Service, Players: s.playersService, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger, Clock: s.Service.Config().Clock,
-		Relations: s.rel}
+		Relations: s.rel,
+		Challenged: func(to, from string, ch social.Challenge) {
+			if m := s.mail.Load(); m != nil {
+				m.Challenged(to, from, ch)
+			}
+		}}
 	if s.cl != nil {
 		sc.Peers = s.cl
 	}
@@ -215,18 +233,24 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		Games: cfg.Games, Clock: s.Service.Config().Clock, Logger: cfg.Logger,
 		// A seek never pairs two players one of whom blocks the other.
 		Blocked: func(a, b string) bool { return s.rel.Blocked(s.ctx, a, b) }})
+	m, err := mail.New(mail.Config{SMTP: cfg.SMTP, Store: cfg.Store, Players: s.playersService, Games: cfg.Games,
+		BaseURL: s.Service.BaseURL, Online: s.social.IsOnline, Now: s.Service.Now, Logger: cfg.Logger, Registerer: s.reg,
+		RetryDelay: cfg.MailRetryDelay})
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.mail.Store(m)
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
 	if s.moderation, err = moderation.New(moderation.Config{Store: cfg.Store, Tables: s.Service, Players: s.playersService,
 		Filter: cfg.ChatFilter, Logger: cfg.Logger}); err != nil {
-		s.Service.Close()
-		s.cancel()
+		s.Close()
 		return nil, err
 	}
 	s.analyses = analyses.New(s.Service, cfg.Store, cfg.Games, s.log)
 	if err := s.analyses.Register(s.reg); err != nil {
-		s.Service.Close()
-		s.cancel()
+		s.Close()
 		return nil, fmt.Errorf("server: registering metrics: %w", err)
 	}
 	// The parts of this package read the table service's settings, with
@@ -242,15 +266,25 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 
 // Close stops the cluster's work, then the table service's computer
 // players and clocks, and waits for them; it leaves the store open for
-// its owner to close.
+// its owner to close. It closes what New built, so that New can call it
+// when a later part cannot be made.
 func (s *Service) Close() {
 	if s.cl != nil {
 		s.cl.Close()
 	}
 	s.cancel()
-	s.seeks.Close()
-	s.social.Close()
-	s.Service.Close()
+	if s.seeks != nil {
+		s.seeks.Close()
+	}
+	if s.social != nil {
+		s.social.Close()
+	}
+	if s.Service != nil {
+		s.Service.Close()
+	}
+	if m := s.mail.Load(); m != nil {
+		m.Close()
+	}
 }
 
 // socialObserver hands the table service's news of games to the player
@@ -260,6 +294,28 @@ type socialObserver struct{ s *Service }
 func (o socialObserver) Started(n table.GameNote) { o.s.social.Started(n) }
 
 func (o socialObserver) Finished(n table.GameNote, end *store.GameEnd) { o.s.social.Finished(n, end) }
+
+// mailObserver hands the table service's news of turns and ends to the
+// players' e-mail (mail.Service), built after the tables.
+type mailObserver struct{ s *Service }
+
+func (o mailObserver) Started(n table.GameNote) {
+	if m := o.s.mail.Load(); m != nil {
+		m.Started(n)
+	}
+}
+
+func (o mailObserver) Finished(n table.GameNote, end *store.GameEnd) {
+	if m := o.s.mail.Load(); m != nil {
+		m.Finished(n, end)
+	}
+}
+
+func (o mailObserver) Turn(n table.GameNote, seats []int) {
+	if m := o.s.mail.Load(); m != nil {
+		m.Turn(n, seats)
+	}
+}
 
 // Auth returns who-asks, the part that resolves the tokens the service
 // issues.
@@ -293,7 +349,7 @@ func NewHandler(s *Service, lim limit.Limits) *Handler {
 // config before it is built (tests shorten its waits).
 func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handler {
 	cfg := httpapi.Config{
-		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses, Seeks: s.seeks, Moderation: s.moderation,
+		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses, Seeks: s.seeks, Moderation: s.moderation, Mail: s.mail.Load(),
 		Auth: s.auth, Games: s.games, Store: s.st, Metrics: s.reg, Limits: lim, Logger: s.log, Closing: s.ctx,
 		Relations: s.rel,
 	}

@@ -28,6 +28,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/limit"
+	"parlour/server/mail"
 	"parlour/server/moderation"
 	"parlour/server/table"
 	"parlour/sshdoor"
@@ -90,6 +91,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	secureCookies := fs.Bool("secure-cookies", false, "the server is only reached over HTTPS: mark the session cookie Secure always, and send Strict-Transport-Security (docs/deploy.md)")
 	chatFilter := fs.String("chat-filter", "", "a file of the words chat refuses, one a line (# starts a comment), which replaces the short list Parlour ships (docs/deploy.md)")
 	perAddr := fs.Int("conns-per-addr", limit.Defaults().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
+	var mo mailOptions
+	// Read after parsing: the flag package would echo a bad value,
+	// password and all.
+	smtpURL := fs.String("smtp", "", "send e-mail to the players who ask for it through this SMTP server: smtp://USER:PASSWORD@HOST:587?from=parlour@example.org (STARTTLS when offered) or smtps://... (TLS on connect); off when empty (docs/deploy.md)")
+	fs.StringVar(&mo.public, "public-url", "", "the address players reach the server at (https://parlour.example.org), which invite links and the links in e-mail start with; default: http:// and --addr")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour serve [--addr localhost:8080] [--data DIR] [--store postgres://...]")
 		fmt.Fprintln(stderr, "\nServes Parlour's tables: the HTTP API and WebSocket (see docs/protocol.md).")
@@ -109,6 +115,18 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		fmt.Fprintf(stderr, "parlour serve: --store: %v\n", err)
 		return 2
+	}
+	if *smtpURL != "" {
+		if mo.smtp, err = mail.ParseSMTP(*smtpURL); err != nil {
+			fmt.Fprintf(stderr, "parlour serve: --smtp: %v\n", err)
+			return 2
+		}
+	}
+	if mo.public != "" {
+		if u, err := url.Parse(mo.public); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			fmt.Fprintf(stderr, "parlour serve: --public-url %q is not an address players can open: give http:// or https:// and a host, as https://parlour.example.org\n", mo.public)
+			return 2
+		}
 	}
 	cl := clusterOptions{nats: *natsURL, node: *node, lease: *lease}
 	if *procs < 0 {
@@ -214,7 +232,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	lim := limit.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
 		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, openFileLimit()),
 		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr}
-	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter, *house); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter, *house, mo); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -366,7 +384,13 @@ func openStore(ctx context.Context, w storeAt) (store.Store, func() error, error
 	return db, db.Close, nil
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions, filter *moderation.Filter, house []*lexicon.Lexicon) error {
+// mailOptions are serve's flags for the players' e-mail.
+type mailOptions struct {
+	smtp   *mail.SMTP
+	public string
+}
+
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions, filter *moderation.Filter, house []*lexicon.Lexicon, mo mailOptions) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
@@ -395,6 +419,13 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
 		BaseURL: base, Logger: log, OpenExpiry: openExpiry, ChatFilter: filter,
 		HouseLexicons: house,
+	}
+	if mo.public != "" {
+		cfg.BaseURL = strings.TrimRight(mo.public, "/")
+	}
+	if mo.smtp != nil {
+		cfg.SMTP = mo.smtp
+		log.Info("e-mail offered", "smtp", mo.smtp.String())
 	}
 	if cl.nats != "" {
 		// The bus takes its requests' handler before the service

@@ -21,6 +21,7 @@ import (
 	"parlour/server/auth"
 	"parlour/server/daily"
 	"parlour/server/limit"
+	"parlour/server/mail"
 	"parlour/server/moderation"
 	"parlour/server/players"
 	"parlour/server/protocol"
@@ -46,9 +47,11 @@ type Config struct {
 	// Moderation keeps reports and moderators (nil: the server has
 	// none, and their routes answer 501).
 	Moderation *moderation.Service
-	Auth       *auth.Auth
-	Games      *game.Registry
-	Store      store.Store
+	// Mail is the players' e-mail (server/mail).
+	Mail  *mail.Service
+	Auth  *auth.Auth
+	Games *game.Registry
+	Store store.Store
 	// Metrics is the registry the door registers its own metrics on and
 	// serves, every part's, at GET /metrics.
 	Metrics *prometheus.Registry
@@ -88,6 +91,7 @@ type Handler struct {
 	// limit the reports each identity and each address makes.
 	moderation                 *moderation.Service
 	reportsByID, reportsByAddr *limit.Keyed
+	mail                       *mail.Service
 	auth                       *auth.Auth
 	games                      *game.Registry
 	st                         store.Store
@@ -159,7 +163,7 @@ func New(cfg Config) (*Handler, error) {
 		return nil, fmt.Errorf("httpapi: registering metrics: %w", err)
 	}
 	h := &Handler{
-		tables: cfg.Tables, players: cfg.Players, social: cfg.Social, daily: cfg.Daily, analyses: cfg.Analyses, seeks: cfg.Seeks,
+		tables: cfg.Tables, players: cfg.Players, social: cfg.Social, daily: cfg.Daily, analyses: cfg.Analyses, seeks: cfg.Seeks, mail: cfg.Mail,
 		auth: cfg.Auth, games: cfg.Games, st: cfg.Store, reg: cfg.Metrics, metrics: m, closing: cfg.Closing,
 		remote: cfg.Remote, moderation: cfg.Moderation,
 		reportsByID:   limit.NewKeyed(moderation.ReportsPerHour/3600.0, moderation.ReportsBurst),
@@ -233,6 +237,12 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("POST /api/v1/keys", handleJSON(h, bySignedIn, created, h.addKey))
 	h.mux.HandleFunc("GET /api/v1/keys", handle(h, bySignedIn, ok, h.listKeys))
 	h.mux.HandleFunc("DELETE /api/v1/keys/{fingerprint...}", handle(h, bySignedIn, none, h.deleteKey))
+	h.mux.HandleFunc("GET /api/v1/account/email", handle(h, bySignedIn, ok, h.emailSettings))
+	h.mux.HandleFunc("PUT /api/v1/account/email", handleJSON(h, bySignedIn, ok, h.setEmail))
+	h.mux.HandleFunc("DELETE /api/v1/account/email", handle(h, bySignedIn, none, h.deleteEmail))
+	h.mux.HandleFunc("GET /api/v1/email/verify", h.verifyEmail)
+	h.mux.HandleFunc("GET /api/v1/email/unsubscribe", h.unsubscribe)
+	h.mux.HandleFunc("POST /api/v1/email/unsubscribe", h.unsubscribe)
 	h.mux.HandleFunc("GET /api/v1/players/{name}", handle(h, byAnyone, ok, h.profile))
 	h.mux.HandleFunc("GET /api/v1/players/{name}/games", handle(h, byAnyone, ok, h.history))
 	h.mux.HandleFunc("GET /api/v1/leaderboards", h.leaderboards)

@@ -170,6 +170,9 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 		return Challenge{}, err
 	}
 	s.tell("challenge", info, c.From, c.To)
+	if s.cfg.Challenged != nil {
+		s.cfg.Challenged(c.To, c.From, info)
+	}
 	s.cfg.Clock.AfterFunc(ChallengeTTL, func() { s.expire(c.ID) })
 	return info, nil
 }

@@ -28,7 +28,8 @@ type Peers interface {
 	StreamElsewhere(identity string, ev StreamEvent)
 }
 
-// Config is what a Service is built from; all but Peers are required.
+// Config is what a Service is built from; all but Peers and Challenged
+// are required.
 type Config struct {
 	Tables  *table.Service
 	Players *players.Service
@@ -42,6 +43,10 @@ type Config struct {
 	// when a player comes online or starts a game, and blocked players
 	// are kept from challenges and the list of players online.
 	Relations *relations.Service
+	// Challenged, when set, hears of each challenge made, with the
+	// identities it is to and from: the mail tells the one challenged. It
+	// is called on the request's goroutine and must not block.
+	Challenged func(to, from string, ch Challenge)
 }
 
 // Service is presence, challenges and the player streams.

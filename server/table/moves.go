@@ -216,6 +216,7 @@ func (s *Service) accept(t *table, seat game.Seat, text string, now time.Time, e
 		s.log.Info("game over", "table", t.id, "moves", len(t.moves))
 		s.finished(t, end)
 	}
+	s.turned(t)
 	ev := t.visible(evs, seat)
 	if ev == nil {
 		ev = []game.Event{}

@@ -16,6 +16,18 @@ type Observer interface {
 	Finished(GameNote, *store.GameEnd)
 }
 
+// TurnObserver is an Observer that also hears whose turn it is: after
+// each move of a game under way, and when play starts. The mail tells a
+// player who is not there to see it that their seat is to move. Like an
+// Observer it is called outside the table's lock and must not block; it
+// may hear of the same turn twice (a start that is also the table's
+// last seat taken).
+type TurnObserver interface {
+	Observer
+	// Turn says that the seats of n are to move.
+	Turn(n GameNote, seats []int)
+}
+
 // GameNote is what an Observer hears of a table: the facts a listener
 // needs to tell the players and who sits where. It is not a table's
 // public description (Info), which names no identity.
@@ -45,6 +57,32 @@ func (s *Service) started(t *table) {
 	n := t.note()
 	for _, o := range s.observers {
 		t.after = append(t.after, func() { o.Started(n) })
+	}
+	s.turned(t)
+}
+
+// turned tells the TurnObservers which seats of t are to move, once t.mu
+// is let go, when t's game is under way. t.mu must be held.
+func (s *Service) turned(t *table) {
+	if t.st == nil || t.status != store.Playing {
+		return
+	}
+	var n *GameNote
+	for _, o := range s.observers {
+		to, ok := o.(TurnObserver)
+		if !ok {
+			continue
+		}
+		if n == nil {
+			note := t.note()
+			n = &note
+		}
+		seats := []int{}
+		for _, seat := range t.st.ToMove() {
+			seats = append(seats, int(seat))
+		}
+		note := *n
+		t.after = append(t.after, func() { to.Turn(note, seats) })
 	}
 }
 

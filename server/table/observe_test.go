@@ -88,3 +88,72 @@ func TestObserversOutsideTheLock(t *testing.T) {
 		t.Fatalf("heard started %v and finished %v, want table %s once each", r.started, r.finished, a.Table)
 	}
 }
+
+// turns is a TurnObserver that keeps the seats it hears are to move.
+type turns struct {
+	reader
+	turns [][]int
+}
+
+func (r *turns) Turn(n GameNote, seats []int) {
+	if _, err := r.s.View(context.Background(), nil, n.Table); err != nil {
+		panic(err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.turns = append(r.turns, seats)
+}
+
+// TestTurnObserver: a TurnObserver hears whose turn it is when play starts
+// (the last setup in) and after each move of a game under way, and not
+// after the move that ends it.
+func TestTurnObserver(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	r := &turns{}
+	f := &fixture{t: t, dir: t.TempDir(), observers: []Observer{r}}
+	f.open()
+	t.Cleanup(f.close)
+	r.s = f.s
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := f.principal(a.Token), f.principal(b.Token)
+	if _, err := f.s.Setup(ctx, pa, a.Table, SetupRequest{Setup: []byte(`{"number": 3}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.turns) != 0 {
+		t.Fatalf("turns heard before play started: %v", r.turns)
+	}
+	if _, err := f.s.Setup(ctx, pb, a.Table, SetupRequest{Setup: []byte(`{"number": 7}`)}); err != nil {
+		t.Fatal(err)
+	}
+	u, err := f.s.View(ctx, pa, a.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.turns) != 1 || len(r.turns[0]) != len(u.Table.ToMove) || int(u.Table.ToMove[0]) != r.turns[0][0] {
+		t.Fatalf("at the start heard %v, want the seats to move %v", r.turns, u.Table.ToMove)
+	}
+	who := pa
+	if len(u.Table.ToMove) == 1 && u.Table.ToMove[0] == 1 {
+		who = pb
+	}
+	if _, err := f.s.Move(ctx, who, a.Table, MoveRequest{Move: bisect(t, u, servertest.Config(100).Rules.Int("max"))}); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.turns) != 2 {
+		t.Fatalf("after a move heard %v, want a second turn", r.turns)
+	}
+	if _, err := f.s.Move(ctx, pb, a.Table, MoveRequest{Move: "resign"}); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.turns) != 2 || len(r.finished) != 1 {
+		t.Fatalf("after the game ended heard turns %v and finished %v, want no new turn and one end", r.turns, r.finished)
+	}
+}

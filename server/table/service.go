@@ -585,6 +585,7 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 	s.scheduleBots(t)
 	if st != nil {
 		s.startClock(t, *t.m.StartedAt)
+		s.turned(t)
 	}
 	return nil
 }

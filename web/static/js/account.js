@@ -105,6 +105,7 @@ export async function account(main) {
       h("a", { class: "button", href: "/players/" + encodeURIComponent(name), id: "my-profile" }, "Your profile"),
       h("button", { type: "button", id: "signout", onclick: signOut }, "Sign out")),
     settings(),
+    email(),
     sshKeys(),
     blockedSlot(),
     h("div", { class: "cards" },
@@ -148,6 +149,47 @@ function settings() {
   call("GET", "/account/settings").then(s => { box.checked = !!s.hidden; box.disabled = false; }).catch(e => { msg.textContent = e.message; });
   return h("section", { class: "card", id: "settings", "aria-labelledby": "settings-title" }, h("h2", { id: "settings-title" }, "Settings"),
     h("div", { class: "field" }, h("label", { for: "hide-online" }, box, " Hide me from the list of players online"), msg));
+}
+
+// email is the account's e-mail: an address, confirmed by a link mailed
+// to it, and the kinds of mail it wants (GET, PUT, DELETE
+// /api/v1/account/email). Nothing is stored until the player saves an
+// address.
+function email() {
+  const status = h("p", { class: "help", id: "email-status", "aria-live": "polite" });
+  const msg = h("p", { class: "error", role: "alert", id: "email-error" });
+  const addr = h("input", { type: "email", id: "email-address", autocomplete: "email", placeholder: "you@example.org" });
+  const kinds = [["your_move", "When it is my move and I am away"], ["game_end", "When a game of mine ends"], ["challenge", "When someone challenges me"]];
+  const boxes = Object.fromEntries(kinds.map(([k]) => [k, h("input", { type: "checkbox", id: "email-" + k.replace("_", "-"), checked: true })]));
+  const remove = h("button", { type: "button", id: "email-remove", hidden: true, onclick: async () => {
+    msg.textContent = "";
+    try { await call("DELETE", "/account/email"); toast("E-mail address removed"); load(); } catch (e) { msg.textContent = e.message; }
+  } }, "Remove the address");
+  const save = h("form", { id: "email-form", class: "stack", novalidate: true, hidden: true, onsubmit: async e => {
+    e.preventDefault();
+    msg.textContent = "";
+    const body = { address: addr.value.trim() };
+    for (const [k] of kinds) body[k] = boxes[k].checked;
+    try {
+      const s = await call("PUT", "/account/email", body);
+      show(s);
+      toast(s.verified ? "E-mail choices saved" : `A confirmation link was mailed to ${s.address}`);
+    } catch (ex) { msg.textContent = ex.message; }
+  } }, field("Address", addr), kinds.map(([k, label]) => field(label, boxes[k])), h("button", { type: "submit" }, "Save"));
+  const show = s => {
+    save.hidden = !s.offered;
+    remove.hidden = !s.address;
+    addr.value = s.address || "";
+    for (const [k] of kinds) boxes[k].checked = s.address ? !!s[k] : true;
+    status.textContent = !s.offered ? "This server sends no e-mail." + (s.address ? ` It keeps ${s.address} until you remove it.` : "")
+      : !s.address ? "No address given: Parlour keeps none and mails you nothing."
+      : s.verified ? `${s.address} is confirmed.` : `${s.address} waits for confirmation: open the link mailed to it.`;
+  };
+  const load = () => call("GET", "/account/email").then(show).catch(e => { msg.textContent = e.message; });
+  load();
+  return h("section", { class: "card", id: "email", "aria-labelledby": "email-title" }, h("h2", { id: "email-title" }, "E-mail"),
+    h("p", { class: "help" }, "Parlour can mail you about your games. Every message has a link that stops them."),
+    status, save, msg, remove);
 }
 
 // when says a moment as the player's clock and calendar have it.

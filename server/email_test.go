@@ -1,0 +1,293 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/account"
+	"parlour/games"
+	"parlour/server/internal/servertest"
+	"parlour/server/mail"
+	"parlour/store"
+)
+
+// mailLink finds the link to path in a mail's body.
+func mailLink(t *testing.T, m servertest.Mail, path string) string {
+	t.Helper()
+	l := regexp.MustCompile(`https?://\S+` + regexp.QuoteMeta(path) + `\?token=[A-Za-z0-9_-]+`).FindString(m.Body)
+	if l == "" {
+		t.Fatalf("no %s link in the mail:\n%s", path, m.Body)
+	}
+	return l
+}
+
+// follow opens a mailed link as a browser does and returns the status and
+// the page.
+func follow(t *testing.T, method, link string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, link, nil)
+	req.Header.Set("Accept", "text/html")
+	if method == "POST" {
+		req.Body = io.NopCloser(strings.NewReader("List-Unsubscribe=One-Click"))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	return res.StatusCode, string(b)
+}
+
+// TestEmail follows a player's e-mail from start to end through a real
+// SMTP server the test runs: nothing is stored before the player asks,
+// bad addresses are refused, the confirmation mail arrives (once the SMTP
+// server's passing failure is retried) and its link confirms the address
+// (a wrong or used link changes nothing), a challenge is mailed with
+// working unsubscribe links (body and List-Unsubscribe headers), following
+// one stops the next mail, and removing the address or the account
+// forgets it.
+func TestEmail(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, testEmail)
+}
+
+// newMailServer serves a fresh store of kind k with mail going to smtp.
+func newMailServer(t *testing.T, k servertest.StoreKind, smtp *servertest.SMTP) (*httptest.Server, store.Store) {
+	t.Helper()
+	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := k.OpenFresh(t)
+	s, err := New(context.Background(), Config{Store: st, Games: games.Registry(), NewBot: games.NewBot, BaseURL: "http://test", SMTP: cfg, MailRetryDelay: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	srv := httptest.NewServer(NewHandler(s, generous))
+	t.Cleanup(srv.Close)
+	s.SetBaseURL(srv.URL)
+	return srv, st
+}
+
+func testEmail(t *testing.T, k servertest.StoreKind) {
+	smtp := servertest.StartSMTP(t)
+	srv, st := newMailServer(t, k, smtp)
+	ann, ben, cid := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben"), signUp(t, srv.URL, "Cid")
+
+	var s mail.Settings
+	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s != (mail.Settings{Offered: true}) {
+		t.Fatalf("before any address: %d %s", st, body)
+	}
+	guest := &client{t: t, base: srv.URL}
+	for _, c := range []struct {
+		name string
+		who  *client
+		body string
+		st   int
+		want string
+	}{
+		{"no @", ann, `{"address": "ann"}`, 400, "no @"},
+		{"a name and an address", ann, `{"address": "Ann <ann@example.org>"}`, 400, "just the address"},
+		{"two lines", ann, `{"address": "ann@example.org\r\nBcc: x@example.org"}`, 400, "one line"},
+		{"no address", ann, `{"your_move": true}`, 400, "give an e-mail address"},
+		{"unknown field", ann, `{"address": "ann@example.org", "weekly": true}`, 400, "weekly"},
+		{"not a boolean", ann, `{"address": "ann@example.org", "challenge": "yes"}`, 400, "challenge"},
+		{"nobody", guest, `{"address": "ann@example.org"}`, 401, "sign in"},
+	} {
+		if st, body := c.who.do("PUT", "/api/v1/account/email", c.body, nil); st != c.st || !strings.Contains(body, c.want) {
+			t.Errorf("%s: %d %s, want %d saying %q", c.name, st, body, c.st, c.want)
+		}
+	}
+	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s.Address != "" {
+		t.Fatalf("after refusals: %d %s, want nothing stored", st, body)
+	}
+
+	// The SMTP server fails once: the confirmation is sent again.
+	smtp.FailNext(1)
+	if st, body := ann.do("PUT", "/api/v1/account/email", `{"address": "ann@example.org"}`, &s); st != 200 ||
+		s != (mail.Settings{Offered: true, Address: "ann@example.org", Pending: true, YourMove: true, GameEnd: true, Challenge: true}) {
+		t.Fatalf("give an address: %d %s", st, body)
+	}
+	m := smtp.Next(t)
+	if m.From != "parlour@example.org" || len(m.To) != 1 || m.To[0] != "ann@example.org" || !strings.Contains(m.Header.Get("Subject"), "Confirm") {
+		t.Fatalf("the confirmation mail: from %q to %q, %v", m.From, m.To, m.Header)
+	}
+	verify := mailLink(t, m, "/api/v1/email/verify")
+	if !strings.HasPrefix(verify, srv.URL+"/") {
+		t.Fatalf("the confirmation link %s is not the server's (%s)", verify, srv.URL)
+	}
+
+	// Wrong links change nothing.
+	unknown, _ := account.NewToken()
+	for _, c := range []struct {
+		link string
+		st   int
+		want string
+	}{
+		{srv.URL + "/api/v1/email/verify", 400, "no token"},
+		{srv.URL + "/api/v1/email/verify?token=abc", 400, "cut short"},
+		{verify[:len(verify)-2], 400, "cut short"},
+		{srv.URL + "/api/v1/email/verify?token=" + unknown, 404, "not known"},
+		{srv.URL + "/api/v1/email/unsubscribe?token=" + unknown, 404, "not known"},
+	} {
+		if st, page := follow(t, "GET", c.link); st != c.st || !strings.Contains(page, c.want) {
+			t.Errorf("GET %s: %d %s, want %d saying %q", c.link, st, page, c.st, c.want)
+		}
+	}
+	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s.Verified || !s.Pending {
+		t.Fatalf("after wrong links: %d %s, want still pending", st, body)
+	}
+	if st, page := follow(t, "GET", verify); st != 200 || !strings.Contains(page, "ann@example.org is confirmed") || !strings.Contains(page, "<html") {
+		t.Fatalf("following the confirmation link: %d %s", st, page)
+	}
+	if st, page := follow(t, "GET", verify); st != 404 || !strings.Contains(page, "used already") {
+		t.Fatalf("following it again: %d %s", st, page)
+	}
+	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || !s.Verified || s.Pending {
+		t.Fatalf("after confirming: %d %s", st, body)
+	}
+
+	// Cid asks for challenges only, and confirms.
+	if st, body := cid.do("PUT", "/api/v1/account/email", `{"address": "cid@example.org", "challenge": true, "your_move": false, "game_end": false}`, &s); st != 200 || !s.Challenge || s.YourMove || s.GameEnd {
+		t.Fatalf("Cid's address: %d %s", st, body)
+	}
+	if st, page := follow(t, "GET", mailLink(t, smtp.Next(t), "/api/v1/email/verify")); st != 200 {
+		t.Fatalf("Cid confirming: %d %s", st, page)
+	}
+
+	// Ben challenges Ann: she hears of it by mail.
+	if st, body := ben.do("POST", "/api/v1/challenges", `{"to": "ann", "game": "nymphabet"}`, nil); st != 201 {
+		t.Fatalf("challenge: %d %s", st, body)
+	}
+	m = smtp.Next(t)
+	if m.To[0] != "ann@example.org" || m.Header.Get("Subject") != "Ben challenges you to Nymphabet" {
+		t.Fatalf("the challenge's mail: to %v, %v\n%s", m.To, m.Header, m.Body)
+	}
+	unsub := mailLink(t, m, "/api/v1/email/unsubscribe")
+	if h := m.Header.Get("List-Unsubscribe"); h != "<"+unsub+">" || m.Header.Get("List-Unsubscribe-Post") != "List-Unsubscribe=One-Click" {
+		t.Fatalf("List-Unsubscribe %q, -Post %q; want <%s> and one click", h, m.Header.Get("List-Unsubscribe-Post"), unsub)
+	}
+	// A mail program's one click (RFC 8058), then a person's.
+	for _, method := range []string{"POST", "GET"} {
+		if st, page := follow(t, method, unsub); st != 200 || !strings.Contains(page, "no more mail to ann@example.org") {
+			t.Fatalf("%s the unsubscribe link: %d %s", method, st, page)
+		}
+	}
+	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s.YourMove || s.GameEnd || s.Challenge || s.Address != "ann@example.org" {
+		t.Fatalf("after unsubscribing: %d %s, want every kind off", st, body)
+	}
+	// The next challenge to Ann is not mailed: the queue sends in order,
+	// so the mail that arrives next is Cid's, made after it.
+	if st, body := ben.do("POST", "/api/v1/challenges", `{"to": "ann", "game": "salvo"}`, nil); st != 201 {
+		t.Fatalf("challenge: %d %s", st, body)
+	}
+	if st, body := ben.do("POST", "/api/v1/challenges", `{"to": "cid", "game": "nymphabet"}`, nil); st != 201 {
+		t.Fatalf("challenge: %d %s", st, body)
+	}
+	if m := smtp.Next(t); m.To[0] != "cid@example.org" {
+		t.Fatalf("after Ann unsubscribed the next mail went to %v: %s", m.To, m.Header.Get("Subject"))
+	}
+
+	// The failure was retried and counted.
+	res, err := http.Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{"parlour_mail_retries_total 1", "parlour_mail_failed_total 0"} {
+		if !strings.Contains(string(b), want+"\n") {
+			t.Errorf("the metrics lack %q", want)
+		}
+	}
+
+	// Removing the address forgets it; deleting the account too.
+	if st, body := ann.do("DELETE", "/api/v1/account/email", nil, nil); st != 204 {
+		t.Fatalf("remove the address: %d %s", st, body)
+	}
+	s = mail.Settings{}
+	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s != (mail.Settings{Offered: true}) {
+		t.Fatalf("after removing: %d %s", st, body)
+	}
+	if st, body := ann.do("DELETE", "/api/v1/account/email", nil, nil); st != 404 || !strings.Contains(body, "no e-mail address") {
+		t.Fatalf("removing twice: %d %s", st, body)
+	}
+	if st, page := follow(t, "GET", unsub); st != 404 {
+		t.Fatalf("an unsubscribe link of a removed address: %d %s", st, page)
+	}
+	var me struct {
+		Identity string `json:"identity"`
+	}
+	if st, body := cid.do("GET", "/api/v1/account", nil, &me); st != 200 || me.Identity == "" {
+		t.Fatalf("whoami: %d %s", st, body)
+	}
+	if st, body := cid.do("DELETE", "/api/v1/account", `{"password": "`+testPassword+`"}`, nil); st != 204 {
+		t.Fatalf("delete Cid's account: %d %s", st, body)
+	}
+	if _, err := st.(store.Emails).EmailOf(context.Background(), me.Identity); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a deleted account's address: %v, want it forgotten", err)
+	}
+}
+
+// TestEmailNotOffered: without --smtp the API says e-mail is not offered
+// and stores nothing.
+func TestEmailNotOffered(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	ann := signUp(t, srv.URL, "Ann")
+	var s mail.Settings
+	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s.Offered || !strings.Contains(body, `"offered":false`) {
+		t.Fatalf("GET: %d %s", st, body)
+	}
+	if st, body := ann.do("PUT", "/api/v1/account/email", `{"address": "ann@example.org"}`, nil); st != 409 || !strings.Contains(body, "not offered on this server") {
+		t.Fatalf("PUT: %d %s", st, body)
+	}
+	if st, body := ann.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s.Address != "" {
+		t.Fatalf("after PUT: %d %s", st, body)
+	}
+}
+
+// TestEmailRateLimits: confirmation mails are limited per account and per
+// address, and a refused request changes nothing.
+func TestEmailRateLimits(t *testing.T) {
+	t.Parallel()
+	smtp := servertest.StartSMTP(t)
+	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newGamesFixtureTuned(t, func(c *Config) { c.SMTP = cfg })
+	srv := startServer(t, f, generous)
+	ben := signUp(t, srv.URL, "Ben")
+	for i, addr := range []string{"b1@example.org", "b2@example.org", "b3@example.org"} {
+		if st, body := ben.do("PUT", "/api/v1/account/email", map[string]string{"address": addr}, nil); st != 200 {
+			t.Fatalf("address %d: %d %s", i+1, st, body)
+		}
+	}
+	if st, body := ben.do("PUT", "/api/v1/account/email", `{"address": "b4@example.org"}`, nil); st != 429 || !strings.Contains(body, "several confirmation mails") {
+		t.Fatalf("a fourth address within the hour: %d %s", st, body)
+	}
+	var s mail.Settings
+	if st, body := ben.do("GET", "/api/v1/account/email", nil, &s); st != 200 || s.Address != "b3@example.org" {
+		t.Fatalf("after the refusal: %d %s, want b3 kept", st, body)
+	}
+	// One address, given by three accounts: the third is refused.
+	for i, who := range []string{"Cid", "Dan", "Eve"} {
+		c := signUp(t, srv.URL, who)
+		st, body := c.do("PUT", "/api/v1/account/email", `{"address": "shared@example.org"}`, nil)
+		if i < 2 && st != 200 || i == 2 && (st != 429 || !strings.Contains(body, "shared@example.org was sent confirmation mails lately")) {
+			t.Fatalf("%s giving the address: %d %s", who, st, body)
+		}
+	}
+}

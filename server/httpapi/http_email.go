@@ -1,0 +1,73 @@
+package httpapi
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"net/http"
+	"strings"
+
+	"parlour/server/auth"
+	"parlour/server/mail"
+	"parlour/server/refuse"
+)
+
+// emailSettings answers GET /api/v1/account/email: whether the server
+// sends mail, and the account's address with what it asked for.
+func (h *Handler) emailSettings(r *http.Request, p *auth.Principal) (mail.Settings, error) {
+	return h.mail.Get(r.Context(), p)
+}
+
+// setEmail answers PUT /api/v1/account/email: gives (or changes) the
+// address and chooses the mail; a new address is mailed a link to confirm.
+func (h *Handler) setEmail(r *http.Request, p *auth.Principal, req mail.SetRequest) (mail.Settings, error) {
+	return h.mail.Set(r.Context(), p, req)
+}
+
+// deleteEmail answers DELETE /api/v1/account/email: forgets the address.
+func (h *Handler) deleteEmail(r *http.Request, p *auth.Principal) (struct{}, error) {
+	return struct{}{}, h.mail.Delete(r.Context(), p)
+}
+
+// verifyEmail answers the link of a confirmation mail,
+// GET /api/v1/email/verify?token=…, with a small page.
+func (h *Handler) verifyEmail(w http.ResponseWriter, r *http.Request) {
+	h.emailPage(w, r, "E-mail address confirmed", h.mail.Verify)
+}
+
+// unsubscribe answers the unsubscribe link every message carries, GET
+// (a person's click) or POST (a mail program's one click, RFC 8058)
+// /api/v1/email/unsubscribe?token=…, with a small page.
+func (h *Handler) unsubscribe(w http.ResponseWriter, r *http.Request) {
+	h.emailPage(w, r, "Unsubscribed", h.mail.Unsubscribe)
+}
+
+// emailPage answers a mailed link with what f says of the token in the
+// query: a small HTML page for a browser, plain text for other programs,
+// with the refusal's status when f refuses.
+func (h *Handler) emailPage(w http.ResponseWriter, r *http.Request, title string, f func(context.Context, string) (string, error)) {
+	msg, err := f(r.Context(), r.URL.Query().Get("token"))
+	status := http.StatusOK
+	if err != nil {
+		status = refuse.Status(err)
+		msg = err.Error()
+		if status == http.StatusInternalServerError {
+			h.log.Error("internal error", "method", r.Method, "path", r.URL.Path, "err", err)
+			msg = "something went wrong on the server: try the link again later"
+		}
+		title = "This link did not work"
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	if !strings.Contains(r.Header.Get("Accept"), "text/html") {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.WriteHeader(status)
+		fmt.Fprintln(w, msg)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	fmt.Fprintf(w, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">"+
+		"<title>%s · Parlour</title></head>\n<body><main><h1>%s</h1>\n<p>%s</p>\n<p><a href=\"/account\">Your account</a> · <a href=\"/\">Parlour</a></p></main></body></html>\n",
+		html.EscapeString(title), html.EscapeString(title), html.EscapeString(msg))
+}

@@ -1,0 +1,105 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"parlour/store"
+)
+
+// emailColumns are the columns email reads, in its order.
+const emailColumns = "identity, address, verified, your_move, game_end, challenge, verify_hash, verify_sent, updated"
+
+// SetEmail implements store.Emails.
+func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
+	var sent *time.Time
+	if !e.VerifySent.IsZero() {
+		sent = &e.VerifySent
+	}
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "INSERT INTO emails ("+emailColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "+
+			"ON CONFLICT (identity) DO UPDATE SET address = excluded.address, verified = excluded.verified, your_move = excluded.your_move, "+
+			"game_end = excluded.game_end, challenge = excluded.challenge, verify_hash = excluded.verify_hash, verify_sent = excluded.verify_sent, "+
+			"updated = excluded.updated",
+			e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, e.VerifyHash, sent, e.Updated); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("e-mail address of %s: %w", e.Identity, store.ErrConflict)
+			}
+			return fmt.Errorf("postgres: storing an e-mail address: %w", err)
+		}
+		return nil
+	})
+}
+
+// EmailOf implements store.Emails.
+func (s *Store) EmailOf(ctx context.Context, identity string) (store.Email, error) {
+	return s.email(ctx, "identity = $1", identity)
+}
+
+// EmailByVerifyHash implements store.Emails.
+func (s *Store) EmailByVerifyHash(ctx context.Context, h []byte) (store.Email, error) {
+	return s.email(ctx, "verify_hash = $1", h)
+}
+
+// AddUnsubscribe implements store.Emails.
+func (s *Store) AddUnsubscribe(ctx context.Context, identity string, h []byte, at, forget time.Time) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, "INSERT INTO email_unsubscribes (hash, identity, created) SELECT $1, identity, $2 FROM emails WHERE identity = $3", h, at, identity)
+		if err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("unsubscribe token: %w", store.ErrConflict)
+			}
+			return fmt.Errorf("postgres: storing an unsubscribe token: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("e-mail address: %w", store.ErrNotFound)
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM email_unsubscribes WHERE identity = $1 AND created < $2", identity, forget); err != nil {
+			return fmt.Errorf("postgres: forgetting old unsubscribe tokens: %w", err)
+		}
+		return nil
+	})
+}
+
+// EmailByUnsubscribeHash implements store.Emails.
+func (s *Store) EmailByUnsubscribeHash(ctx context.Context, h []byte) (store.Email, error) {
+	return s.email(ctx, "identity = (SELECT identity FROM email_unsubscribes WHERE hash = $1)", h)
+}
+
+func (s *Store) email(ctx context.Context, where string, arg any) (store.Email, error) {
+	var e store.Email
+	var sent *time.Time
+	err := s.pool.QueryRow(ctx, "SELECT "+emailColumns+" FROM emails WHERE "+where, arg).Scan(
+		&e.Identity, &e.Address, &e.Verified, &e.YourMove, &e.GameEnd, &e.Challenge, &e.VerifyHash, &sent, &e.Updated)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return e, fmt.Errorf("e-mail address: %w", store.ErrNotFound)
+	}
+	if err != nil {
+		return e, fmt.Errorf("postgres: reading an e-mail address: %w", err)
+	}
+	if sent != nil {
+		e.VerifySent = utc(*sent)
+	}
+	e.Updated = utc(e.Updated)
+	return e, nil
+}
+
+// DeleteEmail implements store.Emails.
+func (s *Store) DeleteEmail(ctx context.Context, identity string) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, "DELETE FROM emails WHERE identity = $1", identity)
+		if err != nil {
+			return fmt.Errorf("postgres: deleting an e-mail address: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("e-mail address: %w", store.ErrNotFound)
+		}
+		return nil
+	})
+}
+
+var _ store.Emails = (*Store)(nil)

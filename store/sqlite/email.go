@@ -1,0 +1,108 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"parlour/store"
+)
+
+// emailColumns are the columns scanEmail reads, in its order.
+const emailColumns = "identity, address, verified, your_move, game_end, challenge, verify_hash, verify_sent, updated"
+
+// SetEmail implements store.Emails.
+func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
+	var sent int64
+	if !e.VerifySent.IsZero() {
+		sent = nanos(e.VerifySent)
+	}
+	var verify any
+	if e.VerifyHash != nil {
+		verify = e.VerifyHash
+	}
+	return s.do(ctx, func(ex *execer) error {
+		if _, err := ex.exec("INSERT INTO emails ("+emailColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "+
+			"ON CONFLICT (identity) DO UPDATE SET address = excluded.address, verified = excluded.verified, your_move = excluded.your_move, "+
+			"game_end = excluded.game_end, challenge = excluded.challenge, verify_hash = excluded.verify_hash, verify_sent = excluded.verify_sent, "+
+			"updated = excluded.updated",
+			e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, verify, sent, nanos(e.Updated)); err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("e-mail token: %w", store.ErrConflict)
+			}
+			return fmt.Errorf("sqlite: storing an e-mail address: %w", err)
+		}
+		return nil
+	})
+}
+
+// EmailOf implements store.Emails.
+func (s *Store) EmailOf(ctx context.Context, identity string) (store.Email, error) {
+	return s.email(ctx, "identity = ?", identity)
+}
+
+// EmailByVerifyHash implements store.Emails.
+func (s *Store) EmailByVerifyHash(ctx context.Context, h []byte) (store.Email, error) {
+	return s.email(ctx, "verify_hash = ?", h)
+}
+
+// AddUnsubscribe implements store.Emails.
+func (s *Store) AddUnsubscribe(ctx context.Context, identity string, h []byte, at, forget time.Time) error {
+	return s.do(ctx, func(ex *execer) error {
+		n, err := ex.exec("INSERT INTO email_unsubscribes (hash, identity, created) SELECT ?, identity, ? FROM emails WHERE identity = ?", h, nanos(at), identity)
+		if err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("unsubscribe token: %w", store.ErrConflict)
+			}
+			return fmt.Errorf("sqlite: storing an unsubscribe token: %w", err)
+		}
+		if n == 0 {
+			return fmt.Errorf("e-mail address: %w", store.ErrNotFound)
+		}
+		if _, err := ex.exec("DELETE FROM email_unsubscribes WHERE identity = ? AND created < ?", identity, nanos(forget)); err != nil {
+			return fmt.Errorf("sqlite: forgetting old unsubscribe tokens: %w", err)
+		}
+		return nil
+	})
+}
+
+// EmailByUnsubscribeHash implements store.Emails.
+func (s *Store) EmailByUnsubscribeHash(ctx context.Context, h []byte) (store.Email, error) {
+	return s.email(ctx, "identity = (SELECT identity FROM email_unsubscribes WHERE hash = ?)", h)
+}
+
+func (s *Store) email(ctx context.Context, where string, arg any) (store.Email, error) {
+	var e store.Email
+	var sent, updated int64
+	err := s.queryRow(ctx, "SELECT "+emailColumns+" FROM emails WHERE "+where, arg).Scan(
+		&e.Identity, &e.Address, &e.Verified, &e.YourMove, &e.GameEnd, &e.Challenge, &e.VerifyHash, &sent, &updated)
+	if errors.Is(err, sql.ErrNoRows) {
+		return e, fmt.Errorf("e-mail address: %w", store.ErrNotFound)
+	}
+	if err != nil {
+		return e, fmt.Errorf("sqlite: reading an e-mail address: %w", err)
+	}
+	if sent != 0 {
+		e.VerifySent = fromNanos(sent)
+	}
+	e.Updated = fromNanos(updated)
+	return e, nil
+}
+
+// DeleteEmail implements store.Emails.
+func (s *Store) DeleteEmail(ctx context.Context, identity string) error {
+	return s.do(ctx, func(ex *execer) error {
+		n, err := ex.exec("DELETE FROM emails WHERE identity = ?", identity)
+		if err != nil {
+			return fmt.Errorf("sqlite: deleting an e-mail address: %w", err)
+		}
+		if n == 0 {
+			return fmt.Errorf("e-mail address: %w", store.ErrNotFound)
+		}
+		return nil
+	})
+}
+
+var _ store.Emails = (*Store)(nil)

@@ -1,0 +1,146 @@
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"parlour/store"
+)
+
+// emailTests are the e-mail addresses' tests.
+func emailTests() []test {
+	return []test{{"Emails", testEmails}}
+}
+
+// sameEmail reports whether a and b hold the same address, consents and
+// confirmation token.
+func sameEmail(a, b store.Email) bool {
+	return a.Identity == b.Identity && a.Address == b.Address && a.Verified == b.Verified &&
+		a.YourMove == b.YourMove && a.GameEnd == b.GameEnd && a.Challenge == b.Challenge &&
+		bytes.Equal(a.VerifyHash, b.VerifyHash) && a.VerifySent.Equal(b.VerifySent) && a.Updated.Equal(b.Updated)
+}
+
+// testEmails stores, finds by either kind of token, replaces and deletes
+// an account's address: nothing is stored before SetEmail, the address
+// survives a restart, old unsubscribe tokens are forgotten, and a
+// forgotten address or a deleted account takes its tokens with it.
+func testEmails(t *testing.T, e *env) {
+	ctx := context.Background()
+	es := as[store.Emails](t, e.s)
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, id := range []string{"ida", "idb"} {
+		if _, err := ps.CreateAccount(ctx, account(id, id, at), store.Credential{Hash: []byte(id), Identity: id}, guest(id, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := es.EmailOf(ctx, "ida"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an address never given: %v, want ErrNotFound", err)
+	}
+	if err := es.AddUnsubscribe(ctx, "ida", []byte("unsub-0"), at, at); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an unsubscribe token without an address: %v, want ErrNotFound", err)
+	}
+	pending := store.Email{Identity: "ida", Address: "ann@example.org", YourMove: true, Challenge: true,
+		VerifyHash: []byte("verify-a"), VerifySent: at, Updated: at}
+	if err := es.SetEmail(ctx, pending); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := es.EmailOf(ctx, "ida"); err != nil || !sameEmail(got, pending) {
+		t.Fatalf("EmailOf: %+v, %v; want %+v", got, err, pending)
+	}
+	if got, err := es.EmailByVerifyHash(ctx, []byte("verify-a")); err != nil || !sameEmail(got, pending) {
+		t.Fatalf("EmailByVerifyHash: %+v, %v", got, err)
+	}
+	if _, err := es.EmailByVerifyHash(ctx, []byte("nothing")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("EmailByVerifyHash(unknown): %v, want ErrNotFound", err)
+	}
+
+	// Confirmed: the verify token is spent, the rest kept, across a
+	// restart.
+	verified := pending
+	verified.Verified, verified.VerifyHash, verified.VerifySent, verified.Updated = true, nil, time.Time{}, at.Add(time.Second)
+	if err := es.SetEmail(ctx, verified); err != nil {
+		t.Fatal(err)
+	}
+	for i, h := range []string{"unsub-1", "unsub-2"} {
+		if err := es.AddUnsubscribe(ctx, "ida", []byte(h), at.Add(time.Duration(i)*time.Hour), at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := es.AddUnsubscribe(ctx, "ida", []byte("unsub-1"), at, at); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("an unsubscribe token stored twice: %v, want ErrConflict", err)
+	}
+	es = as[store.Emails](t, e.reopen())
+	ps = as[store.Players](t, e.s)
+	if got, err := es.EmailOf(ctx, "ida"); err != nil || !sameEmail(got, verified) {
+		t.Fatalf("after verifying and a restart: %+v, %v; want %+v", got, err, verified)
+	}
+	if _, err := es.EmailByVerifyHash(ctx, []byte("verify-a")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a spent verify token: %v, want ErrNotFound", err)
+	}
+	for _, h := range []string{"unsub-1", "unsub-2"} {
+		if got, err := es.EmailByUnsubscribeHash(ctx, []byte(h)); err != nil || !sameEmail(got, verified) {
+			t.Fatalf("EmailByUnsubscribeHash(%s): %+v, %v", h, got, err)
+		}
+	}
+	if _, err := es.EmailByUnsubscribeHash(ctx, []byte("verify-a")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an unsubscribe token that is none: %v, want ErrNotFound", err)
+	}
+	// A third token forgets those from before the second.
+	if err := es.AddUnsubscribe(ctx, "ida", []byte("unsub-3"), at.Add(2*time.Hour), at.Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := es.EmailByUnsubscribeHash(ctx, []byte("unsub-1")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a forgotten unsubscribe token: %v, want ErrNotFound", err)
+	}
+	if _, err := es.EmailByUnsubscribeHash(ctx, []byte("unsub-2")); err != nil {
+		t.Fatalf("a kept unsubscribe token: %v", err)
+	}
+
+	// Another account, with no pending token: two nil verify hashes are
+	// stored side by side.
+	other := store.Email{Identity: "idb", Address: "ben@example.org", Verified: true, GameEnd: true, Updated: at}
+	if err := es.SetEmail(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	if err := es.AddUnsubscribe(ctx, "idb", []byte("unsub-b"), at, at); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := es.EmailOf(ctx, "idb"); err != nil || !sameEmail(got, other) {
+		t.Fatalf("EmailOf(idb): %+v, %v", got, err)
+	}
+
+	if err := es.DeleteEmail(ctx, "ida"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := es.EmailOf(ctx, "ida"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a deleted address: %v, want ErrNotFound", err)
+	}
+	if _, err := es.EmailByUnsubscribeHash(ctx, []byte("unsub-2")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a deleted address's unsubscribe token: %v, want ErrNotFound", err)
+	}
+	if err := es.DeleteEmail(ctx, "ida"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("deleting twice: %v, want ErrNotFound", err)
+	}
+	// The address given again starts without the old tokens.
+	if err := es.SetEmail(ctx, pending); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := es.EmailByUnsubscribeHash(ctx, []byte("unsub-2")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an unsubscribe token of a forgotten address, after a new one: %v, want ErrNotFound", err)
+	}
+
+	// Deleting the account forgets its address and tokens.
+	if _, err := ps.DeleteAccount(ctx, "idb", "deleted player", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := es.EmailOf(ctx, "idb"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a deleted account's address: %v, want ErrNotFound", err)
+	}
+	if _, err := es.EmailByUnsubscribeHash(ctx, []byte("unsub-b")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a deleted account's unsubscribe token: %v, want ErrNotFound", err)
+	}
+}
