@@ -45,7 +45,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Quick game", "↑↓ field · ←→ or space change it · enter look for an opponent · while looking: esc cancel, c play the computer (after 20 s)"},
 		{"Lobby", "↑↓ choose · enter join an open table or watch a game · r refresh · esc back"},
 		{"Watching", "ctrl+t chat with the spectators · ctrl+o mute · esc home (a spectator plays nothing)"},
-		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · enter on a player or c challenge (←→ game · tab rated · enter send) · r refresh · esc back"},
+		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · enter on a player or c challenge (←→ game · tab rated · enter send) · f follow or unfollow · b block or unblock · R report (←→ reason · enter send) · r refresh · esc back"},
 		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password here · ctrl+f fill at random · ctrl+d fill deceptively · ctrl+r random grid · enter hand in"},
 		{"Salvo fleet", "tab/shift+tab choose a ship · arrows move it · space rotate · r random fleet · enter hand in"},
 		{"Quizl", "arrows pick a square · enter/space call it · type 72 enter: call 72 · type a word enter: announce · tab next grid"},

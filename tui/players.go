@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -212,6 +213,16 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		} else {
 			so.out = upsert(so.out, *ch)
 		}
+	case "followOnline", "followPlaying":
+		f := ev.Follow
+		if f == nil {
+			return nil
+		}
+		if ev.Type == "followOnline" {
+			m.note = f.Name + ", whom you follow, is online"
+		} else if f.Table != nil {
+			m.note = fmt.Sprintf("%s, whom you follow, started a game of %s", f.Name, m.gameTitle(f.Table.Game))
+		}
 	case "challengeDeclined", "challengeCanceled":
 		ch := ev.Challenge
 		if ch == nil {
@@ -265,6 +276,31 @@ type playersScreen struct {
 	game  int
 	rated bool
 	busy  bool
+
+	// follows and blocks are whom the account follows and blocks (their
+	// names in lower case), as the server last said.
+	follows, blocks map[string]bool
+	// The report form: the player, a reason (client.ReportReasons) and
+	// the reporter's words.
+	report       string
+	reason       int
+	reportText   string
+	reportCursor bool
+}
+
+// relationsMsg answers whom the account follows and blocks; relatedMsg
+// a follow, block or report made or undone.
+type relationsMsg struct {
+	follows []client.Followed
+	blocks  []client.Relation
+	err     error
+}
+
+type relatedMsg struct {
+	note string
+	err  error
+	// again asks for the lists again: a follow or block changed them.
+	again bool
 }
 
 // openPlayers shows the players screen and asks who is online.
@@ -272,7 +308,46 @@ func openPlayers(sh *shared) tea.Cmd {
 	ps := &playersScreen{shared: sh}
 	sh.err = ""
 	sh.nav.show(ps)
-	return ps.loadOnline()
+	return tea.Batch(ps.loadOnline(), ps.loadRelations())
+}
+
+// loadRelations asks whom the account follows and blocks.
+func (ps *playersScreen) loadRelations() tea.Cmd {
+	if ps.cfg.Session == "" {
+		return nil
+	}
+	tok, c := ps.cfg.Session, *ps.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
+		defer cancel()
+		fs, err := c.Follows(ctx, tok)
+		if err != nil {
+			return relationsMsg{err: err}
+		}
+		bs, err := c.Blocks(ctx, tok)
+		return relationsMsg{follows: fs, blocks: bs, err: err}
+	}
+}
+
+// relate follows or blocks name (what: "follow" or "block"), or undoes
+// it; the answer asks for the lists again.
+func (ps *playersScreen) relate(what, name string, on bool) tea.Cmd {
+	tok, c := ps.cfg.Session, *ps.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
+		defer cancel()
+		var err error
+		if what == "follow" {
+			err = c.Follow(ctx, tok, name, on)
+		} else {
+			err = c.Block(ctx, tok, name, on)
+		}
+		done := map[string]string{"follow": "you follow ", "block": "you block "}[what] + name
+		if !on {
+			done = map[string]string{"follow": "you no longer follow ", "block": "you no longer block "}[what] + name
+		}
+		return relatedMsg{note: done, err: err, again: true}
+	}
 }
 
 func (ps *playersScreen) update(msg tea.Msg) tea.Cmd {
@@ -287,6 +362,31 @@ func (ps *playersScreen) update(msg tea.Msg) tea.Cmd {
 		ps.busy = false
 		if msg.err == nil && msg.verb == "made" {
 			ps.form = false
+		}
+	case relationsMsg:
+		if msg.err != nil {
+			ps.err = "cannot tell whom you follow and block: " + msg.err.Error()
+			return nil
+		}
+		ps.follows, ps.blocks = map[string]bool{}, map[string]bool{}
+		for _, f := range msg.follows {
+			ps.follows[strings.ToLower(f.Name)] = true
+		}
+		for _, b := range msg.blocks {
+			ps.blocks[strings.ToLower(b.Name)] = true
+		}
+	case relatedMsg:
+		ps.busy = false
+		if msg.err != nil {
+			ps.err = msg.err.Error()
+			return nil
+		}
+		ps.err, ps.note = "", msg.note
+		if ps.report != "" && strings.HasPrefix(msg.note, "your report") {
+			ps.report = ""
+		}
+		if msg.again {
+			return ps.loadRelations()
 		}
 	case tea.KeyPressMsg:
 		return ps.key(msg.String(), msg)
@@ -331,9 +431,34 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if ps.form {
 		return ps.formKey(s, k)
 	}
+	if ps.report != "" {
+		return ps.reportKey(s, k)
+	}
 	others := ps.others()
 	n := len(so.in) + len(others)
+	// chosen is the player online on the row chosen, if any.
+	chosen := ""
+	if i := ps.at - len(so.in); i >= 0 && i < len(others) {
+		chosen = others[i]
+	}
 	switch s {
+	case "f", "b", "R":
+		switch {
+		case ps.cfg.Session == "":
+			ps.err = "sign in first (s on the home screen): following, blocking and reporting are for accounts"
+		case chosen == "":
+			ps.err = "choose a player online first (↑↓)"
+		case ps.busy:
+			ps.err = "one moment"
+		case s == "R":
+			ps.report, ps.reason, ps.reportText, ps.err = chosen, 0, "", ""
+		default:
+			what := map[string]string{"f": "follow", "b": "block"}[s]
+			on := !map[string]map[string]bool{"follow": ps.follows, "block": ps.blocks}[what][strings.ToLower(chosen)]
+			ps.busy = true
+			return ps.relate(what, chosen, on)
+		}
+		return nil
 	case "esc", "q":
 		ps.nav.goHome()
 	case "r":
@@ -424,6 +549,39 @@ func (ps *playersScreen) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// reportKey edits the report form: ←→ the reason, the words typed, enter
+// sends, esc leaves.
+func (ps *playersScreen) reportKey(s string, k tea.KeyPressMsg) tea.Cmd {
+	rs := client.ReportReasons
+	switch s {
+	case "esc":
+		ps.report, ps.err = "", ""
+		return nil
+	case "left":
+		ps.reason = (ps.reason + len(rs) - 1) % len(rs)
+		return nil
+	case "right":
+		ps.reason = (ps.reason + 1) % len(rs)
+		return nil
+	case "enter":
+		if ps.busy {
+			return nil
+		}
+		ps.busy = true
+		tok, c, name, reason, text := ps.cfg.Session, *ps.c, ps.report, rs[ps.reason].Key, strings.TrimSpace(ps.reportText)
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(ps.ctx, 15*time.Second)
+			defer cancel()
+			if _, err := c.Report(ctx, tok, name, reason, text, ""); err != nil {
+				return relatedMsg{err: fmt.Errorf("the report about %s: %w", name, err)}
+			}
+			return relatedMsg{note: "your report about " + name + " went to the moderators"}
+		}
+	}
+	editLine(&ps.reportText, s, k, 500)
+	return nil
+}
+
 func (ps *playersScreen) accept(ch client.Challenge) tea.Cmd {
 	tok, c := ps.cfg.Session, *ps.c
 	return func() tea.Msg {
@@ -493,7 +651,14 @@ func (ps *playersScreen) view() string {
 			fmt.Fprintf(&b, "  … and %d more\n", len(others)-i)
 			break
 		}
-		b.WriteString(cur() + name + "\n")
+		mark := ""
+		if ps.follows[strings.ToLower(name)] {
+			mark += faint(" (following)")
+		}
+		if ps.blocks[strings.ToLower(name)] {
+			mark += faint(" (blocked)")
+		}
+		b.WriteString(cur() + name + mark + "\n")
 	}
 	b.WriteString("\n")
 	if ps.form {
@@ -507,13 +672,19 @@ func (ps *playersScreen) view() string {
 			rated = "rated"
 		}
 		fmt.Fprintf(&b, "Challenge %s█ to ‹ %s › · ‹ %s ›\n", tailOf(ps.to, 40), game, rated)
+	} else if ps.report != "" {
+		head := fmt.Sprintf("Report %s for ‹ %s ›: ", ps.report, client.ReportReasons[ps.reason].Words)
+		b.WriteString(head + tailOf(ps.reportText, max(10, ps.w-ansi.StringWidth(head)-2)) + "█\n")
 	} else {
 		b.WriteString("\n")
 	}
 	b.WriteString(ps.message() + "\n")
-	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · c challenge by name · r refresh · esc back"
-	if ps.form {
+	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · c challenge by name · f follow · b block · R report · r refresh · esc back"
+	switch {
+	case ps.form:
 		keys = "type the name · ←→ game · tab rated · enter send · esc back"
+	case ps.report != "":
+		keys = "←→ reason · type what happened · enter send to the moderators · esc back"
 	}
 	b.WriteString(faint(wrap(keys, ps.w)))
 	return b.String()

@@ -121,3 +121,58 @@ func waitOnline(t *testing.T, c *client.Client, name string) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestFollowBlockReportInTheTerminal: on the players screen a signed-in
+// player follows another (and hears when they start a game), blocks them
+// (whose challenge is then refused) and unblocks them, and reports them
+// to the moderators, once.
+func TestFollowBlockReportInTheTerminal(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ann, annS := signedUp(t, ts, "Ann")
+	ben, benS := signedUp(t, ts, "Ben")
+	tm := newTermWith(t, ts.URL, "Ben", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "Ben"})
+	if _, err := ann.YourTables(ctx, annS.Token); err != nil { // a request of Ann's: she is online
+		t.Fatal(err)
+	}
+	waitOnline(t, ben, "Ann")
+	tm.key("p")
+	tm.waitFor("Ann online", has("Online", "> Ann"))
+
+	tm.key("f")
+	tm.waitFor("the follow", has("you follow Ann", "Ann (following)"))
+	checkFits(t, tm)
+	if fs, err := ben.Follows(ctx, benS.Token); err != nil || len(fs) != 1 || fs[0].Name != "Ann" {
+		t.Fatalf("Ben follows %+v, %v", fs, err)
+	}
+	if _, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the followed player's game", has("Ann, whom you follow, started a game of Nymphabet"))
+
+	tm.key("b")
+	tm.waitFor("the block", has("you block Ann", "Ann (following) (blocked)"))
+	if _, err := ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", false); err == nil || !strings.Contains(err.Error(), "not taking challenges from you") {
+		t.Errorf("a blocked player's challenge answered %v", err)
+	}
+	tm.key("R")
+	tm.waitFor("the report form", has("Report Ann for ‹ cheating ›"))
+	tm.key("right")
+	tm.typeText("rude after every move")
+	tm.waitFor("the report typed", has("Report Ann for ‹ abuse in chat ›: rude after every move"))
+	checkFits(t, tm)
+	tm.key("enter")
+	tm.waitFor("the report sent", has("your report about Ann went to the moderators"))
+	tm.key("R")
+	tm.key("right")
+	tm.key("enter")
+	tm.waitFor("the second report refused", has("already reported Ann"))
+	tm.key("esc")
+
+	tm.key("b")
+	tm.waitFor("the unblock", has("you no longer block Ann"))
+	if _, err := ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", false); err != nil {
+		t.Errorf("a challenge after the unblock: %v", err)
+	}
+}

@@ -272,6 +272,12 @@ type (
 	mutedList struct {
 		Muted []string `json:"muted"`
 	}
+	followList struct {
+		Follows []Followed `json:"follows"`
+	}
+	blockList struct {
+		Blocks []Relation `json:"blocks"`
+	}
 )
 
 // errorAnswer is the server's answer to a request it refuses: why, in

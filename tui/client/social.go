@@ -59,7 +59,9 @@ type PlayerEvent struct {
 	Type      string       `json:"type"`
 	Challenge *Challenge   `json:"challenge,omitempty"`
 	Table     *StreamTable `json:"table,omitempty"`
-	Error     string       `json:"error,omitempty"`
+	// Follow is the followed player of a followOnline or followPlaying.
+	Follow *FollowNews `json:"follow,omitempty"`
+	Error  string      `json:"error,omitempty"`
 }
 
 // Online is who is around (GET /api/v1/online): how many identities,

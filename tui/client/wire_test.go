@@ -84,6 +84,13 @@ func endpoints() []endpoint {
 		{"SeekStatus", "GET", `/api/v1/seeks/[^/]+`, typeOf[SeekState](), false},
 		{"CancelSeek", "DELETE", `/api/v1/seeks/[^/]+`, nil, false},
 		{"TV", "GET", `/api/v1/tv`, typeOf[Featured](), false},
+		{"Follows", "GET", `/api/v1/follows`, typeOf[followList](), false},
+		{"Follow", "POST", `/api/v1/follows`, typeOf[Relation](), false},
+		{"Follow", "DELETE", `/api/v1/follows/[^/]+`, nil, false},
+		{"Blocks", "GET", `/api/v1/blocks`, typeOf[blockList](), false},
+		{"Block", "POST", `/api/v1/blocks`, typeOf[Relation](), false},
+		{"Block", "DELETE", `/api/v1/blocks/[^/]+`, nil, false},
+		{"Report", "POST", `/api/v1/reports`, typeOf[Report](), false},
 	}
 }
 
@@ -543,6 +550,9 @@ func TestWireTypes(t *testing.T) {
 	_, err = ann.PlayedGames(ctx, "Ann", 20)
 	must("Ann's games", err)
 
+	// Ben follows Ann, who then starts a game: his stream hears of it.
+	must("Ben follows Ann", ben.Follow(ctx, benS.Token, "Ann", true))
+
 	// Solitaire, a computer opponent, a table left.
 	sol, err := ann.Create(ctx, annS.Token, "quizl", nil, []string{"me"}, map[string]any{"maker": "easy"})
 	must("solitaire", err)
@@ -552,6 +562,18 @@ func TestWireTypes(t *testing.T) {
 	must("against the computer", err)
 	_, err = ann.Get(ctx, vs.Token, vs.Table)
 	must("the table against the computer", err)
+	waitEvent("the followed player's game", benEvents, func(ev PlayerEvent) bool {
+		return ev.Type == "followPlaying" && ev.Follow != nil && ev.Follow.Table != nil
+	})
+	_, err = ben.Follows(ctx, benS.Token)
+	must("whom Ben follows", err)
+	must("Ben unfollows Ann", ben.Follow(ctx, benS.Token, "Ann", false))
+	must("Ben blocks Ann", ben.Block(ctx, benS.Token, "Ann", true))
+	_, err = ben.Blocks(ctx, benS.Token)
+	must("whom Ben blocks", err)
+	must("Ben unblocks Ann", ben.Block(ctx, benS.Token, "Ann", false))
+	_, err = ben.Report(ctx, benS.Token, "Ann", "chat", "rude", "")
+	must("Ben reports Ann", err)
 	open, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "open"}, nil)
 	must("an open table", err)
 	_, err = ann.Leave(ctx, open.Token, open.Table)
