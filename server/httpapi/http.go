@@ -1,3 +1,13 @@
+// Package httpapi is the HTTP door of the server: the API under
+// /api/v1/ that programs, the browser and the terminal use, its event
+// streams, the editors' helpers under /api/v1/tools/, /healthz and
+// /metrics, and the door's own limits (a connection's rate, an address's
+// connections and streams, an identity's requests, trusted proxies,
+// another site's pages). Each handler reads who asks and the body through
+// one adapter (handle.go) and answers what a part of the server says,
+// JSON or a refusal in a player's words; the rules live in the parts. It
+// mounts the WebSocket door (server/socket) and shares its budgets with
+// it. docs/protocol.md and docs/players-api.md are its reference.
 package httpapi
 
 import (
