@@ -111,16 +111,19 @@ type navigator interface {
 // terminal's size, the line of news or trouble under each screen, and the
 // list of recent games. The app model makes one; each screen gets it.
 type shared struct {
-	cfg    Config
-	c      *client.Client
-	ctx    context.Context // ends when the client closes
-	nav    navigator
-	w, h   int
-	games  []client.Game // nil until the server answered
-	err    string        // the last problem, in a player's words
-	note   string        // the last piece of news
-	recent []Recent
-	soc    social // the player stream, challenges and recent games
+	cfg   Config
+	c     *client.Client
+	ctx   context.Context // ends when the client closes
+	nav   navigator
+	w, h  int
+	games []client.Game // nil until the server answered
+	// lexicons are the server's word lists, lexicon the default one.
+	lexicons []client.Lexicon
+	lexicon  string
+	err      string // the last problem, in a player's words
+	note     string // the last piece of news
+	recent   []Recent
+	soc      social // the player stream, challenges and recent games
 	// idToken binds every seat this client takes to one guest identity.
 	idToken string
 }
@@ -208,7 +211,11 @@ func (m *Model) quit() tea.Cmd {
 // gamesMsg carries the server's list of games.
 type gamesMsg struct {
 	games []client.Game
-	err   error
+	// lexicons and lexicon are the server's word lists and the default
+	// one (none when the server does not list them).
+	lexicons []client.Lexicon
+	lexicon  string
+	err      error
 }
 
 // errMsg is a request that failed.
@@ -224,7 +231,16 @@ func (m *Model) loadGames() tea.Msg {
 	ctx, cancel := context.WithTimeout(m.ctx, 10*time.Second)
 	defer cancel()
 	gs, err := m.c.Games(ctx)
-	return gamesMsg{gs, err}
+	if err != nil {
+		return gamesMsg{err: err}
+	}
+	// The word lists are the new-table form's choice for a word game; a
+	// server that does not list them offers its default alone.
+	ls, def, lerr := m.c.Lexicons(ctx)
+	if lerr != nil {
+		ls, def = nil, ""
+	}
+	return gamesMsg{games: gs, lexicons: ls, lexicon: def}
 }
 
 // Update handles what concerns the whole client and passes the rest to
@@ -295,6 +311,7 @@ func (m *Model) gotGames(msg gamesMsg) tea.Cmd {
 	}
 	m.err = ""
 	m.games = msg.games
+	m.lexicons, m.lexicon = msg.lexicons, msg.lexicon
 	switch {
 	case m.cfg.Table != "":
 		line := m.cfg.Table

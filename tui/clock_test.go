@@ -21,7 +21,8 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
 	tm.open("quizl", 0) // the computer, easy
-	tm.key("up")        // the last field: the clock
+	tm.key("up")        // the last field: the word list
+	tm.key("up")        // the one before: the clock
 	tm.key("right")     // 10 seconds
 	s := tm.waitFor("the clock field", has("clock", "‹ 10 ›"))
 	checkFits(t, tm)

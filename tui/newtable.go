@@ -115,18 +115,37 @@ func choiceRange(choices []string, cur string, width int) string {
 	return show(lo, hi)
 }
 
-// options are the game's rule options and the table's clock.
-func options(g *client.Game) []client.Option {
-	os := slices.Clone(g.Options)
-	return append(os, client.Option{Name: "clock", Kind: "choice", Default: "none", Choices: clockPresets,
+// options are the game's rule options, the table's clock and, for a
+// game of words, the word list (its "lexicon", a field of the table, not
+// a rule).
+func (sh *shared) options(g *client.Game) []client.Option {
+	os := append(slices.Clone(g.Options), client.Option{Name: "clock", Kind: "choice", Default: "none", Choices: clockPresets,
 		Help: "seconds for each turn (60), or minutes for the whole game plus seconds a move (5+3), or days a move (2d); when a player's time runs out the server resigns for them (a Word Fight word left to place: cannot)"})
+	if g.Words && len(sh.lexicons) > 1 {
+		var names []string
+		for _, l := range sh.lexicons {
+			names = append(names, l.Name)
+		}
+		os = append(os, client.Option{Name: "lexicon", Kind: "choice", Default: sh.lexicon, Choices: names,
+			Help: "the word list words are checked against: " + sh.lexiconTitles() + "; rated games use the default"})
+	}
+	return os
+}
+
+// lexiconTitles says what each word list is.
+func (sh *shared) lexiconTitles() string {
+	var ts []string
+	for _, l := range sh.lexicons {
+		ts = append(ts, fmt.Sprintf("%s is %s (%d words)", l.Name, l.Title, l.Words))
+	}
+	return strings.Join(ts, ", ")
 }
 
 // openNewTable shows the form of a new table of game, each option at its
 // default.
 func openNewTable(sh *shared, game string) {
 	nt := &newTableScreen{shared: sh, game: game, values: map[string]any{}}
-	for _, o := range options(sh.gameByName(game)) {
+	for _, o := range sh.options(sh.gameByName(game)) {
 		nt.values[o.Name] = o.Default
 	}
 	sh.err, sh.note = "", ""
@@ -146,7 +165,7 @@ func (nt *newTableScreen) update(msg tea.Msg) tea.Cmd {
 func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	g := nt.gameByName(nt.game)
 	opps := opponents(g)
-	opts := options(g)
+	opts := nt.options(g)
 	fields := 1 + len(opts)
 	if nt.cfg.Session != "" {
 		fields++ // rated
@@ -183,6 +202,12 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 				rules["clock"] = r
 			} else {
 				delete(rules, "clock") // none, the default
+			}
+		}
+		if l, ok := rules["lexicon"].(string); ok {
+			delete(rules, "lexicon") // the table's, not a rule
+			if l != nt.lexicon {
+				extra["lexicon"] = l
 			}
 		}
 		game, tok := nt.game, nt.idToken
@@ -276,7 +301,7 @@ func toInt(v any) int {
 
 func (nt *newTableScreen) view() string {
 	g := nt.gameByName(nt.game)
-	opts := options(g)
+	opts := nt.options(g)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  ·  new table\n\n", title(g.Title))
 	mark := func(i int) string {

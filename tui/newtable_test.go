@@ -42,3 +42,36 @@ func TestRatedTable(t *testing.T) {
 		t.Fatalf("the table: %+v, %v", info, err)
 	}
 }
+
+// TestNewTableWordList: the form of a word game offers the server's word
+// lists, the default chosen; a table opened on another says so on its
+// first line, and the server holds it to that list.
+func TestNewTableWordList(t *testing.T) {
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("nymphabet", 0) // the computer
+	tm.key("up")            // the last field: the word list
+	tm.waitFor("the word-list field", has("lexicon", "‹ en ›"))
+	checkFits(t, tm)
+	for i := 0; i < 4 && !strings.Contains(tm.screen(), "‹ en-common ›"); i++ {
+		tm.key("right")
+	}
+	s := tm.waitFor("en-common chosen", has("‹ en-common ›", "English, common words"))
+	checkFits(t, tm)
+	if strings.Contains(s, "! ") {
+		t.Fatalf("the form complains:\n%s", s)
+	}
+	tm.key("enter")
+	tm.waitFor("the table", has("Nymphabet · word list en-common"))
+	checkFits(t, tm)
+	if lx := tm.table().upd.Table.Lexicon; lx != "en-common" {
+		t.Errorf("the table checks words against %q", lx)
+	}
+	// A game that checks no words offers no list.
+	tm.key("esc")
+	tm.open("salvo", 0)
+	tm.key("up")
+	if s := tm.screen(); strings.Contains(s, "lexicon") {
+		t.Errorf("Salvo's form offers a word list:\n%s", s)
+	}
+}

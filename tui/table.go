@@ -501,6 +501,10 @@ func (t *tableScreen) header() string {
 			// Said on every table screen: a rated game changes ratings.
 			game += " · " + warm("rated")
 		}
+		if lx := t.upd.Table.Lexicon; lx != "" && t.lexicon != "" && lx != t.lexicon {
+			// A list other than the default changes which words count.
+			game += " · word list " + lx
+		}
 	}
 	tail := t.turnLine()
 	if t.lost != "" {

@@ -67,12 +67,15 @@ type Option struct {
 
 // Game is one game the server offers.
 type Game struct {
-	Name       string   `json:"name"`
-	Title      string   `json:"title"`
-	MinPlayers int      `json:"min_players"`
-	MaxPlayers int      `json:"max_players"`
-	HasSetup   bool     `json:"has_setup"`
-	Options    []Option `json:"options"`
+	Name       string `json:"name"`
+	Title      string `json:"title"`
+	MinPlayers int    `json:"min_players"`
+	MaxPlayers int    `json:"max_players"`
+	HasSetup   bool   `json:"has_setup"`
+	// Words is set for a game that checks words against its table's
+	// word list (its "lexicon").
+	Words   bool     `json:"words,omitempty"`
+	Options []Option `json:"options"`
 }
 
 // Event is one thing a move revealed.
@@ -277,6 +280,10 @@ type (
 	}
 	blockList struct {
 		Blocks []Relation `json:"blocks"`
+	}
+	lexiconList struct {
+		Lexicons []Lexicon `json:"lexicons"`
+		Default  string    `json:"default"`
 	}
 )
 

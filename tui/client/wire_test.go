@@ -84,6 +84,7 @@ func endpoints() []endpoint {
 		{"SeekStatus", "GET", `/api/v1/seeks/[^/]+`, typeOf[SeekState](), false},
 		{"CancelSeek", "DELETE", `/api/v1/seeks/[^/]+`, nil, false},
 		{"TV", "GET", `/api/v1/tv`, typeOf[Featured](), false},
+		{"Lexicons", "GET", `/api/v1/lexicons`, typeOf[lexiconList](), false},
 		{"Follows", "GET", `/api/v1/follows`, typeOf[followList](), false},
 		{"Follow", "POST", `/api/v1/follows`, typeOf[Relation](), false},
 		{"Follow", "DELETE", `/api/v1/follows/[^/]+`, nil, false},
@@ -484,6 +485,8 @@ func TestWireTypes(t *testing.T) {
 	must("the games in play", err)
 	_, err = ann.TV(ctx)
 	must("the featured game", err)
+	_, _, err = ann.Lexicons(ctx)
+	must("the word lists", err)
 	_, err = ben.Mute(ctx, benTok, quizl, "spectators", true)
 	must("Ben mutes the spectators", err)
 	_, err = ben.Get(ctx, benTok, quizl)
