@@ -96,7 +96,9 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 				t.Fatalf("%s holds %d, not salvo %d", q, after.Tracking[0].Ocean[r][c], salvo)
 			}
 		}
-		line := strings.Split(s, "\n")[3+aimed[0][1]-'1']
+		// The first square's row (A10 is row 10, not 1).
+		_, row, _ := parseSquare(aimed[0])
+		line := strings.Split(s, "\n")[3+row]
 		if !strings.Contains(line[:34], strconv.Itoa(salvo)) {
 			t.Fatalf("salvo %d is not drawn on the tracking ocean:\n%s", salvo, s)
 		}
