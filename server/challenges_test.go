@@ -180,6 +180,14 @@ func openStream(t *testing.T, base, token string) *lineStream {
 // other events.
 func (ls *lineStream) next(typ string) social.StreamEvent {
 	ls.t.Helper()
+	_, ev := ls.scan(typ)
+	return ev
+}
+
+// scan reads the stream up to the next event of type typ, passing over
+// keep-alives, and returns the events before it and the event.
+func (ls *lineStream) scan(typ string) (before []social.StreamEvent, ev social.StreamEvent) {
+	ls.t.Helper()
 	deadline := time.After(5 * time.Second)
 	for {
 		select {
@@ -190,13 +198,14 @@ func (ls *lineStream) next(typ string) social.StreamEvent {
 			if l == "" {
 				continue
 			}
-			var ev social.StreamEvent
-			if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			var e social.StreamEvent
+			if err := json.Unmarshal([]byte(l), &e); err != nil {
 				ls.t.Fatalf("stream line %q: %v", l, err)
 			}
-			if ev.Type == typ {
-				return ev
+			if e.Type == typ {
+				return before, e
 			}
+			before = append(before, e)
 		case <-deadline:
 			ls.t.Fatalf("no %s on the stream", typ)
 		}

@@ -337,27 +337,6 @@ func TestBlockEndToEnd(t *testing.T) {
 // until returns the events before the next of type typ.
 func (ls *lineStream) until(typ string) []social.StreamEvent {
 	ls.t.Helper()
-	var out []social.StreamEvent
-	deadline := time.After(5 * time.Second)
-	for {
-		select {
-		case l, ok := <-ls.lines:
-			if !ok {
-				ls.t.Fatalf("the stream ended waiting for %s", typ)
-			}
-			if l == "" {
-				continue
-			}
-			var ev social.StreamEvent
-			if err := json.Unmarshal([]byte(l), &ev); err != nil {
-				ls.t.Fatalf("stream line %q: %v", l, err)
-			}
-			if ev.Type == typ {
-				return out
-			}
-			out = append(out, ev)
-		case <-deadline:
-			ls.t.Fatalf("no %s on the stream", typ)
-		}
-	}
+	before, _ := ls.scan(typ)
+	return before
 }
