@@ -1,0 +1,183 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	"parlour/store"
+)
+
+func tournamentTests() []test {
+	return []test{
+		{"Tournaments", testTournaments},
+		{"TournamentLists", testTournamentLists},
+	}
+}
+
+// testTournaments: an event is stored once with its terms, its players,
+// rounds and games come back in order with everything they were written
+// with, a round is stored once, a write that fails part way leaves
+// nothing, and all of it survives a restart.
+func testTournaments(t *testing.T, e *env) {
+	ctx := context.Background()
+	ts := as[store.Tournaments](t, e.s)
+	at := now()
+	ev := store.Tournament{
+		ID: "ev1", Kind: "swiss", Name: "Friday Swiss", Description: "three rounds", Game: "salvo",
+		Rules: []byte(`{"fleet":"classic"}`), Clock: []byte(`{"kind":"fischer"}`), Rated: true,
+		Starts: at.Add(time.Minute), Rounds: 3, Seats: 2, PasswordHash: "$argon2id$x", MinRatedGames: 5,
+		Creator: "ann", Status: store.TournamentCreated, Created: at,
+	}
+	if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Event: &ev, Create: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Event: &ev, Create: true}); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("creating ev1 again: %v, want ErrConflict", err)
+	}
+	if err := ts.WriteTournament(ctx, "nope", store.TournamentWrite{Event: &ev}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("updating an event never made: %v, want ErrNotFound", err)
+	}
+	if _, err := ts.Tournament(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("Tournament(nope): %v, want ErrNotFound", err)
+	}
+	players := []store.Entrant{
+		{Identity: "bob", Name: "Bob", Rating: 1612.5, Joined: at},
+		{Identity: "cat", Name: "Cat", Rating: 1500, Joined: at.Add(time.Second)},
+		{Identity: "dan", Name: "Dan", Rating: 1400, Joined: at.Add(2 * time.Second)},
+	}
+	if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Entrants: players}); err != nil {
+		t.Fatal(err)
+	}
+	started := ev
+	started.Status, started.Round, started.Starts = store.TournamentStarted, 1, at.Add(30*time.Second)
+	round := store.TournamentRound{Number: 1, Pairing: []byte(`{"tables":[["bob","cat"]],"byes":["dan"]}`), Started: started.Starts}
+	dan := players[2]
+	dan.Points, dan.Byes, dan.Games = 2, 1, 1
+	game := store.TournamentGame{Table: "t1", Round: 1, Players: []string{"bob", "cat"}, Started: started.Starts}
+	if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Event: &started, Entrants: []store.Entrant{dan}, Round: &round, Games: []store.TournamentGame{game}}); err != nil {
+		t.Fatal(err)
+	}
+	// The same round again fails, and takes the rest of its write with it.
+	again := started
+	again.Name = "renamed"
+	other := store.TournamentGame{Table: "t2", Round: 1, Players: []string{"cat", "dan"}, Started: started.Starts}
+	if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Event: &again, Round: &round, Games: []store.TournamentGame{other}}); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("pairing round 1 twice: %v, want ErrConflict", err)
+	}
+	// The game ends: its points and the players' standings in one write.
+	ended := game
+	ended.Points, ended.Ended = []int{2, 0}, at.Add(time.Hour)
+	bob, cat := players[0], players[1]
+	bob.Points, bob.Games, bob.Streak = 2, 1, 1
+	cat.Games, cat.Forfeits, cat.Left = 1, 1, true
+	if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Entrants: []store.Entrant{bob, cat}, Games: []store.TournamentGame{ended}}); err != nil {
+		t.Fatal(err)
+	}
+	finished := started
+	finished.Status, finished.Winners = store.TournamentFinished, []string{"bob", "dan"}
+	if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Event: &finished}); err != nil {
+		t.Fatal(err)
+	}
+
+	want := finished
+	want.Entrants = []store.Entrant{bob, cat, dan}
+	want.Pairings = []store.TournamentRound{round}
+	want.Games = []store.TournamentGame{ended}
+	check := func(when string) {
+		t.Helper()
+		got, err := ts.Tournament(ctx, ev.ID)
+		if err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the event reads\n%+v\nwant\n%+v", when, got, want)
+		}
+	}
+	check("stored")
+	ts = as[store.Tournaments](t, e.reopen())
+	check("after a restart")
+
+	// An arena under way: its end is kept, and it is live until it
+	// finishes.
+	arena := store.Tournament{ID: "ar1", Kind: "arena", Name: "Hourly", Game: "quizl", Minutes: 30, Seats: 2,
+		Starts: at, Ends: at.Add(30 * time.Minute), Status: store.TournamentStarted, Created: at}
+	playing := store.TournamentGame{Table: "t9", Players: []string{"eve", "fay"}, Started: at}
+	if err := ts.WriteTournament(ctx, arena.ID, store.TournamentWrite{Event: &arena, Create: true, Games: []store.TournamentGame{playing}}); err != nil {
+		t.Fatal(err)
+	}
+	live, err := ts.LiveTournaments(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(live) != 1 || live[0].ID != "ar1" || !live[0].Ends.Equal(arena.Ends) || len(live[0].Games) != 1 || live[0].Games[0].Points != nil || !live[0].Games[0].Ended.IsZero() {
+		t.Errorf("live events: %+v, want ar1 alone with its game under way", live)
+	}
+}
+
+// testTournamentLists: events are listed by status, the soonest first
+// (the newest first once finished) with how many joined, and a creator's
+// events are counted from a time.
+func testTournamentLists(t *testing.T, e *env) {
+	ctx := context.Background()
+	ts := as[store.Tournaments](t, e.s)
+	at := now()
+	make := func(id, creator string, status store.TournamentStatus, starts, created time.Duration) {
+		t.Helper()
+		ev := store.Tournament{ID: id, Kind: "arena", Name: id, Game: "salvo", Minutes: 10, Seats: 2, Creator: creator,
+			Status: status, Starts: at.Add(starts), Created: at.Add(created)}
+		if err := ts.WriteTournament(ctx, id, store.TournamentWrite{Event: &ev, Create: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	make("late", "ann", store.TournamentCreated, 2*time.Hour, -time.Hour)
+	make("soon", "ann", store.TournamentCreated, time.Hour, -25*time.Hour)
+	make("old", "", store.TournamentFinished, -3*time.Hour, -26*time.Hour)
+	make("older", "bob", store.TournamentFinished, -4*time.Hour, -time.Minute)
+	make("now", "ann", store.TournamentStarted, 0, 0)
+	if err := ts.WriteTournament(ctx, "soon", store.TournamentWrite{Entrants: []store.Entrant{{Identity: "x", Name: "X", Joined: at}, {Identity: "y", Name: "Y", Joined: at}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		status store.TournamentStatus
+		want   []string
+	}{
+		{store.TournamentCreated, []string{"soon", "late"}},
+		{store.TournamentStarted, []string{"now"}},
+		{store.TournamentFinished, []string{"old", "older"}},
+	} {
+		got, err := ts.ListTournaments(ctx, c.status, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, ev := range got {
+			ids = append(ids, ev.ID)
+		}
+		if !equal(ids, c.want) {
+			t.Errorf("%s events: %q, want %q", c.status, ids, c.want)
+		}
+		if c.status == store.TournamentCreated && len(got) > 0 && got[0].Players != 2 {
+			t.Errorf("soon lists %d players, want 2", got[0].Players)
+		}
+	}
+	if got, err := ts.ListTournaments(ctx, store.TournamentCreated, 1); err != nil || len(got) != 1 {
+		t.Errorf("a list of at most 1: %d events, %v", len(got), err)
+	}
+	for _, c := range []struct {
+		creator string
+		since   time.Duration
+		want    int
+	}{
+		{"ann", -24 * time.Hour, 2},
+		{"ann", -48 * time.Hour, 3},
+		{"bob", -24 * time.Hour, 1},
+		{"cat", -24 * time.Hour, 0},
+	} {
+		if n, err := ts.TournamentsCreated(ctx, c.creator, at.Add(c.since)); err != nil || n != c.want {
+			t.Errorf("TournamentsCreated(%s, %v) = %d, %v; want %d", c.creator, c.since, n, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,134 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// TournamentStatus is an event's place in its life.
+type TournamentStatus string
+
+// The statuses an event passes through.
+const (
+	TournamentCreated  TournamentStatus = "created"  // open to join, not yet started
+	TournamentStarted  TournamentStatus = "started"  // games are being paired
+	TournamentFinished TournamentStatus = "finished" // over; its standings are kept
+)
+
+// Tournament is one event as stored: an arena or a Swiss, its terms, and
+// (when read with Tournament or LiveTournaments) its entrants, the rounds
+// paired (Pairings) and its games.
+type Tournament struct {
+	ID          string
+	Kind        string // "arena" or "swiss"
+	Name        string
+	Description string
+	Game        string
+	// Rules and Clock are the server's descriptions of the game's
+	// options and of the clock, opaque to the store.
+	Rules []byte
+	Clock []byte
+	Rated bool
+	// Starts is when the event starts (or started, once it has); Ends
+	// is when a started arena ends (zero before it starts, and for a
+	// Swiss).
+	Starts  time.Time
+	Ends    time.Time
+	Minutes int // an arena's length
+	Rounds  int // a Swiss's rounds
+	Seats   int // players a table
+	// PasswordHash is the hash of the event's password (see
+	// account.Hash), empty for an open event; the password is never
+	// stored.
+	PasswordHash  string
+	MinRatedGames int
+	// Creator is the identity that made the event, empty for the
+	// house's scheduled events.
+	Creator string
+	Status  TournamentStatus
+	Round   int      // the current round of a Swiss (0 before the first)
+	Winners []string // identities, the winner first, once finished
+	Created time.Time
+
+	// Players is how many entrants joined, in lists (ListTournaments);
+	// the others read it from Entrants.
+	Players int
+
+	Entrants []Entrant
+	Pairings []TournamentRound
+	Games    []TournamentGame
+}
+
+// Entrant is one player of an event as its standings see them.
+type Entrant struct {
+	Identity string
+	Name     string
+	Points   int
+	Games    int
+	Streak   int // wins in a row just now (an arena's streak)
+	Forfeits int // games lost for not showing up
+	Byes     int
+	// Left is set when the player left or was withdrawn: they keep their
+	// points but are paired no more (a Swiss player who comes back
+	// clears it).
+	Left   bool
+	Rating float64 // the rating they entered with
+	Joined time.Time
+}
+
+// TournamentRound is one round of a Swiss as paired: Pairing is the
+// pairing's JSON (tables and byes), stored so that a restart or another
+// node plays the very pairing that was made.
+type TournamentRound struct {
+	Number  int
+	Pairing []byte
+	Started time.Time
+}
+
+// TournamentGame is one game of an event: its table, the round it
+// belongs to (0 in an arena), its players in seat order, and once it
+// ended each player's points in the event's units.
+type TournamentGame struct {
+	Table   string
+	Round   int
+	Players []string
+	Points  []int // nil while the game is under way
+	Started time.Time
+	Ended   time.Time // zero while the game is under way
+}
+
+// TournamentWrite is what one change of an event writes, all of it in one
+// transaction.
+type TournamentWrite struct {
+	// Event, when not nil, is the event's own row (not its entrants,
+	// rounds or games): inserted when Create is set, a taken id failing
+	// with ErrConflict; otherwise replaced.
+	Event  *Tournament
+	Create bool
+	// Entrants are inserted or replaced, each by its identity.
+	Entrants []Entrant
+	// Round, when not nil, is inserted; a round already stored fails the
+	// write with ErrConflict, so that no round is paired twice.
+	Round *TournamentRound
+	// Games are inserted or replaced, each by its table.
+	Games []TournamentGame
+}
+
+// Tournaments keeps the events: arenas and Swiss. A Store that holds them
+// implements it too.
+type Tournaments interface {
+	// WriteTournament makes w's writes of event id in one transaction.
+	WriteTournament(ctx context.Context, id string, w TournamentWrite) error
+	// Tournament returns event id with its entrants (in the order they
+	// joined), rounds and games (in the order they started).
+	Tournament(ctx context.Context, id string) (Tournament, error)
+	// ListTournaments returns up to limit events in status, without
+	// their entrants, rounds and games but with Players: the soonest
+	// first for events not finished, the newest first for finished ones.
+	ListTournaments(ctx context.Context, status TournamentStatus, limit int) ([]Tournament, error)
+	// LiveTournaments returns every event not finished, as Tournament
+	// returns each.
+	LiveTournaments(ctx context.Context) ([]Tournament, error)
+	// TournamentsCreated counts the events creator made since since.
+	TournamentsCreated(ctx context.Context, creator string, since time.Time) (int, error)
+}
