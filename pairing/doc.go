@@ -1,0 +1,65 @@
+// Package pairing decides who plays whom in Parlour's tournaments, and
+// scores and ranks what they played. It is pure: every function is a
+// deterministic function of its arguments, so the same standings pair the
+// same way on any node, and a tournament can store the [Round] it made
+// instead of pairing a round twice. It knows nothing of games, clocks or
+// storage, and imports only the standard library.
+//
+// # Units
+//
+// Points are whole numbers in the event's units, chosen so that every
+// share is exact:
+//
+//   - A two-seat game (Swiss or arena) scores 2 for a win, 1 for a draw and
+//     0 for a loss ([Win], [Draw], [Loss]). A bye counts as a win: 2.
+//   - A multi-seat game scores by place in doubled units: [PlacePoints]
+//     gives 6/4/2/0 at a table of four and 4/2/0 at a table of three (the
+//     rules' 3/2/1/0 and 2/1/0, doubled). Players tied for places share
+//     those places' points equally ([TablePoints]); in doubled units the
+//     share is always a whole number (two tied for first of four take
+//     (6+4)/2 = 5 each). A two-seat table in these units is 2/1/0, the
+//     same as a Swiss game, so one event may mix table sizes.
+//
+// A front end that shows the rules' undoubled place points divides a
+// multi-seat total by two.
+//
+// # Swiss
+//
+// [Swiss] pairs a fixed field for one round by minimum-cost perfect
+// matching ([MinCostMatching]) over every possible pair: two players who
+// have met cannot be paired at all, and otherwise a pair costs the square
+// of their points difference (a gap of two wins costs four times a gap of
+// one), then a little for the distance between their places in the
+// standings, so that among equally close scores neighbours meet. When the
+// field is odd, the lowest-ranked entrant with the fewest byes (in
+// practice: without one) for whom the rest can still be paired sits out;
+// the caller scores that bye as a win. [Swiss] fails when no pairing
+// without a rematch exists; [MaxRounds] says how many rounds a field can
+// always play.
+//
+// [Groups] seats 3 or 4 players a table for Word Fight and Quizl; [Arena]
+// pairs an arena's waiting pool at once, as games end.
+//
+// # Standings and tie-breaks
+//
+// The standings order is points, then [Buchholz], then [SonnebornBerger],
+// then rating, then ID ([Rank]). Before any game (and whenever a pairing
+// needs an order) entrants go by points, then rating, then ID.
+//
+// A bye is a [Game] with one player. For the tie-breaks it is a game
+// against a virtual opponent whose total equals the player's own total,
+// and a bye with points counts as a win against that opponent: a bye
+// neither helps nor hurts a player's tie-breaks compared with peers on the
+// same score (the idea of FIDE's rule for unplayed games, simplified).
+//
+// Buchholz is the sum, over a player's games, of each opponent's final
+// total (at a multi-seat table, of every other player's total).
+//
+// Sonneborn-Berger is the sum, over a player's games and over each
+// opponent at the table, of the opponent's total times the player's result
+// against that opponent, in the units of a two-seat game: 2 when the player
+// took more points from the game than that opponent (finished above them),
+// 1 when as many, 0 when fewer. For a two-seat game this is the classical
+// definition (a win counts the opponent's whole total, a draw half, a loss
+// nothing), doubled so that it stays whole.
+package pairing
