@@ -43,12 +43,15 @@ type Tournament struct {
 	PasswordHash  string
 	MinRatedGames int
 	// Creator is the identity that made the event, empty for the
-	// house's scheduled events.
-	Creator string
-	Status  TournamentStatus
-	Round   int      // the current round of a Swiss (0 before the first)
-	Winners []string // identities, the winner first, once finished
-	Created time.Time
+	// house's scheduled events; CreatorName is its name as it made it.
+	Creator     string
+	CreatorName string
+	// MaxPlayers caps the entrants.
+	MaxPlayers int
+	Status     TournamentStatus
+	Round      int      // the current round of a Swiss (0 before the first)
+	Winners    []string // identities, the winner first, once finished
+	Created    time.Time
 
 	// Players is how many entrants joined, in lists (ListTournaments);
 	// the others read it from Entrants.
@@ -73,6 +76,7 @@ type Entrant struct {
 	// clears it).
 	Left   bool
 	Rating float64 // the rating they entered with
+	Guest  bool    // an identity without an account
 	Joined time.Time
 }
 

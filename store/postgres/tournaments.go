@@ -11,7 +11,7 @@ import (
 	"parlour/store"
 )
 
-const tournamentColumns = "id, kind, name, description, game, rules, clock, rated, starts, ends, minutes, rounds, seats, password_hash, min_rated_games, creator, status, round, winners, created"
+const tournamentColumns = "id, kind, name, description, game, rules, clock, rated, starts, ends, minutes, rounds, seats, password_hash, min_rated_games, creator, status, round, winners, created, creator_name, max_players"
 
 // WriteTournament implements store.Tournaments.
 func (s *Store) WriteTournament(ctx context.Context, id string, w store.TournamentWrite) error {
@@ -26,10 +26,10 @@ func (s *Store) WriteTournament(ctx context.Context, id string, w store.Tourname
 				ends = &t.Ends
 			}
 			args := []any{id, t.Kind, t.Name, t.Description, t.Game, t.Rules, t.Clock, t.Rated, t.Starts, ends,
-				t.Minutes, t.Rounds, t.Seats, t.PasswordHash, t.MinRatedGames, t.Creator, string(t.Status), t.Round, string(winners), t.Created}
-			q := "INSERT INTO tournaments (" + tournamentColumns + ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
+				t.Minutes, t.Rounds, t.Seats, t.PasswordHash, t.MinRatedGames, t.Creator, string(t.Status), t.Round, string(winners), t.Created, t.CreatorName, t.MaxPlayers}
+			q := "INSERT INTO tournaments (" + tournamentColumns + ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)"
 			if !w.Create {
-				q = "UPDATE tournaments SET kind = $2, name = $3, description = $4, game = $5, rules = $6, clock = $7, rated = $8, starts = $9, ends = $10, minutes = $11, rounds = $12, seats = $13, password_hash = $14, min_rated_games = $15, creator = $16, status = $17, round = $18, winners = $19 WHERE id = $1 AND $20::timestamptz IS NOT NULL"
+				q = "UPDATE tournaments SET kind = $2, name = $3, description = $4, game = $5, rules = $6, clock = $7, rated = $8, starts = $9, ends = $10, minutes = $11, rounds = $12, seats = $13, password_hash = $14, min_rated_games = $15, creator = $16, status = $17, round = $18, winners = $19, creator_name = $21, max_players = $22 WHERE id = $1 AND $20::timestamptz IS NOT NULL"
 			}
 			tag, err := tx.Exec(ctx, q, args...)
 			switch {
@@ -42,9 +42,9 @@ func (s *Store) WriteTournament(ctx context.Context, id string, w store.Tourname
 			}
 		}
 		for _, e := range w.Entrants {
-			if _, err := tx.Exec(ctx, "INSERT INTO tournament_entrants (tournament, identity, name, points, games, streak, forfeits, byes, left_event, rating, joined) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "+
-				"ON CONFLICT (tournament, identity) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points, games = EXCLUDED.games, streak = EXCLUDED.streak, forfeits = EXCLUDED.forfeits, byes = EXCLUDED.byes, left_event = EXCLUDED.left_event, rating = EXCLUDED.rating, joined = EXCLUDED.joined",
-				id, e.Identity, e.Name, e.Points, e.Games, e.Streak, e.Forfeits, e.Byes, e.Left, e.Rating, e.Joined); err != nil {
+			if _, err := tx.Exec(ctx, "INSERT INTO tournament_entrants (tournament, identity, name, points, games, streak, forfeits, byes, left_event, rating, joined, guest) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) "+
+				"ON CONFLICT (tournament, identity) DO UPDATE SET name = EXCLUDED.name, points = EXCLUDED.points, games = EXCLUDED.games, streak = EXCLUDED.streak, forfeits = EXCLUDED.forfeits, byes = EXCLUDED.byes, left_event = EXCLUDED.left_event, rating = EXCLUDED.rating, joined = EXCLUDED.joined, guest = EXCLUDED.guest",
+				id, e.Identity, e.Name, e.Points, e.Games, e.Streak, e.Forfeits, e.Byes, e.Left, e.Rating, e.Joined, e.Guest); err != nil {
 				return fmt.Errorf("postgres: storing a player of event %s: %w", id, err)
 			}
 		}
@@ -143,7 +143,7 @@ func (s *Store) tournaments(ctx context.Context, q string, args ...any) ([]store
 		var status, winners string
 		var players int64
 		if err := row.Scan(&t.ID, &t.Kind, &t.Name, &t.Description, &t.Game, &t.Rules, &t.Clock, &t.Rated, &t.Starts, &ends,
-			&t.Minutes, &t.Rounds, &t.Seats, &t.PasswordHash, &t.MinRatedGames, &t.Creator, &status, &t.Round, &winners, &t.Created, &players); err != nil {
+			&t.Minutes, &t.Rounds, &t.Seats, &t.PasswordHash, &t.MinRatedGames, &t.Creator, &status, &t.Round, &winners, &t.Created, &t.CreatorName, &t.MaxPlayers, &players); err != nil {
 			return t, err
 		}
 		t.Starts, t.Created = utc(t.Starts), utc(t.Created)
@@ -161,11 +161,11 @@ func (s *Store) tournaments(ctx context.Context, q string, args ...any) ([]store
 
 // tournamentParts reads t's entrants, rounds and games into it.
 func (s *Store) tournamentParts(ctx context.Context, t *store.Tournament) error {
-	rows, err := s.pool.Query(ctx, "SELECT identity, name, points, games, streak, forfeits, byes, left_event, rating, joined FROM tournament_entrants WHERE tournament = $1 ORDER BY joined, identity", t.ID)
+	rows, err := s.pool.Query(ctx, "SELECT identity, name, points, games, streak, forfeits, byes, left_event, rating, joined, guest FROM tournament_entrants WHERE tournament = $1 ORDER BY joined, identity", t.ID)
 	if err == nil {
 		t.Entrants, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Entrant, error) {
 			var e store.Entrant
-			err := row.Scan(&e.Identity, &e.Name, &e.Points, &e.Games, &e.Streak, &e.Forfeits, &e.Byes, &e.Left, &e.Rating, &e.Joined)
+			err := row.Scan(&e.Identity, &e.Name, &e.Points, &e.Games, &e.Streak, &e.Forfeits, &e.Byes, &e.Left, &e.Rating, &e.Joined, &e.Guest)
 			e.Joined = utc(e.Joined)
 			return e, err
 		})

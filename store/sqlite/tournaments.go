@@ -11,7 +11,7 @@ import (
 	"parlour/store"
 )
 
-const tournamentCols = "id, kind, name, description, game, rules, clock, rated, starts, ends, minutes, rounds, seats, password_hash, min_rated_games, creator, status, round, winners, created"
+const tournamentCols = "id, kind, name, description, game, rules, clock, rated, starts, ends, minutes, rounds, seats, password_hash, min_rated_games, creator, status, round, winners, created, creator_name, max_players"
 
 // WriteTournament implements store.Tournaments.
 func (s *Store) WriteTournament(ctx context.Context, id string, w store.TournamentWrite) error {
@@ -38,10 +38,10 @@ func (s *Store) WriteTournament(ctx context.Context, id string, w store.Tourname
 	return s.do(ctx, func(ex *execer) error {
 		if t := w.Event; t != nil {
 			args := []any{id, t.Kind, t.Name, t.Description, t.Game, t.Rules, t.Clock, boolInt(t.Rated), nanos(t.Starts), zeroNanos(t.Ends),
-				int64(t.Minutes), int64(t.Rounds), int64(t.Seats), t.PasswordHash, int64(t.MinRatedGames), t.Creator, string(t.Status), int64(t.Round), string(winners), nanos(t.Created)}
-			q := "INSERT INTO tournaments (" + tournamentCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+				int64(t.Minutes), int64(t.Rounds), int64(t.Seats), t.PasswordHash, int64(t.MinRatedGames), t.Creator, string(t.Status), int64(t.Round), string(winners), nanos(t.Created), t.CreatorName, int64(t.MaxPlayers)}
+			q := "INSERT INTO tournaments (" + tournamentCols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 			if !w.Create {
-				q = "UPDATE tournaments SET kind = ?2, name = ?3, description = ?4, game = ?5, rules = ?6, clock = ?7, rated = ?8, starts = ?9, ends = ?10, minutes = ?11, rounds = ?12, seats = ?13, password_hash = ?14, min_rated_games = ?15, creator = ?16, status = ?17, round = ?18, winners = ?19 WHERE id = ?1 AND ?20 = ?20"
+				q = "UPDATE tournaments SET kind = ?2, name = ?3, description = ?4, game = ?5, rules = ?6, clock = ?7, rated = ?8, starts = ?9, ends = ?10, minutes = ?11, rounds = ?12, seats = ?13, password_hash = ?14, min_rated_games = ?15, creator = ?16, status = ?17, round = ?18, winners = ?19, creator_name = ?21, max_players = ?22 WHERE id = ?1 AND ?20 = ?20"
 			}
 			n, err := ex.exec(q, args...)
 			switch {
@@ -54,8 +54,8 @@ func (s *Store) WriteTournament(ctx context.Context, id string, w store.Tourname
 			}
 		}
 		for _, e := range w.Entrants {
-			if _, err := ex.exec("INSERT OR REPLACE INTO tournament_entrants (tournament, identity, name, points, games, streak, forfeits, byes, left_event, rating, joined) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-				id, e.Identity, e.Name, int64(e.Points), int64(e.Games), int64(e.Streak), int64(e.Forfeits), int64(e.Byes), boolInt(e.Left), e.Rating, nanos(e.Joined)); err != nil {
+			if _, err := ex.exec("INSERT OR REPLACE INTO tournament_entrants (tournament, identity, name, points, games, streak, forfeits, byes, left_event, rating, joined, guest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+				id, e.Identity, e.Name, int64(e.Points), int64(e.Games), int64(e.Streak), int64(e.Forfeits), int64(e.Byes), boolInt(e.Left), e.Rating, nanos(e.Joined), boolInt(e.Guest)); err != nil {
 				return fmt.Errorf("sqlite: storing a player of event %s: %w", id, err)
 			}
 		}
@@ -139,10 +139,10 @@ func (s *Store) tournaments(ctx context.Context, q string, args ...any) ([]store
 	for rows.Next() {
 		var t store.Tournament
 		var rated int64
-		var starts, ends, created, minutes, rounds, seats, minRated, round, players int64
+		var starts, ends, created, minutes, rounds, seats, minRated, round, players, maxPlayers int64
 		var status, winners string
 		if err := rows.Scan(&t.ID, &t.Kind, &t.Name, &t.Description, &t.Game, &t.Rules, &t.Clock, &rated, &starts, &ends,
-			&minutes, &rounds, &seats, &t.PasswordHash, &minRated, &t.Creator, &status, &round, &winners, &created, &players); err != nil {
+			&minutes, &rounds, &seats, &t.PasswordHash, &minRated, &t.Creator, &status, &round, &winners, &created, &t.CreatorName, &maxPlayers, &players); err != nil {
 			return nil, fmt.Errorf("sqlite: reading events: %w", err)
 		}
 		t.Rated = rated != 0
@@ -150,7 +150,7 @@ func (s *Store) tournaments(ctx context.Context, q string, args ...any) ([]store
 		if ends != 0 {
 			t.Ends = fromNanos(ends)
 		}
-		t.Minutes, t.Rounds, t.Seats, t.MinRatedGames, t.Round, t.Players = int(minutes), int(rounds), int(seats), int(minRated), int(round), int(players)
+		t.Minutes, t.Rounds, t.Seats, t.MinRatedGames, t.Round, t.Players, t.MaxPlayers = int(minutes), int(rounds), int(seats), int(minRated), int(round), int(players), int(maxPlayers)
 		t.Status = store.TournamentStatus(status)
 		if err := json.Unmarshal([]byte(winners), &t.Winners); err != nil {
 			return nil, fmt.Errorf("sqlite: event %s's winners: %w", t.ID, err)
@@ -162,18 +162,19 @@ func (s *Store) tournaments(ctx context.Context, q string, args ...any) ([]store
 
 // tournamentParts reads t's entrants, rounds and games into it.
 func (s *Store) tournamentParts(ctx context.Context, t *store.Tournament) error {
-	rows, err := s.db.QueryContext(ctx, "SELECT identity, name, points, games, streak, forfeits, byes, left_event, rating, joined FROM tournament_entrants WHERE tournament = ? ORDER BY joined, identity", t.ID)
+	rows, err := s.db.QueryContext(ctx, "SELECT identity, name, points, games, streak, forfeits, byes, left_event, rating, joined, guest FROM tournament_entrants WHERE tournament = ? ORDER BY joined, identity", t.ID)
 	if err != nil {
 		return fmt.Errorf("sqlite: reading event %s's players: %w", t.ID, err)
 	}
 	for rows.Next() {
 		var e store.Entrant
-		var points, games, streak, forfeits, byes, left, joined int64
-		if err := rows.Scan(&e.Identity, &e.Name, &points, &games, &streak, &forfeits, &byes, &left, &e.Rating, &joined); err != nil {
+		var points, games, streak, forfeits, byes, left, joined, guest int64
+		if err := rows.Scan(&e.Identity, &e.Name, &points, &games, &streak, &forfeits, &byes, &left, &e.Rating, &joined, &guest); err != nil {
 			rows.Close()
 			return fmt.Errorf("sqlite: reading event %s's players: %w", t.ID, err)
 		}
 		e.Points, e.Games, e.Streak, e.Forfeits, e.Byes, e.Left, e.Joined = int(points), int(games), int(streak), int(forfeits), int(byes), left != 0, fromNanos(joined)
+		e.Guest = guest != 0
 		t.Entrants = append(t.Entrants, e)
 	}
 	if err := closeRows(rows); err != nil {

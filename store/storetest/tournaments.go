@@ -29,7 +29,7 @@ func testTournaments(t *testing.T, e *env) {
 		ID: "ev1", Kind: "swiss", Name: "Friday Swiss", Description: "three rounds", Game: "salvo",
 		Rules: []byte(`{"fleet":"classic"}`), Clock: []byte(`{"kind":"fischer"}`), Rated: true,
 		Starts: at.Add(time.Minute), Rounds: 3, Seats: 2, PasswordHash: "$argon2id$x", MinRatedGames: 5,
-		Creator: "ann", Status: store.TournamentCreated, Created: at,
+		Creator: "ann", CreatorName: "Ann", MaxPlayers: 64, Status: store.TournamentCreated, Created: at,
 	}
 	if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Event: &ev, Create: true}); err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ func testTournaments(t *testing.T, e *env) {
 	players := []store.Entrant{
 		{Identity: "bob", Name: "Bob", Rating: 1612.5, Joined: at},
 		{Identity: "cat", Name: "Cat", Rating: 1500, Joined: at.Add(time.Second)},
-		{Identity: "dan", Name: "Dan", Rating: 1400, Joined: at.Add(2 * time.Second)},
+		{Identity: "dan", Name: "Dan", Rating: 1400, Guest: true, Joined: at.Add(2 * time.Second)},
 	}
 	if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Entrants: players}); err != nil {
 		t.Fatal(err)

@@ -19,6 +19,8 @@ CREATE TABLE tournaments (
 	password_hash   text NOT NULL DEFAULT '',
 	min_rated_games integer NOT NULL DEFAULT 0,
 	creator         text NOT NULL DEFAULT '',
+	creator_name    text NOT NULL DEFAULT '',
+	max_players     integer NOT NULL DEFAULT 0,
 	status          text NOT NULL,
 	round           integer NOT NULL DEFAULT 0,
 	winners         text NOT NULL DEFAULT '[]',
@@ -40,6 +42,7 @@ CREATE TABLE tournament_entrants (
 	byes       integer NOT NULL DEFAULT 0,
 	left_event boolean NOT NULL DEFAULT false,
 	rating     double precision NOT NULL DEFAULT 0,
+	guest      boolean NOT NULL DEFAULT false,
 	joined     timestamptz NOT NULL,
 	PRIMARY KEY (tournament, identity)
 );

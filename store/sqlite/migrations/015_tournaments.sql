@@ -20,6 +20,8 @@ CREATE TABLE tournaments (
 	password_hash   TEXT NOT NULL DEFAULT '',
 	min_rated_games INTEGER NOT NULL DEFAULT 0,
 	creator         TEXT NOT NULL DEFAULT '',
+	creator_name    TEXT NOT NULL DEFAULT '',
+	max_players     INTEGER NOT NULL DEFAULT 0,
 	status          TEXT NOT NULL,
 	round           INTEGER NOT NULL DEFAULT 0,
 	winners         TEXT NOT NULL DEFAULT '[]',
@@ -41,6 +43,7 @@ CREATE TABLE tournament_entrants (
 	byes       INTEGER NOT NULL DEFAULT 0,
 	left_event INTEGER NOT NULL DEFAULT 0,
 	rating     REAL NOT NULL DEFAULT 0,
+	guest      INTEGER NOT NULL DEFAULT 0,
 	joined     INTEGER NOT NULL,
 	PRIMARY KEY (tournament, identity)
 ) WITHOUT ROWID;
