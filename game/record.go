@@ -33,6 +33,18 @@ type Record struct {
 	// Aborted, when set, ends the game without a result after its moves
 	// (see Abortable).
 	Aborted *Abort `json:"aborted,omitempty"`
+	// Event, when set, names the tournament the game was played in.
+	Event *Tournament `json:"event,omitempty"`
+}
+
+// Tournament names the event a game was played in, so that a record read
+// alone still says where: the event's id (its page is /tournaments/ID),
+// its name as it was then, and the round of a Swiss event (0 in an
+// arena, which has no rounds).
+type Tournament struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Round int    `json:"round,omitempty"`
 }
 
 // Move is one accepted move of a record.
@@ -79,6 +91,9 @@ func DecodeBytes(b []byte) (*Record, error) {
 	}
 	if len(rec.Players) == 0 {
 		return nil, fmt.Errorf("%w: no players", ErrNotRecord)
+	}
+	if e := rec.Event; e != nil && (strings.TrimSpace(e.ID) == "" || e.Round < 0) {
+		return nil, fmt.Errorf("%w: the event needs an id and a round of 0 or more", ErrNotRecord)
 	}
 	seen := map[string]bool{}
 	for _, p := range rec.Players {

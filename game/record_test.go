@@ -279,3 +279,31 @@ func TestRecordForHidesOwnSetup(t *testing.T) {
 		t.Fatalf("a game that hides setups from their owners showed %v", got.Setup)
 	}
 }
+
+// TestRecordEvent: a record of a tournament's game keeps its event through
+// a round trip, and an event without an id is refused.
+func TestRecordEvent(t *testing.T) {
+	t.Parallel()
+	text := `{"parlour": 1, "game": "nim", "players": ["A", "B"], "event": {"id": "t1", "name": "Hourly Nim", "round": 2}, "moves": []}`
+	rec, err := DecodeBytes([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Tournament{ID: "t1", Name: "Hourly Nim", Round: 2}
+	if rec.Event == nil || *rec.Event != want {
+		t.Fatalf("event = %+v, want %+v", rec.Event, want)
+	}
+	var buf bytes.Buffer
+	if err := rec.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	again, err := DecodeBytes(buf.Bytes())
+	if err != nil || again.Event == nil || *again.Event != want {
+		t.Fatalf("after a round trip: %+v, %v", again, err)
+	}
+	for _, bad := range []string{`{"id": ""}`, `{"id": "t1", "round": -1}`, `{"id": "t1", "place": 1}`} {
+		if _, err := DecodeBytes([]byte(`{"parlour": 1, "game": "nim", "players": ["A"], "event": ` + bad + `}`)); !errors.Is(err, ErrNotRecord) {
+			t.Errorf("event %s: err = %v, want ErrNotRecord", bad, err)
+		}
+	}
+}

@@ -32,6 +32,9 @@ type Pairing struct {
 	// store.ErrChallengeNotOpen), and a table that cannot be stored
 	// leaves the challenge open.
 	Challenge string
+	// Event names the tournament and round the table is a game of, if
+	// any: the table's record carries it.
+	Event *game.Tournament
 }
 
 // PairedSeat is one player of a Pairing.
@@ -100,7 +103,7 @@ func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 		return Seated{}, err
 	}
 	g := pr.Game
-	m := meta{Game: g.Name(), Rules: rawRules(g, pr.Rules), Lexicon: lex.Name(), Seed: auth.RandomSeed(), Seats: seats, Rated: pr.Rated, Pool: pool, Challenge: pr.Challenge}
+	m := meta{Game: g.Name(), Rules: rawRules(g, pr.Rules), Lexicon: lex.Name(), Seed: auth.RandomSeed(), Seats: seats, Rated: pr.Rated, Pool: pool, Challenge: pr.Challenge, Event: pr.Event}
 	if slices.ContainsFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }) {
 		m.Set = game.NewSet(len(seats), pr.Rules.Int(game.SetTargetOption))
 	}

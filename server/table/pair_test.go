@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/game"
 	"parlour/server/internal/servertest"
 	"parlour/server/refuse"
 	"parlour/store"
@@ -101,4 +102,41 @@ func TestPair(t *testing.T) {
 		t.Errorf("refused pairings were heard of: %s", fmt.Sprint(h.started))
 	}
 	h.mu.Unlock()
+}
+
+// TestPairEvent: a table paired for a tournament names the event and
+// round in its record, and still does once rebuilt from the store.
+func TestPairEvent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := &fixture{t: t, dir: t.TempDir()}
+	f.open()
+	t.Cleanup(f.close)
+	for _, id := range []string{"ann-id", "ben-id"} {
+		if err := f.db.CreateIdentity(ctx, store.Identity{ID: id, Name: id[:3], Created: time.Now()}, store.Credential{Hash: []byte(id), Identity: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ev := &game.Tournament{ID: "t1", Name: "Sunday Swiss", Round: 3}
+	seated, err := f.s.Pair(ctx, Pairing{Game: servertest.Guess{}, Rules: servertest.Config(100).Rules, Asker: "ann-id", Event: ev,
+		Seats: []PairedSeat{{Identity: "ann-id", Name: "Ann"}, {Identity: "ben-id", Name: "Ben"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := f.s.auth.Authenticate(ctx, seated.Token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, when := range []string{"in memory", "rebuilt from the store"} {
+		if when == "rebuilt from the store" {
+			f.s.Drop(seated.Table)
+		}
+		rec, err := f.s.Record(ctx, p, seated.Table)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Event == nil || *rec.Event != *ev {
+			t.Errorf("%s: the record's event is %+v, want %+v", when, rec.Event, ev)
+		}
+	}
 }

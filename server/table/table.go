@@ -49,6 +49,9 @@ type meta struct {
 	// Challenge names the challenge whose acceptance opened the table,
 	// for the players' streams (stream.go).
 	Challenge string `json:"challenge,omitempty"`
+	// Event names the tournament whose pairing made the table; its
+	// record carries it.
+	Event *game.Tournament `json:"event,omitempty"`
 	// StartedAt is when play started; a clock's first deadlines count
 	// from it (clock.go).
 	StartedAt *time.Time `json:"started_at,omitempty"`
@@ -275,6 +278,7 @@ func (t *table) record() *game.Record {
 		Lexicon: t.m.Lexicon,
 		Players: t.players(),
 		Moves:   t.moves,
+		Event:   t.m.Event,
 	}
 	if rec.Rules == nil {
 		rec.Rules = map[string]json.RawMessage{}
