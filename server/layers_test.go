@@ -28,8 +28,9 @@ var layers = map[string][]string{
 	"mail":                {"social", "players", "table", "auth", "limit", "refuse"},
 	"cluster":             {"social", "players", "analyses", "table", "auth", "refuse"},
 	"socket":              {"protocol", "social", "table", "auth", "limit", "refuse"},
-	"httpapi":             {"socket", "seek", "daily", "mail", "social", "relations", "moderation", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
+	"httpapi":             {"socket", "seek", "tournament", "daily", "mail", "social", "relations", "moderation", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
 	"tournament/calendar": nil,
+	"tournament":          {"social", "players", "protocol", "table", "auth", "refuse"},
 	"internal/servertest": nil,
 }
 
@@ -38,6 +39,7 @@ var layers = map[string][]string{
 var below = []string{
 	"parlour/game", "parlour/lexicon", "parlour/store", "parlour/account",
 	"parlour/glicko", "parlour/invite", "parlour/analysis", "parlour/internal/text",
+	"parlour/pairing",
 }
 
 // allowed reports whether the server's package pkg ("" for the root) may

@@ -38,6 +38,7 @@ import (
 	"parlour/server/social"
 	"parlour/server/socket"
 	"parlour/server/table"
+	"parlour/server/tournament"
 	"parlour/store"
 )
 
@@ -129,6 +130,12 @@ type Service struct {
 	// whose computer players may already move: until it is set the
 	// mailObserver hears nothing.
 	mail atomic.Pointer[mail.Service]
+
+	// tournaments are the events (server/tournament), made after the
+	// tables: until it is set the tournamentObserver hears nothing, and
+	// the games that ended meanwhile are scored when it loads its
+	// events.
+	tournaments atomic.Pointer[tournament.Service]
 }
 
 // New builds a service on cfg: the table service rebuilds every live
@@ -187,7 +194,8 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// the tables and the players are.
 		// The mail hears of turns and ends through s.mail, made once the
 		// players and presence are.
-		Observers: []table.Observer{socialObserver{s}, mailObserver{s}},
+		// The events hear of their games through s.tournaments.
+		Observers: []table.Observer{socialObserver{s}, mailObserver{s}, tournamentObserver{s}},
 		// Moderation is made once the tables and the players are: the
 		// chat asks it through s.moderation, set by then.
 		ChatGate: func(ctx context.Context, identity, text string) error {
@@ -258,11 +266,29 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	d := s.Service.Config()
 	s.cfg.BotTimeout, s.cfg.MaxWait, s.cfg.IdleEvict, s.cfg.OpenExpiry = d.BotTimeout, d.MaxWait, d.IdleEvict, d.OpenExpiry
 	s.cfg.Clock, s.cfg.WalkAway, s.cfg.Lexicon = d.Clock, d.WalkAway, d.Lexicon
+	if _, ok := cfg.Store.(store.Tournaments); ok {
+		// One node of a cluster would need the events' leases
+		// (tournament.Lease) over the store's; until then the events
+		// run on single nodes.
+		if s.cl == nil {
+			ts, err := tournament.New(ctx, tournament.Config{Store: cfg.Store, Tables: s.Service, Games: cfg.Games,
+				Streams: s.social, Online: s.social.IsOnline, Logger: cfg.Logger})
+			if err != nil {
+				s.Close()
+				return nil, err
+			}
+			s.tournaments.Store(ts)
+		}
+	}
 	if s.cl != nil {
 		s.cl.Start(s.Service, s.social)
 	}
 	return s, nil
 }
+
+// Tournaments returns the events' service, nil when the server runs
+// none (a store without events, a node of a cluster).
+func (s *Service) Tournaments() *tournament.Service { return s.tournaments.Load() }
 
 // Close stops the cluster's work, then the table service's computer
 // players and clocks, and waits for them; it leaves the store open for
@@ -273,6 +299,9 @@ func (s *Service) Close() {
 		s.cl.Close()
 	}
 	s.cancel()
+	if ts := s.tournaments.Load(); ts != nil {
+		ts.Close()
+	}
 	if s.seeks != nil {
 		s.seeks.Close()
 	}
@@ -317,6 +346,22 @@ func (o mailObserver) Turn(n table.GameNote, seats []int) {
 	}
 }
 
+// tournamentObserver hands the table service's news of games to the
+// events (tournament.Service), built after the tables.
+type tournamentObserver struct{ s *Service }
+
+func (o tournamentObserver) Started(n table.GameNote) {
+	if ts := o.s.tournaments.Load(); ts != nil {
+		ts.Started(n)
+	}
+}
+
+func (o tournamentObserver) Finished(n table.GameNote, end *store.GameEnd) {
+	if ts := o.s.tournaments.Load(); ts != nil {
+		ts.Finished(n, end)
+	}
+}
+
 // Auth returns who-asks, the part that resolves the tokens the service
 // issues.
 func (s *Service) Auth() *auth.Auth { return s.auth }
@@ -351,7 +396,7 @@ func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handl
 	cfg := httpapi.Config{
 		Tables: s.Service, Players: s.playersService, Social: s.social, Daily: s.daily, Analyses: s.analyses, Seeks: s.seeks, Moderation: s.moderation, Mail: s.mail.Load(),
 		Auth: s.auth, Games: s.games, Store: s.st, Metrics: s.reg, Limits: lim, Logger: s.log, Closing: s.ctx,
-		Relations: s.rel,
+		Relations: s.rel, Tournaments: s.tournaments.Load(),
 	}
 	if s.cl != nil {
 		cfg.Forward, cfg.Remote = s.cl.Forward, s.cl

@@ -41,6 +41,7 @@ import (
 	"parlour/server/social"
 	"parlour/server/socket"
 	"parlour/server/table"
+	"parlour/server/tournament"
 	"parlour/store"
 )
 
@@ -85,6 +86,10 @@ type Config struct {
 
 	// Relations are the follows and blocks.
 	Relations *relations.Service
+
+	// Tournaments are the events (nil: the server runs none, and their
+	// routes answer 501).
+	Tournaments *tournament.Service
 }
 
 // Handler serves both doors of the server: the HTTP API under /api/v1/,
@@ -148,6 +153,9 @@ type Handler struct {
 
 	// static serves the browser client, when set (see ServeStatic).
 	static http.Handler
+
+	// tournaments is Config's Tournaments (http_tournaments.go).
+	tournaments *tournament.Service
 }
 
 // ServeStatic makes h serve the browser client with static (web.Handler):
@@ -191,6 +199,7 @@ func New(cfg Config) (*Handler, error) {
 		signInByName:     limit.NewKeyed(lim.SignInsPerName, lim.SignInsPerNameBurst),
 		relationsByID:    limit.NewKeyed(relations.ChangesPerIdentity, relations.ChangesBurst),
 		rel:              cfg.Relations,
+		tournaments:      cfg.Tournaments,
 		keepAlive:        cmp.Or(cfg.KeepAlive, social.StreamKeepAlive),
 	}
 	// The socket shares the API's budgets (an identity's requests, an
@@ -275,6 +284,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("GET /api/v1/seeks/{id}", handle(h, bySignedIn, ok, h.mySeek))
 	h.mux.HandleFunc("DELETE /api/v1/seeks/{id}", handle(h, bySignedIn, none, h.cancelSeek))
 	h.mux.HandleFunc("POST /api/v1/seeks/{id}/accept", handle(h, bySignedIn, created, h.acceptSeek))
+	h.tournamentRoutes()
 	// Reports and moderation (http_moderation.go).
 	h.mux.HandleFunc("POST /api/v1/reports", handleJSON(h, bySignedIn, created, h.report))
 	h.mux.HandleFunc("GET /api/v1/moderation/reports", handle(h, bySignedIn, ok, h.reportQueue))

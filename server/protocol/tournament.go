@@ -41,6 +41,9 @@ type TournamentRequest struct {
 	Seats         int       `json:"seats,omitempty"`
 	Password      string    `json:"password,omitempty"`
 	MinRatedGames int       `json:"min_rated_games,omitempty"`
+	// MaxPlayers caps the entrants (0: the most an event of its kind
+	// takes).
+	MaxPlayers int `json:"max_players,omitempty"`
 }
 
 // DecodeTournamentRequest reads the body of POST /api/v1/tournaments
@@ -107,6 +110,9 @@ func (req *TournamentRequest) check() error {
 	}
 	if req.Seats != 0 && (req.Seats < 2 || req.Seats > 4) {
 		return refuse.Bad("an event seats 2, 3 or 4 players a table, not %d", req.Seats)
+	}
+	if req.MaxPlayers < 0 {
+		return refuse.Bad("the most players an event takes is a number of players, not %d", req.MaxPlayers)
 	}
 	if req.MinRatedGames < 0 {
 		return refuse.Bad("the least number of rated games to enter is 0 or more, not %d", req.MinRatedGames)

@@ -23,9 +23,10 @@ const streamBuffer = 64
 
 // StreamEvent is one line of the player stream. Type is "challenge",
 // "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish",
-// "keyAdded", "followOnline", "followPlaying", "seek" or "seekGone";
-// Challenge is set for the first three, Table for the next two, Key and
-// Follow for the three after, Seek for the last two.
+// "keyAdded", "followOnline", "followPlaying", "seek", "seekGone" or
+// "tournamentGame"; Challenge is set for the first three, Table for the
+// next two, Key and Follow for the three after, Seek for the two after,
+// Tournament for the last.
 type StreamEvent struct {
 	Type      string       `json:"type"`
 	Challenge *Challenge   `json:"challenge,omitempty"`
@@ -38,6 +39,20 @@ type StreamEvent struct {
 	// Follow is the followed player of a "followOnline" (they came
 	// online) or a "followPlaying" (they began a game, named there).
 	Follow *FollowNews `json:"follow,omitempty"`
+	// Tournament is the game of a "tournamentGame": an event paired
+	// the player at a table (server/tournament).
+	Tournament *TournamentGame `json:"tournament,omitempty"`
+}
+
+// TournamentGame is a player's pairing in an event: the event, its round
+// (a Swiss's; 0 in an arena), and the table and seat where they play.
+type TournamentGame struct {
+	Event string `json:"event"`
+	Name  string `json:"name"`
+	Round int    `json:"round,omitempty"`
+	Table string `json:"table"`
+	Seat  int    `json:"seat"`
+	Game  string `json:"game"`
 }
 
 // StreamTable is the table of a gameStart or gameFinish: the player's seat

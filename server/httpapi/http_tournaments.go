@@ -1,0 +1,124 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"parlour/game"
+	"parlour/server/auth"
+	"parlour/server/protocol"
+	"parlour/server/refuse"
+	"parlour/server/tournament"
+)
+
+// The events' routes (docs/tournaments.md): an event made, listed, read
+// with its standings, joined, left, started early by its creator, and its
+// finished games' records exported as NDJSON.
+func (h *Handler) tournamentRoutes() {
+	h.mux.HandleFunc("POST /api/v1/tournaments", h.postTournament)
+	h.mux.HandleFunc("GET /api/v1/tournaments", handle(h, byAnyone, http.StatusOK, h.listTournaments))
+	h.mux.HandleFunc("GET /api/v1/tournaments/{id}", handle(h, byAnyone, http.StatusOK, h.getTournament))
+	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/join", h.joinTournament)
+	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/leave", handle(h, bySignedIn, http.StatusOK, h.leaveTournament))
+	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/start", handle(h, bySignedIn, http.StatusOK, h.startTournament))
+	h.mux.HandleFunc("GET /api/v1/tournaments/{id}/export", h.exportTournament)
+}
+
+// noTournaments refuses every events' route on a server built without
+// them.
+func noTournaments() error {
+	return refuse.With(http.StatusNotImplemented, "this server runs no tournaments")
+}
+
+// postTournament serves POST /api/v1/tournaments: 201 with the event.
+func (h *Handler) postTournament(w http.ResponseWriter, r *http.Request) {
+	if h.tournaments == nil {
+		h.fail(w, r, noTournaments())
+		return
+	}
+	req, err := protocol.DecodeTournamentRequest(r.Body, h.lim.MaxBody)
+	var p *auth.Principal
+	if err == nil {
+		p, err = h.signedIn(r)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	ev, err := h.tournaments.Create(r.Context(), p, req)
+	h.answer(w, r, http.StatusCreated, ev, err)
+}
+
+// listTournaments serves GET /api/v1/tournaments[?status=created|started|finished].
+func (h *Handler) listTournaments(r *http.Request, _ *auth.Principal) (map[string][]tournament.Event, error) {
+	if h.tournaments == nil {
+		return nil, noTournaments()
+	}
+	evs, err := h.tournaments.List(r.Context(), r.URL.Query().Get("status"))
+	return map[string][]tournament.Event{"tournaments": evs}, err
+}
+
+func (h *Handler) getTournament(r *http.Request, _ *auth.Principal) (tournament.Event, error) {
+	if h.tournaments == nil {
+		return tournament.Event{}, noTournaments()
+	}
+	return h.tournaments.Get(r.Context(), r.PathValue("id"))
+}
+
+// joinTournament serves POST /api/v1/tournaments/{id}/join {"password"?}:
+// any identity joins (a guest a casual event), with its body read
+// strictly and allowed to be empty.
+func (h *Handler) joinTournament(w http.ResponseWriter, r *http.Request) {
+	if h.tournaments == nil {
+		h.fail(w, r, noTournaments())
+		return
+	}
+	req, err := protocol.DecodeJoinTournamentRequest(r.Body, h.lim.MaxBody)
+	var p *auth.Principal
+	if err == nil {
+		p, err = h.signedIn(r)
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	ev, err := h.tournaments.Join(r.Context(), p, r.PathValue("id"), req.Password)
+	h.reply(w, r, ev, err)
+}
+
+func (h *Handler) leaveTournament(r *http.Request, p *auth.Principal) (tournament.Event, error) {
+	if h.tournaments == nil {
+		return tournament.Event{}, noTournaments()
+	}
+	return h.tournaments.Leave(r.Context(), p, r.PathValue("id"))
+}
+
+func (h *Handler) startTournament(r *http.Request, p *auth.Principal) (tournament.Event, error) {
+	if h.tournaments == nil {
+		return tournament.Event{}, noTournaments()
+	}
+	return h.tournaments.Start(r.Context(), p, r.PathValue("id"))
+}
+
+// exportTournament serves GET /api/v1/tournaments/{id}/export: every
+// finished game of the event, one record a line (application/x-ndjson).
+// A failure after the first line ends the stream with an {"error"} line.
+func (h *Handler) exportTournament(w http.ResponseWriter, r *http.Request) {
+	if h.tournaments == nil {
+		h.fail(w, r, noTournaments())
+		return
+	}
+	id := r.PathValue("id")
+	if _, err := h.tournaments.Get(r.Context(), id); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+id+`.ndjson"`)
+	e := json.NewEncoder(w)
+	e.SetEscapeHTML(false)
+	err := h.tournaments.Export(r.Context(), id, func(rec *game.Record) error { return e.Encode(rec) })
+	if err != nil {
+		e.Encode(map[string]string{"error": err.Error()})
+	}
+}

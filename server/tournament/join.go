@@ -1,0 +1,193 @@
+package tournament
+
+import (
+	"context"
+
+	"parlour/account"
+	"parlour/game"
+	"parlour/glicko"
+	"parlour/server/auth"
+	"parlour/server/refuse"
+	"parlour/store"
+)
+
+// Join enters p in event id, with the event's password when it has one.
+// It is refused (and nothing changes) for an event that is finished or
+// full, a wrong or missing password, a player already in it, a player
+// seated at another event's game, a guest at a rated event, a player with
+// fewer rated games than the event asks, and a newcomer to a Swiss under
+// way (its field is fixed; a player who left may come back). A player
+// who left an arena comes back with their points.
+func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password string) (Event, error) {
+	if p == nil {
+		return Event{}, refuse.Unauthorized("joining an event needs an identity: send your identity token or session")
+	}
+	ev, err := s.live(ctx, id)
+	if err != nil {
+		return Event{}, err
+	}
+	name, acct, err := s.tables.NameOf(ctx, p)
+	if err != nil {
+		return Event{}, err
+	}
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	t := &ev.t
+	if t.Status == store.TournamentFinished {
+		return Event{}, refuse.Conflict("%s is over", t.Name)
+	}
+	me := ev.entrant(p.Identity)
+	if me != nil && !me.Left {
+		return Event{}, refuse.Conflict("you are in %s already", t.Name)
+	}
+	if t.PasswordHash != "" {
+		if password == "" {
+			return Event{}, refuse.Forbidden("%s has a password: send it as password", t.Name)
+		}
+		if ok, err := account.Verify(t.PasswordHash, password); err != nil || !ok {
+			return Event{}, refuse.Forbidden("that is not the password of %s", t.Name)
+		}
+	}
+	if me == nil && t.Kind == Swiss && t.Status == store.TournamentStarted {
+		return Event{}, refuse.Conflict("%s has started, and a Swiss plays with the field it started with", t.Name)
+	}
+	if me == nil && len(t.Entrants) >= t.MaxPlayers {
+		return Event{}, refuse.Conflict("%s is full: it takes %s", t.Name, game.Count(t.MaxPlayers, "player", "players"))
+	}
+	s.mu.Lock()
+	other, seated := s.playing[p.Identity]
+	s.mu.Unlock()
+	if seated && other != t.ID {
+		return Event{}, refuse.Conflict("you are playing a game of another event: finish it first")
+	}
+	if t.Rated && !acct {
+		return Event{}, refuse.Forbidden("%s is rated, and only players with accounts play rated games: sign up or sign in first", t.Name)
+	}
+	rating := glicko.DefaultRating
+	if acct {
+		pool, _ := game.Pool(ev.g, ev.rules)
+		rs, err := s.pl.Ratings(ctx, p.Identity)
+		if err != nil {
+			return Event{}, refuse.ReadFailed(s.log, "your ratings", err)
+		}
+		games := 0
+		for _, r := range rs {
+			if r.Pool == pool {
+				rating, games = r.Rating, r.Games
+			}
+		}
+		if games < t.MinRatedGames {
+			return Event{}, refuse.Forbidden("%s asks for %s in its pool; you have played %d",
+				t.Name, game.Count(t.MinRatedGames, "rated game", "rated games"), games)
+		}
+	} else if t.MinRatedGames > 0 {
+		return Event{}, refuse.Forbidden("%s asks for %s, and a guest has none: sign up or sign in first",
+			t.Name, game.Count(t.MinRatedGames, "rated game", "rated games"))
+	}
+	e := store.Entrant{Identity: p.Identity, Name: name, Rating: rating, Guest: !acct, Joined: s.now()}
+	if me != nil {
+		e = *me
+		e.Left = false
+	}
+	if err := s.write(ctx, ev, store.TournamentWrite{Entrants: []store.Entrant{e}}); err != nil {
+		return Event{}, err
+	}
+	if me != nil {
+		*me = e
+	} else {
+		t.Entrants = append(t.Entrants, e)
+	}
+	ev.bump()
+	if t.Kind == Arena && t.Status == store.TournamentStarted {
+		s.wave(ev)
+	}
+	return s.view(ev.t, ev.g, ev.version, true), nil
+}
+
+// Leave takes p out of event id: before it starts they are out of it; in
+// an arena they keep their points and are paired no more (their game
+// under way goes on); in a Swiss they are withdrawn from the rounds to
+// come. Joining again brings them back.
+func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Event, error) {
+	if p == nil {
+		return Event{}, refuse.Unauthorized("leaving an event needs an identity: send your identity token or session")
+	}
+	ev, err := s.live(ctx, id)
+	if err != nil {
+		return Event{}, err
+	}
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	me := ev.entrant(p.Identity)
+	if me == nil || me.Left {
+		return Event{}, refuse.Conflict("you are not in %s", ev.t.Name)
+	}
+	e := *me
+	e.Left = true
+	if err := s.write(ctx, ev, store.TournamentWrite{Entrants: []store.Entrant{e}}); err != nil {
+		return Event{}, err
+	}
+	*me = e
+	ev.bump()
+	return s.view(ev.t, ev.g, ev.version, true), nil
+}
+
+// Start starts event id at once, at its creator's word. A Swiss needs
+// two players (or a table's worth) and no more rounds than its field can
+// play without meeting again.
+func (s *Service) Start(ctx context.Context, p *auth.Principal, id string) (Event, error) {
+	if p == nil {
+		return Event{}, refuse.Unauthorized("starting an event needs an identity: send your identity token or session")
+	}
+	ev, err := s.live(ctx, id)
+	if err != nil {
+		return Event{}, err
+	}
+	ev.mu.Lock()
+	if ev.t.Creator == "" || ev.t.Creator != p.Identity {
+		ev.mu.Unlock()
+		return Event{}, refuse.Forbidden("only the player who created %s may start it early", ev.t.Name)
+	}
+	if ev.t.Status != store.TournamentCreated {
+		ev.mu.Unlock()
+		return Event{}, refuse.Conflict("%s has started already", ev.t.Name)
+	}
+	if err := ev.startable(); err != nil {
+		ev.mu.Unlock()
+		return Event{}, err
+	}
+	ev.mu.Unlock()
+	if err := s.start(ctx, ev); err != nil {
+		return Event{}, err
+	}
+	return s.Get(ctx, id)
+}
+
+// startable refuses a Swiss its field cannot play. ev.mu must be held.
+func (ev *event) startable() error {
+	if ev.t.Kind != Swiss {
+		return nil
+	}
+	n := len(ev.active())
+	if n < ev.t.Seats {
+		return refuse.Conflict("%s needs at least %d players to start; it has %d", ev.t.Name, ev.t.Seats, n)
+	}
+	if most := maxRounds(n, ev.t.Seats); ev.t.Rounds > most {
+		return refuse.Conflict("%s cannot play %s without meeting again: at most %s; wait for more players",
+			game.Count(n, "player", "players"), game.Count(ev.t.Rounds, "round", "rounds"), game.Count(most, "round", "rounds"))
+	}
+	return nil
+}
+
+// live returns live event id, refusing one that is finished (409) or
+// does not exist (404).
+func (s *Service) live(ctx context.Context, id string) (*event, error) {
+	if ev := s.event(id); ev != nil {
+		return ev, nil
+	}
+	t, err := s.stored(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return nil, refuse.Conflict("%s is over", t.Name)
+}

@@ -1,0 +1,686 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"parlour/game"
+	"parlour/pairing"
+	"parlour/server/social"
+	"parlour/server/table"
+	"parlour/store"
+)
+
+// The schedule: one timer, set for the soonest moment any event is due.
+
+// due returns when ev is next due after now: a start, an arena's end or
+// its next look at waiting players; zero when nothing is but games
+// ending (an arena past its end finishes with its last game). ev.mu must
+// be held.
+func (ev *event) due(now time.Time) time.Time {
+	switch {
+	case ev.t.Status == store.TournamentCreated:
+		return ev.t.Starts
+	case ev.t.Status == store.TournamentStarted && ev.t.Kind == Arena:
+		if !now.Before(ev.t.Ends) {
+			if len(ev.underway()) == 0 {
+				return now // over, and nothing to wait for
+			}
+			return time.Time{}
+		}
+		if !ev.lookAt.IsZero() && ev.lookAt.Before(ev.t.Ends) {
+			return ev.lookAt
+		}
+		return ev.t.Ends
+	}
+	return time.Time{}
+}
+
+// arm sets the timer for the soonest moment an event is due. s.mu must
+// be held; it reads each event's due moment as last noted (dueAt).
+func (s *Service) arm() {
+	if s.closed {
+		return
+	}
+	var next time.Time
+	for _, ev := range s.events {
+		if at := ev.dueAt; !at.IsZero() && (next.IsZero() || at.Before(next)) {
+			next = at
+		}
+	}
+	if next.Equal(s.timerAt) && s.timer != nil {
+		return
+	}
+	if s.timer != nil {
+		s.timer.Stop()
+		s.timer = nil
+	}
+	s.timerAt = next
+	if next.IsZero() {
+		return
+	}
+	s.timer = s.cfg.Clock.AfterFunc(next.Sub(s.now()), s.tick)
+}
+
+// noteDue notes when ev is due next and re-arms the timer. ev.mu must be
+// held.
+func (s *Service) noteDue(ev *event) {
+	at := ev.due(s.now())
+	s.mu.Lock()
+	ev.dueAt = at
+	s.arm()
+	s.mu.Unlock()
+}
+
+// tick runs whatever is due, then sets the timer again.
+func (s *Service) tick() {
+	now := s.now()
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.timer, s.timerAt = nil, time.Time{}
+	var due []*event
+	for _, ev := range s.events {
+		if !ev.dueAt.IsZero() && !ev.dueAt.After(now) {
+			due = append(due, ev)
+			ev.dueAt = time.Time{}
+		}
+	}
+	s.mu.Unlock()
+	slices.SortFunc(due, func(a, b *event) int { return a.t.Created.Compare(b.t.Created) })
+	for _, ev := range due {
+		s.run(ev, now)
+	}
+	s.mu.Lock()
+	s.arm()
+	s.mu.Unlock()
+}
+
+// run does what is due of ev at now.
+func (s *Service) run(ev *event, now time.Time) {
+	ctx := s.ctx
+	ev.mu.Lock()
+	status := ev.t.Status
+	ev.mu.Unlock()
+	if status == store.TournamentCreated {
+		if !now.Before(ev.starts()) {
+			if err := s.start(ctx, ev); err != nil {
+				s.log.Error("an event could not start", "event", ev.id(), "err", err)
+			}
+		}
+		return
+	}
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if ev.t.Status != store.TournamentStarted || ev.t.Kind != Arena {
+		s.noteDue(ev)
+		return
+	}
+	ev.lookAt = time.Time{}
+	if !now.Before(ev.t.Ends) && len(ev.underway()) == 0 {
+		s.finish(ctx, ev)
+		return
+	}
+	s.wave(ev)
+	s.noteDue(ev)
+}
+
+func (ev *event) starts() time.Time {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	return ev.t.Starts
+}
+
+func (ev *event) id() string { return ev.t.ID }
+
+// start starts ev: an arena opens its pairing until its end, a Swiss
+// pairs its first round. A Swiss its field cannot play when its time
+// comes (too few players) ends at once without winners; one with more
+// rounds than its field can play without meeting again plays as many as
+// it can.
+func (s *Service) start(ctx context.Context, ev *event) error {
+	if _, ok, err := s.lease.Hold(ctx, ev.id()); err != nil || !ok {
+		return err
+	}
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if ev.t.Status != store.TournamentCreated {
+		return nil
+	}
+	now := s.now()
+	next := ev.t
+	next.Status, next.Starts = store.TournamentStarted, now
+	if next.Kind == Arena {
+		next.Ends = now.Add(time.Duration(next.Minutes) * time.Minute)
+	} else {
+		n := len(ev.active())
+		if n < next.Seats {
+			s.log.Info("a Swiss had too few players to start", "event", next.ID, "players", n)
+			next.Status = store.TournamentFinished
+		} else if most := maxRounds(n, next.Seats); next.Rounds > most {
+			next.Rounds = most
+		}
+	}
+	if err := s.write(ctx, ev, store.TournamentWrite{Event: &next}); err != nil {
+		return err
+	}
+	ev.t.Status, ev.t.Starts, ev.t.Ends, ev.t.Rounds = next.Status, next.Starts, next.Ends, next.Rounds
+	ev.bump()
+	s.log.Info("event started", "event", next.ID, "kind", next.Kind, "players", len(ev.active()))
+	switch {
+	case ev.t.Status == store.TournamentFinished:
+		s.forget(ev)
+	case ev.t.Kind == Arena:
+		s.wave(ev)
+	default:
+		s.nextRound(ctx, ev)
+	}
+	s.noteDue(ev)
+	return nil
+}
+
+// finish ends ev: its standings are final and its first places its
+// winners. ev.mu must be held.
+func (s *Service) finish(ctx context.Context, ev *event) {
+	next := ev.t
+	next.Status = store.TournamentFinished
+	next.Winners = nil
+	played := map[string]bool{}
+	for _, e := range ev.t.Entrants {
+		played[e.Identity] = e.Games > 0 || e.Byes > 0
+	}
+	for _, id := range ev.ranking() {
+		if played[id] && len(next.Winners) < Podium {
+			next.Winners = append(next.Winners, id)
+		}
+	}
+	if err := s.write(ctx, ev, store.TournamentWrite{Event: &next}); err != nil {
+		// The schedule tries again.
+		ev.lookAt = s.now().Add(ArenaLook)
+		return
+	}
+	ev.t.Status, ev.t.Winners = next.Status, next.Winners
+	ev.bump()
+	s.log.Info("event finished", "event", ev.t.ID, "winners", ev.names(ev.t.Winners))
+	s.forget(ev)
+}
+
+// forget drops finished ev from memory: the store answers for it now.
+// ev.mu must be held.
+func (s *Service) forget(ev *event) {
+	s.mu.Lock()
+	delete(s.events, ev.t.ID)
+	ev.dueAt = time.Time{}
+	s.arm()
+	s.mu.Unlock()
+	s.lease.Release(s.ctx, ev.t.ID)
+}
+
+// The arena: a wave pairs the players waiting.
+
+// wave has ev pair its waiting players, on a goroutine of its own, once
+// at a time: a wave asked for while one runs runs again after it. ev.mu
+// must be held.
+func (s *Service) wave(ev *event) {
+	if ev.waving {
+		ev.again = true
+		return
+	}
+	ev.waving = true
+	s.goDo(func() { s.runWaves(ev) })
+}
+
+func (s *Service) runWaves(ev *event) {
+	ctx := s.ctx
+	for {
+		if _, ok, err := s.lease.Hold(ctx, ev.id()); err != nil || !ok {
+			ev.mu.Lock()
+			ev.waving, ev.again = false, false
+			ev.mu.Unlock()
+			return
+		}
+		ev.mu.Lock()
+		pairs := s.arenaPairs(ev)
+		ev.mu.Unlock()
+		for _, pr := range pairs {
+			s.seat(ctx, ev, pr[:], 0)
+		}
+		ev.mu.Lock()
+		if !ev.again {
+			ev.waving = false
+			s.noteDue(ev)
+			ev.mu.Unlock()
+			return
+		}
+		ev.again = false
+		ev.mu.Unlock()
+	}
+}
+
+// arenaPairs pairs ev's waiting players, marking each as playing until
+// its table is made: those who have not left, are not at a game and are
+// online, unless too little of the arena is left for a game to end in
+// it. A player left waiting is looked at again within ArenaLook. ev.mu
+// must be held.
+func (s *Service) arenaPairs(ev *event) [][2]string {
+	now := s.now()
+	if ev.t.Status != store.TournamentStarted || now.Add(ExpectedLength(ev.clock, 2)).After(ev.t.Ends) {
+		return nil
+	}
+	var waiting []pairing.Waiting
+	s.mu.Lock()
+	for _, e := range ev.t.Entrants {
+		if _, busy := s.playing[e.Identity]; e.Left || busy {
+			continue
+		}
+		if s.cfg.Online != nil && !s.cfg.Online(e.Identity) {
+			continue
+		}
+		waiting = append(waiting, pairing.Waiting{ID: e.Identity, Points: e.Points, Rating: e.Rating, Last: ev.last[e.Identity]})
+	}
+	pairs := pairing.Arena(waiting)
+	for _, p := range pairs {
+		s.playing[p[0]], s.playing[p[1]] = ev.t.ID, ev.t.ID
+	}
+	s.mu.Unlock()
+	// Someone left waiting (an odd one out) or away is looked at again.
+	if len(waiting) > 2*len(pairs) || len(waiting) < len(ev.active()) {
+		ev.lookAt = now.Add(ArenaLook)
+	}
+	return pairs
+}
+
+// seat makes the table of players (marked as playing) for ev's round, and
+// stores it as a game of the event; a table that cannot be made lets them
+// go back to waiting. It takes ev.mu itself.
+func (s *Service) seat(ctx context.Context, ev *event, players []string, round int) {
+	ev.mu.Lock()
+	pr := table.Pairing{Game: ev.g, Rules: ev.rules, Rated: ev.t.Rated, Asker: players[0],
+		Event: &game.Tournament{ID: ev.t.ID, Name: ev.t.Name, Round: round}}
+	for _, id := range players {
+		e := ev.entrant(id)
+		pr.Seats = append(pr.Seats, table.PairedSeat{Identity: id, Name: e.Name, Guest: e.Guest})
+	}
+	name, evID := ev.t.Name, ev.t.ID
+	ev.mu.Unlock()
+	seated, err := s.tables.Pair(ctx, pr)
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if err != nil {
+		s.log.Warn("an event's table could not be made", "event", evID, "players", players, "err", err)
+		s.mu.Lock()
+		for _, id := range players {
+			delete(s.playing, id)
+		}
+		s.mu.Unlock()
+		return
+	}
+	// Pair seats the players in the order given or its reverse: the
+	// asker's seat says which.
+	order := slices.Clone(players)
+	if seated.Seat != 0 {
+		slices.Reverse(order)
+	}
+	g := store.TournamentGame{Table: seated.Table, Round: round, Players: order, Started: s.now()}
+	if err := s.write(ctx, ev, store.TournamentWrite{Games: []store.TournamentGame{g}}); err != nil {
+		// The table goes on; the event scores it when it ends all the
+		// same, since it knows the table.
+		s.log.Error("an event's game could not be stored", "event", evID, "table", g.Table, "err", err)
+	}
+	ev.t.Games = append(ev.t.Games, g)
+	s.mu.Lock()
+	s.byTable[g.Table] = ev
+	s.mu.Unlock()
+	ev.bump()
+	if s.cfg.Streams != nil {
+		for seat, id := range order {
+			s.cfg.Streams.Tell(id, social.StreamEvent{Type: "tournamentGame", Tournament: &social.TournamentGame{
+				Event: evID, Name: name, Round: round, Table: g.Table, Seat: seat, Game: ev.t.Game}})
+		}
+	}
+}
+
+// Swiss: rounds.
+
+// nextRound pairs and seats ev's next round, or finishes ev when its
+// rounds are played or no pairing is left. ev.mu must be held; it lets
+// go of it while tables are made.
+func (s *Service) nextRound(ctx context.Context, ev *event) {
+	if _, ok, err := s.lease.Hold(ctx, ev.t.ID); err != nil || !ok {
+		return
+	}
+	n := ev.t.Round + 1
+	field := ev.field(false)
+	if n > ev.t.Rounds || len(field) < ev.t.Seats {
+		s.finish(ctx, ev)
+		return
+	}
+	var r pairing.Round
+	var err error
+	if ev.t.Seats > 2 {
+		r, err = pairing.Groups(field, ev.t.Seats)
+	} else {
+		r, err = pairing.Swiss(field)
+	}
+	if err != nil {
+		s.log.Info("a Swiss ends early: no pairing is left", "event", ev.t.ID, "round", n, "err", err)
+		s.finish(ctx, ev)
+		return
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		s.log.Error("a round's pairing", "event", ev.t.ID, "err", err)
+		return
+	}
+	next := ev.t
+	next.Round = n
+	var byes []store.Entrant
+	for _, id := range r.Byes {
+		e := *ev.entrant(id)
+		e.Points += pairing.PlacePoints(1, ev.t.Seats)
+		e.Byes++
+		byes = append(byes, e)
+	}
+	err = s.write(ctx, ev, store.TournamentWrite{Event: &next, Entrants: byes, Round: &store.TournamentRound{Number: n, Pairing: b, Started: s.now()}})
+	if errors.Is(err, store.ErrConflict) {
+		s.log.Error("a round was paired twice", "event", ev.t.ID, "round", n)
+		return
+	}
+	if err != nil {
+		return
+	}
+	ev.t.Round = n
+	ev.t.Pairings = append(ev.t.Pairings, store.TournamentRound{Number: n, Pairing: b, Started: s.now()})
+	for _, e := range byes {
+		*ev.entrant(e.Identity) = e
+	}
+	ev.bump()
+	s.log.Info("round paired", "event", ev.t.ID, "round", n, "tables", len(r.Tables), "byes", len(r.Byes))
+	s.seatRound(ctx, ev)
+}
+
+// seatRound makes the tables of ev's current round that are not made yet
+// (all of them, or those a restart interrupted), as its stored pairing
+// says. ev.mu must be held; it lets go of it while tables are made.
+func (s *Service) seatRound(ctx context.Context, ev *event) {
+	if ev.rounding || len(ev.t.Pairings) == 0 {
+		return
+	}
+	last := ev.t.Pairings[len(ev.t.Pairings)-1]
+	var r pairing.Round
+	if err := json.Unmarshal(last.Pairing, &r); err != nil {
+		s.log.Error("a round's stored pairing", "event", ev.t.ID, "err", err)
+		return
+	}
+	var todo [][]string
+	for _, tb := range r.Tables {
+		made := slices.ContainsFunc(ev.t.Games, func(g store.TournamentGame) bool {
+			return g.Round == last.Number && samePlayers(g.Players, tb)
+		})
+		if !made {
+			todo = append(todo, tb)
+		}
+	}
+	if len(todo) == 0 {
+		s.roundOver(ctx, ev)
+		return
+	}
+	ev.rounding = true
+	s.mu.Lock()
+	for _, tb := range todo {
+		for _, id := range tb {
+			s.playing[id] = ev.t.ID
+		}
+	}
+	s.mu.Unlock()
+	ev.mu.Unlock()
+	for _, tb := range todo {
+		s.seat(ctx, ev, tb, last.Number)
+	}
+	ev.mu.Lock()
+	ev.rounding = false
+	// A table that could not be made is scored as a draw, so that the
+	// round still ends.
+	for _, tb := range todo {
+		made := slices.ContainsFunc(ev.t.Games, func(g store.TournamentGame) bool {
+			return g.Round == last.Number && samePlayers(g.Players, tb)
+		})
+		if !made {
+			s.unplayed(ctx, ev, tb, last.Number)
+		}
+	}
+	s.roundOver(ctx, ev)
+}
+
+// unplayed stores a table of round that could not be made as shared
+// points. ev.mu must be held.
+func (s *Service) unplayed(ctx context.Context, ev *event, players []string, round int) {
+	now := s.now()
+	scores := make([]int, len(players))
+	g := store.TournamentGame{Table: fmt.Sprintf("unplayed-%d-%s", round, players[0]), Round: round, Players: players,
+		Points: pairing.TablePoints(scores), Started: now, Ended: now}
+	var es []store.Entrant
+	for i, id := range players {
+		e := *ev.entrant(id)
+		e.Points += g.Points[i]
+		e.Games++
+		es = append(es, e)
+	}
+	if err := s.write(ctx, ev, store.TournamentWrite{Entrants: es, Games: []store.TournamentGame{g}}); err != nil {
+		return
+	}
+	for _, e := range es {
+		*ev.entrant(e.Identity) = e
+	}
+	ev.t.Games = append(ev.t.Games, g)
+}
+
+// roundOver pairs ev's next round once every game of its current round
+// has ended. ev.mu must be held.
+func (s *Service) roundOver(ctx context.Context, ev *event) {
+	if ev.t.Kind != Swiss || ev.t.Status != store.TournamentStarted || ev.rounding {
+		return
+	}
+	for _, g := range ev.t.Games {
+		if g.Points == nil {
+			return
+		}
+	}
+	s.nextRound(ctx, ev)
+}
+
+func samePlayers(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for _, x := range a {
+		if !slices.Contains(b, x) {
+			return false
+		}
+	}
+	return true
+}
+
+// Games' ends.
+
+// Started implements table.Observer: an event's tables are known from
+// the moment they are made.
+func (s *Service) Started(table.GameNote) {}
+
+// Finished implements table.Observer: a game of an event is scored, and
+// its players paired again (an arena) or the next round begun (a Swiss,
+// when it was the round's last game), on a goroutine of the service's.
+func (s *Service) Finished(n table.GameNote, _ *store.GameEnd) {
+	s.mu.Lock()
+	ev := s.byTable[n.Table]
+	s.mu.Unlock()
+	if ev == nil {
+		return
+	}
+	s.goDo(func() { s.gameOver(s.ctx, ev, n.Table) })
+}
+
+// gameOver scores the ended game at table id of ev.
+func (s *Service) gameOver(ctx context.Context, ev *event, id string) {
+	res, forfeiter, err := s.outcome(ctx, id)
+	if err != nil {
+		s.log.Error("an event's game cannot be scored", "event", ev.id(), "table", id, "err", err)
+		return
+	}
+	if !res.Status.Over() {
+		return
+	}
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	s.score(ctx, ev, id, res, forfeiter)
+}
+
+// outcome reads the result of the game at table id, and the seat that
+// forfeited it (aborted it before every player had moved, by not
+// showing up in time or otherwise), or -1.
+func (s *Service) outcome(ctx context.Context, id string) (game.Result, int, error) {
+	rec, err := s.tables.Record(ctx, nil, id)
+	if err != nil {
+		return game.Result{}, -1, err
+	}
+	lex, err := s.tables.Lexicon(rec.Lexicon)
+	if err != nil {
+		return game.Result{}, -1, err
+	}
+	_, st, _, err := game.Replay(s.cfg.Games, rec, lex)
+	if err != nil {
+		return game.Result{}, -1, fmt.Errorf("replaying table %s: %w", id, err)
+	}
+	forfeiter := -1
+	if rec.Aborted != nil {
+		forfeiter = slices.Index(rec.Players, rec.Aborted.By)
+	}
+	return st.Result(), forfeiter, nil
+}
+
+// score stores the end of ev's game at table id, with result res and
+// the seat that forfeited it (-1: none), and carries the event on. ev.mu
+// must be held.
+func (s *Service) score(ctx context.Context, ev *event, id string, res game.Result, forfeiter int) {
+	i := slices.IndexFunc(ev.t.Games, func(g store.TournamentGame) bool { return g.Table == id })
+	if i < 0 || ev.t.Games[i].Points != nil {
+		return // scored already
+	}
+	g := ev.t.Games[i]
+	g.Points = gamePoints(len(g.Players), res, forfeiter)
+	g.Ended = s.now()
+	var es []store.Entrant
+	for seat, pid := range g.Players {
+		e := *ev.entrant(pid)
+		e.Games++
+		pts := g.Points[seat]
+		if ev.t.Kind == Arena && len(g.Players) == 2 {
+			st := pairing.Streak{Wins: e.Streak}
+			pts, _ = st.Score(pairing.Outcome(pts))
+			e.Streak = st.Wins
+		}
+		e.Points += pts
+		if seat == forfeiter {
+			e.Forfeits++
+			// An arena player who did not show is paired no more until
+			// they join again; a Swiss player after two such games.
+			if ev.t.Kind == Arena || e.Forfeits >= ForfeitsToWithdraw {
+				e.Left = true
+			}
+		}
+		es = append(es, e)
+	}
+	if err := s.write(ctx, ev, store.TournamentWrite{Entrants: es, Games: []store.TournamentGame{g}}); err != nil {
+		return
+	}
+	ev.t.Games[i] = g
+	for _, e := range es {
+		*ev.entrant(e.Identity) = e
+	}
+	if len(g.Players) == 2 {
+		ev.last[g.Players[0]], ev.last[g.Players[1]] = g.Players[1], g.Players[0]
+	}
+	s.mu.Lock()
+	delete(s.byTable, id)
+	for _, pid := range g.Players {
+		if s.playing[pid] == ev.t.ID {
+			delete(s.playing, pid)
+		}
+	}
+	s.mu.Unlock()
+	ev.bump()
+	switch {
+	case ev.t.Kind == Swiss:
+		s.roundOver(ctx, ev)
+	case !s.now().Before(ev.t.Ends):
+		if len(ev.underway()) == 0 {
+			s.finish(ctx, ev)
+		}
+	default:
+		s.wave(ev)
+	}
+	if ev.t.Status != store.TournamentFinished {
+		s.noteDue(ev)
+	}
+}
+
+// gamePoints returns each seat's points from a game of seats players
+// that ended with res, forfeiter (-1: none) having forfeited it: 2 a
+// win, 1 a draw, 0 a loss at a table of two; by place at a table of
+// more (pairing.TablePoints), the game's own scores deciding the places
+// where it keeps them. A forfeit loses to everyone else at the table.
+func gamePoints(seats int, res game.Result, forfeiter int) []int {
+	order := make([]int, seats)
+	switch {
+	case forfeiter >= 0:
+		for i := range order {
+			if i != forfeiter {
+				order[i] = 1
+			}
+		}
+	case seats > 2 && len(res.Scores) == seats:
+		copy(order, res.Scores)
+	default:
+		for _, w := range res.Winners {
+			if int(w) < seats {
+				order[w] = 1
+			}
+		}
+	}
+	return pairing.TablePoints(order)
+}
+
+// resume carries ev on after a restart: its games that ended while the
+// server was down are scored, a Swiss round whose tables were not all
+// made is made as stored, and an arena looks at its waiting players.
+func (s *Service) resume(ev *event) {
+	ctx := s.ctx
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	for _, g := range ev.underway() {
+		res, forfeiter, err := s.outcome(ctx, g.Table)
+		if err != nil {
+			s.log.Warn("a game of an event cannot be read", "event", ev.t.ID, "table", g.Table, "err", err)
+			continue
+		}
+		if res.Status.Over() {
+			s.score(ctx, ev, g.Table, res, forfeiter)
+		}
+	}
+	if ev.t.Status == store.TournamentStarted {
+		if ev.t.Kind == Swiss {
+			s.seatRound(ctx, ev)
+		} else {
+			ev.lookAt = s.now()
+		}
+	}
+	if ev.t.Status != store.TournamentFinished {
+		s.noteDue(ev)
+	}
+}

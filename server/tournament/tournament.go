@@ -1,0 +1,428 @@
+// Package tournament is the server's events: arenas, where players are
+// paired again as soon as their game ends until the time is up, and Swiss
+// events, a fixed number of rounds between a fixed field, with multi-seat
+// Swiss for the games that play best with three or four. It hears games
+// start and finish as a table.Observer, makes each game's table with
+// table.Service.Pair, pairs through package pairing, tells the players
+// through the player stream, and keeps every event in the store
+// (store.Tournaments), so that a restart resumes each one where it was:
+// the same standings, and the very pairing stored with the round.
+//
+// One goroutine's timer, set for the next moment any event is due (a
+// start, an arena's end, an arena's next look at its waiting players),
+// runs the schedule; one node at a time owns an event (Lease).
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"time"
+
+	"parlour/game"
+	"parlour/pairing"
+	"parlour/server/refuse"
+	"parlour/server/social"
+	"parlour/server/table"
+	"parlour/store"
+)
+
+// The kinds of event.
+const (
+	Arena = "arena"
+	Swiss = "swiss"
+)
+
+// Caps on what players make, each with its reason.
+const (
+	// MaxCreatedADay is how many events one player may create in a day:
+	// enough for a club's evening and a rematch of it, few enough that
+	// the list of events stays a list of events people mean to play.
+	MaxCreatedADay = 5
+	// MaxArenaMinutes is the longest arena: a day.
+	MaxArenaMinutes = 24 * 60
+	// MaxRounds is the most rounds a Swiss plays; a field of a thousand
+	// needs ten to find its winner.
+	MaxRounds = 50
+	// MaxAhead is how far ahead an event may be set to start.
+	MaxAhead = 60 * 24 * time.Hour
+	// DefaultDelay is when an event starts when its creator does not
+	// say: in a minute, time enough for others to see it and join.
+	DefaultDelay = time.Minute
+	// MaxSwissPlayers caps a Swiss's field: a round of 500 pairs in
+	// well under the two seconds it may take.
+	MaxSwissPlayers = 500
+	// MaxArenaPlayers caps an arena: a wave of 5,000 waiting players
+	// pairs in a few milliseconds.
+	MaxArenaPlayers = 5000
+	// ArenaLook is how often a running arena looks again at players
+	// waiting without a game (an odd one out, one who was away and is
+	// back), besides each time a game ends or somebody joins.
+	ArenaLook = 10 * time.Second
+	// TypicalTurns is how many turns a player takes in a game, for the
+	// length a clock lets a game run (ExpectedLength).
+	TypicalTurns = 20
+	// ForfeitsToWithdraw is how many games a Swiss player may lose by
+	// not showing up before the event withdraws them.
+	ForfeitsToWithdraw = 2
+	// Podium is how many winners a finished event names.
+	Podium = 3
+)
+
+// Teller is what the service needs of the player streams: to tell a
+// player of their game (social.Service).
+type Teller interface {
+	Tell(identity string, ev social.StreamEvent)
+}
+
+// Config is what a Service is built from. Store (which must implement
+// store.Tournaments and store.Players), Tables and Games are required.
+type Config struct {
+	Store  store.Store
+	Tables *table.Service
+	Games  *game.Registry
+	// Streams tells players of their games (nil: nobody is told).
+	Streams Teller
+	// Online reports whether a player is online (social's presence):
+	// an arena pairs only players who are (nil: everybody is).
+	Online func(identity string) bool
+	// Clock is the service's time (default: the table service's).
+	Clock  table.Clock
+	Logger *slog.Logger
+	// Lease says which node owns each event's pairing (nil: this one,
+	// always: a single node).
+	Lease Lease
+}
+
+// Service is the events.
+type Service struct {
+	cfg    Config
+	st     store.Tournaments
+	pl     store.Players
+	tables *table.Service
+	log    *slog.Logger
+	lease  Lease
+
+	// mu guards the maps below and the timer; an event's own state is
+	// guarded by its own mutex, taken before mu when both are.
+	mu      sync.Mutex
+	events  map[string]*event // live events, by id
+	byTable map[string]*event // games under way, by table
+	// playing is, for each player, the event whose game they sit at.
+	playing map[string]string
+	timer   table.Timer
+	timerAt time.Time
+	closed  bool
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// event is one live event in memory: its stored form, and what follows
+// from it.
+type event struct {
+	mu sync.Mutex
+	t  store.Tournament
+	g  game.Game
+	// rules are the games' rules, clock included.
+	rules game.Rules
+	clock game.Clock
+	// last is each arena player's last opponent.
+	last map[string]string
+	// lookAt is when a running arena looks at its waiting players next
+	// (zero: when a game ends or somebody joins).
+	lookAt time.Time
+	// waving is set while an arena's pairing wave runs; again asks it
+	// to run once more when it is done.
+	waving, again bool
+	// rounding is set while a Swiss round's tables are made.
+	rounding bool
+
+	version int
+	changed chan struct{}
+
+	// dueAt is when the schedule runs the event next, as last noted
+	// (zero: never); guarded by Service.mu.
+	dueAt time.Time
+}
+
+// New returns the events' service, with every event not finished loaded
+// from the store and the schedule armed: an event due while the server
+// was down starts (or ends) at once.
+func New(ctx context.Context, cfg Config) (*Service, error) {
+	ts, ok := cfg.Store.(store.Tournaments)
+	if !ok {
+		return nil, fmt.Errorf("tournament: the store (%T) keeps no events", cfg.Store)
+	}
+	pl, ok := cfg.Store.(store.Players)
+	if !ok {
+		return nil, fmt.Errorf("tournament: the store (%T) keeps no players", cfg.Store)
+	}
+	if cfg.Tables == nil || cfg.Games == nil {
+		return nil, errors.New("tournament: config needs Tables and Games")
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = cfg.Tables.Config().Clock
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Lease == nil {
+		cfg.Lease = Always{}
+	}
+	s := &Service{cfg: cfg, st: ts, pl: pl, tables: cfg.Tables, log: cfg.Logger, lease: cfg.Lease,
+		events: map[string]*event{}, byTable: map[string]*event{}, playing: map[string]string{}}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	live, err := ts.LiveTournaments(ctx)
+	if err != nil {
+		s.cancel()
+		return nil, fmt.Errorf("tournament: reading the events under way: %w", err)
+	}
+	for _, t := range live {
+		ev, err := s.load(t)
+		if err != nil {
+			s.log.Error("an event cannot be resumed", "event", t.ID, "err", err)
+			continue
+		}
+		s.events[t.ID] = ev
+		for _, g := range t.Games {
+			if g.Points == nil {
+				s.byTable[g.Table] = ev
+				for _, id := range g.Players {
+					s.playing[id] = t.ID
+				}
+			}
+		}
+	}
+	// Games that ended while the server was down are scored, and Swiss
+	// rounds whose tables were not all made are made, before anything
+	// else is due.
+	for _, ev := range s.events {
+		s.resume(ev)
+	}
+	s.mu.Lock()
+	s.arm()
+	s.mu.Unlock()
+	return s, nil
+}
+
+// load builds the memory of stored event t.
+func (s *Service) load(t store.Tournament) (*event, error) {
+	g, err := s.cfg.Games.Lookup(t.Game)
+	if err != nil {
+		return nil, err
+	}
+	var raw map[string]json.RawMessage
+	if len(t.Rules) > 0 {
+		if err := json.Unmarshal(t.Rules, &raw); err != nil {
+			return nil, fmt.Errorf("event %s's rules: %w", t.ID, err)
+		}
+	}
+	if raw == nil {
+		raw = map[string]json.RawMessage{}
+	}
+	raw[game.ClockOption] = t.Clock
+	rules, err := game.ResolveFor(g, raw)
+	if err != nil {
+		return nil, fmt.Errorf("event %s's rules: %w", t.ID, err)
+	}
+	clock, _ := game.ClockOf(rules)
+	ev := &event{t: t, g: g, rules: rules, clock: clock, last: map[string]string{}, changed: make(chan struct{})}
+	for _, gm := range t.Games {
+		if len(gm.Players) == 2 {
+			ev.last[gm.Players[0]], ev.last[gm.Players[1]] = gm.Players[1], gm.Players[0]
+		}
+	}
+	return ev, nil
+}
+
+// Close stops the schedule and waits for the work it started.
+func (s *Service) Close() {
+	s.mu.Lock()
+	s.closed = true
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.mu.Unlock()
+	s.cancel()
+	s.wg.Wait()
+}
+
+func (s *Service) now() time.Time { return s.cfg.Clock.Now().UTC() }
+
+// goDo runs f on a goroutine of its own that Close waits for.
+func (s *Service) goDo(f func()) {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return
+	}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		f()
+	}()
+}
+
+// event returns live event id, or nil.
+func (s *Service) event(id string) *event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.events[id]
+}
+
+// bump marks a change of ev for whoever follows it. ev.mu must be held.
+func (ev *event) bump() {
+	ev.version++
+	close(ev.changed)
+	ev.changed = make(chan struct{})
+}
+
+// Mark returns event id's version and a channel closed at its next
+// change, for a page or stream that follows the event live; a finished
+// event never changes again, and its channel is nil. It is refused with
+// 404 for an event that does not exist.
+func (s *Service) Mark(ctx context.Context, id string) (version int, changed <-chan struct{}, err error) {
+	if ev := s.event(id); ev != nil {
+		ev.mu.Lock()
+		defer ev.mu.Unlock()
+		return ev.version, ev.changed, nil
+	}
+	if _, err := s.stored(ctx, id); err != nil {
+		return 0, nil, err
+	}
+	return 0, nil, nil
+}
+
+// stored reads event id from the store.
+func (s *Service) stored(ctx context.Context, id string) (store.Tournament, error) {
+	t, err := s.st.Tournament(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return t, refuse.NotFound("there is no event %s", refuse.Clip(id))
+	}
+	if err != nil {
+		return t, refuse.ReadFailed(s.log, "an event", err)
+	}
+	return t, nil
+}
+
+// write stores w of ev. ev.mu must be held.
+func (s *Service) write(ctx context.Context, ev *event, w store.TournamentWrite) error {
+	if err := s.st.WriteTournament(context.WithoutCancel(ctx), ev.t.ID, w); err != nil {
+		return refuse.SaveFailed(s.log, "the event", err)
+	}
+	return nil
+}
+
+// entrant returns ev's entrant identity, or nil. ev.mu must be held.
+func (ev *event) entrant(identity string) *store.Entrant {
+	for i := range ev.t.Entrants {
+		if ev.t.Entrants[i].Identity == identity {
+			return &ev.t.Entrants[i]
+		}
+	}
+	return nil
+}
+
+// active returns ev's entrants who have not left, in the order they
+// joined. ev.mu must be held.
+func (ev *event) active() []store.Entrant {
+	var out []store.Entrant
+	for _, e := range ev.t.Entrants {
+		if !e.Left {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// underway returns ev's games under way. ev.mu must be held.
+func (ev *event) underway() []store.TournamentGame {
+	var out []store.TournamentGame
+	for _, g := range ev.t.Games {
+		if g.Points == nil {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// tieGames returns ev's finished games as the tie-breaks read them.
+// ev.mu must be held.
+func (ev *event) tieGames() []pairing.Game {
+	var out []pairing.Game
+	for _, g := range ev.t.Games {
+		if g.Points != nil {
+			out = append(out, pairing.Game{Players: g.Players, Points: g.Points})
+		}
+	}
+	return out
+}
+
+// field returns ev's entrants as a pairing sees them; all of them when
+// everyone is set, otherwise those who have not left. ev.mu must be
+// held.
+func (ev *event) field(everyone bool) []pairing.Entrant {
+	met := map[string][]string{}
+	for _, g := range ev.t.Games {
+		for _, a := range g.Players {
+			for _, b := range g.Players {
+				if a != b {
+					met[a] = append(met[a], b)
+				}
+			}
+		}
+	}
+	var out []pairing.Entrant
+	for _, e := range ev.t.Entrants {
+		if everyone || !e.Left {
+			out = append(out, pairing.Entrant{ID: e.Identity, Points: e.Points, Rating: e.Rating, Byes: e.Byes, Met: met[e.Identity]})
+		}
+	}
+	return out
+}
+
+// ranking returns every entrant's identity in standings order: points,
+// then Buchholz, then Sonneborn-Berger, then rating. ev.mu must be held.
+func (ev *event) ranking() []string {
+	return pairing.Rank(ev.field(true), ev.tieGames())
+}
+
+// ExpectedLength is how long a game of seats players on clock c may run:
+// each player's whole time with TypicalTurns increments on a Fischer
+// clock, TypicalTurns full turns each on a turn clock. An arena pairs no
+// game that would not end by this reckoning before the arena does.
+func ExpectedLength(c game.Clock, seats int) time.Duration {
+	var each int
+	switch c.Kind {
+	case game.ClockFischer:
+		each = c.Initial + TypicalTurns*c.Increment
+	case game.ClockTurn:
+		each = TypicalTurns * c.Seconds
+	case game.ClockCorrespondence:
+		each = TypicalTurns * c.Days * 24 * 60 * 60
+	}
+	return time.Duration(seats*each) * time.Second
+}
+
+// names maps identities to entrants' names. ev.mu must be held.
+func (ev *event) names(ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		if e := ev.entrant(id); e != nil {
+			out[i] = e.Name
+		}
+	}
+	return out
+}
+
+// remove deletes v from s, keeping the order.
+func remove(s []string, v string) []string {
+	return slices.DeleteFunc(s, func(x string) bool { return x == v })
+}

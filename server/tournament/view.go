@@ -1,0 +1,257 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"parlour/game"
+	"parlour/pairing"
+	"parlour/server/refuse"
+	"parlour/store"
+)
+
+// Event is an event as the API shows it. Lists leave out Standings and
+// Games.
+type Event struct {
+	ID          string `json:"id"`
+	Kind        string `json:"kind"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Game        string `json:"game"`
+	// Mode is the choice of the game's rated mode, when it has one.
+	Mode string `json:"mode,omitempty"`
+	// Rules are the other rule options set away from their defaults.
+	Rules map[string]json.RawMessage `json:"rules,omitempty"`
+	Clock json.RawMessage            `json:"clock"`
+	// ClockText is the clock as a player reads it ("3+2").
+	ClockText string    `json:"clock_text"`
+	Rated     bool      `json:"rated"`
+	Starts    time.Time `json:"starts"`
+	// Ends is when a started arena ends.
+	Ends          *time.Time `json:"ends,omitempty"`
+	Minutes       int        `json:"minutes,omitempty"`
+	Rounds        int        `json:"rounds,omitempty"`
+	Seats         int        `json:"seats"`
+	Password      bool       `json:"password"`
+	MinRatedGames int        `json:"min_rated_games,omitempty"`
+	MaxPlayers    int        `json:"max_players"`
+	// Creator is the name of the player who made it; empty for the
+	// house's events.
+	Creator string                 `json:"creator,omitempty"`
+	Status  store.TournamentStatus `json:"status"`
+	// Round is a Swiss's current round (0 before the first).
+	Round   int `json:"round,omitempty"`
+	Players int `json:"players"`
+	// Winners are the names of the first Podium places, once finished.
+	Winners []string `json:"winners,omitempty"`
+	// Version counts the event's changes, for a page that follows it.
+	Version int `json:"version"`
+
+	Standings []Standing `json:"standings,omitempty"`
+	// Playing are the games under way; Games every game, the newest
+	// first.
+	Playing []GameInfo `json:"playing,omitempty"`
+	Games   []GameInfo `json:"games,omitempty"`
+}
+
+// Standing is one player's line of an event's standings, best first.
+type Standing struct {
+	Rank int    `json:"rank"`
+	Name string `json:"name"`
+	// Score is the player's points: 2 a win, 1 a draw (4 and 2 on an
+	// arena streak); a Swiss bye scores a win; a multi-seat table scores
+	// by place.
+	Score  int     `json:"score"`
+	Games  int     `json:"games"`
+	Wins   int     `json:"wins"`
+	Draws  int     `json:"draws"`
+	Losses int     `json:"losses"`
+	Rating float64 `json:"rating"`
+	// Streak is set while an arena player is on a streak (their wins
+	// score double).
+	Streak   bool `json:"streak,omitempty"`
+	Byes     int  `json:"byes,omitempty"`
+	Forfeits int  `json:"forfeits,omitempty"`
+	// Buchholz and SonnebornBerger are a Swiss's tie-breaks.
+	Buchholz        int `json:"buchholz"`
+	SonnebornBerger int `json:"sonneborn_berger"`
+	// Left is set for a player who left or was withdrawn: they keep
+	// their points and are paired no more.
+	Left bool `json:"left,omitempty"`
+	// Playing is the table where they play now.
+	Playing string `json:"playing,omitempty"`
+}
+
+// GameInfo is one game of an event: its table (watchable while under way
+// at /api/v1/tables/{table}), its round (a Swiss's), its players in seat
+// order and, once it ended, each one's points.
+type GameInfo struct {
+	Table   string     `json:"table"`
+	Round   int        `json:"round,omitempty"`
+	Players []string   `json:"players"`
+	Points  []int      `json:"points,omitempty"`
+	Started time.Time  `json:"started"`
+	Ended   *time.Time `json:"ended,omitempty"`
+}
+
+// List returns up to 100 events in status ("" and "created": those to
+// come, the soonest first; "started"; "finished", the newest first),
+// without standings or games.
+func (s *Service) List(ctx context.Context, status string) ([]Event, error) {
+	st := store.TournamentStatus(status)
+	switch st {
+	case "":
+		st = store.TournamentCreated
+	case store.TournamentCreated, store.TournamentStarted, store.TournamentFinished:
+	default:
+		return nil, refuse.Bad(`the status is "created", "started" or "finished", not %q`, refuse.Clip(status))
+	}
+	ts, err := s.st.ListTournaments(ctx, st, 100)
+	if err != nil {
+		return nil, refuse.ReadFailed(s.log, "the events", err)
+	}
+	out := make([]Event, 0, len(ts))
+	for _, t := range ts {
+		if ev := s.event(t.ID); ev != nil {
+			// Live: memory is the newer.
+			ev.mu.Lock()
+			e := s.view(ev.t, ev.g, ev.version, false)
+			ev.mu.Unlock()
+			out = append(out, e)
+			continue
+		}
+		g, _ := s.cfg.Games.Lookup(t.Game)
+		out = append(out, s.view(t, g, 0, false))
+	}
+	return out, nil
+}
+
+// Get returns event id with its standings and games; 404 for none.
+func (s *Service) Get(ctx context.Context, id string) (Event, error) {
+	if ev := s.event(id); ev != nil {
+		ev.mu.Lock()
+		defer ev.mu.Unlock()
+		return s.view(ev.t, ev.g, ev.version, true), nil
+	}
+	t, err := s.stored(ctx, id)
+	if err != nil {
+		return Event{}, err
+	}
+	g, _ := s.cfg.Games.Lookup(t.Game)
+	return s.view(t, g, 0, true), nil
+}
+
+// view is t as the API shows it; whole adds the standings and games. g
+// may be nil (a game no longer offered).
+func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool) Event {
+	e := Event{ID: t.ID, Kind: t.Kind, Name: t.Name, Description: t.Description, Game: t.Game, Clock: json.RawMessage(t.Clock),
+		Rated: t.Rated, Starts: t.Starts, Minutes: t.Minutes, Rounds: t.Rounds, Seats: t.Seats, Password: t.PasswordHash != "",
+		MinRatedGames: t.MinRatedGames, MaxPlayers: t.MaxPlayers, Creator: t.CreatorName, Status: t.Status, Round: t.Round,
+		Players: t.Players, Version: version}
+	if !t.Ends.IsZero() {
+		ends := t.Ends
+		e.Ends = &ends
+	}
+	if len(t.Rules) > 0 {
+		_ = json.Unmarshal(t.Rules, &e.Rules)
+	}
+	if g != nil {
+		if r, ok := g.(game.Rated); ok && r.PoolOption() != "" {
+			if m, ok := e.Rules[r.PoolOption()]; ok {
+				_ = json.Unmarshal(m, &e.Mode)
+				delete(e.Rules, r.PoolOption())
+			}
+		}
+		if rules, err := game.ResolveFor(g, map[string]json.RawMessage{game.ClockOption: t.Clock}); err == nil {
+			c, _ := game.ClockOf(rules)
+			e.ClockText = c.String()
+		}
+	}
+	if len(e.Rules) == 0 {
+		e.Rules = nil
+	}
+	if t.Entrants != nil {
+		e.Players = 0
+		for _, en := range t.Entrants {
+			if !en.Left || en.Games > 0 || en.Byes > 0 {
+				e.Players++
+			}
+		}
+	}
+	names := map[string]string{}
+	for _, en := range t.Entrants {
+		names[en.Identity] = en.Name
+	}
+	for _, id := range t.Winners {
+		e.Winners = append(e.Winners, names[id])
+	}
+	if !whole {
+		return e
+	}
+	// Standings: points, then the tie-breaks.
+	field := make([]pairing.Entrant, 0, len(t.Entrants))
+	var games []pairing.Game
+	totals := map[string]int{}
+	byID := map[string]store.Entrant{}
+	for _, en := range t.Entrants {
+		if en.Left && en.Games == 0 && en.Byes == 0 {
+			continue // joined and left before playing: not in the event
+		}
+		field = append(field, pairing.Entrant{ID: en.Identity, Points: en.Points, Rating: en.Rating, Byes: en.Byes})
+		totals[en.Identity] = en.Points
+		byID[en.Identity] = en
+	}
+	wins, draws, losses := map[string]int{}, map[string]int{}, map[string]int{}
+	playing := map[string]string{}
+	for i := len(t.Games) - 1; i >= 0; i-- {
+		gm := t.Games[i]
+		info := GameInfo{Table: gm.Table, Round: gm.Round, Players: make([]string, len(gm.Players)), Points: gm.Points, Started: gm.Started}
+		for j, id := range gm.Players {
+			info.Players[j] = names[id]
+		}
+		if gm.Points == nil {
+			e.Playing = append(e.Playing, info)
+			for _, id := range gm.Players {
+				playing[id] = gm.Table
+			}
+		} else {
+			ended := gm.Ended
+			info.Ended = &ended
+			games = append(games, pairing.Game{Players: gm.Players, Points: gm.Points})
+			for j, id := range gm.Players {
+				switch best, worst := bounds(gm.Points); {
+				case best == worst:
+					draws[id]++
+				case gm.Points[j] == best:
+					wins[id]++
+				default:
+					losses[id]++
+				}
+			}
+		}
+		e.Games = append(e.Games, info)
+	}
+	bh := pairing.Buchholz(games, totals)
+	sb := pairing.SonnebornBerger(games, totals)
+	for i, id := range pairing.Rank(field, games) {
+		en := byID[id]
+		e.Standings = append(e.Standings, Standing{Rank: i + 1, Name: en.Name, Score: en.Points, Games: en.Games,
+			Wins: wins[id], Draws: draws[id], Losses: losses[id], Rating: en.Rating, Streak: t.Kind == Arena && en.Streak >= 2,
+			Byes: en.Byes, Forfeits: en.Forfeits, Buchholz: bh[id], SonnebornBerger: sb[id], Left: en.Left, Playing: playing[id]})
+	}
+	return e
+}
+
+// bounds returns the most and least points of a game.
+func bounds(points []int) (best, worst int) {
+	for i, p := range points {
+		if i == 0 || p > best {
+			best = p
+		}
+		if i == 0 || p < worst {
+			worst = p
+		}
+	}
+	return best, worst
+}
