@@ -181,8 +181,8 @@ func TestTournamentArena(t *testing.T) {
 				}
 			}
 		}
-		// The table is among the player's own.
-		if st, got := f.players[games[0].Players[0]].do("GET", "/api/v1/identity/tables", nil, nil); st != 200 || !strings.Contains(got, games[0].Table) {
+		// The table is among the player's own, naming its event.
+		if st, got := f.players[games[0].Players[0]].do("GET", "/api/v1/identity/tables", nil, nil); st != 200 || !strings.Contains(got, games[0].Table) || !strings.Contains(got, `"event":{"id":"`+ev.ID+`","name":"Evening Arena"}`) {
 			t.Fatalf("identity/tables: %d %s", st, got)
 		}
 		last := map[string]string{}
