@@ -43,7 +43,7 @@ func Groups(field []Entrant, seats int) (Round, error) {
 	}
 	sizes, nbyes := tableSizes(len(field), seats)
 	order := standings(field)
-	var round Round
+	round := Round{Tables: [][]string{}}
 	if nbyes > 0 {
 		var byes []int
 		byes, order = chooseByes(field, order, nbyes)
