@@ -31,14 +31,31 @@
 // of their points difference (a gap of two wins costs four times a gap of
 // one), then a little for the distance between their places in the
 // standings, so that among equally close scores neighbours meet. When the
-// field is odd, the lowest-ranked entrant with the fewest byes (in
-// practice: without one) for whom the rest can still be paired sits out;
-// the caller scores that bye as a win. [Swiss] fails when no pairing
-// without a rematch exists; [MaxRounds] says how many rounds a field can
-// always play.
+// field is odd, the lowest-ranked entrant without a bye for whom the rest
+// can still be paired sits out; the caller scores that bye as a win. Who
+// sits first at a table alternates from game to game by a hash of the
+// player's ID, so that over an event each player sits first about half
+// the time. [Swiss] fails, wrapping [ErrNoPairing], when no pairing
+// without a rematch exists; an event must plan no more than [MaxRounds]
+// rounds, and should end early if a late round still finds none.
 //
-// [Groups] seats 3 or 4 players a table for Word Fight and Quizl; [Arena]
-// pairs an arena's waiting pool at once, as games end.
+// An [Entrant]'s Met lists one entry per game played against that
+// opponent; a bye is not a meeting and is counted in Byes instead.
+//
+// # Multi-seat events
+//
+// [Groups] seats 3 or 4 players a table for Word Fight and Quizl: close
+// scores together, few pairs that met before, every table of seats or
+// seats−1 players and never fewer than 3. Its doc gives the table sizes
+// for every field. Each table then scores by place ([TablePoints]).
+//
+// # Arenas
+//
+// [Arena] pairs an arena's waiting pool at once, as games end: neighbours
+// in the standings meet, and two who just played each other meet again
+// straight away only when nobody else can take either of them. A player
+// left over waits for the next game to end. A [Streak] scores an arena
+// player's games.
 //
 // # Standings and tie-breaks
 //
