@@ -17,11 +17,13 @@
 //     rules' 3/2/1/0 and 2/1/0, doubled). Players tied for places share
 //     those places' points equally ([TablePoints]); in doubled units the
 //     share is always a whole number (two tied for first of four take
-//     (6+4)/2 = 5 each). A two-seat table in these units is 2/1/0, the
-//     same as a Swiss game, so one event may mix table sizes.
+//     (6+4)/2 = 5 each). The same rule at a table of two gives 2/1/0: a
+//     two-seat game's units are the doubled units too.
 //
-// A front end that shows the rules' undoubled place points divides a
-// multi-seat total by two.
+// A front end that shows the rules' undoubled points divides by two. What
+// a bye scores in a multi-seat event is the caller's choice; the mean of
+// a full table's place points (3 at tables of four, 2 at three) neither
+// rewards nor punishes sitting out.
 //
 // # Swiss
 //
@@ -65,9 +67,12 @@
 //
 // A bye is a [Game] with one player. For the tie-breaks it is a game
 // against a virtual opponent whose total equals the player's own total,
-// and a bye with points counts as a win against that opponent: a bye
-// neither helps nor hurts a player's tie-breaks compared with peers on the
-// same score (the idea of FIDE's rule for unplayed games, simplified).
+// and a bye with points counts as a win against that opponent: the bye
+// stands for a game against an equal, which neither lifts nor sinks the
+// player's tie-breaks much against peers on the same score (the idea of
+// FIDE's rule for unplayed games, simplified). A Game with one player and
+// no points (a player sitting out unpaid) counts the same for Buchholz and
+// as a loss for Sonneborn-Berger.
 //
 // Buchholz is the sum, over a player's games, of each opponent's final
 // total (at a multi-seat table, of every other player's total).
