@@ -66,13 +66,16 @@
 // needs an order) entrants go by points, then rating, then ID.
 //
 // A bye is a [Game] with one player. For the tie-breaks it is a game
-// against a virtual opponent whose total equals the player's own total,
-// and a bye with points counts as a win against that opponent: the bye
-// stands for a game against an equal, which neither lifts nor sinks the
-// player's tie-breaks much against peers on the same score (the idea of
-// FIDE's rule for unplayed games, simplified). A Game with one player and
-// no points (a player sitting out unpaid) counts the same for Buchholz and
-// as a loss for Sonneborn-Berger.
+// against virtual opponents as strong as the player: as many as a table of
+// the event holds besides the player (one in a two-seat event; three when
+// the event has tables of four), each with a total equal to the player's
+// own. Against each, the bye is a win, a draw or a loss as its points stand
+// above, at or below a table's mean place points (1 at two seats, 2 at
+// three, 3 at four): a Swiss bye (2) is a win, a multi-seat bye of the
+// mean a draw with each, and a player sitting out unpaid (0) a loss. A bye
+// thus neither lifts nor sinks the player's tie-breaks much against peers
+// on the same score (the idea of FIDE's rule for unplayed games,
+// simplified).
 //
 // Buchholz is the sum, over a player's games, of each opponent's final
 // total (at a multi-seat table, of every other player's total).

@@ -48,6 +48,17 @@ func TestBuchholz(t *testing.T) {
 			want:   map[string]int{"p": 11, "q": 14, "r": 18, "s": 20},
 		},
 		{
+			// A table of four makes a bye stand for three opponents:
+			// b's bye adds 3 × its own total 3 = 9.
+			name: "multi-seat bye",
+			games: []Game{
+				{Players: []string{"a", "c", "d", "e"}, Points: []int{6, 4, 2, 0}},
+				{Players: []string{"b"}, Points: []int{3}},
+			},
+			totals: map[string]int{"a": 6, "b": 3, "c": 4, "d": 2, "e": 0},
+			want:   map[string]int{"a": 6, "b": 9, "c": 8, "d": 10, "e": 12},
+		},
+		{
 			// x is missing from totals: counts 0.
 			name:   "unknown opponent",
 			games:  []Game{{Players: []string{"a", "x"}, Points: []int{2, 0}}},
@@ -103,6 +114,19 @@ func TestSonnebornBerger(t *testing.T) {
 			games:  []Game{{Players: []string{"p", "q", "r", "s"}, Points: []int{5, 5, 2, 0}}},
 			totals: map[string]int{"p": 10, "q": 7, "r": 3, "s": 1},
 			want:   map[string]int{"p": 15, "q": 18, "r": 2, "s": 0},
+		},
+		{
+			// A multi-seat bye of the mean place points (3 at tables of
+			// four) draws with three opponents of b's own total 3: 9. A
+			// bye of 6 would beat them: 18.
+			name: "multi-seat bye",
+			games: []Game{
+				{Players: []string{"a", "c", "d", "e"}, Points: []int{6, 4, 2, 0}},
+				{Players: []string{"b"}, Points: []int{3}},
+				{Players: []string{"f"}, Points: []int{6}},
+			},
+			totals: map[string]int{"a": 6, "b": 3, "c": 4, "d": 2, "e": 0, "f": 6},
+			want:   map[string]int{"a": 12, "b": 9, "c": 4, "d": 0, "e": 0, "f": 36},
 		},
 		{
 			// A bye that gave nothing (a forfeit sitting out) counts
