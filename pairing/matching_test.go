@@ -158,9 +158,13 @@ func TestMinCostMatchingEveryForbiddenSet(t *testing.T) {
 func TestMinCostMatchingLarger(t *testing.T) {
 	t.Parallel()
 	r := rand.New(rand.NewPCG(12, 16))
-	for _, n := range []int{12, 14, 16} {
+	for _, n := range []int{12, 14, 16, 18, 20} {
+		reps := 20
+		if n > 16 {
+			reps = 3
+		}
 		for _, forbid := range []float64{0, 0.3, 0.7} {
-			for range 20 {
+			for range reps {
 				c := randomCosts(r, n, 50, forbid)
 				want, exists := subsetDP(c)
 				mate, err := MinCostMatching(n, c.cost)
@@ -293,4 +297,23 @@ func FuzzMinCostMatching(f *testing.F) {
 		}
 		compareWithBruteForce(t, c)
 	})
+}
+
+// BenchmarkMinCostMatching500 matches 500 players with random costs, a
+// fifth of the pairs forbidden, and with all costs equal.
+func BenchmarkMinCostMatching500(b *testing.B) {
+	for _, tt := range []struct {
+		name   string
+		top    int64
+		forbid float64
+	}{{"random", 1 << 30, 0.2}, {"equal", 1, 0}, {"sparse", 100, 0.95}} {
+		b.Run(tt.name, func(b *testing.B) {
+			c := randomCosts(rand.New(rand.NewPCG(1, 2)), 500, tt.top, tt.forbid)
+			for b.Loop() {
+				if _, err := MinCostMatching(500, c.cost); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
