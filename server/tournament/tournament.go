@@ -362,9 +362,20 @@ func (ev *event) underway() []store.TournamentGame {
 	return out
 }
 
+// byePoints is what a Swiss bye scores at tables of seats: a win at a
+// table of two; at a multi-seat table the mean of a table's places (3 at
+// four, 2 at three), so that sitting out neither lifts a player over the
+// table they missed nor sinks them under it.
+func byePoints(seats int) int {
+	if seats <= 2 {
+		return pairing.PlacePoints(1, 2)
+	}
+	return seats - 1
+}
+
 // tieGames returns t's finished games as the tie-breaks read them, with
-// each Swiss bye as a game of one that scored a win (package pairing
-// counts it against the player's own total).
+// each Swiss bye as a game of one (package pairing counts it against
+// virtual opponents as strong as the player).
 func tieGames(t store.Tournament) []pairing.Game {
 	var out []pairing.Game
 	for _, g := range t.Games {
@@ -378,7 +389,7 @@ func tieGames(t store.Tournament) []pairing.Game {
 			continue
 		}
 		for _, id := range round.Byes {
-			out = append(out, pairing.Game{Players: []string{id}, Points: []int{pairing.PlacePoints(1, t.Seats)}})
+			out = append(out, pairing.Game{Players: []string{id}, Points: []int{byePoints(t.Seats)}})
 		}
 	}
 	return out
