@@ -269,6 +269,13 @@ func TestTournamentArenaAway(t *testing.T) {
 	f.online(order...)
 	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
 	f.join(ev.ID, order...)
+	var mine tournament.Event
+	if st, got := f.players["Dan"].do("GET", "/api/v1/tournaments/"+ev.ID, nil, &mine); st != 200 || mine.Joined == nil || !*mine.Joined {
+		t.Fatalf("Dan reads the event he joined: %d %s", st, got)
+	}
+	if f.get(ev.ID).Joined != nil {
+		t.Fatal("a reader without a token is told whether they joined")
+	}
 	f.clock.Advance(time.Minute)
 	f.stronger(f.playing(ev.ID, 2), order)
 	f.await(ev.ID, "the games scored", func(e tournament.Event) bool { return len(e.Playing) == 0 && len(e.Games) == 2 })

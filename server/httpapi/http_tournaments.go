@@ -19,7 +19,7 @@ import (
 func (h *Handler) tournamentRoutes() {
 	h.mux.HandleFunc("POST /api/v1/tournaments", h.postTournament)
 	h.mux.HandleFunc("GET /api/v1/tournaments", handle(h, byAnyone, http.StatusOK, h.listTournaments))
-	h.mux.HandleFunc("GET /api/v1/tournaments/{id}", handle(h, byAnyone, http.StatusOK, h.getTournament))
+	h.mux.HandleFunc("GET /api/v1/tournaments/{id}", handle(h, byIdentity, http.StatusOK, h.getTournament))
 	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/join", h.joinTournament)
 	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/leave", handle(h, bySignedIn, http.StatusOK, h.leaveTournament))
 	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/start", handle(h, bySignedIn, http.StatusOK, h.startTournament))
@@ -69,7 +69,7 @@ const TournamentWait = 25 * time.Second
 // version, the answer waits (up to TournamentWait) while the event is
 // still at that version, so that a page or program follows the event
 // with one request at a time rather than polling.
-func (h *Handler) getTournament(r *http.Request, _ *auth.Principal) (tournament.Event, error) {
+func (h *Handler) getTournament(r *http.Request, p *auth.Principal) (tournament.Event, error) {
 	if h.tournaments == nil {
 		return tournament.Event{}, noTournaments()
 	}
@@ -99,7 +99,7 @@ func (h *Handler) getTournament(r *http.Request, _ *auth.Principal) (tournament.
 			release()
 		}
 	}
-	return h.tournaments.Get(r.Context(), id)
+	return h.tournaments.GetFor(r.Context(), p, id)
 }
 
 // joinTournament serves POST /api/v1/tournaments/{id}/join {"password"?}:
