@@ -306,11 +306,16 @@ func (s *Service) seat(ctx context.Context, ev *event, groups [][]string, round 
 			games = append(games, g)
 		}
 	}
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if len(games) < len(groups) && ev.t.Kind == Arena {
+		// Those whose table could not be made (a pair past its cap of
+		// rated games together) wait for the next look.
+		ev.lookAt = s.now().Add(ArenaLook)
+	}
 	if len(games) == 0 {
 		return
 	}
-	ev.mu.Lock()
-	defer ev.mu.Unlock()
 	if err := s.write(ctx, ev, store.TournamentWrite{Games: games}); err != nil {
 		// The tables go on; the event scores them when they end all
 		// the same, since it knows them.
