@@ -141,7 +141,8 @@ type event struct {
 	// last is each arena player's last opponent.
 	last map[string]string
 	// lookAt is when a running arena looks at its waiting players next
-	// (zero: when a game ends or somebody joins).
+	// (zero: when a game ends or somebody joins); an event whose start
+	// could not be stored tries again then.
 	lookAt time.Time
 	// waving is set while an arena's pairing wave runs; again asks it
 	// to run once more when it is done.
