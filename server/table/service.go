@@ -104,7 +104,7 @@ type Config struct {
 	// out of chat, a word the server does not allow) is the answer, and
 	// nothing is written. The root hands in the moderators' gate, which
 	// lives above the tables.
-	ChatGate func(ctx context.Context, identity, text string) error
+	ChatGate chat.Gate
 	// Auth resolves tokens and remembers the credentials the service
 	// issues (nil: one of the service's own, over Store).
 	Auth *auth.Auth
