@@ -101,6 +101,11 @@ type blossom struct {
 	dual   []int64   // the dual of a vertex; twice the dual of a blossom
 	mate   []int32   // for a top-level blossom or vertex: the vertex it is matched to
 	slack  []int32   // for a top-level blossom: the outer vertex of its least-slack edge
+	// least is the slack of that edge, kept as duals change: every edge
+	// from an outer vertex to one blossom changes slack alike (by −d to a
+	// blossom outside the forest, by −2d to an outer one), so the least
+	// stays least and one subtraction keeps it exact.
+	least []int64
 	top    []int32   // the top-level blossom holding each vertex or blossom
 	parent []int32   // the vertex by which an inner blossom hangs in its tree
 	label  []int8    // −1 free of the forest, 0 outer (S), 1 inner (T)
@@ -119,6 +124,7 @@ func newBlossom(n int) *blossom {
 		dual:   make([]int64, size),
 		mate:   make([]int32, size),
 		slack:  make([]int32, size),
+		least:  make([]int64, size),
 		top:    make([]int32, size),
 		parent: make([]int32, size),
 		label:  make([]int8, size),
@@ -158,8 +164,13 @@ func (b *blossom) delta(e *edge) int64 {
 // updateSlack records u's edge to top-level blossom x if it is the least
 // slack one seen.
 func (b *blossom) updateSlack(u, x int32) {
-	if b.slack[x] == 0 || b.delta(b.at(u, x)) < b.delta(b.at(b.slack[x], x)) {
-		b.slack[x] = u
+	b.offerSlack(u, x, b.delta(b.at(u, x)))
+}
+
+// offerSlack is updateSlack with the edge's slack d already known.
+func (b *blossom) offerSlack(u, x int32, d int64) {
+	if b.slack[x] == 0 || d < b.least[x] {
+		b.slack[x], b.least[x] = u, d
 	}
 }
 
@@ -379,15 +390,25 @@ func (b *blossom) stage() bool {
 			if b.label[b.top[u]] == 1 {
 				continue
 			}
+			// Edges between real vertices keep their ends, so the row
+			// can be read straight, without the edge's own ends. (Not
+			// u's top-level blossom: a blossom formed on the way may
+			// take u in.)
+			row := b.g[int(u)*b.size : int(u)*b.size+int(n)+1]
+			du := b.dual[u]
 			for v := int32(1); v <= n; v++ {
-				if e := b.at(u, v); e.w > 0 && b.top[u] != b.top[v] {
-					if b.delta(e) == 0 {
-						if b.tight(*e) {
-							return true
-						}
+				w := row[v].w
+				if w == 0 || b.top[u] == b.top[v] {
+					continue
+				}
+				if d := du + b.dual[v] - 2*w; d != 0 {
+					if x := b.top[v]; x == v {
+						b.offerSlack(u, x, d)
 					} else {
-						b.updateSlack(u, b.top[v])
+						b.updateSlack(u, x)
 					}
+				} else if b.tight(row[v]) {
+					return true
 				}
 			}
 		}
@@ -401,9 +422,9 @@ func (b *blossom) stage() bool {
 			if b.top[x] == x && b.slack[x] != 0 {
 				switch b.label[x] {
 				case -1:
-					d = min(d, b.delta(b.at(b.slack[x], x)))
+					d = min(d, b.least[x])
 				case 0:
-					d = min(d, b.delta(b.at(b.slack[x], x))/2)
+					d = min(d, b.least[x]/2)
 				}
 			}
 		}
@@ -428,9 +449,19 @@ func (b *blossom) stage() bool {
 				}
 			}
 		}
+		for x := int32(1); x <= int32(b.nx); x++ {
+			if b.top[x] == x && b.slack[x] != 0 {
+				switch b.label[x] {
+				case -1:
+					b.least[x] -= d
+				case 0:
+					b.least[x] -= 2 * d
+				}
+			}
+		}
 		b.queue = b.queue[:0]
 		for x := int32(1); x <= int32(b.nx); x++ {
-			if s := b.slack[x]; b.top[x] == x && s != 0 && b.top[s] != x && b.delta(b.at(s, x)) == 0 {
+			if s := b.slack[x]; b.top[x] == x && s != 0 && b.label[x] != 1 && b.top[s] != x && b.least[x] == 0 {
 				if b.tight(*b.at(s, x)) {
 					return true
 				}
