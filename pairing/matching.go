@@ -95,17 +95,17 @@ type edge struct {
 // share one dual), so the slack between two outer vertices is even and
 // half of it is whole.
 type blossom struct {
-	n, nx  int
-	g      []edge    // (2n+1)², g[x*size+y]
-	size   int       // 2n+1
-	dual   []int64   // the dual of a vertex; twice the dual of a blossom
-	mate   []int32   // for a top-level blossom or vertex: the vertex it is matched to
-	slack  []int32   // for a top-level blossom: the outer vertex of its least-slack edge
+	n, nx int
+	g     []edge  // (2n+1)², g[x*size+y]
+	size  int     // 2n+1
+	dual  []int64 // the dual of a vertex; twice the dual of a blossom
+	mate  []int32 // for a top-level blossom or vertex: the vertex it is matched to
+	slack []int32 // for a top-level blossom: the outer vertex of its least-slack edge
 	// least is the slack of that edge, kept as duals change: every edge
 	// from an outer vertex to one blossom changes slack alike (by −d to a
 	// blossom outside the forest, by −2d to an outer one), so the least
 	// stays least and one subtraction keeps it exact.
-	least []int64
+	least  []int64
 	top    []int32   // the top-level blossom holding each vertex or blossom
 	parent []int32   // the vertex by which an inner blossom hangs in its tree
 	label  []int8    // −1 free of the forest, 0 outer (S), 1 inner (T)
