@@ -9,6 +9,10 @@ import (
 // changes anything lowers the cost, so the bound only guards the time.
 const maxPasses = 50
 
+// maxDense is the largest field whose meetings [Groups] counts in a
+// matrix (4 MB at most).
+const maxDense = 2048
+
 // Groups seats one round of a multi-seat Swiss event (Word Fight, Quizl)
 // at tables of seats players, seats being 3 or 4.
 //
@@ -118,10 +122,14 @@ func chooseByes(field []Entrant, order []int, k int) (byes, rest []int) {
 
 // grouping is a seating under improvement: tables of indices into field.
 type grouping struct {
-	field   []Entrant
-	seat    [][]int        // tables of indices into field
-	meets   map[[2]int]int // times each pair (lower index first) met
-	penalty int64          // the cost of one earlier meeting
+	field []Entrant
+	seat  [][]int        // tables of indices into field
+	meets map[[2]int]int // times each pair (lower index first) met
+	// dense holds the same counts as a matrix (capped at 255) for fields
+	// small enough, because the improvement asks for them millions of
+	// times; nil for larger fields.
+	dense   []uint8
+	penalty int64 // the cost of one earlier meeting
 }
 
 func newGrouping(field []Entrant, order []int, sizes []int, seats int) *grouping {
@@ -148,6 +156,13 @@ func newGrouping(field []Entrant, order []int, sizes []int, seats int) *grouping
 			g.meets[k] = max(g.meets[k], c)
 		}
 	}
+	if n := len(field); n <= maxDense {
+		g.dense = make([]uint8, n*n)
+		for k, c := range g.meets {
+			c = min(c, 255)
+			g.dense[k[0]*n+k[1]], g.dense[k[1]*n+k[0]] = uint8(c), uint8(c)
+		}
+	}
 	next := 0
 	for _, size := range sizes {
 		g.seat = append(g.seat, slices.Clone(order[next:next+size]))
@@ -159,7 +174,13 @@ func newGrouping(field []Entrant, order []int, sizes []int, seats int) *grouping
 // pairCost is what seating field[i] with field[j] costs.
 func (g *grouping) pairCost(i, j int) int64 {
 	gap := int64(min(abs(g.field[i].Points-g.field[j].Points), maxGap))
-	return gap*gap + g.penalty*int64(g.meets[[2]int{min(i, j), max(i, j)}])
+	var met int
+	if g.dense != nil {
+		met = int(g.dense[i*len(g.field)+j])
+	} else {
+		met = g.meets[[2]int{min(i, j), max(i, j)}]
+	}
+	return gap*gap + g.penalty*int64(met)
 }
 
 // costWith is what seating p at table t costs, leaving out the player at

@@ -418,3 +418,43 @@ func BenchmarkGroups500(b *testing.B) {
 		}
 	}
 }
+
+// TestGroupsMeetingCounts: the matrix of meetings that serves fields up to
+// maxDense agrees with the map that serves larger ones.
+func TestGroupsMeetingCounts(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 3))
+	field := newField(30)
+	for range 5 {
+		round, err := Groups(field, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		playGroups(r, field, round)
+	}
+	field[0].Met = append(field[0].Met, field[1].ID, field[1].ID) // met thrice or more
+	sizes, _ := tableSizes(len(field), 4)
+	g := newGrouping(field, standings(field), sizes, 4)
+	if g.dense == nil {
+		t.Fatal("no matrix for a field of 30")
+	}
+	sparse := *g
+	sparse.dense = nil
+	repeats := 0
+	for i := range field {
+		for j := range field {
+			if i == j {
+				continue
+			}
+			if a, b := g.pairCost(i, j), sparse.pairCost(i, j); a != b {
+				t.Fatalf("pair %d, %d: matrix cost %d, map cost %d", i, j, a, b)
+			}
+			if g.dense[i*len(field)+j] > 0 {
+				repeats++
+			}
+		}
+	}
+	if repeats == 0 {
+		t.Fatal("no meetings counted")
+	}
+}
