@@ -25,8 +25,9 @@ type Waiting struct {
 // higher-placed player first; the caller chooses seats. Entries with an
 // empty or repeated ID are ignored.
 //
-// Arena runs in O(n log n) (a sort, then a walk down the standings):
-// 5,000 waiting players pair in a few milliseconds.
+// Arena costs a sort and a walk down the standings, plus a small exact
+// matching in the rare case above: 5,000 waiting players pair in a few
+// milliseconds.
 func Arena(waiting []Waiting) (pairs [][2]string) {
 	pool := make([]Waiting, 0, len(waiting))
 	seen := make(map[string]bool, len(waiting))

@@ -33,17 +33,21 @@ const maxDense = 2048
 // points difference plus a penalty for each time they met before: twice
 // the square of a table's whole spread of [PlacePoints] (72 at tables of
 // four, 32 at three), so that seating two who met weighs like a points
-// gap of about 8 (or 6) between them. Groups fills tables in standings order,
-// the larger tables first (so tables of seats−1 go to the bottom of the
-// standings), and then, while it lowers the total cost, swaps players
-// between tables and moves a player from a larger table to a smaller one.
-// That is not always the exact optimum, but it never seats at a higher
-// cost than the plain standings order, and it is deterministic.
+// gap of about 8 (or 6) between them. Repeats are penalised, never
+// forbidden, so Groups does not fail for want of new opponents. Groups
+// fills tables in standings order, the larger tables first (so tables of
+// seats−1 start at the bottom of the standings), and then, while it
+// lowers the total cost, swaps players between tables and moves a player
+// from a larger table to a smaller one. That is not always the exact
+// optimum, but it never seats at a higher cost than the plain standings
+// order, and it is deterministic; the order of field does not matter.
 //
 // A table of seats−1 gives fewer place points (4/2/0 against 6/4/2/0);
-// an event that wants them even can scale them as it scores. Tables come in
-// standings order; within a table the seat order follows a hash of the
-// players and their games played, as in [Swiss].
+// an event that wants them even can scale them as it scores. Tables come
+// in standings order (by their best-placed player); within a table the
+// seat order follows a hash of the players and their games played, so
+// that it looks random but is the same on every node. Groups fails only
+// for a number of seats other than 3 or 4, or an empty or repeated ID.
 func Groups(field []Entrant, seats int) (Round, error) {
 	if seats != 3 && seats != 4 {
 		return Round{}, fmt.Errorf("a table of %d seats: groups seat 3 or 4", seats)
