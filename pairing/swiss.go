@@ -16,7 +16,8 @@ const maxGap = 1000
 // same on every node, looks random, and changes from round to round. The
 // order of field does not matter. Swiss fails, wrapping [ErrNoPairing],
 // when every way to pair the field repeats a game; it fails too on an
-// empty or repeated ID.
+// empty or repeated ID. The work grows as the cube of the field: a round
+// of 500 takes a fraction of a second, one of 2,000 some seconds.
 func Swiss(field []Entrant) (Round, error) {
 	if err := checkField(field); err != nil {
 		return Round{}, err
