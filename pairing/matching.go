@@ -86,7 +86,10 @@ type edge struct {
 }
 
 // blossom is the state of the weighted blossom algorithm on vertices 1..n
-// (0 stands for none). Indices n+1..2n name non-trivial blossoms.
+// (0 stands for none). Indices above n name non-trivial blossoms: each
+// holds at least three sub-blossoms and they nest, so at most (n−1)/2
+// live at once, and a dissolved blossom's index is reused; n/2 indices
+// suffice.
 //
 // Duals are kept doubled for blossoms, so that everything stays integer:
 // the slack of edge uv is dual[u] + dual[v] − 2w, over real vertices only.
@@ -96,8 +99,8 @@ type edge struct {
 // half of it is whole.
 type blossom struct {
 	n, nx int
-	g     []edge  // (2n+1)², g[x*size+y]
-	size  int     // 2n+1
+	g     []edge  // size², g[x*size+y]
+	size  int     // n + n/2 + 1
 	dual  []int64 // the dual of a vertex; twice the dual of a blossom
 	mate  []int32 // for a top-level blossom or vertex: the vertex it is matched to
 	slack []int32 // for a top-level blossom: the outer vertex of its least-slack edge
@@ -117,7 +120,7 @@ type blossom struct {
 }
 
 func newBlossom(n int) *blossom {
-	size := 2*n + 1
+	size := n + n/2 + 1
 	b := &blossom{
 		n: n, nx: n, size: size,
 		g:      make([]edge, size*size),
