@@ -21,7 +21,8 @@ import (
 // cost: a matching of more pairs then always weighs more than one of
 // fewer, so the heaviest matching is perfect whenever a perfect matching
 // exists, and among perfect matchings the heaviest is the cheapest. A
-// round of 500 players takes a fraction of a second.
+// round of 500 players takes a fraction of a second and about 9 MB; time
+// grows as the cube of n, memory as the square.
 //
 // Among matchings of equal cost the result is deterministic: it depends
 // only on n and the costs.
