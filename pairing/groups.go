@@ -27,7 +27,8 @@ const maxDense = 2048
 //   - fields of 1 or 2 sit out whole.
 //
 // Those who sit out are the lowest-ranked among those with the fewest
-// byes; the caller scores a bye as it chooses (a win in a two-seat event).
+// byes; the caller scores a bye as it chooses (the package doc suggests
+// how).
 //
 // Seating: a table costs, for each two players at it, the square of their
 // points difference plus a penalty for each time they met before: twice
