@@ -9,6 +9,12 @@ import (
 // changes anything lowers the cost, so the bound only guards the time.
 const maxPasses = 50
 
+// pairWindow is how many tables below its own [Groups] looks for a swap
+// of two players for two: tables start in standings order, and farther
+// ones seldom gain from such a swap but would cost time as the square of
+// the field.
+const pairWindow = 8
+
 // maxDense is the largest field whose meetings [Groups] counts in a
 // matrix (4 MB at most).
 const maxDense = 2048
@@ -38,10 +44,11 @@ const maxDense = 2048
 // forbidden, so Groups does not fail for want of new opponents. Groups
 // fills tables in standings order, the larger tables first (so tables of
 // seats−1 start at the bottom of the standings), and then, while it
-// lowers the total cost, swaps players between tables and moves a player
-// from a larger table to a smaller one. That is not always the exact
-// optimum, but it never seats at a higher cost than the plain standings
-// order, and it is deterministic; the order of field does not matter.
+// lowers the total cost, swaps players between tables, moves a player
+// from a larger table to a smaller one, and swaps two players for two at
+// tables close in the standings. That is not always the exact optimum,
+// but it never seats at a higher cost than the plain standings order, and
+// it is deterministic; the order of field does not matter.
 //
 // A table of seats−1 gives fewer place points (4/2/0 against 6/4/2/0);
 // an event that wants them even can scale them as it scores. Tables come
@@ -202,8 +209,10 @@ func (g *grouping) costWith(p, t, skip int) int64 {
 
 // improve swaps players between tables, and moves a player from a larger
 // table to one seat smaller (which keeps the sizes' count), while that
-// lowers the total cost; in a fixed order, so that the result is
-// deterministic.
+// lowers the total cost; when no such step is left, it tries swapping two
+// players of one table for two of another up to pairWindow tables away,
+// and starts over if that helps.
+// It goes in a fixed order, so that the result is deterministic.
 func (g *grouping) improve() {
 	for range maxPasses {
 		changed := false
@@ -217,10 +226,56 @@ func (g *grouping) improve() {
 				}
 			}
 		}
+		if changed {
+			continue
+		}
+		for a := range g.seat {
+			for b := a + 1; b < min(a+1+pairWindow, len(g.seat)); b++ {
+				if g.swapTwo(a, b) {
+					changed = true
+				}
+			}
+		}
 		if !changed {
 			return
 		}
 	}
+}
+
+// tableCost is what table t costs as seated.
+func (g *grouping) tableCost(t int) int64 {
+	var c int64
+	for i, p := range g.seat[t] {
+		for _, q := range g.seat[t][i+1:] {
+			c += g.pairCost(p, q)
+		}
+	}
+	return c
+}
+
+// swapTwo makes every swap of two players of table a for two of table b
+// that lowers the cost, and reports whether it made any.
+func (g *grouping) swapTwo(a, b int) bool {
+	changed := false
+	ta, tb := g.seat[a], g.seat[b]
+	for i := range ta {
+		for j := i + 1; j < len(ta); j++ {
+			for k := range tb {
+				for l := k + 1; l < len(tb); l++ {
+					before := g.tableCost(a) + g.tableCost(b)
+					ta[i], tb[k] = tb[k], ta[i]
+					ta[j], tb[l] = tb[l], ta[j]
+					if g.tableCost(a)+g.tableCost(b) < before {
+						changed = true
+						continue
+					}
+					ta[i], tb[k] = tb[k], ta[i]
+					ta[j], tb[l] = tb[l], ta[j]
+				}
+			}
+		}
+	}
+	return changed
 }
 
 // swapBetween makes every swap between tables a and b that lowers the
