@@ -26,6 +26,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server/analyses"
 	"parlour/server/auth"
+	"parlour/server/chat"
 	"parlour/server/cluster"
 	"parlour/server/daily"
 	"parlour/server/httpapi"
@@ -76,8 +77,8 @@ type Config struct {
 	// server/cluster); the store must then implement store.Leases.
 	Cluster *Cluster
 	// ChatFilter is the words chat refuses (nil: the list Parlour
-	// ships; see server/moderation).
-	ChatFilter *moderation.Filter
+	// ships; see server/chat).
+	ChatFilter *chat.Filter
 	// SMTP, when set, is where the players' e-mail goes (server/mail);
 	// without it no mail is sent and the API says e-mail is not offered.
 	SMTP *mail.SMTP

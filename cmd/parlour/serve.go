@@ -27,9 +27,9 @@ import (
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/chat"
 	"parlour/server/limit"
 	"parlour/server/mail"
-	"parlour/server/moderation"
 	"parlour/server/table"
 	"parlour/sshdoor"
 	"parlour/store"
@@ -215,7 +215,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			f.Close()
 		}()
 	}
-	var filter *moderation.Filter
+	var filter *chat.Filter
 	if *chatFilter != "" {
 		f, err := readFilter(*chatFilter)
 		if err != nil {
@@ -353,13 +353,13 @@ func parseStore(s, data string) (storeAt, error) {
 }
 
 // readFilter reads the chat filter's words from the file at path.
-func readFilter(path string) (*moderation.Filter, error) {
+func readFilter(path string) (*chat.Filter, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return moderation.ParseFilter(f)
+	return chat.ParseFilter(f)
 }
 
 // openTimeout bounds the first connection to PostgreSQL: a node that
@@ -390,7 +390,7 @@ type mailOptions struct {
 	public string
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions, filter *moderation.Filter, house []*lexicon.Lexicon, mo mailOptions) error {
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions, filter *chat.Filter, house []*lexicon.Lexicon, mo mailOptions) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
