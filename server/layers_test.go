@@ -29,11 +29,7 @@ var layers = map[string][]string{
 	"mail":                {"social", "players", "table", "auth", "limit", "refuse"},
 	"cluster":             {"social", "players", "analyses", "table", "auth", "refuse"},
 	"socket":              {"protocol", "social", "table", "auth", "limit", "refuse"},
-<<<<<<< HEAD
-	"httpapi":             {"socket", "seek", "tournament", "daily", "mail", "social", "relations", "moderation", "players", "analyses", "table", "protocol", "auth", "limit", "refuse"},
-=======
-	"httpapi":             {"socket", "seek", "daily", "mail", "social", "relations", "moderation", "players", "analyses", "table", "chat", "protocol", "auth", "limit", "refuse"},
->>>>>>> main
+	"httpapi":             {"socket", "seek", "tournament", "daily", "mail", "social", "relations", "moderation", "players", "analyses", "table", "chat", "protocol", "auth", "limit", "refuse"},
 	"tournament/calendar": nil,
 	"tournament":          {"social", "players", "protocol", "table", "auth", "refuse"},
 	"internal/servertest": nil,
