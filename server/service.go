@@ -287,6 +287,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	return s, nil
 }
 
+// A node of a cluster holds events' leases as the cluster's Events.
+var _ tournament.Lease = (*cluster.Events)(nil)
+
 // Tournaments returns the events' service, nil when the server runs
 // none (a store without events, a node of a cluster).
 func (s *Service) Tournaments() *tournament.Service { return s.tournaments.Load() }
