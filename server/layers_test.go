@@ -31,7 +31,7 @@ var layers = map[string][]string{
 	"socket":              {"protocol", "social", "table", "auth", "limit", "refuse"},
 	"httpapi":             {"socket", "seek", "tournament", "daily", "mail", "social", "relations", "moderation", "players", "analyses", "table", "chat", "protocol", "auth", "limit", "refuse"},
 	"tournament/calendar": nil,
-	"tournament":          {"social", "players", "protocol", "table", "auth", "refuse"},
+	"tournament":          {"social", "players", "protocol", "table", "chat", "auth", "refuse"},
 	"internal/servertest": nil,
 }
 

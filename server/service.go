@@ -272,8 +272,16 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// (tournament.Lease) over the store's; until then the events
 		// run on single nodes.
 		if s.cl == nil {
+			// The events' chat rooms keep the tables' rules: the
+			// filter, the moderators' gate, one count of the lines the
+			// limits refused.
+			rooms := chat.NewRooms(chat.RoomsConfig{Store: cfg.Store, Filter: cfg.ChatFilter, Logger: cfg.Logger,
+				Gate: func(ctx context.Context, identity, text string) error {
+					return s.moderation.ChatGate(ctx, identity, text)
+				},
+				Limited: s.Service.RateLimited, Now: s.Service.Now})
 			ts, err := tournament.New(ctx, tournament.Config{Store: cfg.Store, Tables: s.Service, Games: cfg.Games,
-				Streams: s.social, Online: s.social.IsOnline, Logger: cfg.Logger})
+				Streams: s.social, Online: s.social.IsOnline, Logger: cfg.Logger, Rooms: rooms})
 			if err != nil {
 				s.Close()
 				return nil, err

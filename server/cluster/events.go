@@ -9,12 +9,9 @@ import (
 	"parlour/store"
 )
 
-// EventLeasePrefix starts the lease row of an event's pairing, beside
-// the tables' rows (a table's id never starts with it), so that events
-// and tables share one kind of lease, fenced alike.
-const EventLeasePrefix = "tournament:"
-
-// Events are a node's leases of events' pairing: the lease a tournament
+// Events are a node's leases of events' pairing, kept beside the tables'
+// under store.TournamentLease (a table's id never starts with it), so
+// that events and tables share one kind of lease, fenced alike: the lease a tournament
 // asks for before it starts, pairs, scores or ends an event
 // (tournament.Lease), so that of the nodes that find an event due only
 // one acts. It is held as a table's is, with the same time, and renewed
@@ -54,7 +51,7 @@ func (c *Node) Events() *Events {
 // third of its time ago is not written again: an event acted on many
 // times a second costs a write of its lease a few times a lease.
 func (e *Events) Hold(ctx context.Context, id string) (int64, bool, error) {
-	key := EventLeasePrefix + id
+	key := store.TournamentLease + id
 	now := time.Now()
 	e.mu.Lock()
 	h, ok := e.held[key]
@@ -88,7 +85,7 @@ func (e *Events) Hold(ctx context.Context, id string) (int64, bool, error) {
 // Release lets event id's lease go at once, so that no node waits out
 // its time for an event that is over.
 func (e *Events) Release(ctx context.Context, id string) {
-	key := EventLeasePrefix + id
+	key := store.TournamentLease + id
 	e.mu.Lock()
 	h, ok := e.held[key]
 	delete(e.held, key)

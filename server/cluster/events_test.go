@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"parlour/server/internal/servertest"
+	"parlour/store"
 	"parlour/store/postgres"
 	"parlour/store/postgres/pgtest"
 )
@@ -72,7 +73,7 @@ func TestEventLeases(t *testing.T) {
 	if _, ok := hold(a, "ev1"); !ok {
 		t.Error("a could not take ev1 once b released it")
 	}
-	if _, err := st.Lease(ctx, EventLeasePrefix+"ev2"); err != nil {
+	if _, err := st.Lease(ctx, store.TournamentLease+"ev2"); err != nil {
 		t.Errorf("ev2's lease is not kept under its prefix: %v", err)
 	}
 }

@@ -25,6 +25,7 @@ import (
 
 	"parlour/game"
 	"parlour/pairing"
+	"parlour/server/chat"
 	"parlour/server/refuse"
 	"parlour/server/social"
 	"parlour/server/table"
@@ -102,6 +103,8 @@ type Config struct {
 	// Lease says which node owns each event's pairing (nil: this one,
 	// always: a single node).
 	Lease Lease
+	// Rooms keeps the events' chat (nil: events have none; see Room).
+	Rooms *chat.Rooms
 }
 
 // Service is the events.
