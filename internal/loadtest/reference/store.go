@@ -76,7 +76,8 @@ type store struct {
 	mu     sync.RWMutex // guards closed against sends on writes
 	closed bool
 
-	inserts map[int]*sql.Stmt // multi-row inserts by their rows, the writer's
+	inserts map[int]string       // multi-row inserts' text, by their rows
+	stmts   map[string]*sql.Stmt // the writer's statements, prepared on conn
 	batch   []*write
 	movesIn []*move
 	args    []any
@@ -88,19 +89,23 @@ type store struct {
 	failCommit atomic.Pointer[func() error]
 }
 
+// checkpointInterval is how often the writer copies the log back into
+// the database, as often as Parlour's store's checkpointer does.
+const checkpointInterval = time.Second
+
 // openStore opens (creating if need be) the database at path with
 // Parlour's store's settings: WAL, synchronous FULL (the log fsynced at
-// every commit), the statement journal in memory and a 16 MiB page cache.
-// Unlike Parlour's store, it leaves SQLite's automatic checkpoint on: the
-// writer's connection copies the log back after a commit has made it
-// long, which is the simplest way of keeping it short.
+// every commit), automatic checkpoints off, the statement journal in
+// memory and a 16 MiB page cache. The writer copies the log back once a
+// second itself, between two transactions: simpler than Parlour's
+// checkpointer beside the writer, and as often.
 func openStore(ctx context.Context, path string, every time.Duration) (*store, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return nil, err
 	}
 	q := url.Values{}
-	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "temp_store(MEMORY)", "cache_size(-16384)"} {
+	for _, p := range []string{"journal_mode(WAL)", "synchronous(FULL)", "busy_timeout(10000)", "wal_autocheckpoint(0)", "temp_store(MEMORY)", "cache_size(-16384)"} {
 		q.Add("_pragma", p)
 	}
 	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: abs}).EscapedPath()+"?"+q.Encode())
@@ -118,7 +123,7 @@ func openStore(ctx context.Context, path string, every time.Duration) (*store, e
 		db.Close()
 		return nil, fmt.Errorf("opening the writer's connection: %w", err)
 	}
-	s := &store{db: db, conn: conn, every: every, writes: make(chan *write, maxBatch), done: make(chan struct{}), inserts: map[int]*sql.Stmt{}}
+	s := &store{db: db, conn: conn, every: every, writes: make(chan *write, maxBatch), done: make(chan struct{}), inserts: map[int]string{}, stmts: map[string]*sql.Stmt{}}
 	go s.writer()
 	return s, nil
 }
@@ -166,8 +171,14 @@ func (s *store) send(w *write) error {
 // fsync, and an idle store commits a lone write at once.
 func (s *store) writer() {
 	defer close(s.done)
-	var last time.Time
+	var last, copied time.Time
 	for w := range s.writes {
+		if time.Since(copied) >= checkpointInterval {
+			// Nothing else writes meanwhile, so the checkpoint copies the
+			// whole log, and the next transaction starts it over.
+			s.conn.ExecContext(context.Background(), "PRAGMA wal_checkpoint(PASSIVE)")
+			copied = time.Now()
+		}
 		if wait := s.every - time.Since(last); wait > 0 {
 			time.Sleep(wait)
 		}
@@ -196,12 +207,18 @@ func (s *store) writer() {
 }
 
 // commit runs batch in one transaction: the moves in multi-row inserts,
-// then the other writes. One failure rolls the whole batch back.
+// then the other writes. One failure rolls the whole batch back. The
+// transaction is begun and ended by statements prepared once on the
+// writer's connection, as its inserts are: database/sql's Tx would
+// prepare each insert again in every transaction.
 func (s *store) commit(batch []*write) error {
 	ctx := context.Background()
-	tx, err := s.conn.BeginTx(ctx, nil)
-	if err != nil {
+	if _, err := s.prepared(ctx, "BEGIN").ExecContext(ctx); err != nil {
 		return fmt.Errorf("beginning a transaction: %w", err)
+	}
+	fail := func(what string, err error) error {
+		s.conn.ExecContext(ctx, "ROLLBACK")
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	s.movesIn = s.movesIn[:0]
 	for _, w := range batch {
@@ -211,44 +228,61 @@ func (s *store) commit(batch []*write) error {
 	}
 	for i := 0; i < len(s.movesIn); {
 		n := min(len(s.movesIn)-i, maxRows)
-		if err := s.insert(ctx, tx, s.movesIn[i:i+n]); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("storing moves: %w", err)
+		if err := s.insert(ctx, s.movesIn[i:i+n]); err != nil {
+			return fail("storing moves", err)
 		}
 		i += n
 	}
 	clear(s.movesIn)
 	for _, w := range batch {
 		if w.mv == nil {
-			if _, err := tx.ExecContext(ctx, w.query, w.args...); err != nil {
-				tx.Rollback()
-				return fmt.Errorf("storing: %w", err)
+			if _, err := s.conn.ExecContext(ctx, w.query, w.args...); err != nil {
+				return fail("storing", err)
 			}
 		}
 	}
-	if fail := s.failCommit.Load(); fail != nil {
-		if err := (*fail)(); err != nil {
-			tx.Rollback()
-			return err
+	if hook := s.failCommit.Load(); hook != nil {
+		if err := (*hook)(); err != nil {
+			return fail("committing", err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("committing: %w", err)
+	if _, err := s.prepared(ctx, "COMMIT").ExecContext(ctx); err != nil {
+		return fail("committing", err)
 	}
 	return nil
 }
 
+// prepared returns query prepared on the writer's connection, preparing
+// it on first use; a statement that cannot be prepared fails when run.
+func (s *store) prepared(ctx context.Context, query string) preparedStmt {
+	if st, ok := s.stmts[query]; ok {
+		return st
+	}
+	st, err := s.conn.PrepareContext(ctx, query)
+	if err != nil {
+		return failedStmt{err}
+	}
+	s.stmts[query] = st
+	return st
+}
+
+// preparedStmt is a statement of the writer's, or the error preparing
+// it gave.
+type preparedStmt interface {
+	ExecContext(ctx context.Context, args ...any) (sql.Result, error)
+}
+
+type failedStmt struct{ err error }
+
+func (f failedStmt) ExecContext(context.Context, ...any) (sql.Result, error) { return nil, f.err }
+
 // insert inserts moves with one statement, prepared once for its number
 // of rows.
-func (s *store) insert(ctx context.Context, tx *sql.Tx, moves []*move) error {
-	st, ok := s.inserts[len(moves)]
+func (s *store) insert(ctx context.Context, moves []*move) error {
+	q, ok := s.inserts[len(moves)]
 	if !ok {
-		q := "INSERT INTO moves (table_id, seq, seat, move, at) VALUES " + strings.Repeat("(?, ?, ?, ?, ?), ", len(moves)-1) + "(?, ?, ?, ?, ?)"
-		var err error
-		if st, err = s.conn.PrepareContext(ctx, q); err != nil {
-			return err
-		}
-		s.inserts[len(moves)] = st
+		q = "INSERT INTO moves (table_id, seq, seat, move, at) VALUES " + strings.Repeat("(?, ?, ?, ?, ?), ", len(moves)-1) + "(?, ?, ?, ?, ?)"
+		s.inserts[len(moves)] = q
 	}
 	args := s.args[:0]
 	for _, m := range moves {
@@ -256,7 +290,7 @@ func (s *store) insert(ctx context.Context, tx *sql.Tx, moves []*move) error {
 	}
 	s.args = args
 	defer clear(s.args)
-	_, err := tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+	_, err := s.prepared(ctx, q).ExecContext(ctx, args...)
 	return err
 }
 
