@@ -169,12 +169,12 @@ async function main() {
   const tu = process.cpuUsage(tool0);
   const tool = (tu.user + tu.system) / 1e6;
   lat.sort((a, b) => a - b);
-  console.log(`rate ${f.rate}/s for ${f.duration}s: sent ${sent}, accepted ${accepted} (${(accepted / f.duration).toFixed(0)}/s), refused ${refused}`);
+  console.log(`rate ${f.rate}/s for ${f.duration}s: sent ${sent}, accepted ${accepted} (${(accepted / took).toFixed(0)}/s over the ${took.toFixed(1)}s they took), refused ${refused}`);
   console.log(`  ack latency from schedule: p50 ${fmt(quantile(lat, 0.5))}  p90 ${fmt(quantile(lat, 0.9))}  p99 ${fmt(quantile(lat, 0.99))}  max ${fmt(lat[lat.length - 1] || 0)}`);
   console.log(`  moves the tool itself sent more than 1ms after they were due: ${late}`);
   console.log(`  load average before ${load0}, after ${loadavg()}`);
   console.log(`  updates pushed to the seats' sockets: ${pushes - push0} (${((pushes - push0) / Math.max(1, accepted)).toFixed(2)} a move)`);
-  console.log(`  CPU per accepted move: server ${((srv / Math.max(1, accepted)) * 1e6).toFixed(0)}µs, load tool ${((tool / Math.max(1, accepted)) * 1e6).toFixed(0)}µs (over ${took.toFixed(1)}s)`);
+  console.log(`  CPU per accepted move: server ${((srv / Math.max(1, accepted)) * 1e6).toFixed(0)}µs, load tool ${((tool / Math.max(1, accepted)) * 1e6).toFixed(0)}µs`);
   console.log(`  server resident set: ${(rss(pid) / 1048576).toFixed(1)} MB`);
   if (firstRefusal) console.log(`  first refusal: ${firstRefusal}`);
   for (const t of tables) for (const r of t.rooms) r.leave();
