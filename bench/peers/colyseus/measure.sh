@@ -48,8 +48,9 @@ if [ -z "${BIN:-}" ]; then
 	go build -o "$BIN" ./cmd/parlour
 fi
 
-# run SERVER RATE: one run; a line "server rate cpu_us rss_kb p99 load"
-# goes to $work/results.
+# run SERVER RATE: one run; a line "server rate cpu_us rss_kb p99 load
+# reached" goes to $work/results (reached: the moves a second the run
+# reached).
 run() {
 	local which=$1 rate=$2 data server load rss
 	data=$(mktemp -d "$work/data.XXXXXX")
@@ -90,9 +91,10 @@ run() {
 	awk -v w="$which" -v r="$rate" -v rss="${rss:-0}" -v load="$load" '
 		function usec(v) { sub(/.*server /, "", v); sub(/,.*/, "", v); n = v + 0; if (v ~ /[0-9.]ms$/) n *= 1000; return n }
 		/CPU per accepted move/ { cpu = usec($0) }
+		/^rate / { v = $0; sub(/.*accepted [0-9]+ \(/, "", v); sub(/\/s.*/, "", v); reached = v + 0 }
 		/ack latency/ { for (i = 1; i <= NF; i++) if ($i == "p99") { p = $(i + 1)
 			n = p + 0; if (p ~ /µs$/) n /= 1000; if (p ~ /[^m]s$/ && p !~ /µs$/) n *= 1000; p99 = n } }
-		END { printf "%s %s %.0f %d %.1f %s\n", w, r, cpu, rss, p99, load }' "$work/last" >>"$work/results"
+		END { printf "%s %s %.0f %d %.1f %s %d\n", w, r, cpu, rss, p99, load, reached }' "$work/last" >>"$work/results"
 }
 
 servers="parlour colyseus${REFERENCE:+ reference}"
@@ -109,8 +111,8 @@ done
 echo
 echo "== $RUNS runs each, $TABLES tables, ${DUR}s a run, over WebSockets; server CPU a move (µs), resident set at the end (MB), p99 (ms), load average before each run"
 echo
-echo "| rate | server | CPU a move, runs (mean) | Parlour / it | RSS MB, runs (mean) | p99 ms | load averages |"
-echo "|---|---|---|---|---|---|---|"
+echo "| rate | server | moves/s reached | CPU a move, runs (mean) | Parlour / it | RSS MB, runs (mean) | p99 ms | load averages |"
+echo "|---|---|---|---|---|---|---|---|"
 for rate in $RATES; do
 	for which in $servers; do
 		awk -v w="$which" -v r="$rate" '
@@ -121,11 +123,12 @@ for rate in $RATES; do
 				rl = rl sprintf("%s%.0f", (k > 1 ? ", " : ""), $4 / 1024)
 				pl = pl sprintf("%s%.1f", (k > 1 ? ", " : ""), $5)
 				ll = ll sprintf("%s%s", (k > 1 ? ", " : ""), $6)
+				ql = ql sprintf("%s%d", (k > 1 ? ", " : ""), $7)
 			}
 			END {
 				if (!k) exit
 				m = cpu[w] / n[w]; p = (n["parlour"] ? cpu["parlour"] / n["parlour"] : 0)
-				printf "| %s/s | %s | %s (%.0f) | %.2fx | %s (%.0f) | %s | %s |\n", r, w, cl, m, (m > 0 ? p / m : 0), rl, rss / k / 1024, pl, ll
+				printf "| %s/s | %s | %s | %s (%.0f) | %.2fx | %s (%.0f) | %s | %s |\n", r, w, ql, cl, m, (m > 0 ? p / m : 0), rl, rss / k / 1024, pl, ll
 			}' "$work/results"
 	done
 done
