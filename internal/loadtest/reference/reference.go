@@ -114,6 +114,7 @@ type table struct {
 	mu    sync.Mutex
 	cfg   game.Config
 	by    []string // the identity token holding each seat ("" open)
+	toks  []string // the seat tokens issued at this table
 	set   []json.RawMessage
 	st    game.State // nil until play starts
 	seq   int        // moves stored
@@ -211,8 +212,6 @@ func newToken() string {
 	return hex.EncodeToString(b[:])
 }
 
-func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
-
 func (s *Server) metrics(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4")
 	for _, m := range []struct {
@@ -244,7 +243,7 @@ func (s *Server) identity(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.idents[tok] = req.Name
 	s.mu.Unlock()
-	writeJSON(w, http.StatusCreated, map[string]string{"identity": tok[:8], "name": req.Name, "token": tok})
+	writeJSON(w, http.StatusCreated, map[string]string{"identity": newToken()[:16], "name": req.Name, "token": tok})
 }
 
 // identityOf returns the name of the identity token tok.
@@ -316,6 +315,7 @@ func (s *Server) newTable(name string, seats []string, raw map[string]json.RawMe
 	}
 	t.ver = 1
 	seatTok := newToken()
+	t.toks = append(t.toks, seatTok)
 	s.mu.Lock()
 	s.tables[t.id] = t
 	s.seats[seatTok] = seatOf{t, 0}
@@ -396,6 +396,7 @@ func (s *Server) seat(t *table, tok, name string) (game.Seat, string, error) {
 	t.cfg.Players, t.by[seat] = players, tok
 	t.ver++
 	seatTok := newToken()
+	t.toks = append(t.toks, seatTok)
 	s.mu.Lock()
 	s.seats[seatTok] = seatOf{t, game.Seat(seat)}
 	s.mu.Unlock()
@@ -565,7 +566,22 @@ func (s *Server) play(t *table, seat game.Seat, text string) (ans []byte, versio
 	if err != nil {
 		return nil, 0, nil, err
 	}
+	if t.st.Result().Status.Over() {
+		s.forget(t)
+	}
 	return ans, t.ver, t.updates(), nil
+}
+
+// forget drops a finished table and its seat tokens from memory, as
+// Parlour lets its finished tables go: its record is in the store, and
+// the sockets that follow it get its last update and move on.
+func (s *Server) forget(t *table) {
+	s.mu.Lock()
+	delete(s.tables, t.id)
+	for _, tok := range t.toks {
+		delete(s.seats, tok)
+	}
+	s.mu.Unlock()
 }
 
 // answer encodes the answer to a move: the table's version, status and

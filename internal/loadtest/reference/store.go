@@ -8,6 +8,7 @@ package reference
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -323,7 +324,7 @@ func (s *store) readRecord(ctx context.Context, id string) (*record, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := jsonUnmarshal([]byte(players), &rec.Players); err != nil {
+	if err := json.Unmarshal([]byte(players), &rec.Players); err != nil {
 		return nil, fmt.Errorf("table %s's players: %w", id, err)
 	}
 	rows, err := s.db.QueryContext(ctx, "SELECT seat, move FROM moves WHERE table_id = ? ORDER BY seq", id)
