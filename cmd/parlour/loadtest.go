@@ -87,8 +87,9 @@ func (f *loadtestFlags) config() (loadtest.Config, error) {
 	return c, c.Check()
 }
 
-// runLoadtest drives running servers with scripted Quizl players and
-// prints what it measured (package loadtest).
+// runLoadtest drives running servers, or the reference server it starts,
+// with scripted Quizl players and prints what it measured (package
+// loadtest); with --serve-only it is the reference server.
 func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -96,7 +97,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	f.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour loadtest [--url URL] [--tables N] [--rate R[,R...]] [--duration D]")
-		fmt.Fprintln(stderr, "\nDrives a running parlour serve with scripted players (see docs/performance.md).")
+		fmt.Fprintln(stderr, "\nDrives a running parlour serve with scripted players, or with --target reference the reference server it starts (see docs/performance.md).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
