@@ -30,7 +30,7 @@ var layers = map[string][]string{
 	"cluster":             {"social", "players", "analyses", "table", "auth", "refuse"},
 	"socket":              {"protocol", "social", "table", "auth", "limit", "refuse"},
 	"httpapi":             {"socket", "seek", "tournament", "daily", "mail", "social", "relations", "moderation", "players", "analyses", "table", "chat", "protocol", "auth", "limit", "refuse"},
-	"tournament/calendar": nil,
+	"tournament/calendar": {"auth"},
 	"tournament":          {"social", "players", "protocol", "table", "chat", "auth", "refuse"},
 	"internal/servertest": nil,
 }

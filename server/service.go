@@ -40,6 +40,7 @@ import (
 	"parlour/server/socket"
 	"parlour/server/table"
 	"parlour/server/tournament"
+	"parlour/server/tournament/calendar"
 	"parlour/store"
 )
 
@@ -76,6 +77,11 @@ type Config struct {
 	// Cluster, when set, makes the service one node of a cluster (see
 	// server/cluster); the store must then implement store.Leases.
 	Cluster *Cluster
+	// Calendar, when set, is the events the server puts up by itself
+	// (server/tournament/calendar; cmd/parlour passes the default
+	// calendar unless told otherwise). Without it the server runs only
+	// the events its players make.
+	Calendar *calendar.Calendar
 	// ChatFilter is the words chat refuses (nil: the list Parlour
 	// ships; see server/chat).
 	ChatFilter *chat.Filter
@@ -137,6 +143,8 @@ type Service struct {
 	// the games that ended meanwhile are scored when it loads its
 	// events.
 	tournaments atomic.Pointer[tournament.Service]
+	// house puts up the calendar's events (nil without a calendar).
+	house *houseEvents
 }
 
 // New builds a service on cfg: the table service rebuilds every live
@@ -287,6 +295,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 				return nil, err
 			}
 			s.tournaments.Store(ts)
+			if cfg.Calendar != nil {
+				s.house = startHouseEvents(s.ctx, ts, cfg.Calendar, s.Service.Config().Clock, s.log)
+			}
 		}
 	}
 	if s.cl != nil {
@@ -311,6 +322,9 @@ func (s *Service) Close() {
 		s.cl.Close()
 	}
 	s.cancel()
+	if s.house != nil {
+		s.house.stop()
+	}
 	if ts := s.tournaments.Load(); ts != nil {
 		ts.Close()
 	}
