@@ -110,6 +110,7 @@ type base struct {
 // baseWord is a word a baseline thinks a password may be.
 type baseWord struct {
 	word   string // upper case
+	index  int    // in base.words
 	letter [quizl.Size]byte
 	set    uint32
 	weight float64
@@ -122,7 +123,7 @@ func newBase(name string, seed uint64, lex *lexicon.Lexicon, weight func(commonn
 	b := base{name: name, seed: seed}
 	for _, w := range quizl.Passwords(lex, 100) {
 		c, _ := lex.Commonness(w)
-		bw := baseWord{weight: weight(c)}
+		bw := baseWord{weight: weight(c), index: len(b.words)}
 		up := []byte(w)
 		for i := range quizl.Size {
 			up[i] -= 'a' - 'A'
@@ -232,7 +233,8 @@ type belief struct {
 	seen  uint32             // letters seen anywhere
 	hyps  []hyp
 	total float64
-	word  map[string]float64
+	word  []float64 // per word of base.words, summed over lines
+	words []baseWord
 	sums  []lineSum // per line, then all lines: see sumLines
 }
 
@@ -250,7 +252,7 @@ type hyp struct {
 // letters seen off the line when the other squares hold the unused
 // letters at random.
 func (b *base) believe(bd *quizl.Board) *belief {
-	h := &belief{word: map[string]float64{}}
+	h := &belief{words: b.words, hyps: make([]hyp, 0, len(b.words))}
 	count := 0
 	for sq := range quizl.Square(quizl.Squares) {
 		c := bd.Letter(sq)
@@ -288,7 +290,7 @@ func (b *base) believe(bd *quizl.Board) *belief {
 	words:
 		for i := range b.words {
 			w := &b.words[i]
-			if w.set&off != 0 || wrong[w.word] {
+			if w.set&off != 0 || len(wrong) > 0 && wrong[w.word] {
 				continue
 			}
 			for j := range quizl.Size {
@@ -301,9 +303,10 @@ func (b *base) believe(bd *quizl.Board) *belief {
 			h.total += p
 		}
 	}
+	h.word = make([]float64, len(b.words))
 	for i := range h.hyps {
 		h.hyps[i].p /= h.total
-		h.word[h.hyps[i].w.word] += h.hyps[i].p
+		h.word[h.hyps[i].w.index] += h.hyps[i].p
 	}
 	return h
 }
@@ -312,8 +315,8 @@ func (b *base) believe(bd *quizl.Board) *belief {
 // to the word first in alphabetical order.
 func (h *belief) likeliest() (string, float64) {
 	best, bp := "", -1.0
-	for w, p := range h.word {
-		if p > bp || (p == bp && w < best) {
+	for i, p := range h.word {
+		if w := h.words[i].word; p > 0 && (p > bp || (p == bp && w < best)) {
 			best, bp = w, p
 		}
 	}
@@ -396,6 +399,10 @@ func (h *belief) sumLines() {
 	h.sums = make([]lineSum, quizl.Lines+1)
 	unseen := 26 - bits.OnesCount32(h.seen)
 	all := &h.sums[quizl.Lines]
+	var logN [27]float64
+	for n := 1; n <= 26; n++ {
+		logN[n] = math.Log(float64(n))
+	}
 	for _, x := range h.hyps {
 		s := &h.sums[x.l]
 		for j, y := range x.w.letter {
@@ -406,7 +413,7 @@ func (h *belief) sumLines() {
 			continue
 		}
 		q := x.p / float64(n)
-		lh := x.p * math.Log(float64(n))
+		lh := x.p * logN[n]
 		s.off += q
 		all.off += q
 		s.condH += lh
