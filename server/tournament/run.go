@@ -383,7 +383,7 @@ func (s *Service) nextRound(ctx context.Context, ev *event) {
 	var byes []store.Entrant
 	for _, id := range r.Byes {
 		e := *ev.entrant(id)
-		e.Points += pairing.PlacePoints(1, ev.t.Seats)
+		e.Points += byePoints(ev.t.Seats)
 		e.Byes++
 		byes = append(byes, e)
 	}
@@ -623,7 +623,9 @@ func (s *Service) score(ctx context.Context, ev *event, id string, res game.Resu
 			s.finish(ctx, ev)
 		}
 	default:
-		s.wave(ev)
+		if at := s.now().Add(ArenaPause); ev.lookAt.IsZero() || at.Before(ev.lookAt) {
+			ev.lookAt = at
+		}
 	}
 	if ev.t.Status != store.TournamentFinished {
 		s.noteDue(ev)
