@@ -22,6 +22,7 @@ import (
 	"parlour/server"
 	"parlour/server/limit"
 	"parlour/server/table"
+	"parlour/server/tournament"
 	"parlour/store/sqlite"
 )
 
@@ -491,7 +492,7 @@ func TestBotPlaysAnArena(t *testing.T) {
 		t.Helper()
 		state.Games, state.Standings = nil, nil // read afresh, not over the last answer
 		if err := api.call(ctx, "/api/v1/tournaments/"+ev.ID, nil, &state); err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v: %+v\n%s\n%s", err, state, runs[0].out.String(), runs[1].out.String())
 		}
 	}
 	waitFor := func(what string, ok func() bool) {
@@ -516,6 +517,9 @@ func TestBotPlaysAnArena(t *testing.T) {
 		}
 		return n
 	}
+	waitFor("the first game over", func() bool { return ended() >= 1 })
+	// The arena pairs again after its pause, and they play again.
+	clk.Advance(tournament.ArenaPause)
 	waitFor("two games over", func() bool { return ended() >= 2 })
 
 	// The arena's time runs out: the game under way ends on its clock
