@@ -193,7 +193,7 @@ func eventWhen(ev client.Tournament, now time.Time) string {
 		}
 		return span(ev.Starts.Add(time.Duration(ev.Minutes)*time.Minute).Sub(now)) + " left"
 	}
-	if len(ev.Winners) > 0 {
+	if len(ev.Winners) > 0 && ev.Winners[0] != "" {
 		return "won by " + ev.Winners[0]
 	}
 	return "over"

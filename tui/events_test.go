@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"parlour/tui/client"
 )
@@ -26,6 +27,8 @@ func TestEventsInTheTerminal(t *testing.T) {
 	ts := newTestServer(t)
 	ctx := context.Background()
 	ben, benS := signedUp(t, ts, "Ben")
+	cat, catS := signedUp(t, ts, "Cat")
+	finishedSwiss(t, ts, ben, benS, cat, catS)
 	ev := newArenaAPI(t, ts, benS, "Club night", "owl")
 	if _, err := ben.JoinTournament(ctx, benS.Token, ev.ID, "owl"); err != nil {
 		t.Fatal(err)
@@ -37,6 +40,9 @@ func TestEventsInTheTerminal(t *testing.T) {
 	checkFits(t, tm)
 	if !regexp.MustCompile(`in (\d+s|1m 00s)`).MatchString(s) {
 		t.Errorf("the list does not count down to the start:\n%s", s)
+	}
+	if _, done, _ := strings.Cut(s, "Finished"); !regexp.MustCompile(`Sunday Swiss\s+Nymphabet\s+Swiss\s+1\+0\s+(won by Ben|over)\s+2 players`).MatchString(done) {
+		t.Errorf("the finished Swiss is not listed with its winner:\n%s", s)
 	}
 	tm.key("enter")
 	tm.waitFor("the event", has("Club night", "Arena of 30 minutes", "Nymphabet · 1+0 · casual · ⚿ password", "starts in", "Standings", "Ben"))
@@ -135,6 +141,78 @@ func TestEventPairingOnTheStream(t *testing.T) {
 	// enter on her own game takes her back to her seat.
 	tm.key("enter")
 	tm.waitFor("her seat again", has("Nymphabet · ", "you: Ann"))
+	first := tm.table().id
+
+	// A word each, then Ben resigns (a resignation before both moved
+	// would abort the game, and withdraw him from the arena): the game
+	// is over, and after the arena's pause the next pairing brings Ann's
+	// next game to her screen by itself.
+	u, err := ben.Get(ctx, benS.Token, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"abdicated", "egg"} // a, b, c, d; then e
+	if u.Table.ToMove[0] == u.Seat {
+		if _, err := ben.Move(ctx, benS.Token, first, words[0], 0, false); err != nil {
+			t.Fatal(err)
+		}
+		words = words[1:]
+	}
+	tm.waitFor("Ann's turn", has("▶ your turn"))
+	tm.typeText(words[0])
+	tm.key("enter")
+	tm.waitFor("Ann's word played", has("waiting for Ben"))
+	if _, err := ben.Move(ctx, benS.Token, first, "resign", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the game's end", over)
+	tm.waitFor("the next game", func(s string) bool {
+		return tm.table() != nil && tm.table().id != first && strings.Contains(s, "you: Ann")
+	})
+	checkFits(t, tm)
+	if e := tm.table().event; e == nil || e.id != ev.ID {
+		t.Errorf("the next game is not the event's: %+v", e)
+	}
+}
+
+// finishedSwiss has Ben make a Swiss of one round, which he and Cat
+// join and play (Cat resigns): a finished event, won by Ben.
+func finishedSwiss(t *testing.T, ts *testServer, ben *client.Client, benS client.Session, cat *client.Client, catS client.Session) {
+	t.Helper()
+	ctx := context.Background()
+	var sw client.Tournament
+	if err := postAs(ts.URL, benS.Token, "/api/v1/tournaments", map[string]any{"kind": "swiss", "name": "Sunday Swiss", "game": "nymphabet",
+		"rounds": 1, "clock": map[string]any{"kind": "fischer", "initial": 60, "increment": 0}}, &sw); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []struct {
+		c *client.Client
+		s client.Session
+	}{{ben, benS}, {cat, catS}} {
+		if _, err := p.c.JoinTournament(ctx, p.s.Token, sw.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := startEvent(ben, benS, sw.ID); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, err := ben.Tournament(ctx, sw.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status == "finished" {
+			return
+		}
+		if len(got.Playing) == 1 {
+			cat.Move(ctx, catS.Token, got.Playing[0].Table, "resign", 0, false)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the Swiss did not finish: %+v", got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // newArenaAPI makes the arena through the API as the account of s.
