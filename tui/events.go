@@ -436,7 +436,9 @@ func (m *Model) paired(e *eventScreen, s client.Seated, game, name string) tea.C
 		return nil
 	}
 	if on := m.table(); on != nil && on.id == s.Table {
-		e.opened[s.Table] = true
+		// On show already (opened from the recent games, say): esc
+		// there comes back to the event.
+		e.opened[s.Table], on.event = true, e
 		return nil
 	}
 	e.opened[s.Table] = true

@@ -152,7 +152,8 @@ func TestEventPairingOnTheStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	words := []string{"abdicated", "egg"} // a, b, c, d; then e
-	if u.Table.ToMove[0] == u.Seat {
+	benFirst := u.Table.ToMove[0] == u.Seat
+	if benFirst {
 		if _, err := ben.Move(ctx, benS.Token, first, words[0], 0, false); err != nil {
 			t.Fatal(err)
 		}
@@ -162,6 +163,11 @@ func TestEventPairingOnTheStream(t *testing.T) {
 	tm.typeText(words[0])
 	tm.key("enter")
 	tm.waitFor("Ann's word played", has("waiting for Ben"))
+	if !benFirst {
+		if _, err := ben.Move(ctx, benS.Token, first, words[1], 0, false); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if _, err := ben.Move(ctx, benS.Token, first, "resign", 0, false); err != nil {
 		t.Fatal(err)
 	}
