@@ -409,7 +409,8 @@ func (c *handClock) Advance(d time.Duration) {
 	}
 }
 
-// TestBotPlaysAnArena: two example bots, one signed in to an account
+// TestBotPlaysAnArena, for an arena of Nymphabet and one of Quizl: two
+// example bots, one signed in to an account
 // (-name and -password) and one a guest, join an arena (one with its
 // password, the other refused without it first), are paired by it as
 // the player stream says, and play its games to their ends, again and
@@ -417,6 +418,13 @@ func (c *handClock) Advance(d time.Duration) {
 // standings, and the games the standings count are those the bots
 // played, every one finished and scored.
 func TestBotPlaysAnArena(t *testing.T) {
+	for _, name := range []string{"nymphabet", "quizl"} {
+		t.Run(name, func(t *testing.T) { arenaOfBots(t, name) })
+	}
+}
+
+// arenaOfBots runs TestBotPlaysAnArena's arena of gameName.
+func arenaOfBots(t *testing.T, gameName string) {
 	clk := &handClock{now: time.Now()}
 	srv, _ := newServerWith(t, clk)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -438,7 +446,7 @@ func TestBotPlaysAnArena(t *testing.T) {
 	}
 	// A game on a clock of 1+0 runs at most two minutes: a ten-minute
 	// arena pairs for eight.
-	if err := api.call(ctx, "/api/v1/tournaments", map[string]any{"kind": "arena", "name": "Bots' night", "game": "nymphabet",
+	if err := api.call(ctx, "/api/v1/tournaments", map[string]any{"kind": "arena", "name": "Bots' night", "game": gameName,
 		"minutes": 10, "password": "owl", "clock": map[string]any{"kind": "fischer", "initial": 60, "increment": 0}}, &ev); err != nil {
 		t.Fatal(err)
 	}
