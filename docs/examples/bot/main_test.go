@@ -410,13 +410,13 @@ func (c *handClock) Advance(d time.Duration) {
 }
 
 // TestBotPlaysAnArena, for an arena of Nymphabet and one of Quizl: two
-// example bots, one signed in to an account
-// (-name and -password) and one a guest, join an arena (one with its
-// password, the other refused without it first), are paired by it as
-// the player stream says, and play its games to their ends, again and
-// again, until the arena ends; each then has its line of the final
-// standings, and the games the standings count are those the bots
-// played, every one finished and scored.
+// example bots, one signed in to an account (-name and -password) and
+// one a guest, join an arena (one with its password, the other refused
+// without it first), are paired by it as the player stream says, and
+// play its games to their ends, again and again, until the arena ends;
+// each then has its line of the final standings, and the games the
+// standings count are those the bots played, every one finished and
+// scored.
 func TestBotPlaysAnArena(t *testing.T) {
 	for _, name := range []string{"nymphabet", "quizl"} {
 		t.Run(name, func(t *testing.T) { arenaOfBots(t, name) })
