@@ -148,6 +148,9 @@ type event struct {
 	waving, again bool
 	// rounding is set while a Swiss round's tables are made.
 	rounding bool
+	// epoch is the epoch of the event's lease as last held: it fences
+	// the event's writes (0 on a single node: unfenced).
+	epoch int64
 
 	version int
 	changed chan struct{}
@@ -286,6 +289,21 @@ func (s *Service) event(id string) *event {
 	return s.events[id]
 }
 
+// hold takes or renews this node's lease of ev, noting its epoch for
+// ev's writes, and reports whether this node holds it. ev.mu must be
+// held.
+func (s *Service) hold(ctx context.Context, ev *event) bool {
+	epoch, ok, err := s.lease.Hold(ctx, ev.t.ID)
+	if err != nil {
+		s.log.Warn("an event's lease", "event", ev.t.ID, "err", err)
+		return false
+	}
+	if ok {
+		ev.epoch = epoch
+	}
+	return ok
+}
+
 // bump marks a change of ev for whoever follows it. ev.mu must be held.
 func (ev *event) bump() {
 	ev.version++
@@ -295,7 +313,9 @@ func (ev *event) bump() {
 
 // Mark returns event id's version and a channel closed at its next
 // change, for a page or stream that follows the event live; a finished
-// event never changes again, and its channel is nil. It is refused with
+// event never changes again, and its channel is nil. A version counts
+// changes since the server started (it is not stored): a follower treats
+// any other version than the one it saw as a change. It is refused with
 // 404 for an event that does not exist.
 func (s *Service) Mark(ctx context.Context, id string) (version int, changed <-chan struct{}, err error) {
 	if ev := s.event(id); ev != nil {
@@ -323,6 +343,7 @@ func (s *Service) stored(ctx context.Context, id string) (store.Tournament, erro
 
 // write stores w of ev. ev.mu must be held.
 func (s *Service) write(ctx context.Context, ev *event, w store.TournamentWrite) error {
+	w.Epoch = ev.epoch
 	if err := s.st.WriteTournament(context.WithoutCancel(ctx), ev.t.ID, w); err != nil {
 		return refuse.SaveFailed(s.log, "the event", err)
 	}
