@@ -85,6 +85,8 @@ var (
 	_ screen = (*homeScreen)(nil)
 	_ screen = (*seekScreen)(nil)
 	_ screen = (*lobbyScreen)(nil)
+	_ screen = (*eventsScreen)(nil)
+	_ screen = (*eventScreen)(nil)
 	_ screen = (*promptScreen)(nil)
 	_ screen = (*newTableScreen)(nil)
 	_ screen = (*accountScreen)(nil)
@@ -104,6 +106,9 @@ type navigator interface {
 	show(s screen)
 	goHome()
 	sit(s client.Seated, game string) tea.Cmd
+	// sitFor takes a seat at a game of event e: esc there comes back to
+	// the event.
+	sitFor(s client.Seated, game string, e *eventScreen) tea.Cmd
 	quit() tea.Cmd
 }
 
@@ -126,6 +131,11 @@ type shared struct {
 	soc      social // the player stream, challenges and recent games
 	// idToken binds every seat this client takes to one guest identity.
 	idToken string
+	// event is the event followed (the last opened, or the one that
+	// paired the player), whatever screen is on show; eventsGen tells
+	// the events' screens' messages from earlier ones'.
+	event     *eventScreen
+	eventsGen int
 }
 
 // Model is the app model; tea.Program runs it. It holds the screen on
@@ -200,6 +210,13 @@ func (m *Model) sit(s client.Seated, game string) tea.Cmd {
 	m.err, m.note = "", ""
 	m.show(t)
 	return t.next()
+}
+
+// sitFor opens the table screen for a seat at a game of event e.
+func (m *Model) sitFor(s client.Seated, game string, e *eventScreen) tea.Cmd {
+	cmd := m.sit(s, game)
+	m.table().event = e
+	return cmd
 }
 
 // quit closes the client and ends the program.
@@ -297,6 +314,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.challenged(msg)
 	}
 	if cmd, ok := m.playerMsg(msg); ok {
+		return m, cmd
+	}
+	if cmd, ok := m.eventUpdate(msg); ok {
 		return m, cmd
 	}
 	return m, m.cur.update(msg)

@@ -259,6 +259,21 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		return m.loadServed()
 	case "gameFinish":
 		return m.loadServed()
+	case "tournamentGame":
+		p := ev.Tournament
+		if p == nil {
+			return nil
+		}
+		// The event's table opens, and esc there goes back to the event:
+		// the one followed, or this one, followed from now on.
+		e := m.event
+		var cmds []tea.Cmd
+		if e == nil || e.id != p.Event {
+			e = followEvent(m.shared, p.Event, nil)
+			cmds = append(cmds, e.resume())
+		}
+		s := client.Seated{Table: p.Table, Seat: p.Seat, Token: m.idToken, Invite: m.c.Base() + "/t/" + p.Table}
+		return tea.Batch(append(cmds, m.paired(e, s, p.Game, p.Name), m.loadServed())...)
 	}
 	return nil
 }

@@ -14,6 +14,10 @@ type promptScreen struct {
 	max        int // the most characters the line takes
 	input      string
 	enter      func(line string) tea.Cmd
+	// secret shows the line as dots (a password); back is the screen
+	// esc and enter go back to (nil: home).
+	secret bool
+	back   screen
 }
 
 // openPrompt shows a prompt for a line of at most max characters, which
@@ -21,6 +25,22 @@ type promptScreen struct {
 func openPrompt(sh *shared, head, help, input string, max int, enter func(string) tea.Cmd) {
 	sh.err = ""
 	sh.nav.show(&promptScreen{shared: sh, head: head, help: help, input: input, max: max, enter: enter})
+}
+
+// openSecret asks for a secret line (an event's password), shown as
+// dots, and goes back to back with it.
+func openSecret(sh *shared, head, help string, back screen, enter func(string) tea.Cmd) {
+	sh.err = ""
+	sh.nav.show(&promptScreen{shared: sh, head: head, help: help, max: 200, enter: enter, secret: true, back: back})
+}
+
+// leave goes back to the screen the prompt was opened from.
+func (pr *promptScreen) leave() {
+	if pr.back != nil {
+		pr.nav.show(pr.back)
+		return
+	}
+	pr.nav.goHome()
 }
 
 // openJoin asks for a table to join: an invite code, link or table id.
@@ -35,7 +55,7 @@ func (pr *promptScreen) update(msg tea.Msg) tea.Cmd {
 	}
 	switch s := k.String(); s {
 	case "esc":
-		pr.nav.goHome()
+		pr.leave()
 		return nil
 	case "enter":
 		line := strings.TrimSpace(pr.input)
@@ -44,7 +64,7 @@ func (pr *promptScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		pr.input, pr.err = "", ""
-		pr.nav.goHome()
+		pr.leave()
 		return pr.enter(line)
 	default:
 		editLine(&pr.input, s, k, pr.max)
@@ -53,5 +73,9 @@ func (pr *promptScreen) update(msg tea.Msg) tea.Cmd {
 }
 
 func (pr *promptScreen) view() string {
-	return title(pr.head) + "\n\n" + wrap(pr.help, pr.w) + "\n\n> " + tailOf(pr.input, pr.w-3) + "█\n\n" + pr.message()
+	line := pr.input
+	if pr.secret {
+		line = strings.Repeat("•", len([]rune(line)))
+	}
+	return title(pr.head) + "\n\n" + wrap(pr.help, pr.w) + "\n\n> " + tailOf(line, pr.w-3) + "█\n\n" + pr.message()
 }

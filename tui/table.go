@@ -50,6 +50,9 @@ type tableScreen struct {
 	play    *playScreen
 	end     *endScreen
 	reports *reportsScreen // every report, while open
+	// event is the event the game belongs to, when opened from one: esc
+	// goes back to it rather than home.
+	event *eventScreen
 }
 
 // openTable makes the screen of a seat at a table, the gen-th this
@@ -426,8 +429,7 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if s == "esc" && !t.typing() {
 		t.stop()
 		t.err, t.note = "", ""
-		t.nav.goHome()
-		return nil
+		return t.back()
 	}
 	if t.upd == nil {
 		return nil
@@ -442,6 +444,17 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	return t.play.update(k)
+}
+
+// back leaves the table for the event it belongs to, while that is the
+// event followed, or home.
+func (t *tableScreen) back() tea.Cmd {
+	if e := t.event; e != nil && e.event == e {
+		t.nav.show(e)
+		return e.resume()
+	}
+	t.nav.goHome()
+	return nil
 }
 
 // typing says whether esc should clear a line being typed rather than
@@ -482,8 +495,7 @@ func (t *tableScreen) watchKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	case "esc":
 		t.stop()
 		t.err, t.note = "", ""
-		t.nav.goHome()
-		return nil
+		return t.back()
 	case "s":
 		if t.upd != nil && t.upd.Table.Status == "finished" {
 			return t.end.update(k)
@@ -523,6 +535,15 @@ func (t *tableScreen) header() string {
 }
 
 func (t *tableScreen) view() string {
+	v := t.screenView()
+	if t.event != nil {
+		// esc goes back to the event the game belongs to.
+		v = strings.Replace(v, "esc home", "esc back", 1)
+	}
+	return v
+}
+
+func (t *tableScreen) screenView() string {
 	if t.upd == nil {
 		msg := "Connecting to table " + t.id + "…"
 		if t.lost != "" {

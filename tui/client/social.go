@@ -54,14 +54,17 @@ type StreamTable struct {
 
 // PlayerEvent is one line of the player stream (GET /api/v1/stream):
 // Type is "challenge", "challengeDeclined", "challengeCanceled",
-// "gameStart" or "gameFinish".
+// "gameStart", "gameFinish" or "tournamentGame" (an event paired the
+// player at a table), among others.
 type PlayerEvent struct {
 	Type      string       `json:"type"`
 	Challenge *Challenge   `json:"challenge,omitempty"`
 	Table     *StreamTable `json:"table,omitempty"`
 	// Follow is the followed player of a followOnline or followPlaying.
 	Follow *FollowNews `json:"follow,omitempty"`
-	Error  string      `json:"error,omitempty"`
+	// Tournament is the pairing of a tournamentGame.
+	Tournament *TournamentPairing `json:"tournament,omitempty"`
+	Error      string             `json:"error,omitempty"`
 }
 
 // Online is who is around (GET /api/v1/online): how many identities,

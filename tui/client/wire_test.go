@@ -27,6 +27,7 @@ import (
 	"parlour/server/limit"
 	"parlour/server/social"
 	"parlour/server/table"
+	"parlour/server/tournament"
 	"parlour/store/sqlite"
 )
 
@@ -92,6 +93,10 @@ func endpoints() []endpoint {
 		{"Block", "POST", `/api/v1/blocks`, typeOf[Relation](), false},
 		{"Block", "DELETE", `/api/v1/blocks/[^/]+`, nil, false},
 		{"Report", "POST", `/api/v1/reports`, typeOf[Report](), false},
+		{"Tournaments", "GET", `/api/v1/tournaments`, typeOf[tournamentList](), false},
+		{"Tournament", "GET", `/api/v1/tournaments/[^/]+`, typeOf[Tournament](), false},
+		{"JoinTournament", "POST", `/api/v1/tournaments/[^/]+/join`, typeOf[Tournament](), false},
+		{"LeaveTournament", "POST", `/api/v1/tournaments/[^/]+/leave`, typeOf[Tournament](), false},
 	}
 }
 
@@ -109,6 +114,9 @@ func serverTypes() map[string]reflect.Type {
 	return map[string]reflect.Type{
 		"Table.solitaire": reflect.TypeFor[table.SolitaireInfo](),
 		"Challenge":       reflect.TypeFor[social.Challenge](),
+		// An arena's streak takes two wins in a row, and a player who
+		// left is in the standings only once they played.
+		"Standing": reflect.TypeFor[tournament.Standing](),
 	}
 }
 
@@ -600,6 +608,52 @@ func TestWireTypes(t *testing.T) {
 	must("Ann withdraws it", ann.CancelSeek(ctx, annS.Token, sk.Seek.ID))
 	_, err = ann.SeekGame(ctx, annS.Token, "nymphabet", false, 0, true)
 	must("the computer instead", err)
+
+	// Events: an arena with a password, joined (after a wrong password)
+	// and left; a Swiss of one round, joined by both, started, paired
+	// (the streams say where), played to its end and so finished.
+	var arena, swiss Tournament
+	fischer1 := map[string]any{"kind": "fischer", "initial": 60, "increment": 0}
+	must("Ann makes an arena", ann.do(ctx, http.MethodPost, "/api/v1/tournaments", annS.Token,
+		map[string]any{"kind": "arena", "game": "nymphabet", "clock": fischer1, "minutes": 30, "password": "owl"}, &arena))
+	if _, err := ben.JoinTournament(ctx, benS.Token, arena.ID, "lark"); err == nil {
+		t.Fatal("Ben joined the arena with a wrong password")
+	}
+	_, err = ben.JoinTournament(ctx, benS.Token, arena.ID, "owl")
+	must("Ben joins the arena", err)
+	_, err = ben.LeaveTournament(ctx, benS.Token, arena.ID)
+	must("Ben leaves the arena", err)
+	_, err = ann.Tournaments(ctx, "created")
+	must("the events to come", err)
+	must("Ann makes a Swiss", ann.do(ctx, http.MethodPost, "/api/v1/tournaments", annS.Token,
+		map[string]any{"kind": "swiss", "game": "nymphabet", "clock": fischer1, "rounds": 1}, &swiss))
+	_, err = ann.JoinTournament(ctx, annS.Token, swiss.ID, "")
+	must("Ann joins the Swiss", err)
+	_, err = ben.JoinTournament(ctx, benS.Token, swiss.ID, "")
+	must("Ben joins the Swiss", err)
+	must("Ann starts the Swiss", ann.do(ctx, http.MethodPost, "/api/v1/tournaments/"+swiss.ID+"/start", annS.Token, struct{}{}, &swiss))
+	paired := waitEvent("Ben's pairing", benEvents, func(ev PlayerEvent) bool {
+		return ev.Type == "tournamentGame" && ev.Tournament != nil && ev.Tournament.Event == swiss.ID
+	})
+	_, err = ann.Tournaments(ctx, "started")
+	must("the events under way", err)
+	swiss, err = ann.Tournament(ctx, swiss.ID)
+	must("the Swiss under way", err)
+	if len(swiss.Playing) != 1 || swiss.Playing[0].Table != paired.Tournament.Table {
+		t.Fatalf("the Swiss plays %+v; Ben was paired at %+v", swiss.Playing, paired.Tournament)
+	}
+	_, err = ben.Move(ctx, benS.Token, paired.Tournament.Table, "resign", 0, false)
+	must("Ben resigns his Swiss game", err)
+	for swiss.Status != "finished" {
+		if ctx.Err() != nil {
+			t.Fatalf("the Swiss did not finish: %+v", swiss)
+		}
+		time.Sleep(10 * time.Millisecond)
+		swiss, err = ann.Tournament(ctx, swiss.ID)
+		must("the Swiss", err)
+	}
+	_, err = ann.Tournaments(ctx, "finished")
+	must("the events finished", err)
 
 	// The server shutting down says so on the player streams.
 	svc.Close()

@@ -9,6 +9,20 @@
 // Its play is simple on purpose; it is a starting point, not a champion.
 // Give it a word list (-words FILE, one word a line) to know more words
 // than the few it carries.
+//
+// With -arena ID it plays in an arena instead (docs/tournaments.md): it
+// signs in to the account -name with -password (or acts for -token, a
+// session token, or, with neither, plays as a guest called -name, which
+// a casual arena takes), opens the player stream (GET /api/v1/stream) so
+// that the server counts it online, joins the arena (POST
+// /api/v1/tournaments/ID/join, with -arena-password when it has one),
+// and plays each game a "tournamentGame" line of the stream seats it at,
+// to its end, until the arena is over (its status "finished"), then
+// prints its place:
+//
+//	go run ./docs/examples/bot -server http://localhost:8080 -arena k3x9q2m7c8v4r6tw -name Robo -password 'a long secret'
+//
+// The arena's game must be one the bot plays: Nymphabet or Quizl.
 package main
 
 import (
@@ -24,6 +38,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 )
 
 func main() {
@@ -31,6 +46,11 @@ func main() {
 	gameName := flag.String("game", "nymphabet", "nymphabet or quizl")
 	level := flag.String("level", "easy", "the computer's level: easy, medium or strong")
 	wordFile := flag.String("words", "", "a word list, one word a line (default: the few words the bot carries)")
+	arena := flag.String("arena", "", "an arena's id: join it and play its games until it ends")
+	name := flag.String("name", "Example bot", "with -arena: the account to sign in to (with -password), or the guest's name")
+	password := flag.String("password", "", "with -arena: the account's password")
+	token := flag.String("token", "", "with -arena: a session token to act for, instead of -name and -password")
+	arenaPassword := flag.String("arena-password", "", "with -arena: the arena's password, when it has one")
 	flag.Parse()
 	words := strings.Fields(builtinWords)
 	if *wordFile != "" {
@@ -41,6 +61,20 @@ func main() {
 		}
 	}
 	b := &Bot{Server: *server, Words: words, Log: os.Stdout}
+	if *arena != "" {
+		ctx := context.Background()
+		err := b.SignIn(ctx, *name, *password, *token)
+		var st Standing
+		if err == nil {
+			st, err = b.Arena(ctx, *arena, *arenaPassword)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bot:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("the arena is over: place %d with %d points from %d games\n", st.Rank, st.Score, st.Games)
+		return
+	}
 	res, err := b.Play(context.Background(), *gameName, *level)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bot:", err)
@@ -54,8 +88,14 @@ type Bot struct {
 	Server string
 	Words  []string // lower case
 	Log    io.Writer
-	table  string
-	token  string
+	// Poll is how often Arena reads the arena while it waits for a game
+	// (default: 5 seconds): to see it end, and a pairing the stream
+	// missed.
+	Poll  time.Duration
+	table string
+	token string
+	// name is the name the bot plays under in an arena's standings.
+	name string
 }
 
 // Event is one event of a move, as the server sends it.
@@ -200,7 +240,7 @@ func (b *Bot) Play(ctx context.Context, gameName, level string) (Result, error) 
 	fmt.Fprintf(b.Log, "table %s: %s against the computer (%s)\n", b.table, gameName, level)
 	switch gameName {
 	case "nymphabet":
-		err = b.nymphabet(ctx)
+		err = b.nymphabet(ctx, Answer{})
 	case "quizl":
 		err = b.quizl(ctx)
 	default:
@@ -221,8 +261,10 @@ func (b *Bot) Play(ctx context.Context, gameName, level string) (Result, error) 
 // nymphabet writes, on each turn, the known word that begins with the
 // current letter and deletes the most letters short of Z (whoever deletes
 // Z loses), and resigns when it knows none.
-func (b *Bot) nymphabet(ctx context.Context) error {
-	deleted := 0 // letters deleted so far: the current letter is 'a'+deleted
+func (b *Bot) nymphabet(ctx context.Context, so Answer) error {
+	// Letters deleted so far (the current letter is 'a'+deleted), by
+	// the moves before the bot's first.
+	deleted := wordDeletes(so.Events)
 	tried := map[string]bool{}
 	for deleted < 26 {
 		cur := byte('a' + deleted)
@@ -251,18 +293,25 @@ func (b *Bot) nymphabet(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		for _, e := range a.Events {
-			if e.Kind == "word" {
-				var d struct{ Deleted string }
-				json.Unmarshal(e.Data, &d)
-				deleted += len(strings.Split(d.Deleted, ", "))
-			}
-		}
+		deleted += wordDeletes(a.Events)
 		if a.Status == "finished" {
 			return nil
 		}
 	}
 	return nil
+}
+
+// wordDeletes counts the letters the words of events deleted.
+func wordDeletes(events []Event) int {
+	n := 0
+	for _, e := range events {
+		if e.Kind == "word" {
+			var d struct{ Deleted string }
+			json.Unmarshal(e.Data, &d)
+			n += len(strings.Split(d.Deleted, ", "))
+		}
+	}
+	return n
 }
 
 // deletes counts the letters word deletes from the current letter cur:
@@ -403,3 +452,256 @@ const builtinWords = `
 	bumpy waltz house plant train clear heart world sound point water money
 	night story young place right think great small large early third
 `
+
+// Arenas.
+
+// Standing is a player's line of an event's standings: the little of it
+// the bot reads.
+type Standing struct {
+	Rank  int    `json:"rank"`
+	Name  string `json:"name"`
+	Score int    `json:"score"`
+	Games int    `json:"games"`
+	// Playing is the table where they play now.
+	Playing string `json:"playing"`
+}
+
+// Tournament is an event as GET /api/v1/tournaments/{id} answers it: the
+// little of it the bot reads.
+type Tournament struct {
+	Name      string     `json:"name"`
+	Game      string     `json:"game"`
+	Status    string     `json:"status"` // created, started or finished
+	Standings []Standing `json:"standings"`
+}
+
+// Pairing is what a "tournamentGame" line of the player stream says: the
+// event, and the table and seat where the bot plays.
+type Pairing struct {
+	Event string `json:"event"`
+	Table string `json:"table"`
+	Seat  int    `json:"seat"`
+	Game  string `json:"game"`
+}
+
+// SignIn gives the bot its token: token as given (a session's), or a
+// session of the account name signed in with password, or, with
+// neither, a new guest identity called name (POST /api/v1/identity).
+func (b *Bot) SignIn(ctx context.Context, name, password, token string) error {
+	b.token, b.name = "", name
+	var who struct {
+		Name  string `json:"name"`
+		Token string `json:"token"`
+	}
+	switch {
+	case token != "":
+		b.token = token
+		if err := b.call(ctx, "/api/v1/account", nil, &who); err != nil {
+			return fmt.Errorf("the token signs in nobody: %w", err)
+		}
+		b.name = who.Name
+		return nil
+	case password != "":
+		if err := b.call(ctx, "/api/v1/sessions", map[string]string{"name": name, "password": password}, &who); err != nil {
+			return fmt.Errorf("signing in as %s: %w", name, err)
+		}
+	default:
+		if err := b.call(ctx, "/api/v1/identity", map[string]string{"name": name}, &who); err != nil {
+			return fmt.Errorf("making a guest called %s: %w", name, err)
+		}
+	}
+	b.token, b.name = who.Token, who.Name
+	return nil
+}
+
+// Arena joins arena id (with its password, when it has one) and plays
+// every game it is paired for until the arena is over; it returns the
+// bot's line of the final standings. The player stream brings each
+// pairing at once, and keeps the bot online, which an arena asks of the
+// players it pairs; the arena is read every Poll besides, to see it end
+// and to catch a pairing the stream missed while it reconnected.
+func (b *Bot) Arena(ctx context.Context, id, password string) (Standing, error) {
+	if b.token == "" {
+		return Standing{}, errors.New("sign in first (SignIn)")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	pairings, opened := make(chan Pairing, 16), make(chan error, 1)
+	go b.follow(ctx, id, pairings, opened)
+	if err := <-opened; err != nil {
+		return Standing{}, fmt.Errorf("opening the player stream: %w", err)
+	}
+	body := map[string]string{}
+	if password != "" {
+		body["password"] = password
+	}
+	var ev Tournament
+	if err := b.call(ctx, "/api/v1/tournaments/"+id+"/join", body, &ev); err != nil {
+		return Standing{}, fmt.Errorf("joining the arena: %w", err)
+	}
+	fmt.Fprintf(b.Log, "joined %s (%s) as %s\n", ev.Name, ev.Status, b.name)
+	poll := b.Poll
+	if poll <= 0 {
+		poll = 5 * time.Second
+	}
+	tick := time.NewTicker(poll)
+	defer tick.Stop()
+	played := map[string]bool{}
+	for {
+		var table, gameName, by string
+		select {
+		case p := <-pairings:
+			table, gameName, by = p.Table, p.Game, "the player stream"
+		case <-tick.C:
+			ev = Tournament{} // a field the answer leaves out is not the last one's
+			if err := b.call(ctx, "/api/v1/tournaments/"+id, nil, &ev); err != nil {
+				return Standing{}, fmt.Errorf("reading the arena: %w", err)
+			}
+			if ev.Status == "finished" {
+				return b.mine(ev), nil
+			}
+			table, gameName, by = b.mine(ev).Playing, ev.Game, "the standings"
+		case <-ctx.Done():
+			return Standing{}, ctx.Err()
+		}
+		if table == "" || played[table] {
+			continue
+		}
+		played[table] = true
+		fmt.Fprintf(b.Log, "paired at table %s (%s said)\n", table, by)
+		if err := b.playAt(ctx, table, gameName); err != nil {
+			if ctx.Err() != nil {
+				return Standing{}, ctx.Err()
+			}
+			// One game gone wrong (its clock ran out between two
+			// requests, say) is one game: the arena goes on.
+			fmt.Fprintf(b.Log, "table %s: %v\n", table, err)
+		}
+	}
+}
+
+// mine is the bot's line of ev's standings.
+func (b *Bot) mine(ev Tournament) Standing {
+	for _, s := range ev.Standings {
+		if strings.EqualFold(s.Name, b.name) {
+			return s
+		}
+	}
+	return Standing{}
+}
+
+// follow reads the player stream until ctx ends, sending the pairings of
+// event id on out; opened hears how its first connection went. A
+// connection lost is opened again a second later.
+func (b *Bot) follow(ctx context.Context, id string, out chan<- Pairing, opened chan<- error) {
+	first := true
+	for ctx.Err() == nil {
+		err := b.streamOnce(ctx, id, out, func() {
+			if first {
+				first = false
+				opened <- nil
+			}
+		})
+		if first {
+			opened <- err
+			return
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// streamOnce reads one connection of the player stream; ok is called
+// once the server answers it.
+func (b *Bot) streamOnce(ctx context.Context, id string, out chan<- Pairing, ok func()) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.Server+"/api/v1/stream", nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+b.token)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		var e struct{ Error string }
+		json.NewDecoder(res.Body).Decode(&e)
+		return &Refusal{Status: res.StatusCode, Message: e.Error}
+	}
+	ok()
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue // the stream's keep-alive
+		}
+		var line struct {
+			Type       string   `json:"type"`
+			Tournament *Pairing `json:"tournament"`
+			Error      string   `json:"error"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &line); err != nil {
+			return err
+		}
+		if line.Error != "" {
+			return errors.New(line.Error)
+		}
+		if line.Type == "tournamentGame" && line.Tournament != nil && line.Tournament.Event == id {
+			select {
+			case out <- *line.Tournament:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+	}
+	return sc.Err()
+}
+
+// playAt plays the bot's seat at table to the end of its game, from
+// wherever the game stands: the opponent may have moved first.
+func (b *Bot) playAt(ctx context.Context, table, gameName string) error {
+	b.table = table
+	var u struct {
+		Version int `json:"version"`
+		Seat    int `json:"seat"`
+		Table   struct {
+			Status string `json:"status"`
+			ToMove []int  `json:"to_move"`
+			Result Result `json:"result"`
+		} `json:"table"`
+	}
+	if err := b.call(ctx, "/api/v1/tables/"+table, nil, &u); err != nil {
+		return err
+	}
+	fmt.Fprintf(b.Log, "table %s: %s, seat %d\n", table, gameName, u.Seat)
+	var err error
+	switch {
+	case u.Table.Status == "finished":
+	case gameName == "nymphabet":
+		a := Answer{Status: u.Table.Status, ToMove: u.Table.ToMove}
+		if u.Version > 0 || !slices.Contains(u.Table.ToMove, u.Seat) {
+			// The moves so far, up to the bot's turn.
+			if err := b.awaitTurn(ctx, &a); err != nil {
+				return err
+			}
+		}
+		if a.Status != "finished" {
+			err = b.nymphabet(ctx, a)
+		}
+	case gameName == "quizl":
+		err = b.quizl(ctx)
+	default:
+		err = fmt.Errorf("this bot plays nymphabet and quizl, not %q", gameName)
+	}
+	if err != nil {
+		return err
+	}
+	if err := b.call(ctx, "/api/v1/tables/"+table, nil, &u); err != nil {
+		return err
+	}
+	fmt.Fprintf(b.Log, "table %s: game over, winners %v, scores %v (the bot sat at %d)\n", table, u.Table.Result.Winners, u.Table.Result.Scores, u.Seat)
+	return nil
+}

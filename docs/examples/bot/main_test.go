@@ -21,6 +21,8 @@ import (
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/limit"
+	"parlour/server/table"
+	"parlour/server/tournament"
 	"parlour/store/sqlite"
 )
 
@@ -151,11 +153,16 @@ func oneRequestPerMove(reqs []logged, mine int, setup bool) error {
 // the real games and computer players, a SQLite store) that records every
 // request it answers.
 func newServer(t *testing.T) (*httptest.Server, *requestLog) {
+	return newServerWith(t, nil)
+}
+
+// newServerWith is newServer on clock (nil: the system's).
+func newServerWith(t *testing.T, clock table.Clock) (*httptest.Server, *requestLog) {
 	db, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BotTimeout: 20 * time.Second})
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BotTimeout: 20 * time.Second, Clock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -341,4 +348,226 @@ func TestBotUsesOnlyTheAPI(t *testing.T) {
 			t.Errorf("the bot imports %s", path)
 		}
 	}
+}
+
+// handClock is a table.Clock whose time moves only when the test says;
+// its timers fire on Advance.
+type handClock struct {
+	mu     sync.Mutex
+	now    time.Time
+	timers []*handTimer
+}
+
+type handTimer struct {
+	c    *handClock
+	at   time.Time
+	f    func()
+	done bool
+}
+
+func (c *handClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *handClock) AfterFunc(d time.Duration, f func()) table.Timer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t := &handTimer{c: c, at: c.now.Add(d), f: f}
+	if d <= 0 {
+		t.done = true
+		go f()
+		return t
+	}
+	c.timers = append(c.timers, t)
+	return t
+}
+
+func (t *handTimer) Stop() bool {
+	t.c.mu.Lock()
+	defer t.c.mu.Unlock()
+	was := !t.done
+	t.done = true
+	return was
+}
+
+// Advance moves the clock on by d and runs the calls due by then.
+func (c *handClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	var due []*handTimer
+	for _, t := range c.timers {
+		if !t.done && !t.at.After(c.now) {
+			t.done = true
+			due = append(due, t)
+		}
+	}
+	c.mu.Unlock()
+	for _, t := range due {
+		t.f()
+	}
+}
+
+// TestBotPlaysAnArena, for an arena of Nymphabet and one of Quizl: two
+// example bots, one signed in to an account (-name and -password) and
+// one a guest, join an arena (one with its password, the other refused
+// without it first), are paired by it as the player stream says, and
+// play its games to their ends, again and again, until the arena ends;
+// each then has its line of the final standings, and the games the
+// standings count are those the bots played, every one finished and
+// scored.
+func TestBotPlaysAnArena(t *testing.T) {
+	for _, name := range []string{"nymphabet", "quizl"} {
+		t.Run(name, func(t *testing.T) { arenaOfBots(t, name) })
+	}
+}
+
+// arenaOfBots runs TestBotPlaysAnArena's arena of gameName.
+func arenaOfBots(t *testing.T, gameName string) {
+	clk := &handClock{now: time.Now()}
+	srv, _ := newServerWith(t, clk)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	api := &Bot{Server: srv.URL, Log: io.Discard}
+	var maker, ada struct{ Token string }
+	for _, acct := range []struct {
+		name string
+		into *struct{ Token string }
+	}{{"Maker", &maker}, {"Ada", &ada}} {
+		if err := api.call(ctx, "/api/v1/accounts", map[string]string{"name": acct.name, "password": "correct horse battery"}, acct.into); err != nil {
+			t.Fatal(err)
+		}
+	}
+	api.token = maker.Token
+	var ev struct {
+		ID      string `json:"id"`
+		Minutes int    `json:"minutes"`
+	}
+	// A game on a clock of 1+0 runs at most two minutes: a ten-minute
+	// arena pairs for eight.
+	if err := api.call(ctx, "/api/v1/tournaments", map[string]any{"kind": "arena", "name": "Bots' night", "game": gameName,
+		"minutes": 10, "password": "owl", "clock": map[string]any{"kind": "fischer", "initial": 60, "increment": 0}}, &ev); err != nil {
+		t.Fatal(err)
+	}
+
+	type run struct {
+		bot *Bot
+		out strings.Builder
+		st  Standing
+		err error
+	}
+	runs := []*run{{}, {}}
+	runs[0].bot = &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Poll: 200 * time.Millisecond}
+	runs[1].bot = &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Poll: 200 * time.Millisecond}
+	for _, r := range runs {
+		r.bot.Log = &r.out
+	}
+	if err := runs[0].bot.SignIn(ctx, "ada", "correct horse battery", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := runs[1].bot.SignIn(ctx, "Robo", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	// Without the arena's password: refused, and nothing joined.
+	if _, err := runs[1].bot.Arena(ctx, ev.ID, ""); err == nil || !strings.Contains(err.Error(), "password") {
+		t.Fatalf("the guest joined without the password: %v", err)
+	}
+	var wg sync.WaitGroup
+	for _, r := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.st, r.err = r.bot.Arena(ctx, ev.ID, "owl")
+		}()
+	}
+
+	// Both in, the maker starts the arena; the bots play until two games
+	// are over.
+	type game struct {
+		Table   string     `json:"table"`
+		Players []string   `json:"players"`
+		Points  []int      `json:"points"`
+		Ended   *time.Time `json:"ended"`
+	}
+	var state struct {
+		Status    string     `json:"status"`
+		Players   int        `json:"players"`
+		Games     []game     `json:"games"`
+		Standings []Standing `json:"standings"`
+	}
+	read := func() {
+		t.Helper()
+		state.Games, state.Standings = nil, nil // read afresh, not over the last answer
+		if err := api.call(ctx, "/api/v1/tournaments/"+ev.ID, nil, &state); err != nil {
+			t.Fatalf("%v: %+v\n%s\n%s", err, state, runs[0].out.String(), runs[1].out.String())
+		}
+	}
+	waitFor := func(what string, ok func() bool) {
+		t.Helper()
+		for read(); !ok(); read() {
+			if ctx.Err() != nil {
+				t.Fatalf("waited for %s: %+v\n%s\n%s", what, state, runs[0].out.String(), runs[1].out.String())
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	waitFor("both bots in the arena", func() bool { return state.Players == 2 })
+	if err := api.call(ctx, "/api/v1/tournaments/"+ev.ID+"/start", map[string]any{}, &state); err != nil {
+		t.Fatal(err)
+	}
+	ended := func() int {
+		n := 0
+		for _, g := range state.Games {
+			if g.Ended != nil {
+				n++
+			}
+		}
+		return n
+	}
+	waitFor("the first game over", func() bool { return ended() >= 1 })
+	// The arena pairs again after its pause, and they play again.
+	clk.Advance(tournament.ArenaPause)
+	waitFor("two games over", func() bool { return ended() >= 2 })
+
+	// The arena's time runs out: the game under way ends on its clock
+	// (if not before), and the arena with it.
+	clk.Advance(time.Duration(ev.Minutes)*time.Minute + time.Second)
+	waitFor("the arena's end", func() bool { return state.Status == "finished" })
+	wg.Wait()
+	for _, r := range runs {
+		if r.err != nil {
+			t.Fatalf("%s: %v\n%s", r.bot.name, r.err, r.out.String())
+		}
+	}
+	if ended() != len(state.Games) {
+		t.Errorf("the arena finished with games unscored: %+v", state.Games)
+	}
+	names := map[string]bool{}
+	for _, r := range runs {
+		names[r.bot.name] = true
+		if r.st.Games != len(state.Games) {
+			t.Errorf("%s's standing %+v counts %d games; the arena had %d", r.bot.name, r.st, r.st.Games, len(state.Games))
+		}
+		if n := strings.Count(r.out.String(), ": game over,"); n != len(state.Games) {
+			t.Errorf("%s played %d games to their end; the arena had %d:\n%s", r.bot.name, n, len(state.Games), r.out.String())
+		}
+		// The stream brings the pairings (the standings, read every
+		// Poll, are the fallback).
+		if !strings.Contains(r.out.String(), "(the player stream said)") {
+			t.Errorf("%s learned of no game from the player stream:\n%s", r.bot.name, r.out.String())
+		}
+		if r.st.Rank < 1 || r.st.Playing != "" {
+			t.Errorf("%s's final standing: %+v", r.bot.name, r.st)
+		}
+	}
+	if !names["Ada"] || !names["Robo"] {
+		t.Errorf("the bots played as %v, not Ada and Robo", names)
+	}
+	for _, g := range state.Games {
+		if len(g.Players) != 2 || !names[g.Players[0]] || !names[g.Players[1]] || len(g.Points) != 2 {
+			t.Errorf("a game of the arena: %+v", g)
+		}
+	}
+	t.Logf("%d games; standings %+v", len(state.Games), state.Standings)
 }

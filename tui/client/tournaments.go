@@ -1,0 +1,110 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// Tournament is an event, an arena or a Swiss, as GET
+// /api/v1/tournaments lists it and GET /api/v1/tournaments/{id} reads it
+// (docs/tournaments.md). A list leaves out Standings and Playing.
+type Tournament struct {
+	ID   string `json:"id"`
+	Kind string `json:"kind"` // "arena" or "swiss"
+	Name string `json:"name"`
+	Game string `json:"game"`
+	// ClockText is the games' clock as a player reads it ("3+2").
+	ClockText string `json:"clock_text"`
+	Rated     bool   `json:"rated"`
+	// Starts is when it starts, or, once started, when it did; an arena
+	// runs Minutes from then, a Swiss plays Rounds, Round being the
+	// current one.
+	Starts  time.Time `json:"starts"`
+	Minutes int       `json:"minutes,omitempty"`
+	Rounds  int       `json:"rounds,omitempty"`
+	Round   int       `json:"round,omitempty"`
+	// Password says joining needs the event's password.
+	Password bool `json:"password"`
+	// Status is "created" (to come), "started" or "finished".
+	Status  string `json:"status"`
+	Players int    `json:"players"`
+	// Winners are the first places' names, once finished.
+	Winners   []string         `json:"winners,omitempty"`
+	Standings []Standing       `json:"standings,omitempty"`
+	Playing   []TournamentGame `json:"playing,omitempty"`
+}
+
+// Standing is one player's line of an event's standings, best first.
+type Standing struct {
+	Rank  int    `json:"rank"`
+	Name  string `json:"name"`
+	Score int    `json:"score"`
+	Games int    `json:"games"`
+	// Streak is set while an arena player's wins score double.
+	Streak bool `json:"streak,omitempty"`
+	// Left is set for a player who left (they keep their points).
+	Left bool `json:"left,omitempty"`
+	// Playing is the table where they play now.
+	Playing string `json:"playing,omitempty"`
+}
+
+// TournamentGame is a game of an event under way: its table and its
+// players in seat order.
+type TournamentGame struct {
+	Table   string   `json:"table"`
+	Players []string `json:"players"`
+}
+
+// TournamentPairing is the pairing a "tournamentGame" line of the player
+// stream brings: the event, its round (a Swiss's), and the table and seat
+// where the player plays.
+type TournamentPairing struct {
+	Event string `json:"event"`
+	Name  string `json:"name"`
+	Round int    `json:"round,omitempty"`
+	Table string `json:"table"`
+	Seat  int    `json:"seat"`
+	Game  string `json:"game"`
+}
+
+// tournamentList is the answer of GET /api/v1/tournaments.
+type tournamentList struct {
+	Tournaments []Tournament `json:"tournaments"`
+}
+
+// Tournaments lists the events in status: "created" (to come, the
+// soonest first), "started" or "finished" (the newest first).
+func (c *Client) Tournaments(ctx context.Context, status string) ([]Tournament, error) {
+	var l tournamentList
+	err := c.do(ctx, http.MethodGet, "/api/v1/tournaments?status="+url.QueryEscape(status), "", nil, &l)
+	return l.Tournaments, err
+}
+
+// Tournament reads event id with its standings and games under way.
+func (c *Client) Tournament(ctx context.Context, id string) (Tournament, error) {
+	var t Tournament
+	err := c.do(ctx, http.MethodGet, "/api/v1/tournaments/"+url.PathEscape(id), "", nil, &t)
+	return t, err
+}
+
+// JoinTournament enters the identity of token in event id, with the
+// event's password when it has one, and answers the event.
+func (c *Client) JoinTournament(ctx context.Context, token, id, password string) (Tournament, error) {
+	body := map[string]string{}
+	if password != "" {
+		body["password"] = password
+	}
+	var t Tournament
+	err := c.do(ctx, http.MethodPost, "/api/v1/tournaments/"+url.PathEscape(id)+"/join", token, body, &t)
+	return t, err
+}
+
+// LeaveTournament takes the identity of token out of event id (in an
+// arena it keeps its points) and answers the event.
+func (c *Client) LeaveTournament(ctx context.Context, token, id string) (Tournament, error) {
+	var t Tournament
+	err := c.do(ctx, http.MethodPost, "/api/v1/tournaments/"+url.PathEscape(id)+"/leave", token, struct{}{}, &t)
+	return t, err
+}

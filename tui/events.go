@@ -1,0 +1,683 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parlour/tui/client"
+)
+
+// The events: arenas and Swiss tournaments (docs/tournaments.md). The
+// list shows those to come, under way and finished; one event shows its
+// standings and games under way, and is joined or left there. The event
+// a player opened is followed from every screen while they are in it:
+// when it pairs them (the player stream's tournamentGame line, or the
+// standings naming the table they play at), its table opens, and esc at
+// that table comes back to the event.
+
+// eventPoll is how often an event followed is read again: its standings
+// move and its pairings come as games end, and a guest, who has no
+// player stream, learns of a pairing only so.
+const eventPoll = 2 * time.Second
+
+// eventStatuses are the lists' statuses, in the order shown.
+var eventStatuses = [3]string{"created", "started", "finished"}
+
+// eventsScreen lists the events: to come, under way and finished.
+type eventsScreen struct {
+	*shared
+	lists  [3][]client.Tournament
+	loaded bool
+	at     int // the event chosen, counted across the three lists
+	gen    int // tells this screen's ticks from an earlier one's
+}
+
+type eventsMsg struct {
+	lists [3][]client.Tournament
+	err   error
+}
+
+// eventsTickMsg redraws the list's countdowns.
+type eventsTickMsg struct{ gen int }
+
+// openEvents shows the list of events and asks for it.
+func openEvents(sh *shared) tea.Cmd {
+	sh.eventsGen++
+	es := &eventsScreen{shared: sh, gen: sh.eventsGen}
+	sh.err, sh.note = "", ""
+	sh.nav.show(es)
+	return tea.Batch(es.fetch, es.tick())
+}
+
+func (es *eventsScreen) fetch() tea.Msg {
+	ctx, cancel := context.WithTimeout(es.ctx, 10*time.Second)
+	defer cancel()
+	var msg eventsMsg
+	for i, st := range eventStatuses {
+		l, err := es.c.Tournaments(ctx, st)
+		if err != nil {
+			msg.err = fmt.Errorf("the events: %w", err)
+			return msg
+		}
+		msg.lists[i] = l
+	}
+	return msg
+}
+
+func (es *eventsScreen) tick() tea.Cmd {
+	gen := es.gen
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return eventsTickMsg{gen} })
+}
+
+func (es *eventsScreen) all() []client.Tournament {
+	return append(append(append([]client.Tournament(nil), es.lists[0]...), es.lists[1]...), es.lists[2]...)
+}
+
+func (es *eventsScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case eventsMsg:
+		if msg.err != nil {
+			es.err = msg.err.Error()
+			return nil
+		}
+		es.lists, es.loaded, es.err = msg.lists, true, ""
+		if n := len(es.all()); es.at >= n {
+			es.at = max(0, n-1)
+		}
+	case eventsTickMsg:
+		if msg.gen == es.gen && es.eventsGen == es.gen {
+			return es.tick()
+		}
+	case tea.KeyPressMsg:
+		n := len(es.all())
+		switch msg.String() {
+		case "esc", "q":
+			es.eventsGen++ // its ticks stop
+			es.nav.goHome()
+		case "r":
+			return es.fetch
+		case "up", "k":
+			if n > 0 {
+				es.at = (es.at + n - 1) % n
+			}
+		case "down", "j":
+			if n > 0 {
+				es.at = (es.at + 1) % n
+			}
+		case "enter":
+			if es.at < n {
+				return openEvent(es.shared, es.all()[es.at].ID, es)
+			}
+		}
+	}
+	return nil
+}
+
+func (es *eventsScreen) view() string {
+	var b strings.Builder
+	b.WriteString(title("Events") + "  ·  arenas and Swiss tournaments\n")
+	if !es.loaded {
+		b.WriteString("\nAsking the server for its events…\n")
+	}
+	heads := [3]string{"To come", "Under way", "Finished"}
+	// Each list takes at most a third of the lines there are.
+	room := max(1, (es.h-11-es.msgExtra())/3)
+	i := 0
+	now := time.Now()
+	for li, l := range es.lists {
+		if !es.loaded {
+			break
+		}
+		b.WriteString("\n" + title(heads[li]) + "\n")
+		if len(l) == 0 {
+			b.WriteString(faint("  none") + "\n")
+		}
+		// The chosen event stays in view.
+		first := 0
+		if es.at >= i && es.at < i+len(l) && es.at-i >= room {
+			first = es.at - i - room + 1
+		}
+		for j, ev := range l {
+			if j < first {
+				continue
+			}
+			if j-first >= room {
+				fmt.Fprintf(&b, "  … and %d more\n", len(l)-j)
+				break
+			}
+			cur := "  "
+			if i+j == es.at {
+				cur = hi("> ")
+			}
+			b.WriteString(fitLine(cur+es.eventLine(ev, now), es.w) + "\n")
+		}
+		i += len(l)
+	}
+	b.WriteString("\n" + es.message() + "\n")
+	b.WriteString(faint(wrap("↑↓ choose · enter open an event · r refresh · esc back", es.w)))
+	return b.String()
+}
+
+// eventLine is an event on one line: name, game, kind, clock, its start
+// or countdown, players.
+func (sh *shared) eventLine(ev client.Tournament, now time.Time) string {
+	kind := "arena"
+	if ev.Kind == "swiss" {
+		kind = "Swiss"
+	}
+	name := ev.Name
+	if ev.Password {
+		name += " ⚿"
+	}
+	return fmt.Sprintf("%-20s %-14s %-5s %-6s %-13s %s", fit(name, 20, 1), fit(sh.gameTitle(ev.Game), 14, 1), kind,
+		fit(ev.ClockText, 6, 1), fit(eventWhen(ev, now), 13, 1), plural(ev.Players, "player", "players"))
+}
+
+// eventWhen is an event's moment as a player reads it: when it starts,
+// how long an arena has left, which round a Swiss plays, or who won.
+func eventWhen(ev client.Tournament, now time.Time) string {
+	switch ev.Status {
+	case "created":
+		d := ev.Starts.Sub(now)
+		if d > 24*time.Hour {
+			return ev.Starts.Local().Format("Jan 2 15:04")
+		}
+		return "in " + span(d)
+	case "started":
+		if ev.Kind == "swiss" {
+			return fmt.Sprintf("round %d of %d", ev.Round, ev.Rounds)
+		}
+		return span(ev.Starts.Add(time.Duration(ev.Minutes)*time.Minute).Sub(now)) + " left"
+	}
+	if len(ev.Winners) > 0 && ev.Winners[0] != "" {
+		return "won by " + ev.Winners[0]
+	}
+	return "over"
+}
+
+// span is a length of time to the second under an hour, to the minute
+// under a day.
+func span(d time.Duration) string {
+	d = max(0, d).Round(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm %02ds", int(d.Minutes()), int(d.Seconds())%60)
+	default:
+		return fmt.Sprintf("%dh %02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
+}
+
+// eventScreen is one event: its standings, its games under way (to
+// watch), and the keys to join and leave it. While the player is in it,
+// it is read again every eventPoll from whatever screen is on show.
+type eventScreen struct {
+	*shared
+	id     string
+	ev     *client.Tournament // nil until the server answered
+	list   *eventsScreen      // the list it was opened from, for esc
+	gen    int                // tells this event's messages from an earlier one's
+	at     int                // the game under way chosen
+	busy   bool               // a join or leave is on its way
+	asked  time.Time          // when it was last read (monotonic)
+	asking bool               // a read is on its way
+	// ticking says a tick is on its way (one at a time).
+	ticking bool
+	// trouble is the last read's failure, until one succeeds.
+	trouble string
+	// opened are the tables of the player's games opened for them, each
+	// once: esc at one comes back here, and stays.
+	opened map[string]bool
+}
+
+// The event's messages, routed to the event followed (shared.event)
+// whatever screen is on show.
+type (
+	eventMsg struct {
+		gen int
+		ev  client.Tournament
+		err error
+	}
+	eventTickMsg struct{ gen int }
+	// eventJoinedMsg answers a join (left false) or a leave.
+	eventJoinedMsg struct {
+		gen      int
+		left     bool
+		ev       client.Tournament
+		err      error
+		identity string // the guest identity made for the join
+	}
+	// eventPairedMsg is the seat the event gave the player at a table.
+	eventPairedMsg struct {
+		gen  int
+		s    client.Seated
+		game string
+	}
+)
+
+// openEvent shows event id and follows it; list is the list to go back
+// to (nil: home).
+func openEvent(sh *shared, id string, list *eventsScreen) tea.Cmd {
+	e := followEvent(sh, id, list)
+	sh.err, sh.note = "", ""
+	sh.nav.show(e)
+	return e.resume()
+}
+
+// followEvent makes event id the one followed, in place of any other,
+// without showing it.
+func followEvent(sh *shared, id string, list *eventsScreen) *eventScreen {
+	sh.eventsGen++
+	e := &eventScreen{shared: sh, id: id, list: list, gen: sh.eventsGen, opened: map[string]bool{}}
+	sh.event = e
+	return e
+}
+
+// resume reads the event again and keeps it ticking: it is on show
+// again.
+func (e *eventScreen) resume() tea.Cmd {
+	var cmds []tea.Cmd
+	if !e.asking {
+		e.asking = true
+		cmds = append(cmds, e.fetch())
+	}
+	if !e.ticking {
+		cmds = append(cmds, e.tick())
+	}
+	return tea.Batch(cmds...)
+}
+
+func (e *eventScreen) fetch() tea.Cmd {
+	gen, id, c := e.gen, e.id, e.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+		defer cancel()
+		ev, err := c.Tournament(ctx, id)
+		return eventMsg{gen: gen, ev: ev, err: err}
+	}
+}
+
+func (e *eventScreen) tick() tea.Cmd {
+	e.ticking = true
+	gen := e.gen
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return eventTickMsg{gen} })
+}
+
+// live says whether the event is still followed: on show, or the player
+// is in it and it is not over.
+func (e *eventScreen) live(onShow bool) bool {
+	if e.event != e {
+		return false
+	}
+	if onShow {
+		return true
+	}
+	return e.ev != nil && e.ev.Status != "finished" && e.mine() != nil
+}
+
+// me is the player's name in the standings.
+func (sh *shared) me() string {
+	if sh.cfg.Account != "" {
+		return sh.cfg.Account
+	}
+	return sh.c.Name
+}
+
+// mine is the player's line of the standings, when they are in the
+// event (and have not left it).
+func (e *eventScreen) mine() *client.Standing {
+	if e.ev == nil || (e.cfg.Session == "" && e.idToken == "") {
+		return nil // a guest with no identity yet is in no event
+	}
+	for i, s := range e.ev.Standings {
+		if strings.EqualFold(s.Name, e.me()) && !s.Left {
+			return &e.ev.Standings[i]
+		}
+	}
+	return nil
+}
+
+// eventUpdate handles the messages of the event followed, whatever
+// screen is on show; ok is false for other messages.
+func (m *Model) eventUpdate(msg tea.Msg) (tea.Cmd, bool) {
+	e := m.event
+	switch msg := msg.(type) {
+	case eventMsg:
+		if e == nil || msg.gen != e.gen {
+			return nil, true
+		}
+		return e.got(msg), true
+	case eventTickMsg:
+		if e == nil || msg.gen != e.gen {
+			return nil, true
+		}
+		e.ticking = false
+		if !e.live(m.cur == e) {
+			return nil, true
+		}
+		cmds := []tea.Cmd{e.tick()}
+		if !e.asking && time.Since(e.asked) >= eventPoll {
+			e.asking = true
+			cmds = append(cmds, e.fetch())
+		}
+		return tea.Batch(cmds...), true
+	case eventJoinedMsg:
+		if e == nil || msg.gen != e.gen {
+			return nil, true
+		}
+		return e.joined(msg), true
+	case eventPairedMsg:
+		if e == nil || msg.gen != e.gen {
+			return nil, true
+		}
+		return m.paired(e, msg.s, msg.game, ""), true
+	}
+	return nil, false
+}
+
+// got takes in the event as the server last read it; a table the
+// standings say the player plays at is looked up and opened.
+func (e *eventScreen) got(msg eventMsg) tea.Cmd {
+	e.asking, e.asked = false, time.Now()
+	if msg.err != nil {
+		e.trouble = msg.err.Error()
+		return nil
+	}
+	e.ev, e.trouble = &msg.ev, ""
+	if n := len(e.ev.Playing); e.at >= n {
+		e.at = max(0, n-1)
+	}
+	if me := e.mine(); me != nil && me.Playing != "" && !e.opened[me.Playing] {
+		return e.seatAt(me.Playing)
+	}
+	return nil
+}
+
+// seatAt finds the player's seat at table id among their tables under
+// way (the standings name the table, not the seat).
+func (e *eventScreen) seatAt(id string) tea.Cmd {
+	gen, c, tok, game := e.gen, e.c, e.idToken, e.ev.Game
+	if tok == "" {
+		return nil
+	}
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
+		defer cancel()
+		ts, err := c.YourTables(ctx, tok)
+		if err != nil {
+			return nil // the next read tries again
+		}
+		for _, t := range ts {
+			if t.ID == id {
+				return eventPairedMsg{gen: gen, s: client.Seated{Table: id, Seat: t.Seat, Token: tok, Invite: c.Base() + "/t/" + id}, game: game}
+			}
+		}
+		return nil
+	}
+}
+
+// paired opens the table event e seated the player at, unless a game
+// under way is on show, which it would hide: then the news says so, and
+// the next read of the event tries again.
+func (m *Model) paired(e *eventScreen, s client.Seated, game, name string) tea.Cmd {
+	if e.opened[s.Table] {
+		return nil
+	}
+	if name == "" && e.ev != nil {
+		name = e.ev.Name
+	}
+	if on := m.table(); on != nil && on.id != s.Table && on.seat >= 0 && (on.upd == nil || on.upd.Table.Status != "finished") {
+		m.note = fmt.Sprintf("%s paired you at a table: esc, and it opens", name)
+		return nil
+	}
+	if on := m.table(); on != nil && on.id == s.Table {
+		// On show already (opened from the recent games, say): esc
+		// there comes back to the event.
+		e.opened[s.Table], on.event = true, e
+		return nil
+	}
+	e.opened[s.Table] = true
+	cmd := m.sitFor(s, game, e)
+	m.note = fmt.Sprintf("%s paired you: your game (esc goes back to the event)", name)
+	return cmd
+}
+
+// join enters the player in the event, with password when it has one.
+func (e *eventScreen) join(password string) tea.Cmd {
+	e.busy = true
+	gen, id, tok, c := e.gen, e.id, e.idToken, *e.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
+		defer cancel()
+		idTok, err := identityFor(ctx, c, tok)
+		if err != nil {
+			return eventJoinedMsg{gen: gen, err: err}
+		}
+		ev, err := c.JoinTournament(ctx, idTok, id, password)
+		return eventJoinedMsg{gen: gen, ev: ev, err: err, identity: idTok}
+	}
+}
+
+func (e *eventScreen) leave() tea.Cmd {
+	e.busy = true
+	gen, id, tok, c := e.gen, e.id, e.idToken, e.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
+		defer cancel()
+		ev, err := c.LeaveTournament(ctx, tok, id)
+		return eventJoinedMsg{gen: gen, left: true, ev: ev, err: err}
+	}
+}
+
+// joined takes in the answer to a join or a leave.
+func (e *eventScreen) joined(msg eventJoinedMsg) tea.Cmd {
+	e.busy = false
+	if e.idToken == "" && msg.identity != "" {
+		e.idToken = msg.identity // the guest made for the join plays its games
+	}
+	if msg.err != nil {
+		verb := "joining"
+		if msg.left {
+			verb = "leaving"
+		}
+		e.err = fmt.Sprintf("%s the event: %v", verb, msg.err)
+		return nil
+	}
+	e.ev, e.err = &msg.ev, ""
+	if msg.left {
+		e.note = "you left " + msg.ev.Name
+		if msg.ev.Kind == "arena" {
+			e.note += ": you keep your points, and are paired no more"
+		}
+		return nil
+	}
+	e.note = "you joined " + msg.ev.Name
+	switch msg.ev.Status {
+	case "created":
+		e.note += fmt.Sprintf(": it starts in %s; stay about, and your games open here", span(time.Until(msg.ev.Starts)))
+	case "started":
+		e.note += ": your games open as you are paired"
+	}
+	return nil
+}
+
+func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil
+	}
+	n := 0
+	if e.ev != nil {
+		n = len(e.ev.Playing)
+	}
+	switch k.String() {
+	case "esc", "q":
+		if e.list != nil {
+			e.list.eventsGen++
+			e.list.gen = e.list.eventsGen
+			e.err, e.note = "", ""
+			e.nav.show(e.list)
+			return tea.Batch(e.list.fetch, e.list.tick(), e.keepTicking())
+		}
+		e.nav.goHome()
+		return e.keepTicking()
+	case "r":
+		if !e.asking {
+			e.asking = true
+			return e.fetch()
+		}
+	case "up":
+		if n > 0 {
+			e.at = (e.at + n - 1) % n
+		}
+	case "down":
+		if n > 0 {
+			e.at = (e.at + 1) % n
+		}
+	case "enter":
+		if e.at < n {
+			g := e.ev.Playing[e.at]
+			if e.opened[g.Table] || e.mine() != nil && e.mine().Playing == g.Table {
+				// The player's own game: to their seat.
+				e.opened[g.Table] = false
+				return e.seatAt(g.Table)
+			}
+			return e.nav.sitFor(client.Seated{Table: g.Table, Seat: -1, Invite: e.c.Base() + "/t/" + g.Table}, e.ev.Game, e)
+		}
+	case "j":
+		if e.ev == nil || e.busy {
+			return nil
+		}
+		if e.ev.Password {
+			sh := e.shared
+			openSecret(sh, "The password of "+e.ev.Name, "This event has a password: type it, then enter (esc: back).", e, e.join)
+			return nil
+		}
+		return e.join("")
+	case "x":
+		if e.ev == nil || e.busy {
+			return nil
+		}
+		if e.idToken == "" {
+			e.err = "you are not in this event"
+			return nil
+		}
+		return e.leave()
+	}
+	return nil
+}
+
+// keepTicking keeps the event followed once its screen is left, for as
+// long as the player is in it: its tick ends when live says so.
+func (e *eventScreen) keepTicking() tea.Cmd {
+	if e.live(false) && !e.ticking {
+		return e.tick()
+	}
+	return nil
+}
+
+func (e *eventScreen) view() string {
+	var b strings.Builder
+	if e.ev == nil {
+		b.WriteString(title("Event") + "\n\nAsking the server for the event…\n\n" + e.message() + "\n")
+		b.WriteString(faint("esc back"))
+		return b.String()
+	}
+	ev := e.ev
+	kind := fmt.Sprintf("Arena of %s", plural(ev.Minutes, "minute", "minutes"))
+	if ev.Kind == "swiss" {
+		kind = fmt.Sprintf("Swiss of %s", plural(ev.Rounds, "round", "rounds"))
+	}
+	rated := "casual"
+	if ev.Rated {
+		rated = "rated"
+	}
+	head := fmt.Sprintf("%s  ·  %s · %s · %s · %s", title(ev.Name), kind, e.gameTitle(ev.Game), ev.ClockText, rated)
+	if ev.Password {
+		head += " · ⚿ password"
+	}
+	b.WriteString(fitLine(head, e.w) + "\n")
+	var state string
+	switch ev.Status {
+	case "created":
+		state = "starts " + eventWhen(*ev, time.Now())
+	case "started":
+		state = "under way: " + eventWhen(*ev, time.Now())
+	default:
+		state = "finished"
+		if len(ev.Winners) > 0 {
+			state += ": won by " + strings.Join(ev.Winners, ", ")
+		}
+	}
+	state += " · " + plural(ev.Players, "player", "players")
+	if me := e.mine(); me != nil {
+		state += " · " + good("you are in it")
+		if me.Playing != "" {
+			state += " (playing)"
+		}
+	}
+	b.WriteString(fitLine(state, e.w) + "\n")
+	if e.trouble != "" {
+		b.WriteString(bad(fitLine("! "+e.trouble, e.w)))
+	}
+	b.WriteString("\n")
+
+	b.WriteString(title("Standings") + "\n")
+	playRoom := min(len(ev.Playing), 4)
+	room := max(1, e.h-10-playRoom-e.msgExtra())
+	if len(ev.Standings) == 0 {
+		b.WriteString(faint("  nobody yet: j joins") + "\n")
+	} else {
+		b.WriteString(faint(fmt.Sprintf("  %4s  %-24s %5s %6s", "rank", "name", "score", "games")) + "\n")
+		room--
+	}
+	for i, s := range ev.Standings {
+		if i >= room {
+			fmt.Fprintf(&b, "  … and %d more\n", len(ev.Standings)-i)
+			break
+		}
+		mark := ""
+		if s.Streak {
+			mark = warm(" ★ streak")
+		}
+		if s.Left {
+			mark += faint(" (left)")
+		}
+		if s.Playing != "" {
+			mark += faint(" playing")
+		}
+		name := fit(s.Name, 24, 1)
+		if strings.EqualFold(s.Name, e.me()) {
+			name = title(fmt.Sprintf("%-24s", name))
+		} else {
+			name = fmt.Sprintf("%-24s", name)
+		}
+		b.WriteString(fitLine(fmt.Sprintf("  %4d  %s %5d %6d%s", s.Rank, name, s.Score, s.Games, mark), e.w) + "\n")
+	}
+	if len(ev.Playing) > 0 {
+		b.WriteString("\n" + title("Games under way") + "\n")
+		for i, g := range ev.Playing {
+			if i >= playRoom {
+				fmt.Fprintf(&b, "  … and %d more\n", len(ev.Playing)-i)
+				break
+			}
+			cur := "  "
+			if i == e.at {
+				cur = hi("> ")
+			}
+			b.WriteString(fitLine(fmt.Sprintf("%s%-40s %s", cur, strings.Join(g.Players, " v "), faint(g.Table)), e.w) + "\n")
+		}
+	}
+	b.WriteString("\n" + e.message() + "\n")
+	keys := "j join · x leave · r refresh · esc back"
+	if len(ev.Playing) > 0 {
+		keys = "↑↓ game · enter watch (yours: play) · " + keys
+	}
+	b.WriteString(faint(wrap(keys, e.w)))
+	return b.String()
+}

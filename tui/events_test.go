@@ -1,0 +1,274 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/tui/client"
+)
+
+// TestEventsInTheTerminal: e lists the events to come and under way; a
+// guest opens one, is refused with a wrong password (the server's words
+// under the screen), joins with the right one and is in the standings;
+// when the arena starts and pairs them, the game's table opens by itself
+// (a guest has no player stream: the standings name the table); the game
+// played to its end, esc comes back to the event, whose standings score
+// the win.
+func TestEventsInTheTerminal(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ben, benS := signedUp(t, ts, "Ben")
+	cat, catS := signedUp(t, ts, "Cat")
+	finishedSwiss(t, ts, ben, benS, cat, catS)
+	ev := newArenaAPI(t, ts, benS, "Club night", "owl")
+	if _, err := ben.JoinTournament(ctx, benS.Token, ev.ID, "owl"); err != nil {
+		t.Fatal(err)
+	}
+
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("e")
+	s := tm.waitFor("the list", has("Events", "To come", "> Club night ⚿", "Nymphabet", "arena", "1+0", "1 player", "Under way", "Finished"))
+	checkFits(t, tm)
+	if !regexp.MustCompile(`in (\d+s|1m 00s)`).MatchString(s) {
+		t.Errorf("the list does not count down to the start:\n%s", s)
+	}
+	if _, done, _ := strings.Cut(s, "Finished"); !regexp.MustCompile(`Sunday Swiss\s+Nymphabet\s+Swiss\s+1\+0\s+(won by Ben|over)\s+2 players`).MatchString(done) {
+		t.Errorf("the finished Swiss is not listed with its winner:\n%s", s)
+	}
+	tm.key("enter")
+	tm.waitFor("the event", has("Club night", "Arena of 30 minutes", "Nymphabet · 1+0 · casual · ⚿ password", "starts in", "Standings", "Ben"))
+	checkFits(t, tm)
+
+	// A wrong password: the server's refusal, and nothing joined.
+	tm.key("j")
+	tm.waitFor("the password's prompt", has("The password of Club night"))
+	tm.typeText("lark")
+	if s := tm.screen(); strings.Contains(s, "lark") || !strings.Contains(s, "••••") {
+		t.Errorf("the password shows as typed:\n%s", s)
+	}
+	tm.key("enter")
+	tm.waitFor("the refusal", has("Club night", "that is not the password of Club night"))
+	checkFits(t, tm)
+	if got, err := ben.Tournament(ctx, ev.ID); err != nil || len(got.Standings) != 1 {
+		t.Fatalf("after a wrong password the standings are %+v, %v", got.Standings, err)
+	}
+
+	// The right one.
+	tm.key("j")
+	tm.waitFor("the password's prompt", has("The password of Club night"))
+	tm.typeText("owl")
+	tm.key("enter")
+	tm.waitFor("joined", has("you joined Club night", "you are in it", "Ann", "2 players"))
+	checkFits(t, tm)
+
+	// Ben starts it: the arena pairs them, and Ann's table opens.
+	if err := startEvent(ben, benS, ev.ID); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the event's game", has("Nymphabet · ", "you: Ann"))
+	checkFits(t, tm)
+	tb := tm.table()
+	if tb.event == nil || tb.event.id != ev.ID {
+		t.Fatalf("the table opened is not the event's: %+v", tb.event)
+	}
+	// Ben leaves the event (he is paired no more) and resigns his game.
+	if _, err := ben.LeaveTournament(ctx, benS.Token, ev.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ben.Move(ctx, benS.Token, tb.id, "resign", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the game's end", over)
+	tm.key("esc")
+	s = tm.waitFor("the event again, the win scored", func(s string) bool {
+		return strings.Contains(s, "under way:") && regexp.MustCompile(`1\s+Ann\s+2\s+1`).MatchString(s)
+	})
+	checkFits(t, tm)
+	if !strings.Contains(s, "left") {
+		t.Errorf("Ben, who left, is not marked so:\n%s", s)
+	}
+
+	// Back to the list: the event is under way.
+	tm.key("esc")
+	tm.waitFor("the list, the event under way", func(s string) bool {
+		_, under, _ := strings.Cut(s, "Under way")
+		return strings.Contains(under, "Club night") && strings.Contains(under, "left")
+	})
+	checkFits(t, tm)
+}
+
+// TestEventPairingOnTheStream: a signed-in player who joined an event
+// elsewhere (the browser, say) and sits on the home screen is brought to
+// the game's table by the player stream's tournamentGame line; esc there
+// opens the event.
+func TestEventPairingOnTheStream(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ben, benS := signedUp(t, ts, "Ben")
+	ann, annS := signedUp(t, ts, "Ann")
+	ev := newArenaAPI(t, ts, benS, "Stream night", "")
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "Ann"})
+	for _, p := range []struct {
+		c *client.Client
+		s client.Session
+	}{{ben, benS}, {ann, annS}} {
+		if _, err := p.c.JoinTournament(ctx, p.s.Token, ev.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitOnline(t, ben, "Ann")
+	if err := startEvent(ben, benS, ev.ID); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the event's game", has("Nymphabet · ", "you: Ann", "Stream night paired you"))
+	checkFits(t, tm)
+	tm.key("esc")
+	s := tm.waitFor("the event", has("Stream night", "Arena of 30 minutes", "you are in it (playing)", "Games under way"))
+	if !strings.Contains(s, "Ann v Ben") && !strings.Contains(s, "Ben v Ann") {
+		t.Errorf("the game under way is not listed:\n%s", s)
+	}
+	checkFits(t, tm)
+	// enter on her own game takes her back to her seat.
+	tm.key("enter")
+	tm.waitFor("her seat again", has("Nymphabet · ", "you: Ann"))
+	first := tm.table().id
+
+	// A word each, then Ben resigns (a resignation before both moved
+	// would abort the game, and withdraw him from the arena): the game
+	// is over, and after the arena's pause the next pairing brings Ann's
+	// next game to her screen by itself.
+	u, err := ben.Get(ctx, benS.Token, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"abdicated", "egg"} // a, b, c, d; then e
+	benFirst := u.Table.ToMove[0] == u.Seat
+	if benFirst {
+		if _, err := ben.Move(ctx, benS.Token, first, words[0], 0, false); err != nil {
+			t.Fatal(err)
+		}
+		words = words[1:]
+	}
+	tm.waitFor("Ann's turn", has("▶ your turn"))
+	tm.typeText(words[0])
+	tm.key("enter")
+	tm.waitFor("Ann's word played", has("waiting for Ben"))
+	if !benFirst {
+		if _, err := ben.Move(ctx, benS.Token, first, words[1], 0, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ben.Move(ctx, benS.Token, first, "resign", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the game's end", over)
+	tm.waitFor("the next game", func(s string) bool {
+		return tm.table() != nil && tm.table().id != first && strings.Contains(s, "you: Ann")
+	})
+	checkFits(t, tm)
+	if e := tm.table().event; e == nil || e.id != ev.ID {
+		t.Errorf("the next game is not the event's: %+v", e)
+	}
+}
+
+// finishedSwiss has Ben make a Swiss of one round, which he and Cat
+// join and play (Cat resigns): a finished event, won by Ben.
+func finishedSwiss(t *testing.T, ts *testServer, ben *client.Client, benS client.Session, cat *client.Client, catS client.Session) {
+	t.Helper()
+	ctx := context.Background()
+	var sw client.Tournament
+	if err := postAs(ts.URL, benS.Token, "/api/v1/tournaments", map[string]any{"kind": "swiss", "name": "Sunday Swiss", "game": "nymphabet",
+		"rounds": 1, "clock": map[string]any{"kind": "fischer", "initial": 60, "increment": 0}}, &sw); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []struct {
+		c *client.Client
+		s client.Session
+	}{{ben, benS}, {cat, catS}} {
+		if _, err := p.c.JoinTournament(ctx, p.s.Token, sw.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := startEvent(ben, benS, sw.ID); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, err := ben.Tournament(ctx, sw.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status == "finished" {
+			return
+		}
+		if len(got.Playing) == 1 {
+			cat.Move(ctx, catS.Token, got.Playing[0].Table, "resign", 0, false)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the Swiss did not finish: %+v", got)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// newArenaAPI makes the arena through the API as the account of s.
+func newArenaAPI(t *testing.T, ts *testServer, s client.Session, name, password string) client.Tournament {
+	t.Helper()
+	body := map[string]any{"kind": "arena", "name": name, "game": "nymphabet", "minutes": 30,
+		"clock": map[string]any{"kind": "fischer", "initial": 60, "increment": 0}}
+	if password != "" {
+		body["password"] = password
+	}
+	var ev client.Tournament
+	if err := postAs(ts.URL, s.Token, "/api/v1/tournaments", body, &ev); err != nil {
+		t.Fatalf("making the arena: %v", err)
+	}
+	return ev
+}
+
+// startEvent has its creator start event id at once.
+func startEvent(c *client.Client, s client.Session, id string) error {
+	return postAs(c.Base(), s.Token, "/api/v1/tournaments/"+id+"/start", struct{}{}, nil)
+}
+
+// postAs POSTs body to path at the server base as the bearer of token,
+// and decodes the answer into out (when not nil): the requests the
+// terminal never makes (an event made or started).
+func postAs(base, token, path string, body, out any) error {
+	j, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequest(http.MethodPost, base+path, bytes.NewReader(j))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	if res.StatusCode >= 300 {
+		return fmt.Errorf("POST %s: %s: %s", path, res.Status, raw)
+	}
+	if out == nil {
+		return nil
+	}
+	return json.Unmarshal(raw, out)
+}
