@@ -13,6 +13,7 @@ import (
 
 	"parlour/game"
 	"parlour/server/internal/servertest"
+	"parlour/server/players"
 	"parlour/server/social"
 	"parlour/server/tournament"
 	"parlour/store"
@@ -231,6 +232,16 @@ func TestTournamentArena(t *testing.T) {
 		done := f.await(ev.ID, "the arena over", func(e tournament.Event) bool { return e.Status == store.TournamentFinished })
 		if len(done.Winners) != 3 || done.Winners[0] != "Ann" {
 			t.Fatalf("winners %q", done.Winners)
+		}
+		// The finished list names the winners, and the winner's
+		// profile shows the event.
+		var list struct{ Tournaments []tournament.Event }
+		if st, got := (&client{t: t, base: f.srv.URL}).do("GET", "/api/v1/tournaments?status=finished", nil, &list); st != 200 || len(list.Tournaments) != 1 || !slices.Equal(list.Tournaments[0].Winners, done.Winners) {
+			t.Errorf("the finished events: %d %s, want %s won by %q", st, got, ev.ID, done.Winners)
+		}
+		var prof struct{ Podiums []players.Podium }
+		if st, got := (&client{t: t, base: f.srv.URL}).do("GET", "/api/v1/players/Ann", nil, &prof); st != 200 || len(prof.Podiums) != 1 || prof.Podiums[0].Event != ev.ID || prof.Podiums[0].Place != 1 || prof.Podiums[0].Of != 4 {
+			t.Errorf("Ann's profile: %d %s, want the arena won", st, got)
 		}
 		// Every game's record names the event.
 		res, err := http.Get(f.srv.URL + "/api/v1/tournaments/" + ev.ID + "/export")

@@ -51,6 +51,10 @@ type Tournament struct {
 	Status     TournamentStatus
 	Round      int      // the current round of a Swiss (0 before the first)
 	Winners    []string // identities, the winner first, once finished
+	// WinnerNames are the winners' names as they played, in Winners'
+	// order: read by ListTournaments and TournamentsPlaced, which read
+	// no entrants.
+	WinnerNames []string
 	Created    time.Time
 
 	// Players is how many entrants joined, in lists (ListTournaments);
@@ -145,4 +149,8 @@ type Tournaments interface {
 	LiveTournaments(ctx context.Context) ([]Tournament, error)
 	// TournamentsCreated counts the events creator made since since.
 	TournamentsCreated(ctx context.Context, creator string, since time.Time) (int, error)
+	// TournamentsPlaced returns up to limit finished events among whose
+	// winners identity stands, the newest first, as ListTournaments
+	// returns each: a player's profile shows them.
+	TournamentsPlaced(ctx context.Context, identity string, limit int) ([]Tournament, error)
 }

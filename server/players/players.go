@@ -32,7 +32,25 @@ type Profile struct {
 	// games, oldest first: the points of a rating chart.
 	History map[string][]RatingPoint `json:"history"`
 	Games   int                      `json:"games"`
+	// Podiums are the latest events the player finished among the
+	// winners of, the newest first.
+	Podiums []Podium `json:"podiums,omitempty"`
 }
+
+// Podium is one event a player finished among its winners: its page is
+// /tournaments/ID.
+type Podium struct {
+	Event string    `json:"event"`
+	Name  string    `json:"name"`
+	Game  string    `json:"game"`
+	Kind  string    `json:"kind"`
+	Place int       `json:"place"` // 1 for the winner
+	Of    int       `json:"of"`    // players in the event
+	At    time.Time `json:"at"`    // when it started
+}
+
+// MaxPodiums is how many of a player's podiums the profile shows.
+const MaxPodiums = 20
 
 // PoolRating is an account's standing in one pool.
 type PoolRating struct {
@@ -92,6 +110,16 @@ func (s *Service) Profile(ctx context.Context, name string) (_ Profile, err erro
 	}
 	if out.Games, err = ps.FinishedGames(ctx, a.Identity); err != nil {
 		return Profile{}, err
+	}
+	if ts, ok := s.st.(store.Tournaments); ok {
+		placed, err := ts.TournamentsPlaced(ctx, a.Identity, MaxPodiums)
+		if err != nil {
+			return Profile{}, err
+		}
+		for _, t := range placed {
+			out.Podiums = append(out.Podiums, Podium{Event: t.ID, Name: t.Name, Game: t.Game, Kind: t.Kind,
+				Place: slices.Index(t.Winners, a.Identity) + 1, Of: t.Players, At: t.Starts})
+		}
 	}
 	return out, nil
 }

@@ -208,8 +208,12 @@ func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool)
 	for _, en := range t.Entrants {
 		names[en.Identity] = en.Name
 	}
-	for _, id := range t.Winners {
-		e.Winners = append(e.Winners, names[id])
+	for i, id := range t.Winners {
+		name, ok := names[id]
+		if !ok && i < len(t.WinnerNames) {
+			name = t.WinnerNames[i] // a list's event, read without its entrants
+		}
+		e.Winners = append(e.Winners, name)
 	}
 	if !whole {
 		return e

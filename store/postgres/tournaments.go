@@ -109,7 +109,46 @@ func (s *Store) ListTournaments(ctx context.Context, status store.TournamentStat
 	if status == store.TournamentFinished {
 		order = "starts DESC, id"
 	}
-	return s.tournaments(ctx, "SELECT "+tournamentColumns+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id) FROM tournaments t WHERE status = $1 ORDER BY "+order+" LIMIT $2", string(status), limit)
+	ts, err := s.tournaments(ctx, "SELECT "+tournamentColumns+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id) FROM tournaments t WHERE status = $1 ORDER BY "+order+" LIMIT $2", string(status), limit)
+	if err != nil {
+		return nil, err
+	}
+	return ts, s.winnerNames(ctx, ts)
+}
+
+// TournamentsPlaced implements store.Tournaments.
+func (s *Store) TournamentsPlaced(ctx context.Context, identity string, limit int) ([]store.Tournament, error) {
+	ts, err := s.tournaments(ctx, "SELECT "+tournamentColumns+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id) FROM tournaments t WHERE status = $1 AND jsonb_exists(t.winners::jsonb, $2) ORDER BY starts DESC, id LIMIT $3", string(store.TournamentFinished), identity, limit)
+	if err != nil {
+		return nil, err
+	}
+	return ts, s.winnerNames(ctx, ts)
+}
+
+// winnerNames reads the names of each event's winners from its entrants.
+func (s *Store) winnerNames(ctx context.Context, ts []store.Tournament) error {
+	for i := range ts {
+		t := &ts[i]
+		if len(t.Winners) == 0 {
+			continue
+		}
+		rows, err := s.pool.Query(ctx, "SELECT identity, name FROM tournament_entrants WHERE tournament = $1 AND identity = ANY($2)", t.ID, t.Winners)
+		if err != nil {
+			return fmt.Errorf("postgres: reading event %s's winners: %w", t.ID, err)
+		}
+		names := map[string]string{}
+		var id, name string
+		if _, err := pgx.ForEachRow(rows, []any{&id, &name}, func() error {
+			names[id] = name
+			return nil
+		}); err != nil {
+			return fmt.Errorf("postgres: reading event %s's winners: %w", t.ID, err)
+		}
+		for _, w := range t.Winners {
+			t.WinnerNames = append(t.WinnerNames, names[w])
+		}
+	}
+	return nil
 }
 
 // LiveTournaments implements store.Tournaments.

@@ -103,7 +103,51 @@ func (s *Store) ListTournaments(ctx context.Context, status store.TournamentStat
 	if status == store.TournamentFinished {
 		order = "starts DESC, id"
 	}
-	return s.tournaments(ctx, "SELECT "+tournamentCols+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id) FROM tournaments t WHERE status = ? ORDER BY "+order+" LIMIT ?", string(status), limit)
+	ts, err := s.tournaments(ctx, "SELECT "+tournamentCols+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id) FROM tournaments t WHERE status = ? ORDER BY "+order+" LIMIT ?", string(status), limit)
+	if err != nil {
+		return nil, err
+	}
+	return ts, s.winnerNames(ctx, ts)
+}
+
+// TournamentsPlaced implements store.Tournaments.
+func (s *Store) TournamentsPlaced(ctx context.Context, identity string, limit int) ([]store.Tournament, error) {
+	ts, err := s.tournaments(ctx, "SELECT "+tournamentCols+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id) FROM tournaments t WHERE status = ? AND EXISTS (SELECT 1 FROM json_each(t.winners) w WHERE w.value = ?) ORDER BY starts DESC, id LIMIT ?", string(store.TournamentFinished), identity, limit)
+	if err != nil {
+		return nil, err
+	}
+	return ts, s.winnerNames(ctx, ts)
+}
+
+// winnerNames reads the names of each event's winners from its entrants.
+func (s *Store) winnerNames(ctx context.Context, ts []store.Tournament) error {
+	for i := range ts {
+		t := &ts[i]
+		if len(t.Winners) == 0 {
+			continue
+		}
+		names := map[string]string{}
+		rows, err := s.db.QueryContext(ctx, "SELECT e.identity, e.name FROM tournaments t, json_each(t.winners) w JOIN tournament_entrants e ON e.tournament = t.id AND e.identity = w.value WHERE t.id = ?", t.ID)
+		if err != nil {
+			return fmt.Errorf("sqlite: reading event %s's winners: %w", t.ID, err)
+		}
+		for rows.Next() {
+			var id, name string
+			if err := rows.Scan(&id, &name); err != nil {
+				rows.Close()
+				return fmt.Errorf("sqlite: reading event %s's winners: %w", t.ID, err)
+			}
+			names[id] = name
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("sqlite: reading event %s's winners: %w", t.ID, err)
+		}
+		for _, w := range t.Winners {
+			t.WinnerNames = append(t.WinnerNames, names[w])
+		}
+	}
+	return nil
 }
 
 // LiveTournaments implements store.Tournaments.

@@ -100,6 +100,30 @@ func testTournaments(t *testing.T, e *env) {
 	ts = as[store.Tournaments](t, e.reopen())
 	check("after a restart")
 
+	// A winner's finished events, with the winners' names, for their
+	// profile; the finished list names the winners too.
+	names := []string{bob.Name, dan.Name}
+	for _, c := range []struct {
+		who  string
+		want int
+	}{{"dan", 1}, {"bob", 1}, {"cat", 0}, {"nobody", 0}} {
+		placed, err := ts.TournamentsPlaced(ctx, c.who, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(placed) != c.want {
+			t.Errorf("%s placed in %d events, want %d", c.who, len(placed), c.want)
+			continue
+		}
+		if c.want == 1 && (placed[0].ID != ev.ID || !equal(placed[0].WinnerNames, names) || placed[0].Players != 3) {
+			t.Errorf("%s placed in %+v, want %s won by %q with 3 players", c.who, placed[0], ev.ID, names)
+		}
+	}
+	done, err := ts.ListTournaments(ctx, store.TournamentFinished, 10)
+	if err != nil || len(done) != 1 || !equal(done[0].WinnerNames, names) {
+		t.Errorf("the finished events: %+v, %v; want %s won by %q", done, err, ev.ID, names)
+	}
+
 	// An arena under way: its end is kept, and it is live until it
 	// finishes.
 	arena := store.Tournament{ID: "ar1", Kind: "arena", Name: "Hourly", Game: "quizl", Minutes: 30, Seats: 2,
