@@ -32,6 +32,7 @@ var layers = map[string][]string{
 	"httpapi":             {"socket", "seek", "tournament", "daily", "mail", "social", "relations", "moderation", "players", "analyses", "table", "chat", "protocol", "auth", "limit", "refuse"},
 	"tournament/calendar": {"auth"},
 	"tournament":          {"social", "players", "protocol", "table", "chat", "auth", "refuse"},
+	"table/tabletest":     {"table"},
 	"internal/servertest": nil,
 }
 

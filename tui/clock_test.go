@@ -5,12 +5,12 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"parlour/server"
 	"parlour/server/table"
+	"parlour/server/table/tabletest"
 	"parlour/tui/client"
 )
 
@@ -79,70 +79,11 @@ func TestClaimRefusedInPlace(t *testing.T) {
 	}
 }
 
-// handClock is a table.Clock whose time moves only when the test says;
-// its timers fire on Advance, in the caller's goroutine.
-type handClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*handTimer
-}
-
-type handTimer struct {
-	c    *handClock
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func (c *handClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *handClock) AfterFunc(d time.Duration, f func()) table.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &handTimer{c: c, at: c.now.Add(d), f: f}
-	if d <= 0 {
-		t.done = true
-		go f()
-		return t
-	}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *handTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := !t.done
-	t.done = true
-	return was
-}
-
-// Advance moves the clock on by d and runs the calls due by then.
-func (c *handClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*handTimer
-	for _, t := range c.timers {
-		if !t.done && !t.at.After(c.now) {
-			t.done = true
-			due = append(due, t)
-		}
-	}
-	c.mu.Unlock()
-	for _, t := range due {
-		t.f()
-	}
-}
-
 // TestClaimAfterTheWalkAway: with the server's clock moved on past the
 // walk-away time, Ann's ctrl+g claims the game against the away Ben, and
 // the claim is said in words in the log.
 func TestClaimAfterTheWalkAway(t *testing.T) {
-	clk := &handClock{now: time.Now()}
+	clk := tabletest.NewClock(time.Now())
 	ts := newTestServerWith(t, func(c *server.Config) { c.Clock = clk })
 	tm, ben := twoPlayerQuizl(t, ts)
 	// A call each first: before then a claim aborts the game.

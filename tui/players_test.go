@@ -8,6 +8,7 @@ import (
 
 	"parlour/server"
 	socialsvc "parlour/server/social"
+	"parlour/server/table/tabletest"
 	"parlour/tui/client"
 )
 
@@ -21,7 +22,7 @@ import (
 // lists those games among the recent ones, from the server.
 func TestChallengesInTheTerminal(t *testing.T) {
 	t.Parallel()
-	clk := &handClock{now: time.Now()}
+	clk := tabletest.NewClock(time.Now())
 	ts := newTestServerWith(t, func(c *server.Config) { c.Clock = clk })
 	ctx := context.Background()
 	ann, annS := signedUp(t, ts, "Ann")

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,62 +13,11 @@ import (
 	"parlour/server/internal/servertest"
 	"parlour/server/protocol"
 	"parlour/server/table"
+	"parlour/server/table/tabletest"
 	"parlour/server/tournament"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
-
-// stepClock moves only when told; Advance runs the calls that fall due.
-type stepClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*stepTimer
-}
-
-type stepTimer struct {
-	c    *stepClock
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func (c *stepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *stepClock) AfterFunc(d time.Duration, f func()) table.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &stepTimer{c: c, at: c.now.Add(d), f: f}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *stepTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := !t.done
-	t.done = true
-	return was
-}
-
-func (c *stepClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []func()
-	for _, t := range c.timers {
-		if !t.done && !t.at.After(c.now) {
-			t.done = true
-			due = append(due, t.f)
-		}
-	}
-	c.mu.Unlock()
-	for _, f := range due {
-		f()
-	}
-}
 
 // observer hands the tables' news to the events, made after the tables.
 type observer struct{ ts *tournament.Service }
@@ -96,7 +44,7 @@ func TestMultiSeatSwiss(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	clock := &stepClock{now: time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)}
+	clock := tabletest.NewClock(time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC))
 	obs := &observer{}
 	tables, err := table.New(ctx, table.Config{Store: st, Games: servertest.Registry(), Lexicon: servertest.Lexicon, Clock: clock, Observers: []table.Observer{obs}})
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 	"parlour/server"
 	"parlour/server/limit"
 	"parlour/server/table"
+	"parlour/server/table/tabletest"
 	"parlour/server/tournament"
 	"parlour/store/sqlite"
 )
@@ -350,65 +351,6 @@ func TestBotUsesOnlyTheAPI(t *testing.T) {
 	}
 }
 
-// handClock is a table.Clock whose time moves only when the test says;
-// its timers fire on Advance.
-type handClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*handTimer
-}
-
-type handTimer struct {
-	c    *handClock
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func (c *handClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *handClock) AfterFunc(d time.Duration, f func()) table.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &handTimer{c: c, at: c.now.Add(d), f: f}
-	if d <= 0 {
-		t.done = true
-		go f()
-		return t
-	}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *handTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := !t.done
-	t.done = true
-	return was
-}
-
-// Advance moves the clock on by d and runs the calls due by then.
-func (c *handClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*handTimer
-	for _, t := range c.timers {
-		if !t.done && !t.at.After(c.now) {
-			t.done = true
-			due = append(due, t)
-		}
-	}
-	c.mu.Unlock()
-	for _, t := range due {
-		t.f()
-	}
-}
-
 // TestBotPlaysAnArena, for an arena of Nymphabet and one of Quizl: two
 // example bots, one signed in to an account (-name and -password) and
 // one a guest, join an arena (one with its password, the other refused
@@ -425,7 +367,7 @@ func TestBotPlaysAnArena(t *testing.T) {
 
 // arenaOfBots runs TestBotPlaysAnArena's arena of gameName.
 func arenaOfBots(t *testing.T, gameName string) {
-	clk := &handClock{now: time.Now()}
+	clk := tabletest.NewClock(time.Now())
 	srv, _ := newServerWith(t, clk)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
