@@ -14,6 +14,7 @@ import { games, title } from "./catalog.js";
 import { go } from "./nav.js";
 import { clockControl, clockPresets } from "./options.js";
 import { clockWords } from "./rulestext.js";
+import { winnersOf } from "./eventwins.js";
 
 // POLL is how often an open page asks for its event (and its list for
 // the events): often enough that a standing moves within a few seconds
@@ -127,7 +128,7 @@ export async function events(main) {
   const boxes = {};
   const byID = new Map();
   append(main, h("h1", {}, "Tournaments"),
-    h("p", {}, "An arena pairs its players again as soon as their game ends, for a set time: a win scores 2, a draw 1, and after two wins in a row each win scores 4 until a game is not won. A Swiss plays a set number of rounds between the players who entered, never pairing the same two twice."));
+    h("p", {}, "An arena pairs its players again as soon as their game ends, for a set time: a win scores 2 and a draw 1, and after two wins in a row every game scores double until one is not won. A Swiss plays a set number of rounds between the players who entered, never pairing the same two twice."));
   for (const [status, head] of parts) {
     boxes[status] = h("div", { id: "t-list-" + status, "aria-live": "polite" });
     append(main, h("section", { "aria-labelledby": "t-h-" + status }, h("h2", { id: "t-h-" + status }, head), boxes[status]));
@@ -159,15 +160,26 @@ export async function events(main) {
 function eventTable(list, status) {
   return h("table", { class: "list events" },
     h("thead", {}, h("tr", {}, ["Event", "Game", "Kind", "Clock", "Length", status === "finished" ? "Winner" : "When", "Players"].map(c => h("th", { scope: "col" }, c)))),
-    h("tbody", {}, list.map(e => h("tr", { "data-event": e.id },
+    h("tbody", {}, list.map((e, i) => h("tr", { "data-event": e.id },
       h("td", {}, h("a", { href: "/tournaments/" + encodeURIComponent(e.id) }, e.name), ratedMark(e), lockMark(e)),
       h("td", {}, title(e.game), e.mode ? ` (${e.mode.replace(/_/g, " ")})` : ""),
       h("td", {}, kindWords(e)),
       h("td", {}, e.clock_text || clockWords(e.clock)),
       h("td", {}, lengthWords(e)),
-      status === "finished" ? h("td", {}, e.winners && e.winners.length ? e.winners[0] : "nobody")
+      status === "finished" ? winnerCell(e, i < 20)
         : h("td", { "data-when": e.id }, whenWords(e, Date.now())),
       h("td", {}, String(e.players))))));
+}
+
+// winnerCell names a finished event's winner, read from the event itself
+// when the list leaves the name out (for the first rows: ask, the
+// others say to look on its page).
+function winnerCell(e, ask) {
+  const td = h("td", { class: "winner" }, (e.winners || [])[0] || "");
+  if (!(e.winners || []).length) td.textContent = "nobody";
+  else if (!e.winners[0] && !ask) td.textContent = "see its page";
+  else if (!e.winners[0]) winnersOf(e).then(w => { td.textContent = w[0] || "nobody"; }, () => { td.textContent = "see its page"; });
+  return td;
 }
 
 // createForm is the form that makes an event: for an account (the server
@@ -199,7 +211,7 @@ function createForm() {
   const minRated = h("input", { id: "t-min-rated", type: "number", min: 0, step: 1, value: 0, inputmode: "numeric" });
   const minutesField = field("Minutes it runs", minutes, "Games are paired until the last minutes, so that every game can end within the arena.");
   const roundsField = field("Rounds", rounds, "A round begins when every game of the one before has ended.");
-  const seatsField = field("Players a table", seats, "Word Fight and Quizl play well with three or four: a place scores 3, 2, 1 and 0 points (2, 1, 0 at three).");
+  const seatsField = field("Players a table", seats, "Word Fight and Quizl play well with three or four: first to last place score 6, 4, 2 and 0 points at four (4, 2 and 0 at three), as a win scores 2.");
   let offered = [];
   const sync = () => {
     const swiss = kind.value === "swiss";
@@ -370,7 +382,7 @@ export async function event(main, id) {
         h("td", {}, String(s.rank)),
         h("td", {}, h("button", { type: "button", class: "linkish player-pick", "aria-pressed": String(picked === s.name), "aria-label": `Show ${s.name}'s games`,
           onclick: () => { picked = picked === s.name ? "" : s.name; drawStandings(); drawTheirs(); } }, s.name),
-        s.streak ? h("span", { class: "badge streak", title: "on a streak: a win scores 4" }, "streak") : null),
+        s.streak ? h("span", { class: "badge streak", title: "on a streak: two wins in a row, so every game scores double until one is not won" }, "streak") : null),
         h("td", { class: "score" }, String(s.score)),
         h("td", {}, String(s.games)),
         h("td", {}, String(s.wins)), h("td", {}, String(s.draws)), h("td", {}, String(s.losses)),

@@ -1,0 +1,215 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/server"
+)
+
+// pick sets the select sel of p's page to the option whose value is
+// value, as a player choosing it does, and fails when there is none.
+func (p *player) pick(sel, value string) {
+	p.t.Helper()
+	if !eval[bool](p, fmt.Sprintf(`(() => { const s = document.querySelector(%q); if (!s || ![...s.options].some(o => o.value === %q)) return false; s.value = %q; s.dispatchEvent(new Event("change")); return true; })()`, sel, value, value)) {
+		p.fail("no option %q in %s", value, sel)
+	}
+}
+
+// playToResign plays one Nymphabet game of an event to its end: both
+// move once, so that it is no abort, and loser resigns. It answers the
+// table's path.
+func playToResign(t *testing.T, winner, loser *player) string {
+	t.Helper()
+	at := eval[string](winner, `location.pathname`)
+	if got := eval[string](loser, `location.pathname`); got != at {
+		t.Fatalf("%s is at %s, %s at %s: not the same table", winner.name, at, loser.name, got)
+	}
+	winner.wait("a seat", `["0","1"].includes((document.querySelector("#turn")||{dataset:{}}).dataset.mine)`)
+	first, second := winner, loser
+	if eval[string](winner, `document.querySelector("#turn").dataset.mine`) != "1" {
+		first, second = loser, winner
+	}
+	first.waitTurn(true)
+	first.typeIn("#n-word", "abdicate")
+	first.click("#n-controls button[type=submit]")
+	second.waitTurn(true)
+	second.typeIn("#n-word", "defog")
+	second.click("#n-controls button[type=submit]")
+	loser.wait("the Resign button without Abort", `!document.querySelector("#abort") && !!document.querySelector("#resign")`)
+	eval[bool](loser, `(window.confirm = () => true, true)`)
+	loser.click("#resign")
+	for _, p := range []*player{winner, loser} {
+		p.wait("the end of the game", `!!document.querySelector("#game-over")`)
+	}
+	return at
+}
+
+// TestTournamentArena runs a short arena in three browsers. Ann (an
+// account) makes it with a password, after the form shows the server's
+// refusal of an arena too short for its clock; a wrong password is
+// refused in place; Ben (a guest) finds it in the list, marked as
+// needing a password, and joins; Cy watches its page. Ann starts it:
+// both are led to the same table (Ann by her player stream, Ben by the
+// page, which has no stream for a guest), and Cy watches that game from
+// the page. Ben resigns: Cy sees the standings move. The next game comes
+// at once: Ann by the stream's banner on her table's page, Ben by the
+// event page's "your game is ready" link. After the arena's time (the
+// server's clock moved on), the page names its winner, and the winner's
+// profile lists the event. No page ever received the password.
+func TestTournamentArena(t *testing.T) {
+	clk := &jumpClock{}
+	srv := newConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", srv.base)
+	ben := newPlayer(t, b, "Ben", srv.base)
+	cy := newPlayer(t, b, "Cy", srv.base)
+	const secret = "Open sesame 42"
+	ann.signUp("Ann", "correct horse battery")
+
+	// The form: an arena of Nymphabet, refused first for a clock its
+	// length cannot hold.
+	ann.open("/tournaments")
+	ann.wait("the form", `!!document.querySelector("#t-create-form") && document.querySelectorAll("#t-game option").length > 0`)
+	ann.shot("tournaments-empty")
+	ann.accessibleThemes("the tournaments list")
+	ann.labelled("the tournaments list")
+	ann.typeIn("#t-name", "Friday Arena")
+	ann.pick("#t-game", "nymphabet")
+	ann.pick("#t-clock", `{"kind":"fischer","initial":900,"increment":10}`)
+	ann.typeIn("#t-minutes", "1")
+	ann.typeIn("#t-password", secret)
+	ann.click("#t-create-form button[type=submit]")
+	ann.wait("the refusal", `document.querySelector("#t-create-error").textContent !== ""`)
+	if got := ann.text("#t-create-error"); !strings.Contains(got, "longer than the 1 minute arena") {
+		t.Errorf("the refusal of a too short arena reads %q", got)
+	}
+	if got := eval[string](ann, `location.pathname`); got != "/tournaments" {
+		t.Errorf("a refused event left the list for %s", got)
+	}
+	ann.pick("#t-clock", `{"kind":"fischer","initial":60,"increment":0}`)
+	ann.typeIn("#t-minutes", "10")
+	ann.click("#t-create-form button[type=submit]")
+	ann.wait("the event's page", `location.pathname.startsWith("/tournaments/") && !!document.querySelector("#t-join")`)
+	page := eval[string](ann, `location.pathname`)
+	id := strings.TrimPrefix(page, "/tournaments/")
+	if got := ann.text("#t-title"); !strings.HasPrefix(got, "Friday Arena") {
+		t.Errorf("the event's title reads %q", got)
+	}
+	if got := ann.text("#t-terms"); !strings.Contains(got, "Arena · Nymphabet · clock 1+0") || !strings.Contains(got, "10 minutes · 0 players") || !strings.Contains(got, "made by Ann") {
+		t.Errorf("the event's terms read %q", got)
+	}
+	if got := ann.text("#t-when"); !strings.HasPrefix(got, "starts in ") {
+		t.Errorf("the countdown reads %q", got)
+	}
+
+	// A wrong password is refused in place, the right one lets Ann in.
+	ann.typeIn("#t-join-password", "open sesame")
+	ann.click("#t-join")
+	ann.wait("the refusal", `document.querySelector("#t-error").textContent !== ""`)
+	if got := ann.text("#t-error"); !strings.Contains(got, "not the password of Friday Arena") {
+		t.Errorf("a wrong password: the page says %q", got)
+	}
+	ann.typeIn("#t-join-password", secret)
+	ann.click("#t-join")
+	ann.wait("Ann in", `!!document.querySelector("#t-in") && !!document.querySelector("#t-start")`)
+
+	// Ben, a guest, finds it in the list and joins.
+	ben.open("/")
+	eval[bool](ben, `(localStorage.setItem("parlour.name", JSON.stringify("Ben")), true)`)
+	ben.wait("the home page's events", `!!document.querySelector("#home-events-list a")`)
+	ben.click("#home-events-all")
+	ben.wait("the event listed", fmt.Sprintf(`!!document.querySelector('#t-list-created tr[data-event=%q] a')`, id))
+	if got := ben.text(fmt.Sprintf(`#t-list-created tr[data-event=%q]`, id)); !strings.Contains(got, "password") || !strings.Contains(got, "1+0") || !strings.Contains(got, "starts in") {
+		t.Errorf("the list's line of the event reads %q", got)
+	}
+	ben.shot("tournaments-list")
+	ben.click(fmt.Sprintf(`#t-list-created tr[data-event=%q] a`, id))
+	ben.wait("the event's page", `!!document.querySelector("#t-join-password")`)
+	if eval[bool](ben, `!!document.querySelector("#t-start")`) {
+		t.Errorf("Ben is offered to start Ann's event")
+	}
+	ben.typeIn("#t-join-password", secret)
+	ben.click("#t-join")
+	ben.wait("Ben in", `!!document.querySelector("#t-in") && document.querySelectorAll("#t-standings tbody tr").length === 2`)
+
+	cy.open(page)
+	cy.wait("the standings", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
+	cy.accessibleThemes("an event's page")
+	cy.labelled("an event's page")
+
+	// Ann starts it: both are led to their table.
+	ann.click("#t-start")
+	for _, p := range []*player{ann, ben} {
+		p.wait("the table of the event", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	}
+	cy.wait("the game under way, to watch", `!!document.querySelector("#t-playing a.button")`)
+	if got := cy.text("#t-when"); !strings.HasPrefix(got, "ends in ") {
+		t.Errorf("a running arena's countdown reads %q", got)
+	}
+	cy.shot("tournament-started")
+	cy.click("#t-playing a.button")
+	cy.wait("the game, watched", `location.search === "?watch=1" && !!document.querySelector("#turn")`)
+	table := playToResign(t, ann, ben)
+	if got := eval[string](cy, `location.pathname`); got != table {
+		t.Errorf("Cy watches %s, the game is at %s", got, table)
+	}
+
+	// The standings moved.
+	cy.open(page)
+	cy.wait("Ann's win in the standings", `(document.querySelector("#t-standings tbody tr[data-player=Ann] .score")||{}).textContent === "2"`)
+	if got := cy.text("#t-standings tbody tr:first-child"); !strings.Contains(got, "Ann") {
+		t.Errorf("the first line of the standings reads %q", got)
+	}
+	if got := cy.text("#t-standings tbody tr[data-player=Ben]"); !strings.Contains(got, "Ben") || !strings.Contains(got, "\t1\t0\t0\t1") {
+		t.Errorf("Ben's line of the standings reads %q", got)
+	}
+	cy.click("#t-standings tr[data-player=Ben] .player-pick")
+	cy.wait("Ben's games", `!!document.querySelector("#t-player-games li")`)
+	if got := cy.text("#t-player-games"); !strings.Contains(got, "against Ann (lost, 0 points)") {
+		t.Errorf("Ben's games read %q", got)
+	}
+	cy.shot("tournament-standings")
+
+	// The next game: Ann by the stream's banner, Ben by the page's link.
+	ann.wait("the banner of the next game", `!!document.querySelector(".banner.your-game a")`)
+	ann.click(".banner.your-game a")
+	ann.wait("the next table", `location.pathname.startsWith("/t/") && location.pathname !== `+jsString(table)+` && !!document.querySelector("#turn")`)
+	ben.open(page)
+	ben.wait("the link to the next game", `!!document.querySelector("#t-go")`)
+	if got := ben.text("#t-your-game"); !strings.Contains(got, "Your game is ready: against Ann.") {
+		t.Errorf("Ben's page says %q", got)
+	}
+	ben.click("#t-go")
+	ben.wait("the next table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	playToResign(t, ann, ben)
+
+	// The arena's time passes: the game under way ends on the clock, the
+	// event finishes and names its winner.
+	cy.wait("Ann's two wins", `(document.querySelector("#t-standings tbody tr[data-player=Ann] .score")||{}).textContent === "4"`)
+	if !eval[bool](cy, `!!document.querySelector("#t-standings tbody tr[data-player=Ann] .badge.streak")`) {
+		t.Errorf("Ann, two wins in a row, has no streak mark: %q", cy.text("#t-standings tbody tr[data-player=Ann]"))
+	}
+	clk.Jump(11 * time.Minute)
+	cy.wait("the winners", `!!document.querySelector("#t-winners h2")`)
+	if got := cy.text("#t-winners"); !strings.Contains(got, "Won by Ann") || !strings.Contains(got, "Second: Ben") {
+		t.Errorf("the winners read %q", got)
+	}
+	if eval[bool](cy, `!!document.querySelector("#t-join") || !!document.querySelector("#t-leave")`) {
+		t.Errorf("a finished event offers to join or leave")
+	}
+	cy.shot("tournament-finished")
+	cy.open("/tournaments")
+	cy.wait("the event's winner in the list", fmt.Sprintf(`(document.querySelector('#t-list-finished tr[data-event=%q] .winner')||{}).textContent === "Ann"`, id))
+	cy.open("/players/Ann")
+	cy.wait("the events won", fmt.Sprintf(`!!document.querySelector('#profile-events li[data-event=%q]')`, id))
+	if got := cy.text("#profile-events"); !strings.Contains(got, "Ann won 1 event") || !strings.Contains(got, "Friday Arena") {
+		t.Errorf("Ann's profile's events read %q", got)
+	}
+
+	for _, p := range []*player{ann, ben, cy} {
+		p.noSecrets("in the arena", secret)
+	}
+}
