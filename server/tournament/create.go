@@ -155,7 +155,7 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 			return Event{}, refuse.Bad("an arena's games must end within it: a clock of %s cannot; choose a Fischer or turn clock", clock)
 		}
 		if arena := time.Duration(t.Minutes) * time.Minute; length > arena {
-			return Event{}, refuse.Bad("a game on a clock of %s may run %s, longer than the %s arena: give it a faster clock or more minutes",
+			return Event{}, refuse.Bad("a game on a clock of %s may run %s, longer than the arena's %s: give it a faster clock or more minutes",
 				clock, minutes(length), game.Count(t.Minutes, "minute", "minutes"))
 		}
 		if t.MaxPlayers == 0 {

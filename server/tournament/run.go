@@ -623,7 +623,9 @@ func (s *Service) score(ctx context.Context, ev *event, id string, res game.Resu
 			s.finish(ctx, ev)
 		}
 	default:
-		s.wave(ev)
+		if at := s.now().Add(ArenaPause); ev.lookAt.IsZero() || at.Before(ev.lookAt) {
+			ev.lookAt = at
+		}
 	}
 	if ev.t.Status != store.TournamentFinished {
 		s.noteDue(ev)

@@ -63,6 +63,12 @@ const (
 	// waiting without a game (an odd one out, one who was away and is
 	// back), besides each time a game ends or somebody joins.
 	ArenaLook = 10 * time.Second
+	// ArenaPause is how long an arena waits after a game ends before it
+	// pairs: long enough for the players of games ending together to
+	// meet in one wave (so that a player is not paired straight back
+	// with the opponent they just played when others are about to be
+	// free), short enough that nobody notices it.
+	ArenaPause = 2 * time.Second
 	// TypicalTurns is how many turns a player takes in a game, for the
 	// length a clock lets a game run (ExpectedLength).
 	TypicalTurns = 20
@@ -253,7 +259,10 @@ func (s *Service) Close() {
 	s.wg.Wait()
 }
 
-func (s *Service) now() time.Time { return s.cfg.Clock.Now().UTC() }
+// now is the service's time, to the microsecond: as the stores keep
+// times, so that an event reads the same from memory and after a
+// restart.
+func (s *Service) now() time.Time { return s.cfg.Clock.Now().UTC().Truncate(time.Microsecond) }
 
 // goDo runs f on a goroutine of its own that Close waits for.
 func (s *Service) goDo(f func()) {

@@ -3,6 +3,8 @@ package tournament
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"time"
 
 	"parlour/game"
@@ -204,8 +206,14 @@ func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool)
 	}
 	wins, draws, losses := map[string]int{}, map[string]int{}, map[string]int{}
 	playing := map[string]string{}
-	for i := len(t.Games) - 1; i >= 0; i-- {
-		gm := t.Games[i]
+	// The newest first, as the store orders them (by start, then table).
+	all := slices.SortedFunc(slices.Values(t.Games), func(a, b store.TournamentGame) int {
+		if c := b.Started.Compare(a.Started); c != 0 {
+			return c
+		}
+		return strings.Compare(b.Table, a.Table)
+	})
+	for _, gm := range all {
 		info := GameInfo{Table: gm.Table, Round: gm.Round, Players: make([]string, len(gm.Players)), Points: gm.Points, Started: gm.Started}
 		for j, id := range gm.Players {
 			info.Players[j] = names[id]

@@ -1,0 +1,550 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/game"
+	"parlour/server/internal/servertest"
+	"parlour/server/tournament"
+	"parlour/store"
+)
+
+// fastClock is a clock that lets a game of Nymphabet run two minutes at
+// most: an arena of half an hour pairs for 28 of them.
+const fastClock = `{"kind": "fischer", "initial": 60, "increment": 0}`
+
+// eventFixture is a server with the real games and a stepped clock, and
+// its players by name.
+type eventFixture struct {
+	*socialFixture
+	t       *testing.T
+	players map[string]*client
+	streams map[string]*lineStream
+}
+
+func newEventFixture(t *testing.T, k *servertest.StoreKind, names ...string) *eventFixture {
+	t.Helper()
+	var sf *socialFixture
+	if k != nil {
+		sf = newSocialOn(t, *k)
+	} else {
+		sf = newSocial(t)
+	}
+	f := &eventFixture{socialFixture: sf, t: t, players: map[string]*client{}, streams: map[string]*lineStream{}}
+	for _, n := range names {
+		f.players[n] = signUp(t, sf.srv.URL, n)
+	}
+	return f
+}
+
+// online opens a player stream for each of names: they count as online
+// however long the clock moves on.
+func (f *eventFixture) online(names ...string) {
+	for _, n := range names {
+		f.streams[n] = openStream(f.t, f.srv.URL, f.players[n].token)
+	}
+}
+
+// create makes an event as name, failing the test unless it is made.
+func (f *eventFixture) create(name, body string) tournament.Event {
+	f.t.Helper()
+	var ev tournament.Event
+	if st, got := f.players[name].do("POST", "/api/v1/tournaments", body, &ev); st != 201 {
+		f.t.Fatalf("%s creates %s: %d %s", name, body, st, got)
+	}
+	return ev
+}
+
+// join has each of names join event id.
+func (f *eventFixture) join(id string, names ...string) {
+	f.t.Helper()
+	for _, n := range names {
+		if st, got := f.players[n].do("POST", "/api/v1/tournaments/"+id+"/join", nil, nil); st != 200 {
+			f.t.Fatalf("%s joins: %d %s", n, st, got)
+		}
+	}
+}
+
+// get reads event id over HTTP.
+func (f *eventFixture) get(id string) tournament.Event {
+	f.t.Helper()
+	var ev tournament.Event
+	if st, got := (&client{t: f.t, base: f.srv.URL}).do("GET", "/api/v1/tournaments/"+id, nil, &ev); st != 200 {
+		f.t.Fatalf("reading event %s: %d %s", id, st, got)
+	}
+	return ev
+}
+
+// await waits until event id is as cond says, and returns it.
+func (f *eventFixture) await(id, what string, cond func(tournament.Event) bool) tournament.Event {
+	f.t.Helper()
+	var ev tournament.Event
+	servertest.Eventually(f.t, 10*time.Second, what, func() bool {
+		var err error
+		ev, err = f.s.Tournaments().Get(context.Background(), id)
+		return err == nil && cond(ev)
+	})
+	return ev
+}
+
+// playing waits for n games of event id under way and returns them.
+func (f *eventFixture) playing(id string, n int) []tournament.GameInfo {
+	f.t.Helper()
+	return f.await(id, fmt.Sprintf("%d games under way", n), func(ev tournament.Event) bool { return len(ev.Playing) == n }).Playing
+}
+
+// play plays game g of Nymphabet out: each seat writes a word, then the
+// player who is not winner resigns.
+func (f *eventFixture) play(g tournament.GameInfo, winner string) {
+	f.t.Helper()
+	for i, w := range []string{"apple", "bed"} {
+		if st, got := f.players[g.Players[i]].do("POST", "/api/v1/tables/"+g.Table+"/moves", map[string]any{"move": w}, nil); st != 200 {
+			f.t.Fatalf("%s plays %s at %s: %d %s", g.Players[i], w, g.Table, st, got)
+		}
+	}
+	loser := g.Players[0]
+	if loser == winner {
+		loser = g.Players[1]
+	}
+	if st, got := f.players[loser].do("POST", "/api/v1/tables/"+g.Table+"/moves", map[string]any{"move": "resign"}, nil); st != 200 {
+		f.t.Fatalf("%s resigns at %s: %d %s", loser, g.Table, st, got)
+	}
+}
+
+// stronger plays out each of games, the player earlier in order winning.
+func (f *eventFixture) stronger(games []tournament.GameInfo, order []string) {
+	f.t.Helper()
+	for _, g := range games {
+		a, b := slices.Index(order, g.Players[0]), slices.Index(order, g.Players[1])
+		if a < b {
+			f.play(g, g.Players[0])
+		} else {
+			f.play(g, g.Players[1])
+		}
+	}
+}
+
+func standingOf(ev tournament.Event, name string) tournament.Standing {
+	for _, s := range ev.Standings {
+		if s.Name == name {
+			return s
+		}
+	}
+	return tournament.Standing{}
+}
+
+func pairOf(g tournament.GameInfo) [2]string {
+	p := [2]string{g.Players[0], g.Players[1]}
+	if p[0] > p[1] {
+		p[0], p[1] = p[1], p[0]
+	}
+	return p
+}
+
+// TestTournamentArena: on both stores, an arena starts at its time and
+// pairs its four players; each stream says where to play; players whose
+// games ended together are paired in one wave without an immediate
+// rematch; a win scores 2 and, after two wins in a row, 4; the arena
+// pairs no game it has not time for, ends when its time is up with its
+// winners, and exports every game's record naming the event.
+func TestTournamentArena(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		order := []string{"Ann", "Bob", "Cat", "Dan"}
+		f := newEventFixture(t, &k, order...)
+		f.online(order...)
+		ev := f.create("Ann", `{"kind": "arena", "name": "Evening Arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30}`)
+		if ev.Status != store.TournamentCreated || ev.Kind != "arena" || ev.Seats != 2 || ev.ClockText != "1+0" || ev.Creator != "Ann" || ev.Password || !ev.Starts.Equal(f.clock.Now().Add(time.Minute).Truncate(time.Second)) {
+			t.Fatalf("the new arena: %+v", ev)
+		}
+		f.join(ev.ID, order...)
+		var listed struct{ Tournaments []tournament.Event }
+		if st, got := (&client{t: t, base: f.srv.URL}).do("GET", "/api/v1/tournaments?status=created", nil, &listed); st != 200 || len(listed.Tournaments) != 1 || listed.Tournaments[0].Players != 4 {
+			t.Fatalf("the list: %d %s", st, got)
+		}
+
+		f.clock.Advance(time.Minute)
+		games := f.playing(ev.ID, 2)
+		for _, g := range games {
+			for seat, name := range g.Players {
+				line := f.streams[name].next("tournamentGame")
+				if tg := line.Tournament; tg == nil || tg.Event != ev.ID || tg.Table != g.Table || tg.Seat != seat || tg.Name != "Evening Arena" || tg.Game != "nymphabet" {
+					t.Fatalf("%s's stream: %+v, want table %s seat %d", name, line.Tournament, g.Table, seat)
+				}
+			}
+		}
+		// The table is among the player's own.
+		if st, got := f.players[games[0].Players[0]].do("GET", "/api/v1/identity/tables", nil, nil); st != 200 || !strings.Contains(got, games[0].Table) {
+			t.Fatalf("identity/tables: %d %s", st, got)
+		}
+		last := map[string]string{}
+		for wave := 1; wave <= 3; wave++ {
+			for _, g := range games {
+				if wave > 1 && (last[g.Players[0]] == g.Players[1]) {
+					t.Fatalf("wave %d paired %s with %s again straight away", wave, g.Players[0], g.Players[1])
+				}
+				last[g.Players[0]], last[g.Players[1]] = g.Players[1], g.Players[0]
+			}
+			f.stronger(games, order)
+			f.await(ev.ID, "the games scored", func(e tournament.Event) bool { return len(e.Playing) == 0 && len(e.Games) == 2*wave })
+			if wave < 3 {
+				// Nobody is paired before the pause after a game.
+				if e := f.get(ev.ID); len(e.Playing) != 0 {
+					t.Fatalf("paired before the pause: %+v", e.Playing)
+				}
+				f.clock.Advance(tournament.ArenaPause)
+				games = f.playing(ev.ID, 2)
+			}
+		}
+		// Ann won three in a row: 2, 2, then 4 on her streak; Dan lost
+		// every game.
+		got := f.get(ev.ID)
+		if ann := standingOf(got, "Ann"); ann.Score != 8 || !ann.Streak || ann.Wins != 3 || ann.Games != 3 || ann.Rank != 1 {
+			t.Fatalf("Ann's standing: %+v", ann)
+		}
+		if dan := standingOf(got, "Dan"); dan.Score != 0 || dan.Losses != 3 {
+			t.Fatalf("Dan's standing: %+v", dan)
+		}
+		total := 0
+		for _, s := range got.Standings {
+			total += s.Games
+		}
+		if total != 12 {
+			t.Fatalf("standings count %d games, want 12: %+v", total, got.Standings)
+		}
+		// Two minutes before the end nothing new starts; at the end the
+		// arena finishes with its winners.
+		f.clock.Advance(got.Ends.Sub(f.clock.Now()) - time.Minute)
+		if e := f.get(ev.ID); len(e.Playing) != 0 || e.Status != store.TournamentStarted {
+			t.Fatalf("a minute before the end: %d games under way, %s", len(e.Playing), e.Status)
+		}
+		f.clock.Advance(time.Minute)
+		done := f.await(ev.ID, "the arena over", func(e tournament.Event) bool { return e.Status == store.TournamentFinished })
+		if len(done.Winners) != 3 || done.Winners[0] != "Ann" {
+			t.Fatalf("winners %q", done.Winners)
+		}
+		// Every game's record names the event.
+		res, err := http.Get(f.srv.URL + "/api/v1/tournaments/" + ev.ID + "/export")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/x-ndjson" {
+			t.Fatalf("export: %d %s", res.StatusCode, res.Header.Get("Content-Type"))
+		}
+		n := 0
+		sc := bufio.NewScanner(res.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			rec, err := game.DecodeBytes(sc.Bytes())
+			if err != nil {
+				t.Fatalf("export line %d: %v: %s", n+1, err, sc.Text())
+			}
+			if rec.Event == nil || rec.Event.ID != ev.ID || rec.Event.Name != "Evening Arena" {
+				t.Fatalf("record %d's event: %+v", n+1, rec.Event)
+			}
+			n++
+		}
+		if n != 6 {
+			t.Fatalf("exported %d records, want 6", n)
+		}
+	})
+}
+
+// TestTournamentArenaAway: a player who is not online is not paired, and
+// is paired again once back.
+func TestTournamentArenaAway(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Dan")
+	f.online("Ann", "Bob", "Cat")
+	starts := f.clock.Now().Add(10 * time.Minute).UTC().Format(time.RFC3339)
+	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60, "starts": "`+starts+`"}`)
+	f.join(ev.ID, "Ann", "Bob", "Cat", "Dan")
+	// Dan's last request is ten minutes old when the arena starts, and
+	// he holds no stream: he is away.
+	f.clock.Advance(10 * time.Minute)
+	games := f.playing(ev.ID, 1)
+	if slices.Contains(games[0].Players, "Dan") {
+		t.Fatalf("Dan, away, was paired: %+v", games[0])
+	}
+	f.stronger(games, []string{"Ann", "Bob", "Cat", "Dan"})
+	f.await(ev.ID, "the game scored", func(e tournament.Event) bool { return len(e.Playing) == 0 })
+	f.clock.Advance(tournament.ArenaPause)
+	games = f.playing(ev.ID, 1)
+	if slices.Contains(games[0].Players, "Dan") {
+		t.Fatalf("Dan, away, was paired: %+v", games[0])
+	}
+	// Dan comes back; the arena's next look pairs him with the one
+	// waiting.
+	f.online("Dan")
+	f.clock.Advance(tournament.ArenaLook)
+	e := f.playing(ev.ID, 2)
+	if !slices.ContainsFunc(e, func(g tournament.GameInfo) bool { return slices.Contains(g.Players, "Dan") }) {
+		t.Fatalf("Dan, back, was not paired: %+v", e)
+	}
+}
+
+// TestTournamentSwiss: on both stores, a Swiss of five players and three
+// rounds: each round pairs two tables and gives the bye to a player who
+// has not had one, no two players meet twice, a round starts when the
+// last game of the one before ends, and the standings are in order of
+// points, Buchholz and Sonneborn-Berger, with the strongest player first.
+func TestTournamentSwiss(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		order := []string{"Ann", "Bob", "Cat", "Dan", "Eve"}
+		f := newEventFixture(t, &k, order...)
+		ev := f.create("Ann", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 3}`)
+		f.join(ev.ID, order...)
+		var started tournament.Event
+		if st, got := f.players["Ann"].do("POST", "/api/v1/tournaments/"+ev.ID+"/start", nil, &started); st != 200 || started.Status != store.TournamentStarted || started.Round != 1 {
+			t.Fatalf("Ann starts: %d %s", st, got)
+		}
+		met := map[[2]string]bool{}
+		byes := map[string]bool{}
+		for round := 1; round <= 3; round++ {
+			e := f.await(ev.ID, fmt.Sprintf("round %d under way", round), func(e tournament.Event) bool { return e.Round == round && len(e.Playing) == 2 })
+			for _, g := range e.Playing {
+				if g.Round != round {
+					t.Fatalf("a game of round %d in round %d", g.Round, round)
+				}
+				if p := pairOf(g); met[p] {
+					t.Fatalf("round %d pairs %s again", round, p)
+				} else {
+					met[p] = true
+				}
+			}
+			for _, s := range e.Standings {
+				if s.Byes > 1 {
+					t.Fatalf("%s has had %d byes", s.Name, s.Byes)
+				}
+				if s.Byes == 1 {
+					byes[s.Name] = true
+				}
+			}
+			if len(byes) != round {
+				t.Fatalf("after round %d, byes went to %v", round, byes)
+			}
+			// The first game's end does not start the next round.
+			f.stronger(e.Playing[:1], order)
+			f.await(ev.ID, "the first game scored", func(e tournament.Event) bool { return len(e.Playing) == 1 })
+			if e := f.get(ev.ID); e.Round != round {
+				t.Fatalf("round %d began with a game of round %d under way", e.Round, round)
+			}
+			f.stronger(e.Playing[1:], order)
+		}
+		done := f.await(ev.ID, "the Swiss over", func(e tournament.Event) bool { return e.Status == store.TournamentFinished })
+		if len(done.Games) != 6 || done.Winners[0] != "Ann" {
+			t.Fatalf("games %d, winners %q", len(done.Games), done.Winners)
+		}
+		for i, s := range done.Standings {
+			if s.Score != 2*(s.Wins+s.Byes) {
+				t.Fatalf("%s scores %d from %d wins and %d byes", s.Name, s.Score, s.Wins, s.Byes)
+			}
+			if i == 0 {
+				continue
+			}
+			p := done.Standings[i-1]
+			if p.Score < s.Score || p.Score == s.Score && (p.Buchholz < s.Buchholz || p.Buchholz == s.Buchholz && p.SonnebornBerger < s.SonnebornBerger) {
+				t.Fatalf("standings out of order at %d: %+v then %+v", i, p, s)
+			}
+		}
+		// Buchholz is the sum of the opponents' scores.
+		score := map[string]int{}
+		for _, s := range done.Standings {
+			score[s.Name] = s.Score
+		}
+		for _, s := range done.Standings {
+			sum := 0
+			for _, g := range done.Games {
+				if i := slices.Index(g.Players, s.Name); i >= 0 {
+					sum += score[g.Players[1-i]]
+				}
+			}
+			if s.Byes == 0 && s.Buchholz != sum {
+				t.Errorf("%s's Buchholz is %d, the opponents' scores sum to %d", s.Name, s.Buchholz, sum)
+			}
+		}
+	})
+}
+
+// TestTournamentSwissForfeit: a Swiss player who does not show up loses
+// each game by forfeit when their clock runs out, stays in after one,
+// and is withdrawn after two: the third round pairs the others alone.
+func TestTournamentSwissForfeit(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Dan")
+	ev := f.create("Ann", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 3}`)
+	f.join(ev.ID, "Ann", "Bob", "Cat", "Dan")
+	f.players["Ann"].do("POST", "/api/v1/tournaments/"+ev.ID+"/start", nil, nil)
+	for round := 1; round <= 2; round++ {
+		e := f.await(ev.ID, fmt.Sprintf("round %d", round), func(e tournament.Event) bool { return e.Round == round && len(e.Playing) == 2 })
+		for _, g := range e.Playing {
+			i := slices.Index(g.Players, "Dan")
+			if i < 0 {
+				f.play(g, g.Players[0])
+				continue
+			}
+			// Dan's opponent makes the first move when it is theirs.
+			if i == 1 {
+				if st, got := f.players[g.Players[0]].do("POST", "/api/v1/tables/"+g.Table+"/moves", map[string]any{"move": "apple"}, nil); st != 200 {
+					t.Fatalf("move: %d %s", st, got)
+				}
+			}
+		}
+		f.await(ev.ID, "the other game scored", func(e tournament.Event) bool { return len(e.Playing) == 1 })
+		f.clock.Advance(61 * time.Second)
+		e = f.await(ev.ID, "Dan's forfeit", func(e tournament.Event) bool { return standingOf(e, "Dan").Forfeits == round })
+		dan := standingOf(e, "Dan")
+		if dan.Score != 0 || dan.Left != (round == 2) {
+			t.Fatalf("after round %d Dan stands %+v", round, dan)
+		}
+	}
+	e := f.await(ev.ID, "round 3", func(e tournament.Event) bool { return e.Round == 3 && len(e.Playing) == 1 })
+	if slices.Contains(e.Playing[0].Players, "Dan") || standingOf(e, "Dan").Byes != 0 {
+		t.Fatalf("Dan, withdrawn, plays on: %+v", e.Playing)
+	}
+	total := 0
+	for _, s := range e.Standings {
+		total += s.Byes
+	}
+	if total != 1 {
+		t.Fatalf("round 3 of three players gave %d byes", total)
+	}
+}
+
+// TestTournamentRestart: on both stores, a server restarted mid-round
+// comes back with the same standings, games and round, pairs nothing
+// again, and carries on: the round's games end and the next is paired.
+func TestTournamentRestart(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		order := []string{"Ann", "Bob", "Cat", "Dan", "Eve"}
+		f := newEventFixture(t, &k, order...)
+		ev := f.create("Ann", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 3}`)
+		f.join(ev.ID, order...)
+		f.players["Ann"].do("POST", "/api/v1/tournaments/"+ev.ID+"/start", nil, nil)
+		before := f.await(ev.ID, "round 1", func(e tournament.Event) bool { return len(e.Playing) == 2 })
+		f.stronger(before.Playing[:1], order)
+		before = f.await(ev.ID, "a game scored", func(e tournament.Event) bool { return len(e.Playing) == 1 })
+
+		f.restart()
+		for _, c := range f.players {
+			c.base = f.srv.URL
+		}
+		after := f.get(ev.ID)
+		before.Version, after.Version = 0, 0
+		a, _ := json.Marshal(before)
+		b, _ := json.Marshal(after)
+		if string(a) != string(b) {
+			t.Fatalf("after a restart the event reads\n%s\nwas\n%s", b, a)
+		}
+		f.stronger(after.Playing, order)
+		next := f.await(ev.ID, "round 2", func(e tournament.Event) bool { return e.Round == 2 && len(e.Playing) == 2 })
+		if len(next.Games) != 4 {
+			t.Fatalf("round 2 after a restart: %d games", len(next.Games))
+		}
+	})
+}
+
+// TestTournamentBadInput: each refusal is a 4xx that names the problem,
+// and changes nothing.
+func TestTournamentBadInput(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+	base := f.srv.URL
+	guest := &client{t: t, base: base}
+	var id struct{ Token string }
+	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	guest.token = id.Token
+	past := f.clock.Now().Add(-time.Hour).UTC().Format(time.RFC3339)
+
+	arena := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30, "max_players": 2}`)
+	later := f.clock.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	locked := f.create("Ann", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 3, "password": "open sesame", "starts": "`+later+`"}`)
+	other := f.create("Bob", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30}`)
+	lonely := f.create("Bob", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 3}`)
+	// Cat and Dan play a game of another event.
+	f.online("Cat", "Dan")
+	f.join(other.ID, "Cat", "Dan")
+	f.join(arena.ID, "Ann")
+	f.clock.Advance(time.Minute)
+	f.playing(other.ID, 1)
+	// The lonely Swiss started with nobody and is over.
+	f.await(lonely.ID, "the lonely Swiss over", func(e tournament.Event) bool { return e.Status == store.TournamentFinished })
+	// The arena started too; its max is two.
+	f.join(arena.ID, "Bob")
+
+	for _, c := range []struct {
+		name   string
+		who    *client
+		method string
+		path   string
+		body   string
+		status int
+		want   string
+	}{
+		{"guest creates", guest, "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": 60, "minutes": 60}`, 403, "needs an account"},
+		{"clock too short", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": 5, "minutes": 60}`, 400, "clock"},
+		{"no clock", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "minutes": 60}`, 400, "need a clock"},
+		{"correspondence arena", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": {"kind": "correspondence", "days": 1}, "minutes": 60}`, 400, "cannot"},
+		{"arena shorter than a game", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": {"kind": "fischer", "initial": 600, "increment": 5}, "minutes": 20}`, 400, "longer than the arena's 20 minutes"},
+		{"arena too long", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": 60, "minutes": 100000}`, 400, "at most 1440 minutes"},
+		{"start in the past", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": ` + fastClock + `, "minutes": 30, "starts": "` + past + `"}`, 400, "in the past"},
+		{"too many rounds for the field", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "swiss", "game": "salvo", "clock": 60, "rounds": 5, "max_players": 4}`, 400, "at most 3 rounds"},
+		{"seats a game does not take", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "swiss", "game": "nymphabet", "clock": 60, "rounds": 2, "seats": 4}`, 400, "played by 2 players, not 4"},
+		{"a multi-seat arena", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "quizl", "clock": 60, "minutes": 60, "seats": 3}`, 400, "two players a table"},
+		{"an unknown game", f.players["Ann"], "POST", "/api/v1/tournaments", `{"kind": "arena", "game": "chess", "clock": 60, "minutes": 60}`, 400, "chess"},
+		{"full", f.players["Cat"], "POST", "/api/v1/tournaments/" + arena.ID + "/join", ``, 409, "is full"},
+		{"finished", f.players["Ann"], "POST", "/api/v1/tournaments/" + lonely.ID + "/join", ``, 409, "is over"},
+		{"no password", f.players["Bob"], "POST", "/api/v1/tournaments/" + locked.ID + "/join", ``, 403, "has a password"},
+		{"wrong password", f.players["Bob"], "POST", "/api/v1/tournaments/" + locked.ID + "/join", `{"password": "open sesame!"}`, 403, "not the password"},
+		{"twice", f.players["Ann"], "POST", "/api/v1/tournaments/" + arena.ID + "/join", ``, 409, "already"},
+		{"seated at another event's game", f.players["Cat"], "POST", "/api/v1/tournaments/" + locked.ID + "/join", `{"password": "open sesame"}`, 409, "another event"},
+		{"an unknown field", f.players["Bob"], "POST", "/api/v1/tournaments/" + locked.ID + "/join", `{"pasword": "open sesame"}`, 400, "pasword"},
+		{"leave what one is not in", f.players["Dan"], "POST", "/api/v1/tournaments/" + locked.ID + "/leave", ``, 409, "not in"},
+		{"start another's event", f.players["Bob"], "POST", "/api/v1/tournaments/" + locked.ID + "/start", ``, 403, "only the player who created"},
+		{"start with too few", f.players["Ann"], "POST", "/api/v1/tournaments/" + locked.ID + "/start", ``, 409, "at least 2 players"},
+		{"an unknown event", f.players["Ann"], "GET", "/api/v1/tournaments/nope", ``, 404, "no event"},
+		{"an unknown status", f.players["Ann"], "GET", "/api/v1/tournaments?status=over", ``, 400, `finished`},
+	} {
+		before := f.get(locked.ID)
+		st, got := c.who.do(c.method, c.path, c.body, nil)
+		if st != c.status || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %d %s, want %d saying %q", c.name, st, got, c.status, c.want)
+		}
+		if after := f.get(locked.ID); after.Players != before.Players || after.Status != before.Status {
+			t.Errorf("%s changed the event: %+v", c.name, after)
+		}
+	}
+	// Too many rounds for the field, at the start: two players cannot
+	// play three rounds.
+	for _, n := range []string{"Eve", "Fay"} {
+		if st, got := f.players[n].do("POST", "/api/v1/tournaments/"+locked.ID+"/join", `{"password": "open sesame"}`, nil); st != 200 {
+			t.Fatalf("%s joins with the password: %d %s", n, st, got)
+		}
+	}
+	if st, got := f.players["Ann"].do("POST", "/api/v1/tournaments/"+locked.ID+"/start", nil, nil); st != 409 || !strings.Contains(got, "at most 1 round") {
+		t.Errorf("starting 3 rounds of 2 players: %d %s", st, got)
+	}
+	// A player makes at most five events a day: Bob has made two.
+	for i := 0; i < 3; i++ {
+		f.create("Bob", `{"kind": "arena", "game": "salvo", "clock": `+fastClock+`, "minutes": 30}`)
+	}
+	if st, got := f.players["Bob"].do("POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": `+fastClock+`, "minutes": 30}`, nil); st != 429 || !strings.Contains(got, "5 events") {
+		t.Errorf("Bob's sixth event: %d %s", st, got)
+	}
+	var listed struct{ Tournaments []tournament.Event }
+	(&client{t: t, base: base}).do("GET", "/api/v1/tournaments", nil, &listed)
+	if len(listed.Tournaments) != 4 {
+		t.Errorf("%d events to come, want 4 (locked and Bob's three)", len(listed.Tournaments))
+	}
+}
