@@ -83,7 +83,7 @@ func TestTournamentArena(t *testing.T) {
 	ann.typeIn("#t-password", secret)
 	ann.click("#t-create-form button[type=submit]")
 	ann.wait("the refusal", `document.querySelector("#t-create-error").textContent !== ""`)
-	if got := ann.text("#t-create-error"); !strings.Contains(got, "longer than the 1 minute arena") {
+	if got := ann.text("#t-create-error"); !strings.Contains(got, "longer than the arena") {
 		t.Errorf("the refusal of a too short arena reads %q", got)
 	}
 	if got := eval[string](ann, `location.pathname`); got != "/tournaments" {

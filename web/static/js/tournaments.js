@@ -337,13 +337,15 @@ export async function event(main, id) {
     drawGames();
   };
 
+  // The winners are named as the standings name them: a guest has no
+  // profile to link to, and the page cannot tell one from an account.
   const drawWinners = () => {
     if (e.status !== "finished") { fill(winners); return; }
     const w = e.winners || [];
     const places = ["First", "Second", "Third"];
     fill(winners, h("section", { class: "card winners", "aria-labelledby": "t-winners-h" },
       h("h2", { id: "t-winners-h" }, w.length ? `Won by ${w[0]}` : "Nobody won"),
-      w.length ? h("ol", { class: "podium" }, w.map((n, i) => h("li", {}, `${places[i] || ""}: `, h("a", { href: "/players/" + encodeURIComponent(n) }, n)))) : null,
+      w.length ? h("ol", { class: "podium" }, w.map((n, i) => h("li", {}, `${places[i] || ""}: ${n}`))) : null,
       h("p", { class: "muted" }, "The standings below are kept for good.")));
   };
 
