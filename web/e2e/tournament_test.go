@@ -213,3 +213,81 @@ func TestTournamentArena(t *testing.T) {
 		p.noSecrets("in the arena", secret)
 	}
 }
+
+// TestTournamentSwiss makes a Swiss of Quizl at three a table from the
+// form, which offers the seats only where they apply, and shows what
+// such an event shows: its kind in words, the tie-breaks' columns, and
+// the server's refusal in place when its creator starts it without
+// enough players. A guest is told to sign in to make an event, and
+// anybody may open the list and the page directly.
+func TestTournamentSwiss(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	gus := newPlayer(t, b, "Gus", base)
+
+	gus.open("/tournaments")
+	gus.wait("the list", `!!document.querySelector("#t-create")`)
+	if got := gus.text("#t-create"); !strings.Contains(got, "Sign in to make an event of your own") {
+		t.Errorf("a guest's form reads %q", got)
+	}
+
+	ann.signUp("Ann", "correct horse battery")
+	ann.open("/tournaments")
+	ann.wait("the form", `!!document.querySelector("#t-create-form") && document.querySelectorAll("#t-game option").length > 0`)
+	seats := `!document.querySelector("#t-seats").closest(".field").hidden`
+	for _, tc := range []struct {
+		kind, game string
+		seats      bool
+	}{{"arena", "quizl", false}, {"swiss", "nymphabet", false}, {"swiss", "salvo", false}, {"swiss", "wordfight", true}, {"swiss", "quizl", true}} {
+		ann.pick("#t-kind", tc.kind)
+		ann.pick("#t-game", tc.game)
+		if got := eval[bool](ann, seats); got != tc.seats {
+			t.Errorf("%s of %s: the seats are offered: %v, want %v", tc.kind, tc.game, got, tc.seats)
+		}
+		if got := eval[bool](ann, `!document.querySelector("#t-rounds").closest(".field").hidden`); got != (tc.kind == "swiss") {
+			t.Errorf("%s: the rounds are offered: %v", tc.kind, got)
+		}
+	}
+	ann.pick("#t-seats", "3")
+	ann.typeIn("#t-name", "Sunday Swiss")
+	ann.typeIn("#t-description", "Two rounds of Quizl, three a table.")
+	ann.typeIn("#t-rounds", "2")
+	ann.pick("#t-clock", "300")
+	ann.shot("tournament-form-swiss")
+	ann.click("#t-create-form button[type=submit]")
+	ann.wait("the event's page", `location.pathname.startsWith("/tournaments/") && !!document.querySelector("#t-join")`)
+	if got := ann.text("#t-terms"); !strings.Contains(got, "Swiss, 3 a table · Quizl · clock 5 minutes a turn · casual · 2 rounds · 0 players") {
+		t.Errorf("the Swiss's terms read %q", got)
+	}
+	if got := ann.text("#t-description"); got != "Two rounds of Quizl, three a table." {
+		t.Errorf("the description reads %q", got)
+	}
+	if eval[bool](ann, `!!document.querySelector("#t-join-password")`) {
+		t.Errorf("an event without a password asks for one")
+	}
+	ann.click("#t-join")
+	ann.wait("Ann in", `!!document.querySelector("#t-in") && document.querySelectorAll("#t-standings tbody tr").length === 1`)
+	if got := ann.text("#t-standings thead"); !strings.Contains(got, "Buchholz") || !strings.Contains(got, "S-B") {
+		t.Errorf("a Swiss's standings' columns read %q", got)
+	}
+	ann.click("#t-start")
+	ann.wait("the refusal", `document.querySelector("#t-error").textContent !== ""`)
+	if got := ann.text("#t-error"); !strings.Contains(got, "needs at least 3 players to start; it has 1") {
+		t.Errorf("starting a Swiss of one: the page says %q", got)
+	}
+	if got := ann.text("#t-when"); !strings.HasPrefix(got, "starts in ") {
+		t.Errorf("after the refusal the countdown reads %q", got)
+	}
+	ann.accessibleThemes("a Swiss's page")
+
+	// Leaving takes Ann out; the list shows the Swiss to come.
+	ann.click("#t-leave")
+	ann.wait("Ann out", `!!document.querySelector("#t-join") && document.querySelectorAll("#t-standings tbody tr").length === 0`)
+	id := strings.TrimPrefix(eval[string](ann, `location.pathname`), "/tournaments/")
+	gus.open("/tournaments")
+	gus.wait("the Swiss listed", fmt.Sprintf(`!!document.querySelector('#t-list-created tr[data-event=%q]')`, id))
+	if got := gus.text(fmt.Sprintf(`#t-list-created tr[data-event=%q]`, id)); !strings.Contains(got, "Sunday Swiss") || !strings.Contains(got, "Swiss, 3 a table") || strings.Contains(got, "password") {
+		t.Errorf("the list's line of the Swiss reads %q", got)
+	}
+}

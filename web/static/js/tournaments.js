@@ -21,6 +21,10 @@ import { winnersOf } from "./eventwins.js";
 // of a game's end.
 const POLL = 3000;
 
+// multiSeat are the games a Swiss may seat three or four at a table:
+// the two that play best with more than two players.
+const multiSeat = ["quizl", "wordfight"];
+
 // SOON is how near a start is shown as a countdown rather than a date.
 const SOON = 60 * 60 * 1000;
 
@@ -218,7 +222,7 @@ function createForm() {
     minutesField.hidden = swiss;
     roundsField.hidden = !swiss;
     const g = offered.find(x => x.name === game.value);
-    seatsField.hidden = !(swiss && g && g.max_players >= 3);
+    seatsField.hidden = !(swiss && g && multiSeat.includes(g.name) && g.max_players >= 3);
     if (seatsField.hidden) seats.value = "2";
   };
   kind.addEventListener("change", sync);
