@@ -1,8 +1,12 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -101,7 +105,7 @@ func TestTournamentArena(t *testing.T) {
 	if got := ann.text("#t-terms"); !strings.Contains(got, "Arena · Nymphabet · clock 1+0") || !strings.Contains(got, "10 minutes · 0 players") || !strings.Contains(got, "made by Ann") {
 		t.Errorf("the event's terms read %q", got)
 	}
-	if got := ann.text("#t-when"); !strings.HasPrefix(got, "starts in ") {
+	if got := ann.text("#t-when"); !strings.HasPrefix(got, "Starts in ") {
 		t.Errorf("the countdown reads %q", got)
 	}
 
@@ -146,7 +150,7 @@ func TestTournamentArena(t *testing.T) {
 		p.wait("the table of the event", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
 	}
 	cy.wait("the game under way, to watch", `!!document.querySelector("#t-playing a.button")`)
-	if got := cy.text("#t-when"); !strings.HasPrefix(got, "ends in ") {
+	if got := cy.text("#t-when"); !strings.HasPrefix(got, "Ends in ") {
 		t.Errorf("a running arena's countdown reads %q", got)
 	}
 	cy.shot("tournament-started")
@@ -276,7 +280,7 @@ func TestTournamentSwiss(t *testing.T) {
 	if got := ann.text("#t-error"); !strings.Contains(got, "needs at least 3 players to start; it has 1") {
 		t.Errorf("starting a Swiss of one: the page says %q", got)
 	}
-	if got := ann.text("#t-when"); !strings.HasPrefix(got, "starts in ") {
+	if got := ann.text("#t-when"); !strings.HasPrefix(got, "Starts in ") {
 		t.Errorf("after the refusal the countdown reads %q", got)
 	}
 	ann.accessibleThemes("a Swiss's page")
@@ -289,5 +293,112 @@ func TestTournamentSwiss(t *testing.T) {
 	gus.wait("the Swiss listed", fmt.Sprintf(`!!document.querySelector('#t-list-created tr[data-event=%q]')`, id))
 	if got := gus.text(fmt.Sprintf(`#t-list-created tr[data-event=%q]`, id)); !strings.Contains(got, "Sunday Swiss") || !strings.Contains(got, "Swiss, 3 a table") || strings.Contains(got, "password") {
 		t.Errorf("the list's line of the Swiss reads %q", got)
+	}
+}
+
+// eventChat answers an event's chat routes as the chat rooms are to
+// (GET /api/v1/tournaments/{id}/chat?since=N answering {"chat": the
+// lines after N}, POST with {"text"} answering the line), in memory, so
+// that the page's panel is tried against that shape before the server
+// serves it. An account (the session cookie, no token) writes as Ann, a
+// guest as Gus; a line over 200 characters is refused.
+type eventChat struct {
+	mu    sync.Mutex
+	lines []map[string]any
+}
+
+func (c *eventChat) wrap(next http.Handler) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/v1/tournaments/{id}/chat", func(w http.ResponseWriter, r *http.Request) {
+		since, _ := strconv.Atoi(r.URL.Query().Get("since"))
+		c.mu.Lock()
+		out := []map[string]any{}
+		for _, l := range c.lines {
+			if l["seq"].(int) > since {
+				out = append(out, l)
+			}
+		}
+		c.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(map[string]any{"chat": out})
+	})
+	mux.HandleFunc("POST /api/v1/tournaments/{id}/chat", func(w http.ResponseWriter, r *http.Request) {
+		var body struct{ Text string }
+		json.NewDecoder(r.Body).Decode(&body)
+		w.Header().Set("Content-Type", "application/json")
+		if len([]rune(body.Text)) > 200 {
+			w.WriteHeader(http.StatusBadRequest)
+			json.NewEncoder(w).Encode(map[string]string{"error": "a message is at most 200 characters"})
+			return
+		}
+		name, kind := "Ann", "account"
+		if r.Header.Get("Authorization") != "" {
+			name, kind = "Gus", "guest"
+		}
+		c.mu.Lock()
+		l := map[string]any{"seq": len(c.lines) + 1, "name": name, "player": kind, "text": body.Text, "at": time.Now().UTC()}
+		c.lines = append(c.lines, l)
+		c.mu.Unlock()
+		json.NewEncoder(w).Encode(l)
+	})
+	mux.Handle("/", next)
+	return mux
+}
+
+// TestTournamentChat: an event's page shows its chat panel where the
+// server serves the room, and hides it where it does not. Ann (an
+// account) and Gus (a guest) write; each reads the other's line, the
+// guest's marked; an empty line and one the server refuses say why in
+// place.
+func TestTournamentChat(t *testing.T) {
+	room := &eventChat{}
+	srv := newWrappedServer(t, nil, room.wrap)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", srv.base)
+	gus := newPlayer(t, b, "Gus", srv.base)
+	ann.signUp("Ann", "correct horse battery")
+	id := eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "arena", name: "Chatty Arena", game: "salvo", clock: 60, minutes: 60 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	for _, p := range []*player{ann, gus} {
+		p.open(page)
+		p.wait("the chat panel", `!!document.querySelector("#t-chat") && !document.querySelector("#t-chat").hidden`)
+	}
+	if got := ann.text("#t-chat-log"); got != "No messages yet." {
+		t.Errorf("an empty chat reads %q", got)
+	}
+	ann.click("#t-chat-send")
+	ann.wait("the empty line refused", `document.querySelector("#t-chat-error").textContent !== ""`)
+	if got := ann.text("#t-chat-error"); got != "Write a message first." {
+		t.Errorf("an empty line: the panel says %q", got)
+	}
+	ann.typeIn("#t-chat-text", "good luck, all")
+	ann.click("#t-chat-send")
+	gus.wait("Ann's line", `document.querySelector("#t-chat-log").textContent.includes("Ann: good luck, all")`)
+	gus.typeIn("#t-chat-text", "thanks")
+	gus.click("#t-chat-send")
+	ann.wait("Gus's line", `document.querySelector("#t-chat-log").textContent.includes("Gus (guest): thanks")`)
+	gus.typeIn("#t-chat-text", strings.Repeat("x", 201))
+	gus.click("#t-chat-send")
+	gus.wait("the refusal", `document.querySelector("#t-chat-error").textContent !== ""`)
+	if got := gus.text("#t-chat-error"); got != "a message is at most 200 characters" {
+		t.Errorf("a line over the cap: the panel says %q", got)
+	}
+	if n := eval[int](ann, `document.querySelectorAll("#t-chat-log li").length`); n != 2 {
+		t.Errorf("Ann's chat holds %d lines, want 2", n)
+	}
+	ann.shot("tournament-chat")
+	ann.accessibleThemes("an event's page with its chat")
+
+	// Without the room's route, no panel.
+	plain := startServer(t)
+	cy := newPlayer(t, b, "Cy", plain)
+	cy.signUp("Cyd", "a third fine phrase")
+	id = eval[string](cy, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "arena", game: "salvo", clock: 60, minutes: 60 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	cy.open("/tournaments/" + id)
+	cy.wait("the page", `!!document.querySelector("#t-join")`)
+	if !eval[bool](cy, `document.querySelector("#t-chat").hidden`) {
+		t.Errorf("the chat panel shows on a server without the event's chat")
 	}
 }

@@ -103,6 +103,9 @@ export function whenWords(e, now) {
   }
 }
 
+// sentence begins words with a capital when they stand alone.
+const sentence = (words, alone) => alone ? words.charAt(0).toUpperCase() + words.slice(1) + "." : words;
+
 // ticking keeps every element marked data-when showing its event's time
 // from now, once a second, until stop is called.
 function ticking(root, byID) {
@@ -110,7 +113,7 @@ function ticking(root, byID) {
     const now = Date.now();
     for (const el of root.querySelectorAll("[data-when]")) {
       const e = byID.get(el.dataset.when);
-      if (e) el.textContent = whenWords(e, now);
+      if (e) el.textContent = sentence(whenWords(e, now), el.dataset.sentence);
     }
   };
   tick();
@@ -333,7 +336,8 @@ export async function event(main, id) {
     about.textContent = e.description || "";
     about.hidden = !e.description;
     when.dataset.when = e.id;
-    when.textContent = whenWords(e, Date.now());
+    when.dataset.sentence = "1";
+    when.textContent = sentence(whenWords(e, Date.now()), true);
     drawWinners();
     drawActions();
     drawStandings();
