@@ -60,6 +60,7 @@ func playToResign(t *testing.T, winner, loser *player) string {
 // page, which has no stream for a guest), and Cy watches that game from
 // the page. Ben resigns: Cy sees the standings move. The next game comes
 // at once: Ann by the stream's banner on her table's page, Ben by the
+// banner of the page's own asking (a guest has no stream) and by the
 // event page's "your game is ready" link. After the arena's time (the
 // server's clock moved on), the page names its winner, and the winner's
 // profile lists the event. No page ever received the password.
@@ -181,6 +182,11 @@ func TestTournamentArena(t *testing.T) {
 	ann.wait("the banner of the next game", `!!document.querySelector(".banner.your-game a")`)
 	ann.click(".banner.your-game a")
 	ann.wait("the next table", `location.pathname.startsWith("/t/") && location.pathname !== `+jsString(table)+` && !!document.querySelector("#turn")`)
+	// Ben, a guest without a stream, hears of it from the page's asking.
+	ben.wait("the guest's banner of the next game", `!!document.querySelector(".banner.your-game a")`)
+	if got := ben.text(".banner.your-game"); !strings.Contains(got, "Your game is ready: Nymphabet, against Ann.") {
+		t.Errorf("Ben's banner reads %q", got)
+	}
 	ben.open(page)
 	ben.wait("the link to the next game", `!!document.querySelector("#t-go")`)
 	if got := ben.text("#t-your-game"); !strings.Contains(got, "Your game is ready: against Ann.") {

@@ -9,7 +9,7 @@
 // the same from any screen).
 
 import { h, append, fill, field, plural, toast } from "./dom.js";
-import { call, identityToken, signedIn, myName, rememberSeat } from "./api.js";
+import { call, identityToken, signedIn, myName, rememberSeat, seatFor } from "./api.js";
 import { games, title } from "./catalog.js";
 import { go } from "./nav.js";
 import { clockControl, clockPresets } from "./options.js";
@@ -39,9 +39,62 @@ function joinedHere() {
 function markJoined(id, on) {
   const j = joinedHere();
   if (on) j[id] = Date.now(); else delete j[id];
+  follow(id, on);
   const keys = Object.keys(j);
   if (keys.length > 100) delete j[keys[0]];
   try { localStorage.setItem(JOINED, JSON.stringify(j)); } catch { /* private mode: forget */ }
+}
+
+// A guest has no player stream to hear of their pairings: while they are
+// in an event under way, the page asks every few seconds for the tables
+// they sit at (GET /api/v1/identity/tables), and a table this browser
+// holds no seat for is one an event made. From the event's page (or the
+// home page or the list) it takes them there; from anywhere else a
+// banner leads there, as the stream's does for an account. The asking
+// also keeps the guest online, which an arena needs to pair them. It
+// lasts while the page is loaded; the event's page starts it again.
+const FOLLOW = 4000;
+const followed = new Map(); // event id -> its page's path
+let followTimer = null;
+
+function follow(id, on) {
+  if (on && !signedIn()) followed.set(id, "/tournaments/" + id);
+  else followed.delete(id);
+  if (followed.size && !followTimer) followTimer = setInterval(guestPairings, FOLLOW);
+  if (!followed.size && followTimer) { clearInterval(followTimer); followTimer = null; }
+}
+
+async function guestPairings() {
+  if (signedIn()) { for (const id of [...followed.keys()]) follow(id, false); return; }
+  let tables;
+  try { tables = (await call("GET", "/identity/tables", undefined, await identityToken(myName()))).tables || []; } catch { return; }
+  for (const t of tables) {
+    if (seatFor(t.id) || t.status === "finished") continue;
+    rememberSeat(t.id, { seat: t.seat, token: await identityToken(myName()), game: t.game });
+    const where = location.pathname.replace(/\/+$/, "") || "/";
+    if (where === "/" || where === "/tournaments" || [...followed.values()].includes(where)) {
+      if (openedHere(t.id)) continue;
+      toast("Your game is ready");
+      go("/t/" + encodeURIComponent(t.id));
+      return;
+    }
+    banner(t);
+  }
+}
+
+// banner leads a guest to table t from another screen.
+function banner(t) {
+  let b = document.getElementById("event-banner");
+  if (!b) {
+    b = h("section", { id: "event-banner", class: "challenges", "aria-label": "Your tournament game", "aria-live": "polite" });
+    document.getElementById("main").before(b);
+  }
+  const el = h("div", { class: "banner your-game", "data-tournament-table": t.id },
+    h("p", {}, h("strong", {}, "Your game is ready: "), `${t.title || title(t.game)}, against ${(t.seats || []).filter(x => x.seat !== t.seat).map(x => x.name).join(", ") || "another player"}.`),
+    h("div", { class: "row" },
+      h("a", { class: "button primary", href: "/t/" + encodeURIComponent(t.id), onclick: () => el.remove() }, "Go to your table"),
+      h("button", { type: "button", onclick: () => el.remove() }, "Later")));
+  append(b, el);
 }
 
 // myToken is what acts for this browser: nothing for an account (its
@@ -470,6 +523,7 @@ export async function event(main, id) {
 
   const take = ans => {
     e = ans;
+    if (!signedIn()) follow(id, inIt() && e.status !== "finished");
     const j = JSON.stringify(e);
     if (e.version !== shownVersion || j !== shownJSON) {
       shownVersion = e.version;
