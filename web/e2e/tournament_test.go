@@ -110,7 +110,13 @@ func TestTournamentArena(t *testing.T) {
 		t.Errorf("the countdown reads %q", got)
 	}
 
-	// A wrong password is refused in place, the right one lets Ann in.
+	// No password, then a wrong one, are refused in place; the right one
+	// lets Ann in.
+	ann.click("#t-join")
+	ann.wait("the missing password", `document.querySelector("#t-error").textContent !== ""`)
+	if got := ann.text("#t-error"); got != "This event has a password: type it first." {
+		t.Errorf("no password: the page says %q", got)
+	}
 	ann.typeIn("#t-join-password", "open sesame")
 	ann.click("#t-join")
 	ann.wait("the refusal", `document.querySelector("#t-error").textContent !== ""`)

@@ -6,7 +6,8 @@
 // its chat. The page follows the event by asking for it every few
 // seconds while it is open, and takes a player to their table when the
 // event seats them (the player stream's tournamentGame, stream.js, does
-// the same from any screen).
+// the same from any screen for an account; for a guest, who has no
+// stream, this module asks for their tables while they are in an event).
 
 import { h, append, fill, field, plural, toast } from "./dom.js";
 import { call, identityToken, signedIn, myName, rememberSeat, seatFor } from "./api.js";
@@ -16,10 +17,11 @@ import { clockControl, clockPresets } from "./options.js";
 import { clockWords } from "./rulestext.js";
 import { winnersOf } from "./eventwins.js";
 
-// POLL is how often an open page asks for its event (and its list for
-// the events): often enough that a standing moves within a few seconds
-// of a game's end.
+// POLL is how often an event's open page asks for it: often enough that
+// a standing moves within a few seconds of a game's end. The list asks
+// every LIST_POLL: its lines change more slowly.
 const POLL = 3000;
+const LIST_POLL = 5000;
 
 // multiSeat are the games a Swiss may seat three or four at a table:
 // the two that play best with more than two players.
@@ -211,7 +213,7 @@ export async function events(main) {
   };
   await load();
   const stopTick = ticking(main, byID);
-  const timer = setInterval(load, 5000);
+  const timer = setInterval(load, LIST_POLL);
   append(main, createForm());
   return () => { clearInterval(timer); stopTick(); };
 }
@@ -534,6 +536,7 @@ export async function event(main, id) {
 
   async function join(pw) {
     err.textContent = "";
+    if (pw && !pw.value) { err.textContent = "This event has a password: type it first."; pw.focus(); return; }
     const body = pw && pw.value ? { password: pw.value } : {};
     try {
       const ans = await call("POST", `/tournaments/${encodeURIComponent(id)}/join`, body, await myToken());
