@@ -17,11 +17,13 @@
 //     rules' 3/2/1/0 and 2/1/0, doubled). Players tied for places share
 //     those places' points equally ([TablePoints]); in doubled units the
 //     share is always a whole number (two tied for first of four take
-//     (6+4)/2 = 5 each). A two-seat table in these units is 2/1/0, the
-//     same as a Swiss game, so one event may mix table sizes.
+//     (6+4)/2 = 5 each). The same rule at a table of two gives 2/1/0: a
+//     two-seat game's units are the doubled units too.
 //
-// A front end that shows the rules' undoubled place points divides a
-// multi-seat total by two.
+// A front end that shows the rules' undoubled points divides by two. What
+// a bye scores in a multi-seat event is the caller's choice; the mean of
+// a full table's place points (3 at tables of four, 2 at three) neither
+// rewards nor punishes sitting out.
 //
 // # Swiss
 //
@@ -31,14 +33,31 @@
 // of their points difference (a gap of two wins costs four times a gap of
 // one), then a little for the distance between their places in the
 // standings, so that among equally close scores neighbours meet. When the
-// field is odd, the lowest-ranked entrant with the fewest byes (in
-// practice: without one) for whom the rest can still be paired sits out;
-// the caller scores that bye as a win. [Swiss] fails when no pairing
-// without a rematch exists; [MaxRounds] says how many rounds a field can
-// always play.
+// field is odd, the lowest-ranked entrant without a bye for whom the rest
+// can still be paired sits out; the caller scores that bye as a win. Who
+// sits first at a table alternates from game to game by a hash of the
+// player's ID, so that over an event each player sits first about half
+// the time. [Swiss] fails, wrapping [ErrNoPairing], when no pairing
+// without a rematch exists; an event must plan no more than [MaxRounds]
+// rounds, and should end early if a late round still finds none.
 //
-// [Groups] seats 3 or 4 players a table for Word Fight and Quizl; [Arena]
-// pairs an arena's waiting pool at once, as games end.
+// An [Entrant]'s Met lists one entry per game played against that
+// opponent; a bye is not a meeting and is counted in Byes instead.
+//
+// # Multi-seat events
+//
+// [Groups] seats 3 or 4 players a table for Word Fight and Quizl: close
+// scores together, few pairs that met before, every table of seats or
+// seats−1 players and never fewer than 3. Its doc gives the table sizes
+// for every field. Each table then scores by place ([TablePoints]).
+//
+// # Arenas
+//
+// [Arena] pairs an arena's waiting pool at once, as games end: neighbours
+// in the standings meet, and two who just played each other meet again
+// straight away only when nobody else can take either of them. A player
+// left over waits for the next game to end. A [Streak] scores an arena
+// player's games.
 //
 // # Standings and tie-breaks
 //
@@ -47,10 +66,16 @@
 // needs an order) entrants go by points, then rating, then ID.
 //
 // A bye is a [Game] with one player. For the tie-breaks it is a game
-// against a virtual opponent whose total equals the player's own total,
-// and a bye with points counts as a win against that opponent: a bye
-// neither helps nor hurts a player's tie-breaks compared with peers on the
-// same score (the idea of FIDE's rule for unplayed games, simplified).
+// against virtual opponents as strong as the player: as many as a table of
+// the event holds besides the player (one in a two-seat event; three when
+// the event has tables of four), each with a total equal to the player's
+// own. Against each, the bye is a win, a draw or a loss as its points stand
+// above, at or below a table's mean place points (1 at two seats, 2 at
+// three, 3 at four): a Swiss bye (2) is a win, a multi-seat bye of the
+// mean a draw with each, and a player sitting out unpaid (0) a loss. A bye
+// thus neither lifts nor sinks the player's tie-breaks much against peers
+// on the same score (the idea of FIDE's rule for unplayed games,
+// simplified).
 //
 // Buchholz is the sum, over a player's games, of each opponent's final
 // total (at a multi-seat table, of every other player's total).

@@ -26,12 +26,18 @@ const maxPasses = 50
 // byes; the caller scores a bye as it chooses (a win in a two-seat event).
 //
 // Seating: a table costs, for each two players at it, the square of their
-// points difference plus a penalty for each time they met before (as much
-// as a gap of one table's whole spread of place points, twice: see
-// [PlacePoints]). Groups fills tables in standings order, the larger
-// tables first, and then swaps players between tables while a swap lowers
-// the total cost. It is not an exact optimum, but it never seats worse
-// than the plain standings order, and it is deterministic. Tables come in
+// points difference plus a penalty for each time they met before: twice
+// the square of a table's whole spread of [PlacePoints] (72 at tables of
+// four, 32 at three), so that seating two who met weighs like a points
+// gap of about 8 (or 6) between them. Groups fills tables in standings order,
+// the larger tables first (so tables of seats−1 go to the bottom of the
+// standings), and then, while it lowers the total cost, swaps players
+// between tables and moves a player from a larger table to a smaller one.
+// That is not always the exact optimum, but it never seats at a higher
+// cost than the plain standings order, and it is deterministic.
+//
+// A table of seats−1 gives fewer place points (4/2/0 against 6/4/2/0);
+// an event that wants them even can scale them as it scores. Tables come in
 // standings order; within a table the seat order follows a hash of the
 // players and their games played, as in [Swiss].
 func Groups(field []Entrant, seats int) (Round, error) {
@@ -43,7 +49,7 @@ func Groups(field []Entrant, seats int) (Round, error) {
 	}
 	sizes, nbyes := tableSizes(len(field), seats)
 	order := standings(field)
-	var round Round
+	round := Round{Tables: [][]string{}}
 	if nbyes > 0 {
 		var byes []int
 		byes, order = chooseByes(field, order, nbyes)
@@ -168,23 +174,20 @@ func (g *grouping) costWith(p, t, skip int) int64 {
 	return c
 }
 
-// improve swaps players between tables while a swap lowers the total
-// cost, in a fixed order so that the result is deterministic.
+// improve swaps players between tables, and moves a player from a larger
+// table to one seat smaller (which keeps the sizes' count), while that
+// lowers the total cost; in a fixed order, so that the result is
+// deterministic.
 func (g *grouping) improve() {
 	for range maxPasses {
 		changed := false
 		for a := range g.seat {
-			for b := a + 1; b < len(g.seat); b++ {
-				for sa := range g.seat[a] {
-					for sb := range g.seat[b] {
-						x, y := g.seat[a][sa], g.seat[b][sb]
-						before := g.costWith(x, a, sa) + g.costWith(y, b, sb)
-						after := g.costWith(y, a, sa) + g.costWith(x, b, sb)
-						if after < before {
-							g.seat[a][sa], g.seat[b][sb] = y, x
-							changed = true
-						}
-					}
+			for b := range g.seat {
+				if a < b && g.swapBetween(a, b) {
+					changed = true
+				}
+				if len(g.seat[a]) == len(g.seat[b])+1 && g.moveBetween(a, b) {
+					changed = true
 				}
 			}
 		}
@@ -192,6 +195,42 @@ func (g *grouping) improve() {
 			return
 		}
 	}
+}
+
+// swapBetween makes every swap between tables a and b that lowers the
+// cost, and reports whether it made any.
+func (g *grouping) swapBetween(a, b int) bool {
+	changed := false
+	for sa := range g.seat[a] {
+		for sb := range g.seat[b] {
+			x, y := g.seat[a][sa], g.seat[b][sb]
+			before := g.costWith(x, a, sa) + g.costWith(y, b, sb)
+			after := g.costWith(y, a, sa) + g.costWith(x, b, sb)
+			if after < before {
+				g.seat[a][sa], g.seat[b][sb] = y, x
+				changed = true
+			}
+		}
+	}
+	return changed
+}
+
+// moveBetween moves the one player from table a to table b, one seat
+// smaller, whose move lowers the cost most, if any does.
+func (g *grouping) moveBetween(a, b int) bool {
+	best, gain := -1, int64(0)
+	for sa, x := range g.seat[a] {
+		if d := g.costWith(x, a, sa) - g.costWith(x, b, -1); d > gain {
+			best, gain = sa, d
+		}
+	}
+	if best < 0 {
+		return false
+	}
+	x := g.seat[a][best]
+	g.seat[a] = slices.Delete(g.seat[a], best, best+1)
+	g.seat[b] = append(g.seat[b], x)
+	return true
 }
 
 // tables returns the seating as IDs: tables in standings order (by their

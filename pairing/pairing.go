@@ -72,17 +72,47 @@ func standings(field []Entrant) []int {
 }
 
 // seatHash is a deterministic, well-spread number for a player at a
-// table: seat order follows it, so that who sits first looks random but is
-// the same on every node and changes from game to game.
+// table after games games: seat orders follow it, so that they look random
+// but are the same on every node, and change from game to game.
 func seatHash(id string, games int) uint64 {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%s\x00%d", id, games)
-	return h.Sum64()
+	h.Write([]byte(id))
+	return mix(h.Sum64() + uint64(games)*0x9e3779b97f4a7c15)
 }
 
-// seatOrder sorts the IDs of a table into seat order by seatHash, with the
-// ID to break a (vanishingly rare) tie.
+// mix is the finaliser of SplitMix64: every bit of x moves every bit of
+// the result, which FNV alone does not do for the last bytes hashed.
+func mix(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// seatOrder sorts the IDs of a table into seat order. At a two-seat table
+// each player leans to sitting first in every other game (which games
+// depends on a hash of the ID), and when both lean the same way a hash of
+// both decides; over an event each player sits first about half the
+// time. A larger table sorts by seatHash.
 func seatOrder(table []string, games map[string]int) {
+	if len(table) == 2 {
+		a, b := table[0], table[1]
+		wantA := (seatHash(a, 0)+uint64(games[a]))%2 == 0
+		wantB := (seatHash(b, 0)+uint64(games[b]))%2 == 0
+		aFirst := wantA
+		if wantA == wantB {
+			// A coin both orders of the pair toss alike: heads, the
+			// smaller ID sits first.
+			heads := mix(seatHash(a, games[a])^seatHash(b, games[b]))%2 == 0
+			aFirst = heads == (a < b)
+		}
+		if !aFirst {
+			table[0], table[1] = b, a
+		}
+		return
+	}
 	slices.SortFunc(table, func(a, b string) int {
 		if c := cmp.Compare(seatHash(a, games[a]), seatHash(b, games[b])); c != 0 {
 			return c

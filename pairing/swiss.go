@@ -1,9 +1,6 @@
 package pairing
 
-import (
-	"errors"
-	"fmt"
-)
+import "fmt"
 
 // maxGap caps the points difference a pairing cost counts: beyond it every
 // gap is as bad, and the cap keeps costs far from overflow.
@@ -11,19 +8,21 @@ const maxGap = 1000
 
 // Swiss pairs one round of a Swiss event: two-seat tables of players with
 // equal or close points, never two who have met before. When the field is
-// odd, one entrant sits out: the lowest-ranked with the fewest byes (in
-// practice, without one) for whom the others can still be paired. Tables
-// come in standings order (the best-placed pair first); within a table
-// the seat order follows a hash of the players and the games they have
-// played, so that it is the same on every node and changes from round to
-// round. Swiss fails, wrapping [ErrNoPairing], when every way to pair the
-// field repeats a game.
+// odd, one entrant sits out: the lowest-ranked without a bye for whom the
+// others can still be paired (should every such choice force a rematch,
+// the lowest-ranked with the fewest byes). Tables come in standings order
+// (the best-placed pair first); within a table the seat order follows a
+// hash of the players and the games they have played, so that it is the
+// same on every node, looks random, and changes from round to round. The
+// order of field does not matter. Swiss fails, wrapping [ErrNoPairing],
+// when every way to pair the field repeats a game; it fails too on an
+// empty or repeated ID.
 func Swiss(field []Entrant) (Round, error) {
 	if err := checkField(field); err != nil {
 		return Round{}, err
 	}
 	order := standings(field)
-	var round Round
+	round := Round{Tables: [][]string{}}
 	if len(order)%2 == 1 {
 		bye, rest, err := swissBye(field, order)
 		if err != nil {
@@ -41,28 +40,34 @@ func Swiss(field []Entrant) (Round, error) {
 }
 
 // swissBye chooses who sits out an odd round, and returns the others in
-// standings order.
+// standings order. One matching over the field and a virtual player who
+// stands for the bye settles it exactly: pairs cost nothing (only
+// rematches are ruled out) and the bye costs more the higher its taker
+// stands and the more byes they have had, so the cheapest perfect
+// matching gives the bye to the lowest-ranked of those with the fewest
+// byes for whom the others can still be paired.
 func swissBye(field []Entrant, order []int) (string, []int, error) {
+	n := len(order)
 	fewest := field[order[0]].Byes
 	for _, i := range order {
 		fewest = min(fewest, field[i].Byes)
 	}
-	for k := len(order) - 1; k >= 0; k-- {
-		if field[order[k]].Byes != fewest {
-			continue
+	met := metSets(field, order)
+	mate, err := MinCostMatching(n+1, func(i, j int) (int64, bool) {
+		if j == n {
+			extra := int64(min(field[order[i]].Byes-fewest, n))
+			return extra*int64(n) + int64(n-1-i), true
 		}
-		rest := make([]int, 0, len(order)-1)
-		rest = append(rest, order[:k]...)
-		rest = append(rest, order[k+1:]...)
-		_, err := swissMatch(field, rest)
-		if err == nil {
-			return field[order[k]].ID, rest, nil
-		}
-		if !errors.Is(err, ErrNoPairing) {
-			return "", nil, err
-		}
+		return 0, !met[i][field[order[j]].ID]
+	})
+	if err != nil {
+		return "", nil, fmt.Errorf("%d players, whoever sits out: %w", n, err)
 	}
-	return "", nil, fmt.Errorf("%d players, whoever sits out: %w", len(order), ErrNoPairing)
+	k := mate[n]
+	rest := make([]int, 0, n-1)
+	rest = append(rest, order[:k]...)
+	rest = append(rest, order[k+1:]...)
+	return field[order[k]].ID, rest, nil
 }
 
 // swissMatch pairs the entrants order lists (in standings order) by least
@@ -74,13 +79,17 @@ func swissMatch(field []Entrant, order []int) ([]int, error) {
 	// The standings distance of a whole matching is below n², so a points
 	// gap of 1 (weighing n²) outweighs any arrangement of places.
 	weight := int64(n)*int64(n) + 1
-	return MinCostMatching(n, func(i, j int) (int64, bool) {
+	mate, err := MinCostMatching(n, func(i, j int) (int64, bool) {
 		if met[i][field[order[j]].ID] {
 			return 0, false
 		}
 		gap := int64(min(abs(field[order[i]].Points-field[order[j]].Points), maxGap))
 		return gap*gap*weight + int64(j-i), true
 	})
+	if err != nil {
+		return nil, fmt.Errorf("%d players: %w", n, err)
+	}
+	return mate, nil
 }
 
 // metSets returns, for each entrant order lists, the set of IDs they have
@@ -115,7 +124,7 @@ func swissTables(field []Entrant, order, mate []int) [][]string {
 	for _, i := range order {
 		games[field[i].ID] = len(field[i].Met) + field[i].Byes
 	}
-	var tables [][]string
+	tables := make([][]string, 0, len(mate)/2)
 	for k, m := range mate {
 		if m < k {
 			continue

@@ -14,15 +14,17 @@ type Game struct {
 }
 
 // Buchholz returns each player's Buchholz score: the sum, over their
-// games, of every opponent's total (a bye: the player's own total; see the
-// package doc). totals holds each player's final total; a player missing
-// from it counts 0. Only players with games appear in the result.
+// games, of every opponent's total; a bye counts as a game against
+// opponents whose totals equal the player's own (see the package doc).
+// totals holds each player's final total; a player missing from it counts
+// 0. Only players with games appear in the result.
 func Buchholz(games []Game, totals map[string]int) map[string]int {
+	k := virtualOpponents(games)
 	b := make(map[string]int)
 	for _, g := range games {
 		if len(g.Players) == 1 {
 			p := g.Players[0]
-			b[p] += totals[p]
+			b[p] += k * totals[p]
 			continue
 		}
 		for i, p := range g.Players {
@@ -43,37 +45,51 @@ func Buchholz(games []Game, totals map[string]int) map[string]int {
 // the player took more points from the game than the opponent, 1 when as
 // many and 0 when fewer. A two-seat game thus counts a beaten opponent's
 // total twice, a drawn one's once and a winner's not at all: the classical
-// score, doubled. A bye counts as a game against the player's own total,
-// won when it gave points. totals holds each player's final total; a
-// player missing from it counts 0. Only players with games appear in the
-// result.
+// score, doubled. A bye counts as a game against opponents as strong as
+// the player (see the package doc). totals holds each player's final
+// total; a player missing from it counts 0. Only players with games appear
+// in the result.
 func SonnebornBerger(games []Game, totals map[string]int) map[string]int {
+	k := virtualOpponents(games)
 	sb := make(map[string]int)
 	for _, g := range games {
 		if len(g.Players) == 1 {
 			p := g.Players[0]
-			sb[p] += 0
-			if pointsOf(g, 0) > 0 {
-				sb[p] += 2 * totals[p]
-			}
+			sb[p] += k * totals[p] * result(pointsOf(g, 0), k)
 			continue
 		}
 		for i, p := range g.Players {
 			sb[p] += 0
 			for j, q := range g.Players {
-				if i == j {
-					continue
-				}
-				switch x, y := pointsOf(g, i), pointsOf(g, j); {
-				case x > y:
-					sb[p] += 2 * totals[q]
-				case x == y:
-					sb[p] += totals[q]
+				if i != j {
+					sb[p] += totals[q] * result(pointsOf(g, i), pointsOf(g, j))
 				}
 			}
 		}
 	}
 	return sb
+}
+
+// virtualOpponents is how many opponents a bye stands for: one fewer than
+// the most players at any table of the event (one in a two-seat event).
+func virtualOpponents(games []Game) int {
+	most := 2
+	for _, g := range games {
+		most = max(most, len(g.Players))
+	}
+	return most - 1
+}
+
+// result is a player's result against another, in two-seat units, from
+// the points each took from the game: 2 above, 1 level, 0 below.
+func result(mine, theirs int) int {
+	switch {
+	case mine > theirs:
+		return 2
+	case mine == theirs:
+		return 1
+	}
+	return 0
 }
 
 // pointsOf is player i's points from g; a missing entry counts 0.

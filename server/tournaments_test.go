@@ -13,6 +13,7 @@ import (
 
 	"parlour/game"
 	"parlour/server/internal/servertest"
+	"parlour/server/social"
 	"parlour/server/tournament"
 	"parlour/store"
 )
@@ -181,8 +182,8 @@ func TestTournamentArena(t *testing.T) {
 				}
 			}
 		}
-		// The table is among the player's own.
-		if st, got := f.players[games[0].Players[0]].do("GET", "/api/v1/identity/tables", nil, nil); st != 200 || !strings.Contains(got, games[0].Table) {
+		// The table is among the player's own, naming its event.
+		if st, got := f.players[games[0].Players[0]].do("GET", "/api/v1/identity/tables", nil, nil); st != 200 || !strings.Contains(got, games[0].Table) || !strings.Contains(got, `"event":{"id":"`+ev.ID+`","name":"Evening Arena"}`) {
 			t.Fatalf("identity/tables: %d %s", st, got)
 		}
 		last := map[string]string{}
@@ -259,28 +260,32 @@ func TestTournamentArena(t *testing.T) {
 	})
 }
 
-// TestTournamentArenaAway: a player who is not online is not paired, and
-// is paired again once back.
+// TestTournamentArenaAway: a player who disconnects mid-arena is not
+// paired while away, and is paired again once back.
 func TestTournamentArenaAway(t *testing.T) {
 	t.Parallel()
-	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Dan")
-	f.online("Ann", "Bob", "Cat")
-	starts := f.clock.Now().Add(10 * time.Minute).UTC().Format(time.RFC3339)
-	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60, "starts": "`+starts+`"}`)
-	f.join(ev.ID, "Ann", "Bob", "Cat", "Dan")
-	// Dan's last request is ten minutes old when the arena starts, and
-	// he holds no stream: he is away.
-	f.clock.Advance(10 * time.Minute)
-	games := f.playing(ev.ID, 1)
-	if slices.Contains(games[0].Players, "Dan") {
-		t.Fatalf("Dan, away, was paired: %+v", games[0])
+	order := []string{"Ann", "Bob", "Cat", "Dan"}
+	f := newEventFixture(t, nil, order...)
+	f.online(order...)
+	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
+	f.join(ev.ID, order...)
+	f.clock.Advance(time.Minute)
+	f.stronger(f.playing(ev.ID, 2), order)
+	f.await(ev.ID, "the games scored", func(e tournament.Event) bool { return len(e.Playing) == 0 && len(e.Games) == 2 })
+
+	// Dan closes his stream and makes no request for longer than the
+	// online window: he is away when the arena pairs again.
+	dan, err := f.s.Auth().Authenticate(context.Background(), f.players["Dan"].token)
+	if err != nil {
+		t.Fatal(err)
 	}
-	f.stronger(games, []string{"Ann", "Bob", "Cat", "Dan"})
-	f.await(ev.ID, "the game scored", func(e tournament.Event) bool { return len(e.Playing) == 0 })
-	f.clock.Advance(tournament.ArenaPause)
-	games = f.playing(ev.ID, 1)
-	if slices.Contains(games[0].Players, "Dan") {
-		t.Fatalf("Dan, away, was paired: %+v", games[0])
+	f.streams["Dan"].res.Body.Close()
+	servertest.Eventually(t, 10*time.Second, "Dan's stream closed", func() bool { return !f.s.social.Holding(dan.Identity) })
+	f.clock.Advance(social.OnlineWindow + time.Second)
+	games := f.playing(ev.ID, 1)
+	f.clock.Advance(tournament.ArenaLook)
+	if e := f.get(ev.ID); len(e.Playing) != 1 || slices.Contains(games[0].Players, "Dan") {
+		t.Fatalf("Dan, away, was paired: %+v", e.Playing)
 	}
 	// Dan comes back; the arena's next look pairs him with the one
 	// waiting.

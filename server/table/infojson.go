@@ -109,6 +109,11 @@ func (in *Info) appendJSON(b, rules []byte) ([]byte, error) {
 		b = append(b, `,"daily":`...)
 		b = game.AppendJSONString(b, in.Daily)
 	}
+	if in.Event != nil {
+		if b, err = appendField(b, "event", in.Event); err != nil {
+			return nil, err
+		}
+	}
 	if in.Rated {
 		b = append(b, `,"rated":true`...)
 	}

@@ -401,6 +401,8 @@ type Info struct {
 	// Daily names the daily puzzle the table is an attempt at
 	// ("quizl/2006-01-02"), if any.
 	Daily string `json:"daily,omitempty"`
+	// Event names the tournament the table is a game of, if any.
+	Event *game.Tournament `json:"event,omitempty"`
 	// Rated is set on a rated table, and Pool names its rating pool.
 	Rated bool   `json:"rated,omitempty"`
 	Pool  string `json:"pool,omitempty"`
@@ -469,7 +471,7 @@ func (t *table) info() Info {
 		ID: t.id, Game: t.g.Name(), Title: t.g.Title(), Status: t.status,
 		Rules: t.cfg.Rules, Lexicon: t.cfg.Lexicon.Name(), Private: t.m.Private, ToMove: []game.Seat{},
 		Seats: make([]SeatInfo, 0, len(t.m.Seats)), Set: t.m.Set, Prev: t.m.Prev, Rematch: t.m.Rematch, Created: t.created,
-		Solitaire: t.solitaireInfo(), Daily: t.m.Daily, Rated: t.m.Rated, Pool: t.m.Pool,
+		Solitaire: t.solitaireInfo(), Daily: t.m.Daily, Event: t.m.Event, Rated: t.m.Rated, Pool: t.m.Pool,
 	}
 	if t.status.Live() {
 		in.Code = t.m.Code

@@ -383,7 +383,7 @@ func (s *Service) nextRound(ctx context.Context, ev *event) {
 	var byes []store.Entrant
 	for _, id := range r.Byes {
 		e := *ev.entrant(id)
-		e.Points += pairing.PlacePoints(1, ev.t.Seats)
+		e.Points += byePoints(ev.t.Seats)
 		e.Byes++
 		byes = append(byes, e)
 	}

@@ -362,13 +362,34 @@ func (ev *event) underway() []store.TournamentGame {
 	return out
 }
 
-// tieGames returns ev's finished games as the tie-breaks read them.
-// ev.mu must be held.
-func (ev *event) tieGames() []pairing.Game {
+// byePoints is what a Swiss bye scores at tables of seats: a win at a
+// table of two; at a multi-seat table the mean of a table's places (3 at
+// four, 2 at three), so that sitting out neither lifts a player over the
+// table they missed nor sinks them under it.
+func byePoints(seats int) int {
+	if seats <= 2 {
+		return pairing.PlacePoints(1, 2)
+	}
+	return seats - 1
+}
+
+// tieGames returns t's finished games as the tie-breaks read them, with
+// each Swiss bye as a game of one (package pairing counts it against
+// virtual opponents as strong as the player).
+func tieGames(t store.Tournament) []pairing.Game {
 	var out []pairing.Game
-	for _, g := range ev.t.Games {
+	for _, g := range t.Games {
 		if g.Points != nil {
 			out = append(out, pairing.Game{Players: g.Players, Points: g.Points})
+		}
+	}
+	for _, r := range t.Pairings {
+		var round pairing.Round
+		if json.Unmarshal(r.Pairing, &round) != nil {
+			continue
+		}
+		for _, id := range round.Byes {
+			out = append(out, pairing.Game{Players: []string{id}, Points: []int{byePoints(t.Seats)}})
 		}
 	}
 	return out
@@ -400,7 +421,7 @@ func (ev *event) field(everyone bool) []pairing.Entrant {
 // ranking returns every entrant's identity in standings order: points,
 // then Buchholz, then Sonneborn-Berger, then rating. ev.mu must be held.
 func (ev *event) ranking() []string {
-	return pairing.Rank(ev.field(true), ev.tieGames())
+	return pairing.Rank(ev.field(true), tieGames(ev.t))
 }
 
 // ExpectedLength is how long a game of seats players on clock c may run:

@@ -193,7 +193,7 @@ func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool)
 	}
 	// Standings: points, then the tie-breaks.
 	field := make([]pairing.Entrant, 0, len(t.Entrants))
-	var games []pairing.Game
+	games := tieGames(t)
 	totals := map[string]int{}
 	byID := map[string]store.Entrant{}
 	for _, en := range t.Entrants {
@@ -226,7 +226,6 @@ func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool)
 		} else {
 			ended := gm.Ended
 			info.Ended = &ended
-			games = append(games, pairing.Game{Players: gm.Players, Points: gm.Points})
 			for j, id := range gm.Players {
 				switch best, worst := bounds(gm.Points); {
 				case best == worst:

@@ -1,0 +1,93 @@
+package tournament
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"parlour/game"
+	"parlour/store"
+)
+
+// TestGamePoints: a game's points in the event's units, worked by hand:
+// 2 a win, 1 a draw, 0 a loss at a table of two; by place at a table of
+// more (6/4/2/0 for four, ties sharing), from the game's scores when it
+// keeps them and its winners otherwise; a forfeit loses to everyone else.
+func TestGamePoints(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name      string
+		seats     int
+		res       game.Result
+		forfeiter int
+		want      []int
+	}{
+		{"a win", 2, game.Result{Status: game.Finished, Winners: []game.Seat{1}}, -1, []int{0, 2}},
+		{"a draw", 2, game.Result{Status: game.Finished}, -1, []int{1, 1}},
+		// A two-seat game with a margin still scores the win alone.
+		{"a win by a margin", 2, game.Result{Status: game.Finished, Winners: []game.Seat{0}, Scores: []int{90, 10}}, -1, []int{2, 0}},
+		{"a forfeit", 2, game.Result{Status: game.Aborted}, 0, []int{0, 2}},
+		// Places 1, 2, 3, 4 by score: 6, 4, 2, 0.
+		{"four by score", 4, game.Result{Status: game.Finished, Winners: []game.Seat{2}, Scores: []int{10, 30, 50, 0}}, -1, []int{2, 4, 6, 0}},
+		// Two tied first share places 1 and 2: (6+4)/2 = 5 each.
+		{"four with a tie", 4, game.Result{Status: game.Finished, Winners: []game.Seat{0, 1}, Scores: []int{30, 30, 10, 5}}, -1, []int{5, 5, 2, 0}},
+		// Three without scores: the winner first, the others share 2nd
+		// and 3rd: (2+0)/2 = 1.
+		{"three by winners", 3, game.Result{Status: game.Finished, Winners: []game.Seat{1}}, -1, []int{1, 4, 1}},
+		// A forfeit at three: the others share 1st and 2nd, (4+2)/2 = 3.
+		{"a forfeit at three", 3, game.Result{Status: game.Aborted}, 2, []int{3, 3, 0}},
+	} {
+		if got := gamePoints(c.seats, c.res, c.forfeiter); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestExpectedLength: a Fischer clock gives each player their time and
+// TypicalTurns increments; a turn clock TypicalTurns full turns each.
+func TestExpectedLength(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		clock game.Clock
+		seats int
+		want  time.Duration
+	}{
+		{game.Clock{Kind: game.ClockFischer, Initial: 180, Increment: 2}, 2, 2 * (180 + 40) * time.Second},
+		{game.Clock{Kind: game.ClockFischer, Initial: 60}, 2, 2 * time.Minute},
+		{game.Clock{Kind: game.ClockTurn, Seconds: 30}, 3, 3 * 20 * 30 * time.Second},
+		{game.Clock{Kind: game.ClockCorrespondence, Days: 1}, 2, 2 * 20 * 24 * time.Hour},
+	} {
+		if got := ExpectedLength(c.clock, c.seats); got != c.want {
+			t.Errorf("%s for %d: %v, want %v", c.clock, c.seats, got, c.want)
+		}
+	}
+}
+
+// TestDue: the schedule runs an event at its start, an arena at its next
+// look or its end, and an arena past its end only once its last game is
+// over; a Swiss runs on its games' ends alone.
+func TestDue(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC)
+	playing := []store.TournamentGame{{Table: "t1", Players: []string{"a", "b"}}}
+	for _, c := range []struct {
+		name string
+		t    store.Tournament
+		look time.Time
+		want time.Time
+	}{
+		{"to start", store.Tournament{Kind: Arena, Status: store.TournamentCreated, Starts: now.Add(time.Hour)}, time.Time{}, now.Add(time.Hour)},
+		{"an arena under way", store.Tournament{Kind: Arena, Status: store.TournamentStarted, Ends: now.Add(time.Hour)}, time.Time{}, now.Add(time.Hour)},
+		{"an arena looking", store.Tournament{Kind: Arena, Status: store.TournamentStarted, Ends: now.Add(time.Hour)}, now.Add(time.Second), now.Add(time.Second)},
+		{"a look past the end", store.Tournament{Kind: Arena, Status: store.TournamentStarted, Ends: now.Add(time.Second)}, now.Add(time.Minute), now.Add(time.Second)},
+		{"over with a game on", store.Tournament{Kind: Arena, Status: store.TournamentStarted, Ends: now, Games: playing}, time.Time{}, time.Time{}},
+		{"over", store.Tournament{Kind: Arena, Status: store.TournamentStarted, Ends: now.Add(-time.Second)}, time.Time{}, now},
+		{"a Swiss under way", store.Tournament{Kind: Swiss, Status: store.TournamentStarted, Games: playing}, time.Time{}, time.Time{}},
+		{"finished", store.Tournament{Kind: Arena, Status: store.TournamentFinished}, time.Time{}, time.Time{}},
+	} {
+		ev := &event{t: c.t, lookAt: c.look}
+		if got := ev.due(now); !got.Equal(c.want) {
+			t.Errorf("%s: due %v, want %v", c.name, got, c.want)
+		}
+	}
+}
