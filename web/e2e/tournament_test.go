@@ -193,8 +193,16 @@ func TestTournamentArena(t *testing.T) {
 	if got := ben.text(".banner.your-game"); !strings.Contains(got, "Your game is ready: Nymphabet, against Ann.") {
 		t.Errorf("Ben's banner reads %q", got)
 	}
-	ben.open(page)
-	ben.wait("the link to the next game", `!!document.querySelector("#t-go")`)
+	// The table of an event names it and leads back to it, rather than
+	// offer a rematch.
+	if got := strings.TrimSpace(ben.text("#event-link")); got != "· Friday Arena" {
+		t.Errorf("the table's link to its event reads %q", got)
+	}
+	if eval[bool](ben, `!!document.querySelector("#rematch")`) {
+		t.Errorf("a game of an event offers a rematch")
+	}
+	ben.click("#event-back")
+	ben.wait("the link to the next game", `location.pathname === `+jsString(page)+` && !!document.querySelector("#t-go")`)
 	if got := ben.text("#t-your-game"); !strings.Contains(got, "Your game is ready: against Ann.") {
 		t.Errorf("Ben's page says %q", got)
 	}
