@@ -190,7 +190,7 @@ func TestTournamentArena(t *testing.T) {
 	ann.wait("the next table", `location.pathname.startsWith("/t/") && location.pathname !== `+jsString(table)+` && !!document.querySelector("#turn")`)
 	// Ben, a guest without a stream, hears of it from the page's asking.
 	ben.wait("the guest's banner of the next game", `!!document.querySelector(".banner.your-game a")`)
-	if got := ben.text(".banner.your-game"); !strings.Contains(got, "Your game is ready: Nymphabet, against Ann.") {
+	if got := ben.text(".banner.your-game"); !strings.Contains(got, "Your game is ready: Nymphabet in Friday Arena, against Ann.") {
 		t.Errorf("Ben's banner reads %q", got)
 	}
 	// The table of an event names it and leads back to it, rather than

@@ -49,8 +49,9 @@ function markJoined(id, on) {
 
 // A guest has no player stream to hear of their pairings: while they are
 // in an event under way, the page asks every few seconds for the tables
-// they sit at (GET /api/v1/identity/tables), and a table this browser
-// holds no seat for is one an event made. From the event's page (or the
+// they sit at (GET /api/v1/identity/tables): a table that names one of
+// their events, and that this browser holds no seat for, is a new
+// pairing. From the event's page (or the
 // home page or the list) it takes them there; from anywhere else a
 // banner leads there, as the stream's does for an account. The asking
 // also keeps the guest online, which an arena needs to pair them. It
@@ -71,7 +72,8 @@ async function guestPairings() {
   let tables;
   try { tables = (await call("GET", "/identity/tables", undefined, await identityToken(myName()))).tables || []; } catch { return; }
   for (const t of tables) {
-    if (seatFor(t.id) || t.status === "finished") continue;
+    // Only an event's table, and one this browser has not taken already.
+    if (!t.event || !followed.has(t.event.id) || seatFor(t.id) || t.status === "finished") continue;
     rememberSeat(t.id, { seat: t.seat, token: await identityToken(myName()), game: t.game });
     const where = location.pathname.replace(/\/+$/, "") || "/";
     if (where === "/" || where === "/tournaments" || [...followed.values()].includes(where)) {
@@ -92,7 +94,7 @@ function banner(t) {
     document.getElementById("main").before(b);
   }
   const el = h("div", { class: "banner your-game", "data-tournament-table": t.id },
-    h("p", {}, h("strong", {}, "Your game is ready: "), `${t.title || title(t.game)}, against ${(t.seats || []).filter(x => x.seat !== t.seat).map(x => x.name).join(", ") || "another player"}.`),
+    h("p", {}, h("strong", {}, "Your game is ready: "), `${t.title || title(t.game)} in ${t.event.name}${t.event.round ? `, round ${t.event.round}` : ""}, against ${(t.seats || []).filter(x => x.seat !== t.seat).map(x => x.name).join(", ") || "another player"}.`),
     h("div", { class: "row" },
       h("a", { class: "button primary", href: "/t/" + encodeURIComponent(t.id), onclick: () => el.remove() }, "Go to your table"),
       h("button", { type: "button", onclick: () => el.remove() }, "Later")));
