@@ -10,7 +10,7 @@
 // stream, this module asks for their tables while they are in an event).
 
 import { h, append, fill, field, plural, toast } from "./dom.js";
-import { call, identityToken, signedIn, myName, rememberSeat, seatFor } from "./api.js";
+import { call, identityToken, guestToken, signedIn, myName, rememberSeat, seatFor } from "./api.js";
 import { games, title } from "./catalog.js";
 import { go } from "./nav.js";
 import { clockControl, clockPresets } from "./options.js";
@@ -614,7 +614,9 @@ class EventChat {
     if (this.gone) return;
     let ans;
     try {
-      ans = await call("GET", `/tournaments/${encodeURIComponent(this.id)}/chat?since=${this.seq}`, undefined, signedIn() ? null : await identityToken(myName()));
+      // Reading sends the guest's token if this browser has one, but
+      // makes none: a visitor who only reads is not made a guest.
+      ans = await call("GET", `/tournaments/${encodeURIComponent(this.id)}/chat?since=${this.seq}`, undefined, signedIn() ? null : guestToken());
     } catch (e) {
       if (e.status === 404 || e.status === 405 || e.status === 501) { this.gone = true; this.el.hidden = true; }
       return;
