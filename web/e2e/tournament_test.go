@@ -422,3 +422,62 @@ func TestTournamentChat(t *testing.T) {
 		t.Errorf("the chat panel shows on a server without the event's chat")
 	}
 }
+
+// TestTournamentSwissPlayed plays a Swiss of one round between two
+// accounts: its start seats both at once (each led there by their
+// stream), the game's end ends the round and the event, and the page
+// shows the winner, the round of each game and the tie-breaks.
+func TestTournamentSwissPlayed(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ann := newPlayer(t, b, "Ann", base)
+	ben := newPlayer(t, b, "Ben", base)
+	ann.signUp("Ann", "correct horse battery")
+	ben.signUp("Ben", "another fine phrase")
+	id := eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "swiss", name: "Quick Swiss", game: "nymphabet", clock: { kind: "fischer", initial: 60, increment: 0 }, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	for _, p := range []*player{ann, ben} {
+		p.open(page)
+		p.wait("the join button", `!!document.querySelector("#t-join")`)
+		p.click("#t-join")
+		p.wait("in", `!!document.querySelector("#t-in")`)
+	}
+	ann.wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
+	ann.click("#t-start")
+	for _, p := range []*player{ann, ben} {
+		p.wait("the table of round 1", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	}
+	ann.wait("the link to the event", `!!document.querySelector("#event-link")`)
+	if got := strings.TrimSpace(ann.text("#event-link")); got != "· Quick Swiss, round 1" {
+		t.Errorf("the table's link to its event reads %q", got)
+	}
+	playToResign(t, ann, ben)
+	ben.click("#event-back")
+	ben.wait("the winners", `location.pathname === `+jsString(page)+` && !!document.querySelector("#t-winners h2")`)
+	if got := ben.text("#t-winners"); !strings.Contains(got, "Won by Ann") || !strings.Contains(got, "Second: Ben") {
+		t.Errorf("the winners read %q", got)
+	}
+	if got := ben.text("#t-when"); !strings.HasPrefix(got, "Finished ") {
+		t.Errorf("a finished event's time reads %q", got)
+	}
+	// Buchholz is the opponents' scores (Ann's opponent has 0, Ben's 2);
+	// Sonneborn-Berger weighs them by the result (Ann beat a player of 0,
+	// Ben beat nobody).
+	for _, tc := range []struct{ who, want string }{
+		{"Ann", "1\tAnn\t2\t1\t1\t0\t0\t0\t0"},
+		{"Ben", "2\tBen\t0\t1\t0\t0\t1\t2\t0"},
+	} {
+		if got := strings.TrimSpace(ben.text(fmt.Sprintf("#t-standings tbody tr[data-player=%s]", tc.who))); got != tc.want {
+			t.Errorf("%s's line of the standings reads %q, want %q", tc.who, got, tc.want)
+		}
+	}
+	ben.click("#t-standings tr[data-player=Ann] .player-pick")
+	ben.wait("Ann's games", `!!document.querySelector("#t-player-games li")`)
+	if got := ben.text("#t-player-games li"); !strings.HasPrefix(got, "Round 1: against Ben (won, 2 points)") {
+		t.Errorf("Ann's games read %q", got)
+	}
+	if eval[bool](ben, `!!document.querySelector("#t-join") || !!document.querySelector("#t-leave")`) {
+		t.Errorf("a finished event offers to join or leave")
+	}
+}

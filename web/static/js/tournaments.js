@@ -155,8 +155,12 @@ export function whenWords(e, now) {
         return left > 0 ? `ends in ${span(left / 1000)}` : "ending: the last games are being played";
       }
       return e.round ? `round ${e.round} of ${e.rounds}` : "under way";
-    default:
-      return e.ends ? `finished ${dateText(e.ends)}` : "finished";
+    default: {
+      // A Swiss has no end time: its last game's end is the event's.
+      const last = Math.max(...(e.games || []).filter(g => g.ended).map(g => Date.parse(g.ended)));
+      const end = e.ends || (Number.isFinite(last) ? new Date(last).toISOString() : "");
+      return end ? `finished ${dateText(end)}` : "finished";
+    }
   }
 }
 
@@ -222,7 +226,7 @@ export async function events(main) {
 
 // eventTable lists events as the list shows them.
 function eventTable(list, status) {
-  return h("table", { class: "list events" },
+  return h("div", { class: "table-frame", tabindex: 0, "aria-label": "Events" }, h("table", { class: "list events" },
     h("thead", {}, h("tr", {}, ["Event", "Game", "Kind", "Clock", "Length", status === "finished" ? "Winner" : "When", "Players"].map(c => h("th", { scope: "col" }, c)))),
     h("tbody", {}, list.map((e, i) => h("tr", { "data-event": e.id },
       h("td", {}, h("a", { href: "/tournaments/" + encodeURIComponent(e.id) }, e.name), ratedMark(e), lockMark(e)),
@@ -232,7 +236,7 @@ function eventTable(list, status) {
       h("td", {}, lengthWords(e)),
       status === "finished" ? winnerCell(e, i < 20)
         : h("td", { "data-when": e.id }, whenWords(e, Date.now())),
-      h("td", {}, String(e.players))))));
+      h("td", {}, String(e.players)))))));
 }
 
 // winnerCell names a finished event's winner, read from the event itself
@@ -440,7 +444,8 @@ export async function event(main, id) {
     const rows = e.standings || [];
     if (!rows.length) { fill(standings, h("p", { class: "muted" }, e.status === "created" ? "Nobody has joined yet." : "Nobody played.")); return; }
     const swiss = e.kind === "swiss";
-    fill(standings, h("table", { class: "list standings" },
+    // The frame scrolls a wide table sideways on a phone.
+    fill(standings, h("div", { class: "table-frame", tabindex: 0, "aria-label": "Standings" }, h("table", { class: "list standings" },
       h("thead", {}, h("tr", {}, ["Rank", "Player", "Score", "Games", "Won", "Drawn", "Lost", ...(swiss ? [
         h("abbr", { title: "Buchholz: the sum of the opponents' scores" }, "Buchholz"),
         h("abbr", { title: "Sonneborn-Berger: the opponents' scores, weighted by the result against each" }, "S-B")] : []), "Now"]
@@ -456,7 +461,7 @@ export async function event(main, id) {
         swiss ? [h("td", {}, String(s.buchholz)), h("td", {}, String(s.sonneborn_berger))] : null,
         h("td", {}, s.left ? (swiss ? "withdrawn" : "left")
           : s.playing ? h("a", { href: `/t/${encodeURIComponent(s.playing)}?watch=1`, "aria-label": `Watch ${s.name}'s game` }, "playing")
-            : e.status === "started" ? h("span", { class: "muted" }, "waiting") : "")))))
+            : e.status === "started" ? h("span", { class: "muted" }, "waiting") : ""))))))
     );
   };
 
