@@ -225,6 +225,7 @@ func TestTournamentArena(t *testing.T) {
 		t.Errorf("a finished event offers to join or leave")
 	}
 	cy.shot("tournament-finished")
+	cy.accessibleThemes("a finished event's page")
 	cy.open("/tournaments")
 	cy.wait("the event's winner in the list", fmt.Sprintf(`(document.querySelector('#t-list-finished tr[data-event=%q] .winner')||{}).textContent === "Ann"`, id))
 	cy.open("/players/Ann")
@@ -232,6 +233,7 @@ func TestTournamentArena(t *testing.T) {
 	if got := cy.text("#profile-events"); !strings.Contains(got, "Ann won 1 event") || !strings.Contains(got, "Friday Arena") {
 		t.Errorf("Ann's profile's events read %q", got)
 	}
+	cy.accessible("a profile with an event won")
 
 	for _, p := range []*player{ann, ben, cy} {
 		p.noSecrets("in the arena", secret)

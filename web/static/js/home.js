@@ -232,7 +232,7 @@ function eventsCard() {
     const line = (e, when) => h("li", {}, h("a", { href: "/tournaments/" + encodeURIComponent(e.id) }, e.name),
       ` · ${title(e.game)}, ${e.kind === "arena" ? "arena" : "Swiss"}, ${plural(e.players, "player")} · `, h("span", { class: "muted" }, when(e)));
     fill(list, [...now.map(e => line(e, () => "under way")), ...next.map(e => line(e, e => "starts " + new Date(e.starts).toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" })))]);
-    if (!list.firstChild) append(list, h("li", { class: "muted" }, "None planned just now: make one."));
+    if (!list.firstChild) append(list, h("li", { class: "muted" }, "None planned just now."));
   }).catch(e => { if (e.status === 501) list.closest("section").hidden = true; else fill(list, h("li", { class: "error" }, "Cannot list the tournaments: " + e.message)); });
   return h("section", { class: "card", id: "home-events", "aria-labelledby": "events-h" },
     h("h2", { id: "events-h" }, "Tournaments"),
