@@ -269,6 +269,13 @@ func TestTournamentArenaAway(t *testing.T) {
 	f.online(order...)
 	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
 	f.join(ev.ID, order...)
+	var mine tournament.Event
+	if st, got := f.players["Dan"].do("GET", "/api/v1/tournaments/"+ev.ID, nil, &mine); st != 200 || mine.Joined == nil || !*mine.Joined {
+		t.Fatalf("Dan reads the event he joined: %d %s", st, got)
+	}
+	if f.get(ev.ID).Joined != nil {
+		t.Fatal("a reader without a token is told whether they joined")
+	}
 	f.clock.Advance(time.Minute)
 	f.stronger(f.playing(ev.ID, 2), order)
 	f.await(ev.ID, "the games scored", func(e tournament.Event) bool { return len(e.Playing) == 0 && len(e.Games) == 2 })
@@ -551,5 +558,34 @@ func TestTournamentBadInput(t *testing.T) {
 	(&client{t: t, base: base}).do("GET", "/api/v1/tournaments", nil, &listed)
 	if len(listed.Tournaments) != 4 {
 		t.Errorf("%d events to come, want 4 (locked and Bob's three)", len(listed.Tournaments))
+	}
+}
+
+// TestTournamentFollow: a read with the version last seen waits for the
+// event's next change and answers with it; with another version it
+// answers at once.
+func TestTournamentFollow(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob")
+	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30}`)
+	seen := f.get(ev.ID).Version
+	got := make(chan tournament.Event, 1)
+	go func() {
+		var e tournament.Event
+		if st, body := (&client{t: t, base: f.srv.URL}).do("GET", fmt.Sprintf("/api/v1/tournaments/%s?version=%d", ev.ID, seen), nil, &e); st != 200 {
+			t.Errorf("following: %d %s", st, body)
+		}
+		got <- e
+	}()
+	f.join(ev.ID, "Bob")
+	if e := <-got; e.Version == seen || e.Players != 1 {
+		t.Fatalf("the answer after a join: version %d (was %d), %d players", e.Version, seen, e.Players)
+	}
+	var e tournament.Event
+	if st, body := (&client{t: t, base: f.srv.URL}).do("GET", fmt.Sprintf("/api/v1/tournaments/%s?version=%d", ev.ID, seen), nil, &e); st != 200 || e.Players != 1 {
+		t.Fatalf("an old version: %d %s", st, body)
+	}
+	if st, body := (&client{t: t, base: f.srv.URL}).do("GET", "/api/v1/tournaments/"+ev.ID+"?version=latest", nil, nil); st != 400 || !strings.Contains(body, "version") {
+		t.Fatalf("a version that is no number: %d %s", st, body)
 	}
 }

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
+	"time"
 
 	"parlour/game"
 	"parlour/server/auth"
@@ -17,7 +19,7 @@ import (
 func (h *Handler) tournamentRoutes() {
 	h.mux.HandleFunc("POST /api/v1/tournaments", h.postTournament)
 	h.mux.HandleFunc("GET /api/v1/tournaments", handle(h, byAnyone, http.StatusOK, h.listTournaments))
-	h.mux.HandleFunc("GET /api/v1/tournaments/{id}", handle(h, byAnyone, http.StatusOK, h.getTournament))
+	h.mux.HandleFunc("GET /api/v1/tournaments/{id}", handle(h, byIdentity, http.StatusOK, h.getTournament))
 	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/join", h.joinTournament)
 	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/leave", handle(h, bySignedIn, http.StatusOK, h.leaveTournament))
 	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/start", handle(h, bySignedIn, http.StatusOK, h.startTournament))
@@ -58,11 +60,46 @@ func (h *Handler) listTournaments(r *http.Request, _ *auth.Principal) (map[strin
 	return map[string][]tournament.Event{"tournaments": evs}, err
 }
 
-func (h *Handler) getTournament(r *http.Request, _ *auth.Principal) (tournament.Event, error) {
+// TournamentWait is the longest GET /api/v1/tournaments/{id}?version=N
+// waits for the event to change: under the idle timeouts of the proxies
+// in front of most servers.
+const TournamentWait = 25 * time.Second
+
+// getTournament serves GET /api/v1/tournaments/{id}[?version=N]: with a
+// version, the answer waits (up to TournamentWait) while the event is
+// still at that version, so that a page or program follows the event
+// with one request at a time rather than polling.
+func (h *Handler) getTournament(r *http.Request, p *auth.Principal) (tournament.Event, error) {
 	if h.tournaments == nil {
 		return tournament.Event{}, noTournaments()
 	}
-	return h.tournaments.Get(r.Context(), r.PathValue("id"))
+	id := r.PathValue("id")
+	if q := r.URL.Query().Get("version"); q != "" {
+		seen, err := strconv.Atoi(q)
+		if err != nil {
+			return tournament.Event{}, refuse.Bad("the version is the number an answer gave, not %q", refuse.Clip(q))
+		}
+		v, changed, err := h.tournaments.Mark(r.Context(), id)
+		if err != nil {
+			return tournament.Event{}, err
+		}
+		if v == seen && changed != nil {
+			release, err := h.holdStream(r)
+			if err != nil {
+				return tournament.Event{}, err
+			}
+			t := time.NewTimer(TournamentWait)
+			select {
+			case <-changed:
+			case <-t.C:
+			case <-r.Context().Done():
+			case <-h.closing.Done():
+			}
+			t.Stop()
+			release()
+		}
+	}
+	return h.tournaments.GetFor(r.Context(), p, id)
 }
 
 // joinTournament serves POST /api/v1/tournaments/{id}/join {"password"?}:

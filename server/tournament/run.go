@@ -248,9 +248,11 @@ func (s *Service) runWaves(ev *event) {
 		ev.mu.Lock()
 		pairs := s.arenaPairs(ev)
 		ev.mu.Unlock()
-		for _, pr := range pairs {
-			s.seat(ctx, ev, pr[:], 0)
+		groups := make([][]string, len(pairs))
+		for i, pr := range pairs {
+			groups[i] = pr[:]
 		}
+		s.seat(ctx, ev, groups, 0)
 		ev.mu.Lock()
 		if !ev.again {
 			ev.waving = false
@@ -296,10 +298,50 @@ func (s *Service) arenaPairs(ev *event) [][2]string {
 	return pairs
 }
 
-// seat makes the table of players (marked as playing) for ev's round, and
-// stores it as a game of the event; a table that cannot be made lets them
-// go back to waiting. It takes ev.mu itself.
-func (s *Service) seat(ctx context.Context, ev *event, players []string, round int) {
+// seat makes the tables of groups of players (each marked as playing)
+// for ev's round, and then stores them all as games of the event at once
+// and tells their players, so that whoever reads the event sees a wave
+// or a round whole; a table that cannot be made lets its players go back
+// to waiting. ev.mu must not be held.
+func (s *Service) seat(ctx context.Context, ev *event, groups [][]string, round int) {
+	var games []store.TournamentGame
+	for _, players := range groups {
+		if g, ok := s.makeTable(ctx, ev, players, round); ok {
+			games = append(games, g)
+		}
+	}
+	if len(games) == 0 {
+		return
+	}
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if err := s.write(ctx, ev, store.TournamentWrite{Games: games}); err != nil {
+		// The tables go on; the event scores them when they end all
+		// the same, since it knows them.
+		s.log.Error("an event's games could not be stored", "event", ev.t.ID, "games", len(games), "err", err)
+	}
+	ev.t.Games = append(ev.t.Games, games...)
+	s.mu.Lock()
+	for _, g := range games {
+		s.byTable[g.Table] = ev
+	}
+	s.mu.Unlock()
+	ev.bump()
+	if s.cfg.Streams == nil {
+		return
+	}
+	for _, g := range games {
+		for seat, id := range g.Players {
+			s.cfg.Streams.Tell(id, social.StreamEvent{Type: "tournamentGame", Tournament: &social.TournamentGame{
+				Event: ev.t.ID, Name: ev.t.Name, Round: round, Table: g.Table, Seat: seat, Game: ev.t.Game}})
+		}
+	}
+}
+
+// makeTable makes the table of players for ev's round, reporting false
+// (and letting them go back to waiting) when it cannot be made. ev.mu
+// must not be held.
+func (s *Service) makeTable(ctx context.Context, ev *event, players []string, round int) (store.TournamentGame, bool) {
 	ev.mu.Lock()
 	pr := table.Pairing{Game: ev.g, Rules: ev.rules, Rated: ev.t.Rated, Asker: players[0],
 		Event: &game.Tournament{ID: ev.t.ID, Name: ev.t.Name, Round: round}}
@@ -307,19 +349,16 @@ func (s *Service) seat(ctx context.Context, ev *event, players []string, round i
 		e := ev.entrant(id)
 		pr.Seats = append(pr.Seats, table.PairedSeat{Identity: id, Name: e.Name, Guest: e.Guest})
 	}
-	name, evID := ev.t.Name, ev.t.ID
 	ev.mu.Unlock()
 	seated, err := s.tables.Pair(ctx, pr)
-	ev.mu.Lock()
-	defer ev.mu.Unlock()
 	if err != nil {
-		s.log.Warn("an event's table could not be made", "event", evID, "players", players, "err", err)
+		s.log.Warn("an event's table could not be made", "event", ev.id(), "players", players, "err", err)
 		s.mu.Lock()
 		for _, id := range players {
 			delete(s.playing, id)
 		}
 		s.mu.Unlock()
-		return
+		return store.TournamentGame{}, false
 	}
 	// Pair seats the players in the order given or its reverse: the
 	// asker's seat says which.
@@ -327,23 +366,7 @@ func (s *Service) seat(ctx context.Context, ev *event, players []string, round i
 	if seated.Seat != 0 {
 		slices.Reverse(order)
 	}
-	g := store.TournamentGame{Table: seated.Table, Round: round, Players: order, Started: s.now()}
-	if err := s.write(ctx, ev, store.TournamentWrite{Games: []store.TournamentGame{g}}); err != nil {
-		// The table goes on; the event scores it when it ends all the
-		// same, since it knows the table.
-		s.log.Error("an event's game could not be stored", "event", evID, "table", g.Table, "err", err)
-	}
-	ev.t.Games = append(ev.t.Games, g)
-	s.mu.Lock()
-	s.byTable[g.Table] = ev
-	s.mu.Unlock()
-	ev.bump()
-	if s.cfg.Streams != nil {
-		for seat, id := range order {
-			s.cfg.Streams.Tell(id, social.StreamEvent{Type: "tournamentGame", Tournament: &social.TournamentGame{
-				Event: evID, Name: name, Round: round, Table: g.Table, Seat: seat, Game: ev.t.Game}})
-		}
-	}
+	return store.TournamentGame{Table: seated.Table, Round: round, Players: order, Started: s.now()}, true
 }
 
 // Swiss: rounds.
@@ -440,9 +463,7 @@ func (s *Service) seatRound(ctx context.Context, ev *event) {
 	}
 	s.mu.Unlock()
 	ev.mu.Unlock()
-	for _, tb := range todo {
-		s.seat(ctx, ev, tb, last.Number)
-	}
+	s.seat(ctx, ev, todo, last.Number)
 	ev.mu.Lock()
 	ev.rounding = false
 	// A table that could not be made is scored as a draw, so that the

@@ -295,7 +295,9 @@ func (ev *event) bump() {
 
 // Mark returns event id's version and a channel closed at its next
 // change, for a page or stream that follows the event live; a finished
-// event never changes again, and its channel is nil. It is refused with
+// event never changes again, and its channel is nil. A version counts
+// changes since the server started (it is not stored): a follower treats
+// any other version than the one it saw as a change. It is refused with
 // 404 for an event that does not exist.
 func (s *Service) Mark(ctx context.Context, id string) (version int, changed <-chan struct{}, err error) {
 	if ev := s.event(id); ev != nil {

@@ -9,6 +9,7 @@ import (
 
 	"parlour/game"
 	"parlour/pairing"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -49,6 +50,9 @@ type Event struct {
 	Winners []string `json:"winners,omitempty"`
 	// Version counts the event's changes, for a page that follows it.
 	Version int `json:"version"`
+	// Joined says, to a reader who sent their token or session, whether
+	// they are in the event (and not left); absent for a reader without.
+	Joined *bool `json:"joined,omitempty"`
 
 	Standings []Standing `json:"standings,omitempty"`
 	// Playing are the games under way; Games every game, the newest
@@ -131,17 +135,36 @@ func (s *Service) List(ctx context.Context, status string) ([]Event, error) {
 
 // Get returns event id with its standings and games; 404 for none.
 func (s *Service) Get(ctx context.Context, id string) (Event, error) {
+	return s.GetFor(ctx, nil, id)
+}
+
+// GetFor is Get for reader p, whom it tells whether they are in the event
+// (Joined); p may be nil.
+func (s *Service) GetFor(ctx context.Context, p *auth.Principal, id string) (Event, error) {
+	var e Event
+	var entrants []store.Entrant
 	if ev := s.event(id); ev != nil {
 		ev.mu.Lock()
-		defer ev.mu.Unlock()
-		return s.view(ev.t, ev.g, ev.version, true), nil
+		e = s.view(ev.t, ev.g, ev.version, true)
+		if p != nil {
+			if me := ev.entrant(p.Identity); me != nil {
+				entrants = []store.Entrant{*me}
+			}
+		}
+		ev.mu.Unlock()
+	} else {
+		t, err := s.stored(ctx, id)
+		if err != nil {
+			return Event{}, err
+		}
+		g, _ := s.cfg.Games.Lookup(t.Game)
+		e, entrants = s.view(t, g, 0, true), t.Entrants
 	}
-	t, err := s.stored(ctx, id)
-	if err != nil {
-		return Event{}, err
+	if p != nil {
+		in := slices.ContainsFunc(entrants, func(en store.Entrant) bool { return en.Identity == p.Identity && !en.Left })
+		e.Joined = &in
 	}
-	g, _ := s.cfg.Games.Lookup(t.Game)
-	return s.view(t, g, 0, true), nil
+	return e, nil
 }
 
 // view is t as the API shows it; whole adds the standings and games. g
