@@ -3,11 +3,12 @@
 // that makes one; event is one event's page: its terms and countdown, the
 // join, leave and start buttons, the live standings, each player's games,
 // the games under way (each watchable), the winners once it is over, and
-// its chat. The page follows the event by asking for it every few
-// seconds while it is open, and takes a player to their table when the
-// event seats them (the player stream's tournamentGame, stream.js, does
-// the same from any screen for an account; for a guest, who has no
-// stream, this module asks for their tables while they are in an event).
+// its chat. The page follows the event while it is open, each answer
+// waiting for the next change (?version=N), and takes a player to their
+// table when the event seats them (the player stream's tournamentGame,
+// stream.js, does the same from any screen for an account; for a guest,
+// who has no stream, this module asks for their tables while they are in
+// an event).
 
 import { h, append, fill, field, plural, toast } from "./dom.js";
 import { call, identityToken, guestToken, signedIn, myName, rememberSeat, seatFor } from "./api.js";
@@ -17,9 +18,9 @@ import { clockControl, clockPresets } from "./options.js";
 import { clockWords } from "./rulestext.js";
 import { winnersOf } from "./eventwins.js";
 
-// POLL is how often an event's open page asks for it: often enough that
-// a standing moves within a few seconds of a game's end. The list asks
-// every LIST_POLL: its lines change more slowly.
+// POLL is how often an event's page asks for its chat, and how long it
+// waits to follow the event again after a failure. The list asks every
+// LIST_POLL: its lines change more slowly.
 const POLL = 3000;
 const LIST_POLL = 5000;
 
@@ -99,6 +100,24 @@ function banner(t) {
       h("a", { class: "button primary", href: "/t/" + encodeURIComponent(t.id), onclick: () => el.remove() }, "Go to your table"),
       h("button", { type: "button", onclick: () => el.remove() }, "Later")));
   append(b, el);
+}
+
+// readToken is what reads an event as this browser's player, so that
+// the answer says whether they are in it: nothing for an account (its
+// session cookie speaks), the guest's token if this browser has one. It
+// makes no identity: a visitor who only reads is not made a guest.
+const readToken = () => signedIn() ? null : guestToken();
+
+// read GETs path as this browser's player, or as anybody should the
+// server not know the guest's token (a server whose data was reset).
+async function read(path, signal) {
+  const tok = readToken();
+  try {
+    return await call("GET", path, undefined, tok, signal);
+  } catch (e) {
+    if (!tok || e.status !== 401) throw e;
+    return call("GET", path, undefined, null, signal);
+  }
 }
 
 // myToken is what acts for this browser: nothing for an account (its
@@ -344,7 +363,7 @@ export async function event(main, id) {
   id = decodeURIComponent(id);
   let e;
   try {
-    e = await call("GET", "/tournaments/" + encodeURIComponent(id));
+    e = await read("/tournaments/" + encodeURIComponent(id));
   } catch (ex) {
     append(main, h("h1", {}, ex.status === 404 ? "No such event" : "Cannot show this event"), h("p", { class: "error" }, ex.message),
       h("p", {}, h("a", { href: "/tournaments" }, "All tournaments")));
@@ -378,9 +397,11 @@ export async function event(main, id) {
   const known = new Set();    // tables of the event seen under way
   let lastPlaying = "";       // the playing tables asked about, to ask /identity/tables once a change
 
-  // inIt says whether this browser's player is in the event: an account
-  // by its name in the standings, a guest by the join made here.
+  // inIt says whether this browser's player is in the event: as the
+  // server says to a reader it knows (joined), or else an account by its
+  // name in the standings, a guest by the join made here.
   const inIt = () => {
+    if (typeof e.joined === "boolean") return e.joined && e.status !== "finished";
     const me = signedIn();
     if (me) return (e.standings || []).some(s => same(s.name, me) && !s.left);
     return !!joinedHere()[id] && e.status !== "finished";
@@ -580,20 +601,40 @@ export async function event(main, id) {
   const byID = { get: k => (k === e.id ? e : undefined) };
   const stopTick = ticking(main, byID);
   let closed = false;
-  // The page asks again a few seconds after each answer, so that a slow
-  // answer never stacks the next request on it; a finished event changes
-  // no more, but its chat goes on.
-  let timer = null;
-  const poll = async () => {
-    if (closed) return;
-    if (e.status !== "finished") {
-      try { take(await call("GET", "/tournaments/" + encodeURIComponent(id))); await mine(); } catch { /* the next poll tries again */ }
+  const stop = new AbortController();
+  let waitTimer = null, chatTimer = null;
+  const pause = ms => new Promise(res => { waitTimer = setTimeout(res, ms); });
+  // The page follows the event with one request at a time: it sends the
+  // version it shows, and the server answers when the event moves on (or
+  // after a while, unchanged). A quick answer is followed by a pause, so
+  // that a burst of changes is read as one; a failure waits before trying
+  // again. A finished event changes no more.
+  (async () => {
+    while (!closed && e.status !== "finished") {
+      const asked = Date.now();
+      try {
+        take(await read(`/tournaments/${encodeURIComponent(id)}?version=${e.version}`, stop.signal));
+        await mine();
+      } catch (ex) {
+        if (closed) return;
+        // An address that holds many waits open is refused one more:
+        // the page asks plainly then, every few seconds.
+        if (ex.status === 429 || ex.status === 503) {
+          try { take(await read("/tournaments/" + encodeURIComponent(id), stop.signal)); await mine(); } catch { /* next time */ }
+        }
+        await pause(POLL);
+        continue;
+      }
+      if (Date.now() - asked < 1000) await pause(1000);
     }
+  })();
+  // The chat has no version to wait on: it is asked every few seconds.
+  const chatPoll = async () => {
     await chat.load();
-    if (!closed) timer = setTimeout(poll, POLL);
+    if (!closed) chatTimer = setTimeout(chatPoll, POLL);
   };
-  timer = setTimeout(poll, POLL);
-  return () => { closed = true; clearTimeout(timer); stopTick(); };
+  chatTimer = setTimeout(chatPoll, POLL);
+  return () => { closed = true; stop.abort(); clearTimeout(waitTimer); clearTimeout(chatTimer); stopTick(); };
 }
 
 // EventChat is an event's chat room: its lines, asked for with the event,
@@ -619,9 +660,7 @@ class EventChat {
     if (this.gone) return;
     let ans;
     try {
-      // Reading sends the guest's token if this browser has one, but
-      // makes none: a visitor who only reads is not made a guest.
-      ans = await call("GET", `/tournaments/${encodeURIComponent(this.id)}/chat?since=${this.seq}`, undefined, signedIn() ? null : guestToken());
+      ans = await read(`/tournaments/${encodeURIComponent(this.id)}/chat?since=${this.seq}`);
     } catch (e) {
       if (e.status === 404 || e.status === 405 || e.status === 501) { this.gone = true; this.el.hidden = true; }
       return;
