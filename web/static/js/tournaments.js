@@ -475,7 +475,10 @@ export async function event(main, id) {
         h("td", {}, String(s.rank)),
         h("td", {}, h("button", { type: "button", class: "linkish player-pick", "aria-pressed": String(picked === s.name), "aria-label": `Show ${s.name}'s games`,
           onclick: () => { picked = picked === s.name ? "" : s.name; drawStandings(); drawTheirs(); } }, s.name),
-        s.streak ? h("span", { class: "badge streak", title: "on a streak: two wins in a row, so every game scores double until one is not won" }, "streak") : null),
+        s.streak ? h("span", { class: "badge streak", title: "on a streak: two wins in a row, so every game scores double until one is not won" }, "streak") : null,
+        // A Swiss's byes score as wins; its forfeits are games lost by not
+        // showing up.
+        s.byes || s.forfeits ? h("span", { class: "muted" }, " (", [s.byes ? plural(s.byes, "bye") : "", s.forfeits ? plural(s.forfeits, "no-show") : ""].filter(Boolean).join(", "), ")") : null),
         h("td", { class: "score" }, String(s.score)),
         h("td", {}, String(s.games)),
         h("td", {}, String(s.wins)), h("td", {}, String(s.draws)), h("td", {}, String(s.losses)),
