@@ -483,3 +483,69 @@ func TestTournamentSwissPlayed(t *testing.T) {
 		t.Errorf("a finished event offers to join or leave")
 	}
 }
+
+// TestTournamentSwissBye: a Swiss of three at two a table gives one
+// player a bye in its round. The two paired play (the loser resigns);
+// the one left out stays on the event's page, is told so, and ends with
+// a win's points and the bye marked in the standings; all three are
+// named on the podium.
+func TestTournamentSwissBye(t *testing.T) {
+	base := startServer(t)
+	b := newBrowser(t)
+	ps := []*player{newPlayer(t, b, "Ann", base), newPlayer(t, b, "Ben", base), newPlayer(t, b, "Cy", base)}
+	ps[0].signUp("Ann", "correct horse battery")
+	ps[1].signUp("Ben", "another fine phrase")
+	ps[2].signUp("Cyd", "a third fine phrase")
+	id := eval[string](ps[0], `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "swiss", name: "Odd Swiss", game: "nymphabet", clock: 60, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	for _, p := range ps {
+		p.open(page)
+		p.wait("the join button", `!!document.querySelector("#t-join")`)
+		p.click("#t-join")
+		p.wait("in", `!!document.querySelector("#t-in")`)
+	}
+	ps[0].wait("all three in", `document.querySelectorAll("#t-standings tbody tr").length === 3`)
+	ps[0].click("#t-start")
+	// Two of them are led to a table; the third stays.
+	var seated, left []*player
+	deadline := time.Now().Add(20 * time.Second)
+	for len(seated) < 2 && time.Now().Before(deadline) {
+		seated, left = nil, nil
+		for _, p := range ps {
+			if eval[bool](p, `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`) {
+				seated = append(seated, p)
+			} else {
+				left = append(left, p)
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(seated) != 2 || len(left) != 1 {
+		t.Fatalf("%d players seated after the start, want 2", len(seated))
+	}
+	bye := left[0]
+	bye.wait("the round under way", `document.querySelector("#t-when").textContent === "Round 1 of 1." && !!document.querySelector("#t-playing a.button")`)
+	bye.wait("the bye", `!!document.querySelector("#t-bye")`)
+	if got := bye.text("#t-bye"); got != "You sit out round 1: a bye, which scores as a win." {
+		t.Errorf("the player with the bye is told %q", got)
+	}
+	if eval[bool](bye, `!!document.querySelector("#t-go")`) {
+		t.Errorf("the player with the bye is told their game is ready")
+	}
+	playToResign(t, seated[0], seated[1])
+	name := map[*player]string{ps[0]: "Ann", ps[1]: "Ben", ps[2]: "Cyd"}
+	bye.wait("the winners", `!!document.querySelector("#t-winners h2")`)
+	if got := bye.text("#t-winners"); !strings.Contains(got, "Third: ") {
+		t.Errorf("the podium reads %q", got)
+	}
+	row := func(p *player) string {
+		return bye.text(fmt.Sprintf("#t-standings tbody tr[data-player=%s]", name[p]))
+	}
+	if got := row(bye); !strings.Contains(got, name[bye]+" (1 bye)\t2\t") {
+		t.Errorf("the line of the player with the bye reads %q", got)
+	}
+	if got := row(seated[1]); !strings.Contains(got, name[seated[1]]+"\t0\t1\t0\t0\t1") {
+		t.Errorf("the loser's line reads %q", got)
+	}
+}

@@ -542,7 +542,11 @@ export async function event(main, id) {
     let tables;
     try { tables = (await call("GET", "/identity/tables", undefined, await myToken())).tables || []; } catch { lastPlaying = ""; return; }
     const t = tables.find(x => now.includes(x.id));
-    if (!t) { fill(yours); return; }
+    if (!t) {
+      // A Swiss round under way without the player: an odd field's bye.
+      fill(yours, e.kind === "swiss" && e.round ? h("p", { id: "t-bye", class: "banner" }, `You sit out round ${e.round}: a bye, which scores as a win.`) : null);
+      return;
+    }
     rememberSeat(t.id, { seat: t.seat, token: signedIn() ? null : await myToken(), game: e.game });
     const against = ((e.playing || []).find(g => g.table === t.id) || { players: [] }).players.filter((_, i) => i !== t.seat);
     fill(yours, h("div", { class: "banner your-game" },
