@@ -116,7 +116,17 @@ type TournamentWrite struct {
 	Round *TournamentRound
 	// Games are inserted or replaced, each by its table.
 	Games []TournamentGame
+	// Epoch, when not zero, fences the write as Move.Epoch fences a
+	// move: a Store that implements Leases makes it only while the
+	// event's lease (keyed TournamentLease + its id) has this epoch, and
+	// otherwise refuses it with ErrFenced. A Store without Leases
+	// ignores it.
+	Epoch int64
 }
+
+// TournamentLease prefixes an event's id to key its lease among the
+// tables' (store.Leases): a table's id never has it.
+const TournamentLease = "tournament:"
 
 // Tournaments keeps the events: arenas and Swiss. A Store that holds them
 // implements it too.

@@ -18,13 +18,12 @@ import (
 // the lease of an event is keyed LeasePrefix + its id, taken by the node
 // whose schedule finds the event due and renewed at each look.
 //
-// What a cluster still needs before the root runs events on its nodes
-// (today it runs them on a single node only): the epoch Hold returns
-// must fence the event's writes (store.TournamentWrite) as a table's
-// fences its moves, so that a node that lost the lease (cut off, its
-// clock stalled) has its late writes refused rather than pairing a round
-// twice, which the stored round already refuses (store.ErrConflict); a
-// game's end heard on a node that does not hold its event must be stored
+// The epoch Hold returns fences the event's writes
+// (store.TournamentWrite.Epoch) as a table's fences its moves, so that a
+// node that lost the lease (cut off, its clock stalled) has its late
+// writes refused rather than pairing a round twice. What a cluster still
+// needs before the root runs events on its nodes (today it runs them on a
+// single node only): a game's end heard on a node that does not hold its event must be stored
 // there and the holder told (the bus), since tables move between nodes;
 // and a node that takes an event over reads it back from the store (the
 // round's stored pairing, the games' results) as New does after a
@@ -48,7 +47,7 @@ func (Always) Release(context.Context, string) {}
 
 // LeasePrefix keys an event's lease among the store's leases, apart from
 // the tables' (a table's id never has it).
-const LeasePrefix = "tournament:"
+const LeasePrefix = store.TournamentLease
 
 // StoreLease is the Lease of one node of a cluster, over the store's
 // leases (store.Leases, PostgreSQL's): an event's lease is the one keyed

@@ -145,12 +145,9 @@ func (ev *event) id() string { return ev.t.ID }
 // rounds than its field can play without meeting again plays as many as
 // it can.
 func (s *Service) start(ctx context.Context, ev *event) error {
-	if _, ok, err := s.lease.Hold(ctx, ev.id()); err != nil || !ok {
-		return err
-	}
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
-	if ev.t.Status != store.TournamentCreated {
+	if ev.t.Status != store.TournamentCreated || !s.hold(ctx, ev) {
 		return nil
 	}
 	now := s.now()
@@ -239,13 +236,12 @@ func (s *Service) wave(ev *event) {
 func (s *Service) runWaves(ev *event) {
 	ctx := s.ctx
 	for {
-		if _, ok, err := s.lease.Hold(ctx, ev.id()); err != nil || !ok {
-			ev.mu.Lock()
+		ev.mu.Lock()
+		if !s.hold(ctx, ev) {
 			ev.waving, ev.again = false, false
 			ev.mu.Unlock()
 			return
 		}
-		ev.mu.Lock()
 		pairs := s.arenaPairs(ev)
 		ev.mu.Unlock()
 		groups := make([][]string, len(pairs))
@@ -375,7 +371,7 @@ func (s *Service) makeTable(ctx context.Context, ev *event, players []string, ro
 // rounds are played or no pairing is left. ev.mu must be held; it lets
 // go of it while tables are made.
 func (s *Service) nextRound(ctx context.Context, ev *event) {
-	if _, ok, err := s.lease.Hold(ctx, ev.t.ID); err != nil || !ok {
+	if !s.hold(ctx, ev) {
 		return
 	}
 	n := ev.t.Round + 1

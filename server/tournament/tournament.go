@@ -148,6 +148,9 @@ type event struct {
 	waving, again bool
 	// rounding is set while a Swiss round's tables are made.
 	rounding bool
+	// epoch is the epoch of the event's lease as last held: it fences
+	// the event's writes (0 on a single node: unfenced).
+	epoch int64
 
 	version int
 	changed chan struct{}
@@ -286,6 +289,21 @@ func (s *Service) event(id string) *event {
 	return s.events[id]
 }
 
+// hold takes or renews this node's lease of ev, noting its epoch for
+// ev's writes, and reports whether this node holds it. ev.mu must be
+// held.
+func (s *Service) hold(ctx context.Context, ev *event) bool {
+	epoch, ok, err := s.lease.Hold(ctx, ev.t.ID)
+	if err != nil {
+		s.log.Warn("an event's lease", "event", ev.t.ID, "err", err)
+		return false
+	}
+	if ok {
+		ev.epoch = epoch
+	}
+	return ok
+}
+
 // bump marks a change of ev for whoever follows it. ev.mu must be held.
 func (ev *event) bump() {
 	ev.version++
@@ -325,6 +343,7 @@ func (s *Service) stored(ctx context.Context, id string) (store.Tournament, erro
 
 // write stores w of ev. ev.mu must be held.
 func (s *Service) write(ctx context.Context, ev *event, w store.TournamentWrite) error {
+	w.Epoch = ev.epoch
 	if err := s.st.WriteTournament(context.WithoutCancel(ctx), ev.t.ID, w); err != nil {
 		return refuse.SaveFailed(s.log, "the event", err)
 	}

@@ -16,6 +16,9 @@ const tournamentColumns = "id, kind, name, description, game, rules, clock, rate
 // WriteTournament implements store.Tournaments.
 func (s *Store) WriteTournament(ctx context.Context, id string, w store.TournamentWrite) error {
 	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if err := fence(ctx, tx, store.TournamentLease+id, w.Epoch); err != nil {
+			return err
+		}
 		if t := w.Event; t != nil {
 			winners, err := json.Marshal(orEmpty(t.Winners))
 			if err != nil {

@@ -20,6 +20,41 @@ func leaseTests() []test {
 		{"FencedWrites", testFencedWrites},
 		{"TakeoverFencesInFlight", testTakeoverFencesInFlight},
 		{"ExpiredLeases", testExpiredLeases},
+		{"FencedTournamentWrites", testFencedTournamentWrites},
+	}
+}
+
+// testFencedTournamentWrites: an event's write fenced with its lease's
+// epoch is made while the lease has it; once another node takes the
+// lease, the old epoch's write is refused whole and the new one's made.
+func testFencedTournamentWrites(t *testing.T, e *env) {
+	ctx := context.Background()
+	ls := as[store.Leases](t, e.s)
+	ts := as[store.Tournaments](t, e.s)
+	at := now()
+	ev := store.Tournament{ID: "ev", Kind: "arena", Name: "Fenced", Game: "salvo", Minutes: 10, Seats: 2, Status: store.TournamentCreated, Starts: at, Created: at}
+	a, err := ls.AcquireLease(ctx, store.TournamentLease+"ev", "node-a", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.WriteTournament(ctx, "ev", store.TournamentWrite{Event: &ev, Create: true, Epoch: a.Epoch}); err != nil {
+		t.Fatalf("node a's write: %v", err)
+	}
+	b, err := ls.TakeLease(ctx, a, "node-b", time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late := store.TournamentWrite{Entrants: []store.Entrant{{Identity: "x", Name: "X", Joined: at}}, Epoch: a.Epoch}
+	if err := ts.WriteTournament(ctx, "ev", late); !errors.Is(err, store.ErrFenced) {
+		t.Fatalf("node a's late write: %v, want ErrFenced", err)
+	}
+	got, err := ts.Tournament(ctx, "ev")
+	if err != nil || len(got.Entrants) != 0 {
+		t.Fatalf("after a fenced write: %d players, %v", len(got.Entrants), err)
+	}
+	late.Epoch = b.Epoch
+	if err := ts.WriteTournament(ctx, "ev", late); err != nil {
+		t.Fatalf("node b's write: %v", err)
 	}
 }
 
