@@ -567,6 +567,11 @@ export async function event(main, id) {
       shownJSON = j;
       draw();
     }
+    // Whether a guest is in the event is this browser's to know as well
+    // as the answer's: a join's answer may come after the same version
+    // read by the page's wait, so the buttons are looked at every time
+    // (their key keeps them from being drawn again for nothing).
+    drawActions();
   };
 
   async function join(pw) {
