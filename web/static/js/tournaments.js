@@ -529,6 +529,8 @@ export async function event(main, id) {
   // asking the server for the player's tables when those games change,
   // and leads them there: at once for a game paired while the page is
   // open, by a prominent link for one that was under way already.
+  let myTable = null; // the player's table under way, as last asked
+  let retried = "";   // the games under way asked about twice
   const mine = async () => {
     const now = (e.playing || []).map(g => g.table);
     const fresh = now.filter(t => !known.has(t));
@@ -536,25 +538,63 @@ export async function event(main, id) {
     const wasFirst = first;
     first = false;
     const key = now.join();
-    if (!inIt() || !now.length) { lastPlaying = key; fill(yours); return; }
-    if (key === lastPlaying) return;
-    lastPlaying = key;
-    let tables;
-    try { tables = (await call("GET", "/identity/tables", undefined, await myToken())).tables || []; } catch { lastPlaying = ""; return; }
-    const t = tables.find(x => now.includes(x.id));
-    if (!t) {
-      // A Swiss round under way without the player: an odd field's bye.
-      fill(yours, e.kind === "swiss" && e.round ? h("p", { id: "t-bye", class: "banner" }, `You sit out round ${e.round}: a bye, which scores as a win.`) : null);
-      return;
+    if (!inIt() || !now.length) {
+      lastPlaying = key;
+      myTable = null;
+    } else if (key !== lastPlaying) {
+      lastPlaying = key;
+      let tables;
+      try { tables = (await call("GET", "/identity/tables", undefined, await myToken())).tables || []; } catch { lastPlaying = ""; return; }
+      myTable = tables.find(x => now.includes(x.id)) || null;
+      if (!myTable && retried !== key) {
+        // Asked once more a little later, should the player's tables
+        // not have caught up with the event's.
+        retried = key;
+        setTimeout(() => { if (!closed && lastPlaying === key) { lastPlaying = ""; mineSoon(); } }, POLL);
+      }
+      if (myTable) {
+        const t = myTable;
+        rememberSeat(t.id, { seat: t.seat, token: signedIn() ? null : await myToken(), game: e.game });
+        if (!wasFirst && fresh.includes(t.id) && !openedHere(t.id)) {
+          toast("Your game is ready");
+          go("/t/" + encodeURIComponent(t.id));
+        }
+      }
     }
-    rememberSeat(t.id, { seat: t.seat, token: signedIn() ? null : await myToken(), game: e.game });
-    const against = ((e.playing || []).find(g => g.table === t.id) || { players: [] }).players.filter((_, i) => i !== t.seat);
-    fill(yours, h("div", { class: "banner your-game" },
-      h("p", {}, h("strong", {}, "Your game is ready"), against.length ? `: against ${against.join(", ")}.` : "."),
-      h("a", { class: "button primary", id: "t-go", href: "/t/" + encodeURIComponent(t.id) }, "Go to your table")));
-    if (!wasFirst && fresh.includes(t.id) && !openedHere(t.id)) {
-      toast("Your game is ready");
-      go("/t/" + encodeURIComponent(t.id));
+    drawYours();
+  };
+
+  // mineSoon runs mine for the event as it stands, one run at a time: an
+  // answer that comes while one runs has it run again after.
+  let mining = null, mineAgain = false;
+  const mineSoon = () => {
+    if (mining) { mineAgain = true; return; }
+    mining = mine().catch(() => {}).finally(() => {
+      mining = null;
+      if (mineAgain) { mineAgain = false; mineSoon(); }
+    });
+  };
+
+  // drawYours shows the player's game under way, or, in a Swiss round
+  // under way without them, their bye (an odd field's). It draws from the
+  // event as it stands, so that a round's number that comes after its
+  // tables still shows.
+  let yoursKey = "";
+  const drawYours = () => {
+    const t = myTable;
+    const bye = !t && inIt() && e.kind === "swiss" && e.status === "started" && e.round > 0 && (e.playing || []).length > 0;
+    const against = t ? ((e.playing || []).find(g => g.table === t.id) || { players: [] }).players.filter((_, i) => i !== t.seat) : [];
+    const key = JSON.stringify([t && t.id, against, bye && e.round]);
+    if (key === yoursKey) return;
+    yoursKey = key;
+    if (t) {
+      fill(yours, h("div", { class: "banner your-game" },
+        h("p", {}, h("strong", {}, "Your game is ready"), against.length ? `: against ${against.join(", ")}.` : "."),
+        h("a", { class: "button primary", id: "t-go", href: "/t/" + encodeURIComponent(t.id) }, "Go to your table")));
+    } else if (bye) {
+      fill(yours, h("p", { id: "t-bye", class: "banner" }, `You sit out round ${e.round}: a bye, which scores as a win.`));
+    } else {
+      fill(yours);
     }
   };
 
@@ -568,10 +608,12 @@ export async function event(main, id) {
       draw();
     }
     // Whether a guest is in the event is this browser's to know as well
-    // as the answer's: a join's answer may come after the same version
-    // read by the page's wait, so the buttons are looked at every time
-    // (their key keeps them from being drawn again for nothing).
+    // as the answer's, and every answer (the page's wait's, a join's, a
+    // start's) may be the newest: the buttons and the player's own game
+    // are looked at every time (their keys keep them from being drawn
+    // again for nothing).
     drawActions();
+    mineSoon();
   };
 
   async function join(pw) {
@@ -608,7 +650,6 @@ export async function event(main, id) {
   }
 
   take(e);
-  await mine();
   await chat.load();
   const byID = { get: k => (k === e.id ? e : undefined) };
   const stopTick = ticking(main, byID);
@@ -626,13 +667,12 @@ export async function event(main, id) {
       const asked = Date.now();
       try {
         take(await read(`/tournaments/${encodeURIComponent(id)}?version=${e.version}`, stop.signal));
-        await mine();
       } catch (ex) {
         if (closed) return;
         // An address that holds many waits open is refused one more:
         // the page asks plainly then, every few seconds.
         if (ex.status === 429 || ex.status === 503) {
-          try { take(await read("/tournaments/" + encodeURIComponent(id), stop.signal)); await mine(); } catch { /* next time */ }
+          try { take(await read("/tournaments/" + encodeURIComponent(id), stop.signal)); } catch { /* next time */ }
         }
         await pause(POLL);
         continue;
