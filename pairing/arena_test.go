@@ -96,7 +96,34 @@ func randomPool(r *rand.Rand, n int) []Waiting {
 	for i := range pool {
 		pool[i] = Waiting{ID: fmt.Sprintf("w%d", i), Points: r.IntN(20), Rating: float64(1200 + r.IntN(800))}
 	}
-	perm := r.Perm(n)
+	return lastGames(r, pool, r.Perm(n))
+}
+
+// neighbourPool is randomPool where the players who just met are
+// neighbours in the standings, as in a real arena, so that the nearest
+// opponent is often the last one.
+func neighbourPool(r *rand.Rand, n int) []Waiting {
+	pool := make([]Waiting, n)
+	for i := range pool {
+		pool[i] = Waiting{ID: fmt.Sprintf("w%d", i), Points: n - i, Rating: 1500}
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	// Shift by one now and then, so that pairs straddle the greedy's.
+	for i := 0; i+1 < n; i++ {
+		if r.IntN(5) == 0 {
+			order[i], order[i+1] = order[i+1], order[i]
+		}
+	}
+	return lastGames(r, pool, order)
+}
+
+// lastGames makes most consecutive pairs of perm each other's last
+// opponents.
+func lastGames(r *rand.Rand, pool []Waiting, perm []int) []Waiting {
+	n := len(pool)
 	for k := 0; k+1 < n; k += 2 {
 		if r.IntN(4) > 0 {
 			a, b := perm[k], perm[k+1]
@@ -145,8 +172,16 @@ func TestArenaPools(t *testing.T) {
 			}
 		}
 	}
+	for n := range 40 {
+		for range 100 {
+			pool := neighbourPool(r, n)
+			checkArena(t, pool, Arena(pool), rematchFree(pool))
+		}
+	}
 	for range 5 {
 		pool := randomPool(r, 5000)
+		checkArena(t, pool, Arena(pool), true)
+		pool = neighbourPool(r, 5000)
 		checkArena(t, pool, Arena(pool), true)
 	}
 }
@@ -175,11 +210,19 @@ func checkArena(t *testing.T, pool []Waiting, pairs [][2]string, avoidable bool)
 	}
 }
 
-// BenchmarkArena5000 pairs a pool of 5,000 waiting players.
+// BenchmarkArena5000 pairs a pool of 5,000 waiting players: at random
+// (random), and where the players who just met are neighbours in the
+// standings (neighbours).
 func BenchmarkArena5000(b *testing.B) {
-	pool := randomPool(rand.New(rand.NewPCG(5000, 1)), 5000)
-	b.ResetTimer()
-	for b.Loop() {
-		Arena(pool)
+	r := rand.New(rand.NewPCG(5000, 1))
+	for _, tt := range []struct {
+		name string
+		pool []Waiting
+	}{{"random", randomPool(r, 5000)}, {"neighbours", neighbourPool(r, 5000)}} {
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				Arena(tt.pool)
+			}
+		})
 	}
 }

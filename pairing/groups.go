@@ -9,6 +9,16 @@ import (
 // changes anything lowers the cost, so the bound only guards the time.
 const maxPasses = 50
 
+// pairWindow is how many tables below its own [Groups] looks for a swap
+// of two players for two: tables start in standings order, and farther
+// ones seldom gain from such a swap but would cost time as the square of
+// the field.
+const pairWindow = 8
+
+// maxDense is the largest field whose meetings [Groups] counts in a
+// matrix (4 MB at most).
+const maxDense = 2048
+
 // Groups seats one round of a multi-seat Swiss event (Word Fight, Quizl)
 // at tables of seats players, seats being 3 or 4.
 //
@@ -23,23 +33,29 @@ const maxPasses = 50
 //   - fields of 1 or 2 sit out whole.
 //
 // Those who sit out are the lowest-ranked among those with the fewest
-// byes; the caller scores a bye as it chooses (a win in a two-seat event).
+// byes; the caller scores a bye as it chooses (the package doc suggests
+// how).
 //
 // Seating: a table costs, for each two players at it, the square of their
 // points difference plus a penalty for each time they met before: twice
 // the square of a table's whole spread of [PlacePoints] (72 at tables of
 // four, 32 at three), so that seating two who met weighs like a points
-// gap of about 8 (or 6) between them. Groups fills tables in standings order,
-// the larger tables first (so tables of seats−1 go to the bottom of the
-// standings), and then, while it lowers the total cost, swaps players
-// between tables and moves a player from a larger table to a smaller one.
-// That is not always the exact optimum, but it never seats at a higher
-// cost than the plain standings order, and it is deterministic.
+// gap of about 8 (or 6) between them. Repeats are penalised, never
+// forbidden, so Groups does not fail for want of new opponents. Groups
+// fills tables in standings order, the larger tables first (so tables of
+// seats−1 start at the bottom of the standings), and then, while it
+// lowers the total cost, swaps players between tables, moves a player
+// from a larger table to a smaller one, and swaps two players for two at
+// tables close in the standings. That is not always the exact optimum,
+// but it never seats at a higher cost than the plain standings order, and
+// it is deterministic; the order of field does not matter.
 //
 // A table of seats−1 gives fewer place points (4/2/0 against 6/4/2/0);
-// an event that wants them even can scale them as it scores. Tables come in
-// standings order; within a table the seat order follows a hash of the
-// players and their games played, as in [Swiss].
+// an event that wants them even can scale them as it scores. Tables come
+// in standings order (by their best-placed player); within a table the
+// seat order follows a hash of the players and their games played, so
+// that it looks random but is the same on every node. Groups fails only
+// for a number of seats other than 3 or 4, or an empty or repeated ID.
 func Groups(field []Entrant, seats int) (Round, error) {
 	if seats != 3 && seats != 4 {
 		return Round{}, fmt.Errorf("a table of %d seats: groups seat 3 or 4", seats)
@@ -118,10 +134,14 @@ func chooseByes(field []Entrant, order []int, k int) (byes, rest []int) {
 
 // grouping is a seating under improvement: tables of indices into field.
 type grouping struct {
-	field   []Entrant
-	seat    [][]int        // tables of indices into field
-	meets   map[[2]int]int // times each pair (lower index first) met
-	penalty int64          // the cost of one earlier meeting
+	field []Entrant
+	seat  [][]int        // tables of indices into field
+	meets map[[2]int]int // times each pair (lower index first) met
+	// dense holds the same counts as a matrix (capped at 255) for fields
+	// small enough, because the improvement asks for them millions of
+	// times; nil for larger fields.
+	dense   []uint8
+	penalty int64 // the cost of one earlier meeting
 }
 
 func newGrouping(field []Entrant, order []int, sizes []int, seats int) *grouping {
@@ -148,6 +168,13 @@ func newGrouping(field []Entrant, order []int, sizes []int, seats int) *grouping
 			g.meets[k] = max(g.meets[k], c)
 		}
 	}
+	if n := len(field); n <= maxDense {
+		g.dense = make([]uint8, n*n)
+		for k, c := range g.meets {
+			c = min(c, 255)
+			g.dense[k[0]*n+k[1]], g.dense[k[1]*n+k[0]] = uint8(c), uint8(c)
+		}
+	}
 	next := 0
 	for _, size := range sizes {
 		g.seat = append(g.seat, slices.Clone(order[next:next+size]))
@@ -159,7 +186,13 @@ func newGrouping(field []Entrant, order []int, sizes []int, seats int) *grouping
 // pairCost is what seating field[i] with field[j] costs.
 func (g *grouping) pairCost(i, j int) int64 {
 	gap := int64(min(abs(g.field[i].Points-g.field[j].Points), maxGap))
-	return gap*gap + g.penalty*int64(g.meets[[2]int{min(i, j), max(i, j)}])
+	var met int
+	if g.dense != nil {
+		met = int(g.dense[i*len(g.field)+j])
+	} else {
+		met = g.meets[[2]int{min(i, j), max(i, j)}]
+	}
+	return gap*gap + g.penalty*int64(met)
 }
 
 // costWith is what seating p at table t costs, leaving out the player at
@@ -176,8 +209,10 @@ func (g *grouping) costWith(p, t, skip int) int64 {
 
 // improve swaps players between tables, and moves a player from a larger
 // table to one seat smaller (which keeps the sizes' count), while that
-// lowers the total cost; in a fixed order, so that the result is
-// deterministic.
+// lowers the total cost; when no such step is left, it tries swapping two
+// players of one table for two of another up to pairWindow tables away,
+// and starts over if that helps.
+// It goes in a fixed order, so that the result is deterministic.
 func (g *grouping) improve() {
 	for range maxPasses {
 		changed := false
@@ -191,10 +226,56 @@ func (g *grouping) improve() {
 				}
 			}
 		}
+		if changed {
+			continue
+		}
+		for a := range g.seat {
+			for b := a + 1; b < min(a+1+pairWindow, len(g.seat)); b++ {
+				if g.swapTwo(a, b) {
+					changed = true
+				}
+			}
+		}
 		if !changed {
 			return
 		}
 	}
+}
+
+// tableCost is what table t costs as seated.
+func (g *grouping) tableCost(t int) int64 {
+	var c int64
+	for i, p := range g.seat[t] {
+		for _, q := range g.seat[t][i+1:] {
+			c += g.pairCost(p, q)
+		}
+	}
+	return c
+}
+
+// swapTwo makes every swap of two players of table a for two of table b
+// that lowers the cost, and reports whether it made any.
+func (g *grouping) swapTwo(a, b int) bool {
+	changed := false
+	ta, tb := g.seat[a], g.seat[b]
+	for i := range ta {
+		for j := i + 1; j < len(ta); j++ {
+			for k := range tb {
+				for l := k + 1; l < len(tb); l++ {
+					before := g.tableCost(a) + g.tableCost(b)
+					ta[i], tb[k] = tb[k], ta[i]
+					ta[j], tb[l] = tb[l], ta[j]
+					if g.tableCost(a)+g.tableCost(b) < before {
+						changed = true
+						continue
+					}
+					ta[i], tb[k] = tb[k], ta[i]
+					ta[j], tb[l] = tb[l], ta[j]
+				}
+			}
+		}
+	}
+	return changed
 }
 
 // swapBetween makes every swap between tables a and b that lowers the

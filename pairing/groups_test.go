@@ -418,3 +418,123 @@ func BenchmarkGroups500(b *testing.B) {
 		}
 	}
 }
+
+// TestGroupsMeetingCounts: the matrix of meetings that serves fields up to
+// maxDense agrees with the map that serves larger ones.
+func TestGroupsMeetingCounts(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(3, 3))
+	field := newField(30)
+	for range 5 {
+		round, err := Groups(field, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		playGroups(r, field, round)
+	}
+	field[0].Met = append(field[0].Met, field[1].ID, field[1].ID) // met thrice or more
+	sizes, _ := tableSizes(len(field), 4)
+	g := newGrouping(field, standings(field), sizes, 4)
+	if g.dense == nil {
+		t.Fatal("no matrix for a field of 30")
+	}
+	sparse := *g
+	sparse.dense = nil
+	repeats := 0
+	for i := range field {
+		for j := range field {
+			if i == j {
+				continue
+			}
+			if a, b := g.pairCost(i, j), sparse.pairCost(i, j); a != b {
+				t.Fatalf("pair %d, %d: matrix cost %d, map cost %d", i, j, a, b)
+			}
+			if g.dense[i*len(field)+j] > 0 {
+				repeats++
+			}
+		}
+	}
+	if repeats == 0 {
+		t.Fatal("no meetings counted")
+	}
+}
+
+// bestSeating is the least cost of seating the players of field (indices
+// in players) at tables of the given sizes, by trying every assignment.
+func bestSeating(g *grouping, players []int, sizes []int) int64 {
+	tables := make([][]int, len(sizes))
+	best := int64(-1)
+	var place func(k int, cost int64)
+	place = func(k int, cost int64) {
+		if best >= 0 && cost >= best {
+			return
+		}
+		if k == len(players) {
+			best = cost
+			return
+		}
+		p := players[k]
+		for t := range tables {
+			if len(tables[t]) == sizes[t] {
+				continue
+			}
+			var add int64
+			for _, q := range tables[t] {
+				add += g.pairCost(p, q)
+			}
+			tables[t] = append(tables[t], p)
+			place(k+1, cost+add)
+			tables[t] = tables[t][:len(tables[t])-1]
+		}
+	}
+	place(0, 0)
+	return best
+}
+
+// TestGroupsNearOptimum compares Groups with the exact optimum, by brute
+// force, on seeded small fields after a few rounds: it must reach the
+// optimum in most rounds (and, as a check of the check, never beat it).
+func TestGroupsNearOptimum(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ n, seats int }{{8, 4}, {10, 4}, {9, 3}} {
+		t.Run(fmt.Sprintf("%d at %d seats", tt.n, tt.seats), func(t *testing.T) {
+			t.Parallel()
+			r := rand.New(rand.NewPCG(uint64(tt.n), 77))
+			rounds, optimal := 0, 0
+			for range 40 {
+				field := newField(tt.n)
+				for range 4 {
+					round, err := Groups(field, tt.seats)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sizes, _ := tableSizes(tt.n, tt.seats)
+					g := newGrouping(field, standings(field), sizes, tt.seats)
+					pos := make(map[string]int)
+					for i, e := range field {
+						pos[e.ID] = i
+					}
+					var got int64
+					for _, tb := range round.Tables {
+						for a := range tb {
+							for b := a + 1; b < len(tb); b++ {
+								got += g.pairCost(pos[tb[a]], pos[tb[b]])
+							}
+						}
+					}
+					if want := bestSeating(g, standings(field), sizes); got < want {
+						t.Fatalf("seating costs %d, below the optimum %d", got, want)
+					} else if got == want {
+						optimal++
+					}
+					rounds++
+					playGroups(r, field, round)
+				}
+			}
+			t.Logf("optimal in %d of %d rounds", optimal, rounds)
+			if optimal*10 < rounds*8 {
+				t.Errorf("optimal in only %d of %d rounds", optimal, rounds)
+			}
+		})
+	}
+}

@@ -317,3 +317,38 @@ func BenchmarkMinCostMatching500(b *testing.B) {
 		})
 	}
 }
+
+// TestMinCostMatchingRelabelled checks fields too large for an exact
+// reference by a property that every optimum has: numbering the players
+// differently changes the matching but never its cost. Narrow cost ranges
+// and forbidden pairs make many blossoms, nested deep.
+func TestMinCostMatchingRelabelled(t *testing.T) {
+	t.Parallel()
+	r := rand.New(rand.NewPCG(100, 3))
+	for _, n := range []int{30, 60, 120} {
+		for _, top := range []int64{2, 5, 1000} {
+			for _, forbid := range []float64{0, 0.5, 0.9} {
+				c := randomCosts(r, n, top, forbid)
+				mate, err := MinCostMatching(n, c.cost)
+				perm := r.Perm(n)
+				pc := make(costMatrix, n)
+				for i := range pc {
+					pc[i] = make([]int64, n)
+					for j := range pc[i] {
+						pc[i][j] = c[perm[i]][perm[j]]
+					}
+				}
+				pmate, perr := MinCostMatching(n, pc.cost)
+				if (err == nil) != (perr == nil) {
+					t.Fatalf("n=%d: error %v, relabelled %v", n, err, perr)
+				}
+				if err != nil {
+					continue
+				}
+				if a, b := checkMatching(t, c, mate), checkMatching(t, pc, pmate); a != b {
+					t.Fatalf("n=%d top=%d forbid=%v: cost %d, relabelled %d", n, top, forbid, a, b)
+				}
+			}
+		}
+	}
+}

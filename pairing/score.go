@@ -16,11 +16,11 @@ const (
 // streak, and while it lasts every game scores double: 4 for a win and 2
 // for a draw (as Lichess's arenas do). A draw or a loss ends the streak,
 // so the draw that ends a streak still scores 2. The zero Streak is a
-// player who has not won yet.
+// player with no wins in a row yet.
 type Streak struct{ Wins int }
 
 // Score returns the points o scores and whether it was played on a streak,
-// and records it.
+// and records it. A value other than Win or Draw counts as a loss.
 func (s *Streak) Score(o Outcome) (points int, onStreak bool) {
 	onStreak = s.Wins >= 2
 	switch o {

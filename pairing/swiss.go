@@ -11,12 +11,13 @@ const maxGap = 1000
 // odd, one entrant sits out: the lowest-ranked without a bye for whom the
 // others can still be paired (should every such choice force a rematch,
 // the lowest-ranked with the fewest byes). Tables come in standings order
-// (the best-placed pair first); within a table the seat order follows a
-// hash of the players and the games they have played, so that it is the
-// same on every node, looks random, and changes from round to round. The
-// order of field does not matter. Swiss fails, wrapping [ErrNoPairing],
+// (the best-placed pair first). Who sits first alternates from game to
+// game for each player, by a hash of their ID and the games they have
+// played, so that each sits first about half the time, the same on every
+// node. The order of field does not matter. Swiss fails, wrapping [ErrNoPairing],
 // when every way to pair the field repeats a game; it fails too on an
-// empty or repeated ID.
+// empty or repeated ID. The work grows as the cube of the field: a round
+// of 500 takes a fraction of a second, one of 2,000 some seconds.
 func Swiss(field []Entrant) (Round, error) {
 	if err := checkField(field); err != nil {
 		return Round{}, err

@@ -26,6 +26,7 @@ import (
 	"parlour/lexicon"
 	"parlour/server/analyses"
 	"parlour/server/auth"
+	"parlour/server/chat"
 	"parlour/server/cluster"
 	"parlour/server/daily"
 	"parlour/server/httpapi"
@@ -39,6 +40,7 @@ import (
 	"parlour/server/socket"
 	"parlour/server/table"
 	"parlour/server/tournament"
+	"parlour/server/tournament/calendar"
 	"parlour/store"
 )
 
@@ -75,9 +77,14 @@ type Config struct {
 	// Cluster, when set, makes the service one node of a cluster (see
 	// server/cluster); the store must then implement store.Leases.
 	Cluster *Cluster
+	// Calendar, when set, is the events the server puts up by itself
+	// (server/tournament/calendar; cmd/parlour passes the default
+	// calendar unless told otherwise). Without it the server runs only
+	// the events its players make.
+	Calendar *calendar.Calendar
 	// ChatFilter is the words chat refuses (nil: the list Parlour
-	// ships; see server/moderation).
-	ChatFilter *moderation.Filter
+	// ships; see server/chat).
+	ChatFilter *chat.Filter
 	// SMTP, when set, is where the players' e-mail goes (server/mail);
 	// without it no mail is sent and the API says e-mail is not offered.
 	SMTP *mail.SMTP
@@ -136,6 +143,8 @@ type Service struct {
 	// the games that ended meanwhile are scored when it loads its
 	// events.
 	tournaments atomic.Pointer[tournament.Service]
+	// house puts up the calendar's events (nil without a calendar).
+	house *houseEvents
 }
 
 // New builds a service on cfg: the table service rebuilds every live
@@ -271,13 +280,24 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// (tournament.Lease) over the store's; until then the events
 		// run on single nodes.
 		if s.cl == nil {
+			// The events' chat rooms keep the tables' rules: the
+			// filter, the moderators' gate, one count of the lines the
+			// limits refused.
+			rooms := chat.NewRooms(chat.RoomsConfig{Store: cfg.Store, Filter: cfg.ChatFilter, Logger: cfg.Logger,
+				Gate: func(ctx context.Context, identity, text string) error {
+					return s.moderation.ChatGate(ctx, identity, text)
+				},
+				Limited: s.Service.RateLimited, Now: s.Service.Now})
 			ts, err := tournament.New(ctx, tournament.Config{Store: cfg.Store, Tables: s.Service, Games: cfg.Games,
-				Streams: s.social, Online: s.social.IsOnline, Logger: cfg.Logger})
+				Streams: s.social, Online: s.social.IsOnline, Logger: cfg.Logger, Rooms: rooms})
 			if err != nil {
 				s.Close()
 				return nil, err
 			}
 			s.tournaments.Store(ts)
+			if cfg.Calendar != nil {
+				s.house = startHouseEvents(s.ctx, ts, cfg.Calendar, s.Service.Config().Clock, s.log)
+			}
 		}
 	}
 	if s.cl != nil {
@@ -285,6 +305,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	return s, nil
 }
+
+// A node of a cluster holds events' leases as the cluster's Events.
+var _ tournament.Lease = (*cluster.Events)(nil)
 
 // Tournaments returns the events' service, nil when the server runs
 // none (a store without events, a node of a cluster).
@@ -299,6 +322,9 @@ func (s *Service) Close() {
 		s.cl.Close()
 	}
 	s.cancel()
+	if s.house != nil {
+		s.house.stop()
+	}
 	if ts := s.tournaments.Load(); ts != nil {
 		ts.Close()
 	}

@@ -45,3 +45,36 @@ type Chats interface {
 	// Mutes returns every mute of table id.
 	Mutes(ctx context.Context, id string) ([]Mute, error)
 }
+
+// RoomLine is one line of a standalone chat room: one that belongs to no
+// table (a tournament's), named by its owner ("tournament:ID").
+type RoomLine struct {
+	Room string
+	// Seq numbers a room's lines from 1, in the order they were accepted.
+	Seq      int
+	Identity string
+	// Name is the writer's name as shown when the line was written.
+	Name string
+	// Account says the writer had an account (not a guest's identity).
+	Account bool
+	Text    string
+	At      time.Time
+}
+
+// ChatRooms persists standalone chat rooms: their lines, and the writers
+// a room's moderators muted in it. A Store that keeps them implements it
+// too.
+type ChatRooms interface {
+	// AppendRoomChat stores line l; a Seq already stored for its room is
+	// refused with ErrConflict.
+	AppendRoomChat(ctx context.Context, l RoomLine) error
+	// RoomChatSince returns up to limit lines of room with Seq after
+	// since, oldest first.
+	RoomChatSince(ctx context.Context, room string, since, limit int) ([]RoomLine, error)
+	// LastRoomChat returns the Seq of room's last line (0: none).
+	LastRoomChat(ctx context.Context, room string) (int, error)
+	// SetRoomMute mutes (or, with muted false, unmutes) identity in room.
+	SetRoomMute(ctx context.Context, room, identity string, muted bool) error
+	// RoomMutes returns the identities muted in room, in order.
+	RoomMutes(ctx context.Context, room string) ([]string, error)
+}

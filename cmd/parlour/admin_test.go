@@ -147,3 +147,34 @@ func TestServeChatFilterFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestServeTournamentsFlag: serve refuses a calendar it cannot read, or
+// whose schedule or events are wrong, naming the problem, and serves
+// nothing; the default and "none" need no file.
+func TestServeTournamentsFlag(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, c := range []struct{ file, want string }{
+		{filepath.Join(dir, "missing.json"), "no such file"},
+		{write("when.json", `{"events": [{"every": "month", "event": {"kind": "arena"}}]}`), `"every" is "month"`},
+		{write("what.json", `{"events": [{"every": "hour", "event": {"kind": "arena", "game": "salvo", "clock": 60, "minutes": 30, "colour": "red"}}]}`), "event 1 of the calendar"},
+	} {
+		var stdout, stderr strings.Builder
+		code := run(context.Background(), []string{"serve", "--addr", "127.0.0.1:0", "--data", dir, "--tournaments", c.file}, strings.NewReader(""), &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), "--tournaments") || !strings.Contains(stderr.String(), c.want) || stdout.Len() > 0 {
+			t.Errorf("serve --tournaments %s: %d %q %q", c.file, code, stdout.String(), stderr.String())
+		}
+	}
+	for _, arg := range []string{"", "none"} {
+		cal, err := readCalendar(arg)
+		if err != nil || (arg == "") != (cal != nil) {
+			t.Errorf("readCalendar(%q) = %v, %v", arg, cal, err)
+		}
+	}
+}

@@ -1,23 +1,33 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
 
 	"parlour/internal/loadtest"
+	"parlour/internal/loadtest/reference"
 )
 
 // loadtestFlags are parlour loadtest's flags, as they are given.
 type loadtestFlags struct {
 	base, rates, serverPIDs, route, transport, cpuProfile string
+	target, refAddr, refData                              string
+	serveOnly                                             bool
+	gogc                                                  int
 
 	tables, identities, conns, procs, idle, idleTables int
 	dur, timeline                                      time.Duration
@@ -46,6 +56,11 @@ func (f *loadtestFlags) define(fs *flag.FlagSet) {
 	fs.BoolVar(&f.rated, "rated", false, "the scripted players are accounts (signed up first: slow, argon2id) and every table is rated, so that each game's end updates two ratings in its commit")
 	fs.Float64Var(&f.chat, "chat", 0, "also post this many players' chat lines a second, across the tables, by their seated players in turn (0: none); each identity may post one a second, so keep it under --identities, and one address three a second unless the server's --rate-chat-addr is raised")
 	fs.IntVar(&f.idle, "idle-sockets", 0, "instead of the runs, open this many idle spectator sockets onto the tables and report the server's memory per socket (heap from /metrics; resident set with --server-pid)")
+	fs.StringVar(&f.target, "target", "", `"reference": instead of the server at --url, drive the reference server, the smallest Go server doing Parlour's durable job (package internal/loadtest/reference; a measuring tool, never a way to serve games), started as a process of its own on a loopback port, its process id passed as --server-pid`)
+	fs.BoolVar(&f.serveOnly, "serve-only", false, "with --target reference: run the reference server in this process, print its address and process id, and serve until interrupted, for a series that drives it and parlour serve in turn (--cpuprofile then profiles the server, --procs and --gogc set its Go runtime as parlour serve's do)")
+	fs.StringVar(&f.refAddr, "reference-addr", "127.0.0.1:0", "with --target reference: the loopback address the reference server listens on")
+	fs.StringVar(&f.refData, "reference-data", "", "with --target reference: the folder of the reference server's database (default: a new temporary folder, removed when it stops)")
+	fs.IntVar(&f.gogc, "gogc", 400, "with --serve-only: the reference server's garbage collection target, as parlour serve's --gogc")
 	fs.IntVar(&f.idleTables, "idle-tables", 0, "instead of the runs, open this many more tables, play each ten moves, and report the heap and goroutines the servers hold per idle table (from /metrics; start them with a low --gogc, e.g. 10, for the heap to be mostly live)")
 }
 
@@ -72,8 +87,9 @@ func (f *loadtestFlags) config() (loadtest.Config, error) {
 	return c, c.Check()
 }
 
-// runLoadtest drives running servers with scripted Quizl players and
-// prints what it measured (package loadtest).
+// runLoadtest drives running servers, or the reference server it starts,
+// with scripted Quizl players and prints what it measured (package
+// loadtest); with --serve-only it is the reference server.
 func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -81,7 +97,7 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	f.define(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour loadtest [--url URL] [--tables N] [--rate R[,R...]] [--duration D]")
-		fmt.Fprintln(stderr, "\nDrives a running parlour serve with scripted players (see docs/performance.md).")
+		fmt.Fprintln(stderr, "\nDrives a running parlour serve with scripted players, or with --target reference the reference server it starts (see docs/performance.md).")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -90,10 +106,27 @@ func runLoadtest(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		return 2
 	}
+	if err := f.checkTarget(fs); err != nil {
+		fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
+		return 2
+	}
+	if f.serveOnly {
+		return serveReference(ctx, &f, stdout, stderr)
+	}
 	c, err := f.config()
 	if err != nil {
 		fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
 		return 2
+	}
+	if f.target == targetReference {
+		ref, err := startReference(&f, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "parlour loadtest: %v\n", err)
+			return 1
+		}
+		defer ref.stop()
+		c.Servers, c.ServerPIDs = []string{ref.url}, []int{ref.pid}
+		fmt.Fprintf(stdout, "reference server at %s, process %d\n", ref.url, ref.pid)
 	}
 	if f.procs > 0 {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(f.procs))
@@ -135,4 +168,120 @@ func parsePIDs(s string) ([]int, error) {
 		pids = append(pids, pid)
 	}
 	return pids, nil
+}
+
+// targetReference is --target's one value: the reference server.
+const targetReference = "reference"
+
+// checkTarget says what is wrong with --target and the flags that go
+// with it, if anything.
+func (f *loadtestFlags) checkTarget(fs *flag.FlagSet) error {
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	switch {
+	case f.target != "" && f.target != targetReference:
+		return fmt.Errorf("--target must be %s, not %q", targetReference, f.target)
+	case f.target == "" && (f.serveOnly || set["reference-addr"] || set["reference-data"] || set["gogc"]):
+		return errors.New("--serve-only, --reference-addr, --reference-data and --gogc go with --target reference")
+	case f.target != "" && (set["url"] || set["server-pid"]):
+		return errors.New("--target reference starts its own server: leave out --url and --server-pid")
+	case !f.serveOnly && set["gogc"]:
+		return errors.New("--gogc goes with --serve-only")
+	}
+	host, _, err := net.SplitHostPort(f.refAddr)
+	if err != nil || !(host == "localhost" || host == "::1" || strings.HasPrefix(host, "127.")) {
+		return fmt.Errorf("--reference-addr must be a loopback address and port, not %q", f.refAddr)
+	}
+	return nil
+}
+
+// serveReference runs the reference server in this process until ctx
+// ends, its address and process id printed on the first line of stdout.
+func serveReference(ctx context.Context, f *loadtestFlags, stdout, stderr io.Writer) int {
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "parlour loadtest: reference server: %v\n", err)
+		return 1
+	}
+	// The Go runtime as parlour serve sets it, so that a measure of both
+	// compares the servers rather than the collectors' targets.
+	debug.SetGCPercent(f.gogc)
+	runtime.GOMAXPROCS(serveProcs(f.procs, os.Getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0)))
+	dir := f.refData
+	if dir == "" {
+		tmp, err := os.MkdirTemp("", "parlour-reference-")
+		if err != nil {
+			return fail(err)
+		}
+		defer os.RemoveAll(tmp)
+		dir = tmp
+	}
+	s, err := reference.New(ctx, reference.Options{Path: filepath.Join(dir, "reference.db")})
+	if err != nil {
+		return fail(err)
+	}
+	defer s.Close()
+	ln, err := net.Listen("tcp", f.refAddr)
+	if err != nil {
+		return fail(err)
+	}
+	stop, err := recordTo(f.cpuProfile, pprof.StartCPUProfile, pprof.StopCPUProfile)
+	if err != nil {
+		ln.Close()
+		return fail(err)
+	}
+	defer stop()
+	fmt.Fprintf(stdout, "reference server at http://%s, process %d\n", ln.Addr(), os.Getpid())
+	if err := reference.Serve(ctx, s, ln); err != nil {
+		return fail(err)
+	}
+	return 0
+}
+
+// childReference is a reference server running as a process of its own.
+type childReference struct {
+	cmd *exec.Cmd
+	url string
+	pid int
+}
+
+// startReference starts this program as a reference server
+// (--serve-only), in a process of its own so that its CPU is counted
+// apart from the load tool's, and waits for its address.
+func startReference(f *loadtestFlags, stderr io.Writer) (*childReference, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding this program to start the reference server: %w", err)
+	}
+	args := []string{"loadtest", "--target", targetReference, "--serve-only", "--reference-addr", f.refAddr}
+	if f.refData != "" {
+		args = append(args, "--reference-data", f.refData)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Stderr = stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting the reference server: %w", err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	var addr string
+	var pid int
+	if err == nil {
+		_, err = fmt.Sscanf(line, "reference server at %s process %d", &addr, &pid)
+	}
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, fmt.Errorf("the reference server did not say where it listens (%q): %w", line, err)
+	}
+	go io.Copy(io.Discard, out)
+	return &childReference{cmd: cmd, url: strings.TrimSuffix(addr, ","), pid: pid}, nil
+}
+
+// stop interrupts the reference server and waits for it to end.
+func (r *childReference) stop() {
+	r.cmd.Process.Signal(os.Interrupt)
+	r.cmd.Wait()
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -27,10 +28,12 @@ import (
 	"parlour/games"
 	"parlour/lexicon"
 	"parlour/server"
+	"parlour/server/chat"
 	"parlour/server/limit"
 	"parlour/server/mail"
-	"parlour/server/moderation"
+	"parlour/server/protocol"
 	"parlour/server/table"
+	"parlour/server/tournament/calendar"
 	"parlour/sshdoor"
 	"parlour/store"
 	"parlour/store/postgres"
@@ -91,6 +94,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	secureCookies := fs.Bool("secure-cookies", false, "the server is only reached over HTTPS: mark the session cookie Secure always, and send Strict-Transport-Security (docs/deploy.md)")
 	chatFilter := fs.String("chat-filter", "", "a file of the words chat refuses, one a line (# starts a comment), which replaces the short list Parlour ships (docs/deploy.md)")
 	perAddr := fs.Int("conns-per-addr", limit.Defaults().ConnsPerAddr, "connections one remote address may hold open at once (raise it behind a proxy, or for a load test with --conns above half of it)")
+	tournaments := fs.String("tournaments", "", `the events the server puts up by itself: a calendar file (docs/tournaments.md, "Scheduled events"); default: an arena of each game every hour and a Swiss every Sunday; "none": only the events players make`)
 	var mo mailOptions
 	// Read after parsing: the flag package would echo a bad value,
 	// password and all.
@@ -215,7 +219,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			f.Close()
 		}()
 	}
-	var filter *moderation.Filter
+	var filter *chat.Filter
 	if *chatFilter != "" {
 		f, err := readFilter(*chatFilter)
 		if err != nil {
@@ -225,6 +229,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		filter = f
 		log.Info("chat filter", "file", *chatFilter, "words", f.Len())
 	}
+	cal, err := readCalendar(*tournaments)
+	if err != nil {
+		fmt.Fprintf(stderr, "parlour serve: --tournaments: %v\n", err)
+		return 2
+	}
 	if *streams <= 0 {
 		fmt.Fprintf(stderr, "parlour serve: --streams must be 1 or more, not %d\n", *streams)
 		return 2
@@ -232,7 +241,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	lim := limit.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
 		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, openFileLimit()),
 		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr}
-	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter, *house, mo); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter, *house, mo, cal); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -353,13 +362,40 @@ func parseStore(s, data string) (storeAt, error) {
 }
 
 // readFilter reads the chat filter's words from the file at path.
-func readFilter(path string) (*moderation.Filter, error) {
+func readFilter(path string) (*chat.Filter, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return moderation.ParseFilter(f)
+	return chat.ParseFilter(f)
+}
+
+// readCalendar reads the calendar of --tournaments: the default for "",
+// none for "none", else the file's, whose every event is checked as a
+// POST /api/v1/tournaments body, so that a mistake stops the server at
+// once rather than an hour later.
+func readCalendar(path string) (*calendar.Calendar, error) {
+	switch path {
+	case "":
+		return calendar.Default(), nil
+	case "none":
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	cal, err := calendar.Parse(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for i, e := range cal.Entries {
+		if _, err := protocol.DecodeTournamentRequest(bytes.NewReader(e.Event), calendar.MaxSize); err != nil {
+			return nil, fmt.Errorf("%s: event %d of the calendar: %w", path, i+1, err)
+		}
+	}
+	return cal, nil
 }
 
 // openTimeout bounds the first connection to PostgreSQL: a node that
@@ -390,7 +426,7 @@ type mailOptions struct {
 	public string
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions, filter *moderation.Filter, house []*lexicon.Lexicon, mo mailOptions) error {
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions, filter *chat.Filter, house []*lexicon.Lexicon, mo mailOptions, cal *calendar.Calendar) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
@@ -418,7 +454,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	cfg := server.Config{
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
 		BaseURL: base, Logger: log, OpenExpiry: openExpiry, ChatFilter: filter,
-		HouseLexicons: house,
+		HouseLexicons: house, Calendar: cal,
 	}
 	if mo.public != "" {
 		cfg.BaseURL = strings.TrimRight(mo.public, "/")

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base32"
 	"encoding/binary"
 	"strings"
@@ -28,6 +29,15 @@ func NewID() string {
 	b := make([]byte, 10)
 	rand.Read(b)
 	return base32.NewEncoding(idAlphabet).WithPadding(base32.NoPadding).EncodeToString(b)
+}
+
+// IDOf returns an id of NewID's shape made from key, the same for the
+// same key on every node and after a restart: an event the server's own
+// calendar puts up takes the id of its entry and start, so that it is
+// made once however many nodes find it due.
+func IDOf(key string) string {
+	h := sha256.Sum256([]byte(key))
+	return base32.NewEncoding(idAlphabet).WithPadding(base32.NoPadding).EncodeToString(h[:10])
 }
 
 // ValidID reports whether id has the shape NewID gives: an id of another

@@ -99,6 +99,7 @@ type Node struct {
 	// longer owns the table: it answers so, and the table's lease is
 	// read again.
 	elsewhere map[string]remoteOwner
+	events    *Events // see Events
 
 	h      http.Handler // set by Serve
 	hmu    sync.RWMutex

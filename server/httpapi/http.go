@@ -285,6 +285,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("DELETE /api/v1/seeks/{id}", handle(h, bySignedIn, none, h.cancelSeek))
 	h.mux.HandleFunc("POST /api/v1/seeks/{id}/accept", handle(h, bySignedIn, created, h.acceptSeek))
 	h.tournamentRoutes()
+	h.tournamentChatRoutes()
 	// Reports and moderation (http_moderation.go).
 	h.mux.HandleFunc("POST /api/v1/reports", handleJSON(h, bySignedIn, created, h.report))
 	h.mux.HandleFunc("GET /api/v1/moderation/reports", handle(h, bySignedIn, ok, h.reportQueue))

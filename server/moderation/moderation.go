@@ -3,9 +3,9 @@
 // only, work it (they mute a player's chat everywhere for a time, rename
 // an offensive account, close an account), and every one of their
 // actions is logged with who did it, when and why; and chat is filtered
-// against a short list of slurs. The tables ask it about each chat
-// message through table.Config.ChatGate, so that the tables know nothing
-// of moderators.
+// against a short list of slurs (chat.Filter). The tables ask it about
+// each chat message through table.Config.ChatGate, so that the tables
+// know nothing of moderators.
 package moderation
 
 import (
@@ -22,6 +22,7 @@ import (
 	"parlour/game"
 	"parlour/internal/text"
 	"parlour/server/auth"
+	"parlour/server/chat"
 	"parlour/server/players"
 	"parlour/server/protocol"
 	"parlour/server/refuse"
@@ -70,7 +71,7 @@ type Config struct {
 	Tables  *table.Service
 	Players *players.Service
 	// Filter is the chat filter (nil: the shipped list).
-	Filter *Filter
+	Filter *chat.Filter
 	Logger *slog.Logger
 }
 
@@ -79,7 +80,7 @@ type Service struct {
 	st      store.Store
 	tables  *table.Service
 	players *players.Service
-	filter  *Filter
+	filter  *chat.Filter
 	log     *slog.Logger
 }
 
@@ -89,7 +90,7 @@ func New(cfg Config) (*Service, error) {
 		return nil, errors.New("moderation: config needs a Store, Tables and Players")
 	}
 	if cfg.Filter == nil {
-		cfg.Filter = ShippedFilter()
+		cfg.Filter = chat.ShippedFilter()
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -3,139 +3,59 @@ package table
 import (
 	"context"
 	"errors"
-	"maps"
 	"slices"
 	"time"
 
 	"parlour/game"
-	"parlour/internal/text"
 	"parlour/server/auth"
+	"parlour/server/chat"
 	"parlour/server/refuse"
 	"parlour/store"
 )
 
-// MaxChatLen caps a chat message, in characters (a letter with its
-// accents counts once, as in names).
-const MaxChatLen = 200
+// MaxChatLen caps a chat message, in characters (chat.MaxLen).
+const MaxChatLen = chat.MaxLen
 
-// The chat channels of a table.
+// The chat channels of a table (chat.ChannelPlayers and
+// chat.ChannelSpectators say who writes and reads each).
 const (
-	// ChannelPlayers is the players' chat: the seated players write and
-	// read it; once the game is over everybody may read it.
-	ChannelPlayers = "players"
-	// ChannelSpectators is the spectators' chat: whoever holds no seat
-	// writes and reads it; once the game is over everybody may read it,
-	// and the players may write in it too.
-	ChannelSpectators = "spectators"
+	ChannelPlayers    = chat.ChannelPlayers
+	ChannelSpectators = chat.ChannelSpectators
 )
 
-// chatWindow is how many of a table's latest messages it keeps at hand;
-// older ones are read from the store (GET .../chat?since=N).
-const chatWindow = 100
-
 // ChatRate and ChatBurst limit the messages one identity writes, across
-// every table: one a second, with bursts of five. Since guests cost
-// nothing to make, one address's messages are limited too, across its
-// identities (limit.ChatPerAddrRate: a household or a school behind one address
-// shares it), and so are one table's, across everybody (ChatPerTable).
+// every table, and ChatPerTableRate and ChatPerTableBurst one table's,
+// across everybody (chat.Rate says why). A guest may write in a
+// spectators' chat GuestSpectatorsDelay after arriving.
 const (
-	ChatRate             = 1.0
-	ChatBurst            = 5
-	ChatPerTableRate     = 5.0
-	ChatPerTableBurst    = 20
+	ChatRate             = chat.Rate
+	ChatBurst            = chat.Burst
+	ChatPerTableRate     = chat.PerRoomRate
+	ChatPerTableBurst    = chat.PerRoomBurst
 	GuestSpectatorsDelay = time.Minute
 )
 
 // ChatLine is one chat message as clients see it.
-type ChatLine struct {
-	Seq     int    `json:"seq"`
-	Channel string `json:"channel"`
-	Seat    int    `json:"seat"`
-	Name    string `json:"name"`
-	// Player is "account" or "guest": whether the writer has an account,
-	// so that clients mark a guest's name as a guest's ("" when the
-	// server does not know, for messages older than those it keeps).
-	Player string    `json:"player,omitempty"`
-	Text   string    `json:"text"`
-	At     time.Time `json:"at"`
-}
-
-// lineOf returns m as it is sent. t.mu must be held.
-func (t *table) lineOf(m store.ChatMessage) ChatLine {
-	return ChatLine{Seq: m.Seq, Channel: m.Channel, Seat: m.Seat, Name: m.Name, Player: t.ch.players[m.Identity], Text: m.Text, At: m.At}
-}
-
-// tableChat is a table's chat as the server holds it: the number of its
-// last message, the latest messages, and who muted what.
-type tableChat struct {
-	loaded bool
-	last   int
-	recent []store.ChatMessage
-	mutes  map[string][]string // identity → muted channels
-	// players says, for the writers of the messages at hand, whether
-	// each has an account: identity → "account" or "guest".
-	players map[string]string
-}
+type ChatLine = chat.Line
 
 // loadChat reads t's chat from the store, once, before anything shows it.
 func (s *Service) loadChat(ctx context.Context, t *table) error {
 	t.mu.Lock()
-	loaded := t.ch.loaded
+	loaded := t.ch.Loaded()
 	t.unlock()
 	if loaded {
 		return nil
 	}
-	last, err := s.st.LastChat(ctx, t.id)
-	if err != nil {
-		return s.readFailed("the chat", err)
-	}
-	recent, err := s.st.Chat(ctx, t.id, max(0, last-chatWindow), chatWindow)
-	if err != nil {
-		return s.readFailed("the chat", err)
-	}
-	mutes, err := s.st.Mutes(ctx, t.id)
-	if err != nil {
-		return s.readFailed("the chat", err)
-	}
-	players, err := s.chatPlayers(ctx, recent)
+	ch, err := chat.LoadChannels(ctx, s.st, t.id)
 	if err != nil {
 		return s.readFailed("the chat", err)
 	}
 	t.mu.Lock()
 	defer t.unlock()
-	if !t.ch.loaded {
-		t.ch = tableChat{loaded: true, last: last, recent: recent, mutes: map[string][]string{}, players: players}
-		for _, m := range mutes {
-			t.ch.mutes[m.Identity] = append(t.ch.mutes[m.Identity], m.Channel)
-		}
+	if !t.ch.Loaded() {
+		t.ch = ch
 	}
 	return nil
-}
-
-// chatPlayers says, for the writers of ms, whether each has an account.
-func (s *Service) chatPlayers(ctx context.Context, ms []store.ChatMessage) (map[string]string, error) {
-	out := map[string]string{}
-	ps, ok := s.st.(store.Players)
-	if !ok || len(ms) == 0 {
-		return out, nil
-	}
-	var ids []string
-	for _, m := range ms {
-		if !slices.Contains(ids, m.Identity) {
-			ids = append(ids, m.Identity)
-		}
-	}
-	names, err := ps.AccountNames(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	for _, id := range ids {
-		out[id] = "guest"
-		if _, ok := names[id]; ok {
-			out[id] = "account"
-		}
-	}
-	return out, nil
 }
 
 // mayRead reports whether seat (game.Spectator for a spectator) may read
@@ -150,41 +70,17 @@ func (t *table) mayRead(channel string, seat game.Seat) bool {
 	return seat < 0
 }
 
-// muted reports whether identity muted channel of t. t.mu must be held.
-func (t *table) muted(identity, channel string) bool {
-	for _, c := range t.ch.mutes[identity] {
-		if c == channel {
-			return true
-		}
-	}
-	return false
-}
-
-// shows reports whether m is shown to seat and identity. t.mu must be
-// held.
-func (t *table) shows(m store.ChatMessage, seat game.Seat, identity string) bool {
-	return t.mayRead(m.Channel, seat) && (identity == "" || !t.muted(identity, m.Channel))
+// reads returns which channels of t seat may read. t.mu must be held
+// while it is called.
+func (t *table) reads(seat game.Seat) func(channel string) bool {
+	return func(channel string) bool { return t.mayRead(channel, seat) }
 }
 
 // chatAfter returns the lines after since that seat and identity may see,
 // from the ones at hand, and the number of the last message. t.mu must be
 // held.
 func (t *table) chatAfter(since int, seat game.Seat, identity string) ([]ChatLine, int) {
-	var out []ChatLine
-	for _, m := range t.ch.recent {
-		if m.Seq > since && t.shows(m, seat, identity) {
-			out = append(out, t.lineOf(m))
-		}
-	}
-	return out, t.ch.last
-}
-
-// mutedBy lists the channels identity muted. t.mu must be held.
-func (t *table) mutedBy(identity string) []string {
-	if identity == "" {
-		return nil
-	}
-	return append([]string(nil), t.ch.mutes[identity]...)
+	return t.ch.After(since, t.reads(seat), identity)
 }
 
 // ChatRequest is the body of POST /api/v1/tables/{id}/chat.
@@ -201,24 +97,6 @@ func CheckChannel(c string) error {
 	return nil
 }
 
-// cleanChat checks a chat message and returns it as the server keeps it:
-// NFC-normalised, without spaces at either end. It is refused, with the
-// rule it broke, when it is empty, not UTF-8, holds a control character
-// (a line break included), a direction control, an invisible or
-// private-use character (see package text), or has more than MaxChatLen
-// characters. A zero width joiner between two characters (as emoji
-// sequences have it) and a variation selector after one are kept.
-func cleanChat(s string) (string, error) {
-	s, err := text.Check(s, text.Rules{Noun: "message", Max: MaxChatLen, Joiners: true})
-	if err != nil {
-		return "", refuse.Bad("%v", err)
-	}
-	if s == "" {
-		return "", refuse.Bad("the message is empty")
-	}
-	return s, nil
-}
-
 // Chat writes a message in a channel of table id's chat for p, and
 // answers it as stored. The message is in the store before anybody sees
 // it; watchers get it in their next update.
@@ -229,7 +107,7 @@ func (s *Service) Chat(ctx context.Context, p *auth.Principal, id string, req Ch
 	if err := CheckChannel(req.Channel); err != nil {
 		return ChatLine{}, err
 	}
-	text, err := cleanChat(req.Text)
+	text, err := chat.Clean(req.Text)
 	if err != nil {
 		return ChatLine{}, err
 	}
@@ -249,7 +127,7 @@ func (s *Service) Chat(ctx context.Context, p *auth.Principal, id string, req Ch
 	if err != nil {
 		return ChatLine{}, s.readFailed("your identity", err)
 	}
-	player, err := s.chatPlayers(ctx, []store.ChatMessage{{Identity: p.Identity}})
+	player, err := chat.Players(ctx, s.st, []store.ChatMessage{{Identity: p.Identity}})
 	if err != nil {
 		return ChatLine{}, s.readFailed("your account", err)
 	}
@@ -280,37 +158,25 @@ func (s *Service) Chat(ctx context.Context, p *auth.Principal, id string, req Ch
 			return ChatLine{}, err
 		}
 	}
-	if !s.chatLimit.Allow(p.Identity) {
+	if err := s.chatLimits.Allow(p.Identity, "", t.id, "this table's chat"); err != nil {
 		s.RateLimited()
-		return ChatLine{}, refuse.TooMany("too many chat messages: wait a moment")
-	}
-	if !s.tableChat.Allow(t.id) {
-		s.RateLimited()
-		return ChatLine{}, refuse.TooMany("this table's chat is too busy: wait a moment")
+		return ChatLine{}, err
 	}
 	name := id0.Name
 	if seat >= 0 {
 		name = t.m.Seats[seat].Name
 	}
-	m := store.ChatMessage{Table: t.id, Seq: t.ch.last + 1, Channel: req.Channel, Identity: p.Identity, Name: name, Seat: int(seat), Text: text, At: now.UTC()}
+	m := store.ChatMessage{Table: t.id, Seq: t.ch.Last() + 1, Channel: req.Channel, Identity: p.Identity, Name: name, Seat: int(seat), Text: text, At: now.UTC()}
 	if err := s.st.AddChat(ctx, m); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return ChatLine{}, err
 		}
 		return ChatLine{}, s.saveFailed("your message", err)
 	}
-	t.ch.last = m.Seq
-	if t.ch.players == nil {
-		t.ch.players = map[string]string{}
-	}
-	maps.Copy(t.ch.players, player)
-	t.ch.recent = append(t.ch.recent, m)
-	if len(t.ch.recent) > chatWindow {
-		t.ch.recent = append([]store.ChatMessage(nil), t.ch.recent[len(t.ch.recent)-chatWindow:]...)
-	}
+	t.ch.Add(m, player)
 	t.lastUse = time.Now()
 	t.broadcast()
-	return t.lineOf(m), nil
+	return t.ch.Line(m), nil
 }
 
 // hasPlayed reports whether identity is an account or has finished a
@@ -362,12 +228,8 @@ func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, s
 	t.mu.Lock()
 	seat := t.seatOf(p)
 	t.touch(seat, s.now())
-	last := t.ch.last
-	var oldest int
-	if len(t.ch.recent) > 0 {
-		oldest = t.ch.recent[0].Seq
-	}
-	page := ChatPage{Chat: []ChatLine{}, Muted: t.mutedBy(identity), Last: last}
+	last, oldest := t.ch.Last(), t.ch.Oldest()
+	page := ChatPage{Chat: []ChatLine{}, Muted: t.ch.MutedBy(identity), Last: last}
 	if page.Muted == nil {
 		page.Muted = []string{}
 	}
@@ -385,9 +247,10 @@ func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, s
 			return ChatPage{}, s.readFailed("the chat", err)
 		}
 		t.mu.Lock()
+		reads := t.reads(seat)
 		for _, m := range ms {
-			if t.shows(m, seat, identity) {
-				page.Chat = append(page.Chat, t.lineOf(m))
+			if t.ch.Shows(m, reads, identity) {
+				page.Chat = append(page.Chat, t.ch.Line(m))
 			}
 		}
 		t.unlock()
@@ -427,22 +290,13 @@ func (s *Service) Mute(ctx context.Context, p *auth.Principal, id string, req Mu
 		return nil, err
 	}
 	t.touch(t.seatOf(p), s.now())
-	if t.muted(p.Identity, req.Channel) == req.Muted {
-		return t.mutedBy(p.Identity), nil
+	if t.ch.Muted(p.Identity, req.Channel) == req.Muted {
+		return t.ch.MutedBy(p.Identity), nil
 	}
 	if err := s.st.SetMute(ctx, store.Mute{Table: t.id, Identity: p.Identity, Channel: req.Channel}, req.Muted); err != nil {
 		return nil, s.saveFailed("the mute", err)
 	}
-	var now []string
-	for _, c := range t.ch.mutes[p.Identity] {
-		if c != req.Channel {
-			now = append(now, c)
-		}
-	}
-	if req.Muted {
-		now = append(now, req.Channel)
-	}
-	t.ch.mutes[p.Identity] = now
+	now := t.ch.SetMuted(p.Identity, req.Channel, req.Muted)
 	t.broadcast()
-	return append([]string{}, now...), nil
+	return now, nil
 }

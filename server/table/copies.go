@@ -100,7 +100,7 @@ func (s *Service) readOnly(ctx context.Context, id string) (*table, error) {
 // the number of its last chat message, one more at every move, change
 // and chat message. It only grows, on any owner, once t's chat is
 // loaded. t.mu must be held.
-func (t *table) mark() int { return t.version() + t.ch.last }
+func (t *table) mark() int { return t.version() + t.ch.Last() }
 
 // StoreRetry is how long a loop that met the store away waits before it
 // tries again.
@@ -232,7 +232,7 @@ func (s *Service) RemoteUpdate(ctx context.Context, p *auth.Principal, id string
 	}
 	u, err := t.update(s.games, seat, since)
 	u.Chat, last = t.chatAfter(from, seat, identity)
-	u.Muted = t.mutedBy(identity)
+	u.Muted = t.ch.MutedBy(identity)
 	return u, last, t.mark(), err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"parlour/server/auth"
+	"parlour/server/chat"
 	"parlour/server/refuse"
 )
 
@@ -24,11 +25,8 @@ type Reading struct {
 type Shut func(ctx context.Context, p *auth.Principal, r Reading) error
 
 // MayChat decides whether writer (an identity) may write in the chat of
-// a table where seated (the identities at its seats, "" for a computer's)
-// sit: nil lets them, a refusal says why not. The root hands the
-// players' blocks to it: one a seated player blocks keeps out of the
-// table's chat.
-type MayChat func(ctx context.Context, writer string, seated []string) error
+// a table where seated sit (chat.MayChat says how).
+type MayChat = chat.MayChat
 
 // read returns table id for p to read, or the refusal of the read gate:
 // every read of a table (its view, its updates, its chat, its record, its

@@ -39,7 +39,7 @@ func (s *Service) View(ctx context.Context, p *auth.Principal, id string) (_ Upd
 		identity = p.Identity
 	}
 	u.Chat, _ = t.chatAfter(0, seat, identity)
-	u.Muted = t.mutedBy(identity)
+	u.Muted = t.ch.MutedBy(identity)
 	return u, err
 }
 

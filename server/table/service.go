@@ -30,7 +30,7 @@ import (
 	"parlour/game"
 	"parlour/lexicon"
 	"parlour/server/auth"
-	"parlour/server/limit"
+	"parlour/server/chat"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -104,7 +104,7 @@ type Config struct {
 	// out of chat, a word the server does not allow) is the answer, and
 	// nothing is written. The root hands in the moderators' gate, which
 	// lives above the tables.
-	ChatGate func(ctx context.Context, identity, text string) error
+	ChatGate chat.Gate
 	// Auth resolves tokens and remembers the credentials the service
 	// issues (nil: one of the service's own, over Store).
 	Auth *auth.Auth
@@ -134,10 +134,9 @@ type Service struct {
 	lexes map[string]*lexicon.Lexicon
 
 	auth *auth.Auth
-	// chatLimit limits each identity's chat messages.
-	chatLimit *limit.Keyed
-	// tableChat limits each table's chat messages, whoever writes them.
-	tableChat *limit.Keyed
+	// chatLimits limits each identity's chat messages and each table's,
+	// whoever writes them.
+	chatLimits *chat.Limits
 
 	ctx    context.Context // canceled by Close: stops the computer players
 	cancel context.CancelFunc
@@ -231,10 +230,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s = &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
 		tables: map[string]*table{}, lexes: map[string]*lexicon.Lexicon{},
-		botSem:    make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
-		chatLimit: limit.NewKeyed(ChatRate, ChatBurst),
-		tableChat: limit.NewKeyed(ChatPerTableRate, ChatPerTableBurst),
-		auth:      cfg.Auth, observers: cfg.Observers, lobbyPeers: cfg.LobbyPeers,
+		botSem:     make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
+		chatLimits: chat.NewLimits(chat.Rates{}),
+		auth:       cfg.Auth, observers: cfg.Observers, lobbyPeers: cfg.LobbyPeers,
 	}
 	if s.auth == nil {
 		s.auth = auth.New(s.st, s.log, 0)

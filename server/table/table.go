@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/chat"
 	"parlour/store"
 )
 
@@ -172,10 +173,10 @@ type table struct {
 	bots      []game.Bot
 	busy      []bool
 	lastUse   time.Time
-	clk       Clock      // the service's (clock.go)
-	tc        tableClock // clock.go
-	here      attendance // claim.go
-	ch        tableChat  // chat.go
+	clk       Clock         // the service's (clock.go)
+	tc        tableClock    // clock.go
+	here      attendance    // claim.go
+	ch        chat.Channels // chat.go
 	// doubt is set when a write of a move failed: it may have been
 	// committed all the same (settleDoubt).
 	doubt bool

@@ -13,6 +13,7 @@ import (
 	"parlour/invite"
 	"parlour/lexicon"
 	"parlour/server/auth"
+	"parlour/server/chat"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -224,7 +225,7 @@ func rawRules(g game.Game, r game.Rules) map[string]json.RawMessage {
 func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.Lexicon) *table {
 	t := &table{id: auth.NewID(), g: g, created: time.Now().UTC().Truncate(time.Microsecond), m: m, lastUse: time.Now(), clk: s.cfg.Clock}
 	t.tc.setRules(rules)
-	t.ch = tableChat{loaded: true, mutes: map[string][]string{}}
+	t.ch = chat.NewChannels()
 	t.here.size(len(m.Seats), s.now())
 	t.here.walkAway = s.cfg.WalkAway
 	t.changedAt = s.now()

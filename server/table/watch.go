@@ -212,7 +212,7 @@ func (w *Watcher) poll(encode bool) (Update, []byte, <-chan struct{}, error) {
 		w.here = here
 		since := w.version
 		w.t.lastUse = time.Now()
-		muted := w.t.mutedBy(w.identity)
+		muted := w.t.ch.MutedBy(w.identity)
 		st := w.t.st
 		if encode && len(chat) == 0 && len(muted) == 0 {
 			tail := -1

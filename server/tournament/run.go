@@ -24,6 +24,9 @@ import (
 func (ev *event) due(now time.Time) time.Time {
 	switch {
 	case ev.t.Status == store.TournamentCreated:
+		if ev.lookAt.After(ev.t.Starts) {
+			return ev.lookAt // its start failed: it tries again
+		}
 		return ev.t.Starts
 	case ev.t.Status == store.TournamentStarted && ev.t.Kind == Arena:
 		if !now.Before(ev.t.Ends) {
@@ -112,6 +115,10 @@ func (s *Service) run(ev *event, now time.Time) {
 		if !now.Before(ev.starts()) {
 			if err := s.start(ctx, ev); err != nil {
 				s.log.Error("an event could not start", "event", ev.id(), "err", err)
+				ev.mu.Lock()
+				ev.lookAt = s.now().Add(ArenaLook)
+				s.noteDue(ev)
+				ev.mu.Unlock()
 			}
 		}
 		return
@@ -168,6 +175,7 @@ func (s *Service) start(ctx context.Context, ev *event) error {
 		return err
 	}
 	ev.t.Status, ev.t.Starts, ev.t.Ends, ev.t.Rounds = next.Status, next.Starts, next.Ends, next.Rounds
+	ev.lookAt = time.Time{}
 	ev.bump()
 	s.log.Info("event started", "event", next.ID, "kind", next.Kind, "players", len(ev.active()))
 	switch {
@@ -306,11 +314,16 @@ func (s *Service) seat(ctx context.Context, ev *event, groups [][]string, round 
 			games = append(games, g)
 		}
 	}
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	if len(games) < len(groups) && ev.t.Kind == Arena {
+		// Those whose table could not be made (a pair past its cap of
+		// rated games together) wait for the next look.
+		ev.lookAt = s.now().Add(ArenaLook)
+	}
 	if len(games) == 0 {
 		return
 	}
-	ev.mu.Lock()
-	defer ev.mu.Unlock()
 	if err := s.write(ctx, ev, store.TournamentWrite{Games: games}); err != nil {
 		// The tables go on; the event scores them when they end all
 		// the same, since it knows them.

@@ -25,6 +25,7 @@ import (
 
 	"parlour/game"
 	"parlour/pairing"
+	"parlour/server/chat"
 	"parlour/server/refuse"
 	"parlour/server/social"
 	"parlour/server/table"
@@ -102,6 +103,8 @@ type Config struct {
 	// Lease says which node owns each event's pairing (nil: this one,
 	// always: a single node).
 	Lease Lease
+	// Rooms keeps the events' chat (nil: events have none; see Room).
+	Rooms *chat.Rooms
 }
 
 // Service is the events.
@@ -141,7 +144,8 @@ type event struct {
 	// last is each arena player's last opponent.
 	last map[string]string
 	// lookAt is when a running arena looks at its waiting players next
-	// (zero: when a game ends or somebody joins).
+	// (zero: when a game ends or somebody joins); an event whose start
+	// could not be stored tries again then.
 	lookAt time.Time
 	// waving is set while an arena's pairing wave runs; again asks it
 	// to run once more when it is done.

@@ -77,6 +77,7 @@ func TestDue(t *testing.T) {
 		want time.Time
 	}{
 		{"to start", store.Tournament{Kind: Arena, Status: store.TournamentCreated, Starts: now.Add(time.Hour)}, time.Time{}, now.Add(time.Hour)},
+		{"a start that failed", store.Tournament{Kind: Swiss, Status: store.TournamentCreated, Starts: now.Add(-time.Second)}, now.Add(10 * time.Second), now.Add(10 * time.Second)},
 		{"an arena under way", store.Tournament{Kind: Arena, Status: store.TournamentStarted, Ends: now.Add(time.Hour)}, time.Time{}, now.Add(time.Hour)},
 		{"an arena looking", store.Tournament{Kind: Arena, Status: store.TournamentStarted, Ends: now.Add(time.Hour)}, now.Add(time.Second), now.Add(time.Second)},
 		{"a look past the end", store.Tournament{Kind: Arena, Status: store.TournamentStarted, Ends: now.Add(time.Second)}, now.Add(time.Minute), now.Add(time.Second)},

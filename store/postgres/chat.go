@@ -82,3 +82,74 @@ func (s *Store) Mutes(ctx context.Context, id string) ([]store.Mute, error) {
 }
 
 var _ store.Chats = (*Store)(nil)
+
+// AppendRoomChat implements store.ChatRooms.
+func (s *Store) AppendRoomChat(ctx context.Context, l store.RoomLine) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, "INSERT INTO chat_rooms (room, seq, identity, name, account, text, at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+			l.Room, l.Seq, l.Identity, l.Name, l.Account, l.Text, l.At)
+		if isConstraint(err) {
+			return fmt.Errorf("line %d of chat room %s: %w", l.Seq, l.Room, store.ErrConflict)
+		}
+		if err != nil {
+			return fmt.Errorf("postgres: storing a chat room's line: %w", err)
+		}
+		return nil
+	})
+}
+
+// RoomChatSince implements store.ChatRooms.
+func (s *Store) RoomChatSince(ctx context.Context, room string, since, limit int) ([]store.RoomLine, error) {
+	rows, err := s.pool.Query(ctx, "SELECT seq, identity, name, account, text, at FROM chat_rooms WHERE room = $1 AND seq > $2 ORDER BY seq LIMIT $3", room, since, limit)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading a chat room: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.RoomLine, error) {
+		l := store.RoomLine{Room: room}
+		err := row.Scan(&l.Seq, &l.Identity, &l.Name, &l.Account, &l.Text, &l.At)
+		l.At = utc(l.At)
+		return l, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading a chat room: %w", err)
+	}
+	return out, nil
+}
+
+// LastRoomChat implements store.ChatRooms.
+func (s *Store) LastRoomChat(ctx context.Context, room string) (int, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, "SELECT COALESCE(MAX(seq), 0) FROM chat_rooms WHERE room = $1", room).Scan(&n); err != nil {
+		return 0, fmt.Errorf("postgres: reading a chat room: %w", err)
+	}
+	return n, nil
+}
+
+// SetRoomMute implements store.ChatRooms.
+func (s *Store) SetRoomMute(ctx context.Context, room, identity string, muted bool) error {
+	q := "INSERT INTO chat_room_mutes (room, identity) VALUES ($1, $2) ON CONFLICT DO NOTHING"
+	if !muted {
+		q = "DELETE FROM chat_room_mutes WHERE room = $1 AND identity = $2"
+	}
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, q, room, identity); err != nil {
+			return fmt.Errorf("postgres: storing a chat room's mute: %w", err)
+		}
+		return nil
+	})
+}
+
+// RoomMutes implements store.ChatRooms.
+func (s *Store) RoomMutes(ctx context.Context, room string) ([]string, error) {
+	rows, err := s.pool.Query(ctx, "SELECT identity FROM chat_room_mutes WHERE room = $1 ORDER BY identity", room)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading a chat room's mutes: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading a chat room's mutes: %w", err)
+	}
+	return out, nil
+}
+
+var _ store.ChatRooms = (*Store)(nil)

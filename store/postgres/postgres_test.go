@@ -154,6 +154,48 @@ func TestMigrationsByName(t *testing.T) {
 	}
 }
 
+// TestChatRoomsUpgrade: a database that a build before chat rooms
+// migrated (every migration up to 008, with a table's chat in it) opens,
+// gets the chat rooms' tables, and keeps its chat.
+func TestChatRoomsUpgrade(t *testing.T) {
+	ctx := context.Background()
+	url := server.NewDatabase(t)
+	pool, err := pgxpool.New(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	before := fstest.MapFS{}
+	names, _ := fs.Glob(migrations, "migrations/*.sql")
+	for _, name := range names {
+		if name >= "migrations/009" {
+			continue
+		}
+		data, err := migrations.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[name] = &fstest.MapFile{Data: data}
+	}
+	if err := migrate(ctx, pool, before); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	if _, err := pool.Exec(ctx, "INSERT INTO chat (table_id, seq, channel, identity, name, seat, text, at) VALUES ('t1', 1, 'players', 'i1', 'Ann', 0, 'hi', $1)", at); err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, url)
+	if got, err := s.Chat(ctx, "t1", 0, 10); err != nil || len(got) != 1 || got[0].Text != "hi" {
+		t.Errorf("the old chat after the upgrade: %+v, %v", got, err)
+	}
+	if err := s.AppendRoomChat(ctx, store.RoomLine{Room: "tournament:x", Seq: 1, Identity: "i1", Name: "Ann", Text: "hello", At: at}); err != nil {
+		t.Fatalf("a chat room in an upgraded database: %v", err)
+	}
+	if n, err := s.LastRoomChat(ctx, "tournament:x"); n != 1 || err != nil {
+		t.Errorf("LastRoomChat after the upgrade = %d, %v", n, err)
+	}
+}
+
 // TestUnreachable: a store whose server cannot be reached fails to open,
 // saying it is PostgreSQL and why, within the connection timeout; a bad
 // connection string is named as such.

@@ -82,3 +82,85 @@ func (s *Store) Mutes(ctx context.Context, id string) ([]store.Mute, error) {
 	}
 	return out, rows.Err()
 }
+
+// AppendRoomChat implements store.ChatRooms.
+func (s *Store) AppendRoomChat(ctx context.Context, l store.RoomLine) error {
+	account := 0
+	if l.Account {
+		account = 1
+	}
+	return s.do(ctx, func(ex *execer) error {
+		_, err := ex.exec("INSERT INTO chat_rooms (room, seq, identity, name, account, text, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+			l.Room, l.Seq, l.Identity, l.Name, account, l.Text, nanos(l.At))
+		if isConstraint(err) {
+			return fmt.Errorf("line %d of chat room %s: %w", l.Seq, l.Room, store.ErrConflict)
+		}
+		if err != nil {
+			return fmt.Errorf("sqlite: storing a chat room's line: %w", err)
+		}
+		return nil
+	})
+}
+
+// RoomChatSince implements store.ChatRooms.
+func (s *Store) RoomChatSince(ctx context.Context, room string, since, limit int) ([]store.RoomLine, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT seq, identity, name, account, text, at FROM chat_rooms WHERE room = ? AND seq > ? ORDER BY seq LIMIT ?", room, since, limit)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading a chat room: %w", err)
+	}
+	defer rows.Close()
+	var out []store.RoomLine
+	for rows.Next() {
+		l := store.RoomLine{Room: room}
+		var at int64
+		if err := rows.Scan(&l.Seq, &l.Identity, &l.Name, &l.Account, &l.Text, &at); err != nil {
+			return nil, fmt.Errorf("sqlite: reading a chat room: %w", err)
+		}
+		l.At = fromNanos(at)
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// LastRoomChat implements store.ChatRooms.
+func (s *Store) LastRoomChat(ctx context.Context, room string) (int, error) {
+	var n int
+	if err := s.queryRow(ctx, "SELECT COALESCE(MAX(seq), 0) FROM chat_rooms WHERE room = ?", room).Scan(&n); err != nil {
+		return 0, fmt.Errorf("sqlite: reading a chat room: %w", err)
+	}
+	return n, nil
+}
+
+// SetRoomMute implements store.ChatRooms.
+func (s *Store) SetRoomMute(ctx context.Context, room, identity string, muted bool) error {
+	return s.do(ctx, func(ex *execer) error {
+		q := "INSERT OR IGNORE INTO chat_room_mutes (room, identity) VALUES (?, ?)"
+		if !muted {
+			q = "DELETE FROM chat_room_mutes WHERE room = ? AND identity = ?"
+		}
+		if _, err := ex.exec(q, room, identity); err != nil {
+			return fmt.Errorf("sqlite: storing a chat room's mute: %w", err)
+		}
+		return nil
+	})
+}
+
+// RoomMutes implements store.ChatRooms.
+func (s *Store) RoomMutes(ctx context.Context, room string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT identity FROM chat_room_mutes WHERE room = ? ORDER BY identity", room)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading a chat room's mutes: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("sqlite: reading a chat room's mutes: %w", err)
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+var _ store.ChatRooms = (*Store)(nil)

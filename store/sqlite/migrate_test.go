@@ -63,7 +63,7 @@ func TestMigrationsByName(t *testing.T) {
 
 // TestOldDataFolderUpgrades: a database made before chat (001 applied,
 // recorded only in user_version, with a table in it) opens, gets the
-// chat tables, and keeps its table.
+// chat tables and the chat rooms', and keeps its table.
 func TestOldDataFolderUpgrades(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "p.db")
@@ -86,5 +86,8 @@ func TestOldDataFolderUpgrades(t *testing.T) {
 	}
 	if err := s.AddChat(ctx, store.ChatMessage{Table: "t1", Seq: 1, Channel: "players", Text: "hi", At: time.Now()}); err != nil {
 		t.Fatalf("chat in an upgraded database: %v", err)
+	}
+	if err := s.AppendRoomChat(ctx, store.RoomLine{Room: "tournament:x", Seq: 1, Identity: "i1", Name: "Ann", Text: "hi", At: time.Now()}); err != nil {
+		t.Fatalf("a chat room in an upgraded database: %v", err)
 	}
 }

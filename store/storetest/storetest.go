@@ -66,6 +66,7 @@ func Run(t *testing.T, h Harness) {
 	tests = append(tests, moderationTests()...)
 	tests = append(tests, emailTests()...)
 	tests = append(tests, tournamentTests()...)
+	tests = append(tests, chatRoomTests()...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := &env{t: t, h: h, where: h.Fresh(t)}

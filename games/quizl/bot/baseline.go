@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"sync"
 
 	"parlour/game"
 	"parlour/games/quizl"
@@ -105,11 +106,29 @@ type base struct {
 	name  string
 	seed  uint64
 	words []baseWord
+	// hyps keeps the hypothesis lists of finished moves for the next
+	// (a grid maker's trial games play one solver on many grids at
+	// once): the first calls of a game weigh ten lines of every word.
+	hyps *sync.Pool
+	// opening is the belief's verdict on a grid with nothing seen, the
+	// same for every game: worked out once, at the first move that needs
+	// it.
+	opening *opening
+}
+
+// opening is what a baseline makes of a lone grid with nothing seen: the
+// likeliest word and its share, and every square's score.
+type opening struct {
+	once  sync.Once
+	word  string
+	p     float64
+	score [quizl.Squares]float64
 }
 
 // baseWord is a word a baseline thinks a password may be.
 type baseWord struct {
 	word   string // upper case
+	index  int    // in base.words
 	letter [quizl.Size]byte
 	set    uint32
 	weight float64
@@ -119,10 +138,10 @@ func newBase(name string, seed uint64, lex *lexicon.Lexicon, weight func(commonn
 	if lex == nil {
 		return base{}, fmt.Errorf("quizl %s baseline: no lexicon", name)
 	}
-	b := base{name: name, seed: seed}
+	b := base{name: name, seed: seed, hyps: &sync.Pool{}, opening: &opening{}}
 	for _, w := range quizl.Passwords(lex, 100) {
 		c, _ := lex.Commonness(w)
-		bw := baseWord{weight: weight(c)}
+		bw := baseWord{weight: weight(c), index: len(b.words)}
 		up := []byte(w)
 		for i := range quizl.Size {
 			up[i] -= 'a' - 'A'
@@ -168,7 +187,27 @@ func (b *base) moveAt(ctx context.Context, cfg game.Config, seat game.Seat, view
 		}
 		return "say " + w
 	}
-	var beliefs []*belief
+	if bd := lone(v); bd != nil && b.opening != nil {
+		o := b.opening
+		o.once.Do(func() {
+			h := b.believe(bd)
+			defer b.release(h)
+			o.word, o.p = h.likeliest()
+			for sq := range quizl.Square(quizl.Squares) {
+				o.score[sq] = score(h, sq)
+			}
+		})
+		if o.p >= threshold {
+			return say(bd, o.word), nil
+		}
+		return pick(rng, o.score[:]).String(), nil
+	}
+	var beliefs, held []*belief
+	defer func() {
+		for _, h := range held {
+			b.release(h)
+		}
+	}()
 	var boards []*quizl.Board
 	for i := range v.Boards {
 		bd := &v.Boards[i]
@@ -176,6 +215,7 @@ func (b *base) moveAt(ctx context.Context, cfg game.Config, seat game.Seat, view
 			continue
 		}
 		h := b.believe(bd)
+		held = append(held, h)
 		if h.total == 0 {
 			continue // nothing fits: call on, the other grids may
 		}
@@ -226,13 +266,54 @@ func (b *base) moveAt(ctx context.Context, cfg game.Config, seat game.Seat, view
 	return best.String(), nil
 }
 
+// lone returns the one board of v still in play when nothing of it has
+// been seen and no word announced against it, else nil.
+func lone(v *quizl.View) *quizl.Board {
+	var out *quizl.Board
+	for i := range v.Boards {
+		bd := &v.Boards[i]
+		if bd.Outcome != quizl.Playing {
+			continue
+		}
+		if out != nil || len(bd.Wrong) > 0 {
+			return nil
+		}
+		for sq := range quizl.Square(quizl.Squares) {
+			if c := bd.Letter(sq); c >= 'A' && c <= 'Z' {
+				return nil
+			}
+		}
+		out = bd
+	}
+	return out
+}
+
+// pick returns the square of the highest score, ties (within 1e-9)
+// broken at random by rng as moveAt breaks them.
+func pick(rng *rand.Rand, score []float64) quizl.Square {
+	best, bestScore, ties := quizl.Square(-1), math.Inf(-1), 0
+	for sq, sc := range score {
+		switch {
+		case sc > bestScore+1e-9:
+			best, bestScore, ties = quizl.Square(sq), sc, 1
+		case sc >= bestScore-1e-9 && !math.IsInf(sc, -1):
+			ties++
+			if rng.IntN(ties) == 0 {
+				best = quizl.Square(sq)
+			}
+		}
+	}
+	return best
+}
+
 // belief is a baseline's weighing of the hypotheses about one grid.
 type belief struct {
 	known [quizl.Squares]int // letter 0-25, or -1
 	seen  uint32             // letters seen anywhere
 	hyps  []hyp
 	total float64
-	word  map[string]float64
+	word  []float64 // per word of base.words, summed over lines
+	words []baseWord
 	sums  []lineSum // per line, then all lines: see sumLines
 }
 
@@ -250,7 +331,15 @@ type hyp struct {
 // letters seen off the line when the other squares hold the unused
 // letters at random.
 func (b *base) believe(bd *quizl.Board) *belief {
-	h := &belief{word: map[string]float64{}}
+	h := &belief{words: b.words}
+	if b.hyps != nil {
+		if buf, ok := b.hyps.Get().(*[]hyp); ok {
+			h.hyps = (*buf)[:0]
+		}
+	}
+	if h.hyps == nil {
+		h.hyps = make([]hyp, 0, len(b.words))
+	}
 	count := 0
 	for sq := range quizl.Square(quizl.Squares) {
 		c := bd.Letter(sq)
@@ -288,7 +377,7 @@ func (b *base) believe(bd *quizl.Board) *belief {
 	words:
 		for i := range b.words {
 			w := &b.words[i]
-			if w.set&off != 0 || wrong[w.word] {
+			if w.set&off != 0 || len(wrong) > 0 && wrong[w.word] {
 				continue
 			}
 			for j := range quizl.Size {
@@ -301,19 +390,31 @@ func (b *base) believe(bd *quizl.Board) *belief {
 			h.total += p
 		}
 	}
+	h.word = make([]float64, len(b.words))
 	for i := range h.hyps {
 		h.hyps[i].p /= h.total
-		h.word[h.hyps[i].w.word] += h.hyps[i].p
+		h.word[h.hyps[i].w.index] += h.hyps[i].p
 	}
 	return h
+}
+
+// release hands h's hypothesis list back to b for a later move; h is
+// not to be used after.
+func (b *base) release(h *belief) {
+	if b.hyps == nil || h.hyps == nil {
+		return
+	}
+	buf := h.hyps[:0]
+	h.hyps = nil
+	b.hyps.Put(&buf)
 }
 
 // likeliest returns the word holding most belief and its share; ties go
 // to the word first in alphabetical order.
 func (h *belief) likeliest() (string, float64) {
 	best, bp := "", -1.0
-	for w, p := range h.word {
-		if p > bp || (p == bp && w < best) {
+	for i, p := range h.word {
+		if w := h.words[i].word; p > 0 && (p > bp || (p == bp && w < best)) {
 			best, bp = w, p
 		}
 	}
@@ -396,6 +497,10 @@ func (h *belief) sumLines() {
 	h.sums = make([]lineSum, quizl.Lines+1)
 	unseen := 26 - bits.OnesCount32(h.seen)
 	all := &h.sums[quizl.Lines]
+	var logN [27]float64
+	for n := 1; n <= 26; n++ {
+		logN[n] = math.Log(float64(n))
+	}
 	for _, x := range h.hyps {
 		s := &h.sums[x.l]
 		for j, y := range x.w.letter {
@@ -406,7 +511,7 @@ func (h *belief) sumLines() {
 			continue
 		}
 		q := x.p / float64(n)
-		lh := x.p * math.Log(float64(n))
+		lh := x.p * logN[n]
 		s.off += q
 		all.off += q
 		s.condH += lh

@@ -376,53 +376,70 @@ func TestSubsets(t *testing.T) {
 }
 
 // TestHardest: hardest picks the grid whose trial games cost the panel
-// most, as trial counts them, the earlier of equals; and a trial game
-// ends with the password found, at a cost of at least one call.
+// most, as trial counts them, each solver's mean cost over its tables
+// weighed by its norm, by the panel's mean, by its least, or a mix of the
+// two, the earlier of equals; and a trial game ends with the password
+// found, at a cost of at least one call.
 func TestHardest(t *testing.T) {
+	t.Parallel()
 	lex := lexicon.Default()
 	ctx := t.Context()
 	var gs []*quizl.Grid
-	for s, pw := range []string{"crane", "psalm", "mouth"} {
+	for s, pw := range []string{"crane", "psalm", "mouth", "ghost"} {
 		g, err := quizl.RandomGrid(pw, lex, uint64(s))
 		if err != nil {
 			t.Fatal(err)
 		}
 		gs = append(gs, g)
 	}
-	var panel []player
-	for i, l := range []string{game.Strong, game.Medium, panelLine, panelInfo} {
-		b, err := panelist(l, uint64(i), lex)
-		if err != nil {
-			t.Fatal(err)
+	names := []string{game.Strong, panelLine, panelInfo}
+	var panel []seat
+	for i, l := range names {
+		for k := range 2 {
+			b, err := panelist(l, uint64(i), lex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			panel = append(panel, seat{b, uint64(10*i + k), i})
 		}
-		panel = append(panel, b)
 	}
-	seeds := []uint64{11, 12, 13, 14}
-	want, wantCost := -1, -1
+	norm := []float64{8, 11, 9}
+	// cost[i][g] is grid i's mean cost to group g over its norm.
+	cost := make([][]float64, len(gs))
 	for i, g := range gs {
-		c := 0
-		for j, b := range panel {
-			n, err := trial(ctx, b, g, seeds[j], lex)
+		cost[i] = make([]float64, len(names))
+		for _, s := range panel {
+			n, err := trial(ctx, s.solver, g, s.seed, lex)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if n < 1 {
-				t.Errorf("%s solver found %s at a cost of %d", b.label(), g.Password, n)
+				t.Errorf("%s solver found %s at a cost of %d", s.solver.label(), g.Password, n)
 			}
-			c += n
-		}
-		if c > wantCost {
-			want, wantCost = i, c
+			cost[i][s.group] += float64(n) / 2 / norm[s.group]
 		}
 	}
-	got, err := hardest(ctx, gs, panel, seeds, lex)
-	if err != nil {
-		t.Fatal(err)
+	for _, mix := range []float64{0, 0.5, 1} {
+		want, wantWorth := -1, -1.0
+		for i := range gs {
+			mean, least := 0.0, cost[i][0]
+			for _, c := range cost[i] {
+				mean += c / float64(len(names))
+				least = min(least, c)
+			}
+			if w := (1-mix)*mean + mix*least; w > wantWorth+1e-12 {
+				want, wantWorth = i, w
+			}
+		}
+		got, err := hardest(ctx, gs, panel, norm, mix, lex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("mix %.1f: hardest = %d, want %d (costs %.2f)", mix, got, want, cost)
+		}
 	}
-	if got != want {
-		t.Errorf("hardest = %d, want %d", got, want)
-	}
-	if got, _ := hardest(ctx, []*quizl.Grid{gs[0], gs[0]}, panel, seeds, lex); got != 0 {
+	if got, _ := hardest(ctx, []*quizl.Grid{gs[0], gs[0]}, panel, norm, 0.5, lex); got != 0 {
 		t.Errorf("hardest of one grid twice = %d, want the first", got)
 	}
 }

@@ -407,16 +407,19 @@ func makeGrid(ctx context.Context, password string, line quizl.Line, lv level, s
 	// on imagined opponents, and keep the one that held out longest. Each
 	// solver of the panel plays every filling from the same table seed,
 	// so that the fillings are compared on like games.
-	panel := make([]player, len(lv.panel))
-	seeds := make([]uint64, len(lv.panel))
-	for i, name := range lv.panel {
-		b, err := panelist(name, rng.Uint64(), lex)
-		if err != nil {
-			return nil, false, fmt.Errorf("quizl grid: %w", err)
+	var panel []seat
+	norm := make([]float64, len(lv.panel))
+	for g, name := range lv.panel {
+		norm[g] = randomCalls(name)
+		for range max(lv.trials, 1) {
+			b, err := panelist(name, rng.Uint64(), lex)
+			if err != nil {
+				return nil, false, fmt.Errorf("quizl grid: %w", err)
+			}
+			panel = append(panel, seat{b, rng.Uint64(), g})
 		}
-		panel[i], seeds[i] = b, rng.Uint64()
 	}
-	i, err := hardest(ctx, gs, panel, seeds, lex)
+	i, err := hardest(ctx, gs, panel, norm, lv.mix, lex)
 	if err != nil {
 		return nil, false, fmt.Errorf("quizl grid: %w", err)
 	}

@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 
 	"parlour/game"
@@ -22,33 +23,59 @@ func trial(ctx context.Context, solver player, g *quizl.Grid, seed uint64, lex *
 	return p.calls + p.wrong, nil
 }
 
-// hardest plays every grid of gs against every solver of panel, the i-th
-// solver at a table seeded seeds[i] whichever the grid, and returns the
-// index of the grid that cost the panel most (see trial); ties go to the
-// earlier grid. The games run side by side, one goroutine each.
-func hardest(ctx context.Context, gs []*quizl.Grid, panel []player, seeds []uint64, lex *lexicon.Lexicon) (int, error) {
+// seat is one solver of a grid maker's panel: the solver, the seed of the
+// table it plays every filling at, and the group it counts in (one group
+// per solver of the level's panel, however many tables it plays).
+type seat struct {
+	solver player
+	seed   uint64
+	group  int
+}
+
+// hardest plays every grid of gs against every seat of panel, each seat at
+// its own table seed whichever the grid, and returns the index of the grid
+// that cost the panel most (see trial); ties go to the earlier grid. A
+// grid's cost to a group is its seats' mean cost over norm[group] (what
+// the group's solver pays on a random grid, so that every group counts
+// alike), and the grid's worth mixes the mean of its groups' costs with
+// their least, mix of the least: a grid that costs one solver much and
+// another nothing is worth less than one that costs both alike. The games
+// run side by side, one goroutine each.
+func hardest(ctx context.Context, gs []*quizl.Grid, panel []seat, norm []float64, mix float64, lex *lexicon.Lexicon) (int, error) {
 	cost := make([]int, len(gs)*len(panel))
 	errs := make([]error, len(cost))
 	var wg sync.WaitGroup
 	for i, g := range gs {
-		for j, solver := range panel {
+		for j, s := range panel {
 			wg.Go(func() {
-				cost[i*len(panel)+j], errs[i*len(panel)+j] = trial(ctx, solver, g, seeds[j], lex)
+				cost[i*len(panel)+j], errs[i*len(panel)+j] = trial(ctx, s.solver, g, s.seed, lex)
 			})
 		}
 	}
 	wg.Wait()
-	best, bestCost := 0, -1
-	for i := range gs {
-		c := 0
-		for j := range panel {
-			if err := errs[i*len(panel)+j]; err != nil {
-				return 0, err
-			}
-			c += cost[i*len(panel)+j]
+	for _, err := range errs {
+		if err != nil {
+			return 0, err
 		}
-		if c > bestCost {
-			best, bestCost = i, c
+	}
+	best, bestWorth := 0, math.Inf(-1)
+	sum := make([]float64, len(norm))
+	n := make([]int, len(norm))
+	for i := range gs {
+		clear(sum)
+		clear(n)
+		for j, s := range panel {
+			sum[s.group] += float64(cost[i*len(panel)+j])
+			n[s.group]++
+		}
+		mean, least := 0.0, math.Inf(1)
+		for g := range norm {
+			c := sum[g] / float64(max(n[g], 1)) / norm[g]
+			mean += c / float64(len(norm))
+			least = min(least, c)
+		}
+		if w := (1-mix)*mean + mix*least; w > bestWorth+1e-12 {
+			best, bestWorth = i, w
 		}
 	}
 	return best, nil
@@ -62,10 +89,32 @@ const (
 	// panelShadow is the adversary of two-player games only: it never
 	// announces, so no grid maker's panel seats it.
 	panelShadow = "line-shadowing"
-	// panelBayes is the Bayesian baseline, which no grid maker's panel
-	// seats: it measures the grid maker from outside.
+	// panelBayes is the Bayesian baseline.
 	panelBayes = "bayesian"
 )
+
+// randomCalls is about what the solver a panel names pays, in calls and
+// wrong announcements, to find a common password in a grid filled at
+// random (the bench's random grids): hardest weighs each solver's trial
+// costs by it, so that a solver that needs few calls everywhere counts as
+// much as one that needs many.
+func randomCalls(name string) float64 {
+	switch name {
+	case game.Strong:
+		return 8.5
+	case game.Medium:
+		return 9
+	case game.Easy:
+		return 12
+	case panelLine:
+		return 11.5
+	case panelInfo:
+		return 9.5
+	case panelBayes:
+		return 9
+	}
+	return 10
+}
 
 // panelist returns the solver a panel names: a level or a baseline.
 func panelist(name string, seed uint64, lex *lexicon.Lexicon) (player, error) {

@@ -23,14 +23,14 @@ package calendar
 
 import (
 	"bytes"
-	"crypto/sha256"
 	_ "embed"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"parlour/server/auth"
 )
 
 // Period is how often an entry's event comes round.
@@ -230,7 +230,7 @@ type Due struct {
 	Starts time.Time
 	// Key names this event of this entry, the same on every node and
 	// after a restart, so that it is made once however often it is
-	// asked for.
+	// asked for: an id of the shape of every event's (auth.IDOf).
 	Key string
 	// Event is the body of the new event, "starts" set.
 	Event json.RawMessage
@@ -270,7 +270,6 @@ func (e Entry) due(i int, starts time.Time) Due {
 	s, _ := json.Marshal(starts.UTC().Format(time.RFC3339))
 	obj["starts"] = s
 	body, _ := json.Marshal(obj)
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n", e.Event, starts.UTC().Format(time.RFC3339))
-	return Due{Entry: i, Starts: starts, Key: hex.EncodeToString(h.Sum(nil))[:16], Event: body}
+	key := auth.IDOf(fmt.Sprintf("calendar\n%s\n%s", e.Event, starts.UTC().Format(time.RFC3339)))
+	return Due{Entry: i, Starts: starts, Key: key, Event: body}
 }

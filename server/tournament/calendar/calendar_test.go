@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"parlour/server/auth"
 )
 
 func at(s string) time.Time {
@@ -65,6 +67,9 @@ func TestUpcoming(t *testing.T) {
 	for _, d := range c.Upcoming(now) {
 		got = append(got, d.Starts.Format("Mon 15:04"))
 		keys[d.Key] = true
+		if !auth.ValidID(d.Key) {
+			t.Errorf("key %q is not of an id's shape", d.Key)
+		}
 	}
 	want := "Mon 06:30 Mon 07:30 Mon 07:00"
 	if strings.Join(got, " ") != want {

@@ -1,4 +1,4 @@
-package moderation
+package chat
 
 import (
 	"bufio"
@@ -29,7 +29,7 @@ type Filter struct {
 func ShippedFilter() *Filter {
 	f, err := ParseFilter(strings.NewReader(shippedWords))
 	if err != nil {
-		panic("moderation: the shipped chat filter: " + err.Error()) // a build's own file
+		panic("chat: the shipped filter: " + err.Error()) // a build's own file
 	}
 	return f
 }

@@ -1,0 +1,90 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"parlour/server/chat"
+	"parlour/server/table"
+)
+
+// TestTournamentChat: an event's chat is read by anybody and written by
+// players with an account and by the event's own guests; a guest not in
+// the event, an empty or overlong line, an unknown event, a mute by
+// anybody but the creator and a mute of nobody are each refused and store nothing; the
+// creator's mute keeps a writer out until lifted.
+func TestTournamentChat(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Ben")
+	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
+	path := "/api/v1/tournaments/" + ev.ID + "/chat"
+	guest := func(name string) *client {
+		c := &client{t: t, base: f.srv.URL}
+		var id table.Identity
+		if st, got := c.do("POST", "/api/v1/identity", `{"name": "`+name+`"}`, &id); st != 201 && st != 200 {
+			t.Fatalf("a guest identity: %d %s", st, got)
+		}
+		c.token = id.Token
+		return c
+	}
+	gus, ida := guest("Gus"), guest("Ida")
+	if st, got := ida.do("POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, nil); st != 200 {
+		t.Fatalf("Ida joins: %d %s", st, got)
+	}
+	ann, ben := f.players["Ann"], f.players["Ben"]
+	var line chat.RoomLine
+	if st, got := ben.do("POST", path, map[string]string{"text": "good luck all"}, &line); st != 200 || line.Seq != 1 || line.Name != "Ben" {
+		t.Fatalf("Ben writes: %d %s, line %+v", st, got, line)
+	}
+	if st, got := ida.do("POST", path, map[string]string{"text": "thanks!"}, &line); st != 200 || line.Seq != 2 || line.Player != "guest" {
+		t.Fatalf("Ida, a guest in the event, writes: %d %s, line %+v", st, got, line)
+	}
+	for _, tc := range []struct {
+		name   string
+		c      *client
+		path   string
+		body   any
+		status int
+		says   string
+	}{
+		{"a guest not in the event", gus, path, map[string]string{"text": "hi"}, 403, "join the event"},
+		{"an empty line", ben, path, map[string]string{"text": "  "}, 400, ""},
+		{"an overlong line", ben, path, map[string]string{"text": strings.Repeat("a", chat.MaxLen+1)}, 400, ""},
+		{"an unknown field", ben, path, `{"text": "hi", "channel": "x"}`, 400, "channel"},
+		{"no identity", &client{t: t, base: f.srv.URL}, path, map[string]string{"text": "hi"}, 401, ""},
+		{"an unknown event", ben, "/api/v1/tournaments/nosuch/chat", map[string]string{"text": "hi"}, 404, ""},
+		{"a mute by another than the creator", ben, path + "/mute", map[string]any{"name": "Ida", "muted": true}, 403, "creator"},
+		{"a mute of nobody in the event", ann, path + "/mute", map[string]any{"name": "Zed", "muted": true}, 404, "Zed"},
+	} {
+		st, got := tc.c.do("POST", tc.path, tc.body, nil)
+		if st != tc.status || !strings.Contains(got, tc.says) {
+			t.Errorf("%s: %d %s, want %d saying %q", tc.name, st, got, tc.status, tc.says)
+		}
+	}
+	var page chat.RoomPage
+	if st, got := (&client{t: t, base: f.srv.URL}).do("GET", path+"?since=0", nil, &page); st != 200 || len(page.Chat) != 2 || page.Last != 2 {
+		t.Fatalf("anybody reads the chat: %d %s, page %+v", st, got, page)
+	}
+	if st, got := gus.do("GET", path+"?since=1", nil, &page); st != 200 || len(page.Chat) != 1 || page.Chat[0].Text != "thanks!" {
+		t.Fatalf("reading after line 1: %d %s, page %+v", st, got, page)
+	}
+	if st, got := gus.do("GET", path+"?since=-1", nil, nil); st != 400 {
+		t.Errorf("since=-1: %d %s, want 400", st, got)
+	}
+
+	if st, got := ann.do("POST", path+"/mute", map[string]any{"name": "ben", "muted": true}, nil); st != 200 {
+		t.Fatalf("Ann mutes Ben: %d %s", st, got)
+	}
+	if st, got := ben.do("POST", path, map[string]string{"text": "let me speak"}, nil); st != 403 {
+		t.Errorf("Ben, muted, writes: %d %s, want 403", st, got)
+	}
+	if st, got := ann.do("POST", path+"/mute", map[string]any{"name": "Ben", "muted": false}, nil); st != 200 {
+		t.Fatalf("Ann lifts the mute: %d %s", st, got)
+	}
+	if st, got := ben.do("POST", path, map[string]string{"text": "thank you"}, &line); st != 200 || line.Seq != 3 {
+		t.Errorf("Ben writes again: %d %s, line %+v", st, got, line)
+	}
+	if st, _ := gus.do("GET", path, nil, &page); st != 200 || len(page.Chat) != 3 {
+		t.Errorf("after the refusals the chat holds %d lines, want 3", len(page.Chat))
+	}
+}
