@@ -1,12 +1,9 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -318,74 +315,30 @@ func TestTournamentSwiss(t *testing.T) {
 	}
 }
 
-// eventChat answers an event's chat routes as the chat rooms are to
-// (GET /api/v1/tournaments/{id}/chat?since=N answering {"chat": the
-// lines after N}, POST with {"text"} answering the line), in memory, so
-// that the page's panel is tried against that shape before the server
-// serves it. An account (the session cookie, no token) writes as Ann, a
-// guest as Gus; a line over 200 characters is refused.
-type eventChat struct {
-	mu    sync.Mutex
-	lines []map[string]any
-}
-
-func (c *eventChat) wrap(next http.Handler) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /api/v1/tournaments/{id}/chat", func(w http.ResponseWriter, r *http.Request) {
-		since, _ := strconv.Atoi(r.URL.Query().Get("since"))
-		c.mu.Lock()
-		out := []map[string]any{}
-		for _, l := range c.lines {
-			if l["seq"].(int) > since {
-				out = append(out, l)
-			}
-		}
-		c.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{"chat": out})
-	})
-	mux.HandleFunc("POST /api/v1/tournaments/{id}/chat", func(w http.ResponseWriter, r *http.Request) {
-		var body struct{ Text string }
-		json.NewDecoder(r.Body).Decode(&body)
-		w.Header().Set("Content-Type", "application/json")
-		if len([]rune(body.Text)) > 200 {
-			w.WriteHeader(http.StatusBadRequest)
-			json.NewEncoder(w).Encode(map[string]string{"error": "a message is at most 200 characters"})
-			return
-		}
-		name, kind := "Ann", "account"
-		if r.Header.Get("Authorization") != "" {
-			name, kind = "Gus", "guest"
-		}
-		c.mu.Lock()
-		l := map[string]any{"seq": len(c.lines) + 1, "name": name, "player": kind, "text": body.Text, "at": time.Now().UTC()}
-		c.lines = append(c.lines, l)
-		c.mu.Unlock()
-		json.NewEncoder(w).Encode(l)
-	})
-	mux.Handle("/", next)
-	return mux
-}
-
-// TestTournamentChat: an event's page shows its chat panel where the
-// server serves the room, and hides it where it does not. Ann (an
-// account) and Gus (a guest) write; each reads the other's line, the
-// guest's marked; an empty line and one the server refuses say why in
-// place.
+// TestTournamentChat: an event's page shows its chat. Ann (an account,
+// its creator) and Gus (a guest in the event) write, and each reads the
+// other's line, the guest's marked; an empty line is refused in place,
+// and so are the server's refusals: a line over the cap, and a guest not
+// in the event (Cy), who still reads it. A server without the event's
+// chat (its route answering 404) shows no panel.
 func TestTournamentChat(t *testing.T) {
-	room := &eventChat{}
-	srv := newWrappedServer(t, nil, room.wrap)
+	base := startServer(t)
 	b := newBrowser(t)
-	ann := newPlayer(t, b, "Ann", srv.base)
-	gus := newPlayer(t, b, "Gus", srv.base)
+	ann := newPlayer(t, b, "Ann", base)
+	gus := newPlayer(t, b, "Gus", base)
+	cy := newPlayer(t, b, "Cy", base)
 	ann.signUp("Ann", "correct horse battery")
 	id := eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
 		body: JSON.stringify({ kind: "arena", name: "Chatty Arena", game: "salvo", clock: 60, minutes: 60 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
 	page := "/tournaments/" + id
-	for _, p := range []*player{ann, gus} {
+	gus.open("/")
+	eval[bool](gus, `(localStorage.setItem("parlour.name", JSON.stringify("Gus")), true)`)
+	for _, p := range []*player{ann, gus, cy} {
 		p.open(page)
-		p.wait("the chat panel", `!!document.querySelector("#t-chat") && !document.querySelector("#t-chat").hidden`)
+		p.wait("the chat panel", `(document.querySelector("#t-chat")||{dataset:{}}).dataset.state === "live" && !document.querySelector("#t-chat").hidden`)
 	}
+	gus.click("#t-join")
+	gus.wait("Gus in", `!!document.querySelector("#t-in")`)
 	if got := ann.text("#t-chat-log"); got != "No messages yet." {
 		t.Errorf("an empty chat reads %q", got)
 	}
@@ -400,11 +353,18 @@ func TestTournamentChat(t *testing.T) {
 	gus.typeIn("#t-chat-text", "thanks")
 	gus.click("#t-chat-send")
 	ann.wait("Gus's line", `document.querySelector("#t-chat-log").textContent.includes("Gus (guest): thanks")`)
+	cy.wait("both lines", `document.querySelectorAll("#t-chat-log li").length === 2`)
 	gus.typeIn("#t-chat-text", strings.Repeat("x", 201))
 	gus.click("#t-chat-send")
 	gus.wait("the refusal", `document.querySelector("#t-chat-error").textContent !== ""`)
-	if got := gus.text("#t-chat-error"); got != "a message is at most 200 characters" {
+	if got := gus.text("#t-chat-error"); !strings.Contains(got, "200") {
 		t.Errorf("a line over the cap: the panel says %q", got)
+	}
+	cy.typeIn("#t-chat-text", "hello?")
+	cy.click("#t-chat-send")
+	cy.wait("the refusal", `document.querySelector("#t-chat-error").textContent !== ""`)
+	if got := cy.text("#t-chat-error"); !strings.Contains(got, "join the event") {
+		t.Errorf("a guest not in the event is told %q", got)
 	}
 	if n := eval[int](ann, `document.querySelectorAll("#t-chat-log li").length`); n != 2 {
 		t.Errorf("Ann's chat holds %d lines, want 2", n)
@@ -412,15 +372,23 @@ func TestTournamentChat(t *testing.T) {
 	ann.shot("tournament-chat")
 	ann.accessibleThemes("an event's page with its chat")
 
-	// Without the room's route, no panel.
-	plain := startServer(t)
-	cy := newPlayer(t, b, "Cy", plain)
-	cy.signUp("Cyd", "a third fine phrase")
-	id = eval[string](cy, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+	// A server without the event's chat: no panel.
+	plain := newWrappedServer(t, nil, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/chat") {
+				http.NotFound(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	dee := newPlayer(t, b, "Dee", plain.base)
+	dee.signUp("Dee", "a fourth fine phrase")
+	id = eval[string](dee, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
 		body: JSON.stringify({ kind: "arena", game: "salvo", clock: 60, minutes: 60 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
-	cy.open("/tournaments/" + id)
-	cy.wait("the page", `!!document.querySelector("#t-join")`)
-	if !eval[bool](cy, `document.querySelector("#t-chat").hidden`) {
+	dee.open("/tournaments/" + id)
+	dee.wait("the page, asked for its chat", `!!document.querySelector("#t-join") && document.querySelector("#t-chat").dataset.state === "none"`)
+	if !eval[bool](dee, `document.querySelector("#t-chat").hidden`) {
 		t.Errorf("the chat panel shows on a server without the event's chat")
 	}
 }

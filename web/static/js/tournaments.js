@@ -707,18 +707,23 @@ class EventChat {
       h("h2", { id: "t-chat-h" }, "Chat"), this.log, form);
   }
 
-  // load asks for the lines after the last one seen.
+  // load asks for the lines after the last one seen, page by page
+  // while the room says more follow (a few pages at most a time).
   async load() {
-    if (this.gone) return;
-    let ans;
-    try {
-      ans = await read(`/tournaments/${encodeURIComponent(this.id)}/chat?since=${this.seq}`);
-    } catch (e) {
-      if (e.status === 404 || e.status === 405 || e.status === 501) { this.gone = true; this.el.hidden = true; }
-      return;
+    for (let page = 0; page < 5 && !this.gone; page++) {
+      let ans;
+      try {
+        ans = await read(`/tournaments/${encodeURIComponent(this.id)}/chat?since=${this.seq}`);
+      } catch (e) {
+        if (e.status === 404 || e.status === 405 || e.status === 501) { this.gone = true; this.el.hidden = true; this.el.dataset.state = "none"; }
+        return;
+      }
+      this.el.hidden = false;
+      this.el.dataset.state = "live";
+      this.take(Array.isArray(ans) ? ans : (ans && (ans.chat || ans.lines)) || []);
+      if (ans && typeof ans.last === "number") this.seq = Math.max(this.seq, ans.last);
+      if (!ans || !ans.more) return;
     }
-    this.el.hidden = false;
-    this.take(Array.isArray(ans) ? ans : (ans && (ans.chat || ans.lines)) || []);
   }
 
   take(lines) {
