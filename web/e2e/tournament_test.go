@@ -369,6 +369,18 @@ func TestTournamentChat(t *testing.T) {
 	if n := eval[int](ann, `document.querySelectorAll("#t-chat-log li").length`); n != 2 {
 		t.Errorf("Ann's chat holds %d lines, want 2", n)
 	}
+	// Ann made the event: she mutes Gus, whose next line is refused.
+	if eval[bool](gus, `!!document.querySelector("#t-chat-log .chat-mute")`) {
+		t.Errorf("a player who did not make the event is offered to mute")
+	}
+	ann.click(`#t-chat-log li button.chat-mute[aria-label="Mute Gus in this chat"]`)
+	ann.wait("Gus muted", `!!document.querySelector('#t-chat-log button.chat-mute[aria-pressed="true"]')`)
+	gus.typeIn("#t-chat-text", "still here")
+	gus.click("#t-chat-send")
+	gus.wait("the refusal", `document.querySelector("#t-chat-error").textContent !== "" && !document.querySelector("#t-chat-error").textContent.includes("200")`)
+	if got := gus.text("#t-chat-error"); !strings.Contains(got, "muted you") {
+		t.Errorf("a muted player is told %q", got)
+	}
 	ann.shot("tournament-chat")
 	ann.accessibleThemes("an event's page with its chat")
 

@@ -382,7 +382,7 @@ export async function event(main, id) {
   const theirs = h("div", { id: "t-player-games", "aria-live": "polite" });
   const playing = h("div", { id: "t-playing" });
   const played = h("div", { id: "t-games" });
-  const chat = new EventChat(id);
+  const chat = new EventChat(id, () => isCreator());
   append(main, head, terms, about, when, winners, yours, actions, err,
     h("div", { class: "layout" },
       h("div", { class: "stack" },
@@ -693,8 +693,12 @@ export async function event(main, id) {
 // and a line to write in. A server without the room's route answers 404,
 // and the panel stays hidden.
 class EventChat {
-  constructor(id) {
+  // creator says whether the viewer made the event: they may mute a
+  // writer in its chat.
+  constructor(id, creator) {
     this.id = id;
+    this.creator = creator;
+    this.muted = new Set(); // names muted from this page
     this.seq = 0;
     this.gone = false;
     this.lines = new Map();
@@ -733,12 +737,35 @@ class EventChat {
       this.seq = Math.max(this.seq, l.seq);
     }
     if (!changed && this.log.firstChild) return;
+    this.draw();
+  }
+
+  draw() {
     const all = [...this.lines.values()].sort((a, b) => a.seq - b.seq);
     const atEnd = this.log.scrollTop + this.log.clientHeight >= this.log.scrollHeight - 4;
     fill(this.log, all.length ? all.map(l => h("li", { "data-seq": l.seq }, h("strong", {}, l.name || "someone"),
-      l.player === "guest" ? h("span", { class: "guest-mark" }, " (guest)") : null, ": ", l.text))
+      l.player === "guest" ? h("span", { class: "guest-mark" }, " (guest)") : null, ": ", l.text, this.muteButton(l)))
       : h("li", { class: "muted" }, "No messages yet."));
     if (atEnd) this.log.scrollTop = this.log.scrollHeight;
+  }
+
+  // muteButton lets the event's creator mute the writer of line l (or
+  // let them write again), but never themselves.
+  muteButton(l) {
+    if (!this.creator() || !l.name || same(l.name, signedIn())) return null;
+    const on = this.muted.has(l.name.toLowerCase());
+    return [" ", h("button", { type: "button", class: "linkish chat-mute", "aria-pressed": String(on), "aria-label": `${on ? "Unmute" : "Mute"} ${l.name} in this chat`,
+      onclick: () => this.mute(l.name, !on) }, on ? "Unmute" : "Mute")];
+  }
+
+  async mute(name, muted) {
+    this.err.textContent = "";
+    try {
+      await call("POST", `/tournaments/${encodeURIComponent(this.id)}/chat/mute`, { name, muted });
+      if (muted) this.muted.add(name.toLowerCase()); else this.muted.delete(name.toLowerCase());
+      toast(muted ? `${name} can no longer write here` : `${name} may write here again`);
+      this.draw();
+    } catch (e) { this.err.textContent = e.message; }
   }
 
   async send() {
