@@ -39,6 +39,8 @@ func TestDeepLinks(t *testing.T) {
 		{"/t/" + id + "?watch=1", `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Nymphabet"},
 		{"/j/" + code, atTable, "Invite a friend"},
 		{"/j/" + strings.ToLower(code), atTable, "Invite a friend"},
+		{"/tournaments", `!!document.querySelector("#t-list-created")`, "Tournaments"},
+		{"/tournaments/nosuchevent", `!!document.querySelector("#main h1")`, "No such event"},
 		{"/daily", `!!document.querySelector("#daily-quizl") && !!document.querySelector("#daily-salvo")`, "Daily puzzles"},
 		{"/daily/quizl", `!!document.querySelector("#daily-play")`, "Daily Quizl"},
 		{"/account", `!!document.querySelector("#signup-name")`, "Sign up"},

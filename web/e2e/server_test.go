@@ -34,6 +34,9 @@ type testServer struct {
 	stop func()
 	// conf, if set, changes the service's configuration before it starts.
 	conf func(*server.Config)
+	// wrap, if set, stands in front of the server's handler: a route the
+	// server does not serve yet, answered by the test.
+	wrap func(http.Handler) http.Handler
 }
 
 // startServer starts a server for the test and returns its base URL.
@@ -45,11 +48,18 @@ func newTestServer(t testing.TB) *testServer { return newConfiguredServer(t, nil
 // service's configuration, as an operator's settings would be.
 func newConfiguredServer(t testing.TB, conf func(*server.Config)) *testServer {
 	t.Helper()
+	return newWrappedServer(t, conf, nil)
+}
+
+// newWrappedServer is newConfiguredServer with wrap in front of the
+// server's handler.
+func newWrappedServer(t testing.TB, conf func(*server.Config), wrap func(http.Handler) http.Handler) *testServer {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &testServer{t: t, addr: ln.Addr().String(), db: filepath.Join(t.TempDir(), "parlour.db"), conf: conf}
+	s := &testServer{t: t, addr: ln.Addr().String(), db: filepath.Join(t.TempDir(), "parlour.db"), conf: conf, wrap: wrap}
 	s.base = "http://" + s.addr
 	s.start(ln)
 	t.Cleanup(func() { s.stop() })
@@ -74,7 +84,11 @@ func (s *testServer) start(ln net.Listener) {
 	}
 	api := server.NewHandler(svc, limit.Limits{})
 	api.ServeStatic(web.Handler())
-	srv := &http.Server{Handler: api, ConnContext: api.ConnContext}
+	var hd http.Handler = api
+	if s.wrap != nil {
+		hd = s.wrap(api)
+	}
+	srv := &http.Server{Handler: hd, ConnContext: api.ConnContext}
 	go srv.Serve(ln)
 	// In the order parlour serve stops: the service closes before the
 	// HTTP server, so that the open player streams end and Shutdown does

@@ -10,15 +10,17 @@ export class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
 }
 
-// call sends a JSON request and returns the decoded answer.
-export async function call(method, path, body, token) {
+// call sends a JSON request and returns the decoded answer; signal, if
+// given, aborts it (a long wait the page no longer needs).
+export async function call(method, path, body, token, signal) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = "Bearer " + token;
   let res;
   try {
-    res = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin" });
+    res = await fetch(BASE + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "same-origin", signal });
   } catch (e) {
+    if (signal && signal.aborted) throw e;
     throw new ApiError(0, "cannot reach the server: " + e.message);
   }
   const text = await res.text();

@@ -41,6 +41,7 @@ export async function home(main) {
     h("div", { class: "row" },
       h("a", { class: "button", href: "/daily/quizl", id: "home-daily-quizl" }, "Daily Quizl"),
       h("a", { class: "button", href: "/daily/salvo", id: "home-daily-salvo" }, "Daily Salvo"))));
+  append(main, eventsCard());
   append(main, codeBox());
   const open = h("div", { id: "home-lobby" });
   append(main, h("h2", {}, "Open tables"), open);
@@ -219,6 +220,25 @@ export async function newTable(main, name) {
     }
   });
   append(main, form);
+}
+
+// eventsCard names the tournaments under way and the next to come, a few
+// of each, and leads to the list of them all.
+function eventsCard() {
+  const list = h("ul", { class: "recent", id: "home-events-list" });
+  call("GET", "/tournaments?status=started").then(async a => {
+    const now = (a.tournaments || []).slice(0, 3);
+    const next = ((await call("GET", "/tournaments?status=created")).tournaments || []).slice(0, 3);
+    const line = (e, when) => h("li", {}, h("a", { href: "/tournaments/" + encodeURIComponent(e.id) }, e.name),
+      ` · ${title(e.game)}, ${e.kind === "arena" ? "arena" : "Swiss"}, ${plural(e.players, "player")} · `, h("span", { class: "muted" }, when(e)));
+    fill(list, [...now.map(e => line(e, () => "under way")), ...next.map(e => line(e, e => "starts " + new Date(e.starts).toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" })))]);
+    if (!list.firstChild) append(list, h("li", { class: "muted" }, "None planned just now."));
+  }).catch(e => { if (e.status === 501) list.closest("section").hidden = true; else fill(list, h("li", { class: "error" }, "Cannot list the tournaments: " + e.message)); });
+  return h("section", { class: "card", id: "home-events", "aria-labelledby": "events-h" },
+    h("h2", { id: "events-h" }, "Tournaments"),
+    h("p", {}, "Arenas and Swiss events, open to all: join one, or make your own."),
+    list,
+    h("div", { class: "row" }, h("a", { class: "button", href: "/tournaments", id: "home-events-all" }, "All tournaments")));
 }
 
 // codeBox is the "Join with a code" form: a code a friend read out opens

@@ -16,6 +16,8 @@ const routes = [
   [/^\/lobby$/, () => import("./lobby.js").then(m => m.lobby)],
   [/^\/daily$/, () => import("./daily.js").then(m => m.dailyIndex)],
   [/^\/daily\/([a-z]+)$/, () => import("./daily.js").then(m => m.daily)],
+  [/^\/tournaments$/, () => import("./tournaments.js").then(m => m.events)],
+  [/^\/tournaments\/([A-Za-z0-9_-]+)$/, () => import("./tournaments.js").then(m => m.event)],
   [/^\/replay$/, () => import("./replay.js").then(m => m.replay)],
   [/^\/j\/([^/]+)$/, () => import("./table.js").then(m => m.byCode)],
   [/^\/(?:t|tables?)\/([A-Za-z0-9_-]+)(?:\/join)?$/, () => import("./table.js").then(m => m.table)],

@@ -170,6 +170,9 @@ function act(ev) {
       go("/t/" + t.id);
       break;
     }
+    case "tournamentGame":
+      tournamentGame(ev.tournament || {});
+      break;
     case "keyAdded":
       // A key added by someone else signs in as this account: say so on
       // every page the account has open.
@@ -183,6 +186,36 @@ function act(ev) {
     default:
       break;
   }
+}
+
+// tournamentGame leads the player to the table an event seated them at:
+// at once from the event's page, the events list or the home page, by a
+// banner with a link from anywhere else (a game under way is not pulled
+// away under the player). The event's page does the same for a player
+// without a stream; a tab goes to a table once, whichever saw it first.
+function tournamentGame(t) {
+  if (!t.table || opened.has(t.table)) return;
+  opened.add(t.table);
+  rememberSeat(t.table, { seat: t.seat, token: null, game: t.game });
+  const where = location.pathname.replace(/\/+$/, "") || "/";
+  let once = false;
+  try {
+    once = !!sessionStorage.getItem("parlour.tgame." + t.table);
+    sessionStorage.setItem("parlour.tgame." + t.table, "1");
+  } catch { /* no storage: this page's own set keeps it once */ }
+  if (once) return;
+  const round = t.round ? `, round ${t.round}` : "";
+  if (where === "/" || where === "/tournaments" || where === "/tournaments/" + t.event) {
+    toast(`Your ${t.name}${round} game is ready`);
+    go("/t/" + t.table);
+    return;
+  }
+  const el = h("div", { class: "banner challenge your-game", "data-tournament-table": t.table, role: "group", "aria-label": "Your tournament game" },
+    h("p", { class: "challenge-text" }, h("strong", {}, "Your game is ready: "), `${title(t.game)} in ${t.name}${round}.`),
+    h("div", { class: "row" },
+      h("a", { class: "button primary", href: "/t/" + t.table, onclick: () => el.remove() }, "Go to your table"),
+      h("button", { type: "button", onclick: () => el.remove() }, "Later")));
+  append(box(), el);
 }
 
 function drop(id) {

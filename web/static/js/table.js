@@ -153,7 +153,9 @@ async function playScreen(main, id, mine) {
         words = !!(await gameInfo(t.game) || {}).words;
         if (words) await lexicons(); // to name the list in words
       } catch { /* the list is named by its key */ }
-      fill(head, t.title, " ", t.rated ? h("span", { class: "rated-badge", id: "rated-badge", title: "Both players' ratings change when the game ends" }, "rated") : null, " ", h("span", { class: "table-id" }, `table ${id}`));
+      fill(head, t.title, " ", t.rated ? h("span", { class: "rated-badge", id: "rated-badge", title: "Both players' ratings change when the game ends" }, "rated") : null, " ", h("span", { class: "table-id" }, `table ${id}`),
+        // A game of a tournament leads back to the event's page.
+        t.event ? h("a", { class: "table-id", id: "event-link", href: "/tournaments/" + encodeURIComponent(t.event.id) }, ` · ${t.event.name}${t.event.round ? `, round ${t.event.round}` : ""}`) : null);
       touchRecent(id, t.game);
     }
     // What a move showed this seat alone (a letter, a placement's score)
@@ -306,7 +308,10 @@ async function playScreen(main, id, mine) {
       }
     }
     append(box, h("div", { class: "row" },
-      u.seat >= 0 ? h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, rematchText(t)) : null,
+      // The event pairs its players again: a game of one has no rematch,
+      // but the way back to its page.
+      t.event ? h("a", { class: "button primary", id: "event-back", href: "/tournaments/" + encodeURIComponent(t.event.id) }, `Back to ${t.event.name}`)
+        : u.seat >= 0 ? h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, rematchText(t)) : null,
       h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it"),
       res.status === "aborted" ? null : h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
       t.daily ? h("a", { class: "button primary", id: "daily-back", href: "/daily/" + t.daily.split("/")[0] }, "Your daily result and share text") : null));
