@@ -227,7 +227,7 @@ func TestTournamentArena(t *testing.T) {
 	cy.wait("the event's winner in the list", fmt.Sprintf(`(document.querySelector('#t-list-finished tr[data-event=%q] .winner')||{}).textContent === "Ann"`, id))
 	cy.open("/players/Ann")
 	cy.wait("the events won", fmt.Sprintf(`!!document.querySelector('#profile-events li[data-event=%q]')`, id))
-	if got := cy.text("#profile-events"); !strings.Contains(got, "Ann won 1 event") || !strings.Contains(got, "Friday Arena") {
+	if got := cy.text("#profile-events"); !strings.Contains(got, "Ann won 1 event") || !strings.Contains(got, "1st Friday Arena") {
 		t.Errorf("Ann's profile's events read %q", got)
 	}
 	cy.accessible("a profile with an event won")

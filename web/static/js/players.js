@@ -86,8 +86,8 @@ export async function profile(main, name) {
   }
   // Daily puzzles: streaks and results (dailyprofile.js, loaded only here).
   append(main, (await import("./dailyprofile.js")).dailySection(p.name));
-  // The events the player won (eventwins.js, loaded only here).
-  append(main, (await import("./eventwins.js")).wonSection(p.name));
+  // The events the player placed in (eventwins.js, loaded only here).
+  append(main, (await import("./eventwins.js")).wonSection(p));
   append(main, h("h2", {}, "Games"));
   const list = h("ul", { class: "recent", id: "games" });
   const more = h("div", { class: "row" });

@@ -16,7 +16,6 @@ import { games, title } from "./catalog.js";
 import { go } from "./nav.js";
 import { clockControl, clockPresets } from "./options.js";
 import { clockWords } from "./rulestext.js";
-import { winnersOf } from "./eventwins.js";
 
 // POLL is how often an event's page asks for its chat, and how long it
 // waits to follow the event again after a failure. The list asks every
@@ -247,26 +246,20 @@ export async function events(main) {
 function eventTable(list, status) {
   return h("div", { class: "table-frame", tabindex: 0, "aria-label": "Events" }, h("table", { class: "list events" },
     h("thead", {}, h("tr", {}, ["Event", "Game", "Kind", "Clock", "Length", status === "finished" ? "Winner" : "When", "Players"].map(c => h("th", { scope: "col" }, c)))),
-    h("tbody", {}, list.map((e, i) => h("tr", { "data-event": e.id },
+    h("tbody", {}, list.map(e => h("tr", { "data-event": e.id },
       h("td", {}, h("a", { href: "/tournaments/" + encodeURIComponent(e.id) }, e.name), ratedMark(e), lockMark(e)),
       h("td", {}, title(e.game), e.mode ? ` (${e.mode.replace(/_/g, " ")})` : ""),
       h("td", {}, kindWords(e)),
       h("td", {}, e.clock_text || clockWords(e.clock)),
       h("td", {}, lengthWords(e)),
-      status === "finished" ? winnerCell(e, i < 20)
+      status === "finished" ? winnerCell(e)
         : h("td", { "data-when": e.id }, whenWords(e, Date.now())),
       h("td", {}, String(e.players)))))));
 }
 
-// winnerCell names a finished event's winner, read from the event itself
-// when the list leaves the name out (for the first rows: ask, the
-// others say to look on its page).
-function winnerCell(e, ask) {
-  const td = h("td", { class: "winner" }, (e.winners || [])[0] || "");
-  if (!(e.winners || []).length) td.textContent = "nobody";
-  else if (!e.winners[0] && !ask) td.textContent = "see its page";
-  else if (!e.winners[0]) winnersOf(e).then(w => { td.textContent = w[0] || "nobody"; }, () => { td.textContent = "see its page"; });
-  return td;
+// winnerCell names a finished event's winner.
+function winnerCell(e) {
+  return h("td", { class: "winner" }, (e.winners || [])[0] || "nobody");
 }
 
 // createForm is the form that makes an event: for an account (the server
