@@ -46,9 +46,9 @@ type carefulWeights struct {
 // They were chosen in trials against greedy-best on tuning seeds of their
 // own (see docs/bots.md), none of the bench's held-out seeds.
 var carefulTuned = carefulWeights{
-	random: 400, extenders: 150, holders: 150,
+	random: 3000, extenders: 400, holders: 400,
 	ends: 0.1, endsMax: 6,
-	rival: 1, grids: 8, shortlist: 60,
+	rival: 0.5, grids: 16, shortlist: 150,
 	strike: 20,
 }
 
@@ -71,6 +71,7 @@ type careful struct {
 	lex   *lexicon.Lexicon
 	words []string // most common first
 	w     carefulWeights
+	trace func(w string, own int, exp, miss float64)
 }
 
 var _ game.Bot = (*careful)(nil)
@@ -121,10 +122,7 @@ func (b *careful) place(rng *rand.Rand, rules wordfight.Rules, g *wordfight.Grid
 	best, ties := 0.0, 0
 	for p, reused := range g.Placements(b.lex, w) {
 		s := rules.Score(reused, len(w))
-		v := float64(s)
-		if b.w.ends != 0 {
-			v += b.w.ends * float64(freeBeyond(g, p, len(w), b.w.endsMax))
-		}
+		v := float64(s) + b.w.ends*float64(freeBeyond(g, p, len(w), b.w.endsMax))
 		switch {
 		case !ok || v > best+1e-9:
 			at, pts, best, ok, ties = p, s, v, true, 1
@@ -258,6 +256,15 @@ func (b *careful) declare(rng *rand.Rand, v *wordfight.View, g *wordfight.Grid) 
 		top[i].val = val
 	}
 	slices.SortStableFunc(top, func(x, y cand) int { return cmp.Compare(y.val, x.val) })
+	if b.trace != nil {
+		gain, miss := 0.0, 0.0
+		for _, r := range rivals {
+			pts, cannot := r.expect(b, v.Rules, top[0].w)
+			gain = max(gain, pts)
+			miss = max(miss, cannot)
+		}
+		b.trace(top[0].w, top[0].own, gain, miss)
+	}
 	return top[0].w, nil
 }
 
