@@ -71,7 +71,6 @@ type careful struct {
 	lex   *lexicon.Lexicon
 	words []string // most common first
 	w     carefulWeights
-	trace func(w string, own int, exp, miss float64)
 }
 
 var _ game.Bot = (*careful)(nil)
@@ -256,15 +255,6 @@ func (b *careful) declare(rng *rand.Rand, v *wordfight.View, g *wordfight.Grid) 
 		top[i].val = val
 	}
 	slices.SortStableFunc(top, func(x, y cand) int { return cmp.Compare(y.val, x.val) })
-	if b.trace != nil {
-		gain, miss := 0.0, 0.0
-		for _, r := range rivals {
-			pts, cannot := r.expect(b, v.Rules, top[0].w)
-			gain = max(gain, pts)
-			miss = max(miss, cannot)
-		}
-		b.trace(top[0].w, top[0].own, gain, miss)
-	}
 	return top[0].w, nil
 }
 
