@@ -63,7 +63,7 @@ func TestParseCareful(t *testing.T) {
 var (
 	trialsFlag = flag.Int("wordfight.trials", 0, "TestTrials: games to play")
 	trialFlag  = flag.String("wordfight.trial", "careful,greedy-best", "TestTrials: the player under test and its rival")
-	strongFlag = flag.String("wordfight.strong", "", "TestTrials: strong's candidates and shortlist, as in 400,40 (else as tuned)")
+	strongFlag = flag.String("wordfight.strong", "", "TestTrials: strong's candidates, shortlist, imagined grids and crossing words, as in 400,40,24,3000 (those left out as tuned)")
 )
 
 // TestTrials plays the tuning games: -wordfight.trials two-player games,
@@ -72,7 +72,7 @@ var (
 // first's win rate and the points each side scored on the words each
 // declared, and how often each could not place the other's. The careful
 // player plays with -wordfight.careful's weights; strong with
-// -wordfight.strong's candidates and shortlist.
+// -wordfight.strong's candidates, shortlist, grids and crossing words.
 func TestTrials(t *testing.T) {
 	if *trialsFlag == 0 {
 		t.Skip("no -wordfight.trials")
@@ -97,8 +97,13 @@ func TestTrials(t *testing.T) {
 		}
 		b := newBot(t, name, seed)
 		if *strongFlag != "" && name == game.Strong {
-			if _, err := fmt.Sscanf(*strongFlag, "%d,%d", &b.p.candidates, &b.p.shortlist); err != nil {
-				t.Fatalf("-wordfight.strong %q: %v", *strongFlag, err)
+			ps := []*int{&b.p.candidates, &b.p.shortlist, &b.p.imagine, &b.p.crossers}
+			for i, f := range strings.Split(*strongFlag, ",") {
+				n, err := strconv.Atoi(f)
+				if err != nil || i >= len(ps) {
+					t.Fatalf("-wordfight.strong %q: want up to %d numbers", *strongFlag, len(ps))
+				}
+				*ps[i] = n
 			}
 		}
 		return b
