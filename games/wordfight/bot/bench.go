@@ -63,12 +63,12 @@ func pairings() []pairing {
 // game, or its wins (a shared win counting 1/2), whose mean is its win
 // rate with a 95% interval; its move times are that player's own.
 func Bench(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon) ([]*bench.Matchup, error) {
-	return benchPairings(ctx, games, seed, lex, pairings(), nil)
+	return benchPairings(ctx, games, seed, lex, pairings(), nil, carefulTuned)
 }
 
 // benchPairings plays the pairings whose index keep accepts (all when keep
-// is nil).
-func benchPairings(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon, ps []pairing, keep func(int) bool) ([]*bench.Matchup, error) {
+// is nil), the careful player playing with weights cw.
+func benchPairings(ctx context.Context, games int, seed uint64, lex *lexicon.Lexicon, ps []pairing, keep func(int) bool, cw carefulWeights) ([]*bench.Matchup, error) {
 	if games < 1 {
 		return nil, fmt.Errorf("word fight bench: %d games: want at least one", games)
 	}
@@ -81,7 +81,9 @@ func benchPairings(ctx context.Context, games int, seed uint64, lex *lexicon.Lex
 		case BestGreedy:
 			return newBestGreedy(seed, lex, bestGreedyWords(lex)), nil
 		case Careful:
-			return newCareful(seed, lex), nil
+			c := newCareful(seed, lex)
+			c.w = cw
+			return c, nil
 		}
 		p, err := levelParams(level)
 		if err != nil {

@@ -99,8 +99,8 @@ func levelParams(level string) (params, error) {
 	case game.Medium:
 		return params{level: level, rarest: 35, candidates: 40, best: true}, nil
 	case game.Strong:
-		return params{level: level, rarest: 50, candidates: 400, best: true, open: true, model: true, extend: true,
-			future: 0.3, room: 30, imagine: 24, shortlist: 40, suit: 3, crossers: 3000}, nil
+		return params{level: level, rarest: 50, candidates: 1500, best: true, open: true, model: true, extend: true,
+			future: 0.3, room: 30, imagine: 24, shortlist: 80, suit: 3, crossers: 3000}, nil
 	}
 	return params{}, fmt.Errorf("no Word Fight player level %q (there are %s)", level, strings.Join(Levels(), ", "))
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,50 +19,64 @@ import (
 // Careful is the name of the bench's careful baseline.
 const Careful = "careful"
 
-// The careful player's appetite: of its vocabulary (bestGreedyWords: SCOWL
-// size 50 or less, 3 to 12 letters) it weighs carefulRandom words drawn at
-// random, and up to carefulExtenders that hold a run of letters of its
-// grid and carefulHolders that hold a word of the public list. A
-// placement earns carefulEnds points for each free square beyond either
-// end of the word, counting at most carefulEndsMax a side. It expects a
-// rival to score carefulRival times the most it could (laying the word
-// over a listed word it placed): a rival's grid is hidden, and the word
-// it would lie over may be hemmed in there. These weights were chosen in
-// 40-game trials against greedy-best on seeds of their own (555 +
-// 7919 i), none of the bench's: ends 0 or 0.1 and rival 0.5 won 54-57%
-// of games with 400 random words, against 33-47% for the other weights
-// tried (rival 1 or 0, ends 0.25) and with 200.
-const (
-	carefulRandom    = 400
-	carefulExtenders = 150
-	carefulHolders   = 150
-	carefulEnds      = 0.1
-	carefulEndsMax   = 6
-	carefulRival     = 0.5
-)
+// carefulWeights are the careful player's appetite and judgement.
+type carefulWeights struct {
+	// random, extenders and holders are how many words it weighs for a
+	// declaration: drawn at random from its vocabulary, holding a run of
+	// letters of its grid, and holding a word of the public list.
+	random, extenders, holders int
+	// ends is what a placement earns for each free square beyond either
+	// end of the word, counting at most endsMax a side.
+	ends    float64
+	endsMax int
+	// rival weighs what the best rival is expected to score with a word
+	// against what the player scores with it.
+	rival float64
+	// grids is how many grids the player imagines for each rival, and
+	// shortlist how many of its best-scoring candidates it weighs in them.
+	grids, shortlist int
+	// strike is what ending the game with a strike is worth, per unit of
+	// chance that the rival cannot place the word: a gain while the player
+	// leads, a loss while it trails; a strike that does not end the game
+	// counts strike/4.
+	strike float64
+}
+
+// carefulTuned are the weights the bench's careful player plays with.
+// They were chosen in trials against greedy-best on tuning seeds of their
+// own (see docs/bots.md), none of the bench's held-out seeds.
+var carefulTuned = carefulWeights{
+	random: 3000, extenders: 400, holders: 400,
+	ends: 0.1, endsMax: 6,
+	rival: 0.5, grids: 16, shortlist: 150,
+	strike: 20,
+}
 
 // careful is the bench's careful baseline, a player of its own written
 // apart from the levels' code (it uses only the referee's
-// Grid.Placements and Rules.Score): it declares, of random words, words
-// that extend runs of letters already in its grid and words that hold
-// words of the public list, the one whose best score in its own grid
-// most exceeds what it expects a rival to score with it, and it places
-// each word where it scores most plus a bonus for the free squares left
-// beyond both ends of the word, where a longer word holding it may go
-// later.
+// Grid.Placements, Grid.Place and Rules.Score): it declares, of random
+// words, words that extend runs of letters already in its grid and words
+// that hold words of the public list, the one whose best score in its own
+// grid most exceeds what it expects the best rival to score with it, and
+// it places each word where it scores most plus a bonus for the free
+// squares left beyond both ends of the word, where a longer word holding
+// it may go later. It expects a rival to play like a best-scoring greedy
+// player: it imagines the rival's grid by replaying the public list into
+// empty grids, each word where it scores most (at random among equals),
+// weighing each imagined grid by how well it agrees with what the rival
+// could and could not place, and takes the rival's score with a word to
+// be its mean best score over those grids (nothing where it does not fit).
 type careful struct {
 	seed  uint64
 	lex   *lexicon.Lexicon
 	words []string // most common first
-	// ends and rival weigh the free squares beyond a placement's ends and
-	// the rival's expected score (carefulEnds and carefulRival).
-	ends, rival float64
+	w     carefulWeights
 }
 
 var _ game.Bot = (*careful)(nil)
 
 func newCareful(seed uint64, lex *lexicon.Lexicon) *careful {
-	return &careful{seed: seed, lex: lex, words: bestGreedyWords(lex), ends: carefulEnds, rival: carefulRival}
+	return &careful{seed: seed, lex: lex, words: bestGreedyWords(lex), w: carefulTuned}
 }
 
 // Setup implements game.Bot: Word Fight has no setup.
@@ -106,7 +121,7 @@ func (b *careful) place(rng *rand.Rand, rules wordfight.Rules, g *wordfight.Grid
 	best, ties := 0.0, 0
 	for p, reused := range g.Placements(b.lex, w) {
 		s := rules.Score(reused, len(w))
-		v := float64(s) + b.ends*float64(freeBeyond(g, p, len(w)))
+		v := float64(s) + b.w.ends*float64(freeBeyond(g, p, len(w), b.w.endsMax))
 		switch {
 		case !ok || v > best+1e-9:
 			at, pts, best, ok, ties = p, s, v, true, 1
@@ -133,8 +148,8 @@ func (b *careful) bestScore(rules wordfight.Rules, g *wordfight.Grid, w string) 
 }
 
 // freeBeyond counts the empty usable squares in a row beyond each end of
-// a word of length n placed at p, at most carefulEndsMax a side.
-func freeBeyond(g *wordfight.Grid, p wordfight.Placement, n int) int {
+// a word of length n placed at p, at most most a side.
+func freeBeyond(g *wordfight.Grid, p wordfight.Placement, n, most int) int {
 	dr, dc := 0, 1
 	if p.Down {
 		dr, dc = 1, 0
@@ -145,7 +160,7 @@ func freeBeyond(g *wordfight.Grid, p wordfight.Placement, n int) int {
 		if dir > 0 {
 			r, c = p.Row+dr*(n-1), p.Col+dc*(n-1)
 		}
-		for k := 1; k <= carefulEndsMax; k++ {
+		for k := 1; k <= most; k++ {
 			rr, cc := r+dir*dr*k, c+dir*dc*k
 			if !g.Board().Usable(rr, cc) || g.At(rr, cc) != 0 {
 				break
@@ -157,13 +172,14 @@ func freeBeyond(g *wordfight.Grid, p wordfight.Placement, n int) int {
 }
 
 // declare returns, of its candidates, the word whose best score in its
-// own grid less the most a rival is expected to score with it is
-// greatest; words it cannot place come last.
+// own grid less what the best rival is expected to score with it, with
+// the worth of the strike it may bring, is greatest. It never declares a
+// listed word or one it cannot place itself, while it has another.
 func (b *careful) declare(rng *rand.Rand, v *wordfight.View, g *wordfight.Grid) (string, error) {
 	longest := g.Board().Longest()
 	var cands []string
-	for range 64 * carefulRandom {
-		if len(b.words) == 0 || len(cands) == carefulRandom {
+	for range 64 * b.w.random {
+		if len(b.words) == 0 || len(cands) == b.w.random {
 			break
 		}
 		if w := b.words[rng.IntN(len(b.words))]; len(w) <= longest {
@@ -185,24 +201,61 @@ func (b *careful) declare(rng *rand.Rand, v *wordfight.View, g *wordfight.Grid) 
 	for _, e := range v.List {
 		listed = append(listed, strings.ToLower(e.Word))
 	}
-	cands = append(cands, b.holding(letterRuns(g), longest, carefulExtenders)...)
-	cands = append(cands, b.holding(listed, longest, carefulHolders)...)
-	rivals := rivalWords(v)
-	word, top, placed := cands[0], 0.0, false
+	cands = append(cands, b.holding(letterRuns(g), longest, b.w.extenders)...)
+	cands = append(cands, b.holding(listed, longest, b.w.holders)...)
+	type cand struct {
+		w   string
+		own int
+		val float64
+	}
+	var ranked []cand
+	seen := map[string]bool{}
 	for _, w := range cands {
-		if slices.Contains(listed, w) {
+		if seen[w] || slices.Contains(listed, w) {
 			continue
 		}
-		own, ok := b.bestScore(v.Rules, g, w)
-		if !ok {
-			continue
-		}
-		val := float64(own) - b.rival*rivalEstimate(v.Rules, rivals, w)
-		if !placed || val > top {
-			word, top, placed = w, val, true
+		seen[w] = true
+		if own, ok := b.bestScore(v.Rules, g, w); ok {
+			ranked = append(ranked, cand{w, own, float64(own)})
 		}
 	}
-	return word, nil
+	if len(ranked) == 0 {
+		return cands[0], nil
+	}
+	slices.SortStableFunc(ranked, func(x, y cand) int { return cmp.Compare(y.own, x.own) })
+	rivals := b.imagineRivals(rng, v, g.Board())
+	if len(rivals) == 0 {
+		return ranked[0].w, nil
+	}
+	// The best rival's points so far, by the imagined grids.
+	theirs := 0.0
+	for _, r := range rivals {
+		theirs = max(theirs, r.points())
+	}
+	left := v.StrikeLimit - v.Strikes
+	top := ranked[:min(len(ranked), b.w.shortlist)]
+	for i := range top {
+		gain, miss := 0.0, 0.0
+		for _, r := range rivals {
+			pts, cannot := r.expect(b, v.Rules, top[i].w)
+			gain = max(gain, pts)
+			miss = max(miss, cannot)
+		}
+		val := float64(top[i].own) - b.w.rival*gain
+		if miss > 0 {
+			worth := b.w.strike
+			if left > 1 {
+				worth /= 4
+			}
+			if float64(v.Score+top[i].own) <= theirs+gain {
+				worth = -worth
+			}
+			val += worth * miss
+		}
+		top[i].val = val
+	}
+	slices.SortStableFunc(top, func(x, y cand) int { return cmp.Compare(y.val, x.val) })
+	return top[0].w, nil
 }
 
 // holding returns up to limit words, most common first, no longer than
@@ -264,42 +317,95 @@ func letterRuns(g *wordfight.Grid) []string {
 	return out
 }
 
-// rivalWords returns, per other seat still playing, the words of the
-// public list it placed (it did not say it could not), lower case.
-func rivalWords(v *wordfight.View) [][]string {
-	var out [][]string
+// guessedGrid is a grid a rival may hold, the points it would have scored
+// in it, and how much the careful player believes in it.
+type guessedGrid struct {
+	g      *wordfight.Grid
+	pts    float64
+	weight float64
+}
+
+// guessedRival is the grids the careful player imagines for one rival.
+type guessedRival []guessedGrid
+
+// Agreement weighs an imagined grid down for each word the rival placed
+// that it could not take, and each the rival could not place that it
+// could.
+const carefulDisagree = 0.25
+
+// imagineRivals imagines b.w.grids grids for each rival still playing:
+// the public list replayed into an empty board, each word the rival
+// answered placed where it scores most (at random among equals).
+func (b *careful) imagineRivals(rng *rand.Rand, v *wordfight.View, board *wordfight.Board) []guessedRival {
+	var out []guessedRival
 	for s := range v.Players {
 		if game.Seat(s) == v.Seat || (s < len(v.Resigned) && v.Resigned[s]) {
 			continue
 		}
-		var ws []string
-		for _, e := range v.List {
-			if e.Done && !slices.Contains(e.Cannot, game.Seat(s)) {
-				ws = append(ws, strings.ToLower(e.Word))
+		r := make(guessedRival, b.w.grids)
+		for k := range r {
+			r[k] = guessedGrid{g: wordfight.NewGrid(board), weight: 1}
+			for _, e := range v.List {
+				if !e.Done {
+					continue
+				}
+				w := strings.ToLower(e.Word)
+				placed := !slices.Contains(e.Cannot, game.Seat(s))
+				at, pts, ok := b.greedyPlace(rng, v.Rules, r[k].g, w)
+				switch {
+				case ok && placed:
+					r[k].g.Place(w, at)
+					r[k].pts += float64(pts)
+				case ok != placed:
+					r[k].weight *= carefulDisagree
+				}
 			}
 		}
-		out = append(out, ws)
+		out = append(out, r)
 	}
 	return out
 }
 
-// rivalEstimate is what the careful player expects the best-placed rival
-// to score with w: laid over a word of the list it placed and w holds,
-// that word's letters reused; else one letter crossed; nothing in an
-// empty grid.
-func rivalEstimate(rules wordfight.Rules, rivals [][]string, w string) float64 {
-	most := 0
-	for _, ws := range rivals {
-		if len(ws) == 0 {
-			continue
-		}
-		reused := 1
-		for _, x := range ws {
-			if len(x) < len(w) && len(x) > reused && strings.Contains(w, x) {
-				reused = len(x)
+// greedyPlace returns a placement of w in g that scores most, at random
+// among equals: how the careful player expects a rival to place it.
+func (b *careful) greedyPlace(rng *rand.Rand, rules wordfight.Rules, g *wordfight.Grid, w string) (at wordfight.Placement, pts int, ok bool) {
+	ties := 0
+	for p, reused := range g.Placements(b.lex, w) {
+		s := rules.Score(reused, len(w))
+		switch {
+		case !ok || s > pts:
+			at, pts, ok, ties = p, s, true, 1
+		case s == pts:
+			ties++
+			if rng.IntN(ties) == 0 {
+				at = p
 			}
 		}
-		most = max(most, rules.Score(reused, len(w)))
 	}
-	return float64(most)
+	return at, pts, ok
+}
+
+// points returns the rival's points so far, by its imagined grids.
+func (r guessedRival) points() float64 {
+	sum, weight := 0.0, 0.0
+	for _, x := range r {
+		sum += x.weight * x.pts
+		weight += x.weight
+	}
+	return sum / weight
+}
+
+// expect returns what the rival is expected to score with w, and the
+// chance that it cannot place w, over its imagined grids.
+func (r guessedRival) expect(b *careful, rules wordfight.Rules, w string) (pts, cannot float64) {
+	weight := 0.0
+	for _, x := range r {
+		weight += x.weight
+		if s, ok := b.bestScore(rules, x.g, w); ok {
+			pts += x.weight * float64(s)
+		} else {
+			cannot += x.weight
+		}
+	}
+	return pts / weight, cannot / weight
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -70,20 +71,35 @@ func TestCarefulDeclares(t *testing.T) {
 			t.Errorf("seed %d: declared %s (placeable %v)", seed, w, ok)
 		}
 	}
-	rivals := rivalWords(v)
-	if len(rivals) != 1 || len(rivals[0]) != 2 {
-		t.Fatalf("rival words %v, want Ann's two", rivals)
+	// The rival (seat 0) placed PROMONTORY and TOPIC: BUS shares no letter
+	// with them, so it fits none of the rival's imagined grids; CAT
+	// crosses a letter; TOPICAL may hold TOPIC for 35 points.
+	b := newCareful(1, enLex())
+	rivals := b.imagineRivals(rand.New(rand.NewPCG(1, 2)), v, g.Board())
+	if len(rivals) != 1 || len(rivals[0]) != b.w.grids {
+		t.Fatalf("%d rivals imagined, want 1 with %d grids", len(rivals), b.w.grids)
 	}
-	for _, c := range []struct {
-		word string
-		want float64
-	}{{"topical", 35}, {"cat", 3}, {"promontory", 10}} {
-		if got := rivalEstimate(v.Rules, rivals, c.word); got != c.want {
-			t.Errorf("rival's best with %s: %v, want %v", c.word, got, c.want)
+	// On a 12 x 12 board TOPIC may not fit beside PROMONTORY laid on the
+	// bottom rows: such a grid disagrees with the rival's placing it.
+	for _, x := range rivals[0] {
+		switch {
+		case x.g.Len() == len("promontory")+len("topic")-1 && x.weight == 1 && x.pts == 5:
+		case x.g.Len() == len("promontory") && x.weight == carefulDisagree && x.pts == 0:
+		default:
+			t.Errorf("an imagined grid holds %d letters, %v points, weight %v:\n%s", x.g.Len(), x.pts, x.weight, strings.Join(x.g.Rows(), "\n"))
 		}
 	}
-	if got := rivalEstimate(v.Rules, [][]string{nil}, "topical"); got != 0 {
-		t.Errorf("an empty rival grid: %v, want 0", got)
+	if got := rivals[0].points(); got <= 0 || got > 5 {
+		t.Errorf("the rival's imagined points: %v, want up to 5 (TOPIC crossing one letter)", got)
+	}
+	for _, c := range []struct {
+		word           string
+		lo, hi, cannot float64
+	}{{"bus", 0, 0, 1}, {"cat", 3, 3, 0}, {"topical", 7, 35, 0.5}} {
+		pts, cannot := rivals[0].expect(b, v.Rules, c.word)
+		if pts < c.lo || pts > c.hi || (c.cannot == 1) != (cannot == 1) || cannot > c.cannot {
+			t.Errorf("the rival with %s: %v points, cannot %v; want %v-%v points, cannot at most %v", c.word, pts, cannot, c.lo, c.hi, c.cannot)
+		}
 	}
 }
 
@@ -103,7 +119,7 @@ func TestFreeBeyond(t *testing.T) {
 		{wordfight.Placement{Row: 0, Col: 3, Down: true}, 3, 0 + 2},
 		{wordfight.Placement{Row: 4, Col: 0}, 10, 0},
 	} {
-		if got := freeBeyond(g, c.p, c.n); got != c.want {
+		if got := freeBeyond(g, c.p, c.n, 6); got != c.want {
 			t.Errorf("%v, %d letters: %d free, want %d", c.p, c.n, got, c.want)
 		}
 	}

@@ -20,7 +20,8 @@ var (
 // `parlour bench wordfight --seed S` plays it, and prints each seed's
 // table and the matchups pooled over all the seeds: the figures
 // docs/bots.md quotes for tuning and held-out seeds. It runs only with
-// -wordfight.seeds.
+// -wordfight.seeds; -wordfight.careful changes the careful player's
+// weights, for trials on tuning seeds.
 func TestSeeds(t *testing.T) {
 	if *seedsFlag == "" {
 		t.Skip("no -wordfight.seeds")
@@ -41,9 +42,13 @@ func TestSeeds(t *testing.T) {
 		}
 		return false
 	}
+	cw, err := parseCareful(*tuneFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var pooled []*bench.Matchup
 	for _, s := range seeds {
-		ms, err := benchPairings(context.Background(), *seedGames, s, enLex(), pairings(), keep)
+		ms, err := benchPairings(context.Background(), *seedGames, s, enLex(), pairings(), keep, cw)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,155 @@
+package bot
+
+import (
+	"context"
+	"os"
+
+	"flag"
+	"fmt"
+	"parlour/bench"
+	"parlour/game"
+	"parlour/games/wordfight"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+var tuneFlag = flag.String("wordfight.careful", "", "TestSeeds: the careful player's weights, as in rival=1,grids=8 (the rest as tuned)")
+
+// parseCareful returns carefulTuned with the weights s names changed.
+func parseCareful(s string) (carefulWeights, error) {
+	w := carefulTuned
+	if s == "" {
+		return w, nil
+	}
+	for _, kv := range strings.Split(s, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			return w, fmt.Errorf("careful weight %q: want name=value", kv)
+		}
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return w, fmt.Errorf("careful weight %q: %w", kv, err)
+		}
+		ints := map[string]*int{"random": &w.random, "extenders": &w.extenders, "holders": &w.holders,
+			"endsmax": &w.endsMax, "grids": &w.grids, "shortlist": &w.shortlist}
+		floats := map[string]*float64{"ends": &w.ends, "rival": &w.rival, "strike": &w.strike}
+		switch {
+		case ints[k] != nil:
+			*ints[k] = int(f)
+		case floats[k] != nil:
+			*floats[k] = f
+		default:
+			return w, fmt.Errorf("no careful weight %q", k)
+		}
+	}
+	return w, nil
+}
+
+func TestParseCareful(t *testing.T) {
+	t.Parallel()
+	w, err := parseCareful("rival=0.5,grids=3")
+	if err != nil || w.rival != 0.5 || w.grids != 3 || w.random != carefulTuned.random {
+		t.Errorf("parseCareful: %+v, %v", w, err)
+	}
+	for _, bad := range []string{"rival", "rival=x", "nerve=1"} {
+		if _, err := parseCareful(bad); err == nil {
+			t.Errorf("parseCareful(%q): no error", bad)
+		}
+	}
+}
+
+var (
+	trialsFlag = flag.Int("wordfight.trials", 0, "TestTrials: games to play")
+	trialFlag  = flag.String("wordfight.trial", "careful,greedy-best", "TestTrials: the player under test and its rival")
+	strongFlag = flag.String("wordfight.strong", "", "TestTrials: strong's candidates, shortlist, imagined grids and crossing words, as in 400,40,24,3000 (those left out as tuned)")
+)
+
+// TestTrials plays the tuning games: -wordfight.trials two-player games,
+// seeded 9000 on (none of the bench's seeds), of the first player of
+// -wordfight.trial against the second, each seat in turn, and prints the
+// first's win rate and the points each side scored on the words each
+// declared, and how often each could not place the other's. The careful
+// player plays with -wordfight.careful's weights; strong with
+// -wordfight.strong's candidates, shortlist, grids and crossing words.
+func TestTrials(t *testing.T) {
+	if *trialsFlag == 0 {
+		t.Skip("no -wordfight.trials")
+	}
+	cw, err := parseCareful(*tuneFlag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := strings.Split(*trialFlag, ",")
+	if len(names) != 2 {
+		t.Fatalf("-wordfight.trial %q: want two players", *trialFlag)
+	}
+	lex := enLex()
+	player := func(name string, seed uint64) game.Bot {
+		switch name {
+		case Careful:
+			c := newCareful(seed, lex)
+			c.w = cw
+			return c
+		case BestGreedy:
+			return newBestGreedy(seed, lex, bestGreedyWords(lex))
+		}
+		b := newBot(t, name, seed)
+		if *strongFlag != "" && name == game.Strong {
+			ps := []*int{&b.p.candidates, &b.p.shortlist, &b.p.imagine, &b.p.crossers}
+			for i, f := range strings.Split(*strongFlag, ",") {
+				n, err := strconv.Atoi(f)
+				if err != nil || i >= len(ps) {
+					t.Fatalf("-wordfight.strong %q: want up to %d numbers", *strongFlag, len(ps))
+				}
+				*ps[i] = n
+			}
+		}
+		return b
+	}
+	rules := game.Defaults(wordfight.Game{}.Options())
+	m := bench.NewMatchup(names[0]+" vs "+names[1], names[0]+"'s wins")
+	// pts and cannots by [declarer is the player under test][answerer is].
+	var pts, cannots [2][2]float64
+	for i := range *trialsFlag {
+		s := uint64(9000 + i)
+		me := i % 2
+		bots := make([]game.Bot, 2)
+		bots[me] = player(names[0], s)
+		bots[1-me] = player(names[1], s^5)
+		cfg := game.Config{Players: []string{"A", "B"}, Rules: rules, Lexicon: lex, Seed: s}
+		st, err := Play(context.Background(), cfg, bots, func(s game.Seat, d time.Duration) {
+			if int(s) == me {
+				m.Time(d)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range st.SeatView(0).List {
+			d := 0
+			if int(e.By) == me {
+				d = 1
+			}
+			for a, ans := range e.Answers {
+				k := 0
+				if a == me {
+					k = 1
+				}
+				pts[d][k] += float64(ans.Points)
+				if ans.Move == "cannot" {
+					cannots[d][k]++
+				}
+			}
+		}
+		m.Add(outcome(pairing{level: names[0], rivals: names[1:], wins: true}, st.Result(), game.Seat(me)))
+	}
+	bench.Print(os.Stdout, fmt.Sprintf("%d trial games, seeded 9000 on", *trialsFlag), []*bench.Matchup{m})
+	n := float64(*trialsFlag)
+	for d, who := range names {
+		x := 1 - d // index of the declarer in pts
+		fmt.Printf("%s declares: %s %.1f points a game, %.2f cannots; %s %.1f points, %.2f cannots\n", who,
+			names[0], pts[x][1]/n, cannots[x][1]/n, names[1], pts[x][0]/n, cannots[x][0]/n)
+	}
+}
