@@ -55,7 +55,7 @@ type Tournament struct {
 	// order: read by ListTournaments and TournamentsPlaced, which read
 	// no entrants.
 	WinnerNames []string
-	Created    time.Time
+	Created     time.Time
 
 	// Players is how many entrants joined, in lists (ListTournaments);
 	// the others read it from Entrants.
