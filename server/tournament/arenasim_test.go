@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"sync"
 	"testing"
@@ -31,6 +33,7 @@ import (
 var (
 	arenaPlayers = flag.Int("arena.players", 200, "players in TestArenaSimulation's arena")
 	arenaMinutes = flag.Int("arena.minutes", 10, "length of TestArenaSimulation's arena, in minutes of the stepped clock")
+	arenaHeap    = flag.String("arena.heapprofile", "", "file for TestArenaSimulation's heap profile at the arena's end")
 )
 
 // simClock is the arena's clock: a minute of Fischer time with no
@@ -390,6 +393,16 @@ func TestArenaSimulation(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	heapPeak = max(heapPeak, ms.HeapAlloc)
+	if *arenaHeap != "" {
+		f, err := os.Create(*arenaHeap)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pprof.WriteHeapProfile(f); err != nil {
+			t.Error(err)
+		}
+		f.Close()
+	}
 
 	// Every game seated was scored, once, as the script played it.
 	sim.mu.Lock()

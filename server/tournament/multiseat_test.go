@@ -19,7 +19,8 @@ import (
 	"parlour/store/sqlite"
 )
 
-// stepClock moves only when told; Advance runs the calls that fall due.
+// stepClock moves only when told; Advance runs the calls that fall due
+// and forgets the timers that are done.
 type stepClock struct {
 	mu     sync.Mutex
 	now    time.Time
@@ -65,6 +66,9 @@ func (c *stepClock) Advance(d time.Duration) {
 			due = append(due, t.f)
 		}
 	}
+	// Timers fired or stopped are dropped, so that what their calls
+	// hold (a table, in a long simulation) does not outlive them.
+	c.timers = slices.DeleteFunc(c.timers, func(t *stepTimer) bool { return t.done })
 	c.mu.Unlock()
 	for _, f := range due {
 		f()
