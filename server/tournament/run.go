@@ -244,6 +244,7 @@ func (s *Service) wave(ev *event) {
 func (s *Service) runWaves(ev *event) {
 	ctx := s.ctx
 	for {
+		began := time.Now()
 		ev.mu.Lock()
 		if !s.hold(ctx, ev) {
 			ev.waving, ev.again = false, false
@@ -257,6 +258,9 @@ func (s *Service) runWaves(ev *event) {
 			groups[i] = pr[:]
 		}
 		s.seat(ctx, ev, groups, 0)
+		if s.waved != nil {
+			s.waved(len(pairs), time.Since(began))
+		}
 		ev.mu.Lock()
 		if !ev.again {
 			ev.waving = false

@@ -130,6 +130,11 @@ type Service struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+
+	// waved, when set (by tests), hears of each arena wave: how many
+	// pairs it seated and how long it took, pairing, tables and the
+	// stored games all told.
+	waved func(pairs int, took time.Duration)
 }
 
 // event is one live event in memory: its stored form, and what follows
