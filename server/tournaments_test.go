@@ -603,3 +603,31 @@ func TestTournamentFollow(t *testing.T) {
 		t.Fatalf("a version that is no number: %d %s", st, body)
 	}
 }
+
+// TestTournamentArenaEarlyResign: a player who resigns before every
+// player has moved (the table aborts the game) loses it, and the winner
+// scores it, but they showed up: they stay in the arena and are paired
+// again, unlike a player whose clock ran out before they moved.
+func TestTournamentArenaEarlyResign(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob")
+	f.online("Ann", "Bob")
+	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
+	f.join(ev.ID, "Ann", "Bob")
+	f.clock.Advance(time.Minute)
+	g := f.playing(ev.ID, 1)[0]
+	// The first seat resigns at once: nobody has moved.
+	quitter, other := g.Players[0], g.Players[1]
+	if st, got := f.players[quitter].do("POST", "/api/v1/tables/"+g.Table+"/moves", map[string]any{"move": "resign"}, nil); st != 200 {
+		t.Fatalf("%s resigns at once: %d %s", quitter, st, got)
+	}
+	e := f.await(ev.ID, "the game scored", func(e tournament.Event) bool { return len(e.Playing) == 0 && len(e.Games) == 1 })
+	q, o := standingOf(e, quitter), standingOf(e, other)
+	if q.Score != 0 || o.Score != 2 || q.Left || q.Forfeits != 0 || q.Losses != 1 || o.Wins != 1 {
+		t.Fatalf("after %s resigned at once: %+v and %+v; want a loss that keeps them in, and a win", quitter, q, o)
+	}
+	f.clock.Advance(tournament.ArenaLook)
+	if again := f.playing(ev.ID, 1); !slices.Contains(again[0].Players, quitter) {
+		t.Fatalf("%s was not paired again: %+v", quitter, again)
+	}
+}

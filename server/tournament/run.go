@@ -576,8 +576,8 @@ func (s *Service) gameOver(ctx context.Context, ev *event, id string) {
 }
 
 // outcome reads the result of the game at table id, and the seat that
-// forfeited it (aborted it before every player had moved, by not
-// showing up in time or otherwise), or -1.
+// forfeited it by not showing up (the clock ran out, or a walk-away was
+// claimed, before every player had moved), or -1.
 func (s *Service) outcome(ctx context.Context, id string) (game.Result, int, error) {
 	rec, err := s.tables.Record(ctx, nil, id)
 	if err != nil {
@@ -594,8 +594,30 @@ func (s *Service) outcome(ctx context.Context, id string) (game.Result, int, err
 	forfeiter := -1
 	if rec.Aborted != nil {
 		forfeiter = slices.Index(rec.Players, rec.Aborted.By)
+		// A player who resigned or asked to abort before every player
+		// had moved loses the game, but showed up: only the clock's
+		// abort (or a walk-away claim) is a no-show, which withdraws.
+		u, err := s.tables.View(ctx, nil, id)
+		if err != nil {
+			return game.Result{}, -1, err
+		}
+		if a := u.Table.Aborted; a != nil && a.Why != table.AbortTimeout && a.Why != table.AbortClaim {
+			return abandoned(st.Result(), len(rec.Players), forfeiter), -1, nil
+		}
 	}
 	return st.Result(), forfeiter, nil
+}
+
+// abandoned is the result of a game seat gave up before every player had
+// moved: the others win it.
+func abandoned(res game.Result, seats, seat int) game.Result {
+	res.Status, res.Winners, res.Scores = game.Finished, nil, nil
+	for i := range seats {
+		if i != seat {
+			res.Winners = append(res.Winners, game.Seat(i))
+		}
+	}
+	return res
 }
 
 // score stores the end of ev's game at table id, with result res and
