@@ -29,7 +29,9 @@ func TestSocketMovesOn(t *testing.T) {
 	newTable := func(from, js string, onForm func()) string {
 		t.Helper()
 		eval[bool](ann, `(() => { const a = document.createElement("a"); a.href = "/new/quizl"; document.body.append(a); a.click(); a.remove(); return true; })()`)
-		ann.wait("the new table form", `!!document.querySelector("form button[type=submit]")`)
+		// The form's own seats, not the submit button of the table's
+		// chat still on show before the page changes.
+		ann.wait("the new table form", `location.pathname === "/new/quizl" && !!document.querySelector("#seats") && !!document.querySelector("form button[type=submit]")`)
 		if onForm != nil {
 			onForm()
 		}
