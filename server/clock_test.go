@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
-	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,75 +18,15 @@ import (
 	"parlour/server/internal/servertest"
 	"parlour/server/limit"
 	"parlour/server/table"
+	"parlour/server/table/tabletest"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
 
-// fakeClock is a table.Clock that moves only when told: Advance runs
-// the calls that fall due, in the caller's goroutine, so that a test
-// knows they are done when it returns.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	timers []*fakeTimer
-}
-
-type fakeTimer struct {
-	c    *fakeClock
-	at   time.Time
-	f    func()
-	done bool
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) AfterFunc(d time.Duration, f func()) table.Timer {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	t := &fakeTimer{c: c, at: c.now.Add(d), f: f}
-	if d <= 0 {
-		// Already due (a deadline that passed while the server was
-		// down): it fires at once, as time.AfterFunc's would.
-		t.done = true
-		go f()
-		return t
-	}
-	c.timers = append(c.timers, t)
-	return t
-}
-
-func (t *fakeTimer) Stop() bool {
-	t.c.mu.Lock()
-	defer t.c.mu.Unlock()
-	was := !t.done
-	t.done = true
-	return was
-}
-
-// Advance moves the clock on by d and runs every call due by then.
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.now = c.now.Add(d)
-	var due []*fakeTimer
-	for _, t := range c.timers {
-		if !t.done && !t.at.After(c.now) {
-			t.done = true
-			due = append(due, t)
-		}
-	}
-	c.timers = slices.DeleteFunc(c.timers, func(t *fakeTimer) bool { return t.done })
-	c.mu.Unlock()
-	for _, t := range due {
-		t.f()
-	}
+// newFakeClock returns a clock that moves only when told, at a fixed
+// start.
+func newFakeClock() *tabletest.Clock {
+	return tabletest.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
 }
 
 // clockEnv is a server on a database that survives restarts, with a fake
@@ -96,7 +34,7 @@ func (c *fakeClock) Advance(d time.Duration) {
 type clockEnv struct {
 	t     *testing.T
 	path  string
-	clock *fakeClock
+	clock *tabletest.Clock
 	// kind, when set, is the store the server runs on, at path;
 	// otherwise SQLite at path.
 	kind *servertest.StoreKind
