@@ -88,7 +88,7 @@ func (b *bestGreedy) Move(ctx context.Context, cfg game.Config, seat game.Seat, 
 	fmt.Fprintf(h, "greedy-best/%d/%d/%s", v.Seat, len(v.List), v.Current)
 	rng := rand.New(rand.NewPCG(b.seed, h.Sum64()))
 	if v.Current != "" {
-		p, _, ok := b.best(rng, v.Rules, g, strings.ToLower(v.Current))
+		p, _, ok := bestPlacement(b.lex, rng, v.Rules, g, strings.ToLower(v.Current))
 		if !ok {
 			return "cannot", nil
 		}
@@ -101,11 +101,13 @@ func (b *bestGreedy) Move(ctx context.Context, cfg game.Config, seat game.Seat, 
 	return "declare " + w, nil
 }
 
-// best returns a placement of w in g that scores most, drawn at random
-// among equals, and its score; ok is false when w has no legal placement.
-func (b *bestGreedy) best(rng *rand.Rand, rules wordfight.Rules, g *wordfight.Grid, w string) (at wordfight.Placement, pts int, ok bool) {
+// bestPlacement returns a placement of w in g that scores most, drawn at
+// random among equals, and its score; ok is false when w has no legal
+// placement. It is how the greedy baseline places its words, and how the
+// careful player expects a rival to place theirs.
+func bestPlacement(lex *lexicon.Lexicon, rng *rand.Rand, rules wordfight.Rules, g *wordfight.Grid, w string) (at wordfight.Placement, pts int, ok bool) {
 	ties := 0
-	for p, reused := range g.Placements(b.lex, w) {
+	for p, reused := range g.Placements(lex, w) {
 		s := rules.Score(reused, len(w))
 		switch {
 		case !ok || s > pts:
@@ -147,7 +149,7 @@ func (b *bestGreedy) declare(rng *rand.Rand, rules wordfight.Rules, g *wordfight
 	cands := append(fits, b.holders(g, longest)...)
 	word, top := fits[0], -1
 	for _, w := range cands {
-		if _, s, ok := b.best(rng, rules, g, w); ok && s > top {
+		if _, s, ok := bestPlacement(b.lex, rng, rules, g, w); ok && s > top {
 			word, top = w, s
 		}
 	}

@@ -351,7 +351,7 @@ func (b *careful) imagineRivals(rng *rand.Rand, v *wordfight.View, board *wordfi
 				}
 				w := strings.ToLower(e.Word)
 				placed := !slices.Contains(e.Cannot, game.Seat(s))
-				at, pts, ok := b.greedyPlace(rng, v.Rules, r[k].g, w)
+				at, pts, ok := bestPlacement(b.lex, rng, v.Rules, r[k].g, w)
 				switch {
 				case ok && placed:
 					r[k].g.Place(w, at)
@@ -364,25 +364,6 @@ func (b *careful) imagineRivals(rng *rand.Rand, v *wordfight.View, board *wordfi
 		out = append(out, r)
 	}
 	return out
-}
-
-// greedyPlace returns a placement of w in g that scores most, at random
-// among equals: how the careful player expects a rival to place it.
-func (b *careful) greedyPlace(rng *rand.Rand, rules wordfight.Rules, g *wordfight.Grid, w string) (at wordfight.Placement, pts int, ok bool) {
-	ties := 0
-	for p, reused := range g.Placements(b.lex, w) {
-		s := rules.Score(reused, len(w))
-		switch {
-		case !ok || s > pts:
-			at, pts, ok, ties = p, s, true, 1
-		case s == pts:
-			ties++
-			if rng.IntN(ties) == 0 {
-				at = p
-			}
-		}
-	}
-	return at, pts, ok
 }
 
 // points returns the rival's points so far, by its imagined grids.
