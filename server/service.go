@@ -276,28 +276,34 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s.cfg.BotTimeout, s.cfg.MaxWait, s.cfg.IdleEvict, s.cfg.OpenExpiry = d.BotTimeout, d.MaxWait, d.IdleEvict, d.OpenExpiry
 	s.cfg.Clock, s.cfg.WalkAway, s.cfg.Lexicon = d.Clock, d.WalkAway, d.Lexicon
 	if _, ok := cfg.Store.(store.Tournaments); ok {
-		// One node of a cluster would need the events' leases
-		// (tournament.Lease) over the store's; until then the events
-		// run on single nodes.
-		if s.cl == nil {
-			// The events' chat rooms keep the tables' rules: the
-			// filter, the moderators' gate, one count of the lines the
-			// limits refused.
-			rooms := chat.NewRooms(chat.RoomsConfig{Store: cfg.Store, Filter: cfg.ChatFilter, Logger: cfg.Logger,
-				Gate: func(ctx context.Context, identity, text string) error {
-					return s.moderation.ChatGate(ctx, identity, text)
-				},
-				Limited: s.Service.RateLimited, Now: s.Service.Now})
-			ts, err := tournament.New(ctx, tournament.Config{Store: cfg.Store, Tables: s.Service, Games: cfg.Games,
-				Streams: s.social, Online: s.social.IsOnline, Logger: cfg.Logger, Rooms: rooms})
-			if err != nil {
-				s.Close()
-				return nil, err
-			}
-			s.tournaments.Store(ts)
-			if cfg.Calendar != nil {
-				s.house = startHouseEvents(s.ctx, ts, cfg.Calendar, s.Service.Config().Clock, s.log)
-			}
+		// The events' chat rooms keep the tables' rules: the filter,
+		// the moderators' gate, one count of the lines the limits
+		// refused.
+		rooms := chat.NewRooms(chat.RoomsConfig{Store: cfg.Store, Filter: cfg.ChatFilter, Logger: cfg.Logger,
+			Gate: func(ctx context.Context, identity, text string) error {
+				return s.moderation.ChatGate(ctx, identity, text)
+			},
+			Limited: s.Service.RateLimited, Now: s.Service.Now})
+		tcfg := tournament.Config{Store: cfg.Store, Tables: s.Service, Games: cfg.Games,
+			Streams: s.social, Online: s.social.IsOnlineAnywhere, Logger: cfg.Logger, Rooms: rooms,
+			Seated: s.playersService.Seated}
+		if s.cl != nil {
+			// Each event runs on the one node that holds its lease; the
+			// others take it up when that node dies.
+			ev := s.cl.Events()
+			tcfg.Lease, tcfg.Claim, tcfg.Peers = ev, ev.Every(), s.cl
+		}
+		ts, err := tournament.New(ctx, tcfg)
+		if err != nil {
+			s.Close()
+			return nil, err
+		}
+		s.tournaments.Store(ts)
+		if s.cl != nil {
+			s.cl.EventGames(ts.GameOver)
+		}
+		if cfg.Calendar != nil {
+			s.house = startHouseEvents(s.ctx, ts, cfg.Calendar, s.Service.Config().Clock, s.log)
 		}
 	}
 	if s.cl != nil {
@@ -306,11 +312,15 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	return s, nil
 }
 
-// A node of a cluster holds events' leases as the cluster's Events.
-var _ tournament.Lease = (*cluster.Events)(nil)
+// A node of a cluster holds events' leases as the cluster's Events, and
+// reaches the node that runs an event through the cluster.
+var (
+	_ tournament.Lease = (*cluster.Events)(nil)
+	_ tournament.Peers = (*cluster.Node)(nil)
+)
 
 // Tournaments returns the events' service, nil when the server runs
-// none (a store without events, a node of a cluster).
+// none (a store without events).
 func (s *Service) Tournaments() *tournament.Service { return s.tournaments.Load() }
 
 // Close stops the cluster's work, then the table service's computer

@@ -101,11 +101,14 @@ type Node struct {
 	elsewhere map[string]remoteOwner
 	events    *Events // see Events
 
-	h      http.Handler // set by Serve
-	hmu    sync.RWMutex
-	halted chan struct{}
-	once   sync.Once
-	loops  sync.WaitGroup
+	h   http.Handler // set by Serve
+	hmu sync.RWMutex
+	// eventGames hears of the end of an event's game told by another
+	// node (EventGames); guarded by hmu.
+	eventGames func(ctx context.Context, event, table string) bool
+	halted     chan struct{}
+	once       sync.Once
+	loops      sync.WaitGroup
 
 	forwarded, takeovers, fenced prometheus.Counter
 	handed                       prometheus.Counter // see handOff

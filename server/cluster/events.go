@@ -107,3 +107,17 @@ func (e *Events) drop(key string) {
 	delete(e.held, key)
 	e.mu.Unlock()
 }
+
+// Holds reports whether this node holds event id's lease, by its own
+// clock: taken or renewed less than the lease's time ago.
+func (e *Events) Holds(id string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	h, ok := e.held[store.TournamentLease+id]
+	return ok && time.Since(h.renewed) < e.ttl
+}
+
+// Every is how often a node should renew the leases of the events it
+// runs (and look for events nobody runs): a quarter of the lease's time,
+// so that a renewal missed once leaves time for the next.
+func (e *Events) Every() time.Duration { return e.ttl / 4 }

@@ -92,6 +92,8 @@ func streamEvent(typ string) bool {
 		return true
 	case "keyAdded", "seek", "seekGone": // the player's own, seen on every node's pages
 		return true
+	case "tournamentGame": // an event's game, made on the node that runs the event
+		return true
 	}
 	return false
 }

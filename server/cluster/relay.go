@@ -56,6 +56,9 @@ type relayRequest struct {
 	Hashes   [][]byte            `json:"hashes,omitempty"`
 	Status   store.Status        `json:"status,omitempty"`
 	Limit    int                 `json:"limit,omitempty"`
+	// Tournament is the event a request about an event is about
+	// (eventrelay.go).
+	Tournament string `json:"tournament,omitempty"`
 }
 
 // relayReply is the owner's answer.
@@ -85,6 +88,9 @@ func (c *Node) handle(ctx context.Context, req bus.Request) ([]byte, error) {
 	}
 	if noteKind(rq.Kind) {
 		return c.serveNote(rq)
+	}
+	if eventKind(rq.Kind) {
+		return c.serveEvent(ctx, rq)
 	}
 	if !c.owns(rq.Table) && !c.ownsByLease(ctx, rq) {
 		if rq.Kind != "ping" {
@@ -124,6 +130,12 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	}
 	if noteKind(rq.Kind) {
 		return decodeNote(rq)
+	}
+	if eventKind(rq.Kind) {
+		return decodeEvent(rq)
+	}
+	if rq.Tournament != "" {
+		return relayRequest{}, fmt.Errorf("a request about table %s with an event's field", refuse.Clip(rq.Table))
 	}
 	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 {
 		return relayRequest{}, fmt.Errorf("a request about table %s with a note's fields", refuse.Clip(rq.Table))
@@ -362,6 +374,9 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	if auth.Forwarded(r.Context()) {
 		return false
 	}
+	if id, ok := eventPath(r.URL.Path); ok {
+		return c.serveEventHTTP(w, r, id)
+	}
 	id, rest, ok := tablePath(r.URL.Path)
 	if !ok {
 		return false
@@ -564,6 +579,9 @@ const minForward = 10 * time.Second
 // rather than a minute.
 func (c *Node) forwardTime(rq relayRequest) time.Duration {
 	base := c.fwd
+	if rq.Kind == "event" && rq.Method == http.MethodGet {
+		return eventWait + base
+	}
 	if rq.Kind != "http" {
 		return base
 	}

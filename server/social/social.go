@@ -8,6 +8,7 @@ package social
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"parlour/game"
@@ -61,6 +62,11 @@ type Service struct {
 	rel      *relations.Service
 	presence *onlineSet
 	hub      *hub
+	// elsewhere is who was online on the other nodes when last asked
+	// (IsOnlineAnywhere), and when.
+	elsewhereMu sync.Mutex
+	elsewhere   map[string]bool
+	elsewhereAt time.Time
 	// ctx is canceled by Close: challenges expiring after it are left to
 	// the next start.
 	ctx    context.Context
@@ -109,6 +115,36 @@ func (s *Service) OnlineHere() []string { return s.presence.online(s.now()) }
 
 // IsOnline reports whether identity is online on this node.
 func (s *Service) IsOnline(identity string) bool { return s.presence.isOnline(identity, s.now()) }
+
+// ElsewhereFresh is how long IsOnlineAnywhere trusts its list of who is
+// online on the other nodes: a wave of an arena asks for each of its
+// players at once, and one round of the bus serves them all.
+const ElsewhereFresh = time.Second
+
+// IsOnlineAnywhere reports whether identity is online on this node or,
+// on a node of a cluster, on another one (as they answered at most
+// ElsewhereFresh ago).
+func (s *Service) IsOnlineAnywhere(identity string) bool {
+	if s.IsOnline(identity) {
+		return true
+	}
+	if s.peers == nil {
+		return false
+	}
+	s.elsewhereMu.Lock()
+	defer s.elsewhereMu.Unlock()
+	if s.elsewhere == nil || time.Since(s.elsewhereAt) > ElsewhereFresh {
+		ctx, cancel := context.WithTimeout(s.ctx, 2*time.Second)
+		ids := s.peers.OnlineElsewhere(ctx)
+		cancel()
+		s.elsewhere = make(map[string]bool, len(ids))
+		for _, id := range ids {
+			s.elsewhere[id] = true
+		}
+		s.elsewhereAt = time.Now()
+	}
+	return s.elsewhere[identity]
+}
 
 // Holding reports whether identity has a stream or socket open on this
 // node: a player whose page, terminal or stream is open, however long

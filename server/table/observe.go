@@ -40,11 +40,16 @@ type GameNote struct {
 	Seats []string
 	// Private is set for a table kept out of the lobby.
 	Private bool
+	// Event is the id of the tournament the game is of, if any.
+	Event string
 }
 
 // note returns what an Observer hears of t. t.mu must be held.
 func (t *table) note() GameNote {
 	n := GameNote{Table: t.id, Game: t.g.Name(), Rated: t.m.Rated, Challenge: t.m.Challenge, Seats: make([]string, len(t.m.Seats)), Private: t.m.Private}
+	if t.m.Event != nil {
+		n.Event = t.m.Event.ID
+	}
 	for i, st := range t.m.Seats {
 		n.Seats[i] = st.Identity
 	}

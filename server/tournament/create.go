@@ -220,7 +220,11 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 	s.mu.Lock()
 	s.events[t.ID] = ev
 	s.mu.Unlock()
-	s.noteDue(ev)
+	// On a cluster this node runs the event it made, unless another
+	// node took it up at once from the store: then that node does.
+	if s.hold(ctx, ev) || s.event(t.ID) == ev {
+		s.noteDue(ev)
+	}
 	s.log.Info("event created", "event", t.ID, "kind", t.Kind, "game", t.Game, "creator", t.Creator, "starts", t.Starts)
 	return s.view(ev.t, ev.g, ev.version, true), nil
 }

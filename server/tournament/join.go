@@ -30,7 +30,10 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password stri
 	if err != nil {
 		return Event{}, err
 	}
-	ev.mu.Lock()
+	elsewhere := s.seatedElsewhere(ctx, p.Identity, id)
+	if err := s.owned(ctx, ev); err != nil {
+		return Event{}, err
+	}
 	defer ev.mu.Unlock()
 	t := &ev.t
 	if t.Status == store.TournamentFinished {
@@ -57,7 +60,7 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password stri
 	s.mu.Lock()
 	other, seated := s.playing[p.Identity]
 	s.mu.Unlock()
-	if seated && other != t.ID {
+	if (seated && other != t.ID) || elsewhere {
 		return Event{}, refuse.Conflict("you are playing a game of another event: finish it first")
 	}
 	if t.Rated && !acct {
@@ -116,7 +119,9 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Even
 	if err != nil {
 		return Event{}, err
 	}
-	ev.mu.Lock()
+	if err := s.owned(ctx, ev); err != nil {
+		return Event{}, err
+	}
 	defer ev.mu.Unlock()
 	me := ev.entrant(p.Identity)
 	if me == nil || me.Left {
@@ -143,7 +148,9 @@ func (s *Service) Start(ctx context.Context, p *auth.Principal, id string) (Even
 	if err != nil {
 		return Event{}, err
 	}
-	ev.mu.Lock()
+	if err := s.owned(ctx, ev); err != nil {
+		return Event{}, err
+	}
 	if ev.t.Creator == "" || ev.t.Creator != p.Identity {
 		ev.mu.Unlock()
 		return Event{}, refuse.Forbidden("only the player who created %s may start it early", ev.t.Name)
@@ -180,7 +187,9 @@ func (ev *event) startable() error {
 }
 
 // live returns live event id, refusing one that is finished (409) or
-// does not exist (404).
+// does not exist (404). On a node of a cluster, a live event no node runs
+// is taken up here; one another node runs is refused for now (503: the
+// cluster sends its requests to that node).
 func (s *Service) live(ctx context.Context, id string) (*event, error) {
 	if ev := s.event(id); ev != nil {
 		return ev, nil
@@ -189,5 +198,49 @@ func (s *Service) live(ctx context.Context, id string) (*event, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nil, refuse.Conflict("%s is over", t.Name)
+	if t.Status == store.TournamentFinished {
+		return nil, refuse.Conflict("%s is over", t.Name)
+	}
+	if s.clustered() {
+		ev, err := s.adopt(ctx, id)
+		if err != nil {
+			s.log.Warn("an event could not be taken up", "event", id, "err", err)
+		}
+		if ev != nil {
+			return ev, nil
+		}
+	}
+	return nil, errElsewhere(t.Name)
+}
+
+// owned locks live event ev for a change and makes sure this node still
+// runs it, refusing the change when another node took it over. On
+// success ev.mu is held.
+func (s *Service) owned(ctx context.Context, ev *event) error {
+	ev.mu.Lock()
+	if !s.hold(ctx, ev) {
+		ev.mu.Unlock()
+		return errElsewhere(ev.t.Name)
+	}
+	return nil
+}
+
+// seatedElsewhere reports whether identity sits at a live table of
+// another event than id, on any node (Config.Seated).
+func (s *Service) seatedElsewhere(ctx context.Context, identity, id string) bool {
+	if s.cfg.Seated == nil {
+		return false
+	}
+	ts, err := s.cfg.Seated(ctx, identity)
+	if err != nil {
+		// A node that did not answer is left out; the others' tables
+		// still count.
+		s.log.Warn("a player's tables on every node", "identity", identity, "err", err)
+	}
+	for _, t := range ts {
+		if t.Event != nil && t.Event.ID != id {
+			return true
+		}
+	}
+	return false
 }

@@ -549,12 +549,17 @@ func (s *Service) Started(table.GameNote) {}
 
 // Finished implements table.Observer: a game of an event is scored, and
 // its players paired again (an arena) or the next round begun (a Swiss,
-// when it was the round's last game), on a goroutine of the service's.
+// when it was the round's last game), on a goroutine of the service's;
+// the node that runs the event is told when it is another.
 func (s *Service) Finished(n table.GameNote, _ *store.GameEnd) {
 	s.mu.Lock()
 	ev := s.byTable[n.Table]
 	s.mu.Unlock()
 	if ev == nil {
+		if n.Event != "" && s.cfg.Peers != nil {
+			// Another node runs the event (the table moved here).
+			s.tellGameOver(n.Event, n.Table)
+		}
 		return
 	}
 	s.goDo(func() { s.gameOver(s.ctx, ev, n.Table) })

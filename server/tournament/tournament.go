@@ -105,6 +105,17 @@ type Config struct {
 	Lease Lease
 	// Rooms keeps the events' chat (nil: events have none; see Room).
 	Rooms *chat.Rooms
+	// Claim, on a node of a cluster, is how often the node renews the
+	// leases of the events it runs and looks for live events no node
+	// runs, to take them up (nodes.go); 0 on a single node, which runs
+	// every event from the start.
+	Claim time.Duration
+	// Peers reach the other nodes of a cluster (nil on a single node).
+	Peers Peers
+	// Seated lists the live tables a player sits at, on every node (the
+	// players' service): a player seated at another event's game may not
+	// join (nil: only this service's own games count).
+	Seated func(ctx context.Context, identity string) ([]table.SeatedTable, error)
 }
 
 // Service is the events.
@@ -126,6 +137,8 @@ type Service struct {
 	timer   table.Timer
 	timerAt time.Time
 	closed  bool
+	// adopting makes one event taken up from the store at a time.
+	adopting sync.Mutex
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -171,7 +184,9 @@ type event struct {
 
 // New returns the events' service, with every event not finished loaded
 // from the store and the schedule armed: an event due while the server
-// was down starts (or ends) at once.
+// was down starts (or ends) at once. On a node of a cluster (Claim), the
+// node takes up the events no other node runs instead, then and at each
+// Claim.
 func New(ctx context.Context, cfg Config) (*Service, error) {
 	ts, ok := cfg.Store.(store.Tournaments)
 	if !ok {
@@ -196,6 +211,11 @@ func New(ctx context.Context, cfg Config) (*Service, error) {
 	s := &Service{cfg: cfg, st: ts, pl: pl, tables: cfg.Tables, log: cfg.Logger, lease: cfg.Lease,
 		events: map[string]*event{}, byTable: map[string]*event{}, playing: map[string]string{}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
+	if s.clustered() {
+		// The events are taken up as the node finds them run by nobody.
+		s.goDo(s.claimLoop)
+		return s, nil
+	}
 	live, err := ts.LiveTournaments(ctx)
 	if err != nil {
 		s.cancel()
@@ -299,18 +319,22 @@ func (s *Service) event(id string) *event {
 }
 
 // hold takes or renews this node's lease of ev, noting its epoch for
-// ev's writes, and reports whether this node holds it. ev.mu must be
-// held.
+// ev's writes, and reports whether this node holds it. An event another
+// node holds leaves this node's memory; so does one this node holds
+// again at a new epoch, after another node held it, whose copy is stale:
+// the claim reads it again from the store. ev.mu must be held.
 func (s *Service) hold(ctx context.Context, ev *event) bool {
 	epoch, ok, err := s.lease.Hold(ctx, ev.t.ID)
 	if err != nil {
 		s.log.Warn("an event's lease", "event", ev.t.ID, "err", err)
 		return false
 	}
-	if ok {
-		ev.epoch = epoch
+	if !ok || (ev.epoch != 0 && epoch != ev.epoch) {
+		s.drop(ev)
+		return false
 	}
-	return ok
+	ev.epoch = epoch
+	return true
 }
 
 // bump marks a change of ev for whoever follows it. ev.mu must be held.
@@ -332,10 +356,19 @@ func (s *Service) Mark(ctx context.Context, id string) (version int, changed <-c
 		defer ev.mu.Unlock()
 		return ev.version, ev.changed, nil
 	}
-	if _, err := s.stored(ctx, id); err != nil {
+	t, err := s.stored(ctx, id)
+	if err != nil || t.Status == store.TournamentFinished {
 		return 0, nil, err
 	}
-	return 0, nil, nil
+	// Live, and run by no node but this one from now on (or refused
+	// for now: another node runs it).
+	ev, err := s.live(ctx, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	return ev.version, ev.changed, nil
 }
 
 // stored reads event id from the store.
@@ -350,10 +383,15 @@ func (s *Service) stored(ctx context.Context, id string) (store.Tournament, erro
 	return t, nil
 }
 
-// write stores w of ev. ev.mu must be held.
+// write stores w of ev. ev.mu must be held. A write fenced off (another
+// node took the event over) drops ev from this node's memory.
 func (s *Service) write(ctx context.Context, ev *event, w store.TournamentWrite) error {
 	w.Epoch = ev.epoch
 	if err := s.st.WriteTournament(context.WithoutCancel(ctx), ev.t.ID, w); err != nil {
+		if isFenced(err) {
+			s.drop(ev)
+			return errElsewhere(ev.t.Name)
+		}
 		return refuse.SaveFailed(s.log, "the event", err)
 	}
 	return nil
