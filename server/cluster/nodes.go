@@ -100,8 +100,8 @@ func streamEvent(typ string) bool {
 
 // decodeNote checks a note read by decodeRelay.
 func decodeNote(rq relayRequest) (relayRequest, error) {
-	if rq.Table != "" {
-		return relayRequest{}, fmt.Errorf("a %q note about table %q", rq.Kind, refuse.Clip(rq.Table))
+	if rq.Table != "" || rq.Tournament != "" {
+		return relayRequest{}, fmt.Errorf("a %q note about table %q or event %q", rq.Kind, refuse.Clip(rq.Table), refuse.Clip(rq.Tournament))
 	}
 	if rq.Kind != "forget" && len(rq.Hashes) > 0 {
 		return relayRequest{}, fmt.Errorf("a %q note with credentials", rq.Kind)

@@ -28,6 +28,9 @@ func FuzzDecodeRelay(f *testing.F) {
 		`{"kind":"online"}`, `{"kind":"seated","identity":"abcdefgh23456789"}`, `{"kind":"probe"}`, `{"kind":"probe","table":"abcdefgh23456789"}`,
 		`{"kind":"lobby","status":"open","limit":100}`,
 		`{"kind":"ping","table":"abcdefgh23456789","hashes":[]}`,
+		`{"kind":"event","tournament":"abcdefgh23456789","method":"POST","path":"/api/v1/tournaments/abcdefgh23456789/join","body":"e30="}`,
+		`{"kind":"event","tournament":"abcdefgh23456789","method":"GET","path":"/api/v1/tournaments/abcdefgh23456789","query":"version=3"}`,
+		`{"kind":"eventOver","tournament":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz"}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -40,9 +43,13 @@ func FuzzDecodeRelay(f *testing.F) {
 			return
 		}
 		switch {
-		case noteKind(rq.Kind) && rq.Table != "":
-			t.Fatalf("read a %q note about table %q", rq.Kind, rq.Table)
-		case !noteKind(rq.Kind) && !auth.ValidID(rq.Table):
+		case noteKind(rq.Kind) && (rq.Table != "" || rq.Tournament != ""):
+			t.Fatalf("read a %q note about table %q or event %q", rq.Kind, rq.Table, rq.Tournament)
+		case eventKind(rq.Kind) && !auth.ValidID(rq.Tournament):
+			t.Fatalf("read a %q request about event %q", rq.Kind, rq.Tournament)
+		case rq.Kind == "eventOver" && !auth.ValidID(rq.Table):
+			t.Fatalf("read the end of an event's game at table %q", rq.Table)
+		case !noteKind(rq.Kind) && !eventKind(rq.Kind) && (!auth.ValidID(rq.Table) || rq.Tournament != ""):
 			t.Fatalf("read a request about table %q", rq.Table)
 		case rq.Kind == "player" && (rq.Event == nil || !auth.ValidID(rq.Identity)):
 			t.Fatalf("read a player's note without an event or an identity: %+v", rq)
@@ -50,6 +57,11 @@ func FuzzDecodeRelay(f *testing.F) {
 		if rq.Kind == "http" {
 			if id, _, ok := tablePath(rq.Path); !ok || id != rq.Table {
 				t.Fatalf("read a request for %q as about table %s", rq.Path, rq.Table)
+			}
+		}
+		if rq.Kind == "event" {
+			if id, ok := eventPath(rq.Path); !ok || id != rq.Tournament || rq.Table != "" {
+				t.Fatalf("read a request for %q as about event %s", rq.Path, rq.Tournament)
 			}
 		}
 		again, _ := json.Marshal(rq)
@@ -89,6 +101,17 @@ func TestDecodeRelayRefuses(t *testing.T) {
 		{"a lobby without a limit", `{"kind":"lobby","status":"open"}`},
 		{"a lobby of too many tables", `{"kind":"lobby","status":"open","limit":501}`},
 		{"a lobby's limit on another note", `{"kind":"online","limit":5}`},
+		{"an event's request about no event", `{"kind":"event","method":"GET","path":"/api/v1/tournaments/abcdefgh23456789"}`},
+		{"another event's path", `{"kind":"event","tournament":"abcdefgh23456789","method":"GET","path":"/api/v1/tournaments/zzzzzzzzzzzzzzzz"}`},
+		{"an event's export, which any node serves", `{"kind":"event","tournament":"abcdefgh23456789","method":"GET","path":"/api/v1/tournaments/abcdefgh23456789/export"}`},
+		{"a table's path as an event's", `{"kind":"event","tournament":"abcdefgh23456789","method":"GET","path":"/api/v1/tables/abcdefgh23456789"}`},
+		{"an event's request with a method never forwarded", `{"kind":"event","tournament":"abcdefgh23456789","method":"DELETE","path":"/api/v1/tournaments/abcdefgh23456789"}`},
+		{"an event's request with a query in the path", `{"kind":"event","tournament":"abcdefgh23456789","method":"GET","path":"/api/v1/tournaments/abcdefgh23456789?x=1"}`},
+		{"an event's request with a token", `{"kind":"event","tournament":"abcdefgh23456789","method":"GET","path":"/api/v1/tournaments/abcdefgh23456789","token":"x"}`},
+		{"a game's end at no table", `{"kind":"eventOver","tournament":"abcdefgh23456789"}`},
+		{"a game's end with a path", `{"kind":"eventOver","tournament":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz","path":"/api/v1/tournaments/abcdefgh23456789"}`},
+		{"a table's request naming an event", `{"kind":"ping","table":"abcdefgh23456789","tournament":"zzzzzzzzzzzzzzzz"}`},
+		{"a note naming an event", `{"kind":"online","tournament":"abcdefgh23456789"}`},
 	} {
 		if _, err := decodeRelay([]byte(tc.in)); err == nil {
 			t.Errorf("%s: %s was read", tc.name, tc.in)
@@ -104,7 +127,7 @@ func TestDecodeRelayRefuses(t *testing.T) {
 func TestDecodeRelayPlayerEvents(t *testing.T) {
 	t.Parallel()
 	for _, typ := range []string{"challenge", "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish",
-		"followOnline", "followPlaying", "keyAdded", "seek", "seekGone"} {
+		"followOnline", "followPlaying", "keyAdded", "seek", "seekGone", "tournamentGame"} {
 		in := `{"kind":"player","identity":"abcdefgh23456789","event":{"type":"` + typ + `"}}`
 		if _, err := decodeRelay([]byte(in)); err != nil {
 			t.Errorf("a %s note was refused: %v", typ, err)
