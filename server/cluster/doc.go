@@ -92,6 +92,14 @@
 // not answer in a second is left out (a deletion of an account is
 // refused 503 instead).
 //
+// Events (eventrelay.go, events.go). Each live event (a tournament) is
+// run by the node that holds its lease, kept beside the tables' under
+// store.TournamentLease (Events, the events service's tournament.Lease):
+// the HTTP requests about a live event are carried to that node as a
+// table's are to its owner, and the end of an event's game on another
+// node is told to it (GameOver, tournament.Peers). An event nobody holds
+// is served where it is asked, and taken up there by the events service.
+//
 // Still node-local (a later step must share them): the rate limits (per
 // identity, per address, sign-ins, chat), each counted by every node on
 // its own; and a stream event sent while the other nodes cannot be
