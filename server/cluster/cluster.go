@@ -235,8 +235,9 @@ func (c *Node) Halt() {
 	c.loops.Wait()
 }
 
-// Close halts the node and releases every lease it holds, so that other
-// nodes take the tables at once rather than after the lease's time.
+// Close halts the node and releases every lease it holds, its tables'
+// and its events', so that other nodes take them up at once rather than
+// after the lease's time.
 func (c *Node) Close() {
 	select {
 	case <-c.halted:
@@ -259,6 +260,15 @@ func (c *Node) Close() {
 		if err := c.leases.ReleaseLease(ctx, o.lease); err != nil {
 			c.log.Warn("releasing a lease", "table", o.lease.Table, "err", err)
 		}
+	}
+	// The events' leases too: a write the events service makes after
+	// them is fenced off, and the node that takes an event up reads it
+	// from the store.
+	c.mu.Lock()
+	ev := c.events
+	c.mu.Unlock()
+	if ev != nil {
+		ev.releaseAll(ctx)
 	}
 }
 

@@ -121,3 +121,19 @@ func (e *Events) Holds(id string) bool {
 // runs (and look for events nobody runs): a quarter of the lease's time,
 // so that a renewal missed once leaves time for the next.
 func (e *Events) Every() time.Duration { return e.ttl / 4 }
+
+// releaseAll lets every event's lease this node holds go (the node
+// closes).
+func (e *Events) releaseAll(ctx context.Context) {
+	e.mu.Lock()
+	held := make([]store.Lease, 0, len(e.held))
+	for _, h := range e.held {
+		held = append(held, h.lease)
+	}
+	clear(e.held)
+	e.mu.Unlock()
+	for _, l := range held {
+		// A lease taken over meanwhile is not this node's to end.
+		_ = e.leases.ReleaseLease(ctx, l)
+	}
+}

@@ -76,4 +76,19 @@ func TestEventLeases(t *testing.T) {
 	if _, err := st.Lease(ctx, store.TournamentLease+"ev2"); err != nil {
 		t.Errorf("ev2's lease is not kept under its prefix: %v", err)
 	}
+	if _, ok := hold(b, "ev2"); !ok {
+		t.Fatal("b lost ev2, which nobody else wanted")
+	}
+	if !a.Holds("ev1") || a.Holds("ev2") || !b.Holds("ev2") {
+		t.Errorf("Holds: a ev1 %v, a ev2 %v, b ev2 %v; want true, false, true", a.Holds("ev1"), a.Holds("ev2"), b.Holds("ev2"))
+	}
+	// A node that closes lets every event's lease go: the other takes
+	// them at once.
+	b.releaseAll(ctx)
+	if b.Holds("ev2") {
+		t.Error("b still counts ev2 as its own after letting go of all")
+	}
+	if _, ok := hold(a, "ev2"); !ok {
+		t.Error("a could not take ev2 once b let go of all its events")
+	}
 }
