@@ -59,15 +59,26 @@ func (s *Service) startedForFollowers(n table.GameNote) {
 	if s.rel == nil {
 		return
 	}
-	for _, id := range n.Seats {
-		if id != "" {
-			t := &FollowTable{Game: n.Game}
-			if !n.Private {
-				t.ID = n.Table
-			}
-			go s.tellFollowers(id, "followPlaying", t)
+	for _, id := range followable(n) {
+		t := &FollowTable{Game: n.Game}
+		if !n.Private {
+			t.ID = n.Table
+		}
+		go s.tellFollowers(id, "followPlaying", t)
+	}
+}
+
+// followable returns the identities at n's seats that may have
+// followers: people who sat down with an account. Only accounts are
+// followed, so a guest's seat costs no look at the followers.
+func followable(n table.GameNote) []string {
+	var out []string
+	for i, id := range n.Seats {
+		if id != "" && (n.Guests == nil || !n.Guests[i]) {
+			out = append(out, id)
 		}
 	}
+	return out
 }
 
 // tellFollowers tells identity's followers who are online, and may see

@@ -38,6 +38,9 @@ type GameNote struct {
 	Challenge string
 	// Seats holds the identity at each seat, "" for a computer's.
 	Seats []string
+	// Guests marks the seats whose players sat down as guests: nobody
+	// follows a guest.
+	Guests []bool
 	// Private is set for a table kept out of the lobby.
 	Private bool
 	// Event is the id of the tournament the game is of, if any.
@@ -52,6 +55,12 @@ func (t *table) note() GameNote {
 	}
 	for i, st := range t.m.Seats {
 		n.Seats[i] = st.Identity
+		if st.Player == "guest" {
+			if n.Guests == nil {
+				n.Guests = make([]bool, len(t.m.Seats))
+			}
+			n.Guests[i] = true
+		}
 	}
 	return n
 }

@@ -16,6 +16,7 @@ type reader struct {
 	mu       sync.Mutex
 	started  []string
 	finished []string
+	notes    []GameNote
 }
 
 func (r *reader) Started(n GameNote) {
@@ -25,6 +26,7 @@ func (r *reader) Started(n GameNote) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.started = append(r.started, n.Table)
+	r.notes = append(r.notes, n)
 }
 
 func (r *reader) Finished(n GameNote, end *store.GameEnd) {
@@ -38,7 +40,7 @@ func (r *reader) Finished(n GameNote, end *store.GameEnd) {
 
 // TestObserversOutsideTheLock: the observers hear that a game started
 // (its last seat taken) and finished, once each, in that order, and may
-// read the table as they hear of it.
+// read the table as they hear of it; the note marks the guests' seats.
 func TestObserversOutsideTheLock(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -86,6 +88,10 @@ func TestObserversOutsideTheLock(t *testing.T) {
 	defer r.mu.Unlock()
 	if len(r.started) != 1 || r.started[0] != a.Table || len(r.finished) != 1 || r.finished[0] != a.Table {
 		t.Fatalf("heard started %v and finished %v, want table %s once each", r.started, r.finished, a.Table)
+	}
+	// Ann and Ben sat down as guests, whom nobody follows.
+	if n := r.notes[0]; len(n.Seats) != 2 || n.Seats[0] == "" || len(n.Guests) != 2 || !n.Guests[0] || !n.Guests[1] {
+		t.Fatalf("the start's note: seats %q, guests %v; want two guests", n.Seats, n.Guests)
 	}
 }
 
