@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"parlour/game"
@@ -306,15 +307,38 @@ func (s *Service) arenaPairs(ev *event) [][2]string {
 	return pairs
 }
 
+// seatWorkers is how many of a wave's or a round's tables are made at
+// once.
+const seatWorkers = 16
+
 // seat makes the tables of groups of players (each marked as playing)
 // for ev's round, and then stores them all as games of the event at once
 // and tells their players, so that whoever reads the event sees a wave
 // or a round whole; a table that cannot be made lets its players go back
 // to waiting. ev.mu must not be held.
 func (s *Service) seat(ctx context.Context, ev *event, groups [][]string, round int) {
+	// The tables are made seatWorkers at a time, so that their writes
+	// share the store's commits: a first wave of a thousand pairs made
+	// one after another waits for a thousand commits.
+	made := make([]store.TournamentGame, len(groups))
+	ok := make([]bool, len(groups))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range min(seatWorkers, len(groups)) {
+		wg.Go(func() {
+			for i := range work {
+				made[i], ok[i] = s.makeTable(ctx, ev, groups[i], round)
+			}
+		})
+	}
+	for i := range groups {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
 	var games []store.TournamentGame
-	for _, players := range groups {
-		if g, ok := s.makeTable(ctx, ev, players, round); ok {
+	for i, g := range made {
+		if ok[i] {
 			games = append(games, g)
 		}
 	}
