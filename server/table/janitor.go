@@ -41,7 +41,8 @@ type idleTable struct {
 }
 
 // evictRetry is how soon the janitor looks again at a finished table it
-// found in use (its lock held by a request).
+// found in use (its lock held by a request), and how long it lets the
+// tables due after the first gather (armEvict).
 func (s *Service) evictRetry() time.Duration { return max(100*time.Millisecond, s.cfg.IdleEvict/2) }
 
 // noteIdle queues t to leave memory once it has gone unused for
@@ -67,8 +68,13 @@ func (s *Service) queueEvict(ts ...idleTable) {
 	s.armEvict()
 }
 
-// armEvict sets the eviction timer to the earliest time in the queue, or
-// stops it when the queue is empty. s.jan.mu must be held.
+// armEvict sets the eviction timer a little after the earliest time in
+// the queue, or stops it when the queue is empty. The tables due in that
+// little while leave together, so that under load, with games ending
+// every few milliseconds, the janitor takes the service's lock a few
+// times a second rather than once a table: a table leaves memory
+// between IdleEvict and IdleEvict plus evictRetry after its last use.
+// s.jan.mu must be held.
 func (s *Service) armEvict() {
 	j := &s.jan
 	var next time.Time
@@ -76,6 +82,9 @@ func (s *Service) armEvict() {
 		if next.IsZero() || e.at.Before(next) {
 			next = e.at
 		}
+	}
+	if !next.IsZero() {
+		next = next.Add(s.evictRetry())
 	}
 	switch {
 	case j.closed || next.IsZero():
