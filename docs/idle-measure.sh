@@ -10,11 +10,15 @@
 #         rates taking turns (A B, then B A), and the ratio of the means.
 #
 # With OLD set to a binary built before, each configuration runs on both
-# binaries in turn, so that the two are compared within one series.
+# binaries in turn, so that the two are compared within one series. With
+# REFERENCE=1 the rates also run against the reference server (`parlour
+# loadtest --target reference`), the least a durable server spends.
 #
 #   bash docs/idle-measure.sh                          # from the repository's root
 #   OLD=../old/parlour RUNS=3 bash docs/idle-measure.sh
 #   PARTS=idle WINDOW=120s bash docs/idle-measure.sh
+#   PARTS=rates REFERENCE=1 bash docs/idle-measure.sh
+#   SFLAGS="--procs 2" bash docs/idle-measure.sh     # flags for parlour serve
 #
 # The load average is printed before each run; compare figures only
 # within one series. Data folders live in a temporary folder, removed at
@@ -32,6 +36,7 @@ HIGH=${HIGH:-2000}
 DUR=${DUR:-15s}
 PORT=${PORT:-18391}
 NICE=${NICE:-5}
+SFLAGS=${SFLAGS:-}
 
 work=$(mktemp -d -t parlour-idle.XXXXXX)
 cleanup() {
@@ -49,6 +54,8 @@ if [ -z "${BIN:-}" ]; then
 fi
 bins="new"
 if [ -n "${OLD:-}" ]; then bins="old new"; fi
+rbins=$bins
+if [ -n "${REFERENCE:-}" ]; then rbins="$bins reference"; fi
 binary() { if [ "$1" = old ]; then echo "$OLD"; else echo "$BIN"; fi; }
 
 # start WHICH DATA: starts the binary WHICH's parlour serve on $PORT with
@@ -57,7 +64,7 @@ start() {
 	local bin data=$2
 	bin=$(binary "$1")
 	nice -n "$NICE" "$bin" serve --addr "127.0.0.1:$PORT" --data "$data" --log-level warn \
-		--conns-per-addr $((TABLES * 20 + SOCKETS + 4000)) >"$data/serve.log" 2>&1 &
+		--conns-per-addr $((TABLES * 20 + SOCKETS + 4000)) $SFLAGS >"$data/serve.log" 2>&1 &
 	server=$!
 	echo "$server" >>"$work/servers"
 	for _ in $(seq 100); do
@@ -103,13 +110,20 @@ idle() {
 rate() {
 	local which=$1 r=$2 data load
 	data=$(mktemp -d "$work/data.XXXXXX")
-	start "$which" "$data"
-	load=$(cut -d' ' -f1 /proc/loadavg)
-	echo "== $(date -u +%H:%M:%S) $which, $r/s, load average $load"
-	nice -n "$NICE" "$(binary new)" loadtest --url "http://127.0.0.1:$PORT" --tables "$TABLES" --conns "$TABLES" \
-		--rate "$r" --duration "$DUR" --server-pid "$server" >"$work/last" 2>&1 || true
+	if [ "$which" = reference ]; then
+		load=$(cut -d' ' -f1 /proc/loadavg)
+		echo "== $(date -u +%H:%M:%S) $which, $r/s, load average $load"
+		nice -n "$NICE" "$(binary new)" loadtest --target reference --reference-data "$data" --tables "$TABLES" --conns "$TABLES" \
+			--rate "$r" --duration "$DUR" >"$work/last" 2>&1 || true
+	else
+		start "$which" "$data"
+		load=$(cut -d' ' -f1 /proc/loadavg)
+		echo "== $(date -u +%H:%M:%S) $which, $r/s, load average $load"
+		nice -n "$NICE" "$(binary new)" loadtest --url "http://127.0.0.1:$PORT" --tables "$TABLES" --conns "$TABLES" \
+			--rate "$r" --duration "$DUR" --server-pid "$server" >"$work/last" 2>&1 || true
+		stop
+	fi
 	cat "$work/last"
-	stop
 	rm -rf "$data"
 	awk -v w="$which" -v r="$r" -v load="$load" "$usec"'
 		/CPU per accepted move/ { cpu = usec($0) }
@@ -117,10 +131,12 @@ rate() {
 		END { printf "rate %s %s %.0f %s%s\n", w, r, cpu, load, (bad ? " NOT-DURABLE" : "") }' "$work/last" >>"$work/results"
 }
 
+reverse() { echo "$1" | awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }'; }
 for i in $(seq "$RUNS"); do
-	order=$bins
-	if [ $((i % 2)) -eq 0 ]; then order=$(echo "$bins" | awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }'); fi
 	for part in $PARTS; do
+		order=$bins
+		if [ "$part" = rates ]; then order=$rbins; fi
+		if [ $((i % 2)) -eq 0 ]; then order=$(reverse "$order"); fi
 		for which in $order; do
 			if [ "$part" = idle ]; then
 				idle "$which"
@@ -132,7 +148,7 @@ for i in $(seq "$RUNS"); do
 done
 
 echo
-echo "== $RUNS runs each; $TABLES tables, $SOCKETS sockets, $WINDOW idle; $LOW and $HIGH moves/s for $DUR"
+echo "== $RUNS runs each; $TABLES tables, $SOCKETS sockets, $WINDOW idle; $LOW and $HIGH moves/s for $DUR${SFLAGS:+; parlour serve $SFLAGS}"
 echo
 if grep -q '^idle' "$work/results"; then
 	echo "| server | idle CPU, median of the seconds (% of a processor), runs | p90, runs | mean, runs (mean) | load averages |"
@@ -148,7 +164,7 @@ fi
 if grep -q '^rate' "$work/results"; then
 	echo "| server | µs a move at $LOW/s, runs (mean) | at $HIGH/s, runs (mean) | ratio | load averages, $LOW/s / $HIGH/s |"
 	echo "|---|---|---|---|---|"
-	for which in $bins; do
+	for which in $rbins; do
 		awk -v w="$which" -v lo="$LOW" -v hi="$HIGH" '
 			$1 == "rate" && $2 == w { k = ($3 == lo ? "lo" : "hi"); n[k]++; s = (n[k] > 1 ? ", " : "")
 				c[k] = c[k] s $4; sum[k] += $4; l[k] = l[k] s $5; if ($6 != "") bad = 1 }
