@@ -30,7 +30,7 @@ type loadtestFlags struct {
 	gogc                                                  int
 
 	tables, identities, conns, procs, idle, idleTables int
-	dur, timeline                                      time.Duration
+	dur, timeline, idleCPU                             time.Duration
 	chat                                               float64
 	verify, stagger, newSockets, tails, rated          bool
 }
@@ -61,6 +61,7 @@ func (f *loadtestFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.refAddr, "reference-addr", "127.0.0.1:0", "with --target reference: the loopback address the reference server listens on")
 	fs.StringVar(&f.refData, "reference-data", "", "with --target reference: the folder of the reference server's database (default: a new temporary folder, removed when it stops)")
 	fs.IntVar(&f.gogc, "gogc", 400, "with --serve-only: the reference server's garbage collection target, as parlour serve's --gogc")
+	fs.DurationVar(&f.idleCPU, "idle-cpu", 0, "instead of the runs, open --idle-tables tables (each played ten moves; the only tables made) and --idle-sockets spectator sockets spread over them, let the server settle, then read its CPU time (--server-pid) each second for this long (e.g. 60s) and report the median and percentiles of each second's CPU: what waiting costs")
 	fs.IntVar(&f.idleTables, "idle-tables", 0, "instead of the runs, open this many more tables, play each ten moves, and report the heap and goroutines the servers hold per idle table (from /metrics; start them with a low --gogc, e.g. 10, for the heap to be mostly live)")
 }
 
@@ -71,7 +72,7 @@ func (f *loadtestFlags) config() (loadtest.Config, error) {
 		Servers: strings.Split(f.base, ","), Tables: f.tables, Duration: f.dur, Identities: f.identities, Conns: f.conns,
 		Verify: f.verify, Stagger: f.stagger, Timeline: f.timeline, Route: loadtest.Route(f.route),
 		Transport: loadtest.Transport(f.transport), NewSockets: f.newSockets, ViewTails: f.tails, Rated: f.rated,
-		Chat: f.chat, IdleSockets: f.idle, IdleTables: f.idleTables,
+		Chat: f.chat, IdleSockets: f.idle, IdleTables: f.idleTables, IdleCPU: f.idleCPU,
 	}
 	var err error
 	if c.ServerPIDs, err = parsePIDs(f.serverPIDs); err != nil {

@@ -46,13 +46,13 @@ func TestLoadtestFlags(t *testing.T) {
 	}
 	c, err = parse("--url", "http://127.0.0.1:1,http://127.0.0.1:2", "--rate", "100, 200", "--server-pid", "7,8", "--transport", "ws",
 		"--route", "table", "--new-sockets", "--view-tails=false", "--verify=false", "--stagger=false", "--chat", "3", "--rated",
-		"--timeline", "1s", "--idle-sockets", "5", "--idle-tables", "6", "--tables", "9", "--identities", "10", "--conns", "11", "--duration", "2s")
+		"--timeline", "1s", "--idle-sockets", "5", "--idle-tables", "6", "--idle-cpu", "60s", "--tables", "9", "--identities", "10", "--conns", "11", "--duration", "2s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want = loadtest.Config{Servers: []string{"http://127.0.0.1:1", "http://127.0.0.1:2"}, Tables: 9, Rates: []float64{100, 200},
 		Duration: 2 * time.Second, Identities: 10, Conns: 11, ServerPIDs: []int{7, 8}, Timeline: time.Second, Route: loadtest.RouteTable,
-		Transport: loadtest.TransportWS, NewSockets: true, Rated: true, Chat: 3, IdleSockets: 5, IdleTables: 6}
+		Transport: loadtest.TransportWS, NewSockets: true, Rated: true, Chat: 3, IdleSockets: 5, IdleTables: 6, IdleCPU: time.Minute}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("got %+v, want %+v", c, want)
 	}
@@ -68,6 +68,8 @@ func TestLoadtestFlags(t *testing.T) {
 		{[]string{"--identities", "4", "--chat", "5"}, "chat must be from 0 to the identities (4)"},
 		{[]string{"--chat", "-1"}, "chat must be from 0"},
 		{[]string{"--tables", "0"}, "tables must be 1 or more"},
+		{[]string{"--idle-cpu", "1s", "--server-pid", "7"}, "idle CPU must be 2 seconds or more"},
+		{[]string{"--idle-cpu", "10s"}, "idle CPU needs the servers' process ids"},
 	} {
 		if _, err := parse(tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want an error saying %q", tc.args, err, tc.want)

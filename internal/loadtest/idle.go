@@ -4,8 +4,12 @@ package loadtest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -126,7 +130,7 @@ func (t *tester) idleTables(ctx context.Context, n int) (*IdleTables, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := t.openIdle(ctx, n); err != nil {
+	if _, err := t.openIdle(ctx, n); err != nil {
 		return nil, fmt.Errorf("opening the idle tables: %w", err)
 	}
 	after, err := t.settledMetrics(ctx)
@@ -166,12 +170,14 @@ func (t *tester) settledMetrics(ctx context.Context) ([]map[string]float64, erro
 	return ms, nil
 }
 
-// openIdle opens n tables and plays each idleMoves moves, 16 at a time.
-func (t *tester) openIdle(ctx context.Context, n int) error {
+// openIdle opens n tables and plays each idleMoves moves, 16 at a time,
+// and returns them.
+func (t *tester) openIdle(ctx context.Context, n int) ([]*table, error) {
 	work := make(chan int)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	var first error
+	var tables []*table
 	for range 16 {
 		wg.Go(func() {
 			for range work {
@@ -179,11 +185,13 @@ func (t *tester) openIdle(ctx context.Context, n int) error {
 				if err == nil {
 					err = t.playIdle(ctx, tb)
 				}
+				mu.Lock()
 				if err != nil {
-					mu.Lock()
 					first = cmp(first, err)
-					mu.Unlock()
+				} else {
+					tables = append(tables, tb)
 				}
+				mu.Unlock()
 			}
 		})
 	}
@@ -192,7 +200,7 @@ func (t *tester) openIdle(ctx context.Context, n int) error {
 	}
 	close(work)
 	wg.Wait()
-	return first
+	return tables, first
 }
 
 // playIdle plays idleMoves moves at tb, each through its seat's node, on
@@ -220,4 +228,130 @@ func (t *tester) playIdle(ctx context.Context, tb *table) error {
 		tb.closeSeats()
 	}
 	return nil
+}
+
+// IdleCPU is what the servers spend while nothing happens: their CPU
+// time read each second from /proc, with tables and sockets open and no
+// moves.
+type IdleCPU struct {
+	Tables, Sockets int
+	// Seconds is the CPU time the servers took in each second of the
+	// window, in the order they came, as a fraction of one processor.
+	// /proc counts in hundredths of a second, so each is a multiple of
+	// 0.01 (give or take the second's own length).
+	Seconds []float64
+	// Mean is the servers' CPU over the whole window, a fraction of one
+	// processor: finer than any one second.
+	Mean        float64
+	LoadAverage string      // the machine's, before the window ("": unknown)
+	Machine     *MachineUse // nil where unknown
+}
+
+// Quantile returns the CPU a second below which fraction p of the
+// window's seconds fell.
+func (r *IdleCPU) Quantile(p float64) float64 {
+	s := slices.Sorted(slices.Values(r.Seconds))
+	if len(s) == 0 {
+		return 0
+	}
+	return s[max(0, min(len(s)-1, int(math.Ceil(p*float64(len(s))))-1))] // nearest rank
+}
+
+func (r *IdleCPU) print(w io.Writer) {
+	pct := func(f float64) string { return fmt.Sprintf("%.2f%%", 100*f) }
+	fmt.Fprintf(w, "idle CPU over %d s, %d tables, %d sockets, no moves: median %s of a processor, p90 %s, p99 %s, max %s; mean %s",
+		len(r.Seconds), r.Tables, r.Sockets, pct(r.Quantile(0.5)), pct(r.Quantile(0.9)), pct(r.Quantile(0.99)), pct(r.Quantile(1)), pct(r.Mean))
+	if r.LoadAverage != "" {
+		fmt.Fprintf(w, "; load average before %s", r.LoadAverage)
+	}
+	fmt.Fprintln(w)
+	if r.Machine != nil {
+		r.Machine.print(w)
+	}
+}
+
+// idleCPU opens tables tables (each played idleMoves moves; none: the
+// live tables prepared) and sockets spectator sockets spread over them,
+// lets the servers settle, and reads the servers' CPU time each second
+// for window.
+func (t *tester) idleCPU(ctx context.Context, tables, sockets int, window time.Duration, pids []int) (*IdleCPU, error) {
+	var ids []string
+	if tables > 0 {
+		tbs, err := t.openIdle(ctx, tables)
+		if err != nil {
+			return nil, fmt.Errorf("opening the idle tables: %w", err)
+		}
+		for _, tb := range tbs {
+			ids = append(ids, tb.id)
+		}
+	} else {
+		for len(ids) < t.live {
+			tb := <-t.spare
+			ids = append(ids, tb.id)
+			defer func() { t.spare <- tb }()
+		}
+	}
+	if sockets > 0 && len(ids) == 0 {
+		return nil, errors.New("no tables to open the idle sockets onto")
+	}
+	socks := make([]*wsSeat, 0, sockets)
+	defer func() {
+		for _, s := range socks {
+			s.close()
+		}
+	}()
+	for i := range sockets {
+		s, err := t.openSeat(ctx, i%len(t.nodes), ids[i%len(ids)], "")
+		if err != nil {
+			return nil, fmt.Errorf("after %d sockets: %w", i, err)
+		}
+		socks = append(socks, s)
+	}
+	// The connections that made the tables close, and the servers' last
+	// writes and collections end, before the window opens.
+	t.hc.CloseIdleConnections()
+	if err := sleep(ctx, 5*time.Second); err != nil {
+		return nil, err
+	}
+	r := &IdleCPU{Tables: len(ids), Sockets: sockets, LoadAverage: loadAverage()}
+	m0, machineOK := sampleMachine()
+	sum := func() (time.Duration, error) {
+		each := cpuTimes(pids)
+		if each == nil {
+			return 0, fmt.Errorf("cannot read the CPU time of processes %v from /proc", pids)
+		}
+		var d time.Duration
+		for _, c := range each {
+			d += c
+		}
+		return d, nil
+	}
+	start := time.Now()
+	last, err := sum()
+	if err != nil {
+		return nil, err
+	}
+	first, lastAt := last, start
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for n := int(window / time.Second); len(r.Seconds) < n; {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case now := <-tick.C:
+			c, err := sum()
+			if err != nil {
+				return nil, err
+			}
+			r.Seconds = append(r.Seconds, (c-last).Seconds()/now.Sub(lastAt).Seconds())
+			last, lastAt = c, now
+		}
+	}
+	r.Mean = (last - first).Seconds() / lastAt.Sub(start).Seconds()
+	if m1, ok := sampleMachine(); ok && machineOK {
+		if u, ok := machineUse(m0, m1, append([]int{os.Getpid()}, pids...)...); ok {
+			r.Machine = &u
+		}
+	}
+	return r, nil
 }

@@ -116,6 +116,13 @@ type Config struct {
 	// each a few moves, and reports the heap and goroutines the servers
 	// hold per idle table.
 	IdleTables int
+	// IdleCPU, instead of the runs, opens IdleTables tables played a few
+	// moves and IdleSockets spectator sockets onto them (onto Tables live
+	// tables, without IdleTables), lets the servers settle, and then reads
+	// their CPU time (ServerPIDs, required) each second for this long,
+	// reporting the median and percentiles of the CPU each second took:
+	// what the servers spend while nothing happens.
+	IdleCPU time.Duration
 	// Progress, if not nil, receives each part of the report as soon as
 	// it is known, in the words Report.Print uses: a run of several
 	// rates shows each one as it ends.
@@ -155,6 +162,10 @@ func (c Config) check() ([]node, error) {
 		return nil, errors.New("tables must be 1 or more, identities 2 or more, the duration positive")
 	case c.Conns < 1:
 		return nil, errors.New("connections must be 1 or more")
+	case c.IdleCPU < 0 || c.IdleCPU > 0 && c.IdleCPU < 2*time.Second:
+		return nil, errors.New("idle CPU must be 2 seconds or more: it is read each second")
+	case c.IdleCPU > 0 && len(c.ServerPIDs) == 0:
+		return nil, errors.New("idle CPU needs the servers' process ids")
 	}
 	return nodes, nil
 }
@@ -172,11 +183,21 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 	t := newTester(c, nodes)
 	defer t.close()
 	rep := &Report{}
-	if rep.Prepared, err = t.prepare(ctx, c.Identities, c.Tables); err != nil {
+	live := c.Tables
+	if c.IdleCPU > 0 && c.IdleTables > 0 {
+		live = 0 // the idle tables are all there are
+	}
+	if rep.Prepared, err = t.prepare(ctx, c.Identities, live); err != nil {
 		return rep, err
 	}
 	t.emit(rep.Prepared)
 	switch {
+	case c.IdleCPU > 0:
+		if rep.IdleCPU, err = t.idleCPU(ctx, c.IdleTables, c.IdleSockets, c.IdleCPU, c.ServerPIDs); err != nil {
+			return rep, err
+		}
+		t.emit(rep.IdleCPU)
+		return rep, nil
 	case c.IdleSockets > 0:
 		if rep.IdleSockets, err = t.idleSockets(ctx, c.IdleSockets, c.ServerPIDs); err != nil {
 			return rep, err

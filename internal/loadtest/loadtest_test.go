@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -186,6 +187,25 @@ func TestRunIdleSockets(t *testing.T) {
 	}
 }
 
+// TestRunIdleCPU reads the server's CPU each second with idle tables
+// and sockets open: the tables are the idle ones alone, and the sockets
+// are spread over them.
+func TestRunIdleCPU(t *testing.T) {
+	cfg := small(testServer(t))
+	// The server runs in the test's own process.
+	cfg.IdleTables, cfg.IdleSockets, cfg.IdleCPU, cfg.ServerPIDs = 3, 6, 2*time.Second, []int{os.Getpid()}
+	rep := runSmall(t, cfg)
+	ic := rep.IdleCPU
+	if ic == nil || ic.Tables != 3 || ic.Sockets != 6 || len(ic.Seconds) != 2 || len(rep.Runs) != 0 || rep.Prepared.Tables != 0 {
+		t.Fatalf("idle CPU %+v, prepared %+v and %d runs; want 2 seconds of 3 tables and 6 sockets, no other table, no run", ic, rep.Prepared, len(rep.Runs))
+	}
+	var out strings.Builder
+	rep.Print(&out)
+	if !regexp.MustCompile(`idle CPU over 2 s, 3 tables, 6 sockets, no moves: median \d+\.\d\d% of a processor`).MatchString(out.String()) {
+		t.Fatalf("printed %s", out.String())
+	}
+}
+
 // TestRunRefusesConfig: a configuration that makes no sense is refused
 // before anything is sent, with a word of what is wrong.
 func TestRunRefusesConfig(t *testing.T) {
@@ -208,6 +228,8 @@ func TestRunRefusesConfig(t *testing.T) {
 		{"no time", func(c *Config) { c.Duration = 0 }, "duration positive"},
 		{"no connection", func(c *Config) { c.Conns = 0 }, "connections must be 1 or more"},
 		{"a pid of nothing", func(c *Config) { c.ServerPIDs = []int{0} }, "server pids must be process ids"},
+		{"idle CPU without pids", func(c *Config) { c.IdleCPU = time.Minute }, "idle CPU needs the servers' process ids"},
+		{"idle CPU of a second", func(c *Config) { c.IdleCPU, c.ServerPIDs = time.Second, []int{1} }, "2 seconds or more"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -13,12 +13,13 @@ import (
 
 // Report is what a load test found: its preparation, then either each
 // rate's run with the durability check and the ratings, or the idle
-// sockets' or idle tables' figures.
+// sockets', idle tables' or idle CPU's figures.
 type Report struct {
 	Prepared    *Prepared
 	Runs        []*RunReport
 	IdleSockets *IdleSockets
 	IdleTables  *IdleTables
+	IdleCPU     *IdleCPU
 	Durable     *Durability // nil: not checked
 	Ratings     *Ratings    // nil: the tables were not rated
 }
@@ -41,6 +42,9 @@ func (r *Report) parts() []part {
 	}
 	if r.IdleTables != nil {
 		ps = append(ps, r.IdleTables)
+	}
+	if r.IdleCPU != nil {
+		ps = append(ps, r.IdleCPU)
 	}
 	for _, run := range r.Runs {
 		ps = append(ps, run)

@@ -98,6 +98,9 @@ func (t *tester) prepare(ctx context.Context, identities, tables int) (*Prepared
 	}
 	t.live = tables
 	t.spare = make(chan *table, 2*tables+t.spares())
+	if tables == 0 {
+		return &Prepared{Identities: identities, Took: time.Since(start)}, nil // none to play
+	}
 	if err := t.fill(ctx, tables+t.spares()); err != nil {
 		return nil, err
 	}

@@ -70,6 +70,7 @@ func (s *Service) runBot(t *table, seat game.Seat) {
 		if retry {
 			s.scheduleBots(t)
 		}
+		s.noteIdle(t)
 		t.unlock()
 	}()
 	select {

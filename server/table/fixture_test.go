@@ -22,6 +22,8 @@ type fixture struct {
 	s   *Service
 	// idleEvict is the service's Config.IdleEvict (0: the default).
 	idleEvict time.Duration
+	// clock is the service's Config.Clock (nil: the system's).
+	clock Clock
 	// wrap, when set, wraps the store the service is given.
 	wrap func(store.Store) store.Store
 	// observers hear of the games that start and finish.
@@ -53,7 +55,7 @@ func (f *fixture) open() {
 		st = f.wrap(db)
 	}
 	s, err := New(context.Background(), Config{Store: st, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon,
-		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, Observers: f.observers, Shut: f.shut, Placement: f.place, ChatGate: f.chatGate})
+		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, Clock: f.clock, Observers: f.observers, Shut: f.shut, Placement: f.place, ChatGate: f.chatGate})
 	if err != nil {
 		f.t.Fatal(err)
 	}

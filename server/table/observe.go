@@ -103,6 +103,7 @@ func (s *Service) turned(t *table) {
 // finished tells the observers that t's game ended as end says, once t.mu
 // is let go (t.unlock). t.mu must be held.
 func (s *Service) finished(t *table, end *store.GameEnd) {
+	s.noteIdle(t)
 	if end == nil {
 		return
 	}

@@ -156,6 +156,9 @@ type Service struct {
 
 	// lobbyPeers lists the other nodes' tables; nil for a single node.
 	lobbyPeers LobbyPeers
+
+	// jan evicts finished tables and expires open ones (janitor.go).
+	jan janitor
 }
 
 // BaseURL returns the address invite links start with.
@@ -249,7 +252,6 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		s.place = cfg.Placement
 		// A node of a cluster restores no table at start: each is
 		// rebuilt by the node that takes its lease.
-		go s.janitor()
 		return s, nil
 	}
 	s.place = Here{}
@@ -271,10 +273,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		t.mu.Lock()
 		s.scheduleBots(t)
 		s.armClock(t) // a deadline passed while the server was down fires now
+		s.noteOpen(t)
+		s.noteIdle(t)
 		t.unlock()
 	}
 	s.log.Info("tables restored", "live", len(s.tables), "stored", len(stored), "took", time.Since(start))
-	go s.janitor()
 	return s, nil
 }
 
@@ -282,6 +285,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 // store open for its owner to close.
 func (s *Service) Close() {
 	s.cancel()
+	s.stopJanitor()
 	s.mu.RLock()
 	for _, t := range s.tables {
 		t.mu.Lock()
@@ -426,32 +430,10 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 	t.mu.Lock()
 	s.scheduleBots(t)
 	s.armClock(t)
+	s.noteOpen(t)
+	s.noteIdle(t) // a finished table read back leaves memory again
 	t.unlock()
 	return t, nil
-}
-
-// janitor drops finished tables that nobody has looked at for a while
-// (they are read back from the store when asked for), and cancels the
-// tables that waited too long for their players (expireOpen).
-func (s *Service) janitor() {
-	tick := time.NewTicker(max(100*time.Millisecond, s.cfg.IdleEvict/2))
-	defer tick.Stop()
-	every := time.Minute
-	if e := s.cfg.OpenExpiry; e > 0 {
-		every = min(max(100*time.Millisecond, e/4), every)
-	}
-	expire := time.NewTicker(every)
-	defer expire.Stop()
-	for {
-		select {
-		case <-s.ctx.Done():
-			return
-		case now := <-tick.C:
-			s.evict(now)
-		case <-expire.C:
-			s.expireOpen(s.ctx)
-		}
-	}
 }
 
 // tablesWhere returns the tables in memory for which ok holds, called
@@ -472,30 +454,6 @@ func (s *Service) tablesWhere(ok func(*table) bool) []*table {
 	}
 	s.mu.RUnlock()
 	return out
-}
-
-// evict drops the finished tables idle at now.
-func (s *Service) evict(now time.Time) {
-	idle := s.tablesWhere(func(t *table) bool { return t.idle(now, s.cfg.IdleEvict) })
-	if len(idle) == 0 {
-		return
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, t := range idle {
-		if s.tables[t.id] == t && t.mu.TryLock() {
-			if t.idle(now, s.cfg.IdleEvict) {
-				delete(s.tables, t.id)
-			}
-			t.unlock()
-		}
-	}
-}
-
-// idle reports whether t is finished and nobody has used it for d, so
-// that it may leave memory. t.mu must be held.
-func (t *table) idle(now time.Time, d time.Duration) bool {
-	return t.status == store.Finished && t.watchers == 0 && !slices.Contains(t.busy, true) && now.Sub(t.lastUse) > d
 }
 
 // persistMeta stores t's description and status. On failure it restores

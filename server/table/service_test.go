@@ -68,4 +68,13 @@ func TestFinishedTablesLeaveMemory(t *testing.T) {
 	if err != nil || u.Table.Status != store.Finished || len(u.Table.Reveal) != 1 {
 		t.Fatalf("evicted table read back: %+v, %v", u.Table, err)
 	}
+	// Read back, it leaves memory again once idle; the watched table
+	// leaves once its last watcher has gone.
+	w.Close()
+	f.s.evict(time.Now().Add(f.s.cfg.IdleEvict + time.Second))
+	for id, want := range map[string]bool{done: false, watched: false, live.Table: true} {
+		if got := inMemory(id); got != want {
+			t.Errorf("after the watcher left: table %s in memory = %v, want %v", id, got, want)
+		}
+	}
 }

@@ -180,6 +180,9 @@ type table struct {
 	// doubt is set when a write of a move failed: it may have been
 	// committed all the same (settleDoubt).
 	doubt bool
+	// evictQueued is set while the table waits in the janitor's queue to
+	// leave memory (janitor.go).
+	evictQueued bool
 
 	// pushed holds the socket messages encoded for the table's current
 	// version, one per view (see sharedUpdate), and info the encoding of

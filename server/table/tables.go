@@ -337,6 +337,7 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 	if t.m.StartedAt != nil {
 		s.startClock(t, *t.m.StartedAt)
 	}
+	s.noteOpen(t)
 	t.unlock()
 	return nil
 }

@@ -39,6 +39,7 @@ func (s *Service) awaitTurn(ctx context.Context, t *table, seat game.Seat, from 
 	defer func() {
 		t.mu.Lock()
 		t.watchers--
+		s.noteIdle(t)
 		t.unlock()
 	}()
 	timer := time.NewTimer(s.cfg.MaxWait)

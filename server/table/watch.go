@@ -333,6 +333,7 @@ func (w *Watcher) Close() {
 	}
 	w.t.leave(w.seat, w.s.now())
 	w.t.forgetShared()
+	w.s.noteIdle(w.t)
 	w.t.unlock()
 	w.s.metrics.watchers.Add(-1)
 }

@@ -67,6 +67,10 @@ type Store struct {
 	every   time.Duration // see Options.CommitInterval
 	done    chan struct{}
 	catchUp chan struct{} // the checkpointer asks the writer to finish a checkpoint
+	// wrote tells the checkpointer that the log has frames to copy back
+	// (a commit, or a checkpoint that left some): an idle store's
+	// checkpointer sleeps until then.
+	wrote chan struct{}
 	// pageSize is the database's page size in bytes, restartLog the
 	// size of the log at which the writer lets it start over (see
 	// checkpointer).
@@ -122,9 +126,10 @@ func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Ro
 type Stats struct {
 	Commits int64 // transactions committed
 	Writes  int64 // writes they held
-	// CheckpointErrors counts checkpoints that failed (the log then
-	// waits for the next one).
-	CheckpointErrors int64
+	// Checkpoints counts the log's copies back into the database, and
+	// CheckpointErrors those that failed (the log then waits for the
+	// next one).
+	Checkpoints, CheckpointErrors int64
 }
 
 // Open opens (creating if need be) the database at path, applies the
@@ -171,7 +176,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: migrating %s: %w", path, err)
 	}
-	s := &Store{db: db, writes: make(chan *write, maxBatch), every: opt.CommitInterval, done: make(chan struct{}), catchUp: make(chan struct{}, 1), stmts: map[string]*sql.Stmt{}}
+	s := &Store{db: db, writes: make(chan *write, maxBatch), every: opt.CommitInterval, done: make(chan struct{}), catchUp: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stmts: map[string]*sql.Stmt{}}
 	if s.every == 0 {
 		s.every = DefaultCommitInterval
 	}

@@ -117,6 +117,38 @@ func TestLogStartsOver(t *testing.T) {
 	}
 }
 
+// TestIdleStoreSleeps: the log is copied back about a second after a
+// write, and then the checkpointer waits for the next write rather than
+// waking every second for nothing.
+func TestIdleStoreSleeps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for three seconds")
+	}
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "p.db"), Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.CreateTable(ctx, store.Table{ID: "t", Game: "quizl", Status: store.Playing, Meta: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	checkpoints := func() int64 { return s.Stats().Checkpoints }
+	deadline := time.Now().Add(10 * checkpointInterval)
+	for checkpoints() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("no checkpoint after a write")
+		}
+		time.Sleep(checkpointInterval / 10)
+	}
+	after := checkpoints()
+	time.Sleep(3 * checkpointInterval) // no clock to move by hand: the checkpointer keeps real time
+	if n := checkpoints(); n != after {
+		t.Errorf("%d checkpoints in three idle seconds, want none", n-after)
+	}
+}
+
 // TestConflictInBatch sends a move already stored among many good ones that
 // share its transaction: the duplicate is refused with ErrConflict and every
 // other move is stored. The shared suite (storetest) checks the same of

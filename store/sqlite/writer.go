@@ -57,16 +57,30 @@ const restartLogBytes = 64 << 20
 // reach restartLogBytes first (about 2 s of that load) makes it rarer. An
 // idle store needs no help: the checkpointer then copies everything, and
 // the next transaction starts the log over by itself.
+//
+// The checkpointer waits for a commit before it waits out the second, so
+// that an idle store wakes nobody: once the log is all copied back, it
+// sleeps until the next write.
 func (s *Store) checkpointer() {
-	t := time.NewTicker(checkpointInterval)
+	t := time.NewTimer(checkpointInterval)
 	defer t.Stop()
 	for {
 		select {
 		case <-s.done:
 			return
+		case <-s.wrote:
+		}
+		t.Reset(checkpointInterval)
+		select {
+		case <-s.done:
+			return
 		case <-t.C:
 		}
-		if frames := s.checkpoint(); frames*s.pageSize < s.restartLog {
+		frames, copied := s.checkpoint()
+		if copied < frames {
+			s.noteWrite() // a reader held part back: again in a second
+		}
+		if frames*s.pageSize < s.restartLog {
 			continue
 		}
 		select {
@@ -76,18 +90,32 @@ func (s *Store) checkpointer() {
 	}
 }
 
-// checkpoint copies the log back into the database and returns how many
-// frames (pages) the log holds. A reader still looking at an old snapshot
-// can hold part of it back; a later checkpoint takes the rest.
-func (s *Store) checkpoint() int64 {
-	var busy, frames, copied int64
-	if err := s.db.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied); err != nil {
-		s.smu.Lock()
-		s.stats.CheckpointErrors++
-		s.smu.Unlock()
-		return 0
+// noteWrite tells the checkpointer that the log has frames to copy back.
+func (s *Store) noteWrite() {
+	select {
+	case s.wrote <- struct{}{}:
+	default: // it knows already
 	}
-	return frames
+}
+
+// checkpoint copies the log back into the database and returns how many
+// frames (pages) the log holds and how many of them are copied back. A
+// reader still looking at an old snapshot can hold part of it back; a
+// later checkpoint takes the rest.
+func (s *Store) checkpoint() (frames, copied int64) {
+	var busy int64
+	err := s.db.QueryRow("PRAGMA wal_checkpoint(PASSIVE)").Scan(&busy, &frames, &copied)
+	s.smu.Lock()
+	s.stats.Checkpoints++
+	if err != nil {
+		s.stats.CheckpointErrors++
+	}
+	s.smu.Unlock()
+	if err != nil {
+		s.noteWrite() // the log waits for the next one, in a second
+		return 0, 0
+	}
+	return frames, copied
 }
 
 // writer runs each batch of waiting writes in one transaction, starting
@@ -161,6 +189,7 @@ func (s *Store) commit(batch []*write) {
 	s.stats.Commits++
 	s.stats.Writes += int64(len(batch))
 	s.smu.Unlock()
+	s.noteWrite()
 }
 
 // runBatch runs the writes in one transaction and commits it if all of

@@ -1,0 +1,252 @@
+package table
+
+// The janitor: finished tables leave memory once nobody has used them
+// for Config.IdleEvict, and tables whose game has not begun are cancelled
+// after Config.OpenExpiry without a change. Each is done by a single timer
+// armed only while there is something to do, set to the next table due:
+// a server holding a thousand live tables and no finished one wakes for
+// neither. Rounds of every table at a fixed pace cost a busy walk of the
+// tables a few times a second while nothing happened.
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"parlour/store"
+)
+
+// janitor is the state of the service's two timers. Its mu is taken
+// after a table's and after the service's, never before them.
+type janitor struct {
+	mu     sync.Mutex
+	closed bool
+	// idle holds the finished tables nobody watches, each with the time
+	// it may leave memory if it is not used before (its table's
+	// evictQueued is set meanwhile); evictAt is when evictTimer is set to
+	// fire (zero: it is not).
+	idle       []idleTable
+	evictAt    time.Time
+	evictTimer *time.Timer
+	// expireAt is when expireTimer (on the service's clock) is set to
+	// fire (zero: it is not).
+	expireAt    time.Time
+	expireTimer Timer
+}
+
+// idleTable is a finished table and when it may leave memory.
+type idleTable struct {
+	t  *table
+	at time.Time
+}
+
+// evictRetry is how soon the janitor looks again at a finished table it
+// found in use (its lock held by a request), and how long it lets the
+// tables due after the first gather (armEvict).
+func (s *Service) evictRetry() time.Duration { return max(100*time.Millisecond, s.cfg.IdleEvict/2) }
+
+// noteIdle queues t to leave memory once it has gone unused for
+// Config.IdleEvict, when it is finished and nobody watches it or plays a
+// computer's seat at it. t.mu must be held. It is called wherever one of
+// those may have become true: at a game's end, when a watcher leaves, a
+// computer's move ends, or a finished table is read back into memory.
+func (s *Service) noteIdle(t *table) {
+	if t.evictQueued || t.status != store.Finished || t.watchers > 0 || slices.Contains(t.busy, true) {
+		return
+	}
+	t.evictQueued = true
+	s.queueEvict(idleTable{t, t.lastUse.Add(s.cfg.IdleEvict)})
+}
+
+// queueEvict adds tables to the janitor's queue, setting its timer to
+// the earliest.
+func (s *Service) queueEvict(ts ...idleTable) {
+	j := &s.jan
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.idle = append(j.idle, ts...)
+	s.armEvict()
+}
+
+// armEvict sets the eviction timer a little after the earliest time in
+// the queue, or stops it when the queue is empty. The tables due in that
+// little while leave together, so that under load, with games ending
+// every few milliseconds, the janitor takes the service's lock a few
+// times a second rather than once a table: a table leaves memory
+// between IdleEvict and IdleEvict plus evictRetry after its last use.
+// s.jan.mu must be held.
+func (s *Service) armEvict() {
+	j := &s.jan
+	var next time.Time
+	for _, e := range j.idle {
+		if next.IsZero() || e.at.Before(next) {
+			next = e.at
+		}
+	}
+	if !next.IsZero() {
+		next = next.Add(s.evictRetry())
+	}
+	switch {
+	case j.closed || next.IsZero():
+		if j.evictTimer != nil {
+			j.evictTimer.Stop()
+		}
+		j.evictAt = time.Time{}
+	case next.Equal(j.evictAt):
+	case j.evictTimer == nil:
+		j.evictAt = next
+		j.evictTimer = time.AfterFunc(time.Until(next), func() { s.evict(time.Now()) })
+	default:
+		j.evictAt = next
+		j.evictTimer.Reset(time.Until(next))
+	}
+}
+
+// evict drops the queued finished tables idle at now, and queues again
+// those used since they were queued. Tables watched again, or played
+// by a computer, leave the queue: noteIdle queues them when that ends.
+func (s *Service) evict(now time.Time) {
+	j := &s.jan
+	j.mu.Lock()
+	var due []idleTable
+	j.idle = slices.DeleteFunc(j.idle, func(e idleTable) bool {
+		if e.at.After(now) {
+			return false
+		}
+		due = append(due, e)
+		return true
+	})
+	j.evictAt = time.Time{} // the timer fired, or is to be set again below
+	if len(due) == 0 {
+		s.armEvict()
+		j.mu.Unlock()
+		return
+	}
+	j.mu.Unlock()
+	var again []idleTable
+	s.mu.Lock()
+	for _, e := range due {
+		t := e.t
+		// A table whose lock is held is in use: waiting for it, held
+		// by a write on its way to the disk, would hold up every lookup
+		// behind the service's lock.
+		if !t.mu.TryLock() {
+			again = append(again, idleTable{t, now.Add(s.evictRetry())})
+			continue
+		}
+		switch {
+		case s.tables[t.id] != t: // it left memory otherwise
+			t.evictQueued = false
+		case t.idle(now, s.cfg.IdleEvict):
+			delete(s.tables, t.id)
+			t.evictQueued = false
+		case t.watchers == 0 && !slices.Contains(t.busy, true):
+			again = append(again, idleTable{t, t.lastUse.Add(s.cfg.IdleEvict)}) // used since
+		default:
+			t.evictQueued = false
+		}
+		t.unlock()
+	}
+	s.mu.Unlock()
+	s.queueEvict(again...)
+}
+
+// idle reports whether t is finished and nobody has used it for d, so
+// that it may leave memory. t.mu must be held.
+func (t *table) idle(now time.Time, d time.Duration) bool {
+	return t.status == store.Finished && t.watchers == 0 && !slices.Contains(t.busy, true) && now.Sub(t.lastUse) > d
+}
+
+// noteOpen sets the expiry timer for t, when t's game has not begun and
+// it would expire before the time the timer is set to. t.mu must be
+// held. A table's expiry only moves later (each change puts it off), so
+// it is called only where a table comes into memory: made, or read back.
+func (s *Service) noteOpen(t *table) {
+	if s.cfg.OpenExpiry < 0 || t.m.Started || t.m.Cancelled != "" {
+		return
+	}
+	s.armExpiry(t.changedAt.Add(s.cfg.OpenExpiry))
+}
+
+// armExpiry sets the expiry timer to at, unless it is set to fire
+// sooner.
+func (s *Service) armExpiry(at time.Time) {
+	j := &s.jan
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.closed || !j.expireAt.IsZero() && !at.Before(j.expireAt) {
+		return
+	}
+	if j.expireTimer != nil {
+		j.expireTimer.Stop()
+	}
+	j.expireAt = at
+	j.expireTimer = s.cfg.Clock.AfterFunc(at.Sub(s.now()), s.expireDue)
+}
+
+// expireDue cancels the tables that waited too long, then sets the
+// timer to the next table's expiry.
+func (s *Service) expireDue() {
+	j := &s.jan
+	j.mu.Lock()
+	j.expireAt, j.expireTimer = time.Time{}, nil
+	j.mu.Unlock()
+	if s.ctx.Err() != nil {
+		return
+	}
+	s.expireOpen(s.ctx)
+	if next := s.nextExpiry(); !next.IsZero() {
+		s.armExpiry(next)
+	}
+}
+
+// nextExpiry returns when the first table in memory whose game has not
+// begun expires (zero: none waits). A table in use counts as due a
+// moment from now, to be looked at again.
+func (s *Service) nextExpiry() time.Time {
+	now := s.now()
+	soon := now.Add(min(max(100*time.Millisecond, s.cfg.OpenExpiry/4), time.Minute))
+	var next time.Time
+	earlier := func(at time.Time) {
+		if next.IsZero() || at.Before(next) {
+			next = at
+		}
+	}
+	s.mu.RLock()
+	for _, t := range s.tables {
+		if !t.mu.TryLock() {
+			earlier(soon)
+			continue
+		}
+		if !t.m.Started && t.m.Cancelled == "" && !t.gone {
+			// One found stale and passed over (in use as expireOpen
+			// looked) is looked at again in a moment, not at once.
+			earlier(maxTime(t.changedAt.Add(s.cfg.OpenExpiry), soon))
+		}
+		t.unlock()
+	}
+	s.mu.RUnlock()
+	return next
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+// stopJanitor stops both timers for good.
+func (s *Service) stopJanitor() {
+	j := &s.jan
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.closed = true
+	j.idle = nil
+	if j.evictTimer != nil {
+		j.evictTimer.Stop()
+	}
+	if j.expireTimer != nil {
+		j.expireTimer.Stop()
+	}
+}
