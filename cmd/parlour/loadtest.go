@@ -61,7 +61,7 @@ func (f *loadtestFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.refAddr, "reference-addr", "127.0.0.1:0", "with --target reference: the loopback address the reference server listens on")
 	fs.StringVar(&f.refData, "reference-data", "", "with --target reference: the folder of the reference server's database (default: a new temporary folder, removed when it stops)")
 	fs.IntVar(&f.gogc, "gogc", 400, "with --serve-only: the reference server's garbage collection target, as parlour serve's --gogc")
-	fs.IntVar(&f.idleTables, "idle-tables", 0, "instead of the runs, open this many more tables, play each ten moves, and report the heap and goroutines the servers hold per idle table (from /metrics; start them with a low --gogc, e.g. 10, for the heap to be mostly live)")
+	fs.IntVar(&f.idleTables, "idle-tables", 0, "instead of the runs, open this many more tables, play each ten moves, and report the heap and goroutines the servers hold per idle table (from /metrics; start them with a low --gogc, e.g. 10, for the heap to be mostly live) and, with --server-pid, their resident set per table")
 }
 
 // config turns the flags into a load test's configuration, or says

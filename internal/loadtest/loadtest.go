@@ -114,7 +114,7 @@ type Config struct {
 	IdleSockets int
 	// IdleTables, instead of the runs, opens this many more tables, plays
 	// each a few moves, and reports the heap and goroutines the servers
-	// hold per idle table.
+	// hold per idle table (and their resident sets, with ServerPIDs).
 	IdleTables int
 	// Progress, if not nil, receives each part of the report as soon as
 	// it is known, in the words Report.Print uses: a run of several
@@ -184,7 +184,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		t.emit(rep.IdleSockets)
 		return rep, nil
 	case c.IdleTables > 0:
-		if rep.IdleTables, err = t.idleTables(ctx, c.IdleTables); err != nil {
+		if rep.IdleTables, err = t.idleTables(ctx, c.IdleTables, c.ServerPIDs); err != nil {
 			return rep, err
 		}
 		t.emit(rep.IdleTables)
