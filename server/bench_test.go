@@ -2,9 +2,12 @@ package server_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 	"testing"
 	"time"
@@ -89,6 +92,29 @@ func openService(tb testing.TB, path string) (*server.Service, *sqlite.Store, ti
 	return s, db, time.Since(start)
 }
 
+// idleHeapProfile names the file BenchmarkIdleTableHeap and
+// BenchmarkIdleSocketMemory write a heap profile of the whole process to
+// while their idle tables or sockets are held (run one benchmark at a
+// time, with -test.memprofilerate=512 or so for enough samples).
+var idleHeapProfile = flag.String("idle.heapprofile", "", "file for a heap profile taken while the idle benchmarks' tables or sockets are held")
+
+// writeIdleHeapProfile writes the heap profile -idle.heapprofile asks for,
+// if it asks for one.
+func writeIdleHeapProfile(tb testing.TB) {
+	tb.Helper()
+	if *idleHeapProfile == "" {
+		return
+	}
+	f, err := os.Create(*idleHeapProfile)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 func heap() uint64 {
 	runtime.GC()
 	runtime.GC()
@@ -112,6 +138,7 @@ func BenchmarkIdleTableHeap(b *testing.B) {
 		s, db, _ := openService(b, path)
 		after := heap()
 		b.ReportMetric(float64(after-before)/n, "heap-bytes/table")
+		writeIdleHeapProfile(b)
 		runtime.KeepAlive(s)
 		s.Close()
 		db.Close()

@@ -72,6 +72,7 @@ func idleSocketMemory(tb testing.TB, n int) (heap, stack, goroutines float64) {
 		}
 	}
 	h1, s1, g1 := mem()
+	writeIdleHeapProfile(tb)
 	per := func(a, b int64) float64 { return float64(b-a) / float64(n) }
 	return per(int64(h0), int64(h1)), per(int64(s0), int64(s1)), per(int64(g0), int64(g1))
 }
