@@ -253,7 +253,14 @@ func (s *socket) write(ctx context.Context, b []byte) error {
 		defer cancel()
 		return s.c.Write(wctx, websocket.MessageText, b)
 	}
-	return s.c.Write(context.Background(), websocket.MessageText, b)
+	// Corked, the frame's header and payload leave in one write through
+	// the library's small writer (writeBuffer).
+	s.cc.cork()
+	err := s.c.Write(context.Background(), websocket.MessageText, b)
+	if uerr := s.cc.uncork(); err == nil {
+		err = uerr
+	}
+	return err
 }
 
 // writeCorked is write while the connection is corked, which only fills
@@ -294,9 +301,10 @@ func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, err)
 		return
 	}
+	remote := r.RemoteAddr // not r itself: the socket outlives the request
 	d.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
 		if elsewhere {
-			return s.serve(ctx, id, s.remote(r.RemoteAddr))
+			return s.serve(ctx, id, s.remote(remote))
 		}
 		return s.serve(ctx, id, s.watch)
 	})
@@ -353,18 +361,23 @@ func (s *socket) remote(remote string) socketOpener {
 }
 
 // acceptSocket upgrades the request to a WebSocket, counts it among the
-// open sockets, runs serve on it and closes it with the code and reason
-// serve returns (or at once, if the server is shutting down).
+// open sockets, and runs serve on it in a goroutine of its own, which
+// closes it with the code and reason serve returns (or at once, if the
+// server is shutting down). The handler returns once the socket is
+// upgraded: net/http's request, its connection's state and its 4 KiB
+// buffers, all held for as long as a handler runs, are let go, and the
+// socket's goroutine, started afresh, holds a stack only as deep as an
+// idle socket's wait (BenchmarkIdleSocketMemory).
 func (d *Door) acceptSocket(w http.ResponseWriter, r *http.Request, serve func(context.Context, *socket) (websocket.StatusCode, string)) {
 	release, err := d.holdStream(r)
 	if err != nil {
 		d.fail(w, r, err)
 		return
 	}
-	defer release()
 	hj := &corkHijacker{ResponseWriter: w, d: d}
 	c, err := websocket.Accept(hj, r, nil)
 	if err != nil {
+		release()
 		return // Accept has answered
 	}
 	c.SetReadLimit(d.lim.MaxMessage)
@@ -372,15 +385,22 @@ func (d *Door) acceptSocket(w http.ResponseWriter, r *http.Request, serve func(c
 	s.heldPush = s.pushHeld
 	if !d.addSocket(s) {
 		c.Close(websocket.StatusGoingAway, reasonShutdown)
+		release()
 		return
 	}
-	defer d.dropSocket(s)
-	d.metrics.sockets.Add(1)
-	defer d.metrics.sockets.Add(-1)
+	go s.live(serve, release)
+}
+
+// live serves the socket (acceptSocket) until it ends, and closes it.
+func (s *socket) live(serve func(context.Context, *socket) (websocket.StatusCode, string), release func()) {
+	defer release()
+	defer s.d.dropSocket(s)
+	s.d.metrics.sockets.Add(1)
+	defer s.d.metrics.sockets.Add(-1)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	code, reason := serve(ctx, s)
-	c.Close(code, reason)
+	s.c.Close(code, reason)
 }
 
 // serve runs the socket onto table id, followed through what open gives,
