@@ -291,12 +291,6 @@ const (
 )
 
 // Hijack takes the connection over and wraps it.
-//
-// A socket's goroutine is at its deepest in here, flushing the
-// upgrade's answer, and just then it reaches the 8 KiB its stack has:
-// grown a little, this frame (or acceptSocket's) would double every idle
-// socket's stack (BenchmarkIdleSocketMemory). Hence the corkConn and the
-// buffers are made by functions of their own, not inlined here.
 func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
 	if err != nil {
@@ -314,8 +308,6 @@ func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 // use over c, in place of net/http's, which go with its request once the
 // handler returns (acceptSocket). A client that sent its first frames
 // before the upgrade's answer keeps net/http's reader, which holds them.
-//
-//go:noinline
 func (c *corkConn) buffers(r *bufio.Reader) *bufio.ReadWriter {
 	if r.Buffered() == 0 {
 		r = bufio.NewReaderSize(c, readBuffer)
@@ -324,8 +316,6 @@ func (c *corkConn) buffers(r *bufio.Reader) *bufio.ReadWriter {
 }
 
 // corkConn wraps a socket's connection (see corkHijacker.Hijack).
-//
-//go:noinline
 func (d *Door) corkConn(c net.Conn) *corkConn {
 	return newCorkConn(c, &d.corks, d.metrics.socketsBehind)
 }
