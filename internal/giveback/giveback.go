@@ -8,9 +8,11 @@
 // tables need, for as long as it waits. A Watcher notices the quiet after
 // such a burst and gives that memory back, once: it collects and returns
 // every free page (debug.FreeOSMemory). A busy process is left alone, and
-// a process that stays quiet is not woken again: the Watcher looks only
-// after the collector has run (which a quiet process's allocations no
-// longer make it do) and while allocations go on.
+// a process that stays quiet is hardly woken: the Watcher looks only
+// after the collector has run and while allocations go on, and a quiet
+// process's collector runs only when the runtime forces it to, every two
+// minutes (the Watcher then looks once, a second later, and finds nothing
+// to do).
 package giveback
 
 import (
