@@ -2,9 +2,12 @@ package server_test
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 	"testing"
 	"time"
@@ -89,6 +92,29 @@ func openService(tb testing.TB, path string) (*server.Service, *sqlite.Store, ti
 	return s, db, time.Since(start)
 }
 
+// idleHeapProfile names the file BenchmarkIdleTableHeap and
+// BenchmarkIdleSocketMemory write a heap profile of the whole process to
+// while their idle tables or sockets are held (run one benchmark at a
+// time, with -test.memprofilerate=512 or so for enough samples).
+var idleHeapProfile = flag.String("idle.heapprofile", "", "file for a heap profile taken while the idle benchmarks' tables or sockets are held")
+
+// writeIdleHeapProfile writes the heap profile -idle.heapprofile asks for,
+// if it asks for one, to its file's name followed by suffix.
+func writeIdleHeapProfile(tb testing.TB, suffix string) {
+	tb.Helper()
+	if *idleHeapProfile == "" {
+		return
+	}
+	f, err := os.Create(*idleHeapProfile + suffix)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		tb.Fatal(err)
+	}
+}
+
 func heap() uint64 {
 	runtime.GC()
 	runtime.GC()
@@ -99,19 +125,27 @@ func heap() uint64 {
 
 // BenchmarkIdleTableHeap reports the heap one idle live table holds: a
 // two-player Quizl game ten moves in, as a restart rebuilds it from the
-// store (the target is at most 20 KB).
+// store (heap-bytes/table), and as its moves were played
+// (played-heap-bytes/table, which counts the identities and credentials
+// the players were given too). With -idle.heapprofile FILE the profiles
+// are FILE and FILE.played.
 func BenchmarkIdleTableHeap(b *testing.B) {
 	const n = 2000
 	path := filepath.Join(b.TempDir(), "p.db")
 	s, db, _ := openService(b, path)
+	before := heap()
 	fillTables(b, s, n, 10)
+	after := heap()
+	writeIdleHeapProfile(b, ".played")
 	s.Close()
 	db.Close()
 	for i := 0; i < b.N; i++ {
+		b.ReportMetric(float64(after-before)/n, "played-heap-bytes/table")
 		before := heap()
 		s, db, _ := openService(b, path)
 		after := heap()
 		b.ReportMetric(float64(after-before)/n, "heap-bytes/table")
+		writeIdleHeapProfile(b, "")
 		runtime.KeepAlive(s)
 		s.Close()
 		db.Close()

@@ -62,7 +62,7 @@ func (f *loadtestFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.refData, "reference-data", "", "with --target reference: the folder of the reference server's database (default: a new temporary folder, removed when it stops)")
 	fs.IntVar(&f.gogc, "gogc", 400, "with --serve-only: the reference server's garbage collection target, as parlour serve's --gogc")
 	fs.DurationVar(&f.idleCPU, "idle-cpu", 0, "instead of the runs, open --idle-tables tables (each played ten moves; the only tables made) and --idle-sockets spectator sockets spread over them, let the server settle, then read its CPU time (--server-pid) each second for this long (e.g. 60s) and report the median and percentiles of each second's CPU: what waiting costs")
-	fs.IntVar(&f.idleTables, "idle-tables", 0, "instead of the runs, open this many more tables, play each ten moves, and report the heap and goroutines the servers hold per idle table (from /metrics; start them with a low --gogc, e.g. 10, for the heap to be mostly live)")
+	fs.IntVar(&f.idleTables, "idle-tables", 0, "instead of the runs, open this many more tables, play each ten moves, and report the heap and goroutines the servers hold per idle table (from /metrics; start them with a low --gogc, e.g. 10, for the heap to be mostly live) and, with --server-pid, their resident set per table")
 }
 
 // config turns the flags into a load test's configuration, or says

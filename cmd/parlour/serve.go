@@ -26,6 +26,7 @@ import (
 	"parlour/bus"
 	natsbus "parlour/bus/nats"
 	"parlour/games"
+	"parlour/internal/giveback"
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/chat"
@@ -68,6 +69,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	perConn := fs.Float64("rate-conn", limit.Defaults().PerConn, "requests per second allowed on one connection")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	giveBack := fs.Duration("give-back", giveback.DefaultQuiet, "once the server has allocated next to nothing for this long after a burst, collect and give the heap's free memory back to the system (0: never; see docs/performance.md)")
 	gcPercent := fs.Int("gogc", 400, "garbage collection target percentage, as GOGC (which it replaces); -1 turns the collector off")
 	memProfile := fs.String("memprofile", "", "write a profile of the whole run's allocations to this file at exit")
 	procs := fs.Int("procs", 0, "processors Go runs the server's goroutines on (GOMAXPROCS); 0: at least 4, or $GOMAXPROCS when set (see docs/performance.md)")
@@ -206,6 +208,13 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// of heap at most.
 	debug.SetGCPercent(*gcPercent)
 	runtime.GOMAXPROCS(serveProcs(*procs, os.Getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0)))
+	if *giveBack > 0 {
+		// At --gogc 400 the heap grows to five times what is live before
+		// each collection, and keeps it: after a burst an idle server gives
+		// it back (package giveback).
+		w := giveback.Start(giveback.Config{Quiet: *giveBack, Log: log})
+		defer w.Stop()
+	}
 	if *memProfile != "" {
 		f, err := os.Create(*memProfile)
 		if err != nil {

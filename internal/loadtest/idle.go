@@ -94,6 +94,10 @@ type IdleTables struct {
 	Tables     int
 	Heap       float64 // heap bytes a table, over the nodes
 	Goroutines float64 // goroutines a table, over the nodes
+	// Resident is the resident set's bytes a table, summed over the
+	// nodes, when ResidentKnown (the servers' pids were given, on Linux).
+	Resident      float64
+	ResidentKnown bool
 	// Nodes is each node's growth, in the order of the servers.
 	Nodes       []IdleNode
 	LoadAverage string // the machine's, afterwards ("": unknown)
@@ -106,8 +110,12 @@ type IdleNode struct {
 }
 
 func (r *IdleTables) print(w io.Writer) {
-	fmt.Fprintf(w, "%d idle tables (%d moves in) over %d node(s): heap %+.0f bytes a table, %+.2f goroutines a table\n",
+	fmt.Fprintf(w, "%d idle tables (%d moves in) over %d node(s): heap %+.0f bytes a table, %+.2f goroutines a table",
 		r.Tables, idleMoves, len(r.Nodes), r.Heap, r.Goroutines)
+	if r.ResidentKnown {
+		fmt.Fprintf(w, ", resident set %+.0f bytes a table", r.Resident)
+	}
+	fmt.Fprintln(w)
 	if len(r.Nodes) > 1 {
 		each := make([]string, len(r.Nodes))
 		for i, n := range r.Nodes {
@@ -122,14 +130,17 @@ func (r *IdleTables) print(w io.Writer) {
 
 // idleTables opens n more tables through the nodes, plays each idleMoves
 // moves, and reports what the servers' heap and goroutines grew by per
-// table once they are quiet: summed over the nodes, and each node's.
-// HeapAlloc counts garbage not yet collected, so the servers should run
-// with a low GOGC for the figure to be mostly the tables' live heap.
-func (t *tester) idleTables(ctx context.Context, n int) (*IdleTables, error) {
+// table once they are quiet: summed over the nodes, and each node's,
+// and with the servers' pids their resident sets from /proc. HeapAlloc
+// counts garbage not yet collected, so the servers should run with a
+// low GOGC for the heap's figure to be mostly the tables' live heap; the
+// resident set is taken as the servers run, at whatever GOGC they have.
+func (t *tester) idleTables(ctx context.Context, n int, pids []int) (*IdleTables, error) {
 	before, err := t.settledMetrics(ctx)
 	if err != nil {
 		return nil, err
 	}
+	rss0 := residentSets(pids)
 	if _, err := t.openIdle(ctx, n); err != nil {
 		return nil, fmt.Errorf("opening the idle tables: %w", err)
 	}
@@ -137,7 +148,11 @@ func (t *tester) idleTables(ctx context.Context, n int) (*IdleTables, error) {
 	if err != nil {
 		return nil, err
 	}
+	rss1 := residentSets(pids)
 	r := &IdleTables{Tables: n, LoadAverage: loadAverage()}
+	if rss0 > 0 && rss1 > 0 {
+		r.Resident, r.ResidentKnown = (rss1-rss0)/float64(n), true
+	}
 	for i := range t.nodes {
 		b, a := before[i], after[i]
 		d := IdleNode{

@@ -114,7 +114,7 @@ type Config struct {
 	IdleSockets int
 	// IdleTables, instead of the runs, opens this many more tables, plays
 	// each a few moves, and reports the heap and goroutines the servers
-	// hold per idle table.
+	// hold per idle table (and their resident sets, with ServerPIDs).
 	IdleTables int
 	// IdleCPU, instead of the runs, opens IdleTables tables played a few
 	// moves and IdleSockets spectator sockets onto them (onto Tables live
@@ -205,7 +205,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		t.emit(rep.IdleSockets)
 		return rep, nil
 	case c.IdleTables > 0:
-		if rep.IdleTables, err = t.idleTables(ctx, c.IdleTables); err != nil {
+		if rep.IdleTables, err = t.idleTables(ctx, c.IdleTables, c.ServerPIDs); err != nil {
 			return rep, err
 		}
 		t.emit(rep.IdleTables)

@@ -206,6 +206,31 @@ func TestRunIdleCPU(t *testing.T) {
 	}
 }
 
+// TestRunIdleTables opens idle tables instead of the runs: their heap
+// and, given the server's process (this test's: the server runs in it),
+// its resident set are reported per table, and nothing else is played.
+func TestRunIdleTables(t *testing.T) {
+	cfg := small(testServer(t))
+	cfg.Tables, cfg.IdleTables, cfg.ServerPIDs = 1, 6, []int{os.Getpid()}
+	rep := runSmall(t, cfg)
+	it := rep.IdleTables
+	if it == nil || it.Tables != 6 || len(rep.Runs) != 0 {
+		t.Fatalf("idle tables %+v and %d runs, want 6 tables and no run", it, len(rep.Runs))
+	}
+	if runtime.GOOS == "linux" && !it.ResidentKnown {
+		t.Fatal("the resident set of the server's process was not read")
+	}
+	var out strings.Builder
+	rep.Print(&out)
+	want := `6 idle tables \(10 moves in\) over 1 node\(s\): heap [-+]\d+ bytes a table, [-+][\d.]+ goroutines a table`
+	if it.ResidentKnown {
+		want += `, resident set [-+]\d+ bytes a table`
+	}
+	if !regexp.MustCompile(want).MatchString(out.String()) {
+		t.Fatalf("printed %s", out.String())
+	}
+}
+
 // TestRunRefusesConfig: a configuration that makes no sense is refused
 // before anything is sent, with a word of what is wrong.
 func TestRunRefusesConfig(t *testing.T) {

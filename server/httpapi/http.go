@@ -372,12 +372,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // refused answers a request the door turns away before any handler sees
 // it (the connection's rate limit, another site's page) and reports
-// whether it did; it also sends HSTS when the server is set to. It is a
-// call of its own, not inlined, so that its locals leave the stack before
-// the handler runs: an idle WebSocket keeps ServeHTTP's frame for its
-// whole life, and must fit the goroutine's first 8 KiB of stack.
-//
-//go:noinline
+// whether it did; it also sends HSTS when the server is set to.
 func (h *Handler) refused(w http.ResponseWriter, r *http.Request, now time.Time) bool {
 	if h.lim.SecureCookies {
 		w.Header().Set("Strict-Transport-Security", "max-age=31536000")

@@ -34,9 +34,11 @@ type corkConn struct {
 	net.Conn
 	// pool lends the buffer the writes are kept in while corked (of
 	// *[]byte; the Handler's, shared by its sockets).
-	pool   *sync.Pool
-	mu     sync.Mutex
-	corked bool
+	pool *sync.Pool
+	mu   sync.Mutex
+	// corked counts the corks not yet uncorked: a write corked on its own
+	// (socket.write) inside a move's cork sends nothing early.
+	corked int
 	buf    *[]byte
 	// deadline is the connection's write deadline (see armWrite), and
 	// timeout the least time a write is given (writeTimeout; shorter in
@@ -105,7 +107,7 @@ func (c *corkConn) armWrite(now time.Time) {
 // cork holds back writes until uncork.
 func (c *corkConn) cork() {
 	c.mu.Lock()
-	c.corked = true
+	c.corked++
 	if c.buf == nil {
 		if b, ok := c.pool.Get().(*[]byte); ok {
 			c.buf = b
@@ -121,7 +123,9 @@ func (c *corkConn) cork() {
 func (c *corkConn) uncork() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.corked = false
+	if c.corked--; c.corked > 0 {
+		return nil
+	}
 	if c.buf == nil {
 		return nil
 	}
@@ -141,7 +145,7 @@ func (c *corkConn) uncork() error {
 func (c *corkConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.corked {
+	if c.corked > 0 {
 		if c.werr != nil {
 			return 0, c.werr
 		}
@@ -267,20 +271,26 @@ func (c *corkConn) stopReading() {
 }
 
 // corkHijacker is a response writer whose Hijack hands the WebSocket
-// library a corkConn in place of the connection.
+// library a corkConn in place of the connection, with buffers of its own.
 type corkHijacker struct {
 	http.ResponseWriter
 	d    *Door // its corks' buffers and its metrics
 	conn *corkConn
 }
 
+// The buffers a socket's WebSocket library reads and writes its frames
+// through, which it holds for the socket's life. net/http's are 4 KiB
+// each, and an idle socket does not need them: a client's messages are
+// short (a move, a hello), and the socket corks every message it writes
+// (socket.write), so that the writer needs only hold a frame's header or
+// a control frame (at most 127 bytes) for the frame to leave in one
+// write.
+const (
+	readBuffer  = 512
+	writeBuffer = 128
+)
+
 // Hijack takes the connection over and wraps it.
-//
-// A socket's goroutine is at its deepest in here, flushing the
-// upgrade's answer, and just then it reaches the 8 KiB its stack has:
-// grown a little, this frame (or acceptSocket's) would double every idle
-// socket's stack (BenchmarkIdleSocketMemory). Hence the corkConn is made
-// by a function of its own, not inlined here.
 func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	c, brw, err := http.NewResponseController(h.ResponseWriter).Hijack()
 	if err != nil {
@@ -291,16 +301,21 @@ func (h *corkHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 		return nil, nil, err
 	}
 	h.conn = h.d.corkConn(c)
-	// The server's own writer (and its buffer, which the WebSocket
-	// library takes for its frames) now writes through the cork: a new
-	// one would cost every socket another 4 KiB.
-	brw.Writer.Reset(h.conn)
-	return h.conn, brw, nil
+	return h.conn, h.conn.buffers(brw.Reader), nil
+}
+
+// buffers returns the small reader and writer the WebSocket library is to
+// use over c, in place of net/http's, which go with its request once the
+// handler returns (acceptSocket). A client that sent its first frames
+// before the upgrade's answer keeps net/http's reader, which holds them.
+func (c *corkConn) buffers(r *bufio.Reader) *bufio.ReadWriter {
+	if r.Buffered() == 0 {
+		r = bufio.NewReaderSize(c, readBuffer)
+	}
+	return bufio.NewReadWriter(r, bufio.NewWriterSize(c, writeBuffer))
 }
 
 // corkConn wraps a socket's connection (see corkHijacker.Hijack).
-//
-//go:noinline
 func (d *Door) corkConn(c net.Conn) *corkConn {
 	return newCorkConn(c, &d.corks, d.metrics.socketsBehind)
 }

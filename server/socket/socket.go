@@ -253,7 +253,14 @@ func (s *socket) write(ctx context.Context, b []byte) error {
 		defer cancel()
 		return s.c.Write(wctx, websocket.MessageText, b)
 	}
-	return s.c.Write(context.Background(), websocket.MessageText, b)
+	// Corked, the frame's header and payload leave in one write through
+	// the library's small writer (writeBuffer).
+	s.cc.cork()
+	err := s.c.Write(context.Background(), websocket.MessageText, b)
+	if uerr := s.cc.uncork(); err == nil {
+		err = uerr
+	}
+	return err
 }
 
 // writeCorked is write while the connection is corked, which only fills
@@ -294,11 +301,11 @@ func (d *Door) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		d.fail(w, r, err)
 		return
 	}
-	d.acceptSocket(w, r, func(ctx context.Context, s *socket) (websocket.StatusCode, string) {
+	d.acceptSocket(w, r, func(ctx context.Context, s *socket) (*follow, websocket.StatusCode, string) {
 		if elsewhere {
-			return s.serve(ctx, id, s.remote(r.RemoteAddr))
+			return s.begin(ctx, id, s.remote(r.RemoteAddr))
 		}
-		return s.serve(ctx, id, s.watch)
+		return s.begin(ctx, id, s.watch)
 	})
 }
 
@@ -353,18 +360,24 @@ func (s *socket) remote(remote string) socketOpener {
 }
 
 // acceptSocket upgrades the request to a WebSocket, counts it among the
-// open sockets, runs serve on it and closes it with the code and reason
-// serve returns (or at once, if the server is shutting down).
-func (d *Door) acceptSocket(w http.ResponseWriter, r *http.Request, serve func(context.Context, *socket) (websocket.StatusCode, string)) {
+// open sockets and has begin wait for its hello and open what it
+// follows; then a goroutine of its own serves it (live), or it is closed
+// at once with the code and reason begin returns (or if the server is
+// shutting down). The handler returns once the socket follows its table:
+// net/http's request, its connection's state and its 4 KiB buffers, all
+// held for as long as a handler runs, are let go, and the socket's
+// goroutine, started afresh past the hello's deep calls, holds a stack
+// only as deep as an idle socket's wait (BenchmarkIdleSocketMemory).
+func (d *Door) acceptSocket(w http.ResponseWriter, r *http.Request, begin func(context.Context, *socket) (*follow, websocket.StatusCode, string)) {
 	release, err := d.holdStream(r)
 	if err != nil {
 		d.fail(w, r, err)
 		return
 	}
-	defer release()
 	hj := &corkHijacker{ResponseWriter: w, d: d}
 	c, err := websocket.Accept(hj, r, nil)
 	if err != nil {
+		release()
 		return // Accept has answered
 	}
 	c.SetReadLimit(d.lim.MaxMessage)
@@ -372,37 +385,65 @@ func (d *Door) acceptSocket(w http.ResponseWriter, r *http.Request, serve func(c
 	s.heldPush = s.pushHeld
 	if !d.addSocket(s) {
 		c.Close(websocket.StatusGoingAway, reasonShutdown)
+		release()
 		return
 	}
-	defer d.dropSocket(s)
 	d.metrics.sockets.Add(1)
-	defer d.metrics.sockets.Add(-1)
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	code, reason := serve(ctx, s)
-	c.Close(code, reason)
+	f, code, reason := begin(ctx, s)
+	if f == nil {
+		s.finish(cancel, release, code, reason)
+		return
+	}
+	go s.live(ctx, f, cancel, release)
 }
 
-// serve runs the socket onto table id, followed through what open gives,
-// until it ends, and returns the close code and reason to send. A later
-// hello that names a table moves the socket on to that table (moveOn):
-// it then serves that one (serveTable).
-func (s *socket) serve(ctx context.Context, id string, open socketOpener) (websocket.StatusCode, string) {
+// live serves the socket from its first table on until it ends, and
+// closes it (see acceptSocket).
+func (s *socket) live(ctx context.Context, f *follow, cancel context.CancelFunc, release func()) {
+	code, reason := s.serve(ctx, f)
+	s.finish(cancel, release, code, reason)
+}
+
+// finish closes the socket with code and reason and lets go of what it
+// held.
+func (s *socket) finish(cancel context.CancelFunc, release func(), code websocket.StatusCode, reason string) {
+	s.c.Close(code, reason)
+	cancel()
+	s.d.metrics.sockets.Add(-1)
+	s.d.dropSocket(s)
+	release()
+}
+
+// begin waits for the socket's hello and opens the follower of table id
+// through open. It returns what the socket is to follow, or nil and the
+// close code and reason to send.
+func (s *socket) begin(ctx context.Context, id string, open socketOpener) (*follow, websocket.StatusCode, string) {
 	hello, code, reason := s.hello(ctx)
 	if code != 0 {
-		return code, reason
+		return nil, code, reason
 	}
 	if hello.Table != "" && hello.Table != id {
 		err := refuse.Bad("the hello names table %s, but the socket was opened onto %s", hello.Table, id)
 		s.sendError(ctx, hello.ID, err)
-		return websocket.StatusPolicyViolation, clipReason(err.Error())
+		return nil, websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
 	next, err := open(ctx, s.p, id, hello)
 	if err != nil {
 		s.sendError(ctx, hello.ID, err)
-		return websocket.StatusPolicyViolation, clipReason(err.Error())
+		return nil, websocket.StatusPolicyViolation, clipReason(err.Error())
 	}
+	return next, 0, ""
+}
+
+// serve runs the socket on the table next names until it ends, and
+// returns the close code and reason to send. A later hello that names a
+// table moves the socket on to that table (moveOn): it then serves that
+// one (serveTable).
+func (s *socket) serve(ctx context.Context, next *follow) (websocket.StatusCode, string) {
 	for {
+		var code websocket.StatusCode
+		var reason string
 		code, reason, next = s.serveTable(ctx, next)
 		if code == statusLeave {
 			next, code, reason = s.between(ctx)

@@ -132,6 +132,11 @@ type Service struct {
 
 	lexMu sync.Mutex
 	lexes map[string]*lexicon.Lexicon
+	// defaults holds each game's rules with every option at its default,
+	// one map shared by every table that leaves them so (rules, once
+	// resolved, are only read): a map of its own cost each table some
+	// 650 bytes. Guarded by lexMu.
+	defaults map[string]game.Rules
 
 	auth *auth.Auth
 	// chatLimits limits each identity's chat messages and each table's,
@@ -232,7 +237,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	s = &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
-		tables: map[string]*table{}, lexes: map[string]*lexicon.Lexicon{},
+		tables: map[string]*table{}, lexes: map[string]*lexicon.Lexicon{}, defaults: map[string]game.Rules{},
 		botSem:     make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		chatLimits: chat.NewLimits(chat.Rates{}),
 		auth:       cfg.Auth, observers: cfg.Observers, lobbyPeers: cfg.LobbyPeers,
@@ -316,6 +321,30 @@ func (s *Service) lexicon(name string) (*lexicon.Lexicon, error) {
 	return l, nil
 }
 
+// rules resolves a table's rule options raw for g, as game.ResolveFor
+// does (or, for a table read back from the store, game.Resolve: the rules
+// it was made with stand); rules left all at their defaults are the
+// game's shared map.
+func (s *Service) rules(g game.Game, raw map[string]json.RawMessage, stored bool) (game.Rules, error) {
+	if len(raw) > 0 {
+		if stored {
+			return game.Resolve(g.Options(), raw)
+		}
+		return game.ResolveFor(g, raw)
+	}
+	s.lexMu.Lock()
+	defer s.lexMu.Unlock()
+	if r, ok := s.defaults[g.Name()]; ok {
+		return r, nil
+	}
+	r, err := game.ResolveFor(g, nil)
+	if err != nil {
+		return nil, err
+	}
+	s.defaults[g.Name()] = r
+	return r, nil
+}
+
 // restore rebuilds a table from its stored form by replaying its record.
 func (s *Service) restore(row store.Table) (*table, error) {
 	var m meta
@@ -333,7 +362,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", row.ID, err)
 	}
-	rules, err := game.Resolve(g.Options(), m.Rules)
+	rules, err := s.rules(g, m.Rules, true)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", row.ID, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"parlour/game"
 	"parlour/server/chat"
@@ -185,11 +186,18 @@ type table struct {
 	evictQueued bool
 
 	// pushed holds the socket messages encoded for the table's current
-	// version, one per view (see sharedUpdate), and info the encoding of
-	// its public information that they share; encodings of older
+	// version, one per view (see sharedUpdate), and infoEnc the encoding
+	// of its public information that they share; encodings of older
 	// versions, or older than maxShareAge, are dropped at the next look.
-	pushed  []*encodedUpdate
-	infoEnc *encodedInfo
+	// Both are held weakly: they are worth keeping only for the sockets
+	// that ask within maxShareAge, and an idle table would otherwise hold
+	// its last update, a few kilobytes a view, for as long as it idles;
+	// the collector takes them once no socket is writing them (and one
+	// taken early is only encoded again). infoLen is the last info's
+	// length, to size the next one's buffer.
+	pushed  []weak.Pointer[encodedUpdate]
+	infoEnc weak.Pointer[encodedInfo]
+	infoLen int
 	// rulesEnc is cfg.Rules encoded, once: the rules never change.
 	rulesEnc []byte
 	// commitments are the seats' commitments, once play has started.
@@ -218,7 +226,7 @@ type encodedInfo struct {
 // infoJSON returns the table's public information encoded, shared by the
 // updates of every seat at one version. t.mu must be held.
 func (t *table) infoJSON(now time.Time) ([]byte, error) {
-	if e := t.infoEnc; e != nil && e.version == t.version() && now.Sub(e.made) < maxShareAge {
+	if e := t.infoEnc.Value(); e != nil && e.version == t.version() && now.Sub(e.made) < maxShareAge {
 		return e.b, nil
 	}
 	if t.rulesEnc == nil {
@@ -229,15 +237,15 @@ func (t *table) infoJSON(now time.Time) ([]byte, error) {
 		t.rulesEnc = r
 	}
 	size := 1024
-	if t.infoEnc != nil { // the last version's: the next is about as long
-		size = len(t.infoEnc.b) + 128
+	if t.infoLen > 0 { // the last version's: the next is about as long
+		size = t.infoLen + 128
 	}
 	in := t.info()
 	b, err := in.appendJSON(make([]byte, 0, size), t.rulesEnc)
 	if err != nil {
 		return nil, err
 	}
-	t.infoEnc = &encodedInfo{version: t.version(), made: now, b: b}
+	t.infoEnc, t.infoLen = weak.Make(&encodedInfo{version: t.version(), made: now, b: b}), len(b)
 	return b, nil
 }
 
@@ -247,7 +255,7 @@ func (t *table) infoJSON(now time.Time) ([]byte, error) {
 func (t *table) forgetShared() {
 	clear(t.pushed)
 	t.pushed = t.pushed[:0]
-	t.infoEnc = nil
+	t.infoEnc = weak.Pointer[encodedInfo]{}
 }
 
 // version returns the table's version: one more at every change.
@@ -665,18 +673,22 @@ type encodedUpdate struct {
 // must be held.
 func (t *table) sharedUpdate(seat game.Seat, since, tail int, now time.Time) (e *encodedUpdate, first bool) {
 	v := t.version()
-	if len(t.pushed) > 0 && (t.pushed[0].version != v || now.Sub(t.pushed[0].made) >= maxShareAge) {
-		clear(t.pushed)
-		t.pushed = t.pushed[:0]
+	// The first entry stands for all: they were made at one version,
+	// within maxShareAge. One the collector took goes with the others.
+	if len(t.pushed) > 0 {
+		if e := t.pushed[0].Value(); e == nil || e.version != v || now.Sub(e.made) >= maxShareAge {
+			clear(t.pushed)
+			t.pushed = t.pushed[:0]
+		}
 	}
-	for _, e := range t.pushed {
-		if e.seat == seat && e.since == since && e.tail == tail {
+	for _, p := range t.pushed {
+		if e := p.Value(); e != nil && e.seat == seat && e.since == since && e.tail == tail {
 			return e, false
 		}
 	}
 	e = &encodedUpdate{version: v, since: since, seat: seat, tail: tail, made: now}
 	e.ready.Lock()
-	t.pushed = append(t.pushed, e)
+	t.pushed = append(t.pushed, weak.Make(e))
 	return e, true
 }
 

@@ -94,7 +94,7 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 	if n := len(req.Seats); n < lo || n > hi {
 		return Seated{}, refuse.Bad("%s seats %d to %d players; you asked for %s", g.Title(), lo, hi, game.Count(n, "seat", "seats"))
 	}
-	rules, err := game.ResolveFor(g, req.Rules)
+	rules, err := s.rules(g, req.Rules, false)
 	if err != nil {
 		return Seated{}, refuse.Bad("%v", err)
 	}

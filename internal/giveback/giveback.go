@@ -1,0 +1,181 @@
+// Package giveback returns the heap's free memory to the operating
+// system once a process has gone quiet.
+//
+// A Go program's collector lets the heap grow to its goal before it runs,
+// and keeps what it freed for the next burst: with GOGC at 400, the goal
+// is five times the live heap, so a server that made ten thousand tables
+// in a minute and then waits holds three or four times the memory those
+// tables need, for as long as it waits. A Watcher notices the quiet after
+// such a burst and gives that memory back, once: it collects and returns
+// every free page (debug.FreeOSMemory). A busy process is left alone, and
+// a process that stays quiet is hardly woken: the Watcher looks only
+// after the collector has run and while allocations go on, and a quiet
+// process's collector runs only when the runtime forces it to, every two
+// minutes (the Watcher then looks once, a second later, and finds nothing
+// to do).
+package giveback
+
+import (
+	"log/slog"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+// Defaults of Config.
+const (
+	// DefaultQuiet is how long a process must allocate next to nothing.
+	DefaultQuiet = time.Second
+	// DefaultQuietBytes is "next to nothing": a few moves a second.
+	DefaultQuietBytes = 256 << 10
+	// DefaultWorth is how much the process must have allocated since it
+	// last gave memory back for a collection to be worth running again.
+	DefaultWorth = 16 << 20
+)
+
+// Config says when a Watcher gives memory back. Zero fields take the
+// defaults.
+type Config struct {
+	// Quiet is how long the process must allocate fewer than QuietBytes.
+	Quiet      time.Duration
+	QuietBytes uint64
+	// Worth is the least the process must have allocated since memory
+	// was last given back.
+	Worth uint64
+	// Release gives the memory back (debug.FreeOSMemory; tests count).
+	Release func()
+	Log     *slog.Logger
+}
+
+// Watcher gives memory back after bursts (see the package's doc).
+type Watcher struct {
+	cfg     Config
+	mu      sync.Mutex
+	stopped bool
+	armed   bool // the timer is set
+	timer   *time.Timer
+	seen    uint64 // bytes allocated when the timer was set
+	gave    uint64 // bytes allocated when memory was last given back
+	sample  []metrics.Sample
+	// releases counts the times memory was given back.
+	releases int
+}
+
+// Start starts watching the process's allocations; Stop ends it.
+func Start(cfg Config) *Watcher {
+	if cfg.Quiet <= 0 {
+		cfg.Quiet = DefaultQuiet
+	}
+	if cfg.QuietBytes == 0 {
+		cfg.QuietBytes = DefaultQuietBytes
+	}
+	if cfg.Worth == 0 {
+		cfg.Worth = DefaultWorth
+	}
+	if cfg.Release == nil {
+		cfg.Release = debug.FreeOSMemory
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	w := &Watcher{cfg: cfg, sample: []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}}
+	w.mu.Lock()
+	w.gave = w.allocated()
+	w.arm()
+	w.mu.Unlock()
+	watchCollections(w)
+	return w
+}
+
+// Stop stops the Watcher; it gives nothing back from then on.
+func (w *Watcher) Stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopped = true
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+}
+
+// Releases returns how many times the Watcher has given memory back.
+func (w *Watcher) Releases() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.releases
+}
+
+// sentinel is an object made to be collected: its finalizer tells the
+// Watcher that the collector ran, and makes the next one. (It holds a
+// pointer so that it is not one of the tiny objects whose finalizers
+// may never run.)
+type sentinel struct{ w *Watcher }
+
+// watchCollections has w.collected called after the next collection.
+func watchCollections(w *Watcher) {
+	runtime.SetFinalizer(&sentinel{w}, func(s *sentinel) { s.w.collected() })
+}
+
+// collected runs after each collection, on the finalizers' goroutine:
+// the process allocated enough to need one, so it may go quiet next.
+func (w *Watcher) collected() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	watchCollections(w)
+	if !w.armed {
+		w.arm()
+	}
+}
+
+// arm sets the timer to look after Quiet. w.mu must be held.
+func (w *Watcher) arm() {
+	w.armed = true
+	w.seen = w.allocated()
+	if w.timer == nil {
+		w.timer = time.AfterFunc(w.cfg.Quiet, w.look)
+		return
+	}
+	w.timer.Reset(w.cfg.Quiet)
+}
+
+// look runs Quiet after the timer was set: while the process allocates
+// it looks again later; once it is quiet it gives memory back if it
+// allocated enough since it last did, and waits for the next collection.
+func (w *Watcher) look() {
+	w.mu.Lock()
+	if w.stopped {
+		w.mu.Unlock()
+		return
+	}
+	now := w.allocated()
+	if now-w.seen >= w.cfg.QuietBytes {
+		w.seen = now
+		w.timer.Reset(w.cfg.Quiet)
+		w.mu.Unlock()
+		return
+	}
+	w.armed = false
+	grown := now - w.gave
+	give := grown >= w.cfg.Worth
+	w.mu.Unlock()
+	if !give {
+		return
+	}
+	start := time.Now()
+	w.cfg.Release()
+	w.mu.Lock()
+	w.gave = w.allocated()
+	w.releases++
+	w.mu.Unlock()
+	w.cfg.Log.Debug("gave the heap's free memory back to the system", "allocated since the last time", grown, "took", time.Since(start))
+}
+
+// allocated returns the bytes the process has allocated on the heap.
+func (w *Watcher) allocated() uint64 {
+	metrics.Read(w.sample)
+	return w.sample[0].Value.Uint64()
+}

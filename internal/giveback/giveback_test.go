@@ -1,0 +1,81 @@
+package giveback
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// burst allocates about n bytes that become garbage at once.
+func burst(n int) {
+	var keep [][]byte
+	for range n / (64 << 10) {
+		keep = append(keep, make([]byte, 64<<10))
+	}
+	runtime.KeepAlive(keep)
+}
+
+// armed reports whether w's timer is set.
+func (w *Watcher) isArmed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.armed
+}
+
+// waitArmed waits, for up to a minute, until the collector's finalizer
+// has set w looking again.
+func waitArmed(t *testing.T, w *Watcher) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !w.isArmed(); {
+		if time.Now().After(deadline) {
+			t.Fatal("waited a minute for a collection to set the Watcher looking")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestGivesBackOnceAfterABurst drives a Watcher's looks by hand (its own
+// timer would wait an hour): memory is given back only once the process
+// is quiet after allocating more than Worth, not while it allocates, and
+// not again while it stays quiet, however often the collector runs; a
+// Watcher stopped gives nothing back. (Not parallel: it counts the whole
+// process's allocations.)
+func TestGivesBackOnceAfterABurst(t *testing.T) {
+	released := 0
+	w := Start(Config{Quiet: time.Hour, QuietBytes: 4 << 20, Worth: 32 << 20, Release: func() { released++ }})
+	defer w.Stop()
+	steps := []struct {
+		name  string
+		alloc int  // bytes allocated before the look
+		gc    bool // a collection runs first, and must set the Watcher looking
+		want  int  // releases after the look
+		armed bool // the Watcher looks again after it
+	}{
+		{"busy", 64 << 20, false, 0, true},
+		{"quiet after the burst", 0, false, 1, false},
+		{"quiet, a collection later", 0, true, 1, false},
+		{"quiet, another collection later", 0, true, 1, false},
+		{"a burst less than Worth", 8 << 20, true, 1, true},
+		{"quiet after it", 0, false, 1, false},
+		{"a second burst", 64 << 20, true, 1, true},
+		{"quiet after the second", 0, false, 2, false},
+	}
+	for _, st := range steps {
+		if st.gc {
+			runtime.GC()
+			waitArmed(t, w)
+		}
+		burst(st.alloc)
+		w.look()
+		if released != st.want || w.isArmed() != st.armed {
+			t.Fatalf("%s: given back %d times, looking again %v; want %d, %v", st.name, released, w.isArmed(), st.want, st.armed)
+		}
+	}
+	w.Stop()
+	burst(64 << 20)
+	w.look()
+	w.look()
+	if released != 2 {
+		t.Fatalf("given back %d times, want 2: a stopped Watcher gave memory back", released)
+	}
+}
