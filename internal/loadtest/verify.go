@@ -10,6 +10,11 @@ import (
 	"time"
 )
 
+// maxUnavailable is how many times in a row a record's read-back is
+// asked again after a 503, a tenth of a second apart: a cluster answers
+// so while the table changes hands, which takes a moment.
+const maxUnavailable = 50
+
 // record is what verify reads of a table's record.
 type record struct {
 	Players []string `json:"players"`
@@ -46,11 +51,16 @@ func (t *tester) verify(ctx context.Context) (int, error) {
 }
 
 // readRecord reads tb's record through node at, waiting out the server's
-// rate limits, which apply to this read-back too.
+// rate limits, which apply to this read-back too, and a cluster's "try
+// again" while the table changes hands between its nodes.
 func (t *tester) readRecord(ctx context.Context, at int, tb *table) (*record, error) {
 	var rec record
-	for {
+	for unavailable := 0; ; {
 		st, err := t.getAt(ctx, at, "/api/v1/tables/"+tb.id+"/record", tb.seats[0], &rec)
+		if st == http.StatusServiceUnavailable && unavailable < maxUnavailable {
+			unavailable++
+			st = http.StatusTooManyRequests
+		}
 		if st == http.StatusTooManyRequests {
 			if err := sleep(ctx, 100*time.Millisecond); err != nil {
 				return nil, err
