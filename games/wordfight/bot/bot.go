@@ -93,15 +93,18 @@ type params struct {
 	// it trails (see model.value).
 	early float64
 	// safe is the lead, under multiply, by which the player expects to be
-	// ahead after a word before it declares one that ends the game.
+	// ahead after a word before it declares one that ends the game: its
+	// rivals' scores are guesses, about 24 points off (root mean square)
+	// against the careful player.
 	safe float64
 	// win and lose are what a strike that may end the game is worth, per
 	// unit of chance, while the player expects to end it ahead (win) or
 	// not (lose).
 	win, lose float64
 	// safeEarly is the lead by which the player expects to be ahead after
-	// a word before a strike that does not end the game is welcome: short
-	// of it, the strike brings the rivals nearer to ending the game.
+	// a word before a strike that does not end the game is welcome (never
+	// less than safe): short of it, the strike brings the rivals nearer to
+	// ending the game.
 	safeEarly float64
 	// lastRoom multiplies room once the next strike ends the game.
 	lastRoom float64
@@ -126,7 +129,7 @@ func levelParams(level string) (params, error) {
 	case game.Strong:
 		return params{level: level, rarest: 50, candidates: 1500, best: true, open: true, model: true, extend: true,
 			future: 0.3, room: 30, imagine: 24, shortlist: 80, suit: 3, crossers: 3000,
-			early: 8, safe: 10, win: 8, lose: 8, safeEarly: 10, lastRoom: 1, ends: 6, lost: 0.3}, nil
+			early: 8, safe: 30, win: 8, lose: 8, safeEarly: 10, lastRoom: 1, ends: 6, lost: 0.3}, nil
 	}
 	return params{}, fmt.Errorf("no Word Fight player level %q (there are %s)", level, strings.Join(Levels(), ", "))
 }

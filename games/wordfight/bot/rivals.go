@@ -15,13 +15,17 @@ import (
 
 // imagined is a sample of grids a rival may hold: the public list replayed
 // into empty grids the way a player who places each word for the most
-// points would, drawing among equal placements at random. It is all the
+// points would, keeping, among equal placements, those with the most clear
+// squares beyond the word's ends (up to ends a side; where a longer word
+// holding it may go), and drawing among those at random. It is all the
 // public list says about a rival's grid: which words it took, in which
 // order, which it could not, and which it chose to declare. The sample is
 // drawn again after each word (a particle filter): grids that could not
 // take a word the rival placed drop out, and at the rival's own
 // declarations each grid is weighed by the letters the word reuses in it,
-// since a player likely declares words that suit its grid.
+// since a player likely declares words that suit its grid. A word the
+// rival placed that no grid can take still counts, in every grid, the
+// points of a word with a share lost of its letters reused.
 type imagined struct {
 	grids []*wordfight.Grid
 	score float64 // the rival's points, averaged over the grids
