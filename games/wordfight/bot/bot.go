@@ -88,6 +88,34 @@ type params struct {
 	extend bool
 	// model weighs the other players' likely answers when declaring.
 	model bool
+	// early is what a strike that does not end the game is worth, at
+	// most, to a declaration: a gain while the player leads, a loss while
+	// it trails (see model.value).
+	early float64
+	// safe is the lead, under multiply, by which the player expects to be
+	// ahead after a word before it declares one that ends the game: its
+	// rivals' scores are guesses, about 24 points off (root mean square)
+	// against the careful player.
+	safe float64
+	// win and lose are what a strike that may end the game is worth, per
+	// unit of chance, while the player expects to end it ahead (win) or
+	// not (lose).
+	win, lose float64
+	// safeEarly is the lead by which the player expects to be ahead after
+	// a word before a strike that does not end the game is welcome (never
+	// less than safe): short of it, the strike brings the rivals nearer to
+	// ending the game.
+	safeEarly float64
+	// lastRoom multiplies room once the next strike ends the game.
+	lastRoom float64
+	// lost is the share of a word's letters the player expects a rival
+	// to have reused when none of its imagined grids takes a word the
+	// rival placed.
+	lost float64
+	// ends, when above 0, has the imagined rivals break ties between
+	// their best-scoring placements by the clear squares beyond the
+	// word's ends, up to ends a side, as a player keeping room would.
+	ends int
 }
 
 func levelParams(level string) (params, error) {
@@ -100,7 +128,8 @@ func levelParams(level string) (params, error) {
 		return params{level: level, rarest: 35, candidates: 40, best: true}, nil
 	case game.Strong:
 		return params{level: level, rarest: 50, candidates: 1500, best: true, open: true, model: true, extend: true,
-			future: 0.3, room: 30, imagine: 24, shortlist: 80, suit: 3, crossers: 3000}, nil
+			future: 0.3, room: 30, imagine: 24, shortlist: 80, suit: 3, crossers: 3000,
+			early: 8, safe: 30, win: 8, lose: 8, safeEarly: 10, lastRoom: 1, ends: 6, lost: 0.3}, nil
 	}
 	return params{}, fmt.Errorf("no Word Fight player level %q (there are %s)", level, strings.Join(Levels(), ", "))
 }
@@ -200,7 +229,7 @@ func (b *Bot) Move(ctx context.Context, cfg game.Config, seat game.Seat, view an
 	rng := b.rng(v)
 	if v.Current != "" {
 		word := strings.ToLower(v.Current)
-		p, ok := b.place(ctx, rng, v.Rules, g, word)
+		p, ok := b.place(ctx, rng, v, g, word)
 		if !ok {
 			return "cannot", nil
 		}

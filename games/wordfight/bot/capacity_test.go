@@ -181,11 +181,11 @@ func TestRoomValue(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s does not fit", w)
 		}
-		if got := b.roomValue(v.Rules, g, w); got > float64(top) || got < float64(top)-b.p.room {
+		if got := b.roomValue(v.Rules, g, w, b.p.room); got > float64(top) || got < float64(top)-b.p.room {
 			t.Errorf("%s: room value %.2f, want between %d-%v and %d", w, got, top, b.p.room, top)
 		}
 	}
-	if got := b.roomValue(v.Rules, g, "buzz"); !math.IsInf(got, -1) {
+	if got := b.roomValue(v.Rules, g, "buzz", b.p.room); !math.IsInf(got, -1) {
 		t.Errorf("BUZZ, which crosses nothing: room value %v, want -Inf", got)
 	}
 }

@@ -52,6 +52,7 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 		return b.shortest(longest)
 	}
 	m := newModel(v)
+	m.early, m.safe, m.win, m.lose, m.safeEarly = b.p.early, b.p.safe, b.p.win, b.p.lose, b.p.safeEarly
 	type scored struct {
 		w    string
 		mine int
@@ -99,7 +100,7 @@ func (b *Bot) declare(ctx context.Context, rng *rand.Rand, v *wordfight.View, g 
 			if b.p.room > 0 {
 				// The room the word's placement leaves in the player's
 				// own grid for the rivals' later long words.
-				top[i].val += b.roomValue(v.Rules, g, w) - float64(top[i].mine)
+				top[i].val += b.roomValue(v.Rules, g, w, b.roomWeight(v)) - float64(top[i].mine)
 			}
 		}
 		slices.SortStableFunc(top, func(x, y scored) int { return cmp.Compare(y.val, x.val) })
@@ -227,6 +228,9 @@ type model struct {
 	limit   int
 	perWord bool
 	mult    bool
+	// early, safe, win and lose are the player's params of the same
+	// names.
+	early, safe, win, lose, safeEarly float64
 }
 
 type rival struct {
@@ -306,9 +310,9 @@ func (m *model) value(w string, mine int, guess func(i int) (p, pts float64)) fl
 	// Strikes end the game: welcome while ahead, feared while behind.
 	left := float64(m.limit - m.strikes)
 	after := m.lead + float64(mine) - gain
-	margin := 3.0
+	margin, earlyMargin := 3.0, 3.0
 	if m.mult {
-		margin = 10
+		margin, earlyMargin = m.safe, max(m.safe, m.safeEarly)
 	}
 	switch {
 	case strikes == 0:
@@ -319,10 +323,14 @@ func (m *model) value(w string, mine int, guess func(i int) (p, pts float64)) fl
 		val += 100
 	case strikes >= left:
 		val -= 100
-	case after > margin:
-		val += 8 * strikes / left
+	case left <= 1 && after > margin:
+		val += m.win * strikes
+	case left <= 1:
+		val -= m.lose * strikes
+	case after > earlyMargin:
+		val += m.early * strikes / left
 	default:
-		val -= 8 * strikes / left
+		val -= m.early * strikes / left
 	}
 	// Between equals, more distinct letters give later words more to cross.
 	return val + distinct(w)/20

@@ -15,7 +15,8 @@ import (
 const maxTies = 24
 
 // place chooses where to put word in g, or reports that it cannot.
-func (b *Bot) place(ctx context.Context, rng *rand.Rand, rules wordfight.Rules, g *wordfight.Grid, word string) (wordfight.Placement, bool) {
+func (b *Bot) place(ctx context.Context, rng *rand.Rand, v *wordfight.View, g *wordfight.Grid, word string) (wordfight.Placement, bool) {
+	rules := v.Rules
 	if b.p.first {
 		return g.CanPlace(b.lex, word)
 	}
@@ -52,13 +53,14 @@ func (b *Bot) place(ctx context.Context, rng *rand.Rand, rules wordfight.Rules, 
 		option
 		val float64
 	}
+	room := b.roomWeight(v)
 	ws := make([]weighed, len(all))
 	for i, o := range all {
 		ws[i] = weighed{o, float64(o.pts)}
-		if b.p.room > 0 {
+		if room > 0 {
 			h := g.Clone()
 			h.Place(word, o.p)
-			ws[i].val -= b.roomCost(h)
+			ws[i].val -= b.roomCost(h, room)
 		}
 	}
 	slices.SortStableFunc(ws, func(x, y weighed) int { return cmp.Compare(y.val, x.val) })
@@ -84,20 +86,29 @@ func (b *Bot) place(ctx context.Context, rng *rand.Rand, rules wordfight.Rules, 
 
 // roomCost is what the strong player expects to lose on the rivals' later
 // long words when its grid is h: how cramped h is for them (see cramp),
-// times the weight of a miss.
-func (b *Bot) roomCost(h *wordfight.Grid) float64 {
-	return b.p.room * cramp(b.vocab.capacity().capacity(h))
+// times room, the weight of a miss.
+func (b *Bot) roomCost(h *wordfight.Grid, room float64) float64 {
+	return room * cramp(b.vocab.capacity().capacity(h))
+}
+
+// roomWeight is the weight of a miss in v's position: the player's room,
+// times lastRoom once a miss, a strike, ends the game.
+func (b *Bot) roomWeight(v *wordfight.View) float64 {
+	if v.StrikeLimit-v.Strikes <= 1 {
+		return b.p.room * b.p.lastRoom
+	}
+	return b.p.room
 }
 
 // roomValue returns the most that placing word in g scores less the room
 // cost of the grid it leaves (see roomCost): what declaring word is worth
 // to the player's own grid, room included.
-func (b *Bot) roomValue(rules wordfight.Rules, g *wordfight.Grid, word string) float64 {
+func (b *Bot) roomValue(rules wordfight.Rules, g *wordfight.Grid, word string, room float64) float64 {
 	best := math.Inf(-1)
 	for p, reused := range g.Placements(b.lex, word) {
 		h := g.Clone()
 		h.Place(word, p)
-		best = max(best, float64(rules.Score(reused, len(word)))-b.roomCost(h))
+		best = max(best, float64(rules.Score(reused, len(word)))-b.roomCost(h, room))
 	}
 	return best
 }

@@ -15,13 +15,17 @@ import (
 
 // imagined is a sample of grids a rival may hold: the public list replayed
 // into empty grids the way a player who places each word for the most
-// points would, drawing among equal placements at random. It is all the
+// points would, keeping, among equal placements, those with the most clear
+// squares beyond the word's ends (up to ends a side; where a longer word
+// holding it may go), and drawing among those at random. It is all the
 // public list says about a rival's grid: which words it took, in which
 // order, which it could not, and which it chose to declare. The sample is
 // drawn again after each word (a particle filter): grids that could not
 // take a word the rival placed drop out, and at the rival's own
 // declarations each grid is weighed by the letters the word reuses in it,
-// since a player likely declares words that suit its grid.
+// since a player likely declares words that suit its grid. A word the
+// rival placed that no grid can take still counts, in every grid, the
+// points of a word with a share lost of its letters reused.
 type imagined struct {
 	grids []*wordfight.Grid
 	score float64 // the rival's points, averaged over the grids
@@ -58,10 +62,19 @@ func (b *Bot) imagine(ctx context.Context, v *wordfight.View, board *wordfight.B
 		for i, g := range grids {
 			best = best[:0]
 			top[i], placed[i] = -1, false
+			open := -1 // the clear squares beyond the ends of best's words
 			for p, r := range g.Placements(b.lex, w) {
-				switch cmp.Compare(r, top[i]) {
+				c := cmp.Compare(r, top[i])
+				o := 0
+				if b.p.ends > 0 && c >= 0 {
+					o = clearBeyond(g, p, len(w), b.p.ends)
+					if c == 0 {
+						c = cmp.Compare(o, open)
+					}
+				}
+				switch c {
 				case 1:
-					top[i], best = r, append(best[:0], p)
+					top[i], open, best = r, o, append(best[:0], p)
 				case 0:
 					best = append(best, p)
 				}
@@ -105,9 +118,18 @@ func (b *Bot) imagine(ctx context.Context, v *wordfight.View, board *wordfight.B
 			grids, at, reused, placed, scores = ng, nat, nr, np, ns
 		}
 		for i, g := range grids {
-			if placed[i] {
+			switch {
+			case placed[i]:
 				g.Place(w, at[i])
 				scores[i] += float64(v.Rules.Score(reused[i], len(w)))
+			case sum == 0 && g.Len() > 0:
+				// No imagined grid takes a word the rival placed: the
+				// sample has lost the rival's grid, but not its points.
+				pts := float64(len(w))
+				if v.Rules.Multiply {
+					pts *= b.p.lost * float64(len(w))
+				}
+				scores[i] += pts
 			}
 		}
 	}
@@ -152,4 +174,26 @@ func lowerWord(w string) string {
 		}
 	}
 	return string(out)
+}
+
+// clearBeyond counts the empty usable squares beyond either end of a word
+// of n letters at p, at most most a side: the room a longer word holding
+// it would need. A player that keeps such room places a word, among its
+// best-scoring placements, where this is greatest.
+func clearBeyond(g *wordfight.Grid, p wordfight.Placement, n, most int) int {
+	dr, dc := 0, 1
+	if p.Down {
+		dr, dc = 1, 0
+	}
+	total := 0
+	for _, end := range [2]struct{ r, c, step int }{{p.Row, p.Col, -1}, {p.Row + dr*(n-1), p.Col + dc*(n-1), 1}} {
+		for k := 1; k <= most; k++ {
+			r, c := end.r+end.step*dr*k, end.c+end.step*dc*k
+			if !g.Board().Usable(r, c) || g.At(r, c) != 0 {
+				break
+			}
+			total++
+		}
+	}
+	return total
 }

@@ -41,3 +41,35 @@ func TestImagine(t *testing.T) {
 		t.Errorf("GUSH: place chance %v, want 0", p)
 	}
 }
+
+// TestClearBeyond counts the room beyond a word's ends, stopping at a
+// letter, an unusable square or the board's edge, and at most a side.
+func TestClearBeyond(t *testing.T) {
+	t.Parallel()
+	g, err := wordfight.GridFromRows([]string{
+		".....",
+		"#.CAT",
+		".....",
+		".....",
+		"..B..",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		at   wordfight.Placement
+		n    int
+		most int
+		want int
+	}{
+		{wordfight.Placement{Row: 1, Col: 2}, 3, 6, 1},             // CAT: one square, then #; the edge after
+		{wordfight.Placement{Row: 0, Col: 2, Down: true}, 2, 6, 2}, // the edge above; two squares, then B
+		{wordfight.Placement{Row: 2, Col: 0}, 2, 6, 3},
+		{wordfight.Placement{Row: 2, Col: 0}, 2, 2, 2},
+		{wordfight.Placement{Row: 0, Col: 0, Down: true}, 1, 6, 0},
+	} {
+		if got := clearBeyond(g, c.at, c.n, c.most); got != c.want {
+			t.Errorf("clearBeyond(%v, %d, %d) = %d, want %d", c.at, c.n, c.most, got, c.want)
+		}
+	}
+}
