@@ -17,12 +17,10 @@ package cluster
 // service takes it up from the store.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -164,16 +162,10 @@ func (c *Node) serveEventHTTP(w http.ResponseWriter, r *http.Request, id string)
 	if owner == "" {
 		return false
 	}
-	var body []byte
-	if r.Body != nil && r.Body != http.NoBody {
-		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, bus.MaxData/2))
-		if err != nil {
-			c.fail(w, r, refuse.With(http.StatusRequestEntityTooLarge, "the request's body is too large, or did not all come"))
-			return true
-		}
-		body = b
+	body, ok := c.readBody(w, r)
+	if !ok {
+		return true
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
 	for try := 0; try < 4; try++ {
 		if try > 0 {
 			if owner, err = c.eventNode(ctx, id); err != nil || owner == "" {

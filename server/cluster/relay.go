@@ -396,17 +396,10 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		// remote follower (Follow).
 		return false
 	}
-	var body []byte
-	if r.Body != nil && r.Body != http.NoBody {
-		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, bus.MaxData/2))
-		if err != nil {
-			c.fail(w, r, refuse.With(http.StatusRequestEntityTooLarge, "the request's body is too large, or did not all come"))
-			return true
-		}
-		body = b
+	body, ok := c.readBody(w, r)
+	if !ok {
+		return true
 	}
-	// The request is read; the local handler reads the body again.
-	r.Body = io.NopCloser(bytes.NewReader(body))
 	conditional := false
 	if r.Method == http.MethodPost && rest == "moves" {
 		var mr struct {
@@ -476,6 +469,23 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	}
 	c.fail(w, r, refuse.Unavailable("the table is changing hands; try again"))
 	return true
+}
+
+// readBody reads r's body to forward it, and puts it back for the local
+// handler should the request be served here after all. It reports false
+// when it answered r itself (a body too large to forward).
+func (c *Node) readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	var body []byte
+	if r.Body != nil && r.Body != http.NoBody {
+		b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, bus.MaxData/2))
+		if err != nil {
+			c.fail(w, r, refuse.With(http.StatusRequestEntityTooLarge, "the request's body is too large, or did not all come"))
+			return nil, false
+		}
+		body = b
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return body, true
 }
 
 // pick returns the headers a forwarded request keeps.

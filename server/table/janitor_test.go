@@ -10,7 +10,6 @@ import (
 
 	"parlour/server/internal/servertest"
 	"parlour/server/refuse"
-	"parlour/store"
 )
 
 // handClock is a Clock that moves only when Advance moves it, running
@@ -169,22 +168,8 @@ func TestJanitorIdleWithoutFinishedTables(t *testing.T) {
 	if evictAt, _, queued := f.janitorState(); !evictAt.IsZero() || queued != 0 {
 		t.Fatalf("with only games under way: eviction timer set for %v, %d tables queued", evictAt, queued)
 	}
-	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pa := f.principal(a.Token)
-	u, _ := f.s.View(ctx, pa, a.Table)
-	for i := 0; i < 12 && u.Table.Status != store.Finished; i++ {
-		if _, err := f.s.Move(ctx, pa, a.Table, MoveRequest{Move: bisect(t, u, 100)}); err != nil {
-			t.Fatal(err)
-		}
-		u, _ = f.s.View(ctx, pa, a.Table)
-	}
-	if u.Table.Status != store.Finished {
-		t.Fatalf("the game did not finish: %+v", u.Table)
-	}
-	servertest.Eventually(t, 10*time.Second, "the finished table to leave memory", func() bool { return !f.inMemory(a.Table) })
+	id, _ := f.soloPlayed(ctx)
+	servertest.Eventually(t, 10*time.Second, "the finished table to leave memory", func() bool { return !f.inMemory(id) })
 	servertest.Eventually(t, 10*time.Second, "the eviction timer to be let go", func() bool {
 		evictAt, _, queued := f.janitorState()
 		return evictAt.IsZero() && queued == 0

@@ -16,25 +16,7 @@ func TestFinishedTablesLeaveMemory(t *testing.T) {
 	f := &fixture{t: t, dir: t.TempDir(), idleEvict: time.Hour}
 	f.open()
 	t.Cleanup(f.close)
-	play := func() (string, *auth.Principal) {
-		t.Helper()
-		a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pa := f.principal(a.Token)
-		u, _ := f.s.View(ctx, pa, a.Table)
-		for i := 0; i < 12 && u.Table.Status != store.Finished; i++ {
-			if _, err := f.s.Move(ctx, pa, a.Table, MoveRequest{Move: bisect(t, u, 100)}); err != nil {
-				t.Fatal(err)
-			}
-			u, _ = f.s.View(ctx, pa, a.Table)
-		}
-		if u.Table.Status != store.Finished {
-			t.Fatalf("the game did not finish: %+v", u.Table)
-		}
-		return a.Table, pa
-	}
+	play := func() (string, *auth.Principal) { return f.soloPlayed(ctx) }
 	done, pd := play()
 	watched, pw := play()
 	w, err := f.s.Watch(ctx, pw, watched, -1)
@@ -77,4 +59,26 @@ func TestFinishedTablesLeaveMemory(t *testing.T) {
 			t.Errorf("after the watcher left: table %s in memory = %v, want %v", id, got, want)
 		}
 	}
+}
+
+// soloPlayed plays a game of guess alone to its end at a new table, and
+// returns the table and its player.
+func (f *fixture) soloPlayed(ctx context.Context) (string, *auth.Principal) {
+	f.t.Helper()
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	pa := f.principal(a.Token)
+	u, _ := f.s.View(ctx, pa, a.Table)
+	for i := 0; i < 12 && u.Table.Status != store.Finished; i++ {
+		if _, err := f.s.Move(ctx, pa, a.Table, MoveRequest{Move: bisect(f.t, u, 100)}); err != nil {
+			f.t.Fatal(err)
+		}
+		u, _ = f.s.View(ctx, pa, a.Table)
+	}
+	if u.Table.Status != store.Finished {
+		f.t.Fatalf("the game did not finish: %+v", u.Table)
+	}
+	return a.Table, pa
 }
