@@ -201,14 +201,17 @@ func (s *Service) live(ctx context.Context, id string) (*event, error) {
 	if t.Status == store.TournamentFinished {
 		return nil, refuse.Conflict("%s is over", t.Name)
 	}
-	if s.clustered() {
-		ev, err := s.adopt(ctx, id)
-		if err != nil {
-			s.log.Warn("an event could not be taken up", "event", id, "err", err)
-		}
-		if ev != nil {
-			return ev, nil
-		}
+	if !s.clustered() {
+		// Stored live, yet not resumed at the start: its game or rules
+		// are not this server's (the log says which).
+		return nil, refuse.Unavailable("%s cannot run on this server: its game or rules are unknown here", t.Name)
+	}
+	ev, err := s.adopt(ctx, id)
+	if err != nil {
+		s.log.Warn("an event could not be taken up", "event", id, "err", err)
+	}
+	if ev != nil {
+		return ev, nil
 	}
 	return nil, errElsewhere(t.Name)
 }
