@@ -137,6 +137,9 @@ func TestChallengeWordList(t *testing.T) {
 	ben.click(".banner.challenge[data-dir=in] .challenge-accept")
 	for _, p := range []*player{ben, ann} {
 		p.wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#lexicon")`)
+		// The page names the list by its key at once, and by its title
+		// once the lists are read.
+		p.wait("the word list's title", `document.querySelector("#lexicon").textContent.includes("(")`)
 		if got := p.text("#lexicon"); got != "Word list: English, common words (en-common)" {
 			t.Errorf("%s's table names its word list %q", p.name, got)
 		}

@@ -255,7 +255,7 @@ async function playScreen(main, id, mine) {
         !over && u.view && u.seat >= 0 && t.abortable ? h("button", { type: "button", id: "abort", onclick: abort }, "Abort") : null,
         !u.view && u.seat >= 0 ? h("button", { type: "button", id: "leave", onclick: leave }, "Leave the table") : null),
       h("p", {}, h("a", { href: "/rules/" + t.game, id: "rules-link" }, "Rules of " + t.title)),
-      words && t.lexicon ? h("p", { id: "lexicon" }, "Word list: ", lexiconTitle(t.lexicon)) : null,
+      words && t.lexicon ? lexiconLine(t.lexicon) : null,
       !over && u.seat >= 0 ? notifyBox : null,
       !over && u.view ? h("p", {}, h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game) }, "How to play: the guide")) : null);
     if (over) touchRecent(id, t.game, { result: resultText(t, u.seat, names) });
@@ -458,6 +458,14 @@ export async function verify(r) {
     const d = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
     return [...d].map(b => b.toString(16).padStart(2, "0")).join("") === r.commitment;
   } catch { return false; }
+}
+
+// lexiconLine names a table's word list: by its key at once, and by its
+// title once the lists are read (at once when they were read before).
+function lexiconLine(name) {
+  const p = h("p", { id: "lexicon" }, "Word list: " + lexiconTitle(name));
+  lexicons().then(() => { p.textContent = "Word list: " + lexiconTitle(name); }, () => { /* named by its key */ });
+  return p;
 }
 
 // joinLexicon names the word list of a word game's table before anyone
