@@ -28,24 +28,8 @@ PORT=${PORT:-18291}
 NICE=${NICE:-5}
 FLAGS=${FLAGS:-}
 
-work=$(mktemp -d -t parlour-growth.XXXXXX)
-cleanup() {
-	if [ -f "$work/servers" ]; then
-		while read -r pid; do kill -INT "$pid" 2>/dev/null || true; done <"$work/servers"
-	fi
-	wait || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-if [ -z "${BIN:-}" ]; then
-	BIN=$work/parlour
-	go build -o "$BIN" ./cmd/parlour
-fi
-
-# usec is an awk function: the server's CPU per accepted move, in µs,
-# from a report's "CPU per accepted move" line.
-usec='function usec(v) { sub(/.*server /, "", v); sub(/,.*/, "", v); n = v + 0; if (v ~ /[0-9.]ms$/) n *= 1000; return n }'
+. docs/measure-lib.sh
+measure_setup growth
 
 # run TABLES: one loadtest run over that many live tables; a line
 # "tables cpu rss p99 load" goes to $work/results.
@@ -56,10 +40,7 @@ run() {
 		--conns-per-addr $((tables * 20 + 4000)) >"$data/serve.log" 2>&1 &
 	server=$!
 	echo "$server" >>"$work/servers"
-	for _ in $(seq 100); do
-		if curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then break; fi
-		sleep 0.1
-	done
+	await_server "$PORT" "$data/serve.log" "growth-measure: the server of $tables tables"
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	echo "== $(date -u +%H:%M:%S) $tables tables, $DOOR, $RATE/s, load average $load"
 	nice -n "$NICE" "$BIN" loadtest --url "http://127.0.0.1:$PORT" --transport "$DOOR" --tables "$tables" --conns "$SMALL" \

@@ -38,20 +38,8 @@ PORT=${PORT:-18391}
 NICE=${NICE:-5}
 SFLAGS=${SFLAGS:-}
 
-work=$(mktemp -d -t parlour-idle.XXXXXX)
-cleanup() {
-	if [ -f "$work/servers" ]; then
-		while read -r pid; do kill -INT "$pid" 2>/dev/null || true; done <"$work/servers"
-	fi
-	wait || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-if [ -z "${BIN:-}" ]; then
-	BIN=$work/parlour
-	go build -o "$BIN" ./cmd/parlour
-fi
+. docs/measure-lib.sh
+measure_setup idle
 bins="new"
 if [ -n "${OLD:-}" ]; then bins="old new"; fi
 rbins=$bins
@@ -67,23 +55,13 @@ start() {
 		--conns-per-addr $((TABLES * 20 + SOCKETS + 4000)) $SFLAGS >"$data/serve.log" 2>&1 &
 	server=$!
 	echo "$server" >>"$work/servers"
-	for _ in $(seq 100); do
-		if curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then return; fi
-		sleep 0.1
-	done
-	echo "idle-measure: the $1 server did not start:" >&2
-	cat "$data/serve.log" >&2
-	exit 1
+	await_server "$PORT" "$data/serve.log" "idle-measure: the $1 server"
 }
 
 stop() {
 	kill -INT "$server"
 	wait "$server" || true
 }
-
-# usec is an awk function: the server's CPU per accepted move, in µs,
-# from a report's "CPU per accepted move" line.
-usec='function usec(v) { sub(/.*server /, "", v); sub(/,.*/, "", v); n = v + 0; if (v ~ /[0-9.]ms$/) n *= 1000; return n }'
 
 # idle WHICH: one idle run; "idle which median p90 mean load" goes to
 # $work/results.

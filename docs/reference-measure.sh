@@ -32,20 +32,8 @@ PORT=${PORT:-18291}
 NICE=${NICE:-5}
 FLAGS=${FLAGS:-}
 
-work=$(mktemp -d -t parlour-reference.XXXXXX)
-cleanup() {
-	if [ -f "$work/servers" ]; then
-		while read -r pid; do kill -INT "$pid" 2>/dev/null || true; done <"$work/servers"
-	fi
-	wait || true
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-if [ -z "${BIN:-}" ]; then
-	BIN=$work/parlour
-	go build -o "$BIN" ./cmd/parlour
-fi
+. docs/measure-lib.sh
+measure_setup reference
 
 # start SERVER DATA: starts parlour serve or the reference server on
 # $PORT with its data in DATA; its process id goes to $server.
@@ -60,18 +48,8 @@ start() {
 	fi
 	server=$!
 	echo "$server" >>"$work/servers"
-	for _ in $(seq 100); do
-		if curl -fsS "http://127.0.0.1:$PORT/healthz" >/dev/null 2>&1; then return; fi
-		sleep 0.1
-	done
-	echo "reference-measure: $which did not start:" >&2
-	cat "$data/serve.log" >&2
-	exit 1
+	await_server "$PORT" "$data/serve.log" "reference-measure: $which"
 }
-
-# usec is an awk function: the server's CPU per accepted move, in µs,
-# from a report's "CPU per accepted move" line.
-usec='function usec(v) { sub(/.*server /, "", v); sub(/,.*/, "", v); n = v + 0; if (v ~ /[0-9.]ms$/) n *= 1000; return n }'
 
 # run SERVER DOOR RATE: one loadtest run; a line "door rate server cpu
 # rss p99 load" goes to $work/results.

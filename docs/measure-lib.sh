@@ -1,0 +1,43 @@
+# measure-lib.sh: what the measuring scripts beside it share, sourced by
+# them from the repository's root (not run on its own):
+#
+#   measure_setup NAME   a temporary folder $work, removed at exit with
+#                        every server listed in $work/servers stopped;
+#                        $BIN built from ./cmd/parlour unless given
+#   await_server PORT LOG WHAT
+#                        waits up to 10 s for /healthz on PORT, else
+#                        prints LOG and exits
+#   $usec                an awk function: the server's CPU per accepted
+#                        move, in µs, from a load test's "CPU per
+#                        accepted move" line
+
+measure_setup() {
+	work=$(mktemp -d -t "parlour-$1.XXXXXX")
+	trap measure_cleanup EXIT
+	if [ -z "${BIN:-}" ]; then
+		BIN=$work/parlour
+		go build -o "$BIN" ./cmd/parlour
+	fi
+}
+
+measure_cleanup() {
+	if [ -f "$work/servers" ]; then
+		while read -r pid; do kill -INT "$pid" 2>/dev/null || true; done <"$work/servers"
+	fi
+	wait || true
+	rm -rf "$work"
+}
+
+await_server() {
+	local port=$1 log=$2 what=$3
+	for _ in $(seq 100); do
+		if curl -fsS "http://127.0.0.1:$port/healthz" >/dev/null 2>&1; then return; fi
+		sleep 0.1
+	done
+	echo "$what did not start:" >&2
+	cat "$log" >&2
+	exit 1
+}
+
+# shellcheck disable=SC2034 # used by the scripts that source this one
+usec='function usec(v) { sub(/.*server /, "", v); sub(/,.*/, "", v); n = v + 0; if (v ~ /[0-9.]ms$/) n *= 1000; return n }'
