@@ -99,7 +99,14 @@ type Node struct {
 	// longer owns the table: it answers so, and the table's lease is
 	// read again.
 	elsewhere map[string]remoteOwner
-	events    *Events // see Events
+	// handing holds the epoch of each lease this node is handing, or
+	// handed, to another node (handOff): a request that comes meanwhile
+	// may find the lease still this node's in the store, and taking it
+	// "again" would renew it at that epoch, only to lose it to the
+	// hand-over a moment later; adopt refuses a lease of that epoch or
+	// before. Bounded as elsewhere is.
+	handing map[string]int64
+	events  *Events // see Events
 
 	h   http.Handler // set by Serve
 	hmu sync.RWMutex
@@ -182,7 +189,7 @@ func New(cfg Config, st store.Store, a *auth.Auth, log *slog.Logger, reg prometh
 	}
 	c := &Node{
 		b: cfg.Bus, relay: cfg.Relay, node: cfg.Bus.Node(), st: st, leases: ls, ttl: ttl, fwd: fwd, auth: a,
-		log: log.With("node", cfg.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, halted: make(chan struct{}),
+		log: log.With("node", cfg.Bus.Node()), owned: map[string]*owned{}, elsewhere: map[string]remoteOwner{}, handing: map[string]int64{}, halted: make(chan struct{}),
 		notes: nodeNotes{queue: make(chan relayRequest, noteQueue)},
 	}
 	c.forwarded = prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_cluster_forwarded_total", Help: "Requests this node forwarded to the owner of their table."})
@@ -380,6 +387,10 @@ func (c *Node) forget(id string) {
 // on the bus.
 func (c *Node) adopt(ctx context.Context, l store.Lease) error {
 	c.mu.Lock()
+	if e, ok := c.handing[l.Table]; ok && l.Epoch <= e {
+		c.mu.Unlock()
+		return fmt.Errorf("table %s is being handed to another node", l.Table)
+	}
 	if o, ok := c.owned[l.Table]; ok {
 		stale := o.lease.Epoch != l.Epoch
 		o.lease, o.renewed = l, time.Now()

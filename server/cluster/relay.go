@@ -239,15 +239,27 @@ func (c *Node) handOff(ctx context.Context, id, from string) bool {
 		return false
 	}
 	handed, err := c.tables.HandOff(id, func() (bool, error) {
+		c.mu.Lock()
+		if len(c.handing) >= maxElsewhere {
+			clear(c.handing)
+		}
+		c.handing[id] = o.lease.Epoch
+		c.mu.Unlock()
 		o, ok := c.disown(ctx, id)
 		if !ok {
+			c.unhand(id)
 			return false, nil
 		}
 		// Handed or not, this node no longer answers for the table:
 		// should the lease not have passed (the store away), it runs
 		// out and another node takes the table over.
-		_, err := c.leases.TakeLease(ctx, o.lease, from, c.ttl)
-		return true, err
+		if _, err := c.leases.TakeLease(ctx, o.lease, from, c.ttl); err != nil {
+			c.unhand(id) // the lease may still be this node's to take again
+			return true, err
+		}
+		// The epoch handed away stays noted: a claim that read the
+		// lease before it passed must not adopt it after.
+		return true, nil
 	})
 	if !handed {
 		c.mu.Lock()
@@ -265,6 +277,14 @@ func (c *Node) handOff(ctx context.Context, id, from string) bool {
 	c.handed.Inc()
 	c.log.Debug("table handed to the node its requests come from", "table", id, "to", from)
 	return true
+}
+
+// unhand forgets that table id was being handed away: the hand-over did
+// not happen.
+func (c *Node) unhand(id string) {
+	c.mu.Lock()
+	delete(c.handing, id)
+	c.mu.Unlock()
 }
 
 // here notes a request for table id made on this node, its owner (see
