@@ -38,6 +38,11 @@ type Identity struct {
 	ID      string
 	Name    string
 	Created time.Time
+	// Account, as read back (Identity), says the identity has an
+	// account, whose name is then Name too (a store that holds accounts
+	// keeps the two the same): a seat's sitter is known in one read.
+	// Ignored when storing.
+	Account bool
 }
 
 // Credential binds the hash of a bearer token to an identity and, for a

@@ -642,14 +642,10 @@ func (s *Service) askerFor(ctx context.Context, p *auth.Principal, name string) 
 		if err != nil {
 			return asker{}, s.readFailed("your identity", err)
 		}
-		if ps, ok := s.st.(store.Players); ok {
+		if id.Account {
 			// An account sits under its own name, so that its games
 			// lead to its profile.
-			if a, err := ps.AccountOf(ctx, p.Identity); err == nil {
-				return asker{identity: p.Identity, name: a.Name, account: true}, nil
-			} else if !errors.Is(err, store.ErrNotFound) {
-				return asker{}, fmt.Errorf("reading account: %w", err)
-			}
+			return asker{identity: p.Identity, name: id.Name, account: true}, nil
 		}
 		if name != "" {
 			n, err := s.auth.GuestName(ctx, name)

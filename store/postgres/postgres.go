@@ -385,7 +385,8 @@ func (s *Store) Credential(ctx context.Context, h []byte) (store.Credential, err
 // Identity implements store.Store.
 func (s *Store) Identity(ctx context.Context, id string) (store.Identity, error) {
 	out := store.Identity{ID: id}
-	err := s.pool.QueryRow(ctx, "SELECT name, created FROM identities WHERE id = $1", id).Scan(&out.Name, &out.Created)
+	err := s.pool.QueryRow(ctx, `SELECT i.name, i.created, a.identity IS NOT NULL FROM identities i
+		LEFT JOIN accounts a ON a.identity = i.id WHERE i.id = $1`, id).Scan(&out.Name, &out.Created, &out.Account)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return out, fmt.Errorf("identity %s: %w", id, store.ErrNotFound)
 	}

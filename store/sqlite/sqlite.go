@@ -371,7 +371,8 @@ func (s *Store) Credential(ctx context.Context, h []byte) (store.Credential, err
 func (s *Store) Identity(ctx context.Context, id string) (store.Identity, error) {
 	out := store.Identity{ID: id}
 	var created int64
-	err := s.queryRow(ctx, "SELECT name, created FROM identities WHERE id = ?", id).Scan(&out.Name, &created)
+	err := s.queryRow(ctx, `SELECT i.name, i.created, a.identity IS NOT NULL FROM identities i
+		LEFT JOIN accounts a ON a.identity = i.id WHERE i.id = ?`, id).Scan(&out.Name, &created, &out.Account)
 	if errors.Is(err, sql.ErrNoRows) {
 		return out, fmt.Errorf("identity %s: %w", id, store.ErrNotFound)
 	}

@@ -103,8 +103,8 @@ func testAccounts(t *testing.T, e *env) {
 	if _, err := e.s.Credential(ctx, []byte("c-session")); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("a refused account's session was stored: %v", err)
 	}
-	if id, err := e.s.Identity(ctx, "idb"); err != nil || id.Name != "Bob" {
-		t.Errorf("the identity that became Bob: %+v, %v", id, err)
+	if id, err := e.s.Identity(ctx, "idb"); err != nil || id.Name != "Bob" || !id.Account {
+		t.Errorf("the identity that became Bob: %+v, %v; want Bob's, an account's", id, err)
 	}
 	if c, err := e.s.Credential(ctx, []byte("bob-session")); err != nil || c.Identity != "idb" {
 		t.Errorf("Bob's session: %+v, %v", c, err)
@@ -459,7 +459,7 @@ func testDeleteAccount(t *testing.T, e *env) {
 	if _, err := ps.AccountByKey(ctx, "ann"); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("the deleted account's name: %v", err)
 	}
-	if id, err := e.s.Identity(ctx, "idann"); err != nil || id.Name != "deleted player" {
+	if id, err := e.s.Identity(ctx, "idann"); err != nil || id.Name != "deleted player" || id.Account {
 		t.Errorf("the deleted account's identity: %+v, %v", id, err)
 	}
 	for _, h := range []string{"ann-seat", "idann-session"} {

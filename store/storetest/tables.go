@@ -151,7 +151,7 @@ func testIdentities(t *testing.T, e *env) {
 		t.Fatalf("unknown credential: %v", err)
 	}
 	id, err := s.Identity(ctx, "i1")
-	if err != nil || id.Name != "Ann" || !id.Created.Equal(at) {
+	if err != nil || id.Name != "Ann" || !id.Created.Equal(at) || id.Account {
 		t.Fatalf("Identity = %+v, %v", id, err)
 	}
 	if _, err := s.Identity(ctx, "nobody"); !errors.Is(err, store.ErrNotFound) {
