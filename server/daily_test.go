@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"parlour/games/salvo"
 	"parlour/server/daily"
@@ -443,5 +446,51 @@ func TestDailySalvoRanked(t *testing.T) {
 	}
 	if d := e.daily("salvo", ann); d.Attempt == nil || !d.Attempt.Solved || d.Attempt.Moves != annSalvos || d.Attempt.Wrong != 0 || strings.Count(d.Attempt.Marks, "#") != len(squares) {
 		t.Errorf("Ann's result: %+v", d.Attempt)
+	}
+}
+
+// TestDailySocketSeesTheEnd follows daily Quizl attempts on a socket, as
+// the browser does (with view tails), while the moves come over HTTP in
+// quick succession, the last a resignation: the socket must be sent the
+// update that shows the end, whether the moves come before or after its
+// first update.
+func TestDailySocketSeesTheEnd(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t)
+	for i := range 6 {
+		gus := e.identity("Gus " + strconv.Itoa(i))
+		st, b := e.call("POST", "/api/v1/daily/quizl", gus, nil)
+		if st != 201 {
+			t.Fatalf("start: %d %s", st, b)
+		}
+		var s table.Seated
+		json.Unmarshal(b, &s)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		c, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(e.srv.URL, "http")+"/api/v1/tables/"+s.Table+"/socket", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.SetReadLimit(1 << 20)
+		hello, _ := json.Marshal(map[string]any{"type": "hello", "token": s.Token, "view_tails": true})
+		c.Write(ctx, websocket.MessageText, hello)
+		if i%2 == 0 {
+			if _, _, err := c.Read(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, m := range []string{"50", "51", "resign"} {
+			e.move(s.Table, s.Token, m)
+		}
+		for {
+			_, raw, err := c.Read(ctx)
+			if err != nil {
+				t.Fatalf("game %d: no update showed the end: %v", i, err)
+			}
+			if strings.Contains(string(raw), `"status":"`+string(store.Finished)+`"`) {
+				break
+			}
+		}
+		cancel()
+		c.Close(websocket.StatusNormalClosure, "")
 	}
 }
