@@ -65,12 +65,15 @@ type Config struct {
 	// BaseURL prefixes invite links ("http://localhost:8080").
 	BaseURL string
 	Logger  *slog.Logger
-	// BotTimeout, MaxWait, IdleEvict, OpenExpiry, Clock, WalkAway and
-	// RatedPerPair are the table service's (table.Config).
-	BotTimeout   time.Duration
-	MaxWait      time.Duration
-	IdleEvict    time.Duration
-	OpenExpiry   time.Duration
+	// BotTimeout, MaxWait, IdleEvict, ParkAfter, OpenExpiry, Clock,
+	// WalkAway and RatedPerPair are the table service's (table.Config).
+	BotTimeout time.Duration
+	MaxWait    time.Duration
+	IdleEvict  time.Duration
+	ParkAfter  time.Duration
+	OpenExpiry time.Duration
+	// LeftMemory is the table service's (table.Config.LeftMemory).
+	LeftMemory   func(tables int)
 	Clock        table.Clock
 	WalkAway     time.Duration
 	RatedPerPair int
@@ -187,7 +190,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	tc := table.Config{
 		Store: cfg.Store, Games: cfg.Games, NewBot: cfg.NewBot, Lexicon: cfg.Lexicon, House: cfg.HouseLexicons, BaseURL: cfg.BaseURL, Logger: cfg.Logger,
-		BotTimeout: cfg.BotTimeout, MaxWait: cfg.MaxWait, IdleEvict: cfg.IdleEvict, OpenExpiry: cfg.OpenExpiry,
+		BotTimeout: cfg.BotTimeout, MaxWait: cfg.MaxWait, IdleEvict: cfg.IdleEvict, ParkAfter: cfg.ParkAfter, OpenExpiry: cfg.OpenExpiry, LeftMemory: cfg.LeftMemory,
 		Clock: cfg.Clock, WalkAway: cfg.WalkAway, RatedPerPair: cfg.RatedPerPair,
 		// The daily puzzles are made once the tables are: the gate
 		// asks them through s.daily, set by then.
@@ -273,7 +276,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	// The parts of this package read the table service's settings, with
 	// the defaults it gave them.
 	d := s.Service.Config()
-	s.cfg.BotTimeout, s.cfg.MaxWait, s.cfg.IdleEvict, s.cfg.OpenExpiry = d.BotTimeout, d.MaxWait, d.IdleEvict, d.OpenExpiry
+	s.cfg.BotTimeout, s.cfg.MaxWait, s.cfg.IdleEvict, s.cfg.ParkAfter, s.cfg.OpenExpiry = d.BotTimeout, d.MaxWait, d.IdleEvict, d.ParkAfter, d.OpenExpiry
 	s.cfg.Clock, s.cfg.WalkAway, s.cfg.Lexicon = d.Clock, d.WalkAway, d.Lexicon
 	if _, ok := cfg.Store.(store.Tournaments); ok {
 		// The events' chat rooms keep the tables' rules: the filter,

@@ -30,7 +30,7 @@ type loadtestFlags struct {
 	gogc                                                  int
 
 	tables, identities, conns, procs, idle, idleTables int
-	dur, timeline, idleCPU                             time.Duration
+	dur, timeline, idleCPU, idleSettle                 time.Duration
 	chat                                               float64
 	verify, stagger, newSockets, tails, rated          bool
 }
@@ -62,6 +62,7 @@ func (f *loadtestFlags) define(fs *flag.FlagSet) {
 	fs.StringVar(&f.refData, "reference-data", "", "with --target reference: the folder of the reference server's database (default: a new temporary folder, removed when it stops)")
 	fs.IntVar(&f.gogc, "gogc", 400, "with --serve-only: the reference server's garbage collection target, as parlour serve's --gogc")
 	fs.DurationVar(&f.idleCPU, "idle-cpu", 0, "instead of the runs, open --idle-tables tables (each played ten moves; the only tables made) and --idle-sockets spectator sockets spread over them, let the server settle, then read its CPU time (--server-pid) each second for this long (e.g. 60s) and report the median and percentiles of each second's CPU: what waiting costs")
+	fs.DurationVar(&f.idleSettle, "idle-settle", 3*time.Second, "with --idle-tables: how long the servers are left quiet before each reading; longer than the server's --park-after, the tables are measured once they have left memory")
 	fs.IntVar(&f.idleTables, "idle-tables", 0, "instead of the runs, open this many more tables, play each ten moves, and report the heap and goroutines the servers hold per idle table (from /metrics; start them with a low --gogc, e.g. 10, for the heap to be mostly live) and, with --server-pid, their resident set per table")
 }
 
@@ -72,7 +73,7 @@ func (f *loadtestFlags) config() (loadtest.Config, error) {
 		Servers: strings.Split(f.base, ","), Tables: f.tables, Duration: f.dur, Identities: f.identities, Conns: f.conns,
 		Verify: f.verify, Stagger: f.stagger, Timeline: f.timeline, Route: loadtest.Route(f.route),
 		Transport: loadtest.Transport(f.transport), NewSockets: f.newSockets, ViewTails: f.tails, Rated: f.rated,
-		Chat: f.chat, IdleSockets: f.idle, IdleTables: f.idleTables, IdleCPU: f.idleCPU,
+		Chat: f.chat, IdleSockets: f.idle, IdleTables: f.idleTables, IdleSettle: f.idleSettle, IdleCPU: f.idleCPU,
 	}
 	var err error
 	if c.ServerPIDs, err = parsePIDs(f.serverPIDs); err != nil {

@@ -82,6 +82,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	node := fs.String("node", "", "this node's name in the cluster, unique among the nodes (letters, digits, - and _); default: the host's name and the port")
 	lease := fs.Duration("lease", server.DefaultLease, "in a cluster, how long a table's lease lasts unless its owner renews it: how long a dead node's tables stall at most (every node of a cluster should have the same)")
 	openExpiry := fs.Duration("open-expiry", table.DefaultOpenExpiry, "cancel a table whose game has not begun after this long without a change (a join, a leave, a setup); 0: never")
+	parkAfter := fs.Duration("park-after", table.DefaultParkAfter, "let a game in play leave memory once nobody has used it for this long, with nobody following it, no clock and no computer seat; it is read back from its record when next asked for (0: never; see docs/performance.md)")
 	var proxies []netip.Prefix
 	fs.Func("trusted-proxy", "a load balancer or proxy in front of the server, as an address or CIDR (repeat the flag for several): its X-Forwarded-For, Forwarded and X-Forwarded-Proto are believed, so per-address limits count each client, and its connections are not capped (docs/deploy.md)", func(v string) error {
 		p, err := parseProxy(v)
@@ -143,9 +144,15 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "parlour serve: --open-expiry must be 0 (never) or more, not %v\n", *openExpiry)
 		return 2
 	}
-	expiry := *openExpiry
-	if expiry == 0 {
-		expiry = -1 // server.Config: negative is never
+	if *parkAfter < 0 {
+		fmt.Fprintf(stderr, "parlour serve: --park-after must be 0 (never) or more, not %v\n", *parkAfter)
+		return 2
+	}
+	topt := tableOptions{openExpiry: *openExpiry, parkAfter: *parkAfter}
+	for _, d := range []*time.Duration{&topt.openExpiry, &topt.parkAfter} {
+		if *d == 0 {
+			*d = -1 // server.Config: negative is never
+		}
 	}
 	if *lease < time.Second {
 		fmt.Fprintf(stderr, "parlour serve: --lease must be 1s or more, not %v: a node renews its leases every third of it\n", *lease)
@@ -214,6 +221,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		// it back (package giveback).
 		w := giveback.Start(giveback.Config{Quiet: *giveBack, Log: log})
 		defer w.Stop()
+		// Tables that leave memory free it with nothing allocated: it
+		// is given back as after a burst.
+		topt.leftMemory = func(n int) { w.Dropped(uint64(n) * tableBytes) }
 	}
 	if *memProfile != "" {
 		f, err := os.Create(*memProfile)
@@ -250,7 +260,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	lim := limit.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
 		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, openFileLimit()),
 		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr}
-	if err := serve(ctx, log, stdout, *addr, *data, where, lim, expiry, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter, *house, mo, cal); err != nil {
+	if err := serve(ctx, log, stdout, *addr, *data, where, lim, topt, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter, *house, mo, cal); err != nil {
 		log.Error("parlour serve", "err", err)
 		return 1
 	}
@@ -435,7 +445,20 @@ type mailOptions struct {
 	public string
 }
 
-func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, openExpiry time.Duration, sshOpt sshOptions, cl clusterOptions, filter *chat.Filter, house []*lexicon.Lexicon, mo mailOptions, cal *calendar.Calendar) error {
+// tableBytes is about what a table in memory holds, its part of the
+// heap's spans included (docs/performance.md, "Idle memory").
+const tableBytes = 20 << 10
+
+// tableOptions are the table service's settings as serve's flags give
+// them: for the durations negative is never, zero the default.
+type tableOptions struct {
+	openExpiry, parkAfter time.Duration
+	// leftMemory is told how many tables left memory
+	// (server.Config.LeftMemory).
+	leftMemory func(tables int)
+}
+
+func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, topt tableOptions, sshOpt sshOptions, cl clusterOptions, filter *chat.Filter, house []*lexicon.Lexicon, mo mailOptions, cal *calendar.Calendar) error {
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
 	}
@@ -462,7 +485,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	}
 	cfg := server.Config{
 		Store: db, Games: games.Registry(), NewBot: games.NewBot,
-		BaseURL: base, Logger: log, OpenExpiry: openExpiry, ChatFilter: filter,
+		BaseURL: base, Logger: log, OpenExpiry: topt.openExpiry, ParkAfter: topt.parkAfter, LeftMemory: topt.leftMemory, ChatFilter: filter,
 		HouseLexicons: house, Calendar: cal,
 	}
 	if mo.public != "" {

@@ -33,6 +33,13 @@ const (
 	// DefaultWorth is how much the process must have allocated since it
 	// last gave memory back for a collection to be worth running again.
 	DefaultWorth = 16 << 20
+	// DefaultWorthDropped is how much the process must have dropped
+	// (Dropped) for the same. What is dropped is freed whole by the next
+	// collection, while most of what was allocated is garbage some
+	// collection took already; a megabyte is some fifty of Parlour's
+	// tables, and collecting a heap of tens of megabytes to give it back
+	// costs a few milliseconds.
+	DefaultWorthDropped = 1 << 20
 )
 
 // Config says when a Watcher gives memory back. Zero fields take the
@@ -42,8 +49,10 @@ type Config struct {
 	Quiet      time.Duration
 	QuietBytes uint64
 	// Worth is the least the process must have allocated since memory
-	// was last given back.
-	Worth uint64
+	// was last given back, and WorthDropped the least it must have
+	// dropped: either is enough.
+	Worth        uint64
+	WorthDropped uint64
 	// Release gives the memory back (debug.FreeOSMemory; tests count).
 	Release func()
 	Log     *slog.Logger
@@ -58,6 +67,9 @@ type Watcher struct {
 	timer   *time.Timer
 	seen    uint64 // bytes allocated when the timer was set
 	gave    uint64 // bytes allocated when memory was last given back
+	// dropped is what the process said it let go of since then
+	// (Dropped).
+	dropped uint64
 	sample  []metrics.Sample
 	// releases counts the times memory was given back.
 	releases int
@@ -73,6 +85,9 @@ func Start(cfg Config) *Watcher {
 	}
 	if cfg.Worth == 0 {
 		cfg.Worth = DefaultWorth
+	}
+	if cfg.WorthDropped == 0 {
+		cfg.WorthDropped = DefaultWorthDropped
 	}
 	if cfg.Release == nil {
 		cfg.Release = debug.FreeOSMemory
@@ -104,6 +119,23 @@ func (w *Watcher) Releases() int {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.releases
+}
+
+// Dropped tells w that the process let go of about n bytes it held (a
+// cache emptied, records it kept dropped): memory the next collection
+// frees although the process allocated nothing. What is dropped counts
+// with what is allocated towards Worth, and w looks for the quiet after
+// it as after a burst; WorthDropped dropped is enough.
+func (w *Watcher) Dropped(n uint64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	w.dropped += n
+	if !w.armed {
+		w.arm()
+	}
 }
 
 // sentinel is an object made to be collected: its finalizer tells the
@@ -159,8 +191,8 @@ func (w *Watcher) look() {
 		return
 	}
 	w.armed = false
-	grown := now - w.gave
-	give := grown >= w.cfg.Worth
+	grown := now - w.gave + w.dropped
+	give := grown >= w.cfg.Worth || w.dropped >= w.cfg.WorthDropped
 	w.mu.Unlock()
 	if !give {
 		return
@@ -168,7 +200,7 @@ func (w *Watcher) look() {
 	start := time.Now()
 	w.cfg.Release()
 	w.mu.Lock()
-	w.gave = w.allocated()
+	w.gave, w.dropped = w.allocated(), 0
 	w.releases++
 	w.mu.Unlock()
 	w.cfg.Log.Debug("gave the heap's free memory back to the system", "allocated since the last time", grown, "took", time.Since(start))

@@ -42,28 +42,40 @@ func waitArmed(t *testing.T, w *Watcher) {
 // process's allocations.)
 func TestGivesBackOnceAfterABurst(t *testing.T) {
 	released := 0
-	w := Start(Config{Quiet: time.Hour, QuietBytes: 4 << 20, Worth: 32 << 20, Release: func() { released++ }})
+	w := Start(Config{Quiet: time.Hour, QuietBytes: 4 << 20, Worth: 32 << 20, WorthDropped: 8 << 20, Release: func() { released++ }})
 	defer w.Stop()
 	steps := []struct {
 		name  string
-		alloc int  // bytes allocated before the look
-		gc    bool // a collection runs first, and must set the Watcher looking
-		want  int  // releases after the look
-		armed bool // the Watcher looks again after it
+		alloc int    // bytes allocated before the look
+		drop  uint64 // bytes the process says it let go of before the look
+		gc    bool   // a collection runs first, and must set the Watcher looking
+		want  int    // releases after the look
+		armed bool   // the Watcher looks again after it
 	}{
-		{"busy", 64 << 20, false, 0, true},
-		{"quiet after the burst", 0, false, 1, false},
-		{"quiet, a collection later", 0, true, 1, false},
-		{"quiet, another collection later", 0, true, 1, false},
-		{"a burst less than Worth", 8 << 20, true, 1, true},
-		{"quiet after it", 0, false, 1, false},
-		{"a second burst", 64 << 20, true, 1, true},
-		{"quiet after the second", 0, false, 2, false},
+		{"busy", 64 << 20, 0, false, 0, true},
+		{"quiet after the burst", 0, 0, false, 1, false},
+		{"quiet, a collection later", 0, 0, true, 1, false},
+		{"quiet, another collection later", 0, 0, true, 1, false},
+		{"a burst less than Worth", 8 << 20, 0, true, 1, true},
+		{"quiet after it", 0, 0, false, 1, false},
+		{"a second burst", 64 << 20, 0, true, 1, true},
+		{"quiet after the second", 0, 0, false, 2, false},
+		{"a drop less than WorthDropped, quiet", 0, 4 << 20, false, 2, false},
+		{"drops adding up to WorthDropped, quiet", 0, 4 << 20, false, 3, false},
+		{"quiet after the drops", 0, 0, false, 3, false},
+		{"a drop and a burst adding up to Worth", 30 << 20, 4 << 20, false, 3, true},
+		{"quiet after them", 0, 0, false, 4, false},
 	}
 	for _, st := range steps {
 		if st.gc {
 			runtime.GC()
 			waitArmed(t, w)
+		}
+		if st.drop > 0 {
+			w.Dropped(st.drop)
+			if !w.isArmed() {
+				t.Fatalf("%s: the Watcher does not look for the quiet after a drop", st.name)
+			}
 		}
 		burst(st.alloc)
 		w.look()
@@ -75,7 +87,7 @@ func TestGivesBackOnceAfterABurst(t *testing.T) {
 	burst(64 << 20)
 	w.look()
 	w.look()
-	if released != 2 {
-		t.Fatalf("given back %d times, want 2: a stopped Watcher gave memory back", released)
+	if want := steps[len(steps)-1].want; released != want {
+		t.Fatalf("given back %d times, want %d: a stopped Watcher gave memory back", released, want)
 	}
 }

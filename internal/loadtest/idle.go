@@ -98,15 +98,21 @@ type IdleTables struct {
 	// nodes, when ResidentKnown (the servers' pids were given, on Linux).
 	Resident      float64
 	ResidentKnown bool
+	// Parked is how many of the tables had left memory when the growth
+	// was read (the servers' parlour_tables_parked), Settle how long the
+	// servers were left quiet before.
+	Parked float64
+	Settle time.Duration
 	// Nodes is each node's growth, in the order of the servers.
 	Nodes       []IdleNode
 	LoadAverage string // the machine's, afterwards ("": unknown)
 }
 
-// IdleNode is what one node's heap, goroutines and owned tables grew by.
+// IdleNode is what one node's heap, goroutines, owned tables and parked
+// tables grew by.
 type IdleNode struct {
-	Base                     string
-	Heap, Goroutines, Tables float64
+	Base                             string
+	Heap, Goroutines, Tables, Parked float64
 }
 
 func (r *IdleTables) print(w io.Writer) {
@@ -115,7 +121,7 @@ func (r *IdleTables) print(w io.Writer) {
 	if r.ResidentKnown {
 		fmt.Fprintf(w, ", resident set %+.0f bytes a table", r.Resident)
 	}
-	fmt.Fprintln(w)
+	fmt.Fprintf(w, "; %.0f of them out of memory (parked) after %v quiet\n", r.Parked, r.Settle)
 	if len(r.Nodes) > 1 {
 		each := make([]string, len(r.Nodes))
 		for i, n := range r.Nodes {
@@ -135,8 +141,11 @@ func (r *IdleTables) print(w io.Writer) {
 // counts garbage not yet collected, so the servers should run with a
 // low GOGC for the heap's figure to be mostly the tables' live heap; the
 // resident set is taken as the servers run, at whatever GOGC they have.
-func (t *tester) idleTables(ctx context.Context, n int, pids []int) (*IdleTables, error) {
-	before, err := t.settledMetrics(ctx)
+func (t *tester) idleTables(ctx context.Context, n int, settle time.Duration, pids []int) (*IdleTables, error) {
+	if settle == 0 {
+		settle = 3 * time.Second
+	}
+	before, err := t.settledMetrics(ctx, settle)
 	if err != nil {
 		return nil, err
 	}
@@ -144,12 +153,12 @@ func (t *tester) idleTables(ctx context.Context, n int, pids []int) (*IdleTables
 	if _, err := t.openIdle(ctx, n); err != nil {
 		return nil, fmt.Errorf("opening the idle tables: %w", err)
 	}
-	after, err := t.settledMetrics(ctx)
+	after, err := t.settledMetrics(ctx, settle)
 	if err != nil {
 		return nil, err
 	}
 	rss1 := residentSets(pids)
-	r := &IdleTables{Tables: n, LoadAverage: loadAverage()}
+	r := &IdleTables{Tables: n, Settle: settle, LoadAverage: loadAverage()}
 	if rss0 > 0 && rss1 > 0 {
 		r.Resident, r.ResidentKnown = (rss1-rss0)/float64(n), true
 	}
@@ -160,8 +169,9 @@ func (t *tester) idleTables(ctx context.Context, n int, pids []int) (*IdleTables
 			Heap:       a["parlour_heap_bytes"] - b["parlour_heap_bytes"],
 			Goroutines: a["parlour_goroutines"] - b["parlour_goroutines"],
 			Tables:     a["parlour_cluster_owned_tables"] - b["parlour_cluster_owned_tables"],
+			Parked:     a["parlour_tables_parked"] - b["parlour_tables_parked"],
 		}
-		r.Heap, r.Goroutines = r.Heap+d.Heap, r.Goroutines+d.Goroutines
+		r.Heap, r.Goroutines, r.Parked = r.Heap+d.Heap, r.Goroutines+d.Goroutines, r.Parked+d.Parked
 		r.Nodes = append(r.Nodes, d)
 	}
 	r.Heap, r.Goroutines = r.Heap/float64(n), r.Goroutines/float64(n)
@@ -170,8 +180,8 @@ func (t *tester) idleTables(ctx context.Context, n int, pids []int) (*IdleTables
 
 // settledMetrics waits for the servers to be quiet, then reads each
 // node's counters.
-func (t *tester) settledMetrics(ctx context.Context) ([]map[string]float64, error) {
-	if err := sleep(ctx, 3*time.Second); err != nil {
+func (t *tester) settledMetrics(ctx context.Context, settle time.Duration) ([]map[string]float64, error) {
+	if err := sleep(ctx, settle); err != nil {
 		return nil, err
 	}
 	ms := make([]map[string]float64, len(t.nodes))

@@ -116,6 +116,10 @@ type Config struct {
 	// each a few moves, and reports the heap and goroutines the servers
 	// hold per idle table (and their resident sets, with ServerPIDs).
 	IdleTables int
+	// IdleSettle is how long the servers are left quiet before the
+	// readings of IdleTables (0: 3 seconds): longer than a server's
+	// --park-after, the tables are measured once they have left memory.
+	IdleSettle time.Duration
 	// IdleCPU, instead of the runs, opens IdleTables tables played a few
 	// moves and IdleSockets spectator sockets onto them (onto Tables live
 	// tables, without IdleTables), lets the servers settle, and then reads
@@ -164,6 +168,8 @@ func (c Config) check() ([]node, error) {
 		return nil, errors.New("connections must be 1 or more")
 	case c.IdleCPU < 0 || c.IdleCPU > 0 && c.IdleCPU < 2*time.Second:
 		return nil, errors.New("idle CPU must be 2 seconds or more: it is read each second")
+	case c.IdleSettle < 0:
+		return nil, errors.New("the idle settle must not be negative")
 	case c.IdleCPU > 0 && len(c.ServerPIDs) == 0:
 		return nil, errors.New("idle CPU needs the servers' process ids")
 	}
@@ -205,7 +211,7 @@ func Run(ctx context.Context, c Config) (*Report, error) {
 		t.emit(rep.IdleSockets)
 		return rep, nil
 	case c.IdleTables > 0:
-		if rep.IdleTables, err = t.idleTables(ctx, c.IdleTables, c.ServerPIDs); err != nil {
+		if rep.IdleTables, err = t.idleTables(ctx, c.IdleTables, c.IdleSettle, c.ServerPIDs); err != nil {
 			return rep, err
 		}
 		t.emit(rep.IdleTables)

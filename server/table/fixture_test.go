@@ -22,6 +22,8 @@ type fixture struct {
 	s   *Service
 	// idleEvict is the service's Config.IdleEvict (0: the default).
 	idleEvict time.Duration
+	// parkAfter is the service's Config.ParkAfter (0: the default).
+	parkAfter time.Duration
 	// clock is the service's Config.Clock (nil: the system's).
 	clock Clock
 	// wrap, when set, wraps the store the service is given.
@@ -55,7 +57,7 @@ func (f *fixture) open() {
 		st = f.wrap(db)
 	}
 	s, err := New(context.Background(), Config{Store: st, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon,
-		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, Clock: f.clock, Observers: f.observers, Shut: f.shut, Placement: f.place, ChatGate: f.chatGate})
+		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, ParkAfter: f.parkAfter, Clock: f.clock, Observers: f.observers, Shut: f.shut, Placement: f.place, ChatGate: f.chatGate})
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -1,7 +1,8 @@
 package table
 
 // The janitor: finished tables leave memory once nobody has used them
-// for Config.IdleEvict, and tables whose game has not begun are cancelled
+// for Config.IdleEvict, games in play that may be parked leave it after
+// Config.ParkAfter (park.go), and tables whose game has not begun are cancelled
 // after Config.OpenExpiry without a change. Each is done by a single timer
 // armed only while there is something to do, set to the next table due:
 // a server holding a thousand live tables and no finished one wakes for
@@ -21,11 +22,16 @@ import (
 type janitor struct {
 	mu     sync.Mutex
 	closed bool
-	// idle holds the finished tables nobody watches, each with the time
-	// it may leave memory if it is not used before (its table's
+	// idle holds the finished tables nobody watches and the games in
+	// play that may be parked, each with the time it may leave memory if
+	// it is not used before (its table's
 	// evictQueued is set meanwhile); evictAt is when evictTimer is set to
 	// fire (zero: it is not).
-	idle       []idleTable
+	idle []idleTable
+	// first is the earliest time in idle (zero when it is empty), kept
+	// as tables are queued so that queueing one more, once a minute for
+	// every game in play that may be parked, does not walk the queue.
+	first      time.Time
 	evictAt    time.Time
 	evictTimer *time.Timer
 	// expireAt is when expireTimer (on the service's clock) is set to
@@ -47,15 +53,31 @@ func (s *Service) evictRetry() time.Duration { return max(100*time.Millisecond, 
 
 // noteIdle queues t to leave memory once it has gone unused for
 // Config.IdleEvict, when it is finished and nobody watches it or plays a
-// computer's seat at it. t.mu must be held. It is called wherever one of
-// those may have become true: at a game's end, when a watcher leaves, a
-// computer's move ends, or a finished table is read back into memory.
+// computer's seat at it, or for Config.ParkAfter, when it is a game in
+// play that may be parked. t.mu must be held. It is called wherever one
+// of those may have become true: at a game's end or a move, when a
+// watcher leaves, a computer's move ends, or a table is read back into
+// memory.
 func (s *Service) noteIdle(t *table) {
-	if t.evictQueued || t.status != store.Finished || t.watchers > 0 || slices.Contains(t.busy, true) {
+	if t.evictQueued {
 		return
 	}
-	t.evictQueued = true
-	s.queueEvict(idleTable{t, t.lastUse.Add(s.cfg.IdleEvict)})
+	if at, ok := s.leavesAt(t); ok {
+		t.evictQueued = true
+		s.queueEvict(idleTable{t, at})
+	}
+}
+
+// leavesAt returns when t may leave memory if nobody uses it before, and
+// whether it may at all. t.mu must be held.
+func (s *Service) leavesAt(t *table) (time.Time, bool) {
+	switch {
+	case t.status == store.Finished && t.watchers == 0 && !slices.Contains(t.busy, true):
+		return t.lastUse.Add(s.cfg.IdleEvict), true
+	case s.mayPark(t):
+		return t.usedAt().Add(s.cfg.ParkAfter), true
+	}
+	return time.Time{}, false
 }
 
 // queueEvict adds tables to the janitor's queue, setting its timer to
@@ -65,6 +87,11 @@ func (s *Service) queueEvict(ts ...idleTable) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.idle = append(j.idle, ts...)
+	for _, e := range ts {
+		if j.first.IsZero() || e.at.Before(j.first) {
+			j.first = e.at
+		}
+	}
 	s.armEvict()
 }
 
@@ -77,12 +104,7 @@ func (s *Service) queueEvict(ts ...idleTable) {
 // s.jan.mu must be held.
 func (s *Service) armEvict() {
 	j := &s.jan
-	var next time.Time
-	for _, e := range j.idle {
-		if next.IsZero() || e.at.Before(next) {
-			next = e.at
-		}
-	}
+	next := j.first
 	if !next.IsZero() {
 		next = next.Add(s.evictRetry())
 	}
@@ -102,15 +124,20 @@ func (s *Service) armEvict() {
 	}
 }
 
-// evict drops the queued finished tables idle at now, and queues again
-// those used since they were queued. Tables watched again, or played
-// by a computer, leave the queue: noteIdle queues them when that ends.
+// evict drops the queued finished tables idle at now and parks the
+// queued games in play unused since ParkAfter, and queues again those
+// used since they were queued. Tables watched again, or played by a
+// computer, leave the queue: noteIdle queues them when that ends.
 func (s *Service) evict(now time.Time) {
 	j := &s.jan
 	j.mu.Lock()
 	var due []idleTable
+	j.first = time.Time{}
 	j.idle = slices.DeleteFunc(j.idle, func(e idleTable) bool {
 		if e.at.After(now) {
+			if j.first.IsZero() || e.at.Before(j.first) {
+				j.first = e.at
+			}
 			return false
 		}
 		due = append(due, e)
@@ -124,6 +151,7 @@ func (s *Service) evict(now time.Time) {
 	}
 	j.mu.Unlock()
 	var again []idleTable
+	left := 0
 	s.mu.Lock()
 	for _, e := range due {
 		t := e.t
@@ -140,15 +168,28 @@ func (s *Service) evict(now time.Time) {
 		case t.idle(now, s.cfg.IdleEvict):
 			delete(s.tables, t.id)
 			t.evictQueued = false
-		case t.watchers == 0 && !slices.Contains(t.busy, true):
-			again = append(again, idleTable{t, t.lastUse.Add(s.cfg.IdleEvict)}) // used since
-		default:
+			left++
+		case s.mayPark(t) && now.Sub(t.usedAt()) > s.cfg.ParkAfter:
+			s.park(t)
 			t.evictQueued = false
+			left++
+		default:
+			if at, ok := s.leavesAt(t); ok {
+				again = append(again, idleTable{t, at}) // used since
+			} else {
+				t.evictQueued = false
+			}
 		}
 		t.unlock()
 	}
 	s.mu.Unlock()
 	s.queueEvict(again...)
+	if left > 0 {
+		s.log.Debug("tables left memory", "tables", left, "parked", s.Parked())
+		if s.cfg.LeftMemory != nil {
+			s.cfg.LeftMemory(left)
+		}
+	}
 }
 
 // idle reports whether t is finished and nobody has used it for d, so
@@ -242,7 +283,7 @@ func (s *Service) stopJanitor() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.closed = true
-	j.idle = nil
+	j.idle, j.first = nil, time.Time{}
 	if j.evictTimer != nil {
 		j.evictTimer.Stop()
 	}

@@ -151,13 +151,13 @@ func TestOpenTablesExpireOnTheirTimer(t *testing.T) {
 	}
 }
 
-// TestJanitorIdleWithoutFinishedTables: live tables arm no eviction
-// timer; a finished table arms it, leaves memory by itself once idle,
-// and the timer is not set again.
+// TestJanitorIdleWithoutFinishedTables: live tables that are not parked
+// arm no eviction timer; a finished table arms it, leaves memory by
+// itself once idle, and the timer is not set again.
 func TestJanitorIdleWithoutFinishedTables(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := &fixture{t: t, dir: t.TempDir(), idleEvict: 10 * time.Millisecond}
+	f := &fixture{t: t, dir: t.TempDir(), idleEvict: 10 * time.Millisecond, parkAfter: -1}
 	f.open()
 	t.Cleanup(f.close)
 	for range 3 {

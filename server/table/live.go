@@ -83,9 +83,11 @@ func count(n *int) int {
 	return *n
 }
 
-// liveRow is a table the lobby lists, with its information as listed.
+// liveRow is a table the lobby lists, in memory (t) or parked (p), with
+// its information as listed.
 type liveRow struct {
 	t  *table
+	p  *parked
 	in Info
 }
 
@@ -121,15 +123,7 @@ func (s *Service) rateLive(rows []liveRow) {
 		if !r.in.Rated || r.in.Rating != nil {
 			continue
 		}
-		r.t.mu.Lock()
-		pool := r.t.m.Pool
-		var ids []string
-		for _, st := range r.t.m.Seats {
-			if st.Identity != "" {
-				ids = append(ids, st.Identity)
-			}
-		}
-		r.t.unlock()
+		pool, ids := r.rated()
 		if len(ids) == 0 {
 			continue
 		}
@@ -147,9 +141,36 @@ func (s *Service) rateLive(rows []liveRow) {
 			sum += v
 		}
 		mean := math.Round(sum/float64(len(ids))*10) / 10
-		r.t.mu.Lock()
-		r.t.rating, r.t.rated = mean, true
-		r.t.unlock()
+		if r.t != nil {
+			r.t.mu.Lock()
+			r.t.rating, r.t.rated = mean, true
+			r.t.unlock()
+		} else {
+			s.mu.Lock()
+			r.p.rating, r.p.rated = mean, true
+			s.mu.Unlock()
+		}
 		r.in.Rating = &mean
 	}
+}
+
+// rated returns the rating pool of the row's table and the identities of
+// its players.
+func (r liveRow) rated() (pool string, ids []string) {
+	if r.t == nil {
+		for _, id := range r.p.who {
+			if id != "" {
+				ids = append(ids, id)
+			}
+		}
+		return r.p.in.Pool, ids
+	}
+	r.t.mu.Lock()
+	defer r.t.unlock()
+	for _, st := range r.t.m.Seats {
+		if st.Identity != "" {
+			ids = append(ids, st.Identity)
+		}
+	}
+	return r.t.m.Pool, ids
 }

@@ -134,9 +134,15 @@ func (s *Service) lobbyHere(status store.Status, gameName string, limit int) []I
 	for _, t := range s.tables {
 		t.mu.Lock()
 		if t.status == status && !t.m.Private && (gameName == "" || t.m.Game == gameName) {
-			rows = append(rows, liveRow{t, t.listed()})
+			rows = append(rows, liveRow{t: t, in: t.listed()})
 		}
 		t.unlock()
+	}
+	now := s.now()
+	for _, p := range s.parked {
+		if p.in.Status == status && !p.in.Private && (gameName == "" || p.in.Game == gameName) {
+			rows = append(rows, liveRow{p: p, in: p.listed(now)})
+		}
 	}
 	s.mu.RUnlock()
 	sort.Slice(rows, func(i, j int) bool { return rows[i].in.Created.After(rows[j].in.Created) })
@@ -234,6 +240,8 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 	s.mu.RLock()
 	if nt := s.tables[t.m.Rematch]; nt != nil {
 		code = nt.m.Code // set before the table is published, never changed
+	} else if p := s.parked[t.m.Rematch]; p != nil {
+		code = p.in.Code
 	}
 	s.mu.RUnlock()
 	return Seated{Table: t.m.Rematch, Seat: newSeat, Token: tok, Invite: s.invite(t.m.Rematch), Code: code}, nil

@@ -39,7 +39,7 @@ func (s *Service) ResultOf(ctx context.Context, id string, seat int) (string, er
 }
 
 // SeatedAt returns the tables under way where identity holds a seat,
-// newest first. Every table under way is in memory.
+// newest first. Every table under way is in memory, or parked.
 func (s *Service) SeatedAt(identity string) []SeatedTable {
 	out := []SeatedTable{}
 	p := &auth.Principal{Identity: identity}
@@ -51,6 +51,7 @@ func (s *Service) SeatedAt(identity string) []SeatedTable {
 		}
 		t.unlock()
 	}
+	out = s.seatedParked(identity, out)
 	s.mu.RUnlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].Created.After(out[j].Created) })
 	return out

@@ -65,6 +65,9 @@ func newMetrics(s *Service, reg prometheus.Registerer) (*metricSet, error) {
 	cs = append(cs, m.watchers, m.moveLatency.h,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_tables_in_memory", Help: "Tables held in memory (live ones and recently finished ones)."}, func() float64 {
 			return float64(s.InMemory())
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_tables_parked", Help: "Games in play out of memory while nobody uses them."}, func() float64 {
+			return float64(s.Parked())
 		}))
 	if st, ok := s.st.(commitStater); ok {
 		cs = append(cs,

@@ -217,6 +217,7 @@ func (s *Service) accept(t *table, seat game.Seat, text string, now time.Time, e
 		s.finished(t, end)
 	}
 	s.turned(t)
+	s.noteIdle(t)
 	ev := t.visible(evs, seat)
 	if ev == nil {
 		ev = []game.Event{}

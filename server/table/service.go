@@ -71,6 +71,23 @@ type Config struct {
 	// 42-61 (gctrace). A table someone watches stays however long they
 	// watch.
 	IdleEvict time.Duration
+	// ParkAfter is how long a game in play may go unused, with nobody
+	// following it, no clock and no computer seat, before the table
+	// leaves memory (default DefaultParkAfter; negative: never). What is
+	// needed to list it (the lobby, a player's games) stays, a few
+	// hundred bytes; anything else that asks for it reads it back from
+	// its record, as after a restart. A game played over HTTP between
+	// slow players, or left for the day, then costs its record on disk
+	// rather than the 20 KB or so of memory a table in play holds. A
+	// single node parks tables; a node of a cluster keeps the ones whose
+	// lease it holds.
+	ParkAfter time.Duration
+	// LeftMemory, when set, is told how many tables the janitor has just
+	// taken out of memory (finished, or parked): memory the next
+	// collection frees with nothing allocated, which a process that
+	// gives memory back once quiet (cmd/parlour, internal/giveback)
+	// counts as it counts a burst.
+	LeftMemory func(tables int)
 	// OpenExpiry is how long a table whose game has not begun may go
 	// without a change (a join, a leave, a setup) before the server
 	// cancels it, as if its last player had left (default
@@ -129,6 +146,9 @@ type Service struct {
 
 	mu     sync.RWMutex
 	tables map[string]*table
+	// parked holds what stays in memory of the games in play that left
+	// it (park.go); a table is in tables or in parked, never both.
+	parked map[string]*parked
 
 	lexMu sync.Mutex
 	lexes map[string]*lexicon.Lexicon
@@ -229,6 +249,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	if cfg.IdleEvict == 0 {
 		cfg.IdleEvict = time.Second
 	}
+	if cfg.ParkAfter == 0 {
+		cfg.ParkAfter = DefaultParkAfter
+	}
 	if cfg.Clock == nil {
 		cfg.Clock = systemClock{}
 	}
@@ -237,7 +260,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	s = &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
-		tables: map[string]*table{}, lexes: map[string]*lexicon.Lexicon{}, defaults: map[string]game.Rules{},
+		tables: map[string]*table{}, parked: map[string]*parked{}, lexes: map[string]*lexicon.Lexicon{}, defaults: map[string]game.Rules{},
 		botSem:     make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		chatLimits: chat.NewLimits(chat.Rates{}),
 		auth:       cfg.Auth, observers: cfg.Observers, lobbyPeers: cfg.LobbyPeers,
@@ -407,6 +430,11 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 	}
 	s.mu.RLock()
 	t, ok := s.tables[id]
+	if ok {
+		// Under the read lock, so that the janitor, which parks tables
+		// under the write lock, sees that t is about to be used.
+		t.looked.Store(time.Now().UnixNano())
+	}
 	s.mu.RUnlock()
 	if ok {
 		if t.epoch == s.place.Epoch(id) {
@@ -448,6 +476,7 @@ func (s *Service) table(ctx context.Context, id string) (*table, error) {
 		s.mu.Unlock()
 		return old, nil
 	}
+	s.unpark(t)
 	s.tables[id] = t
 	s.mu.Unlock()
 	if ok {
@@ -571,6 +600,7 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 	if st != nil {
 		s.startClock(t, *t.m.StartedAt)
 		s.turned(t)
+		s.noteIdle(t)
 	}
 	return nil
 }

@@ -174,10 +174,15 @@ type table struct {
 	bots      []game.Bot
 	busy      []bool
 	lastUse   time.Time
-	clk       Clock         // the service's (clock.go)
-	tc        tableClock    // clock.go
-	here      attendance    // claim.go
-	ch        chat.Channels // chat.go
+	// looked is when the service last handed the table out (Service.table),
+	// in Unix nanoseconds: set under the service's read lock, it tells the
+	// janitor, which parks tables under its write lock, that a request may
+	// be about to use the table (park.go).
+	looked atomic.Int64
+	clk    Clock         // the service's (clock.go)
+	tc     tableClock    // clock.go
+	here   attendance    // claim.go
+	ch     chat.Channels // chat.go
 	// doubt is set when a write of a move failed: it may have been
 	// committed all the same (settleDoubt).
 	doubt bool

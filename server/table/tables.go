@@ -338,6 +338,7 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 		s.startClock(t, *t.m.StartedAt)
 	}
 	s.noteOpen(t)
+	s.noteIdle(t) // made in play, as a pairing does
 	t.unlock()
 	return nil
 }

@@ -1,0 +1,306 @@
+package table
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+	"weak"
+
+	"parlour/server/auth"
+	"parlour/server/internal/servertest"
+	"parlour/store"
+)
+
+// playing makes a game of guess between two guests, Ann and Ben, as req
+// asks (two seats, "me" and "open", when it asks for none), with its
+// setups given and one move made, and returns its id and the two seats'
+// principals.
+func (f *fixture) playing(ctx context.Context, req CreateRequest) (string, [2]*auth.Principal) {
+	f.t.Helper()
+	req.Game, req.Name = "guess", "Ann"
+	if req.Seats == nil {
+		req.Seats = []string{"me", "open"}
+	}
+	a, err := f.s.Create(ctx, nil, req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	b, err := f.s.Join(ctx, nil, a.Table, JoinRequest{Name: "Ben"})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	ps := [2]*auth.Principal{f.principal(a.Token), f.principal(b.Token)}
+	for i, p := range ps {
+		if _, err := f.s.Setup(ctx, p, a.Table, SetupRequest{Setup: []byte(`{"number": ` + string(rune('3'+i)) + `}`)}); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	f.moveOnce(ctx, a.Table, ps)
+	return a.Table, ps
+}
+
+// moveOnce makes a move at table id for the seat to move.
+func (f *fixture) moveOnce(ctx context.Context, id string, ps [2]*auth.Principal) {
+	f.t.Helper()
+	u, err := f.s.View(ctx, ps[0], id)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	who := ps[0]
+	if slices.Contains(u.Table.ToMove, 1) {
+		who = ps[1]
+		if u, err = f.s.View(ctx, who, id); err != nil {
+			f.t.Fatal(err)
+		}
+	}
+	if _, err := f.s.Move(ctx, who, id, MoveRequest{Move: bisect(f.t, u, 100)}); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *fixture) parked(id string) bool {
+	f.s.mu.RLock()
+	defer f.s.mu.RUnlock()
+	_, ok := f.s.parked[id]
+	return ok
+}
+
+// seen returns when table id's seats were last seen, from memory.
+func (f *fixture) seen(id string) []time.Time {
+	f.s.mu.RLock()
+	t := f.s.tables[id]
+	f.s.mu.RUnlock()
+	if t == nil {
+		f.t.Fatalf("table %s is not in memory", id)
+	}
+	t.mu.Lock()
+	defer t.unlock()
+	return slices.Clone(t.here.seen)
+}
+
+// TestParkedGameComesBack: a game in play that nobody uses leaves memory
+// by itself; meanwhile its players' lists and the lobby show it as
+// before, and the first request brings it back as it was, presence and
+// all, to play on; unused again, it leaves again.
+func TestParkedGameComesBack(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := &fixture{t: t, dir: t.TempDir(), parkAfter: 20 * time.Millisecond}
+	f.open()
+	t.Cleanup(f.close)
+	id, ps := f.playing(ctx, CreateRequest{})
+	// Ann was here just now; Ben an hour ago, as far as the table knows.
+	f.s.mu.RLock()
+	tb := f.s.tables[id]
+	f.s.mu.RUnlock()
+	tb.mu.Lock()
+	tb.here.seen[1] = tb.here.seen[1].Add(-time.Hour)
+	tb.unlock()
+	viewBefore, err := f.s.View(ctx, ps[0], id) // Ann is seen here
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := f.seen(id)
+	before := [2][]SeatedTable{f.s.SeatedAt(ps[0].Identity), f.s.SeatedAt(ps[1].Identity)}
+	lobbyBefore, err := f.s.Lobby(ctx, store.Playing, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	servertest.Eventually(t, 10*time.Second, "the game to leave memory", func() bool { return !f.inMemory(id) && f.parked(id) })
+	if n := f.s.Parked(); n != 1 {
+		t.Errorf("Parked = %d, want 1", n)
+	}
+	for i, p := range ps {
+		if got := f.s.SeatedAt(p.Identity); !reflect.DeepEqual(got, before[i]) {
+			t.Errorf("seat %d's games while parked:\n%+v\nwant as before:\n%+v", i, got, before[i])
+		}
+	}
+	lobby, err := f.s.Lobby(ctx, store.Playing, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(lobby, lobbyBefore) {
+		t.Errorf("the lobby while parked:\n%+v\nwant as before:\n%+v", lobby, lobbyBefore)
+	}
+	if f.inMemory(id) {
+		t.Fatal("listing the game brought it back into memory")
+	}
+
+	view, err := f.s.View(ctx, ps[0], id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.inMemory(id) || f.parked(id) || f.s.Parked() != 0 {
+		t.Fatalf("after a view: in memory %v, parked %v (%d parked)", f.inMemory(id), f.parked(id), f.s.Parked())
+	}
+	// Ann asked again, and is seen at her request; the rest is as it was.
+	for _, u := range []*Update{&view, &viewBefore} {
+		u.Table.Seats[0].AbsentSince = nil
+	}
+	if got, want := mustJSON(t, view), mustJSON(t, viewBefore); got != want {
+		t.Errorf("the view read back:\n%s\nwant as before:\n%s", got, want)
+	}
+	got := f.seen(id)
+	if !got[1].Equal(seen[1]) || got[0].Before(seen[0]) {
+		t.Errorf("seats last seen %v after coming back, want Ben's %v kept and Ann's at %v or later", got, seen[1], seen[0])
+	}
+
+	f.moveOnce(ctx, id, ps)
+	after, err := f.s.View(ctx, ps[0], id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Version != view.Version+1 {
+		t.Errorf("version %d after a move on the game read back, want %d", after.Version, view.Version+1)
+	}
+	servertest.Eventually(t, 10*time.Second, "the game to leave memory again", func() bool { return f.parked(id) })
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestTablesThatStayInMemory: only a game in play that nobody follows,
+// with no clock and no computer seat, is parked, however long the
+// janitor waits; a finished game leaves memory without a stub.
+func TestTablesThatStayInMemory(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		park time.Duration
+		// make makes the table and returns its id and what to undo
+		// at the end.
+		make      func(f *fixture) (string, func())
+		wantPark  bool
+		wantStays bool
+	}{
+		{name: "in play, unused", make: func(f *fixture) (string, func()) {
+			id, _ := f.playing(ctx, CreateRequest{})
+			return id, func() {}
+		}, wantPark: true},
+		{name: "parking off", park: -1, make: func(f *fixture) (string, func()) {
+			id, _ := f.playing(ctx, CreateRequest{})
+			return id, func() {}
+		}, wantStays: true},
+		{name: "followed", make: func(f *fixture) (string, func()) {
+			id, _ := f.playing(ctx, CreateRequest{})
+			w, err := f.s.Watch(ctx, nil, id, -1)
+			if err != nil {
+				f.t.Fatal(err)
+			}
+			return id, w.Close
+		}, wantStays: true},
+		{name: "with a clock", make: func(f *fixture) (string, func()) {
+			id, _ := f.playing(ctx, CreateRequest{Rules: map[string]json.RawMessage{"clock": json.RawMessage(`600`)}})
+			return id, func() {}
+		}, wantStays: true},
+		{name: "a computer seat", make: func(f *fixture) (string, func()) {
+			a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer"}})
+			if err != nil {
+				f.t.Fatal(err)
+			}
+			return a.Table, func() {}
+		}, wantStays: true},
+		{name: "waiting for a player", make: func(f *fixture) (string, func()) {
+			a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+			if err != nil {
+				f.t.Fatal(err)
+			}
+			return a.Table, func() {}
+		}, wantStays: true},
+		{name: "finished", make: func(f *fixture) (string, func()) {
+			id, _ := f.soloPlayed(ctx)
+			return id, func() {}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			park := tc.park
+			if park == 0 {
+				park = time.Millisecond
+			}
+			f := &fixture{t: t, dir: t.TempDir(), parkAfter: park, idleEvict: time.Millisecond}
+			f.open()
+			t.Cleanup(f.close)
+			id, undo := tc.make(f)
+			defer undo()
+			// The janitor's round an hour on, whatever it has queued.
+			f.s.evict(time.Now().Add(time.Hour))
+			if got := f.parked(id); got != tc.wantPark {
+				t.Errorf("parked %v, want %v", got, tc.wantPark)
+			}
+			if got := f.inMemory(id); got != tc.wantStays {
+				t.Errorf("in memory %v, want %v", got, tc.wantStays)
+			}
+		})
+	}
+}
+
+// TestLookedUpTableIsNotParked: a table the service has just handed to a
+// request is not parked under it, however long ago it was last played.
+func TestLookedUpTableIsNotParked(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := &fixture{t: t, dir: t.TempDir(), parkAfter: time.Minute}
+	f.open()
+	t.Cleanup(f.close)
+	id, _ := f.playing(ctx, CreateRequest{})
+	tb, err := f.s.table(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Played last an hour ago, and queued to leave memory then.
+	tb.mu.Lock()
+	tb.lastUse = tb.lastUse.Add(-time.Hour)
+	tb.looked.Store(0)
+	stale := time.Since(tb.usedAt()) > f.s.cfg.ParkAfter
+	tb.evictQueued = false
+	f.s.noteIdle(tb)
+	tb.unlock()
+	if !stale {
+		t.Fatal("a table last used an hour ago does not count as unused")
+	}
+	if _, err := f.s.table(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	tb.mu.Lock()
+	stale = time.Since(tb.usedAt()) > f.s.cfg.ParkAfter
+	tb.unlock()
+	if stale {
+		t.Error("a table just looked up counts as unused")
+	}
+	f.s.evict(time.Now())
+	if !f.inMemory(id) || f.parked(id) {
+		t.Errorf("after the janitor's round: in memory %v, parked %v; want kept", f.inMemory(id), f.parked(id))
+	}
+}
+
+// TestParkedTableIsCollected: nothing the service keeps holds a parked
+// table, so that its memory is the collector's to free.
+func TestParkedTableIsCollected(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := &fixture{t: t, dir: t.TempDir(), parkAfter: 20 * time.Millisecond}
+	f.open()
+	t.Cleanup(f.close)
+	id, _ := f.playing(ctx, CreateRequest{})
+	f.s.mu.RLock()
+	tb := weak.Make(f.s.tables[id])
+	f.s.mu.RUnlock()
+	servertest.Eventually(t, 10*time.Second, "the game to leave memory", func() bool { return f.parked(id) })
+	servertest.Eventually(t, 10*time.Second, "the parked table to be collected", func() bool {
+		runtime.GC()
+		return tb.Value() == nil
+	})
+}
