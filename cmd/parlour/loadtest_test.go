@@ -40,19 +40,20 @@ func TestLoadtestFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := loadtest.Config{Servers: []string{"http://localhost:8080"}, Tables: 1000, Rates: []float64{5000}, Duration: 20 * time.Second,
-		Identities: 200, Conns: 64, Verify: true, Stagger: true, Route: loadtest.RouteSeats, Transport: loadtest.TransportHTTP, ViewTails: true}
+		Identities: 200, Conns: 64, Verify: true, Stagger: true, Route: loadtest.RouteSeats, Transport: loadtest.TransportHTTP, ViewTails: true,
+		IdleSettle: 3 * time.Second}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("defaults %+v, want %+v", c, want)
 	}
 	c, err = parse("--url", "http://127.0.0.1:1,http://127.0.0.1:2", "--rate", "100, 200", "--server-pid", "7,8", "--transport", "ws",
 		"--route", "table", "--new-sockets", "--view-tails=false", "--verify=false", "--stagger=false", "--chat", "3", "--rated",
-		"--timeline", "1s", "--idle-sockets", "5", "--idle-tables", "6", "--idle-cpu", "60s", "--tables", "9", "--identities", "10", "--conns", "11", "--duration", "2s")
+		"--timeline", "1s", "--idle-sockets", "5", "--idle-tables", "6", "--idle-settle", "70s", "--idle-cpu", "60s", "--tables", "9", "--identities", "10", "--conns", "11", "--duration", "2s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want = loadtest.Config{Servers: []string{"http://127.0.0.1:1", "http://127.0.0.1:2"}, Tables: 9, Rates: []float64{100, 200},
 		Duration: 2 * time.Second, Identities: 10, Conns: 11, ServerPIDs: []int{7, 8}, Timeline: time.Second, Route: loadtest.RouteTable,
-		Transport: loadtest.TransportWS, NewSockets: true, Rated: true, Chat: 3, IdleSockets: 5, IdleTables: 6, IdleCPU: time.Minute}
+		Transport: loadtest.TransportWS, NewSockets: true, Rated: true, Chat: 3, IdleSockets: 5, IdleTables: 6, IdleSettle: 70 * time.Second, IdleCPU: time.Minute}
 	if !reflect.DeepEqual(c, want) {
 		t.Fatalf("got %+v, want %+v", c, want)
 	}
@@ -70,6 +71,7 @@ func TestLoadtestFlags(t *testing.T) {
 		{[]string{"--tables", "0"}, "tables must be 1 or more"},
 		{[]string{"--idle-cpu", "1s", "--server-pid", "7"}, "idle CPU must be 2 seconds or more"},
 		{[]string{"--idle-cpu", "10s"}, "idle CPU needs the servers' process ids"},
+		{[]string{"--idle-tables", "5", "--idle-settle", "-1s"}, "the idle settle must not be negative"},
 	} {
 		if _, err := parse(tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want an error saying %q", tc.args, err, tc.want)

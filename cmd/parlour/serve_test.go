@@ -120,6 +120,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--procs", "many"},
 		{"serve", "--open-expiry", "-1h"},
 		{"serve", "--open-expiry", "a month"},
+		{"serve", "--park-after", "-1m"},
+		{"serve", "--park-after", "later"},
 		{"serve", "--trusted-proxy", "10.0.0.0/33"},
 		{"serve", "--trusted-proxy", "proxy.example"},
 		{"serve", "--trusted-proxy", ""},
