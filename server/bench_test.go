@@ -80,12 +80,19 @@ func fillOne(ctx context.Context, s *server.Service, moves int) error {
 
 func openService(tb testing.TB, path string) (*server.Service, *sqlite.Store, time.Duration) {
 	tb.Helper()
+	return openServiceParking(tb, path, 0)
+}
+
+// openServiceParking is openService with the service's ParkAfter set to
+// park (0: the default).
+func openServiceParking(tb testing.TB, path string, park time.Duration) (*server.Service, *sqlite.Store, time.Duration) {
+	tb.Helper()
 	start := time.Now()
 	db, err := sqlite.Open(context.Background(), path, sqlite.Options{Synchronous: "NORMAL"})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: bots})
+	s, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: bots, ParkAfter: park})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -125,10 +132,12 @@ func heap() uint64 {
 
 // BenchmarkIdleTableHeap reports the heap one idle live table holds: a
 // two-player Quizl game ten moves in, as a restart rebuilds it from the
-// store (heap-bytes/table), and as its moves were played
+// store (heap-bytes/table), as its moves were played
 // (played-heap-bytes/table, which counts the identities and credentials
-// the players were given too). With -idle.heapprofile FILE the profiles
-// are FILE and FILE.played.
+// the players were given too), and once it has left memory unused
+// (parked-heap-bytes/table: what stays to list it). With
+// -idle.heapprofile FILE the profiles are FILE, FILE.played and
+// FILE.parked.
 func BenchmarkIdleTableHeap(b *testing.B) {
 	const n = 2000
 	path := filepath.Join(b.TempDir(), "p.db")
@@ -146,6 +155,20 @@ func BenchmarkIdleTableHeap(b *testing.B) {
 		after := heap()
 		b.ReportMetric(float64(after-before)/n, "heap-bytes/table")
 		writeIdleHeapProfile(b, "")
+		runtime.KeepAlive(s)
+		s.Close()
+		db.Close()
+
+		before = heap()
+		s, db, _ = openServiceParking(b, path, time.Millisecond)
+		for deadline := time.Now().Add(time.Minute); s.Parked() < n; time.Sleep(10 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				b.Fatalf("%d of %d tables left memory in a minute", s.Parked(), n)
+			}
+		}
+		after = heap()
+		b.ReportMetric(float64(after-before)/n, "parked-heap-bytes/table")
+		writeIdleHeapProfile(b, ".parked")
 		runtime.KeepAlive(s)
 		s.Close()
 		db.Close()

@@ -40,10 +40,13 @@ type janitor struct {
 	expireTimer Timer
 }
 
-// idleTable is a finished table and when it may leave memory.
+// idleTable is a table in the janitor's queue: when the janitor looks
+// at it, and the time it was queued for (its queuedAt then), which
+// stays while the janitor passes over it in use.
 type idleTable struct {
-	t  *table
-	at time.Time
+	t      *table
+	at     time.Time
+	queued time.Time
 }
 
 // evictRetry is how soon the janitor looks again at a finished table it
@@ -59,13 +62,15 @@ func (s *Service) evictRetry() time.Duration { return max(100*time.Millisecond, 
 // watcher leaves, a computer's move ends, or a table is read back into
 // memory.
 func (s *Service) noteIdle(t *table) {
-	if t.evictQueued {
+	at, ok := s.leavesAt(t)
+	if !ok || t.evictQueued && !at.Before(t.queuedAt) {
 		return
 	}
-	if at, ok := s.leavesAt(t); ok {
-		t.evictQueued = true
-		s.queueEvict(idleTable{t, at})
-	}
+	// A game queued to be parked that has just ended is queued again,
+	// for the sooner time of a finished table: its first entry is then
+	// passed over.
+	t.evictQueued, t.queuedAt = true, at
+	s.queueEvict(idleTable{t, at, at})
 }
 
 // leavesAt returns when t may leave memory if nobody uses it before, and
@@ -159,10 +164,12 @@ func (s *Service) evict(now time.Time) {
 		// by a write on its way to the disk, would hold up every lookup
 		// behind the service's lock.
 		if !t.mu.TryLock() {
-			again = append(again, idleTable{t, now.Add(s.evictRetry())})
+			again = append(again, idleTable{t, now.Add(s.evictRetry()), e.queued})
 			continue
 		}
 		switch {
+		case !t.evictQueued || !e.queued.Equal(t.queuedAt):
+			// An entry the table no longer holds: it was queued again.
 		case s.tables[t.id] != t: // it left memory otherwise
 			t.evictQueued = false
 		case t.idle(now, s.cfg.IdleEvict):
@@ -175,7 +182,8 @@ func (s *Service) evict(now time.Time) {
 			left++
 		default:
 			if at, ok := s.leavesAt(t); ok {
-				again = append(again, idleTable{t, at}) // used since
+				t.queuedAt = at
+				again = append(again, idleTable{t, at, at}) // used since
 			} else {
 				t.evictQueued = false
 			}

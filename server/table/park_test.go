@@ -304,3 +304,19 @@ func TestParkedTableIsCollected(t *testing.T) {
 		return tb.Value() == nil
 	})
 }
+
+// TestEndedGameLeavesAsFinished: a game queued to be parked an hour on
+// that ends leaves memory as a finished table does, a moment after its
+// last use, not when it would have been parked.
+func TestEndedGameLeavesAsFinished(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := &fixture{t: t, dir: t.TempDir(), parkAfter: time.Hour, idleEvict: 10 * time.Millisecond}
+	f.open()
+	t.Cleanup(f.close)
+	id, _ := f.soloPlayed(ctx)
+	servertest.Eventually(t, 10*time.Second, "the finished table to leave memory", func() bool { return !f.inMemory(id) })
+	if f.parked(id) {
+		t.Error("a finished table was parked")
+	}
+}

@@ -187,8 +187,11 @@ type table struct {
 	// committed all the same (settleDoubt).
 	doubt bool
 	// evictQueued is set while the table waits in the janitor's queue to
-	// leave memory (janitor.go).
+	// leave memory (janitor.go), and queuedAt is the time its entry
+	// there says: an entry of another time is one the table no longer
+	// holds (it was queued again sooner, when its game ended).
 	evictQueued bool
+	queuedAt    time.Time
 
 	// pushed holds the socket messages encoded for the table's current
 	// version, one per view (see sharedUpdate), and infoEnc the encoding
