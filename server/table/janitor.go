@@ -24,13 +24,13 @@ type janitor struct {
 	closed bool
 	// idle holds the finished tables nobody watches and the games in
 	// play that may be parked, each with the time it may leave memory if
-	// it is not used before (its table's
-	// evictQueued is set meanwhile); evictAt is when evictTimer is set to
-	// fire (zero: it is not).
-	idle []idleTable
-	// first is the earliest time in idle (zero when it is empty), kept
-	// as tables are queued so that queueing one more, once a minute for
-	// every game in play that may be parked, does not walk the queue.
+	// it is not used before (its table's evictQueued is set meanwhile):
+	// one entry a table, so that a table that left memory is not held
+	// by an entry it no longer needs. first is the earliest of those
+	// times (zero when idle is empty), kept as tables are queued so that
+	// queueing one more does not walk the queue. evictAt is when
+	// evictTimer is set to fire (zero: it is not).
+	idle       map[*table]time.Time
 	first      time.Time
 	evictAt    time.Time
 	evictTimer *time.Timer
@@ -40,13 +40,11 @@ type janitor struct {
 	expireTimer Timer
 }
 
-// idleTable is a table in the janitor's queue: when the janitor looks
-// at it, and the time it was queued for (its queuedAt then), which
-// stays while the janitor passes over it in use.
+// idleTable is a table in the janitor's queue and when the janitor
+// looks at it.
 type idleTable struct {
-	t      *table
-	at     time.Time
-	queued time.Time
+	t  *table
+	at time.Time
 }
 
 // evictRetry is how soon the janitor looks again at a finished table it
@@ -67,10 +65,9 @@ func (s *Service) noteIdle(t *table) {
 		return
 	}
 	// A game queued to be parked that has just ended is queued again,
-	// for the sooner time of a finished table: its first entry is then
-	// passed over.
+	// for the sooner time of a finished table.
 	t.evictQueued, t.queuedAt = true, at
-	s.queueEvict(idleTable{t, at, at})
+	s.queueEvict(idleTable{t, at})
 }
 
 // leavesAt returns when t may leave memory if nobody uses it before, and
@@ -85,14 +82,23 @@ func (s *Service) leavesAt(t *table) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-// queueEvict adds tables to the janitor's queue, setting its timer to
+// queueEvict adds tables to the janitor's queue, each at the sooner of
+// its time and the one it is queued for already, and sets the timer to
 // the earliest.
 func (s *Service) queueEvict(ts ...idleTable) {
 	j := &s.jan
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	j.idle = append(j.idle, ts...)
+	if j.closed {
+		return
+	}
+	if j.idle == nil {
+		j.idle = map[*table]time.Time{}
+	}
 	for _, e := range ts {
+		if at, ok := j.idle[e.t]; !ok || e.at.Before(at) {
+			j.idle[e.t] = e.at
+		}
 		if j.first.IsZero() || e.at.Before(j.first) {
 			j.first = e.at
 		}
@@ -138,16 +144,16 @@ func (s *Service) evict(now time.Time) {
 	j.mu.Lock()
 	var due []idleTable
 	j.first = time.Time{}
-	j.idle = slices.DeleteFunc(j.idle, func(e idleTable) bool {
-		if e.at.After(now) {
-			if j.first.IsZero() || e.at.Before(j.first) {
-				j.first = e.at
+	for t, at := range j.idle {
+		if at.After(now) {
+			if j.first.IsZero() || at.Before(j.first) {
+				j.first = at
 			}
-			return false
+			continue
 		}
-		due = append(due, e)
-		return true
-	})
+		due = append(due, idleTable{t, at})
+		delete(j.idle, t)
+	}
 	j.evictAt = time.Time{} // the timer fired, or is to be set again below
 	if len(due) == 0 {
 		s.armEvict()
@@ -164,12 +170,10 @@ func (s *Service) evict(now time.Time) {
 		// by a write on its way to the disk, would hold up every lookup
 		// behind the service's lock.
 		if !t.mu.TryLock() {
-			again = append(again, idleTable{t, now.Add(s.evictRetry()), e.queued})
+			again = append(again, idleTable{t, now.Add(s.evictRetry())})
 			continue
 		}
 		switch {
-		case !t.evictQueued || !e.queued.Equal(t.queuedAt):
-			// An entry the table no longer holds: it was queued again.
 		case s.tables[t.id] != t: // it left memory otherwise
 			t.evictQueued = false
 		case t.idle(now, s.cfg.IdleEvict):
@@ -183,7 +187,7 @@ func (s *Service) evict(now time.Time) {
 		default:
 			if at, ok := s.leavesAt(t); ok {
 				t.queuedAt = at
-				again = append(again, idleTable{t, at, at}) // used since
+				again = append(again, idleTable{t, at}) // used since
 			} else {
 				t.evictQueued = false
 			}
