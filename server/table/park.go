@@ -102,6 +102,9 @@ func (s *Service) unpark(t *table) {
 // seatedParked adds to out the parked tables where identity holds a seat.
 // s.mu must be held.
 func (s *Service) seatedParked(identity string, out []SeatedTable) []SeatedTable {
+	if identity == "" {
+		return out // nobody's: "" marks the seats no person holds
+	}
 	for _, p := range s.parked {
 		if i := slices.Index(p.who, identity); i >= 0 {
 			out = append(out, SeatedTable{Info: p.info(s.now()), Seat: i})
