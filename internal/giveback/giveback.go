@@ -7,7 +7,9 @@
 // in a minute and then waits holds three or four times the memory those
 // tables need, for as long as it waits. A Watcher notices the quiet after
 // such a burst and gives that memory back, once: it collects and returns
-// every free page (debug.FreeOSMemory). A busy process is left alone, and
+// every free page (debug.FreeOSMemory). Memory the process lets go of
+// without allocating (Dropped: a cache emptied, records it held dropped)
+// is given back the same way. A busy process is left alone, and
 // a process that stays quiet is hardly woken: the Watcher looks only
 // after the collector has run and while allocations go on, and a quiet
 // process's collector runs only when the runtime forces it to, every two
