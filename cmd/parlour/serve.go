@@ -82,7 +82,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	node := fs.String("node", "", "this node's name in the cluster, unique among the nodes (letters, digits, - and _); default: the host's name and the port")
 	lease := fs.Duration("lease", server.DefaultLease, "in a cluster, how long a table's lease lasts unless its owner renews it: how long a dead node's tables stall at most (every node of a cluster should have the same)")
 	openExpiry := fs.Duration("open-expiry", table.DefaultOpenExpiry, "cancel a table whose game has not begun after this long without a change (a join, a leave, a setup); 0: never")
-	parkAfter := fs.Duration("park-after", table.DefaultParkAfter, "let a game in play leave memory once nobody has used it for this long, with nobody following it, no clock and no computer seat; it is read back from its record when next asked for (0: never; see docs/performance.md)")
+	parkAfter := fs.Duration("park-after", table.DefaultParkAfter, "let a game in play leave memory once nobody has used it for this long, with nobody following it, no clock and no computer seat making a move; it is read back from its record when next asked for (0: never; see docs/performance.md)")
 	var proxies []netip.Prefix
 	fs.Func("trusted-proxy", "a load balancer or proxy in front of the server, as an address or CIDR (repeat the flag for several): its X-Forwarded-For, Forwarded and X-Forwarded-Proto are believed, so per-address limits count each client, and its connections are not capped (docs/deploy.md)", func(v string) error {
 		p, err := parseProxy(v)

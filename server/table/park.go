@@ -50,10 +50,12 @@ func (t *table) usedAt() time.Time {
 }
 
 // mayPark reports whether t is a game in play that may leave memory once
-// unused: nobody follows it or waits at it, it has no clock to run and
-// no computer to play, no write of it is in doubt, and this node runs
-// every table (a node of a cluster keeps the tables whose lease it
-// holds). t.mu must be held.
+// unused: nobody follows it or waits at it, it has no clock to run, none
+// of its computer seats is making a move (one whose turn it is always
+// is), no write of it is in doubt, and this node runs every table (a
+// node of a cluster keeps the tables whose lease it holds). A computer
+// seat comes back as after a restart: a new player, from the seat's
+// view. t.mu must be held.
 func (s *Service) mayPark(t *table) bool {
 	if s.cfg.ParkAfter < 0 || t.status != store.Playing || t.gone || t.doubt {
 		return false
@@ -62,7 +64,7 @@ func (s *Service) mayPark(t *table) bool {
 		return false
 	}
 	return t.watchers == 0 && t.movers == 0 && len(t.held) == 0 && t.tc.timer == nil && !t.tc.on() &&
-		!t.computerSeats() && !slices.Contains(t.busy, true)
+		!slices.Contains(t.busy, true)
 }
 
 // park takes t out of memory, keeping what the lists need. s.mu and t.mu

@@ -10,6 +10,7 @@ import (
 	"time"
 	"weak"
 
+	"parlour/game"
 	"parlour/server/auth"
 	"parlour/server/internal/servertest"
 	"parlour/store"
@@ -171,8 +172,8 @@ func mustJSON(t *testing.T, v any) string {
 }
 
 // TestTablesThatStayInMemory: only a game in play that nobody follows,
-// with no clock and no computer seat, is parked, however long the
-// janitor waits; a finished game leaves memory without a stub.
+// with no clock and no computer seat making a move, is parked, however
+// long the janitor waits; a finished game leaves memory without a stub.
 func TestTablesThatStayInMemory(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -205,12 +206,24 @@ func TestTablesThatStayInMemory(t *testing.T) {
 			id, _ := f.playing(ctx, CreateRequest{Rules: map[string]json.RawMessage{"clock": json.RawMessage(`600`)}})
 			return id, func() {}
 		}, wantStays: true},
-		{name: "a computer seat", make: func(f *fixture) (string, func()) {
-			a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer"}})
+		{name: "a computer seat, the person to move", make: func(f *fixture) (string, func()) {
+			id, _ := f.againstComputer(ctx)
+			return id, func() {}
+		}, wantPark: true},
+		{name: "a computer seat making a move", park: time.Hour, make: func(f *fixture) (string, func()) {
+			id, _ := f.againstComputer(ctx)
+			tb, err := f.s.table(ctx, id)
 			if err != nil {
 				f.t.Fatal(err)
 			}
-			return a.Table, func() {}
+			tb.mu.Lock()
+			tb.busy[1] = true
+			tb.unlock()
+			return id, func() {
+				tb.mu.Lock()
+				tb.busy[1] = false
+				tb.unlock()
+			}
 		}, wantStays: true},
 		{name: "waiting for a player", make: func(f *fixture) (string, func()) {
 			a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
@@ -235,8 +248,8 @@ func TestTablesThatStayInMemory(t *testing.T) {
 			t.Cleanup(f.close)
 			id, undo := tc.make(f)
 			defer undo()
-			// The janitor's round an hour on, whatever it has queued.
-			f.s.evict(time.Now().Add(time.Hour))
+			// The janitor's round a day on, whatever it has queued.
+			f.s.evict(time.Now().Add(24 * time.Hour))
 			if got := f.parked(id); got != tc.wantPark {
 				t.Errorf("parked %v, want %v", got, tc.wantPark)
 			}
@@ -340,5 +353,64 @@ func TestEndedGameLeavesAsFinished(t *testing.T) {
 	servertest.Eventually(t, 10*time.Second, "the finished table to be collected", func() bool {
 		runtime.GC()
 		return tb.Value() == nil
+	})
+}
+
+// againstComputer makes a game of guess between Ann and a computer, set
+// up, and waits until it is Ann's turn with the computer idle; it
+// returns the table's id and Ann's principal.
+func (f *fixture) againstComputer(ctx context.Context) (string, *auth.Principal) {
+	f.t.Helper()
+	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "computer"}, Name: "Ann"})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	p := f.principal(a.Token)
+	if _, err := f.s.Setup(ctx, p, a.Table, SetupRequest{Setup: []byte(`{"number": 3}`)}); err != nil {
+		f.t.Fatal(err)
+	}
+	servertest.Eventually(f.t, 10*time.Second, "Ann's turn, the computer idle", func() bool {
+		u, err := f.s.View(ctx, p, a.Table)
+		if err != nil || !slices.Equal(u.Table.ToMove, []game.Seat{0}) {
+			return false
+		}
+		f.s.mu.RLock()
+		tb := f.s.tables[a.Table]
+		f.s.mu.RUnlock()
+		if tb == nil {
+			return true // parked already
+		}
+		tb.mu.Lock()
+		defer tb.unlock()
+		return !slices.Contains(tb.busy, true)
+	})
+	return a.Table, p
+}
+
+// TestParkedComputerGame: a game against the computer, parked on the
+// person's turn, comes back with its computer seat, which answers the
+// person's next move.
+func TestParkedComputerGame(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := &fixture{t: t, dir: t.TempDir(), parkAfter: 20 * time.Millisecond}
+	f.open()
+	t.Cleanup(f.close)
+	id, p := f.againstComputer(ctx)
+	servertest.Eventually(t, 10*time.Second, "the game to leave memory", func() bool { return f.parked(id) })
+	u, err := f.s.View(ctx, p, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := f.s.Move(ctx, p, id, MoveRequest{Move: bisect(t, u, 100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status == store.Finished {
+		return
+	}
+	servertest.Eventually(t, 10*time.Second, "the computer's answer", func() bool {
+		u, err := f.s.View(ctx, p, id)
+		return err == nil && u.Version > res.Version
 	})
 }

@@ -72,13 +72,13 @@ type Config struct {
 	// watch.
 	IdleEvict time.Duration
 	// ParkAfter is how long a game in play may go unused, with nobody
-	// following it, no clock and no computer seat, before the table
-	// leaves memory (default DefaultParkAfter; negative: never). What is
-	// needed to list it (the lobby, a player's games) stays, about a
-	// kilobyte; anything else that asks for it reads it back from
-	// its record, as after a restart. A game played over HTTP between
-	// slow players, or left for the day, then costs its record on disk
-	// rather than the 20 KB or so of memory a table in play holds. A
+	// following it, no clock and no computer seat making a move, before
+	// the table leaves memory (default DefaultParkAfter; negative:
+	// never). What is needed to list it (the lobby, a player's games)
+	// stays, about a kilobyte; anything else that asks for it reads it
+	// back from its record, as after a restart. A game played over HTTP
+	// between slow players, or left for the day, then costs its record on
+	// disk rather than the 20 KB or so of memory a table in play holds. A
 	// single node parks tables; a node of a cluster keeps the ones whose
 	// lease it holds.
 	ParkAfter time.Duration
