@@ -70,11 +70,25 @@ func (f *fixture) parked(id string) bool {
 	return ok
 }
 
+// parkingFixture is a fixture whose service parks games after park and
+// lets finished tables go after idleEvict (0: the default).
+func parkingFixture(t *testing.T, park, idleEvict time.Duration) *fixture {
+	f := &fixture{t: t, dir: t.TempDir(), parkAfter: park, idleEvict: idleEvict}
+	f.open()
+	t.Cleanup(f.close)
+	return f
+}
+
+// held returns table id's copy in memory, or nil.
+func (f *fixture) held(id string) *table {
+	f.s.mu.RLock()
+	defer f.s.mu.RUnlock()
+	return f.s.tables[id]
+}
+
 // seen returns when table id's seats were last seen, from memory.
 func (f *fixture) seen(id string) []time.Time {
-	f.s.mu.RLock()
-	t := f.s.tables[id]
-	f.s.mu.RUnlock()
+	t := f.held(id)
 	if t == nil {
 		f.t.Fatalf("table %s is not in memory", id)
 	}
@@ -90,14 +104,10 @@ func (f *fixture) seen(id string) []time.Time {
 func TestParkedGameComesBack(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := &fixture{t: t, dir: t.TempDir(), parkAfter: 20 * time.Millisecond}
-	f.open()
-	t.Cleanup(f.close)
+	f := parkingFixture(t, 20*time.Millisecond, 0)
 	id, ps := f.playing(ctx, CreateRequest{})
 	// Ann was here just now; Ben an hour ago, as far as the table knows.
-	f.s.mu.RLock()
-	tb := f.s.tables[id]
-	f.s.mu.RUnlock()
+	tb := f.held(id)
 	tb.mu.Lock()
 	tb.here.seen[1] = tb.here.seen[1].Add(-time.Hour)
 	tb.unlock()
@@ -243,9 +253,7 @@ func TestTablesThatStayInMemory(t *testing.T) {
 			if park == 0 {
 				park = time.Millisecond
 			}
-			f := &fixture{t: t, dir: t.TempDir(), parkAfter: park, idleEvict: time.Millisecond}
-			f.open()
-			t.Cleanup(f.close)
+			f := parkingFixture(t, park, time.Millisecond)
 			id, undo := tc.make(f)
 			defer undo()
 			// The janitor's round a day on, whatever it has queued.
@@ -265,9 +273,7 @@ func TestTablesThatStayInMemory(t *testing.T) {
 func TestLookedUpTableIsNotParked(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := &fixture{t: t, dir: t.TempDir(), parkAfter: time.Minute}
-	f.open()
-	t.Cleanup(f.close)
+	f := parkingFixture(t, time.Minute, 0)
 	id, _ := f.playing(ctx, CreateRequest{})
 	tb, err := f.s.table(ctx, id)
 	if err != nil {
@@ -304,13 +310,9 @@ func TestLookedUpTableIsNotParked(t *testing.T) {
 func TestParkedTableIsCollected(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := &fixture{t: t, dir: t.TempDir(), parkAfter: 20 * time.Millisecond}
-	f.open()
-	t.Cleanup(f.close)
+	f := parkingFixture(t, 20*time.Millisecond, 0)
 	id, _ := f.playing(ctx, CreateRequest{})
-	f.s.mu.RLock()
-	tb := weak.Make(f.s.tables[id])
-	f.s.mu.RUnlock()
+	tb := weak.Make(f.held(id))
 	servertest.Eventually(t, 10*time.Second, "the game to leave memory", func() bool { return f.parked(id) })
 	servertest.Eventually(t, 10*time.Second, "the parked table to be collected", func() bool {
 		runtime.GC()
@@ -325,16 +327,12 @@ func TestParkedTableIsCollected(t *testing.T) {
 func TestEndedGameLeavesAsFinished(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := &fixture{t: t, dir: t.TempDir(), parkAfter: time.Hour, idleEvict: 10 * time.Millisecond}
-	f.open()
-	t.Cleanup(f.close)
+	f := parkingFixture(t, time.Hour, 10*time.Millisecond)
 	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.s.mu.RLock()
-	tb := weak.Make(f.s.tables[a.Table])
-	f.s.mu.RUnlock()
+	tb := weak.Make(f.held(a.Table))
 	p := f.principal(a.Token)
 	u, _ := f.s.View(ctx, p, a.Table)
 	for i := 0; i < 12 && u.Table.Status != store.Finished; i++ {
@@ -374,9 +372,7 @@ func (f *fixture) againstComputer(ctx context.Context) (string, *auth.Principal)
 		if err != nil || !slices.Equal(u.Table.ToMove, []game.Seat{0}) {
 			return false
 		}
-		f.s.mu.RLock()
-		tb := f.s.tables[a.Table]
-		f.s.mu.RUnlock()
+		tb := f.held(a.Table)
 		if tb == nil {
 			return true // parked already
 		}
@@ -393,9 +389,7 @@ func (f *fixture) againstComputer(ctx context.Context) (string, *auth.Principal)
 func TestParkedComputerGame(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	f := &fixture{t: t, dir: t.TempDir(), parkAfter: 20 * time.Millisecond}
-	f.open()
-	t.Cleanup(f.close)
+	f := parkingFixture(t, 20*time.Millisecond, 0)
 	id, p := f.againstComputer(ctx)
 	servertest.Eventually(t, 10*time.Second, "the game to leave memory", func() bool { return f.parked(id) })
 	u, err := f.s.View(ctx, p, id)
