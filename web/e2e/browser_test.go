@@ -259,7 +259,20 @@ func (p *player) text(sel string) string {
 // click clicks the element matching the CSS selector.
 func (p *player) click(sel string) {
 	p.t.Helper()
-	p.do("click "+sel, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+	for try := 1; ; try++ {
+		ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
+		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
+		cancel()
+		if err == nil {
+			return
+		}
+		// An update rebuilt the part of the page that holds sel between
+		// finding the node and clicking it: find it again.
+		if try < 3 && strings.Contains(err.Error(), "Could not find node with given id") {
+			continue
+		}
+		p.fail("click %s: %v", sel, err)
+	}
 }
 
 // typeIn replaces the value of the input matching sel and types text.
