@@ -205,7 +205,7 @@ func (w *Watcher) look() {
 	w.gave, w.dropped = w.allocated(), 0
 	w.releases++
 	w.mu.Unlock()
-	w.cfg.Log.Debug("gave the heap's free memory back to the system", "allocated since the last time", grown, "took", time.Since(start))
+	w.cfg.Log.Debug("gave the heap's free memory back to the system", "allocated and dropped since the last time", grown, "took", time.Since(start))
 }
 
 // allocated returns the bytes the process has allocated on the heap.
