@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
@@ -137,7 +138,7 @@ func reservedNames() []struct {
 // it is the name folded as the reserved names are: lower case, without
 // '_' and '-'.
 func Base(name string) string {
-	name = cases.Fold().String(norm.NFKD.String(name))
+	name = fold(name)
 	var b strings.Builder
 	for _, r := range name {
 		if l, ok := lookalike(r); ok {
@@ -157,7 +158,7 @@ func Base(name string) string {
 // 'I' read as 'i'), and "rn" read as "m" and "vv" as "w". Two names with
 // one skeleton may be taken for each other.
 func Skeleton(name string) string {
-	name = cases.Fold().String(norm.NFKD.String(name))
+	name = fold(name)
 	var b strings.Builder
 	for _, r := range name {
 		if l, ok := lookalike(r); ok {
@@ -185,7 +186,42 @@ func Skeleton(name string) string {
 			b.WriteRune(r)
 		}
 	}
-	return strings.NewReplacer("rn", "m", "vv", "w").Replace(b.String())
+	return joinPairs(b.String())
+}
+
+// fold returns name decomposed (NFKD) and case-folded. A name in ASCII,
+// as most are, is its own decomposition and folds to its lower case, so
+// it skips the general transforms, which cost tens of times more: every
+// new name is checked against each reserved one.
+func fold(name string) string {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return cases.Fold().String(norm.NFKD.String(name))
+		}
+	}
+	return strings.ToLower(name)
+}
+
+// joinPairs reads "rn" as "m" and "vv" as "w", left to right, as
+// strings.Replacer would, without building one for each name.
+func joinPairs(s string) string {
+	if !strings.Contains(s, "rn") && !strings.Contains(s, "vv") {
+		return s
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == 'r' && i+1 < len(s) && s[i+1] == 'n':
+			b = append(b, 'm')
+			i++
+		case s[i] == 'v' && i+1 < len(s) && s[i+1] == 'v':
+			b = append(b, 'w')
+			i++
+		default:
+			b = append(b, s[i])
+		}
+	}
+	return string(b)
 }
 
 // lookalike returns the Latin letter that a lower-case letter of another

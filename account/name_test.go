@@ -5,6 +5,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+
 	"parlour/game"
 	salvobot "parlour/games/salvo/bot"
 	wordfightbot "parlour/games/wordfight/bot"
@@ -200,4 +203,35 @@ func TestSkeleton(t *testing.T) {
 	if Skeleton("ann") == Skeleton("anne") {
 		t.Error("ann and anne share a skeleton")
 	}
+}
+
+// BenchmarkReserved measures the check every new guest's or account's
+// name goes through: a plain name and one in another script.
+func BenchmarkReserved(b *testing.B) {
+	for _, name := range []string{"Guest Player", "Пётр Иванов"} {
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if why := Reserved(name); why != "" {
+					b.Fatal(why)
+				}
+			}
+		})
+	}
+}
+
+// FuzzFold: the shortcuts Base and Skeleton take give what the general
+// transforms give, for any input.
+func FuzzFold(f *testing.F) {
+	for _, s := range []string{"Admin", "rnodern", "vvvv", "rrnn", "ADMlN", "Pärlöur", "ｐａｒｌｏｕｒ", "K\u212a", "", "a\x00b\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := fold(s), cases.Fold().String(norm.NFKD.String(s)); got != want {
+			t.Errorf("fold(%q) = %q, want %q", s, got, want)
+		}
+		if got, want := joinPairs(s), strings.NewReplacer("rn", "m", "vv", "w").Replace(s); got != want {
+			t.Errorf("joinPairs(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
