@@ -42,20 +42,40 @@ const (
 	kindResign
 )
 
-// played is one accepted move.
+// played is one accepted move. A table in memory keeps every move of its
+// game here, so the fields are as small as they can be: a byte holds a
+// seat, a square or a set of seats (at most MaxPlayers, 8), and only an
+// announcement keeps its notation, which a view would otherwise have to
+// write again each time.
 type played struct {
-	seat   int
+	seat   int8
+	target int8 // the grid announced against
 	kind   moveKind
-	square Square
-	target int    // the grid announced against
-	word   string // the announced word
+	square int8
 	// revealed holds the owners (bit o) whose letter the call revealed;
 	// tripped those whose password the call uncovered unannounced.
-	revealed uint64
-	tripped  uint64
-	notation string // the move in canonical notation
+	revealed uint8
+	tripped  uint8
+	say      string // an announcement in canonical notation, ending with its word
 	text     string // what happened, in public words
 }
+
+// A set of seats must fit played's bytes.
+const _ = uint8(1 << (MaxPlayers - 1))
+
+// notation returns the move in canonical notation.
+func (pl played) notation() string {
+	switch pl.kind {
+	case kindCall:
+		return Square(pl.square).String()
+	case kindSay:
+		return pl.say
+	}
+	return "resign"
+}
+
+// word returns the word an announcement announced.
+func (pl played) word() string { return pl.say[strings.LastIndexByte(pl.say, ' ')+1:] }
 
 // State is one play of Quizl. Create it with NewState or Game.New.
 type State struct {
@@ -405,7 +425,10 @@ func (s *State) Apply(seat game.Seat, text string) ([]game.Event, error) {
 		}
 	}
 	// The move is legal: from here on the state changes.
-	pl := played{seat: c, kind: m.kind, square: m.square, target: m.target, word: m.word, notation: s.notation(m)}
+	pl := played{seat: int8(c), kind: m.kind, square: int8(m.square), target: int8(m.target)}
+	if m.kind == kindSay {
+		pl.say = s.notation(m)
+	}
 	var evs []game.Event
 	switch m.kind {
 	case kindCall:
@@ -634,7 +657,7 @@ func (s *State) endEvents() []game.Event {
 		r.Seat = game.Seat(last.seat)
 		switch last.kind {
 		case kindSay:
-			r.Reason, r.Against, r.Word = EndAnnounced, game.Seat(last.target), last.word
+			r.Reason, r.Against, r.Word = EndAnnounced, game.Seat(last.target), last.word()
 		case kindCall:
 			r.Reason = EndTripped
 			for o := range s.n {

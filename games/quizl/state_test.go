@@ -90,7 +90,7 @@ func TestAnnounceNotation(t *testing.T) {
 	if len(evs) == 0 || !strings.Contains(evs[0].Text, "CRANE for Ben: right") {
 		t.Errorf("events %v", evs)
 	}
-	if got := s3.history[0].notation; got != "say Ben CRANE" {
+	if got := s3.history[0].notation(); got != "say Ben CRANE" {
 		t.Errorf("notation %q", got)
 	}
 }
@@ -496,7 +496,7 @@ func TestAnnounceWhom(t *testing.T) {
 				continue
 			}
 			play(t, s, "0:"+c.move)
-			if n := s.history[0].notation; n != c.want {
+			if n := s.history[0].notation(); n != c.want {
 				t.Errorf("%q: played as %q, want %q", c.move, n, c.want)
 			}
 			continue

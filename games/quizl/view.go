@@ -185,26 +185,26 @@ func (s *State) viewReveal(c, from int, borrow, reveal bool) View {
 	// moves' Revealed share.
 	shown := 0
 	for _, pl := range s.history[from:] {
-		if pl.kind == kindCall && pl.seat == c {
-			shown += bits.OnesCount64(pl.revealed)
+		if pl.kind == kindCall && int(pl.seat) == c {
+			shown += bits.OnesCount8(pl.revealed)
 		}
 	}
 	letters := make([]Letter, 0, shown)
 	for i, pl := range s.history {
 		if i < from {
-			if pl.kind == kindCall && pl.seat == c {
-				v.Called = append(v.Called, pl.notation)
+			if pl.kind == kindCall && int(pl.seat) == c {
+				v.Called = append(v.Called, pl.notation())
 			}
 			continue
 		}
-		m := Seen{Seat: pl.seat, Move: pl.notation, Text: pl.text}
-		if pl.kind == kindCall && pl.seat == c {
-			v.Called = append(v.Called, pl.notation)
+		m := Seen{Seat: int(pl.seat), Move: pl.notation(), Text: pl.text}
+		if pl.kind == kindCall && int(pl.seat) == c {
+			v.Called = append(v.Called, m.Move)
 			if pl.revealed != 0 {
-				m.Revealed = letters[len(letters) : len(letters) : len(letters)+bits.OnesCount64(pl.revealed)]
+				m.Revealed = letters[len(letters) : len(letters) : len(letters)+bits.OnesCount8(pl.revealed)]
 				for o := range s.n {
 					if pl.revealed&(1<<o) != 0 {
-						m.Revealed = append(m.Revealed, Letter{Seat: o, Name: s.whose(o), Square: pl.notation, Letter: string(s.grids[o].Letters[pl.square])})
+						m.Revealed = append(m.Revealed, Letter{Seat: o, Name: s.whose(o), Square: m.Move, Letter: string(s.grids[o].Letters[pl.square])})
 					}
 				}
 				letters = letters[:len(letters)+len(m.Revealed)]
@@ -218,8 +218,8 @@ func (s *State) viewReveal(c, from int, borrow, reveal bool) View {
 // rightWord returns the word c announced right against o.
 func (s *State) rightWord(c, o int) string {
 	for i := len(s.history) - 1; i >= 0; i-- {
-		if pl := s.history[i]; pl.seat == c && pl.kind == kindSay && pl.target == o {
-			return pl.word
+		if pl := s.history[i]; int(pl.seat) == c && pl.kind == kindSay && int(pl.target) == o {
+			return pl.word()
 		}
 	}
 	return ""
