@@ -73,7 +73,7 @@ type Config struct {
 	ParkAfter  time.Duration
 	OpenExpiry time.Duration
 	// LeftMemory is the table service's (table.Config.LeftMemory).
-	LeftMemory   func(tables int)
+	LeftMemory   func(bytes uint64)
 	Clock        table.Clock
 	WalkAway     time.Duration
 	RatedPerPair int

@@ -223,7 +223,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		defer w.Stop()
 		// Tables that leave memory free it with nothing allocated: it
 		// is given back as after a burst.
-		topt.leftMemory = func(n int) { w.Dropped(uint64(n) * tableBytes) }
+		topt.leftMemory = w.Dropped
 	}
 	if *memProfile != "" {
 		f, err := os.Create(*memProfile)
@@ -445,17 +445,13 @@ type mailOptions struct {
 	public string
 }
 
-// tableBytes is about what a table in memory holds, its part of the
-// heap's spans included (docs/performance.md, "Idle memory").
-const tableBytes = 20 << 10
-
 // tableOptions are the table service's settings as serve's flags give
 // them: for the durations negative is never, zero the default.
 type tableOptions struct {
 	openExpiry, parkAfter time.Duration
-	// leftMemory is told how many tables left memory
+	// leftMemory is told how many bytes tables let go of
 	// (server.Config.LeftMemory).
-	leftMemory func(tables int)
+	leftMemory func(bytes uint64)
 }
 
 func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, topt tableOptions, sshOpt sshOptions, cl clusterOptions, filter *chat.Filter, house []*lexicon.Lexicon, mo mailOptions, cal *calendar.Calendar) error {

@@ -2,11 +2,12 @@ package table
 
 // The janitor: finished tables leave memory once nobody has used them
 // for Config.IdleEvict, games in play that may be parked leave it after
-// Config.ParkAfter (park.go), and tables whose game has not begun are cancelled
-// after Config.OpenExpiry without a change. Each is done by a single timer
-// armed only while there is something to do, set to the next table due:
-// a server holding a thousand live tables and no finished one wakes for
-// neither. Rounds of every table at a fixed pace cost a busy walk of the
+// Config.ParkAfter (park.go), tables that stay shed what they can make
+// again after ShedAfter (shed.go), and tables whose game has not begun
+// are cancelled after Config.OpenExpiry without a change. Each is done by
+// a single timer armed only while there is something to do, set to the
+// next table due: a server holding a thousand live tables that have shed
+// and no finished one wakes for none of them. Rounds of every table at a fixed pace cost a busy walk of the
 // tables a few times a second while nothing happened.
 
 import (
@@ -70,16 +71,24 @@ func (s *Service) noteIdle(t *table) {
 	s.queueEvict(idleTable{t, at})
 }
 
-// leavesAt returns when t may leave memory if nobody uses it before, and
-// whether it may at all. t.mu must be held.
+// leavesAt returns when the janitor should next look at t if nobody uses
+// it before: when t may leave memory, or sooner when it may shed what it
+// keeps only to answer sooner; and whether there is anything to look at.
+// t.mu must be held.
 func (s *Service) leavesAt(t *table) (time.Time, bool) {
+	var at time.Time
 	switch {
 	case t.status == store.Finished && t.watchers == 0 && !slices.Contains(t.busy, true):
-		return t.lastUse.Add(s.cfg.IdleEvict), true
+		at = t.lastUse.Add(s.cfg.IdleEvict)
 	case s.mayPark(t):
-		return t.usedAt().Add(s.cfg.ParkAfter), true
+		at = t.usedAt().Add(s.cfg.ParkAfter)
 	}
-	return time.Time{}, false
+	if t.sheddable() {
+		if shed := t.usedAt().Add(ShedAfter); at.IsZero() || shed.Before(at) {
+			at = shed
+		}
+	}
+	return at, !at.IsZero()
 }
 
 // queueEvict adds tables to the janitor's queue, each at the sooner of
@@ -135,9 +144,10 @@ func (s *Service) armEvict() {
 	}
 }
 
-// evict drops the queued finished tables idle at now and parks the
-// queued games in play unused since ParkAfter, and queues again those
-// used since they were queued. Tables watched again, or played by a
+// evict drops the queued finished tables idle at now, parks the queued
+// games in play unused since ParkAfter, makes those that stay and have
+// gone unused since ShedAfter shed, and queues again those used since
+// they were queued. Tables watched again, or played by a
 // computer, leave the queue: noteIdle queues them when that ends.
 func (s *Service) evict(now time.Time) {
 	j := &s.jan
@@ -162,7 +172,7 @@ func (s *Service) evict(now time.Time) {
 	}
 	j.mu.Unlock()
 	var again []idleTable
-	left := 0
+	left, shed := 0, 0
 	s.mu.Lock()
 	for _, e := range due {
 		t := e.t
@@ -185,6 +195,10 @@ func (s *Service) evict(now time.Time) {
 			t.evictQueued = false
 			left++
 		default:
+			if now.Sub(t.usedAt()) >= ShedAfter && t.sheddable() {
+				t.shed()
+				shed++
+			}
 			if at, ok := s.leavesAt(t); ok {
 				t.queuedAt = at
 				again = append(again, idleTable{t, at}) // used since
@@ -196,10 +210,10 @@ func (s *Service) evict(now time.Time) {
 	}
 	s.mu.Unlock()
 	s.queueEvict(again...)
-	if left > 0 {
-		s.log.Debug("tables left memory", "tables", left, "parked", s.Parked())
+	if left > 0 || shed > 0 {
+		s.log.Debug("tables left memory or shed", "left", left, "shed", shed, "parked", s.Parked())
 		if s.cfg.LeftMemory != nil {
-			s.cfg.LeftMemory(left)
+			s.cfg.LeftMemory(uint64(left)*tableBytes + uint64(shed)*shedBytes)
 		}
 	}
 }

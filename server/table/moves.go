@@ -107,7 +107,11 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 		}
 	}
 	if expect != nil && t.m.Started && *expect < t.version() {
-		if res, ok := t.repeated(seat, text, *expect); ok {
+		res, ok, err := t.repeated(s.games, seat, text, *expect)
+		if err != nil {
+			return MoveResult{}, err
+		}
+		if ok {
 			return res, nil
 		}
 	}
@@ -231,11 +235,12 @@ func (s *Service) accept(t *table, seat game.Seat, text string, now time.Time, e
 // owner which died before answering asks the new owner again), and hears
 // that the move was made, not that the table has moved on. Only one move
 // is ever made at a version, so nothing can be played twice. t.mu must
-// be held.
-func (t *table) repeated(seat game.Seat, text string, v int) (MoveResult, bool) {
+// be held. The answer holds the move's events as seat saw them, from the
+// recent steps or, for an older move, a replay of the record (reg).
+func (t *table) repeated(reg *game.Registry, seat game.Seat, text string, v int) (MoveResult, bool, error) {
 	i := v - t.m.Start // the move made at v, counted from 0
 	if i < 0 || i >= len(t.moves) || int(seat) >= len(t.m.Seats) {
-		return MoveResult{}, false
+		return MoveResult{}, false, nil
 	}
 	if n, ok := t.st.(game.Normalizer); ok {
 		if c, err := n.Normalize(seat, text); err == nil {
@@ -243,22 +248,22 @@ func (t *table) repeated(seat game.Seat, text string, v int) (MoveResult, bool) 
 		}
 	}
 	if mv := t.moves[i]; mv.By != t.m.Seats[seat].Name || mv.Move != text {
-		return MoveResult{}, false
+		return MoveResult{}, false, nil
 	}
 	for _, fo := range t.m.Forfeits {
 		if fo.Move == i+1 {
-			return MoveResult{}, false // the server played it, not the seat
+			return MoveResult{}, false, nil // the server played it, not the seat
 		}
+	}
+	steps, err := t.steps(reg, i)
+	if err != nil {
+		return MoveResult{}, false, err
 	}
 	ev := []game.Event{}
-	for _, st := range t.recent {
-		if st.version == v+1 && st.seat == seat {
-			if e := t.visible(st.events, seat); e != nil {
-				ev = e
-			}
-		}
+	if e := t.visible(steps[0].events, seat); e != nil {
+		ev = e
 	}
-	return MoveResult{Version: v + 1, Status: t.status, ToMove: append([]game.Seat{}, t.st.ToMove()...), Events: ev, Repeated: true}, true
+	return MoveResult{Version: v + 1, Status: t.status, ToMove: append([]game.Seat{}, t.st.ToMove()...), Events: ev, Repeated: true}, true, nil
 }
 
 // settleDoubt reads t back from the store after a write of a move failed:

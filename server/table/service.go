@@ -82,12 +82,12 @@ type Config struct {
 	// single node parks tables; a node of a cluster keeps the ones whose
 	// lease it holds.
 	ParkAfter time.Duration
-	// LeftMemory, when set, is told how many tables the janitor has just
-	// taken out of memory (finished, or parked): memory the next
-	// collection frees with nothing allocated, which a process that
-	// gives memory back once quiet (cmd/parlour, internal/giveback)
-	// counts as it counts a burst.
-	LeftMemory func(tables int)
+	// LeftMemory, when set, is told about how many bytes the janitor has
+	// just let go of, taking tables out of memory (finished, or parked)
+	// or making them shed: memory the next collection frees with nothing
+	// allocated, which a process that gives memory back once quiet
+	// (cmd/parlour, internal/giveback) counts as it counts a burst.
+	LeftMemory func(bytes uint64)
 	// OpenExpiry is how long a table whose game has not begun may go
 	// without a change (a join, a leave, a setup) before the server
 	// cancels it, as if its last player had left (default

@@ -1,0 +1,34 @@
+package table
+
+import "time"
+
+// ShedAfter is how long a table in memory goes unused before it lets go
+// of what it keeps only to answer sooner (table.shed): the events of its
+// last moves, kept for the clients that resume a move or two behind, and
+// its encoded rules, setups and commitments. Those are a quarter of a
+// Quizl table's heap ten moves in, and a table spends most of its life
+// waiting for a player to think. A client that comes back later gets
+// the events from a replay of the record, as one further behind always
+// did; the next move keeps its own again.
+const ShedAfter = 10 * time.Second
+
+// tableBytes is about what a table in memory holds, its part of the
+// heap's spans included, and shedBytes about what shed lets go of
+// (docs/performance.md, "Idle memory"): Config.LeftMemory is told in
+// them.
+const (
+	tableBytes = 20 << 10
+	shedBytes  = 2 << 10
+)
+
+// sheddable reports whether t holds anything shed would let go of. t.mu
+// must be held.
+func (t *table) sheddable() bool {
+	return len(t.recent) > 0 || t.rulesEnc != nil || t.commitments != nil || t.setupEnc != nil
+}
+
+// shed lets go of what t can make again when asked. t.mu must be held.
+func (t *table) shed() {
+	t.recent = nil
+	t.rulesEnc, t.commitments, t.setupEnc = nil, nil, nil
+}
