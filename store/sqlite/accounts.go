@@ -78,6 +78,7 @@ func (e *execer) queryRow(query string, args []any, dest ...any) (bool, error) {
 // CreateAccount implements store.Players.
 func (s *Store) CreateAccount(ctx context.Context, a store.Account, cred store.Credential, guest *store.Identity) ([][]byte, error) {
 	var dropped [][]byte
+	defer s.ids.changed(a.Identity)
 	err := s.do(ctx, func(ex *execer) error {
 		dropped = nil
 		if guest != nil {
@@ -248,6 +249,7 @@ func (s *Store) DeleteCredential(ctx context.Context, h []byte) error {
 // DeleteAccount implements store.Players.
 func (s *Store) DeleteAccount(ctx context.Context, identity, name string, renames []store.TableUpdate) ([][]byte, error) {
 	var dropped [][]byte
+	defer s.ids.changed(identity)
 	err := s.do(ctx, func(ex *execer) error {
 		n, err := ex.exec("DELETE FROM accounts WHERE identity = ?", identity)
 		if err != nil {

@@ -12,10 +12,12 @@ import (
 
 // BenchmarkIdentity reads one identity back, the read behind every table
 // made or joined: on a quiet store, and with a move committed between
-// reads, as under load.
+// reads, as under load; from the database (the store made to forget
+// it first), and as the store remembers it.
 func BenchmarkIdentity(b *testing.B) {
-	for _, busy := range []bool{false, true} {
-		b.Run(fmt.Sprintf("writes=%v", busy), func(b *testing.B) {
+	for _, tc := range []struct{ busy, cached bool }{{false, false}, {true, false}, {true, true}} {
+		busy := tc.busy
+		b.Run(fmt.Sprintf("writes=%v/cached=%v", tc.busy, tc.cached), func(b *testing.B) {
 			ctx := context.Background()
 			s, err := Open(ctx, filepath.Join(b.TempDir(), "p.db"), Options{Synchronous: "NORMAL"})
 			if err != nil {
@@ -41,8 +43,12 @@ func BenchmarkIdentity(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				id := fmt.Sprint("id", i%n)
+				if !tc.cached {
+					s.ids.changed(id)
+				}
 				start := time.Now()
-				if _, err := s.Identity(ctx, fmt.Sprint("id", i%n)); err != nil {
+				if _, err := s.Identity(ctx, id); err != nil {
 					b.Fatal(err)
 				}
 				read += time.Since(start)

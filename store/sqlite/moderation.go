@@ -163,6 +163,7 @@ func (s *Store) ChatBan(ctx context.Context, identity string) (time.Time, error)
 
 // RenameAccount implements store.Moderation.
 func (s *Store) RenameAccount(ctx context.Context, identity, name, key string, renames []store.TableUpdate, a store.ModAction) error {
+	defer s.ids.changed(identity)
 	return s.do(ctx, func(ex *execer) error {
 		var holder string
 		ok, err := ex.queryRow("SELECT identity FROM accounts WHERE key = ?", []any{key}, &holder)

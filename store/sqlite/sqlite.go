@@ -94,6 +94,9 @@ type Store struct {
 	// the store's queries is parsed once, not at every use.
 	stmtMu sync.Mutex
 	stmts  map[string]*sql.Stmt
+
+	// ids remembers the identities read (identities.go).
+	ids identityCache
 }
 
 // stmt returns query prepared, preparing it on first use.
@@ -369,6 +372,10 @@ func (s *Store) Credential(ctx context.Context, h []byte) (store.Credential, err
 
 // Identity implements store.Store.
 func (s *Store) Identity(ctx context.Context, id string) (store.Identity, error) {
+	if i, ok := s.ids.get(id); ok {
+		return i, nil
+	}
+	gen := s.ids.begin()
 	out := store.Identity{ID: id}
 	var created int64
 	err := s.queryRow(ctx, `SELECT i.name, i.created, a.identity IS NOT NULL FROM identities i
@@ -380,6 +387,7 @@ func (s *Store) Identity(ctx context.Context, id string) (store.Identity, error)
 		return out, fmt.Errorf("sqlite: reading identity: %w", err)
 	}
 	out.Created = fromNanos(created)
+	s.ids.put(out, gen)
 	return out, nil
 }
 

@@ -25,7 +25,50 @@ func playerTests() []test {
 		{"RatedEndsAtOnce", testRatedEndsAtOnce},
 		{"AbortedEnd", testAbortedEnd},
 		{"DeleteAccount", testDeleteAccount},
+		{"IdentityAsItChanges", testIdentityAsItChanges},
 	}
+}
+
+// testIdentityAsItChanges: Identity answers what was last written, read
+// again and again as a busy server does, through a guest's sign-up, a
+// moderator's renaming and the account's deletion, with no restart in
+// between: a store that remembers what it read must forget it when it
+// changes.
+func testIdentityAsItChanges(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now()
+	if err := e.s.CreateIdentity(ctx, store.Identity{ID: "idb", Name: "guest b", Created: at}, store.Credential{Hash: []byte("b-guest"), Identity: "idb"}); err != nil {
+		t.Fatal(err)
+	}
+	want := func(step, name string, acc bool) {
+		t.Helper()
+		for range 2 {
+			if id, err := e.s.Identity(ctx, "idb"); err != nil || id.Name != name || id.Account != acc || !id.Created.Equal(at) {
+				t.Fatalf("%s: Identity = %+v, %v; want %s, account %v, made at %v", step, id, err, name, acc, at)
+			}
+		}
+	}
+	want("a guest", "guest b", false)
+	if _, err := ps.CreateAccount(ctx, account("idb", "Bob", at), store.Credential{Hash: []byte("bob-session"), Identity: "idb"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want("signed up", "Bob", true)
+	// A refused change changes nothing.
+	if _, err := ps.CreateAccount(ctx, account("idb", "Robert", at), store.Credential{Hash: []byte("other"), Identity: "idb"}, nil); err == nil {
+		t.Fatal("a second account for one identity was made")
+	}
+	want("after a refused sign-up", "Bob", true)
+	if ms, ok := e.s.(store.Moderation); ok {
+		if err := ms.RenameAccount(ctx, "idb", "Robin", "robin", nil, store.ModAction{Moderator: "mod", ModeratorName: "Mo", Action: "rename", Subject: "idb", SubjectName: "Bob", At: at}); err != nil {
+			t.Fatal(err)
+		}
+		want("renamed", "Robin", true)
+	}
+	if _, err := ps.DeleteAccount(ctx, "idb", "deleted player", nil); err != nil {
+		t.Fatal(err)
+	}
+	want("deleted", "deleted player", false)
 }
 
 func guest(id string, at time.Time) *store.Identity {
