@@ -7,8 +7,9 @@ package table
 // are cancelled after Config.OpenExpiry without a change. Each is done by
 // a single timer armed only while there is something to do, set to the
 // next table due: a server holding a thousand live tables that have shed
-// and no finished one wakes for none of them. Rounds of every table at a fixed pace cost a busy walk of the
-// tables a few times a second while nothing happened.
+// and no finished one wakes for none of them. Rounds of every table at a
+// fixed pace cost a busy walk of the tables a few times a second while
+// nothing happened.
 
 import (
 	"slices"
@@ -147,8 +148,9 @@ func (s *Service) armEvict() {
 // evict drops the queued finished tables idle at now, parks the queued
 // games in play unused since ParkAfter, makes those that stay and have
 // gone unused since ShedAfter shed, and queues again those used since
-// they were queued. Tables watched again, or played by a
-// computer, leave the queue: noteIdle queues them when that ends.
+// they were queued. A table with nothing left to do (watched, or played
+// by a computer, and shed) leaves the queue: noteIdle queues it again
+// when that changes.
 func (s *Service) evict(now time.Time) {
 	j := &s.jan
 	j.mu.Lock()
