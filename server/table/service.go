@@ -297,6 +297,9 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		}
 		s.tables[t.id] = t
 	}
+	// The timers these arm may fire before the walk is over, and the
+	// janitor's takes tables out of s.tables: it waits for s.mu.
+	s.mu.Lock()
 	for _, t := range s.tables {
 		t.mu.Lock()
 		s.scheduleBots(t)
@@ -305,6 +308,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		s.noteIdle(t)
 		t.unlock()
 	}
+	s.mu.Unlock()
 	s.log.Info("tables restored", "live", len(s.tables), "stored", len(stored), "took", time.Since(start))
 	return s, nil
 }
