@@ -28,7 +28,7 @@ func TestIdentityCache(t *testing.T) {
 		t.Error("a changed identity is still remembered")
 	}
 	for i := range maxCachedIdentities + 10 {
-		c.put(store.Identity{ID: string(rune('a' + i%26)) + string(rune(i))}, c.begin())
+		c.put(store.Identity{ID: string(rune('a'+i%26)) + string(rune(i))}, c.begin())
 	}
 	if n := len(c.m); n > maxCachedIdentities {
 		t.Errorf("the cache holds %d identities, more than %d", n, maxCachedIdentities)
