@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -110,4 +111,57 @@ func TestCredCacheMaxAge(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCredCacheWorkingSet uses a set of credentials over and over, each
+// once a round as the seats of live tables are: a set no larger than a
+// generation is always found once put, and one larger is not.
+func TestCredCacheWorkingSet(t *testing.T) {
+	t.Parallel()
+	const size = 100
+	for _, tc := range []struct {
+		set    int
+		misses bool
+	}{{1, false}, {size / 2, false}, {size, false}, {2 * size, true}} {
+		t.Run(fmt.Sprint(tc.set), func(t *testing.T) {
+			t.Parallel()
+			c := newCredCache(size)
+			misses := 0
+			for round := range 5 {
+				for i := range tc.set {
+					k := []byte(fmt.Sprint("hash-", i))
+					if _, ok := c.get(k); !ok {
+						if round > 0 {
+							misses++
+						}
+						c.put(k, cachedCred{identity: fmt.Sprint("id", i)})
+					}
+				}
+			}
+			if got := misses > 0; got != tc.misses {
+				t.Errorf("a set of %d in a cache of %d a generation: %d misses after the first round, want misses %v", tc.set, size, misses, tc.misses)
+			}
+			if n := c.len(); n > 2*size {
+				t.Errorf("the cache holds %d credentials, more than two generations of %d", n, size)
+			}
+		})
+	}
+}
+
+// BenchmarkCredCacheMemory fills one generation with credentials shaped
+// as the server issues them (a seat's: its identity and its table) and
+// reports the heap each takes.
+func BenchmarkCredCacheMemory(b *testing.B) {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	c := newCredCache(credCacheSize)
+	for range credCacheSize {
+		_, h := NewToken()
+		c.put(h, cachedCred{identity: NewID(), table: NewID(), seat: 1})
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/credCacheSize, "bytes/credential")
+	runtime.KeepAlive(c)
 }
