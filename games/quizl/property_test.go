@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"parlour/game"
@@ -51,6 +52,7 @@ func randomRecord(t testing.TB, lex *lexicon.Lexicon, seed uint64) (*game.Record
 			t.Fatalf("seed %d: random move %q by %s refused: %v", seed, mv, names[c], err)
 		}
 		rec.Moves = append(rec.Moves, game.Move{By: names[c], Move: mv})
+		checkText(t, st, c, evs)
 		if len(st.ToMove()) > 0 {
 			checkSecrets(t, st, evs)
 		}
@@ -59,6 +61,23 @@ func randomRecord(t testing.TB, lex *lexicon.Lexicon, seed uint64) (*game.Record
 		}
 	}
 	return rec, st.Result()
+}
+
+// checkText checks that a view tells the move c just made in the words
+// its public events told it.
+func checkText(t testing.TB, s *State, c game.Seat, evs []game.Event) {
+	t.Helper()
+	var told []string
+	for _, e := range evs {
+		switch e.Kind {
+		case "call", "tripped", "announce", "resign":
+			told = append(told, e.Text)
+		}
+	}
+	v := s.ViewOf(c)
+	if got, want := v.Moves[len(v.Moves)-1].Text, strings.Join(told, "; "); got != want {
+		t.Fatalf("the view tells move %d as %q; its events told %q", len(v.Moves), got, want)
+	}
 }
 
 // randomMove picks a legal move for seat c: mostly calls, some

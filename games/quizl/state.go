@@ -57,7 +57,11 @@ type played struct {
 	revealed uint8
 	tripped  uint8
 	say      string // an announcement in canonical notation, ending with its word
-	text     string // what happened, in public words
+	// said is what an announcement did, in public words, as it was
+	// told: its points and penalty depended on the game then. A call's
+	// or a resignation's words are told again from the rest (State.text)
+	// rather than kept, since a table may hold its game for hours.
+	said string
 }
 
 // A set of seats must fit played's bytes.
@@ -525,16 +529,38 @@ func (s *State) call(c int, sq Square, pl *played) []game.Event {
 		}
 	}
 	name := s.cfg.Players[c]
-	pl.text = name + " called " + rev.Square
 	evs := make([]game.Event, 2, 2+len(trips))
-	evs[0] = game.Event{Kind: "call", Text: pl.text, Data: Called{Seat: c, Square: rev.Square}}
+	evs[0] = game.Event{Kind: "call", Text: name + " called " + rev.Square, Data: Called{Seat: c, Square: rev.Square}}
 	evs[1] = game.Event{To: []game.Seat{game.Seat(c)}, Kind: "revealed", Text: revealedText(rev), Data: rev}
 	for _, o := range trips {
-		t := fmt.Sprintf("%s has uncovered every letter of %s password without announcing it: 0 points against %s", name, s.possessive(o), s.whose(o))
-		pl.text += "; " + t
-		evs = append(evs, game.Event{Kind: "tripped", Text: t, Data: Finished{Seat: c, Against: o, Outcome: Tripped}})
+		evs = append(evs, game.Event{Kind: "tripped", Text: s.trippedText(c, o), Data: Finished{Seat: c, Against: o, Outcome: Tripped}})
 	}
 	return evs
+}
+
+// trippedText tells that c's call uncovered o's password unannounced.
+func (s *State) trippedText(c, o int) string {
+	return fmt.Sprintf("%s has uncovered every letter of %s password without announcing it: 0 points against %s", s.cfg.Players[c], s.possessive(o), s.whose(o))
+}
+
+// text returns what pl did, in public words: a call with every password
+// it uncovered unannounced, an announcement as it was told, a
+// resignation.
+func (s *State) text(pl played) string {
+	name := s.cfg.Players[pl.seat]
+	switch pl.kind {
+	case kindCall:
+		t := name + " called " + Square(pl.square).String()
+		for o := range s.n {
+			if pl.tripped&(1<<o) != 0 {
+				t += "; " + s.trippedText(int(pl.seat), o)
+			}
+		}
+		return t
+	case kindSay:
+		return pl.said
+	}
+	return name + " resigned"
 }
 
 func (s *State) possessive(o int) string {
@@ -589,23 +615,23 @@ func (s *State) say(c, o int, word string, pl *played) []game.Event {
 		a.Right = true
 		p.outcome = Right
 		p.points = max(0, MaxPoints-bits.OnesCount32(p.seen)-p.penalty)
-		pl.text = fmt.Sprintf("%s announced %s for %s: right, %s", name, word, s.whose(o), game.Count(p.points, "point", "points"))
+		pl.said = fmt.Sprintf("%s announced %s for %s: right, %s", name, word, s.whose(o), game.Count(p.points, "point", "points"))
 		a.Points = p.points
-		return append(evs, game.Event{Kind: "announce", Text: pl.text, Data: a})
+		return append(evs, game.Event{Kind: "announce", Text: pl.said, Data: a})
 	}
 	p.penalty += s.ru.penalty
 	p.wrong = append(p.wrong, word)
 	a.Penalty = s.ru.penalty
-	pl.text = fmt.Sprintf("%s announced %s for %s: wrong", name, word, s.whose(o))
+	pl.said = fmt.Sprintf("%s announced %s for %s: wrong", name, word, s.whose(o))
 	if s.ru.penalty > 0 {
-		pl.text += fmt.Sprintf(", %d off %s score against %s", s.ru.penalty, name+"'s", s.whose(o))
+		pl.said += fmt.Sprintf(", %d off %s score against %s", s.ru.penalty, name+"'s", s.whose(o))
 	}
 	if !s.solo && s.ru.award > 0 {
 		s.award[o] += s.ru.award
 		a.Award = s.ru.award
-		pl.text += fmt.Sprintf(", %d to %s", s.ru.award, s.cfg.Players[o])
+		pl.said += fmt.Sprintf(", %d to %s", s.ru.award, s.cfg.Players[o])
 	}
-	return append(evs, game.Event{Kind: "announce", Text: pl.text, Data: a})
+	return append(evs, game.Event{Kind: "announce", Text: pl.said, Data: a})
 }
 
 func (s *State) resignSeat(c int, pl *played) []game.Event {
@@ -615,8 +641,7 @@ func (s *State) resignSeat(c int, pl *played) []game.Event {
 			p.outcome, p.points = Resigned, 0
 		}
 	}
-	pl.text = s.cfg.Players[c] + " resigned"
-	return []game.Event{{Kind: "resign", Text: pl.text, Data: Finished{Seat: c, Against: -1, Outcome: Resigned}}}
+	return []game.Event{{Kind: "resign", Text: s.cfg.Players[c] + " resigned", Data: Finished{Seat: c, Against: -1, Outcome: Resigned}}}
 }
 
 // advance passes the turn to the next seat after c that is not done, or

@@ -197,7 +197,7 @@ func (s *State) viewReveal(c, from int, borrow, reveal bool) View {
 			}
 			continue
 		}
-		m := Seen{Seat: int(pl.seat), Move: pl.notation(), Text: pl.text}
+		m := Seen{Seat: int(pl.seat), Move: pl.notation(), Text: s.text(pl)}
 		if pl.kind == kindCall && int(pl.seat) == c {
 			v.Called = append(v.Called, m.Move)
 			if pl.revealed != 0 {
