@@ -400,12 +400,16 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
 	t.bots = make([]game.Bot, len(m.Seats))
 	t.busy = make([]bool, len(m.Seats))
-	for _, mv := range row.Moves {
-		at := mv.At
+	// The moves and their times take two allocations, not one a move: a
+	// table may stay in memory for hours.
+	t.moves = make([]game.Move, len(row.Moves))
+	at := make([]time.Time, len(row.Moves))
+	for i, mv := range row.Moves {
 		if mv.Seat < 0 || mv.Seat >= len(m.Seats) {
 			return nil, fmt.Errorf("table %s: move %d by seat %d", row.ID, mv.Seq, mv.Seat)
 		}
-		t.moves = append(t.moves, game.Move{By: m.Seats[mv.Seat].Name, Move: mv.Text, At: &at})
+		at[i] = mv.At
+		t.moves[i] = game.Move{By: m.Seats[mv.Seat].Name, Move: mv.Text, At: &at[i]}
 	}
 	if m.Started {
 		_, st, steps, err := game.Replay(s.games, t.record(), lex)

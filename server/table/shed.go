@@ -1,6 +1,10 @@
 package table
 
-import "time"
+import (
+	"time"
+
+	"parlour/game"
+)
 
 // ShedAfter is how long a table in memory goes unused before it lets go
 // of what it keeps only to answer sooner (table.shed): the events of its
@@ -24,11 +28,20 @@ const (
 // sheddable reports whether t holds anything shed would let go of. t.mu
 // must be held.
 func (t *table) sheddable() bool {
-	return len(t.recent) > 0 || t.rulesEnc != nil || t.commitments != nil || t.setupEnc != nil
+	return len(t.recent) > 0 || t.rulesEnc != nil || t.commitments != nil || t.setupEnc != nil || t.spareMoves()
 }
 
-// shed lets go of what t can make again when asked. t.mu must be held.
+// spareMoves reports whether t's moves have room to grow: a slice grown
+// by appending has up to twice the room it uses, and a waiting table
+// makes no move.
+func (t *table) spareMoves() bool { return cap(t.moves) > len(t.moves) }
+
+// shed lets go of what t can make again when asked, and of the room its
+// moves were given to grow. t.mu must be held.
 func (t *table) shed() {
 	t.recent = nil
 	t.rulesEnc, t.commitments, t.setupEnc = nil, nil, nil
+	if t.spareMoves() {
+		t.moves = append(make([]game.Move, 0, len(t.moves)), t.moves...)
+	}
 }
