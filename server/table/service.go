@@ -17,9 +17,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -155,8 +157,11 @@ type Service struct {
 	// defaults holds each game's rules with every option at its default,
 	// one map shared by every table that leaves them so (rules, once
 	// resolved, are only read): a map of its own cost each table some
-	// 650 bytes. Guarded by lexMu.
+	// 650 bytes. ruleSets does the same for rules with options set, by
+	// the options as given (ruleKey), up to maxRuleSets: a site's
+	// tables share a few sets. Both guarded by lexMu.
 	defaults map[string]game.Rules
+	ruleSets map[string]game.Rules
 
 	auth *auth.Auth
 	// chatLimits limits each identity's chat messages and each table's,
@@ -260,7 +265,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	s = &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
-		tables: map[string]*table{}, parked: map[string]*parked{}, lexes: map[string]*lexicon.Lexicon{}, defaults: map[string]game.Rules{},
+		tables: map[string]*table{}, parked: map[string]*parked{}, lexes: map[string]*lexicon.Lexicon{}, defaults: map[string]game.Rules{}, ruleSets: map[string]game.Rules{},
 		botSem:     make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		chatLimits: chat.NewLimits(chat.Rates{}),
 		auth:       cfg.Auth, observers: cfg.Observers, lobbyPeers: cfg.LobbyPeers,
@@ -348,28 +353,73 @@ func (s *Service) lexicon(name string) (*lexicon.Lexicon, error) {
 	return l, nil
 }
 
+// maxRuleSets bounds Service.ruleSets: past it the sets start again.
+const maxRuleSets = 1024
+
 // rules resolves a table's rule options raw for g, as game.ResolveFor
 // does (or, for a table read back from the store, game.Resolve: the rules
-// it was made with stand); rules left all at their defaults are the
-// game's shared map.
+// it was made with stand). Rules, once resolved, are only read, so tables
+// whose options read the same share one map: rules left all at their
+// defaults are the game's shared map, and others the map of the last
+// table given the same options.
 func (s *Service) rules(g game.Game, raw map[string]json.RawMessage, stored bool) (game.Rules, error) {
-	if len(raw) > 0 {
-		if stored {
-			return game.Resolve(g.Options(), raw)
+	if len(raw) == 0 {
+		s.lexMu.Lock()
+		defer s.lexMu.Unlock()
+		if r, ok := s.defaults[g.Name()]; ok {
+			return r, nil
 		}
-		return game.ResolveFor(g, raw)
-	}
-	s.lexMu.Lock()
-	defer s.lexMu.Unlock()
-	if r, ok := s.defaults[g.Name()]; ok {
+		r, err := game.ResolveFor(g, nil)
+		if err != nil {
+			return nil, err
+		}
+		s.defaults[g.Name()] = r
 		return r, nil
 	}
-	r, err := game.ResolveFor(g, nil)
+	key := ruleKey(g, raw, stored)
+	s.lexMu.Lock()
+	r, ok := s.ruleSets[key]
+	s.lexMu.Unlock()
+	if ok {
+		return r, nil
+	}
+	var err error
+	if stored {
+		r, err = game.Resolve(g.Options(), raw)
+	} else {
+		r, err = game.ResolveFor(g, raw)
+	}
 	if err != nil {
 		return nil, err
 	}
-	s.defaults[g.Name()] = r
+	s.lexMu.Lock()
+	defer s.lexMu.Unlock()
+	if len(s.ruleSets) >= maxRuleSets {
+		clear(s.ruleSets)
+	}
+	s.ruleSets[key] = r
 	return r, nil
+}
+
+// ruleKey names g's options raw as given, and whether they were read
+// back from the store (game.Resolve, which lets stand what
+// game.ResolveFor, checking a new table's, would refuse).
+func ruleKey(g game.Game, raw map[string]json.RawMessage, stored bool) string {
+	names := slices.Sorted(maps.Keys(raw))
+	var b strings.Builder
+	b.WriteString(g.Name())
+	if stored {
+		b.WriteString(" stored")
+	}
+	for _, n := range names {
+		// A quoted name and a counted value: no two sets of options,
+		// however their names are spelled, read the same.
+		b.WriteString(strconv.Quote(n))
+		b.WriteString(strconv.Itoa(len(raw[n])))
+		b.WriteByte(':')
+		b.Write(raw[n])
+	}
+	return b.String()
 }
 
 // restore rebuilds a table from its stored form by replaying its record.

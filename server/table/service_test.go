@@ -2,10 +2,14 @@ package table
 
 import (
 	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 	"time"
 
 	"parlour/server/auth"
+	"parlour/server/internal/servertest"
 	"parlour/store"
 )
 
@@ -81,4 +85,54 @@ func (f *fixture) soloPlayed(ctx context.Context) (string, *auth.Principal) {
 		f.t.Fatalf("the game did not finish: %+v", u.Table)
 	}
 	return a.Table, pa
+}
+
+// TestRulesShared: tables given the same options share one resolved map;
+// other options, a stored table's and a refused set get their own answer,
+// however the options' names are spelled.
+func TestRulesShared(t *testing.T) {
+	t.Parallel()
+	s := newFixture(t).s
+	g := servertest.Guess{}
+	raw := func(kv ...string) map[string]json.RawMessage {
+		m := map[string]json.RawMessage{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = json.RawMessage(kv[i+1])
+		}
+		return m
+	}
+	a, err := s.rules(g, raw("max", "50"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		raw    map[string]json.RawMessage
+		stored bool
+		same   bool   // the map a was given
+		max    int    // else what it holds
+		err    string // or the refusal
+	}{
+		{"the same options", raw("max", "50"), false, true, 50, ""},
+		{"the same, read back", raw("max", "50"), true, false, 50, ""},
+		{"another value", raw("max", "60"), false, false, 60, ""},
+		{"another option too", raw("max", "50", "set_target", "3"), false, false, 50, ""},
+		{"a name spelled to read as two options", raw(`max"2:50"set_target`, "3"), false, false, 0, "unknown rule option"},
+		{"out of range", raw("max", "5"), false, false, 0, "max"},
+	} {
+		r, err := s.rules(g, tc.raw, tc.stored)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s: %v, %v; want an error naming %q", tc.name, r, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if same := reflect.ValueOf(r).UnsafePointer() == reflect.ValueOf(a).UnsafePointer(); same != tc.same || r.Int("max") != tc.max {
+			t.Errorf("%s: max %d, the first table's map %v; want %d, %v", tc.name, r.Int("max"), same, tc.max, tc.same)
+		}
+	}
 }
