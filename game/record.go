@@ -148,7 +148,9 @@ func (r *Refusal) Unwrap() error { return r.Err }
 
 // Start checks a record's rules and setups and returns the game, its
 // configuration and the starting state, before any move. lex is the
-// lexicon to referee with. Errors are *Refusal values (move 0).
+// lexicon to referee with. Errors are *Refusal values (move 0). A record
+// that sets no rule option gets the registry's map of the defaults,
+// shared: rules are only read.
 func Start(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Game, Config, State, error) {
 	g, err := reg.Lookup(rec.Game)
 	if err != nil {
@@ -158,7 +160,7 @@ func Start(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Game, Config, Stat
 	if n := len(rec.Players); n < lo || n > hi {
 		return nil, Config{}, nil, &Refusal{Err: fmt.Errorf("%s takes %d to %d players, the record has %d", g.Title(), lo, hi, n)}
 	}
-	rules, err := Resolve(g.Options(), rec.Rules)
+	rules, err := reg.rules(g, rec.Rules)
 	if err != nil {
 		return nil, Config{}, nil, &Refusal{Err: err}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -117,6 +118,33 @@ func TestReplay(t *testing.T) {
 	}
 	if *rec.Seed != 7 || cfg.Seed != 7 {
 		t.Fatalf("seed = %d", cfg.Seed)
+	}
+}
+
+// TestStartSharesDefaults: records that set no rule option share the
+// registry's map of defaults; one that sets an option gets its own.
+func TestStartSharesDefaults(t *testing.T) {
+	t.Parallel()
+	reg := testRegistry()
+	start := func(rules string) Rules {
+		t.Helper()
+		rec, err := DecodeBytes([]byte(strings.Replace(goodRecord, `"rules": {"pile": 5}`, `"rules": `+rules, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, cfg, _, err := Start(reg, rec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg.Rules
+	}
+	same := func(a, b Rules) bool { return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() }
+	a, b, c := start(`{}`), start(`{}`), start(`{"pile": 5}`)
+	if !same(a, b) || same(a, c) {
+		t.Errorf("two records at the defaults share a map: %v; one with a pile of its own shares theirs: %v", same(a, b), same(a, c))
+	}
+	if a.Int("pile") != 10 || c.Int("pile") != 5 {
+		t.Errorf("piles %d and %d, want 10 and 5", a.Int("pile"), c.Int("pile"))
 	}
 }
 

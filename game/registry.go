@@ -1,6 +1,7 @@
 package game
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 )
@@ -9,19 +10,35 @@ import (
 // offers the registry of every Parlour game.
 type Registry struct {
 	games map[string]Game
+	// defaults holds each game's rules at their defaults, shared by
+	// every record that sets no option (Start): rules once resolved are
+	// only read, and a game in memory keeps them for as long as it is.
+	defaults map[string]Rules
 }
 
 // NewRegistry returns a registry holding gs. Two games with one name panic:
 // that is a programming error, not input.
 func NewRegistry(gs ...Game) *Registry {
-	r := &Registry{games: make(map[string]Game, len(gs))}
+	r := &Registry{games: make(map[string]Game, len(gs)), defaults: make(map[string]Rules, len(gs))}
 	for _, g := range gs {
 		if _, dup := r.games[g.Name()]; dup {
 			panic("game: duplicate game " + g.Name())
 		}
 		r.games[g.Name()] = g
+		r.defaults[g.Name()] = Defaults(g.Options())
 	}
 	return r
+}
+
+// rules resolves a record's rule options raw for g (Resolve), sharing
+// the registry's map when raw sets none.
+func (r *Registry) rules(g Game, raw map[string]json.RawMessage) (Rules, error) {
+	if len(raw) == 0 {
+		if d, ok := r.defaults[g.Name()]; ok {
+			return d, nil
+		}
+	}
+	return Resolve(g.Options(), raw)
 }
 
 // Lookup returns the game called name.
