@@ -119,6 +119,15 @@ type Concealer interface {
 	ConcealedView(seat Seat) any
 }
 
+// Compacter is implemented by states that keep room to grow, as a
+// history that grows by appending does. A server holding a game nobody
+// has moved in for a while calls Compact to give that room back: the
+// state must stay as it was in every other way, and may grow again with
+// the next move.
+type Compacter interface {
+	Compact()
+}
+
 // Worded is implemented by games whose moves are judged against the
 // table's lexicon (Config.Lexicon), so that a table of one offers a choice
 // of word list and names the one in force. A game without it never reads

@@ -1,6 +1,7 @@
 package quizl
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -53,6 +54,9 @@ func randomRecord(t testing.TB, lex *lexicon.Lexicon, seed uint64) (*game.Record
 		}
 		rec.Moves = append(rec.Moves, game.Move{By: names[c], Move: mv})
 		checkText(t, st, c, evs)
+		if len(rec.Moves)%3 == 0 {
+			checkCompact(t, st)
+		}
 		if len(st.ToMove()) > 0 {
 			checkSecrets(t, st, evs)
 		}
@@ -77,6 +81,27 @@ func checkText(t testing.TB, s *State, c game.Seat, evs []game.Event) {
 	v := s.ViewOf(c)
 	if got, want := v.Moves[len(v.Moves)-1].Text, strings.Join(told, "; "); got != want {
 		t.Fatalf("the view tells move %d as %q; its events told %q", len(v.Moves), got, want)
+	}
+}
+
+// checkCompact compacts s and checks that it gave back its spare room
+// and that every seat's view is as before (the game then goes on).
+func checkCompact(t testing.TB, s *State) {
+	t.Helper()
+	views := func() []byte {
+		b, err := json.Marshal([]any{s.View(game.Spectator), s.View(0), s.View(game.Seat(s.n - 1)), s.Result()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	before := views()
+	s.Compact()
+	if cap(s.history) != len(s.history) {
+		t.Fatalf("compacted: a history of %d moves has room for %d", len(s.history), cap(s.history))
+	}
+	if after := views(); !bytes.Equal(before, after) {
+		t.Fatalf("compacting changed the views:\n%s\n%s", before, after)
 	}
 }
 

@@ -644,6 +644,14 @@ func (s *State) resignSeat(c int, pl *played) []game.Event {
 	return []game.Event{{Kind: "resign", Text: s.cfg.Players[c] + " resigned", Data: Finished{Seat: c, Against: -1, Outcome: Resigned}}}
 }
 
+// Compact gives back the room the history grew into (game.Compacter): a
+// table keeps its game in memory while its players think.
+func (s *State) Compact() {
+	if cap(s.history) > len(s.history) {
+		s.history = append(make([]played, 0, len(s.history)), s.history...)
+	}
+}
+
 // advance passes the turn to the next seat after c that is not done, or
 // ends the game.
 func (s *State) advance(c int) {

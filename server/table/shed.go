@@ -37,11 +37,14 @@ func (t *table) sheddable() bool {
 func (t *table) spareMoves() bool { return cap(t.moves) > len(t.moves) }
 
 // shed lets go of what t can make again when asked, and of the room its
-// moves were given to grow. t.mu must be held.
+// moves and its game's state were given to grow. t.mu must be held.
 func (t *table) shed() {
 	t.recent = nil
 	t.rulesEnc, t.commitments, t.setupEnc = nil, nil, nil
 	if t.spareMoves() {
 		t.moves = append(make([]game.Move, 0, len(t.moves)), t.moves...)
+	}
+	if c, ok := t.st.(game.Compacter); ok {
+		c.Compact()
 	}
 }
