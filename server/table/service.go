@@ -452,8 +452,10 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	t.busy = make([]bool, len(m.Seats))
 	// The moves and their times take two allocations, not one a move: a
 	// table may stay in memory for hours.
-	t.moves = make([]game.Move, len(row.Moves))
-	at := make([]time.Time, len(row.Moves))
+	var at []time.Time
+	if len(row.Moves) > 0 {
+		t.moves, at = make([]game.Move, len(row.Moves)), make([]time.Time, len(row.Moves))
+	}
 	for i, mv := range row.Moves {
 		if mv.Seat < 0 || mv.Seat >= len(m.Seats) {
 			return nil, fmt.Errorf("table %s: move %d by seat %d", row.ID, mv.Seq, mv.Seat)
