@@ -140,8 +140,11 @@ func TestStartSharesDefaults(t *testing.T) {
 	}
 	same := func(a, b Rules) bool { return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() }
 	a, b, c := start(`{}`), start(`{}`), start(`{"pile": 5}`)
-	if !same(a, b) || same(a, c) {
-		t.Errorf("two records at the defaults share a map: %v; one with a pile of its own shares theirs: %v", same(a, b), same(a, c))
+	if !same(a, b) || same(a, c) || !same(a, reg.DefaultRules("nim")) {
+		t.Errorf("two records at the defaults share a map: %v, the registry's: %v; one with a pile of its own shares theirs: %v", same(a, b), same(a, reg.DefaultRules("nim")), same(a, c))
+	}
+	if reg.DefaultRules("chess") != nil {
+		t.Error("DefaultRules of a game the registry does not hold is not nil")
 	}
 	if a.Int("pile") != 10 || c.Int("pile") != 5 {
 		t.Errorf("piles %d and %d, want 10 and 5", a.Int("pile"), c.Int("pile"))

@@ -11,8 +11,9 @@ import (
 type Registry struct {
 	games map[string]Game
 	// defaults holds each game's rules at their defaults, shared by
-	// every record that sets no option (Start): rules once resolved are
-	// only read, and a game in memory keeps them for as long as it is.
+	// every table and record that sets no option (DefaultRules, Start):
+	// rules once resolved are only read, and a game in memory keeps them
+	// for as long as it is.
 	defaults map[string]Rules
 }
 
@@ -25,16 +26,25 @@ func NewRegistry(gs ...Game) *Registry {
 			panic("game: duplicate game " + g.Name())
 		}
 		r.games[g.Name()] = g
-		r.defaults[g.Name()] = Defaults(g.Options())
+		d, err := ResolveFor(g, nil)
+		if err != nil {
+			panic("game: " + g.Name() + "'s defaults: " + err.Error())
+		}
+		r.defaults[g.Name()] = d
 	}
 	return r
 }
+
+// DefaultRules returns the rules of the game called name with every
+// option at its default, checked (ResolveFor), or nil for no such game.
+// The map is shared by every caller: it must only be read.
+func (r *Registry) DefaultRules(name string) Rules { return r.defaults[name] }
 
 // rules resolves a record's rule options raw for g (Resolve), sharing
 // the registry's map when raw sets none.
 func (r *Registry) rules(g Game, raw map[string]json.RawMessage) (Rules, error) {
 	if len(raw) == 0 {
-		if d, ok := r.defaults[g.Name()]; ok {
+		if d := r.defaults[g.Name()]; d != nil {
 			return d, nil
 		}
 	}

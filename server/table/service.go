@@ -154,13 +154,11 @@ type Service struct {
 
 	lexMu sync.Mutex
 	lexes map[string]*lexicon.Lexicon
-	// defaults holds each game's rules with every option at its default,
-	// one map shared by every table that leaves them so (rules, once
-	// resolved, are only read): a map of its own cost each table some
-	// 650 bytes. ruleSets does the same for rules with options set, by
-	// the options as given (ruleKey), up to maxRuleSets: a site's
-	// tables share a few sets. Both guarded by lexMu.
-	defaults map[string]game.Rules
+	// ruleSets holds rules with options set, by the options as given
+	// (ruleKey), up to maxRuleSets, one map shared by the tables given
+	// them (rules, once resolved, are only read; a site's tables share a
+	// few sets), as the registry's DefaultRules is by the tables that set
+	// none. Guarded by lexMu.
 	ruleSets map[string]game.Rules
 
 	auth *auth.Auth
@@ -265,7 +263,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	}
 	s = &Service{
 		cfg: cfg, log: cfg.Logger, st: cfg.Store, games: cfg.Games,
-		tables: map[string]*table{}, parked: map[string]*parked{}, lexes: map[string]*lexicon.Lexicon{}, defaults: map[string]game.Rules{}, ruleSets: map[string]game.Rules{},
+		tables: map[string]*table{}, parked: map[string]*parked{}, lexes: map[string]*lexicon.Lexicon{}, ruleSets: map[string]game.Rules{},
 		botSem:     make(chan struct{}, max(2, runtime.GOMAXPROCS(0))),
 		chatLimits: chat.NewLimits(chat.Rates{}),
 		auth:       cfg.Auth, observers: cfg.Observers, lobbyPeers: cfg.LobbyPeers,
@@ -360,21 +358,14 @@ const maxRuleSets = 1024
 // does (or, for a table read back from the store, game.Resolve: the rules
 // it was made with stand). Rules, once resolved, are only read, so tables
 // whose options read the same share one map: rules left all at their
-// defaults are the game's shared map, and others the map of the last
-// table given the same options.
+// defaults are the registry's (DefaultRules), and others the map of the
+// last table given the same options.
 func (s *Service) rules(g game.Game, raw map[string]json.RawMessage, stored bool) (game.Rules, error) {
 	if len(raw) == 0 {
-		s.lexMu.Lock()
-		defer s.lexMu.Unlock()
-		if r, ok := s.defaults[g.Name()]; ok {
+		if r := s.games.DefaultRules(g.Name()); r != nil {
 			return r, nil
 		}
-		r, err := game.ResolveFor(g, nil)
-		if err != nil {
-			return nil, err
-		}
-		s.defaults[g.Name()] = r
-		return r, nil
+		return game.ResolveFor(g, nil)
 	}
 	key := ruleKey(g, raw, stored)
 	s.lexMu.Lock()
