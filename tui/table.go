@@ -39,6 +39,7 @@ type tableScreen struct {
 	pendingAim              []string
 	sent                    int // moves and setups sent
 	sentAt                  int // the version the last move was sent at
+	landed                  int // the number of the last move sent that the table showed played
 	chat                    *chatPanel
 	arrived                 time.Time // when the latest update arrived (monotonic), for the clocks
 	ticking                 bool      // a clock tick is on its way
@@ -146,6 +147,12 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.seq == t.sent {
 			t.busy = false
 		}
+		if msg.err != nil && msg.seq == t.landed {
+			// The table showed the move played before its answer failed
+			// (the connection dropped on the way back): it is in, and
+			// its line must not come back to be sent again.
+			return nil
+		}
 		if msg.err != nil {
 			t.err = msg.err.Error()
 			// Nothing typed is lost: the refused line comes back.
@@ -198,7 +205,14 @@ func (t *tableScreen) apply(u client.Update) {
 	t.arrived = time.Now()
 	t.chat.take(u.Chat, u.Muted)
 	if t.busy && u.Version > t.sentAt && t.sentAt > 0 {
-		// The move is in: the table moved on past it.
+		// The move is in: the table moved on past it. When the update
+		// shows it played, a failure of its answer (the connection
+		// dropped on the way back) is no refusal (landed).
+		for _, mv := range u.Moves {
+			if mv.Seat == t.seat && mv.Version > t.sentAt && !forced(mv) {
+				t.landed = t.sent
+			}
+		}
 		t.busy = false
 	}
 	if first && t.game == "" {
@@ -231,6 +245,17 @@ func (t *tableScreen) apply(u client.Update) {
 		r.Identity = t.idToken
 	}
 	t.remember(r)
+}
+
+// forced reports whether mv is a move the server played for its seat:
+// its time ran out, or the game was claimed.
+func forced(mv client.Move) bool {
+	for _, e := range mv.Events {
+		if e.Kind == "timeout" || e.Kind == "claim" {
+			return true
+		}
+	}
+	return false
 }
 
 // endData is the data of a game's end event (docs/protocol.md).

@@ -2,8 +2,11 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
+
+	"parlour/tui/client"
 )
 
 // TestRatedSaid: a rated table says so in the lobby's list, on the table
@@ -73,4 +76,42 @@ func lineWith(s, part string) string {
 		}
 	}
 	return ""
+}
+
+// TestAnswerLostAfterTheMoveLanded: a move whose answer fails after the
+// table showed it played is in, and its line does not come back to be
+// sent again; one whose answer fails otherwise, or whose seat the table
+// showed played by the server (its time ran out), is given back with
+// the failure.
+func TestAnswerLostAfterTheMoveLanded(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		shown  []client.Move // the moves the table shows before the answer
+		wantIn bool
+	}{
+		{"shown played", []client.Move{{Version: 5, Seat: 0, Move: "52", Events: []client.Event{{Kind: "call", Text: "Ann called 52"}}}}, true},
+		{"not shown", nil, false},
+		{"the other seat's move shown", []client.Move{{Version: 5, Seat: 1, Move: "53", Events: []client.Event{{Kind: "call"}}}}, false},
+		{"played by the server for the seat", []client.Move{{Version: 5, Seat: 0, Move: "resign", Events: []client.Event{{Kind: "timeout"}}}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ts := &tableScreen{shared: &shared{cfg: Config{Server: "test", DataDir: t.TempDir()}}, id: "t1", gen: 1}
+			ts.chat, ts.play, ts.setup = &chatPanel{t: ts}, &playScreen{t: ts}, &setupScreen{t: ts}
+			playing := client.Table{Status: "playing", ToMove: []int{0}}
+			ts.apply(client.Update{Version: 4, Table: playing})
+			ts.play.line = "52"
+			if cmd := ts.send("52"); cmd == nil || !ts.busy || ts.play.line != "" {
+				t.Fatalf("the move was not sent: busy %v, line %q, error %q", ts.busy, ts.play.line, ts.err)
+			}
+			if tc.shown != nil {
+				ts.apply(client.Update{Version: 5, Table: client.Table{Status: "playing", ToMove: []int{1}}, Moves: tc.shown})
+			}
+			ts.update(answerMsg{gen: 1, seq: 1, err: errors.New("the connection dropped")})
+			if in := ts.play.line == "" && ts.err == ""; in != tc.wantIn {
+				t.Errorf("after the answer failed: line %q, error %q; want the move taken as in: %v", ts.play.line, ts.err, tc.wantIn)
+			}
+		})
+	}
 }
