@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -224,7 +225,7 @@ func (t *tableScreen) apply(u client.Update) {
 		}
 		for _, e := range mv.Events {
 			t.log = append(t.log, e.Text)
-			if e.Kind == "timeout" || e.Kind == "claim" {
+			if forcedEvent(e) {
 				t.forced = append(t.forced, e.Text)
 			}
 			if e.Kind == "end" {
@@ -247,16 +248,13 @@ func (t *tableScreen) apply(u client.Update) {
 	t.remember(r)
 }
 
-// forced reports whether mv is a move the server played for its seat:
-// its time ran out, or the game was claimed.
-func forced(mv client.Move) bool {
-	for _, e := range mv.Events {
-		if e.Kind == "timeout" || e.Kind == "claim" {
-			return true
-		}
-	}
-	return false
-}
+// forced reports whether mv is a move the server played for its seat
+// (forcedEvent).
+func forced(mv client.Move) bool { return slices.ContainsFunc(mv.Events, forcedEvent) }
+
+// forcedEvent reports whether e tells of a move the server played for a
+// seat: its time ran out, or the game was claimed.
+func forcedEvent(e client.Event) bool { return e.Kind == "timeout" || e.Kind == "claim" }
 
 // endData is the data of a game's end event (docs/protocol.md).
 type endData struct {
