@@ -34,13 +34,13 @@ func FuzzMove(f *testing.F) {
 				t.Fatalf("move %q accepted with no events", mv)
 			}
 			// Normalize writes the move as it was played.
-			if n, err := before.Normalize(seat, mv); err != nil || n != st.history[len(st.history)-1].notation() {
-				t.Fatalf("%q normalizes to %q, %v; played as %q", mv, n, err, st.history[len(st.history)-1].notation())
+			if n, err := before.Normalize(seat, mv); err != nil || n != st.notationOf(st.history[len(st.history)-1]) {
+				t.Fatalf("%q normalizes to %q, %v; played as %q", mv, n, err, st.notationOf(st.history[len(st.history)-1]))
 			}
 			// The canonical notation replays to the same state.
 			again := before.clone()
-			if _, err := again.Apply(seat, st.history[len(st.history)-1].notation()); err != nil {
-				t.Fatalf("canonical %q of %q refused: %v", st.history[len(st.history)-1].notation(), mv, err)
+			if _, err := again.Apply(seat, st.notationOf(st.history[len(st.history)-1])); err != nil {
+				t.Fatalf("canonical %q of %q refused: %v", st.notationOf(st.history[len(st.history)-1]), mv, err)
 			}
 			unchanged(t, st, again, "canonical notation")
 			// Refusing a seat that is not to move changes nothing.

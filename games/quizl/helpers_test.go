@@ -90,6 +90,7 @@ func (s *State) clone() *State {
 	c.award = append([]int(nil), s.award...)
 	c.resign = append([]bool(nil), s.resign...)
 	c.history = append([]played(nil), s.history...)
+	c.anns = append([]announcement(nil), s.anns...)
 	return &c
 }
 

@@ -100,6 +100,9 @@ func checkCompact(t testing.TB, s *State) {
 	if cap(s.history) != len(s.history) {
 		t.Fatalf("compacted: a history of %d moves has room for %d", len(s.history), cap(s.history))
 	}
+	if cap(s.anns) != len(s.anns) {
+		t.Fatalf("compacted: %d announcements have room for %d", len(s.anns), cap(s.anns))
+	}
 	if after := views(); !bytes.Equal(before, after) {
 		t.Fatalf("compacting changed the views:\n%s\n%s", before, after)
 	}

@@ -44,9 +44,9 @@ const (
 
 // played is one accepted move. A table in memory keeps every move of its
 // game here, so the fields are as small as they can be: a byte holds a
-// seat, a square or a set of seats (at most MaxPlayers, 8), and only an
-// announcement keeps its notation, which a view would otherwise have to
-// write again each time.
+// seat, a square or a set of seats (at most MaxPlayers, 8), and the words
+// of an announcement, the one move whose words are kept, are held apart
+// (State.anns) so that a call takes twelve bytes.
 type played struct {
 	seat   int8
 	target int8 // the grid announced against
@@ -56,30 +56,40 @@ type played struct {
 	// tripped those whose password the call uncovered unannounced.
 	revealed uint8
 	tripped  uint8
-	say      string // an announcement in canonical notation, ending with its word
-	// said is what an announcement did, in public words, as it was
-	// told: its points and penalty depended on the game then. A call's
-	// or a resignation's words are told again from the rest (State.text)
-	// rather than kept, since a table may hold its game for hours.
-	said string
+	// ann indexes State.anns for an announcement.
+	ann int32
 }
 
 // A set of seats must fit played's bytes.
 const _ = uint8(1 << (MaxPlayers - 1))
 
-// notation returns the move in canonical notation.
-func (pl played) notation() string {
+// announcement is what an announcement keeps: its canonical notation,
+// which a view would otherwise have to write again each time, and what
+// it did in public words, as it was told (its points and penalty
+// depended on the game then). A call's or a resignation's words are told
+// again from the rest (State.text) rather than kept, since a table may
+// hold its game for hours.
+type announcement struct {
+	say  string // "say Ben CRANE": ends with the word
+	said string
+}
+
+// notationOf returns pl in canonical notation.
+func (s *State) notationOf(pl played) string {
 	switch pl.kind {
 	case kindCall:
 		return Square(pl.square).String()
 	case kindSay:
-		return pl.say
+		return s.anns[pl.ann].say
 	}
 	return "resign"
 }
 
-// word returns the word an announcement announced.
-func (pl played) word() string { return pl.say[strings.LastIndexByte(pl.say, ' ')+1:] }
+// wordOf returns the word the announcement pl announced.
+func (s *State) wordOf(pl played) string {
+	say := s.anns[pl.ann].say
+	return say[strings.LastIndexByte(say, ' ')+1:]
+}
 
 // State is one play of Quizl. Create it with NewState or Game.New.
 type State struct {
@@ -94,6 +104,7 @@ type State struct {
 	resign  []bool
 	turn    int // the seat to move, -1 once the game is over
 	history []played
+	anns    []announcement // the announcements of history, in turn
 }
 
 var _ game.State = (*State)(nil)
@@ -431,7 +442,8 @@ func (s *State) Apply(seat game.Seat, text string) ([]game.Event, error) {
 	// The move is legal: from here on the state changes.
 	pl := played{seat: int8(c), kind: m.kind, square: int8(m.square), target: int8(m.target)}
 	if m.kind == kindSay {
-		pl.say = s.notation(m)
+		pl.ann = int32(len(s.anns))
+		s.anns = append(s.anns, announcement{say: s.notation(m)})
 	}
 	var evs []game.Event
 	switch m.kind {
@@ -558,7 +570,7 @@ func (s *State) text(pl played) string {
 		}
 		return t
 	case kindSay:
-		return pl.said
+		return s.anns[pl.ann].said
 	}
 	return name + " resigned"
 }
@@ -615,23 +627,25 @@ func (s *State) say(c, o int, word string, pl *played) []game.Event {
 		a.Right = true
 		p.outcome = Right
 		p.points = max(0, MaxPoints-bits.OnesCount32(p.seen)-p.penalty)
-		pl.said = fmt.Sprintf("%s announced %s for %s: right, %s", name, word, s.whose(o), game.Count(p.points, "point", "points"))
+		said := fmt.Sprintf("%s announced %s for %s: right, %s", name, word, s.whose(o), game.Count(p.points, "point", "points"))
+		s.anns[pl.ann].said = said
 		a.Points = p.points
-		return append(evs, game.Event{Kind: "announce", Text: pl.said, Data: a})
+		return append(evs, game.Event{Kind: "announce", Text: said, Data: a})
 	}
 	p.penalty += s.ru.penalty
 	p.wrong = append(p.wrong, word)
 	a.Penalty = s.ru.penalty
-	pl.said = fmt.Sprintf("%s announced %s for %s: wrong", name, word, s.whose(o))
+	said := fmt.Sprintf("%s announced %s for %s: wrong", name, word, s.whose(o))
 	if s.ru.penalty > 0 {
-		pl.said += fmt.Sprintf(", %d off %s score against %s", s.ru.penalty, name+"'s", s.whose(o))
+		said += fmt.Sprintf(", %d off %s score against %s", s.ru.penalty, name+"'s", s.whose(o))
 	}
 	if !s.solo && s.ru.award > 0 {
 		s.award[o] += s.ru.award
 		a.Award = s.ru.award
-		pl.said += fmt.Sprintf(", %d to %s", s.ru.award, s.cfg.Players[o])
+		said += fmt.Sprintf(", %d to %s", s.ru.award, s.cfg.Players[o])
 	}
-	return append(evs, game.Event{Kind: "announce", Text: pl.said, Data: a})
+	s.anns[pl.ann].said = said
+	return append(evs, game.Event{Kind: "announce", Text: said, Data: a})
 }
 
 func (s *State) resignSeat(c int, pl *played) []game.Event {
@@ -649,6 +663,9 @@ func (s *State) resignSeat(c int, pl *played) []game.Event {
 func (s *State) Compact() {
 	if cap(s.history) > len(s.history) {
 		s.history = append(make([]played, 0, len(s.history)), s.history...)
+	}
+	if cap(s.anns) > len(s.anns) {
+		s.anns = append(make([]announcement, 0, len(s.anns)), s.anns...)
 	}
 }
 
@@ -690,7 +707,7 @@ func (s *State) endEvents() []game.Event {
 		r.Seat = game.Seat(last.seat)
 		switch last.kind {
 		case kindSay:
-			r.Reason, r.Against, r.Word = EndAnnounced, game.Seat(last.target), last.word()
+			r.Reason, r.Against, r.Word = EndAnnounced, game.Seat(last.target), s.wordOf(last)
 		case kindCall:
 			r.Reason = EndTripped
 			for o := range s.n {

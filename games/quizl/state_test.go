@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"parlour/game"
 )
@@ -90,7 +91,7 @@ func TestAnnounceNotation(t *testing.T) {
 	if len(evs) == 0 || !strings.Contains(evs[0].Text, "CRANE for Ben: right") {
 		t.Errorf("events %v", evs)
 	}
-	if got := s3.history[0].notation(); got != "say Ben CRANE" {
+	if got := s3.notationOf(s3.history[0]); got != "say Ben CRANE" {
 		t.Errorf("notation %q", got)
 	}
 }
@@ -496,7 +497,7 @@ func TestAnnounceWhom(t *testing.T) {
 				continue
 			}
 			play(t, s, "0:"+c.move)
-			if n := s.history[0].notation(); n != c.want {
+			if n := s.notationOf(s.history[0]); n != c.want {
 				t.Errorf("%q: played as %q, want %q", c.move, n, c.want)
 			}
 			continue
@@ -579,5 +580,15 @@ func TestResignOutOfTurn(t *testing.T) {
 	unchanged(t, before, s, "refused moves out of turn")
 	if got := s.ToMove(); !slices.Equal(got, []game.Seat{0}) {
 		t.Fatalf("to move %v, want Ann", got)
+	}
+}
+
+// TestPlayedSize holds a move in a game's history to the twelve bytes
+// played's doc promises: a table keeps every move of a game in memory
+// for as long as its players think.
+func TestPlayedSize(t *testing.T) {
+	t.Parallel()
+	if n := unsafe.Sizeof(played{}); n > 12 {
+		t.Errorf("a played move takes %d bytes, more than 12", n)
 	}
 }

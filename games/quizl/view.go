@@ -193,11 +193,11 @@ func (s *State) viewReveal(c, from int, borrow, reveal bool) View {
 	for i, pl := range s.history {
 		if i < from {
 			if pl.kind == kindCall && int(pl.seat) == c {
-				v.Called = append(v.Called, pl.notation())
+				v.Called = append(v.Called, s.notationOf(pl))
 			}
 			continue
 		}
-		m := Seen{Seat: int(pl.seat), Move: pl.notation(), Text: s.text(pl)}
+		m := Seen{Seat: int(pl.seat), Move: s.notationOf(pl), Text: s.text(pl)}
 		if pl.kind == kindCall && int(pl.seat) == c {
 			v.Called = append(v.Called, m.Move)
 			if pl.revealed != 0 {
@@ -219,7 +219,7 @@ func (s *State) viewReveal(c, from int, borrow, reveal bool) View {
 func (s *State) rightWord(c, o int) string {
 	for i := len(s.history) - 1; i >= 0; i-- {
 		if pl := s.history[i]; int(pl.seat) == c && pl.kind == kindSay && int(pl.target) == o {
-			return pl.word()
+			return s.wordOf(pl)
 		}
 	}
 	return ""
