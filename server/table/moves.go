@@ -201,6 +201,7 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 // streams. t.mu must be held.
 func (s *Service) accept(t *table, seat game.Seat, text string, now time.Time, evs []game.Event, fo *forfeit, end *store.GameEnd, start time.Time) MoveResult {
 	t.moves = append(t.moves, game.Move{By: t.m.Seats[seat].Name, Move: text, At: &now})
+	t.packed = false
 	t.status = t.deriveStatus()
 	if fo != nil {
 		evs = append([]game.Event{t.forfeitEvent(*fo, text)}, evs...)

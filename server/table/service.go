@@ -454,6 +454,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 		at[i] = mv.At
 		t.moves[i] = game.Move{By: m.Seats[mv.Seat].Name, Move: mv.Text, At: &at[i]}
 	}
+	t.packed = true
 	if m.Started {
 		_, st, steps, err := game.Replay(s.games, t.record(), lex)
 		if err != nil {

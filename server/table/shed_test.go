@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"parlour/game"
 )
@@ -64,6 +65,10 @@ func TestQuietTableSheds(t *testing.T) {
 			t.Fatalf("followed %v: before: sheddable %v, %d moves resumed; want a table with steps at hand, 2 moves", followed, had, len(before.Moves))
 		}
 
+		tb.mu.Lock()
+		moves := movesAt(tb.moves)
+		tb.unlock()
+
 		// The janitor's round a day on.
 		f.s.evict(time.Now().Add(24 * time.Hour))
 		if f.held(id) != tb || f.parked(id) {
@@ -79,6 +84,19 @@ func TestQuietTableSheds(t *testing.T) {
 			t.Errorf("followed %v: after the round: sheddable %v, queued %v, in the queue %v; want none", followed, left, queued, inQueue)
 		}
 
+		tb.mu.Lock()
+		packed, room := movesAt(tb.moves), cap(tb.moves)-len(tb.moves)
+		// The moves' times are one array.
+		for i := 1; i < len(tb.moves); i++ {
+			if want := unsafe.Add(unsafe.Pointer(tb.moves[0].At), uintptr(i)*unsafe.Sizeof(time.Time{})); unsafe.Pointer(tb.moves[i].At) != want {
+				t.Errorf("followed %v: move %d's time is not in one array with the others'", followed, i+1)
+			}
+		}
+		tb.unlock()
+		if !reflect.DeepEqual(packed, moves) || room != 0 {
+			t.Errorf("followed %v: packed moves %v with room for %d more; want %v with none", followed, packed, room, moves)
+		}
+
 		if after := resume(); !reflect.DeepEqual(after.Moves, before.Moves) {
 			t.Errorf("followed %v: resumed after shedding:\n%+v\nwant as before:\n%+v", followed, after.Moves, before.Moves)
 		}
@@ -91,4 +109,14 @@ func TestQuietTableSheds(t *testing.T) {
 			t.Errorf("followed %v: the move sent again after shedding: %+v\nwant %+v", followed, again, first)
 		}
 	}
+}
+
+// movesAt returns each move's player, text and time, for comparing moves
+// whose times are held apart.
+func movesAt(ms []game.Move) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.By+" "+m.Move+" "+m.At.Format(time.RFC3339Nano))
+	}
+	return out
 }

@@ -191,11 +191,26 @@ type table struct {
 	// there says: an entry of another time is one the table no longer
 	// holds (it was queued again sooner, when its game ended).
 	evictQueued bool
-	queuedAt    time.Time
+	// packed says that the moves have exactly their room and their times
+	// one allocation (packMoves): a table read from the store, or one
+	// that has shed since its last move.
+	packed bool
+	// updateSize is the length of the last update encoded, to size the
+	// next one's buffer at once (written outside mu).
+	updateSize atomic.Int32
+	queuedAt   time.Time
 
+	// enc holds what the table keeps encoded only to answer sooner (nil
+	// until it is first needed): shed drops it whole. Behind a pointer it
+	// keeps the table in the heap's 1,024-byte size class (TestTableSize).
+	enc *encodings
+}
+
+// encodings is what a table keeps encoded only to answer sooner.
+type encodings struct {
 	// pushed holds the socket messages encoded for the table's current
-	// version, one per view (see sharedUpdate), and infoEnc the encoding
-	// of its public information that they share; encodings of older
+	// version, one per view (see sharedUpdate), and info the encoding of
+	// its public information that they share; encodings of older
 	// versions, or older than maxShareAge, are dropped at the next look.
 	// Both are held weakly: they are worth keeping only for the sockets
 	// that ask within maxShareAge, and an idle table would otherwise hold
@@ -204,17 +219,23 @@ type table struct {
 	// taken early is only encoded again). infoLen is the last info's
 	// length, to size the next one's buffer.
 	pushed  []weak.Pointer[encodedUpdate]
-	infoEnc weak.Pointer[encodedInfo]
+	info    weak.Pointer[encodedInfo]
 	infoLen int
-	// rulesEnc is cfg.Rules encoded, once: the rules never change.
-	rulesEnc []byte
+	// rules is cfg.Rules encoded, once: the rules never change.
+	rules []byte
 	// commitments are the seats' commitments, once play has started.
 	commitments []string
-	// setupEnc holds each seat's setup encoded (setupJSON).
-	setupEnc []encodedSetup
-	// updateSize is the length of the last update encoded, to size the
-	// next one's buffer at once (written outside mu).
-	updateSize atomic.Int32
+	// setups holds each seat's setup encoded (setupJSON).
+	setups []encodedSetup
+}
+
+// encodings returns t's encodings, made if it has none. t.mu must be
+// held.
+func (t *table) encodings() *encodings {
+	if t.enc == nil {
+		t.enc = &encodings{}
+	}
+	return t.enc
 }
 
 // maxShareAge bounds how long an encoded update is shared. Every watcher
@@ -234,26 +255,27 @@ type encodedInfo struct {
 // infoJSON returns the table's public information encoded, shared by the
 // updates of every seat at one version. t.mu must be held.
 func (t *table) infoJSON(now time.Time) ([]byte, error) {
-	if e := t.infoEnc.Value(); e != nil && e.version == t.version() && now.Sub(e.made) < maxShareAge {
+	enc := t.encodings()
+	if e := enc.info.Value(); e != nil && e.version == t.version() && now.Sub(e.made) < maxShareAge {
 		return e.b, nil
 	}
-	if t.rulesEnc == nil {
+	if enc.rules == nil {
 		r, err := json.Marshal(t.cfg.Rules)
 		if err != nil {
 			return nil, err
 		}
-		t.rulesEnc = r
+		enc.rules = r
 	}
 	size := 1024
-	if t.infoLen > 0 { // the last version's: the next is about as long
-		size = t.infoLen + 128
+	if enc.infoLen > 0 { // the last version's: the next is about as long
+		size = enc.infoLen + 128
 	}
 	in := t.info()
-	b, err := in.appendJSON(make([]byte, 0, size), t.rulesEnc)
+	b, err := in.appendJSON(make([]byte, 0, size), enc.rules)
 	if err != nil {
 		return nil, err
 	}
-	t.infoEnc, t.infoLen = weak.Make(&encodedInfo{version: t.version(), made: now, b: b}), len(b)
+	enc.info, enc.infoLen = weak.Make(&encodedInfo{version: t.version(), made: now, b: b}), len(b)
 	return b, nil
 }
 
@@ -261,9 +283,12 @@ func (t *table) infoJSON(now time.Time) ([]byte, error) {
 // without a new version (a seat's connections came or went). t.mu must be
 // held.
 func (t *table) forgetShared() {
-	clear(t.pushed)
-	t.pushed = t.pushed[:0]
-	t.infoEnc = weak.Pointer[encodedInfo]{}
+	if t.enc == nil {
+		return
+	}
+	clear(t.enc.pushed)
+	t.enc.pushed = t.enc.pushed[:0]
+	t.enc.info = weak.Pointer[encodedInfo]{}
 }
 
 // version returns the table's version: one more at every change.
@@ -513,15 +538,16 @@ func (t *table) info() Info {
 		in.Abortable = t.status == store.Playing && game.Abortable(t.cfg, t.moves)
 	}
 	if t.m.Started && t.g.HasSetup() {
-		if len(t.commitments) != len(t.m.Seats) {
+		enc := t.encodings()
+		if len(enc.commitments) != len(t.m.Seats) {
 			// The setups are fixed once play starts: their commitments
 			// are computed once.
-			t.commitments = make([]string, len(t.m.Seats))
+			enc.commitments = make([]string, len(t.m.Seats))
 			for i, s := range t.m.Seats {
-				t.commitments[i] = Commitment(s.Salt, s.Setup)
+				enc.commitments[i] = Commitment(s.Salt, s.Setup)
 			}
 		}
-		in.Commitments = append(in.Commitments, t.commitments...)
+		in.Commitments = append(in.Commitments, enc.commitments...)
 	}
 	if t.clk != nil {
 		now := t.clk.Now()
@@ -681,22 +707,23 @@ type encodedUpdate struct {
 // must be held.
 func (t *table) sharedUpdate(seat game.Seat, since, tail int, now time.Time) (e *encodedUpdate, first bool) {
 	v := t.version()
+	enc := t.encodings()
 	// The first entry stands for all: they were made at one version,
 	// within maxShareAge. One the collector took goes with the others.
-	if len(t.pushed) > 0 {
-		if e := t.pushed[0].Value(); e == nil || e.version != v || now.Sub(e.made) >= maxShareAge {
-			clear(t.pushed)
-			t.pushed = t.pushed[:0]
+	if len(enc.pushed) > 0 {
+		if e := enc.pushed[0].Value(); e == nil || e.version != v || now.Sub(e.made) >= maxShareAge {
+			clear(enc.pushed)
+			enc.pushed = enc.pushed[:0]
 		}
 	}
-	for _, p := range t.pushed {
+	for _, p := range enc.pushed {
 		if e := p.Value(); e != nil && e.seat == seat && e.since == since && e.tail == tail {
 			return e, false
 		}
 	}
 	e = &encodedUpdate{version: v, since: since, seat: seat, tail: tail, made: now}
 	e.ready.Lock()
-	t.pushed = append(t.pushed, weak.Make(e))
+	enc.pushed = append(enc.pushed, weak.Make(e))
 	return e, true
 }
 
@@ -822,10 +849,11 @@ func (t *table) setupJSON(seat game.Seat, setup json.RawMessage) ([]byte, error)
 	if len(setup) == 0 || seat < 0 || int(seat) >= len(t.m.Seats) {
 		return nil, nil
 	}
-	if len(t.setupEnc) != len(t.m.Seats) {
-		t.setupEnc = make([]encodedSetup, len(t.m.Seats))
+	enc := t.encodings()
+	if len(enc.setups) != len(t.m.Seats) {
+		enc.setups = make([]encodedSetup, len(t.m.Seats))
 	}
-	e := &t.setupEnc[seat]
+	e := &enc.setups[seat]
 	if e.src != &setup[0] || e.n != len(setup) {
 		b, err := json.Marshal(setup)
 		if err != nil {

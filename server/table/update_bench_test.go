@@ -98,7 +98,7 @@ func BenchmarkUpdateMessage(b *testing.B) {
 			}
 			for i := 0; b.Loop(); i++ {
 				t.mu.Lock()
-				t.infoEnc = weak.Pointer[encodedInfo]{}
+				t.encodings().info = weak.Pointer[encodedInfo]{}
 				tail := tails[i%2]
 				enc, _, err := t.updateMessage(s.games, socketEnvelope, game.Seat(i%2), t.version()-1, tail, time.Now())
 				t.mu.Unlock()
