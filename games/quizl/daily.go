@@ -41,6 +41,6 @@ func (s *State) tally() game.Tally {
 			t.Moves++
 		}
 	}
-	t.Marks = game.Marks(Size, Size, func(r, c int) bool { return s.called[0]&(1<<(r*Size+c)) != 0 })
+	t.Marks = game.Marks(Size, Size, func(r, c int) bool { return s.seats[0].called&(1<<(r*Size+c)) != 0 })
 	return t
 }

@@ -86,8 +86,7 @@ func (s *State) clone() *State {
 	for i := range c.pairs {
 		c.pairs[i].wrong = append([]string(nil), s.pairs[i].wrong...)
 	}
-	c.called = append([]uint32(nil), s.called...)
-	c.award = append([]int(nil), s.award...)
+	c.seats = append([]seatState(nil), s.seats...)
 	c.resign = append([]bool(nil), s.resign...)
 	c.history = append([]played(nil), s.history...)
 	c.anns = append([]announcement(nil), s.anns...)

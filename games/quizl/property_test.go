@@ -138,7 +138,7 @@ func randomMove(rng *rand.Rand, s *State, c int, words []string) string {
 	}
 	for {
 		sq := Square(rng.IntN(Squares))
-		if s.called[c]&(1<<sq) == 0 {
+		if s.seats[c].called&(1<<sq) == 0 {
 			return sq.String()
 		}
 	}
@@ -168,7 +168,7 @@ func checkSecrets(t testing.TB, s *State, evs []game.Event) {
 				if l == Unknown {
 					continue
 				}
-				if c < 0 || s.called[c]&(1<<sq) == 0 || l != s.grids[b.Seat].Letters[sq] {
+				if c < 0 || s.seats[c].called&(1<<sq) == 0 || l != s.grids[b.Seat].Letters[sq] {
 					t.Fatalf("seat %d sees %c at %s of %s's grid without having called it", c, l, sq, b.Name)
 				}
 			}
@@ -185,7 +185,7 @@ func checkSecrets(t testing.TB, s *State, evs []game.Event) {
 		for _, m := range v.Moves {
 			for _, l := range m.Revealed {
 				sq, _ := ParseSquare(l.Square)
-				if c < 0 || m.Seat != c || s.called[c]&(1<<sq) == 0 {
+				if c < 0 || m.Seat != c || s.seats[c].called&(1<<sq) == 0 {
 					t.Fatalf("seat %d's move list shows %s at %s of %s", c, l.Letter, l.Square, l.Name)
 				}
 			}
@@ -201,7 +201,7 @@ func checkSecrets(t testing.TB, s *State, evs []game.Event) {
 				}
 				for _, l := range d.Letters {
 					sq, _ := ParseSquare(l.Square)
-					if s.called[c]&(1<<sq) == 0 || l.Seat == c && !s.solo {
+					if s.seats[c].called&(1<<sq) == 0 || l.Seat == c && !s.solo {
 						t.Fatalf("seat %d learns %s at %s of %s", c, l.Letter, l.Square, l.Name)
 					}
 				}

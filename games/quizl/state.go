@@ -98,9 +98,8 @@ type State struct {
 	n       int
 	solo    bool
 	grids   []*Grid
-	pairs   []pair   // pairs[c*n+o]: caller c against the grid of o
-	called  []uint32 // squares each seat has called
-	award   []int    // points each seat gained from others' wrong announcements
+	pairs   []pair // pairs[c*n+o]: caller c against the grid of o
+	seats   []seatState
 	resign  []bool
 	turn    int // the seat to move, -1 once the game is over
 	history []played
@@ -167,10 +166,17 @@ func newState(cfg game.Config, ru rules, grids []*Grid) *State {
 		solo:   n == 1,
 		grids:  grids,
 		pairs:  make([]pair, n*n),
-		called: make([]uint32, n),
-		award:  make([]int, n),
+		seats:  make([]seatState, n),
 		resign: make([]bool, n),
 	}
+}
+
+// seatState is what a State keeps of one seat across the grids it attacks:
+// one slice of them, rather than one slice each, keeps a State within the
+// heap's 240-byte size class.
+type seatState struct {
+	called uint32 // the squares the seat has called
+	award  int    // points gained from others' wrong announcements
 }
 
 // opponent reports whether seat c attacks the grid of o.
@@ -202,7 +208,7 @@ func (s *State) ToMove() []game.Seat {
 // Score returns seat c's points this game: what it scored against each
 // opponent plus what others' wrong announcements gave it.
 func (s *State) Score(c int) int {
-	t := s.award[c]
+	t := s.seats[c].award
 	for o := range s.n {
 		if s.opponent(c, o) {
 			t += s.pair(c, o).points
@@ -425,7 +431,7 @@ func (s *State) Apply(seat game.Seat, text string) ([]game.Event, error) {
 	}
 	switch m.kind {
 	case kindCall:
-		if s.called[c]&(1<<m.square) != 0 {
+		if s.seats[c].called&(1<<m.square) != 0 {
 			return nil, fmt.Errorf("square %s was already called", m.square)
 		}
 	case kindSay:
@@ -520,7 +526,7 @@ type Announced struct {
 
 func (s *State) call(c int, sq Square, pl *played) []game.Event {
 	bit := uint32(1) << sq
-	s.called[c] |= bit
+	s.seats[c].called |= bit
 	rev := Revealed{Square: sq.String(), Letters: make([]Letter, 0, s.n)}
 	var trips []int
 	for o := range s.n {
@@ -640,7 +646,7 @@ func (s *State) say(c, o int, word string, pl *played) []game.Event {
 		said += fmt.Sprintf(", %d off %s score against %s", s.ru.penalty, name+"'s", s.whose(o))
 	}
 	if !s.solo && s.ru.award > 0 {
-		s.award[o] += s.ru.award
+		s.seats[o].award += s.ru.award
 		a.Award = s.ru.award
 		said += fmt.Sprintf(", %d to %s", s.ru.award, s.cfg.Players[o])
 	}

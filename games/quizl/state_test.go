@@ -583,12 +583,21 @@ func TestResignOutOfTurn(t *testing.T) {
 	}
 }
 
-// TestPlayedSize holds a move in a game's history to the twelve bytes
-// played's doc promises: a table keeps every move of a game in memory
-// for as long as its players think.
-func TestPlayedSize(t *testing.T) {
+// TestSizes holds a move in a game's history to the twelve bytes
+// played's doc promises, and a State within the heap's 240-byte size
+// class: a table keeps its game in memory for as long as its players
+// think.
+func TestSizes(t *testing.T) {
 	t.Parallel()
-	if n := unsafe.Sizeof(played{}); n > 12 {
-		t.Errorf("a played move takes %d bytes, more than 12", n)
+	for _, c := range []struct {
+		what      string
+		size, max uintptr
+	}{
+		{"a played move", unsafe.Sizeof(played{}), 12},
+		{"a State", unsafe.Sizeof(State{}), 240},
+	} {
+		if c.size > c.max {
+			t.Errorf("%s takes %d bytes, more than %d", c.what, c.size, c.max)
+		}
 	}
 }

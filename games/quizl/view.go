@@ -148,8 +148,8 @@ func (s *State) viewReveal(c, from int, borrow, reveal bool) View {
 		v.Grid = s.grids[c].Rows()
 		v.Password = s.grids[c].Password
 	}
-	if c >= 0 && s.called[c] != 0 {
-		v.Called = make([]string, 0, bits.OnesCount32(s.called[c]))
+	if c >= 0 && s.seats[c].called != 0 {
+		v.Called = make([]string, 0, bits.OnesCount32(s.seats[c].called))
 	}
 	v.Boards = make([]Board, 0, s.n)
 	for o := range s.n {
