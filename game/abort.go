@@ -2,6 +2,7 @@ package game
 
 import (
 	"fmt"
+	"iter"
 	"time"
 )
 
@@ -22,18 +23,39 @@ type Abort struct {
 // is resigned, never aborted. The caller checks that the play is still in
 // progress. Setups are not moves.
 func Abortable(cfg Config, moves []Move) bool {
-	if len(cfg.Players) < 2 {
+	return AbortableBy(len(cfg.Players), func(yield func(Seat) bool) {
+		for _, m := range moves {
+			if s, ok := cfg.SeatOf(m.By); ok && !yield(s) {
+				return
+			}
+		}
+	})
+}
+
+// AbortableBy is Abortable for a play of n players whose moves so far
+// were made by the seats movers yields: for a caller that keeps its
+// moves by seat rather than by name, as a table in memory does.
+func AbortableBy(n int, movers iter.Seq[Seat]) bool {
+	if n < 2 {
 		return false
 	}
-	moved := make([]bool, len(cfg.Players))
-	n := 0
-	for _, m := range moves {
-		if s, ok := cfg.SeatOf(m.By); ok && !moved[s] {
+	var few [8]bool
+	moved := few[:0]
+	if n <= len(few) {
+		moved = few[:n]
+	} else {
+		moved = make([]bool, n)
+	}
+	left := n
+	for s := range movers {
+		if s >= 0 && int(s) < n && !moved[s] {
 			moved[s] = true
-			n++
+			if left--; left == 0 {
+				return false
+			}
 		}
 	}
-	return n < len(cfg.Players)
+	return true
 }
 
 // AbortRefusal returns why a play of cfg with moves so far and result res

@@ -133,6 +133,7 @@ func TestAbortable(t *testing.T) {
 	two := Config{Players: []string{"Ann", "Ben"}}
 	three := Config{Players: []string{"Ann", "Ben", "Cy"}}
 	one := Config{Players: []string{"Ann"}}
+	nine := Config{Players: []string{"A", "B", "C", "D", "E", "F", "G", "H", "I"}}
 	mv := func(by ...string) []Move {
 		var out []Move
 		for _, b := range by {
@@ -152,9 +153,23 @@ func TestAbortable(t *testing.T) {
 		{"two of three moved", three, mv("Ann", "Ben", "Ann"), true},
 		{"all three moved", three, mv("Cy", "Ben", "Ann"), false},
 		{"one seat", one, nil, false},
+		{"eight of nine moved", nine, mv("A", "B", "C", "D", "E", "F", "G", "H"), true},
+		{"all nine moved", nine, mv("I", "A", "B", "C", "D", "E", "F", "G", "H"), false},
 	} {
 		if got := Abortable(tc.cfg, tc.moves); got != tc.want {
 			t.Errorf("%s: Abortable = %v, want %v", tc.name, got, tc.want)
+		}
+		// The same moves told by seat.
+		movers := func(yield func(Seat) bool) {
+			for _, m := range tc.moves {
+				s, _ := tc.cfg.SeatOf(m.By)
+				if !yield(s) {
+					return
+				}
+			}
+		}
+		if got := AbortableBy(len(tc.cfg.Players), movers); got != tc.want {
+			t.Errorf("%s: AbortableBy = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 	if err := AbortRefusal(one, nil, Result{Status: InProgress}); err == nil || !strings.Contains(err.Error(), "resign") {

@@ -112,7 +112,7 @@ func (s *Service) abort(ctx context.Context, t *table, seat game.Seat, why strin
 	case t.status == store.Finished:
 		return AbortResult{}, refuse.Conflict("the game is over")
 	}
-	if err := game.AbortRefusal(t.cfg, t.moves, t.st.Result()); err != nil {
+	if err := game.AbortRefusal(t.cfg, t.gameMoves(), t.st.Result()); err != nil {
 		return AbortResult{}, refuse.Conflict("%v", err)
 	}
 	now := s.now().UTC()
@@ -154,7 +154,7 @@ func (t *table) abortsInstead(text string, fo *forfeit) (string, bool) {
 	case !strings.EqualFold(strings.TrimSpace(text), "resign"):
 		return "", false
 	}
-	if t.st.Result().Status != game.InProgress || !game.Abortable(t.cfg, t.moves) {
+	if t.st.Result().Status != game.InProgress || !t.abortable() {
 		return "", false
 	}
 	return why, true

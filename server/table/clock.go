@@ -168,7 +168,7 @@ func (t *table) forfeitEvent(f forfeit, text string) game.Event {
 func (t *table) noted(i int, evs []game.Event) []game.Event {
 	for _, f := range t.m.Forfeits {
 		if f.Move == i+1 && i < len(t.moves) {
-			return append([]game.Event{t.forfeitEvent(f, t.moves[i].Move)}, evs...)
+			return append([]game.Event{t.forfeitEvent(f, t.moves[i].text)}, evs...)
 		}
 	}
 	return evs

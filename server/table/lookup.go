@@ -91,8 +91,8 @@ func (s *Service) Tally(ctx context.Context, id, gameName string) (_ game.Tally,
 	if err != nil {
 		return game.Tally{}, time.Time{}, false, fmt.Errorf("tallying the daily table %s: %w", id, err)
 	}
-	if n := len(t.moves); n > 0 && t.moves[n-1].At != nil {
-		end = *t.moves[n-1].At
+	if n := len(t.moves); n > 0 {
+		end = t.moves[n-1].time()
 	}
 	return r, end, true, nil
 }

@@ -200,8 +200,7 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 // steps, watchers, computer players, and at a game's end the players'
 // streams. t.mu must be held.
 func (s *Service) accept(t *table, seat game.Seat, text string, now time.Time, evs []game.Event, fo *forfeit, end *store.GameEnd, start time.Time) MoveResult {
-	t.moves = append(t.moves, game.Move{By: t.m.Seats[seat].Name, Move: text, At: &now})
-	t.packed = false
+	t.moves = append(t.moves, move{text: text, at: now.UnixNano(), seat: int32(seat)})
 	t.status = t.deriveStatus()
 	if fo != nil {
 		evs = append([]game.Event{t.forfeitEvent(*fo, text)}, evs...)
@@ -248,7 +247,7 @@ func (t *table) repeated(reg *game.Registry, seat game.Seat, text string, v int)
 			text = c
 		}
 	}
-	if mv := t.moves[i]; mv.By != t.m.Seats[seat].Name || mv.Move != text {
+	if mv := t.moves[i]; mv.seat != int32(seat) || mv.text != text {
 		return MoveResult{}, false, nil
 	}
 	for _, fo := range t.m.Forfeits {
@@ -345,4 +344,43 @@ func (t *table) finishSet() {
 		set.Add(t.st.Result().Scores)
 		t.m.Set = &set
 	}
+}
+
+// move is a move as a table keeps it in memory, 32 bytes: its seat
+// rather than its player's name, and its time as a number rather than a
+// time.Time of its own. A game.Move and the time it points to took 64
+// bytes in two allocations, and a table keeps every move of its game for
+// as long as its players think.
+type move struct {
+	text string
+	at   int64 // Unix nanoseconds
+	seat int32
+}
+
+// time returns when m was made, in UTC, as the store gives it back.
+func (m move) time() time.Time { return time.Unix(0, m.at).UTC() }
+
+// gameMoves returns t's moves as a record holds them. t.mu must be held.
+func (t *table) gameMoves() []game.Move {
+	if len(t.moves) == 0 {
+		return nil
+	}
+	out, at := make([]game.Move, len(t.moves)), make([]time.Time, len(t.moves))
+	for i, mv := range t.moves {
+		at[i] = mv.time()
+		out[i] = game.Move{By: t.m.Seats[mv.seat].Name, Move: mv.text, At: &at[i]}
+	}
+	return out
+}
+
+// abortable reports whether the game may be aborted so far
+// (game.AbortableBy). t.mu must be held.
+func (t *table) abortable() bool {
+	return game.AbortableBy(len(t.cfg.Players), func(yield func(game.Seat) bool) {
+		for _, mv := range t.moves {
+			if !yield(game.Seat(mv.seat)) {
+				return
+			}
+		}
+	})
 }

@@ -441,20 +441,15 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
 	t.bots = make([]game.Bot, len(m.Seats))
 	t.busy = make([]bool, len(m.Seats))
-	// The moves and their times take two allocations, not one a move: a
-	// table may stay in memory for hours.
-	var at []time.Time
 	if len(row.Moves) > 0 {
-		t.moves, at = make([]game.Move, len(row.Moves)), make([]time.Time, len(row.Moves))
+		t.moves = make([]move, len(row.Moves))
 	}
 	for i, mv := range row.Moves {
 		if mv.Seat < 0 || mv.Seat >= len(m.Seats) {
 			return nil, fmt.Errorf("table %s: move %d by seat %d", row.ID, mv.Seq, mv.Seat)
 		}
-		at[i] = mv.At
-		t.moves[i] = game.Move{By: m.Seats[mv.Seat].Name, Move: mv.Text, At: &at[i]}
+		t.moves[i] = move{text: mv.Text, at: mv.At.UnixNano(), seat: int32(mv.Seat)}
 	}
-	t.packed = true
 	if m.Started {
 		_, st, steps, err := game.Replay(s.games, t.record(), lex)
 		if err != nil {

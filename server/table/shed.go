@@ -28,37 +28,21 @@ const (
 // sheddable reports whether t holds anything shed would let go of. t.mu
 // must be held.
 func (t *table) sheddable() bool {
-	return len(t.recent) > 0 || t.enc != nil || t.loose()
+	return len(t.recent) > 0 || t.enc != nil || t.spareMoves()
 }
 
-// loose reports whether t's moves could take less of the heap
-// (packMoves): a slice grown by appending has up to twice the room it
-// uses, each move played here took an allocation for its time, and a
-// waiting table makes no move.
-func (t *table) loose() bool { return len(t.moves) > 0 && !t.packed }
+// spareMoves reports whether t's moves have room to grow: a slice grown
+// by appending has up to twice the room it uses, and a waiting table
+// makes no move.
+func (t *table) spareMoves() bool { return cap(t.moves) > len(t.moves) }
 
-// packMoves gives t's moves exactly their room and their times one
-// allocation between them. t.mu must be held.
-func (t *table) packMoves() {
-	moves, at := make([]game.Move, len(t.moves)), make([]time.Time, len(t.moves))
-	for i, mv := range t.moves {
-		if mv.At != nil {
-			at[i] = *mv.At
-			mv.At = &at[i]
-		}
-		moves[i] = mv
-	}
-	t.moves, t.packed = moves, true
-}
-
-// shed lets go of what t can make again when asked, packs its moves
-// (packMoves), and gives back the room its game's state was given to
-// grow. t.mu must be held.
+// shed lets go of what t can make again when asked, and of the room its
+// moves and its game's state were given to grow. t.mu must be held.
 func (t *table) shed() {
 	t.recent = nil
 	t.enc = nil
-	if t.loose() {
-		t.packMoves()
+	if t.spareMoves() {
+		t.moves = append(make([]move, 0, len(t.moves)), t.moves...)
 	}
 	if c, ok := t.st.(game.Compacter); ok {
 		c.Compact()

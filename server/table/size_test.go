@@ -5,13 +5,22 @@ import (
 	"unsafe"
 )
 
-// TestTableSize holds a table within the heap's 1,024-byte size class: a
-// server holds one for every game in memory, and the next class up is
-// 1,152 bytes. What a table keeps only to answer sooner goes behind a
-// pointer (encodings), which shed drops.
-func TestTableSize(t *testing.T) {
+// TestSizes holds what a server keeps for every game in memory to the
+// sizes their docs promise: a table within the heap's 1,024-byte size
+// class (the next is 1,152 bytes; what a table keeps only to answer
+// sooner goes behind a pointer, encodings, which shed drops), and a move
+// to 32 bytes.
+func TestSizes(t *testing.T) {
 	t.Parallel()
-	if n := unsafe.Sizeof(table{}); n > 1024 {
-		t.Errorf("a table takes %d bytes, more than the 1,024 of its size class", n)
+	for _, c := range []struct {
+		what      string
+		size, max uintptr
+	}{
+		{"a table", unsafe.Sizeof(table{}), 1024},
+		{"a move", unsafe.Sizeof(move{}), 32},
+	} {
+		if c.size > c.max {
+			t.Errorf("%s takes %d bytes, more than %d", c.what, c.size, c.max)
+		}
 	}
 }

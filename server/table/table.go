@@ -140,7 +140,7 @@ type table struct {
 	status store.Status
 	cfg    game.Config
 	st     game.State // nil until play starts
-	moves  []game.Move
+	moves  []move
 	recent []step
 	// changed is closed at every change and made again only when a
 	// watcher next waits (most moves have nobody waiting): watchers wait
@@ -191,10 +191,6 @@ type table struct {
 	// there says: an entry of another time is one the table no longer
 	// holds (it was queued again sooner, when its game ended).
 	evictQueued bool
-	// packed says that the moves have exactly their room and their times
-	// one allocation (packMoves): a table read from the store, or one
-	// that has shed since its last move.
-	packed bool
 	// updateSize is the length of the last update encoded, to size the
 	// next one's buffer at once (written outside mu).
 	updateSize atomic.Int32
@@ -322,7 +318,7 @@ func (t *table) record() *game.Record {
 		Rules:   t.m.Rules,
 		Lexicon: t.m.Lexicon,
 		Players: t.players(),
-		Moves:   t.moves,
+		Moves:   t.gameMoves(),
 		Event:   t.m.Event,
 	}
 	if rec.Rules == nil {
@@ -535,7 +531,7 @@ func (t *table) info() Info {
 		if tm := t.st.ToMove(); len(tm) > 0 {
 			in.ToMove = append(make([]game.Seat, 0, len(tm)), tm...)
 		}
-		in.Abortable = t.status == store.Playing && game.Abortable(t.cfg, t.moves)
+		in.Abortable = t.status == store.Playing && t.abortable()
 	}
 	if t.m.Started && t.g.HasSetup() {
 		enc := t.encodings()
