@@ -35,7 +35,9 @@ type Channels struct {
 	loaded bool
 	last   int
 	recent []store.ChatMessage
-	mutes  map[string][]string // identity → muted channels
+	// mutes maps an identity to its muted channels: nil until someone
+	// mutes one, as at most places nobody does.
+	mutes map[string][]string
 	// players says, for the writers of the messages at hand, whether
 	// each has an account: identity → "account" or "guest".
 	players map[string]string
@@ -43,7 +45,7 @@ type Channels struct {
 
 // NewChannels returns the chat of a new place: loaded, and empty.
 func NewChannels() Channels {
-	return Channels{loaded: true, mutes: map[string][]string{}}
+	return Channels{loaded: true}
 }
 
 // LoadChannels reads the chat of place id from st: its last number, the
@@ -66,7 +68,10 @@ func LoadChannels(ctx context.Context, st store.Store, id string) (Channels, err
 	if err != nil {
 		return Channels{}, err
 	}
-	c := Channels{loaded: true, last: last, recent: recent, mutes: map[string][]string{}, players: players}
+	c := Channels{loaded: true, last: last, recent: recent, players: players}
+	if len(mutes) > 0 {
+		c.mutes = map[string][]string{}
+	}
 	for _, m := range mutes {
 		c.mutes[m.Identity] = append(c.mutes[m.Identity], m.Channel)
 	}
