@@ -35,7 +35,7 @@ func (Game) Tally(st game.State) (game.Tally, error) {
 // tally summarises seat 0's play against the grid it attacks, for a
 // solitaire game.
 func (s *State) tally() game.Tally {
-	t := game.Tally{Solved: s.pair(0, 0).outcome == Right, Wrong: len(s.pair(0, 0).wrong)}
+	t := game.Tally{Solved: s.pair(0, 0).outcome() == Right, Wrong: len(s.pair(0, 0).wrong)}
 	for _, p := range s.history {
 		if p.seat == 0 && p.kind == kindCall {
 			t.Moves++

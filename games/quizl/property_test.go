@@ -114,7 +114,7 @@ func checkCompact(t testing.TB, s *State) {
 func randomMove(rng *rand.Rand, s *State, c int, words []string) string {
 	var active []int
 	for o := range s.n {
-		if s.opponent(c, o) && s.pair(c, o).outcome == Playing {
+		if s.opponent(c, o) && s.pair(c, o).outcome() == Playing {
 			active = append(active, o)
 		}
 	}
@@ -172,7 +172,7 @@ func checkSecrets(t testing.TB, s *State, evs []game.Event) {
 					t.Fatalf("seat %d sees %c at %s of %s's grid without having called it", c, l, sq, b.Name)
 				}
 			}
-			if b.Password != "" && (c < 0 || s.pair(c, b.Seat).outcome != Right) {
+			if b.Password != "" && (c < 0 || s.pair(c, b.Seat).outcome() != Right) {
 				t.Fatalf("seat %d sees the password of %s", c, b.Name)
 			}
 		}

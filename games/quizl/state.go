@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,12 +27,25 @@ const (
 )
 
 // pair is what one player (the caller) has done against one grid.
+// A pair takes 40 bytes: a game of n seats keeps n*n of them.
 type pair struct {
-	seen    uint32 // squares of the grid revealed to the caller
-	outcome Outcome
-	points  int      // score against this grid, once done
-	penalty int      // wrong-announcement penalties so far
+	seen    uint32   // squares of the grid revealed to the caller
+	points  int32    // score against this grid, once done
+	penalty int32    // wrong-announcement penalties so far
+	end     uint8    // the outcome, an index in outcomes()
 	wrong   []string // wrong announcements, upper-case, in order
+}
+
+// outcomes returns the outcomes a pair's end indexes.
+func outcomes() [4]Outcome { return [...]Outcome{Playing, Right, Tripped, Resigned} }
+
+// outcome returns how the caller's play against the grid stands.
+func (p *pair) outcome() Outcome { return outcomes()[p.end] }
+
+// finish sets the pair's outcome to o and its points to points.
+func (p *pair) finish(o Outcome, points int) {
+	all := outcomes()
+	p.end, p.points = uint8(slices.Index(all[:], o)), int32(points)
 }
 
 type moveKind uint8
@@ -187,7 +201,7 @@ func (s *State) pair(c, o int) *pair { return &s.pairs[c*s.n+o] }
 // done reports whether seat c is done with every opponent.
 func (s *State) done(c int) bool {
 	for o := range s.n {
-		if s.opponent(c, o) && s.pair(c, o).outcome == Playing {
+		if s.opponent(c, o) && s.pair(c, o).outcome() == Playing {
 			return false
 		}
 	}
@@ -211,7 +225,7 @@ func (s *State) Score(c int) int {
 	t := s.seats[c].award
 	for o := range s.n {
 		if s.opponent(c, o) {
-			t += s.pair(c, o).points
+			t += int(s.pair(c, o).points)
 		}
 	}
 	return t
@@ -230,7 +244,7 @@ func (s *State) Result() game.Result {
 	}
 	r.Status = game.Finished
 	if s.solo {
-		if s.pair(0, 0).outcome == Right {
+		if s.pair(0, 0).outcome() == Right {
 			r.Winners = append(r.Winners, 0)
 		}
 		return r
@@ -436,7 +450,7 @@ func (s *State) Apply(seat game.Seat, text string) ([]game.Event, error) {
 		}
 	case kindSay:
 		p := s.pair(c, m.target)
-		if p.outcome != Playing {
+		if p.outcome() != Playing {
 			return nil, fmt.Errorf("you are already done with %s", s.whose(m.target))
 		}
 		for _, w := range p.wrong {
@@ -534,14 +548,14 @@ func (s *State) call(c int, sq Square, pl *played) []game.Event {
 			continue
 		}
 		p := s.pair(c, o)
-		if p.outcome != Playing {
+		if p.outcome() != Playing {
 			continue
 		}
 		p.seen |= bit
 		pl.revealed |= 1 << o
 		rev.Letters = append(rev.Letters, Letter{Seat: o, Name: s.whose(o), Square: rev.Square, Letter: string(s.grids[o].Letters[sq])})
 		if m := s.grids[o].Line.Mask(); p.seen&m == m {
-			p.outcome, p.points = Tripped, 0
+			p.finish(Tripped, 0)
 			trips = append(trips, o)
 			pl.tripped |= 1 << o
 		}
@@ -631,14 +645,13 @@ func (s *State) say(c, o int, word string, pl *played) []game.Event {
 	var evs []game.Event
 	if s.grids[o].right(word) {
 		a.Right = true
-		p.outcome = Right
-		p.points = max(0, MaxPoints-bits.OnesCount32(p.seen)-p.penalty)
-		said := fmt.Sprintf("%s announced %s for %s: right, %s", name, word, s.whose(o), game.Count(p.points, "point", "points"))
+		p.finish(Right, max(0, MaxPoints-bits.OnesCount32(p.seen)-int(p.penalty)))
+		said := fmt.Sprintf("%s announced %s for %s: right, %s", name, word, s.whose(o), game.Count(int(p.points), "point", "points"))
 		s.anns[pl.ann].said = said
-		a.Points = p.points
+		a.Points = int(p.points)
 		return append(evs, game.Event{Kind: "announce", Text: said, Data: a})
 	}
-	p.penalty += s.ru.penalty
+	p.penalty += int32(s.ru.penalty)
 	p.wrong = append(p.wrong, word)
 	a.Penalty = s.ru.penalty
 	said := fmt.Sprintf("%s announced %s for %s: wrong", name, word, s.whose(o))
@@ -657,8 +670,8 @@ func (s *State) say(c, o int, word string, pl *played) []game.Event {
 func (s *State) resignSeat(c int, pl *played) []game.Event {
 	s.resign[c] = true
 	for o := range s.n {
-		if p := s.pair(c, o); s.opponent(c, o) && p.outcome == Playing {
-			p.outcome, p.points = Resigned, 0
+		if p := s.pair(c, o); s.opponent(c, o) && p.outcome() == Playing {
+			p.finish(Resigned, 0)
 		}
 	}
 	return []game.Event{{Kind: "resign", Text: s.cfg.Players[c] + " resigned", Data: Finished{Seat: c, Against: -1, Outcome: Resigned}}}

@@ -178,7 +178,7 @@ func TestScoring(t *testing.T) {
 			if r.Scores[0] != tc.ann || r.Scores[1] != tc.ben {
 				t.Errorf("scores %v, want [%d %d]", r.Scores, tc.ann, tc.ben)
 			}
-			if got := s.pair(0, 1).outcome; got != tc.outcome {
+			if got := s.pair(0, 1).outcome(); got != tc.outcome {
 				t.Errorf("Ann's outcome %q, want %q", got, tc.outcome)
 			}
 		})
@@ -197,7 +197,7 @@ func TestScoreFloorsAtZero(t *testing.T) {
 	if got := s.Score(0); got != 0 {
 		t.Errorf("score %d after 25 points of penalties, want 0", got)
 	}
-	if s.pair(0, 1).outcome != Right {
+	if s.pair(0, 1).outcome() != Right {
 		t.Error("the right announcement was not right")
 	}
 }
@@ -219,8 +219,8 @@ func TestTripping(t *testing.T) {
 			tripped = true
 		}
 	}
-	if !tripped || s.pair(0, 1).outcome != Tripped || s.Score(0) != 0 {
-		t.Fatalf("Ann revealed all of CRANE: outcome %q, score %d, events %v", s.pair(0, 1).outcome, s.Score(0), evs)
+	if !tripped || s.pair(0, 1).outcome() != Tripped || s.Score(0) != 0 {
+		t.Fatalf("Ann revealed all of CRANE: outcome %q, score %d, events %v", s.pair(0, 1).outcome(), s.Score(0), evs)
 	}
 	// Ben continues alone.
 	if got := s.ToMove(); !slices.Equal(got, []game.Seat{1}) {
@@ -245,11 +245,11 @@ func TestTrippingOverTheColumn(t *testing.T) {
 	for _, m := range moves {
 		play(t, s, m, "0:"+fmt.Sprint(50+len(s.history)/2))
 	}
-	if s.pair(1, 0).outcome != Playing {
+	if s.pair(1, 0).outcome() != Playing {
 		t.Fatal("tripped before the fifth letter")
 	}
 	play(t, s, "1:94")
-	if s.pair(1, 0).outcome != Tripped {
+	if s.pair(1, 0).outcome() != Tripped {
 		t.Fatalf("Ben revealed P S A L M and did not trip: %+v", s.pair(1, 0))
 	}
 }
@@ -302,7 +302,7 @@ func TestTurnOrderAndFinishing(t *testing.T) {
 func TestResignation(t *testing.T) {
 	s := three(t, nil)
 	play(t, s, "0:say Ben crane", "1:resign")
-	if s.pair(1, 0).outcome != Resigned || s.pair(1, 2).outcome != Resigned {
+	if s.pair(1, 0).outcome() != Resigned || s.pair(1, 2).outcome() != Resigned {
 		t.Fatalf("Ben's outcomes after resigning: %+v %+v", s.pair(1, 0), s.pair(1, 2))
 	}
 	play(t, s, "2:say Ben crane", "0:say Cat blimp", "2:say Ann psalm")
@@ -340,7 +340,7 @@ func TestTwoKeywords(t *testing.T) {
 	ru, _ := readRules(nil)
 	s := newState(cfg, ru, []*Grid{good, bad})
 	play(t, s, "0:say blimp")
-	if s.pair(0, 1).outcome != Right || s.Score(0) != 25 {
+	if s.pair(0, 1).outcome() != Right || s.Score(0) != 25 {
 		t.Errorf("BLIMP, the second word, was not right: %+v", s.pair(0, 1))
 	}
 }
@@ -556,7 +556,7 @@ func TestResignOutOfTurn(t *testing.T) {
 	}
 	s = two(t, nil)
 	play(t, s, "0:72", "1:54", "1:resign")
-	if s.pair(1, 0).outcome != Resigned || s.Result().Status != game.InProgress {
+	if s.pair(1, 0).outcome() != Resigned || s.Result().Status != game.InProgress {
 		t.Fatalf("after Ben resigned out of turn: %+v, %+v", s.pair(1, 0), s.Result())
 	}
 	if got := s.ToMove(); !slices.Equal(got, []game.Seat{0}) {
@@ -584,8 +584,8 @@ func TestResignOutOfTurn(t *testing.T) {
 }
 
 // TestSizes holds a move in a game's history to the twelve bytes
-// played's doc promises, and a State within the heap's 240-byte size
-// class: a table keeps its game in memory for as long as its players
+// played's doc promises, a pair to its 40, and a State within the heap's
+// 240-byte size class: a table keeps its game in memory for as long as its players
 // think.
 func TestSizes(t *testing.T) {
 	t.Parallel()
@@ -595,6 +595,7 @@ func TestSizes(t *testing.T) {
 	}{
 		{"a played move", unsafe.Sizeof(played{}), 12},
 		{"a State", unsafe.Sizeof(State{}), 240},
+		{"a pair", unsafe.Sizeof(pair{}), 40},
 	} {
 		if c.size > c.max {
 			t.Errorf("%s takes %d bytes, more than %d", c.what, c.size, c.max)

@@ -162,14 +162,14 @@ func (s *State) viewReveal(c, from int, borrow, reveal bool) View {
 		if c >= 0 {
 			p := s.pair(c, o)
 			seen = p.seen
-			b.Outcome, b.Points, b.Penalty = p.outcome, p.points, p.penalty
+			b.Outcome, b.Points, b.Penalty = p.outcome(), int(p.points), int(p.penalty)
 			if len(p.wrong) > 0 {
 				b.Wrong = p.wrong
 				if !borrow {
 					b.Wrong = append([]string(nil), p.wrong...)
 				}
 			}
-			if p.outcome == Right {
+			if p.outcome() == Right {
 				b.Password = s.rightWord(c, o)
 			}
 		}
