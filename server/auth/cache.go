@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"crypto/sha256"
 	"sync"
 	"time"
 )
@@ -12,8 +13,8 @@ import (
 // misses (each credential is used again before two generations have
 // filled), and a larger one sends a share of its moves to the store, on a
 // busy store some 50 µs each. 65,536 covers 30,000 live tables; the cache
-// holds only what was used, about 240 bytes a credential
-// (BenchmarkCredCacheMemory), 31 MB at the most.
+// holds only what was used, about 210 bytes a credential
+// (BenchmarkCredCacheMemory), 27 MB at the most.
 const credCacheSize = 1 << 16
 
 // credCache remembers the credentials used or issued lately, so that most
@@ -25,7 +26,7 @@ const credCacheSize = 1 << 16
 type credCache struct {
 	mu       sync.Mutex
 	size     int
-	cur, old map[string]cachedCred
+	cur, old map[credKey]cachedCred
 	// maxAge, when not 0, is how long a credential is trusted from the
 	// cache before the store is asked again. A cluster sets it: a
 	// sign-out on another node is forgotten here when that node tells
@@ -34,30 +35,50 @@ type credCache struct {
 }
 
 // cachedCred is what a request needs of a credential, and when the
-// store was last asked for it (with maxAge).
+// store was last asked for it (with maxAge), in Unix nanoseconds.
 type cachedCred struct {
 	identity, table string
 	seat            int
-	at              time.Time
+	at              int64
+}
+
+// credKey is a token's hash (account.HashToken) as the cache's key: held
+// in the map's slot, where a string key took an allocation of its own
+// for every credential.
+type credKey [sha256.Size]byte
+
+// keyOf returns h as a key, or false when h is no token's hash: such a
+// credential is neither found nor kept, and the store answers for it.
+func keyOf(h []byte) (credKey, bool) {
+	var k credKey
+	if len(h) != len(k) {
+		return k, false
+	}
+	copy(k[:], h)
+	return k, true
 }
 
 func newCredCache(size int) *credCache {
-	return &credCache{size: size, cur: make(map[string]cachedCred)}
+	return &credCache{size: size, cur: make(map[credKey]cachedCred)}
 }
 
 // get returns the credential whose token hashes to h.
 func (c *credCache) get(h []byte) (cachedCred, bool) {
+	k, ok := keyOf(h)
+	if !ok {
+		return cachedCred{}, false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	cr, ok := c.cur[string(h)]
+	cr, ok := c.cur[k]
 	if !ok {
-		if cr, ok = c.old[string(h)]; ok {
-			delete(c.old, string(h))
-			c.putLocked(string(h), cr)
+		if cr, ok = c.old[k]; ok {
+			delete(c.old, k)
+			c.putLocked(k, cr)
 		}
 	}
-	if ok && c.maxAge > 0 && time.Since(cr.at) > c.maxAge {
-		delete(c.cur, string(h))
+	if ok && c.maxAge > 0 && time.Duration(time.Now().UnixNano()-cr.at) > c.maxAge {
+		delete(c.cur, k)
 		return cachedCred{}, false
 	}
 	return cr, ok
@@ -65,19 +86,23 @@ func (c *credCache) get(h []byte) (cachedCred, bool) {
 
 // put remembers the credential whose token hashes to h.
 func (c *credCache) put(h []byte, cr cachedCred) {
+	k, ok := keyOf(h)
+	if !ok {
+		return
+	}
 	if c.maxAge > 0 {
-		cr.at = time.Now()
+		cr.at = time.Now().UnixNano()
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.putLocked(string(h), cr)
+	c.putLocked(k, cr)
 }
 
-func (c *credCache) putLocked(h string, cr cachedCred) {
-	if _, ok := c.cur[h]; !ok && len(c.cur) >= c.size {
-		c.old, c.cur = c.cur, make(map[string]cachedCred, c.size)
+func (c *credCache) putLocked(k credKey, cr cachedCred) {
+	if _, ok := c.cur[k]; !ok && len(c.cur) >= c.size {
+		c.old, c.cur = c.cur, make(map[credKey]cachedCred, c.size)
 	}
-	c.cur[h] = cr
+	c.cur[k] = cr
 }
 
 // len returns how many credentials the cache holds.
@@ -90,8 +115,12 @@ func (c *credCache) len() int {
 // drop forgets the credential whose token hashes to h (deleted: signed
 // out, or its account gone).
 func (c *credCache) drop(h []byte) {
+	k, ok := keyOf(h)
+	if !ok {
+		return
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	delete(c.cur, string(h))
-	delete(c.old, string(h))
+	delete(c.cur, k)
+	delete(c.old, k)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/account"
 	"parlour/server/refuse"
 	"parlour/store"
 	"parlour/store/sqlite"
@@ -17,7 +18,7 @@ import (
 
 func TestCredCache(t *testing.T) {
 	t.Parallel()
-	key := func(i int) []byte { return []byte(fmt.Sprint("hash-", i)) }
+	key := func(i int) []byte { return hashOf(fmt.Sprint("token-", i)) }
 	c := newCredCache(4)
 	for i := range 4 {
 		c.put(key(i), cachedCred{identity: fmt.Sprint("id", i), seat: i})
@@ -97,16 +98,16 @@ func TestCredCacheMaxAge(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c := newCredCache(4)
 			c.maxAge = tc.maxAge
-			c.put([]byte("h"), cachedCred{identity: "id"})
-			if _, ok := c.get([]byte("h")); !ok {
+			c.put(hashOf("h"), cachedCred{identity: "id"})
+			if _, ok := c.get(hashOf("h")); !ok {
 				t.Fatal("a credential just put is not found")
 			}
 			time.Sleep(60 * time.Millisecond)
-			if _, ok := c.get([]byte("h")); ok != tc.want {
+			if _, ok := c.get(hashOf("h")); ok != tc.want {
 				t.Errorf("after 60 ms: found %v, want %v", ok, tc.want)
 			}
-			c.put([]byte("h"), cachedCred{identity: "id"}) // asked the store again
-			if _, ok := c.get([]byte("h")); !ok {
+			c.put(hashOf("h"), cachedCred{identity: "id"}) // asked the store again
+			if _, ok := c.get(hashOf("h")); !ok {
 				t.Error("a credential put again is not found")
 			}
 		})
@@ -129,7 +130,7 @@ func TestCredCacheWorkingSet(t *testing.T) {
 			misses := 0
 			for round := range 5 {
 				for i := range tc.set {
-					k := []byte(fmt.Sprint("hash-", i))
+					k := hashOf(fmt.Sprint("token-", i))
 					if _, ok := c.get(k); !ok {
 						if round > 0 {
 							misses++
@@ -164,4 +165,28 @@ func BenchmarkCredCacheMemory(b *testing.B) {
 	runtime.ReadMemStats(&after)
 	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/credCacheSize, "bytes/credential")
 	runtime.KeepAlive(c)
+}
+
+// hashOf returns the hash of token, as the cache is keyed.
+func hashOf(token string) []byte {
+	h := account.HashToken(token)
+	return h[:]
+}
+
+// TestCredCacheKeys: a key that is no token's hash (of another length)
+// is neither kept nor found, and dropping one changes nothing.
+func TestCredCacheKeys(t *testing.T) {
+	t.Parallel()
+	c := newCredCache(4)
+	c.put(hashOf("a"), cachedCred{identity: "a"})
+	for _, h := range [][]byte{nil, []byte("short"), append(hashOf("b"), 0), hashOf("b")[:31]} {
+		c.put(h, cachedCred{identity: "b"})
+		if _, ok := c.get(h); ok {
+			t.Errorf("a key of %d bytes was kept", len(h))
+		}
+		c.drop(h)
+	}
+	if got, ok := c.get(hashOf("a")); !ok || got.identity != "a" || c.len() != 1 {
+		t.Errorf("after the bad keys: %+v, %v, %d held; want a alone", got, ok, c.len())
+	}
 }
