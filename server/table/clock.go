@@ -66,13 +66,15 @@ type tableClock struct {
 	timer Timer
 }
 
-// setRules sets the clock that rules r set, if any.
-func (c *tableClock) setRules(r game.Rules) {
+// newTableClock returns the clock that rules r set, or nil for none:
+// most tables have none, and a table keeps a pointer rather than a clock
+// (TestSizes).
+func newTableClock(r game.Rules) *tableClock {
 	gc, ok := game.ClockOf(r)
 	if !ok {
-		return
+		return nil
 	}
-	c.kind = gc.Kind
+	c := &tableClock{kind: gc.Kind}
 	switch gc.Kind {
 	case game.ClockTurn:
 		c.turn = time.Duration(gc.Seconds) * time.Second
@@ -81,10 +83,22 @@ func (c *tableClock) setRules(r game.Rules) {
 	case game.ClockFischer:
 		c.initial, c.increment = time.Duration(gc.Initial)*time.Second, time.Duration(gc.Increment)*time.Second
 	}
+	return c
 }
 
 // on reports whether the table has a clock.
-func (c *tableClock) on() bool { return c.kind != "" }
+func (c *tableClock) on() bool { return c != nil && c.kind != "" }
+
+// ticking reports whether the clock's timer is set.
+func (c *tableClock) ticking() bool { return c != nil && c.timer != nil }
+
+// stop stops the clock's timer, if set.
+func (c *tableClock) stop() {
+	if c.ticking() {
+		c.timer.Stop()
+		c.timer = nil
+	}
+}
 
 // String says the clock as a player reads it, as game.Clock does.
 func (c *tableClock) String() string {
@@ -181,6 +195,9 @@ func (t *table) noted(i int, evs []game.Event) []game.Event {
 // longer to move) is charged the time its turn took, and the mover gains
 // the increment for a move made on its turn.
 func (c *tableClock) setTurns(toMove []game.Seat, mover game.Seat, at time.Time, seats int) {
+	if c == nil {
+		return
+	}
 	if c.kind == game.ClockFischer {
 		if c.left == nil {
 			c.left = make([]time.Duration, seats)
@@ -257,10 +274,7 @@ func (s *Service) deriveDue(t *table) error {
 // armClock sets t's timer for its earliest deadline, or stops it when
 // there is none. t.mu must be held.
 func (s *Service) armClock(t *table) {
-	if t.tc.timer != nil {
-		t.tc.timer.Stop()
-		t.tc.timer = nil
-	}
+	t.tc.stop()
 	if !t.tc.on() || t.st == nil || t.status == store.Finished || s.ctx.Err() != nil {
 		return
 	}
@@ -352,11 +366,8 @@ func (s *Service) clockRetry(t *table, seat int, err error) {
 	s.log.Warn("the move for a seat whose time ran out was not saved; trying again", "table", t.id, "seat", seat, "in", storeRetry, "err", err)
 	t.mu.Lock()
 	defer t.unlock()
-	if t.tc.timer != nil {
-		t.tc.timer.Stop()
-		t.tc.timer = nil
-	}
-	if s.ctx.Err() == nil {
+	t.tc.stop()
+	if t.tc.on() && s.ctx.Err() == nil {
 		t.tc.timer = s.cfg.Clock.AfterFunc(storeRetry, func() { s.clockFired(t) })
 	}
 }

@@ -54,9 +54,7 @@ func (s *Service) dropCopy(t *table) {
 // watchers here end, so that their clients connect again.
 func retire(t *table) {
 	t.mu.Lock()
-	if t.tc.timer != nil {
-		t.tc.timer.Stop()
-	}
+	t.tc.stop()
 	t.gone = true
 	t.broadcast()
 	t.unlock()
@@ -175,7 +173,7 @@ func (s *Service) HandOff(id string, give func() (goOn bool, err error)) (handed
 		return false, nil
 	}
 	t.mu.Lock()
-	if t.gone || t.watchers > 0 || t.status != store.Playing || t.tc.timer != nil || t.computerSeats() || t.doubt {
+	if t.gone || t.watchers > 0 || t.status != store.Playing || t.tc.ticking() || t.computerSeats() || t.doubt {
 		t.unlock()
 		return false, nil
 	}

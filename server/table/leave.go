@@ -118,9 +118,7 @@ func (s *Service) cancelTable(ctx context.Context, t *table, old meta, why strin
 		return err
 	}
 	t.cfg.Players = t.players()
-	if t.tc.timer != nil {
-		t.tc.timer.Stop()
-	}
+	t.tc.stop()
 	s.mu.Lock()
 	if s.tables[t.id] == t {
 		delete(s.tables, t.id)

@@ -96,7 +96,7 @@ type liveRow struct {
 // must be held.
 func (t *table) listed() Info {
 	in := t.info()
-	n := t.spectators
+	n := int(t.spectators)
 	in.Spectators = &n
 	if t.rated {
 		r := t.rating

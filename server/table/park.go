@@ -63,7 +63,7 @@ func (s *Service) mayPark(t *table) bool {
 	if _, single := s.place.(Here); !single {
 		return false
 	}
-	return t.watchers == 0 && t.movers == 0 && len(t.held) == 0 && t.tc.timer == nil && !t.tc.on() &&
+	return t.watchers == 0 && t.movers == 0 && len(t.held) == 0 && !t.tc.ticking() && !t.tc.on() &&
 		!slices.Contains(t.busy, true)
 }
 

@@ -324,9 +324,7 @@ func (s *Service) Close() {
 	s.mu.RLock()
 	for _, t := range s.tables {
 		t.mu.Lock()
-		if t.tc.timer != nil {
-			t.tc.timer.Stop()
-		}
+		t.tc.stop()
 		t.unlock()
 	}
 	s.mu.RUnlock()
@@ -435,7 +433,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 		return nil, fmt.Errorf("table %s: %w", row.ID, err)
 	}
 	t := &table{id: row.ID, g: g, created: row.Created, m: m, lastUse: time.Now(), clk: s.cfg.Clock, changedAt: row.Updated}
-	t.tc.setRules(rules)
+	t.tc = newTableClock(rules)
 	t.here.size(len(m.Seats), s.now())
 	t.here.walkAway = s.cfg.WalkAway
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}

@@ -146,14 +146,14 @@ type table struct {
 	// watcher next waits (most moves have nobody waiting): watchers wait
 	// on it and then read what they need under mu.
 	changed  chan struct{}
-	watchers int
+	watchers int32
 	// spectators counts the watchers that hold no seat (Watch, Close),
 	// for the lobby's list of games to watch. rating is the mean rating
 	// of a rated table's players in its pool, looked up once the first
-	// time the list shows the game (live.go); rated says it is set.
-	spectators int
+	// time the list shows the game (live.go); rated (below, with the
+	// table's other flags) says it is set.
+	spectators int32
 	rating     float64
-	rated      bool
 	// pokes are the watchers woken each by a call of their own at every
 	// change, rather than through changed (Watcher.OnChange).
 	pokes []*Watcher
@@ -164,9 +164,6 @@ type table struct {
 	// processor, at every move.
 	movers int
 	held   []func()
-	// gone is set when another node of a cluster took the table over:
-	// its watchers here end, and their clients connect again.
-	gone bool
 	// changedAt is when the description last changed (made, a join, a
 	// leave, a setup, ...): a table whose game has not begun expires
 	// after Config.OpenExpiry without a change (expireOpen).
@@ -180,12 +177,16 @@ type table struct {
 	// be about to use the table (park.go).
 	looked atomic.Int64
 	clk    Clock         // the service's (clock.go)
-	tc     tableClock    // clock.go
+	tc     *tableClock   // nil without a clock (clock.go)
 	here   attendance    // claim.go
 	ch     chat.Channels // chat.go
 	// doubt is set when a write of a move failed: it may have been
 	// committed all the same (settleDoubt).
 	doubt bool
+	// gone is set when another node of a cluster took the table over:
+	// its watchers here end, and their clients connect again.
+	gone  bool
+	rated bool
 	// evictQueued is set while the table waits in the janitor's queue to
 	// leave memory (janitor.go), and queuedAt is the time its entry
 	// there says: an entry of another time is one the table no longer
@@ -197,8 +198,9 @@ type table struct {
 	queuedAt   time.Time
 
 	// enc holds what the table keeps encoded only to answer sooner (nil
-	// until it is first needed): shed drops it whole. Behind a pointer it
-	// keeps the table in the heap's 1,024-byte size class (TestTableSize).
+	// until it is first needed): shed drops it whole. Behind a pointer,
+	// with the clock's, it keeps the table in the heap's 896-byte size
+	// class (TestSizes).
 	enc *encodings
 }
 

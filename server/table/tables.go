@@ -224,7 +224,7 @@ func rawRules(g game.Game, r game.Rules) map[string]json.RawMessage {
 
 func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.Lexicon) *table {
 	t := &table{id: auth.NewID(), g: g, created: time.Now().UTC().Truncate(time.Microsecond), m: m, lastUse: time.Now(), clk: s.cfg.Clock}
-	t.tc.setRules(rules)
+	t.tc = newTableClock(rules)
 	t.ch = chat.NewChannels()
 	t.here.size(len(m.Seats), s.now())
 	t.here.walkAway = s.cfg.WalkAway
