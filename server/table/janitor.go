@@ -32,14 +32,38 @@ type janitor struct {
 	// times (zero when idle is empty), kept as tables are queued so that
 	// queueing one more does not walk the queue. evictAt is when
 	// evictTimer is set to fire (zero: it is not).
-	idle       map[*table]time.Time
-	first      time.Time
+	idle  map[*table]time.Time
+	first time.Time
+	// most is the most entries idle has held since it was made: a Go map
+	// keeps the room it grew to, so once it holds a quarter of that the
+	// janitor copies it to one of its size (a burst of ten thousand
+	// tables left some 80 bytes a table behind).
+	most       int
 	evictAt    time.Time
 	evictTimer *time.Timer
 	// expireAt is when expireTimer (on the service's clock) is set to
 	// fire (zero: it is not).
 	expireAt    time.Time
 	expireTimer Timer
+}
+
+// minShrink is the fewest entries the janitor's queue must have held
+// before it is copied to a smaller map: a small map costs little to keep.
+const minShrink = 1024
+
+// shrink gives back the room the queue grew into once it holds a quarter
+// of the most it held, or nothing. j.mu must be held.
+func (j *janitor) shrink() {
+	switch n := len(j.idle); {
+	case n == 0:
+		j.idle, j.most = nil, 0
+	case j.most >= minShrink && n <= j.most/4:
+		m := make(map[*table]time.Time, n)
+		for t, at := range j.idle {
+			m[t] = at
+		}
+		j.idle, j.most = m, n
+	}
 }
 
 // idleTable is a table in the janitor's queue and when the janitor
@@ -109,6 +133,7 @@ func (s *Service) queueEvict(ts ...idleTable) {
 		if at, ok := j.idle[e.t]; !ok || e.at.Before(at) {
 			j.idle[e.t] = e.at
 		}
+		j.most = max(j.most, len(j.idle))
 		if j.first.IsZero() || e.at.Before(j.first) {
 			j.first = e.at
 		}
@@ -166,6 +191,7 @@ func (s *Service) evict(now time.Time) {
 		due = append(due, idleTable{t, at})
 		delete(j.idle, t)
 	}
+	j.shrink()
 	j.evictAt = time.Time{} // the timer fired, or is to be set again below
 	if len(due) == 0 {
 		s.armEvict()
@@ -311,7 +337,7 @@ func (s *Service) stopJanitor() {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.closed = true
-	j.idle, j.first = nil, time.Time{}
+	j.idle, j.first, j.most = nil, time.Time{}, 0
 	if j.evictTimer != nil {
 		j.evictTimer.Stop()
 	}
