@@ -27,8 +27,6 @@ type attendance struct {
 	// is played: a watcher sent an update at an older gen is sent one
 	// more, so that the others see at once who is connected.
 	gen int
-	// walkAway is the service's Config.WalkAway, for ClaimAt.
-	walkAway time.Duration
 }
 
 // size makes sure p has room for n seats, each seen at now.
@@ -223,8 +221,8 @@ func (t *table) awayInfo(in *Info, now time.Time) {
 		}
 		seen := t.here.seen[w].UTC()
 		in.Seats[w].AwaySince = &seen
-		if t.here.walkAway > 0 {
-			at := seen.Add(t.here.walkAway)
+		if t.conf != nil && t.conf.WalkAway > 0 {
+			at := seen.Add(t.conf.WalkAway)
 			si := &in.Seats[w]
 			si.ClaimAt = &at
 			left := max(at.Sub(now), 0).Seconds()

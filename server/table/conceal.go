@@ -17,11 +17,11 @@ import (
 // game is over: t is an attempt at a daily puzzle whose day has not ended.
 // t.mu must be held.
 func (t *table) concealed() bool {
-	if t.m.Daily == "" || t.status != store.Finished || t.clk == nil {
+	if t.m.Daily == "" || t.status != store.Finished || t.conf == nil || t.conf.Clock == nil {
 		return false
 	}
 	_, day, _ := strings.Cut(t.m.Daily, "/")
-	return day >= t.clk.Now().UTC().Format(DayLayout)
+	return day >= t.conf.Clock.Now().UTC().Format(DayLayout)
 }
 
 // viewFor returns seat's view: State.View, or, while t is concealed, the

@@ -432,10 +432,9 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", row.ID, err)
 	}
-	t := &table{id: row.ID, g: g, created: row.Created, m: m, lastUse: time.Now(), clk: s.cfg.Clock, changedAt: row.Updated}
+	t := &table{id: row.ID, g: g, created: row.Created, m: m, lastUse: time.Now(), conf: &s.cfg, changedAt: row.Updated}
 	t.tc = newTableClock(rules)
 	t.here.size(len(m.Seats), s.now())
-	t.here.walkAway = s.cfg.WalkAway
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
 	t.bots = make([]game.Bot, len(m.Seats))
 	t.busy = make([]bool, len(m.Seats))

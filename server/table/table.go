@@ -176,7 +176,7 @@ type table struct {
 	// janitor, which parks tables under its write lock, that a request may
 	// be about to use the table (park.go).
 	looked atomic.Int64
-	clk    Clock         // the service's (clock.go)
+	conf   *Config       // the service's: its Clock and WalkAway
 	tc     *tableClock   // nil without a clock (clock.go)
 	here   attendance    // claim.go
 	ch     chat.Channels // chat.go
@@ -199,7 +199,7 @@ type table struct {
 
 	// enc holds what the table keeps encoded only to answer sooner (nil
 	// until it is first needed): shed drops it whole. Behind a pointer,
-	// with the clock's, it keeps the table in the heap's 896-byte size
+	// as the clock is, it keeps the table in the heap's 896-byte size
 	// class (TestSizes).
 	enc *encodings
 }
@@ -547,8 +547,8 @@ func (t *table) info() Info {
 		}
 		in.Commitments = append(in.Commitments, enc.commitments...)
 	}
-	if t.clk != nil {
-		now := t.clk.Now()
+	if t.conf != nil && t.conf.Clock != nil {
+		now := t.conf.Clock.Now()
 		t.clockInfo(&in, now)
 		t.awayInfo(&in, now)
 	}

@@ -223,11 +223,10 @@ func rawRules(g game.Game, r game.Rules) map[string]json.RawMessage {
 }
 
 func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.Lexicon) *table {
-	t := &table{id: auth.NewID(), g: g, created: time.Now().UTC().Truncate(time.Microsecond), m: m, lastUse: time.Now(), clk: s.cfg.Clock}
+	t := &table{id: auth.NewID(), g: g, created: time.Now().UTC().Truncate(time.Microsecond), m: m, lastUse: time.Now(), conf: &s.cfg}
 	t.tc = newTableClock(rules)
 	t.ch = chat.NewChannels()
 	t.here.size(len(m.Seats), s.now())
-	t.here.walkAway = s.cfg.WalkAway
 	t.changedAt = s.now()
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
 	t.bots = make([]game.Bot, len(m.Seats))
