@@ -357,7 +357,7 @@ type move struct {
 	seat int32
 }
 
-// time returns when m was made, in UTC, as the store gives it back.
+// time returns when m was made, in UTC.
 func (m move) time() time.Time { return time.Unix(0, m.at).UTC() }
 
 // gameMoves returns t's moves as a record holds them. t.mu must be held.
