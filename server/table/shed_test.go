@@ -103,3 +103,18 @@ func TestQuietTableSheds(t *testing.T) {
 		}
 	}
 }
+
+// TestShedClipsMoves: shed gives a table's moves exactly their room, the
+// moves unchanged, and the table is then no longer sheddable.
+func TestShedClipsMoves(t *testing.T) {
+	t.Parallel()
+	moves := []move{{text: "a1", at: 1, seat: 0}, {text: "b2", at: 2, seat: 1}, {text: "c3", at: 3, seat: 0}}
+	tb := &table{moves: append(make([]move, 0, 8), moves...)}
+	if !tb.sheddable() {
+		t.Fatal("a table whose moves have room to spare is not sheddable")
+	}
+	tb.shed()
+	if !slices.Equal(tb.moves, moves) || cap(tb.moves) != len(moves) || tb.sheddable() {
+		t.Errorf("after shedding: moves %v with room for %d, sheddable %v; want %v with none, not sheddable", tb.moves, cap(tb.moves), tb.sheddable(), moves)
+	}
+}
