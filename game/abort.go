@@ -39,11 +39,9 @@ func AbortableBy(n int, movers iter.Seq[Seat]) bool {
 	if n < 2 {
 		return false
 	}
-	var few [8]bool
-	moved := few[:0]
-	if n <= len(few) {
-		moved = few[:n]
-	} else {
+	var few [8]bool // most plays: no allocation
+	moved := few[:]
+	if n > len(few) {
 		moved = make([]bool, n)
 	}
 	left := n
