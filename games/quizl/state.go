@@ -173,16 +173,56 @@ func NewStateGrids(cfg game.Config, grids []*Grid) (*State, error) {
 
 func newState(cfg game.Config, ru rules, grids []*Grid) *State {
 	n := len(grids)
-	return &State{
-		cfg:    cfg,
-		ru:     ru,
-		n:      n,
-		solo:   n == 1,
-		grids:  grids,
-		pairs:  make([]pair, n*n),
-		seats:  make([]seatState, n),
-		resign: make([]bool, n),
+	s := State{cfg: cfg, ru: ru, n: n, solo: n == 1}
+	if n <= 2 {
+		return s.duel(grids)
 	}
+	s.grids = grids
+	s.pairs = make([]pair, n*n)
+	s.seats = make([]seatState, n)
+	s.resign = make([]bool, n)
+	return &s
+}
+
+// duel holds a game of one or two players, the common case, in one
+// allocation: the State, its grids and the slices it never grows. A
+// table keeps its game in memory while its players think, and a few
+// larger objects fill the heap's spans better than many small ones
+// scattered among the garbage of the requests that made them.
+type duel struct {
+	s      State
+	grids  [2]*Grid
+	gs     [2]Grid
+	pairs  [4]pair
+	seats  [2]seatState
+	resign [2]bool
+}
+
+// duel returns s, for one or two grids, in a duel of its own, the grids
+// copied in and their passwords in one string.
+func (s State) duel(grids []*Grid) *State {
+	n := len(grids)
+	d := &duel{s: s}
+	size := 0
+	for _, g := range grids {
+		size += len(g.Password)
+	}
+	var pw strings.Builder
+	pw.Grow(size)
+	for i, g := range grids {
+		d.gs[i] = *g
+		d.grids[i] = &d.gs[i]
+		pw.WriteString(g.Password)
+	}
+	all := pw.String()
+	for i := range n {
+		d.gs[i].Password, all = all[:len(d.gs[i].Password)], all[len(d.gs[i].Password):]
+	}
+	d.s.grids = d.grids[:n:n]
+	d.s.pairs = d.pairs[: n*n : n*n]
+	d.s.seats = d.seats[:n:n]
+	d.s.resign = d.resign[:n:n]
+	return &d.s
 }
 
 // seatState is what a State keeps of one seat across the grids it attacks:

@@ -584,9 +584,11 @@ func TestResignOutOfTurn(t *testing.T) {
 }
 
 // TestSizes holds a move in a game's history to the twelve bytes
-// played's doc promises, a pair to its 40, and a State within the heap's
-// 240-byte size class: a table keeps its game in memory for as long as its players
-// think.
+// played's doc promises, a pair to its 40, a State within the heap's
+// 240-byte size class, and a duel within the 576-byte class with the
+// 8-byte header the allocator gives an object of more than 512 bytes
+// with pointers: a table keeps its game in memory for as long as its
+// players think.
 func TestSizes(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
@@ -596,6 +598,7 @@ func TestSizes(t *testing.T) {
 		{"a played move", unsafe.Sizeof(played{}), 12},
 		{"a State", unsafe.Sizeof(State{}), 240},
 		{"a pair", unsafe.Sizeof(pair{}), 40},
+		{"a duel", unsafe.Sizeof(duel{}), 576 - 8},
 	} {
 		if c.size > c.max {
 			t.Errorf("%s takes %d bytes, more than %d", c.what, c.size, c.max)
