@@ -20,8 +20,18 @@ type Set struct {
 	Winners []int `json:"winners,omitempty"`
 }
 
-// NewSet starts a set for players seats with the given target.
+// NewSet starts a set for players seats with the given target. For up
+// to four players the totals share the set's allocation: a table keeps
+// its set as long as it lives.
 func NewSet(players, target int) *Set {
+	if players <= 4 {
+		b := &struct {
+			s      Set
+			totals [4]int
+		}{s: Set{Target: target}}
+		b.s.Totals = b.totals[:players:players]
+		return &b.s
+	}
 	return &Set{Target: target, Totals: make([]int, players)}
 }
 
