@@ -19,7 +19,7 @@ func (s *Service) scheduleBots(t *table) {
 		return
 	}
 	for i, seat := range t.m.Seats {
-		if seat.Computer == "" || t.busy[i] {
+		if seat.Computer == "" || t.computers()[i].busy {
 			continue
 		}
 		var due bool
@@ -29,7 +29,7 @@ func (s *Service) scheduleBots(t *table) {
 			due = slices.Contains(t.st.ToMove(), game.Seat(i))
 		}
 		if due {
-			t.busy[i] = true
+			t.bots[i].busy = true
 			s.bots.Add(1)
 			go s.runBot(t, game.Seat(i))
 		}
@@ -39,15 +39,38 @@ func (s *Service) scheduleBots(t *table) {
 // botFor returns seat's computer player, making it on first use. t.mu
 // must be held.
 func (s *Service) botFor(t *table, seat game.Seat) (game.Bot, error) {
-	if b := t.bots[seat]; b != nil {
+	if b := t.computers()[seat].bot; b != nil {
 		return b, nil
 	}
 	b, err := s.cfg.NewBot(t.g.Name(), t.m.Seats[seat].Computer, auth.RandomSeed(), t.cfg.Lexicon)
 	if err != nil {
 		return nil, err
 	}
-	t.bots[seat] = b
+	t.bots[seat].bot = b
 	return b, nil
+}
+
+// botSeat is a computer seat's player, made on its first move, and
+// whether it is working now.
+type botSeat struct {
+	bot  game.Bot
+	busy bool
+}
+
+// computers returns t's computer players, one for every seat, made the
+// first time a computer seat needs one: a table of people never does.
+// t.mu must be held.
+func (t *table) computers() []botSeat {
+	if t.bots == nil {
+		t.bots = make([]botSeat, len(t.m.Seats))
+	}
+	return t.bots
+}
+
+// botWorking reports whether a computer player of t is making a setup or
+// a move. t.mu must be held.
+func (t *table) botWorking() bool {
+	return slices.ContainsFunc(t.bots, func(b botSeat) bool { return b.busy })
 }
 
 // storeRetry is how long a computer seat, or a clock that ran out, waits
@@ -66,7 +89,7 @@ func (s *Service) runBot(t *table, seat game.Seat) {
 	retry := true
 	defer func() {
 		t.mu.Lock()
-		t.busy[seat] = false
+		t.bots[seat].busy = false
 		if retry {
 			s.scheduleBots(t)
 		}

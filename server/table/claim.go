@@ -21,20 +21,41 @@ const DefaultWalkAway = 5 * time.Minute
 // streams open for it, and when it was last seen (its last request, or
 // when its last connection closed).
 type attendance struct {
-	open []int
-	seen []time.Time
+	seats []presence
 	// gen counts the times a seat's player came or went while the game
 	// is played: a watcher sent an update at an older gen is sent one
 	// more, so that the others see at once who is connected.
 	gen int
 }
 
-// size makes sure p has room for n seats, each seen at now.
+// presence is one seat's attendance: its connections open, and when it
+// was last seen.
+type presence struct {
+	seen time.Time
+	open int
+}
+
+// size makes sure p has room for n seats, each new one seen at now, in
+// one allocation of the size asked: a table keeps it as long as it lives.
 func (p *attendance) size(n int, now time.Time) {
-	for len(p.open) < n {
-		p.open = append(p.open, 0)
-		p.seen = append(p.seen, now)
+	if len(p.seats) >= n {
+		return
 	}
+	s := make([]presence, n)
+	copy(s, p.seats)
+	for i := len(p.seats); i < n; i++ {
+		s[i].seen = now
+	}
+	p.seats = s
+}
+
+// seenAt returns when each seat was last seen.
+func (p *attendance) seenAt() []time.Time {
+	at := make([]time.Time, len(p.seats))
+	for i, s := range p.seats {
+		at[i] = s.seen
+	}
+	return at
 }
 
 // touch notes a request from seat at now. t.mu must be held.
@@ -43,7 +64,7 @@ func (t *table) touch(seat game.Seat, now time.Time) {
 		return
 	}
 	t.here.size(len(t.m.Seats), now)
-	t.here.seen[seat] = now
+	t.here.seats[seat].seen = now
 }
 
 // arrive and leave count seat's open connections. t.mu must be held.
@@ -52,19 +73,19 @@ func (t *table) arrive(seat game.Seat, now time.Time) {
 		return
 	}
 	t.touch(seat, now)
-	t.here.open[seat]++
-	if t.here.open[seat] == 1 {
+	t.here.seats[seat].open++
+	if t.here.seats[seat].open == 1 {
 		t.attendanceChanged()
 	}
 }
 
 func (t *table) leave(seat game.Seat, now time.Time) {
-	if seat < 0 || int(seat) >= len(t.here.open) {
+	if seat < 0 || int(seat) >= len(t.here.seats) {
 		return
 	}
-	t.here.open[seat]--
-	t.here.seen[seat] = now
-	if t.here.open[seat] == 0 {
+	t.here.seats[seat].open--
+	t.here.seats[seat].seen = now
+	if t.here.seats[seat].open == 0 {
 		t.attendanceChanged()
 	}
 }
@@ -84,10 +105,10 @@ func (t *table) attendanceChanged() {
 // connection open. t.mu must be held.
 func (t *table) awayFor(seat int, now time.Time) time.Duration {
 	t.here.size(len(t.m.Seats), now)
-	if t.here.open[seat] > 0 {
+	if t.here.seats[seat].open > 0 {
 		return 0
 	}
-	return max(now.Sub(t.here.seen[seat]), 0)
+	return max(now.Sub(t.here.seats[seat].seen), 0)
 }
 
 // ClaimResult answers a claim: the table after the moves the server
@@ -133,7 +154,7 @@ func (s *Service) Claim(ctx context.Context, p *auth.Principal, id string) (Clai
 			away := t.awayFor(int(w), now)
 			name := t.cfg.Name(w)
 			switch {
-			case t.here.open[w] > 0:
+			case t.here.seats[w].open > 0:
 				why = append(why, name+" is here")
 			case away >= s.cfg.WalkAway:
 				absent = append(absent, forfeit{Seat: int(w), Why: forfeitClaim, By: int(seat), Away: int(away / time.Second)})
@@ -205,10 +226,10 @@ func (t *table) awayInfo(in *Info, now time.Time) {
 		if i >= len(in.Seats) || s.Computer != "" || s.open() {
 			continue
 		}
-		here := t.here.open[i] > 0
+		here := t.here.seats[i].open > 0
 		in.Seats[i].Connected = &here
 		if !here {
-			seen := t.here.seen[i].UTC()
+			seen := t.here.seats[i].seen.UTC()
 			in.Seats[i].AbsentSince = &seen
 		}
 	}
@@ -216,10 +237,10 @@ func (t *table) awayInfo(in *Info, now time.Time) {
 		return
 	}
 	for _, w := range t.st.ToMove() {
-		if int(w) >= len(in.Seats) || t.m.Seats[w].Computer != "" || t.here.open[w] > 0 {
+		if int(w) >= len(in.Seats) || t.m.Seats[w].Computer != "" || t.here.seats[w].open > 0 {
 			continue
 		}
-		seen := t.here.seen[w].UTC()
+		seen := t.here.seats[w].seen.UTC()
 		in.Seats[w].AwaySince = &seen
 		if t.conf != nil && t.conf.WalkAway > 0 {
 			at := seen.Add(t.conf.WalkAway)

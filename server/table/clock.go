@@ -253,8 +253,8 @@ func (s *Service) deriveDue(t *table) error {
 		return err
 	}
 	start := t.created
-	if t.m.StartedAt != nil {
-		start = *t.m.StartedAt
+	if !t.m.StartedAt.IsZero() {
+		start = t.m.StartedAt
 	}
 	t.tc.setTurns(st.ToMove(), game.Spectator, start, len(t.m.Seats))
 	for i, mv := range moves {

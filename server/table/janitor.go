@@ -12,7 +12,6 @@ package table
 // nothing happened.
 
 import (
-	"slices"
 	"sync"
 	"time"
 
@@ -103,7 +102,7 @@ func (s *Service) noteIdle(t *table) {
 func (s *Service) leavesAt(t *table) (time.Time, bool) {
 	var at time.Time
 	switch {
-	case t.status == store.Finished && t.watchers == 0 && !slices.Contains(t.busy, true):
+	case t.status == store.Finished && t.watchers == 0 && !t.botWorking():
 		at = t.lastUse.Add(s.cfg.IdleEvict)
 	case s.mayPark(t):
 		at = t.usedAt().Add(s.cfg.ParkAfter)
@@ -249,7 +248,7 @@ func (s *Service) evict(now time.Time) {
 // idle reports whether t is finished and nobody has used it for d, so
 // that it may leave memory. t.mu must be held.
 func (t *table) idle(now time.Time, d time.Duration) bool {
-	return t.status == store.Finished && t.watchers == 0 && !slices.Contains(t.busy, true) && now.Sub(t.lastUse) > d
+	return t.status == store.Finished && t.watchers == 0 && !t.botWorking() && now.Sub(t.lastUse) > d
 }
 
 // noteOpen sets the expiry timer for t, when t's game has not begun and

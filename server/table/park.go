@@ -64,7 +64,7 @@ func (s *Service) mayPark(t *table) bool {
 		return false
 	}
 	return t.watchers == 0 && t.movers == 0 && len(t.held) == 0 && !t.tc.ticking() && !t.tc.on() &&
-		!slices.Contains(t.busy, true)
+		!t.botWorking()
 }
 
 // park takes t out of memory, keeping what the lists need. s.mu and t.mu
@@ -79,7 +79,7 @@ func (s *Service) park(t *table) {
 		p.who[i] = st.Identity
 	}
 	t.here.size(len(t.m.Seats), s.now())
-	p.seen = slices.Clone(t.here.seen)
+	p.seen = t.here.seenAt()
 	delete(s.tables, t.id)
 	s.parked[t.id] = p
 	t.gone = true
@@ -96,7 +96,9 @@ func (s *Service) unpark(t *table) {
 	delete(s.parked, t.id)
 	if len(p.seen) == len(t.m.Seats) {
 		t.here.size(len(t.m.Seats), s.now())
-		copy(t.here.seen, p.seen)
+		for i, at := range p.seen {
+			t.here.seats[i].seen = at
+		}
 	}
 	t.rating, t.rated = p.rating, p.rated
 }

@@ -94,7 +94,7 @@ func (f *fixture) seen(id string) []time.Time {
 	}
 	t.mu.Lock()
 	defer t.unlock()
-	return slices.Clone(t.here.seen)
+	return t.here.seenAt()
 }
 
 // TestParkedGameComesBack: a game in play that nobody uses leaves memory
@@ -109,7 +109,7 @@ func TestParkedGameComesBack(t *testing.T) {
 	// Ann was here just now; Ben an hour ago, as far as the table knows.
 	tb := f.held(id)
 	tb.mu.Lock()
-	tb.here.seen[1] = tb.here.seen[1].Add(-time.Hour)
+	tb.here.seats[1].seen = tb.here.seats[1].seen.Add(-time.Hour)
 	tb.unlock()
 	viewBefore, err := f.s.View(ctx, ps[0], id) // Ann is seen here
 	if err != nil {
@@ -227,11 +227,11 @@ func TestTablesThatStayInMemory(t *testing.T) {
 				f.t.Fatal(err)
 			}
 			tb.mu.Lock()
-			tb.busy[1] = true
+			tb.computers()[1].busy = true
 			tb.unlock()
 			return id, func() {
 				tb.mu.Lock()
-				tb.busy[1] = false
+				tb.bots[1].busy = false
 				tb.unlock()
 			}
 		}, wantStays: true},
@@ -378,7 +378,7 @@ func (f *fixture) againstComputer(ctx context.Context) (string, *auth.Principal)
 		}
 		tb.mu.Lock()
 		defer tb.unlock()
-		return !slices.Contains(tb.busy, true)
+		return !tb.botWorking()
 	})
 	return a.Table, p
 }

@@ -417,6 +417,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	if err := json.Unmarshal(row.Meta, &m); err != nil {
 		return nil, fmt.Errorf("table %s: reading description: %w", row.ID, err)
 	}
+	m.packSetups()
 	if m.Cancelled != "" || row.Status == store.Cancelled {
 		return nil, errCancelled(row.ID, m.Cancelled)
 	}
@@ -436,8 +437,6 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	t.tc = newTableClock(rules)
 	t.here.size(len(m.Seats), s.now())
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
-	t.bots = make([]game.Bot, len(m.Seats))
-	t.busy = make([]bool, len(m.Seats))
 	if len(row.Moves) > 0 {
 		t.moves = make([]move, len(row.Moves))
 	}
@@ -625,7 +624,8 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 		t.m.Started = true
 		t.m.Start = t.m.Changes
 		at := s.now().UTC()
-		t.m.StartedAt = &at
+		t.m.StartedAt = at
+		t.m.packSetups()
 		t.cfg.Players = t.players()
 		t.st = st
 	}
@@ -642,7 +642,7 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 	}
 	s.scheduleBots(t)
 	if st != nil {
-		s.startClock(t, *t.m.StartedAt)
+		s.startClock(t, t.m.StartedAt)
 		s.turned(t)
 		s.noteIdle(t)
 	}

@@ -55,8 +55,10 @@ type meta struct {
 	// record carries it.
 	Event *game.Tournament `json:"event,omitempty"`
 	// StartedAt is when play started; a clock's first deadlines count
-	// from it (clock.go).
-	StartedAt *time.Time `json:"started_at,omitempty"`
+	// from it (clock.go). A value rather than a pointer: every game in
+	// play has one, and a table keeps its description as long as it
+	// lives.
+	StartedAt time.Time `json:"started_at,omitzero"`
 	// Forfeits are the moves the server played for seats whose time ran
 	// out or whose game was claimed (clock.go).
 	Forfeits []forfeit `json:"forfeits,omitempty"`
@@ -89,6 +91,34 @@ type seatMeta struct {
 }
 
 func (s seatMeta) open() bool { return s.Identity == "" && s.Computer == "" }
+
+// packSetups moves the seats' setups and salts into one allocation. A
+// table keeps them for as long as it lives, and they were made one at a
+// time, each among the garbage of its own request (or one by one by the
+// decoder): packed, they are one object in the heap rather than two a
+// seat, each keeping a span of its size class from being given back.
+func (m *meta) packSetups() {
+	n := 0
+	for _, s := range m.Seats {
+		n += len(s.Setup) + len(s.Salt)
+	}
+	if n == 0 {
+		return
+	}
+	buf := make([]byte, 0, n)
+	part := func(p []byte) []byte {
+		if len(p) == 0 {
+			return p
+		}
+		i := len(buf)
+		buf = append(buf, p...)
+		return buf[i:len(buf):len(buf)]
+	}
+	for i := range m.Seats {
+		m.Seats[i].Setup = part(m.Seats[i].Setup)
+		m.Seats[i].Salt = part(m.Seats[i].Salt)
+	}
+}
 
 func (m meta) clone() meta {
 	c := m
@@ -168,8 +198,7 @@ type table struct {
 	// leave, a setup, ...): a table whose game has not begun expires
 	// after Config.OpenExpiry without a change (expireOpen).
 	changedAt time.Time
-	bots      []game.Bot
-	busy      []bool
+	bots      []botSeat // nil until a computer seat needs one
 	lastUse   time.Time
 	// looked is when the service last handed the table out (Service.table),
 	// in Unix nanoseconds: set under the service's read lock, it tells the
@@ -343,7 +372,14 @@ func (t *table) record() *game.Record {
 	return rec
 }
 
+// players returns the seats' names. While t.cfg's are still the seats',
+// it returns those rather than a copy: the game's state and the records
+// made of the table keep theirs for as long as the table lives, and
+// nothing changes one in place (a change of names makes a new one).
 func (t *table) players() []string {
+	if t.cfg.Players != nil && slices.EqualFunc(t.cfg.Players, t.m.Seats, func(p string, s seatMeta) bool { return p == s.Name }) {
+		return t.cfg.Players
+	}
 	p := make([]string, len(t.m.Seats))
 	for i, s := range t.m.Seats {
 		p[i] = s.Name

@@ -229,8 +229,6 @@ func (s *Service) newTable(g game.Game, m meta, rules game.Rules, lex *lexicon.L
 	t.here.size(len(m.Seats), s.now())
 	t.changedAt = s.now()
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
-	t.bots = make([]game.Bot, len(m.Seats))
-	t.busy = make([]bool, len(m.Seats))
 	return t
 }
 
@@ -290,7 +288,8 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 		}
 		t.st, t.m.Started, t.m.Changes, t.m.Start = st, true, 1, 1
 		at := s.now().UTC()
-		t.m.StartedAt = &at
+		t.m.StartedAt = at
+		t.m.packSetups()
 	}
 	t.status = t.deriveStatus()
 	// A table is made only where it can be placed.
@@ -333,8 +332,8 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 	s.metrics.tablesCreated.Add(1)
 	t.mu.Lock()
 	s.scheduleBots(t)
-	if t.m.StartedAt != nil {
-		s.startClock(t, *t.m.StartedAt)
+	if !t.m.StartedAt.IsZero() {
+		s.startClock(t, t.m.StartedAt)
 	}
 	s.noteOpen(t)
 	s.noteIdle(t) // made in play, as a pairing does
