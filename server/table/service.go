@@ -417,7 +417,6 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	if err := json.Unmarshal(row.Meta, &m); err != nil {
 		return nil, fmt.Errorf("table %s: reading description: %w", row.ID, err)
 	}
-	m.packSetups()
 	if m.Cancelled != "" || row.Status == store.Cancelled {
 		return nil, errCancelled(row.ID, m.Cancelled)
 	}
@@ -437,6 +436,7 @@ func (s *Service) restore(row store.Table) (*table, error) {
 	t.tc = newTableClock(rules)
 	t.here.size(len(m.Seats), s.now())
 	t.cfg = game.Config{Players: t.players(), Rules: rules, Lexicon: lex, Seed: m.Seed}
+	t.pack()
 	if len(row.Moves) > 0 {
 		t.moves = make([]move, len(row.Moves))
 	}
@@ -614,6 +614,7 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 	var st game.State
 	if !t.m.Started && t.ready() {
 		var err error
+		t.pack()
 		rec := t.record()
 		_, _, st, err = game.Start(s.games, rec, t.cfg.Lexicon)
 		if err != nil {
@@ -625,7 +626,6 @@ func (s *Service) changedWith(ctx context.Context, t *table, old meta, b store.B
 		t.m.Start = t.m.Changes
 		at := s.now().UTC()
 		t.m.StartedAt = at
-		t.m.packSetups()
 		t.cfg.Players = t.players()
 		t.st = st
 	}

@@ -92,11 +92,51 @@ type seatMeta struct {
 
 func (s seatMeta) open() bool { return s.Identity == "" && s.Computer == "" }
 
-// packSetups moves the seats' setups and salts into one allocation. A
-// table keeps them for as long as it lives, and they were made one at a
-// time, each among the garbage of its own request (or one by one by the
-// decoder): packed, they are one object in the heap rather than two a
-// seat, each keeping a span of its size class from being given back.
+// packed holds the parts of a table of one or two seats that it keeps as
+// long as it lives, in one allocation: its seats, their names and
+// attendance, and its set. They were made one by one, each among the
+// garbage of its own request (or by the decoder), and each kept a span
+// of its small size class from being given back once that garbage was
+// collected; one larger object fills its spans.
+type packed struct {
+	seats   [2]seatMeta
+	players [2]string
+	here    [2]presence
+	set     game.Set
+	totals  [2]int
+}
+
+// pack moves t's seats, their names and attendance, and its set into one
+// allocation, and the seats' setups and salts into another. It is done
+// when play starts and when a table is read back: the seats are then
+// what they stay. t.mu must be held, or t be nobody else's yet.
+func (t *table) pack() {
+	t.m.packSetups()
+	n := len(t.m.Seats)
+	if n > len(packed{}.seats) {
+		return
+	}
+	p := &packed{}
+	copy(p.seats[:], t.m.Seats)
+	t.m.Seats = p.seats[:n:n]
+	for i, s := range t.m.Seats {
+		p.players[i] = s.Name
+	}
+	t.cfg.Players = p.players[:n:n]
+	if len(t.here.seats) == n {
+		copy(p.here[:], t.here.seats)
+		t.here.seats = p.here[:n:n]
+	}
+	if s := t.m.Set; s != nil && len(s.Totals) <= len(p.totals) {
+		p.set = *s
+		k := copy(p.totals[:], s.Totals)
+		p.set.Totals = p.totals[:k:k]
+		t.m.Set = &p.set
+	}
+}
+
+// packSetups moves the seats' setups and salts into one allocation (see
+// packed).
 func (m *meta) packSetups() {
 	n := 0
 	for _, s := range m.Seats {

@@ -282,6 +282,7 @@ func (t *table) solitaireInfo() *SolitaireInfo {
 // transaction, starts it if it is ready, and puts it in memory.
 func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 	if t.ready() {
+		t.pack()
 		_, _, st, err := game.Start(s.games, t.record(), t.cfg.Lexicon)
 		if err != nil {
 			return refuse.Unprocessable("the game cannot start: %v", err)
@@ -289,7 +290,6 @@ func (s *Service) insert(ctx context.Context, t *table, b store.Batch) error {
 		t.st, t.m.Started, t.m.Changes, t.m.Start = st, true, 1, 1
 		at := s.now().UTC()
 		t.m.StartedAt = at
-		t.m.packSetups()
 	}
 	t.status = t.deriveStatus()
 	// A table is made only where it can be placed.
