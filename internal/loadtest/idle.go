@@ -98,6 +98,16 @@ type IdleTables struct {
 	// nodes, when ResidentKnown (the servers' pids were given, on Linux).
 	Resident      float64
 	ResidentKnown bool
+	// Spans and Stacks are the bytes a table that the heap's spans in
+	// use and the goroutines' stacks grew by (go_memstats_heap_inuse_bytes
+	// and go_memstats_stack_inuse_bytes, summed over the nodes): with
+	// Resident they say where a table's resident set goes. The spans
+	// count the room among a span's live objects that garbage left, which
+	// Heap does not; what the resident set grew by beyond both is the
+	// store's caches and the runtime's own memory. SpansKnown says every
+	// node reported them.
+	Spans, Stacks float64
+	SpansKnown    bool
 	// Parked is how many of the tables had left memory when the growth
 	// was read (the servers' parlour_tables_parked), Settle how long the
 	// servers were left quiet before.
@@ -122,6 +132,10 @@ func (r *IdleTables) print(w io.Writer) {
 		fmt.Fprintf(w, ", resident set %+.0f bytes a table", r.Resident)
 	}
 	fmt.Fprintf(w, "; %.0f of them out of memory (parked) after %v quiet\n", r.Parked, r.Settle)
+	if r.ResidentKnown && r.SpansKnown {
+		fmt.Fprintf(w, "  of the resident set, a table: the heap's spans %+.0f bytes, stacks %+.0f, the rest (the store's caches, the runtime) %+.0f\n",
+			r.Spans, r.Stacks, r.Resident-r.Spans-r.Stacks)
+	}
 	if len(r.Nodes) > 1 {
 		each := make([]string, len(r.Nodes))
 		for i, n := range r.Nodes {
@@ -158,7 +172,7 @@ func (t *tester) idleTables(ctx context.Context, n int, settle time.Duration, pi
 		return nil, err
 	}
 	rss1 := residentSets(pids)
-	r := &IdleTables{Tables: n, Settle: settle, LoadAverage: loadAverage()}
+	r := &IdleTables{Tables: n, Settle: settle, LoadAverage: loadAverage(), SpansKnown: true}
 	if rss0 > 0 && rss1 > 0 {
 		r.Resident, r.ResidentKnown = (rss1-rss0)/float64(n), true
 	}
@@ -172,9 +186,22 @@ func (t *tester) idleTables(ctx context.Context, n int, settle time.Duration, pi
 			Parked:     a["parlour_tables_parked"] - b["parlour_tables_parked"],
 		}
 		r.Heap, r.Goroutines, r.Parked = r.Heap+d.Heap, r.Goroutines+d.Goroutines, r.Parked+d.Parked
+		for _, m := range []struct {
+			name string
+			sum  *float64
+		}{
+			{"go_memstats_heap_inuse_bytes", &r.Spans},
+			{"go_memstats_stack_inuse_bytes", &r.Stacks},
+		} {
+			av, aok := a[m.name]
+			bv, bok := b[m.name]
+			r.SpansKnown = r.SpansKnown && aok && bok
+			*m.sum += av - bv
+		}
 		r.Nodes = append(r.Nodes, d)
 	}
 	r.Heap, r.Goroutines = r.Heap/float64(n), r.Goroutines/float64(n)
+	r.Spans, r.Stacks = r.Spans/float64(n), r.Stacks/float64(n)
 	return r, nil
 }
 

@@ -4,7 +4,35 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 )
+
+// TestIdleTablesPrint: where a table's resident set goes is printed only
+// with both the resident set and the servers' spans known, and the rest
+// is what the spans and stacks leave.
+func TestIdleTablesPrint(t *testing.T) {
+	t.Parallel()
+	head := "1000 idle tables (10 moves in) over 1 node(s): heap +3000 bytes a table, +0.01 goroutines a table"
+	tail := "; 0 of them out of memory (parked) after 25s quiet\n"
+	for _, c := range []struct {
+		name          string
+		resident, spn bool
+		want          string
+	}{
+		{"all known", true, true, head + ", resident set +9000 bytes a table" + tail +
+			"  of the resident set, a table: the heap's spans +4500 bytes, stacks +300, the rest (the store's caches, the runtime) +4200\n"},
+		{"no spans", true, false, head + ", resident set +9000 bytes a table" + tail},
+		{"no resident set", false, true, head + tail},
+	} {
+		r := &IdleTables{Tables: 1000, Heap: 3000, Goroutines: 0.01, Resident: 9000, ResidentKnown: c.resident,
+			Spans: 4500, Stacks: 300, SpansKnown: c.spn, Settle: 25 * time.Second, Nodes: []IdleNode{{}}}
+		var b bytes.Buffer
+		r.print(&b)
+		if b.String() != c.want {
+			t.Errorf("%s: printed\n%q, want\n%q", c.name, b.String(), c.want)
+		}
+	}
+}
 
 func TestIdleCPUQuantiles(t *testing.T) {
 	t.Parallel()

@@ -226,6 +226,9 @@ func TestRunIdleTables(t *testing.T) {
 	if it.ResidentKnown {
 		want += `, resident set [-+]\d+ bytes a table`
 	}
+	if it.ResidentKnown && it.SpansKnown {
+		want += `.*\n  of the resident set, a table: the heap's spans [-+]\d+ bytes, stacks [-+]\d+, the rest \(the store's caches, the runtime\) [-+]\d+\n`
+	}
 	if !regexp.MustCompile(want).MatchString(out.String()) {
 		t.Fatalf("printed %s", out.String())
 	}
