@@ -75,6 +75,13 @@ func (s *Service) mayPark(t *table) bool {
 // and changes nothing.
 func (s *Service) park(t *table) {
 	p := &parked{in: t.info(), who: make([]string, len(t.m.Seats)), rating: t.rating, rated: t.rated}
+	// The stub keeps a set of its own: the table's may lie in the
+	// allocation of its packed parts, which would otherwise stay too.
+	if s := p.in.Set; s != nil {
+		c := *s
+		c.Totals = slices.Clone(s.Totals)
+		p.in.Set = &c
+	}
 	for i, st := range t.m.Seats {
 		p.who[i] = st.Identity
 	}
