@@ -38,10 +38,14 @@ const (
 	// DefaultWorthDropped is how much the process must have dropped
 	// (Dropped) for the same. What is dropped is freed whole by the next
 	// collection, while most of what was allocated is garbage some
-	// collection took already; a megabyte is some fifty of Parlour's
-	// tables, and collecting a heap of tens of megabytes to give it back
-	// costs a few milliseconds.
-	DefaultWorthDropped = 1 << 20
+	// collection took already. A quarter megabyte is a dozen of
+	// Parlour's tables leaving memory, or some 128 shedding what they
+	// keep only to answer sooner, about 2 KB each: they shed in waves
+	// after a burst, and a larger figure left a wave's last few hundred
+	// tables' garbage, and the spans it kept half empty, in the resident
+	// set until the next burst. Collecting a heap of tens of megabytes
+	// to give it back costs a few milliseconds.
+	DefaultWorthDropped = 256 << 10
 )
 
 // Config says when a Watcher gives memory back. Zero fields take the
