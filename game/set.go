@@ -1,5 +1,7 @@
 package game
 
+import "slices"
+
 // SetTargetOption is the rule option that makes a game's tables play sets:
 // a game that lists it carries scores from game to game until somebody's
 // total reaches the target (Quizl does).
@@ -33,6 +35,18 @@ func NewSet(players, target int) *Set {
 		return &b.s
 	}
 	return &Set{Target: target, Totals: make([]int, players)}
+}
+
+// Clone returns a copy of s that shares nothing with it, or nil for nil:
+// sets are changed by copying, as views already handed out hold the old.
+func (s *Set) Clone() *Set {
+	if s == nil {
+		return nil
+	}
+	c := *s
+	c.Totals = slices.Clone(s.Totals)
+	c.Winners = slices.Clone(s.Winners)
+	return &c
 }
 
 // Add adds one finished game's scores, seat by seat, to the totals and

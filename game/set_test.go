@@ -68,3 +68,19 @@ func TestSetAppendJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestSetClone: a clone shares nothing with its set, and nil clones to
+// nil.
+func TestSetClone(t *testing.T) {
+	t.Parallel()
+	if (*Set)(nil).Clone() != nil {
+		t.Error("a nil set cloned to a set")
+	}
+	s := NewSet(2, 10)
+	s.Add([]int{12, 3})
+	c := s.Clone()
+	c.Totals[0], c.Winners[0], c.Games = 99, 1, 7
+	if s.Totals[0] != 12 || s.Winners[0] != 0 || s.Games != 1 {
+		t.Errorf("changing the clone changed the set: %+v", s)
+	}
+}

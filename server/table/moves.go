@@ -339,10 +339,9 @@ func (t *table) waitingFor() string {
 // outside the table's lock.
 func (t *table) finishSet() {
 	if t.m.Set != nil {
-		set := *t.m.Set
-		set.Totals = slices.Clone(set.Totals)
+		set := t.m.Set.Clone()
 		set.Add(t.st.Result().Scores)
-		t.m.Set = &set
+		t.m.Set = set
 	}
 }
 

@@ -77,11 +77,7 @@ func (s *Service) park(t *table) {
 	p := &parked{in: t.info(), who: make([]string, len(t.m.Seats)), rating: t.rating, rated: t.rated}
 	// The stub keeps a set of its own: the table's may lie in the
 	// allocation of its packed parts, which would otherwise stay too.
-	if s := p.in.Set; s != nil {
-		c := *s
-		c.Totals = slices.Clone(s.Totals)
-		p.in.Set = &c
-	}
+	p.in.Set = p.in.Set.Clone()
 	for i, st := range t.m.Seats {
 		p.who[i] = st.Identity
 	}

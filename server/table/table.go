@@ -163,11 +163,7 @@ func (m *meta) packSetups() {
 func (m meta) clone() meta {
 	c := m
 	c.Seats = slices.Clone(m.Seats)
-	if m.Set != nil {
-		s := *m.Set
-		s.Totals = slices.Clone(m.Set.Totals)
-		c.Set = &s
-	}
+	c.Set = m.Set.Clone()
 	return c
 }
 
