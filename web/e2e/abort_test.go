@@ -11,6 +11,7 @@ import (
 // aborted, without a result, and the buttons go. After both have moved,
 // the confirm says what resigning does instead.
 func TestAbortButton(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", srv.base)

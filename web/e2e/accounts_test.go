@@ -60,6 +60,7 @@ func (p *player) rating(pool string) float64 {
 // cannot read the players' chat before the end, and checks both profiles:
 // ratings moved each way, a chart, the game with its replay link.
 func TestRatedGame(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -227,6 +228,7 @@ func TestRatedGame(t *testing.T) {
 // TestClockRunsOut lets a 10-second clock run out on Ann's first move:
 // the game is aborted, without a result, and both screens say why.
 func TestClockRunsOut(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -280,6 +282,7 @@ func TestClockRunsOut(t *testing.T) {
 // minutes the server refuses it and the refusal shows in place. A muted
 // players' chat hides its messages until unmuted.
 func TestClaimAndMute(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -318,6 +321,7 @@ func TestClaimAndMute(t *testing.T) {
 // the server takes the claim (here after a walk-away time of 3 seconds).
 // Claimed, the game ends with the absent player resigning.
 func TestClaimCountdown(t *testing.T) {
+	t.Parallel()
 	base := newConfiguredServer(t, func(c *server.Config) { c.WalkAway = 3 * time.Second }).base
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -360,6 +364,7 @@ func TestClaimCountdown(t *testing.T) {
 // deletion are refused in place; the password changes; the account is
 // deleted and its name no longer signs in.
 func TestAccountSettings(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

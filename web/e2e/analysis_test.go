@@ -86,6 +86,7 @@ func finishedSeat(t *testing.T, base, g string, seats []string, moves ...string)
 // chart (and Salvo's heat map with its legend), each checked by axe, a
 // screenshot each.
 func TestAnalysisViewer(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := newPlayer(t, b, "Ann", base)

@@ -58,6 +58,7 @@ func (p *player) accessibleThemes(where string) {
 // and the dark theme: no serious or critical violation, and every control
 // and square has a name.
 func TestAccessibility(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := newPlayer(t, b, "Ann", base)

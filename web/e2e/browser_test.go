@@ -40,13 +40,49 @@ func chromiumPath(t testing.TB) string {
 	return ""
 }
 
-// newBrowser starts one headless Chromium for the test, with a fresh
-// profile and nothing that reaches for the network by itself.
+// newBrowser returns the package's headless Chromium, started by the
+// first test that asks for it with a fresh profile and nothing that
+// reaches for the network by itself, and closed by TestMain. The tests
+// share one browser because starting one costs more CPU than most of
+// them spend in it; each player still gets a browser context of its own
+// (newPlayer), with its own cookies, storage and permissions.
 func newBrowser(t testing.TB) context.Context {
 	t.Helper()
 	path := chromiumPath(t)
 	if testing.Short() {
 		t.Skip("browser tests are skipped with -short")
+	}
+	ctx, err := chromium.get(path)
+	if err != nil {
+		t.Fatalf("starting Chromium (%s): %v", path, err)
+	}
+	return ctx
+}
+
+// chromium is the browser the package's tests share.
+var chromium browserProcess
+
+// browserProcess is one Chromium, started on first use and again if it
+// went away.
+type browserProcess struct {
+	mu     sync.Mutex
+	ctx    context.Context // its first tab, which stays open
+	dir    string          // its profile
+	cancel func()
+}
+
+// get returns the first tab's context of the running browser, starting
+// the browser if none runs.
+func (b *browserProcess) get(path string) (context.Context, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.ctx != nil && b.ctx.Err() == nil {
+		return b.ctx, nil
+	}
+	b.stopLocked()
+	dir, err := os.MkdirTemp("", "parlour-e2e-chromium-")
+	if err != nil {
+		return nil, err
 	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(path),
@@ -55,7 +91,7 @@ func newBrowser(t testing.TB) context.Context {
 		chromedp.DisableGPU,
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(dir),
 		chromedp.WindowSize(1200, 900),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
@@ -69,15 +105,32 @@ func newBrowser(t testing.TB) context.Context {
 		chromedp.Flag("disable-background-timer-throttling", true),
 		chromedp.Flag("disable-backgrounding-occluded-windows", true),
 	}
-	alloc, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	// Start the browser now, in a first tab that stays open for the test.
-	bctx, bcancel := chromedp.NewContext(alloc)
-	t.Cleanup(bcancel)
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatalf("starting Chromium (%s): %v", path, err)
+	alloc, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(alloc)
+	b.dir, b.ctx = dir, ctx
+	b.cancel = func() { cancel(); acancel() }
+	if err := chromedp.Do(ctx); err != nil {
+		b.stopLocked()
+		return nil, err
 	}
-	return bctx
+	return ctx, nil
+}
+
+// stop closes the browser, if one runs, and removes its profile.
+func (b *browserProcess) stop() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stopLocked()
+}
+
+func (b *browserProcess) stopLocked() {
+	if b.cancel != nil {
+		b.cancel()
+	}
+	if b.dir != "" {
+		os.RemoveAll(b.dir)
+	}
+	b.ctx, b.dir, b.cancel = nil, "", nil
 }
 
 // player is one person at the table: a browser context of their own
@@ -303,11 +356,13 @@ var shotDir = sync.OnceValue(func() string {
 	return d
 })
 
-// TestMain removes the screenshots of a run that passed unless
-// $PARLOUR_SCREENSHOTS asked to keep them, so that every run does not
-// leave its pictures behind; a failed run keeps them and says where.
+// TestMain closes the shared browser, and removes the screenshots of a
+// run that passed unless $PARLOUR_SCREENSHOTS asked to keep them, so that
+// every run does not leave its pictures behind; a failed run keeps them
+// and says where.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	chromium.stop()
 	if os.Getenv("PARLOUR_SCREENSHOTS") == "" {
 		if d := shotDir(); d != "" {
 			if shots, _ := os.ReadDir(d); code == 0 || len(shots) == 0 {

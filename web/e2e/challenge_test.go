@@ -34,6 +34,7 @@ func (p *player) sendChallenge(open, to string) {
 // "declined" on Ann's page; a third Ann withdraws, and Ben reads that.
 // Ben hides in his settings, and the lobby counts him without naming him.
 func TestChallenges(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -209,6 +210,7 @@ func TestChallenges(t *testing.T) {
 // page; the player stream comes back by itself, and a challenge made
 // after the restart shows on his page at once, without a reload.
 func TestChallengeStreamReconnects(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", s.base)
@@ -238,6 +240,7 @@ func TestChallengeStreamReconnects(t *testing.T) {
 // server blinking just then), the page tries again by itself and the
 // stream opens, rather than staying shut until a reload.
 func TestChallengeStreamAfterAFailedLoad(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t)
 	b := newBrowser(t)
 	ben := newPlayer(t, b, "Ben", s.base)
@@ -277,6 +280,7 @@ func TestChallengeStreamAfterAFailedLoad(t *testing.T) {
 // pages share one stream, so each loads, and Ann's challenge shows on
 // every one at once. Sending it again says that it is already waiting.
 func TestChallengeManyTabs(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

@@ -11,6 +11,7 @@ import (
 // note and Word Fight's preview are the referee's own, tested with the
 // endpoints in package web.)
 func TestClientHelpers(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := newPlayer(t, b, "tester", base)

@@ -99,6 +99,7 @@ func (c *jumpClock) Jump(d time.Duration) {
 // The server's clock is moved on by the test (a real minute would be a
 // minute of waiting); the browsers count down with their own.
 func TestFischerClockRunsOut(t *testing.T) {
+	t.Parallel()
 	clk := &jumpClock{}
 	srv := newConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
 	b := newBrowser(t)
@@ -151,6 +152,7 @@ func TestFischerClockRunsOut(t *testing.T) {
 // when the move is due, in their own time zone: here Tokyo's, whatever
 // the server's and the machine's.
 func TestCorrespondenceDeadline(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", srv.base)

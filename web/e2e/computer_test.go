@@ -12,6 +12,7 @@ import (
 // computer's words arrive through the same socket as a person's, and the
 // game runs to its end.
 func TestNymphabetComputer(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

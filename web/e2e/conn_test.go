@@ -16,6 +16,7 @@ import (
 // before moving on or another node of a cluster would), the page opens a
 // socket of its own and plays on.
 func TestSocketMovesOn(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	base := srv.base
 	ann := newPlayer(t, newBrowser(t), "Ann", base)

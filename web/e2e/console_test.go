@@ -22,6 +22,7 @@ func (p *player) consoleErrors() []string {
 // signed in (that answer is an error status, which browsers log), and
 // nothing else a guest's page asks may fail either.
 func TestGuestConsoleClean(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	// An account to look at, made without the guest's browser.

@@ -12,6 +12,7 @@ import (
 // grid, the copy button, the streak and the leaderboards; a second
 // attempt is refused with the first result.
 func TestDailyPage(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := newPlayer(t, b, "Ann", base)
@@ -70,6 +71,7 @@ func TestDailyPage(t *testing.T) {
 // ranked on today's leaderboard, and the page lists the account's daily
 // history (the section the profile page shows too).
 func TestDailyAccount(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := newPlayer(t, b, "Ann", base)

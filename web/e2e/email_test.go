@@ -36,6 +36,7 @@ func (s boxSession) Data(r io.Reader) error {
 // confirmation link a real SMTP server received, sees the address
 // confirmed, and removes it.
 func TestAccountEmail(t *testing.T) {
+	t.Parallel()
 	box := &smtpBox{got: make(chan string, 10)}
 	srv := smtp.NewServer(box)
 	srv.Domain = "localhost"

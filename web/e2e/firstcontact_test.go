@@ -14,6 +14,7 @@ import (
 // reads it in the lobby's row, on the join page the invite code opens,
 // and in the table's header once seated, as Ann does in hers.
 func TestRatedSaidBeforeSitting(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -83,6 +84,7 @@ func TestRatedSaidBeforeSitting(t *testing.T) {
 // result for somebody who never sat there: who won, why, the revealed
 // grid with its check, the replay and the analysis, and no join form.
 func TestFinishedTableLink(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	cy := newPlayer(t, b, "Cy", base)
@@ -114,6 +116,7 @@ func TestFinishedTableLink(t *testing.T) {
 // once sent; in play, her own grid shows which of her squares Ben has
 // called, a password square among them, and says how many.
 func TestQuizlDraftAndCalledSquares(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -221,6 +224,7 @@ func salvoUnderWay(t *testing.T, base string) (string, string) {
 // guide teaches that rule, and an onlooker sees the squares fired at on
 // both oceans with the hits per class the reports gave.
 func TestSalvoShotsAndOnlookers(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	id, tok := salvoUnderWay(t, base)
@@ -313,6 +317,7 @@ func ratedGames(t *testing.T, base string, games ...map[string]any) {
 // site's links and closes when one is followed; a profile's ratings
 // table fits the screen without sideways scrolling.
 func TestPhoneHeaderAndRatings(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	ratedGames(t, base,
 		map[string]any{"game": "nymphabet"},

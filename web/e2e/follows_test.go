@@ -12,6 +12,7 @@ import (
 // banner reaches Ann. Once she unblocks him, from her account page's list
 // of players she blocks, his challenge goes through.
 func TestBlockRefusesChallenge(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -61,6 +62,7 @@ func TestBlockRefusesChallenge(t *testing.T) {
 // stream, and when he starts a game it says he plays it, with a link to
 // watch, and a toast tells her.
 func TestFollowShowsOnline(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

@@ -19,6 +19,7 @@ import (
 // as the signed-in player, with the cookie and a text/plain body. Parlour
 // refuses both by their Origin, and nothing changes.
 func TestCrossSiteForgery(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

@@ -10,6 +10,7 @@ import (
 // who types an account's name, or a look-alike of it, is refused in
 // place with the reason.
 func TestGuestMark(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

@@ -11,6 +11,7 @@ import (
 // points at it, can be skipped, is not opened again by itself, and
 // reopens from the table's side panel.
 func TestFirstGameGuide(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -45,6 +46,7 @@ func TestFirstGameGuide(t *testing.T) {
 // TestGuideEveryGame: each game's guide, opened at a first table against
 // the computer, points every step at a part of that game's play screen.
 func TestGuideEveryGame(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

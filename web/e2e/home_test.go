@@ -9,6 +9,7 @@ import (
 // fetches comes from the server's origin, and the whole first load stays
 // within 150 KB on the wire.
 func TestHomeFirstLoad(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := newPlayer(t, b, "visitor", base)

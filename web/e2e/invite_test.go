@@ -10,6 +10,7 @@ import (
 // "Join with a code" box and sits down; a wrong code says why, and /j/CODE
 // opens the join page directly.
 func TestJoinByCode(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", srv.base)

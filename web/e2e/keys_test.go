@@ -30,6 +30,7 @@ func newPublicKey(t *testing.T, comment string) (string, string) {
 // elsewhere (another device, or someone who should not) is announced on
 // the open page, and a key is deleted from its row.
 func TestSSHKeysOnAccountPage(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

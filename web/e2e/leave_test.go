@@ -11,6 +11,7 @@ import (
 // screen, and the table leaves the leaver's recent games. When the last
 // person leaves, the table is closed: its page says so.
 func TestLeaveTable(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", srv.base)

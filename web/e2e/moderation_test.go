@@ -30,6 +30,7 @@ func grantModerator(t *testing.T, s *testServer, name string) {
 // closes one; Ben, who is no
 // moderator, gets no queue and no link to it.
 func TestReportReachesModerator(t *testing.T) {
+	t.Parallel()
 	s := newTestServer(t)
 	b := newBrowser(t)
 	ann, ben, mo := newPlayer(t, b, "Ann", s.base), newPlayer(t, b, "Ben", s.base), newPlayer(t, b, "Mo", s.base)

@@ -14,6 +14,7 @@ import (
 // from the start and as it changes, and a join page says the table's
 // rules in words.
 func TestNewTableForm(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -75,6 +76,7 @@ func TestNewTableForm(t *testing.T) {
 // new table form, shown on the table, and at the end the grid is named
 // as the computer's, not the player's.
 func TestSolitaireLevel(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -115,6 +117,7 @@ func TestSolitaireLevel(t *testing.T) {
 // the table says so, in the page and after a reload, rather than pass the
 // grid off as the level's.
 func TestSolitaireMakerFallback(t *testing.T) {
+	t.Parallel()
 	srv := newConfiguredServer(t, func(c *server.Config) { c.NewBot = nil })
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", srv.base)

@@ -14,6 +14,7 @@ import (
 // the page raises a notification and plays a sound; while the page is
 // shown it does neither.
 func TestTurnNotice(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

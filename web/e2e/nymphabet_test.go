@@ -13,6 +13,7 @@ import (
 // screens say the connection dropped, reconnect by themselves, and carry
 // on with nothing lost or repeated.
 func TestNymphabet(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	base := srv.base
 	b := newBrowser(t)

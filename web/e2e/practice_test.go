@@ -43,6 +43,7 @@ func (p *player) aimed(t int) string {
 // plays on a phone in the dark theme with a strong computer player's
 // choices typed in, to the outline and an end screen that says why.
 func TestSalvoPractice(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

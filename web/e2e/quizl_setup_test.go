@@ -22,6 +22,7 @@ func (p *player) editorRow(r int) string {
 // for me" and "Make me a deceptive grid" keep CRANE on row 7 and fill the
 // other 20 squares; the grid is sent only by "Use this grid".
 func TestQuizlSetupKeepsPassword(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -110,6 +111,7 @@ func TestQuizlSetupKeepsPassword(t *testing.T) {
 // and Enter calls; and with "Call a square with one click" (remembered
 // by the browser) a click calls at once.
 func TestQuizlSelectThenCall(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

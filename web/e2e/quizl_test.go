@@ -99,6 +99,7 @@ func (p *player) handWrittenGrid(pw string, line int) {
 // shows every grid with the commitments checked. Then both go to the
 // rematch.
 func TestQuizl(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	base := srv.base
 	b := newBrowser(t)

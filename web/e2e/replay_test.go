@@ -37,6 +37,7 @@ func checkReplay(t *testing.T, p *player, moves int, last string) {
 // through it with the keyboard and sees the referee's refusal of a bad
 // move.
 func TestReplayUpload(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := newPlayer(t, b, "Ann", base)

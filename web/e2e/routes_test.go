@@ -14,6 +14,7 @@ import (
 // rules pages, rendered by the server, read without any script and keep
 // the site's header.
 func TestDeepLinks(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := newPlayer(t, b, "visitor", base)

@@ -64,6 +64,7 @@ func abs(x int) int { return max(x, -x) }
 // count is checked on both screens, and neither browser receives the
 // other's fleet before the end.
 func TestSalvo(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -302,6 +303,7 @@ func (p *player) seatToken() string {
 // fleet wrongly and that it loses, above the oceans, and still do after a
 // reload.
 func TestSalvoWrongOutline(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

@@ -16,6 +16,7 @@ import (
 // seek in the lobby and accepts it, and both land at the same casual
 // table. A seek cancelled from its banner leaves the lobby's list.
 func TestQuickSeek(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

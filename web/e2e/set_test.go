@@ -45,6 +45,7 @@ func quizlSetGame(t *testing.T, base string, target int) (string, string) {
 // rematch button offers a new set; while the set goes on it shows the
 // totals and offers the set's next game. The new set starts from nothing.
 func TestSetEnds(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := newPlayer(t, b, "Ann", base)

@@ -40,6 +40,7 @@ func (p *player) fitsWidth(where string) {
 // grid and Enter calls a square, until the calls uncover the password.
 // Every call must show its letter, and the end must show the grid.
 func TestQuizlSolitaire(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

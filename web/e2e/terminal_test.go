@@ -83,6 +83,7 @@ func (x *terminal) waitFor(what string, want ...string) string {
 // Salvo game on the same terms, and the two are paired at one table,
 // which both screens open.
 func TestTerminalPairsWithBrowser(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	term := startTerminal(t, base, "Ann")
 	b := newBrowser(t)

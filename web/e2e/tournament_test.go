@@ -62,6 +62,7 @@ func playToResign(t *testing.T, winner, loser *player) string {
 // server's clock moved on), the page names its winner, and the winner's
 // profile lists the event. No page ever received the password.
 func TestTournamentArena(t *testing.T) {
+	t.Parallel()
 	clk := &jumpClock{}
 	srv := newConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
 	b := newBrowser(t)
@@ -244,6 +245,7 @@ func TestTournamentArena(t *testing.T) {
 // enough players. A guest is told to sign in to make an event, and
 // anybody may open the list and the page directly.
 func TestTournamentSwiss(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -322,6 +324,7 @@ func TestTournamentSwiss(t *testing.T) {
 // in the event (Cy), who still reads it. A server without the event's
 // chat (its route answering 404) shows no panel.
 func TestTournamentChat(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -410,6 +413,7 @@ func TestTournamentChat(t *testing.T) {
 // stream), the game's end ends the round and the event, and the page
 // shows the winner, the round of each game and the tie-breaks.
 func TestTournamentSwissPlayed(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)
@@ -470,6 +474,7 @@ func TestTournamentSwissPlayed(t *testing.T) {
 // a win's points and the bye marked in the standings; all three are
 // named on the podium.
 func TestTournamentSwissBye(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ps := []*player{newPlayer(t, b, "Ann", base), newPlayer(t, b, "Ben", base), newPlayer(t, b, "Cy", base)}

@@ -14,6 +14,7 @@ import (
 // before anyone sits down). Cy opens it as a spectator and sees
 // neither password nor grid. Dee's lobby then counts one spectator.
 func TestWatchLiveGame(t *testing.T) {
+	t.Parallel()
 	srv := newTestServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", srv.base)
@@ -112,6 +113,7 @@ func TestWatchLiveGame(t *testing.T) {
 // table his acceptance opens names it to both. The form offers no list
 // for Salvo, whose words are no part of the game.
 func TestChallengeWordList(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

@@ -15,6 +15,7 @@ import (
 // then three words nobody places give three strikes and end the game.
 // The end shows both grids and the audit.
 func TestWordFight(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	ann := newPlayer(t, b, "Ann", base)

@@ -125,6 +125,7 @@ var badWording = regexp.MustCompile(`\b1 (strikes|games|letters|words|points|pts
 // its key ("strike_limit"), show a raw value (undefined, NaN), or
 // capitalise a player's name.
 func TestWordingOfEveryEnd(t *testing.T) {
+	t.Parallel()
 	base := startServer(t)
 	b := newBrowser(t)
 	p := newPlayer(t, b, "reader", base)
