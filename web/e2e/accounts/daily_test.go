@@ -1,0 +1,118 @@
+package accounts
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"parlour/web/e2e"
+)
+
+// TestDailyPage plays today's daily Quizl in the browser as a guest: the
+// home page's entry, the daily page's play button, the table, then back
+// on the daily page the result, the share text with no letter of the
+// grid, the copy button, the streak and the leaderboards; a second
+// attempt is refused with the first result.
+func TestDailyPage(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	p.Open("/")
+	p.Wait("the home page's daily entry", `!!document.querySelector("#home-daily-quizl")`)
+	p.Click("#home-daily-quizl")
+	p.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	if got := p.Text("#daily-streak"); got != "Your streak: 0 days" {
+		t.Errorf("the streak reads %q", got)
+	}
+	p.Accessible("the daily page before playing")
+	p.Click("#daily-play")
+	p.Wait("the daily table", `location.pathname.startsWith("/t/") && !!document.querySelector(".quizl, #board, main h1")`)
+	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	for _, m := range []string{"50", "51", "resign"} {
+		if st, b := e2e.API(t, base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": m}); st != 200 {
+			t.Fatalf("move %s: %d %s", m, st, b)
+		}
+	}
+	var rec struct {
+		Setup map[string]struct{ Grid []string } `json:"setup"`
+	}
+	if st, b := e2e.API(t, base, "GET", "/tables/"+id+"/record", tok, nil); st == 200 {
+		json.Unmarshal(b, &rec)
+	}
+	p.Wait("the end screen's way back", `!!document.querySelector("#daily-back")`)
+	p.Click("#daily-back")
+	p.Wait("the result", `!!document.querySelector("#daily-share")`)
+	share := p.Text("#daily-share")
+	if !strings.Contains(share, "not solved: 2 calls, 0 wrong announcements") || !strings.Contains(share, "■■□□□") {
+		t.Errorf("the share text:\n%s", share)
+	}
+	for _, s := range rec.Setup {
+		for _, row := range s.Grid {
+			if strings.Contains(share, row) {
+				t.Errorf("the share text holds the grid's row %s", row)
+			}
+		}
+	}
+	if got := p.Text("#daily-result"); !strings.Contains(got, "not ranked") {
+		t.Errorf("a guest's result reads %q", got)
+	}
+	if n := e2e.Eval[int](p, `document.querySelectorAll("#daily-copy").length`); n != 1 {
+		t.Errorf("%d copy buttons", n)
+	}
+	p.Wait("the leaderboards", `document.querySelectorAll("#daily-board h2, #daily-yesterday h2").length === 2`)
+	p.Accessible("the daily page with a result")
+	p.Shot("daily-quizl")
+	if st, b := e2e.API(t, base, "POST", "/daily/quizl", e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.identity")).token`), nil); st != 409 || !strings.Contains(string(b), `"moves":2`) {
+		t.Errorf("a second attempt: %d %s", st, b)
+	}
+}
+
+// TestDailyAccount plays today's daily Salvo signed in: the attempt is
+// ranked on today's leaderboard, and the page lists the account's daily
+// history (the section the profile page shows too).
+func TestDailyAccount(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	p.Open("/daily")
+	p.Wait("the daily puzzles", `!!document.querySelector("#daily-salvo")`)
+	if st := e2e.Eval[int](p, `fetch("/api/v1/accounts", {method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
+		body: JSON.stringify({name: "Ann", password: "correct horse battery"})}).then(r => r.status)`); st != 201 {
+		t.Fatalf("sign up: %d", st)
+	}
+	p.Click("#daily-salvo")
+	p.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	p.Click("#daily-play")
+	p.Wait("the daily table", `location.pathname.startsWith("/t/")`)
+	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	for _, m := range []string{"fire A1 C3 E5 G7 I9", "fire B2 D4 F6 H8 J10", "resign"} {
+		if st, b := e2e.API(t, base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": m}); st != 200 {
+			t.Fatalf("move %s: %d %s", m, st, b)
+		}
+	}
+	p.Wait("the end screen's way back", `!!document.querySelector("#daily-back")`)
+	p.Click("#daily-back")
+	p.Wait("the result", `!!document.querySelector("#daily-share") && !!document.querySelector("#daily-board table") && !!document.querySelector(".daily-streak[data-game=salvo]")`)
+	if got := p.Text("#daily-share"); !strings.Contains(got, "not solved: 2 salvos, 0 wrong outlines") || strings.Count(got, "■") != 10 {
+		t.Errorf("the share text:\n%s", got)
+	}
+	if got := p.Text("#daily-board"); !strings.Contains(got, "Ann") {
+		t.Errorf("today's leaderboard: %q", got)
+	}
+	if got := p.Text(".daily-streak[data-game=salvo]"); got != "Streak 0 · longest 0 · solved 0 of 1" {
+		t.Errorf("the daily history's streak: %q", got)
+	}
+	p.Accessible("the daily page signed in")
+	p.Shot("daily-salvo")
+
+	// The profile shows the same daily history.
+	p.Open("/players/Ann")
+	p.Wait("the profile's daily section", `!!document.querySelector("#daily-profile .daily-streak[data-game=salvo]")`)
+	if got := p.Text("#daily-profile .daily-streak[data-game=salvo]"); got != "Streak 0 · longest 0 · solved 0 of 1" {
+		t.Errorf("the profile's daily streak: %q", got)
+	}
+}

@@ -1,0 +1,92 @@
+package accounts
+
+import (
+	"io"
+	"net"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"parlour/server"
+	"parlour/server/mail"
+	"parlour/web/e2e"
+)
+
+// smtpBox is a real SMTP server (github.com/emersion/go-smtp) on
+// loopback that hands each message's raw text to the test.
+type smtpBox struct{ got chan string }
+
+func (b *smtpBox) NewSession(*smtp.Conn) (smtp.Session, error) { return boxSession{b}, nil }
+
+type boxSession struct{ b *smtpBox }
+
+func (boxSession) Reset() {}
+
+func (boxSession) Logout() error { return nil }
+
+func (boxSession) Mail(string, *smtp.MailOptions) error { return nil }
+
+func (boxSession) Rcpt(string, *smtp.RcptOptions) error { return nil }
+
+func (s boxSession) Data(r io.Reader) error {
+	b, err := io.ReadAll(r)
+	s.b.got <- string(b)
+	return err
+}
+
+// TestAccountEmail gives an address on the account page, follows the
+// confirmation link a real SMTP server received, sees the address
+// confirmed, and removes it.
+func TestAccountEmail(t *testing.T) {
+	t.Parallel()
+	box := &smtpBox{got: make(chan string, 10)}
+	srv := smtp.NewServer(box)
+	srv.Domain = "localhost"
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	cfg, err := mail.ParseSMTP("smtp://" + ln.Addr().String() + "?from=parlour@example.org")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := e2e.NewConfiguredServer(t, func(c *server.Config) { c.SMTP = cfg })
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", s.Base)
+	ann.SignUp("Ann", "correct horse battery")
+	ann.Open("/account")
+	ann.Wait("the e-mail form", `(document.querySelector("#email-form")||{hidden: true}).hidden === false && document.querySelector("#email-status").textContent.includes("No address")`)
+	ann.Click("#email-game-end") // off: only moves and challenges
+	ann.TypeIn("#email-address", "ann@example.org")
+	ann.Click("#email-form button[type=submit]")
+	ann.Wait("pending", `document.querySelector("#email-status").textContent.includes("waits for confirmation")`)
+	ann.Accessible("the e-mail section")
+	ann.Shot("account-email-pending")
+
+	var raw string
+	select {
+	case raw = <-box.got:
+	case <-time.After(time.Minute):
+		t.Fatal("no confirmation mail reached the SMTP server")
+	}
+	raw = strings.ReplaceAll(raw, "=\r\n", "") // quoted-printable soft breaks
+	link := regexp.MustCompile(`/api/v1/email/verify\?token=3D([A-Za-z0-9_-]+)|/api/v1/email/verify\?token=([A-Za-z0-9_-]+)`).FindStringSubmatch(raw)
+	if link == nil {
+		t.Fatalf("no confirmation link in the mail:\n%s", raw)
+	}
+	token := link[1] + link[2]
+	ann.Open("/api/v1/email/verify?token=" + token)
+	ann.Wait("the confirmation page", `document.body.textContent.includes("ann@example.org is confirmed")`)
+	ann.Open("/account")
+	ann.Wait("confirmed", `(document.querySelector("#email-status")||{textContent: ""}).textContent.includes("is confirmed")`)
+	if got := e2e.Eval[bool](ann, `document.querySelector("#email-your-move").checked && !document.querySelector("#email-game-end").checked && document.querySelector("#email-challenge").checked`); !got {
+		t.Fatal("the kinds chosen did not come back as chosen")
+	}
+	ann.Click("#email-remove")
+	ann.Wait("removed", `document.querySelector("#email-status").textContent.includes("No address") && document.querySelector("#email-remove").hidden`)
+}

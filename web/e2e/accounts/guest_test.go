@@ -1,0 +1,56 @@
+package accounts
+
+import (
+	"strings"
+	"testing"
+
+	"parlour/web/e2e"
+)
+
+// TestGuestMark: a guest's name is marked as a guest's wherever others see
+// it (the lobby, the seats, the chat), an account's is not; and a guest
+// who types an account's name, or a look-alike of it, is refused in
+// place with the reason.
+func TestGuestMark(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ben.SignUp("Ben", "correct horse battery")
+	ann.CreateTable("nymphabet", "A friend")
+	link := ann.InviteLink()
+
+	ben.Open("/lobby")
+	ben.Wait("Ann's table in the lobby", `document.querySelector("#main table") && document.querySelector("#main table").textContent.includes("Ann (guest), open seat")`)
+
+	// A guest may not sit as Ben, or as a look-alike of him.
+	cat := e2e.NewPlayer(t, b, "B3N", base)
+	cat.Open(strings.TrimPrefix(link, base))
+	cat.Wait("the join form", `!!document.querySelector("#join-name")`)
+	cat.TypeIn("#join-name", "B3N")
+	cat.Click("#main form button[type=submit]")
+	cat.Wait("the refusal", `document.querySelector("#main form .error").textContent !== ""`)
+	if got := cat.Text("#main form .error"); !strings.Contains(got, `"B3N" looks like "Ben", the name of a player with an account`) {
+		t.Errorf("a guest as B3N: the form says %q", got)
+	}
+
+	ben.Join(link)
+	ben.WaitTurn(false)
+	ben.Wait("Ann marked a guest", `(document.querySelector("#players li[data-seat='0'] .guest-mark") || {}).textContent === " (guest)"`)
+	if e2e.Eval[bool](ben, `!!document.querySelector("#players li[data-seat='1'] .guest-mark")`) {
+		t.Errorf("Ben, an account, is marked a guest: %q", ben.Text("#players"))
+	}
+	ann.Wait("Ann sees the mark too", `!!document.querySelector("#players li[data-seat='0'] .guest-mark") && !document.querySelector("#players li[data-seat='1'] .guest-mark")`)
+
+	ann.TypeIn("#chat-text", "hello Ben")
+	ann.Click("#chat-send")
+	ben.TypeIn("#chat-text", "hello Ann")
+	ben.Click("#chat-send")
+	ben.Wait("both lines", `document.querySelectorAll("#chat-log li[data-seq]").length === 2`)
+	if got := e2e.Eval[[]string](ben, `[...document.querySelectorAll("#chat-log li[data-seq]")].map(l => l.textContent)`); len(got) != 2 || got[0] != "Ann (guest): hello Ben" || got[1] != "Ben: hello Ann" {
+		t.Errorf("the chat reads %q", got)
+	}
+	ben.Shot("guest-mark")
+	ben.Accessible("the table with a guest")
+}

@@ -1,0 +1,12 @@
+// Package accounts tests players' accounts in real Chromium (web/e2e):
+// signing up, rated games and ratings, settings, keys and mail, guests,
+// follows and blocks, moderation, turn notices and the daily puzzles.
+package accounts
+
+import (
+	"testing"
+
+	"parlour/web/e2e"
+)
+
+func TestMain(m *testing.M) { e2e.Main(m) }

@@ -1,0 +1,99 @@
+package accounts
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/server/moderation"
+	"parlour/store/sqlite"
+	"parlour/web/e2e"
+)
+
+// grantModerator gives name the moderator role straight in the server's
+// data, as parlour admin grant does on the server's machine.
+func grantModerator(t *testing.T, s *e2e.TestServer, name string) {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), s.DB, sqlite.Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if _, err := moderation.Grant(context.Background(), st, name, true, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReportReachesModerator: Ann reports Ben from his profile (a report
+// the server refuses shows its words in place) and from their table's
+// chat, the reports reach the queue on Mo's moderators' page, and Mo
+// closes one; Ben, who is no
+// moderator, gets no queue and no link to it.
+func TestReportReachesModerator(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	ann, ben, mo := e2e.NewPlayer(t, b, "Ann", s.Base), e2e.NewPlayer(t, b, "Ben", s.Base), e2e.NewPlayer(t, b, "Mo", s.Base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	mo.SignUp("Moe", "a moderate passphrase")
+	grantModerator(t, s, "moe")
+
+	ann.Open("/players/Ben")
+	ann.Wait("the report button", `!!document.querySelector("#report-open")`)
+	ann.Click("#report-open")
+	ann.Wait("the report form", `!!document.querySelector("#report-form #report-reason")`)
+	ann.AccessibleThemes("the report form")
+	ann.Labelled("the report form")
+	// "Something else" without a word: the server's refusal, in place.
+	e2e.Eval[bool](ann, `(s => { s.value = "other"; return true; })(document.querySelector("#report-reason"))`)
+	ann.Click("#report-send")
+	ann.Wait("the refusal", `document.querySelector("#report-error").textContent.includes("a few words")`)
+	e2e.Eval[bool](ann, `(s => { s.value = "chat"; return true; })(document.querySelector("#report-reason"))`)
+	ann.TypeIn("#report-text", "insults in every game")
+	ann.Click("#report-send")
+	ann.Wait("the form gone once sent", `!document.querySelector("#report-form")`)
+
+	// From a table's chat: the accounts at the table other than herself.
+	ann.Open("/new/nymphabet")
+	ann.Wait("the new table form", `!!document.querySelector("form button[type=submit]")`)
+	ann.ClickText("#main form button", "A friend")
+	ann.Click("form button[type=submit]")
+	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	ben.Join(ann.InviteLink())
+	ann.WaitTurn(true)
+	ann.Wait("the chat's report button", `!!document.querySelector("#chat #report-open")`)
+	ann.Click("#chat #report-open")
+	ann.Wait("the report form in the chat", `!!document.querySelector("#chat-report #report-form #report-reason")`)
+	if got := e2e.Eval[string](ann, `document.querySelector("#report-name").value + " / " + document.querySelector("#report-title").textContent`); got != "Ben / Report Ben" {
+		t.Errorf("the chat's report is about %q, want Ben alone", got)
+	}
+	ann.Labelled("the chat's report form")
+	e2e.Eval[bool](ann, `(s => { s.value = "cheating"; return true; })(document.querySelector("#report-reason"))`)
+	ann.Click("#report-send")
+	ann.Wait("the chat's form gone once sent", `!document.querySelector("#report-form")`)
+
+	mo.Open("/moderation")
+	mo.Wait("the report in the queue", `[...document.querySelectorAll("#reports tr[data-report]")].some(tr => tr.textContent.includes("Ben") && tr.textContent.includes("insults in every game") && tr.textContent.includes("Abuse in chat") && tr.textContent.includes("Ann"))`)
+	mo.Wait("the chat's report in the queue", `[...document.querySelectorAll("#reports tr[data-report]")].some(tr => tr.textContent.includes("Cheating") && tr.querySelector("a[href^='/t/']"))`)
+	if got := mo.Text("#queue-count"); got != "2 open reports." {
+		t.Errorf("the queue counts %q", got)
+	}
+	mo.Wait("the header's link for moderators", `!!document.querySelector("#moderation-link")`)
+	mo.Shot("moderation-queue")
+	mo.AccessibleThemes("the moderators' page")
+	mo.Labelled("the moderators' page")
+	mo.Click("#reports tr.open .report-close")
+	mo.Wait("the report closed", `document.querySelector("#queue-count").textContent === "1 open report." && [...document.querySelectorAll("#reports tr.closed")].some(tr => tr.textContent.includes("closed by Moe"))`)
+	mo.Wait("the log's line", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe closed a report about Ben")`)
+
+	ben.Open("/moderation")
+	ben.Wait("the refusal", `!!document.querySelector("#moderation-denied")`)
+	if e2e.Eval[bool](ben, `!!document.querySelector("#moderation-link") || !!document.querySelector("#reports")`) {
+		t.Error("Ben, no moderator, sees the moderators' link or queue")
+	}
+	if strings.Contains(ben.Text("main"), "insults") {
+		t.Error("Ben sees the report")
+	}
+}

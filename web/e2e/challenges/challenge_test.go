@@ -1,0 +1,337 @@
+package challenges
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"parlour/web/e2e"
+)
+
+// TestChallenges: two accounts in two browsers. Ann sees Ben in the
+// lobby's list of players online; a challenge to herself and to nobody is
+// refused in place in the server's words, and so is a rated one with a
+// rule that changes the game (Salvo with diagonal ships); she challenges Ben to Nymphabet
+// from his profile, Ben's page shows it at once, he accepts, and both land
+// at the same table and play a word. A second challenge Ben declines says
+// "declined" on Ann's page; a third Ann withdraws, and Ben reads that.
+// Ben hides in his settings, and the lobby counts him without naming him.
+func TestChallenges(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+
+	// Who is online: Ben holds the player stream open, so he is listed.
+	ann.Open("/lobby")
+	ann.Wait("Ben in the online list", `[...document.querySelectorAll("#online-list a")].some(a => a.textContent === "Ben")`)
+	if got := ann.Text("#online-count"); !strings.HasPrefix(got, "2 players online") {
+		t.Errorf("the lobby counts %q, want 2 players online", got)
+	}
+	ann.Shot("lobby-online")
+	for _, dark := range []bool{false, true} {
+		ann.Theme(dark)
+		ann.Accessible(fmt.Sprintf("the lobby with players online (dark %v)", dark))
+	}
+	ann.Theme(false)
+	ann.Labelled("the lobby")
+
+	// Refusals, in place, in the server's words.
+	ann.SendChallenge(`#lobby-players .row .challenge-open`, "ann")
+	ann.Wait("the refusal of a challenge to herself", `document.querySelector("#challenge-error").textContent !== ""`)
+	t.Logf("a challenge to yourself: %s", ann.Text("#challenge-error"))
+	ann.TypeIn("#challenge-to", "Zed")
+	ann.Click("#challenge-send")
+	ann.Wait("the refusal of a challenge to nobody", `document.querySelector("#challenge-error").textContent.includes("Zed")`)
+	t.Logf("a challenge to nobody: %s", ann.Text("#challenge-error"))
+	// Rated with a rule that changes the game.
+	ann.TypeIn("#challenge-to", "Ben")
+	e2e.Eval[bool](ann, `(s => { s.value = "salvo"; s.dispatchEvent(new Event("change")); return true; })(document.querySelector("#challenge-game"))`)
+	ann.Click("#opt-diagonal_ships")
+	ann.Click("#challenge-rated")
+	ann.Click("#challenge-send")
+	ann.Wait("the refusal of a rated game with changed rules", `document.querySelector("#challenge-error").textContent.includes("rated")`)
+	t.Logf("rated with changed rules: %s", ann.Text("#challenge-error"))
+	if n := e2e.Eval[int](ann, `document.querySelectorAll(".banner.challenge").length`); n != 0 {
+		t.Errorf("refused challenges left %d banners", n)
+	}
+	for _, dark := range []bool{false, true} {
+		ann.Theme(dark)
+		ann.Accessible(fmt.Sprintf("the challenge form with a refusal (dark %v)", dark))
+	}
+	ann.Theme(false)
+	ann.Labelled("the challenge form")
+
+	// The challenge from Ben's profile; Ben is on his own profile page.
+	ann.Open("/players/Ben")
+	ann.Wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.SendChallenge("#profile-actions .challenge-open", "")
+	ann.Wait("Ann's waiting banner", `!!document.querySelector(".banner.challenge[data-dir=out]")`)
+	ben.Wait("the challenge at once", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	if got := ben.Text(".banner.challenge[data-dir=in]"); !strings.Contains(got, "Ann challenges you to Nymphabet") {
+		t.Errorf("Ben's banner reads %q", got)
+	}
+	ben.ShotView("challenge-incoming")
+	for _, dark := range []bool{false, true} {
+		ben.Theme(dark)
+		ben.Accessible(fmt.Sprintf("the incoming challenge (dark %v)", dark))
+	}
+	ben.Theme(false)
+	ben.Click(".banner.challenge[data-dir=in] .challenge-accept")
+	ben.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	id := e2e.Eval[string](ben, `location.pathname`)
+	if got := e2e.Eval[string](ann, `location.pathname`); got != id {
+		t.Fatalf("Ann is at %s, Ben at %s", got, id)
+	}
+	// Both are seated: one of them moves, the other sees the word.
+	ann.Wait("a seat", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	mover, other := ann, ben
+	if e2e.Eval[string](ann, `document.querySelector("#turn").dataset.mine`) != "1" {
+		mover, other = ben, ann
+	}
+	mover.WaitTurn(true)
+	other.WaitTurn(false)
+	mover.TypeIn("#n-word", "abdicate")
+	mover.Click("#n-controls button[type=submit]")
+	other.Wait("the word on the other screen", `document.querySelectorAll(".nwords li").length === 1`)
+	other.WaitTurn(true)
+
+	// A second challenge, declined: Ann's page says so. Ben is at the
+	// table, and the banner shows there too.
+	ann.Open("/players/Ben")
+	ann.Wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.SendChallenge("#profile-actions .challenge-open", "")
+	ben.Wait("the second challenge", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-decline")`)
+	ben.Click(".banner.challenge[data-dir=in] .challenge-decline")
+	ann.Wait("the decline", `!!document.querySelector(".banner.challenge[data-status=declined]")`)
+	if got := ann.Text(".banner.challenge[data-status=declined]"); !strings.Contains(got, "Ben declined your Nymphabet challenge") {
+		t.Errorf("Ann's page says %q after the decline", got)
+	}
+	ben.Wait("the declined banner put away", `document.querySelectorAll(".banner.challenge").length === 0`)
+	ann.Click(".banner.challenge[data-status=declined] .challenge-dismiss")
+
+	// A third, withdrawn by Ann: Ben reads that she withdrew it. Ben
+	// turned desktop notifications on and looks at another tab: the
+	// challenge raises one.
+	c := chromedp.FromContext(ben.Ctx)
+	if _, err := chromedp.CallBrowser(ben.Ctx, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted,
+		Origin: base, BrowserContextID: c.BrowserContextID,
+	}); err != nil {
+		t.Fatalf("granting notifications: %v", err)
+	}
+	e2e.Eval[bool](ben, `(() => {
+		localStorage.setItem("parlour.notify.desktop", "1");
+		const Real = window.Notification;
+		window.__notes = [];
+		window.Notification = class extends Real { constructor(title, o) { super(title, o); window.__notes.push({ title, body: o && o.body }); } };
+		Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+		return true;
+	})()`)
+	ann.Click("#challenge-send")
+	ben.Wait("the third challenge", `!!document.querySelector(".banner.challenge[data-dir=in]")`)
+	ben.Wait("the notification", `window.__notes.length === 1`)
+	if note := e2e.Eval[map[string]string](ben, `window.__notes[0]`); note["title"] != "A challenge" || !strings.Contains(note["body"], "Ann challenges you to Nymphabet") {
+		t.Errorf("the notification says %v", note)
+	}
+	ann.Wait("the withdraw button", `!!document.querySelector(".banner.challenge[data-dir=out] .challenge-withdraw")`)
+	ann.Click(".banner.challenge[data-dir=out] .challenge-withdraw")
+	ben.Wait("the withdrawal", `!!document.querySelector(".banner.challenge[data-status=canceled]")`)
+	if got := ben.Text(".banner.challenge[data-status=canceled]"); !strings.Contains(got, "Ann withdrew") {
+		t.Errorf("Ben's page says %q after the withdrawal", got)
+	}
+	ann.Wait("Ann's own words", `(document.querySelector(".banner.challenge[data-status=canceled]")||{}).textContent?.includes("You withdrew")`)
+
+	// An expired challenge, as the stream says it (the server's expiry
+	// itself takes 10 minutes and is tested in package server): in words.
+	got := e2e.Eval[string](ann, `import("/static/js/stream.js").then(m => {
+		m.handle({type: "challengeCanceled", challenge: {id: "exp1", from: "Ann", to: "Ben", game: "salvo", status: "expired"}});
+		return document.querySelector('.banner.challenge[data-challenge="exp1"]').textContent;
+	})`)
+	if !strings.Contains(got, "Your Salvo challenge to Ben expired") {
+		t.Errorf("an expired challenge reads %q", got)
+	}
+	// A challenge's rules, as a banner says them: in words, only those
+	// that differ from the game's defaults, the clock as a time a turn.
+	got = e2e.Eval[string](ann, `import("/static/js/stream.js").then(async m => {
+		m.handle({type: "challenge", challenge: {id: "rules1", from: "Ann", to: "Ben", game: "salvo", rules: {clock: 60, placement: "free", diagonal_ships: false}, status: "open"}});
+		for (let i = 0; i < 200; i++) {
+			const p = document.querySelector('.banner.challenge[data-challenge="rules1"] .challenge-rules');
+			if (p && !p.hidden) return p.textContent;
+			await new Promise(r => setTimeout(r, 20));
+		}
+		return "no rules shown";
+	})`)
+	if got != "Rules: Clock: 1 minute a turn, Ship placement: free" {
+		t.Errorf("a challenge's rules read %q", got)
+	}
+
+	// Ben hides from the online list in his settings: Ann's lobby still
+	// counts him, without his name.
+	ben.Open("/account")
+	ben.Wait("the settings", `!!document.querySelector("#hide-online") && !document.querySelector("#hide-online").disabled`)
+	ben.Accessible("the account screen with its settings")
+	ben.Click("#hide-online")
+	ben.Wait("hidden", `document.querySelector("#hide-online-help").textContent.startsWith("Hidden")`)
+	ben.Open("/account")
+	ben.Wait("the stored setting", `!!document.querySelector("#hide-online") && !document.querySelector("#hide-online").disabled && document.querySelector("#hide-online").checked`)
+	ann.Open("/lobby")
+	ann.Wait("the online list", `!!document.querySelector("#online-list li")`)
+	if got := ann.Text("#online-list"); strings.Contains(got, "Ben") {
+		t.Errorf("the lobby lists %q with Ben hidden", got)
+	}
+	if got := ann.Text("#online-count"); !strings.HasPrefix(got, "2 players online") {
+		t.Errorf("the lobby counts %q with Ben hidden, want 2 players online", got)
+	}
+}
+
+// TestChallengeStreamReconnects: the server restarts under Ben's open
+// page; the player stream comes back by itself, and a challenge made
+// after the restart shows on his page at once, without a reload.
+func TestChallengeStreamReconnects(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", s.Base)
+	ben := e2e.NewPlayer(t, b, "Ben", s.Base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	// Count the page's requests for the stream from now on.
+	e2e.Eval[bool](ben, `(() => {
+		const real = window.fetch;
+		window.__streams = 0;
+		window.fetch = (u, o) => { if (String(u).endsWith("/api/v1/stream")) window.__streams++; return real(u, o); };
+		return true;
+	})()`)
+	s.Restart(func() {})
+	// A restart and the page's backoff (1 s, doubling) can take longer
+	// than a wait for a page on a loaded machine.
+	ben.WaitLong("the stream opened again", `window.__streams >= 1`)
+	ann.Open("/players/Ben")
+	ann.Wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.SendChallenge("#profile-actions .challenge-open", "")
+	ben.Wait("the challenge after the restart", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	if !strings.HasPrefix(e2e.Eval[string](ben, `location.pathname`), "/players/Ben") {
+		t.Errorf("Ben's page moved to %s", e2e.Eval[string](ben, `location.pathname`))
+	}
+}
+
+// TestChallengeStreamAfterAFailedLoad: the script that holds the player
+// stream is loaded at sign-up; when that load fails (the network or the
+// server blinking just then), the page tries again by itself and the
+// stream opens, rather than staying shut until a reload.
+func TestChallengeStreamAfterAFailedLoad(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	ben := e2e.NewPlayer(t, b, "Ben", s.Base)
+	block := func(on bool) {
+		t.Helper()
+		if _, err := chromedp.Call(ben.Ctx, network.SetBlockedURLs, network.SetBlockedURLsParams{
+			URLPatterns: []*network.BlockPattern{{URLPattern: s.Base + "/static/js/stream.js", Block: on}},
+		}); err != nil {
+			t.Fatalf("blocking stream.js (%v): %v", on, err)
+		}
+	}
+	ben.Open("/account")
+	ben.Wait("the sign-up form", `!!document.querySelector("#signup-name")`)
+	e2e.Eval[bool](ben, `(() => {
+		const real = window.fetch;
+		window.__streams = 0;
+		window.fetch = (u, o) => { if (String(u).endsWith("/api/v1/stream")) window.__streams++; return real(u, o); };
+		return true;
+	})()`)
+	block(true)
+	ben.TypeIn("#signup-name", "Ben")
+	ben.TypeIn("#signup-password", "another fine phrase")
+	ben.Click("#signup button[type=submit]")
+	ben.Wait("the new profile", `(document.querySelector("#profile-name")||{}).textContent === "Ben"`)
+	time.Sleep(1500 * time.Millisecond)
+	if n := e2e.Eval[int](ben, `window.__streams`); n != 0 {
+		t.Fatalf("the stream opened %d times with its script blocked", n)
+	}
+	block(false)
+	ben.Wait("the stream opened after the failed load", `window.__streams >= 1`)
+}
+
+// TestChallengeManyTabs: Ben has his finished table open and six more
+// pages of Parlour beside it. A browser opens at most six connections to a
+// host, and a player stream never ends: one stream a page left none for
+// anything else, so that the pages hung and a challenge never came. The
+// pages share one stream, so each loads, and Ann's challenge shows on
+// every one at once. Sending it again says that it is already waiting.
+func TestChallengeManyTabs(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+
+	// A game that ends: Ann challenges, Ben accepts, one resigns.
+	ann.Open("/players/Ben")
+	ann.Wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.SendChallenge("#profile-actions .challenge-open", "")
+	ben.Wait("the challenge", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	ben.Click(".banner.challenge[data-dir=in] .challenge-accept")
+	ben.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	table := e2e.Eval[string](ben, `location.pathname`)
+	ann.Wait("the table", `location.pathname === "`+table+`"`)
+	// Whoever is to move resigns.
+	ann.Wait("a seat", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	resigner := ann
+	if e2e.Eval[string](ann, `document.querySelector("#turn").dataset.mine`) != "1" {
+		resigner = ben
+	}
+	resign := `fetch("/api/v1/tables/` + strings.TrimPrefix(table, "/t/") + `/moves", {method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"}, body: JSON.stringify({move: "resign"})}).then(r => r.text().then(b => r.status + " " + b))`
+	if got := e2e.Eval[string](resigner, resign); !strings.HasPrefix(got, "200") {
+		t.Fatalf("%s resigns: %s", resigner.Name, got)
+	}
+	ben.Wait("the finished table", `document.querySelector("#turn").textContent === "Game over"`)
+
+	// Six more pages beside it, the last the finished table again:
+	// windows Ben's page opens (as a click on a link to a new tab would),
+	// which share the browser's connections as tabs do.
+	e2e.Eval[bool](ben, `(window.__tabs = [], true)`)
+	for _, path := range []string{"/lobby", "/lobby", "/leaderboards", "/daily", "/players/Ann", table} {
+		// One window a click, as a browser allows.
+		opened, err := chromedp.Run(ben.Ctx, chromedp.Evaluate[bool](`(w => (window.__tabs.push(w), !!w))(window.open("`+path+`", "_blank"))`,
+			func(p *runtime.EvaluateParams) { yes := true; p.UserGesture = &yes }))
+		if err != nil || !opened {
+			t.Fatalf("opening %s beside the table: %v, %v", path, opened, err)
+		}
+	}
+	const frames = `window.__tabs.map(w => w.document)`
+	ben.Wait("six pages loaded", frames+`.every(d => d && d.readyState === "complete" && d.querySelector("#main h1"))`)
+
+	ann.Open("/players/Ben")
+	ann.Wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.SendChallenge("#profile-actions .challenge-open", "")
+	ann.Wait("Ann's waiting banner", `!!document.querySelector(".banner.challenge[data-dir=out]")`)
+	ben.Wait("the challenge on his page", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	ben.Wait("the challenge on every other page", frames+`.every(d => !!d.querySelector(".banner.challenge[data-dir=in] .challenge-accept"))`)
+	if n := e2e.Eval[int](ben, frames+`.filter(d => d.querySelectorAll(".banner.challenge[data-dir=in]").length !== 1).length`); n != 0 {
+		t.Errorf("%d pages show the challenge more than once", n)
+	}
+
+	// The same again: refused, in words, and no second banner anywhere.
+	ann.Click("#challenge-send")
+	ann.Wait("the refusal", `document.querySelector("#challenge-error").textContent !== ""`)
+	if got := ann.Text("#challenge-error"); !strings.Contains(got, "already challenged Ben to Nymphabet") {
+		t.Errorf("the same challenge again says %q", got)
+	}
+	if n := e2e.Eval[int](ann, `document.querySelectorAll(".banner.challenge[data-dir=out]").length`); n != 1 {
+		t.Errorf("Ann's page shows %d challenges waiting, want 1", n)
+	}
+}

@@ -1,0 +1,123 @@
+package challenges
+
+import (
+	"strings"
+	"testing"
+
+	"parlour/web/e2e"
+)
+
+// TestQuickSeek: players in separate browsers pair by quick seek. Ann and
+// Ben, signed in, each press Nymphabet's "Quick rated game": Ann's page
+// waits under a banner, Ben's press pairs them, and both land at the same
+// rated table. Gus, a guest, presses Salvo's "Quick game"; Ben finds the
+// seek in the lobby and accepts it, and both land at the same casual
+// table. A seek cancelled from its banner leaves the lobby's list.
+func TestQuickSeek(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	gus := e2e.NewPlayer(t, b, "Gus", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+
+	// Rated: both press the same one-click button.
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Open("/")
+		p.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=nymphabet][data-rated=true]")`)
+	}
+	ann.Click(".quick-seek[data-game=nymphabet][data-rated=true]")
+	ann.Wait("Ann's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	if got := ann.Text(".banner.seek"); !strings.Contains(got, "Looking for an opponent for a rated Nymphabet (standard) game, 2 minutes a turn") {
+		t.Errorf("Ann's banner reads %q", got)
+	}
+	ann.ShotView("seek-waiting")
+	ann.AccessibleThemes("the seek banner")
+	ben.Click(".quick-seek[data-game=nymphabet][data-rated=true]")
+	ben.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	id := e2e.Eval[string](ben, `location.pathname`)
+	if got := e2e.Eval[string](ann, `location.pathname`); got != id {
+		t.Fatalf("Ann is at %s, Ben at %s", got, id)
+	}
+	if !e2e.Eval[bool](ann, `fetch("/api/v1`+strings.Replace(id, "/t/", "/tables/", 1)+`").then(r => r.json()).then(v => v.table ? v.table.rated : v.rated)`) {
+		t.Errorf("the table of the rated seeks is not rated")
+	}
+	if n := e2e.Eval[int](ann, `document.querySelectorAll(".banner.seek").length`); n != 0 {
+		t.Errorf("Ann's seek banner stays after the pairing (%d)", n)
+	}
+	// Both are seated: one of them moves, the other sees the word.
+	ann.Wait("a seat", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	mover, other := ann, ben
+	if e2e.Eval[string](ann, `document.querySelector("#turn").dataset.mine`) != "1" {
+		mover, other = ben, ann
+	}
+	mover.WaitTurn(true)
+	mover.TypeIn("#n-word", "abdicate")
+	mover.Click("#n-controls button[type=submit]")
+	other.Wait("the word on the other screen", `document.querySelectorAll(".nwords li").length === 1`)
+
+	// Casual: a guest's seek, accepted from the lobby.
+	gus.Open("/")
+	gus.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=salvo][data-rated=false]")`)
+	if n := e2e.Eval[int](gus, `document.querySelectorAll(".quick-seek[data-rated=true]").length`); n != 0 {
+		t.Errorf("a guest is offered %d rated quick games", n)
+	}
+	gus.Click(".quick-seek[data-game=salvo][data-rated=false]")
+	gus.Wait("Gus's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	ben.Open("/lobby")
+	ben.Wait("Gus's seek in the lobby", `!!document.querySelector("#lobby-seeks .seek-accept")`)
+	if got := ben.Text("#lobby-seeks"); !strings.Contains(got, "wants a casual Salvo game, 2 minutes a turn") {
+		t.Errorf("the lobby reads %q", got)
+	}
+	ben.Shot("lobby-seeks")
+	ben.AccessibleThemes("the lobby with a seek")
+	ben.Click("#lobby-seeks .seek-accept")
+	ben.Wait("the Salvo table", `location.pathname.startsWith("/t/") && location.pathname !== `+jsString(id))
+	gus.Wait("the Salvo table", `location.pathname.startsWith("/t/")`)
+	sid := e2e.Eval[string](ben, `location.pathname`)
+	if got := e2e.Eval[string](gus, `location.pathname`); got != sid {
+		t.Fatalf("Gus is at %s, Ben at %s", got, sid)
+	}
+	if e2e.Eval[bool](gus, `fetch("/api/v1`+strings.Replace(sid, "/t/", "/tables/", 1)+`").then(r => r.json()).then(v => !!(v.table ? v.table.rated : v.rated))`) {
+		t.Errorf("the guest's table is rated")
+	}
+
+	// A seek cancelled from its banner leaves the list.
+	ann.Open("/")
+	ann.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=quizl]")`)
+	ann.Click(".quick-seek[data-game=quizl][data-rated=false]")
+	ann.Wait("Ann's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	ann.Click(".banner.seek .seek-cancel")
+	ann.Wait("the banner gone", `document.querySelectorAll(".banner.seek").length === 0`)
+	if n := e2e.Eval[int](ann, `fetch("/api/v1/seeks").then(r => r.json()).then(l => l.seeks.length)`); n != 0 {
+		t.Errorf("%d seeks listed after the cancel", n)
+	}
+
+	// After a wait with nobody, the banner offers the computer at Ann's
+	// level (medium: she is new to Quizl); she plays it while her seek
+	// waits on, and cancels it from the table's page.
+	ann.Click(".quick-seek[data-game=quizl][data-rated=false]")
+	ann.Wait("Ann's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	ann.WaitLong("the offer of the computer", `!!document.querySelector(".banner.seek .seek-computer")`)
+	if got := ann.Text(".banner.seek .seek-offer"); !strings.Contains(got, "No one yet: play the computer at your level while you wait?") {
+		t.Errorf("the offer reads %q", got)
+	}
+	ann.AccessibleThemes("the offer of the computer")
+	ann.Click(".banner.seek .seek-computer")
+	ann.Wait("the table against the computer", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	cid := e2e.Eval[string](ann, `location.pathname`)
+	if got := e2e.Eval[string](ann, `fetch("/api/v1`+strings.Replace(cid, "/t/", "/tables/", 1)+`").then(r => r.json()).then(v => (v.table || v).seats.map(s => s.kind === "computer" ? s.level : s.name).join(","))`); !strings.Contains(got, "medium") {
+		t.Errorf("the computer's seat: %s", got)
+	}
+	if n := e2e.Eval[int](ann, `fetch("/api/v1/seeks").then(r => r.json()).then(l => l.seeks.length)`); n != 1 {
+		t.Errorf("%d seeks listed while Ann plays the computer, want hers", n)
+	}
+	ann.Click(".banner.seek .seek-cancel")
+	ann.Wait("the banner gone", `document.querySelectorAll(".banner.seek").length === 0`)
+}
+
+// jsString quotes s as a JavaScript string.
+func jsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

@@ -1,0 +1,528 @@
+package challenges
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/server"
+	"parlour/web/e2e"
+)
+
+// playToResign plays one Nymphabet game of an event to its end: both
+// move once, so that it is no abort, and loser resigns. It answers the
+// table's path.
+func playToResign(t *testing.T, winner, loser *e2e.Player) string {
+	t.Helper()
+	at := e2e.Eval[string](winner, `location.pathname`)
+	if got := e2e.Eval[string](loser, `location.pathname`); got != at {
+		t.Fatalf("%s is at %s, %s at %s: not the same table", winner.Name, at, loser.Name, got)
+	}
+	winner.Wait("a seat", `["0","1"].includes((document.querySelector("#turn")||{dataset:{}}).dataset.mine)`)
+	first, second := winner, loser
+	if e2e.Eval[string](winner, `document.querySelector("#turn").dataset.mine`) != "1" {
+		first, second = loser, winner
+	}
+	first.WaitTurn(true)
+	first.TypeIn("#n-word", "abdicate")
+	first.Click("#n-controls button[type=submit]")
+	second.WaitTurn(true)
+	second.TypeIn("#n-word", "defog")
+	second.Click("#n-controls button[type=submit]")
+	loser.Wait("the Resign button without Abort", `!document.querySelector("#abort") && !!document.querySelector("#resign")`)
+	e2e.Eval[bool](loser, `(window.confirm = () => true, true)`)
+	loser.Click("#resign")
+	for _, p := range []*e2e.Player{winner, loser} {
+		p.Wait("the end of the game", `!!document.querySelector("#game-over")`)
+	}
+	return at
+}
+
+// TestTournamentArena runs a short arena in three browsers. Ann (an
+// account) makes it with a password, after the form shows the server's
+// refusal of an arena too short for its clock; a wrong password is
+// refused in place; Ben (a guest) finds it in the list, marked as
+// needing a password, and joins; Cy watches its page. Ann starts it:
+// both are led to the same table (Ann by her player stream, Ben by the
+// page, which has no stream for a guest), and Cy watches that game from
+// the page. Ben resigns: Cy sees the standings move. The next game comes
+// at once: Ann by the stream's banner on her table's page, Ben by the
+// banner of the page's own asking (a guest has no stream) and by the
+// event page's "your game is ready" link. After the arena's time (the
+// server's clock moved on), the page names its winner, and the winner's
+// profile lists the event. No page ever received the password.
+func TestTournamentArena(t *testing.T) {
+	t.Parallel()
+	clk := &e2e.JumpClock{}
+	srv := e2e.NewConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
+	cy := e2e.NewPlayer(t, b, "Cy", srv.Base)
+	const secret = "Open sesame 42"
+	ann.SignUp("Ann", "correct horse battery")
+
+	// The form: an arena of Nymphabet, refused first for a clock its
+	// length cannot hold.
+	ann.Open("/tournaments")
+	ann.Wait("the form", `!!document.querySelector("#t-create-form") && document.querySelectorAll("#t-game option").length > 0`)
+	ann.Shot("tournaments-empty")
+	ann.AccessibleThemes("the tournaments list")
+	ann.Labelled("the tournaments list")
+	ann.TypeIn("#t-name", "Friday Arena")
+	ann.Pick("#t-game", "nymphabet")
+	ann.Pick("#t-clock", `{"kind":"fischer","initial":900,"increment":10}`)
+	ann.TypeIn("#t-minutes", "1")
+	ann.TypeIn("#t-password", secret)
+	ann.Click("#t-create-form button[type=submit]")
+	ann.Wait("the refusal", `document.querySelector("#t-create-error").textContent !== ""`)
+	if got := ann.Text("#t-create-error"); !strings.Contains(got, "longer than the arena") {
+		t.Errorf("the refusal of a too short arena reads %q", got)
+	}
+	if got := e2e.Eval[string](ann, `location.pathname`); got != "/tournaments" {
+		t.Errorf("a refused event left the list for %s", got)
+	}
+	ann.Pick("#t-clock", `{"kind":"fischer","initial":60,"increment":0}`)
+	ann.TypeIn("#t-minutes", "10")
+	ann.Click("#t-create-form button[type=submit]")
+	ann.Wait("the event's page", `location.pathname.startsWith("/tournaments/") && !!document.querySelector("#t-join")`)
+	page := e2e.Eval[string](ann, `location.pathname`)
+	id := strings.TrimPrefix(page, "/tournaments/")
+	if got := ann.Text("#t-title"); !strings.HasPrefix(got, "Friday Arena") {
+		t.Errorf("the event's title reads %q", got)
+	}
+	if got := ann.Text("#t-terms"); !strings.Contains(got, "Arena · Nymphabet · clock 1+0") || !strings.Contains(got, "10 minutes · 0 players") || !strings.Contains(got, "made by Ann") {
+		t.Errorf("the event's terms read %q", got)
+	}
+	if got := ann.Text("#t-when"); !strings.HasPrefix(got, "Starts in ") {
+		t.Errorf("the countdown reads %q", got)
+	}
+
+	// No password, then a wrong one, are refused in place; the right one
+	// lets Ann in.
+	ann.Click("#t-join")
+	ann.Wait("the missing password", `document.querySelector("#t-error").textContent !== ""`)
+	if got := ann.Text("#t-error"); got != "This event has a password: type it first." {
+		t.Errorf("no password: the page says %q", got)
+	}
+	ann.TypeIn("#t-join-password", "open sesame")
+	ann.Click("#t-join")
+	ann.Wait("the refusal", `document.querySelector("#t-error").textContent !== ""`)
+	if got := ann.Text("#t-error"); !strings.Contains(got, "not the password of Friday Arena") {
+		t.Errorf("a wrong password: the page says %q", got)
+	}
+	ann.TypeIn("#t-join-password", secret)
+	ann.Click("#t-join")
+	ann.Wait("Ann in", `!!document.querySelector("#t-in") && !!document.querySelector("#t-start")`)
+
+	// Ben, a guest, finds it in the list and joins.
+	ben.Open("/")
+	e2e.Eval[bool](ben, `(localStorage.setItem("parlour.name", JSON.stringify("Ben")), true)`)
+	ben.Wait("the home page's events", `!!document.querySelector("#home-events-list a")`)
+	ben.Click("#home-events-all")
+	ben.Wait("the event listed", fmt.Sprintf(`!!document.querySelector('#t-list-created tr[data-event=%q] a')`, id))
+	if got := ben.Text(fmt.Sprintf(`#t-list-created tr[data-event=%q]`, id)); !strings.Contains(got, "password") || !strings.Contains(got, "1+0") || !strings.Contains(got, "starts in") {
+		t.Errorf("the list's line of the event reads %q", got)
+	}
+	ben.Shot("tournaments-list")
+	ben.Click(fmt.Sprintf(`#t-list-created tr[data-event=%q] a`, id))
+	ben.Wait("the event's page", `!!document.querySelector("#t-join-password")`)
+	if e2e.Eval[bool](ben, `!!document.querySelector("#t-start")`) {
+		t.Errorf("Ben is offered to start Ann's event")
+	}
+	ben.TypeIn("#t-join-password", secret)
+	ben.Click("#t-join")
+	ben.Wait("Ben in", `!!document.querySelector("#t-in") && document.querySelectorAll("#t-standings tbody tr").length === 2`)
+
+	cy.Open(page)
+	cy.Wait("the standings", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
+	cy.AccessibleThemes("an event's page")
+	cy.Labelled("an event's page")
+
+	// Ann starts it: both are led to their table.
+	ann.Click("#t-start")
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the table of the event", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	}
+	cy.Wait("the game under way, to watch", `!!document.querySelector("#t-playing a.button")`)
+	if got := cy.Text("#t-when"); !strings.HasPrefix(got, "Ends in ") {
+		t.Errorf("a running arena's countdown reads %q", got)
+	}
+	cy.Shot("tournament-started")
+	cy.Click("#t-playing a.button")
+	cy.Wait("the game, watched", `location.search === "?watch=1" && !!document.querySelector("#turn")`)
+	table := playToResign(t, ann, ben)
+	if got := e2e.Eval[string](cy, `location.pathname`); got != table {
+		t.Errorf("Cy watches %s, the game is at %s", got, table)
+	}
+
+	// The standings moved.
+	cy.Open(page)
+	cy.Wait("Ann's win in the standings", `(document.querySelector("#t-standings tbody tr[data-player=Ann] .score")||{}).textContent === "2"`)
+	if got := cy.Text("#t-standings tbody tr:first-child"); !strings.Contains(got, "Ann") {
+		t.Errorf("the first line of the standings reads %q", got)
+	}
+	if got := cy.Text("#t-standings tbody tr[data-player=Ben]"); !strings.Contains(got, "Ben") || !strings.Contains(got, "\t1\t0\t0\t1") {
+		t.Errorf("Ben's line of the standings reads %q", got)
+	}
+	cy.Click("#t-standings tr[data-player=Ben] .player-pick")
+	cy.Wait("Ben's games", `!!document.querySelector("#t-player-games li")`)
+	if got := cy.Text("#t-player-games"); !strings.Contains(got, "against Ann (lost, 0 points)") {
+		t.Errorf("Ben's games read %q", got)
+	}
+	cy.Shot("tournament-standings")
+
+	// The next game: Ann by the stream's banner, Ben by the page's link.
+	ann.Wait("the banner of the next game", `!!document.querySelector(".banner.your-game a")`)
+	ann.Click(".banner.your-game a")
+	ann.Wait("the next table", `location.pathname.startsWith("/t/") && location.pathname !== `+jsString(table)+` && !!document.querySelector("#turn")`)
+	// Ben, a guest without a stream, hears of it from the page's asking.
+	ben.Wait("the guest's banner of the next game", `!!document.querySelector(".banner.your-game a")`)
+	if got := ben.Text(".banner.your-game"); !strings.Contains(got, "Your game is ready: Nymphabet in Friday Arena, against Ann.") {
+		t.Errorf("Ben's banner reads %q", got)
+	}
+	// The table of an event names it and leads back to it, rather than
+	// offer a rematch.
+	if got := strings.TrimSpace(ben.Text("#event-link")); got != "· Friday Arena" {
+		t.Errorf("the table's link to its event reads %q", got)
+	}
+	if e2e.Eval[bool](ben, `!!document.querySelector("#rematch")`) {
+		t.Errorf("a game of an event offers a rematch")
+	}
+	ben.Click("#event-back")
+	ben.Wait("the link to the next game", `location.pathname === `+jsString(page)+` && !!document.querySelector("#t-go")`)
+	if got := ben.Text("#t-your-game"); !strings.Contains(got, "Your game is ready: against Ann.") {
+		t.Errorf("Ben's page says %q", got)
+	}
+	ben.Click("#t-go")
+	ben.Wait("the next table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	playToResign(t, ann, ben)
+
+	// The arena's time passes: the game under way ends on the clock, the
+	// event finishes and names its winner.
+	cy.Wait("Ann's two wins", `(document.querySelector("#t-standings tbody tr[data-player=Ann] .score")||{}).textContent === "4"`)
+	if !e2e.Eval[bool](cy, `!!document.querySelector("#t-standings tbody tr[data-player=Ann] .badge.streak")`) {
+		t.Errorf("Ann, two wins in a row, has no streak mark: %q", cy.Text("#t-standings tbody tr[data-player=Ann]"))
+	}
+	clk.Jump(11 * time.Minute)
+	cy.Wait("the winners", `!!document.querySelector("#t-winners h2")`)
+	if got := cy.Text("#t-winners"); !strings.Contains(got, "Won by Ann") || !strings.Contains(got, "Second: Ben") {
+		t.Errorf("the winners read %q", got)
+	}
+	if e2e.Eval[bool](cy, `!!document.querySelector("#t-join") || !!document.querySelector("#t-leave")`) {
+		t.Errorf("a finished event offers to join or leave")
+	}
+	cy.Shot("tournament-finished")
+	cy.AccessibleThemes("a finished event's page")
+	cy.Open("/tournaments")
+	cy.Wait("the event's winner in the list", fmt.Sprintf(`(document.querySelector('#t-list-finished tr[data-event=%q] .winner')||{}).textContent === "Ann"`, id))
+	cy.Open("/players/Ann")
+	cy.Wait("the events won", fmt.Sprintf(`!!document.querySelector('#profile-events li[data-event=%q]')`, id))
+	if got := cy.Text("#profile-events"); !strings.Contains(got, "Ann won 1 event") || !strings.Contains(got, "1st Friday Arena") {
+		t.Errorf("Ann's profile's events read %q", got)
+	}
+	cy.Accessible("a profile with an event won")
+
+	for _, p := range []*e2e.Player{ann, ben, cy} {
+		p.NoSecrets("in the arena", secret)
+	}
+}
+
+// TestTournamentSwiss makes a Swiss of Quizl at three a table from the
+// form, which offers the seats only where they apply, and shows what
+// such an event shows: its kind in words, the tie-breaks' columns, and
+// the server's refusal in place when its creator starts it without
+// enough players. A guest is told to sign in to make an event, and
+// anybody may open the list and the page directly.
+func TestTournamentSwiss(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	gus := e2e.NewPlayer(t, b, "Gus", base)
+
+	gus.Open("/tournaments")
+	gus.Wait("the list", `!!document.querySelector("#t-create")`)
+	if got := gus.Text("#t-create"); !strings.Contains(got, "Sign in to make an event of your own") {
+		t.Errorf("a guest's form reads %q", got)
+	}
+
+	ann.SignUp("Ann", "correct horse battery")
+	ann.Open("/tournaments")
+	ann.Wait("the form", `!!document.querySelector("#t-create-form") && document.querySelectorAll("#t-game option").length > 0`)
+	seats := `!document.querySelector("#t-seats").closest(".field").hidden`
+	for _, tc := range []struct {
+		kind, game string
+		seats      bool
+	}{{"arena", "quizl", false}, {"swiss", "nymphabet", false}, {"swiss", "salvo", false}, {"swiss", "wordfight", true}, {"swiss", "quizl", true}} {
+		ann.Pick("#t-kind", tc.kind)
+		ann.Pick("#t-game", tc.game)
+		if got := e2e.Eval[bool](ann, seats); got != tc.seats {
+			t.Errorf("%s of %s: the seats are offered: %v, want %v", tc.kind, tc.game, got, tc.seats)
+		}
+		if got := e2e.Eval[bool](ann, `!document.querySelector("#t-rounds").closest(".field").hidden`); got != (tc.kind == "swiss") {
+			t.Errorf("%s: the rounds are offered: %v", tc.kind, got)
+		}
+	}
+	ann.Pick("#t-seats", "3")
+	ann.TypeIn("#t-name", "Sunday Swiss")
+	ann.TypeIn("#t-description", "Two rounds of Quizl, three a table.")
+	ann.TypeIn("#t-rounds", "2")
+	ann.Pick("#t-clock", "300")
+	ann.Shot("tournament-form-swiss")
+	ann.Click("#t-create-form button[type=submit]")
+	ann.Wait("the event's page", `location.pathname.startsWith("/tournaments/") && !!document.querySelector("#t-join")`)
+	if got := ann.Text("#t-terms"); !strings.Contains(got, "Swiss, 3 a table · Quizl · clock 5 minutes a turn · casual · 2 rounds · 0 players") {
+		t.Errorf("the Swiss's terms read %q", got)
+	}
+	if got := ann.Text("#t-description"); got != "Two rounds of Quizl, three a table." {
+		t.Errorf("the description reads %q", got)
+	}
+	if e2e.Eval[bool](ann, `!!document.querySelector("#t-join-password")`) {
+		t.Errorf("an event without a password asks for one")
+	}
+	ann.Click("#t-join")
+	ann.Wait("Ann in", `!!document.querySelector("#t-in") && document.querySelectorAll("#t-standings tbody tr").length === 1`)
+	if got := ann.Text("#t-standings thead"); !strings.Contains(got, "Buchholz") || !strings.Contains(got, "S-B") {
+		t.Errorf("a Swiss's standings' columns read %q", got)
+	}
+	ann.Click("#t-start")
+	ann.Wait("the refusal", `document.querySelector("#t-error").textContent !== ""`)
+	if got := ann.Text("#t-error"); !strings.Contains(got, "needs at least 3 players to start; it has 1") {
+		t.Errorf("starting a Swiss of one: the page says %q", got)
+	}
+	if got := ann.Text("#t-when"); !strings.HasPrefix(got, "Starts in ") {
+		t.Errorf("after the refusal the countdown reads %q", got)
+	}
+	ann.AccessibleThemes("a Swiss's page")
+
+	// Leaving takes Ann out; the list shows the Swiss to come.
+	ann.Click("#t-leave")
+	ann.Wait("Ann out", `!!document.querySelector("#t-join") && document.querySelectorAll("#t-standings tbody tr").length === 0`)
+	id := strings.TrimPrefix(e2e.Eval[string](ann, `location.pathname`), "/tournaments/")
+	gus.Open("/tournaments")
+	gus.Wait("the Swiss listed", fmt.Sprintf(`!!document.querySelector('#t-list-created tr[data-event=%q]')`, id))
+	if got := gus.Text(fmt.Sprintf(`#t-list-created tr[data-event=%q]`, id)); !strings.Contains(got, "Sunday Swiss") || !strings.Contains(got, "Swiss, 3 a table") || strings.Contains(got, "password") {
+		t.Errorf("the list's line of the Swiss reads %q", got)
+	}
+}
+
+// TestTournamentChat: an event's page shows its chat. Ann (an account,
+// its creator) and Gus (a guest in the event) write, and each reads the
+// other's line, the guest's marked; an empty line is refused in place,
+// and so are the server's refusals: a line over the cap, and a guest not
+// in the event (Cy), who still reads it. A server without the event's
+// chat (its route answering 404) shows no panel.
+func TestTournamentChat(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	gus := e2e.NewPlayer(t, b, "Gus", base)
+	cy := e2e.NewPlayer(t, b, "Cy", base)
+	ann.SignUp("Ann", "correct horse battery")
+	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "arena", name: "Chatty Arena", game: "salvo", clock: 60, minutes: 60 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	gus.Open("/")
+	e2e.Eval[bool](gus, `(localStorage.setItem("parlour.name", JSON.stringify("Gus")), true)`)
+	for _, p := range []*e2e.Player{ann, gus, cy} {
+		p.Open(page)
+		p.Wait("the chat panel", `(document.querySelector("#t-chat")||{dataset:{}}).dataset.state === "live" && !document.querySelector("#t-chat").hidden`)
+	}
+	gus.Click("#t-join")
+	gus.Wait("Gus in", `!!document.querySelector("#t-in")`)
+	if got := ann.Text("#t-chat-log"); got != "No messages yet." {
+		t.Errorf("an empty chat reads %q", got)
+	}
+	ann.Click("#t-chat-send")
+	ann.Wait("the empty line refused", `document.querySelector("#t-chat-error").textContent !== ""`)
+	if got := ann.Text("#t-chat-error"); got != "Write a message first." {
+		t.Errorf("an empty line: the panel says %q", got)
+	}
+	ann.TypeIn("#t-chat-text", "good luck, all")
+	ann.Click("#t-chat-send")
+	gus.Wait("Ann's line", `document.querySelector("#t-chat-log").textContent.includes("Ann: good luck, all")`)
+	gus.TypeIn("#t-chat-text", "thanks")
+	gus.Click("#t-chat-send")
+	ann.Wait("Gus's line", `document.querySelector("#t-chat-log").textContent.includes("Gus (guest): thanks")`)
+	cy.Wait("both lines", `document.querySelectorAll("#t-chat-log li").length === 2`)
+	gus.TypeIn("#t-chat-text", strings.Repeat("x", 201))
+	gus.Click("#t-chat-send")
+	gus.Wait("the refusal", `document.querySelector("#t-chat-error").textContent !== ""`)
+	if got := gus.Text("#t-chat-error"); !strings.Contains(got, "200") {
+		t.Errorf("a line over the cap: the panel says %q", got)
+	}
+	cy.TypeIn("#t-chat-text", "hello?")
+	cy.Click("#t-chat-send")
+	cy.Wait("the refusal", `document.querySelector("#t-chat-error").textContent !== ""`)
+	if got := cy.Text("#t-chat-error"); !strings.Contains(got, "join the event") {
+		t.Errorf("a guest not in the event is told %q", got)
+	}
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#t-chat-log li").length`); n != 2 {
+		t.Errorf("Ann's chat holds %d lines, want 2", n)
+	}
+	// Ann made the event: she mutes Gus, whose next line is refused.
+	if e2e.Eval[bool](gus, `!!document.querySelector("#t-chat-log .chat-mute")`) {
+		t.Errorf("a player who did not make the event is offered to mute")
+	}
+	ann.Click(`#t-chat-log li button.chat-mute[aria-label="Mute Gus in this chat"]`)
+	ann.Wait("Gus muted", `!!document.querySelector('#t-chat-log button.chat-mute[aria-pressed="true"]')`)
+	gus.TypeIn("#t-chat-text", "still here")
+	gus.Click("#t-chat-send")
+	gus.Wait("the refusal", `document.querySelector("#t-chat-error").textContent !== "" && !document.querySelector("#t-chat-error").textContent.includes("200")`)
+	if got := gus.Text("#t-chat-error"); !strings.Contains(got, "muted you") {
+		t.Errorf("a muted player is told %q", got)
+	}
+	ann.Shot("tournament-chat")
+	ann.AccessibleThemes("an event's page with its chat")
+
+	// A server without the event's chat: no panel.
+	plain := e2e.NewWrappedServer(t, nil, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, "/chat") {
+				http.NotFound(w, r)
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	dee := e2e.NewPlayer(t, b, "Dee", plain.Base)
+	dee.SignUp("Dee", "a fourth fine phrase")
+	id = e2e.Eval[string](dee, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "arena", game: "salvo", clock: 60, minutes: 60 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	dee.Open("/tournaments/" + id)
+	dee.Wait("the page, asked for its chat", `!!document.querySelector("#t-join") && document.querySelector("#t-chat").dataset.state === "none"`)
+	if !e2e.Eval[bool](dee, `document.querySelector("#t-chat").hidden`) {
+		t.Errorf("the chat panel shows on a server without the event's chat")
+	}
+}
+
+// TestTournamentSwissPlayed plays a Swiss of one round between two
+// accounts: its start seats both at once (each led there by their
+// stream), the game's end ends the round and the event, and the page
+// shows the winner, the round of each game and the tie-breaks.
+func TestTournamentSwissPlayed(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "swiss", name: "Quick Swiss", game: "nymphabet", clock: { kind: "fischer", initial: 60, increment: 0 }, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Open(page)
+		p.Wait("the join button", `!!document.querySelector("#t-join")`)
+		p.Click("#t-join")
+		p.Wait("in", `!!document.querySelector("#t-in")`)
+	}
+	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
+	ann.Click("#t-start")
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the table of round 1", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	}
+	ann.Wait("the link to the event", `!!document.querySelector("#event-link")`)
+	if got := strings.TrimSpace(ann.Text("#event-link")); got != "· Quick Swiss, round 1" {
+		t.Errorf("the table's link to its event reads %q", got)
+	}
+	playToResign(t, ann, ben)
+	ben.Click("#event-back")
+	ben.Wait("the winners", `location.pathname === `+jsString(page)+` && !!document.querySelector("#t-winners h2")`)
+	if got := ben.Text("#t-winners"); !strings.Contains(got, "Won by Ann") || !strings.Contains(got, "Second: Ben") {
+		t.Errorf("the winners read %q", got)
+	}
+	if got := ben.Text("#t-when"); !strings.HasPrefix(got, "Finished ") {
+		t.Errorf("a finished event's time reads %q", got)
+	}
+	// Buchholz is the opponents' scores (Ann's opponent has 0, Ben's 2);
+	// Sonneborn-Berger weighs them by the result (Ann beat a player of 0,
+	// Ben beat nobody).
+	for _, tc := range []struct{ who, want string }{
+		{"Ann", "1\tAnn\t2\t1\t1\t0\t0\t0\t0"},
+		{"Ben", "2\tBen\t0\t1\t0\t0\t1\t2\t0"},
+	} {
+		if got := strings.TrimSpace(ben.Text(fmt.Sprintf("#t-standings tbody tr[data-player=%s]", tc.who))); got != tc.want {
+			t.Errorf("%s's line of the standings reads %q, want %q", tc.who, got, tc.want)
+		}
+	}
+	ben.Click("#t-standings tr[data-player=Ann] .player-pick")
+	ben.Wait("Ann's games", `!!document.querySelector("#t-player-games li")`)
+	if got := ben.Text("#t-player-games li"); !strings.HasPrefix(got, "Round 1: against Ben (won, 2 points)") {
+		t.Errorf("Ann's games read %q", got)
+	}
+	if e2e.Eval[bool](ben, `!!document.querySelector("#t-join") || !!document.querySelector("#t-leave")`) {
+		t.Errorf("a finished event offers to join or leave")
+	}
+}
+
+// TestTournamentSwissBye: a Swiss of three at two a table gives one
+// player a bye in its round. The two paired play (the loser resigns);
+// the one left out stays on the event's page, is told so, and ends with
+// a win's points and the bye marked in the standings; all three are
+// named on the podium.
+func TestTournamentSwissBye(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ps := []*e2e.Player{e2e.NewPlayer(t, b, "Ann", base), e2e.NewPlayer(t, b, "Ben", base), e2e.NewPlayer(t, b, "Cy", base)}
+	ps[0].SignUp("Ann", "correct horse battery")
+	ps[1].SignUp("Ben", "another fine phrase")
+	ps[2].SignUp("Cyd", "a third fine phrase")
+	id := e2e.Eval[string](ps[0], `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "swiss", name: "Odd Swiss", game: "nymphabet", clock: 60, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	page := "/tournaments/" + id
+	for _, p := range ps {
+		p.Open(page)
+		p.Wait("the join button", `!!document.querySelector("#t-join")`)
+		p.Click("#t-join")
+		p.Wait("in", `!!document.querySelector("#t-in")`)
+	}
+	ps[0].Wait("all three in", `document.querySelectorAll("#t-standings tbody tr").length === 3`)
+	ps[0].Click("#t-start")
+	// Two of them are led to a table; the third stays.
+	var seated, left []*e2e.Player
+	deadline := time.Now().Add(20 * time.Second)
+	for len(seated) < 2 && time.Now().Before(deadline) {
+		seated, left = nil, nil
+		for _, p := range ps {
+			if e2e.Eval[bool](p, `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`) {
+				seated = append(seated, p)
+			} else {
+				left = append(left, p)
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if len(seated) != 2 || len(left) != 1 {
+		t.Fatalf("%d players seated after the start, want 2", len(seated))
+	}
+	bye := left[0]
+	bye.Wait("the round under way", `document.querySelector("#t-when").textContent === "Round 1 of 1." && !!document.querySelector("#t-playing a.button")`)
+	bye.Wait("the bye", `!!document.querySelector("#t-bye")`)
+	if got := bye.Text("#t-bye"); got != "You sit out round 1: a bye, which scores as a win." {
+		t.Errorf("the player with the bye is told %q", got)
+	}
+	if e2e.Eval[bool](bye, `!!document.querySelector("#t-go")`) {
+		t.Errorf("the player with the bye is told their game is ready")
+	}
+	playToResign(t, seated[0], seated[1])
+	name := map[*e2e.Player]string{ps[0]: "Ann", ps[1]: "Ben", ps[2]: "Cyd"}
+	bye.Wait("the winners", `!!document.querySelector("#t-winners h2")`)
+	if got := bye.Text("#t-winners"); !strings.Contains(got, "Third: ") {
+		t.Errorf("the podium reads %q", got)
+	}
+	row := func(p *e2e.Player) string {
+		return bye.Text(fmt.Sprintf("#t-standings tbody tr[data-player=%s]", name[p]))
+	}
+	if got := row(bye); !strings.Contains(got, name[bye]+" (1 bye)\t2\t") {
+		t.Errorf("the line of the player with the bye reads %q", got)
+	}
+	if got := row(seated[1]); !strings.Contains(got, name[seated[1]]+"\t0\t1\t0\t0\t1") {
+		t.Errorf("the loser's line reads %q", got)
+	}
+}

@@ -1,0 +1,76 @@
+package games
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"parlour/web/e2e"
+)
+
+// checkReplay opens the replay viewer from a finished table's end screen
+// and steps through the game: the first and last moves, and the view of
+// each seat.
+func checkReplay(t *testing.T, p *e2e.Player, moves int, last string) {
+	t.Helper()
+	p.Click(`#game-over a[href^="/replay"]`)
+	p.Wait("the replay", `!!document.querySelector("#replay-step")`)
+	if got := p.Text("#replay-step"); !strings.Contains(got, last) {
+		t.Errorf("the replay opens at %q, want the last move %q", got, last)
+	}
+	p.Click(`button[aria-label="First move"]`)
+	if got := p.Text("#replay-step"); !strings.HasPrefix(got, "Before the first move") {
+		t.Errorf("after ⏮ the replay says %q", got)
+	}
+	p.Click("#replay-next")
+	if got := p.Text("#replay-step"); !strings.HasPrefix(got, "Move 1 of ") {
+		t.Errorf("after ▶ the replay says %q", got)
+	}
+	if n := e2e.Eval[int](p, `document.querySelectorAll("#replay-moves li").length`); n != moves {
+		t.Errorf("the replay lists %d moves, want %d", n, moves)
+	}
+	p.Shot("replay")
+}
+
+// TestReplayUpload opens a record from a file in the replay viewer, steps
+// through it with the keyboard and sees the referee's refusal of a bad
+// move.
+func TestReplayUpload(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	rec := `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[
+{"by":"Ann","move":"abdicate"},{"by":"Ben","move":"defog"},{"by":"Ann","move":"hijack"},{"by":"Ben","move":"bogus"}]}`
+	path := filepath.Join(t.TempDir(), "game.json")
+	if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.Open("/replay")
+	p.Do("choose the file", chromedp.SetUploadFiles(chromedp.CSS("#replay-file"), []string{path}))
+	p.Wait("the replay", `!!document.querySelector("#replay-step")`)
+	if got := p.Text("#viewer .error"); !strings.Contains(got, "move 4 by Ben") {
+		t.Errorf("the refusal reads %q", got)
+	}
+	if got := p.Text("#replay-step"); !strings.HasPrefix(got, "Move 3 of 3: Ann — hijack") {
+		t.Errorf("the replay opens at %q", got)
+	}
+	p.Do("focus the previous button", chromedp.Focus(chromedp.CSS("#replay-prev")))
+	p.Click("#replay-prev")
+	if got := p.Text("#replay-step"); !strings.HasPrefix(got, "Move 2 of 3: Ben — defog") {
+		t.Errorf("one step back the replay says %q", got)
+	}
+	if n := e2e.Eval[int](p, `document.querySelectorAll(".alphabet span.gone").length`); n != 7 {
+		t.Errorf("after DEFOG the replay strikes %d letters, want 7", n)
+	}
+	p.Do("choose Ben", chromedp.SetValue(chromedp.CSS("#replay-seat"), "1"))
+	e2e.Eval[bool](p, `(document.querySelector("#replay-seat").dispatchEvent(new Event("change")), true)`)
+	if n := e2e.Eval[int](p, `document.querySelectorAll(".alphabet span.gone").length`); n != 7 {
+		t.Errorf("as Ben, the replay strikes %d letters, want 7", n)
+	}
+	p.AccessibleThemes("the replay viewer")
+	p.Labelled("the replay viewer")
+}

@@ -1,0 +1,193 @@
+package games
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"parlour/web/e2e"
+)
+
+// TestWordFight plays Sightless Word Fight: Ann and Ben take turns to
+// declare; both place the first two words in their secret grids (Ann by
+// clicking squares, Ben by typing them) with the live preview checked,
+// then three words nobody places give three strikes and end the game.
+// The end shows both grids and the audit.
+func TestWordFight(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	id := ann.CreateTable("wordfight", "A friend")
+	// Ben finds the table in the lobby rather than by the invite link.
+	ben.Open("/lobby")
+	ben.Wait("the open table", fmt.Sprintf(`!!document.querySelector('a[href="/t/%s"]')`, id))
+	if row := ben.Text("#main tbody tr"); !strings.Contains(row, "Sightless Word Fight") || !strings.Contains(row, "Ann") || !strings.Contains(row, "open seat") {
+		t.Errorf("the lobby row reads %q", row)
+	}
+	ben.Shot("lobby")
+	ben.Click(fmt.Sprintf(`a[href="/t/%s"]`, id))
+	ben.Wait("the join form", `!!document.querySelector("#join-name")`)
+	ben.TypeIn("#join-name", ben.Name)
+	ben.Click("#main form button[type=submit]")
+	ben.Wait("the table", `!!document.querySelector("#turn")`)
+
+	var lat e2e.Latencies
+	listLen := 0
+	declare := func(by, other *e2e.Player, word string) {
+		t.Helper()
+		by.WaitTurn(true)
+		other.WaitTurn(false)
+		if got := other.Text("#w-status"); !strings.Contains(got, "Waiting for "+by.Name+" to declare") {
+			t.Errorf("%s's status while %s declares: %q", other.Name, by.Name, got)
+		}
+		by.TypeIn("#w-declare", word)
+		listLen++
+		other.WatchFor(fmt.Sprintf(`document.querySelectorAll("#w-list tbody tr").length === %d`, listLen))
+		sent := by.SubmitAt("#w-controls form button[type=submit]")
+		lat = append(lat, time.Duration((other.SeenAt()-sent)*float64(time.Millisecond)))
+		for _, p := range []*e2e.Player{ann, ben} {
+			// The declarer may already hold the turn (to answer), so wait
+			// for the word itself to reach the list before reading it.
+			p.Wait("the declared word", fmt.Sprintf(`document.querySelectorAll("#w-list tbody tr").length === %d`, listLen))
+			p.WaitTurn(true)
+			row := p.Text("#w-list tbody tr:last-child")
+			if !strings.HasPrefix(row, strings.ToUpper(word)+"\t"+fmt.Sprint(len(word))+"\t"+by.Name) {
+				t.Errorf("%s's list ends %q after %s declared %s", p.Name, row, by.Name, word)
+			}
+		}
+	}
+	// pick chooses the first letter's square: by clicking, or by typing.
+	pick := func(p *e2e.Player, sq string, down, click bool) {
+		t.Helper()
+		if click {
+			p.Click(fmt.Sprintf(`#w-controls ~ .boards [data-sq="%s"], .wordfight [data-sq="%s"]`, sq, sq))
+		} else {
+			p.TypeIn("#w-square", sq)
+		}
+		if want := map[bool]string{true: "down", false: "across"}[down]; !strings.Contains(p.Text("#w-dir"), want) {
+			p.Click("#w-dir")
+		}
+	}
+	place := func(p *e2e.Player, sq string, down, click bool, preview string) {
+		t.Helper()
+		pick(p, sq, down, click)
+		p.Wait("the preview", fmt.Sprintf(`document.querySelector("#w-preview").textContent.includes(%q)`, preview))
+		if p == ann && sq == "D2" {
+			ann.Shot("wordfight-play")
+			ann.Labelled("the Word Fight play screen")
+		}
+		p.Click("#w-place")
+		p.Wait("my answer", `document.querySelector("#w-place") === null || document.querySelector("#w-place").offsetParent === null`)
+	}
+	cannot := func(p *e2e.Player) {
+		t.Helper()
+		p.WaitTurn(true)
+		p.Click("#w-cannot")
+		p.Wait("my answer", `document.querySelector("#w-list tbody tr:last-child td:last-child").textContent === "cannot"`)
+	}
+
+	// A desktop of 1280 pixels: the board's squares are at least 28 wide.
+	ann.Do("a 1280-pixel desktop", chromedp.EmulateViewport(1280, 900))
+	declare(ann, ben, "cat")
+	if w := e2e.Eval[float64](ann, `document.querySelector('.wordfight [data-sq="J10"]').getBoundingClientRect().width`); w < 28 {
+		t.Errorf("on a 1280-pixel desktop Word Fight's squares are %.1f pixels wide, want at least 28", w)
+	}
+	place(ann, "B2", false, true, "legal so far, would score 0")
+	if got := ann.Text("#w-status"); !strings.Contains(got, "Waiting for Ben") {
+		t.Errorf("Ann's status after answering: %q", got)
+	}
+	place(ben, "D4", true, false, "legal so far, would score 0")
+
+	// Ben plays the second word on a phone in the dark: at each step, as
+	// he declares, while Ann places and as he places by tapping his board,
+	// the board scrolls inside its own frame and the page never sideways.
+	ben.Phone(true)
+	ben.Wait("the phone layout", `document.documentElement.clientWidth <= 375`)
+	ben.PhonePlay("Word Fight as Ben declares")
+	declare(ben, ann, "tar")
+	pick(ann, "A1", false, true)
+	ann.Wait("the refusing preview", `document.querySelector("#w-preview").textContent.includes("must reuse a letter already there")`)
+	ben.PhonePlay("Word Fight while Ann places")
+	place(ann, "D2", true, true, "legal so far, would score 3")
+	pick(ben, "D6", false, true)
+	ben.Wait("the preview", `document.querySelector("#w-preview").textContent.includes("legal so far, would score 3")`)
+	ben.PhonePlay("Word Fight as Ben places")
+	ben.Do("scroll to the board", chromedp.ScrollIntoView(chromedp.CSS("#w-grid-h")))
+	ben.ShotView("wordfight-phone-play")
+	place(ben, "D6", false, true, "legal so far, would score 3")
+	ben.PhonePlay("Word Fight after Ben placed")
+	ben.Do("back to the desktop", chromedp.EmulateViewport(1200, 900))
+	ben.Theme(false)
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("my score", `document.querySelector("#main .board p.muted").textContent === "Your score: 3"`)
+	}
+	ann.NoSecrets("before the end", "D4 DOWN", "D6 ACROSS", "...TAR")
+	ben.NoSecrets("before the end", "B2 ACROSS", "D2 DOWN", ".CAT.")
+
+	for i, w := range []struct {
+		by, other *e2e.Player
+		word      string
+	}{{ann, ben, "zebra"}, {ben, ann, "quiz"}, {ann, ben, "fox"}} {
+		declare(w.by, w.other, w.word)
+		cannot(w.by)
+		if i < 2 {
+			cannot(w.other)
+			for _, p := range []*e2e.Player{ann, ben} {
+				p.Wait("the strikes", fmt.Sprintf(`document.querySelector("#w-strikes").textContent === "Strikes: %d of 3"`, i+1))
+			}
+		} else {
+			w.other.Click("#w-cannot")
+		}
+	}
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the end", `!!document.querySelector("#game-over")`)
+		if got := p.Text("#game-over h2"); !strings.Contains(got, "shared win") {
+			t.Errorf("%s's end screen: %q", p.Name, got)
+		}
+		if got, want := p.Text("#end-reason"), "FOX gave the third strike: Ann and Ben could not place it, and 3 strikes end the game."; got != want {
+			t.Errorf("%s's end screen says why: %q, want %q", p.Name, got, want)
+		}
+		// No grid revealed at the end shows a chosen square.
+		if n := e2e.Eval[int](p, `document.querySelectorAll("#w-audit-h ~ .boards .sel, #w-audit-h ~ .boards :focus").length`); n != 0 {
+			t.Errorf("%s's revealed grids show %d chosen squares", p.Name, n)
+		}
+		audit := p.Text("#w-audit-h + .boards")
+		if strings.Count(audit, "Score confirmed: 3") != 2 {
+			t.Errorf("%s's audit does not confirm both scores:\n%s", p.Name, audit)
+		}
+	}
+	ben.Shot("wordfight-over")
+	// In the Table card the record's button and the rules link sit apart.
+	if e2e.Eval[bool](ben, `(() => { const a = document.querySelector("#download").getBoundingClientRect(), b = document.querySelector("#rules-link").getBoundingClientRect(); return b.top < a.bottom; })()`) {
+		t.Error("the rules link runs into the download button")
+	}
+	// On a phone in the dark the board scrolls inside its own frame, the
+	// page never sideways, and empty squares and letters keep WCAG AA
+	// contrast.
+	ann.Phone(true)
+	ann.PhonePlay("the end of Word Fight")
+	contrast := e2e.Eval[map[string]float64](ann, `(() => {
+		const rgb = s => s.match(/[\d.]+/g).slice(0, 3).map(Number);
+		const lum = c => { const [r, g, b] = c.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+		const ratio = (a, b) => { const [x, y] = [lum(rgb(a)), lum(rgb(b))].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+		const cells = [...document.querySelectorAll("#w-grid-h ~ div .cell")];
+		const empty = getComputedStyle(cells.find(e => !e.textContent));
+		const letter = getComputedStyle(cells.find(e => e.textContent));
+		const page = getComputedStyle(document.body).backgroundColor;
+		return { edge: ratio(empty.borderTopColor, page), edgeOnCell: ratio(empty.borderTopColor, empty.backgroundColor), letter: ratio(letter.color, letter.backgroundColor) };
+	})()`)
+	if contrast["edge"] < 3 || contrast["edgeOnCell"] < 3 || contrast["letter"] < 4.5 {
+		t.Errorf("dark Word Fight board contrast %v: want empty squares' edges at least 3:1, letters at least 4.5:1", contrast)
+	}
+	t.Logf("dark Word Fight board contrast: empty square edge %.2f:1 on the page, %.2f:1 on the square; letters %.2f:1", contrast["edge"], contrast["edgeOnCell"], contrast["letter"])
+	ann.Accessible("the end of Word Fight (dark theme)")
+	ann.Shot("wordfight-phone")
+	ann.Do("scroll to the board", chromedp.ScrollIntoView(chromedp.CSS("#w-grid-h")))
+	ann.ShotView("wordfight-phone-dark")
+	t.Logf("Word Fight, time for a word to show on the other screen: %s", lat.Summary())
+}

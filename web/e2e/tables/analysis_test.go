@@ -1,0 +1,120 @@
+package tables
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/web/e2e"
+)
+
+type seated struct{ Table, Token string }
+
+// finishedTable plays a short game of g through the API and answers its
+// table: seats are the create request's, moves pairs of (seat, move).
+func finishedTable(t *testing.T, base, g string, seats []string, moves ...string) string {
+	id, _ := finishedSeat(t, base, g, seats, moves...)
+	return id
+}
+
+// finishedSeat is finishedTable, answering seat 0's token too.
+func finishedSeat(t *testing.T, base, g string, seats []string, moves ...string) (string, string) {
+	t.Helper()
+	st, b := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": g, "seats": seats, "name": "Ann"})
+	if st != 201 {
+		t.Fatalf("create %s: %d %s", g, st, b)
+	}
+	var s seated
+	json.Unmarshal(b, &s)
+	toks := []string{s.Token}
+	for i := 1; i < len(seats); i++ {
+		if seats[i] != "open" {
+			continue
+		}
+		st, b := e2e.API(t, base, "POST", "/tables/"+s.Table+"/join", "", map[string]any{"name": "Ben"})
+		if st != 200 {
+			t.Fatalf("join: %d %s", st, b)
+		}
+		var j seated
+		json.Unmarshal(b, &j)
+		toks = append(toks, j.Token)
+	}
+	for i := 0; i+1 < len(moves); i += 2 {
+		tok := toks[int(moves[i][0]-'0')]
+		var st int
+		var b []byte
+		// A computer seat may still be thinking: try again a while.
+		for range 100 {
+			if st, b = e2e.API(t, base, "POST", "/tables/"+s.Table+"/moves", tok, map[string]any{"move": moves[i+1]}); st == 200 || !strings.Contains(string(b), "turn") {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		if st != 200 {
+			t.Fatalf("%s move %q: %d %s", g, moves[i+1], st, b)
+		}
+	}
+	return s.Table, s.Token
+}
+
+// TestAnalysisViewer opens a finished game of each of the four games in
+// the replay viewer with its analysis: the marks on the move list, the
+// chart (and Salvo's heat map with its legend), each checked by axe, a
+// screenshot each.
+func TestAnalysisViewer(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	for _, c := range []struct {
+		game  string
+		table string
+		marks string // text one of the marks must hold
+		heat  bool
+	}{
+		{"nymphabet", finishedTable(t, base, "nymphabet", []string{"me", "open"}, "0", "abdicate", "1", "defog", "0", "hijack", "1", "resign"), "Mistake: win → loss", false},
+		{"quizl", finishedTable(t, base, "quizl", []string{"me"}, "0", "50", "0", "62", "0", "74", "0", "resign"), "candidates", false},
+		{"salvo", finishedTable(t, base, "salvo", []string{"me"}, "0", "fire A1 C3 E5 G7 I9", "0", "fire B2 D4 F6 H8 J10", "0", "resign"), "fleets", true},
+		// The computer declares first and Ann answers before resigning:
+		// a resignation before every player has moved aborts the game.
+		{"wordfight", finishedTable(t, base, "wordfight", []string{"computer:easy", "me"}, "0", "cannot", "0", "resign"), "", false},
+	} {
+		p.Open("/replay?analyse&table=" + c.table)
+		p.Wait(c.game+"'s analysis", `!!document.querySelector("#analysis-chart") || !!document.querySelector("#analysis .error")`)
+		if e := p.Text("#analysis"); strings.Contains(e, "No analysis") {
+			t.Fatalf("%s: %s", c.game, e)
+		}
+		if c.marks != "" {
+			if got := p.Text("#replay-moves"); !strings.Contains(got, c.marks) {
+				t.Errorf("%s: the move list's marks read %q, want %q in them", c.game, e2e.Clip(got), c.marks)
+			}
+		}
+		if c.heat {
+			p.Wait("the heat map", `!!document.querySelector("#analysis-heat svg")`)
+			if n := e2e.Eval[int](p, `document.querySelectorAll("#analysis-heat rect.fired").length`); n != 5 {
+				t.Errorf("the heat map outlines %d squares, want the salvo's 5", n)
+			}
+			if got := p.Text("#analysis-heat"); !strings.Contains(got, "Likeliest unfired squares:") || !strings.Contains(got, "100%") {
+				t.Errorf("the heat map's words: %q", got)
+			}
+			p.Click("#replay-first")
+			if got := p.Text("#analysis-step"); !strings.Contains(got, "from the first salvo") {
+				t.Errorf("before the first salvo the map says %q", got)
+			}
+			p.Click("#replay-last")
+		}
+		if n := e2e.Eval[int](p, `document.querySelectorAll("#analysis-chart svg, #analysis-chart .bars").length`); n != 1 {
+			t.Errorf("%s: %d charts", c.game, n)
+		}
+		p.Accessible(c.game + "'s analysis")
+		p.Shot("analysis-" + c.game)
+	}
+	// The end screen offers the analysis.
+	id, tok := finishedSeat(t, base, "quizl", []string{"me"}, "0", "resign")
+	e2e.Eval[bool](p, `(localStorage.setItem("parlour.seats", JSON.stringify({"`+id+`": {seat: 0, token: "`+tok+`"}})), true)`)
+	p.Open("/t/" + id)
+	p.Wait("the end", `!!document.querySelector("#analyse-game")`)
+	p.Click("#analyse-game")
+	p.Wait("the analysis", `!!document.querySelector("#analysis-chart") || !!document.querySelector("#analysis h2")`)
+}

@@ -1,0 +1,130 @@
+package tables
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"parlour/server"
+	"parlour/web/e2e"
+)
+
+// TestFischerClockRunsOut plays a 1+0 game (a minute each for the whole
+// game), chosen from the new table form's presets: both players' times
+// show, only the one to move counting down; when the server's clock has
+// passed Ann's minute on her turn, she loses by time on both screens.
+// The server's clock is moved on by the test (a real minute would be a
+// minute of waiting); the browsers count down with their own.
+func TestFischerClockRunsOut(t *testing.T) {
+	t.Parallel()
+	clk := &e2e.JumpClock{}
+	srv := e2e.NewConfiguredServer(t, func(c *server.Config) { c.Clock = clk })
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
+	ann.Open("/new/nymphabet")
+	ann.Wait("the new table form", `!!document.querySelector("#clock")`)
+	ann.TypeIn("#my-name", "Ann")
+	if !e2e.Eval[bool](ann, `(() => { const s = document.querySelector("#clock"); const o = [...s.options].find(o => o.textContent.startsWith("1+0")); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event("change")); return true; })()`) {
+		t.Fatalf("no 1+0 clock among %q", e2e.Eval[string](ann, `[...document.querySelector("#clock").options].map(o => o.textContent).join(" | ")`))
+	}
+	ann.Click("form button[type=submit]")
+	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	ben.Join(ann.InviteLink())
+	ann.WaitTurn(true)
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("both clocks", `!!document.querySelector("#clock-0") && !!document.querySelector("#clock-1")`)
+	}
+	first := ann.Text("#clock-0")
+	ann.Wait("Ann's time counting down", `document.querySelector("#clock-0").textContent !== `+strconv.Quote(first))
+	if got := ben.Text("#clock-1"); got != "1:00" {
+		t.Errorf("Ben, not to move, shows %q, want his whole minute, 1:00", got)
+	}
+	ann.Shot("fischer-clock-running")
+	ann.TypeIn("#n-word", "abdicate")
+	ann.Click("#n-controls button[type=submit]")
+	ben.WaitTurn(true)
+	ben.TypeIn("#n-word", "defog")
+	ben.Click("#n-controls button[type=submit]")
+	ann.WaitTurn(true)
+	ann.Wait("Ben's time standing after his word", `!document.querySelector("#clock-1").classList.contains("running") && document.querySelector("#clock-0").classList.contains("running")`)
+	t.Logf("after two words: Ann %s, Ben %s", ann.Text("#clock-0"), ann.Text("#clock-1"))
+	clk.Jump(time.Minute)
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the end by the clock", `!!document.querySelector("#end-reason") && /ran out of time/.test(document.querySelector("#end-reason").textContent)`)
+		reason := p.Text("#end-reason")
+		if !strings.Contains(reason, "Ann") || !strings.Contains(reason, "1+0") {
+			t.Errorf("%s's screen gives the end as %q, want Ann running out of her 1+0", p.Name, reason)
+		}
+		t.Logf("%s's end banner: %s", p.Name, p.Text("#game-over"))
+	}
+	if got := ben.Text("#game-over h2"); !strings.Contains(got, "you won") {
+		t.Errorf("Ben's end banner does not give him the game: %q", got)
+	}
+	ben.Shot("fischer-clock-ran-out")
+}
+
+// TestCorrespondenceDeadline: at a correspondence table (2 days a move,
+// from the form's presets) the player to move sees how long is left and
+// when the move is due, in their own time zone: here Tokyo's, whatever
+// the server's and the machine's.
+func TestCorrespondenceDeadline(t *testing.T) {
+	t.Parallel()
+	srv := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
+	if _, err := chromedp.Call(ann.Ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"}); err != nil {
+		t.Fatalf("putting Ann in Tokyo: %v", err)
+	}
+	ann.Open("/new/nymphabet")
+	ann.Wait("the new table form", `!!document.querySelector("#clock")`)
+	ann.TypeIn("#my-name", "Ann")
+	if !e2e.Eval[bool](ann, `(() => { const s = document.querySelector("#clock"); const o = [...s.options].find(o => o.textContent === "2 days a move"); if (!o) return false; s.value = o.value; s.dispatchEvent(new Event("change")); return true; })()`) {
+		t.Fatal("no clock of 2 days a move offered")
+	}
+	ann.Click("form button[type=submit]")
+	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	id := strings.TrimPrefix(e2e.Eval[string](ann, `location.pathname`), "/t/")
+	ben.Join(ann.InviteLink())
+	ann.WaitTurn(true)
+	ann.Wait("Ann's deadline", `!!document.querySelector("#clock-0") && document.querySelector("#clock-0").textContent.includes("due")`)
+	res, err := http.Get(srv.Base + "/api/v1/tables/" + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var v struct {
+		Table struct {
+			Seats []struct {
+				Deadline *time.Time `json:"deadline"`
+			} `json:"seats"`
+		} `json:"table"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&v); err != nil || len(v.Table.Seats) != 2 || v.Table.Seats[0].Deadline == nil {
+		t.Fatalf("the table's deadlines: %+v, %v", v, err)
+	}
+	tokyo, err := time.LoadLocation("Asia/Tokyo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	due := v.Table.Seats[0].Deadline.In(tokyo)
+	shown := ann.Text("#clock-0")
+	h12 := due.Hour() % 12
+	if h12 == 0 {
+		h12 = 12
+	}
+	if !strings.HasPrefix(shown, "1d 23h") && !strings.HasPrefix(shown, "2d,") || !strings.Contains(shown, "GMT+9") || !strings.Contains(shown, strconv.Itoa(due.Day())) ||
+		!strings.Contains(shown, fmt.Sprintf("%02d:%02d", due.Hour(), due.Minute())) && !strings.Contains(shown, fmt.Sprintf("%02d:%02d", h12, due.Minute())) {
+		t.Errorf("Ann, in Tokyo, reads %q; the move is due %s there", shown, due.Format("Mon 2 Jan 15:04 MST"))
+	}
+	t.Logf("Ann, in Tokyo, reads %q (due %s UTC)", shown, v.Table.Seats[0].Deadline.UTC().Format(time.RFC3339))
+	ann.Shot("correspondence-deadline")
+}

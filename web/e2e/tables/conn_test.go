@@ -1,0 +1,106 @@
+package tables
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"parlour/web/e2e"
+)
+
+// TestSocketMovesOn: a player who goes from one table to another inside
+// the page (here through the new-table form) takes the first table's
+// socket along to the second, rather than open another. Meanwhile the
+// socket has left the first table: it follows none. Not when who is
+// signed in changed meanwhile: a socket acts for the cookie it was
+// opened with. When the server will not move it (here the hello is
+// spoilt on its way out, so that the server refuses it, as a server from
+// before moving on or another node of a cluster would), the page opens a
+// socket of its own and plays on.
+func TestSocketMovesOn(t *testing.T) {
+	t.Parallel()
+	srv := e2e.NewTestServer(t)
+	base := srv.Base
+	ann := e2e.NewPlayer(t, e2e.NewBrowser(t), "Ann", base)
+	live := `document.querySelector("#conn").dataset.state === "live"`
+	first := ann.CreateTable("quizl", "A friend")
+	ann.Wait("the first table's socket live", live)
+
+	// newTable makes a table through the form, reached by a link inside
+	// the page, and waits for its socket to be live; meanwhile, once on
+	// the form, it calls onForm (if not nil) and evaluates js.
+	newTable := func(from, js string, onForm func()) string {
+		t.Helper()
+		e2e.Eval[bool](ann, `(() => { const a = document.createElement("a"); a.href = "/new/quizl"; document.body.append(a); a.click(); a.remove(); return true; })()`)
+		// The form's own seats, not the submit button of the table's
+		// chat still on show before the page changes.
+		ann.Wait("the new table form", `location.pathname === "/new/quizl" && !!document.querySelector("#seats") && !!document.querySelector("form button[type=submit]")`)
+		if onForm != nil {
+			onForm()
+		}
+		e2e.Eval[bool](ann, `(() => { `+js+`; return true; })()`)
+		ann.ClickText("#main form button", "A friend")
+		ann.TypeIn("#my-name", ann.Name)
+		ann.Click("form button[type=submit]")
+		ann.Wait("the new table", fmt.Sprintf(`location.pathname.startsWith("/t/") && location.pathname !== %q && !!document.querySelector("#turn")`, "/t/"+from))
+		ann.Wait("the new table's socket live", live)
+		return e2e.Eval[string](ann, `location.pathname.slice(3)`)
+	}
+
+	second := newTable(first, "", func() {
+		// The socket is parked, open but on no table: the seat it held
+		// is no longer shown at the first table.
+		waitMetric(t, base, "parlour_watchers", 0)
+		if got := e2e.ServerMetric(t, base, "parlour_websockets"); got != 1 {
+			t.Errorf("parlour_websockets = %v on the form, want 1 (the parked socket)", got)
+		}
+	})
+	if got := e2e.ServerMetric(t, base, "parlour_socket_follows_total"); got != 1 {
+		t.Errorf("parlour_socket_follows_total = %v after going to the second table, want 1", got)
+	}
+	if got := e2e.ServerMetric(t, base, "parlour_websockets"); got != 1 {
+		t.Errorf("parlour_websockets = %v at the second table, want 1", got)
+	}
+
+	// Signed in as someone else while the socket waited (as the page
+	// notes it, here or in another tab): a new socket, not the old one.
+	third := newTable(second, `localStorage.setItem("parlour.account", JSON.stringify("someone"))`, nil)
+	e2e.Eval[bool](ann, `(() => { localStorage.removeItem("parlour.account"); return true; })()`)
+	if got := e2e.ServerMetric(t, base, "parlour_socket_follows_total"); got != 1 {
+		t.Errorf("parlour_socket_follows_total = %v after signing in as someone else, want still 1", got)
+	}
+	waitMetric(t, base, "parlour_websockets", 1)
+
+	e2e.Eval[bool](ann, `(() => {
+		const send = WebSocket.prototype.send;
+		WebSocket.prototype.send = function (d) {
+			if (typeof d === "string" && d.includes('"move-on"')) d = d.replace(/"table":"[^"]*"/, '"table":"not-a-table"');
+			return send.call(this, d);
+		};
+		return true;
+	})()`)
+	newTable(third, "", nil)
+	if got := e2e.ServerMetric(t, base, "parlour_socket_follows_total"); got != 1 {
+		t.Errorf("parlour_socket_follows_total = %v after a refused move on, want still 1", got)
+	}
+	// The page plays on, on its own socket: the refused one is closed.
+	ann.Click("#q-auto")
+	ann.Wait("the setup taken", `document.body.textContent.includes("The computer made your setup")`)
+	waitMetric(t, base, "parlour_websockets", 1)
+}
+
+// waitMetric waits for the server at base to report n for metric: a
+// socket the page closed, say, is counted until the server has seen it
+// close.
+func waitMetric(t *testing.T, base, metric string, n float64) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		got := e2e.ServerMetric(t, base, metric)
+		if got == n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s = %v, want %v", metric, got, n)
+		}
+	}
+}

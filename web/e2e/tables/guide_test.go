@@ -1,0 +1,83 @@
+package tables
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"parlour/web/e2e"
+)
+
+// TestFirstGameGuide: the first table of a game in a browser opens a
+// short guide on the play screen that steps through what to click,
+// points at it, can be skipped, is not opened again by itself, and
+// reopens from the table's side panel.
+func TestFirstGameGuide(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("quizl", "Solitaire")
+	ann.Wait("the guide", `!!document.querySelector("#guide")`)
+	if got := ann.Text("#guide-step"); got != "Step 1 of 5" {
+		t.Errorf("the guide starts at %q", got)
+	}
+	ann.Wait("the first step's target marked", `!!document.querySelector('.board.guide-target')`)
+	ann.Shot("guide-quizl")
+	ann.Click("#guide-next")
+	ann.Wait("step 2", `document.querySelector("#guide-step").textContent === "Step 2 of 5" && document.querySelector("#q-call").classList.contains("guide-target")`)
+	if !strings.Contains(ann.Text("#guide-text"), "click it once to select it") {
+		t.Errorf("step 2 says %q", ann.Text("#guide-text"))
+	}
+	ann.Labelled("the guide")
+	ann.Click("#guide-skip")
+	ann.Wait("the guide gone", `!document.querySelector("#guide") && !document.querySelector(".guide-target")`)
+	ann.Open(e2e.Eval[string](ann, `location.pathname`))
+	ann.Wait("the table again", `document.querySelectorAll('[data-board="0"] [data-sq]').length === 25 && !!document.querySelector("#guide-open")`)
+	if e2e.Eval[bool](ann, `!!document.querySelector("#guide")`) {
+		t.Error("the guide opened by itself again after it was skipped")
+	}
+	ann.Click("#guide-open")
+	ann.Wait("the guide reopened, focused", `!!document.querySelector("#guide") && document.activeElement.id === "guide-next"`)
+	for i := 0; i < 5; i++ {
+		ann.Click("#guide-next")
+	}
+	ann.Wait("the guide done", `!document.querySelector("#guide")`)
+}
+
+// TestGuideEveryGame: each game's guide, opened at a first table against
+// the computer, points every step at a part of that game's play screen.
+func TestGuideEveryGame(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	for _, tc := range []struct {
+		game  string
+		steps int
+		setup func()
+	}{
+		{"nymphabet", 3, nil},
+		{"wordfight", 4, nil},
+		{"salvo", 4, func() {
+			ann.Wait("the fleet editor", `!!document.querySelector("#s-random")`)
+			ann.Click("#s-random")
+			ann.Wait("a fleet", `document.querySelector("#s-setup-h").parentElement.querySelector("[role=status]").textContent.startsWith("Every ship is placed")`)
+			ann.Click("#s-submit")
+		}},
+	} {
+		ann.CreateTable(tc.game, "The computer")
+		if tc.setup != nil {
+			tc.setup()
+		}
+		ann.Wait(tc.game+"'s guide", `!!document.querySelector("#guide")`)
+		for i := 1; i <= tc.steps; i++ {
+			ann.Wait(fmt.Sprintf("%s step %d pointing at something", tc.game, i), fmt.Sprintf(`document.querySelector("#guide-step").textContent === "Step %d of %d" && !!document.querySelector(".guide-target")`, i, tc.steps))
+			if i == 2 {
+				ann.Shot("guide-" + tc.game)
+			}
+			ann.Click("#guide-next")
+		}
+		ann.Wait(tc.game+"'s guide done", `!document.querySelector("#guide")`)
+	}
+}

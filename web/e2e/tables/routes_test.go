@@ -1,0 +1,82 @@
+package tables
+
+import (
+	"strings"
+	"testing"
+
+	"parlour/web/e2e"
+)
+
+// TestDeepLinks opens every route of the client directly, as a reload, a
+// bookmark or a link in a new tab does: each loads its screen, and the
+// rules pages, rendered by the server, read without any script and keep
+// the site's header.
+func TestDeepLinks(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "visitor", base)
+	p.Open("/")
+	p.Wait("the games", `document.querySelectorAll("#main .cards .card h2").length === 4`)
+	id := p.CreateTable("nymphabet", "A friend")
+	p.Wait("the invite code", `!!document.querySelector("#invite-code")`)
+	code := p.Text("#invite-code")
+	if len(code) != 7 {
+		t.Fatalf("the invite code reads %q", code)
+	}
+	atTable := `location.pathname === "/t/` + id + `" && !!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`
+	for _, tc := range []struct{ path, ready, has string }{
+		{"/", `document.querySelectorAll("#main .cards .card h2").length === 4`, "Pick a game"},
+		{"/lobby", `!!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`, "Open tables"},
+		{"/lobby/", `!!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`, "Open tables"},
+		{"/new/quizl", `!!document.querySelector("#opt-set_target")`, "New Quizl table"},
+		{"/replay", `!!document.querySelector("#replay-file")`, "Replay a game"},
+		{"/moderation", `!!document.querySelector("#moderation-denied")`, "for the server's moderators"},
+		{"/replay?table=" + id, `!!document.querySelector("#replay-range")`, "Nymphabet"},
+		{"/t/" + id, `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Invite a friend"},
+		{"/t/" + id + "/join", `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Invite a friend"},
+		{"/t/" + id + "?watch=1", `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Nymphabet"},
+		{"/j/" + code, atTable, "Invite a friend"},
+		{"/j/" + strings.ToLower(code), atTable, "Invite a friend"},
+		{"/tournaments", `!!document.querySelector("#t-list-created")`, "Tournaments"},
+		{"/tournaments/nosuchevent", `!!document.querySelector("#main h1")`, "No such event"},
+		{"/daily", `!!document.querySelector("#daily-quizl") && !!document.querySelector("#daily-salvo")`, "Daily puzzles"},
+		{"/daily/quizl", `!!document.querySelector("#daily-play")`, "Daily Quizl"},
+		{"/account", `!!document.querySelector("#signup-name")`, "Sign up"},
+		{"/leaderboards", `!!document.querySelector("#lb-quizl")`, "Leaderboards"},
+		{"/players/nobody", `!!document.querySelector("#main h1")`, "No such player"},
+		{"/rules", `!!document.querySelector("article.doc h1")`, "Rules"},
+		{"/rules/quizl", `!!document.querySelector("article.doc h2#scoring")`, "Scoring"},
+		{"/rules/salvo", `!!document.querySelector("article.doc h1")`, "Salvo"},
+		{"/rules/wordfight", `!!document.querySelector("article.doc h1")`, "Sightless Word Fight"},
+		{"/rules/nymphabet", `!!document.querySelector("article.doc h1")`, "Nymphabet"},
+	} {
+		p.Open(tc.path)
+		p.Wait(tc.path, tc.ready)
+		if got := p.Text("body"); !strings.Contains(got, tc.has) || strings.Contains(got, "404 page not found") || strings.Contains(got, "No such page") {
+			t.Errorf("%s: the page reads %q", tc.path, e2e.Clip(got))
+		}
+		if !e2e.Eval[bool](p, `!!document.querySelector("header.top a[href='/lobby']")`) {
+			t.Errorf("%s: no site header", tc.path)
+		}
+	}
+	p.Open("/rules/quizl#scoring")
+	p.Wait("the rules", `!!document.querySelector("#scoring")`)
+	p.Shot("rules-quizl")
+	p.AccessibleThemes("the Quizl rules page")
+	// A link between rules pages leads to the page, and back to a game's
+	// screen from the header loads the client.
+	p.Open("/rules")
+	p.Click(`article.doc a[href="/rules/wordfight"]`)
+	p.WaitPage("the Word Fight rules", `location.pathname === "/rules/wordfight" && !!document.querySelector("article.doc h1")`)
+	p.Click(`header.top a[href="/lobby"]`)
+	p.WaitPage("the lobby", `location.pathname === "/lobby" && !!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "Open tables"`)
+	// Inside the client, a link to the rules leaves it for the rules page.
+	p.Open("/")
+	p.Wait("the games", `document.querySelectorAll("#main .cards .card h2").length === 4`)
+	p.Click(`a[aria-label="Quizl rules"]`)
+	p.WaitPage("the Quizl rules", `location.pathname === "/rules/quizl" && !!document.querySelector("article.doc h1")`)
+	if got := e2e.Eval[int](p, `document.scripts.length`); got != 0 {
+		t.Errorf("the rules page has %d scripts; it should read without any", got)
+	}
+}
