@@ -204,12 +204,14 @@ type jumpTimer struct {
 	done bool // fired or stopped
 }
 
+// Now returns the system's time moved forward by every Jump so far.
 func (c *JumpClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return time.Now().Add(c.skew)
 }
 
+// AfterFunc calls f after d, or at the Jump that passes its time.
 func (c *JumpClock) AfterFunc(d time.Duration, f func()) table.Timer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -230,6 +232,7 @@ func (jt *jumpTimer) fire() {
 	jt.f()
 }
 
+// Stop keeps the call from running and reports whether it had not yet.
 func (jt *jumpTimer) Stop() bool {
 	jt.c.mu.Lock()
 	defer jt.c.mu.Unlock()
