@@ -59,6 +59,10 @@ type Config struct {
 	// dropped: either is enough.
 	Worth        uint64
 	WorthDropped uint64
+	// TailQuiet is how much longer the process must stay quiet before
+	// what it dropped short of WorthDropped is given back all the same
+	// (zero: five times Quiet).
+	TailQuiet time.Duration
 	// Release gives the memory back (debug.FreeOSMemory; tests count).
 	Release func()
 	Log     *slog.Logger
@@ -70,9 +74,12 @@ type Watcher struct {
 	mu      sync.Mutex
 	stopped bool
 	armed   bool // the timer is set
-	timer   *time.Timer
-	seen    uint64 // bytes allocated when the timer was set
-	gave    uint64 // bytes allocated when memory was last given back
+	// tail is set while the timer waits out TailQuiet for a remainder
+	// dropped short of WorthDropped.
+	tail  bool
+	timer *time.Timer
+	seen  uint64 // bytes allocated when the timer was set
+	gave  uint64 // bytes allocated when memory was last given back
 	// dropped is what the process said it let go of since then
 	// (Dropped).
 	dropped uint64
@@ -94,6 +101,9 @@ func Start(cfg Config) *Watcher {
 	}
 	if cfg.WorthDropped == 0 {
 		cfg.WorthDropped = DefaultWorthDropped
+	}
+	if cfg.TailQuiet <= 0 {
+		cfg.TailQuiet = 5 * cfg.Quiet
 	}
 	if cfg.Release == nil {
 		cfg.Release = debug.FreeOSMemory
@@ -182,7 +192,12 @@ func (w *Watcher) arm() {
 
 // look runs Quiet after the timer was set: while the process allocates
 // it looks again later; once it is quiet it gives memory back if it
-// allocated enough since it last did, and waits for the next collection.
+// allocated or dropped enough since it last did, and waits for the next
+// collection. What was dropped short of that is given back once the
+// process has stayed quiet for TailQuiet more: tables shed in waves
+// after a burst, and the last waves' few hundred kilobytes of garbage
+// keep megabytes of spans, which their other objects left, from going
+// back until the next burst.
 func (w *Watcher) look() {
 	w.mu.Lock()
 	if w.stopped {
@@ -192,13 +207,25 @@ func (w *Watcher) look() {
 	now := w.allocated()
 	if now-w.seen >= w.cfg.QuietBytes {
 		w.seen = now
+		w.tail = false
 		w.timer.Reset(w.cfg.Quiet)
 		w.mu.Unlock()
 		return
 	}
-	w.armed = false
 	grown := now - w.gave + w.dropped
 	give := grown >= w.cfg.Worth || w.dropped >= w.cfg.WorthDropped
+	if !give && w.dropped > 0 {
+		if !w.tail {
+			w.tail = true
+			w.seen = now
+			w.timer.Reset(w.cfg.TailQuiet)
+			w.mu.Unlock()
+			return
+		}
+		give = true
+	}
+	w.armed, w.tail = false, false
+	dropped := w.dropped
 	w.mu.Unlock()
 	if !give {
 		return
@@ -206,7 +233,9 @@ func (w *Watcher) look() {
 	start := time.Now()
 	w.cfg.Release()
 	w.mu.Lock()
-	w.gave, w.dropped = w.allocated(), 0
+	// What was dropped while the memory went back is left for the next
+	// look, which Dropped has set.
+	w.gave, w.dropped = w.allocated(), w.dropped-dropped
 	w.releases++
 	w.mu.Unlock()
 	w.cfg.Log.Debug("gave the heap's free memory back to the system", "allocated and dropped since the last time", grown, "took", time.Since(start))

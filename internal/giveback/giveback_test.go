@@ -36,13 +36,15 @@ func waitArmed(t *testing.T, w *Watcher) {
 
 // TestGivesBackOnceAfterABurst drives a Watcher's looks by hand (its own
 // timer would wait an hour): memory is given back only once the process
-// is quiet after allocating more than Worth, not while it allocates, and
-// not again while it stays quiet, however often the collector runs; a
-// Watcher stopped gives nothing back. (Not parallel: it counts the whole
+// is quiet after allocating more than Worth or dropping WorthDropped, not
+// while it allocates, and not again while it stays quiet, however often
+// the collector runs; a drop short of WorthDropped goes back once the
+// process has stayed quiet through TailQuiet too; a Watcher stopped gives
+// nothing back. (Not parallel: it counts the whole
 // process's allocations.)
 func TestGivesBackOnceAfterABurst(t *testing.T) {
 	released := 0
-	w := Start(Config{Quiet: time.Hour, QuietBytes: 4 << 20, Worth: 32 << 20, WorthDropped: 8 << 20, Release: func() { released++ }})
+	w := Start(Config{Quiet: time.Hour, QuietBytes: 4 << 20, Worth: 32 << 20, WorthDropped: 8 << 20, TailQuiet: time.Hour, Release: func() { released++ }})
 	defer w.Stop()
 	steps := []struct {
 		name  string
@@ -60,11 +62,16 @@ func TestGivesBackOnceAfterABurst(t *testing.T) {
 		{"quiet after it", 0, 0, false, 1, false},
 		{"a second burst", 64 << 20, 0, true, 1, true},
 		{"quiet after the second", 0, 0, false, 2, false},
-		{"a drop less than WorthDropped, quiet", 0, 4 << 20, false, 2, false},
+		{"a drop less than WorthDropped, quiet", 0, 4 << 20, false, 2, true},
 		{"drops adding up to WorthDropped, quiet", 0, 4 << 20, false, 3, false},
 		{"quiet after the drops", 0, 0, false, 3, false},
-		{"a drop and a burst adding up to Worth", 30 << 20, 4 << 20, false, 3, true},
-		{"quiet after them", 0, 0, false, 4, false},
+		{"a small drop, quiet", 0, 1 << 20, false, 3, true},
+		{"busy before the tail is out", 8 << 20, 0, false, 3, true},
+		{"quiet again", 0, 0, false, 3, true},
+		{"quiet through the tail: the drop goes back", 0, 0, false, 4, false},
+		{"quiet after the tail", 0, 0, false, 4, false},
+		{"a drop and a burst adding up to Worth", 30 << 20, 4 << 20, false, 4, true},
+		{"quiet after them", 0, 0, false, 5, false},
 	}
 	for _, st := range steps {
 		if st.gc {
@@ -89,5 +96,30 @@ func TestGivesBackOnceAfterABurst(t *testing.T) {
 	w.look()
 	if want := steps[len(steps)-1].want; released != want {
 		t.Fatalf("given back %d times, want %d: a stopped Watcher gave memory back", released, want)
+	}
+}
+
+// TestDropWhileGivingBack: what the process drops while memory goes back
+// is not lost with what that release took: the Watcher looks for the quiet
+// after it and gives it back in its turn. (Not parallel: it counts the
+// whole process's allocations.)
+func TestDropWhileGivingBack(t *testing.T) {
+	released := 0
+	var w *Watcher
+	w = Start(Config{Quiet: time.Hour, QuietBytes: 4 << 20, Worth: 1 << 40, WorthDropped: 8 << 20, TailQuiet: time.Hour, Release: func() {
+		released++
+		if released == 1 {
+			w.Dropped(8 << 20) // a wave of tables shedding meanwhile
+		}
+	}})
+	defer w.Stop()
+	w.Dropped(8 << 20)
+	w.look()
+	if released != 1 || !w.isArmed() {
+		t.Fatalf("after the first drop: given back %d times, looking again %v; want 1, true", released, w.isArmed())
+	}
+	w.look()
+	if released != 2 {
+		t.Fatalf("the drop made while memory went back was not given back (%d releases, want 2)", released)
 	}
 }
