@@ -9,12 +9,13 @@
 // such a burst and gives that memory back, once: it collects and returns
 // every free page (debug.FreeOSMemory). Memory the process lets go of
 // without allocating (Dropped: a cache emptied, records it held dropped)
-// is given back the same way. A busy process is left alone, and
-// a process that stays quiet is hardly woken: the Watcher looks only
-// after the collector has run and while allocations go on, and a quiet
-// process's collector runs only when the runtime forces it to, every two
-// minutes (the Watcher then looks once, a second later, and finds nothing
-// to do).
+// is given back the same way, and a little of it once the quiet has
+// lasted longer (Config.TailQuiet). A busy process is left alone, and a
+// process that stays quiet is hardly woken: the Watcher looks only
+// after the collector has run, while allocations go on, and after a
+// drop, and a quiet process's collector runs only when the runtime
+// forces it to, every two minutes (the Watcher then looks once, a second
+// later, and finds nothing to do).
 package giveback
 
 import (
