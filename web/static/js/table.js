@@ -59,6 +59,9 @@ async function joinScreen(main, id) {
   }
   const title = info ? info.title : "a table";
   document.title = `Join ${title} · Parlour`;
+  // The form is drawn whole: a line that arrived later would move the
+  // buttons under a pointer that was on its way to one of them.
+  const wordList = info && info.lexicon ? await joinLexicon(info) : null;
   const err = h("p", { class: "error", role: "alert" });
   const nameInput = h("input", { id: "join-name", value: myName(), maxlength: 24, autocomplete: "nickname", placeholder: "Guest" });
   const open = info ? info.seats.filter(s => s.kind === "open").length : 1;
@@ -78,7 +81,7 @@ async function joinScreen(main, id) {
     info && info.rated ? ratedNote("join-rated") : null,
     info && info.rated && !signedIn() ? h("p", { id: "join-rated-account" }, "Rated games are between accounts: ", h("a", { href: "/account" }, "sign up or sign in"), " to take this seat.") : null,
     info ? rulesList(info) : null,
-    info && info.lexicon ? joinLexicon(info) : null,
+    wordList,
     signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players."),
     err,
     h("div", { class: "row" },
@@ -471,13 +474,10 @@ function lexiconLine(name) {
 // joinLexicon names the word list of a word game's table before anyone
 // sits down, once the game and the lists are known (nothing for a game
 // without words).
-function joinLexicon(info) {
-  const p = h("p", { id: "join-lexicon", hidden: true });
-  gameInfo(info.game).then(async g => {
-    if (!g || !g.words) return;
-    try { await lexicons(); } catch { /* named by its key */ }
-    p.textContent = "Word list: " + lexiconTitle(info.lexicon);
-    p.hidden = false;
-  }, () => {});
-  return p;
+async function joinLexicon(info) {
+  let g = null;
+  try { g = await gameInfo(info.game); } catch { /* said by the game's own screens */ }
+  if (!g || !g.words) return null;
+  try { await lexicons(); } catch { /* named by its key */ }
+  return h("p", { id: "join-lexicon" }, "Word list: " + lexiconTitle(info.lexicon));
 }
