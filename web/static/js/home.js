@@ -225,7 +225,9 @@ export async function newTable(main, name) {
 // eventsCard names the tournaments under way and the next to come, a few
 // of each, and leads to the list of them all.
 function eventsCard() {
-  const list = h("ul", { class: "recent", id: "home-events-list" });
+  // A line holds the list's place while it loads, so that the boxes
+  // below do not jump when it comes.
+  const list = h("ul", { class: "recent", id: "home-events-list" }, h("li", { class: "muted" }, "Looking for tournaments…"));
   call("GET", "/tournaments?status=started").then(async a => {
     const now = (a.tournaments || []).slice(0, 3);
     const next = ((await call("GET", "/tournaments?status=created")).tournaments || []).slice(0, 3);
