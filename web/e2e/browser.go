@@ -294,9 +294,27 @@ func (p *Player) Wait(what, expr string) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.Ctx, 20*time.Second)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(5*time.Millisecond))); err != nil {
+	for {
+		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(5*time.Millisecond)))
+		if err == nil {
+			return
+		}
+		// The page the poll began in was replaced (a navigation that had
+		// not yet reached the browser's side of the connection when the
+		// poll started): poll the new one.
+		if ctx.Err() == nil && contextGone(err) {
+			time.Sleep(20 * time.Millisecond)
+			continue
+		}
 		p.fail("waiting for %s (%s): %v", what, Clip(expr), err)
 	}
+}
+
+// contextGone reports whether err says that the page's JavaScript context
+// an evaluation ran in is gone, replaced by a navigation.
+func contextGone(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Cannot find context with specified id") || strings.Contains(msg, "Execution context was destroyed")
 }
 
 // Text returns the visible text of the first element matching sel, or "".
@@ -310,24 +328,71 @@ func (p *Player) Text(sel string) string {
 	return v
 }
 
-// Click clicks the element matching the CSS selector.
+// Click clicks the first element matching the CSS selector with the
+// mouse, as a player would, once it is ready for it: drawn, in view, where
+// it was a moment before, and what lies under its middle (nothing covers
+// it). A part of the page that arrives late and moves the element would
+// otherwise take the click meant for it.
 func (p *Player) Click(sel string) {
 	p.t.Helper()
-	for try := 1; ; try++ {
-		ctx, cancel := context.WithTimeout(p.Ctx, 20*time.Second)
-		err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))
-		cancel()
-		if err == nil {
+	ctx, cancel := context.WithTimeout(p.Ctx, 20*time.Second)
+	defer cancel()
+	var last clickPoint
+	for {
+		at, err := chromedp.Run(ctx, chromedp.Evaluate[clickPoint](fmt.Sprintf(clickReady, sel), chromedp.EvalAwaitPromise))
+		switch {
+		case err != nil && ctx.Err() == nil && contextGone(err):
+			at.Why = "the page was being replaced"
+		case err != nil:
+			p.fail("click %s: %v (last seen: %s)", sel, err, last.Why)
+		}
+		if at.Why == "" {
+			if err := chromedp.Do(ctx, chromedp.MouseClickXY(at.X, at.Y)); err != nil {
+				p.fail("click %s: %v", sel, err)
+			}
 			return
 		}
-		// An update rebuilt the part of the page that holds sel between
-		// finding the node and clicking it: find it again.
-		if try < 3 && strings.Contains(err.Error(), "Could not find node with given id") {
-			continue
+		last = at
+		select {
+		case <-ctx.Done():
+			p.fail("click %s: %s", sel, at.Why)
+		case <-time.After(5 * time.Millisecond):
 		}
-		p.fail("click %s: %v", sel, err)
 	}
 }
+
+// clickPoint is where Click may click, in the page's viewport, or Why it
+// may not yet.
+type clickPoint struct {
+	X, Y float64
+	Why  string
+}
+
+// clickReady is the page's side of Click: given the selector (%q), it
+// finds the element, scrolls it into view, and answers its middle once
+// the element has kept its place over a few frames' time and is hit there.
+const clickReady = `(async sel => {
+	const el = document.querySelector(sel);
+	if (!el) return { Why: "no element matches" };
+	el.scrollIntoView({ block: "nearest", inline: "nearest" });
+	const box = () => { const r = el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height].join(); };
+	const before = box();
+	await new Promise(done => setTimeout(done, 30));
+	if (!el.isConnected) return { Why: "the element left the page" };
+	if (box() !== before) return { Why: "the element is moving" };
+	const r = el.getBoundingClientRect();
+	if (r.width === 0 || r.height === 0) return { Why: "the element is not drawn" };
+	const x = r.x + r.width / 2, y = r.y + r.height / 2;
+	const hit = document.elementFromPoint(x, y);
+	const label = hit && hit.closest("label");
+	if (!hit || (hit !== el && !el.contains(hit) && !(label && label.control === el))) {
+		return { Why: "something else is where it is drawn: " + (hit ? hit.outerHTML.slice(0, 120) : "nothing") };
+	}
+	// The mouse moves over what the screen shows (the visual viewport),
+	// which a phone zooms out over a page wider than itself.
+	const v = window.visualViewport;
+	return { X: (x - v.offsetLeft) * v.scale, Y: (y - v.offsetTop) * v.scale, Why: "" };
+})(%q)`
 
 // TypeIn replaces the value of the input matching sel and types text.
 func (p *Player) TypeIn(sel, text string) {
