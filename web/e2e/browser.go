@@ -332,8 +332,9 @@ func (p *Player) Text(sel string) string {
 // Click clicks the first element matching the CSS selector with the
 // mouse, as a player would, once it is ready for it: drawn, in view, where
 // it was a moment before, and what lies under its middle (nothing covers
-// it). A part of the page that arrives late and moves the element would
-// otherwise take the click meant for it.
+// it). A part of the page that arrives late and moves the element could
+// still move it between that answer and the click: the page then lets
+// the stray click through to nothing, and Click tries again.
 func (p *Player) Click(sel string) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.Ctx, 20*time.Second)
@@ -351,7 +352,12 @@ func (p *Player) Click(sel string) {
 			if err := chromedp.Do(ctx, chromedp.MouseClickXY(at.X, at.Y)); err != nil {
 				p.fail("click %s: %v", sel, err)
 			}
-			return
+			missed, err := chromedp.Run(ctx, chromedp.Evaluate[bool](clickMissed))
+			if err != nil || !missed {
+				return // hit, or it led to another page
+			}
+			at.Why = "the element moved as it was clicked"
+			p.t.Logf("%s: the click on %s landed beside it; clicking again", p.Name, sel)
 		}
 		last = at
 		select {
@@ -372,6 +378,8 @@ type clickPoint struct {
 // clickReady is the page's side of Click: given the selector (%q), it
 // finds the element, scrolls it into view, and answers its middle once
 // the element has kept its place over a few frames' time and is hit there.
+// It then guards the click to come: pressed or released anywhere but on
+// the element, it reaches nothing on the page and is noted as missed.
 const clickReady = `(async sel => {
 	const el = document.querySelector(sel);
 	if (!el) return { Why: "no element matches" };
@@ -384,16 +392,32 @@ const clickReady = `(async sel => {
 	const r = el.getBoundingClientRect();
 	if (r.width === 0 || r.height === 0) return { Why: "the element is not drawn" };
 	const x = r.x + r.width / 2, y = r.y + r.height / 2;
+	const on = t => !!t && (t === el || el.contains(t) || (t.closest && t.closest("label") && t.closest("label").control === el));
 	const hit = document.elementFromPoint(x, y);
-	const label = hit && hit.closest("label");
-	if (!hit || (hit !== el && !el.contains(hit) && !(label && label.control === el))) {
-		return { Why: "something else is where it is drawn: " + (hit ? hit.outerHTML.slice(0, 120) : "nothing") };
-	}
+	if (!on(hit)) return { Why: "something else is where it is drawn: " + (hit ? hit.outerHTML.slice(0, 120) : "nothing") };
+	if (window.__e2eGuard) window.__e2eGuard.off();
+	const kinds = ["pointerdown", "mousedown", "pointerup", "mouseup", "click"];
+	const guard = { missed: false };
+	const check = e => {
+		if (!on(e.target)) {
+			guard.missed = true;
+			e.preventDefault();
+			e.stopImmediatePropagation();
+		}
+		if (e.type === "click") guard.off();
+	};
+	guard.off = () => kinds.forEach(k => window.removeEventListener(k, check, true));
+	kinds.forEach(k => window.addEventListener(k, check, true));
+	window.__e2eGuard = guard;
 	// The mouse moves over what the screen shows (the visual viewport),
 	// which a phone zooms out over a page wider than itself.
 	const v = window.visualViewport;
 	return { X: (x - v.offsetLeft) * v.scale, Y: (y - v.offsetTop) * v.scale, Why: "" };
 })(%q)`
+
+// clickMissed reports, after Click's click, whether the page's guard
+// stopped it for landing beside the element.
+const clickMissed = `(() => { const g = window.__e2eGuard; window.__e2eGuard = null; if (!g) return false; g.off(); return g.missed; })()`
 
 // TypeIn replaces the value of the input matching sel and types text.
 // All but the last few characters of a long text go in at once, as from
