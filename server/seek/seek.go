@@ -227,14 +227,17 @@ type Service struct {
 	mu     sync.Mutex
 	book   *book
 	paired map[string]paired
-	sweep  table.Timer
-	closed bool
+	// pairing holds the seeks taken from the book while their table is
+	// made, by id: their players still read them as waiting.
+	pairing map[string]*entry
+	sweep   table.Timer
+	closed  bool
 }
 
 // New returns a Service of cfg, sweeping away the seeks of players gone
 // every Window.
 func New(cfg Config) *Service {
-	s := &Service{cfg: cfg, book: newBook(), paired: map[string]paired{}}
+	s := &Service{cfg: cfg, book: newBook(), paired: map[string]paired{}, pairing: map[string]*entry{}}
 	s.mu.Lock()
 	s.sweep = cfg.Clock.AfterFunc(Window, s.sweepLoop)
 	s.mu.Unlock()
@@ -478,6 +481,7 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 		return Answer{Status: "waiting", Seek: &sk}, nil
 	}
 	s.book.remove(other)
+	s.pairing[other.seek.ID] = other
 	s.mu.Unlock()
 	for _, o := range gone {
 		s.tellGone(o, "gone", "")
@@ -516,7 +520,11 @@ func (s *Service) match(e *entry, now time.Time) (*entry, []*entry) {
 }
 
 // pair makes the table of waiting seek w and the seek e that matched it,
-// e's player asking; should the table not be made, w waits again.
+// e's player asking; should the table not be made, w waits again. w has
+// left the book for s.pairing, where its player reads it as waiting while
+// the table is made (a store's write, which a busy server takes its time
+// over): a seek that answered "no such seek" then would send its player
+// away from the game it found.
 func (s *Service) pair(ctx context.Context, w, e *entry) (table.Seated, error) {
 	seated, err := s.cfg.Tables.Pair(ctx, table.Pairing{
 		Game: e.g, Rules: e.rules, Rated: e.key.rated, Lexicon: e.key.lexicon, Asker: e.identity,
@@ -527,6 +535,7 @@ func (s *Service) pair(ctx context.Context, w, e *entry) (table.Seated, error) {
 	})
 	if err != nil {
 		s.mu.Lock()
+		delete(s.pairing, w.seek.ID)
 		if s.book.byPlayer[w.identity][w.seek.Game] == nil {
 			s.book.add(w)
 		}
@@ -534,6 +543,7 @@ func (s *Service) pair(ctx context.Context, w, e *entry) (table.Seated, error) {
 		return table.Seated{}, err
 	}
 	s.mu.Lock()
+	delete(s.pairing, w.seek.ID)
 	s.paired[w.seek.ID] = paired{identity: w.identity, p: Pairing{Table: seated.Table, Seat: 1 - seated.Seat}, at: s.now()}
 	// The asker's own seek for this game, when they accepted another's,
 	// has found its game too.
@@ -603,6 +613,7 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Ans
 		return Answer{}, refuse.Conflict("this seek was taken or canceled meanwhile")
 	}
 	s.book.remove(w)
+	s.pairing[w.seek.ID] = w
 	s.mu.Unlock()
 	seated, err := s.pair(ctx, w, e)
 	if err != nil {
@@ -664,9 +675,14 @@ func (s *Service) Cancel(ctx context.Context, p *auth.Principal, id string) erro
 	s.mu.Lock()
 	e := s.book.byID[id]
 	if e == nil || e.identity != p.Identity {
+		pd, done := s.paired[id]
+		w := s.pairing[id]
 		s.mu.Unlock()
-		if pd, ok := s.paired[id]; ok && pd.identity == p.Identity {
+		switch {
+		case done && pd.identity == p.Identity:
 			return refuse.Conflict("this seek paired already: its table is %s", pd.p.Table)
+		case w != nil && w.identity == p.Identity:
+			return refuse.Conflict("this seek has just found an opponent: its table is being made")
 		}
 		return refuse.NotFound("you have no seek %q waiting", refuse.Clip(id))
 	}
@@ -693,10 +709,12 @@ func (s *Service) Get(ctx context.Context, p *auth.Principal, id string) (Mine, 
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if e := s.book.byID[id]; e != nil && e.identity == p.Identity {
-		e.seen = now
-		sk := e.seek
-		return Mine{Status: "waiting", Seek: &sk}, nil
+	for _, e := range []*entry{s.book.byID[id], s.pairing[id]} {
+		if e != nil && e.identity == p.Identity {
+			e.seen = now
+			sk := e.seek
+			return Mine{Status: "waiting", Seek: &sk}, nil
+		}
 	}
 	if pd, ok := s.paired[id]; ok && pd.identity == p.Identity {
 		pp := pd.p

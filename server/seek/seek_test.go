@@ -29,15 +29,23 @@ func (noTimer) Stop() bool                                       { return true }
 func (c *fakeClock) Now() time.Time                              { return c.now }
 func (c *fakeClock) AfterFunc(time.Duration, func()) table.Timer { return noTimer{} }
 
-// fakeTables pairs every pairing it is asked for.
+// fakeTables pairs every pairing it is asked for. With hold set, each
+// Pair first says so on entered and waits for hold to close, as a table
+// whose write takes its time.
 type fakeTables struct {
 	mu      sync.Mutex
 	pairs   []table.Pairing
 	creates []table.CreateRequest
 	fail    error
+	entered chan struct{}
+	hold    chan struct{}
 }
 
 func (f *fakeTables) Pair(_ context.Context, pr table.Pairing) (table.Seated, error) {
+	if f.hold != nil {
+		f.entered <- struct{}{}
+		<-f.hold
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.fail != nil {
@@ -406,6 +414,60 @@ func TestSeekAccept(t *testing.T) {
 	}
 	if m, err := e.s.Get(ctx, &auth.Principal{Identity: "ben"}, own.Seek.ID); err != nil || m.Status != "paired" || m.Pairing.Table != got.Table.Table {
 		t.Fatalf("Ben's own seek reads %+v, %v", m, err)
+	}
+}
+
+// TestSeekReadWhilePairing: while the table of a pairing is being made,
+// the waiting seek's player still reads it as waiting (not as gone, which
+// sent their page away from the game it found) and cannot cancel it; then
+// it reads as paired. The same whether a matching seek or an acceptance
+// paired it.
+func TestSeekReadWhilePairing(t *testing.T) {
+	t.Parallel()
+	for _, how := range []string{"seek", "accept"} {
+		t.Run(how, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			ctx := context.Background()
+			ann, ben := &auth.Principal{Identity: "ann"}, &auth.Principal{Identity: "ben"}
+			a := e.must(t, "ann", `{"game":"guess","rated":true}`, "waiting")
+			e.tables.entered, e.tables.hold = make(chan struct{}), make(chan struct{})
+			done := make(chan Answer, 1)
+			go func() {
+				var got Answer
+				var err error
+				if how == "seek" {
+					got, err = e.seek("ben", `{"game":"guess","rated":true}`)
+				} else {
+					got, err = e.s.Accept(ctx, ben, a.Seek.ID)
+				}
+				if err != nil {
+					t.Errorf("ben: %v", err)
+				}
+				done <- got
+			}()
+			<-e.tables.entered
+			if m, err := e.s.Get(ctx, ann, a.Seek.ID); err != nil || m.Status != "waiting" {
+				t.Errorf("Ann's seek as its table is made: %+v, %v; want waiting", m, err)
+			}
+			if _, err := e.s.Get(ctx, ben, a.Seek.ID); refuse.Status(err) != http.StatusNotFound {
+				t.Errorf("Ben reads Ann's seek: %v, want not found", err)
+			}
+			if err := e.s.Cancel(ctx, ann, a.Seek.ID); refuse.Status(err) != http.StatusConflict {
+				t.Errorf("Ann cancels as its table is made: %v, want a conflict", err)
+			}
+			if l := e.s.List(nil, ""); len(l) != 0 {
+				t.Errorf("the seek being paired is listed: %+v", l)
+			}
+			close(e.tables.hold)
+			got := <-done
+			if got.Status != "paired" {
+				t.Fatalf("ben: %+v, want paired", got)
+			}
+			if m, err := e.s.Get(ctx, ann, a.Seek.ID); err != nil || m.Status != "paired" || m.Pairing.Table != got.Table.Table {
+				t.Errorf("Ann's seek after: %+v, %v; want paired at %s", m, err, got.Table.Table)
+			}
+		})
 	}
 }
 
