@@ -27,6 +27,7 @@ import (
 	natsbus "parlour/bus/nats"
 	"parlour/games"
 	"parlour/internal/giveback"
+	"parlour/internal/procs"
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/chat"
@@ -72,7 +73,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	giveBack := fs.Duration("give-back", giveback.DefaultQuiet, "once the server has allocated next to nothing for this long after a burst, collect and give the heap's free memory back to the system (0: never; see docs/performance.md)")
 	gcPercent := fs.Int("gogc", 400, "garbage collection target percentage, as GOGC (which it replaces); -1 turns the collector off")
 	memProfile := fs.String("memprofile", "", "write a profile of the whole run's allocations to this file at exit")
-	procs := fs.Int("procs", 0, "processors Go runs the server's goroutines on (GOMAXPROCS); 0: at least 4, or $GOMAXPROCS when set (see docs/performance.md)")
+	maxProcs := fs.Int("procs", 0, "processors Go runs the server's goroutines on (GOMAXPROCS) while it is busy; 0: at least 4, or $GOMAXPROCS when set (see docs/performance.md)")
+	quietProcs := fs.Int("quiet-procs", 1, "processors Go runs the server's goroutines on while it uses under 35% of one processor's time, until it uses over half (fewer threads woken a move; see docs/performance.md); 0: always --procs")
 	traceOut := fs.String("trace", "", "write an execution trace of the whole run to this file (go tool trace; about half a megabyte a second under load)")
 	perID := fs.Float64("rate-identity", limit.Defaults().PerIdentity, "requests per second allowed for one identity")
 	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")
@@ -136,8 +138,12 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 	}
 	cl := clusterOptions{nats: *natsURL, node: *node, lease: *lease}
-	if *procs < 0 {
-		fmt.Fprintf(stderr, "parlour serve: --procs must be 0 (the default) or more, not %d\n", *procs)
+	if *maxProcs < 0 {
+		fmt.Fprintf(stderr, "parlour serve: --procs must be 0 (the default) or more, not %d\n", *maxProcs)
+		return 2
+	}
+	if *quietProcs < 0 {
+		fmt.Fprintf(stderr, "parlour serve: --quiet-procs must be 0 (always --procs) or more, not %d\n", *quietProcs)
 		return 2
 	}
 	if *openExpiry < 0 {
@@ -214,7 +220,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// requests; 400 runs it a quarter as often for a few hundred megabytes
 	// of heap at most.
 	debug.SetGCPercent(*gcPercent)
-	runtime.GOMAXPROCS(serveProcs(*procs, os.Getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0)))
+	busy := serveProcs(*maxProcs, os.Getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0))
+	runtime.GOMAXPROCS(busy)
+	if *quietProcs > 0 && *quietProcs < busy {
+		// A quiet server's moves each wake threads on processors it does
+		// not need; on one, a move wakes none (package procs).
+		g := procs.Start(procs.Config{Busy: busy, Quiet: *quietProcs, Log: log})
+		defer g.Stop()
+	}
 	if *giveBack > 0 {
 		// At --gogc 400 the heap grows to five times what is live before
 		// each collection, and keeps it: after a burst an idle server gives

@@ -118,6 +118,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--lease", "soon"},
 		{"serve", "--procs", "-1"},
 		{"serve", "--procs", "many"},
+		{"serve", "--quiet-procs", "-1"},
+		{"serve", "--quiet-procs", "few"},
 		{"serve", "--open-expiry", "-1h"},
 		{"serve", "--open-expiry", "a month"},
 		{"serve", "--park-after", "-1m"},

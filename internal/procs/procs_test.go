@@ -1,0 +1,244 @@
+package procs
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// recorder stands for runtime.GOMAXPROCS: it keeps what it was set to.
+type recorder struct {
+	mu  sync.Mutex
+	set []int
+}
+
+func (r *recorder) setProcs(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.set = append(r.set, n)
+}
+
+func (r *recorder) calls() []int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]int(nil), r.set...)
+}
+
+// clock is a process's CPU time that a test advances.
+type clock struct{ ns atomic.Int64 }
+
+func (c *clock) read() (time.Duration, bool) { return time.Duration(c.ns.Load()), true }
+
+// stopped returns a Governor whose ticker never fires, on Busy
+// processors, with cfg's defaults filled in: tests feed it readings.
+func stopped(t *testing.T, cfg Config) (*Governor, *recorder) {
+	t.Helper()
+	r := &recorder{}
+	cfg.set = r.setProcs
+	cfg.cpu = func() (time.Duration, bool) { return 0, true }
+	cfg.Every = time.Hour // the ticker never fires within a test
+	g := Start(cfg)
+	t.Cleanup(g.Stop)
+	return g, r
+}
+
+func TestObserve(t *testing.T) {
+	t.Parallel()
+	const s = time.Second
+	type reading struct {
+		share float64
+		wall  time.Duration
+		want  int // processors after it
+	}
+	tests := []struct {
+		name     string
+		readings []reading
+	}{
+		{"busy stays busy", []reading{{0.5, s, 4}, {0.34, s, 4}, {0.35, 10 * s, 4}}},
+		{"quiet after DownAfter under Down", []reading{
+			{0.1, s, 4}, {0.1, s, 4}, {0.34, 2 * s, 4}, {0.1, s, 1}, {0.35, s, 1}, {0.5, s, 1},
+		}},
+		{"busy over Up", []reading{{0, 5 * s, 1}, {0.51, s, 4}, {0.9, s, 4}}},
+		{"at once from nothing", []reading{{0, 5 * s, 1}, {1.5, s, 4}}},
+		{"a lull is not quiet", []reading{
+			{0.1, 4 * s, 4}, {0.35, s, 4}, {0.1, 4 * s, 4}, {0.1, s, 1},
+		}},
+		{"between Down and Up stays where it is", []reading{
+			{0.35, 10 * s, 4}, {0, 5 * s, 1}, {0.4, 10 * s, 1}, {0.5, 10 * s, 1},
+		}},
+		{"quiet, busy, quiet again", []reading{
+			{0, 5 * s, 1}, {0.51, s, 4}, {0, 4 * s, 4}, {0.34, s, 1}, {2, s, 4},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			g, r := stopped(t, Config{Busy: 4})
+			if got := g.Procs(); got != 4 {
+				t.Fatalf("after Start: %d processors, want 4", got)
+			}
+			for i, rd := range tt.readings {
+				g.observe(rd.share, rd.wall)
+				if got := g.Procs(); got != rd.want {
+					t.Fatalf("reading %d (%.2f of a processor for %v): %d processors, want %d", i, rd.share, rd.wall, got, rd.want)
+				}
+			}
+			calls := r.calls()
+			if got := len(calls); got != g.Changes() {
+				t.Errorf("Changes says %d, but the processors were set %d times", g.Changes(), got)
+			}
+			prev := 4
+			for _, n := range calls {
+				if n == prev {
+					t.Errorf("set %d processors while on %d (%v)", n, prev, calls)
+				}
+				prev = n
+			}
+		})
+	}
+}
+
+func TestNext(t *testing.T) {
+	t.Parallel()
+	const ms = time.Millisecond
+	g := &Governor{cfg: Config{Every: 500 * ms, IdleEvery: 4000 * ms}}
+	tests := []struct {
+		every time.Duration
+		share float64
+		ok    bool
+		want  time.Duration
+	}{
+		{500 * ms, 0, true, 1000 * ms},
+		{1000 * ms, 0.009, true, 2000 * ms},
+		{2000 * ms, 0, true, 4000 * ms},
+		{4000 * ms, 0, true, 4000 * ms},
+		{4000 * ms, 0.01, true, 500 * ms},
+		{2000 * ms, 1.5, true, 500 * ms},
+		{500 * ms, 0.2, true, 500 * ms},
+		{2000 * ms, 0, false, 500 * ms},
+	}
+	for _, tt := range tests {
+		if got := g.next(tt.every, tt.share, tt.ok); got != tt.want {
+			t.Errorf("next(%v, %.3f, %t) = %v, want %v", tt.every, tt.share, tt.ok, got, tt.want)
+		}
+	}
+}
+
+func TestStartChangesNothing(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		cfg  Config
+	}{
+		{"cannot read CPU time", Config{Busy: 4, cpu: func() (time.Duration, bool) { return 0, false }}},
+		{"quiet is busy", Config{Busy: 2, Quiet: 2}},
+		{"quiet over busy", Config{Busy: 2, Quiet: 3}},
+		{"one processor", Config{Busy: 1}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			r := &recorder{}
+			cfg := tt.cfg
+			cfg.set = r.setProcs
+			if cfg.cpu == nil {
+				cfg.cpu = func() (time.Duration, bool) { return 0, true }
+			}
+			g := Start(cfg)
+			if got := g.Procs(); got != cfg.Busy {
+				t.Errorf("Procs: %d, want %d", got, cfg.Busy)
+			}
+			g.Stop()
+			g.Stop() // twice is harmless
+			if calls := r.calls(); len(calls) != 0 {
+				t.Errorf("the processors were set: %v", calls)
+			}
+		})
+	}
+}
+
+func TestStopLeavesBusy(t *testing.T) {
+	t.Parallel()
+	r := &recorder{}
+	g := Start(Config{Busy: 3, set: r.setProcs, cpu: func() (time.Duration, bool) { return 0, true }, Every: time.Hour})
+	g.observe(0, time.Minute)
+	if got := g.Procs(); got != 1 {
+		t.Fatalf("Procs after a quiet minute: %d, want 1", got)
+	}
+	g.Stop()
+	if got, want := r.calls(), []int{1, 3}; len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("set %v, want %v", got, want)
+	}
+	if got := g.Procs(); got != 3 {
+		t.Errorf("Procs after Stop: %d, want 3", got)
+	}
+}
+
+// TestWatch runs the Governor on its own ticker over a CPU clock the
+// test advances: a process that uses nothing goes to Quiet, is given
+// Busy once it uses two processors' worth, and goes back once it stops.
+func TestWatch(t *testing.T) {
+	t.Parallel()
+	r := &recorder{}
+	c := &clock{}
+	g := Start(Config{Busy: 4, Every: 2 * time.Millisecond, IdleEvery: 8 * time.Millisecond, DownAfter: 10 * time.Millisecond, set: r.setProcs, cpu: c.read})
+	defer g.Stop()
+	waitFor(t, g, 1)
+	busy := make(chan struct{})
+	go func() {
+		// Twice the wall time that passes: two processors' worth.
+		last := time.Now()
+		for {
+			select {
+			case <-busy:
+				return
+			case <-time.After(time.Millisecond):
+				now := time.Now()
+				c.ns.Add(int64(2 * now.Sub(last)))
+				last = now
+			}
+		}
+	}()
+	waitFor(t, g, 4)
+	close(busy)
+	waitFor(t, g, 1)
+	if got := r.calls(); len(got) < 3 || got[0] != 1 || got[1] != 4 || got[2] != 1 {
+		t.Errorf("set %v, want 1, 4, 1", got)
+	}
+}
+
+func waitFor(t *testing.T, g *Governor, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); g.Procs() != n; {
+		if time.Now().After(deadline) {
+			t.Fatalf("still on %d processors, want %d", g.Procs(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestProcessCPU(t *testing.T) {
+	t.Parallel()
+	before, ok := processCPU()
+	if !ok {
+		if runtime.GOOS == "linux" {
+			t.Fatal("cannot read the process's CPU time")
+		}
+		t.Skipf("no CPU time on %s", runtime.GOOS)
+	}
+	// Spin until the process has used a little CPU time.
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		after, _ := processCPU()
+		if after > before {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the process's CPU time stayed at %v while it spun", before)
+		}
+		for range 10000 {
+			runtime.Gosched()
+		}
+	}
+}
