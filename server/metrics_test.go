@@ -42,6 +42,7 @@ func TestMetricNames(t *testing.T) {
 		"# TYPE parlour_goroutines gauge\n",
 		"# TYPE go_goroutines gauge\n",
 		"# TYPE go_memstats_heap_alloc_bytes gauge\n",
+		"# TYPE go_sched_gomaxprocs_threads gauge\n",
 		"# TYPE process_cpu_seconds_total counter\n",
 		"# TYPE process_open_fds gauge\n",
 	} {
