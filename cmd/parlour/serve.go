@@ -223,8 +223,8 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	busy := serveProcs(*maxProcs, os.Getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0))
 	runtime.GOMAXPROCS(busy)
 	if *quietProcs > 0 && *quietProcs < busy {
-		// A quiet server's moves each wake threads on processors it does
-		// not need; on one, a move wakes none (package procs).
+		// A quiet server's moves each wake threads for processors it
+		// does not need; on one it wakes fewer (package procs).
 		g := procs.Start(procs.Config{Busy: busy, Quiet: *quietProcs, Log: log})
 		defer g.Stop()
 	}
