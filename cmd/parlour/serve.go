@@ -74,7 +74,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	gcPercent := fs.Int("gogc", 400, "garbage collection target percentage, as GOGC (which it replaces); -1 turns the collector off")
 	memProfile := fs.String("memprofile", "", "write a profile of the whole run's allocations to this file at exit")
 	maxProcs := fs.Int("procs", 0, "processors Go runs the server's goroutines on (GOMAXPROCS) while it is busy; 0: at least 4, or $GOMAXPROCS when set (see docs/performance.md)")
-	quietProcs := fs.Int("quiet-procs", 1, "processors Go runs the server's goroutines on while it uses under 35% of one processor's time, until it uses over half (fewer threads woken a move; see docs/performance.md); 0: always --procs")
+	quietProcs := fs.Int("quiet-procs", 1, "processors Go runs the server's goroutines on once it has used under 35% of one processor's time for 5 s, until it uses over half (fewer threads woken a move; see docs/performance.md); 0: always --procs")
 	traceOut := fs.String("trace", "", "write an execution trace of the whole run to this file (go tool trace; about half a megabyte a second under load)")
 	perID := fs.Float64("rate-identity", limit.Defaults().PerIdentity, "requests per second allowed for one identity")
 	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")
