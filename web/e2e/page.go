@@ -42,7 +42,8 @@ func (p *Player) WaitLong(what, expr string) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.Ctx, 60*time.Second)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+	// The poll's own timeout (30 s unless told) is off: ctx bounds it.
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(0))); err != nil {
 		p.fail("waiting for %s (%s): %v", what, Clip(expr), err)
 	}
 }
