@@ -2,6 +2,7 @@ package procs
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -168,7 +169,7 @@ func TestStopLeavesBusy(t *testing.T) {
 		t.Fatalf("Procs after a quiet minute: %d, want 1", got)
 	}
 	g.Stop()
-	if got, want := r.calls(), []int{1, 3}; len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+	if got, want := r.calls(), []int{1, 3}; !slices.Equal(got, want) {
 		t.Errorf("set %v, want %v", got, want)
 	}
 	if got := g.Procs(); got != 3 {
