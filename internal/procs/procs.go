@@ -34,21 +34,22 @@ const (
 	// burst finds it on one processor for a few seconds at most.
 	DefaultIdleEvery = 4 * time.Second
 	// IdleShare is the share of a processor under which a process is
-	// idle: a server holding a thousand tables and nobody moving uses
-	// a thousandth of one, one with a few moves a second a hundredth.
+	// idle: a server holding a thousand tables with nobody moving uses
+	// one to four thousandths of one; ten moves a second take about a
+	// hundredth.
 	IdleShare = 0.01
 	// DefaultUp is the share of one processor over which a quiet process
 	// is given Busy processors. On one processor a server doing
 	// Parlour's moves answered about as fast as on four while it needed
 	// up to a third of one, and fell behind once it needed over half
-	// (its p99 1.3 to 3 times four's at 2,000 moves a second).
+	// (its p99 1.3 to 3.2 times four's at 2,000 moves a second).
 	DefaultUp = 0.5
 	// DefaultDown is the share under which a busy process goes back to
 	// Quiet, once it has stayed under it for DefaultDownAfter. It lies
 	// enough under DefaultUp that a process near either does not go
 	// back and forth, and over what a quiet server's work costs on
 	// Busy processors, which is more than on Quiet (250 of Parlour's
-	// moves a second took a fifth to nearly 0.3 of a processor on four).
+	// moves a second took 0.17 to 0.28 of a processor on four).
 	DefaultDown = 0.35
 	// DefaultDownAfter is how long a busy process must stay under Down
 	// before it goes back to Quiet: a lull between bursts is not quiet.
@@ -89,8 +90,6 @@ type Governor struct {
 	mu   sync.Mutex
 	cur  int           // the processors now
 	calm time.Duration // how long the process has been under Down while busy
-	// changes counts the times the processors changed.
-	changes int
 }
 
 // Start watches the process's CPU time; Stop ends it. The process runs
@@ -163,13 +162,6 @@ func (g *Governor) Procs() int {
 	return g.cur
 }
 
-// Changes returns how many times the Governor changed the processors.
-func (g *Governor) Changes() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.changes
-}
-
 // watch reads the process's CPU time every cfg.Every, or less often
 // while the process is idle, from used, the time it had used when the
 // Governor started.
@@ -230,5 +222,4 @@ func (g *Governor) change(n int, share float64) {
 	g.cfg.Log.Debug("processors changed", "from", g.cur, "to", n, "cpu", share)
 	g.cur = n
 	g.calm = 0
-	g.changes++
 }
