@@ -59,6 +59,30 @@ func BenchmarkAppendMove(b *testing.B) {
 	storetest.BenchAppend(b, s)
 }
 
+// BenchmarkAppendMoveLone stores moves one at a time, each in a commit of
+// its own, as a quiet server does: the cost of a commit and its sync, in
+// CPU (cpu-ns/op, the process's user and system time) and in wall time.
+// SYNC=NORMAL measures the store without a sync at each commit.
+func BenchmarkAppendMoveLone(b *testing.B) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(b.TempDir(), "p.db"), Options{Synchronous: os.Getenv("SYNC")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.CreateTable(ctx, store.Table{ID: "t", Game: "g", Status: store.Playing, Meta: []byte("{}")}); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	cpu := processCPU()
+	for i := range b.N {
+		if err := s.AppendMove(ctx, "t", store.Move{Seq: i + 1, Text: "72", At: time.Now()}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(processCPU()-cpu)/float64(b.N), "cpu-ns/op")
+}
+
 // TestLogStartsOver checks that the write-ahead log is copied back and
 // started over while writes never stop: a log that only grows makes every
 // commit slower (see checkpointer).
