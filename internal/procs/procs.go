@@ -19,6 +19,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"parlour/internal/cputime"
 )
 
 // Defaults of Config.
@@ -74,7 +76,7 @@ type Config struct {
 	Log       *slog.Logger
 
 	// cpu reads the process's CPU time so far; tests set it. Nil:
-	// processCPU.
+	// cputime.Process.
 	cpu func() (time.Duration, bool)
 	// set sets the processors; tests set it. Nil: runtime.GOMAXPROCS.
 	set func(int)
@@ -124,7 +126,7 @@ func Start(cfg Config) *Governor {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.cpu == nil {
-		cfg.cpu = processCPU
+		cfg.cpu = cputime.Process
 	}
 	if cfg.set == nil {
 		cfg.set = func(n int) { runtime.GOMAXPROCS(n) }
