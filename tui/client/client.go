@@ -25,6 +25,8 @@ type Client struct {
 	http *http.Client
 	// Name is the display name sent when a request makes a guest.
 	Name string
+	// silence, when set, stands for StreamSilence (tests).
+	silence time.Duration
 }
 
 // New returns a client of the server at base (e.g. "http://localhost:8080").

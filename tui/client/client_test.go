@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -160,4 +161,88 @@ func FuzzTableID(f *testing.F) {
 			t.Errorf("TableID(%q) = %q, then %q", s, id, again)
 		}
 	})
+}
+
+// TestPlayerStreamSilence: a player stream that says nothing, not even
+// its keep-alive, for the silence allowed is taken for dead and opened
+// again, with the reason reported; one that keeps saying its keep-alive
+// stays open however long it has nothing else to say.
+func TestPlayerStreamSilence(t *testing.T) {
+	t.Parallel()
+	const silence = 300 * time.Millisecond
+	challenge := `{"type": "challenge", "challenge": {"id": "c1", "from": "Ben", "to": "Ann", "game": "quizl", "status": "open"}}` + "\n"
+	for _, c := range []struct {
+		name string
+		// ticks is how many keep-alives, one a tick, the first
+		// connection says before its challenge line; with none it says
+		// nothing at all.
+		ticks     int
+		tick      time.Duration
+		wantOpens int
+		wantLost  string
+	}{
+		{"silent", 0, 0, 2, "heard nothing from the server"},
+		{"keep-alives", 8, silence / 3, 1, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var opens atomic.Int32
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				n := opens.Add(1)
+				w.Header().Set("Content-Type", "application/x-ndjson")
+				w.WriteHeader(http.StatusOK)
+				w.(http.Flusher).Flush()
+				if n == 1 {
+					if c.ticks == 0 {
+						<-r.Context().Done() // a connection cut without a word
+						return
+					}
+					for range c.ticks {
+						time.Sleep(c.tick)
+						w.Write([]byte("\n"))
+						w.(http.Flusher).Flush()
+					}
+				}
+				w.Write([]byte(challenge))
+				w.(http.Flusher).Flush()
+				<-r.Context().Done()
+			}))
+			defer srv.Close()
+			cl, _ := New(srv.URL, "Ann")
+			cl.silence = silence
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			out, lost := make(chan PlayerEvent, 4), make(chan error, 4)
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				cl.PlayerStream(ctx, "tok", out, lost)
+			}()
+			select {
+			case ev := <-out:
+				if ev.Type != "challenge" || ev.Challenge == nil || ev.Challenge.ID != "c1" {
+					t.Errorf("the line passed on: %+v", ev)
+				}
+			case <-ctx.Done():
+				t.Fatal("the challenge never came")
+			}
+			cancel()
+			<-done
+			if n := int(opens.Load()); n != c.wantOpens {
+				t.Errorf("the stream was opened %d times, want %d", n, c.wantOpens)
+			}
+			var reports []string
+			for len(lost) > 0 {
+				if err := <-lost; err != nil {
+					reports = append(reports, err.Error())
+				}
+			}
+			switch {
+			case c.wantLost == "" && len(reports) > 0:
+				t.Errorf("reported %q for a stream that kept talking", reports)
+			case c.wantLost != "" && (len(reports) != 1 || !strings.Contains(reports[0], c.wantLost)):
+				t.Errorf("reported %q, want one report saying %q", reports, c.wantLost)
+			}
+		})
+	}
 }

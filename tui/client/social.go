@@ -2,6 +2,7 @@ package client
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -200,9 +201,41 @@ func (c *Client) PlayerStream(ctx context.Context, token string, out chan<- Play
 	}
 }
 
+// StreamSilence is how long the player stream may say nothing, not even
+// its keep-alive (an empty line every 7 s), before the client takes the
+// connection for dead and opens the stream again. A connection cut
+// without a word (a laptop waking from sleep, a router forgetting it, a
+// server's host lost) otherwise leaves the stream waiting for good, and
+// the player offline to the others, their challenges unseen.
+const StreamSilence = 30 * time.Second
+
 // playerStreamOnce reads one connection of the player stream; opened is
-// called once the server answers.
+// called once the server answers. It gives the connection up when the
+// server says nothing for c.silence (StreamSilence unless a test says).
 func (c *Client) playerStreamOnce(ctx context.Context, token string, out chan<- PlayerEvent, opened func()) error {
+	silence := cmp.Or(c.silence, StreamSilence)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	silent := fmt.Errorf("heard nothing from the server at %s for %v: opening the player stream again", c.base, silence)
+	quiet := time.AfterFunc(silence, func() { cancel(silent) })
+	defer quiet.Stop()
+	err := c.readPlayerStream(ctx, token, out, opened, func(listen bool) {
+		if listen {
+			quiet.Reset(silence)
+		} else {
+			quiet.Stop() // while a line waits for its reader
+		}
+	})
+	if context.Cause(ctx) == silent {
+		return silent
+	}
+	return err
+}
+
+// readPlayerStream reads one connection of the player stream, calling
+// heard(false) before it hands a line over and heard(true) when it
+// listens again.
+func (c *Client) readPlayerStream(ctx context.Context, token string, out chan<- PlayerEvent, opened func(), heard func(listen bool)) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/api/v1/stream", nil)
 	if err != nil {
 		return err
@@ -227,6 +260,7 @@ func (c *Client) playerStreamOnce(ctx context.Context, token string, out chan<- 
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		if len(sc.Bytes()) == 0 {
+			heard(true)
 			continue // the stream's keep-alive
 		}
 		var ev PlayerEvent
@@ -236,11 +270,13 @@ func (c *Client) playerStreamOnce(ctx context.Context, token string, out chan<- 
 		if ev.Error != "" {
 			return errors.New(ev.Error)
 		}
+		heard(false)
 		select {
 		case out <- ev:
 		case <-ctx.Done():
 			return ctx.Err()
 		}
+		heard(true)
 	}
 	if err := sc.Err(); err != nil {
 		return fmt.Errorf("lost the player stream: %w", err)

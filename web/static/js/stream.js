@@ -93,14 +93,29 @@ const sleep = (ms, signal) => new Promise(res => {
   signal.addEventListener("abort", () => { clearTimeout(t); res(); }, { once: true });
 });
 
+// silence is how long the stream may say nothing, not even its
+// keep-alive (an empty line every 7 s), before the page takes the
+// connection for dead and opens it again. A connection cut without a
+// word (a laptop waking from sleep, a router forgetting it, a server's
+// host lost) would otherwise leave the page waiting for good, offline to
+// the others and deaf to their challenges.
+const silence = 30000;
+
 // run reads the NDJSON stream line by line, reconnecting with a growing
 // wait (1 s doubling to 30 s, with jitter) while signed in, and hands
 // every event to pass too (the other tabs), if given.
 async function run(signal, pass) {
   let wait = 1000;
   while (!signal.aborted) {
+    // Each connection has its own abort: signing out ends it, and so
+    // does silence.
+    const conn = new AbortController();
+    const end = () => conn.abort();
+    signal.addEventListener("abort", end, { once: true });
+    let quiet = setTimeout(end, silence);
+    const heard = () => { clearTimeout(quiet); quiet = setTimeout(end, silence); };
     try {
-      const res = await fetch("/api/v1/stream", { credentials: "same-origin", signal, headers: { Accept: "application/x-ndjson" } });
+      const res = await fetch("/api/v1/stream", { credentials: "same-origin", signal: conn.signal, headers: { Accept: "application/x-ndjson" } });
       if (res.status === 401 || res.status === 403) return; // signed out elsewhere: account.js says so
       if (!res.ok || !res.body) throw new Error(res.statusText);
       wait = 1000; // the server answered: a break from here on is not it refusing
@@ -109,6 +124,7 @@ async function run(signal, pass) {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
+        heard();
         wait = 1000; // the stream answered: the next break is not the server refusing
         buf += value;
         let i;
@@ -122,7 +138,11 @@ async function run(signal, pass) {
           if (pass) pass(ev);
         }
       }
-    } catch { /* the network went away: try again below */ }
+    } catch { /* the network went away, or went silent: try again below */
+    } finally {
+      clearTimeout(quiet);
+      signal.removeEventListener("abort", end);
+    }
     if (signal.aborted) return;
     await sleep(wait * (0.75 + Math.random() / 2), signal);
     wait = Math.min(wait * 2, 30000);
