@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -31,6 +32,41 @@ type testServer struct {
 	*httptest.Server
 	mu     sync.Mutex
 	closed bool
+	// streams counts the player streams open and answered: the server
+	// has subscribed them to their player's news by then.
+	streams atomic.Int32
+}
+
+// answered is a ResponseWriter that notes its first success.
+type answered struct {
+	http.ResponseWriter
+	once sync.Once
+	ok   func()
+}
+
+func (w *answered) WriteHeader(code int) {
+	if code == http.StatusOK {
+		w.once.Do(w.ok)
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *answered) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Flush passes the stream's lines on as the server flushes them: the
+// server's own wrappers look for a Flusher.
+func (w *answered) Flush() { http.NewResponseController(w.ResponseWriter).Flush() }
+
+// waitStreams waits until n player streams are open and answered. News
+// told to a player (a followed player's game) goes to the streams open
+// then, and is not told again to a stream that opens later.
+func (ts *testServer) waitStreams(t testing.TB, n int32) {
+	t.Helper()
+	for end := time.Now().Add(30 * time.Second); ts.streams.Load() < n; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("waited 30 s for %d player streams; %d are open", n, ts.streams.Load())
+		}
+	}
 }
 
 func newTestServer(t testing.TB) *testServer {
@@ -72,7 +108,15 @@ func newTestServerWith(t testing.TB, set func(*server.Config)) *testServer {
 			http.Error(w, "down", http.StatusServiceUnavailable)
 			return
 		}
-		h.ServeHTTP(w, r)
+		if r.URL.Path != "/api/v1/stream" {
+			h.ServeHTTP(w, r)
+			return
+		}
+		var open bool
+		h.ServeHTTP(&answered{ResponseWriter: w, ok: func() { open = true; ts.streams.Add(1) }}, r)
+		if open {
+			ts.streams.Add(-1)
+		}
 	}))
 	t.Cleanup(func() {
 		h.CloseSockets("test over")

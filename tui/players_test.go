@@ -147,6 +147,7 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 	if fs, err := ben.Follows(ctx, benS.Token); err != nil || len(fs) != 1 || fs[0].Name != "Ann" {
 		t.Fatalf("Ben follows %+v, %v", fs, err)
 	}
+	ts.waitStreams(t, 1) // Ben's, to hear the news
 	if _, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil); err != nil {
 		t.Fatal(err)
 	}
