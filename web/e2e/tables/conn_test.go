@@ -104,3 +104,56 @@ func waitMetric(t *testing.T, base, metric string, n float64) {
 		}
 	}
 }
+
+// TestSocketGoesSilent: a socket whose connection dies without a word
+// (here the page's socket stops sending and hearing, as a connection a
+// router forgot does) is found out: a request on it goes unanswered for
+// ten seconds, and the page says the connection dropped, connects again
+// and plays on; and a socket that merely falls silent is asked with a
+// ping, and replaced when the ping goes unanswered.
+func TestSocketGoesSilent(t *testing.T) {
+	t.Parallel()
+	srv := e2e.NewTestServer(t)
+	ann := e2e.NewPlayer(t, e2e.NewBrowser(t), "Ann", srv.Base)
+	ann.Open("/new/quizl")
+	ann.Wait("the new table form", `!!document.querySelector("form button[type=submit]")`)
+	// Every socket the page opens from here on is kept in __sockets, and
+	// __deafen() cuts those open off: what they send and receive is lost.
+	e2e.Eval[bool](ann, `(() => {
+		const Real = window.WebSocket;
+		const handler = Object.getOwnPropertyDescriptor(Real.prototype, "onmessage");
+		window.__sockets = [];
+		class Tracked extends Real {
+			constructor(...a) { super(...a); window.__sockets.push(this); }
+			send(d) { if (!this.__deaf) super.send(d); }
+		}
+		Object.defineProperty(Tracked.prototype, "onmessage", {
+			get() { return handler.get.call(this); },
+			set(h) { const ws = this; handler.set.call(this, h && (e => { if (!ws.__deaf) h.call(ws, e); })); },
+		});
+		window.WebSocket = Tracked;
+		window.__deafen = () => { for (const ws of window.__sockets) ws.__deaf = true; return window.__sockets.length; };
+		return true;
+	})()`)
+	ann.ClickText("#main form button", "A friend")
+	ann.TypeIn("#my-name", ann.Name)
+	ann.Click("form button[type=submit]")
+	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	live := `document.querySelector("#conn").dataset.state === "live"`
+	ann.Wait("the socket live", live)
+	if n := e2e.Eval[int](ann, `window.__sockets.length`); n != 1 {
+		t.Fatalf("%d sockets tracked, want the table's", n)
+	}
+
+	// A request on a dead socket: no answer, then the page says so.
+	e2e.Eval[int](ann, `window.__deafen()`)
+	ann.Click("#q-auto")
+	ann.WaitLong("the dropped connection said", `[...document.querySelectorAll("p.error")].some(p => p.textContent.includes("the connection dropped"))`)
+	ann.WaitLong("a new socket live", `window.__sockets.length === 2 && `+live)
+	ann.Click("#q-auto")
+	ann.Wait("the setup taken", `document.body.textContent.includes("The computer made your setup")`)
+
+	// Silence alone: the page asks, hears nothing, and connects again.
+	e2e.Eval[int](ann, `window.__deafen()`)
+	ann.WaitLong("a socket in place of the silent one", `window.__sockets.length === 3 && `+live)
+}

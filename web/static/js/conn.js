@@ -22,6 +22,16 @@ import { call, ApiError, signedIn } from "./api.js";
 // parkFor is how long a left table's socket waits for the next link.
 const parkFor = 5000;
 
+// A connection can die without a word (a laptop waking from sleep, a
+// router forgetting it): no close comes for many minutes, the other
+// players' moves do not come meanwhile, and a move sent waits for good.
+// So a link asks the server (a ping) once its socket has brought nothing
+// for quietFor while the page is shown, and takes the socket for dead
+// when a ping or a request has had no answer, nor anything else, in
+// answerIn; it then connects again as after any drop.
+const quietFor = 25000;
+const answerIn = 10000;
+
 let parked = null; // { ws, timer, who }: the socket a closed link left open, and who was signed in
 
 // park keeps ws, a live socket whose link closed, for the next link.
@@ -65,6 +75,9 @@ export class TableConn {
     this.pending = new Map(); // message id -> {resolve, reject}
     this.onOnline = () => { if (!this.ws) this.open(); };
     window.addEventListener("online", this.onOnline);
+    this.watch = null; // the current socket's watch for silence
+    this.onShow = () => { if (!document.hidden && this.watch) this.watch.shown(); };
+    document.addEventListener("visibilitychange", this.onShow);
     this.open();
   }
 
@@ -84,6 +97,7 @@ export class TableConn {
     }
     this.ws = ws;
     let base = null; // the last view this socket sent, put together
+    const watch = this.watchSilence(ws);
     const live = () => {
       this.live = true;
       this.retry = 0;
@@ -98,6 +112,7 @@ export class TableConn {
       if (!moving) live();
     };
     ws.onmessage = e => {
+      watch.heard();
       let m;
       try { m = JSON.parse(e.data); } catch { return; }
       if (m.id === "leave") return; // the answer to leaving the last table
@@ -140,6 +155,7 @@ export class TableConn {
       }
     };
     ws.onclose = () => {
+      watch.stop();
       if (this.ws !== ws) return;
       this.ws = null;
       this.live = false;
@@ -153,6 +169,44 @@ export class TableConn {
     };
     ws.onerror = () => { /* onclose follows */ };
     if (moving) hello(); else ws.onopen = hello;
+  }
+
+  // watchSilence watches ws for a connection that died without a word
+  // (see quietFor): heard() on each message, expect() when an answer is
+  // due, shown() when the page shows again, stop() once ws is closed.
+  watchSilence(ws) {
+    let timer = null;
+    let waiting = false; // for an answer
+    const dead = () => {
+      timer = null;
+      if (this.ws !== ws) return;
+      const closed = ws.onclose;
+      ws.onclose = null;
+      ws.onmessage = null;
+      if (closed) closed(); // the link's own handling of a drop
+      ws.close(1000, "no answer");
+    };
+    const expect = () => {
+      if (waiting) return;
+      waiting = true;
+      clearTimeout(timer);
+      timer = setTimeout(dead, answerIn);
+    };
+    const ask = () => {
+      timer = null;
+      if (document.hidden || ws.readyState !== WebSocket.OPEN) return; // asked again when the page shows
+      expect();
+      ws.send(JSON.stringify({ type: "ping" }));
+    };
+    const w = {
+      heard: () => { waiting = false; clearTimeout(timer); timer = setTimeout(ask, quietFor); },
+      expect,
+      shown: () => { if (!timer && !waiting) ask(); },
+      stop: () => { clearTimeout(timer); timer = null; if (this.watch === w) this.watch = null; },
+    };
+    this.watch = w;
+    timer = setTimeout(ask, quietFor);
+    return w;
   }
 
   take(u) {
@@ -191,6 +245,7 @@ export class TableConn {
       return new Promise((resolve, reject) => {
         this.pending.set(id, { resolve, reject });
         this.ws.send(JSON.stringify({ ...msg, id }));
+        if (this.watch) this.watch.expect();
       });
     }
     return call("POST", `/tables/${encodeURIComponent(this.id)}/${path}`, body, this.token);
@@ -204,6 +259,8 @@ export class TableConn {
     this.closed = true;
     clearTimeout(this.timer);
     window.removeEventListener("online", this.onOnline);
+    document.removeEventListener("visibilitychange", this.onShow);
+    if (this.watch) this.watch.stop();
     if (this.ws) {
       const ws = this.ws;
       this.ws = null;
