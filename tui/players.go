@@ -23,6 +23,10 @@ type social struct {
 	events chan client.PlayerEvent
 	errs   chan error
 	lost   string // the stream's last failure, until it comes back
+	// online is the last note that a followed player came online: the
+	// least news there is, which takes the note line only when nothing
+	// else holds it (see playerEvent).
+	online string
 
 	in, out []client.Challenge // open challenges to and from this player
 
@@ -219,7 +223,14 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 			return nil
 		}
 		if ev.Type == "followOnline" {
-			m.note = f.Name + ", whom you follow, is online"
+			// News that can come late (it is told as the player's first
+			// request is seen) and says least: it does not hide the
+			// answer to what this player just did, nor a followed
+			// player's game, which says they are online anyway.
+			if m.note == "" || m.note == so.online {
+				m.note = f.Name + ", whom you follow, is online"
+				so.online = m.note
+			}
 		} else if f.Table != nil {
 			m.note = fmt.Sprintf("%s, whom you follow, started a game of %s", f.Name, m.gameTitle(f.Table.Game))
 		}

@@ -178,3 +178,47 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 		t.Errorf("a challenge after the unblock: %v", err)
 	}
 }
+
+// TestFollowNewsOnLine: news that a followed player came online, which
+// can come late, takes the note line only when nothing else holds it:
+// not over the answer to what the player just did, nor over a followed
+// player's game; a later one takes the place of an earlier.
+func TestFollowNewsOnLine(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	online := func(name string) client.PlayerEvent {
+		return client.PlayerEvent{Type: "followOnline", Follow: &client.FollowNews{Name: name}}
+	}
+	playing := func(name string) client.PlayerEvent {
+		ev := client.PlayerEvent{Type: "followPlaying", Follow: &client.FollowNews{Name: name}}
+		ev.Follow.Table = &struct {
+			ID   string `json:"id,omitempty"`
+			Game string `json:"game"`
+		}{ID: "t1", Game: "nymphabet"}
+		return ev
+	}
+	for _, c := range []struct {
+		name   string
+		note   string
+		events []client.PlayerEvent
+		want   string
+	}{
+		{"nothing on the line", "", []client.PlayerEvent{online("Ann")}, "Ann, whom you follow, is online"},
+		{"after the player's own action", "you block Ann", []client.PlayerEvent{online("Ann")}, "you block Ann"},
+		{"after a game started", "", []client.PlayerEvent{playing("Ann"), online("Ann")}, "Ann, whom you follow, started a game of Nymphabet"},
+		{"a game after", "", []client.PlayerEvent{online("Ann"), playing("Ann")}, "Ann, whom you follow, started a game of Nymphabet"},
+		{"one after another", "", []client.PlayerEvent{online("Ann"), online("Ben")}, "Ben, whom you follow, is online"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			tm := newTerm(t, ts.URL, "Cat", 80, 24)
+			tm.m.note = c.note
+			for _, ev := range c.events {
+				tm.m.playerEvent(ev)
+			}
+			if tm.m.note != c.want {
+				t.Errorf("the note line says %q, want %q", tm.m.note, c.want)
+			}
+		})
+	}
+}
