@@ -264,9 +264,16 @@ func TestChallengeStreamSilent(t *testing.T) {
 	b := e2e.NewBrowser(t)
 	ann := e2e.NewPlayer(t, b, "Ann", s.Base)
 	ben := e2e.NewPlayer(t, b, "Ben", s.Base)
-	ann.SignUp("Ann", "correct horse battery")
-	hush.Store(true) // Ben's first stream
+	// Ben first, while no other stream is open: the stream held silent is
+	// his first.
+	hush.Store(true)
 	ben.SignUp("Ben", "another fine phrase")
+	for end := time.Now().Add(time.Minute); hushed.Load() == 0; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("Ben's page did not ask for the player stream in a minute")
+		}
+	}
+	ann.SignUp("Ann", "correct horse battery")
 	ann.Open("/players/Ben")
 	ann.Wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
 	ann.SendChallenge("#profile-actions .challenge-open", "")
