@@ -144,6 +144,10 @@ func TestSocketGoesSilent(t *testing.T) {
 	if n := e2e.Eval[int](ann, `window.__sockets.length`); n != 1 {
 		t.Fatalf("%d sockets tracked, want the table's", n)
 	}
+	// The link is live once its hello is sent, before the table's first
+	// view has come on it; cut off before that, the page would have no
+	// setup to offer.
+	ann.Wait("the setup offered", `!!document.querySelector("#q-auto")`)
 
 	// A request on a dead socket: no answer, then the page says so.
 	e2e.Eval[int](ann, `window.__deafen()`)
