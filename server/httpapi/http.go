@@ -80,7 +80,9 @@ type Config struct {
 	Remote socket.Remote
 	// HelloWait is how long a new socket has to say hello (default 10
 	// s, as docs/protocol.md promises); KeepAlive how often the player
-	// stream writes an empty line (default social.StreamKeepAlive).
+	// stream writes an empty line, and a table's event stream asked with
+	// keepalive=1 one after each quiet period that long (default
+	// social.StreamKeepAlive).
 	// Tests shorten them.
 	HelloWait, KeepAlive time.Duration
 
@@ -678,7 +680,8 @@ func (h *Handler) open(r *http.Request, p *auth.Principal, from, chat int) (tabl
 // Update a line, following the table through the follower open gives,
 // until the game ends (after its last update), the client goes away, or
 // the server shuts down. An error after the headers ends the stream with
-// a line of its own, {"error": ...}.
+// a line of its own, {"error": ...}. Asked with keepalive=1, it writes an
+// empty line after each keep-alive period without an update.
 func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	p, err := h.principal(r)
 	if err != nil {
@@ -691,6 +694,11 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	chatFrom, err := parseChatFrom(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	keepAlive, err := parseKeepAlive(r)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -718,21 +726,27 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	rc.Flush() // the headers, before the first update is ready
 	e := json.NewEncoder(w)
 	e.SetEscapeHTML(false)
+	every := time.Duration(0)
+	if keepAlive {
+		every = h.keepAlive
+	}
+	quiet := newQuietLines(w, rc, every)
+	defer quiet.stop()
 	for {
 		u, err := f.Next(r.Context())
 		if err != nil {
 			if !errors.Is(err, context.Canceled) {
-				e.Encode(map[string]string{"error": err.Error()})
+				quiet.send(func() error { return e.Encode(map[string]string{"error": err.Error()}) })
 			}
 			return
 		}
-		if err := e.Encode(u); err != nil {
-			return
-		}
-		if err := rc.Flush(); err != nil {
-			return
-		}
-		if u.Table.Status == store.Finished {
+		err = quiet.send(func() error {
+			if err := e.Encode(u); err != nil {
+				return err
+			}
+			return rc.Flush()
+		})
+		if err != nil || u.Table.Status == store.Finished {
 			return
 		}
 	}

@@ -2,6 +2,9 @@ package httpapi
 
 import (
 	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -15,6 +18,25 @@ func FuzzParseFrom(f *testing.F) {
 		n, err := parseFrom(r)
 		if err == nil && s != "" && n < 0 {
 			t.Fatalf("parseFrom(%q) = %d", s, n)
+		}
+	})
+}
+
+func FuzzParseKeepAlive(f *testing.F) {
+	for _, s := range []string{"1", "0", "true", "false", "yes", " 1", "2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r := httptest.NewRequest("GET", "/?"+url.Values{"keepalive": {s}}.Encode(), nil)
+		on, err := parseKeepAlive(r)
+		if err != nil {
+			if !strings.Contains(err.Error(), "keepalive must be") {
+				t.Fatalf("parseKeepAlive(%q): %v, want a refusal saying what it takes", s, err)
+			}
+			return
+		}
+		if want, perr := strconv.ParseBool(s); s != "" && (perr != nil || want != on) {
+			t.Fatalf("parseKeepAlive(%q) = %v, want %v", s, on, want)
 		}
 	})
 }

@@ -7,6 +7,7 @@ package client
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -587,12 +589,38 @@ func (c *Client) Stream(ctx context.Context, token, id string, from int, out cha
 }
 
 // streamOnce reads one connection of the stream; it answers whether the
-// game is over.
+// game is over. It asks for keep-alives and gives the connection up when
+// the server says nothing for c.silence (StreamSilence unless a test
+// says), as the player stream does.
 func (c *Client) streamOnce(ctx context.Context, token, id string, from *int, withFrom bool, out chan<- Update) (bool, error) {
-	path := fmt.Sprintf("%s/api/v1/tables/%s/events", c.base, url.PathEscape(id))
-	if withFrom {
-		path += fmt.Sprintf("?from=%d", *from)
+	silence := cmp.Or(c.silence, StreamSilence)
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	silent := fmt.Errorf("heard nothing from the server at %s for %v: opening the table's event stream again", c.base, silence)
+	quiet := time.AfterFunc(silence, func() { cancel(silent) })
+	defer quiet.Stop()
+	finished, err := c.readStream(ctx, token, id, from, withFrom, out, func(listen bool) {
+		if listen {
+			quiet.Reset(silence)
+		} else {
+			quiet.Stop() // while an update waits for its reader
+		}
+	})
+	if context.Cause(ctx) == silent {
+		return false, silent
 	}
+	return finished, err
+}
+
+// readStream reads one connection of the table's event stream, calling
+// heard(false) before it hands an update over and heard(true) when it
+// listens again.
+func (c *Client) readStream(ctx context.Context, token, id string, from *int, withFrom bool, out chan<- Update, heard func(listen bool)) (bool, error) {
+	q := url.Values{"keepalive": {"1"}}
+	if withFrom {
+		q.Set("from", strconv.Itoa(*from))
+	}
+	path := fmt.Sprintf("%s/api/v1/tables/%s/events?%s", c.base, url.PathEscape(id), q.Encode())
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, path, nil)
 	if err != nil {
 		return false, err
@@ -617,6 +645,10 @@ func (c *Client) streamOnce(ctx context.Context, token, id string, from *int, wi
 	sc := bufio.NewScanner(res.Body)
 	sc.Buffer(nil, 1<<22)
 	for sc.Scan() {
+		heard(true)
+		if len(sc.Bytes()) == 0 {
+			continue // the stream's keep-alive
+		}
 		var u Update
 		if err := json.Unmarshal(sc.Bytes(), &u); err != nil {
 			return false, fmt.Errorf("a line of the event stream is not an update: %w", err)
@@ -627,11 +659,13 @@ func (c *Client) streamOnce(ctx context.Context, token, id string, from *int, wi
 		// An update at the version already seen carries nothing new
 		// except on the first line, which the caller needs as the view.
 		*from = u.Version
+		heard(false)
 		select {
 		case out <- u:
 		case <-ctx.Done():
 			return false, ctx.Err()
 		}
+		heard(true)
 		if u.Table.Status == "finished" {
 			return true, nil
 		}

@@ -3,9 +3,11 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -232,6 +234,113 @@ func TestPlayerStreamSilence(t *testing.T) {
 			<-done
 			if n := int(opens.Load()); n != c.wantOpens {
 				t.Errorf("the stream was opened %d times, want %d", n, c.wantOpens)
+			}
+			var reports []string
+			for len(lost) > 0 {
+				if err := <-lost; err != nil {
+					reports = append(reports, err.Error())
+				}
+			}
+			switch {
+			case c.wantLost == "" && len(reports) > 0:
+				t.Errorf("reported %q for a stream that kept talking", reports)
+			case c.wantLost != "" && (len(reports) != 1 || !strings.Contains(reports[0], c.wantLost)):
+				t.Errorf("reported %q, want one report saying %q", reports, c.wantLost)
+			}
+		})
+	}
+}
+
+// TestStreamSilence: a table's event stream is asked for keep-alives; one
+// that says nothing, not even its keep-alive, for the silence allowed is
+// taken for dead and opened again from the last version passed on, with
+// the reason reported; one that keeps saying its keep-alive while nobody
+// moves stays open, and nothing is reported.
+func TestStreamSilence(t *testing.T) {
+	t.Parallel()
+	const silence = time.Second // see TestPlayerStreamSilence
+	update := func(v int) string {
+		return fmt.Sprintf(`{"version": %d, "table": {"status": "playing"}}`+"\n", v)
+	}
+	for _, c := range []struct {
+		name string
+		// ticks is how many keep-alives, one a tick, the first
+		// connection says after its first update; with none it says
+		// nothing more.
+		ticks     int
+		tick      time.Duration
+		wantOpens int
+		wantFroms string
+		wantLost  string
+	}{
+		{"silent", 0, 0, 2, "1,2", "heard nothing from the server"},
+		{"keep-alives", 8, silence / 4, 1, "1", ""}, // twice the silence in all
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			var froms, keepAlives []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if !strings.HasSuffix(r.URL.Path, "/events") {
+					w.Write([]byte(update(1)))
+					return
+				}
+				mu.Lock()
+				froms = append(froms, r.URL.Query().Get("from"))
+				keepAlives = append(keepAlives, r.URL.Query().Get("keepalive"))
+				n := len(froms)
+				mu.Unlock()
+				w.Header().Set("Content-Type", "application/x-ndjson")
+				w.WriteHeader(http.StatusOK)
+				if n == 1 {
+					w.Write([]byte(update(2)))
+					w.(http.Flusher).Flush()
+					if c.ticks == 0 {
+						<-r.Context().Done() // a connection cut without a word
+						return
+					}
+					for range c.ticks {
+						time.Sleep(c.tick)
+						w.Write([]byte("\n"))
+						w.(http.Flusher).Flush()
+					}
+				}
+				w.Write([]byte(update(3)))
+				w.(http.Flusher).Flush()
+				<-r.Context().Done()
+			}))
+			defer srv.Close()
+			cl, _ := New(srv.URL, "Ann")
+			cl.silence = silence
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			out, lost := make(chan Update, 4), make(chan error, 4)
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				cl.Stream(ctx, "tok", "t1", 1, out, lost)
+			}()
+			for _, want := range []int{2, 3} {
+				select {
+				case u := <-out:
+					if u.Version != want {
+						t.Errorf("passed on version %d, want %d", u.Version, want)
+					}
+				case <-ctx.Done():
+					t.Fatalf("version %d never came", want)
+				}
+			}
+			cancel()
+			<-done
+			mu.Lock()
+			defer mu.Unlock()
+			if len(froms) != c.wantOpens || strings.Join(froms, ",") != c.wantFroms {
+				t.Errorf("the stream was opened from %q, want from %s", froms, c.wantFroms)
+			}
+			for _, k := range keepAlives {
+				if k != "1" {
+					t.Errorf("the stream was asked with keepalive=%q, want 1", k)
+				}
 			}
 			var reports []string
 			for len(lost) > 0 {

@@ -201,12 +201,14 @@ func (c *Client) PlayerStream(ctx context.Context, token string, out chan<- Play
 	}
 }
 
-// StreamSilence is how long the player stream may say nothing, not even
-// its keep-alive (an empty line every 7 s), before the client takes the
-// connection for dead and opens the stream again. A connection cut
-// without a word (a laptop waking from sleep, a router forgetting it, a
-// server's host lost) otherwise leaves the stream waiting for good, and
-// the player offline to the others, their challenges unseen.
+// StreamSilence is how long the player stream, or a table's event
+// stream, may say nothing, not even its keep-alive (an empty line after
+// 7 s of quiet), before the client takes the connection for dead and
+// opens the stream again. A connection cut without a word (a laptop
+// waking from sleep, a router forgetting it, a server's host lost)
+// otherwise leaves the stream waiting for good: the player offline to
+// the others, their challenges unseen, the other players' moves never
+// shown.
 const StreamSilence = 30 * time.Second
 
 // playerStreamOnce reads one connection of the player stream; opened is
