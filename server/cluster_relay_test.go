@@ -136,13 +136,11 @@ func TestClusterOwnerWithADeadConnection(t *testing.T) {
 	if err := dead.Flush(); err != nil {
 		t.Fatal(err)
 	}
+	// A request the dead connection took would wait out the forward's
+	// time and be answered 503: each must be answered 200.
 	var slowest time.Duration
 	took := func(what string, start time.Time) {
-		d := time.Since(start)
-		if d > 2*time.Second {
-			t.Fatalf("%s through b took %v; the owner answers at once", what, d.Round(time.Millisecond))
-		}
-		slowest = max(slowest, d)
+		slowest = max(slowest, time.Since(start))
 	}
 	for i := range 8 {
 		start := time.Now()

@@ -81,9 +81,9 @@ func TestUnreachable(t *testing.T) {
 				b.Close()
 				t.Fatal("connected")
 			}
-			t.Logf("%v", err)
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("took %v to fail", d)
+			t.Logf("%v (after %v)", err, time.Since(start).Round(time.Millisecond))
+			if errors.Is(err, context.DeadlineExceeded) {
+				t.Errorf("waited out its deadline rather than failing at once: %v", err)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(err.Error(), w) {
