@@ -88,10 +88,11 @@ func TestWaitAgainstComputers(t *testing.T) {
 // what there is and says so, and what play waits for; a setup without
 // wait says whether play started.
 func TestWaitTimesOut(t *testing.T) {
-	// Not parallel: a wait whose request ends must end well before the
-	// server's longest wait, which a machine busy with other tests blurs.
+	// Not parallel, and the server's longest wait four seconds: a wait
+	// whose request ends after 20 ms must be told from one that waits it
+	// out, on a machine busy with other tests.
 	ctx := context.Background()
-	const maxWait = time.Second
+	const maxWait = 4 * time.Second
 	f := &fixture{t: t, dir: t.TempDir(), maxWait: maxWait}
 	f.open()
 	t.Cleanup(f.close)
