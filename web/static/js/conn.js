@@ -27,8 +27,9 @@ const parkFor = 5000;
 // players' moves do not come meanwhile, and a move sent waits for good.
 // So a link asks the server (a ping) once its socket has brought nothing
 // for quietFor while the page is shown, and takes the socket for dead
-// when a ping or a request has had no answer, nor anything else, in
-// answerIn; it then connects again as after any drop.
+// when a ping, a request or its hello (which the table's first view
+// answers) has had no answer, nor anything else, in answerIn; it then
+// connects again as after any drop.
 const quietFor = 25000;
 const answerIn = 10000;
 
@@ -109,6 +110,7 @@ export class TableConn {
       if (this.version >= 0) hello.version = this.version;
       if (moving) { hello.table = this.id; hello.id = "move-on"; }
       ws.send(JSON.stringify(hello));
+      watch.expect(); // the table's first view, or a refusal
       if (!moving) live();
     };
     ws.onmessage = e => {
