@@ -7,7 +7,6 @@ package client
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -593,21 +592,11 @@ func (c *Client) Stream(ctx context.Context, token, id string, from int, out cha
 // the server says nothing for c.silence (StreamSilence unless a test
 // says), as the player stream does.
 func (c *Client) streamOnce(ctx context.Context, token, id string, from *int, withFrom bool, out chan<- Update) (bool, error) {
-	silence := cmp.Or(c.silence, StreamSilence)
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	silent := fmt.Errorf("heard nothing from the server at %s for %v: opening the table's event stream again", c.base, silence)
-	quiet := time.AfterFunc(silence, func() { cancel(silent) })
-	defer quiet.Stop()
-	finished, err := c.readStream(ctx, token, id, from, withFrom, out, func(listen bool) {
-		if listen {
-			quiet.Reset(silence)
-		} else {
-			quiet.Stop() // while an update waits for its reader
-		}
-	})
-	if context.Cause(ctx) == silent {
-		return false, silent
+	w := c.watchSilence(ctx, "the table's event stream")
+	defer w.stop()
+	finished, err := c.readStream(w.ctx, token, id, from, withFrom, out, w.heard)
+	if w.silent() {
+		return false, w.err
 	}
 	return finished, err
 }

@@ -235,19 +235,26 @@ func TestPlayerStreamSilence(t *testing.T) {
 			if n := int(opens.Load()); n != c.wantOpens {
 				t.Errorf("the stream was opened %d times, want %d", n, c.wantOpens)
 			}
-			var reports []string
-			for len(lost) > 0 {
-				if err := <-lost; err != nil {
-					reports = append(reports, err.Error())
-				}
-			}
-			switch {
-			case c.wantLost == "" && len(reports) > 0:
-				t.Errorf("reported %q for a stream that kept talking", reports)
-			case c.wantLost != "" && (len(reports) != 1 || !strings.Contains(reports[0], c.wantLost)):
-				t.Errorf("reported %q, want one report saying %q", reports, c.wantLost)
-			}
+			wantReport(t, lost, c.wantLost)
 		})
+	}
+}
+
+// wantReport checks the failures a stream reported on lost, once it has
+// ended: one saying want, or none when want is "".
+func wantReport(t *testing.T, lost chan error, want string) {
+	t.Helper()
+	var reports []string
+	for len(lost) > 0 {
+		if err := <-lost; err != nil {
+			reports = append(reports, err.Error())
+		}
+	}
+	switch {
+	case want == "" && len(reports) > 0:
+		t.Errorf("reported %q for a stream that kept talking", reports)
+	case want != "" && (len(reports) != 1 || !strings.Contains(reports[0], want)):
+		t.Errorf("reported %q, want one report saying %q", reports, want)
 	}
 }
 
@@ -342,18 +349,7 @@ func TestStreamSilence(t *testing.T) {
 					t.Errorf("the stream was asked with keepalive=%q, want 1", k)
 				}
 			}
-			var reports []string
-			for len(lost) > 0 {
-				if err := <-lost; err != nil {
-					reports = append(reports, err.Error())
-				}
-			}
-			switch {
-			case c.wantLost == "" && len(reports) > 0:
-				t.Errorf("reported %q for a stream that kept talking", reports)
-			case c.wantLost != "" && (len(reports) != 1 || !strings.Contains(reports[0], c.wantLost)):
-				t.Errorf("reported %q, want one report saying %q", reports, c.wantLost)
-			}
+			wantReport(t, lost, c.wantLost)
 		})
 	}
 }

@@ -215,23 +215,52 @@ const StreamSilence = 30 * time.Second
 // called once the server answers. It gives the connection up when the
 // server says nothing for c.silence (StreamSilence unless a test says).
 func (c *Client) playerStreamOnce(ctx context.Context, token string, out chan<- PlayerEvent, opened func()) error {
-	silence := cmp.Or(c.silence, StreamSilence)
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	silent := fmt.Errorf("heard nothing from the server at %s for %v: opening the player stream again", c.base, silence)
-	quiet := time.AfterFunc(silence, func() { cancel(silent) })
-	defer quiet.Stop()
-	err := c.readPlayerStream(ctx, token, out, opened, func(listen bool) {
-		if listen {
-			quiet.Reset(silence)
-		} else {
-			quiet.Stop() // while a line waits for its reader
-		}
-	})
-	if context.Cause(ctx) == silent {
-		return silent
+	w := c.watchSilence(ctx, "the player stream")
+	defer w.stop()
+	err := c.readPlayerStream(w.ctx, token, out, opened, w.heard)
+	if w.silent() {
+		return w.err
 	}
 	return err
+}
+
+// silenceWatch ends a stream's context once the server has said nothing
+// for the silence allowed.
+type silenceWatch struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	quiet  *time.Timer
+	every  time.Duration
+	err    error // the cause, naming the stream
+}
+
+// watchSilence watches one connection of stream (named for the report)
+// for c.silence, StreamSilence unless a test says: read the stream with
+// w.ctx, call w.heard(true) whenever a line came or the reader listens
+// again, w.heard(false) while a line waits for the stream's own reader
+// (which is not the server's silence), and w.stop when done.
+func (c *Client) watchSilence(ctx context.Context, stream string) *silenceWatch {
+	w := &silenceWatch{every: cmp.Or(c.silence, StreamSilence)}
+	w.ctx, w.cancel = context.WithCancelCause(ctx)
+	w.err = fmt.Errorf("heard nothing from the server at %s for %v: opening %s again", c.base, w.every, stream)
+	w.quiet = time.AfterFunc(w.every, func() { w.cancel(w.err) })
+	return w
+}
+
+func (w *silenceWatch) heard(listen bool) {
+	if listen {
+		w.quiet.Reset(w.every)
+	} else {
+		w.quiet.Stop()
+	}
+}
+
+// silent reports whether the connection was given up for its silence.
+func (w *silenceWatch) silent() bool { return context.Cause(w.ctx) == w.err }
+
+func (w *silenceWatch) stop() {
+	w.quiet.Stop()
+	w.cancel(nil)
 }
 
 // readPlayerStream reads one connection of the player stream, calling
