@@ -139,7 +139,7 @@ func TestSocketGoesSilent(t *testing.T) {
 		}
 		Object.defineProperty(Tracked.prototype, "onmessage", {
 			get() { return handler.get.call(this); },
-			set(h) { const ws = this; handler.set.call(this, h && (e => { if (!ws.__deaf && !ws.__hard) h.call(ws, e); })); },
+			set(h) { const ws = this; handler.set.call(this, h && (e => { if (!ws.__deaf && !ws.__hard) { ws.__heard = (ws.__heard || 0) + 1; h.call(ws, e); } })); },
 		});
 		window.WebSocket = Tracked;
 		window.__deafen = () => { for (const ws of window.__sockets) ws.__deaf = true; return window.__sockets.length; };
@@ -182,5 +182,5 @@ func TestSocketGoesSilent(t *testing.T) {
 	if sent := e2e.Eval[string](ann, `window.__sockets[2].__sent.join(" ")`); !strings.Contains(sent, `"hello"`) || strings.Contains(sent, `"ping"`) {
 		t.Errorf("the socket whose first view was lost sent %s; want its hello and no ping", sent)
 	}
-	ann.Wait("the board again", `document.body.textContent.includes("The computer made your setup")`)
+	ann.Wait("the table's view on the new socket", `window.__sockets[3].__heard > 0`)
 }
