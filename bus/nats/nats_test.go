@@ -149,14 +149,14 @@ func TestReconnect(t *testing.T) {
 	waitFor(t, 10*time.Second, "the nodes still think they are connected", func() bool {
 		return !a.nc.IsConnected() && !b.nc.IsConnected()
 	})
+	// Failing at once is told by the error: a request that waited for
+	// NATS to come back would end with its context's deadline.
 	start := time.Now()
 	_, err = b.Request(ctx, bus.ToOwner("t"), []byte("move"))
-	if !errors.Is(err, bus.ErrUnavailable) || !strings.Contains(err.Error(), "NATS at "+url) {
+	if !errors.Is(err, bus.ErrUnavailable) || !strings.Contains(err.Error(), "NATS at "+url) || errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("request while NATS is down: %v, want ErrUnavailable naming NATS at %s", err, url)
 	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("the request took %v to fail", d)
-	}
+	t.Logf("the request failed in %v", time.Since(start))
 	if _, err := b.Subscribe(ctx, "other"); !errors.Is(err, bus.ErrUnavailable) {
 		t.Errorf("a new subscription while NATS is down: %v, want ErrUnavailable", err)
 	}
@@ -236,14 +236,14 @@ func TestOwnerCut(t *testing.T) {
 	}
 	s.DisconnectClientByID(cid)
 	waitFor(t, 5*time.Second, "the owner's connection is still up", func() bool { return !a.nc.IsConnected() })
+	// NATS says at once that nobody listens; a request that waited for
+	// an answer would end with its context's deadline instead.
 	start := time.Now()
 	_, err = b.Request(ctx, bus.ToOwner("t"), nil)
-	if !errors.Is(err, bus.ErrNoResponder) {
+	if !errors.Is(err, bus.ErrNoResponder) || errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("request to a cut owner: %v, want ErrNoResponder", err)
 	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("took %v to fail", d)
-	}
+	t.Logf("the request failed in %v", time.Since(start))
 }
 
 // TestCloseWhileDown: a node shutting down while NATS is away does not
@@ -264,11 +264,14 @@ func TestCloseWhileDown(t *testing.T) {
 	}
 	s.Shutdown()
 	waitFor(t, 5*time.Second, "the node is still connected", func() bool { return !a.nc.IsConnected() })
+	// Without a connection there is nothing to drain: a Close that
+	// drained anyway would wait drainWait for a confirmation that cannot
+	// come.
 	start := time.Now()
 	if err := a.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("Close took %v while NATS was down", d)
+	if d := time.Since(start); d >= drainWait {
+		t.Errorf("Close took %v while NATS was down: it waited for a drain (at most %v)", d, drainWait)
 	}
 }
