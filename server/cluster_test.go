@@ -399,7 +399,7 @@ func playClustered(t *testing.T, gameName string) {
 		if seat < 0 {
 			t.Fatalf("nobody to move at version %d: %+v", u.Version, u.Table.ToMove)
 		}
-		view, err := decodeView(gameName, u.View)
+		view, err := games.DecodeView(gameName, u.View)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -493,7 +493,7 @@ func chooseMove(t *testing.T, ctx context.Context, u wireUpdate, seat int) strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	view, err := decodeView("nymphabet", u.View)
+	view, err := games.DecodeView("nymphabet", u.View)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,13 +20,9 @@ import (
 
 	"parlour/game"
 	"parlour/games"
-	"parlour/games/nymphabet"
 	nymphabetbot "parlour/games/nymphabet/bot"
-	"parlour/games/quizl"
 	quizlbot "parlour/games/quizl/bot"
-	"parlour/games/salvo"
 	salvobot "parlour/games/salvo/bot"
-	"parlour/games/wordfight"
 	wordfightbot "parlour/games/wordfight/bot"
 	"parlour/lexicon"
 	"parlour/server"
@@ -54,31 +50,6 @@ func bots(name, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, erro
 		return nymphabetbot.New(level, seed, lex)
 	}
 	return nil, fmt.Errorf("no game %q", name)
-}
-
-// decodeView reads a view sent over the wire into its game's view type,
-// as a client written in Go would.
-func decodeView(gameName string, raw json.RawMessage) (any, error) {
-	var v any
-	switch gameName {
-	case "quizl":
-		v = &quizl.View{}
-	case "salvo":
-		v = &salvo.View{}
-	case "wordfight":
-		v = &wordfight.View{}
-	case "nymphabet":
-		v = &nymphabet.View{}
-	default:
-		return nil, fmt.Errorf("no game %q", gameName)
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return nil, err
-	}
-	if sv, ok := v.(*salvo.View); ok {
-		return *sv, nil
-	}
-	return v, nil
 }
 
 type env struct {
@@ -234,7 +205,7 @@ func (p *person) next(ctx context.Context, bot game.Bot, u wireUpdate) (string, 
 	if u.Table.Status != store.Playing || !slices.Contains(u.Table.ToMove, game.Seat(p.seat)) {
 		return "", nil
 	}
-	view, err := decodeView(p.gname, u.View)
+	view, err := games.DecodeView(p.gname, u.View)
 	if err != nil {
 		return "", err
 	}

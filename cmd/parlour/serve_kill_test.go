@@ -24,10 +24,6 @@ import (
 
 	"parlour/game"
 	"parlour/games"
-	"parlour/games/nymphabet"
-	"parlour/games/quizl"
-	"parlour/games/salvo"
-	"parlour/games/wordfight"
 	"parlour/lexicon"
 	"parlour/server/table"
 	"parlour/store"
@@ -336,31 +332,6 @@ func (rec record) seatMoves() []string {
 	return out
 }
 
-// decodeGameView reads a view sent over the wire into its game's view
-// type, for the computer players that choose the moves.
-func decodeGameView(gameName string, raw json.RawMessage) (any, error) {
-	var v any
-	switch gameName {
-	case "quizl":
-		v = &quizl.View{}
-	case "salvo":
-		v = &salvo.View{}
-	case "wordfight":
-		v = &wordfight.View{}
-	case "nymphabet":
-		v = &nymphabet.View{}
-	default:
-		return nil, fmt.Errorf("no game %q", gameName)
-	}
-	if err := json.Unmarshal(raw, v); err != nil {
-		return nil, err
-	}
-	if sv, ok := v.(*salvo.View); ok {
-		return *sv, nil
-	}
-	return v, nil
-}
-
 // playAcross plays a complete game of gameName between Ann, on node k,
 // and Ben, on the next node, watched by a spectator's socket on the node
 // after, each move chosen by a medium computer player.
@@ -419,7 +390,7 @@ func (c *killCluster) playAcross(t *testing.T, gameName string, k int) {
 		if seat < 0 {
 			t.Fatalf("nobody to move at version %d: %v", u.Version, u.Table.ToMove)
 		}
-		view, err := decodeGameView(gameName, u.View)
+		view, err := games.DecodeView(gameName, u.View)
 		if err != nil {
 			t.Fatal(err)
 		}
