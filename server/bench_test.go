@@ -92,7 +92,7 @@ func openServiceParking(tb testing.TB, path string, park time.Duration) (*server
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: bots, ParkAfter: park})
+	s, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, ParkAfter: park})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -70,7 +70,7 @@ func (e *clockEnv) start() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: bots, Clock: e.clock})
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, Clock: e.clock})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -130,7 +130,7 @@ func startClusterOpts(t *testing.T, opts clusterOpts, names ...string) []*node {
 			b = opts.bus(name, n.bus)
 		}
 		n.svc, err = server.New(ctx, server.Config{
-			Store: st, Games: games.Registry(), NewBot: bots, Logger: testLogger(),
+			Store: st, Games: games.Registry(), NewBot: games.NewBot, Logger: testLogger(),
 			Cluster: &server.Cluster{Bus: b, Relay: relay, Lease: 2 * time.Second, Forward: opts.forward}, WalkAway: opts.walkAway, MaxWait: opts.maxWait,
 			Clock: opts.clock,
 		})
@@ -368,7 +368,7 @@ func playClustered(t *testing.T, gameName string) {
 	g, _ := reg.Lookup(gameName)
 	brains := [2]game.Bot{}
 	for i := range brains {
-		if brains[i], err = bots(gameName, game.Medium, uint64(i+3), lex); err != nil {
+		if brains[i], err = games.NewBot(gameName, game.Medium, uint64(i+3), lex); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -489,7 +489,7 @@ func chooseMove(t *testing.T, ctx context.Context, u wireUpdate, seat int) strin
 	t.Helper()
 	lex := lexicon.Default()
 	g, _ := games.Registry().Lookup("nymphabet")
-	bot, err := bots("nymphabet", game.Medium, uint64(seat+3), lex)
+	bot, err := games.NewBot("nymphabet", game.Medium, uint64(seat+3), lex)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func runChildServer(spec string) int {
 	}
 	// What goes wrong is logged to stderr, which the test shows when it fails.
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	svc, err := server.New(ctx, server.Config{Store: st, Games: games.Registry(), NewBot: bots, Logger: log})
+	svc, err := server.New(ctx, server.Config{Store: st, Games: games.Registry(), NewBot: games.NewBot, Logger: log})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

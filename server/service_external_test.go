@@ -20,10 +20,6 @@ import (
 
 	"parlour/game"
 	"parlour/games"
-	nymphabetbot "parlour/games/nymphabet/bot"
-	quizlbot "parlour/games/quizl/bot"
-	salvobot "parlour/games/salvo/bot"
-	wordfightbot "parlour/games/wordfight/bot"
 	"parlour/lexicon"
 	"parlour/server"
 	"parlour/server/internal/servertest"
@@ -32,25 +28,6 @@ import (
 	"parlour/store"
 	"parlour/store/sqlite"
 )
-
-// bots makes the real computer players: package games' maker when it has
-// them, else straight from the bot packages.
-func bots(name, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
-	if b, err := games.NewBot(name, level, seed, lex); err == nil {
-		return b, nil
-	}
-	switch name {
-	case "quizl":
-		return quizlbot.New(level, seed, lex)
-	case "salvo":
-		return salvobot.New(level, seed, lex)
-	case "wordfight":
-		return wordfightbot.New(level, seed, lex)
-	case "nymphabet":
-		return nymphabetbot.New(level, seed, lex)
-	}
-	return nil, fmt.Errorf("no game %q", name)
-}
 
 type env struct {
 	t   *testing.T
@@ -90,7 +67,7 @@ func newEnvOn(t *testing.T, k servertest.StoreKind) *env {
 // newEnvWith serves the real games on db, which it closes when t ends.
 func newEnvWith(t *testing.T, db store.Store) *env {
 	t.Helper()
-	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: bots, BotTimeout: 20 * time.Second})
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, BotTimeout: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +151,7 @@ func (p *person) do(method, path string, body io.Reader) (int, []byte) {
 
 // brain returns the computer player that chooses this person's moves.
 func (p *person) brain() game.Bot {
-	b, err := bots(p.gname, game.Medium, uint64(p.seat+7), p.e.lex)
+	b, err := games.NewBot(p.gname, game.Medium, uint64(p.seat+7), p.e.lex)
 	if err != nil {
 		p.e.t.Fatal(err)
 	}
