@@ -132,6 +132,11 @@ type Players interface {
 	CreateAccount(ctx context.Context, a Account, cred Credential, guest *Identity) ([][]byte, error)
 	// AccountByKey returns the account whose name folds to key.
 	AccountByKey(ctx context.Context, key string) (Account, error)
+	// AccountsByKeys returns the accounts whose names fold to any of
+	// keys, in no particular order; none is an empty slice, not an
+	// error. It asks once for what would otherwise take a question a
+	// key (a guest's name against all its look-alike spellings).
+	AccountsByKeys(ctx context.Context, keys []string) ([]Account, error)
 	// AccountOf returns the account of identity.
 	AccountOf(ctx context.Context, identity string) (Account, error)
 	// AccountNames returns the account names of those of ids that have

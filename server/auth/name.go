@@ -2,7 +2,6 @@ package auth
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -56,16 +55,23 @@ func (a *Auth) GuestName(ctx context.Context, name string) (string, error) {
 	if !ok {
 		return name, nil
 	}
-	for _, key := range accountKeys(name) {
-		acc, err := ps.AccountByKey(ctx, key)
-		switch {
-		case err == nil:
-			if acc.Name == name {
+	keys := accountKeys(name)
+	accs, err := ps.AccountsByKeys(ctx, keys)
+	if err != nil {
+		return "", a.readFailed("the account names", err)
+	}
+	// The keys come closest first (the name itself, then its spellings
+	// with the fewest letters changed): the refusal names the account
+	// the guest's name is nearest to.
+	for _, key := range keys {
+		for _, acc := range accs {
+			switch {
+			case acc.Key != key:
+			case acc.Name == name:
 				return "", refuse.Conflict("%q is the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name)
+			default:
+				return "", refuse.Conflict("%q looks like %q, the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name, acc.Name)
 			}
-			return "", refuse.Conflict("%q looks like %q, the name of a player with an account: a guest may not take it; choose another name, or sign in if it is yours", name, acc.Name)
-		case !errors.Is(err, store.ErrNotFound):
-			return "", a.readFailed("the account names", err)
 		}
 	}
 	return name, nil

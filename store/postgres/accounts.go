@@ -73,6 +73,30 @@ func (s *Store) AccountByKey(ctx context.Context, key string) (store.Account, er
 	return scanAccount(s.pool.QueryRow(ctx, "SELECT "+accountColumns+" FROM accounts WHERE key = $1", key))
 }
 
+// AccountsByKeys implements store.Players.
+func (s *Store) AccountsByKeys(ctx context.Context, keys []string) ([]store.Account, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	rows, err := s.pool.Query(ctx, "SELECT "+accountColumns+" FROM accounts WHERE key = ANY($1)", keys)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Account
+	for rows.Next() {
+		a, err := scanAccount(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: reading accounts: %w", err)
+	}
+	return out, nil
+}
+
 // AccountOf implements store.Players.
 func (s *Store) AccountOf(ctx context.Context, identity string) (store.Account, error) {
 	return scanAccount(s.pool.QueryRow(ctx, "SELECT "+accountColumns+" FROM accounts WHERE identity = $1", identity))

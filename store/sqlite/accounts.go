@@ -125,7 +125,7 @@ func (s *Store) CreateAccount(ctx context.Context, a store.Account, cred store.C
 
 const accountColumns = "identity, name, key, hash, created"
 
-func scanAccount(row *sql.Row) (store.Account, error) {
+func scanAccount(row interface{ Scan(...any) error }) (store.Account, error) {
 	var a store.Account
 	var created int64
 	err := row.Scan(&a.Identity, &a.Name, &a.Key, &a.Hash, &created)
@@ -142,6 +142,35 @@ func scanAccount(row *sql.Row) (store.Account, error) {
 // AccountByKey implements store.Players.
 func (s *Store) AccountByKey(ctx context.Context, key string) (store.Account, error) {
 	return scanAccount(s.queryRow(ctx, "SELECT "+accountColumns+" FROM accounts WHERE key = ?", key))
+}
+
+// AccountsByKeys implements store.Players.
+func (s *Store) AccountsByKeys(ctx context.Context, keys []string) ([]store.Account, error) {
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	args := make([]any, len(keys))
+	for i, k := range keys {
+		args[i] = k
+	}
+	q := "SELECT " + accountColumns + " FROM accounts WHERE key IN (?" + strings.Repeat(", ?", len(keys)-1) + ")"
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Account
+	for rows.Next() {
+		a, err := scanAccount(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: reading accounts: %w", err)
+	}
+	return out, nil
 }
 
 // AccountOf implements store.Players.

@@ -156,6 +156,28 @@ func testAccounts(t *testing.T, e *env) {
 	if err != nil || a.Identity != "ida" || a.Name != "Ann" || a.Hash != "$argon2id$ida" || !a.Created.Equal(at) {
 		t.Errorf("AccountByKey(ann) = %+v, %v", a, err)
 	}
+	for _, c := range []struct {
+		keys []string
+		want []string // the names found, in order
+	}{
+		{[]string{"ann", "bob", "nobody"}, []string{"Ann", "Bob"}},
+		{[]string{"bob"}, []string{"Bob"}},
+		{[]string{"Ann", "b0b", "nobody"}, nil},
+		{nil, nil},
+	} {
+		as, err := ps.AccountsByKeys(ctx, c.keys)
+		var got []string
+		for _, a := range as {
+			got = append(got, a.Name)
+			if a.Name == "Ann" && (a.Identity != "ida" || a.Key != "ann" || a.Hash != "$argon2id$ida" || !a.Created.Equal(at)) {
+				t.Errorf("AccountsByKeys(%q) gave Ann as %+v", c.keys, a)
+			}
+		}
+		slices.Sort(got)
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("AccountsByKeys(%q) = %v, %v; want %v", c.keys, got, err, c.want)
+		}
+	}
 	if a, err := ps.AccountOf(ctx, "idb"); err != nil || a.Key != "bob" {
 		t.Errorf("AccountOf(idb) = %+v, %v", a, err)
 	}
