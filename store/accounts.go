@@ -134,8 +134,8 @@ type Players interface {
 	AccountByKey(ctx context.Context, key string) (Account, error)
 	// AccountsByKeys returns the accounts whose names fold to any of
 	// keys, in no particular order; none is an empty slice, not an
-	// error. It asks once for what would otherwise take a question a
-	// key (a guest's name against all its look-alike spellings).
+	// error. It is one query where AccountByKey would take one a key
+	// (a guest's name against all its look-alike spellings).
 	AccountsByKeys(ctx context.Context, keys []string) ([]Account, error)
 	// AccountOf returns the account of identity.
 	AccountOf(ctx context.Context, identity string) (Account, error)
