@@ -158,7 +158,7 @@ func testAccounts(t *testing.T, e *env) {
 	}
 	for _, c := range []struct {
 		keys []string
-		want []string // the names found, in order
+		want []string // the names found, sorted
 	}{
 		{[]string{"ann", "bob", "nobody"}, []string{"Ann", "Bob"}},
 		{[]string{"bob"}, []string{"Bob"}},
