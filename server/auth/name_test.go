@@ -1,13 +1,19 @@
 package auth
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"parlour/server/refuse"
+	"parlour/store"
+	"parlour/store/sqlite"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -110,4 +116,59 @@ func FuzzCleanName(f *testing.F) {
 			t.Fatalf("CleanName(%q) = %q, but CleanName(%q) = %q, %v", s, n, n, again, err)
 		}
 	})
+}
+
+// TestGuestName: a guest's typed name is refused when it is an account's
+// name or spelt to look like one, naming the account nearest to it (of
+// two accounts a name could pass for, the one with fewer letters
+// changed); a name no account's look-alike is kept; and when the
+// accounts cannot be read, the name is refused as a passing failure,
+// not taken.
+func TestGuestName(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, acc := range []store.Account{
+		{Identity: "idr", Name: "Robin", Key: "robin"},
+		{Identity: "idb", Name: "R0b1n", Key: "r0b1n"}, // the store alone does not hold look-alikes apart
+	} {
+		acc.Hash, acc.Created = "$argon2id$"+acc.Identity, time.Now()
+		id := store.Identity{ID: acc.Identity, Name: acc.Name, Created: acc.Created}
+		if _, err := st.CreateAccount(ctx, acc, store.Credential{Hash: hashOf(acc.Identity), Identity: acc.Identity}, &id); err != nil {
+			t.Fatalf("account %s: %v", acc.Name, err)
+		}
+	}
+	a := New(st, slog.New(slog.DiscardHandler), 0)
+	for _, c := range []struct {
+		name   string
+		status int    // 0: kept
+		want   string // the name kept, or a part of the refusal
+	}{
+		{"Robin", http.StatusConflict, `"Robin" is the name of a player with an account`},
+		{"robin", http.StatusConflict, `"robin" looks like "Robin"`},
+		{"R0b1n", http.StatusConflict, `"R0b1n" is the name of a player with an account`},
+		{"r0b1n", http.StatusConflict, `"r0b1n" looks like "R0b1n"`},
+		{"Robln", http.StatusConflict, `"Robln" looks like "Robin"`}, // one letter from Robin, two from R0b1n
+		{"Robins", 0, "Robins"},
+		{"Robin Hood", 0, "Robin Hood"},
+		{"  Rob  ", 0, "Rob"},
+	} {
+		got, err := a.GuestName(ctx, c.name)
+		switch {
+		case c.status == 0 && (err != nil || got != c.want):
+			t.Errorf("GuestName(%q) = %q, %v; want %q", c.name, got, err, c.want)
+		case c.status != 0 && (refuse.Status(err) != c.status || !strings.Contains(err.Error(), c.want) || got != ""):
+			t.Errorf("GuestName(%q) = %q, %v; want a %d refusal saying %s", c.name, got, err, c.status, c.want)
+		}
+	}
+	if got, err := a.GuestName(ctx, ""); err != nil || !strings.HasPrefix(got, "Guest ") {
+		t.Errorf("GuestName of no name = %q, %v; want a guest name", got, err)
+	}
+	st.Close()
+	if got, err := a.GuestName(ctx, "Marian"); refuse.Status(err) != http.StatusServiceUnavailable || !strings.Contains(err.Error(), "could not be read") || got != "" {
+		t.Errorf("GuestName with the store closed = %q, %v; want a 503 refusal", got, err)
+	}
 }
