@@ -60,9 +60,10 @@ func (a *Auth) GuestName(ctx context.Context, name string) (string, error) {
 	if err != nil {
 		return "", a.readFailed("the account names", err)
 	}
-	// The keys come closest first (the name itself, then its spellings
-	// with the fewest letters changed): the refusal names the account
-	// the guest's name is nearest to.
+	// The keys come closest first (the name itself, then it run
+	// together or joined by '_' or '-', then its spellings with the
+	// fewest letters changed): the refusal names the account the
+	// guest's name is nearest to.
 	for _, key := range keys {
 		for _, acc := range accs {
 			switch {
