@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"parlour/glicko"
 	"parlour/store"
@@ -149,11 +148,8 @@ func (s *Store) AccountsByKeys(ctx context.Context, keys []string) ([]store.Acco
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	args := make([]any, len(keys))
-	for i, k := range keys {
-		args[i] = k
-	}
-	q := "SELECT " + accountColumns + " FROM accounts WHERE key IN (?" + strings.Repeat(", ?", len(keys)-1) + ")"
+	list, args := inList(keys)
+	q := "SELECT " + accountColumns + " FROM accounts WHERE key IN " + list
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading accounts: %w", err)
@@ -184,11 +180,8 @@ func (s *Store) AccountNames(ctx context.Context, ids []string) (map[string]stri
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	q := "SELECT identity, name FROM accounts WHERE identity IN (?" + strings.Repeat(", ?", len(ids)-1) + ")"
+	list, args := inList(ids)
+	q := "SELECT identity, name FROM accounts WHERE identity IN " + list
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading account names: %w", err)

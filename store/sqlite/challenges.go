@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 
 	"parlour/store"
 )
@@ -143,11 +142,8 @@ func (s *Store) Hidden(ctx context.Context, ids []string) (map[string]bool, erro
 	if len(ids) == 0 {
 		return out, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	q := "SELECT identity FROM presence_settings WHERE hidden = 1 AND identity IN (?" + strings.Repeat(", ?", len(ids)-1) + ")"
+	list, args := inList(ids)
+	q := "SELECT identity FROM presence_settings WHERE hidden = 1 AND identity IN " + list
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading settings: %w", err)

@@ -125,6 +125,17 @@ func (s *Store) queryRow(ctx context.Context, query string, args ...any) *sql.Ro
 	return st.QueryRowContext(ctx, args...)
 }
 
+// inList returns the placeholders of an SQL "IN (...)" list for vals,
+// "(?, ?, ?)", and vals as the query's arguments. vals must not be empty:
+// "IN ()" is not SQL.
+func inList(vals []string) (string, []any) {
+	args := make([]any, len(vals))
+	for i, v := range vals {
+		args[i] = v
+	}
+	return "(?" + strings.Repeat(", ?", len(vals)-1) + ")", args
+}
+
 // Stats counts the store's group commits.
 type Stats struct {
 	Commits int64 // transactions committed
