@@ -184,3 +184,60 @@ func TestSocketGoesSilent(t *testing.T) {
 	}
 	ann.Wait("the table's view on the new socket", `window.__sockets[3].__heard > 0`)
 }
+
+// TestUpdatesDrawnInOrder holds the table page's first draw, which waits
+// for the word lists, while the table moves on to its end: the updates
+// that came on the socket meanwhile are drawn after it, in order, and the
+// page shows the end, not the first view drawn over the later ones.
+func TestUpdatesDrawnInOrder(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	ann := e2e.NewPlayer(t, e2e.NewBrowser(t), "Ann", base)
+	ann.Open("/daily")
+	ann.Wait("the daily puzzles", `!!document.querySelector("#daily-quizl")`)
+	ann.Click("#daily-quizl")
+	ann.Wait("the daily page", `!!document.querySelector("#daily-play")`)
+	// From here on the word lists' fetch waits for __release(), and the
+	// status of the table in the last update a socket brought is kept in
+	// __heard (its page may not have drawn it yet).
+	e2e.Eval[bool](ann, `(() => {
+		const fetch = window.fetch;
+		let release;
+		const gate = new Promise(r => { release = r; });
+		window.__release = () => { release(); return true; };
+		window.fetch = (u, o) => {
+			if (!String(u).endsWith("/api/v1/lexicons")) return fetch(u, o);
+			window.__held = true;
+			return gate.then(() => fetch(u, o));
+		};
+		const Real = window.WebSocket;
+		window.WebSocket = class extends Real {
+			constructor(...a) {
+				super(...a);
+				this.addEventListener("message", e => {
+					const m = JSON.parse(e.data);
+					if (m.type === "update") window.__heard = m.update.table.status;
+				});
+			}
+		};
+		return true;
+	})()`)
+	ann.Click("#daily-play")
+	ann.Wait("the first draw waiting for the word lists", `window.__held === true && location.pathname.startsWith("/t/")`)
+	id := e2e.Eval[string](ann, `location.pathname.slice(3)`)
+	tok := e2e.Eval[string](ann, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	for _, m := range []string{"50", "51", "resign"} {
+		if st, b := e2e.API(t, base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": m}); st != 200 {
+			t.Fatalf("move %s: %d %s", m, st, b)
+		}
+	}
+	ann.Wait("the socket bringing the end", `window.__heard === "finished"`)
+	e2e.Eval[bool](ann, `window.__release()`)
+	ann.Wait("the end drawn", `!!document.querySelector("#game-over")`)
+	if got := ann.Text("#moves"); !strings.Contains(got, "called 50") || !strings.Contains(got, "called 51") {
+		t.Errorf("the move list after the end:\n%s", got)
+	}
+	if got := ann.Text("#turn"); got != "Game over" {
+		t.Errorf("the turn reads %q", got)
+	}
+}

@@ -136,7 +136,15 @@ async function playScreen(main, id, mine) {
     },
   };
 
-  const link = new TableConn(id, token, u => { render(u).catch(e => { console.error("drawing the table:", e); toast(e.message); }); }, s => {
+  // Updates are drawn one after the other, in the order they came. The
+  // first draw waits for the game's module and its word lists; an update
+  // that came meanwhile, drawn at once, would be drawn over by that older
+  // one when it finished, and the page would stay behind the table.
+  let drawing = Promise.resolve();
+  const draw = next => {
+    drawing = drawing.then(next).catch(e => { console.error("drawing the table:", e); toast(e.message); });
+  };
+  const link = new TableConn(id, token, u => draw(() => render(u)), s => {
     conn.textContent = { connecting: "connecting…", live: "live", down: "connection lost: reconnecting…" }[s];
     conn.className = "conn" + (s === "down" ? " down" : "");
     conn.dataset.state = s;
@@ -342,7 +350,7 @@ async function playScreen(main, id, mine) {
         if (!lastMove || m.version > lastMove.version) lastMove = m;
         for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") notes.push(e.text);
       }
-      if (notes.length && last) await render(last);
+      if (notes.length) draw(() => last && render(last)); // the latest drawn, once those in hand are
     } catch { /* the end banner says what the view alone tells */ }
   }
 
