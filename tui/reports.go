@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -34,9 +35,30 @@ func (t *tableScreen) reportLines(w int) [][]string {
 
 // wrappedLog is the latest events in n lines of w columns, wrapped
 // rather than cut at the edge; the oldest of them shows its first lines
-// when the whole does not fit (l lists every report whole).
+// when the whole does not fit (l lists every report whole). The report
+// of the player's own latest move stays in sight too, whole, when it
+// fits beside the newest event: the computer answers a salvo at once,
+// and its long report would otherwise push out the one the player
+// deduces from. The events between the two then show as many lines as
+// are left, the oldest of them its first lines.
 func (t *tableScreen) wrappedLog(n, w int) string {
 	events := t.reportLines(w)
+	latest := latestLines(events, n)
+	from, to := t.ownLatest()
+	if from == to || to == len(events) || len(slices.Concat(events[from:]...)) <= n {
+		return strings.Join(latest, "\n")
+	}
+	own, newest := slices.Concat(events[from:to]...), events[len(events)-1]
+	if len(own)+len(newest) > n {
+		return strings.Join(latest, "\n") // the newest comes first
+	}
+	between := latestLines(events[to:len(events)-1], n-len(own)-len(newest))
+	return strings.Join(slices.Concat(own, between, newest), "\n")
+}
+
+// latestLines is the last n lines of events, the oldest event shown
+// giving its first lines when the whole does not fit.
+func latestLines(events [][]string, n int) []string {
 	var lines []string
 	for i := len(events) - 1; i >= 0 && len(lines) < n; i-- {
 		e := events[i]
@@ -45,7 +67,7 @@ func (t *tableScreen) wrappedLog(n, w int) string {
 		}
 		lines = append(append([]string(nil), e...), lines...)
 	}
-	return strings.Join(lines, "\n")
+	return lines
 }
 
 // room is how many lines of the list fit on the screen, under the

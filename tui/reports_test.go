@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -109,6 +110,61 @@ func TestSalvoReportsWhole(t *testing.T) {
 			}
 			readAll()
 			tm.waitFor("back to the end", over)
+		})
+	}
+}
+
+// TestWrappedLogKeepsOwnReport: under the oceans, the report of the
+// player's own latest move stays whole beside the newest event when the
+// others' reports since would push it out; the newest stays whole first,
+// and a spectator, who has no move, sees the latest events as they come.
+func TestWrappedLogKeepsOwnReport(t *testing.T) {
+	t.Parallel()
+	long := "Computer fired salvo 3 at Ann: A1 B2 C3 D4: one in the cruiser, two in the battleship"
+	// part is event i of the log, shown whole (lines < 0) or its first lines.
+	type part struct{ i, lines int }
+	cases := []struct {
+		name  string
+		seat  int
+		log   []string
+		by    []logMove
+		n     int
+		shown []part
+	}{
+		{"spectator", -1, []string{"Ann fired salvo 3", long, "your fleet is hit"},
+			[]logMove{{0, 5}, {1, 6}, {1, 6}}, 3, []part{{1, 2}, {2, -1}}},
+		{"own move newest", 0, []string{long, "Ann fired salvo 3", "it sank the cruiser"},
+			[]logMove{{1, 4}, {0, 5}, {0, 5}}, 3, []part{{0, 1}, {1, -1}, {2, -1}}},
+		{"everything since fits", 0, []string{"Ann fired salvo 3", "Computer fired salvo 3", "your fleet is hit"},
+			[]logMove{{0, 5}, {1, 6}, {1, 6}}, 3, []part{{0, -1}, {1, -1}, {2, -1}}},
+		{"own pushed out", 0, []string{"Ann fired salvo 3", long, "your fleet is hit"},
+			[]logMove{{0, 5}, {1, 6}, {1, 6}}, 3, []part{{0, -1}, {1, 1}, {2, -1}}},
+		{"a move's events together", 0, []string{"Ann fired salvo 3", "every ship is sunk", long, "your fleet is hit"},
+			[]logMove{{0, 5}, {0, 5}, {1, 6}, {1, 6}}, 4, []part{{0, -1}, {1, -1}, {2, 1}, {3, -1}}},
+		{"nothing between fits", 0, []string{"Ann fired salvo 3", long, "your fleet is hit"},
+			[]logMove{{0, 5}, {1, 6}, {1, 6}}, 2, []part{{0, -1}, {2, -1}}},
+		{"own and newest do not fit", 0, []string{"Ann fired salvo 3", "Computer fired salvo 3", long},
+			[]logMove{{0, 5}, {1, 6}, {1, 7}}, 4, []part{{2, -1}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ts := &tableScreen{seat: c.seat, log: c.log, logBy: c.by}
+			events := ts.reportLines(30)
+			if i := slices.Index(c.log, long); i >= 0 && len(events[i]) != 4 {
+				t.Fatalf("the long report takes %d lines at 30 columns: the test needs four", len(events[i]))
+			}
+			var want []string
+			for _, p := range c.shown {
+				e := events[p.i]
+				if p.lines >= 0 {
+					e = e[:p.lines]
+				}
+				want = append(want, e...)
+			}
+			if got := ts.wrappedLog(c.n, 30); got != strings.Join(want, "\n") {
+				t.Errorf("in %d lines:\n%s\nwant\n%s", c.n, got, strings.Join(want, "\n"))
+			}
 		})
 	}
 }

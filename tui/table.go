@@ -29,6 +29,7 @@ type tableScreen struct {
 	upd                     *client.Update
 	logged                  int             // the last version whose moves are in log
 	log                     []string        // the events, in a player's words
+	logBy                   []logMove       // for each event of log, the move it came with
 	ends                    *endData        // the end event's data, once seen
 	stream                  context.Context // ends when the player leaves the table
 	cancel                  context.CancelFunc
@@ -225,6 +226,7 @@ func (t *tableScreen) apply(u client.Update) {
 		}
 		for _, e := range mv.Events {
 			t.log = append(t.log, e.Text)
+			t.logBy = append(t.logBy, logMove{seat: mv.Seat, version: mv.Version})
 			if forcedEvent(e) {
 				t.forced = append(t.forced, e.Text)
 			}
@@ -239,6 +241,7 @@ func (t *tableScreen) apply(u client.Update) {
 	}
 	if len(t.log) > 500 {
 		t.log = t.log[len(t.log)-500:]
+		t.logBy = t.logBy[len(t.logBy)-500:]
 	}
 	r := Recent{Server: t.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
 		Title: u.Table.Title, Status: u.Table.Status, When: time.Now(), Rated: u.Table.Rated}
@@ -246,6 +249,29 @@ func (t *tableScreen) apply(u client.Update) {
 		r.Identity = t.idToken
 	}
 	t.remember(r)
+}
+
+// logMove is the move an event of the log came with: its seat and version.
+type logMove struct{ seat, version int }
+
+// ownLatest returns where in the log the events of this seat's latest
+// move lie, log[from:to]; from == to when it has made none (a spectator
+// never has).
+func (t *tableScreen) ownLatest() (from, to int) {
+	if t.seat < 0 {
+		return 0, 0
+	}
+	for i := len(t.logBy) - 1; i >= 0; i-- {
+		if t.logBy[i].seat != t.seat {
+			continue
+		}
+		from = i
+		for from > 0 && t.logBy[from-1] == t.logBy[i] {
+			from--
+		}
+		return from, i + 1
+	}
+	return 0, 0
 }
 
 // forced reports whether mv is a move the server played for its seat
