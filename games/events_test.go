@@ -252,7 +252,9 @@ func playRandomly(g game.Game, n int, opts map[string]any, seed uint64, lex *lex
 			var evs []game.Event
 			switch {
 			case moves == resignAt:
-				evs, err = st.Apply(s, "resign")
+				if evs, err = st.Apply(s, "resign"); err != nil {
+					return nil, nil, fmt.Errorf("seat %d's resignation refused: %w", s, err)
+				}
 			case g.Name() == "quizl" && rng.IntN(3) > 0:
 				for range 100 {
 					if evs, err = st.Apply(s, fmt.Sprintf("%d%d", 5+rng.IntN(5), rng.IntN(5))); err == nil {

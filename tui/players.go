@@ -308,10 +308,9 @@ type playersScreen struct {
 	follows, blocks map[string]bool
 	// The report form: the player, a reason (client.ReportReasons) and
 	// the reporter's words.
-	report       string
-	reason       int
-	reportText   string
-	reportCursor bool
+	report     string
+	reason     int
+	reportText string
 }
 
 // relationsMsg answers whom the account follows and blocks; relatedMsg

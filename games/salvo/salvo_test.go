@@ -92,18 +92,6 @@ func snapshot(st *State) string {
 	return b.String()
 }
 
-// misses lists the squares of an ocean holding none of ships, in order.
-func misses(ships []string) []string {
-	f, _ := ParseFleet(ships)
-	var out []string
-	for q := range Square(Squares) {
-		if !f.Board().Has(q) {
-			out = append(out, q.String())
-		}
-	}
-	return out
-}
-
 func squaresOf(ships ...string) []string {
 	var out []string
 	for _, s := range ships {

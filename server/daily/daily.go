@@ -489,11 +489,9 @@ func streaks(hist []store.DailyAttempt, today string) (current, best int) {
 			want = dayBefore(today) // today's game goes on: it breaks nothing yet
 			continue
 		}
-		if a.Day != want {
-			if want != today || a.Day != dayBefore(today) {
-				break
-			}
-			want = a.Day
+		// Today not played yet, the run may end yesterday.
+		if a.Day != want && (want != today || a.Day != dayBefore(today)) {
+			break
 		}
 		if !a.Solved {
 			break

@@ -274,6 +274,7 @@ func (w *Watcher) shared(seat game.Seat, since, tail int) ([]byte, int, error) {
 	e, first := w.t.sharedUpdate(seat, since, tail, now)
 	if !first {
 		w.t.unlock()
+		// The first watcher holds ready until its encoding is done.
 		e.ready.Lock()
 		e.ready.Unlock()
 		w.s.metrics.updatesShared.Inc()

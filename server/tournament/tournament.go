@@ -19,7 +19,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sync"
 	"time"
 
@@ -518,9 +517,4 @@ func (ev *event) names(ids []string) []string {
 		}
 	}
 	return out
-}
-
-// remove deletes v from s, keeping the order.
-func remove(s []string, v string) []string {
-	return slices.DeleteFunc(s, func(x string) bool { return x == v })
 }

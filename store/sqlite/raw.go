@@ -16,9 +16,6 @@ type rawConn interface {
 // inserts[k] inserts 2^k moves at once.
 const insertLevels = 8
 
-// movesPerInsert caps the rows of one INSERT (5 parameters a row).
-const movesPerInsert = 1 << (insertLevels - 1)
-
 // execer runs the statements of the writer's transactions on its own
 // connection, through the driver. database/sql would wrap every execution
 // in a statement, a connection lookup and a fresh copy of the arguments;
@@ -134,7 +131,7 @@ func insertMovesQuery(n int) string {
 }
 
 // insertChunk returns k such that 2^k is the largest power of two <= n,
-// capped at movesPerInsert.
+// capped at the largest insert prepared, 2^(insertLevels-1) rows.
 func insertChunk(n int) int {
 	k := 0
 	for k+1 < insertLevels && 1<<(k+1) <= n {

@@ -220,26 +220,6 @@ func analyse(v *vocab, k *knowledge) *analysis {
 // word returns the upper-case word of index w.
 func (a *analysis) word(w int32) string { return a.v.words[w].word }
 
-// ranked returns the candidate words, likeliest first.
-func (a *analysis) ranked() []int32 {
-	var ws []int32
-	for w, p := range a.wordP {
-		if p > 0 {
-			ws = append(ws, int32(w))
-		}
-	}
-	slices.SortFunc(ws, func(x, y int32) int {
-		if a.wordP[x] != a.wordP[y] {
-			if a.wordP[x] > a.wordP[y] {
-				return -1
-			}
-			return 1
-		}
-		return int(x - y)
-	})
-	return ws
-}
-
 // trips finds, for each line of k with four letters known, the likeliest
 // word of v that fits it, and returns it by the line's last unknown
 // square: calling that square would trip over the word if it is the

@@ -83,13 +83,12 @@ type GuessTry struct {
 }
 
 type guessState struct {
-	cfg     game.Config
-	secret  []int
-	tried   [][]GuessTry
-	turn    int
-	winner  int
-	over    bool
-	resigns int
+	cfg    game.Config
+	secret []int
+	tried  [][]GuessTry
+	turn   int
+	winner int
+	over   bool
 }
 
 // GuessView is what a seat sees: its own number, its own guesses and

@@ -79,7 +79,9 @@ func playedRecord(g game.Game, n int, opts map[string]any, seed uint64, lex *lex
 				// then on, so that a game that goes on after one
 				// resignation (Quizl) ends by the last.
 				move = "resign"
-				evs, err = st.Apply(s, move)
+				if evs, err = st.Apply(s, move); err != nil {
+					return nil, "", fmt.Errorf("seat %d's resignation: %w", s, err)
+				}
 			case g.Name() == "quizl" && rng.IntN(3) > 0:
 				for range 100 {
 					move = fmt.Sprintf("%d%d", 5+rng.IntN(5), rng.IntN(5))
