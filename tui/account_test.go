@@ -54,7 +54,7 @@ func TestSignUpInOut(t *testing.T) {
 		t.Fatalf("the password is shown:\n%s", s)
 	}
 	tm.key("enter")
-	s = tm.waitFor("signed up", has("signed in as Ann"))
+	tm.waitFor("signed up", has("signed in as Ann"))
 	checkFits(t, tm)
 	if len(kept) != 1 || !strings.HasPrefix(kept[0], "Ann/") || len(kept[0]) < 20 {
 		t.Fatalf("OnSession after the sign-up: %v", kept)

@@ -18,7 +18,7 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 
 	tm.key("ctrl+t")
 	tm.typeText("good luck?") // "?" is typed, not the help
-	s := tm.waitFor("the chat line", has("say (players): good luck?"))
+	tm.waitFor("the chat line", has("say (players): good luck?"))
 	checkFits(t, tm)
 	tm.key("enter")
 	tm.waitFor("Ann's line in her panel, the chat line closed", func(s string) bool {
@@ -35,7 +35,7 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 	if _, err := ben.c.Chat(ctx, ben.token, ben.id, "players", "thanks, you too"); err != nil {
 		t.Fatal(err)
 	}
-	s = tm.waitFor("Ben's line on Ann's screen", has("Ben (guest): thanks, you too", "Ann (guest): good luck?"))
+	s := tm.waitFor("Ben's line on Ann's screen", has("Ben (guest): thanks, you too", "Ann (guest): good luck?"))
 	checkFits(t, tm)
 	if n := strings.Count(s, "Ann (guest): good luck?"); n != 1 {
 		t.Errorf("Ann's line shows %d times, want once (kept by seq):\n%s", n, s)
@@ -45,7 +45,7 @@ func TestChatBetweenTwoPlayers(t *testing.T) {
 	long := strings.Repeat("a", 201)
 	tm.typeText(long)
 	tm.key("enter")
-	s = tm.waitFor("the refusal in place", func(s string) bool { return strings.Contains(s, "! ") && tm.table().chat.err != "" })
+	tm.waitFor("the refusal in place", func(s string) bool { return strings.Contains(s, "! ") && tm.table().chat.err != "" })
 	checkFits(t, tm)
 	if tm.table().chat.line != long || !tm.table().chat.open {
 		t.Errorf("the refused line was not kept to mend: %d characters, open %v", len(tm.table().chat.line), tm.table().chat.open)

@@ -24,7 +24,7 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 	tm.key("up")        // the last field: the word list
 	tm.key("up")        // the one before: the clock
 	tm.key("right")     // 10 seconds
-	s := tm.waitFor("the clock field", has("clock", "‹ 10 ›"))
+	tm.waitFor("the clock field", has("clock", "‹ 10 ›"))
 	checkFits(t, tm)
 	tm.key("enter")
 	tm.waitFor("the grid editor", has("Make your grid"))
@@ -32,13 +32,13 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 	tm.waitFor("a random grid, checked", has("✓ the referee accepts"))
 	tm.key("enter")
 	re := regexp.MustCompile(`⏱0:(\d\d)`)
-	s = tm.waitFor("Ann's time left", func(s string) bool { return re.MatchString(s) })
+	s := tm.waitFor("Ann's time left", func(s string) bool { return re.MatchString(s) })
 	checkFits(t, tm)
 	first, _ := strconv.Atoi(re.FindStringSubmatch(s)[1])
 	if first > 10 || first < 5 {
 		t.Errorf("time left %d s at the start of a 10 s turn:\n%s", first, s)
 	}
-	s = tm.waitFor("the clock counting down", func(s string) bool {
+	tm.waitFor("the clock counting down", func(s string) bool {
 		m := re.FindStringSubmatch(s)
 		n := -1
 		if m != nil {
@@ -48,7 +48,7 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 	})
 	checkFits(t, tm)
 	low := regexp.MustCompile(`⏱0:0[0-2]!`)
-	s = tm.waitFor("the low-time mark", func(s string) bool { return low.MatchString(s) })
+	tm.waitFor("the low-time mark", func(s string) bool { return low.MatchString(s) })
 	checkFits(t, tm)
 	s = tm.waitFor("the timeout in words", has("game over"))
 	checkFits(t, tm)

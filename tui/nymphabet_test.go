@@ -14,13 +14,13 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
 	tm.open("nymphabet", 0)
 	tm.key("enter")
-	s := tm.waitFor("the first turn", has("▶ your turn", "current letter A", "[A]"))
+	tm.waitFor("the first turn", has("▶ your turn", "current letter A", "[A]"))
 	checkFits(t, tm)
 
 	// A word the referee refuses: its message in place, nothing played.
 	tm.typeText("aqqqq")
 	tm.key("enter")
-	s = tm.waitFor("the refusal", has("! "))
+	s := tm.waitFor("the refusal", has("! "))
 	if !strings.Contains(s, "AQQQQ") && !strings.Contains(strings.ToLower(s), "aqqqq") {
 		t.Errorf("the refusal does not name the word:\n%s", s)
 	}
@@ -81,7 +81,7 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 	// A rematch: a new table, the computer first this time.
 	first := tm.table().id
 	tm.key("r")
-	s = tm.waitFor("the rematch", func(s string) bool {
+	tm.waitFor("the rematch", func(s string) bool {
 		return tm.table().id != first && strings.Contains(s, "▶ your turn")
 	})
 	checkFits(t, tm)

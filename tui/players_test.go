@@ -40,14 +40,14 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	}
 	tm.waitFor("the challenge's news", has("Ann challenges you to Nymphabet: p answers"))
 	tm.key("p")
-	s := tm.waitFor("the players screen", has("Challenges to you", "> Ann challenges you to Nymphabet", "Online", "Ann"))
+	tm.waitFor("the players screen", has("Challenges to you", "> Ann challenges you to Nymphabet", "Online", "Ann"))
 	checkFits(t, tm)
 	tm.key("d")
 	tm.waitFor("declined", has("you declined Ann's challenge"))
 	if _, out, err := ann.Challenges(ctx, annS.Token); err != nil || len(out) != 0 {
 		t.Fatalf("Ann's open challenges after Ben declined: %+v, %v", out, err)
 	}
-	if s = tm.screen(); strings.Contains(s, "> Ann challenges") {
+	if s := tm.screen(); strings.Contains(s, "> Ann challenges") {
 		t.Fatalf("the declined challenge is still listed:\n%s", s)
 	}
 	if _, err := ann.Accept(ctx, annS.Token, ch.ID); err == nil {
@@ -61,7 +61,7 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	}
 	tm.waitFor("the rated challenge", has("> Ann challenges you to Nymphabet (rated)"))
 	tm.key("a")
-	s = tm.waitFor("the table", has("you: Ben"))
+	s := tm.waitFor("the table", has("you: Ben"))
 	if first, _, _ := strings.Cut(s, "\n"); !strings.Contains(first, "rated") {
 		t.Fatalf("the challenge's table is not said rated:\n%s", s)
 	}

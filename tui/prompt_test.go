@@ -22,7 +22,7 @@ func TestNameAndJoinErrors(t *testing.T) {
 	tm.key("i")
 	tm.typeText(ts.URL + "/t/nosuchtable")
 	tm.key("enter")
-	s := tm.waitFor("the refusal", has("! joining nosuchtable"))
+	tm.waitFor("the refusal", has("! joining nosuchtable"))
 	checkFits(t, tm)
 	tm.key("l")
 	tm.waitFor("the lobby", has("Lobby: open tables", "no open tables"))
@@ -35,12 +35,12 @@ func TestNameAndJoinErrors(t *testing.T) {
 	tm.key("r")
 	tm.waitFor("Ben's table", has(seat.Table, "Ben (guest), (open)"))
 	tm.key("enter")
-	s = tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Zoë", "waiting for Ben"))
+	tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Zoë", "waiting for Ben"))
 	checkFits(t, tm)
 	// Out of turn: a word typed and sent is refused in words, and kept.
 	tm.typeText("abdicated")
 	tm.key("enter")
-	s = tm.screen()
+	s := tm.screen()
 	if !strings.Contains(s, "it is not your turn: waiting for Ben") || !strings.Contains(s, ": abdicated") {
 		t.Errorf("a move out of turn:\n%s", s)
 	}
@@ -69,13 +69,13 @@ func TestJoinByCode(t *testing.T) {
 	tm.key("i")
 	tm.typeText(strings.ToLower(invite.Format(u.Table.Code)))
 	tm.key("enter")
-	s := tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Ann", "waiting for Ben"))
+	tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Ann", "waiting for Ben"))
 	checkFits(t, tm)
 
 	cy := newTerm(t, ts.URL, "Cy", 80, 24)
 	cy.open("nymphabet", 3) // a friend
 	cy.key("enter")
-	s = cy.waitFor("the invite", has("Invite a friend: ", "or read out the code "))
+	s := cy.waitFor("the invite", has("Invite a friend: ", "or read out the code "))
 	code := cy.table().upd.Table.Code
 	if !strings.Contains(s, invite.Format(code)) {
 		t.Errorf("the invite shows no code %q:\n%s", code, s)

@@ -55,7 +55,7 @@ func TestQuizlTerminalAgainstAnAPIPlayer(t *testing.T) {
 			// too: it starts afresh (a move sent on the dead one fails).
 			ben.c.CloseIdleConnections()
 			sq := ben.call(t)
-			s = tm.waitFor("Ben's call after the drop", has("Ben called "+sq, "▶ your turn"))
+			tm.waitFor("Ben's call after the drop", has("Ben called "+sq, "▶ your turn"))
 			if n := strings.Count(strings.Join(tm.table().log, "\n"), "Ben called "+sq); n != 1 {
 				t.Fatalf("Ben's call %s is in Ann's log %d times", sq, n)
 			}
@@ -235,21 +235,21 @@ func TestQuizlAgainstTheComputer(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the grid editor", has("Make your grid"))
 	tm.typeText("crane")
-	s := tm.waitFor("the count of squares left", has(`password "CRANE" on row 5`, "20 squares to fill"))
+	tm.waitFor("the count of squares left", has(`password "CRANE" on row 5`, "20 squares to fill"))
 	checkFits(t, tm)
 	tm.key("ctrl+f")
 	tm.waitFor("the referee's check", has("✓ the referee accepts"))
 	// Breaking the grid: the referee names what is wrong.
 	tm.key("down")
 	tm.typeText("c")
-	s = tm.waitFor("the refusal", has("✗"))
+	s := tm.waitFor("the refusal", has("✗"))
 	if strings.Contains(s, "accepts") {
 		t.Fatalf("a repeated letter passed:\n%s", s)
 	}
 	tm.key("ctrl+f")
 	tm.waitFor("the referee's check", has("✓ the referee accepts"))
 	tm.key("enter")
-	s = tm.waitFor("play", has("▶ your turn", "Tracking Computer (easy)", "Your grid password CRANE"))
+	tm.waitFor("play", has("▶ your turn", "Tracking Computer (easy)", "Your grid password CRANE"))
 	checkFits(t, tm)
 
 	// An announcement the referee refuses: its words in place.

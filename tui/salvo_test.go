@@ -19,7 +19,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
 	tm.open("salvo", 0)
 	tm.key("enter")
-	s := tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
 	checkFits(t, tm)
 	// Moving a ship onto another: the referee's refusal names them.
 	for range 10 {
@@ -29,7 +29,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 	tm.key("r") // a random fleet again
 	tm.waitFor("the referee's check", has("✓ the referee accepts"))
 	tm.key("enter")
-	s = tm.waitFor("play", has("▶ your turn", "Aiming at Computer (easy)'s ocean", "Your ocean"))
+	tm.waitFor("play", has("▶ your turn", "Aiming at Computer (easy)'s ocean", "Your ocean"))
 	checkFits(t, tm)
 	// A pencil mark on J10, and off again; a shot too many is refused.
 	tm.key("up")
@@ -44,7 +44,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 
 	next, outlined := 0, false
 	for salvo := 1; salvo < 60; salvo++ {
-		s = tm.waitFor("the turn", func(s string) bool { return over(s) || strings.Contains(s, "▶ your turn") })
+		s := tm.waitFor("the turn", func(s string) bool { return over(s) || strings.Contains(s, "▶ your turn") })
 		if over(s) {
 			break
 		}
@@ -112,7 +112,7 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 			}
 		}
 	}
-	s = tm.waitFor("the end", over)
+	s := tm.waitFor("the end", over)
 	checkFits(t, tm)
 	t.Logf("outlined: %v; %s", outlined, strings.SplitN(s, "\n", 3)[1])
 	if strings.Count(s, "✓ commitment matches") != 2 || !strings.Contains(s, "fleet ") {
