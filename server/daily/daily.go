@@ -489,7 +489,8 @@ func streaks(hist []store.DailyAttempt, today string) (current, best int) {
 			want = dayBefore(today) // today's game goes on: it breaks nothing yet
 			continue
 		}
-		// Today not played yet, the run may end yesterday.
+		// A day out of the run ends it, but a run may end yesterday while
+		// today is not played yet.
 		if a.Day != want && (want != today || a.Day != dayBefore(today)) {
 			break
 		}
