@@ -125,7 +125,7 @@ func ClockOf(r Rules) (Clock, bool) {
 // seconds a turn; DecodeClock says what else it takes.
 func TableOptions() []Option {
 	return []Option{{
-		Name: ClockOption, Kind: Int, Default: 0, Min: ClockMin, Max: ClockMax,
+		Name: ClockOption, Label: "Clock", Kind: Int, Default: 0, Min: ClockMin, Max: ClockMax,
 		Help: `seconds each player has for a turn, 10 to 604800 (7 days); 0 or "none": no clock; or a clock object: {"kind": "fischer", "initial": 300, "increment": 3}, {"kind": "correspondence", "days": 2}`,
 	}}
 }

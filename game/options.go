@@ -23,7 +23,10 @@ const (
 // Option is one rule option of a game, described so that front ends can
 // render it and records can validate it.
 type Option struct {
-	Name    string   `json:"name"`
+	Name string `json:"name"`
+	// Label names the option as a player reads it, in a few words
+	// ("Strike limit"), so that every front end says it alike.
+	Label   string   `json:"label"`
 	Kind    Kind     `json:"kind"`
 	Default any      `json:"default"` // int, bool or string by Kind
 	Min     int      `json:"min,omitempty"`

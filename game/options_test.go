@@ -90,10 +90,10 @@ func TestOptionJSON(t *testing.T) {
 		o    Option
 		want string
 	}{
-		{Option{Name: "wrong", Kind: Int, Default: 0, Min: 0, Max: 5, Help: "h"}, `{"name":"wrong","kind":"int","default":0,"help":"h","min":0,"max":5}`},
-		{Option{Name: "n", Kind: Int, Default: 3, Min: 1, Max: 9}, `{"name":"n","kind":"int","default":3,"help":"","min":1,"max":9}`},
-		{Option{Name: "b", Kind: Bool, Default: true}, `{"name":"b","kind":"bool","default":true,"help":""}`},
-		{Option{Name: "c", Kind: Choice, Default: "x", Choices: []string{"x", "y"}}, `{"name":"c","kind":"choice","default":"x","choices":["x","y"],"help":""}`},
+		{Option{Name: "wrong", Label: "Wrong", Kind: Int, Default: 0, Min: 0, Max: 5, Help: "h"}, `{"name":"wrong","label":"Wrong","kind":"int","default":0,"help":"h","min":0,"max":5}`},
+		{Option{Name: "n", Kind: Int, Default: 3, Min: 1, Max: 9}, `{"name":"n","label":"","kind":"int","default":3,"help":"","min":1,"max":9}`},
+		{Option{Name: "b", Kind: Bool, Default: true}, `{"name":"b","label":"","kind":"bool","default":true,"help":""}`},
+		{Option{Name: "c", Kind: Choice, Default: "x", Choices: []string{"x", "y"}}, `{"name":"c","label":"","kind":"choice","default":"x","choices":["x","y"],"help":""}`},
 	} {
 		b, err := json.Marshal(tc.o)
 		if err != nil || string(b) != tc.want {

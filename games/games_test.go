@@ -27,6 +27,11 @@ func TestRegistry(t *testing.T) {
 		if g.Title() == "" || len(g.Options()) == 0 {
 			t.Errorf("%s: no title or no options", want[i])
 		}
+		for _, o := range append(g.Options(), game.TableOptions()...) {
+			if o.Label == "" || o.Help == "" {
+				t.Errorf("%s: option %s has no label or no help, which front ends show players", want[i], o.Name)
+			}
+		}
 	}
 	if _, err := reg.Lookup("chess"); err == nil {
 		t.Fatal("Lookup(chess) succeeded")

@@ -80,6 +80,7 @@ func (Game) Options() []game.Option {
 	return []game.Option{
 		{
 			Name:    OptMode,
+			Label:   "Mode",
 			Kind:    game.Choice,
 			Default: string(Standard),
 			Choices: []string{string(Standard), string(Cyclic), string(Scoring)},
@@ -87,6 +88,7 @@ func (Game) Options() []game.Option {
 		},
 		{
 			Name:    OptNoRepeats,
+			Label:   "No repeated words",
 			Kind:    game.Bool,
 			Default: false,
 			Help:    "refuse a word that has already been played in this game",

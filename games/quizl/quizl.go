@@ -63,11 +63,11 @@ func (Game) HasSetup() bool { return true }
 // Options lists Quizl's rule options.
 func (Game) Options() []game.Option {
 	return []game.Option{
-		{Name: OptPenalty, Kind: game.Int, Default: 1, Min: 0, Max: 5,
+		{Name: OptPenalty, Label: "Points lost for a wrong password", Kind: game.Int, Default: 1, Min: 0, Max: 5,
 			Help: "points a wrong announcement costs the announcer off their score against that opponent"},
-		{Name: OptAward, Kind: game.Int, Default: 0, Min: 0, Max: 25,
+		{Name: OptAward, Label: "Points to the grid's owner for a wrong password", Kind: game.Int, Default: 0, Min: 0, Max: 25,
 			Help: "points a wrong announcement gives the owner of the grid at once (the later edition uses 10)"},
-		{Name: OptSetTarget, Kind: game.Int, Default: 25, Min: 1, Max: 1000,
+		{Name: OptSetTarget, Label: "Points that end a set", Kind: game.Int, Default: 25, Min: 1, Max: 1000,
 			Help: "a set of games ends after the game in which somebody's total reaches this"},
 	}
 }

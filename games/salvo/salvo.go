@@ -71,16 +71,16 @@ func (Game) HasSetup() bool { return true }
 func (Game) Options() []game.Option {
 	return []game.Option{
 		{
-			Name: OptPlacement, Kind: game.Choice, Default: PlacementStrict,
+			Name: OptPlacement, Label: "Ship placement", Kind: game.Choice, Default: PlacementStrict,
 			Choices: []string{PlacementStrict, PlacementFree},
 			Help:    "strict: at most one square of a ship on the ocean's edge, and no ship touching more than one square of another; free: ships only may not overlap",
 		},
 		{
-			Name: OptDiagonal, Kind: game.Bool, Default: false,
+			Name: OptDiagonal, Label: "Diagonal ships", Kind: game.Bool, Default: false,
 			Help: "ships may also lie on diagonals (then squares sharing a corner touch too)",
 		},
 		{
-			Name: OptShotsLostBy, Kind: game.Choice, Default: LostBySinker,
+			Name: OptShotsLostBy, Label: "Shots lost by", Kind: game.Choice, Default: LostBySinker,
 			Choices: []string{LostBySinker, LostByOwner},
 			Help:    "who loses a shot from later salvos for each ship sunk: the player who sank it, or the ship's owner",
 		},

@@ -69,18 +69,18 @@ func (Game) HasSetup() bool { return false }
 // Options implements game.Game.
 func (Game) Options() []game.Option {
 	return []game.Option{
-		{Name: OptWidth, Kind: game.Int, Default: 20, Min: MinSide, Max: MaxSide,
+		{Name: OptWidth, Label: "Board width", Kind: game.Int, Default: 20, Min: MinSide, Max: MaxSide,
 			Help: "columns on every player's board"},
-		{Name: OptHeight, Kind: game.Int, Default: 20, Min: MinSide, Max: MaxSide,
+		{Name: OptHeight, Label: "Board height", Kind: game.Int, Default: 20, Min: MinSide, Max: MaxSide,
 			Help: "rows on every player's board"},
-		{Name: OptShape, Kind: game.Text, Default: "",
+		{Name: OptShape, Label: "Board shape", Kind: game.Text, Default: "",
 			Help:  "unusable squares: rows of . (usable) and # (unusable) separated by /, as wide and high as the board; empty for none",
 			Check: checkShape},
-		{Name: OptMultiply, Kind: game.Bool, Default: true,
+		{Name: OptMultiply, Label: "Be Fruitful and Multiply", Kind: game.Bool, Default: true,
 			Help: "Be Fruitful and Multiply: a word scores letters reused times its length, instead of its length"},
-		{Name: OptStrikesPer, Kind: game.Choice, Default: PerWord, Choices: []string{PerWord, PerPlayer},
+		{Name: OptStrikesPer, Label: "Strikes per", Kind: game.Choice, Default: PerWord, Choices: []string{PerWord, PerPlayer},
 			Help: "one strike for each word somebody could not place, or one for each player who could not"},
-		{Name: OptStrikeLimit, Kind: game.Int, Default: 3, Min: 1, Max: MaxStrikeLimit,
+		{Name: OptStrikeLimit, Label: "Strike limit", Kind: game.Int, Default: 3, Min: 1, Max: MaxStrikeLimit,
 			Help: "strikes that end the game (1 is Zero Tolerance)"},
 	}
 }

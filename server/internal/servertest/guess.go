@@ -36,8 +36,8 @@ func (Guess) HasSetup() bool      { return true }
 // Options are the largest number, and the wins that end a set.
 func (Guess) Options() []game.Option {
 	return []game.Option{
-		{Name: "max", Kind: game.Int, Default: 100, Min: 10, Max: 1000, Help: "the largest number"},
-		{Name: "set_target", Kind: game.Int, Default: 2, Min: 1, Max: 10, Help: "wins that end a set"},
+		{Name: "max", Label: "Largest number", Kind: game.Int, Default: 100, Min: 10, Max: 1000, Help: "the largest number"},
+		{Name: "set_target", Label: "Wins that end a set", Kind: game.Int, Default: 2, Min: 1, Max: 10, Help: "wins that end a set"},
 	}
 }
 

@@ -7,11 +7,11 @@ import { h, field } from "./dom.js";
 import { optionLabel } from "./rulestext.js";
 
 // optionControl renders one rule option as a form control, labelled with
-// its name in words, its range and its default. The control's name is the
+// its label, its range and its default. The control's name is the
 // option's, which readOptions reads back.
 export function optionControl(o) {
   const id = "opt-" + o.name;
-  const label = optionLabel(o.name);
+  const label = optionLabel(o.name, o);
   let c;
   switch (o.kind) {
     case "int": {

@@ -6,24 +6,10 @@
 import { h, plural } from "./dom.js";
 import { gameInfo } from "./catalog.js";
 
-const labels = {
-  wrong_announcement_penalty: "Points lost for a wrong password",
-  wrong_announcement_award: "Points to the grid's owner for a wrong password",
-  set_target: "Points that end a set",
-  placement: "Ship placement",
-  diagonal_ships: "Diagonal ships",
-  shots_lost_by: "Shots lost by",
-  shape: "Board shape",
-  multiply: "Be Fruitful and Multiply",
-  strikes_per: "Strikes per",
-  strike_limit: "Strike limit",
-  mode: "Mode",
-  no_repeats: "No repeated words",
-};
-
-// optionLabel names an option as a player reads it.
-export function optionLabel(name) {
-  if (labels[name]) return labels[name];
+// optionLabel names an option as a player reads it: the label its game
+// gives it in /api/v1/games, else its key in words.
+export function optionLabel(name, o) {
+  if (o && o.label) return o.label;
   const s = String(name).replace(/_/g, " ");
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
@@ -75,7 +61,7 @@ export function rulesInWords(opts, rules, changedOnly) {
     if (changedOnly && isDefault(k)) continue;
     const o = byName[k];
     if (o && o.kind === "text" && String(v ?? "").trim() === "" && isDefault(k)) continue; // "no shape" says nothing
-    out.push(`${optionLabel(k)}: ${valueText(o, v)}`);
+    out.push(`${optionLabel(k, o)}: ${valueText(o, v)}`);
   }
   return out;
 }
