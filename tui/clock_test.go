@@ -24,7 +24,7 @@ func TestClockCountsDownAndTimesOut(t *testing.T) {
 	tm.key("up")        // the last field: the word list
 	tm.key("up")        // the one before: the clock
 	tm.key("right")     // 10 seconds
-	tm.waitFor("the clock field", has("clock", "‹ 10 ›"))
+	tm.waitFor("the clock field", has("Clock", "‹ 10 ›"))
 	checkFits(t, tm)
 	tm.key("enter")
 	tm.waitFor("the grid editor", has("Make your grid"))

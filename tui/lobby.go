@@ -124,8 +124,9 @@ func (lb *lobbyScreen) view() string {
 	if len(lb.tables) == 0 {
 		b.WriteString(faint("no open tables: open one from the home screen and invite a friend") + "\n")
 	}
-	// Each list takes at most half the lines there are.
-	room := max(1, (lb.h-10)/2)
+	// Each list takes at most half the lines there are, less the two
+	// that say the chosen table's rules.
+	room := max(1, (lb.h-12)/2)
 	cur := func(i int) string {
 		if i == lb.at {
 			return hi("> ")
@@ -150,6 +151,9 @@ func (lb *lobbyScreen) view() string {
 			rated = "rated"
 		}
 		fmt.Fprintf(&b, "%s%-22s %-16s %s %s\n", cur(i), t.Title, t.ID, rated, strings.Join(names, ", "))
+		if i == lb.at {
+			b.WriteString(lb.rulesLines(t) + "\n")
+		}
 	}
 	b.WriteString("\n" + title("Games to watch") + "\n")
 	if len(lb.live) == 0 {
@@ -176,8 +180,34 @@ func (lb *lobbyScreen) view() string {
 			about = warm("featured") + " · " + about
 		}
 		fmt.Fprintf(&b, "%s%-22s %s %s\n", cur(len(lb.tables)+j), t.Title, fmt.Sprintf("%-30s", fit(strings.Join(names, " v "), 30, 1)), faint(about))
+		if len(lb.tables)+j == lb.at {
+			b.WriteString(lb.rulesLines(t) + "\n")
+		}
 	}
 	b.WriteString("\n" + lb.message() + "\n")
 	b.WriteString(faint(wrap("↑↓ choose · enter join an open table or watch a game · r refresh · esc back", lb.w)))
 	return b.String()
+}
+
+// rulesLines says the rules of t, the table chosen, under its row, in
+// at most two lines: those that differ from its game's defaults, or that
+// it keeps them all.
+func (lb *lobbyScreen) rulesLines(t client.Listed) string {
+	words := rulesWords(lb.gameByName(t.Game), t.Rules)
+	if len(words) == 0 {
+		words = []string{"standard"}
+	}
+	const head = "    rules: "
+	lines := strings.Split(wrap(strings.Join(words, "; "), lb.w-len(head)), "\n")
+	if len(lines) > 2 {
+		lines = []string{lines[0], lines[1] + " " + strings.Join(lines[2:], " ")}
+	}
+	for i, l := range lines {
+		pad := head
+		if i > 0 {
+			pad = strings.Repeat(" ", len(head))
+		}
+		lines[i] = faint(fitLine(pad+l, lb.w))
+	}
+	return strings.Join(lines, "\n")
 }

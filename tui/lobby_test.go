@@ -65,3 +65,36 @@ func TestWatchFromTheLobby(t *testing.T) {
 		t.Errorf("the game in play is listed as %+v, %v: want 1 watching", live, err)
 	}
 }
+
+// TestLobbySaysTheRules: the lobby says the chosen table's rules that
+// differ from its game's defaults, in the words the server labels them
+// with, or that it keeps them all; the table, once joined, says them
+// while it waits for players.
+func TestLobbySaysTheRules(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ac, _ := client.New(ts.URL, "Ann")
+	if _, err := ac.Create(ctx, "", "salvo", nil, []string{"me", "open"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	rules := map[string]any{"strike_limit": 1, "clock": map[string]any{"kind": "fischer", "initial": 300, "increment": 3}}
+	ruled, err := ac.Create(ctx, "", "wordfight", rules, []string{"me", "open", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := newTerm(t, ts.URL, "Cat", 80, 24)
+	tm.key("l")
+	tm.waitFor("the newest table's rules", has("> Sightless Word Fight", "rules: Clock: 5+3; Strike limit: 1"))
+	checkFits(t, tm)
+	tm.key("down")
+	s := tm.waitFor("the other table's rules", has("> Salvo", "rules: standard"))
+	checkFits(t, tm)
+	if strings.Contains(s, "Strike limit") {
+		t.Errorf("the rules of a table not chosen are shown:\n%s", s)
+	}
+	tm.key("up")
+	tm.key("enter")
+	tm.waitFor("the table, waiting", has("you: Cat", ruled.Table, "rules: Clock: 5+3; Strike limit: 1"))
+	checkFits(t, tm)
+}

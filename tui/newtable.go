@@ -115,18 +115,31 @@ func choiceRange(choices []string, cur string, width int) string {
 	return show(lo, hi)
 }
 
+// optionLabel names o as players read it: its label, or, from a server
+// that gives none, its key in words ("Strike limit" for strike_limit).
+func optionLabel(o client.Option) string {
+	if o.Label != "" {
+		return o.Label
+	}
+	s := strings.ReplaceAll(o.Name, "_", " ")
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // options are the game's rule options, the table's clock and, for a
 // game of words, the word list (its "lexicon", a field of the table, not
 // a rule).
 func (sh *shared) options(g *client.Game) []client.Option {
-	os := append(slices.Clone(g.Options), client.Option{Name: "clock", Kind: "choice", Default: "none", Choices: clockPresets,
+	os := append(slices.Clone(g.Options), client.Option{Name: "clock", Label: "Clock", Kind: "choice", Default: "none", Choices: clockPresets,
 		Help: "seconds for each turn (60), or minutes for the whole game plus seconds a move (5+3), or days a move (2d); when a player's time runs out the server resigns for them (a Word Fight word left to place: cannot)"})
 	if g.Words && len(sh.lexicons) > 1 {
 		var names []string
 		for _, l := range sh.lexicons {
 			names = append(names, l.Name)
 		}
-		os = append(os, client.Option{Name: "lexicon", Kind: "choice", Default: sh.lexicon, Choices: names,
+		os = append(os, client.Option{Name: "lexicon", Label: "Word list", Kind: "choice", Default: sh.lexicon, Choices: names,
 			Help: "the word list words are checked against: " + sh.lexiconTitles() + "; rated games use the default"})
 	}
 	return os
@@ -310,13 +323,32 @@ func (nt *newTableScreen) view() string {
 		}
 		return " "
 	}
+	// The labels take one column, as wide as the widest.
+	lw := ansi.StringWidth("Play against")
+	for _, o := range opts {
+		lw = max(lw, ansi.StringWidth(optionLabel(o)))
+	}
+	row := func(at int, label, val, rng string) {
+		pad := strings.Repeat(" ", lw-ansi.StringWidth(label))
+		fmt.Fprintf(&b, "%s %s%s ‹ %s ›", mark(at), label, pad, val)
+		if rng != "" {
+			fmt.Fprintf(&b, "  %s", faint(rng))
+		}
+		b.WriteString("\n")
+	}
 	opps := opponents(g)
-	fmt.Fprintf(&b, "%s %-27s ‹ %s ›\n", mark(0), "Play against", opps[nt.opp].label)
+	row(0, "Play against", opps[nt.opp].label, "")
 	for i, o := range opts {
 		v := nt.values[o.Name]
 		val := fmt.Sprint(v)
 		if o.Kind == "int" {
 			val = strconv.Itoa(toInt(v))
+		}
+		if b, ok := v.(bool); ok && o.Kind == "bool" {
+			val = "no"
+			if b {
+				val = "yes"
+			}
 		}
 		if o.Kind == "text" && val == "" {
 			val = "(none)"
@@ -326,18 +358,20 @@ func (nt *newTableScreen) view() string {
 		case o.Min != nil && o.Max != nil:
 			rng = fmt.Sprintf("%d-%d", *o.Min, *o.Max)
 		case len(o.Choices) > 0:
-			rng = choiceRange(o.Choices, val, nt.w-(2+27+4+ansi.StringWidth(val)+2))
+			// What row puts around the label and the value takes 9
+			// columns: the mark and a space, " ‹ ", " ›" and two spaces.
+			rng = choiceRange(o.Choices, val, nt.w-(lw+9+ansi.StringWidth(val)))
 		case o.Kind == "bool":
 			rng = "yes/no"
 		}
-		fmt.Fprintf(&b, "%s %-27s ‹ %s ›  %s\n", mark(i+1), o.Name, val, faint(rng))
+		row(i+1, optionLabel(o), val, rng)
 	}
 	if nt.cfg.Session != "" {
 		r := "no"
 		if nt.rated {
 			r = "yes"
 		}
-		fmt.Fprintf(&b, "%s %-27s ‹ %s ›  %s\n", mark(len(opts)+1), "rated", r, faint("yes/no"))
+		row(len(opts)+1, "Rated", r, "yes/no")
 	}
 	help := "choose whom to play"
 	switch {

@@ -11,7 +11,7 @@ func TestRatedTable(t *testing.T) {
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
 	tm.key("1")
-	if s := tm.screen(); strings.Contains(s, "rated") {
+	if s := tm.screen(); strings.Contains(s, "Rated") {
 		t.Fatalf("a guest's form offers rated:\n%s", s)
 	}
 	tm.key("esc")
@@ -27,7 +27,7 @@ func TestRatedTable(t *testing.T) {
 	tm.key("right") // a friend
 	tm.key("up")    // the last field: rated
 	tm.key("space")
-	tm.waitFor("rated on", has("a friend", "rated", "‹ yes ›"))
+	tm.waitFor("rated on", has("a friend", "Rated", "‹ yes ›"))
 	checkFits(t, tm)
 	tm.key("enter")
 	tm.waitFor("the table", has("you: Ann"))
@@ -51,7 +51,7 @@ func TestNewTableWordList(t *testing.T) {
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
 	tm.open("nymphabet", 0) // the computer
 	tm.key("up")            // the last field: the word list
-	tm.waitFor("the word-list field", has("lexicon", "‹ en ›"))
+	tm.waitFor("the word-list field", has("Word list", "‹ en ›"))
 	checkFits(t, tm)
 	for i := 0; i < 4 && !strings.Contains(tm.screen(), "‹ en-common ›"); i++ {
 		tm.key("right")
@@ -71,7 +71,36 @@ func TestNewTableWordList(t *testing.T) {
 	tm.key("esc")
 	tm.open("salvo", 0)
 	tm.key("up")
-	if s := tm.screen(); strings.Contains(s, "lexicon") {
+	if s := tm.screen(); strings.Contains(s, "Word list") {
 		t.Errorf("Salvo's form offers a word list:\n%s", s)
+	}
+}
+
+// TestNewTableLabels: each game's form names its options as the server
+// labels them for players, never by their keys, and fits an 80-column
+// terminal.
+func TestNewTableLabels(t *testing.T) {
+	ts := newTestServer(t)
+	for _, tc := range []struct {
+		game      string
+		want, not []string
+	}{
+		{"quizl", []string{"Points lost for a wrong password", "Points to the grid's owner for a wrong password", "Points that end a set", "Clock", "Word list"}, []string{"wrong_announcement", "set_target", "lexicon"}},
+		{"salvo", []string{"Ship placement", "Diagonal ships", "Shots lost by", "Clock"}, []string{"diagonal_ships", "shots_lost_by", "Word list"}},
+		{"wordfight", []string{"Board width", "Board height", "Board shape", "Be Fruitful and Multiply ‹ yes ›", "Strikes per", "Strike limit"}, []string{"strike_limit", "strikes_per", "true"}},
+		{"nymphabet", []string{"Mode", "No repeated words ‹ no ›", "Clock"}, []string{"no_repeats", "false"}},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			t.Parallel()
+			tm := newTerm(t, ts.URL, "Ann", 80, 24)
+			tm.open(tc.game, 0)
+			s := tm.waitFor("the labels", has(tc.want...))
+			checkFits(t, tm)
+			for _, n := range tc.not {
+				if strings.Contains(s, n) {
+					t.Errorf("the form shows %q:\n%s", n, s)
+				}
+			}
+		})
 	}
 }

@@ -657,7 +657,7 @@ func (ps *playersScreen) view() string {
 			b.WriteString(faint("  none") + "\n")
 		}
 		for _, ch := range so.in {
-			line := fmt.Sprintf("%s challenges you to %s%s%s", ch.From, ps.gameTitle(ch.Game), ratedWord(ch.Rated), rulesWords(ch))
+			line := fmt.Sprintf("%s challenges you to %s%s%s", ch.From, ps.gameTitle(ch.Game), ratedWord(ch.Rated), ps.challengeRules(ch))
 			b.WriteString(cur() + fitLine(line, ps.w-2) + "\n")
 		}
 		for _, ch := range so.out {
@@ -730,12 +730,14 @@ func ratedWord(rated bool) string {
 	return ""
 }
 
-// rulesWords says that a challenge's rules are not the defaults.
-func rulesWords(ch client.Challenge) string {
-	if len(ch.Rules) == 0 {
+// challengeRules says a challenge's rules that are not the defaults,
+// after a separator; "" when it keeps them all.
+func (ps *playersScreen) challengeRules(ch client.Challenge) string {
+	words := rulesWords(ps.gameByName(ch.Game), ch.Rules)
+	if len(words) == 0 {
 		return ""
 	}
-	return " with its own rules"
+	return " · " + strings.Join(words, "; ")
 }
 
 // fitLine cuts a line that cannot be wrapped (a row to choose) to w

@@ -33,14 +33,16 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	clk.Advance(socialsvc.OnlineWindow + time.Minute)
 	waitOnline(t, ann, "Ben")
 
-	// A challenge comes to the home screen; p lists it; d declines it.
-	ch, err := ann.Challenge(ctx, annS.Token, "ben", "nymphabet", false)
+	// A challenge comes to the home screen; p lists it, with the rules
+	// it changes; d declines it.
+	var ch client.Challenge
+	err := postJSON(ts.URL+"/api/v1/challenges", annS.Token, map[string]any{"to": "ben", "game": "nymphabet", "rules": map[string]any{"mode": "cyclic", "no_repeats": true}}, &ch)
 	if err != nil {
 		t.Fatal(err)
 	}
 	tm.waitFor("the challenge's news", has("Ann challenges you to Nymphabet: p answers"))
 	tm.key("p")
-	tm.waitFor("the players screen", has("Challenges to you", "> Ann challenges you to Nymphabet", "Online", "Ann"))
+	tm.waitFor("the players screen", has("Challenges to you", "> Ann challenges you to Nymphabet · Mode: cyclic; No repeated words: on", "Online", "Ann"))
 	checkFits(t, tm)
 	tm.key("d")
 	tm.waitFor("declined", has("you declined Ann's challenge"))

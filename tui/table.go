@@ -655,6 +655,20 @@ func (t *tableScreen) withChat(screen string) string {
 	return strings.Join(append(lines, panel...), "\n")
 }
 
+// rulesLines says the table's rules that differ from its game's
+// defaults, or that it keeps them all, in a line or two.
+func (t *tableScreen) rulesLines() string {
+	var rules map[string]json.RawMessage
+	if err := json.Unmarshal(t.upd.Table.Rules, &rules); err != nil {
+		return ""
+	}
+	words := rulesWords(t.gameByName(t.upd.Table.Game), rules)
+	if len(words) == 0 {
+		words = []string{"standard"}
+	}
+	return faint(wrap("rules: "+strings.Join(words, "; "), t.w)) + "\n"
+}
+
 // waitingView is the table before play: the invite, and the setup editor
 // while this seat's setup is missing.
 func (t *tableScreen) waitingView() string {
@@ -687,6 +701,7 @@ func (t *tableScreen) waitingView() string {
 		}
 		fmt.Fprintf(&b, "  %-24s %s\n", marked(s.Name, s.Player), st)
 	}
+	b.WriteString(t.rulesLines())
 	keys := "esc home · ? help"
 	switch {
 	case t.watching():

@@ -15,7 +15,7 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 	tm.typeText("5")
 	tm.key("down")
 	tm.typeText("5")
-	if s := tm.screen(); !strings.Contains(s, "width                       ‹ 5 ›") || !strings.Contains(s, "height                      ‹ 5 ›") {
+	if s := tm.screen(); !strings.Contains(s, "Board width              ‹ 5 ›") || !strings.Contains(s, "Board height             ‹ 5 ›") {
 		t.Fatalf("the form did not take the size:\n%s", tm.screen())
 	}
 	tm.key("enter")

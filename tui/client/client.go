@@ -60,7 +60,8 @@ func (e *Error) Error() string { return e.Message }
 // Option is one rule option of a game, as GET /api/v1/games lists it.
 type Option struct {
 	Name    string   `json:"name"`
-	Kind    string   `json:"kind"` // int, bool, choice, text
+	Label   string   `json:"label"` // the name players read ("Strike limit")
+	Kind    string   `json:"kind"`  // int, bool, choice, text
 	Default any      `json:"default"`
 	Choices []string `json:"choices,omitempty"`
 	Help    string   `json:"help"`
@@ -231,12 +232,13 @@ type Answer struct {
 
 // Listed is one table of the lobby.
 type Listed struct {
-	ID     string `json:"id"`
-	Game   string `json:"game"`
-	Title  string `json:"title"`
-	Status string `json:"status"`
-	Seats  []Seat `json:"seats"`
-	Rated  bool   `json:"rated,omitempty"`
+	ID     string                     `json:"id"`
+	Game   string                     `json:"game"`
+	Title  string                     `json:"title"`
+	Status string                     `json:"status"`
+	Rules  map[string]json.RawMessage `json:"rules,omitempty"`
+	Seats  []Seat                     `json:"seats"`
+	Rated  bool                       `json:"rated,omitempty"`
 	// Spectators is how many follow the table without a seat; Rating,
 	// for a rated game in play, its players' mean rating.
 	Spectators *int     `json:"spectators,omitempty"`
