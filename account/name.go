@@ -21,9 +21,18 @@ const (
 // Key returns the canonical form of an account name: names that differ
 // only in case are one name, so the store keys accounts by Key(name) and
 // keeps the name as its owner typed it for display. Key is meant for names
-// CheckName accepts; for them it is ASCII lower case.
+// CheckName accepts; for them it is ASCII lower case. It folds ASCII
+// letters alone, so that a name CheckName refuses never keys to one it
+// accepts: Unicode's lower case would key "00İ" to "00i" and the Kelvin
+// sign's "Kate" to "kate", and a lookup by such a name would land on
+// another player's account.
 func Key(name string) string {
-	return strings.ToLower(name)
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, name)
 }
 
 // CheckName reports whether name may be chosen as an account name: 3 to 20

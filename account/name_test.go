@@ -106,6 +106,13 @@ func TestKey(t *testing.T) {
 	if Key("marcel-1") == Key("marcel_1") {
 		t.Error("'-' and '_' make different names")
 	}
+	// Letters that Unicode lowers to ASCII are not folded: a name that
+	// cannot be chosen never keys to one that can.
+	for _, n := range []string{"00\u0130", "\u212Aate", "ALBERT\u0130NE"} {
+		if k := Key(n); CheckName(k) == nil {
+			t.Errorf("Key(%q) = %q, a name that can be chosen", n, k)
+		}
+	}
 }
 
 // FuzzCheckName checks CheckName's promises for any string: what it
