@@ -363,6 +363,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if t := m.table(); s == "?" && !(t != nil && t.chat.open) {
 		m.help = &helpScreen{shared: m.shared}
+		if t != nil && t.upd != nil {
+			m.help.rules = t.rulesText()
+		}
 		return nil
 	}
 	if m.games == nil {

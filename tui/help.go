@@ -12,6 +12,9 @@ type helpScreen struct {
 	*shared
 	at   int  // the first line shown
 	done bool // closed: the screen under it shows again
+	// rules are the rules of the table it was opened over, in words
+	// (tableScreen.rulesText); "" over another screen.
+	rules string
 }
 
 // update scrolls the list, or closes it.
@@ -64,6 +67,13 @@ func keyHelp() []struct{ screen, keys string } {
 // the screen (↑↓ scroll it).
 func (hp *helpScreen) view() string {
 	var lines []string
+	if hp.rules != "" {
+		// A player who joined by a code saw no lobby line: the rules
+		// are said here too.
+		w := wrap("This table's rules: "+hp.rules, hp.w)
+		head, rest, _ := strings.Cut(w, ":")
+		lines = append(lines, strings.Split(title(head)+":"+rest, "\n")...)
+	}
 	for _, k := range keyHelp() {
 		w := wrap(k.screen+": "+k.keys, hp.w)
 		head, rest, _ := strings.Cut(w, ":")

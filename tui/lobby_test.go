@@ -97,4 +97,15 @@ func TestLobbySaysTheRules(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the table, waiting", has("you: Cat", ruled.Table, "rules: Clock: 5+3; Strike limit: 1"))
 	checkFits(t, tm)
+	// The help over a table says its rules; over another screen, none.
+	tm.key("?")
+	tm.waitFor("the help over the table", has("This table's rules: Clock: 5+3; Strike limit: 1", "Everywhere:"))
+	checkFits(t, tm)
+	tm.key("esc")
+	tm.key("esc")
+	tm.waitFor("home", has("New table"))
+	tm.key("?")
+	if s := tm.waitFor("the help at home", has("Everywhere:")); strings.Contains(s, "This table") {
+		t.Errorf("the help at home names a table's rules:\n%s", s)
+	}
 }

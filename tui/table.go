@@ -655,18 +655,20 @@ func (t *tableScreen) withChat(screen string) string {
 	return strings.Join(append(lines, panel...), "\n")
 }
 
-// rulesLines says the table's rules that differ from its game's
-// defaults, or that it keeps them all, in a line or two.
-func (t *tableScreen) rulesLines() string {
+// rulesText says the table's rules that differ from its game's
+// defaults ("Clock: 5+3; Strike limit: 1"), or "standard".
+func (t *tableScreen) rulesText() string {
 	var rules map[string]json.RawMessage
-	if err := json.Unmarshal(t.upd.Table.Rules, &rules); err != nil {
-		return ""
+	if t.upd != nil {
+		if err := json.Unmarshal(t.upd.Table.Rules, &rules); err != nil {
+			rules = nil
+		}
 	}
-	words := rulesWords(t.gameByName(t.upd.Table.Game), rules)
+	words := rulesWords(t.gameByName(t.game), rules)
 	if len(words) == 0 {
-		words = []string{"standard"}
+		return "standard"
 	}
-	return faint(wrap("rules: "+strings.Join(words, "; "), t.w)) + "\n"
+	return strings.Join(words, "; ")
 }
 
 // waitingView is the table before play: the invite, and the setup editor
@@ -701,7 +703,7 @@ func (t *tableScreen) waitingView() string {
 		}
 		fmt.Fprintf(&b, "  %-24s %s\n", marked(s.Name, s.Player), st)
 	}
-	b.WriteString(t.rulesLines())
+	b.WriteString(faint(wrap("rules: "+t.rulesText(), t.w)) + "\n")
 	keys := "esc home · ? help"
 	switch {
 	case t.watching():
