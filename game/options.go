@@ -208,6 +208,18 @@ func (o Option) decode(b json.RawMessage) (any, error) {
 	return v, nil
 }
 
+// LabelOf returns the label of g's rule option or table option called
+// name, as players read it, or the name in words ("strike limit") when
+// none is labelled so.
+func LabelOf(g Game, name string) string {
+	for _, o := range append(g.Options(), TableOptions()...) {
+		if o.Name == name && o.Label != "" {
+			return o.Label
+		}
+	}
+	return strings.ReplaceAll(name, "_", " ")
+}
+
 // NonDefault returns the options of r that differ from their defaults, as
 // a record writes them.
 func NonDefault(opts []Option, r Rules) map[string]any {

@@ -45,8 +45,8 @@ func checkRated(g game.Game, rules game.Rules, lexName string, seats []seatMeta,
 	}
 	var changed []string
 	for _, name := range game.Unrated(g, rules) {
-		// Named in words, as the forms label the rule, not by its key.
-		changed = append(changed, `"`+strings.ReplaceAll(name, "_", " ")+`"`)
+		// Named as the forms label the rule, not by its key.
+		changed = append(changed, `"`+game.LabelOf(g, name)+`"`)
 	}
 	if len(changed) > 0 {
 		sort.Strings(changed)

@@ -43,8 +43,8 @@ func TestCheckRatedRules(t *testing.T) {
 	}{
 		{"nymphabet", map[string]any{"mode": "cyclic", "no_repeats": true}, "nymphabet-cyclic", ""},
 		{"quizl", map[string]any{"set_target": 50, game.ClockOption: 60}, "quizl", ""},
-		{"quizl", map[string]any{"wrong_announcement_award": 10}, "", `a rated table plays by the default rules, and "wrong announcement award" changes the game; leave it out or play unrated`},
-		{"wordfight", map[string]any{"width": 10, "height": 10}, "", `"height" and "width" change the game`},
+		{"quizl", map[string]any{"wrong_announcement_award": 10}, "", `a rated table plays by the default rules, and "Points to the grid's owner for a wrong password" changes the game; leave it out or play unrated`},
+		{"wordfight", map[string]any{"width": 10, "height": 10}, "", `"Board height" and "Board width" change the game`},
 		{"guess", nil, "", "Guess is not rated"},
 	} {
 		var g game.Game
