@@ -427,7 +427,9 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		}
 		conditional = json.Unmarshal(body, &mr) == nil && mr.Version != nil
 	}
-	for try := 0; try < 4; try++ {
+	handing := time.Now().Add(changingHands)
+	pause := 5 * time.Millisecond
+	for try, retries := 0, 0; ; try++ {
 		if try > 0 {
 			if owner, err = c.claim(ctx, id); err != nil {
 				c.fail(w, r, err)
@@ -451,6 +453,10 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			c.fail(w, r, errNoBus)
 			return true
 		case errors.Is(err, bus.ErrNoResponder):
+			if retries++; retries > maxRetries {
+				c.fail(w, r, errHanding)
+				return true
+			}
 			if err := c.takeover(ctx, id); err != nil {
 				c.fail(w, r, err)
 				return true
@@ -462,6 +468,10 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		case err != nil && ctx.Err() == nil:
 			// Safe to ask again: a read, or a move conditional on the
 			// version, which the new owner refuses if it was made.
+			if retries++; retries > maxRetries {
+				c.fail(w, r, errHanding)
+				return true
+			}
 			if err := c.takeover(ctx, id); err != nil {
 				c.fail(w, r, err)
 				return true
@@ -470,7 +480,19 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		case err != nil:
 			return true // the client went away
 		case rp.NotOwner:
-			time.Sleep(20 * time.Millisecond)
+			// The owner let the table go and the next has not taken it
+			// up yet: ask again, more slowly, for as long as a
+			// hand-over may take.
+			if time.Now().After(handing) {
+				c.fail(w, r, errHanding)
+				return true
+			}
+			select {
+			case <-ctx.Done():
+				return true // the client went away
+			case <-time.After(pause):
+			}
+			pause = min(2*pause, 100*time.Millisecond)
 			continue
 		}
 		if rp.Handed {
@@ -487,9 +509,21 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		w.Write(rp.Body)
 		return true
 	}
-	c.fail(w, r, refuse.Unavailable("the table is changing hands; try again"))
-	return true
 }
+
+// changingHands is how long a forwarded request waits for a table that
+// is passing between nodes (the old owner has let it go, the new one has
+// not yet taken it up: a lease written to the store and the table read
+// from it), before it answers errHanding. Milliseconds on a quiet store;
+// much more on a busy one, and a hand-over should not show to players.
+const changingHands = 3 * time.Second
+
+// maxRetries bounds the owners a forwarded request takes over from, one
+// after another, when each fails to answer.
+const maxRetries = 3
+
+// errHanding answers a request whose table found no owner to serve it.
+var errHanding = refuse.Unavailable("the table is changing hands; try again")
 
 // readBody reads r's body to forward it, and puts it back for the local
 // handler should the request be served here after all. It reports false
