@@ -788,6 +788,53 @@ func TestClusterHandsATableOver(t *testing.T) {
 	t.Logf("handed to b after move %d of %d; every move and read answered", handedAt, len(acked))
 }
 
+// TestClusterReadWaitsOutAHandOver: while a table's owner answers that
+// it no longer owns the table, as it does between letting the table go
+// and the next node taking its lease, a read through another node keeps
+// asking rather than failing, and is answered once the owner answers
+// again; a read that waits longer than a hand-over may take is told to
+// try again.
+func TestClusterReadWaitsOutAHandOver(t *testing.T) {
+	t.Parallel()
+	var until atomic.Int64 // a answers "not the owner" to reads until then (Unix ns)
+	var refused atomic.Int32
+	nodes := startClusterOpts(t, clusterOpts{wrap: func(name string, h bus.Handler) bus.Handler {
+		if name != "a" {
+			return h
+		}
+		return func(ctx context.Context, req bus.Request) ([]byte, error) {
+			if bytes.Contains(req.Data, []byte(`"method":"GET"`)) && time.Now().UnixNano() < until.Load() {
+				refused.Add(1)
+				return []byte(`{"not_owner":true}`), nil
+			}
+			return h(ctx, req)
+		}
+	}}, "a", "b")
+	a, b := nodes[0], nodes[1]
+	id, ann, _ := twoSeats(t, a, b)
+
+	until.Store(time.Now().Add(600 * time.Millisecond).UnixNano())
+	if st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, nil); st != http.StatusOK {
+		t.Fatalf("a read through b while a let the table go: %d %s", st, body)
+	}
+	if n := refused.Load(); n < 2 {
+		t.Fatalf("a refused the read %d times; the test did not hold it up", n)
+	}
+
+	until.Store(time.Now().Add(time.Minute).UnixNano())
+	st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, nil)
+	if st != http.StatusServiceUnavailable || !strings.Contains(body, "changing hands") {
+		t.Errorf("a read through b while no node takes the table up: %d %s; want 503, changing hands", st, body)
+	}
+	until.Store(0)
+	if st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+id, ann.Token, nil, nil); st != http.StatusOK {
+		t.Errorf("a read through b once a answers again: %d %s", st, body)
+	}
+	if !a.svc.Holds(id) {
+		t.Errorf("a let the table go")
+	}
+}
+
 // gatedStore is a node's store whose reads of one table, or of one
 // identity, the test can hold up once: the read is made, then waits for
 // the test to let it return, as a slow round trip to the database would.

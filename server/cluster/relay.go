@@ -429,14 +429,27 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	}
 	handing := time.Now().Add(changingHands)
 	pause := 5 * time.Millisecond
-	for try, retries := 0, 0; ; try++ {
+	for try := 0; ; try++ {
 		if try > 0 {
+			// Between two owners, a table has none for a moment: ask
+			// again, more slowly each time, for as long as a hand-over
+			// may take.
+			select {
+			case <-ctx.Done():
+				return true // the client went away
+			case <-time.After(pause):
+			}
+			pause = min(2*pause, 100*time.Millisecond)
 			if owner, err = c.claim(ctx, id); err != nil {
 				c.fail(w, r, err)
 				return true
 			}
 			if owner == "" {
 				return false // this node owns it now: serve here
+			}
+			if time.Now().After(handing) {
+				c.fail(w, r, errHanding)
+				return true
 			}
 		}
 		rp, err := c.forward(ctx, owner, relayRequest{
@@ -453,10 +466,6 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 			c.fail(w, r, errNoBus)
 			return true
 		case errors.Is(err, bus.ErrNoResponder):
-			if retries++; retries > maxRetries {
-				c.fail(w, r, errHanding)
-				return true
-			}
 			if err := c.takeover(ctx, id); err != nil {
 				c.fail(w, r, err)
 				return true
@@ -468,10 +477,6 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		case err != nil && ctx.Err() == nil:
 			// Safe to ask again: a read, or a move conditional on the
 			// version, which the new owner refuses if it was made.
-			if retries++; retries > maxRetries {
-				c.fail(w, r, errHanding)
-				return true
-			}
 			if err := c.takeover(ctx, id); err != nil {
 				c.fail(w, r, err)
 				return true
@@ -480,20 +485,7 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 		case err != nil:
 			return true // the client went away
 		case rp.NotOwner:
-			// The owner let the table go and the next has not taken it
-			// up yet: ask again, more slowly, for as long as a
-			// hand-over may take.
-			if time.Now().After(handing) {
-				c.fail(w, r, errHanding)
-				return true
-			}
-			select {
-			case <-ctx.Done():
-				return true // the client went away
-			case <-time.After(pause):
-			}
-			pause = min(2*pause, 100*time.Millisecond)
-			continue
+			continue // the owner let the table go, and the next has not taken it up yet
 		}
 		if rp.Handed {
 			// The table is this node's now: take it up at once rather
@@ -511,16 +503,13 @@ func (c *Node) serveHTTP(w http.ResponseWriter, r *http.Request) bool {
 	}
 }
 
-// changingHands is how long a forwarded request waits for a table that
-// is passing between nodes (the old owner has let it go, the new one has
-// not yet taken it up: a lease written to the store and the table read
-// from it), before it answers errHanding. Milliseconds on a quiet store;
-// much more on a busy one, and a hand-over should not show to players.
+// changingHands is how long a forwarded request goes on asking for a
+// table that is passing between nodes (the old owner has let it go, the
+// new one has not yet taken it up: a lease written to the store and the
+// table read from it) before it answers errHanding. Milliseconds on a
+// quiet store; much more on a busy one, and a hand-over should not show
+// to players.
 const changingHands = 3 * time.Second
-
-// maxRetries bounds the owners a forwarded request takes over from, one
-// after another, when each fails to answer.
-const maxRetries = 3
 
 // errHanding answers a request whose table found no owner to serve it.
 var errHanding = refuse.Unavailable("the table is changing hands; try again")
