@@ -3,8 +3,11 @@ package games
 import (
 	"context"
 	"encoding/json"
+	"io/fs"
+	"strings"
 	"testing"
 
+	"parlour/docs"
 	"parlour/game"
 	"parlour/lexicon"
 )
@@ -35,6 +38,28 @@ func TestRegistry(t *testing.T) {
 	}
 	if _, err := reg.Lookup("chess"); err == nil {
 		t.Fatal("Lookup(chess) succeeded")
+	}
+}
+
+// TestRulesDocsNameEveryOption: each game's rules page (docs/rules,
+// served by the browser and `parlour rules`) names every option of the
+// game by the label the forms show and by the key the API takes, so that
+// a player can find in the rules what a form offers.
+func TestRulesDocsNameEveryOption(t *testing.T) {
+	t.Parallel()
+	reg := Registry()
+	for _, name := range reg.Names() {
+		g, _ := reg.Lookup(name)
+		b, err := fs.ReadFile(docs.Rules, "rules/"+name+".md")
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		for _, o := range g.Options() {
+			if !strings.Contains(string(b), o.Label+" (`"+o.Name) {
+				t.Errorf("rules/%s.md does not name %s as %q (`%s`)", name, o.Name, o.Label, o.Name)
+			}
+		}
 	}
 }
 
