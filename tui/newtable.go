@@ -344,9 +344,9 @@ func (nt *newTableScreen) view() string {
 		if o.Kind == "int" {
 			val = strconv.Itoa(toInt(v))
 		}
-		if b, ok := v.(bool); ok && o.Kind == "bool" {
+		if on, ok := v.(bool); ok && o.Kind == "bool" {
 			val = "no"
-			if b {
+			if on {
 				val = "yes"
 			}
 		}
