@@ -36,8 +36,12 @@ func rulesWords(g *client.Game, rules map[string]json.RawMessage) []string {
 		return err != nil || !sameJSON(v, d)
 	}
 	var out []string
-	if w, h := changed("width"), changed("height"); w || h {
-		out = append(out, fmt.Sprintf("Board: %s x %s", ruleValue(opts["width"], rules["width"]), ruleValue(opts["height"], rules["height"])))
+	board := false // the board's two sides said as one
+	if changed("width") || changed("height") {
+		w, h := ruleValue(opts["width"], rules["width"]), ruleValue(opts["height"], rules["height"])
+		if board = w != "" && h != ""; board {
+			out = append(out, fmt.Sprintf("Board: %s x %s", w, h))
+		}
 	}
 	if c := clockRuleWords(rules["clock"]); c != "" {
 		out = append(out, "Clock: "+c)
@@ -48,7 +52,7 @@ func rulesWords(g *client.Game, rules map[string]json.RawMessage) []string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if k == "width" || k == "height" || k == "clock" || !changed(k) {
+		if board && (k == "width" || k == "height") || k == "clock" || !changed(k) {
 			continue
 		}
 		o := opts[k]

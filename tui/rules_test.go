@@ -46,6 +46,8 @@ func TestRulesWords(t *testing.T) {
 		{"a clock it cannot read", salvo, `{"clock": {"kind": "hourglass"}}`, nil},
 		{"an option the game does not list", salvo, `{"fog_of_war": true}`, []string{"Fog of war: on"}},
 		{"a game the client does not know", nil, `{"set_target": 50}`, []string{"Set target: 50"}},
+		{"one side of an unknown game's board", nil, `{"height": 12}`, []string{"Height: 12"}},
+		{"both sides of an unknown game's board", nil, `{"height": 12, "width": 9}`, []string{"Board: 9 x 12"}},
 		{"a value of no kind it says", salvo, `{"placement": ["free"]}`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
