@@ -52,7 +52,7 @@ func rulesWords(g *client.Game, rules map[string]json.RawMessage) []string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if board && (k == "width" || k == "height") || k == "clock" || !changed(k) {
+		if board && (k == "width" || k == "height") || k == "clock" || strings.TrimSpace(k) == "" || !changed(k) {
 			continue
 		}
 		o := opts[k]

@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"parlour/tui/client"
@@ -61,4 +62,32 @@ func TestRulesWords(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzRulesWords: whatever rules a server sends, rulesWords says each
+// as "Label: value", with no empty phrase, and never panics.
+func FuzzRulesWords(f *testing.F) {
+	for _, s := range []string{`{}`, `{"strike_limit": 1, "clock": {"kind": "fischer", "initial": 90, "increment": 2}}`, `{"width": 9}`, `{"shape": "#./.."}`, `{"clock": -5}`, `{"x": null}`} {
+		f.Add(s)
+	}
+	n := func(i int) *int { return &i }
+	g := &client.Game{Name: "wordfight", Options: []client.Option{
+		{Name: "width", Label: "Board width", Kind: "int", Default: 20.0, Min: n(5), Max: n(30)},
+		{Name: "shape", Label: "Board shape", Kind: "text", Default: ""},
+		{Name: "strikes_per", Label: "Strikes per", Kind: "choice", Default: "word", Choices: []string{"word", "player"}},
+	}}
+	f.Fuzz(func(t *testing.T, s string) {
+		var rules map[string]json.RawMessage
+		if json.Unmarshal([]byte(s), &rules) != nil {
+			return
+		}
+		for _, game := range []*client.Game{g, nil} {
+			for _, w := range rulesWords(game, rules) {
+				label, value, ok := strings.Cut(w, ": ")
+				if !ok || label == "" || value == "" {
+					t.Fatalf("rulesWords(%s) said %q", s, w)
+				}
+			}
+		}
+	})
 }
