@@ -321,17 +321,17 @@ func (sk *seekScreen) view() string {
 		}
 		return " "
 	}
-	fmt.Fprintf(&b, "%s %-12s ‹ %s ›\n", mark("game"), "game", g.Title)
+	fmt.Fprintf(&b, "%s %-12s ‹ %s ›\n", mark("game"), "Game", g.Title)
 	if sk.cfg.Session != "" {
 		r := "no"
 		if sk.rated {
 			r = "yes"
 		}
-		fmt.Fprintf(&b, "%s %-12s ‹ %s ›\n", mark("rated"), "rated", r)
+		fmt.Fprintf(&b, "%s %-12s ‹ %s ›\n", mark("rated"), "Rated", r)
 	} else {
 		b.WriteString(faint("  a guest's quick games are casual: sign in for rated ones") + "\n")
 	}
-	fmt.Fprintf(&b, "%s %-12s ‹ %s ›\n", mark("clock"), "clock", clockWords(seekClocks[sk.clock]))
+	fmt.Fprintf(&b, "%s %-12s ‹ %s ›\n", mark("clock"), "Clock", clockWords(seekClocks[sk.clock]))
 	if sk.asking {
 		b.WriteString("\nasking the server…\n")
 	}
