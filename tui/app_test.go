@@ -173,6 +173,8 @@ func TestLongLinesStayInSight(t *testing.T) {
 	tm.key("ctrl+u")
 	tm.update(tea.PasteMsg{Content: "  " + created.Invite + "\r\n"})
 	tm.key("enter")
+	tm.waitFor("the table, before sitting down", has("Join a table", "Nymphabet · table "+created.Table, "rules: standard", "enter take a seat"))
+	tm.key("enter")
 	tm.waitFor("the table joined", has("you: Ann"))
 	if tm.table().id != created.Table {
 		t.Errorf("joined %s, not the pasted %s", tm.table().id, created.Table)

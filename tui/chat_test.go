@@ -103,5 +103,7 @@ func TestGuestsMarked(t *testing.T) {
 	tm.key("i")
 	tm.typeText(guestTable.Table)
 	tm.key("enter")
+	tm.waitFor("Gus's table, before sitting down", has("Gus (guest)", "enter take a seat"))
+	tm.key("enter")
 	tm.waitFor("Gus's chat line, marked", has("Gus (guest): hello"))
 }

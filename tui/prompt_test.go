@@ -69,6 +69,9 @@ func TestJoinByCode(t *testing.T) {
 	tm.key("i")
 	tm.typeText(strings.ToLower(invite.Format(u.Table.Code)))
 	tm.key("enter")
+	tm.waitFor("the table, before sitting down", has("Nymphabet · table "+seat.Table, "Ben (guest)", "(open)"))
+	checkFits(t, tm)
+	tm.key("enter")
 	tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Ann", "waiting for Ben"))
 	checkFits(t, tm)
 

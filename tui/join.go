@@ -1,0 +1,122 @@
+package tui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parlour/tui/client"
+)
+
+// joinScreen shows the table an invite code, link or id names before
+// the player sits down, as the browser's invite page does: its game,
+// whether it is rated, its seats and its rules. enter takes the seat;
+// esc goes back home.
+type joinScreen struct {
+	*shared
+	line string // as typed
+	code string // the invite code, when line is one
+	id   string // the table, once known
+	upd  *client.Update
+}
+
+// previewMsg is the table a join screen asked for, or why it has none.
+type previewMsg struct {
+	id  string
+	upd client.Update
+	err error
+}
+
+// openJoinPreview shows the table line names, once the server has said
+// what it is.
+func (sh *shared) openJoinPreview(line string) tea.Cmd {
+	js := &joinScreen{shared: sh, line: line, code: client.InviteCode(line)}
+	if js.code == "" {
+		js.id = client.TableID(line)
+	}
+	sh.err = ""
+	sh.nav.show(js)
+	return js.fetch
+}
+
+func (js *joinScreen) fetch() tea.Msg {
+	ctx, cancel := context.WithTimeout(js.ctx, 15*time.Second)
+	defer cancel()
+	id := js.id
+	if js.code != "" {
+		var err error
+		if id, err = js.c.Resolve(ctx, js.code); err != nil {
+			return previewMsg{err: fmt.Errorf("invite code %s: %w", js.code, err)}
+		}
+	}
+	u, err := js.c.Get(ctx, "", id)
+	if err != nil {
+		return previewMsg{err: fmt.Errorf("joining %s: %w", id, err)}
+	}
+	return previewMsg{id: id, upd: u}
+}
+
+func (js *joinScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case previewMsg:
+		if msg.err != nil {
+			js.nav.goHome()
+			js.err = msg.err.Error()
+			return nil
+		}
+		js.id, js.upd = msg.id, &msg.upd
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "esc", "q":
+			js.nav.goHome()
+		case "enter":
+			if js.upd == nil {
+				return nil // still asking the server
+			}
+			js.nav.goHome()
+			return js.join(js.id)
+		}
+	}
+	return nil
+}
+
+func (js *joinScreen) view() string {
+	var b strings.Builder
+	b.WriteString(title("Join a table") + "\n\n")
+	if js.upd == nil {
+		b.WriteString("looking up " + tailOf(js.line, js.w-12) + "…\n\n" + faint("esc back"))
+		return b.String()
+	}
+	t := js.upd.Table
+	head := title(t.Title)
+	if t.Rated {
+		head += " · " + warm("rated") + ": both players' ratings change"
+	}
+	b.WriteString(wrap(head+" · table "+js.id, js.w) + "\n\n")
+	for _, s := range t.Seats {
+		who := marked(s.Name, s.Player)
+		if s.Kind == "open" {
+			who = "(open)"
+		}
+		b.WriteString("  " + fitLine(who, js.w-2) + "\n")
+	}
+	var rules map[string]json.RawMessage
+	if json.Unmarshal(t.Rules, &rules) != nil {
+		rules = nil
+	}
+	words := rulesWords(js.gameByName(t.Game), rules)
+	if len(words) == 0 {
+		words = []string{"standard"}
+	}
+	b.WriteString("\n" + wrap("rules: "+strings.Join(words, "; "), js.w) + "\n")
+	if t.Status != "open" {
+		// A seat of one's own is taken back; another is refused in words.
+		b.WriteString(faint("no seat is open: the game is "+t.Status) + "\n")
+	}
+	b.WriteString("\n" + js.message() + "\n" + faint("enter take a seat · esc back"))
+	return b.String()
+}
