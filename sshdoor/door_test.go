@@ -279,6 +279,8 @@ func TestNymphabetOverSSH(t *testing.T) {
 		t.Fatalf("Ann's table has the invite code %q", code)
 	}
 	ben := f.dial("ben", newSigner(t), "join "+strings.ToLower(invite.Format(code)))
+	ben.waitFor("enter take a seat") // the table shown first
+	ben.send("\r")
 	ben.waitFor("you: ben")
 	ben.waitFor("waiting for Ann")
 	ann.waitFor("your turn")

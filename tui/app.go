@@ -39,8 +39,8 @@ type Config struct {
 	DataDir string
 	// Game, when set, opens the new-table screen of that game at start.
 	Game string
-	// Table, when set, joins that table (an id, an invite link or an
-	// invite code) at start.
+	// Table, when set, shows that table (an id, an invite link or an
+	// invite code) at start, to sit down at with enter.
 	Table string
 	// Server names the server in the list of recent games; empty, its
 	// address. An embedded server, on a new port at each start, is named
@@ -336,7 +336,7 @@ func (m *Model) gotGames(msg gamesMsg) tea.Cmd {
 	case m.cfg.Table != "":
 		line := m.cfg.Table
 		m.cfg.Table = ""
-		return m.joinAny(line)
+		return m.openJoinPreview(line)
 	case m.cfg.Game != "":
 		g := m.cfg.Game
 		m.cfg.Game = ""

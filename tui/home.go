@@ -316,32 +316,13 @@ func identityFor(ctx context.Context, c client.Client, tok string) (string, erro
 	return id.Token, nil
 }
 
-// joinAny joins the table line names: an invite code, read aloud or in
-// a /j/ link, or a table id or invite link.
-func (sh *shared) joinAny(line string) tea.Cmd {
-	code := client.InviteCode(line)
-	if code == "" {
-		return sh.join(client.TableID(line))
-	}
-	return sh.joinTable(code, "")
-}
-
-func (sh *shared) join(id string) tea.Cmd { return sh.joinTable("", id) }
-
-// joinTable takes a seat at table id, or at the table of invite code
-// code when it is not empty.
-func (sh *shared) joinTable(code, id string) tea.Cmd {
+// join takes a seat at table id.
+func (sh *shared) join(id string) tea.Cmd {
 	tok := sh.idToken
 	c := *sh.c // a copy: the name may change while the request is out
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
 		defer cancel()
-		if code != "" {
-			var err error
-			if id, err = c.Resolve(ctx, code); err != nil {
-				return seatedMsg{err: fmt.Errorf("invite code %s: %w", code, err)}
-			}
-		}
 		idTok, err := identityFor(ctx, c, tok)
 		if err != nil {
 			return seatedMsg{err: err}
