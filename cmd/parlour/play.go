@@ -27,7 +27,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	srv := fs.String("server", "", "the Parlour server to play at (default: start one here, on a free loopback port)")
 	name := fs.String("name", "", "your name at the tables (default: your login name)")
 	data := fs.String("data", defaultDataDir(), "directory of recent games, saved records and the embedded server's database")
-	join := fs.String("join", "", "join this table (an invite code, an invite link or a table id) at start")
+	join := fs.String("join", "", "show this table (an invite code, an invite link or a table id) at start, to sit down at with enter")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour play [--server URL] [--name NAME] [--join LINK] [GAME]")
 		fmt.Fprintln(stderr, "\nPlays Parlour's games in the terminal (see docs/terminal.md).")
