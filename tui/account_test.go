@@ -1,12 +1,10 @@
 package tui
 
 import (
-	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -120,28 +118,6 @@ func getJSON(url, token string, out any) error {
 	defer res.Body.Close()
 	if res.StatusCode != 200 {
 		return fmt.Errorf("%s: %s", url, res.Status)
-	}
-	return json.NewDecoder(res.Body).Decode(out)
-}
-
-// postJSON posts body as JSON with token and decodes a 2xx answer into
-// out.
-func postJSON(url, token string, body, out any) error {
-	b, err := json.Marshal(body)
-	if err != nil {
-		return err
-	}
-	req, _ := http.NewRequest("POST", url, bytes.NewReader(b))
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer res.Body.Close()
-	if res.StatusCode/100 != 2 {
-		msg, _ := io.ReadAll(res.Body)
-		return fmt.Errorf("%s: %s %s", url, res.Status, msg)
 	}
 	return json.NewDecoder(res.Body).Decode(out)
 }

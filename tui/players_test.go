@@ -36,7 +36,7 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	// A challenge comes to the home screen; p lists it, with the rules
 	// it changes; d declines it.
 	var ch client.Challenge
-	err := postJSON(ts.URL+"/api/v1/challenges", annS.Token, map[string]any{"to": "ben", "game": "nymphabet", "rules": map[string]any{"mode": "cyclic", "no_repeats": true}}, &ch)
+	err := postAs(ts.URL, annS.Token, "/api/v1/challenges", map[string]any{"to": "ben", "game": "nymphabet", "rules": map[string]any{"mode": "cyclic", "no_repeats": true}}, &ch)
 	if err != nil {
 		t.Fatal(err)
 	}
