@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -104,15 +103,7 @@ func (js *joinScreen) view() string {
 		}
 		b.WriteString("  " + fitLine(who, js.w-2) + "\n")
 	}
-	var rules map[string]json.RawMessage
-	if json.Unmarshal(t.Rules, &rules) != nil {
-		rules = nil
-	}
-	words := rulesWords(js.gameByName(t.Game), rules)
-	if len(words) == 0 {
-		words = []string{"standard"}
-	}
-	b.WriteString("\n" + wrap("rules: "+strings.Join(words, "; "), js.w) + "\n")
+	b.WriteString("\n" + wrap("rules: "+rulesLine(js.gameByName(t.Game), tableRules(t.Rules)), js.w) + "\n")
 	if t.Status != "open" {
 		// A seat of one's own is taken back; another is refused in words.
 		b.WriteString(faint("no seat is open: the game is "+t.Status) + "\n")

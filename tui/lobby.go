@@ -193,12 +193,8 @@ func (lb *lobbyScreen) view() string {
 // at most two lines: those that differ from its game's defaults, or that
 // it keeps them all.
 func (lb *lobbyScreen) rulesLines(t client.Listed) string {
-	words := rulesWords(lb.gameByName(t.Game), t.Rules)
-	if len(words) == 0 {
-		words = []string{"standard"}
-	}
 	const head = "    rules: "
-	lines := strings.Split(wrap(strings.Join(words, "; "), lb.w-len(head)), "\n")
+	lines := strings.Split(wrap(rulesLine(lb.gameByName(t.Game), t.Rules), lb.w-len(head)), "\n")
 	if len(lines) > 2 {
 		lines = []string{lines[0], lines[1] + " " + strings.Join(lines[2:], " ")}
 	}

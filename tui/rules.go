@@ -68,6 +68,27 @@ func rulesWords(g *client.Game, rules map[string]json.RawMessage) []string {
 	return out
 }
 
+// rulesLine says rulesWords as one line, "standard" when it says
+// nothing: what the lobby, a waiting table, the join view and the help
+// show.
+func rulesLine(g *client.Game, rules map[string]json.RawMessage) string {
+	words := rulesWords(g, rules)
+	if len(words) == 0 {
+		return "standard"
+	}
+	return strings.Join(words, "; ")
+}
+
+// tableRules reads a table's rules as an update carries them; none from
+// what it cannot read.
+func tableRules(raw json.RawMessage) map[string]json.RawMessage {
+	var rules map[string]json.RawMessage
+	if json.Unmarshal(raw, &rules) != nil {
+		return nil
+	}
+	return rules
+}
+
 // ruleValue says a rule's value in words: on or off, a number, a choice
 // with spaces for underscores, a board's shape as its unusable squares;
 // "" for an empty text, or a value it cannot read. raw may be nil: the

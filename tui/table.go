@@ -660,15 +660,9 @@ func (t *tableScreen) withChat(screen string) string {
 func (t *tableScreen) rulesText() string {
 	var rules map[string]json.RawMessage
 	if t.upd != nil {
-		if err := json.Unmarshal(t.upd.Table.Rules, &rules); err != nil {
-			rules = nil
-		}
+		rules = tableRules(t.upd.Table.Rules)
 	}
-	words := rulesWords(t.gameByName(t.game), rules)
-	if len(words) == 0 {
-		return "standard"
-	}
-	return strings.Join(words, "; ")
+	return rulesLine(t.gameByName(t.game), rules)
 }
 
 // waitingView is the table before play: the invite, and the setup editor
