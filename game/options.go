@@ -92,7 +92,7 @@ func Resolve(opts []Option, raw map[string]json.RawMessage) (Rules, error) {
 		if i < 0 {
 			v, ok, err := decodeTableOption(n, raw[n])
 			if !ok {
-				return nil, fmt.Errorf("unknown rule option %q", n)
+				return nil, fmt.Errorf("unknown rule option %q (the options are %s)", clip([]byte(n)), optionNames(opts))
 			}
 			if err != nil {
 				return nil, fmt.Errorf("rule option %s: %w", spoken(n), err)
@@ -109,6 +109,16 @@ func Resolve(opts []Option, raw map[string]json.RawMessage) (Rules, error) {
 		r[n] = v
 	}
 	return r, nil
+}
+
+// optionNames lists the keys of opts and the table's own options, as an
+// unknown option's error tells a player which they may give.
+func optionNames(opts []Option) string {
+	names := make([]string, 0, len(opts)+1)
+	for _, o := range opts {
+		names = append(names, o.Name)
+	}
+	return strings.Join(append(names, ClockOption), ", ")
 }
 
 // spoken is an option's name as a player reads it ("strike limit" for

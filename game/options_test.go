@@ -39,7 +39,8 @@ func TestResolve(t *testing.T) {
 		{raw: `{"mode": "spiral"}`, wantErr: `"spiral" is not one of standard, cyclic`},
 		{raw: `{"mode": 3}`, wantErr: "want one of"},
 		{raw: `{"shape": "abc"}`, wantErr: "rule option shape: use only"},
-		{raw: `{"colour": "red"}`, wantErr: `unknown rule option "colour"`},
+		{raw: `{"colour": "red"}`, wantErr: `unknown rule option "colour" (the options are penalty, multiply, mode, shape, clock)`},
+		{raw: `{"` + strings.Repeat("x", 60) + `": 1}`, wantErr: `unknown rule option "` + strings.Repeat("x", 40) + `..." (the options`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.raw, func(t *testing.T) {

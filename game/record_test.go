@@ -165,7 +165,7 @@ func TestReplayRefusals(t *testing.T) {
 		{name: "bad setup", from: `"lucky": 4`, to: `"lucky": 40`, by: "Ben", err: "lucky number 40 is not 1-9"},
 		{name: "missing setup", from: `, "Ben": {"lucky": 4}`, to: ``, by: "Ben", err: "no setup"},
 		{name: "setup of stranger", from: `"Ben": {"lucky": 4}`, to: `"Ben": {"lucky": 4}, "Cy": {"lucky": 1}`, err: `setup for "Cy"`},
-		{name: "unknown game", from: `"game": "nim"`, to: `"game": "chess"`, err: `no game called "chess"`},
+		{name: "unknown game", from: `"game": "nim"`, to: `"game": "chess"`, err: `no game called "chess" (there are nim)`},
 		{name: "too many players", from: `["Ann", "Ben"]`, to: `["Ann", "Ben", "Cy", "Di"]`, err: "Nim takes 2 to 3 players, the record has 4"},
 	}
 	for _, tt := range tests {

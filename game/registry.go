@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Registry finds games by name. Build one with NewRegistry; package games
@@ -55,7 +56,7 @@ func (r *Registry) rules(g Game, raw map[string]json.RawMessage) (Rules, error) 
 func (r *Registry) Lookup(name string) (Game, error) {
 	g, ok := r.games[name]
 	if !ok {
-		return nil, fmt.Errorf("no game called %q (there are %v)", name, r.Names())
+		return nil, fmt.Errorf("no game called %q (there are %s)", clip([]byte(name)), strings.Join(r.Names(), ", "))
 	}
 	return g, nil
 }

@@ -34,7 +34,7 @@ func NewBoard(w, h int, shape string) (*Board, error) {
 	if strings.TrimSpace(shape) != "" {
 		rows, err := ParseShape(shape)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("shape: %w", err)
 		}
 		if len(rows) != h || len(rows[0]) != w {
 			return nil, fmt.Errorf("the shape is %s wide and %d high, but the board is %d x %d: set width %d and height %d",
@@ -62,20 +62,20 @@ func NewBoard(w, h int, shape string) (*Board, error) {
 // for each unusable square.
 func ParseShape(s string) ([][]bool, error) {
 	if len(s) > MaxSide*(MaxSide+1)+64 {
-		return nil, fmt.Errorf("shape: too long for a %d x %d board", MaxSide, MaxSide)
+		return nil, fmt.Errorf("too long for a %d x %d board", MaxSide, MaxSide)
 	}
 	parts := strings.Split(s, "/")
 	if len(parts) < MinSide || len(parts) > MaxSide {
-		return nil, fmt.Errorf("shape: %s, want %d to %d rows separated by /", game.Count(len(parts), "row", "rows"), MinSide, MaxSide)
+		return nil, fmt.Errorf("%s, want %d to %d rows separated by /", game.Count(len(parts), "row", "rows"), MinSide, MaxSide)
 	}
 	rows := make([][]bool, len(parts))
 	for i, p := range parts {
 		p = strings.TrimSpace(p)
 		if len(p) < MinSide || len(p) > MaxSide {
-			return nil, fmt.Errorf("shape: row %d has %s, want %d to %d", i+1, game.Count(len(p), "square", "squares"), MinSide, MaxSide)
+			return nil, fmt.Errorf("row %d has %s, want %d to %d", i+1, game.Count(len(p), "square", "squares"), MinSide, MaxSide)
 		}
 		if i > 0 && len(p) != len(rows[0]) {
-			return nil, fmt.Errorf("shape: row %d has %s but row 1 has %d", i+1, game.Count(len(p), "square", "squares"), len(rows[0]))
+			return nil, fmt.Errorf("row %d has %s but row 1 has %d", i+1, game.Count(len(p), "square", "squares"), len(rows[0]))
 		}
 		row := make([]bool, len(p))
 		for j := 0; j < len(p); j++ {
@@ -84,7 +84,7 @@ func ParseShape(s string) ([][]bool, error) {
 			case '#':
 				row[j] = true
 			default:
-				return nil, fmt.Errorf("shape: row %d, square %d is %q: use '.' for a usable square and '#' for an unusable one", i+1, j+1, p[j])
+				return nil, fmt.Errorf("row %d, square %d is %q: use '.' for a usable square and '#' for an unusable one", i+1, j+1, p[j])
 			}
 		}
 		rows[i] = row
