@@ -556,7 +556,9 @@ func TestBadMoves(t *testing.T) {
 	for _, tc := range []struct{ move, err string }{
 		{"", "the move is empty"},
 		{"shoot A1", `"shoot A1" is not a Salvo move`},
-		{"fire", "name the 5 squares of your salvo"},
+		{"fire", "name the 5 squares of your salvo, such as fire A1 C3 E5 G7 I9"},
+		{"B1 B2 B3 B4 B5", `"B1 B2 B3 B4 B5" is not a Salvo move: to fire at those squares, write "fire B1 B2 B3 B4 B5"`},
+		{"b-1", `write "fire b-1"`},
 		{"fire A1 A1 A2 A3 A4", "A1 is named twice"},
 		{"fire A1 K1 A2 A3 A4", "K1 is off the ocean"},
 		{"fire A1 A2 A3 A4 A5 A6", "your salvo has 5 shots: you named 6"},

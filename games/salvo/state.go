@@ -233,6 +233,9 @@ func (s *State) Apply(seat game.Seat, move string) ([]game.Event, error) {
 	case "":
 		return nil, errors.New(`the move is empty: write "fire" and your squares, "outline" and the fleet, or "resign"`)
 	default:
+		if _, err := ParseSquare(verb); err == nil {
+			return nil, fmt.Errorf(`%q is not a Salvo move: to fire at those squares, write "fire %s"`, clipText(text), clipText(text))
+		}
 		return nil, fmt.Errorf(`%q is not a Salvo move: write "fire" and your squares, "outline" and the fleet, or "resign"`, clipText(text))
 	}
 	if err != nil {
@@ -276,7 +279,8 @@ func (s *State) fire(seat game.Seat, list string) ([]game.Event, error) {
 		left := Squares - fired.Count()
 		switch {
 		case len(squares) == 0:
-			return nil, fmt.Errorf("name the %s of your salvo, such as fire A1 C3", plural(size, "square"))
+			example := []string{"A1", "C3", "E5", "G7", "I9"}
+			return nil, fmt.Errorf("name the %s of your salvo, such as fire %s", plural(size, "square"), strings.Join(example[:min(size, len(example))], " "))
 		case size < s.Shots(seat):
 			return nil, fmt.Errorf("only %s of %s's ocean are left to fire at: name all of them, not %d", plural(left, "square"), name, len(squares))
 		default:
