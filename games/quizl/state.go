@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"parlour/game"
 )
@@ -329,9 +330,44 @@ func (s *State) parse(c int, text string) (move, error) {
 	}
 	sq, err := ParseSquare(t)
 	if err != nil {
+		if hint := s.hint(t); hint != "" {
+			return move{}, fmt.Errorf("%s is not a Quizl move: %s", show(t), hint)
+		}
 		return move{}, fmt.Errorf("%w (or announce a word with say WORD, or resign)", err)
 	}
 	return move{kind: kindCall, square: sq}, nil
+}
+
+// hint says the move a player who wrote t most likely meant, in the
+// notation's words, or "" when t does not look like one: a bare word is an
+// announcement, "call 72" a call, and "announce" or "guess" are said
+// "say".
+func (s *State) hint(t string) string {
+	say := "say "
+	if s.n > 2 {
+		say = "say NAME "
+	}
+	verb, rest, _ := strings.Cut(t, " ")
+	rest = strings.TrimSpace(rest)
+	switch v := strings.ToLower(verb); {
+	case len(t) > 24:
+		return ""
+	case v == "announce" || v == "guess":
+		if rest == "" || strings.ContainsAny(rest, " \t") {
+			return "to announce a word, write " + say + "WORD"
+		}
+		return fmt.Sprintf("to announce %s, write %s%s", show(rest), say, strings.ToUpper(rest))
+	case v == "call" || v == "shoot" || v == "fire":
+		if _, err := ParseSquare(rest); err == nil {
+			return fmt.Sprintf("to call %s, write just %s", rest, rest)
+		}
+		return "to call a square, write just the square: its row (5-9) and column (0-4), as in 72"
+	case v == "resign":
+		return "to resign, write just resign"
+	case rest == "" && len(t) >= 2 && strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) }) < 0:
+		return fmt.Sprintf("to announce %s, write %s%s", show(t), say, strings.ToUpper(t))
+	}
+	return ""
 }
 
 func (s *State) parseSay(c int, rest string) (move, error) {
