@@ -359,6 +359,8 @@ func TestDeclare(t *testing.T) {
 		{"place B1 across", "no word is waiting to be placed"},
 		{"cannot", "no word is waiting"},
 		{"shout cart", "is not a move"},
+		{"cart", `"cart" is not a move: to declare CART, write "declare CART"`},
+		{"B2 across", `"B2 across" is not a move: declare a word`},
 		{"", "empty move"},
 		{strings.Repeat("x", MaxInput+1), "no move is longer"},
 	} {
@@ -367,6 +369,8 @@ func TestDeclare(t *testing.T) {
 	refuse(t, s, 1, "declare cart", "not your turn")
 	play(t, s, "0:declare CaRt")
 	refuse(t, s, 0, "declare tar", "CART is still being placed")
+	refuse(t, s, 0, "b1 ACROSS", `"b1 ACROSS" is not a move: to place CART at B1 across, write "place B1 across"`)
+	refuse(t, s, 0, "tar", `"tar" is not a move: place CART, as in`)
 	refuse(t, s, 0, "place A1 across", "the square A1 is not part of the board")
 	refuse(t, s, 0, "place B1 down", "the square B2 is not part of the board")
 	play(t, s, "0:place B1 across", "1:place A2 down", "2:cannot")

@@ -144,7 +144,24 @@ func (s *State) Apply(seat game.Seat, move string) ([]game.Event, error) {
 	case "":
 		return nil, fmt.Errorf("empty move: %s", s.expecting(seat))
 	}
-	return nil, fmt.Errorf("%q is not a move: %s", clipText(move), s.expecting(seat))
+	return nil, fmt.Errorf("%q is not a move: %s", clipText(move), s.meant(seat, move))
+}
+
+// meant says the move a player who wrote move most likely meant: a bare
+// word, when a word is to be declared, is that word declared; a placement
+// without "place", when one is waiting, is that placement. Otherwise it is
+// what the seat may do now.
+func (s *State) meant(seat game.Seat, move string) string {
+	f := strings.Fields(move)
+	if !s.answering && len(f) == 1 && len(f[0]) <= MaxSide && strings.Trim(strings.ToLower(f[0]), "abcdefghijklmnopqrstuvwxyz") == "" {
+		return fmt.Sprintf("to declare %s, write \"declare %s\"", strings.ToUpper(f[0]), strings.ToUpper(f[0]))
+	}
+	if s.answering {
+		if p, err := ParsePlacement(move); err == nil {
+			return fmt.Sprintf("to place %s at %s, write \"place %s\"", s.current(), p, p)
+		}
+	}
+	return s.expecting(seat)
 }
 
 // expecting says what seat, who is to move, may do now.
