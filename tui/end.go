@@ -210,6 +210,9 @@ func (e *endScreen) view() string {
 			ws = append(ws, t.name(w))
 		}
 		won := "a draw"
+		if len(u.Table.Seats) == 1 {
+			won = "no win this time" // alone at the table, there is nobody to draw with
+		}
 		if len(ws) > 0 {
 			won = strings.Join(ws, " and ") + " won"
 			for _, w := range res.Winners {
@@ -332,6 +335,9 @@ func (e *endScreen) keys() string {
 	}
 	if e.t != nil && e.t.game == "salvo" {
 		keys = "l every report · " + keys
+	}
+	if e.t != nil && e.t.daily() {
+		keys = strings.Replace(keys, "esc home", "esc your daily result", 1)
 	}
 	return keys
 }

@@ -126,6 +126,9 @@ func (p *playScreen) quizlView() string {
 		name := "Tracking " + b.Name
 		if v.Solitaire {
 			name = "Tracking the computer's grid"
+			if p.t.daily() {
+				name = "Tracking today's daily grid"
+			}
 		}
 		r := -1
 		if i == p.board && !v.Finished {

@@ -219,7 +219,11 @@ func (p *playScreen) salvoView() string {
 	if v.Practice {
 		// No fleet of one's own: say what practice is instead of an
 		// empty ocean.
-		right = title("Practice") + "\n\n" + wrap("You fire at a fleet the computer hid; nobody fires back. Sink every ship, then outline the fleet (o) to win.", 40) + "\n"
+		head := "Practice"
+		if p.t.daily() {
+			head = "Today's daily puzzle"
+		}
+		right = title(head) + "\n\n" + wrap("You fire at a fleet the computer hid; nobody fires back. Sink every ship, then outline the fleet (o) to win.", 40) + "\n"
 	}
 	body := lipgloss.JoinHorizontal(lipgloss.Top, l.String(), "  ", right) + "\n"
 	var info []string

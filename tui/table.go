@@ -502,8 +502,18 @@ func (t *tableScreen) back() tea.Cmd {
 		t.nav.show(e)
 		return e.resume()
 	}
+	if t.daily() {
+		// The result and its share text are the daily screen's.
+		return openDaily(t.shared)
+	}
 	t.nav.goHome()
 	return nil
+}
+
+// daily says whether the table is the player's attempt at a daily
+// puzzle.
+func (t *tableScreen) daily() bool {
+	return t.upd != nil && t.upd.Table.Daily != "" && !t.watching()
 }
 
 // typing says whether esc should clear a line being typed rather than
@@ -585,8 +595,9 @@ func (t *tableScreen) header() string {
 
 func (t *tableScreen) view() string {
 	v := t.screenView()
-	if t.event != nil {
-		// esc goes back to the event the game belongs to.
+	if t.event != nil || t.daily() {
+		// esc goes back to the event the game belongs to, or to the
+		// daily puzzles.
 		v = strings.Replace(v, "esc home", "esc back", 1)
 	}
 	return v

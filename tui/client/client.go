@@ -193,6 +193,9 @@ type Table struct {
 		Maker  string `json:"maker"`
 		Random bool   `json:"random"`
 	} `json:"solitaire,omitempty"`
+	// Daily names the daily puzzle a player's attempt is at
+	// ("quizl/2026-11-24").
+	Daily string `json:"daily,omitempty"`
 }
 
 // Update is a seat's view of a table at a version: the answer of GET

@@ -97,6 +97,9 @@ func endpoints() []endpoint {
 		{"Tournament", "GET", `/api/v1/tournaments/[^/]+`, typeOf[Tournament](), false},
 		{"JoinTournament", "POST", `/api/v1/tournaments/[^/]+/join`, typeOf[Tournament](), false},
 		{"LeaveTournament", "POST", `/api/v1/tournaments/[^/]+/leave`, typeOf[Tournament](), false},
+		{"Daily", "GET", `/api/v1/daily/[^/]+`, typeOf[Daily](), false},
+		{"StartDaily", "POST", `/api/v1/daily/[^/]+`, typeOf[Seated](), false},
+		{"DailyLeaderboard", "GET", `/api/v1/daily/[^/]+/[^/]+/leaderboard`, typeOf[DailyBoard](), false},
 	}
 }
 
@@ -569,6 +572,25 @@ func TestWireTypes(t *testing.T) {
 	must("solitaire", err)
 	_, err = ann.Get(ctx, sol.Token, sol.Table)
 	must("the solitaire table", err)
+	// The daily puzzle: read before and after an attempt played to its
+	// end, with the day's leaderboard; a game with none.
+	_, err = ann.Daily(ctx, annS.Token, "quizl")
+	must("today's Quizl", err)
+	dq, err := ann.StartDaily(ctx, annS.Token, "quizl")
+	must("Ann's daily attempt", err)
+	_, err = ann.Get(ctx, annS.Token, dq.Table)
+	must("the daily table", err)
+	_, err = ann.Move(ctx, annS.Token, dq.Table, "72", 0, false)
+	must("Ann's daily call", err)
+	_, err = ann.Move(ctx, annS.Token, dq.Table, "resign", 0, false)
+	must("Ann's daily resignation", err)
+	day, err := ann.Daily(ctx, annS.Token, "quizl")
+	must("Ann's daily result", err)
+	_, err = ann.DailyLeaderboard(ctx, "quizl", day.Day)
+	must("today's leaderboard", err)
+	if _, err := ann.Daily(ctx, annS.Token, "nymphabet"); err != ErrNoDaily {
+		t.Errorf("the daily Nymphabet answered %v, want ErrNoDaily", err)
+	}
 	vs, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
 	must("against the computer", err)
 	_, err = ann.Get(ctx, vs.Token, vs.Table)

@@ -1,0 +1,379 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"parlour/tui/client"
+)
+
+// dailyScreen lists the day's puzzles, one for each game the server has
+// one of (a Quizl grid and a Salvo fleet, the same for everyone), with
+// the player's attempt at each and its leaderboard, today's or
+// yesterday's. enter starts the player's one attempt, or goes back to it.
+type dailyScreen struct {
+	*shared
+	puzzles []client.Daily // nil until the server answered
+	at      int            // the puzzle chosen
+	// yesterday shows the chosen puzzle's board of the day before.
+	yesterday bool
+	// share shows the player's result as they would share it, in place
+	// of the board.
+	share   bool
+	boards  map[string]*dailyBoardMsg // by game and day
+	busy    bool                      // an attempt is being started
+	loadErr string                    // why the puzzles did not come
+}
+
+// dailyMsg is the day's puzzles as the server said them.
+type dailyMsg struct {
+	puzzles []client.Daily
+	err     error
+}
+
+// dailyBoardMsg is a day's leaderboard of one game, or why there is none.
+type dailyBoardMsg struct {
+	key   string
+	board client.DailyBoard
+	err   error
+}
+
+// openDaily shows the daily puzzles and asks for them.
+func openDaily(sh *shared) tea.Cmd {
+	d := &dailyScreen{shared: sh, boards: map[string]*dailyBoardMsg{}}
+	sh.err = ""
+	sh.nav.show(d)
+	return d.fetch
+}
+
+// fetch asks for today's puzzle of every game, keeping those that have
+// one: which games do is the server's to say.
+func (d *dailyScreen) fetch() tea.Msg {
+	ctx, cancel := context.WithTimeout(d.ctx, 15*time.Second)
+	defer cancel()
+	var ps []client.Daily
+	for _, g := range d.games {
+		p, err := d.c.Daily(ctx, d.idToken, g.Name)
+		switch {
+		case errors.Is(err, client.ErrNoDaily):
+			continue
+		case err != nil:
+			return dailyMsg{err: err}
+		}
+		if p.Title == "" {
+			p.Title = g.Title
+		}
+		ps = append(ps, p)
+	}
+	return dailyMsg{puzzles: ps}
+}
+
+// day is the day whose leaderboard shows.
+func (d *dailyScreen) day() (game, day string) {
+	if d.at >= len(d.puzzles) {
+		return "", ""
+	}
+	p := d.puzzles[d.at]
+	if d.yesterday {
+		return p.Game, p.Yesterday
+	}
+	return p.Game, p.Day
+}
+
+// board asks for the leaderboard on show, unless it has it.
+func (d *dailyScreen) board() tea.Cmd {
+	game, day := d.day()
+	key := game + "/" + day
+	if game == "" || d.boards[key] != nil {
+		return nil
+	}
+	d.boards[key] = &dailyBoardMsg{key: key} // asked: not again meanwhile
+	c := d.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(d.ctx, 10*time.Second)
+		defer cancel()
+		b, err := c.DailyLeaderboard(ctx, game, day)
+		return dailyBoardMsg{key: key, board: b, err: err}
+	}
+}
+
+func (d *dailyScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case dailyMsg:
+		d.loadErr = ""
+		if msg.err != nil {
+			d.loadErr = msg.err.Error() + " (r: try again)"
+			return nil
+		}
+		d.puzzles = msg.puzzles
+		d.at = min(d.at, max(0, len(d.puzzles)-1))
+		return d.board()
+	case dailyBoardMsg:
+		d.boards[msg.key] = &msg
+		return nil
+	case seatedMsg:
+		d.busy = false // the model opens the table, or says why not
+		return nil
+	case tea.KeyPressMsg:
+		return d.key(msg.String())
+	}
+	return nil
+}
+
+func (d *dailyScreen) key(k string) tea.Cmd {
+	n := len(d.puzzles)
+	switch k {
+	case "esc", "q":
+		d.nav.goHome()
+	case "r":
+		d.boards = map[string]*dailyBoardMsg{}
+		d.puzzles, d.loadErr = nil, ""
+		return d.fetch
+	case "up", "k":
+		if n > 0 {
+			d.at = (d.at + n - 1) % n
+		}
+		return d.board()
+	case "down", "j", "tab":
+		if n > 0 {
+			d.at = (d.at + 1) % n
+		}
+		return d.board()
+	case "y", "t":
+		d.yesterday, d.share = k == "y", false
+		return d.board()
+	case "s":
+		if d.finished() != nil {
+			d.share = !d.share
+		}
+	case "c":
+		if a := d.finished(); a != nil {
+			d.err, d.note = "", "your result is copied, where your terminal lets programs set its clipboard (s shows it, to copy by hand)"
+			return tea.SetClipboard(a.Share)
+		}
+	case "enter", "space":
+		if d.at >= n || d.busy {
+			return nil
+		}
+		return d.play(d.puzzles[d.at])
+	}
+	return nil
+}
+
+// finished is the player's finished attempt at the chosen puzzle, if
+// any.
+func (d *dailyScreen) finished() *client.DailyResult {
+	if d.at < len(d.puzzles) {
+		if a := d.puzzles[d.at].Attempt; a != nil && a.Finished && a.Share != "" {
+			return a
+		}
+	}
+	return nil
+}
+
+// play starts the player's attempt at p, or opens the one they began:
+// the identity's own token acts for its seat there.
+func (d *dailyScreen) play(p client.Daily) tea.Cmd {
+	if a := p.Attempt; a != nil && a.Table != "" {
+		return d.nav.sit(client.Seated{Table: a.Table, Token: d.idToken, Invite: d.c.Base() + "/t/" + a.Table}, p.Game)
+	}
+	d.busy = true
+	d.err = ""
+	tok, c := d.idToken, *d.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(d.ctx, 15*time.Second)
+		defer cancel()
+		idTok, err := identityFor(ctx, c, tok)
+		if err != nil {
+			return seatedMsg{err: err}
+		}
+		s, err := c.StartDaily(ctx, idTok, p.Game)
+		if err != nil {
+			return seatedMsg{err: fmt.Errorf("today's %s: %w", p.Title, err), identity: idTok}
+		}
+		return seatedMsg{s: s, game: p.Game, identity: idTok}
+	}
+}
+
+func (d *dailyScreen) view() string {
+	var b strings.Builder
+	head := title("Daily puzzles")
+	if len(d.puzzles) > 0 {
+		p := d.puzzles[0]
+		head += "  ·  " + p.Day + " (UTC)"
+		if left := time.Until(p.Next); left > 0 {
+			head += "  ·  the next in " + hoursMinutes(left)
+		}
+	}
+	b.WriteString(head + "\n\n")
+	b.WriteString(wrap("A puzzle a day for each game below, the same for everyone, one attempt each. Players with accounts are ranked; guests play too.", d.w) + "\n\n")
+	switch {
+	case d.loadErr != "":
+		b.WriteString(bad(wrap(d.loadErr, d.w)) + "\n")
+	case d.puzzles == nil:
+		b.WriteString("asking the server for today's puzzles…\n")
+	case len(d.puzzles) == 0:
+		b.WriteString(faint("this server sets no daily puzzles") + "\n")
+	}
+	wide := 0
+	for _, p := range d.puzzles {
+		wide = max(wide, ansi.StringWidth(p.Title))
+	}
+	for i, p := range d.puzzles {
+		cur := "  "
+		if i == d.at {
+			cur = hi("> ")
+		}
+		b.WriteString(wrap(cur+p.Title+strings.Repeat(" ", wide-ansi.StringWidth(p.Title)+2)+d.attemptLine(p), d.w) + "\n")
+	}
+	keys := d.keys()
+	// Under the board: a blank line, the message and the keys.
+	below := 2 + d.msgExtra() + strings.Count(keys, "\n") + 1
+	if len(d.puzzles) > 0 {
+		b.WriteString("\n")
+		if a := d.finished(); d.share && a != nil {
+			b.WriteString(title("Your result, to share") + " (c copies it)\n")
+			b.WriteString(fit(a.Share, d.w, max(1, d.h-strings.Count(b.String(), "\n")-below)) + "\n")
+		} else {
+			b.WriteString(d.boardView(d.h - strings.Count(b.String(), "\n") - below))
+		}
+	}
+	b.WriteString("\n" + d.message() + "\n")
+	b.WriteString(keys)
+	return b.String()
+}
+
+// keys is the screen's line of keys, wrapped.
+func (d *dailyScreen) keys() string {
+	keys := []string{"↑↓ choose", "enter play today's puzzle"}
+	if d.at < len(d.puzzles) && d.puzzles[d.at].Attempt != nil {
+		keys[1] = "enter open your game"
+	}
+	if d.finished() != nil {
+		keys = append(keys, "s your result to share", "c copy it")
+	}
+	if d.yesterday {
+		keys = append(keys, "t today's leaderboard")
+	} else {
+		keys = append(keys, "y yesterday's leaderboard")
+	}
+	keys = append(keys, "r refresh", "esc home")
+	return faint(wrap(strings.Join(keys, " · "), d.w))
+}
+
+// attemptLine says where the player stands with p: not played, under way,
+// or the result as the server words it for sharing.
+func (d *dailyScreen) attemptLine(p client.Daily) string {
+	a := p.Attempt
+	var s string
+	switch {
+	case d.busy && d.puzzles[d.at].Game == p.Game:
+		s = "starting your attempt…"
+	case a == nil:
+		s = "not played yet"
+	case !a.Finished:
+		s = warm("under way") + ": enter goes back to it"
+	default:
+		s = shareResult(a) + " in " + seconds(a.Seconds)
+		if a.Seconds < 0.5 {
+			s = shareResult(a) + " in under a second"
+		}
+		if a.Rank > 0 {
+			s += fmt.Sprintf(" · rank %d", a.Rank)
+		}
+		if !a.Ranked {
+			s += " (a guest: not ranked)"
+		}
+	}
+	if p.Streak > 0 {
+		s += fmt.Sprintf(" · streak %d", p.Streak)
+	}
+	return s
+}
+
+// shareResult is an attempt's result in the server's words, the line of
+// its share text after the title ("solved: 6 calls, 1 wrong
+// announcement"), or its counts when it has none.
+func shareResult(a *client.DailyResult) string {
+	if lines := strings.Split(a.Share, "\n"); len(lines) > 1 && lines[1] != "" {
+		return lines[1]
+	}
+	s := "not solved"
+	if a.Solved {
+		s = "solved"
+	}
+	return fmt.Sprintf("%s: %d moves, %d wrong", s, a.Moves, a.Wrong)
+}
+
+// dailyMoves names what a daily puzzle's moves count, by game.
+var dailyMoves = map[string]string{"quizl": "calls", "salvo": "salvos"}
+
+// boardView is the chosen puzzle's leaderboard, today's or yesterday's,
+// in at most room lines.
+func (d *dailyScreen) boardView(room int) string {
+	game, day := d.day()
+	p := d.puzzles[d.at]
+	which := "today's leaderboard"
+	if d.yesterday {
+		which = "yesterday's leaderboard (" + day + ")"
+	}
+	var b strings.Builder
+	b.WriteString(title(p.Title+": "+which) + "\n")
+	bm := d.boards[game+"/"+day]
+	switch {
+	case bm == nil || (bm.err == nil && bm.board.Day == ""):
+		b.WriteString(faint("  asking…") + "\n")
+		return b.String()
+	case bm.err != nil:
+		b.WriteString(bad(wrap("  "+bm.err.Error(), d.w)) + "\n")
+		return b.String()
+	case len(bm.board.Entries) == 0:
+		b.WriteString(faint("  nobody with an account has finished it yet") + "\n")
+		return b.String()
+	}
+	moves := dailyMoves[game]
+	if moves == "" {
+		moves = "moves"
+	}
+	fmt.Fprintf(&b, "  %4s  %-24s %-6s %6s %5s %8s\n", "#", "player", "solved", moves, "wrong", "time")
+	room -= 2 // the board's title and head
+	for i, e := range bm.board.Entries {
+		if i >= room-1 && i < len(bm.board.Entries)-1 {
+			b.WriteString(faint(fmt.Sprintf("  … and %d more", len(bm.board.Entries)-i)) + "\n")
+			break
+		}
+		solved := "no"
+		if e.Solved {
+			solved = "yes"
+		}
+		line := fmt.Sprintf("  %4d  %-24s %-6s %6d %5d %8s", e.Rank, e.Name, solved, e.Moves, e.Wrong, seconds(e.Seconds))
+		if e.Name == d.cfg.Account && d.cfg.Account != "" {
+			line = hi(line)
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String()
+}
+
+// seconds is a time taken, to the second: "1m34s".
+func seconds(s float64) string {
+	if s < 0.5 {
+		return "<1s"
+	}
+	return (time.Duration(s * float64(time.Second))).Round(time.Second).String()
+}
+
+// hoursMinutes is a time left, to the minute: "22h47m", "5m".
+func hoursMinutes(d time.Duration) string {
+	m := int(d.Round(time.Minute) / time.Minute)
+	if m < 60 {
+		return fmt.Sprintf("%dm", m)
+	}
+	return fmt.Sprintf("%dh%02dm", m/60, m%60)
+}

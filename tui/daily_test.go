@@ -1,0 +1,108 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestDailyPuzzles: d on the home screen lists the day's puzzles, one for
+// each game the server sets one of, with the chosen one's leaderboard;
+// enter starts the player's one attempt at it, played as any table; back
+// on the list the attempt shows its result in the server's words and
+// enter opens the game again rather than starting another.
+func TestDailyPuzzles(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+
+	// Ben, with an account, has finished today's Quizl: he leads its board.
+	bc, benS := signedUp(t, ts, "ben_d")
+	seat, err := bc.StartDaily(ctx, benS.Token, "quizl")
+	if err != nil {
+		t.Fatalf("Ben starting the daily Quizl: %v", err)
+	}
+	for _, m := range []string{"50", "resign"} {
+		if _, err := bc.Move(ctx, benS.Token, seat.Table, m, 0, false); err != nil {
+			t.Fatalf("Ben's %s: %v", m, err)
+		}
+	}
+
+	_, annS := signedUp(t, ts, "ann_d")
+	tm := newTermWith(t, ts.URL, "ann_d", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "ann_d"})
+	tm.key("d")
+	s := tm.waitFor("the day's puzzles and Quizl's board", has("Daily puzzles", "> Quizl", "Salvo", "not played yet", "Quizl: today's leaderboard", "ben_d"))
+	checkFits(t, tm)
+	for _, no := range []string{"Nymphabet", "Sightless Word Fight"} {
+		if strings.Contains(s, no) {
+			t.Errorf("the list offers %s, which has no daily puzzle:\n%s", no, s)
+		}
+	}
+	if !strings.Contains(s, "calls") || !strings.Contains(s, "not solved") && !strings.Contains(s, " no ") {
+		t.Errorf("Quizl's board does not count calls or say Ben's game was not solved:\n%s", s)
+	}
+	tm.key("y")
+	tm.waitFor("yesterday's board", has("Quizl: yesterday's leaderboard", "nobody with an account has finished it yet"))
+	tm.key("t")
+	tm.key("down")
+	tm.waitFor("Salvo's board", has("> Salvo", "Salvo: today's leaderboard", "nobody with an account has finished it yet"))
+	tm.key("up")
+
+	// Ann's attempt: one call, then she resigns.
+	tm.key("enter")
+	tm.waitFor("the daily table", func(s string) bool {
+		return tm.table() != nil && strings.Contains(s, "Tracking today's daily grid") && strings.Contains(s, "▶ your turn")
+	})
+	id := tm.table().id
+	checkFits(t, tm)
+	tm.typeText("72")
+	tm.key("enter")
+	tm.waitFor("the call answered", has("called 72"))
+	tm.typeText(":resign")
+	tm.key("enter")
+	s = tm.waitFor("the end", has("Game over", "no win this time", "esc your daily result"))
+	checkFits(t, tm)
+	if strings.Contains(s, "a draw") {
+		t.Errorf("a game alone at the table ends in a draw:\n%s", s)
+	}
+	tm.key("esc")
+	tm.waitFor("Ann's result, and Ann on today's board", has("not solved: 1 call, 0 wrong announcements", "enter open your game", "ann_d", "s your result to share"))
+	checkFits(t, tm)
+	tm.key("s")
+	s = tm.waitFor("the share text", has("Your result, to share", "Parlour daily Quizl", "■"))
+	checkFits(t, tm)
+	tm.key("s")
+	tm.waitFor("the board again", has("Quizl: today's leaderboard"))
+	tm.key("c")
+	tm.waitFor("the copy said", has("your result is copied"))
+	tm.key("enter")
+	tm.waitFor("Ann's game again", func(s string) bool { return tm.table() != nil && over(s) })
+	if got := tm.table().id; got != id {
+		t.Errorf("enter on a played puzzle opened table %s; Ann's attempt is %s", got, id)
+	}
+}
+
+// TestDailyAsGuest: a guest plays the daily puzzle under a guest identity
+// made for it; the list then says the attempt is under way, and a second
+// enter goes back to it.
+func TestDailyAsGuest(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Gus", 80, 24)
+	tm.key("d")
+	tm.waitFor("the puzzles", has("> Quizl", "not played yet"))
+	tm.key("down")
+	tm.key("enter")
+	tm.waitFor("the daily Salvo", func(s string) bool {
+		return tm.table() != nil && strings.Contains(s, "Today's daily puzzle")
+	})
+	checkFits(t, tm)
+	id := tm.table().id
+	tm.key("esc")
+	tm.waitFor("the puzzles again", has("Daily puzzles", "> Quizl", "Salvo"))
+	tm.key("down")
+	tm.waitFor("the attempt under way", has("> Salvo", "under way: enter goes back to it"))
+	checkFits(t, tm)
+	tm.key("enter")
+	tm.waitFor("the same table", func(s string) bool { return tm.table() != nil && tm.table().id == id })
+}
