@@ -132,6 +132,31 @@ func TestAnalysisEndpoint(t *testing.T) {
 		t.Errorf("second request: %d, same body %v", code, bytes.Equal(first, second))
 	}
 	t.Logf("second request %v (BenchmarkAnalysisCached measures it)", took)
+
+	// The same analysis in words, as `parlour analyse` prints it; a
+	// format it does not know is refused.
+	for _, c := range []struct {
+		query, ctype string
+		code         int
+		want         string
+	}{
+		{"?format=text", "text/plain; charset=utf-8", http.StatusOK, "Analysis of a nymphabet game between"},
+		{"?format=json", "application/json", http.StatusOK, `"first_player":"win"`},
+		{"?format=html", "application/json", http.StatusBadRequest, `format \"html\" is not json or text`},
+	} {
+		res, err := http.Get(e.srv.URL + "/api/v1/tables/" + a.Table + "/analysis" + c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != c.code || !strings.HasPrefix(res.Header.Get("Content-Type"), c.ctype) || !strings.Contains(string(b), c.want) {
+			t.Errorf("%s: %d %s %s; want %d %s with %q", c.query, res.StatusCode, res.Header.Get("Content-Type"), b, c.code, c.ctype, c.want)
+		}
+	}
+	if n := computed(t, e.srv.URL); n != 1 {
+		t.Errorf("the analysis was computed %v times, want once: the text is made from the kept one", n)
+	}
 }
 
 // BenchmarkAnalysisCached measures a request for the analysis of a

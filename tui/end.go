@@ -27,12 +27,21 @@ import (
 type endScreen struct {
 	t                     *tableScreen
 	board                 int    // the grid shown (b: the next)
+	asking                bool   // the analysis is on its way
 	saved                 string // where the record was saved
 	recordURL, recordFile string // where a NoDisk client's player fetches the record, and a file name for it
 }
 
 type savedMsg struct {
 	path string
+	err  error
+}
+
+// analysisMsg is the engines' analysis of the game at table id, in words,
+// or why there is none.
+type analysisMsg struct {
+	id   string
+	text string
 	err  error
 }
 
@@ -45,10 +54,43 @@ func (e *endScreen) update(msg tea.Msg) tea.Cmd {
 			e.saved = msg.path
 			e.t.note = "record saved to " + msg.path
 		}
+	case analysisMsg:
+		if msg.id != e.t.id {
+			return nil // asked at a table left since
+		}
+		e.asking = false
+		if msg.err != nil {
+			e.t.err = "the analysis: " + msg.err.Error()
+			return nil
+		}
+		e.t.err, e.t.note = "", ""
+		e.t.openAnalysis(msg.text)
 	case tea.KeyPressMsg:
 		return e.key(msg.String())
 	}
 	return nil
+}
+
+// analyse asks the server for the engines' analysis of the game, in
+// words; it opens over the end screen when it comes.
+func (e *endScreen) analyse() tea.Cmd {
+	t := e.t
+	if e.asking {
+		return nil
+	}
+	if u := t.upd; u != nil && u.Table.Result != nil && u.Table.Result.Status == "aborted" {
+		t.err = "an aborted game has no analysis"
+		return nil
+	}
+	e.asking = true
+	t.err, t.note = "", "the engines are going through the game…"
+	id := t.id
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(t.ctx, 60*time.Second)
+		defer cancel()
+		text, err := t.c.AnalysisText(ctx, t.token, id)
+		return analysisMsg{id: id, text: text, err: err}
+	}
 }
 
 func (e *endScreen) key(s string) tea.Cmd {
@@ -62,6 +104,8 @@ func (e *endScreen) key(s string) tea.Cmd {
 			t.openReports()
 		}
 		return nil
+	case "a":
+		return e.analyse()
 	case "s":
 		if t.cfg.NoDisk {
 			// The player is elsewhere: a file written here would land on
@@ -329,9 +373,9 @@ func (e *endScreen) view() string {
 
 // keys is the end screen's line of keys.
 func (e *endScreen) keys() string {
-	keys := "s save the record · r rematch · esc home · ? help"
+	keys := "a analysis · s save the record · r rematch · esc home · ? help"
 	if e.t.cfg.NoDisk {
-		keys = "s the record's address · r rematch · esc home · ? help"
+		keys = "a analysis · s the record's address · r rematch · esc home · ? help"
 	}
 	if e.t != nil && e.t.game == "salvo" {
 		keys = "l every report · " + keys

@@ -100,3 +100,42 @@ func TestSetEndScreen(t *testing.T) {
 	}
 	checkFits(t, tm)
 }
+
+// TestEndScreenAnalysis: a on the end screen shows the engines' analysis
+// of the game, in the server's words, scrolled like the reports; a again
+// goes back. An aborted game has none, and says so.
+func TestEndScreenAnalysis(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("nymphabet", 0)
+	tm.key("enter")
+	tm.waitFor("the first turn", has("▶ your turn", "[A]"))
+	tm.typeText("able")
+	tm.key("enter")
+	tm.waitFor("the computer's answer", func(s string) bool {
+		return strings.Contains(s, "▶ your turn") && len(tm.table().log) > 1
+	})
+	tm.typeText(":resign")
+	tm.key("enter")
+	tm.waitFor("the end", has("Game over", "a analysis"))
+	tm.key("a")
+	s := tm.waitFor("the analysis", has("The engines' analysis", "Analysis of a nymphabet game between Ann", "Ann: ABLE"))
+	checkFits(t, tm)
+	if !strings.Contains(s, "esc or a back to the game") {
+		t.Errorf("the analysis does not say how to go back:\n%s", s)
+	}
+	tm.key("a")
+	tm.waitFor("the end screen again", has("Game over", "a analysis"))
+
+	// An aborted game: nothing to analyse.
+	tm.key("esc")
+	tm.open("nymphabet", 0)
+	tm.key("enter")
+	tm.waitFor("the first turn", has("▶ your turn"))
+	tm.typeText(":resign")
+	tm.key("enter")
+	tm.waitFor("the end", over)
+	tm.key("a")
+	tm.waitFor("no analysis", has("an aborted game has no analysis"))
+}

@@ -8,13 +8,19 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// reportsScreen is the list of every report of the game (the event log),
-// which the player scrolls through, over the play or end screen: a
-// salvo's report is what Salvo's players deduce from, so none may be out
-// of reach or cut short.
+// reportsScreen is a list of lines the player scrolls through, over the
+// play or end screen: every report of the game (the event log; a salvo's
+// report is what Salvo's players deduce from, so none may be out of reach
+// or cut short), or the engines' analysis of the finished game.
 type reportsScreen struct {
 	t   *tableScreen
 	top int // the first line shown
+	// head is the list's title; lines its lines, w columns wide.
+	head  func() string
+	lines func(w int) []string
+	// empty says why there are no lines; back is the key, besides esc
+	// and q, that closes the list, and what it goes back to.
+	empty, back string
 }
 
 // reportLines is the event log wrapped to w columns, each event's
@@ -78,7 +84,44 @@ func (r *reportsScreen) room() int {
 
 // openReports opens the list of reports at its end, the latest ones.
 func (t *tableScreen) openReports() {
-	t.reports = &reportsScreen{t: t, top: 1 << 30} // clamped to the end when drawn
+	t.reports = &reportsScreen{
+		t: t, top: 1 << 30, // clamped to the end when drawn
+		head: func() string { return fmt.Sprintf("Every report (%d)", len(t.log)) },
+		lines: func(w int) []string {
+			var lines []string
+			for _, e := range t.reportLines(w) {
+				lines = append(lines, e...)
+			}
+			return lines
+		},
+		empty: "no reports yet", back: "l back to the game",
+	}
+}
+
+// openAnalysis opens the engines' analysis of the game, text as the
+// server words it, at its start; each line too long for the screen is
+// wrapped, its continuation indented.
+func (t *tableScreen) openAnalysis(text string) {
+	raw := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	t.reports = &reportsScreen{
+		t:    t,
+		head: func() string { return "The engines' analysis" },
+		lines: func(w int) []string {
+			var lines []string
+			for _, l := range raw {
+				indent := len(l) - len(strings.TrimLeft(l, " "))
+				for i, part := range strings.Split(wrap(l, max(20, w-indent-2)), "\n") {
+					lead := indent
+					if i > 0 {
+						lead += 2
+					}
+					lines = append(lines, strings.Repeat(" ", lead)+part)
+				}
+			}
+			return lines
+		},
+		empty: "the engines had nothing to say", back: "a back to the game",
+	}
 }
 
 func (r *reportsScreen) update(msg tea.Msg) tea.Cmd {
@@ -92,7 +135,7 @@ func (r *reportsScreen) update(msg tea.Msg) tea.Cmd {
 func (r *reportsScreen) key(s string) {
 	room := r.room()
 	switch s {
-	case "esc", "q", "l":
+	case "esc", "q", r.back[:1]:
 		r.t.reports = nil
 	case "up", "k":
 		r.top--
@@ -112,21 +155,18 @@ func (r *reportsScreen) key(s string) {
 // view is the list of every report, scrolled to top.
 func (r *reportsScreen) view() string {
 	t := r.t
-	var lines []string
-	for _, e := range t.reportLines(t.w) {
-		lines = append(lines, e...)
-	}
+	lines := r.lines(t.w)
 	room := r.room()
 	r.top = max(0, min(r.top, len(lines)-room))
 	end := min(len(lines), r.top+room)
 	var b strings.Builder
-	head := fmt.Sprintf("Every report (%d)", len(t.log))
+	head := r.head()
 	if len(lines) > room {
 		head += fmt.Sprintf(" · lines %d-%d of %d", r.top+1, end, len(lines))
 	}
 	b.WriteString(title(head) + "\n")
 	if len(lines) == 0 {
-		b.WriteString(faint("no reports yet") + "\n")
+		b.WriteString(faint(r.empty) + "\n")
 	}
 	for _, l := range lines[r.top:end] {
 		b.WriteString(l + "\n")
@@ -135,6 +175,6 @@ func (r *reportsScreen) view() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(t.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ scroll · pgup/pgdn a page · home/end first/last · esc or l back to the game", t.w)))
+	b.WriteString(faint(wrap("↑↓ scroll · pgup/pgdn a page · home/end first/last · esc or "+r.back, t.w)))
 	return b.String()
 }

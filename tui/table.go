@@ -193,7 +193,7 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return t.left(msg)
-	case savedMsg:
+	case savedMsg, analysisMsg:
 		return t.end.update(msg)
 	}
 	return nil

@@ -301,7 +301,8 @@ type errorAnswer struct {
 	Error string `json:"error"`
 }
 
-// do sends a request and decodes the answer into out (when not nil).
+// do sends a request and decodes the answer into out (when not nil); a
+// *string out takes a text answer as it comes.
 func (c *Client) do(ctx context.Context, method, path, token string, body, out any) error {
 	var rd io.Reader
 	if body != nil {
@@ -341,6 +342,10 @@ func (c *Client) do(ctx context.Context, method, path, token string, body, out a
 		return &Error{Status: res.StatusCode, Message: e.Error}
 	}
 	if out == nil {
+		return nil
+	}
+	if text, ok := out.(*string); ok {
+		*text = string(raw)
 		return nil
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
@@ -513,6 +518,15 @@ func (c *Client) Record(ctx context.Context, token, id string) (json.RawMessage,
 	var r json.RawMessage
 	err := c.do(ctx, http.MethodGet, "/api/v1/tables/"+url.PathEscape(id)+"/record", token, nil, &r)
 	return r, err
+}
+
+// AnalysisText answers the engines' analysis of the finished game at
+// table id in words: each move with its verdict, as `parlour analyse`
+// prints it.
+func (c *Client) AnalysisText(ctx context.Context, token, id string) (string, error) {
+	var text string
+	err := c.do(ctx, http.MethodGet, "/api/v1/tables/"+url.PathEscape(id)+"/analysis?format=text", token, nil, &text)
+	return text, err
 }
 
 // Lobby lists the public tables with the given status.

@@ -44,6 +44,22 @@ func (v Value) String() string {
 // MarshalText writes a value as "win", "draw" or "loss".
 func (v Value) MarshalText() ([]byte, error) { return []byte(v.String()), nil }
 
+// UnmarshalText reads a value as MarshalText writes it, so that an
+// analysis read back from its JSON says the same.
+func (v *Value) UnmarshalText(b []byte) error {
+	switch string(b) {
+	case "win":
+		*v = Win
+	case "draw":
+		*v = Draw
+	case "loss":
+		*v = Loss
+	default:
+		return fmt.Errorf("%q is not a value: want win, draw or loss", b)
+	}
+	return nil
+}
+
 const letters = nymphabet.Letters
 
 // Word is a lexicon word with its SCOWL commonness (10 most common).

@@ -240,3 +240,25 @@ func BenchmarkNewDefault(b *testing.B) {
 		s.Value(Start(nymphabet.Scoring))
 	}
 }
+
+// TestValueText: a value reads back as it is written, and anything else
+// is refused.
+func TestValueText(t *testing.T) {
+	t.Parallel()
+	for _, v := range []Value{Win, Draw, Loss} {
+		b, err := v.MarshalText()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got Value = 7
+		if err := got.UnmarshalText(b); err != nil || got != v {
+			t.Errorf("%q read back as %v, %v; want %v", b, got, err, v)
+		}
+	}
+	for _, bad := range []string{"", "Win", "tie", "1"} {
+		var got Value
+		if err := got.UnmarshalText([]byte(bad)); err == nil {
+			t.Errorf("%q read as %v, want an error", bad, got)
+		}
+	}
+}
