@@ -58,7 +58,7 @@ func endpoints() []endpoint {
 		{"Move", "POST", `/api/v1/tables/[^/]+/moves`, typeOf[Answer](), false},
 		{"Setup", "POST", `/api/v1/tables/[^/]+/setup`, typeOf[Answer](), false},
 		{"Rematch", "POST", `/api/v1/tables/[^/]+/rematch`, typeOf[Seated](), false},
-		{"Record", "GET", `/api/v1/tables/[^/]+/record`, nil, false}, // kept as it comes (RECORDS.md)
+		{"Record", "GET", `/api/v1/tables/[^/]+/record`, nil, false},                      // kept as it comes (RECORDS.md)
 		{"AnalysisText", "GET", `/api/v1/tables/[^/]+/analysis`, typeOf[string](), false}, // text, shown as it comes
 		{"Lobby", "GET", `/api/v1/tables`, typeOf[lobby](), false},
 		{"Helper", "POST", `/api/v1/tools/[a-z-]+`, nil, false}, // each screen reads its own helper's answer
