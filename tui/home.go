@@ -151,6 +151,8 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 		openSeek(hm.shared)
 	case "d":
 		return openDaily(hm.shared)
+	case "t":
+		return openBoards(hm.shared)
 	case "p":
 		return openPlayers(hm.shared)
 	case "e":
@@ -246,7 +248,7 @@ func (hm *homeScreen) view() string {
 	b.WriteString("  g Quick game: find an opponent who wants the same game\n")
 	b.WriteString("  d Daily puzzles: one a day for each, the same for everyone\n")
 	fmt.Fprintf(&b, "%si Join a table by invite code, link or id\n", cur(i))
-	fmt.Fprintf(&b, "%sl Lobby: open tables · p players online and challenges · e events\n", cur(i+1))
+	fmt.Fprintf(&b, "%sl Lobby · p players online and challenges · e events · t leaderboards\n", cur(i+1))
 	fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), hm.c.Name)
 	if hm.cfg.Account != "" {
 		line := "  o sign out"
@@ -284,7 +286,7 @@ func (hm *homeScreen) view() string {
 		fmt.Fprintf(&b, "%s%-22s %-16s %-9s %s %s\n", cur(i+3+j), r.Title, r.Table, r.Status, rated, when)
 	}
 	b.WriteString("\n" + hm.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ choose · enter open · 1-4 new table · g quick game · d daily · i join · l lobby · p players · e events · ? help", hm.w)))
+	b.WriteString(faint(wrap("↑↓ choose · enter open · 1-4 new table · g quick game · d daily · i join · l lobby · p players · e events · t leaderboards · ? help", hm.w)))
 	return b.String()
 }
 

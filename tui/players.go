@@ -467,6 +467,12 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		chosen = others[i]
 	}
 	switch s {
+	case "v":
+		if chosen == "" {
+			ps.err = "choose a player online first (↑↓)"
+			return nil
+		}
+		return openProfile(ps.shared, chosen, ps)
 	case "f", "b", "R":
 		switch {
 		case ps.cfg.Session == "":
@@ -704,7 +710,7 @@ func (ps *playersScreen) view() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(ps.message() + "\n")
-	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · c challenge by name · f follow · b block · R report · r refresh · esc back"
+	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · c challenge by name · v profile · f follow · b block · R report · r refresh · esc back"
 	switch {
 	case ps.form:
 		keys = "type the name · ←→ game · tab rated · enter send · esc back"

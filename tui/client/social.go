@@ -140,6 +140,16 @@ type PlayedGame struct {
 	Seat   int       `json:"seat"`
 	Result string    `json:"result"`
 	Rated  bool      `json:"rated,omitempty"`
+	// Opponents are the other seats: Kind "account", "guest",
+	// "computer" or "deleted".
+	Opponents []struct {
+		Name string `json:"name"`
+		Kind string `json:"kind"`
+	} `json:"opponents"`
+	// A rated game's pool, and the player's rating before and after it.
+	Pool         string  `json:"pool,omitempty"`
+	RatingBefore float64 `json:"rating_before,omitempty"`
+	RatingAfter  float64 `json:"rating_after,omitempty"`
 }
 
 // PlayedGames lists the account name's latest finished games, newest

@@ -25,6 +25,7 @@ import (
 	"parlour/games"
 	"parlour/server"
 	"parlour/server/limit"
+	"parlour/server/players"
 	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/server/tournament"
@@ -98,6 +99,9 @@ func endpoints() []endpoint {
 		{"Tournament", "GET", `/api/v1/tournaments/[^/]+`, typeOf[Tournament](), false},
 		{"JoinTournament", "POST", `/api/v1/tournaments/[^/]+/join`, typeOf[Tournament](), false},
 		{"LeaveTournament", "POST", `/api/v1/tournaments/[^/]+/leave`, typeOf[Tournament](), false},
+		{"Profile", "GET", `/api/v1/players/[^/]+`, typeOf[Profile](), false},
+		{"Pools", "GET", `/api/v1/leaderboards`, typeOf[pools](), false},
+		{"Leaderboard", "GET", `/api/v1/leaderboards/[^/]+`, typeOf[leaderboard](), false},
 		{"Daily", "GET", `/api/v1/daily/[^/]+`, typeOf[Daily](), false},
 		{"StartDaily", "POST", `/api/v1/daily/[^/]+`, typeOf[Seated](), false},
 		{"DailyLeaderboard", "GET", `/api/v1/daily/[^/]+/[^/]+/leaderboard`, typeOf[DailyBoard](), false},
@@ -121,6 +125,9 @@ func serverTypes() map[string]reflect.Type {
 		// An arena's streak takes two wins in a row, and a player who
 		// left is in the standings only once they played.
 		"Standing": reflect.TypeFor[tournament.Standing](),
+		// A leaderboard lists players with five rated games and a
+		// settled rating, more than the test plays.
+		"Leader": reflect.TypeFor[players.Leader](),
 	}
 }
 
@@ -686,6 +693,20 @@ func TestWireTypes(t *testing.T) {
 	}
 	_, err = ann.Tournaments(ctx, "finished")
 	must("the events finished", err)
+
+	// Profiles and leaderboards: Ann's, with her ratings and the Swiss
+	// she won.
+	prof, err := ben.Profile(ctx, "ann")
+	must("Ann's profile", err)
+	if len(prof.Podiums) == 0 || len(prof.Ratings) == 0 {
+		t.Errorf("Ann's profile holds no podium or no rating: %+v", prof)
+	}
+	pl, err := ben.Pools(ctx)
+	must("the pools", err)
+	for _, p := range pl {
+		_, err = ben.Leaderboard(ctx, p)
+		must("the leaderboard of "+p, err)
+	}
 
 	// The server shutting down says so on the player streams.
 	svc.Close()

@@ -1,0 +1,77 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// PoolRating is an account's rating in one pool. Provisional is set while
+// the deviation is too wide for the leaderboards.
+type PoolRating struct {
+	Rating      float64 `json:"rating"`
+	RD          float64 `json:"rd"`
+	Games       int     `json:"games"`
+	Provisional bool    `json:"provisional,omitempty"`
+}
+
+// Podium is an event a player finished among the first three of.
+type Podium struct {
+	Name  string `json:"name"`
+	Game  string `json:"game"`
+	Kind  string `json:"kind"`
+	Place int    `json:"place"`
+	Of    int    `json:"of"`
+}
+
+// Profile is an account's public profile: its ratings by pool, how many
+// games it finished, and its podiums.
+type Profile struct {
+	Name    string                `json:"name"`
+	Created time.Time             `json:"created"`
+	Ratings map[string]PoolRating `json:"ratings"`
+	Games   int                   `json:"games"`
+	Podiums []Podium              `json:"podiums,omitempty"`
+}
+
+// Leader is one line of a leaderboard.
+type Leader struct {
+	Rank   int     `json:"rank"`
+	Name   string  `json:"name"`
+	Rating float64 `json:"rating"`
+	RD     float64 `json:"rd"`
+	Games  int     `json:"games"`
+}
+
+type pools struct {
+	Pools []string `json:"pools"`
+}
+
+type leaderboard struct {
+	Pool    string   `json:"pool"`
+	Players []Leader `json:"players"`
+}
+
+// Profile reads the profile of the account called name.
+func (c *Client) Profile(ctx context.Context, name string) (Profile, error) {
+	var p Profile
+	err := c.do(ctx, http.MethodGet, "/api/v1/players/"+url.PathEscape(name), "", nil, &p)
+	return p, err
+}
+
+// Pools lists the rating pools: one for each game, and one for each
+// variant rated apart ("nymphabet-cyclic").
+func (c *Client) Pools(ctx context.Context) ([]string, error) {
+	var p pools
+	err := c.do(ctx, http.MethodGet, "/api/v1/leaderboards", "", nil, &p)
+	return p.Pools, err
+}
+
+// Leaderboard lists pool's best players with settled ratings, best
+// first.
+func (c *Client) Leaderboard(ctx context.Context, pool string) ([]Leader, error) {
+	var l leaderboard
+	err := c.do(ctx, http.MethodGet, "/api/v1/leaderboards/"+url.PathEscape(pool), "", nil, &l)
+	return l.Players, err
+}

@@ -1,0 +1,372 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parlour/game"
+	"parlour/tui/client"
+)
+
+// boardsScreen is the leaderboards, one rating pool at a time (←→): the
+// best players with settled ratings; enter opens the chosen player's
+// profile.
+type boardsScreen struct {
+	*shared
+	pools   []string // nil until the server answered
+	pool    int      // the pool on show
+	at      int      // the player chosen
+	boards  map[string]*boardMsg
+	loadErr string
+}
+
+// poolsMsg is the server's rating pools.
+type poolsMsg struct {
+	pools []string
+	err   error
+}
+
+// boardMsg is one pool's leaderboard, or why there is none.
+type boardMsg struct {
+	pool    string
+	leaders []client.Leader
+	err     error
+	asked   bool // the request is out
+}
+
+// openBoards shows the leaderboards and asks for the pools.
+func openBoards(sh *shared) tea.Cmd {
+	bs := &boardsScreen{shared: sh, boards: map[string]*boardMsg{}}
+	sh.err = ""
+	sh.nav.show(bs)
+	return bs.fetchPools
+}
+
+func (bs *boardsScreen) fetchPools() tea.Msg {
+	ctx, cancel := context.WithTimeout(bs.ctx, 10*time.Second)
+	defer cancel()
+	ps, err := bs.c.Pools(ctx)
+	return poolsMsg{pools: ps, err: err}
+}
+
+// fetchBoard asks for the leaderboard on show, unless it has it.
+func (bs *boardsScreen) fetchBoard() tea.Cmd {
+	if bs.pool >= len(bs.pools) {
+		return nil
+	}
+	pool := bs.pools[bs.pool]
+	if bs.boards[pool] != nil {
+		return nil
+	}
+	bs.boards[pool] = &boardMsg{pool: pool, asked: true}
+	c := bs.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(bs.ctx, 10*time.Second)
+		defer cancel()
+		ls, err := c.Leaderboard(ctx, pool)
+		return boardMsg{pool: pool, leaders: ls, err: err}
+	}
+}
+
+// leaders is the leaderboard on show, nil while it is asked for.
+func (bs *boardsScreen) leaders() *boardMsg {
+	if bs.pool >= len(bs.pools) {
+		return nil
+	}
+	if b := bs.boards[bs.pools[bs.pool]]; b != nil && !b.asked {
+		return b
+	}
+	return nil
+}
+
+func (bs *boardsScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case poolsMsg:
+		bs.loadErr = ""
+		if msg.err != nil {
+			bs.loadErr = msg.err.Error() + " (r: try again)"
+			return nil
+		}
+		bs.pools = msg.pools
+		bs.pool = min(bs.pool, max(0, len(bs.pools)-1))
+		return bs.fetchBoard()
+	case boardMsg:
+		bs.boards[msg.pool] = &msg
+	case tea.KeyPressMsg:
+		return bs.key(msg.String())
+	}
+	return nil
+}
+
+func (bs *boardsScreen) key(k string) tea.Cmd {
+	n := len(bs.pools)
+	switch k {
+	case "esc", "q":
+		bs.nav.goHome()
+	case "r":
+		bs.boards, bs.pools, bs.loadErr = map[string]*boardMsg{}, nil, ""
+		return bs.fetchPools
+	case "left", "h", "right", "l", "tab":
+		if n == 0 {
+			return nil
+		}
+		if k == "left" || k == "h" {
+			bs.pool = (bs.pool + n - 1) % n
+		} else {
+			bs.pool = (bs.pool + 1) % n
+		}
+		bs.at = 0
+		return bs.fetchBoard()
+	case "up", "k":
+		bs.at = max(0, bs.at-1)
+	case "down", "j":
+		if b := bs.leaders(); b != nil {
+			bs.at = min(bs.at+1, max(0, len(b.leaders)-1))
+		}
+	case "enter", "space":
+		if b := bs.leaders(); b != nil && bs.at < len(b.leaders) {
+			return openProfile(bs.shared, b.leaders[bs.at].Name, bs)
+		}
+	case "m":
+		if bs.cfg.Account == "" {
+			bs.err = "sign in first (s on the home screen): guests have no profile"
+			return nil
+		}
+		return openProfile(bs.shared, bs.cfg.Account, bs)
+	}
+	return nil
+}
+
+func (bs *boardsScreen) view() string {
+	var b strings.Builder
+	head := title("Leaderboards")
+	if bs.pool < len(bs.pools) {
+		head += fmt.Sprintf("  ·  ‹ %s ›  (%d of %d)", bs.poolTitle(bs.pools[bs.pool]), bs.pool+1, len(bs.pools))
+	}
+	b.WriteString(head + "\n\n")
+	b.WriteString(wrap("The best of each pool: 5 rated games or more, and a settled rating.", bs.w) + "\n\n")
+	keys := faint(wrap("←→ pool · ↑↓ choose · enter profile · m your profile · r refresh · esc home", bs.w))
+	room := bs.h - strings.Count(b.String(), "\n") - 4 - bs.msgExtra() - strings.Count(keys, "\n")
+	lb := bs.leaders()
+	switch {
+	case bs.loadErr != "":
+		b.WriteString(bad(wrap(bs.loadErr, bs.w)) + "\n")
+	case bs.pools == nil || lb == nil:
+		b.WriteString(faint("asking the server…") + "\n")
+	case lb.err != nil:
+		b.WriteString(bad(wrap(lb.err.Error(), bs.w)) + "\n")
+	case len(lb.leaders) == 0:
+		b.WriteString(faint("nobody has a settled rating here yet") + "\n")
+	default:
+		fmt.Fprintf(&b, "  %4s  %-24s %11s %6s\n", "#", "player", "rating", "games")
+		from := max(0, min(bs.at-room+1, len(lb.leaders)-room))
+		for i := from; i < len(lb.leaders) && i < from+room; i++ {
+			l := lb.leaders[i]
+			cur := "  "
+			if i == bs.at {
+				cur = hi("> ")
+			}
+			fmt.Fprintf(&b, "%s%4d  %-24s %11s %6d\n", cur, l.Rank, l.Name, ratingText(l.Rating, l.RD), l.Games)
+		}
+	}
+	b.WriteString("\n" + bs.message() + "\n" + keys)
+	return b.String()
+}
+
+// poolTitle names a rating pool: its game's title, with the variant
+// rated apart in brackets ("Nymphabet (cyclic)").
+func (sh *shared) poolTitle(pool string) string {
+	game, variant, ok := strings.Cut(pool, "-")
+	t := sh.gameTitle(game)
+	if ok {
+		t += " (" + strings.ReplaceAll(variant, "_", " ") + ")"
+	}
+	return t
+}
+
+// ratingText is a rating and its deviation, rounded: "1712 ±98".
+func ratingText(r, rd float64) string {
+	return fmt.Sprintf("%d ±%d", int(math.Round(r)), int(math.Round(rd)))
+}
+
+// profileScreen is an account's profile: its ratings, podiums and latest
+// games. esc goes back to the screen it was opened from.
+type profileScreen struct {
+	*shared
+	name  string
+	back  screen
+	p     *client.Profile
+	games []client.PlayedGame
+	fail  string
+}
+
+// profileMsg is a profile and its latest games, or why there are none.
+type profileMsg struct {
+	name  string
+	p     client.Profile
+	games []client.PlayedGame
+	err   error
+}
+
+// openProfile shows the profile of the account called name; esc goes
+// back to back.
+func openProfile(sh *shared, name string, back screen) tea.Cmd {
+	ps := &profileScreen{shared: sh, name: name, back: back}
+	sh.err = ""
+	sh.nav.show(ps)
+	return ps.fetch
+}
+
+func (ps *profileScreen) fetch() tea.Msg {
+	ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
+	defer cancel()
+	p, err := ps.c.Profile(ctx, ps.name)
+	if err != nil {
+		if e := (*client.Error)(nil); errors.As(err, &e) && e.Status == http.StatusNotFound {
+			err = fmt.Errorf("%s has no profile: only players with accounts have one", ps.name)
+		}
+		return profileMsg{name: ps.name, err: err}
+	}
+	gs, err := ps.c.PlayedGames(ctx, p.Name, 20)
+	return profileMsg{name: ps.name, p: p, games: gs, err: err}
+}
+
+func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case profileMsg:
+		if msg.name != ps.name {
+			return nil
+		}
+		ps.fail = ""
+		if msg.err != nil {
+			ps.fail = msg.err.Error()
+		}
+		if msg.p.Name != "" {
+			ps.p, ps.games = &msg.p, msg.games
+		}
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "esc", "q":
+			if ps.back != nil {
+				ps.nav.show(ps.back)
+			} else {
+				ps.nav.goHome()
+			}
+		case "r":
+			ps.p, ps.games, ps.fail = nil, nil, ""
+			return ps.fetch
+		}
+	}
+	return nil
+}
+
+func (ps *profileScreen) view() string {
+	var b strings.Builder
+	keys := faint("r refresh · esc back")
+	if ps.p == nil {
+		b.WriteString(title(ps.name) + "\n\n")
+		if ps.fail != "" {
+			b.WriteString(bad(wrap(ps.fail, ps.w)) + "\n")
+		} else {
+			b.WriteString(faint("asking the server…") + "\n")
+		}
+		b.WriteString("\n" + ps.message() + "\n" + keys)
+		return b.String()
+	}
+	p := ps.p
+	fmt.Fprintf(&b, "%s  ·  playing since %s  ·  %s\n\n", title(p.Name), p.Created.Local().Format("2 Jan 2006"), game.Count(p.Games, "finished game", "finished games"))
+	b.WriteString(title("Ratings") + "\n")
+	if len(p.Ratings) == 0 {
+		b.WriteString(faint("  no rated games yet") + "\n")
+	}
+	for _, pool := range slices.Sorted(maps.Keys(p.Ratings)) {
+		r := p.Ratings[pool]
+		note := game.Count(r.Games, "rated game", "rated games")
+		if r.Provisional {
+			note += " · provisional"
+		}
+		b.WriteString(fitLine(fmt.Sprintf("  %-24s %11s  %s", ps.poolTitle(pool), ratingText(r.Rating, r.RD), note), ps.w) + "\n")
+	}
+	for _, r := range p.Ratings {
+		if r.Provisional {
+			b.WriteString(faint("  provisional: too few rated games to be sure of the rating yet") + "\n")
+			break
+		}
+	}
+	if len(p.Podiums) > 0 {
+		var ws []string
+		for _, w := range p.Podiums {
+			ws = append(ws, fmt.Sprintf("%s of %d in %s", ordinal(w.Place), w.Of, w.Name))
+		}
+		b.WriteString("\n" + wrap(title("Podiums")+": "+strings.Join(ws, " · "), ps.w) + "\n")
+	}
+	b.WriteString("\n" + title("Latest games") + "\n")
+	if ps.fail != "" {
+		b.WriteString(bad(wrap(ps.fail, ps.w)) + "\n")
+	} else if len(ps.games) == 0 {
+		b.WriteString(faint("  no finished games yet") + "\n")
+	}
+	room := ps.h - strings.Count(b.String(), "\n") - 3 - ps.msgExtra()
+	for i, g := range ps.games {
+		if i >= room {
+			break
+		}
+		b.WriteString(fitLine("  "+ps.playedLine(g), ps.w) + "\n")
+	}
+	b.WriteString("\n" + ps.message() + "\n" + keys)
+	return b.String()
+}
+
+// playedLine is one finished game as a profile lists it: when, the
+// result, the game, against whom, and a rated game's change.
+func (ps *profileScreen) playedLine(g client.PlayedGame) string {
+	result := map[string]string{"win": "won", "loss": "lost", "draw": "drew", "aborted": "aborted"}[g.Result]
+	if result == "" {
+		result = g.Result
+	}
+	var opp []string
+	for _, o := range g.Opponents {
+		switch o.Kind {
+		case "guest":
+			opp = append(opp, o.Name+" (guest)")
+		case "deleted":
+			opp = append(opp, "a deleted player")
+		default:
+			opp = append(opp, o.Name)
+		}
+	}
+	against := ", alone"
+	if len(opp) > 0 {
+		against = " against " + strings.Join(opp, ", ")
+	}
+	line := fmt.Sprintf("%s  %-7s %s%s", g.Ended.Local().Format("Jan 2 15:04"), result, ps.gameTitle(g.Game), against)
+	if g.Rated {
+		d := int(math.Round(g.RatingAfter - g.RatingBefore))
+		line += fmt.Sprintf(" · rated %+d (%d)", d, int(math.Round(g.RatingAfter)))
+	}
+	return line
+}
+
+// ordinal is a place in words: "1st", "2nd", "3rd", "4th".
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return fmt.Sprintf("%dth", n)
+	case n%10 == 1:
+		return fmt.Sprintf("%dst", n)
+	case n%10 == 2:
+		return fmt.Sprintf("%dnd", n)
+	case n%10 == 3:
+		return fmt.Sprintf("%drd", n)
+	}
+	return fmt.Sprintf("%dth", n)
+}

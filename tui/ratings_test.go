@@ -1,0 +1,87 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"parlour/tui/client"
+)
+
+// TestLeaderboardsAndProfiles: t on the home screen shows the
+// leaderboards pool by pool; enter on a player opens their profile
+// (ratings, latest games with the rating's change), esc comes back; m
+// opens the player's own, and v on the players screen a player online's.
+func TestLeaderboardsAndProfiles(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ann, annS := signedUp(t, ts, "ann_r")
+	ben, benS := signedUp(t, ts, "ben_r")
+	rated, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "open"}, map[string]any{"rated": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ben.Join(ctx, benS.Token, rated.Table); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []struct {
+		c    *client.Client
+		tok  string
+		move string
+	}{{ann, annS.Token, "apple"}, {ben, benS.Token, "bed"}, {ann, annS.Token, "resign"}} {
+		if _, err := m.c.Move(ctx, m.tok, rated.Table, m.move, 0, false); err != nil {
+			t.Fatalf("%s: %v", m.move, err)
+		}
+	}
+
+	tm := newTermWith(t, ts.URL, "ann_r", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "ann_r"})
+	tm.key("t")
+	tm.waitFor("the first pool", has("Leaderboards", "‹ Nymphabet (cyclic) ›", "(1 of 6)", "nobody has a settled rating here yet"))
+	checkFits(t, tm)
+	tm.key("right")
+	tm.key("right")
+	tm.waitFor("the standard pool", has("‹ Nymphabet (standard) ›", "nobody has a settled rating here yet"))
+	// Two settled players, as a busier server would list them (two
+	// players cannot settle a rating within a test).
+	tm.update(boardMsg{pool: "nymphabet-standard", leaders: []client.Leader{
+		{Rank: 1, Name: "ben_r", Rating: 1712.4, RD: 98.1, Games: 23},
+		{Rank: 2, Name: "ann_r", Rating: 1650.6, RD: 101.7, Games: 19},
+	}})
+	s := tm.waitFor("the board", has("ben_r", "1712 ±98", "ann_r"))
+	if l := lineWith(s, "ben_r"); !strings.Contains(l, ">") || !strings.Contains(l, "23") {
+		t.Errorf("the first line is not chosen or lacks its games: %q", l)
+	}
+	checkFits(t, tm)
+	tm.key("down")
+	tm.key("enter")
+	s = tm.waitFor("Ann's profile", has("ann_r", "playing since", "Ratings", "Nymphabet (standard)", "provisional", "lost    Nymphabet against ben_r · rated -"))
+	checkFits(t, tm)
+	tm.key("esc")
+	tm.waitFor("the leaderboard again", has("‹ Nymphabet (standard) ›", "1712 ±98"))
+	tm.key("m")
+	tm.waitFor("Ann's own profile", has("ann_r", "playing since"))
+	tm.key("esc")
+	tm.key("esc")
+	tm.waitFor("home", has("New table"))
+
+	// Ben online: v on the players screen opens his profile.
+	newTermWith(t, ts.URL, "ben_r", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "ben_r"})
+	tm.key("p")
+	tm.waitFor("Ben online", has("ben_r"))
+	tm.key("v")
+	tm.waitFor("Ben's profile", has("ben_r", "won     Nymphabet against ann_r · rated +"))
+	checkFits(t, tm)
+	tm.key("esc")
+	tm.waitFor("the players screen again", has("v profile"))
+}
+
+// TestOrdinal: places as a podium says them.
+func TestOrdinal(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd", 101: "101st", 111: "111th"} {
+		if got := ordinal(n); got != want {
+			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
