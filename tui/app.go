@@ -109,6 +109,9 @@ type navigator interface {
 	// sitFor takes a seat at a game of event e: esc there comes back to
 	// the event.
 	sitFor(s client.Seated, game string, e *eventScreen) tea.Cmd
+	// sitFrom takes a seat, or watches with Seat -1, from screen from:
+	// esc at the table comes back to it.
+	sitFrom(s client.Seated, game string, from screen) tea.Cmd
 	quit() tea.Cmd
 }
 
@@ -216,6 +219,14 @@ func (m *Model) sit(s client.Seated, game string) tea.Cmd {
 func (m *Model) sitFor(s client.Seated, game string, e *eventScreen) tea.Cmd {
 	cmd := m.sit(s, game)
 	m.table().event = e
+	return cmd
+}
+
+// sitFrom opens the table screen for a seat, or a watcher's, with esc
+// back to from.
+func (m *Model) sitFrom(s client.Seated, game string, from screen) tea.Cmd {
+	cmd := m.sit(s, game)
+	m.table().from = from
 	return cmd
 }
 

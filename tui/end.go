@@ -383,6 +383,9 @@ func (e *endScreen) keys() string {
 	if e.t != nil && e.t.daily() {
 		keys = strings.Replace(keys, "esc home", "esc your daily result", 1)
 	}
+	if e.t != nil && e.t.watching() {
+		keys = strings.Replace(keys, " · r rematch", "", 1) // a spectator has no seat to play again
+	}
 	return keys
 }
 

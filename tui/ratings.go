@@ -206,6 +206,7 @@ type profileScreen struct {
 	back  screen
 	p     *client.Profile
 	games []client.PlayedGame
+	at    int // the game chosen
 	fail  string
 }
 
@@ -264,6 +265,17 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 		case "r":
 			ps.p, ps.games, ps.fail = nil, nil, ""
 			return ps.fetch
+		case "up", "k":
+			ps.at = max(0, ps.at-1)
+		case "down", "j":
+			ps.at = max(0, min(ps.at+1, len(ps.games)-1))
+		case "enter", "space":
+			if ps.at < len(ps.games) {
+				// A finished game is public: watched, it shows its end,
+				// every secret and its analysis.
+				g := ps.games[ps.at]
+				return ps.nav.sitFrom(client.Seated{Table: g.Table, Seat: -1, Invite: ps.c.Base() + "/t/" + g.Table}, g.Game, ps)
+			}
 		}
 	}
 	return nil
@@ -271,7 +283,7 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 
 func (ps *profileScreen) view() string {
 	var b strings.Builder
-	keys := faint("r refresh · esc back")
+	keys := faint("↑↓ choose a game · enter open it · r refresh · esc back")
 	if ps.p == nil {
 		b.WriteString(title(ps.name) + "\n\n")
 		if ps.fail != "" {
@@ -315,12 +327,14 @@ func (ps *profileScreen) view() string {
 	} else if len(ps.games) == 0 {
 		b.WriteString(faint("  no finished games yet") + "\n")
 	}
-	room := ps.h - strings.Count(b.String(), "\n") - 3 - ps.msgExtra()
-	for i, g := range ps.games {
-		if i >= room {
-			break
+	room := max(1, ps.h-strings.Count(b.String(), "\n")-3-ps.msgExtra())
+	from := max(0, min(ps.at-room+1, len(ps.games)-room))
+	for i := from; i < len(ps.games) && i < from+room; i++ {
+		cur := "  "
+		if i == ps.at {
+			cur = hi("> ")
 		}
-		b.WriteString(fitLine("  "+ps.playedLine(g), ps.w) + "\n")
+		b.WriteString(fitLine(cur+ps.playedLine(ps.games[i]), ps.w) + "\n")
 	}
 	b.WriteString("\n" + ps.message() + "\n" + keys)
 	return b.String()

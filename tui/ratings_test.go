@@ -72,6 +72,21 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	tm.key("v")
 	tm.waitFor("Ben's profile", has("ben_r", "won     Nymphabet against ann_r · rated +"))
 	checkFits(t, tm)
+	// His game, opened from the profile: its end as a spectator sees
+	// it, with its analysis; esc comes back to the profile.
+	tm.key("enter")
+	s = tm.waitFor("the game's end", has("Game over", "a analysis", "esc back"))
+	if strings.Contains(s, "r rematch") {
+		t.Errorf("a spectator is offered a rematch:\n%s", s)
+	}
+	if id := tm.table().id; id != rated.Table {
+		t.Errorf("the profile opened table %s, want %s", id, rated.Table)
+	}
+	tm.key("a")
+	tm.waitFor("the analysis", has("The engines' analysis", "Analysis of a nymphabet game between ann_r, ben_r"))
+	tm.key("esc")
+	tm.key("esc")
+	tm.waitFor("Ben's profile again", has("won     Nymphabet against ann_r"))
 	tm.key("esc")
 	tm.waitFor("the players screen again", has("v profile"))
 }

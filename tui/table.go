@@ -56,6 +56,9 @@ type tableScreen struct {
 	// event is the event the game belongs to, when opened from one: esc
 	// goes back to it rather than home.
 	event *eventScreen
+	// from is the screen esc goes back to (a profile whose game this
+	// is), when not home.
+	from screen
 }
 
 // openTable makes the screen of a seat at a table, the gen-th this
@@ -502,6 +505,10 @@ func (t *tableScreen) back() tea.Cmd {
 		t.nav.show(e)
 		return e.resume()
 	}
+	if t.from != nil {
+		t.nav.show(t.from)
+		return nil
+	}
 	if t.daily() {
 		// The result and its share text are the daily screen's.
 		return openDaily(t.shared)
@@ -555,7 +562,7 @@ func (t *tableScreen) watchKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		t.stop()
 		t.err, t.note = "", ""
 		return t.back()
-	case "s":
+	case "s", "a", "b", "l":
 		if t.upd != nil && t.upd.Table.Status == "finished" {
 			return t.end.update(k)
 		}
@@ -595,7 +602,7 @@ func (t *tableScreen) header() string {
 
 func (t *tableScreen) view() string {
 	v := t.screenView()
-	if t.event != nil || t.daily() {
+	if t.event != nil || t.from != nil || t.daily() {
 		// esc goes back to the event the game belongs to, or to the
 		// daily puzzles.
 		v = strings.Replace(v, "esc home", "esc back", 1)
