@@ -69,7 +69,7 @@ func TestDailyPuzzles(t *testing.T) {
 	tm.waitFor("Ann's result, and Ann on today's board", has("not solved: 1 call, 0 wrong announcements", "enter open your game", "ann_d", "s your result to share"))
 	checkFits(t, tm)
 	tm.key("s")
-	s = tm.waitFor("the share text", has("Your result, to share", "Parlour daily Quizl", "■"))
+	tm.waitFor("the share text", has("Your result, to share", "Parlour daily Quizl", "■"))
 	checkFits(t, tm)
 	tm.key("s")
 	tm.waitFor("the board again", has("Quizl: today's leaderboard"))

@@ -55,7 +55,7 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	checkFits(t, tm)
 	tm.key("down")
 	tm.key("enter")
-	s = tm.waitFor("Ann's profile", has("ann_r", "playing since", "Ratings", "Nymphabet (standard)", "provisional", "lost    Nymphabet against ben_r · rated -"))
+	tm.waitFor("Ann's profile", has("ann_r", "playing since", "Ratings", "Nymphabet (standard)", "provisional", "lost    Nymphabet against ben_r · rated -"))
 	checkFits(t, tm)
 	tm.key("esc")
 	tm.waitFor("the leaderboard again", has("‹ Nymphabet (standard) ›", "1712 ±98"))
