@@ -175,6 +175,8 @@ func TestRefusals(t *testing.T) {
 		{"first word not A", nil, nil, refusal{0, "zip", "ZIP does not start with A, the next undeleted letter"}},
 		{"not a word", nil, nil, refusal{0, "abcde", "ABCDE is not a word in the test lexicon"}},
 		{"not letters", nil, nil, refusal{0, "ab-le", `"ab-le" is not a word: write letters A to Z only`}},
+		{"a verb before the word", nil, nil, refusal{0, "play able", `"play able" is not a word: write the word alone, as in ABLE`}},
+		{"a word and a number", nil, nil, refusal{0, "able 2", `"able 2" is not a word: write letters A to Z only`}},
 		{"accented", nil, nil, refusal{0, "ablé", "write letters A to Z only"}},
 		{"two words", nil, nil, refusal{0, "able aback", "write letters A to Z only"}},
 		{"empty", nil, nil, refusal{0, "   ", "no move: write a word beginning with A, or resign"}},

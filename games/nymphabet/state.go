@@ -95,6 +95,26 @@ func (s *state) need() string {
 	return "a word beginning with " + letter(s.cur)
 }
 
+// verb reports whether w is a word a player may write before their word,
+// taking the move for a command as other games' moves are.
+func verb(w string) bool {
+	switch strings.ToLower(w) {
+	case "play", "say", "write", "word":
+		return true
+	}
+	return false
+}
+
+// lettersOnly reports whether w is made of the letters A to Z alone.
+func lettersOnly(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if c := w[i] | 0x20; c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return w != ""
+}
+
 // check validates a word move and returns the word in lower case.
 func (s *state) check(m string) (string, error) {
 	if m == "" {
@@ -105,6 +125,10 @@ func (s *state) check(m string) (string, error) {
 	}
 	for i := 0; i < len(m); i++ {
 		if c := m[i] | 0x20; c < 'a' || c > 'z' {
+			if f := strings.Fields(m); len(f) == 2 && verb(f[0]) && lettersOnly(f[1]) {
+				// "play able": the word alone is the move.
+				return "", fmt.Errorf("%q is not a word: write the word alone, as in %s", m, strings.ToUpper(f[1]))
+			}
 			return "", fmt.Errorf("%q is not a word: write letters A to Z only", m)
 		}
 	}
