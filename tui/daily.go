@@ -311,8 +311,16 @@ func shareResult(a *client.DailyResult) string {
 	return fmt.Sprintf("%s: %d moves, %d wrong", s, a.Moves, a.Wrong)
 }
 
-// dailyMoves names what a daily puzzle's moves count, by game.
-var dailyMoves = map[string]string{"quizl": "calls", "salvo": "salvos"}
+// dailyMoves names what a daily puzzle's moves count in game.
+func dailyMoves(game string) string {
+	switch game {
+	case "quizl":
+		return "calls"
+	case "salvo":
+		return "salvos"
+	}
+	return "moves"
+}
 
 // boardView is the chosen puzzle's leaderboard, today's or yesterday's,
 // in at most room lines.
@@ -337,10 +345,7 @@ func (d *dailyScreen) boardView(room int) string {
 		b.WriteString(faint("  nobody with an account has finished it yet") + "\n")
 		return b.String()
 	}
-	moves := dailyMoves[game]
-	if moves == "" {
-		moves = "moves"
-	}
+	moves := dailyMoves(game)
 	fmt.Fprintf(&b, "  %4s  %-24s %-6s %6s %5s %8s\n", "#", "player", "solved", moves, "wrong", "time")
 	room -= 2 // the board's title and head
 	for i, e := range bm.board.Entries {
