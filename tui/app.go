@@ -318,8 +318,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.key(tea.KeyPressMsg{Code: tea.KeyExtended, Text: text})
 	case seatedMsg:
-		m.cur.update(msg) // the new-table form, no longer opening
-		return m, tea.Batch(m.seated(msg), m.loadServed())
+		// The screen that asked (the new-table form, the daily puzzles)
+		// is told first: it is no longer busy, and may ask again.
+		cmd := m.cur.update(msg)
+		return m, tea.Batch(cmd, m.seated(msg), m.loadServed())
 	case challengeMsg:
 		m.cur.update(msg) // the players screen, no longer busy
 		return m, m.challenged(msg)

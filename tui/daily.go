@@ -119,6 +119,11 @@ func (d *dailyScreen) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case seatedMsg:
 		d.busy = false // the model opens the table, or says why not
+		if msg.err != nil {
+			// Refused (an attempt begun elsewhere meanwhile, say): the
+			// list is read again, to say where the player stands.
+			return d.fetch
+		}
 		return nil
 	case tea.KeyPressMsg:
 		return d.key(msg.String())
@@ -230,7 +235,15 @@ func (d *dailyScreen) view() string {
 		if i == d.at {
 			cur = hi("> ")
 		}
-		b.WriteString(wrap(cur+p.Title+strings.Repeat(" ", wide-ansi.StringWidth(p.Title)+2)+d.attemptLine(p), d.w) + "\n")
+		// The attempt's words wrap under themselves, past the titles.
+		lead := 2 + wide + 2
+		for j, l := range strings.Split(wrap(d.attemptLine(p), max(20, d.w-lead)), "\n") {
+			if j == 0 {
+				b.WriteString(cur + p.Title + strings.Repeat(" ", wide-ansi.StringWidth(p.Title)+2) + l + "\n")
+			} else {
+				b.WriteString(strings.Repeat(" ", lead) + l + "\n")
+			}
+		}
 	}
 	keys := d.keys()
 	// Under the board: a blank line, the message and the keys.

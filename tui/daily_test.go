@@ -28,7 +28,7 @@ func TestDailyPuzzles(t *testing.T) {
 		}
 	}
 
-	_, annS := signedUp(t, ts, "ann_d")
+	ac, annS := signedUp(t, ts, "ann_d")
 	tm := newTermWith(t, ts.URL, "ann_d", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "ann_d"})
 	tm.key("d")
 	s := tm.waitFor("the day's puzzles and Quizl's board", has("Daily puzzles", "> Quizl", "Salvo", "not played yet", "Quizl: today's leaderboard", "ben_d"))
@@ -80,6 +80,18 @@ func TestDailyPuzzles(t *testing.T) {
 	if got := tm.table().id; got != id {
 		t.Errorf("enter on a played puzzle opened table %s; Ann's attempt is %s", got, id)
 	}
+
+	// Today's Salvo begun elsewhere (a browser) after the list was read:
+	// enter is refused in the server's words, and the list read again.
+	tm.key("esc")
+	tm.waitFor("the list", has("> Quizl  not solved", "  Salvo  not played yet"))
+	if _, err := ac.StartDaily(ctx, annS.Token, "salvo"); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("down")
+	tm.key("enter")
+	tm.waitFor("the refusal, and the list as it stands", has("you have already played the daily salvo", "under way: enter goes back to it"))
+	checkFits(t, tm)
 }
 
 // TestDailyAsGuest: a guest plays the daily puzzle under a guest identity
