@@ -35,19 +35,14 @@ func (b *syncBuffer) Write(p []byte) (int, error) {
 func TestServeSSHLogsHostKey(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
-	// A free port for the door.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sshAddr := l.Addr().String()
-	l.Close()
 	data := t.TempDir()
 	out, outW := io.Pipe()
 	logs := &syncBuffer{ch: make(chan string, 100)}
 	done := make(chan int, 1)
 	go func() {
-		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--ssh", sshAddr, "--log", "json"}, strings.NewReader(""), outW, logs)
+		// Port 0: the door takes a free port and prints it, where a port
+		// found free beforehand may be taken by then.
+		code := run(ctx, []string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--ssh", "127.0.0.1:0", "--log", "json"}, strings.NewReader(""), outW, logs)
 		outW.Close()
 		done <- code
 	}()
@@ -56,11 +51,21 @@ func TestServeSSHLogsHostKey(t *testing.T) {
 	for len(lines) < 2 {
 		line, err := r.ReadString('\n')
 		if err != nil {
-			t.Fatalf("serve printed %q, then %v", lines, err)
+			var logged []string
+			for len(logs.ch) > 0 {
+				logged = append(logged, <-logs.ch)
+			}
+			t.Fatalf("serve printed %q, then %v; it logged %q", lines, err, logged)
 		}
 		lines = append(lines, line)
 	}
 	go io.Copy(io.Discard, out)
+	_, port, ok := strings.Cut(lines[1], "ssh -p ")
+	port, _, _ = strings.Cut(port, " ")
+	if !ok || port == "0" || port == "" {
+		t.Fatalf("serve printed %q: no port for the door", lines[1])
+	}
+	sshAddr := net.JoinHostPort("127.0.0.1", port)
 
 	var logged string
 	deadline := time.After(10 * time.Second)
