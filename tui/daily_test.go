@@ -92,6 +92,13 @@ func TestDailyPuzzles(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the refusal, and the list as it stands", has("you have already played the daily salvo", "under way: enter goes back to it"))
 	checkFits(t, tm)
+
+	// Ann's profile counts her daily puzzles.
+	tm.key("esc")
+	tm.key("t")
+	tm.key("m")
+	tm.waitFor("Ann's profile", has("ann_d", "Daily puzzles: Quizl 0 solved of 1, streak 0 (best 0)"))
+	checkFits(t, tm)
 }
 
 // TestDailyAsGuest: a guest plays the daily puzzle under a guest identity

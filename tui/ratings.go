@@ -206,6 +206,7 @@ type profileScreen struct {
 	back  screen
 	p     *client.Profile
 	games []client.PlayedGame
+	daily map[string]client.DailyStats // by game
 	at    int // the game chosen
 	fail  string
 }
@@ -215,6 +216,7 @@ type profileMsg struct {
 	name  string
 	p     client.Profile
 	games []client.PlayedGame
+	daily map[string]client.DailyStats
 	err   error
 }
 
@@ -238,7 +240,13 @@ func (ps *profileScreen) fetch() tea.Msg {
 		return profileMsg{name: ps.name, err: err}
 	}
 	gs, err := ps.c.PlayedGames(ctx, p.Name, 20)
-	return profileMsg{name: ps.name, p: p, games: gs, err: err}
+	if err != nil {
+		return profileMsg{name: ps.name, p: p, err: err}
+	}
+	// The daily puzzles' record is a line of the profile: a server
+	// without them leaves it out.
+	daily, _ := ps.c.PlayerDaily(ctx, p.Name)
+	return profileMsg{name: ps.name, p: p, games: gs, daily: daily}
 }
 
 func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
@@ -252,7 +260,7 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 			ps.fail = msg.err.Error()
 		}
 		if msg.p.Name != "" {
-			ps.p, ps.games = &msg.p, msg.games
+			ps.p, ps.games, ps.daily = &msg.p, msg.games, msg.daily
 		}
 	case tea.KeyPressMsg:
 		switch msg.String() {
@@ -313,6 +321,15 @@ func (ps *profileScreen) view() string {
 			b.WriteString(faint("  provisional: too few rated games to be sure of the rating yet") + "\n")
 			break
 		}
+	}
+	var daily []string
+	for _, g := range slices.Sorted(maps.Keys(ps.daily)) {
+		if d := ps.daily[g]; d.Played > 0 {
+			daily = append(daily, fmt.Sprintf("%s %d solved of %d, streak %d (best %d)", ps.gameTitle(g), d.Solved, d.Played, d.Streak, d.Best))
+		}
+	}
+	if len(daily) > 0 {
+		b.WriteString("\n" + wrap(title("Daily puzzles")+": "+strings.Join(daily, " · "), ps.w) + "\n")
 	}
 	if len(p.Podiums) > 0 {
 		var ws []string

@@ -82,3 +82,21 @@ func (c *Client) DailyLeaderboard(ctx context.Context, game, day string) (DailyB
 	err := c.do(ctx, http.MethodGet, "/api/v1/daily/"+url.PathEscape(game)+"/"+url.PathEscape(day)+"/leaderboard", "", nil, &b)
 	return b, err
 }
+
+// DailyStats is an account's record at one game's daily puzzles: the
+// days in a row it solved them (up to today or yesterday), its longest
+// such run, and how many it played and solved.
+type DailyStats struct {
+	Streak int `json:"streak"`
+	Best   int `json:"best"`
+	Played int `json:"played"`
+	Solved int `json:"solved"`
+}
+
+// PlayerDaily reads the account name's record at the daily puzzles, by
+// game.
+func (c *Client) PlayerDaily(ctx context.Context, name string) (map[string]DailyStats, error) {
+	var d map[string]DailyStats
+	err := c.do(ctx, http.MethodGet, "/api/v1/players/"+url.PathEscape(name)+"/daily", "", nil, &d)
+	return d, err
+}

@@ -100,6 +100,7 @@ func endpoints() []endpoint {
 		{"JoinTournament", "POST", `/api/v1/tournaments/[^/]+/join`, typeOf[Tournament](), false},
 		{"LeaveTournament", "POST", `/api/v1/tournaments/[^/]+/leave`, typeOf[Tournament](), false},
 		{"Profile", "GET", `/api/v1/players/[^/]+`, typeOf[Profile](), false},
+		{"PlayerDaily", "GET", `/api/v1/players/[^/]+/daily`, typeOf[map[string]DailyStats](), false},
 		{"Pools", "GET", `/api/v1/leaderboards`, typeOf[pools](), false},
 		{"Leaderboard", "GET", `/api/v1/leaderboards/[^/]+`, typeOf[leaderboard](), false},
 		{"Daily", "GET", `/api/v1/daily/[^/]+`, typeOf[Daily](), false},
@@ -701,6 +702,8 @@ func TestWireTypes(t *testing.T) {
 	if len(prof.Podiums) == 0 || len(prof.Ratings) == 0 {
 		t.Errorf("Ann's profile holds no podium or no rating: %+v", prof)
 	}
+	_, err = ben.PlayerDaily(ctx, "ann")
+	must("Ann's daily puzzles", err)
 	pl, err := ben.Pools(ctx)
 	must("the pools", err)
 	for _, p := range pl {
