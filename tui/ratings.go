@@ -207,7 +207,7 @@ type profileScreen struct {
 	p     *client.Profile
 	games []client.PlayedGame
 	daily map[string]client.DailyStats // by game
-	at    int // the game chosen
+	at    int                          // the game chosen
 	fail  string
 }
 
