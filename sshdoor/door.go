@@ -84,6 +84,8 @@ type Door struct {
 	// maxRefusing at once (a flood), the rest are closed unanswered, so
 	// that refusals hold few connections open.
 	refusing chan struct{}
+	// guests are the guest identities keys played under.
+	guests guests
 }
 
 // maxRefusing is how many refused connections are told why at once.
@@ -298,7 +300,8 @@ func (d *Door) run(sess ssh.Session) {
 	// The player is at another computer: the client must write nothing
 	// to this one's disk.
 	cfg := tui.Config{Client: c, Table: table, NoDisk: true, PublicURL: d.cfg.PublicURL}
-	if pub := sess.PublicKey(); pub != nil && d.cfg.KeySession != nil {
+	pub := sess.PublicKey()
+	if pub != nil && d.cfg.KeySession != nil {
 		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
 		} else if acct, tok, ok, taken := d.offerPassword(sess, hc, name, pub); ok {
@@ -308,6 +311,13 @@ func (d *Door) run(sess ssh.Session) {
 			// the guest.
 			c.Name = ""
 		}
+	}
+	if pub != nil && cfg.Session == "" {
+		// A guest with a key comes back as the same guest, under the
+		// same name, to their tables.
+		fp, guestName := gossh.FingerprintSHA256(pub), c.Name
+		cfg.Identity = d.guests.get(fp, guestName, time.Now())
+		cfg.OnIdentity = func(tok string) { d.guests.put(fp, guestName, tok, time.Now()) }
 	}
 	defer hc.CloseIdleConnections()
 	in := &lastKey{r: sess}

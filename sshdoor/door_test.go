@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -775,4 +776,76 @@ func TestChallengeOverSSH(t *testing.T) {
 	again.waitFor("signed in as Ann")
 	again.waitFor("Your recent games")
 	again.waitFor("Nymphabet " + mine.Tables[0].ID)
+}
+
+// TestGuestKeyComesBack: a guest who plays with a key and loses the
+// connection comes back, with the same key and name, as the same guest:
+// the home screen lists the table under way, and enter sits them at it
+// again. Another key, or the same key under another name, is another
+// guest.
+func TestGuestKeyComesBack(t *testing.T) {
+	f := newFixture(t, Config{})
+	key := newSigner(t)
+	gus := f.dial("gus", key, "")
+	gus.waitFor("New table")
+	gus.send("1")
+	gus.waitFor("Nymphabet · new table")
+	gus.send("\r")
+	gus.waitFor("your turn")
+	gus.sess.Close() // the connection drops mid-game
+
+	back := f.dial("gus", key, "")
+	back.waitFor("Your recent games")
+	back.waitFor("Nymphabet")
+	back.waitFor("playing")
+	back.send(strings.Repeat("\x1b[B", 7)) // down past the 4 games and 3 lines to the table
+	back.send("\r")
+	back.waitFor("your turn")
+
+	for _, c := range []struct {
+		user string
+		key  gossh.Signer
+	}{{"gus", newSigner(t)}, {"ann", key}} {
+		other := f.dial(c.user, c.key, "")
+		other.waitFor("Your recent games")
+		other.waitFor("none yet")
+	}
+}
+
+// TestGuests: the door's memory of guests' keys: the same key and name
+// find the identity, another name does not, an entry unused for
+// guestTTL is gone, and past maxGuests the longest unused goes first.
+func TestGuests(t *testing.T) {
+	t.Parallel()
+	var g guests
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	g.put("SHA256:a", "gus", "tok-a", now)
+	if got := g.get("SHA256:a", "gus", now.Add(time.Hour)); got != "tok-a" {
+		t.Errorf("same key and name: %q, want tok-a", got)
+	}
+	if got := g.get("SHA256:a", "ann", now); got != "" {
+		t.Errorf("another name: %q, want none", got)
+	}
+	if got := g.get("SHA256:b", "gus", now); got != "" {
+		t.Errorf("another key: %q, want none", got)
+	}
+	if got := g.get("SHA256:a", "gus", now.Add(time.Hour+guestTTL+time.Second)); got != "" {
+		t.Errorf("unused for longer than guestTTL: %q, want none", got)
+	}
+	// Full (with SHA256:a): the longest unused goes, the one just used
+	// stays.
+	for i := range maxGuests - 1 {
+		g.put(fmt.Sprintf("SHA256:%d", i), "g", "t", now.Add(time.Duration(i)*time.Second))
+	}
+	g.get("SHA256:0", "g", now.Add(2*time.Hour))
+	g.put("SHA256:new", "g", "t-new", now.Add(3*time.Hour))
+	if len(g.byKey) > maxGuests {
+		t.Errorf("%d keys kept, want at most %d", len(g.byKey), maxGuests)
+	}
+	if g.get("SHA256:0", "g", now.Add(3*time.Hour)) == "" || g.get("SHA256:new", "g", now.Add(3*time.Hour)) == "" {
+		t.Error("the key just used or the new one was dropped")
+	}
+	if g.get("SHA256:1", "g", now.Add(3*time.Hour)) != "" {
+		t.Error("the longest unused key was kept")
+	}
 }

@@ -54,6 +54,13 @@ type Config struct {
 	// OnSession, when set, is told the session after a sign-in, sign-up
 	// or sign-out ("" and ""), for parlour play to keep it.
 	OnSession func(token, name string) error
+	// Identity, when set (and Session is not), is the token of the guest
+	// identity the client plays under from the start: the SSH door's for
+	// a key that played as a guest before, so that the guest finds their
+	// tables again. OnIdentity, when set, is told each guest identity the
+	// client makes for itself.
+	Identity   string
+	OnIdentity func(token string)
 	// SSHKey, when set, is the public key file the home screen's `k`
 	// adds to the account (~/.ssh/id_ed25519.pub).
 	SSHKey string
@@ -160,7 +167,11 @@ func New(cfg Config) *Model {
 		cfg.DataDir, cfg.SSHKey = "", ""
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	sh := &shared{cfg: cfg, c: cfg.Client, ctx: ctx, w: MinWidth, h: MinHeight, idToken: cfg.Session}
+	tok := cfg.Session
+	if tok == "" {
+		tok = cfg.Identity
+	}
+	sh := &shared{cfg: cfg, c: cfg.Client, ctx: ctx, w: MinWidth, h: MinHeight, idToken: tok}
 	sh.recent = loadRecent(cfg.DataDir)
 	m := &Model{shared: sh, cancel: cancel, home: &homeScreen{shared: sh}}
 	sh.nav, m.cur = m, m.home
@@ -252,7 +263,11 @@ type errMsg struct{ err error }
 // Init asks the server for its games: the first check that it answers and
 // speaks this version.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.loadGames, m.followPlayer())
+	cmds := []tea.Cmd{m.loadGames, m.followPlayer()}
+	if m.cfg.Session == "" {
+		cmds = append(cmds, m.loadServed()) // a known guest's tables
+	}
+	return tea.Batch(cmds...)
 }
 
 func (m *Model) loadGames() tea.Msg {

@@ -477,9 +477,7 @@ func (e *eventScreen) leave() tea.Cmd {
 // joined takes in the answer to a join or a leave.
 func (e *eventScreen) joined(msg eventJoinedMsg) tea.Cmd {
 	e.busy = false
-	if e.idToken == "" && msg.identity != "" {
-		e.idToken = msg.identity // the guest made for the join plays its games
-	}
+	e.adopt(msg.identity) // the guest made for the join plays its games
 	if msg.err != nil {
 		verb := "joining"
 		if msg.left {

@@ -106,12 +106,31 @@ func (sh *shared) recentHere() []Recent {
 		return rs
 	}
 	var rs []Recent
+	if sh.cfg.NoDisk {
+		// A guest's tables under way, as the server lists them for the
+		// identity (the SSH door's known guests), then those of this
+		// session.
+		rs = slices.Clone(sh.soc.served)
+	}
 	for _, r := range sh.recent {
-		if r.Server == sh.serverName() {
+		if r.Server == sh.serverName() && !slices.ContainsFunc(rs, func(o Recent) bool { return o.Table == r.Table }) {
 			rs = append(rs, r)
 		}
 	}
 	return rs
+}
+
+// adopt makes tok, a guest identity made for a seat, the one the next
+// seats are taken under, when the client had none, and tells
+// Config.OnIdentity.
+func (sh *shared) adopt(tok string) {
+	if sh.idToken != "" || tok == "" {
+		return
+	}
+	sh.idToken = tok
+	if sh.cfg.Session == "" && sh.cfg.OnIdentity != nil {
+		sh.cfg.OnIdentity(tok)
+	}
 }
 
 // serverName is the server's name in the list of recent games.
@@ -342,10 +361,8 @@ func (sh *shared) join(id string) tea.Cmd {
 
 // seated opens the table of a seat taken, or says why none was.
 func (m *Model) seated(msg seatedMsg) tea.Cmd {
-	if m.idToken == "" && msg.identity != "" {
-		// The guest made for this seat takes the next ones too.
-		m.idToken = msg.identity
-	}
+	// The guest made for this seat takes the next ones too.
+	m.adopt(msg.identity)
 	if msg.err != nil {
 		m.err = msg.err.Error()
 		return nil

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -60,6 +62,7 @@ type servedMsg struct {
 	gen    int
 	recent []Recent
 	err    error
+	guest  bool // a guest identity's tables
 }
 
 // challengeMsg answers a challenge made, accepted or declined.
@@ -108,21 +111,34 @@ func (m *Model) nextPlayer() tea.Cmd {
 // loadServed asks the server for the signed-in player's recent games:
 // the tables under way and the latest finished games.
 func (m *Model) loadServed() tea.Cmd {
-	if m.cfg.Session == "" {
-		return nil
+	tok, guest := m.cfg.Session, m.cfg.Session == ""
+	if guest {
+		// A guest has no history on the server, only tables under way;
+		// asked for when this client keeps no list of its own.
+		if !m.cfg.NoDisk || m.idToken == "" {
+			return nil
+		}
+		tok = m.idToken
 	}
-	gen, tok, name, c, server := m.soc.gen, m.cfg.Session, m.cfg.Account, *m.c, m.serverName()
+	gen, name, c, server := m.soc.gen, m.cfg.Account, *m.c, m.serverName()
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(m.ctx, 10*time.Second)
 		defer cancel()
 		ts, err := c.YourTables(ctx, tok)
 		if err != nil {
-			return servedMsg{gen: gen, err: err}
+			return servedMsg{gen: gen, err: err, guest: guest}
 		}
 		var out []Recent
 		for _, t := range ts {
-			out = append(out, Recent{Server: server, Table: t.ID, Game: t.Game, Seat: t.Seat, Token: tok,
-				Title: t.Title, Status: t.Status, When: t.Created, Rated: t.Rated})
+			r := Recent{Server: server, Table: t.ID, Game: t.Game, Seat: t.Seat, Token: tok,
+				Title: t.Title, Status: t.Status, When: t.Created, Rated: t.Rated}
+			if guest {
+				r.Identity = tok
+			}
+			out = append(out, r)
+		}
+		if guest {
+			return servedMsg{gen: gen, recent: out, guest: true}
 		}
 		gs, err := c.PlayedGames(ctx, name, recentMax)
 		if err != nil {
@@ -162,6 +178,12 @@ func (m *Model) playerMsg(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return m.nextPlayer(), true
 	case servedMsg:
+		var e *client.Error
+		if msg.guest && errors.As(msg.err, &e) && e.Status == http.StatusUnauthorized {
+			// The server no longer knows the guest the client began
+			// as: the next seat makes another.
+			m.idToken = ""
+		}
 		if msg.gen == so.gen && msg.err == nil {
 			so.served = msg.recent
 			if so.served == nil {
