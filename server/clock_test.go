@@ -38,7 +38,10 @@ type clockEnv struct {
 	// kind, when set, is the store the server runs on, at path;
 	// otherwise SQLite at path.
 	kind *servertest.StoreKind
-	db   store.Store
+	// newBot, when set, makes the computer players in place of
+	// games.NewBot.
+	newBot table.BotMaker
+	db     store.Store
 	svc  *server.Service
 	h    *server.Handler
 	srv  *httptest.Server
@@ -70,7 +73,11 @@ func (e *clockEnv) start() {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, Clock: e.clock})
+	newBot := games.NewBot
+	if e.newBot != nil {
+		newBot = e.newBot
+	}
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: newBot, Clock: e.clock})
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -4,15 +4,20 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"parlour/game"
+	"parlour/games"
 	"parlour/games/salvo"
+	"parlour/lexicon"
 	"parlour/server/daily"
 	"parlour/server/players"
 	"parlour/server/table"
@@ -492,5 +497,38 @@ func TestDailySocketSeesTheEnd(t *testing.T) {
 		}
 		cancel()
 		c.Close(websocket.StatusNormalClosure, "")
+	}
+}
+
+// TestDailyPuzzleMadeOnce: a day's puzzle is made by the strong computer
+// once: the attempts after the first start from it without the second or
+// two its making takes (and, one at a time, every start would wait for).
+// The next day's is made once more.
+func TestDailyPuzzleMadeOnce(t *testing.T) {
+	var made atomic.Int32
+	e := &clockEnv{t: t, path: filepath.Join(t.TempDir(), "p.db"), clock: newFakeClock()}
+	e.newBot = func(g, level string, seed uint64, lex *lexicon.Lexicon) (game.Bot, error) {
+		if g == "quizl" && level == game.Strong {
+			made.Add(1)
+		}
+		return games.NewBot(g, level, seed, lex)
+	}
+	e.start()
+	t.Cleanup(e.stop)
+	for i := range 3 {
+		e.playDaily("quizl", e.identity(fmt.Sprintf("Player %d", i)))
+	}
+	if n := made.Load(); n != 1 {
+		t.Errorf("three attempts made the puzzle %d times, want once", n)
+	}
+	first := e.puzzle("quizl", e.daily("quizl", "").Day)
+	e.clock.Advance(24 * time.Hour)
+	e.playDaily("quizl", e.identity("Next day"))
+	e.playDaily("quizl", e.identity("Next day too"))
+	if n := made.Load(); n != 2 {
+		t.Errorf("the next day's two attempts: made %d times in all, want twice", n)
+	}
+	if next := e.puzzle("quizl", e.daily("quizl", "").Day); next == first {
+		t.Error("the next day's puzzle is the first day's")
 	}
 }

@@ -317,6 +317,14 @@ func (d *Door) run(sess ssh.Session) {
 		// same name, to their tables.
 		fp, guestName := gossh.FingerprintSHA256(pub), c.Name
 		cfg.Identity = d.guests.get(fp, guestName, time.Now())
+		if cfg.Identity != "" {
+			// A guest the server no longer knows (its data folder was
+			// replaced, say) starts afresh.
+			var e *client.Error
+			if _, err := c.YourTables(ctx, cfg.Identity); errors.As(err, &e) && e.Status == http.StatusUnauthorized {
+				cfg.Identity = ""
+			}
+		}
 		cfg.OnIdentity = func(tok string) { d.guests.put(fp, guestName, tok, time.Now()) }
 	}
 	defer hc.CloseIdleConnections()

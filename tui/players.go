@@ -109,7 +109,8 @@ func (m *Model) nextPlayer() tea.Cmd {
 }
 
 // loadServed asks the server for the signed-in player's recent games:
-// the tables under way and the latest finished games.
+// the tables under way and the latest finished games; for a guest whose
+// client keeps no list (NoDisk), the guest identity's tables under way.
 func (m *Model) loadServed() tea.Cmd {
 	tok, guest := m.cfg.Session, m.cfg.Session == ""
 	if guest {

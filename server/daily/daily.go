@@ -63,6 +63,11 @@ type Service struct {
 	// mu makes the start of daily attempts and the making of daily
 	// puzzles one at a time.
 	mu sync.Mutex
+	// puzzles are the puzzles stored, by game and day ("quizl/2026-11-24"),
+	// guarded by mu: a day's puzzle never changes once stored, and
+	// making one takes the strong computer a second or two, which each
+	// start of an attempt would otherwise wait for, one at a time.
+	puzzles map[string]store.DailyPuzzle
 }
 
 // New returns the daily puzzles of cfg.
@@ -260,8 +265,32 @@ func tableSeed(pz store.DailyPuzzle) uint64 {
 
 // puzzle returns game's puzzle of day, making it the first time: the
 // strong computer's setup from the day's seed. The store keeps the first
-// one made, so every player gets the same.
+// one made, so every player gets the same; this node keeps it too, and
+// makes it no more. The caller holds s.mu.
 func (s *Service) puzzle(ctx context.Context, ds store.Dailies, name, day string) (store.DailyPuzzle, error) {
+	key := name + "/" + day
+	if pz, ok := s.puzzles[key]; ok {
+		return pz, nil
+	}
+	pz, err := s.makePuzzle(ctx, ds, name, day)
+	if err != nil {
+		return store.DailyPuzzle{}, err
+	}
+	if s.puzzles == nil {
+		s.puzzles = make(map[string]store.DailyPuzzle)
+	}
+	for k, p := range s.puzzles {
+		if p.Day < day {
+			delete(s.puzzles, k) // a day gone: no attempt starts at it again
+		}
+	}
+	s.puzzles[key] = pz
+	return pz, nil
+}
+
+// makePuzzle makes game's puzzle of day and stores it, unless one is
+// stored already; it answers the one stored.
+func (s *Service) makePuzzle(ctx context.Context, ds store.Dailies, name, day string) (store.DailyPuzzle, error) {
 	g, err := s.games.Lookup(name)
 	if err != nil {
 		return store.DailyPuzzle{}, err

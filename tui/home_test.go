@@ -1,0 +1,57 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"parlour/tui/client"
+)
+
+// TestGuestIdentity: a client that keeps no list (the SSH door's) and
+// starts as a known guest lists that guest's tables under way, and tells
+// Config.OnIdentity nothing it was given; one that starts as a guest the
+// server does not know drops it, and the next seat makes a new guest,
+// which it tells.
+func TestGuestIdentity(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	c, err := client.New(ts.URL, "Gus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gus, err := c.NewIdentity(ctx, "Gus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat, err := c.Create(ctx, gus.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var told []string
+	known := newTermWith(t, ts.URL, "Gus", 80, 24, Config{NoDisk: true, Identity: gus.Token, OnIdentity: func(tok string) { told = append(told, tok) }})
+	s := known.waitFor("Gus's table under way", has(seat.Table, "playing"))
+	checkFits(t, known)
+	if strings.Contains(s, "none yet") {
+		t.Errorf("the known guest's table is listed, yet none:\n%s", s)
+	}
+	if len(told) != 0 {
+		t.Errorf("OnIdentity told %q of the identity the client was given", told)
+	}
+
+	told = nil
+	lost := newTermWith(t, ts.URL, "Gus", 80, 24, Config{NoDisk: true, Identity: "no-such-token", OnIdentity: func(tok string) { told = append(told, tok) }})
+	lost.waitFor("the unknown guest dropped", func(s string) bool {
+		return strings.Contains(s, "none yet") && lost.m.idToken == ""
+	})
+	lost.open("nymphabet", 0)
+	lost.key("enter")
+	lost.waitFor("the new table", has("your turn"))
+	if len(told) != 1 || told[0] == "no-such-token" || told[0] == "" {
+		t.Errorf("OnIdentity told %q; want the one new guest identity", told)
+	}
+	if lost.m.idToken != told[0] {
+		t.Errorf("the client plays as %q, and told %q", lost.m.idToken, told)
+	}
+}
