@@ -42,9 +42,9 @@ type clockEnv struct {
 	// games.NewBot.
 	newBot table.BotMaker
 	db     store.Store
-	svc  *server.Service
-	h    *server.Handler
-	srv  *httptest.Server
+	svc    *server.Service
+	h      *server.Handler
+	srv    *httptest.Server
 }
 
 func newClockEnv(t *testing.T) *clockEnv {
