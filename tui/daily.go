@@ -192,7 +192,9 @@ func (d *dailyScreen) play(p client.Daily) tea.Cmd {
 	d.err = ""
 	tok, c := d.idToken, *d.c
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(d.ctx, 15*time.Second)
+		// The day's first attempt waits for the strong computer to make
+		// the puzzle: seconds on a busy server.
+		ctx, cancel := context.WithTimeout(d.ctx, time.Minute)
 		defer cancel()
 		idTok, err := identityFor(ctx, c, tok)
 		if err != nil {
