@@ -2,7 +2,8 @@
 // each SSH session runs its own client in-process, which plays at the
 // server through the same HTTP API as any other program. A key an
 // account added (POST /api/v1/keys) signs the session in to that
-// account; any other client plays as a guest.
+// account; any other client plays as a guest, and a guest who comes back
+// with the same key and user name is the same guest, with their tables.
 package sshdoor
 
 import (
@@ -321,9 +322,11 @@ func (d *Door) run(sess ssh.Session) {
 			// A guest the server no longer knows (its data folder was
 			// replaced, say) starts afresh.
 			var e *client.Error
-			if _, err := c.YourTables(ctx, cfg.Identity); errors.As(err, &e) && e.Status == http.StatusUnauthorized {
+			rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+			if _, err := c.YourTables(rctx, cfg.Identity); errors.As(err, &e) && e.Status == http.StatusUnauthorized {
 				cfg.Identity = ""
 			}
+			cancel()
 		}
 		cfg.OnIdentity = func(tok string) { d.guests.put(fp, guestName, tok, time.Now()) }
 	}
