@@ -173,6 +173,9 @@ func New(cfg Config) *Model {
 	}
 	sh := &shared{cfg: cfg, c: cfg.Client, ctx: ctx, w: MinWidth, h: MinHeight, idToken: tok}
 	sh.recent = loadRecent(cfg.DataDir)
+	if sh.idToken == "" {
+		sh.idToken = sh.lastGuest(cfg.Client.Name)
+	}
 	m := &Model{shared: sh, cancel: cancel, home: &homeScreen{shared: sh}}
 	sh.nav, m.cur = m, m.home
 	return m

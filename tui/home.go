@@ -29,8 +29,23 @@ type Recent struct {
 	When   time.Time `json:"when"`
 	Rated  bool      `json:"rated,omitempty"`
 	// Identity is the guest identity's token the seat was taken under,
-	// so that reopening the game takes the next seats under it too.
+	// so that reopening the game takes the next seats under it too, and
+	// Name the name the guest played as.
 	Identity string `json:"identity,omitempty"`
+	Name     string `json:"name,omitempty"`
+}
+
+// lastGuest is the guest identity this client last played under at its
+// server as name, from the list of recent games: a guest who starts the
+// client again is the same guest, as a browser keeps its guest (one
+// daily attempt a day is the guest's, not the run's).
+func (sh *shared) lastGuest(name string) string {
+	for _, r := range sh.recent { // the latest first
+		if r.Server == sh.serverName() && r.Identity != "" && r.Name == name {
+			return r.Identity
+		}
+	}
+	return ""
 }
 
 const recentFile = "play-recent.json"

@@ -55,3 +55,30 @@ func TestGuestIdentity(t *testing.T) {
 		t.Errorf("the client plays as %q, and told %q", lost.m.idToken, told)
 	}
 }
+
+// TestGuestKeptAcrossRuns: a guest who starts the client again with the
+// same data folder and name is the same guest (their daily attempt is
+// theirs); under another name, another guest.
+func TestGuestKeptAcrossRuns(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	dir := t.TempDir()
+	first := newTermWith(t, ts.URL, "Gus", 80, 24, Config{DataDir: dir})
+	first.open("nymphabet", 0)
+	first.key("enter")
+	first.waitFor("the table", has("your turn"))
+	gus := first.m.idToken
+	if gus == "" {
+		t.Fatal("no guest identity after a seat")
+	}
+	first.m.Close()
+
+	again := newTermWith(t, ts.URL, "Gus", 80, 24, Config{DataDir: dir})
+	if again.m.idToken != gus {
+		t.Errorf("started again as Gus, the client plays as %q, not the guest %q", again.m.idToken, gus)
+	}
+	other := newTermWith(t, ts.URL, "Ivy", 80, 24, Config{DataDir: dir})
+	if other.m.idToken != "" {
+		t.Errorf("started as Ivy, the client plays as Gus's guest %q", other.m.idToken)
+	}
+}

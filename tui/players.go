@@ -109,14 +109,16 @@ func (m *Model) nextPlayer() tea.Cmd {
 }
 
 // loadServed asks the server for the signed-in player's recent games:
-// the tables under way and the latest finished games; for a guest whose
-// client keeps no list (NoDisk), the guest identity's tables under way.
+// the tables under way and the latest finished games; for a guest, the
+// guest identity's tables under way.
 func (m *Model) loadServed() tea.Cmd {
 	tok, guest := m.cfg.Session, m.cfg.Session == ""
 	if guest {
-		// A guest has no history on the server, only tables under way;
-		// asked for when this client keeps no list of its own.
-		if !m.cfg.NoDisk || m.idToken == "" {
+		// A guest has no history on the server, only tables under way,
+		// listed when this client keeps no list of its own (NoDisk);
+		// asking also finds out whether the server still knows the
+		// guest.
+		if m.idToken == "" {
 			return nil
 		}
 		tok = m.idToken

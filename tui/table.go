@@ -249,7 +249,7 @@ func (t *tableScreen) apply(u client.Update) {
 	r := Recent{Server: t.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
 		Title: u.Table.Title, Status: u.Table.Status, When: time.Now(), Rated: u.Table.Rated}
 	if t.cfg.Session == "" {
-		r.Identity = t.idToken
+		r.Identity, r.Name = t.idToken, t.c.Name
 	}
 	t.remember(r)
 }

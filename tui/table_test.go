@@ -97,7 +97,11 @@ func TestAnswerLostAfterTheMoveLanded(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			ts := &tableScreen{shared: &shared{cfg: Config{Server: "test", DataDir: t.TempDir()}}, id: "t1", gen: 1}
+			c, err := client.New("http://parlour.invalid", "Ann")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := &tableScreen{shared: &shared{cfg: Config{Server: "test", DataDir: t.TempDir()}, c: c}, id: "t1", gen: 1}
 			ts.chat, ts.play, ts.setup = &chatPanel{t: ts}, &playScreen{t: ts}, &setupScreen{t: ts}
 			playing := client.Table{Status: "playing", ToMove: []int{0}}
 			ts.apply(client.Update{Version: 4, Table: playing})
