@@ -42,6 +42,7 @@ type dailyBoardMsg struct {
 	key   string
 	board client.DailyBoard
 	err   error
+	asked bool // the request is out
 }
 
 // openDaily shows the daily puzzles and asks for them.
@@ -93,7 +94,7 @@ func (d *dailyScreen) board() tea.Cmd {
 	if game == "" || d.boards[key] != nil {
 		return nil
 	}
-	d.boards[key] = &dailyBoardMsg{key: key} // asked: not again meanwhile
+	d.boards[key] = &dailyBoardMsg{key: key, asked: true} // not again meanwhile
 	c := d.c
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(d.ctx, 10*time.Second)
@@ -350,7 +351,7 @@ func (d *dailyScreen) boardView(room int) string {
 	b.WriteString(title(p.Title+": "+which) + "\n")
 	bm := d.boards[game+"/"+day]
 	switch {
-	case bm == nil || (bm.err == nil && bm.board.Day == ""):
+	case bm == nil || bm.asked:
 		b.WriteString(faint("  asking…") + "\n")
 		return b.String()
 	case bm.err != nil:
