@@ -82,7 +82,9 @@ func letterGrid(rows []string, called map[string]bool, r0, c0 int, pw string) []
 					w.WriteByte(rows[p[0]][p[1]])
 				}
 			}
-			if w.String() == pw {
+			// Squares the others called are in lower case on one's
+			// own grid: the password is still the password.
+			if strings.EqualFold(w.String(), pw) {
 				for _, p := range line(l) {
 					pwSq[p] = true
 				}

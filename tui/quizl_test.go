@@ -290,3 +290,33 @@ func TestSolitaireQuizl(t *testing.T) {
 		t.Errorf("the end does not check the grid's commitment:\n%s", s)
 	}
 }
+
+// TestLetterGridPassword: the password's squares are marked on a grid,
+// also once the others have called some of them (shown in lower case on
+// one's own grid), and nothing is marked for a word not on the grid.
+func TestLetterGridPassword(t *testing.T) {
+	t.Parallel()
+	grid := []string{"VNAQG", "YCIOH", "ZWSRT", "BJLDX", "UKEPF"}
+	called := slices.Clone(grid)
+	called[2] = "ZWsRT"
+	for _, tc := range []struct {
+		name   string
+		rows   []string
+		pw     string
+		marked int
+	}{
+		{"none called", grid, "AISLE", 5},
+		{"one called by the others", called, "AISLE", 5},
+		{"a row", grid, "ZWSRT", 5},
+		{"not on the grid", grid, "CRANE", 0},
+		{"no password", grid, "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			lines := letterGrid(tc.rows, nil, -1, -1, tc.pw)
+			if got := strings.Count(strings.Join(lines, "\n"), "["); got != tc.marked {
+				t.Errorf("%d squares marked, want %d:\n%s", got, tc.marked, strings.Join(lines, "\n"))
+			}
+		})
+	}
+}
