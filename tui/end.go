@@ -28,6 +28,7 @@ type endScreen struct {
 	t                     *tableScreen
 	board                 int    // the grid shown (b: the next)
 	asking                bool   // the analysis is on its way
+	replaying             bool   // the replay is on its way
 	saved                 string // where the record was saved
 	recordURL, recordFile string // where a NoDisk client's player fetches the record, and a file name for it
 }
@@ -65,6 +66,16 @@ func (e *endScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		e.t.err, e.t.note = "", ""
 		e.t.openAnalysis(msg.text)
+	case replayMsg:
+		if msg.id != e.t.id {
+			return nil
+		}
+		e.replaying = false
+		if msg.err != nil {
+			e.t.err = "the replay: " + msg.err.Error()
+			return nil
+		}
+		e.t.openReplay(msg.ans)
 	case tea.KeyPressMsg:
 		return e.key(msg.String())
 	}
@@ -106,6 +117,8 @@ func (e *endScreen) key(s string) tea.Cmd {
 		return nil
 	case "a":
 		return e.analyse()
+	case "p":
+		return e.replay()
 	case "s":
 		if t.cfg.NoDisk {
 			// The player is elsewhere: a file written here would land on
@@ -347,7 +360,7 @@ func (e *endScreen) view() string {
 		tail.WriteString("    " + e.recordURL + "\n")
 	}
 	tail.WriteString(t.message() + "\n")
-	tail.WriteString(faint(e.keys()))
+	tail.WriteString(faint(wrap(e.keys(), t.w)))
 	reserve := max(6, strings.Count(tail.String(), "\n")+4)
 	if t.game == "wordfight" {
 		v := t.wfView()
@@ -373,9 +386,9 @@ func (e *endScreen) view() string {
 
 // keys is the end screen's line of keys.
 func (e *endScreen) keys() string {
-	keys := "a analysis · s save the record · r rematch · esc home · ? help"
+	keys := "a analysis · p replay · s save the record · r rematch · esc home · ? help"
 	if e.t.cfg.NoDisk {
-		keys = "a analysis · s the record's address · r rematch · esc home · ? help"
+		keys = "a analysis · p replay · s the record's address · r rematch · esc home · ? help"
 	}
 	if e.t != nil && e.t.game == "salvo" {
 		keys = "l every report · " + keys

@@ -166,6 +166,9 @@ func (p *playScreen) footer(prompt, keys string) string {
 		// watching only.
 		prompt, keys = "", watchKeys
 	}
+	if p.t.replaying {
+		prompt, keys = "", replayKeys(len(p.t.upd.Table.Seats))
+	}
 	if prompt != "" {
 		b.WriteString(prompt + " " + tailOf(p.line, p.t.w-ansi.StringWidth(prompt)-2) + "█\n")
 	}

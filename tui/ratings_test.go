@@ -85,6 +85,11 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	tm.key("a")
 	tm.waitFor("the analysis", has("The engines' analysis", "Analysis of a nymphabet game between ann_r, ben_r"))
 	tm.key("esc")
+	// The replay, as the first player saw it: a spectator has no seat.
+	tm.key("p")
+	tm.waitFor("the replay", has("replay, ann_r's view", "the start, before"))
+	tm.key("esc")
+	tm.waitFor("the end again", has("Game over", "p replay"))
 	tm.key("esc")
 	tm.waitFor("Ben's profile again", has("won     Nymphabet against ann_r"))
 	tm.key("esc")

@@ -253,10 +253,13 @@ func (p *playScreen) salvoView() string {
 			ships = append(ships, o.String())
 		}
 		info = append(info, warm("Outline: "+strings.Join(ships, " ")+" (tab ship · arrows · space turn · enter send · esc)"))
-	} else if v.MustOutline {
+	} else if v.MustOutline && !p.t.watching() && !p.t.replaying {
 		info = append(info, warm("Every ship is sunk: o outlines the fleet (or : to type it)"))
 	}
-	info = append(info, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(p.aim, " "), len(p.aim), v.Shots))
+	if !p.t.watching() && !p.t.replaying {
+		// The salvo being aimed: nobody aims at a game watched or replayed.
+		info = append(info, fmt.Sprintf("Salvo: %s (%d of %d shots)", strings.Join(p.aim, " "), len(p.aim), v.Shots))
+	}
 	prompt := ""
 	if p.line != "" {
 		prompt = "Move:"

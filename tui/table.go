@@ -53,6 +53,10 @@ type tableScreen struct {
 	play    *playScreen
 	end     *endScreen
 	reports *reportsScreen // every report, while open
+	replay  *replayScreen  // the game's replay, while open
+	// replaying says the screen draws a step of a replay: no cursor, no
+	// line to type, the replay's keys.
+	replaying bool
 	// event is the event the game belongs to, when opened from one: esc
 	// goes back to it rather than home.
 	event *eventScreen
@@ -196,7 +200,7 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return t.left(msg)
-	case savedMsg, analysisMsg:
+	case savedMsg, analysisMsg, replayMsg:
 		return t.end.update(msg)
 	}
 	return nil
@@ -447,6 +451,9 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if t.chat.open {
 		return t.chat.update(k)
 	}
+	if t.replay != nil {
+		return t.replay.key(s)
+	}
 	if t.reports != nil {
 		return t.reports.update(k)
 	}
@@ -562,7 +569,7 @@ func (t *tableScreen) watchKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		t.stop()
 		t.err, t.note = "", ""
 		return t.back()
-	case "s", "a", "b", "l":
+	case "s", "a", "b", "l", "p":
 		if t.upd != nil && t.upd.Table.Status == "finished" {
 			return t.end.update(k)
 		}
@@ -617,6 +624,9 @@ func (t *tableScreen) screenView() string {
 			msg += "\n" + bad(t.lost)
 		}
 		return msg + "\n\n" + t.message() + "\n" + faint("esc home · ctrl+c quit")
+	}
+	if t.replay != nil {
+		return t.replay.view()
 	}
 	if t.reports != nil {
 		return t.header() + "\n" + t.reports.view()

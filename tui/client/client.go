@@ -301,9 +301,23 @@ type errorAnswer struct {
 	Error string `json:"error"`
 }
 
+// maxAnswer caps the answer the client reads of one request, so that a
+// server gone wrong cannot make it hold without bound; maxReplay the
+// answer of a replay, every seat's view after every move of a game (the
+// server sends at most 16 MiB of views).
+const (
+	maxAnswer = 8 << 20
+	maxReplay = 20 << 20
+)
+
 // do sends a request and decodes the answer into out (when not nil); a
 // *string out takes a text answer as it comes.
 func (c *Client) do(ctx context.Context, method, path, token string, body, out any) error {
+	return c.doUpTo(ctx, method, path, token, body, out, maxAnswer)
+}
+
+// doUpTo is do, reading at most limit bytes of the answer.
+func (c *Client) doUpTo(ctx context.Context, method, path, token string, body, out any, limit int64) error {
 	var rd io.Reader
 	if body != nil {
 		j, err := json.Marshal(body)
@@ -327,7 +341,7 @@ func (c *Client) do(ctx context.Context, method, path, token string, body, out a
 		return fmt.Errorf("cannot reach the server at %s: %w", c.base, err)
 	}
 	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, 8<<20))
+	raw, err := io.ReadAll(io.LimitReader(res.Body, limit))
 	if err != nil {
 		return fmt.Errorf("reading the server's answer: %w", err)
 	}

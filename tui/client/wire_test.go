@@ -63,6 +63,7 @@ func endpoints() []endpoint {
 		{"AnalysisText", "GET", `/api/v1/tables/[^/]+/analysis`, typeOf[string](), false}, // text, shown as it comes
 		{"Lobby", "GET", `/api/v1/tables`, typeOf[lobby](), false},
 		{"Helper", "POST", `/api/v1/tools/[a-z-]+`, nil, false}, // each screen reads its own helper's answer
+		{"Replay", "POST", `/api/v1/tools/replay`, typeOf[Replay](), false},
 		{"Stream", "GET", `/api/v1/tables/[^/]+/events`, typeOf[Update](), true},
 		{"NewIdentity", "POST", `/api/v1/identity`, typeOf[Identity](), false},
 		{"SignIn", "POST", `/api/v1/sessions`, typeOf[Session](), false},
@@ -129,6 +130,8 @@ func serverTypes() map[string]reflect.Type {
 		// A leaderboard lists players with five rated games and a
 		// settled rating, more than the test plays.
 		"Leader": reflect.TypeFor[players.Leader](),
+		// The server's own records replay to their end.
+		"Replay": reflect.TypeFor[games.ReplayAnswer](),
 	}
 }
 
@@ -576,6 +579,14 @@ func TestWireTypes(t *testing.T) {
 	must("the finished Quizl game's analysis", err)
 	if !strings.HasPrefix(words, "Analysis of a quizl game") {
 		t.Errorf("the analysis in words begins %.80q", words)
+	}
+	record, err := ben.Record(ctx, "", quizl)
+	must("the finished Quizl game's record", err)
+	replay, err := ben.Replay(ctx, record)
+	must("the finished Quizl game's replay", err)
+	if len(replay.Steps) == 0 || len(replay.Start) != len(replay.Players) || replay.Refused != "" {
+		t.Errorf("the replay of the finished Quizl game: %d steps, %d views at the start of %d players, refused %q",
+			len(replay.Steps), len(replay.Start), len(replay.Players), replay.Refused)
 	}
 
 	// Ben follows Ann, who then starts a game: his stream hears of it.
