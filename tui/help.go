@@ -49,7 +49,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Daily puzzles", "↑↓ choose a game · enter play today's puzzle (or open your game) · s your result to share · c copy it · y yesterday's leaderboard · t today's · r refresh · esc back"},
 		{"Leaderboards", "←→ pool · ↑↓ choose · enter the player's profile · m your profile · r refresh · esc back"},
 		{"A profile", "ratings, podiums and latest games · ↑↓ choose a game · enter open it (its end, secrets and analysis) · r refresh · esc back"},
-		{"Lobby", "↑↓ choose · enter join an open table or watch a game · r refresh · esc back"},
+		{"Lobby", "↑↓ choose · enter join an open table, play a player looking for a game or watch a game · r refresh · esc back"},
 		{"Events", "↑↓ choose · enter open an event · r refresh · esc back"},
 		{"An event", "j join (asks its password when it has one) · x leave · ↑↓ choose a game under way · enter watch it (yours: play it) · r refresh · esc back (from its games, esc comes back to it)"},
 		{"Watching", "ctrl+t chat with the spectators · ctrl+o mute · esc home (a spectator plays nothing)"},

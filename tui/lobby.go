@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -14,30 +15,47 @@ import (
 	"parlour/tui/client"
 )
 
-// lobbyScreen lists the open tables, to join one, and the games in play,
-// to watch one, the featured game first.
+// lobbyScreen lists the open tables, to join one, the players looking
+// for a quick game, to accept one's seek, and the games in play, to
+// watch one, the featured game first. It reads them again every
+// lobbyPoll while shown, as the seeks come and go within seconds.
 type lobbyScreen struct {
 	*shared
 	tables []client.Listed // open
+	seeks  []client.Seek   // waiting, oldest first
 	live   []client.Listed // in play, the featured game first
 	// featured is the featured game's id ("" when none is in play).
 	featured string
-	at       int // the item chosen: open tables, then games in play
+	at       int // the item chosen: open tables, seeks, then games in play
 	err      string
+	// accepting says an acceptance is on its way.
+	accepting bool
 }
+
+// lobbyPoll is how often the lobby reads its lists again while shown.
+const lobbyPoll = 5 * time.Second
 
 type lobbyMsg struct {
 	tables, live []client.Listed
+	seeks        []client.Seek
 	featured     string
 	err          error
 }
+
+// lobbyPollMsg says it is time for lobby lb to read its lists again.
+type lobbyPollMsg struct{ lb *lobbyScreen }
 
 // openLobby shows the lobby and asks for its tables.
 func openLobby(sh *shared) tea.Cmd {
 	lb := &lobbyScreen{shared: sh}
 	sh.err = ""
 	sh.nav.show(lb)
-	return lb.fetch
+	return tea.Batch(lb.fetch, lb.poll())
+}
+
+// poll asks for the lists again after lobbyPoll.
+func (lb *lobbyScreen) poll() tea.Cmd {
+	return tea.Tick(lobbyPoll, func(time.Time) tea.Msg { return lobbyPollMsg{lb} })
 }
 
 func (lb *lobbyScreen) fetch() tea.Msg {
@@ -47,17 +65,21 @@ func (lb *lobbyScreen) fetch() tea.Msg {
 	if err != nil {
 		return lobbyMsg{err: err}
 	}
-	live, err := lb.c.Lobby(ctx, "playing")
+	seeks, err := lb.c.Seeks(ctx)
 	if err != nil {
 		return lobbyMsg{tables: open, err: err}
+	}
+	live, err := lb.c.Lobby(ctx, "playing")
+	if err != nil {
+		return lobbyMsg{tables: open, seeks: seeks, err: err}
 	}
 	var e *client.Error
 	f, err := lb.c.TV(ctx)
 	switch {
 	case errors.As(err, &e) && e.Status == http.StatusNotFound:
-		return lobbyMsg{tables: open, live: live} // no game in play
+		return lobbyMsg{tables: open, seeks: seeks, live: live} // no game in play
 	case err != nil:
-		return lobbyMsg{tables: open, live: live, err: err}
+		return lobbyMsg{tables: open, seeks: seeks, live: live, err: err}
 	}
 	// The featured game first, the rest as the server lists them.
 	i := slices.IndexFunc(live, func(t client.Listed) bool { return t.ID == f.Table.ID })
@@ -66,18 +88,38 @@ func (lb *lobbyScreen) fetch() tea.Msg {
 	} else {
 		live = append(append([]client.Listed{live[i]}, live[:i]...), live[i+1:]...)
 	}
-	return lobbyMsg{tables: open, live: live, featured: f.Table.ID}
+	return lobbyMsg{tables: open, seeks: seeks, live: live, featured: f.Table.ID}
 }
+
+// items is how many tables, seeks and games the lobby lists.
+func (lb *lobbyScreen) items() int { return len(lb.tables) + len(lb.seeks) + len(lb.live) }
 
 func (lb *lobbyScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case lobbyMsg:
-		lb.tables, lb.live, lb.featured, lb.err = msg.tables, msg.live, msg.featured, ""
+		lb.tables, lb.seeks, lb.live, lb.featured, lb.err = msg.tables, msg.seeks, msg.live, msg.featured, ""
 		if msg.err != nil {
 			lb.err = msg.err.Error()
 		}
-		if n := len(lb.tables) + len(lb.live); lb.at >= n {
+		if n := lb.items(); lb.at >= n {
 			lb.at = max(0, n-1)
+		}
+		return nil
+	case lobbyPollMsg:
+		if msg.lb != lb {
+			// An earlier lobby's: messages reach the screen shown
+			// alone, so a lobby left stops polling, and this one
+			// polls on its own.
+			return nil
+		}
+		return tea.Batch(lb.fetch, lb.poll())
+	case seatedMsg:
+		// The answer to an acceptance: the table opens, or the refusal
+		// (the seek taken or withdrawn meanwhile) shows under the
+		// lists, read again.
+		lb.accepting = false
+		if msg.err != nil {
+			return lb.fetch
 		}
 		return nil
 	case tea.KeyPressMsg:
@@ -87,7 +129,7 @@ func (lb *lobbyScreen) update(msg tea.Msg) tea.Cmd {
 }
 
 func (lb *lobbyScreen) key(s string) tea.Cmd {
-	n := len(lb.tables) + len(lb.live)
+	n := lb.items()
 	switch s {
 	case "esc", "q":
 		lb.nav.goHome()
@@ -106,38 +148,122 @@ func (lb *lobbyScreen) key(s string) tea.Cmd {
 		case lb.at < len(lb.tables):
 			lb.nav.goHome()
 			return lb.join(lb.tables[lb.at].ID)
+		case lb.at < len(lb.tables)+len(lb.seeks):
+			return lb.accept(lb.seeks[lb.at-len(lb.tables)])
 		case lb.at < n:
 			// A game in play is watched: no seat, no token.
-			t := lb.live[lb.at-len(lb.tables)]
+			t := lb.live[lb.at-len(lb.tables)-len(lb.seeks)]
 			return lb.nav.sit(client.Seated{Table: t.ID, Seat: -1, Invite: lb.c.Base() + "/t/" + t.ID}, t.Game)
 		}
 	}
 	return nil
 }
 
+// accept takes seek s: the server pairs the player with its seeker on
+// its terms, and the table opens (Model.seated).
+func (lb *lobbyScreen) accept(s client.Seek) tea.Cmd {
+	if lb.accepting {
+		return nil
+	}
+	lb.accepting, lb.err = true, ""
+	lb.shared.err, lb.note = "", "asking to play "+s.Player+"…"
+	tok := lb.idToken
+	c := *lb.c // a copy: the name may change while the request is out
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(lb.ctx, 15*time.Second)
+		defer cancel()
+		idTok, err := identityFor(ctx, c, tok)
+		if err != nil {
+			return seatedMsg{err: err}
+		}
+		a, err := c.AcceptSeek(ctx, idTok, s.ID)
+		if err == nil && a.Table == nil {
+			err = fmt.Errorf("the server answered %q without a table", a.Status)
+		}
+		if err != nil {
+			return seatedMsg{err: fmt.Errorf("accepting %s's game: %w", s.Player, err), identity: idTok}
+		}
+		return seatedMsg{s: *a.Table, game: s.Game, identity: idTok}
+	}
+}
+
+// seekTerms says what a seek asks for: "a rated Nymphabet game, 1
+// minute a turn", with its rules away from the defaults.
+func (lb *lobbyScreen) seekTerms(s client.Seek) string {
+	g := lb.gameByName(s.Game)
+	name := s.Game
+	if g != nil {
+		name = g.Title
+	}
+	kind := "a casual"
+	if s.Rated {
+		kind = "a rated"
+	}
+	terms := kind + " " + name
+	if s.Mode != "" {
+		terms += " (" + strings.ReplaceAll(s.Mode, "_", " ") + ")"
+	}
+	terms += " game"
+	var secs int
+	if len(s.Clock) == 0 {
+		terms += ", no clock"
+	} else if json.Unmarshal(s.Clock, &secs) == nil {
+		terms += ", " + clockWords(secs)
+	}
+	rules := map[string]json.RawMessage{}
+	for k, v := range s.Rules {
+		rules[k] = v
+	}
+	if len(s.Clock) > 0 && secs == 0 {
+		rules["clock"] = s.Clock // a clock other than seconds a turn, in the rules' words
+	}
+	if len(rules) > 0 {
+		terms += "; " + rulesLine(g, rules)
+	}
+	if s.Lexicon != "" {
+		terms += "; word list " + s.Lexicon
+	}
+	return terms
+}
+
 func (lb *lobbyScreen) view() string {
 	var b strings.Builder
 	b.WriteString(title("Lobby: open tables") + "\n\n")
 	if lb.err != "" {
-		b.WriteString(bad("! "+lb.err) + "\n")
+		b.WriteString(bad(fitLine("! "+lb.err, lb.w)) + "\n")
 	}
-	if len(lb.tables) == 0 {
-		b.WriteString(faint("no open tables: open one from the home screen and invite a friend") + "\n")
+	// The three lists share the lines the screen has beside the titles
+	// and blank lines (7), the message and the keys (2), the chosen
+	// item's details (2) and each list's line that says how much of it
+	// shows (3); each shows the part of it around the chosen item.
+	fixed := 14 + lb.msgExtra()
+	if lb.err != "" {
+		fixed++
 	}
-	// Each list takes at most half the lines there are, less the two
-	// that say the chosen table's rules.
-	room := max(1, (lb.h-12)/2)
-	cur := func(i int) string {
-		if i == lb.at {
-			return hi("> ")
+	room := max(1, (lb.h-fixed)/3)
+	first := 0
+	list := func(n int, empty string, row func(i int) string, details func(i int) string) {
+		if n == 0 {
+			b.WriteString(faint(empty) + "\n")
 		}
-		return "  "
-	}
-	for i, t := range lb.tables {
-		if i >= room {
-			fmt.Fprintf(&b, "  … and %d more\n", len(lb.tables)-i)
-			break
+		from, to := window(n, room, lb.at-first)
+		for i := from; i < to; i++ {
+			mark := "  "
+			if first+i == lb.at {
+				mark = hi("> ")
+			}
+			b.WriteString(mark + row(i) + "\n")
+			if first+i == lb.at {
+				b.WriteString(details(i) + "\n")
+			}
 		}
+		if n > to-from {
+			b.WriteString(faint(fmt.Sprintf("  %d of %d shown: ↑↓ for the rest", to-from, n)) + "\n")
+		}
+		first += n
+	}
+	list(len(lb.tables), "no open tables: open one from the home screen and invite a friend", func(i int) string {
+		t := lb.tables[i]
 		var names []string
 		for _, s := range t.Seats {
 			n := marked(s.Name, s.Player)
@@ -150,20 +276,34 @@ func (lb *lobbyScreen) view() string {
 		if t.Rated {
 			rated = "rated"
 		}
-		fmt.Fprintf(&b, "%s%-22s %-16s %s %s\n", cur(i), t.Title, t.ID, rated, strings.Join(names, ", "))
-		if i == lb.at {
-			b.WriteString(lb.rulesLines(t) + "\n")
+		return fmt.Sprintf("%-22s %-16s %s %s", t.Title, t.ID, rated, strings.Join(names, ", "))
+	}, func(i int) string { return lb.rulesLines(lb.tables[i]) })
+
+	b.WriteString("\n" + title("Players looking for a game") + "\n")
+	list(len(lb.seeks), "nobody just now: g on the home screen looks for an opponent", func(i int) string {
+		sk := lb.seeks[i]
+		who := sk.Player
+		if sk.Rating > 0 {
+			who += fmt.Sprintf(" (%d)", sk.Rating)
 		}
-	}
+		return fitLine(fmt.Sprintf("%-22s %s", who, lb.seekTerms(sk)), lb.w-2)
+	}, func(i int) string {
+		sk := lb.seeks[i]
+		var about []string
+		if r := sk.RatingRange; r != nil {
+			about = append(about, fmt.Sprintf("takes players rated %d to %d", r.Min, r.Max))
+		}
+		if lb.cfg.Session != "" && strings.EqualFold(sk.Player, lb.cfg.Account) {
+			about = append(about, "your own: it waits for an opponent")
+		} else {
+			about = append(about, "enter plays "+sk.Player+" on these terms")
+		}
+		return faint(fitLine("    "+strings.Join(about, " · "), lb.w))
+	})
+
 	b.WriteString("\n" + title("Games to watch") + "\n")
-	if len(lb.live) == 0 {
-		b.WriteString(faint("no game is being played just now") + "\n")
-	}
-	for j, t := range lb.live {
-		if j >= room {
-			fmt.Fprintf(&b, "  … and %d more\n", len(lb.live)-j)
-			break
-		}
+	list(len(lb.live), "no game is being played just now", func(i int) string {
+		t := lb.live[i]
 		var names []string
 		for _, s := range t.Seats {
 			names = append(names, marked(s.Name, s.Player))
@@ -179,14 +319,26 @@ func (lb *lobbyScreen) view() string {
 		if t.ID == lb.featured {
 			about = warm("featured") + " · " + about
 		}
-		fmt.Fprintf(&b, "%s%-22s %s %s\n", cur(len(lb.tables)+j), t.Title, fmt.Sprintf("%-30s", fit(strings.Join(names, " v "), 30, 1)), faint(about))
-		if len(lb.tables)+j == lb.at {
-			b.WriteString(lb.rulesLines(t) + "\n")
-		}
-	}
+		return fmt.Sprintf("%-22s %s %s", t.Title, fmt.Sprintf("%-30s", fit(strings.Join(names, " v "), 30, 1)), faint(about))
+	}, func(i int) string { return lb.rulesLines(lb.live[i]) })
+
 	b.WriteString("\n" + lb.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ choose · enter join an open table or watch a game · r refresh · esc back", lb.w)))
+	b.WriteString(faint(wrap("↑↓ choose · enter join, play or watch · r refresh · esc back", lb.w)))
 	return b.String()
+}
+
+// window is the part of a list of n items that room lines show: from
+// the start, or, when the chosen item at (an index into the list, or
+// outside it when another list's item is chosen) lies further down, the
+// room items that end with it.
+func window(n, room, at int) (from, to int) {
+	if n <= room {
+		return 0, n
+	}
+	if at >= room && at < n {
+		from = at - room + 1
+	}
+	return from, from + room
 }
 
 // rulesLines says the rules of t, the table chosen, under its row, in

@@ -109,3 +109,95 @@ func TestLobbySaysTheRules(t *testing.T) {
 		t.Errorf("the help at home names a table's rules:\n%s", s)
 	}
 }
+
+// TestLobbySeeks: the lobby lists the players looking for a quick game,
+// on their terms; enter plays one, at the table the server pairs them
+// at. A seek gone meanwhile, or a rated one for a guest, is refused in
+// the server's words under the lists, which are read again; a seek made
+// while the lobby is open shows without a key.
+func TestLobbySeeks(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	bc, _ := client.New(ts.URL, "Ben")
+	ben, err := bc.NewIdentity(ctx, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, err := bc.SeekGame(ctx, ben.Token, "nymphabet", false, 60, false)
+	if err != nil || sk.Seek == nil {
+		t.Fatalf("Ben's seek: %+v %v", sk, err)
+	}
+	tm := newTerm(t, ts.URL, "Cat", 80, 24)
+	tm.key("l")
+	s := tm.waitFor("Ben's seek", has("Players looking for a game", "> Ben", "a casual Nymphabet", "1 minute a turn", "enter plays Ben on these terms"))
+	checkFits(t, tm)
+	if strings.Contains(s, "nobody just now") {
+		t.Errorf("the lobby lists a seek and says nobody is looking:\n%s", s)
+	}
+	tm.key("enter")
+	tm.waitFor("the table with Ben", func(s string) bool {
+		return tm.table() != nil && strings.Contains(s, "you: Cat")
+	})
+	st, err := bc.SeekStatus(ctx, ben.Token, sk.Seek.ID)
+	if err != nil || st.Status != "paired" || st.Table == nil || st.Table.Table != tm.table().id {
+		t.Fatalf("Ben's seek reads %+v, %v; the terminal sat at %s", st, err, tm.table().id)
+	}
+
+	// A seek withdrawn after the lobby listed it.
+	tm.key("esc")
+	dc, _ := client.New(ts.URL, "Dan")
+	dan, err := dc.NewIdentity(ctx, "Dan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dk, err := dc.SeekGame(ctx, dan.Token, "salvo", false, 0, false)
+	if err != nil || dk.Seek == nil {
+		t.Fatalf("Dan's seek: %+v %v", dk, err)
+	}
+	tm.key("l")
+	tm.waitFor("Dan's seek", has("> Dan", "a casual Salvo game, no clock"))
+	if err := dc.CancelSeek(ctx, dan.Token, dk.Seek.ID); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("enter")
+	s = tm.waitFor("the refusal, and the list read again", has("accepting Dan's game: there is no seek", "nobody just now"))
+	checkFits(t, tm)
+	if tm.table() != nil {
+		t.Fatalf("a table opened for a withdrawn seek:\n%s", s)
+	}
+
+	// A rated seek, made while the lobby is open, shows by itself; a
+	// guest may not play it.
+	ec, es := signedUp(t, ts, "eve")
+	if _, err := ec.SeekGame(ctx, es.Token, "nymphabet", true, 0, false); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("Eve's seek, polled", has("> eve", "a rated Nymphabet"))
+	tm.key("enter")
+	tm.waitFor("the refusal", has("accepting eve's game: this seek is for a rated game"))
+	checkFits(t, tm)
+}
+
+// TestLobbyWindow: a list longer than its room shows the part around the
+// chosen item.
+func TestLobbyWindow(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		n, room, at, from, to int
+	}{
+		{0, 3, 0, 0, 0},
+		{2, 3, 1, 0, 2},
+		{6, 3, 0, 0, 3},
+		{6, 3, 2, 0, 3},
+		{6, 3, 3, 1, 4},
+		{6, 3, 5, 3, 6},
+		{6, 3, -2, 0, 3}, // another list's item, above
+		{6, 3, 9, 0, 3},  // another list's item, below
+	} {
+		from, to := window(tc.n, tc.room, tc.at)
+		if from != tc.from || to != tc.to {
+			t.Errorf("window(%d, %d, %d) = %d, %d; want %d, %d", tc.n, tc.room, tc.at, from, to, tc.from, tc.to)
+		}
+	}
+}

@@ -11,14 +11,33 @@ import (
 // Seek is a request for a game on given terms, waiting for an opponent
 // on the same terms (POST /api/v1/seeks).
 type Seek struct {
-	ID     string          `json:"id"`
-	Player string          `json:"player"`
-	Game   string          `json:"game"`
-	Rated  bool            `json:"rated"`
-	Clock  json.RawMessage `json:"clock,omitempty"`
-	// Rating is the seeker's rating in the game's pool (accounts only).
-	Rating  int       `json:"rating,omitempty"`
-	Created time.Time `json:"created"`
+	ID     string `json:"id"`
+	Player string `json:"player"`
+	Game   string `json:"game"`
+	// Mode is the game's mode, when it has one; Rules the rule options
+	// set away from their defaults, the clock apart.
+	Mode    string                     `json:"mode,omitempty"`
+	Rules   map[string]json.RawMessage `json:"rules,omitempty"`
+	Rated   bool                       `json:"rated"`
+	Clock   json.RawMessage            `json:"clock,omitempty"`
+	Lexicon string                     `json:"lexicon,omitempty"`
+	// Rating is the seeker's rating in the game's pool (accounts only),
+	// RatingRange the opponents' ratings the seek takes.
+	Rating      int        `json:"rating,omitempty"`
+	RatingRange *SeekRange `json:"rating_range,omitempty"`
+	Created     time.Time  `json:"created"`
+}
+
+// SeekRange is the ratings a seek takes its opponent from, both bounds
+// included.
+type SeekRange struct {
+	Min int `json:"min"`
+	Max int `json:"max"`
+}
+
+// seekList is the answer of GET /api/v1/seeks.
+type seekList struct {
+	Seeks []Seek `json:"seeks"`
 }
 
 // SeekAnswer is a seek's answer: Status "waiting" with the Seek, or
@@ -68,4 +87,23 @@ func (c *Client) SeekStatus(ctx context.Context, token, id string) (SeekState, e
 // CancelSeek withdraws the player's seek id.
 func (c *Client) CancelSeek(ctx context.Context, token, id string) error {
 	return c.do(ctx, http.MethodDelete, "/api/v1/seeks/"+url.PathEscape(id), token, nil, nil)
+}
+
+// Seeks lists the seeks waiting for an opponent, oldest first: the
+// lobby's quick games, any of which a player may accept.
+func (c *Client) Seeks(ctx context.Context) ([]Seek, error) {
+	var l seekList
+	err := c.do(ctx, http.MethodGet, "/api/v1/seeks", "", nil, &l)
+	return l.Seeks, err
+}
+
+// AcceptSeek pairs the player with seek id on its terms; the answer
+// holds the seat at the new table.
+func (c *Client) AcceptSeek(ctx context.Context, token, id string) (SeekAnswer, error) {
+	var a SeekAnswer
+	err := c.do(ctx, http.MethodPost, "/api/v1/seeks/"+url.PathEscape(id)+"/accept", token, map[string]any{}, &a)
+	if a.Table != nil {
+		c.fullInvite(a.Table)
+	}
+	return a, err
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -26,6 +27,7 @@ import (
 	"parlour/server"
 	"parlour/server/limit"
 	"parlour/server/players"
+	"parlour/server/seek"
 	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/server/tournament"
@@ -87,6 +89,8 @@ func endpoints() []endpoint {
 		{"SeekGame", "POST", `/api/v1/seeks`, typeOf[SeekAnswer](), false},
 		{"SeekStatus", "GET", `/api/v1/seeks/[^/]+`, typeOf[SeekState](), false},
 		{"CancelSeek", "DELETE", `/api/v1/seeks/[^/]+`, nil, false},
+		{"Seeks", "GET", `/api/v1/seeks`, typeOf[seekList](), false},
+		{"AcceptSeek", "POST", `/api/v1/seeks/[^/]+/accept`, typeOf[SeekAnswer](), false},
 		{"TV", "GET", `/api/v1/tv`, typeOf[Featured](), false},
 		{"Lexicons", "GET", `/api/v1/lexicons`, typeOf[lexiconList](), false},
 		{"Follows", "GET", `/api/v1/follows`, typeOf[followList](), false},
@@ -130,6 +134,10 @@ func serverTypes() map[string]reflect.Type {
 		// A leaderboard lists players with five rated games and a
 		// settled rating, more than the test plays.
 		"Leader": reflect.TypeFor[players.Leader](),
+		// A seek's rules, word list and rating range are what the
+		// player asked for; the test's quick games ask for none.
+		"Seek":      reflect.TypeFor[seek.Seek](),
+		"SeekRange": reflect.TypeFor[seek.Range](),
 		// The server's own records replay to their end.
 		"Replay": reflect.TypeFor[games.ReplayAnswer](),
 	}
@@ -657,6 +665,21 @@ func TestWireTypes(t *testing.T) {
 	sk, err = ann.SeekGame(ctx, annS.Token, "nymphabet", false, 0, false)
 	must("Ann seeks again", err)
 	must("Ann withdraws it", ann.CancelSeek(ctx, annS.Token, sk.Seek.ID))
+	// A seek listed, as the lobby lists them, and accepted from there.
+	sk, err = ann.SeekGame(ctx, annS.Token, "nymphabet", false, 60, false)
+	must("Ann seeks a third time", err)
+	waiting, err := ben.Seeks(ctx)
+	must("the seeks listed", err)
+	if !slices.ContainsFunc(waiting, func(s Seek) bool { return s.ID == sk.Seek.ID && s.Player == "Ann" }) {
+		t.Errorf("the seeks listed %+v, without Ann's %s", waiting, sk.Seek.ID)
+	}
+	acc, err := ben.AcceptSeek(ctx, benS.Token, sk.Seek.ID)
+	must("Ben accepts it", err)
+	if acc.Status != "paired" || acc.Table == nil {
+		t.Fatalf("Ben's acceptance answered %+v", acc)
+	}
+	_, err = ben.Move(ctx, acc.Table.Token, acc.Table.Table, "resign", 0, false)
+	must("Ben resigns the accepted game", err)
 	_, err = ann.SeekGame(ctx, annS.Token, "nymphabet", false, 0, true)
 	must("the computer instead", err)
 
