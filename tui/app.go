@@ -146,6 +146,12 @@ type shared struct {
 	// the events' screens' messages from earlier ones'.
 	event     *eventScreen
 	eventsGen int
+	// set are the player's kept choices; blurred says the terminal lost
+	// the focus, lastKey when the last key came (the bell's measure of a
+	// player away).
+	set     settings
+	blurred bool
+	lastKey time.Time
 }
 
 // Model is the app model; tea.Program runs it. It holds the screen on
@@ -173,6 +179,7 @@ func New(cfg Config) *Model {
 	}
 	sh := &shared{cfg: cfg, c: cfg.Client, ctx: ctx, w: MinWidth, h: MinHeight, idToken: tok}
 	sh.recent = loadRecent(cfg.DataDir)
+	sh.set = loadSettings(cfg.DataDir)
 	if sh.idToken == "" {
 		sh.idToken = sh.lastGuest(cfg.Client.Name)
 	}
@@ -316,7 +323,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.err = msg.err.Error()
 		return m, nil
 	case tea.KeyPressMsg:
+		m.lastKey, m.blurred = time.Now(), false
 		return m, m.key(msg)
+	case tea.FocusMsg:
+		m.blurred = false
+		return m, nil
+	case tea.BlurMsg:
+		m.blurred = true
+		return m, nil
 	case tea.PasteMsg:
 		// A terminal sends a paste whole (bracketed paste), not as keys:
 		// it is typed into the line being edited, line breaks and tabs
@@ -451,7 +465,19 @@ func (sh *shared) gameByName(name string) *client.Game {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.frame())
 	v.AltScreen = true
+	v.ReportFocus = true // the bell rings for a player whose terminal lost it
 	v.WindowTitle = "Parlour"
+	if t := m.table(); t != nil && t.upd != nil {
+		// Said in the title too, as the browser's tab does, for a
+		// terminal among others.
+		v.WindowTitle = t.upd.Table.Title + " · Parlour"
+		switch {
+		case t.myTurn():
+			v.WindowTitle = "● Your turn · " + v.WindowTitle
+		case t.upd.Table.Status == "finished":
+			v.WindowTitle = "Over · " + v.WindowTitle
+		}
+	}
 	return v
 }
 

@@ -150,6 +150,8 @@ type term struct {
 	t    testing.TB
 	m    *Model
 	msgs chan tea.Msg
+	// rings counts the bells the client rang (tea.Raw of a BEL).
+	rings int
 }
 
 func newTerm(t testing.TB, base, name string, w, h int) *term {
@@ -203,6 +205,11 @@ func (tm *term) update(msg tea.Msg) {
 		}
 		return
 	case tea.QuitMsg:
+		return
+	case tea.RawMsg:
+		if msg.Msg == "\a" {
+			tm.rings++
+		}
 		return
 	}
 	_, cmd := tm.m.Update(msg)

@@ -126,12 +126,17 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		t.lost = ""
+		waited := t.upd != nil && !t.myTurn()
 		t.apply(msg.u)
+		var bell tea.Cmd
+		if waited && t.myTurn() {
+			bell = t.turnBell()
+		}
 		if msg.u.Table.Status == "finished" {
 			t.play.line = ""
 			return nil
 		}
-		return tea.Batch(t.next(), t.onUpdate(), t.tick())
+		return tea.Batch(t.next(), t.onUpdate(), t.tick(), bell)
 	case streamErrMsg:
 		if msg.gen != t.gen {
 			return nil
@@ -477,6 +482,8 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		case "ctrl+o":
 			return t.chat.toggleMute()
+		case "ctrl+b":
+			return t.toggleBell()
 		case "ctrl+g":
 			if t.awayToMove() == "" {
 				t.err = "nobody to move is away: there is no game to claim"
