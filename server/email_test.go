@@ -13,13 +13,14 @@ import (
 
 	"parlour/account"
 	"parlour/games"
+	"parlour/internal/smtptest"
 	"parlour/server/internal/servertest"
 	"parlour/server/mail"
 	"parlour/store"
 )
 
 // mailLink finds the link to path in a mail's body.
-func mailLink(t *testing.T, m servertest.Mail, path string) string {
+func mailLink(t *testing.T, m smtptest.Mail, path string) string {
 	t.Helper()
 	l := regexp.MustCompile(`https?://\S+` + regexp.QuoteMeta(path) + `\?token=[A-Za-z0-9_-]+`).FindString(m.Body)
 	if l == "" {
@@ -61,7 +62,7 @@ func TestEmail(t *testing.T) {
 }
 
 // newMailServer serves a fresh store of kind k with mail going to smtp.
-func newMailServer(t *testing.T, k servertest.StoreKind, smtp *servertest.SMTP) (*httptest.Server, store.Store) {
+func newMailServer(t *testing.T, k servertest.StoreKind, smtp *smtptest.Server) (*httptest.Server, store.Store) {
 	t.Helper()
 	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
 	if err != nil {
@@ -80,7 +81,7 @@ func newMailServer(t *testing.T, k servertest.StoreKind, smtp *servertest.SMTP) 
 }
 
 func testEmail(t *testing.T, k servertest.StoreKind) {
-	smtp := servertest.StartSMTP(t)
+	smtp := smtptest.Start(t)
 	srv, st := newMailServer(t, k, smtp)
 	ann, ben, cid := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben"), signUp(t, srv.URL, "Cid")
 
@@ -262,7 +263,7 @@ func TestEmailNotOffered(t *testing.T) {
 // address, and a refused request changes nothing.
 func TestEmailRateLimits(t *testing.T) {
 	t.Parallel()
-	smtp := servertest.StartSMTP(t)
+	smtp := smtptest.Start(t)
 	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
 	if err != nil {
 		t.Fatal(err)

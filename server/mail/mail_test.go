@@ -21,6 +21,7 @@ import (
 
 	"parlour/account"
 	"parlour/game"
+	"parlour/internal/smtptest"
 	"parlour/server/internal/servertest"
 	"parlour/server/mail"
 	"parlour/server/refuse"
@@ -36,7 +37,7 @@ import (
 type env struct {
 	s      *mail.Service
 	st     *sqlite.Store
-	smtp   *servertest.SMTP
+	smtp   *smtptest.Server
 	mu     sync.Mutex
 	online map[string]bool
 	now    time.Time
@@ -50,7 +51,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	e := &env{st: st, smtp: servertest.StartSMTP(t), online: map[string]bool{}, now: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)}
+	e := &env{st: st, smtp: smtptest.Start(t), online: map[string]bool{}, now: time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)}
 	cfg, err := mail.ParseSMTP(e.smtp.URL("parlour@example.org"))
 	if err != nil {
 		t.Fatal(err)
@@ -197,8 +198,8 @@ func TestTLS(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			box := servertest.StartSMTPTLS(t, srvTLS, c.implicit)
-			cfg, err := mail.ParseSMTP(c.scheme + "://" + servertest.SMTPUser + ":" + servertest.SMTPPassword + "@" + box.Addr + "?from=parlour@example.org")
+			box := smtptest.StartTLS(t, srvTLS, c.implicit)
+			cfg, err := mail.ParseSMTP(c.scheme + "://" + smtptest.User + ":" + smtptest.Password + "@" + box.Addr + "?from=parlour@example.org")
 			if err != nil {
 				t.Fatal(err)
 			}

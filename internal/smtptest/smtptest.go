@@ -1,4 +1,7 @@
-package servertest
+// Package smtptest runs a real SMTP server on loopback for tests: the
+// server's mail, or a terminal test's server's, goes to it over the
+// network as to any other, and the test reads what arrived.
+package smtptest
 
 import (
 	"bytes"
@@ -17,12 +20,12 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// SMTP is a real SMTP server on loopback (github.com/emersion/go-smtp,
+// Server is a real SMTP server on loopback (github.com/emersion/go-smtp,
 // the well-kept Go SMTP server library), started by a test: the server's
 // mail goes to it over the network as to any other, and the test reads
 // what arrived. It signs in User with Password (AUTH PLAIN; net/smtp
 // sends a password in the clear only to this machine).
-type SMTP struct {
+type Server struct {
 	// Addr is the server's host:port.
 	Addr string
 	srv  *smtp.Server
@@ -46,19 +49,19 @@ type Mail struct {
 
 // The account the test's SMTP server signs in.
 const (
-	SMTPUser     = "parlour"
-	SMTPPassword = "s3cret"
+	User     = "parlour"
+	Password = "s3cret"
 )
 
-// StartSMTP starts an SMTP server on loopback, closed when t ends.
-func StartSMTP(t testing.TB) *SMTP { return StartSMTPTLS(t, nil, false) }
+// Start starts an SMTP server on loopback, closed when t ends.
+func Start(t testing.TB) *Server { return StartTLS(t, nil, false) }
 
-// StartSMTPTLS starts an SMTP server on loopback that offers STARTTLS
+// StartTLS starts an SMTP server on loopback that offers STARTTLS
 // with tc (none when nil), or speaks TLS from the first byte when
 // implicit; closed when t ends.
-func StartSMTPTLS(t testing.TB, tc *tls.Config, implicit bool) *SMTP {
+func StartTLS(t testing.TB, tc *tls.Config, implicit bool) *Server {
 	t.Helper()
-	s := &SMTP{got: make(chan Mail, 100)}
+	s := &Server{got: make(chan Mail, 100)}
 	s.srv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) { return &smtpSession{s: s, c: c}, nil }))
 	s.srv.Domain = "localhost"
 	s.srv.AllowInsecureAuth = true
@@ -79,13 +82,13 @@ func StartSMTPTLS(t testing.TB, tc *tls.Config, implicit bool) *SMTP {
 
 // URL is the server's URL for parlour serve --smtp, mail coming from
 // from.
-func (s *SMTP) URL(from string) string {
-	return "smtp://" + SMTPUser + ":" + SMTPPassword + "@" + s.Addr + "?from=" + url.QueryEscape(from)
+func (s *Server) URL(from string) string {
+	return "smtp://" + User + ":" + Password + "@" + s.Addr + "?from=" + url.QueryEscape(from)
 }
 
 // FailNext makes the server refuse the next n messages with a passing
 // error (451), as a server under load does.
-func (s *SMTP) FailNext(n int) {
+func (s *Server) FailNext(n int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.fail = n
@@ -93,7 +96,7 @@ func (s *SMTP) FailNext(n int) {
 
 // Next returns the next message the server received, failing t if none
 // comes within a minute.
-func (s *SMTP) Next(t testing.TB) Mail {
+func (s *Server) Next(t testing.TB) Mail {
 	t.Helper()
 	select {
 	case m := <-s.got:
@@ -105,7 +108,7 @@ func (s *SMTP) Next(t testing.TB) Mail {
 }
 
 type smtpSession struct {
-	s      *SMTP
+	s      *Server
 	c      *smtp.Conn
 	authed bool
 	from   string
@@ -116,7 +119,7 @@ func (x *smtpSession) AuthMechanisms() []string { return []string{sasl.Plain} }
 
 func (x *smtpSession) Auth(string) (sasl.Server, error) {
 	return sasl.NewPlainServer(func(identity, user, pass string) error {
-		if user != SMTPUser || pass != SMTPPassword {
+		if user != User || pass != Password {
 			return errors.New("wrong user or password")
 		}
 		x.authed = true
