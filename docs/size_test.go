@@ -16,7 +16,7 @@ import (
 // lines is about 25 screens, an hour's careful reading: past that a
 // reader stops following and starts searching, and a document that grew
 // there by accretion has turned into a notebook of its own history. The
-// longest guide, terminal.md, holds about 840.
+// longest guide, terminal.md, holds about 900.
 const guideLines = 1000
 
 // referenceLines is the most lines of the documents in references, which

@@ -541,7 +541,7 @@ func TestRateLimits(t *testing.T) {
 		<-f.door.refusing
 	}
 	// OpenSSH's client shows the line with -v; without, only that the
-	// connection closed (docs/terminal.md says so).
+	// connection closed (docs/ssh.md says so).
 	if ssh, err := exec.LookPath("ssh"); err == nil {
 		_, port, _ := net.SplitHostPort(f.sshAddr)
 		out, _ := exec.Command(ssh, "-v", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-p", port, "127.0.0.1", "true").CombinedOutput()

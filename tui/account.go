@@ -26,7 +26,10 @@ type accountScreen struct {
 type sessionMsg struct {
 	s   client.Session
 	out bool
-	err error
+	// deleted says the account was deleted: the client plays as a guest
+	// from now on.
+	deleted bool
+	err     error
 }
 
 // sshKeyMsg answers adding the terminal's SSH key.
@@ -107,9 +110,13 @@ func (m *Model) signedIn(msg sessionMsg) {
 		m.err = msg.err.Error()
 		return
 	}
+	m.err = ""
 	if msg.out {
 		m.cfg.Session, m.cfg.Account, m.idToken = "", "", ""
 		m.note = "signed out: you play as a guest"
+		if msg.deleted {
+			m.note = "your account is deleted: you play as a guest"
+		}
 	} else {
 		m.cfg.Session, m.cfg.Account, m.idToken = msg.s.Token, msg.s.Name, msg.s.Token
 		m.c.Name = msg.s.Name
@@ -149,13 +156,23 @@ type keysScreen struct {
 	*shared
 	keys  []client.Key // nil: asked
 	input string
+	at    int // the key chosen, for ctrl+d
+	// sure is the fingerprint ctrl+d was pressed on once: a second press
+	// removes it.
+	sure string
+	// back is the screen esc goes back to (the account's), when not home.
+	back screen
 }
 
 // openKeys shows the keys screen, its line holding the public key in the
 // file Config.SSHKey when there is one, and asks for the account's keys.
-func openKeys(sh *shared) tea.Cmd {
-	ks := &keysScreen{shared: sh}
-	sh.err = ""
+func openKeys(sh *shared) tea.Cmd { return openKeysFrom(sh, nil) }
+
+// openKeysFrom is openKeys from screen back, where esc goes back to (nil:
+// home).
+func openKeysFrom(sh *shared, back screen) tea.Cmd {
+	ks := &keysScreen{shared: sh, back: back}
+	sh.err, sh.note = "", ""
 	sh.nav.show(ks)
 	if b, err := os.ReadFile(sh.cfg.SSHKey); sh.cfg.SSHKey != "" && err == nil {
 		ks.input = strings.TrimSpace(string(b))
@@ -163,13 +180,21 @@ func openKeys(sh *shared) tea.Cmd {
 	} else if sh.cfg.SSHKey != "" {
 		sh.note = "no " + sh.cfg.SSHKey + ": paste a public key instead"
 	}
-	tok, c := sh.cfg.Session, *sh.c
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
-		defer cancel()
-		ks, err := c.Keys(ctx, tok)
-		return keysMsg{ks, err}
-	}
+	return ks.fetch
+}
+
+// fetch asks for the account's keys.
+func (ks *keysScreen) fetch() tea.Msg {
+	ctx, cancel := context.WithTimeout(ks.ctx, 15*time.Second)
+	defer cancel()
+	keys, err := ks.c.Keys(ctx, ks.cfg.Session)
+	return keysMsg{keys, err}
+}
+
+// keyRemovedMsg answers the removal of the key of fingerprint fp.
+type keyRemovedMsg struct {
+	fp  string
+	err error
 }
 
 func (ks *keysScreen) update(msg tea.Msg) tea.Cmd {
@@ -181,18 +206,52 @@ func (ks *keysScreen) update(msg tea.Msg) tea.Cmd {
 		} else {
 			ks.keys = append([]client.Key{}, msg.keys...)
 		}
+		ks.at = max(0, min(ks.at, len(ks.keys)-1))
+	case sshKeyMsg:
+		// Model said how it went. Added, the key joins the list; refused,
+		// the line stays to be mended.
+		if msg.err == nil {
+			ks.input = ""
+			return ks.fetch
+		}
+	case keyRemovedMsg:
+		if msg.err != nil {
+			ks.err, ks.note = "the key was not removed: "+msg.err.Error(), ""
+			return nil
+		}
+		ks.err, ks.note = "", "your SSH key "+msg.fp+" is removed: it signs in no more"
+		return ks.fetch
 	case tea.KeyPressMsg:
-		switch s := msg.String(); s {
+		s := msg.String()
+		if s != "ctrl+d" {
+			ks.sure = ""
+		}
+		switch s {
 		case "esc":
+			if ks.back != nil {
+				ks.nav.show(ks.back)
+				if ya, ok := ks.back.(*yourAccount); ok {
+					return ya.read // the count of keys may have changed
+				}
+				return nil
+			}
 			ks.nav.goHome()
+		case "up":
+			if len(ks.keys) > 0 {
+				ks.at = (ks.at + len(ks.keys) - 1) % len(ks.keys)
+			}
+		case "down":
+			if len(ks.keys) > 0 {
+				ks.at = (ks.at + 1) % len(ks.keys)
+			}
+		case "ctrl+d":
+			return ks.remove()
 		case "enter":
 			line := strings.TrimSpace(ks.input)
 			if line == "" {
-				ks.err = "type something first"
+				ks.err = "paste a public key first"
 				return nil
 			}
-			ks.input, ks.err = "", ""
-			ks.nav.goHome()
 			return ks.sendKey(line)
 		default:
 			editLine(&ks.input, s, msg, 4096)
@@ -201,12 +260,37 @@ func (ks *keysScreen) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (ks *keysScreen) view() string {
-	return title("SSH keys") + "\n\n" + ks.list() + "\n" + wrap("Add an SSH key: paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter (esc: back).", ks.w) +
-		"\n\n> " + tailOf(ks.input, ks.w-3) + "█\n\n" + ks.message()
+// remove removes the chosen key, at the second ctrl+d on it.
+func (ks *keysScreen) remove() tea.Cmd {
+	if ks.at >= len(ks.keys) {
+		ks.err = "no key to remove"
+		return nil
+	}
+	k := ks.keys[ks.at]
+	if ks.sure != k.Fingerprint {
+		ks.sure = k.Fingerprint
+		ks.err, ks.note = "", "ctrl+d again removes "+k.Fingerprint+": it will sign in no more"
+		return nil
+	}
+	ks.sure, ks.err, ks.note = "", "", "removing the key…"
+	tok, c := ks.cfg.Session, *ks.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ks.ctx, 15*time.Second)
+		defer cancel()
+		return keyRemovedMsg{k.Fingerprint, c.DeleteKey(ctx, tok, k.Fingerprint)}
+	}
 }
 
-// list lists the account's keys.
+func (ks *keysScreen) view() string {
+	keys := "enter add it · esc back"
+	if len(ks.keys) > 0 {
+		keys = "↑↓ choose a key · ctrl+d remove it (twice) · enter add the pasted key · esc back"
+	}
+	return title("SSH keys") + "\n\n" + ks.list() + "\n" + wrap("Add an SSH key: paste your public key (one line, \"ssh-ed25519 AAAA… you@host\", the .pub file), then enter.", ks.w) +
+		"\n\n> " + tailOf(ks.input, ks.w-3) + "█\n\n" + ks.message() + "\n" + faint(wrap(keys, ks.w))
+}
+
+// list lists the account's keys, the chosen one marked.
 func (ks *keysScreen) list() string {
 	var b strings.Builder
 	switch {
@@ -216,16 +300,20 @@ func (ks *keysScreen) list() string {
 		b.WriteString("Your account has no SSH keys yet.")
 	default:
 		b.WriteString("Your keys:\n")
-		for _, k := range ks.keys {
+		for i, k := range ks.keys {
 			used := "never used yet"
 			if k.Used != nil {
 				used = "last signed in " + k.Used.Local().Format("2006-01-02 15:04")
 			}
-			line := fmt.Sprintf("  %s %s", k.Fingerprint, k.Type)
+			mark := "  "
+			if i == ks.at {
+				mark = hi("> ")
+			}
+			line := fmt.Sprintf("%s%s %s", mark, k.Fingerprint, k.Type)
 			if k.Comment != "" {
 				line += " (" + k.Comment + ")"
 			}
-			b.WriteString(wrap(line, ks.w) + "\n" + faint(wrap("    added "+k.Added.Local().Format("2006-01-02 15:04")+" · "+used, ks.w)) + "\n")
+			b.WriteString(wrap(line, ks.w) + "\n" + "    " + faint(wrap("added "+k.Added.Local().Format("2006-01-02 15:04")+" · "+used, ks.w-4)) + "\n")
 		}
 	}
 	return b.String()

@@ -43,7 +43,7 @@ func (hp *helpScreen) update(msg tea.Msg) tea.Cmd {
 func keyHelp() []struct{ screen, keys string } {
 	return []struct{ screen, keys string }{
 		{"Everywhere", "? help · ctrl+c quit · esc back home (or clear the line) · ctrl+u clear the line · a paste types into the line · r ask the server again (start)"},
-		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table · g quick game · d daily puzzles · i join (code, link or id) · l lobby · p players online and challenges · e events (arenas and Swiss) · t leaderboards · n name · s/u/o sign in/up/out · K your SSH keys · q quit"},
+		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table · g quick game · d daily puzzles · i join (code, link or id) · l lobby · p players online and challenges · e events (arenas and Swiss) · t leaderboards · n name · s/u/o sign in/up/out · a your account · K your SSH keys · q quit"},
 		{"New table", "↑↓ field · ←→ or space change it · digits type a number · enter open the table · esc back"},
 		{"Quick game", "↑↓ field · ←→ or space change it · enter look for an opponent · while looking: esc cancel, c play the computer (after 20 s)"},
 		{"Daily puzzles", "↑↓ choose a game · enter play today's puzzle (or open your game) · s your result to share · c copy it · y yesterday's leaderboard · t today's · r refresh · esc back"},
@@ -52,6 +52,8 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Lobby", "↑↓ choose · enter join an open table, play a player looking for a game or watch a game · r refresh · esc back"},
 		{"Events", "↑↓ choose · enter open an event · r refresh · esc back"},
 		{"An event", "j join (asks its password when it has one) · x leave · ↑↓ choose a game under way · enter watch it (yours: play it) · r refresh · esc back (from its games, esc comes back to it)"},
+		{"Your account", "↑↓ choose · enter open or change (the password, showing among the players online, e-mail, SSH keys, deleting the account) · esc back"},
+		{"SSH keys", "paste a public key, enter adds it · ↑↓ choose a key · ctrl+d twice removes it · esc back"},
 		{"Watching", "ctrl+t chat with the spectators · ctrl+o mute · esc home (a spectator plays nothing)"},
 		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · enter on a player or c challenge (←→ game · tab rated · enter send) · v a player's profile · f follow or unfollow · b block or unblock · R report (←→ reason · enter send) · r refresh · esc back"},
 		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password here · ctrl+f fill at random · ctrl+d fill deceptively · ctrl+r random grid · enter hand in"},

@@ -205,6 +205,12 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return hm.signOut()
+	case "a":
+		if hm.cfg.Session == "" {
+			hm.err = "you are not signed in: s signs in, u signs up"
+			return nil
+		}
+		return openYourAccount(hm.shared)
 	case "K":
 		if hm.cfg.Session == "" {
 			hm.err = "sign in first: keys belong to accounts"
@@ -285,7 +291,7 @@ func (hm *homeScreen) view() string {
 	fmt.Fprintf(&b, "%sl Lobby · p players online and challenges · e events · t leaderboards\n", cur(i+1))
 	fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), hm.c.Name)
 	if hm.cfg.Account != "" {
-		line := "  o sign out"
+		line := "  a your account · o sign out"
 		if hm.cfg.SSHKey != "" {
 			line += " · K SSH keys: add this computer's"
 			if l := line + " (" + hm.cfg.SSHKey + ")"; ansi.StringWidth(l) <= hm.w {

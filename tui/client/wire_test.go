@@ -24,8 +24,10 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"parlour/games"
+	"parlour/internal/smtptest"
 	"parlour/server"
 	"parlour/server/limit"
+	"parlour/server/mail"
 	"parlour/server/players"
 	"parlour/server/seek"
 	"parlour/server/social"
@@ -73,6 +75,14 @@ func endpoints() []endpoint {
 		{"SignOut", "DELETE", `/api/v1/sessions`, nil, false},
 		{"Keys", "GET", `/api/v1/keys`, typeOf[keyList](), false},
 		{"AddKey", "POST", `/api/v1/keys`, typeOf[addedKey](), false},
+		{"DeleteKey", "DELETE", `/api/v1/keys/.+`, nil, false}, // a fingerprint may hold "/", escaped in the request
+		{"Settings", "GET", `/api/v1/account/settings`, typeOf[Settings](), false},
+		{"SetHidden", "PUT", `/api/v1/account/settings`, typeOf[Settings](), false},
+		{"ChangePassword", "PUT", `/api/v1/account/password`, nil, false},
+		{"DeleteAccount", "DELETE", `/api/v1/account`, nil, false},
+		{"Email", "GET", `/api/v1/account/email`, typeOf[Email](), false},
+		{"SetEmail", "PUT", `/api/v1/account/email`, typeOf[Email](), false},
+		{"RemoveEmail", "DELETE", `/api/v1/account/email`, nil, false},
 		{"Chat", "POST", `/api/v1/tables/[^/]+/chat`, typeOf[ChatLine](), false},
 		{"Mute", "POST", `/api/v1/tables/[^/]+/chat/mute`, typeOf[mutedList](), false},
 		{"Leave", "POST", `/api/v1/tables/[^/]+/leave`, typeOf[Left](), false},
@@ -371,7 +381,12 @@ func TestWireTypes(t *testing.T) {
 	}
 	defer db.Close()
 	clk := &laterClock{}
-	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot,
+	box := smtptest.Start(t)
+	smtp, err := mail.ParseSMTP(box.URL("parlour@example.org"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := server.New(context.Background(), server.Config{Store: db, Games: games.Registry(), NewBot: games.NewBot, SMTP: smtp,
 		BotTimeout: 20 * time.Second, Clock: clk, WalkAway: time.Minute, MaxWait: 10 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -427,6 +442,44 @@ func TestWireTypes(t *testing.T) {
 	must("the key signs in", db.KeyUsed(ctx, fp, time.Now()))
 	if ks, err := ann.Keys(ctx, annS.Token); err != nil || len(ks) != 1 || ks[0].Used == nil {
 		t.Fatalf("Ann's keys: %+v, %v", ks, err)
+	}
+
+	// Cyd's account: a key added and removed, the list of players online
+	// left and joined again, an e-mail address given, read back and
+	// removed, the password changed, and the account deleted.
+	cy := newClient("Cyd")
+	cyS, err := cy.SignUp(ctx, "", "Cyd", "correct horse battery")
+	must("Cy signs up", err)
+	cyPub, _, _ := ed25519.GenerateKey(rand.Reader)
+	cySP, _ := ssh.NewPublicKey(cyPub)
+	cyFP, err := cy.AddKey(ctx, cyS.Token, strings.TrimSpace(string(ssh.MarshalAuthorizedKey(cySP))))
+	must("Cy adds a key", err)
+	must("Cy removes it", cy.DeleteKey(ctx, cyS.Token, cyFP))
+	if ks, err := cy.Keys(ctx, cyS.Token); err != nil || len(ks) != 0 {
+		t.Errorf("Cy's keys after the removal: %+v, %v", ks, err)
+	}
+	_, err = cy.Settings(ctx, cyS.Token)
+	must("Cy's settings", err)
+	if st, err := cy.SetHidden(ctx, cyS.Token, true); err != nil || !st.Hidden {
+		t.Errorf("Cy hides: %+v, %v", st, err)
+	}
+	_, err = cy.SetHidden(ctx, cyS.Token, false)
+	must("Cy shows again", err)
+	em, err := cy.SetEmail(ctx, cyS.Token, Email{Address: "cy@example.org", YourMove: true, Challenge: true})
+	must("Cy's address", err)
+	if !em.Offered || em.Address != "cy@example.org" || !em.Pending || em.GameEnd {
+		t.Errorf("Cy's e-mail settings: %+v", em)
+	}
+	if m := box.Next(t); len(m.To) != 1 || m.To[0] != "cy@example.org" {
+		t.Errorf("the confirmation went to %v", m.To)
+	}
+	_, err = cy.Email(ctx, cyS.Token)
+	must("Cy's e-mail read back", err)
+	must("Cy's address removed", cy.RemoveEmail(ctx, cyS.Token))
+	must("Cy's new password", cy.ChangePassword(ctx, cyS.Token, "correct horse battery", "a brand new phrase"))
+	must("Cy's account deleted", cy.DeleteAccount(ctx, cyS.Token, "a brand new phrase"))
+	if _, err := cy.SignIn(ctx, "Cyd", "a brand new phrase"); err == nil {
+		t.Error("a deleted account signs in")
 	}
 
 	// The player streams.
