@@ -149,3 +149,22 @@ func TestPasteKey(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the key added", has("your SSH key "+ssh.FingerprintSHA256(sp)+" is added"))
 }
+
+// TestQuestionMarkTyped: on a form of free text "?" is typed, where on
+// other screens it opens the list of keys.
+func TestQuestionMarkTyped(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("s")
+	tm.waitFor("the sign-in form", has("Sign in", "Name"))
+	tm.key("tab")
+	tm.typeText("why?not")
+	s := tm.waitFor("the password typed", has("Password  •••••••█"))
+	if strings.Contains(s, "Everywhere:") {
+		t.Errorf("? opened the help on the password's field:\n%s", s)
+	}
+	tm.key("esc")
+	tm.key("?")
+	tm.waitFor("the help at home", has("Everywhere:"))
+}

@@ -407,7 +407,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if t := m.table(); s == "?" && !(t != nil && t.chat.open) {
+	if t := m.table(); s == "?" && !(t != nil && t.chat.open) && !takesText(m.cur) {
 		m.help = &helpScreen{shared: m.shared}
 		if t != nil && t.upd != nil {
 			m.help.rules = t.rulesText()
@@ -425,6 +425,18 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	return m.cur.update(k)
+}
+
+// texter is a screen with a line of free text being typed: a password, a
+// chat message, a report. There "?" is a character, not the help.
+type texter interface {
+	takesText() bool
+}
+
+// takesText says whether screen s takes "?" as a character just now.
+func takesText(s screen) bool {
+	t, ok := s.(texter)
+	return ok && t.takesText()
 }
 
 // editLine applies a key to the line being typed; it answers whether the

@@ -233,6 +233,7 @@ type eventScreen struct {
 	// opened are the tables of the player's games opened for them, each
 	// once: esc at one comes back here, and stays.
 	opened map[string]bool
+	chat   eventChat
 }
 
 // The event's messages, routed to the event followed (shared.event)
@@ -242,6 +243,11 @@ type (
 		gen int
 		ev  client.Tournament
 		err error
+		// chat holds the chat's messages after the last read, last the
+		// number to read from next; chatErr why they could not be read.
+		chat    []client.ChatLine
+		last    int
+		chatErr error
 	}
 	eventTickMsg struct{ gen int }
 	// eventJoinedMsg answers a join (left false) or a leave.
@@ -293,12 +299,16 @@ func (e *eventScreen) resume() tea.Cmd {
 }
 
 func (e *eventScreen) fetch() tea.Cmd {
-	gen, id, c := e.gen, e.id, e.c
+	gen, id, c, since := e.gen, e.id, e.c, e.chat.last
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, 10*time.Second)
 		defer cancel()
 		ev, err := c.Tournament(ctx, id)
-		return eventMsg{gen: gen, ev: ev, err: err}
+		if err != nil {
+			return eventMsg{gen: gen, err: err}
+		}
+		chat, last, cerr := c.EventChat(ctx, id, since)
+		return eventMsg{gen: gen, ev: ev, chat: chat, last: last, chatErr: cerr}
 	}
 }
 
@@ -376,6 +386,11 @@ func (m *Model) eventUpdate(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return m.paired(e, msg.s, msg.game, ""), true
+	case eventSaidMsg:
+		if e == nil || msg.gen != e.gen {
+			return nil, true
+		}
+		return e.said(msg), true
 	}
 	return nil, false
 }
@@ -389,6 +404,11 @@ func (e *eventScreen) got(msg eventMsg) tea.Cmd {
 		return nil
 	}
 	e.ev, e.trouble = &msg.ev, ""
+	if msg.chatErr != nil {
+		e.trouble = "the chat: " + msg.chatErr.Error()
+	} else {
+		e.chat.take(msg.chat, msg.last)
+	}
 	if n := len(e.ev.Playing); e.at >= n {
 		e.at = max(0, n-1)
 	}
@@ -509,6 +529,9 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if e.chat.open {
+		return e.chatKey(k.String(), k)
+	}
 	n := 0
 	if e.ev != nil {
 		n = len(e.ev.Playing)
@@ -528,6 +551,10 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 		if !e.asking {
 			e.asking = true
 			return e.fetch()
+		}
+	case "ctrl+t":
+		if e.ev != nil {
+			e.chat.open, e.chat.err = true, ""
 		}
 	case "up":
 		if n > 0 {
@@ -627,7 +654,16 @@ func (e *eventScreen) view() string {
 
 	b.WriteString(title("Standings") + "\n")
 	playRoom := min(len(ev.Playing), 4)
-	room := max(1, e.h-10-playRoom-e.msgExtra())
+	chat := e.chatView()
+	keys := "j join · x leave · ctrl+t chat · r refresh · esc back"
+	if len(ev.Playing) > 0 {
+		keys = "↑↓ game · enter watch (yours: play) · " + keys
+	}
+	if e.chat.open {
+		keys = "type a message · enter send it · esc close the chat"
+	}
+	keys = wrap(keys, e.w)
+	room := max(1, e.h-10-playRoom-e.msgExtra()-len(chat)-strings.Count(keys, "\n"))
 	if len(ev.Standings) == 0 {
 		b.WriteString(faint("  nobody yet: j joins") + "\n")
 	} else {
@@ -671,11 +707,10 @@ func (e *eventScreen) view() string {
 			b.WriteString(fitLine(fmt.Sprintf("%s%-40s %s", cur, strings.Join(g.Players, " v "), faint(g.Table)), e.w) + "\n")
 		}
 	}
-	b.WriteString("\n" + e.message() + "\n")
-	keys := "j join · x leave · r refresh · esc back"
-	if len(ev.Playing) > 0 {
-		keys = "↑↓ game · enter watch (yours: play) · " + keys
+	for _, l := range chat {
+		b.WriteString(l + "\n")
 	}
-	b.WriteString(faint(wrap(keys, e.w)))
+	b.WriteString("\n" + e.message() + "\n")
+	b.WriteString(faint(keys))
 	return b.String()
 }

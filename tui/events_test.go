@@ -272,3 +272,54 @@ func postAs(base, token, path string, body, out any) error {
 	}
 	return json.Unmarshal(raw, out)
 }
+
+// TestEventChat: the event screen shows its chat's latest messages, read
+// with the event; ctrl+t opens a line whose message (a "?" in it typed,
+// not the help) goes to the chat; a guest who is not in the event cannot
+// write, in words, and the line stays; another player's message arrives
+// without a key.
+func TestEventChat(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ben, benS := signedUp(t, ts, "Ben")
+	ev := newArenaAPI(t, ts, benS, "Chat night", "")
+	if _, err := ben.EventSay(ctx, benS.Token, ev.ID, "welcome all"); err != nil {
+		t.Fatal(err)
+	}
+
+	ac, as := signedUp(t, ts, "ann_c")
+	tm := newTermWith(t, ts.URL, "ann_c", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_c"})
+	tm.key("e")
+	tm.waitFor("the list", has("> Chat night"))
+	tm.key("enter")
+	tm.waitFor("the event and its chat", has("Chat night", "Chat", "Ben: welcome all", "ctrl+t chat"))
+	checkFits(t, tm)
+	tm.key("ctrl+t")
+	tm.typeText("who plays first?")
+	tm.waitFor("the line, ? typed", has("say: who plays first?█"))
+	tm.key("enter")
+	tm.waitFor("the message sent", has("ann_c: who plays first?"))
+	checkFits(t, tm)
+	if got, _, err := ac.EventChat(ctx, ev.ID, 0); err != nil || len(got) != 2 || got[1].Text != "who plays first?" {
+		t.Errorf("the event's chat holds %+v, %v", got, err)
+	}
+	if _, err := ben.EventSay(ctx, benS.Token, ev.ID, "Ben does"); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("Ben's answer, read with the event", has("Ben: Ben does"))
+
+	// A guest who is not in the event: refused in words, the line kept.
+	gm := newTerm(t, ts.URL, "Gus", 80, 24)
+	gm.key("e")
+	gm.waitFor("the list", has("> Chat night"))
+	gm.key("enter")
+	gm.waitFor("the event", has("Ben: Ben does"))
+	gm.key("ctrl+t")
+	gm.typeText("hello")
+	gm.key("enter")
+	gm.waitFor("the refusal", has("join the event (j) or sign in", "say: hello█"))
+	checkFits(t, gm)
+	gm.key("esc")
+	gm.waitFor("the chat closed", has("j join · x leave · ctrl+t chat"))
+}

@@ -51,7 +51,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"A profile", "ratings, podiums and latest games · ↑↓ choose a game · enter open it (its end, secrets and analysis) · r refresh · esc back"},
 		{"Lobby", "↑↓ choose · enter join an open table, play a player looking for a game or watch a game · r refresh · esc back"},
 		{"Events", "↑↓ choose · enter open an event · r refresh · esc back"},
-		{"An event", "j join (asks its password when it has one) · x leave · ↑↓ choose a game under way · enter watch it (yours: play it) · r refresh · esc back (from its games, esc comes back to it)"},
+		{"An event", "j join (asks its password when it has one) · x leave · ↑↓ choose a game under way · enter watch it (yours: play it) · ctrl+t write in its chat · r refresh · esc back (from its games, esc comes back to it)"},
 		{"Your account", "↑↓ choose · enter open or change (the password, showing among the players online, e-mail, SSH keys, deleting the account) · esc back"},
 		{"SSH keys", "paste a public key, enter adds it · ↑↓ choose a key · ctrl+d twice removes it · esc back"},
 		{"Watching", "ctrl+t chat with the spectators · ctrl+o mute · esc home (a spectator plays nothing)"},

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -107,4 +108,27 @@ func (c *Client) LeaveTournament(ctx context.Context, token, id string) (Tournam
 	var t Tournament
 	err := c.do(ctx, http.MethodPost, "/api/v1/tournaments/"+url.PathEscape(id)+"/leave", token, struct{}{}, &t)
 	return t, err
+}
+
+// eventChat is the answer of GET /api/v1/tournaments/{id}/chat (its
+// "more" unread: the next read from Last brings the rest).
+type eventChat struct {
+	Chat []ChatLine `json:"chat"`
+	Last int        `json:"last"`
+}
+
+// EventChat reads the chat of event id after message number since,
+// oldest first; last is the number to ask from next.
+func (c *Client) EventChat(ctx context.Context, id string, since int) (lines []ChatLine, last int, err error) {
+	var ec eventChat
+	err = c.do(ctx, http.MethodGet, fmt.Sprintf("/api/v1/tournaments/%s/chat?since=%d", url.PathEscape(id), since), "", nil, &ec)
+	return ec.Chat, ec.Last, err
+}
+
+// EventSay writes text in the chat of event id (an account, or one of
+// the event's players) and answers the message as stored.
+func (c *Client) EventSay(ctx context.Context, token, id, text string) (ChatLine, error) {
+	var l ChatLine
+	err := c.do(ctx, http.MethodPost, "/api/v1/tournaments/"+url.PathEscape(id)+"/chat", token, map[string]string{"text": text}, &l)
+	return l, err
 }

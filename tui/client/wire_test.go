@@ -114,6 +114,8 @@ func endpoints() []endpoint {
 		{"Tournament", "GET", `/api/v1/tournaments/[^/]+`, typeOf[Tournament](), false},
 		{"JoinTournament", "POST", `/api/v1/tournaments/[^/]+/join`, typeOf[Tournament](), false},
 		{"LeaveTournament", "POST", `/api/v1/tournaments/[^/]+/leave`, typeOf[Tournament](), false},
+		{"EventChat", "GET", `/api/v1/tournaments/[^/]+/chat`, typeOf[eventChat](), false},
+		{"EventSay", "POST", `/api/v1/tournaments/[^/]+/chat`, typeOf[ChatLine](), false},
 		{"Profile", "GET", `/api/v1/players/[^/]+`, typeOf[Profile](), false},
 		{"PlayerDaily", "GET", `/api/v1/players/[^/]+/daily`, typeOf[map[string]DailyStats](), false},
 		{"Pools", "GET", `/api/v1/leaderboards`, typeOf[pools](), false},
@@ -752,6 +754,11 @@ func TestWireTypes(t *testing.T) {
 	must("Ben leaves the arena", err)
 	_, err = ann.Tournaments(ctx, "created")
 	must("the events to come", err)
+	said, err := ben.EventSay(ctx, benS.Token, arena.ID, "good luck all")
+	must("Ben says a word in the arena's chat", err)
+	if heard, last, err := ann.EventChat(ctx, arena.ID, 0); err != nil || len(heard) != 1 || heard[0].Seq != said.Seq || last != said.Seq {
+		t.Errorf("the arena's chat reads %+v, %d, %v; Ben said %+v", heard, last, err, said)
+	}
 	must("Ann makes a Swiss", ann.do(ctx, http.MethodPost, "/api/v1/tournaments", annS.Token,
 		map[string]any{"kind": "swiss", "game": "nymphabet", "clock": fischer1, "rounds": 1}, &swiss))
 	_, err = ann.JoinTournament(ctx, annS.Token, swiss.ID, "")

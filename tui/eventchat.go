@@ -1,0 +1,127 @@
+package tui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"parlour/tui/client"
+)
+
+// eventChat is an event's chat as its screen holds it: the messages kept
+// by seq, read with the event, and the line being written, which takes
+// the keys while open.
+type eventChat struct {
+	lines   []client.ChatLine
+	last    int // the number to read from next
+	open    bool
+	line    string
+	err     string // the server's refusal of the last line, shown in place
+	sending bool
+}
+
+// eventChatRows is how many of the chat's messages the event screen shows.
+const eventChatRows = 3
+
+// eventSaidMsg answers a message written in an event's chat.
+type eventSaidMsg struct {
+	gen  int
+	text string // as typed, to tell whether the line on screen is still it
+	line client.ChatLine
+	err  error
+}
+
+// take keeps the messages not yet seen, by seq, and where to read next.
+func (c *eventChat) take(ls []client.ChatLine, last int) {
+	for _, l := range ls {
+		if !slices.ContainsFunc(c.lines, func(o client.ChatLine) bool { return o.Seq == l.Seq }) {
+			c.lines = append(c.lines, l)
+		}
+	}
+	slices.SortFunc(c.lines, func(a, b client.ChatLine) int { return a.Seq - b.Seq })
+	if len(c.lines) > 100 {
+		c.lines = c.lines[len(c.lines)-100:]
+	}
+	c.last = max(c.last, last)
+}
+
+// chatKey handles a key while the event's chat line is open.
+func (e *eventScreen) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
+	c := &e.chat
+	switch s {
+	case "esc":
+		c.open, c.line, c.err = false, "", ""
+		return nil
+	case "enter":
+		text := strings.TrimSpace(c.line)
+		if text == "" || c.sending {
+			return nil
+		}
+		tok := e.cfg.Session
+		if tok == "" {
+			tok = e.idToken
+		}
+		if tok == "" {
+			c.err = "join the event (j) or sign in to write in its chat"
+			return nil
+		}
+		c.sending, c.err = true, ""
+		gen, id, cl := e.gen, e.id, e.c
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
+			defer cancel()
+			l, err := cl.EventSay(ctx, tok, id, text)
+			return eventSaidMsg{gen, text, l, err}
+		}
+	}
+	// Lines longer than the server takes are typed, and refused in place
+	// with its words, so that the limit is the server's alone.
+	editLine(&c.line, s, k, 400)
+	return nil
+}
+
+// said takes the answer to a message written.
+func (e *eventScreen) said(msg eventSaidMsg) tea.Cmd {
+	c := &e.chat
+	c.sending = false
+	if msg.err != nil {
+		c.err = msg.err.Error() // the line stays, to be mended
+		return nil
+	}
+	c.take([]client.ChatLine{msg.line}, 0)
+	if strings.TrimSpace(c.line) == msg.text {
+		c.line, c.err, c.open = "", "", false
+	}
+	return nil
+}
+
+// chatView is the chat's lines on the event screen: its title, the latest
+// messages and, while writing, the line with the server's refusal in
+// place; none while the chat is empty and closed.
+func (e *eventScreen) chatView() []string {
+	c := &e.chat
+	if len(c.lines) == 0 && !c.open {
+		return nil
+	}
+	out := []string{title("Chat")}
+	for _, l := range c.lines[max(0, len(c.lines)-eventChatRows):] {
+		out = append(out, fit(faint(marked(l.Name, l.Player)+": ")+l.Text, e.w, 1))
+	}
+	if c.open {
+		if c.err != "" {
+			out = append(out, fit(bad("! "+c.err), e.w, 1))
+		}
+		// The end of a long line stays in sight.
+		const prefix = "say: "
+		line := []rune(c.line)
+		if room := e.w - ansi.StringWidth(prefix) - 1; len(line) > room {
+			line = line[len(line)-room:]
+		}
+		out = append(out, prefix+string(line)+"█")
+	}
+	return out
+}
