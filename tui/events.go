@@ -112,6 +112,12 @@ func (es *eventsScreen) update(msg tea.Msg) tea.Cmd {
 			if es.at < n {
 				return openEvent(es.shared, es.all()[es.at].ID, es)
 			}
+		case "n":
+			if es.cfg.Session == "" {
+				es.err = "events are made by players with accounts: s on the home screen signs in"
+				return nil
+			}
+			openNewEvent(es.shared, es)
 		}
 	}
 	return nil
@@ -158,7 +164,7 @@ func (es *eventsScreen) view() string {
 		i += len(l)
 	}
 	b.WriteString("\n" + es.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ choose · enter open an event · r refresh · esc back", es.w)))
+	b.WriteString(faint(wrap("↑↓ choose · enter open an event · n make one · r refresh · esc back", es.w)))
 	return b.String()
 }
 
@@ -258,6 +264,12 @@ type (
 		err      error
 		identity string // the guest identity made for the join
 	}
+	// eventStartedMsg answers its creator's start of the event.
+	eventStartedMsg struct {
+		gen int
+		ev  client.Tournament
+		err error
+	}
 	// eventPairedMsg is the seat the event gave the player at a table.
 	eventPairedMsg struct {
 		gen  int
@@ -338,6 +350,21 @@ func (sh *shared) me() string {
 	return sh.c.Name
 }
 
+// descLines is how many lines the event's description takes on its
+// screen.
+func (e *eventScreen) descLines() int {
+	if e.ev == nil || e.ev.Description == "" {
+		return 0
+	}
+	return min(2, strings.Count(wrap(e.ev.Description, e.w), "\n")+1)
+}
+
+// maker says whether the signed-in player made the event, and so may
+// start it early.
+func (e *eventScreen) maker() bool {
+	return e.ev != nil && e.cfg.Session != "" && e.ev.Creator != "" && strings.EqualFold(e.ev.Creator, e.cfg.Account)
+}
+
 // mine is the player's line of the standings, when they are in the
 // event (and have not left it).
 func (e *eventScreen) mine() *client.Standing {
@@ -391,6 +418,17 @@ func (m *Model) eventUpdate(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return e.said(msg), true
+	case eventStartedMsg:
+		if e == nil || msg.gen != e.gen {
+			return nil, true
+		}
+		e.busy = false
+		if msg.err != nil {
+			e.err, e.note = "starting the event: "+msg.err.Error(), ""
+			return nil, true
+		}
+		e.err, e.note = "", "you started "+msg.ev.Name
+		return e.got(eventMsg{gen: msg.gen, ev: msg.ev, last: e.chat.last}), true
 	}
 	return nil, false
 }
@@ -556,6 +594,18 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 		if e.ev != nil {
 			e.chat.open, e.chat.err = true, ""
 		}
+	case "s":
+		if !e.maker() || e.ev.Status != "created" || e.busy {
+			return nil
+		}
+		e.busy = true
+		gen, id, tok, c := e.gen, e.id, e.cfg.Session, e.c
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
+			defer cancel()
+			ev, err := c.StartTournament(ctx, tok, id)
+			return eventStartedMsg{gen, ev, err}
+		}
 	case "up":
 		if n > 0 {
 			e.at = (e.at + n - 1) % n
@@ -647,6 +697,14 @@ func (e *eventScreen) view() string {
 		}
 	}
 	b.WriteString(fitLine(state, e.w) + "\n")
+	if ev.Description != "" {
+		// Its maker's words, in at most two lines.
+		lines := strings.Split(wrap(ev.Description, e.w), "\n")
+		if len(lines) > 2 {
+			lines = []string{lines[0], fitLine(strings.Join(lines[1:], " "), e.w)}
+		}
+		b.WriteString(faint(strings.Join(lines, "\n")) + "\n")
+	}
 	if e.trouble != "" {
 		b.WriteString(bad(fitLine("! "+e.trouble, e.w)))
 	}
@@ -656,6 +714,9 @@ func (e *eventScreen) view() string {
 	playRoom := min(len(ev.Playing), 4)
 	chat := e.chatView()
 	keys := "j join · x leave · ctrl+t chat · r refresh · esc back"
+	if e.maker() && ev.Status == "created" {
+		keys = "s start it now · " + keys
+	}
 	if len(ev.Playing) > 0 {
 		keys = "↑↓ game · enter watch (yours: play) · " + keys
 	}
@@ -663,7 +724,7 @@ func (e *eventScreen) view() string {
 		keys = "type a message · enter send it · esc close the chat"
 	}
 	keys = wrap(keys, e.w)
-	room := max(1, e.h-10-playRoom-e.msgExtra()-len(chat)-strings.Count(keys, "\n"))
+	room := max(1, e.h-10-playRoom-e.msgExtra()-len(chat)-strings.Count(keys, "\n")-e.descLines())
 	if len(ev.Standings) == 0 {
 		b.WriteString(faint("  nobody yet: j joins") + "\n")
 	} else {

@@ -323,3 +323,66 @@ func TestEventChat(t *testing.T) {
 	gm.key("esc")
 	gm.waitFor("the chat closed", has("j join · x leave · ctrl+t chat"))
 }
+
+// TestMakeEvent: n on the events list opens the form of a new event (a
+// guest is told events are an account's); a clock slower than the arena
+// is long is refused in the server's words, the form kept; the event
+// made opens, says its maker's words, and its maker starts it with s.
+func TestMakeEvent(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	gm := newTerm(t, ts.URL, "Gus", 80, 24)
+	gm.key("e")
+	gm.waitFor("the list", has("Events", "n make one"))
+	gm.key("n")
+	gm.waitFor("refused", has("events are made by players with accounts"))
+
+	ac, as := signedUp(t, ts, "ann_m")
+	tm := newTermWith(t, ts.URL, "ann_m", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_m"})
+	tm.key("e")
+	tm.waitFor("the list", has("Events", "n make one"))
+	tm.key("n")
+	tm.waitFor("the form", has("New event", "Kind", "‹ arena ›", "‹ 3+2 ›", "‹ 30 minutes ›", "‹ in a minute ›"))
+	checkFits(t, tm)
+	tm.key("down")
+	tm.typeText("Tuesday club?")
+	tm.key("down")
+	tm.typeText("bring a friend")
+	tm.key("down")
+	tm.key("down")
+	for range 3 {
+		tm.key("right") // 15+10
+	}
+	tm.key("down")
+	tm.key("backspace")
+	tm.key("backspace")
+	tm.typeText("1")
+	tm.waitFor("a minute's arena of 15+10", has("‹ 15+10 ›", "‹ 1 minute ›", "Name      Tuesday club?"))
+	tm.key("enter")
+	tm.waitFor("the refusal, the form kept", has("may run 37 minutes, longer than the arena's 1", "Name      Tuesday club?"))
+	checkFits(t, tm)
+	tm.key("backspace")
+	tm.typeText("40") // 40 minutes
+	tm.key("down")
+	tm.key("down")
+	tm.key("right") // in 5 minutes
+	tm.key("down")
+	tm.typeText("owl")
+	s := tm.waitFor("the password as dots", has("Password  •••█"))
+	if strings.Contains(s, "owl") {
+		t.Errorf("the password shows as typed:\n%s", s)
+	}
+	tm.key("enter")
+	tm.waitFor("the event made", has("Tuesday club?", "Arena of 40 minutes", "15+10", "⚿ password", "bring a friend", "is made", "s start it now"))
+	checkFits(t, tm)
+	evs, err := ac.Tournaments(ctx, "created")
+	if err != nil || len(evs) != 1 || evs[0].Name != "Tuesday club?" || evs[0].Creator != "ann_m" {
+		t.Fatalf("the events to come: %+v, %v", evs, err)
+	}
+	tm.key("s")
+	tm.waitFor("started", has("you started Tuesday club?", "under way"))
+	if ev, err := ac.Tournament(ctx, evs[0].ID); err != nil || ev.Status != "started" {
+		t.Errorf("the event after s: %+v, %v", ev, err)
+	}
+}

@@ -31,6 +31,10 @@ type Tournament struct {
 	// Status is "created" (to come), "started" or "finished".
 	Status  string `json:"status"`
 	Players int    `json:"players"`
+	// Description is its maker's words about it; Creator its maker's
+	// name (none for the house's events), who may start it early.
+	Description string `json:"description,omitempty"`
+	Creator     string `json:"creator,omitempty"`
 	// Winners are the first places' names, once finished.
 	Winners   []string         `json:"winners,omitempty"`
 	Standings []Standing       `json:"standings,omitempty"`
@@ -131,4 +135,50 @@ func (c *Client) EventSay(ctx context.Context, token, id, text string) (ChatLine
 	var l ChatLine
 	err := c.do(ctx, http.MethodPost, "/api/v1/tournaments/"+url.PathEscape(id)+"/chat", token, map[string]string{"text": text}, &l)
 	return l, err
+}
+
+// NewEvent is what makes an event (POST /api/v1/tournaments): Kind
+// "arena" (Minutes long) or "swiss" (Rounds), of Game on Clock (as a
+// table takes it), rated or not, starting at Starts (zero: in a minute),
+// with a Password to join when not empty.
+type NewEvent struct {
+	Kind        string    `json:"kind"`
+	Name        string    `json:"name,omitempty"`
+	Description string    `json:"description,omitempty"`
+	Game        string    `json:"game"`
+	Clock       any       `json:"clock"`
+	Rated       bool      `json:"rated"`
+	Starts      time.Time `json:"-"`
+	Minutes     int       `json:"minutes,omitempty"`
+	Rounds      int       `json:"rounds,omitempty"`
+	Password    string    `json:"password,omitempty"`
+}
+
+// CreateTournament makes an event as the account of token.
+func (c *Client) CreateTournament(ctx context.Context, token string, ne NewEvent) (Tournament, error) {
+	body := map[string]any{"kind": ne.Kind, "game": ne.Game, "clock": ne.Clock, "rated": ne.Rated}
+	for k, v := range map[string]string{"name": ne.Name, "description": ne.Description, "password": ne.Password} {
+		if v != "" {
+			body[k] = v
+		}
+	}
+	if ne.Minutes > 0 {
+		body["minutes"] = ne.Minutes
+	}
+	if ne.Rounds > 0 {
+		body["rounds"] = ne.Rounds
+	}
+	if !ne.Starts.IsZero() {
+		body["starts"] = ne.Starts.UTC().Format(time.RFC3339)
+	}
+	var t Tournament
+	err := c.do(ctx, http.MethodPost, "/api/v1/tournaments", token, body, &t)
+	return t, err
+}
+
+// StartTournament has the event's creator start it now.
+func (c *Client) StartTournament(ctx context.Context, token, id string) (Tournament, error) {
+	var t Tournament
+	err := c.do(ctx, http.MethodPost, "/api/v1/tournaments/"+url.PathEscape(id)+"/start", token, map[string]any{}, &t)
+	return t, err
 }

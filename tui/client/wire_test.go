@@ -114,6 +114,8 @@ func endpoints() []endpoint {
 		{"Tournament", "GET", `/api/v1/tournaments/[^/]+`, typeOf[Tournament](), false},
 		{"JoinTournament", "POST", `/api/v1/tournaments/[^/]+/join`, typeOf[Tournament](), false},
 		{"LeaveTournament", "POST", `/api/v1/tournaments/[^/]+/leave`, typeOf[Tournament](), false},
+		{"CreateTournament", "POST", `/api/v1/tournaments`, typeOf[Tournament](), false},
+		{"StartTournament", "POST", `/api/v1/tournaments/[^/]+/start`, typeOf[Tournament](), false},
 		{"EventChat", "GET", `/api/v1/tournaments/[^/]+/chat`, typeOf[eventChat](), false},
 		{"EventSay", "POST", `/api/v1/tournaments/[^/]+/chat`, typeOf[ChatLine](), false},
 		{"Profile", "GET", `/api/v1/players/[^/]+`, typeOf[Profile](), false},
@@ -743,8 +745,12 @@ func TestWireTypes(t *testing.T) {
 	// (the streams say where), played to its end and so finished.
 	var arena, swiss Tournament
 	fischer1 := map[string]any{"kind": "fischer", "initial": 60, "increment": 0}
-	must("Ann makes an arena", ann.do(ctx, http.MethodPost, "/api/v1/tournaments", annS.Token,
-		map[string]any{"kind": "arena", "game": "nymphabet", "clock": fischer1, "minutes": 30, "password": "owl"}, &arena))
+	arena, err = ann.CreateTournament(ctx, annS.Token, NewEvent{Kind: "arena", Game: "nymphabet", Clock: fischer1, Minutes: 30, Password: "owl",
+		Description: "a club's evening", Starts: time.Now().Add(time.Hour)})
+	must("Ann makes an arena", err)
+	if arena.Creator != "Ann" || arena.Description != "a club's evening" || !arena.Password || arena.Name == "" {
+		t.Errorf("Ann's arena reads %+v", arena)
+	}
 	if _, err := ben.JoinTournament(ctx, benS.Token, arena.ID, "lark"); err == nil {
 		t.Fatal("Ben joined the arena with a wrong password")
 	}
@@ -759,13 +765,14 @@ func TestWireTypes(t *testing.T) {
 	if heard, last, err := ann.EventChat(ctx, arena.ID, 0); err != nil || len(heard) != 1 || heard[0].Seq != said.Seq || last != said.Seq {
 		t.Errorf("the arena's chat reads %+v, %d, %v; Ben said %+v", heard, last, err, said)
 	}
-	must("Ann makes a Swiss", ann.do(ctx, http.MethodPost, "/api/v1/tournaments", annS.Token,
-		map[string]any{"kind": "swiss", "game": "nymphabet", "clock": fischer1, "rounds": 1}, &swiss))
+	swiss, err = ann.CreateTournament(ctx, annS.Token, NewEvent{Kind: "swiss", Name: "Sunday Swiss", Game: "nymphabet", Clock: fischer1, Rounds: 1})
+	must("Ann makes a Swiss", err)
 	_, err = ann.JoinTournament(ctx, annS.Token, swiss.ID, "")
 	must("Ann joins the Swiss", err)
 	_, err = ben.JoinTournament(ctx, benS.Token, swiss.ID, "")
 	must("Ben joins the Swiss", err)
-	must("Ann starts the Swiss", ann.do(ctx, http.MethodPost, "/api/v1/tournaments/"+swiss.ID+"/start", annS.Token, struct{}{}, &swiss))
+	swiss, err = ann.StartTournament(ctx, annS.Token, swiss.ID)
+	must("Ann starts the Swiss", err)
 	paired := waitEvent("Ben's pairing", benEvents, func(ev PlayerEvent) bool {
 		return ev.Type == "tournamentGame" && ev.Tournament != nil && ev.Tournament.Event == swiss.ID
 	})

@@ -1,0 +1,315 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"parlour/tui/client"
+)
+
+// newEventScreen is the form that makes an event, an account's, as the
+// browser's events page has it: its kind, name, game, clock, length,
+// whether it is rated, when it starts and a password to join.
+type newEventScreen struct {
+	*shared
+	list   *eventsScreen // esc goes back to it
+	at     int           // the field chosen
+	swiss  bool
+	name   string
+	about  string
+	game   int // among the games two or more play
+	clock  int // among eventClocks
+	length int // an arena's minutes, a Swiss's rounds
+	rated  bool
+	starts int // among eventStarts
+	secret string
+	busy   bool
+}
+
+// eventClocks are the clocks the form offers an event's games: minutes
+// for the game plus seconds a move, as the new-table form writes them.
+func eventClocks() []string { return []string{"1+0", "3+2", "5+3", "10+5", "15+10"} }
+
+// eventStarts are the starts the form offers, in minutes from now.
+func eventStarts() []int { return []int{1, 5, 15, 30, 60, 120, 24 * 60} }
+
+// The form's fields, in order.
+const (
+	evKind = iota
+	evName
+	evAbout
+	evGame
+	evClock
+	evLength
+	evRated
+	evStarts
+	evPassword
+	evFields
+)
+
+// eventMadeMsg answers the making of an event.
+type eventMadeMsg struct {
+	ev  client.Tournament
+	err error
+}
+
+// openNewEvent shows the form, from the list of events.
+func openNewEvent(sh *shared, list *eventsScreen) {
+	sh.err, sh.note = "", ""
+	sh.nav.show(&newEventScreen{shared: sh, list: list, clock: 1, length: 30})
+}
+
+// games are the games an event may be of: those two or more play.
+func (ne *newEventScreen) games() []client.Game {
+	var gs []client.Game
+	for _, g := range ne.shared.games {
+		if g.MaxPlayers >= 2 {
+			gs = append(gs, g)
+		}
+	}
+	return gs
+}
+
+func (ne *newEventScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case eventMadeMsg:
+		ne.busy = false
+		if msg.err != nil {
+			ne.err = msg.err.Error() // the form stays, to be mended
+			return nil
+		}
+		cmd := openEvent(ne.shared, msg.ev.ID, ne.list)
+		ne.note = msg.ev.Name + " is made: it starts " + eventWhen(msg.ev, time.Now())
+		return cmd
+	case tea.KeyPressMsg:
+		return ne.key(msg.String(), msg)
+	}
+	return nil
+}
+
+func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
+	if ne.busy {
+		ne.err = "one moment: the server has not answered yet"
+		return nil
+	}
+	typing := ne.takesText()
+	switch s {
+	case "esc":
+		ne.err, ne.note = "", ""
+		ne.nav.show(ne.list)
+		return ne.list.fetch
+	case "up", "shift+tab":
+		ne.at = (ne.at + evFields - 1) % evFields
+		return nil
+	case "down", "tab":
+		ne.at = (ne.at + 1) % evFields
+		return nil
+	case "enter":
+		return ne.make()
+	}
+	if typing {
+		field, limit := &ne.name, 60
+		switch ne.at {
+		case evAbout:
+			field, limit = &ne.about, 1000
+		case evPassword:
+			field, limit = &ne.secret, 200
+		}
+		editLine(field, s, k, limit)
+		return nil
+	}
+	step := 0
+	switch s {
+	case "left", "h", "-":
+		step = -1
+	case "right", "l", "+", "space":
+		step = 1
+	}
+	switch ne.at {
+	case evKind:
+		if step != 0 {
+			ne.swiss = !ne.swiss
+			ne.length = 30
+			if ne.swiss {
+				ne.length = 5
+			}
+		}
+	case evGame:
+		if n := len(ne.games()); n > 0 {
+			ne.game = (ne.game + step + n) % n
+		}
+	case evClock:
+		n := len(eventClocks())
+		ne.clock = (ne.clock + step + n) % n
+	case evLength:
+		if d, err := strconv.Atoi(s); err == nil {
+			// Digits type the number, as in the new-table form.
+			ne.length = ne.length*10 + d
+			if ne.length > ne.maxLength() {
+				ne.length = d
+			}
+			return nil
+		}
+		if s == "backspace" {
+			ne.length /= 10
+			return nil
+		}
+		by := 5
+		if ne.swiss {
+			by = 1
+		}
+		ne.length = max(1, min(ne.maxLength(), ne.length+step*by))
+	case evRated:
+		if step != 0 {
+			ne.rated = !ne.rated
+		}
+	case evStarts:
+		n := len(eventStarts())
+		ne.starts = max(0, min(n-1, ne.starts+step))
+	}
+	return nil
+}
+
+// maxLength is the most minutes an arena runs, or rounds a Swiss plays.
+func (ne *newEventScreen) maxLength() int {
+	if ne.swiss {
+		return 50
+	}
+	return 1440
+}
+
+// make asks the server to make the event; its refusal (a clock slower
+// than the arena is long, too many events today) shows under the form.
+func (ne *newEventScreen) make() tea.Cmd {
+	gs := ne.games()
+	if len(gs) == 0 {
+		ne.err = "this server has no game two can play"
+		return nil
+	}
+	if ne.length < 1 {
+		ne.err = "type how long it runs: a number, at least 1"
+		return nil
+	}
+	clock, _ := clockRule(eventClocks()[ne.clock])
+	ev := client.NewEvent{Kind: "arena", Name: strings.TrimSpace(ne.name), Description: strings.TrimSpace(ne.about), Game: gs[ne.game%len(gs)].Name,
+		Clock: clock, Rated: ne.rated, Password: ne.secret}
+	if ne.swiss {
+		ev.Kind, ev.Rounds = "swiss", ne.length
+	} else {
+		ev.Minutes = ne.length
+	}
+	if m := eventStarts()[ne.starts]; m > 1 {
+		ev.Starts = time.Now().Add(time.Duration(m) * time.Minute)
+	}
+	ne.busy, ne.err, ne.note = true, "", "making the event…"
+	tok, c := ne.cfg.Session, *ne.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ne.ctx, 15*time.Second)
+		defer cancel()
+		t, err := c.CreateTournament(ctx, tok, ev)
+		return eventMadeMsg{t, err}
+	}
+}
+
+// startsWords says a start of eventStarts in words.
+func startsWords(m int) string {
+	switch {
+	case m == 1:
+		return "in a minute"
+	case m < 60:
+		return fmt.Sprintf("in %d minutes", m)
+	case m == 60:
+		return "in an hour"
+	case m < 24*60:
+		return fmt.Sprintf("in %d hours", m/60)
+	}
+	return "tomorrow at this time"
+}
+
+func (ne *newEventScreen) view() string {
+	var b strings.Builder
+	b.WriteString(title("New event") + "  ·  an arena or a Swiss of your own\n\n")
+	gs := ne.games()
+	game := "(none)"
+	if len(gs) > 0 {
+		game = gs[ne.game%len(gs)].Title
+	}
+	kind, length, lengthLabel, lengthRange := "arena", plural(ne.length, "minute", "minutes"), "Runs for", "1-1440, ←→ 5"
+	if ne.swiss {
+		kind, length, lengthLabel, lengthRange = "Swiss", plural(ne.length, "round", "rounds"), "Rounds", "1-50"
+	}
+	rated := "no"
+	if ne.rated {
+		rated = "yes"
+	}
+	name := ne.name
+	if ne.at == evName {
+		name += "█"
+	} else if name == "" {
+		name = faint("(the game and the kind: " + game + " " + strings.ToUpper(kind[:1]) + kind[1:] + ")")
+	}
+	about := ne.about
+	if ne.at == evAbout {
+		about = tailOf(about, ne.w-14) + "█"
+	} else if about == "" {
+		about = faint("(none)")
+	}
+	secret := strings.Repeat("•", len([]rune(ne.secret)))
+	if ne.at == evPassword {
+		secret += "█"
+	} else if secret == "" {
+		secret = faint("(none: anybody joins)")
+	}
+	rows := []struct{ label, value, rng string }{
+		{"Kind", "‹ " + kind + " ›", "arena/Swiss"},
+		{"Name", name, ""},
+		{"About", about, ""},
+		{"Game", "‹ " + game + " ›", ""},
+		{"Clock", "‹ " + eventClocks()[ne.clock] + " ›", "minutes + seconds a move"},
+		{lengthLabel, "‹ " + length + " ›", lengthRange},
+		{"Rated", "‹ " + rated + " ›", "yes/no"},
+		{"Starts", "‹ " + startsWords(eventStarts()[ne.starts]) + " ›", ""},
+		{"Password", secret, ""},
+	}
+	for i, r := range rows {
+		mark := " "
+		if i == ne.at {
+			mark = hi(">")
+		}
+		line := fmt.Sprintf("%s %-9s %s", mark, r.label, r.value)
+		if r.rng != "" {
+			line += "  " + faint(r.rng)
+		}
+		b.WriteString(fitLine(line, ne.w) + "\n")
+	}
+	help := map[int]string{
+		evKind:     "an arena pairs whoever is free until its time is up, a win on a streak scoring double; a Swiss plays rounds, each pairing players of like scores",
+		evName:     "up to 60 characters; empty, the game and the kind name it",
+		evAbout:    "a few words players read on the event's screen (up to 1,000 characters)",
+		evGame:     "the game every table of the event plays, on its standard rules",
+		evClock:    "every game's clock: minutes for the game, plus seconds for each move",
+		evLength:   "how long the arena pairs players, or how many rounds the Swiss plays",
+		evRated:    "rated games change ratings; only players with accounts may enter a rated event",
+		evStarts:   "as its maker you may also start it early, from its screen (s)",
+		evPassword: "players must type it to join; kept as a hash, never as typed",
+	}[ne.at]
+	b.WriteString("\n" + wrap(help, ne.w) + "\n\n")
+	b.WriteString(ne.message() + "\n")
+	keys := "↑↓ field · ←→ change (digits type a number) · enter make the event · esc back"
+	if ne.takesText() {
+		keys = "type · ↑↓ field · enter make the event · esc back"
+	}
+	b.WriteString(faint(wrap(keys, ne.w)))
+	return b.String()
+}
+
+// takesText: the name, the words about it and the password are free
+// text.
+func (ne *newEventScreen) takesText() bool {
+	return ne.at == evName || ne.at == evAbout || ne.at == evPassword
+}
