@@ -329,8 +329,12 @@ type playersScreen struct {
 	busy  bool
 
 	// follows and blocks are whom the account follows and blocks (their
-	// names in lower case), as the server last said.
+	// names in lower case), as the server last said; followed and
+	// blocked the same in the server's order, with what the account may
+	// see of each followed player.
 	follows, blocks map[string]bool
+	followed        []client.Followed
+	blocked         []client.Relation
 	// The report form: the player, a reason (client.ReportReasons) and
 	// the reporter's words.
 	report     string
@@ -419,6 +423,7 @@ func (ps *playersScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		ps.follows, ps.blocks = map[string]bool{}, map[string]bool{}
+		ps.followed, ps.blocked = msg.follows, msg.blocks
 		for _, f := range msg.follows {
 			ps.follows[strings.ToLower(f.Name)] = true
 		}
@@ -465,6 +470,21 @@ func (ps *playersScreen) twoPlayerGames() []client.Game {
 	return out
 }
 
+// people are the players the screen lists, after the challenges to the
+// player, by section: online, followed, blocked (the last two an
+// account's); each may be chosen, to challenge, follow, block, report or
+// view.
+func (ps *playersScreen) people() [][]string {
+	out := [][]string{ps.others(), nil, nil}
+	for _, f := range ps.followed {
+		out[1] = append(out[1], f.Name)
+	}
+	for _, b := range ps.blocked {
+		out[2] = append(out[2], b.Name)
+	}
+	return out
+}
+
 // others is the players online other than this one.
 func (ps *playersScreen) others() []string {
 	var out []string
@@ -484,9 +504,12 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if ps.report != "" {
 		return ps.reportKey(s, k)
 	}
-	others := ps.others()
+	var others []string // every row's player, section after section
+	for _, sec := range ps.people() {
+		others = append(others, sec...)
+	}
 	n := len(so.in) + len(others)
-	// chosen is the player online on the row chosen, if any.
+	// chosen is the player on the row chosen, if any.
 	chosen := ""
 	if i := ps.at - len(so.in); i >= 0 && i < len(others) {
 		chosen = others[i]
@@ -518,7 +541,7 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	case "esc", "q":
 		ps.nav.goHome()
 	case "r":
-		return ps.loadOnline()
+		return tea.Batch(ps.loadOnline(), ps.loadRelations())
 	case "up", "k":
 		if n > 0 {
 			ps.at = (ps.at + n - 1) % n
@@ -696,25 +719,42 @@ func (ps *playersScreen) view() string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(title("Online") + "\n")
-	others := ps.others()
-	room := ps.h - strings.Count(b.String(), "\n") - 6
-	if len(others) == 0 {
-		b.WriteString(faint("  nobody else who shows") + "\n")
+	// The sections share the lines left, each showing the part around
+	// the chosen row.
+	secs := ps.people()
+	heads := []string{"Online", "You follow", "You block"}
+	shown := 1
+	if len(secs[1]) > 0 {
+		shown++
 	}
-	for i, name := range others {
-		if i >= room {
-			fmt.Fprintf(&b, "  … and %d more\n", len(others)-i)
-			break
+	if len(secs[2]) > 0 {
+		shown++
+	}
+	room := max(1, (ps.h-strings.Count(b.String(), "\n")-6-3*shown)/shown)
+	first := len(so.in)
+	for si, sec := range secs {
+		if si > 0 && len(sec) == 0 {
+			continue // no follows or blocks: no section
 		}
-		mark := ""
-		if ps.follows[strings.ToLower(name)] {
-			mark += faint(" (following)")
+		if si > 0 {
+			b.WriteString("\n")
 		}
-		if ps.blocks[strings.ToLower(name)] {
-			mark += faint(" (blocked)")
+		b.WriteString(title(heads[si]) + "\n")
+		if len(sec) == 0 {
+			b.WriteString(faint("  nobody else who shows") + "\n")
 		}
-		b.WriteString(cur() + name + mark + "\n")
+		from, to := window(len(sec), room, ps.at-first)
+		for i := from; i < to; i++ {
+			mark := "  "
+			if first+i == ps.at && !ps.form {
+				mark = hi("> ")
+			}
+			b.WriteString(fitLine(mark+sec[i]+ps.about(si, i), ps.w) + "\n")
+		}
+		if len(sec) > to-from {
+			b.WriteString(faint(fmt.Sprintf("  %d of %d shown: ↑↓ for the rest", to-from, len(sec))) + "\n")
+		}
+		first += len(sec)
 	}
 	b.WriteString("\n")
 	if ps.form {
@@ -744,6 +784,38 @@ func (ps *playersScreen) view() string {
 	}
 	b.WriteString(faint(wrap(keys, ps.w)))
 	return b.String()
+}
+
+// about is what the screen says beside the i-th player of section si
+// (people's order): a player online's follow and block, a followed
+// player's whereabouts.
+func (ps *playersScreen) about(si, i int) string {
+	switch si {
+	case 0:
+		name := strings.ToLower(ps.others()[i])
+		mark := ""
+		if ps.follows[name] {
+			mark += faint(" (following)")
+		}
+		if ps.blocks[name] {
+			mark += faint(" (blocked)")
+		}
+		return mark
+	case 1:
+		f := ps.followed[i]
+		switch {
+		case len(f.Playing) > 0:
+			var gs []string
+			for _, p := range f.Playing {
+				gs = append(gs, ps.gameTitle(p.Game))
+			}
+			return faint(" playing " + strings.Join(gs, ", "))
+		case f.Online:
+			return faint(" online")
+		}
+		return faint(" away")
+	}
+	return faint(" (blocked since " + ps.blocked[i].Since.Local().Format("2 Jan 2006") + ")")
 }
 
 // gameTitle is a game's title on this server, or its name.

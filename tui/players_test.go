@@ -179,6 +179,28 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 	if _, err := ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", false); err != nil {
 		t.Errorf("a challenge after the unblock: %v", err)
 	}
+	tm.waitFor("Ann among the players followed", has("You follow", "Ann playing Nymphabet"))
+
+	// A player who is not online, blocked from a browser: listed under
+	// You block, and unblocked from there.
+	signedUp(t, ts, "Cyd")
+	if err := ben.Block(ctx, benS.Token, "Cyd", true); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("r")
+	tm.waitFor("Cyd blocked", has("You block", "Cyd (blocked since"))
+	checkFits(t, tm)
+	for range 10 {
+		if strings.Contains(tm.screen(), "> Cyd") {
+			break
+		}
+		tm.key("down")
+	}
+	tm.key("b")
+	tm.waitFor("Cyd unblocked", has("you no longer block Cyd"))
+	if bs, err := ben.Blocks(ctx, benS.Token); err != nil || len(bs) != 0 {
+		t.Errorf("Ben blocks %+v, %v", bs, err)
+	}
 }
 
 // TestFollowNewsOnLine: news that a followed player came online, which
