@@ -201,3 +201,51 @@ func TestLobbyWindow(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchSays: a spectator's screen of each game names what it shows
+// as a spectator sees it, not as a player would: Quizl's grids by their
+// owners, Word Fight's strikes without a score or grid of its own.
+func TestWatchSays(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct {
+		game      string
+		rules     map[string]any
+		first     string // a move of Ann's before the spectator comes
+		want, not []string
+	}{
+		{"quizl", nil, "", []string{"Ann's grid", "Computer (easy)'s grid"}, []string{"Tracking", "▸"}},
+		{"wordfight", map[string]any{"width": 8, "height": 8}, "declare cat", []string{"Strikes 0 of 3", "spectators see the grids at the end"}, []string{"Your score"}},
+	} {
+		t.Run(tc.game, func(t *testing.T) {
+			t.Parallel()
+			ts := newTestServer(t)
+			ac, _ := client.New(ts.URL, "Ann")
+			a, err := ac.Create(ctx, "", tc.game, tc.rules, []string{"me", "computer:easy"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.game == "quizl" {
+				if _, err := ac.Setup(ctx, a.Token, a.Table, nil, ""); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.first != "" {
+				if _, err := ac.Move(ctx, a.Token, a.Table, tc.first, 0, false); err != nil {
+					t.Fatal(err)
+				}
+			}
+			tm := newTerm(t, ts.URL, "Cat", 80, 24)
+			tm.key("l")
+			tm.waitFor("the game to watch", has("Games to watch", "Ann (guest) v Computer (easy)"))
+			tm.key("enter")
+			s := tm.waitFor("the game watched", has(append([]string{"watching"}, tc.want...)...))
+			checkFits(t, tm)
+			for _, n := range tc.not {
+				if strings.Contains(s, n) {
+					t.Errorf("a spectator's screen says %q:\n%s", n, s)
+				}
+			}
+		})
+	}
+}

@@ -126,6 +126,9 @@ func (p *playScreen) quizlView() string {
 	var left []string
 	for i, b := range v.tracking() {
 		name := "Tracking " + b.Name
+		if p.t.watching() {
+			name = b.Name + "'s grid" // a spectator tracks nobody's
+		}
 		if v.Solitaire {
 			name = "Tracking the computer's grid"
 			if p.t.daily() {
@@ -133,7 +136,7 @@ func (p *playScreen) quizlView() string {
 			}
 		}
 		r := -1
-		if i == p.board && !v.Finished {
+		if i == p.board && !v.Finished && !p.t.watching() {
 			r = p.r
 			name = "▸ " + name
 		}

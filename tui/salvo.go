@@ -122,6 +122,9 @@ func (p *playScreen) salvoKey(s string) tea.Cmd {
 func (p *playScreen) salvoView() string {
 	var v salvoView
 	json.Unmarshal(p.t.upd.View, &v)
+	if v.Seat < 0 {
+		return p.salvoWatched(v)
+	}
 	// Your ocean: your ships, the squares hit, and the number of the
 	// salvo that fell on each square.
 	own := [10][10]string{}
@@ -317,4 +320,100 @@ func tally(t map[string]int) string {
 		out = append(out, fmt.Sprintf("%s %d", k, t[k]))
 	}
 	return strings.Join(out, ", ")
+}
+
+// publicTracking is seat t's ocean as everybody may see it: the number
+// of the salvo that fell on each square, and the hits and ships sunk its
+// reports told; nil before any salvo at it. A spectator tracks no ocean
+// of its own, so its screen draws these.
+func publicTracking(v salvoView, t int) *salvoTracking {
+	var tr *salvoTracking
+	for _, sv := range v.Salvos {
+		if sv.At != t {
+			continue
+		}
+		if tr == nil {
+			tr = &salvoTracking{Target: t, Hits: map[string]int{}, Sunk: map[string]int{}}
+		}
+		for _, q := range sv.Squares {
+			if c, r, ok := parseSquare(q); ok && c < 10 && r < 10 {
+				tr.Ocean[r][c] = sv.Number
+			}
+		}
+		for k, n := range sv.Report.Hits {
+			tr.Hits[k] += n
+		}
+		for k, n := range sv.Report.Sank {
+			tr.Sunk[k] += n
+		}
+	}
+	return tr
+}
+
+// salvoWatched is a Salvo game as a spectator sees it: the oceans of the
+// players (practice: the hidden fleet's) with the salvos that fell on
+// them, two at a time (tab shows the next), each with the hits and ships
+// sunk its reports told, and the reports.
+func (p *playScreen) salvoWatched(v salvoView) string {
+	var targets []int
+	if v.Practice {
+		targets = []int{1}
+	} else {
+		for i := range v.Players {
+			targets = append(targets, i)
+		}
+	}
+	var boards []string
+	var info []string
+	hdr := "    " + strings.Join(strings.Split("ABCDEFGHIJ", ""), "  ")
+	for k := range min(2, len(targets)) {
+		t := targets[(max(0, p.board)+k)%len(targets)]
+		if k == 1 && t == targets[max(0, p.board)%len(targets)] {
+			break
+		}
+		name := fmt.Sprintf("seat %d", t)
+		if t < len(v.Players) {
+			name = v.Players[t].Name
+		}
+		tr := publicTracking(v, t)
+		var b strings.Builder
+		b.WriteString(title(name+"'s ocean") + "\n" + hdr + "\n")
+		for row := range 10 {
+			fmt.Fprintf(&b, "%2d ", row+1)
+			for c := range 10 {
+				cell := " · "
+				if tr != nil && tr.Ocean[row][c] > 0 {
+					cell = fmt.Sprintf("%2d ", tr.Ocean[row][c])
+				}
+				b.WriteString(cell)
+			}
+			b.WriteString("\n")
+		}
+		boards = append(boards, strings.TrimRight(b.String(), "\n"))
+		hits, sunk := "none", "none"
+		if tr != nil {
+			hits, sunk = tally(tr.Hits), tally(tr.Sunk)
+		}
+		info = append(info, fitLine(fmt.Sprintf("Hits on %s: %s · sunk: %s", name, hits, sunk), p.t.w))
+	}
+	body := boards[0]
+	if len(boards) > 1 {
+		body = lipgloss.JoinHorizontal(lipgloss.Top, boards[0], "  ", boards[1])
+	}
+	var ps []string
+	for _, pl := range v.Players {
+		ps = append(ps, fmt.Sprintf("%s %s, sank %d, lost %d", pl.Name, game.Count(pl.Shots, "shot", "shots"), pl.ShipsSunk, pl.ShipsLost))
+	}
+	if line := strings.Join(ps, " · "); ansi.StringWidth(line) <= p.t.w {
+		info = append(info, line)
+	} else {
+		info = append(info, ps...)
+	}
+	keys := watchKeys
+	if len(targets) > 2 {
+		keys = "tab the next oceans · " + keys
+	}
+	room := p.t.h - len(info) - 16 - p.t.msgExtra() - strings.Count(wrap(keys, p.t.w), "\n")
+	info = append(info, p.t.wrappedLog(max(1, room), p.t.w))
+	return body + "\n\n" + strings.Join(info, "\n") + "\n" + p.t.message() + "\n" + faint(wrap(keys, p.t.w))
 }

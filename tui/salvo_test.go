@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -327,4 +328,62 @@ func TestSalvoSixthShotRefused(t *testing.T) {
 	if !strings.Contains(s, "Salvo: A1 B1 D1 E1 (4 of 5 shots)") || strings.Contains(s, "! this salvo") {
 		t.Errorf("space on C1 did not take it back:\n%s", s)
 	}
+}
+
+// TestWatchSalvo: a spectator of Salvo sees every player's ocean with the
+// salvos that fell on it and the hits its reports told, two oceans at a
+// time (tab the next, at a table of three), and no aim of its own.
+func TestWatchSalvo(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ac, _ := client.New(ts.URL, "Ann")
+	a, err := ac.Create(ctx, "", "salvo", nil, []string{"me", "computer:easy", "computer:easy"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ac.Setup(ctx, a.Token, a.Table, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	u, err := ac.Get(ctx, a.Token, a.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for u.Table.Status != "playing" || !slices.Contains(u.Table.ToMove, a.Seat) {
+		time.Sleep(20 * time.Millisecond)
+		if u, err = ac.Get(ctx, a.Token, a.Table); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := ac.Move(ctx, a.Token, a.Table, "fire A1 B2 C3 D4 E5", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	tm := newTerm(t, ts.URL, "Cat", 80, 24)
+	tm.key("l")
+	tm.waitFor("the game to watch", has("Games to watch", "Salvo"))
+	tm.key("enter")
+	s := tm.waitFor("the oceans", has("watching", "Ann's ocean", "'s ocean", "Hits on ", "tab the next oceans"))
+	checkFits(t, tm)
+	for _, bad := range []string{"Your ocean", "Salvo: (", "Aiming at"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("a spectator's screen says %q:\n%s", bad, s)
+		}
+	}
+	// Ann's salvo fell on the ocean she fired at: its squares say 1.
+	var v salvoView
+	json.Unmarshal(tm.table().upd.View, &v)
+	at := v.Salvos[0].At
+	tr := publicTracking(v, at)
+	if tr == nil || tr.Ocean[0][0] != 1 || tr.Ocean[4][4] != 1 || tr.Ocean[0][1] != 0 {
+		t.Fatalf("the public ocean of seat %d: %+v", at, tr)
+	}
+	name := v.Players[at].Name
+	for range 3 {
+		if strings.Contains(tm.screen(), "Hits on "+name) {
+			break
+		}
+		tm.key("tab")
+	}
+	tm.waitFor("the ocean fired at", has(name+"'s ocean", " 1  ·  ·  ·", "Hits on "+name))
+	checkFits(t, tm)
 }

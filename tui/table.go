@@ -576,6 +576,12 @@ func (t *tableScreen) watchKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		t.stop()
 		t.err, t.note = "", ""
 		return t.back()
+	case "tab":
+		// A Salvo of three or more: the next oceans.
+		if t.upd != nil && t.upd.Table.Status == "playing" && t.game == "salvo" {
+			t.play.board++
+		}
+		return nil
 	case "s", "a", "b", "l", "p":
 		if t.upd != nil && t.upd.Table.Status == "finished" {
 			return t.end.update(k)

@@ -207,7 +207,12 @@ func (p *playScreen) wordfightView() string {
 		g.WriteString("\n")
 	}
 	var info []string
-	info = append(info, fmt.Sprintf("Your score %d · strikes %d of %d", v.Score, v.Strikes, v.StrikeLimit))
+	if p.t.watching() {
+		// A spectator has no grid nor score: the grids show at the end.
+		info = append(info, fmt.Sprintf("Strikes %d of %d", v.Strikes, v.StrikeLimit), faint("spectators see the grids at the end"))
+	} else {
+		info = append(info, fmt.Sprintf("Your score %d · strikes %d of %d", v.Score, v.Strikes, v.StrikeLimit))
+	}
 	switch {
 	case cur != "" && p.t.myTurn():
 		info = append(info, "Place "+title(cur)+" at "+p.placement(), wrap(p.preview, 34))
