@@ -1,6 +1,6 @@
 // Package client talks to a Parlour server through its documented HTTP API
 // and event stream (docs/protocol.md), and nothing else: the terminal
-// client, a future SSH door and tests share it. It holds no game rules;
+// client, the SSH door and tests share it. It holds no game rules;
 // views, events and setups pass through as JSON.
 package client
 
