@@ -161,27 +161,32 @@ func (c *chatPanel) update(msg tea.Msg) tea.Cmd {
 // of the channels heard and, while writing, the input line with the
 // server's refusal in place.
 func (c *chatPanel) view(n int) []string {
-	t := c.t
-	w := t.w
+	input := ""
+	if c.open {
+		input = "say (" + c.t.channel() + "): "
+	}
+	return chatLines(c.lines, n, input, c.line, c.err, c.t.w)
+}
+
+// chatLines draws a chat in lines of w columns: its last n messages and,
+// when input (the line's prompt) is not empty, the line being written,
+// its end in sight, with err, the server's refusal of it, above.
+func chatLines(lines []client.ChatLine, n int, input, line, err string, w int) []string {
 	var out []string
-	from := max(0, len(c.lines)-n)
-	for _, l := range c.lines[from:] {
+	for _, l := range lines[max(0, len(lines)-n):] {
 		out = append(out, fit(faint(marked(l.Name, l.Player)+": ")+l.Text, w, 1))
 	}
-	if c.open {
-		if c.err != "" {
-			out = append(out, fit(bad("! "+c.err), w, 1))
-		}
-		// The end of a long line stays in sight.
-		prefix := "say (" + t.channel() + "): "
-		line := []rune(c.line)
-		room := w - ansi.StringWidth(prefix) - 1
-		if len(line) > room {
-			line = line[len(line)-room:]
-		}
-		out = append(out, prefix+string(line)+"█")
+	if input == "" {
+		return out
 	}
-	return out
+	if err != "" {
+		out = append(out, fit(bad("! "+err), w, 1))
+	}
+	r := []rune(line)
+	if room := w - ansi.StringWidth(input) - 1; len(r) > room {
+		r = r[len(r)-room:]
+	}
+	return append(out, input+string(r)+"█")
 }
 
 // marked is a player's name as others see it: a guest's says so, so that

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -107,21 +106,9 @@ func (e *eventScreen) chatView() []string {
 	if len(c.lines) == 0 && !c.open {
 		return nil
 	}
-	out := []string{title("Chat")}
-	for _, l := range c.lines[max(0, len(c.lines)-eventChatRows):] {
-		out = append(out, fit(faint(marked(l.Name, l.Player)+": ")+l.Text, e.w, 1))
-	}
+	input := ""
 	if c.open {
-		if c.err != "" {
-			out = append(out, fit(bad("! "+c.err), e.w, 1))
-		}
-		// The end of a long line stays in sight.
-		const prefix = "say: "
-		line := []rune(c.line)
-		if room := e.w - ansi.StringWidth(prefix) - 1; len(line) > room {
-			line = line[len(line)-room:]
-		}
-		out = append(out, prefix+string(line)+"█")
+		input = "say: "
 	}
-	return out
+	return append([]string{title("Chat")}, chatLines(c.lines, eventChatRows, input, c.line, c.err, e.w)...)
 }

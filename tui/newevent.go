@@ -123,13 +123,7 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		editLine(field, s, k, limit)
 		return nil
 	}
-	step := 0
-	switch s {
-	case "left", "h", "-":
-		step = -1
-	case "right", "l", "+", "space":
-		step = 1
-	}
+	step := stepOf(s)
 	switch ne.at {
 	case evKind:
 		if step != 0 {

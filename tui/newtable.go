@@ -236,13 +236,7 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			return seatedMsg{s: s, game: game, err: err, identity: idTok}
 		}
 	}
-	step := 0
-	switch s {
-	case "left", "h", "-":
-		step = -1
-	case "right", "l", "+", "space":
-		step = 1
-	}
+	step := stepOf(s)
 	if nt.at == 0 {
 		if step != 0 {
 			nt.opp = (nt.opp + len(opps) + step) % len(opps)
@@ -407,4 +401,16 @@ func wrap(s string, w int) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// stepOf is the step a form's key takes a choice by: -1 back, 1 on, 0
+// for a key that is no step.
+func stepOf(key string) int {
+	switch key {
+	case "left", "h", "-":
+		return -1
+	case "right", "l", "+", "space":
+		return 1
+	}
+	return 0
 }

@@ -240,16 +240,7 @@ func (p *playScreen) salvoView() string {
 			info = append(info, hits, "Ships sunk: "+sunk)
 		}
 	}
-	var ps []string
-	for _, pl := range v.Players {
-		ps = append(ps, fmt.Sprintf("%s %s, sank %d, lost %d", pl.Name, game.Count(pl.Shots, "shot", "shots"), pl.ShipsSunk, pl.ShipsLost))
-	}
-	if line := strings.Join(ps, " · "); ansi.StringWidth(line) <= p.t.w {
-		info = append(info, line)
-	} else {
-		// Long names: a line each rather than one cut short.
-		info = append(info, ps...)
-	}
+	info = append(info, salvoPlayers(v, p.t.w)...)
 	if p.outlining {
 		var ships []string
 		for _, o := range p.outline {
@@ -400,15 +391,7 @@ func (p *playScreen) salvoWatched(v salvoView) string {
 	if len(boards) > 1 {
 		body = lipgloss.JoinHorizontal(lipgloss.Top, boards[0], "  ", boards[1])
 	}
-	var ps []string
-	for _, pl := range v.Players {
-		ps = append(ps, fmt.Sprintf("%s %s, sank %d, lost %d", pl.Name, game.Count(pl.Shots, "shot", "shots"), pl.ShipsSunk, pl.ShipsLost))
-	}
-	if line := strings.Join(ps, " · "); ansi.StringWidth(line) <= p.t.w {
-		info = append(info, line)
-	} else {
-		info = append(info, ps...)
-	}
+	info = append(info, salvoPlayers(v, p.t.w)...)
 	keys := watchKeys
 	if len(targets) > 2 {
 		keys = "tab the next oceans · " + keys
@@ -416,4 +399,17 @@ func (p *playScreen) salvoWatched(v salvoView) string {
 	room := p.t.h - len(info) - 16 - p.t.msgExtra() - strings.Count(wrap(keys, p.t.w), "\n")
 	info = append(info, p.t.wrappedLog(max(1, room), p.t.w))
 	return body + "\n\n" + strings.Join(info, "\n") + "\n" + p.t.message() + "\n" + faint(wrap(keys, p.t.w))
+}
+
+// salvoPlayers says each player's shots, ships sunk and ships lost, on
+// one line of w columns, or a line each when long names would cut it.
+func salvoPlayers(v salvoView, w int) []string {
+	var ps []string
+	for _, pl := range v.Players {
+		ps = append(ps, fmt.Sprintf("%s %s, sank %d, lost %d", pl.Name, game.Count(pl.Shots, "shot", "shots"), pl.ShipsSunk, pl.ShipsLost))
+	}
+	if line := strings.Join(ps, " · "); ansi.StringWidth(line) <= w {
+		return []string{line}
+	}
+	return ps
 }
