@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -25,10 +26,13 @@ import (
 // endScreen is the table once the game is over: why it ended, who won,
 // every secret against its commitment, and the record to keep.
 type endScreen struct {
-	t                     *tableScreen
-	board                 int    // the grid shown (b: the next)
-	asking                bool   // the analysis is on its way
-	replaying             bool   // the replay is on its way
+	t         *tableScreen
+	board     int  // the grid shown (b: the next)
+	asking    bool // the analysis is on its way
+	replaying bool // the replay is on its way
+	// rating says the player's rating change in a rated game, once the
+	// server has settled it.
+	rating                string
 	saved                 string // where the record was saved
 	recordURL, recordFile string // where a NoDisk client's player fetches the record, and a file name for it
 }
@@ -46,8 +50,61 @@ type analysisMsg struct {
 	err  error
 }
 
+// ratingMsg is the player's rating change in the game at table id, in
+// words ("" while not settled), after tries reads.
+type ratingMsg struct {
+	id    string
+	line  string
+	tries int
+}
+
+// ratingTries is how many times the end screen reads the player's games
+// for a rated game's rating change, a second more apart each time.
+const ratingTries = 5
+
+// askRating reads the signed-in player's latest games for this rated
+// game's rating change, after tries earlier reads: the game's end settles
+// both ratings, and the player's games then carry the change.
+func (e *endScreen) askRating(tries int) tea.Cmd {
+	t := e.t
+	if t.upd == nil || !t.upd.Table.Rated || t.cfg.Session == "" || t.seat < 0 || tries >= ratingTries || e.rating != "" {
+		return nil
+	}
+	id, name, c := t.id, t.cfg.Account, *t.c
+	wait := time.Duration(tries) * time.Second
+	return func() tea.Msg {
+		select {
+		case <-time.After(wait):
+		case <-t.ctx.Done():
+			return nil
+		}
+		ctx, cancel := context.WithTimeout(t.ctx, 10*time.Second)
+		defer cancel()
+		gs, err := c.PlayedGames(ctx, name, 10)
+		if err != nil {
+			return ratingMsg{id: id, tries: tries + 1} // asked again, as when not settled
+		}
+		for _, g := range gs {
+			if g.Table == id && g.Rated && g.RatingAfter > 0 {
+				d := int(math.Round(g.RatingAfter - g.RatingBefore))
+				return ratingMsg{id: id, tries: tries + 1, line: fmt.Sprintf("your rating in %s: %d → %d (%+d)",
+					t.poolTitle(g.Pool), int(math.Round(g.RatingBefore)), int(math.Round(g.RatingAfter)), d)}
+			}
+		}
+		return ratingMsg{id: id, tries: tries + 1}
+	}
+}
+
 func (e *endScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case ratingMsg:
+		if msg.id != e.t.id {
+			return nil
+		}
+		if msg.line == "" {
+			return e.askRating(msg.tries)
+		}
+		e.rating = msg.line
 	case savedMsg:
 		if msg.err != nil {
 			e.t.err = msg.err.Error()
@@ -285,6 +342,9 @@ func (e *endScreen) view() string {
 		line := won + " · scores: " + strings.Join(sc, " · ")
 		if u.Table.Rated {
 			line += " · " + warm("rated") + ": both ratings change"
+			if e.rating != "" {
+				line += " · " + e.rating
+			}
 		}
 		b.WriteString(wrap(line, t.w) + "\n")
 	}

@@ -134,7 +134,7 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		if msg.u.Table.Status == "finished" {
 			t.play.line = ""
-			return nil
+			return t.end.askRating(0)
 		}
 		return tea.Batch(t.next(), t.onUpdate(), t.tick(), bell)
 	case streamErrMsg:
@@ -205,7 +205,7 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return t.left(msg)
-	case savedMsg, analysisMsg, replayMsg:
+	case savedMsg, analysisMsg, replayMsg, ratingMsg:
 		return t.end.update(msg)
 	}
 	return nil

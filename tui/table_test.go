@@ -3,6 +3,8 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -48,7 +50,19 @@ func TestRatedSaid(t *testing.T) {
 	if !strings.Contains(s, "rated: both ratings change") {
 		t.Fatalf("the end screen does not say the game was rated:\n%s", s)
 	}
+	// Ben won: his rating went up from where a new player's starts, as
+	// his games then say.
+	s = tm.waitFor("Ben's rating change", func(s string) bool {
+		return strings.Contains(strings.Join(strings.Fields(s), " "), "your rating in Nymphabet (standard): 1500 → ")
+	})
 	checkFits(t, tm)
+	games, err := ann.PlayedGames(ctx, "Ben", 5)
+	if err != nil || len(games) == 0 || games[0].Table != rated.Table {
+		t.Fatalf("Ben's games: %+v, %v", games, err)
+	}
+	if want := fmt.Sprintf("1500 → %d (%+d)", int(math.Round(games[0].RatingAfter)), int(math.Round(games[0].RatingAfter-games[0].RatingBefore))); !strings.Contains(strings.Join(strings.Fields(s), " "), want) || games[0].RatingAfter <= 1500 {
+		t.Errorf("the end screen does not say %q (Ben's games: %+v):\n%s", want, games[0], s)
+	}
 
 	// An unrated table says nothing of ratings.
 	plain, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "open"}, nil)
