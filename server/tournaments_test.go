@@ -183,6 +183,14 @@ func TestTournamentArena(t *testing.T) {
 				}
 			}
 		}
+		// A stream opened since (a new page, or one that fell behind)
+		// hears the pairing again.
+		first := games[0].Players[0]
+		again := openStream(t, f.srv.URL, f.players[first].token)
+		if line := again.next("tournamentGame"); line.Tournament == nil || line.Tournament.Event != ev.ID || line.Tournament.Table != games[0].Table ||
+			line.Tournament.Seat != 0 || line.Tournament.Name != "Evening Arena" || line.Tournament.Game != "nymphabet" {
+			t.Fatalf("%s's new stream opens with %+v, want table %s seat 0", first, line.Tournament, games[0].Table)
+		}
 		// The table is among the player's own, naming its event.
 		if st, got := f.players[games[0].Players[0]].do("GET", "/api/v1/identity/tables", nil, nil); st != 200 || !strings.Contains(got, games[0].Table) || !strings.Contains(got, `"event":{"id":"`+ev.ID+`","name":"Evening Arena"}`) {
 			t.Fatalf("identity/tables: %d %s", st, got)

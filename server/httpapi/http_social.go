@@ -68,8 +68,10 @@ func (h *Handler) setSettings(r *http.Request, p *auth.Principal, req players.Se
 // stream serves GET /api/v1/stream: NDJSON, one StreamEvent a line, and
 // an empty line every keep-alive. It opens with the asker's open
 // challenges (as "challenge" lines), their seeks waiting ("seek") and
-// their tables under way (as "gameStart" lines), then follows; it ends when the client goes away or
-// the server shuts down. An open stream counts as being online.
+// their tables under way (as "gameStart" lines, and a "tournamentGame"
+// line after each an event seated them at), then follows; it ends when
+// the client goes away or the server shuts down. An open stream counts
+// as being online.
 func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	p, err := h.signedIn(r)
 	if err != nil {
@@ -109,6 +111,13 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	tables, _ := h.players.Seated(r.Context(), p.Identity)
 	for _, t := range tables {
 		opening = append(opening, social.StreamEvent{Type: "gameStart", Table: &social.StreamTable{ID: t.ID, Game: t.Game, Seat: t.Seat, Rated: t.Rated}})
+		if e := t.Event; e != nil {
+			// The pairing again, as the event sent it: a stream that fell
+			// behind or was opened since would not know this table is
+			// the player's game in it.
+			opening = append(opening, social.StreamEvent{Type: "tournamentGame", Tournament: &social.TournamentGame{
+				Event: e.ID, Name: e.Name, Round: e.Round, Table: t.ID, Seat: t.Seat, Game: t.Game}})
+		}
 	}
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Cache-Control", "no-store")
