@@ -165,6 +165,10 @@ func (lb *lobbyScreen) accept(s client.Seek) tea.Cmd {
 	if lb.accepting {
 		return nil
 	}
+	if lb.own(s) {
+		lb.err = "that is your own seek: it waits for another player"
+		return nil
+	}
 	lb.accepting, lb.err = true, ""
 	lb.shared.err, lb.note = "", "asking to play "+s.Player+"…"
 	tok := lb.idToken
@@ -185,6 +189,12 @@ func (lb *lobbyScreen) accept(s client.Seek) tea.Cmd {
 		}
 		return seatedMsg{s: *a.Table, game: s.Game, identity: idTok}
 	}
+}
+
+// own says whether seek s is the signed-in player's own (a guest's
+// cannot be told by its name).
+func (lb *lobbyScreen) own(s client.Seek) bool {
+	return lb.cfg.Session != "" && strings.EqualFold(s.Player, lb.cfg.Account)
 }
 
 // seekTerms says what a seek asks for: "a rated Nymphabet game, 1
@@ -293,7 +303,7 @@ func (lb *lobbyScreen) view() string {
 		if r := sk.RatingRange; r != nil {
 			about = append(about, fmt.Sprintf("takes players rated %d to %d", r.Min, r.Max))
 		}
-		if lb.cfg.Session != "" && strings.EqualFold(sk.Player, lb.cfg.Account) {
+		if lb.own(sk) {
 			about = append(about, "your own: it waits for an opponent")
 		} else {
 			about = append(about, "enter plays "+sk.Player+" on these terms")

@@ -177,6 +177,13 @@ func TestLobbySeeks(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the refusal", has("accepting eve's game: this seek is for a rated game"))
 	checkFits(t, tm)
+
+	// Eve's own terminal marks her seek and does not send her acceptance.
+	em := newTermWith(t, ts.URL, "eve", 80, 24, Config{DataDir: t.TempDir(), Session: es.Token, Account: "eve"})
+	em.key("l")
+	em.waitFor("her seek", has("> eve", "your own: it waits for an opponent"))
+	em.key("enter")
+	em.waitFor("not sent", has("that is your own seek: it waits for another player"))
 }
 
 // TestLobbyWindow: a list longer than its room shows the part around the
