@@ -205,6 +205,13 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return hm.signOut()
+	case "r":
+		// The rules of the game chosen, before a first game.
+		if hm.at >= len(hm.games) {
+			hm.err = "choose a game (↑↓), then r shows how to play it"
+			return nil
+		}
+		return openHowTo(hm.shared, hm.games[hm.at].Name, hm)
 	case "a":
 		if hm.cfg.Session == "" {
 			hm.err = "you are not signed in: s signs in, u signs up"
@@ -326,7 +333,7 @@ func (hm *homeScreen) view() string {
 		fmt.Fprintf(&b, "%s%-22s %-16s %-9s %s %s\n", cur(i+3+j), r.Title, r.Table, r.Status, rated, when)
 	}
 	b.WriteString("\n" + hm.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ choose · enter open · 1-4 new table · g quick game · d daily · i join · l lobby · p players · e events · t leaderboards · ? help", hm.w)))
+	b.WriteString(faint(wrap("↑↓ choose · enter open · 1-4 new table · r rules · g quick game · d daily · i join · l lobby · p players · e events · t leaderboards · ? help", hm.w)))
 	return b.String()
 }
 

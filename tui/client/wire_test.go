@@ -34,6 +34,7 @@ import (
 	"parlour/server/table"
 	"parlour/server/tournament"
 	"parlour/store/sqlite"
+	"parlour/web"
 )
 
 // endpoint is one request the client makes: the method of Client that
@@ -68,6 +69,7 @@ func endpoints() []endpoint {
 		{"Lobby", "GET", `/api/v1/tables`, typeOf[lobby](), false},
 		{"Helper", "POST", `/api/v1/tools/[a-z-]+`, nil, false}, // each screen reads its own helper's answer
 		{"Replay", "POST", `/api/v1/tools/replay`, typeOf[Replay](), false},
+		{"Rules", "GET", `/rules/[a-z]+\.md`, typeOf[string](), false}, // Markdown, shown as it comes
 		{"Stream", "GET", `/api/v1/tables/[^/]+/events`, typeOf[Update](), true},
 		{"NewIdentity", "POST", `/api/v1/identity`, typeOf[Identity](), false},
 		{"SignIn", "POST", `/api/v1/sessions`, typeOf[Session](), false},
@@ -396,6 +398,7 @@ func TestWireTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := server.NewHandler(svc, limit.Limits{})
+	h.ServeStatic(web.Handler()) // the rules pages
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 	defer svc.Close()
@@ -644,6 +647,11 @@ func TestWireTypes(t *testing.T) {
 	must("the finished Quizl game's analysis", err)
 	if !strings.HasPrefix(words, "Analysis of a quizl game") {
 		t.Errorf("the analysis in words begins %.80q", words)
+	}
+	rules, err := ben.Rules(ctx, "salvo")
+	must("Salvo's rules", err)
+	if !strings.HasPrefix(rules, "# Salvo") {
+		t.Errorf("Salvo's rules begin %.40q", rules)
 	}
 	record, err := ben.Record(ctx, "", quizl)
 	must("the finished Quizl game's record", err)
