@@ -317,7 +317,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.err, m.note = "", "your SSH key "+msg.fp+" is added: ssh to this server signs you in"
 		}
 		return m, m.cur.update(msg) // the keys screen, to list it
-
 	case gamesMsg:
 		return m, m.gotGames(msg)
 	case errMsg:
