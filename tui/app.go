@@ -364,6 +364,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if cmd, ok := m.eventUpdate(msg); ok {
 		return m, cmd
 	}
+	if cmd, ok := m.homeUpdate(msg); ok {
+		return m, cmd
+	}
 	return m, m.cur.update(msg)
 }
 
@@ -377,21 +380,28 @@ func (m *Model) gotGames(msg gamesMsg) tea.Cmd {
 	m.err = ""
 	m.games = msg.games
 	m.lexicons, m.lexicon = msg.lexicons, msg.lexicon
+	var news tea.Cmd
+	if !m.home.reading {
+		// The server answers: the home screen says who is about from
+		// now on.
+		m.home.reading = true
+		news = tea.Batch(m.readHomeNews, homeTick())
+	}
 	switch {
 	case m.cfg.Table != "":
 		line := m.cfg.Table
 		m.cfg.Table = ""
-		return m.openJoinPreview(line)
+		return tea.Batch(m.openJoinPreview(line), news)
 	case m.cfg.Game != "":
 		g := m.cfg.Game
 		m.cfg.Game = ""
 		if m.gameByName(g) == nil {
 			m.err = fmt.Sprintf("this server has no game %q", g)
-			return nil
+			return news
 		}
 		openNewTable(m.shared, g)
 	}
-	return nil
+	return news
 }
 
 // key handles a key press: the keys every screen shares, then the screen's.

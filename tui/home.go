@@ -161,6 +161,10 @@ func (sh *shared) serverName() string {
 type homeScreen struct {
 	*shared
 	at int // the item chosen
+	// news is who is about, once read (nil before); reading says its
+	// reads have begun.
+	news    *homeNews
+	reading bool
 }
 
 // items are the games, join, lobby, name, then recent games.
@@ -279,7 +283,16 @@ func (hm *homeScreen) view() string {
 	if hm.cfg.Account != "" {
 		who = "signed in as " + hm.cfg.Account
 	}
-	fmt.Fprintf(&b, "%s  ·  %s  ·  %s\n\n", title("Parlour"), who, hm.c.Base())
+	head := fmt.Sprintf("%s  ·  %s  ·  %s", title("Parlour"), who, hm.c.Base())
+	if hm.news != nil {
+		// Who is about, so that a player sees others to play; the
+		// server's address gives way first when the line is too long.
+		head += "  ·  " + hm.news.String()
+		if ansi.StringWidth(head) > hm.w {
+			head = fmt.Sprintf("%s  ·  %s  ·  %s", title("Parlour"), who, hm.news.String())
+		}
+	}
+	b.WriteString(fitLine(head, hm.w) + "\n\n")
 	cur := func(i int) string {
 		if i == hm.at {
 			return hi("> ")

@@ -82,3 +82,39 @@ func TestGuestKeptAcrossRuns(t *testing.T) {
 		t.Errorf("started as Ivy, the client plays as Gus's guest %q", other.m.idToken)
 	}
 }
+
+// TestHomeNews: the home screen's first line says how many are online and
+// how many look for a quick game, so that a player sees others to play.
+func TestHomeNews(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	bc, err := client.New(ts.URL, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ben, err := bc.NewIdentity(context.Background(), "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bc.SeekGame(context.Background(), ben.Token, "nymphabet", false, 0, false); err != nil {
+		t.Fatal(err)
+	}
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	s := tm.waitFor("the news", has("online · 1 looking for a game"))
+	checkFits(t, tm)
+	if first, _, _ := strings.Cut(s, "\n"); !strings.HasPrefix(first, "Parlour  ·  guest Ann") {
+		t.Errorf("the first line reads %q", first)
+	}
+	for _, tc := range []struct {
+		n    homeNews
+		want string
+	}{
+		{homeNews{1, 0}, "1 online"},
+		{homeNews{3, 1}, "3 online · 1 looking for a game"},
+		{homeNews{12, 4}, "12 online · 4 looking for a game"},
+	} {
+		if got := tc.n.String(); got != tc.want {
+			t.Errorf("%+v says %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}
