@@ -16,14 +16,57 @@ import (
 // table: the messages kept by seq, the channels muted and the line being
 // written, which takes the keys while open.
 type chatPanel struct {
-	t       *tableScreen
-	lines   []client.ChatLine
-	seen    map[int]bool
-	muted   []string
+	t     *tableScreen
+	lines []client.ChatLine
+	seen  map[int]bool
+	muted []string
+	chatLine
+}
+
+// chatLine is a chat's line being written, which takes the keys while
+// open: the table's and an event's.
+type chatLine struct {
 	open    bool   // the input line takes the keys
 	line    string // what is being written
 	err     string // the server's refusal of the last line, shown in place
 	sending bool
+}
+
+// key handles a key while the line is open: esc closes it, enter sends
+// it with send (when there is something to send and nothing on its way),
+// every other key edits it.
+func (c *chatLine) key(s string, k tea.KeyPressMsg, send func(text string) tea.Cmd) tea.Cmd {
+	switch s {
+	case "esc":
+		c.open, c.line, c.err = false, "", ""
+		return nil
+	case "enter":
+		text := strings.TrimSpace(c.line)
+		if text == "" || c.sending {
+			return nil
+		}
+		c.err = ""
+		cmd := send(text)
+		c.sending = cmd != nil
+		return cmd
+	}
+	// Lines longer than the server takes are typed, and refused in place
+	// with its words, so that the limit is the server's alone.
+	editLine(&c.line, s, k, 400)
+	return nil
+}
+
+// sent takes the answer to text sent: refused, the line stays to be
+// mended; taken, it closes, unless the player has written on since.
+func (c *chatLine) sent(text string, err error) {
+	c.sending = false
+	if err != nil {
+		c.err = err.Error()
+		return
+	}
+	if strings.TrimSpace(c.line) == text {
+		c.line, c.err, c.open = "", "", false
+	}
 }
 
 // take keeps the messages of an update not yet seen, by seq.
@@ -71,31 +114,16 @@ type mutedMsg struct {
 	err   error
 }
 
-// key handles a key while the chat line is open.
-func (c *chatPanel) key(s string, k tea.KeyPressMsg) tea.Cmd {
+// send writes text in the channel this seat may write in.
+func (c *chatPanel) send(text string) tea.Cmd {
 	t := c.t
-	switch s {
-	case "esc":
-		c.open, c.line, c.err = false, "", ""
-		return nil
-	case "enter":
-		text := strings.TrimSpace(c.line)
-		if text == "" || c.sending {
-			return nil
-		}
-		c.sending, c.err = true, ""
-		ch, tok, id, gen := t.channel(), t.token, t.id, t.gen
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
-			defer cancel()
-			l, err := t.c.Chat(ctx, tok, id, ch, text)
-			return chatSentMsg{gen, text, l, err}
-		}
+	ch, tok, id, gen := t.channel(), t.token, t.id, t.gen
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
+		defer cancel()
+		l, err := t.c.Chat(ctx, tok, id, ch, text)
+		return chatSentMsg{gen, text, l, err}
 	}
-	// Longer lines than the server takes are typed, and refused in place
-	// with its words, so that the limit is the server's alone.
-	editLine(&c.line, s, k, 400)
-	return nil
 }
 
 // toggleMute mutes the channel this seat reads, or hears it again.
@@ -121,22 +149,17 @@ func (c *chatPanel) update(msg tea.Msg) tea.Cmd {
 	t := c.t
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		return c.key(msg.String(), msg)
+		return c.key(msg.String(), msg, c.send)
 	case chatSentMsg:
 		if msg.gen != t.gen {
 			return nil
 		}
-		c.sending = false
-		if msg.err != nil {
-			c.err = msg.err.Error() // the line stays, to be mended
-			return nil
+		if msg.err == nil {
+			// The stream may have shown the line already, and the
+			// player opened a new one: only the line sent is cleared.
+			c.take([]client.ChatLine{msg.line}, nil)
 		}
-		c.take([]client.ChatLine{msg.line}, nil)
-		// The stream may have shown the line already, and the player
-		// opened a new one: only the line sent is cleared.
-		if strings.TrimSpace(c.line) == msg.text {
-			c.line, c.err, c.open = "", "", false
-		}
+		c.sent(msg.text, msg.err)
 		return nil
 	case mutedMsg:
 		if msg.gen != t.gen {

@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"slices"
-	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,12 +14,9 @@ import (
 // by seq, read with the event, and the line being written, which takes
 // the keys while open.
 type eventChat struct {
-	lines   []client.ChatLine
-	last    int // the number to read from next
-	open    bool
-	line    string
-	err     string // the server's refusal of the last line, shown in place
-	sending bool
+	lines []client.ChatLine
+	last  int // the number to read from next
+	chatLine
 }
 
 // eventChatRows is how many of the chat's messages the event screen shows.
@@ -50,51 +46,35 @@ func (c *eventChat) take(ls []client.ChatLine, last int) {
 
 // chatKey handles a key while the event's chat line is open.
 func (e *eventScreen) chatKey(s string, k tea.KeyPressMsg) tea.Cmd {
-	c := &e.chat
-	switch s {
-	case "esc":
-		c.open, c.line, c.err = false, "", ""
-		return nil
-	case "enter":
-		text := strings.TrimSpace(c.line)
-		if text == "" || c.sending {
-			return nil
-		}
-		tok := e.cfg.Session
-		if tok == "" {
-			tok = e.idToken
-		}
-		if tok == "" {
-			c.err = "join the event (j) or sign in to write in its chat"
-			return nil
-		}
-		c.sending, c.err = true, ""
-		gen, id, cl := e.gen, e.id, e.c
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
-			defer cancel()
-			l, err := cl.EventSay(ctx, tok, id, text)
-			return eventSaidMsg{gen, text, l, err}
-		}
+	return e.chat.key(s, k, e.say)
+}
+
+// say writes text in the event's chat, as the account or as one of the
+// event's players.
+func (e *eventScreen) say(text string) tea.Cmd {
+	tok := e.cfg.Session
+	if tok == "" {
+		tok = e.idToken
 	}
-	// Lines longer than the server takes are typed, and refused in place
-	// with its words, so that the limit is the server's alone.
-	editLine(&c.line, s, k, 400)
-	return nil
+	if tok == "" {
+		e.chat.err = "join the event (j) or sign in to write in its chat"
+		return nil
+	}
+	gen, id, cl := e.gen, e.id, e.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
+		defer cancel()
+		l, err := cl.EventSay(ctx, tok, id, text)
+		return eventSaidMsg{gen, text, l, err}
+	}
 }
 
 // said takes the answer to a message written.
 func (e *eventScreen) said(msg eventSaidMsg) tea.Cmd {
-	c := &e.chat
-	c.sending = false
-	if msg.err != nil {
-		c.err = msg.err.Error() // the line stays, to be mended
-		return nil
+	if msg.err == nil {
+		e.chat.take([]client.ChatLine{msg.line}, 0)
 	}
-	c.take([]client.ChatLine{msg.line}, 0)
-	if strings.TrimSpace(c.line) == msg.text {
-		c.line, c.err, c.open = "", "", false
-	}
+	e.chat.sent(msg.text, msg.err)
 	return nil
 }
 
