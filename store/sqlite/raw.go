@@ -8,7 +8,6 @@ import (
 
 // rawConn is what the writer needs of the driver's connection.
 type rawConn interface {
-	driver.ConnBeginTx
 	driver.ConnPrepareContext
 }
 
@@ -50,6 +49,35 @@ func (e *execer) exec(query string, args ...any) (int64, error) {
 	e.args = nv
 	defer clear(e.args)
 	return e.run(st, nv)
+}
+
+// begin, commit and rollback run the writer's transactions with
+// statements prepared once: the driver's own transactions parse "begin"
+// and "commit" again each time, a cost every commit of a busy server paid.
+// The transaction is deferred, as the driver's is: only the writer
+// writes.
+func (e *execer) begin() error {
+	_, err := e.exec("BEGIN")
+	return err
+}
+
+// commit commits the transaction; when it fails, the transaction is
+// rolled back, so that the next begins afresh (SQLite leaves a
+// transaction open after some failed commits, SQLITE_BUSY among them, and
+// rolls it back itself after others).
+func (e *execer) commit() error {
+	_, err := e.exec("COMMIT")
+	if err != nil {
+		e.rollback()
+	}
+	return err
+}
+
+// rollback rolls the transaction back. Its error is not the caller's:
+// it comes after the one that made it roll back, and SQLite may have
+// rolled the transaction back already.
+func (e *execer) rollback() {
+	e.exec("ROLLBACK")
 }
 
 // insertMoves inserts moves, 2^k of them, with one statement.

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"cmp"
 	"context"
-	"database/sql/driver"
 	"errors"
 	"fmt"
 	"time"
@@ -227,12 +226,11 @@ func (s *Store) runBatch(batch []*write) ([]error, error) {
 // index of the write that failed (-1 for the transaction itself) and the
 // error, and the transaction is rolled back.
 func (s *Store) runTx(ex *execer, batch []*write) (int, error) {
-	tx, err := ex.c.BeginTx(context.Background(), driver.TxOptions{})
-	if err != nil {
+	if err := ex.begin(); err != nil {
 		return -1, fmt.Errorf("sqlite: begin: %w", err)
 	}
 	fail := func(i int, err error) (int, error) {
-		tx.Rollback()
+		ex.rollback()
 		return i, err
 	}
 	// Plain appends first, many rows to a statement. A table has at most
@@ -268,7 +266,7 @@ func (s *Store) runTx(ex *execer, batch []*write) (int, error) {
 			return fail(i, err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
+	if err := ex.commit(); err != nil {
 		return -1, fmt.Errorf("sqlite: commit: %w", err)
 	}
 	return -1, nil
