@@ -357,6 +357,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case challengeMsg:
 		m.cur.update(msg) // the players screen, no longer busy
 		return m, m.challenged(msg)
+	case helpRulesMsg:
+		if m.help != nil {
+			m.help.update(msg)
+		}
+		return m, nil
 	}
 	if cmd, ok := m.playerMsg(msg); ok {
 		return m, cmd
@@ -411,15 +416,17 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.quit()
 	}
 	if m.help != nil {
-		if m.help.update(k); m.help.done {
+		cmd := m.help.update(k)
+		if m.help.done {
 			m.help = nil
 		}
-		return nil
+		return cmd
 	}
 	if t := m.table(); s == "?" && !(t != nil && t.chat.open) && !takesText(m.cur) {
 		m.help = &helpScreen{shared: m.shared}
 		if t != nil && t.upd != nil {
 			m.help.rules = t.rulesText()
+			m.help.game = t.upd.Table.Game
 		}
 		return nil
 	}

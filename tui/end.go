@@ -37,9 +37,12 @@ type endScreen struct {
 	recordURL, recordFile string // where a NoDisk client's player fetches the record, and a file name for it
 }
 
+// savedMsg says where a table's record was saved, or why it was not;
+// soFar marks the record of a game still under way.
 type savedMsg struct {
-	path string
-	err  error
+	path  string
+	soFar bool
+	err   error
 }
 
 // analysisMsg is the engines' analysis of the game at table id, in words,
@@ -106,9 +109,12 @@ func (e *endScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		e.rating = msg.line
 	case savedMsg:
-		if msg.err != nil {
+		switch {
+		case msg.err != nil:
 			e.t.err = msg.err.Error()
-		} else {
+		case msg.soFar:
+			e.t.err, e.t.note = "", "the record so far saved to "+msg.path
+		default:
 			e.saved = msg.path
 			e.t.note = "record saved to " + msg.path
 		}
@@ -186,34 +192,7 @@ func (e *endScreen) key(s string) tea.Cmd {
 			t.err, t.note = "", "the record stays on the server: fetch it from your own computer"
 			return nil
 		}
-		dir := t.cfg.DataDir
-		if dir == "" {
-			dir = "."
-		} else {
-			dir = filepath.Join(dir, "records")
-		}
-		name := fmt.Sprintf("%s-%s.json", t.upd.Table.Game, t.id)
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
-			defer cancel()
-			raw, err := t.c.Record(ctx, t.token, t.id)
-			if err != nil {
-				return savedMsg{err: fmt.Errorf("fetching the record: %w", err)}
-			}
-			var pretty bytes.Buffer
-			if json.Indent(&pretty, raw, "", "  ") != nil {
-				pretty.Reset()
-				pretty.Write(raw)
-			}
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return savedMsg{err: fmt.Errorf("saving the record: %w", err)}
-			}
-			path := filepath.Join(dir, name)
-			if err := os.WriteFile(path, pretty.Bytes(), 0o600); err != nil {
-				return savedMsg{err: fmt.Errorf("saving the record: %w", err)}
-			}
-			return savedMsg{path: path}
-		}
+		return t.saveRecord(false)
 	case "r":
 		game := t.upd.Table.Game
 		return func() tea.Msg {
@@ -230,6 +209,42 @@ func (e *endScreen) key(s string) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// saveRecord saves the table's record, as the player's seat reads it, to
+// DIR/records/GAME-ID.json (the working folder when the client has no
+// DIR), indented; soFar says the game is still under way, and its
+// record is saved again at the end.
+func (t *tableScreen) saveRecord(soFar bool) tea.Cmd {
+	dir := t.cfg.DataDir
+	if dir == "" {
+		dir = "."
+	} else {
+		dir = filepath.Join(dir, "records")
+	}
+	name := fmt.Sprintf("%s-%s.json", t.upd.Table.Game, t.id)
+	c, token, id := t.c, t.token, t.id
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
+		defer cancel()
+		raw, err := c.Record(ctx, token, id)
+		if err != nil {
+			return savedMsg{err: fmt.Errorf("fetching the record: %w", err)}
+		}
+		var pretty bytes.Buffer
+		if json.Indent(&pretty, raw, "", "  ") != nil {
+			pretty.Reset()
+			pretty.Write(raw)
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return savedMsg{err: fmt.Errorf("saving the record: %w", err)}
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, pretty.Bytes(), 0o600); err != nil {
+			return savedMsg{err: fmt.Errorf("saving the record: %w", err)}
+		}
+		return savedMsg{path: path, soFar: soFar}
+	}
 }
 
 // recordAt is the address of a table's record as players reach the

@@ -12,7 +12,8 @@ import (
 // TestNoDiskRecordLink: a client whose player is elsewhere (the SSH
 // door's) writes no file, whatever DataDir says: `s` on the end screen
 // shows the record's address under the server's public URL, whole on a
-// line of its own, and the curl command that fetches it; the home screen
+// line of its own, and the curl command that fetches it (ctrl+s, the
+// record so far, says it stays on the server); the home screen
 // offers no key file of this machine.
 func TestNoDiskRecordLink(t *testing.T) {
 	ts := newTestServer(t)
@@ -40,6 +41,8 @@ func TestNoDiskRecordLink(t *testing.T) {
 	tm.open("nymphabet", 0)
 	tm.key("enter")
 	tm.waitFor("play", has("▶ your turn"))
+	tm.key("ctrl+s") // the record so far: nothing written here either
+	tm.waitFor("the refusal", has("over SSH the record stays on the server"))
 	tm.typeText(":resign")
 	tm.key("enter")
 	tm.waitFor("the end", over)

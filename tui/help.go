@@ -1,13 +1,18 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
 
 // helpScreen is the list of keys (?), drawn over the screen on show.
+// Over a table, r turns it to the game's rules (how to play): an overlay
+// rather than a screen of its own, so that the table under it goes on
+// taking its updates.
 type helpScreen struct {
 	*shared
 	at   int  // the first line shown
@@ -15,27 +20,67 @@ type helpScreen struct {
 	// rules are the rules of the table it was opened over, in words
 	// (tableScreen.rulesText); "" over another screen.
 	rules string
+	// game is the game of the table it was opened over, "" over another
+	// screen; howTo says its rules show rather than the keys, and
+	// howText holds them once read (howErr why not).
+	game            string
+	howTo           bool
+	howText, howErr string
 }
 
-// update scrolls the list, or closes it.
+// helpRulesMsg is the rules of game, or why they could not be read, for
+// the help over a table.
+type helpRulesMsg struct {
+	game string
+	text string
+	err  error
+}
+
+// update scrolls the list, turns to the game's rules and back, or
+// closes the help.
 func (hp *helpScreen) update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return nil
-	}
-	switch k.String() {
-	case "?", "esc", "q", "enter":
-		hp.done = true
-	case "up", "k":
-		hp.at--
-	case "down", "j", "space":
-		hp.at++
-	case "pgup":
-		hp.at -= hp.h / 2
-	case "pgdown":
-		hp.at += hp.h / 2
+	switch msg := msg.(type) {
+	case helpRulesMsg:
+		if msg.game != hp.game {
+			return nil
+		}
+		if msg.err != nil {
+			hp.howErr = "the rules of " + hp.gameTitle(hp.game) + ": " + msg.err.Error()
+		} else {
+			hp.howText, hp.howErr = msg.text, ""
+		}
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "?", "esc", "q", "enter":
+			hp.done = true
+		case "r":
+			if hp.game == "" {
+				return nil
+			}
+			hp.howTo, hp.at = !hp.howTo, 0
+			if hp.howTo && hp.howText == "" {
+				hp.howErr = ""
+				return hp.readRules
+			}
+		case "up", "k":
+			hp.at--
+		case "down", "j", "space":
+			hp.at++
+		case "pgup":
+			hp.at -= hp.h / 2
+		case "pgdown":
+			hp.at += hp.h / 2
+		}
 	}
 	return nil
+}
+
+// readRules asks the server for the rules of the help's game.
+func (hp *helpScreen) readRules() tea.Msg {
+	ctx, cancel := context.WithTimeout(hp.ctx, 15*time.Second)
+	defer cancel()
+	text, err := hp.c.Rules(ctx, hp.game)
+	return helpRulesMsg{hp.game, text, err}
 }
 
 // keyHelp lists every key, by screen: the help overlay (?) shows it, and
@@ -64,28 +109,44 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Word Fight", "type a word, enter declares it · arrows move · space/tab across/down · enter place · c cannot"},
 		{"Nymphabet", "type a word · enter play it"},
 		{"Waiting", "ctrl+x twice leaves the table (the last one out closes it)"},
-		{"Any game", ":resign enter resigns · ctrl+a twice aborts · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends · ctrl+o mute · ctrl+g claim · ctrl+b bell on your turn while away, on or off"},
+		{"Any game", ":resign enter resigns · ctrl+a twice aborts · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends · ctrl+o mute · ctrl+g claim · ctrl+b bell on your turn while away, on or off · ctrl+s save the record so far · ? then r how to play the game"},
 		{"Game over", "a the engines' analysis (esc or a back) · p replay move by move (←→ · tab another seat · esc back) · s save the record (SSH: its address) · r rematch · b next grid · l every report (Salvo)"},
 	}
 }
 
-// view is the list of keys, from line at when it is longer than
-// the screen (↑↓ scroll it).
+// view is the list of keys, or the game's rules, from line at when it
+// is longer than the screen (↑↓ scroll it).
 func (hp *helpScreen) view() string {
 	var lines []string
-	if hp.rules != "" {
-		// A player who joined by a code saw no lobby line: the rules
-		// are said here too.
-		w := wrap("This table's rules: "+hp.rules, hp.w)
-		head, rest, _ := strings.Cut(w, ":")
-		lines = append(lines, strings.Split(title(head)+":"+rest, "\n")...)
-	}
-	for _, k := range keyHelp() {
-		w := wrap(k.screen+": "+k.keys, hp.w)
-		head, rest, _ := strings.Cut(w, ":")
-		lines = append(lines, strings.Split(title(head)+":"+rest, "\n")...)
-	}
 	head := title("Keys") + " (? or esc closes this)"
+	switch {
+	case hp.howTo:
+		head = title("How to play "+hp.gameTitle(hp.game)) + " (r the keys · esc closes this)"
+		switch {
+		case hp.howErr != "":
+			lines = strings.Split(wrap(hp.howErr, hp.w), "\n")
+		case hp.howText == "":
+			lines = []string{faint("asking the server for the rules…")}
+		default:
+			lines = markdownLines(hp.howText, hp.w)
+		}
+	default:
+		if hp.game != "" {
+			lines = append(lines, "r: how to play "+hp.gameTitle(hp.game)+", as the server words its rules")
+		}
+		if hp.rules != "" {
+			// A player who joined by a code saw no lobby line: the
+			// rules are said here too.
+			w := wrap("This table's rules: "+hp.rules, hp.w)
+			h, rest, _ := strings.Cut(w, ":")
+			lines = append(lines, strings.Split(title(h)+":"+rest, "\n")...)
+		}
+		for _, k := range keyHelp() {
+			w := wrap(k.screen+": "+k.keys, hp.w)
+			h, rest, _ := strings.Cut(w, ":")
+			lines = append(lines, strings.Split(title(h)+":"+rest, "\n")...)
+		}
+	}
 	if len(lines) > hp.h-1 {
 		room := hp.h - 2
 		hp.at = max(0, min(hp.at, len(lines)-room))
@@ -93,5 +154,5 @@ func (hp *helpScreen) view() string {
 		head += fmt.Sprintf(" · ↑↓ scroll, lines %d-%d of %d", hp.at+1, end, len(lines))
 		lines = lines[hp.at:end]
 	}
-	return head + "\n" + strings.Join(lines, "\n") + "\n"
+	return fit(head, hp.w, 1) + "\n" + strings.Join(lines, "\n") + "\n"
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"strings"
 	"testing"
 )
@@ -65,4 +66,32 @@ func TestMarkdownLines(t *testing.T) {
 	if got != want {
 		t.Errorf("markdownLines:\n%s\n\nwant:\n%s", got, want)
 	}
+}
+
+// TestHowToPlayAtTable: at a table, ? and then r show the game's rules
+// over it, r goes back to the keys, and the table under them goes on
+// taking its updates: a line Ben writes meanwhile is there once the help
+// closes.
+func TestHowToPlayAtTable(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm, ben := twoPlayerQuizl(t, ts)
+	tm.key("?")
+	tm.waitFor("the keys, with the rules' key", has("Keys (? or esc closes this)", "r: how to play Quizl"))
+	checkFits(t, tm)
+	tm.key("r")
+	s := tm.waitFor("Quizl's rules", has("How to play Quizl (r the keys · esc closes this)", "The grid"))
+	checkFits(t, tm)
+	if strings.Contains(s, "## ") {
+		t.Errorf("the rules show Markdown's headings:\n%s", s)
+	}
+	if _, err := ben.c.Chat(context.Background(), ben.token, ben.id, "players", "read them well"); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("pgdown")
+	tm.waitFor("a page on", func(s string) bool { return !strings.Contains(s, "The grid") })
+	tm.key("r")
+	tm.waitFor("the keys again", has("Keys (? or esc closes this)", "r: how to play Quizl"))
+	tm.key("esc")
+	tm.waitFor("the table, with Ben's line", has("▶ your turn", "Ben (guest): read them well"))
 }

@@ -484,6 +484,8 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			return t.chat.toggleMute()
 		case "ctrl+b":
 			return t.toggleBell()
+		case "ctrl+s":
+			return t.saveSoFar()
 		case "ctrl+g":
 			if t.awayToMove() == "" {
 				t.err = "nobody to move is away: there is no game to claim"
@@ -588,6 +590,20 @@ func (t *tableScreen) watchKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// saveSoFar saves the record of the game as it stands, as the player's
+// seat may read it: their own setup, the others' secrets masked. The end
+// screen's s saves it whole; over SSH it says where to fetch it then.
+func (t *tableScreen) saveSoFar() tea.Cmd {
+	if t.upd.Table.Status == "finished" {
+		return t.end.key("s")
+	}
+	if t.cfg.NoDisk {
+		t.err = "over SSH the record stays on the server: once the game is over, s says where to fetch it"
+		return nil
+	}
+	return t.saveRecord(true)
 }
 
 // header is the table's first line: game, table, you, whose turn.
