@@ -105,6 +105,20 @@ func TestRatedGame(t *testing.T) {
 		p.Wait("the end", `!!document.querySelector("#game-over")`)
 	}
 	cy.Wait("the players' chat, public at the end", `document.querySelector("#chat-log").textContent.includes("good luck, Ben")`)
+	// Each player's end says their rating change once the end has
+	// settled it; the spectator's says none.
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the rating change", `(e => e && !e.hidden)(document.querySelector("#rating-change"))`)
+	}
+	if got := ann.Text("#rating-change"); !strings.HasPrefix(got, "Your rating in Nymphabet (standard): 1500 → 1") || !strings.Contains(got, "(+") {
+		t.Errorf("the winner's end says %q", got)
+	}
+	if got := ben.Text("#rating-change"); !strings.HasPrefix(got, "Your rating in Nymphabet (standard): 1500 → 1") || !strings.Contains(got, "(−") {
+		t.Errorf("the loser's end says %q", got)
+	}
+	if e2e.Eval[bool](cy, `!!document.querySelector("#rating-change")`) {
+		t.Errorf("the spectator's end has a rating change: %q", cy.Text("#rating-change"))
+	}
 
 	ann.Open("/players/Ann")
 	ann.Wait("Ann's profile", `!!document.querySelector("#ratings") && !!document.querySelector("#games li a[href^='/replay?table=']")`)

@@ -14,7 +14,7 @@ import { load } from "./games/index.js";
 import { rulesList } from "./rulestext.js";
 import { controls as notifyControls, yourTurn } from "./notify.js";
 import { Chat, Clocks, claimBox } from "./chat.js";
-import { gameInfo, lexicons, lexiconTitle } from "./catalog.js";
+import { gameInfo, lexicons, lexiconTitle, poolTitle } from "./catalog.js";
 
 export async function table(main, id) {
   let mine = seatFor(id);
@@ -119,6 +119,8 @@ async function playScreen(main, id, mine) {
   const seen = new Set(); // versions of the moves already taken in
   let lastMove = null; // the latest move taken in, with the events this seat saw
   const notes = []; // what the clock and claims did, in words, for the move list
+  let rating = null; // the player's rating change, once the game's end has settled it
+  let ratingAsked = false;
   const ctx = {
     table: id,
     seat: mine.seat,
@@ -280,6 +282,26 @@ async function playScreen(main, id, mine) {
     return `${w.map(s => names[s]).join(" and ")} won`;
   }
 
+  // askRating reads the signed-in player's latest games for this rated
+  // table's rating change, after tries earlier reads a second more apart
+  // each: the game's end settles both ratings, and the player's games
+  // then carry the change. It shows the change under the result.
+  function askRating(tries) {
+    if (tries >= 5) return;
+    setTimeout(async () => {
+      let g;
+      try {
+        const ans = await call("GET", `/players/${encodeURIComponent(signedIn())}/games?limit=10`);
+        g = (ans.games || []).find(g => g.table === id && g.rated && g.rating_after > 0);
+      } catch { /* asked again, as when not yet settled */ }
+      if (!g) { askRating(tries + 1); return; }
+      const round = Math.round, d = round(g.rating_after - g.rating_before);
+      rating = `Your rating in ${poolTitle(g.pool)}: ${round(g.rating_before)} → ${round(g.rating_after)} (${d >= 0 ? "+" : "−"}${Math.abs(d)})`;
+      const p = document.getElementById("rating-change");
+      if (p) { p.textContent = rating; p.hidden = false; }
+    }, tries * 1000);
+  }
+
   function endBanner(u, names) {
     const t = u.table;
     const res = t.result || { winners: [] };
@@ -304,6 +326,11 @@ async function playScreen(main, id, mine) {
       h("h2", {}, "Game over: " + (why.result || resultText(t, u.seat, names))),
       why.reason ? h("p", { class: "reason", id: "end-reason" }, why.reason) : null);
     if (res.scores) append(box, h("p", {}, "Scores: ", res.scores.map((s, i) => `${names[i]} ${s}`).join(", ")));
+    if (t.rated && u.seat >= 0 && res.status !== "aborted" && signedIn()) {
+      // Filled in once the end has settled the ratings (askRating).
+      append(box, h("p", { id: "rating-change", hidden: !rating }, rating || ""));
+      if (!ratingAsked) { ratingAsked = true; askRating(0); }
+    }
     if (t.set) append(box, h("p", { class: "set-result", id: "set-result" }, setText(t.set, u.seat, names)));
     if (t.reveal && t.reveal.length) {
       const checks = h("ul", { id: "commitments" });
