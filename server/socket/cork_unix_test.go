@@ -51,8 +51,11 @@ func message(i, n int) []byte { return bytes.Repeat([]byte{byte('a' + i%26)}, n)
 
 // TestCorkConnNeverWaits: writes to a socket's connection whose client
 // has stopped reading return at once, corked or not; the client, reading
-// at last, gets every byte in the order written; and the connection went
-// behind once, not at every write.
+// at last, gets every byte in the order written; and the connection's
+// backlogs are counted as they start, not at every write. The kernel
+// moves what the server's send buffer holds on to the client's receive
+// buffer while the backlog is flushed, so a backlog may drain and a later
+// write start another: more than one is no fault, one a write would be.
 func TestCorkConnNeverWaits(t *testing.T) {
 	t.Parallel()
 	server, client := tcpPair(t)
@@ -98,8 +101,8 @@ func TestCorkConnNeverWaits(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the writes waited for a client that reads nothing")
 	}
-	if got := behind.n.Load(); got != 1 {
-		t.Errorf("went behind %d times, want once", got)
+	if got := behind.n.Load(); got < 1 || got > n/8 {
+		t.Errorf("went behind %d times in %d writes, want at least once and at most %d", got, n, n/8)
 	}
 	client.SetReadDeadline(time.Now().Add(5 * time.Second))
 	got := make([]byte, want.Len())
