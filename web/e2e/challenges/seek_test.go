@@ -1,6 +1,7 @@
 package challenges
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -10,9 +11,9 @@ import (
 // TestQuickSeek: players in separate browsers pair by quick seek. Ann and
 // Ben, signed in, each press Nymphabet's "Quick rated game": Ann's page
 // waits under a banner, Ben's press pairs them, and both land at the same
-// rated table. Gus, a guest, presses Salvo's "Quick game"; Ben finds the
-// seek in the lobby and accepts it, and both land at the same casual
-// table. A seek cancelled from its banner leaves the lobby's list.
+// rated table. Gus, a guest, presses Salvo's "Quick game"; Ben's home
+// page says one player looks for a game, its link leads to the seek in
+// the lobby, Ben accepts it, and both land at the same casual table. A seek cancelled from its banner leaves the lobby's list.
 func TestQuickSeek(t *testing.T) {
 	t.Parallel()
 	base := e2e.StartServer(t)
@@ -67,8 +68,14 @@ func TestQuickSeek(t *testing.T) {
 	}
 	gus.Click(".quick-seek[data-game=salvo][data-rated=false]")
 	gus.Wait("Gus's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
-	ben.Open("/lobby")
-	ben.Wait("Gus's seek in the lobby", `!!document.querySelector("#lobby-seeks .seek-accept")`)
+	// Home says somebody looks for a game, and leads to the lobby.
+	ben.Open("/")
+	ben.Wait("who is about", `(document.querySelector("#home-news") || {textContent: ""}).textContent.includes("1 looking for a game")`)
+	if got := ben.Text("#home-news"); !regexp.MustCompile(`^\d+ players? online · 1 looking for a game · the lobby$`).MatchString(got) {
+		t.Errorf("home's first line reads %q", got)
+	}
+	ben.Click("#home-news a")
+	ben.Wait("Gus's seek in the lobby", `location.pathname === "/lobby" && !!document.querySelector("#lobby-seeks .seek-accept")`)
 	if got := ben.Text("#lobby-seeks"); !strings.Contains(got, "wants a casual Salvo game, 2 minutes a turn") {
 		t.Errorf("the lobby reads %q", got)
 	}

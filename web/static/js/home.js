@@ -18,6 +18,25 @@ const blurbs = {
 
 export async function home(main) {
   append(main, h("h1", {}, "Pick a game"));
+  // Who is about, read again while the page shows: a player looking for
+  // an opponent learns there is somebody to play.
+  const news = h("p", { id: "home-news", class: "muted", "aria-live": "polite" });
+  append(main, news);
+  const readNews = async () => {
+    try {
+      const [o, sk] = await Promise.all([call("GET", "/online"), call("GET", "/seeks")]);
+      const n = (sk.seeks || []).length;
+      fill(news, `${plural(o.count, "player")} online`, n ? ` · ${n} looking for a game` : "", " · ", h("a", { href: "/lobby" }, "the lobby"));
+    } catch { /* the last news stays; the lobby says what is wrong */ }
+  };
+  readNews();
+  const timer = setInterval(readNews, 15000);
+  await rest(main);
+  return () => clearInterval(timer);
+}
+
+// rest draws the home screen under its first lines.
+async function rest(main) {
   const list = h("div", { class: "cards" });
   append(main, list);
   try {
