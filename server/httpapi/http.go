@@ -406,8 +406,13 @@ func writeJSONBytes(w http.ResponseWriter, status int, b []byte) {
 
 // jsonHeader writes the header of a JSON answer, never to be cached.
 func jsonHeader(w http.ResponseWriter, status int) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
+	// The two values share one array, set straight into the map (their
+	// keys are canonical already): Header.Set takes an allocation for
+	// each, and every answer comes this way.
+	v := [2]string{"application/json", "no-store"}
+	h := w.Header()
+	h["Content-Type"] = v[0:1:1]
+	h["Cache-Control"] = v[1:2:2]
 	w.WriteHeader(status)
 }
 
