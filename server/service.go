@@ -379,6 +379,11 @@ func (o mailObserver) Finished(n table.GameNote, end *store.GameEnd) {
 	}
 }
 
+func (o mailObserver) HearsTurns() bool {
+	m := o.s.mail.Load()
+	return m != nil && m.HearsTurns()
+}
+
 func (o mailObserver) Turn(n table.GameNote, seats []int) {
 	if m := o.s.mail.Load(); m != nil {
 		m.Turn(n, seats)

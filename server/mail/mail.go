@@ -451,4 +451,8 @@ func (s *Service) Challenged(to, from string, ch social.Challenge) {
 	}
 }
 
+// HearsTurns implements table.TurnObserver: a turn is news only to a
+// server that sends mail.
+func (s *Service) HearsTurns() bool { return s.Offered() }
+
 var _ table.TurnObserver = (*Service)(nil)

@@ -26,6 +26,10 @@ type TurnObserver interface {
 	Observer
 	// Turn says that the seats of n are to move.
 	Turn(n GameNote, seats []int)
+	// HearsTurns reports whether Turn would do anything now (the mail
+	// when the server sends mail): the service builds a move's note for
+	// Turn only then, since most servers send none and every move asks.
+	HearsTurns() bool
 }
 
 // GameNote is what an Observer hears of a table: the facts a listener
@@ -84,7 +88,7 @@ func (s *Service) turned(t *table) {
 	var n *GameNote
 	for _, o := range s.observers {
 		to, ok := o.(TurnObserver)
-		if !ok {
+		if !ok || !to.HearsTurns() {
 			continue
 		}
 		if n == nil {

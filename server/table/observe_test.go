@@ -95,11 +95,15 @@ func TestObserversOutsideTheLock(t *testing.T) {
 	}
 }
 
-// turns is a TurnObserver that keeps the seats it hears are to move.
+// turns is a TurnObserver that keeps the seats it hears are to move;
+// deaf, it says it does not hear them.
 type turns struct {
 	reader
 	turns [][]int
+	deaf  bool
 }
+
+func (r *turns) HearsTurns() bool { return !r.deaf }
 
 func (r *turns) Turn(n GameNote, seats []int) {
 	if _, err := r.s.View(context.Background(), nil, n.Table); err != nil {
@@ -112,15 +116,16 @@ func (r *turns) Turn(n GameNote, seats []int) {
 
 // TestTurnObserver: a TurnObserver hears whose turn it is when play starts
 // (the last setup in) and after each move of a game under way, and not
-// after the move that ends it.
+// after the move that ends it. One that does not hear turns is told none,
+// and hears the game's start and end as any Observer.
 func TestTurnObserver(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	r := &turns{}
-	f := &fixture{t: t, dir: t.TempDir(), observers: []Observer{r}}
+	r, deaf := &turns{}, &turns{deaf: true}
+	f := &fixture{t: t, dir: t.TempDir(), observers: []Observer{r, deaf}}
 	f.open()
 	t.Cleanup(f.close)
-	r.s = f.s
+	r.s, deaf.s = f.s, f.s
 	a, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
 	if err != nil {
 		t.Fatal(err)
@@ -161,5 +166,8 @@ func TestTurnObserver(t *testing.T) {
 	}
 	if len(r.turns) != 2 || len(r.finished) != 1 {
 		t.Fatalf("after the game ended heard turns %v and finished %v, want no new turn and one end", r.turns, r.finished)
+	}
+	if len(deaf.turns) != 0 || len(deaf.started) != 1 || len(deaf.finished) != 1 {
+		t.Fatalf("the observer deaf to turns heard turns %v, starts %v and ends %v; want no turn, one start, one end", deaf.turns, deaf.started, deaf.finished)
 	}
 }
