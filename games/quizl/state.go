@@ -680,6 +680,13 @@ func (s *State) possessive(o int) string {
 
 func revealedText(r Revealed) string {
 	var b strings.Builder
+	// Room for the usual text at once, where growing by doubling took
+	// several allocations on every call.
+	n := len(r.Square) + len(" holds nothing new: you are done with every grid")
+	for _, l := range r.Letters {
+		n += len(", ") + len(l.Letter) + len(" in ") + len(l.Name) + len("'s grid")
+	}
+	b.Grow(n)
 	b.WriteString(r.Square)
 	b.WriteString(" holds ")
 	for i, l := range r.Letters {
