@@ -20,11 +20,7 @@ import (
 func TestAuthenticate(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openStore(t)
 	a := New(st, slog.New(slog.DiscardHandler), 0)
 	tok, h := NewToken()
 	cred := store.Credential{Hash: h, Identity: NewID()}
@@ -70,4 +66,16 @@ func TestAuthenticateCachedAllocs(t *testing.T) {
 	}); n != 1 {
 		t.Errorf("a cached token took %v allocations, want 1", n)
 	}
+}
+
+// openStore opens a SQLite store in a folder of its own, closed when the
+// test ends.
+func openStore(t *testing.T) *sqlite.Store {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"runtime"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 	"parlour/account"
 	"parlour/server/refuse"
 	"parlour/store"
-	"parlour/store/sqlite"
 )
 
 func TestCredCache(t *testing.T) {
@@ -50,11 +48,7 @@ func TestCredCache(t *testing.T) {
 func TestCredentialsOutliveTheCache(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openStore(t)
 	a := New(st, slog.New(slog.DiscardHandler), 0)
 	a.cache = newCredCache(3)
 	type issued struct{ id, token string }

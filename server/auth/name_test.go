@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 
 	"parlour/server/refuse"
 	"parlour/store"
-	"parlour/store/sqlite"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -127,10 +125,7 @@ func FuzzCleanName(f *testing.F) {
 func TestGuestName(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := openStore(t)
 	for _, acc := range []store.Account{
 		{Identity: "idr", Name: "Robin", Key: "robin"},
 		{Identity: "idb", Name: "R0b1n", Key: "r0b1n"}, // the store alone does not hold look-alikes apart
