@@ -102,6 +102,7 @@ rate() {
 		stop
 	fi
 	cat "$work/last"
+	note_steal "$which, $r/s" "$work/last"
 	rm -rf "$data"
 	awk -v w="$which" -v r="$r" -v load="$load" "$usec"'
 		/CPU per accepted move/ { cpu = usec($0) }
@@ -150,3 +151,4 @@ if grep -q '^rate' "$work/results"; then
 				printf "| %s | %s (%.0f) | %s (%.0f) | %.2fx | %s / %s |%s\n", w, c["lo"], a, c["hi"], b, (b > 0 ? a / b : 0), l["lo"], l["hi"], (bad ? " NOT ALL DURABLE" : "") } }' "$work/results"
 	done
 fi
+print_steal

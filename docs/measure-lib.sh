@@ -10,6 +10,10 @@
 #   $usec                an awk function: the server's CPU per accepted
 #                        move, in µs, from a load test's "CPU per
 #                        accepted move" line
+#   note_steal WHAT LOG  keeps the run LOG holds as WHAT when its
+#                        "machine:" line says the host took more than
+#                        a tenth of a processor (steal)
+#   print_steal          prints the runs note_steal kept, if any
 
 measure_setup() {
 	work=$(mktemp -d -t "parlour-$1.XXXXXX")
@@ -41,3 +45,18 @@ await_server() {
 
 # shellcheck disable=SC2034 # used by the scripts that source this one
 usec='function usec(v) { sub(/.*server /, "", v); sub(/,.*/, "", v); n = v + 0; if (v ~ /[0-9.]ms$/) n *= 1000; return n }'
+
+note_steal() {
+	awk -v what="$1" "$usec"'
+		/ machine: / { v = $0; sub(/ more taken by the host.*/, "", v); sub(/.*, /, "", v); steal = v + 0 }
+		/CPU per accepted move/ { cpu = usec($0) }
+		END { if (steal > 0.1) printf "  %s: %.0f µs a move, the host taking %.2f of a processor\n", what, cpu, steal }' "$2" >>"$work/steal"
+}
+
+print_steal() {
+	if [ -s "$work/steal" ]; then
+		echo
+		echo "Runs the host took more than a tenth of a processor from (steal), to weigh with care:"
+		cat "$work/steal"
+	fi
+}

@@ -63,6 +63,7 @@ run() {
 		--rate "$rate" --duration "$DUR" --server-pid "$server" $FLAGS >"$work/last" 2>&1 || true
 	rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$server/status" 2>/dev/null || echo 0)
 	cat "$work/last"
+	note_steal "$which, $door, $rate/s" "$work/last"
 	kill -INT "$server"
 	wait "$server" || true
 	rm -rf "$data"
@@ -113,3 +114,4 @@ for rate in $RATES; do
 			}' "$work/results"
 	done
 done
+print_steal
