@@ -171,8 +171,9 @@ func BenchmarkMoveHTTP(b *testing.B) {
 }
 
 // BenchmarkMoveSocket measures a move through the socket door: a socket
-// per seat, the move answered by an ack once durable, and the update
-// pushed to both seats read by their sockets.
+// per seat asking for view tails as the browser does, the move answered
+// by an ack once durable, and the update pushed to both seats read by
+// their sockets.
 func BenchmarkMoveSocket(b *testing.B) {
 	ctx := context.Background()
 	doorBench(b, func(t *doorTable) {
@@ -182,7 +183,9 @@ func BenchmarkMoveSocket(b *testing.B) {
 				b.Fatal(err)
 			}
 			c.SetReadLimit(1 << 20)
-			if err := c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"type":"hello","token":%q}`, tok)); err != nil {
+			// View tails, as the browser asks: after the first update, a
+			// view's log comes as its new entries only.
+			if err := c.Write(ctx, websocket.MessageText, fmt.Appendf(nil, `{"type":"hello","token":%q,"view_tails":true}`, tok)); err != nil {
 				b.Fatal(err)
 			}
 			bs := &benchSocket{c: c, ans: make(chan []byte, 1)}
