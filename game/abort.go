@@ -2,7 +2,6 @@ package game
 
 import (
 	"fmt"
-	"iter"
 	"time"
 )
 
@@ -23,30 +22,32 @@ type Abort struct {
 // is resigned, never aborted. The caller checks that the play is still in
 // progress. Setups are not moves.
 func Abortable(cfg Config, moves []Move) bool {
-	return AbortableBy(len(cfg.Players), func(yield func(Seat) bool) {
-		for _, m := range moves {
-			if s, ok := cfg.SeatOf(m.By); ok && !yield(s) {
-				return
-			}
+	return AbortableBy(len(cfg.Players), len(moves), func(i int) Seat {
+		if s, ok := cfg.SeatOf(moves[i].By); ok {
+			return s
 		}
+		return Spectator
 	})
 }
 
-// AbortableBy is Abortable for a play of n players whose moves so far
-// were made by the seats movers yields: for a caller that keeps its
-// moves by seat rather than by name, as a table in memory does.
-func AbortableBy(n int, movers iter.Seq[Seat]) bool {
+// AbortableBy is Abortable for a play of n players that has made moves
+// moves so far, move i by the seat mover(i) returns: for a caller that
+// keeps its moves by seat rather than by name, as a table in memory does.
+// It takes no allocation for up to eight players, since a table asks
+// each time it describes itself, on every move: an iterator there made
+// its loop's state escape to the heap.
+func AbortableBy(n, moves int, mover func(i int) Seat) bool {
 	if n < 2 {
 		return false
 	}
-	var few [8]bool // most plays: no allocation
+	var few [8]bool
 	moved := few[:]
 	if n > len(few) {
 		moved = make([]bool, n)
 	}
 	left := n
-	for s := range movers {
-		if s >= 0 && int(s) < n && !moved[s] {
+	for i := range moves {
+		if s := mover(i); s >= 0 && int(s) < n && !moved[s] {
 			moved[s] = true
 			if left--; left == 0 {
 				return false

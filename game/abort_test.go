@@ -160,15 +160,12 @@ func TestAbortable(t *testing.T) {
 			t.Errorf("%s: Abortable = %v, want %v", tc.name, got, tc.want)
 		}
 		// The same moves told by seat.
-		movers := func(yield func(Seat) bool) {
-			for _, m := range tc.moves {
-				s, _ := tc.cfg.SeatOf(m.By)
-				if !yield(s) {
-					return
-				}
-			}
+		seats := make([]Seat, len(tc.moves))
+		for i, m := range tc.moves {
+			seats[i], _ = tc.cfg.SeatOf(m.By)
 		}
-		if got := AbortableBy(len(tc.cfg.Players), movers); got != tc.want {
+		mover := func(i int) Seat { return seats[i] }
+		if got := AbortableBy(len(tc.cfg.Players), len(seats), mover); got != tc.want {
 			t.Errorf("%s: AbortableBy = %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -177,6 +174,18 @@ func TestAbortable(t *testing.T) {
 	}
 	if err := AbortRefusal(two, nil, Result{Status: Finished}); err == nil {
 		t.Error("a finished game may be aborted")
+	}
+}
+
+// TestAbortableByAllocs: a table asks on every move, and up to eight
+// players the answer takes no allocation (not parallel: AllocsPerRun).
+func TestAbortableByAllocs(t *testing.T) {
+	seats := []Seat{0, 0, 1, 2, 1, 3}
+	mover := func(i int) Seat { return seats[i] }
+	for _, n := range []int{2, 4, 8} {
+		if got := testing.AllocsPerRun(10, func() { AbortableBy(n, len(seats), mover) }); got != 0 {
+			t.Errorf("%d players: AbortableBy took %v allocations, want none", n, got)
+		}
 	}
 }
 

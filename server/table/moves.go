@@ -375,11 +375,5 @@ func (t *table) gameMoves() []game.Move {
 // abortable reports whether the game may be aborted so far
 // (game.AbortableBy). t.mu must be held.
 func (t *table) abortable() bool {
-	return game.AbortableBy(len(t.cfg.Players), func(yield func(game.Seat) bool) {
-		for _, mv := range t.moves {
-			if !yield(game.Seat(mv.seat)) {
-				return
-			}
-		}
-	})
+	return game.AbortableBy(len(t.cfg.Players), len(t.moves), func(i int) game.Seat { return game.Seat(t.moves[i].seat) })
 }
