@@ -33,9 +33,9 @@ func Abortable(cfg Config, moves []Move) bool {
 // AbortableBy is Abortable for a play of n players that has made moves
 // moves so far, move i by the seat mover(i) returns: for a caller that
 // keeps its moves by seat rather than by name, as a table in memory does.
-// It takes no allocation for up to eight players, since a table asks
-// each time it describes itself, on every move: an iterator there made
-// its loop's state escape to the heap.
+// A table asks each time it describes itself, on every move, so the
+// seats come by index rather than from an iterator, whose loop would put
+// its state on the heap: up to eight players, no allocation.
 func AbortableBy(n, moves int, mover func(i int) Seat) bool {
 	if n < 2 {
 		return false

@@ -680,7 +680,7 @@ func (s *State) possessive(o int) string {
 
 func revealedText(r Revealed) string {
 	var b strings.Builder
-	// Room for the usual text at once, where growing by doubling took
+	// Room for the whole text at once: growing by doubling would take
 	// several allocations on every call.
 	n := len(r.Square) + len(" holds nothing new: you are done with every grid")
 	for _, l := range r.Letters {
