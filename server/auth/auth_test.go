@@ -4,14 +4,13 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"parlour/server/internal/servertest"
 	"parlour/server/refuse"
 	"parlour/store"
-	"parlour/store/sqlite"
 )
 
 // TestAuthenticate: a token the server issued is known, from the cache
@@ -20,7 +19,7 @@ import (
 func TestAuthenticate(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := openStore(t)
+	st := servertest.SQLite(t)
 	a := New(st, slog.New(slog.DiscardHandler), 0)
 	tok, h := NewToken()
 	cred := store.Credential{Hash: h, Identity: NewID()}
@@ -66,16 +65,4 @@ func TestAuthenticateCachedAllocs(t *testing.T) {
 	}); n != 1 {
 		t.Errorf("a cached token took %v allocations, want 1", n)
 	}
-}
-
-// openStore opens a SQLite store in a folder of its own, closed when the
-// test ends.
-func openStore(t *testing.T) *sqlite.Store {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"parlour/account"
+	"parlour/server/internal/servertest"
 	"parlour/server/refuse"
 	"parlour/store"
 )
@@ -48,7 +49,7 @@ func TestCredCache(t *testing.T) {
 func TestCredentialsOutliveTheCache(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := openStore(t)
+	st := servertest.SQLite(t)
 	a := New(st, slog.New(slog.DiscardHandler), 0)
 	a.cache = newCredCache(3)
 	type issued struct{ id, token string }

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"parlour/server/internal/servertest"
 	"parlour/server/refuse"
 	"parlour/store"
 
@@ -125,7 +126,7 @@ func FuzzCleanName(f *testing.F) {
 func TestGuestName(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := openStore(t)
+	st := servertest.SQLite(t)
 	for _, acc := range []store.Account{
 		{Identity: "idr", Name: "Robin", Key: "robin"},
 		{Identity: "idb", Name: "R0b1n", Key: "r0b1n"}, // the store alone does not hold look-alikes apart

@@ -3,26 +3,16 @@ package relations
 import (
 	"context"
 	"errors"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"parlour/server/internal/servertest"
 	"parlour/server/refuse"
 	"parlour/store"
 	"parlour/store/sqlite"
 )
-
-func openStore(t *testing.T) *sqlite.Store {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
 
 // failing is a store whose relations cannot be read.
 type failing struct{ *sqlite.Store }
@@ -38,7 +28,7 @@ func (failing) Blocking(context.Context, string, string) (bool, error) {
 func TestBlocks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st := openStore(t)
+	st := servertest.SQLite(t)
 	at := time.Now()
 	for _, r := range []struct {
 		kind     store.Relation

@@ -96,3 +96,16 @@ func (k StoreKind) OpenFresh(t testing.TB) (store.Store, string) {
 	t.Cleanup(func() { st.Close() })
 	return st, where
 }
+
+// SQLite opens a fresh SQLite store for t, closed when t ends: for a
+// package's tests that need a store, and the methods beyond store.Store
+// that each of its domains adds, but not each kind of store.
+func SQLite(t testing.TB) *sqlite.Store {
+	t.Helper()
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "parlour.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
