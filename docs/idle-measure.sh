@@ -7,7 +7,11 @@
 #         and no moves, read each second for a minute (`parlour loadtest
 #         --idle-cpu`): the median, p90 and mean of the seconds;
 #   rates: the server's CPU per move at 250 and at 2,000 moves/s, the two
-#         rates taking turns (A B, then B A), and the ratio of the means.
+#         rates taking turns (A B, then B A), and the ratio of the means;
+#         beside it the load tool's own CPU per move at each rate, a
+#         control: its work per move is the same at both rates, so its
+#         ratio shows what a process pays for that work at the lower
+#         rate (an idle machine's wake-ups) with no server in it.
 #
 # With OLD set to a binary built before, each configuration runs on both
 # binaries in turn, so that the two are compared within one series. With
@@ -83,8 +87,8 @@ idle() {
 			printf "idle %s %s %s %s %s\n", w, med, p90, mean, load }' "$work/last" >>"$work/results"
 }
 
-# rate WHICH RATE: one run at RATE moves/s; "rate which rate cpu load"
-# goes to $work/results.
+# rate WHICH RATE: one run at RATE moves/s; "rate which rate cpu
+# toolcpu load" goes to $work/results.
 rate() {
 	local which=$1 r=$2 data load
 	data=$(mktemp -d "$work/data.XXXXXX")
@@ -105,9 +109,9 @@ rate() {
 	note_steal "$which, $r/s" "$work/last"
 	rm -rf "$data"
 	awk -v w="$which" -v r="$r" -v load="$load" "$usec"'
-		/CPU per accepted move/ { cpu = usec($0) }
+		/CPU per accepted move/ { cpu = usec($0); tool = toolusec($0) }
 		/durability: / { if ($0 !~ /all [0-9]+ acknowledged moves found/) bad = 1 }
-		END { printf "rate %s %s %.0f %s%s\n", w, r, cpu, load, (bad ? " NOT-DURABLE" : "") }' "$work/last" >>"$work/results"
+		END { printf "rate %s %s %.0f %.0f %s%s\n", w, r, cpu, tool, load, (bad ? " NOT-DURABLE" : "") }' "$work/last" >>"$work/results"
 }
 
 reverse() { echo "$1" | awk '{ for (i = NF; i > 0; i--) printf "%s ", $i }'; }
@@ -141,14 +145,15 @@ if grep -q '^idle' "$work/results"; then
 	echo
 fi
 if grep -q '^rate' "$work/results"; then
-	echo "| server | µs a move at $LOW/s, runs (mean) | at $HIGH/s, runs (mean) | ratio | load averages, $LOW/s / $HIGH/s |"
-	echo "|---|---|---|---|---|"
+	echo "| server | µs a move at $LOW/s, runs (mean) | at $HIGH/s, runs (mean) | ratio | the load tool's µs a move, $LOW/s / $HIGH/s (ratio) | load averages, $LOW/s / $HIGH/s |"
+	echo "|---|---|---|---|---|---|"
 	for which in $rbins; do
 		awk -v w="$which" -v lo="$LOW" -v hi="$HIGH" '
 			$1 == "rate" && $2 == w { k = ($3 == lo ? "lo" : "hi"); n[k]++; s = (n[k] > 1 ? ", " : "")
-				c[k] = c[k] s $4; sum[k] += $4; l[k] = l[k] s $5; if ($6 != "") bad = 1 }
-			END { if (n["lo"] && n["hi"]) { a = sum["lo"] / n["lo"]; b = sum["hi"] / n["hi"]
-				printf "| %s | %s (%.0f) | %s (%.0f) | %.2fx | %s / %s |%s\n", w, c["lo"], a, c["hi"], b, (b > 0 ? a / b : 0), l["lo"], l["hi"], (bad ? " NOT ALL DURABLE" : "") } }' "$work/results"
+				c[k] = c[k] s $4; sum[k] += $4; tool[k] += $5; l[k] = l[k] s $6; if ($7 != "") bad = 1 }
+			END { if (n["lo"] && n["hi"]) { a = sum["lo"] / n["lo"]; b = sum["hi"] / n["hi"]; ta = tool["lo"] / n["lo"]; tb = tool["hi"] / n["hi"]
+				printf "| %s | %s (%.0f) | %s (%.0f) | %.2fx | %.0f / %.0f (%.2fx) | %s / %s |%s\n", w, c["lo"], a, c["hi"], b, (b > 0 ? a / b : 0),
+					ta, tb, (tb > 0 ? ta / tb : 0), l["lo"], l["hi"], (bad ? " NOT ALL DURABLE" : "") } }' "$work/results"
 	done
 fi
 print_steal

@@ -7,9 +7,10 @@
 #   await_server PORT LOG WHAT
 #                        waits up to 10 s for /healthz on PORT, else
 #                        prints LOG and exits
-#   $usec                an awk function: the server's CPU per accepted
-#                        move, in µs, from a load test's "CPU per
-#                        accepted move" line
+#   $usec                awk functions: usec(line), the server's CPU per
+#                        accepted move, in µs, from a load test's "CPU
+#                        per accepted move" line; toolusec(line), the
+#                        load tool's from the same line
 #   note_steal WHAT LOG  keeps the run LOG holds as WHAT when its
 #                        "machine:" line says the host took more than
 #                        a tenth of a processor (steal)
@@ -44,7 +45,9 @@ await_server() {
 }
 
 # shellcheck disable=SC2034 # used by the scripts that source this one
-usec='function usec(v) { sub(/.*server /, "", v); sub(/,.*/, "", v); n = v + 0; if (v ~ /[0-9.]ms$/) n *= 1000; return n }'
+usec='function tous(v) { n = v + 0; if (v ~ /[0-9.]ms$/) n *= 1000; return n }
+function usec(v) { sub(/.*server /, "", v); sub(/,.*/, "", v); return tous(v) }
+function toolusec(v) { if (v !~ /load tool /) return 0; sub(/.*load tool /, "", v); return tous(v) }'
 
 note_steal() {
 	awk -v what="$1" "$usec"'
