@@ -23,6 +23,7 @@
 #   PARTS=idle WINDOW=120s bash docs/idle-measure.sh
 #   PARTS=rates REFERENCE=1 bash docs/idle-measure.sh
 #   SFLAGS="--procs 2" bash docs/idle-measure.sh     # flags for parlour serve
+#   PARTS=rates DOOR=ws bash docs/idle-measure.sh      # the rates over the WebSocket (default http)
 #
 # The load average is printed before each run; compare figures only
 # within one series. Data folders live in a temporary folder, removed at
@@ -38,6 +39,7 @@ WINDOW=${WINDOW:-60s}
 LOW=${LOW:-250}
 HIGH=${HIGH:-2000}
 DUR=${DUR:-15s}
+DOOR=${DOOR:-http}
 PORT=${PORT:-18391}
 NICE=${NICE:-5}
 SFLAGS=${SFLAGS:-}
@@ -96,13 +98,13 @@ rate() {
 		load=$(cut -d' ' -f1 /proc/loadavg)
 		echo "== $(date -u +%H:%M:%S) $which, $r/s, load average $load"
 		nice -n "$NICE" "$(binary new)" loadtest --target reference --reference-data "$data" --tables "$TABLES" --conns "$TABLES" \
-			--rate "$r" --duration "$DUR" >"$work/last" 2>&1 || true
+			--transport "$DOOR" --rate "$r" --duration "$DUR" >"$work/last" 2>&1 || true
 	else
 		start "$which" "$data"
 		load=$(cut -d' ' -f1 /proc/loadavg)
 		echo "== $(date -u +%H:%M:%S) $which, $r/s, load average $load"
 		nice -n "$NICE" "$(binary new)" loadtest --url "http://127.0.0.1:$PORT" --tables "$TABLES" --conns "$TABLES" \
-			--rate "$r" --duration "$DUR" --server-pid "$server" >"$work/last" 2>&1 || true
+			--transport "$DOOR" --rate "$r" --duration "$DUR" --server-pid "$server" >"$work/last" 2>&1 || true
 		stop
 	fi
 	cat "$work/last"
@@ -131,7 +133,7 @@ for i in $(seq "$RUNS"); do
 done
 
 echo
-echo "== $RUNS runs each; $TABLES tables, $SOCKETS sockets, $WINDOW idle; $LOW and $HIGH moves/s for $DUR${SFLAGS:+; parlour serve $SFLAGS}"
+echo "== $RUNS runs each; $TABLES tables, $SOCKETS sockets, $WINDOW idle; $LOW and $HIGH moves/s over $DOOR for $DUR${SFLAGS:+; parlour serve $SFLAGS}"
 echo
 if grep -q '^idle' "$work/results"; then
 	echo "| server | idle CPU, median of the seconds (% of a processor), runs | p90, runs | mean, runs (mean) | load averages |"
