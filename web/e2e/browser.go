@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -290,20 +291,29 @@ func Eval[T any](p *Player, expr string) T {
 	return v
 }
 
-// Wait polls until the JavaScript expression is true.
+// Wait polls until the JavaScript expression is true, for at most 20 s.
+// It polls in slices of a few seconds, each a new evaluation in the page
+// as it is then: an evaluation whose page a navigation replaced may end
+// with an error or may never answer, and the next slice polls the new
+// page either way.
 func (p *Player) Wait(what, expr string) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.Ctx, 20*time.Second)
 	defer cancel()
+	const slice = 2 * time.Second
 	for {
-		_, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(5*time.Millisecond)))
-		if err == nil {
+		sctx, scancel := context.WithTimeout(ctx, slice+time.Second)
+		_, err := chromedp.Run(sctx, chromedp.Poll[bool](expr,
+			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(slice)))
+		scancel()
+		switch {
+		case err == nil:
 			return
-		}
-		// The page the poll began in was replaced (a navigation that had
-		// not yet reached the browser's side of the connection when the
-		// poll started): poll the new one.
-		if ctx.Err() == nil && contextGone(err) {
+		case ctx.Err() != nil:
+			p.fail("waiting for %s (%s): %v", what, Clip(expr), ctx.Err())
+		case errors.Is(err, chromedp.ErrPollingTimeout), errors.Is(err, context.DeadlineExceeded):
+			continue
+		case contextGone(err):
 			time.Sleep(20 * time.Millisecond)
 			continue
 		}
@@ -312,10 +322,13 @@ func (p *Player) Wait(what, expr string) {
 }
 
 // contextGone reports whether err says that the page's JavaScript context
-// an evaluation ran in is gone, replaced by a navigation.
+// an evaluation ran in is gone, replaced by a navigation. The browser says
+// so in one of three ways, depending on how far the navigation had gone.
 func contextGone(err error) bool {
 	msg := err.Error()
-	return strings.Contains(msg, "Cannot find context with specified id") || strings.Contains(msg, "Execution context was destroyed")
+	return strings.Contains(msg, "Cannot find context with specified id") ||
+		strings.Contains(msg, "Execution context was destroyed") ||
+		strings.Contains(msg, "Inspected target navigated or closed")
 }
 
 // Text returns the visible text of the first element matching sel, or "".
