@@ -216,13 +216,14 @@ func (p *Player) listen(ev any) {
 }
 
 // received returns every page, API answer and socket message the player
-// has received so far, fetching bodies it has not read yet. (The client's
-// scripts and styles and the rules are the same for everybody, whatever
-// the games, so they are left out; so are the answers of the setup
-// helpers, /api/v1/tools/random-setup, check-setup and fill-setup, and
-// their old paths: they know no table, and what they answer is the
+// has received so far, fetching bodies it has not read yet. Left out are
+// what is the same for everybody whatever the games, whose prose may hold
+// any word of a grid: the client's scripts and styles, the rules and the
+// catalogue of games with each option's help. So are the answers of the
+// setup helpers, /api/v1/tools/random-setup, check-setup and fill-setup,
+// and their old paths: they know no table, and what they answer is the
 // player's own setup, of which a player may be dealt several before
-// choosing one.)
+// choosing one.
 func (p *Player) received() []string {
 	p.mu.Lock()
 	ids := append([]network.RequestID(nil), p.ids...)
@@ -232,7 +233,7 @@ func (p *Player) received() []string {
 		_, done := p.bodies[string(id)]
 		u := p.urls[id]
 		p.mu.Unlock()
-		if done || !strings.HasPrefix(u, p.base+"/") || strings.HasPrefix(u, p.base+"/static/") || strings.HasPrefix(u, p.base+"/rules/") || ownSetup(p.base, u) {
+		if done || !strings.HasPrefix(u, p.base+"/") || strings.HasPrefix(u, p.base+"/static/") || strings.HasPrefix(u, p.base+"/rules/") || u == p.base+"/api/v1/games" || ownSetup(p.base, u) {
 			continue
 		}
 		res, err := chromedp.Call(p.Ctx, network.GetResponseBody, network.GetResponseBodyParams{RequestID: id})
