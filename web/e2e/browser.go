@@ -292,18 +292,20 @@ func Eval[T any](p *Player, expr string) T {
 	return v
 }
 
-// Wait polls until the JavaScript expression is true, for at most 20 s.
+// Wait polls until the JavaScript expression is true, for at most 30 s.
 // It polls in slices of a few seconds, each a new evaluation in the page
 // as it is then: an evaluation whose page a navigation replaced may end
 // with an error or may never answer, and the next slice polls the new
-// page either way.
+// page either way. The page ends each slice itself; the test gives up on
+// one only after as long again and more, so that a browser slowed by a
+// loaded machine is not cut off while it answers.
 func (p *Player) Wait(what, expr string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.Ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(p.Ctx, 30*time.Second)
 	defer cancel()
 	const slice = 2 * time.Second
 	for {
-		sctx, scancel := context.WithTimeout(ctx, slice+time.Second)
+		sctx, scancel := context.WithTimeout(ctx, 3*slice)
 		_, err := chromedp.Run(sctx, chromedp.Poll[bool](expr,
 			chromedp.WithPollingInterval(5*time.Millisecond), chromedp.WithPollingTimeout(slice)))
 		scancel()
