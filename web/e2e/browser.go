@@ -297,7 +297,7 @@ func Eval[T any](p *Player, expr string) T {
 // as it is then: an evaluation whose page a navigation replaced may end
 // with an error or may never answer, and the next slice polls the new
 // page either way. The page ends each slice itself; the test gives up on
-// one only after as long again and more, so that a browser slowed by a
+// one only at three times its length, so that a browser slowed by a
 // loaded machine is not cut off while it answers.
 func (p *Player) Wait(what, expr string) {
 	p.t.Helper()
