@@ -396,7 +396,16 @@ func twoPlayerQuizl(t testing.TB, ts *testServer) (*term, *apiPlayer) {
 	json.Unmarshal(a.Setup, &setup)
 	ben := &apiPlayer{c: bc, token: seat.Token, id: seat.Table, password: setup.Password}
 	tm.key("ctrl+r")
-	tm.waitFor("a random grid, checked", has("✓ the referee accepts"))
+	s := tm.waitFor("a random grid, checked", has("✓ the referee accepts"))
+	// Two random passwords are now and then the same word; the tests that
+	// look for Ben's password on Ann's screen need them apart.
+	bens := fmt.Sprintf("password %q", ben.password)
+	if strings.Contains(s, bens) {
+		tm.key("ctrl+r")
+		tm.waitFor("a random grid with a password unlike Ben's", func(s string) bool {
+			return strings.Contains(s, "✓ the referee accepts") && !strings.Contains(s, bens)
+		})
+	}
 	tm.key("enter")
 	tm.waitFor("play", has("▶ your turn", "Tracking Ben"))
 	return tm, ben
