@@ -75,6 +75,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	memProfile := fs.String("memprofile", "", "write a profile of the whole run's allocations to this file at exit")
 	maxProcs := fs.Int("procs", 0, "processors Go runs the server's goroutines on (GOMAXPROCS) while it is busy; 0: at least 4, or $GOMAXPROCS when set (see docs/performance.md)")
 	quietProcs := fs.Int("quiet-procs", 1, "processors Go runs the server's goroutines on once it has used under 35% of one processor's time for 5 s, until it uses over half (fewer threads woken a move; see docs/performance.md); 0: always --procs")
+	oneCPU := fs.Bool("one-cpu", true, "hold the server's threads to one CPU once it has used under 80% of one processor's time for 2 s, until it uses over 75% (held, the same work takes less) or its threads queue for that CPU: a thread woken on the CPU it is asked from costs less (see docs/performance.md); Linux only")
 	traceOut := fs.String("trace", "", "write an execution trace of the whole run to this file (go tool trace; about half a megabyte a second under load)")
 	perID := fs.Float64("rate-identity", limit.Defaults().PerIdentity, "requests per second allowed for one identity")
 	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")
@@ -222,10 +223,14 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	debug.SetGCPercent(*gcPercent)
 	busy := serveProcs(*maxProcs, os.Getenv("GOMAXPROCS"), runtime.GOMAXPROCS(0))
 	runtime.GOMAXPROCS(busy)
-	if *quietProcs > 0 && *quietProcs < busy {
+	if quiet := *quietProcs; (quiet > 0 && quiet < busy) || *oneCPU {
 		// A quiet server's moves each wake threads for processors it
-		// does not need; on one it wakes fewer (package procs).
-		g := procs.Start(procs.Config{Busy: busy, Quiet: *quietProcs, Log: log})
+		// does not need; on one it wakes fewer, and on one CPU it wakes
+		// them where waking costs least (package procs).
+		if quiet == 0 {
+			quiet = busy
+		}
+		g := procs.Start(procs.Config{Busy: busy, Quiet: quiet, AllCPUs: !*oneCPU, Log: log})
 		defer g.Stop()
 	}
 	if *giveBack > 0 {

@@ -120,6 +120,7 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--procs", "many"},
 		{"serve", "--quiet-procs", "-1"},
 		{"serve", "--quiet-procs", "few"},
+		{"serve", "--one-cpu", "sometimes"},
 		{"serve", "--open-expiry", "-1h"},
 		{"serve", "--open-expiry", "a month"},
 		{"serve", "--park-after", "-1m"},

@@ -1,6 +1,7 @@
 package procs
 
 import (
+	"errors"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -39,6 +40,9 @@ func stopped(t *testing.T, cfg Config) (*Governor, *recorder) {
 	cfg.set = r.setProcs
 	cfg.cpu = func() (time.Duration, bool) { return 0, true }
 	cfg.Every = time.Hour // the ticker never fires within a test
+	if cfg.hold == nil {
+		cfg.AllCPUs = true
+	}
 	g := Start(cfg)
 	t.Cleanup(g.Stop)
 	return g, r
@@ -80,7 +84,7 @@ func TestObserve(t *testing.T) {
 				t.Fatalf("after Start: %d processors, want 4", got)
 			}
 			for i, rd := range tt.readings {
-				g.observe(rd.share, rd.wall)
+				g.observe(rd.share, 0, rd.wall)
 				if got := g.Procs(); got != rd.want {
 					t.Fatalf("reading %d (%.2f of a processor for %v): %d processors, want %d", i, rd.share, rd.wall, got, rd.want)
 				}
@@ -133,9 +137,10 @@ func TestStartChangesNothing(t *testing.T) {
 		cfg  Config
 	}{
 		{"cannot read CPU time", Config{Busy: 4, cpu: func() (time.Duration, bool) { return 0, false }}},
-		{"quiet is busy", Config{Busy: 2, Quiet: 2}},
-		{"quiet over busy", Config{Busy: 2, Quiet: 3}},
-		{"one processor", Config{Busy: 1}},
+		{"cannot read CPU time, held", Config{Busy: 4, hold: failHold, cpu: func() (time.Duration, bool) { return 0, false }}},
+		{"quiet is busy", Config{Busy: 2, Quiet: 2, AllCPUs: true}},
+		{"quiet over busy", Config{Busy: 2, Quiet: 3, AllCPUs: true}},
+		{"one processor", Config{Busy: 1, AllCPUs: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -152,6 +157,9 @@ func TestStartChangesNothing(t *testing.T) {
 			}
 			g.Stop()
 			g.Stop() // twice is harmless
+			if g.Held() {
+				t.Error("held to one CPU")
+			}
 			if calls := r.calls(); len(calls) != 0 {
 				t.Errorf("the processors were set: %v", calls)
 			}
@@ -162,8 +170,8 @@ func TestStartChangesNothing(t *testing.T) {
 func TestStopLeavesBusy(t *testing.T) {
 	t.Parallel()
 	r := &recorder{}
-	g := Start(Config{Busy: 3, set: r.setProcs, cpu: func() (time.Duration, bool) { return 0, true }, Every: time.Hour})
-	g.observe(0, time.Minute)
+	g := Start(Config{Busy: 3, AllCPUs: true, set: r.setProcs, cpu: func() (time.Duration, bool) { return 0, true }, Every: time.Hour})
+	g.observe(0, 0, time.Minute)
 	if got := g.Procs(); got != 1 {
 		t.Fatalf("Procs after a quiet minute: %d, want 1", got)
 	}
@@ -183,7 +191,7 @@ func TestWatch(t *testing.T) {
 	t.Parallel()
 	r := &recorder{}
 	c := &clock{}
-	g := Start(Config{Busy: 4, Every: 2 * time.Millisecond, IdleEvery: 8 * time.Millisecond, DownAfter: 10 * time.Millisecond, set: r.setProcs, cpu: c.read})
+	g := Start(Config{Busy: 4, AllCPUs: true, Every: 2 * time.Millisecond, IdleEvery: 8 * time.Millisecond, DownAfter: 10 * time.Millisecond, set: r.setProcs, cpu: c.read})
 	defer g.Stop()
 	waitFor(t, g, 1)
 	busy := make(chan struct{})
@@ -216,5 +224,128 @@ func waitFor(t *testing.T, g *Governor, n int) {
 			t.Fatalf("still on %d processors, want %d", g.Procs(), n)
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// holder stands for the threads' CPU affinity: it keeps what it was
+// asked, and fails when told to.
+type holder struct {
+	mu    sync.Mutex
+	calls []bool
+	fail  bool
+}
+
+func (h *holder) hold(one bool) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.calls = append(h.calls, one)
+	if h.fail {
+		return errors.New("not allowed")
+	}
+	return nil
+}
+
+func failHold(bool) error { return errors.New("not allowed") }
+
+// TestObserveHeld feeds readings of CPU use and of waiting for a CPU to
+// a Governor that may hold the process to one CPU, and checks the
+// processors and whether it is held after each.
+func TestObserveHeld(t *testing.T) {
+	t.Parallel()
+	const s = time.Second
+	type reading struct {
+		share, wait float64
+		wall        time.Duration
+		procs       int  // processors after it
+		held        bool // held to one CPU after it
+	}
+	tests := []struct {
+		name     string
+		quiet    int
+		readings []reading
+	}{
+		{"busy stays on every CPU", 1, []reading{{0.9, 0, 10 * s, 4, false}, {0.81, 0, 10 * s, 4, false}}},
+		{"held after OneAfter under OneDown", 1, []reading{
+			{0.6, 0, s, 4, false}, {0.79, 0, s, 4, true}, {0.74, 0, 10 * s, 4, true},
+		}},
+		{"a burst over OneDown starts the wait again", 1, []reading{
+			{0.6, 0, s, 4, false}, {0.85, 0, s, 4, false}, {0.6, 0, s, 4, false}, {0.6, 0, s, 4, true},
+		}},
+		{"quiet and held at once", 1, []reading{{0.1, 0, 5 * s, 1, true}}},
+		{"held, then quiet", 1, []reading{
+			{0.5, 0, 5 * s, 4, true}, {0.3, 0, 4 * s, 4, true}, {0.3, 0, s, 1, true},
+		}},
+		{"let go over OneUp", 1, []reading{{0.5, 0, 5 * s, 4, true}, {0.76, 0, s, 4, false}}},
+		{"quiet to held on Busy processors over Up", 1, []reading{{0, 0, 5 * s, 1, true}, {0.6, 0, s, 4, true}}},
+		{"quiet to every CPU over OneUp", 1, []reading{{0, 0, 5 * s, 1, true}, {1.5, 0, s, 4, false}}},
+		{"let go when its threads wait", 1, []reading{
+			{0.5, 0, 5 * s, 4, true}, {0.5, 1.4, s, 4, true}, {0.5, 1.6, s, 4, false},
+		}},
+		{"a quiet process's short waits do not count", 1, []reading{
+			{0.01, 0, 5 * s, 1, true}, {0.01, 0.5, s, 1, true}, {0.01, 1.1, s, 4, false},
+		}},
+		{"back to one CPU after it was let go", 1, []reading{
+			{0.5, 0, 5 * s, 4, true}, {0.9, 0, s, 4, false}, {0.5, 0, 5 * s, 4, true},
+		}},
+		{"quiet processors as busy: held only", 4, []reading{
+			{0.1, 0, 5 * s, 4, true}, {0.6, 0, 10 * s, 4, true}, {0.85, 0, s, 4, false}, {0.1, 0, 5 * s, 4, true},
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			h := &holder{}
+			g, r := stopped(t, Config{Busy: 4, Quiet: tt.quiet, hold: h.hold})
+			for i, rd := range tt.readings {
+				g.observe(rd.share, rd.wait, rd.wall)
+				if got, held := g.Procs(), g.Held(); got != rd.procs || held != rd.held {
+					t.Fatalf("reading %d (%.2f of a processor, %.2f waiting, for %v): %d processors, held %t; want %d, %t",
+						i, rd.share, rd.wait, rd.wall, got, held, rd.procs, rd.held)
+				}
+			}
+			h.mu.Lock()
+			calls := append([]bool(nil), h.calls...)
+			h.mu.Unlock()
+			prev := false
+			for _, one := range calls {
+				if one == prev {
+					t.Errorf("asked to hold %t while held %t (%v)", one, prev, calls)
+				}
+				prev = one
+			}
+			if prev != g.Held() {
+				t.Errorf("last asked to hold %t, but Held says %t", prev, g.Held())
+			}
+			g.Stop()
+			if g.Held() || g.Procs() != 4 {
+				t.Errorf("after Stop: %d processors, held %t; want 4, false", g.Procs(), g.Held())
+			}
+			if n := len(r.calls()); n > 0 && r.calls()[n-1] != 4 {
+				t.Errorf("the processors were last set to %d after Stop, want 4", r.calls()[n-1])
+			}
+		})
+	}
+}
+
+// TestHoldFails checks that a Governor whose process cannot be held to
+// one CPU goes on changing the processors and stops asking.
+func TestHoldFails(t *testing.T) {
+	t.Parallel()
+	h := &holder{fail: true}
+	g, _ := stopped(t, Config{Busy: 4, hold: h.hold})
+	g.observe(0.5, 0, 5*time.Second)
+	g.observe(0.1, 0, 5*time.Second)
+	g.observe(0.6, 0, time.Second)
+	g.observe(0.1, 0, 5*time.Second)
+	if g.Held() {
+		t.Error("held, though holding failed")
+	}
+	if got := g.Procs(); got != 1 {
+		t.Errorf("%d processors after a quiet spell, want 1", got)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.calls) != 1 || !h.calls[0] {
+		t.Errorf("asked to hold %v, want once: true", h.calls)
 	}
 }
