@@ -69,7 +69,7 @@ const (
 	DefaultOneUp = 0.75
 	// DefaultOneDown is the share of one processor under which a
 	// process on every CPU is held to one, once it has stayed under it
-	// for DefaultDownAfter. It lies over DefaultOneUp because held to
+	// for DefaultOneAfter. It lies over DefaultOneUp because held to
 	// one the same work takes less (at 1,000 and 2,000 of Parlour's
 	// moves a second 0.7 to 0.8 of what it took on two CPUs): a process
 	// just under it is under DefaultOneUp once held, and one just over
@@ -109,10 +109,11 @@ type Config struct {
 	DownAfter time.Duration
 	// OneUp and OneDown are the shares of one processor's time over
 	// which a process held to one CPU is let go, and under which a
-	// process on every CPU is held (held, the same work takes less); MaxWait how many times as long as they run its threads may
-	// wait for the one CPU (as long as it uses Down at least: a few
-	// milliseconds' wait in a second of next to nothing is no crowd);
-	// OneAfter how long the process must stay under OneDown.
+	// process on every CPU is held (held, the same work takes less).
+	// MaxWait is how many times as long as they run its threads may
+	// wait for the one CPU, counted as if it used Down at least: a few
+	// milliseconds' wait in a second of next to nothing is no crowd.
+	// OneAfter is how long the process must stay under OneDown.
 	OneUp, OneDown, MaxWait float64
 	OneAfter                time.Duration
 	// AllCPUs keeps the process on every CPU it may use: only the
@@ -163,9 +164,9 @@ type Governor struct {
 }
 
 // Start watches the process's CPU time; Stop ends it. The process runs
-// busy until it has been quiet for cfg.DownAfter, so that what it does
-// as it starts, and what sizes its work to runtime.GOMAXPROCS as it
-// starts, finds every processor. Where the process's CPU time cannot
+// busy, on Busy processors and every CPU, until it has used less than
+// OneDown for OneAfter, so that what it does as it starts, and what
+// sizes its work to runtime.GOMAXPROCS as it starts, finds them all. Where the process's CPU time cannot
 // be read, or neither the processors (Quiet not fewer than Busy) nor
 // the CPUs (AllCPUs, or one CPU only) can change, it changes nothing.
 func Start(cfg Config) *Governor {
