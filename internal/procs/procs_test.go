@@ -89,17 +89,7 @@ func TestObserve(t *testing.T) {
 					t.Fatalf("reading %d (%.2f of a processor for %v): %d processors, want %d", i, rd.share, rd.wall, got, rd.want)
 				}
 			}
-			calls := r.calls()
-			prev := 4
-			for _, n := range calls {
-				if n == prev {
-					t.Errorf("set %d processors while on %d (%v)", n, prev, calls)
-				}
-				prev = n
-			}
-			if prev != g.Procs() {
-				t.Errorf("the processors were last set to %d, but Procs says %d", prev, g.Procs())
-			}
+			changes(t, "processors", r.calls(), 4, g.Procs())
 		})
 	}
 }
@@ -247,6 +237,30 @@ func (h *holder) hold(one bool) error {
 
 func failHold(bool) error { return errors.New("not allowed") }
 
+// asked returns what the holder was asked, in order.
+func (h *holder) asked() []bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]bool(nil), h.calls...)
+}
+
+// changes checks that each of calls, the settings of what a Governor
+// changed from from, differs from the one before it, and that the last
+// is now, what the Governor reports.
+func changes[T comparable](t *testing.T, what string, calls []T, from, now T) {
+	t.Helper()
+	prev := from
+	for _, v := range calls {
+		if v == prev {
+			t.Errorf("%s set to %v while %v (%v)", what, v, prev, calls)
+		}
+		prev = v
+	}
+	if prev != now {
+		t.Errorf("%s last set to %v, but the Governor says %v", what, prev, now)
+	}
+}
+
 // TestObserveHeld feeds readings of CPU use and of waiting for a CPU to
 // a Governor that may hold the process to one CPU, and checks the
 // processors and whether it is held after each.
@@ -303,19 +317,7 @@ func TestObserveHeld(t *testing.T) {
 						i, rd.share, rd.wait, rd.wall, got, held, rd.procs, rd.held)
 				}
 			}
-			h.mu.Lock()
-			calls := append([]bool(nil), h.calls...)
-			h.mu.Unlock()
-			prev := false
-			for _, one := range calls {
-				if one == prev {
-					t.Errorf("asked to hold %t while held %t (%v)", one, prev, calls)
-				}
-				prev = one
-			}
-			if prev != g.Held() {
-				t.Errorf("last asked to hold %t, but Held says %t", prev, g.Held())
-			}
+			changes(t, "held to one CPU", h.asked(), false, g.Held())
 			g.Stop()
 			if g.Held() || g.Procs() != 4 {
 				t.Errorf("after Stop: %d processors, held %t; want 4, false", g.Procs(), g.Held())
@@ -343,9 +345,7 @@ func TestHoldFails(t *testing.T) {
 	if got := g.Procs(); got != 1 {
 		t.Errorf("%d processors after a quiet spell, want 1", got)
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if len(h.calls) != 1 || !h.calls[0] {
-		t.Errorf("asked to hold %v, want once: true", h.calls)
+	if got := h.asked(); len(got) != 1 || !got[0] {
+		t.Errorf("asked to hold %v, want once: true", got)
 	}
 }
