@@ -36,6 +36,10 @@ func commands() map[string]command {
 }
 
 func main() {
+	if env, ok := steadyMonitorEnv(os.Args[1:], os.Environ()); ok && restarts {
+		err := restart(env)
+		fmt.Fprintf(os.Stderr, "parlour serve: going on with Go's monitor as it is: %v\n", err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

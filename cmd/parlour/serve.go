@@ -76,6 +76,9 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	maxProcs := fs.Int("procs", 0, "processors Go runs the server's goroutines on (GOMAXPROCS) while it is busy; 0: at least 4, or $GOMAXPROCS when set (see docs/performance.md)")
 	quietProcs := fs.Int("quiet-procs", 1, "processors Go runs the server's goroutines on once it has used under 35% of one processor's time for 5 s, until it uses over half (fewer threads woken a move; see docs/performance.md); 0: always --procs")
 	oneCPU := fs.Bool("one-cpu", true, "hold the server's threads to one CPU once it has used under 80% of one processor's time for 2 s, until it uses over 75% (held, the same work takes less) or its threads queue for that CPU: a thread woken on the CPU it is asked from costs less (see docs/performance.md); Linux only")
+	// Read by main before the server starts: the runtime takes
+	// schedtrace only at the start of the process.
+	fs.Bool("steady-monitor", true, "start the server again at once with GODEBUG=schedtrace set, which keeps Go's monitor thread from sleeping deeply while the server is quiet: it then looks every 10 ms, where from deep sleep each move set it looking every 20 µs (a quiet server's move cost about a quarter less; see docs/performance.md); the runtime then prints a line of its scheduler's state to standard error every 24.8 days of the machine's uptime; not when GODEBUG sets schedtrace; Linux only")
 	traceOut := fs.String("trace", "", "write an execution trace of the whole run to this file (go tool trace; about half a megabyte a second under load)")
 	perID := fs.Float64("rate-identity", limit.Defaults().PerIdentity, "requests per second allowed for one identity")
 	sshAddr := fs.String("ssh", "", "also serve the terminal client over SSH at this address (e.g. :2222); off when empty")

@@ -115,6 +115,9 @@ func buildParlour(t *testing.T) string {
 type nodeProc struct {
 	name, addr, bin, log string
 	args                 []string
+	// env, when set, is the process's GODEBUG and more, in the place of
+	// the test's GODEBUG.
+	env []string
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -132,6 +135,10 @@ func (n *nodeProc) start() error {
 	cmd := exec.Command(n.bin, n.args...)
 	cmd.Stdout, cmd.Stderr = f, f
 	cmd.SysProcAttr = nodeAttr()
+	if n.env != nil {
+		cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GODEBUG=") })
+		cmd.Env = append(cmd.Env, n.env...)
+	}
 	if err := cmd.Start(); err != nil {
 		f.Close()
 		return fmt.Errorf("starting node %s: %w", n.name, err)
