@@ -75,6 +75,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	memProfile := fs.String("memprofile", "", "write a profile of the whole run's allocations to this file at exit")
 	maxProcs := fs.Int("procs", 0, "processors Go runs the server's goroutines on (GOMAXPROCS) while it is busy; 0: at least 4, or $GOMAXPROCS when set (see docs/performance.md)")
 	quietProcs := fs.Int("quiet-procs", 1, "processors Go runs the server's goroutines on once it has used under 35% of one processor's time for 5 s, until it uses over half (fewer threads woken a move; see docs/performance.md); 0: always --procs")
+	oneProcs := fs.Int("one-cpu-procs", procs.DefaultOne, "processors Go runs the server's goroutines on while --one-cpu holds it to one CPU and it is not quiet (more threads than that only take turns on the one CPU; see docs/performance.md); 0: as --procs")
 	oneCPU := fs.Bool("one-cpu", true, "hold the server's threads to one CPU once it has used under 80% of one processor's time for 2 s, until it uses over 75% (held, the same work takes less) or its threads queue for that CPU: a thread woken on the CPU it is asked from costs less (see docs/performance.md); Linux only")
 	// Read by main before the server starts: the runtime takes
 	// schedtrace only at the start of the process.
@@ -144,6 +145,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	cl := clusterOptions{nats: *natsURL, node: *node, lease: *lease}
 	if *maxProcs < 0 {
 		fmt.Fprintf(stderr, "parlour serve: --procs must be 0 (the default) or more, not %d\n", *maxProcs)
+		return 2
+	}
+	if *oneProcs < 0 {
+		fmt.Fprintf(stderr, "parlour serve: --one-cpu-procs must be 0 (as --procs) or more, not %d\n", *oneProcs)
 		return 2
 	}
 	if *quietProcs < 0 {
@@ -233,7 +238,11 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if quiet == 0 {
 			quiet = busy
 		}
-		g := procs.Start(procs.Config{Busy: busy, Quiet: quiet, AllCPUs: !*oneCPU, Log: log})
+		one := *oneProcs
+		if one == 0 {
+			one = busy
+		}
+		g := procs.Start(procs.Config{Busy: busy, One: one, Quiet: quiet, AllCPUs: !*oneCPU, Log: log})
 		defer g.Stop()
 	}
 	if *giveBack > 0 {

@@ -118,6 +118,8 @@ func TestServeFlags(t *testing.T) {
 		{"serve", "--lease", "soon"},
 		{"serve", "--procs", "-1"},
 		{"serve", "--procs", "many"},
+		{"serve", "--one-cpu-procs", "-1"},
+		{"serve", "--one-cpu-procs", "two"},
 		{"serve", "--quiet-procs", "-1"},
 		{"serve", "--quiet-procs", "few"},
 		{"serve", "--one-cpu", "sometimes"},

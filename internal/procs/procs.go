@@ -15,12 +15,13 @@
 // spends less held to one. A busy process needs all it is given, or
 // requests wait for each other.
 //
-// A Governor holds the process to one CPU once it has used less than
-// OneDown of a processor for OneAfter, and runs it on Quiet processors
-// too once it has used less than Down; it gives the process Busy
-// processors as soon as it uses more than Up, and lets it onto every
-// CPU as soon as it uses more than OneUp, or its threads wait for the
-// one CPU more than MaxWait times as long as they run.
+// A Governor holds the process to one CPU, on One processors, once it
+// has used less than OneDown of a processor for OneAfter, and runs it on
+// Quiet processors once it has used less than Down; it gives the process
+// more processors as soon as it uses more than Up (One held, Busy where
+// it cannot be held), and Busy processors on every CPU as soon as it
+// uses more than OneUp, or its threads wait for the one CPU more than
+// MaxWait times as long as they run.
 package procs
 
 import (
@@ -50,7 +51,7 @@ const (
 	// hundredth.
 	IdleShare = 0.01
 	// DefaultUp is the share of one processor over which a quiet process
-	// is given Busy processors. On one processor a server doing
+	// is given more processors. On one processor a server doing
 	// Parlour's moves answered about as fast as on four while it needed
 	// up to a third of one, and fell behind once it needed over half
 	// (its p99 1.3 to 3.2 times four's at 2,000 moves a second).
@@ -75,6 +76,13 @@ const (
 	// just under it is under DefaultOneUp once held, and one just over
 	// DefaultOneUp is over it once let go.
 	DefaultOneDown = 0.8
+	// DefaultOne is the number of processors while the process is held
+	// to one CPU and not quiet. More threads than that take turns on the
+	// one CPU and look for each other's work: at 2,000 of Parlour's
+	// moves a second over the socket held, a move cost 0.84x on two
+	// processors what it cost on four. Two, not one, so that a request
+	// is served while the store's writer waits for its fsync.
+	DefaultOne = 2
 	// DefaultMaxWait is how many times as long as they run a held
 	// process's threads may wait for its CPU before it is let onto
 	// every CPU: another process busy on the same CPU shows there, not
@@ -96,9 +104,11 @@ const (
 // fields take the defaults.
 type Config struct {
 	// Busy is the number of processors while busy (at least 1; zero:
-	// runtime.GOMAXPROCS(0) when the Governor starts), and Quiet while
-	// quiet (zero: 1). With Quiet at Busy or more they do not change.
-	Busy, Quiet int
+	// runtime.GOMAXPROCS(0) when the Governor starts), One while held to
+	// one CPU and not quiet (zero: DefaultOne; at least Quiet), and Quiet
+	// while quiet (zero: 1); none more than Busy. With Quiet at Busy or
+	// more they do not change.
+	Busy, One, Quiet int
 	// Every is how often the Governor reads the process's CPU time,
 	// and IdleEvery the longest it waits between two readings while the
 	// process is idle.
@@ -141,7 +151,7 @@ type level int
 
 const (
 	quiet level = iota // Quiet processors, one CPU
-	one                // Busy processors, one CPU
+	one                // One processors, one CPU
 	busy               // Busy processors, every CPU
 )
 
@@ -223,9 +233,11 @@ func Start(cfg Config) *Governor {
 	if cfg.AllCPUs {
 		cfg.hold = nil
 	}
-	if cfg.Quiet > cfg.Busy {
-		cfg.Quiet = cfg.Busy
+	if cfg.One <= 0 {
+		cfg.One = DefaultOne
 	}
+	cfg.Quiet = min(cfg.Quiet, cfg.Busy)
+	cfg.One = max(min(cfg.One, cfg.Busy), cfg.Quiet)
 	g := &Governor{cfg: cfg, lvl: busy, stop: make(chan struct{}), done: make(chan struct{})}
 	used, ok := cfg.cpu()
 	if !ok || (cfg.Quiet == cfg.Busy && cfg.hold == nil) {
@@ -267,8 +279,11 @@ func (g *Governor) Held() bool {
 
 // procs returns the processors at l.
 func (g *Governor) procs(l level) int {
-	if l == quiet {
+	switch l {
+	case quiet:
 		return g.cfg.Quiet
+	case one:
+		return g.cfg.One
 	}
 	return g.cfg.Busy
 }
@@ -361,10 +376,6 @@ func calmer(calm time.Duration, under bool, wall time.Duration) time.Duration {
 // stays on every CPU.
 func (g *Governor) change(l level, share float64) {
 	from, wasHeld := g.lvl, g.held
-	if n := g.procs(l); n != g.procs(from) {
-		g.cfg.set(n)
-	}
-	g.lvl = l
 	if hold := l != busy; hold != g.held && g.cfg.hold != nil {
 		if err := g.cfg.hold(hold); err != nil {
 			g.cfg.Log.Warn("could not change the CPUs the process runs on", "one", hold, "err", err)
@@ -377,6 +388,14 @@ func (g *Governor) change(l level, share float64) {
 			g.held = hold
 		}
 	}
+	if l == one && !g.held {
+		// One's processors fit one CPU; on every CPU it is busy.
+		l = busy
+	}
+	if n := g.procs(l); n != g.procs(from) {
+		g.cfg.set(n)
+	}
+	g.lvl = l
 	if l == from && g.held == wasHeld {
 		return
 	}

@@ -274,34 +274,38 @@ func TestObserveHeld(t *testing.T) {
 		held        bool // held to one CPU after it
 	}
 	tests := []struct {
-		name     string
-		quiet    int
-		readings []reading
+		name       string
+		quiet, one int
+		readings   []reading
 	}{
-		{"busy stays on every CPU", 1, []reading{{0.9, 0, 10 * s, 4, false}, {0.81, 0, 10 * s, 4, false}}},
-		{"held after OneAfter under OneDown", 1, []reading{
-			{0.6, 0, s, 4, false}, {0.79, 0, s, 4, true}, {0.74, 0, 10 * s, 4, true},
+		{"busy stays on every CPU", 1, 0, []reading{{0.9, 0, 10 * s, 4, false}, {0.81, 0, 10 * s, 4, false}}},
+		{"held after OneAfter under OneDown", 1, 0, []reading{
+			{0.6, 0, s, 4, false}, {0.79, 0, s, 2, true}, {0.74, 0, 10 * s, 2, true},
 		}},
-		{"a burst over OneDown starts the wait again", 1, []reading{
-			{0.6, 0, s, 4, false}, {0.85, 0, s, 4, false}, {0.6, 0, s, 4, false}, {0.6, 0, s, 4, true},
+		{"a burst over OneDown starts the wait again", 1, 0, []reading{
+			{0.6, 0, s, 4, false}, {0.85, 0, s, 4, false}, {0.6, 0, s, 4, false}, {0.6, 0, s, 2, true},
 		}},
-		{"quiet and held at once", 1, []reading{{0.1, 0, 5 * s, 1, true}}},
-		{"held, then quiet", 1, []reading{
-			{0.5, 0, 5 * s, 4, true}, {0.3, 0, 4 * s, 4, true}, {0.3, 0, s, 1, true},
+		{"quiet and held at once", 1, 0, []reading{{0.1, 0, 5 * s, 1, true}}},
+		{"held, then quiet", 1, 0, []reading{
+			{0.5, 0, 5 * s, 2, true}, {0.3, 0, 4 * s, 2, true}, {0.3, 0, s, 1, true},
 		}},
-		{"let go over OneUp", 1, []reading{{0.5, 0, 5 * s, 4, true}, {0.76, 0, s, 4, false}}},
-		{"quiet to held on Busy processors over Up", 1, []reading{{0, 0, 5 * s, 1, true}, {0.6, 0, s, 4, true}}},
-		{"quiet to every CPU over OneUp", 1, []reading{{0, 0, 5 * s, 1, true}, {1.5, 0, s, 4, false}}},
-		{"let go when its threads wait", 1, []reading{
-			{0.5, 0, 5 * s, 4, true}, {0.5, 1.4, s, 4, true}, {0.5, 1.6, s, 4, false},
+		{"let go over OneUp", 1, 0, []reading{{0.5, 0, 5 * s, 2, true}, {0.76, 0, s, 4, false}}},
+		{"quiet to held on One processors over Up", 1, 0, []reading{{0, 0, 5 * s, 1, true}, {0.6, 0, s, 2, true}}},
+		{"quiet to every CPU over OneUp", 1, 0, []reading{{0, 0, 5 * s, 1, true}, {1.5, 0, s, 4, false}}},
+		{"let go when its threads wait", 1, 0, []reading{
+			{0.5, 0, 5 * s, 2, true}, {0.5, 1.4, s, 2, true}, {0.5, 1.6, s, 4, false},
 		}},
-		{"a quiet process's short waits do not count", 1, []reading{
+		{"a quiet process's short waits do not count", 1, 0, []reading{
 			{0.01, 0, 5 * s, 1, true}, {0.01, 0.5, s, 1, true}, {0.01, 1.1, s, 4, false},
 		}},
-		{"back to one CPU after it was let go", 1, []reading{
-			{0.5, 0, 5 * s, 4, true}, {0.9, 0, s, 4, false}, {0.5, 0, 5 * s, 4, true},
+		{"back to one CPU after it was let go", 1, 0, []reading{
+			{0.5, 0, 5 * s, 2, true}, {0.9, 0, s, 4, false}, {0.5, 0, 5 * s, 2, true},
 		}},
-		{"quiet processors as busy: held only", 4, []reading{
+		{"One processors held", 1, 3, []reading{
+			{0.5, 0, 5 * s, 3, true}, {0.3, 0, 5 * s, 1, true}, {0.6, 0, s, 3, true}, {0.9, 0, s, 4, false},
+		}},
+		{"One over Busy", 1, 6, []reading{{0.5, 0, 5 * s, 4, true}}},
+		{"quiet processors as busy: held only", 4, 0, []reading{
 			{0.1, 0, 5 * s, 4, true}, {0.6, 0, 10 * s, 4, true}, {0.85, 0, s, 4, false}, {0.1, 0, 5 * s, 4, true},
 		}},
 	}
@@ -309,7 +313,7 @@ func TestObserveHeld(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			h := &holder{}
-			g, r := stopped(t, Config{Busy: 4, Quiet: tt.quiet, hold: h.hold})
+			g, r := stopped(t, Config{Busy: 4, Quiet: tt.quiet, One: tt.one, hold: h.hold})
 			for i, rd := range tt.readings {
 				g.observe(rd.share, rd.wait, rd.wall)
 				if got, held := g.Procs(), g.Held(); got != rd.procs || held != rd.held {
@@ -336,8 +340,15 @@ func TestHoldFails(t *testing.T) {
 	h := &holder{fail: true}
 	g, _ := stopped(t, Config{Busy: 4, hold: h.hold})
 	g.observe(0.5, 0, 5*time.Second)
+	if got := g.Procs(); got != 4 {
+		// One's processors are for one CPU: on every CPU, Busy's.
+		t.Errorf("%d processors after holding failed, want 4", got)
+	}
 	g.observe(0.1, 0, 5*time.Second)
 	g.observe(0.6, 0, time.Second)
+	if got := g.Procs(); got != 4 {
+		t.Errorf("%d processors over Up, want 4", got)
+	}
 	g.observe(0.1, 0, 5*time.Second)
 	if g.Held() {
 		t.Error("held, though holding failed")
