@@ -39,10 +39,10 @@ func steadyMonitorEnv(args, environ []string) ([]string, bool) {
 		if a == "--" {
 			break
 		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		if !strings.HasPrefix(a, "-") {
 			continue
 		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		switch name {
 		case "h", "help":
 			return nil, false
