@@ -25,8 +25,8 @@ const steadyTrace = math.MaxInt32
 // sleeps until a goroutine makes a system call; woken so, it looks every
 // 20 µs for a millisecond or more before it backs off. A quiet server's
 // move comes after such a sleep and makes its system calls at once, so
-// each set the monitor napping some eight times, and a log sync of a
-// millisecond or more was handed to another thread. With schedtrace set
+// each move set the monitor napping some eight times, and a log sync of
+// a millisecond or more was handed to another thread. With schedtrace set
 // the monitor never sleeps deeply: it looks every 10 ms, however quiet.
 func steadyMonitorEnv(args, environ []string) ([]string, bool) {
 	if len(args) > 0 {

@@ -78,10 +78,11 @@ const (
 	DefaultOneDown = 0.8
 	// DefaultOne is the number of processors while the process is held
 	// to one CPU and not quiet. More threads than that take turns on the
-	// one CPU and look for each other's work: at 2,000 of Parlour's
-	// moves a second over the socket held, a move cost 0.84x on two
-	// processors what it cost on four. Two, not one, so that a request
-	// is served while the store's writer waits for its fsync.
+	// one CPU and look for each other's work: on two, a move of
+	// Parlour's cost a few percent less than on four (0.84x and 1.00x
+	// in two series at 2,000 a second over the socket, 0.88x at 4,000
+	// over HTTP). Two, not one, so that a request is served while the
+	// store's writer waits for its fsync.
 	DefaultOne = 2
 	// DefaultMaxWait is how many times as long as they run a held
 	// process's threads may wait for its CPU before it is let onto
