@@ -82,7 +82,10 @@ const (
 	// Parlour's cost a few percent less than on four (0.84x and 1.00x
 	// in two series at 2,000 a second over the socket, 0.88x at 4,000
 	// over HTTP). Two, not one, so that a request is served while the
-	// store's writer waits for its fsync.
+	// store's writer waits for its fsync: on one, a move cost 0.88x over
+	// the socket and 0.95x over HTTP at 2,000 a second, but p99 grew
+	// from 8-37 ms to 23-306 while the thread in fsync held the one
+	// processor until Go's monitor handed it on.
 	DefaultOne = 2
 	// DefaultMaxWait is how many times as long as they run a held
 	// process's threads may wait for its CPU before it is let onto
