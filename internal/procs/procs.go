@@ -84,8 +84,8 @@ const (
 	// over HTTP). Two, not one, so that a request is served while the
 	// store's writer waits for its fsync: on one, a move cost 0.88x over
 	// the socket and 0.95x over HTTP at 2,000 a second, but p99 grew
-	// from 8-37 ms to 23-306 while the thread in fsync held the one
-	// processor until Go's monitor handed it on.
+	// from 8-37 ms to between 23 ms and over a second while the thread
+	// in fsync held the one processor until Go's monitor handed it on.
 	DefaultOne = 2
 	// DefaultMaxWait is how many times as long as they run a held
 	// process's threads may wait for its CPU before it is let onto
