@@ -36,8 +36,9 @@ var migrations embed.FS
 // Options tune a Store. The zero value is the durable default.
 type Options struct {
 	// Synchronous is SQLite's synchronous setting: "FULL" (the default)
-	// syncs the log at every commit, so an acknowledged move survives a
-	// power cut; "NORMAL" survives a crash of the process only.
+	// syncs the log at every commit before the commit's writes return, so
+	// an acknowledged move survives a power cut; "NORMAL" survives a crash
+	// of the process only.
 	Synchronous string
 	// CommitInterval is the least time between the starts of two of the
 	// writer's transactions (0: DefaultCommitInterval; negative: none).
@@ -54,6 +55,9 @@ type Options struct {
 
 	// restartLog overrides restartLogBytes, for tests.
 	restartLog int64
+	// syncFile, when set, replaces the writer's own sync of the log
+	// (logSync), for tests.
+	syncFile func(f *os.File, held bool) error
 }
 
 // DefaultCommitInterval bounds the writer to a thousand commits a second:
@@ -89,6 +93,11 @@ type Store struct {
 	// statements on it.
 	wconn *sql.Conn
 	ex    *execer
+	// log is the writer's own sync of the write-ahead log, nil when
+	// SQLite syncs it (see logSync); broken is the error of a sync that
+	// failed, after which the store takes no more writes.
+	log    *logSync
+	broken error
 
 	// stmts holds the statements prepared so far, by their text: each of
 	// the store's queries is parsed once, not at every use.
@@ -198,6 +207,16 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: opening the writer's connection: %w", err)
+	}
+	if sync == "FULL" && ownLogSync {
+		if _, err := s.wconn.ExecContext(ctx, "PRAGMA synchronous(NORMAL)"); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("sqlite: setting up the writer's connection: %w", err)
+		}
+		s.log = &logSync{path: abs + "-wal", sync: syncFile}
+		if opt.syncFile != nil {
+			s.log.sync = opt.syncFile
+		}
 	}
 	if err := db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&s.pageSize); err != nil {
 		db.Close()
@@ -327,7 +346,7 @@ func (s *Store) Close() error {
 	s.mu.Unlock()
 	<-s.done
 	err := s.closeRaw()
-	err = cmp.Or(err, s.wconn.Close())
+	err = cmp.Or(err, s.log.close(), s.wconn.Close())
 	s.db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
 	return cmp.Or(err, s.db.Close())
 }

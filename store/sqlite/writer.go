@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"parlour/store"
@@ -164,20 +165,36 @@ func (s *Store) writer() {
 	}
 }
 
+// commit runs batch and answers each of its writes. Once a sync of the
+// log has failed, it answers every write with that failure and runs none:
+// what the failed sync left on disk is unknown (Linux may drop the pages
+// it could not write), so the store cannot say any later write is
+// durable, nor that the ones the sync covered are not.
 func (s *Store) commit(batch []*write) {
-	errs, err := s.runBatch(batch)
-	if err != nil && len(batch) > 1 {
-		// One write failed (or the commit did): the transaction was rolled
-		// back whole, so give each write a transaction of its own and its
-		// own answer.
-		for i, w := range batch {
-			e, cerr := s.runBatch([]*write{w})
-			errs[i] = cmp.Or(cerr, e[0])
+	var errs []error
+	var err error
+	if s.broken == nil {
+		errs, err = s.runBatch(batch)
+		if err != nil && len(batch) > 1 {
+			// One write failed (or the commit did): the transaction was
+			// rolled back whole, so give each write a transaction of its
+			// own and its own answer.
+			for i, w := range batch {
+				e, cerr := s.runBatch([]*write{w})
+				errs[i] = cmp.Or(cerr, e[0])
+			}
+			err = nil
 		}
-		err = nil
+		if s.log != nil && err == nil && slices.Contains(errs, nil) {
+			if serr := s.log.syncLog(); serr != nil {
+				s.broken = fmt.Errorf("sqlite: the last writes may not be on disk, and the store takes no more until the server is started again: %w", serr)
+			}
+		}
 	}
 	for i, w := range batch {
 		switch {
+		case s.broken != nil:
+			w.err <- s.broken
 		case err != nil:
 			w.err <- err
 		default:
