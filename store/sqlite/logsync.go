@@ -29,9 +29,11 @@ const heldSyncLimit = 4 * time.Millisecond
 // millisecond) is taken again, so it never backs off: some 8,000 wakes a
 // second, which doubled a quiet server's CPU a move for seconds at a time.
 // A sync made as a raw system call keeps its processor, as SQLite's own does
-// in effect whenever the monitor looks every 10 ms. After a sync that took
-// longer than heldSyncLimit (a disk busy with other work) the next is made
-// as usual, so that the other goroutines need not wait for a slow disk.
+// in effect whenever the monitor looks every 10 ms. Held, nothing else runs
+// on that processor until the disk answers, and a collection about to stop
+// the world waits for it too: so after a sync that took longer than
+// heldSyncLimit (a disk busy with other work) the next is made as usual,
+// and the other goroutines need not wait for a slow disk.
 type logSync struct {
 	path string   // the log's path
 	f    *os.File // the log, open once the first commit has made it
