@@ -123,3 +123,26 @@ func TestLogSyncFails(t *testing.T) {
 		t.Errorf("the table holds %d moves, want 2: the one synced and the one whose sync failed, not the one after", len(tb.Moves))
 	}
 }
+
+// TestSyncFile: both ways of syncing a file, the ordinary system call and
+// the held one (which the writer makes only on one processor, so no other
+// test reaches it), sync an open file and fail on a closed one.
+func TestSyncFile(t *testing.T) {
+	t.Parallel()
+	for _, held := range []bool{false, true} {
+		f, err := os.Create(filepath.Join(t.TempDir(), "log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.WriteString("frames"); err != nil {
+			t.Fatal(err)
+		}
+		if err := syncFile(f, held); err != nil {
+			t.Errorf("held %v: syncing an open file: %v", held, err)
+		}
+		f.Close()
+		if err := syncFile(f, held); err == nil {
+			t.Errorf("held %v: syncing a closed file succeeded", held)
+		}
+	}
+}
