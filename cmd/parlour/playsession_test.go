@@ -17,7 +17,7 @@ func TestPlaySessionKept(t *testing.T) {
 			w.Write([]byte(`{"name":"Ann"}`))
 			return
 		}
-		http.Error(w, `{"error":"sign in"}`, 401)
+		http.Error(w, `{"error":"sign in"}`, http.StatusUnauthorized)
 	}))
 	defer srv.Close()
 	dir := t.TempDir()

@@ -11,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -98,12 +97,9 @@ func TestClusterKill(t *testing.T) {
 // buildParlour builds the parlour binary into a temporary folder.
 func buildParlour(t *testing.T) string {
 	t.Helper()
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		goTool = "go"
-	}
 	bin := filepath.Join(t.TempDir(), "parlour")
-	out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput()
+	// go test puts its own Go's bin folder first on PATH.
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		t.Fatalf("building parlour: %v\n%s", err, out)
 	}

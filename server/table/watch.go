@@ -276,6 +276,7 @@ func (w *Watcher) shared(seat game.Seat, since, tail int) ([]byte, int, error) {
 		w.t.unlock()
 		// The first watcher holds ready until its encoding is done.
 		e.ready.Lock()
+		//lint:ignore SA2001 the empty critical section waits for that.
 		e.ready.Unlock()
 		w.s.metrics.updatesShared.Inc()
 		return e.msg, e.logLen, e.err
