@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,4 +151,52 @@ func FuzzDecodeView(f *testing.F) {
 			t.Fatalf("read back, %s encodes as %s (%v)", once, twice, err)
 		}
 	})
+}
+
+// TestConfig: rules as a client decodes them from a table's information
+// give the config the server plays under; rules no table could have are
+// refused, saying what is wrong.
+func TestConfig(t *testing.T) {
+	t.Parallel()
+	lex := lexicon.Default()
+	players := []string{"Ann", "Ben"}
+	for _, tc := range []struct {
+		name, game, rules string
+		want              game.Rules // the options checked
+		err               string     // an error wanted, saying this
+	}{
+		{name: "defaults", game: "wordfight", rules: `{}`, want: game.Rules{"width": 20, "strike_limit": 3, "multiply": true}},
+		{name: "as sent", game: "wordfight", rules: `{"width": 8, "height": 6, "strike_limit": 1, "multiply": false, "clock": 300}`,
+			want: game.Rules{"width": 8, "height": 6, "strike_limit": 1, "multiply": false, "clock": 300}},
+		{name: "no game", game: "chess", rules: `{}`, err: `no game called "chess"`},
+		{name: "out of bounds", game: "wordfight", rules: `{"width": 1}`, err: "the table's rules"},
+		{name: "unknown option", game: "quizl", rules: `{"colour": "red"}`, err: `unknown rule option "colour"`},
+		{name: "a bad clock", game: "salvo", rules: `{"clock": "soon"}`, err: "the table's rules"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var rules game.Rules
+			if err := json.Unmarshal([]byte(tc.rules), &rules); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := Config(tc.game, rules, players, lex)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("Config(%s, %s) = %v, %v; want an error saying %q", tc.game, tc.rules, cfg, err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range tc.want {
+				if cfg.Rules[k] != v {
+					t.Errorf("rule %s = %v (%T), want %v", k, cfg.Rules[k], cfg.Rules[k], v)
+				}
+			}
+			if !slices.Equal(cfg.Players, players) || cfg.Lexicon != lex {
+				t.Errorf("players %v, lexicon %p; want %v, %p", cfg.Players, cfg.Lexicon, players, lex)
+			}
+		})
+	}
 }

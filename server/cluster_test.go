@@ -364,8 +364,6 @@ func playClustered(t *testing.T, gameName string) {
 	stream := followEvents[wireUpdate](ctx, b.srv.URL, id, joined.Token, 512)
 
 	lex := lexicon.Default()
-	reg := games.Registry()
-	g, _ := reg.Lookup(gameName)
 	brains := [2]game.Bot{}
 	for i := range brains {
 		if brains[i], err = games.NewBot(gameName, game.Medium, uint64(i+3), lex); err != nil {
@@ -403,14 +401,10 @@ func playClustered(t *testing.T, gameName string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		vals := map[string]any{}
-		rb, _ := json.Marshal(u.Table.Rules)
-		json.Unmarshal(rb, &vals)
-		rules, err := game.ResolveValues(g.Options(), vals)
+		cfg, err := games.Config(gameName, u.Table.Rules, []string{u.Table.Seats[0].Name, u.Table.Seats[1].Name}, lex)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := game.Config{Players: []string{u.Table.Seats[0].Name, u.Table.Seats[1].Name}, Rules: rules, Lexicon: lex}
 		mv, err := brains[seat].Move(ctx, cfg, game.Seat(seat), view)
 		if err != nil {
 			t.Fatal(err)

@@ -159,17 +159,13 @@ func (p *person) brain() game.Bot {
 }
 
 func (p *person) config(in table.Info) game.Config {
-	g, _ := p.e.reg.Lookup(p.gname)
-	vals := map[string]any{}
-	b, _ := json.Marshal(in.Rules)
-	json.Unmarshal(b, &vals)
-	rules, err := game.ResolveValues(g.Options(), vals)
+	var players []string
+	for _, s := range in.Seats {
+		players = append(players, s.Name)
+	}
+	cfg, err := games.Config(p.gname, in.Rules, players, p.e.lex)
 	if err != nil {
 		p.e.t.Fatal(err)
-	}
-	cfg := game.Config{Rules: rules, Lexicon: p.e.lex}
-	for _, s := range in.Seats {
-		cfg.Players = append(cfg.Players, s.Name)
 	}
 	return cfg
 }

@@ -397,14 +397,10 @@ func (c *killCluster) playAcross(t *testing.T, gameName string, k int) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		vals := map[string]any{}
-		rb, _ := json.Marshal(u.Table.Rules)
-		json.Unmarshal(rb, &vals)
-		rules, err := game.ResolveValues(g.Options(), vals)
+		cfg, err := games.Config(gameName, u.Table.Rules, []string{u.Table.Seats[0].Name, u.Table.Seats[1].Name}, lex)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg := game.Config{Players: []string{u.Table.Seats[0].Name, u.Table.Seats[1].Name}, Rules: rules, Lexicon: lex}
 		mv, err := brains[seat].Move(ctx, cfg, game.Seat(seat), view)
 		if err != nil {
 			t.Fatal(err)
