@@ -959,14 +959,7 @@ func joinUntil(t *testing.T, n *node, id, name string) table.Seated {
 func TestClusterRefusesATableMadeCutOffFromTheBus(t *testing.T) {
 	t.Parallel()
 	var proxy *cuttable
-	nodes := startClusterOpts(t, clusterOpts{nats: func(name, url string) string {
-		if name != "a" {
-			return url
-		}
-		var via string
-		proxy, via = proxyNATS(t, url)
-		return via
-	}}, "a", "b")
+	nodes := startClusterOpts(t, clusterOpts{nats: cutOff(t, "a", &proxy)}, "a", "b")
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -1175,6 +1168,19 @@ type cuttable struct {
 	closed bool
 }
 
+// cutOff is a clusterOpts.nats that sends the node called name to NATS
+// through a proxy, set in *proxy, that the test can cut.
+func cutOff(t *testing.T, name string, proxy **cuttable) func(string, string) string {
+	return func(n, url string) string {
+		if n != name {
+			return url
+		}
+		var via string
+		*proxy, via = proxyNATS(t, url)
+		return via
+	}
+}
+
 // proxyNATS starts a cuttable proxy to the NATS server at natsURL and
 // returns it with the URL to connect to it by.
 func proxyNATS(t *testing.T, natsURL string) (*cuttable, string) {
@@ -1267,14 +1273,7 @@ func TestClusterOwnerDiesAfterTheMove(t *testing.T) {
 			var proxy *cuttable
 			nodes := startClusterOpts(t, clusterOpts{
 				forward: 3 * time.Second, // how long b waits for a's answer
-				nats: func(name, url string) string {
-					if name != "a" {
-						return url
-					}
-					var via string
-					proxy, via = proxyNATS(t, url)
-					return via
-				},
+				nats:    cutOff(t, "a", &proxy),
 				wrap: func(name string, h bus.Handler) bus.Handler {
 					if name != "a" {
 						return h
@@ -1485,14 +1484,7 @@ func TestClusterRequestMidTakeoverWaits(t *testing.T) {
 func TestClusterBusOutage(t *testing.T) {
 	t.Parallel()
 	var proxy *cuttable
-	nodes := startClusterOpts(t, clusterOpts{nats: func(name, url string) string {
-		if name != "b" {
-			return url
-		}
-		var via string
-		proxy, via = proxyNATS(t, url)
-		return via
-	}}, "a", "b")
+	nodes := startClusterOpts(t, clusterOpts{nats: cutOff(t, "b", &proxy)}, "a", "b")
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
