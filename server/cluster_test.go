@@ -847,6 +847,19 @@ func newGatedStore(st *postgres.Store) *gatedStore {
 	return &gatedStore{Store: st, tables: map[string]*gate{}, identities: map[string]*gate{}}
 }
 
+// startGated starts nodes a and b, a's store gated.
+func startGated(t *testing.T) ([]*node, *gatedStore) {
+	var gated *gatedStore
+	nodes := startClusterOpts(t, clusterOpts{store: func(name string, st *postgres.Store) store.Store {
+		if name != "a" {
+			return st
+		}
+		gated = newGatedStore(st)
+		return gated
+	}}, "a", "b")
+	return nodes, gated
+}
+
 // arm holds up the next read of key in m.
 func (g *gatedStore) arm(m map[string]*gate, key string) *gate {
 	gt := &gate{held: make(chan struct{}), release: make(chan struct{})}
@@ -1032,14 +1045,7 @@ func TestClusterRefusesATableMadeCutOffFromTheBus(t *testing.T) {
 // stranger's join finds the table full.
 func TestClusterRebuildsACopyReadAcrossALeaseChange(t *testing.T) {
 	t.Parallel()
-	var gated *gatedStore
-	nodes := startClusterOpts(t, clusterOpts{store: func(name string, st *postgres.Store) store.Store {
-		if name != "a" {
-			return st
-		}
-		gated = newGatedStore(st)
-		return gated
-	}}, "a", "b")
+	nodes, gated := startGated(t)
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -1095,14 +1101,7 @@ func TestClusterRebuildsACopyReadAcrossALeaseChange(t *testing.T) {
 // the lease a holds when it writes. Ben keeps his seat.
 func TestClusterFencesAJoinReadUnderAnOldLease(t *testing.T) {
 	t.Parallel()
-	var gated *gatedStore
-	nodes := startClusterOpts(t, clusterOpts{store: func(name string, st *postgres.Store) store.Store {
-		if name != "a" {
-			return st
-		}
-		gated = newGatedStore(st)
-		return gated
-	}}, "a", "b")
+	nodes, gated := startGated(t)
 	a, b := nodes[0], nodes[1]
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
