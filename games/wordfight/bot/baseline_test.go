@@ -28,10 +28,19 @@ func moveScore(t *testing.T, v *wordfight.View, mv string) int {
 	return v.Rules.Score(reused, len(v.Current))
 }
 
-// TestBestGreedyPlaces checks the best-scoring greedy player's answers:
-// a placement that scores as much as any legal one, and "cannot" only
-// when there is none.
-func TestBestGreedyPlaces(t *testing.T) {
+// TestPlaces checks the answers of the players that look for the
+// best-scoring placement: one that scores as much as any legal one (the
+// careful player's bonus for free ends is too small to make up a point
+// of score on these grids), and "cannot" only when no placement is legal.
+func TestPlaces(t *testing.T) {
+	t.Parallel()
+	players := []struct {
+		name string
+		new  func(seed uint64) game.Bot
+	}{
+		{"best greedy", func(seed uint64) game.Bot { return newPlayer(t, BestGreedy, seed) }},
+		{"careful", func(seed uint64) game.Bot { return newCareful(seed, enLex()) }},
+	}
 	opts := map[string]any{"width": 12, "height": 12}
 	cases := []struct {
 		name  string
@@ -49,20 +58,22 @@ func TestBestGreedyPlaces(t *testing.T) {
 		{"no room", map[string]any{"width": 5, "height": 5}, []string{"0:declare zebra", "0:place A1 across",
 			"1:place A1 across", "1:declare quiz"}, -1},
 	}
-	for _, c := range cases {
-		v := view(t, c.opts, 0, c.moves...)
-		for seed := range uint64(4) {
-			mv, err := newPlayer(t, BestGreedy, seed).Move(context.Background(), game.Config{}, 0, v)
-			switch {
-			case err != nil:
-				t.Errorf("%s: %v", c.name, err)
-			case c.want < 0 && mv != "cannot":
-				t.Errorf("%s: %q, want cannot", c.name, mv)
-			case c.want >= 0 && mv == "cannot":
-				t.Errorf("%s: cannot, with a placement open", c.name)
-			case c.want >= 0:
-				if got := moveScore(t, v, mv); got != c.want {
-					t.Errorf("%s: %q scores %d, want %d", c.name, mv, got, c.want)
+	for _, p := range players {
+		for _, c := range cases {
+			v := view(t, c.opts, 0, c.moves...)
+			for seed := range uint64(4) {
+				mv, err := p.new(seed).Move(context.Background(), game.Config{}, 0, v)
+				switch {
+				case err != nil:
+					t.Errorf("%s, %s: %v", p.name, c.name, err)
+				case c.want < 0 && mv != "cannot":
+					t.Errorf("%s, %s: %q, want cannot", p.name, c.name, mv)
+				case c.want >= 0 && mv == "cannot":
+					t.Errorf("%s, %s: cannot, with a placement open", p.name, c.name)
+				case c.want >= 0:
+					if got := moveScore(t, v, mv); got != c.want {
+						t.Errorf("%s, %s: %q scores %d, want %d", p.name, c.name, mv, got, c.want)
+					}
 				}
 			}
 		}

@@ -10,47 +10,6 @@ import (
 	"parlour/games/wordfight"
 )
 
-// TestCarefulPlaces checks the careful player's answers: a placement that
-// scores as much as any legal one when the bonus for free ends cannot make
-// up the difference, and "cannot" only when no placement is legal.
-func TestCarefulPlaces(t *testing.T) {
-	t.Parallel()
-	opts := map[string]any{"width": 12, "height": 12}
-	cases := []struct {
-		name  string
-		opts  map[string]any
-		moves []string
-		want  int // the best score; -1: no legal placement
-	}{
-		{"TOPICAL over TOPIC", opts, []string{"0:declare promontory", "0:place A2 across", "1:place A2 across",
-			"1:declare topic", "0:place E1 down", "1:place E1 down", "0:declare topical"}, 35},
-		{"one letter to cross", opts, []string{"0:declare promontory", "0:place A2 across", "1:place A2 across",
-			"1:declare mat"}, 3},
-		{"nothing to cross", opts, []string{"0:declare promontory", "0:place A2 across", "1:place A2 across",
-			"1:declare bus"}, -1},
-		{"no room", map[string]any{"width": 5, "height": 5}, []string{"0:declare zebra", "0:place A1 across",
-			"1:place A1 across", "1:declare quiz"}, -1},
-	}
-	for _, c := range cases {
-		v := view(t, c.opts, 0, c.moves...)
-		for seed := range uint64(3) {
-			mv, err := newCareful(seed, enLex()).Move(context.Background(), game.Config{}, 0, v)
-			switch {
-			case err != nil:
-				t.Errorf("%s: %v", c.name, err)
-			case c.want < 0 && mv != "cannot":
-				t.Errorf("%s: %q, want cannot", c.name, mv)
-			case c.want >= 0 && mv == "cannot":
-				t.Errorf("%s: cannot, with a placement open", c.name)
-			case c.want >= 0:
-				if got := moveScore(t, v, mv); got != c.want {
-					t.Errorf("%s: %q scores %d, want %d", c.name, mv, got, c.want)
-				}
-			}
-		}
-	}
-}
-
 // TestCarefulDeclares checks that the careful player declares a word it
 // can place, never one already listed, and that it weighs a rival's
 // expected score: a word holding a listed word the rival placed is
