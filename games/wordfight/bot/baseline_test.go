@@ -29,9 +29,10 @@ func moveScore(t *testing.T, v *wordfight.View, mv string) int {
 }
 
 // TestPlaces checks the answers of the players that look for the
-// best-scoring placement: one that scores as much as any legal one (the
-// careful player's bonus for free ends is too small to make up a point
-// of score on these grids), and "cannot" only when no placement is legal.
+// best-scoring placement: one that scores as much as any legal one (on
+// these grids no other placement comes close enough for the careful
+// player's bonus for free ends, at most 1.2 points, to make up the
+// difference), and "cannot" only when no placement is legal.
 func TestPlaces(t *testing.T) {
 	t.Parallel()
 	players := []struct {
