@@ -71,14 +71,20 @@ func (s ship) covers(col, row int) bool {
 	return false
 }
 
-// parseSquare reads "B7" as column 1, row 6.
+// parseSquare reads "B7" as column 1, row 6. The row is one or more
+// digits naming a row from 1, so no square it returns lies before the
+// grid: callers index their grids with it after checking only its far
+// edges, and a view from the network must not be able to make them panic.
 func parseSquare(sq string) (col, row int, ok bool) {
 	sq = strings.ToUpper(strings.TrimSpace(sq))
 	if len(sq) < 2 || sq[0] < 'A' || sq[0] > 'Z' {
 		return 0, 0, false
 	}
+	if strings.TrimLeft(sq[1:], "0123456789") != "" {
+		return 0, 0, false
+	}
 	n, err := strconv.Atoi(sq[1:])
-	if err != nil {
+	if err != nil || n < 1 {
 		return 0, 0, false
 	}
 	return int(sq[0] - 'A'), n - 1, true
