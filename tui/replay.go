@@ -68,6 +68,25 @@ func (t *tableScreen) openReplay(ans client.Replay) {
 		t.err = "the server's replay holds no views"
 		return
 	}
+	// The boards draw these views as Update views are drawn, once
+	// checked (checkView).
+	unreadable := func(views []json.RawMessage) bool {
+		for _, v := range views {
+			if err := checkView(ans.Game, v); err != nil {
+				t.err = err.Error()
+				return true
+			}
+		}
+		return false
+	}
+	if unreadable(ans.Start) {
+		return
+	}
+	for _, st := range ans.Steps {
+		if unreadable(st.Views) {
+			return
+		}
+	}
 	r := &replayScreen{t: t, ans: ans}
 	if t.seat >= 0 && t.seat < len(ans.Players) {
 		r.seat = t.seat

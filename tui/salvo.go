@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -62,6 +63,18 @@ type salvoView struct {
 }
 
 func sqName(c, r int) string { return fmt.Sprintf("%c%d", 'A'+c, r+1) }
+
+// classLetter is the letter a ship of class is drawn with: "battleship"
+// is B. A class with no letter to draw (none the server sends) is "?".
+func classLetter(class string) string {
+	for _, r := range class {
+		if unicode.IsLetter(r) {
+			return strings.ToUpper(string(r))
+		}
+		break
+	}
+	return "?"
+}
 
 func (p *playScreen) salvoKey(s string) tea.Cmd {
 	var v salvoView
@@ -142,7 +155,7 @@ func (p *playScreen) salvoView() string {
 	hitAt := map[string]bool{}
 	for _, s := range v.Fleet {
 		for i, q := range s.Squares {
-			shipAt[q] = strings.ToUpper(s.Class[:1])
+			shipAt[q] = classLetter(s.Class)
 			if i < len(s.Hit) && s.Hit[i] {
 				hitAt[q] = true
 			}

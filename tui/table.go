@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -76,6 +77,32 @@ func openTable(sh *shared, s client.Seated, game string, gen int) *tableScreen {
 	return t
 }
 
+// checkView reports a view that is not the game's: the play screens
+// decode it again wherever they draw or take a key, and may then count
+// on every field having its type. No view (before play starts) is fine.
+func checkView(game string, raw json.RawMessage) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var v any
+	switch game {
+	case "quizl":
+		v = &quizlView{}
+	case "salvo":
+		v = &salvoView{}
+	case "wordfight":
+		v = &wordfightView{}
+	case "nymphabet":
+		v = &nymphView{}
+	default:
+		return nil // drawn as it came (playScreen.view)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("this client cannot read the table's view (is it older than the server?): %w", err)
+	}
+	return nil
+}
+
 // stop ends the table's stream and requests.
 func (t *tableScreen) stop() {
 	if t.cancel != nil {
@@ -124,6 +151,12 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 	case updateMsg:
 		if msg.gen != t.gen {
 			return nil
+		}
+		if err := checkView(cmp.Or(t.game, msg.u.Table.Game), msg.u.View); err != nil {
+			// Keep the last update the screen could draw, and say why
+			// the table stands still.
+			t.err = err.Error()
+			return t.next()
 		}
 		t.lost = ""
 		waited := t.upd != nil && !t.myTurn()

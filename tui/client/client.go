@@ -477,8 +477,55 @@ func (c *Client) Join(ctx context.Context, token, id string) (Seated, error) {
 // Get answers the seat's current view of the table.
 func (c *Client) Get(ctx context.Context, token, id string) (Update, error) {
 	var u Update
-	err := c.do(ctx, http.MethodGet, "/api/v1/tables/"+url.PathEscape(id), token, nil, &u)
-	return u, err
+	if err := c.do(ctx, http.MethodGet, "/api/v1/tables/"+url.PathEscape(id), token, nil, &u); err != nil {
+		return Update{}, err
+	}
+	if err := u.Check(); err != nil {
+		return Update{}, err
+	}
+	return u, nil
+}
+
+// Check reports an update whose seat numbers name seats its table does
+// not have: the client's own seat (-1 for a spectator), the seats to
+// move, the winners and the moves' seats. A front end indexes its seats
+// with them, and an update that came over the network must not be able
+// to make it fail; the server never sends one.
+func (u Update) Check() error {
+	n := len(u.Table.Seats)
+	bad := func(what string, s int) error {
+		seats := fmt.Sprintf("%d seats", n)
+		if n == 1 {
+			seats = "1 seat"
+		}
+		return fmt.Errorf("the server sent an update this client cannot read: %s: seat %d, at a table of %s", what, s, seats)
+	}
+	if u.Seat < -1 || u.Seat >= n {
+		return bad("its seat", u.Seat)
+	}
+	for i, s := range u.Table.Seats {
+		if s.Seat != i {
+			return bad(fmt.Sprintf("the seat in place %d", i), s.Seat)
+		}
+	}
+	for _, s := range u.Table.ToMove {
+		if s < 0 || s >= n {
+			return bad("the seats to move", s)
+		}
+	}
+	if r := u.Table.Result; r != nil {
+		for _, s := range r.Winners {
+			if s < 0 || s >= n {
+				return bad("the winners", s)
+			}
+		}
+	}
+	for _, m := range u.Moves {
+		if m.Seat < -1 || m.Seat >= n {
+			return bad("a move", m.Seat)
+		}
+	}
+	return nil
 }
 
 // CloseIdleConnections closes the connections the client keeps alive
@@ -674,6 +721,9 @@ func (c *Client) readStream(ctx context.Context, token, id string, from *int, wi
 		var u Update
 		if err := json.Unmarshal(sc.Bytes(), &u); err != nil {
 			return false, fmt.Errorf("a line of the event stream is not an update: %w", err)
+		}
+		if err := u.Check(); err != nil {
+			return false, err
 		}
 		if u.Version < *from || (u.Version == *from && withFrom && *from > 0) {
 			continue

@@ -51,16 +51,16 @@ func TestStreamResumes(t *testing.T) {
 	n := 0
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, "/events") {
-			w.Write([]byte(`{"version": 1, "table": {"status": "playing"}}`))
+			w.Write([]byte(`{"version": 1, "seat": -1, "table": {"status": "playing"}}`))
 			return
 		}
 		froms = append(froms, r.URL.Query().Get("from"))
 		n++
 		switch n {
 		case 1:
-			w.Write([]byte(`{"version": 2, "table": {"status": "playing"}}` + "\n" + `{"version": 3, "table": {"status": "playing"}}` + "\n"))
+			w.Write([]byte(`{"version": 2, "seat": -1, "table": {"status": "playing"}}` + "\n" + `{"version": 3, "seat": -1, "table": {"status": "playing"}}` + "\n"))
 		default:
-			w.Write([]byte(`{"version": 3, "table": {"status": "playing"}}` + "\n" + `{"version": 5, "table": {"status": "finished"}}` + "\n"))
+			w.Write([]byte(`{"version": 3, "seat": -1, "table": {"status": "playing"}}` + "\n" + `{"version": 5, "seat": -1, "table": {"status": "finished"}}` + "\n"))
 		}
 	}))
 	defer srv.Close()
@@ -86,10 +86,11 @@ func TestStreamResumes(t *testing.T) {
 // passes on updates in order of version, or says what went wrong, and
 // never panics.
 func FuzzStream(f *testing.F) {
-	f.Add(`{"version": 2, "table": {"status": "playing"}}` + "\n")
+	f.Add(`{"version": 2, "seat": -1, "table": {"status": "playing"}}` + "\n")
 	f.Add(`{"version": 2}` + "\n" + `not json` + "\n")
 	f.Add(`{"version": "x"}`)
-	f.Add(`{"version": 9, "table": {"status": "finished"}}`)
+	f.Add(`{"version": 9, "seat": -1, "table": {"status": "finished"}}`)
+	f.Add(`{"version": 4, "seat": 0, "table": {"status": "playing", "seats": [{"seat": 0}], "to_move": [1]}}`)
 	var body string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(body))
@@ -268,7 +269,7 @@ func TestStreamSilence(t *testing.T) {
 	t.Parallel()
 	const silence = 2 * time.Second // see TestPlayerStreamSilence
 	update := func(v int) string {
-		return fmt.Sprintf(`{"version": %d, "table": {"status": "playing"}}`+"\n", v)
+		return fmt.Sprintf(`{"version": %d, "seat": -1, "table": {"status": "playing"}}`+"\n", v)
 	}
 	for _, c := range []struct {
 		name string
@@ -352,5 +353,69 @@ func TestStreamSilence(t *testing.T) {
 			}
 			wantReport(t, lost, c.wantLost)
 		})
+	}
+}
+
+// TestUpdateCheck: an update whose seat numbers name seats its table does
+// not have is refused, saying which; the server's own updates, a
+// spectator's included, pass.
+func TestUpdateCheck(t *testing.T) {
+	t.Parallel()
+	good := func() Update {
+		return Update{Seat: 1, Table: Table{Seats: []Seat{{Seat: 0}, {Seat: 1}}, ToMove: []int{0},
+			Result: &Result{Winners: []int{1}}}, Moves: []Move{{Seat: 0}, {Seat: 1}}}
+	}
+	for _, c := range []struct {
+		name   string
+		change func(*Update)
+		want   string // in the error; "" for none
+	}{
+		{"as sent", func(*Update) {}, ""},
+		{"a spectator", func(u *Update) { u.Seat = -1 }, ""},
+		{"no seats yet", func(u *Update) { *u = Update{Seat: -1} }, ""},
+		{"its seat past the table", func(u *Update) { u.Seat = 2 }, "its seat: seat 2, at a table of 2 seats"},
+		{"its seat below a spectator's", func(u *Update) { u.Seat = -2 }, "its seat: seat -2"},
+		{"a seat out of its place", func(u *Update) { u.Table.Seats[1].Seat = 0 }, "the seat in place 1: seat 0"},
+		{"a seat to move past the table", func(u *Update) { u.Table.ToMove = []int{0, 5} }, "the seats to move: seat 5"},
+		{"a negative seat to move", func(u *Update) { u.Table.ToMove = []int{-1} }, "the seats to move: seat -1"},
+		{"a winner past the table", func(u *Update) { u.Table.Result.Winners = []int{3} }, "the winners: seat 3"},
+		{"a move's seat past the table", func(u *Update) { u.Moves[1].Seat = 9 }, "a move: seat 9"},
+	} {
+		u := good()
+		c.change(&u)
+		err := u.Check()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: refused: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %v, want an error saying %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestStreamRefusesAnUnreadableUpdate: an update that fails Check is not
+// passed on; the stream stops there with Check's error.
+func TestStreamRefusesAnUnreadableUpdate(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"version": 2, "seat": 0, "table": {"status": "playing", "seats": [{"seat": 0}], "to_move": [0]}}` + "\n" +
+			`{"version": 3, "seat": 0, "table": {"status": "playing", "seats": [{"seat": 0}], "to_move": [1]}}` + "\n" +
+			`{"version": 4, "seat": 0, "table": {"status": "playing", "seats": [{"seat": 0}], "to_move": [0]}}` + "\n"))
+	}))
+	defer srv.Close()
+	cl, _ := New(srv.URL, "Ann")
+	out := make(chan Update, 10)
+	from := 1
+	_, err := cl.streamOnce(context.Background(), "tok", "t1", &from, true, out)
+	close(out)
+	var got []int
+	for u := range out {
+		got = append(got, u.Version)
+	}
+	if err == nil || !strings.Contains(err.Error(), "the seats to move: seat 1, at a table of 1 seat") {
+		t.Errorf("the stream ended with %v, want Check's error", err)
+	}
+	if len(got) != 1 || got[0] != 2 {
+		t.Errorf("passed on versions %v, want [2]", got)
 	}
 }
