@@ -52,7 +52,7 @@ func rulesWords(g *client.Game, rules map[string]json.RawMessage) []string {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if board && (k == "width" || k == "height") || k == "clock" || strings.TrimSpace(k) == "" || !changed(k) {
+		if board && (k == "width" || k == "height") || k == "clock" || !ruleName(k) || !changed(k) {
 			continue
 		}
 		o := opts[k]
@@ -66,6 +66,21 @@ func rulesWords(g *client.Game, rules map[string]json.RawMessage) []string {
 		out = append(out, optionLabel(o)+": "+v)
 	}
 	return out
+}
+
+// ruleName reports whether k is named as the API names rules (lower
+// case words joined by "_"): a rule by any other name, which no server
+// sends, is not said rather than said as a label nobody could read.
+func ruleName(k string) bool {
+	if k == "" || k[0] == '_' {
+		return false
+	}
+	for _, r := range k {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // rulesLine says rulesWords as one line, "standard" when it says

@@ -50,6 +50,7 @@ func TestRulesWords(t *testing.T) {
 		{"one side of an unknown game's board", nil, `{"height": 12}`, []string{"Height: 12"}},
 		{"both sides of an unknown game's board", nil, `{"height": 12, "width": 9}`, []string{"Board: 9 x 12"}},
 		{"a value of no kind it says", salvo, `{"placement": ["free"]}`, nil},
+		{"names no server gives a rule", nil, `{": ": 0, "Fog": 1, "fog of war": 2, "_x": 3, "": 4, "éclat": 5, "ok_2": 6}`, []string{"Ok 2: 6"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
