@@ -82,9 +82,10 @@ func (t *tableScreen) tick() tea.Cmd {
 // timeLeft is a seat's time left now: its time_left, counted down
 // against the local monotonic time since the update arrived while the
 // seat has a deadline (under a Fischer clock the seats not to move show
-// the time they keep, standing). ok is false for a seat without a clock.
+// the time they keep, standing). ok is false for a seat without a clock,
+// and at a table without one, whatever its seats say.
 func (t *tableScreen) timeLeft(seat int) (time.Duration, bool) {
-	if t.upd == nil || seat < 0 || seat >= len(t.upd.Table.Seats) {
+	if t.upd == nil || t.upd.Table.Clock == nil || seat < 0 || seat >= len(t.upd.Table.Seats) {
 		return 0, false
 	}
 	s := t.upd.Table.Seats[seat]

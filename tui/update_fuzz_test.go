@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"parlour/games"
 	"parlour/tui/client"
@@ -15,10 +17,15 @@ import (
 
 // seedUpdates are real updates of every game, as the event stream brings
 // them: the views before, halfway through and after a recorded game
-// (analysis's test records), for the first seat and for a spectator.
+// (analysis's test records), for the first seat and for a spectator,
+// with the moves before each and their events, a Fischer clock with one
+// seat to move and the other away, and once finished the result and a
+// set's score.
 func seedUpdates(tb testing.TB) []client.Update {
 	tb.Helper()
 	reg := games.Registry()
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	left, off := 42.5, false
 	var out []client.Update
 	for _, g := range []string{"nymphabet", "quizl", "salvo", "wordfight"} {
 		rec, err := os.ReadFile(filepath.Join("..", "analysis", "testdata", g+".json"))
@@ -29,25 +36,52 @@ func seedUpdates(tb testing.TB) []client.Update {
 		if err != nil {
 			tb.Fatalf("%s: %v", g, err)
 		}
-		if len(a.Steps) == 0 {
-			tb.Fatalf("%s: a record without moves", g)
+		if len(a.Steps) < 2 || len(a.Players) < 2 {
+			tb.Fatalf("%s: a record of %d moves and %d players", g, len(a.Steps), len(a.Players))
 		}
-		seats := make([]client.Seat, len(a.Players))
-		for i, p := range a.Players {
-			seats[i] = client.Seat{Seat: i, Name: p, Kind: "person", Ready: true}
+		var moves []client.Move
+		for i, st := range a.Steps {
+			m := client.Move{Version: 2 + i, Seat: int(st.Seat), Player: st.By, Move: st.Move}
+			b, err := json.Marshal(st.Events)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			if err := json.Unmarshal(b, &m.Events); err != nil {
+				tb.Fatal(err)
+			}
+			moves = append(moves, m)
 		}
 		n := len(a.Steps)
-		for i, step := range []struct {
-			status string
-			views  []any
-		}{{"playing", a.Start}, {"playing", a.Steps[n/2].Views}, {"finished", a.Steps[n-1].Views}} {
+		for _, at := range []int{0, n / 2, n} {
+			views, status := a.Start, "playing"
+			if at > 0 {
+				views = a.Steps[at-1].Views
+			}
+			seats := make([]client.Seat, len(a.Players))
+			for i, p := range a.Players {
+				seats[i] = client.Seat{Seat: i, Name: p, Kind: "person", Player: "guest", Ready: true}
+			}
+			table := client.Table{ID: "t1", Game: g, Title: g, Status: status, Seats: seats,
+				Rules:   json.RawMessage(`{"clock": {"kind": "fischer", "initial": 300, "increment": 2}}`),
+				Clock:   &client.Clock{Kind: "fischer", Initial: 300, Increment: 2, Now: now},
+				Lexicon: "en", Rated: true, Pool: g}
+			if at < n {
+				deadline, away, claim := now.Add(42*time.Second), now.Add(-time.Minute), now.Add(time.Minute)
+				table.ToMove = []int{0}
+				seats[0].TimeLeft, seats[0].Deadline = &left, &deadline
+				seats[1].TimeLeft, seats[1].AwaySince, seats[1].ClaimAt, seats[1].Connected = &left, &away, &claim, &off
+			} else {
+				table.Status = "finished"
+				table.Result = &client.Result{Status: "finished", Winners: []int{0}, Scores: make([]int, len(seats))}
+				table.Set = json.RawMessage(`{"target": 3, "games": 2, "totals": [2, 1], "over": true, "winners": [0]}`)
+			}
 			for seat := -1; seat < 1; seat++ {
-				raw, err := json.Marshal(step.views[max(seat, 0)])
+				raw, err := json.Marshal(views[max(seat, 0)])
 				if err != nil {
 					tb.Fatal(err)
 				}
-				out = append(out, client.Update{Version: 1 + i, Seat: seat, View: raw,
-					Table: client.Table{ID: "t1", Game: g, Status: step.status, Seats: seats, ToMove: []int{0}}})
+				out = append(out, client.Update{Version: 1 + at, Seat: seat, View: raw, Table: table,
+					Moves: moves[max(0, at-3):at]})
 			}
 		}
 	}
@@ -105,7 +139,7 @@ func FuzzUpdate(f *testing.F) {
 }
 
 // TestUpdateMutations is FuzzUpdate's question asked of every field of
-// the seed views in turn, where a fuzzer's byte flips seldom reach: each
+// the seed updates in turn, where a fuzzer's byte flips seldom reach: each
 // value replaced by null and by values at and past the edges of what the
 // server sends (a negative or huge number, an empty or long string, an
 // empty, shortened or doubled list), one at a time.
@@ -118,27 +152,34 @@ func TestUpdateMutations(t *testing.T) {
 	for _, u := range seedUpdates(t) {
 		t.Run(fmt.Sprintf("%s/%d/seat%d", u.Table.Game, u.Version, u.Seat), func(t *testing.T) {
 			t.Parallel()
+			b, err := json.Marshal(u)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var tree any
-			if err := json.Unmarshal(u.View, &tree); err != nil {
+			if err := json.Unmarshal(b, &tree); err != nil {
 				t.Fatal(err)
 			}
 			n := 0
 			mutations(tree, func(v any) {
-				n++
-				m := u
-				var err error
-				if m.View, err = json.Marshal(v); err != nil {
+				b, err := json.Marshal(v)
+				if err != nil {
 					t.Fatal(err)
 				}
+				var m client.Update
+				if json.Unmarshal(b, &m) != nil || m.Check() != nil {
+					return // the client refuses it before a screen sees it
+				}
+				n++
 				defer func() {
 					if r := recover(); r != nil {
-						t.Fatalf("%v, drawing the view %s", r, m.View)
+						t.Fatalf("%v, drawing the update %s", r, b)
 					}
 				}()
 				draw(c, m)
 			})
 			if n < 50 {
-				t.Fatalf("only %d mutations of the view %s", n, u.View)
+				t.Fatalf("only %d mutations of the update %+v drawn", n, u)
 			}
 		})
 	}
@@ -147,41 +188,57 @@ func TestUpdateMutations(t *testing.T) {
 // mutations calls yield with root after each change of one of its values
 // (a value of JSON decoded into any), and puts the value back after it.
 func mutations(root any, yield func(any)) {
-	var walk func(node any, set func(any))
-	walk = func(node any, set func(any)) {
-		set(nil)
+	// walk tries the replacements of node, put into its place by put,
+	// then puts node back and walks its own values.
+	var walk func(node any, put func(any))
+	walk = func(node any, put func(any)) {
+		try := func(x any) {
+			put(x)
+			yield(root)
+		}
+		try(nil)
 		switch n := node.(type) {
 		case float64:
 			for _, x := range []float64{-1, 0, 10, 99, 1e6} {
-				set(x)
+				try(x)
 			}
 		case string:
 			for _, x := range []string{"", "A0", "é", strings.Repeat("X", 100)} {
-				set(x)
+				try(x)
 			}
 		case bool:
-			set(!n)
+			try(!n)
 		case []any:
-			set([]any{})
+			try([]any{})
 			if len(n) > 1 {
-				set(n[:1])
+				try(n[:1])
 			}
 			if len(n) > 0 {
-				set(append(append([]any{}, n...), n...))
+				try(append(slices.Clone(n), n...))
 			}
+			put(n)
 			for i, old := range n {
-				walk(old, func(x any) { n[i] = x; yield(root) })
-				n[i] = old
+				walk(old, func(x any) { n[i] = x })
 			}
 		case map[string]any:
-			set(map[string]any{})
+			try(map[string]any{})
+			put(n)
 			for k, old := range n {
-				walk(old, func(x any) { n[k] = x; yield(root) })
-				n[k] = old
+				walk(old, func(x any) { n[k] = x })
 			}
 		}
+		put(node)
 	}
-	walk(root, func(any) {})
+	switch n := root.(type) {
+	case map[string]any:
+		for k, old := range n {
+			walk(old, func(x any) { n[k] = x })
+		}
+	case []any:
+		for i, old := range n {
+			walk(old, func(x any) { n[i] = x })
+		}
+	}
 }
 
 // TestUnreadableView: a view that is not its game's (a client older than

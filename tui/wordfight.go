@@ -188,12 +188,16 @@ func (p *playScreen) wordfightView() string {
 	for r := top; r < min(h, top+room); r++ {
 		fmt.Fprintf(&g, "%3d ", r+1)
 		for c := left; c < right; c++ {
-			ch := string(v.Grid[r][c])
+			sq := byte(' ') // past the end of a row shorter than the first: none the server sends
+			if c < len(v.Grid[r]) {
+				sq = v.Grid[r][c]
+			}
+			ch := string(sq)
 			if ch == "." {
 				ch = "·"
 			}
 			if gc, ok := ghost[[2]int{r, c}]; ok {
-				if v.Grid[r][c] == '.' {
+				if sq == '.' {
 					ch = warm(strings.ToLower(string(gc)))
 				} else {
 					ch = warm(ch)
