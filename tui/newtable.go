@@ -261,7 +261,7 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			nt.values[o.Name] = !b
 		}
 	case "choice":
-		if step != 0 {
+		if step != 0 && len(o.Choices) > 0 { // a choice of none stays as it is
 			i := 0
 			for j, c := range o.Choices {
 				if c == v {

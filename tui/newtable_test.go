@@ -3,6 +3,8 @@ package tui
 import (
 	"strings"
 	"testing"
+
+	"parlour/tui/client"
 )
 
 // TestRatedTable: signed in, the new-table form has a rated field, and a
@@ -102,5 +104,24 @@ func TestNewTableLabels(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestNewTableChoiceOfNone: a choice the server lists with nothing to
+// choose from (none it sends) stays as it is under the arrows, rather
+// than bring the client down.
+func TestNewTableChoiceOfNone(t *testing.T) {
+	t.Parallel()
+	sh := &shared{w: 80, h: 24, games: []client.Game{{Name: "odd", MinPlayers: 2, MaxPlayers: 2,
+		Options: []client.Option{{Name: "pick", Label: "Pick", Kind: "choice", Default: "x"}}}}}
+	nt := &newTableScreen{shared: sh, game: "odd", values: map[string]any{"pick": "x"}, at: 1}
+	for _, k := range []string{"right", "left", "space"} {
+		nt.update(keyMsg(k))
+	}
+	if v := nt.values["pick"]; v != "x" {
+		t.Errorf("the choice of none became %v", v)
+	}
+	if s := nt.view(); !strings.Contains(s, "Pick") {
+		t.Errorf("the form does not show the option:\n%s", s)
 	}
 }
