@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -67,11 +68,8 @@ func sqName(c, r int) string { return fmt.Sprintf("%c%d", 'A'+c, r+1) }
 // classLetter is the letter a ship of class is drawn with: "battleship"
 // is B. A class with no letter to draw (none the server sends) is "?".
 func classLetter(class string) string {
-	for _, r := range class {
-		if unicode.IsLetter(r) {
-			return strings.ToUpper(string(r))
-		}
-		break
+	if r, _ := utf8.DecodeRuneInString(class); unicode.IsLetter(r) {
+		return string(unicode.ToUpper(r))
 	}
 	return "?"
 }
