@@ -100,8 +100,8 @@ func offlineTable(c *client.Client, game string, seat int) *tableScreen {
 
 // draw takes u as a table screen's first update, draws it, presses the
 // keys of play on it (Salvo's aim and outline, Quizl's boards, a move
-// sent), and draws it again. The commands the keys give
-// are not run: c is never asked.
+// sent), and draws it again. The commands the keys give are not run: c
+// is never asked.
 func draw(c *client.Client, u client.Update) {
 	ts := offlineTable(c, u.Table.Game, u.Seat)
 	ts.update(updateMsg{gen: 1, u: u})
@@ -312,5 +312,40 @@ func TestUnreadableReplay(t *testing.T) {
 		if !c.opens && !strings.Contains(ts.err, "this client cannot read the table's view") {
 			t.Errorf("%s: the screen says %q, not why", c.name, ts.err)
 		}
+	}
+}
+
+// TestMutationsReachEveryLevel: the sweep changes values inside lists
+// inside objects, each change seen in the whole, and leaves the whole as
+// it found it.
+func TestMutationsReachEveryLevel(t *testing.T) {
+	t.Parallel()
+	var root any
+	if err := json.Unmarshal([]byte(`{"a": {"b": [1, {"c": "x"}]}}`), &root); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	mutations(root, func(v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[string(b)] = true
+	})
+	for _, want := range []string{
+		`{"a":{"b":[-1,{"c":"x"}]}}`,
+		`{"a":{"b":[1,{"c":""}]}}`,
+		`{"a":{"b":[1,{"c":null}]}}`,
+		`{"a":{"b":[1]}}`,
+		`{"a":{"b":[1,{"c":"x"},1,{"c":"x"}]}}`,
+		`{"a":{}}`,
+		`{"a":null}`,
+	} {
+		if !seen[want] {
+			t.Errorf("the sweep never tried %s", want)
+		}
+	}
+	if b, _ := json.Marshal(root); string(b) != `{"a":{"b":[1,{"c":"x"}]}}` {
+		t.Errorf("the sweep left %s", b)
 	}
 }
