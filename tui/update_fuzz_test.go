@@ -150,8 +150,10 @@ func TestUpdateMutations(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, u := range seedUpdates(t) {
+		// One after the other: on a machine of two processors the
+		// package's other tests, which play against a server, need the
+		// second.
 		t.Run(fmt.Sprintf("%s/%d/seat%d", u.Table.Game, u.Version, u.Seat), func(t *testing.T) {
-			t.Parallel()
 			b, err := json.Marshal(u)
 			if err != nil {
 				t.Fatal(err)
@@ -199,7 +201,7 @@ func mutations(root any, yield func(any)) {
 		try(nil)
 		switch n := node.(type) {
 		case float64:
-			for _, x := range []float64{-1, 0, 10, 99, 1e6} {
+			for _, x := range []float64{-1, 10, 99, 1e6} {
 				try(x)
 			}
 		case string:
@@ -334,6 +336,7 @@ func TestMutationsReachEveryLevel(t *testing.T) {
 	})
 	for _, want := range []string{
 		`{"a":{"b":[-1,{"c":"x"}]}}`,
+		`{"a":{"b":[99,{"c":"x"}]}}`,
 		`{"a":{"b":[1,{"c":""}]}}`,
 		`{"a":{"b":[1,{"c":null}]}}`,
 		`{"a":{"b":[1]}}`,
