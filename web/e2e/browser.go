@@ -280,10 +280,18 @@ func (p *Player) Open(path string) {
 	p.Do("open "+path, chromedp.Navigate(p.base+path))
 }
 
-// Eval evaluates a JavaScript expression in the page.
+// Eval evaluates a JavaScript expression in the page, giving it 20 s.
 func Eval[T any](p *Player, expr string) T {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.Ctx, 20*time.Second)
+	return evalWithin[T](p, 20*time.Second, expr)
+}
+
+// evalWithin evaluates a JavaScript expression in the page, giving up
+// after d: an expression that does much work, as axe-core's whole run on
+// a large page does, needs longer than Eval gives on a loaded machine.
+func evalWithin[T any](p *Player, d time.Duration, expr string) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.Ctx, d)
 	defer cancel()
 	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {

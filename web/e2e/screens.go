@@ -3,6 +3,7 @@ package e2e
 import (
 	_ "embed"
 	"fmt"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -32,7 +33,10 @@ func (p *Player) Accessible(where string) {
 	if !Eval[bool](p, `typeof window.axe === "object"`) {
 		Eval[bool](p, axeSource+";\ntrue")
 	}
-	found := Eval[[]string](p, `axe.run(document, { resultTypes: ["violations"] }).then(r => r.violations
+	// axe-core checks every element against every rule: on a finished
+	// Word Fight board of a few hundred squares that took over 20 s on
+	// a machine of two processors running the other packages' tests.
+	found := evalWithin[[]string](p, 2*time.Minute, `axe.run(document, { resultTypes: ["violations"] }).then(r => r.violations
 		.filter(v => v.impact === "serious" || v.impact === "critical")
 		.map(v => v.impact + " " + v.id + " (" + v.help + "): " + v.nodes.slice(0, 4).map(n => n.target.join(" ") + (n.failureSummary ? " [" + n.failureSummary.replace(/\s+/g, " ").slice(0, 160) + "]" : "")).join("; ")))`)
 	for _, f := range found {
