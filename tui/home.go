@@ -33,6 +33,11 @@ type Recent struct {
 	// Name the name the guest played as.
 	Identity string `json:"identity,omitempty"`
 	Name     string `json:"name,omitempty"`
+
+	// ended marks a finished game the server lists by its result
+	// (Status "won", "lost" or "a draw"), which no table's status
+	// replaces.
+	ended bool
 }
 
 // lastGuest is the guest identity this client last played under at its
@@ -66,8 +71,16 @@ func loadRecent(dir string) []Recent {
 	return rs
 }
 
-// remember puts r first in the recent list and saves it.
+// remember puts r first in the recent list and saves it, and gives the
+// table's entry in the server's list, read before this update, its
+// status now: the list is read again only when a game starts or ends,
+// and would say "setup" of a game long under way.
 func (sh *shared) remember(r Recent) {
+	for i, o := range sh.soc.served {
+		if o.Table == r.Table && o.Server == r.Server && !o.ended {
+			sh.soc.served[i].Status = r.Status
+		}
+	}
 	if len(sh.recent) > 0 && sh.recent[0].Table == r.Table && sh.recent[0].Status == r.Status && sh.recent[0].Server == r.Server {
 		return // nothing new to keep
 	}

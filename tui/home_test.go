@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,6 +54,40 @@ func TestGuestIdentity(t *testing.T) {
 	}
 	if lost.m.idToken != told[0] {
 		t.Errorf("the client plays as %q, and told %q", lost.m.idToken, told)
+	}
+}
+
+// TestRecentStatusFollowsTable: the server's list of a guest's tables,
+// read when the seat was taken, says the new Salvo table is in setup;
+// once the fleet is handed in and play begins, home lists it as under
+// play, though nothing read the list again.
+func TestRecentStatusFollowsTable(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	c, err := client.New(ts.URL, "Gus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gus, err := c.NewIdentity(context.Background(), "Gus")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := newTermWith(t, ts.URL, "Gus", 80, 24, Config{NoDisk: true, Identity: gus.Token})
+	tm.open("salvo", 0)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	id := tm.table().id
+	tm.waitFor("the server's list", func(string) bool {
+		return slices.ContainsFunc(tm.m.soc.served, func(r Recent) bool { return r.Table == id && r.Status == "setup" })
+	})
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn"))
+	tm.key("esc")
+	s := tm.waitFor("home", has("Your recent games", id))
+	for row := range strings.Lines(s) {
+		if strings.Contains(row, id) && !strings.Contains(row, "playing") {
+			t.Errorf("home lists the table under play as %q", strings.TrimSpace(row))
+		}
 	}
 }
 

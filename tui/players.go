@@ -150,7 +150,7 @@ func (m *Model) loadServed() tea.Cmd {
 		for _, g := range gs {
 			status := map[string]string{"win": "won", "loss": "lost", "draw": "a draw"}[g.Result]
 			out = append(out, Recent{Server: server, Table: g.Table, Game: g.Game, Seat: g.Seat, Token: tok,
-				Status: status, When: g.Ended, Rated: g.Rated})
+				Status: status, When: g.Ended, Rated: g.Rated, ended: true})
 		}
 		if len(out) > recentMax {
 			out = out[:recentMax]
