@@ -93,7 +93,10 @@ func (p *playScreen) submitLine() tea.Cmd {
 	}
 	switch p.t.game {
 	case "quizl":
-		if isDigits(line) {
+		if isDigits(line) || strings.ContainsAny(line, " \t") {
+			// A call, or more than a word: a move in the notation
+			// ("say NAME WORD", or "call 72", whose refusal says how to
+			// write it), which the referee reads as it is.
 			return p.t.send(line)
 		}
 		var v quizlView

@@ -291,6 +291,35 @@ func TestSolitaireQuizl(t *testing.T) {
 	}
 }
 
+// TestQuizlTypedLines: a typed line of more than a word goes to the
+// referee as a move in the notation, so that "say WORD" announces and a
+// call written the long way is answered with how to write it, where a
+// "say " put before the line once made them announcements of nonsense.
+func TestQuizlTypedLines(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 4) // solitaire
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn", "Tracking the computer's grid"))
+	// Each line's refusal differs from the one before, which stays on
+	// the screen until the next.
+	for _, tc := range []struct{ line, want string }{
+		{"call 72", "to call 72, write just 72"},
+		{"7 2", `"7 2" is not a square`},
+		{"say qxzvj", "cannot announce QXZVJ"},
+		{"jvzxq", "cannot announce JVZXQ"},
+	} {
+		tm.typeText(tc.line)
+		tm.key("enter")
+		tm.waitFor(tc.line+"'s refusal", has("! ", tc.want))
+		tm.key("esc") // clears the line
+	}
+	tm.typeText("72")
+	tm.key("enter")
+	tm.waitFor("the call", has("Ann called 72"))
+}
+
 // TestLetterGridPassword: the password's squares are marked on a grid,
 // also once the others have called some of them (shown in lower case on
 // one's own grid), and nothing is marked for a word not on the grid.
