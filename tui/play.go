@@ -109,6 +109,9 @@ func (p *playScreen) submitLine() tea.Cmd {
 		}
 		return p.t.send("say " + line)
 	case "wordfight":
+		if strings.ContainsAny(line, " \t") {
+			return p.t.send(line) // "declare WORD", "place B2 down": the notation
+		}
 		return p.t.send("declare " + line)
 	case "salvo":
 		return p.t.send(line)

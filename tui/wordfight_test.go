@@ -142,3 +142,21 @@ func TestWordFightWideBoard(t *testing.T) {
 		t.Errorf("CAT across from AD30 is not refused by the preview:\n%s", s)
 	}
 }
+
+// TestWordFightTypedNotation: a typed line of more than a word is a move
+// in the notation, as written; a single word is declared.
+func TestWordFightTypedNotation(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("wordfight", 0)
+	tm.key("enter")
+	tm.waitFor("play", has("Your turn to declare a word"))
+	tm.typeText("place B2 down")
+	tm.key("enter")
+	tm.waitFor("the refusal", has("! ", "declare a word, as in"))
+	tm.key("esc") // clears the line
+	tm.typeText("declare cat")
+	tm.key("enter")
+	tm.waitFor("the word declared", has("Place CAT"))
+}
