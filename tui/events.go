@@ -159,7 +159,7 @@ func (es *eventsScreen) view() string {
 			if i+j == es.at {
 				cur = hi("> ")
 			}
-			b.WriteString(fitLine(cur+es.eventLine(ev, now), es.w) + "\n")
+			b.WriteString(fitLine(cur+es.eventLine(ev, now, es.w-2), es.w) + "\n")
 		}
 		i += len(l)
 	}
@@ -168,9 +168,14 @@ func (es *eventsScreen) view() string {
 	return b.String()
 }
 
-// eventLine is an event on one line: name, game, kind, clock, its start
-// or countdown, players.
-func (sh *shared) eventLine(ev client.Tournament, now time.Time) string {
+// eventLine is an event on one line of w columns: name, game, kind,
+// clock, its start or countdown, players. The name and the game's title
+// take what a terminal wider than 80 columns gives, to be read whole
+// ("Hourly Word Fight Arena", "Sightless Word Fight").
+func (sh *shared) eventLine(ev client.Tournament, now time.Time, w int) string {
+	extra := max(0, w-80)
+	nameW := 20 + min(extra, 12)
+	gameW := 14 + min(extra-(nameW-20), 6)
 	kind := "arena"
 	if ev.Kind == "swiss" {
 		kind = "Swiss"
@@ -179,7 +184,7 @@ func (sh *shared) eventLine(ev client.Tournament, now time.Time) string {
 	if ev.Password {
 		name += " ⚿"
 	}
-	return fmt.Sprintf("%-20s %-14s %-5s %-6s %-13s %s", fit(name, 20, 1), fit(sh.gameTitle(ev.Game), 14, 1), kind,
+	return fmt.Sprintf("%-*s %-*s %-5s %-6s %-13s %s", nameW, fit(name, nameW, 1), gameW, fit(sh.gameTitle(ev.Game), gameW, 1), kind,
 		fit(ev.ClockText, 6, 1), fit(eventWhen(ev, now), 13, 1), plural(ev.Players, "player", "players"))
 }
 

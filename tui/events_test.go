@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"parlour/tui/client"
 )
 
@@ -384,5 +386,31 @@ func TestMakeEvent(t *testing.T) {
 	tm.waitFor("started", has("you started Tuesday club?", "under way"))
 	if ev, err := ac.Tournament(ctx, evs[0].ID); err != nil || ev.Status != "started" {
 		t.Errorf("the event after s: %+v, %v", ev, err)
+	}
+}
+
+// TestEventLineWidth: an event's line fits its width, and a terminal
+// wider than 80 columns shows the house's long names whole.
+func TestEventLineWidth(t *testing.T) {
+	t.Parallel()
+	sh := &shared{games: []client.Game{{Name: "wordfight", Title: "Sightless Word Fight"}}}
+	now := time.Date(2026, 12, 2, 13, 0, 0, 0, time.UTC)
+	ev := client.Tournament{Kind: "arena", Name: "Hourly Word Fight Arena", Game: "wordfight", ClockText: "5+3",
+		Status: "created", Starts: now.Add(4 * time.Minute), Players: 12}
+	for _, tc := range []struct {
+		w     int
+		whole bool
+	}{{40, false}, {78, false}, {98, true}, {200, true}} {
+		line := sh.eventLine(ev, now, tc.w)
+		if tc.w >= 78 && ansi.StringWidth(line) > tc.w {
+			t.Errorf("at %d columns the line is %d wide: %q", tc.w, ansi.StringWidth(line), line)
+		}
+		whole := strings.Contains(line, "Hourly Word Fight Arena ") && strings.Contains(line, "Sightless Word Fight ")
+		if whole != tc.whole {
+			t.Errorf("at %d columns the names are whole: %v, want %v: %q", tc.w, whole, tc.whole, line)
+		}
+		if !strings.Contains(line, "in 4m 00s") || !strings.Contains(line, "12 players") {
+			t.Errorf("at %d columns the line lacks its start or players: %q", tc.w, line)
+		}
 	}
 }
