@@ -329,7 +329,9 @@ func (lb *lobbyScreen) view() string {
 		if t.ID == lb.featured {
 			about = warm("featured") + " · " + about
 		}
-		return fmt.Sprintf("%-22s %s %s", t.Title, fmt.Sprintf("%-30s", fit(strings.Join(names, " v "), 30, 1)), faint(about))
+		// The players take what a terminal wider than 80 columns gives.
+		nw := 30 + min(max(0, lb.w-80), 30)
+		return fmt.Sprintf("%-22s %-*s %s", t.Title, nw, fit(strings.Join(names, " v "), nw, 1), faint(about))
 	}, func(i int) string { return lb.rulesLines(lb.live[i]) })
 
 	b.WriteString("\n" + lb.message() + "\n")

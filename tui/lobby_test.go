@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -254,5 +255,32 @@ func TestWatchSays(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestLobbyWideNames: a game to watch whose players' names overrun 30
+// columns is cut at 80 columns and shown whole at 100.
+func TestLobbyWideNames(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ac, err := client.New(ts.URL, "Annabelle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ac.Create(context.Background(), "", "nymphabet", nil, []string{"me", "computer:easy"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	whole := "Annabelle (guest) v Computer (easy)"
+	for _, tc := range []struct {
+		w    int
+		want string
+	}{{80, "Annabelle (guest) v Computer"}, {100, whole}} {
+		tm := newTerm(t, ts.URL, "Cat", tc.w, 24)
+		tm.key("l")
+		s := tm.waitFor(fmt.Sprintf("the game to watch at %d columns", tc.w), has("Games to watch", tc.want))
+		checkFits(t, tm)
+		if tc.w == 80 && strings.Contains(s, whole) {
+			t.Errorf("at 80 columns the names overrun their column:\n%s", s)
+		}
 	}
 }
