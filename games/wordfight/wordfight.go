@@ -2,7 +2,7 @@
 // declaring words onto a public list, and everybody, the declarer included,
 // fits each word into a secret crossword of their own or says they cannot.
 // Reusing letters scores (with the "Be Fruitful and Multiply" option, the
-// number reused times the word's length); words nobody could place bring
+// number reused times the word's length); words somebody could not place bring
 // strikes, and the game ends at the strike limit.
 //
 // The package holds the rules and nothing else: the move notation, the

@@ -12,7 +12,7 @@ import { lexiconSelect } from "./lexicons.js";
 const blurbs = {
   quizl: "Word battleships on a 5×5 letter grid: find the hidden five-letter password with as few calls as you can.",
   salvo: "Battleship with five-shot salvos whose reports say which ships were hit, never by which shot.",
-  wordfight: "Everyone builds a secret crossword from one public list of words; a word nobody could fit is a strike.",
+  wordfight: "Everyone builds a secret crossword from one public list of words; a word somebody cannot fit is a strike.",
   nymphabet: "Alphabet take-away: each word starts at the next undeleted letter and deletes the run it holds in order.",
 };
 
