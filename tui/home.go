@@ -194,8 +194,13 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 		hm.at = (hm.at + n - 1) % n
 	case "down", "j", "tab":
 		hm.at = (hm.at + 1) % n
-	case "q", "esc":
+	case "q":
 		return hm.nav.quit()
+	case "esc":
+		// Esc goes back everywhere else, and a player pressing it a
+		// few times to come home would be put out of Parlour (over
+		// SSH, cut off): here it only says how to leave.
+		hm.note = "q quits Parlour"
 	case "l":
 		return openLobby(hm.shared)
 	case "g":

@@ -153,3 +153,21 @@ func TestHomeNews(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeEscStays: esc on the home screen, where a player pressing it
+// to come back home lands, says how to quit rather than quit; q quits.
+func TestHomeEscStays(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.waitFor("home", has("Join a table by invite code"))
+	tm.key("esc")
+	tm.waitFor("the note", has("q quits Parlour", "Join a table by invite code"))
+	if err := tm.m.ctx.Err(); err != nil {
+		t.Fatalf("esc on the home screen closed the client: %v", err)
+	}
+	tm.key("q")
+	if tm.m.ctx.Err() == nil {
+		t.Error("q on the home screen did not close the client")
+	}
+}
