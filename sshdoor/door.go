@@ -14,6 +14,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -129,6 +131,14 @@ func New(addr string, cfg Config) (*Door, error) {
 	}
 	d := &Door{cfg: cfg, gate: newGate(cfg.MaxSessions, cfg.PerAddr, rate.Limit(float64(cfg.NewPerMinute)/60), cfg.Burst),
 		fp: gossh.FingerprintSHA256(signer.PublicKey()), refusing: make(chan struct{}, maxRefusing)}
+	d.guests.path, d.guests.log = filepath.Join(cfg.DataDir, GuestsFile), cfg.Log
+	if err := d.guests.load(time.Now()); err != nil {
+		// Kept for the operator to look at, and out of the next
+		// write's way; the guests come back as new guests.
+		aside := d.guests.path + ".damaged"
+		os.Rename(d.guests.path, aside)
+		cfg.Log.Warn("ssh door: the guests' keys of the last start are forgotten", "err", err, "moved_to", aside)
+	}
 	d.srv, err = wish.NewServer(
 		wish.WithAddress(addr),
 		wish.WithHostKeyPEM(key),
@@ -181,6 +191,7 @@ func (d *Door) ListenAndServe() error {
 func (d *Door) Shutdown(ctx context.Context) error {
 	err := d.srv.Close()
 	d.wg.Wait()
+	d.guests.flush()
 	return err
 }
 

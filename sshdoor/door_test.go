@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -39,6 +40,7 @@ type fixture struct {
 	api     string // the HTTP API on loopback, for the test's own requests
 	sshAddr string
 	door    *Door
+	cfg     Config // the door's, to start it again
 }
 
 func newFixture(t *testing.T, cfg Config) *fixture {
@@ -70,16 +72,8 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 		s, err := svc.KeySession(ctx, pub)
 		return s.Name, s.Token, err
 	}
-	f.door, err = New("127.0.0.1:0", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.sshAddr = sln.Addr().String()
-	go f.door.Serve(sln)
+	f.cfg = cfg
+	f.startDoor()
 	t.Cleanup(func() {
 		f.door.Shutdown(context.Background())
 		srv.Close()
@@ -88,6 +82,22 @@ func newFixture(t *testing.T, cfg Config) *fixture {
 		db.Close()
 	})
 	return f
+}
+
+// startDoor starts the fixture's door on a new loopback port.
+func (f *fixture) startDoor() {
+	f.t.Helper()
+	var err error
+	f.door, err = New("127.0.0.1:0", f.cfg)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	sln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	f.sshAddr = sln.Addr().String()
+	go f.door.Serve(sln)
 }
 
 // do sends a request to the API with token and decodes the answer.
@@ -809,6 +819,129 @@ func TestGuestKeyComesBack(t *testing.T) {
 		other := f.dial(c.user, c.key, "")
 		other.waitFor("Your recent games")
 		other.waitFor("none yet")
+	}
+}
+
+// TestGuestKeyKeptAcrossRestarts: a guest who plays with a key comes
+// back as the same guest after the door (the server) starts again: the
+// home screen lists the table under way.
+func TestGuestKeyKeptAcrossRestarts(t *testing.T) {
+	f := newFixture(t, Config{})
+	key := newSigner(t)
+	gus := f.dial("gus", key, "")
+	gus.waitFor("New table")
+	gus.send("1")
+	gus.waitFor("Nymphabet · new table")
+	gus.send("\r")
+	gus.waitFor("your turn")
+	gus.sess.Close()
+	if err := f.door.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(filepath.Join(f.dir, GuestsFile))
+	if err != nil {
+		t.Fatalf("no guests' file after shutdown: %v", err)
+	}
+	if info.Mode().Perm() != 0o600 {
+		t.Errorf("the guests' file, which holds identity tokens, has mode %v, want 0600", info.Mode().Perm())
+	}
+
+	f.startDoor()
+	back := f.dial("gus", key, "")
+	back.waitFor("Your recent games")
+	back.waitFor("Nymphabet")
+	back.waitFor("playing")
+}
+
+// TestGuestsFile: the list written to its file is read back by the next
+// door, without the guests unused for longer than guestTTL; a file that
+// cannot be read is an error and an empty list.
+func TestGuestsFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, GuestsFile)
+	now := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	g := &guests{path: path}
+	g.put("SHA256:a", "gus", "tok-a", now)
+	g.put("SHA256:b", "ann", "tok-b", now.Add(-guestTTL+time.Hour))
+	g.flush()
+
+	// A get arranges a write a moment later: each list's cleanup writes
+	// it at once, before the folder goes.
+	next := &guests{path: path}
+	t.Cleanup(next.flush)
+	if err := next.load(now); err != nil {
+		t.Fatal(err)
+	}
+	if got := next.get("SHA256:a", "gus", now); got != "tok-a" {
+		t.Errorf("gus after a restart: %q, want tok-a", got)
+	}
+	if got := next.get("SHA256:b", "ann", now); got != "tok-b" {
+		t.Errorf("ann after a restart: %q, want tok-b", got)
+	}
+	later := &guests{path: path}
+	t.Cleanup(later.flush)
+	if err := later.load(now.Add(2 * time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if len(later.byKey) != 1 || later.get("SHA256:a", "gus", now.Add(2*time.Hour)) != "tok-a" {
+		t.Errorf("two hours on, ann's entry is past guestTTL; kept: %+v", later.byKey)
+	}
+
+	none := &guests{path: filepath.Join(dir, "none.json")}
+	if err := none.load(now); err != nil || len(none.byKey) != 0 {
+		t.Errorf("no file: %v, %d guests", err, len(none.byKey))
+	}
+	for _, bad := range []string{"", "{", `{"guests": 3}`, "\x00\xff"} {
+		if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		d := &guests{path: path}
+		if err := d.load(now); err == nil || len(d.byKey) != 0 {
+			t.Errorf("file %q: %v, %d guests; want an error and none", bad, err, len(d.byKey))
+		}
+	}
+}
+
+// TestDamagedGuestsFile: a door whose guests' file cannot be read starts
+// with none, moves the file aside for the operator and says so.
+func TestDamagedGuestsFile(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, GuestsFile), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var logged bytes.Buffer
+	d, err := New("127.0.0.1:0", Config{API: "http://127.0.0.1:1", DataDir: dir, Log: slog.New(slog.NewTextHandler(&logged, nil))})
+	if err != nil {
+		t.Fatalf("a damaged guests' file stopped the door: %v", err)
+	}
+	defer d.Shutdown(context.Background())
+	if len(d.guests.byKey) != 0 {
+		t.Errorf("%d guests from a damaged file", len(d.guests.byKey))
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, GuestsFile+".damaged")); err != nil || string(b) != "{not json" {
+		t.Errorf("the damaged file was not moved aside whole: %q, %v", b, err)
+	}
+	if !strings.Contains(logged.String(), "forgotten") || !strings.Contains(logged.String(), ".damaged") {
+		t.Errorf("the log does not say so: %q", logged.String())
+	}
+}
+
+// TestGuestsFileUnwritable: a data folder the door cannot write to keeps
+// the guests in memory, and the door says why.
+func TestGuestsFileUnwritable(t *testing.T) {
+	t.Parallel()
+	var logged bytes.Buffer
+	g := &guests{path: filepath.Join(t.TempDir(), "gone", GuestsFile), log: slog.New(slog.NewTextHandler(&logged, nil))}
+	now := time.Now()
+	g.put("SHA256:a", "gus", "tok-a", now)
+	g.flush()
+	if !strings.Contains(logged.String(), "not kept for the next start") {
+		t.Errorf("the failed write was not logged: %q", logged.String())
+	}
+	if got := g.get("SHA256:a", "gus", now); got != "tok-a" {
+		t.Errorf("after a failed write: %q, want tok-a", got)
 	}
 }
 
