@@ -239,10 +239,11 @@ func (p *playScreen) wordfightView() string {
 		info = append(info, fmt.Sprintf("%s%2d %-12s %s", mark, start+i+1, e.Word, faint(by)))
 	}
 	// The preview may wrap over lines of its own, so the log gets what
-	// the lines drawn so far leave, not what their count does.
+	// the lines drawn so far leave, not what their count does; and the
+	// columns beside the board there are.
 	used := strings.Count(strings.Join(info, "\n"), "\n") + 1
-	info = append(info, "", p.t.logBlock(max(1, p.t.h-used-6-p.t.msgExtra()), 36))
 	gw := 4 + 2*(right-left) + 2
+	info = append(info, "", p.t.logBlock(max(1, p.t.h-used-6-p.t.msgExtra()), max(36, p.t.w-gw)))
 	body := side(fit(g.String(), gw, p.t.h), gw, strings.Join(info, "\n"), p.t.w-gw)
 	prompt, keys := "", "arrows move · space/tab across or down · enter place · c cannot · : type a move · esc home · ? help"
 	if p.declaring() {

@@ -160,3 +160,24 @@ func TestWordFightTypedNotation(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the word declared", has("Place CAT"))
 }
+
+// TestWordFightLogWidth: the events beside the board take the columns a
+// wide terminal gives them, where 80 columns cut them.
+func TestWordFightLogWidth(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	line := "Bartholomew declares PLANET (6 letters)"
+	for _, w := range []int{80, 100} {
+		tm := newTerm(t, ts.URL, "Bartholomew", w, 24)
+		tm.open("wordfight", 0)
+		tm.key("enter")
+		tm.waitFor("play", has("Your turn to declare a word"))
+		tm.typeText("planet")
+		tm.key("enter")
+		s := tm.waitFor("the word declared", has("Place PLANET", "Bartholomew declares"))
+		checkFits(t, tm)
+		if got := strings.Contains(s, line); got != (w == 100) {
+			t.Errorf("at %d columns the log line is whole: %v:\n%s", w, got, s)
+		}
+	}
+}
