@@ -455,6 +455,36 @@ func TestPasswordAddsKey(t *testing.T) {
 	skip.waitFor("guest (no name yet)")
 }
 
+// TestSignUpAddsKey: a guest with a key who signs up in the session
+// comes back signed in by that key alone; a key that signed a session in
+// is not added again.
+func TestSignUpAddsKey(t *testing.T) {
+	f := newFixture(t, Config{})
+	key := newSigner(t)
+	gus := f.dial("gus", key, "")
+	gus.waitFor("guest gus")
+	gus.send("u")
+	gus.waitFor("Choose a name and a password")
+	gus.send("gus_acc\r")
+	gus.send("tangerine-owl-42\r")
+	gus.waitFor("signed in as gus_acc")
+	gus.waitFor("is added: ssh to this server signs you in")
+
+	again := f.dial("anybody", key, "")
+	again.waitFor("signed in as gus_acc")
+	var s struct{ Token string }
+	if st := f.do("POST", "/api/v1/sessions", "", map[string]string{"name": "gus_acc", "password": "tangerine-owl-42"}, &s); st != 201 && st != 200 {
+		t.Fatalf("sign in: %d", st)
+	}
+	var list struct {
+		Keys []struct{ Fingerprint, Comment string } `json:"keys"`
+	}
+	f.do("GET", "/api/v1/keys", s.Token, nil, &list)
+	if len(list.Keys) != 1 || list.Keys[0].Fingerprint != gossh.FingerprintSHA256(key.PublicKey()) || list.Keys[0].Comment != "added over ssh" {
+		t.Fatalf("gus_acc's keys after signing up over ssh: %+v", list)
+	}
+}
+
 // TestReservedLogin: a login the server keeps from guests (root, admin)
 // plays as a guest the server names, rather than under a name the server
 // would refuse at the first table.

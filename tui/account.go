@@ -130,6 +130,18 @@ func (m *Model) signedIn(msg sessionMsg) {
 	}
 }
 
+// addSessionKey adds key, the one the player came with, to the account
+// just signed in to.
+func (m *Model) addSessionKey(key string) tea.Cmd {
+	tok, c := m.cfg.Session, *m.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		defer cancel()
+		fp, err := c.AddKey(ctx, tok, key)
+		return sshKeyMsg{fp, err}
+	}
+}
+
 // signOut ends the account's session.
 func (hm *homeScreen) signOut() tea.Cmd {
 	tok, c := hm.cfg.Session, *hm.c

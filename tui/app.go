@@ -54,6 +54,12 @@ type Config struct {
 	// OnSession, when set, is told the session after a sign-in, sign-up
 	// or sign-out ("" and ""), for parlour play to keep it.
 	OnSession func(token, name string) error
+	// SessionKey, when set, is the public key (an authorized_keys line)
+	// the player came with, which no account holds: the SSH door's. A
+	// sign-in or sign-up adds it to the account, so that the next
+	// session with it signs in by the key alone, as the door's own
+	// password prompt does.
+	SessionKey string
 	// Identity, when set (and Session is not), is the token of the guest
 	// identity the client plays under from the start: the SSH door's for
 	// a key that played as a guest before, so that the guest finds their
@@ -308,6 +314,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.signedIn(msg)
 		if msg.err != nil {
 			return m, nil
+		}
+		if !msg.out && m.cfg.SessionKey != "" {
+			key := m.cfg.SessionKey
+			m.cfg.SessionKey = "" // the account's now, or refused: once
+			return m, tea.Batch(m.followPlayer(), m.addSessionKey(key))
 		}
 		return m, m.followPlayer()
 	case sshKeyMsg:
