@@ -387,3 +387,30 @@ func TestWatchSalvo(t *testing.T) {
 	tm.waitFor("the ocean fired at", has(name+"'s ocean", " 1  ·  ·  ·", "Hits on "+name))
 	checkFits(t, tm)
 }
+
+// TestWaitingNoteGoes: the note a setup's answer leaves ("waiting for the
+// setups of Ben") goes once play begins, not stays under the game.
+func TestWaitingNoteGoes(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("salvo", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Invite a friend", "✓ the referee accepts"))
+	ctx := context.Background()
+	bc, _ := client.New(ts.URL, "Ben")
+	seat, err := bc.Join(ctx, "", tm.table().id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("Ben seated", has("waiting for the secret setups"))
+	tm.key("enter")
+	tm.waitFor("the note", has("waiting for the setups of Ben"))
+	if _, err := bc.Setup(ctx, seat.Token, seat.Table, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	s := tm.waitFor("play", has("Aiming at Ben's ocean"))
+	if strings.Contains(s, "waiting for the setups") {
+		t.Errorf("the waiting note stays once play began:\n%s", s)
+	}
+}

@@ -40,9 +40,10 @@ type tableScreen struct {
 	busy                    bool   // a move or setup is on its way
 	pending                 string // the line of the move on its way
 	pendingAim              []string
-	sent                    int // moves and setups sent
-	sentAt                  int // the version the last move was sent at
-	landed                  int // the number of the last move sent that the table showed played
+	sent                    int    // moves and setups sent
+	sentAt                  int    // the version the last move was sent at
+	landed                  int    // the number of the last move sent that the table showed played
+	waiting                 string // the note a setup's answer left, what kept play from starting
 	chat                    *chatPanel
 	arrived                 time.Time // when the latest update arrived (monotonic), for the clocks
 	ticking                 bool      // a clock tick is on its way
@@ -215,7 +216,7 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 		// send cleared the message line; a late answer must not clear
 		// what came after it (a key out of turn).
 		if msg.a.Waiting != "" {
-			t.note = msg.a.Waiting
+			t.note, t.waiting = msg.a.Waiting, msg.a.Waiting
 		}
 		t.setup.sending = false
 		return nil
@@ -249,6 +250,13 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 func (t *tableScreen) apply(u client.Update) {
 	first := t.upd == nil
 	t.upd = &u
+	if t.waiting != "" && (u.Table.Status == "playing" || u.Table.Status == "finished") {
+		// Play began: what kept it waiting is old news.
+		if t.note == t.waiting {
+			t.note = ""
+		}
+		t.waiting = ""
+	}
 	t.arrived = time.Now()
 	t.chat.take(u.Chat, u.Muted)
 	if t.busy && u.Version > t.sentAt && t.sentAt > 0 {
