@@ -26,6 +26,8 @@ func TestNymphabet(t *testing.T) {
 	// Cy follows the game as a spectator.
 	cy := e2e.NewPlayer(t, b, "Cy", base)
 	cy.Open("/t/" + id)
+	// Every seat is taken: the page offers to watch, and asks no name.
+	cy.Wait("the full table's page", `!!document.querySelector("#join-full") && !document.querySelector("#join-name") && document.querySelector("#watch").textContent === "Watch"`)
 	cy.Click("#watch")
 	cy.Wait("the table", `!!document.querySelector("#turn") && document.querySelectorAll(".alphabet span").length === 26`)
 	if got := cy.Text("#turn"); !strings.HasPrefix(got, "Watching") {

@@ -76,17 +76,19 @@ async function joinScreen(main, id) {
       go("/t/" + id, true);
     } catch (ex) { err.textContent = ex.message; }
   } },
-    h("h1", {}, `Join ${title}`),
+    h("h1", {}, open ? `Join ${title}` : title),
     info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer, ${s.level}` : guestName(s)).join(" · ")) : null,
     info && info.rated ? ratedNote("join-rated") : null,
     info && info.rated && !signedIn() ? h("p", { id: "join-rated-account" }, "Rated games are between accounts: ", h("a", { href: "/account" }, "sign up or sign in"), " to take this seat.") : null,
     info ? rulesList(info) : null,
     wordList,
-    signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players."),
+    // A full table offers only to watch: no name to give, no seat to take.
+    !open ? h("p", { id: "join-full" }, "Every seat is taken: you can watch the game.")
+      : signedIn() ? h("p", {}, "You play as ", h("strong", {}, signedIn()), ".") : field("Your name", nameInput, "Shown to the other players."),
     err,
     h("div", { class: "row" },
-      h("button", { class: "primary", type: "submit", disabled: open === 0 }, open ? "Take a seat" : "The table is full"),
-      h("a", { href: `/t/${id}?watch=1`, class: "button", id: "watch" }, "Just watch"),
+      open ? h("button", { class: "primary", type: "submit" }, "Take a seat") : null,
+      h("a", { href: `/t/${id}?watch=1`, class: open ? "button" : "button primary", id: "watch" }, open ? "Just watch" : "Watch"),
       h("a", { href: "/rules/" + (info ? info.game : ""), class: "button" }, "Read the rules")));
   append(main, form);
 }
