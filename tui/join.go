@@ -77,6 +77,19 @@ func (js *joinScreen) update(msg tea.Msg) tea.Cmd {
 				return nil // still asking the server
 			}
 			js.nav.goHome()
+			invite := js.c.Base() + "/t/" + js.id
+			if r, ok := js.mine(); ok {
+				// The server seats nobody twice: the seat is opened
+				// with what holds it, as from the recent games.
+				if r.Identity != "" && js.cfg.Session == "" {
+					js.idToken = r.Identity
+				}
+				return js.nav.sit(client.Seated{Table: js.id, Seat: r.Seat, Token: r.Token, Invite: invite}, js.upd.Table.Game)
+			}
+			if js.upd.Table.Status != "open" {
+				// No seat to take: the game is watched, as from the lobby.
+				return js.nav.sit(client.Seated{Table: js.id, Seat: -1, Invite: invite}, js.upd.Table.Game)
+			}
 			return js.join(js.id)
 		}
 	}
@@ -104,10 +117,40 @@ func (js *joinScreen) view() string {
 		b.WriteString("  " + fitLine(who, js.w-2) + "\n")
 	}
 	b.WriteString("\n" + wrap("rules: "+rulesLine(js.gameByName(t.Game), tableRules(t.Rules)), js.w) + "\n")
-	if t.Status != "open" {
-		// A seat of one's own is taken back; another is refused in words.
+	keys := "enter take a seat · esc back"
+	_, mine := js.mine()
+	switch {
+	case mine:
+		b.WriteString(faint("you have a seat here") + "\n")
+		keys = "enter back to your seat · esc back"
+	case t.Status == "open":
+	case t.Status == "finished":
+		b.WriteString(faint("the game is over") + "\n")
+		keys = "enter see how it ended · esc back"
+	default:
 		b.WriteString(faint("no seat is open: the game is "+t.Status) + "\n")
+		keys = "enter watch the game · esc back"
 	}
-	b.WriteString("\n" + js.message() + "\n" + faint("enter take a seat · esc back"))
+	b.WriteString("\n" + js.message() + "\n" + faint(keys))
 	return b.String()
+}
+
+// mine finds the seat the player holds at the table, if any, as the
+// recent games name it: by the account's name on a seat an account
+// holds, or, for a guest, the table among their recent games.
+func (js *joinScreen) mine() (Recent, bool) {
+	if js.cfg.Session != "" {
+		for _, s := range js.upd.Table.Seats {
+			if s.Player == "account" && s.Name == js.cfg.Account {
+				return Recent{Seat: s.Seat, Token: js.cfg.Session}, true
+			}
+		}
+		return Recent{}, false
+	}
+	for _, r := range js.recentHere() {
+		if r.Table == js.id && r.Seat >= 0 && r.Token != "" {
+			return r, true
+		}
+	}
+	return Recent{}, false
 }
