@@ -725,11 +725,12 @@ func (c *Client) readStream(ctx context.Context, token, id string, from *int, wi
 		if err := u.Check(); err != nil {
 			return false, err
 		}
-		if u.Version < *from || (u.Version == *from && withFrom && *from > 0) {
+		if u.Version < *from {
 			continue
 		}
-		// An update at the version already seen carries nothing new
-		// except on the first line, which the caller needs as the view.
+		// An update at the version already seen is no move, but may
+		// still be news: a player who came or went, a claim that may
+		// now be made, a chat line.
 		*from = u.Version
 		heard(false)
 		select {
