@@ -35,8 +35,8 @@ type Recent struct {
 	Name     string `json:"name,omitempty"`
 
 	// ended marks a finished game the server lists by its result
-	// (Status "won", "lost" or "a draw"), which no table's status
-	// replaces.
+	// (Status "won", "lost", "a draw" or "aborted"), which no table's
+	// status replaces.
 	ended bool
 }
 

@@ -171,3 +171,30 @@ func TestHomeEscStays(t *testing.T) {
 		t.Error("q on the home screen did not close the client")
 	}
 }
+
+// TestRecentAborted: an aborted game is listed among a signed-in
+// player's recent games as aborted, not with a blank status.
+func TestRecentAborted(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ann, annS := signedUp(t, ts, "Ann")
+	seat, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, _ := client.New(ts.URL, "Ben")
+	if _, err := bc.Join(ctx, "", seat.Table); err != nil {
+		t.Fatal(err)
+	}
+	if err := ann.Abort(ctx, annS.Token, seat.Table); err != nil {
+		t.Fatal(err)
+	}
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "Ann"})
+	s := tm.waitFor("the recent games", has("Your recent games", seat.Table))
+	for row := range strings.Lines(s) {
+		if strings.Contains(row, seat.Table) && !strings.Contains(row, "aborted") {
+			t.Errorf("the aborted game is listed as %q", strings.TrimSpace(row))
+		}
+	}
+}

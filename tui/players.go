@@ -148,7 +148,10 @@ func (m *Model) loadServed() tea.Cmd {
 			return servedMsg{gen: gen, err: err}
 		}
 		for _, g := range gs {
-			status := map[string]string{"win": "won", "loss": "lost", "draw": "a draw"}[g.Result]
+			status := map[string]string{"win": "won", "loss": "lost", "draw": "a draw", "aborted": "aborted"}[g.Result]
+			if status == "" {
+				status = "finished" // a result this client does not know
+			}
 			out = append(out, Recent{Server: server, Table: g.Table, Game: g.Game, Seat: g.Seat, Token: tok,
 				Status: status, When: g.Ended, Rated: g.Rated, ended: true})
 		}
