@@ -327,7 +327,12 @@ func (hm *homeScreen) view() string {
 	b.WriteString("  d Daily puzzles: one a day for each, the same for everyone\n")
 	fmt.Fprintf(&b, "%si Join a table by invite code, link or id\n", cur(i))
 	fmt.Fprintf(&b, "%sl Lobby · p players online and challenges · e events · t leaderboards\n", cur(i+1))
-	fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), hm.c.Name)
+	if hm.c.Name == "" {
+		// The server names a guest who gave no name ("Guest 4821").
+		fmt.Fprintf(&b, "%sn Name: none yet, the server gives you one\n", cur(i+2))
+	} else {
+		fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), hm.c.Name)
+	}
 	if hm.cfg.Account != "" {
 		line := "  a your account · o sign out"
 		if hm.cfg.SSHKey != "" {

@@ -198,3 +198,16 @@ func TestRecentAborted(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeNoName: a player with no name yet (a login the server keeps
+// from guests, say) is told the server gives one, not shown an empty
+// name in quotes.
+func TestHomeNoName(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "", 80, 24)
+	s := tm.waitFor("home", has("Join a table by invite code", "n Name: none yet, the server gives you one"))
+	if strings.Contains(s, `""`) {
+		t.Errorf("home shows an empty name:\n%s", s)
+	}
+}
