@@ -818,6 +818,19 @@ func TestChallengeOverSSH(t *testing.T) {
 	again.waitFor("Nymphabet " + mine.Tables[0].ID)
 }
 
+// guestGame has user, with key, start a Nymphabet game against the
+// computer as a guest, and closes the session once it is their turn.
+func (f *fixture) guestGame(user string, key gossh.Signer) {
+	f.t.Helper()
+	tm := f.dial(user, key, "")
+	tm.waitFor("New table")
+	tm.send("1")
+	tm.waitFor("Nymphabet · new table")
+	tm.send("\r")
+	tm.waitFor("your turn")
+	tm.sess.Close()
+}
+
 // TestGuestKeyComesBack: a guest who plays with a key and loses the
 // connection comes back, with the same key and name, as the same guest:
 // the home screen lists the table under way, and enter sits them at it
@@ -826,13 +839,7 @@ func TestChallengeOverSSH(t *testing.T) {
 func TestGuestKeyComesBack(t *testing.T) {
 	f := newFixture(t, Config{})
 	key := newSigner(t)
-	gus := f.dial("gus", key, "")
-	gus.waitFor("New table")
-	gus.send("1")
-	gus.waitFor("Nymphabet · new table")
-	gus.send("\r")
-	gus.waitFor("your turn")
-	gus.sess.Close() // the connection drops mid-game
+	f.guestGame("gus", key) // the connection drops mid-game
 
 	back := f.dial("gus", key, "")
 	back.waitFor("Your recent games")
@@ -858,13 +865,7 @@ func TestGuestKeyComesBack(t *testing.T) {
 func TestGuestKeyKeptAcrossRestarts(t *testing.T) {
 	f := newFixture(t, Config{})
 	key := newSigner(t)
-	gus := f.dial("gus", key, "")
-	gus.waitFor("New table")
-	gus.send("1")
-	gus.waitFor("Nymphabet · new table")
-	gus.send("\r")
-	gus.waitFor("your turn")
-	gus.sess.Close()
+	f.guestGame("gus", key)
 	if err := f.door.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
