@@ -313,7 +313,15 @@ func (d *Door) run(sess ssh.Session) {
 	// to this one's disk.
 	cfg := tui.Config{Client: c, Table: table, NoDisk: true, PublicURL: d.cfg.PublicURL}
 	pub := sess.PublicKey()
-	if pub != nil && d.cfg.KeySession != nil {
+	if pub == nil {
+		// No key: an account's name is signed in by its password, as
+		// an SSH server's login is.
+		if acct, tok, ok, taken := d.offerPassword(sess, hc, name, nil); ok {
+			cfg.Session, cfg.Account, c.Name = tok, acct, acct
+		} else if taken {
+			c.Name = ""
+		}
+	} else if d.cfg.KeySession != nil {
 		if acct, tok, err := d.cfg.KeySession(ctx, pub); err == nil {
 			cfg.Session, cfg.Account, c.Name = tok, acct, acct
 		} else if acct, tok, ok, taken := d.offerPassword(sess, hc, name, pub); ok {

@@ -455,6 +455,27 @@ func TestPasswordAddsKey(t *testing.T) {
 	skip.waitFor("guest (no name yet)")
 }
 
+// TestPasswordWithoutKey: a session with no key under an account's name
+// is asked that account's password, as an SSH login is, and signed in by
+// it; enter alone plays as a guest the server names.
+func TestPasswordWithoutKey(t *testing.T) {
+	f := newFixture(t, Config{})
+	f.signUp("Eve", "correct horse battery")
+	tm := f.dial("eve", nil, "")
+	tm.waitFor("Password to sign in (enter alone: play as a guest)")
+	tm.send("correct horse battery\r")
+	tm.waitFor("signed in as Eve")
+	if strings.Contains(tm.text(), "add the key") {
+		t.Error("a session with no key was offered to add one")
+	}
+
+	skip := f.dial("eve", nil, "")
+	skip.waitFor("Password to sign in")
+	skip.send("\r")
+	skip.waitFor("guest (no name yet)")
+	f.dial("nobody", nil, "").waitFor("guest nobody")
+}
+
 // TestSignUpAddsKey: a guest with a key who signs up in the session
 // comes back signed in by that key alone; a key that signed a session in
 // is not added again.

@@ -15,22 +15,28 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 )
 
-// offerPassword, for a session whose key no account added and whose user
-// name is an account's, asks for that account's password (up to three
-// times; an empty line plays as a guest) and, once it is right, adds the
-// key to the account through the API so that the next session signs in
-// by the key alone. It returns the account's name and session token, or
-// ok false and whether name is an account's all the same (a guest may not
-// take it then).
+// offerPassword, for a session whose key no account added (or that came
+// with none) and whose user name is an account's, asks for that
+// account's password (up to three times; an empty line plays as a guest)
+// and, once it is right, adds the key, if any, to the account through the
+// API so that the next session signs in by the key alone. It returns the
+// account's name and session token, or ok false and whether name is an
+// account's all the same (a guest may not take it then).
 func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub gossh.PublicKey) (acct, tok string, ok, taken bool) {
 	ctx, cancel := context.WithTimeout(sess.Context(), 3*time.Minute)
 	defer cancel()
 	if name == "" || api(ctx, hc, d.cfg.API, "GET", "/api/v1/players/"+url.PathEscape(name), "", nil, nil) != nil {
 		return "", "", false, false // no such account: a guest
 	}
-	fmt.Fprintf(sess, "%s has an account here, and this key is not among its keys.\n", name)
+	prompt := "Password to sign in and add the key (enter alone: play as a guest): "
+	if pub == nil {
+		fmt.Fprintf(sess, "%s has an account here.\n", name)
+		prompt = "Password to sign in (enter alone: play as a guest): "
+	} else {
+		fmt.Fprintf(sess, "%s has an account here, and this key is not among its keys.\n", name)
+	}
 	for range 3 {
-		fmt.Fprintf(sess, "Password to sign in and add the key (enter alone: play as a guest): ")
+		fmt.Fprint(sess, prompt)
 		pw, err := readSecret(sess)
 		fmt.Fprintln(sess)
 		if err != nil || pw == "" {
@@ -40,6 +46,10 @@ func (d *Door) offerPassword(sess ssh.Session, hc *http.Client, name string, pub
 		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/sessions", "", map[string]string{"name": name, "password": pw}, &s); err != nil {
 			fmt.Fprintln(sess, err)
 			continue
+		}
+		if pub == nil {
+			fmt.Fprintf(sess, "Signed in as %s. (With an SSH key added to your account, the next session needs no password.)\n", s.Name)
+			return s.Name, s.Token, true, true
 		}
 		key := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(pub))) + " added over ssh"
 		if err := api(ctx, hc, d.cfg.API, "POST", "/api/v1/keys", s.Token, map[string]string{"key": key}, nil); err != nil {
