@@ -211,3 +211,35 @@ func TestHomeNoName(t *testing.T) {
 		t.Errorf("home shows an empty name:\n%s", s)
 	}
 }
+
+// TestHomeCountsTheSignedIn: the server's list of the player's games,
+// asked for with their token (which counts them online), has the home
+// screen read its count of players online again, so that one who just
+// signed in is counted at once; elsewhere nothing is read.
+func TestHomeCountsTheSignedIn(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	signedUp(t, ts, "Ann")
+	tm := newTerm(t, ts.URL, "Gus", 80, 24)
+	tm.waitFor("home", has("0 online"))
+	tm.key("s")
+	tm.waitFor("the sign-in form", has("Password"))
+	tm.typeText("Ann")
+	tm.key("enter")
+	tm.typeText("correct horse battery")
+	tm.key("enter")
+	tm.waitFor("signed in, counted", has("signed in as Ann", "1 online"))
+
+	cmd, ok := tm.m.playerMsg(servedMsg{gen: tm.m.soc.gen})
+	if !ok || cmd == nil {
+		t.Fatal("the list's answer on the home screen reads nothing again")
+	}
+	if msg, ok := cmd().(homeNewsMsg); !ok || msg.err != nil || msg.news.online != 1 {
+		t.Errorf("the read again answered %+v, want 1 online", msg)
+	}
+	tm.key("l")
+	tm.waitFor("the lobby", has("Lobby"))
+	if cmd, _ := tm.m.playerMsg(servedMsg{gen: tm.m.soc.gen}); cmd != nil {
+		t.Error("the list's answer away from home reads the count")
+	}
+}

@@ -195,6 +195,12 @@ func (m *Model) playerMsg(msg tea.Msg) (tea.Cmd, bool) {
 			if so.served == nil {
 				so.served = []Recent{}
 			}
+			if m.cur == screen(m.home) {
+				// The list was asked for with the player's token, which
+				// counts them online: the home screen's count, read
+				// before (at a sign-in, say), is read again.
+				return m.readHomeNews, true
+			}
 		}
 		return nil, true
 	}
