@@ -149,3 +149,25 @@ func TestChallengeWordList(t *testing.T) {
 		}
 	}
 }
+
+// TestLobbyOnAPhone: on a phone, the lobby's games to watch, long game
+// titles and names among them, fit the screen: the page needs no sideways
+// scrolling, nor does the list's own frame.
+func TestLobbyOnAPhone(t *testing.T) {
+	t.Parallel()
+	srv := e2e.NewTestServer(t)
+	for _, g := range []string{"wordfight", "nymphabet"} {
+		if st, b := e2e.API(t, srv.Base, "POST", "/tables", "", map[string]any{"game": g, "seats": []string{"me", "computer:easy"}, "name": "Bartholomew"}); st != 201 {
+			t.Fatalf("a %s table: %d %s", g, st, b)
+		}
+	}
+	b := e2e.NewBrowser(t)
+	cy := e2e.NewPlayer(t, b, "Cy", srv.Base)
+	cy.Phone(false)
+	cy.Open("/lobby")
+	cy.Wait("the games to watch", `document.querySelectorAll("#watch-list tr[data-table]").length === 2`)
+	cy.FitsWidth("the lobby's games to watch")
+	if w := e2e.Eval[string](cy, `(f => f.scrollWidth > f.clientWidth ? f.scrollWidth + " in " + f.clientWidth : "")(document.querySelector("#watch-list .table-frame"))`); w != "" {
+		t.Errorf("the games to watch scroll sideways on a phone: %s pixels", w)
+	}
+}

@@ -55,13 +55,13 @@ export async function lobby(main) {
       append(box, h("p", { class: "muted" }, "No open tables right now."));
       return;
     }
-    append(box, h("table", { class: "list" },
+    append(box, h("div", { class: "table-frame", tabindex: 0, "aria-label": "Open tables" }, h("table", { class: "list" },
       h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Rules"), h("th", {}, h("span", { class: "sr" }, "Join")))),
       h("tbody", {}, tables.map(t => h("tr", {},
         h("td", {}, t.title || t.game, t.rated ? h("span", { class: "rated-badge" }, "rated") : null),
         h("td", {}, (t.seats || []).map(s => s.kind === "open" ? "open seat" : s.kind === "computer" ? `the computer, ${s.level}` : guestName(s)).join(", ")),
         h("td", { class: "muted" }, rulesText(t)),
-        h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.rated ? "rated " : ""}${t.title || t.game} table ${t.id}` }, "Join")))))));
+        h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.rated ? "rated " : ""}${t.title || t.game} table ${t.id}` }, "Join"))))))));
   };
   await load();
   await loadSeeks();

@@ -58,13 +58,13 @@ export async function watchList(section) {
       append(box, h("p", { class: "muted" }, gameSel.value ? `No ${title(gameSel.value)} game is being played just now.` : "No game is being played just now."));
       return;
     }
-    append(box, h("table", { class: "list" },
+    append(box, h("div", { class: "table-frame", tabindex: 0, "aria-label": "Games to watch" }, h("table", { class: "list" },
       h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Spectators"), h("th", {}, h("span", { class: "sr" }, "Watch")))),
       h("tbody", {}, live.map(t => h("tr", { "data-table": t.id },
         h("td", {}, t.title || title(t.game), t.rated ? h("span", { class: "rated-badge" }, "rated") : null),
         h("td", {}, players(t)),
         h("td", { class: "spectators" }, watching(t.spectators)),
-        h("td", {}, watchLink(t)))))));
+        h("td", {}, watchLink(t))))))));
   };
   gameSel.addEventListener("change", () => { shown = ""; load(); });
   await load();
