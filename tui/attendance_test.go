@@ -20,11 +20,7 @@ func TestAttendanceShows(t *testing.T) {
 	tm.waitFor("the open table", has("waiting for players to join"))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	bc, _ := client.New(ts.URL, "Ben")
-	seat, err := bc.Join(ctx, "", tm.table().id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bc, seat := benJoins(t, ts, tm)
 	tm.waitFor("Ann's turn", has("your turn"))
 	tm.typeText("abhor")
 	tm.key("enter")

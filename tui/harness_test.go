@@ -424,6 +424,21 @@ func (b *apiPlayer) call(t testing.TB) string {
 
 // signedUp makes an account through the API and returns a client and
 // session for it.
+// benJoins has Ben, an API player, take the open seat of the table on
+// tm's screen, as a friend who followed its invite would.
+func benJoins(t testing.TB, ts *testServer, tm *term) (*client.Client, client.Seated) {
+	t.Helper()
+	bc, err := client.New(ts.URL, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat, err := bc.Join(context.Background(), "", tm.table().id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bc, seat
+}
+
 func signedUp(t testing.TB, ts *testServer, name string) (*client.Client, client.Session) {
 	t.Helper()
 	c, err := client.New(ts.URL, name)

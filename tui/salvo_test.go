@@ -132,11 +132,7 @@ func TestSalvoOutlineAgainstAnAPIPlayer(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the fleet editor", has("Invite a friend", "✓ the referee accepts"))
 	ctx := context.Background()
-	bc, _ := client.New(ts.URL, "Ben")
-	seat, err := bc.Join(ctx, "", tm.table().id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bc, seat := benJoins(t, ts, tm)
 	a, err := bc.Setup(ctx, seat.Token, seat.Table, nil, "")
 	if err != nil {
 		t.Fatal(err)
@@ -398,11 +394,7 @@ func TestWaitingNoteGoes(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the fleet editor", has("Invite a friend", "✓ the referee accepts"))
 	ctx := context.Background()
-	bc, _ := client.New(ts.URL, "Ben")
-	seat, err := bc.Join(ctx, "", tm.table().id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bc, seat := benJoins(t, ts, tm)
 	tm.waitFor("Ben seated", has("waiting for the secret setups"))
 	tm.key("enter")
 	tm.waitFor("the note", has("waiting for the setups of Ben"))
