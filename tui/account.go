@@ -130,12 +130,12 @@ func (m *Model) signedIn(msg sessionMsg) {
 	}
 }
 
-// addSessionKey adds key, the one the player came with, to the account
-// just signed in to.
-func (m *Model) addSessionKey(key string) tea.Cmd {
-	tok, c := m.cfg.Session, *m.c
+// addKey adds key, one authorized_keys line, to the signed-in account:
+// one pasted on the keys screen, or the one an SSH player came with.
+func (sh *shared) addKey(key string) tea.Cmd {
+	tok, c := sh.cfg.Session, *sh.c
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(m.ctx, 15*time.Second)
+		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
 		defer cancel()
 		fp, err := c.AddKey(ctx, tok, key)
 		return sshKeyMsg{fp, err}
@@ -334,13 +334,7 @@ func (ks *keysScreen) list() string {
 // sendKey adds key, one authorized_keys line, to the account.
 func (ks *keysScreen) sendKey(key string) tea.Cmd {
 	ks.err, ks.note = "", "adding your SSH key…"
-	tok, c := ks.cfg.Session, *ks.c
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ks.ctx, 15*time.Second)
-		defer cancel()
-		fp, err := c.AddKey(ctx, tok, key)
-		return sshKeyMsg{fp, err}
-	}
+	return ks.addKey(key)
 }
 
 func (a *accountScreen) view() string {

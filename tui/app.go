@@ -318,7 +318,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !msg.out && m.cfg.SessionKey != "" {
 			key := m.cfg.SessionKey
 			m.cfg.SessionKey = "" // the account's now, or refused: once
-			return m, tea.Batch(m.followPlayer(), m.addSessionKey(key))
+			return m, tea.Batch(m.followPlayer(), m.addKey(key))
 		}
 		return m, m.followPlayer()
 	case sshKeyMsg:
