@@ -302,6 +302,27 @@ func (t *tableScreen) reasonText() string {
 	return d.Reason
 }
 
+// scoresLabel names what a game's result counts for each player
+// (docs/records.md): points in Quizl and Word Fight, ships sunk in Salvo,
+// letters deleted in Nymphabet, whose scoring mode multiplies them. A
+// bare "scores" would read, in Nymphabet's standard mode, as if the
+// player who deleted more letters had won.
+func scoresLabel(game string, rules json.RawMessage) string {
+	switch game {
+	case "salvo":
+		return "ships sunk"
+	case "nymphabet":
+		var r struct {
+			Mode string `json:"mode"`
+		}
+		if json.Unmarshal(rules, &r) == nil && r.Mode == "scoring" {
+			return "scores (letters deleted a turn, multiplied)"
+		}
+		return "letters deleted"
+	}
+	return "scores"
+}
+
 // abortText says why a game was aborted, for the end screen.
 func abortText(who, why string) string {
 	switch why {
@@ -354,7 +375,7 @@ func (e *endScreen) view() string {
 		for i, s := range res.Scores {
 			sc = append(sc, fmt.Sprintf("%s %d", t.name(i), s))
 		}
-		line := won + " · scores: " + strings.Join(sc, " · ")
+		line := won + " · " + scoresLabel(u.Table.Game, u.Table.Rules) + ": " + strings.Join(sc, " · ")
 		if u.Table.Rated {
 			line += " · " + warm("rated") + ": both ratings change"
 			if e.rating != "" {

@@ -68,8 +68,8 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 	}
 	s = tm.waitFor("the end", over)
 	checkFits(t, tm)
-	if !regexp.MustCompile(`scores: Ann \d+ · Computer \(easy\) \d+`).MatchString(s) {
-		t.Errorf("the end shows no scores:\n%s", s)
+	if !regexp.MustCompile(`letters deleted: Ann \d+ · Computer \(easy\) \d+`).MatchString(s) {
+		t.Errorf("the end shows no letters deleted:\n%s", s)
 	}
 	tm.key("s")
 	tm.waitFor("the saved record", has("record saved to"))

@@ -175,8 +175,8 @@ func TestPlayInARealTerminal(t *testing.T) {
 		}
 	}
 	s := x.waitFor("the end", over)
-	if !regexp.MustCompile(`scores: Ann \d+ · Computer \(easy\) \d+`).MatchString(s) {
-		t.Errorf("the end shows no scores:\n%s", s)
+	if !regexp.MustCompile(`letters deleted: Ann \d+ · Computer \(easy\) \d+`).MatchString(s) {
+		t.Errorf("the end shows no letters deleted:\n%s", s)
 	}
 	// Resizing: too small, then back.
 	x.run("resize-window", "-t", "play", "-x", "60", "-y", "20")

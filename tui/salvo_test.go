@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,6 +119,10 @@ func TestSalvoAgainstTheComputer(t *testing.T) {
 	t.Logf("outlined: %v; %s", outlined, strings.SplitN(s, "\n", 3)[1])
 	if strings.Count(s, "✓ commitment matches") != 2 || !strings.Contains(s, "fleet ") {
 		t.Errorf("the end does not reveal and check both fleets:\n%s", s)
+	}
+	// The result counts ships, not points.
+	if !regexp.MustCompile(`ships sunk: Ann \d · Computer \(easy\) \d`).MatchString(s) {
+		t.Errorf("the end does not count the ships sunk:\n%s", s)
 	}
 }
 

@@ -2,6 +2,7 @@ package games
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -106,6 +107,11 @@ func TestNymphabet(t *testing.T) {
 		}
 		if got, want := p.Text("#end-reason"), "Ben wrote the last word, ZOO, deleting Z: whoever deletes Z loses."; got != want {
 			t.Errorf("%s's end screen says why: %q, want %q", p.Name, got, want)
+		}
+		// The result counts letters deleted, not points: Ben, who lost,
+		// may have deleted more.
+		if got := p.Text("#end-scores"); !regexp.MustCompile(`^Letters deleted: Ann \d+, Ben \d+$`).MatchString(got) {
+			t.Errorf("%s's end screen counts %q", p.Name, got)
 		}
 		if title := e2e.Eval[string](p, `document.title`); !strings.HasPrefix(title, "Over") {
 			t.Errorf("%s's tab title at the end: %q", p.Name, title)

@@ -2,6 +2,7 @@ package games
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -239,6 +240,9 @@ func TestSalvo(t *testing.T) {
 		// The banner says why, in words.
 		if got, want := p.Text("#end-reason"), map[string]string{"Ann": "You outlined Ben's fleet rightly.", "Ben": "Ann outlined your fleet rightly."}[p.Name]; got != want {
 			t.Errorf("%s's end screen says why: %q, want %q", p.Name, got, want)
+		}
+		if got := p.Text("#end-scores"); !regexp.MustCompile(`^Ships sunk: Ann \d, Ben \d$`).MatchString(got) {
+			t.Errorf("%s's end screen counts %q", p.Name, got)
 		}
 	}
 	ben.Shot("salvo-over")

@@ -327,7 +327,11 @@ async function playScreen(main, id, mine) {
     const box = h("div", { class: "banner end" + (won ? " won" : ""), id: "game-over" },
       h("h2", {}, "Game over: " + (why.result || resultText(t, u.seat, names))),
       why.reason ? h("p", { class: "reason", id: "end-reason" }, why.reason) : null);
-    if (res.scores) append(box, h("p", {}, "Scores: ", res.scores.map((s, i) => `${names[i]} ${s}`).join(", ")));
+    // What the result counts, in the game's words where it is not points
+    // (a bare "Scores" would read, in Nymphabet's standard mode, as if the
+    // player who deleted more letters had won).
+    const counts = (u.view && mod.scoresLabel && mod.scoresLabel(u.view)) || "Scores";
+    if (res.scores) append(box, h("p", { id: "end-scores" }, `${counts}: `, res.scores.map((s, i) => `${names[i]} ${s}`).join(", ")));
     if (t.rated && u.seat >= 0 && res.status !== "aborted" && signedIn()) {
       // Filled in once the end has settled the ratings (askRating).
       append(box, h("p", { id: "rating-change", hidden: !rating }, rating || ""));

@@ -1,7 +1,9 @@
 // games/index.js: each game's screens, loaded when a table of it opens.
 // Every module exports play(ctx) (and setup(ctx) for games with a secret
 // setup), and toMove, finished, winners, names, standings and moveList,
-// which read the game's view for the screens all games share.
+// which read the game's view for the screens all games share; endSummary
+// (why the game ended) and scoresLabel (what the result's scores count,
+// where it is not points) are optional.
 
 const modules = {
   quizl: () => import("./quizl.js"),

@@ -84,6 +84,9 @@ export function standings(v) {
   const scoring = v.mode === "scoring";
   return v.players.map(p => ({ name: p.name, score: p.score, note: scoring ? `product ${p.product}` : `${plural(p.letters, "letter")}, ${plural(p.turns, "word")}` }));
 }
+// scoresLabel names what the result's scores count: letters deleted, or
+// in scoring mode their product over a player's turns.
+export const scoresLabel = v => v.mode === "scoring" ? "Scores (letters deleted a turn, multiplied)" : "Letters deleted";
 export function moveList(v) {
   return v.words.map(w => ({ seat: w.by, text: w.word, detail: `deleted ${w.deleted}` }));
 }

@@ -437,6 +437,8 @@ export function standings(v) {
   const why = p => owner ? (p.ships_lost ? ` (lost ${plural(p.ships_lost, "ship")})` : "") : (p.ships_sunk ? ` (sank ${p.ships_sunk})` : "");
   return seats.map(p => ({ name: p.name, score: p.ships_sunk, note: p.out ? p.out : `shots: ${p.shots}${why(p)}${v.practice ? ", practice" : ""}` }));
 }
+// scoresLabel names what the result's scores count.
+export const scoresLabel = () => "Ships sunk";
 export function moveList(v) {
   v = norm(v);
   return [...v.salvos.map(s => ({ seat: s.by, text: `salvo ${s.number}: ${s.squares.join(" ")}`, detail: reportText(s.report) })),
