@@ -303,8 +303,20 @@ func (m *Model) loadGames() tea.Msg {
 }
 
 // Update handles what concerns the whole client and passes the rest to
-// the screen on show.
+// the screen on show. Coming back to the home screen reads who is about
+// at once: its count was read before the player left it, often before
+// their first table counted them online.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	was := m.cur
+	_, cmd := m.update(msg)
+	if m.cur != was && m.cur == screen(m.home) && m.home.reading {
+		cmd = tea.Batch(cmd, m.readHomeNews)
+	}
+	return m, cmd
+}
+
+// update is Update but for what coming home reads.
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height

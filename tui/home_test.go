@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"parlour/tui/client"
 )
@@ -241,5 +244,51 @@ func TestHomeCountsTheSignedIn(t *testing.T) {
 	tm.waitFor("the lobby", has("Lobby"))
 	if cmd, _ := tm.m.playerMsg(servedMsg{gen: tm.m.soc.gen}); cmd != nil {
 		t.Error("the list's answer away from home reads the count")
+	}
+}
+
+// TestHomeCountOnReturn: coming back home from a table reads the count of
+// players online at once. A guest's home read 0 before their first table
+// gave them a token; back home, they are counted, without waiting for the
+// next poll.
+func TestHomeCountOnReturn(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Gus", 80, 24)
+	tm.waitFor("home", has("0 online"))
+	tm.open("nymphabet", 0)
+	tm.key("enter")
+	tm.waitFor("the table", has("▶ your turn"))
+	tm.pump()
+	_, cmd := tm.m.Update(keyMsg("esc"))
+	if tm.m.cur != screen(tm.m.home) {
+		t.Fatalf("esc did not go home:\n%s", tm.screen())
+	}
+	news := make(chan homeNews, 1)
+	var find func(tea.Cmd)
+	find = func(c tea.Cmd) {
+		switch msg := c().(type) {
+		case tea.BatchMsg:
+			for _, c := range msg {
+				if c != nil {
+					go find(c)
+				}
+			}
+		case homeNewsMsg:
+			if msg.err == nil {
+				news <- msg.news
+			}
+		}
+	}
+	if cmd != nil {
+		go find(cmd)
+	}
+	select {
+	case n := <-news:
+		if n.online != 1 {
+			t.Errorf("back home, the count read %d online, want 1", n.online)
+		}
+	case <-time.After(homePoll / 2):
+		t.Error("coming home reads nothing: the count waits for the next poll")
 	}
 }
