@@ -414,7 +414,13 @@ func (p *playScreen) salvoWatched(v salvoView) string {
 
 // salvoPlayers says each player's shots, ships sunk and ships lost, on
 // one line of w columns, or a line each when long names would cut it.
+// In practice the second player is the hidden fleet, which fires nothing:
+// only the player's shots and ships sunk are said.
 func salvoPlayers(v salvoView, w int) []string {
+	if v.Practice && len(v.Players) > 0 {
+		pl := v.Players[0]
+		return []string{fmt.Sprintf("%s %s, sank %d", pl.Name, game.Count(pl.Shots, "shot", "shots"), pl.ShipsSunk)}
+	}
 	var ps []string
 	for _, pl := range v.Players {
 		ps = append(ps, fmt.Sprintf("%s %s, sank %d, lost %d", pl.Name, game.Count(pl.Shots, "shot", "shots"), pl.ShipsSunk, pl.ShipsLost))

@@ -209,6 +209,11 @@ func TestSalvoPractice(t *testing.T) {
 	if strings.Contains(s, "Place your fleet") {
 		t.Fatalf("practice asks for a fleet:\n%s", s)
 	}
+	// The hidden fleet fires nothing and Ann loses no ship: her line
+	// counts her shots and ships sunk, and the computer has none.
+	if !strings.Contains(s, "\nAnn 5 shots, sank 0\n") || strings.Contains(s, "the computer 5 shots") {
+		t.Errorf("practice counts shots for the hidden fleet:\n%s", s)
+	}
 
 	// The squares in an order that puts neighbours in different salvos,
 	// so that the reports tell the ships apart.
