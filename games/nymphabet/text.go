@@ -3,6 +3,7 @@ package nymphabet
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"parlour/game"
 )
@@ -25,12 +26,17 @@ func (v View) String() string {
 		fmt.Fprintf(&b, ", next word begins with %s", v.Current)
 	}
 	b.WriteString("\n\n")
+	// The words line up after the longest name.
+	width := 0
+	for _, p := range v.Players {
+		width = max(width, utf8.RuneCountInString(p.Name))
+	}
 	for i, w := range v.Words {
 		name := "?"
 		if w.By >= 0 && w.By < len(v.Players) {
 			name = v.Players[w.By].Name
 		}
-		fmt.Fprintf(&b, "%3d. %-12s %s\n", i+1, name, Marked(w.Word, w.Deleted))
+		fmt.Fprintf(&b, "%3d. %-*s  %s\n", i+1, width, name, Marked(w.Word, w.Deleted))
 	}
 	if len(v.Words) > 0 {
 		b.WriteByte('\n')

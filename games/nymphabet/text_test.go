@@ -27,14 +27,15 @@ func TestViewString(t *testing.T) {
 		Alphabet: make([]LetterView, 26),
 		Left:     23,
 		Current:  "D",
-		Words:    []WordView{{By: 0, Word: "ABACK", Deleted: "A, B, C"}},
-		Players:  []PlayerView{{Name: "Ann", Letters: 3, Turns: 1}, {Name: "Ben"}},
+		Words:    []WordView{{By: 0, Word: "ABACK", Deleted: "A, B, C"}, {By: 1, Word: "DEFT", Deleted: "D, E, F"}},
+		Players:  []PlayerView{{Name: "Ann", Letters: 3, Turns: 1}, {Name: "Computer (easy)", Letters: 3, Turns: 1}},
 	}
 	for i := range v.Alphabet {
 		v.Alphabet[i] = LetterView{Letter: string(rune('A' + i)), Deleted: i < 3}
 	}
 	got := v.String()
-	for _, want := range []string{"---DEFGHIJKLMNOPQRSTUVWXYZ", "next word begins with D", "Ann          ABaCk", "Ann: 3 letters in 1 turn"} {
+	// The words line up after the longest name.
+	for _, want := range []string{"---DEFGHIJKLMNOPQRSTUVWXYZ", "next word begins with D", "  1. Ann              ABaCk\n", "  2. Computer (easy)  DEFt\n", "Ann: 3 letters in 1 turn"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("String() lacks %q:\n%s", want, got)
 		}
