@@ -377,6 +377,9 @@ func TestText(t *testing.T) {
 				t.Errorf("%s: no %q in\n%s", game, w, b.String())
 			}
 		}
+		if game == "nymphabet" && !regexp.MustCompile(`\nMistakes: P1-medium \d+, P2-strong \d+\n`).MatchString(b.String()) {
+			t.Errorf("nymphabet: the mistakes are not counted player by player in\n%s", b.String())
+		}
 		// Plurals as a player writes them: no "(s)", no "1 hits".
 		if m := regexp.MustCompile(`\(s\)|\b1 (moves|hits|points|fleets|hypotheses|words)\b`).FindString(b.String()); m != "" {
 			t.Errorf("%s: %q in\n%s", game, m, b.String())

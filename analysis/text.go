@@ -70,11 +70,11 @@ func nymphabetText(b *strings.Builder, a *nymbot.Analysis, name func(int) string
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("\nMistakes:")
+	var ms []string
 	for s, n := range a.Mistakes {
-		fmt.Fprintf(b, " %s %d", name(s), n)
+		ms = append(ms, fmt.Sprintf("%s %d", name(s), n))
 	}
-	b.WriteByte('\n')
+	fmt.Fprintf(b, "\nMistakes: %s\n", strings.Join(ms, ", "))
 }
 
 func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string) {
