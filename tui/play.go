@@ -198,11 +198,33 @@ func side(left string, lw int, right string, rw int) string {
 	return lipgloss.JoinHorizontal(lipgloss.Top, l, strings.Join(rs, "\n"))
 }
 
-// logBlock is the last n events, each cut to w columns.
+// logBlock is the last n lines of the events, each event wrapped to w
+// columns with its further lines indented: an event cut short could hide
+// its point ("wrong, 1 off your score"), which comes last.
 func (t *tableScreen) logBlock(n, w int) string {
-	lines := t.logTail(n, w)
-	for i, l := range lines {
-		lines[i] = fit(l, w, 1)
+	var lines []string
+	for i := len(t.log) - 1; i >= 0 && len(lines) < n; i-- {
+		ev := hanging(t.log[i], w)
+		lines = append(ev, lines...)
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// hanging wraps s to w columns, its lines after the first indented by
+// two spaces; a word too long for a line is cut.
+func hanging(s string, w int) []string {
+	if ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	lines := strings.Split(wrap(s, max(1, w-2)), "\n")
+	for i, l := range lines {
+		if i > 0 {
+			l = "  " + l
+		}
+		lines[i] = fit(l, w, 1)
+	}
+	return lines
 }

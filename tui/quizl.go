@@ -182,7 +182,7 @@ func (p *playScreen) quizlView() string {
 		}
 	}
 	right = append(right, "", "Scores: "+strings.Join(sc, " · "), "")
-	right = append(right, p.t.logBlock(p.t.h-len(right)-8-p.t.msgExtra(), max(42, p.t.w-36)))
+	right = append(right, p.t.logBlock(p.t.h-len(right)-8-p.t.msgExtra(), max(1, p.t.w-36)))
 	body := side(strings.Join(left, "\n"), 36, strings.Join(right, "\n"), p.t.w-36)
 	return body + "\n" + p.footer("Call (digits) or announce (letters):",
 		"arrows pick a square · enter call it · type 72 or a word then enter · :resign · esc home · ? help")

@@ -23,7 +23,7 @@ func TestReplay(t *testing.T) {
 	tm.waitFor("Ann's turn again", has("▶ your turn"))
 	tm.typeText(ben.password)
 	tm.key("enter")
-	tm.waitFor("Ann's announcement", has("right, 24 po"))
+	tm.waitFor("Ann's announcement", has("for Ben: right, 24"))
 	if _, err := ben.c.Move(context.Background(), ben.token, ben.id, "resign", 0, false); err != nil {
 		t.Fatal(err)
 	}

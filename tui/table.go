@@ -806,12 +806,3 @@ func (t *tableScreen) waitingView() string {
 	b.WriteString("\n" + t.message() + "\n" + faint(keys))
 	return b.String()
 }
-
-// logTail is the last n lines of the event log, each cut to w columns.
-func (t *tableScreen) logTail(n, w int) []string {
-	var out []string
-	for i := max(0, len(t.log)-n); i < len(t.log); i++ {
-		out = append(out, t.log[i])
-	}
-	return out
-}

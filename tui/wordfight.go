@@ -243,7 +243,7 @@ func (p *playScreen) wordfightView() string {
 	// columns beside the board there are.
 	used := strings.Count(strings.Join(info, "\n"), "\n") + 1
 	gw := 4 + 2*(right-left) + 2
-	info = append(info, "", p.t.logBlock(max(1, p.t.h-used-6-p.t.msgExtra()), max(36, p.t.w-gw)))
+	info = append(info, "", p.t.logBlock(max(1, p.t.h-used-6-p.t.msgExtra()), max(1, p.t.w-gw)))
 	body := side(fit(g.String(), gw, p.t.h), gw, strings.Join(info, "\n"), p.t.w-gw)
 	prompt, keys := "", "arrows move · space/tab across or down · enter place · c cannot · : type a move · esc home · ? help"
 	if p.declaring() {

@@ -162,7 +162,8 @@ func TestWordFightTypedNotation(t *testing.T) {
 }
 
 // TestWordFightLogWidth: the events beside the board take the columns a
-// wide terminal gives them, where 80 columns cut them.
+// wide terminal gives them; where they are too few (80 columns), an event
+// goes on to an indented line rather than being cut.
 func TestWordFightLogWidth(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
@@ -177,7 +178,10 @@ func TestWordFightLogWidth(t *testing.T) {
 		s := tm.waitFor("the word declared", has("Place PLANET", "Bartholomew declares"))
 		checkFits(t, tm)
 		if got := strings.Contains(s, line); got != (w == 100) {
-			t.Errorf("at %d columns the log line is whole: %v:\n%s", w, got, s)
+			t.Errorf("at %d columns the log line is on one line: %v:\n%s", w, got, s)
+		}
+		if strings.Contains(s, "…") || !strings.Contains(s, "letters)") {
+			t.Errorf("at %d columns the log line is cut:\n%s", w, s)
 		}
 	}
 }
