@@ -24,7 +24,7 @@ func runAnalyse(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		fmt.Fprintln(stderr, "usage: parlour analyse [--json] [--lexicon WORDLIST] FILE|-")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
+	if err := parseFlags(fl, args); err != nil {
 		return 2
 	}
 	if fl.NArg() != 1 {

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"time"
 
 	"parlour/bench"
@@ -40,20 +39,14 @@ func runBench(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintln(stderr, "GAME is quizl, salvo, wordfight, nymphabet or all.")
 		fl.PrintDefaults()
 	}
-	// The game may come before or after the flags.
-	var name string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		name, args = args[0], args[1:]
-	}
-	if err := fl.Parse(args); err != nil {
+	if err := parseFlags(fl, args); err != nil {
 		return 2
 	}
-	if name == "" && fl.NArg() == 1 {
-		name = fl.Arg(0)
-	} else if fl.NArg() != 0 || name == "" {
+	if fl.NArg() != 1 {
 		fl.Usage()
 		return 2
 	}
+	name := fl.Arg(0)
 	if *games < 1 || *games > 1_000_000 {
 		fmt.Fprintf(stderr, "parlour bench: --games %d: want 1 to 1000000\n", *games)
 		return 2

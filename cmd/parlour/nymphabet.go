@@ -31,7 +31,7 @@ func runNymphabet(ctx context.Context, args []string, stdin io.Reader, stdout, s
 	lexName := fl.String("lexicon", lexicon.DefaultName, "the lexicon: a name (en, en-common, en-large) or a word-list file")
 	asJSON := fl.Bool("json", false, "print one JSON object")
 	all := fl.Bool("all", false, "cyclic mode: list every position with a winning word, not only the starts")
-	if err := fl.Parse(args[1:]); err != nil {
+	if err := parseFlags(fl, args[1:]); err != nil {
 		return 2
 	}
 	if fl.NArg() > 0 {

@@ -52,7 +52,7 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintln(stderr, "usage: parlour replay [--json] [--lexicon WORDLIST] FILE|-")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
+	if err := parseFlags(fl, args); err != nil {
 		return 2
 	}
 	if fl.NArg() != 1 {

@@ -17,7 +17,7 @@ func runRules(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fl.Usage = func() {
 		fmt.Fprintln(stderr, "usage: parlour rules GAME   (quizl, salvo, wordfight, nymphabet)")
 	}
-	if err := fl.Parse(args); err != nil {
+	if err := parseFlags(fl, args); err != nil {
 		return 2
 	}
 	if fl.NArg() != 1 {

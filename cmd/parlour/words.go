@@ -59,7 +59,7 @@ func wordsFlags(sub string, fl *flag.FlagSet, args []string, stderr io.Writer) (
 	lexName := lexiconFlag(fl)
 	fl.SetOutput(stderr)
 	fl.Usage = func() { fmt.Fprintln(stderr, wordsUsage) }
-	if err := fl.Parse(args); err != nil {
+	if err := parseFlags(fl, args); err != nil {
 		if err == flag.ErrHelp {
 			return nil, 0
 		}

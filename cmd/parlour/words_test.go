@@ -38,6 +38,7 @@ func TestWords(t *testing.T) {
 		{[]string{"check"}, 2, nil, []string{"give one or more words"}},
 		{[]string{"check", "--lexicon", "/no/such/list", "crane"}, 2, nil, []string{"/no/such/list: no such file"}},
 		{[]string{"match", "--exclude", "r", "--distinct", "C?A?E"}, 0, []string{"chafe\nchape\nchase\nclade\nclave\n"}, nil},
+		{[]string{"match", "C?A?E", "--exclude", "r", "--distinct"}, 0, []string{"chafe\nchape\nchase\nclade\nclave\n"}, nil},
 		{[]string{"match", "qqq?"}, 1, nil, []string{"no word of en fits qqq?"}},
 		{[]string{"match", "c*"}, 2, nil, []string{`"*" at position 2`}},
 		{[]string{"match", "--exclude", "3", "c?a?e"}, 2, nil, []string{`"3" is not a letter`}},
