@@ -165,6 +165,52 @@ func TestClockKinds(t *testing.T) {
 	}
 }
 
+// TestClockKept: under a Fischer clock the header gives, beside the time
+// of the seat to move, the time the player keeps while they wait, and
+// their opponent's while it is their turn; under a clock of so much a
+// turn, only the seat to move has a time to give.
+func TestClockKept(t *testing.T) {
+	t.Parallel()
+	secs := func(f float64) *float64 { return &f }
+	due := time.Now().Add(time.Hour)
+	screen := func(seat int, kind string, toMove int) *tableScreen {
+		seats := []client.Seat{{Name: "Ann", TimeLeft: secs(100)}, {Name: "Ben", TimeLeft: secs(100)}}
+		seats[toMove].TimeLeft, seats[toMove].Deadline = secs(42), &due
+		if kind != "fischer" {
+			seats[1-toMove].TimeLeft = nil
+		}
+		return &tableScreen{shared: &shared{w: 80}, game: "nymphabet", id: "t1", seat: seat, arrived: time.Now(), upd: &client.Update{Table: client.Table{
+			Title: "Nymphabet", Status: "playing", Clock: &client.Clock{Kind: kind, Initial: 180, Turn: 60},
+			Seats: seats, ToMove: []int{toMove},
+		}}}
+	}
+	for _, c := range []struct {
+		name         string
+		seat, toMove int
+		kind         string
+		want         string
+	}{
+		{"waiting", 0, 1, "fischer", "waiting for Ben ⏱0:4? · you ⏱1:40"},
+		{"to move", 0, 0, "fischer", "▶ your turn ⏱0:4? · Ben ⏱1:40"},
+		{"watching", -1, 0, "fischer", "watching · waiting for Ann ⏱0:4?$"},
+		{"a turn's clock", 0, 1, "", "waiting for Ben ⏱0:4?$"},
+	} {
+		kind := c.kind
+		if kind == "" {
+			kind = "turn"
+		}
+		got := ansiStrip(screen(c.seat, kind, c.toMove).header())
+		// "?" stands for the digit the second the test takes may change.
+		want := strings.ReplaceAll(regexp.QuoteMeta(strings.TrimSuffix(c.want, "$")), `\?`, `\d`)
+		if strings.HasSuffix(c.want, "$") {
+			want += "$"
+		}
+		if !regexp.MustCompile(want).MatchString(got) {
+			t.Errorf("%s: the header says %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 // TestChoiceRange: a field's choices fit the width left, as many as fit
 // around the current one.
 func TestChoiceRange(t *testing.T) {

@@ -662,6 +662,9 @@ func (t *tableScreen) header() string {
 		}
 	}
 	tail := t.turnLine()
+	if k := t.kept(); k != "" {
+		tail += " · " + k
+	}
 	if t.lost != "" {
 		tail += " · " + bad("reconnecting")
 	}
@@ -675,6 +678,33 @@ func (t *tableScreen) header() string {
 		line = fmt.Sprintf("%s · %s · %s", game, you, tail)
 	}
 	return line
+}
+
+// kept is the time a seat not to move keeps under a Fischer clock, for
+// the header beside the time of the seats to move: the player's own while
+// they wait, and at a table of two their opponent's while it is their
+// turn. A player under a Fischer clock plans by both.
+func (t *tableScreen) kept() string {
+	if t.upd == nil || t.upd.Table.Status != "playing" || t.upd.Table.Clock == nil || t.upd.Table.Clock.Kind != "fischer" || t.seat < 0 {
+		return ""
+	}
+	if !t.myTurn() {
+		if c := t.clockText(t.seat); c != "" {
+			return "you " + c
+		}
+		return ""
+	}
+	if len(t.upd.Table.Seats) != 2 {
+		return ""
+	}
+	o := 1 - t.seat
+	if slices.Contains(t.upd.Table.ToMove, o) {
+		return ""
+	}
+	if c := t.clockText(o); c != "" {
+		return t.name(o) + " " + c
+	}
+	return ""
 }
 
 func (t *tableScreen) view() string {
