@@ -302,6 +302,37 @@ func (t *tableScreen) reasonText() string {
 	return d.Reason
 }
 
+// endNews says in a few words how the game on show ended, for the news
+// of a screen that takes its place: "Ben won (Ann ran out of time…)", or
+// "" while it is under way.
+func (t *tableScreen) endNews() string {
+	if t.upd == nil || t.upd.Table.Result == nil || t.upd.Table.Status != "finished" {
+		return ""
+	}
+	res := t.upd.Table.Result
+	s := "a draw"
+	switch {
+	case res.Status == "aborted":
+		s = "aborted"
+	case slices.Contains(res.Winners, t.seat):
+		s = "you won"
+	case len(res.Winners) > 0:
+		var ws []string
+		for _, w := range res.Winners {
+			ws = append(ws, t.name(w))
+		}
+		s = strings.Join(ws, " and ") + " won"
+	}
+	why := t.reasonText()
+	if n := len(t.forced); n > 0 {
+		why = t.forced[n-1]
+	}
+	if why != "" {
+		s += " (" + why + ")"
+	}
+	return s
+}
+
 // scoresLabel names what a game's result counts for each player
 // (docs/records.md): points in Quizl and Word Fight, ships sunk in Salvo,
 // letters deleted in Nymphabet, whose scoring mode multiplies them. A

@@ -504,9 +504,18 @@ func (m *Model) paired(e *eventScreen, s client.Seated, game, name string) tea.C
 		e.opened[s.Table], on.event = true, e
 		return nil
 	}
+	// The next game takes the place of the one that ended, often within
+	// a second of its end: the news says how that one ended.
+	last := ""
+	if on := m.table(); on != nil && on.seat >= 0 {
+		last = on.endNews()
+	}
 	e.opened[s.Table] = true
 	cmd := m.sitFor(s, game, e)
 	m.note = fmt.Sprintf("%s paired you: your game (esc goes back to the event)", name)
+	if last != "" {
+		m.note = "Your last game: " + last + ". " + m.note
+	}
 	return cmd
 }
 

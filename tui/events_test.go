@@ -174,10 +174,15 @@ func TestEventPairingOnTheStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.waitFor("the game's end", over)
-	tm.waitFor("the next game", func(s string) bool {
+	s = tm.waitFor("the next game", func(s string) bool {
 		return tm.table() != nil && tm.table().id != first && strings.Contains(s, "you: Ann")
 	})
 	checkFits(t, tm)
+	// The next game took the place of the end screen: the news says how
+	// the last one ended.
+	if !strings.Contains(s, "Your last game: you won (Ben resigned). Stream night paired you") {
+		t.Errorf("the next game does not say how the last ended:\n%s", s)
+	}
 	if e := tm.table().event; e == nil || e.id != ev.ID {
 		t.Errorf("the next game is not the event's: %+v", e)
 	}
