@@ -30,6 +30,17 @@ func TestDailyPage(t *testing.T) {
 	p.Wait("the daily table", `location.pathname.startsWith("/t/") && !!document.querySelector(".quizl, #board, main h1")`)
 	id := e2e.Eval[string](p, `location.pathname.slice(3)`)
 	tok := e2e.Eval[string](p, `JSON.parse(localStorage.getItem("parlour.seats"))["`+id+`"].token`)
+	// Another visitor who follows the table's link during the attempt is
+	// told it is hidden until the day ends, not offered a seat.
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ben.Open("/t/" + id)
+	ben.Wait("the hidden table", `!!document.querySelector("#table-hidden")`)
+	if got := ben.Text("#table-hidden"); !strings.Contains(got, "daily") || !strings.Contains(got, "midnight UTC") {
+		t.Errorf("the hidden table says %q", got)
+	}
+	if n := e2e.Eval[int](ben, `document.querySelectorAll("#join-name, button[type=submit]").length`); n != 0 {
+		t.Errorf("the hidden table offers a seat: %d fields and buttons", n)
+	}
 	for _, m := range []string{"50", "51", "resign"} {
 		if st, b := e2e.API(t, base, "POST", "/tables/"+id+"/moves", tok, map[string]any{"move": m}); st != 200 {
 			t.Fatalf("move %s: %d %s", m, st, b)

@@ -56,6 +56,13 @@ async function joinScreen(main, id) {
     info = u.table || u;
   } catch (e) {
     if (e.status === 404) { append(main, h("h1", {}, "No such table"), h("p", {}, e.message), h("p", {}, h("a", { href: "/" }, "Back to the games"))); return; }
+    // A table hidden from this visitor (somebody's attempt at today's
+    // daily puzzle) has no seat to offer nor a game to watch: say why.
+    if (e.status === 403) {
+      document.title = "A hidden table · Parlour";
+      append(main, h("h1", {}, "You cannot see this table"), h("p", { id: "table-hidden" }, e.message), h("p", {}, h("a", { href: "/" }, "Back to the games")));
+      return;
+    }
   }
   const title = info ? info.title : "a table";
   document.title = `Join ${title} · Parlour`;
