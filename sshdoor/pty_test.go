@@ -406,7 +406,7 @@ func TestNymphabetGameOverSSH(t *testing.T) {
 	if res == nil || len(res.Scores) != 2 {
 		t.Fatalf("the finished table has no result: %+v", st.Table)
 	}
-	if want := fmt.Sprintf("scores: Ann %d · Computer (easy) %d", res.Scores[0], res.Scores[1]); !strings.Contains(s, want) {
+	if want := fmt.Sprintf("letters deleted: Ann %d · Computer (easy) %d", res.Scores[0], res.Scores[1]); !strings.Contains(s, want) {
 		t.Errorf("the end does not show %q:\n%s", want, s)
 	}
 	won := "a draw"
