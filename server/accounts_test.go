@@ -267,6 +267,10 @@ func TestAccountsBadInput(t *testing.T) {
 		{"history, bad cursor", "GET", "/api/v1/players/Ann/games?before=yesterday", nil, ``, 400, "before"},
 		{"history, bad limit", "GET", "/api/v1/players/Ann/games?limit=1000", nil, ``, 400, "limit"},
 		{"my tables, nobody", "GET", "/api/v1/identity/tables", nil, ``, 401, "sign in"},
+		{"my games, nobody", "GET", "/api/v1/identity/games", nil, ``, 401, "sign in"},
+		{"my games, bad game", "GET", "/api/v1/identity/games?game=chess", guest, ``, 400, "chess"},
+		{"my games, bad cursor", "GET", "/api/v1/identity/games?before=yesterday", guest, ``, 400, "before"},
+		{"my games, bad limit", "GET", "/api/v1/identity/games?limit=0", guest, ``, 400, "limit"},
 		{"no such pool", "GET", "/api/v1/leaderboards/chess", nil, ``, 404, "no rating pool"},
 	} {
 		c := tc.c
@@ -313,6 +317,18 @@ func TestGuestBecomesAccount(t *testing.T) {
 	other.do("POST", "/api/v1/identity", `{"name": "Olga"}`, &id)
 	other.token = id.Token
 	tableID := playNymphabet(t, gus, other, map[string]any{}, 1)
+	// A guest reads its own finished games (it has no public history),
+	// and only its own.
+	for _, c := range []struct {
+		who    *client
+		result string
+	}{{gus, "win"}, {other, "loss"}} {
+		var h players.History
+		if st, body := c.who.do("GET", "/api/v1/identity/games", nil, &h); st != 200 || h.Name != "" || len(h.Games) != 1 ||
+			h.Games[0].Table != tableID || h.Games[0].Result != c.result || h.Next != "" {
+			t.Fatalf("a guest's own games: %d %s", st, body)
+		}
+	}
 	var s players.Session
 	if st, body := gus.do("POST", "/api/v1/accounts", `{"name": "Gus_the_Great", "password": "a long secret phrase"}`, &s); st != 201 {
 		t.Fatalf("upgrade: %d %s", st, body)
@@ -335,7 +351,11 @@ func TestGuestBecomesAccount(t *testing.T) {
 	if st, _ := (&client{t: t, base: srv.URL, token: s.Token}).do("GET", "/api/v1/account", nil, &who); st != 200 || who.Name != "Gus_the_Great" || s.Token == gus.token {
 		t.Fatalf("the new session: %d %+v", st, who)
 	}
-	for _, path := range []string{"/api/v1/account", "/api/v1/identity/tables", "/api/v1/tables/" + tableID} {
+	var own players.History
+	if st, body := (&client{t: t, base: srv.URL, token: s.Token}).do("GET", "/api/v1/identity/games", nil, &own); st != 200 || own.Name != "Gus_the_Great" || len(own.Games) != 1 {
+		t.Fatalf("the account's own games: %d %s", st, body)
+	}
+	for _, path := range []string{"/api/v1/account", "/api/v1/identity/tables", "/api/v1/identity/games", "/api/v1/tables/" + tableID} {
 		if st, body := gus.do("GET", path, nil, nil); st != 401 {
 			t.Fatalf("GET %s with the guest's token after the sign-up: %d %s, want 401", path, st, body)
 		}

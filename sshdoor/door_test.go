@@ -880,6 +880,33 @@ func TestGuestKeyComesBack(t *testing.T) {
 	}
 }
 
+// TestGuestFinishedGameComesBack: a guest's finished game is listed
+// among its recent games when it comes back with its key in another
+// session, as a table under way is: the door keeps no list between
+// sessions, and the server lists the guest's own games.
+func TestGuestFinishedGameComesBack(t *testing.T) {
+	f := newFixture(t, Config{})
+	key := newSigner(t)
+	tm := f.dial("gus", key, "")
+	tm.waitFor("New table")
+	tm.send("1")
+	tm.waitFor("Nymphabet · new table")
+	tm.send("\r")
+	tm.waitFor("your turn")
+	// A word first: a resignation before both players moved would
+	// abort the game.
+	tm.send("abdicated\r")
+	tm.waitFor("Computer (easy): E") // its word, from E, in the list
+	tm.waitFor("your turn")
+	tm.send(":resign\r")
+	tm.waitFor("Game over")
+	tm.sess.Close()
+
+	back := f.dial("gus", key, "")
+	back.waitFor("Your recent games")
+	back.waitFor("lost")
+}
+
 // TestGuestKeyKeptAcrossRestarts: a guest who plays with a key comes
 // back as the same guest after the door (the server) starts again: the
 // home screen lists the table under way.

@@ -122,23 +122,24 @@ func (sh *shared) keepRecent(out []Recent) {
 
 // recentHere lists the recent games of this server: for a signed-in
 // player the server's list, once it answered (the account's games, from
-// any terminal or browser); for a guest the list this client keeps.
+// any terminal or browser); for a guest the list this client keeps, after
+// the server's list of the guest's games where the client keeps none
+// between sessions (NoDisk).
 func (sh *shared) recentHere() []Recent {
-	if sh.cfg.Session != "" && sh.soc.served != nil {
-		rs := slices.Clone(sh.soc.served)
-		for i, r := range rs {
-			if r.Title == "" { // a finished game's, which the server lists by name
-				rs[i].Title = sh.gameTitle(r.Game)
-			}
+	served := slices.Clone(sh.soc.served)
+	for i, r := range served {
+		if r.Title == "" { // a finished game's, which the server lists by name
+			served[i].Title = sh.gameTitle(r.Game)
 		}
-		return rs
+	}
+	if sh.cfg.Session != "" && sh.soc.served != nil {
+		return served
 	}
 	var rs []Recent
 	if sh.cfg.NoDisk {
-		// A guest's tables under way, as the server lists them for the
-		// identity (the SSH door's known guests), then those of this
-		// session.
-		rs = slices.Clone(sh.soc.served)
+		// A guest's games, as the server lists them for the identity
+		// (the SSH door's known guests), then those of this session.
+		rs = served
 	}
 	for _, r := range sh.recent {
 		if r.Server == sh.serverName() && !slices.ContainsFunc(rs, func(o Recent) bool { return o.Table == r.Table }) {

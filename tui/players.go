@@ -108,22 +108,21 @@ func (m *Model) nextPlayer() tea.Cmd {
 	}
 }
 
-// loadServed asks the server for the signed-in player's recent games:
-// the tables under way and the latest finished games; for a guest, the
-// guest identity's tables under way.
+// loadServed asks the server for the player's recent games: the tables
+// under way and the latest finished games, of the signed-in account or
+// of the guest identity. A guest's are listed when this client keeps no
+// list of its own (NoDisk: the SSH door, whose guest comes back in
+// another session); asking also finds out whether the server still knows
+// the guest.
 func (m *Model) loadServed() tea.Cmd {
 	tok, guest := m.cfg.Session, m.cfg.Session == ""
 	if guest {
-		// A guest has no history on the server, only tables under way,
-		// listed when this client keeps no list of its own (NoDisk);
-		// asking also finds out whether the server still knows the
-		// guest.
 		if m.idToken == "" {
 			return nil
 		}
 		tok = m.idToken
 	}
-	gen, name, c, server := m.soc.gen, m.cfg.Account, *m.c, m.serverName()
+	gen, name, c, server, history := m.soc.gen, m.cfg.Account, *m.c, m.serverName(), !guest || m.cfg.NoDisk
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(m.ctx, 10*time.Second)
 		defer cancel()
@@ -140,25 +139,33 @@ func (m *Model) loadServed() tea.Cmd {
 			}
 			out = append(out, r)
 		}
-		if guest {
-			return servedMsg{gen: gen, recent: out, guest: true}
+		var gs []client.PlayedGame
+		switch {
+		case !history: // the client's own list has them
+		case guest:
+			gs, err = c.OwnGames(ctx, tok, recentMax)
+		default:
+			gs, err = c.PlayedGames(ctx, name, recentMax)
 		}
-		gs, err := c.PlayedGames(ctx, name, recentMax)
 		if err != nil {
-			return servedMsg{gen: gen, err: err}
+			return servedMsg{gen: gen, err: err, guest: guest}
 		}
 		for _, g := range gs {
 			status := map[string]string{"win": "won", "loss": "lost", "draw": "a draw", "aborted": "aborted"}[g.Result]
 			if status == "" {
 				status = "finished" // a result this client does not know
 			}
-			out = append(out, Recent{Server: server, Table: g.Table, Game: g.Game, Seat: g.Seat, Token: tok,
-				Status: status, When: g.Ended, Rated: g.Rated, ended: true})
+			r := Recent{Server: server, Table: g.Table, Game: g.Game, Seat: g.Seat, Token: tok,
+				Status: status, When: g.Ended, Rated: g.Rated, ended: true}
+			if guest {
+				r.Identity = tok
+			}
+			out = append(out, r)
 		}
 		if len(out) > recentMax {
 			out = out[:recentMax]
 		}
-		return servedMsg{gen: gen, recent: out}
+		return servedMsg{gen: gen, recent: out, guest: guest}
 	}
 }
 

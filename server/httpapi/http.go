@@ -251,6 +251,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("POST /api/v1/accounts", h.signUp)
 	h.mux.HandleFunc("GET /api/v1/account", h.whoAmI)
 	h.mux.HandleFunc("GET /api/v1/identity/tables", handle(h, bySignedIn, ok, h.myTables))
+	h.mux.HandleFunc("GET /api/v1/identity/games", handle(h, bySignedIn, ok, h.ownHistory))
 	h.mux.HandleFunc("PUT /api/v1/account/password", handleJSON(h, bySignedIn, none, h.changePassword))
 	h.mux.HandleFunc("DELETE /api/v1/account", h.deleteAccount)
 	h.mux.HandleFunc("POST /api/v1/sessions", h.signIn)

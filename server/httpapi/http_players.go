@@ -30,16 +30,35 @@ func (h *Handler) profile(r *http.Request, _ *auth.Principal) (players.Profile, 
 }
 
 func (h *Handler) history(r *http.Request, _ *auth.Principal) (players.History, error) {
-	q := r.URL.Query()
-	limit := players.DefaultHistoryPage
-	if l := q.Get("limit"); l != "" {
-		n, err := strconv.Atoi(l)
-		if err != nil || n < 1 || n > players.HistoryPageSize {
-			return players.History{}, refuse.Bad("limit must be a number from 1 to %d", players.HistoryPageSize)
-		}
-		limit = n
+	limit, err := historyLimit(r)
+	if err != nil {
+		return players.History{}, err
 	}
+	q := r.URL.Query()
 	return h.players.History(r.Context(), r.PathValue("name"), q.Get("game"), q.Get("before"), limit)
+}
+
+func (h *Handler) ownHistory(r *http.Request, p *auth.Principal) (players.History, error) {
+	limit, err := historyLimit(r)
+	if err != nil {
+		return players.History{}, err
+	}
+	q := r.URL.Query()
+	return h.players.OwnHistory(r.Context(), p, q.Get("game"), q.Get("before"), limit)
+}
+
+// historyLimit reads a history page's limit= (players.DefaultHistoryPage
+// when absent).
+func historyLimit(r *http.Request) (int, error) {
+	l := r.URL.Query().Get("limit")
+	if l == "" {
+		return players.DefaultHistoryPage, nil
+	}
+	n, err := strconv.Atoi(l)
+	if err != nil || n < 1 || n > players.HistoryPageSize {
+		return 0, refuse.Bad("limit must be a number from 1 to %d", players.HistoryPageSize)
+	}
+	return n, nil
 }
 
 func (h *Handler) myTables(r *http.Request, p *auth.Principal) (map[string]any, error) {

@@ -186,7 +186,33 @@ func (s *Service) History(ctx context.Context, name, gameName, before string, li
 	if err != nil {
 		return History{}, err
 	}
-	page := store.HistoryPage{Identity: a.Identity, Limit: limit}
+	return s.historyOf(ctx, ps, a.Identity, a.Name, gameName, before, limit)
+}
+
+// OwnHistory returns a page of the finished games of p's identity, a
+// guest's as well as an account's, as History does an account's: a guest
+// has no public history, but may read its own (the SSH door's guest,
+// whose client keeps no list between sessions). The page's name is the
+// account's, or empty for a guest.
+func (s *Service) OwnHistory(ctx context.Context, p *auth.Principal, gameName, before string, limit int) (_ History, err error) {
+	defer s.reading("your games", &err)
+	ps, err := s.players()
+	if err != nil {
+		return History{}, err
+	}
+	name := ""
+	if a, err := ps.AccountOf(ctx, p.Identity); err == nil {
+		name = a.Name
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return History{}, err
+	}
+	return s.historyOf(ctx, ps, p.Identity, name, gameName, before, limit)
+}
+
+// historyOf returns a page of the finished games of identity, whose
+// account (if any) is called name.
+func (s *Service) historyOf(ctx context.Context, ps store.Players, identity, name, gameName, before string, limit int) (_ History, err error) {
+	page := store.HistoryPage{Identity: identity, Limit: limit}
 	if gameName != "" {
 		g, err := s.games.Lookup(strings.ToLower(gameName))
 		if err != nil {
@@ -219,7 +245,7 @@ func (s *Service) History(ctx context.Context, name, gameName, before string, li
 	if err != nil {
 		return History{}, err
 	}
-	out := History{Name: a.Name, Games: []PlayedGame{}}
+	out := History{Name: name, Games: []PlayedGame{}}
 	for i, g := range rows {
 		pg := PlayedGame{Table: g.Table, Game: g.Game, Ended: g.Ended, Seat: g.Seat, Result: string(g.Result),
 			Opponents: []Opponent{}, Record: "/api/v1/tables/" + g.Table + "/record"}

@@ -152,6 +152,14 @@ type PlayedGame struct {
 	RatingAfter  float64 `json:"rating_after,omitempty"`
 }
 
+// OwnGames lists the latest finished games of token's identity, a
+// guest's as well as an account's, newest first.
+func (c *Client) OwnGames(ctx context.Context, token string, limit int) ([]PlayedGame, error) {
+	var l playedGames
+	err := c.do(ctx, http.MethodGet, fmt.Sprintf("/api/v1/identity/games?limit=%d", limit), token, nil, &l)
+	return l.Games, err
+}
+
 // PlayedGames lists the account name's latest finished games, newest
 // first.
 func (c *Client) PlayedGames(ctx context.Context, name string, limit int) ([]PlayedGame, error) {

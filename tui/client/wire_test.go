@@ -97,6 +97,7 @@ func endpoints() []endpoint {
 		{"Decline", "POST", `/api/v1/challenges/[^/]+/decline`, typeOf[Challenge](), false},
 		{"YourTables", "GET", `/api/v1/identity/tables`, typeOf[yourTables](), false},
 		{"PlayedGames", "GET", `/api/v1/players/[^/]+/games`, typeOf[playedGames](), false},
+		{"OwnGames", "GET", `/api/v1/identity/games`, typeOf[playedGames](), false},
 		{"PlayerStream", "GET", `/api/v1/stream`, typeOf[PlayerEvent](), true},
 		{"SeekGame", "POST", `/api/v1/seeks`, typeOf[SeekAnswer](), false},
 		{"SeekStatus", "GET", `/api/v1/seeks/[^/]+`, typeOf[SeekState](), false},
@@ -643,6 +644,8 @@ func TestWireTypes(t *testing.T) {
 	must("the table after its rematch", err)
 	_, err = ann.PlayedGames(ctx, "Ann", 20)
 	must("Ann's games", err)
+	_, err = ann.OwnGames(ctx, annTok, 20)
+	must("Ann's own games", err)
 	words, err := ann.AnalysisText(ctx, annTok, quizl)
 	must("the finished Quizl game's analysis", err)
 	if !strings.HasPrefix(words, "Analysis of a quizl game") {
