@@ -16,14 +16,14 @@ import (
 // lines is about 25 screens, an hour's careful reading: past that a
 // reader stops following and starts searching, and a document that grew
 // there by accretion has turned into a notebook of its own history. The
-// longest guide, terminal.md, holds about 900.
+// longest guides, performance.md and terminal.md, hold about 950 to 1,000.
 const guideLines = 1000
 
 // referenceLines is the most lines of the documents in references, which
 // are not read through but consulted by section from their headings.
-// 2,000 lines holds today's longest, bots.md, at about 1,800, with room
-// for a fifth game's section; a dated log such as the 2,874-line
-// measurement log that once sat in docs/ does not fit.
+// 2,000 lines holds the one there is, protocol.md, at about 1,500, with
+// room for a fifth game's messages; a dated log of measurements, which
+// belongs in git's history, does not fit.
 const referenceLines = 2000
 
 // references are the documents allowed referenceLines, and why each is
@@ -32,9 +32,6 @@ var references = map[string]string{
 	// Every endpoint, field and WebSocket message, as the project requires
 	// them documented, after a quick start on its first screen.
 	"docs/protocol.md": "the HTTP API and WebSocket reference",
-	// Each game's levels, baselines and the bench's figures, after the
-	// one table a player reads.
-	"docs/bots.md": "the computer players' measurements",
 }
 
 // TestDocumentSize fails on a document over its limit: guideLines, or

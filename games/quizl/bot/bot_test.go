@@ -868,7 +868,10 @@ var collapseGames = flag.Int("quizl.collapse", 0, "play this many two-player gam
 // Strong's wrong announcements in two-player games may come at most
 // maxWrongRun in a row, make up at most wrongShareGame of its moves in any
 // one game of more than a few moves, and at most wrongShareAll of its
-// moves over all the games (docs/bots.md says why these shares).
+// moves over all the games. Strong announces whenever the likeliest word
+// is worth a wrong announcement's penalty, so some are expected (about a
+// sixth of its moves against itself, on the bench); the shares are loose
+// enough for a bad game and catch only a collapse into guessing.
 const (
 	wrongShareAll  = 0.25
 	wrongShareGame = 0.5
@@ -882,9 +885,10 @@ const (
 // above all the line-shadowing baseline, which calls along strong's
 // password line and never announces, and checks that strong never makes
 // more than maxWrongRun wrong announcements in a row, nor more than the
-// shares above. Before strong distrusted a foreseen announcement that did
-// not come, the shadowing baseline drew from it a run of 268 in the second game of these seeds
-// (docs/bots.md). -quizl.collapse N plays N games a rival.
+// shares above. The shadowing baseline is the hard case: strong foresees
+// that a rival who has seen a password's line will announce it, and a
+// rival who never does must not lead it to announce wrongly again and
+// again. -quizl.collapse N plays N games a rival.
 func TestWrongAnnouncements(t *testing.T) {
 	t.Parallel()
 	n := 2
