@@ -526,3 +526,36 @@ func TestTournamentSwissBye(t *testing.T) {
 		t.Errorf("the loser's line reads %q", got)
 	}
 }
+
+// TestTournamentsOnAPhone: on a phone the events list fits its frame, when
+// each event starts or ends on the screen, with the kind and length under
+// the event's name instead of in columns of their own; a wider screen
+// keeps the columns.
+func TestTournamentsOnAPhone(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.SignUp("Ann", "correct horse battery")
+	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "arena", name: "Sunday Word Fight Arena", game: "wordfight", clock: { kind: "fischer", initial: 300, increment: 3 }, minutes: 60, rated: true }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	row := `document.querySelector('tr[data-event="` + id + `"]')`
+	ann.Open("/tournaments")
+	ann.Wait("the event listed", "!!"+row)
+	if got := e2e.Eval[int](ann, `[...document.querySelectorAll("table.events th")].filter(th => getComputedStyle(th).display !== "none").length`); got != 7 {
+		t.Errorf("a wide screen shows %d of the list's 7 columns", got)
+	}
+	ann.Phone(false)
+	ann.Open("/tournaments")
+	ann.Wait("the event listed", "!!"+row)
+	ann.FitsWidth("the events list")
+	if w := e2e.Eval[string](ann, `(f => f.scrollWidth > f.clientWidth ? f.scrollWidth + " in " + f.clientWidth : "")(`+row+`.closest(".table-frame"))`); w != "" {
+		t.Errorf("the events list scrolls sideways on a phone: %s pixels", w)
+	}
+	if got := e2e.Eval[string](ann, row+`.querySelector(".narrow").innerText`); got != "Arena, 60 minutes" {
+		t.Errorf("on a phone the event's kind and length read %q under its name", got)
+	}
+	if got := e2e.Eval[string](ann, row+`.querySelector("[data-when]").innerText`); !strings.HasPrefix(got, "starts") {
+		t.Errorf("on a phone the event's start reads %q", got)
+	}
+}

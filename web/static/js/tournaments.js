@@ -242,16 +242,20 @@ export async function events(main) {
   return () => { clearInterval(timer); stopTick(); };
 }
 
-// eventTable lists events as the list shows them.
+// eventTable lists events as the list shows them. On a phone the kind and
+// length give up their columns for a line under the event's name, so that
+// when it starts or ends stays on the screen (app.css).
 function eventTable(list, status) {
+  const wide = new Set(["Kind", "Length"]);
   return h("div", { class: "table-frame", tabindex: 0, "aria-label": "Events" }, h("table", { class: "list events" },
-    h("thead", {}, h("tr", {}, ["Event", "Game", "Kind", "Clock", "Length", status === "finished" ? "Winner" : "When", "Players"].map(c => h("th", { scope: "col" }, c)))),
+    h("thead", {}, h("tr", {}, ["Event", "Game", "Kind", "Clock", "Length", status === "finished" ? "Winner" : "When", "Players"].map(c => h("th", { scope: "col", class: wide.has(c) ? "wide" : null }, c)))),
     h("tbody", {}, list.map(e => h("tr", { "data-event": e.id },
-      h("td", {}, h("a", { href: "/tournaments/" + encodeURIComponent(e.id) }, e.name), ratedMark(e), lockMark(e)),
+      h("td", {}, h("a", { href: "/tournaments/" + encodeURIComponent(e.id) }, e.name), ratedMark(e), lockMark(e),
+        h("span", { class: "narrow muted" }, `${kindWords(e)}, ${lengthWords(e)}`)),
       h("td", {}, title(e.game), e.mode ? ` (${e.mode.replace(/_/g, " ")})` : ""),
-      h("td", {}, kindWords(e)),
+      h("td", { class: "wide" }, kindWords(e)),
       h("td", {}, e.clock_text || clockWords(e.clock)),
-      h("td", {}, lengthWords(e)),
+      h("td", { class: "wide" }, lengthWords(e)),
       status === "finished" ? winnerCell(e)
         : h("td", { "data-when": e.id }, whenWords(e, Date.now())),
       h("td", {}, String(e.players)))))));
