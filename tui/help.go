@@ -102,7 +102,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Your account", "↑↓ choose · enter open or change (the password, showing among the players online, e-mail, SSH keys, deleting the account) · esc back"},
 		{"SSH keys", "paste a public key, enter adds it · ↑↓ choose a key · ctrl+d twice removes it · esc back"},
 		{"Watching", "ctrl+t chat with the spectators · ctrl+o mute · tab the next oceans (Salvo of three or more) · esc home (a spectator plays nothing)"},
-		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · enter on a player or c challenge (←→ game · tab rated · enter send) · v a player's profile · f follow or unfollow · b block or unblock · R report (←→ reason · enter send) · r refresh · esc back"},
+		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · enter on a player or c challenge (←→ game · ↑↓ clock · tab rated · enter send) · v a player's profile · f follow or unfollow · b block or unblock · R report (←→ reason · enter send) · r refresh · esc back"},
 		{"Quizl grid", "letters type · arrows move · tab across/down · backspace erase · ctrl+p password here · ctrl+f fill at random · ctrl+d fill deceptively · ctrl+r random grid · enter hand in"},
 		{"Salvo fleet", "tab/shift+tab choose a ship · arrows move it · space rotate · r random fleet · enter hand in"},
 		{"Quizl", "arrows pick a square · enter/space call it · type 72 enter: call 72 · type a word enter: announce (more than a word: a move as written, say NAME WORD) · tab next grid"},

@@ -337,11 +337,13 @@ type playersScreen struct {
 	online client.Online
 	at     int // the row chosen
 
-	// The challenge form: a name, a game and rated.
+	// The challenge form: a name, a game, rated, and a clock (an index
+	// of clockPresets).
 	form  bool
 	to    string
 	game  int
 	rated bool
+	clock int
 	busy  bool
 
 	// follows and blocks are whom the account follows and blocks (their
@@ -602,8 +604,8 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// formKey edits the challenge form: the name typed, ←→ the game, tab
-// rated, enter sends.
+// formKey edits the challenge form: the name typed, ←→ the game, ↑↓ the
+// clock, tab rated, enter sends.
 func (ps *playersScreen) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	gs := ps.twoPlayerGames()
 	switch s {
@@ -619,6 +621,12 @@ func (ps *playersScreen) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	case "tab":
 		ps.rated = !ps.rated
 		return nil
+	case "up":
+		ps.clock = (ps.clock + len(clockPresets) - 1) % len(clockPresets)
+		return nil
+	case "down":
+		ps.clock = (ps.clock + 1) % len(clockPresets)
+		return nil
 	case "enter":
 		to := strings.TrimSpace(ps.to)
 		if to == "" {
@@ -630,10 +638,14 @@ func (ps *playersScreen) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 		ps.busy = true
 		tok, c, game, rated := ps.cfg.Session, *ps.c, gs[ps.game%len(gs)].Name, ps.rated
+		var rules map[string]any
+		if r, ok := clockRule(clockPresets[ps.clock]); ok {
+			rules = map[string]any{"clock": r}
+		}
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ps.ctx, 15*time.Second)
 			defer cancel()
-			ch, err := c.Challenge(ctx, tok, to, game, rated)
+			ch, err := c.Challenge(ctx, tok, to, game, rated, rules)
 			if err != nil {
 				err = fmt.Errorf("the challenge to %s: %w", to, err)
 			}
@@ -783,7 +795,10 @@ func (ps *playersScreen) view() string {
 		if ps.rated {
 			rated = "rated"
 		}
-		fmt.Fprintf(&b, "Challenge %s█ to ‹ %s › · ‹ %s ›\n", tailOf(ps.to, 40), game, rated)
+		rest := fmt.Sprintf(" to ‹ %s › · ‹ %s › · clock ‹ %s ›", game, rated, clockPresets[ps.clock])
+		// The name gives way to the choices: its end, where the cursor is.
+		name := tailOf(ps.to, max(8, ps.w-len("Challenge █")-ansi.StringWidth(rest)))
+		b.WriteString(fitLine("Challenge "+name+"█"+rest, ps.w) + "\n")
 	} else if ps.report != "" {
 		head := fmt.Sprintf("Report %s for ‹ %s ›: ", ps.report, client.ReportReasons[ps.reason].Words)
 		b.WriteString(head + tailOf(ps.reportText, max(10, ps.w-ansi.StringWidth(head)-2)) + "█\n")
@@ -794,7 +809,7 @@ func (ps *playersScreen) view() string {
 	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · c challenge by name · v profile · f follow · b block · R report · r refresh · esc back"
 	switch {
 	case ps.form:
-		keys = "type the name · ←→ game · tab rated · enter send · esc back"
+		keys = "type the name · ←→ game · ↑↓ clock · tab rated · enter send · esc back"
 	case ps.report != "":
 		keys = "←→ reason · type what happened · enter send to the moderators · esc back"
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -57,7 +58,7 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	}
 
 	// A rated challenge, accepted with a: Ben is at the table.
-	ch, err = ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", true)
+	ch, err = ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", true, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,13 +78,26 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	tm.key("c")
 	tm.typeText("ann")
 	tm.key("right") // the next game two can play
-	tm.waitFor("the form", has("Challenge ann█ to ‹ Quizl › · ‹ not rated ›"))
+	tm.waitFor("the form", has("Challenge ann█ to ‹ Quizl › · ‹ not rated › · clock ‹ none ›"))
+	checkFits(t, tm)
+	// A clock: up from none comes round to the last preset, then
+	// down to 3+2 from 1+0.
+	tm.key("up")
+	tm.waitFor("the clock chosen", has("clock ‹ 7d ›"))
+	for range 15 - 1 - 9 {
+		tm.key("up")
+	}
+	tm.waitFor("the clock chosen", has("clock ‹ 3+2 ›"))
 	checkFits(t, tm)
 	tm.key("enter")
 	tm.waitFor("the challenge made", has("you challenged Ann to Quizl", "you challenged Ann to Quizl: waiting"))
 	in, _, err := ann.Challenges(ctx, annS.Token)
 	if err != nil || len(in) != 1 || in[0].From != "Ben" || in[0].Game != "quizl" {
 		t.Fatalf("Ann's challenges: %+v, %v", in, err)
+	}
+	var clock client.Clock
+	if err := json.Unmarshal(in[0].Rules["clock"], &clock); err != nil || clock.Kind != "fischer" || clock.Initial != 180 || clock.Increment != 2 {
+		t.Errorf("the challenge's clock is %s, want 3+2 as a Fischer clock", in[0].Rules["clock"])
 	}
 	seat, err := ann.Accept(ctx, annS.Token, in[0].ID)
 	if err != nil {
@@ -157,7 +171,7 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 
 	tm.key("b")
 	tm.waitFor("the block", has("you block Ann", "Ann (following) (blocked)"))
-	if _, err := ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", false); err == nil || !strings.Contains(err.Error(), "not taking challenges from you") {
+	if _, err := ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", false, nil); err == nil || !strings.Contains(err.Error(), "not taking challenges from you") {
 		t.Errorf("a blocked player's challenge answered %v", err)
 	}
 	tm.key("R")
@@ -176,7 +190,7 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 
 	tm.key("b")
 	tm.waitFor("the unblock", has("you no longer block Ann"))
-	if _, err := ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", false); err != nil {
+	if _, err := ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", false, nil); err != nil {
 		t.Errorf("a challenge after the unblock: %v", err)
 	}
 	tm.waitFor("Ann among the players followed", has("You follow", "Ann playing Nymphabet"))

@@ -92,11 +92,16 @@ func (c *Client) Challenges(ctx context.Context, token string) (in, out []Challe
 	return l.In, l.Out, err
 }
 
-// Challenge challenges the account called to to a game of game with its
-// default rules, rated or not.
-func (c *Client) Challenge(ctx context.Context, token, to, game string, rated bool) (Challenge, error) {
+// Challenge challenges the account called to to a game of game, rated
+// or not, with rules (the table's rule options, a "clock" among them;
+// nil: the defaults).
+func (c *Client) Challenge(ctx context.Context, token, to, game string, rated bool, rules map[string]any) (Challenge, error) {
 	var ch Challenge
-	err := c.do(ctx, http.MethodPost, "/api/v1/challenges", token, map[string]any{"to": to, "game": game, "rated": rated}, &ch)
+	body := map[string]any{"to": to, "game": game, "rated": rated}
+	if len(rules) > 0 {
+		body["rules"] = rules
+	}
+	err := c.do(ctx, http.MethodPost, "/api/v1/challenges", token, body, &ch)
 	return ch, err
 }
 

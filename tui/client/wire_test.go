@@ -521,7 +521,7 @@ func TestWireTypes(t *testing.T) {
 	must("who is online", err)
 
 	// A challenge declined, and one with its own rules accepted.
-	ch, err := ann.Challenge(ctx, annS.Token, "Ben", "salvo", false)
+	ch, err := ann.Challenge(ctx, annS.Token, "Ben", "salvo", false, nil)
 	must("Ann challenges Ben", err)
 	_, err = ben.Decline(ctx, benS.Token, ch.ID)
 	must("Ben declines", err)
