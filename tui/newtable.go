@@ -16,15 +16,54 @@ import (
 	"parlour/tui/client"
 )
 
-// newTableScreen is the new-table form: opponents, then each rule option.
+// newTableScreen is the new-table form: opponents, the further seats of
+// a game for more than two, then each rule option.
 type newTableScreen struct {
 	*shared
-	game     string
-	opp      int // index into opponents(game)
-	at       int // the field chosen: 0 opponents, 1.. the options
+	game string
+	opp  int // index into opponents(game)
+	// more are the seats after the second, each an index into
+	// moreSeats, the last one nobody (0) while the game takes more.
+	more     []int
+	at       int // the field chosen: 0 opponents, then the seats in more, then the options
 	values   map[string]any
 	rated    bool // asked only when signed in: the last field
 	creating bool
+}
+
+// moreSeats are the choices for a seat after the second: nobody, which
+// ends the list, or the seats "Play against" offers.
+var moreSeats = []opponent{
+	{"nobody", nil, ""},
+	{"the computer, easy", []string{"computer:easy"}, ""},
+	{"the computer, medium", []string{"computer:medium"}, ""},
+	{"the computer, strong", []string{"computer:strong"}, ""},
+	{"a friend (invite link)", []string{"open"}, ""},
+}
+
+// seatFields is how many fields the seats after the second take: none
+// for a game of two, or when the opponent chosen plays alone.
+func (nt *newTableScreen) seatFields(g *client.Game, o opponent) int {
+	if g.MaxPlayers <= 2 || len(o.seats) != 2 {
+		return 0
+	}
+	return len(nt.more)
+}
+
+// setSeat makes seat field i (of more) choice c: nobody takes the seat
+// out of the list, which keeps one nobody at its end while the game
+// takes more players.
+func (nt *newTableScreen) setSeat(g *client.Game, i, c int) {
+	if c == 0 {
+		nt.more = slices.Delete(nt.more, i, i+1)
+	} else {
+		nt.more[i] = c
+	}
+	nt.more = slices.DeleteFunc(nt.more, func(c int) bool { return c == 0 })
+	if 2+len(nt.more) < g.MaxPlayers {
+		nt.more = append(nt.more, 0)
+	}
+	nt.at = min(nt.at, len(nt.more))
 }
 
 // opponent is one choice of whom to play.
@@ -160,7 +199,7 @@ func (sh *shared) lexiconTitles() string {
 // openNewTable shows the form of a new table of game, each option at its
 // default.
 func openNewTable(sh *shared, game string) {
-	nt := &newTableScreen{shared: sh, game: game, values: map[string]any{}}
+	nt := &newTableScreen{shared: sh, game: game, values: map[string]any{}, more: []int{0}}
 	for _, o := range sh.options(sh.gameByName(game)) {
 		nt.values[o.Name] = o.Default
 	}
@@ -182,7 +221,8 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	g := nt.gameByName(nt.game)
 	opps := opponents(g)
 	opts := nt.options(g)
-	fields := 1 + len(opts)
+	sf := nt.seatFields(g, opps[nt.opp])
+	fields := 1 + sf + len(opts)
 	if nt.cfg.Session != "" {
 		fields++ // rated
 	}
@@ -202,6 +242,10 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 		nt.creating, nt.err = true, ""
 		o := opps[nt.opp]
+		seats := slices.Clone(o.seats)
+		for _, c := range nt.more[:sf] {
+			seats = append(seats, moreSeats[c].seats...)
+		}
 		extra := map[string]any{}
 		if o.maker != "" {
 			extra["maker"] = o.maker
@@ -235,7 +279,7 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			if err != nil {
 				return seatedMsg{err: err}
 			}
-			s, err := c.Create(ctx, idTok, game, rules, o.seats, extra)
+			s, err := c.Create(ctx, idTok, game, rules, seats, extra)
 			return seatedMsg{s: s, game: game, err: err, identity: idTok}
 		}
 	}
@@ -246,13 +290,19 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if nt.at > len(opts) {
+	if nt.at <= sf {
+		if step != 0 {
+			nt.setSeat(g, nt.at-1, (nt.more[nt.at-1]+len(moreSeats)+step)%len(moreSeats))
+		}
+		return nil
+	}
+	if nt.at > sf+len(opts) {
 		if step != 0 {
 			nt.rated = !nt.rated
 		}
 		return nil
 	}
-	o := opts[nt.at-1]
+	o := opts[nt.at-1-sf]
 	v := nt.values[o.Name]
 	switch o.Kind {
 	case "bool":
@@ -335,6 +385,10 @@ func (nt *newTableScreen) view() string {
 	}
 	opps := opponents(g)
 	row(0, "Play against", opps[nt.opp].label, "")
+	sf := nt.seatFields(g, opps[nt.opp])
+	for i, c := range nt.more[:sf] {
+		row(1+i, fmt.Sprintf("Seat %d", 3+i), moreSeats[c].label, "")
+	}
 	for i, o := range opts {
 		v := nt.values[o.Name]
 		val := fmt.Sprint(v)
@@ -361,21 +415,23 @@ func (nt *newTableScreen) view() string {
 		case o.Kind == "bool":
 			rng = "yes/no"
 		}
-		row(i+1, optionLabel(o), val, rng)
+		row(1+sf+i, optionLabel(o), val, rng)
 	}
 	if nt.cfg.Session != "" {
 		r := "no"
 		if nt.rated {
 			r = "yes"
 		}
-		row(len(opts)+1, "Rated", r, "yes/no")
+		row(1+sf+len(opts), "Rated", r, "yes/no")
 	}
 	help := "choose whom to play"
 	switch {
-	case nt.at > len(opts):
+	case nt.at > sf+len(opts):
 		help = "a rated game changes both players' ratings; both must be signed in, and neither a computer"
+	case nt.at > sf:
+		help = opts[nt.at-1-sf].Help
 	case nt.at > 0:
-		help = opts[nt.at-1].Help
+		help = fmt.Sprintf("another player: the computer at a level, or a friend who joins with the invite link; nobody takes the seat out (%s plays %d to %d)", g.Title, g.MinPlayers, g.MaxPlayers)
 	}
 	b.WriteString("\n" + wrap(help, nt.w-2) + "\n\n")
 	if nt.creating {

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -123,5 +125,76 @@ func TestNewTableChoiceOfNone(t *testing.T) {
 	}
 	if s := nt.view(); !strings.Contains(s, "Pick") {
 		t.Errorf("the form does not show the option:\n%s", s)
+	}
+}
+
+// TestNewTableMoreSeats: the form of a game for more than two offers a
+// seat after another, each the computer at a level or a friend, until
+// nobody ends the list or the game is full; the table opens with those
+// seats. A game of two, or a solitaire game, offers none.
+func TestNewTableMoreSeats(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("nymphabet", 0)
+	if s := tm.screen(); strings.Contains(s, "Seat 3") {
+		t.Fatalf("a game of two offers a third seat:\n%s", s)
+	}
+	tm.key("esc")
+	tm.open("quizl", 5) // solitaire
+	if s := tm.screen(); strings.Contains(s, "Seat 3") {
+		t.Fatalf("a solitaire game offers a third seat:\n%s", s)
+	}
+	tm.key("esc")
+
+	tm.open("quizl", 0) // the computer, easy
+	tm.waitFor("the third seat", seatsAre("3", "nobody"))
+	tm.key("down")
+	tm.key("right")
+	tm.key("right") // the computer, medium
+	tm.waitFor("a fourth seat", seatsAre("3", "the computer, medium", "4", "nobody"))
+	tm.key("down")
+	tm.key("left") // a friend, the last choice
+	tm.waitFor("a fifth seat", seatsAre("4", "a friend (invite link)", "5", "nobody"))
+	checkFits(t, tm)
+	// Nobody takes the third seat out: the friend moves up.
+	tm.key("up")
+	tm.key("left")
+	tm.key("left")
+	tm.waitFor("the seats after the third taken out", seatsAre("3", "a friend (invite link)", "4", "nobody"))
+	tm.key("down")
+	tm.key("right")
+	tm.key("right")
+	tm.key("right") // the fourth seat: the computer, strong
+	tm.waitFor("four seats", seatsAre("3", "a friend (invite link)", "4", "the computer, strong", "5", "nobody"))
+	tm.key("enter")
+	tm.waitFor("the table", has("you: Ann"))
+	var up struct {
+		Table client.Table `json:"table"`
+	}
+	if err := getJSON(ts.URL+"/api/v1/tables/"+tm.table().id, tm.table().token, &up); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, s := range up.Table.Seats {
+		kinds = append(kinds, s.Kind+":"+s.Level)
+	}
+	if got, want := strings.Join(kinds, " "), "person: computer:easy open: computer:strong"; got != want {
+		t.Errorf("the table's seats are %s, want %s", got, want)
+	}
+}
+
+// seatsAre is a wait's test that the new-table form shows each seat
+// numbered in pairs (number, choice) with that choice, and no seat after
+// the last of them.
+func seatsAre(pairs ...string) func(string) bool {
+	return func(s string) bool {
+		for i := 0; i < len(pairs); i += 2 {
+			if !strings.Contains(lineWith(s, "Seat "+pairs[i]+" "), "‹ "+pairs[i+1]+" ›") {
+				return false
+			}
+		}
+		n, _ := strconv.Atoi(pairs[len(pairs)-2])
+		return lineWith(s, fmt.Sprintf("Seat %d ", n+1)) == ""
 	}
 }

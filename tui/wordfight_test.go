@@ -10,7 +10,9 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
 	tm.open("wordfight", 0)
-	// A small board: width and height 5, typed as digits.
+	// A small board: width and height 5, typed as digits (past the
+	// third seat, nobody).
+	tm.key("down")
 	tm.key("down")
 	tm.typeText("5")
 	tm.key("down")
@@ -116,6 +118,7 @@ func TestWordFightWideBoard(t *testing.T) {
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
 	tm.open("wordfight", 0)
+	tm.key("down") // the third seat: nobody
 	tm.key("down")
 	tm.typeText("30")
 	tm.key("down")
