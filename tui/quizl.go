@@ -181,7 +181,10 @@ func (p *playScreen) quizlView() string {
 			sc = append(sc, fmt.Sprintf("%s %d", n, v.Scores[i]))
 		}
 	}
-	right = append(right, "", "Scores: "+strings.Join(sc, " · "), "")
+	// Every player's score, on as many lines as the column needs.
+	right = append(right, "")
+	right = append(right, hanging("Scores: "+strings.Join(sc, " · "), max(1, p.t.w-36))...)
+	right = append(right, "")
 	right = append(right, p.t.logBlock(p.t.h-len(right)-8-p.t.msgExtra(), max(1, p.t.w-36)))
 	body := side(strings.Join(left, "\n"), 36, strings.Join(right, "\n"), p.t.w-36)
 	return body + "\n" + p.footer("Call (digits) or announce (letters):",

@@ -349,3 +349,39 @@ func TestLetterGridPassword(t *testing.T) {
 		})
 	}
 }
+
+// TestQuizlThreePlayers: at a table of three at 80 x 24, both grids to
+// track show, and every player's score is said whole, on two lines if
+// need be, never cut; a call's events show beside the grids.
+func TestQuizlThreePlayers(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 0) // the computer, easy
+	tm.key("down")
+	tm.key("right")
+	tm.key("right") // a third seat: the computer, medium
+	tm.waitFor("the third seat", seatsAre("3", "the computer, medium", "4", "nobody"))
+	tm.key("enter")
+	tm.waitFor("the grid editor", has("Make your grid"))
+	tm.key("ctrl+r")
+	tm.waitFor("the referee's check", has("✓ the referee accepts"))
+	tm.key("enter")
+	s := tm.waitFor("play", has("▶ your turn", "Tracking Computer (easy)", "Tracking Computer (medium)"))
+	checkFits(t, tm)
+	// The column beside the grids to track, read as one text.
+	var right []string
+	for _, l := range strings.Split(s, "\n") {
+		if r := []rune(l); len(r) > 36 {
+			right = append(right, string(r[36:]))
+		}
+	}
+	scores := strings.Join(strings.Fields(strings.Join(right, " ")), " ")
+	if !strings.Contains(scores, "Scores: Ann 0 · Computer (easy) 0 · Computer (medium) 0") || strings.Contains(s, "…") {
+		t.Errorf("the scores are not said whole:\n%s", s)
+	}
+	tm.typeText("72")
+	tm.key("enter")
+	tm.waitFor("the call's events", has("Ann called 72", "72 holds"))
+	checkFits(t, tm)
+}
