@@ -347,7 +347,7 @@ func scoresLabel(game string, rules json.RawMessage) string {
 			Mode string `json:"mode"`
 		}
 		if json.Unmarshal(rules, &r) == nil && r.Mode == "scoring" {
-			return "scores (letters deleted a turn, multiplied)"
+			return "scores (the letters each turn deleted, multiplied)"
 		}
 		return "letters deleted"
 	}

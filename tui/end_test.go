@@ -142,3 +142,26 @@ func TestEndScreenAnalysis(t *testing.T) {
 	tm.key("a")
 	tm.waitFor("no analysis", has("an aborted game has no analysis"))
 }
+
+// TestScoresLabel: the end names what each game's scores count, by the
+// table's rules where the game has modes; rules it cannot read count
+// letters, the standard mode's.
+func TestScoresLabel(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		game, rules, want string
+	}{
+		{"quizl", `{}`, "scores"},
+		{"wordfight", `{"multiply": true}`, "scores"},
+		{"salvo", `{}`, "ships sunk"},
+		{"nymphabet", `{"mode": "standard"}`, "letters deleted"},
+		{"nymphabet", `{"mode": "cyclic"}`, "letters deleted"},
+		{"nymphabet", `{"mode": "scoring"}`, "scores (the letters each turn deleted, multiplied)"},
+		{"nymphabet", `not json`, "letters deleted"},
+		{"nymphabet", ``, "letters deleted"},
+	} {
+		if got := scoresLabel(c.game, json.RawMessage(c.rules)); got != c.want {
+			t.Errorf("scoresLabel(%s, %s) = %q, want %q", c.game, c.rules, got, c.want)
+		}
+	}
+}

@@ -86,7 +86,7 @@ export function standings(v) {
 }
 // scoresLabel names what the result's scores count: letters deleted, or
 // in scoring mode their product over a player's turns.
-export const scoresLabel = v => v.mode === "scoring" ? "Scores (letters deleted a turn, multiplied)" : "Letters deleted";
+export const scoresLabel = v => v.mode === "scoring" ? "Scores (the letters each turn deleted, multiplied)" : "Letters deleted";
 export function moveList(v) {
   return v.words.map(w => ({ seat: w.by, text: w.word, detail: `deleted ${w.deleted}` }));
 }
