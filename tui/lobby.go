@@ -274,19 +274,22 @@ func (lb *lobbyScreen) view() string {
 	}
 	list(len(lb.tables), "no open tables: open one from the home screen and invite a friend", func(i int) string {
 		t := lb.tables[i]
+		// How many seats are open comes first: at a table of more than
+		// two, the names after it may not fit.
 		var names []string
+		open := 0
 		for _, s := range t.Seats {
-			n := marked(s.Name, s.Player)
 			if s.Kind == "open" || s.Name == "" {
-				n = "(open)"
+				open++
+				continue
 			}
-			names = append(names, n)
+			names = append(names, marked(s.Name, s.Player))
 		}
 		rated := "     "
 		if t.Rated {
 			rated = "rated"
 		}
-		return fmt.Sprintf("%-22s %-16s %s %s", t.Title, t.ID, rated, strings.Join(names, ", "))
+		return fitLine(fmt.Sprintf("%-22s %-16s %s %d of %d open: %s", t.Title, t.ID, rated, open, len(t.Seats), strings.Join(names, ", ")), lb.w-2)
 	}, func(i int) string { return lb.rulesLines(lb.tables[i]) })
 
 	b.WriteString("\n" + title("Players looking for a game") + "\n")

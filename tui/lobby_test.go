@@ -284,3 +284,27 @@ func TestLobbyWideNames(t *testing.T) {
 		}
 	}
 }
+
+// TestLobbyOpenSeats: an open table's line says first how many of its
+// seats are open, then who sits at the others, so that at a table of
+// four the count shows however long the names.
+func TestLobbyOpenSeats(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	bc, err := client.New(ts.URL, "Bartholomew")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bc.Create(context.Background(), "", "wordfight", nil, []string{"me", "open", "computer:medium", "open"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []int{80, 120} {
+		tm := newTerm(t, ts.URL, "Cat", w, 24)
+		tm.key("l")
+		s := tm.waitFor(fmt.Sprintf("the open table at %d columns", w), has("Lobby: open tables", "2 of 4 open: Bartholomew"))
+		checkFits(t, tm)
+		if w == 120 && !strings.Contains(s, "2 of 4 open: Bartholomew (guest), Computer (medium)") {
+			t.Errorf("at %d columns the seated players are not all named:\n%s", w, s)
+		}
+	}
+}

@@ -33,7 +33,7 @@ func TestNameAndJoinErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.key("r")
-	tm.waitFor("Ben's table", has(seat.Table, "Ben (guest), (open)"))
+	tm.waitFor("Ben's table", has(seat.Table, "1 of 2 open: Ben (guest)"))
 	tm.key("enter")
 	tm.waitFor("the table", has("Nymphabet · "+seat.Table, "you: Zoë", "waiting for Ben"))
 	checkFits(t, tm)
