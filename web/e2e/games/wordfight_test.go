@@ -161,6 +161,21 @@ func TestWordFight(t *testing.T) {
 			t.Errorf("%s's audit does not confirm both scores:\n%s", p.Name, audit)
 		}
 	}
+	// A spectator of the finished game sees every grid in the audit, no
+	// grid of their own, and the list without a player's answers.
+	cy := e2e.NewPlayer(t, b, "Cy", base)
+	cy.Open("/t/" + id + "?watch=1")
+	cy.Wait("the end, watched", `!!document.querySelector("#w-audit-h") && !!document.querySelector("#w-list-h")`)
+	if !e2e.Eval[bool](cy, `document.querySelector("#w-grid").hidden`) {
+		t.Errorf("a spectator at the end is shown a grid of their own: %q", cy.Text("#w-grid"))
+	}
+	heads := `[...document.querySelectorAll("#w-list-h ~ div th")].map(th => th.textContent).join(",")`
+	if got := e2e.Eval[string](cy, heads); got != "Word,Length,By,Outcome" {
+		t.Errorf("a spectator's list has the columns %s", got)
+	}
+	if got := e2e.Eval[string](ann, heads); got != "Word,Length,By,Outcome,You" {
+		t.Errorf("a player's list has the columns %s", got)
+	}
 	ben.Shot("wordfight-over")
 	// In the Table card the record's button and the rules link sit apart.
 	if e2e.Eval[bool](ben, `(() => { const a = document.querySelector("#download").getBoundingClientRect(), b = document.querySelector("#rules-link").getBoundingClientRect(); return b.top < a.bottom; })()`) {

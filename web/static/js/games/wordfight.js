@@ -71,8 +71,9 @@ export function play(ctx) {
     }
   });
   const controls = h("div", { class: "card stack", id: "w-controls" }, status, declForm, placeForm, err);
-  const root = h("div", { class: "wordfight" }, controls,
-    h("div", { class: "boards" }, h("section", { class: "board", "aria-labelledby": "w-grid-h" }, h("h3", { id: "w-grid-h" }, "Your grid"), gridBox), list));
+  const gridHead = h("h3", { id: "w-grid-h" }, "Your grid");
+  const gridSection = h("section", { class: "board", id: "w-grid", "aria-labelledby": "w-grid-h" }, gridHead, gridBox);
+  const root = h("div", { class: "wordfight" }, controls, h("div", { class: "boards" }, gridSection, list));
 
   function drawGrid(rows, label, opts) {
     const H = rows.length, W = rows[0].length;
@@ -140,6 +141,10 @@ export function play(ctx) {
         : p.legal ? `${v.current} at ${sqName(...sel)} ${down ? "down" : "across"}: legal so far, would score ${p.points} (reuses ${p.reused}).${p.crossings && p.crossings.length ? ` It also forms ${p.crossings.join(", ")}.` : ""}`
         : `Not there: ${p.problem}.`;
     } else note.textContent = mine && answering ? "Choose a square for the first letter; arrow keys move, D turns the direction." : "";
+    // A spectator has no grid of their own: while the game goes on the
+    // section says when the grids show; at the end the audit shows them.
+    gridSection.hidden = !v.grid && over;
+    gridHead.textContent = v.grid ? "Your grid" : "The grids";
     if (v.grid) {
       const g = drawGrid(v.grid, `Your grid, ${v.rules.width} by ${v.rules.height}`, { pv: shown, word: answering ? v.current : "", pick: mine && answering ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
       const was = gridBox.querySelector(".board-frame");
@@ -152,11 +157,12 @@ export function play(ctx) {
       h("h2", { id: "w-list-h" }, "The public list"),
       h("p", { id: "w-strikes" }, `Strikes: ${v.strikes} of ${v.strike_limit}`),
       v.list.length ? h("div", { class: "table-frame", tabindex: 0, role: "region", "aria-labelledby": "w-list-h" }, h("table", { class: "list" },
-        h("thead", {}, h("tr", {}, h("th", {}, "Word"), h("th", {}, "Length"), h("th", {}, "By"), h("th", {}, "Outcome"), h("th", {}, "You"))),
+        // Your answers' column is a player's: a spectator has none.
+        h("thead", {}, h("tr", {}, h("th", {}, "Word"), h("th", {}, "Length"), h("th", {}, "By"), h("th", {}, "Outcome"), me >= 0 ? h("th", {}, "You") : null)),
         h("tbody", {}, v.list.map(e => h("tr", {},
           h("td", { class: "mono" }, e.word), h("td", {}, e.length), h("td", {}, names[e.by]),
           h("td", {}, e.done ? (e.cannot && e.cannot.length ? `${e.cannot.map(s => names[s]).join(", ")} could not: ${plural(e.strikes, "strike")}` : "placed by all") : "being answered"),
-          h("td", {}, e.mine ? (e.mine.move === "cannot" ? "cannot" : `${e.mine.move}, ${plural(e.mine.points, "point")}`) : "—")))))) : h("p", { class: "muted" }, "No word yet.")),
+          me >= 0 ? h("td", {}, e.mine ? (e.mine.move === "cannot" ? "cannot" : `${e.mine.move}, ${plural(e.mine.points, "point")}`) : "—") : null))))) : h("p", { class: "muted" }, "No word yet.")),
       over ? audit(v) : null);
   }
   function audit(v) {
