@@ -246,6 +246,10 @@ func TestSalvoShotsAndOnlookers(t *testing.T) {
 	if n := e2e.Eval[int](cy, `document.querySelectorAll('.salvo .cell.ship').length`); n != 0 {
 		t.Errorf("the onlooker sees %d ship squares before the end", n)
 	}
+	// Before the end an onlooker watches the oceans, not the fleets.
+	if got := e2e.Eval[string](cy, `[...document.querySelectorAll('.salvo [data-board] h3')].map(e => e.textContent).join(", ")`); got != "Ann's ocean, Ben's ocean" {
+		t.Errorf("the onlooker's boards are headed %q", got)
+	}
 	tally := cy.Text(`.salvo [data-board="1"] table.tally`)
 	for _, want := range []string{"battleship\t5 of 5\t1 of 1", "cruiser\t1 of 4\t0 of 1", "submarine\t2 of 4\t0 of 2"} {
 		if !strings.Contains(tally, want) {

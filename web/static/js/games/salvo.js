@@ -377,7 +377,9 @@ export function play(ctx) {
         h("tr", {}, h("th", {}, "Class"), h("th", {}, "Hits"), h("th", {}, "Sunk")),
         CLASSES.map(c => h("tr", {}, h("td", {}, c), h("td", {}, `${tr.hits[c] || 0} of ${c === "submarine" ? 4 : SHIPS[CLASSES.indexOf(c)][1]}`), h("td", {}, `${tr.sunk[c] || 0} of ${c === "submarine" ? 2 : 1}`)))) : null;
       append(boards, h("section", { class: "board", "data-board": String(t) },
-        h("h3", {}, me >= 0 && !v.finished ? `Your shots at ${v.players[t].name}` : `${v.players[t].name}'s fleet`), g, tally));
+        // An onlooker sees the shots at each ocean, and its fleet only
+        // once the game is over.
+        h("h3", {}, me >= 0 && !v.finished ? `Your shots at ${v.players[t].name}` : v.finished ? `${v.players[t].name}'s fleet` : `${v.players[t].name}'s ocean`), g, tally));
     }
     if (me >= 0 && v.fleet) {
       const own = new Map();
