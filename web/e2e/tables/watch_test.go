@@ -167,6 +167,11 @@ func TestLobbyOnAPhone(t *testing.T) {
 	cy.Open("/lobby")
 	cy.Wait("the games to watch", `document.querySelectorAll("#watch-list tr[data-table]").length === 2`)
 	cy.FitsWidth("the lobby's games to watch")
+	// A computer's level is said in brackets, so that a list of seats
+	// reads as one name a seat.
+	if got := cy.Text("#watch-list tr[data-table]"); !strings.Contains(got, "Bartholomew (guest) v the computer (easy)") {
+		t.Errorf("the game's row: %q", got)
+	}
 	if w := e2e.Eval[string](cy, `(f => f.scrollWidth > f.clientWidth ? f.scrollWidth + " in " + f.clientWidth : "")(document.querySelector("#watch-list .table-frame"))`); w != "" {
 		t.Errorf("the games to watch scroll sideways on a phone: %s pixels", w)
 	}

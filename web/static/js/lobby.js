@@ -59,7 +59,7 @@ export async function lobby(main) {
       h("thead", {}, h("tr", {}, h("th", {}, "Game"), h("th", {}, "Players"), h("th", {}, "Rules"), h("th", {}, h("span", { class: "sr" }, "Join")))),
       h("tbody", {}, tables.map(t => h("tr", {},
         h("td", {}, t.title || t.game, t.rated ? h("span", { class: "rated-badge" }, "rated") : null),
-        h("td", {}, (t.seats || []).map(s => s.kind === "open" ? "open seat" : s.kind === "computer" ? `the computer, ${s.level}` : guestName(s)).join(", ")),
+        h("td", {}, (t.seats || []).map(s => s.kind === "open" ? "open seat" : s.kind === "computer" ? `the computer (${s.level})` : guestName(s)).join(", ")),
         h("td", { class: "muted" }, rulesText(t)),
         h("td", {}, h("a", { class: "button", href: "/t/" + t.id, "aria-label": `Join ${t.rated ? "rated " : ""}${t.title || t.game} table ${t.id}` }, "Join"))))))));
   };

@@ -84,7 +84,7 @@ async function joinScreen(main, id) {
     } catch (ex) { err.textContent = ex.message; }
   } },
     h("h1", {}, open ? `Join ${title}` : title),
-    info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer, ${s.level}` : guestName(s)).join(" · ")) : null,
+    info ? h("p", {}, "Seats: ", info.seats.map(s => s.kind === "open" ? "open" : s.kind === "computer" ? `the computer (${s.level})` : guestName(s)).join(" · ")) : null,
     info && info.rated ? ratedNote("join-rated") : null,
     info && info.rated && !signedIn() ? h("p", { id: "join-rated-account" }, "Rated games are between accounts: ", h("a", { href: "/account" }, "sign up or sign in"), " to take this seat.") : null,
     info ? rulesList(info) : null,

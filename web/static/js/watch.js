@@ -14,7 +14,7 @@ export function watching(n) {
 }
 
 // players names a game's seats as the lobby shows them.
-const players = t => (t.seats || []).map(s => s.kind === "computer" ? `the computer, ${s.level}` : guestName(s)).join(" v ");
+const players = t => (t.seats || []).map(s => s.kind === "computer" ? `the computer (${s.level})` : guestName(s)).join(" v ");
 
 // watchLink opens table t as a spectator.
 const watchLink = (t, id) => h("a", { class: "button", id, href: `/t/${t.id}?watch=1`, "aria-label": `Watch ${t.title || title(t.game)}: ${players(t)}` }, "Watch");
