@@ -843,13 +843,20 @@ func TestChallengeOverSSH(t *testing.T) {
 // computer as a guest, and closes the session once it is their turn.
 func (f *fixture) guestGame(user string, key gossh.Signer) {
 	f.t.Helper()
+	f.guestTable(user, key).sess.Close()
+}
+
+// guestTable has user, with key, start a Nymphabet game against the
+// computer as a guest, and returns the session at their first turn.
+func (f *fixture) guestTable(user string, key gossh.Signer) *term {
+	f.t.Helper()
 	tm := f.dial(user, key, "")
 	tm.waitFor("New table")
 	tm.send("1")
 	tm.waitFor("Nymphabet · new table")
 	tm.send("\r")
 	tm.waitFor("your turn")
-	tm.sess.Close()
+	return tm
 }
 
 // TestGuestKeyComesBack: a guest who plays with a key and loses the
@@ -887,12 +894,7 @@ func TestGuestKeyComesBack(t *testing.T) {
 func TestGuestFinishedGameComesBack(t *testing.T) {
 	f := newFixture(t, Config{})
 	key := newSigner(t)
-	tm := f.dial("gus", key, "")
-	tm.waitFor("New table")
-	tm.send("1")
-	tm.waitFor("Nymphabet · new table")
-	tm.send("\r")
-	tm.waitFor("your turn")
+	tm := f.guestTable("gus", key)
 	// A word first: a resignation before both players moved would
 	// abort the game.
 	tm.send("abdicated\r")
