@@ -26,7 +26,7 @@ type newTableScreen struct {
 	// moreSeats, the last one nobody (0) while the game takes more.
 	more     []int
 	at       int // the field chosen: 0 opponents, then the seats in more, then the options
-	values   map[string]any
+	values   ruleValues
 	rated    bool // asked only when signed in: the last field
 	creating bool
 }
@@ -199,10 +199,7 @@ func (sh *shared) lexiconTitles() string {
 // openNewTable shows the form of a new table of game, each option at its
 // default.
 func openNewTable(sh *shared, game string) {
-	nt := &newTableScreen{shared: sh, game: game, values: map[string]any{}, more: []int{0}}
-	for _, o := range sh.options(sh.gameByName(game)) {
-		nt.values[o.Name] = o.Default
-	}
+	nt := &newTableScreen{shared: sh, game: game, values: defaultRules(sh.options(sh.gameByName(game))), more: []int{0}}
 	sh.err, sh.note = "", ""
 	sh.nav.show(nt)
 }
@@ -253,22 +250,9 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		if nt.rated && nt.cfg.Session != "" {
 			extra["rated"] = true
 		}
-		rules := map[string]any{}
-		for k, v := range nt.values {
-			rules[k] = v
-		}
-		if c, ok := rules["clock"].(string); ok {
-			if r, ok := clockRule(c); ok {
-				rules["clock"] = r
-			} else {
-				delete(rules, "clock") // none, the default
-			}
-		}
-		if l, ok := rules["lexicon"].(string); ok {
-			delete(rules, "lexicon") // the table's, not a rule
-			if l != nt.lexicon {
-				extra["lexicon"] = l
-			}
+		rules, lexicon := nt.values.request(nt.lexicon)
+		if lexicon != "" {
+			extra["lexicon"] = lexicon
 		}
 		game, tok := nt.game, nt.idToken
 		c := *nt.c // a copy: the name may change while the request is out
@@ -302,26 +286,47 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	o := opts[nt.at-1-sf]
-	v := nt.values[o.Name]
+	nt.values.change(opts[nt.at-1-sf], s, k)
+	return nil
+}
+
+// ruleValues are the values of a form's rule options (sh.options: the
+// game's own, the clock and the word list), by option name; the
+// new-table and challenge forms share them.
+type ruleValues map[string]any
+
+// defaultRules are the options opts each at its default.
+func defaultRules(opts []client.Option) ruleValues {
+	v := ruleValues{}
+	for _, o := range opts {
+		v[o.Name] = o.Default
+	}
+	return v
+}
+
+// change changes option o by key s (k the key itself): ←→ step a choice
+// or turn a yes/no, digits type a number and keys edit a text.
+func (v ruleValues) change(o client.Option, s string, k tea.KeyPressMsg) {
+	step := stepOf(s)
+	cur := v[o.Name]
 	switch o.Kind {
 	case "bool":
 		if step != 0 {
-			b, _ := v.(bool)
-			nt.values[o.Name] = !b
+			b, _ := cur.(bool)
+			v[o.Name] = !b
 		}
 	case "choice":
 		if step != 0 && len(o.Choices) > 0 { // a choice of none stays as it is
 			i := 0
 			for j, c := range o.Choices {
-				if c == v {
+				if c == cur {
 					i = j
 				}
 			}
-			nt.values[o.Name] = o.Choices[(i+len(o.Choices)+step)%len(o.Choices)]
+			v[o.Name] = o.Choices[(i+len(o.Choices)+step)%len(o.Choices)]
 		}
 	case "int":
-		n := toInt(v)
+		n := toInt(cur)
 		if step != 0 {
 			n += step
 		} else if d, err := strconv.Atoi(k.Key().Text); err == nil && len(k.Key().Text) == 1 {
@@ -338,16 +343,92 @@ func (nt *newTableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		if o.Max != nil && n > *o.Max {
 			n = *o.Max
 		}
-		nt.values[o.Name] = n
+		v[o.Name] = n
 	case "text":
-		t, _ := v.(string)
+		t, _ := cur.(string)
 		if s != "space" {
 			editLine(&t, s, k, 200)
 		}
-		nt.values[o.Name] = t
+		v[o.Name] = t
 	}
-	return nil
 }
+
+// text is option o's value as a form shows it.
+func (v ruleValues) text(o client.Option) string {
+	cur := v[o.Name]
+	switch o.Kind {
+	case "int":
+		return strconv.Itoa(toInt(cur))
+	case "bool":
+		if on, _ := cur.(bool); on {
+			return "yes"
+		}
+		return "no"
+	case "text":
+		if t, _ := cur.(string); t == "" {
+			return "(none)"
+		}
+	}
+	return fmt.Sprint(cur)
+}
+
+// request splits the values as the API takes them: the rules, with the
+// clock written out and left out when none, and the word list apart
+// (a field of the table, not a rule), "" when it is def, the default.
+func (v ruleValues) request(def string) (rules map[string]any, lexicon string) {
+	rules = map[string]any{}
+	for k, val := range v {
+		rules[k] = val
+	}
+	if c, ok := rules["clock"].(string); ok {
+		if r, ok := clockRule(c); ok {
+			rules["clock"] = r
+		} else {
+			delete(rules, "clock") // none, the default
+		}
+	}
+	if l, ok := rules["lexicon"].(string); ok {
+		delete(rules, "lexicon")
+		if l != def {
+			lexicon = l
+		}
+	}
+	return rules, lexicon
+}
+
+// optionRange is what a form's row shows after option o's value val:
+// its range, or as many of its choices as fit in room columns.
+func optionRange(o client.Option, val string, room int) string {
+	switch {
+	case o.Min != nil && o.Max != nil:
+		return fmt.Sprintf("%d-%d", *o.Min, *o.Max)
+	case len(o.Choices) > 0:
+		return choiceRange(o.Choices, val, room)
+	case o.Kind == "bool":
+		return "yes/no"
+	}
+	return ""
+}
+
+// formRow writes a form's row: the mark of the field chosen, the label
+// padded to lw columns, the value between ‹ › and what may follow it.
+func formRow(b *strings.Builder, chosen bool, label string, lw int, val, rng string) {
+	mark := " "
+	if chosen {
+		mark = hi(">")
+	}
+	pad := strings.Repeat(" ", max(0, lw-ansi.StringWidth(label)))
+	fmt.Fprintf(b, "%s %s%s ‹ %s ›", mark, label, pad, val)
+	if rng != "" {
+		fmt.Fprintf(b, "  %s", faint(rng))
+	}
+	b.WriteString("\n")
+}
+
+// rowRoom is the room a row leaves for the range after a value val, in
+// a form w columns wide whose labels take lw: the mark and a space,
+// " ‹ ", " ›" and two spaces take 9.
+func rowRoom(w, lw int, val string) int { return w - (lw + 9 + ansi.StringWidth(val)) }
 
 func toInt(v any) int {
 	switch n := v.(type) {
@@ -364,25 +445,12 @@ func (nt *newTableScreen) view() string {
 	opts := nt.options(g)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  ·  new table\n\n", title(g.Title))
-	mark := func(i int) string {
-		if i == nt.at {
-			return hi(">")
-		}
-		return " "
-	}
 	// The labels take one column, as wide as the widest.
 	lw := ansi.StringWidth("Play against")
 	for _, o := range opts {
 		lw = max(lw, ansi.StringWidth(optionLabel(o)))
 	}
-	row := func(at int, label, val, rng string) {
-		pad := strings.Repeat(" ", lw-ansi.StringWidth(label))
-		fmt.Fprintf(&b, "%s %s%s ‹ %s ›", mark(at), label, pad, val)
-		if rng != "" {
-			fmt.Fprintf(&b, "  %s", faint(rng))
-		}
-		b.WriteString("\n")
-	}
+	row := func(at int, label, val, rng string) { formRow(&b, at == nt.at, label, lw, val, rng) }
 	opps := opponents(g)
 	row(0, "Play against", opps[nt.opp].label, "")
 	sf := nt.seatFields(g, opps[nt.opp])
@@ -390,32 +458,8 @@ func (nt *newTableScreen) view() string {
 		row(1+i, fmt.Sprintf("Seat %d", 3+i), moreSeats[c].label, "")
 	}
 	for i, o := range opts {
-		v := nt.values[o.Name]
-		val := fmt.Sprint(v)
-		if o.Kind == "int" {
-			val = strconv.Itoa(toInt(v))
-		}
-		if on, ok := v.(bool); ok && o.Kind == "bool" {
-			val = "no"
-			if on {
-				val = "yes"
-			}
-		}
-		if o.Kind == "text" && val == "" {
-			val = "(none)"
-		}
-		rng := ""
-		switch {
-		case o.Min != nil && o.Max != nil:
-			rng = fmt.Sprintf("%d-%d", *o.Min, *o.Max)
-		case len(o.Choices) > 0:
-			// What row puts around the label and the value takes 9
-			// columns: the mark and a space, " ‹ ", " ›" and two spaces.
-			rng = choiceRange(o.Choices, val, nt.w-(lw+9+ansi.StringWidth(val)))
-		case o.Kind == "bool":
-			rng = "yes/no"
-		}
-		row(1+sf+i, optionLabel(o), val, rng)
+		val := nt.values.text(o)
+		row(1+sf+i, optionLabel(o), val, optionRange(o, val, rowRoom(nt.w, lw, val)))
 	}
 	if nt.cfg.Session != "" {
 		r := "no"
