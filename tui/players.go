@@ -337,14 +337,7 @@ type playersScreen struct {
 	online client.Online
 	at     int // the row chosen
 
-	// The challenge form: a name, a game, rated, and a clock (an index
-	// of clockPresets).
-	form  bool
-	to    string
-	game  int
-	rated bool
-	clock int
-	busy  bool
+	busy bool // a follow, block or report, or an answer to a challenge, is on its way
 
 	// follows and blocks are whom the account follows and blocks (their
 	// names in lower case), as the server last said; followed and
@@ -432,9 +425,6 @@ func (ps *playersScreen) update(msg tea.Msg) tea.Cmd {
 		ps.online = msg.online
 	case challengeMsg:
 		ps.busy = false
-		if msg.err == nil && msg.verb == "made" {
-			ps.form = false
-		}
 	case relationsMsg:
 		if msg.err != nil {
 			ps.err = "cannot tell whom you follow and block: " + msg.err.Error()
@@ -477,10 +467,11 @@ func (ps *playersScreen) loadOnline() tea.Cmd {
 	}
 }
 
-// twoPlayerGames are the games a challenge may name: those two can play.
-func (ps *playersScreen) twoPlayerGames() []client.Game {
+// twoPlayerGames are the games of gs a challenge may name: those two
+// can play.
+func twoPlayerGames(gs []client.Game) []client.Game {
 	var out []client.Game
-	for _, g := range ps.games {
+	for _, g := range gs {
 		if g.MinPlayers <= 2 && g.MaxPlayers >= 2 {
 			out = append(out, g)
 		}
@@ -516,9 +507,6 @@ func (ps *playersScreen) others() []string {
 
 func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	so := &ps.soc
-	if ps.form {
-		return ps.formKey(s, k)
-	}
 	if ps.report != "" {
 		return ps.reportKey(s, k)
 	}
@@ -573,7 +561,7 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			ps.err = "sign in first (s on the home screen): challenges are between accounts"
 			return nil
 		}
-		ps.form, ps.to, ps.game, ps.rated, ps.err = true, "", 0, false, ""
+		openChallenge(ps.shared, "", "", ps)
 	case "a", "d", "enter":
 		if n == 0 {
 			return nil
@@ -587,7 +575,7 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 				ps.err = "sign in first (s on the home screen): challenges are between accounts"
 				return nil
 			}
-			ps.form, ps.to, ps.game, ps.rated, ps.err = true, others[ps.at-len(so.in)], 0, false, ""
+			openChallenge(ps.shared, others[ps.at-len(so.in)], "", ps)
 			return nil
 		}
 		ch := so.in[ps.at]
@@ -601,58 +589,6 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return ps.accept(ch)
 	}
-	return nil
-}
-
-// formKey edits the challenge form: the name typed, ←→ the game, ↑↓ the
-// clock, tab rated, enter sends.
-func (ps *playersScreen) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
-	gs := ps.twoPlayerGames()
-	switch s {
-	case "esc":
-		ps.form, ps.err = false, ""
-		return nil
-	case "left":
-		ps.game = (ps.game + len(gs) - 1) % max(1, len(gs))
-		return nil
-	case "right":
-		ps.game = (ps.game + 1) % max(1, len(gs))
-		return nil
-	case "tab":
-		ps.rated = !ps.rated
-		return nil
-	case "up":
-		ps.clock = (ps.clock + len(clockPresets) - 1) % len(clockPresets)
-		return nil
-	case "down":
-		ps.clock = (ps.clock + 1) % len(clockPresets)
-		return nil
-	case "enter":
-		to := strings.TrimSpace(ps.to)
-		if to == "" {
-			ps.err = "type the name of the player to challenge"
-			return nil
-		}
-		if len(gs) == 0 || ps.busy {
-			return nil
-		}
-		ps.busy = true
-		tok, c, game, rated := ps.cfg.Session, *ps.c, gs[ps.game%len(gs)].Name, ps.rated
-		var rules map[string]any
-		if r, ok := clockRule(clockPresets[ps.clock]); ok {
-			rules = map[string]any{"clock": r}
-		}
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ps.ctx, 15*time.Second)
-			defer cancel()
-			ch, err := c.Challenge(ctx, tok, to, game, rated, rules)
-			if err != nil {
-				err = fmt.Errorf("the challenge to %s: %w", to, err)
-			}
-			return challengeMsg{ch: ch, verb: "made", err: err}
-		}
-	}
-	editLine(&ps.to, s, k, 40)
 	return nil
 }
 
@@ -723,7 +659,7 @@ func (ps *playersScreen) view() string {
 	row := 0
 	cur := func() string {
 		defer func() { row++ }()
-		if row == ps.at && !ps.form {
+		if row == ps.at {
 			return hi("> ")
 		}
 		return "  "
@@ -774,7 +710,7 @@ func (ps *playersScreen) view() string {
 		from, to := window(len(sec), room, ps.at-first)
 		for i := from; i < to; i++ {
 			mark := "  "
-			if first+i == ps.at && !ps.form {
+			if first+i == ps.at {
 				mark = hi("> ")
 			}
 			b.WriteString(fitLine(mark+sec[i]+ps.about(si, i), ps.w) + "\n")
@@ -785,21 +721,7 @@ func (ps *playersScreen) view() string {
 		first += len(sec)
 	}
 	b.WriteString("\n")
-	if ps.form {
-		gs := ps.twoPlayerGames()
-		game := ""
-		if len(gs) > 0 {
-			game = gs[ps.game%len(gs)].Title
-		}
-		rated := "not rated"
-		if ps.rated {
-			rated = "rated"
-		}
-		rest := fmt.Sprintf(" to ‹ %s › · ‹ %s › · clock ‹ %s ›", game, rated, clockPresets[ps.clock])
-		// The name gives way to the choices: its end, where the cursor is.
-		name := tailOf(ps.to, max(8, ps.w-len("Challenge █")-ansi.StringWidth(rest)))
-		b.WriteString(fitLine("Challenge "+name+"█"+rest, ps.w) + "\n")
-	} else if ps.report != "" {
+	if ps.report != "" {
 		head := fmt.Sprintf("Report %s for ‹ %s ›: ", ps.report, client.ReportReasons[ps.reason].Words)
 		b.WriteString(head + tailOf(ps.reportText, max(10, ps.w-ansi.StringWidth(head)-2)) + "█\n")
 	} else {
@@ -807,10 +729,7 @@ func (ps *playersScreen) view() string {
 	}
 	b.WriteString(ps.message() + "\n")
 	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · c challenge by name · v profile · f follow · b block · R report · r refresh · esc back"
-	switch {
-	case ps.form:
-		keys = "type the name · ←→ game · ↑↓ clock · tab rated · enter send · esc back"
-	case ps.report != "":
+	if ps.report != "" {
 		keys = "←→ reason · type what happened · enter send to the moderators · esc back"
 	}
 	b.WriteString(faint(wrap(keys, ps.w)))
@@ -864,10 +783,13 @@ func ratedWord(rated bool) string {
 	return ""
 }
 
-// challengeRules says a challenge's rules that are not the defaults,
-// after a separator; "" when it keeps them all.
+// challengeRules says a challenge's rules that are not the defaults and
+// its word list when not the default, after a separator; "" when it keeps them all.
 func (ps *playersScreen) challengeRules(ch client.Challenge) string {
 	words := rulesWords(ps.gameByName(ch.Game), ch.Rules)
+	if ch.Lexicon != "" {
+		words = append(words, "Word list: "+ch.Lexicon)
+	}
 	if len(words) == 0 {
 		return ""
 	}

@@ -58,7 +58,7 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	}
 
 	// A rated challenge, accepted with a: Ben is at the table.
-	ch, err = ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", true, nil)
+	ch, err = ann.Challenge(ctx, annS.Token, "Ben", client.Proposal{Game: "nymphabet", Rated: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,34 +70,71 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	}
 	first := tm.table().id
 
-	// Ben challenges Ann by name; she accepts; the table comes to his
-	// screen.
+	// Ben challenges Ann by name on the challenge form; she accepts;
+	// the table comes to his screen. Sent without a name, the form says
+	// what is missing; to a name nobody has, the server's refusal shows
+	// and nothing is sent.
 	tm.key("esc")
 	tm.key("p")
 	tm.waitFor("the players screen", has("Challenges to you"))
 	tm.key("c")
-	tm.typeText("ann")
-	tm.key("right") // the next game two can play
-	tm.waitFor("the form", has("Challenge ann█ to ‹ Quizl › · ‹ not rated › · clock ‹ none ›"))
-	checkFits(t, tm)
-	// A clock: up from none comes round to the last preset, then
-	// down to 3+2 from 1+0.
-	tm.key("up")
-	tm.waitFor("the clock chosen", has("clock ‹ 7d ›"))
-	for range 15 - 1 - 9 {
-		tm.key("up")
+	tm.waitFor("the form", has("Challenge a player", "> Player", "Rated"))
+	tm.key("enter")
+	tm.waitFor("the name asked for", has("type the name of the player to challenge"))
+	tm.typeText("zed")
+	tm.key("enter")
+	tm.waitFor("the refusal", has(`the challenge to zed: there is no player called "zed"`))
+	for range 3 {
+		tm.key("backspace")
 	}
-	tm.waitFor("the clock chosen", has("clock ‹ 3+2 ›"))
+	// The name takes j and k as letters, not as moves.
+	tm.typeText("jk")
+	tm.waitFor("the name typed", has("> Player", "‹ jk█ ›"))
+	tm.key("backspace")
+	tm.key("backspace")
+	tm.typeText("ann")
+	s = tm.waitFor("the name mended", has("‹ ann█ ›"))
+	if strings.Contains(s, "zed") {
+		t.Errorf("the refusal of the last name stays after the name changed:\n%s", s)
+	}
+	// The game: Sightless Word Fight, whose options, clock and word
+	// list follow it; the strike limit typed, a Fischer clock, the
+	// smallest word list.
+	tm.key("down")
+	for !strings.Contains(tm.screen(), "‹ Sightless Word Fight ›") {
+		tm.key("right")
+	}
+	s = tm.waitFor("Word Fight's options", has("Strike limit", "Clock", "Word list"))
+	checkFits(t, tm)
+	for !strings.Contains(tm.screen(), "> Strike limit") {
+		tm.key("down")
+	}
+	tm.key("backspace")
+	tm.key("5")
+	for !strings.Contains(tm.screen(), "> Clock") {
+		tm.key("down")
+	}
+	for !strings.Contains(tm.screen(), "‹ 3+2 ›") {
+		tm.key("right")
+	}
+	tm.key("down")
+	tm.waitFor("the word list chosen", has("> Word list"))
+	for !strings.Contains(tm.screen(), "‹ en-common ›") {
+		tm.key("right")
+	}
 	checkFits(t, tm)
 	tm.key("enter")
-	tm.waitFor("the challenge made", has("you challenged Ann to Quizl", "you challenged Ann to Quizl: waiting"))
+	tm.waitFor("the challenge made", has("you challenged Ann to Sightless Word Fight", "you challenged Ann to Sightless Word Fight: waiting"))
 	in, _, err := ann.Challenges(ctx, annS.Token)
-	if err != nil || len(in) != 1 || in[0].From != "Ben" || in[0].Game != "quizl" {
+	if err != nil || len(in) != 1 || in[0].From != "Ben" || in[0].Game != "wordfight" || in[0].Lexicon != "en-common" || in[0].Rated {
 		t.Fatalf("Ann's challenges: %+v, %v", in, err)
 	}
 	var clock client.Clock
 	if err := json.Unmarshal(in[0].Rules["clock"], &clock); err != nil || clock.Kind != "fischer" || clock.Initial != 180 || clock.Increment != 2 {
 		t.Errorf("the challenge's clock is %s, want 3+2 as a Fischer clock", in[0].Rules["clock"])
+	}
+	if got := string(in[0].Rules["strike_limit"]); got != "5" {
+		t.Errorf("the challenge's strike limit is %s, want 5", got)
 	}
 	seat, err := ann.Accept(ctx, annS.Token, in[0].ID)
 	if err != nil {
@@ -116,6 +153,42 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	}
 	checkFits(t, other)
 	_ = ch
+}
+
+// TestChallengeFromAProfile: c on another player's profile opens the
+// challenge form with their name, the game next to choose; esc comes
+// back to the profile, and c on your own profile says why not.
+func TestChallengeFromAProfile(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ann, annS := signedUp(t, ts, "Ann")
+	ben, benS := signedUp(t, ts, "Ben")
+	tm := newTermWith(t, ts.URL, "Ben", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "Ben"})
+	if _, err := ann.YourTables(ctx, annS.Token); err != nil { // a request of Ann's: she is online
+		t.Fatal(err)
+	}
+	waitOnline(t, ben, "Ann")
+	tm.key("p")
+	tm.waitFor("Ann online", has("Online", "> Ann"))
+	tm.key("v")
+	tm.waitFor("Ann's profile", has("Ann  ·  playing since", "c challenge"))
+	tm.key("c")
+	tm.waitFor("the form", has("Challenge a player", "‹ Ann ›", "> Game"))
+	checkFits(t, tm)
+	tm.key("esc")
+	tm.waitFor("the profile again", has("Ann  ·  playing since"))
+	tm.key("esc")
+	tm.waitFor("the players screen", has("Online", "> Ann"))
+	tm.key("esc")
+	tm.key("t") // the leaderboards, then m: Ben's own profile
+	tm.key("m")
+	s := tm.waitFor("Ben's own profile", has("Ben  ·  playing since"))
+	if strings.Contains(s, "c challenge") {
+		t.Errorf("Ben's own profile offers to challenge him:\n%s", s)
+	}
+	tm.key("c")
+	tm.waitFor("the refusal", has("this is your own profile"))
 }
 
 // waitOnline waits until the server lists name among the players online.
@@ -171,7 +244,7 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 
 	tm.key("b")
 	tm.waitFor("the block", has("you block Ann", "Ann (following) (blocked)"))
-	if _, err := ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", false, nil); err == nil || !strings.Contains(err.Error(), "not taking challenges from you") {
+	if _, err := ann.Challenge(ctx, annS.Token, "Ben", client.Proposal{Game: "nymphabet"}); err == nil || !strings.Contains(err.Error(), "not taking challenges from you") {
 		t.Errorf("a blocked player's challenge answered %v", err)
 	}
 	tm.key("R")
@@ -190,7 +263,7 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 
 	tm.key("b")
 	tm.waitFor("the unblock", has("you no longer block Ann"))
-	if _, err := ann.Challenge(ctx, annS.Token, "Ben", "nymphabet", false, nil); err != nil {
+	if _, err := ann.Challenge(ctx, annS.Token, "Ben", client.Proposal{Game: "nymphabet"}); err != nil {
 		t.Errorf("a challenge after the unblock: %v", err)
 	}
 	tm.waitFor("Ann among the players followed", has("You follow", "Ann playing Nymphabet"))

@@ -273,6 +273,17 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 		case "r":
 			ps.p, ps.games, ps.fail = nil, nil, ""
 			return ps.fetch
+		case "c":
+			switch {
+			case ps.cfg.Session == "":
+				ps.err = "sign in first (s on the home screen): challenges are between accounts"
+			case ps.p == nil:
+				ps.err = "one moment: the profile is on its way"
+			case strings.EqualFold(ps.p.Name, ps.cfg.Account):
+				ps.err = "this is your own profile: challenge somebody else"
+			default:
+				openChallenge(ps.shared, ps.p.Name, "", ps)
+			}
 		case "up", "k":
 			ps.at = max(0, ps.at-1)
 		case "down", "j":
@@ -291,7 +302,11 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 
 func (ps *profileScreen) view() string {
 	var b strings.Builder
-	keys := faint("↑↓ choose a game · enter open it · r refresh · esc back")
+	keys := "↑↓ choose a game · enter open it · r refresh · esc back"
+	if ps.cfg.Session != "" && !strings.EqualFold(ps.name, ps.cfg.Account) {
+		keys = "↑↓ choose a game · enter open it · c challenge · r refresh · esc back"
+	}
+	keys = faint(wrap(keys, ps.w))
 	if ps.p == nil {
 		b.WriteString(title(ps.name) + "\n\n")
 		if ps.fail != "" {
@@ -344,7 +359,7 @@ func (ps *profileScreen) view() string {
 	} else if len(ps.games) == 0 {
 		b.WriteString(faint("  no finished games yet") + "\n")
 	}
-	room := max(1, ps.h-strings.Count(b.String(), "\n")-3-ps.msgExtra())
+	room := max(1, ps.h-strings.Count(b.String(), "\n")-3-ps.msgExtra()-strings.Count(keys, "\n"))
 	from := max(0, min(ps.at-room+1, len(ps.games)-room))
 	for i := from; i < len(ps.games) && i < from+room; i++ {
 		cur := "  "

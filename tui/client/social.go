@@ -23,6 +23,7 @@ type Challenge struct {
 	Game    string                     `json:"game"`
 	Rules   map[string]json.RawMessage `json:"rules,omitempty"`
 	Rated   bool                       `json:"rated"`
+	Lexicon string                     `json:"lexicon,omitempty"` // a word game's word list, when not the default
 	Status  string                     `json:"status"`
 	Table   string                     `json:"table,omitempty"`
 	Created time.Time                  `json:"created"`
@@ -92,14 +93,25 @@ func (c *Client) Challenges(ctx context.Context, token string) (in, out []Challe
 	return l.In, l.Out, err
 }
 
-// Challenge challenges the account called to to a game of game, rated
-// or not, with rules (the table's rule options, a "clock" among them;
-// nil: the defaults).
-func (c *Client) Challenge(ctx context.Context, token, to, game string, rated bool, rules map[string]any) (Challenge, error) {
+// Proposal is what a challenge offers: the game, whether it is rated,
+// its rules (the table's rule options, a "clock" among them; nil: the
+// defaults) and a word game's word list ("": the server's default).
+type Proposal struct {
+	Game    string
+	Rated   bool
+	Rules   map[string]any
+	Lexicon string
+}
+
+// Challenge challenges the account called to to the game p proposes.
+func (c *Client) Challenge(ctx context.Context, token, to string, p Proposal) (Challenge, error) {
 	var ch Challenge
-	body := map[string]any{"to": to, "game": game, "rated": rated}
-	if len(rules) > 0 {
-		body["rules"] = rules
+	body := map[string]any{"to": to, "game": p.Game, "rated": p.Rated}
+	if len(p.Rules) > 0 {
+		body["rules"] = p.Rules
+	}
+	if p.Lexicon != "" {
+		body["lexicon"] = p.Lexicon
 	}
 	err := c.do(ctx, http.MethodPost, "/api/v1/challenges", token, body, &ch)
 	return ch, err

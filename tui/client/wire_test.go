@@ -520,9 +520,13 @@ func TestWireTypes(t *testing.T) {
 	_, err = ann.Online(ctx)
 	must("who is online", err)
 
-	// A challenge declined, and one with its own rules accepted.
-	ch, err := ann.Challenge(ctx, annS.Token, "Ben", "salvo", false, nil)
+	// A challenge declined, and one with its own rules accepted. The
+	// first proposes a word list and a clock, which come back as sent.
+	ch, err := ann.Challenge(ctx, annS.Token, "Ben", Proposal{Game: "nymphabet", Lexicon: "en-common", Rules: map[string]any{"clock": 60}})
 	must("Ann challenges Ben", err)
+	if ch.Lexicon != "en-common" || string(ch.Rules["clock"]) != "60" || ch.Rated {
+		t.Fatalf("the challenge made: %+v", ch)
+	}
 	_, err = ben.Decline(ctx, benS.Token, ch.ID)
 	must("Ben declines", err)
 	waitEvent("the decline", annEvents, func(ev PlayerEvent) bool { return ev.Type == "challengeDeclined" })
