@@ -260,6 +260,19 @@ func (tm *term) key(k string) {
 }
 
 // typeText types each character of s.
+// keyUntil presses k until the screen shows want, 50 times at most: a
+// field or a choice reached by stepping.
+func (tm *term) keyUntil(k, want string) {
+	tm.t.Helper()
+	for range 50 {
+		if strings.Contains(tm.screen(), want) {
+			return
+		}
+		tm.key(k)
+	}
+	tm.t.Fatalf("pressed %s 50 times and the screen never showed %q:\n%s", k, want, tm.screen())
+}
+
 func (tm *term) typeText(s string) {
 	for _, r := range s {
 		tm.key(string(r))

@@ -101,27 +101,17 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	// list follow it; the strike limit typed, a Fischer clock, the
 	// smallest word list.
 	tm.key("down")
-	for !strings.Contains(tm.screen(), "‹ Sightless Word Fight ›") {
-		tm.key("right")
-	}
-	s = tm.waitFor("Word Fight's options", has("Strike limit", "Clock", "Word list"))
+	tm.keyUntil("right", "‹ Sightless Word Fight ›")
+	tm.waitFor("Word Fight's options", has("Strike limit", "Clock", "Word list"))
 	checkFits(t, tm)
-	for !strings.Contains(tm.screen(), "> Strike limit") {
-		tm.key("down")
-	}
+	tm.keyUntil("down", "> Strike limit")
 	tm.key("backspace")
 	tm.key("5")
-	for !strings.Contains(tm.screen(), "> Clock") {
-		tm.key("down")
-	}
-	for !strings.Contains(tm.screen(), "‹ 3+2 ›") {
-		tm.key("right")
-	}
+	tm.keyUntil("down", "> Clock")
+	tm.keyUntil("right", "‹ 3+2 ›")
 	tm.key("down")
 	tm.waitFor("the word list chosen", has("> Word list"))
-	for !strings.Contains(tm.screen(), "‹ en-common ›") {
-		tm.key("right")
-	}
+	tm.keyUntil("right", "‹ en-common ›")
 	checkFits(t, tm)
 	tm.key("enter")
 	tm.waitFor("the challenge made", has("you challenged Ann to Sightless Word Fight", "you challenged Ann to Sightless Word Fight: waiting"))
