@@ -12,8 +12,10 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/game"
+	"parlour/glicko"
 	"parlour/tui/client"
 )
 
@@ -198,6 +200,58 @@ func ratingText(r, rd float64) string {
 	return fmt.Sprintf("%d ±%d", int(math.Round(r)), int(math.Round(rd)))
 }
 
+// trend is a pool's history as a profile shows it, in about w columns:
+// a sparkline of the rating after each rated game, from the first
+// rating, 1500, when the history holds every game rated, then where it
+// went. A history longer than the room shows its latest games. "" when
+// there is no history.
+func trend(pts []client.RatingPoint, games, w int) string {
+	if len(pts) == 0 {
+		return ""
+	}
+	whole := len(pts) >= games
+	var ys []float64
+	if whole {
+		ys = append(ys, glicko.DefaultRating)
+	}
+	for _, p := range pts {
+		ys = append(ys, p.Rating)
+	}
+	say := func(ys []float64, whole bool) string {
+		from, to := int(math.Round(ys[0])), int(math.Round(ys[len(ys)-1]))
+		s := fmt.Sprintf("%d → %d over %s", from, to, game.Count(len(ys)-1, "rated game", "rated games"))
+		if !whole {
+			s = fmt.Sprintf("the last %d rated games: %d → %d", len(ys), from, to)
+		}
+		if l, h := int(math.Round(slices.Min(ys))), int(math.Round(slices.Max(ys))); l < min(from, to) || h > max(from, to) {
+			s += fmt.Sprintf(" (low %d, high %d)", l, h)
+		}
+		return s
+	}
+	for len(ys) > 2 && len(ys)+2+ansi.StringWidth(say(ys, whole)) > w {
+		ys, whole = ys[1:], false
+	}
+	return sparkline(ys) + "  " + say(ys, whole)
+}
+
+// sparkline draws vs as a line of block characters, the lowest ▁ and
+// the highest █; values less than 50 apart are drawn on a scale of 50,
+// so that a few points' change does not look like a climb.
+func sparkline(vs []float64) string {
+	const bars = "▁▂▃▄▅▆▇█"
+	steps := []rune(bars)
+	lo, hi := slices.Min(vs), slices.Max(vs)
+	if hi-lo < 50 {
+		mid := (hi + lo) / 2
+		lo, hi = mid-25, mid+25
+	}
+	var b strings.Builder
+	for _, v := range vs {
+		b.WriteRune(steps[int(math.Round((v-lo)/(hi-lo)*float64(len(steps)-1)))])
+	}
+	return b.String()
+}
+
 // profileScreen is an account's profile: its ratings, podiums and latest
 // games. esc goes back to the screen it was opened from.
 type profileScreen struct {
@@ -330,6 +384,9 @@ func (ps *profileScreen) view() string {
 			note += " · provisional"
 		}
 		b.WriteString(fitLine(fmt.Sprintf("  %-24s %11s  %s", ps.poolTitle(pool), ratingText(r.Rating, r.RD), note), ps.w) + "\n")
+		if t := trend(p.History[pool], r.Games, ps.w-4); t != "" {
+			b.WriteString(faint(fitLine("    "+t, ps.w)) + "\n")
+		}
 	}
 	for _, r := range p.Ratings {
 		if r.Provisional {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"parlour/tui/client"
 )
 
@@ -55,8 +57,12 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	checkFits(t, tm)
 	tm.key("down")
 	tm.key("enter")
-	tm.waitFor("Ann's profile", has("ann_r", "playing since", "Ratings", "Nymphabet (standard)", "provisional", "lost    Nymphabet against ben_r · rated -"))
+	s = tm.waitFor("Ann's profile", has("ann_r", "playing since", "Ratings", "Nymphabet (standard)", "provisional", "lost    Nymphabet against ben_r · rated -"))
 	checkFits(t, tm)
+	// Under the rating, where it went: from 1500 down, over her one game.
+	if l := lineWith(s, "over 1 rated game"); !strings.HasPrefix(strings.TrimSpace(l), "█▁  1500 → 1") {
+		t.Errorf("the rating's trend: %q", l)
+	}
 	tm.key("esc")
 	tm.waitFor("the leaderboard again", has("‹ Nymphabet (standard) ›", "1712 ±98"))
 	tm.key("m")
@@ -94,6 +100,45 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	tm.waitFor("Ben's profile again", has("won     Nymphabet against ann_r"))
 	tm.key("esc")
 	tm.waitFor("the players screen again", has("v profile"))
+}
+
+// TestTrend: a pool's history as a profile line, within its width.
+func TestTrend(t *testing.T) {
+	t.Parallel()
+	pts := func(rs ...float64) []client.RatingPoint {
+		var out []client.RatingPoint
+		for _, r := range rs {
+			out = append(out, client.RatingPoint{Rating: r})
+		}
+		return out
+	}
+	var long []float64
+	for i := range 200 {
+		long = append(long, 1500+float64(i))
+	}
+	for _, c := range []struct {
+		name  string
+		pts   []client.RatingPoint
+		games int
+		w     int
+		want  string
+	}{
+		{"none", nil, 0, 76, ""},
+		{"one game won", pts(1662.3), 1, 76, "▁█  1500 → 1662 over 1 rated game"},
+		{"up then down", pts(1600, 1700, 1550), 3, 76, "▁▅█▃  1500 → 1550 over 3 rated games (low 1500, high 1700)"},
+		{"a dip", pts(1400, 1600), 2, 76, "▅▁█  1500 → 1600 over 2 rated games (low 1400, high 1600)"},
+		{"a few points", pts(1510, 1505), 2, 76, "▄▅▅  1500 → 1505 over 2 rated games (low 1500, high 1510)"},
+		{"older games out of the history", pts(1600, 1650), 5, 76, "▁█  the last 2 rated games: 1600 → 1650"},
+		{"narrow", pts(1600, 1700, 1550), 3, 40, "█▁  the last 2 rated games: 1700 → 1550"},
+	} {
+		if got := trend(c.pts, c.games, c.w); got != c.want {
+			t.Errorf("%s: trend is %q, want %q", c.name, got, c.want)
+		}
+	}
+	got := trend(pts(long...), 200, 76)
+	if ansi.StringWidth(got) > 76 || !strings.Contains(got, "→ 1699") || !strings.Contains(got, "the last") {
+		t.Errorf("200 games in 76 columns: %q (%d columns)", got, ansi.StringWidth(got))
+	}
 }
 
 // TestOrdinal: places as a podium says them.

@@ -25,14 +25,25 @@ type Podium struct {
 	Of    int    `json:"of"`
 }
 
-// Profile is an account's public profile: its ratings by pool, how many
-// games it finished, and its podiums.
+// Profile is an account's public profile: its ratings by pool with the
+// rating after each of its latest rated games, how many games it
+// finished, and its podiums.
 type Profile struct {
-	Name    string                `json:"name"`
-	Created time.Time             `json:"created"`
-	Ratings map[string]PoolRating `json:"ratings"`
-	Games   int                   `json:"games"`
-	Podiums []Podium              `json:"podiums,omitempty"`
+	Name    string                   `json:"name"`
+	Created time.Time                `json:"created"`
+	Ratings map[string]PoolRating    `json:"ratings"`
+	History map[string][]RatingPoint `json:"history,omitempty"`
+	Games   int                      `json:"games"`
+	Podiums []Podium                 `json:"podiums,omitempty"`
+}
+
+// RatingPoint is a rating after one rated game, a point of a pool's
+// history, which is oldest first.
+type RatingPoint struct {
+	Table  string    `json:"table"`
+	At     time.Time `json:"at"`
+	Rating float64   `json:"rating"`
+	RD     float64   `json:"rd"`
 }
 
 // Leader is one line of a leaderboard.
