@@ -263,6 +263,10 @@ type profileScreen struct {
 	daily map[string]client.DailyStats // by game
 	at    int                          // the game chosen
 	fail  string
+	// next names the page of older games ("" when there are none), and
+	// older is set while it is asked for.
+	next  string
+	older bool
 }
 
 // profileMsg is a profile and its latest games, or why there are none.
@@ -270,9 +274,22 @@ type profileMsg struct {
 	name  string
 	p     client.Profile
 	games []client.PlayedGame
+	next  string
 	daily map[string]client.DailyStats
 	err   error
 }
+
+// olderMsg is a page of a profile's older games: those after the page
+// whose next was before.
+type olderMsg struct {
+	name, before string
+	games        []client.PlayedGame
+	next         string
+	err          error
+}
+
+// profilePage is how many games a profile asks for at a time.
+const profilePage = 20
 
 // openProfile shows the profile of the account called name; esc goes
 // back to back.
@@ -293,14 +310,29 @@ func (ps *profileScreen) fetch() tea.Msg {
 		}
 		return profileMsg{name: ps.name, err: err}
 	}
-	gs, err := ps.c.PlayedGames(ctx, p.Name, 20)
+	gs, next, err := ps.c.GamesBefore(ctx, p.Name, "", profilePage)
 	if err != nil {
 		return profileMsg{name: ps.name, p: p, err: err}
 	}
 	// The daily puzzles' record is a line of the profile: a server
 	// without them leaves it out.
 	daily, _ := ps.c.PlayerDaily(ctx, p.Name)
-	return profileMsg{name: ps.name, p: p, games: gs, daily: daily}
+	return profileMsg{name: ps.name, p: p, games: gs, next: next, daily: daily}
+}
+
+// loadOlder asks for the page of older games after those listed.
+func (ps *profileScreen) loadOlder() tea.Cmd {
+	if ps.next == "" || ps.older || ps.p == nil {
+		return nil
+	}
+	ps.older = true
+	c, name, before := ps.c, ps.p.Name, ps.next
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
+		defer cancel()
+		gs, next, err := c.GamesBefore(ctx, name, before, profilePage)
+		return olderMsg{name: ps.name, before: before, games: gs, next: next, err: err}
+	}
 }
 
 func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
@@ -314,8 +346,21 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 			ps.fail = msg.err.Error()
 		}
 		if msg.p.Name != "" {
-			ps.p, ps.games, ps.daily = &msg.p, msg.games, msg.daily
+			ps.p, ps.games, ps.next, ps.daily = &msg.p, msg.games, msg.next, msg.daily
 		}
+	case olderMsg:
+		if msg.name != ps.name || msg.before != ps.next {
+			return nil // a page asked for before a refresh
+		}
+		ps.older = false
+		if msg.err != nil {
+			ps.err = "cannot list the older games: " + msg.err.Error()
+			return nil
+		}
+		if ps.at == len(ps.games)-1 && len(msg.games) > 0 {
+			ps.at++ // the ↓ that asked for them, taken now
+		}
+		ps.games, ps.next = append(ps.games, msg.games...), msg.next
 	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "esc", "q":
@@ -325,7 +370,7 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 				ps.nav.goHome()
 			}
 		case "r":
-			ps.p, ps.games, ps.fail = nil, nil, ""
+			ps.p, ps.games, ps.fail, ps.next, ps.older = nil, nil, "", "", false
 			return ps.fetch
 		case "c":
 			switch {
@@ -341,7 +386,10 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 		case "up", "k":
 			ps.at = max(0, ps.at-1)
 		case "down", "j":
-			ps.at = max(0, min(ps.at+1, len(ps.games)-1))
+			if ps.at >= len(ps.games)-1 {
+				return ps.loadOlder() // down past the last game: the older ones
+			}
+			ps.at++
 		case "enter", "space":
 			if ps.at < len(ps.games) {
 				// A finished game is public: watched, it shows its end,
@@ -417,6 +465,9 @@ func (ps *profileScreen) view() string {
 		b.WriteString(faint("  no finished games yet") + "\n")
 	}
 	room := max(1, ps.h-strings.Count(b.String(), "\n")-3-ps.msgExtra()-strings.Count(keys, "\n"))
+	if ps.next != "" {
+		room = max(1, room-1) // the line that says there are older games
+	}
 	from := max(0, min(ps.at-room+1, len(ps.games)-room))
 	for i := from; i < len(ps.games) && i < from+room; i++ {
 		cur := "  "
@@ -424,6 +475,12 @@ func (ps *profileScreen) view() string {
 			cur = hi("> ")
 		}
 		b.WriteString(fitLine(cur+ps.playedLine(ps.games[i]), ps.w) + "\n")
+	}
+	switch {
+	case ps.older:
+		b.WriteString(faint("  asking for older games…") + "\n")
+	case ps.next != "":
+		b.WriteString(faint(fitLine("  older games: ↓ past the last", ps.w)) + "\n")
 	}
 	b.WriteString("\n" + ps.message() + "\n" + keys)
 	return b.String()

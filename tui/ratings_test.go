@@ -102,6 +102,59 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	tm.waitFor("the players screen again", has("v profile"))
 }
 
+// TestProfileOlderGames: a profile lists the latest 20 games; ↓ past
+// the last asks for the older ones, until there are no more.
+func TestProfileOlderGames(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ann, annS := signedUp(t, ts, "Ann")
+	var tables []string
+	for range profilePage + 3 {
+		s, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ann.Move(ctx, s.Token, s.Table, "resign", 0, false); err != nil {
+			t.Fatal(err)
+		}
+		tables = append(tables, s.Table)
+	}
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "Ann"})
+	tm.key("t")
+	tm.key("m")
+	tm.waitFor("the profile", has("Ann  ·  playing since", "older games: ↓ past the last"))
+	checkFits(t, tm)
+	for range profilePage - 1 {
+		tm.key("down")
+	}
+	if got := tm.m.cur.(*profileScreen).at; got != profilePage-1 {
+		t.Fatalf("after %d downs the game chosen is %d", profilePage-1, got)
+	}
+	tm.key("down")
+	tm.waitFor("the older games", func(string) bool { return len(tm.m.cur.(*profileScreen).games) == profilePage+3 })
+	s := tm.waitFor("the first older game chosen", has("> "))
+	ps := tm.m.cur.(*profileScreen)
+	if ps.at != profilePage || ps.next != "" || strings.Contains(s, "older games") {
+		t.Fatalf("after the older games came: at %d, next %q:\n%s", ps.at, ps.next, s)
+	}
+	checkFits(t, tm)
+	// Newest first, the oldest last; each listed once.
+	seen := map[string]bool{}
+	for _, g := range ps.games {
+		seen[g.Table] = true
+	}
+	if len(seen) != len(tables) || ps.games[len(ps.games)-1].Table != tables[0] {
+		t.Errorf("the profile lists %d tables, the last %s; want %d, the last %s", len(seen), ps.games[len(ps.games)-1].Table, len(tables), tables[0])
+	}
+	tm.key("down")
+	tm.key("down")
+	tm.key("down") // past the last of all: nothing more to ask
+	if ps.older || ps.at != len(ps.games)-1 {
+		t.Errorf("past the last game: asking %v, at %d of %d", ps.older, ps.at, len(ps.games))
+	}
+}
+
 // TestTrend: a pool's history as a profile line, within its width.
 func TestTrend(t *testing.T) {
 	t.Parallel()

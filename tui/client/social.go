@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 )
 
@@ -41,6 +42,7 @@ type (
 	}
 	playedGames struct {
 		Games []PlayedGame `json:"games"`
+		Next  string       `json:"next,omitempty"`
 	}
 )
 
@@ -180,9 +182,21 @@ func (c *Client) OwnGames(ctx context.Context, token string, limit int) ([]Playe
 // PlayedGames lists the account name's latest finished games, newest
 // first.
 func (c *Client) PlayedGames(ctx context.Context, name string, limit int) ([]PlayedGame, error) {
+	gs, _, err := c.GamesBefore(ctx, name, "", limit)
+	return gs, err
+}
+
+// GamesBefore lists a page of the account name's finished games, newest
+// first: the latest when before is "", else those after the page whose
+// next was before. next names the following page, "" after the last.
+func (c *Client) GamesBefore(ctx context.Context, name, before string, limit int) (games []PlayedGame, next string, err error) {
+	q := url.Values{"limit": {strconv.Itoa(limit)}}
+	if before != "" {
+		q.Set("before", before)
+	}
 	var l playedGames
-	err := c.do(ctx, http.MethodGet, fmt.Sprintf("/api/v1/players/%s/games?limit=%d", url.PathEscape(name), limit), "", nil, &l)
-	return l.Games, err
+	err = c.do(ctx, http.MethodGet, "/api/v1/players/"+url.PathEscape(name)+"/games?"+q.Encode(), "", nil, &l)
+	return l.Games, l.Next, err
 }
 
 // PlayerStream follows the player stream of token, sending each line on
