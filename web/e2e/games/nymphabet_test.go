@@ -116,6 +116,14 @@ func TestNymphabet(t *testing.T) {
 		if title := e2e.Eval[string](p, `document.title`); !strings.HasPrefix(title, "Over") {
 			t.Errorf("%s's tab title at the end: %q", p.Name, title)
 		}
+		// The banner says the game is over; the turn's strip, which
+		// would say it again, is out of sight, there for a screen reader.
+		if got, h := p.Text("#turn"), e2e.Eval[int](p, `Math.round(document.querySelector(".status").getBoundingClientRect().height)`); got != "Game over" || h > 1 {
+			t.Errorf("%s's turn strip at the end: %q, %d pixels high", p.Name, got, h)
+		}
+		if got := p.Text("#n-current"); got != "Every letter deleted." { // Z went last
+			t.Errorf("%s's alphabet at the end says %q", p.Name, got)
+		}
 	}
 	for _, p := range []*e2e.Player{ann, ben} {
 		if n := e2e.Eval[int](p, `document.querySelectorAll("#moves li").length`); n != len(words) {

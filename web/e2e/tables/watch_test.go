@@ -176,3 +176,28 @@ func TestLobbyOnAPhone(t *testing.T) {
 		t.Errorf("the games to watch scroll sideways on a phone: %s pixels", w)
 	}
 }
+
+// TestFinishedGameOpenedLater: a game over, opened afresh by somebody
+// who did not see it end, says who resigned (from its last move, asked
+// for once), shows the end once rather than in a strip above the banner
+// too, and says how many letters were left.
+func TestFinishedGameOpenedLater(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	id := finishedTable(t, base, "nymphabet", []string{"me", "open"}, "0", "abdicate", "1", "defog", "0", "hijack", "1", "resign")
+	cy := e2e.NewPlayer(t, b, "Cy", base)
+	cy.Phone(false)
+	cy.Open("/t/" + id)
+	cy.Wait("who resigned", `(document.querySelector("#end-reason")||{}).textContent === "Ben resigned."`)
+	if got := cy.Text("#game-over h2"); got != "Game over: Ann won" {
+		t.Errorf("the banner's heading: %q", got)
+	}
+	if h := e2e.Eval[int](cy, `Math.round(document.querySelector(".status").getBoundingClientRect().height)`); h > 1 {
+		t.Errorf("the turn strip shows above the banner, %d pixels high", h)
+	}
+	if got, want := cy.Text("#n-current"), "15 letters left when the game ended."; got != want {
+		t.Errorf("the alphabet says %q, want %q", got, want)
+	}
+	cy.FitsWidth("the finished game on a phone")
+}

@@ -199,6 +199,9 @@ async function playScreen(main, id, mine) {
     const names = t.seats.map(s => s.name);
     const over = t.status === "finished";
     conn.hidden = over; // "live" says nothing of a game that is over
+    // Over, the end's banner says so in full: the strip steps out of
+    // sight, still telling a screen reader the game is over.
+    status.classList.toggle("sr", over);
     const toMove = u.view ? mod.toMove(u.view) : (t.to_move || []);
     const myTurn = !over && toMove.includes(u.seat);
 
@@ -385,12 +388,15 @@ async function playScreen(main, id, mine) {
     try {
       const text = await callText(`/tables/${encodeURIComponent(id)}/events?from=0`, token);
       const first = JSON.parse(text.split("\n")[0]);
+      const had = lastMove;
       for (const m of first.moves || []) {
         seen.add(m.version);
         if (!lastMove || m.version > lastMove.version) lastMove = m;
         for (const e of m.events || []) if (e.kind === "timeout" || e.kind === "claim") notes.push(e.text);
       }
-      if (notes.length) draw(() => last && render(last)); // the latest drawn, once those in hand are
+      // The end drawn again with the last move, which may say who
+      // resigned, and with what the clock or a claim did.
+      if (notes.length || lastMove !== had) draw(() => last && render(last)); // the latest drawn, once those in hand are
     } catch { /* the end banner says what the view alone tells */ }
   }
 

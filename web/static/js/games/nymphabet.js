@@ -64,7 +64,7 @@ export function play(ctx) {
       "aria-label": `${l.letter}${l.deleted ? `, deleted by ${v.players[l.by].name}` : l.letter === v.current ? ", current letter" : ""}`,
       "data-letter": l.letter, "data-deleted": l.deleted ? "1" : "0",
     }, l.letter)));
-    cur.textContent = v.status === "finished" ? `All done: ${plural(v.left, "letter")} left.`
+    cur.textContent = v.status === "finished" ? (v.left ? `${plural(v.left, "letter")} left when the game ended.` : "Every letter deleted.")
       : v.current ? `Current letter: ${v.current} · ${plural(v.left, "letter")} left` : `Any letter may start the first word · ${plural(v.left, "letter")} left`;
     fill(words, ...v.words.map(w => h("li", { "aria-label": `${v.players[w.by].name}: ${w.word}, deleted ${w.deleted}` },
       h("span", { class: "muted" }, v.players[w.by].name + ": "), shown(w.word, w.deleted))));
