@@ -494,6 +494,16 @@ func (ps *playersScreen) people() [][]string {
 	return out
 }
 
+// followedAt is the followed player on row i of people's rows (the
+// rows after the challenges), or nil when that row is not one.
+func (ps *playersScreen) followedAt(i int) *client.Followed {
+	i -= len(ps.others())
+	if i < 0 || i >= len(ps.followed) {
+		return nil
+	}
+	return &ps.followed[i]
+}
+
 // others is the players online other than this one.
 func (ps *playersScreen) others() []string {
 	var out []string
@@ -527,6 +537,19 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return openProfile(ps.shared, chosen, ps)
+	case "w":
+		f := ps.followedAt(ps.at - len(so.in))
+		if f == nil {
+			ps.err = "choose a player you follow who is playing (under You follow)"
+			return nil
+		}
+		for _, g := range f.Playing {
+			if g.ID != "" {
+				return ps.nav.sitFrom(client.Seated{Table: g.ID, Seat: -1, Invite: ps.c.Base() + "/t/" + g.ID}, g.Game, ps)
+			}
+		}
+		ps.err = f.Name + " is not playing a game open to watch right now"
+		return nil
 	case "f", "b", "R":
 		switch {
 		case ps.cfg.Session == "":
@@ -728,7 +751,7 @@ func (ps *playersScreen) view() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(ps.message() + "\n")
-	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · c challenge by name · v profile · f follow · b block · R report · r refresh · esc back"
+	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · c challenge by name · v profile · f follow · b block · R report · w watch · r refresh · esc back"
 	if ps.report != "" {
 		keys = "←→ reason · type what happened · enter send to the moderators · esc back"
 	}
@@ -759,7 +782,13 @@ func (ps *playersScreen) about(si, i int) string {
 			for _, p := range f.Playing {
 				gs = append(gs, ps.gameTitle(p.Game))
 			}
-			return faint(" playing " + strings.Join(gs, ", "))
+			watch := ""
+			for _, p := range f.Playing {
+				if p.ID != "" {
+					watch = " (w watches)"
+				}
+			}
+			return faint(" playing " + strings.Join(gs, ", ") + watch)
 		case f.Online:
 			return faint(" online")
 		}

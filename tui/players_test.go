@@ -227,7 +227,8 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 		t.Fatalf("Ben follows %+v, %v", fs, err)
 	}
 	ts.waitStreams(t, 1) // Ben's, to hear the news
-	if _, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil); err != nil {
+	annGame, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	tm.waitFor("the followed player's game", has("Ann, whom you follow, started a game of Nymphabet"))
@@ -256,7 +257,18 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 	if _, err := ann.Challenge(ctx, annS.Token, "Ben", client.Proposal{Game: "nymphabet"}); err != nil {
 		t.Errorf("a challenge after the unblock: %v", err)
 	}
-	tm.waitFor("Ann among the players followed", has("You follow", "Ann playing Nymphabet"))
+	tm.waitFor("Ann among the players followed", has("You follow", "Ann playing Nymphabet (w watches)"))
+	// w on a player online who is not among those followed says where
+	// to look; on Ann under You follow it watches her game.
+	tm.key("w")
+	tm.waitFor("the refusal", has("choose a player you follow who is playing"))
+	tm.keyUntil("down", "> Ann playing Nymphabet")
+	tm.key("w")
+	tm.waitFor("Ann's game, watched", func(s string) bool {
+		return tm.table() != nil && tm.table().id == annGame.Table && strings.Contains(s, "watching")
+	})
+	tm.key("esc")
+	tm.waitFor("the players screen again", has("You follow", "Ann playing Nymphabet"))
 
 	// A player who is not online, blocked from a browser: listed under
 	// You block, and unblocked from there.
