@@ -8,6 +8,7 @@ import { go } from "./nav.js";
 import { optionControl, readOptions, clockControl, clockPresets } from "./options.js";
 import { quickButtons } from "./seek.js";
 import { lexiconSelect } from "./lexicons.js";
+import { whenWords } from "./when.js";
 
 const blurbs = {
   quizl: "Word battleships on a 5×5 letter grid: find the hidden five-letter password with as few calls as you can.",
@@ -29,14 +30,27 @@ export async function home(main) {
       fill(news, `${plural(o.count, "player")} online`, n ? ` · ${n} looking for a game` : "", " · ", h("a", { href: "/lobby" }, "the lobby"));
     } catch { /* the last news stays; the lobby says what is wrong */ }
   };
+  // The tournaments the card shows, whose countdowns (in whole minutes)
+  // are written again with the news.
+  const events = new Map();
   readNews();
-  const timer = setInterval(readNews, 15000);
-  await rest(main);
+  const timer = setInterval(() => { readNews(); retime(main, events); }, 15000);
+  await rest(main, events);
   return () => clearInterval(timer);
 }
 
-// rest draws the home screen under its first lines.
-async function rest(main) {
+// retime writes again when each event shown starts or ends, as of now.
+function retime(main, events) {
+  const now = Date.now();
+  for (const el of main.querySelectorAll("#home-events [data-when]")) {
+    const e = events.get(el.dataset.when);
+    if (e) el.textContent = whenWords(e, now, true);
+  }
+}
+
+// rest draws the home screen under its first lines; events gets the
+// tournaments its card shows.
+async function rest(main, events) {
   const list = h("div", { class: "cards" });
   append(main, list);
   try {
@@ -60,7 +74,7 @@ async function rest(main) {
     h("div", { class: "row" },
       h("a", { class: "button", href: "/daily/quizl", id: "home-daily-quizl" }, "Daily Quizl"),
       h("a", { class: "button", href: "/daily/salvo", id: "home-daily-salvo" }, "Daily Salvo"))));
-  append(main, eventsCard());
+  append(main, eventsCard(events));
   append(main, codeBox());
   const open = h("div", { id: "home-lobby" });
   append(main, h("h2", {}, "Open tables"), open);
@@ -242,17 +256,19 @@ export async function newTable(main, name) {
 }
 
 // eventsCard names the tournaments under way and the next to come, a few
-// of each, and leads to the list of them all.
-function eventsCard() {
+// of each, with when each starts or ends, and leads to the list of them
+// all. It puts the events it shows in shown, by id, for retime.
+function eventsCard(shown) {
   // A line holds the list's place while it loads, so that the boxes
   // below do not jump when it comes.
   const list = h("ul", { class: "recent", id: "home-events-list" }, h("li", { class: "muted" }, "Looking for tournaments…"));
   call("GET", "/tournaments?status=started").then(async a => {
     const now = (a.tournaments || []).slice(0, 3);
     const next = ((await call("GET", "/tournaments?status=created")).tournaments || []).slice(0, 3);
-    const line = (e, when) => h("li", {}, h("a", { href: "/tournaments/" + encodeURIComponent(e.id) }, e.name),
-      ` · ${title(e.game)}, ${e.kind === "arena" ? "arena" : "Swiss"}, ${plural(e.players, "player")} · `, h("span", { class: "muted" }, when(e)));
-    fill(list, [...now.map(e => line(e, () => "under way")), ...next.map(e => line(e, e => "starts " + new Date(e.starts).toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" })))]);
+    const line = e => h("li", {}, h("a", { href: "/tournaments/" + encodeURIComponent(e.id) }, e.name),
+      ` · ${title(e.game)}, ${e.kind === "arena" ? "arena" : "Swiss"}, ${plural(e.players, "player")} · `, h("span", { class: "muted", "data-when": e.id }, whenWords(e, Date.now(), true)));
+    for (const e of [...now, ...next]) shown.set(e.id, e);
+    fill(list, [...now, ...next].map(line));
     if (!list.firstChild) append(list, h("li", { class: "muted" }, "None planned just now."));
   }).catch(e => { if (e.status === 501) list.closest("section").hidden = true; else fill(list, h("li", { class: "error" }, "Cannot list the tournaments: " + e.message)); });
   return h("section", { class: "card", id: "home-events", "aria-labelledby": "events-h" },

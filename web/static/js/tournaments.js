@@ -16,6 +16,7 @@ import { games, title } from "./catalog.js";
 import { go } from "./nav.js";
 import { clockControl, clockPresets } from "./options.js";
 import { clockWords } from "./rulestext.js";
+import { whenWords } from "./when.js";
 
 // POLL is how often an event's page asks for its chat, and how long it
 // waits to follow the event again after a failure. The list asks every
@@ -27,8 +28,6 @@ const LIST_POLL = 5000;
 // the two that play best with more than two players.
 const multiSeat = ["quizl", "wordfight"];
 
-// SOON is how near a start is shown as a countdown rather than a date.
-const SOON = 60 * 60 * 1000;
 
 const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLowerCase();
 
@@ -144,44 +143,6 @@ export function kindWords(e) {
 // lengthWords says how long an event runs: "30 minutes", "5 rounds".
 const lengthWords = e => e.kind === "arena" ? plural(e.minutes, "minute") : plural(e.rounds, "round");
 
-// span writes a number of seconds as a countdown reads: "42 s", "4 min
-// 05 s", "1 h 20 min", "2 days 3 h".
-export function span(s) {
-  s = Math.max(0, Math.ceil(s));
-  const d = Math.floor(s / 86400), hr = Math.floor(s % 86400 / 3600), m = Math.floor(s % 3600 / 60), sec = s % 60;
-  if (d) return `${plural(d, "day")}${hr ? ` ${hr} h` : ""}`;
-  if (hr) return `${hr} h${m ? ` ${m} min` : ""}`;
-  if (m) return `${m} min ${String(sec).padStart(2, "0")} s`;
-  return `${sec} s`;
-}
-
-// dateText writes a moment in the player's own time zone.
-const dateText = iso => new Date(iso).toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" });
-
-// whenWords says where an event stands in time, as of now: "starts in 42
-// s", "starts Tue 3 Dec, 18:00", "ends in 9 min 12 s", "round 2 of 5",
-// "finished Tue 3 Dec, 18:30".
-export function whenWords(e, now) {
-  const starts = Date.parse(e.starts);
-  switch (e.status) {
-    case "created":
-      if (starts - now <= 0) return "starting now";
-      return starts - now <= SOON ? `starts in ${span((starts - now) / 1000)}` : `starts ${dateText(e.starts)}`;
-    case "started":
-      if (e.kind === "arena" && e.ends) {
-        const left = Date.parse(e.ends) - now;
-        return left > 0 ? `ends in ${span(left / 1000)}` : "ending: the last games are being played";
-      }
-      return e.round ? `round ${e.round} of ${e.rounds}` : "under way";
-    default: {
-      // A Swiss has no end time: its last game's end is the event's.
-      const last = Math.max(...(e.games || []).filter(g => g.ended).map(g => Date.parse(g.ended)));
-      const end = e.ends || (Number.isFinite(last) ? new Date(last).toISOString() : "");
-      return end ? `finished ${dateText(end)}` : "finished";
-    }
-  }
-}
-
 // sentence begins words with a capital when they stand alone.
 const sentence = (words, alone) => alone ? words.charAt(0).toUpperCase() + words.slice(1) + "." : words;
 
@@ -192,7 +153,7 @@ function ticking(root, byID) {
     const now = Date.now();
     for (const el of root.querySelectorAll("[data-when]")) {
       const e = byID.get(el.dataset.when);
-      if (e) el.textContent = sentence(whenWords(e, now), el.dataset.sentence);
+      if (e) el.textContent = sentence(whenWords(e, now, !!el.dataset.coarse), el.dataset.sentence);
     }
   };
   tick();
@@ -257,7 +218,7 @@ function eventTable(list, status) {
       h("td", {}, e.clock_text || clockWords(e.clock)),
       h("td", { class: "wide" }, lengthWords(e)),
       status === "finished" ? winnerCell(e)
-        : h("td", { "data-when": e.id }, whenWords(e, Date.now())),
+        : h("td", { "data-when": e.id, "data-coarse": "1" }, whenWords(e, Date.now(), true)),
       h("td", {}, String(e.players)))))));
 }
 
