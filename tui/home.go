@@ -209,7 +209,12 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 	case "d":
 		return openDaily(hm.shared)
 	case "t":
-		return openBoards(hm.shared)
+		// The leaderboard of the game chosen, when one is.
+		game := ""
+		if hm.at < len(hm.games) {
+			game = hm.games[hm.at].Name
+		}
+		return openBoards(hm.shared, game)
 	case "p":
 		return openPlayers(hm.shared)
 	case "e":

@@ -24,6 +24,7 @@ import (
 // profile.
 type boardsScreen struct {
 	*shared
+	game    string   // the game whose pool shows first ("": the first pool)
 	pools   []string // nil until the server answered
 	pool    int      // the pool on show
 	at      int      // the player chosen
@@ -45,9 +46,11 @@ type boardMsg struct {
 	asked   bool // the request is out
 }
 
-// openBoards shows the leaderboards and asks for the pools.
-func openBoards(sh *shared) tea.Cmd {
-	bs := &boardsScreen{shared: sh, boards: map[string]*boardMsg{}}
+// openBoards shows the leaderboards and asks for the pools; the first
+// on show is game's (its standard variant's when it has variants rated
+// apart), or the server's first for game "".
+func openBoards(sh *shared, game string) tea.Cmd {
+	bs := &boardsScreen{shared: sh, game: game, boards: map[string]*boardMsg{}}
 	sh.err = ""
 	sh.nav.show(bs)
 	return bs.fetchPools
@@ -58,6 +61,26 @@ func (bs *boardsScreen) fetchPools() tea.Msg {
 	defer cancel()
 	ps, err := bs.c.Pools(ctx)
 	return poolsMsg{pools: ps, err: err}
+}
+
+// gamePool is the index in pools of game's pool: the one named for it,
+// else its standard variant's, else its first variant's; 0 when it has
+// none.
+func gamePool(pools []string, game string) int {
+	if game == "" {
+		return 0
+	}
+	for _, want := range []string{game, game + "-standard"} {
+		if i := slices.Index(pools, want); i >= 0 {
+			return i
+		}
+	}
+	for i, p := range pools {
+		if strings.HasPrefix(p, game+"-") {
+			return i
+		}
+	}
+	return 0
 }
 
 // fetchBoard asks for the leaderboard on show, unless it has it.
@@ -97,6 +120,9 @@ func (bs *boardsScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			bs.loadErr = msg.err.Error() + " (r: try again)"
 			return nil
+		}
+		if bs.game != "" { // the first answer: a refresh keeps the pool on show
+			bs.pool, bs.game = gamePool(msg.pools, bs.game), ""
 		}
 		bs.pools = msg.pools
 		bs.pool = min(bs.pool, max(0, len(bs.pools)-1))

@@ -38,9 +38,26 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	}
 
 	tm := newTermWith(t, ts.URL, "ann_r", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "ann_r"})
+	// t opens the leaderboard of the game chosen on the home screen:
+	// Salvo's, or for Nymphabet its standard mode's; ←→ go round the
+	// pools, and r keeps the one on show.
+	tm.key("down")
+	tm.key("down")
+	tm.waitFor("Salvo chosen", has("> 3 Salvo"))
 	tm.key("t")
-	tm.waitFor("the first pool", has("Leaderboards", "‹ Nymphabet (cyclic) ›", "(1 of 6)", "nobody has a settled rating here yet"))
+	tm.waitFor("Salvo's pool", has("Leaderboards", "‹ Salvo ›", "(5 of 6)", "nobody has a settled rating here yet"))
 	checkFits(t, tm)
+	tm.key("r")
+	tm.waitFor("Salvo's pool still", has("‹ Salvo ›", "(5 of 6)", "nobody has a settled rating here yet"))
+	tm.key("esc")
+	tm.key("up")
+	tm.key("up")
+	tm.waitFor("Nymphabet chosen", has("> 1 Nymphabet"))
+	tm.key("t")
+	tm.waitFor("the standard pool", has("‹ Nymphabet (standard) ›", "(3 of 6)"))
+	tm.key("left")
+	tm.key("left")
+	tm.waitFor("the first pool", has("‹ Nymphabet (cyclic) ›", "(1 of 6)"))
 	tm.key("right")
 	tm.key("right")
 	tm.waitFor("the standard pool", has("‹ Nymphabet (standard) ›", "nobody has a settled rating here yet"))
