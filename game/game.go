@@ -142,6 +142,24 @@ func UsesWords(g Game) bool {
 	return ok && w.Words()
 }
 
+// ScoreNamer is implemented by games whose scores count something other
+// than points, so that a result names it for people ("ships sunk",
+// "letters deleted"): a bare "scores" would read, where the player who
+// deleted more letters may have lost, as if they had won. ScoresLabel
+// says it under rules r, in lower case.
+type ScoreNamer interface {
+	ScoresLabel(r Rules) string
+}
+
+// ScoresLabel names what g's scores count under rules r: its ScoreNamer's
+// words, else "scores".
+func ScoresLabel(g Game, r Rules) string {
+	if n, ok := g.(ScoreNamer); ok {
+		return n.ScoresLabel(r)
+	}
+	return "scores"
+}
+
 // Status says whether a play has ended.
 type Status string
 

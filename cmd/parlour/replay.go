@@ -122,7 +122,11 @@ func runReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stdout, "\nAborted by %s after %s: no result.\n", cfg.Name(by), game.Count(len(steps), "move", "moves"))
 		return 0
 	}
-	printResult(stdout, cfg, out)
+	label := "scores"
+	if g, err := games.Registry().Lookup(rec.Game); err == nil {
+		label = game.ScoresLabel(g, cfg.Rules)
+	}
+	printResult(stdout, cfg, out, label)
 	return 0
 }
 
@@ -182,7 +186,9 @@ func printSteps(w io.Writer, cfg game.Config, steps []game.Step) {
 	}
 }
 
-func printResult(w io.Writer, cfg game.Config, r replayJSON) {
+// printResult says how the game stands or ended, then the scores, named
+// by label (game.ScoresLabel).
+func printResult(w io.Writer, cfg game.Config, r replayJSON, label string) {
 	fmt.Fprintln(w)
 	switch r.Status {
 	case string(game.Finished):
@@ -196,11 +202,11 @@ func printResult(w io.Writer, cfg game.Config, r replayJSON) {
 		fmt.Fprintf(w, "In progress after %s; to move: %s.\n", game.Count(r.Moves, "move", "moves"), strings.Join(r.ToMove, ", "))
 	}
 	if r.Scores != nil {
-		fmt.Fprint(w, "Scores:")
-		for _, n := range cfg.Players {
-			fmt.Fprintf(w, " %s %d", n, r.Scores[n])
+		scores := make([]string, len(cfg.Players))
+		for i, n := range cfg.Players {
+			scores[i] = fmt.Sprintf("%s %d", n, r.Scores[n])
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintf(w, "%s%s: %s\n", strings.ToUpper(label[:1]), label[1:], strings.Join(scores, ", "))
 	}
 }
 

@@ -63,6 +63,11 @@ func TestReplayCommand(t *testing.T) {
 		{name: "plain late abort", record: strings.Replace(quizlGame, `,{"by":"Ann","move":"say psalm"}]`, `],"aborted":{"by":"ben"}`, 1), code: 1, text: "Refused: abort by Ben refused: every player has made a move"},
 		{name: "not a record", args: []string{"--json"}, record: `{"hello": 1}`, code: 2},
 		{name: "plain text", record: scoringGame, code: 0, text: "ZABAGLIONE"},
+		// The scores are named for what they count, one player's apart
+		// from the next.
+		{name: "plain scoring scores", record: scoringGame, code: 0, text: "\nScores (the letters each turn deleted, multiplied): Ann 108, Ben 96\n"},
+		{name: "plain letters deleted", record: strings.Replace(scoringGame, `"mode":"scoring"`, `"mode":"cyclic"`, 1), code: 0, text: "\nLetters deleted: Ann 13, Ben 13\n"},
+		{name: "plain points", record: quizlGame, code: 0, text: "\nScores: Ann "},
 		{name: "plain refusal", record: strings.Replace(scoringGame, `"en-large"`, `"en"`, 1), code: 1, text: "Refused: move 8 by Ben"},
 	}
 	for _, tt := range tests {

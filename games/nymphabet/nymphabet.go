@@ -71,6 +71,16 @@ func (Game) Title() string { return "Nymphabet" }
 // lexicon (game.Worded).
 func (Game) Words() bool { return true }
 
+// ScoresLabel says what the scores count (game.ScoreNamer): the letters
+// each player deleted, or in the scoring mode the product of the letters
+// each of their turns deleted.
+func (Game) ScoresLabel(r game.Rules) string {
+	if Mode(r.String(OptMode)) == Scoring {
+		return "scores (the letters each turn deleted, multiplied)"
+	}
+	return "letters deleted"
+}
+
 // Players reports that Nymphabet is for exactly two players.
 func (Game) Players() (min, max int) { return 2, 2 }
 

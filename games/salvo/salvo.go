@@ -67,6 +67,10 @@ func (Game) HidesSetup(cfg game.Config, owner, viewer game.Seat) bool {
 // HasSetup reports that every seat hides a fleet before play.
 func (Game) HasSetup() bool { return true }
 
+// ScoresLabel says what the scores count (game.ScoreNamer): the ships
+// each player sank.
+func (Game) ScoresLabel(game.Rules) string { return "ships sunk" }
+
 // Options lists Salvo's rule options.
 func (Game) Options() []game.Option {
 	return []game.Option{
