@@ -1,6 +1,7 @@
 package games
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,4 +74,54 @@ func TestReplayUpload(t *testing.T) {
 	}
 	p.AccessibleThemes("the replay viewer")
 	p.Labelled("the replay viewer")
+}
+
+// TestReplayByLink opens a finished game in the replay viewer from its
+// page's address pasted in, or its id alone; what holds neither is
+// refused in place.
+func TestReplayByLink(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Cy", base)
+	st, body := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ann"})
+	if st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	var ann struct{ Table, Token string }
+	json.Unmarshal(body, &ann)
+	st, body = e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"})
+	if st != 200 {
+		t.Fatalf("join: %d %s", st, body)
+	}
+	var ben struct{ Token string }
+	json.Unmarshal(body, &ben)
+	for _, m := range []struct{ tok, move string }{{ann.Token, "abdicate"}, {ben.Token, "defog"}, {ann.Token, "resign"}} {
+		if st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/moves", m.tok, map[string]any{"move": m.move}); st != 200 {
+			t.Fatalf("%s: %d %s", m.move, st, body)
+		}
+	}
+
+	p.Open("/replay")
+	p.Wait("the replay page", `!!document.querySelector("#replay-link")`)
+	p.TypeIn("#replay-link", "the game Ann resigned")
+	p.Click("#replay-link-form button")
+	p.Wait("the refusal", `document.querySelector("#main .error").textContent !== ""`)
+	if got := p.Text("#main .error"); !strings.Contains(got, "neither a table's link nor its id") {
+		t.Errorf("a paste without a table: %q", got)
+	}
+	for _, paste := range []string{base + "/t/" + ann.Table + "/join", " " + strings.ToUpper(ann.Table) + " "} {
+		p.Open("/replay")
+		p.Wait("the replay page", `!!document.querySelector("#replay-link")`)
+		p.TypeIn("#replay-link", paste)
+		p.Click("#replay-link-form button")
+		p.Wait("the replay of "+paste, `!!document.querySelector("#replay-step")`)
+		if got := p.Text("#replay-step"); !strings.HasPrefix(got, "Move 3 of 3: Ann — resign") {
+			t.Errorf("%q: the replay opens at %q", paste, got)
+		}
+		if got := e2e.Eval[string](p, `location.search`); got != "?table="+ann.Table {
+			t.Errorf("%q: the replay's address ends %q", paste, got)
+		}
+	}
+	p.Labelled("the replay viewer with its link box")
 }

@@ -6,15 +6,34 @@
 import { h, clear, toast, fill, append } from "./dom.js";
 import { callText, seatFor } from "./api.js";
 import { load } from "./games/index.js";
+import { go } from "./nav.js";
+
+// tableOf finds a table's id in what a player pasted: the address of its
+// page (…/t/ID, …/t/ID/join), of its replay (…?table=ID), or the id
+// alone; "" when it holds none.
+export function tableOf(s) {
+  s = s.trim();
+  const m = s.match(/\/t\/([a-z0-9]+)/i) || s.match(/[?&]table=([a-z0-9]+)/i);
+  if (m) return m[1].toLowerCase();
+  return /^[a-z2-9]{16}$/i.test(s) ? s.toLowerCase() : "";
+}
 
 export async function replay(main) {
   document.title = "Replay · Parlour";
   const err = h("p", { class: "error", role: "alert" });
   const file = h("input", { type: "file", id: "replay-file", accept: ".json,application/json" });
   const viewer = h("div", { id: "viewer" });
+  const link = h("input", { id: "replay-link", autocomplete: "off", spellcheck: "false", placeholder: "https://…/t/3y2wa6utsehx3guy" });
+  const byLink = h("form", { class: "row", id: "replay-link-form", onsubmit: ev => {
+    ev.preventDefault();
+    const id = tableOf(link.value);
+    if (!id) { err.textContent = "That is neither a table's link nor its id: paste the address of the game's page (it holds /t/ and the id)."; return; }
+    go("/replay?table=" + encodeURIComponent(id));
+  } }, h("label", { for: "replay-link" }, "Or a finished game's link or table id"), link, h("button", { type: "submit" }, "Replay"));
   append(main, h("h1", {}, "Replay a game"),
     h("div", { class: "card stack" },
       h("label", { for: "replay-file" }, "Open a game record (a .json file downloaded from a table or written by hand)"), file,
+      byLink,
       h("p", { class: "help" }, "The server re-referees the record move by move; a move it refuses ends the replay with the reason.")),
     err, viewer);
   file.addEventListener("change", async () => {
