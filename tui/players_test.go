@@ -150,17 +150,7 @@ func TestChallengesInTheTerminal(t *testing.T) {
 // back to the profile, and c on your own profile says why not.
 func TestChallengeFromAProfile(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
-	ctx := context.Background()
-	ann, annS := signedUp(t, ts, "Ann")
-	ben, benS := signedUp(t, ts, "Ben")
-	tm := newTermWith(t, ts.URL, "Ben", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "Ben"})
-	if _, err := ann.YourTables(ctx, annS.Token); err != nil { // a request of Ann's: she is online
-		t.Fatal(err)
-	}
-	waitOnline(t, ben, "Ann")
-	tm.key("p")
-	tm.waitFor("Ann online", has("Online", "> Ann"))
+	_, _, _, _, _, tm := benSeesAnn(t)
 	tm.key("v")
 	tm.waitFor("Ann's profile", has("Ann  ·  playing since", "c challenge"))
 	tm.key("c")
@@ -179,6 +169,23 @@ func TestChallengeFromAProfile(t *testing.T) {
 	}
 	tm.key("c")
 	tm.waitFor("the refusal", has("this is your own profile"))
+}
+
+// benSeesAnn starts a server with the accounts Ann and Ben, Ann online,
+// and Ben's terminal on the players screen with Ann chosen.
+func benSeesAnn(t *testing.T) (ts *testServer, ann *client.Client, annS client.Session, ben *client.Client, benS client.Session, tm *term) {
+	t.Helper()
+	ts = newTestServer(t)
+	ann, annS = signedUp(t, ts, "Ann")
+	ben, benS = signedUp(t, ts, "Ben")
+	tm = newTermWith(t, ts.URL, "Ben", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "Ben"})
+	if _, err := ann.YourTables(context.Background(), annS.Token); err != nil { // a request of Ann's: she is online
+		t.Fatal(err)
+	}
+	waitOnline(t, ben, "Ann")
+	tm.key("p")
+	tm.waitFor("Ann online", has("Online", "> Ann"))
+	return ts, ann, annS, ben, benS, tm
 }
 
 // waitOnline waits until the server lists name among the players online.
@@ -208,17 +215,8 @@ func waitOnline(t *testing.T, c *client.Client, name string) {
 // to the moderators, once.
 func TestFollowBlockReportInTheTerminal(t *testing.T) {
 	t.Parallel()
-	ts := newTestServer(t)
 	ctx := context.Background()
-	ann, annS := signedUp(t, ts, "Ann")
-	ben, benS := signedUp(t, ts, "Ben")
-	tm := newTermWith(t, ts.URL, "Ben", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "Ben"})
-	if _, err := ann.YourTables(ctx, annS.Token); err != nil { // a request of Ann's: she is online
-		t.Fatal(err)
-	}
-	waitOnline(t, ben, "Ann")
-	tm.key("p")
-	tm.waitFor("Ann online", has("Online", "> Ann"))
+	ts, ann, annS, ben, benS, tm := benSeesAnn(t)
 
 	tm.key("f")
 	tm.waitFor("the follow", has("you follow Ann", "Ann (following)"))
