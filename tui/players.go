@@ -236,6 +236,9 @@ func (m *Model) challenged(msg challengeMsg) tea.Cmd {
 	case "declined":
 		so.in = without(so.in, msg.ch.ID)
 		m.note = fmt.Sprintf("you declined %s's challenge", msg.ch.From)
+	case "withdrawn":
+		so.out = without(so.out, msg.ch.ID)
+		m.note = fmt.Sprintf("you withdrew your challenge to %s", msg.ch.To)
 	}
 	return nil
 }
@@ -524,10 +527,13 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	for _, sec := range ps.people() {
 		others = append(others, sec...)
 	}
-	n := len(so.in) + len(others)
+	// The rows: the challenges to this player, then theirs, then the
+	// players.
+	head := len(so.in) + len(so.out)
+	n := head + len(others)
 	// chosen is the player on the row chosen, if any.
 	chosen := ""
-	if i := ps.at - len(so.in); i >= 0 && i < len(others) {
+	if i := ps.at - head; i >= 0 && i < len(others) {
 		chosen = others[i]
 	}
 	switch s {
@@ -538,7 +544,7 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return openProfile(ps.shared, chosen, ps)
 	case "w":
-		f := ps.followedAt(ps.at - len(so.in))
+		f := ps.followedAt(ps.at - head)
 		if f == nil {
 			ps.err = "choose a player you follow who is playing (under You follow)"
 			return nil
@@ -585,12 +591,28 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		openChallenge(ps.shared, "", "", ps)
+	case "x":
+		i := ps.at - len(so.in)
+		switch {
+		case i < 0 || i >= len(so.out):
+			ps.err = "choose one of your challenges (↑↓) to withdraw it"
+		case ps.busy:
+			ps.err = "one moment"
+		default:
+			ps.busy = true
+			return ps.withdraw(so.out[i])
+		}
+		return nil
 	case "a", "d", "enter":
 		if n == 0 {
 			return nil
 		}
 		ps.at = min(ps.at, n-1)
-		if ps.at >= len(so.in) {
+		if ps.at >= len(so.in) && ps.at < head {
+			ps.err = "this challenge is yours: x withdraws it"
+			return nil
+		}
+		if ps.at >= head {
 			if s != "enter" {
 				return nil
 			}
@@ -598,7 +620,7 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 				ps.err = "sign in first (s on the home screen): challenges are between accounts"
 				return nil
 			}
-			openChallenge(ps.shared, others[ps.at-len(so.in)], "", ps)
+			openChallenge(ps.shared, others[ps.at-head], "", ps)
 			return nil
 		}
 		ch := so.in[ps.at]
@@ -646,6 +668,20 @@ func (ps *playersScreen) reportKey(s string, k tea.KeyPressMsg) tea.Cmd {
 	}
 	editLine(&ps.reportText, s, k, 500)
 	return nil
+}
+
+// withdraw withdraws ch, a challenge this player made.
+func (ps *playersScreen) withdraw(ch client.Challenge) tea.Cmd {
+	tok, c := ps.cfg.Session, *ps.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ps.ctx, 15*time.Second)
+		defer cancel()
+		got, err := c.Withdraw(ctx, tok, ch.ID)
+		if err != nil {
+			err = fmt.Errorf("withdrawing your challenge to %s: %w", ch.To, err)
+		}
+		return challengeMsg{ch: got, verb: "withdrawn", err: err}
+	}
 }
 
 func (ps *playersScreen) accept(ch client.Challenge) tea.Cmd {
@@ -702,7 +738,8 @@ func (ps *playersScreen) view() string {
 			b.WriteString(cur() + fitLine(line, ps.w-2) + "\n")
 		}
 		for _, ch := range so.out {
-			b.WriteString(faint(fitLine(fmt.Sprintf("  you challenged %s to %s%s: waiting for an answer", ch.To, ps.gameTitle(ch.Game), ratedWord(ch.Rated)), ps.w)) + "\n")
+			line := fmt.Sprintf("you challenged %s to %s%s, waiting for an answer%s", ch.To, ps.gameTitle(ch.Game), ratedWord(ch.Rated), ps.challengeRules(ch))
+			b.WriteString(cur() + faint(fitLine(line, ps.w-2)) + "\n")
 		}
 		b.WriteString("\n")
 	}
@@ -718,7 +755,7 @@ func (ps *playersScreen) view() string {
 		shown++
 	}
 	room := max(1, (ps.h-strings.Count(b.String(), "\n")-6-3*shown)/shown)
-	first := len(so.in)
+	first := len(so.in) + len(so.out)
 	for si, sec := range secs {
 		if si > 0 && len(sec) == 0 {
 			continue // no follows or blocks: no section
@@ -751,7 +788,7 @@ func (ps *playersScreen) view() string {
 		b.WriteString("\n")
 	}
 	b.WriteString(ps.message() + "\n")
-	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · c challenge by name · v profile · f follow · b block · R report · w watch · r refresh · esc back"
+	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · x withdraw yours · c challenge by name · v profile · f follow · b block · R report · w watch · r refresh · esc back"
 	if ps.report != "" {
 		keys = "←→ reason · type what happened · enter send to the moderators · esc back"
 	}

@@ -114,7 +114,7 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	tm.keyUntil("right", "‹ en-common ›")
 	checkFits(t, tm)
 	tm.key("enter")
-	tm.waitFor("the challenge made", has("you challenged Ann to Sightless Word Fight", "you challenged Ann to Sightless Word Fight: waiting"))
+	tm.waitFor("the challenge made", has("you challenged Ann to Sightless Word Fight: they have", "you challenged Ann to Sightless Word Fight, waiting for an answer · Clock:"))
 	in, _, err := ann.Challenges(ctx, annS.Token)
 	if err != nil || len(in) != 1 || in[0].From != "Ben" || in[0].Game != "wordfight" || in[0].Lexicon != "en-common" || in[0].Rated {
 		t.Fatalf("Ann's challenges: %+v, %v", in, err)
@@ -169,6 +169,35 @@ func TestChallengeFromAProfile(t *testing.T) {
 	}
 	tm.key("c")
 	tm.waitFor("the refusal", has("this is your own profile"))
+}
+
+// TestWithdrawInTheTerminal: a challenge of the player's own is a row of
+// the players screen, with the rules it changes; x on it withdraws it,
+// a and d say whose it is, and x elsewhere says what it takes.
+func TestWithdrawInTheTerminal(t *testing.T) {
+	t.Parallel()
+	_, ann, annS, ben, benS, tm := benSeesAnn(t)
+	ctx := context.Background()
+	if _, err := ben.Challenge(ctx, benS.Token, "Ann", client.Proposal{Game: "nymphabet", Rules: map[string]any{"mode": "cyclic"}}); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("Ben's challenge", has("> you challenged Ann to Nymphabet, waiting for an answer · Mode: cyclic"))
+	checkFits(t, tm)
+	tm.key("a")
+	tm.waitFor("a on his own challenge", has("this challenge is yours: x withdraws it"))
+	tm.key("down")
+	tm.waitFor("Ann chosen", has("> Ann"))
+	tm.key("x")
+	tm.waitFor("x on a player", has("choose one of your challenges"))
+	tm.key("up")
+	tm.key("x")
+	s := tm.waitFor("the challenge withdrawn", has("you withdrew your challenge to Ann"))
+	if strings.Contains(s, "you challenged Ann") {
+		t.Errorf("the withdrawn challenge is still listed:\n%s", s)
+	}
+	if in, _, err := ann.Challenges(ctx, annS.Token); err != nil || len(in) != 0 {
+		t.Errorf("Ann's challenges after the withdrawal: %+v, %v", in, err)
+	}
 }
 
 // benSeesAnn starts a server with the accounts Ann and Ben, Ann online,

@@ -128,6 +128,13 @@ func (c *Client) Accept(ctx context.Context, token, id string) (Seated, error) {
 	return s, err
 }
 
+// Withdraw withdraws challenge id, one the account of token made.
+func (c *Client) Withdraw(ctx context.Context, token, id string) (Challenge, error) {
+	var ch Challenge
+	err := c.do(ctx, http.MethodDelete, "/api/v1/challenges/"+url.PathEscape(id), token, nil, &ch)
+	return ch, err
+}
+
 // Decline declines challenge id.
 func (c *Client) Decline(ctx context.Context, token, id string) (Challenge, error) {
 	var ch Challenge
