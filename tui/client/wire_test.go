@@ -95,8 +95,10 @@ func endpoints() []endpoint {
 		{"Challenge", "POST", `/api/v1/challenges`, typeOf[Challenge](), false},
 		{"Accept", "POST", `/api/v1/challenges/[^/]+/accept`, typeOf[Seated](), false},
 		{"Decline", "POST", `/api/v1/challenges/[^/]+/decline`, typeOf[Challenge](), false},
+		{"Withdraw", "DELETE", `/api/v1/challenges/[^/]+`, typeOf[Challenge](), false},
 		{"YourTables", "GET", `/api/v1/identity/tables`, typeOf[yourTables](), false},
 		{"PlayedGames", "GET", `/api/v1/players/[^/]+/games`, typeOf[playedGames](), false},
+		{"GamesBefore", "GET", `/api/v1/players/[^/]+/games`, typeOf[playedGames](), false},
 		{"OwnGames", "GET", `/api/v1/identity/games`, typeOf[playedGames](), false},
 		{"PlayerStream", "GET", `/api/v1/stream`, typeOf[PlayerEvent](), true},
 		{"SeekGame", "POST", `/api/v1/seeks`, typeOf[SeekAnswer](), false},
@@ -530,6 +532,15 @@ func TestWireTypes(t *testing.T) {
 	_, err = ben.Decline(ctx, benS.Token, ch.ID)
 	must("Ben declines", err)
 	waitEvent("the decline", annEvents, func(ev PlayerEvent) bool { return ev.Type == "challengeDeclined" })
+	// One withdrawn by Ann.
+	ch, err = ann.Challenge(ctx, annS.Token, "Ben", Proposal{Game: "salvo"})
+	must("Ann challenges Ben again", err)
+	gone, err := ann.Withdraw(ctx, annS.Token, ch.ID)
+	must("Ann withdraws", err)
+	if gone.ID != ch.ID || gone.Status != "canceled" {
+		t.Fatalf("the challenge withdrawn: %+v", gone)
+	}
+	waitEvent("the withdrawal", annEvents, func(ev PlayerEvent) bool { return ev.Type == "challengeCanceled" })
 	var ruled Challenge
 	must("Ann challenges Ben with rules", ann.do(ctx, http.MethodPost, "/api/v1/challenges", annS.Token,
 		map[string]any{"to": "Ben", "game": "quizl", "rated": true, "rules": map[string]any{"set_target": 100}}, &ruled))
@@ -648,6 +659,19 @@ func TestWireTypes(t *testing.T) {
 	must("the table after its rematch", err)
 	_, err = ann.PlayedGames(ctx, "Ann", 20)
 	must("Ann's games", err)
+	// A page of one game names the next, which holds the older ones.
+	latest, next, err := ann.GamesBefore(ctx, "Ann", "", 1)
+	must("Ann's latest game", err)
+	if len(latest) != 1 || next == "" {
+		t.Fatalf("a page of one game: %d games, next %q", len(latest), next)
+	}
+	older, _, err := ann.GamesBefore(ctx, "Ann", next, 20)
+	must("Ann's older games", err)
+	for _, g := range older {
+		if g.Table == latest[0].Table {
+			t.Errorf("the older page repeats the latest game %s", g.Table)
+		}
+	}
 	_, err = ann.OwnGames(ctx, annTok, 20)
 	must("Ann's own games", err)
 	words, err := ann.AnalysisText(ctx, annTok, quizl)
