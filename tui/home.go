@@ -181,6 +181,9 @@ type homeScreen struct {
 	reading bool
 }
 
+// quitHint is what esc on the home screen says, where it goes nowhere.
+const quitHint = "q quits Parlour"
+
 // items are the games, join, lobby, name, then recent games.
 func (hm *homeScreen) items() int { return len(hm.games) + 3 + len(hm.recentHere()) }
 
@@ -190,6 +193,9 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	n := hm.items()
+	if hm.note == quitHint && k.String() != "esc" {
+		hm.note = "" // a hint for this screen, not news to carry to the next
+	}
 	switch s := k.String(); s {
 	case "up", "k":
 		hm.at = (hm.at + n - 1) % n
@@ -201,7 +207,7 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 		// Esc goes back everywhere else, and a player pressing it a
 		// few times to come home would be put out of Parlour (over
 		// SSH, cut off): here it only says how to leave.
-		hm.note = "q quits Parlour"
+		hm.note = quitHint
 	case "l":
 		return openLobby(hm.shared)
 	case "g":

@@ -169,6 +169,13 @@ func TestHomeEscStays(t *testing.T) {
 	if err := tm.m.ctx.Err(); err != nil {
 		t.Fatalf("esc on the home screen closed the client: %v", err)
 	}
+	// The hint stays on the home screen: the lobby does not repeat it.
+	tm.key("l")
+	if s := tm.waitFor("the lobby", has("Lobby")); strings.Contains(s, "q quits") {
+		t.Errorf("the lobby carries the home screen's hint:\n%s", s)
+	}
+	tm.key("esc")
+	tm.waitFor("home", has("Join a table by invite code"))
 	tm.key("q")
 	if tm.m.ctx.Err() == nil {
 		t.Error("q on the home screen did not close the client")
