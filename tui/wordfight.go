@@ -227,16 +227,24 @@ func (p *playScreen) wordfightView() string {
 	}
 	info = append(info, "", title("The list"))
 	start := max(0, len(v.List)-8)
+	struck := false
 	for i, e := range v.List[start:] {
 		by := ""
 		if e.By >= 0 && e.By < len(v.Players) {
 			by = v.Players[e.By]
 		}
+		// ▸ the word being answered, ✗ one somebody could not place.
 		mark := " "
-		if !e.Done {
+		switch {
+		case !e.Done:
 			mark = "▸"
+		case len(e.Cannot) > 0:
+			mark, struck = bad("✗"), true
 		}
 		info = append(info, fmt.Sprintf("%s%2d %-12s %s", mark, start+i+1, e.Word, faint(by)))
+	}
+	if struck {
+		info = append(info, faint("✗ somebody could not: a strike"))
 	}
 	// The preview may wrap over lines of its own, so the log gets what
 	// the lines drawn so far leave, not what their count does; and the

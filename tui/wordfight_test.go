@@ -1,9 +1,12 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"parlour/tui/client"
 )
 
 func TestWordFightAgainstTheComputer(t *testing.T) {
@@ -187,4 +190,46 @@ func TestWordFightLogWidth(t *testing.T) {
 			t.Errorf("at %d columns the log line is cut:\n%s", w, s)
 		}
 	}
+}
+
+// TestWordFightListMarks: the list marks the word being answered (▸) and
+// a word somebody could not place (✗, explained under the list).
+func TestWordFightListMarks(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("wordfight", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the table", func(string) bool { return tm.table() != nil })
+	ben, err := client.New(ts.URL, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ben.Join(ctx, "", tm.table().id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	move := func(m string) {
+		t.Helper()
+		if _, err := ben.Move(ctx, b.Token, b.Table, m, 0, false); err != nil {
+			t.Fatalf("Ben's %s: %v", m, err)
+		}
+	}
+	tm.waitFor("Ann's turn", has("Your turn to declare a word"))
+	tm.typeText("quiz")
+	tm.key("enter")
+	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
+	tm.key("enter") // A1 across
+	move("place A1 across")
+	// Ben declares DRAW, which crosses nothing: neither can place it.
+	move("declare draw")
+	tm.waitFor("DRAW to place", has("▸ 2 DRAW"))
+	tm.key("c")
+	move("cannot")
+	s := tm.waitFor("the strike", has("✗ 2 DRAW", "✗ somebody could not: a strike"))
+	if !strings.Contains(s, "  1 QUIZ") {
+		t.Errorf("QUIZ, placed by all, is marked:\n%s", s)
+	}
+	checkFits(t, tm)
 }
