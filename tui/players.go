@@ -380,13 +380,13 @@ func openPlayers(sh *shared) tea.Cmd {
 }
 
 // loadRelations asks whom the account follows and blocks.
-func (ps *playersScreen) loadRelations() tea.Cmd {
-	if ps.cfg.Session == "" {
+func (sh *shared) loadRelations() tea.Cmd {
+	if sh.cfg.Session == "" {
 		return nil
 	}
-	tok, c := ps.cfg.Session, *ps.c
+	tok, c := sh.cfg.Session, *sh.c
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
+		ctx, cancel := context.WithTimeout(sh.ctx, 10*time.Second)
 		defer cancel()
 		fs, err := c.Follows(ctx, tok)
 		if err != nil {
@@ -399,10 +399,10 @@ func (ps *playersScreen) loadRelations() tea.Cmd {
 
 // relate follows or blocks name (what: "follow" or "block"), or undoes
 // it; the answer asks for the lists again.
-func (ps *playersScreen) relate(what, name string, on bool) tea.Cmd {
-	tok, c := ps.cfg.Session, *ps.c
+func (sh *shared) relate(what, name string, on bool) tea.Cmd {
+	tok, c := sh.cfg.Session, *sh.c
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
+		ctx, cancel := context.WithTimeout(sh.ctx, 10*time.Second)
 		defer cancel()
 		var err error
 		if what == "follow" {

@@ -147,12 +147,30 @@ func TestChallengesInTheTerminal(t *testing.T) {
 
 // TestChallengeFromAProfile: c on another player's profile opens the
 // challenge form with their name, the game next to choose; esc comes
-// back to the profile, and c on your own profile says why not.
+// back to the profile, and c on your own profile says why not. f and b
+// there follow and block the player, and undo it.
 func TestChallengeFromAProfile(t *testing.T) {
 	t.Parallel()
-	_, _, _, _, _, tm := benSeesAnn(t)
+	_, _, _, ben, benS, tm := benSeesAnn(t)
+	ctx := context.Background()
 	tm.key("v")
-	tm.waitFor("Ann's profile", has("Ann  ·  playing since", "c challenge"))
+	tm.waitFor("Ann's profile", has("Ann  ·  playing since", "c challenge", "f follow", "b block"))
+	tm.key("f")
+	tm.waitFor("Ann followed", has("you follow Ann", "finished games  ·  following"))
+	if fs, err := ben.Follows(ctx, benS.Token); err != nil || len(fs) != 1 || fs[0].Name != "Ann" {
+		t.Errorf("Ben follows %+v, %v", fs, err)
+	}
+	tm.key("b")
+	tm.waitFor("Ann blocked", has("you block Ann", "following  ·  blocked"))
+	tm.key("f")
+	tm.waitFor("Ann no longer followed", has("you no longer follow Ann"))
+	tm.key("b")
+	tm.waitFor("Ann no longer blocked, nor followed", func(s string) bool {
+		return has("you no longer block Ann")(s) && !strings.Contains(s, "following") && !strings.Contains(s, "blocked")
+	})
+	if bs, err := ben.Blocks(ctx, benS.Token); err != nil || len(bs) != 0 {
+		t.Errorf("Ben blocks %+v, %v", bs, err)
+	}
 	tm.key("c")
 	tm.waitFor("the form", has("Challenge a player", "‹ Ann ›", "> Game"))
 	checkFits(t, tm)
@@ -169,6 +187,8 @@ func TestChallengeFromAProfile(t *testing.T) {
 	}
 	tm.key("c")
 	tm.waitFor("the refusal", has("this is your own profile"))
+	tm.key("f")
+	tm.waitFor("f refused", has("this is your own profile"))
 }
 
 // TestWithdrawInTheTerminal: a challenge of the player's own is a row of

@@ -293,6 +293,11 @@ type profileScreen struct {
 	// older is set while it is asked for.
 	next  string
 	older bool
+	// follows and blocks say whether the account follows and blocks
+	// this player, as the server last said (nil until it did); busy is
+	// set while a follow or block is on its way.
+	follows, blocks *bool
+	busy            bool
 }
 
 // profileMsg is a profile and its latest games, or why there are none.
@@ -323,7 +328,16 @@ func openProfile(sh *shared, name string, back screen) tea.Cmd {
 	ps := &profileScreen{shared: sh, name: name, back: back}
 	sh.err = ""
 	sh.nav.show(ps)
-	return ps.fetch
+	if ps.own() {
+		return ps.fetch
+	}
+	return tea.Batch(ps.fetch, ps.loadRelations())
+}
+
+// own reports whether the profile is the signed-in player's own (or
+// the player is a guest, who has none to relate it to).
+func (ps *profileScreen) own() bool {
+	return ps.cfg.Session == "" || strings.EqualFold(ps.name, ps.cfg.Account)
 }
 
 func (ps *profileScreen) fetch() tea.Msg {
@@ -374,6 +388,24 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.p.Name != "" {
 			ps.p, ps.games, ps.next, ps.daily = &msg.p, msg.games, msg.next, msg.daily
 		}
+	case relationsMsg:
+		if msg.err != nil {
+			ps.err = "cannot tell whom you follow and block: " + msg.err.Error()
+			return nil
+		}
+		f, b := slices.ContainsFunc(msg.follows, func(f client.Followed) bool { return strings.EqualFold(f.Name, ps.name) }),
+			slices.ContainsFunc(msg.blocks, func(r client.Relation) bool { return strings.EqualFold(r.Name, ps.name) })
+		ps.follows, ps.blocks = &f, &b
+	case relatedMsg:
+		ps.busy = false
+		if msg.err != nil {
+			ps.err = msg.err.Error()
+			return nil
+		}
+		ps.err, ps.note = "", msg.note
+		if msg.again {
+			return ps.loadRelations()
+		}
 	case olderMsg:
 		if msg.name != ps.name || msg.before != ps.next {
 			return nil // a page asked for before a refresh
@@ -397,7 +429,23 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 			}
 		case "r":
 			ps.p, ps.games, ps.fail, ps.next, ps.older = nil, nil, "", "", false
-			return ps.fetch
+			if ps.own() {
+				return ps.fetch
+			}
+			return tea.Batch(ps.fetch, ps.loadRelations())
+		case "f", "b":
+			on := map[string]*bool{"f": ps.follows, "b": ps.blocks}[msg.String()]
+			switch {
+			case ps.cfg.Session == "":
+				ps.err = "sign in first (s on the home screen): following and blocking are for accounts"
+			case ps.own():
+				ps.err = "this is your own profile"
+			case on == nil || ps.busy:
+				ps.err = "one moment"
+			default:
+				ps.busy = true
+				return ps.relate(map[string]string{"f": "follow", "b": "block"}[msg.String()], ps.name, !*on)
+			}
 		case "c":
 			switch {
 			case ps.cfg.Session == "":
@@ -431,8 +479,8 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 func (ps *profileScreen) view() string {
 	var b strings.Builder
 	keys := "↑↓ choose a game · enter open it · r refresh · esc back"
-	if ps.cfg.Session != "" && !strings.EqualFold(ps.name, ps.cfg.Account) {
-		keys = "↑↓ choose a game · enter open it · c challenge · r refresh · esc back"
+	if !ps.own() {
+		keys = "↑↓ choose a game · enter open it · c challenge · f follow · b block · r refresh · esc back"
 	}
 	keys = faint(wrap(keys, ps.w))
 	if ps.p == nil {
@@ -446,7 +494,14 @@ func (ps *profileScreen) view() string {
 		return b.String()
 	}
 	p := ps.p
-	fmt.Fprintf(&b, "%s  ·  playing since %s  ·  %s\n\n", title(p.Name), p.Created.Local().Format("2 Jan 2006"), game.Count(p.Games, "finished game", "finished games"))
+	var marks string
+	if ps.follows != nil && *ps.follows {
+		marks += "  ·  " + faint("following")
+	}
+	if ps.blocks != nil && *ps.blocks {
+		marks += "  ·  " + faint("blocked")
+	}
+	b.WriteString(fitLine(fmt.Sprintf("%s  ·  playing since %s  ·  %s%s", title(p.Name), p.Created.Local().Format("2 Jan 2006"), game.Count(p.Games, "finished game", "finished games"), marks), ps.w) + "\n\n")
 	b.WriteString(title("Ratings") + "\n")
 	if len(p.Ratings) == 0 {
 		b.WriteString(faint("  no rated games yet") + "\n")
