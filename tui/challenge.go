@@ -21,7 +21,7 @@ type challengeScreen struct {
 	*shared
 	back  screen
 	to    string
-	game  int // index into twoPlayerGames
+	game  int // index into pairGames
 	rules ruleValues
 	rated bool
 	at    int // the field chosen: 0 the name, 1 the game, then the options, then rated
@@ -29,15 +29,10 @@ type challengeScreen struct {
 }
 
 // openChallenge shows the challenge form, the name to prefilled ("": to
-// type) and game chosen (its name; "" or one two cannot play: the
-// first), each option at its default; esc goes back to back.
-func openChallenge(sh *shared, to, game string, back screen) {
+// type), the first game chosen with each option at its default; esc goes
+// back to back.
+func openChallenge(sh *shared, to string, back screen) {
 	cs := &challengeScreen{shared: sh, back: back, to: to}
-	for i, g := range cs.games2() {
-		if g.Name == game {
-			cs.game = i
-		}
-	}
 	if to != "" {
 		cs.at = 1 // the name is there: the game is the next thing to choose
 	}
@@ -46,12 +41,12 @@ func openChallenge(sh *shared, to, game string, back screen) {
 	sh.nav.show(cs)
 }
 
-// games2 are the games a challenge may name: those two can play.
-func (cs *challengeScreen) games2() []client.Game { return twoPlayerGames(cs.games) }
+// pairGames are the games a challenge may name: those two can play.
+func (cs *challengeScreen) pairGames() []client.Game { return twoPlayerGames(cs.games) }
 
 // chosen is the game chosen, or nil when the server has none two play.
 func (cs *challengeScreen) chosen() *client.Game {
-	gs := cs.games2()
+	gs := cs.pairGames()
 	if len(gs) == 0 {
 		return nil
 	}
@@ -124,7 +119,7 @@ func (cs *challengeScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	step := stepOf(s)
 	switch {
 	case cs.at == 1:
-		if n := len(cs.games2()); step != 0 && n > 0 {
+		if n := len(cs.pairGames()); step != 0 && n > 0 {
 			cs.game = (cs.game + n + step) % n
 			cs.reset()
 		}
@@ -180,7 +175,7 @@ func (cs *challengeScreen) view() string {
 		name = tailOf(cs.to, max(8, cs.w-lw-10)) + "█"
 	}
 	row(0, "Player", name, "")
-	gs := cs.games2()
+	gs := cs.pairGames()
 	game := "(none)"
 	var titles []string
 	for _, g := range gs {

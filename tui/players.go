@@ -590,7 +590,7 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			ps.err = "sign in first (s on the home screen): challenges are between accounts"
 			return nil
 		}
-		openChallenge(ps.shared, "", "", ps)
+		openChallenge(ps.shared, "", ps)
 	case "x":
 		i := ps.at - len(so.in)
 		switch {
@@ -620,7 +620,7 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 				ps.err = "sign in first (s on the home screen): challenges are between accounts"
 				return nil
 			}
-			openChallenge(ps.shared, others[ps.at-head], "", ps)
+			openChallenge(ps.shared, others[ps.at-head], ps)
 			return nil
 		}
 		ch := so.in[ps.at]

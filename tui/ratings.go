@@ -455,7 +455,7 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 			case strings.EqualFold(ps.p.Name, ps.cfg.Account):
 				ps.err = "this is your own profile: challenge somebody else"
 			default:
-				openChallenge(ps.shared, ps.p.Name, "", ps)
+				openChallenge(ps.shared, ps.p.Name, ps)
 			}
 		case "up", "k":
 			ps.at = max(0, ps.at-1)
