@@ -687,6 +687,9 @@ func (e *eventScreen) view() string {
 		rated = "rated"
 	}
 	head := fmt.Sprintf("%s  ·  %s · %s · %s · %s", title(ev.Name), kind, e.gameTitle(ev.Game), ev.ClockText, rated)
+	if ev.Seats > 2 {
+		head += fmt.Sprintf(" · %d a table", ev.Seats)
+	}
 	if ev.Password {
 		head += " · ⚿ password"
 	}
@@ -704,6 +707,9 @@ func (e *eventScreen) view() string {
 		}
 	}
 	state += " · " + plural(ev.Players, "player", "players")
+	if ev.MinRatedGames > 0 {
+		state += " · " + entryWords(ev.MinRatedGames) + " to join"
+	}
 	if me := e.mine(); me != nil {
 		state += " · " + good("you are in it")
 		if me.Playing != "" {

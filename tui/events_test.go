@@ -371,8 +371,20 @@ func TestMakeEvent(t *testing.T) {
 	checkFits(t, tm)
 	tm.key("backspace")
 	tm.typeText("40") // 40 minutes
-	tm.key("down")
-	tm.key("down")
+	// Four a table: an arena seats two, the server says; then two, and
+	// three rated games asked of whoever joins.
+	tm.keyUntil("down", "> Seats")
+	tm.key("right")
+	tm.key("right")
+	tm.waitFor("four a table", has("‹ 4 players a table ›"))
+	tm.key("enter")
+	tm.waitFor("the refusal of four", has("an arena seats two players a table, not 4"))
+	tm.key("left")
+	tm.key("left")
+	tm.keyUntil("down", "> Entry")
+	tm.typeText("3")
+	tm.waitFor("the entry", has("‹ at least 3 rated games ›"))
+	tm.keyUntil("down", "> Starts")
 	tm.key("right") // in 5 minutes
 	tm.key("down")
 	tm.typeText("owl")
@@ -381,10 +393,10 @@ func TestMakeEvent(t *testing.T) {
 		t.Errorf("the password shows as typed:\n%s", s)
 	}
 	tm.key("enter")
-	tm.waitFor("the event made", has("Tuesday club?", "Arena of 40 minutes", "15+10", "⚿ password", "bring a friend", "is made", "s start it now"))
+	tm.waitFor("the event made", has("Tuesday club?", "Arena of 40 minutes", "15+10", "⚿ password", "at least 3 rated games to join", "bring a friend", "is made", "s start it now"))
 	checkFits(t, tm)
 	evs, err := ac.Tournaments(ctx, "created")
-	if err != nil || len(evs) != 1 || evs[0].Name != "Tuesday club?" || evs[0].Creator != "ann_m" {
+	if err != nil || len(evs) != 1 || evs[0].Name != "Tuesday club?" || evs[0].Creator != "ann_m" || evs[0].MinRatedGames != 3 || evs[0].Seats != 2 {
 		t.Fatalf("the events to come: %+v, %v", evs, err)
 	}
 	tm.key("s")

@@ -14,21 +14,24 @@ import (
 
 // newEventScreen is the form that makes an event, an account's, as the
 // browser's events page has it: its kind, name, game, clock, length,
-// whether it is rated, when it starts and a password to join.
+// players a table, whether it is rated, the rated games a player needs
+// to join, when it starts and a password to join.
 type newEventScreen struct {
 	*shared
-	list   *eventsScreen // esc goes back to it
-	at     int           // the field chosen
-	swiss  bool
-	name   string
-	about  string
-	game   int // among the games two or more play
-	clock  int // among eventClocks
-	length int // an arena's minutes, a Swiss's rounds
-	rated  bool
-	starts int // among eventStarts
-	secret string
-	busy   bool
+	list     *eventsScreen // esc goes back to it
+	at       int           // the field chosen
+	swiss    bool
+	name     string
+	about    string
+	game     int // among the games two or more play
+	clock    int // among eventClocks
+	length   int // an arena's minutes, a Swiss's rounds
+	seats    int // players a table: 2, or 3-4 for a Swiss of a game that takes them
+	rated    bool
+	minRated int // rated games in the event's pool a player needs to join
+	starts   int // among eventStarts
+	secret   string
+	busy     bool
 }
 
 // eventClocks are the clocks the form offers an event's games: minutes
@@ -46,7 +49,9 @@ const (
 	evGame
 	evClock
 	evLength
+	evSeats
 	evRated
+	evMinRated
 	evStarts
 	evPassword
 	evFields
@@ -61,7 +66,7 @@ type eventMadeMsg struct {
 // openNewEvent shows the form, from the list of events.
 func openNewEvent(sh *shared, list *eventsScreen) {
 	sh.err, sh.note = "", ""
-	sh.nav.show(&newEventScreen{shared: sh, list: list, clock: 1, length: 30})
+	sh.nav.show(&newEventScreen{shared: sh, list: list, clock: 1, length: 30, seats: 2})
 }
 
 // games are the games an event may be of: those two or more play.
@@ -158,9 +163,25 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			by = 1
 		}
 		ne.length = max(1, min(ne.maxLength(), ne.length+step*by))
+	case evSeats:
+		// The server says when a table of more does not suit the event
+		// (an arena, a game of two, a rated event).
+		ne.seats = 2 + (ne.seats-2+step+3)%3
 	case evRated:
 		if step != 0 {
 			ne.rated = !ne.rated
+		}
+	case evMinRated:
+		switch d, err := strconv.Atoi(s); {
+		case err == nil:
+			ne.minRated = ne.minRated*10 + d
+			if ne.minRated > maxMinRated {
+				ne.minRated = d
+			}
+		case s == "backspace":
+			ne.minRated /= 10
+		default:
+			ne.minRated = max(0, min(maxMinRated, ne.minRated+step))
 		}
 	case evStarts:
 		n := len(eventStarts())
@@ -168,6 +189,9 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	}
 	return nil
 }
+
+// maxMinRated is the most rated games the form asks of an entrant.
+const maxMinRated = 1000
 
 // maxLength is the most minutes an arena runs, or rounds a Swiss plays.
 func (ne *newEventScreen) maxLength() int {
@@ -191,7 +215,10 @@ func (ne *newEventScreen) make() tea.Cmd {
 	}
 	clock, _ := clockRule(eventClocks()[ne.clock])
 	ev := client.NewEvent{Kind: "arena", Name: strings.TrimSpace(ne.name), Description: strings.TrimSpace(ne.about), Game: gs[ne.game%len(gs)].Name,
-		Clock: clock, Rated: ne.rated, Password: ne.secret}
+		Clock: clock, Rated: ne.rated, Password: ne.secret, MinRatedGames: ne.minRated}
+	if ne.seats > 2 {
+		ev.Seats = ne.seats
+	}
 	if ne.swiss {
 		ev.Kind, ev.Rounds = "swiss", ne.length
 	} else {
@@ -208,6 +235,14 @@ func (ne *newEventScreen) make() tea.Cmd {
 		t, err := c.CreateTournament(ctx, tok, ev)
 		return eventMadeMsg{t, err}
 	}
+}
+
+// entryWords says who may join an event asking n rated games of them.
+func entryWords(n int) string {
+	if n == 0 {
+		return "anybody"
+	}
+	return "at least " + plural(n, "rated game", "rated games")
 }
 
 // startsWords says a start of eventStarts in words.
@@ -266,7 +301,9 @@ func (ne *newEventScreen) view() string {
 		{"Game", "‹ " + game + " ›", ""},
 		{"Clock", "‹ " + eventClocks()[ne.clock] + " ›", "minutes + seconds a move"},
 		{lengthLabel, "‹ " + length + " ›", lengthRange},
+		{"Seats", "‹ " + plural(ne.seats, "player", "players") + " a table ›", "2-4"},
 		{"Rated", "‹ " + rated + " ›", "yes/no"},
+		{"Entry", "‹ " + entryWords(ne.minRated) + " ›", "0-1000 rated games"},
 		{"Starts", "‹ " + startsWords(eventStarts()[ne.starts]) + " ›", ""},
 		{"Password", secret, ""},
 	}
@@ -288,7 +325,9 @@ func (ne *newEventScreen) view() string {
 		evGame:     "the game every table of the event plays, on its standard rules",
 		evClock:    "every game's clock: minutes for the game, plus seconds for each move",
 		evLength:   "how long the arena pairs players, or how many rounds the Swiss plays",
+		evSeats:    "three or four a table suit a Swiss of Quizl or Word Fight, casual: places score 6, 4, 2, 0 at four (4, 2, 0 at three), as a win scores 2",
 		evRated:    "rated games change ratings; only players with accounts may enter a rated event",
+		evMinRated: "the rated games in the event's rating pool a player needs to join; 0: anybody may",
 		evStarts:   "as its maker you may also start it early, from its screen (s)",
 		evPassword: "players must type it to join; kept as a hash, never as typed",
 	}[ne.at]

@@ -26,6 +26,10 @@ type Tournament struct {
 	Minutes int       `json:"minutes,omitempty"`
 	Rounds  int       `json:"rounds,omitempty"`
 	Round   int       `json:"round,omitempty"`
+	// Seats is the players a table; MinRatedGames the rated games in the
+	// event's pool a player needs to join.
+	Seats         int `json:"seats,omitempty"`
+	MinRatedGames int `json:"min_rated_games,omitempty"`
 	// Password says joining needs the event's password.
 	Password bool `json:"password"`
 	// Status is "created" (to come), "started" or "finished".
@@ -152,6 +156,10 @@ type NewEvent struct {
 	Minutes     int       `json:"minutes,omitempty"`
 	Rounds      int       `json:"rounds,omitempty"`
 	Password    string    `json:"password,omitempty"`
+	// Seats is the players a table (0: two); MinRatedGames the rated
+	// games in the event's pool a player needs to join (0: none).
+	Seats         int `json:"seats,omitempty"`
+	MinRatedGames int `json:"min_rated_games,omitempty"`
 }
 
 // CreateTournament makes an event as the account of token.
@@ -167,6 +175,12 @@ func (c *Client) CreateTournament(ctx context.Context, token string, ne NewEvent
 	}
 	if ne.Rounds > 0 {
 		body["rounds"] = ne.Rounds
+	}
+	if ne.Seats > 0 {
+		body["seats"] = ne.Seats
+	}
+	if ne.MinRatedGames > 0 {
+		body["min_rated_games"] = ne.MinRatedGames
 	}
 	if !ne.Starts.IsZero() {
 		body["starts"] = ne.Starts.UTC().Format(time.RFC3339)

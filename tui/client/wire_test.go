@@ -804,6 +804,13 @@ func TestWireTypes(t *testing.T) {
 	if heard, last, err := ann.EventChat(ctx, arena.ID, 0); err != nil || len(heard) != 1 || heard[0].Seq != said.Seq || last != said.Seq {
 		t.Errorf("the arena's chat reads %+v, %d, %v; Ben said %+v", heard, last, err, said)
 	}
+	// A Swiss of Quizl, three a table, for players of three rated games.
+	club, err := ann.CreateTournament(ctx, annS.Token, NewEvent{Kind: "swiss", Game: "quizl", Clock: fischer1, Rounds: 2, Seats: 3, MinRatedGames: 3,
+		Starts: time.Now().Add(time.Hour)})
+	must("Ann makes a Swiss of three a table", err)
+	if club.Seats != 3 || club.MinRatedGames != 3 {
+		t.Errorf("the Swiss of three a table reads %+v", club)
+	}
 	swiss, err = ann.CreateTournament(ctx, annS.Token, NewEvent{Kind: "swiss", Name: "Sunday Swiss", Game: "nymphabet", Clock: fischer1, Rounds: 1})
 	must("Ann makes a Swiss", err)
 	_, err = ann.JoinTournament(ctx, annS.Token, swiss.ID, "")
