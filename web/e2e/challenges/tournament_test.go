@@ -87,6 +87,7 @@ func TestTournamentArena(t *testing.T) {
 	}
 	ann.Pick("#t-clock", `{"kind":"fischer","initial":60,"increment":0}`)
 	ann.TypeIn("#t-minutes", "10")
+	ann.Pick("#opt-mode", "cyclic") // the game's options follow the game chosen
 	ann.Click("#t-create-form button[type=submit]")
 	ann.Wait("the event's page", `location.pathname.startsWith("/tournaments/") && !!document.querySelector("#t-join")`)
 	page := e2e.Eval[string](ann, `location.pathname`)
@@ -94,7 +95,7 @@ func TestTournamentArena(t *testing.T) {
 	if got := ann.Text("#t-title"); !strings.HasPrefix(got, "Friday Arena") {
 		t.Errorf("the event's title reads %q", got)
 	}
-	if got := ann.Text("#t-terms"); !strings.Contains(got, "Arena · Nymphabet · clock 1+0") || !strings.Contains(got, "10 minutes · 0 players") || !strings.Contains(got, "made by Ann") {
+	if got := ann.Text("#t-terms"); !strings.Contains(got, "Arena · Nymphabet (cyclic) · clock 1+0") || !strings.Contains(got, "10 minutes · 0 players") || !strings.Contains(got, "made by Ann") {
 		t.Errorf("the event's terms read %q", got)
 	}
 	// The event's own page counts down to the second; the list and the

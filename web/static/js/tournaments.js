@@ -14,7 +14,7 @@ import { h, append, fill, field, plural, toast } from "./dom.js";
 import { call, identityToken, guestToken, signedIn, myName, rememberSeat, seatFor } from "./api.js";
 import { games, title } from "./catalog.js";
 import { go } from "./nav.js";
-import { clockControl, clockPresets } from "./options.js";
+import { clockControl, clockPresets, optionControl, readOptions } from "./options.js";
 import { clockWords } from "./rulestext.js";
 import { whenWords } from "./when.js";
 
@@ -257,6 +257,10 @@ function createForm() {
   const minutesField = field("Minutes it runs", minutes, "Games are paired until the last minutes, so that every game can end within the arena.");
   const roundsField = field("Rounds", rounds, "A round begins when every game of the one before has ended.");
   const seatsField = field("Players a table", seats, "Word Fight and Quizl play well with three or four: first to last place score 6, 4, 2 and 0 points at four (4, 2 and 0 at three), as a win scores 2.");
+  // The game's rule options, at their defaults: Nymphabet's mode among
+  // them, the one a rated event may change.
+  const opts = h("fieldset", { id: "t-rules" });
+  let drawn = "";
   let offered = [];
   const sync = () => {
     const swiss = kind.value === "swiss";
@@ -265,6 +269,11 @@ function createForm() {
     const g = offered.find(x => x.name === game.value);
     seatsField.hidden = !(swiss && g && multiSeat.includes(g.name) && g.max_players >= 3);
     if (seatsField.hidden) seats.value = "2";
+    if (g && drawn !== g.name) {
+      drawn = g.name;
+      fill(opts, h("legend", {}, `${g.title} rules`), g.options.length ? g.options.map(optionControl) : h("p", { class: "muted" }, "This game has no rule options."),
+        h("p", { class: "help" }, "A rated event keeps the standard rules, but for a mode rated apart (Nymphabet's)."));
+    }
   };
   kind.addEventListener("change", sync);
   game.addEventListener("change", sync);
@@ -278,6 +287,9 @@ function createForm() {
     ev.preventDefault();
     err.textContent = "";
     const body = { kind: kind.value, game: game.value, rated: rated.checked };
+    const g = offered.find(x => x.name === game.value);
+    const rules = g ? readOptions(form, g.options) : {};
+    if (Object.keys(rules).length) body.rules = rules;
     try { body.clock = clock.value(); } catch (ex) { err.textContent = ex.message; return; }
     if (body.clock === null) { err.textContent = "An event's games need a clock: pick one."; return; }
     if (name.value.trim()) body.name = name.value.trim();
@@ -304,6 +316,7 @@ function createForm() {
     field("Name", name),
     field("Description", desc, "A few lines players read on the event's page."),
     field("Game", game),
+    opts,
     clock.element,
     field("Rated", rated, "Rated games change the players' ratings; only players with accounts may enter a rated event."),
     field("Start", starts, "Leave it blank to start in a minute; as its creator you may also start it early."),
