@@ -358,10 +358,34 @@ func (sh *shared) me() string {
 // descLines is how many lines the event's description takes on its
 // screen.
 func (e *eventScreen) descLines() int {
-	if e.ev == nil || e.ev.Description == "" {
-		return 0
+	n := 0
+	if e.entry() != "" {
+		n++ // the terms of entry take a line of their own
 	}
-	return min(2, strings.Count(wrap(e.ev.Description, e.w), "\n")+1)
+	if e.ev == nil || e.ev.Description == "" {
+		return n
+	}
+	return n + min(2, strings.Count(wrap(e.ev.Description, e.w), "\n")+1)
+}
+
+// entry says what the event asks of its players beyond its game and
+// clock (a password, the rated games to join) and how many a table
+// when more than two; "" when nothing.
+func (e *eventScreen) entry() string {
+	if e.ev == nil {
+		return ""
+	}
+	var ts []string
+	if e.ev.Password {
+		ts = append(ts, "⚿ password")
+	}
+	if e.ev.MinRatedGames > 0 {
+		ts = append(ts, entryWords(e.ev.MinRatedGames)+" to join")
+	}
+	if e.ev.Seats > 2 {
+		ts = append(ts, fmt.Sprintf("%d players a table", e.ev.Seats))
+	}
+	return strings.Join(ts, " · ")
 }
 
 // maker says whether the signed-in player made the event, and so may
@@ -686,14 +710,15 @@ func (e *eventScreen) view() string {
 	if ev.Rated {
 		rated = "rated"
 	}
-	head := fmt.Sprintf("%s  ·  %s · %s · %s · %s", title(ev.Name), kind, e.gameTitle(ev.Game), ev.ClockText, rated)
-	if ev.Seats > 2 {
-		head += fmt.Sprintf(" · %d a table", ev.Seats)
+	g := e.gameTitle(ev.Game)
+	if ev.Mode != "" {
+		g += " (" + strings.ReplaceAll(ev.Mode, "_", " ") + ")"
 	}
-	if ev.Password {
-		head += " · ⚿ password"
-	}
+	head := fmt.Sprintf("%s  ·  %s · %s · %s · %s", title(ev.Name), kind, g, ev.ClockText, rated)
 	b.WriteString(fitLine(head, e.w) + "\n")
+	if t := e.entry(); t != "" {
+		b.WriteString(fitLine(t, e.w) + "\n")
+	}
 	var state string
 	switch ev.Status {
 	case "created":
@@ -707,9 +732,6 @@ func (e *eventScreen) view() string {
 		}
 	}
 	state += " · " + plural(ev.Players, "player", "players")
-	if ev.MinRatedGames > 0 {
-		state += " · " + entryWords(ev.MinRatedGames) + " to join"
-	}
 	if me := e.mine(); me != nil {
 		state += " · " + good("you are in it")
 		if me.Playing != "" {

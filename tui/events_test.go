@@ -47,7 +47,7 @@ func TestEventsInTheTerminal(t *testing.T) {
 		t.Errorf("the finished Swiss is not listed with its winner:\n%s", s)
 	}
 	tm.key("enter")
-	tm.waitFor("the event", has("Club night", "Arena of 30 minutes", "Nymphabet · 1+0 · casual · ⚿ password", "starts in", "Standings", "Ben"))
+	tm.waitFor("the event", has("Club night", "Arena of 30 minutes", "Nymphabet · 1+0 · casual\n⚿ password\n", "starts in", "Standings", "Ben"))
 	checkFits(t, tm)
 
 	// A wrong password: the server's refusal, and nothing joined.
@@ -356,8 +356,11 @@ func TestMakeEvent(t *testing.T) {
 	tm.typeText("Tuesday club?")
 	tm.key("down")
 	tm.typeText("bring a friend")
-	tm.key("down")
-	tm.key("down")
+	// The game's options follow the game: Nymphabet's mode, cyclic.
+	tm.keyUntil("down", "> Mode")
+	tm.key("right")
+	tm.waitFor("the cyclic mode", has("‹ cyclic ›"))
+	tm.keyUntil("down", "> Clock")
 	for range 3 {
 		tm.key("right") // 15+10
 	}
@@ -365,9 +368,9 @@ func TestMakeEvent(t *testing.T) {
 	tm.key("backspace")
 	tm.key("backspace")
 	tm.typeText("1")
-	tm.waitFor("a minute's arena of 15+10", has("‹ 15+10 ›", "‹ 1 minute ›", "Name      Tuesday club?"))
+	tm.waitFor("a minute's arena of 15+10", has("‹ 15+10 ›", "‹ 1 minute ›", "Tuesday club?"))
 	tm.key("enter")
-	tm.waitFor("the refusal, the form kept", has("may run 37 minutes, longer than the arena's 1", "Name      Tuesday club?"))
+	tm.waitFor("the refusal, the form kept", has("may run 37 minutes, longer than the arena's 1", "Tuesday club?", "‹ cyclic ›"))
 	checkFits(t, tm)
 	tm.key("backspace")
 	tm.typeText("40") // 40 minutes
@@ -388,15 +391,15 @@ func TestMakeEvent(t *testing.T) {
 	tm.key("right") // in 5 minutes
 	tm.key("down")
 	tm.typeText("owl")
-	s := tm.waitFor("the password as dots", has("Password  •••█"))
+	s := tm.waitFor("the password as dots", has("Password", "•••█"))
 	if strings.Contains(s, "owl") {
 		t.Errorf("the password shows as typed:\n%s", s)
 	}
 	tm.key("enter")
-	tm.waitFor("the event made", has("Tuesday club?", "Arena of 40 minutes", "15+10", "⚿ password", "at least 3 rated games to join", "bring a friend", "is made", "s start it now"))
+	tm.waitFor("the event made", has("Tuesday club?", "Arena of 40 minutes · Nymphabet (cyclic) · 15+10", "⚿ password · at least 3 rated games to join\n", "bring a friend", "is made", "s start it now"))
 	checkFits(t, tm)
 	evs, err := ac.Tournaments(ctx, "created")
-	if err != nil || len(evs) != 1 || evs[0].Name != "Tuesday club?" || evs[0].Creator != "ann_m" || evs[0].MinRatedGames != 3 || evs[0].Seats != 2 {
+	if err != nil || len(evs) != 1 || evs[0].Name != "Tuesday club?" || evs[0].Creator != "ann_m" || evs[0].MinRatedGames != 3 || evs[0].Seats != 2 || evs[0].Mode != "cyclic" {
 		t.Fatalf("the events to come: %+v, %v", evs, err)
 	}
 	tm.key("s")

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -23,10 +24,11 @@ type newEventScreen struct {
 	swiss    bool
 	name     string
 	about    string
-	game     int // among the games two or more play
-	clock    int // among eventClocks
-	length   int // an arena's minutes, a Swiss's rounds
-	seats    int // players a table: 2, or 3-4 for a Swiss of a game that takes them
+	game     int        // among the games two or more play
+	rules    ruleValues // the game's rule options
+	clock    int        // among eventClocks
+	length   int        // an arena's minutes, a Swiss's rounds
+	seats    int        // players a table: 2, or 3-4 for a Swiss of a game that takes them
 	rated    bool
 	minRated int // rated games in the event's pool a player needs to join
 	starts   int // among eventStarts
@@ -41,7 +43,8 @@ func eventClocks() []string { return []string{"1+0", "3+2", "5+3", "10+5", "15+1
 // eventStarts are the starts the form offers, in minutes from now.
 func eventStarts() []int { return []int{1, 5, 15, 30, 60, 120, 24 * 60} }
 
-// The form's fields, in order.
+// The form's fixed fields, in order; the game's rule options come
+// between evGame and evClock (see fields).
 const (
 	evKind = iota
 	evName
@@ -54,8 +57,32 @@ const (
 	evMinRated
 	evStarts
 	evPassword
-	evFields
+	evOption // the first of the game's options: evOption+i is the i-th
 )
+
+// fields are the form's rows in order, each a field above or evOption+i.
+func (ne *newEventScreen) fields() []int {
+	fs := []int{evKind, evName, evAbout, evGame}
+	for i := range ne.options() {
+		fs = append(fs, evOption+i)
+	}
+	return append(fs, evClock, evLength, evSeats, evRated, evMinRated, evStarts, evPassword)
+}
+
+// field is the field chosen.
+func (ne *newEventScreen) field() int {
+	fs := ne.fields()
+	return fs[min(ne.at, len(fs)-1)]
+}
+
+// options are the rule options of the game chosen.
+func (ne *newEventScreen) options() []client.Option {
+	gs := ne.games()
+	if len(gs) == 0 {
+		return nil
+	}
+	return gs[ne.game%len(gs)].Options
+}
 
 // eventMadeMsg answers the making of an event.
 type eventMadeMsg struct {
@@ -66,7 +93,9 @@ type eventMadeMsg struct {
 // openNewEvent shows the form, from the list of events.
 func openNewEvent(sh *shared, list *eventsScreen) {
 	sh.err, sh.note = "", ""
-	sh.nav.show(&newEventScreen{shared: sh, list: list, clock: 1, length: 30, seats: 2})
+	ne := &newEventScreen{shared: sh, list: list, clock: 1, length: 30, seats: 2}
+	ne.rules = defaultRules(ne.options())
+	sh.nav.show(ne)
 }
 
 // games are the games an event may be of: those two or more play.
@@ -109,17 +138,23 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		ne.nav.show(ne.list)
 		return ne.list.fetch
 	case "up", "shift+tab":
-		ne.at = (ne.at + evFields - 1) % evFields
+		n := len(ne.fields())
+		ne.at = (ne.at + n - 1) % n
 		return nil
 	case "down", "tab":
-		ne.at = (ne.at + 1) % evFields
+		ne.at = (ne.at + 1) % len(ne.fields())
 		return nil
 	case "enter":
 		return ne.make()
 	}
+	f := ne.field()
+	if f >= evOption {
+		ne.rules.change(ne.options()[f-evOption], s, k)
+		return nil
+	}
 	if typing {
 		field, limit := &ne.name, 60
-		switch ne.at {
+		switch f {
 		case evAbout:
 			field, limit = &ne.about, 1000
 		case evPassword:
@@ -129,7 +164,7 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	step := stepOf(s)
-	switch ne.at {
+	switch f {
 	case evKind:
 		if step != 0 {
 			ne.swiss = !ne.swiss
@@ -139,8 +174,9 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			}
 		}
 	case evGame:
-		if n := len(ne.games()); n > 0 {
+		if n := len(ne.games()); n > 0 && step != 0 {
 			ne.game = (ne.game + step + n) % n
+			ne.rules = defaultRules(ne.options())
 		}
 	case evClock:
 		n := len(eventClocks())
@@ -215,7 +251,7 @@ func (ne *newEventScreen) make() tea.Cmd {
 	}
 	clock, _ := clockRule(eventClocks()[ne.clock])
 	ev := client.NewEvent{Kind: "arena", Name: strings.TrimSpace(ne.name), Description: strings.TrimSpace(ne.about), Game: gs[ne.game%len(gs)].Name,
-		Clock: clock, Rated: ne.rated, Password: ne.secret, MinRatedGames: ne.minRated}
+		Clock: clock, Rated: ne.rated, Password: ne.secret, MinRatedGames: ne.minRated, Rules: ne.changed()}
 	if ne.seats > 2 {
 		ev.Seats = ne.seats
 	}
@@ -235,6 +271,21 @@ func (ne *newEventScreen) make() tea.Cmd {
 		t, err := c.CreateTournament(ctx, tok, ev)
 		return eventMadeMsg{t, err}
 	}
+}
+
+// changed are the game's rule options set away from their defaults, as
+// the event takes them; nil when none is.
+func (ne *newEventScreen) changed() map[string]any {
+	var out map[string]any
+	for _, o := range ne.options() {
+		if v := ne.rules[o.Name]; fmt.Sprint(v) != fmt.Sprint(o.Default) {
+			if out == nil {
+				out = map[string]any{}
+			}
+			out[o.Name] = v
+		}
+	}
+	return out
 }
 
 // entryWords says who may join an event asking n rated games of them.
@@ -276,49 +327,65 @@ func (ne *newEventScreen) view() string {
 	if ne.rated {
 		rated = "yes"
 	}
+	f := ne.field()
 	name := ne.name
-	if ne.at == evName {
+	if f == evName {
 		name += "█"
 	} else if name == "" {
 		name = faint("(the game and the kind: " + game + " " + strings.ToUpper(kind[:1]) + kind[1:] + ")")
 	}
 	about := ne.about
-	if ne.at == evAbout {
+	if f == evAbout {
 		about = tailOf(about, ne.w-14) + "█"
 	} else if about == "" {
 		about = faint("(none)")
 	}
 	secret := strings.Repeat("•", len([]rune(ne.secret)))
-	if ne.at == evPassword {
+	if f == evPassword {
 		secret += "█"
 	} else if secret == "" {
 		secret = faint("(none: anybody joins)")
 	}
-	rows := []struct{ label, value, rng string }{
-		{"Kind", "‹ " + kind + " ›", "arena/Swiss"},
-		{"Name", name, ""},
-		{"About", about, ""},
-		{"Game", "‹ " + game + " ›", ""},
-		{"Clock", "‹ " + eventClocks()[ne.clock] + " ›", "minutes + seconds a move"},
-		{lengthLabel, "‹ " + length + " ›", lengthRange},
-		{"Seats", "‹ " + plural(ne.seats, "player", "players") + " a table ›", "2-4"},
-		{"Rated", "‹ " + rated + " ›", "yes/no"},
-		{"Entry", "‹ " + entryWords(ne.minRated) + " ›", "0-1000 rated games"},
-		{"Starts", "‹ " + startsWords(eventStarts()[ne.starts]) + " ›", ""},
-		{"Password", secret, ""},
+	type row struct{ label, value, rng string }
+	rows := map[int]row{
+		evKind:     {"Kind", "‹ " + kind + " ›", "arena/Swiss"},
+		evName:     {"Name", name, ""},
+		evAbout:    {"About", about, ""},
+		evGame:     {"Game", "‹ " + game + " ›", ""},
+		evClock:    {"Clock", "‹ " + eventClocks()[ne.clock] + " ›", "minutes + seconds a move"},
+		evLength:   {lengthLabel, "‹ " + length + " ›", lengthRange},
+		evSeats:    {"Seats", "‹ " + plural(ne.seats, "player", "players") + " a table ›", "2-4"},
+		evRated:    {"Rated", "‹ " + rated + " ›", "yes/no"},
+		evMinRated: {"Entry", "‹ " + entryWords(ne.minRated) + " ›", "0-1000 rated games"},
+		evStarts:   {"Starts", "‹ " + startsWords(eventStarts()[ne.starts]) + " ›", ""},
+		evPassword: {"Password", secret, ""},
 	}
-	for i, r := range rows {
+	// The labels take one column, as wide as the widest.
+	lw := 9
+	for _, o := range ne.options() {
+		lw = max(lw, ansi.StringWidth(optionLabel(o)))
+	}
+	for i, o := range ne.options() {
+		val := ne.rules.text(o)
+		rows[evOption+i] = row{optionLabel(o), "‹ " + val + " ›", optionRange(o, val, rowRoom(ne.w, lw, val))}
+	}
+	for i, fi := range ne.fields() {
+		r := rows[fi]
 		mark := " "
 		if i == ne.at {
 			mark = hi(">")
 		}
-		line := fmt.Sprintf("%s %-9s %s", mark, r.label, r.value)
+		line := fmt.Sprintf("%s %s%s %s", mark, r.label, strings.Repeat(" ", max(0, lw-ansi.StringWidth(r.label))), r.value)
 		if r.rng != "" {
 			line += "  " + faint(r.rng)
 		}
 		b.WriteString(fitLine(line, ne.w) + "\n")
 	}
-	help := map[int]string{
+	help := ""
+	if f >= evOption {
+		help = ne.options()[f-evOption].Help + "; a rated event keeps the standard rules, but for a mode rated apart (Nymphabet's)"
+	}
+	help = map[int]string{
 		evKind:     "an arena pairs whoever is free until its time is up, a win on a streak scoring double; a Swiss plays rounds, each pairing players of like scores",
 		evName:     "up to 60 characters; empty, the game and the kind name it",
 		evAbout:    "a few words players read on the event's screen (up to 1,000 characters)",
@@ -330,7 +397,7 @@ func (ne *newEventScreen) view() string {
 		evMinRated: "the rated games in the event's rating pool a player needs to join; 0: anybody may",
 		evStarts:   "as its maker you may also start it early, from its screen (s)",
 		evPassword: "players must type it to join; kept as a hash, never as typed",
-	}[ne.at]
+	}[f] + help
 	b.WriteString("\n" + wrap(help, ne.w) + "\n\n")
 	b.WriteString(ne.message() + "\n")
 	keys := "↑↓ field · ←→ change (digits type a number) · enter make the event · esc back"
@@ -344,5 +411,11 @@ func (ne *newEventScreen) view() string {
 // takesText: the name, the words about it and the password are free
 // text.
 func (ne *newEventScreen) takesText() bool {
-	return ne.at == evName || ne.at == evAbout || ne.at == evPassword
+	switch f := ne.field(); {
+	case f == evName || f == evAbout || f == evPassword:
+		return true
+	case f >= evOption:
+		return ne.options()[f-evOption].Kind == "text"
+	}
+	return false
 }

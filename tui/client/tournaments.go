@@ -16,6 +16,9 @@ type Tournament struct {
 	Kind string `json:"kind"` // "arena" or "swiss"
 	Name string `json:"name"`
 	Game string `json:"game"`
+	// Mode is the game's mode rated apart (Nymphabet's), when the event
+	// sets one away from its default.
+	Mode string `json:"mode,omitempty"`
 	// ClockText is the games' clock as a player reads it ("3+2").
 	ClockText string `json:"clock_text"`
 	Rated     bool   `json:"rated"`
@@ -160,6 +163,9 @@ type NewEvent struct {
 	// games in the event's pool a player needs to join (0: none).
 	Seats         int `json:"seats,omitempty"`
 	MinRatedGames int `json:"min_rated_games,omitempty"`
+	// Rules are the game's rule options set away from their defaults
+	// (Nymphabet's mode among them), nil for none.
+	Rules map[string]any `json:"rules,omitempty"`
 }
 
 // CreateTournament makes an event as the account of token.
@@ -181,6 +187,9 @@ func (c *Client) CreateTournament(ctx context.Context, token string, ne NewEvent
 	}
 	if ne.MinRatedGames > 0 {
 		body["min_rated_games"] = ne.MinRatedGames
+	}
+	if len(ne.Rules) > 0 {
+		body["rules"] = ne.Rules
 	}
 	if !ne.Starts.IsZero() {
 		body["starts"] = ne.Starts.UTC().Format(time.RFC3339)

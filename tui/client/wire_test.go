@@ -785,9 +785,9 @@ func TestWireTypes(t *testing.T) {
 	var arena, swiss Tournament
 	fischer1 := map[string]any{"kind": "fischer", "initial": 60, "increment": 0}
 	arena, err = ann.CreateTournament(ctx, annS.Token, NewEvent{Kind: "arena", Game: "nymphabet", Clock: fischer1, Minutes: 30, Password: "owl",
-		Description: "a club's evening", Starts: time.Now().Add(time.Hour)})
+		Description: "a club's evening", Starts: time.Now().Add(time.Hour), Rules: map[string]any{"mode": "cyclic"}})
 	must("Ann makes an arena", err)
-	if arena.Creator != "Ann" || arena.Description != "a club's evening" || !arena.Password || arena.Name == "" {
+	if arena.Creator != "Ann" || arena.Description != "a club's evening" || !arena.Password || arena.Name == "" || arena.Mode != "cyclic" {
 		t.Errorf("Ann's arena reads %+v", arena)
 	}
 	if _, err := ben.JoinTournament(ctx, benS.Token, arena.ID, "lark"); err == nil {
