@@ -134,7 +134,7 @@ func TestHomeNews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bc.SeekGame(context.Background(), ben.Token, "nymphabet", false, 0, false); err != nil {
+	if _, err := bc.SeekGame(context.Background(), ben.Token, client.SeekRequest{Game: "nymphabet"}); err != nil {
 		t.Fatal(err)
 	}
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)

@@ -125,7 +125,7 @@ func TestLobbySeeks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk, err := bc.SeekGame(ctx, ben.Token, "nymphabet", false, 60, false)
+	sk, err := bc.SeekGame(ctx, ben.Token, client.SeekRequest{Game: "nymphabet", Clock: 60})
 	if err != nil || sk.Seek == nil {
 		t.Fatalf("Ben's seek: %+v %v", sk, err)
 	}
@@ -152,7 +152,7 @@ func TestLobbySeeks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dk, err := dc.SeekGame(ctx, dan.Token, "salvo", false, 0, false)
+	dk, err := dc.SeekGame(ctx, dan.Token, client.SeekRequest{Game: "salvo"})
 	if err != nil || dk.Seek == nil {
 		t.Fatalf("Dan's seek: %+v %v", dk, err)
 	}
@@ -171,7 +171,7 @@ func TestLobbySeeks(t *testing.T) {
 	// A rated seek, made while the lobby is open, shows by itself; a
 	// guest may not play it.
 	ec, es := signedUp(t, ts, "eve")
-	if _, err := ec.SeekGame(ctx, es.Token, "nymphabet", true, 0, false); err != nil {
+	if _, err := ec.SeekGame(ctx, es.Token, client.SeekRequest{Game: "nymphabet", Rated: true}); err != nil {
 		t.Fatal(err)
 	}
 	tm.waitFor("Eve's seek, polled", has("> eve", "a rated Nymphabet"))

@@ -33,8 +33,9 @@ const seekOffer = 20 * time.Second
 // level.
 type seekScreen struct {
 	*shared
-	at    int // the field chosen: game, rated, clock
-	game  int // index in games
+	at    int // the field chosen, an index into fields
+	game  int // index in twoSeat
+	mode  int // index in the choices of the game's mode option, if it has one
 	rated bool
 	clock int // index in seekClocks
 
@@ -68,7 +69,9 @@ type seekPollMsg struct{ gen int }
 // openSeek shows the quick-game form.
 func openSeek(sh *shared) {
 	sh.err, sh.note = "", ""
-	sh.nav.show(&seekScreen{shared: sh, offer: seekOffer})
+	sk := &seekScreen{shared: sh, offer: seekOffer}
+	sk.mode = sk.defaultMode()
+	sh.nav.show(sk)
 }
 
 func (sk *seekScreen) update(msg tea.Msg) tea.Cmd {
@@ -106,10 +109,7 @@ func (sk *seekScreen) key(s string) tea.Cmd {
 		}
 		return nil
 	}
-	fields := 3
-	if sk.cfg.Session == "" {
-		fields = 2 // a guest seeks casual games only: no rated field
-	}
+	fields := len(sk.fields())
 	switch s {
 	case "esc":
 		sk.nav.goHome()
@@ -126,6 +126,12 @@ func (sk *seekScreen) key(s string) tea.Cmd {
 		case "game":
 			if n := len(sk.twoSeat()); n > 0 {
 				sk.game = (sk.game + step + n) % n
+				sk.mode = sk.defaultMode()
+				sk.at = min(sk.at, len(sk.fields())-1)
+			}
+		case "mode":
+			if o := sk.modeOption(); o != nil && len(o.Choices) > 0 {
+				sk.mode = (sk.mode + step + len(o.Choices)) % len(o.Choices)
 			}
 		case "rated":
 			sk.rated = !sk.rated
@@ -142,24 +148,64 @@ func (sk *seekScreen) key(s string) tea.Cmd {
 	return nil
 }
 
+// fields names the form's fields: the game, its mode when it has one
+// rated apart, rated (for an account: a guest seeks casual games only)
+// and the clock.
+func (sk *seekScreen) fields() []string {
+	fs := []string{"game"}
+	if sk.modeOption() != nil {
+		fs = append(fs, "mode")
+	}
+	if sk.cfg.Session != "" {
+		fs = append(fs, "rated")
+	}
+	return append(fs, "clock")
+}
+
 // field names the field chosen.
 func (sk *seekScreen) field() string {
-	fs := []string{"game", "rated", "clock"}
-	if sk.cfg.Session == "" {
-		fs = []string{"game", "clock"}
-	}
+	fs := sk.fields()
 	return fs[sk.at%len(fs)]
 }
 
 // twoSeat are the games a seek may ask for: those two people play.
-func (sk *seekScreen) twoSeat() []client.Game {
-	var gs []client.Game
-	for _, g := range sk.games {
-		if g.MinPlayers <= 2 && g.MaxPlayers >= 2 {
-			gs = append(gs, g)
+func (sk *seekScreen) twoSeat() []client.Game { return twoPlayerGames(sk.games) }
+
+// modeOption is the option of the game chosen whose choices are rated
+// apart (its mode), or nil.
+func (sk *seekScreen) modeOption() *client.Option {
+	gs := sk.twoSeat()
+	if len(gs) == 0 {
+		return nil
+	}
+	g := gs[sk.game%len(gs)]
+	for i, o := range g.Options {
+		if o.Name == g.ModeOption && o.Name != "" {
+			return &g.Options[i]
 		}
 	}
-	return gs
+	return nil
+}
+
+// defaultMode is the index of the mode option's default among its
+// choices (0 without one).
+func (sk *seekScreen) defaultMode() int {
+	if o := sk.modeOption(); o != nil {
+		for i, c := range o.Choices {
+			if c == o.Default {
+				return i
+			}
+		}
+	}
+	return 0
+}
+
+// modeName is the mode chosen, "" for a game without modes.
+func (sk *seekScreen) modeName() string {
+	if o := sk.modeOption(); o != nil && len(o.Choices) > 0 {
+		return o.Choices[sk.mode%len(o.Choices)]
+	}
+	return ""
 }
 
 // ask makes the seek, or, with computer, asks for the computer's game.
@@ -167,7 +213,7 @@ func (sk *seekScreen) ask(computer bool) tea.Cmd {
 	gs := sk.twoSeat()
 	game := gs[sk.game%len(gs)].Name
 	rated := sk.rated && sk.cfg.Session != "" && !computer
-	clock := seekClocks[sk.clock]
+	r := client.SeekRequest{Game: game, Mode: sk.modeName(), Rated: rated, Clock: seekClocks[sk.clock], Computer: computer}
 	tok := sk.idToken
 	c := *sk.c // a copy: the name may change while the request is out
 	sk.gen++
@@ -179,7 +225,7 @@ func (sk *seekScreen) ask(computer bool) tea.Cmd {
 		if err != nil {
 			return seekAnswerMsg{gen: gen, err: err}
 		}
-		a, err := c.SeekGame(ctx, idTok, game, rated, clock, computer)
+		a, err := c.SeekGame(ctx, idTok, r)
 		return seekAnswerMsg{gen: gen, a: a, identity: idTok, err: err}
 	}
 }
@@ -304,7 +350,11 @@ func (sk *seekScreen) view() string {
 			kind = "rated"
 		}
 		waited := time.Since(sk.since).Truncate(time.Second)
-		b.WriteString(wrap(fmt.Sprintf("Looking for an opponent: %s, %s, %s (%s so far)", g.Title, kind, clockWords(seekClocks[sk.clock]), waited), sk.w) + "\n")
+		what := g.Title
+		if sk.seek.Mode != "" {
+			what += " (" + sk.seek.Mode + ")"
+		}
+		b.WriteString(wrap(fmt.Sprintf("Looking for an opponent: %s, %s, %s (%s so far)", what, kind, clockWords(seekClocks[sk.clock]), waited), sk.w) + "\n")
 		b.WriteString(faint(wrap("Your seek is listed in the lobby; anyone asking for the same game is paired with you at once.", sk.w)) + "\n")
 		keys := "esc cancel the search"
 		if waited >= sk.offer {
@@ -322,6 +372,9 @@ func (sk *seekScreen) view() string {
 		return " "
 	}
 	fmt.Fprintf(&b, "%s %-12s ‹ %s ›\n", mark("game"), "Game", g.Title)
+	if o := sk.modeOption(); o != nil {
+		fmt.Fprintf(&b, "%s %-12s ‹ %s ›  %s\n", mark("mode"), optionLabel(*o), sk.modeName(), faint("each rated apart"))
+	}
 	if sk.cfg.Session != "" {
 		r := "no"
 		if sk.rated {

@@ -25,7 +25,7 @@ func TestQuickGame(t *testing.T) {
 		tm.key("right")
 	}
 	tm.key("enter")
-	tm.waitFor("the search", has("Looking for an opponent: Nymphabet, casual, 2 minutes a turn"))
+	tm.waitFor("the search", has("Looking for an opponent: Nymphabet (standard), casual, 2 minutes a turn"))
 	checkFits(t, tm)
 
 	ctx := context.Background()
@@ -37,7 +37,7 @@ func TestQuickGame(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := bc.SeekGame(ctx, ben.Token, "nymphabet", false, 120, false)
+	a, err := bc.SeekGame(ctx, ben.Token, client.SeekRequest{Game: "nymphabet", Clock: 120})
 	if err != nil || a.Status != "paired" || a.Table == nil {
 		t.Fatalf("Ben's seek answered %+v, %v: Ann's was not waiting", a, err)
 	}
@@ -69,6 +69,55 @@ func TestQuickGame(t *testing.T) {
 			t.Fatal("Cat's seek still waits after the search was cancelled")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestQuickGameMode: a game whose modes are rated apart (Nymphabet) has
+// a Mode field; a seek of the cyclic mode pairs only with another of it,
+// and its table plays that mode.
+func TestQuickGameMode(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.key("g")
+	tm.keyUntil("right", "‹ Nymphabet ›")
+	tm.key("down")
+	tm.waitFor("the mode", has("> Mode", "‹ standard ›", "each rated apart"))
+	tm.key("right")
+	tm.waitFor("cyclic", has("‹ cyclic ›"))
+	checkFits(t, tm)
+	tm.key("enter")
+	tm.waitFor("the search", has("Looking for an opponent: Nymphabet (cyclic), casual"))
+
+	bc, err := client.New(ts.URL, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ben, err := bc.NewIdentity(ctx, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The standard mode does not meet Ann's seek; the cyclic one does.
+	a, err := bc.SeekGame(ctx, ben.Token, client.SeekRequest{Game: "nymphabet", Clock: 120})
+	if err != nil || a.Status != "waiting" {
+		t.Fatalf("Ben's standard seek answered %+v, %v: it met Ann's cyclic one", a, err)
+	}
+	if err := bc.CancelSeek(ctx, ben.Token, a.Seek.ID); err != nil {
+		t.Fatal(err)
+	}
+	a, err = bc.SeekGame(ctx, ben.Token, client.SeekRequest{Game: "nymphabet", Mode: "cyclic", Clock: 120})
+	if err != nil || a.Status != "paired" || a.Table == nil {
+		t.Fatalf("Ben's cyclic seek answered %+v, %v", a, err)
+	}
+	tm.waitFor("the cyclic table", func(s string) bool { return tm.table() != nil && strings.Contains(s, "Ben") })
+	u, err := bc.Get(ctx, ben.Token, a.Table.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules struct{ Mode string }
+	if err := json.Unmarshal(u.Table.Rules, &rules); err != nil || rules.Mode != "cyclic" {
+		t.Errorf("the table's rules are %s, want the cyclic mode", u.Table.Rules)
 	}
 }
 

@@ -511,6 +511,10 @@ type GameInfo struct {
 	// Words is set for a game that judges words against its table's
 	// lexicon: its tables take a "lexicon" (GET /api/v1/lexicons).
 	Words bool `json:"words,omitempty"`
+	// ModeOption names the option whose choices are rated apart, each a
+	// rating pool (Nymphabet's "mode"): a seek or an event takes it as
+	// its "mode". Empty for a game of one pool.
+	ModeOption string `json:"mode_option,omitempty"`
 }
 
 func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
@@ -518,7 +522,11 @@ func (h *Handler) listGames(w http.ResponseWriter, r *http.Request) {
 	for _, n := range h.games.Names() {
 		g, _ := h.games.Lookup(n)
 		lo, hi := g.Players()
-		out = append(out, GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options(), TableOptions: game.TableOptions(), Words: game.UsesWords(g)})
+		info := GameInfo{Name: n, Title: g.Title(), Min: lo, Max: hi, HasSetup: g.HasSetup(), Options: g.Options(), TableOptions: game.TableOptions(), Words: game.UsesWords(g)}
+		if r, ok := g.(game.Rated); ok {
+			info.ModeOption = r.PoolOption()
+		}
+		out = append(out, info)
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -80,6 +80,9 @@ type Game struct {
 	// word list (its "lexicon").
 	Words   bool     `json:"words,omitempty"`
 	Options []Option `json:"options"`
+	// ModeOption names the option whose choices are rated apart
+	// (Nymphabet's "mode"), which a seek takes as its mode; "" for none.
+	ModeOption string `json:"mode_option,omitempty"`
 }
 
 // Event is one thing a move revealed.

@@ -57,15 +57,29 @@ type SeekState struct {
 	Table  *Seated `json:"table,omitempty"`
 }
 
-// SeekGame asks for a game of game against anyone on the same terms
-// (rated or not, clock: seconds a turn, 0 for none), or against the
-// computer at the player's level when computer is set.
-func (c *Client) SeekGame(ctx context.Context, token, game string, rated bool, clock int, computer bool) (SeekAnswer, error) {
-	body := map[string]any{"game": game, "rated": rated}
-	if clock > 0 {
-		body["clock"] = clock
+// SeekRequest is what a seek asks for: a game of Game (in Mode, the
+// choice of the game's mode option, when it has one and it is not ""),
+// rated or not, on a Clock of seconds a turn (0: none); with Computer,
+// a game against the computer at the player's level instead.
+type SeekRequest struct {
+	Game     string
+	Mode     string
+	Rated    bool
+	Clock    int
+	Computer bool
+}
+
+// SeekGame asks for the game r describes against anyone on the same
+// terms, or against the computer.
+func (c *Client) SeekGame(ctx context.Context, token string, r SeekRequest) (SeekAnswer, error) {
+	body := map[string]any{"game": r.Game, "rated": r.Rated}
+	if r.Mode != "" {
+		body["mode"] = r.Mode
 	}
-	if computer {
+	if r.Clock > 0 {
+		body["clock"] = r.Clock
+	}
+	if r.Computer {
 		body["opponent"] = "computer"
 	}
 	var a SeekAnswer

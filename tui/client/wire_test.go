@@ -747,22 +747,22 @@ func TestWireTypes(t *testing.T) {
 
 	// Quick pairing: a seek waits and is read back, another pairs with
 	// it, a third is withdrawn, and the computer is asked for instead.
-	sk, err := ann.SeekGame(ctx, annS.Token, "salvo", false, 120, false)
+	sk, err := ann.SeekGame(ctx, annS.Token, SeekRequest{Game: "salvo", Clock: 120})
 	must("Ann seeks", err)
 	if sk.Seek == nil {
 		t.Fatalf("Ann's seek answered %+v", sk)
 	}
 	_, err = ann.SeekStatus(ctx, annS.Token, sk.Seek.ID)
 	must("Ann's seek, waiting", err)
-	_, err = ben.SeekGame(ctx, benS.Token, "salvo", false, 120, false)
+	_, err = ben.SeekGame(ctx, benS.Token, SeekRequest{Game: "salvo", Clock: 120})
 	must("Ben's seek pairs", err)
 	_, err = ann.SeekStatus(ctx, annS.Token, sk.Seek.ID)
 	must("Ann's seek, paired", err)
-	sk, err = ann.SeekGame(ctx, annS.Token, "nymphabet", false, 0, false)
+	sk, err = ann.SeekGame(ctx, annS.Token, SeekRequest{Game: "nymphabet"})
 	must("Ann seeks again", err)
 	must("Ann withdraws it", ann.CancelSeek(ctx, annS.Token, sk.Seek.ID))
 	// A seek listed, as the lobby lists them, and accepted from there.
-	sk, err = ann.SeekGame(ctx, annS.Token, "nymphabet", false, 60, false)
+	sk, err = ann.SeekGame(ctx, annS.Token, SeekRequest{Game: "nymphabet", Clock: 60})
 	must("Ann seeks a third time", err)
 	waiting, err := ben.Seeks(ctx)
 	must("the seeks listed", err)
@@ -776,7 +776,7 @@ func TestWireTypes(t *testing.T) {
 	}
 	_, err = ben.Move(ctx, acc.Table.Token, acc.Table.Table, "resign", 0, false)
 	must("Ben resigns the accepted game", err)
-	_, err = ann.SeekGame(ctx, annS.Token, "nymphabet", false, 0, true)
+	_, err = ann.SeekGame(ctx, annS.Token, SeekRequest{Game: "nymphabet", Computer: true})
 	must("the computer instead", err)
 
 	// Events: an arena with a password, joined (after a wrong password)
