@@ -126,5 +126,47 @@ func TestQuickSeek(t *testing.T) {
 	ann.Wait("the banner gone", `document.querySelectorAll(".banner.seek").length === 0`)
 }
 
+// TestQuickSeekMode: Nymphabet's quick buttons have a choice of mode
+// beside them; a seek of the cyclic mode waits through another's of the
+// standard one and pairs with another of its own, at a cyclic table.
+func TestQuickSeekMode(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	cy := e2e.NewPlayer(t, b, "Cy", base)
+	dee := e2e.NewPlayer(t, b, "Dee", base)
+	for _, p := range []*e2e.Player{cy, dee} {
+		p.Open("/")
+		p.Wait("the quick buttons", `!!document.querySelector("#quick-mode-nymphabet")`)
+	}
+	if got := e2e.Eval[string](cy, `document.querySelector("#quick-mode-nymphabet").value`); got != "standard" {
+		t.Errorf("the mode starts at %q, want standard", got)
+	}
+	if e2e.Eval[bool](cy, `!!document.querySelector("#quick-mode-salvo")`) {
+		t.Error("Salvo, one pool, offers a mode")
+	}
+	cy.Pick("#quick-mode-nymphabet", "cyclic")
+	cy.Click(".quick-seek[data-game=nymphabet][data-rated=false]")
+	cy.Wait("Cy's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	if got := cy.Text(".banner.seek"); !strings.Contains(got, "a casual Nymphabet (cyclic) game") {
+		t.Errorf("Cy's banner reads %q", got)
+	}
+	dee.Click(".quick-seek[data-game=nymphabet][data-rated=false]")
+	dee.Wait("Dee's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	if got := dee.Text(".banner.seek"); !strings.Contains(got, "Nymphabet (standard)") {
+		t.Errorf("Dee's banner reads %q", got)
+	}
+	dee.Click(".banner.seek .seek-cancel")
+	dee.Wait("the banner gone", `document.querySelectorAll(".banner.seek").length === 0`)
+	dee.Pick("#quick-mode-nymphabet", "cyclic")
+	dee.Click(".quick-seek[data-game=nymphabet][data-rated=false]")
+	dee.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	cy.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	id := e2e.Eval[string](dee, `location.pathname`)
+	if got := e2e.Eval[string](dee, `fetch("/api/v1`+strings.Replace(id, "/t/", "/tables/", 1)+`").then(r => r.json()).then(v => (v.table || v).rules.mode)`); got != "cyclic" {
+		t.Errorf("the table's mode is %q, want cyclic", got)
+	}
+}
+
 // jsString quotes s as a JavaScript string.
 func jsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

@@ -39,12 +39,18 @@ export function terms(s) {
 }
 
 // quickButtons are the one-click seeks of game g: casual for everyone,
-// rated too for a signed-in player.
+// rated too for a signed-in player. A game whose modes are rated apart
+// (its mode_option, Nymphabet's mode) has a choice of mode beside them,
+// at its default.
 export function quickButtons(g) {
+  const opt = g.mode_option && (g.options || []).find(o => o.name === g.mode_option);
+  const id = "quick-mode-" + g.name;
+  const modeSel = opt ? h("select", { id, class: "quick-mode", "data-game": g.name },
+    (opt.choices || []).map(c => h("option", { value: c, selected: c === opt.default }, c))) : null;
   const mk = rated => h("button", { type: "button", class: "quick-seek", "data-game": g.name, "data-rated": String(rated),
     "aria-label": `${rated ? "Quick rated game" : "Quick game"} of ${g.title} with anyone`,
-    onclick: () => start({ game: g.name, rated, clock: QUICK_CLOCK }) }, rated ? "Quick rated game" : "Quick game");
-  return [mk(false), signedIn() ? mk(true) : null];
+    onclick: () => start({ game: g.name, rated, clock: QUICK_CLOCK, ...(modeSel ? { mode: modeSel.value } : {}) }) }, rated ? "Quick rated game" : "Quick game");
+  return [modeSel ? h("label", { for: id, class: "quick-mode-label" }, opt.label || "Mode") : null, modeSel, mk(false), signedIn() ? mk(true) : null];
 }
 
 // start posts a seek and waits for it, or opens the table it paired with.
