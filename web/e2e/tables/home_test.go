@@ -33,6 +33,19 @@ func TestHomeFirstLoad(t *testing.T) {
 	}
 	p.Shot("home")
 	p.Labelled("the home page")
+	// A visitor with no seat yet is not counted online: with nobody
+	// else about, the news says so rather than "0 players online".
+	p.Wait("who is about", `(document.querySelector("#home-news") || {textContent: ""}).textContent !== ""`)
+	if got := p.Text("#home-news"); got != "Nobody else is online just now · the lobby" {
+		t.Errorf("the home page's news reads %q", got)
+	}
+	p.Click("#home-news a")
+	p.WaitPage("the lobby", `(document.querySelector("#online-count") || {textContent: ""}).textContent !== ""`)
+	if got := p.Text("#online-count"); got != "Nobody else is online just now." {
+		t.Errorf("the lobby counts %q", got)
+	}
+	p.Open("/")
+	p.Wait("the games again", `document.querySelectorAll("#main .cards .card h2").length === 4`)
 
 	// Each game's rules page comes from docs/rules, rendered by the server.
 	p.Click(`a[aria-label="Salvo rules"]`)

@@ -27,7 +27,9 @@ export async function home(main) {
     try {
       const [o, sk] = await Promise.all([call("GET", "/online"), call("GET", "/seeks")]);
       const n = (sk.seeks || []).length;
-      fill(news, `${plural(o.count, "player")} online`, n ? ` · ${n} looking for a game` : "", " · ", h("a", { href: "/lobby" }, "the lobby"));
+      // Nobody counted means nobody else: a visitor with no seat nor
+      // account yet is not counted itself.
+      fill(news, o.count ? `${plural(o.count, "player")} online` : "Nobody else is online just now", n ? ` · ${n} looking for a game` : "", " · ", h("a", { href: "/lobby" }, "the lobby"));
     } catch { /* the last news stays; the lobby says what is wrong */ }
   };
   // The tournaments the card shows, whose countdowns (in whole minutes)

@@ -92,7 +92,9 @@ async function onlineList(section) {
     const now = JSON.stringify(a);
     if (now === was) return;
     was = now;
-    count.textContent = `${a.count} ${a.count === 1 ? "player" : "players"} online, guests included.`;
+    // Nobody counted means nobody else: this page, with no seat nor
+    // account yet, is not counted itself.
+    count.textContent = a.count ? `${a.count} ${a.count === 1 ? "player" : "players"} online, guests included.` : "Nobody else is online just now.";
     fill(list, a.players.length ? a.players.map(p => h("li", {},
       h("a", { href: "/players/" + encodeURIComponent(p.name) }, p.name),
       me && p.name.toLowerCase() === me.toLowerCase() ? h("span", { class: "muted" }, " (you)")
