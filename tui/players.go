@@ -255,7 +255,7 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		}
 		if strings.ToLower(ch.To) == me {
 			if !hasChallenge(so.in, ch.ID) {
-				m.note = fmt.Sprintf("%s challenges you to %s%s: p answers", ch.From, m.gameTitle(ch.Game), ratedWord(ch.Rated))
+				m.note = fmt.Sprintf("%s challenges you to %s: p answers", ch.From, m.challengeTerms(*ch))
 			}
 			so.in = upsert(so.in, *ch)
 		} else {
@@ -847,6 +847,27 @@ func ratedWord(rated bool) string {
 		return " (rated)"
 	}
 	return ""
+}
+
+// challengeTerms says a challenge's game and terms in a few words, as
+// the news line has room for them: "Nymphabet (rated) with changed
+// rules, clock 1 minute a turn, on the en-large word list"; the players
+// screen says which rules.
+func (sh *shared) challengeTerms(ch client.Challenge) string {
+	s := sh.gameTitle(ch.Game) + ratedWord(ch.Rated)
+	for k := range ch.Rules {
+		if k != "clock" { // a clock changes no rule of the game
+			s += " with changed rules"
+			break
+		}
+	}
+	if c := clockRuleWords(ch.Rules["clock"]); c != "" {
+		s += ", clock " + c
+	}
+	if ch.Lexicon != "" {
+		s += " on the " + ch.Lexicon + " word list"
+	}
+	return s
 }
 
 // challengeRules says a challenge's rules that are not the defaults and

@@ -41,7 +41,7 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm.waitFor("the challenge's news", has("Ann challenges you to Nymphabet: p answers"))
+	tm.waitFor("the challenge's news", has("Ann challenges you to Nymphabet with changed rules: p answers"))
 	tm.key("p")
 	tm.waitFor("the players screen", has("Challenges to you", "> Ann challenges you to Nymphabet · Mode: cyclic; No repeated words: on", "Online", "Ann"))
 	checkFits(t, tm)
@@ -380,5 +380,28 @@ func TestFollowNewsOnLine(t *testing.T) {
 				t.Errorf("the note line says %q, want %q", tm.m.note, c.want)
 			}
 		})
+	}
+}
+
+// TestChallengeTerms: the news of a challenge says, in few words, what
+// it changes: the rules, the clock, the word list.
+func TestChallengeTerms(t *testing.T) {
+	t.Parallel()
+	sh := &shared{games: []client.Game{{Name: "nymphabet", Title: "Nymphabet"}}}
+	for _, c := range []struct {
+		ch   client.Challenge
+		want string
+	}{
+		{client.Challenge{Game: "nymphabet"}, "Nymphabet"},
+		{client.Challenge{Game: "nymphabet", Rated: true}, "Nymphabet (rated)"},
+		{client.Challenge{Game: "nymphabet", Rules: map[string]json.RawMessage{"mode": []byte(`"cyclic"`)}}, "Nymphabet with changed rules"},
+		{client.Challenge{Game: "nymphabet", Rules: map[string]json.RawMessage{"clock": []byte(`60`)}}, "Nymphabet, clock 1 minute a turn"},
+		{client.Challenge{Game: "nymphabet", Rated: true, Lexicon: "en-large", Rules: map[string]json.RawMessage{"clock": []byte(`60`), "no_repeats": []byte(`true`)}},
+			"Nymphabet (rated) with changed rules, clock 1 minute a turn on the en-large word list"},
+		{client.Challenge{Game: "chess"}, "chess"},
+	} {
+		if got := sh.challengeTerms(c.ch); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.ch, got, c.want)
+		}
 	}
 }
