@@ -255,7 +255,7 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		}
 		if strings.ToLower(ch.To) == me {
 			if !hasChallenge(so.in, ch.ID) {
-				m.note = fmt.Sprintf("%s challenges you to %s: p answers", ch.From, m.challengeTerms(*ch))
+				m.note = fmt.Sprintf("%s challenges you to %s: %s", ch.From, m.challengeTerms(*ch), m.answerHint())
 			}
 			so.in = upsert(so.in, *ch)
 		} else {
@@ -847,6 +847,18 @@ func ratedWord(rated bool) string {
 		return " (rated)"
 	}
 	return ""
+}
+
+// answerHint says how to answer a challenge from the screen on show:
+// p is the home screen's key, and the players screen lists it already.
+func (m *Model) answerHint() string {
+	switch m.cur.(type) {
+	case *homeScreen:
+		return "p answers"
+	case *playersScreen:
+		return "listed above, a accepts it"
+	}
+	return "p on the home screen answers"
 }
 
 // challengeTerms says a challenge's game and terms in a few words, as

@@ -62,13 +62,23 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm.waitFor("the rated challenge", has("> Ann challenges you to Nymphabet (rated)"))
+	// On the players screen, the news says where the challenge is.
+	tm.waitFor("the rated challenge", has("> Ann challenges you to Nymphabet (rated)", "Ann challenges you to Nymphabet (rated): listed above, a accepts it"))
 	tm.key("a")
 	s := tm.waitFor("the table", has("you: Ben"))
 	if first, _, _ := strings.Cut(s, "\n"); !strings.Contains(first, "rated") {
 		t.Fatalf("the challenge's table is not said rated:\n%s", s)
 	}
 	first := tm.table().id
+	// At a table p is a letter: the news says where p answers.
+	again, err := ann.Challenge(ctx, annS.Token, "Ben", client.Proposal{Game: "salvo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the news at the table", has("you: Ben", "Ann challenges you to Salvo: p on the home screen answers"))
+	if _, err := ann.Withdraw(ctx, annS.Token, again.ID); err != nil {
+		t.Fatal(err)
+	}
 
 	// Ben challenges Ann by name on the challenge form; she accepts;
 	// the table comes to his screen. Sent without a name, the form says
