@@ -221,11 +221,13 @@ func TestWordFightListMarks(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("QUIZ to place", has("▸ 1 QUIZ"))
 	tm.key("enter") // A1 across
+	tm.waitFor("Ann's placement", has("you placed QUIZ"))
 	move("place A1 across")
 	// Ben declares DRAW, which crosses nothing: neither can place it.
 	move("declare draw")
 	tm.waitFor("DRAW to place", has("▸ 2 DRAW"))
 	tm.key("c")
+	tm.waitFor("Ann's answer", has("you did not place DRAW"))
 	move("cannot")
 	s := tm.waitFor("the strike", has("✗ 2 DRAW", "✗ somebody could not: a strike"))
 	if !strings.Contains(s, "  1 QUIZ") {
