@@ -277,6 +277,13 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 			}
 		} else if f.Table != nil {
 			m.note = fmt.Sprintf("%s, whom you follow, started a game of %s", f.Name, m.gameTitle(f.Table.Game))
+			if f.Table.ID != "" { // a game open to spectators
+				if _, ok := m.cur.(*playersScreen); ok {
+					m.note += ": w on them watches it"
+				} else {
+					m.note += ": w on the players screen watches it"
+				}
+			}
 		}
 	case "challengeDeclined", "challengeCanceled":
 		ch := ev.Challenge

@@ -288,7 +288,7 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tm.waitFor("the followed player's game", has("Ann, whom you follow, started a game of Nymphabet"))
+	tm.waitFor("the followed player's game", has("Ann, whom you follow, started a game of Nymphabet: w on them watches it"))
 
 	tm.key("b")
 	tm.waitFor("the block", has("you block Ann", "Ann (following) (blocked)"))
@@ -375,8 +375,8 @@ func TestFollowNewsOnLine(t *testing.T) {
 	}{
 		{"nothing on the line", "", []client.PlayerEvent{online("Ann")}, "Ann, whom you follow, is online"},
 		{"after the player's own action", "you block Ann", []client.PlayerEvent{online("Ann")}, "you block Ann"},
-		{"after a game started", "", []client.PlayerEvent{playing("Ann"), online("Ann")}, "Ann, whom you follow, started a game of Nymphabet"},
-		{"a game after", "", []client.PlayerEvent{online("Ann"), playing("Ann")}, "Ann, whom you follow, started a game of Nymphabet"},
+		{"after a game started", "", []client.PlayerEvent{playing("Ann"), online("Ann")}, "Ann, whom you follow, started a game of Nymphabet: w on the players screen watches it"},
+		{"a game after", "", []client.PlayerEvent{online("Ann"), playing("Ann")}, "Ann, whom you follow, started a game of Nymphabet: w on the players screen watches it"},
 		{"one after another", "", []client.PlayerEvent{online("Ann"), online("Ben")}, "Ben, whom you follow, is online"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
