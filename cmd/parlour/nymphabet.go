@@ -21,6 +21,9 @@ func runNymphabet(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprintln(stderr, "usage: parlour nymphabet solve [--mode standard|cyclic|scoring] [--lexicon NAME|FILE] [--json] [--all]")
 	}
 	if len(args) == 0 || args[0] != "solve" {
+		if len(args) > 0 && args[0] != "-h" && args[0] != "--help" && args[0] != "help" {
+			fmt.Fprintf(stderr, "parlour nymphabet: unknown command %q (the one there is: solve)\n", args[0])
+		}
 		usage()
 		return 2
 	}

@@ -120,4 +120,8 @@ func TestNymphabetSolveBadInput(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs)
 		}
 	}
+	// A command that is not solve is named as unknown before the usage.
+	if _, _, errs := nymRun(t, "nymphabet", "play"); !strings.HasPrefix(errs, `parlour nymphabet: unknown command "play"`) {
+		t.Errorf("nymphabet play: stderr %q", errs)
+	}
 }
