@@ -589,7 +589,13 @@ func (ps *profileScreen) playedLine(g client.PlayedGame) string {
 	if len(opp) > 0 {
 		against = " against " + strings.Join(opp, ", ")
 	}
-	line := fmt.Sprintf("%s  %-7s %s%s", g.Ended.Local().Format("Jan 2 15:04"), result, ps.gameTitle(g.Game), against)
+	// A rated game of a mode rated apart names its pool: Nymphabet
+	// (cyclic).
+	what := ps.gameTitle(g.Game)
+	if g.Rated && g.Pool != "" {
+		what = ps.poolTitle(g.Pool)
+	}
+	line := fmt.Sprintf("%s  %-7s %s%s", g.Ended.Local().Format("Jan 2 15:04"), result, what, against)
 	if g.Rated {
 		d := int(math.Round(g.RatingAfter - g.RatingBefore))
 		line += fmt.Sprintf(" · rated %+d (%d)", d, int(math.Round(g.RatingAfter)))

@@ -74,7 +74,7 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	checkFits(t, tm)
 	tm.key("down")
 	tm.key("enter")
-	s = tm.waitFor("Ann's profile", has("ann_r", "playing since", "Ratings", "Nymphabet (standard)", "provisional", "lost    Nymphabet against ben_r · rated -"))
+	s = tm.waitFor("Ann's profile", has("ann_r", "playing since", "Ratings", "Nymphabet (standard)", "provisional", "lost    Nymphabet (standard) against ben_r · rated -"))
 	checkFits(t, tm)
 	// Under the rating, where it went: from 1500 down, over her one game.
 	if l := lineWith(s, "over 1 rated game"); !strings.HasPrefix(strings.TrimSpace(l), "█▁  1500 → 1") {
@@ -93,7 +93,7 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	tm.key("p")
 	tm.waitFor("Ben online", has("ben_r"))
 	tm.key("v")
-	tm.waitFor("Ben's profile", has("ben_r", "won     Nymphabet against ann_r · rated +"))
+	tm.waitFor("Ben's profile", has("ben_r", "won     Nymphabet (standard) against ann_r · rated +"))
 	checkFits(t, tm)
 	// His game, opened from the profile: its end as a spectator sees
 	// it, with its analysis; esc comes back to the profile.
@@ -114,7 +114,7 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	tm.key("esc")
 	tm.waitFor("the end again", has("Game over", "p replay"))
 	tm.key("esc")
-	tm.waitFor("Ben's profile again", has("won     Nymphabet against ann_r"))
+	tm.waitFor("Ben's profile again", has("won     Nymphabet (standard) against ann_r"))
 	tm.key("esc")
 	tm.waitFor("the players screen again", has("v profile"))
 }
