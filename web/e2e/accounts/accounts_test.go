@@ -140,7 +140,7 @@ func TestRatedGame(t *testing.T) {
 	if got := ann.Text(`#ratings tr[data-pool="nymphabet-standard"]`); !strings.HasPrefix(got, "Nymphabet (standard)") {
 		t.Errorf("Ann's Nymphabet rating reads %q", got)
 	}
-	if got := ann.Text("#games"); !strings.Contains(got, "Won Nymphabet against Ben") || !strings.Contains(got, "rated, +") {
+	if got := ann.Text("#games"); !strings.Contains(got, "Won Nymphabet (standard) against Ben") || !strings.Contains(got, "rated, +") {
 		t.Errorf("Ann's game list: %q", got)
 	}
 	ann.Shot("profile-rated")
