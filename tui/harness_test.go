@@ -452,6 +452,20 @@ func benJoins(t testing.TB, ts *testServer, tm *term) (*client.Client, client.Se
 	return bc, seat
 }
 
+// guestAt makes a guest called name on ts: its client and identity.
+func guestAt(t testing.TB, ts *testServer, name string) (*client.Client, client.Identity) {
+	t.Helper()
+	c, err := client.New(ts.URL, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := c.NewIdentity(context.Background(), name)
+	if err != nil {
+		t.Fatalf("a guest called %s: %v", name, err)
+	}
+	return c, id
+}
+
 func signedUp(t testing.TB, ts *testServer, name string) (*client.Client, client.Session) {
 	t.Helper()
 	c, err := client.New(ts.URL, name)

@@ -21,14 +21,7 @@ func TestGuestIdentity(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
 	ctx := context.Background()
-	c, err := client.New(ts.URL, "Gus")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gus, err := c.NewIdentity(ctx, "Gus")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, gus := guestAt(t, ts, "Gus")
 	seat, err := c.Create(ctx, gus.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -67,14 +60,7 @@ func TestGuestIdentity(t *testing.T) {
 func TestRecentStatusFollowsTable(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
-	c, err := client.New(ts.URL, "Gus")
-	if err != nil {
-		t.Fatal(err)
-	}
-	gus, err := c.NewIdentity(context.Background(), "Gus")
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, gus := guestAt(t, ts, "Gus")
 	tm := newTermWith(t, ts.URL, "Gus", 80, 24, Config{NoDisk: true, Identity: gus.Token})
 	tm.open("salvo", 0)
 	tm.key("enter")
@@ -126,14 +112,7 @@ func TestGuestKeptAcrossRuns(t *testing.T) {
 func TestHomeNews(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
-	bc, err := client.New(ts.URL, "Ben")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ben, err := bc.NewIdentity(context.Background(), "Ben")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bc, ben := guestAt(t, ts, "Ben")
 	if _, err := bc.SeekGame(context.Background(), ben.Token, client.SeekRequest{Game: "nymphabet"}); err != nil {
 		t.Fatal(err)
 	}

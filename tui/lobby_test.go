@@ -120,11 +120,7 @@ func TestLobbySeeks(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
 	ctx := context.Background()
-	bc, _ := client.New(ts.URL, "Ben")
-	ben, err := bc.NewIdentity(ctx, "Ben")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bc, ben := guestAt(t, ts, "Ben")
 	sk, err := bc.SeekGame(ctx, ben.Token, client.SeekRequest{Game: "nymphabet", Clock: 60})
 	if err != nil || sk.Seek == nil {
 		t.Fatalf("Ben's seek: %+v %v", sk, err)
@@ -147,11 +143,7 @@ func TestLobbySeeks(t *testing.T) {
 
 	// A seek withdrawn after the lobby listed it.
 	tm.key("esc")
-	dc, _ := client.New(ts.URL, "Dan")
-	dan, err := dc.NewIdentity(ctx, "Dan")
-	if err != nil {
-		t.Fatal(err)
-	}
+	dc, dan := guestAt(t, ts, "Dan")
 	dk, err := dc.SeekGame(ctx, dan.Token, client.SeekRequest{Game: "salvo"})
 	if err != nil || dk.Seek == nil {
 		t.Fatalf("Dan's seek: %+v %v", dk, err)

@@ -29,14 +29,7 @@ func TestQuickGame(t *testing.T) {
 	checkFits(t, tm)
 
 	ctx := context.Background()
-	bc, err := client.New(ts.URL, "Ben")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ben, err := bc.NewIdentity(ctx, "Ben")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bc, ben := guestAt(t, ts, "Ben")
 	a, err := bc.SeekGame(ctx, ben.Token, client.SeekRequest{Game: "nymphabet", Clock: 120})
 	if err != nil || a.Status != "paired" || a.Table == nil {
 		t.Fatalf("Ben's seek answered %+v, %v: Ann's was not waiting", a, err)
@@ -90,14 +83,7 @@ func TestQuickGameMode(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("the search", has("Looking for an opponent: Nymphabet (cyclic), casual"))
 
-	bc, err := client.New(ts.URL, "Ben")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ben, err := bc.NewIdentity(ctx, "Ben")
-	if err != nil {
-		t.Fatal(err)
-	}
+	bc, ben := guestAt(t, ts, "Ben")
 	// The standard mode does not meet Ann's seek; the cyclic one does.
 	a, err := bc.SeekGame(ctx, ben.Token, client.SeekRequest{Game: "nymphabet", Clock: 120})
 	if err != nil || a.Status != "waiting" {
