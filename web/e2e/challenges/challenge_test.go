@@ -96,7 +96,7 @@ func TestChallenges(t *testing.T) {
 		t.Fatalf("Ann is at %s, Ben at %s", got, id)
 	}
 	// Both are seated: one of them moves, the other sees the word.
-	ann.Wait("a seat", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	ann.Wait("a seat", `!!document.querySelector("#turn") && ["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
 	mover, other := ann, ben
 	if e2e.Eval[string](ann, `document.querySelector("#turn").dataset.mine`) != "1" {
 		mover, other = ben, ann
@@ -346,7 +346,7 @@ func TestChallengeManyTabs(t *testing.T) {
 	table := e2e.Eval[string](ben, `location.pathname`)
 	ann.Wait("the table", `location.pathname === "`+table+`"`)
 	// Whoever is to move resigns.
-	ann.Wait("a seat", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	ann.Wait("a seat", `!!document.querySelector("#turn") && ["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
 	resigner := ann
 	if e2e.Eval[string](ann, `document.querySelector("#turn").dataset.mine`) != "1" {
 		resigner = ben

@@ -50,7 +50,7 @@ func TestQuickSeek(t *testing.T) {
 		t.Errorf("Ann's seek banner stays after the pairing (%d)", n)
 	}
 	// Both are seated: one of them moves, the other sees the word.
-	ann.Wait("a seat", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	ann.Wait("a seat", `!!document.querySelector("#turn") && ["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
 	mover, other := ann, ben
 	if e2e.Eval[string](ann, `document.querySelector("#turn").dataset.mine`) != "1" {
 		mover, other = ben, ann
