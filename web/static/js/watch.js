@@ -36,7 +36,9 @@ export async function watchList(section) {
     try {
       const ans = await call("GET", "/tables?status=playing" + q);
       live = (ans && ans.tables) || [];
-      try { tv = await call("GET", "/tv"); } catch (e) { if (e.status !== 404) throw e; }
+      // A featured game is one in play: with none listed there is none
+      // to ask for (the answer would be a 404 in the browser's console).
+      if (live.length) try { tv = await call("GET", "/tv"); } catch (e) { if (e.status !== 404) throw e; }
     } catch (e) {
       fill(box, h("p", { class: "error" }, e.message));
       shown = "";
