@@ -532,3 +532,49 @@ func TestDailyPuzzleMadeOnce(t *testing.T) {
 		t.Error("the next day's puzzle is the first day's")
 	}
 }
+
+// TestDailyPlaysNoSet: a daily puzzle is one attempt, so its table opens
+// no set of games (Quizl's tables otherwise play to a target), and the
+// game played again from its end is an ordinary solitaire game that
+// starts from nothing rather than a set's second game.
+func TestDailyPlaysNoSet(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t)
+	ann := e.account("ann")
+	id, tok := e.playDaily("quizl", ann, "50", "51", "resign")
+	info := func(id string) map[string]json.RawMessage {
+		t.Helper()
+		st, b := e.call("GET", "/api/v1/tables/"+id, tok, nil)
+		if st != 200 {
+			t.Fatalf("table %s: %d %s", id, st, b)
+		}
+		var u struct{ Table map[string]json.RawMessage }
+		if err := json.Unmarshal(b, &u); err != nil || u.Table == nil {
+			t.Fatalf("table %s: %s (%v)", id, b, err)
+		}
+		return u.Table
+	}
+	if in := info(id); in["set"] != nil || in["daily"] == nil {
+		t.Fatalf("the daily table has set %s, daily %s; want no set, a daily", in["set"], in["daily"])
+	}
+	st, b := e.call("POST", "/api/v1/tables/"+id+"/rematch", tok, nil)
+	if st != 200 && st != 201 {
+		t.Fatalf("play again: %d %s", st, b)
+	}
+	var again table.Seated
+	json.Unmarshal(b, &again)
+	in := info(again.Table)
+	if in["daily"] != nil {
+		t.Errorf("the game after the daily is daily %s; want an ordinary one", in["daily"])
+	}
+	var set struct {
+		Games  int   `json:"games"`
+		Totals []int `json:"totals"`
+	}
+	if in["set"] != nil {
+		json.Unmarshal(in["set"], &set)
+	}
+	if set.Games != 0 || slices.ContainsFunc(set.Totals, func(n int) bool { return n != 0 }) {
+		t.Errorf("the game after the daily carries set %s; want none begun", in["set"])
+	}
+}

@@ -65,6 +65,9 @@ func TestDailyPuzzles(t *testing.T) {
 	if strings.Contains(s, "a draw") {
 		t.Errorf("a game alone at the table ends in a draw:\n%s", s)
 	}
+	if strings.Contains(s, "Set to") || strings.Contains(s, "rematch") {
+		t.Errorf("the daily's end offers a set or a rematch; it is one attempt, played again as a new game:\n%s", s)
+	}
 	tm.key("esc")
 	tm.waitFor("Ann's result, and Ann on today's board", has("not solved: 1 call, 0 wrong announcements", "enter open your game", "ann_d", "s your result to share"))
 	checkFits(t, tm)

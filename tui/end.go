@@ -279,11 +279,20 @@ func (t *tableScreen) reasonText() string {
 		return ""
 	}
 	who, on := t.name(d.Seat), t.name(d.Against)
+	grid, password := on+"'s grid", on+"'s password"
+	if t.game == "quizl" && t.upd != nil {
+		// Solitaire's grid is the computer's, not a seat's: the one seat
+		// is the player attacking it.
+		var v quizlView
+		if json.Unmarshal(t.upd.View, &v) == nil && v.Solitaire {
+			grid, password = "the grid", "the grid's password"
+		}
+	}
 	switch d.Reason {
 	case "announced":
-		return fmt.Sprintf("%s announced %s, %s's password", who, d.Word, on)
+		return fmt.Sprintf("%s announced %s, %s", who, d.Word, password)
 	case "tripped":
-		return fmt.Sprintf("%s tripped over the password of %s's grid", who, on)
+		return fmt.Sprintf("%s tripped over the password of %s", who, grid)
 	case "resign":
 		return who + " resigned"
 	case "outlined":
@@ -519,6 +528,11 @@ func (e *endScreen) keys() string {
 	}
 	if e.t != nil && e.t.game == "salvo" {
 		keys = "l every report · " + keys
+	}
+	if e.t != nil && e.t.upd != nil && len(e.t.upd.Table.Seats) == 1 {
+		// Alone against the computer there is nobody to ask for a
+		// rematch: r deals a new game (never another daily puzzle).
+		keys = strings.Replace(keys, "r rematch", "r new game", 1)
 	}
 	if e.t != nil && e.t.daily() {
 		keys = strings.Replace(keys, "esc home", "esc your daily result", 1)

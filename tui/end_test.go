@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"parlour/tui/client"
 )
 
 // TestNoDiskRecordLink: a client whose player is elsewhere (the SSH
@@ -163,5 +165,65 @@ func TestScoresLabel(t *testing.T) {
 		if got := scoresLabel(c.game, json.RawMessage(c.rules)); got != c.want {
 			t.Errorf("scoresLabel(%s, %s) = %q, want %q", c.game, c.rules, got, c.want)
 		}
+	}
+}
+
+// TestEndReason: the end says whose password was found or uncovered; in
+// solitaire the grid is the computer's, never the one seat's (the
+// player's own name there read as if they had found their own word).
+func TestEndReason(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		seats []string
+		view  string
+		end   endData
+		want  string
+	}{
+		{"announced", []string{"Ann", "Ben"}, `{}`, endData{Reason: "announced", Seat: 1, Against: 0, Word: "CRANE"}, "Ben announced CRANE, Ann's password"},
+		{"tripped", []string{"Ann", "Ben"}, `{}`, endData{Reason: "tripped", Seat: 0, Against: 1}, "Ann tripped over the password of Ben's grid"},
+		{"solitaire announced", []string{"Ann"}, `{"solitaire": true}`, endData{Reason: "announced", Seat: 0, Against: 0, Word: "HOCKS"}, "Ann announced HOCKS, the grid's password"},
+		{"solitaire tripped", []string{"Ann"}, `{"solitaire": true}`, endData{Reason: "tripped", Seat: 0, Against: 0}, "Ann tripped over the password of the grid"},
+		{"resigned", []string{"Ann"}, `{"solitaire": true}`, endData{Reason: "resign", Seat: 0, Against: -1}, "Ann resigned"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ts := &tableScreen{game: "quizl", ends: &c.end, upd: &client.Update{View: json.RawMessage(c.view)}}
+			for i, n := range c.seats {
+				ts.upd.Table.Seats = append(ts.upd.Table.Seats, client.Seat{Seat: i, Name: n})
+			}
+			if got := ts.reasonText(); got != c.want {
+				t.Errorf("reasonText() = %q, want %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestEndKeys: alone at the table (solitaire, practice, a daily puzzle)
+// r deals a new game rather than asking anybody for a rematch, and a
+// daily's esc goes back to its result.
+func TestEndKeys(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name      string
+		seats     int
+		daily     string
+		want, not string
+	}{
+		{"two seats", 2, "", "r rematch · esc home", "new game"},
+		{"solitaire", 1, "", "r new game · esc home", "rematch"},
+		{"daily", 1, "quizl/2026-12-03", "r new game · esc your daily result", "rematch"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ts := &tableScreen{game: "quizl", shared: &shared{}, upd: &client.Update{Table: client.Table{Daily: c.daily}}}
+			for i := range c.seats {
+				ts.upd.Table.Seats = append(ts.upd.Table.Seats, client.Seat{Seat: i})
+			}
+			got := (&endScreen{t: ts}).keys()
+			if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
+				t.Errorf("keys() = %q, want %q and no %q", got, c.want, c.not)
+			}
+		})
 	}
 }

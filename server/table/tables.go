@@ -169,7 +169,9 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 		Seed: auth.RandomSeed(), Private: req.Private, Seats: seats, Maker: maker,
 		Rated: req.Rated, Pool: pool,
 	}
-	if o := slices.IndexFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }); o >= 0 {
+	// A daily puzzle is one attempt, ranked alone: it opens no set for
+	// the games played after it to add to.
+	if o := slices.IndexFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }); o >= 0 && pre == nil {
 		m.Set = game.NewSet(len(seats), rules.Int(game.SetTargetOption))
 	}
 	if pre != nil {

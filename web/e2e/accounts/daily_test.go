@@ -53,6 +53,14 @@ func TestDailyPage(t *testing.T) {
 		json.Unmarshal(b, &rec)
 	}
 	p.Wait("the end screen's way back", `!!document.querySelector("#daily-back")`)
+	// One attempt: no set goes on from it, and the other button deals an
+	// ordinary game rather than offering a rematch.
+	if got := p.Text("#rematch"); got != "New game" {
+		t.Errorf("the daily's end offers %q, want New game", got)
+	}
+	if e2e.Eval[bool](p, `!!document.querySelector("#set-result")`) {
+		t.Errorf("the daily's end shows a set: %s", p.Text("#set-result"))
+	}
 	p.Click("#daily-back")
 	p.Wait("the result", `!!document.querySelector("#daily-share")`)
 	share := p.Text("#daily-share")

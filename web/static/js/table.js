@@ -365,7 +365,7 @@ async function playScreen(main, id, mine) {
       // The event pairs its players again: a game of one has no rematch,
       // but the way back to its page.
       t.event ? h("a", { class: "button primary", id: "event-back", href: "/tournaments/" + encodeURIComponent(t.event.id) }, `Back to ${t.event.name}`)
-        : u.seat >= 0 ? h("button", { type: "button", class: "primary", id: "rematch", onclick: rematch }, rematchText(t)) : null,
+        : u.seat >= 0 ? h("button", { type: "button", class: t.daily ? "" : "primary", id: "rematch", onclick: rematch }, rematchText(t)) : null,
       h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it"),
       res.status === "aborted" ? null : h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
       t.daily ? h("a", { class: "button primary", id: "daily-back", href: "/daily/" + t.daily.split("/")[0] }, "Your daily result and share text") : null));
@@ -492,7 +492,9 @@ function setText(set, seat, names) {
 // rematchText names what the rematch button makes: a new set once a set
 // is over, the set's next game while it goes on, else a rematch.
 function rematchText(t) {
-  const what = !t.set ? "rematch" : t.set.over ? "new set" : "next game of the set";
+  // Alone against the computer nobody is asked: the button deals a new
+  // game (after a daily puzzle, an ordinary one).
+  const what = !t.set ? (t.seats.length === 1 ? "new game" : "rematch") : t.set.over ? "new set" : "next game of the set";
   if (t.rematch) return `Go to the ${what}`;
   return what[0].toUpperCase() + what.slice(1);
 }
