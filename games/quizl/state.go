@@ -560,11 +560,11 @@ func (s *State) Apply(seat game.Seat, text string) ([]game.Event, error) {
 	return evs, nil
 }
 
-// whose names the grid of o as its attacker sees it: the owner's name, or
-// "the grid" in solitaire.
 // soloGrid is how texts name the grid a solitaire player attacks.
 const soloGrid = "the grid"
 
+// whose names the grid of o as its attacker sees it: the owner's name, or
+// "the grid" in solitaire.
 func (s *State) whose(o int) string {
 	if s.solo {
 		return soloGrid
