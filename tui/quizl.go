@@ -116,6 +116,11 @@ func letterGrid(rows []string, called map[string]bool, r0, c0 int, pw string) []
 	return out
 }
 
+// quizlChrome is the lines of a Quizl table's screen that are not its
+// grids: the table's title line and the footer's message, prompt and keys,
+// with a spare line for a message that wraps.
+const quizlChrome = 6
+
 func (p *playScreen) quizlView() string {
 	var v quizlView
 	json.Unmarshal(p.t.upd.View, &v)
@@ -123,8 +128,9 @@ func (p *playScreen) quizlView() string {
 	for _, c := range v.Called {
 		called[c] = true
 	}
-	var left []string
-	for i, b := range v.tracking() {
+	boards := v.tracking()
+	blocks := make([][]string, len(boards))
+	for i, b := range boards {
 		name := "Tracking " + b.Name
 		if p.t.watching() {
 			name = b.Name + "'s grid" // a spectator tracks nobody's
@@ -149,15 +155,32 @@ func (p *playScreen) quizlView() string {
 		case "resigned":
 			note = "resigned"
 		}
+		block := []string{title(name)}
+		block = append(block, letterGrid(b.Grid, called, r, p.c, b.Password)...)
+		block = append(block, faint("  "+note))
 		if len(b.Wrong) > 0 {
-			note += " · wrong: " + strings.Join(b.Wrong, ", ")
+			// Every wrong word, on as many lines as the column needs:
+			// the referee refuses one announced a second time.
+			for _, l := range hanging("wrong: "+strings.Join(b.Wrong, ", "), 34) {
+				block = append(block, faint("  "+l))
+			}
 		}
-		left = append(left, title(name))
-		left = append(left, letterGrid(b.Grid, called, r, p.c, b.Password)...)
-		left = append(left, faint("  "+note), "")
-		if len(left) > 14 {
-			break // more than two grids: the others by tab
+		blocks[i] = append(block, "")
+	}
+	// Every grid in seat order when they fit; else the chosen one first
+	// and the next ones under it while they fit, tab bringing each to
+	// the top.
+	first, room := 0, p.t.h-quizlChrome
+	if len(slices.Concat(blocks...)) > room {
+		first = max(0, p.board) % max(1, len(blocks))
+	}
+	var left []string
+	for k := range blocks {
+		block := blocks[(first+k)%len(blocks)]
+		if k > 0 && len(left)+len(block) > room {
+			break
 		}
+		left = append(left, block...)
 	}
 	var right []string
 	if len(v.Grid) > 0 {

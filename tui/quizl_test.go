@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"parlour/tui/client"
 )
 
 func TestQuizlTerminalAgainstAnAPIPlayer(t *testing.T) {
@@ -392,4 +396,79 @@ func TestQuizlThreePlayers(t *testing.T) {
 		t.Errorf("the latest event %q does not show:\n%s", last, s)
 	}
 	checkFits(t, tm)
+}
+
+// TestQuizlWrongWords: every wrong announcement against a grid stays in
+// view under it, on as many lines as the column needs (the referee
+// refuses one announced again); a line cut at the column's edge once hid
+// all but the first.
+func TestQuizlWrongWords(t *testing.T) {
+	t.Parallel()
+	wrong := []string{"BRIGS", "PANTY", "CRANE", "FJORD", "GHOST", "WALTZ", "NYMPH"}
+	view, _ := json.Marshal(quizlView{
+		Seat: 0, Players: []string{"Ann"}, Solitaire: true, Scores: []int{0},
+		Boards: []quizlBoard{{Seat: 0, Name: "the grid", Grid: []string{".....", ".....", ".....", ".....", "....."}, Wrong: wrong}},
+	})
+	ts := &tableScreen{shared: &shared{w: 80, h: 24}, game: "quizl", upd: &client.Update{View: view}}
+	ts.upd.Table.Seats = []client.Seat{{Name: "Ann"}}
+	s := ansi.Strip((&playScreen{t: ts}).quizlView())
+	for _, w := range wrong {
+		if !strings.Contains(s, w) {
+			t.Errorf("the wrong word %s is not in view:\n%s", w, s)
+		}
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if n := ansi.StringWidth(l); n > 80 {
+			t.Errorf("a line of %d columns: %q", n, l)
+		}
+	}
+}
+
+// TestQuizlGridsInView: at a table of four, the grid tab chooses is drawn
+// with the cursor however far down the seats it is (the third opponent's
+// once went undrawn), and the screen keeps to the terminal's height, each
+// grid with its list of wrong words; when every grid fits they stay in
+// seat order.
+func TestQuizlGridsInView(t *testing.T) {
+	t.Parallel()
+	blank := []string{".....", ".....", ".....", ".....", "....."}
+	for _, c := range []struct {
+		h, board int
+		want     []string // grid titles in order on the screen
+	}{
+		{24, 0, []string{"▸ Tracking Ben"}},
+		{24, 2, []string{"▸ Tracking Dan"}},
+		{30, 0, []string{"▸ Tracking Ben", "Tracking Cy"}},
+		{30, 1, []string{"▸ Tracking Cy", "Tracking Dan"}},
+		{30, 2, []string{"▸ Tracking Dan", "Tracking Ben"}},
+		{40, 2, []string{"Tracking Ben", "Tracking Cy", "▸ Tracking Dan"}},
+	} {
+		t.Run(fmt.Sprintf("%d rows, board %d", c.h, c.board), func(t *testing.T) {
+			t.Parallel()
+			v := quizlView{Seat: 0, Players: []string{"Ann", "Ben", "Cy", "Dan"}, Scores: make([]int, 4), Grid: blank, Password: "CRANE"}
+			for i, n := range v.Players {
+				v.Boards = append(v.Boards, quizlBoard{Seat: i, Name: n, Grid: blank, Wrong: []string{"BRIGS", "PANTY", "FJORD", "WALTZ", "NYMPH"}})
+			}
+			view, _ := json.Marshal(v)
+			ts := &tableScreen{shared: &shared{w: 80, h: c.h}, game: "quizl", upd: &client.Update{View: view}}
+			for i, n := range v.Players {
+				ts.upd.Table.Seats = append(ts.upd.Table.Seats, client.Seat{Seat: i, Name: n})
+			}
+			s := ansi.Strip((&playScreen{t: ts, board: c.board}).quizlView())
+			if n := strings.Count(s, "\n") + 1; n > c.h-1 {
+				t.Errorf("%d lines under the title line on %d rows:\n%s", n, c.h, s)
+			}
+			at := -1
+			for _, w := range c.want {
+				i := strings.Index(s, w+" ")
+				if i < 0 {
+					i = strings.Index(s, w+"\n")
+				}
+				if i <= at {
+					t.Fatalf("want the grids %q in that order:\n%s", c.want, s)
+				}
+				at = i
+			}
+		})
+	}
 }
