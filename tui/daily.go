@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,6 +22,9 @@ type dailyScreen struct {
 	*shared
 	puzzles []client.Daily // nil until the server answered
 	at      int            // the puzzle chosen
+	// choose is the game whose puzzle is chosen once the list comes:
+	// the one just played, when the player comes back from its table.
+	choose string
 	// yesterday shows the chosen puzzle's board of the day before.
 	yesterday bool
 	// share shows the player's result as they would share it, in place
@@ -45,9 +49,10 @@ type dailyBoardMsg struct {
 	asked bool // the request is out
 }
 
-// openDaily shows the daily puzzles and asks for them.
-func openDaily(sh *shared) tea.Cmd {
-	d := &dailyScreen{shared: sh, boards: map[string]*dailyBoardMsg{}}
+// openDaily shows the daily puzzles and asks for them, with game's
+// chosen ("" for the first).
+func openDaily(sh *shared, game string) tea.Cmd {
+	d := &dailyScreen{shared: sh, boards: map[string]*dailyBoardMsg{}, choose: game}
 	sh.err = ""
 	sh.nav.show(d)
 	return d.fetch
@@ -113,6 +118,10 @@ func (d *dailyScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		d.puzzles = msg.puzzles
+		if i := slices.IndexFunc(d.puzzles, func(p client.Daily) bool { return p.Game == d.choose }); i >= 0 && d.choose != "" {
+			d.at = i
+		}
+		d.choose = ""
 		d.at = min(d.at, max(0, len(d.puzzles)-1))
 		return d.board()
 	case dailyBoardMsg:

@@ -213,7 +213,7 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 	case "g":
 		openSeek(hm.shared)
 	case "d":
-		return openDaily(hm.shared)
+		return openDaily(hm.shared, "")
 	case "t":
 		// The leaderboard of the game chosen, when one is.
 		game := ""

@@ -567,8 +567,9 @@ func (t *tableScreen) back() tea.Cmd {
 		return nil
 	}
 	if t.daily() {
-		// The result and its share text are the daily screen's.
-		return openDaily(t.shared)
+		// The result and its share text are the daily screen's, with
+		// this game's puzzle chosen.
+		return openDaily(t.shared, t.upd.Table.Game)
 	}
 	t.nav.goHome()
 	return nil
