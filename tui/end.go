@@ -431,7 +431,7 @@ func (e *endScreen) view() string {
 		Over    bool  `json:"over"`
 		Winners []int `json:"winners"`
 	}
-	if len(u.Table.Set) > 0 && json.Unmarshal(u.Table.Set, &set) == nil && set.Target > 0 {
+	if len(u.Table.Set) > 0 && u.Table.Daily == "" && json.Unmarshal(u.Table.Set, &set) == nil && set.Target > 0 {
 		var tot []string
 		for i, n := range set.Totals {
 			tot = append(tot, fmt.Sprintf("%s %d", t.name(i), n))

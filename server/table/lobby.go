@@ -197,7 +197,9 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		for i, st := range t.m.Seats {
 			m.Seats[(i+1)%n] = seatMeta{Name: st.Name, Identity: st.Identity, Computer: st.Computer, Player: st.Player}
 		}
-		if t.m.Set != nil {
+		// A daily puzzle is one attempt: the game after it starts no
+		// set, even where its table holds one (an older data folder's).
+		if t.m.Set != nil && t.m.Daily == "" {
 			m.Set = game.NewSet(n, t.m.Set.Target)
 			if !t.m.Set.Over {
 				m.Set.Games = t.m.Set.Games

@@ -230,7 +230,7 @@ async function playScreen(main, id, mine) {
         i !== u.seat && t.seats[i] && t.seats[i].connected === false ? h("span", { class: "away", "data-away": "1" }, " · disconnected") : null),
       p.score === null || p.score === undefined ? null : h("span", { class: "sr" }, "score"),
       h("span", { class: "score" }, p.score === null || p.score === undefined ? "" : String(p.score)))));
-    if (t.set) append(players, h("li", { class: "muted" }, `Set to ${t.set.target}: ${t.set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}${t.set.over ? " (set over)" : ""}`));
+    if (t.set && !t.daily) append(players, h("li", { class: "muted" }, `Set to ${t.set.target}: ${t.set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}${t.set.over ? " (set over)" : ""}`));
 
     // The move list, with what each move showed this seat.
     const list = u.view ? mod.moveList(u.view) : [];
@@ -347,7 +347,7 @@ async function playScreen(main, id, mine) {
       append(box, h("p", { id: "rating-change", hidden: !rating }, rating || ""));
       if (!ratingAsked) { ratingAsked = true; askRating(0); }
     }
-    if (t.set) append(box, h("p", { class: "set-result", id: "set-result" }, setText(t.set, u.seat, names)));
+    if (t.set && !t.daily) append(box, h("p", { class: "set-result", id: "set-result" }, setText(t.set, u.seat, names)));
     if (t.reveal && t.reveal.length) {
       const checks = h("ul", { id: "commitments" });
       append(box, h("h3", {}, "Every secret, and the check that none changed"), checks);
@@ -494,7 +494,7 @@ function setText(set, seat, names) {
 function rematchText(t) {
   // Alone against the computer nobody is asked: the button deals a new
   // game (after a daily puzzle, an ordinary one).
-  const what = !t.set ? (t.seats.length === 1 ? "new game" : "rematch") : t.set.over ? "new set" : "next game of the set";
+  const what = !t.set || t.daily ? (t.seats.length === 1 ? "new game" : "rematch") : t.set.over ? "new set" : "next game of the set";
   if (t.rematch) return `Go to the ${what}`;
   return what[0].toUpperCase() + what.slice(1);
 }
