@@ -13,9 +13,9 @@ import (
 
 // yourAccount is a signed-in player's account, as the browser's account
 // page has it: the password, whether the name shows among the players
-// online, the e-mail the server may send, the SSH keys, and the
-// account's deletion. The password, e-mail and deletion each open a
-// small form in place of the list.
+// online, the e-mail the server may send, the SSH keys, the account's
+// deletion, and for a moderator the moderators' screen. The password,
+// e-mail and deletion each open a small form in place of the list.
 type yourAccount struct {
 	*shared
 	at   int    // the item chosen
@@ -37,11 +37,18 @@ type yourAccount struct {
 	settings *client.Settings
 	email    *client.Email
 	keys     int
+	// moderator says the account holds the moderator role: the list
+	// then offers the moderators' screen.
+	moderator bool
 }
 
-// accountItems are the account screen's items, in order.
-func accountItems() []string {
-	return []string{"Password", "Players online", "E-mail", "SSH keys", "Delete the account"}
+// items are the account screen's items, in order.
+func (ya *yourAccount) items() []string {
+	items := []string{"Password", "Players online", "E-mail", "SSH keys", "Delete the account"}
+	if ya.moderator {
+		items = append(items, "Moderation")
+	}
+	return items
 }
 
 // accountKinds are what the e-mail form calls the kinds of mail, in the
@@ -56,6 +63,8 @@ type accountMsg struct {
 	settings *client.Settings
 	email    *client.Email
 	keys     int // -1: not read
+	// moderator is the account's role, when read.
+	moderator *bool
 	// done says a change was made: its form closes.
 	done bool
 	note string
@@ -87,7 +96,11 @@ func (ya *yourAccount) read() tea.Msg {
 	if err != nil {
 		return accountMsg{settings: &st, email: &em, keys: -1, err: fmt.Errorf("your SSH keys: %w", err)}
 	}
-	return accountMsg{settings: &st, email: &em, keys: len(ks)}
+	me, err := ya.c.Me(ctx, tok)
+	if err != nil {
+		return accountMsg{settings: &st, email: &em, keys: len(ks), err: fmt.Errorf("your account: %w", err)}
+	}
+	return accountMsg{settings: &st, email: &em, keys: len(ks), moderator: &me.Moderator}
 }
 
 func (ya *yourAccount) update(msg tea.Msg) tea.Cmd {
@@ -102,6 +115,10 @@ func (ya *yourAccount) update(msg tea.Msg) tea.Cmd {
 		}
 		if msg.keys >= 0 {
 			ya.keys = msg.keys
+		}
+		if msg.moderator != nil {
+			ya.moderator = *msg.moderator
+			ya.at = min(ya.at, len(ya.items())-1)
 		}
 		if msg.err != nil {
 			// The form stays to be mended; a deletion refused is asked
@@ -135,7 +152,7 @@ func (ya *yourAccount) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	case "delete":
 		return ya.deleteKey(s, k)
 	}
-	n := len(accountItems())
+	n := len(ya.items())
 	switch s {
 	case "esc", "q":
 		ya.nav.goHome()
@@ -147,7 +164,7 @@ func (ya *yourAccount) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		return ya.read
 	case "enter", "space":
 		ya.err, ya.note = "", ""
-		switch accountItems()[ya.at] {
+		switch ya.items()[ya.at] {
 		case "Password":
 			ya.form, ya.field = "password", 0
 		case "Players online":
@@ -162,6 +179,8 @@ func (ya *yourAccount) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			return openKeysFrom(ya.shared, ya)
 		case "Delete the account":
 			ya.form, ya.sure = "delete", false
+		case "Moderation":
+			return openModeration(ya.shared, ya)
 		}
 	}
 	return nil
@@ -379,7 +398,7 @@ func (ya *yourAccount) view() string {
 		b.WriteString(faint(wrap("enter delete it (twice) · esc back", ya.w)))
 		return b.String()
 	}
-	for i, item := range accountItems() {
+	for i, item := range ya.items() {
 		mark := "  "
 		if i == ya.at {
 			mark = hi("> ")
@@ -431,6 +450,8 @@ func (ya *yourAccount) state(item string) string {
 		return fmt.Sprintf("%d keys: enter lists, adds or removes", ya.keys)
 	case "Delete the account":
 		return "enter deletes it, after your password"
+	case "Moderation":
+		return "the reports, and what moderators did: enter opens them"
 	}
 	return ""
 }

@@ -28,6 +28,7 @@ import (
 	"parlour/server"
 	"parlour/server/limit"
 	"parlour/server/mail"
+	"parlour/server/moderation"
 	"parlour/server/players"
 	"parlour/server/seek"
 	"parlour/server/social"
@@ -115,6 +116,13 @@ func endpoints() []endpoint {
 		{"Block", "POST", `/api/v1/blocks`, typeOf[Relation](), false},
 		{"Block", "DELETE", `/api/v1/blocks/[^/]+`, nil, false},
 		{"Report", "POST", `/api/v1/reports`, typeOf[Report](), false},
+		{"Me", "GET", `/api/v1/account`, typeOf[Me](), false},
+		{"Reports", "GET", `/api/v1/moderation/reports`, typeOf[[]QueuedReport](), false},
+		{"CloseReport", "POST", `/api/v1/moderation/reports/[^/]+/close`, typeOf[QueuedReport](), false},
+		{"MutePlayer", "POST", `/api/v1/moderation/mutes`, typeOf[Muted](), false},
+		{"Rename", "POST", `/api/v1/moderation/rename`, typeOf[Renamed](), false},
+		{"CloseAccount", "POST", `/api/v1/moderation/close`, typeOf[Closed](), false},
+		{"ModLog", "GET", `/api/v1/moderation/log`, typeOf[[]ModLine](), false},
 		{"Tournaments", "GET", `/api/v1/tournaments`, typeOf[tournamentList](), false},
 		{"Tournament", "GET", `/api/v1/tournaments/[^/]+`, typeOf[Tournament](), false},
 		{"JoinTournament", "POST", `/api/v1/tournaments/[^/]+/join`, typeOf[Tournament](), false},
@@ -738,8 +746,44 @@ func TestWireTypes(t *testing.T) {
 	_, err = ben.Blocks(ctx, benS.Token)
 	must("whom Ben blocks", err)
 	must("Ben unblocks Ann", ben.Block(ctx, benS.Token, "Ann", false))
-	_, err = ben.Report(ctx, benS.Token, "Ann", "chat", "rude", "")
+	_, err = ben.Report(ctx, benS.Token, "Ann", "chat", "rude", salvo.Table)
 	must("Ben reports Ann", err)
+
+	// The moderators: Ann, made one on the server's machine, works the
+	// queue, mutes Ben and lifts it, renames Dee and closes Dee's
+	// account, and reads the log of it.
+	if _, err := moderation.Grant(ctx, db, "Ann", true, "the wire test", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if me, err := ann.Me(ctx, annS.Token); err != nil || !me.Moderator || me.Name != "Ann" {
+		t.Fatalf("Ann's account: %+v, %v", me, err)
+	}
+	if me, err := ben.Me(ctx, benS.Token); err != nil || me.Moderator {
+		t.Fatalf("Ben's account: %+v, %v", me, err)
+	}
+	queue, err := ann.Reports(ctx, annS.Token)
+	must("the reports", err)
+	if len(queue) != 1 || queue[0].Name != "Ann" || queue[0].Reporter != "Ben" || queue[0].Status != "open" {
+		t.Fatalf("the queue: %+v", queue)
+	}
+	_, err = ann.CloseReport(ctx, annS.Token, queue[0].ID, "nothing rude said")
+	must("the report closed", err)
+	if queue, err = ann.Reports(ctx, annS.Token); err != nil || len(queue) != 1 || queue[0].Status != "closed" || queue[0].ClosedBy != "Ann" {
+		t.Fatalf("the queue after closing: %+v, %v", queue, err)
+	}
+	_, err = ann.MutePlayer(ctx, annS.Token, "Ben", 60, "a test")
+	must("Ben muted", err)
+	_, err = ann.MutePlayer(ctx, annS.Token, "Ben", 0, "the test is over")
+	must("Ben's mute lifted", err)
+	dee := newClient("Dee")
+	_, err = dee.SignUp(ctx, "", "Dee", "correct horse battery")
+	must("Dee signs up", err)
+	_, err = ann.Rename(ctx, annS.Token, "Dee", "Dora", "a test")
+	must("Dee renamed", err)
+	_, err = ann.CloseAccount(ctx, annS.Token, "Dora", "a test")
+	must("Dora's account closed", err)
+	_, err = ann.ModLog(ctx, annS.Token)
+	must("the moderators' log", err)
 	open, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "open"}, nil)
 	must("an open table", err)
 	_, err = ann.Leave(ctx, open.Token, open.Table)

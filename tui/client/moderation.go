@@ -1,0 +1,119 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// Me is the account a session signs in, as GET /api/v1/account answers
+// it: its name, and whether it holds the moderator role.
+type Me struct {
+	Name      string `json:"name"`
+	Moderator bool   `json:"moderator"`
+}
+
+// Me reads the account of token.
+func (c *Client) Me(ctx context.Context, token string) (Me, error) {
+	var m Me
+	err := c.do(ctx, http.MethodGet, "/api/v1/account", token, nil, &m)
+	return m, err
+}
+
+// QueuedReport is a report as the moderators' queue holds it: the player
+// reported and who reported them (as they are called now), the reason
+// (a key of ReportReasons) and the reporter's words, the table if any,
+// "open" or "closed", and who closed it when.
+type QueuedReport struct {
+	ID       string     `json:"id"`
+	Name     string     `json:"name"`
+	Reporter string     `json:"reporter"`
+	Reason   string     `json:"reason"`
+	Text     string     `json:"text"`
+	Table    string     `json:"table,omitempty"`
+	Status   string     `json:"status"`
+	Created  time.Time  `json:"created"`
+	Closed   *time.Time `json:"closed,omitempty"`
+	ClosedBy string     `json:"closed_by,omitempty"`
+}
+
+// ModLine is one line of the moderators' log: who did what to whom, with
+// the detail the server keeps (a mute's length, a rename's names) and
+// the reason given.
+type ModLine struct {
+	Seq       int64     `json:"seq"`
+	Moderator string    `json:"moderator"`
+	Action    string    `json:"action"`
+	Name      string    `json:"name"`
+	Detail    string    `json:"detail,omitempty"`
+	Reason    string    `json:"reason,omitempty"`
+	At        time.Time `json:"at"`
+}
+
+// Muted answers a chat mute: the player's name, and when the mute ends
+// (nil: a mute lifted).
+type Muted struct {
+	Name  string     `json:"name"`
+	Until *time.Time `json:"until,omitempty"`
+}
+
+// Renamed answers a rename: the old name, the new one, and how many
+// finished games' records now carry it.
+type Renamed struct {
+	Name    string `json:"name"`
+	OldName string `json:"old_name"`
+	Games   int    `json:"games"`
+}
+
+// Closed answers an account's closing: its name and the sessions ended.
+type Closed struct {
+	Name     string `json:"name"`
+	Sessions int    `json:"sessions"`
+}
+
+// Reports reads the moderators' queue of reports, open ones first; the
+// server refuses anyone but a moderator.
+func (c *Client) Reports(ctx context.Context, token string) ([]QueuedReport, error) {
+	var rs []QueuedReport
+	err := c.do(ctx, http.MethodGet, "/api/v1/moderation/reports", token, nil, &rs)
+	return rs, err
+}
+
+// ModLog reads the newest lines of the moderators' log, newest first.
+func (c *Client) ModLog(ctx context.Context, token string) ([]ModLine, error) {
+	var ls []ModLine
+	err := c.do(ctx, http.MethodGet, "/api/v1/moderation/log", token, nil, &ls)
+	return ls, err
+}
+
+// CloseReport closes open report id, with a reason for the log (may be
+// empty).
+func (c *Client) CloseReport(ctx context.Context, token, id, reason string) (QueuedReport, error) {
+	var r QueuedReport
+	err := c.do(ctx, http.MethodPost, "/api/v1/moderation/reports/"+url.PathEscape(id)+"/close", token, map[string]string{"reason": reason}, &r)
+	return r, err
+}
+
+// MutePlayer keeps the player called name out of every chat for minutes (0
+// lifts a mute), for reason.
+func (c *Client) MutePlayer(ctx context.Context, token, name string, minutes int, reason string) (Muted, error) {
+	var m Muted
+	err := c.do(ctx, http.MethodPost, "/api/v1/moderation/mutes", token, map[string]any{"name": name, "minutes": minutes, "reason": reason}, &m)
+	return m, err
+}
+
+// Rename gives the account called name the name newName, for reason.
+func (c *Client) Rename(ctx context.Context, token, name, newName, reason string) (Renamed, error) {
+	var r Renamed
+	err := c.do(ctx, http.MethodPost, "/api/v1/moderation/rename", token, map[string]string{"name": name, "new_name": newName, "reason": reason}, &r)
+	return r, err
+}
+
+// CloseAccount closes the account called name, for reason: it can no
+// longer sign in, and its sessions end.
+func (c *Client) CloseAccount(ctx context.Context, token, name, reason string) (Closed, error) {
+	var cl Closed
+	err := c.do(ctx, http.MethodPost, "/api/v1/moderation/close", token, map[string]string{"name": name, "reason": reason}, &cl)
+	return cl, err
+}

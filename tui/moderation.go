@@ -1,0 +1,449 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"parlour/game"
+	"parlour/tui/client"
+)
+
+// modScreen is the moderators' screen, as the browser's moderation page
+// has it: the queue of reports (open ones first, the chosen one's words
+// in full under it) and the log of what moderators did. c closes the
+// chosen report; m, n and x open a form that mutes the chat of, renames
+// or closes the account of its player, or of any player named there. The
+// server checks the role on every request.
+type modScreen struct {
+	*shared
+	back    screen
+	reports []client.QueuedReport
+	lines   []client.ModLine
+	loaded  bool
+	loadErr string
+	at      int // the report chosen
+	// form is the action open: "" (the queue), or a modForm.
+	form  string
+	field int
+	// name, reason and newName are the form's lines; length is the
+	// mute's length chosen, an index into muteLengths.
+	name, reason, newName string
+	length                int
+	// sure says enter was pressed once on the form that closes an
+	// account.
+	sure bool
+	busy bool
+}
+
+// modForm names the form key opens on the queue: "close" (the report),
+// "mute", "rename" or "account" (closing it); "" for another key.
+func modForm(key string) string {
+	switch key {
+	case "c":
+		return "close"
+	case "m":
+		return "mute"
+	case "n":
+		return "rename"
+	case "x":
+		return "account"
+	}
+	return ""
+}
+
+// muteLength is a length of a chat mute as the form offers it.
+type muteLength struct {
+	minutes int
+	words   string
+}
+
+// muteLengths are the lengths a mute may be given, in order; 0 lifts a
+// mute.
+func muteLengths() []muteLength {
+	return []muteLength{{60, "1 hour"}, {24 * 60, "1 day"}, {7 * 24 * 60, "1 week"}, {30 * 24 * 60, "30 days"}, {0, "lift a mute"}}
+}
+
+// modMsg answers the queue and the log read, or an action done (note
+// says what it did); err says what went wrong, in the server's words.
+type modMsg struct {
+	reports []client.QueuedReport
+	lines   []client.ModLine
+	read    bool // reports and lines hold what the server answered
+	done    bool // an action was done: its form closes
+	note    string
+	err     error
+}
+
+// openModeration shows the moderators' screen and reads the queue; esc
+// goes back to back.
+func openModeration(sh *shared, back screen) tea.Cmd {
+	ms := &modScreen{shared: sh, back: back}
+	sh.err, sh.note = "", ""
+	sh.nav.show(ms)
+	return ms.read
+}
+
+// read asks for the queue and the log.
+func (ms *modScreen) read() tea.Msg {
+	ctx, cancel := context.WithTimeout(ms.ctx, 15*time.Second)
+	defer cancel()
+	rs, err := ms.c.Reports(ctx, ms.cfg.Session)
+	if err != nil {
+		return modMsg{err: fmt.Errorf("the reports: %w", err)}
+	}
+	ls, err := ms.c.ModLog(ctx, ms.cfg.Session)
+	if err != nil {
+		return modMsg{err: fmt.Errorf("the moderators' log: %w", err)}
+	}
+	return modMsg{reports: rs, lines: ls, read: true}
+}
+
+func (ms *modScreen) update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case modMsg:
+		ms.busy = false
+		if msg.read {
+			ms.reports, ms.lines, ms.loaded, ms.loadErr = msg.reports, msg.lines, true, ""
+			ms.at = min(ms.at, max(0, len(ms.reports)-1))
+		}
+		if msg.err != nil {
+			if !ms.loaded {
+				ms.loadErr = msg.err.Error() + " (r: try again)"
+				return nil
+			}
+			// The form stays to be mended; closing an account is asked
+			// for twice again.
+			ms.err, ms.note, ms.sure = msg.err.Error(), "", false
+			return nil
+		}
+		if msg.done {
+			ms.err, ms.note = "", msg.note
+			ms.form, ms.sure = "", false
+			return ms.read
+		}
+	case tea.KeyPressMsg:
+		return ms.key(msg.String(), msg)
+	}
+	return nil
+}
+
+// chosen is the report chosen, or nil when there is none.
+func (ms *modScreen) chosen() *client.QueuedReport {
+	if ms.at < len(ms.reports) {
+		return &ms.reports[ms.at]
+	}
+	return nil
+}
+
+// fields are the open form's fields, in order.
+func (ms *modScreen) fields() []string {
+	switch ms.form {
+	case "close":
+		return []string{"Why"}
+	case "mute":
+		return []string{"Player", "How long", "Why"}
+	case "rename":
+		return []string{"Player", "New name", "Why"}
+	}
+	return []string{"Player", "Why"}
+}
+
+func (ms *modScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
+	if ms.busy {
+		ms.err = "one moment: the server has not answered yet"
+		return nil
+	}
+	if ms.form != "" {
+		return ms.formKey(s, k)
+	}
+	n := len(ms.reports)
+	switch s {
+	case "esc", "q":
+		ms.err, ms.note = "", ""
+		ms.nav.show(ms.back)
+	case "up", "k":
+		if n > 0 {
+			ms.at = (ms.at + n - 1) % n
+		}
+	case "down", "j":
+		if n > 0 {
+			ms.at = (ms.at + 1) % n
+		}
+	case "r":
+		ms.err, ms.note = "", ""
+		return ms.read
+	case "c", "m", "n", "x":
+		r := ms.chosen()
+		if s == "c" && (r == nil || r.Status != "open") {
+			ms.err = "choose an open report to close"
+			return nil
+		}
+		ms.form, ms.field, ms.sure = modForm(s), 0, false
+		ms.name, ms.reason, ms.newName, ms.length = "", "", "", 0
+		if r != nil {
+			// The report's player, and the next thing to fill in.
+			ms.name = r.Name
+			if ms.form != "close" {
+				ms.field = 1
+			}
+		}
+		ms.err, ms.note = "", ""
+	}
+	return nil
+}
+
+// formKey edits the open form.
+func (ms *modScreen) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
+	fs := ms.fields()
+	switch s {
+	case "esc":
+		ms.form, ms.err, ms.sure = "", "", false
+		return nil
+	case "up", "shift+tab":
+		ms.field = (ms.field + len(fs) - 1) % len(fs)
+		return nil
+	case "down", "tab":
+		ms.field = (ms.field + 1) % len(fs)
+		return nil
+	case "enter":
+		return ms.send()
+	}
+	ms.err, ms.sure = "", false
+	switch fs[ms.field] {
+	case "Player":
+		editLine(&ms.name, s, k, 40)
+	case "New name":
+		editLine(&ms.newName, s, k, 40)
+	case "Why":
+		editLine(&ms.reason, s, k, 300)
+	case "How long":
+		if step := stepOf(s); step != 0 {
+			n := len(muteLengths())
+			ms.length = (ms.length + n + step) % n
+		}
+	}
+	return nil
+}
+
+// send does what the open form says, once what it needs is filled in:
+// closing an account takes enter twice.
+func (ms *modScreen) send() tea.Cmd {
+	name, reason, newName := strings.TrimSpace(ms.name), strings.TrimSpace(ms.reason), strings.TrimSpace(ms.newName)
+	switch {
+	case ms.form != "close" && name == "":
+		ms.err, ms.field = "name the player", 0
+		return nil
+	case ms.form == "rename" && newName == "":
+		ms.err, ms.field = "type the new name", 1
+		return nil
+	case (ms.form == "mute" || ms.form == "account") && reason == "":
+		ms.err, ms.field = "give a reason: it goes in the moderators' log", len(ms.fields())-1
+		return nil
+	case ms.form == "account" && !ms.sure:
+		ms.sure = true
+		return nil
+	}
+	r, length := ms.chosen(), muteLengths()[ms.length]
+	form, tok, c := ms.form, ms.cfg.Session, *ms.c
+	ms.busy, ms.err, ms.note = true, "", "asking the server…"
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ms.ctx, 30*time.Second)
+		defer cancel()
+		var note string
+		var err error
+		switch form {
+		case "close":
+			_, err = c.CloseReport(ctx, tok, r.ID, reason)
+			note = "the report about " + r.Name + " is closed"
+		case "mute":
+			var m client.Muted
+			m, err = c.MutePlayer(ctx, tok, name, length.minutes, reason)
+			note = m.Name + " may chat again"
+			if m.Until != nil {
+				note = fmt.Sprintf("%s is kept out of every chat until %s", m.Name, m.Until.Local().Format("Mon 2 Jan 15:04"))
+			}
+		case "rename":
+			var rn client.Renamed
+			rn, err = c.Rename(ctx, tok, name, newName, reason)
+			note = fmt.Sprintf("%s is now %s, in %s", rn.OldName, rn.Name, game.Count(rn.Games, "finished game", "finished games"))
+		case "account":
+			var cl client.Closed
+			cl, err = c.CloseAccount(ctx, tok, name, reason)
+			note = fmt.Sprintf("%s's account is closed: %s ended", cl.Name, game.Count(cl.Sessions, "session", "sessions"))
+		}
+		return modMsg{done: err == nil, note: note, err: err}
+	}
+}
+
+// reasonShort says a report's reason in a word or two, for the queue's
+// columns.
+func reasonShort(key string) string {
+	switch key {
+	case "chat":
+		return "abuse in chat"
+	case "name":
+		return "offensive name"
+	}
+	return key
+}
+
+// logWords says a line of the moderators' log in words: who did what to
+// whom, when, and why.
+func logWords(l client.ModLine) string {
+	did := map[string]string{
+		"grant":        "made %s a moderator",
+		"revoke":       "took the moderator role from %s",
+		"close-report": "closed a report about %s",
+		"mute":         "muted %s's chat",
+		"rename":       "renamed %s",
+		"close":        "closed %s's account",
+	}
+	what := l.Action + " " + l.Name
+	if f, ok := did[l.Action]; ok {
+		what = fmt.Sprintf(f, l.Name)
+	}
+	s := l.At.Local().Format("Jan 2 15:04") + " " + l.Moderator + " " + what
+	if l.Detail != "" {
+		s += " (" + l.Detail + ")"
+	}
+	if l.Reason != "" {
+		s += ": " + l.Reason
+	}
+	return s
+}
+
+func (ms *modScreen) view() string {
+	var b strings.Builder
+	if ms.form != "" {
+		return ms.formView()
+	}
+	open := 0
+	for _, r := range ms.reports {
+		if r.Status == "open" {
+			open++
+		}
+	}
+	b.WriteString(title("Moderation") + "  ·  " + game.Count(open, "open report", "open reports") + "\n\n")
+	switch {
+	case ms.loadErr != "":
+		b.WriteString(bad(wrap(ms.loadErr, ms.w)) + "\n")
+	case !ms.loaded:
+		b.WriteString(faint("asking the server…") + "\n")
+	case len(ms.reports) == 0:
+		b.WriteString("No reports.\n")
+	}
+	// The queue takes what room the log and the chosen report's words
+	// leave: a window around the report chosen.
+	room := max(3, ms.h-16)
+	first := min(max(0, ms.at-room/2), max(0, len(ms.reports)-room))
+	for i := first; i < len(ms.reports) && i < first+room; i++ {
+		r := ms.reports[i]
+		mark := "  "
+		if i == ms.at {
+			mark = hi("> ")
+		}
+		status := warm("open")
+		if r.Status != "open" {
+			status = faint("closed by " + r.ClosedBy)
+		}
+		line := fmt.Sprintf("%-14s %-14s by %-14s %-12s %s", r.Name, reasonShort(r.Reason), r.Reporter, r.Created.Local().Format("Jan 2 15:04"), status)
+		b.WriteString(mark + fitLine(line, ms.w-2) + "\n")
+	}
+	if r := ms.chosen(); r != nil {
+		words := r.Text
+		if words == "" {
+			words = "(no words given)"
+		}
+		about := ""
+		if r.Table != "" {
+			about = " · about table " + r.Table
+		}
+		b.WriteString("\n" + wrap(fmt.Sprintf("%s reported %s (%s)%s: %s", r.Reporter, r.Name, reasonShort(r.Reason), about, words), ms.w) + "\n")
+	}
+	b.WriteString("\n" + title("What moderators did") + "\n")
+	if ms.loaded && len(ms.lines) == 0 {
+		b.WriteString(faint("nothing yet") + "\n")
+	}
+	keys := faint(wrap("↑↓ choose · c close the report · m mute · n rename · x close the account · r read again · esc back", ms.w))
+	tail := "\n" + ms.message() + "\n" + keys
+	// The newest lines of the log, as many as the screen has room for
+	// (the browser's page has the rest).
+	room = ms.h - strings.Count(b.String(), "\n") - strings.Count(tail, "\n") - 1
+	var log []string
+	for _, l := range ms.lines {
+		more := hanging(logWords(l), ms.w)
+		if len(log)+len(more) > room {
+			break
+		}
+		log = append(log, more...)
+	}
+	if len(log) > 0 {
+		b.WriteString(strings.Join(log, "\n") + "\n")
+	}
+	b.WriteString(tail)
+	return b.String()
+}
+
+// formView draws the open form.
+func (ms *modScreen) formView() string {
+	var b strings.Builder
+	heads := map[string]string{
+		"close":   "Close the report",
+		"mute":    "Keep a player out of every chat",
+		"rename":  "Give an account a new name",
+		"account": "Close an account",
+	}
+	b.WriteString(title(heads[ms.form]) + "\n\n")
+	help := map[string]string{
+		"close":   "Closing a report says it has been dealt with; the reason (it may be left out) goes in the moderators' log.",
+		"mute":    "The player can read every chat but write in none until the mute ends. The reason goes in the moderators' log.",
+		"rename":  "Their finished games' records carry the new name too. A player at a game under way is renamed once it ends.",
+		"account": "They can no longer sign in, with a password or an SSH key, and their sessions end at once. Their games and records stay.",
+	}
+	if r := ms.chosen(); ms.form == "close" && r != nil {
+		help = map[string]string{"close": fmt.Sprintf("Close %s's report about %s (%s): it has been dealt with. The reason (it may be left out) goes in the moderators' log.", r.Reporter, r.Name, reasonShort(r.Reason))}
+	}
+	b.WriteString(wrap(help[ms.form], ms.w) + "\n\n")
+	lw := ansi.StringWidth("How long")
+	for i, f := range ms.fields() {
+		val := ""
+		switch f {
+		case "Player":
+			val = ms.name
+		case "New name":
+			val = ms.newName
+		case "Why":
+			val = ms.reason
+		case "How long":
+			var words []string
+			for _, l := range muteLengths() {
+				words = append(words, l.words)
+			}
+			formRow(&b, i == ms.field, f, lw, words[ms.length], choiceRange(words, words[ms.length], rowRoom(ms.w, lw, words[ms.length])))
+			continue
+		}
+		if i == ms.field {
+			val = tailOf(val, max(8, ms.w-lw-10)) + "█"
+		}
+		formRow(&b, i == ms.field, f, lw, val, "")
+	}
+	b.WriteString("\n")
+	if ms.sure {
+		b.WriteString(bad(wrap("Enter again closes "+strings.TrimSpace(ms.name)+"'s account.", ms.w)) + "\n")
+	}
+	b.WriteString(ms.message() + "\n")
+	keys := "↑↓ field · type · enter do it · esc back"
+	switch ms.form {
+	case "mute":
+		keys = "↑↓ field · type · ←→ how long · enter do it · esc back"
+	case "account":
+		keys = "↑↓ field · type · enter close it (twice) · esc back"
+	}
+	b.WriteString(faint(wrap(keys, ms.w)))
+	return b.String()
+}

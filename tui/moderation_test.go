@@ -1,0 +1,120 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"parlour/server"
+	"parlour/server/moderation"
+	"parlour/store"
+)
+
+// TestModeration: a moderator's account screen offers the moderators'
+// screen (nobody else's does), which lists the queue with the chosen
+// report's words and works it as the browser's page does: a report
+// closed, a player's chat muted, a rename refused for a name taken and
+// then done, an account closed after enter twice, each with what was
+// missing said first, each in the log below, and each checked through
+// the API.
+func TestModeration(t *testing.T) {
+	t.Parallel()
+	var st store.Store
+	ts := newTestServerWith(t, func(cfg *server.Config) { st = cfg.Store })
+	ctx := context.Background()
+	ac, as := signedUp(t, ts, "ann_m")
+	bc, bs := signedUp(t, ts, "ben_m")
+	cc, _ := signedUp(t, ts, "cy_m")
+	if _, err := moderation.Grant(ctx, st, "ann_m", true, "the test", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bc.Report(ctx, bs.Token, "cy_m", "chat", "called me names", ""); err != nil {
+		t.Fatal(err)
+	}
+
+	// Ben, no moderator, is offered no such screen.
+	bt := newTermWith(t, ts.URL, "ben_m", 80, 24, Config{DataDir: t.TempDir(), Session: bs.Token, Account: "ben_m"})
+	bt.key("a")
+	if s := bt.waitFor("Ben's account", has("Your account: ben_m", "none: enter adds one")); strings.Contains(s, "Moderation") {
+		t.Errorf("Ben's account offers the moderators' screen:\n%s", s)
+	}
+
+	tm := newTermWith(t, ts.URL, "ann_m", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_m"})
+	tm.key("a")
+	tm.waitFor("Ann's account", has("Your account: ann_m", "Moderation", "enter opens them"))
+	for range 5 {
+		tm.key("down")
+	}
+	tm.key("enter")
+	tm.waitFor("the queue", has("Moderation  ·  1 open report", "> cy_m", "abuse in chat", "by ben_m", "open",
+		"ben_m reported cy_m (abuse in chat): called me names", "What moderators did", "made ann_m a moderator"))
+	checkFits(t, tm)
+
+	// The report closed, with a reason.
+	tm.key("c")
+	tm.waitFor("the close form", has("Close the report", "Close ben_m's report about cy_m"))
+	checkFits(t, tm)
+	tm.typeText("spoke to them")
+	tm.key("enter")
+	tm.waitFor("the report closed", has("the report about cy_m is closed", "0 open reports", "closed by ann_m", "closed a report about cy_m (report", "spoke to them"))
+	if rs, err := ac.Reports(ctx, as.Token); err != nil || len(rs) != 1 || rs[0].Status != "closed" {
+		t.Errorf("the queue after closing: %+v, %v", rs, err)
+	}
+	tm.key("c")
+	tm.waitFor("a closed report not closed again", has("choose an open report to close"))
+
+	// Cy's chat muted for a day: the reason is asked for first.
+	tm.key("m")
+	tm.waitFor("the mute form", has("Keep a player out of every chat", "Player", "‹ cy_m ›", "> How long", "1 hour"))
+	checkFits(t, tm)
+	tm.key("right")
+	tm.waitFor("a day", has("‹ 1 day ›"))
+	tm.key("enter")
+	tm.waitFor("the reason asked for", has("give a reason: it goes in the moderators' log", "> Why"))
+	tm.typeText("name-calling")
+	tm.key("enter")
+	tm.waitFor("the mute", has("cy_m is kept out of every chat until", "muted cy_m's chat (for 1440 minutes): name-calling"))
+	if ls, err := ac.ModLog(ctx, as.Token); err != nil || len(ls) == 0 || ls[0].Action != "mute" || ls[0].Name != "cy_m" {
+		t.Errorf("the log after the mute: %+v, %v", ls, err)
+	}
+
+	// A rename: the new name asked for, a name taken refused in the
+	// server's words, then done.
+	tm.key("n")
+	tm.waitFor("the rename form", has("Give an account a new name", "‹ cy_m ›", "> New name"))
+	tm.key("enter")
+	tm.waitFor("the new name asked for", has("type the new name"))
+	tm.typeText("ben_m")
+	tm.key("enter")
+	tm.waitFor("a name taken", has("ben_m", "taken"))
+	for range 5 {
+		tm.key("backspace")
+	}
+	tm.typeText("cy_renamed")
+	tm.key("enter")
+	tm.waitFor("the rename", has("cy_m is now cy_renamed, in 0 finished games", "renamed cy_m (cy_m → cy_renamed)"))
+
+	// The account closed, after enter twice.
+	tm.key("x")
+	tm.waitFor("the close-account form", has("Close an account", "‹ cy_renamed ›", "> Why"))
+	tm.key("up")
+	for range len("cy_renamed") {
+		tm.key("backspace")
+	}
+	tm.key("enter")
+	tm.waitFor("the player asked for", has("name the player", "> Player"))
+	tm.typeText("cy_renamed")
+	tm.key("down")
+	tm.typeText("a test")
+	tm.key("enter")
+	tm.waitFor("asked once more", has("Enter again closes cy_renamed's account."))
+	checkFits(t, tm)
+	tm.key("enter")
+	tm.waitFor("the account closed", has("cy_renamed's account is closed: 1 session ended", "closed cy_renamed's account: a test"))
+	if _, err := cc.SignIn(ctx, "cy_renamed", "correct horse battery"); err == nil {
+		t.Error("the closed account signs in")
+	}
+	tm.key("esc")
+	tm.waitFor("the account again", has("Your account: ann_m", "Moderation"))
+}
