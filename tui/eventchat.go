@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"slices"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -22,12 +23,31 @@ type eventChat struct {
 // eventChatRows is how many of the chat's messages the event screen shows.
 const eventChatRows = 3
 
-// eventSaidMsg answers a message written in an event's chat.
+// eventSaidMsg answers a message written in an event's chat, or a mute
+// its creator typed.
 type eventSaidMsg struct {
 	gen  int
 	text string // as typed, to tell whether the line on screen is still it
 	line client.ChatLine
 	err  error
+	// muted is the mute done (nil for a message), of the player name.
+	muted *bool
+	name  string
+}
+
+// muteCommand reads a chat line that mutes a writer, "/mute NAME", or
+// lets them write again, "/unmute NAME" (the command in any case): ok is
+// false for any other line, which is a message.
+func muteCommand(text string) (name string, muted, ok bool) {
+	cmd, rest, _ := strings.Cut(text, " ")
+	switch strings.ToLower(cmd) {
+	case "/mute":
+		muted = true
+	case "/unmute":
+	default:
+		return "", false, false
+	}
+	return strings.TrimSpace(rest), muted, true
 }
 
 // take keeps the messages not yet seen, by seq, and where to read next.
@@ -61,18 +81,38 @@ func (e *eventScreen) say(text string) tea.Cmd {
 		return nil
 	}
 	gen, id, cl := e.gen, e.id, e.c
+	if name, muted, ok := muteCommand(text); ok {
+		// The event's creator keeps a writer out of its chat; the server
+		// refuses anybody else, in its words.
+		if name == "" {
+			e.chat.err = "name the player: " + strings.Fields(text)[0] + " NAME"
+			return nil
+		}
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
+			defer cancel()
+			err := cl.EventMute(ctx, tok, id, name, muted)
+			return eventSaidMsg{gen: gen, text: text, err: err, muted: &muted, name: name}
+		}
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
 		defer cancel()
 		l, err := cl.EventSay(ctx, tok, id, text)
-		return eventSaidMsg{gen, text, l, err}
+		return eventSaidMsg{gen: gen, text: text, line: l, err: err}
 	}
 }
 
 // said takes the answer to a message written.
 func (e *eventScreen) said(msg eventSaidMsg) tea.Cmd {
-	if msg.err == nil {
+	switch {
+	case msg.err != nil:
+	case msg.muted == nil:
 		e.chat.take([]client.ChatLine{msg.line}, 0)
+	case *msg.muted:
+		e.err, e.note = "", msg.name+" can no longer write in this chat (/unmute "+msg.name+" lets them)"
+	default:
+		e.err, e.note = "", msg.name+" may write in this chat again"
 	}
 	e.chat.sent(msg.text, msg.err)
 	return nil

@@ -764,6 +764,9 @@ func (e *eventScreen) view() string {
 	}
 	if e.chat.open {
 		keys = "type a message · enter send it · esc close the chat"
+		if e.maker() {
+			keys = "type a message · enter send it · /mute NAME keeps a player out of it (/unmute NAME) · esc close the chat"
+		}
 	}
 	keys = wrap(keys, e.w)
 	room := max(1, e.h-10-playRoom-e.msgExtra()-len(chat)-strings.Count(keys, "\n")-e.descLines())

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -329,6 +330,65 @@ func TestEventChat(t *testing.T) {
 	checkFits(t, gm)
 	gm.key("esc")
 	gm.waitFor("the chat closed", has("j join · x leave · ctrl+t chat"))
+}
+
+// TestEventChatMute: the event's maker keeps a writer out of its chat by
+// typing /mute NAME on the chat's line (and lets them back with /unmute),
+// as the browser's Mute button does; a line that names nobody is refused
+// in place, and anybody else's /mute in the server's words.
+func TestEventChatMute(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	_, benS := signedUp(t, ts, "ben_e")
+	ev := newArenaAPI(t, ts, benS, "Quiet night", "")
+	ac, as := signedUp(t, ts, "ann_e")
+	if _, err := ac.EventSay(ctx, as.Token, ev.ID, "buy my stuff"); err != nil {
+		t.Fatal(err)
+	}
+
+	tm := newTermWith(t, ts.URL, "ben_e", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "ben_e"})
+	tm.key("e")
+	tm.waitFor("the list", has("> Quiet night"))
+	tm.key("enter")
+	tm.waitFor("the event and its chat", has("Quiet night", "ann_e: buy my stuff"))
+	tm.key("ctrl+t")
+	tm.waitFor("the maker's chat keys", has("/mute NAME keeps a player out of it"))
+	checkFits(t, tm)
+	tm.typeText("/mute")
+	tm.key("enter")
+	tm.waitFor("a mute of nobody", has("name the player: /mute NAME"))
+	tm.typeText(" ann_e")
+	tm.key("enter")
+	tm.waitFor("the mute", has("ann_e can no longer write in this chat"))
+	checkFits(t, tm)
+	if _, err := ac.EventSay(ctx, as.Token, ev.ID, "more stuff"); err == nil {
+		t.Error("a muted player wrote in the chat")
+	}
+	tm.key("ctrl+t")
+	tm.typeText("/UNMUTE ann_e")
+	tm.key("enter")
+	tm.waitFor("the mute lifted", has("ann_e may write in this chat again"))
+	if _, err := ac.EventSay(ctx, as.Token, ev.ID, "sorry"); err != nil {
+		t.Errorf("Ann, her mute lifted: %v", err)
+	}
+	if got, _, err := ac.EventChat(ctx, ev.ID, 0); err != nil || slices.ContainsFunc(got, func(l client.ChatLine) bool { return strings.Contains(l.Text, "mute") }) {
+		t.Errorf("a mute went to the chat as a message: %+v, %v", got, err)
+	}
+
+	// Ann, who did not make the event, is refused in the server's words.
+	am := newTermWith(t, ts.URL, "ann_e", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_e"})
+	am.key("e")
+	am.waitFor("the list", has("> Quiet night"))
+	am.key("enter")
+	am.waitFor("the event", has("ann_e: sorry"))
+	am.key("ctrl+t")
+	if s := am.screen(); strings.Contains(s, "/mute") {
+		t.Errorf("the chat's keys offer /mute to a player who did not make the event:\n%s", s)
+	}
+	am.typeText("/mute ben_e")
+	am.key("enter")
+	am.waitFor("the refusal", has("only the event's creator mutes players in its chat", "say: /mute ben_e█"))
 }
 
 // TestMakeEvent: n on the events list opens the form of a new event (a

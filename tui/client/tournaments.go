@@ -144,6 +144,18 @@ func (c *Client) EventSay(ctx context.Context, token, id, text string) (ChatLine
 	return l, err
 }
 
+// eventMuted answers a mute in an event's chat.
+type eventMuted struct {
+	Muted bool `json:"muted"`
+}
+
+// EventMute has the creator of event id keep the player called name from
+// writing in its chat, or with muted false let them write again.
+func (c *Client) EventMute(ctx context.Context, token, id, name string, muted bool) error {
+	var m eventMuted
+	return c.do(ctx, http.MethodPost, "/api/v1/tournaments/"+url.PathEscape(id)+"/chat/mute", token, map[string]any{"name": name, "muted": muted}, &m)
+}
+
 // NewEvent is what makes an event (POST /api/v1/tournaments): Kind
 // "arena" (Minutes long) or "swiss" (Rounds), of Game on Clock (as a
 // table takes it), rated or not, starting at Starts (zero: in a minute),

@@ -131,6 +131,7 @@ func endpoints() []endpoint {
 		{"StartTournament", "POST", `/api/v1/tournaments/[^/]+/start`, typeOf[Tournament](), false},
 		{"EventChat", "GET", `/api/v1/tournaments/[^/]+/chat`, typeOf[eventChat](), false},
 		{"EventSay", "POST", `/api/v1/tournaments/[^/]+/chat`, typeOf[ChatLine](), false},
+		{"EventMute", "POST", `/api/v1/tournaments/[^/]+/chat/mute`, typeOf[eventMuted](), false},
 		{"Profile", "GET", `/api/v1/players/[^/]+`, typeOf[Profile](), false},
 		{"PlayerDaily", "GET", `/api/v1/players/[^/]+/daily`, typeOf[map[string]DailyStats](), false},
 		{"Pools", "GET", `/api/v1/leaderboards`, typeOf[pools](), false},
@@ -848,6 +849,8 @@ func TestWireTypes(t *testing.T) {
 	if heard, last, err := ann.EventChat(ctx, arena.ID, 0); err != nil || len(heard) != 1 || heard[0].Seq != said.Seq || last != said.Seq {
 		t.Errorf("the arena's chat reads %+v, %d, %v; Ben said %+v", heard, last, err, said)
 	}
+	must("Ann mutes Ben in her arena's chat", ann.EventMute(ctx, annS.Token, arena.ID, "Ben", true))
+	must("and lets him write again", ann.EventMute(ctx, annS.Token, arena.ID, "Ben", false))
 	// A Swiss of Quizl, three a table, for players of three rated games.
 	club, err := ann.CreateTournament(ctx, annS.Token, NewEvent{Kind: "swiss", Game: "quizl", Clock: fischer1, Rounds: 2, Seats: 3, MinRatedGames: 3,
 		Starts: time.Now().Add(time.Hour)})
