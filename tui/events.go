@@ -3,11 +3,15 @@ package tui
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"parlour/game"
 	"parlour/tui/client"
 )
 
@@ -269,6 +273,14 @@ type (
 		err      error
 		identity string // the guest identity made for the join
 	}
+	// eventSavedMsg answers the download of every game's record of the
+	// event: where they were saved, and how many.
+	eventSavedMsg struct {
+		gen  int
+		path string
+		n    int
+		err  error
+	}
 	// eventStartedMsg answers its creator's start of the event.
 	eventStartedMsg struct {
 		gen int
@@ -447,6 +459,20 @@ func (m *Model) eventUpdate(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		return e.said(msg), true
+	case eventSavedMsg:
+		if e == nil || msg.gen != e.gen {
+			return nil, true
+		}
+		e.busy = false
+		switch {
+		case msg.err != nil:
+			e.err, e.note = "saving the records: "+msg.err.Error(), ""
+		case msg.n == 0:
+			e.err, e.note = "", "the event has no finished game to save"
+		default:
+			e.err, e.note = "", fmt.Sprintf("saved %s, one a line, to %s", game.Count(msg.n, "game's record", "games' records"), msg.path)
+		}
+		return nil, true
 	case eventStartedMsg:
 		if e == nil || msg.gen != e.gen {
 			return nil, true
@@ -644,6 +670,8 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 			ev, err := c.StartTournament(ctx, tok, id)
 			return eventStartedMsg{gen, ev, err}
 		}
+	case "d":
+		return e.saveRecords()
 	case "up":
 		if n > 0 {
 			e.at = (e.at + n - 1) % n
@@ -683,6 +711,51 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 		return e.leave()
 	}
 	return nil
+}
+
+// saveRecords saves every finished game's record of a finished event,
+// one a line, as the browser's download does; a client whose player is
+// elsewhere (the SSH door's) says where to fetch them instead.
+func (e *eventScreen) saveRecords() tea.Cmd {
+	switch {
+	case e.ev == nil || e.busy:
+		return nil
+	case e.ev.Status != "finished":
+		e.err, e.note = "the records can be saved once the event is over", ""
+		return nil
+	case e.cfg.NoDisk:
+		base := e.cfg.PublicURL
+		if base == "" {
+			base = e.c.Base()
+		}
+		addr := strings.TrimRight(base, "/") + "/api/v1/tournaments/" + url.PathEscape(e.id) + "/export"
+		e.err, e.note = "", "every game's record, one a line, from your own computer: curl -o "+e.id+".ndjson "+addr
+		return nil
+	}
+	dir := e.cfg.DataDir
+	if dir == "" {
+		dir = "."
+	} else {
+		dir = filepath.Join(dir, "records")
+	}
+	e.busy = true
+	gen, id, c := e.gen, e.id, e.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(e.ctx, time.Minute)
+		defer cancel()
+		text, n, err := c.EventExport(ctx, id)
+		if err != nil || n == 0 {
+			return eventSavedMsg{gen: gen, err: err}
+		}
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return eventSavedMsg{gen: gen, err: err}
+		}
+		path := filepath.Join(dir, "event-"+id+".ndjson")
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			return eventSavedMsg{gen: gen, err: err}
+		}
+		return eventSavedMsg{gen: gen, path: path, n: n}
+	}
 }
 
 // keepTicking keeps the event followed once its screen is left, for as
@@ -726,9 +799,12 @@ func (e *eventScreen) view() string {
 	case "started":
 		state = "under way: " + eventWhen(*ev, time.Now())
 	default:
+		// Winners is the podium, first place first: the event is won by
+		// the first alone.
 		state = "finished"
-		if len(ev.Winners) > 0 {
-			state += ": won by " + strings.Join(ev.Winners, ", ")
+		places := []string{": won by ", " · second ", " · third "}
+		for i, w := range ev.Winners[:min(len(ev.Winners), len(places))] {
+			state += places[i] + w
 		}
 	}
 	state += " · " + plural(ev.Players, "player", "players")
@@ -758,6 +834,9 @@ func (e *eventScreen) view() string {
 	keys := "j join · x leave · ctrl+t chat · r refresh · esc back"
 	if e.maker() && ev.Status == "created" {
 		keys = "s start it now · " + keys
+	}
+	if ev.Status == "finished" {
+		keys = "d save every game's record · " + keys
 	}
 	if len(ev.Playing) > 0 {
 		keys = "↑↓ game · enter watch (yours: play) · " + keys

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -330,6 +332,68 @@ func TestEventChat(t *testing.T) {
 	checkFits(t, gm)
 	gm.key("esc")
 	gm.waitFor("the chat closed", has("j join · x leave · ctrl+t chat"))
+}
+
+// TestEventRecordsSaved: d on a finished event saves every game's record,
+// one a line as the export has them, into the client's records folder; a
+// client whose player is elsewhere (the SSH door's) gives the address and
+// the curl line instead; an event not over says when it can.
+func TestEventRecordsSaved(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ben, benS := signedUp(t, ts, "Ben")
+	cat, catS := signedUp(t, ts, "Cat")
+	finishedSwiss(t, ts, ben, benS, cat, catS)
+
+	dir := t.TempDir()
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: dir})
+	tm.key("e")
+	tm.waitFor("the list", has("> Sunday Swiss"))
+	tm.key("enter")
+	tm.waitFor("the finished event, won by its first place alone", has("Sunday Swiss", "finished: won by Ben · second Cat · 2 players", "d save every game's record"))
+	checkFits(t, tm)
+	tm.key("d")
+	path := filepath.Join(dir, "records", "event-")
+	tm.waitFor("the records saved", has("saved 1 game's record, one a line, to", "records/event-"))
+	checkFits(t, tm)
+	files, _ := filepath.Glob(path + "*.ndjson")
+	if len(files) != 1 {
+		t.Fatalf("the records folder holds %q", files)
+	}
+	raw, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct {
+		Game    string            `json:"game"`
+		Players []json.RawMessage `json:"players"`
+	}
+	if lines := strings.Split(strings.TrimSpace(string(raw)), "\n"); len(lines) != 1 || json.Unmarshal([]byte(lines[0]), &rec) != nil || rec.Game != "nymphabet" || len(rec.Players) != 2 {
+		t.Errorf("the file holds %d lines, the first read as %+v:\n%s", len(lines), rec, raw)
+	}
+
+	// Over SSH: the address, and nothing written.
+	door := newTermWith(t, ts.URL, "Dan", 80, 24, Config{DataDir: t.TempDir(), NoDisk: true, PublicURL: "https://parlour.example"})
+	door.key("e")
+	door.waitFor("the list", has("> Sunday Swiss"))
+	door.key("enter")
+	door.waitFor("the finished event", has("Sunday Swiss", "d save every game's record"))
+	door.key("d")
+	door.waitFor("the address", has("curl -o", "https://parlour.example/api/v1/tournaments/"))
+	checkFits(t, door)
+
+	// An event to come has no records yet.
+	newArenaAPI(t, ts, benS, "Later", "")
+	tm.key("esc")
+	tm.key("r")
+	if s := tm.waitFor("the list", has("Later")); !strings.Contains(s, "> Later") {
+		tm.key("up")
+	}
+	tm.waitFor("the event to come chosen", has("> Later"))
+	tm.key("enter")
+	tm.waitFor("the event to come", has("Later", "starts in"))
+	tm.key("d")
+	tm.waitFor("not yet", has("the records can be saved once the event is over"))
 }
 
 // TestEventChatMute: the event's maker keeps a writer out of its chat by

@@ -422,3 +422,48 @@ func TestStreamRefusesAnUnreadableUpdate(t *testing.T) {
 		t.Errorf("passed on versions %v, want [2]", got)
 	}
 }
+
+// TestEventExport: an event's records are counted a line each; the
+// {"error"} line a server ends a failed export with is an error, not a
+// record, as is a line that is not JSON; a refusal is the server's words.
+func TestEventExport(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, body string
+		status     int
+		n          int
+		err        string
+	}{
+		{"two records", "{\"game\":\"salvo\",\"moves\":[]}\n{\"game\":\"salvo\",\"moves\":[]}\n", 200, 2, ""},
+		{"none", "", 200, 0, ""},
+		{"a record that says error", "{\"game\":\"quizl\",\"error\":\"x\"}\n", 200, 1, ""},
+		{"failed after one", "{\"game\":\"salvo\"}\n{\"error\":\"the store went away\"}\n", 200, 1, "the server stopped after 1 record: the store went away"},
+		{"not JSON", "{\"game\":\"salvo\"}\nnot json\n", 200, 1, "record 2 of the event is not JSON"},
+		{"refused", `{"error":"there is no event nope"}`, 404, 0, "there is no event nope"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.URL.Path != "/api/v1/tournaments/nope/export" {
+					http.NotFound(w, r)
+					return
+				}
+				w.Header().Set("Content-Type", "application/x-ndjson")
+				w.WriteHeader(c.status)
+				fmt.Fprint(w, c.body)
+			}))
+			defer srv.Close()
+			cl, err := New(srv.URL, "Ann")
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, n, err := cl.EventExport(context.Background(), "nope")
+			switch {
+			case c.err == "" && (err != nil || n != c.n || recs != c.body):
+				t.Errorf("EventExport = %d, %v, %q; want %d records, %q", n, err, recs, c.n, c.body)
+			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || recs != ""):
+				t.Errorf("EventExport = %q, %v; want no records and an error holding %q", recs, err, c.err)
+			}
+		})
+	}
+}

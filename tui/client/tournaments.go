@@ -2,9 +2,11 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 )
 
@@ -143,6 +145,42 @@ func (c *Client) EventSay(ctx context.Context, token, id, text string) (ChatLine
 	err := c.do(ctx, http.MethodPost, "/api/v1/tournaments/"+url.PathEscape(id)+"/chat", token, map[string]string{"text": text}, &l)
 	return l, err
 }
+
+// EventExport reads every finished game of event id, one record a line
+// as RECORDS.md has it (GET /api/v1/tournaments/{id}/export), and counts
+// them. A server that fails after the first line ends the stream with an
+// {"error"} line: that is an error here, not a record.
+func (c *Client) EventExport(ctx context.Context, id string) (records string, n int, err error) {
+	var text string
+	if err := c.doUpTo(ctx, http.MethodGet, "/api/v1/tournaments/"+url.PathEscape(id)+"/export", "", nil, &text, maxExport); err != nil {
+		return "", 0, err
+	}
+	for line := range strings.Lines(text) {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		// A record has many fields; the failure, only "error".
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			return "", n, fmt.Errorf("record %d of the event is not JSON: %w", n+1, err)
+		}
+		if msg, ok := m["error"]; ok && len(m) == 1 {
+			var why string
+			json.Unmarshal(msg, &why)
+			records := fmt.Sprintf("%d records", n)
+			if n == 1 {
+				records = "1 record"
+			}
+			return "", n, fmt.Errorf("the server stopped after %s: %s", records, why)
+		}
+		n++
+	}
+	return text, n, nil
+}
+
+// maxExport is the most of an event's records the client reads: a
+// thousand games of the largest records, and more.
+const maxExport = 256 << 20
 
 // eventMuted answers a mute in an event's chat.
 type eventMuted struct {

@@ -131,6 +131,7 @@ func endpoints() []endpoint {
 		{"StartTournament", "POST", `/api/v1/tournaments/[^/]+/start`, typeOf[Tournament](), false},
 		{"EventChat", "GET", `/api/v1/tournaments/[^/]+/chat`, typeOf[eventChat](), false},
 		{"EventSay", "POST", `/api/v1/tournaments/[^/]+/chat`, typeOf[ChatLine](), false},
+		{"EventExport", "GET", `/api/v1/tournaments/[^/]+/export`, nil, true}, // records kept as they come (RECORDS.md)
 		{"EventMute", "POST", `/api/v1/tournaments/[^/]+/chat/mute`, typeOf[eventMuted](), false},
 		{"Profile", "GET", `/api/v1/players/[^/]+`, typeOf[Profile](), false},
 		{"PlayerDaily", "GET", `/api/v1/players/[^/]+/daily`, typeOf[map[string]DailyStats](), false},
@@ -888,6 +889,9 @@ func TestWireTypes(t *testing.T) {
 	}
 	_, err = ann.Tournaments(ctx, "finished")
 	must("the events finished", err)
+	if recs, n, err := ben.EventExport(ctx, swiss.ID); err != nil || n != 1 || !strings.Contains(recs, `"nymphabet"`) {
+		t.Errorf("the Swiss's records: %d, %v:\n%s", n, err, recs)
+	}
 
 	// Profiles and leaderboards: Ann's, with her ratings and the Swiss
 	// she won.
