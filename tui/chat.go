@@ -99,12 +99,38 @@ func (t *tableScreen) channel() string {
 	return "players"
 }
 
-// chatSentMsg is the answer to a chat message.
+// chatSentMsg is the answer to a chat message, or to a report typed on
+// the chat's line.
 type chatSentMsg struct {
 	gen  int
 	text string // as typed, to tell whether the line on screen is still it
 	line client.ChatLine
 	err  error
+	// reported is the player a report was about ("" for a message).
+	reported string
+}
+
+// reportUsage says how to write a report on a chat's line.
+const reportUsage = "write /report NAME REASON, then what happened: REASON is cheating, chat, name (an offensive name) or other"
+
+// reportCommand reads a chat line that reports a player to the
+// moderators, "/report NAME REASON [what happened]" (the command in any
+// case): ok is false for any other line, which is a message.
+func reportCommand(text string) (name, reason, words string, ok bool) {
+	f := strings.Fields(text)
+	if len(f) == 0 || !strings.EqualFold(f[0], "/report") {
+		return "", "", "", false
+	}
+	if len(f) > 1 {
+		name = f[1]
+	}
+	if len(f) > 2 {
+		reason = strings.ToLower(f[2])
+	}
+	if len(f) > 3 {
+		words = strings.Join(f[3:], " ")
+	}
+	return name, reason, words, true
 }
 
 // mutedMsg is the answer to a mute or unmute.
@@ -114,15 +140,33 @@ type mutedMsg struct {
 	err   error
 }
 
-// send writes text in the channel this seat may write in.
+// send writes text in the channel this seat may write in, or sends the
+// report it types to the moderators, about this table.
 func (c *chatPanel) send(text string) tea.Cmd {
 	t := c.t
 	ch, tok, id, gen := t.channel(), t.token, t.id, t.gen
+	if name, reason, words, ok := reportCommand(text); ok {
+		switch {
+		case t.cfg.Session == "":
+			c.err = "sign in to report a player: reports are for accounts"
+			return nil
+		case name == "" || reason == "":
+			c.err = reportUsage
+			return nil
+		}
+		session := t.cfg.Session
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
+			defer cancel()
+			_, err := t.c.Report(ctx, session, name, reason, words, id)
+			return chatSentMsg{gen: gen, text: text, err: err, reported: name}
+		}
+	}
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 		defer cancel()
 		l, err := t.c.Chat(ctx, tok, id, ch, text)
-		return chatSentMsg{gen, text, l, err}
+		return chatSentMsg{gen: gen, text: text, line: l, err: err}
 	}
 }
 
@@ -154,7 +198,11 @@ func (c *chatPanel) update(msg tea.Msg) tea.Cmd {
 		if msg.gen != t.gen {
 			return nil
 		}
-		if msg.err == nil {
+		switch {
+		case msg.err != nil:
+		case msg.reported != "":
+			t.err, t.note = "", "your report about "+msg.reported+" went to the moderators, with this table"
+		default:
 			// The stream may have shown the line already, and the
 			// player opened a new one: only the line sent is cleared.
 			c.take([]client.ChatLine{msg.line}, nil)
@@ -187,6 +235,10 @@ func (c *chatPanel) view(n int) []string {
 	input := ""
 	if c.open {
 		input = "say (" + c.t.channel() + "): "
+		if c.line == "" && c.t.cfg.Session != "" {
+			// Until the player types, how to report one.
+			input = "say (" + c.t.channel() + "), or /report NAME REASON: "
+		}
 	}
 	return chatLines(c.lines, n, input, c.line, c.err, c.t.w)
 }

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"parlour/server"
+	"parlour/server/moderation"
+	"parlour/store"
 	"parlour/tui/client"
 )
 
@@ -106,4 +109,69 @@ func TestGuestsMarked(t *testing.T) {
 	tm.waitFor("Gus's table, before sitting down", has("Gus (guest)", "enter take a seat"))
 	tm.key("enter")
 	tm.waitFor("Gus's chat line, marked", has("Gus (guest): hello"))
+}
+
+// TestChatReport: on a table's chat line a signed-in player reports
+// another to the moderators with /report NAME REASON and what happened,
+// as the browser's Report button in the chat does: the report carries
+// the table, nothing goes to the chat, and the news says so. A line
+// without a reason says how to write one; a reason the server does not
+// know is refused in its words; a guest is told reports are an
+// account's.
+func TestChatReport(t *testing.T) {
+	t.Parallel()
+	var st store.Store
+	ts := newTestServerWith(t, func(cfg *server.Config) { st = cfg.Store })
+	ctx := context.Background()
+	_, as := signedUp(t, ts, "ann_r")
+	bc, bs := signedUp(t, ts, "ben_r")
+	tm := newTermWith(t, ts.URL, "ann_r", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_r"})
+	tm.open("quizl", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the invite", has("Invite a friend"))
+	id := tm.table().id
+	if _, err := bc.Join(ctx, bs.Token, id); err != nil {
+		t.Fatal(err)
+	}
+
+	tm.key("ctrl+t")
+	tm.waitFor("the chat line, with how to report", has("say (players), or /report NAME REASON: █"))
+	checkFits(t, tm)
+	tm.typeText("/report ben_r")
+	tm.key("enter")
+	tm.waitFor("how to write a report", has("write /report NAME REASON, then what happened", "/report ben_r█"))
+	checkFits(t, tm)
+	tm.typeText(" rude x")
+	tm.key("enter")
+	tm.waitFor("the server's refusal", has(`the reason must be "cheating"`, "/report ben_r rude x█"))
+	for range len(" rude x") {
+		tm.key("backspace")
+	}
+	tm.typeText(" chat called me names")
+	tm.key("enter")
+	tm.waitFor("the report sent", has("your report about ben_r went to the moderators, with this table"))
+	checkFits(t, tm)
+	if tm.table().chat.open || len(tm.table().chat.lines) != 0 {
+		t.Errorf("the report stayed on the line or went to the chat: %+v", tm.table().chat)
+	}
+	rs, err := moderation.Queue(ctx, st, 10)
+	if err != nil || len(rs) != 1 {
+		t.Fatalf("the queue: %+v, %v", rs, err)
+	}
+	if r := rs[0]; r.Name != "ben_r" || r.Reporter != "ann_r" || r.Reason != "chat" || r.Text != "called me names" || r.Table != id {
+		t.Errorf("the report reads %+v; want ben_r reported by ann_r for chat, about table %s", r, id)
+	}
+
+	// A guest at a table of their own: no hint, and told why not.
+	gm := newTerm(t, ts.URL, "Gus", 80, 24)
+	gm.open("quizl", 3)
+	gm.key("enter")
+	gm.waitFor("the invite", has("Invite a friend"))
+	gm.key("ctrl+t")
+	if s := gm.waitFor("the chat line", has("say (players): █")); strings.Contains(s, "/report") {
+		t.Errorf("a guest's chat line offers /report:\n%s", s)
+	}
+	gm.typeText("/report ben_r chat hi")
+	gm.key("enter")
+	gm.waitFor("the refusal", has("sign in to report a player"))
 }
