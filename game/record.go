@@ -78,9 +78,21 @@ func DecodeBytes(b []byte) (*Record, error) {
 	d.DisallowUnknownFields()
 	var rec Record
 	if err := d.Decode(&rec); err != nil {
+		// A record asked for and refused comes as the server's
+		// {"error"}: say so, in its words.
+		var refusal map[string]json.RawMessage
+		var why string
+		if json.Unmarshal(b, &refusal) == nil && len(refusal) == 1 && json.Unmarshal(refusal["error"], &why) == nil && why != "" {
+			return nil, fmt.Errorf("%w: it is the server's refusal: %s", ErrNotRecord, why)
+		}
 		return nil, fmt.Errorf("%w: %v", ErrNotRecord, err)
 	}
 	if d.More() {
+		// An event's export holds its records one a line.
+		var next Record
+		if d.Decode(&next) == nil && next.Game != "" {
+			return nil, fmt.Errorf("%w: it holds more than one record (an event's export, one a line?): give one at a time", ErrNotRecord)
+		}
 		return nil, fmt.Errorf("%w: text after the record's closing brace", ErrNotRecord)
 	}
 	if rec.Parlour != FormatVersion {

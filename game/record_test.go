@@ -205,6 +205,9 @@ func TestDecodeRejects(t *testing.T) {
 		{"blank player", `{"parlour": 1, "game": "nim", "players": [" "]}`, "empty name"},
 		{"unknown field", `{"parlour": 1, "game": "nim", "players": ["A"], "colour": 1}`, "unknown field"},
 		{"trailing", `{"parlour": 1, "game": "nim", "players": ["A"]} {}`, "text after"},
+		{"two records", "{\"parlour\": 1, \"game\": \"nim\", \"players\": [\"A\"]}\n{\"parlour\": 1, \"game\": \"nim\", \"players\": [\"B\"]}\n", "more than one record"},
+		{"the server's refusal", `{"error": "there is no table abc"}`, "it is the server's refusal: there is no table abc"},
+		{"an error field and more", `{"error": "x", "game": "nim"}`, "unknown field"},
 		{"bad time", `{"parlour": 1, "game": "nim", "players": ["A"], "moves": [{"by": "A", "move": "1", "at": "noon"}]}`, "not a Parlour game record"},
 	}
 	for _, tt := range tests {
