@@ -87,6 +87,12 @@ func TestReportReachesModerator(t *testing.T) {
 	mo.Click("#reports tr.open .report-close")
 	mo.Wait("the report closed", `document.querySelector("#queue-count").textContent === "1 open report." && [...document.querySelectorAll("#reports tr.closed")].some(tr => tr.textContent.includes("closed by Moe"))`)
 	mo.Wait("the log's line", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe closed a report about Ben")`)
+	// The longest mute the server takes, 30 days, is offered.
+	mo.Click("#reports tr.open .report-act")
+	mo.Wait("the player filled in", `document.querySelector("#action-name").value === "Ben"`)
+	e2e.Eval[bool](mo, `(() => { const s = document.querySelector("#action-minutes"); s.value = "43200"; document.querySelector("#action-reason").value = "insults"; return s.value === "43200"; })()`)
+	mo.Click("#action-mute")
+	mo.Wait("the mute in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe muted Ben's chat (for 43200 minutes): insults")`)
 
 	ben.Open("/moderation")
 	ben.Wait("the refusal", `!!document.querySelector("#moderation-denied")`)

@@ -71,7 +71,7 @@ function drawActions(el, name, refresh) {
   const who = h("input", { id: "action-name", value: name, maxlength: 20, autocomplete: "off" });
   const reason = h("input", { id: "action-reason", maxlength: 300, autocomplete: "off" });
   const minutes = h("select", { id: "action-minutes", "aria-label": "How long" },
-    [[60, "1 hour"], [1440, "1 day"], [10080, "1 week"], [0, "Lift a mute"]].map(([v, t]) => h("option", { value: v }, t)));
+    [[60, "1 hour"], [1440, "1 day"], [10080, "1 week"], [43200, "30 days"], [0, "Lift a mute"]].map(([v, t]) => h("option", { value: v }, t)));
   const newName = h("input", { id: "action-new-name", maxlength: 20, autocomplete: "off" });
   const act = (label, id, path, body, said) => h("button", { type: "button", id, onclick: async () => {
     err.textContent = "";
