@@ -173,11 +173,12 @@ func (es *eventsScreen) view() string {
 }
 
 // eventLine is an event on one line of w columns: name, game, kind,
-// clock, its start or countdown, players. The name and the game's title
-// take what a terminal wider than 80 columns gives, to be read whole
-// ("Hourly Word Fight Arena", "Sightless Word Fight").
+// clock, its start or countdown, players. The name, then the game's
+// title, take the columns the rest leaves (74 hold it all, with names cut
+// to 20 and 14), to be read whole ("Hourly Word Fight Arena", "Sightless
+// Word Fight").
 func (sh *shared) eventLine(ev client.Tournament, now time.Time, w int) string {
-	extra := max(0, w-80)
+	extra := max(0, w-74)
 	nameW := 20 + min(extra, 12)
 	gameW := 14 + min(extra-(nameW-20), 6)
 	kind := "arena"

@@ -553,6 +553,11 @@ func TestEventLineWidth(t *testing.T) {
 		if whole != tc.whole {
 			t.Errorf("at %d columns the names are whole: %v, want %v: %q", tc.w, whole, tc.whole, line)
 		}
+		// An 80-column terminal's list (78 after the mark) has room for
+		// the event's name whole.
+		if tc.w >= 78 && !strings.Contains(line, "Hourly Word Fight Arena ") {
+			t.Errorf("at %d columns the event's name is cut: %q", tc.w, line)
+		}
 		if !strings.Contains(line, "in 4m 00s") || !strings.Contains(line, "12 players") {
 			t.Errorf("at %d columns the line lacks its start or players: %q", tc.w, line)
 		}
