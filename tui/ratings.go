@@ -182,7 +182,11 @@ func (bs *boardsScreen) view() string {
 	}
 	b.WriteString(head + "\n\n")
 	b.WriteString(wrap("The best of each pool: 5 rated games or more, and a settled rating.", bs.w) + "\n\n")
-	keys := faint(wrap("←→ pool · ↑↓ choose · enter profile · m your profile · r refresh · esc home", bs.w))
+	keys := "←→ pool · ↑↓ choose · enter profile · m your profile · r refresh · esc home"
+	if bs.cfg.Account == "" {
+		keys = strings.Replace(keys, " · m your profile", "", 1) // a guest has none
+	}
+	keys = faint(wrap(keys, bs.w))
 	room := bs.h - strings.Count(b.String(), "\n") - 4 - bs.msgExtra() - strings.Count(keys, "\n")
 	lb := bs.leaders()
 	switch {

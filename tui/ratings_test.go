@@ -45,8 +45,14 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	tm.key("down")
 	tm.waitFor("Salvo chosen", has("> 3 Salvo"))
 	tm.key("t")
-	tm.waitFor("Salvo's pool", has("Leaderboards", "‹ Salvo ›", "(5 of 6)", "nobody has a settled rating here yet"))
+	tm.waitFor("Salvo's pool", has("Leaderboards", "‹ Salvo ›", "(5 of 6)", "nobody has a settled rating here yet", "m your profile"))
 	checkFits(t, tm)
+	// A guest has no profile to offer.
+	gm := newTerm(t, ts.URL, "Gus", 80, 24)
+	gm.key("t")
+	if s := gm.waitFor("a guest's leaderboards", has("Leaderboards", "enter profile")); strings.Contains(s, "your profile") {
+		t.Errorf("the leaderboards offer a guest their profile:\n%s", s)
+	}
 	tm.key("r")
 	tm.waitFor("Salvo's pool still", has("‹ Salvo ›", "(5 of 6)", "nobody has a settled rating here yet"))
 	tm.key("esc")
