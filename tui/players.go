@@ -796,6 +796,11 @@ func (ps *playersScreen) view() string {
 	}
 	b.WriteString(ps.message() + "\n")
 	keys := "↑↓ choose · enter accept/challenge · a accept · d decline · x withdraw yours · c challenge by name · v profile · f follow · b block · R report · w watch · r refresh · esc back"
+	if ps.cfg.Session == "" {
+		// Challenges, follows (and so watching one), blocks and
+		// reports are an account's.
+		keys = "↑↓ choose · v profile · r refresh · esc back"
+	}
 	if ps.report != "" {
 		keys = "←→ reason · type what happened · enter send to the moderators · esc back"
 	}

@@ -415,3 +415,22 @@ func TestChallengeTerms(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayersAsGuest: a guest's players screen says that challenges are
+// an account's and offers only the keys a guest may use; the others,
+// pressed anyway, say why not.
+func TestPlayersAsGuest(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	gm := newTerm(t, ts.URL, "Gus", 80, 24)
+	gm.key("p")
+	s := gm.waitFor("the players screen", has("Sign in (s on the home screen) to challenge players", "↑↓ choose · v profile · r refresh · esc back"))
+	checkFits(t, gm)
+	for _, no := range []string{"challenge by name", "f follow", "R report", "a accept"} {
+		if strings.Contains(s, no) {
+			t.Errorf("a guest is offered %q:\n%s", no, s)
+		}
+	}
+	gm.key("f")
+	gm.waitFor("why not", has("sign in first"))
+}
