@@ -338,11 +338,11 @@ func (ks *keysScreen) sendKey(key string) tea.Cmd {
 }
 
 func (a *accountScreen) view() string {
-	head := "Sign in"
-	help := "Your account's name and password; enter signs in (tab: the other field · esc: back)."
+	head, keys := "Sign in", "tab the other field · enter the password, then sign in · esc back"
+	help := "Your account's name and password."
 	if a.signUp {
-		head = "Sign up"
-		help = "Choose a name and a password (at least 8 characters); the games you played as a guest here become the account's."
+		head, keys = "Sign up", "tab the other field · enter the password, then sign up · esc back"
+		help = "Choose a name and a password (at least 8 characters, not a common one, without your name in it); the games you played as a guest here become the account's."
 	}
 	cur := func(on bool) string {
 		if on {
@@ -357,6 +357,7 @@ func (a *accountScreen) view() string {
 	if a.busy {
 		b.WriteString(faint("asking the server…") + "\n")
 	}
-	b.WriteString(a.message())
+	b.WriteString(a.message() + "\n")
+	b.WriteString(faint(wrap(keys, a.w)))
 	return b.String()
 }

@@ -40,7 +40,8 @@ func TestSignUpInOut(t *testing.T) {
 	tm.waitFor("keys refused to guests", has("sign in first"))
 
 	tm.key("u")
-	tm.waitFor("the sign-up form", has("Sign up", "Name", "Password"))
+	tm.waitFor("the sign-up form, with what a password must be and its keys", has("Sign up", "Name", "Password", "your name in it", "enter the password, then sign up · esc back"))
+	checkFits(t, tm)
 	tm.typeText("Ann")
 	tm.key("enter")
 	tm.typeText("short")
@@ -157,7 +158,7 @@ func TestQuestionMarkTyped(t *testing.T) {
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
 	tm.key("s")
-	tm.waitFor("the sign-in form", has("Sign in", "Name"))
+	tm.waitFor("the sign-in form", has("Sign in", "Name", "enter the password, then sign in · esc back"))
 	tm.key("tab")
 	tm.typeText("why?not")
 	s := tm.waitFor("the password typed", has("Password  •••••••█"))
