@@ -1,8 +1,11 @@
 package tables
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"parlour/web/e2e"
 )
@@ -46,6 +49,14 @@ func TestHomeFirstLoad(t *testing.T) {
 	}
 	p.Open("/")
 	p.Wait("the games again", `document.querySelectorAll("#main .cards .card h2").length === 4`)
+	// Four cards a row, each card's actions on one line.
+	for _, width := range []int64{1280, 1024} {
+		p.Do("a screen "+fmt.Sprint(width)+" wide", chromedp.EmulateViewport(width, 900))
+		if bad := e2e.Eval[string](p, `[...document.querySelectorAll("#main .cards .card > .row:not(.quick)")].filter(r => { const bs = [...r.children].map(c => c.getBoundingClientRect()); return Math.max(...bs.map(b => b.top)) >= Math.min(...bs.map(b => b.bottom)); }).map(r => r.closest(".card").querySelector("h2").textContent).join(", ")`); bad != "" {
+			t.Errorf("at %d px the actions of %s take more than a line", width, bad)
+		}
+	}
+	p.Do("the window's own size again", chromedp.EmulateReset())
 
 	// Each game's rules page comes from docs/rules, rendered by the server.
 	p.Click(`a[aria-label="Salvo rules"]`)

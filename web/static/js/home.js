@@ -60,11 +60,13 @@ async function rest(main, events) {
       append(list, h("section", { class: "card", "aria-labelledby": "g-" + g.name },
         h("h2", { id: "g-" + g.name }, g.title),
         h("p", {}, blurbs[g.name] || ""),
-        h("p", { class: "muted" }, g.min_players === g.max_players ? plural(g.min_players, "player") : `${g.min_players}–${g.max_players} players`),
+        // The rules beside the count of players, so that the row of
+        // actions under them stays one line in a card of four.
+        h("p", { class: "muted" }, g.min_players === g.max_players ? plural(g.min_players, "player") : `${g.min_players}–${g.max_players} players`,
+          " · ", h("a", { href: "/rules/" + g.name, "aria-label": g.title + " rules" }, "Rules")),
         h("div", { class: "row" },
           h("a", { class: "button primary", href: "/new/" + g.name, "aria-label": "New table of " + g.title }, "New table"),
-          g.name === "salvo" ? h("a", { href: "/new/salvo?practice", id: "salvo-practice", "aria-label": "Practise Salvo alone against a hidden fleet" }, "Practise") : null,
-          h("a", { href: "/rules/" + g.name, "aria-label": g.title + " rules" }, "Rules")),
+          g.name === "salvo" ? h("a", { href: "/new/salvo?practice", id: "salvo-practice", "aria-label": "Practise Salvo alone against a hidden fleet" }, "Practise") : null),
         g.max_players >= 2 && g.min_players <= 2 ? h("div", { class: "row quick" }, quickButtons(g)) : null));
     }
   } catch (e) {
