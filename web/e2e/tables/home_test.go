@@ -47,6 +47,9 @@ func TestHomeFirstLoad(t *testing.T) {
 	if got := p.Text("#online-count"); got != "Nobody else is online just now." {
 		t.Errorf("the lobby counts %q", got)
 	}
+	if got := e2e.Eval[string](p, `document.querySelector("#online-list").textContent`); got != "" {
+		t.Errorf("with nobody online, the list says more: %q", got)
+	}
 	p.Open("/")
 	p.Wait("the games again", `document.querySelectorAll("#main .cards .card h2").length === 4`)
 	// Four cards a row, each card's actions on one line.

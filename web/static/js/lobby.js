@@ -99,7 +99,8 @@ async function onlineList(section) {
       h("a", { href: "/players/" + encodeURIComponent(p.name) }, p.name),
       me && p.name.toLowerCase() === me.toLowerCase() ? h("span", { class: "muted" }, " (you)")
         : me ? [" ", challenge.challengeButton(p.name, slot)] : null))
-      : h("li", { class: "muted" }, "No signed-in player shows here right now."));
+      // With nobody counted the line above has said it all.
+      : a.count ? h("li", { class: "muted" }, "No signed-in player shows here right now.") : null);
   };
   await load();
   return load;
