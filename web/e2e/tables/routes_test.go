@@ -59,6 +59,11 @@ func TestDeepLinks(t *testing.T) {
 		if !e2e.Eval[bool](p, `!!document.querySelector("header.top a[href='/lobby']")`) {
 			t.Errorf("%s: no site header", tc.path)
 		}
+		// A link drawn as a button reads as one: its words centred, as
+		// when a card stretches it (the daily puzzles' Today's buttons).
+		if off := e2e.Eval[string](p, `[...document.querySelectorAll("a.button")].filter(a => getComputedStyle(a).textAlign !== "center").map(a => a.textContent).join(", ")`); off != "" {
+			t.Errorf("%s: links drawn as buttons with their words not centred: %s", tc.path, off)
+		}
 	}
 	p.Open("/rules/quizl#scoring")
 	p.Wait("the rules", `!!document.querySelector("#scoring")`)
