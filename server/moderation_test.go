@@ -191,11 +191,17 @@ func TestModeratorsActions(t *testing.T) {
 		}
 
 		expect(t, mo, "POST", "/api/v1/moderation/mutes", `{"name": "bob", "minutes": 90, "reason": "slurs at table"}`, 200, `"until"`)
-		expect(t, bob, "POST", chat, `{"channel": "players", "text": "sorry"}`, 403, "you may write again in 90 minutes")
+		expect(t, bob, "POST", chat, `{"channel": "players", "text": "sorry"}`, 403, "you may write again in 1 hour and 30 minutes")
 		sf.clock.Advance(89*time.Minute + 30*time.Second)
 		expect(t, bob, "POST", chat, `{"channel": "players", "text": "sorry"}`, 403, "in 1 minute")
 		sf.clock.Advance(time.Minute)
 		expect(t, bob, "POST", chat, `{"channel": "players", "text": "sorry"}`, 201, "sorry")
+		// A week's mute says days, not ten thousand minutes; lifted, Bob
+		// writes again.
+		expect(t, mo, "POST", "/api/v1/moderation/mutes", `{"name": "bob", "minutes": 10080, "reason": "again"}`, 200, `"until"`)
+		expect(t, bob, "POST", chat, `{"channel": "players", "text": "sorry"}`, 403, "you may write again in 7 days")
+		expect(t, mo, "POST", "/api/v1/moderation/mutes", `{"name": "bob", "minutes": 0, "reason": "a second chance"}`, 200, `"name":"Bob"`)
+		expect(t, bob, "POST", chat, `{"channel": "players", "text": "sorry again"}`, 201, "sorry again")
 
 		expect(t, mo, "POST", "/api/v1/moderation/rename", `{"name": "bob", "new_name": "Robin", "reason": "offensive name"}`, 200, `"old_name":"Bob"`)
 		expect(t, ann, "GET", "/api/v1/players/robin", nil, 200, `"name":"Robin"`)
@@ -230,7 +236,9 @@ func TestModeratorsActions(t *testing.T) {
 		want := []string{
 			"Moe close Robin () repeated abuse",
 			"Moe rename Bob (Bob → Robin) offensive name",
-			"Moe mute Bob (for 90 minutes) slurs at table",
+			"Moe mute Bob (lifted) a second chance",
+			"Moe mute Bob (for 7 days) again",
+			"Moe mute Bob (for 1 hour and 30 minutes) slurs at table",
 			"the operator grant Moe () ",
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -74,7 +74,7 @@ func TestModeration(t *testing.T) {
 	tm.waitFor("the reason asked for", has("give a reason: it goes in the moderators' log", "> Why"))
 	tm.typeText("name-calling")
 	tm.key("enter")
-	tm.waitFor("the mute", has("cy_m is kept out of every chat until", "muted cy_m's chat (for 1440 minutes): name-calling"))
+	tm.waitFor("the mute", has("cy_m is kept out of every chat until", "muted cy_m's chat (for 1 day): name-calling"))
 	if ls, err := ac.ModLog(ctx, as.Token); err != nil || len(ls) == 0 || ls[0].Action != "mute" || ls[0].Name != "cy_m" {
 		t.Errorf("the log after the mute: %+v, %v", ls, err)
 	}

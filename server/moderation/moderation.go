@@ -124,8 +124,10 @@ func (s *Service) ChatGate(ctx context.Context, identity, text string) error {
 		return refuse.ReadFailed(s.log, "your chat's standing", err)
 	}
 	if left := until.Sub(s.tables.Now()); left > 0 {
-		minutes := int(math.Ceil(left.Minutes()))
-		return refuse.Forbidden("a moderator muted your chat: you may write again in %s", game.Count(minutes, "minute", "minutes"))
+		// In whole minutes, rounded up, and the two largest units: "1
+		// hour and 30 minutes", "6 days and 23 hours".
+		minutes := time.Duration(math.Ceil(left.Minutes())) * time.Minute
+		return refuse.Forbidden("a moderator muted your chat: you may write again in %s", game.Span(minutes))
 	}
 	return nil
 }
@@ -463,7 +465,7 @@ func (s *Service) Mute(ctx context.Context, p *auth.Principal, req MuteRequest) 
 	detail := "lifted"
 	if req.Minutes > 0 {
 		until = s.tables.Now().UTC().Add(time.Duration(req.Minutes) * time.Minute)
-		detail = "for " + game.Count(req.Minutes, "minute", "minutes")
+		detail = "for " + game.Span(time.Duration(req.Minutes)*time.Minute)
 	}
 	if err := ms.BanChat(ctx, them.Identity, until, s.action(mod, "mute", them, detail, reason)); err != nil {
 		return Mute{}, refuse.SaveFailed(s.log, "the mute", err)

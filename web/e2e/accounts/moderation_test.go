@@ -92,7 +92,7 @@ func TestReportReachesModerator(t *testing.T) {
 	mo.Wait("the player filled in", `document.querySelector("#action-name").value === "Ben"`)
 	e2e.Eval[bool](mo, `(() => { const s = document.querySelector("#action-minutes"); s.value = "43200"; document.querySelector("#action-reason").value = "insults"; return s.value === "43200"; })()`)
 	mo.Click("#action-mute")
-	mo.Wait("the mute in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe muted Ben's chat (for 43200 minutes): insults")`)
+	mo.Wait("the mute in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe muted Ben's chat (for 30 days): insults")`)
 
 	ben.Open("/moderation")
 	ben.Wait("the refusal", `!!document.querySelector("#moderation-denied")`)
