@@ -55,9 +55,10 @@ func TestModeration(t *testing.T) {
 	tm.key("c")
 	tm.waitFor("the close form", has("Close the report", "Close ben_m's report about cy_m"))
 	checkFits(t, tm)
-	tm.typeText("spoke to them")
+	tm.typeText("spoke to them?") // "?" typed, not the help
+	tm.waitFor("the reason typed", has("‹ spoke to them?█ ›"))
 	tm.key("enter")
-	tm.waitFor("the report closed", has("the report about cy_m is closed", "0 open reports", "closed by ann_m", "closed a report about cy_m (report", "spoke to them"))
+	tm.waitFor("the report closed", has("the report about cy_m is closed", "0 open reports", "closed by ann_m", "closed a report about cy_m (report", "spoke to them?"))
 	if rs, err := ac.Reports(ctx, as.Token); err != nil || len(rs) != 1 || rs[0].Status != "closed" {
 		t.Errorf("the queue after closing: %+v, %v", rs, err)
 	}

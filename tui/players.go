@@ -9,7 +9,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -356,11 +355,8 @@ type playersScreen struct {
 	follows, blocks map[string]bool
 	followed        []client.Followed
 	blocked         []client.Relation
-	// The report form: the player, a reason (client.ReportReasons) and
-	// the reporter's words.
-	report     string
-	reason     int
-	reportText string
+	// report is the report form, open on a player online.
+	report reportForm
 }
 
 // relationsMsg answers whom the account follows and blocks; relatedMsg
@@ -455,8 +451,8 @@ func (ps *playersScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		ps.err, ps.note = "", msg.note
-		if ps.report != "" && strings.HasPrefix(msg.note, "your report") {
-			ps.report = ""
+		if ps.report.name != "" && msg.note == reportSent(ps.report.name) {
+			ps.report.name = ""
 		}
 		if msg.again {
 			return ps.loadRelations()
@@ -527,7 +523,7 @@ func (ps *playersScreen) others() []string {
 
 func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	so := &ps.soc
-	if ps.report != "" {
+	if ps.report.name != "" {
 		return ps.reportKey(s, k)
 	}
 	var others []string // every row's player, section after section
@@ -572,7 +568,8 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		case ps.busy:
 			ps.err = "one moment"
 		case s == "R":
-			ps.report, ps.reason, ps.reportText, ps.err = chosen, 0, "", ""
+			ps.report.open(chosen)
+			ps.err = ""
 		default:
 			what := map[string]string{"f": "follow", "b": "block"}[s]
 			on := !map[string]map[string]bool{"follow": ps.follows, "block": ps.blocks}[what][strings.ToLower(chosen)]
@@ -644,37 +641,16 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// reportKey edits the report form: ←→ the reason, the words typed, enter
-// sends, esc leaves.
+// reportKey edits the report form, and sends it on enter.
 func (ps *playersScreen) reportKey(s string, k tea.KeyPressMsg) tea.Cmd {
-	rs := client.ReportReasons
-	switch s {
-	case "esc":
-		ps.report, ps.err = "", ""
-		return nil
-	case "left":
-		ps.reason = (ps.reason + len(rs) - 1) % len(rs)
-		return nil
-	case "right":
-		ps.reason = (ps.reason + 1) % len(rs)
-		return nil
-	case "enter":
-		if ps.busy {
-			return nil
-		}
-		ps.busy = true
-		tok, c, name, reason, text := ps.cfg.Session, *ps.c, ps.report, rs[ps.reason].Key, strings.TrimSpace(ps.reportText)
-		return func() tea.Msg {
-			ctx, cancel := context.WithTimeout(ps.ctx, 15*time.Second)
-			defer cancel()
-			if _, err := c.Report(ctx, tok, name, reason, text, ""); err != nil {
-				return relatedMsg{err: fmt.Errorf("the report about %s: %w", name, err)}
-			}
-			return relatedMsg{note: "your report about " + name + " went to the moderators"}
-		}
+	if s == "esc" {
+		ps.err = ""
 	}
-	editLine(&ps.reportText, s, k, 500)
-	return nil
+	if !ps.report.key(s, k) || ps.busy {
+		return nil
+	}
+	ps.busy = true
+	return ps.report.send(ps.shared)
 }
 
 // withdraw withdraws ch, a challenge this player made.
@@ -788,9 +764,8 @@ func (ps *playersScreen) view() string {
 		first += len(sec)
 	}
 	b.WriteString("\n")
-	if ps.report != "" {
-		head := fmt.Sprintf("Report %s for ‹ %s ›: ", ps.report, client.ReportReasons[ps.reason].Words)
-		b.WriteString(head + tailOf(ps.reportText, max(10, ps.w-ansi.StringWidth(head)-2)) + "█\n")
+	if ps.report.name != "" {
+		b.WriteString(ps.report.view(ps.w) + "\n")
 	} else {
 		b.WriteString("\n")
 	}
@@ -801,8 +776,8 @@ func (ps *playersScreen) view() string {
 		// reports are an account's.
 		keys = "↑↓ choose · v profile · r refresh · esc back"
 	}
-	if ps.report != "" {
-		keys = "←→ reason · type what happened · enter send to the moderators · esc back"
+	if ps.report.name != "" {
+		keys = reportKeys
 	}
 	b.WriteString(faint(wrap(keys, ps.w)))
 	return b.String()

@@ -164,7 +164,7 @@ func TestChallengeFromAProfile(t *testing.T) {
 	_, _, _, ben, benS, tm := benSeesAnn(t)
 	ctx := context.Background()
 	tm.key("v")
-	tm.waitFor("Ann's profile", has("Ann  ·  playing since", "c challenge", "f follow", "b block"))
+	tm.waitFor("Ann's profile", has("Ann  ·  playing since", "c challenge", "f follow", "b block", "R report"))
 	tm.key("f")
 	tm.waitFor("Ann followed", has("you follow Ann", "finished games  ·  following"))
 	if fs, err := ben.Follows(ctx, benS.Token); err != nil || len(fs) != 1 || fs[0].Name != "Ann" {
@@ -181,6 +181,25 @@ func TestChallengeFromAProfile(t *testing.T) {
 	if bs, err := ben.Blocks(ctx, benS.Token); err != nil || len(bs) != 0 {
 		t.Errorf("Ben blocks %+v, %v", bs, err)
 	}
+	// R reports Ann, as the browser's profile does: "?" is typed, not the
+	// help; "other" without words is refused in the server's words, the
+	// form kept; with them it goes, and the form closes.
+	tm.key("R")
+	tm.waitFor("the report's line", has("Report Ann for ‹ cheating ›: █", "←→ reason · type what happened"))
+	checkFits(t, tm)
+	tm.typeText("?")
+	tm.waitFor("? typed", has("‹ cheating ›: ?█"))
+	tm.key("backspace")
+	tm.key("left")
+	tm.waitFor("the reason other", has("Report Ann for ‹ something else (say what) ›: █"))
+	tm.key("enter")
+	tm.waitFor("the refusal, the form kept", has("needs a few words", "Report Ann for ‹ something else"))
+	tm.typeText("she plays at three tables with one clock")
+	tm.key("enter")
+	s := tm.waitFor("the report sent", has("your report about Ann went to the moderators"))
+	if strings.Contains(s, "Report Ann for") {
+		t.Errorf("the report's line stays after it went:\n%s", s)
+	}
 	tm.key("c")
 	tm.waitFor("the form", has("Challenge a player", "‹ Ann ›", "> Game"))
 	checkFits(t, tm)
@@ -191,7 +210,7 @@ func TestChallengeFromAProfile(t *testing.T) {
 	tm.key("esc")
 	tm.key("t") // the leaderboards, then m: Ben's own profile
 	tm.key("m")
-	s := tm.waitFor("Ben's own profile", has("Ben  ·  playing since"))
+	s = tm.waitFor("Ben's own profile", has("Ben  ·  playing since"))
 	if strings.Contains(s, "c challenge") {
 		t.Errorf("Ben's own profile offers to challenge him:\n%s", s)
 	}
@@ -199,6 +218,10 @@ func TestChallengeFromAProfile(t *testing.T) {
 	tm.waitFor("the refusal", has("this is your own profile"))
 	tm.key("f")
 	tm.waitFor("f refused", has("this is your own profile"))
+	tm.key("R")
+	if s := tm.waitFor("R refused", has("this is your own profile")); strings.Contains(s, "Report Ben") {
+		t.Errorf("Ben may report himself:\n%s", s)
+	}
 }
 
 // TestWithdrawInTheTerminal: a challenge of the player's own is a row of

@@ -302,6 +302,8 @@ type profileScreen struct {
 	// set while a follow or block is on its way.
 	follows, blocks *bool
 	busy            bool
+	// report is the report form, open on this player (R).
+	report reportForm
 }
 
 // profileMsg is a profile and its latest games, or why there are none.
@@ -407,6 +409,9 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		ps.err, ps.note = "", msg.note
+		if ps.report.name != "" && msg.note == reportSent(ps.report.name) {
+			ps.report.name = ""
+		}
 		if msg.again {
 			return ps.loadRelations()
 		}
@@ -424,6 +429,16 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		ps.games, ps.next = append(ps.games, msg.games...), msg.next
 	case tea.KeyPressMsg:
+		if ps.report.name != "" {
+			if msg.String() == "esc" {
+				ps.err = ""
+			}
+			if !ps.report.key(msg.String(), msg) || ps.busy {
+				return nil
+			}
+			ps.busy = true
+			return ps.report.send(ps.shared)
+		}
 		switch msg.String() {
 		case "esc", "q":
 			if ps.back != nil {
@@ -449,6 +464,16 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 			default:
 				ps.busy = true
 				return ps.relate(map[string]string{"f": "follow", "b": "block"}[msg.String()], ps.name, !*on)
+			}
+		case "R":
+			switch {
+			case ps.cfg.Session == "":
+				ps.err = "sign in first (s on the home screen): reports are for accounts"
+			case ps.own():
+				ps.err = "this is your own profile"
+			default:
+				ps.report.open(ps.name)
+				ps.err, ps.note = "", ""
 			}
 		case "c":
 			switch {
@@ -484,7 +509,10 @@ func (ps *profileScreen) view() string {
 	var b strings.Builder
 	keys := "↑↓ choose a game · enter open it · r refresh · esc back"
 	if !ps.own() {
-		keys = "↑↓ choose a game · enter open it · c challenge · f follow · b block · r refresh · esc back"
+		keys = "↑↓ choose a game · enter open it · c challenge · f follow · b block · R report · r refresh · esc back"
+	}
+	if ps.report.name != "" {
+		keys = reportKeys
 	}
 	keys = faint(wrap(keys, ps.w))
 	if ps.p == nil {
@@ -550,6 +578,9 @@ func (ps *profileScreen) view() string {
 		b.WriteString(faint("  no finished games yet") + "\n")
 	}
 	room := max(1, ps.h-strings.Count(b.String(), "\n")-3-ps.msgExtra()-strings.Count(keys, "\n"))
+	if ps.report.name != "" {
+		room = max(1, room-1) // the report's line
+	}
 	if ps.next != "" {
 		room = max(1, room-1) // the line that says there are older games
 	}
@@ -567,7 +598,11 @@ func (ps *profileScreen) view() string {
 	case ps.next != "":
 		b.WriteString(faint(fitLine("  older games: ↓ past the last", ps.w)) + "\n")
 	}
-	b.WriteString("\n" + ps.message() + "\n" + keys)
+	b.WriteString("\n")
+	if ps.report.name != "" {
+		b.WriteString(ps.report.view(ps.w) + "\n")
+	}
+	b.WriteString(ps.message() + "\n" + keys)
 	return b.String()
 }
 

@@ -13,4 +13,8 @@ func (e *eventScreen) takesText() bool { return e.chat.open }
 
 func (pr *promptScreen) takesText() bool { return pr.secret || pr.input != "" }
 
-func (ps *playersScreen) takesText() bool { return ps.report != "" }
+func (ps *playersScreen) takesText() bool { return ps.report.name != "" }
+
+func (ps *profileScreen) takesText() bool { return ps.report.name != "" }
+
+func (ms *modScreen) takesText() bool { return ms.form != "" }
