@@ -2,13 +2,17 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"parlour/server"
 	"parlour/server/moderation"
 	"parlour/store"
+	"parlour/tui/client"
 )
 
 // TestModeration: a moderator's account screen offers the moderators'
@@ -118,4 +122,33 @@ func TestModeration(t *testing.T) {
 	}
 	tm.key("esc")
 	tm.waitFor("the account again", has("Your account: ann_m", "Moderation"))
+}
+
+// TestModerationLongQueue: a queue longer than the screen keeps the
+// report chosen in view, and the screen, its log and its keys keep to
+// 80 x 24, whichever report is chosen.
+func TestModerationLongQueue(t *testing.T) {
+	t.Parallel()
+	at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
+	ms := &modScreen{shared: &shared{w: 80, h: 24}, loaded: true}
+	for i := range 30 {
+		ms.reports = append(ms.reports, client.QueuedReport{ID: fmt.Sprint(i), Name: fmt.Sprintf("player%02d", i), Reporter: "ann", Reason: "other",
+			Text: strings.Repeat("a long account of what happened ", 4), Status: "open", Created: at})
+	}
+	for i := range 12 {
+		ms.lines = append(ms.lines, client.ModLine{Moderator: "moe", Action: "close-report", Name: fmt.Sprintf("player%02d", i), Detail: "report " + fmt.Sprint(i) + " (other)", Reason: "dealt with at some length", At: at})
+	}
+	for _, chosen := range []int{0, 7, 15, 29} {
+		ms.at = chosen
+		s := ansi.Strip(ms.view())
+		for _, p := range fitProblems(s, 80, 24) {
+			t.Errorf("report %d chosen: %s", chosen, p)
+		}
+		if want := fmt.Sprintf("> player%02d", chosen); !strings.Contains(s, want) {
+			t.Errorf("report %d chosen is not in view:\n%s", chosen, s)
+		}
+		if !strings.Contains(s, "What moderators did") || !strings.Contains(s, "esc back") {
+			t.Errorf("report %d chosen: the log's head or the keys are cut:\n%s", chosen, s)
+		}
+	}
 }
