@@ -557,6 +557,14 @@ func TestDailyPlaysNoSet(t *testing.T) {
 	if in := info(id); in["set"] != nil || in["daily"] == nil {
 		t.Fatalf("the daily table has set %s, daily %s; want no set, a daily", in["set"], in["daily"])
 	}
+	// Ann's history says which daily puzzle the game was.
+	var hist players.History
+	if st, b := e.call("GET", "/api/v1/players/ann/games", "", nil); st != 200 || json.Unmarshal(b, &hist) != nil {
+		t.Fatalf("Ann's games: %d %s", st, b)
+	}
+	if len(hist.Games) != 1 || hist.Games[0].Table != id || !strings.HasPrefix(hist.Games[0].Daily, "quizl/") {
+		t.Errorf("Ann's history %+v; want her daily Quizl, named so", hist.Games)
+	}
 	st, b := e.call("POST", "/api/v1/tables/"+id+"/rematch", tok, nil)
 	if st != 200 && st != 201 {
 		t.Fatalf("play again: %d %s", st, b)

@@ -96,11 +96,13 @@ func TestDailyPuzzles(t *testing.T) {
 	tm.waitFor("the refusal, and the list as it stands", has("you have already played the daily salvo", "under way: enter goes back to it"))
 	checkFits(t, tm)
 
-	// Ann's profile counts her daily puzzles.
+	// Her recent games name the daily attempts; her profile counts her
+	// daily puzzles and names the game a daily one.
 	tm.key("esc")
+	tm.waitFor("the recent games", has("Daily Salvo", "Daily Quizl"))
 	tm.key("t")
 	tm.key("m")
-	tm.waitFor("Ann's profile", has("ann_d", "Daily puzzles: Quizl 0 solved of 1, streak 0 (best 0)"))
+	tm.waitFor("Ann's profile", has("ann_d", "Daily puzzles: Quizl 0 solved of 1, streak 0 (best 0)", "lost    Daily Quizl, alone"))
 	checkFits(t, tm)
 }
 

@@ -28,6 +28,8 @@ type Recent struct {
 	Status string    `json:"status"`
 	When   time.Time `json:"when"`
 	Rated  bool      `json:"rated,omitempty"`
+	// Daily says the game is an attempt at a daily puzzle.
+	Daily bool `json:"daily,omitempty"`
 	// Identity is the guest identity's token the seat was taken under,
 	// so that reopening the game takes the next seats under it too, and
 	// Name the name the guest played as.
@@ -129,7 +131,7 @@ func (sh *shared) recentHere() []Recent {
 	served := slices.Clone(sh.soc.served)
 	for i, r := range served {
 		if r.Title == "" { // a finished game's, which the server lists by name
-			served[i].Title = sh.gameTitle(r.Game)
+			served[i].Title = dailyTitle(sh.gameTitle(r.Game), r.Daily)
 		}
 	}
 	if sh.cfg.Session != "" && sh.soc.served != nil {
@@ -383,6 +385,15 @@ func (hm *homeScreen) view() string {
 	b.WriteString("\n" + hm.message() + "\n")
 	b.WriteString(faint(wrap("↑↓ choose · enter open · 1-4 new table · r rules · g quick game · d daily · i join · l lobby · p players · e events · t leaderboards · ? help", hm.w)))
 	return b.String()
+}
+
+// dailyTitle is a game's title as a list of games shows it: "Daily
+// Quizl" for an attempt at a daily puzzle.
+func dailyTitle(title string, daily bool) string {
+	if daily {
+		return "Daily " + title
+	}
+	return title
 }
 
 func players(g client.Game) string {

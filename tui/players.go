@@ -132,7 +132,7 @@ func (m *Model) loadServed() tea.Cmd {
 		var out []Recent
 		for _, t := range ts {
 			r := Recent{Server: server, Table: t.ID, Game: t.Game, Seat: t.Seat, Token: tok,
-				Title: t.Title, Status: t.Status, When: t.Created, Rated: t.Rated}
+				Title: dailyTitle(t.Title, t.Daily != ""), Status: t.Status, When: t.Created, Rated: t.Rated, Daily: t.Daily != ""}
 			if guest {
 				r.Identity = tok
 			}
@@ -155,7 +155,7 @@ func (m *Model) loadServed() tea.Cmd {
 				status = "finished" // a result this client does not know
 			}
 			r := Recent{Server: server, Table: g.Table, Game: g.Game, Seat: g.Seat, Token: tok,
-				Status: status, When: g.Ended, Rated: g.Rated, ended: true}
+				Status: status, When: g.Ended, Rated: g.Rated, Daily: g.Daily != "", ended: true}
 			if guest {
 				r.Identity = tok
 			}

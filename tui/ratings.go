@@ -634,6 +634,7 @@ func (ps *profileScreen) playedLine(g client.PlayedGame) string {
 	if g.Rated && g.Pool != "" {
 		what = ps.poolTitle(g.Pool)
 	}
+	what = dailyTitle(what, g.Daily != "")
 	line := fmt.Sprintf("%s  %-7s %s%s", g.Ended.Local().Format("Jan 2 15:04"), result, what, against)
 	if g.Rated {
 		d := int(math.Round(g.RatingAfter - g.RatingBefore))

@@ -297,7 +297,7 @@ func (t *tableScreen) apply(u client.Update) {
 		t.logBy = t.logBy[len(t.logBy)-500:]
 	}
 	r := Recent{Server: t.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
-		Title: u.Table.Title, Status: u.Table.Status, When: time.Now(), Rated: u.Table.Rated}
+		Title: dailyTitle(u.Table.Title, u.Table.Daily != ""), Status: u.Table.Status, When: time.Now(), Rated: u.Table.Rated, Daily: u.Table.Daily != ""}
 	if t.cfg.Session == "" {
 		r.Identity, r.Name = t.idToken, t.c.Name
 	}

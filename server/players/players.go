@@ -146,6 +146,9 @@ type PlayedGame struct {
 	Pool   string  `json:"pool,omitempty"`
 	Before float64 `json:"rating_before,omitempty"`
 	After  float64 `json:"rating_after,omitempty"`
+	// Daily names the daily puzzle the game was an attempt at,
+	// "quizl/2026-12-03"; absent for any other game.
+	Daily string `json:"daily,omitempty"`
 	// Record is the path of the game's record.
 	Record string `json:"record"`
 }
@@ -229,13 +232,13 @@ func (s *Service) historyOf(ctx context.Context, ps store.Players, identity, nam
 	if err != nil {
 		return History{}, err
 	}
-	seats := make([][]table.StoredSeat, len(rows))
+	stored := make([]table.Stored, len(rows))
 	var ids []string
 	for i, g := range rows {
-		if seats[i], err = table.SeatsOf(g.Table, g.Meta); err != nil {
+		if stored[i], err = table.StoredOf(g.Table, g.Meta); err != nil {
 			return History{}, err
 		}
-		for _, st := range seats[i] {
+		for _, st := range stored[i].Seats {
 			if st.Identity != "" {
 				ids = append(ids, st.Identity)
 			}
@@ -248,7 +251,7 @@ func (s *Service) historyOf(ctx context.Context, ps store.Players, identity, nam
 	out := History{Name: name, Games: []PlayedGame{}}
 	for i, g := range rows {
 		pg := PlayedGame{Table: g.Table, Game: g.Game, Ended: g.Ended, Seat: g.Seat, Result: string(g.Result),
-			Opponents: []Opponent{}, Record: "/api/v1/tables/" + g.Table + "/record"}
+			Opponents: []Opponent{}, Daily: stored[i].Daily, Record: "/api/v1/tables/" + g.Table + "/record"}
 		if g.Pool != "" {
 			pg.Rated, pg.Pool, pg.Before, pg.After = true, g.Pool, round1(g.Before), round1(g.After)
 		}
@@ -259,7 +262,7 @@ func (s *Service) historyOf(ctx context.Context, ps store.Players, identity, nam
 				return History{}, err
 			}
 		}
-		for j, st := range seats[i] {
+		for j, st := range stored[i].Seats {
 			if j == g.Seat {
 				continue
 			}

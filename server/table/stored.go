@@ -17,15 +17,22 @@ type StoredSeat struct {
 	Computer string // the computer's level, "" for a person
 }
 
-// SeatsOf returns the seats of the stored description desc of table id.
-func SeatsOf(id string, desc []byte) ([]StoredSeat, error) {
+// Stored is what a player's history reads of a finished table's stored
+// description: its seats, and the daily puzzle it was an attempt at.
+type Stored struct {
+	Seats []StoredSeat
+	Daily string // "quizl/2006-01-02"; "" for any other table
+}
+
+// StoredOf returns what the stored description desc of table id holds.
+func StoredOf(id string, desc []byte) (Stored, error) {
 	var m meta
 	if err := json.Unmarshal(desc, &m); err != nil {
-		return nil, fmt.Errorf("table %s: reading description: %w", id, err)
+		return Stored{}, fmt.Errorf("table %s: reading description: %w", id, err)
 	}
-	out := make([]StoredSeat, len(m.Seats))
+	out := Stored{Seats: make([]StoredSeat, len(m.Seats)), Daily: m.Daily}
 	for i, st := range m.Seats {
-		out[i] = StoredSeat{Identity: st.Identity, Name: st.Name, Computer: st.Computer}
+		out.Seats[i] = StoredSeat{Identity: st.Identity, Name: st.Name, Computer: st.Computer}
 	}
 	return out, nil
 }

@@ -176,6 +176,9 @@ type PlayedGame struct {
 	Pool         string  `json:"pool,omitempty"`
 	RatingBefore float64 `json:"rating_before,omitempty"`
 	RatingAfter  float64 `json:"rating_after,omitempty"`
+	// Daily names the daily puzzle the game was an attempt at,
+	// "quizl/2026-12-03" ("" for any other game).
+	Daily string `json:"daily,omitempty"`
 }
 
 // OwnGames lists the latest finished games of token's identity, a

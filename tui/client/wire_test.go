@@ -725,6 +725,9 @@ func TestWireTypes(t *testing.T) {
 	must("Ann's daily resignation", err)
 	day, err := ann.Daily(ctx, annS.Token, "quizl")
 	must("Ann's daily result", err)
+	if gs, err := ann.PlayedGames(ctx, "Ann", 1); err != nil || len(gs) != 1 || gs[0].Table != dq.Table || gs[0].Daily != "quizl/"+day.Day {
+		t.Errorf("Ann's latest game, her daily: %+v, %v", gs, err)
+	}
 	_, err = ann.DailyLeaderboard(ctx, "quizl", day.Day)
 	must("today's leaderboard", err)
 	if _, err := ann.Daily(ctx, annS.Token, "nymphabet"); err != ErrNoDaily {

@@ -134,4 +134,9 @@ func TestDailyAccount(t *testing.T) {
 	if got := p.Text("#daily-profile .daily-streak[data-game=salvo]"); got != "Streak 0 · longest 0 · solved 0 of 1" {
 		t.Errorf("the profile's daily streak: %q", got)
 	}
+	// Its list of games names the attempt a daily one.
+	p.Wait("the profile's games", `!!document.querySelector("#games li strong")`)
+	if got := p.Text("#games li"); !strings.HasPrefix(got, "Lost Daily Salvo, alone") {
+		t.Errorf("the profile lists the daily game as %q", got)
+	}
 }

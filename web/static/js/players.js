@@ -102,8 +102,9 @@ export async function profile(main, name) {
           : o.kind === "computer" ? `the computer (${o.level})` : o.kind === "deleted" ? "deleted player" : `${o.name} (guest)`) : [];
         const delta = g.rated ? Math.round(g.rating_after - g.rating_before) : null;
         append(list, h("li", {},
-          // A rated game of a mode rated apart names its pool: "Nymphabet (cyclic)".
-          h("strong", {}, { win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result), ` ${g.rated && g.pool ? poolTitle(g.pool) : title(g.game)}${opp.length ? " against " : ", alone"}`,
+          // A rated game of a mode rated apart names its pool: "Nymphabet
+          // (cyclic)"; an attempt at a daily puzzle says so: "Daily Salvo".
+          h("strong", {}, { win: "Won", loss: "Lost", draw: "Drew", aborted: "Aborted" }[g.result] || g.result), ` ${g.daily ? "Daily " : ""}${g.rated && g.pool ? poolTitle(g.pool) : title(g.game)}${opp.length ? " against " : ", alone"}`,
           opp.flatMap((o, i) => i ? [", ", o] : [o]),
           " ", h("span", { class: "muted" }, new Date(g.ended).toLocaleString()),
           delta === null ? null : h("span", { class: delta >= 0 ? "up" : "down" }, ` · rated, ${delta >= 0 ? "+" : "−"}${Math.abs(delta)} (${num(g.rating_after)})`),
