@@ -227,3 +227,27 @@ func TestEndKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestEndClearsARefusal: a word the referee refused, still on the
+// screen when the opponent resigns, does not stay under the end: the game
+// is over and the end says how.
+func TestEndClearsARefusal(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("nymphabet", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the open table", has("waiting for players to join"))
+	bc, seat := benJoins(t, ts, tm)
+	tm.waitFor("Ann's turn", has("your turn"))
+	tm.typeText("echo")
+	tm.key("enter")
+	tm.waitFor("the refusal", has("! ECHO does not start with A"))
+	if _, err := bc.Move(context.Background(), seat.Token, seat.Table, "resign", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	s := tm.waitFor("the end", over)
+	if strings.Contains(s, "ECHO") || strings.Contains(s, "! ") {
+		t.Errorf("the refusal stays under the end:\n%s", s)
+	}
+}

@@ -249,6 +249,11 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 // logged (so that a reconnect neither loses nor repeats any).
 func (t *tableScreen) apply(u client.Update) {
 	first := t.upd == nil
+	if !first && t.upd.Table.Status != "finished" && u.Table.Status == "finished" {
+		// The game is over: a refusal of a move, and the line being
+		// typed, are moot; the end says how it ended.
+		t.err, t.play.line = "", ""
+	}
 	t.upd = &u
 	if t.waiting != "" && (u.Table.Status == "playing" || u.Table.Status == "finished") {
 		// Play began: what kept it waiting is old news.
