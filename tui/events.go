@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/game"
 	"parlour/tui/client"
@@ -371,7 +372,7 @@ func (sh *shared) me() string {
 // descLines is how many lines the event's description takes on its
 // screen.
 func (e *eventScreen) descLines() int {
-	n := 0
+	n := len(e.head()) - 1 // the terms under the name, when they do not fit beside it
 	if e.entry() != "" {
 		n++ // the terms of entry take a line of their own
 	}
@@ -379,6 +380,33 @@ func (e *eventScreen) descLines() int {
 		return n
 	}
 	return n + min(2, strings.Count(wrap(e.ev.Description, e.w), "\n")+1)
+}
+
+// head is the event's first lines: its name and its terms (kind and
+// length, game, clock, rated or casual) beside it, or under it when they
+// do not fit on one line, so that none is cut.
+func (e *eventScreen) head() []string {
+	ev := e.ev
+	if ev == nil {
+		return []string{title("Event")}
+	}
+	kind := fmt.Sprintf("Arena of %s", plural(ev.Minutes, "minute", "minutes"))
+	if ev.Kind == "swiss" {
+		kind = fmt.Sprintf("Swiss of %s", plural(ev.Rounds, "round", "rounds"))
+	}
+	rated := "casual"
+	if ev.Rated {
+		rated = "rated"
+	}
+	g := e.gameTitle(ev.Game)
+	if ev.Mode != "" {
+		g += " (" + strings.ReplaceAll(ev.Mode, "_", " ") + ")"
+	}
+	terms := fmt.Sprintf("%s · %s · %s · %s", kind, g, ev.ClockText, rated)
+	if line := title(ev.Name) + "  ·  " + terms; ansi.StringWidth(line) <= e.w {
+		return []string{line}
+	}
+	return []string{title(ev.Name), terms}
 }
 
 // entry says what the event asks of its players beyond its game and
@@ -776,20 +804,9 @@ func (e *eventScreen) view() string {
 		return b.String()
 	}
 	ev := e.ev
-	kind := fmt.Sprintf("Arena of %s", plural(ev.Minutes, "minute", "minutes"))
-	if ev.Kind == "swiss" {
-		kind = fmt.Sprintf("Swiss of %s", plural(ev.Rounds, "round", "rounds"))
+	for _, l := range e.head() {
+		b.WriteString(fitLine(l, e.w) + "\n")
 	}
-	rated := "casual"
-	if ev.Rated {
-		rated = "rated"
-	}
-	g := e.gameTitle(ev.Game)
-	if ev.Mode != "" {
-		g += " (" + strings.ReplaceAll(ev.Mode, "_", " ") + ")"
-	}
-	head := fmt.Sprintf("%s  ·  %s · %s · %s · %s", title(ev.Name), kind, g, ev.ClockText, rated)
-	b.WriteString(fitLine(head, e.w) + "\n")
 	if t := e.entry(); t != "" {
 		b.WriteString(fitLine(t, e.w) + "\n")
 	}

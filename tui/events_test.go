@@ -563,3 +563,36 @@ func TestEventLineWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestEventHead: an event's name and terms share its first line when
+// they fit; a long name and game title put the terms on a line of their
+// own rather than cut "rated" off its end, and the screen still fits.
+func TestEventHead(t *testing.T) {
+	t.Parallel()
+	c, err := client.New("http://parlour.example", "Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := &shared{w: 80, h: 24, c: c, games: []client.Game{{Name: "wordfight", Title: "Sightless Word Fight"}, {Name: "nymphabet", Title: "Nymphabet"}}}
+	for _, c := range []struct {
+		name, game string
+		lines      int
+	}{
+		{"Club night", "nymphabet", 1},
+		{"Hourly Word Fight Arena", "wordfight", 2},
+	} {
+		ev := &client.Tournament{Kind: "arena", Name: c.name, Game: c.game, Minutes: 55, ClockText: "5+3", Rated: true, Status: "created",
+			Starts: time.Now().Add(time.Hour)}
+		for i := range 30 {
+			ev.Standings = append(ev.Standings, client.Standing{Rank: i + 1, Name: fmt.Sprintf("player%02d", i)})
+		}
+		e := &eventScreen{shared: sh, ev: ev, opened: map[string]bool{}}
+		head := e.head()
+		if len(head) != c.lines || !strings.Contains(ansi.Strip(strings.Join(head, "\n")), "5+3 · rated") {
+			t.Errorf("%s: the head is %q; want %d lines ending in its clock and rated", c.name, head, c.lines)
+		}
+		for _, p := range fitProblems(ansi.Strip(e.view()), 80, 24) {
+			t.Errorf("%s: %s", c.name, p)
+		}
+	}
+}
