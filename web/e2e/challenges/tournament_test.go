@@ -225,6 +225,17 @@ func TestTournamentArena(t *testing.T) {
 	cy.AccessibleThemes("a finished event's page")
 	cy.Open("/tournaments")
 	cy.Wait("the event's winner in the list", fmt.Sprintf(`(document.querySelector('#t-list-finished tr[data-event=%q] .winner')||{}).textContent === "Ann"`, id))
+	// With an event to come above it, the two lists share their columns.
+	if st := e2e.Eval[int](ann, `fetch("/api/v1/tournaments", {method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
+		body: JSON.stringify({kind: "arena", name: "Saturday Arena of Salvo", game: "salvo", minutes: 30, clock: {kind: "fischer", initial: 180, increment: 2}})}).then(r => r.status)`); st != 201 {
+		t.Fatalf("another arena: %d", st)
+	}
+	cy.Open("/tournaments")
+	cy.Wait("both lists", `!!document.querySelector("#t-list-created table") && !!document.querySelector("#t-list-finished table")`)
+	cols := `l => [...document.querySelectorAll(l + " th")].slice(0, 5).map(th => Math.round(th.getBoundingClientRect().left)).join(",")`
+	if to, done := e2e.Eval[string](cy, `(`+cols+`)("#t-list-created")`), e2e.Eval[string](cy, `(`+cols+`)("#t-list-finished")`); to != done {
+		t.Errorf("the lists' columns start at %s (to come) and %s (finished)", to, done)
+	}
 	cy.Open("/players/Ann")
 	cy.Wait("the events won", fmt.Sprintf(`!!document.querySelector('#profile-events li[data-event=%q]')`, id))
 	if got := cy.Text("#profile-events"); !strings.Contains(got, "Ann won 1 event") || !strings.Contains(got, "1st Friday Arena") {
