@@ -498,16 +498,11 @@ func TestMakeEvent(t *testing.T) {
 	checkFits(t, tm)
 	tm.key("backspace")
 	tm.typeText("40") // 40 minutes
-	// Four a table: an arena seats two, the server says; then two, and
-	// three rated games asked of whoever joins.
-	tm.keyUntil("down", "> Seats")
-	tm.key("right")
-	tm.key("right")
-	tm.waitFor("four a table", has("‹ 4 players a table ›"))
-	tm.key("enter")
-	tm.waitFor("the refusal of four", has("an arena seats two players a table, not 4"))
-	tm.key("left")
-	tm.key("left")
+	// An arena seats two: the form asks nothing of players a table.
+	if s := tm.screen(); strings.Contains(s, "Seats") {
+		t.Errorf("an arena's form asks how many a table:\n%s", s)
+	}
+	// Three rated games asked of whoever joins.
 	tm.keyUntil("down", "> Entry")
 	tm.typeText("3")
 	tm.waitFor("the entry", has("‹ at least 3 rated games ›"))
@@ -530,6 +525,51 @@ func TestMakeEvent(t *testing.T) {
 	tm.waitFor("started", has("you started Tuesday club?", "under way"))
 	if ev, err := ac.Tournament(ctx, evs[0].ID); err != nil || ev.Status != "started" {
 		t.Errorf("the event after s: %+v, %v", ev, err)
+	}
+}
+
+// TestNewEventSeats: the form offers more than two players a table only
+// for a casual Swiss, up to four and no more than the game takes: an
+// arena pairs two, a rated game is between two, Nymphabet is for two.
+func TestNewEventSeats(t *testing.T) {
+	t.Parallel()
+	games := []client.Game{{Name: "nymphabet", Title: "Nymphabet", MinPlayers: 2, MaxPlayers: 2}, {Name: "quizl", Title: "Quizl", MinPlayers: 1, MaxPlayers: 8},
+		{Name: "tri", Title: "Tri", MinPlayers: 2, MaxPlayers: 3}}
+	for _, c := range []struct {
+		name         string
+		game         int
+		swiss, rated bool
+		want         int
+	}{
+		{"an arena of Quizl", 1, false, false, 2},
+		{"a Swiss of Nymphabet", 0, true, false, 2},
+		{"a rated Swiss of Quizl", 1, true, true, 2},
+		{"a casual Swiss of Quizl", 1, true, false, 4},
+		{"a casual Swiss of a game of three", 2, true, false, 3},
+	} {
+		ne := &newEventScreen{shared: &shared{w: 80, h: 24, games: games}, game: c.game, swiss: c.swiss, rated: c.rated, seats: 2, clock: 1, length: 5}
+		if got := ne.maxSeats(); got != c.want {
+			t.Errorf("%s: at most %d a table, want %d", c.name, got, c.want)
+		}
+		if asks := slices.Contains(ne.fields(), evSeats); asks != (c.want > 2) {
+			t.Errorf("%s: the form asks how many a table: %v", c.name, asks)
+		}
+		if c.want > 2 {
+			// ←→ go round 2 to the most, and back.
+			var seen []int
+			for range c.want - 1 {
+				ne.at = slices.Index(ne.fields(), evSeats)
+				ne.key("right", keyMsg("right"))
+				seen = append(seen, ne.seats)
+			}
+			var want []int
+			for n := 3; n <= c.want; n++ {
+				want = append(want, n)
+			}
+			if want = append(want, 2); !slices.Equal(seen, want) {
+				t.Errorf("%s: → goes through %v, want %v", c.name, seen, want)
+			}
+		}
 	}
 }
 

@@ -66,7 +66,22 @@ func (ne *newEventScreen) fields() []int {
 	for i := range ne.options() {
 		fs = append(fs, evOption+i)
 	}
-	return append(fs, evClock, evLength, evSeats, evRated, evMinRated, evStarts, evPassword)
+	fs = append(fs, evClock, evLength)
+	if ne.maxSeats() > 2 {
+		fs = append(fs, evSeats)
+	}
+	return append(fs, evRated, evMinRated, evStarts, evPassword)
+}
+
+// maxSeats is the most players a table the event may seat: more than two
+// only in a casual Swiss of a game that many play (an arena pairs two,
+// and a rated game is between two), and four at most.
+func (ne *newEventScreen) maxSeats() int {
+	gs := ne.games()
+	if !ne.swiss || ne.rated || len(gs) == 0 {
+		return 2
+	}
+	return min(4, max(2, gs[ne.game%len(gs)].MaxPlayers))
 }
 
 // field is the field chosen.
@@ -200,9 +215,8 @@ func (ne *newEventScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 		ne.length = max(1, min(ne.maxLength(), ne.length+step*by))
 	case evSeats:
-		// The server says when a table of more does not suit the event
-		// (an arena, a game of two, a rated event).
-		ne.seats = 2 + (ne.seats-2+step+3)%3
+		n := ne.maxSeats() - 1 // the choices, from 2
+		ne.seats = 2 + (ne.seats-2+step+n)%n
 	case evRated:
 		if step != 0 {
 			ne.rated = !ne.rated
@@ -252,8 +266,8 @@ func (ne *newEventScreen) make() tea.Cmd {
 	clock, _ := clockRule(eventClocks()[ne.clock])
 	ev := client.NewEvent{Kind: "arena", Name: strings.TrimSpace(ne.name), Description: strings.TrimSpace(ne.about), Game: gs[ne.game%len(gs)].Name,
 		Clock: clock, Rated: ne.rated, Password: ne.secret, MinRatedGames: ne.minRated, Rules: ne.changed()}
-	if ne.seats > 2 {
-		ev.Seats = ne.seats
+	if seats := min(ne.seats, ne.maxSeats()); seats > 2 {
+		ev.Seats = seats
 	}
 	if ne.swiss {
 		ev.Kind, ev.Rounds = "swiss", ne.length
@@ -354,7 +368,7 @@ func (ne *newEventScreen) view() string {
 		evGame:     {"Game", "‹ " + game + " ›", ""},
 		evClock:    {"Clock", "‹ " + eventClocks()[ne.clock] + " ›", "minutes + seconds a move"},
 		evLength:   {lengthLabel, "‹ " + length + " ›", lengthRange},
-		evSeats:    {"Seats", "‹ " + plural(ne.seats, "player", "players") + " a table ›", "2-4"},
+		evSeats:    {"Seats", "‹ " + plural(min(ne.seats, ne.maxSeats()), "player", "players") + " a table ›", fmt.Sprintf("2-%d", ne.maxSeats())},
 		evRated:    {"Rated", "‹ " + rated + " ›", "yes/no"},
 		evMinRated: {"Entry", "‹ " + entryWords(ne.minRated) + " ›", "0-1000 rated games"},
 		evStarts:   {"Starts", "‹ " + startsWords(eventStarts()[ne.starts]) + " ›", ""},
