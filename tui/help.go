@@ -100,7 +100,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"New event", "↑↓ field · ←→ change (digits type a number) · type the name, the words about it and the password · enter make the event · esc back"},
 		{"An event", "j join (asks its password when it has one) · x leave · ↑↓ choose a game under way · enter watch it (yours: play it) · ctrl+t write in its chat (its maker: /mute NAME, /unmute NAME) · s start it now (its maker) · d save every game's record (once over) · r refresh · esc back (from its games, esc comes back to it)"},
 		{"Your account", "↑↓ choose · enter open or change (the password, showing among the players online, e-mail, SSH keys, deleting the account, a moderator's Moderation) · esc back"},
-		{"Moderation", "↑↓ choose a report · c close it · m mute a player's chat · n rename · x close an account (enter twice) · r read again · esc back"},
+		{"Moderation", "↑↓ choose a report · w watch its table · c close it · m mute a player's chat · n rename · x close an account (enter twice) · r read again · esc back"},
 		{"SSH keys", "paste a public key, enter adds it · ↑↓ choose a key · ctrl+d twice removes it · esc back"},
 		{"Watching", "ctrl+t chat with the spectators · ctrl+o mute · tab the next oceans (Salvo of three or more) · esc home (a spectator plays nothing)"},
 		{"Players", "↑↓ choose · a or enter accept a challenge · d decline it · x withdraw one of yours · enter on a player or c challenge · v a player's profile · f follow or unfollow · b block or unblock · R report (←→ reason · enter send) · w watch the game of a player you follow · r refresh · esc back"},

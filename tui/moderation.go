@@ -15,10 +15,11 @@ import (
 
 // modScreen is the moderators' screen, as the browser's moderation page
 // has it: the queue of reports (open ones first, the chosen one's words
-// in full under it) and the log of what moderators did. c closes the
-// chosen report; m, n and x open a form that mutes the chat of, renames
-// or closes the account of its player, or of any player named there. The
-// server checks the role on every request.
+// in full under it) and the log of what moderators did. w watches the
+// table a report is about; c closes the chosen report; m, n and x open a
+// form that mutes the chat of, renames or closes the account of its
+// player, or of any player named there. The server checks the role on
+// every request.
 type modScreen struct {
 	*shared
 	back    screen
@@ -177,6 +178,16 @@ func (ms *modScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	case "r":
 		ms.err, ms.note = "", ""
 		return ms.read
+	case "w":
+		// The table the report is about, as a spectator sees it (over,
+		// its end and every secret); esc comes back to the queue.
+		r := ms.chosen()
+		if r == nil || r.Table == "" {
+			ms.err = "the report chosen names no table"
+			return nil
+		}
+		ms.err, ms.note = "", ""
+		return ms.nav.sitFrom(client.Seated{Table: r.Table, Seat: -1, Invite: ms.c.Base() + "/t/" + r.Table}, "", ms)
 	case "c", "m", "n", "x":
 		r := ms.chosen()
 		if s == "c" && (r == nil || r.Status != "open") {
@@ -369,7 +380,7 @@ func (ms *modScreen) view() string {
 	if ms.loaded && len(ms.lines) == 0 {
 		b.WriteString(faint("nothing yet") + "\n")
 	}
-	keys := faint(wrap("↑↓ choose · c close the report · m mute · n rename · x close the account · r read again · esc back", ms.w))
+	keys := faint(wrap("↑↓ choose · w watch its table · c close the report · m mute · n rename · x close the account · r read again · esc back", ms.w))
 	tail := "\n" + ms.message() + "\n" + keys
 	// The newest lines of the log, as many as the screen has room for
 	// (the browser's page has the rest).

@@ -120,6 +120,25 @@ func TestModeration(t *testing.T) {
 	if _, err := cc.SignIn(ctx, "cy_renamed", "correct horse battery"); err == nil {
 		t.Error("the closed account signs in")
 	}
+	// A report about a table: w watches it, and esc comes back to the
+	// queue; a report without one says so.
+	tm.key("w")
+	tm.waitFor("no table", has("the report chosen names no table"))
+	vs, err := bc.Create(ctx, bs.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bc.Report(ctx, bs.Token, "ann_m", "cheating", "", vs.Table); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("r")
+	tm.waitFor("the new report first", has("1 open report", "> ann_m", "about table "+vs.Table))
+	tm.key("w")
+	tm.waitFor("the table, watched", func(s string) bool {
+		return tm.table() != nil && tm.table().id == vs.Table && strings.Contains(s, "watching")
+	})
+	tm.key("esc")
+	tm.waitFor("the queue again", has("Moderation  ·  1 open report", "> ann_m"))
 	tm.key("esc")
 	tm.waitFor("the account again", has("Your account: ann_m", "Moderation"))
 }
