@@ -369,8 +369,9 @@ func (sh *shared) me() string {
 	return sh.c.Name
 }
 
-// descLines is how many lines the event's description takes on its
-// screen.
+// descLines is how many lines the event's screen gives, beyond its first,
+// to its terms (when they go under its name), its terms of entry and its
+// description.
 func (e *eventScreen) descLines() int {
 	n := len(e.head()) - 1 // the terms under the name, when they do not fit beside it
 	if e.entry() != "" {
