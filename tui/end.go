@@ -481,6 +481,13 @@ func (e *endScreen) view() string {
 		} else {
 			b.WriteString(strings.Join(blocks, ""))
 		}
+	} else if u.Table.Daily != "" {
+		// The day's answer is everyone's puzzle until the day ends.
+		hidden := map[string]string{"quizl": "The hidden grid", "salvo": "The hidden fleet"}[t.game]
+		if hidden == "" {
+			hidden = "The answer"
+		}
+		b.WriteString(faint(wrap(hidden+", the record and the analysis open to you and everyone when the day ends, at midnight UTC.", t.w)) + "\n")
 	}
 	// The lines under the log (the record, the message, the keys) are
 	// drawn first, so that the log leaves them room.
