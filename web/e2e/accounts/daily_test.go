@@ -61,6 +61,9 @@ func TestDailyPage(t *testing.T) {
 	if e2e.Eval[bool](p, `!!document.querySelector("#set-result")`) {
 		t.Errorf("the daily's end shows a set: %s", p.Text("#set-result"))
 	}
+	if got := p.Text("#daily-hidden"); !strings.HasPrefix(got, "The hidden grid, the record and the analysis open") {
+		t.Errorf("the daily's end says %q of its answer", got)
+	}
 	p.Click("#daily-back")
 	p.Wait("the result", `!!document.querySelector("#daily-share")`)
 	share := p.Text("#daily-share")

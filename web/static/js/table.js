@@ -348,6 +348,11 @@ async function playScreen(main, id, mine) {
       if (!ratingAsked) { ratingAsked = true; askRating(0); }
     }
     if (t.set && !t.daily) append(box, h("p", { class: "set-result", id: "set-result" }, setText(t.set, u.seat, names)));
+    if (t.daily && !(t.reveal && t.reveal.length)) {
+      // The day's answer is everyone's puzzle until the day ends.
+      const hidden = { quizl: "The hidden grid", salvo: "The hidden fleet" }[t.game] || "The answer";
+      append(box, h("p", { class: "muted", id: "daily-hidden" }, `${hidden}, the record and the analysis open to you and everyone when the day ends, at midnight UTC.`));
+    }
     if (t.reveal && t.reveal.length) {
       const checks = h("ul", { id: "commitments" });
       append(box, h("h3", {}, "Every secret, and the check that none changed"), checks);
