@@ -409,9 +409,7 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		ps.err, ps.note = "", msg.note
-		if ps.report.name != "" && msg.note == reportSent(ps.report.name) {
-			ps.report.name = ""
-		}
+		ps.report.went(msg.note)
 		if msg.again {
 			return ps.loadRelations()
 		}

@@ -60,6 +60,13 @@ func (f *reportForm) send(sh *shared) tea.Cmd {
 	}
 }
 
+// went closes the form when note is the news that its report went.
+func (f *reportForm) went(note string) {
+	if f.name != "" && note == reportSent(f.name) {
+		f.name = ""
+	}
+}
+
 // reportSent is the news of a report about name that went.
 func reportSent(name string) string { return "your report about " + name + " went to the moderators" }
 
