@@ -1,14 +1,16 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
+	"parlour/internal/buildinfo"
 	"parlour/server/limit"
 )
 
 // TestMetricNames: /metrics keeps every name it has always had, adds the
-// Go runtime's and the process's, and each service counts for itself.
+// Go runtime's and the process's and the build's, and each service counts for itself.
 func TestMetricNames(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
@@ -16,6 +18,7 @@ func TestMetricNames(t *testing.T) {
 	c := &client{t: t, base: srv.URL}
 	c.do("POST", "/api/v1/tables", `{"game": "guess", "seats": ["me"]}`, nil)
 	st, body := c.do("GET", "/metrics", nil, nil)
+	build := buildinfo.Read()
 	if st != 200 {
 		t.Fatalf("metrics: %d %s", st, body)
 	}
@@ -40,6 +43,8 @@ func TestMetricNames(t *testing.T) {
 		"# TYPE parlour_store_writes_total counter\n",
 		"# TYPE parlour_heap_bytes gauge\n",
 		"# TYPE parlour_goroutines gauge\n",
+		"# TYPE parlour_build_info gauge\n",
+		fmt.Sprintf(`parlour_build_info{goversion=%q,revision=%q,version=%q} 1`+"\n", build.Go, build.Short(), build.Version),
 		"# TYPE go_goroutines gauge\n",
 		"# TYPE go_memstats_heap_alloc_bytes gauge\n",
 		"# TYPE go_sched_gomaxprocs_threads gauge\n",

@@ -23,6 +23,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"parlour/game"
+	"parlour/internal/buildinfo"
 	"parlour/lexicon"
 	"parlour/server/analyses"
 	"parlour/server/auth"
@@ -411,10 +412,17 @@ func (o tournamentObserver) Finished(n table.GameNote, end *store.GameEnd) {
 func (s *Service) Auth() *auth.Auth { return s.auth }
 
 // newRegistry makes a server's registry, holding the Go runtime's and the
-// process's collectors and the two gauges the load tool reads.
+// process's collectors, the build a node runs (so that a dashboard shows
+// which nodes a deploy has reached) and the two gauges the load tool reads.
 func newRegistry() *prometheus.Registry {
 	reg := prometheus.NewRegistry()
+	build := buildinfo.Read()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name:        "parlour_build_info",
+			Help:        "Always 1; its labels name the build this node runs.",
+			ConstLabels: prometheus.Labels{"version": build.Version, "revision": build.Short(), "goversion": build.Go},
+		}, func() float64 { return 1 }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "parlour_heap_bytes", Help: "Bytes of allocated heap objects."}, func() float64 {
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)

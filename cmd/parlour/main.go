@@ -32,6 +32,7 @@ func commands() map[string]command {
 		"play":      {"play the games in this terminal", runPlay},
 		"loadtest":  {"drive a running server with scripted players and measure it", runLoadtest},
 		"admin":     {"give or take back the moderator role, read the reports (on the server's machine)", runAdmin},
+		"version":   {"print which build this is", runVersion},
 	}
 }
 
@@ -62,6 +63,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return 0
 		}
 		return help(ctx, cmds, args[1:], stdout, stderr)
+	case "-version", "--version":
+		args = []string{"version"}
 	}
 	c, ok := cmds[args[0]]
 	if !ok {

@@ -26,6 +26,7 @@ import (
 	"parlour/bus"
 	natsbus "parlour/bus/nats"
 	"parlour/games"
+	"parlour/internal/buildinfo"
 	"parlour/internal/giveback"
 	"parlour/internal/procs"
 	"parlour/lexicon"
@@ -548,7 +549,8 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	h.Configure(srv)
 	served := make(chan error, 2)
 	go func() { served <- srv.Serve(h.Listener(ln)) }()
-	log.Info("serving", "url", base, "store", where.String())
+	build := buildinfo.Read()
+	log.Info("serving", "url", base, "store", where.String(), "version", build.Version, "revision", build.Short())
 	if where.path == filepath.Join(data, "parlour.db") {
 		fmt.Fprintf(stdout, "Parlour is serving at %s/ (data in %s)\n", base, data)
 	} else {
