@@ -169,7 +169,13 @@ func (es *eventsScreen) view() string {
 		i += len(l)
 	}
 	b.WriteString("\n" + es.message() + "\n")
-	b.WriteString(faint(wrap("↑↓ choose · enter open an event · n make one · r refresh · esc back", es.w)))
+	// Events are made by accounts: a guest is not offered the key (pressed
+	// anyway, it says why).
+	makeKey := " · n make one"
+	if es.cfg.Session == "" {
+		makeKey = ""
+	}
+	b.WriteString(faint(wrap("↑↓ choose · enter open an event"+makeKey+" · r refresh · esc back", es.w)))
 	return b.String()
 }
 

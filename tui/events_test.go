@@ -456,7 +456,7 @@ func TestEventChatMute(t *testing.T) {
 }
 
 // TestMakeEvent: n on the events list opens the form of a new event (a
-// guest is told events are an account's); a clock slower than the arena
+// guest, not offered the key, is told events are an account's); a clock slower than the arena
 // is long is refused in the server's words, the form kept; the event
 // made opens, says its maker's words, and its maker starts it with s.
 func TestMakeEvent(t *testing.T) {
@@ -465,7 +465,10 @@ func TestMakeEvent(t *testing.T) {
 	ctx := context.Background()
 	gm := newTerm(t, ts.URL, "Gus", 80, 24)
 	gm.key("e")
-	gm.waitFor("the list", has("Events", "n make one"))
+	gm.waitFor("the list", has("Events", "enter open an event · r refresh"))
+	if strings.Contains(gm.screen(), "n make one") {
+		t.Errorf("a guest is offered a key it cannot use:\n%s", gm.screen())
+	}
 	gm.key("n")
 	gm.waitFor("refused", has("events are made by players with accounts"))
 
