@@ -30,6 +30,9 @@ type Recent struct {
 	Rated  bool      `json:"rated,omitempty"`
 	// Daily says the game is an attempt at a daily puzzle.
 	Daily bool `json:"daily,omitempty"`
+	// Pool is a rated game's rating pool, when its game rates modes
+	// apart ("nymphabet-cyclic"), so that the list names the mode.
+	Pool string `json:"pool,omitempty"`
 	// Identity is the guest identity's token the seat was taken under,
 	// so that reopening the game takes the next seats under it too, and
 	// Name the name the guest played as.
@@ -130,7 +133,11 @@ func (sh *shared) keepRecent(out []Recent) {
 func (sh *shared) recentHere() []Recent {
 	served := slices.Clone(sh.soc.served)
 	for i, r := range served {
-		if r.Title == "" { // a finished game's, which the server lists by name
+		switch {
+		case r.Title != "":
+		case r.Rated && r.Pool != "": // a finished game's, which the server lists by name
+			served[i].Title = sh.poolTitle(r.Pool)
+		default:
 			served[i].Title = dailyTitle(sh.gameTitle(r.Game), r.Daily)
 		}
 	}
