@@ -317,6 +317,9 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 			}
 			m.note = fmt.Sprintf("your challenge was accepted: the %s table is in your recent games", m.gameTitle(t.Game))
 		}
+		if sk, ok := m.cur.(*seekScreen); ok && t.Challenge == "" {
+			return tea.Batch(sk.paired(t.Game), m.loadServed())
+		}
 		return m.loadServed()
 	case "gameFinish":
 		return m.loadServed()

@@ -45,8 +45,9 @@ type seekScreen struct {
 	token  string       // the identity token the seek was made with
 	gen    int          // tells this seek's messages from an earlier one's
 	// offer is how long the seek waits before the computer is offered
-	// (seekOffer; tests shorten it).
-	offer time.Duration
+	// (seekOffer; tests shorten it), every how often the waiting seek
+	// is read back (seekPoll).
+	offer, every time.Duration
 }
 
 // seekAnswerMsg answers a seek made; seekStateMsg a seek read back;
@@ -69,7 +70,7 @@ type seekPollMsg struct{ gen int }
 // openSeek shows the quick-game form.
 func openSeek(sh *shared) {
 	sh.err, sh.note = "", ""
-	sk := &seekScreen{shared: sh, offer: seekOffer}
+	sk := &seekScreen{shared: sh, offer: seekOffer, every: seekPoll}
 	sk.mode = sk.defaultMode()
 	sh.nav.show(sk)
 }
@@ -258,7 +259,18 @@ func (sk *seekScreen) answered(msg seekAnswerMsg) tea.Cmd {
 // poll asks for the seek to be read back in a moment.
 func (sk *seekScreen) poll() tea.Cmd {
 	gen := sk.gen
-	return tea.Tick(seekPoll, func(time.Time) tea.Msg { return seekPollMsg{gen} })
+	return tea.Tick(sk.every, func(time.Time) tea.Msg { return seekPollMsg{gen} })
+}
+
+// paired answers the news on the player's stream that a table of game
+// began without a challenge: when this screen's seek is of that game it
+// is read back at once, so that the player goes to the table now rather
+// than at the next poll.
+func (sk *seekScreen) paired(game string) tea.Cmd {
+	if sk.seek == nil || sk.seek.Game != game {
+		return nil
+	}
+	return sk.readBack()
 }
 
 // readBack reads the waiting seek back.

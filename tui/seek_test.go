@@ -144,3 +144,30 @@ func TestQuickGameComputer(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestQuickGameFromTheStream: a signed-in player's waiting seek that
+// pairs is noticed from the player stream, not only by reading the seek
+// back: with the read-back put off for an hour, the terminal still goes
+// to the table. (A guest has no player stream: TestQuickGame pairs one
+// by the read-back.)
+func TestQuickGameFromTheStream(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	_, as := signedUp(t, ts, "ann_q")
+	tm := newTermWith(t, ts.URL, "ann_q", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_q"})
+	tm.key("g")
+	tm.keyUntil("right", "‹ Nymphabet ›")
+	tm.m.cur.(*seekScreen).every = time.Hour
+	tm.key("enter")
+	tm.waitFor("the search", has("Looking for an opponent: Nymphabet (standard)"))
+	bc, ben := guestAt(t, ts, "Ben")
+	a, err := bc.SeekGame(ctx, ben.Token, client.SeekRequest{Game: "nymphabet", Clock: 120})
+	if err != nil || a.Status != "paired" || a.Table == nil {
+		t.Fatalf("Ben's seek answered %+v, %v: Ann's was not waiting", a, err)
+	}
+	tm.waitFor("the table the seeks made", func(s string) bool { return tm.table() != nil && strings.Contains(s, "Ben") })
+	if tb := tm.table(); tb.id != a.Table.Table {
+		t.Errorf("the terminal sits at %s; Ben is at %s", tb.id, a.Table.Table)
+	}
+}

@@ -168,5 +168,32 @@ func TestQuickSeekMode(t *testing.T) {
 	}
 }
 
+// TestQuickSeekFromTheStream: a signed-in player's waiting seek that
+// pairs is noticed from the player stream, not only by the banner's
+// polls: with Ann's page unable to set a timer going, her page still goes
+// to the table when Gus's quick game pairs with her seek.
+func TestQuickSeekFromTheStream(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	gus := e2e.NewPlayer(t, b, "Gus", base)
+	ann.SignUp("Ann", "correct horse battery")
+	for _, p := range []*e2e.Player{ann, gus} {
+		p.Open("/")
+		p.Wait("the quick buttons", `!!document.querySelector(".quick-seek[data-game=nymphabet][data-rated=false]")`)
+	}
+	// From here on the banner's polls never run.
+	e2e.Eval[bool](ann, `(window.setInterval = () => 0, true)`)
+	ann.Click(".quick-seek[data-game=nymphabet][data-rated=false]")
+	ann.Wait("Ann's waiting banner", `!!document.querySelector(".banner.seek .seek-cancel")`)
+	gus.Click(".quick-seek[data-game=nymphabet][data-rated=false]")
+	gus.Wait("Gus's table", `location.pathname.startsWith("/t/")`)
+	ann.Wait("Ann's table", `location.pathname.startsWith("/t/")`)
+	if a, g := e2e.Eval[string](ann, `location.pathname`), e2e.Eval[string](gus, `location.pathname`); a != g {
+		t.Fatalf("Ann is at %s, Gus at %s", a, g)
+	}
+}
+
 // jsString quotes s as a JavaScript string.
 func jsString(s string) string { return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"` }

@@ -3,8 +3,9 @@
 // a banner above every screen says so, with Cancel, and after a while
 // offers a game against the computer at the player's level meanwhile.
 // The seek lasts while this page is open: the banner asks about it every
-// few seconds (which keeps it alive for a guest without a player stream)
-// and withdraws it when the page closes. When it pairs, the banner leads
+// few seconds (which keeps it alive for a guest without a player stream),
+// and at once when the player stream says a game began, and withdraws it
+// when the page closes. When it pairs, the banner leads
 // to the table: at once from the home page, by a link from anywhere else
 // (a game against the computer is not pulled away under the player).
 // The lobby lists the seeks waiting, each with Accept (acceptButton).
@@ -110,6 +111,14 @@ function end() {
   const el = waiting.el;
   waiting = null;
   return el;
+}
+
+// started answers the news on the player stream that a table of game
+// began without a challenge: when the seek waiting is of that game it is
+// asked about at once, so that the player goes to the table now rather
+// than at the next poll.
+export function started(game) {
+  if (waiting && waiting.game === game) poll();
 }
 
 // poll asks about the seek: still waiting, or the table it made.

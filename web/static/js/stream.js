@@ -13,6 +13,7 @@ import { rulesInWords, clockWords } from "./rulestext.js";
 import { go } from "./nav.js";
 import { challengeNotice } from "./notify.js";
 import { news } from "./follows.js";
+import { started } from "./seek.js";
 
 const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLowerCase();
 
@@ -177,9 +178,10 @@ function act(ev) {
       break;
     case "gameStart": {
       // Only a table opened by a challenge this player made moves the
-      // page there; the stream also names every table under way.
+      // page there; the stream also names every table under way. A table
+      // without a challenge may be a waiting seek's: its banner asks.
       const t = ev.table || {};
-      if (!t.challenge) break;
+      if (!t.challenge) { started(t.game); break; }
       if (!mine.has(t.challenge)) { drop(t.challenge); break; } // accepted in another tab
       if (opened.has(t.id)) break;
       opened.add(t.id);
