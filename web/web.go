@@ -24,6 +24,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -53,6 +54,10 @@ type handler struct {
 	files map[string]*asset // by URL path
 	index *asset
 	pages []*asset // the rules pages, rendered from docs/rules
+	// routes are the paths the page has a screen for, read from main.js's
+	// own table so that the two never disagree: the page is served with
+	// 404 at any other path, where it says there is no such page.
+	routes []*regexp.Regexp
 }
 
 // Handler returns the handler for the browser client. Mount it at "/"
@@ -61,7 +66,9 @@ type handler struct {
 // docs/rules on the server, so that it reads without JavaScript and can
 // be linked) and as Markdown at /rules/GAME.md, and the client's page for
 // every other GET path (the client routes /, /lobby, /t/ID and so on
-// itself). It answers 404 for paths under /api/ so that a missing API
+// itself), with 404 at a path the client has no screen for, so that a
+// mistyped or stale link is a 404 to crawlers and link checkers too. It
+// answers 404 for paths under /api/ so that a missing API
 // route is not mistaken for the page, and 405 for any method but GET and
 // HEAD: what the pages ask of the games (checking a setup, a preview, a
 // replay) is the API's, under /api/v1/tools/.
@@ -105,6 +112,13 @@ func newHandler() (*handler, error) {
 	h.index = h.files["/static/index.html"]
 	if h.index == nil {
 		return nil, fmt.Errorf("static/index.html is missing")
+	}
+	main := h.files["/static/js/main.js"]
+	if main == nil {
+		return nil, fmt.Errorf("static/js/main.js is missing")
+	}
+	if h.routes, err = clientRoutes(main.raw); err != nil {
+		return nil, err
 	}
 	header, err := siteHeader(h.index.raw)
 	if err != nil {
@@ -167,11 +181,50 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		a = h.index
+		if !h.routed(r.URL.EscapedPath()) {
+			h.serveStatus(w, r, a, http.StatusNotFound)
+			return
+		}
 	}
 	h.serve(w, r, a)
 }
 
+// clientRoutes reads the routes table of main.js: each entry is a line
+// that opens with a regular expression literal anchored at both ends,
+// such as [/^\/lobby$/, () => import("./lobby.js")...], written in the
+// subset JavaScript and Go share, with "/" escaped as JavaScript literals
+// need.
+func clientRoutes(mainJS []byte) ([]*regexp.Regexp, error) {
+	jsRoute := regexp.MustCompile(`(?m)^\s*\[/(\^.*?\$)/, \(\) =>`)
+	var out []*regexp.Regexp
+	for _, m := range jsRoute.FindAllSubmatch(mainJS, -1) {
+		re, err := regexp.Compile(strings.ReplaceAll(string(m[1]), `\/`, "/"))
+		if err != nil {
+			return nil, fmt.Errorf("main.js route /%s/: %w", m[1], err)
+		}
+		out = append(out, re)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("main.js: no routes table found")
+	}
+	return out, nil
+}
+
+// routed says whether the page has a screen for path (as the browser
+// sends it, escaped), which the page reads with trailing slashes cut.
+func (h *handler) routed(p string) bool {
+	if t := strings.TrimRight(p, "/"); t != "" {
+		p = t
+	}
+	return slices.ContainsFunc(h.routes, func(re *regexp.Regexp) bool { return re.MatchString(p) })
+}
+
 func (h *handler) serve(w http.ResponseWriter, r *http.Request, a *asset) {
+	h.serveStatus(w, r, a, http.StatusOK)
+}
+
+// serveStatus serves a with status; only a 200 is revalidated (304).
+func (h *handler) serveStatus(w http.ResponseWriter, r *http.Request, a *asset, status int) {
 	hd := w.Header()
 	hd.Set("Content-Type", a.typ)
 	hd.Set("ETag", a.etag)
@@ -184,7 +237,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, a *asset) {
 		hd.Set("Content-Security-Policy", csp)
 	}
 	hd.Add("Vary", "Accept-Encoding")
-	if match := r.Header.Get("If-None-Match"); match != "" && strings.Contains(match, a.etag) {
+	if match := r.Header.Get("If-None-Match"); status == http.StatusOK && match != "" && strings.Contains(match, a.etag) {
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
@@ -194,6 +247,7 @@ func (h *handler) serve(w http.ResponseWriter, r *http.Request, a *asset) {
 		body = a.gz
 	}
 	hd.Set("Content-Length", fmt.Sprint(len(body)))
+	w.WriteHeader(status)
 	if r.Method == http.MethodHead {
 		return
 	}

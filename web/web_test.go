@@ -53,6 +53,16 @@ func TestHandlerRoutes(t *testing.T) {
 		{"/favicon.ico", 404, "", ""},
 		{"/api/v1/nothing", 404, "", ""},
 		{"/api", 404, "", ""},
+		{"/lobby/", 200, "text/html", "Parlour"},
+		{"/players/Ann_b-2", 200, "text/html", "Parlour"},
+		{"/tournaments/x7k2", 200, "text/html", "Parlour"},
+		{"/j/KQ%2FPX", 200, "text/html", "Parlour"},
+		// No screen of the page's: the page, which says so, with a 404.
+		{"/events", 404, "text/html", `src="/static/js/main.js"`},
+		{"/players", 404, "text/html", `src="/static/js/main.js"`},
+		{"/players/Ann%20B", 404, "text/html", `src="/static/js/main.js"`},
+		{"/lobby/more", 404, "text/html", `src="/static/js/main.js"`},
+		{"/new/", 404, "text/html", `src="/static/js/main.js"`},
 	}
 	for _, tt := range tests {
 		w := get(t, h, tt.path, nil)
@@ -60,7 +70,7 @@ func TestHandlerRoutes(t *testing.T) {
 			t.Errorf("GET %s: status %d, want %d", tt.path, w.Code, tt.status)
 			continue
 		}
-		if tt.status != 200 {
+		if tt.typ == "" {
 			continue
 		}
 		if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, tt.typ) {
@@ -69,6 +79,42 @@ func TestHandlerRoutes(t *testing.T) {
 		if !strings.Contains(w.Body.String(), tt.has) {
 			t.Errorf("GET %s: body lacks %q", tt.path, tt.has)
 		}
+	}
+}
+
+// TestClientRoutes: the handler reads every route of main.js's table, and
+// refuses a table it cannot read.
+func TestClientRoutes(t *testing.T) {
+	t.Parallel()
+	main, err := static.ReadFile("static/js/main.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes, err := clientRoutes(main)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := bytes.Count(main, []byte("() => import(")); len(routes) != want {
+		t.Errorf("read %d routes of main.js's %d", len(routes), want)
+	}
+	for _, bad := range []string{"", "const routes = [];", "  [/^\\/(?=a)$/, () => import(\"./a.js\")],"} {
+		if _, err := clientRoutes([]byte(bad)); err == nil {
+			t.Errorf("clientRoutes(%q) read a table", bad)
+		}
+	}
+}
+
+// TestNotFoundIsFresh: the page served with a 404 is never a 304, so a
+// cache never turns a missing page into a found one.
+func TestNotFoundIsFresh(t *testing.T) {
+	t.Parallel()
+	h := Handler()
+	etag := get(t, h, "/", nil).Header().Get("ETag")
+	if w := get(t, h, "/nothing-here", map[string]string{"If-None-Match": etag}); w.Code != http.StatusNotFound || w.Body.Len() == 0 {
+		t.Errorf("a missing page revalidated: %d, %d bytes", w.Code, w.Body.Len())
+	}
+	if w := get(t, h, "/lobby", map[string]string{"If-None-Match": etag}); w.Code != http.StatusNotModified {
+		t.Errorf("a page revalidated: %d, want 304", w.Code)
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 // TestDeepLinks opens every route of the client directly, as a reload, a
 // bookmark or a link in a new tab does: each loads its screen, and the
 // rules pages, rendered by the server, read without any script and keep
-// the site's header.
+// the site's header; a path with no screen says so.
 func TestDeepLinks(t *testing.T) {
 	t.Parallel()
 	base := e2e.StartServer(t)
@@ -64,6 +64,12 @@ func TestDeepLinks(t *testing.T) {
 		if off := e2e.Eval[string](p, `[...document.querySelectorAll("a.button")].filter(a => getComputedStyle(a).textAlign !== "center").map(a => a.textContent).join(", ")`); off != "" {
 			t.Errorf("%s: links drawn as buttons with their words not centred: %s", tc.path, off)
 		}
+	}
+	// A path with no screen (served with a 404) says so, under the header.
+	p.Open("/no-such-screen")
+	p.Wait("the missing page", `!!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "No such page"`)
+	if !e2e.Eval[bool](p, `!!document.querySelector("header.top a[href='/lobby']")`) {
+		t.Error("the missing page has no site header")
 	}
 	p.Open("/rules/quizl#scoring")
 	p.Wait("the rules", `!!document.querySelector("#scoring")`)
