@@ -6,12 +6,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"parlour/server/moderation"
+	"parlour/sshdoor"
 	"parlour/store/sqlite"
 )
 
@@ -26,11 +29,13 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	storeAt := fs.String("store", "", "the server's store, as given to parlour serve: a postgres:// URL, or the path of an SQLite database file; empty: parlour.db in --data")
 	reason := fs.String("reason", "", "why, for the moderators' log (grant and revoke)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: parlour admin [--data DIR | --store URL] grant NAME | revoke NAME | reports")
+		fmt.Fprintln(stderr, "usage: parlour admin [--data DIR | --store URL] grant NAME | revoke NAME | reports | backup DIR")
 		fmt.Fprintln(stderr, "\nRun on the server's machine, against its data:")
 		fmt.Fprintln(stderr, "  grant NAME    make the account NAME a moderator")
 		fmt.Fprintln(stderr, "  revoke NAME   take the moderator role back from NAME")
 		fmt.Fprintln(stderr, "  reports       print the moderation queue, open reports first")
+		fmt.Fprintln(stderr, "  backup DIR    copy the SQLite database, while the server runs, and the SSH host key")
+		fmt.Fprintln(stderr, "                into DIR, new or empty: a data directory parlour serve --data DIR serves")
 		fs.PrintDefaults()
 	}
 	// The flags may come before the action, after it, or after its name.
@@ -52,14 +57,17 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(pos) > 0 {
 		verb, rest = pos[0], pos[1:]
 	}
-	want := map[string]int{"grant": 1, "revoke": 1, "reports": 0}
+	want := map[string]int{"grant": 1, "revoke": 1, "reports": 0, "backup": 1}
 	n, ok := want[verb]
 	switch {
 	case verb == "":
 		fs.Usage()
 		return 2
 	case !ok:
-		fmt.Fprintf(stderr, "parlour admin: unknown action %q: grant NAME, revoke NAME or reports\n", verb)
+		fmt.Fprintf(stderr, "parlour admin: unknown action %q: grant NAME, revoke NAME, reports or backup DIR\n", verb)
+		return 2
+	case len(rest) != n && verb == "backup":
+		fmt.Fprintf(stderr, "parlour admin backup: name one directory to back up into\n")
 		return 2
 	case len(rest) != n && n == 1:
 		fmt.Fprintf(stderr, "parlour admin %s: name one account\n", verb)
@@ -80,6 +88,9 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			fmt.Fprintf(stderr, "parlour admin: no database at %s: give the server's --data or --store\n", where.path)
 			return 1
 		}
+	}
+	if verb == "backup" {
+		return adminBackup(ctx, where, *data, rest[0], stdout, stderr)
 	}
 	where.sqlite = sqlite.Options{Synchronous: "FULL"}
 	db, closeDB, err := openStore(ctx, where)
@@ -108,6 +119,65 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		}
 		printReports(stdout, rs)
 	}
+	return 0
+}
+
+// adminBackup copies the SQLite database at where, and the SSH door's host
+// key from the data directory data, into dir, which it makes (or which
+// must be empty): dir is then a data directory of its own, which serve
+// --data serves as the server was when the copy began. PostgreSQL has
+// its own tools for this.
+func adminBackup(ctx context.Context, where storeAt, data, dir string, stdout, stderr io.Writer) int {
+	if where.postgres != "" {
+		fmt.Fprintln(stderr, "parlour admin backup: the store is PostgreSQL: back it up with pg_dump (see docs/deploy.md)")
+		return 2
+	}
+	_, statErr := os.Stat(dir)
+	made := errors.Is(statErr, fs.ErrNotExist)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		fmt.Fprintf(stderr, "parlour admin backup: %v\n", err)
+		return 1
+	}
+	if ents, err := os.ReadDir(dir); err != nil || len(ents) > 0 {
+		if err == nil {
+			err = fmt.Errorf("%s is not empty: back up into a new directory", dir)
+		}
+		fmt.Fprintf(stderr, "parlour admin backup: %v\n", err)
+		return 1
+	}
+	dest, keyDest := filepath.Join(dir, "parlour.db"), filepath.Join(dir, sshdoor.HostKeyFile)
+	// A backup that fails leaves nothing behind that could pass for one.
+	fail := func(what string, err error) int {
+		os.Remove(keyDest)
+		os.Remove(dest)
+		if made {
+			os.Remove(dir)
+		}
+		fmt.Fprintf(stderr, "parlour admin backup: %s%v\n", what, err)
+		return 1
+	}
+	if err := sqlite.Backup(ctx, where.path, dest); err != nil {
+		return fail("", err)
+	}
+	fi, err := os.Stat(dest)
+	if err != nil {
+		return fail("", err)
+	}
+	key, err := os.ReadFile(filepath.Join(data, sshdoor.HostKeyFile))
+	hasKey := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fail("the SSH host key: ", err)
+	}
+	if hasKey {
+		if err := os.WriteFile(keyDest, key, 0o600); err != nil {
+			return fail("the SSH host key: ", err)
+		}
+	}
+	fmt.Fprintf(stdout, "Copied %s to %s (%d KB).\n", where.path, dest, (fi.Size()+1023)/1024)
+	if hasKey {
+		fmt.Fprintf(stdout, "Copied the SSH host key, %s.\n", sshdoor.HostKeyFile)
+	}
+	fmt.Fprintf(stdout, "To serve it: parlour serve --data %s\n", dir)
 	return 0
 }
 

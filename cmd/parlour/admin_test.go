@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/sshdoor"
 	"parlour/store"
 	"parlour/store/postgres"
 	"parlour/store/postgres/pgtest"
@@ -105,6 +106,73 @@ func TestAdminSQLite(t *testing.T) {
 	code, _, errs := adminRun("--data", t.TempDir(), "reports")
 	if code != 1 || !strings.Contains(errs, "no database at") {
 		t.Errorf("admin on an empty directory: %d %q", code, errs)
+	}
+}
+
+// TestAdminBackup: parlour admin backup makes a data directory of its
+// own, holding the database as it was and the SSH host key, from which a
+// server opens the same accounts; it refuses a directory in use, a
+// missing name and a PostgreSQL store, leaving nothing behind.
+func TestAdminBackup(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	st, err := sqlite.Open(ctx, filepath.Join(dir, "parlour.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	seedAdmin(t, st)
+	if err := os.WriteFile(filepath.Join(dir, sshdoor.HostKeyFile), []byte("the host key"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "backup", "today")
+	code, stdout, errs := adminRun("--data", dir, "backup", out)
+	if code != 0 || !strings.Contains(stdout, "Copied "+filepath.Join(dir, "parlour.db")+" to "+filepath.Join(out, "parlour.db")) ||
+		!strings.Contains(stdout, "Copied the SSH host key") || !strings.Contains(stdout, "parlour serve --data "+out) {
+		t.Fatalf("backup: %d %q %q", code, stdout, errs)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, sshdoor.HostKeyFile)); err != nil || string(b) != "the host key" {
+		t.Errorf("the key's copy: %q, %v", b, err)
+	}
+	cp, err := sqlite.Open(ctx, filepath.Join(out, "parlour.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := cp.AccountByKey(ctx, "bob")
+	cp.Close()
+	if err != nil || a.Name != "Bob" {
+		t.Errorf("Bob in the copy: %+v, %v", a, err)
+	}
+
+	empty := t.TempDir()
+	junk := filepath.Join(empty, "junk.db")
+	if err := os.WriteFile(junk, []byte("not SQLite"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+		gone string // a directory the refusal must not leave behind
+	}{
+		{[]string{"--data", dir, "backup", out}, 1, "is not empty", ""},
+		{[]string{"--data", dir, "backup"}, 2, "name one directory", ""},
+		{[]string{"--data", dir, "backup", "a", "b"}, 2, "name one directory", ""},
+		{[]string{"--store", "postgres://parlour@localhost/parlour", "backup", filepath.Join(empty, "pg")}, 2, "pg_dump", filepath.Join(empty, "pg")},
+		{[]string{"--data", empty, "backup", filepath.Join(empty, "x")}, 1, "no database at", filepath.Join(empty, "x")},
+		{[]string{"--store", filepath.Join(dir, "no.db"), "--data", dir, "backup", filepath.Join(empty, "y")}, 1, "no database at", filepath.Join(empty, "y")},
+		{[]string{"--store", junk, "--data", dir, "backup", filepath.Join(empty, "z")}, 1, "not a database", filepath.Join(empty, "z")},
+	} {
+		code, _, errs := adminRun(c.args...)
+		if code != c.code || !strings.Contains(errs, c.want) {
+			t.Errorf("admin %q: %d %q; want %d saying %q", c.args, code, errs, c.code, c.want)
+		}
+		if c.gone != "" {
+			if _, err := os.Stat(c.gone); err == nil {
+				t.Errorf("admin %q left %s behind", c.args, c.gone)
+			}
+		}
 	}
 }
 

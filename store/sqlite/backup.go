@@ -1,0 +1,85 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+)
+
+// Backup copies the database at path into a new file at dest: a
+// consistent snapshot of every commit made before it began, taken while
+// a server goes on writing (SQLite's VACUUM INTO reads one transaction,
+// and the writer is not held up), compacted, and checked before Backup
+// returns. dest must not exist; it is made readable by its owner alone,
+// as the database is, since it holds the same password and token
+// hashes. The copy opens with Open like any database, which brings an
+// older copy's schema up to date.
+func Backup(ctx context.Context, path, dest string) error {
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("sqlite: backup: %w", err)
+	}
+	absDest, err := filepath.Abs(dest)
+	if err != nil {
+		return fmt.Errorf("sqlite: backup: %w", err)
+	}
+	// VACUUM INTO fills an empty file: made here first, with the mode the
+	// copy must have and never over another file.
+	f, err := os.OpenFile(absDest, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("sqlite: backup: %w", err)
+	}
+	f.Close()
+	if err := copyInto(ctx, path, absDest); err != nil {
+		os.Remove(absDest)
+		return fmt.Errorf("sqlite: backing %s up: %w", path, err)
+	}
+	return nil
+}
+
+// copyInto runs VACUUM INTO from the database at path to the empty file
+// dest, then checks the copy.
+func copyInto(ctx context.Context, path, dest string) error {
+	src, err := openPlain(path)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	if _, err := src.ExecContext(ctx, "VACUUM INTO ?", dest); err != nil {
+		return err
+	}
+	cp, err := openPlain(dest)
+	if err != nil {
+		return err
+	}
+	defer cp.Close()
+	var ok string
+	if err := cp.QueryRowContext(ctx, "PRAGMA quick_check").Scan(&ok); err != nil {
+		return fmt.Errorf("checking the copy: %w", err)
+	}
+	if ok != "ok" {
+		return errors.New("the copy fails its check: " + ok)
+	}
+	return nil
+}
+
+// openPlain opens the database file at path for a task of its own, with
+// none of the store's settings and no migrations: it reads, and waits its
+// turn behind a server's writer rather than failing at once.
+func openPlain(path string) (*sql.DB, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	db, err := sql.Open("sqlite", "file:"+(&url.URL{Path: abs}).EscapedPath()+"?"+q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	return db, nil
+}

@@ -1,0 +1,116 @@
+package sqlite
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"parlour/store"
+)
+
+// account stores an account called name.
+func account(s *Store, name string) error {
+	at := time.Date(2026, 5, 6, 7, 8, 0, 0, time.UTC)
+	id := "id" + name
+	a := store.Account{Identity: id, Name: name, Key: strings.ToLower(name), Hash: "$argon2id$x", Created: at}
+	_, err := s.CreateAccount(context.Background(), a, store.Credential{Hash: []byte(id), Identity: id}, &store.Identity{ID: id, Name: name, Created: at})
+	return err
+}
+
+// TestBackup: a backup taken while the store goes on writing holds every
+// commit made before it began, opens as a store, and is its owner's
+// alone; the writes made meanwhile all reach the live store.
+func TestBackup(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, filepath.Join(dir, "parlour.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, n := range []string{"Ann", "Bob"} {
+		if err := account(s, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := range 50 {
+			if err := account(s, fmt.Sprintf("Writer%d", i)); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	dest := filepath.Join(t.TempDir(), "copy.db")
+	if err := Backup(ctx, filepath.Join(dir, "parlour.db"), dest); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if fi, err := os.Stat(dest); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("the copy: %v, %v; want mode 0600", fi.Mode(), err)
+	}
+	cp, err := Open(ctx, dest, Options{})
+	if err != nil {
+		t.Fatalf("opening the copy: %v", err)
+	}
+	defer cp.Close()
+	for _, key := range []string{"ann", "bob"} {
+		if a, err := cp.AccountByKey(ctx, key); err != nil || a.Key != key {
+			t.Errorf("the copy's account %q: %+v, %v", key, a, err)
+		}
+	}
+	if a, err := s.AccountByKey(ctx, "writer49"); err != nil || a.Name != "Writer49" {
+		t.Errorf("a write made during the backup: %+v, %v", a, err)
+	}
+}
+
+// TestBackupRefusals: a backup never writes over a file, and a missing
+// database is an error, not a new empty one; nothing is left behind.
+func TestBackupRefusals(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dir := t.TempDir()
+	s, err := Open(ctx, filepath.Join(dir, "parlour.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	taken := filepath.Join(dir, "taken.db")
+	if err := os.WriteFile(taken, []byte("keep me"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, path, dest, want string
+	}{
+		{"over a file", filepath.Join(dir, "parlour.db"), taken, "exists"},
+		{"no database", filepath.Join(dir, "missing.db"), filepath.Join(dir, "a.db"), "no such file"},
+		{"no folder for the copy", filepath.Join(dir, "parlour.db"), filepath.Join(dir, "nowhere", "b.db"), "no such file"},
+		{"not a database", taken, filepath.Join(dir, "c.db"), "not a database"},
+	} {
+		err := Backup(ctx, c.path, c.dest)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want an error saying %q", c.name, err, c.want)
+		}
+		if c.dest != taken {
+			if _, err := os.Stat(c.dest); err == nil {
+				t.Errorf("%s: left %s behind", c.name, c.dest)
+			}
+		}
+	}
+	if b, _ := os.ReadFile(taken); string(b) != "keep me" {
+		t.Errorf("the file in the way now holds %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing.db")); err == nil {
+		t.Error("a backup of a missing database made one")
+	}
+}
