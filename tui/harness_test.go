@@ -478,3 +478,29 @@ func signedUp(t testing.TB, ts *testServer, name string) (*client.Client, client
 	}
 	return c, s
 }
+
+// ratedGame has two signed-up players play a rated Nymphabet game by
+// rules (nil for the defaults) to its end: the first plays first, the
+// second answers with second, and the first resigns. It returns the
+// table's id.
+func ratedGame(t testing.TB, a *client.Client, as client.Session, b *client.Client, bs client.Session, rules map[string]any, first, second string) string {
+	t.Helper()
+	ctx := context.Background()
+	seat, err := a.Create(ctx, as.Token, "nymphabet", rules, []string{"me", "open"}, map[string]any{"rated": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Join(ctx, bs.Token, seat.Table); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []struct {
+		c    *client.Client
+		tok  string
+		move string
+	}{{a, as.Token, first}, {b, bs.Token, second}, {a, as.Token, "resign"}} {
+		if _, err := m.c.Move(ctx, m.tok, seat.Table, m.move, 0, false); err != nil {
+			t.Fatalf("%s: %v", m.move, err)
+		}
+	}
+	return seat.Table
+}

@@ -284,30 +284,13 @@ func TestHomeCountOnReturn(t *testing.T) {
 func TestRecentNamesThePool(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
-	ctx := context.Background()
 	ann, annS := signedUp(t, ts, "Ann")
 	ben, benS := signedUp(t, ts, "Ben")
-	seat, err := ann.Create(ctx, annS.Token, "nymphabet", map[string]any{"mode": "cyclic"}, []string{"me", "open"}, map[string]any{"rated": true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bs, err := ben.Join(ctx, benS.Token, seat.Table)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range []struct {
-		c    *client.Client
-		tok  string
-		move string
-	}{{ann, seat.Token, "able"}, {ben, bs.Token, "cede"}, {ann, seat.Token, "resign"}} {
-		if _, err := m.c.Move(ctx, m.tok, seat.Table, m.move, 0, false); err != nil {
-			t.Fatalf("%s: %v", m.move, err)
-		}
-	}
+	id := ratedGame(t, ann, annS, ben, benS, map[string]any{"mode": "cyclic"}, "able", "cede")
 	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "Ann"})
-	s := tm.waitFor("the recent games", has("Your recent games", seat.Table))
+	s := tm.waitFor("the recent games", has("Your recent games", id))
 	for row := range strings.Lines(s) {
-		if strings.Contains(row, seat.Table) && !strings.Contains(row, "Nymphabet (cyclic)") {
+		if strings.Contains(row, id) && !strings.Contains(row, "Nymphabet (cyclic)") {
 			t.Errorf("the rated cyclic game is listed as %q", strings.TrimSpace(row))
 		}
 	}

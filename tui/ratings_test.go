@@ -17,25 +17,9 @@ import (
 func TestLeaderboardsAndProfiles(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
-	ctx := context.Background()
 	ann, annS := signedUp(t, ts, "ann_r")
 	ben, benS := signedUp(t, ts, "ben_r")
-	rated, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "open"}, map[string]any{"rated": true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ben.Join(ctx, benS.Token, rated.Table); err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range []struct {
-		c    *client.Client
-		tok  string
-		move string
-	}{{ann, annS.Token, "apple"}, {ben, benS.Token, "bed"}, {ann, annS.Token, "resign"}} {
-		if _, err := m.c.Move(ctx, m.tok, rated.Table, m.move, 0, false); err != nil {
-			t.Fatalf("%s: %v", m.move, err)
-		}
-	}
+	rated := ratedGame(t, ann, annS, ben, benS, nil, "apple", "bed")
 
 	tm := newTermWith(t, ts.URL, "ann_r", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "ann_r"})
 	// t opens the leaderboard of the game chosen on the home screen:
@@ -108,8 +92,8 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	if strings.Contains(s, "r rematch") {
 		t.Errorf("a spectator is offered a rematch:\n%s", s)
 	}
-	if id := tm.table().id; id != rated.Table {
-		t.Errorf("the profile opened table %s, want %s", id, rated.Table)
+	if id := tm.table().id; id != rated {
+		t.Errorf("the profile opened table %s, want %s", id, rated)
 	}
 	tm.key("a")
 	tm.waitFor("the analysis", has("The engines' analysis", "Analysis of a nymphabet game between ann_r, ben_r"))

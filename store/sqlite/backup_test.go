@@ -29,10 +29,7 @@ func TestBackup(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, filepath.Join(dir, "parlour.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := open(t, filepath.Join(dir, "parlour.db"))
 	defer s.Close()
 	for _, n := range []string{"Ann", "Bob"} {
 		if err := account(s, n); err != nil {
@@ -59,10 +56,7 @@ func TestBackup(t *testing.T) {
 	if fi, err := os.Stat(dest); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("the copy: %v, %v; want mode 0600", fi.Mode(), err)
 	}
-	cp, err := Open(ctx, dest, Options{})
-	if err != nil {
-		t.Fatalf("opening the copy: %v", err)
-	}
+	cp := open(t, dest)
 	defer cp.Close()
 	for _, key := range []string{"ann", "bob"} {
 		if a, err := cp.AccountByKey(ctx, key); err != nil || a.Key != key {
@@ -80,10 +74,7 @@ func TestBackupRefusals(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
-	s, err := Open(ctx, filepath.Join(dir, "parlour.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := open(t, filepath.Join(dir, "parlour.db"))
 	defer s.Close()
 	taken := filepath.Join(dir, "taken.db")
 	if err := os.WriteFile(taken, []byte("keep me"), 0o600); err != nil {
