@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -266,6 +268,9 @@ func TestAccountsBadInput(t *testing.T) {
 		{"history, bad game", "GET", "/api/v1/players/Ann/games?game=chess", nil, ``, 400, "chess"},
 		{"history, bad cursor", "GET", "/api/v1/players/Ann/games?before=yesterday", nil, ``, 400, "before"},
 		{"history, bad limit", "GET", "/api/v1/players/Ann/games?limit=1000", nil, ``, 400, "limit"},
+		{"archive of nobody", "GET", "/api/v1/players/Zed/games/export", nil, ``, 404, "no player"},
+		{"archive of a guest", "GET", "/api/v1/players/Gus/games/export", nil, ``, 404, "no player"},
+		{"archive, bad game", "GET", "/api/v1/players/Ann/games/export?game=chess", nil, ``, 400, "chess"},
 		{"my tables, nobody", "GET", "/api/v1/identity/tables", nil, ``, 401, "sign in"},
 		{"my games, nobody", "GET", "/api/v1/identity/games", nil, ``, 401, "sign in"},
 		{"my games, bad game", "GET", "/api/v1/identity/games?game=chess", guest, ``, 400, "chess"},
@@ -475,6 +480,26 @@ func TestRatedGames(t *testing.T) {
 	}
 	if want := len(winners) + 2; len(all) != want {
 		t.Fatalf("paged history holds %d games, want %d", len(all), want)
+	}
+	// The archive holds the same games, in the same order, each as its
+	// record reads; one game's archive holds that game's alone.
+	lines := exportedLines(t, srv.URL, "Ann", "")
+	if len(lines) != len(all) {
+		t.Fatalf("the archive holds %d records, the history %d games", len(lines), len(all))
+	}
+	for i, id := range all {
+		var want, got any
+		_, rec := ann.do("GET", "/api/v1/tables/"+id+"/record", nil, nil)
+		if err := json.Unmarshal([]byte(rec), &want); err != nil {
+			t.Fatal(err)
+		}
+		json.Unmarshal([]byte(lines[i]), &got)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("the archive's record %d is\n%s\nbut table %s's is\n%s", i+1, lines[i], id, rec)
+		}
+	}
+	if n := len(exportedLines(t, srv.URL, "ann", "Quizl")); n != 0 {
+		t.Errorf("Ann's Quizl archive holds %d records; she played Nymphabet only", n)
 	}
 	var pools map[string][]string
 	ann.do("GET", "/api/v1/leaderboards", nil, &pools)
@@ -902,4 +927,35 @@ func BenchmarkSignInDuringSignUpFlood(b *testing.B) {
 	b.ReportMetric(float64(quiet.Microseconds())/1000, "p99-quiet-ms")
 	b.ReportMetric(float64(flood.Microseconds())/1000, "p99-flood-ms")
 	b.ReportMetric(float64(flood)/float64(quiet), "p99-flood/p99-quiet")
+}
+
+// exportedLines reads the archive of name's games (of gameName, if not
+// ""): NDJSON, every line a record that decodes, none an error.
+func exportedLines(t *testing.T, base, name, gameName string) []string {
+	t.Helper()
+	u := base + "/api/v1/players/" + name + "/games/export"
+	if gameName != "" {
+		u += "?game=" + gameName
+	}
+	res, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/x-ndjson" || !strings.HasPrefix(res.Header.Get("Content-Disposition"), "attachment") {
+		t.Fatalf("the archive of %s: %d %s %s", name, res.StatusCode, res.Header.Get("Content-Type"), res.Header.Get("Content-Disposition"))
+	}
+	var out []string
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if _, err := game.DecodeBytes(sc.Bytes()); err != nil {
+			t.Fatalf("the archive of %s, line %d: %v: %s", name, len(out)+1, err, sc.Text())
+		}
+		out = append(out, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

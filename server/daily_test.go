@@ -166,6 +166,10 @@ func TestDailyAcrossDays(t *testing.T) {
 			t.Errorf("Ben reads his own table%s today: %d %s", path, st, clip(b))
 		}
 	}
+	// Ben's archive leaves his attempt out until the day ends.
+	if recs := e.archive("Ben"); len(recs) != 0 {
+		t.Errorf("the players of Ben's exported games today: %q, want none", recs)
+	}
 	hal := e.identity("Hal")
 	halTable, halSeat := e.playDaily("quizl", hal, "resign")
 	for _, u := range []string{"/api/v1/tables/" + halTable, "/api/v1/tables/" + halTable + "/events?from=0"} {
@@ -225,6 +229,9 @@ func TestDailyAcrossDays(t *testing.T) {
 		if st, b := e.call("GET", "/api/v1/tables/"+annTable+path, gus, nil); st != 200 {
 			t.Errorf("yesterday's table%s: %d %s", path, st, clip(b))
 		}
+	}
+	if recs := e.archive("Ben"); !slices.Equal(recs, []string{"Ben"}) {
+		t.Errorf("the players of Ben's exported games once the day is over: %q, want his daily attempt's", recs)
 	}
 	if st, b := e.call("GET", "/api/v1/tables/"+halTable, halSeat, nil); st != 200 || !strings.Contains(string(b), pw) || !strings.Contains(string(b), `"reveal"`) {
 		t.Errorf("Hal's table once the day is over: %d %s, want the grid shown", st, clip(b))
@@ -585,4 +592,23 @@ func TestDailyPlaysNoSet(t *testing.T) {
 	if set.Games != 0 || slices.ContainsFunc(set.Totals, func(n int) bool { return n != 0 }) {
 		t.Errorf("the game after the daily carries set %s; want none begun", in["set"])
 	}
+}
+
+// archive reads name's archive of games (NDJSON records) and gives each
+// record's players, joined by commas.
+func (e *clockEnv) archive(name string) []string {
+	e.t.Helper()
+	st, b := e.call("GET", "/api/v1/players/"+name+"/games/export", "", nil)
+	if st != 200 {
+		e.t.Fatalf("the archive of %s: %d %s", name, st, clip(b))
+	}
+	var out []string
+	for l := range strings.Lines(string(b)) {
+		rec, err := game.DecodeBytes([]byte(l))
+		if err != nil {
+			e.t.Fatalf("the archive of %s: %v: %s", name, err, l)
+		}
+		out = append(out, strings.Join(rec.Players, ","))
+	}
+	return out
 }

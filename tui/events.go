@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -759,39 +757,15 @@ func (e *eventScreen) saveRecords() tea.Cmd {
 	case e.ev.Status != "finished":
 		e.err, e.note = "the records can be saved once the event is over", ""
 		return nil
-	case e.cfg.NoDisk:
-		base := e.cfg.PublicURL
-		if base == "" {
-			base = e.c.Base()
-		}
-		addr := strings.TrimRight(base, "/") + "/api/v1/tournaments/" + url.PathEscape(e.id) + "/export"
-		e.err, e.note = "", "every game's record, one a line, from your own computer: curl -o "+e.id+".ndjson "+addr
-		return nil
 	}
-	dir := e.cfg.DataDir
-	if dir == "" {
-		dir = "."
-	} else {
-		dir = filepath.Join(dir, "records")
-	}
-	e.busy = true
 	gen, id, c := e.gen, e.id, e.c
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(e.ctx, time.Minute)
-		defer cancel()
-		text, n, err := c.EventExport(ctx, id)
-		if err != nil || n == 0 {
-			return eventSavedMsg{gen: gen, err: err}
-		}
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			return eventSavedMsg{gen: gen, err: err}
-		}
-		path := filepath.Join(dir, "event-"+id+".ndjson")
-		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-			return eventSavedMsg{gen: gen, err: err}
-		}
-		return eventSavedMsg{gen: gen, path: path, n: n}
-	}
+	cmd := e.archive("/api/v1/tournaments/"+url.PathEscape(id)+"/export", "event-"+id+".ndjson",
+		func(ctx context.Context) (string, int, error) { return c.EventExport(ctx, id) },
+		func(path string, n int, err error) tea.Msg {
+			return eventSavedMsg{gen: gen, path: path, n: n, err: err}
+		})
+	e.busy = cmd != nil
+	return cmd
 }
 
 // keepTicking keeps the event followed once its screen is left, for as

@@ -94,7 +94,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Quick game", "↑↓ field · ←→ or space change it · enter look for an opponent · while looking: esc cancel, c play the computer (after 20 s)"},
 		{"Daily puzzles", "↑↓ choose a game · enter play today's puzzle (or open your game) · s your result to share · c copy it · y yesterday's leaderboard · t today's · r refresh · esc back"},
 		{"Leaderboards", "←→ pool · ↑↓ choose · enter the player's profile · m your profile · r refresh · esc back"},
-		{"A profile", "ratings, podiums and latest games · ↑↓ choose a game · enter open it (its end, secrets and analysis) · c challenge the player · f follow or unfollow · b block or unblock · R report to the moderators · r refresh · esc back"},
+		{"A profile", "ratings, podiums and latest games · ↑↓ choose a game · enter open it (its end, secrets and analysis) · c challenge the player · f follow or unfollow · b block or unblock · R report to the moderators · d save every game's record · r refresh · esc back"},
 		{"Lobby", "↑↓ choose · enter join an open table, play a player looking for a game or watch a game · r refresh · esc back"},
 		{"Events", "↑↓ choose · enter open an event · n make one (signed in) · r refresh · esc back"},
 		{"New event", "↑↓ field · ←→ change (digits type a number) · type the name, the words about it and the password · enter make the event · esc back"},

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -302,6 +303,8 @@ type profileScreen struct {
 	// set while a follow or block is on its way.
 	follows, blocks *bool
 	busy            bool
+	// saving is set while every game's record is on its way (d).
+	saving bool
 	// report is the report form, open on this player (R).
 	report reportForm
 }
@@ -314,6 +317,14 @@ type profileMsg struct {
 	next  string
 	daily map[string]client.DailyStats
 	err   error
+}
+
+// archivedMsg answers the saving of every game of a profile's player:
+// where the records went, and how many.
+type archivedMsg struct {
+	name, path string
+	n          int
+	err        error
 }
 
 // olderMsg is a page of a profile's older games: those after the page
@@ -413,6 +424,19 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.again {
 			return ps.loadRelations()
 		}
+	case archivedMsg:
+		if msg.name != ps.name {
+			return nil
+		}
+		ps.saving = false
+		switch {
+		case msg.err != nil:
+			ps.err, ps.note = "saving the games: "+msg.err.Error(), ""
+		case msg.n == 0:
+			ps.err, ps.note = "", "no finished game to save"
+		default:
+			ps.err, ps.note = "", fmt.Sprintf("saved %s, one a line, to %s", game.Count(msg.n, "game's record", "games' records"), msg.path)
+		}
 	case olderMsg:
 		if msg.name != ps.name || msg.before != ps.next {
 			return nil // a page asked for before a refresh
@@ -484,6 +508,8 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 			default:
 				openChallenge(ps.shared, ps.p.Name, ps)
 			}
+		case "d":
+			return ps.saveGames()
 		case "up", "k":
 			ps.at = max(0, ps.at-1)
 		case "down", "j":
@@ -503,11 +529,31 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// saveGames saves the record of every finished game of the player, one a
+// line, as the profile's download in the browser does.
+func (ps *profileScreen) saveGames() tea.Cmd {
+	switch {
+	case ps.saving:
+		return nil
+	case ps.p == nil:
+		ps.err = "one moment: the profile is on its way"
+		return nil
+	}
+	name, who, c := ps.p.Name, ps.name, ps.c
+	cmd := ps.archive("/api/v1/players/"+url.PathEscape(name)+"/games/export", name+"-games.ndjson",
+		func(ctx context.Context) (string, int, error) { return c.PlayerExport(ctx, name) },
+		func(path string, n int, err error) tea.Msg {
+			return archivedMsg{name: who, path: path, n: n, err: err}
+		})
+	ps.saving = cmd != nil
+	return cmd
+}
+
 func (ps *profileScreen) view() string {
 	var b strings.Builder
-	keys := "↑↓ choose a game · enter open it · r refresh · esc back"
+	keys := "↑↓ choose a game · enter open it · d save every game · r refresh · esc back"
 	if !ps.own() {
-		keys = "↑↓ choose a game · enter open it · c challenge · f follow · b block · R report · r refresh · esc back"
+		keys = "↑↓ choose a game · enter open it · c challenge · f follow · b block · R report · d save every game · r refresh · esc back"
 	}
 	if ps.report.name != "" {
 		keys = reportKeys

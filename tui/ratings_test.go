@@ -2,11 +2,14 @@ package tui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
 
+	"parlour/game"
 	"parlour/tui/client"
 )
 
@@ -208,5 +211,52 @@ func TestOrdinal(t *testing.T) {
 		if got := ordinal(n); got != want {
 			t.Errorf("ordinal(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestProfileArchive: d on a profile saves every finished game's record,
+// one a line, in the data folder's records; over SSH (no disk) it gives
+// the address to fetch them from; a player with no finished game is told
+// so, and nothing is written.
+func TestProfileArchive(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ann, annS := signedUp(t, ts, "ann_a")
+	ben, benS := signedUp(t, ts, "ben_a")
+	ratedGame(t, ann, annS, ben, benS, nil, "apple", "bed")
+	_, catS := signedUp(t, ts, "cat_a")
+
+	dir := t.TempDir()
+	tm := newTermWith(t, ts.URL, "ann_a", 80, 24, Config{DataDir: dir, Session: annS.Token, Account: "ann_a"})
+	tm.key("t")
+	tm.key("m")
+	tm.waitFor("Ann's profile", has("ann_a", "playing since", "lost", "d save every game"))
+	tm.key("d")
+	path := filepath.Join(dir, "records", "ann_a-games.ndjson")
+	tm.waitFor("the games saved", has("saved 1 game's record, one a line, to", "ann_a-games.ndjson"))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec, err := game.DecodeBytes(b); err != nil || rec.Game != "nymphabet" || strings.Join(rec.Players, ",") != "ann_a,ben_a" {
+		t.Errorf("the saved record: %+v, %v", rec, err)
+	}
+
+	door := newTermWith(t, ts.URL, "ann_a", 80, 24, Config{NoDisk: true, Session: annS.Token, Account: "ann_a"})
+	door.key("t")
+	door.key("m")
+	door.waitFor("Ann's profile", has("ann_a", "playing since"))
+	door.key("d")
+	door.waitFor("the address", has("from your own computer: curl -o", "ann_a-games.ndjson "+ts.URL+"/api/v1/players/ann_a/games/export"))
+
+	catDir := t.TempDir()
+	cm := newTermWith(t, ts.URL, "cat_a", 80, 24, Config{DataDir: catDir, Session: catS.Token, Account: "cat_a"})
+	cm.key("t")
+	cm.key("m")
+	cm.waitFor("Cat's profile", has("cat_a", "no finished games yet"))
+	cm.key("d")
+	cm.waitFor("nothing to save", has("no finished game to save"))
+	if _, err := os.Stat(filepath.Join(catDir, "records")); err == nil {
+		t.Error("saving no game made the records folder")
 	}
 }

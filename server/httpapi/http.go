@@ -267,6 +267,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("POST /api/v1/email/unsubscribe", h.unsubscribe)
 	h.mux.HandleFunc("GET /api/v1/players/{name}", handle(h, byAnyone, ok, h.profile))
 	h.mux.HandleFunc("GET /api/v1/players/{name}/games", handle(h, byAnyone, ok, h.history))
+	h.mux.HandleFunc("GET /api/v1/players/{name}/games/export", h.exportGames)
 	h.mux.HandleFunc("GET /api/v1/leaderboards", h.leaderboards)
 	h.mux.HandleFunc("GET /api/v1/leaderboards/{pool}", handle(h, byAnyone, ok, h.leaderboard))
 	h.mux.HandleFunc("GET /api/v1/daily/{game}", handle(h, byIdentity, ok, h.dailyToday))

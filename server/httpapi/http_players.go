@@ -1,12 +1,12 @@
 package httpapi
 
 import (
+	"encoding/json"
+	"errors"
 	"net/http"
-
 	"strconv"
 
 	"parlour/server/auth"
-
 	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/server/table"
@@ -36,6 +36,53 @@ func (h *Handler) history(r *http.Request, _ *auth.Principal) (players.History, 
 	}
 	q := r.URL.Query()
 	return h.players.History(r.Context(), r.PathValue("name"), q.Get("game"), q.Get("before"), limit)
+}
+
+// exportGames serves GET /api/v1/players/{name}/games/export[?game=G]:
+// every finished game of the account's public history, newest first, one
+// record a line (application/x-ndjson), for a player's own archive or a
+// program's study. An attempt at a daily puzzle whose day is not over is
+// left out, as its record is refused to everyone but its player until
+// midnight. A failure after the first line ends the stream with an
+// {"error"} line.
+func (h *Handler) exportGames(w http.ResponseWriter, r *http.Request) {
+	ctx, name, gameName := r.Context(), r.PathValue("name"), r.URL.Query().Get("game")
+	page, err := h.players.History(ctx, name, gameName, "", players.HistoryPageSize)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	file := page.Name
+	if gameName != "" && len(page.Games) > 0 {
+		file += "-" + page.Games[0].Game
+	}
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+file+`-games.ndjson"`)
+	e := json.NewEncoder(w)
+	e.SetEscapeHTML(false)
+	for {
+		for _, g := range page.Games {
+			rec, err := h.tables.Record(ctx, nil, g.Table)
+			var no *refuse.Error
+			if g.Daily != "" && errors.As(err, &no) && no.Status == http.StatusForbidden {
+				continue
+			}
+			if err == nil {
+				err = e.Encode(rec)
+			}
+			if err != nil {
+				e.Encode(map[string]string{"error": err.Error()})
+				return
+			}
+		}
+		if page.Next == "" {
+			return
+		}
+		if page, err = h.players.History(ctx, name, gameName, page.Next, players.HistoryPageSize); err != nil {
+			e.Encode(map[string]string{"error": err.Error()})
+			return
+		}
+	}
 }
 
 func (h *Handler) ownHistory(r *http.Request, p *auth.Principal) (players.History, error) {

@@ -181,6 +181,13 @@ type PlayedGame struct {
 	Daily string `json:"daily,omitempty"`
 }
 
+// PlayerExport reads every finished game of the account name, newest
+// first, as records, one a line (GET /api/v1/players/{name}/games/export),
+// and counts them.
+func (c *Client) PlayerExport(ctx context.Context, name string) (records string, n int, err error) {
+	return c.export(ctx, "/api/v1/players/"+url.PathEscape(name)+"/games/export", name+"'s games")
+}
+
 // OwnGames lists the latest finished games of token's identity, a
 // guest's as well as an account's, newest first.
 func (c *Client) OwnGames(ctx context.Context, token string, limit int) ([]PlayedGame, error) {

@@ -151,8 +151,15 @@ func (c *Client) EventSay(ctx context.Context, token, id, text string) (ChatLine
 // them. A server that fails after the first line ends the stream with an
 // {"error"} line: that is an error here, not a record.
 func (c *Client) EventExport(ctx context.Context, id string) (records string, n int, err error) {
+	return c.export(ctx, "/api/v1/tournaments/"+url.PathEscape(id)+"/export", "the event")
+}
+
+// export reads the records an export at path serves, one a line, and
+// counts them; a line that says the server failed part way is an error
+// that says after how many. of names what the records are of.
+func (c *Client) export(ctx context.Context, path, of string) (records string, n int, err error) {
 	var text string
-	if err := c.doUpTo(ctx, http.MethodGet, "/api/v1/tournaments/"+url.PathEscape(id)+"/export", "", nil, &text, maxExport); err != nil {
+	if err := c.doUpTo(ctx, http.MethodGet, path, "", nil, &text, maxExport); err != nil {
 		return "", 0, err
 	}
 	for line := range strings.Lines(text) {
@@ -162,7 +169,7 @@ func (c *Client) EventExport(ctx context.Context, id string) (records string, n 
 		// A record has many fields; the failure, only "error".
 		var m map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			return "", n, fmt.Errorf("record %d of the event is not JSON: %w", n+1, err)
+			return "", n, fmt.Errorf("record %d of %s is not JSON: %w", n+1, of, err)
 		}
 		if msg, ok := m["error"]; ok && len(m) == 1 {
 			var why string
@@ -178,7 +185,7 @@ func (c *Client) EventExport(ctx context.Context, id string) (records string, n 
 	return text, n, nil
 }
 
-// maxExport is the most of an event's records the client reads: a
+// maxExport is the most of an export's records the client reads: a
 // thousand games of the largest records, and more.
 const maxExport = 256 << 20
 

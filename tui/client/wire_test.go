@@ -132,6 +132,7 @@ func endpoints() []endpoint {
 		{"EventChat", "GET", `/api/v1/tournaments/[^/]+/chat`, typeOf[eventChat](), false},
 		{"EventSay", "POST", `/api/v1/tournaments/[^/]+/chat`, typeOf[ChatLine](), false},
 		{"EventExport", "GET", `/api/v1/tournaments/[^/]+/export`, nil, true}, // records kept as they come (RECORDS.md)
+		{"PlayerExport", "GET", `/api/v1/players/[^/]+/games/export`, nil, true},
 		{"EventMute", "POST", `/api/v1/tournaments/[^/]+/chat/mute`, typeOf[eventMuted](), false},
 		{"Profile", "GET", `/api/v1/players/[^/]+`, typeOf[Profile](), false},
 		{"PlayerDaily", "GET", `/api/v1/players/[^/]+/daily`, typeOf[map[string]DailyStats](), false},
@@ -681,6 +682,10 @@ func TestWireTypes(t *testing.T) {
 		if g.Table == latest[0].Table {
 			t.Errorf("the older page repeats the latest game %s", g.Table)
 		}
+	}
+	// The archive holds every game the pages do.
+	if recs, n, err := ann.PlayerExport(ctx, "Ann"); err != nil || n != 1+len(older) || !strings.Contains(recs, `"parlour":1`) {
+		t.Errorf("Ann's archive: %d records, %v; the pages hold %d games", n, err, 1+len(older))
 	}
 	_, err = ann.OwnGames(ctx, annTok, 20)
 	must("Ann's own games", err)

@@ -150,6 +150,10 @@ func TestRatedGame(t *testing.T) {
 	}
 	ann.Theme(false)
 	ann.Labelled("the profile")
+	// The archive of every game: one record a line, this game's.
+	if got := e2e.Eval[string](ann, `fetch(document.querySelector("#games-export").href).then(r => r.text()).then(t => t.trim().split("\n").map(l => JSON.parse(l).players.join(",")).join(" "))`); got != "Ann,Ben" && got != "Ben,Ann" {
+		t.Errorf("the archive's records' players: %q, want the one game's", got)
+	}
 	href := e2e.Eval[string](ann, `document.querySelector("#games li a[href^='/replay?table=']").getAttribute("href")`)
 	if href != "/replay?table="+id {
 		t.Errorf("the replay link is %q, want the table %s", href, id)

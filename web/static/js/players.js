@@ -97,6 +97,8 @@ export async function profile(main, name) {
     try {
       const ans = await call("GET", `/players/${encodeURIComponent(p.name)}/games${before ? "?before=" + encodeURIComponent(before) : ""}`);
       if (!ans.games.length && !before) append(list, h("li", { class: "muted" }, "No finished games yet."));
+      // Every game at once, as records a program or the Replay page reads.
+      if (ans.games.length && !before) list.before(h("p", {}, h("a", { id: "games-export", href: `/api/v1/players/${encodeURIComponent(p.name)}/games/export`, download: "" }, "Download every game"), h("span", { class: "muted" }, " (their records, one a line)")));
       for (const g of ans.games) {
         const opp = g.opponents.length ? g.opponents.map(o => o.kind === "account" ? h("a", { href: "/players/" + encodeURIComponent(o.name) }, o.name)
           : o.kind === "computer" ? `the computer (${o.level})` : o.kind === "deleted" ? "deleted player" : `${o.name} (guest)`) : [];
