@@ -88,10 +88,11 @@ func DecodeBytes(b []byte) (*Record, error) {
 		return nil, fmt.Errorf("%w: %v", ErrNotRecord, err)
 	}
 	if d.More() {
-		// An event's export holds its records one a line.
+		// An export of an event's or a player's games holds its records
+		// one a line.
 		var next Record
 		if d.Decode(&next) == nil && next.Game != "" {
-			return nil, fmt.Errorf("%w: it holds more than one record (an event's export, one a line?): give one at a time", ErrNotRecord)
+			return nil, fmt.Errorf("%w: it holds more than one record (an export of an event's or a player's games, one a line?): give one at a time", ErrNotRecord)
 		}
 		return nil, fmt.Errorf("%w: text after the record's closing brace", ErrNotRecord)
 	}
