@@ -137,6 +137,10 @@ func TestDailyAccount(t *testing.T) {
 	if got := p.Text("#daily-profile .daily-streak[data-game=salvo]"); got != "Streak 0 · longest 0 · solved 0 of 1" {
 		t.Errorf("the profile's daily streak: %q", got)
 	}
+	// A puzzle never played says so, with no streak of noughts.
+	if e2e.Eval[bool](p, `!!document.querySelector("#daily-profile .daily-streak[data-game=quizl]")`) || !strings.Contains(p.Text("#daily-profile"), "Daily Quizl\n\nNot played yet.") {
+		t.Errorf("the profile's daily section, Quizl never played: %q", p.Text("#daily-profile"))
+	}
 	// Its list of games names the attempt a daily one.
 	p.Wait("the profile's games", `!!document.querySelector("#games li strong")`)
 	if got := p.Text("#games li"); !strings.HasPrefix(got, "Lost Daily Salvo, alone") {

@@ -22,8 +22,10 @@ export function dailySection(name, limit = 10) {
       const r = d[g];
       if (!r) continue;
       const unit = g === "quizl" ? "calls" : "salvos";
+      // A puzzle never played has no streak to speak of.
+      const never = !r.played && !r.history.length;
       append(el, h("h3", {}, "Daily " + title(g)),
-        h("p", { class: "daily-streak", "data-game": g }, `Streak ${r.streak} · longest ${r.best} · solved ${r.solved} of ${r.played}`),
+        never ? null : h("p", { class: "daily-streak", "data-game": g }, `Streak ${r.streak} · longest ${r.best} · solved ${r.solved} of ${r.played}`),
         r.history.length ? h("ul", { class: "daily-history" }, r.history.slice(0, limit).map(a => h("li", {},
           a.table ? h("a", { href: "/replay?analyse&table=" + encodeURIComponent(a.table) }, a.day) : a.day, ": ",
           !a.finished ? "under way" : `${a.solved ? "solved" : "not solved"}, ${a.moves} ${unit}, ${a.wrong} wrong`))) :
