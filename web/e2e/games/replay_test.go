@@ -76,6 +76,36 @@ func TestReplayUpload(t *testing.T) {
 	p.Labelled("the replay viewer")
 }
 
+// TestReplayArchive opens an archive of records, one a line, as a
+// player's or an event's export holds them: the viewer lists its games,
+// replays the first, and another when chosen; a line that is no record
+// is listed as such and refused when chosen.
+func TestReplayArchive(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	archive := `{"parlour":1,"game":"nymphabet","players":["Ann","Ben"],"moves":[{"by":"Ann","move":"abdicate"},{"by":"Ben","move":"defog"}]}
+{"parlour":1,"game":"nymphabet","players":["Cy","Dee"],"moves":[{"by":"Cy","move":"abdicate"},{"by":"Dee","move":"defog"},{"by":"Cy","move":"hijack"}]}
+not a record
+`
+	path := filepath.Join(t.TempDir(), "ann-games.ndjson")
+	if err := os.WriteFile(path, []byte(archive), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.Open("/replay")
+	p.Do("choose the file", chromedp.SetUploadFiles(chromedp.CSS("#replay-file"), []string{path}))
+	p.Wait("the first game", `!!document.querySelector("#replay-step") && document.querySelector("#replay-step").textContent.startsWith("Move 2 of 2: Ben")`)
+	if got := p.Text("#replay-pick"); !strings.Contains(got, "1. Nymphabet: Ann v Ben (2 moves)") || !strings.Contains(got, "2. Nymphabet: Cy v Dee (3 moves)") || !strings.Contains(got, "3. not a game record") {
+		t.Errorf("the archive's list reads %q", got)
+	}
+	p.Pick("#replay-pick", "1")
+	p.Wait("the second game", `!!document.querySelector("#replay-step") && document.querySelector("#replay-step").textContent.startsWith("Move 3 of 3: Cy — hijack")`)
+	p.Pick("#replay-pick", "2")
+	p.Wait("the refusal", `document.querySelector("#main > .error").textContent.startsWith("Cannot replay it")`)
+	p.Labelled("the replay of an archive")
+}
+
 // TestReplayByLink opens a finished game in the replay viewer from its
 // page's address pasted in, or its id alone; what holds neither is
 // refused in place.

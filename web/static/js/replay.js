@@ -7,6 +7,7 @@ import { h, clear, toast, fill, append } from "./dom.js";
 import { callText, seatFor } from "./api.js";
 import { load } from "./games/index.js";
 import { go } from "./nav.js";
+import { games, title } from "./catalog.js";
 
 // tableOf finds a table's id in what a player pasted: the address of its
 // page (…/t/ID, …/t/ID/join), of its replay (…?table=ID), or the id
@@ -18,10 +19,30 @@ export function tableOf(s) {
   return /^[a-z2-9]{16}$/i.test(s) ? s.toLowerCase() : "";
 }
 
+// whole says whether text is one JSON value, as a record is.
+function whole(text) {
+  try { JSON.parse(text); return true; } catch { return false; }
+}
+
+// about names one line of an archive for its list: the game and its
+// players, or that it is no record.
+function about(line) {
+  try {
+    const r = JSON.parse(line);
+    if (r && r.game) return `${title(r.game)}: ${(r.players || []).join(" v ")}${r.moves ? ` (${r.moves.length} moves)` : ""}`;
+  } catch { /* said below */ }
+  return "not a game record";
+}
+
 export async function replay(main) {
   document.title = "Replay · Parlour";
   const err = h("p", { class: "error", role: "alert" });
-  const file = h("input", { type: "file", id: "replay-file", accept: ".json,application/json" });
+  const file = h("input", { type: "file", id: "replay-file", accept: ".json,.ndjson,application/json,application/x-ndjson" });
+  // An archive (a player's or an event's games, one record a line) offers
+  // its games to choose from.
+  const pick = h("select", { id: "replay-pick", "aria-label": "The game of the archive to replay", hidden: true });
+  let archive = [];
+  pick.addEventListener("change", () => show(archive[Number(pick.value)] || ""));
   const viewer = h("div", { id: "viewer" });
   const link = h("input", { id: "replay-link", autocomplete: "off", spellcheck: "false", placeholder: "https://…/t/3y2wa6utsehx3guy" });
   const byLink = h("form", { class: "row", id: "replay-link-form", onsubmit: ev => {
@@ -32,15 +53,21 @@ export async function replay(main) {
   } }, h("label", { for: "replay-link" }, "Or a finished game's link or table id"), link, h("button", { type: "submit" }, "Replay"));
   append(main, h("h1", {}, "Replay a game"),
     h("div", { class: "card stack" },
-      h("label", { for: "replay-file" }, "Open a game record (a .json file downloaded from a table or written by hand)"), file,
+      h("label", { for: "replay-file" }, "Open a game record (a .json file downloaded from a table or written by hand, or an .ndjson archive of many)"), file, pick,
       byLink,
       h("p", { class: "help" }, "The server re-referees the record move by move; a move it refuses ends the replay with the reason.")),
     err, viewer);
   file.addEventListener("change", async () => {
     const f = file.files && file.files[0];
     if (!f) return;
-    if (f.size > 1 << 20) { err.textContent = "That file is larger than 1 MiB: not a game record."; return; }
-    show(await f.text());
+    if (f.size > 64 << 20) { err.textContent = "That file is larger than 64 MiB: neither a game record nor an archive of them."; return; }
+    const text = await f.text();
+    // One record may span lines; an archive is one a line.
+    archive = whole(text) ? [text] : text.split("\n").filter(l => l.trim() !== "");
+    if (archive.length > 1) await games().catch(() => {}); // the games' titles, for the list
+    fill(pick, archive.length > 1 ? archive.map((l, i) => h("option", { value: i }, `${i + 1}. ${about(l)}`)) : []);
+    pick.hidden = archive.length < 2;
+    show(archive.length > 1 ? archive[0] : archive.join("\n"));
   });
   const q = new URLSearchParams(location.search);
   const t = q.get("table");
