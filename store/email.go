@@ -28,7 +28,12 @@ type Email struct {
 	// expires.
 	VerifyHash []byte
 	VerifySent time.Time
-	Updated    time.Time
+	// ResetHash is the hash of the token of the password reset link last
+	// mailed to a confirmed address (nil when none waits: used, or never
+	// asked for), ResetSent when it was mailed: it expires sooner.
+	ResetHash []byte
+	ResetSent time.Time
+	Updated   time.Time
 }
 
 // Emails keeps the accounts' e-mail addresses. A Store that holds
@@ -43,6 +48,9 @@ type Emails interface {
 	// EmailByVerifyHash returns the address whose pending confirmation
 	// token hashes to h; none is ErrNotFound.
 	EmailByVerifyHash(ctx context.Context, h []byte) (Email, error)
+	// EmailByResetHash returns the address whose password reset token
+	// hashes to h; none is ErrNotFound.
+	EmailByResetHash(ctx context.Context, h []byte) (Email, error)
 	// AddUnsubscribe stores h, the hash of the token of the unsubscribe
 	// link of a message mailed to identity's address at at, and forgets
 	// that address's tokens from before forget. An identity without an

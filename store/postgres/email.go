@@ -12,20 +12,23 @@ import (
 )
 
 // emailColumns are the columns email reads, in its order.
-const emailColumns = "identity, address, verified, your_move, game_end, challenge, verify_hash, verify_sent, updated"
+const emailColumns = "identity, address, verified, your_move, game_end, challenge, verify_hash, verify_sent, reset_hash, reset_sent, updated"
 
 // SetEmail implements store.Emails.
 func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
-	var sent *time.Time
+	var sent, resetSent *time.Time
 	if !e.VerifySent.IsZero() {
 		sent = &e.VerifySent
 	}
+	if e.ResetHash != nil {
+		resetSent = &e.ResetSent
+	}
 	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "INSERT INTO emails ("+emailColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) "+
+		if _, err := tx.Exec(ctx, "INSERT INTO emails ("+emailColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "+
 			"ON CONFLICT (identity) DO UPDATE SET address = excluded.address, verified = excluded.verified, your_move = excluded.your_move, "+
 			"game_end = excluded.game_end, challenge = excluded.challenge, verify_hash = excluded.verify_hash, verify_sent = excluded.verify_sent, "+
-			"updated = excluded.updated",
-			e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, e.VerifyHash, sent, e.Updated); err != nil {
+			"reset_hash = excluded.reset_hash, reset_sent = excluded.reset_sent, updated = excluded.updated",
+			e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, e.VerifyHash, sent, e.ResetHash, resetSent, e.Updated); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("e-mail address of %s: %w", e.Identity, store.ErrConflict)
 			}
@@ -43,6 +46,11 @@ func (s *Store) EmailOf(ctx context.Context, identity string) (store.Email, erro
 // EmailByVerifyHash implements store.Emails.
 func (s *Store) EmailByVerifyHash(ctx context.Context, h []byte) (store.Email, error) {
 	return s.email(ctx, "verify_hash = $1", h)
+}
+
+// EmailByResetHash implements store.Emails.
+func (s *Store) EmailByResetHash(ctx context.Context, h []byte) (store.Email, error) {
+	return s.email(ctx, "reset_hash = $1", h)
 }
 
 // AddUnsubscribe implements store.Emails.
@@ -72,9 +80,9 @@ func (s *Store) EmailByUnsubscribeHash(ctx context.Context, h []byte) (store.Ema
 
 func (s *Store) email(ctx context.Context, where string, arg any) (store.Email, error) {
 	var e store.Email
-	var sent *time.Time
+	var sent, resetSent *time.Time
 	err := s.pool.QueryRow(ctx, "SELECT "+emailColumns+" FROM emails WHERE "+where, arg).Scan(
-		&e.Identity, &e.Address, &e.Verified, &e.YourMove, &e.GameEnd, &e.Challenge, &e.VerifyHash, &sent, &e.Updated)
+		&e.Identity, &e.Address, &e.Verified, &e.YourMove, &e.GameEnd, &e.Challenge, &e.VerifyHash, &sent, &e.ResetHash, &resetSent, &e.Updated)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return e, fmt.Errorf("e-mail address: %w", store.ErrNotFound)
 	}
@@ -83,6 +91,9 @@ func (s *Store) email(ctx context.Context, where string, arg any) (store.Email, 
 	}
 	if sent != nil {
 		e.VerifySent = utc(*sent)
+	}
+	if resetSent != nil && e.ResetHash != nil {
+		e.ResetSent = utc(*resetSent)
 	}
 	e.Updated = utc(e.Updated)
 	return e, nil

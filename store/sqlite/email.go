@@ -11,7 +11,7 @@ import (
 )
 
 // emailColumns are the columns scanEmail reads, in its order.
-const emailColumns = "identity, address, verified, your_move, game_end, challenge, verify_hash, verify_sent, updated"
+const emailColumns = "identity, address, verified, your_move, game_end, challenge, verify_hash, verify_sent, reset_hash, reset_sent, updated"
 
 // SetEmail implements store.Emails.
 func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
@@ -19,16 +19,20 @@ func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 	if !e.VerifySent.IsZero() {
 		sent = nanos(e.VerifySent)
 	}
-	var verify any
+	var verify, reset any
 	if e.VerifyHash != nil {
 		verify = e.VerifyHash
 	}
+	var resetSent int64
+	if e.ResetHash != nil {
+		reset, resetSent = e.ResetHash, nanos(e.ResetSent)
+	}
 	return s.do(ctx, func(ex *execer) error {
-		if _, err := ex.exec("INSERT INTO emails ("+emailColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "+
+		if _, err := ex.exec("INSERT INTO emails ("+emailColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "+
 			"ON CONFLICT (identity) DO UPDATE SET address = excluded.address, verified = excluded.verified, your_move = excluded.your_move, "+
 			"game_end = excluded.game_end, challenge = excluded.challenge, verify_hash = excluded.verify_hash, verify_sent = excluded.verify_sent, "+
-			"updated = excluded.updated",
-			e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, verify, sent, nanos(e.Updated)); err != nil {
+			"reset_hash = excluded.reset_hash, reset_sent = excluded.reset_sent, updated = excluded.updated",
+			e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, verify, sent, reset, resetSent, nanos(e.Updated)); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("e-mail token: %w", store.ErrConflict)
 			}
@@ -46,6 +50,11 @@ func (s *Store) EmailOf(ctx context.Context, identity string) (store.Email, erro
 // EmailByVerifyHash implements store.Emails.
 func (s *Store) EmailByVerifyHash(ctx context.Context, h []byte) (store.Email, error) {
 	return s.email(ctx, "verify_hash = ?", h)
+}
+
+// EmailByResetHash implements store.Emails.
+func (s *Store) EmailByResetHash(ctx context.Context, h []byte) (store.Email, error) {
+	return s.email(ctx, "reset_hash = ?", h)
 }
 
 // AddUnsubscribe implements store.Emails.
@@ -75,9 +84,9 @@ func (s *Store) EmailByUnsubscribeHash(ctx context.Context, h []byte) (store.Ema
 
 func (s *Store) email(ctx context.Context, where string, arg any) (store.Email, error) {
 	var e store.Email
-	var sent, updated int64
+	var sent, resetSent, updated int64
 	err := s.queryRow(ctx, "SELECT "+emailColumns+" FROM emails WHERE "+where, arg).Scan(
-		&e.Identity, &e.Address, &e.Verified, &e.YourMove, &e.GameEnd, &e.Challenge, &e.VerifyHash, &sent, &updated)
+		&e.Identity, &e.Address, &e.Verified, &e.YourMove, &e.GameEnd, &e.Challenge, &e.VerifyHash, &sent, &e.ResetHash, &resetSent, &updated)
 	if errors.Is(err, sql.ErrNoRows) {
 		return e, fmt.Errorf("e-mail address: %w", store.ErrNotFound)
 	}
@@ -86,6 +95,9 @@ func (s *Store) email(ctx context.Context, where string, arg any) (store.Email, 
 	}
 	if sent != 0 {
 		e.VerifySent = fromNanos(sent)
+	}
+	if e.ResetHash != nil {
+		e.ResetSent = fromNanos(resetSent)
 	}
 	e.Updated = fromNanos(updated)
 	return e, nil

@@ -20,10 +20,11 @@ func emailTests() []test {
 func sameEmail(a, b store.Email) bool {
 	return a.Identity == b.Identity && a.Address == b.Address && a.Verified == b.Verified &&
 		a.YourMove == b.YourMove && a.GameEnd == b.GameEnd && a.Challenge == b.Challenge &&
-		bytes.Equal(a.VerifyHash, b.VerifyHash) && a.VerifySent.Equal(b.VerifySent) && a.Updated.Equal(b.Updated)
+		bytes.Equal(a.VerifyHash, b.VerifyHash) && a.VerifySent.Equal(b.VerifySent) &&
+		bytes.Equal(a.ResetHash, b.ResetHash) && a.ResetSent.Equal(b.ResetSent) && a.Updated.Equal(b.Updated)
 }
 
-// testEmails stores, finds by either kind of token, replaces and deletes
+// testEmails stores, finds by each kind of token, replaces and deletes
 // an account's address: nothing is stored before SetEmail, the address
 // survives a restart, old unsubscribe tokens are forgotten, and a
 // forgotten address or a deleted account takes its tokens with it.
@@ -100,6 +101,31 @@ func testEmails(t *testing.T, e *env) {
 		t.Fatalf("a kept unsubscribe token: %v", err)
 	}
 
+	// A password reset link waits, is found by its token, across a
+	// restart, and is spent.
+	resetting := verified
+	resetting.ResetHash, resetting.ResetSent = []byte("reset-a"), at.Add(3*time.Hour)
+	if err := es.SetEmail(ctx, resetting); err != nil {
+		t.Fatal(err)
+	}
+	es = as[store.Emails](t, e.reopen())
+	ps = as[store.Players](t, e.s)
+	if got, err := es.EmailByResetHash(ctx, []byte("reset-a")); err != nil || !sameEmail(got, resetting) {
+		t.Fatalf("EmailByResetHash: %+v, %v; want %+v", got, err, resetting)
+	}
+	if _, err := es.EmailByResetHash(ctx, []byte("verify-a")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("EmailByResetHash(unknown): %v, want ErrNotFound", err)
+	}
+	if err := es.SetEmail(ctx, verified); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := es.EmailOf(ctx, "ida"); err != nil || !sameEmail(got, verified) {
+		t.Fatalf("after the reset link is spent: %+v, %v; want %+v", got, err, verified)
+	}
+	if _, err := es.EmailByResetHash(ctx, []byte("reset-a")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a spent reset token: %v, want ErrNotFound", err)
+	}
+
 	// Another account, with no pending token: two nil verify hashes are
 	// stored side by side.
 	other := store.Email{Identity: "idb", Address: "ben@example.org", Verified: true, GameEnd: true, Updated: at}
@@ -111,6 +137,18 @@ func testEmails(t *testing.T, e *env) {
 	}
 	if got, err := es.EmailOf(ctx, "idb"); err != nil || !sameEmail(got, other) {
 		t.Fatalf("EmailOf(idb): %+v, %v", got, err)
+	}
+	// One reset token opens one account.
+	if err := es.SetEmail(ctx, resetting); err != nil {
+		t.Fatal(err)
+	}
+	clash := other
+	clash.ResetHash, clash.ResetSent = []byte("reset-a"), at
+	if err := es.SetEmail(ctx, clash); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("a reset token stored for two accounts: %v, want ErrConflict", err)
+	}
+	if err := es.SetEmail(ctx, verified); err != nil {
+		t.Fatal(err)
 	}
 
 	if err := es.DeleteEmail(ctx, "ida"); err != nil {
