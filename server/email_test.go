@@ -16,6 +16,8 @@ import (
 	"parlour/internal/smtptest"
 	"parlour/server/internal/servertest"
 	"parlour/server/mail"
+	"parlour/server/players"
+	"parlour/server/table/tabletest"
 	"parlour/store"
 )
 
@@ -290,5 +292,156 @@ func TestEmailRateLimits(t *testing.T) {
 		if i < 2 && st != 200 || i == 2 && (st != 429 || !strings.Contains(body, "shared@example.org was sent confirmation mails lately")) {
 			t.Fatalf("%s giving the address: %d %s", who, st, body)
 		}
+	}
+}
+
+// TestPasswordReset: a player who forgot their password asks for a link
+// by their account's name; it goes to the confirmed address only, and the
+// answer is the same for an unknown name or an address not confirmed.
+// The link sets a new password (a weak one is refused and leaves the link
+// working), signs the account out everywhere, and works once; a link
+// asked for again replaces the last, one older than an hour is refused,
+// a fourth in an hour is not mailed, and changing the address kills the
+// link mailed to the old one.
+func TestPasswordReset(t *testing.T) {
+	t.Parallel()
+	smtp := smtptest.Start(t)
+	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := tabletest.NewClock(time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC))
+	f := newGamesFixtureTuned(t, func(c *Config) { c.SMTP, c.Clock, c.MailRetryDelay = cfg, clk, time.Millisecond })
+	srv := startServer(t, f, generous)
+	ann, ben := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Ben")
+	for c, addr := range map[*client]string{ann: "ann@example.org", ben: "ben@example.org"} {
+		if st, body := c.do("PUT", "/api/v1/account/email", map[string]string{"address": addr}, nil); st != 200 {
+			t.Fatalf("an address: %d %s", st, body)
+		}
+		if m := smtp.Next(t); m.To[0] == "ann@example.org" {
+			if st, page := follow(t, "GET", strings.Replace(mailLink(t, m, "/api/v1/email/verify"), "http://test", srv.URL, 1)); st != 200 {
+				t.Fatalf("Ann confirms her address: %d %s", st, page)
+			}
+		}
+	}
+	other := &client{t: t, base: srv.URL}
+	var s players.Session
+	if st, body := other.do("POST", "/api/v1/sessions", map[string]string{"name": "Ann", "password": testPassword}, &s); st != 200 {
+		t.Fatalf("Ann's second session: %d %s", st, body)
+	}
+	other.token = s.Token
+
+	nobody := &client{t: t, base: srv.URL}
+	ask := func(name string) {
+		t.Helper()
+		var a map[string]string
+		if st, body := nobody.do("POST", "/api/v1/password-reset", map[string]string{"name": name}, &a); st != 202 || !strings.Contains(a["status"], "if that account has a confirmed e-mail address") {
+			t.Fatalf("a link for %q: %d %s", name, st, body)
+		}
+	}
+	// Nobody called Zed, and Ben's address is not confirmed: no mail,
+	// and the same answer. The next mail is Ann's.
+	ask("Zed")
+	ask("ben")
+	ask(" ann ")
+	m := smtp.Next(t)
+	if len(m.To) != 1 || m.To[0] != "ann@example.org" || !strings.Contains(m.Header.Get("Subject"), "new password") || !strings.Contains(m.Body, "within 1 hour") {
+		t.Fatalf("the reset mail: to %q, %v\n%s", m.To, m.Header, m.Body)
+	}
+	token := strings.SplitN(mailLink(t, m, "/reset"), "token=", 2)[1]
+
+	unknown, _ := account.NewToken()
+	for _, c := range []struct {
+		body any
+		st   int
+		want string
+	}{
+		{map[string]string{"password": "a new long phrase"}, 400, "no token"},
+		{map[string]string{"token": "abc", "password": "a new long phrase"}, 400, "cut short"},
+		{map[string]string{"token": unknown, "password": "a new long phrase"}, 404, "not known"},
+		{map[string]string{"token": token, "password": "qwerty123"}, 400, "commonest"},
+		{map[string]string{"token": token, "password": "ann is me, ann"}, 400, "name"},
+		{`{"token": "` + token + `", "password": "a new long phrase", "admin": true}`, 400, "admin"},
+	} {
+		if st, body := nobody.do("POST", "/api/v1/password-reset/confirm", c.body, nil); st != c.st || !strings.Contains(body, c.want) {
+			t.Errorf("confirm %v: %d %s, want %d saying %q", c.body, st, body, c.st, c.want)
+		}
+	}
+	if st, _ := ann.do("GET", "/api/v1/account", nil, nil); st != 200 {
+		t.Fatalf("after the refusals Ann's session answers %d", st)
+	}
+
+	var done map[string]string
+	if st, body := nobody.do("POST", "/api/v1/password-reset/confirm", map[string]string{"token": token, "password": "a new long phrase"}, &done); st != 200 || done["name"] != "Ann" {
+		t.Fatalf("the reset: %d %s", st, body)
+	}
+	for _, c := range []*client{ann, other} {
+		if st, body := c.do("GET", "/api/v1/account", nil, nil); st != 401 {
+			t.Errorf("a session from before the reset: %d %s, want 401", st, body)
+		}
+	}
+	if st, _ := nobody.do("POST", "/api/v1/sessions", map[string]string{"name": "Ann", "password": testPassword}, nil); st != 401 {
+		t.Errorf("the old password signs in: %d", st)
+	}
+	if st, body := nobody.do("POST", "/api/v1/sessions", map[string]string{"name": "Ann", "password": "a new long phrase"}, &s); st != 200 {
+		t.Fatalf("the new password: %d %s", st, body)
+	}
+	ann.token = s.Token
+	if st, body := nobody.do("POST", "/api/v1/password-reset/confirm", map[string]string{"token": token, "password": "another new phrase"}, nil); st != 404 || !strings.Contains(body, "used already") {
+		t.Errorf("the link used twice: %d %s", st, body)
+	}
+
+	// A second link replaces the first; past an hour it is refused.
+	ask("Ann")
+	first := strings.SplitN(mailLink(t, smtp.Next(t), "/reset"), "token=", 2)[1]
+	ask("Ann")
+	second := strings.SplitN(mailLink(t, smtp.Next(t), "/reset"), "token=", 2)[1]
+	if st, _ := nobody.do("POST", "/api/v1/password-reset/confirm", map[string]string{"token": first, "password": "another new phrase"}, nil); st != 404 {
+		t.Errorf("a replaced link: %d, want 404", st)
+	}
+	clk.Advance(time.Hour + time.Second)
+	if st, body := nobody.do("POST", "/api/v1/password-reset/confirm", map[string]string{"token": second, "password": "another new phrase"}, nil); st != 410 || !strings.Contains(body, "expired") {
+		t.Errorf("a link past its hour: %d %s", st, body)
+	}
+
+	// A fourth link within the hour is not mailed, and the answer says
+	// nothing of it: the next mail is Cat's. A link to Cat's old address
+	// dies with it.
+	cat := signUp(t, srv.URL, "Cat")
+	if st, body := cat.do("PUT", "/api/v1/account/email", `{"address": "cat@example.org"}`, nil); st != 200 {
+		t.Fatalf("Cat's address: %d %s", st, body)
+	}
+	if st, page := follow(t, "GET", strings.Replace(mailLink(t, smtp.Next(t), "/api/v1/email/verify"), "http://test", srv.URL, 1)); st != 200 {
+		t.Fatalf("Cat confirms her address: %d %s", st, page)
+	}
+	ask("Ann")
+	ask("Cat")
+	m = smtp.Next(t)
+	if m.To[0] != "cat@example.org" {
+		t.Fatalf("the next mail went to %q, want Cat's link (Ann asked four times in the hour)", m.To)
+	}
+	catLink := strings.SplitN(mailLink(t, m, "/reset"), "token=", 2)[1]
+	if st, body := cat.do("PUT", "/api/v1/account/email", `{"address": "cat2@example.org"}`, nil); st != 200 {
+		t.Fatalf("a new address: %d %s", st, body)
+	}
+	if st, _ := nobody.do("POST", "/api/v1/password-reset/confirm", map[string]string{"token": catLink, "password": "another new phrase"}, nil); st != 404 {
+		t.Errorf("a link to the old address: %d, want 404", st)
+	}
+
+	if st, body := nobody.do("POST", "/api/v1/password-reset", `{"name": ""}`, nil); st != 400 || !strings.Contains(body, "give the name") {
+		t.Errorf("no name: %d %s", st, body)
+	}
+}
+
+// TestPasswordResetNotOffered: a server that sends no mail says it cannot
+// mail a link.
+func TestPasswordResetNotOffered(t *testing.T) {
+	t.Parallel()
+	f := newGamesFixture(t)
+	srv := startServer(t, f, generous)
+	signUp(t, srv.URL, "Ann")
+	c := &client{t: t, base: srv.URL}
+	if st, body := c.do("POST", "/api/v1/password-reset", `{"name": "Ann"}`, nil); st != 409 || !strings.Contains(body, "sends no e-mail") {
+		t.Fatalf("a link without mail: %d %s", st, body)
 	}
 }

@@ -29,6 +29,26 @@ func (h *Handler) deleteEmail(r *http.Request, p *auth.Principal) (struct{}, err
 	return struct{}{}, h.mail.Delete(r.Context(), p)
 }
 
+// askReset answers POST /api/v1/password-reset: a link to choose a new
+// password goes to the account's confirmed address, and the answer is the
+// same whether it did or not.
+func (h *Handler) askReset(r *http.Request, _ *auth.Principal, req mail.ResetRequest) (map[string]string, error) {
+	if err := h.mail.RequestReset(r.Context(), req.Name, h.clientAddr(r)); err != nil {
+		return nil, err
+	}
+	return map[string]string{"status": h.mail.ResetAsked()}, nil
+}
+
+// confirmReset answers POST /api/v1/password-reset/confirm: the link's
+// token and the new password, which signs the account out everywhere.
+func (h *Handler) confirmReset(r *http.Request, _ *auth.Principal, req mail.ResetDone) (map[string]string, error) {
+	name, err := h.mail.Reset(r.Context(), req)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]string{"name": name}, nil
+}
+
 // verifyEmail answers the link of a confirmation mail,
 // GET /api/v1/email/verify?token=…, with a small page.
 func (h *Handler) verifyEmail(w http.ResponseWriter, r *http.Request) {

@@ -66,9 +66,10 @@ type Config struct {
 	Now        func() time.Time
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer
-	// VerifyTTL, Attempts, RetryDelay and QueueSize default to the
-	// constants of those names.
+	// VerifyTTL, ResetTTL, Attempts, RetryDelay and QueueSize default to
+	// the constants of those names.
 	VerifyTTL  time.Duration
+	ResetTTL   time.Duration
 	Attempts   int
 	RetryDelay time.Duration
 	QueueSize  int
@@ -83,8 +84,11 @@ type Service struct {
 	smtp  *SMTP
 	queue chan message
 
-	// perIdentity and perAddress limit the confirmation mails asked for.
+	// perIdentity and perAddress limit the confirmation mails asked for,
+	// resetFor and resetFrom the password reset links asked for each
+	// account and from each network address.
 	perIdentity, perAddress *limit.Keyed
+	resetFor, resetFrom     *limit.Keyed
 
 	// mailed holds the (table, identity) pairs told it is their move
 	// and not yet heard to have moved: one mail per turn, not one per
@@ -119,6 +123,9 @@ func New(cfg Config) (*Service, error) {
 	if cfg.VerifyTTL <= 0 {
 		cfg.VerifyTTL = VerifyTTL
 	}
+	if cfg.ResetTTL <= 0 {
+		cfg.ResetTTL = ResetTTL
+	}
 	if cfg.Attempts <= 0 {
 		cfg.Attempts = Attempts
 	}
@@ -131,6 +138,7 @@ func New(cfg Config) (*Service, error) {
 	s := &Service{
 		cfg: cfg, log: cfg.Logger, smtp: cfg.SMTP, queue: make(chan message, cfg.QueueSize),
 		perIdentity: limit.NewKeyed(3.0/3600, 3), perAddress: limit.NewKeyed(2.0/3600, 2),
+		resetFor: limit.NewKeyed(3.0/3600, 3), resetFrom: limit.NewKeyed(10.0/3600, 10),
 		mailed: map[turnKey]bool{}, done: make(chan struct{}),
 		sent:    prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_mail_sent_total", Help: "E-mail messages the SMTP server accepted."}),
 		failed:  prometheus.NewCounter(prometheus.CounterOpts{Name: "parlour_mail_failed_total", Help: "E-mail messages given up after every attempt failed."}),
@@ -261,6 +269,8 @@ func (s *Service) Set(ctx context.Context, p *auth.Principal, req SetRequest) (S
 		var h [32]byte
 		token, h = account.NewToken()
 		e.Address, e.Verified, e.VerifyHash, e.VerifySent = addr, false, h[:], now
+		// A reset link mailed to the address before must not outlive it.
+		e.ResetHash, e.ResetSent = nil, time.Time{}
 	}
 	if err := s.st.SetEmail(ctx, e); err != nil {
 		return Settings{}, refuse.SaveFailed(s.log, "your e-mail address", err)

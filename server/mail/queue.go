@@ -27,6 +27,7 @@ const (
 	kindYourMove
 	kindGameEnd
 	kindChallenge
+	kindReset
 )
 
 // unsubscribeKeep is how long a message's unsubscribe link works.
@@ -120,6 +121,16 @@ func (s *Service) compose(ctx context.Context, m message) (string, []byte, error
 			"If it was not you, ignore this message: nothing else will be sent here.\n",
 			m.name, m.name, hours(s.cfg.VerifyTTL), link)
 		return m.to, s.write(m.to, "Confirm your e-mail address for Parlour", body, ""), nil
+	}
+	if m.kind == kindReset {
+		link := base + "/reset?token=" + url.QueryEscape(m.token)
+		body := fmt.Sprintf("Hello %s,\n\n"+
+			"Someone, we hope you, asked to choose a new password for the Parlour account %s.\n"+
+			"To choose one, open this link within %s:\n\n%s\n\n"+
+			"Choosing it signs the account out everywhere. If it was not you, ignore this\n"+
+			"message: your password stays as it is.\n",
+			m.name, m.name, hours(s.cfg.ResetTTL), link)
+		return m.to, s.write(m.to, "Choose a new password for Parlour", body, ""), nil
 	}
 	e, err := s.st.EmailOf(ctx, m.identity)
 	if errors.Is(err, store.ErrNotFound) {

@@ -324,6 +324,54 @@ func (s *Service) ChangePassword(ctx context.Context, p *auth.Principal, token s
 	return nil
 }
 
+// CheckNewPassword refuses a password the rules refuse for the account
+// of identity, as a sign-up or a change would, without changing anything:
+// a password reset checks it before it spends its link.
+func (s *Service) CheckNewPassword(ctx context.Context, identity, password string) error {
+	ps, err := s.players()
+	if err != nil {
+		return err
+	}
+	a, err := ps.AccountOf(ctx, identity)
+	if err != nil {
+		return refuse.ReadFailed(s.log, "the account", err)
+	}
+	if err := account.CheckPassword(a.Name, password); err != nil {
+		return refuse.Bad("new password: %v", err)
+	}
+	return nil
+}
+
+// ResetPassword gives the account of identity the new password, without
+// the current one (its owner proved the account theirs another way: a
+// link mailed to its confirmed address), and ends every session of the
+// account, so that whoever else held one is signed out. It returns the
+// account's name.
+func (s *Service) ResetPassword(ctx context.Context, identity, password string) (string, error) {
+	if err := s.CheckNewPassword(ctx, identity, password); err != nil {
+		return "", err
+	}
+	ps, err := s.players()
+	if err != nil {
+		return "", err
+	}
+	a, err := ps.AccountOf(ctx, identity)
+	if err != nil {
+		return "", refuse.ReadFailed(s.log, "the account", err)
+	}
+	hash, err := s.hashPassword(ctx, password)
+	if err != nil {
+		return "", err
+	}
+	dropped, err := ps.SetPassword(ctx, a.Identity, hash, nil)
+	if err != nil {
+		return "", s.saveFailed("your new password", err)
+	}
+	s.forget(ctx, dropped)
+	s.log.Info("password reset", "identity", a.Identity, "sessions_ended", len(dropped))
+	return a.Name, nil
+}
+
 // DeleteAccount deletes p's account after checking its password: its
 // ratings, history and every token go, and its finished games stay, with
 // its seats renamed DeletedName. An account still seated at a game under
