@@ -39,7 +39,8 @@ func (s boxSession) Data(r io.Reader) error {
 
 // TestAccountEmail gives an address on the account page, follows the
 // confirmation link a real SMTP server received, sees the address
-// confirmed, and removes it.
+// confirmed, chooses a new password through a mailed reset link asked for
+// on the sign-in page, and removes the address.
 func TestAccountEmail(t *testing.T) {
 	t.Parallel()
 	box := &smtpBox{got: make(chan string, 10)}
@@ -87,6 +88,47 @@ func TestAccountEmail(t *testing.T) {
 	if got := e2e.Eval[bool](ann, `document.querySelector("#email-your-move").checked && !document.querySelector("#email-game-end").checked && document.querySelector("#email-challenge").checked`); !got {
 		t.Fatal("the kinds chosen did not come back as chosen")
 	}
+
+	// Forgotten password: asked for from another browser's sign-in page,
+	// the link mailed to the confirmed address opens the page that sets
+	// a new one (a weak one is refused there), which signs Ann out.
+	bo := e2e.NewPlayer(t, b, "Bo", s.Base)
+	bo.Open("/account")
+	bo.Wait("the forgotten password form", `!!document.querySelector("#forgot-name")`)
+	bo.TypeIn("#forgot-name", "ann")
+	bo.Click("#forgot button[type=submit]")
+	bo.Wait("the answer", `document.querySelector("#forgot-sent").textContent.startsWith("If that account has a confirmed e-mail address")`)
+	bo.Accessible("the sign-in page with the link asked for")
+	select {
+	case raw = <-box.got:
+	case <-time.After(time.Minute):
+		t.Fatal("no reset mail reached the SMTP server")
+	}
+	raw = strings.ReplaceAll(raw, "=\r\n", "")
+	link = regexp.MustCompile(`/reset\?token=3D([A-Za-z0-9_-]+)|/reset\?token=([A-Za-z0-9_-]+)`).FindStringSubmatch(raw)
+	if link == nil {
+		t.Fatalf("no reset link in the mail:\n%s", raw)
+	}
+	ann.Open("/reset?token=" + link[1] + link[2])
+	ann.Wait("the new password form", `!!document.querySelector("#reset-password")`)
+	ann.TypeIn("#reset-password", "qwerty123")
+	ann.Click("#reset button[type=submit]")
+	ann.Wait("the refusal", `document.querySelector("#reset-error").textContent.includes("commonest")`)
+	e2e.Eval[bool](ann, `(document.querySelector("#reset-password").value = "", true)`)
+	ann.TypeIn("#reset-password", "a brand new phrase")
+	ann.Click("#reset button[type=submit]")
+	ann.Wait("the password set", `(document.querySelector("#reset-done")||{textContent: ""}).textContent.includes("The password of Ann is changed")`)
+	ann.Wait("signed out", `document.querySelector("#account-link").textContent === "Sign in"`)
+	ann.Accessible("the new password set")
+	ann.Click("#reset-signin")
+	ann.Wait("the sign-in form", `!!document.querySelector("#signin-name")`)
+	ann.TypeIn("#signin-name", "Ann")
+	ann.TypeIn("#signin-password", "a brand new phrase")
+	ann.Click("#signin button[type=submit]")
+	ann.Wait("signed in with the new password", `document.querySelector("#account-link").textContent === "Ann"`)
+	ann.Open("/account")
+	ann.Wait("the address", `(document.querySelector("#email-status")||{textContent: ""}).textContent.includes("is confirmed")`)
+
 	ann.Click("#email-remove")
 	ann.Wait("removed", `document.querySelector("#email-status").textContent.includes("No address") && document.querySelector("#email-remove").hidden`)
 }

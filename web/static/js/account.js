@@ -66,6 +66,48 @@ function form(title, id, fields, submit, onsubmit) {
 
 const input = (id, type, auto, label, help) => field(label, h("input", { id, name: id, type, autocomplete: auto, required: true, maxlength: type === "password" ? 200 : 20 }), help);
 
+// forgot is the form that asks for a link to choose a new password, mailed
+// to the account's confirmed address; the server's answer is the same
+// whether the account has one or not.
+function forgot() {
+  const sent = h("p", { role: "status", id: "forgot-sent" });
+  const f = form("Forgot your password?", "forgot", [
+    h("p", { class: "help" }, "A link to choose a new one goes to the account's e-mail address, if it gave one and confirmed it."),
+    input("forgot-name", "text", "username", "Name"),
+    sent,
+  ], "Mail me a link", async f => {
+    sent.textContent = "";
+    const a = await call("POST", "/password-reset", { name: f.elements["forgot-name"].value.trim() });
+    sent.textContent = a.status.charAt(0).toUpperCase() + a.status.slice(1) + ".";
+  });
+  return f;
+}
+
+// reset is the page a password reset link opens: the new password, sent
+// with the link's token; once it is set every session of the account is
+// signed out, this browser's too.
+export async function reset(main) {
+  document.title = "Choose a new password · Parlour";
+  const token = new URLSearchParams(location.search).get("token") || "";
+  append(main, h("h1", {}, "Choose a new password"));
+  if (!token) {
+    append(main, h("p", { class: "error", role: "alert" }, "This page needs the whole link from the mail: open it again from there, or ask for a new one on the sign-in page."),
+      h("p", {}, h("a", { href: "/account" }, "Sign in or ask for a link")));
+    return;
+  }
+  const done = h("div", { id: "reset-done", role: "status" });
+  const f = form("Your new password", "reset", [
+    input("reset-password", "password", "new-password", "New password", "At least 8 characters, not a common password, without your name in it. Every device signed in to the account is signed out."),
+  ], "Set the password", async f => {
+    const a = await call("POST", "/password-reset/confirm", { token, password: f.elements["reset-password"].value });
+    await refresh(); // a session of the account here has ended too
+    f.remove();
+    append(done, h("p", {}, `The password of ${a.name} is changed, and every device signed in to it is signed out.`),
+      h("p", {}, h("a", { class: "button primary", href: "/account", id: "reset-signin" }, "Sign in")));
+  });
+  append(main, f, done);
+}
+
 export async function account(main) {
   document.title = "Your account · Parlour";
   await refresh();
@@ -97,7 +139,8 @@ export async function account(main) {
           toast(`Signed in as ${a.name}`);
           header();
           go("/", true);
-        })));
+        }),
+        forgot()));
     return;
   }
   append(main, h("h1", {}, "Your account: ", name),

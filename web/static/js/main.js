@@ -10,6 +10,7 @@ const routes = [
   [/^\/$/, () => import("./home.js").then(m => m.home)],
   [/^\/new\/([a-z]+)$/, () => import("./home.js").then(m => m.newTable)],
   [/^\/account$/, () => import("./account.js").then(m => m.account)],
+  [/^\/reset$/, () => import("./account.js").then(m => m.reset)],
   [/^\/moderation$/, () => import("./moderation.js").then(m => m.moderation)],
   [/^\/players\/([A-Za-z0-9_-]+)$/, () => import("./players.js").then(m => m.profile)],
   [/^\/leaderboards$/, () => import("./players.js").then(m => m.leaderboards)],
