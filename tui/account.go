@@ -22,6 +22,12 @@ type accountScreen struct {
 	busy     bool
 }
 
+// resetAskedMsg answers the ask for a password reset link.
+type resetAskedMsg struct {
+	said string
+	err  error
+}
+
 // sessionMsg answers a sign-in, a sign-up or a sign-out.
 type sessionMsg struct {
 	s   client.Session
@@ -52,6 +58,18 @@ func (a *accountScreen) update(msg tea.Msg) tea.Cmd {
 			a.password = ""
 		}
 		return nil
+	case resetAskedMsg:
+		a.busy = false
+		if msg.err != nil {
+			a.err, a.note = msg.err.Error(), ""
+			return nil
+		}
+		said := msg.said
+		if said != "" {
+			said = strings.ToUpper(said[:1]) + said[1:]
+		}
+		a.err, a.note = "", said+". Open it in a browser, then sign in here with the new password."
+		return nil
 	case tea.KeyPressMsg:
 		return a.key(msg.String(), msg)
 	}
@@ -70,6 +88,11 @@ func (a *accountScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	case "tab", "down", "up", "shift+tab":
 		a.onPass = !a.onPass
 		return nil
+	case "ctrl+f":
+		if a.signUp {
+			return nil
+		}
+		return a.askReset()
 	case "enter":
 		if !a.onPass {
 			a.onPass = true
@@ -102,6 +125,24 @@ func (a *accountScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	}
 	editLine(field, s, k, max)
 	return nil
+}
+
+// askReset asks for a link to choose a new password for the account
+// named in the form, mailed to its confirmed address.
+func (a *accountScreen) askReset() tea.Cmd {
+	name := strings.TrimSpace(a.name)
+	if name == "" {
+		a.err, a.note = "type the account's name first: the link goes to its e-mail address", ""
+		return nil
+	}
+	a.busy, a.err, a.note = true, "", ""
+	c := *a.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(a.ctx, 30*time.Second)
+		defer cancel()
+		said, err := c.AskReset(ctx, name)
+		return resetAskedMsg{said: said, err: err}
+	}
 }
 
 // signedIn takes a session's answer.
@@ -338,7 +379,7 @@ func (ks *keysScreen) sendKey(key string) tea.Cmd {
 }
 
 func (a *accountScreen) view() string {
-	head, keys := "Sign in", "tab the other field · enter the password, then sign in · esc back"
+	head, keys := "Sign in", "tab the other field · enter the password, then sign in · ctrl+f forgot it: mail a link · esc back"
 	help := "Your account's name and password."
 	if a.signUp {
 		head, keys = "Sign up", "tab the other field · enter the password, then sign up · esc back"

@@ -88,7 +88,7 @@ func (hp *helpScreen) readRules() tea.Msg {
 func keyHelp() []struct{ screen, keys string } {
 	return []struct{ screen, keys string }{
 		{"Everywhere", "? help · ctrl+c quit · esc back home (or clear the line) · ctrl+u clear the line · a paste types into the line · r ask the server again (start)"},
-		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table · g quick game · d daily puzzles · i join (code, link or id) · l lobby · p players online and challenges · e events (arenas and Swiss) · t leaderboards · n name · r how to play the game chosen · s/u/o sign in/up/out · a your account · K your SSH keys · q quit"},
+		{"Home", "↑↓ or j/k choose · enter open · 1-4 new table · g quick game · d daily puzzles · i join (code, link or id) · l lobby · p players online and challenges · e events (arenas and Swiss) · t leaderboards · n name · r how to play the game chosen · s/u/o sign in/up/out (ctrl+f on sign in: forgot the password, a link by mail) · a your account · K your SSH keys · q quit"},
 		{"Join a table", "type the invite code, link or id, enter · then enter takes the seat (at a table where you hold one, takes you back to it; with none open, watches the game) · esc back"},
 		{"New table", "↑↓ field · ←→ or space change it · digits type a number · enter open the table · esc back"},
 		{"Quick game", "↑↓ field · ←→ or space change it · enter look for an opponent · while looking: esc cancel, c play the computer (after 20 s)"},

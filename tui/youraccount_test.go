@@ -4,6 +4,8 @@ import (
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"parlour/internal/smtptest"
 	"parlour/server"
 	"parlour/server/mail"
+	"parlour/tui/client"
 )
 
 // TestYourAccount drives the account screen against a server that sends
@@ -150,5 +153,51 @@ func TestYourAccount(t *testing.T) {
 	}
 	if _, err := ac.SignIn(ctx, "ann_a", "a brand new phrase"); err == nil {
 		t.Error("the deleted account signs in")
+	}
+}
+
+// TestForgotPassword: ctrl+f on the sign-in form asks for a link to
+// choose a new password, mailed to the account's confirmed address, and
+// says to open it in a browser; without a name it asks for one first, and
+// the sign-up form has no such key.
+func TestForgotPassword(t *testing.T) {
+	t.Parallel()
+	box := smtptest.Start(t)
+	ts := newTestServerWith(t, func(cfg *server.Config) {
+		smtp, err := mail.ParseSMTP(box.URL("parlour@example.org"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.SMTP = smtp
+	})
+	ctx := context.Background()
+	ac, as := signedUp(t, ts, "ann_f")
+	if _, err := ac.SetEmail(ctx, as.Token, client.Email{Address: "ann@example.org", YourMove: true}); err != nil {
+		t.Fatal(err)
+	}
+	link := regexp.MustCompile(`/api/v1/email/verify\?token=[A-Za-z0-9_-]+`).FindString(box.Next(t).Body)
+	if res, err := http.Get(ts.URL + link); err != nil || res.StatusCode != 200 {
+		t.Fatalf("confirming the address: %v, %v", res, err)
+	}
+
+	tm := newTerm(t, ts.URL, "Gus", 80, 24)
+	tm.key("u")
+	tm.waitFor("the sign-up form", has("Sign up"))
+	tm.key("ctrl+f")
+	if s := tm.screen(); strings.Contains(s, "ctrl+f") || strings.Contains(s, "link") {
+		t.Errorf("the sign-up form offers a reset link:\n%s", s)
+	}
+	tm.key("esc")
+	tm.key("s")
+	tm.waitFor("the sign-in form", has("Sign in", "ctrl+f forgot it"))
+	checkFits(t, tm)
+	tm.key("ctrl+f")
+	tm.waitFor("the name asked for", has("type the account's name first"))
+	tm.typeText("ann_f")
+	tm.key("ctrl+f")
+	tm.waitFor("the link on its way", has("If that account has a confirmed e-mail address", "Open it in a browser"))
+	checkFits(t, tm)
+	if m := box.Next(t); len(m.To) != 1 || m.To[0] != "ann@example.org" || !strings.Contains(m.Body, "/reset?token=") {
+		t.Errorf("the reset mail: to %v\n%s", m.To, m.Body)
 	}
 }

@@ -787,6 +787,21 @@ func (c *Client) SignIn(ctx context.Context, name, password string) (Session, er
 	return s, err
 }
 
+// AskReset asks for a link to choose a new password for the account
+// called name, mailed to its confirmed address (POST
+// /api/v1/password-reset), and returns the server's answer, which is the
+// same whether it mailed one or not.
+func (c *Client) AskReset(ctx context.Context, name string) (string, error) {
+	var a resetAsked
+	err := c.do(ctx, "POST", "/api/v1/password-reset", "", map[string]string{"name": name}, &a)
+	return a.Status, err
+}
+
+// resetAsked answers AskReset.
+type resetAsked struct {
+	Status string `json:"status"`
+}
+
 // SignUp makes the account name (POST /api/v1/accounts); with token, a
 // guest's, the guest's games become the account's.
 func (c *Client) SignUp(ctx context.Context, token, name, password string) (Session, error) {

@@ -74,6 +74,7 @@ func endpoints() []endpoint {
 		{"Stream", "GET", `/api/v1/tables/[^/]+/events`, typeOf[Update](), true},
 		{"NewIdentity", "POST", `/api/v1/identity`, typeOf[Identity](), false},
 		{"SignIn", "POST", `/api/v1/sessions`, typeOf[Session](), false},
+		{"AskReset", "POST", `/api/v1/password-reset`, typeOf[resetAsked](), false},
 		{"SignUp", "POST", `/api/v1/accounts`, typeOf[Session](), false},
 		{"SignOut", "DELETE", `/api/v1/sessions`, nil, false},
 		{"Keys", "GET", `/api/v1/keys`, typeOf[keyList](), false},
@@ -454,6 +455,9 @@ func TestWireTypes(t *testing.T) {
 	out, err := ann.SignIn(ctx, "Ann", "correct horse battery")
 	must("Ann signs in", err)
 	must("Ann signs out", ann.SignOut(ctx, out.Token))
+	if said, err := ann.AskReset(ctx, "Ann"); err != nil || !strings.Contains(said, "confirmed e-mail address") {
+		t.Errorf("a password reset link asked for: %q, %v", said, err)
+	}
 
 	// An SSH key, used once (as the SSH door records a sign-in).
 	pub, _, _ := ed25519.GenerateKey(rand.Reader)
