@@ -3,6 +3,7 @@ package mail
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"time"
 
@@ -52,9 +53,11 @@ func (s *Service) RequestReset(ctx context.Context, name, from string) error {
 		return refuse.TooMany("several password reset links were asked for from your address lately: try again in an hour")
 	}
 	a, _, err := s.cfg.Players.AccountNamed(ctx, name)
-	var no *refuse.Error
-	if errors.As(err, &no) {
-		return nil // no such account: said as sent
+	if no := (*refuse.Error)(nil); errors.As(err, &no) {
+		if no.Status == http.StatusNotFound {
+			return nil // no such account: said as sent
+		}
+		return err
 	}
 	if err != nil {
 		return refuse.ReadFailed(s.log, "the account", err)
