@@ -466,7 +466,7 @@ func (ya *yourAccount) emailView() string {
 		b.WriteString(faint("ctrl+d remove the address · esc back"))
 		return b.String()
 	}
-	b.WriteString(wrap("Parlour can mail you about your games; every message has a link that stops them. A new address is sent a link to confirm it first.", ya.w) + "\n\n")
+	b.WriteString(wrap("Parlour can mail you about your games; every message has a link that stops them. A new address is sent a link to confirm it first. A confirmed address is also how you choose a new password if you forget yours.", ya.w) + "\n\n")
 	mark := func(i int) string {
 		if ya.field == i {
 			return hi("> ")

@@ -231,7 +231,7 @@ function email() {
   const load = () => call("GET", "/account/email").then(show).catch(e => { msg.textContent = e.message; });
   load();
   return h("section", { class: "card", id: "email", "aria-labelledby": "email-title" }, h("h2", { id: "email-title" }, "E-mail"),
-    h("p", { class: "help" }, "Parlour can mail you about your games. Every message has a link that stops them."),
+    h("p", { class: "help" }, "Parlour can mail you about your games. Every message has a link that stops them. A confirmed address is also how you choose a new password if you forget yours."),
     status, save, msg, remove);
 }
 
