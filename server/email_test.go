@@ -332,6 +332,9 @@ func TestPasswordReset(t *testing.T) {
 	other.token = s.Token
 
 	nobody := &client{t: t, base: srv.URL}
+	if st, body := nobody.do("GET", "/api/v1/password-reset", nil, nil); st != 200 || body != `{"offered":true}`+"\n" {
+		t.Errorf("whether links are mailed: %d %q", st, body)
+	}
 	ask := func(name string) {
 		t.Helper()
 		var a map[string]string
@@ -433,14 +436,17 @@ func TestPasswordReset(t *testing.T) {
 	}
 }
 
-// TestPasswordResetNotOffered: a server that sends no mail says it cannot
-// mail a link.
+// TestPasswordResetNotOffered: a server that sends no mail says it mails
+// no links, and refuses to.
 func TestPasswordResetNotOffered(t *testing.T) {
 	t.Parallel()
 	f := newGamesFixture(t)
 	srv := startServer(t, f, generous)
 	signUp(t, srv.URL, "Ann")
 	c := &client{t: t, base: srv.URL}
+	if st, body := c.do("GET", "/api/v1/password-reset", nil, nil); st != 200 || body != `{"offered":false}`+"\n" {
+		t.Errorf("whether links are mailed: %d %q", st, body)
+	}
 	if st, body := c.do("POST", "/api/v1/password-reset", `{"name": "Ann"}`, nil); st != 409 || !strings.Contains(body, "sends no e-mail") {
 		t.Fatalf("a link without mail: %d %s", st, body)
 	}

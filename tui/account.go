@@ -20,7 +20,13 @@ type accountScreen struct {
 	password string
 	onPass   bool // the cursor is on the password
 	busy     bool
+	// resets says the server mails password reset links (ctrl+f), once
+	// it has said so.
+	resets bool
 }
+
+// resetOfferMsg answers whether the server mails password reset links.
+type resetOfferMsg struct{ on bool }
 
 // resetAskedMsg answers the ask for a password reset link.
 type resetAskedMsg struct {
@@ -44,10 +50,21 @@ type sshKeyMsg struct {
 	err error
 }
 
-// openAccount shows the form to sign in, or to sign up.
-func openAccount(sh *shared, signUp bool) {
+// openAccount shows the form to sign in, or to sign up; signing in, it
+// asks whether the server mails password reset links.
+func openAccount(sh *shared, signUp bool) tea.Cmd {
 	sh.err, sh.note = "", ""
 	sh.nav.show(&accountScreen{shared: sh, signUp: signUp})
+	if signUp {
+		return nil
+	}
+	c := *sh.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
+		defer cancel()
+		on, err := c.ResetOffered(ctx)
+		return resetOfferMsg{on && err == nil}
+	}
 }
 
 func (a *accountScreen) update(msg tea.Msg) tea.Cmd {
@@ -57,6 +74,9 @@ func (a *accountScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			a.password = ""
 		}
+		return nil
+	case resetOfferMsg:
+		a.resets = msg.on
 		return nil
 	case resetAskedMsg:
 		a.busy = false
@@ -89,7 +109,7 @@ func (a *accountScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		a.onPass = !a.onPass
 		return nil
 	case "ctrl+f":
-		if a.signUp {
+		if a.signUp || !a.resets {
 			return nil
 		}
 		return a.askReset()
@@ -379,7 +399,10 @@ func (ks *keysScreen) sendKey(key string) tea.Cmd {
 }
 
 func (a *accountScreen) view() string {
-	head, keys := "Sign in", "tab the other field · enter the password, then sign in · ctrl+f forgot it: mail a link · esc back"
+	head, keys := "Sign in", "tab the other field · enter the password, then sign in · esc back"
+	if a.resets {
+		keys = "tab the other field · enter the password, then sign in · ctrl+f forgot it: mail a link · esc back"
+	}
 	help := "Your account's name and password."
 	if a.signUp {
 		head, keys = "Sign up", "tab the other field · enter the password, then sign up · esc back"

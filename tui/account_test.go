@@ -158,7 +158,7 @@ func TestQuestionMarkTyped(t *testing.T) {
 	ts := newTestServer(t)
 	tm := newTerm(t, ts.URL, "Ann", 80, 24)
 	tm.key("s")
-	tm.waitFor("the sign-in form", has("Sign in", "Name", "enter the password, then sign in · ctrl+f forgot it"))
+	tm.waitFor("the sign-in form", has("Sign in", "Name", "then sign in · esc back"))
 	tm.key("tab")
 	tm.typeText("why?not")
 	s := tm.waitFor("the password typed", has("Password  •••••••█"))

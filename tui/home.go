@@ -241,7 +241,7 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 			hm.err = "you are signed in as " + hm.cfg.Account + ": o signs out"
 			return nil
 		}
-		openAccount(hm.shared, s == "u")
+		return openAccount(hm.shared, s == "u")
 	case "o":
 		if hm.cfg.Session == "" {
 			hm.err = "you are not signed in"

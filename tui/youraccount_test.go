@@ -159,7 +159,7 @@ func TestYourAccount(t *testing.T) {
 // TestForgotPassword: ctrl+f on the sign-in form asks for a link to
 // choose a new password, mailed to the account's confirmed address, and
 // says to open it in a browser; without a name it asks for one first, and
-// the sign-up form has no such key.
+// the sign-up form, and a server that sends no mail, offer no such key.
 func TestForgotPassword(t *testing.T) {
 	t.Parallel()
 	box := smtptest.Start(t)
@@ -178,6 +178,17 @@ func TestForgotPassword(t *testing.T) {
 	link := regexp.MustCompile(`/api/v1/email/verify\?token=[A-Za-z0-9_-]+`).FindString(box.Next(t).Body)
 	if res, err := http.Get(ts.URL + link); err != nil || res.StatusCode != 200 {
 		t.Fatalf("confirming the address: %v, %v", res, err)
+	}
+
+	// A server that sends no mail offers no link.
+	bare := newTestServer(t)
+	bm := newTerm(t, bare.URL, "Gus", 80, 24)
+	bm.key("s")
+	bm.waitFor("the sign-in form", has("Sign in", "then sign in · esc back"))
+	bm.update(resetOfferMsg{on: false}) // the server's answer, whenever it comes, changes nothing
+	bm.key("ctrl+f")
+	if s := bm.screen(); strings.Contains(s, "ctrl+f") || strings.Contains(s, "link") {
+		t.Errorf("a server without mail offers a reset link:\n%s", s)
 	}
 
 	tm := newTerm(t, ts.URL, "Gus", 80, 24)

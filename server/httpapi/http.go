@@ -263,6 +263,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("PUT /api/v1/account/email", handleJSON(h, bySignedIn, ok, h.setEmail))
 	h.mux.HandleFunc("DELETE /api/v1/account/email", handle(h, bySignedIn, none, h.deleteEmail))
 	h.mux.HandleFunc("GET /api/v1/email/verify", h.verifyEmail)
+	h.mux.HandleFunc("GET /api/v1/password-reset", handle(h, byAnyone, ok, h.resetOffered))
 	h.mux.HandleFunc("POST /api/v1/password-reset", handleJSON(h, byAnyone, http.StatusAccepted, h.askReset))
 	h.mux.HandleFunc("POST /api/v1/password-reset/confirm", handleJSON(h, byAnyone, ok, h.confirmReset))
 	h.mux.HandleFunc("GET /api/v1/email/unsubscribe", h.unsubscribe)

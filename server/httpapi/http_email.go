@@ -29,6 +29,13 @@ func (h *Handler) deleteEmail(r *http.Request, p *auth.Principal) (struct{}, err
 	return struct{}{}, h.mail.Delete(r.Context(), p)
 }
 
+// resetOffered answers GET /api/v1/password-reset: whether this server
+// mails password reset links at all, so that a page offers the form only
+// where it works.
+func (h *Handler) resetOffered(r *http.Request, _ *auth.Principal) (map[string]bool, error) {
+	return map[string]bool{"offered": h.mail.Offered()}, nil
+}
+
 // askReset answers POST /api/v1/password-reset: a link to choose a new
 // password goes to the account's confirmed address, and the answer is the
 // same whether it did or not.

@@ -797,6 +797,20 @@ func (c *Client) AskReset(ctx context.Context, name string) (string, error) {
 	return a.Status, err
 }
 
+// ResetOffered says whether the server mails links to choose a new
+// password (GET /api/v1/password-reset): only a server that sends mail
+// does.
+func (c *Client) ResetOffered(ctx context.Context) (bool, error) {
+	var o resetOffer
+	err := c.do(ctx, "GET", "/api/v1/password-reset", "", nil, &o)
+	return o.Offered, err
+}
+
+// resetOffer answers ResetOffered.
+type resetOffer struct {
+	Offered bool `json:"offered"`
+}
+
 // resetAsked answers AskReset.
 type resetAsked struct {
 	Status string `json:"status"`

@@ -75,6 +75,7 @@ func endpoints() []endpoint {
 		{"NewIdentity", "POST", `/api/v1/identity`, typeOf[Identity](), false},
 		{"SignIn", "POST", `/api/v1/sessions`, typeOf[Session](), false},
 		{"AskReset", "POST", `/api/v1/password-reset`, typeOf[resetAsked](), false},
+		{"ResetOffered", "GET", `/api/v1/password-reset`, typeOf[resetOffer](), false},
 		{"SignUp", "POST", `/api/v1/accounts`, typeOf[Session](), false},
 		{"SignOut", "DELETE", `/api/v1/sessions`, nil, false},
 		{"Keys", "GET", `/api/v1/keys`, typeOf[keyList](), false},
@@ -455,6 +456,9 @@ func TestWireTypes(t *testing.T) {
 	out, err := ann.SignIn(ctx, "Ann", "correct horse battery")
 	must("Ann signs in", err)
 	must("Ann signs out", ann.SignOut(ctx, out.Token))
+	if on, err := ann.ResetOffered(ctx); err != nil || !on {
+		t.Errorf("whether reset links are mailed: %v, %v; the server sends mail", on, err)
+	}
 	if said, err := ann.AskReset(ctx, "Ann"); err != nil || !strings.Contains(said, "confirmed e-mail address") {
 		t.Errorf("a password reset link asked for: %q, %v", said, err)
 	}

@@ -94,7 +94,7 @@ func TestAccountEmail(t *testing.T) {
 	// a new one (a weak one is refused there), which signs Ann out.
 	bo := e2e.NewPlayer(t, b, "Bo", s.Base)
 	bo.Open("/account")
-	bo.Wait("the forgotten password form", `!!document.querySelector("#forgot-name")`)
+	bo.Wait("the forgotten password form", `(f => f && f.dataset.offered === "true" && !f.hidden)(document.querySelector("#forgot"))`)
 	bo.TypeIn("#forgot-name", "ann")
 	bo.Click("#forgot button[type=submit]")
 	bo.Wait("the answer", `document.querySelector("#forgot-sent").textContent.startsWith("If that account has a confirmed e-mail address")`)

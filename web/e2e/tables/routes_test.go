@@ -65,6 +65,12 @@ func TestDeepLinks(t *testing.T) {
 			t.Errorf("%s: links drawn as buttons with their words not centred: %s", tc.path, off)
 		}
 	}
+	// A server that sends no mail offers no password reset link.
+	p.Open("/account")
+	p.Wait("the sign-in page, the server asked about mail", `(f => f && f.dataset.offered === "false")(document.querySelector("#forgot"))`)
+	if e2e.Eval[bool](p, `!document.querySelector("#forgot").hidden`) {
+		t.Error("a server without mail offers to mail a password reset link")
+	}
 	// A path with no screen (served with a 404) says so, under the header.
 	p.Open("/no-such-screen")
 	p.Wait("the missing page", `!!document.querySelector("#main h1") && document.querySelector("#main h1").textContent === "No such page"`)

@@ -68,7 +68,8 @@ const input = (id, type, auto, label, help) => field(label, h("input", { id, nam
 
 // forgot is the form that asks for a link to choose a new password, mailed
 // to the account's confirmed address; the server's answer is the same
-// whether the account has one or not.
+// whether the account has one or not. It shows only on a server that
+// mails such links.
 function forgot() {
   const sent = h("p", { role: "status", id: "forgot-sent" });
   const f = form("Forgot your password?", "forgot", [
@@ -80,6 +81,8 @@ function forgot() {
     const a = await call("POST", "/password-reset", { name: f.elements["forgot-name"].value.trim() });
     sent.textContent = a.status.charAt(0).toUpperCase() + a.status.slice(1) + ".";
   });
+  f.hidden = true;
+  call("GET", "/password-reset").then(a => { f.hidden = !a.offered; f.dataset.offered = String(!!a.offered); }).catch(() => {});
   return f;
 }
 
