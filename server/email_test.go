@@ -3,11 +3,13 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -433,6 +435,67 @@ func TestPasswordReset(t *testing.T) {
 
 	if st, body := nobody.do("POST", "/api/v1/password-reset", `{"name": ""}`, nil); st != 400 || !strings.Contains(body, "give the name") {
 		t.Errorf("no name: %d %s", st, body)
+	}
+}
+
+// TestPasswordResetOnce: one link confirmed by several requests at once
+// sets one password: one request is answered 200, the others 404, and
+// only the winner's password signs in.
+func TestPasswordResetOnce(t *testing.T) {
+	t.Parallel()
+	smtp := smtptest.Start(t)
+	cfg, err := mail.ParseSMTP(smtp.URL("parlour@example.org"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newGamesFixtureTuned(t, func(c *Config) { c.SMTP, c.MailRetryDelay = cfg, time.Millisecond })
+	srv := startServer(t, f, generous)
+	dan := signUp(t, srv.URL, "Dan")
+	if st, body := dan.do("PUT", "/api/v1/account/email", `{"address": "dan@example.org"}`, nil); st != 200 {
+		t.Fatalf("Dan's address: %d %s", st, body)
+	}
+	if st, page := follow(t, "GET", strings.Replace(mailLink(t, smtp.Next(t), "/api/v1/email/verify"), "http://test", srv.URL, 1)); st != 200 {
+		t.Fatalf("Dan confirms his address: %d %s", st, page)
+	}
+	nobody := &client{t: t, base: srv.URL}
+	if st, body := nobody.do("POST", "/api/v1/password-reset", `{"name": "Dan"}`, nil); st != 202 {
+		t.Fatalf("a link: %d %s", st, body)
+	}
+	token := strings.SplitN(mailLink(t, smtp.Next(t), "/reset"), "token=", 2)[1]
+
+	const n = 6
+	status := make([]int, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			body := fmt.Sprintf(`{"token": %q, "password": "a new phrase number %d"}`, token, i)
+			res, err := http.Post(srv.URL+"/api/v1/password-reset/confirm", "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			res.Body.Close()
+			status[i] = res.StatusCode
+		})
+	}
+	wg.Wait()
+	won := -1
+	for i, st := range status {
+		switch {
+		case st == 200 && won < 0:
+			won = i
+		case st != 404:
+			t.Errorf("confirm %d of %d at once: %d (statuses %v), want one 200 and the rest 404", i, n, st, status)
+		}
+	}
+	if won < 0 {
+		t.Fatalf("no confirm of %d at once went through: %v", n, status)
+	}
+	for i := range n {
+		st, _ := nobody.do("POST", "/api/v1/sessions", map[string]string{"name": "Dan", "password": fmt.Sprintf("a new phrase number %d", i)}, nil)
+		if want := map[bool]int{true: 200, false: 401}[i == won]; st != want {
+			t.Errorf("signing in with password %d (request %d set it): %d, want %d", i, won, st, want)
+		}
 	}
 }
 

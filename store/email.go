@@ -51,6 +51,11 @@ type Emails interface {
 	// EmailByResetHash returns the address whose password reset token
 	// hashes to h; none is ErrNotFound.
 	EmailByResetHash(ctx context.Context, h []byte) (Email, error)
+	// SpendReset forgets the password reset token hashing to h, stamping
+	// the address updated at at, and touches nothing else; none is
+	// ErrNotFound. Of two spends of one token, one finds it: a link is
+	// used once.
+	SpendReset(ctx context.Context, h []byte, at time.Time) error
 	// AddUnsubscribe stores h, the hash of the token of the unsubscribe
 	// link of a message mailed to identity's address at at, and forgets
 	// that address's tokens from before forget. An identity without an

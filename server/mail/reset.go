@@ -110,10 +110,14 @@ func (s *Service) Reset(ctx context.Context, req ResetDone) (string, error) {
 	if err := s.cfg.Players.CheckNewPassword(ctx, e.Identity, req.Password); err != nil {
 		return "", err
 	}
-	// Spent before the password changes: a link that failed half way is
-	// asked for again, never used twice.
-	e.ResetHash, e.ResetSent, e.Updated = nil, time.Time{}, s.cfg.Now().UTC()
-	if err := s.st.SetEmail(ctx, e); err != nil {
+	// Spent before the password changes, and by the store, which lets one
+	// of two spends at once through: a link that failed half way is asked
+	// for again, never used twice.
+	err = s.st.SpendReset(ctx, h[:], s.cfg.Now().UTC())
+	if errors.Is(err, store.ErrNotFound) {
+		return "", refuse.NotFound("this password reset link is not known: it was used already, or a newer one was asked for since")
+	}
+	if err != nil {
 		return "", refuse.SaveFailed(s.log, "the password reset link", err)
 	}
 	return s.cfg.Players.ResetPassword(ctx, e.Identity, req.Password)

@@ -53,6 +53,20 @@ func (s *Store) EmailByResetHash(ctx context.Context, h []byte) (store.Email, er
 	return s.email(ctx, "reset_hash = $1", h)
 }
 
+// SpendReset implements store.Emails.
+func (s *Store) SpendReset(ctx context.Context, h []byte, at time.Time) error {
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, "UPDATE emails SET reset_hash = NULL, reset_sent = NULL, updated = $1 WHERE reset_hash = $2", at, h)
+		if err != nil {
+			return fmt.Errorf("postgres: spending a password reset token: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("password reset token: %w", store.ErrNotFound)
+		}
+		return nil
+	})
+}
+
 // AddUnsubscribe implements store.Emails.
 func (s *Store) AddUnsubscribe(ctx context.Context, identity string, h []byte, at, forget time.Time) error {
 	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {

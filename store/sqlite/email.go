@@ -57,6 +57,20 @@ func (s *Store) EmailByResetHash(ctx context.Context, h []byte) (store.Email, er
 	return s.email(ctx, "reset_hash = ?", h)
 }
 
+// SpendReset implements store.Emails.
+func (s *Store) SpendReset(ctx context.Context, h []byte, at time.Time) error {
+	return s.do(ctx, func(ex *execer) error {
+		n, err := ex.exec("UPDATE emails SET reset_hash = NULL, reset_sent = 0, updated = ? WHERE reset_hash = ?", nanos(at), h)
+		if err != nil {
+			return fmt.Errorf("sqlite: spending a password reset token: %w", err)
+		}
+		if n == 0 {
+			return fmt.Errorf("password reset token: %w", store.ErrNotFound)
+		}
+		return nil
+	})
+}
+
 // AddUnsubscribe implements store.Emails.
 func (s *Store) AddUnsubscribe(ctx context.Context, identity string, h []byte, at, forget time.Time) error {
 	return s.do(ctx, func(ex *execer) error {

@@ -116,14 +116,36 @@ func testEmails(t *testing.T, e *env) {
 	if _, err := es.EmailByResetHash(ctx, []byte("verify-a")); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("EmailByResetHash(unknown): %v, want ErrNotFound", err)
 	}
+	spent := verified
+	spent.Updated = at.Add(4 * time.Hour)
+	if err := es.SpendReset(ctx, []byte("reset-a"), spent.Updated); err != nil {
+		t.Fatalf("SpendReset: %v", err)
+	}
+	if got, err := es.EmailOf(ctx, "ida"); err != nil || !sameEmail(got, spent) {
+		t.Fatalf("after the reset link is spent: %+v, %v; want %+v", got, err, spent)
+	}
+	if _, err := es.EmailByResetHash(ctx, []byte("reset-a")); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a spent reset token: %v, want ErrNotFound", err)
+	}
+	if err := es.SpendReset(ctx, []byte("reset-a"), spent.Updated); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a reset token spent twice: %v, want ErrNotFound", err)
+	}
+	// Two spends of one token at once: one finds it.
+	if err := es.SetEmail(ctx, resetting); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() { errs <- es.SpendReset(ctx, []byte("reset-a"), spent.Updated) }()
+	}
+	if a, b := <-errs, <-errs; (a == nil) == (b == nil) || !errors.Is(a, store.ErrNotFound) && !errors.Is(b, store.ErrNotFound) {
+		t.Fatalf("two spends of one reset token at once: %v and %v, want one nil and one ErrNotFound", a, b)
+	}
 	if err := es.SetEmail(ctx, verified); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := es.EmailOf(ctx, "ida"); err != nil || !sameEmail(got, verified) {
-		t.Fatalf("after the reset link is spent: %+v, %v; want %+v", got, err, verified)
-	}
-	if _, err := es.EmailByResetHash(ctx, []byte("reset-a")); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("a spent reset token: %v, want ErrNotFound", err)
+		t.Fatalf("after the reset link is cleared: %+v, %v; want %+v", got, err, verified)
 	}
 
 	// Another account, with no pending token: two nil verify hashes are
