@@ -43,6 +43,11 @@ type Emails interface {
 	// SetEmail stores e as identity e.Identity's address, replacing the
 	// one it had.
 	SetEmail(ctx context.Context, e Email) error
+	// SetEmailIf stores e as SetEmail does, but only over the address
+	// last updated at was: one changed or removed since is ErrConflict.
+	// A change read, decided and written so loses nothing written
+	// meanwhile; each such change must move Updated on.
+	SetEmailIf(ctx context.Context, e Email, was time.Time) error
 	// EmailOf returns identity's address; none is ErrNotFound.
 	EmailOf(ctx context.Context, identity string) (Email, error)
 	// EmailByVerifyHash returns the address whose pending confirmation

@@ -12,6 +12,7 @@
 package mail
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -319,13 +320,18 @@ func (s *Service) Verify(ctx context.Context, token string) (string, error) {
 	if err != nil {
 		return "", refuse.ReadFailed(s.log, "the e-mail address", err)
 	}
-	now := s.cfg.Now().UTC()
-	if now.Sub(e.VerifySent) > s.cfg.VerifyTTL {
+	if s.cfg.Now().Sub(e.VerifySent) > s.cfg.VerifyTTL {
 		return "", refuse.Gone("this confirmation link expired (it works for %s): give your address again on your account page for a new one", hours(s.cfg.VerifyTTL))
 	}
-	e.Verified, e.VerifyHash, e.VerifySent, e.Updated = true, nil, time.Time{}, now
-	if err := s.st.SetEmail(ctx, e); err != nil {
-		return "", refuse.SaveFailed(s.log, "confirming the address", err)
+	e, err = s.change(ctx, e, func(e *store.Email) (bool, error) {
+		if !bytes.Equal(e.VerifyHash, h[:]) {
+			return false, refuse.NotFound("this confirmation link is not known: the address was changed or removed since it was sent, or it was used already")
+		}
+		e.Verified, e.VerifyHash, e.VerifySent = true, nil, time.Time{}
+		return true, nil
+	})
+	if err != nil {
+		return "", s.changeFailed("confirming the address", err)
 	}
 	if !e.YourMove && !e.GameEnd && !e.Challenge {
 		return fmt.Sprintf("%s is confirmed, but asks for no mail yet: choose what you want on your account page.", e.Address), nil
@@ -355,13 +361,61 @@ func (s *Service) Unsubscribe(ctx context.Context, token string) (string, error)
 	if err != nil {
 		return "", refuse.ReadFailed(s.log, "the e-mail address", err)
 	}
-	if e.YourMove || e.GameEnd || e.Challenge {
-		e.YourMove, e.GameEnd, e.Challenge, e.Updated = false, false, false, s.cfg.Now().UTC()
-		if err := s.st.SetEmail(ctx, e); err != nil {
-			return "", refuse.SaveFailed(s.log, "turning the mail off", err)
+	addr := e.Address
+	_, err = s.change(ctx, e, func(e *store.Email) (bool, error) {
+		if !strings.EqualFold(e.Address, addr) {
+			return false, refuse.NotFound("this unsubscribe link is not known: the address was changed or removed since, and gets no mail from Parlour")
+		}
+		if !e.YourMove && !e.GameEnd && !e.Challenge {
+			return false, nil
+		}
+		e.YourMove, e.GameEnd, e.Challenge = false, false, false
+		return true, nil
+	})
+	if err != nil {
+		return "", s.changeFailed("turning the mail off", err)
+	}
+	return fmt.Sprintf("Parlour will send no more mail to %s. To hear from it again, or to remove the address, visit your account page.", addr), nil
+}
+
+// change lets fn change e, an address as read from the store, and
+// stores it unless it changed meanwhile; then it reads it again and lets
+// fn look again. A link followed while its owner changes the address so
+// loses neither change. fn returns false to store nothing; its error is
+// returned as it is.
+func (s *Service) change(ctx context.Context, e store.Email, fn func(e *store.Email) (bool, error)) (store.Email, error) {
+	for tries := 1; ; tries++ {
+		was := e.Updated
+		ok, err := fn(&e)
+		if err != nil || !ok {
+			return e, err
+		}
+		// Updated moves on with every change, so that a change over an
+		// older reading is seen even when two fall within one tick.
+		e.Updated = s.cfg.Now().UTC()
+		if !e.Updated.After(was) {
+			e.Updated = was.Add(time.Microsecond)
+		}
+		err = s.st.SetEmailIf(ctx, e, was)
+		if !errors.Is(err, store.ErrConflict) || tries == 3 {
+			return e, err
+		}
+		if e, err = s.st.EmailOf(ctx, e.Identity); err != nil {
+			return e, err
 		}
 	}
-	return fmt.Sprintf("Parlour will send no more mail to %s. To hear from it again, or to remove the address, visit your account page.", e.Address), nil
+}
+
+// changeFailed says why change failed: fn's refusal as it is, an address
+// removed meanwhile as gone, anything else as a failed save of what.
+func (s *Service) changeFailed(what string, err error) error {
+	if no := (*refuse.Error)(nil); errors.As(err, &no) {
+		return err
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return refuse.NotFound("this address was removed from its account meanwhile")
+	}
+	return refuse.SaveFailed(s.log, what, err)
 }
 
 // kinds names the mail e asked for, in a sentence.

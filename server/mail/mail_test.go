@@ -1,6 +1,7 @@
 package mail_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -43,7 +44,11 @@ type env struct {
 	now    time.Time
 }
 
-func newEnv(t *testing.T) *env {
+func newEnv(t *testing.T) *env { t.Helper(); return newEnvOn(t, nil) }
+
+// newEnvOn is newEnv with the service on wrap(store) when wrap is not
+// nil.
+func newEnvOn(t *testing.T, wrap func(*sqlite.Store) store.Store) *env {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL"})
@@ -65,7 +70,11 @@ func newEnv(t *testing.T) *env {
 			t.Fatal(err)
 		}
 	}
-	e.s, err = mail.New(mail.Config{SMTP: cfg, Store: st, Games: game.NewRegistry(servertest.Guess{}),
+	var on store.Store = st
+	if wrap != nil {
+		on = wrap(st)
+	}
+	e.s, err = mail.New(mail.Config{SMTP: cfg, Store: on, Games: game.NewRegistry(servertest.Guess{}),
 		BaseURL: func() string { return "https://parlour.example.org" },
 		Online: func(id string) bool {
 			e.mu.Lock()
@@ -152,6 +161,124 @@ func TestVerifyExpired(t *testing.T) {
 	if msg, err := e.s.Verify(ctx, token); err != nil || !strings.Contains(msg, "ann@example.net is confirmed") {
 		t.Fatalf("a fresh link: %q, %v", msg, err)
 	}
+}
+
+// racing is a store on which another change lands on an address just
+// after the mail service read it by a link's token.
+type racing struct {
+	*sqlite.Store
+	meanwhile func()
+}
+
+func (r *racing) EmailByVerifyHash(ctx context.Context, h []byte) (store.Email, error) {
+	e, err := r.Store.EmailByVerifyHash(ctx, h)
+	r.land()
+	return e, err
+}
+
+func (r *racing) EmailByUnsubscribeHash(ctx context.Context, h []byte) (store.Email, error) {
+	e, err := r.Store.EmailByUnsubscribeHash(ctx, h)
+	r.land()
+	return e, err
+}
+
+func (r *racing) land() {
+	if f := r.meanwhile; f != nil {
+		r.meanwhile = nil
+		f()
+	}
+}
+
+// TestLinkWhileChanged: a confirmation or unsubscribe link followed while
+// its owner changes the address loses neither change: a link to an
+// address replaced meanwhile is not known and leaves the new one alone,
+// and a confirmation keeps the choice of mail made meanwhile.
+func TestLinkWhileChanged(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, c := range []struct {
+		name   string
+		unsub  bool // follow an unsubscribe link, else a confirmation link
+		change func(e store.Email) store.Email
+		status int // the refusal's, or 0
+		want   func(before, meanwhile store.Email) store.Email
+	}{
+		{"a confirmation, the mail chosen meanwhile", false,
+			func(e store.Email) store.Email { e.YourMove = false; return e }, 0,
+			func(_, m store.Email) store.Email {
+				m.Verified, m.VerifyHash, m.VerifySent = true, nil, time.Time{}
+				return m
+			}},
+		{"a confirmation, the address replaced meanwhile", false,
+			func(e store.Email) store.Email {
+				_, h := account.NewToken()
+				e.Address, e.VerifyHash = "ann@example.com", h[:]
+				return e
+			}, http.StatusNotFound,
+			func(_, m store.Email) store.Email { return m }},
+		{"an unsubscribe, the address replaced meanwhile", true,
+			func(e store.Email) store.Email {
+				_, h := account.NewToken()
+				e.Address, e.Verified, e.VerifyHash, e.VerifySent = "ann@example.com", false, h[:], e.Updated
+				return e
+			}, http.StatusNotFound,
+			func(_, m store.Email) store.Email { return m }},
+		{"an unsubscribe, the mail chosen meanwhile", true,
+			func(e store.Email) store.Email { e.GameEnd = false; return e }, 0,
+			func(_, m store.Email) store.Email { m.YourMove, m.Challenge = false, false; return m }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			r := &racing{}
+			e := newEnvOn(t, func(st *sqlite.Store) store.Store { r.Store = st; return r })
+			token, h := account.NewToken()
+			before := store.Email{Identity: "ann", Address: "ann@example.net", YourMove: true, GameEnd: true, Challenge: true, Updated: e.now}
+			if c.unsub {
+				before.Verified = true
+			} else {
+				before.VerifyHash, before.VerifySent = h[:], e.now
+			}
+			if err := e.st.SetEmail(ctx, before); err != nil {
+				t.Fatal(err)
+			}
+			if c.unsub {
+				if err := e.st.AddUnsubscribe(ctx, "ann", h[:], e.now, e.now); err != nil {
+					t.Fatal(err)
+				}
+			}
+			meanwhile := c.change(before)
+			meanwhile.Updated = e.now.Add(time.Second)
+			r.meanwhile = func() {
+				if err := e.st.SetEmail(ctx, meanwhile); err != nil {
+					t.Error(err)
+				}
+			}
+			var err error
+			if c.unsub {
+				_, err = e.s.Unsubscribe(ctx, token)
+			} else {
+				_, err = e.s.Verify(ctx, token)
+			}
+			if c.status != 0 && refuse.Status(err) != c.status || c.status == 0 && err != nil {
+				t.Fatalf("following the link: %v, want status %d", err, c.status)
+			}
+			got, err := e.st.EmailOf(ctx, "ann")
+			want := c.want(before, meanwhile)
+			got.Updated, want.Updated = time.Time{}, time.Time{}
+			if err != nil || !equalEmail(got, want) {
+				t.Fatalf("after the link:\n got %+v, %v\nwant %+v", got, err, want)
+			}
+		})
+	}
+}
+
+// equalEmail reports whether a and b are the same address with the same
+// choices and tokens.
+func equalEmail(a, b store.Email) bool {
+	return a.Identity == b.Identity && a.Address == b.Address && a.Verified == b.Verified &&
+		a.YourMove == b.YourMove && a.GameEnd == b.GameEnd && a.Challenge == b.Challenge &&
+		bytes.Equal(a.VerifyHash, b.VerifyHash) && a.VerifySent.Equal(b.VerifySent) &&
+		bytes.Equal(a.ResetHash, b.ResetHash) && a.ResetSent.Equal(b.ResetSent) && a.Updated.Equal(b.Updated)
 }
 
 // selfSigned returns a TLS configuration serving a fresh certificate for

@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"net/http"
@@ -73,10 +74,21 @@ func (s *Service) RequestReset(ctx context.Context, name, from string) error {
 		return nil
 	}
 	token, h := account.NewToken()
-	now := s.cfg.Now().UTC()
-	e.ResetHash, e.ResetSent = h[:], now
-	if err := s.st.SetEmail(ctx, e); err != nil {
+	e, err = s.change(ctx, e, func(e *store.Email) (bool, error) {
+		if !e.Verified {
+			return false, nil // changed meanwhile: said as sent
+		}
+		e.ResetHash, e.ResetSent = h[:], s.cfg.Now().UTC()
+		return true, nil
+	})
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
 		return refuse.SaveFailed(s.log, "the password reset link", err)
+	}
+	if !bytes.Equal(e.ResetHash, h[:]) {
+		return nil
 	}
 	s.enqueue(message{kind: kindReset, identity: a.Identity, to: e.Address, name: a.Name, token: token})
 	s.log.Info("password reset link mailed", "identity", a.Identity)

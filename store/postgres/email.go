@@ -38,6 +38,32 @@ func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 	})
 }
 
+// SetEmailIf implements store.Emails.
+func (s *Store) SetEmailIf(ctx context.Context, e store.Email, was time.Time) error {
+	var sent, resetSent *time.Time
+	if !e.VerifySent.IsZero() {
+		sent = &e.VerifySent
+	}
+	if e.ResetHash != nil {
+		resetSent = &e.ResetSent
+	}
+	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, "UPDATE emails SET address = $1, verified = $2, your_move = $3, game_end = $4, challenge = $5, verify_hash = $6, verify_sent = $7, "+
+			"reset_hash = $8, reset_sent = $9, updated = $10 WHERE identity = $11 AND updated = $12",
+			e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, e.VerifyHash, sent, e.ResetHash, resetSent, e.Updated, e.Identity, was)
+		if err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("e-mail address of %s: %w", e.Identity, store.ErrConflict)
+			}
+			return fmt.Errorf("postgres: storing an e-mail address: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return fmt.Errorf("e-mail address of %s changed since it was read: %w", e.Identity, store.ErrConflict)
+		}
+		return nil
+	})
+}
+
 // EmailOf implements store.Emails.
 func (s *Store) EmailOf(ctx context.Context, identity string) (store.Email, error) {
 	return s.email(ctx, "identity = $1", identity)

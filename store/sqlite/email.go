@@ -42,6 +42,37 @@ func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 	})
 }
 
+// SetEmailIf implements store.Emails.
+func (s *Store) SetEmailIf(ctx context.Context, e store.Email, was time.Time) error {
+	var sent int64
+	if !e.VerifySent.IsZero() {
+		sent = nanos(e.VerifySent)
+	}
+	var verify, reset any
+	if e.VerifyHash != nil {
+		verify = e.VerifyHash
+	}
+	var resetSent int64
+	if e.ResetHash != nil {
+		reset, resetSent = e.ResetHash, nanos(e.ResetSent)
+	}
+	return s.do(ctx, func(ex *execer) error {
+		n, err := ex.exec("UPDATE emails SET address = ?, verified = ?, your_move = ?, game_end = ?, challenge = ?, verify_hash = ?, verify_sent = ?, "+
+			"reset_hash = ?, reset_sent = ?, updated = ? WHERE identity = ? AND updated = ?",
+			e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, verify, sent, reset, resetSent, nanos(e.Updated), e.Identity, nanos(was))
+		if err != nil {
+			if isConstraint(err) {
+				return fmt.Errorf("e-mail token: %w", store.ErrConflict)
+			}
+			return fmt.Errorf("sqlite: storing an e-mail address: %w", err)
+		}
+		if n == 0 {
+			return fmt.Errorf("e-mail address changed since it was read: %w", store.ErrConflict)
+		}
+		return nil
+	})
+}
+
 // EmailOf implements store.Emails.
 func (s *Store) EmailOf(ctx context.Context, identity string) (store.Email, error) {
 	return s.email(ctx, "identity = ?", identity)

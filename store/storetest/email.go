@@ -148,6 +148,28 @@ func testEmails(t *testing.T, e *env) {
 		t.Fatalf("after the reset link is cleared: %+v, %v; want %+v", got, err, verified)
 	}
 
+	// A change made over the address as it was read goes in; one made
+	// over an older reading, or to an address never stored, does not.
+	quieter := verified
+	quieter.YourMove, quieter.Updated = false, at.Add(5*time.Hour)
+	if err := es.SetEmailIf(ctx, quieter, verified.Updated); err != nil {
+		t.Fatalf("SetEmailIf over the address as read: %v", err)
+	}
+	stale := verified
+	stale.Address, stale.Updated = "stale@example.org", at.Add(6*time.Hour)
+	if err := es.SetEmailIf(ctx, stale, verified.Updated); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("SetEmailIf over an older reading: %v, want ErrConflict", err)
+	}
+	if got, err := es.EmailOf(ctx, "ida"); err != nil || !sameEmail(got, quieter) {
+		t.Fatalf("after a change over an older reading: %+v, %v; want %+v", got, err, quieter)
+	}
+	if err := es.SetEmailIf(ctx, store.Email{Identity: "nobody", Address: "n@example.org", Updated: at}, at); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("SetEmailIf with no address stored: %v, want ErrConflict", err)
+	}
+	if err := es.SetEmail(ctx, verified); err != nil {
+		t.Fatal(err)
+	}
+
 	// Another account, with no pending token: two nil verify hashes are
 	// stored side by side.
 	other := store.Email{Identity: "idb", Address: "ben@example.org", Verified: true, GameEnd: true, Updated: at}
