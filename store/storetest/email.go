@@ -75,7 +75,6 @@ func testEmails(t *testing.T, e *env) {
 		t.Fatalf("an unsubscribe token stored twice: %v, want ErrConflict", err)
 	}
 	es = as[store.Emails](t, e.reopen())
-	ps = as[store.Players](t, e.s)
 	if got, err := es.EmailOf(ctx, "ida"); err != nil || !sameEmail(got, verified) {
 		t.Fatalf("after verifying and a restart: %+v, %v; want %+v", got, err, verified)
 	}
