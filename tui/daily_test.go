@@ -60,6 +60,7 @@ func TestDailyPuzzles(t *testing.T) {
 	tm.waitFor("the call answered", has("called 72"))
 	tm.typeText(":resign")
 	tm.key("enter")
+	tm.key("enter") // the first asks
 	s = tm.waitFor("the end", has("Game over", "no win this time", "esc your daily result"))
 	checkFits(t, tm)
 	if strings.Contains(s, "a draw") {

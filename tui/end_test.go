@@ -47,6 +47,7 @@ func TestNoDiskRecordLink(t *testing.T) {
 	tm.waitFor("the refusal", has("over SSH the record stays on the server"))
 	tm.typeText(":resign")
 	tm.key("enter")
+	tm.key("enter") // the first asks
 	tm.waitFor("the end", over)
 	tm.key("s")
 	id := tm.table().id
@@ -99,6 +100,7 @@ func TestSetEndScreen(t *testing.T) {
 	tm.waitFor("Ann to move", has("▶ your turn"))
 	tm.typeText(":resign")
 	tm.key("enter")
+	tm.key("enter") // the first asks
 	s := tm.waitFor("the end of the set", has("Ben wins the set 25-0 · r starts a new set"))
 	if strings.Contains(s, "r plays the next game") {
 		t.Errorf("the end of a set offers its next game:\n%s", s)
@@ -123,6 +125,7 @@ func TestEndScreenAnalysis(t *testing.T) {
 	})
 	tm.typeText(":resign")
 	tm.key("enter")
+	tm.key("enter") // the first asks
 	tm.waitFor("the end", has("Game over", "a analysis"))
 	tm.key("a")
 	s := tm.waitFor("the analysis", has("The engines' analysis", "Analysis of a nymphabet game between Ann", "Ann: ABLE"))
@@ -140,6 +143,7 @@ func TestEndScreenAnalysis(t *testing.T) {
 	tm.waitFor("the first turn", has("▶ your turn"))
 	tm.typeText(":resign")
 	tm.key("enter")
+	tm.key("enter") // the first asks
 	tm.waitFor("the end", over)
 	tm.key("a")
 	tm.waitFor("no analysis", has("an aborted game has no analysis"))

@@ -112,7 +112,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Word Fight", "type a word, enter declares it (more than a word: a move as written) · arrows move · space/tab across/down · enter place · c cannot"},
 		{"Nymphabet", "type a word · enter play it"},
 		{"Waiting", "ctrl+x twice leaves the table (the last one out closes it)"},
-		{"Any game", ":resign enter resigns · ctrl+a twice aborts · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends (signed in, /report NAME REASON reports a player) · ctrl+o mute · ctrl+g claim · ctrl+b bell on your turn while away, on or off · ctrl+s save the record so far · ? then r how to play the game"},
+		{"Any game", ":resign enter twice resigns (the first says what it does) · ctrl+a twice aborts · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends (signed in, /report NAME REASON reports a player) · ctrl+o mute · ctrl+g claim · ctrl+b bell on your turn while away, on or off · ctrl+s save the record so far · ? then r how to play the game"},
 		{"Game over", "a the engines' analysis (esc or a back) · p replay move by move (←→ · tab another seat · esc back) · s save the record (SSH: its address) · r rematch (alone: a new game) · b next grid · l every report (Salvo)"},
 	}
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -120,4 +121,46 @@ func (t *tableScreen) aborted(msg abortMsg) tea.Cmd {
 		t.note = "the game is aborted"
 	}
 	return nil
+}
+
+// resignWords says what resigning would do at this table, for the
+// question the first enter on a resignation asks: as the browser's
+// confirm does, it names who wins and whether the game is aborted
+// instead, since a resignation cannot be taken back.
+func (t *tableScreen) resignWords() string {
+	u := t.upd.Table
+	if u.Abortable {
+		s := "Resign now? Not every player has moved yet, so the game is aborted instead: it ends without a result"
+		if u.Rated {
+			s += ", and no rating changes"
+		}
+		return s + "."
+	}
+	var others []string
+	for i := range u.Seats {
+		if i != t.seat {
+			others = append(others, t.name(i))
+		}
+	}
+	if len(others) == 0 {
+		return "Resign? The game ends here, as a loss."
+	}
+	other := strings.Join(others, " and ")
+	rated := ""
+	if u.Rated {
+		rated = " It counts as a loss in your rating."
+	}
+	switch {
+	case t.game == "quizl" && len(others) == 1:
+		return "Resign? You score 0 against " + other + ", who may still hunt your password alone." + rated
+	case t.game == "quizl":
+		return "Resign? You score 0 against every player whose password you have not found; the others play on."
+	case len(others) > 1 && t.game == "salvo":
+		return "Resign? You are out of the game; the others play on."
+	case len(others) > 1 && t.game == "wordfight":
+		return "Resign? You answer no more words; the others play on."
+	case t.game == "wordfight":
+		return "Resign? " + other + " wins, with the points so far." + rated
+	}
+	return "Resign? " + other + " wins." + rated
 }

@@ -118,6 +118,7 @@ func TestAbortAndResignOutOfTurn(t *testing.T) {
 	tm2.waitFor("the refusal", has("the game can no longer be aborted"))
 	tm2.typeText(":resign")
 	tm2.key("enter")
+	tm2.key("enter") // the first asks
 	tm2.waitFor("Ann resigned out of turn", func(string) bool {
 		return tm2.table().upd != nil && strings.Contains(strings.Join(tm2.table().log, "\n"), "Ann resigned")
 	})
@@ -145,5 +146,64 @@ func TestAbortInARealTerminal(t *testing.T) {
 	s := x.waitFor("the aborted end", has("Game over: aborted, Ann aborted it before every player had", "no result"))
 	if strings.Contains(s, "won") {
 		t.Errorf("an aborted game shows a winner:\n%s", s)
+	}
+}
+
+// TestResignAsksFirst: a resignation cannot be taken back, so the first
+// enter on it only says what it would do (an abort while not every
+// player has moved, else who wins), as the browser's confirm does; any
+// other key takes it back, and only a second enter resigns. In
+// Nymphabet, where RESIGN typed at the letter R reads like a word, the
+// question also says it is no word to play.
+func TestResignAsksFirst(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	for _, c := range []struct {
+		name  string
+		first string // a word played first, or none
+		typed string
+		asks  []string
+		end   string
+	}{
+		{"before every player moved", "", ":resign",
+			[]string{"Resign now? Not every player has moved yet, so the game is aborted instead", "enter again resigns"},
+			"Game over: aborted"},
+		{"a word typed after a move", "able", "resign",
+			[]string{"RESIGN is no word to play", "Resign? Computer (easy) wins.", "enter again resigns"},
+			"Game over: Ann resigned"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tm := newTerm(t, ts.URL, "Ann", 80, 24)
+			tm.open("nymphabet", 0)
+			tm.key("enter")
+			tm.waitFor("the first turn", has("▶ your turn", "[A]"))
+			if c.first != "" {
+				tm.typeText(c.first)
+				tm.key("enter")
+				tm.waitFor("the computer's answer", func(s string) bool {
+					return strings.Contains(s, "▶ your turn") && !tm.table().upd.Table.Abortable
+				})
+			}
+			tm.typeText(c.typed)
+			tm.key("enter")
+			s := tm.waitFor("the question", has(c.asks...))
+			checkFits(t, tm)
+			if tb := tm.table(); tb.busy || tb.upd.Table.Status != "playing" {
+				t.Fatalf("the first enter sent the resignation:\n%s", s)
+			}
+			// Any other key takes it back: the next enter asks again.
+			tm.key("backspace")
+			if s := tm.screen(); strings.Contains(s, "enter again resigns") {
+				t.Errorf("a key other than enter left the question on screen:\n%s", s)
+			}
+			tm.typeText(c.typed[len(c.typed)-1:])
+			tm.key("enter")
+			tm.waitFor("the question again", has(c.asks...))
+			if tb := tm.table(); tb.busy || tb.upd.Table.Status != "playing" {
+				t.Fatalf("an enter after the question was taken back resigned:\n%s", tm.screen())
+			}
+			tm.key("enter")
+			tm.waitFor("the end", has(c.end))
+		})
 	}
 }

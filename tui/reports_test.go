@@ -103,6 +103,7 @@ func TestSalvoReportsWhole(t *testing.T) {
 			if !over(s) {
 				tm.typeText(":resign")
 				tm.key("enter")
+				tm.key("enter") // the first asks
 				tm.waitFor("the end", over)
 			}
 			if s := tm.screen(); !strings.Contains(s, "l every report") {

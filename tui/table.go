@@ -50,6 +50,7 @@ type tableScreen struct {
 	forced                  []string  // the timeout and claim events, in words, for the end screen
 	leaveAsked              bool      // ctrl+x was pressed once: a second press leaves the table
 	abortAsked              bool      // ctrl+a was pressed once: a second press aborts the game
+	resignAsked             bool      // resign was sent once: a second enter resigns
 
 	setup   *setupScreen
 	play    *playScreen
@@ -450,12 +451,24 @@ func (t *tableScreen) send(move string) tea.Cmd {
 		t.err = "the game is not under way"
 		return nil
 	}
-	// A player may resign at any time the game is in play.
+	// A player may resign at any time the game is in play, after
+	// saying so twice: the first enter only says what it would do.
 	resign := strings.EqualFold(move, "resign")
 	if !t.myTurn() && !resign {
 		t.err = "it is not your turn: " + t.turnLine()
 		return nil
 	}
+	if resign && !t.resignAsked {
+		t.resignAsked = true
+		words := t.resignWords()
+		if t.game == "nymphabet" && !strings.HasPrefix(strings.TrimSpace(t.play.line), ":") {
+			// Typed as a word at R: the player may have meant the word.
+			words = "RESIGN is no word to play: it gives up the game. " + words
+		}
+		t.err, t.note = "", words+" enter again resigns; any other key takes it back"
+		return nil
+	}
+	t.resignAsked = false
 	t.busy, t.err, t.note = true, "", ""
 	t.pending, t.play.line = t.play.line, ""
 	t.pendingAim, t.play.aim = t.play.aim, nil
@@ -513,6 +526,9 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	}
 	if s != "ctrl+a" {
 		t.abortAsked = false
+	}
+	if s != "enter" && t.resignAsked {
+		t.resignAsked, t.note = false, ""
 	}
 	if t.watching() {
 		return t.watchKey(s, k)
