@@ -35,6 +35,75 @@ type endScreen struct {
 	rating                string
 	saved                 string // where the record was saved
 	recordURL, recordFile string // where a NoDisk client's player fetches the record, and a file name for it
+	polling               bool   // a read of the finished table is on its way
+}
+
+// endPollEvery is how often the end screen reads its table again. The
+// table's event stream ends with the game, so what comes after it (the
+// others' last words in the chat, a rematch one of them opened, which
+// the browser offers as "Go to the rematch") reaches the screen only so.
+const endPollEvery = 5 * time.Second
+
+// endPollMsg is the finished table read again while its end is on show.
+type endPollMsg struct {
+	gen int
+	u   client.Update
+	err error
+}
+
+// poll reads the finished table again after endPollEvery, while its
+// screen is on show and somebody else there may still write or ask for
+// a rematch; a table left (its stream cancelled) is read no more.
+func (e *endScreen) poll() tea.Cmd {
+	t := e.t
+	if e.polling || t.upd == nil || !t.othersSeated() {
+		return nil
+	}
+	e.polling = true
+	ctx, c, token, id, gen := t.stream, t.c, t.token, t.id, t.gen
+	return func() tea.Msg {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(endPollEvery):
+		}
+		rctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		defer cancel()
+		u, err := c.Get(rctx, token, id)
+		return endPollMsg{gen, u, err}
+	}
+}
+
+// othersSeated says whether a person other than this player sits at the
+// table: a spectator's players, or a seated player's opponents who are
+// not the computer.
+func (t *tableScreen) othersSeated() bool {
+	for i, s := range t.upd.Table.Seats {
+		if i != t.seat && s.Kind == "person" {
+			return true
+		}
+	}
+	return false
+}
+
+// rematchOpen says what r does at a finished table where another player
+// has already opened the next game: the browser's "Go to the rematch".
+func (e *endScreen) rematchOpen() string {
+	u := e.t.upd
+	if u == nil || u.Table.Rematch == "" || e.t.watching() || e.t.event != nil {
+		return ""
+	}
+	what := "rematch"
+	var set struct {
+		Over bool `json:"over"`
+	}
+	if len(u.Table.Set) > 0 && u.Table.Daily == "" && json.Unmarshal(u.Table.Set, &set) == nil {
+		what = "next game of the set"
+		if set.Over {
+			what = "new set"
+		}
+	}
+	return "The " + what + " is open: r takes your seat at it"
 }
 
 // savedMsg says where a table's record was saved, or why it was not;
@@ -139,6 +208,16 @@ func (e *endScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		e.t.openReplay(msg.ans)
+	case endPollMsg:
+		e.polling = false
+		if msg.gen != e.t.gen || e.t.upd == nil {
+			return nil
+		}
+		if msg.err == nil && msg.u.Table.Status == "finished" {
+			e.t.upd.Table.Rematch = msg.u.Table.Rematch
+			e.t.chat.take(msg.u.Chat, msg.u.Muted)
+		}
+		return e.poll()
 	case tea.KeyPressMsg:
 		return e.key(msg.String())
 	}
@@ -501,6 +580,9 @@ func (e *endScreen) view() string {
 		tail.WriteString("Fetch the record on your own computer with:\n")
 		tail.WriteString("  curl -o " + e.recordFile + " \\\n")
 		tail.WriteString("    " + e.recordURL + "\n")
+	}
+	if r := e.rematchOpen(); r != "" {
+		tail.WriteString(warm(wrap(r, t.w)) + "\n")
 	}
 	tail.WriteString(t.message() + "\n")
 	tail.WriteString(faint(wrap(e.keys(), t.w)))

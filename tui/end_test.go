@@ -255,3 +255,34 @@ func TestEndClearsARefusal(t *testing.T) {
 		t.Errorf("the refusal stays under the end:\n%s", s)
 	}
 }
+
+// TestEndHearsWhatComesAfter: the table's event stream ends with the
+// game, but the end screen still hears the other player: Ben's last
+// words in the chat, and the rematch he opened, which it offers as the
+// browser does; r then takes Ann's seat at that very table.
+func TestEndHearsWhatComesAfter(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("nymphabet", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the open table", has("waiting for players to join"))
+	bc, seat := benJoins(t, ts, tm)
+	tm.waitFor("Ann's turn", has("your turn"))
+	ctx := context.Background()
+	if _, err := bc.Move(ctx, seat.Token, seat.Table, "resign", 0, false); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the end", over)
+	if _, err := bc.Chat(ctx, seat.Token, seat.Table, "players", "good game"); err != nil {
+		t.Fatalf("Ben's chat after the end: %v", err)
+	}
+	next, err := bc.Rematch(ctx, seat.Token, seat.Table)
+	if err != nil {
+		t.Fatalf("Ben's rematch: %v", err)
+	}
+	tm.waitFor("Ben's words and his rematch", has("good game", "The rematch is open: r takes your seat at it"))
+	checkFits(t, tm)
+	tm.key("r")
+	tm.waitFor("the rematch's table", func(string) bool { return tm.table() != nil && tm.table().id == next.Table })
+}

@@ -169,7 +169,7 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		if msg.u.Table.Status == "finished" {
 			t.play.line = ""
-			return t.end.askRating(0)
+			return tea.Batch(t.end.askRating(0), t.end.poll())
 		}
 		return tea.Batch(t.next(), t.onUpdate(), t.tick(), bell)
 	case streamErrMsg:
@@ -240,7 +240,7 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return t.left(msg)
-	case savedMsg, analysisMsg, replayMsg, ratingMsg:
+	case savedMsg, analysisMsg, replayMsg, ratingMsg, endPollMsg:
 		return t.end.update(msg)
 	}
 	return nil
