@@ -65,6 +65,12 @@ func TestWatchFromTheLobby(t *testing.T) {
 	if err != nil || len(live) != 1 || live[0].Spectators == nil || *live[0].Spectators != 1 {
 		t.Errorf("the game in play is listed as %+v, %v: want 1 watching", live, err)
 	}
+	// A game watched is none of Cat's: it is not among her recent games.
+	tm.key("esc")
+	s = tm.waitFor("home", has("Your recent games"))
+	if strings.Contains(s, a.Table) || len(tm.m.recent) != 0 {
+		t.Errorf("the game watched is among Cat's recent games (%d kept):\n%s", len(tm.m.recent), s)
+	}
 }
 
 // TestLobbySaysTheRules: the lobby says the chosen table's rules that

@@ -302,6 +302,11 @@ func (t *tableScreen) apply(u client.Update) {
 		t.log = t.log[len(t.log)-500:]
 		t.logBy = t.logBy[len(t.logBy)-500:]
 	}
+	if t.seat < 0 {
+		// A game watched (from the lobby, a profile or an event) is none
+		// of the player's: the recent games are the tables sat at.
+		return
+	}
 	r := Recent{Server: t.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
 		Title: dailyTitle(u.Table.Title, u.Table.Daily != ""), Status: u.Table.Status, When: time.Now(), Rated: u.Table.Rated, Daily: u.Table.Daily != ""}
 	if t.cfg.Session == "" {
