@@ -295,3 +295,49 @@ func TestRecentNamesThePool(t *testing.T) {
 		}
 	}
 }
+
+// TestRecentGameResult: a guest's recent games say how a finished game
+// went for them, as an account's list does, not only that it finished.
+func TestRecentGameResult(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("nymphabet", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the open table", has("waiting for players to join"))
+	bc, seat := benJoins(t, ts, tm)
+	tm.waitFor("Ann's turn", has("your turn"))
+	tm.typeText("able")
+	tm.key("enter")
+	tm.waitFor("Ben's turn", has("waiting for Ben"))
+	// Ben plays a word, so that his resignation is no abort, then resigns.
+	for _, mv := range []string{"cab", "resign"} {
+		if _, err := bc.Move(context.Background(), seat.Token, seat.Table, mv, 0, false); err != nil {
+			t.Fatalf("Ben's %s: %v", mv, err)
+		}
+	}
+	tm.waitFor("the end", over)
+	tm.key("esc")
+	s := tm.waitFor("home", has("Your recent games"))
+	if l := lineWith(s, seat.Table); !strings.Contains(l, " won ") {
+		t.Errorf("the recent game won reads %q:\n%s", l, s)
+	}
+
+	two := []client.Seat{{Seat: 0}, {Seat: 1}}
+	for _, c := range []struct {
+		name  string
+		table client.Table
+		want  string
+	}{
+		{"under way", client.Table{Status: "playing", Seats: two}, "playing"},
+		{"won", client.Table{Status: "finished", Seats: two, Result: &client.Result{Status: "finished", Winners: []int{0}}}, "won"},
+		{"lost", client.Table{Status: "finished", Seats: two, Result: &client.Result{Status: "finished", Winners: []int{1}}}, "lost"},
+		{"a draw", client.Table{Status: "finished", Seats: two, Result: &client.Result{Status: "finished"}}, "a draw"},
+		{"aborted", client.Table{Status: "finished", Seats: two, Result: &client.Result{Status: "aborted"}}, "aborted"},
+		{"alone, unsolved", client.Table{Status: "finished", Seats: two[:1], Result: &client.Result{Status: "finished"}}, "lost"},
+	} {
+		if got := recentStatus(c.table, 0); got != c.want {
+			t.Errorf("%s: recentStatus = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

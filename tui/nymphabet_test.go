@@ -88,7 +88,7 @@ func TestNymphabetAgainstTheComputer(t *testing.T) {
 	// Home lists both games among the recent ones.
 	tm.key("esc")
 	s = tm.waitFor("home", has("Your recent games", tm.m.recent[0].Table, first))
-	if !strings.Contains(s, "finished") || !strings.Contains(s, "playing") {
+	if l := lineWith(s, first); !strings.Contains(l, " won ") && !strings.Contains(l, " lost ") || !strings.Contains(s, "playing") {
 		t.Errorf("the recent games lack their status:\n%s", s)
 	}
 }

@@ -308,11 +308,30 @@ func (t *tableScreen) apply(u client.Update) {
 		return
 	}
 	r := Recent{Server: t.serverName(), Table: t.id, Game: u.Table.Game, Seat: t.seat, Token: t.token,
-		Title: dailyTitle(u.Table.Title, u.Table.Daily != ""), Status: u.Table.Status, When: time.Now(), Rated: u.Table.Rated, Daily: u.Table.Daily != ""}
+		Title: dailyTitle(u.Table.Title, u.Table.Daily != ""), Status: recentStatus(u.Table, t.seat), When: time.Now(), Rated: u.Table.Rated, Daily: u.Table.Daily != ""}
 	if t.cfg.Session == "" {
 		r.Identity, r.Name = t.idToken, t.c.Name
 	}
 	t.remember(r)
+}
+
+// recentStatus is a table's status as the recent games list it: a
+// finished game by its result for seat ("won", "lost", "a draw" or
+// "aborted"), as the server's list of an account's games words it, so
+// that a guest's list says as much as an account's.
+func recentStatus(tb client.Table, seat int) string {
+	res := tb.Result
+	switch {
+	case tb.Status != "finished" || res == nil:
+		return tb.Status
+	case res.Status == "aborted":
+		return "aborted"
+	case slices.Contains(res.Winners, seat):
+		return "won"
+	case len(res.Winners) == 0 && len(tb.Seats) > 1:
+		return "a draw"
+	}
+	return "lost"
 }
 
 // logMove is the move an event of the log came with: its seat and version.
