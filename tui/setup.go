@@ -127,6 +127,9 @@ func (st *setupScreen) full() bool {
 func (st *setupScreen) check() tea.Cmd {
 	st.seq++
 	st.ok = false
+	// The referee's refusal of the setup handed in was about a setup
+	// that is no more: the verdict below speaks of this one.
+	st.t.err = ""
 	if st.t.game == "quizl" && !st.full() {
 		n := 0
 		for r := range st.grid {

@@ -140,3 +140,24 @@ func TestQuizlGridEditor(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("play", has("▶ your turn", "Your grid password CRANE"))
 }
+
+// TestSetupRefusalGoesWithTheSetup: the referee's refusal of a grid
+// handed in stays until the grid changes; then it is about a grid that
+// is no more, and the verdict on the new one takes its place.
+func TestSetupRefusalGoesWithTheSetup(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 0)
+	tm.key("enter")
+	tm.waitFor("the grid editor", has("Make your grid"))
+	tm.typeText("crane")
+	tm.waitFor("the password", has(`password "CRANE" on row 5`, "20 squares to fill"))
+	tm.key("enter") // handed in with 20 squares empty
+	tm.waitFor("the refusal", func(s string) bool { return tm.table().err != "" && strings.Contains(s, "! ") })
+	tm.key("ctrl+f")
+	s := tm.waitFor("the grid filled", has("✓ the referee accepts"))
+	if strings.Contains(s, "! ") {
+		t.Errorf("the refusal of the grid handed in stays under the new one:\n%s", s)
+	}
+}
