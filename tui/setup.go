@@ -166,6 +166,12 @@ func (st *setupScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		if st.sending {
 			return nil
 		}
+		if st.t.game == "quizl" && !st.full() {
+			// The referee would refuse it in its notation ("square 60
+			// holds ."): say what is missing in the editor's words.
+			st.t.err = "the grid is not complete: " + strings.ToLower(st.verdict[:1]) + st.verdict[1:]
+			return nil
+		}
 		st.sending, st.t.err = true, ""
 		t := st.t
 		raw := st.setupJSON()

@@ -141,9 +141,10 @@ func TestQuizlGridEditor(t *testing.T) {
 	tm.waitFor("play", has("▶ your turn", "Your grid password CRANE"))
 }
 
-// TestSetupRefusalGoesWithTheSetup: the referee's refusal of a grid
-// handed in stays until the grid changes; then it is about a grid that
-// is no more, and the verdict on the new one takes its place.
+// TestSetupRefusalGoesWithTheSetup: a grid with squares still empty is
+// not handed in, and the refusal says what is missing in the editor's
+// words; a refusal stays until the grid changes, when it is about a grid
+// that is no more and the verdict on the new one takes its place.
 func TestSetupRefusalGoesWithTheSetup(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
@@ -153,10 +154,13 @@ func TestSetupRefusalGoesWithTheSetup(t *testing.T) {
 	tm.waitFor("the grid editor", has("Make your grid"))
 	tm.typeText("crane")
 	tm.waitFor("the password", has(`password "CRANE" on row 5`, "20 squares to fill"))
-	tm.key("enter") // handed in with 20 squares empty
-	tm.waitFor("the refusal", func(s string) bool { return tm.table().err != "" && strings.Contains(s, "! ") })
+	tm.key("enter") // 20 squares empty: not handed in, and says why
+	s := tm.waitFor("the refusal", has("! the grid is not complete: 20 squares to fill"))
+	if tm.table().setup.sending || strings.Contains(s, "square 60") {
+		t.Errorf("an incomplete grid was handed in:\n%s", s)
+	}
 	tm.key("ctrl+f")
-	s := tm.waitFor("the grid filled", has("✓ the referee accepts"))
+	s = tm.waitFor("the grid filled", has("✓ the referee accepts"))
 	if strings.Contains(s, "! ") {
 		t.Errorf("the refusal of the grid handed in stays under the new one:\n%s", s)
 	}
