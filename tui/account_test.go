@@ -55,8 +55,11 @@ func TestSignUpInOut(t *testing.T) {
 		t.Fatalf("the password is shown:\n%s", s)
 	}
 	tm.key("enter")
-	tm.waitFor("signed up", has("signed in as Ann"))
+	s = tm.waitFor("signed up", has("signed in as Ann", "Name: Ann, the account's"))
 	checkFits(t, tm)
+	if strings.Contains(s, "n Name") {
+		t.Errorf("an account is offered n to change its name, which n refuses:\n%s", s)
+	}
 	if len(kept) != 1 || !strings.HasPrefix(kept[0], "Ann/") || len(kept[0]) < 20 {
 		t.Fatalf("OnSession after the sign-up: %v", kept)
 	}

@@ -348,10 +348,14 @@ func (hm *homeScreen) view() string {
 	b.WriteString("  d Daily puzzles: one a day for each, the same for everyone\n")
 	fmt.Fprintf(&b, "%si Join a table by invite code, link or id\n", cur(i))
 	fmt.Fprintf(&b, "%sl Lobby · p players online and challenges · e events · t leaderboards\n", cur(i+1))
-	if hm.c.Name == "" {
+	switch {
+	case hm.cfg.Session != "":
+		// An account plays under its own name, which n does not change.
+		fmt.Fprintf(&b, "%sName: %s, the account's\n", cur(i+2), hm.cfg.Account)
+	case hm.c.Name == "":
 		// The server names a guest who gave no name ("Guest 4821").
 		fmt.Fprintf(&b, "%sn Name: none yet, the server gives you one\n", cur(i+2))
-	} else {
+	default:
 		fmt.Fprintf(&b, "%sn Name: play as %q\n", cur(i+2), hm.c.Name)
 	}
 	if hm.cfg.Account != "" {
