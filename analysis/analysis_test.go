@@ -387,6 +387,20 @@ func TestText(t *testing.T) {
 	}
 }
 
+// TestTextResignation: a Nymphabet resignation is told as one, not as
+// the word RESIGN.
+func TestTextResignation(t *testing.T) {
+	rec := readRecord(t, "nymphabet.json")
+	rec.Moves = append(rec.Moves[:2:2], game.Move{By: rec.Players[0], Move: "resign"})
+	var b strings.Builder
+	if err := analyse(t, rec).WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`\n  3\. P1-medium resigned \(at [A-Z], \d+ left\): \w+ -> loss`).MatchString(b.String()) || strings.Contains(b.String(), "RESIGN") {
+		t.Errorf("the resignation is not told as one in\n%s", b.String())
+	}
+}
+
 func benchmarkAnalyse(b *testing.B, name string) {
 	rec := readRecord(b, name+".json")
 	lex, reg := en(b), games.Registry()

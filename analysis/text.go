@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"parlour/game"
+	"parlour/games/nymphabet"
 	nymbot "parlour/games/nymphabet/bot"
 	quizlbot "parlour/games/quizl/bot"
 	salvobot "parlour/games/salvo/bot"
@@ -58,7 +59,13 @@ func nymphabetText(b *strings.Builder, a *nymbot.Analysis, name func(int) string
 		if from == "" {
 			from = "any letter"
 		}
-		fmt.Fprintf(b, "%3d. %s: %s (from %s, %d left): %s -> %s", m.Index, name(m.Seat), m.Move, from, m.Left, m.Before, m.After)
+		if strings.EqualFold(m.Move, nymphabet.Resign) {
+			// Said as what it was: RESIGN is a word too, and a
+			// resignation is not one.
+			fmt.Fprintf(b, "%3d. %s resigned (at %s, %d left): %s -> %s", m.Index, name(m.Seat), from, m.Left, m.Before, m.After)
+		} else {
+			fmt.Fprintf(b, "%3d. %s: %s (from %s, %d left): %s -> %s", m.Index, name(m.Seat), m.Move, from, m.Left, m.Before, m.After)
+		}
 		if len(m.Forced) == 2 {
 			fmt.Fprintf(b, " (products each could make sure of: %s %d, %s %d)", name(m.Seat), m.Forced[0], name(1-m.Seat), m.Forced[1])
 		}
