@@ -11,7 +11,8 @@ import (
 // Abort button; the resign button's confirm says a resignation aborts
 // the game then. Ann writes a word and Ben aborts: both see the game end
 // aborted, without a result, and the buttons go. After both have moved,
-// the confirm says what resigning does instead.
+// the confirm says what resigning does instead, and "resign" typed in the
+// word box asks it too.
 func TestAbortButton(t *testing.T) {
 	t.Parallel()
 	srv := e2e.NewTestServer(t)
@@ -72,5 +73,25 @@ func TestAbortButton(t *testing.T) {
 	ben.Click("#resign")
 	if got := e2e.Eval[string](ben, `window.asked || ""`); got != "Resign? Ann wins." {
 		t.Errorf("the resign confirm after both moved: %q", got)
+	}
+	// "resign" typed as a word asks the same, saying it is no word to
+	// play: answered no, nothing is sent; answered yes, Ann resigns.
+	e2e.Eval[bool](ann, `(window.confirm = m => (window.asked = m, false), true)`)
+	ann.TypeIn("#n-word", "resign")
+	ann.Click("#n-controls button[type=submit]")
+	if got := e2e.Eval[string](ann, `window.asked || ""`); got != "RESIGN cannot be played as a word: it resigns the game. Resign? Ben wins." {
+		t.Errorf("the confirm of resign typed as a word: %q", got)
+	}
+	if e2e.Eval[bool](ann, `!!document.querySelector("#game-over") || document.querySelector("#n-word").value !== ""`) {
+		t.Error("resign typed as a word and answered no: the game ended, or the word stayed in the box")
+	}
+	e2e.Eval[bool](ann, `(window.confirm = () => true, true)`)
+	ann.TypeIn("#n-word", "Resign")
+	ann.Click("#n-controls button[type=submit]")
+	for p, want := range map[*e2e.Player]string{ann: "Ben won", ben: "you won"} {
+		p.Wait("Ann's resignation", `!!document.querySelector("#game-over h2")`)
+		if got := p.Text("#game-over h2"); !strings.Contains(got, want) {
+			t.Errorf("%s's end banner after Ann resigned: %q, want %q", p.Name, got, want)
+		}
 	}
 }

@@ -138,6 +138,9 @@ async function playScreen(main, id, mine) {
     rules: () => (last && last.table.rules) || {},
     lexicon: () => (last && last.table.lexicon) || "",
     send: move => link.move(move),
+    // resign asks, as the Resign button does, and resigns; note comes
+    // before the question.
+    resign: note => resign(note),
     sendSetup: async (setup, style) => {
       // A style asks for the computer's kind of setup (a deceptive Quizl
       // grid, a hard-to-find fleet); without one the server picks at random.
@@ -276,7 +279,7 @@ async function playScreen(main, id, mine) {
       h("h2", {}, "Table"),
       h("div", { class: "row" },
         h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
-        !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: resign }, "Resign") : null,
+        !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: () => resign() }, "Resign") : null,
         !over && u.view && u.seat >= 0 && t.abortable ? h("button", { type: "button", id: "abort", onclick: abort }, "Abort") : null,
         !u.view && u.seat >= 0 ? h("button", { type: "button", id: "leave", onclick: leave }, "Leave the table") : null),
       h("p", {}, h("a", { href: "/rules/" + t.game, id: "rules-link" }, "Rules of " + t.title)),
@@ -412,8 +415,8 @@ async function playScreen(main, id, mine) {
       download(`parlour-${last ? last.table.game : "game"}-${id}.json`, JSON.stringify(JSON.parse(text), null, 2) + "\n");
     } catch (e) { toast(e.message); }
   }
-  async function resign() {
-    if (!confirm(resignWords(last.table, last.seat))) return;
+  async function resign(note = "") {
+    if (!confirm(note + resignWords(last.table, last.seat))) return;
     try { await ctx.send("resign"); } catch (e) { toast(e.message); }
   }
   // resignWords says what resigning does at this table, for the confirm.

@@ -32,6 +32,13 @@ export function play(ctx) {
     const w = input.value.trim();
     if (!w) return;
     err.textContent = "";
+    // The record's resignation is the move "resign": typed here it is
+    // asked about as the Resign button asks, never played as a word.
+    if (w.toLowerCase() === "resign") {
+      await ctx.resign("RESIGN cannot be played as a word: it resigns the game. ");
+      input.value = ""; preview.textContent = "";
+      return;
+    }
     try { await ctx.send(w); input.value = ""; preview.textContent = ""; } catch (ex) { err.textContent = ex.message; }
   } }, h("label", { for: "n-word" }, "Your word"), input, h("button", { type: "submit" }, "Play"));
   const box = h("div", { class: "card stack", id: "n-controls" }, form, preview, err);
