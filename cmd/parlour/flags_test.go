@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +46,21 @@ func TestParseFlags(t *testing.T) {
 		}
 		if *asJSON != c.json || *lex != c.lex || !slices.Equal(fl.Args(), c.rest) {
 			t.Errorf("%q: json %v, lexicon %q, arguments %q; want %v, %q, %q", c.args, *asJSON, *lex, fl.Args(), c.json, c.lex, c.rest)
+		}
+	}
+}
+
+// TestPlayUsage: play's usage line names every flag it takes.
+func TestPlayUsage(t *testing.T) {
+	t.Parallel()
+	var out strings.Builder
+	if code := runPlay(context.Background(), []string{"-h"}, strings.NewReader(""), io.Discard, &out); code != 0 {
+		t.Fatalf("play -h: exit %d\n%s", code, out.String())
+	}
+	usage, _, _ := strings.Cut(out.String(), "\n")
+	for _, f := range []string{"--server URL", "--name NAME", "--data DIR", "--join LINK"} {
+		if !strings.Contains(usage, f) {
+			t.Errorf("the usage line %q leaves out %s", usage, f)
 		}
 	}
 }

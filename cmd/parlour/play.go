@@ -29,7 +29,7 @@ func runPlay(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	data := fs.String("data", defaultDataDir(), "directory of recent games, saved records and the embedded server's database")
 	join := fs.String("join", "", "show this table (an invite code, an invite link or a table id) at start, to sit down at with enter")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: parlour play [--server URL] [--name NAME] [--join LINK] [GAME]")
+		fmt.Fprintln(stderr, "usage: parlour play [--server URL] [--name NAME] [--data DIR] [--join LINK] [GAME]")
 		fmt.Fprintln(stderr, "\nPlays Parlour's games in the terminal (see docs/terminal.md).")
 		fs.PrintDefaults()
 	}
