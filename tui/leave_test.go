@@ -35,6 +35,9 @@ func TestLeaveBeforeTheGame(t *testing.T) {
 	tm.waitFor("what a second press does", has("ctrl+x again leaves this table: your seat opens for somebody else"))
 	checkFits(t, tm)
 	tm.key("tab") // across/down in the grid: not a second press
+	if s := tm.screen(); strings.Contains(s, "ctrl+x again") {
+		t.Errorf("another key took the leave back, but its question stays:\n%s", s)
+	}
 	tm.key("ctrl+x")
 	// The leave itself is answered later: what the key did shows at once
 	// in the message line.
@@ -96,6 +99,12 @@ func TestAbortAndResignOutOfTurn(t *testing.T) {
 	tm.key("ctrl+a")
 	tm.waitFor("what a second press does", has("ctrl+a again aborts the game"))
 	checkFits(t, tm)
+	tm.key("tab")
+	if s := tm.screen(); strings.Contains(s, "ctrl+a again") {
+		t.Errorf("another key took the abort back, but its question stays:\n%s", s)
+	}
+	tm.key("ctrl+a")
+	tm.waitFor("what a second press does, asked again", has("ctrl+a again aborts the game"))
 	tm.key("ctrl+a")
 	s := tm.waitFor("the aborted end", has("Game over: aborted, Ann aborted it before every player had moved", "no result"))
 	checkFits(t, tm)

@@ -545,11 +545,12 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if t.reports != nil {
 		return t.reports.update(k)
 	}
-	if s != "ctrl+x" {
-		t.leaveAsked = false
+	// Any other key takes a question back, and its note with it.
+	if s != "ctrl+x" && t.leaveAsked {
+		t.leaveAsked, t.note = false, ""
 	}
-	if s != "ctrl+a" {
-		t.abortAsked = false
+	if s != "ctrl+a" && t.abortAsked {
+		t.abortAsked, t.note = false, ""
 	}
 	if s != "enter" && t.resignAsked {
 		t.resignAsked, t.note = false, ""
