@@ -3,7 +3,9 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"parlour/game"
+	"parlour/tui/client"
 )
 
 // setupScreen is the secret-setup editor: Quizl's grid or Salvo's fleet.
@@ -21,6 +24,9 @@ type setupScreen struct {
 	seq     int    // the number of the latest check asked for
 	verdict string // the referee's word on the setup as it stands
 	ok      bool
+	// refused says the referee refused the setup as it stands: enter
+	// then hands nothing in, since the answer is known.
+	refused bool
 	sending bool
 
 	// Quizl: the grid, the cursor, the typing direction and the line
@@ -126,7 +132,7 @@ func (st *setupScreen) full() bool {
 // check asks the referee about the setup as it stands.
 func (st *setupScreen) check() tea.Cmd {
 	st.seq++
-	st.ok = false
+	st.ok, st.refused = false, false
 	// The referee's refusal of the setup handed in was about a setup
 	// that is no more: the verdict below speaks of this one.
 	st.t.err = ""
@@ -170,6 +176,12 @@ func (st *setupScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			// The referee would refuse it in its notation ("square 60
 			// holds ."): say what is missing in the editor's words.
 			st.t.err = "the grid is not complete: " + strings.ToLower(st.verdict[:1]) + st.verdict[1:]
+			return nil
+		}
+		if st.refused {
+			// The referee's word stands above; sent, it would only
+			// come back again.
+			st.t.err = "the referee refuses this setup as it stands (above): change it, then hand it in"
 			return nil
 		}
 		st.sending, st.t.err = true, ""
@@ -299,6 +311,8 @@ func (st *setupScreen) onHelper(msg helperMsg) tea.Cmd {
 		}
 		if msg.err != nil {
 			st.verdict, st.ok = msg.err.Error(), false
+			var e *client.Error
+			st.refused = errors.As(msg.err, &e) && e.Status == http.StatusUnprocessableEntity
 		} else {
 			st.verdict, st.ok = "the referee accepts this setup: enter hands it in", true
 		}

@@ -165,3 +165,32 @@ func TestSetupRefusalGoesWithTheSetup(t *testing.T) {
 		t.Errorf("the refusal of the grid handed in stays under the new one:\n%s", s)
 	}
 }
+
+// TestSetupRefusedNotHandedIn: enter on a fleet the referee has refused
+// as it stands hands nothing in, and points at the refusal rather than
+// bringing it back a second time.
+func TestSetupRefusedNotHandedIn(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("salvo", 0)
+	tm.key("enter")
+	tm.waitFor("the fleet editor", has("Place your fleet", "✓ the referee accepts"))
+	st := tm.table().setup
+	b := st.fleet[0]
+	st.fleet[1] = ship{col: b.col, row: b.row, n: st.fleet[1].n, down: b.down} // the cruiser on the battleship
+	tm.run(st.check())
+	tm.waitFor("the referee's refusal", func(string) bool { return !st.ok && strings.Contains(st.verdict, "cruiser") })
+	tm.key("enter")
+	s := tm.screen()
+	if st.sending || !strings.Contains(s, "refuses this setup as it stands") {
+		t.Fatalf("enter on a refused fleet: sending %v\n%s", st.sending, s)
+	}
+	if n := strings.Count(s, "cruiser"); n > 2 {
+		t.Errorf("the refusal shows %d times over:\n%s", n, s)
+	}
+	tm.key("r") // a random fleet: accepted, and handed in
+	tm.waitFor("the referee's check", has("✓ the referee accepts"))
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn"))
+}
