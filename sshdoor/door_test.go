@@ -315,6 +315,8 @@ func TestNymphabetOverSSH(t *testing.T) {
 
 	ann.setMark()
 	ben.send(":resign\r")
+	ben.waitFor("enter again resigns") // the first enter asks
+	ben.send("\r")
 	ben.waitFor("game over")
 	ann.waitFor("game over")
 
@@ -690,6 +692,8 @@ func TestRecordOverSSH(t *testing.T) {
 	tm.send("\r")
 	tm.waitFor("your turn")
 	tm.send(":resign\r")
+	tm.waitFor("enter again resigns") // the first enter asks
+	tm.send("\r")
 	tm.waitFor("game over")
 
 	before := files(t, ".", f.dir)
@@ -901,6 +905,8 @@ func TestGuestFinishedGameComesBack(t *testing.T) {
 	tm.waitFor("Computer (easy): E") // its word, from E, in the list
 	tm.waitFor("your turn")
 	tm.send(":resign\r")
+	tm.waitFor("enter again resigns") // the first enter asks
+	tm.send("\r")
 	tm.waitFor("Game over")
 	tm.sess.Close()
 
