@@ -14,8 +14,8 @@ import (
 // emailColumns are the columns email reads, in its order.
 const emailColumns = "identity, address, verified, your_move, game_end, challenge, verify_hash, verify_sent, reset_hash, reset_sent, updated"
 
-// SetEmail implements store.Emails.
-func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
+// emailRow is e's values in emailColumns' order, as the table keeps them.
+func emailRow(e store.Email) []any {
 	var sent, resetSent *time.Time
 	if !e.VerifySent.IsZero() {
 		sent = &e.VerifySent
@@ -23,12 +23,16 @@ func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 	if e.ResetHash != nil {
 		resetSent = &e.ResetSent
 	}
+	return []any{e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, e.VerifyHash, sent, e.ResetHash, resetSent, e.Updated}
+}
+
+// SetEmail implements store.Emails.
+func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "INSERT INTO emails ("+emailColumns+") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) "+
 			"ON CONFLICT (identity) DO UPDATE SET address = excluded.address, verified = excluded.verified, your_move = excluded.your_move, "+
 			"game_end = excluded.game_end, challenge = excluded.challenge, verify_hash = excluded.verify_hash, verify_sent = excluded.verify_sent, "+
-			"reset_hash = excluded.reset_hash, reset_sent = excluded.reset_sent, updated = excluded.updated",
-			e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, e.VerifyHash, sent, e.ResetHash, resetSent, e.Updated); err != nil {
+			"reset_hash = excluded.reset_hash, reset_sent = excluded.reset_sent, updated = excluded.updated", emailRow(e)...); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("e-mail address of %s: %w", e.Identity, store.ErrConflict)
 			}
@@ -40,17 +44,11 @@ func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 
 // SetEmailIf implements store.Emails.
 func (s *Store) SetEmailIf(ctx context.Context, e store.Email, was time.Time) error {
-	var sent, resetSent *time.Time
-	if !e.VerifySent.IsZero() {
-		sent = &e.VerifySent
-	}
-	if e.ResetHash != nil {
-		resetSent = &e.ResetSent
-	}
+	// Every column but the identity, then the identity and was.
+	args := append(emailRow(e)[1:], e.Identity, was)
 	return s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, "UPDATE emails SET address = $1, verified = $2, your_move = $3, game_end = $4, challenge = $5, verify_hash = $6, verify_sent = $7, "+
-			"reset_hash = $8, reset_sent = $9, updated = $10 WHERE identity = $11 AND updated = $12",
-			e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, e.VerifyHash, sent, e.ResetHash, resetSent, e.Updated, e.Identity, was)
+			"reset_hash = $8, reset_sent = $9, updated = $10 WHERE identity = $11 AND updated = $12", args...)
 		if err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("e-mail address of %s: %w", e.Identity, store.ErrConflict)

@@ -13,8 +13,8 @@ import (
 // emailColumns are the columns scanEmail reads, in its order.
 const emailColumns = "identity, address, verified, your_move, game_end, challenge, verify_hash, verify_sent, reset_hash, reset_sent, updated"
 
-// SetEmail implements store.Emails.
-func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
+// emailRow is e's values in emailColumns' order, as the table keeps them.
+func emailRow(e store.Email) []any {
 	var sent int64
 	if !e.VerifySent.IsZero() {
 		sent = nanos(e.VerifySent)
@@ -27,12 +27,16 @@ func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 	if e.ResetHash != nil {
 		reset, resetSent = e.ResetHash, nanos(e.ResetSent)
 	}
+	return []any{e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, verify, sent, reset, resetSent, nanos(e.Updated)}
+}
+
+// SetEmail implements store.Emails.
+func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 	return s.do(ctx, func(ex *execer) error {
 		if _, err := ex.exec("INSERT INTO emails ("+emailColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "+
 			"ON CONFLICT (identity) DO UPDATE SET address = excluded.address, verified = excluded.verified, your_move = excluded.your_move, "+
 			"game_end = excluded.game_end, challenge = excluded.challenge, verify_hash = excluded.verify_hash, verify_sent = excluded.verify_sent, "+
-			"reset_hash = excluded.reset_hash, reset_sent = excluded.reset_sent, updated = excluded.updated",
-			e.Identity, e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, verify, sent, reset, resetSent, nanos(e.Updated)); err != nil {
+			"reset_hash = excluded.reset_hash, reset_sent = excluded.reset_sent, updated = excluded.updated", emailRow(e)...); err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("e-mail token: %w", store.ErrConflict)
 			}
@@ -44,22 +48,11 @@ func (s *Store) SetEmail(ctx context.Context, e store.Email) error {
 
 // SetEmailIf implements store.Emails.
 func (s *Store) SetEmailIf(ctx context.Context, e store.Email, was time.Time) error {
-	var sent int64
-	if !e.VerifySent.IsZero() {
-		sent = nanos(e.VerifySent)
-	}
-	var verify, reset any
-	if e.VerifyHash != nil {
-		verify = e.VerifyHash
-	}
-	var resetSent int64
-	if e.ResetHash != nil {
-		reset, resetSent = e.ResetHash, nanos(e.ResetSent)
-	}
+	// Every column but the identity, then the identity and was.
+	args := append(emailRow(e)[1:], e.Identity, nanos(was))
 	return s.do(ctx, func(ex *execer) error {
 		n, err := ex.exec("UPDATE emails SET address = ?, verified = ?, your_move = ?, game_end = ?, challenge = ?, verify_hash = ?, verify_sent = ?, "+
-			"reset_hash = ?, reset_sent = ?, updated = ? WHERE identity = ? AND updated = ?",
-			e.Address, e.Verified, e.YourMove, e.GameEnd, e.Challenge, verify, sent, reset, resetSent, nanos(e.Updated), e.Identity, nanos(was))
+			"reset_hash = ?, reset_sent = ?, updated = ? WHERE identity = ? AND updated = ?", args...)
 		if err != nil {
 			if isConstraint(err) {
 				return fmt.Errorf("e-mail token: %w", store.ErrConflict)
