@@ -155,3 +155,45 @@ func TestReplayByLink(t *testing.T) {
 	}
 	p.Labelled("the replay viewer with its link box")
 }
+
+// TestReplayInProgress asks the replay viewer for games not over yet:
+// before play, with a move still masked, and with every move public.
+// Each is refused in the player's words with the way to its table, and
+// nothing of a replay is drawn.
+func TestReplayInProgress(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Cy", base)
+	for _, c := range []struct {
+		game  string
+		moves []string
+	}{
+		{"salvo", nil},                         // every fleet still to hide
+		{"wordfight", []string{"declare cat"}}, // the computer's placement masked
+		{"nymphabet", []string{"abdicate"}},    // every move public
+	} {
+		st, body := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": c.game, "seats": []string{"me", "computer:easy"}, "name": "Ann"})
+		if st != 201 {
+			t.Fatalf("%s: create: %d %s", c.game, st, body)
+		}
+		var ann struct{ Table, Token string }
+		json.Unmarshal(body, &ann)
+		for _, m := range c.moves {
+			if st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/moves", ann.Token, map[string]any{"move": m}); st != 200 {
+				t.Fatalf("%s: %s: %d %s", c.game, m, st, body)
+			}
+		}
+		p.Open("/replay?table=" + ann.Table)
+		p.Wait(c.game+": the refusal", `!!(document.querySelector("#main > .error") || {}).textContent`)
+		if got := p.Text("#main > .error"); !strings.HasPrefix(got, "That game is not over yet") {
+			t.Errorf("%s: the replay of a game in progress says %q", c.game, got)
+		}
+		if got := e2e.Eval[string](p, `(document.querySelector("#replay-table")||{}).pathname||""`); got != "/t/"+ann.Table {
+			t.Errorf("%s: the way to the table leads to %q", c.game, got)
+		}
+		if e2e.Eval[bool](p, `!!document.querySelector("#replay-step, #analyse")`) {
+			t.Errorf("%s: a game in progress is drawn as a replay: %q", c.game, p.Text("#viewer"))
+		}
+	}
+}

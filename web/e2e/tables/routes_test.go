@@ -32,7 +32,7 @@ func TestDeepLinks(t *testing.T) {
 		{"/new/quizl", `!!document.querySelector("#opt-set_target")`, "New Quizl table"},
 		{"/replay", `!!document.querySelector("#replay-file")`, "Replay a game"},
 		{"/moderation", `!!document.querySelector("#moderation-denied")`, "for the server's moderators"},
-		{"/replay?table=" + id, `!!document.querySelector("#replay-range")`, "Nymphabet"},
+		{"/replay?table=" + id, `!!document.querySelector("#replay-table")`, "That game is not over yet"},
 		{"/t/" + id, `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Invite a friend"},
 		{"/t/" + id + "/join", `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Invite a friend"},
 		{"/t/" + id + "?watch=1", `!!document.querySelector("#turn") && document.querySelector("#main h1").textContent.startsWith("Nymphabet")`, "Nymphabet"},

@@ -4,7 +4,7 @@
 // only draws the views it answers.
 
 import { h, clear, toast, fill, append } from "./dom.js";
-import { callText, seatFor } from "./api.js";
+import { call, callText, seatFor } from "./api.js";
 import { load } from "./games/index.js";
 import { go } from "./nav.js";
 import { games, title } from "./catalog.js";
@@ -75,7 +75,16 @@ export async function replay(main) {
   if (t) {
     try {
       const mine = seatFor(t);
-      show(await callText(`/tables/${encodeURIComponent(t)}/record`, mine && mine.token));
+      // A game not over yet has only part of its record to show
+      // (its hidden setups and moves masked), which the referee cannot
+      // replay: its table is where to follow it until it ends.
+      const state = await call("GET", `/tables/${encodeURIComponent(t)}`, undefined, mine && mine.token);
+      if (state.table.status !== "finished") {
+        err.textContent = "That game is not over yet: its replay opens when it ends. ";
+        append(err, h("a", { href: `/t/${encodeURIComponent(t)}`, id: "replay-table" }, "Go to its table"));
+      } else {
+        show(await callText(`/tables/${encodeURIComponent(t)}/record`, mine && mine.token));
+      }
     } catch (e) { err.textContent = e.message; }
   }
 
