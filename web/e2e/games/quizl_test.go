@@ -247,3 +247,42 @@ func TestQuizl(t *testing.T) {
 		t.Errorf("parlour_socket_follows_total = %v after the rematch, want 2 (both players' sockets moved on)", got)
 	}
 }
+
+// TestQuizlEmptyForms presses Call and Announce with nothing typed, and
+// looks at both forms between turns: an empty form says what to type and
+// sends nothing, and the player not to move finds both buttons waiting.
+func TestQuizlEmptyForms(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("quizl", "A friend")
+	ben.Join(ann.InviteLink())
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the grid editor", `!!document.querySelector("#q-auto")`)
+		p.Click("#q-auto")
+	}
+	ann.WaitTurn(true)
+	ben.WaitTurn(false)
+	for _, c := range []struct {
+		form, want string
+	}{
+		{"1", "Type the square to call, as in 72, or pick one on a tracking grid."},
+		{"2", "Type the password to announce: a word of five different letters."},
+	} {
+		button := "#q-controls form:nth-of-type(" + c.form + ") button[type=submit]"
+		if !e2e.Eval[bool](ben, `document.querySelector("`+button+`").disabled`) {
+			t.Errorf("form %s: the button is live for Ben, who is not to move", c.form)
+		}
+		ann.Click(button)
+		ann.Wait("the note on form "+c.form, `document.querySelector("#q-controls .error").textContent !== ""`)
+		if got := ann.Text("#q-controls .error"); got != c.want {
+			t.Errorf("form %s sent empty says %q, want %q", c.form, got, c.want)
+		}
+		if n := e2e.Eval[int](ann, `document.querySelectorAll("#moves li").length`); n != 0 {
+			t.Errorf("form %s sent empty: %d moves listed, want none", c.form, n)
+		}
+		e2e.Eval[bool](ann, `(document.querySelector("#q-controls .error").textContent = "", true)`)
+	}
+}

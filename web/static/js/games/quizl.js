@@ -68,12 +68,16 @@ export function play(ctx) {
     err.textContent = "";
     try { await ctx.send(mv); return true; } catch (e) { err.textContent = e.message; return false; }
   };
-  const callForm = h("form", { class: "row", onsubmit: async e => { e.preventDefault(); if (await send(callInput.value.trim())) callInput.value = ""; } },
-    h("label", { for: "q-call" }, "Call a square"), callInput, h("button", { type: "submit" }, "Call"));
+  const callForm = h("form", { class: "row", onsubmit: async e => {
+    e.preventDefault();
+    const sq = callInput.value.trim();
+    if (!sq) { err.textContent = "Type the square to call, as in 72, or pick one on a tracking grid."; return; }
+    if (await send(sq)) callInput.value = "";
+  } }, h("label", { for: "q-call" }, "Call a square"), callInput, h("button", { type: "submit" }, "Call"));
   const sayForm = h("form", { class: "row", onsubmit: async e => {
     e.preventDefault();
     const w = sayInput.value.trim().toUpperCase();
-    if (!w) return;
+    if (!w) { err.textContent = "Type the password to announce: a word of five different letters."; return; }
     const who = sayWho.value && ctx.view().players.length > 2 ? sayWho.value + " " : "";
     if (await send(`say ${who}${w}`)) sayInput.value = "";
   } }, h("label", { for: "q-say" }, "Announce a password"), sayWho, sayInput, h("button", { type: "submit" }, "Announce"));
@@ -124,7 +128,8 @@ export function play(ctx) {
       if (keep) sayWho.value = keep;
     }
     controls.hidden = v.seat < 0 || v.finished || (v.done && v.done[v.seat]);
-    for (const el of [callInput, sayInput]) el.disabled = !mine;
+    // Between turns the forms send nothing: their buttons wait too.
+    for (const el of [callInput, sayInput, ...callForm.querySelectorAll("button"), ...sayForm.querySelectorAll("button")]) el.disabled = !mine;
     chosenBar.hidden = !selected;
     if (selected) {
       const b = others.find(x => String(x.seat) === selected.board);
