@@ -206,3 +206,42 @@ func TestWordFight(t *testing.T) {
 	ann.ShotView("wordfight-phone-dark")
 	t.Logf("Word Fight, time for a word to show on the other screen: %s", lat.Summary())
 }
+
+// TestWordFightTypedPlacement writes a whole placement, square and
+// direction, in the square's box, as the rules write one: the direction
+// word turns the direction button, the preview asks about that
+// placement, and the word goes where it says.
+func TestWordFightTypedPlacement(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	for _, c := range []struct {
+		typed, dir string
+		turnFirst  bool     // press the direction button before typing
+		squares    []string // where C, A and T go
+	}{
+		{"b2 DOWN", "down", false, []string{"B2", "B3", "B4"}},
+		{" C3 across ", "across", true, []string{"C3", "D3", "E3"}},
+	} {
+		ann := e2e.NewPlayer(t, b, "Ann", base)
+		ann.CreateTable("wordfight", "The computer")
+		ann.WaitTurn(true)
+		ann.TypeIn("#w-declare", "cat")
+		ann.Click("#w-controls form button[type=submit]")
+		ann.Wait("the square's box", `!!document.querySelector("#w-square") && document.querySelector("#w-square").offsetParent !== null`)
+		if c.turnFirst {
+			ann.Click("#w-dir")
+		}
+		ann.TypeIn("#w-square", c.typed)
+		ann.Wait(c.typed+": the direction", fmt.Sprintf(`document.querySelector("#w-dir").textContent === "Direction: %s (D)"`, c.dir))
+		want := fmt.Sprintf("CAT at %s %s: legal", c.squares[0], c.dir)
+		ann.Wait(c.typed+": the preview", fmt.Sprintf(`document.querySelector("#w-preview").textContent.startsWith(%q)`, want))
+		ann.Click("#w-place")
+		for i, sq := range c.squares {
+			ann.Wait(fmt.Sprintf("%s: %c at %s", c.typed, "CAT"[i], sq), fmt.Sprintf(`(document.querySelector('#w-grid [data-sq="%s"]')||{}).textContent === %q`, sq, string("CAT"[i])))
+		}
+		if got := ann.Text("#w-controls .error"); got != "" {
+			t.Errorf("%q: the placement was refused: %q", c.typed, got)
+		}
+	}
+}

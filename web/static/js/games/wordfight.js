@@ -50,9 +50,16 @@ export function play(ctx) {
   const send = async mv => { err.textContent = ""; try { await ctx.send(mv); return true; } catch (e) { err.textContent = e.message; return false; } };
   const declForm = h("form", { class: "row", onsubmit: async e => { e.preventDefault(); const w = decl.value.trim(); if (w && await send("declare " + w)) decl.value = ""; } },
     h("label", { for: "w-declare" }, "Declare a word"), decl, h("button", { type: "submit", class: "primary" }, "Declare"));
+  // A placement is written "B2 across" or "B2 down": typed whole in the
+  // square's box, its direction word turns the direction button.
+  const typedDir = () => {
+    const m = /^(\S+)\s+(across|down)$/i.exec(sqInput.value.trim());
+    if (m) down = m[2].toLowerCase() === "down";
+    return m ? m[1] : sqInput.value.trim();
+  };
   const placeForm = h("form", { class: "stack", onsubmit: async e => {
     e.preventDefault();
-    const s = sqInput.value.trim() || (sel ? sqName(...sel) : "");
+    const s = typedDir() || (sel ? sqName(...sel) : "");
     if (!s) { err.textContent = "Choose a square of your grid for the word's first letter."; return; }
     if (await send(`place ${s} ${down ? "down" : "across"}`)) { sel = null; sqInput.value = ""; }
   } },
@@ -61,7 +68,7 @@ export function play(ctx) {
       h("button", { type: "button", id: "w-cannot", onclick: () => send("cannot") }, "Cannot")),
     note);
   sqInput.addEventListener("input", () => {
-    const m = /^([A-Z]{1,2})(\d{1,2})$/i.exec(sqInput.value.trim());
+    const m = /^([A-Z]{1,2})(\d{1,2})$/i.exec(typedDir());
     if (m) {
       const l = m[1].toUpperCase();
       const c = l.length === 1 ? l.charCodeAt(0) - 65 : 26 + l.charCodeAt(1) - 65;
