@@ -64,6 +64,10 @@ func TestDailyPage(t *testing.T) {
 	if got := p.Text("#daily-hidden"); !strings.HasPrefix(got, "The hidden grid, the record and the analysis open") {
 		t.Errorf("the daily's end says %q of its answer", got)
 	}
+	// What opens only when the day ends is not offered before.
+	if got := e2e.Eval[[]string](p, `[...document.querySelectorAll('#game-over a[href^="/replay"], #download')].map(e => e.textContent)`); len(got) != 0 {
+		t.Errorf("the daily's end offers %q before the day ends", got)
+	}
 	p.Click("#daily-back")
 	p.Wait("the result", `!!document.querySelector("#daily-share")`)
 	share := p.Text("#daily-share")

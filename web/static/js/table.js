@@ -278,7 +278,7 @@ async function playScreen(main, id, mine) {
     fill(tools,
       h("h2", {}, "Table"),
       h("div", { class: "row" },
-        h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
+        over && sealed(t) ? null : h("button", { type: "button", id: "download", onclick: downloadRecord }, over ? "Download the record" : "Download the record so far"),
         !over && u.view && u.seat >= 0 ? h("button", { type: "button", id: "resign", onclick: () => resign() }, "Resign") : null,
         !over && u.view && u.seat >= 0 && t.abortable ? h("button", { type: "button", id: "abort", onclick: abort }, "Abort") : null,
         !u.view && u.seat >= 0 ? h("button", { type: "button", id: "leave", onclick: leave }, "Leave the table") : null),
@@ -287,6 +287,13 @@ async function playScreen(main, id, mine) {
       !over && u.seat >= 0 ? notifyBox : null,
       !over && u.view ? h("p", {}, h("button", { type: "button", id: "guide-open", onclick: () => showGuide(t.game) }, "How to play: the guide")) : null);
     if (over) touchRecent(id, t.game, { result: resultText(t, u.seat, names) });
+  }
+
+  // sealed reports whether t is a daily attempt whose answer is still
+  // everyone's puzzle: until the day ends the server keeps its record and
+  // analysis from everybody, its own player too, so nothing offers them.
+  function sealed(t) {
+    return !!t.daily && !(t.reveal && t.reveal.length);
   }
 
   function resultText(t, seat, names) {
@@ -351,7 +358,7 @@ async function playScreen(main, id, mine) {
       if (!ratingAsked) { ratingAsked = true; askRating(0); }
     }
     if (t.set && !t.daily) append(box, h("p", { class: "set-result", id: "set-result" }, setText(t.set, u.seat, names)));
-    if (t.daily && !(t.reveal && t.reveal.length)) {
+    if (sealed(t)) {
       // The day's answer is everyone's puzzle until the day ends.
       const hidden = { quizl: "The hidden grid", salvo: "The hidden fleet" }[t.game] || "The answer";
       append(box, h("p", { class: "muted", id: "daily-hidden" }, `${hidden}, the record and the analysis open to you and everyone when the day ends, at midnight UTC.`));
@@ -374,8 +381,8 @@ async function playScreen(main, id, mine) {
       // but the way back to its page.
       t.event ? h("a", { class: "button primary", id: "event-back", href: "/tournaments/" + encodeURIComponent(t.event.id) }, `Back to ${t.event.name}`)
         : u.seat >= 0 ? h("button", { type: "button", class: t.daily ? "" : "primary", id: "rematch", onclick: rematch }, rematchText(t)) : null,
-      h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it"),
-      res.status === "aborted" ? null : h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
+      sealed(t) ? null : h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it"),
+      res.status === "aborted" || sealed(t) ? null : h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
       t.daily ? h("a", { class: "button primary", id: "daily-back", href: "/daily/" + t.daily.split("/")[0] }, "Your daily result and share text") : null));
     return box;
   }
