@@ -577,3 +577,54 @@ func TestTournamentsOnAPhone(t *testing.T) {
 		t.Errorf("on a phone the event's start reads %q", got)
 	}
 }
+
+// TestTournamentQuizlNoSet plays a Quizl game of a Swiss event to its
+// end. The event scores the game and pairs its players again, so neither
+// the players' list nor the end speaks of a set to carry on, as a
+// friendly Quizl table's does.
+func TestTournamentQuizlNoSet(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "swiss", name: "Quizl Swiss", game: "quizl", clock: { kind: "fischer", initial: 300, increment: 3 }, rounds: 1 }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Open("/tournaments/" + id)
+		p.Wait("the join button", `!!document.querySelector("#t-join")`)
+		p.Click("#t-join")
+		p.Wait("in", `!!document.querySelector("#t-in")`)
+	}
+	ann.Wait("both in", `document.querySelectorAll("#t-standings tbody tr").length === 2`)
+	ann.Click("#t-start")
+	pw := map[*e2e.Player]string{}
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the table of round 1", `location.pathname.startsWith("/t/") && !!document.querySelector("#q-auto")`)
+		p.Click("#q-auto")
+	}
+	for _, p := range []*e2e.Player{ann, ben} {
+		_, pw[p] = p.QuizlGrid()
+	}
+	first, second := ann, ben
+	ann.Wait("a seat", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	if e2e.Eval[string](ann, `document.querySelector("#turn").dataset.mine`) != "1" {
+		first, second = ben, ann
+	}
+	for _, m := range []struct{ by, of *e2e.Player }{{first, second}, {second, first}} {
+		m.by.WaitTurn(true)
+		m.by.TypeIn("#q-say", pw[m.of])
+		m.by.Click("#q-controls form:nth-of-type(2) button[type=submit]")
+	}
+	for _, p := range []*e2e.Player{ann, ben} {
+		p.Wait("the end", `!!document.querySelector("#game-over #event-back")`)
+		if e2e.Eval[bool](p, `!!document.querySelector("#set-result")`) {
+			t.Errorf("%s's end of an event's game speaks of a set: %q", p.Name, p.Text("#set-result"))
+		}
+		if got := p.Text("#players"); strings.Contains(got, "Set to") {
+			t.Errorf("%s's players' list of an event's game speaks of a set: %q", p.Name, got)
+		}
+	}
+}

@@ -233,7 +233,7 @@ async function playScreen(main, id, mine) {
         i !== u.seat && t.seats[i] && t.seats[i].connected === false ? h("span", { class: "away", "data-away": "1" }, " · disconnected") : null),
       p.score === null || p.score === undefined ? null : h("span", { class: "sr" }, "score"),
       h("span", { class: "score" }, p.score === null || p.score === undefined ? "" : String(p.score)))));
-    if (t.set && !t.daily) append(players, h("li", { class: "muted" }, `Set to ${t.set.target}: ${t.set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}${t.set.over ? " (set over)" : ""}`));
+    if (inSet(t)) append(players, h("li", { class: "muted" }, `Set to ${t.set.target}: ${t.set.totals.map((n, i) => `${names[i]} ${n}`).join(", ")}${t.set.over ? " (set over)" : ""}`));
 
     // The move list, with what each move showed this seat.
     const list = u.view ? mod.moveList(u.view) : [];
@@ -357,7 +357,7 @@ async function playScreen(main, id, mine) {
       append(box, h("p", { id: "rating-change", hidden: !rating }, rating || ""));
       if (!ratingAsked) { ratingAsked = true; askRating(0); }
     }
-    if (t.set && !t.daily) append(box, h("p", { class: "set-result", id: "set-result" }, setText(t.set, u.seat, names)));
+    if (inSet(t)) append(box, h("p", { class: "set-result", id: "set-result" }, setText(t.set, u.seat, names)));
     if (sealed(t)) {
       // The day's answer is everyone's puzzle until the day ends.
       const hidden = { quizl: "The hidden grid", salvo: "The hidden fleet" }[t.game] || "The answer";
@@ -492,6 +492,11 @@ function ratedNote(id) {
   return h("p", { class: "rated-note", id }, h("strong", {}, "Rated game:"), " both players' ratings change when it ends.");
 }
 
+// inSet reports whether t's game is one of a set its players go on with:
+// a daily attempt is one game, and an event's game counts in the event,
+// which pairs its players again, not in a set of their own.
+const inSet = t => !!t.set && !t.daily && !t.event;
+
 // setText says where a set stands once a game of it is over: who won
 // it and by how much ("Ben wins the set 27-19", the totals from the
 // highest down), or the totals the next game carries on.
@@ -509,7 +514,7 @@ function setText(set, seat, names) {
 function rematchText(t) {
   // Alone against the computer nobody is asked: the button deals a new
   // game (after a daily puzzle, an ordinary one).
-  const what = !t.set || t.daily ? (t.seats.length === 1 ? "new game" : "rematch") : t.set.over ? "new set" : "next game of the set";
+  const what = !inSet(t) ? (t.seats.length === 1 ? "new game" : "rematch") : t.set.over ? "new set" : "next game of the set";
   if (t.rematch) return `Go to the ${what}`;
   return what[0].toUpperCase() + what.slice(1);
 }
