@@ -244,6 +244,10 @@ func TestSalvo(t *testing.T) {
 		if got := p.Text("#end-scores"); !regexp.MustCompile(`^Ships sunk: Ann \d, Ben \d$`).MatchString(got) {
 			t.Errorf("%s's end screen counts %q", p.Name, got)
 		}
+		// Beside Ben's name, what befell his fleet, not an outline of his.
+		if got := p.Text(`#players li[data-seat="1"]`); !strings.Contains(got, "· fleet outlined") {
+			t.Errorf("%s's list of players has Ben as %q", p.Name, got)
+		}
 	}
 	ben.Shot("salvo-over")
 	// Opened afresh, the end still says why, from the view alone.
@@ -351,6 +355,9 @@ func TestSalvoWrongOutline(t *testing.T) {
 			"Ben": "Ann outlined your fleet wrongly, and a wrong outline loses.",
 		}[p.Name]; got != want {
 			t.Errorf("%s's end screen says why: %q, want %q", p.Name, got, want)
+		}
+		if got := p.Text(`#players li[data-seat="0"]`); !strings.Contains(got, "· outlined wrongly") {
+			t.Errorf("%s's list of players has Ann as %q", p.Name, got)
 		}
 		// The reason is in the banner, above the oceans, not further down.
 		if !e2e.Eval[bool](p, `(() => { const r = document.querySelector("#end-reason"), o = document.querySelector("[data-board]"); return !!r.closest("#game-over") && !!o && r.getBoundingClientRect().bottom <= o.getBoundingClientRect().top; })()`) {

@@ -437,8 +437,14 @@ export function standings(v) {
   // other rule for each of their own ships sunk: the note says which.
   const owner = v.shots_lost_by === "owner";
   const why = p => owner ? (p.ships_lost ? ` (lost ${plural(p.ships_lost, "ship")})` : "") : (p.ships_sunk ? ` (sank ${p.ships_sunk})` : "");
-  return seats.map(p => ({ name: p.name, score: p.ships_sunk, note: p.out ? p.out : `shots: ${p.shots}${why(p)}${v.practice ? ", practice" : ""}` }));
+  return seats.map(p => ({ name: p.name, score: p.ships_sunk, note: p.out ? outWords[p.out] || p.out : `shots: ${p.shots}${why(p)}${v.practice ? ", practice" : ""}` }));
 }
+
+// outWords says why a player left the game beside their name: the view's
+// bare "outlined" is what befell their fleet, which beside the name would
+// read as the outline they made.
+const outWords = { outlined: "fleet outlined", "wrong outline": "outlined wrongly", resigned: "resigned" };
+
 // scoresLabel names what the result's scores count.
 export const scoresLabel = () => "Ships sunk";
 export function moveList(v) {
