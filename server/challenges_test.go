@@ -930,3 +930,98 @@ func TestFullDiskAcceptsNothingHalfMade(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamRematch: the first player to ask for the next game of a
+// finished table makes its table, with every seat taken, so both streams
+// say it started ("gameStart"); the other player's also says who asked
+// and where their seat waits ("rematch"), so that a player who left the
+// end screen still hears of it. Taking the seat sends nothing more. A
+// player who blocks the asker, or whom the asker blocks, hears of no
+// rematch.
+func TestStreamRematch(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	ann, bob := signUp(t, sf.srv.URL, "Ann"), signUp(t, sf.srv.URL, "Bob")
+	annStream, bobStream := openStream(t, sf.srv.URL, ann.token), openStream(t, sf.srv.URL, bob.token)
+	// upTo reads ls up to the gameStart of table id and returns the
+	// lines before it.
+	upTo := func(ls *lineStream, id string) []social.StreamEvent {
+		t.Helper()
+		var lines []social.StreamEvent
+		for {
+			before, ev := ls.scan("gameStart")
+			lines = append(lines, before...)
+			if ev.Table.ID == id {
+				return lines
+			}
+			lines = append(lines, ev)
+		}
+	}
+	rematches := func(lines []social.StreamEvent) (out []social.Rematch) {
+		for _, e := range lines {
+			if e.Type == "rematch" {
+				out = append(out, *e.Rematch)
+			}
+		}
+		return out
+	}
+	// mark makes a table against the computer for Bob: its gameStart
+	// marks the place in his stream after what came before.
+	mark := func() string {
+		t.Helper()
+		var m table.Seated
+		if st, body := bob.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}}, &m); st != 201 {
+			t.Fatalf("Bob's table against the computer: %d %s", st, body)
+		}
+		return m.Table
+	}
+
+	first := playNymphabet(t, ann, bob, map[string]any{"rated": true}, 1)
+	var sa, sb table.Seated
+	if st, body := ann.do("POST", "/api/v1/tables/"+first+"/rematch", map[string]any{}, &sa); st != 200 && st != 201 {
+		t.Fatalf("Ann's rematch: %d %s", st, body)
+	}
+	if got := rematches(upTo(annStream, sa.Table)); len(got) != 0 {
+		t.Errorf("Ann heard of her own rematch: %+v", got)
+	}
+	upTo(bobStream, sa.Table)
+	ev := bobStream.next("rematch")
+	want := social.Rematch{Table: sa.Table, Prev: first, Game: "nymphabet", Seat: 0, From: "Ann", Rated: true}
+	if ev.Rematch == nil || *ev.Rematch != want {
+		t.Fatalf("Bob's rematch line: %+v, want %+v", ev.Rematch, want)
+	}
+	if st, body := bob.do("POST", "/api/v1/tables/"+ev.Rematch.Prev+"/rematch", map[string]any{}, &sb); st != 200 && st != 201 || sb.Table != sa.Table || sb.Seat != ev.Rematch.Seat {
+		t.Fatalf("Bob takes the seat the line named: %d %s, seated %+v", st, body, sb)
+	}
+	if lines := upTo(bobStream, mark()); len(lines) != 0 {
+		t.Errorf("Bob's stream after he took his seat: %+v, want nothing", lines)
+	}
+
+	for _, c := range []struct {
+		name             string
+		blocker, blocked *client
+		whom             string
+	}{
+		{"Bob blocks Ann", bob, ann, "Ann"},
+		{"Ann blocks Bob", ann, bob, "Bob"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			done := playNymphabet(t, ann, bob, map[string]any{}, 0)
+			if st, body := c.blocker.do("POST", "/api/v1/blocks", map[string]any{"name": c.whom}, nil); st != 201 {
+				t.Fatalf("block: %d %s", st, body)
+			}
+			defer func() {
+				if st, body := c.blocker.do("DELETE", "/api/v1/blocks/"+c.whom, nil, nil); st != 204 {
+					t.Errorf("unblock: %d %s", st, body)
+				}
+			}()
+			var next table.Seated
+			if st, body := ann.do("POST", "/api/v1/tables/"+done+"/rematch", map[string]any{}, &next); st != 200 && st != 201 {
+				t.Fatalf("Ann's rematch: %d %s", st, body)
+			}
+			if got := rematches(upTo(bobStream, mark())); len(got) != 0 {
+				t.Errorf("Bob heard of a rematch across a block: %+v", got)
+			}
+		})
+	}
+}

@@ -356,13 +356,15 @@ func (s *Service) Close() {
 	}
 }
 
-// socialObserver hands the table service's news of games to the player
-// streams (social.Service), built after the tables.
+// socialObserver hands the table service's news of games and rematches
+// to the player streams (social.Service), built after the tables.
 type socialObserver struct{ s *Service }
 
 func (o socialObserver) Started(n table.GameNote) { o.s.social.Started(n) }
 
 func (o socialObserver) Finished(n table.GameNote, end *store.GameEnd) { o.s.social.Finished(n, end) }
+
+func (o socialObserver) Rematched(n table.RematchNote) { o.s.social.Rematched(n) }
 
 // mailObserver hands the table service's news of turns and ends to the
 // players' e-mail (mail.Service), built after the tables.

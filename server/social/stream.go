@@ -4,6 +4,7 @@
 package social
 
 import (
+	"context"
 	"encoding/json"
 	"sync"
 	"time"
@@ -23,10 +24,10 @@ const streamBuffer = 64
 
 // StreamEvent is one line of the player stream. Type is "challenge",
 // "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish",
-// "keyAdded", "followOnline", "followPlaying", "seek", "seekGone" or
-// "tournamentGame"; Challenge is set for the first three, Table for the
-// next two, Key and Follow for the three after, Seek for the two after,
-// Tournament for the last.
+// "keyAdded", "followOnline", "followPlaying", "seek", "seekGone",
+// "tournamentGame" or "rematch"; Challenge is set for the first three,
+// Table for the next two, Key and Follow for the three after, Seek for
+// the two after, Tournament and Rematch for the last two.
 type StreamEvent struct {
 	Type      string       `json:"type"`
 	Challenge *Challenge   `json:"challenge,omitempty"`
@@ -42,6 +43,22 @@ type StreamEvent struct {
 	// Tournament is the game of a "tournamentGame": an event paired
 	// the player at a table (server/tournament).
 	Tournament *TournamentGame `json:"tournament,omitempty"`
+	// Rematch is the offer of a "rematch": another player of a
+	// finished game asked for the next one.
+	Rematch *Rematch `json:"rematch,omitempty"`
+}
+
+// Rematch is a rematch offered to a player: From, who sat with them at
+// the finished table Prev, asked for the next game, and its table waits
+// at Table with the player's seat there. POST
+// /api/v1/tables/{prev}/rematch takes that seat.
+type Rematch struct {
+	Table string `json:"table"`
+	Prev  string `json:"prev"`
+	Game  string `json:"game"`
+	Seat  int    `json:"seat"`
+	From  string `json:"from"`
+	Rated bool   `json:"rated,omitempty"`
 }
 
 // TournamentGame is a player's pairing in an event: the event, its round
@@ -151,6 +168,36 @@ func (s *Service) Finished(n table.GameNote, end *store.GameEnd) {
 		}
 	}
 }
+
+// Rematched makes the Service a table.RematchObserver: it tells the
+// streams of the other players of a finished table that one of them
+// asked for the next game ("rematch"), leaving out any who block the
+// asker or whom the asker blocks. Unlike a follower's news, which may go
+// to many, the blocks are read here, one indexed look a player, in the
+// request that asked: the line then comes before the asker's answer.
+func (s *Service) Rematched(n table.RematchNote) {
+	asker := n.Seats[n.By]
+	for i, id := range n.Seats {
+		if id == "" || id == asker {
+			continue
+		}
+		if s.rel != nil {
+			ctx, cancel := context.WithTimeout(s.ctx, blockWait)
+			blocked := s.rel.Blocked(ctx, id, asker)
+			cancel()
+			if blocked {
+				continue
+			}
+		}
+		s.Tell(id, StreamEvent{Type: "rematch", Rematch: &Rematch{Table: n.Next, Prev: n.Table, Game: n.Game, Seat: n.NextSeat(i), From: n.Name, Rated: n.Rated}})
+	}
+}
+
+// blockWait bounds the look at the blocks before a rematch is told: a
+// store that does not answer by then keeps the line back (Blocked
+// answers true), and the player still finds the offer on the table's
+// end screen.
+const blockWait = 2 * time.Second
 
 // Subscribe opens a player stream of identity's events; unsubscribe
 // closes it.

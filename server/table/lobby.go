@@ -178,7 +178,7 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		return Seated{}, refuse.Conflict("the game is not over yet")
 	}
 	n := len(t.m.Seats)
-	newSeat := (int(seat) + 1) % n
+	newSeat := nextSeat(int(seat), n)
 	next := t.m.Rematch
 	if next != "" {
 		// Its players may have left the last rematch before it began:
@@ -195,7 +195,7 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: auth.RandomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}
 		m.Seats = make([]seatMeta, n)
 		for i, st := range t.m.Seats {
-			m.Seats[(i+1)%n] = seatMeta{Name: st.Name, Identity: st.Identity, Computer: st.Computer, Player: st.Player}
+			m.Seats[nextSeat(i, n)] = seatMeta{Name: st.Name, Identity: st.Identity, Computer: st.Computer, Player: st.Player}
 		}
 		// A daily puzzle is one attempt: the game after it starts no
 		// set, even where its table holds one (an older data folder's).
@@ -204,7 +204,7 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 			if !t.m.Set.Over {
 				m.Set.Games = t.m.Set.Games
 				for i, v := range t.m.Set.Totals {
-					m.Set.Totals[(i+1)%n] = v
+					m.Set.Totals[nextSeat(i, n)] = v
 				}
 			}
 		}
@@ -232,6 +232,15 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		}
 		s.auth.Remember(cred)
 		t.broadcast()
+		// Every seat of the next game is taken as it is made, as at a
+		// table made against the computer: its start is told now, with
+		// this table's news, once t.mu is let go (the observers run
+		// outside every table's lock).
+		nt.mu.Lock()
+		s.started(nt)
+		t.after, nt.after = append(t.after, nt.after...), nil
+		nt.mu.Unlock()
+		s.rematched(t, nt.id, int(seat))
 		return Seated{Table: nt.id, Seat: newSeat, Token: tok, Invite: s.invite(nt.id), Code: nt.m.Code}, nil
 	}
 	tok, err := s.seatToken(ctx, p.Identity, t.m.Rematch, newSeat)

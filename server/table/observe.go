@@ -32,6 +32,36 @@ type TurnObserver interface {
 	HearsTurns() bool
 }
 
+// RematchObserver is an Observer that also hears of a rematch offered:
+// the first player to ask for the next game of a finished table made
+// its table. The player stream tells the others, who may have left the
+// end screen where the offer shows. Like an Observer it is called
+// outside the table's lock and must not block.
+type RematchObserver interface {
+	Observer
+	// Rematched says that n.By asked for the game after n.Table and
+	// that its table, n.Next, waits for the others.
+	Rematched(n RematchNote)
+}
+
+// RematchNote is what a RematchObserver hears of a rematch offered: the
+// finished table as a GameNote, the table of the next game, and the seat
+// at the finished table that asked for it, with its name there.
+type RematchNote struct {
+	GameNote
+	Next string
+	By   int
+	Name string
+}
+
+// NextSeat returns the seat at the next game's table of the player at
+// seat i of the finished one: everyone moves one seat on, the last seat
+// coming first, so that the first move changes hands.
+func (n RematchNote) NextSeat(i int) int { return nextSeat(i, len(n.Seats)) }
+
+// nextSeat returns the seat at a rematch of the player at seat i of n.
+func nextSeat(i, n int) int { return (i + 1) % n }
+
 // GameNote is what an Observer hears of a table: the facts a listener
 // needs to tell the players and who sits where. It is not a table's
 // public description (Info), which names no identity.
@@ -114,6 +144,24 @@ func (s *Service) finished(t *table, end *store.GameEnd) {
 	n := t.note()
 	for _, o := range s.observers {
 		t.after = append(t.after, func() { o.Finished(n, end) })
+	}
+}
+
+// rematched tells the RematchObservers that seat by of t asked for the
+// game after it, at the table next, once t.mu is let go. t.mu must be
+// held.
+func (s *Service) rematched(t *table, next string, by int) {
+	var n *RematchNote
+	for _, o := range s.observers {
+		ro, ok := o.(RematchObserver)
+		if !ok {
+			continue
+		}
+		if n == nil {
+			n = &RematchNote{GameNote: t.note(), Next: next, By: by, Name: t.m.Seats[by].Name}
+		}
+		note := *n
+		t.after = append(t.after, func() { ro.Rematched(note) })
 	}
 }
 
