@@ -392,3 +392,42 @@ func TestChallengeManyTabs(t *testing.T) {
 		t.Errorf("Ann's page shows %d challenges waiting, want 1", n)
 	}
 }
+
+// TestRematchBanner: Ben plays Ann and goes home once the game is over.
+// Ann asks for a rematch from the end screen; Ben's page, away from that
+// screen, shows it in a banner naming her and the game, and its button
+// takes the seat waiting for him at the new table, where Ann is.
+func TestRematchBanner(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ben.SignUp("Ben", "correct horse battery")
+	ann.CreateTable("nymphabet", "A friend")
+	ben.Join(ann.InviteLink())
+	playToResign(t, ann, ben)
+
+	ben.Open("/")
+	ben.Wait("the home page", `!!document.querySelector("#my-name, #main h1")`)
+	if n := e2e.Eval[int](ben, `document.querySelectorAll(".banner.rematch").length`); n != 0 {
+		t.Fatalf("a rematch banner before anybody asked: %d", n)
+	}
+	ann.Click("#rematch")
+	ann.Wait("the next table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn") && !document.querySelector("#game-over")`)
+	next := e2e.Eval[string](ann, `location.pathname`)
+
+	ben.Wait("the rematch banner", `!!document.querySelector(".banner.rematch")`)
+	if got := ben.Text(".banner.rematch .challenge-text"); !strings.Contains(got, "Ann") || !strings.Contains(got, "Nymphabet") {
+		t.Errorf("the banner reads %q, want Ann and Nymphabet named", got)
+	}
+	ben.Shot("rematch-banner")
+	ben.Accessible("the rematch banner")
+	ben.Labelled("the rematch banner")
+	ben.Click(".banner.rematch .rematch-take")
+	ben.Wait("the rematch's table", `location.pathname === `+jsString(next)+` && !!document.querySelector("#turn")`)
+	ben.Wait("Ben seated there", `["0","1"].includes(document.querySelector("#turn").dataset.mine)`)
+	if n := e2e.Eval[int](ben, `document.querySelectorAll(".banner.rematch").length`); n != 0 {
+		t.Errorf("the banner stays at the table it led to: %d", n)
+	}
+}

@@ -4,10 +4,11 @@
 // small. It holds the stream open, shows each challenge in a banner above
 // every screen (Accept / Decline for one made to you, Withdraw for yours),
 // says in words how a challenge ended, and opens the table when one is
-// accepted. The form that makes a challenge is challenge.js's.
+// accepted. It also shows a rematch another player asked for, away from
+// the end screen that offers it. The form that makes a challenge is challenge.js's.
 
 import { h, append, fill, toast } from "./dom.js";
-import { call, rememberSeat } from "./api.js";
+import { call, rememberSeat, seatFor } from "./api.js";
 import { games, gameInfo, known, title } from "./catalog.js";
 import { rulesInWords, clockWords } from "./rulestext.js";
 import { go } from "./nav.js";
@@ -195,6 +196,9 @@ function act(ev) {
     case "tournamentGame":
       tournamentGame(ev.tournament || {});
       break;
+    case "rematch":
+      rematchOffer(ev.rematch || {});
+      break;
     case "keyAdded":
       // A key added by someone else signs in as this account: say so on
       // every page the account has open.
@@ -238,6 +242,40 @@ function tournamentGame(t) {
       h("a", { class: "button primary", href: "/t/" + t.table, onclick: () => el.remove() }, "Go to your table"),
       h("button", { type: "button", onclick: () => el.remove() }, "Later")));
   append(box(), el);
+}
+
+// rematchOffer shows that another player of a finished game asked for the
+// next one, with a button that takes the seat waiting for this player at
+// its table. The finished game's end screen offers the rematch itself,
+// and the next table is where the button leads: on those pages there is
+// no banner.
+function rematchOffer(r) {
+  const key = "rematch:" + r.table;
+  if (!r.table || !r.prev || shown.has(key)) return;
+  const where = location.pathname.replace(/\/+$/, "");
+  if (where === "/t/" + r.prev || where === "/t/" + r.table) return;
+  const err = h("p", { class: "error", role: "alert" });
+  const what = `${r.rated ? "rated " : ""}${title(r.game)}`;
+  const take = h("button", { type: "button", class: "primary rematch-take", "aria-label": `Play the rematch of ${title(r.game)} with ${r.from}`,
+    onclick: async () => {
+      err.textContent = "";
+      take.disabled = true;
+      try {
+        const seat = seatFor(r.prev);
+        const ans = await call("POST", `/tables/${encodeURIComponent(r.prev)}/rematch`, {}, (seat && seat.token) || undefined);
+        drop(key);
+        rememberSeat(ans.table, { seat: ans.seat, token: ans.token, game: r.game });
+        go("/t/" + ans.table);
+      } catch (e) { err.textContent = e.message; take.disabled = false; }
+    } }, "Play the rematch");
+  const el = h("div", { class: "banner challenge rematch", "data-rematch": r.table, role: "group", "aria-label": `Rematch from ${r.from}` },
+    h("p", { class: "challenge-text" }, h("strong", {}, r.from), ` asks for a rematch: ${what}, at a table waiting for you.`),
+    h("div", { class: "row" }, take,
+      h("button", { type: "button", class: "rematch-later", "aria-label": `Later: ${r.from}'s rematch`, onclick: () => drop(key) }, "Later")),
+    err);
+  shown.set(key, el);
+  append(box(), el);
+  challengeNotice(`${r.from} asks for a rematch of ${title(r.game)}`);
 }
 
 function drop(id) {
