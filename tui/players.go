@@ -323,6 +323,17 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		return m.loadServed()
 	case "gameFinish":
 		return m.loadServed()
+	case "rematch":
+		r := ev.Rematch
+		if r == nil {
+			return nil
+		}
+		// The finished game's end screen offers the rematch itself, and
+		// the next table needs no word of its own start.
+		if on := m.table(); on == nil || on.id != r.Prev && on.id != r.Table {
+			m.note = fmt.Sprintf("%s asks for a rematch of %s%s: the table is in your recent games", r.From, m.gameTitle(r.Game), ratedWord(r.Rated))
+		}
+		return m.loadServed()
 	case "tournamentGame":
 		p := ev.Tournament
 		if p == nil {

@@ -457,3 +457,23 @@ func TestPlayersAsGuest(t *testing.T) {
 	gm.key("f")
 	gm.waitFor("why not", has("sign in first"))
 }
+
+// TestRematchOnTheStream: Ann, on the home screen after a rated game
+// with Ben, hears that Ben asked for a rematch, and the next game's table
+// is listed in her recent games, under way.
+func TestRematchOnTheStream(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ben, benS := signedUp(t, ts, "Ben")
+	ann, annS := signedUp(t, ts, "Ann")
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "Ann"})
+	waitOnline(t, ben, "Ann")
+	done := ratedGame(t, ben, benS, ann, annS, nil, "abdicate", "defog")
+	next, err := ben.Rematch(context.Background(), benS.Token, done)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("the rematch's news", has("Ben asks for a rematch of Nymphabet (rated): the table is in your recent games"))
+	checkFits(t, tm)
+	tm.waitFor("the next game listed, under way", has(next.Table+" playing"))
+}

@@ -68,7 +68,22 @@ type PlayerEvent struct {
 	Follow *FollowNews `json:"follow,omitempty"`
 	// Tournament is the pairing of a tournamentGame.
 	Tournament *TournamentPairing `json:"tournament,omitempty"`
-	Error      string             `json:"error,omitempty"`
+	// Rematch is the offer of a "rematch": another player of a
+	// finished game asked for the next one.
+	Rematch *Rematch `json:"rematch,omitempty"`
+	Error   string   `json:"error,omitempty"`
+}
+
+// Rematch is a rematch offered on the player stream: From asked for the
+// game after the finished table Prev, and the player's seat waits at
+// Table.
+type Rematch struct {
+	Table string `json:"table"`
+	Prev  string `json:"prev"`
+	Game  string `json:"game"`
+	Seat  int    `json:"seat"`
+	From  string `json:"from"`
+	Rated bool   `json:"rated,omitempty"`
 }
 
 // Online is who is around (GET /api/v1/online): how many identities,
