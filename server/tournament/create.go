@@ -188,7 +188,9 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 		t.Starts = req.At.UTC()
 	}
 	if t.Starts.Before(now) {
-		return Event{}, refuse.Bad("the start (%s) is in the past: it is %s now", t.Starts.Format(time.RFC3339), now.Format(time.RFC3339))
+		// Said as how long ago, not as a time: the form that sent it
+		// showed the player their own zone's clock, not UTC's.
+		return Event{}, refuse.Bad("that start has passed (%s): choose a time from now on", ago(now.Sub(t.Starts)))
 	}
 	if t.Starts.After(now.Add(MaxAhead)) {
 		return Event{}, refuse.Bad("an event starts at most %d days ahead", int(MaxAhead/(24*time.Hour)))
@@ -244,6 +246,20 @@ func playerRange(lo, hi int) string {
 		return game.Count(lo, "player", "players")
 	}
 	return fmt.Sprintf("%d to %d players", lo, hi)
+}
+
+// ago says how long ago a moment d back was, in the largest whole unit
+// that fits it: moments, minutes, hours or days.
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "moments ago"
+	case d < time.Hour:
+		return game.Count(int(d/time.Minute), "minute", "minutes") + " ago"
+	case d < 48*time.Hour:
+		return game.Count(int(d/time.Hour), "hour", "hours") + " ago"
+	}
+	return game.Count(int(d/(24*time.Hour)), "day", "days") + " ago"
 }
 
 // minutes says d in whole minutes, rounded up.

@@ -92,3 +92,26 @@ func TestDue(t *testing.T) {
 		}
 	}
 }
+
+// TestAgo: a start that has passed is told as how long ago, in the
+// largest whole unit that fits.
+func TestAgo(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "moments ago"},
+		{59 * time.Second, "moments ago"},
+		{time.Minute, "1 minute ago"},
+		{59*time.Minute + 59*time.Second, "59 minutes ago"},
+		{time.Hour, "1 hour ago"},
+		{47 * time.Hour, "47 hours ago"},
+		{48 * time.Hour, "2 days ago"},
+		{400 * 24 * time.Hour, "400 days ago"},
+	} {
+		if got := ago(c.d); got != c.want {
+			t.Errorf("ago(%v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
