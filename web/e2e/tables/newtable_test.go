@@ -67,6 +67,10 @@ func TestNewTableForm(t *testing.T) {
 			t.Errorf("the join page's rules lack %q:\n%s", want, rules)
 		}
 	}
+	// In the game's order, as the new table form lists them.
+	if a, b, c := strings.Index(rules, "Be Fruitful"), strings.Index(rules, "Strikes per"), strings.Index(rules, "Strike limit"); a > b || b > c {
+		t.Errorf("the join page's rules are not in the game's order:\n%s", rules)
+	}
 	if strings.Contains(rules, "shape") || strings.Contains(rules, ";") {
 		t.Errorf("the join page shows raw rule values:\n%s", rules)
 	}

@@ -57,7 +57,12 @@ export function rulesInWords(opts, rules, changedOnly) {
     else if (!changedOnly) out.push("Clock: none");
     delete r.clock;
   }
-  for (const [k, v] of Object.entries(r)) {
+  // In the order the game lists its options (the order of the new table
+  // form), not the rules' own, which the server sends sorted by name;
+  // a rule the game does not list comes last.
+  const order = new Map((opts || []).map((o, i) => [o.name, i]));
+  const at = k => order.has(k) ? order.get(k) : order.size;
+  for (const [k, v] of Object.entries(r).sort(([a], [b]) => at(a) - at(b))) {
     if (changedOnly && isDefault(k)) continue;
     const o = byName[k];
     if (o && o.kind === "text" && String(v ?? "").trim() === "" && isDefault(k)) continue; // "no shape" says nothing
