@@ -74,6 +74,9 @@ func TestTournamentArena(t *testing.T) {
 	ann.Labelled("the tournaments list")
 	ann.TypeIn("#t-name", "Friday Arena")
 	ann.Pick("#t-game", "nymphabet")
+	if got := e2e.Eval[string](ann, `document.querySelector("#t-name").placeholder`); got != "left blank: Nymphabet Arena" {
+		t.Errorf("the name's placeholder reads %q, want the name the server gives", got)
+	}
 	ann.Pick("#t-clock", `{"kind":"fischer","initial":900,"increment":10}`)
 	ann.TypeIn("#t-minutes", "1")
 	ann.TypeIn("#t-password", secret)

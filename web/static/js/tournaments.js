@@ -269,6 +269,8 @@ function createForm() {
     const g = offered.find(x => x.name === game.value);
     seatsField.hidden = !(swiss && g && multiSeat.includes(g.name) && g.max_players >= 3);
     if (seatsField.hidden) seats.value = "2";
+    // The name the server gives an event left unnamed.
+    name.placeholder = g ? `left blank: ${g.title} ${swiss ? "Swiss" : "Arena"}` : "left blank, the server names it";
     if (g && drawn !== g.name) {
       drawn = g.name;
       fill(opts, h("legend", {}, `${g.title} rules`), g.options.length ? g.options.map(optionControl) : h("p", { class: "muted" }, "This game has no rule options."),
