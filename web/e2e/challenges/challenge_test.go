@@ -393,7 +393,8 @@ func TestChallengeManyTabs(t *testing.T) {
 	}
 }
 
-// TestRematchBanner: Ben plays Ann and goes home once the game is over.
+// TestRematchBanner: Ben plays Ann and goes home once the game is over,
+// by the page's link.
 // Ann asks for a rematch from the end screen; Ben's page, away from that
 // screen, shows it in a banner naming her and the game, and its button
 // takes the seat waiting for him at the new table, where Ann is.
@@ -408,8 +409,11 @@ func TestRematchBanner(t *testing.T) {
 	ben.Join(ann.InviteLink())
 	playToResign(t, ann, ben)
 
-	ben.Open("/")
-	ben.Wait("the home page", `!!document.querySelector("#my-name, #main h1")`)
+	// Home by the page's own link: the player stream, open since the
+	// table's page loaded, stays open (a new page would open another,
+	// which hears only what comes after it connects).
+	ben.Click(`a.brand`)
+	ben.Wait("the home page", `location.pathname === "/" && !!document.querySelector("#main h1, #main h2")`)
 	if n := e2e.Eval[int](ben, `document.querySelectorAll(".banner.rematch").length`); n != 0 {
 		t.Fatalf("a rematch banner before anybody asked: %d", n)
 	}
