@@ -205,6 +205,14 @@ func TestTournamentArena(t *testing.T) {
 			}
 			f.stronger(games, order)
 			f.await(ev.ID, "the games scored", func(e tournament.Event) bool { return len(e.Playing) == 0 && len(e.Games) == 2*wave })
+			if wave == 1 {
+				// The event pairs its players again: a game of it has
+				// no rematch.
+				p := f.players[games[0].Players[0]]
+				if st, got := p.do("POST", "/api/v1/tables/"+games[0].Table+"/rematch", map[string]any{}, nil); st != 409 || !strings.Contains(got, "Evening Arena pairs its own games") {
+					t.Fatalf("a rematch of an event's game: %d %s", st, got)
+				}
+			}
 			if wave < 3 {
 				// Nobody is paired before the pause after a game.
 				if e := f.get(ev.ID); len(e.Playing) != 0 {

@@ -177,6 +177,12 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 	if t.status != store.Finished {
 		return Seated{}, refuse.Conflict("the game is not over yet")
 	}
+	if e := t.m.Event; e != nil {
+		// The event pairs its players again; a rematch made beside it
+		// would be a game of the event's players that the event does
+		// not count.
+		return Seated{}, refuse.Conflict("%s pairs its own games: they have no rematch", e.Name)
+	}
 	n := len(t.m.Seats)
 	newSeat := nextSeat(int(seat), n)
 	next := t.m.Rematch
