@@ -273,6 +273,10 @@ func (e *endScreen) key(s string) tea.Cmd {
 		}
 		return t.saveRecord(false)
 	case "r":
+		if ev := t.upd.Table.Event; ev != nil {
+			t.err, t.note = "", ev.Name+" pairs its own games: they have no rematch"
+			return nil
+		}
 		game := t.upd.Table.Game
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
@@ -626,8 +630,10 @@ func (e *endScreen) keys() string {
 	if e.t != nil && e.t.daily() {
 		keys = strings.Replace(keys, "esc home", "esc your daily result", 1)
 	}
-	if e.t != nil && e.t.watching() {
-		keys = strings.Replace(keys, " · r rematch", "", 1) // a spectator has no seat to play again
+	if e.t != nil && (e.t.watching() || e.t.upd != nil && e.t.upd.Table.Event != nil) {
+		// A spectator has no seat to play again, and an event pairs its
+		// players itself.
+		keys = strings.Replace(keys, " · r rematch", "", 1)
 	}
 	return keys
 }

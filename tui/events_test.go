@@ -92,7 +92,14 @@ func TestEventsInTheTerminal(t *testing.T) {
 	if _, err := ben.Move(ctx, benS.Token, tb.id, "resign", 0, false); err != nil {
 		t.Fatal(err)
 	}
-	tm.waitFor("the game's end", over)
+	s = tm.waitFor("the game's end", over)
+	// The event pairs its players again: the end screen offers no
+	// rematch, and r says why.
+	if strings.Contains(s, "r rematch") {
+		t.Errorf("an event's game offers a rematch:\n%s", s)
+	}
+	tm.key("r")
+	tm.waitFor("no rematch", has("Club night pairs its own games: they have no rematch"))
 	tm.key("esc")
 	s = tm.waitFor("the event again, the win scored", func(s string) bool {
 		return strings.Contains(s, "under way:") && regexp.MustCompile(`1\s+Ann\s+2\s+1`).MatchString(s)

@@ -199,6 +199,13 @@ type Table struct {
 	// Daily names the daily puzzle a player's attempt is at
 	// ("quizl/2026-11-24").
 	Daily string `json:"daily,omitempty"`
+	// Event is the tournament the game is of, if any: the event pairs
+	// its players again, and its games have no rematch.
+	Event *struct {
+		ID    string `json:"id"`
+		Name  string `json:"name"`
+		Round int    `json:"round,omitempty"`
+	} `json:"event,omitempty"`
 }
 
 // Update is a seat's view of a table at a version: the answer of GET

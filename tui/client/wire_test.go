@@ -895,6 +895,10 @@ func TestWireTypes(t *testing.T) {
 	}
 	_, err = ben.Move(ctx, benS.Token, paired.Tournament.Table, "resign", 0, false)
 	must("Ben resigns his Swiss game", err)
+	// The table names its event, and the event's round.
+	if u, err := ben.Get(ctx, benS.Token, paired.Tournament.Table); err != nil || u.Table.Event == nil || u.Table.Event.ID != swiss.ID || u.Table.Event.Name != "Sunday Swiss" || u.Table.Event.Round != 1 {
+		t.Errorf("the Swiss game's table names its event as %+v (%v)", u.Table.Event, err)
+	}
 	for swiss.Status != "finished" {
 		if ctx.Err() != nil {
 			t.Fatalf("the Swiss did not finish: %+v", swiss)
