@@ -36,7 +36,8 @@ type TurnObserver interface {
 // the first player to ask for the next game of a finished table made
 // its table. The player stream tells the others, who may have left the
 // end screen where the offer shows. Like an Observer it is called
-// outside the table's lock and must not block.
+// outside the table's lock; the request that asked waits for it, so it
+// must be quick.
 type RematchObserver interface {
 	Observer
 	// Rematched says that n.By asked for the game after n.Table and
