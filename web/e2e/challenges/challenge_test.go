@@ -397,7 +397,8 @@ func TestChallengeManyTabs(t *testing.T) {
 // by the page's link.
 // Ann asks for a rematch from the end screen; Ben's page, away from that
 // screen, shows it in a banner naming her and the game, and its button
-// takes the seat waiting for him at the new table, where Ann is.
+// takes the seat waiting for him at the new table, where Ann is. Looking
+// at another tab, he is told by a desktop notification too.
 func TestRematchBanner(t *testing.T) {
 	t.Parallel()
 	base := e2e.StartServer(t)
@@ -417,9 +418,29 @@ func TestRematchBanner(t *testing.T) {
 	if n := e2e.Eval[int](ben, `document.querySelectorAll(".banner.rematch").length`); n != 0 {
 		t.Fatalf("a rematch banner before anybody asked: %d", n)
 	}
+	// Ben turned the desktop notification on and looks at another tab.
+	if _, err := chromedp.CallBrowser(ben.Ctx, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted,
+		Origin: base, BrowserContextID: chromedp.FromContext(ben.Ctx).BrowserContextID,
+	}); err != nil {
+		t.Fatalf("granting notifications: %v", err)
+	}
+	e2e.Eval[bool](ben, `(() => {
+		localStorage.setItem("parlour.notify.desktop", "1");
+		const Real = window.Notification;
+		window.__notes = [];
+		window.Notification = class extends Real { constructor(title, o) { super(title, o); window.__notes.push({ title, body: o && o.body }); } };
+		Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+		return true;
+	})()`)
 	ann.Click("#rematch")
 	ann.Wait("the next table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn") && !document.querySelector("#game-over")`)
 	next := e2e.Eval[string](ann, `location.pathname`)
+	ben.Wait("the notification", `window.__notes.length === 1`)
+	if note := e2e.Eval[map[string]string](ben, `window.__notes[0]`); note["title"] != "A rematch" || note["body"] != "Ann asks for a rematch of Nymphabet" {
+		t.Errorf("the notification says %v", note)
+	}
+	e2e.Eval[bool](ben, `(delete document.hidden, true)`)
 
 	ben.Wait("the rematch banner", `!!document.querySelector(".banner.rematch")`)
 	if got := ben.Text(".banner.rematch .challenge-text"); !strings.Contains(got, "Ann") || !strings.Contains(got, "Nymphabet") {

@@ -81,14 +81,14 @@ export function yourTurn(what) {
 }
 
 // challengeNotice tells a player who looks at another tab that somebody
-// challenged them, with the sound and the desktop notification they turned
-// on for their turns.
-export function challengeNotice(what) {
+// challenged them (or, by heading, asked them for a rematch), with the
+// sound and the desktop notification they turned on for their turns.
+export function challengeNotice(what, heading = "A challenge") {
   if (!document.hidden) return;
   if (get(soundKey)) beep();
   if (get(desktopKey) && canNotify() && Notification.permission === "granted") {
     try {
-      const n = new Notification("A challenge", { body: what, tag: "parlour-challenge", renotify: true });
+      const n = new Notification(heading, { body: what, tag: "parlour-challenge", renotify: true });
       n.onclick = () => { window.focus(); n.close(); };
     } catch (e) { toast("Cannot show a notification: " + e.message); }
   }

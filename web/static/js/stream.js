@@ -275,7 +275,7 @@ function rematchOffer(r) {
     err);
   shown.set(key, el);
   append(box(), el);
-  challengeNotice(`${r.from} asks for a rematch of ${title(r.game)}`);
+  challengeNotice(`${r.from} asks for a rematch of ${title(r.game)}`, "A rematch");
 }
 
 function drop(id) {
