@@ -125,21 +125,7 @@ func TestChallenges(t *testing.T) {
 	// A third, withdrawn by Ann: Ben reads that she withdrew it. Ben
 	// turned desktop notifications on and looks at another tab: the
 	// challenge raises one.
-	c := chromedp.FromContext(ben.Ctx)
-	if _, err := chromedp.CallBrowser(ben.Ctx, browser.SetPermission, browser.SetPermissionParams{
-		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted,
-		Origin: base, BrowserContextID: c.BrowserContextID,
-	}); err != nil {
-		t.Fatalf("granting notifications: %v", err)
-	}
-	e2e.Eval[bool](ben, `(() => {
-		localStorage.setItem("parlour.notify.desktop", "1");
-		const Real = window.Notification;
-		window.__notes = [];
-		window.Notification = class extends Real { constructor(title, o) { super(title, o); window.__notes.push({ title, body: o && o.body }); } };
-		Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
-		return true;
-	})()`)
+	notifyHidden(t, ben, base)
 	ann.Click("#challenge-send")
 	ben.Wait("the third challenge", `!!document.querySelector(".banner.challenge[data-dir=in]")`)
 	ben.Wait("the notification", `window.__notes.length === 1`)
@@ -419,20 +405,7 @@ func TestRematchBanner(t *testing.T) {
 		t.Fatalf("a rematch banner before anybody asked: %d", n)
 	}
 	// Ben turned the desktop notification on and looks at another tab.
-	if _, err := chromedp.CallBrowser(ben.Ctx, browser.SetPermission, browser.SetPermissionParams{
-		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted,
-		Origin: base, BrowserContextID: chromedp.FromContext(ben.Ctx).BrowserContextID,
-	}); err != nil {
-		t.Fatalf("granting notifications: %v", err)
-	}
-	e2e.Eval[bool](ben, `(() => {
-		localStorage.setItem("parlour.notify.desktop", "1");
-		const Real = window.Notification;
-		window.__notes = [];
-		window.Notification = class extends Real { constructor(title, o) { super(title, o); window.__notes.push({ title, body: o && o.body }); } };
-		Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
-		return true;
-	})()`)
+	notifyHidden(t, ben, base)
 	ann.Click("#rematch")
 	ann.Wait("the next table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn") && !document.querySelector("#game-over")`)
 	next := e2e.Eval[string](ann, `location.pathname`)
@@ -455,4 +428,25 @@ func TestRematchBanner(t *testing.T) {
 	if n := e2e.Eval[int](ben, `document.querySelectorAll(".banner.rematch").length`); n != 0 {
 		t.Errorf("the banner stays at the table it led to: %d", n)
 	}
+}
+
+// notifyHidden has p turn desktop notifications on, with the browser's
+// permission, and look at another tab; the notifications the page then
+// raises are kept in window.__notes as {title, body}.
+func notifyHidden(t *testing.T, p *e2e.Player, base string) {
+	t.Helper()
+	if _, err := chromedp.CallBrowser(p.Ctx, browser.SetPermission, browser.SetPermissionParams{
+		Permission: &browser.PermissionDescriptor{Name: "notifications"}, Setting: browser.PermissionSettingGranted,
+		Origin: base, BrowserContextID: chromedp.FromContext(p.Ctx).BrowserContextID,
+	}); err != nil {
+		t.Fatalf("granting notifications: %v", err)
+	}
+	e2e.Eval[bool](p, `(() => {
+		localStorage.setItem("parlour.notify.desktop", "1");
+		const Real = window.Notification;
+		window.__notes = [];
+		window.Notification = class extends Real { constructor(title, o) { super(title, o); window.__notes.push({ title, body: o && o.body }); } };
+		Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+		return true;
+	})()`)
 }
