@@ -171,7 +171,7 @@ func Start(reg *Registry, rec *Record, lex *lexicon.Lexicon) (Game, Config, Stat
 	}
 	lo, hi := g.Players()
 	if n := len(rec.Players); n < lo || n > hi {
-		return nil, Config{}, nil, &Refusal{Err: fmt.Errorf("%s takes %d to %d players, the record has %d", g.Title(), lo, hi, n)}
+		return nil, Config{}, nil, &Refusal{Err: fmt.Errorf("%s takes %s, the record has %d", g.Title(), PlayerRange(lo, hi), n)}
 	}
 	rules, err := reg.rules(g, rec.Rules)
 	if err != nil {

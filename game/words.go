@@ -29,6 +29,15 @@ func Count(n int, one, many string) string {
 	return strconv.Itoa(n) + " " + many
 }
 
+// PlayerRange writes how many players a game takes, as a game's
+// Players gives them: "2 players", "1 to 8 players".
+func PlayerRange(lo, hi int) string {
+	if lo == hi {
+		return Count(lo, "player", "players")
+	}
+	return strconv.Itoa(lo) + " to " + strconv.Itoa(hi) + " players"
+}
+
 // Span writes d in words, its two largest units at most, rounded down to
 // the second: "10 seconds", "1 minute", "6 minutes and 1 second", "1 day".
 // A player reads it; Go's "6m1s" is for programs.

@@ -60,8 +60,9 @@ func TestCountsInMessages(t *testing.T) {
 		seats []string
 		want  string
 	}{
-		{[]string{"me"}, "you asked for 1 seat"},
-		{[]string{}, "you asked for 0 seats"},
+		{[]string{"me"}, "Nymphabet seats 2 players; you asked for 1 seat"},
+		{[]string{}, `list the table's seats, yours among them: \"seats\": [\"me\", \"open\"]`},
+		{nil, "(Nymphabet seats 2 players)"},
 	} {
 		st, b := p.post("/api/v1/tables", map[string]any{"game": "nymphabet", "seats": c.seats}, nil)
 		if st != 400 || !strings.Contains(b, c.want) {

@@ -91,8 +91,11 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 		return Seated{}, refuse.Bad("%v", err)
 	}
 	lo, hi := g.Players()
+	if len(req.Seats) == 0 {
+		return Seated{}, refuse.Bad(`list the table's seats, yours among them: "seats": ["me", "open"] seats you and keeps a seat for a friend (%s seats %s)`, g.Title(), game.PlayerRange(lo, hi))
+	}
 	if n := len(req.Seats); n < lo || n > hi {
-		return Seated{}, refuse.Bad("%s seats %d to %d players; you asked for %s", g.Title(), lo, hi, game.Count(n, "seat", "seats"))
+		return Seated{}, refuse.Bad("%s seats %s; you asked for %s", g.Title(), game.PlayerRange(lo, hi), game.Count(n, "seat", "seats"))
 	}
 	rules, err := s.rules(g, req.Rules, false)
 	if err != nil {

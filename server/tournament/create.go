@@ -123,7 +123,7 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 		return Event{}, refuse.Bad("an arena seats two players a table, not %d: for three or four, make a Swiss", t.Seats)
 	}
 	if t.Seats < lo || t.Seats > hi {
-		return Event{}, refuse.Bad("%s is played by %s, not %d", g.Title(), playerRange(lo, hi), t.Seats)
+		return Event{}, refuse.Bad("%s is played by %s, not %d", g.Title(), game.PlayerRange(lo, hi), t.Seats)
 	}
 	if t.Seats > 2 && t.Rated {
 		return Event{}, refuse.Bad("only games of two are rated: make a multi-seat event casual")
@@ -239,13 +239,6 @@ func maxRounds(n, seats int) int {
 	}
 	// Each round a player meets seats-1 others, of the n-1 there are.
 	return max(1, (n-1)/(seats-1))
-}
-
-func playerRange(lo, hi int) string {
-	if lo == hi {
-		return game.Count(lo, "player", "players")
-	}
-	return fmt.Sprintf("%d to %d players", lo, hi)
 }
 
 // ago says how long ago a moment d back was, in the largest whole unit
