@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/server/table"
 	"parlour/store"
@@ -145,4 +146,38 @@ func TestWaitTimesOut(t *testing.T) {
 	if _, err := f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "guess 2", Wait: true}); refuse.Status(err) != http.StatusConflict {
 		t.Fatalf("a move out of turn with wait: %v", err)
 	}
+}
+
+// TestWaitingForYourSetup: a move before play starts is refused with what
+// play waits for, in the mover's words: their own setup as "yours", the
+// others' by name.
+func TestWaitingForYourSetup(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := &fixture{t: t, dir: t.TempDir()}
+	f.open()
+	t.Cleanup(f.close)
+	a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := f.principal(a.Token), f.principal(b.Token)
+	refused := func(who *auth.Principal, want string) {
+		t.Helper()
+		_, err := f.s.Move(ctx, who, a.Table, table.MoveRequest{Move: "guess 1"})
+		if err == nil || err.Error() != "the game has not started: "+want {
+			t.Errorf("move before play: %v, want %q", err, want)
+		}
+	}
+	refused(pa, "waiting for your setup, and for the setups of Ben")
+	refused(pb, "waiting for your setup, and for the setups of Ann")
+	if _, err := f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(5)}); err != nil {
+		t.Fatal(err)
+	}
+	refused(pa, "waiting for the setups of Ben")
+	refused(pb, "waiting for your setup")
 }

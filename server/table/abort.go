@@ -108,7 +108,7 @@ func (s *Service) abort(ctx context.Context, t *table, seat game.Seat, why strin
 	}
 	switch {
 	case !t.m.Started:
-		return AbortResult{}, refuse.Conflict("the game has not started (%s): to give up your seat, leave the table", t.waitingFor())
+		return AbortResult{}, refuse.Conflict("the game has not started (%s): to give up your seat, leave the table", t.waitingFor(seat))
 	case t.status == store.Finished:
 		return AbortResult{}, refuse.Conflict("the game is over")
 	}

@@ -140,7 +140,7 @@ func (s *Service) Claim(ctx context.Context, p *auth.Principal, id string) (Clai
 	case seat < 0:
 		err = refuse.Forbidden("only a player at this table may claim the game")
 	case !t.m.Started:
-		err = refuse.Conflict("the game has not started: %s", t.waitingFor())
+		err = refuse.Conflict("the game has not started: %s", t.waitingFor(seat))
 	case t.status == store.Finished:
 		err = refuse.Conflict("the game is over")
 	case t.tc.on():

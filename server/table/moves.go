@@ -119,7 +119,7 @@ func (s *Service) play(ctx context.Context, t *table, seat game.Seat, text strin
 	case t.m.Cancelled != "":
 		return MoveResult{}, t.closed()
 	case !t.m.Started:
-		return MoveResult{}, refuse.Conflict("the game has not started: %s", t.waitingFor())
+		return MoveResult{}, refuse.Conflict("the game has not started: %s", t.waitingFor(seat))
 	case t.status == store.Finished:
 		return MoveResult{}, refuse.Conflict("the game is over")
 	case expect != nil && *expect != t.version():
@@ -314,20 +314,30 @@ func (s *Service) settleDoubt(ctx context.Context, t *table) error {
 	return nil
 }
 
-// waitingFor says in words what keeps play from starting.
-func (t *table) waitingFor() string {
+// waitingFor says in words what keeps play from starting, to seat (-1:
+// to someone who holds no seat), whose own setup it names first.
+func (t *table) waitingFor(seat game.Seat) string {
 	var open, setup []string
-	for _, s := range t.m.Seats {
+	mine := false
+	for i, s := range t.m.Seats {
 		switch {
 		case s.open():
 			open = append(open, s.Name)
 		case t.g.HasSetup() && s.Setup == nil:
-			setup = append(setup, s.Name)
+			if game.Seat(i) == seat {
+				mine = true
+			} else {
+				setup = append(setup, s.Name)
+			}
 		}
 	}
 	switch {
 	case len(open) > 0:
 		return "waiting for players to join (" + strings.Join(open, ", ") + ")"
+	case mine && len(setup) > 0:
+		return "waiting for your setup, and for the setups of " + strings.Join(setup, ", ")
+	case mine:
+		return "waiting for your setup"
 	case len(setup) > 0:
 		return "waiting for the setups of " + strings.Join(setup, ", ")
 	}

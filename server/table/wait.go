@@ -80,7 +80,7 @@ func (s *Service) turnState(t *table, seat game.Seat, from int) (turnState, erro
 		ts.toMove = append(ts.toMove, t.st.ToMove()...)
 	}
 	if !t.m.Started {
-		ts.waiting = t.waitingFor()
+		ts.waiting = t.waitingFor(seat)
 		return ts, nil
 	}
 	first := max(from-t.m.Start, 0) // index of the first move after from
