@@ -77,14 +77,35 @@ func jsonError(err error) *JSONError {
 		case errors.Is(sem.Err, jsonv2.ErrUnknownName):
 			e.Problem = fmt.Sprintf("unknown field %q (field names are lower case, as documented)", sem.JSONPointer.LastToken())
 		case field != "":
-			e.Problem = fmt.Sprintf("field %q should be %s, not %s", field, typeWords(sem.GoType), sem.JSONKind)
+			e.Problem = fmt.Sprintf("field %q should be %s, not %s", field, typeWords(sem.GoType), kindWords(sem.JSONKind))
 		default:
-			e.Problem = fmt.Sprintf("want %s, not %s", typeWords(sem.GoType), sem.JSONKind)
+			e.Problem = fmt.Sprintf("want %s, not %s", typeWords(sem.GoType), kindWords(sem.JSONKind))
 		}
 	default:
 		e.Problem = err.Error()
 	}
 	return e
+}
+
+// kindWords names the kind of a JSON value as typeWords names a Go type:
+// the decoder's own names are "number" and "string", and "[" and "{" for
+// a list and an object.
+func kindWords(k jsontext.Kind) string {
+	switch k {
+	case '"':
+		return "a string"
+	case '0':
+		return "a number"
+	case '[':
+		return "a list"
+	case '{':
+		return "an object"
+	case 't', 'f':
+		return "true or false"
+	case 'n':
+		return "null"
+	}
+	return "something else"
 }
 
 // typeWords names a Go type the way the sender of JSON thinks of it.

@@ -31,10 +31,13 @@ func TestDecodeJSON(t *testing.T) {
 		{"{\"name\": \"A\xffn\"}", "a string is not valid UTF-8", false},
 		{`{"name": "Ann"`, "the JSON ends too early", false},
 		{`{"name": "Ann"} {}`, "there is more after the JSON value", true},
-		{`{"name": 5}`, `field "name" should be a string, not number`, false},
-		{`{"count": "5"}`, `field "count" should be a whole number, not string`, false},
-		{`{"list": "a"}`, `field "list" should be a list, not string`, false},
-		{`[1]`, "want an object, not [", false},
+		{`{"name": 5}`, `field "name" should be a string, not a number`, false},
+		{`{"count": "5"}`, `field "count" should be a whole number, not a string`, false},
+		{`{"list": "a"}`, `field "list" should be a list, not a string`, false},
+		{`[1]`, "want an object, not a list", false},
+		{`{"name": ["Ann"]}`, `field "name" should be a string, not a list`, false},
+		{`{"count": {}}`, `field "count" should be a whole number, not an object`, false},
+		{`{"name": true}`, `field "name" should be a string, not true or false`, false},
 		{`{"name": }`, "malformed JSON at byte", false},
 	} {
 		var v strictThing
