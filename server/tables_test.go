@@ -167,3 +167,50 @@ func TestSalvoPractice(t *testing.T) {
 		t.Logf("practice: %d moves, result %+v", len(rec.Moves), final.Result)
 	})
 }
+
+// TestRematchAfterSignUp: a guest who signs up after a game sits at its
+// rematch under the account's name, marked as an account, not as the
+// guest they were.
+func TestRematchAfterSignUp(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	p := &person{e: e}
+	var id struct{ Token string }
+	if st, b := p.post("/api/v1/identity", map[string]any{"name": "Wanderer"}, &id); st != 201 {
+		t.Fatalf("guest identity: %d %s", st, b)
+	}
+	p.token = id.Token
+	var s table.Seated
+	if st, b := p.post("/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "computer:easy"}}, &s); st != 201 {
+		t.Fatalf("create: %d %s", st, b)
+	}
+	if st, b := p.post("/api/v1/tables/"+s.Table+"/moves", map[string]any{"move": "resign"}, nil); st != 200 {
+		t.Fatalf("resign: %d %s", st, b)
+	}
+	var sess players.Session
+	if st, b := p.post("/api/v1/accounts", map[string]string{"name": "Annabel", "password": "correct horse battery"}, &sess); st != 201 {
+		t.Fatalf("sign up: %d %s", st, b)
+	}
+	p.token = sess.Token
+	var next table.Seated
+	if st, b := p.post("/api/v1/tables/"+s.Table+"/rematch", map[string]any{}, &next); st != 200 && st != 201 {
+		t.Fatalf("rematch: %d %s", st, b)
+	}
+	var got struct {
+		Table table.Info `json:"table"`
+	}
+	if err := json.Unmarshal(p.get("/api/v1/tables/"+next.Table), &got); err != nil {
+		t.Fatal(err)
+	}
+	seat := got.Table.Seats[next.Seat]
+	if seat.Name != "Annabel" || seat.Player != "account" {
+		t.Errorf("the rematch seats the new account as %q (%s), want Annabel (account)", seat.Name, seat.Player)
+	}
+	// The finished game keeps the seat as it was played.
+	if err := json.Unmarshal(p.get("/api/v1/tables/"+s.Table), &got); err != nil {
+		t.Fatal(err)
+	}
+	if seat := got.Table.Seats[s.Seat]; seat.Name != "Wanderer" || seat.Player != "guest" {
+		t.Errorf("the finished game's seat: %q (%s), want Wanderer (guest)", seat.Name, seat.Player)
+	}
+}

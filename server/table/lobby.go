@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -159,6 +160,26 @@ func (s *Service) lobbyHere(status store.Status, gameName string, limit int) []I
 	return out
 }
 
+// signedUp returns a guest's seat as its player is now: under the
+// account's name, marked as an account's, once the guest has signed up.
+// A finished game keeps its seats as they were played; the next one
+// seats the player as they are.
+func (s *Service) signedUp(ctx context.Context, st seatMeta) (seatMeta, error) {
+	if st.Player != "guest" || st.Identity == "" {
+		return st, nil
+	}
+	id, err := s.st.Identity(ctx, st.Identity)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return st, nil
+	case err != nil:
+		return st, s.readFailed("a player's identity", err)
+	case id.Account:
+		st.Name, st.Player = id.Name, "account"
+	}
+	return st, nil
+}
+
 // Rematch seats the asker at the next game of a finished table's series,
 // making that table if nobody has yet: same game and rules, every player
 // and computer one seat further on (the last seat comes first), scores of
@@ -201,6 +222,10 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: auth.RandomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}
 		m.Seats = make([]seatMeta, n)
 		for i, st := range t.m.Seats {
+			st, err := s.signedUp(ctx, st)
+			if err != nil {
+				return Seated{}, err
+			}
 			m.Seats[nextSeat(i, n)] = seatMeta{Name: st.Name, Identity: st.Identity, Computer: st.Computer, Player: st.Player}
 		}
 		// A daily puzzle is one attempt: the game after it starts no
