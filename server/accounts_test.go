@@ -641,6 +641,14 @@ func TestChangePasswordAndDelete(t *testing.T) {
 	if len(h.Games) != 1 || h.Games[0].Opponents[0] != (players.Opponent{Name: players.DeletedName, Kind: "deleted"}) {
 		t.Fatalf("Ben's history after Ann left: %+v", h)
 	}
+	// No rematch seats a deleted account: it could never move.
+	if st, body := ben.do("POST", "/api/v1/tables/"+tableID+"/rematch", `{}`, nil); st != 409 || !strings.Contains(body, "no rematch: a player of this game has deleted their account") {
+		t.Fatalf("a rematch with a deleted account: %d %s, want 409", st, body)
+	}
+	var bens struct{ Tables []table.SeatedTable }
+	if st, body := ben.do("GET", "/api/v1/identity/tables", nil, &bens); st != 200 || len(bens.Tables) != 0 {
+		t.Fatalf("Ben's tables after the refused rematch: %d %s", st, body)
+	}
 	// The name is free again.
 	signUp(t, srv.URL, "ann")
 }

@@ -160,12 +160,13 @@ func (s *Service) lobbyHere(status store.Status, gameName string, limit int) []I
 	return out
 }
 
-// signedUp returns a guest's seat as its player is now: under the
-// account's name, marked as an account's, once the guest has signed up.
-// A finished game keeps its seats as they were played; the next one
-// seats the player as they are.
-func (s *Service) signedUp(ctx context.Context, st seatMeta) (seatMeta, error) {
-	if st.Player != "guest" || st.Identity == "" {
+// asNow returns a person's seat of a finished game as its player is now,
+// for the next game: a guest who has since signed up sits under the
+// account's name, as an account. The finished game keeps its seats as
+// they were played. A deleted account is refused: its seat could never
+// move.
+func (s *Service) asNow(ctx context.Context, st seatMeta) (seatMeta, error) {
+	if st.Identity == "" || st.Computer != "" || st.Player == "" {
 		return st, nil
 	}
 	id, err := s.st.Identity(ctx, st.Identity)
@@ -176,6 +177,8 @@ func (s *Service) signedUp(ctx context.Context, st seatMeta) (seatMeta, error) {
 		return st, s.readFailed("a player's identity", err)
 	case id.Account:
 		st.Name, st.Player = id.Name, "account"
+	case st.Player == "account":
+		return st, refuse.Conflict("no rematch: a player of this game has deleted their account")
 	}
 	return st, nil
 }
@@ -222,7 +225,7 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: auth.RandomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}
 		m.Seats = make([]seatMeta, n)
 		for i, st := range t.m.Seats {
-			st, err := s.signedUp(ctx, st)
+			st, err := s.asNow(ctx, st)
 			if err != nil {
 				return Seated{}, err
 			}
