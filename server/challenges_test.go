@@ -997,13 +997,18 @@ func TestStreamRematch(t *testing.T) {
 		t.Errorf("Bob's stream after he took his seat: %+v, want nothing", lines)
 	}
 
+	// A block keeps a rematch from being made, as it keeps a challenge
+	// from being sent: the one who blocks is told to unblock, the one
+	// blocked that the other is not taking one.
 	for _, c := range []struct {
 		name             string
 		blocker, blocked *client
 		whom             string
+		st               int
+		want             string
 	}{
-		{"Bob blocks Ann", bob, ann, "Ann"},
-		{"Ann blocks Bob", ann, bob, "Bob"},
+		{"Bob blocks Ann", bob, ann, "Ann", 403, "Bob is not taking a rematch from you"},
+		{"Ann blocks Bob", ann, bob, "Bob", 409, "you have blocked Bob: unblock them before you ask for a rematch"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			done := playNymphabet(t, ann, bob, map[string]any{}, 0)
@@ -1015,12 +1020,15 @@ func TestStreamRematch(t *testing.T) {
 					t.Errorf("unblock: %d %s", st, body)
 				}
 			}()
-			var next table.Seated
-			if st, body := ann.do("POST", "/api/v1/tables/"+done+"/rematch", map[string]any{}, &next); st != 200 && st != 201 {
-				t.Fatalf("Ann's rematch: %d %s", st, body)
+			if st, body := ann.do("POST", "/api/v1/tables/"+done+"/rematch", map[string]any{}, nil); st != c.st || !strings.Contains(body, c.want) {
+				t.Fatalf("Ann's rematch: %d %s, want %d saying %q", st, body, c.st, c.want)
 			}
 			if got := rematches(upTo(bobStream, mark())); len(got) != 0 {
 				t.Errorf("Bob heard of a rematch across a block: %+v", got)
+			}
+			var info struct{ Table table.Info }
+			if st, body := ann.do("GET", "/api/v1/tables/"+done, nil, &info); st != 200 || info.Table.Rematch != "" {
+				t.Errorf("the finished table after the refused rematch: %d %s, want no rematch", st, body)
 			}
 		})
 	}

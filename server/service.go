@@ -203,6 +203,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		MayChat: func(ctx context.Context, writer string, seated []string) error {
 			return s.rel.MayChat(ctx, writer, seated)
 		},
+		// And they keep a rematch from seating two players one of whom
+		// blocks the other.
+		MayRematch: func(ctx context.Context, asker string, others []table.PairedSeat) error {
+			return s.rel.MayRematch(ctx, asker, others)
+		},
 		// The player streams hear of games through s.social, made once
 		// the tables and the players are.
 		// The mail hears of turns and ends through s.mail, made once the

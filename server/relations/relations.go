@@ -18,6 +18,7 @@ import (
 	"parlour/server/auth"
 	"parlour/server/players"
 	"parlour/server/refuse"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -309,6 +310,25 @@ func (s *Service) Blocked(ctx context.Context, a, b string) bool {
 		return true
 	}
 	return blocked
+}
+
+// MayRematch refuses asker the next game of a table with others when
+// asker blocks one of them, or one of them blocks asker: the rematch
+// would seat them together, as a challenge would.
+func (s *Service) MayRematch(ctx context.Context, asker string, others []table.PairedSeat) error {
+	for _, o := range others {
+		if mine, err := s.Blocks(ctx, asker, o.Identity); err != nil {
+			return refuse.ReadFailed(s.log, "your blocks", err)
+		} else if mine {
+			return refuse.Conflict("you have blocked %s: unblock them before you ask for a rematch", o.Name)
+		}
+		if theirs, err := s.Blocks(ctx, o.Identity, asker); err != nil {
+			return refuse.ReadFailed(s.log, "your rematch", err)
+		} else if theirs {
+			return refuse.Forbidden("%s is not taking a rematch from you", o.Name)
+		}
+	}
+	return nil
 }
 
 // MayChat refuses writer in the chat of a table where seated sit when

@@ -28,6 +28,13 @@ type Shut func(ctx context.Context, p *auth.Principal, r Reading) error
 // a table where seated sit (chat.MayChat says how).
 type MayChat = chat.MayChat
 
+// MayRematch decides whether asker (an identity) may make the next game
+// of a finished table with the others who played it, the people seated
+// there (computers are not among them): nil lets the rematch be made, a
+// refusal says why not. Blocks set it, so that a rematch never seats two
+// players one of whom keeps the other away.
+type MayRematch func(ctx context.Context, asker string, others []PairedSeat) error
+
 // read returns table id for p to read, or the refusal of the read gate:
 // every read of a table (its view, its updates, its chat, its record, its
 // analysis, and those another node asks for) comes through here, so that

@@ -221,6 +221,17 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 			next = ""
 		}
 	}
+	if next == "" && s.cfg.MayRematch != nil {
+		var others []PairedSeat
+		for i, st := range t.m.Seats {
+			if game.Seat(i) != seat && st.Identity != "" && st.Computer == "" && st.Identity != p.Identity {
+				others = append(others, PairedSeat{Identity: st.Identity, Name: st.Name, Guest: st.Player == "guest"})
+			}
+		}
+		if err := s.cfg.MayRematch(ctx, p.Identity, others); err != nil {
+			return Seated{}, err
+		}
+	}
 	if next == "" {
 		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: auth.RandomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}
 		m.Seats = make([]seatMeta, n)

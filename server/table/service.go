@@ -115,6 +115,9 @@ type Config struct {
 	Envelope Envelope
 	// MayChat, when set, may keep a writer out of a table's chat.
 	MayChat MayChat
+	// MayRematch, when set, may refuse to make a finished table's next
+	// game.
+	MayRematch MayRematch
 	// Observers hear of the games that start and finish, after the
 	// player streams.
 	Observers []Observer
