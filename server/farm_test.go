@@ -34,7 +34,7 @@ func TestRatedGamesPerPair(t *testing.T) {
 	if st, body := (&client{t: t, base: srv.URL, token: bb.Token}).do("POST", "/api/v1/tables/"+ab.Table+"/abort", nil, nil); st != 200 {
 		t.Fatalf("abort: %d %s", st, body)
 	}
-	playNymphabet(t, ann, bob, map[string]any{"rated": true}, 0)
+	last := playNymphabet(t, ann, bob, map[string]any{"rated": true}, 0)
 	var sa table.Seated
 	if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &sa); st != 201 {
 		t.Fatalf("create: %d %s", st, body)
@@ -53,6 +53,13 @@ func TestRatedGamesPerPair(t *testing.T) {
 	}
 	if st, body := bob.do("POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, nil); st != 429 {
 		t.Fatalf("accepting it: %d %s, want 429", st, body)
+	}
+	// Nor does a rematch of their last rated game start an 11th.
+	if st, body := bob.do("POST", "/api/v1/tables/"+last+"/rematch", map[string]any{}, nil); st != 429 || !strings.Contains(body, "rated games together") {
+		t.Fatalf("a rematch of the pair's 10th rated game: %d %s, want 429", st, body)
+	}
+	if st, body := ann.do("GET", "/api/v1/tables/"+last, nil, &u); st != 200 || u.Table.Rematch != "" {
+		t.Fatalf("the finished table after the refused rematch: %d %s", st, body)
 	}
 	playNymphabet(t, ann, bob, map[string]any{}, 0) // casual: no cap
 	if st, body := cat.do("POST", "/api/v1/tables/"+sa.Table+"/join", map[string]any{}, nil); st != 200 {
@@ -96,5 +103,25 @@ func TestNewAccountsRatedPerAddress(t *testing.T) {
 	}
 	if st, body := joinFrom("198.51.100.9"); st != 200 {
 		t.Fatalf("another address: %d %s", st, body)
+	}
+	// A rated game's rematch starts a rated game too.
+	done := playNymphabet(t, ann, bob, map[string]any{"rated": true}, 0)
+	rematchFrom := func(addr string) (int, string) {
+		req, _ := http.NewRequest("POST", srv.URL+"/api/v1/tables/"+done+"/rematch", strings.NewReader(`{}`))
+		req.Header.Set("Authorization", "Bearer "+bob.token)
+		req.Header.Set("X-Forwarded-For", addr)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(b)
+	}
+	if st, body := rematchFrom("203.0.113.5"); st != 429 || !strings.Contains(body, "your address") {
+		t.Fatalf("a rated rematch from the address: %d %s, want 429", st, body)
+	}
+	if st, body := rematchFrom("198.51.100.9"); st != 200 && st != 201 {
+		t.Fatalf("a rated rematch from another address: %d %s", st, body)
 	}
 }

@@ -573,7 +573,7 @@ func (h *Handler) join(r *http.Request, p *auth.Principal, req table.JoinRequest
 			return table.Seated{}, err
 		}
 	}
-	if err := h.newRatedAllowed(r, p, r.PathValue("id"), false); err != nil {
+	if err := h.newRatedAllowed(r, p, r.PathValue("id"), table.ByJoin); err != nil {
 		return table.Seated{}, err
 	}
 	return h.tables.Join(r.Context(), p, r.PathValue("id"), req)
@@ -632,6 +632,9 @@ func (h *Handler) record(r *http.Request, p *auth.Principal) (*game.Record, erro
 }
 
 func (h *Handler) rematch(r *http.Request, p *auth.Principal) (table.Seated, error) {
+	if err := h.newRatedAllowed(r, p, r.PathValue("id"), table.ByRematch); err != nil {
+		return table.Seated{}, err
+	}
 	return h.tables.Rematch(r.Context(), p, r.PathValue("id"))
 }
 

@@ -35,7 +35,7 @@ func (h *Handler) listChallenges(r *http.Request, p *auth.Principal) (map[string
 }
 
 func (h *Handler) accept(r *http.Request, p *auth.Principal) (table.Seated, error) {
-	if err := h.newRatedAllowed(r, p, r.PathValue("id"), true); err != nil {
+	if err := h.newRatedAllowed(r, p, r.PathValue("id"), table.ByChallenge); err != nil {
 		return table.Seated{}, err
 	}
 	return h.social.Accept(r.Context(), p, r.PathValue("id"))

@@ -34,9 +34,10 @@ func (h *Handler) invitation(r *http.Request, _ *auth.Principal) (table.Invitati
 }
 
 // newRatedAllowed applies the per-address cap on rated games that new
-// accounts start, for a join of table id or an accept of challenge id.
-func (h *Handler) newRatedAllowed(r *http.Request, p *auth.Principal, id string, challenge bool) error {
-	if rated, young := h.tables.RatedFor(r.Context(), p, id, challenge); rated && young && !h.newRated.Allow(h.clientAddr(r)) {
+// accounts start, for a join or a rematch of table id or an accept of
+// challenge id.
+func (h *Handler) newRatedAllowed(r *http.Request, p *auth.Principal, id string, by table.Start) error {
+	if rated, young := h.tables.RatedFor(r.Context(), p, id, by); rated && young && !h.newRated.Allow(h.clientAddr(r)) {
 		h.tables.RateLimited()
 		return refuse.TooMany("new accounts from your address have started too many rated games today: play casual games, or wait a day")
 	}

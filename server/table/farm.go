@@ -74,14 +74,25 @@ func (s *Service) pairCap(ctx context.Context, a, b string) error {
 	return nil
 }
 
-// RatedFor reports whether p joining table id, or accepting challenge
-// id (challenge set), would start a rated game, and whether p's account
-// is younger than NewAccountAge; the doors count such starts per address.
-func (s *Service) RatedFor(ctx context.Context, p *auth.Principal, id string, challenge bool) (rated, young bool) {
+// Start is how a player comes to a game, for RatedFor.
+type Start int
+
+const (
+	ByJoin      Start = iota // joining a table, id the table's
+	ByChallenge              // accepting a challenge, id the challenge's
+	ByRematch                // asking for a finished table's rematch, id that table's
+)
+
+// RatedFor reports whether p starting a game by, at table or challenge
+// id, would start a rated game, and whether p's account is younger than
+// NewAccountAge; the doors count such starts per address. A rematch
+// starts one when it makes the next table: a rated table's rematch is
+// rated.
+func (s *Service) RatedFor(ctx context.Context, p *auth.Principal, id string, by Start) (rated, young bool) {
 	if p == nil {
 		return false, false
 	}
-	if challenge {
+	if by == ByChallenge {
 		cs, ok := s.st.(store.Challenges)
 		if !ok {
 			return false, false
@@ -96,7 +107,11 @@ func (s *Service) RatedFor(ctx context.Context, p *auth.Principal, id string, ch
 			return false, false
 		}
 		t.mu.Lock()
-		rated = t.m.Rated && !t.m.Started
+		if by == ByRematch {
+			rated = t.m.Rated && t.status == store.Finished && t.m.Rematch == "" && t.seatOf(p) >= 0
+		} else {
+			rated = t.m.Rated && !t.m.Started
+		}
 		t.unlock()
 		if !rated {
 			return false, false

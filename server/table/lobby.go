@@ -183,6 +183,36 @@ func (s *Service) asNow(ctx context.Context, st seatMeta) (seatMeta, error) {
 	return st, nil
 }
 
+// mayRematch refuses p, at seat, the next game of t when the root's
+// MayRematch refuses it (a block between its players) or, at a rated
+// table, when two of its players have played as many rated games together
+// today as the cap allows: a rematch starts a rated game as a join does.
+// t.mu must be held.
+func (s *Service) mayRematch(ctx context.Context, t *table, p *auth.Principal, seat game.Seat) error {
+	var others []PairedSeat
+	for i, st := range t.m.Seats {
+		if game.Seat(i) != seat && st.Identity != "" && st.Computer == "" && st.Identity != p.Identity {
+			others = append(others, PairedSeat{Identity: st.Identity, Name: st.Name, Guest: st.Player == "guest"})
+		}
+	}
+	if s.cfg.MayRematch != nil {
+		if err := s.cfg.MayRematch(ctx, p.Identity, others); err != nil {
+			return err
+		}
+	}
+	if t.m.Rated {
+		people := append([]PairedSeat{{Identity: p.Identity}}, others...)
+		for i, a := range people {
+			for _, b := range people[i+1:] {
+				if err := s.pairCap(ctx, a.Identity, b.Identity); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // Rematch seats the asker at the next game of a finished table's series,
 // making that table if nobody has yet: same game and rules, every player
 // and computer one seat further on (the last seat comes first), scores of
@@ -221,14 +251,8 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 			next = ""
 		}
 	}
-	if next == "" && s.cfg.MayRematch != nil {
-		var others []PairedSeat
-		for i, st := range t.m.Seats {
-			if game.Seat(i) != seat && st.Identity != "" && st.Computer == "" && st.Identity != p.Identity {
-				others = append(others, PairedSeat{Identity: st.Identity, Name: st.Name, Guest: st.Player == "guest"})
-			}
-		}
-		if err := s.cfg.MayRematch(ctx, p.Identity, others); err != nil {
+	if next == "" {
+		if err := s.mayRematch(ctx, t, p, seat); err != nil {
 			return Seated{}, err
 		}
 	}
