@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/netip"
@@ -77,13 +78,10 @@ func TestNewAccountsRatedPerAddress(t *testing.T) {
 	lim.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	srv := startServer(t, f, lim)
 	ann, bob := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Bob")
-	joinFrom := func(addr string) (int, string) {
-		var sa table.Seated
-		if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &sa); st != 201 {
-			t.Fatalf("create: %d %s", st, body)
-		}
-		req, _ := http.NewRequest("POST", srv.URL+"/api/v1/tables/"+sa.Table+"/join", strings.NewReader(`{}`))
-		req.Header.Set("Authorization", "Bearer "+bob.token)
+	// from sends one request of who's as if from addr, behind the proxy.
+	from := func(addr string, who *client, path, body string) (int, string) {
+		req, _ := http.NewRequest("POST", srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+who.token)
 		req.Header.Set("X-Forwarded-For", addr)
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -92,6 +90,13 @@ func TestNewAccountsRatedPerAddress(t *testing.T) {
 		defer res.Body.Close()
 		b, _ := io.ReadAll(res.Body)
 		return res.StatusCode, string(b)
+	}
+	joinFrom := func(addr string) (int, string) {
+		var sa table.Seated
+		if st, body := ann.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &sa); st != 201 {
+			t.Fatalf("create: %d %s", st, body)
+		}
+		return from(addr, bob, "/api/v1/tables/"+sa.Table+"/join", `{}`)
 	}
 	for i := range table.NewRatedPerAddr {
 		if st, body := joinFrom("203.0.113.5"); st != 200 {
@@ -106,22 +111,30 @@ func TestNewAccountsRatedPerAddress(t *testing.T) {
 	}
 	// A rated game's rematch starts a rated game too.
 	done := playNymphabet(t, ann, bob, map[string]any{"rated": true}, 0)
-	rematchFrom := func(addr string) (int, string) {
-		req, _ := http.NewRequest("POST", srv.URL+"/api/v1/tables/"+done+"/rematch", strings.NewReader(`{}`))
-		req.Header.Set("Authorization", "Bearer "+bob.token)
-		req.Header.Set("X-Forwarded-For", addr)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b)
-	}
-	if st, body := rematchFrom("203.0.113.5"); st != 429 || !strings.Contains(body, "your address") {
+	if st, body := from("203.0.113.5", bob, "/api/v1/tables/"+done+"/rematch", `{}`); st != 429 || !strings.Contains(body, "your address") {
 		t.Fatalf("a rated rematch from the address: %d %s, want 429", st, body)
 	}
-	if st, body := rematchFrom("198.51.100.9"); st != 200 && st != 201 {
+	if st, body := from("198.51.100.9", bob, "/api/v1/tables/"+done+"/rematch", `{}`); st != 200 && st != 201 {
 		t.Fatalf("a rated rematch from another address: %d %s", st, body)
+	}
+	// And so does a rated seek, posted or accepted, that pairs.
+	const rated = `{"game": "salvo", "rated": true}`
+	if st, body := from("203.0.113.5", ann, "/api/v1/seeks", rated); st != 429 || !strings.Contains(body, "your address") {
+		t.Fatalf("a rated seek from the address: %d %s, want 429", st, body)
+	}
+	var waiting struct{ Seek struct{ ID string } }
+	st, body := from("198.51.100.9", ann, "/api/v1/seeks", rated)
+	if err := json.Unmarshal([]byte(body), &waiting); st != 201 || err != nil || waiting.Seek.ID == "" {
+		t.Fatalf("a rated seek from another address: %d %s", st, body)
+	}
+	if st, body := from("203.0.113.5", bob, "/api/v1/seeks/"+waiting.Seek.ID+"/accept", `{}`); st != 429 || !strings.Contains(body, "your address") {
+		t.Fatalf("accepting a rated seek from the address: %d %s, want 429", st, body)
+	}
+	if st, body := from("198.51.100.9", bob, "/api/v1/seeks/"+waiting.Seek.ID+"/accept", `{}`); st != 201 || !strings.Contains(body, `"paired"`) {
+		t.Fatalf("accepting it from another address: %d %s", st, body)
+	}
+	// A casual seek is not counted.
+	if st, body := from("203.0.113.5", ann, "/api/v1/seeks", `{"game": "salvo"}`); st != 201 {
+		t.Fatalf("a casual seek from the address: %d %s", st, body)
 	}
 }

@@ -29,12 +29,36 @@ func (h *Handler) postSeek(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, refuse.TooMany("too many seeks in a short time: wait a few seconds"))
 		return
 	}
+	young := req.Rated && h.tables.Young(r.Context(), p)
+	if err := h.newRatedOK(addr, young); err != nil {
+		h.fail(w, r, err)
+		return
+	}
 	ans, err := h.seeks.Seek(r.Context(), p, req)
 	if err == nil {
 		h.seeksByAddr.Allow(addr)
 		h.seeksByID.Allow(p.Identity)
+		h.newRatedStarted(addr, young && ans.Status == "paired")
 	}
 	h.answer(w, r, http.StatusCreated, ans, err)
+}
+
+// newRatedOK refuses a seek or an accept that would start a rated game
+// for a young account (young) when its address has started as many as
+// the cap allows; newRatedStarted counts one that did. A seek that waits
+// starts nothing: the seek or accept that pairs with it does.
+func (h *Handler) newRatedOK(addr string, young bool) error {
+	if young && !h.newRated.OK(addr) {
+		h.tables.RateLimited()
+		return refuse.TooMany("new accounts from your address have started too many rated games today: play casual games, or wait a day")
+	}
+	return nil
+}
+
+func (h *Handler) newRatedStarted(addr string, started bool) {
+	if started {
+		h.newRated.Allow(addr)
+	}
 }
 
 // acceptSeek serves POST /api/v1/seeks/{id}/accept: the asker pairs with
@@ -45,10 +69,15 @@ func (h *Handler) acceptSeek(r *http.Request, p *auth.Principal) (seek.Answer, e
 		h.tables.RateLimited()
 		return seek.Answer{}, refuse.TooMany("too many seeks in a short time: wait a few seconds")
 	}
+	young := h.seeks.Rated(r.PathValue("id")) && h.tables.Young(r.Context(), p)
+	if err := h.newRatedOK(addr, young); err != nil {
+		return seek.Answer{}, err
+	}
 	ans, err := h.seeks.Accept(r.Context(), p, r.PathValue("id"))
 	if err == nil {
 		h.seeksByAddr.Allow(addr)
 		h.seeksByID.Allow(p.Identity)
+		h.newRatedStarted(addr, young)
 	}
 	return ans, err
 }

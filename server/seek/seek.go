@@ -749,6 +749,15 @@ func (s *Service) List(p *auth.Principal, gameName string) []Seek {
 	return out
 }
 
+// Rated reports whether seek id, waiting in the book, is for a rated
+// game.
+func (s *Service) Rated(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.book.byID[id]
+	return e != nil && e.key.rated
+}
+
 // Waiting returns identity's seeks waiting, oldest first: the opening
 // lines of its player stream.
 func (s *Service) Waiting(identity string) []Seek {

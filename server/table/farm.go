@@ -117,10 +117,19 @@ func (s *Service) RatedFor(ctx context.Context, p *auth.Principal, id string, by
 			return false, false
 		}
 	}
+	return true, s.Young(ctx, p)
+}
+
+// Young reports whether p's account is younger than NewAccountAge: the
+// rated games such accounts start are counted per address.
+func (s *Service) Young(ctx context.Context, p *auth.Principal) bool {
+	if p == nil {
+		return false
+	}
 	ps, err := s.Players()
 	if err != nil {
-		return true, false
+		return false
 	}
 	a, err := ps.AccountOf(ctx, p.Identity)
-	return true, err == nil && s.now().Sub(a.Created) < NewAccountAge
+	return err == nil && s.now().Sub(a.Created) < NewAccountAge
 }
