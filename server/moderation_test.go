@@ -10,6 +10,7 @@ import (
 	"parlour/server/internal/servertest"
 	"parlour/server/moderation"
 	"parlour/server/refuse"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -224,6 +225,14 @@ func TestModeratorsActions(t *testing.T) {
 		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "again"}`, 409, "already closed")
 		expect(t, bob, "GET", "/api/v1/account", nil, 401, "")
 		expect(t, &client{t: t, base: base}, "POST", "/api/v1/sessions", map[string]string{"name": "Robin", "password": testPassword}, 403, "closed by a moderator")
+		// Nobody starts a game with a closed account, which could never
+		// move: neither a rematch nor a challenge.
+		expect(t, ann, "POST", "/api/v1/tables/"+tableID+"/rematch", nil, 409, "Robin's account was closed by a moderator: they play no more games")
+		expect(t, ann, "POST", "/api/v1/challenges", `{"to": "Robin", "game": "nymphabet"}`, 409, "Robin's account was closed by a moderator")
+		var after struct{ Table table.Info }
+		if st, body := ann.do("GET", "/api/v1/tables/"+tableID, nil, &after); st != 200 || after.Table.Rematch != "" {
+			t.Errorf("the finished table after the refused rematch: %d %s", st, body)
+		}
 
 		var log []moderation.LogLine
 		if st, body := mo.do("GET", "/api/v1/moderation/log", nil, &log); st != 200 {

@@ -204,8 +204,12 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 			return s.rel.MayChat(ctx, writer, seated)
 		},
 		// And they keep a rematch from seating two players one of whom
-		// blocks the other.
+		// blocks the other, as the players keep one from seating a
+		// closed account.
 		MayRematch: func(ctx context.Context, asker string, others []table.PairedSeat) error {
+			if err := s.playersService.MayPlay(ctx, others); err != nil {
+				return err
+			}
 			return s.rel.MayRematch(ctx, asker, others)
 		},
 		// The player streams hear of games through s.social, made once

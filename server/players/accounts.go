@@ -447,6 +447,30 @@ const ClosedHash = "!closed"
 // errClosed refuses a sign-in to a closed account.
 func errClosed() error { return refuse.Forbidden("this account was closed by a moderator") }
 
+// MayPlay refuses a game with others when one of them has an account a
+// moderator closed: its player can no longer sign in to move. A table's
+// rematch asks it, as a challenge does.
+func (s *Service) MayPlay(ctx context.Context, others []table.PairedSeat) error {
+	ps, err := s.players()
+	if err != nil {
+		return nil // no accounts kept, so none closed
+	}
+	for _, o := range others {
+		if o.Guest {
+			continue
+		}
+		a, err := ps.AccountOf(ctx, o.Identity)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return refuse.ReadFailed(s.log, "the players' accounts", err)
+		case a.Hash == ClosedHash:
+			return refuse.Conflict("%s's account was closed by a moderator: they play no more games", a.Name)
+		}
+	}
+	return nil
+}
+
 // Forget drops ended sessions from the credential cache, here and,
 // clustered, on every other node, before it returns: a moderator's
 // closing of an account ends its sessions everywhere.

@@ -128,6 +128,9 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 	if them.Identity == me.Identity {
 		return Challenge{}, refuse.Bad("you cannot challenge yourself")
 	}
+	if them.Hash == players.ClosedHash {
+		return Challenge{}, refuse.Conflict("%s's account was closed by a moderator: they play no more games", them.Name)
+	}
 	if err := s.mayChallenge(ctx, me, them); err != nil {
 		return Challenge{}, err
 	}
