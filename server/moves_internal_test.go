@@ -48,15 +48,7 @@ func TestMoveStoredButAnswerLost(t *testing.T) {
 		f.wrap = func(st store.Store) store.Store { return &lostAnswer{Store: st, seq: 2} }
 		f.open()
 		t.Cleanup(f.close)
-		a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pa, pb := f.principal(a.Token), f.principal(b.Token)
+		a, pa, pb := f.annAndBen(ctx)
 		f.s.Setup(ctx, pa, a.Table, table.SetupRequest{Setup: setupOf(41)})
 		f.s.Setup(ctx, pb, a.Table, table.SetupRequest{Setup: setupOf(42)})
 		if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: "guess 50"}); err != nil {
@@ -64,7 +56,7 @@ func TestMoveStoredButAnswerLost(t *testing.T) {
 		}
 		before, _ := f.s.View(ctx, pb, a.Table)
 		v := before.Version
-		_, err = f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "guess 50", Version: &v})
+		_, err := f.s.Move(ctx, pb, a.Table, table.MoveRequest{Move: "guess 50", Version: &v})
 		wantStatus(t, err, http.StatusServiceUnavailable)
 		if _, err := f.s.Move(ctx, pa, a.Table, table.MoveRequest{Move: "guess 25"}); err != nil {
 			t.Fatalf("Ann's move after Ben's lost answer: %v", err)

@@ -122,6 +122,21 @@ func (f *fixture) principal(tok string) *auth.Principal {
 	return p
 }
 
+// annAndBen seats Ann and then Ben, both guests, at a new table of the
+// fake game for two, and returns Ann's seat and both principals.
+func (f *fixture) annAndBen(ctx context.Context) (table.Seated, *auth.Principal, *auth.Principal) {
+	f.t.Helper()
+	a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	b, err := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return a, f.principal(a.Token), f.principal(b.Token)
+}
+
 func wantStatus(t *testing.T, err error, status int) {
 	t.Helper()
 	if err == nil {
@@ -535,15 +550,7 @@ func TestRecordSameAfterRestart(t *testing.T) {
 	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
 		ctx := context.Background()
 		f := newFixtureOn(t, k)
-		a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		pa, pb := f.principal(a.Token), f.principal(b.Token)
+		a, pa, pb := f.annAndBen(ctx)
 		for _, s := range []struct {
 			p *auth.Principal
 			n int

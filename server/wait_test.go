@@ -157,15 +157,7 @@ func TestWaitingForYourSetup(t *testing.T) {
 	f := &fixture{t: t, dir: t.TempDir()}
 	f.open()
 	t.Cleanup(f.close)
-	a, err := f.s.Create(ctx, nil, table.CreateRequest{Game: "guess", Seats: []string{"me", "open"}, Name: "Ann"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := f.s.Join(ctx, nil, a.Table, table.JoinRequest{Name: "Ben"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pa, pb := f.principal(a.Token), f.principal(b.Token)
+	a, pa, pb := f.annAndBen(ctx)
 	refused := func(who *auth.Principal, want string) {
 		t.Helper()
 		_, err := f.s.Move(ctx, who, a.Table, table.MoveRequest{Move: "guess 1"})
