@@ -32,7 +32,8 @@ type MayChat = chat.MayChat
 // of a finished table with the others who played it, the people seated
 // there (computers are not among them): nil lets the rematch be made, a
 // refusal says why not. Blocks set it, so that a rematch never seats two
-// players one of whom keeps the other away.
+// players one of whom keeps the other away, and closed accounts, which
+// could never move.
 type MayRematch func(ctx context.Context, asker string, others []PairedSeat) error
 
 // read returns table id for p to read, or the refusal of the read gate:

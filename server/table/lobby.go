@@ -184,7 +184,8 @@ func (s *Service) asNow(ctx context.Context, st seatMeta) (seatMeta, error) {
 }
 
 // mayRematch refuses p, at seat, the next game of t when the root's
-// MayRematch refuses it (a block between its players) or, at a rated
+// MayRematch refuses it (a block between its players, an account a
+// moderator closed) or, at a rated
 // table, when two of its players have played as many rated games together
 // today as the cap allows: a rematch starts a rated game as a join does.
 // t.mu must be held.
@@ -255,8 +256,6 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		if err := s.mayRematch(ctx, t, p, seat); err != nil {
 			return Seated{}, err
 		}
-	}
-	if next == "" {
 		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: auth.RandomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}
 		m.Seats = make([]seatMeta, n)
 		for i, st := range t.m.Seats {

@@ -9,7 +9,8 @@
 # Parlour stores every move durably before acknowledging it (SQLite,
 # fsync); Colyseus keeps its rooms in memory only. With REFERENCE=1 the
 # reference server (parlour loadtest --target reference) takes its turn
-# too.
+# too; with ALT="FLAGS", a second parlour serve started with those flags
+# (as "parlour-alt"), such as ALT="--commit-interval 4ms".
 #
 #   npm ci --prefix bench/peers/colyseus       # once (node_modules is not committed)
 #   bash bench/peers/colyseus/measure.sh       # from the repository's root
@@ -28,6 +29,7 @@ DUR=${DUR:-10}
 PORT=${PORT:-18491}
 NICE=${NICE:-5}
 REFERENCE=${REFERENCE:-}
+ALT=${ALT:-}
 here=bench/peers/colyseus
 
 if [ ! -d "$here/node_modules/colyseus" ]; then
@@ -55,9 +57,11 @@ run() {
 	local which=$1 rate=$2 data server load rss
 	data=$(mktemp -d "$work/data.XXXXXX")
 	case $which in
-	parlour)
+	parlour | parlour-alt)
+		local flags=()
+		if [ "$which" = parlour-alt ]; then read -r -a flags <<<"$ALT"; fi
 		nice -n "$NICE" "$BIN" serve --addr "127.0.0.1:$PORT" --data "$data" --log-level warn \
-			--conns-per-addr $((TABLES * 20 + 4000)) >"$data/serve.log" 2>&1 &
+			--conns-per-addr $((TABLES * 20 + 4000)) "${flags[@]}" >"$data/serve.log" 2>&1 &
 		;;
 	reference)
 		nice -n "$NICE" "$BIN" loadtest --target reference --serve-only --reference-addr "127.0.0.1:$PORT" \
@@ -97,7 +101,7 @@ run() {
 		END { printf "%s %s %.0f %d %.1f %s %d\n", w, r, cpu, rss, p99, load, reached }' "$work/last" >>"$work/results"
 }
 
-servers="parlour colyseus${REFERENCE:+ reference}"
+servers="parlour colyseus${REFERENCE:+ reference}${ALT:+ parlour-alt}"
 for rate in $RATES; do
 	for i in $(seq "$RUNS"); do
 		order=$servers
