@@ -43,10 +43,11 @@ func (h *Handler) postSeek(w http.ResponseWriter, r *http.Request) {
 	h.answer(w, r, http.StatusCreated, ans, err)
 }
 
-// newRatedOK refuses a seek or an accept that would start a rated game
+// newRatedOK refuses a seek or an accept that could start a rated game
 // for a young account (young) when its address has started as many as
-// the cap allows; newRatedStarted counts one that did. A seek that waits
-// starts nothing: the seek or accept that pairs with it does.
+// the cap allows. Unlike a join, a seek is counted only once it has
+// paired (newRatedStarted): a seek that waits starts nothing, and the
+// seek or accept that pairs with it is the one counted.
 func (h *Handler) newRatedOK(addr string, young bool) error {
 	if young && !h.newRated.OK(addr) {
 		h.tables.RateLimited()
@@ -55,6 +56,8 @@ func (h *Handler) newRatedOK(addr string, young bool) error {
 	return nil
 }
 
+// newRatedStarted counts a rated game a young account's seek or accept
+// started from addr, when started.
 func (h *Handler) newRatedStarted(addr string, started bool) {
 	if started {
 		h.newRated.Allow(addr)
