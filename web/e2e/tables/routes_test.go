@@ -44,7 +44,7 @@ func TestDeepLinks(t *testing.T) {
 		{"/daily/quizl", `!!document.querySelector("#daily-play")`, "Daily Quizl"},
 		{"/account", `!!document.querySelector("#signup-name")`, "Sign up"},
 		{"/leaderboards", `!!document.querySelector("#lb-quizl")`, "Leaderboards"},
-		{"/players/nobody", `!!document.querySelector("#main h1")`, "No such player"},
+		{"/players/nobody", `!!document.querySelector("#profile-missing")`, "The lobby lists the players online, and the leaderboards the rated ones."},
 		{"/rules", `!!document.querySelector("article.doc h1")`, "Rules"},
 		{"/rules/quizl", `!!document.querySelector("article.doc h2#scoring")`, "Scoring"},
 		{"/rules/salvo", `!!document.querySelector("article.doc h1")`, "Salvo"},

@@ -50,6 +50,9 @@ export async function profile(main, name) {
     p = await call("GET", "/players/" + encodeURIComponent(name));
   } catch (e) {
     append(main, h("h1", {}, e.status === 404 ? "No such player" : "Cannot show this player"), h("p", { class: "error" }, e.message));
+    // A name mistyped is the usual reason: say where players are found.
+    if (e.status === 404) append(main, h("p", { id: "profile-missing" }, "A player's page is found by their account's name, in any case; a guest has none, nor has a deleted account. ",
+      h("a", { href: "/lobby" }, "The lobby"), " lists the players online, and ", h("a", { href: "/leaderboards" }, "the leaderboards"), " the rated ones."));
     return;
   }
   document.title = `${p.name} · Parlour`;
