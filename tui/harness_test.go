@@ -396,7 +396,12 @@ func twoPlayerQuizl(t testing.TB, ts *testServer) (*term, *apiPlayer) {
 	tm.waitFor("the invite", has("Invite a friend: "+ts.URL+"/t/", "Make your grid"))
 	checkFits(t, tm)
 	ctx := context.Background()
+	// Ben's program keeps connections of its own: on the default
+	// transport, which Ann's terminal shares in this process, a
+	// connection her reconnecting made or kept could be the one his
+	// next move is sent on, whatever he closed.
 	bc, _ := client.New(ts.URL, "Ben")
+	bc.WithHTTP(&http.Client{Transport: &http.Transport{}})
 	seat, err := bc.Join(ctx, "", client.TableID(ts.URL+"/t/"+tm.table().id))
 	if err != nil {
 		t.Fatal(err)

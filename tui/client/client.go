@@ -328,6 +328,14 @@ func (c *Client) do(ctx context.Context, method, path, token string, body, out a
 
 // doUpTo is do, reading at most limit bytes of the answer.
 func (c *Client) doUpTo(ctx context.Context, method, path, token string, body, out any, limit int64) error {
+	return c.send(ctx, method, path, token, "", body, out, limit)
+}
+
+// send is doUpTo, with key, when not "", sent as the request's
+// Idempotency-Key: it tells Go's transport that the request may be sent
+// again, which it then does when the kept-alive connection it chose
+// turns out to have been closed by the server before answering.
+func (c *Client) send(ctx context.Context, method, path, token, key string, body, out any, limit int64) error {
 	var rd io.Reader
 	if body != nil {
 		j, err := json.Marshal(body)
@@ -345,6 +353,9 @@ func (c *Client) doUpTo(ctx context.Context, method, path, token string, body, o
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if key != "" {
+		req.Header.Set("Idempotency-Key", key)
 	}
 	res, err := c.http.Do(req)
 	if err != nil {
@@ -541,11 +552,14 @@ func (u Update) Check() error {
 // CloseIdleConnections closes the connections the client keeps alive
 // between requests, so that the next request opens a new one: after the
 // network changed or the server restarted, a kept connection may be dead,
-// and a move sent on one fails (it is not sent again by itself).
+// and a move sent on one fails (only a conditional move is sent again by
+// itself, see Move).
 func (c *Client) CloseIdleConnections() { c.http.CloseIdleConnections() }
 
 // Move plays a move in the game's notation. version, when above zero,
-// makes it conditional on the table's version.
+// makes it conditional on the table's version; such a move is sent again
+// on a new connection when the kept-alive one it was sent on was closed
+// before any answer.
 func (c *Client) Move(ctx context.Context, token, id, move string, version int, wait bool) (Answer, error) {
 	body := map[string]any{"move": move}
 	if version > 0 {
@@ -554,8 +568,15 @@ func (c *Client) Move(ctx context.Context, token, id, move string, version int, 
 	if wait {
 		body["wait"] = true
 	}
+	// A move conditional on a version is played at most once however
+	// often it is sent (the server answers a repeat as made), so it may
+	// be sent again on a fresh connection.
+	key := ""
+	if version > 0 {
+		key = id + "@" + strconv.Itoa(version)
+	}
 	var a Answer
-	err := c.do(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/moves", token, body, &a)
+	err := c.send(ctx, http.MethodPost, "/api/v1/tables/"+url.PathEscape(id)+"/moves", token, key, body, &a, maxAnswer)
 	return a, err
 }
 

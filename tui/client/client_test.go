@@ -467,3 +467,58 @@ func TestEventExport(t *testing.T) {
 		})
 	}
 }
+
+// TestConditionalMoveSentAgain: a move conditional on a version, sent on
+// a kept-alive connection that the server closes unanswered, is sent
+// again on a new one and played; a move without a version is not, since
+// the server might have played it.
+func TestConditionalMoveSentAgain(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	served := map[string]int{} // requests answered, by connection
+	var moves atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		n := served[r.RemoteAddr]
+		served[r.RemoteAddr]++
+		mu.Unlock()
+		if n > 0 && r.URL.Path == "/api/v1/tables/t1/moves" {
+			// The second request on a connection: close it unanswered,
+			// as a server whose keep-alive timer just ran out does.
+			c, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				c.Close()
+			}
+			return
+		}
+		if r.URL.Path == "/api/v1/tables/t1/moves" {
+			moves.Add(1)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"version": 5, "status": "playing", "to_move": [1], "events": []}`)
+	}))
+	defer srv.Close()
+	for _, tc := range []struct {
+		name    string
+		version int
+		played  bool
+	}{
+		{"conditional", 4, true},
+		{"unconditional", 0, false},
+	} {
+		c, err := New(srv.URL, "Ann")
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.WithHTTP(&http.Client{Transport: &http.Transport{}})
+		// A first request leaves its connection kept alive.
+		if _, err := c.Move(context.Background(), "tok", "t1", "72", 3, false); err != nil {
+			t.Fatalf("%s: the first move: %v", tc.name, err)
+		}
+		before := moves.Load()
+		_, err = c.Move(context.Background(), "tok", "t1", "73", tc.version, false)
+		if played := err == nil && moves.Load() == before+1; played != tc.played {
+			t.Errorf("%s: the move on the closed connection: %v (moves played %d, before %d), want played %v", tc.name, err, moves.Load(), before, tc.played)
+		}
+	}
+}
