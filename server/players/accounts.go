@@ -447,9 +447,15 @@ const ClosedHash = "!closed"
 // errClosed refuses a sign-in to a closed account.
 func errClosed() error { return refuse.Forbidden("this account was closed by a moderator") }
 
+// Closed refuses a new game with the account called name, which a
+// moderator closed: its player can no longer sign in to move.
+func Closed(name string) error {
+	return refuse.Conflict("%s's account was closed by a moderator: they play no more games", name)
+}
+
 // MayPlay refuses a game with others when one of them has an account a
-// moderator closed: its player can no longer sign in to move. A table's
-// rematch asks it, as a challenge does.
+// moderator closed (Closed). A table's rematch asks it; a challenge,
+// which holds the account it names, looks at its hash itself.
 func (s *Service) MayPlay(ctx context.Context, others []table.PairedSeat) error {
 	ps, err := s.players()
 	if err != nil {
@@ -465,7 +471,7 @@ func (s *Service) MayPlay(ctx context.Context, others []table.PairedSeat) error 
 		case err != nil:
 			return refuse.ReadFailed(s.log, "the players' accounts", err)
 		case a.Hash == ClosedHash:
-			return refuse.Conflict("%s's account was closed by a moderator: they play no more games", a.Name)
+			return Closed(a.Name)
 		}
 	}
 	return nil

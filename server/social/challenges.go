@@ -129,7 +129,7 @@ func (s *Service) Challenge(ctx context.Context, p *auth.Principal, req Challeng
 		return Challenge{}, refuse.Bad("you cannot challenge yourself")
 	}
 	if them.Hash == players.ClosedHash {
-		return Challenge{}, refuse.Conflict("%s's account was closed by a moderator: they play no more games", them.Name)
+		return Challenge{}, players.Closed(them.Name)
 	}
 	if err := s.mayChallenge(ctx, me, them); err != nil {
 		return Challenge{}, err
