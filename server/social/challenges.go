@@ -333,6 +333,11 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (tab
 	if _, ok := names[c.From]; !ok {
 		return table.Seated{}, refuse.Gone("the player who challenged you has deleted their account")
 	}
+	// Nor is a challenge played whose maker a moderator has closed since:
+	// they could not sign in to move.
+	if err := s.players.MayPlay(ctx, []table.PairedSeat{{Identity: c.From, Name: names[c.From]}}); err != nil {
+		return table.Seated{}, err
+	}
 	// A block made since the challenge keeps the two apart; the one
 	// blocked is not told so.
 	if s.rel != nil {
