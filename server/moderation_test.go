@@ -223,6 +223,10 @@ func TestModeratorsActions(t *testing.T) {
 		if st, body := bob.do("POST", "/api/v1/challenges", `{"to": "Ann", "game": "nymphabet"}`, &robins); st != 201 {
 			t.Fatalf("Robin's challenge: %d %s", st, body)
 		}
+		var robinsTable table.Seated
+		if st, body := bob.do("POST", "/api/v1/tables", `{"game": "nymphabet", "seats": ["me", "open"]}`, &robinsTable); st != 201 {
+			t.Fatalf("Robin's table: %d %s", st, body)
+		}
 		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "repeated abuse"}`, 200, `"sessions":2`)
 		if _, err := sf.s.KeySession(context.Background(), pub); refuse.Status(err) != 403 || !strings.Contains(err.Error(), "closed") {
 			t.Errorf("an SSH key's sign-in to a closed account: %v (status %d), want 403 closed", err, refuse.Status(err))
@@ -235,6 +239,8 @@ func TestModeratorsActions(t *testing.T) {
 		expect(t, ann, "POST", "/api/v1/tables/"+tableID+"/rematch", nil, 409, "Robin's account was closed by a moderator: they play no more games")
 		expect(t, ann, "POST", "/api/v1/challenges", `{"to": "Robin", "game": "nymphabet"}`, 409, "Robin's account was closed by a moderator")
 		expect(t, ann, "POST", "/api/v1/challenges/"+robins.ID+"/accept", nil, 409, "Robin's account was closed by a moderator")
+		expect(t, ann, "POST", "/api/v1/tables/"+robinsTable.Table+"/join", `{}`, 409, "Robin's account was closed by a moderator")
+		expect(t, &client{t: t, base: base}, "POST", "/api/v1/tables/"+robinsTable.Table+"/join", `{}`, 409, "Robin's account was closed by a moderator")
 		var after struct{ Table table.Info }
 		if st, body := ann.do("GET", "/api/v1/tables/"+tableID, nil, &after); st != 200 || after.Table.Rematch != "" {
 			t.Errorf("the finished table after the refused rematch: %d %s", st, body)

@@ -204,13 +204,15 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 			return s.rel.MayChat(ctx, writer, seated)
 		},
 		// And they keep a rematch from seating two players one of whom
-		// blocks the other, as the players keep one from seating a
-		// closed account.
+		// blocks the other.
 		MayRematch: func(ctx context.Context, asker string, others []table.PairedSeat) error {
-			if err := s.playersService.MayPlay(ctx, others); err != nil {
-				return err
-			}
 			return s.rel.MayRematch(ctx, asker, others)
+		},
+		// The accounts keep anyone from sitting down beside a player a
+		// moderator closed, through s.playersService, made once the
+		// tables are.
+		MayPlay: func(ctx context.Context, others []table.PairedSeat) error {
+			return s.playersService.MayPlay(ctx, others)
 		},
 		// The player streams hear of games through s.social, made once
 		// the tables and the players are.

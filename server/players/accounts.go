@@ -454,8 +454,10 @@ func Closed(name string) error {
 }
 
 // MayPlay refuses a game with others when one of them has an account a
-// moderator closed (Closed). A table's rematch asks it; a challenge,
-// which holds the account it names, looks at its hash itself.
+// moderator closed (Closed): the tables ask it (table.Config.MayPlay) when
+// someone joins and at a rematch, and the challenges when one is
+// accepted. A challenge made, which holds the account it names, looks at
+// its hash itself.
 func (s *Service) MayPlay(ctx context.Context, others []table.PairedSeat) error {
 	ps, err := s.players()
 	if err != nil {

@@ -32,9 +32,14 @@ type MayChat = chat.MayChat
 // of a finished table with the others who played it, the people seated
 // there (computers are not among them): nil lets the rematch be made, a
 // refusal says why not. Blocks set it, so that a rematch never seats two
-// players one of whom keeps the other away, and closed accounts, which
-// could never move.
+// players one of whom keeps the other away.
 type MayRematch func(ctx context.Context, asker string, others []PairedSeat) error
+
+// MayPlay decides whether a new game may seat people beside others, the
+// people already seated (at a table someone joins, at a rematch): a
+// refusal says why not. The accounts set it, so that nobody sits down
+// with a player a moderator closed, who could never move.
+type MayPlay func(ctx context.Context, others []PairedSeat) error
 
 // read returns table id for p to read, or the refusal of the read gate:
 // every read of a table (its view, its updates, its chat, its record, its

@@ -184,8 +184,8 @@ func (s *Service) asNow(ctx context.Context, st seatMeta) (seatMeta, error) {
 }
 
 // mayRematch refuses p, at seat, the next game of t when the root's
-// MayRematch refuses it (a block between its players, an account a
-// moderator closed) or, at a rated
+// MayPlay (an account a moderator closed) or MayRematch (a block between
+// its players) refuses it, or, at a rated
 // table, when two of its players have played as many rated games together
 // today as the cap allows: a rematch starts a rated game as a join does.
 // t.mu must be held.
@@ -194,6 +194,11 @@ func (s *Service) mayRematch(ctx context.Context, t *table, p *auth.Principal, s
 	for i, st := range t.m.Seats {
 		if game.Seat(i) != seat && st.Identity != "" && st.Computer == "" && st.Identity != p.Identity {
 			others = append(others, PairedSeat{Identity: st.Identity, Name: st.Name, Guest: st.Player == "guest"})
+		}
+	}
+	if s.cfg.MayPlay != nil {
+		if err := s.cfg.MayPlay(ctx, others); err != nil {
+			return err
 		}
 	}
 	if s.cfg.MayRematch != nil {

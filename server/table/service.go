@@ -118,6 +118,9 @@ type Config struct {
 	// MayRematch, when set, may refuse to make a finished table's next
 	// game.
 	MayRematch MayRematch
+	// MayPlay, when set, may refuse to seat a player who joins, or a
+	// rematch, beside the players seated.
+	MayPlay MayPlay
 	// Observers hear of the games that start and finish, after the
 	// player streams.
 	Observers []Observer

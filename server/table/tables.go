@@ -366,20 +366,30 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 	if err != nil {
 		return Seated{}, err
 	}
-	// A rated game's players: read before the lock, since counting their
-	// games together asks the store.
+	// The players seated: read before the lock, since whether they may
+	// still play, and a rated game's count of their games together, ask
+	// the store.
 	t.mu.Lock()
-	var others []string
-	if t.m.Rated && !t.m.Started {
+	var others []PairedSeat
+	if !t.m.Started {
 		for _, st := range t.m.Seats {
-			if st.Identity != "" && st.Identity != who.identity {
-				others = append(others, st.Identity)
+			if st.Identity != "" && st.Computer == "" && st.Identity != who.identity {
+				others = append(others, PairedSeat{Identity: st.Identity, Name: st.Name, Guest: st.Player == "guest"})
 			}
 		}
 	}
+	rated := t.m.Rated
 	t.unlock()
+	if s.cfg.MayPlay != nil {
+		if err := s.cfg.MayPlay(ctx, others); err != nil {
+			return Seated{}, err
+		}
+	}
 	for _, o := range others {
-		if err := s.pairCap(ctx, who.identity, o); err != nil {
+		if !rated {
+			break
+		}
+		if err := s.pairCap(ctx, who.identity, o.Identity); err != nil {
 			return Seated{}, err
 		}
 	}
