@@ -10,6 +10,7 @@ import (
 	"parlour/server/internal/servertest"
 	"parlour/server/moderation"
 	"parlour/server/refuse"
+	"parlour/server/seek"
 	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/store"
@@ -235,12 +236,12 @@ func TestModeratorsActions(t *testing.T) {
 		expect(t, bob, "GET", "/api/v1/account", nil, 401, "")
 		expect(t, &client{t: t, base: base}, "POST", "/api/v1/sessions", map[string]string{"name": "Robin", "password": testPassword}, 403, "closed by a moderator")
 		// Nobody starts a game with a closed account, which could never
-		// move: neither a rematch nor a challenge.
+		// move: neither a rematch nor a challenge. What it had waiting
+		// ended with the closing (TestClosedAccountLeavesPlay).
 		expect(t, ann, "POST", "/api/v1/tables/"+tableID+"/rematch", nil, 409, "Robin's account was closed by a moderator: they play no more games")
 		expect(t, ann, "POST", "/api/v1/challenges", `{"to": "Robin", "game": "nymphabet"}`, 409, "Robin's account was closed by a moderator")
-		expect(t, ann, "POST", "/api/v1/challenges/"+robins.ID+"/accept", nil, 409, "Robin's account was closed by a moderator")
-		expect(t, ann, "POST", "/api/v1/tables/"+robinsTable.Table+"/join", `{}`, 409, "Robin's account was closed by a moderator")
-		expect(t, &client{t: t, base: base}, "POST", "/api/v1/tables/"+robinsTable.Table+"/join", `{}`, 409, "Robin's account was closed by a moderator")
+		expect(t, ann, "POST", "/api/v1/challenges/"+robins.ID+"/accept", nil, 409, "this challenge was withdrawn")
+		expect(t, ann, "POST", "/api/v1/tables/"+robinsTable.Table+"/join", `{}`, 410, "Robin's account was closed by a moderator")
 		var after struct{ Table table.Info }
 		if st, body := ann.do("GET", "/api/v1/tables/"+tableID, nil, &after); st != 200 || after.Table.Rematch != "" {
 			t.Errorf("the finished table after the refused rematch: %d %s", st, body)
@@ -265,5 +266,63 @@ func TestModeratorsActions(t *testing.T) {
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("the log:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
+	})
+}
+
+// TestClosedAccountLeavesPlay: closing an account takes its player out of
+// everything still waiting to start a game, so that nobody is paired or
+// seated with a player who can never move: its seeks leave the book, its
+// tables that have not begun leave the lobby, and its challenges are
+// withdrawn, each player told.
+func TestClosedAccountLeavesPlay(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, rob, mo := signUp(t, base, "Ann"), signUp(t, base, "Robin"), signUp(t, base, "Moe")
+		grant(t, sf.st, "Moe", true)
+		annStream, robStream := openStream(t, base, ann.token), openStream(t, base, rob.token)
+
+		var sk seekAnswer
+		if st, body := rob.do("POST", "/api/v1/seeks", `{"game": "nymphabet"}`, &sk); st != 201 || sk.Status != "waiting" {
+			t.Fatalf("Robin seeks: %d %s", st, body)
+		}
+		var open table.Seated
+		if st, body := rob.do("POST", "/api/v1/tables", `{"game": "salvo", "seats": ["me", "open"]}`, &open); st != 201 {
+			t.Fatalf("Robin's table: %d %s", st, body)
+		}
+		var ch social.Challenge
+		if st, body := rob.do("POST", "/api/v1/challenges", `{"to": "Ann", "game": "quizl"}`, &ch); st != 201 {
+			t.Fatalf("Robin's challenge: %d %s", st, body)
+		}
+		annStream.next("challenge")
+
+		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "abuse"}`, 200, `"name":"Robin"`)
+
+		if ev := robStream.next("seekGone"); !strings.Contains(string(ev.Seek), sk.Seek.ID) || !strings.Contains(string(ev.Seek), `"reason":"gone"`) {
+			t.Errorf("Robin's seekGone: %s", ev.Seek)
+		}
+		var seeks struct{ Seeks []seek.Seek }
+		if st, body := ann.do("GET", "/api/v1/seeks", nil, &seeks); st != 200 || len(seeks.Seeks) != 0 {
+			t.Errorf("the seeks after Robin's closing: %d %s", st, body)
+		}
+		var annSeek seekAnswer
+		if st, body := ann.do("POST", "/api/v1/seeks", `{"game": "nymphabet"}`, &annSeek); st != 201 || annSeek.Status != "waiting" {
+			t.Errorf("Ann's seek, which only Robin's matched: %d %s", st, body)
+		}
+
+		var lobby struct{ Tables []table.Info }
+		if st, body := ann.do("GET", "/api/v1/tables?status=open", nil, &lobby); st != 200 || len(lobby.Tables) != 0 {
+			t.Errorf("the lobby after Robin's closing: %d %s", st, body)
+		}
+		expect(t, ann, "POST", "/api/v1/tables/"+open.Table+"/join", `{}`, 410, "Robin's account was closed")
+
+		if ev := annStream.next("challengeCanceled"); ev.Challenge == nil || ev.Challenge.ID != ch.ID {
+			t.Errorf("Ann's stream: %+v", ev)
+		}
+		if l := listOf(t, ann); len(l.In) != 0 {
+			t.Errorf("Ann's challenges after Robin's closing: %+v", l.In)
+		}
+		expect(t, ann, "POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, 409, "withdrawn")
 	})
 }

@@ -243,3 +243,30 @@ func TestSeekLastsWhileThePlayerIsAbout(t *testing.T) {
 	}
 	third.next("seek")
 }
+
+// TestDeletedAccountsSeekLeaves: a player who deletes their account
+// while their seek waits takes the seek with them, at once: nobody is
+// paired with an account that no longer exists.
+func TestDeletedAccountsSeekLeaves(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, rob := signUp(t, base, "Ann"), signUp(t, base, "Robin")
+		var sk seekAnswer
+		if st, body := rob.do("POST", "/api/v1/seeks", `{"game": "nymphabet"}`, &sk); st != 201 || sk.Status != "waiting" {
+			t.Fatalf("Robin seeks: %d %s", st, body)
+		}
+		if st, body := rob.do("DELETE", "/api/v1/account", map[string]string{"password": testPassword}, nil); st != 204 && st != 200 {
+			t.Fatalf("Robin deletes the account: %d %s", st, body)
+		}
+		var list struct{ Seeks []seek.Seek }
+		if st, body := ann.do("GET", "/api/v1/seeks", nil, &list); st != 200 || len(list.Seeks) != 0 {
+			t.Errorf("the seeks after Robin left: %d %s", st, body)
+		}
+		var a seekAnswer
+		if st, body := ann.do("POST", "/api/v1/seeks", `{"game": "nymphabet"}`, &a); st != 201 || a.Status != "waiting" {
+			t.Errorf("Ann's seek, which only Robin's matched: %d %s", st, body)
+		}
+	})
+}

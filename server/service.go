@@ -241,6 +241,11 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		KeyAdded: func(identity string, k players.KeyInfo) {
 			s.social.Tell(identity, social.StreamEvent{Type: "keyAdded", Key: &k})
 		},
+		// A deleted account's seeks leave the book through s.seeks,
+		// made once the players are. (Its tables and challenges are
+		// gone already: a seat refuses the deletion, and the store
+		// withdraws the challenges.)
+		Deleted: func(ctx context.Context, identity string) { s.seeks.Drop(identity) },
 	}
 	if s.cl != nil {
 		pc.Peers = s.cl
@@ -276,7 +281,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
 	if s.moderation, err = moderation.New(moderation.Config{Store: cfg.Store, Tables: s.Service, Players: s.playersService,
-		Filter: cfg.ChatFilter, Logger: cfg.Logger}); err != nil {
+		Filter: cfg.ChatFilter, Logger: cfg.Logger, Closed: s.accountClosed}); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -478,4 +483,22 @@ func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handl
 		s.cl.Serve(h)
 	}
 	return h
+}
+
+// accountClosed takes identity, whose account a moderator closed (it
+// was called name), out of every game still waiting to begin: its seeks
+// leave the book, its seats at tables not begun are given up (a table
+// left empty leaves the lobby, saying why), and its challenges are
+// withdrawn. Nobody is then paired, seated or challenged to a game with
+// a player who can no longer sign in to move. It goes on when the
+// moderator's request ends.
+func (s *Service) accountClosed(ctx context.Context, identity, name string) {
+	ctx = context.WithoutCancel(ctx)
+	s.seeks.Drop(identity)
+	if err := s.Service.Vacate(ctx, identity, name+"'s account was closed by a moderator"); err != nil {
+		s.log.Warn("giving up a closed account's seats", "identity", identity, "err", err)
+	}
+	if err := s.social.CancelAll(ctx, identity); err != nil {
+		s.log.Warn("withdrawing a closed account's challenges", "identity", identity, "err", err)
+	}
 }

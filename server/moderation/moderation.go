@@ -73,6 +73,11 @@ type Config struct {
 	// Filter is the chat filter (nil: the shipped list).
 	Filter *chat.Filter
 	Logger *slog.Logger
+	// Closed, when set, hears of each account closed, once it is, with
+	// the name it had: its player plays no more, so the root takes it
+	// out of every game still waiting to begin (its seeks, its tables
+	// in the lobby, its challenges).
+	Closed func(ctx context.Context, identity, name string)
 }
 
 // Service is the moderation of a server.
@@ -82,6 +87,7 @@ type Service struct {
 	players *players.Service
 	filter  *chat.Filter
 	log     *slog.Logger
+	closed  func(ctx context.Context, identity, name string)
 }
 
 // New builds the moderation on cfg.
@@ -95,7 +101,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{st: cfg.Store, tables: cfg.Tables, players: cfg.Players, filter: cfg.Filter, log: cfg.Logger}, nil
+	return &Service{st: cfg.Store, tables: cfg.Tables, players: cfg.Players, filter: cfg.Filter, log: cfg.Logger, closed: cfg.Closed}, nil
 }
 
 // moderation returns the store's moderation side, or a refusal when the
@@ -593,6 +599,9 @@ func (s *Service) CloseAccount(ctx context.Context, p *auth.Principal, req Close
 		return Closed{}, refuse.SaveFailed(s.log, "closing the account", err)
 	}
 	s.players.Forget(ctx, dropped)
+	if s.closed != nil {
+		s.closed(ctx, them.Identity, them.Name)
+	}
 	s.log.Info("account closed", "moderator", mod.Identity, "identity", them.Identity, "sessions", len(dropped))
 	return Closed{Name: them.Name, Sessions: len(dropped)}, nil
 }

@@ -407,6 +407,9 @@ func (s *Service) DeleteAccount(ctx context.Context, p *auth.Principal, password
 		ids[i] = u.ID
 	}
 	s.tables.Forget(ids...)
+	if s.deleted != nil {
+		s.deleted(ctx, a.Identity)
+	}
 	s.log.Info("account deleted", "identity", a.Identity, "games", len(renames))
 	return nil
 }

@@ -51,6 +51,9 @@ type Config struct {
 	// KeyAdded, when set, hears of each SSH key added to an account, for
 	// the account's open pages and terminals.
 	KeyAdded func(identity string, k KeyInfo)
+	// Deleted, when set, hears of each account deleted, once it is: its
+	// player plays no more, so the root takes its seeks out of the book.
+	Deleted func(ctx context.Context, identity string)
 }
 
 // Service is the players' side of the server.
@@ -62,6 +65,7 @@ type Service struct {
 	log      *slog.Logger
 	peers    Peers
 	keyAdded func(identity string, k KeyInfo)
+	deleted  func(ctx context.Context, identity string)
 
 	// hashing holds a slot for each password being hashed (see
 	// hashPassword); hashWaiting counts the requests waiting for one.
@@ -84,7 +88,7 @@ func New(cfg Config) (*Service, error) {
 	}
 	return &Service{
 		st: cfg.Store, tables: cfg.Tables, games: cfg.Tables.Config().Games, auth: cfg.Auth, log: cfg.Logger,
-		peers: cfg.Peers, keyAdded: cfg.KeyAdded,
+		peers: cfg.Peers, keyAdded: cfg.KeyAdded, deleted: cfg.Deleted,
 		hashing:   make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2)),
 		signingUp: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)/2-1)),
 	}, nil

@@ -692,6 +692,26 @@ func (s *Service) Cancel(ctx context.Context, p *auth.Principal, id string) erro
 	return nil
 }
 
+// Drop takes identity's waiting seeks out of the book, telling its
+// player ("gone"): the root calls it when an account will play no more
+// (deleted, or closed by a moderator), so that no seek pairs anybody with
+// a player who cannot move. A seek whose table is being made as Drop runs
+// is left to the tables, which refuse to seat a closed account.
+func (s *Service) Drop(identity string) {
+	s.mu.Lock()
+	var gone []*entry
+	for _, e := range s.book.byPlayer[identity] {
+		gone = append(gone, e)
+	}
+	for _, e := range gone {
+		s.book.remove(e)
+	}
+	s.mu.Unlock()
+	for _, e := range gone {
+		s.tellGone(e, "gone", "")
+	}
+}
+
 // Mine is p's seek id as its player reads it: waiting (Seek), or paired
 // (Pairing).
 type Mine struct {

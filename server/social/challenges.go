@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -403,6 +404,46 @@ func (s *Service) answer(ctx context.Context, cs store.Challenges, c store.Chall
 	}
 	s.tell(typ, info, c.From, c.To)
 	return info, nil
+}
+
+// CancelAll withdraws every open challenge from or to identity and tells
+// both players of those not yet expired ("challengeCanceled"): the root
+// calls it when a moderator closes identity's account, whose player can
+// no longer answer a challenge or play one accepted.
+func (s *Service) CancelAll(ctx context.Context, identity string) error {
+	cs, err := s.challenges()
+	if err != nil {
+		return nil // no challenges kept
+	}
+	const page = 100
+	for {
+		open, err := cs.OpenChallenges(ctx, identity, page)
+		if err != nil {
+			return fmt.Errorf("reading the challenges of %s: %w", identity, err)
+		}
+		for _, c := range open {
+			err := cs.SettleChallenge(ctx, c.ID, store.ChallengeCanceled, "")
+			if errors.Is(err, store.ErrConflict) {
+				continue // answered meanwhile
+			}
+			if err != nil {
+				return fmt.Errorf("withdrawing challenge %s: %w", c.ID, err)
+			}
+			if !s.now().Before(c.Expires) {
+				continue // expired: nobody waits on it
+			}
+			c.Status = store.ChallengeCanceled
+			info, err := s.challengeInfo(ctx, c)
+			if err != nil {
+				s.log.Warn("telling of a challenge withdrawn", "challenge", c.ID, "err", err)
+				continue
+			}
+			s.tell("challengeCanceled", info, c.From, c.To)
+		}
+		if len(open) < page {
+			return nil
+		}
+	}
 }
 
 // Challenges returns p's open challenges that have not expired: those to

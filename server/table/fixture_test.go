@@ -36,6 +36,8 @@ type fixture struct {
 	place Placement
 	// chatGate is asked about each chat message (Config.ChatGate).
 	chatGate func(ctx context.Context, identity, text string) error
+	// mayPlay may refuse a game beside others (Config.MayPlay).
+	mayPlay MayPlay
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -57,7 +59,7 @@ func (f *fixture) open() {
 		st = f.wrap(db)
 	}
 	s, err := New(context.Background(), Config{Store: st, Games: servertest.Registry(), NewBot: servertest.Bots, Lexicon: servertest.Lexicon,
-		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, ParkAfter: f.parkAfter, Clock: f.clock, Observers: f.observers, Shut: f.shut, Placement: f.place, ChatGate: f.chatGate})
+		BaseURL: "http://test", BotTimeout: 5 * time.Second, IdleEvict: f.idleEvict, ParkAfter: f.parkAfter, Clock: f.clock, Observers: f.observers, Shut: f.shut, Placement: f.place, ChatGate: f.chatGate, MayPlay: f.mayPlay})
 	if err != nil {
 		f.t.Fatal(err)
 	}

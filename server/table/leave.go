@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"time"
 
@@ -54,12 +55,39 @@ func (t *table) closed() error {
 // list of tables under way, its watchers are told, and it never opens
 // again. Once play has begun a seat is given up by resigning.
 func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Left, error) {
+	return s.leaveTable(ctx, p, id, whyLeft)
+}
+
+// Vacate gives up identity's seats at the tables whose game has not
+// begun, as Leave does; a table left with nobody seated is cancelled
+// for the reason why, in a player's words. The root calls it when a
+// moderator closes an account: a table its player waits at would
+// otherwise stay in the lobby, and nobody could join it. Games under way
+// are left alone: their other players resign or claim them. On a
+// cluster, it vacates the tables this node holds; a join of one held
+// elsewhere is refused by MayPlay.
+func (s *Service) Vacate(ctx context.Context, identity, why string) error {
+	p := &auth.Principal{Identity: identity}
+	var errs []error
+	for _, st := range s.SeatedAt(identity) {
+		if st.Status != store.Open && st.Status != store.Setup {
+			continue
+		}
+		if _, err := s.leaveTable(ctx, p, st.ID, why); err != nil && refuse.Status(err) != http.StatusConflict {
+			errs = append(errs, fmt.Errorf("leaving table %s: %w", st.ID, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// leaveTable is Leave, a table left empty cancelled for the reason why.
+func (s *Service) leaveTable(ctx context.Context, p *auth.Principal, id, why string) (Left, error) {
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return Left{}, err
 	}
 	t.mu.Lock()
-	left, err := s.leave(ctx, t, p)
+	left, err := s.leave(ctx, t, p, why)
 	mark := t.mark()
 	t.unlock()
 	if left.Cancelled {
@@ -71,8 +99,8 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Left
 	return left, err
 }
 
-// leave is Leave with t.mu held.
-func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal) (Left, error) {
+// leave is leaveTable with t.mu held.
+func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal, why string) (Left, error) {
 	if t.gone {
 		return Left{}, ErrMoved
 	}
@@ -100,7 +128,7 @@ func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal) (Left,
 		s.log.Info("seat left", "table", t.id, "seat", i)
 		return Left{Table: t.id, Seat: i}, nil
 	}
-	if err := s.cancelTable(ctx, t, old, whyLeft); err != nil {
+	if err := s.cancelTable(ctx, t, old, why); err != nil {
 		return Left{}, err
 	}
 	return Left{Table: t.id, Seat: i, Cancelled: true}, nil
