@@ -37,6 +37,7 @@ type Auth struct {
 	log       *slog.Logger
 	cache     *credCache
 	badTokens prometheus.Counter
+	watch     watchers
 }
 
 // New returns an Auth that reads credentials from st and logs the store's
@@ -92,8 +93,11 @@ func (a *Auth) Remember(c store.Credential) {
 
 // Forget drops the credential whose token hashes to hash from the cache:
 // it was deleted (signed out, or its account gone), here or on another
-// node.
-func (a *Auth) Forget(hash []byte) { a.cache.drop(hash) }
+// node. The connections signed in with it are told (Watch).
+func (a *Auth) Forget(hash []byte) {
+	a.cache.drop(hash)
+	a.watch.ended(hash)
+}
 
 // Cached returns how many credentials the cache holds.
 func (a *Auth) Cached() int { return a.cache.len() }

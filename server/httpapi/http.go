@@ -453,6 +453,26 @@ func (h *Handler) principal(r *http.Request) (*auth.Principal, error) {
 	return p, nil
 }
 
+// errSessionEnded ends a stream whose session ended under it.
+var errSessionEnded = errors.New(auth.SessionEnded)
+
+// sessionContext returns r's context, ended with errSessionEnded as its
+// cause when the session or identity token r signed in with as p ends
+// (auth.Watch: a sign-out, a new password, the account closed), and the
+// func that stops watching. A stream open for hours would otherwise go
+// on telling a player's news, and a seat's secrets, to a session that
+// was ended to stop exactly that. A seat's own token is not watched: it
+// lasts as long as its seat.
+func (h *Handler) sessionContext(r *http.Request, p *auth.Principal) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(r.Context())
+	tok, _, err := requestToken(r)
+	if p == nil || p.Table != "" || err != nil || tok == "" {
+		return ctx, func() { cancel(nil) }
+	}
+	stop := h.auth.Watch(tok, func() { cancel(errSessionEnded) })
+	return ctx, func() { stop(); cancel(nil) }
+}
+
 // requestToken returns the token r acts with, unchecked: its bearer
 // token, or else its session cookie's (cookie then true); "" when it
 // gives neither.
@@ -753,9 +773,14 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	}
 	quiet := newQuietLines(w, rc, every)
 	defer quiet.stop()
+	ctx, unwatch := h.sessionContext(r, p)
+	defer unwatch()
 	for {
-		u, err := f.Next(r.Context())
+		u, err := f.Next(ctx)
 		if err != nil {
+			if cause := context.Cause(ctx); errors.Is(cause, errSessionEnded) {
+				err = cause
+			}
 			if !errors.Is(err, context.Canceled) {
 				quiet.send(func() error { return e.Encode(map[string]string{"error": err.Error()}) })
 			}

@@ -1,18 +1,18 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
-
 	"time"
 
 	"parlour/server/auth"
-	"parlour/server/social"
-	"parlour/server/table"
-
 	"parlour/server/players"
 	"parlour/server/refuse"
 	"parlour/server/seek"
+	"parlour/server/social"
+	"parlour/server/table"
 	"parlour/store"
 )
 
@@ -134,6 +134,8 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 	if rc.Flush() != nil {
 		return
 	}
+	ctx, unwatch := h.sessionContext(r, p)
+	defer unwatch()
 	tick := time.NewTicker(h.keepAlive)
 	defer tick.Stop()
 	for {
@@ -150,7 +152,10 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 			if _, err := w.Write([]byte("\n")); err != nil {
 				return
 			}
-		case <-r.Context().Done():
+		case <-ctx.Done():
+			if cause := context.Cause(ctx); errors.Is(cause, errSessionEnded) {
+				e.Encode(map[string]string{"error": cause.Error()})
+			}
 			return
 		case <-h.closing.Done():
 			e.Encode(map[string]string{"error": table.ShuttingDown})

@@ -36,6 +36,8 @@ const helloTimeout = 10 * time.Second
 const (
 	reasonNoHello = "no hello within 10 seconds: say hello first"
 	reasonBinary  = "binary messages are not accepted: send JSON as text"
+	// reasonSessionEnded closes a socket whose session ended under it.
+	reasonSessionEnded = auth.SessionEnded
 	// reasonShutdown is also what a watcher and an event stream are told
 	// when the server shuts down under them.
 	reasonShutdown = table.ShuttingDown
@@ -514,6 +516,16 @@ func (s *socket) serveTable(ctx context.Context, f *follow) (websocket.StatusCod
 	s.p = f.p
 	if s.p != nil {
 		defer s.d.online.Hold(s.p.Identity)() // an open socket counts as online
+	}
+	if s.p != nil && s.p.Table == "" && f.hello.Token != "" {
+		// Signed in with a session or identity token: when it ends (a
+		// sign-out, a new password, the account closed) the socket ends
+		// too, as its requests would be refused, rather than go on
+		// moving and reading the seat's secrets. A seat's own token
+		// lasts as long as its seat.
+		defer s.d.auth.Watch(f.hello.Token, func() {
+			go s.c.Close(websocket.StatusPolicyViolation, reasonSessionEnded)
+		})()
 	}
 	wt, ok := f.wt.(table.Pushed)
 	if !ok {
