@@ -749,6 +749,14 @@ func (c *Client) readStream(ctx context.Context, token, id string, from *int, wi
 		if len(sc.Bytes()) == 0 {
 			continue // the stream's keep-alive
 		}
+		if bytes.HasPrefix(sc.Bytes(), []byte(`{"error"`)) {
+			// The server's last word: it is shutting down, or the
+			// session the stream signed in with has ended.
+			var e errorAnswer
+			if json.Unmarshal(sc.Bytes(), &e) == nil && e.Error != "" {
+				return false, fmt.Errorf("the server ended the event stream: %s", e.Error)
+			}
+		}
 		var u Update
 		if err := json.Unmarshal(sc.Bytes(), &u); err != nil {
 			return false, fmt.Errorf("a line of the event stream is not an update: %w", err)

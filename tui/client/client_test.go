@@ -522,3 +522,25 @@ func TestConditionalMoveSentAgain(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamSaysTheServersLastWord: the {"error"} line a server ends an
+// event stream with (shutting down, a session ended) is passed on in its
+// words, not taken for an update the client cannot read.
+func TestStreamSaysTheServersLastWord(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"version": 2, "seat": 0, "table": {"status": "playing", "seats": [{"seat": 0}], "to_move": [0]}}` + "\n" +
+			`{"error":"your session has ended: sign in again"}` + "\n"))
+	}))
+	defer srv.Close()
+	cl, _ := New(srv.URL, "Ann")
+	out := make(chan Update, 10)
+	from := 1
+	_, err := cl.streamOnce(context.Background(), "tok", "t1", &from, true, out)
+	if err == nil || err.Error() != "the server ended the event stream: your session has ended: sign in again" {
+		t.Errorf("the stream ended with %v, want the server's words", err)
+	}
+	if len(out) != 1 {
+		t.Errorf("passed on %d updates, want 1", len(out))
+	}
+}
