@@ -488,8 +488,8 @@ func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handl
 // accountClosed takes identity, whose account a moderator closed (it
 // was called name), out of every game still waiting to begin: its seeks
 // leave the book, its seats at tables not begun are given up (a table
-// left empty leaves the lobby, saying why), and its challenges are
-// withdrawn. Nobody is then paired, seated or challenged to a game with
+// left empty leaves the lobby, saying why), its challenges are
+// withdrawn, and it is withdrawn from its events. Nobody is then paired, seated or challenged to a game with
 // a player who can no longer sign in to move. It goes on when the
 // moderator's request ends.
 func (s *Service) accountClosed(ctx context.Context, identity, name string) {
@@ -500,5 +500,10 @@ func (s *Service) accountClosed(ctx context.Context, identity, name string) {
 	}
 	if err := s.social.CancelAll(ctx, identity); err != nil {
 		s.log.Warn("withdrawing a closed account's challenges", "identity", identity, "err", err)
+	}
+	if ts := s.tournaments.Load(); ts != nil {
+		if err := ts.Withdraw(ctx, identity); err != nil {
+			s.log.Warn("withdrawing a closed account from its events", "identity", identity, "err", err)
+		}
 	}
 }

@@ -647,3 +647,34 @@ func TestTournamentArenaEarlyResign(t *testing.T) {
 		t.Fatalf("%s was not paired again: %+v", quitter, again)
 	}
 }
+
+// TestTournamentClosedPlayerWithdrawn: a player whose account a moderator
+// closes is withdrawn from the events they are in: out of one not yet
+// started, paired no more in one under way.
+func TestTournamentClosedPlayerWithdrawn(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Moe")
+	grant(t, f.st, "Moe", true)
+	swiss := f.create("Ann", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 1}`)
+	arena := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 60}`)
+	f.join(swiss.ID, "Ann", "Bob", "Cat")
+	f.join(arena.ID, "Ann", "Bob")
+	expect(t, f.players["Moe"], "POST", "/api/v1/moderation/close", `{"name": "Bob", "reason": "abuse"}`, 200, `"name":"Bob"`)
+	for _, id := range []string{swiss.ID, arena.ID} {
+		e := f.get(id)
+		for _, s := range e.Standings {
+			if s.Name == "Bob" && !s.Left {
+				t.Errorf("event %s still counts Bob in: %+v", id, e.Standings)
+			}
+		}
+	}
+	// The Swiss starts without him: two players, one game, no bye.
+	var started tournament.Event
+	if st, got := f.players["Ann"].do("POST", "/api/v1/tournaments/"+swiss.ID+"/start", nil, &started); st != 200 {
+		t.Fatalf("Ann starts: %d %s", st, got)
+	}
+	e := f.await(swiss.ID, "round 1 under way", func(e tournament.Event) bool { return len(e.Playing) == 1 })
+	if p := pairOf(e.Playing[0]); p != [2]string{"Ann", "Cat"} {
+		t.Errorf("round 1 pairs %v, want Ann and Cat", p)
+	}
+}

@@ -2,6 +2,9 @@ package tournament
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"net/http"
 
 	"parlour/account"
 	"parlour/game"
@@ -135,6 +138,34 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Even
 	*me = e
 	ev.bump()
 	return s.view(ev.t, ev.g, ev.version, true), nil
+}
+
+// Withdraw takes identity out of every live event this node holds that
+// it is in, as Leave does: the root calls it when a moderator closes an
+// account, whose player can no longer sign in, so that no event pairs
+// them and keeps an opponent waiting for a no-show.
+func (s *Service) Withdraw(ctx context.Context, identity string) error {
+	s.mu.Lock()
+	evs := make([]*event, 0, len(s.events))
+	for _, ev := range s.events {
+		evs = append(evs, ev)
+	}
+	s.mu.Unlock()
+	p := &auth.Principal{Identity: identity}
+	var errs []error
+	for _, ev := range evs {
+		ev.mu.Lock()
+		me := ev.entrant(identity)
+		in, id := me != nil && !me.Left, ev.t.ID
+		ev.mu.Unlock()
+		if !in {
+			continue
+		}
+		if _, err := s.Leave(ctx, p, id); err != nil && refuse.Status(err) != http.StatusConflict {
+			errs = append(errs, fmt.Errorf("withdrawing from event %s: %w", id, err))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // Start starts event id at once, at its creator's word. A Swiss needs
