@@ -68,6 +68,27 @@ func CheckName(name string) error {
 	return nil
 }
 
+// CheckPrefix reports whether some name CheckName accepts could begin
+// with prefix, in a player's words when none could: a search for the
+// names that begin so asks nothing of the store for a prefix that cannot
+// match.
+func CheckPrefix(prefix string) error {
+	switch {
+	case prefix == "":
+		return errors.New("type the start of a name to find")
+	case len(prefix) > MaxNameLen:
+		return fmt.Errorf("a name has at most %d characters", MaxNameLen)
+	case prefix[0] == '_' || prefix[0] == '-':
+		return fmt.Errorf("a name begins with a letter or a digit, not %q", prefix[:1])
+	}
+	for _, r := range prefix {
+		if !nameRune(r) {
+			return fmt.Errorf("a name holds only letters a to z, digits, _ and -, not %q", r)
+		}
+	}
+	return nil
+}
+
 func nameRune(r rune) bool {
 	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || r == '_' || r == '-'
 }

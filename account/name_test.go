@@ -242,3 +242,46 @@ func FuzzFold(f *testing.F) {
 		}
 	})
 }
+
+func TestCheckPrefix(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ prefix, want string }{
+		{"a", ""},
+		{"An", ""},
+		{"an_d-9", ""},
+		{"9", ""},
+		{strings.Repeat("x", MaxNameLen), ""},
+		{"", "type the start of a name"},
+		{strings.Repeat("x", MaxNameLen+1), "at most 20 characters"},
+		{"_a", "begins with a letter or a digit"},
+		{"-", "begins with a letter or a digit"},
+		{"a b", `not ' '`},
+		{"añ", `not 'ñ'`},
+		{"a%", `not '%'`},
+	} {
+		err := CheckPrefix(c.prefix)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("CheckPrefix(%q) = %v, want %q", c.prefix, err, c.want)
+		}
+	}
+}
+
+// FuzzCheckPrefix: every start of a name CheckName accepts passes
+// CheckPrefix, and what passes is a name's alphabet only.
+func FuzzCheckPrefix(f *testing.F) {
+	for _, s := range []string{"Ann", "a_b-c", "_x", "a b", "Ünal", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if CheckName(s) == nil {
+			for i := 1; i <= len(s); i++ {
+				if err := CheckPrefix(s[:i]); err != nil {
+					t.Fatalf("CheckPrefix(%q), the start of the name %q: %v", s[:i], s, err)
+				}
+			}
+		}
+		if CheckPrefix(s) == nil && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {
+			t.Fatalf("CheckPrefix(%q) passed a character no name holds", s)
+		}
+	})
+}

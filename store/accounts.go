@@ -137,6 +137,10 @@ type Players interface {
 	// error. It is one query where AccountByKey would take one a key
 	// (a guest's name against all its look-alike spellings).
 	AccountsByKeys(ctx context.Context, keys []string) ([]Account, error)
+	// AccountsWithPrefix returns at most limit accounts whose keys begin
+	// with prefix (itself a key's start: account.Key's folding), in
+	// byte order of their keys: the players a name being typed may mean.
+	AccountsWithPrefix(ctx context.Context, prefix string, limit int) ([]Account, error)
 	// AccountOf returns the account of identity.
 	AccountOf(ctx context.Context, identity string) (Account, error)
 	// AccountNames returns the account names of those of ids that have
@@ -170,4 +174,19 @@ type Players interface {
 	// Leaderboard returns the best players of pool with at least
 	// minGames games and an RD below maxRD, best first, at most limit.
 	Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int) ([]Standing, error)
+}
+
+// PrefixEnd returns the least string greater than every string that
+// begins with prefix, for a range scan of keys [prefix, PrefixEnd(prefix))
+// in byte order; "" when there is none (a prefix of 0xff bytes only, or
+// an empty one): the scan is then unbounded above.
+func PrefixEnd(prefix string) string {
+	b := []byte(prefix)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return ""
 }

@@ -268,6 +268,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("POST /api/v1/password-reset/confirm", handleJSON(h, byAnyone, ok, h.confirmReset))
 	h.mux.HandleFunc("GET /api/v1/email/unsubscribe", h.unsubscribe)
 	h.mux.HandleFunc("POST /api/v1/email/unsubscribe", h.unsubscribe)
+	h.mux.HandleFunc("GET /api/v1/players", handle(h, byAnyone, ok, h.searchPlayers))
 	h.mux.HandleFunc("GET /api/v1/players/{name}", handle(h, byAnyone, ok, h.profile))
 	h.mux.HandleFunc("GET /api/v1/players/{name}/games", handle(h, byAnyone, ok, h.history))
 	h.mux.HandleFunc("GET /api/v1/players/{name}/games/export", h.exportGames)

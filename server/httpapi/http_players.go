@@ -112,6 +112,20 @@ func (h *Handler) myTables(r *http.Request, p *auth.Principal) (map[string]any, 
 	return map[string]any{"tables": h.players.MyTables(r.Context(), p)}, nil
 }
 
+// searchPlayers serves GET /api/v1/players?q=PREFIX[&limit=N]: the
+// players whose names begin with PREFIX.
+func (h *Handler) searchPlayers(r *http.Request, _ *auth.Principal) (players.Found, error) {
+	q := r.URL.Query()
+	if !q.Has("q") {
+		return players.Found{}, refuse.Bad("say whom to find: ?q= and the start of their name")
+	}
+	limit := players.SearchSize
+	if l := q.Get("limit"); l != "" {
+		limit, _ = strconv.Atoi(l) // Search refuses what is not a number in range
+	}
+	return h.players.Search(r.Context(), q.Get("q"), limit)
+}
+
 func (h *Handler) leaderboards(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"pools": table.Pools(h.games)})
 }

@@ -332,6 +332,53 @@ func (s *Service) Leaderboard(ctx context.Context, pool string) (_ Leaderboard, 
 	return out, nil
 }
 
+// SearchSize is the most players Search lists, and its default.
+const SearchSize = 20
+
+// Found is a list of players a name being typed may mean.
+type Found struct {
+	Players []FoundPlayer `json:"players"`
+}
+
+// FoundPlayer is one player Search found: their account's name, as they
+// spell it, the key to their profile (GET /api/v1/players/{name}).
+type FoundPlayer struct {
+	Name string `json:"name"`
+}
+
+// Search returns at most limit players whose account names begin with
+// prefix, in any case, in the order of their names: a challenge or a
+// profile asked for by a name half remembered. Guests have no name of
+// their own to find, and a closed account is left out: nobody may play
+// it. A prefix that no name could begin with is refused.
+func (s *Service) Search(ctx context.Context, prefix string, limit int) (_ Found, err error) {
+	defer s.reading("the players", &err)
+	prefix = strings.TrimSpace(prefix)
+	if err := account.CheckPrefix(prefix); err != nil {
+		return Found{}, refuse.Bad("%s", err)
+	}
+	if limit < 1 || limit > SearchSize {
+		return Found{}, refuse.Bad("limit must be a number from 1 to %d", SearchSize)
+	}
+	ps, err := s.players()
+	if err != nil {
+		return Found{}, err
+	}
+	// A few more than asked, for the closed accounts left out.
+	as, err := ps.AccountsWithPrefix(ctx, account.Key(prefix), limit+5)
+	if err != nil {
+		return Found{}, err
+	}
+	out := Found{Players: []FoundPlayer{}}
+	for _, a := range as {
+		if a.Hash == ClosedHash || len(out.Players) == limit {
+			continue
+		}
+		out.Players = append(out.Players, FoundPlayer{Name: a.Name})
+	}
+	return out, nil
+}
+
 // round1 rounds x to one decimal place, as ratings are shown.
 func round1(x float64) float64 { return math.Round(x*10) / 10 }
 

@@ -97,6 +97,34 @@ func (s *Store) AccountsByKeys(ctx context.Context, keys []string) ([]store.Acco
 	return out, nil
 }
 
+// AccountsWithPrefix implements store.Players: a range of keys in byte
+// order (the C collation, which the index accounts_key_bytes keeps),
+// whatever the database's own collation, which may ignore '_' and '-'.
+func (s *Store) AccountsWithPrefix(ctx context.Context, prefix string, limit int) ([]store.Account, error) {
+	q, args := "SELECT "+accountColumns+` FROM accounts WHERE key COLLATE "C" >= $1`, []any{prefix}
+	if end := store.PrefixEnd(prefix); end != "" {
+		q, args = q+` AND key COLLATE "C" < $2`, append(args, end)
+	}
+	args = append(args, limit)
+	rows, err := s.pool.Query(ctx, q+fmt.Sprintf(` ORDER BY key COLLATE "C" LIMIT $%d`, len(args)), args...)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: reading accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Account
+	for rows.Next() {
+		a, err := scanAccount(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("postgres: reading accounts: %w", err)
+	}
+	return out, nil
+}
+
 // AccountOf implements store.Players.
 func (s *Store) AccountOf(ctx context.Context, identity string) (store.Account, error) {
 	return scanAccount(s.pool.QueryRow(ctx, "SELECT "+accountColumns+" FROM accounts WHERE identity = $1", identity))

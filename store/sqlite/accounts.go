@@ -169,6 +169,32 @@ func (s *Store) AccountsByKeys(ctx context.Context, keys []string) ([]store.Acco
 	return out, nil
 }
 
+// AccountsWithPrefix implements store.Players: a range of the keys'
+// unique index, which orders them by their bytes.
+func (s *Store) AccountsWithPrefix(ctx context.Context, prefix string, limit int) ([]store.Account, error) {
+	q, args := "SELECT "+accountColumns+" FROM accounts WHERE key >= ?", []any{prefix}
+	if end := store.PrefixEnd(prefix); end != "" {
+		q, args = q+" AND key < ?", append(args, end)
+	}
+	rows, err := s.db.QueryContext(ctx, q+" ORDER BY key LIMIT ?", append(args, limit)...)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: reading accounts: %w", err)
+	}
+	defer rows.Close()
+	var out []store.Account
+	for rows.Next() {
+		a, err := scanAccount(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: reading accounts: %w", err)
+	}
+	return out, nil
+}
+
 // AccountOf implements store.Players.
 func (s *Store) AccountOf(ctx context.Context, identity string) (store.Account, error) {
 	return scanAccount(s.queryRow(ctx, "SELECT "+accountColumns+" FROM accounts WHERE identity = ?", identity))

@@ -20,6 +20,7 @@ import (
 func playerTests() []test {
 	return []test{
 		{"Accounts", testAccounts},
+		{"AccountsWithPrefix", testAccountsWithPrefix},
 		{"Passwords", testPasswords},
 		{"GameEnds", testGameEnds},
 		{"RatedEndsAtOnce", testRatedEndsAtOnce},
@@ -193,6 +194,49 @@ func testAccounts(t *testing.T, e *env) {
 	}
 	if names, err := ps.AccountNames(ctx, nil); err != nil || len(names) != 0 {
 		t.Errorf("AccountNames(nil) = %v, %v", names, err)
+	}
+}
+
+// testAccountsWithPrefix: the accounts whose keys begin with a prefix,
+// in byte order, at most the limit; '_' and '-' are characters like any
+// other, not wildcards nor ignored.
+func testAccountsWithPrefix(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for i, name := range []string{"Ann", "anna", "An_ne", "An-x", "Annabel", "Bob", "anz", "ao", "Ax", "zz9"} {
+		id := fmt.Sprintf("id%d", i)
+		if _, err := ps.CreateAccount(ctx, account(id, name, at), store.Credential{Hash: []byte(id + "-session"), Identity: id}, guest(id, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		prefix string
+		limit  int
+		want   []string
+	}{
+		{"an", 10, []string{"An-x", "An_ne", "Ann", "anna", "Annabel", "anz"}},
+		{"an", 3, []string{"An-x", "An_ne", "Ann"}},
+		{"ann", 10, []string{"Ann", "anna", "Annabel"}},
+		{"an_", 10, []string{"An_ne"}},
+		{"an-", 10, []string{"An-x"}},
+		{"a", 10, []string{"An-x", "An_ne", "Ann", "anna", "Annabel", "anz", "ao", "Ax"}},
+		{"zz9", 10, []string{"zz9"}},
+		{"zz9x", 10, nil},
+		{"c", 10, nil},
+		{"%", 10, nil},
+	} {
+		as, err := ps.AccountsWithPrefix(ctx, c.prefix, c.limit)
+		var got []string
+		for _, a := range as {
+			got = append(got, a.Name)
+		}
+		if err != nil || !slices.Equal(got, c.want) {
+			t.Errorf("AccountsWithPrefix(%q, %d) = %q, %v; want %q", c.prefix, c.limit, got, err, c.want)
+		}
+	}
+	if as, err := ps.AccountsWithPrefix(ctx, "ann", 10); err == nil && len(as) > 0 && (as[0].Identity != "id0" || as[0].Key != "ann" || !as[0].Created.Equal(at)) {
+		t.Errorf("AccountsWithPrefix gave Ann as %+v", as[0])
 	}
 }
 

@@ -8,6 +8,7 @@ import { games } from "./catalog.js";
 import { handle } from "./stream.js";
 import { optionControl, readOptions, clockControl, clockPresets } from "./options.js";
 import { lexiconSelect } from "./lexicons.js";
+import { offerNames } from "./names.js";
 
 // challengeForm is the form that challenges a player: their name
 // (prefilled from a profile or the online list), the game, its rule
@@ -35,7 +36,7 @@ export async function challengeForm(to) {
   drawOpts();
   const form = h("form", { class: "card stack challenge-form", id: "challenge-form", "aria-labelledby": "challenge-title", novalidate: true },
     h("h2", { id: "challenge-title" }, "Challenge a player"),
-    field("Player's name", toIn),
+    field("Player's name", toIn), offerNames(toIn),
     field("Game", gameSel),
     opts,
     clock.element,

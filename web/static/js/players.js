@@ -5,6 +5,8 @@
 import { h, append, fill, plural } from "./dom.js";
 import { call, signedIn } from "./api.js";
 import { games, title, poolTitle } from "./catalog.js";
+import { namesLike, offerNames } from "./names.js";
+import { go } from "./nav.js";
 
 // named waits for the games' titles, which name the pools and the games
 // listed; should they not come, the names stand for them.
@@ -51,8 +53,15 @@ export async function profile(main, name) {
   } catch (e) {
     append(main, h("h1", {}, e.status === 404 ? "No such player" : "Cannot show this player"), h("p", { class: "error" }, e.message));
     // A name mistyped is the usual reason: say where players are found.
-    if (e.status === 404) append(main, h("p", { id: "profile-missing" }, "A player's page is found by their account's name, in any case; a guest has none, nor has a deleted account. ",
-      h("a", { href: "/lobby" }, "The lobby"), " lists the players online, and ", h("a", { href: "/leaderboards" }, "the leaderboards"), " the rated ones."));
+    if (e.status === 404) {
+      append(main, h("p", { id: "profile-missing" }, "A player's page is found by their account's name, in any case; a guest has none, nor has a deleted account. ",
+        h("a", { href: "/lobby" }, "The lobby"), " lists the players online, and ", h("a", { href: "/leaderboards" }, "the leaderboards"), " the rated ones."));
+      // The names that begin as this one does: a letter mistyped at
+      // the end is the usual slip.
+      const like = await namesLike(name.slice(0, 3)).catch(() => []);
+      if (like.length) append(main, h("p", { id: "profile-like" }, `Players whose names begin with “${name.slice(0, 3)}”: `,
+        ...like.flatMap((n, i) => [i ? ", " : "", h("a", { href: "/players/" + encodeURIComponent(n) }, n)]), "."));
+    }
     return;
   }
   document.title = `${p.name} · Parlour`;
@@ -123,7 +132,7 @@ export async function profile(main, name) {
 
 export async function leaderboards(main) {
   document.title = "Leaderboards · Parlour";
-  append(main, h("h1", {}, "Leaderboards"),
+  append(main, h("h1", {}, "Leaderboards"), findForm(),
     h("p", { class: "muted" }, "The top 50 in each game: players with at least 5 rated games whose rating is settled (deviation under 110)."));
   let pools;
   try { [pools] = await Promise.all([call("GET", "/leaderboards").then(a => a.pools), named()]); } catch (e) { append(main, h("p", { class: "error" }, e.message)); return; }
@@ -139,4 +148,26 @@ export async function leaderboards(main) {
           h("td", {}, `${num(r.rating)} ±${num(r.rd)}`), h("td", {}, String(r.games)))))));
     }).catch(e => append(sec, h("p", { class: "error" }, e.message)));
   }
+}
+
+// findForm finds a player by the start of their name: the names that
+// begin so are offered as it is typed, and the one sent opens its page.
+function findForm() {
+  const input = h("input", { id: "find-name", name: "name", maxlength: 20, autocomplete: "off", required: true, placeholder: "a name, or its start" });
+  const said = h("p", { class: "help", id: "find-said", "aria-live": "polite" });
+  const form = h("form", { class: "row", id: "find-player", role: "search", "aria-label": "Find a player" },
+    h("label", { for: input.id }, "Find a player"), input, offerNames(input),
+    h("button", { type: "submit", id: "find-go" }, "Show"), said);
+  form.addEventListener("submit", async e => {
+    e.preventDefault();
+    said.textContent = "";
+    const q = input.value.trim();
+    let names;
+    try { names = await namesLike(q, 20); } catch (ex) { said.textContent = ex.message; return; }
+    const exact = names.find(n => n.toLowerCase() === q.toLowerCase());
+    if (exact || names.length === 1) { go("/players/" + encodeURIComponent(exact || names[0])); return; }
+    said.textContent = !names.length ? `No player's name begins with “${q}”.`
+      : `${names.length === 20 ? "Many" : names.length} players' names begin with “${q}”: ${names.join(", ")}. Type more of the name.`;
+  });
+  return form;
 }
