@@ -102,11 +102,16 @@ func TestChallengesInTheTerminal(t *testing.T) {
 	tm.waitFor("the name typed", has("> Player", "‹ jk█ ›"))
 	tm.key("backspace")
 	tm.key("backspace")
-	tm.typeText("ann")
-	s = tm.waitFor("the name mended", has("‹ ann█ ›"))
+	// The names that begin as the one typed show beside it, and →
+	// takes the first.
+	tm.typeText("an")
+	s = tm.waitFor("the names offered", has("‹ an█ ›", "→ Ann"))
 	if strings.Contains(s, "zed") {
 		t.Errorf("the refusal of the last name stays after the name changed:\n%s", s)
 	}
+	checkFits(t, tm)
+	tm.key("right")
+	tm.waitFor("the name taken", has("‹ Ann█ ›"))
 	// The game: Sightless Word Fight, whose options, clock and word
 	// list follow it; the strike limit typed, a Fischer clock, the
 	// smallest word list.

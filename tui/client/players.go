@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 )
 
@@ -69,6 +70,27 @@ func (c *Client) Profile(ctx context.Context, name string) (Profile, error) {
 	var p Profile
 	err := c.do(ctx, http.MethodGet, "/api/v1/players/"+url.PathEscape(name), "", nil, &p)
 	return p, err
+}
+
+type found struct {
+	Players []struct {
+		Name string `json:"name"`
+	} `json:"players"`
+}
+
+// FindPlayers lists at most limit account names that begin with prefix,
+// in any case, in the order of the names.
+func (c *Client) FindPlayers(ctx context.Context, prefix string, limit int) ([]string, error) {
+	var f found
+	q := url.Values{"q": {prefix}, "limit": {strconv.Itoa(limit)}}
+	if err := c.do(ctx, http.MethodGet, "/api/v1/players?"+q.Encode(), "", nil, &f); err != nil {
+		return nil, err
+	}
+	names := make([]string, len(f.Players))
+	for i, p := range f.Players {
+		names[i] = p.Name
+	}
+	return names, nil
 }
 
 // Pools lists the rating pools: one for each game, and one for each

@@ -137,6 +137,7 @@ func endpoints() []endpoint {
 		{"PlayerExport", "GET", `/api/v1/players/[^/]+/games/export`, nil, true},
 		{"EventMute", "POST", `/api/v1/tournaments/[^/]+/chat/mute`, typeOf[eventMuted](), false},
 		{"Profile", "GET", `/api/v1/players/[^/]+`, typeOf[Profile](), false},
+		{"FindPlayers", "GET", `/api/v1/players`, typeOf[found](), false},
 		{"PlayerDaily", "GET", `/api/v1/players/[^/]+/daily`, typeOf[map[string]DailyStats](), false},
 		{"Pools", "GET", `/api/v1/leaderboards`, typeOf[pools](), false},
 		{"Leaderboard", "GET", `/api/v1/leaderboards/[^/]+`, typeOf[leaderboard](), false},
@@ -919,6 +920,9 @@ func TestWireTypes(t *testing.T) {
 	must("Ann's profile", err)
 	if len(prof.Podiums) == 0 || len(prof.Ratings) == 0 {
 		t.Errorf("Ann's profile holds no podium or no rating: %+v", prof)
+	}
+	if names, err := ben.FindPlayers(ctx, "AN", 5); err != nil || !slices.Contains(names, "Ann") {
+		t.Errorf("the players whose names begin with AN: %q, %v", names, err)
 	}
 	_, err = ben.PlayerDaily(ctx, "ann")
 	must("Ann's daily puzzles", err)
