@@ -78,23 +78,7 @@ func (s *Store) AccountsByKeys(ctx context.Context, keys []string) ([]store.Acco
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	rows, err := s.pool.Query(ctx, "SELECT "+accountColumns+" FROM accounts WHERE key = ANY($1)", keys)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: reading accounts: %w", err)
-	}
-	defer rows.Close()
-	var out []store.Account
-	for rows.Next() {
-		a, err := scanAccount(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("postgres: reading accounts: %w", err)
-	}
-	return out, nil
+	return s.queryAccounts(ctx, "SELECT "+accountColumns+" FROM accounts WHERE key = ANY($1)", keys)
 }
 
 // AccountsWithPrefix implements store.Players: a range of keys in byte
@@ -106,7 +90,13 @@ func (s *Store) AccountsWithPrefix(ctx context.Context, prefix string, limit int
 		q, args = q+` AND key COLLATE "C" < $2`, append(args, end)
 	}
 	args = append(args, limit)
-	rows, err := s.pool.Query(ctx, q+fmt.Sprintf(` ORDER BY key COLLATE "C" LIMIT $%d`, len(args)), args...)
+	return s.queryAccounts(ctx, q+fmt.Sprintf(` ORDER BY key COLLATE "C" LIMIT $%d`, len(args)), args...)
+}
+
+// queryAccounts returns the accounts that q, with args, selects
+// (accountColumns).
+func (s *Store) queryAccounts(ctx context.Context, q string, args ...any) ([]store.Account, error) {
+	rows, err := s.pool.Query(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading accounts: %w", err)
 	}

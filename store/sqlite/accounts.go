@@ -149,24 +149,7 @@ func (s *Store) AccountsByKeys(ctx context.Context, keys []string) ([]store.Acco
 		return nil, nil
 	}
 	list, args := inList(keys)
-	q := "SELECT " + accountColumns + " FROM accounts WHERE key IN " + list
-	rows, err := s.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: reading accounts: %w", err)
-	}
-	defer rows.Close()
-	var out []store.Account
-	for rows.Next() {
-		a, err := scanAccount(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("sqlite: reading accounts: %w", err)
-	}
-	return out, nil
+	return s.queryAccounts(ctx, "SELECT "+accountColumns+" FROM accounts WHERE key IN "+list, args...)
 }
 
 // AccountsWithPrefix implements store.Players: a range of the keys'
@@ -176,7 +159,13 @@ func (s *Store) AccountsWithPrefix(ctx context.Context, prefix string, limit int
 	if end := store.PrefixEnd(prefix); end != "" {
 		q, args = q+" AND key < ?", append(args, end)
 	}
-	rows, err := s.db.QueryContext(ctx, q+" ORDER BY key LIMIT ?", append(args, limit)...)
+	return s.queryAccounts(ctx, q+" ORDER BY key LIMIT ?", append(args, limit)...)
+}
+
+// queryAccounts returns the accounts that q, with args, selects
+// (accountColumns).
+func (s *Store) queryAccounts(ctx context.Context, q string, args ...any) ([]store.Account, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading accounts: %w", err)
 	}
