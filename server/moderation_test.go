@@ -306,7 +306,7 @@ func TestClosedAccountLeavesPlay(t *testing.T) {
 				last = l
 			}
 		}
-		if last != `{"error":"your session has ended: sign in again"}` {
+		if last != `{"error":"your session has ended: sign in again","status":401}` {
 			t.Errorf("Robin's stream ended with %q", last)
 		}
 		var seeks struct{ Seeks []seek.Seek }

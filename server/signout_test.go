@@ -72,7 +72,7 @@ func TestSessionEndEndsConnections(t *testing.T) {
 			ann.mu.Lock()
 			got := ann.got.String()
 			ann.mu.Unlock()
-			if !strings.HasSuffix(got, `{"error":"your session has ended: sign in again"}`) {
+			if !strings.HasSuffix(got, `{"error":"your session has ended: sign in again","status":401}`) {
 				t.Errorf("the table's event stream ended with %q", got[max(0, len(got)-200):])
 			}
 			var last string
@@ -88,7 +88,7 @@ func TestSessionEndEndsConnections(t *testing.T) {
 					t.Fatalf("the player stream is still open; its last line %q", last)
 				}
 			}
-			if last != `{"error":"your session has ended: sign in again"}` {
+			if last != `{"error":"your session has ended: sign in again","status":401}` {
 				t.Errorf("the player stream's last line %q", last)
 			}
 			// The guest, whose token is their own, plays on.

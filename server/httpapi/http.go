@@ -457,6 +457,14 @@ func (h *Handler) principal(r *http.Request) (*auth.Principal, error) {
 // errSessionEnded ends a stream whose session ended under it.
 var errSessionEnded = errors.New(auth.SessionEnded)
 
+// sessionEndedLine is the last line of such a stream: its status, as a
+// request with the session would now be answered, tells a client not to
+// open the stream again with it.
+var sessionEndedLine = struct {
+	Error  string `json:"error"`
+	Status int    `json:"status"`
+}{auth.SessionEnded, http.StatusUnauthorized}
+
 // sessionContext returns r's context, ended with errSessionEnded as its
 // cause when the session or identity token r signed in with as p ends
 // (auth.Watch: a sign-out, a new password, the account closed), and the
@@ -779,8 +787,9 @@ func (h *Handler) events(w http.ResponseWriter, r *http.Request) {
 	for {
 		u, err := f.Next(ctx)
 		if err != nil {
-			if cause := context.Cause(ctx); errors.Is(cause, errSessionEnded) {
-				err = cause
+			if errors.Is(context.Cause(ctx), errSessionEnded) {
+				quiet.send(func() error { return e.Encode(sessionEndedLine) })
+				return
 			}
 			if !errors.Is(err, context.Canceled) {
 				quiet.send(func() error { return e.Encode(map[string]string{"error": err.Error()}) })

@@ -153,8 +153,8 @@ func (h *Handler) stream(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case <-ctx.Done():
-			if cause := context.Cause(ctx); errors.Is(cause, errSessionEnded) {
-				e.Encode(map[string]string{"error": cause.Error()})
+			if errors.Is(context.Cause(ctx), errSessionEnded) {
+				e.Encode(sessionEndedLine)
 			}
 			return
 		case <-h.closing.Done():

@@ -311,6 +311,22 @@ type errorAnswer struct {
 	Error string `json:"error"`
 }
 
+// lastWord is the line a server ends a stream with: why, and for a
+// stream whose session ended, the status a request would now be answered
+// with, which tells the client not to open the stream again.
+type lastWord struct {
+	Error  string `json:"error"`
+	Status int    `json:"status"`
+}
+
+// err is the line as an error: an *Error when it says a status.
+func (l lastWord) err(stream string) error {
+	if l.Status != 0 {
+		return &Error{Status: l.Status, Message: l.Error}
+	}
+	return fmt.Errorf("the server ended %s: %s", stream, l.Error)
+}
+
 // maxAnswer caps the answer the client reads of one request, so that a
 // server gone wrong cannot make it hold without bound; maxReplay the
 // answer of a replay, every seat's view after every move of a game (the
@@ -752,9 +768,9 @@ func (c *Client) readStream(ctx context.Context, token, id string, from *int, wi
 		if bytes.HasPrefix(sc.Bytes(), []byte(`{"error"`)) {
 			// The server's last word: it is shutting down, or the
 			// session the stream signed in with has ended.
-			var e errorAnswer
-			if json.Unmarshal(sc.Bytes(), &e) == nil && e.Error != "" {
-				return false, fmt.Errorf("the server ended the event stream: %s", e.Error)
+			var l lastWord
+			if json.Unmarshal(sc.Bytes(), &l) == nil && l.Error != "" {
+				return false, l.err("the event stream")
 			}
 		}
 		var u Update

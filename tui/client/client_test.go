@@ -524,23 +524,58 @@ func TestConditionalMoveSentAgain(t *testing.T) {
 }
 
 // TestStreamSaysTheServersLastWord: the {"error"} line a server ends an
-// event stream with (shutting down, a session ended) is passed on in its
-// words, not taken for an update the client cannot read.
+// event stream with is passed on in its words, not taken for an update
+// the client cannot read; one with a status (a session ended) is that
+// refusal, which Stream does not try again.
 func TestStreamSaysTheServersLastWord(t *testing.T) {
 	t.Parallel()
+	for _, c := range []struct {
+		name, line, want string
+		status           int
+	}{
+		{"shutting down", `{"error":"the server is shutting down"}`, "the server ended the event stream: the server is shutting down", 0},
+		{"session ended", `{"error":"your session has ended: sign in again","status":401}`, "your session has ended: sign in again", 401},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Write([]byte(`{"version": 2, "seat": 0, "table": {"status": "playing", "seats": [{"seat": 0}], "to_move": [0]}}` + "\n" + c.line + "\n"))
+			}))
+			defer srv.Close()
+			cl, _ := New(srv.URL, "Ann")
+			out := make(chan Update, 10)
+			from := 1
+			_, err := cl.streamOnce(context.Background(), "tok", "t1", &from, true, out)
+			var apiErr *Error
+			if err == nil || err.Error() != c.want || errors.As(err, &apiErr) != (c.status != 0) || c.status != 0 && apiErr.Status != c.status {
+				t.Errorf("the stream ended with %#v, want %q (status %d)", err, c.want, c.status)
+			}
+			if len(out) != 1 {
+				t.Errorf("passed on %d updates, want 1", len(out))
+			}
+		})
+	}
+}
+
+// TestPlayerStreamEndsWithTheSession: a player stream whose session
+// ended says so, as a refusal, and is not opened again with it.
+func TestPlayerStreamEndsWithTheSession(t *testing.T) {
+	t.Parallel()
+	var opened atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Write([]byte(`{"version": 2, "seat": 0, "table": {"status": "playing", "seats": [{"seat": 0}], "to_move": [0]}}` + "\n" +
-			`{"error":"your session has ended: sign in again"}` + "\n"))
+		opened.Add(1)
+		w.Header().Set("Content-Type", "application/x-ndjson")
+		w.Write([]byte(`{"error":"your session has ended: sign in again","status":401}` + "\n"))
 	}))
 	defer srv.Close()
 	cl, _ := New(srv.URL, "Ann")
-	out := make(chan Update, 10)
-	from := 1
-	_, err := cl.streamOnce(context.Background(), "tok", "t1", &from, true, out)
-	if err == nil || err.Error() != "the server ended the event stream: your session has ended: sign in again" {
-		t.Errorf("the stream ended with %v, want the server's words", err)
+	errs := make(chan error, 4)
+	cl.PlayerStream(context.Background(), "tok", make(chan PlayerEvent, 4), errs)
+	var apiErr *Error
+	if err := <-errs; !errors.As(err, &apiErr) || apiErr.Status != 401 || apiErr.Message != "your session has ended: sign in again" {
+		t.Errorf("the player stream reported %v", err)
 	}
-	if len(out) != 1 {
-		t.Errorf("passed on %d updates, want 1", len(out))
+	if n := opened.Load(); n != 1 {
+		t.Errorf("the stream was opened %d times", n)
 	}
 }

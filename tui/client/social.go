@@ -380,6 +380,11 @@ func (c *Client) readPlayerStream(ctx context.Context, token string, out chan<- 
 			return fmt.Errorf("a line of the player stream is not an event: %w", err)
 		}
 		if ev.Error != "" {
+			var l lastWord
+			json.Unmarshal(sc.Bytes(), &l)
+			if l.Status != 0 {
+				return l.err("the player stream")
+			}
 			return errors.New(ev.Error)
 		}
 		heard(false)
