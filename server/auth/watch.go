@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"slices"
 	"sync"
 
 	"parlour/account"
@@ -15,7 +16,7 @@ const SessionEnded = "your session has ended: sign in again"
 // told when the token is forgotten.
 type watchers struct {
 	mu sync.Mutex
-	by map[credKey]map[*watcher]struct{}
+	by map[credKey][]*watcher // a token's few connections: a slice, not a map
 }
 
 // watcher is one Watch: ended runs once, unless stopped first.
@@ -27,8 +28,9 @@ type watcher struct{ ended func() }
 // in with it, a socket or a stream, ends as its next request would be
 // refused. Calling the returned stop ends the watch; a connection calls
 // it when it closes. ended runs on the forgetting goroutine and must not
-// block. On a cluster whose word of a sign-out elsewhere did not arrive,
-// ended is not called: such a connection ends when it next signs in.
+// block. On a cluster whose word of a sign-out elsewhere did not arrive
+// (the bus was away), ended is not called, and the connection lasts
+// until it closes.
 func (a *Auth) Watch(token string, ended func()) (stop func()) {
 	sum := account.HashToken(token)
 	k, ok := keyOf(sum[:])
@@ -38,23 +40,18 @@ func (a *Auth) Watch(token string, ended func()) (stop func()) {
 	w := &watcher{ended: ended}
 	a.watch.mu.Lock()
 	if a.watch.by == nil {
-		a.watch.by = map[credKey]map[*watcher]struct{}{}
+		a.watch.by = map[credKey][]*watcher{}
 	}
-	set := a.watch.by[k]
-	if set == nil {
-		set = map[*watcher]struct{}{}
-		a.watch.by[k] = set
-	}
-	set[w] = struct{}{}
+	a.watch.by[k] = append(a.watch.by[k], w)
 	a.watch.mu.Unlock()
 	return func() {
 		a.watch.mu.Lock()
 		defer a.watch.mu.Unlock()
-		if set := a.watch.by[k]; set != nil {
-			delete(set, w)
-			if len(set) == 0 {
-				delete(a.watch.by, k)
-			}
+		ws := slices.DeleteFunc(a.watch.by[k], func(o *watcher) bool { return o == w })
+		if len(ws) == 0 {
+			delete(a.watch.by, k)
+		} else {
+			a.watch.by[k] = ws
 		}
 	}
 }
@@ -67,10 +64,10 @@ func (ws *watchers) ended(h []byte) {
 		return
 	}
 	ws.mu.Lock()
-	set := ws.by[k]
+	list := ws.by[k]
 	delete(ws.by, k)
 	ws.mu.Unlock()
-	for w := range set {
+	for _, w := range list {
 		w.ended()
 	}
 }
@@ -80,8 +77,8 @@ func (a *Auth) Watching() int {
 	a.watch.mu.Lock()
 	defer a.watch.mu.Unlock()
 	n := 0
-	for _, set := range a.watch.by {
-		n += len(set)
+	for _, list := range a.watch.by {
+		n += len(list)
 	}
 	return n
 }
