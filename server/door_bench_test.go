@@ -221,13 +221,22 @@ func BenchmarkMoveSocket(b *testing.B) {
 }
 
 // BenchmarkIdleSocketMemory reports the memory one open, idle socket
-// costs the server: 1,000 spectator sockets onto 100 tables, each past
-// its hello and first update, heap (after collection) and goroutine
-// stacks measured before and after (idleSocketMemory).
+// costs the server: 1,000 sockets onto 100 tables, each past its hello
+// and first update, heap (after collection) and goroutine stacks
+// measured before and after (idleSocketMemory); a spectator's, and one
+// signed in with a token of its own.
 func BenchmarkIdleSocketMemory(b *testing.B) {
-	for range b.N {
-		heap, stack, _ := idleSocketMemory(b, 1000)
-		b.ReportMetric(heap, "heap-bytes/socket")
-		b.ReportMetric(stack, "stack-bytes/socket")
+	for _, signedIn := range []bool{false, true} {
+		name := "spectator"
+		if signedIn {
+			name = "signed-in"
+		}
+		b.Run(name, func(b *testing.B) {
+			for range b.N {
+				heap, stack, _ := idleSocketMemory(b, 1000, signedIn)
+				b.ReportMetric(heap, "heap-bytes/socket")
+				b.ReportMetric(stack, "stack-bytes/socket")
+			}
+		})
 	}
 }

@@ -26,8 +26,11 @@ import (
 // measured before the first opens and after the last. The clients are
 // bare TCP connections that speak the handshake by hand and run no
 // goroutine, so that nearly all of the growth is the server's (a client
-// holds a connection and a 4 KiB buffer).
-func idleSocketMemory(tb testing.TB, n int) (heap, stack, goroutines float64) {
+// holds a connection and a 4 KiB buffer). With signedIn, each socket
+// says hello with an identity token of its own, made (and cached) before
+// the first measure, as a signed-in player's socket does: what it adds
+// is the watch that ends the socket with its session.
+func idleSocketMemory(tb testing.TB, n int, signedIn bool) (heap, stack, goroutines float64) {
 	tb.Helper()
 	ctx := context.Background()
 	s, db, _ := openService(tb, filepath.Join(tb.TempDir(), "p.db"))
@@ -54,6 +57,17 @@ func idleSocketMemory(tb testing.TB, n int) (heap, stack, goroutines float64) {
 		return ms.HeapAlloc, ms.StackInuse, runtime.NumGoroutine()
 	}
 	addr := strings.TrimPrefix(srv.URL, "http://")
+	tokens := make([]string, n)
+	for i := range tokens {
+		if !signedIn {
+			break
+		}
+		id, err := s.NewIdentity(ctx, "")
+		if err != nil {
+			tb.Fatal(err)
+		}
+		tokens[i] = id.Token
+	}
 	h0, s0, g0 := mem()
 	var conns []net.Conn
 	defer func() {
@@ -67,7 +81,7 @@ func idleSocketMemory(tb testing.TB, n int) (heap, stack, goroutines float64) {
 			tb.Fatal(err)
 		}
 		conns = append(conns, c)
-		if err := idleSocket(c, addr, ids[i%len(ids)]); err != nil {
+		if err := idleSocket(c, addr, ids[i%len(ids)], tokens[i]); err != nil {
 			tb.Fatalf("socket %d: %v", i, err)
 		}
 	}
@@ -97,8 +111,8 @@ func settle() {
 }
 
 // idleSocket upgrades c to a socket onto table id as a spectator, says
-// hello, and reads the first update.
-func idleSocket(c net.Conn, addr, id string) error {
+// hello (with token, when not ""), and reads the first update.
+func idleSocket(c net.Conn, addr, id, token string) error {
 	c.SetDeadline(time.Now().Add(10 * time.Second))
 	defer c.SetDeadline(time.Time{})
 	fmt.Fprintf(c, "GET /api/v1/tables/%s/socket HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", id, addr)
@@ -121,6 +135,9 @@ func idleSocket(c net.Conn, addr, id string) error {
 	}
 	// A masked text frame (mask 0) holding the hello.
 	hello := `{"type":"hello"}`
+	if token != "" {
+		hello = `{"type":"hello","token":"` + token + `"}`
+	}
 	if _, err := c.Write(append([]byte{0x81, 0x80 | byte(len(hello)), 0, 0, 0, 0}, hello...)); err != nil {
 		return fmt.Errorf("saying hello: %w", err)
 	}
@@ -161,7 +178,7 @@ func TestIdleSocketMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("opens 400 sockets")
 	}
-	heap, stack, goroutines := idleSocketMemory(t, 400)
+	heap, stack, goroutines := idleSocketMemory(t, 400, false)
 	t.Logf("per idle socket: %.0f bytes of heap, %.0f of stack, %.2f goroutines", heap, stack, goroutines)
 	if goroutines < 0.95 || goroutines > 1.05 {
 		t.Errorf("an idle socket holds %.2f goroutines, want one", goroutines)
