@@ -78,7 +78,7 @@ func TestSmallTerminalAndHelp(t *testing.T) {
 	// screen's keys show on the way down.
 	s = tm.screen()
 	seen := s
-	for range 50 {
+	for range 200 {
 		checkFits(t, tm)
 		tm.key("j")
 		next := tm.screen()

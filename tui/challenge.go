@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"parlour/account"
 	"parlour/tui/client"
 )
 
@@ -27,24 +26,9 @@ type challengeScreen struct {
 	rated bool
 	at    int // the field chosen: 0 the name, 1 the game, then the options, then rated
 	busy  bool
-	// names are the account names that begin with the name typed, as
-	// the server last answered for it; → takes the first.
-	names []string
+	// names are the account names that begin with the name typed.
+	names nameOffer
 }
-
-// namesPause is how long typing pauses before the names that begin with
-// what was typed are asked for: one request a pause, not one a key.
-const namesPause = 250 * time.Millisecond
-
-// namesDueMsg says typing paused on the name q; namesMsg brings the
-// names that begin with it.
-type (
-	namesDueMsg struct{ q string }
-	namesMsg    struct {
-		q     string
-		names []string
-	}
-)
 
 // openChallenge shows the challenge form, the name to prefilled ("": to
 // type), the first game chosen with each option at its default; esc goes
@@ -98,32 +82,11 @@ func (cs *challengeScreen) update(msg tea.Msg) tea.Cmd {
 		}
 	case tea.KeyPressMsg:
 		return cs.key(msg.String(), msg)
-	case namesDueMsg:
-		return cs.askNames(msg.q)
-	case namesMsg:
-		if msg.q == strings.TrimSpace(cs.to) {
-			cs.names = msg.names
-		}
+	}
+	if cmd, ok := cs.names.update(cs.shared, msg, cs.to); ok {
+		return cmd
 	}
 	return nil
-}
-
-// askNames asks the server for the names that begin with q, if typing
-// rests on it still and some name could begin so.
-func (cs *challengeScreen) askNames(q string) tea.Cmd {
-	if q != strings.TrimSpace(cs.to) || account.CheckPrefix(q) != nil {
-		return nil
-	}
-	c := *cs.c
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(cs.ctx, 5*time.Second)
-		defer cancel()
-		names, err := c.FindPlayers(ctx, q, 5)
-		if err != nil {
-			return nil // suggestions only: the form works without them
-		}
-		return namesMsg{q: q, names: names}
-	}
 }
 
 func (cs *challengeScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
@@ -147,16 +110,14 @@ func (cs *challengeScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	// The name takes every letter; elsewhere j and k move too, as on
 	// the new-table form.
 	if cs.at == 0 {
-		if s == "right" && len(cs.names) > 0 {
-			cs.to = cs.names[0]
+		if n := cs.names.first(); s == "right" && n != "" {
+			cs.to = n
 			return nil
 		}
 		if !editLine(&cs.to, s, k, 40) {
 			return nil
 		}
-		cs.names = nil
-		q := strings.TrimSpace(cs.to)
-		return tea.Tick(namesPause, func(time.Time) tea.Msg { return namesDueMsg{q: q} })
+		return cs.names.typed(cs.to)
 	}
 	switch s {
 	case "k":
@@ -225,8 +186,8 @@ func (cs *challengeScreen) view() string {
 		name = tailOf(cs.to, max(8, cs.w-lw-10)) + "█"
 	}
 	offered := ""
-	if len(cs.names) > 0 && cs.at == 0 {
-		offered = ansi.Truncate("→ "+strings.Join(cs.names, ", "), max(0, rowRoom(cs.w, lw, name)), "…")
+	if cs.at == 0 {
+		offered = ansi.Truncate(cs.names.line(), max(0, rowRoom(cs.w, lw, name)), "…")
 	}
 	row(0, "Player", name, offered)
 	gs := cs.pairGames()

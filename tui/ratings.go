@@ -31,6 +31,11 @@ type boardsScreen struct {
 	at      int      // the player chosen
 	boards  map[string]*boardMsg
 	loadErr string
+	// finding is set while / has the find line open: find is the name
+	// typed there, names those that begin so.
+	finding bool
+	find    string
+	names   nameOffer
 }
 
 // poolsMsg is the server's rating pools.
@@ -131,14 +136,56 @@ func (bs *boardsScreen) update(msg tea.Msg) tea.Cmd {
 	case boardMsg:
 		bs.boards[msg.pool] = &msg
 	case tea.KeyPressMsg:
+		if bs.finding {
+			return bs.findKey(msg.String(), msg)
+		}
 		return bs.key(msg.String())
 	}
+	if cmd, ok := bs.names.update(bs.shared, msg, bs.find); ok {
+		return cmd
+	}
 	return nil
+}
+
+// findKey takes a key on the find line: the name typed, → the first
+// name offered, enter that player's profile, esc back to the boards.
+func (bs *boardsScreen) findKey(s string, k tea.KeyPressMsg) tea.Cmd {
+	switch s {
+	case "esc":
+		bs.finding, bs.find, bs.names = false, "", nameOffer{}
+		return nil
+	case "right":
+		if n := bs.names.first(); n != "" {
+			bs.find = n
+		}
+		return nil
+	case "enter":
+		name := strings.TrimSpace(bs.find)
+		if name == "" {
+			bs.err = "type a player's name, or its start"
+			return nil
+		}
+		for _, n := range bs.names.names {
+			if strings.EqualFold(n, name) {
+				name = n
+			}
+		}
+		bs.finding, bs.find, bs.names = false, "", nameOffer{}
+		return openProfile(bs.shared, name, bs)
+	}
+	bs.err = ""
+	if !editLine(&bs.find, s, k, 20) {
+		return nil
+	}
+	return bs.names.typed(bs.find)
 }
 
 func (bs *boardsScreen) key(k string) tea.Cmd {
 	n := len(bs.pools)
 	switch k {
+	case "/":
+		bs.finding, bs.err = true, ""
+		return nil
 	case "esc", "q":
 		bs.nav.goHome()
 	case "r":
@@ -183,9 +230,17 @@ func (bs *boardsScreen) view() string {
 	}
 	b.WriteString(head + "\n\n")
 	b.WriteString(wrap("The best of each pool: 5 rated games or more, and a settled rating.", bs.w) + "\n\n")
-	keys := "←→ pool · ↑↓ choose · enter profile · m your profile · r refresh · esc home"
+	keys := "←→ pool · ↑↓ choose · enter profile · / find a player · m your profile · r refresh · esc home"
 	if bs.cfg.Account == "" {
 		keys = strings.Replace(keys, " · m your profile", "", 1) // a guest has none
+	}
+	if bs.finding {
+		line := "Find a player: " + tailOf(bs.find, max(8, bs.w/2)) + "█"
+		if o := bs.names.line(); o != "" {
+			line += "  " + faint(ansi.Truncate(o, max(0, bs.w-ansi.StringWidth(line)-2), "…"))
+		}
+		b.WriteString(line + "\n\n")
+		keys = "type a name or its start · → the first name offered · enter its profile · esc back to the boards"
 	}
 	keys = faint(wrap(keys, bs.w))
 	room := bs.h - strings.Count(b.String(), "\n") - 4 - bs.msgExtra() - strings.Count(keys, "\n")

@@ -78,6 +78,24 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	tm.key("m")
 	tm.waitFor("Ann's own profile", has("ann_r", "playing since"))
 	tm.key("esc")
+	// / finds a player by the start of their name: the names that
+	// begin so show as it is typed, → takes the first, enter opens the
+	// profile; a name nobody has opens none.
+	tm.key("/")
+	tm.typeText("BE")
+	tm.waitFor("the names offered", has("Find a player: BE█", "→ ben_r", "enter its profile"))
+	checkFits(t, tm)
+	tm.key("right")
+	tm.waitFor("the name taken", has("Find a player: ben_r█"))
+	tm.key("enter")
+	tm.waitFor("Ben's profile", has("ben_r", "playing since", "won     Nymphabet (standard) against ann_r"))
+	tm.key("esc")
+	tm.waitFor("the leaderboard again", has("‹ Nymphabet (standard) ›", "/ find a player"))
+	tm.key("/")
+	tm.typeText("zed")
+	tm.key("enter")
+	tm.waitFor("nobody called zed", has("zed has no profile: only players with accounts have one"))
+	tm.key("esc")
 	tm.key("esc")
 	tm.waitFor("home", has("New table"))
 
