@@ -1,10 +1,13 @@
 package auth
 
 import (
+	"context"
+	"net/http"
 	"slices"
 	"sync"
 
 	"parlour/account"
+	"parlour/server/refuse"
 )
 
 // SessionEnded is what a connection signed in with a session or identity
@@ -31,7 +34,7 @@ type watcher struct{ ended func() }
 // block. On a cluster whose word of a sign-out elsewhere did not arrive
 // (the bus was away), ended is not called, and the connection lasts
 // until it closes.
-func (a *Auth) Watch(token string, ended func()) (stop func()) {
+func (a *Auth) Watch(ctx context.Context, token string, ended func()) (stop func()) {
 	sum := account.HashToken(token)
 	k, ok := keyOf(sum[:])
 	if !ok {
@@ -44,6 +47,11 @@ func (a *Auth) Watch(token string, ended func()) (stop func()) {
 	}
 	a.watch.by[k] = append(a.watch.by[k], w)
 	a.watch.mu.Unlock()
+	// A token forgotten between its sign-in and this watch told nobody:
+	// ask after it once more, now that a forgetting would tell.
+	if _, err := a.Authenticate(ctx, token); refuse.Status(err) == http.StatusUnauthorized {
+		a.watch.ended(k[:])
+	}
 	return func() {
 		a.watch.mu.Lock()
 		defer a.watch.mu.Unlock()

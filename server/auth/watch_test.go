@@ -1,36 +1,48 @@
 package auth
 
 import (
+	"context"
 	"log/slog"
 	"testing"
+	"time"
 
 	"parlour/server/internal/servertest"
+	"parlour/store"
 )
 
 // TestWatch: forgetting a token tells every connection watching it, once,
 // and no other; a watch stopped first is not told, and nothing is left
-// watched.
+// watched. A token forgotten before its watch began is told at once.
 func TestWatch(t *testing.T) {
 	t.Parallel()
-	a := New(servertest.SQLite(t), slog.New(slog.DiscardHandler), 0)
-	ann, annHash := NewToken()
-	ben, benHash := NewToken()
+	ctx := context.Background()
+	st := servertest.SQLite(t)
+	a := New(st, slog.New(slog.DiscardHandler), 0)
+	known := func(name string) (string, []byte) {
+		tok, h := NewToken()
+		cred := store.Credential{Hash: h, Identity: NewID()}
+		if err := st.CreateIdentity(ctx, store.Identity{ID: cred.Identity, Name: name, Created: time.Now()}, cred); err != nil {
+			t.Fatal(err)
+		}
+		return tok, h
+	}
+	ann, annHash := known("Ann")
+	ben, benHash := known("Ben")
 	told := map[string]int{}
 	tell := func(who string) func() { return func() { told[who]++ } }
 	stops := []func(){
-		a.Watch(ann, tell("ann's socket")),
-		a.Watch(ann, tell("ann's stream")),
-		a.Watch(ben, tell("ben's socket")),
+		a.Watch(ctx, ann, tell("ann's socket")),
+		a.Watch(ctx, ann, tell("ann's stream")),
+		a.Watch(ctx, ben, tell("ben's socket")),
 	}
-	a.Watch(ben, tell("ben's stream, closed"))()
-	if got := a.Watching(); got != 3 {
-		t.Fatalf("watching %d, want 3", got)
+	a.Watch(ctx, ben, tell("ben's stream, closed"))()
+	if got := a.Watching(); got != 3 || len(told) != 0 {
+		t.Fatalf("watching %d, told %v; want 3, none", got, told)
 	}
 	a.Forget(annHash)
 	a.Forget(annHash) // told once only
-	want := map[string]int{"ann's socket": 1, "ann's stream": 1}
-	if len(told) != len(want) || told["ann's socket"] != 1 || told["ann's stream"] != 1 {
-		t.Fatalf("told %v, want %v", told, want)
+	if len(told) != 2 || told["ann's socket"] != 1 || told["ann's stream"] != 1 {
+		t.Fatalf("told %v, want Ann's socket and stream once each", told)
 	}
 	for _, stop := range stops {
 		stop() // after the telling too: harmless
@@ -38,5 +50,11 @@ func TestWatch(t *testing.T) {
 	a.Forget(benHash)
 	if told["ben's socket"] != 0 || told["ben's stream, closed"] != 0 || a.Watching() != 0 {
 		t.Fatalf("after every watch stopped: told %v, watching %d", told, a.Watching())
+	}
+	gone, _ := NewToken() // signed out before the socket's watch began
+	stop := a.Watch(ctx, gone, tell("a socket of a session gone"))
+	defer stop()
+	if told["a socket of a session gone"] != 1 || a.Watching() != 0 {
+		t.Errorf("a watch of a token forgotten already: told %v, watching %d", told, a.Watching())
 	}
 }

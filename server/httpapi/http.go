@@ -478,7 +478,7 @@ func (h *Handler) sessionContext(r *http.Request, p *auth.Principal) (context.Co
 	if p == nil || p.Table != "" || err != nil || tok == "" {
 		return ctx, func() { cancel(nil) }
 	}
-	stop := h.auth.Watch(tok, func() { cancel(errSessionEnded) })
+	stop := h.auth.Watch(ctx, tok, func() { cancel(errSessionEnded) })
 	return ctx, func() { stop(); cancel(nil) }
 }
 

@@ -523,7 +523,7 @@ func (s *socket) serveTable(ctx context.Context, f *follow) (websocket.StatusCod
 		// too, as its requests would be refused, rather than go on
 		// moving and reading the seat's secrets. A seat's own token
 		// lasts as long as its seat.
-		defer s.d.auth.Watch(f.hello.Token, func() {
+		defer s.d.auth.Watch(ctx, f.hello.Token, func() {
 			go s.c.Close(websocket.StatusPolicyViolation, reasonSessionEnded)
 		})()
 	}
