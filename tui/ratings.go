@@ -419,6 +419,12 @@ func (ps *profileScreen) fetch() tea.Msg {
 	if err != nil {
 		if e := (*client.Error)(nil); errors.As(err, &e) && e.Status == http.StatusNotFound {
 			err = fmt.Errorf("%s has no profile: only players with accounts have one", ps.name)
+			// The names that begin as this one does: a letter mistyped
+			// at the end is the usual slip.
+			start := ps.name[:min(3, len(ps.name))]
+			if like, _ := ps.c.FindPlayers(ctx, start, 5); len(like) > 0 {
+				err = fmt.Errorf("%w; players whose names begin with %q: %s", err, start, strings.Join(like, ", "))
+			}
 		}
 		return profileMsg{name: ps.name, err: err}
 	}

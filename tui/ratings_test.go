@@ -96,6 +96,11 @@ func TestLeaderboardsAndProfiles(t *testing.T) {
 	tm.key("enter")
 	tm.waitFor("nobody called zed", has("zed has no profile: only players with accounts have one"))
 	tm.key("esc")
+	tm.key("/")
+	tm.typeText("ben_x")
+	tm.key("enter")
+	tm.waitFor("the names like ben_x", has("ben_x has no profile", "players whose names", `"ben": ben_r`))
+	tm.key("esc")
 	tm.key("esc")
 	tm.waitFor("home", has("New table"))
 
