@@ -695,8 +695,9 @@ func (s *Service) Cancel(ctx context.Context, p *auth.Principal, id string) erro
 // Drop takes identity's waiting seeks out of the book, telling its
 // player ("gone"): the root calls it when an account will play no more
 // (deleted, or closed by a moderator), so that no seek pairs anybody with
-// a player who cannot move. A seek whose table is being made as Drop runs
-// is left to the tables, which refuse to seat a closed account.
+// a player who cannot move. A seek already pairing as Drop runs makes its
+// table: its opponent then wins by claiming the game (a walk-away) or by
+// the clock.
 func (s *Service) Drop(identity string) {
 	s.mu.Lock()
 	var gone []*entry
