@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 
 	"parlour/server/internal/servertest"
+	"parlour/server/players"
 	"parlour/server/table"
 )
 
@@ -98,4 +99,52 @@ func TestSessionEndEndsConnections(t *testing.T) {
 			servertest.Eventually(t, 5*time.Second, "no connection left watched", func() bool { return sf.s.auth.Watching() == 0 })
 		})
 	}
+}
+
+// TestEndOtherSessions: a player signs out everywhere but here: the
+// account's other sessions end, with what was opened with them, and the
+// one asking stays; a guest and nobody are refused, changing nothing.
+func TestEndOtherSessions(t *testing.T) {
+	t.Parallel()
+	sf := newSocial(t)
+	base := sf.srv.URL
+	here := signUp(t, base, "Ann")
+	var others []*client
+	for range 2 {
+		c := &client{t: t, base: base}
+		var s players.Session
+		if st, body := c.do("POST", "/api/v1/sessions", map[string]string{"name": "ann", "password": testPassword}, &s); st != 200 && st != 201 {
+			t.Fatalf("sign in: %d %s", st, body)
+		}
+		c.token = s.Token
+		others = append(others, c)
+	}
+	ben := signUp(t, base, "Ben")
+	stream := openStream(t, base, others[0].token)
+
+	guest := &client{t: t, base: base}
+	var id table.Identity
+	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	guest.token = id.Token
+	expect(t, guest, "DELETE", "/api/v1/account/sessions", nil, 403, "guest")
+	expect(t, &client{t: t, base: base}, "DELETE", "/api/v1/account/sessions", nil, 401, "sign in first")
+
+	expect(t, here, "DELETE", "/api/v1/account/sessions", nil, 200, `{"ended":2}`)
+	for i, c := range others {
+		if st, body := c.do("GET", "/api/v1/account", nil, nil); st != 401 {
+			t.Errorf("session %d after: %d %s", i, st, body)
+		}
+	}
+	expect(t, here, "GET", "/api/v1/account", nil, 200, `"name":"Ann"`)
+	expect(t, ben, "GET", "/api/v1/account", nil, 200, `"name":"Ben"`)
+	var last string
+	for l := range stream.lines {
+		if l != "" {
+			last = l
+		}
+	}
+	if last != `{"error":"your session has ended: sign in again","status":401}` {
+		t.Errorf("the other session's stream ended with %q", last)
+	}
+	expect(t, here, "DELETE", "/api/v1/account/sessions", nil, 200, `{"ended":0}`)
 }

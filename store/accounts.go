@@ -150,6 +150,10 @@ type Players interface {
 	// session and identity tokens (not its seats' tokens) except keep,
 	// in one transaction. It returns the hashes deleted.
 	SetPassword(ctx context.Context, identity, hash string, keep []byte) ([][]byte, error)
+	// EndSessions deletes identity's session and identity tokens (not
+	// its seats' tokens) except keep, in one transaction, and returns the
+	// hashes deleted: a player signing out everywhere else.
+	EndSessions(ctx context.Context, identity string, keep []byte) ([][]byte, error)
 	// Rehash replaces identity's password hash old with new, the same
 	// password hashed with other parameters; it does nothing when the
 	// hash is no longer old (the password changed meanwhile).

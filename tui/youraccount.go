@@ -8,6 +8,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"parlour/game"
 	"parlour/tui/client"
 )
 
@@ -44,7 +45,7 @@ type yourAccount struct {
 
 // items are the account screen's items, in order.
 func (ya *yourAccount) items() []string {
-	items := []string{"Password", "Players online", "E-mail", "SSH keys", "Delete the account"}
+	items := []string{"Password", "Players online", "E-mail", "SSH keys", "Other sessions", "Delete the account"}
 	if ya.moderator {
 		items = append(items, "Moderation")
 	}
@@ -167,6 +168,14 @@ func (ya *yourAccount) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		switch ya.items()[ya.at] {
 		case "Password":
 			ya.form, ya.field = "password", 0
+		case "Other sessions":
+			return ya.change("signing out everywhere else…", func(ctx context.Context, c client.Client, tok string) (accountMsg, error) {
+				n, err := c.EndOtherSessions(ctx, tok)
+				if n == 0 {
+					return accountMsg{note: "no other session was signed in"}, err
+				}
+				return accountMsg{note: "signed out of " + game.Count(n, "other session", "other sessions")}, err
+			})
 		case "Players online":
 			if ya.settings == nil {
 				ya.err = "your settings are not read yet (r asks again)"
@@ -415,6 +424,8 @@ func (ya *yourAccount) state(item string) string {
 	switch item {
 	case "Password":
 		return "enter changes it"
+	case "Other sessions":
+		return "enter signs you out everywhere else"
 	case "Players online":
 		switch {
 		case ya.settings == nil:

@@ -127,6 +127,25 @@ func TestYourAccount(t *testing.T) {
 	tm.key("esc")
 	tm.waitFor("the account again", has("Your account: ann_a", "none: enter adds one"))
 
+	// Signed out everywhere else: the session the new password signed
+	// in above ends, and this terminal's stays; then none is left.
+	elsewhere, err := ac.SignIn(ctx, "ann_a", "a brand new phrase")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.key("down")
+	tm.waitFor("other sessions chosen", has("> Other sessions", "enter signs you out everywhere else"))
+	tm.key("enter")
+	tm.waitFor("two ended", has("signed out of 2 other sessions"))
+	if _, err := ac.Me(ctx, elsewhere.Token); err == nil {
+		t.Error("the session signed in elsewhere still works")
+	}
+	if _, err := ac.Me(ctx, as.Token); err != nil {
+		t.Errorf("this terminal's session: %v", err)
+	}
+	tm.key("enter")
+	tm.waitFor("none left", has("no other session was signed in"))
+
 	// The deletion: refused while seated at an open table, then done.
 	open, err := ac.Create(ctx, as.Token, "nymphabet", nil, []string{"me", "open"}, nil)
 	if err != nil {

@@ -256,6 +256,7 @@ func New(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("DELETE /api/v1/account", h.deleteAccount)
 	h.mux.HandleFunc("POST /api/v1/sessions", h.signIn)
 	h.mux.HandleFunc("DELETE /api/v1/sessions", h.signOut)
+	h.mux.HandleFunc("DELETE /api/v1/account/sessions", handle(h, bySignedIn, ok, h.endOtherSessions))
 	h.mux.HandleFunc("POST /api/v1/keys", handleJSON(h, bySignedIn, created, h.addKey))
 	h.mux.HandleFunc("GET /api/v1/keys", handle(h, bySignedIn, ok, h.listKeys))
 	h.mux.HandleFunc("DELETE /api/v1/keys/{fingerprint...}", handle(h, bySignedIn, none, h.deleteKey))

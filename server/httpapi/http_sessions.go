@@ -187,6 +187,12 @@ func (h *Handler) changePassword(r *http.Request, p *auth.Principal, req players
 	return noContent{}, h.players.ChangePassword(r.Context(), p, auth.RequestToken(r), req)
 }
 
+// endOtherSessions serves DELETE /api/v1/account/sessions: the account
+// signed out everywhere but the session asking.
+func (h *Handler) endOtherSessions(r *http.Request, p *auth.Principal) (players.Ended, error) {
+	return h.players.EndOtherSessions(r.Context(), p, auth.RequestToken(r))
+}
+
 func (h *Handler) deleteAccount(w http.ResponseWriter, r *http.Request) {
 	var req players.DeleteRequest
 	if err := protocol.DecodeJSON(r.Body, h.lim.MaxBody, &req); err != nil {

@@ -324,6 +324,31 @@ func (s *Service) ChangePassword(ctx context.Context, p *auth.Principal, token s
 	return nil
 }
 
+// Ended answers a sign-out everywhere else: how many sessions ended.
+type Ended struct {
+	Ended int `json:"ended"`
+}
+
+// EndOtherSessions signs p's account out everywhere but here: every
+// session and identity token of the account but token, the one asking,
+// ends, on every node, and with them the sockets and streams opened with
+// them. A player who left a session signed in on a borrowed computer, or
+// fears one was stolen, ends it without changing the password.
+func (s *Service) EndOtherSessions(ctx context.Context, p *auth.Principal, token string) (Ended, error) {
+	a, ps, err := s.accountFor(ctx, p)
+	if err != nil {
+		return Ended{}, err
+	}
+	sum := account.HashToken(token)
+	dropped, err := ps.EndSessions(ctx, a.Identity, sum[:])
+	if err != nil {
+		return Ended{}, s.saveFailed("signing out your other sessions", err)
+	}
+	s.forget(ctx, dropped)
+	s.log.Info("signed out everywhere else", "identity", a.Identity, "sessions_ended", len(dropped))
+	return Ended{Ended: len(dropped)}, nil
+}
+
 // CheckNewPassword refuses a password the rules refuse for the account
 // of identity, as a sign-up or a change would, without changing anything:
 // a password reset checks it before it spends its link.

@@ -155,18 +155,39 @@ func (s *Store) SetPassword(ctx context.Context, identity, hash string, keep []b
 		if tag.RowsAffected() == 0 {
 			return fmt.Errorf("account: %w", store.ErrNotFound)
 		}
-		rows, err := tx.Query(ctx, "DELETE FROM credentials WHERE identity = $1 AND table_id = '' AND hash <> $2 RETURNING hash", identity, nonNil(keep))
-		if err != nil {
-			return fmt.Errorf("postgres: deleting credentials: %w", err)
-		}
-		dropped, err = pgx.CollectRows(rows, pgx.RowTo[[]byte])
-		if err != nil {
-			return fmt.Errorf("postgres: deleting credentials: %w", err)
-		}
-		return nil
+		dropped, err = dropSessions(ctx, tx, identity, keep)
+		return err
 	})
 	if err != nil {
 		return nil, err
+	}
+	return dropped, nil
+}
+
+// EndSessions implements store.Players.
+func (s *Store) EndSessions(ctx context.Context, identity string, keep []byte) ([][]byte, error) {
+	var dropped [][]byte
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		var err error
+		dropped, err = dropSessions(ctx, tx, identity, keep)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return dropped, nil
+}
+
+// dropSessions deletes identity's session and identity tokens but keep,
+// and returns their hashes.
+func dropSessions(ctx context.Context, tx pgx.Tx, identity string, keep []byte) ([][]byte, error) {
+	rows, err := tx.Query(ctx, "DELETE FROM credentials WHERE identity = $1 AND table_id = '' AND hash <> $2 RETURNING hash", identity, nonNil(keep))
+	if err != nil {
+		return nil, fmt.Errorf("postgres: deleting credentials: %w", err)
+	}
+	dropped, err := pgx.CollectRows(rows, pgx.RowTo[[]byte])
+	if err != nil {
+		return nil, fmt.Errorf("postgres: deleting credentials: %w", err)
 	}
 	return dropped, nil
 }

@@ -245,22 +245,41 @@ func (s *Store) SetPassword(ctx context.Context, identity, hash string, keep []b
 		if n == 0 {
 			return fmt.Errorf("account: %w", store.ErrNotFound)
 		}
-		hashes, err := ownTokens(ex, identity, false)
-		if err != nil {
-			return err
-		}
-		for _, h := range hashes {
-			if string(h) == string(keep) {
-				continue
-			}
-			if _, err := ex.exec("DELETE FROM credentials WHERE hash = ?", h); err != nil {
-				return fmt.Errorf("sqlite: deleting credential: %w", err)
-			}
-			dropped = append(dropped, h)
-		}
-		return nil
+		dropped, err = dropSessions(ex, identity, keep)
+		return err
 	})
 	return dropped, err
+}
+
+// EndSessions implements store.Players.
+func (s *Store) EndSessions(ctx context.Context, identity string, keep []byte) ([][]byte, error) {
+	var dropped [][]byte
+	err := s.do(ctx, func(ex *execer) error {
+		var err error
+		dropped, err = dropSessions(ex, identity, keep)
+		return err
+	})
+	return dropped, err
+}
+
+// dropSessions deletes identity's session and identity tokens but keep,
+// and returns their hashes.
+func dropSessions(ex *execer, identity string, keep []byte) ([][]byte, error) {
+	hashes, err := ownTokens(ex, identity, false)
+	if err != nil {
+		return nil, err
+	}
+	var dropped [][]byte
+	for _, h := range hashes {
+		if string(h) == string(keep) {
+			continue
+		}
+		if _, err := ex.exec("DELETE FROM credentials WHERE hash = ?", h); err != nil {
+			return nil, fmt.Errorf("sqlite: deleting credential: %w", err)
+		}
+		dropped = append(dropped, h)
+	}
+	return dropped, nil
 }
 
 // Rehash implements store.Players.

@@ -22,6 +22,7 @@ func playerTests() []test {
 		{"Accounts", testAccounts},
 		{"AccountsWithPrefix", testAccountsWithPrefix},
 		{"Passwords", testPasswords},
+		{"EndSessions", testEndSessions},
 		{"GameEnds", testGameEnds},
 		{"RatedEndsAtOnce", testRatedEndsAtOnce},
 		{"AbortedEnd", testAbortedEnd},
@@ -237,6 +238,46 @@ func testAccountsWithPrefix(t *testing.T, e *env) {
 	}
 	if as, err := ps.AccountsWithPrefix(ctx, "ann", 10); err == nil && len(as) > 0 && (as[0].Identity != "id0" || as[0].Key != "ann" || !as[0].Created.Equal(at)) {
 		t.Errorf("AccountsWithPrefix gave Ann as %+v", as[0])
+	}
+}
+
+// testEndSessions: signing out everywhere else deletes every session
+// and identity token of the identity but the one kept, and no seat's
+// token, nor anybody else's.
+func testEndSessions(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, id := range []string{"ida", "idb"} {
+		if _, err := ps.CreateAccount(ctx, account(id, "N"+id, at), store.Credential{Hash: []byte(id + "-s1"), Identity: id}, guest(id, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []store.Credential{{Hash: []byte("ida-s2"), Identity: "ida"}, {Hash: []byte("ida-s3"), Identity: "ida"}, {Hash: []byte("ida-seat"), Identity: "ida", Table: "t1", Seat: 1}} {
+		if err := e.s.AddCredential(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dropped, err := ps.EndSessions(ctx, "ida", []byte("ida-s2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range dropped {
+		got = append(got, string(h))
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, []string{"ida-s1", "ida-s3"}) {
+		t.Errorf("EndSessions dropped %q, want ida-s1 and ida-s3", got)
+	}
+	for h, want := range map[string]bool{"ida-s1": false, "ida-s2": true, "ida-s3": false, "ida-seat": true, "idb-s1": true} {
+		_, err := e.s.Credential(ctx, []byte(h))
+		if kept := err == nil; kept != want {
+			t.Errorf("credential %s kept: %v, want %v (%v)", h, kept, want, err)
+		}
+	}
+	if dropped, err := ps.EndSessions(ctx, "ida", []byte("ida-s2")); err != nil || len(dropped) != 0 {
+		t.Errorf("EndSessions again: %q, %v; want none", dropped, err)
 	}
 }
 

@@ -881,6 +881,18 @@ func (c *Client) SignOut(ctx context.Context, token string) error {
 	return c.do(ctx, "DELETE", "/api/v1/sessions", token, nil, nil)
 }
 
+type ended struct {
+	Ended int `json:"ended"`
+}
+
+// EndOtherSessions signs the account of session token out everywhere
+// else, and returns how many of its other sessions ended.
+func (c *Client) EndOtherSessions(ctx context.Context, token string) (int, error) {
+	var e ended
+	err := c.do(ctx, "DELETE", "/api/v1/account/sessions", token, nil, &e)
+	return e.Ended, err
+}
+
 // Key is one of an account's SSH keys, as GET /api/v1/keys lists it.
 type Key struct {
 	Fingerprint string     `json:"fingerprint"`

@@ -78,6 +78,7 @@ func endpoints() []endpoint {
 		{"ResetOffered", "GET", `/api/v1/password-reset`, typeOf[resetOffer](), false},
 		{"SignUp", "POST", `/api/v1/accounts`, typeOf[Session](), false},
 		{"SignOut", "DELETE", `/api/v1/sessions`, nil, false},
+		{"EndOtherSessions", "DELETE", `/api/v1/account/sessions`, typeOf[ended](), false},
 		{"Keys", "GET", `/api/v1/keys`, typeOf[keyList](), false},
 		{"AddKey", "POST", `/api/v1/keys`, typeOf[addedKey](), false},
 		{"DeleteKey", "DELETE", `/api/v1/keys/.+`, nil, false}, // a fingerprint may hold "/", escaped in the request
@@ -457,6 +458,12 @@ func TestWireTypes(t *testing.T) {
 	out, err := ann.SignIn(ctx, "Ann", "correct horse battery")
 	must("Ann signs in", err)
 	must("Ann signs out", ann.SignOut(ctx, out.Token))
+	if _, err := ann.SignIn(ctx, "Ann", "correct horse battery"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := ann.EndOtherSessions(ctx, annS.Token); err != nil || n != 1 {
+		t.Errorf("Ann signs out everywhere else: %d, %v; want the one other session", n, err)
+	}
 	if on, err := ann.ResetOffered(ctx); err != nil || !on {
 		t.Errorf("whether reset links are mailed: %v, %v; the server sends mail", on, err)
 	}

@@ -4,7 +4,7 @@
 // token. While signed in the browser sends no guest token, so every table
 // it makes or joins belongs to the account (see api.js identityToken).
 
-import { h, field, append, fill, toast } from "./dom.js";
+import { h, field, append, fill, toast, plural } from "./dom.js";
 import { call, signedIn, setSignedIn, mayBeSignedIn, forgetGuest, guestToken } from "./api.js";
 import { go } from "./nav.js";
 
@@ -149,7 +149,8 @@ export async function account(main) {
   append(main, h("h1", {}, "Your account: ", name),
     h("div", { class: "row" },
       h("a", { class: "button", href: "/players/" + encodeURIComponent(name), id: "my-profile" }, "Your profile"),
-      h("button", { type: "button", id: "signout", onclick: signOut }, "Sign out")),
+      h("button", { type: "button", id: "signout", onclick: signOut }, "Sign out"),
+      h("button", { type: "button", id: "signout-others", onclick: signOutOthers }, "Sign out everywhere else")),
     settings(),
     email(),
     sshKeys(),
@@ -288,6 +289,15 @@ function sshKeys() {
 
 // signOut ends the session. The cookie is HttpOnly: only the server can
 // clear it, so ask even when the session has already ended elsewhere.
+// signOutOthers ends every other session of the account (another
+// browser, a terminal, a device lost), and says how many there were.
+async function signOutOthers() {
+  try {
+    const r = await call("DELETE", "/account/sessions");
+    toast(r.ended ? `Signed out of ${plural(r.ended, "other session")}` : "No other session was signed in");
+  } catch (e) { toast(e.message); }
+}
+
 export async function signOut() {
   try { await call("DELETE", "/sessions"); } catch (e) { if (e.status !== 401) toast(e.message); }
   setSignedIn("");

@@ -1,0 +1,37 @@
+package accounts
+
+import (
+	"testing"
+
+	"parlour/web/e2e"
+)
+
+// TestSignOutEverywhereElse: Ann, signed in in two browsers, signs out
+// everywhere else from her account page: the other browser is signed
+// out, and this one stays signed in.
+func TestSignOutEverywhereElse(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	here := e2e.NewPlayer(t, b, "Ann", base)
+	here.SignUp("Ann", "correct horse battery")
+	there := e2e.NewPlayer(t, b, "Ann elsewhere", base)
+	there.Open("/account")
+	there.Wait("the sign-in form", `!!document.querySelector("#signin-name")`)
+	there.TypeIn("#signin-name", "Ann")
+	there.TypeIn("#signin-password", "correct horse battery")
+	there.Click("#signin button[type=submit]")
+	there.Wait("signed in", `document.querySelector("#account-link").textContent === "Ann"`)
+
+	here.Open("/account")
+	here.Wait("the account page", `!!document.querySelector("#signout-others")`)
+	here.Click("#signout-others")
+	here.Wait("the sessions ended", `(document.querySelector("#toast")||{}).textContent === "Signed out of 1 other session"`)
+
+	there.Open("/account")
+	there.Wait("signed out there", `!!document.querySelector("#signin-name") && document.querySelector("#account-link").textContent === "Sign in"`)
+	here.Open("/account")
+	here.Wait("still signed in here", `!!document.querySelector("#signout-others") && document.querySelector("#account-link").textContent === "Ann"`)
+	here.Click("#signout-others")
+	here.Wait("nobody else", `(document.querySelector("#toast")||{}).textContent === "No other session was signed in"`)
+}
