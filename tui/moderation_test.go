@@ -47,9 +47,7 @@ func TestModeration(t *testing.T) {
 	tm := newTermWith(t, ts.URL, "ann_m", 80, 24, Config{DataDir: t.TempDir(), Session: as.Token, Account: "ann_m"})
 	tm.key("a")
 	tm.waitFor("Ann's account", has("Your account: ann_m", "Moderation", "enter opens them"))
-	for range 5 {
-		tm.key("down")
-	}
+	tm.keyUntil("down", "> Moderation")
 	tm.key("enter")
 	tm.waitFor("the queue", has("Moderation  ·  1 open report", "> cy_m", "abuse in chat", "by ben_m", "open",
 		"ben_m reported cy_m (abuse in chat): called me names", "What moderators did", "made ann_m a moderator"))
