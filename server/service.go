@@ -485,13 +485,13 @@ func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handl
 	return h
 }
 
-// accountClosed takes identity, whose account a moderator closed (it
-// was called name), out of every game still waiting to begin: its seeks
-// leave the book, its seats at tables not begun are given up (a table
-// left empty leaves the lobby, saying why), its challenges are
-// withdrawn, and it is withdrawn from its events. Nobody is then paired, seated or challenged to a game with
-// a player who can no longer sign in to move. It goes on when the
-// moderator's request ends.
+// accountClosed takes identity, whose account a moderator closed (it was
+// called name), out of every game still waiting to begin: its seeks leave
+// the book, its seats at tables not begun are given up (a table left empty
+// leaves the lobby, saying why), its challenges are withdrawn, and it is
+// withdrawn from its events. Nobody is then paired, seated or challenged
+// to a game with a player who can no longer sign in to move. It goes on
+// when the moderator's request ends.
 func (s *Service) accountClosed(ctx context.Context, identity, name string) {
 	ctx = context.WithoutCancel(ctx)
 	s.seeks.Drop(identity)
