@@ -300,13 +300,7 @@ func TestClosedAccountLeavesPlay(t *testing.T) {
 		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "abuse"}`, 200, `"name":"Robin"`)
 
 		// Robin's own stream ended with the session.
-		var last string
-		for l := range robStream.lines {
-			if l != "" {
-				last = l
-			}
-		}
-		if last != `{"error":"your session has ended: sign in again","status":401}` {
+		if last := robStream.last(); last != sessionEndedLine {
 			t.Errorf("Robin's stream ended with %q", last)
 		}
 		var seeks struct{ Seeks []seek.Seek }

@@ -14,6 +14,30 @@ import (
 	"parlour/server/table"
 )
 
+// sessionEndedLine is the last line of a stream whose session ended.
+const sessionEndedLine = `{"error":"your session has ended: sign in again","status":401}`
+
+// last reads the stream to its end, within 10 seconds, and returns its
+// last line that is not a keep-alive.
+func (ls *lineStream) last() string {
+	ls.t.Helper()
+	deadline := time.After(10 * time.Second)
+	var last string
+	for {
+		select {
+		case l, ok := <-ls.lines:
+			if !ok {
+				return last
+			}
+			if l != "" {
+				last = l
+			}
+		case <-deadline:
+			ls.t.Fatalf("the stream is still open; its last line %q", last)
+		}
+	}
+}
+
 // TestSessionEndEndsConnections: a session that ends (signed out, its
 // password changed, its account closed) ends the connections opened with
 // it too, as its requests do: a table's socket closes, saying why, and a
@@ -73,23 +97,10 @@ func TestSessionEndEndsConnections(t *testing.T) {
 			ann.mu.Lock()
 			got := ann.got.String()
 			ann.mu.Unlock()
-			if !strings.HasSuffix(got, `{"error":"your session has ended: sign in again","status":401}`) {
+			if !strings.HasSuffix(got, sessionEndedLine) {
 				t.Errorf("the table's event stream ended with %q", got[max(0, len(got)-200):])
 			}
-			var last string
-			for ended := false; !ended; {
-				select {
-				case l, ok := <-player.lines:
-					if !ok {
-						ended = true
-					} else if l != "" {
-						last = l
-					}
-				case <-ctx.Done():
-					t.Fatalf("the player stream is still open; its last line %q", last)
-				}
-			}
-			if last != `{"error":"your session has ended: sign in again","status":401}` {
+			if last := player.last(); last != sessionEndedLine {
 				t.Errorf("the player stream's last line %q", last)
 			}
 			// The guest, whose token is their own, plays on.
@@ -137,13 +148,7 @@ func TestEndOtherSessions(t *testing.T) {
 	}
 	expect(t, here, "GET", "/api/v1/account", nil, 200, `"name":"Ann"`)
 	expect(t, ben, "GET", "/api/v1/account", nil, 200, `"name":"Ben"`)
-	var last string
-	for l := range stream.lines {
-		if l != "" {
-			last = l
-		}
-	}
-	if last != `{"error":"your session has ended: sign in again","status":401}` {
+	if last := stream.last(); last != sessionEndedLine {
 		t.Errorf("the other session's stream ended with %q", last)
 	}
 	expect(t, here, "DELETE", "/api/v1/account/sessions", nil, 200, `{"ended":0}`)

@@ -241,6 +241,31 @@ func testAccountsWithPrefix(t *testing.T, e *env) {
 	}
 }
 
+// checkDropped checks that what a write returned as dropped are the
+// credentials kept says are not kept, and that the store keeps those
+// and only those it says are.
+func checkDropped(t *testing.T, e *env, what string, dropped [][]byte, kept map[string]bool) {
+	t.Helper()
+	var got, want []string
+	for _, h := range dropped {
+		got = append(got, string(h))
+	}
+	for h, k := range kept {
+		if !k {
+			want = append(want, h)
+		}
+		_, err := e.s.Credential(context.Background(), []byte(h))
+		if still := err == nil; still != k {
+			t.Errorf("after %s, credential %s kept: %v, want %v (%v)", what, h, still, k, err)
+		}
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s dropped %q, want %q", what, got, want)
+	}
+}
+
 // testEndSessions: signing out everywhere else deletes every session
 // and identity token of the identity but the one kept, and no seat's
 // token, nor anybody else's.
@@ -262,20 +287,7 @@ func testEndSessions(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, h := range dropped {
-		got = append(got, string(h))
-	}
-	slices.Sort(got)
-	if !slices.Equal(got, []string{"ida-s1", "ida-s3"}) {
-		t.Errorf("EndSessions dropped %q, want ida-s1 and ida-s3", got)
-	}
-	for h, want := range map[string]bool{"ida-s1": false, "ida-s2": true, "ida-s3": false, "ida-seat": true, "idb-s1": true} {
-		_, err := e.s.Credential(ctx, []byte(h))
-		if kept := err == nil; kept != want {
-			t.Errorf("credential %s kept: %v, want %v (%v)", h, kept, want, err)
-		}
-	}
+	checkDropped(t, e, "EndSessions", dropped, map[string]bool{"ida-s1": false, "ida-s2": true, "ida-s3": false, "ida-seat": true, "idb-s1": true})
 	if dropped, err := ps.EndSessions(ctx, "ida", []byte("ida-s2")); err != nil || len(dropped) != 0 {
 		t.Errorf("EndSessions again: %q, %v; want none", dropped, err)
 	}
@@ -300,20 +312,7 @@ func testPasswords(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, h := range dropped {
-		got = append(got, string(h))
-	}
-	slices.Sort(got)
-	if !equal(got, []string{"s1", "s3"}) {
-		t.Errorf("SetPassword dropped %q, want s1 and s3", got)
-	}
-	for h, want := range map[string]bool{"s1": false, "s2": true, "s3": false, "seat": true} {
-		_, err := e.s.Credential(ctx, []byte(h))
-		if kept := err == nil; kept != want {
-			t.Errorf("credential %s kept: %v, want %v (%v)", h, kept, want, err)
-		}
-	}
+	checkDropped(t, e, "SetPassword", dropped, map[string]bool{"s1": false, "s2": true, "s3": false, "seat": true})
 	if _, err := ps.SetPassword(ctx, "nobody", "h", nil); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("SetPassword of no account: %v, want ErrNotFound", err)
 	}
