@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"parlour/server/moderation"
 	"parlour/server/players"
 	"parlour/server/social"
 	"parlour/server/table"
@@ -254,5 +256,54 @@ func TestClusterLobbyAcrossNodes(t *testing.T) {
 		if st, body := nodeCall(t, n, "GET", "/api/v1/tv", "", nil, &tv); st != 200 || tv.Table.ID != playing || tv.Spectators != 1 {
 			t.Errorf("the featured game asked on %s: %d %s, want %s", n.name, st, body, playing)
 		}
+	}
+}
+
+// TestClusterClosedAccountEveryNode: a moderator closes an account
+// through one node, and another node takes the player out of what it
+// holds: the table where they waited leaves every lobby, and their seek
+// leaves that node's book, so that nobody there is paired with them.
+func TestClusterClosedAccountEveryNode(t *testing.T) {
+	// Not parallel: see TestClusterLobbyAcrossNodes.
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	signUp := func(n *node, name string) string {
+		t.Helper()
+		var s players.Session
+		if st, body := nodeCall(t, n, "POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": testPassword}, &s); st != 201 {
+			t.Fatalf("sign up %s on %s: %d %s", name, n.name, st, body)
+		}
+		return s.Token
+	}
+	robin, ann, moe := signUp(a, "Robin"), signUp(b, "Ann"), signUp(a, "Moe")
+	if _, err := moderation.Grant(context.Background(), a.st, "Moe", true, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var waiting table.Seated
+	if st, body := nodeCall(t, b, "POST", "/api/v1/tables", robin, map[string]any{"game": "salvo", "seats": []string{"me", "open"}}, &waiting); st != 201 {
+		t.Fatalf("Robin's table on b: %d %s", st, body)
+	}
+	if st, body := nodeCall(t, b, "POST", "/api/v1/seeks", robin, map[string]any{"game": "nymphabet"}, nil); st != 201 {
+		t.Fatalf("Robin's seek on b: %d %s", st, body)
+	}
+	if st, body := nodeCall(t, a, "POST", "/api/v1/moderation/close", moe, map[string]any{"name": "Robin", "reason": "abuse"}, nil); st != 200 {
+		t.Fatalf("Moe closes Robin through a: %d %s", st, body)
+	}
+	for _, n := range nodes {
+		var l struct{ Tables []table.Info }
+		if st, body := nodeCall(t, n, "GET", "/api/v1/tables", "", nil, &l); st != 200 || len(l.Tables) != 0 {
+			t.Errorf("the lobby on %s after Robin's closing: %d %s", n.name, st, body)
+		}
+	}
+	if st, body := nodeCall(t, b, "GET", "/api/v1/tables/"+waiting.Table, "", nil, nil); st != 410 || !strings.Contains(body, "Robin's account was closed by a moderator") {
+		t.Errorf("Robin's table on b: %d %s", st, body)
+	}
+	var seeks struct{ Seeks []json.RawMessage }
+	if st, body := nodeCall(t, b, "GET", "/api/v1/seeks", "", nil, &seeks); st != 200 || len(seeks.Seeks) != 0 {
+		t.Errorf("the seeks on b: %d %s", st, body)
+	}
+	var asked struct{ Status string }
+	if st, body := nodeCall(t, b, "POST", "/api/v1/seeks", ann, map[string]any{"game": "nymphabet"}, &asked); st != 201 || asked.Status != "waiting" {
+		t.Errorf("Ann's seek on b, which only Robin's matched: %d %s", st, body)
 	}
 }

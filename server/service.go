@@ -327,6 +327,8 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		}
 	}
 	if s.cl != nil {
+		// The other nodes tell this one of the accounts closed there.
+		s.cl.ClosedHere(s.closedHere)
 		s.cl.Start(s.Service, s.social)
 	}
 	return s, nil
@@ -486,20 +488,29 @@ func newHandler(s *Service, lim limit.Limits, tune func(*httpapi.Config)) *Handl
 }
 
 // accountClosed takes identity, whose account a moderator closed (it was
-// called name), out of every game still waiting to begin: its seeks leave
-// the book, its seats at tables not begun are given up (a table left empty
-// leaves the lobby, saying why), its challenges are withdrawn, and it is
-// withdrawn from its events. Nobody is then paired, seated or challenged
-// to a game with a player who can no longer sign in to move. It goes on
-// when the moderator's request ends.
+// called name), out of every game still waiting to begin: on every node,
+// its seeks leave the book, its seats at tables not begun are given up (a
+// table left empty leaves the lobby, saying why) and it is withdrawn from
+// its events (closedHere); and its challenges are withdrawn. Nobody is
+// then paired, seated or challenged to a game with a player who can no
+// longer sign in to move. It goes on when the moderator's request ends.
 func (s *Service) accountClosed(ctx context.Context, identity, name string) {
 	ctx = context.WithoutCancel(ctx)
+	s.closedHere(ctx, identity, name)
+	if err := s.social.CancelAll(ctx, identity); err != nil {
+		s.log.Warn("withdrawing a closed account's challenges", "identity", identity, "err", err)
+	}
+	if s.cl != nil {
+		s.cl.ClosedEverywhere(ctx, identity, name)
+	}
+}
+
+// closedHere is accountClosed's part on one node: what this node holds
+// of the games waiting for identity.
+func (s *Service) closedHere(ctx context.Context, identity, name string) {
 	s.seeks.Drop(identity)
 	if err := s.Service.Vacate(ctx, identity, name+"'s account was closed by a moderator"); err != nil {
 		s.log.Warn("giving up a closed account's seats", "identity", identity, "err", err)
-	}
-	if err := s.social.CancelAll(ctx, identity); err != nil {
-		s.log.Warn("withdrawing a closed account's challenges", "identity", identity, "err", err)
 	}
 	if ts := s.tournaments.Load(); ts != nil {
 		if err := ts.Withdraw(ctx, identity); err != nil {

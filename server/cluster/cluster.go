@@ -113,6 +113,9 @@ type Node struct {
 	// eventGames hears of the end of an event's game told by another
 	// node (EventGames); guarded by hmu.
 	eventGames func(ctx context.Context, event, table string) bool
+	// closedHere hears of an account closed on another node
+	// (ClosedHere); guarded by hmu.
+	closedHere func(ctx context.Context, identity, name string)
 	halted     chan struct{}
 	once       sync.Once
 	loops      sync.WaitGroup

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"parlour/account"
 	"parlour/bus"
@@ -36,6 +37,9 @@ import (
 //     check before an account is deleted).
 //   - "lobby": the public tables the node owns in a status (open, in
 //     setup, playing), for the lobby.
+//   - "closed": an account a moderator closed on the node, with its name:
+//     each node takes the player out of the games waiting to begin that
+//     it holds (Node.ClosedHere).
 //   - "probe": nothing; answered at once, so that the round trip is the
 //     bus's own (parlour_cluster_bus_seconds).
 
@@ -52,6 +56,9 @@ const (
 	// beyond it they are dropped (the player's client reads GET
 	// /api/v1/challenges and its tables when its stream reconnects).
 	noteQueue = 1024
+	// maxClosedName is the longest name a "closed" note gives, in bytes:
+	// more than any account's.
+	maxClosedName = 64
 	// maxForget is the most credentials one "forget" names.
 	maxForget = 4096
 	// maxLobby is the most tables a lobby lists (table.LobbyPeers).
@@ -77,7 +84,7 @@ type nodeNotes struct {
 // noteKind reports whether kind is one of the notes about players.
 func noteKind(kind string) bool {
 	switch kind {
-	case "player", "forget", "online", "seated", "lobby", "probe":
+	case "player", "forget", "online", "seated", "lobby", "closed", "probe":
 		return true
 	}
 	return false
@@ -112,8 +119,11 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 	if rq.Kind != "lobby" && (rq.Status != "" || rq.Limit != 0) {
 		return relayRequest{}, fmt.Errorf("a %q note with a lobby's status or limit", rq.Kind)
 	}
+	if rq.Kind != "closed" && rq.Name != "" {
+		return relayRequest{}, fmt.Errorf("a %q note with a name", rq.Kind)
+	}
 	switch rq.Kind {
-	case "player", "seated":
+	case "player", "seated", "closed":
 		if !auth.ValidID(rq.Identity) {
 			return relayRequest{}, fmt.Errorf("a %q note about no identity (%q)", rq.Kind, refuse.Clip(rq.Identity))
 		}
@@ -133,6 +143,10 @@ func decodeNote(rq relayRequest) (relayRequest, error) {
 		}
 		if rq.Limit < 1 || rq.Limit > maxLobby {
 			return relayRequest{}, fmt.Errorf("a lobby's note for %d tables", rq.Limit)
+		}
+	case "closed":
+		if rq.Name == "" || len(rq.Name) > maxClosedName || !utf8.ValidString(rq.Name) {
+			return relayRequest{}, fmt.Errorf("a note of an account closed called %q", refuse.Clip(rq.Name))
 		}
 	case "forget":
 		if len(rq.Hashes) == 0 || len(rq.Hashes) > maxForget {
@@ -160,6 +174,15 @@ func (c *Node) serveNote(rq relayRequest) ([]byte, error) {
 	case "forget":
 		for _, h := range rq.Hashes {
 			c.auth.Forget(h)
+		}
+	case "closed":
+		c.hmu.RLock()
+		f := c.closedHere
+		c.hmu.RUnlock()
+		if f != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), closedWait)
+			f(ctx, rq.Identity, rq.Name)
+			cancel()
 		}
 	case "online":
 		body = c.social.OnlineHere()
@@ -324,6 +347,27 @@ func (c *Node) ForgetEverywhere(ctx context.Context, hashes [][]byte) {
 			c.log.Warn("telling the other nodes to forget credentials", "err", err)
 		}
 		hashes = hashes[n:]
+	}
+}
+
+// closedWait bounds a node's work for an account closed on another.
+const closedWait = 30 * time.Second
+
+// ClosedHere sets what hears of an account a moderator closed on another
+// node: the root takes the player out of the games waiting to begin that
+// this node holds (its seeks, tables and events).
+func (c *Node) ClosedHere(f func(ctx context.Context, identity, name string)) {
+	c.hmu.Lock()
+	c.closedHere = f
+	c.hmu.Unlock()
+}
+
+// ClosedEverywhere tells every other node that the account of identity,
+// called name, was closed, and waits for their answers (bounded), so
+// that none of them goes on pairing or seating its player.
+func (c *Node) ClosedEverywhere(ctx context.Context, identity, name string) {
+	if _, err := c.tellAll(ctx, relayRequest{Kind: "closed", Identity: identity, Name: name}, true); err != nil {
+		c.log.Warn("telling the other nodes of an account closed", "identity", identity, "err", err)
 	}
 }
 

@@ -49,13 +49,15 @@ type relayRequest struct {
 	Chat  int  `json:"chat,omitempty"`
 	Sent  bool `json:"sent,omitempty"`
 	Ended bool `json:"ended,omitempty"`
-	// Identity, Event, Hashes, Status and Limit are a note's, about
+	// Identity, Event, Hashes, Status, Limit and Name are a note's, about
 	// players or the lobby rather than a table (nodes.go).
 	Identity string              `json:"identity,omitempty"`
 	Event    *social.StreamEvent `json:"event,omitempty"`
 	Hashes   [][]byte            `json:"hashes,omitempty"`
 	Status   store.Status        `json:"status,omitempty"`
 	Limit    int                 `json:"limit,omitempty"`
+	// Name is a closed account's name, in a "closed" note.
+	Name string `json:"name,omitempty"`
 	// Tournament is the event a request about an event is about
 	// (eventrelay.go).
 	Tournament string `json:"tournament,omitempty"`
@@ -137,7 +139,7 @@ func decodeRelay(b []byte) (relayRequest, error) {
 	if rq.Tournament != "" {
 		return relayRequest{}, fmt.Errorf("a request about table %s with an event's field", refuse.Clip(rq.Table))
 	}
-	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 {
+	if len(rq.Identity) > 0 || rq.Event != nil || len(rq.Hashes) > 0 || rq.Status != "" || rq.Limit != 0 || rq.Name != "" {
 		return relayRequest{}, fmt.Errorf("a request about table %s with a note's fields", refuse.Clip(rq.Table))
 	}
 	rq.Hashes = nil // empty: as it reads back

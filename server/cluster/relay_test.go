@@ -27,6 +27,8 @@ func FuzzDecodeRelay(f *testing.F) {
 		`{"kind":"forget","hashes":["` + strings.Repeat("A", 43) + `="]}`,
 		`{"kind":"online"}`, `{"kind":"seated","identity":"abcdefgh23456789"}`, `{"kind":"probe"}`, `{"kind":"probe","table":"abcdefgh23456789"}`,
 		`{"kind":"lobby","status":"open","limit":100}`,
+		`{"kind":"closed","identity":"abcdefgh23456789","name":"Robin"}`, `{"kind":"closed","identity":"abcdefgh23456789"}`,
+		`{"kind":"online","name":"Robin"}`,
 		`{"kind":"ping","table":"abcdefgh23456789","hashes":[]}`,
 		`{"kind":"event","tournament":"abcdefgh23456789","method":"POST","path":"/api/v1/tournaments/abcdefgh23456789/join","body":"e30="}`,
 		`{"kind":"event","tournament":"abcdefgh23456789","method":"GET","path":"/api/v1/tournaments/abcdefgh23456789","query":"version=3"}`,
@@ -53,6 +55,8 @@ func FuzzDecodeRelay(f *testing.F) {
 			t.Fatalf("read a request about table %q", rq.Table)
 		case rq.Kind == "player" && (rq.Event == nil || !auth.ValidID(rq.Identity)):
 			t.Fatalf("read a player's note without an event or an identity: %+v", rq)
+		case (rq.Kind == "closed") != (rq.Name != "") || rq.Kind == "closed" && !auth.ValidID(rq.Identity):
+			t.Fatalf("read a note of an account closed, or a name, wrongly: %+v", rq)
 		}
 		if rq.Kind == "http" {
 			if id, _, ok := tablePath(rq.Path); !ok || id != rq.Table {
@@ -112,6 +116,11 @@ func TestDecodeRelayRefuses(t *testing.T) {
 		{"a game's end with a path", `{"kind":"eventOver","tournament":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz","path":"/api/v1/tournaments/abcdefgh23456789"}`},
 		{"a table's request naming an event", `{"kind":"ping","table":"abcdefgh23456789","tournament":"zzzzzzzzzzzzzzzz"}`},
 		{"a note naming an event", `{"kind":"online","tournament":"abcdefgh23456789"}`},
+		{"an account closed without a name", `{"kind":"closed","identity":"abcdefgh23456789"}`},
+		{"an account closed of nobody", `{"kind":"closed","name":"Robin"}`},
+		{"a name on another note", `{"kind":"online","name":"Robin"}`},
+		{"a name on a table's request", `{"kind":"ping","table":"abcdefgh23456789","name":"Robin"}`},
+		{"a name on an event's request", `{"kind":"eventOver","tournament":"abcdefgh23456789","table":"zzzzzzzzzzzzzzzz","name":"Robin"}`},
 	} {
 		if _, err := decodeRelay([]byte(tc.in)); err == nil {
 			t.Errorf("%s: %s was read", tc.name, tc.in)

@@ -63,9 +63,9 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Left
 // for the reason why, in a player's words. The root calls it when a
 // moderator closes an account: a table its player waits at would
 // otherwise stay in the lobby, and nobody could join it. Games under way
-// are left alone: their other players resign or claim them. On a
-// cluster, it vacates the tables this node holds; a join of one held
-// elsewhere is refused by MayPlay.
+// are left alone: their other players resign or claim them. It vacates
+// the tables this node holds: on a cluster the root has every node vacate
+// its own.
 func (s *Service) Vacate(ctx context.Context, identity, why string) error {
 	p := &auth.Principal{Identity: identity}
 	var errs []error
