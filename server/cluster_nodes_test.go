@@ -73,6 +73,16 @@ func (ps *playerStream) next(typ string) social.StreamEvent {
 // since it holds none of the tests' names.
 const testPassword = "correct horse staple"
 
+// nodeSignUp signs name up through node n and returns the session.
+func nodeSignUp(t *testing.T, n *node, name string) string {
+	t.Helper()
+	var s players.Session
+	if st, body := nodeCall(t, n, "POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": testPassword}, &s); st != 201 {
+		t.Fatalf("sign up %s on %s: %d %s", name, n.name, st, body)
+	}
+	return s.Token
+}
+
 // TestClusterPlayersAcrossNodes: what concerns players rather than a
 // table crosses the nodes. Ann, on node a, challenges Ben, whose player
 // stream is open on node c: the challenge shows there; Ben accepts
@@ -90,15 +100,7 @@ func TestClusterPlayersAcrossNodes(t *testing.T) {
 	a, b, c := nodes[0], nodes[1], nodes[2]
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	signUp := func(n *node, name string) string {
-		t.Helper()
-		var s players.Session
-		if st, body := nodeCall(t, n, "POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": testPassword}, &s); st != 201 {
-			t.Fatalf("sign up %s on %s: %d %s", name, n.name, st, body)
-		}
-		return s.Token
-	}
-	ann, ben := signUp(a, "Ann"), signUp(b, "Ben")
+	ann, ben := nodeSignUp(t, a, "Ann"), nodeSignUp(t, b, "Ben")
 	annStream := openPlayerStream(t, ctx, a, "Ann", ann)
 	benStream := openPlayerStream(t, ctx, c, "Ben", ben)
 
@@ -267,15 +269,7 @@ func TestClusterClosedAccountEveryNode(t *testing.T) {
 	// Not parallel: see TestClusterLobbyAcrossNodes.
 	nodes := startCluster(t, "a", "b")
 	a, b := nodes[0], nodes[1]
-	signUp := func(n *node, name string) string {
-		t.Helper()
-		var s players.Session
-		if st, body := nodeCall(t, n, "POST", "/api/v1/accounts", "", map[string]string{"name": name, "password": testPassword}, &s); st != 201 {
-			t.Fatalf("sign up %s on %s: %d %s", name, n.name, st, body)
-		}
-		return s.Token
-	}
-	robin, ann, moe := signUp(a, "Robin"), signUp(b, "Ann"), signUp(a, "Moe")
+	robin, ann, moe := nodeSignUp(t, a, "Robin"), nodeSignUp(t, b, "Ann"), nodeSignUp(t, a, "Moe")
 	if _, err := moderation.Grant(context.Background(), a.st, "Moe", true, "", time.Now()); err != nil {
 		t.Fatal(err)
 	}
