@@ -207,7 +207,9 @@ func TestModeratorsActions(t *testing.T) {
 		expect(t, bob, "POST", chat, `{"channel": "players", "text": "sorry again"}`, 201, "sorry again")
 
 		expect(t, mo, "POST", "/api/v1/moderation/rename", `{"name": "bob", "new_name": "Robin", "reason": "offensive name"}`, 200, `"old_name":"Bob"`)
-		expect(t, ann, "GET", "/api/v1/players/robin", nil, 200, `"name":"Robin"`)
+		if body := expect(t, ann, "GET", "/api/v1/players/robin", nil, 200, `"name":"Robin"`); strings.Contains(body, `"closed"`) {
+			t.Errorf("an open account's profile says closed: %s", body)
+		}
 		expect(t, ann, "GET", "/api/v1/players/bob", nil, 404, "")
 		rec := expect(t, ann, "GET", "/api/v1/tables/"+tableID+"/record", nil, 200, "Robin")
 		if strings.Contains(rec, `"Bob"`) {
@@ -233,6 +235,8 @@ func TestModeratorsActions(t *testing.T) {
 			t.Errorf("an SSH key's sign-in to a closed account: %v (status %d), want 403 closed", err, refuse.Status(err))
 		}
 		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "again"}`, 409, "already closed")
+		// The profile stays, saying so; its games stay too.
+		expect(t, ann, "GET", "/api/v1/players/robin", nil, 200, `"closed":true`)
 		expect(t, bob, "GET", "/api/v1/account", nil, 401, "")
 		expect(t, &client{t: t, base: base}, "POST", "/api/v1/sessions", map[string]string{"name": "Robin", "password": testPassword}, 403, "closed by a moderator")
 		// Nobody starts a game with a closed account, which could never

@@ -16,6 +16,11 @@ type Account struct {
 	Created  time.Time
 }
 
+// ClosedHash is the password hash of an account a moderator closed: no
+// password matches it. A closed account keeps its games and ratings, but
+// a leaderboard leaves it out.
+const ClosedHash = "!closed"
+
 // Rating is one identity's standing in one rating pool (a game, or a
 // game's mode), on the Glicko scale.
 type Rating struct {
@@ -177,6 +182,7 @@ type Players interface {
 	FinishedGames(ctx context.Context, identity string) (int, error)
 	// Leaderboard returns the best players of pool with at least
 	// minGames games and an RD below maxRD, best first, at most limit.
+	// Closed accounts (ClosedHash) are left out.
 	Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int) ([]Standing, error)
 }
 

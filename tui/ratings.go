@@ -566,6 +566,8 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 				ps.err = "one moment: the profile is on its way"
 			case strings.EqualFold(ps.p.Name, ps.cfg.Account):
 				ps.err = "this is your own profile: challenge somebody else"
+			case ps.p.Closed:
+				ps.err = ps.p.Name + "'s account was closed by a moderator: they play no more games"
 			default:
 				openChallenge(ps.shared, ps.p.Name, ps)
 			}
@@ -615,6 +617,9 @@ func (ps *profileScreen) view() string {
 	keys := "↑↓ choose a game · enter open it · d save every game · r refresh · esc back"
 	if !ps.own() {
 		keys = "↑↓ choose a game · enter open it · c challenge · f follow · b block · R report · d save every game · r refresh · esc back"
+		if ps.p != nil && ps.p.Closed {
+			keys = strings.Replace(keys, " · c challenge", "", 1)
+		}
 	}
 	if ps.report.name != "" {
 		keys = reportKeys
@@ -639,6 +644,9 @@ func (ps *profileScreen) view() string {
 		marks += "  ·  " + faint("blocked")
 	}
 	b.WriteString(fitLine(fmt.Sprintf("%s  ·  playing since %s  ·  %s%s", title(p.Name), p.Created.Local().Format("2 Jan 2006"), game.Count(p.Games, "finished game", "finished games"), marks), ps.w) + "\n\n")
+	if p.Closed {
+		b.WriteString(bad(wrap("This account was closed by a moderator. Its games stay on the record; it plays no more, and the leaderboards leave it out.", ps.w)) + "\n\n")
+	}
 	b.WriteString(title("Ratings") + "\n")
 	if len(p.Ratings) == 0 {
 		b.WriteString(faint("  no rated games yet") + "\n")

@@ -283,3 +283,26 @@ func TestProfileArchive(t *testing.T) {
 		t.Error("saving no game made the records folder")
 	}
 }
+
+// TestClosedProfile: the profile of an account a moderator closed says
+// so, within the screen, offers no challenge, and c says why not.
+func TestClosedProfile(t *testing.T) {
+	t.Parallel()
+	sh := &shared{w: 80, h: 24, cfg: Config{Session: "a session", Account: "ben"}}
+	ps := &profileScreen{shared: sh, name: "Cy", p: &client.Profile{Name: "Cy", Games: 3, Ratings: map[string]client.PoolRating{}}}
+	if s := ansi.Strip(ps.view()); strings.Contains(s, "closed by a moderator") || !strings.Contains(s, "c challenge") {
+		t.Errorf("an open account's profile:\n%s", s)
+	}
+	ps.p.Closed = true
+	s := ansi.Strip(ps.view())
+	if !strings.Contains(s, "This account was closed by a moderator.") || strings.Contains(s, "c challenge") {
+		t.Errorf("a closed account's profile:\n%s", s)
+	}
+	for _, p := range fitProblems(s, 80, 24) {
+		t.Error(p)
+	}
+	ps.update(keyMsg("c"))
+	if want := "Cy's account was closed by a moderator: they play no more games"; sh.err != want {
+		t.Errorf("c on a closed account's profile: %q, want %q", sh.err, want)
+	}
+}

@@ -467,10 +467,10 @@ func (s *Service) RenameSeats(ctx context.Context, identity, name string) ([]sto
 	}
 }
 
-// ClosedHash is the password hash of an account a moderator closed: no
-// password matches it, and a sign-in to the account is refused as
-// closed rather than as a wrong password.
-const ClosedHash = "!closed"
+// ClosedHash is the password hash of an account a moderator closed
+// (store.ClosedHash): a sign-in to the account is refused as closed
+// rather than as a wrong password.
+const ClosedHash = store.ClosedHash
 
 // errClosed refuses a sign-in to a closed account.
 func errClosed() error { return refuse.Forbidden("this account was closed by a moderator") }

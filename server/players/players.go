@@ -35,6 +35,9 @@ type Profile struct {
 	// Podiums are the latest events the player finished among the
 	// winners of, the newest first.
 	Podiums []Podium `json:"podiums,omitempty"`
+	// Closed says a moderator closed the account: it keeps its games and
+	// ratings but plays no more, and no leaderboard lists it.
+	Closed bool `json:"closed,omitempty"`
 }
 
 // Podium is one event a player finished among its winners: its page is
@@ -90,7 +93,8 @@ func (s *Service) Profile(ctx context.Context, name string) (_ Profile, err erro
 	if err != nil {
 		return Profile{}, err
 	}
-	out := Profile{Name: a.Name, Created: a.Created, Ratings: map[string]PoolRating{}, History: map[string][]RatingPoint{}}
+	out := Profile{Name: a.Name, Created: a.Created, Ratings: map[string]PoolRating{}, History: map[string][]RatingPoint{},
+		Closed: a.Hash == ClosedHash}
 	rs, err := ps.Ratings(ctx, a.Identity)
 	if err != nil {
 		return Profile{}, err

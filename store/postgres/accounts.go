@@ -421,7 +421,8 @@ func (s *Store) FinishedGames(ctx context.Context, identity string) (int, error)
 func (s *Store) Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int) ([]store.Standing, error) {
 	rows, err := s.pool.Query(ctx, `SELECT a.name, r.rating, r.rd, r.games FROM ratings r
 		JOIN accounts a ON a.identity = r.identity
-		WHERE r.pool = $1 AND r.games >= $2 AND r.games > 0 AND r.rd < $3 ORDER BY r.rating DESC, a.key LIMIT $4`, pool, minGames, maxRD, limit)
+		WHERE r.pool = $1 AND r.games >= $2 AND r.games > 0 AND r.rd < $3 AND a.hash <> $4
+		ORDER BY r.rating DESC, a.key LIMIT $5`, pool, minGames, maxRD, store.ClosedHash, limit)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading leaderboard: %w", err)
 	}

@@ -486,7 +486,8 @@ func (s *Store) FinishedGames(ctx context.Context, identity string) (int, error)
 func (s *Store) Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int) ([]store.Standing, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT a.name, r.rating, r.rd, r.games FROM ratings r
 		JOIN accounts a ON a.identity = r.identity
-		WHERE r.pool = ? AND r.games >= ? AND r.rd < ? ORDER BY r.rating DESC, a.key LIMIT ?`, pool, minGames, maxRD, limit)
+		WHERE r.pool = ? AND r.games >= ? AND r.games > 0 AND r.rd < ? AND a.hash <> ?
+		ORDER BY r.rating DESC, a.key LIMIT ?`, pool, minGames, maxRD, store.ClosedHash, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading leaderboard: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"parlour/glicko"
 	"parlour/store"
 )
 
@@ -176,9 +177,20 @@ func testModeratorsActions(t *testing.T, e *env) {
 		t.Errorf("the renamed table: %s, %v", tb.Meta, err)
 	}
 
-	dropped, err := ms.CloseAccount(ctx, "idb", "!closed", act("close"))
+	endGame(t, e.s, "g-rated", rated("quizl", at, "idb", "ida", glicko.Win))
+	if board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 1000, 10); err != nil || len(board) != 2 || board[0].Name != "Robin" {
+		t.Fatalf("the leaderboard before the closing: %+v, %v", board, err)
+	}
+
+	dropped, err := ms.CloseAccount(ctx, "idb", store.ClosedHash, act("close"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 1000, 10); err != nil || len(board) != 1 || board[0].Name != "Ann" {
+		t.Errorf("the leaderboard after Robin's closing: %+v, %v; want Ann alone", board, err)
+	}
+	if rs, err := ps.Ratings(ctx, "idb"); err != nil || len(rs) != 1 || rs[0].Games != 1 {
+		t.Errorf("the closed account's ratings: %+v, %v; want kept", rs, err)
 	}
 	if len(dropped) != 1 || string(dropped[0]) != "idb-session" {
 		t.Errorf("closing dropped %q, want the session alone", dropped)
@@ -189,7 +201,7 @@ func testModeratorsActions(t *testing.T, e *env) {
 	if _, err := e.s.Credential(ctx, []byte("idb-seat")); err != nil {
 		t.Errorf("the closed account's seat token: %v, want kept", err)
 	}
-	if a, err := ps.AccountOf(ctx, "idb"); err != nil || a.Hash != "!closed" {
+	if a, err := ps.AccountOf(ctx, "idb"); err != nil || a.Hash != store.ClosedHash {
 		t.Errorf("the closed account: %+v, %v", a, err)
 	}
 	if _, err := ms.CloseAccount(ctx, "nobody", "!closed", act("close")); !errors.Is(err, store.ErrNotFound) {

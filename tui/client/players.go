@@ -28,7 +28,7 @@ type Podium struct {
 
 // Profile is an account's public profile: its ratings by pool with the
 // rating after each of its latest rated games, how many games it
-// finished, and its podiums.
+// finished, its podiums, and whether it was closed.
 type Profile struct {
 	Name    string                   `json:"name"`
 	Created time.Time                `json:"created"`
@@ -36,6 +36,8 @@ type Profile struct {
 	History map[string][]RatingPoint `json:"history,omitempty"`
 	Games   int                      `json:"games"`
 	Podiums []Podium                 `json:"podiums,omitempty"`
+	// Closed says a moderator closed the account: it plays no more.
+	Closed bool `json:"closed,omitempty"`
 }
 
 // RatingPoint is a rating after one rated game, a point of a pool's

@@ -808,6 +808,9 @@ func TestWireTypes(t *testing.T) {
 	must("Dee renamed", err)
 	_, err = ann.CloseAccount(ctx, annS.Token, "Dora", "a test")
 	must("Dora's account closed", err)
+	if p, err := ben.Profile(ctx, "Dora"); err != nil || !p.Closed {
+		t.Errorf("the closed account's profile: %+v, %v", p, err)
+	}
 	_, err = ann.ModLog(ctx, annS.Token)
 	must("the moderators' log", err)
 	open, err := ann.Create(ctx, annS.Token, "nymphabet", nil, []string{"me", "open"}, nil)

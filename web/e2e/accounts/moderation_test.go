@@ -103,3 +103,41 @@ func TestReportReachesModerator(t *testing.T) {
 		t.Error("Ben sees the report")
 	}
 }
+
+// TestClosedAccountsProfile: Mo closes Ben's account from the moderators'
+// page; Ben's profile stays, saying it was closed, and offers Ann no
+// challenge.
+func TestClosedAccountsProfile(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	ann, ben, mo := e2e.NewPlayer(t, b, "Ann", s.Base), e2e.NewPlayer(t, b, "Ben", s.Base), e2e.NewPlayer(t, b, "Mo", s.Base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	mo.SignUp("Moe", "a moderate passphrase")
+	grantModerator(t, s, "moe")
+
+	ann.Open("/players/Ben")
+	ann.Wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	if e2e.Eval[bool](ann, `!!document.querySelector("#profile-closed")`) {
+		t.Error("an open account's profile says it was closed")
+	}
+
+	mo.Open("/moderation")
+	mo.Wait("the actions", `!!document.querySelector("#action-close")`)
+	mo.TypeIn("#action-name", "Ben")
+	mo.TypeIn("#action-reason", "cheating")
+	mo.Click("#action-close")
+	mo.Wait("the closing in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe closed Ben's account: cheating")`)
+
+	ann.Open("/players/Ben")
+	ann.Wait("the profile", `!!document.querySelector("#profile-name")`)
+	ann.Wait("the closing said", `!!document.querySelector("#profile-closed")`)
+	if got := ann.Text("#profile-closed"); !strings.Contains(got, "closed by a moderator") {
+		t.Errorf("the closed profile says %q", got)
+	}
+	if e2e.Eval[bool](ann, `!!document.querySelector("#profile-actions .challenge-open")`) {
+		t.Error("a closed account's profile offers a challenge")
+	}
+	ann.AccessibleThemes("a closed account's profile")
+}

@@ -69,9 +69,13 @@ export async function profile(main, name) {
   append(main, h("h1", { id: "profile-name" }, p.name),
     h("p", { class: "muted" }, `Playing since ${new Date(p.created).toLocaleDateString()} · ${plural(p.games, "finished game")}`),
     h("div", { id: "profile-actions", class: "row" }), h("div", { id: "profile-challenge" }));
+  // A closed account keeps its page, its games and its ratings, but
+  // nobody plays it any more.
+  if (p.closed) document.getElementById("profile-actions").before(h("p", { class: "warn", id: "profile-closed" },
+    "This account was closed by a moderator. Its games stay on the record; it plays no more, and the leaderboards leave it out."));
   // Another account's profile, seen signed in: challenge them.
   const me = signedIn();
-  if (me && me.toLowerCase() !== p.name.toLowerCase()) {
+  if (me && me.toLowerCase() !== p.name.toLowerCase() && !p.closed) {
     const { challengeButton } = await import("./challenge.js");
     append(document.getElementById("profile-actions"), challengeButton(p.name, document.getElementById("profile-challenge")));
     const { reportButton } = await import("./report.js");
