@@ -98,6 +98,17 @@ func TestNewAccountsRatedPerAddress(t *testing.T) {
 		}
 		return from(addr, bob, "/api/v1/tables/"+sa.Table+"/join", `{}`)
 	}
+	// Requests refused for another reason start nothing and use none of
+	// the address's share: Ann accepting her own rated challenge.
+	var c struct{ ID string }
+	if st, body := ann.do("POST", "/api/v1/challenges", map[string]any{"to": "Bob", "game": "nymphabet", "rated": true}, &c); st != 201 {
+		t.Fatalf("Ann's challenge: %d %s", st, body)
+	}
+	for i := range table.NewRatedPerAddr + 5 {
+		if st, body := from("203.0.113.5", ann, "/api/v1/challenges/"+c.ID+"/accept", `{}`); st != 403 {
+			t.Fatalf("Ann accepting her own challenge, %d: %d %s, want 403", i+1, st, body)
+		}
+	}
 	for i := range table.NewRatedPerAddr {
 		if st, body := joinFrom("203.0.113.5"); st != 200 {
 			t.Fatalf("rated join %d: %d %s", i+1, st, body)

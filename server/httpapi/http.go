@@ -603,10 +603,9 @@ func (h *Handler) join(r *http.Request, p *auth.Principal, req table.JoinRequest
 			return table.Seated{}, err
 		}
 	}
-	if err := h.newRatedAllowed(r, p, r.PathValue("id"), table.ByJoin); err != nil {
-		return table.Seated{}, err
-	}
-	return h.tables.Join(r.Context(), p, r.PathValue("id"), req)
+	return h.startRated(r, p, r.PathValue("id"), table.ByJoin, func() (table.Seated, error) {
+		return h.tables.Join(r.Context(), p, r.PathValue("id"), req)
+	})
 }
 
 // seated authenticates a request that must come from a seat holder.
@@ -662,10 +661,9 @@ func (h *Handler) record(r *http.Request, p *auth.Principal) (*game.Record, erro
 }
 
 func (h *Handler) rematch(r *http.Request, p *auth.Principal) (table.Seated, error) {
-	if err := h.newRatedAllowed(r, p, r.PathValue("id"), table.ByRematch); err != nil {
-		return table.Seated{}, err
-	}
-	return h.tables.Rematch(r.Context(), p, r.PathValue("id"))
+	return h.startRated(r, p, r.PathValue("id"), table.ByRematch, func() (table.Seated, error) {
+		return h.tables.Rematch(r.Context(), p, r.PathValue("id"))
+	})
 }
 
 // parseFrom reads the version a stream resumes from: ?from=N, or the

@@ -35,10 +35,9 @@ func (h *Handler) listChallenges(r *http.Request, p *auth.Principal) (map[string
 }
 
 func (h *Handler) accept(r *http.Request, p *auth.Principal) (table.Seated, error) {
-	if err := h.newRatedAllowed(r, p, r.PathValue("id"), table.ByChallenge); err != nil {
-		return table.Seated{}, err
-	}
-	return h.social.Accept(r.Context(), p, r.PathValue("id"))
+	return h.startRated(r, p, r.PathValue("id"), table.ByChallenge, func() (table.Seated, error) {
+		return h.social.Accept(r.Context(), p, r.PathValue("id"))
+	})
 }
 
 func (h *Handler) decline(r *http.Request, p *auth.Principal) (social.Challenge, error) {

@@ -33,13 +33,22 @@ func (h *Handler) invitation(r *http.Request, _ *auth.Principal) (table.Invitati
 	return in, err
 }
 
-// newRatedAllowed applies the per-address cap on rated games that new
-// accounts start, for a join or a rematch of table id or an accept of
-// challenge id.
-func (h *Handler) newRatedAllowed(r *http.Request, p *auth.Principal, id string, by table.Start) error {
-	if rated, young := h.tables.RatedFor(r.Context(), p, id, by); rated && young && !h.newRated.Allow(h.clientAddr(r)) {
-		h.tables.RateLimited()
-		return refuse.TooMany("new accounts from your address have started too many rated games today: play casual games, or wait a day")
+// startRated applies the per-address cap on rated games that new
+// accounts start to start, a join or a rematch of table id or an accept
+// of challenge id: refused once the address has started its share, and
+// counted only when start succeeds, so that a request refused for any
+// other reason (a challenge of one's own, a seat already taken, a
+// block) uses none of it.
+func (h *Handler) startRated(r *http.Request, p *auth.Principal, id string, by table.Start, start func() (table.Seated, error)) (table.Seated, error) {
+	rated, young := h.tables.RatedFor(r.Context(), p, id, by)
+	counted := rated && young
+	addr := h.clientAddr(r)
+	if err := h.newRatedOK(addr, counted); err != nil {
+		return table.Seated{}, err
 	}
-	return nil
+	seated, err := start()
+	if err == nil {
+		h.newRatedStarted(addr, counted)
+	}
+	return seated, err
 }
