@@ -68,12 +68,64 @@ func TestRatedGamesPerPair(t *testing.T) {
 	}
 }
 
+// TestRatedPerPairCountsEveryGame: the cap counts the rated games a pair
+// has under way as well as those finished, so that tables opened side by
+// side do not slip past it, and it counts them however many other games
+// the players finished since.
+func TestRatedPerPairCountsEveryGame(t *testing.T) {
+	t.Parallel()
+	// Two servers, so that the new accounts' allowance of rated games an
+	// address starts holds up neither part.
+	srv := startServer(t, newGamesFixture(t), generous)
+	ann, bob, cat := signUp(t, srv.URL, "Ann"), signUp(t, srv.URL, "Bob"), signUp(t, srv.URL, "Cat")
+	srv2 := startServer(t, newGamesFixture(t), generous)
+	eve, dee := signUp(t, srv2.URL, "Eve"), signUp(t, srv2.URL, "Dee")
+	open := func(who *client) string {
+		t.Helper()
+		var sa table.Seated
+		if st, body := who.do("POST", "/api/v1/tables", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true}, &sa); st != 201 {
+			t.Fatalf("create: %d %s", st, body)
+		}
+		return sa.Table
+	}
+	for i := range table.RatedPerPair {
+		if st, body := bob.do("POST", "/api/v1/tables/"+open(ann)+"/join", map[string]any{}, nil); st != 200 {
+			t.Fatalf("rated table %d side by side: %d %s", i+1, st, body)
+		}
+	}
+	if st, body := bob.do("POST", "/api/v1/tables/"+open(ann)+"/join", map[string]any{}, nil); st != 429 || !strings.Contains(body, "rated games together") {
+		t.Fatalf("one more with %d under way: %d %s, want 429", table.RatedPerPair, st, body)
+	}
+	if st, body := cat.do("POST", "/api/v1/tables/"+open(ann)+"/join", map[string]any{}, nil); st != 200 {
+		t.Fatalf("another opponent: %d %s", st, body)
+	}
+
+	for i := range table.RatedPerPair {
+		playNymphabet(t, eve, dee, map[string]any{"rated": true}, i%2)
+	}
+	// Dee's history fills with games of her own since.
+	for i := range 4*table.RatedPerPair + 1 {
+		var one table.Seated
+		if st, body := dee.do("POST", "/api/v1/tables", map[string]any{"game": "quizl", "seats": []string{"me"}}, &one); st != 201 {
+			t.Fatalf("Dee's game %d alone: %d %s", i+1, st, body)
+		}
+		if st, body := (&client{t: t, base: srv2.URL, token: one.Token}).do("POST", "/api/v1/tables/"+one.Table+"/moves", map[string]any{"move": "resign"}, nil); st != 200 {
+			t.Fatalf("Dee resigning game %d alone: %d %s", i+1, st, body)
+		}
+	}
+	if st, body := dee.do("POST", "/api/v1/tables/"+open(eve)+"/join", map[string]any{}, nil); st != 429 || !strings.Contains(body, "rated games together") {
+		t.Fatalf("an 11th rated game after %d games alone: %d %s, want 429", 4*table.RatedPerPair+1, st, body)
+	}
+}
+
 // TestNewAccountsRatedPerAddress: accounts a week old or younger start
 // at most NewRatedPerAddr rated games from one address in a burst, however
 // many accounts share it; another address is not held up.
 func TestNewAccountsRatedPerAddress(t *testing.T) {
 	t.Parallel()
-	f := newGamesFixture(t)
+	// Two players only, with no cap of their own on rated games
+	// together: the address's is the one tried.
+	f := newGamesFixtureTuned(t, func(c *Config) { c.RatedPerPair = -1 })
 	lim := generous
 	lim.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128")}
 	srv := startServer(t, f, lim)

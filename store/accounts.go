@@ -180,6 +180,9 @@ type Players interface {
 	History(ctx context.Context, p HistoryPage) ([]PlayerGame, error)
 	// FinishedGames counts identity's finished games.
 	FinishedGames(ctx context.Context, identity string) (int, error)
+	// RatedTogether counts the rated games identities a and b finished
+	// together at or after since, aborted ones left out.
+	RatedTogether(ctx context.Context, a, b string, since time.Time) (int, error)
 	// Leaderboard returns the best players of pool with at least
 	// minGames games and an RD below maxRD, best first, at most limit.
 	// Closed accounts (ClosedHash) are left out.

@@ -8,7 +8,7 @@ package table
 
 import (
 	"context"
-	"encoding/json"
+	"slices"
 	"time"
 
 	"parlour/server/auth"
@@ -31,8 +31,10 @@ const (
 )
 
 // pairCap refuses a rated game between identities a and b when they have
-// finished Config.RatedPerPair rated games together in the last day.
-func (s *Service) pairCap(ctx context.Context, a, b string) error {
+// played Config.RatedPerPair rated games together in the last day: those
+// finished (aborted ones left out) and those still under way (under, from
+// ratedUnderWay), so that tables opened side by side do not slip past it.
+func (s *Service) pairCap(ctx context.Context, a, b string, under [][]string) error {
 	limit := s.cfg.RatedPerPair
 	if limit == 0 {
 		limit = RatedPerPair
@@ -44,34 +46,51 @@ func (s *Service) pairCap(ctx context.Context, a, b string) error {
 	if err != nil {
 		return nil // no accounts kept, so no rated games either
 	}
-	since := s.now().Add(-24 * time.Hour)
-	games, err := ps.History(ctx, store.HistoryPage{Identity: a, Limit: 4 * limit})
+	n, err := ps.RatedTogether(ctx, a, b, s.now().Add(-24*time.Hour))
 	if err != nil {
 		return s.readFailed("your rated games", err)
 	}
-	n := 0
-	for _, g := range games {
-		if g.Ended.Before(since) {
-			break // newest first
-		}
-		if g.Pool == "" || g.Result == store.Aborted {
-			continue
-		}
-		var m struct{ Seats []struct{ Identity string } }
-		if json.Unmarshal(g.Meta, &m) != nil {
-			continue
-		}
-		for _, st := range m.Seats {
-			if st.Identity == b {
-				n++
-				break
-			}
+	for _, seats := range under {
+		if slices.Contains(seats, a) && slices.Contains(seats, b) {
+			n++
 		}
 	}
 	if n >= limit {
 		return refuse.TooMany("you two have played %d rated games together in the last day: play casual games until tomorrow", n)
 	}
 	return nil
+}
+
+// ratedUnderWay returns the identities seated at each rated table whose
+// game is not finished, for pairCap. Every such table is in memory, or
+// parked. It takes each table's lock in turn, never under s.mu (a table
+// may hold its lock through a write to the disk, and s.mu's writers
+// would wait behind it), so its caller must hold no table's lock.
+func (s *Service) ratedUnderWay() [][]string {
+	var out [][]string
+	s.mu.RLock()
+	ts := make([]*table, 0, len(s.tables))
+	for _, t := range s.tables {
+		ts = append(ts, t)
+	}
+	for _, p := range s.parked {
+		if p.in.Rated {
+			out = append(out, slices.Clone(p.who))
+		}
+	}
+	s.mu.RUnlock()
+	for _, t := range ts {
+		t.mu.Lock()
+		if t.m.Rated && t.status != store.Finished {
+			ids := make([]string, len(t.m.Seats))
+			for i, st := range t.m.Seats {
+				ids[i] = st.Identity
+			}
+			out = append(out, ids)
+		}
+		t.unlock()
+	}
+	return out
 }
 
 // Start is how a player comes to a game, for RatedFor.

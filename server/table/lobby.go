@@ -187,9 +187,9 @@ func (s *Service) asNow(ctx context.Context, st seatMeta) (seatMeta, error) {
 // MayPlay (an account a moderator closed) or MayRematch (a block between
 // its players) refuses it, or, at a rated
 // table, when two of its players have played as many rated games together
-// today as the cap allows: a rematch starts a rated game as a join does.
-// t.mu must be held.
-func (s *Service) mayRematch(ctx context.Context, t *table, p *auth.Principal, seat game.Seat) error {
+// today as the cap allows (under, from ratedUnderWay): a rematch starts a
+// rated game as a join does. t.mu must be held.
+func (s *Service) mayRematch(ctx context.Context, t *table, p *auth.Principal, seat game.Seat, under [][]string) error {
 	var others []PairedSeat
 	for i, st := range t.m.Seats {
 		if game.Seat(i) != seat && st.Identity != "" && st.Computer == "" && st.Identity != p.Identity {
@@ -210,7 +210,7 @@ func (s *Service) mayRematch(ctx context.Context, t *table, p *auth.Principal, s
 		people := append([]PairedSeat{{Identity: p.Identity}}, others...)
 		for i, a := range people {
 			for _, b := range people[i+1:] {
-				if err := s.pairCap(ctx, a.Identity, b.Identity); err != nil {
+				if err := s.pairCap(ctx, a.Identity, b.Identity, under); err != nil {
 					return err
 				}
 			}
@@ -227,6 +227,15 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return Seated{}, err
+	}
+	// A rated rematch counts the rated games its players have under
+	// way, which takes each table's lock: before this one's is held.
+	t.mu.Lock()
+	rated := t.m.Rated
+	t.unlock()
+	var under [][]string
+	if rated {
+		under = s.ratedUnderWay()
 	}
 	t.mu.Lock()
 	defer t.unlock()
@@ -258,7 +267,7 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		}
 	}
 	if next == "" {
-		if err := s.mayRematch(ctx, t, p, seat); err != nil {
+		if err := s.mayRematch(ctx, t, p, seat, under); err != nil {
 			return Seated{}, err
 		}
 		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: auth.RandomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}

@@ -77,7 +77,7 @@ func RawRules(g game.Game, rules game.Rules) map[string]json.RawMessage { return
 // of two players is refused past their cap of rated games a day.
 func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 	if pr.Rated && len(pr.Seats) == 2 {
-		if err := s.pairCap(ctx, pr.Seats[0].Identity, pr.Seats[1].Identity); err != nil {
+		if err := s.pairCap(ctx, pr.Seats[0].Identity, pr.Seats[1].Identity, s.ratedUnderWay()); err != nil {
 			return Seated{}, err
 		}
 	}

@@ -385,12 +385,12 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id string, req Jo
 			return Seated{}, err
 		}
 	}
-	for _, o := range others {
-		if !rated {
-			break
-		}
-		if err := s.pairCap(ctx, who.identity, o.Identity); err != nil {
-			return Seated{}, err
+	if rated && len(others) > 0 {
+		under := s.ratedUnderWay()
+		for _, o := range others {
+			if err := s.pairCap(ctx, who.identity, o.Identity, under); err != nil {
+				return Seated{}, err
+			}
 		}
 	}
 	t.mu.Lock()

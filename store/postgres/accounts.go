@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -413,6 +414,18 @@ func (s *Store) FinishedGames(ctx context.Context, identity string) (int, error)
 	var n int
 	if err := s.pool.QueryRow(ctx, "SELECT COUNT(*) FROM player_games WHERE identity = $1", identity).Scan(&n); err != nil {
 		return 0, fmt.Errorf("postgres: counting games: %w", err)
+	}
+	return n, nil
+}
+
+// RatedTogether implements store.Players.
+func (s *Store) RatedTogether(ctx context.Context, a, b string, since time.Time) (int, error) {
+	var n int
+	if err := s.pool.QueryRow(ctx, `SELECT COUNT(*) FROM player_games pa
+		JOIN player_games pb ON pb.identity = $1 AND pb.table_id = pa.table_id
+		WHERE pa.identity = $2 AND pa.ended >= $3 AND pa.pool <> '' AND COALESCE(pa.result, '') <> $4`,
+		b, a, since, string(store.Aborted)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("postgres: counting rated games together: %w", err)
 	}
 	return n, nil
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"parlour/glicko"
 	"parlour/store"
@@ -478,6 +479,18 @@ func (s *Store) FinishedGames(ctx context.Context, identity string) (int, error)
 	var n int
 	if err := s.queryRow(ctx, "SELECT COUNT(*) FROM player_games WHERE identity = ?", identity).Scan(&n); err != nil {
 		return 0, fmt.Errorf("sqlite: counting games: %w", err)
+	}
+	return n, nil
+}
+
+// RatedTogether implements store.Players.
+func (s *Store) RatedTogether(ctx context.Context, a, b string, since time.Time) (int, error) {
+	var n int
+	if err := s.queryRow(ctx, `SELECT COUNT(*) FROM player_games pa
+		JOIN player_games pb ON pb.identity = ? AND pb.table_id = pa.table_id
+		WHERE pa.identity = ? AND pa.ended >= ? AND pa.pool <> '' AND COALESCE(pa.result, '') <> ?`,
+		b, a, nanos(since), string(store.Aborted)).Scan(&n); err != nil {
+		return 0, fmt.Errorf("sqlite: counting rated games together: %w", err)
 	}
 	return n, nil
 }

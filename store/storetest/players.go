@@ -416,6 +416,25 @@ func testGameEnds(t *testing.T, e *env) {
 		t.Errorf("Ann's last quizl rating: %+v, %v", hist, err)
 	}
 
+	for _, c := range []struct {
+		a, b  string
+		since time.Time
+		want  int
+	}{
+		{"idann", "idbob", at, 2},
+		{"idbob", "idann", at, 2},
+		{"idann", "idbob", at.Add(time.Second), 1},
+		{"idann", "idbob", at.Add(4 * time.Second), 0},
+		{"idann", "idcat", at, 1},
+		{"idbob", "idcat", at, 0},
+		{"idann", "idg", at, 0}, // unrated
+		{"idann", "nobody", at, 0},
+	} {
+		if n, err := ps.RatedTogether(ctx, c.a, c.b, c.since); n != c.want || err != nil {
+			t.Errorf("RatedTogether(%s, %s, %v) = %d, %v; want %d", c.a, c.b, c.since.Sub(at), n, err, c.want)
+		}
+	}
+
 	h, err := ps.History(ctx, store.HistoryPage{Identity: "idann", Limit: 3})
 	if err != nil || len(h) != 3 {
 		t.Fatalf("Ann's history: %+v, %v", h, err)
