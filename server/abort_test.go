@@ -165,6 +165,9 @@ func TestAbort(t *testing.T) {
 				if rec.Aborted == nil || rec.Aborted.By != []string{"Ann", "Ben"}[abortedBy] || len(rec.Moves) != len(tc.moves) {
 					t.Fatalf("the record after the abort: aborted %+v, moves %+v", rec.Aborted, rec.Moves)
 				}
+				if _, raw := e.call("GET", "/api/v1/tables/"+id+"/record", "", nil); len(tc.moves) == 0 && !strings.Contains(string(raw), `"moves":[]`) {
+					t.Errorf("the record of a game aborted before its first move: %s, want an empty list of moves", raw)
+				}
 				if _, st, _, err := game.Replay(games.Registry(), rec, lexicon.Default()); err != nil || st.Result().Status != game.Aborted {
 					t.Fatalf("the record does not replay as aborted: %v", err)
 				}

@@ -391,6 +391,9 @@ func (t *table) record() *game.Record {
 	if rec.Rules == nil {
 		rec.Rules = map[string]json.RawMessage{}
 	}
+	if rec.Moves == nil {
+		rec.Moves = []game.Move{} // a list, as the format has it, even empty
+	}
 	seed := t.m.Seed
 	rec.Seed = &seed
 	if a := t.m.Aborted; a != nil {
