@@ -19,6 +19,30 @@ import (
 	"parlour/store"
 )
 
+// TestMakerRefusedAtCreate: a maker of the setup is refused where it has
+// no meaning, saying why in the game's own terms.
+func TestMakerRefusedAtCreate(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, tc := range []struct {
+		body, want string
+	}{
+		{`{"game": "nymphabet", "seats": ["me", "open"], "maker": "easy"}`, "Nymphabet has no setup for the computer to make"},
+		{`{"game": "quizl", "seats": ["me", "open"], "maker": "easy"}`, "only a one-seat Quizl table has its setup made by the computer"},
+		{`{"game": "quizl", "seats": ["me"], "maker": "wily"}`, `is not easy, medium or strong`},
+	} {
+		resp, err := http.Post(e.srv.URL+"/api/v1/tables", "application/json", strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(b), tc.want) {
+			t.Errorf("%s: %d %s, want a 400 saying %q", tc.body, resp.StatusCode, b, tc.want)
+		}
+	}
+}
+
 // TestWordFightShapeRefusedAtCreate: a Word Fight table whose shape holds
 // no word is refused when it is created, saying why, and nothing is left
 // in the lobby.

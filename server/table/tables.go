@@ -160,8 +160,10 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, req CreateReque
 	}
 	maker := strings.ToLower(strings.TrimSpace(req.Maker))
 	switch {
-	case maker != "" && (len(seats) != 1 || !g.HasSetup()):
-		return Seated{}, refuse.Bad("only a one-seat %s table has a setup made by the computer; leave out maker", g.Title())
+	case maker != "" && !g.HasSetup():
+		return Seated{}, refuse.Bad("%s has no setup for the computer to make; leave out maker", g.Title())
+	case maker != "" && len(seats) != 1:
+		return Seated{}, refuse.Bad("only a one-seat %s table has its setup made by the computer; leave out maker", g.Title())
 	case maker == "" && len(seats) == 1 && g.HasSetup():
 		maker = game.Strong
 	case maker != "" && maker != game.Easy && maker != game.Medium && maker != game.Strong:
