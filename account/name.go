@@ -97,7 +97,8 @@ func nameRune(r rune) bool {
 // A name is reserved when, ignoring case, accents, spaces and signs, it is
 // the house's ("admin", "parlour", "system", "moderator" and the like),
 // what the server calls someone ("deleted", "deleted player", "guest"
-// with or without a number, "spectator", "anonymous"), or a computer
+// with or without a number, "spectator", "anonymous", and "the computer"
+// and "the grid", the hidden side of a game played alone), or a computer
 // player's ("computer", "Computer (strong)", "bot" and the computer
 // players' levels: "easy", "medium", "strong", "greedy", "greedy-best",
 // "random", "hunt-target", "density", "fleet-density"); or when it only
@@ -154,7 +155,7 @@ func reservedNames() []struct {
 		{"it is kept for the house", []string{"admin", "administrator", "moderator", "mod", "parlour", "system",
 			"root", "staff", "support", "server", "house", "official"}},
 		{"it is what deleted accounts are called", []string{"deleted", "deletedplayer", "deleteduser", "deletedaccount"}},
-		{"it is what the server calls someone", []string{"spectator", "anonymous"}},
+		{"it is what the server calls someone", []string{"spectator", "anonymous", "thecomputer", "thegrid"}},
 		{"it is a computer player's name", []string{"computer", "bot", "easy", "medium", "strong", "greedy", "greedybest",
 			"random", "hunttarget", "density", "fleetdensity", "computereasy", "computermedium", "computerstrong"}},
 	}

@@ -58,6 +58,8 @@ func TestCheckName(t *testing.T) {
 		{"Guest-7", "guests"},
 		{"guesthouse", ""},
 		{"spectator", "server calls"},
+		{"The-Computer", "server calls"},
+		{"the_grid", "server calls"},
 		{"easy", "computer player"},
 		{"Medium", "computer player"},
 		{"STRONG", "computer player"},

@@ -64,6 +64,8 @@ func TestCleanName(t *testing.T) {
 		{"\U0010FFFD", "private-use"},
 		{strings.Repeat("x", MaxNameLen+1), "at most 24 characters; this one has 25"},
 		{"spectator", "reserved"},
+		{"the computer", "reserved"},
+		{"The Grid", "reserved"},
 		{"SPECTATOR", "reserved"},
 	}
 	for _, tc := range bad {
