@@ -427,6 +427,12 @@ func (o tournamentObserver) Finished(n table.GameNote, end *store.GameEnd) {
 	}
 }
 
+func (o tournamentObserver) Deserted(n table.GameNote, seat int) {
+	if ts := o.s.tournaments.Load(); ts != nil {
+		ts.Deserted(n, seat)
+	}
+}
+
 // Auth returns who-asks, the part that resolves the tokens the service
 // issues.
 func (s *Service) Auth() *auth.Auth { return s.auth }

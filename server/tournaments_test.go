@@ -678,3 +678,28 @@ func TestTournamentClosedPlayerWithdrawn(t *testing.T) {
 		t.Errorf("round 1 pairs %v, want Ann and Cat", p)
 	}
 }
+
+// TestTournamentArenaLeftAtSetup: a player who leaves an event's table
+// while the fleets are placed does not show up: the table closes rather
+// than open the seat to anybody, the other player wins by forfeit, and
+// the leaver is paired no more.
+func TestTournamentArenaLeftAtSetup(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat")
+	f.online("Ann", "Bob")
+	ev := f.create("Ann", `{"kind": "arena", "game": "salvo", "clock": `+fastClock+`, "minutes": 60}`)
+	f.join(ev.ID, "Ann", "Bob")
+	f.clock.Advance(time.Minute)
+	g := f.playing(ev.ID, 1)[0]
+	quitter, other := g.Players[0], g.Players[1]
+	var left struct{ Cancelled bool }
+	if st, got := f.players[quitter].do("POST", "/api/v1/tables/"+g.Table+"/leave", nil, &left); st != 200 || !left.Cancelled {
+		t.Fatalf("%s leaves at the setup: %d %s, want the table closed", quitter, st, got)
+	}
+	expect(t, f.players["Cat"], "POST", "/api/v1/tables/"+g.Table+"/join", `{}`, 410, quitter+" left before the game began")
+	e := f.await(ev.ID, "the game scored", func(e tournament.Event) bool { return len(e.Playing) == 0 && len(e.Games) == 1 })
+	q, o := standingOf(e, quitter), standingOf(e, other)
+	if q.Score != 0 || o.Score != 2 || !q.Left || q.Forfeits != 1 || o.Wins != 1 {
+		t.Fatalf("after %s left at the setup: %+v and %+v; want a forfeit that withdraws, and a win", quitter, q, o)
+	}
+}

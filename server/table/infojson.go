@@ -114,6 +114,9 @@ func (in *Info) appendJSON(b, rules []byte) ([]byte, error) {
 			return nil, err
 		}
 	}
+	if in.Paired {
+		b = append(b, `,"paired":true`...)
+	}
 	if in.Rated {
 		b = append(b, `,"rated":true`...)
 	}

@@ -51,9 +51,11 @@ func (t *table) closed() error {
 // Leave gives up p's seat at table id before its game starts: the seat
 // is open again for anybody (an invite, the lobby) to take, and a setup
 // given for it is forgotten. When nobody else is seated (computer seats
-// aside) the table is cancelled instead: it leaves the lobby and every
-// list of tables under way, its watchers are told, and it never opens
-// again. Once play has begun a seat is given up by resigning.
+// aside), or the table was made for its players (a seek, a challenge or
+// an event paired them), the table is cancelled instead: it leaves the
+// lobby and every list of tables under way, its watchers are told, and
+// it never opens again. Once play has begun a seat is given up by
+// resigning.
 func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Left, error) {
 	return s.leaveTable(ctx, p, id, whyLeft)
 }
@@ -119,6 +121,19 @@ func (s *Service) leave(ctx context.Context, t *table, p *auth.Principal, why st
 	t.lastUse = time.Now()
 	old := t.m.clone()
 	i := int(seat)
+	if t.m.paired() {
+		// The pairing chose its players: the table closes, the seats
+		// kept as they were, rather than offer the seat to anybody.
+		reason := t.m.Seats[i].Name + " left before the game began"
+		if why != whyLeft {
+			reason = why // the server's own reason: an account closed
+		}
+		if err := s.cancelTable(ctx, t, old, reason); err != nil {
+			return Left{}, err
+		}
+		s.deserted(t, i)
+		return Left{Table: t.id, Seat: i, Cancelled: true}, nil
+	}
 	t.m.Seats[i] = seatMeta{Name: uniqueName(t.m.Seats, fmt.Sprintf("Seat %d", i+1), i)}
 	if slices.ContainsFunc(t.m.Seats, func(st seatMeta) bool { return st.Identity != "" }) {
 		if err := s.changedWith(ctx, t, old, store.Batch{}); err != nil {
@@ -228,3 +243,8 @@ func (s *Service) cancelledRematch(ctx context.Context, id string) (bool, error)
 	}
 	return m.Cancelled != "", nil
 }
+
+// paired reports whether the table was made for the players seated at
+// it: by a pairing (Paired), or, in a description written before Paired
+// was kept, by a challenge or an event.
+func (m *meta) paired() bool { return m.Paired || m.Challenge != "" || m.Event != nil }

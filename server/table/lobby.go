@@ -270,7 +270,7 @@ func (s *Service) Rematch(ctx context.Context, p *auth.Principal, id string) (Se
 		if err := s.mayRematch(ctx, t, p, seat, under); err != nil {
 			return Seated{}, err
 		}
-		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: auth.RandomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool}
+		m := meta{Game: t.m.Game, Rules: t.m.Rules, Lexicon: t.m.Lexicon, Seed: auth.RandomSeed(), Private: t.m.Private, Prev: t.id, Maker: t.m.Maker, Rated: t.m.Rated, Pool: t.m.Pool, Paired: t.m.paired()}
 		m.Seats = make([]seatMeta, n)
 		for i, st := range t.m.Seats {
 			st, err := s.asNow(ctx, st)

@@ -32,6 +32,16 @@ type TurnObserver interface {
 	HearsTurns() bool
 }
 
+// DesertObserver is an Observer that also hears of a table made for its
+// players (a pairing's) that one of them left before play began, which
+// closed it: no game was played, and seat's player did not show up. An
+// event scores that as a forfeit. Like an Observer it is called outside
+// the table's lock and must not block.
+type DesertObserver interface {
+	Observer
+	Deserted(n GameNote, seat int)
+}
+
 // RematchObserver is an Observer that also hears of a rematch offered:
 // the first player to ask for the next game of a finished table made
 // its table. The player stream tells the others, who may have left the
@@ -108,6 +118,18 @@ func (s *Service) started(t *table) {
 		t.after = append(t.after, func() { o.Started(n) })
 	}
 	s.turned(t)
+}
+
+// deserted tells the DesertObservers that seat's player left t, a
+// pairing's table, before play began, once t.mu is let go. t.mu must be
+// held.
+func (s *Service) deserted(t *table, seat int) {
+	n := t.note()
+	for _, o := range s.observers {
+		if do, ok := o.(DesertObserver); ok {
+			t.after = append(t.after, func() { do.Deserted(n, seat) })
+		}
+	}
 }
 
 // turned tells the TurnObservers which seats of t are to move, once t.mu

@@ -103,7 +103,7 @@ func (s *Service) Pair(ctx context.Context, pr Pairing) (Seated, error) {
 		return Seated{}, err
 	}
 	g := pr.Game
-	m := meta{Game: g.Name(), Rules: rawRules(g, pr.Rules), Lexicon: lex.Name(), Seed: auth.RandomSeed(), Seats: seats, Rated: pr.Rated, Pool: pool, Challenge: pr.Challenge, Event: pr.Event}
+	m := meta{Game: g.Name(), Rules: rawRules(g, pr.Rules), Lexicon: lex.Name(), Seed: auth.RandomSeed(), Seats: seats, Rated: pr.Rated, Pool: pool, Challenge: pr.Challenge, Event: pr.Event, Paired: true}
 	if slices.ContainsFunc(g.Options(), func(o game.Option) bool { return o.Name == game.SetTargetOption }) {
 		m.Set = game.NewSet(len(seats), pr.Rules.Int(game.SetTargetOption))
 	}

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"parlour/game"
+	"parlour/server/auth"
 	"parlour/server/internal/servertest"
 	"parlour/server/refuse"
 	"parlour/store"
@@ -138,5 +140,70 @@ func TestPairEvent(t *testing.T) {
 		if rec.Event == nil || *rec.Event != *ev {
 			t.Errorf("%s: the record's event is %+v, want %+v", when, rec.Event, ev)
 		}
+	}
+}
+
+// deserter is an Observer that keeps the desertions it hears.
+type deserter struct {
+	heard
+	seats chan int
+}
+
+func (d *deserter) Deserted(_ GameNote, seat int) { d.seats <- seat }
+
+// TestPairedTableLeft: a player who leaves a paired table before play
+// begins closes it, saying who left, rather than open the seat to
+// anybody; the observers hear who did not show up. A table made for
+// whoever comes opens the seat again, as before.
+func TestPairedTableLeft(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	d := &deserter{seats: make(chan int, 1)}
+	f := &fixture{t: t, dir: t.TempDir(), observers: []Observer{d}}
+	f.open()
+	t.Cleanup(f.close)
+	for _, id := range []string{"ann-id", "ben-id"} {
+		if err := f.db.CreateIdentity(ctx, store.Identity{ID: id, Name: id, Created: time.Now()}, store.Credential{Hash: []byte(id), Identity: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seated, err := f.s.Pair(ctx, Pairing{Game: servertest.Guess{}, Rules: servertest.Config(100).Rules, Asker: "ben-id",
+		Seats: []PairedSeat{{Identity: "ann-id", Name: "Ann"}, {Identity: "ben-id", Name: "Ben"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ben := f.principal(seated.Token)
+	l, err := f.s.Leave(ctx, ben, seated.Table)
+	if err != nil || !l.Cancelled || l.Seat != seated.Seat {
+		t.Fatalf("Ben leaves the paired table: %+v, %v; want it closed", l, err)
+	}
+	select {
+	case seat := <-d.seats:
+		if seat != seated.Seat {
+			t.Errorf("the observers heard seat %d desert, want %d", seat, seated.Seat)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the observers never heard of the desertion")
+	}
+	cat := &auth.Principal{Identity: "cat-id"}
+	if _, err := f.s.Join(ctx, cat, seated.Table, JoinRequest{Name: "Cat"}); refuse.Status(err) != http.StatusGone || !strings.Contains(err.Error(), "Ben left before the game began") {
+		t.Errorf("a stranger joining the closed table: %v, want 410 saying Ben left", err)
+	}
+
+	open, err := f.s.Create(ctx, nil, CreateRequest{Game: "guess", Seats: []string{"me", "open"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := f.s.Join(ctx, nil, open.Table, JoinRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := f.s.Leave(ctx, f.principal(j.Token), open.Table); err != nil || l.Cancelled {
+		t.Fatalf("leaving a table made for whoever comes: %+v, %v; want the seat open again", l, err)
+	}
+	select {
+	case seat := <-d.seats:
+		t.Errorf("the observers heard seat %d desert a table nobody paired", seat)
+	default:
 	}
 }

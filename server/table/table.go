@@ -51,6 +51,11 @@ type meta struct {
 	// Challenge names the challenge whose acceptance opened the table,
 	// for the players' streams (stream.go).
 	Challenge string `json:"challenge,omitempty"`
+	// Paired marks a table made for the players seated at it (by a
+	// seek, a challenge or an event, and their rematches): a player who
+	// leaves it before play begins closes it (leave.go), since nobody
+	// else should take a seat the pairing chose.
+	Paired bool `json:"paired,omitempty"`
 	// Event names the tournament whose pairing made the table; its
 	// record carries it.
 	Event *game.Tournament `json:"event,omitempty"`
@@ -521,6 +526,10 @@ type Info struct {
 	Daily string `json:"daily,omitempty"`
 	// Event names the tournament the table is a game of, if any.
 	Event *game.Tournament `json:"event,omitempty"`
+	// Paired marks a table made for the players seated at it (by a seek,
+	// a challenge or an event): one who leaves before play begins closes
+	// it rather than open the seat.
+	Paired bool `json:"paired,omitempty"`
 	// Rated is set on a rated table, and Pool names its rating pool.
 	Rated bool   `json:"rated,omitempty"`
 	Pool  string `json:"pool,omitempty"`
@@ -589,7 +598,7 @@ func (t *table) info() Info {
 		ID: t.id, Game: t.g.Name(), Title: t.g.Title(), Status: t.status,
 		Rules: t.cfg.Rules, Lexicon: t.cfg.Lexicon.Name(), Private: t.m.Private, ToMove: []game.Seat{},
 		Seats: make([]SeatInfo, 0, len(t.m.Seats)), Set: t.m.Set, Prev: t.m.Prev, Rematch: t.m.Rematch, Created: t.created,
-		Solitaire: t.solitaireInfo(), Daily: t.m.Daily, Event: t.m.Event, Rated: t.m.Rated, Pool: t.m.Pool,
+		Solitaire: t.solitaireInfo(), Daily: t.m.Daily, Event: t.m.Event, Paired: t.m.paired(), Rated: t.m.Rated, Pool: t.m.Pool,
 	}
 	if t.status.Live() {
 		in.Code = t.m.Code

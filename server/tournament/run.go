@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
 
 	"parlour/game"
 	"parlour/pairing"
+	"parlour/server/refuse"
 	"parlour/server/social"
 	"parlour/server/table"
 	"parlour/store"
@@ -589,6 +591,23 @@ func (s *Service) Finished(n table.GameNote, _ *store.GameEnd) {
 	s.goDo(func() { s.gameOver(s.ctx, ev, n.Table) })
 }
 
+// Deserted implements table.DesertObserver: a player who left an event's
+// table before play began did not show up, and forfeits the game, as one
+// whose clock ran out before their first move does.
+func (s *Service) Deserted(n table.GameNote, seat int) {
+	s.mu.Lock()
+	ev := s.byTable[n.Table]
+	s.mu.Unlock()
+	if ev == nil {
+		return
+	}
+	s.goDo(func() {
+		ev.mu.Lock()
+		defer ev.mu.Unlock()
+		s.score(s.ctx, ev, n.Table, game.Result{Status: game.Finished}, seat)
+	})
+}
+
 // gameOver scores the ended game at table id of ev.
 func (s *Service) gameOver(ctx context.Context, ev *event, id string) {
 	res, forfeiter, err := s.outcome(ctx, id)
@@ -752,6 +771,12 @@ func (s *Service) resume(ev *event) {
 	defer ev.mu.Unlock()
 	for _, g := range ev.underway() {
 		res, forfeiter, err := s.outcome(ctx, g.Table)
+		if refuse.Status(err) == http.StatusGone {
+			// Its table closed before play began and the server
+			// stopped before it was scored (Deserted): who left is not
+			// kept, so nobody wins it, and its players are free again.
+			res, forfeiter, err = game.Result{Status: game.Finished}, -1, nil
+		}
 		if err != nil {
 			s.log.Warn("a game of an event cannot be read", "event", ev.t.ID, "table", g.Table, "err", err)
 			continue
