@@ -450,3 +450,34 @@ func notifyHidden(t *testing.T, p *e2e.Player, base string) {
 		return true;
 	})()`)
 }
+
+// TestLeavePairedTable: a table a challenge made is for its two players:
+// Ben, leaving it while the grids are chosen, is told it closes for good
+// rather than open his seat, and Ann's page says the table closed
+// because he left.
+func TestLeavePairedTable(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann, ben := e2e.NewPlayer(t, b, "Ann", base), e2e.NewPlayer(t, b, "Ben", base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	ann.Open("/players/Ben")
+	ann.Wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
+	ann.Click("#profile-actions .challenge-open")
+	ann.Wait("the challenge form", `!!document.querySelector("#challenge-form #challenge-game")`)
+	e2e.Eval[bool](ann, `(s => { s.value = "quizl"; s.dispatchEvent(new Event("change")); return true; })(document.querySelector("#challenge-game"))`)
+	ann.Click("#challenge-send")
+	ben.Wait("the challenge", `!!document.querySelector(".banner.challenge[data-dir=in] .challenge-accept")`)
+	ben.Click(".banner.challenge[data-dir=in] .challenge-accept")
+	ben.Wait("the table, at its setup", `location.pathname.startsWith("/t/") && !!document.querySelector("#leave")`)
+	ann.Wait("Ann at the table", `location.pathname.startsWith("/t/")`)
+
+	e2e.Eval[bool](ben, `(window.confirm = m => (window.asked = m, true), true)`)
+	ben.Click("#leave")
+	ben.WaitPage("Ben back home", `location.pathname === "/"`)
+	if got := e2e.Eval[string](ben, `window.asked || ""`); !strings.Contains(got, "made for its players, so it closes for good") {
+		t.Errorf("Ben was asked %q", got)
+	}
+	ann.Wait("the table closed", `document.body.textContent.includes("Ben left before the game began")`)
+}

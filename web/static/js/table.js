@@ -453,10 +453,14 @@ async function playScreen(main, id, mine) {
     try { await call("POST", `/tables/${encodeURIComponent(id)}/abort`, {}, token); toast("Game aborted"); } catch (e) { toast(e.message); }
   }
   // leave gives the seat up before the game begins; the last person to
-  // leave closes the table.
+  // leave closes the table, and so does anybody leaving a table made
+  // for its players (a seek's, a challenge's, an event's).
   async function leave() {
     const others = last.table.seats.some((s, i) => i !== last.seat && s.kind === "person");
-    if (!confirm(others ? "Leave this table? Your seat opens for somebody else." : "Leave this table? Nobody else is seated, so it closes for good.")) return;
+    const said = !others ? "Leave this table? Nobody else is seated, so it closes for good."
+      : last.table.paired ? `Leave this table? It was made for its players, so it closes for good${last.table.event ? ": the event counts it as a game you did not show up for" : ""}.`
+      : "Leave this table? Your seat opens for somebody else.";
+    if (!confirm(said)) return;
     try {
       const ans = await call("POST", `/tables/${encodeURIComponent(id)}/leave`, {}, token);
       forgetSeat(id);
