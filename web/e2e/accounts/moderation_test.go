@@ -25,6 +25,20 @@ func grantModerator(t *testing.T, s *e2e.TestServer, name string) {
 	}
 }
 
+// moderated starts a server with three accounts signed up in their own
+// browser tabs: Ann and Ben, players, and Moe, one of its moderators.
+func moderated(t *testing.T) (ann, ben, mo *e2e.Player) {
+	t.Helper()
+	s := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	ann, ben, mo = e2e.NewPlayer(t, b, "Ann", s.Base), e2e.NewPlayer(t, b, "Ben", s.Base), e2e.NewPlayer(t, b, "Mo", s.Base)
+	ann.SignUp("Ann", "correct horse battery")
+	ben.SignUp("Ben", "another fine phrase")
+	mo.SignUp("Moe", "a moderate passphrase")
+	grantModerator(t, s, "moe")
+	return ann, ben, mo
+}
+
 // TestReportReachesModerator: Ann reports Ben from his profile (a report
 // the server refuses shows its words in place) and from their table's
 // chat, the reports reach the queue on Mo's moderators' page, and Mo
@@ -32,13 +46,7 @@ func grantModerator(t *testing.T, s *e2e.TestServer, name string) {
 // moderator, gets no queue and no link to it.
 func TestReportReachesModerator(t *testing.T) {
 	t.Parallel()
-	s := e2e.NewTestServer(t)
-	b := e2e.NewBrowser(t)
-	ann, ben, mo := e2e.NewPlayer(t, b, "Ann", s.Base), e2e.NewPlayer(t, b, "Ben", s.Base), e2e.NewPlayer(t, b, "Mo", s.Base)
-	ann.SignUp("Ann", "correct horse battery")
-	ben.SignUp("Ben", "another fine phrase")
-	mo.SignUp("Moe", "a moderate passphrase")
-	grantModerator(t, s, "moe")
+	ann, ben, mo := moderated(t)
 
 	ann.Open("/players/Ben")
 	ann.Wait("the report button", `!!document.querySelector("#report-open")`)
@@ -109,13 +117,7 @@ func TestReportReachesModerator(t *testing.T) {
 // challenge.
 func TestClosedAccountsProfile(t *testing.T) {
 	t.Parallel()
-	s := e2e.NewTestServer(t)
-	b := e2e.NewBrowser(t)
-	ann, ben, mo := e2e.NewPlayer(t, b, "Ann", s.Base), e2e.NewPlayer(t, b, "Ben", s.Base), e2e.NewPlayer(t, b, "Mo", s.Base)
-	ann.SignUp("Ann", "correct horse battery")
-	ben.SignUp("Ben", "another fine phrase")
-	mo.SignUp("Moe", "a moderate passphrase")
-	grantModerator(t, s, "moe")
+	ann, _, mo := moderated(t)
 
 	ann.Open("/players/Ben")
 	ann.Wait("the Challenge button", `!!document.querySelector("#profile-actions .challenge-open")`)
