@@ -102,7 +102,7 @@ func (s *Service) Profile(ctx context.Context, name string) (_ Profile, err erro
 	for _, r := range rs {
 		out.Ratings[r.Pool] = PoolRating{Rating: round1(r.Rating), RD: round1(r.RD), Games: r.Games,
 			Provisional: glicko.Provisional(glicko.Rating{Value: r.Rating, RD: r.RD, Volatility: r.Volatility})}
-		pts, err := ps.RatingHistory(ctx, a.Identity, r.Pool, historyPoints)
+		pts, err := ps.RatingHistory(ctx, a.Identity, r.Pool, historyPoints, "")
 		if err != nil {
 			return Profile{}, err
 		}
