@@ -24,6 +24,7 @@ import (
 	"parlour/glicko"
 	"parlour/lexicon"
 	"parlour/server/auth"
+	"parlour/server/internal/servertest"
 	"parlour/server/limit"
 	"parlour/server/players"
 	"parlour/server/refuse"
@@ -365,6 +366,118 @@ func TestGuestBecomesAccount(t *testing.T) {
 			t.Fatalf("GET %s with the guest's token after the sign-up: %d %s, want 401", path, st, body)
 		}
 	}
+}
+
+// TestPrivateGamesInHistory: a private table's game is in a player's
+// history and archive, and its point of the rating chart names its
+// table, only for a player who sat at it. To anyone else the game is not
+// there, its point keeps its rating and time without the table, and the
+// history's pages through the other games come back full.
+func TestPrivateGamesInHistory(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, dan, cat := signUp(t, base, "Ann"), signUp(t, base, "Dan"), signUp(t, base, "Cat")
+		// Dan's games, a second apart, oldest first: g[1] and g[3] at
+		// private tables (the newest among them), g[1] and g[2] rated.
+		var g []string
+		for _, create := range []map[string]any{{}, {"private": true, "rated": true}, {"rated": true}, {"private": true}} {
+			sf.clock.Advance(time.Second)
+			g = append(g, playNymphabet(t, ann, dan, create, len(g)%2))
+		}
+		var own players.Profile
+		if st, body := dan.do("GET", "/api/v1/players/Dan", nil, &own); st != 200 || len(own.History["nymphabet-standard"]) != 2 {
+			t.Fatalf("Dan's own profile: %d %s", st, body)
+		}
+		all, public := []string{g[3], g[2], g[1], g[0]}, []string{g[2], g[0]}
+		for _, c := range []struct {
+			name  string
+			who   *client
+			games []string // Dan's history as who sees it, newest first
+		}{
+			{"anyone", &client{t: t, base: base}, public},
+			{"a token that leads nowhere", &client{t: t, base: base, token: "nonsense"}, public},
+			{"an account that sat at neither", cat, public},
+			{"the player", dan, all},
+			{"the opponent", ann, all},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				// One a page: each page full while games remain.
+				var paged []string
+				before := ""
+				for range 10 {
+					var page players.History
+					if st, body := c.who.do("GET", "/api/v1/players/Dan/games?limit=1&before="+before, nil, &page); st != 200 {
+						t.Fatalf("a page of Dan's games: %d %s", st, body)
+					}
+					if len(paged) < len(c.games) && len(page.Games) != 1 {
+						t.Fatalf("the page after %v holds %d games, want 1: %+v", paged, len(page.Games), page)
+					}
+					for _, pg := range page.Games {
+						paged = append(paged, pg.Table)
+					}
+					if before = page.Next; before == "" {
+						break
+					}
+				}
+				if !slices.Equal(paged, c.games) {
+					t.Errorf("Dan's games a page at a time: %v; want %v", paged, c.games)
+				}
+				var h players.History
+				if st, body := c.who.do("GET", "/api/v1/players/Dan/games?game=nymphabet", nil, &h); st != 200 || !slices.Equal(tablesIn(h), c.games) || h.Next != "" {
+					t.Errorf("Dan's nymphabet games: %d %s; want %v", st, body, c.games)
+				}
+				// The archive holds those games' records, in that order.
+				st, body := c.who.do("GET", "/api/v1/players/Dan/games/export", nil, nil)
+				lines := strings.Split(strings.TrimSpace(body), "\n")
+				if st != 200 || len(lines) != len(c.games) {
+					t.Errorf("Dan's archive: %d, %d lines; want %d: %s", st, len(lines), len(c.games), body)
+					lines = nil
+				}
+				for i, id := range c.games[:len(lines)] {
+					var want, got any
+					_, rec := ann.do("GET", "/api/v1/tables/"+id+"/record", nil, nil)
+					json.Unmarshal([]byte(rec), &want)
+					json.Unmarshal([]byte(lines[i]), &got)
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("the archive's record %d is\n%s\nbut table %s's is\n%s", i+1, lines[i], id, rec)
+					}
+				}
+				// The chart: every point, with its table when the game
+				// is in the history.
+				var p players.Profile
+				st, body = c.who.do("GET", "/api/v1/players/Dan", nil, &p)
+				pts := p.History["nymphabet-standard"]
+				if st != 200 || len(pts) != 2 || p.Games != 4 {
+					t.Fatalf("Dan's profile: %d %s", st, body)
+				}
+				for i, pt := range pts {
+					want := own.History["nymphabet-standard"][i]
+					if !slices.Contains(c.games, want.Table) {
+						want.Table = ""
+					}
+					if !pt.At.Equal(want.At) || pt.Rating != want.Rating || pt.RD != want.RD || pt.Table != want.Table {
+						t.Errorf("Dan's rating point %d: %+v; want %+v", i, pt, want)
+					}
+				}
+				for _, id := range g {
+					if !slices.Contains(c.games, id) && strings.Contains(body, id) {
+						t.Errorf("the profile names table %s: %s", id, body)
+					}
+				}
+			})
+		}
+	})
+}
+
+// tablesIn returns the tables of a page of history, in its order.
+func tablesIn(h players.History) []string {
+	out := []string{}
+	for _, g := range h.Games {
+		out = append(out, g.Table)
+	}
+	return out
 }
 
 // expectRatings plays out the games (winner first) from new ratings with

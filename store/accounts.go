@@ -113,6 +113,13 @@ type HistoryPage struct {
 	Before      time.Time
 	BeforeTable string
 	Limit       int
+	// Public, when set, leaves out the games of private tables (whose
+	// description holds "private": true, and no "daily": a daily
+	// puzzle's attempt is private only to stay out of the lobby) but
+	// those identity Viewer held a seat at too: the history as Viewer
+	// may see it, or anyone when Viewer is "".
+	Public bool
+	Viewer string
 }
 
 // RatingPoint is a player's rating after one rated game.
@@ -121,6 +128,10 @@ type RatingPoint struct {
 	At     time.Time
 	Rating float64
 	RD     float64
+	// Hidden says the game's table was private (as HistoryPage.Public
+	// reads it) and the viewer asking held no seat at it: the point is
+	// for the viewer's chart, its table not for the viewer to know.
+	Hidden bool
 }
 
 // Players keeps accounts, sessions, ratings and histories. A Store that
@@ -174,8 +185,10 @@ type Players interface {
 	// Ratings returns identity's ratings, by pool.
 	Ratings(ctx context.Context, identity string) ([]Rating, error)
 	// RatingHistory returns identity's rating after each rated game in
-	// pool, oldest first, at most limit of the newest.
-	RatingHistory(ctx context.Context, identity, pool string, limit int) ([]RatingPoint, error)
+	// pool, oldest first, at most limit of the newest, as identity
+	// viewer (or anyone, when "") may see them: a point of a private
+	// table viewer held no seat at is Hidden.
+	RatingHistory(ctx context.Context, identity, pool string, limit int, viewer string) ([]RatingPoint, error)
 	// History returns a page of an identity's finished games.
 	History(ctx context.Context, p HistoryPage) ([]PlayerGame, error)
 	// FinishedGames counts identity's finished games.

@@ -142,7 +142,7 @@ func (e *endScreen) askRating(tries int) tea.Cmd {
 	if t.upd == nil || !t.upd.Table.Rated || t.cfg.Session == "" || t.seat < 0 || tries >= ratingTries || e.rating != "" {
 		return nil
 	}
-	id, name, c := t.id, t.cfg.Account, *t.c
+	id, tok, name, c := t.id, t.cfg.Session, t.cfg.Account, *t.c
 	wait := time.Duration(tries) * time.Second
 	return func() tea.Msg {
 		select {
@@ -152,7 +152,7 @@ func (e *endScreen) askRating(tries int) tea.Cmd {
 		}
 		ctx, cancel := context.WithTimeout(t.ctx, 10*time.Second)
 		defer cancel()
-		gs, err := c.PlayedGames(ctx, name, 10)
+		gs, err := c.PlayedGames(ctx, tok, name, 10)
 		if err != nil {
 			return ratingMsg{id: id, tries: tries + 1} // asked again, as when not settled
 		}

@@ -490,8 +490,15 @@ func signedUp(t testing.TB, ts *testServer, name string) (*client.Client, client
 // table's id.
 func ratedGame(t testing.TB, a *client.Client, as client.Session, b *client.Client, bs client.Session, rules map[string]any, first, second string) string {
 	t.Helper()
+	return ratedGameAt(t, a, as, b, bs, rules, map[string]any{"rated": true}, first, second)
+}
+
+// ratedGameAt is ratedGame at a table made with extra, which says
+// "rated" itself (and may say "private").
+func ratedGameAt(t testing.TB, a *client.Client, as client.Session, b *client.Client, bs client.Session, rules, extra map[string]any, first, second string) string {
+	t.Helper()
 	ctx := context.Background()
-	seat, err := a.Create(ctx, as.Token, "nymphabet", rules, []string{"me", "open"}, map[string]any{"rated": true})
+	seat, err := a.Create(ctx, as.Token, "nymphabet", rules, []string{"me", "open"}, extra)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -144,7 +144,7 @@ func (m *Model) loadServed() tea.Cmd {
 		case guest:
 			gs, err = c.OwnGames(ctx, tok, recentMax)
 		default:
-			gs, err = c.PlayedGames(ctx, name, recentMax)
+			gs, err = c.PlayedGames(ctx, tok, name, recentMax)
 		}
 		if err != nil {
 			return servedMsg{gen: gen, err: err, guest: guest}

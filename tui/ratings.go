@@ -415,7 +415,7 @@ func (ps *profileScreen) own() bool {
 func (ps *profileScreen) fetch() tea.Msg {
 	ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
 	defer cancel()
-	p, err := ps.c.Profile(ctx, ps.name)
+	p, err := ps.c.Profile(ctx, ps.cfg.Session, ps.name)
 	if err != nil {
 		if e := (*client.Error)(nil); errors.As(err, &e) && e.Status == http.StatusNotFound {
 			err = fmt.Errorf("%s has no profile: only players with accounts have one", ps.name)
@@ -428,7 +428,7 @@ func (ps *profileScreen) fetch() tea.Msg {
 		}
 		return profileMsg{name: ps.name, err: err}
 	}
-	gs, next, err := ps.c.GamesBefore(ctx, p.Name, "", profilePage)
+	gs, next, err := ps.c.GamesBefore(ctx, ps.cfg.Session, p.Name, "", profilePage)
 	if err != nil {
 		return profileMsg{name: ps.name, p: p, err: err}
 	}
@@ -444,11 +444,11 @@ func (ps *profileScreen) loadOlder() tea.Cmd {
 		return nil
 	}
 	ps.older = true
-	c, name, before := ps.c, ps.p.Name, ps.next
+	c, tok, name, before := ps.c, ps.cfg.Session, ps.p.Name, ps.next
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ps.ctx, 10*time.Second)
 		defer cancel()
-		gs, next, err := c.GamesBefore(ctx, name, before, profilePage)
+		gs, next, err := c.GamesBefore(ctx, tok, name, before, profilePage)
 		return olderMsg{name: ps.name, before: before, games: gs, next: next, err: err}
 	}
 }
@@ -602,9 +602,9 @@ func (ps *profileScreen) saveGames() tea.Cmd {
 		ps.err = "one moment: the profile is on its way"
 		return nil
 	}
-	name, who, c := ps.p.Name, ps.name, ps.c
+	name, who, c, tok := ps.p.Name, ps.name, ps.c, ps.cfg.Session
 	cmd := ps.archive("/api/v1/players/"+url.PathEscape(name)+"/games/export", name+"-games.ndjson",
-		func(ctx context.Context) (string, int, error) { return c.PlayerExport(ctx, name) },
+		func(ctx context.Context) (string, int, error) { return c.PlayerExport(ctx, tok, name) },
 		func(path string, n int, err error) tea.Msg {
 			return archivedMsg{name: who, path: path, n: n, err: err}
 		})

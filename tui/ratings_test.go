@@ -284,6 +284,28 @@ func TestProfileArchive(t *testing.T) {
 	}
 }
 
+// TestProfilePrivateGames: a player's own profile lists the games of
+// private tables they sat at, and d saves their records: the screen asks
+// with the player's session, as the browser does with its cookie.
+func TestProfilePrivateGames(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ann, annS := signedUp(t, ts, "ann_p")
+	ben, benS := signedUp(t, ts, "ben_p")
+	id := ratedGameAt(t, ann, annS, ben, benS, nil, map[string]any{"rated": true, "private": true}, "apple", "bed")
+
+	dir := t.TempDir()
+	tm := newTermWith(t, ts.URL, "ann_p", 80, 24, Config{DataDir: dir, Session: annS.Token, Account: "ann_p"})
+	tm.key("t")
+	tm.key("m")
+	tm.waitFor("Ann's profile", has("ann_p", "playing since", "d save every game"))
+	if ps := tm.m.cur.(*profileScreen); len(ps.games) != 1 || ps.games[0].Table != id || ps.p.History["nymphabet-standard"][0].Table != id {
+		t.Fatalf("Ann's own profile: games %+v, chart %+v; want the private table %s", ps.games, ps.p.History, id)
+	}
+	tm.key("d")
+	tm.waitFor("the games saved", has("saved 1 game's record, one a line, to", "ann_p-games.ndjson"))
+}
+
 // TestClosedProfile: the profile of an account a moderator closed says
 // so, within the screen, offers no challenge, and c says why not.
 func TestClosedProfile(t *testing.T) {

@@ -56,7 +56,7 @@ func TestRatedSaid(t *testing.T) {
 		return strings.Contains(strings.Join(strings.Fields(s), " "), "your rating in Nymphabet (standard): 1500 → ")
 	})
 	checkFits(t, tm)
-	games, err := ann.PlayedGames(ctx, "Ben", 5)
+	games, err := ann.PlayedGames(ctx, "", "Ben", 5)
 	if err != nil || len(games) == 0 || games[0].Table != rated.Table {
 		t.Fatalf("Ben's games: %+v, %v", games, err)
 	}

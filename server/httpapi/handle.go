@@ -25,6 +25,12 @@ const (
 	byIdentity
 	// bySignedIn needs the whole identity's token or session (signedIn).
 	bySignedIn
+	// byViewer reads the whole identity's token or session when one is
+	// sent (viewer), for an answer anyone may have but that shows the
+	// one asking more; with none, a seat's, or one that is refused (a
+	// session that has ended) the endpoint gets a nil principal and
+	// answers as it would anyone.
+	byViewer
 )
 
 // ask authenticates r as who says.
@@ -38,8 +44,21 @@ func (h *Handler) ask(r *http.Request, who caller) (*auth.Principal, error) {
 		return h.wholeIdentity(r)
 	case bySignedIn:
 		return h.signedIn(r)
+	case byViewer:
+		return h.viewer(r), nil
 	}
 	return nil, nil
+}
+
+// viewer returns the whole identity that asks r, when a token or
+// session that speaks for one is sent; nil for none, a seat's token, or
+// one that is refused: that asker is answered as anyone is.
+func (h *Handler) viewer(r *http.Request) *auth.Principal {
+	p, err := h.principal(r)
+	if err != nil || p == nil || p.Table != "" {
+		return nil
+	}
+	return p
 }
 
 // handle adapts an endpoint without a body to an http.HandlerFunc: it

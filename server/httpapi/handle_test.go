@@ -63,6 +63,11 @@ func TestHandle(t *testing.T) {
 		{"a seat's token at its seat", handleJSON(h, bySeat, http.StatusOK, echo), "Bearer " + seat.Token, `{"say": "hi"}`, http.StatusOK, `"said":"hi"`},
 		{"no seat's token", handleJSON(h, bySeat, http.StatusOK, echo), "", `{"say": "hi"}`, http.StatusUnauthorized, "this needs your seat's token"},
 		{"the endpoint's refusal", handleJSON(h, byToken, http.StatusOK, echo), "", `{"say": "no"}`, http.StatusConflict, `{"error":"you said no"}`},
+		{"a viewer", handleJSON(h, byViewer, http.StatusOK, echo), "Bearer " + guest.Token, `{"say": "hi"}`, http.StatusOK, `"who":"` + guest.ID + `"`},
+		{"a viewer without a token", handleJSON(h, byViewer, http.StatusOK, echo), "", `{"say": "hi"}`, http.StatusOK, `"who":"nobody"`},
+		{"a viewer with a token never issued", handleJSON(h, byViewer, http.StatusOK, echo), "Bearer nonsense", `{"say": "hi"}`, http.StatusOK, `"who":"nobody"`},
+		{"a viewer with a bad header", handleJSON(h, byViewer, http.StatusOK, echo), "Basic x", `{"say": "hi"}`, http.StatusOK, `"who":"nobody"`},
+		{"a viewer with a seat's token", handleJSON(h, byViewer, http.StatusOK, echo), "Bearer " + seat.Token, `{"say": "hi"}`, http.StatusOK, `"who":"nobody"`},
 		{"no content", handle(h, bySignedIn, http.StatusNoContent, nothing), "Bearer " + guest.Token, "", http.StatusNoContent, ""},
 		{"no content, no token", handle(h, bySignedIn, http.StatusNoContent, nothing), "", "", http.StatusUnauthorized, "sign in first"},
 	} {

@@ -25,29 +25,30 @@ func (h *Handler) deleteKey(r *http.Request, p *auth.Principal) (noContent, erro
 	return noContent{}, h.players.DeleteKey(r.Context(), p, r.PathValue("fingerprint"))
 }
 
-func (h *Handler) profile(r *http.Request, _ *auth.Principal) (players.Profile, error) {
-	return h.players.Profile(r.Context(), r.PathValue("name"))
+func (h *Handler) profile(r *http.Request, p *auth.Principal) (players.Profile, error) {
+	return h.players.Profile(r.Context(), p, r.PathValue("name"))
 }
 
-func (h *Handler) history(r *http.Request, _ *auth.Principal) (players.History, error) {
+func (h *Handler) history(r *http.Request, p *auth.Principal) (players.History, error) {
 	limit, err := historyLimit(r)
 	if err != nil {
 		return players.History{}, err
 	}
 	q := r.URL.Query()
-	return h.players.History(r.Context(), r.PathValue("name"), q.Get("game"), q.Get("before"), limit)
+	return h.players.History(r.Context(), p, r.PathValue("name"), q.Get("game"), q.Get("before"), limit)
 }
 
 // exportGames serves GET /api/v1/players/{name}/games/export[?game=G]:
 // every finished game of the account's public history, newest first, one
 // record a line (application/x-ndjson), for a player's own archive or a
-// program's study. An attempt at a daily puzzle whose day is not over is
-// left out, as its record is refused to everyone but its player until
-// midnight. A failure after the first line ends the stream with an
-// {"error"} line.
+// program's study. A private table's game is there only for a player
+// who sat at it (players.History). An attempt at a daily puzzle whose
+// day is not over is left out, as its record is refused to everyone but
+// its player until midnight. A failure after the first line ends the
+// stream with an {"error"} line.
 func (h *Handler) exportGames(w http.ResponseWriter, r *http.Request) {
-	ctx, name, gameName := r.Context(), r.PathValue("name"), r.URL.Query().Get("game")
-	page, err := h.players.History(ctx, name, gameName, "", players.HistoryPageSize)
+	ctx, name, gameName, p := r.Context(), r.PathValue("name"), r.URL.Query().Get("game"), h.viewer(r)
+	page, err := h.players.History(ctx, p, name, gameName, "", players.HistoryPageSize)
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -78,7 +79,7 @@ func (h *Handler) exportGames(w http.ResponseWriter, r *http.Request) {
 		if page.Next == "" {
 			return
 		}
-		if page, err = h.players.History(ctx, name, gameName, page.Next, players.HistoryPageSize); err != nil {
+		if page, err = h.players.History(ctx, p, name, gameName, page.Next, players.HistoryPageSize); err != nil {
 			e.Encode(map[string]string{"error": err.Error()})
 			return
 		}

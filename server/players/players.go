@@ -64,9 +64,10 @@ type PoolRating struct {
 	Provisional bool `json:"provisional,omitempty"`
 }
 
-// RatingPoint is the rating after one rated game.
+// RatingPoint is the rating after one rated game. Table is left out
+// of a private table's point to any but its players.
 type RatingPoint struct {
-	Table  string    `json:"table"`
+	Table  string    `json:"table,omitempty"`
 	At     time.Time `json:"at"`
 	Rating float64   `json:"rating"`
 	RD     float64   `json:"rd"`
@@ -86,8 +87,9 @@ func (s *Service) AccountNamed(ctx context.Context, name string) (store.Account,
 	return a, ps, err
 }
 
-// Profile returns the profile of the account called name.
-func (s *Service) Profile(ctx context.Context, name string) (_ Profile, err error) {
+// Profile returns the profile of the account called name, as p (nil for
+// anyone) may see it.
+func (s *Service) Profile(ctx context.Context, p *auth.Principal, name string) (_ Profile, err error) {
 	defer s.reading("the player's profile", &err)
 	a, ps, err := s.AccountNamed(ctx, name)
 	if err != nil {
@@ -102,13 +104,16 @@ func (s *Service) Profile(ctx context.Context, name string) (_ Profile, err erro
 	for _, r := range rs {
 		out.Ratings[r.Pool] = PoolRating{Rating: round1(r.Rating), RD: round1(r.RD), Games: r.Games,
 			Provisional: glicko.Provisional(glicko.Rating{Value: r.Rating, RD: r.RD, Volatility: r.Volatility})}
-		pts, err := ps.RatingHistory(ctx, a.Identity, r.Pool, historyPoints)
+		pts, err := ps.RatingHistory(ctx, a.Identity, r.Pool, historyPoints, viewer(p))
 		if err != nil {
 			return Profile{}, err
 		}
 		line := make([]RatingPoint, len(pts))
-		for i, p := range pts {
-			line[i] = RatingPoint{Table: p.Table, At: p.At, Rating: round1(p.Rating), RD: round1(p.RD)}
+		for i, pt := range pts {
+			line[i] = RatingPoint{Table: pt.Table, At: pt.At, Rating: round1(pt.Rating), RD: round1(pt.RD)}
+			if pt.Hidden {
+				line[i].Table = ""
+			}
 		}
 		out.History[r.Pool] = line
 	}
@@ -184,16 +189,27 @@ func parseBefore(s string) (time.Time, string, error) {
 	return time.Unix(0, ns).UTC(), id, nil
 }
 
+// viewer returns the identity p speaks for whole, to be shown a private
+// table's game when it sat at it; "" for nil (anyone) or a seat's token.
+func viewer(p *auth.Principal) string {
+	if p == nil || p.Table != "" {
+		return ""
+	}
+	return p.Identity
+}
+
 // History returns a page of the finished games of the account called
-// name: of gameName only, when not empty; after cursor before, when not
-// empty.
-func (s *Service) History(ctx context.Context, name, gameName, before string, limit int) (_ History, err error) {
+// name, as p (nil for anyone) may see them: a private table's game only
+// when p sat at it. Of gameName only, when not empty; after cursor
+// before, when not empty.
+func (s *Service) History(ctx context.Context, p *auth.Principal, name, gameName, before string, limit int) (_ History, err error) {
 	defer s.reading("the player's games", &err)
 	a, ps, err := s.AccountNamed(ctx, name)
 	if err != nil {
 		return History{}, err
 	}
-	return s.historyOf(ctx, ps, a.Identity, a.Name, gameName, before, limit)
+	page := store.HistoryPage{Identity: a.Identity, Limit: limit, Public: true, Viewer: viewer(p)}
+	return s.historyOf(ctx, ps, page, a.Name, gameName, before)
 }
 
 // OwnHistory returns a page of the finished games of p's identity, a
@@ -213,13 +229,13 @@ func (s *Service) OwnHistory(ctx context.Context, p *auth.Principal, gameName, b
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return History{}, err
 	}
-	return s.historyOf(ctx, ps, p.Identity, name, gameName, before, limit)
+	return s.historyOf(ctx, ps, store.HistoryPage{Identity: p.Identity, Limit: limit}, name, gameName, before)
 }
 
-// historyOf returns a page of the finished games of identity, whose
-// account (if any) is called name.
-func (s *Service) historyOf(ctx context.Context, ps store.Players, identity, name, gameName, before string, limit int) (_ History, err error) {
-	page := store.HistoryPage{Identity: identity, Limit: limit}
+// historyOf returns page of the finished games of page.Identity, whose
+// account (if any) is called name: of gameName only, when not empty;
+// after cursor before, when not empty.
+func (s *Service) historyOf(ctx context.Context, ps store.Players, page store.HistoryPage, name, gameName, before string) (_ History, err error) {
 	if gameName != "" {
 		g, err := s.games.Lookup(strings.ToLower(gameName))
 		if err != nil {
@@ -283,7 +299,7 @@ func (s *Service) historyOf(ctx context.Context, ps store.Players, identity, nam
 		}
 		out.Games = append(out.Games, pg)
 	}
-	if len(rows) == limit {
+	if len(rows) == page.Limit {
 		last := rows[len(rows)-1]
 		out.Next = fmt.Sprintf("%d.%s", last.Ended.UnixNano(), last.Table)
 	}

@@ -356,16 +356,29 @@ func (s *Store) Ratings(ctx context.Context, identity string) ([]store.Rating, e
 	return out, nil
 }
 
+// privateTable is true of a row of tables t whose description says
+// the table is private and is not a daily puzzle's attempt (whose
+// "daily" names the puzzle: an attempt is in its player's public
+// history, private only to keep it out of the lobby).
+const privateTable = `COALESCE(convert_from(t.meta, 'UTF8')::jsonb @> '{"private": true}' AND COALESCE(convert_from(t.meta, 'UTF8')::jsonb ->> 'daily', '') = '', false)`
+
+// seatedAt is true when identity $N (not "") held a seat at the table
+// of player_games row pg.
+func seatedAt(n int) string {
+	return fmt.Sprintf(`($%[1]d::text <> '' AND EXISTS (SELECT 1 FROM player_games v WHERE v.identity = $%[1]d AND v.table_id = pg.table_id))`, n)
+}
+
 // RatingHistory implements store.Players.
-func (s *Store) RatingHistory(ctx context.Context, identity, pool string, limit int) ([]store.RatingPoint, error) {
-	rows, err := s.pool.Query(ctx, `SELECT table_id, ended, rating, rd FROM player_games
-		WHERE identity = $1 AND pool = $2 AND rating IS NOT NULL ORDER BY rated_games DESC LIMIT $3`, identity, pool, limit)
+func (s *Store) RatingHistory(ctx context.Context, identity, pool string, limit int, viewer string) ([]store.RatingPoint, error) {
+	rows, err := s.pool.Query(ctx, `SELECT pg.table_id, pg.ended, pg.rating, pg.rd, `+privateTable+` AND NOT `+seatedAt(4)+`
+		FROM player_games pg LEFT JOIN tables t ON t.id = pg.table_id
+		WHERE pg.identity = $1 AND pg.pool = $2 AND pg.rating IS NOT NULL ORDER BY pg.rated_games DESC LIMIT $3`, identity, pool, limit, viewer)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading rating history: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.RatingPoint, error) {
 		var p store.RatingPoint
-		err := row.Scan(&p.Table, &p.At, &p.Rating, &p.RD)
+		err := row.Scan(&p.Table, &p.At, &p.Rating, &p.RD, &p.Hidden)
 		p.At = utc(p.At)
 		return p, err
 	})
@@ -389,6 +402,10 @@ func (s *Store) History(ctx context.Context, p store.HistoryPage) ([]store.Playe
 	if !p.Before.IsZero() {
 		args = append(args, p.Before, p.BeforeTable)
 		q += fmt.Sprintf(" AND (pg.ended < $%d OR (pg.ended = $%d AND pg.table_id < $%d))", len(args)-1, len(args)-1, len(args))
+	}
+	if p.Public {
+		args = append(args, p.Viewer)
+		q += " AND NOT (" + privateTable + " AND NOT " + seatedAt(len(args)) + ")"
 	}
 	args = append(args, p.Limit)
 	q += fmt.Sprintf(" ORDER BY pg.ended DESC, pg.table_id DESC LIMIT $%d", len(args))

@@ -415,10 +415,23 @@ func (s *Store) Ratings(ctx context.Context, identity string) ([]store.Rating, e
 	return out, rows.Err()
 }
 
+// privateTable is true of a row of tables t whose description says
+// the table is private and is not a daily puzzle's attempt (whose
+// "daily" names the puzzle: an attempt is in its player's public
+// history, private only to keep it out of the lobby).
+const privateTable = `(json_extract(CAST(t.meta AS TEXT), '$.private') IS 1 AND COALESCE(json_extract(CAST(t.meta AS TEXT), '$.daily'), '') = '')`
+
+// seatedAt is true when identity ?N (not "") held a seat at the table
+// of player_games row pg.
+func seatedAt(n int) string {
+	return fmt.Sprintf(`(?%[1]d <> '' AND EXISTS (SELECT 1 FROM player_games v WHERE v.identity = ?%[1]d AND v.table_id = pg.table_id))`, n)
+}
+
 // RatingHistory implements store.Players.
-func (s *Store) RatingHistory(ctx context.Context, identity, pool string, limit int) ([]store.RatingPoint, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT table_id, ended, rating, rd FROM player_games
-		WHERE identity = ? AND pool = ? AND rating IS NOT NULL ORDER BY rated_games DESC LIMIT ?`, identity, pool, limit)
+func (s *Store) RatingHistory(ctx context.Context, identity, pool string, limit int, viewer string) ([]store.RatingPoint, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT pg.table_id, pg.ended, pg.rating, pg.rd, `+privateTable+` AND NOT `+seatedAt(4)+`
+		FROM player_games pg LEFT JOIN tables t ON t.id = pg.table_id
+		WHERE pg.identity = ?1 AND pg.pool = ?2 AND pg.rating IS NOT NULL ORDER BY pg.rated_games DESC LIMIT ?3`, identity, pool, limit, viewer)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading rating history: %w", err)
 	}
@@ -427,7 +440,7 @@ func (s *Store) RatingHistory(ctx context.Context, identity, pool string, limit 
 	for rows.Next() {
 		var p store.RatingPoint
 		var at int64
-		if err := rows.Scan(&p.Table, &at, &p.Rating, &p.RD); err != nil {
+		if err := rows.Scan(&p.Table, &at, &p.Rating, &p.RD, &p.Hidden); err != nil {
 			return nil, fmt.Errorf("sqlite: reading rating history: %w", err)
 		}
 		p.At = fromNanos(at)
@@ -452,6 +465,10 @@ func (s *Store) History(ctx context.Context, p store.HistoryPage) ([]store.Playe
 	if !p.Before.IsZero() {
 		q += " AND (pg.ended < ? OR (pg.ended = ? AND pg.table_id < ?))"
 		args = append(args, nanos(p.Before), nanos(p.Before), p.BeforeTable)
+	}
+	if p.Public {
+		args = append(args, p.Viewer)
+		q += " AND NOT (" + privateTable + " AND NOT " + seatedAt(len(args)) + ")"
 	}
 	q += " ORDER BY pg.ended DESC, pg.table_id DESC LIMIT ?"
 	args = append(args, p.Limit)

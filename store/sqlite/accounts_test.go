@@ -144,7 +144,7 @@ func TestRatedEndsShareACommit(t *testing.T) {
 	if math.Abs(rs[0].Rating-second.Value) > 1e-9 || math.Abs(rs[0].RD-second.RD) > 1e-9 {
 		t.Fatalf("a after two wins: %+v, want %v", rs[0], second)
 	}
-	h, _ := s.RatingHistory(ctx, "a", "nymphabet-standard", 10)
+	h, _ := s.RatingHistory(ctx, "a", "nymphabet-standard", 10, "")
 	if len(h) != 2 || h[1].Rating != rs[0].Rating {
 		t.Fatalf("a's rating history: %+v", h)
 	}

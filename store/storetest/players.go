@@ -26,6 +26,7 @@ func playerTests() []test {
 		{"GameEnds", testGameEnds},
 		{"RatedEndsAtOnce", testRatedEndsAtOnce},
 		{"AbortedEnd", testAbortedEnd},
+		{"PrivateGames", testPrivateGames},
 		{"DeleteAccount", testDeleteAccount},
 		{"IdentityAsItChanges", testIdentityAsItChanges},
 	}
@@ -343,11 +344,17 @@ func testPasswords(t *testing.T, e *env) {
 // endGame stores the last move of table id with its end.
 func endGame(t *testing.T, s store.Store, id string, end *store.GameEnd) {
 	t.Helper()
+	endGameAs(t, s, id, `{"over":"`+id+`"}`, end)
+}
+
+// endGameAs is endGame, the table's last description being meta.
+func endGameAs(t *testing.T, s store.Store, id, meta string, end *store.GameEnd) {
+	t.Helper()
 	ctx := context.Background()
 	if err := s.CreateTable(ctx, store.Table{ID: id, Game: end.Game, Status: store.Playing, Created: end.Ended, Updated: end.Ended, Meta: []byte(`{"table":"` + id + `"}`)}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AppendMove(ctx, id, store.Move{Seq: 1, Seat: 1, Text: "resign", At: end.Ended}, &store.Update{Status: store.Finished, Meta: []byte(`{"over":"` + id + `"}`), End: end}); err != nil {
+	if err := s.AppendMove(ctx, id, store.Move{Seq: 1, Seat: 1, Text: "resign", At: end.Ended}, &store.Update{Status: store.Finished, Meta: []byte(meta), End: end}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -408,11 +415,11 @@ func testGameEnds(t *testing.T, e *env) {
 	if rs, err := ps.Ratings(ctx, "idg"); err != nil || len(rs) != 0 {
 		t.Errorf("the guest's ratings (unrated game only): %+v, %v", rs, err)
 	}
-	hist, err := ps.RatingHistory(ctx, "idann", "quizl-standard", 10)
+	hist, err := ps.RatingHistory(ctx, "idann", "quizl-standard", 10, "")
 	if err != nil || len(hist) != 2 || hist[0].Table != "g1" || hist[1].Table != "g2" || !near(hist[0].Rating, annQ1.Value) || !near(hist[1].RD, annQ2.RD) || !hist[1].At.Equal(at.Add(time.Second)) {
 		t.Errorf("Ann's quizl rating history: %+v, %v", hist, err)
 	}
-	if hist, err := ps.RatingHistory(ctx, "idann", "quizl-standard", 1); err != nil || len(hist) != 1 || hist[0].Table != "g2" {
+	if hist, err := ps.RatingHistory(ctx, "idann", "quizl-standard", 1, ""); err != nil || len(hist) != 1 || hist[0].Table != "g2" {
 		t.Errorf("Ann's last quizl rating: %+v, %v", hist, err)
 	}
 
@@ -541,7 +548,7 @@ func testRatedEndsAtOnce(t *testing.T, e *env) {
 	if err != nil || len(rs) != 1 || rs[0].Games != games+1 {
 		t.Fatalf("a's ratings after %d games: %+v, %v", games+1, rs, err)
 	}
-	points, err := ps.RatingHistory(ctx, "a", "nymphabet-standard", 100)
+	points, err := ps.RatingHistory(ctx, "a", "nymphabet-standard", 100, "")
 	if err != nil || len(points) != games+1 || points[0].Table != "t0" || points[games].Rating != rs[0].Rating {
 		t.Fatalf("a's rating history: %+v, %v", points, err)
 	}
@@ -704,4 +711,118 @@ func testAbortedEnd(t *testing.T, e *env) {
 	if tb, err := e.s.Table(ctx, "g2"); err != nil || tb.Status != store.Finished {
 		t.Errorf("the aborted table: %+v, %v", tb, err)
 	}
+}
+
+// testPrivateGames: a public history leaves out the games of private
+// tables (their description's "private": true) but those the viewer held
+// a seat at too, and pages through what is left without a short page; a
+// rating point of such a game stays, Hidden. A daily puzzle's attempt,
+// private to stay out of the lobby, is public. A history asked for as
+// is (not Public) holds every game.
+func testPrivateGames(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, id := range []string{"idann", "idbob", "idcat", "iddan"} {
+		if err := e.s.CreateIdentity(ctx, store.Identity{ID: id, Name: id, Created: at}, store.Credential{Hash: []byte(id), Identity: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unrated := func(game string, at time.Time, a, b string) *store.GameEnd {
+		return &store.GameEnd{Game: game, Ended: at,
+			Seats: []store.SeatEnd{{Identity: a, Seat: 0, Result: store.Win}, {Identity: b, Seat: 1, Result: store.Loss}}}
+	}
+	// Ann's games, a second apart: g2, g3 and g5 at private tables,
+	// with Bob, Cat and Cat; "private": false is public, and so is g6,
+	// her attempt at a daily puzzle.
+	private := func(id string) string { return `{"private":true,"over":"` + id + `"}` }
+	endGameAs(t, e.s, "g1", `{"private":false}`, rated("quizl", at, "idann", "idbob", glicko.Win))
+	endGameAs(t, e.s, "g2", private("g2"), rated("quizl", at.Add(time.Second), "idann", "idbob", glicko.Win))
+	endGameAs(t, e.s, "g3", private("g3"), unrated("nymphabet", at.Add(2*time.Second), "idann", "idcat"))
+	endGame(t, e.s, "g4", unrated("nymphabet", at.Add(3*time.Second), "idann", "idcat"))
+	endGameAs(t, e.s, "g5", private("g5"), rated("quizl", at.Add(4*time.Second), "idcat", "idann", glicko.Loss))
+	endGameAs(t, e.s, "g6", `{"private":true,"daily":"quizl/2026-12-03"}`, &store.GameEnd{Game: "quizl", Ended: at.Add(5 * time.Second),
+		Seats: []store.SeatEnd{{Identity: "idann", Seat: 0, Result: store.Win}}})
+	ps = as[store.Players](t, e.reopen())
+
+	for _, c := range []struct {
+		name   string
+		public bool
+		viewer string
+		games  []string // Ann's history, newest first
+	}{
+		{"as it is", false, "", []string{"g6", "g5", "g4", "g3", "g2", "g1"}},
+		{"to anyone", true, "", []string{"g6", "g4", "g1"}},
+		{"to one who played none", true, "iddan", []string{"g6", "g4", "g1"}},
+		{"to Ann", true, "idann", []string{"g6", "g5", "g4", "g3", "g2", "g1"}},
+		{"to Bob", true, "idbob", []string{"g6", "g4", "g2", "g1"}},
+		{"to Cat", true, "idcat", []string{"g6", "g5", "g4", "g3", "g1"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			all, err := ps.History(ctx, store.HistoryPage{Identity: "idann", Limit: 10, Public: c.public, Viewer: c.viewer})
+			if got := tablesOf(all); err != nil || !slices.Equal(got, c.games) {
+				t.Errorf("the history: %v, %v; want %v", got, err, c.games)
+			}
+			// Two a page, from each page's last game: every page but
+			// the last is full.
+			var paged []string
+			page := store.HistoryPage{Identity: "idann", Limit: 2, Public: c.public, Viewer: c.viewer}
+			for range 10 {
+				h, err := ps.History(ctx, page)
+				if err != nil {
+					t.Fatal(err)
+				}
+				paged = append(paged, tablesOf(h)...)
+				if len(h) < page.Limit {
+					break
+				}
+				page.Before, page.BeforeTable = h[len(h)-1].Ended, h[len(h)-1].Table
+			}
+			if !slices.Equal(paged, c.games) {
+				t.Errorf("paged two at a time: %v; want %v", paged, c.games)
+			}
+			if g, err := ps.History(ctx, store.HistoryPage{Identity: "idann", Game: "nymphabet", Limit: 10, Public: c.public, Viewer: c.viewer}); err != nil ||
+				!slices.Equal(tablesOf(g), slices.DeleteFunc(slices.Clone(c.games), func(id string) bool { return id != "g3" && id != "g4" })) {
+				t.Errorf("the nymphabet games: %v, %v", tablesOf(g), err)
+			}
+		})
+	}
+	// Ann's quizl points, and those whose tables the viewer may not
+	// know, oldest first.
+	for _, c := range []struct {
+		viewer string
+		hidden []string
+	}{
+		{"", []string{"g2", "g5"}},
+		{"iddan", []string{"g2", "g5"}},
+		{"idann", nil},
+		{"idbob", []string{"g5"}},
+		{"idcat", []string{"g2"}},
+	} {
+		points, err := ps.RatingHistory(ctx, "idann", "quizl-standard", 10, c.viewer)
+		if err != nil || len(points) != 3 {
+			t.Fatalf("Ann's quizl points to %q: %+v, %v", c.viewer, points, err)
+		}
+		var hidden []string
+		for i, p := range points {
+			if p.Table != []string{"g1", "g2", "g5"}[i] || !p.At.Equal(at.Add(time.Duration([]int{0, 1, 4}[i])*time.Second)) || p.Rating == 0 {
+				t.Errorf("Ann's quizl point %d to %q: %+v", i, c.viewer, p)
+			}
+			if p.Hidden {
+				hidden = append(hidden, p.Table)
+			}
+		}
+		if !slices.Equal(hidden, c.hidden) {
+			t.Errorf("Ann's quizl points hidden from %q: %v; want %v", c.viewer, hidden, c.hidden)
+		}
+	}
+}
+
+// tablesOf returns the tables of a history's lines.
+func tablesOf(h []store.PlayerGame) []string {
+	out := []string{}
+	for _, g := range h {
+		out = append(out, g.Table)
+	}
+	return out
 }

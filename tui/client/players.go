@@ -67,10 +67,12 @@ type leaderboard struct {
 	Players []Leader `json:"players"`
 }
 
-// Profile reads the profile of the account called name.
-func (c *Client) Profile(ctx context.Context, name string) (Profile, error) {
+// Profile reads the profile of the account called name, as token's
+// identity ("" for anyone) is shown it: a point of a private table's
+// game names its table only to the table's players.
+func (c *Client) Profile(ctx context.Context, token, name string) (Profile, error) {
 	var p Profile
-	err := c.do(ctx, http.MethodGet, "/api/v1/players/"+url.PathEscape(name), "", nil, &p)
+	err := c.do(ctx, http.MethodGet, "/api/v1/players/"+url.PathEscape(name), token, nil, &p)
 	return p, err
 }
 

@@ -198,9 +198,10 @@ type PlayedGame struct {
 
 // PlayerExport reads every finished game of the account name, newest
 // first, as records, one a line (GET /api/v1/players/{name}/games/export),
-// and counts them.
-func (c *Client) PlayerExport(ctx context.Context, name string) (records string, n int, err error) {
-	return c.export(ctx, "/api/v1/players/"+url.PathEscape(name)+"/games/export", name+"'s games")
+// and counts them: a private table's game only when token's identity
+// ("" for anyone) sat at it.
+func (c *Client) PlayerExport(ctx context.Context, token, name string) (records string, n int, err error) {
+	return c.export(ctx, token, "/api/v1/players/"+url.PathEscape(name)+"/games/export", name+"'s games")
 }
 
 // OwnGames lists the latest finished games of token's identity, a
@@ -212,22 +213,24 @@ func (c *Client) OwnGames(ctx context.Context, token string, limit int) ([]Playe
 }
 
 // PlayedGames lists the account name's latest finished games, newest
-// first.
-func (c *Client) PlayedGames(ctx context.Context, name string, limit int) ([]PlayedGame, error) {
-	gs, _, err := c.GamesBefore(ctx, name, "", limit)
+// first, as GamesBefore does.
+func (c *Client) PlayedGames(ctx context.Context, token, name string, limit int) ([]PlayedGame, error) {
+	gs, _, err := c.GamesBefore(ctx, token, name, "", limit)
 	return gs, err
 }
 
 // GamesBefore lists a page of the account name's finished games, newest
 // first: the latest when before is "", else those after the page whose
-// next was before. next names the following page, "" after the last.
-func (c *Client) GamesBefore(ctx context.Context, name, before string, limit int) (games []PlayedGame, next string, err error) {
+// next was before. next names the following page, "" after the last. A
+// private table's game is listed only when token's identity ("" for
+// anyone) sat at it.
+func (c *Client) GamesBefore(ctx context.Context, token, name, before string, limit int) (games []PlayedGame, next string, err error) {
 	q := url.Values{"limit": {strconv.Itoa(limit)}}
 	if before != "" {
 		q.Set("before", before)
 	}
 	var l playedGames
-	err = c.do(ctx, http.MethodGet, "/api/v1/players/"+url.PathEscape(name)+"/games?"+q.Encode(), "", nil, &l)
+	err = c.do(ctx, http.MethodGet, "/api/v1/players/"+url.PathEscape(name)+"/games?"+q.Encode(), token, nil, &l)
 	return l.Games, l.Next, err
 }
 

@@ -151,15 +151,16 @@ func (c *Client) EventSay(ctx context.Context, token, id, text string) (ChatLine
 // them. A server that fails after the first line ends the stream with an
 // {"error"} line: that is an error here, not a record.
 func (c *Client) EventExport(ctx context.Context, id string) (records string, n int, err error) {
-	return c.export(ctx, "/api/v1/tournaments/"+url.PathEscape(id)+"/export", "the event")
+	return c.export(ctx, "", "/api/v1/tournaments/"+url.PathEscape(id)+"/export", "the event")
 }
 
-// export reads the records an export at path serves, one a line, and
-// counts them; a line that says the server failed part way is an error
-// that says after how many. of names what the records are of.
-func (c *Client) export(ctx context.Context, path, of string) (records string, n int, err error) {
+// export reads the records an export at path serves to token ("" for
+// none), one a line, and counts them; a line that says the server failed
+// part way is an error that says after how many. of names what the
+// records are of.
+func (c *Client) export(ctx context.Context, token, path, of string) (records string, n int, err error) {
 	var text string
-	if err := c.doUpTo(ctx, http.MethodGet, path, "", nil, &text, maxExport); err != nil {
+	if err := c.doUpTo(ctx, http.MethodGet, path, token, nil, &text, maxExport); err != nil {
 		return "", 0, err
 	}
 	for line := range strings.Lines(text) {

@@ -684,15 +684,15 @@ func TestWireTypes(t *testing.T) {
 	must("the rematch", err)
 	_, err = ann.Get(ctx, annTok, quizl)
 	must("the table after its rematch", err)
-	_, err = ann.PlayedGames(ctx, "Ann", 20)
+	_, err = ann.PlayedGames(ctx, "", "Ann", 20)
 	must("Ann's games", err)
 	// A page of one game names the next, which holds the older ones.
-	latest, next, err := ann.GamesBefore(ctx, "Ann", "", 1)
+	latest, next, err := ann.GamesBefore(ctx, "", "Ann", "", 1)
 	must("Ann's latest game", err)
 	if len(latest) != 1 || next == "" {
 		t.Fatalf("a page of one game: %d games, next %q", len(latest), next)
 	}
-	older, _, err := ann.GamesBefore(ctx, "Ann", next, 20)
+	older, _, err := ann.GamesBefore(ctx, "", "Ann", next, 20)
 	must("Ann's older games", err)
 	for _, g := range older {
 		if g.Table == latest[0].Table {
@@ -700,7 +700,7 @@ func TestWireTypes(t *testing.T) {
 		}
 	}
 	// The archive holds every game the pages do.
-	if recs, n, err := ann.PlayerExport(ctx, "Ann"); err != nil || n != 1+len(older) || !strings.Contains(recs, `"parlour":1`) {
+	if recs, n, err := ann.PlayerExport(ctx, "", "Ann"); err != nil || n != 1+len(older) || !strings.Contains(recs, `"parlour":1`) {
 		t.Errorf("Ann's archive: %d records, %v; the pages hold %d games", n, err, 1+len(older))
 	}
 	_, err = ann.OwnGames(ctx, annTok, 20)
@@ -746,7 +746,7 @@ func TestWireTypes(t *testing.T) {
 	must("Ann's daily resignation", err)
 	day, err := ann.Daily(ctx, annS.Token, "quizl")
 	must("Ann's daily result", err)
-	if gs, err := ann.PlayedGames(ctx, "Ann", 1); err != nil || len(gs) != 1 || gs[0].Table != dq.Table || gs[0].Daily != "quizl/"+day.Day {
+	if gs, err := ann.PlayedGames(ctx, "", "Ann", 1); err != nil || len(gs) != 1 || gs[0].Table != dq.Table || gs[0].Daily != "quizl/"+day.Day {
 		t.Errorf("Ann's latest game, her daily: %+v, %v", gs, err)
 	}
 	_, err = ann.DailyLeaderboard(ctx, "quizl", day.Day)
@@ -808,7 +808,7 @@ func TestWireTypes(t *testing.T) {
 	must("Dee renamed", err)
 	_, err = ann.CloseAccount(ctx, annS.Token, "Dora", "a test")
 	must("Dora's account closed", err)
-	if p, err := ben.Profile(ctx, "Dora"); err != nil || !p.Closed {
+	if p, err := ben.Profile(ctx, "", "Dora"); err != nil || !p.Closed {
 		t.Errorf("the closed account's profile: %+v, %v", p, err)
 	}
 	_, err = ann.ModLog(ctx, annS.Token)
@@ -926,7 +926,7 @@ func TestWireTypes(t *testing.T) {
 
 	// Profiles and leaderboards: Ann's, with her ratings and the Swiss
 	// she won.
-	prof, err := ben.Profile(ctx, "ann")
+	prof, err := ben.Profile(ctx, "", "ann")
 	must("Ann's profile", err)
 	if len(prof.Podiums) == 0 || len(prof.Ratings) == 0 {
 		t.Errorf("Ann's profile holds no podium or no rating: %+v", prof)
