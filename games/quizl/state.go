@@ -509,9 +509,17 @@ func (s *State) notation(m move) string {
 func (s *State) Apply(seat game.Seat, text string) ([]game.Event, error) {
 	c := int(seat)
 	if err := game.CheckTurn(s.cfg, s.ToMove(), seat); err != nil {
+		if !s.over() && c >= 0 && c < s.n && s.done(c) {
+			// Waiting for another would read as if the seat's turn were
+			// to come; it is not: its part of the game is over.
+			if s.resign[c] {
+				return nil, fmt.Errorf("%w: you resigned, and the others play on without you", game.ErrNotYourTurn)
+			}
+			return nil, fmt.Errorf("%w: every grid you hunted is settled, and the others play on", game.ErrNotYourTurn)
+		}
 		// A player may resign whenever the game is in play, not only on
 		// their turn, while they still hunt some grid.
-		if s.over() || c < 0 || c >= s.n || !strings.EqualFold(strings.TrimSpace(text), "resign") || s.done(c) {
+		if s.over() || c < 0 || c >= s.n || !strings.EqualFold(strings.TrimSpace(text), "resign") {
 			return nil, err
 		}
 	}

@@ -591,6 +591,21 @@ func TestResignOutOfTurn(t *testing.T) {
 	if got := s.ToMove(); !slices.Equal(got, []game.Seat{0}) {
 		t.Fatalf("to move %v, want Ann", got)
 	}
+	// A player whose part is over is told so, not to wait for a turn
+	// that will not come.
+	if _, err := s.Apply(2, "72"); err == nil || !strings.Contains(err.Error(), "you resigned, and the others play on") {
+		t.Errorf("Cy, resigned, moving: %v", err)
+	}
+	s = two(t, nil)
+	play(t, s, "0:say crane")
+	if s.Result().Status != game.InProgress {
+		t.Fatalf("the game ended with Ann's find: %+v; want Ben still to hunt", s.Result())
+	}
+	for _, mv := range []string{"72", "resign"} {
+		if _, err := s.Apply(0, mv); !errors.Is(err, game.ErrNotYourTurn) || !strings.Contains(err.Error(), "every grid you hunted is settled") {
+			t.Errorf("Ann, done, playing %s: %v", mv, err)
+		}
+	}
 }
 
 // TestSizes holds a move in a game's history to the twelve bytes
