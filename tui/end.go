@@ -27,7 +27,7 @@ import (
 // every secret against its commitment, and the record to keep.
 type endScreen struct {
 	t         *tableScreen
-	board     int  // the grid shown (b: the next)
+	board     int  // the Word Fight grid, or the page of Quizl grids, shown (b: the next)
 	asking    bool // the analysis is on its way
 	replaying bool // the replay is on its way
 	// rating says the player's rating change in a rated game, once the
@@ -543,7 +543,6 @@ func (e *endScreen) view() string {
 	}
 	b.WriteString("\n")
 	if len(u.Table.Reveal) > 0 {
-		b.WriteString(title("Every secret, and its commitment") + "\n")
 		var blocks []string
 		for i, r := range u.Table.Reveal {
 			ok := bad("✗ commitment does NOT match")
@@ -556,13 +555,15 @@ func (e *endScreen) view() string {
 			}
 			blocks = append(blocks, whose+": "+ok+"\n"+revealText(t.game, r.Setup))
 		}
+		head := title("Every secret, and its commitment")
 		if t.game == "quizl" {
-			for i := range blocks {
-				blocks[i] = lipgloss.NewStyle().Width(39).Render(blocks[i])
+			shown, which := e.page(blocks)
+			if which != "" {
+				head += " · " + which
 			}
-			b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, blocks...) + "\n")
+			b.WriteString(head + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, shown...) + "\n")
 		} else {
-			b.WriteString(strings.Join(blocks, ""))
+			b.WriteString(head + "\n" + strings.Join(blocks, ""))
 		}
 	} else if u.Table.Daily != "" {
 		// The day's answer is everyone's puzzle until the day ends.
@@ -611,6 +612,29 @@ func (e *endScreen) view() string {
 	}
 	b.WriteString(tail.String())
 	return b.String()
+}
+
+// gridWidth is the columns a revealed Quizl grid takes beside the next.
+const gridWidth = 39
+
+// page returns the revealed Quizl grids on show, as many side by side as
+// the screen's width holds (b turns to the next ones), and, when they are
+// not all of them, which they are: "grids 1-2 of 3 · b next".
+func (e *endScreen) page(blocks []string) (shown []string, which string) {
+	per := max(1, e.t.w/gridWidth)
+	pages := (len(blocks) + per - 1) / per
+	from := e.board % max(1, pages) * per
+	to := min(from+per, len(blocks))
+	for _, bl := range blocks[from:to] {
+		shown = append(shown, lipgloss.NewStyle().Width(min(gridWidth, e.t.w)).Render(bl))
+	}
+	if pages < 2 {
+		return shown, ""
+	}
+	if to-from == 1 {
+		return shown, fmt.Sprintf("grid %d of %d · b next", to, len(blocks))
+	}
+	return shown, fmt.Sprintf("grids %d-%d of %d · b next", from+1, to, len(blocks))
 }
 
 // keys is the end screen's line of keys.

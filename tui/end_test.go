@@ -2,11 +2,17 @@ package tui
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -285,4 +291,65 @@ func TestEndHearsWhatComesAfter(t *testing.T) {
 	checkFits(t, tm)
 	tm.key("r")
 	tm.waitFor("the rematch's table", func(string) bool { return tm.table() != nil && tm.table().id == next.Table })
+}
+
+// quizlEnd is the end of a finished Quizl game at a table of seats,
+// w columns by h rows, each seat's setup revealed and committed to.
+func quizlEnd(t *testing.T, w, h int, seats []string, passwords []string) *tableScreen {
+	t.Helper()
+	ts := &tableScreen{shared: &shared{w: w, h: h}, game: "quizl", id: "t1", seat: 0,
+		upd: &client.Update{View: json.RawMessage(`{}`), Table: client.Table{Game: "quizl", Title: "Quizl", Status: "finished",
+			Result: &client.Result{Status: "finished", Winners: []int{0}, Scores: make([]int, len(seats))}}}}
+	ts.end, ts.chat = &endScreen{t: ts}, &chatPanel{t: ts}
+	for i, n := range seats {
+		ts.upd.Table.Seats = append(ts.upd.Table.Seats, client.Seat{Seat: i, Name: n, Kind: "person"})
+		pw := passwords[i]
+		setup := json.RawMessage(`{"grid":["` + pw + `","ABCDE","FGHIJ","KLMNO","PQRST"],"password":"` + pw + `"}`)
+		salt := []byte{byte(i), 1, 2, 3}
+		sum := sha256.Sum256(append(slices.Clone(salt), setup...))
+		ts.upd.Table.Reveal = append(ts.upd.Table.Reveal, client.Reveal{Salt: hex.EncodeToString(salt), Setup: setup, Commitment: hex.EncodeToString(sum[:])})
+	}
+	return ts
+}
+
+// TestQuizlEndEveryGrid: at a table of three, every grid is shown on
+// the end screen: as many side by side as the width holds, b the next
+// ones, the screen saying which are shown; none is cut at the edge.
+func TestQuizlEndEveryGrid(t *testing.T) {
+	t.Parallel()
+	seats := []string{"ann", "bob", "Computer (strong)"}
+	pws := []string{"CRANE", "HOUSE", "LAGER"}
+	for _, c := range []struct {
+		w     int
+		pages [][]string // the passwords on each page
+		heads []string   // what each page says it shows
+	}{
+		{80, [][]string{{"CRANE", "HOUSE"}, {"LAGER"}}, []string{"grids 1-2 of 3 · b next", "grid 3 of 3 · b next"}},
+		{100, [][]string{{"CRANE", "HOUSE"}, {"LAGER"}}, []string{"grids 1-2 of 3 · b next", "grid 3 of 3 · b next"}},
+		{120, [][]string{{"CRANE", "HOUSE", "LAGER"}}, []string{""}},
+	} {
+		t.Run(fmt.Sprint(c.w), func(t *testing.T) {
+			t.Parallel()
+			ts := quizlEnd(t, c.w, 24, seats, pws)
+			for round := range 2 {
+				for i, page := range c.pages {
+					s := ansi.Strip(ts.view())
+					for _, p := range fitProblems(s, c.w, 24) {
+						t.Error(p)
+					}
+					for _, pw := range pws {
+						if want := slices.Contains(page, pw); strings.Contains(s, "password "+pw) != want {
+							t.Errorf("round %d, page %d: the grid of %s shown %v, want %v:\n%s", round, i, pw, !want, want, s)
+						}
+					}
+					if h := c.heads[i]; h != "" && !strings.Contains(s, h) {
+						t.Errorf("round %d, page %d: no %q:\n%s", round, i, h, s)
+					} else if h == "" && strings.Contains(s, "b next") {
+						t.Errorf("every grid fits, yet b is offered:\n%s", s)
+					}
+					ts.end.update(keyMsg("b"))
+				}
+			}
+		})
+	}
 }
