@@ -257,6 +257,14 @@ func (e *endScreen) key(s string) tea.Cmd {
 			t.openReports()
 		}
 		return nil
+	case "a", "p", "s":
+		if t.concealed() {
+			// The server refuses them until the day ends: say so here.
+			t.err, t.note = "", shutUntil
+			return nil
+		}
+	}
+	switch s {
 	case "a":
 		return e.analyse()
 	case "p":
@@ -565,13 +573,13 @@ func (e *endScreen) view() string {
 		} else {
 			b.WriteString(head + "\n" + strings.Join(blocks, ""))
 		}
-	} else if u.Table.Daily != "" {
+	} else if t.concealed() {
 		// The day's answer is everyone's puzzle until the day ends.
 		hidden := map[string]string{"quizl": "The hidden grid", "salvo": "The hidden fleet"}[t.game]
 		if hidden == "" {
 			hidden = "The answer"
 		}
-		b.WriteString(faint(wrap(hidden+", the record and the analysis open to you and everyone when the day ends, at midnight UTC.", t.w)) + "\n")
+		b.WriteString(faint(wrap(hidden+", the analysis (a), the replay (p) and the record (s) open to you and everyone when the day ends, at midnight UTC.", t.w)) + "\n")
 	}
 	// The lines under the log (the record, the message, the keys) are
 	// drawn first, so that the log leaves them room.
@@ -637,11 +645,26 @@ func (e *endScreen) page(blocks []string) (shown []string, which string) {
 	return shown, fmt.Sprintf("grids %d-%d of %d · b next", from+1, to, len(blocks))
 }
 
+// shutUntil is the answer to the keys of what a daily attempt keeps shut
+// while its day lasts.
+const shutUntil = "the analysis, the replay and the record open when the day ends, at midnight UTC"
+
+// concealed says the table is an attempt at a daily puzzle whose day
+// lasts: the server keeps its answer, record and analysis from everyone,
+// its player included, and its table reveals no setup until midnight UTC.
+func (t *tableScreen) concealed() bool {
+	return t.upd != nil && t.upd.Table.Daily != "" && len(t.upd.Table.Reveal) == 0
+}
+
 // keys is the end screen's line of keys.
 func (e *endScreen) keys() string {
 	keys := "a analysis · p replay · s save the record · r rematch · esc home · ? help"
 	if e.t.cfg.NoDisk {
 		keys = "a analysis · p replay · s the record's address · r rematch · esc home · ? help"
+	}
+	if e.t != nil && e.t.concealed() {
+		// Refused until the day ends, which the screen says above.
+		keys = "r rematch · esc home · ? help"
 	}
 	if e.t != nil && e.t.game == "salvo" {
 		keys = "l every report · " + keys

@@ -211,28 +211,44 @@ func TestEndReason(t *testing.T) {
 
 // TestEndKeys: alone at the table (solitaire, practice, a daily puzzle)
 // r deals a new game rather than asking anybody for a rematch, and a
-// daily's esc goes back to its result.
+// daily's esc goes back to its result. A daily puzzle whose day lasts
+// (its table reveals nothing) offers no analysis, replay or record,
+// which the server refuses until then; once the day is over it does.
 func TestEndKeys(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		name      string
 		seats     int
 		daily     string
-		want, not string
+		reveal    bool
+		noDisk    bool
+		want, not []string
 	}{
-		{"two seats", 2, "", "r rematch · esc home", "new game"},
-		{"solitaire", 1, "", "r new game · esc home", "rematch"},
-		{"daily", 1, "quizl/2026-12-03", "r new game · esc your daily result", "rematch"},
+		{"two seats", 2, "", true, false, []string{"a analysis · p replay · s save the record · r rematch · esc home"}, []string{"new game"}},
+		{"solitaire", 1, "", true, false, []string{"r new game · esc home"}, []string{"rematch"}},
+		{"daily", 1, "quizl/2026-12-03", false, false, []string{"r new game · esc your daily result"}, []string{"rematch", "analysis", "replay", "record"}},
+		{"daily over SSH", 1, "quizl/2026-12-03", false, true, []string{"r new game · esc your daily result"}, []string{"analysis", "replay", "record"}},
+		{"daily, the day over", 1, "quizl/2026-12-03", true, false, []string{"a analysis · p replay · s save the record · r new game · esc your daily result"}, []string{"rematch"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			ts := &tableScreen{game: "quizl", shared: &shared{}, upd: &client.Update{Table: client.Table{Daily: c.daily}}}
+			ts := &tableScreen{game: "quizl", shared: &shared{cfg: Config{NoDisk: c.noDisk}}, upd: &client.Update{Table: client.Table{Daily: c.daily}}}
 			for i := range c.seats {
 				ts.upd.Table.Seats = append(ts.upd.Table.Seats, client.Seat{Seat: i})
+				if c.reveal {
+					ts.upd.Table.Reveal = append(ts.upd.Table.Reveal, client.Reveal{})
+				}
 			}
 			got := (&endScreen{t: ts}).keys()
-			if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
-				t.Errorf("keys() = %q, want %q and no %q", got, c.want, c.not)
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("keys() = %q, want %q", got, w)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(got, n) {
+					t.Errorf("keys() = %q, want no %q", got, n)
+				}
 			}
 		})
 	}
@@ -351,5 +367,30 @@ func TestQuizlEndEveryGrid(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDailyEndShut: while a daily puzzle's day lasts, its end screen
+// says when its analysis, replay and record open, and a, p and s say so
+// again rather than ask the server, which refuses them.
+func TestDailyEndShut(t *testing.T) {
+	t.Parallel()
+	ts := quizlEnd(t, 80, 24, []string{"ann"}, []string{"CRANE"})
+	ts.upd.Table.Daily, ts.upd.Table.Reveal = "quizl/2026-12-03", nil
+	s := ansi.Strip(ts.view())
+	for _, p := range fitProblems(s, 80, 24) {
+		t.Error(p)
+	}
+	if !strings.Contains(s, "midnight UTC") || strings.Contains(s, "a analysis") {
+		t.Errorf("the end of a daily puzzle offers what its day keeps shut:\n%s", s)
+	}
+	for _, k := range []string{"a", "p", "s"} {
+		ts.note = ""
+		if cmd := ts.end.update(keyMsg(k)); cmd != nil {
+			t.Errorf("%s asks the server", k)
+		}
+		if !strings.Contains(ts.note, "midnight UTC") {
+			t.Errorf("%s says %q", k, ts.note)
+		}
 	}
 }
