@@ -385,6 +385,14 @@ func (t *tableScreen) reasonText() string {
 	case "tripped":
 		return fmt.Sprintf("%s tripped over the password of %s", who, grid)
 	case "resign":
+		// The server resigns for a player whose time ran out, or who
+		// walked away: the move says which, not the referee.
+		if f, ok := t.forcedAt[d.move]; ok && f.seat == d.Seat {
+			if f.why == "claim" {
+				return fmt.Sprintf("%s walked away, and %s claimed the game", who, t.name(f.data.By))
+			}
+			return who + " ran out of time"
+		}
 		return who + " resigned"
 	case "outlined":
 		return fmt.Sprintf("%s outlined %s's fleet", who, on)
@@ -481,7 +489,7 @@ func (e *endScreen) view() string {
 	}
 	b.WriteString(line + "\n")
 	for _, f := range t.forced {
-		b.WriteString(bad("⏱ "+f) + "\n")
+		b.WriteString(bad(wrap("⏱ "+f, t.w)) + "\n")
 	}
 	if res != nil && res.Status == "aborted" {
 		b.WriteString("no result: nobody wins or loses, and no rating changes\n")

@@ -394,3 +394,87 @@ func TestDailyEndShut(t *testing.T) {
 		}
 	}
 }
+
+// TestEndForcedResign: the server resigns for a player whose time ran
+// out, or who walked away and was claimed against; the end says which,
+// not that they resigned, and so does the replay's step of that move,
+// with the event in its log. A resignation of the player's own, after
+// the server played for another seat, stays a resignation.
+func TestEndForcedResign(t *testing.T) {
+	t.Parallel()
+	resign := func(seat int, end bool) []client.Event {
+		evs := []client.Event{{Kind: "resign", Text: "somebody resigned", Data: json.RawMessage(fmt.Sprintf(`{"seat":%d}`, seat))}}
+		if end {
+			evs = append(evs, client.Event{Kind: "end", Text: "game over", Data: json.RawMessage(fmt.Sprintf(`{"reason":"resign","seat":%d,"against":-1,"winners":[0]}`, seat))})
+		}
+		return evs
+	}
+	timeout := client.Event{Kind: "timeout", Text: "Ben ran out of time (1 minute a turn): Ben resigns", Data: json.RawMessage(`{"seat":1,"move":"resign","clock":60}`)}
+	claim := client.Event{Kind: "claim", Text: "Ben was away for 5 minutes while it was their turn, and Ann claimed the game: Ben resigns", Data: json.RawMessage(`{"seat":1,"move":"resign","by":0,"away":300}`)}
+	for _, c := range []struct {
+		name      string
+		moves     []client.Move // after Ann's first
+		head, not string
+		step      string // the replay's last step
+		log       string // in the replay's log at its last step
+	}{
+		{"timeout", []client.Move{{Seat: 1, Move: "resign", Events: append([]client.Event{timeout}, resign(1, true)...)}},
+			"Game over: Ben ran out of time", "resigned", "move 2 of 2, Ben: resign (time ran out)", timeout.Text},
+		{"claim", []client.Move{{Seat: 1, Move: "resign", Events: append([]client.Event{claim}, resign(1, true)...)}},
+			"Game over: Ben walked away, and Ann claimed the game", "resigned", "move 2 of 2, Ben: resign (away, claimed by Ann)", claim.Text},
+		{"resigned after another's timeout", []client.Move{
+			{Seat: 2, Move: "resign", Events: append([]client.Event{{Kind: "timeout", Text: "Cy ran out of time", Data: json.RawMessage(`{"seat":2,"move":"resign"}`)}}, resign(2, false)...)},
+			{Seat: 1, Move: "resign", Events: resign(1, true)}},
+			"Game over: Ben resigned", "ran out of time ·", "move 3 of 3, Ben: resign", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			cl, err := client.New("http://parlour.invalid", "Ann")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := &tableScreen{shared: &shared{w: 80, h: 24, cfg: Config{Server: "test", DataDir: t.TempDir()}, c: cl}, id: "t1", game: "nymphabet", gen: 1}
+			ts.chat, ts.play, ts.setup, ts.end = &chatPanel{t: ts}, &playScreen{t: ts}, &setupScreen{t: ts}, &endScreen{t: ts}
+			tb := client.Table{Game: "nymphabet", Title: "Nymphabet", Status: "playing", ToMove: []int{0}}
+			for i, n := range []string{"Ann", "Ben", "Cy"} {
+				tb.Seats = append(tb.Seats, client.Seat{Seat: i, Name: n, Kind: "person"})
+			}
+			ts.apply(client.Update{Version: 4, Table: tb})
+			moves := append([]client.Move{{Seat: 0, Move: "able", Events: []client.Event{{Kind: "word", Text: "Ann: ABLE"}}}}, c.moves...)
+			for i := range moves {
+				moves[i].Version = 5 + i
+			}
+			tb.Status, tb.ToMove, tb.Result = "finished", nil, &client.Result{Status: "finished", Winners: []int{0}, Scores: []int{0, 0, 0}}
+			ts.apply(client.Update{Version: 4 + len(moves), Table: tb, Moves: moves})
+
+			s := ansi.Strip(ts.view())
+			for _, p := range fitProblems(s, 80, 24) {
+				t.Error(p)
+			}
+			if head := strings.Split(s, "\n")[1]; head != c.head {
+				t.Errorf("the end's headline is %q, want %q:\n%s", head, c.head, s)
+			}
+			if strings.Contains(strings.Split(s, "\n")[1], c.not) {
+				t.Errorf("the end's headline says %q:\n%s", c.not, s)
+			}
+
+			ans := client.Replay{Game: "nymphabet", Title: "Nymphabet", Players: []string{"Ann", "Ben", "Cy"}, Result: *tb.Result}
+			for _, mv := range moves {
+				var evs []client.Event
+				for _, e := range mv.Events {
+					if !forcedEvent(e) { // the record holds the move alone
+						evs = append(evs, e)
+					}
+				}
+				ans.Steps = append(ans.Steps, client.ReplayStep{By: ans.Players[mv.Seat], Seat: mv.Seat, Move: mv.Move, Events: evs})
+			}
+			r := &replayScreen{t: ts, ans: ans, step: len(ans.Steps)}
+			if at := r.at(); !strings.HasPrefix(at, c.step+" ·") {
+				t.Errorf("the replay's last step reads %q, want %q", at, c.step)
+			}
+			if c.log != "" && !slices.Contains(r.board().log, c.log) {
+				t.Errorf("the replay's log lacks %q: %q", c.log, r.board().log)
+			}
+		})
+	}
+}
