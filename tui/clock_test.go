@@ -234,3 +234,33 @@ func TestChoiceRange(t *testing.T) {
 		}
 	}
 }
+
+// TestTimeoutAfterMoves: when Ann's time runs out once both players have
+// moved, the server resigns for her; the end says she ran out of time,
+// not that she resigned, and so does the replay's last move.
+func TestTimeoutAfterMoves(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("nymphabet", 0) // the computer, easy
+	tm.key("up")            // the last field: the word list
+	tm.key("up")            // the one before: the clock
+	tm.key("right")         // 10 seconds
+	tm.waitFor("the clock field", has("Clock", "‹ 10 ›"))
+	tm.key("enter")
+	tm.waitFor("the first turn", has("▶ your turn", "[A]"))
+	tm.typeText("able")
+	tm.key("enter")
+	tm.waitFor("the computer's answer", func(s string) bool {
+		return strings.Contains(s, "▶ your turn") && len(tm.table().log) > 1
+	})
+	s := tm.waitFor("the timeout", over)
+	checkFits(t, tm)
+	if !strings.Contains(s, "Game over: Ann ran out of time\n") {
+		t.Errorf("the end does not say Ann ran out of time:\n%s", s)
+	}
+	tm.key("p")
+	tm.waitFor("the replay", has("replay, Ann's view"))
+	tm.key("end")
+	tm.waitFor("the last move", has("move 3 of 3, Ann: resign (time ran out)"))
+}

@@ -66,8 +66,11 @@ func TestDailyPuzzles(t *testing.T) {
 	if strings.Contains(s, "a draw") {
 		t.Errorf("a game alone at the table ends in a draw:\n%s", s)
 	}
-	if !strings.Contains(s, "The hidden grid, the record and the analysis open to you and") {
+	if !strings.Contains(s, "The hidden grid, the analysis (a), the replay (p) and the record (s) open to you") {
 		t.Errorf("the daily's end does not say when its answer opens:\n%s", s)
+	}
+	if strings.Contains(s, "a analysis") {
+		t.Errorf("the daily's end offers the analysis the server refuses until the day ends:\n%s", s)
 	}
 	if strings.Contains(s, "Set to") || strings.Contains(s, "rematch") {
 		t.Errorf("the daily's end offers a set or a rematch; it is one attempt, played again as a new game:\n%s", s)

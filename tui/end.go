@@ -27,7 +27,7 @@ import (
 // every secret against its commitment, and the record to keep.
 type endScreen struct {
 	t         *tableScreen
-	board     int  // the grid shown (b: the next)
+	board     int  // the Word Fight grid, or the page of Quizl grids, shown (b: the next)
 	asking    bool // the analysis is on its way
 	replaying bool // the replay is on its way
 	// rating says the player's rating change in a rated game, once the
@@ -257,6 +257,14 @@ func (e *endScreen) key(s string) tea.Cmd {
 			t.openReports()
 		}
 		return nil
+	case "a", "p", "s":
+		if t.concealed() {
+			// The server refuses them until the day ends: say so here.
+			t.err, t.note = "", shutUntil
+			return nil
+		}
+	}
+	switch s {
 	case "a":
 		return e.analyse()
 	case "p":
@@ -377,6 +385,14 @@ func (t *tableScreen) reasonText() string {
 	case "tripped":
 		return fmt.Sprintf("%s tripped over the password of %s", who, grid)
 	case "resign":
+		// The server resigns for a player whose time ran out, or who
+		// walked away: the move says which, not the referee.
+		if f, ok := t.forcedAt[d.move]; ok && f.seat == d.Seat {
+			if f.why == "claim" {
+				return fmt.Sprintf("%s walked away, and %s claimed the game", who, t.name(f.data.By))
+			}
+			return who + " ran out of time"
+		}
 		return who + " resigned"
 	case "outlined":
 		return fmt.Sprintf("%s outlined %s's fleet", who, on)
@@ -473,7 +489,7 @@ func (e *endScreen) view() string {
 	}
 	b.WriteString(line + "\n")
 	for _, f := range t.forced {
-		b.WriteString(bad("⏱ "+f) + "\n")
+		b.WriteString(bad(wrap("⏱ "+f, t.w)) + "\n")
 	}
 	if res != nil && res.Status == "aborted" {
 		b.WriteString("no result: nobody wins or loses, and no rating changes\n")
@@ -543,7 +559,6 @@ func (e *endScreen) view() string {
 	}
 	b.WriteString("\n")
 	if len(u.Table.Reveal) > 0 {
-		b.WriteString(title("Every secret, and its commitment") + "\n")
 		var blocks []string
 		for i, r := range u.Table.Reveal {
 			ok := bad("✗ commitment does NOT match")
@@ -556,21 +571,23 @@ func (e *endScreen) view() string {
 			}
 			blocks = append(blocks, whose+": "+ok+"\n"+revealText(t.game, r.Setup))
 		}
+		head := title("Every secret, and its commitment")
 		if t.game == "quizl" {
-			for i := range blocks {
-				blocks[i] = lipgloss.NewStyle().Width(39).Render(blocks[i])
+			shown, which := e.page(blocks)
+			if which != "" {
+				head += " · " + which
 			}
-			b.WriteString(lipgloss.JoinHorizontal(lipgloss.Top, blocks...) + "\n")
+			b.WriteString(head + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, shown...) + "\n")
 		} else {
-			b.WriteString(strings.Join(blocks, ""))
+			b.WriteString(head + "\n" + strings.Join(blocks, ""))
 		}
-	} else if u.Table.Daily != "" {
+	} else if t.concealed() {
 		// The day's answer is everyone's puzzle until the day ends.
 		hidden := map[string]string{"quizl": "The hidden grid", "salvo": "The hidden fleet"}[t.game]
 		if hidden == "" {
 			hidden = "The answer"
 		}
-		b.WriteString(faint(wrap(hidden+", the record and the analysis open to you and everyone when the day ends, at midnight UTC.", t.w)) + "\n")
+		b.WriteString(faint(wrap(hidden+", the analysis (a), the replay (p) and the record (s) open to you and everyone when the day ends, at midnight UTC.", t.w)) + "\n")
 	}
 	// The lines under the log (the record, the message, the keys) are
 	// drawn first, so that the log leaves them room.
@@ -613,11 +630,49 @@ func (e *endScreen) view() string {
 	return b.String()
 }
 
+// gridWidth is the columns a revealed Quizl grid takes beside the next.
+const gridWidth = 39
+
+// page returns the revealed Quizl grids on show, as many side by side as
+// the screen's width holds (b turns to the next ones), and, when they are
+// not all of them, which they are: "grids 1-2 of 3 · b next".
+func (e *endScreen) page(blocks []string) (shown []string, which string) {
+	per := max(1, e.t.w/gridWidth)
+	pages := (len(blocks) + per - 1) / per
+	from := e.board % max(1, pages) * per
+	to := min(from+per, len(blocks))
+	for _, bl := range blocks[from:to] {
+		shown = append(shown, lipgloss.NewStyle().Width(min(gridWidth, e.t.w)).Render(bl))
+	}
+	if pages < 2 {
+		return shown, ""
+	}
+	if to-from == 1 {
+		return shown, fmt.Sprintf("grid %d of %d · b next", to, len(blocks))
+	}
+	return shown, fmt.Sprintf("grids %d-%d of %d · b next", from+1, to, len(blocks))
+}
+
+// shutUntil is the answer to the keys of what a daily attempt keeps shut
+// while its day lasts.
+const shutUntil = "the analysis, the replay and the record open when the day ends, at midnight UTC"
+
+// concealed says the table is an attempt at a daily puzzle whose day
+// lasts: the server keeps its answer, record and analysis from everyone,
+// its player included, and its table reveals no setup until midnight UTC.
+func (t *tableScreen) concealed() bool {
+	return t.upd != nil && t.upd.Table.Daily != "" && len(t.upd.Table.Reveal) == 0
+}
+
 // keys is the end screen's line of keys.
 func (e *endScreen) keys() string {
 	keys := "a analysis · p replay · s save the record · r rematch · esc home · ? help"
 	if e.t.cfg.NoDisk {
 		keys = "a analysis · p replay · s the record's address · r rematch · esc home · ? help"
+	}
+	if e.t != nil && e.t.concealed() {
+		// Refused until the day ends, which the screen says above.
+		keys = "r rematch · esc home · ? help"
 	}
 	if e.t != nil && e.t.game == "salvo" {
 		keys = "l every report · " + keys

@@ -2,11 +2,17 @@ package tui
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -205,28 +211,44 @@ func TestEndReason(t *testing.T) {
 
 // TestEndKeys: alone at the table (solitaire, practice, a daily puzzle)
 // r deals a new game rather than asking anybody for a rematch, and a
-// daily's esc goes back to its result.
+// daily's esc goes back to its result. A daily puzzle whose day lasts
+// (its table reveals nothing) offers no analysis, replay or record,
+// which the server refuses until then; once the day is over it does.
 func TestEndKeys(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		name      string
 		seats     int
 		daily     string
-		want, not string
+		reveal    bool
+		noDisk    bool
+		want, not []string
 	}{
-		{"two seats", 2, "", "r rematch · esc home", "new game"},
-		{"solitaire", 1, "", "r new game · esc home", "rematch"},
-		{"daily", 1, "quizl/2026-12-03", "r new game · esc your daily result", "rematch"},
+		{"two seats", 2, "", true, false, []string{"a analysis · p replay · s save the record · r rematch · esc home"}, []string{"new game"}},
+		{"solitaire", 1, "", true, false, []string{"r new game · esc home"}, []string{"rematch"}},
+		{"daily", 1, "quizl/2026-12-03", false, false, []string{"r new game · esc your daily result"}, []string{"rematch", "analysis", "replay", "record"}},
+		{"daily over SSH", 1, "quizl/2026-12-03", false, true, []string{"r new game · esc your daily result"}, []string{"analysis", "replay", "record"}},
+		{"daily, the day over", 1, "quizl/2026-12-03", true, false, []string{"a analysis · p replay · s save the record · r new game · esc your daily result"}, []string{"rematch"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			ts := &tableScreen{game: "quizl", shared: &shared{}, upd: &client.Update{Table: client.Table{Daily: c.daily}}}
+			ts := &tableScreen{game: "quizl", shared: &shared{cfg: Config{NoDisk: c.noDisk}}, upd: &client.Update{Table: client.Table{Daily: c.daily}}}
 			for i := range c.seats {
 				ts.upd.Table.Seats = append(ts.upd.Table.Seats, client.Seat{Seat: i})
+				if c.reveal {
+					ts.upd.Table.Reveal = append(ts.upd.Table.Reveal, client.Reveal{})
+				}
 			}
 			got := (&endScreen{t: ts}).keys()
-			if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
-				t.Errorf("keys() = %q, want %q and no %q", got, c.want, c.not)
+			for _, w := range c.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("keys() = %q, want %q", got, w)
+				}
+			}
+			for _, n := range c.not {
+				if strings.Contains(got, n) {
+					t.Errorf("keys() = %q, want no %q", got, n)
+				}
 			}
 		})
 	}
@@ -285,4 +307,174 @@ func TestEndHearsWhatComesAfter(t *testing.T) {
 	checkFits(t, tm)
 	tm.key("r")
 	tm.waitFor("the rematch's table", func(string) bool { return tm.table() != nil && tm.table().id == next.Table })
+}
+
+// quizlEnd is the end of a finished Quizl game at a table of seats,
+// w columns by h rows, each seat's setup revealed and committed to.
+func quizlEnd(t *testing.T, w, h int, seats []string, passwords []string) *tableScreen {
+	t.Helper()
+	ts := &tableScreen{shared: &shared{w: w, h: h}, game: "quizl", id: "t1", seat: 0,
+		upd: &client.Update{View: json.RawMessage(`{}`), Table: client.Table{Game: "quizl", Title: "Quizl", Status: "finished",
+			Result: &client.Result{Status: "finished", Winners: []int{0}, Scores: make([]int, len(seats))}}}}
+	ts.end, ts.chat = &endScreen{t: ts}, &chatPanel{t: ts}
+	for i, n := range seats {
+		ts.upd.Table.Seats = append(ts.upd.Table.Seats, client.Seat{Seat: i, Name: n, Kind: "person"})
+		pw := passwords[i]
+		setup := json.RawMessage(`{"grid":["` + pw + `","ABCDE","FGHIJ","KLMNO","PQRST"],"password":"` + pw + `"}`)
+		salt := []byte{byte(i), 1, 2, 3}
+		sum := sha256.Sum256(append(slices.Clone(salt), setup...))
+		ts.upd.Table.Reveal = append(ts.upd.Table.Reveal, client.Reveal{Salt: hex.EncodeToString(salt), Setup: setup, Commitment: hex.EncodeToString(sum[:])})
+	}
+	return ts
+}
+
+// TestQuizlEndEveryGrid: at a table of three, every grid is shown on
+// the end screen: as many side by side as the width holds, b the next
+// ones, the screen saying which are shown; none is cut at the edge.
+func TestQuizlEndEveryGrid(t *testing.T) {
+	t.Parallel()
+	seats := []string{"ann", "bob", "Computer (strong)"}
+	pws := []string{"CRANE", "HOUSE", "LAGER"}
+	for _, c := range []struct {
+		w     int
+		pages [][]string // the passwords on each page
+		heads []string   // what each page says it shows
+	}{
+		{80, [][]string{{"CRANE", "HOUSE"}, {"LAGER"}}, []string{"grids 1-2 of 3 · b next", "grid 3 of 3 · b next"}},
+		{100, [][]string{{"CRANE", "HOUSE"}, {"LAGER"}}, []string{"grids 1-2 of 3 · b next", "grid 3 of 3 · b next"}},
+		{120, [][]string{{"CRANE", "HOUSE", "LAGER"}}, []string{""}},
+	} {
+		t.Run(fmt.Sprint(c.w), func(t *testing.T) {
+			t.Parallel()
+			ts := quizlEnd(t, c.w, 24, seats, pws)
+			for round := range 2 {
+				for i, page := range c.pages {
+					s := ansi.Strip(ts.view())
+					for _, p := range fitProblems(s, c.w, 24) {
+						t.Error(p)
+					}
+					for _, pw := range pws {
+						if want := slices.Contains(page, pw); strings.Contains(s, "password "+pw) != want {
+							t.Errorf("round %d, page %d: the grid of %s shown %v, want %v:\n%s", round, i, pw, !want, want, s)
+						}
+					}
+					if h := c.heads[i]; h != "" && !strings.Contains(s, h) {
+						t.Errorf("round %d, page %d: no %q:\n%s", round, i, h, s)
+					} else if h == "" && strings.Contains(s, "b next") {
+						t.Errorf("every grid fits, yet b is offered:\n%s", s)
+					}
+					ts.end.update(keyMsg("b"))
+				}
+			}
+		})
+	}
+}
+
+// TestDailyEndShut: while a daily puzzle's day lasts, its end screen
+// says when its analysis, replay and record open, and a, p and s say so
+// again rather than ask the server, which refuses them.
+func TestDailyEndShut(t *testing.T) {
+	t.Parallel()
+	ts := quizlEnd(t, 80, 24, []string{"ann"}, []string{"CRANE"})
+	ts.upd.Table.Daily, ts.upd.Table.Reveal = "quizl/2026-12-03", nil
+	s := ansi.Strip(ts.view())
+	for _, p := range fitProblems(s, 80, 24) {
+		t.Error(p)
+	}
+	if !strings.Contains(s, "midnight UTC") || strings.Contains(s, "a analysis") {
+		t.Errorf("the end of a daily puzzle offers what its day keeps shut:\n%s", s)
+	}
+	for _, k := range []string{"a", "p", "s"} {
+		ts.note = ""
+		if cmd := ts.end.update(keyMsg(k)); cmd != nil {
+			t.Errorf("%s asks the server", k)
+		}
+		if !strings.Contains(ts.note, "midnight UTC") {
+			t.Errorf("%s says %q", k, ts.note)
+		}
+	}
+}
+
+// TestEndForcedResign: the server resigns for a player whose time ran
+// out, or who walked away and was claimed against; the end says which,
+// not that they resigned, and so does the replay's step of that move,
+// with the event in its log. A resignation of the player's own, after
+// the server played for another seat, stays a resignation.
+func TestEndForcedResign(t *testing.T) {
+	t.Parallel()
+	resign := func(seat int, end bool) []client.Event {
+		evs := []client.Event{{Kind: "resign", Text: "somebody resigned", Data: json.RawMessage(fmt.Sprintf(`{"seat":%d}`, seat))}}
+		if end {
+			evs = append(evs, client.Event{Kind: "end", Text: "game over", Data: json.RawMessage(fmt.Sprintf(`{"reason":"resign","seat":%d,"against":-1,"winners":[0]}`, seat))})
+		}
+		return evs
+	}
+	timeout := client.Event{Kind: "timeout", Text: "Ben ran out of time (1 minute a turn): Ben resigns", Data: json.RawMessage(`{"seat":1,"move":"resign","clock":60}`)}
+	claim := client.Event{Kind: "claim", Text: "Ben was away for 5 minutes while it was their turn, and Ann claimed the game: Ben resigns", Data: json.RawMessage(`{"seat":1,"move":"resign","by":0,"away":300}`)}
+	for _, c := range []struct {
+		name      string
+		moves     []client.Move // after Ann's first
+		head, not string
+		step      string // the replay's last step
+		log       string // in the replay's log at its last step
+	}{
+		{"timeout", []client.Move{{Seat: 1, Move: "resign", Events: append([]client.Event{timeout}, resign(1, true)...)}},
+			"Game over: Ben ran out of time", "resigned", "move 2 of 2, Ben: resign (time ran out)", timeout.Text},
+		{"claim", []client.Move{{Seat: 1, Move: "resign", Events: append([]client.Event{claim}, resign(1, true)...)}},
+			"Game over: Ben walked away, and Ann claimed the game", "resigned", "move 2 of 2, Ben: resign (away, claimed by Ann)", claim.Text},
+		{"resigned after another's timeout", []client.Move{
+			{Seat: 2, Move: "resign", Events: append([]client.Event{{Kind: "timeout", Text: "Cy ran out of time", Data: json.RawMessage(`{"seat":2,"move":"resign"}`)}}, resign(2, false)...)},
+			{Seat: 1, Move: "resign", Events: resign(1, true)}},
+			"Game over: Ben resigned", "ran out of time ·", "move 3 of 3, Ben: resign", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			cl, err := client.New("http://parlour.invalid", "Ann")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := &tableScreen{shared: &shared{w: 80, h: 24, cfg: Config{Server: "test", DataDir: t.TempDir()}, c: cl}, id: "t1", game: "nymphabet", gen: 1}
+			ts.chat, ts.play, ts.setup, ts.end = &chatPanel{t: ts}, &playScreen{t: ts}, &setupScreen{t: ts}, &endScreen{t: ts}
+			tb := client.Table{Game: "nymphabet", Title: "Nymphabet", Status: "playing", ToMove: []int{0}}
+			for i, n := range []string{"Ann", "Ben", "Cy"} {
+				tb.Seats = append(tb.Seats, client.Seat{Seat: i, Name: n, Kind: "person"})
+			}
+			ts.apply(client.Update{Version: 4, Table: tb})
+			moves := append([]client.Move{{Seat: 0, Move: "able", Events: []client.Event{{Kind: "word", Text: "Ann: ABLE"}}}}, c.moves...)
+			for i := range moves {
+				moves[i].Version = 5 + i
+			}
+			tb.Status, tb.ToMove, tb.Result = "finished", nil, &client.Result{Status: "finished", Winners: []int{0}, Scores: []int{0, 0, 0}}
+			ts.apply(client.Update{Version: 4 + len(moves), Table: tb, Moves: moves})
+
+			s := ansi.Strip(ts.view())
+			for _, p := range fitProblems(s, 80, 24) {
+				t.Error(p)
+			}
+			if head := strings.Split(s, "\n")[1]; head != c.head {
+				t.Errorf("the end's headline is %q, want %q:\n%s", head, c.head, s)
+			}
+			if strings.Contains(strings.Split(s, "\n")[1], c.not) {
+				t.Errorf("the end's headline says %q:\n%s", c.not, s)
+			}
+
+			ans := client.Replay{Game: "nymphabet", Title: "Nymphabet", Players: []string{"Ann", "Ben", "Cy"}, Result: *tb.Result}
+			for _, mv := range moves {
+				var evs []client.Event
+				for _, e := range mv.Events {
+					if !forcedEvent(e) { // the record holds the move alone
+						evs = append(evs, e)
+					}
+				}
+				ans.Steps = append(ans.Steps, client.ReplayStep{By: ans.Players[mv.Seat], Seat: mv.Seat, Move: mv.Move, Events: evs})
+			}
+			r := &replayScreen{t: ts, ans: ans, step: len(ans.Steps)}
+			if at := r.at(); !strings.HasPrefix(at, c.step+" ·") {
+				t.Errorf("the replay's last step reads %q, want %q", at, c.step)
+			}
+			if c.log != "" && !slices.Contains(r.board().log, c.log) {
+				t.Errorf("the replay's log lacks %q: %q", c.log, r.board().log)
+			}
+		})
+	}
 }

@@ -154,6 +154,12 @@ func (r *replayScreen) board() *tableScreen {
 	d.play = &playScreen{t: d, r: -1, c: -1, board: -1}
 	d.chat = &chatPanel{t: d}
 	for i, st := range r.ans.Steps[:r.step] {
+		if f, ok := t.forcedAt[i+1]; ok && f.seat == st.Seat {
+			// The record holds the move alone; why the server played it
+			// is the table's, heard in the game.
+			d.log = append(d.log, f.text)
+			d.logBy = append(d.logBy, logMove{seat: st.Seat, version: i + 1})
+		}
 		for _, e := range st.Events {
 			if len(e.To) > 0 && !slices.Contains(e.To, r.seat) {
 				continue // another seat's news
@@ -172,6 +178,9 @@ func (r *replayScreen) at() string {
 	if r.step > 0 {
 		st := r.ans.Steps[r.step-1]
 		where = fmt.Sprintf("move %d of %d, %s: %s", r.step, len(r.ans.Steps), st.By, st.Move)
+		if f, ok := r.t.forcedAt[r.step]; ok && f.seat == st.Seat {
+			where += " (" + r.t.cause(f) + ")"
+		}
 	}
 	switch {
 	case r.step < len(r.ans.Steps):

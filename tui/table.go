@@ -51,6 +51,12 @@ type tableScreen struct {
 	leaveAsked              bool      // ctrl+x was pressed once: a second press leaves the table
 	abortAsked              bool      // ctrl+a was pressed once: a second press aborts the game
 	resignAsked             bool      // resign was sent once: a second enter resigns
+	// moves counts the moves seen, each the next of the record's;
+	// forcedAt holds those the server played for a seat, by their
+	// number in the record: the record says only the move, not why,
+	// so the replay learns it here.
+	moves    int
+	forcedAt map[int]forcedMove
 
 	setup   *setupScreen
 	play    *playScreen
@@ -283,15 +289,23 @@ func (t *tableScreen) apply(u client.Update) {
 		if mv.Version <= t.logged {
 			continue
 		}
+		t.moves++
 		for _, e := range mv.Events {
 			t.log = append(t.log, e.Text)
 			t.logBy = append(t.logBy, logMove{seat: mv.Seat, version: mv.Version})
 			if forcedEvent(e) {
 				t.forced = append(t.forced, e.Text)
+				f := forcedMove{why: e.Kind, text: e.Text, seat: mv.Seat}
+				json.Unmarshal(e.Data, &f.data) // who claimed the game, if anybody
+				if t.forcedAt == nil {
+					t.forcedAt = map[int]forcedMove{}
+				}
+				t.forcedAt[t.moves] = f
 			}
 			if e.Kind == "end" {
 				var d endData
 				if json.Unmarshal(e.Data, &d) == nil {
+					d.move = t.moves
 					t.ends = &d
 				}
 			}
@@ -365,7 +379,28 @@ func forced(mv client.Move) bool { return slices.ContainsFunc(mv.Events, forcedE
 // seat: its time ran out, or the game was claimed.
 func forcedEvent(e client.Event) bool { return e.Kind == "timeout" || e.Kind == "claim" }
 
-// endData is the data of a game's end event (docs/protocol.md).
+// forcedMove is a move the server played for a seat (forcedEvent): why
+// (the event's kind, "timeout" or "claim"), the event's words, and the
+// seat it played for.
+type forcedMove struct {
+	why, text string
+	seat      int
+	data      struct {
+		By int `json:"by"` // who claimed the game
+	}
+}
+
+// cause says in a few words why the server played the move: "time ran
+// out", or who claimed the game against the seat away.
+func (t *tableScreen) cause(f forcedMove) string {
+	if f.why == "claim" {
+		return "away, claimed by " + t.name(f.data.By)
+	}
+	return "time ran out"
+}
+
+// endData is the data of a game's end event (docs/protocol.md), and the
+// number of the move it came with in the record.
 type endData struct {
 	Reason  string `json:"reason"`
 	Seat    int    `json:"seat"`
@@ -373,6 +408,7 @@ type endData struct {
 	Word    string `json:"word"`
 	Winners []int  `json:"winners"`
 	Scores  []int  `json:"scores"`
+	move    int
 }
 
 // myTurn says whether the table waits for this seat.
