@@ -51,6 +51,7 @@ type tableScreen struct {
 	leaveAsked              bool      // ctrl+x was pressed once: a second press leaves the table
 	abortAsked              bool      // ctrl+a was pressed once: a second press aborts the game
 	resignAsked             bool      // resign was sent once: a second enter resigns
+	cannotAsked             bool      // Word Fight's c was pressed once: a second press says the word cannot be placed
 
 	setup   *setupScreen
 	play    *playScreen
@@ -554,6 +555,9 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	}
 	if s != "enter" && t.resignAsked {
 		t.resignAsked, t.note = false, ""
+	}
+	if s != "c" && t.cannotAsked {
+		t.cannotAsked, t.note = false, ""
 	}
 	if t.watching() {
 		return t.watchKey(s, k)
