@@ -54,6 +54,11 @@ func (p *playScreen) update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *playScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
+	if p.t.game == "quizl" && !p.quizlPlays() {
+		// Out of the game: no line to type a move on.
+		p.line = ""
+		return p.quizlKey(s)
+	}
 	// A line being typed takes every key but enter and esc.
 	typingGame := p.t.game == "quizl" || p.t.game == "nymphabet" || (p.t.game == "wordfight" && p.declaring())
 	if p.line != "" || typingGame || strings.HasPrefix(s, ":") { // a key, or a paste of a move

@@ -256,6 +256,9 @@ func (t *tableScreen) apply(u client.Update) {
 		// typed, are moot; the end says how it ended.
 		t.err, t.play.line = "", ""
 	}
+	if !first && t.game == "quizl" && !t.watching() {
+		t.play.followTarget(t.upd.View, u.View)
+	}
 	t.upd = &u
 	if t.waiting != "" && (u.Table.Status == "playing" || u.Table.Status == "finished") {
 		// Play began: what kept it waiting is old news.
