@@ -52,6 +52,8 @@ type tableScreen struct {
 	abortAsked              bool      // ctrl+a was pressed once: a second press aborts the game
 	resignAsked             bool      // resign was sent once: a second enter resigns
 	cannotAsked             bool      // Word Fight's c was pressed once: a second press says the word cannot be placed
+	errSeen                 string    // the error on screen after the last message
+	errSince                time.Time // when errSeen came on screen
 
 	setup   *setupScreen
 	play    *playScreen
@@ -148,6 +150,7 @@ func (t *tableScreen) next() tea.Cmd {
 }
 
 func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
+	defer t.markErr()
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return t.key(msg.String(), msg)
@@ -161,18 +164,30 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 			t.err = err.Error()
 			return t.next()
 		}
+		// Something happened at the table, or the server is back: an
+		// error on screen was about the table as it stood before ("it
+		// is not your turn", "cannot reach the server").
+		stale := t.upd != nil && msg.u.Version != t.upd.Version || t.lost != ""
 		t.lost = ""
 		waited := t.upd != nil && !t.myTurn()
 		t.apply(msg.u)
-		var bell tea.Cmd
+		var bell, clear tea.Cmd
 		if waited && t.myTurn() {
 			bell = t.turnBell()
 		}
+		if stale {
+			clear = t.staleErr()
+		}
 		if msg.u.Table.Status == "finished" {
 			t.play.line = ""
-			return tea.Batch(t.end.askRating(0), t.end.poll())
+			return tea.Batch(t.end.askRating(0), t.end.poll(), clear)
 		}
-		return tea.Batch(t.next(), t.onUpdate(), t.tick(), bell)
+		return tea.Batch(t.next(), t.onUpdate(), t.tick(), bell, clear)
+	case errStaleMsg:
+		if msg.gen == t.gen && t.err == msg.err && t.errSince.Equal(msg.since) {
+			t.err = ""
+		}
+		return nil
 	case streamErrMsg:
 		if msg.gen != t.gen {
 			return nil
@@ -180,7 +195,14 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 		var refused *client.Error
 		switch {
 		case msg.err == nil:
+			var clear tea.Cmd
+			if t.lost != "" {
+				// The server is back, with nothing new at the table
+				// (news would have come as an update).
+				clear = t.staleErr()
+			}
 			t.lost = ""
+			return tea.Batch(t.next(), clear)
 		case errors.As(msg.err, &refused) && refused.Status >= 400 && refused.Status < 500 && refused.Status != 429:
 			// The server refuses to stream this table (gone, or not
 			// this seat's): no use asking again.
@@ -245,6 +267,42 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 		return t.end.update(msg)
 	}
 	return nil
+}
+
+// errRead is the least time an error stays on screen when news makes it
+// stale: a refusal of the player's own move must not vanish unread
+// because the table moved on in the same instant.
+const errRead = 3 * time.Second
+
+// errStaleMsg clears err, on screen since since, once it has been read.
+type errStaleMsg struct {
+	gen   int
+	err   string
+	since time.Time
+}
+
+// markErr notes when the error on screen came on, after each message.
+func (t *tableScreen) markErr() {
+	if t.err != t.errSeen {
+		t.errSeen, t.errSince = t.err, time.Now()
+	}
+}
+
+// staleErr clears the error on screen, made stale by news from the
+// table: at once when it has been on screen errRead, else when it has
+// (if it is still the one on screen then).
+func (t *tableScreen) staleErr() tea.Cmd {
+	if t.err == "" {
+		return nil
+	}
+	t.markErr() // set while this message was handled: on screen from now
+	left := errRead - time.Since(t.errSince)
+	if left <= 0 {
+		t.err = ""
+		return nil
+	}
+	msg := errStaleMsg{t.gen, t.err, t.errSince}
+	return tea.Tick(left, func(time.Time) tea.Msg { return msg })
 }
 
 // apply takes an update in: the view, and the events of the moves not yet
