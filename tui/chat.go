@@ -303,13 +303,27 @@ func chatLines(lines []client.ChatLine, n int, input, line, err string, w int) [
 		return out
 	}
 	if err != "" {
-		out = append(out, fit(bad("! "+err), w, 1))
+		out = append(out, chatErr(err, w)...)
 	}
 	r := []rune(line)
 	if room := w - ansi.StringWidth(input) - 1; len(r) > room {
 		r = r[len(r)-room:]
 	}
 	return append(out, input+string(r)+"█")
+}
+
+// chatErr is the server's refusal of a chat's line in at most two lines
+// of w columns: cut at the edge, it lost its reason ("… or once they
+// have played a game: wait a moment").
+func chatErr(err string, w int) []string {
+	ls := strings.Split(wrap("! "+err, w), "\n")
+	if len(ls) > 2 {
+		ls = []string{ls[0], strings.Join(ls[1:], " ")}
+	}
+	for i, l := range ls {
+		ls[i] = bad(fit(l, w, 1))
+	}
+	return ls
 }
 
 // marked is a player's name as others see it: a guest's says so, so that

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"parlour/server"
 	"parlour/server/moderation"
 	"parlour/server/table"
@@ -273,10 +275,33 @@ func TestSpectatorsChat(t *testing.T) {
 	tm.typeText("hello")
 	tm.key("enter")
 	tm.waitFor("the server's refusal in place", has("! a new guest may write in the spectators' chat"))
+	checkFits(t, tm)
 	if tm.m.idToken == "" {
 		t.Fatal("the guest identity made to write as is not kept")
 	}
 	clk.Advance(table.GuestSpectatorsDelay)
 	tm.key("enter")
 	tm.waitFor("Fay's line", has("Fay (guest): hello"))
+}
+
+// TestChatRefusalWrapped: the server's refusal of a chat's line shows
+// whole above it, on two lines if need be: cut at the screen's edge it
+// lost its reason.
+func TestChatRefusalWrapped(t *testing.T) {
+	t.Parallel()
+	refusal := "a new guest may write in the spectators' chat a minute after arriving, or once they have played a game: wait a moment"
+	ts := &tableScreen{shared: &shared{w: 80, h: 24}, seat: -1, game: "nymphabet",
+		upd: &client.Update{Table: client.Table{Status: "playing", Seats: []client.Seat{{Name: "Ben"}, {Name: "Cy"}}}}}
+	ts.chat, ts.play, ts.setup, ts.end = &chatPanel{t: ts}, &playScreen{t: ts}, &setupScreen{t: ts}, &endScreen{t: ts}
+	ts.chat.open, ts.chat.line, ts.chat.err = true, "hello", refusal
+	s := ansi.Strip(ts.view())
+	if !strings.Contains(strings.Join(strings.Fields(s), " "), "! "+refusal) {
+		t.Errorf("the refusal is not whole:\n%s", s)
+	}
+	for _, p := range fitProblems(s, 80, 24) {
+		t.Error(p)
+	}
+	if !strings.Contains(s, "say (spectators): hello█") {
+		t.Errorf("the line being written is gone:\n%s", s)
+	}
 }

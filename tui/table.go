@@ -881,7 +881,7 @@ func (t *tableScreen) withChat(screen string) string {
 	if t.chat.open {
 		extra = 1
 		if t.chat.err != "" {
-			extra++
+			extra += len(chatErr(t.chat.err, t.w))
 		}
 	}
 	n = max(0, min(n, free-extra))
