@@ -99,6 +99,20 @@ func (t *tableScreen) channel() string {
 	return "players"
 }
 
+// speaker is the token the chat is written and muted with: the seat's,
+// else, for a spectator, who has none, the player's own (the account's
+// session, else the guest identity the client plays under); "" when the
+// client has no identity yet.
+func (t *tableScreen) speaker() string {
+	switch {
+	case t.token != "":
+		return t.token
+	case t.cfg.Session != "":
+		return t.cfg.Session
+	}
+	return t.idToken
+}
+
 // chatSentMsg is the answer to a chat message, or to a report typed on
 // the chat's line.
 type chatSentMsg struct {
@@ -108,6 +122,8 @@ type chatSentMsg struct {
 	err  error
 	// reported is the player a report was about ("" for a message).
 	reported string
+	// identity is the guest identity made to write as, if one was.
+	identity string
 }
 
 // reportUsage says how to write a report on a chat's line.
@@ -138,13 +154,26 @@ type mutedMsg struct {
 	gen   int
 	muted []string
 	err   error
+	// identity is the guest identity made to mute as, if one was.
+	identity string
+}
+
+// speakAs returns the token to write as: tok, or, when it is "" (a
+// spectator new to the server), a guest identity made for the client,
+// returned as made too, for the client to keep.
+func speakAs(ctx context.Context, c client.Client, tok string) (id, made string, err error) {
+	id, err = identityFor(ctx, c, tok)
+	if err == nil && tok == "" {
+		made = id
+	}
+	return id, made, err
 }
 
 // send writes text in the channel this seat may write in, or sends the
 // report it types to the moderators, about this table.
 func (c *chatPanel) send(text string) tea.Cmd {
 	t := c.t
-	ch, tok, id, gen := t.channel(), t.token, t.id, t.gen
+	ch, tok, id, gen := t.channel(), t.speaker(), t.id, t.gen
 	if name, reason, words, ok := reportCommand(text); ok {
 		switch {
 		case t.cfg.Session == "":
@@ -162,11 +191,16 @@ func (c *chatPanel) send(text string) tea.Cmd {
 			return chatSentMsg{gen: gen, text: text, err: err, reported: name}
 		}
 	}
+	cl := *t.c // a copy: the name may change while the request is out
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 		defer cancel()
-		l, err := t.c.Chat(ctx, tok, id, ch, text)
-		return chatSentMsg{gen: gen, text: text, line: l, err: err}
+		tok, made, err := speakAs(ctx, cl, tok)
+		if err != nil {
+			return chatSentMsg{gen: gen, text: text, err: err}
+		}
+		l, err := cl.Chat(ctx, tok, id, ch, text)
+		return chatSentMsg{gen: gen, text: text, line: l, err: err, identity: made}
 	}
 }
 
@@ -175,15 +209,20 @@ func (c *chatPanel) toggleMute() tea.Cmd {
 	t := c.t
 	ch := t.channel()
 	mute := !slices.Contains(c.muted, ch)
-	tok, id, gen := t.token, t.id, t.gen
+	tok, id, gen := t.speaker(), t.id, t.gen
+	cl := *t.c
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(t.ctx, 15*time.Second)
 		defer cancel()
-		ms, err := t.c.Mute(ctx, tok, id, ch, mute)
+		tok, made, err := speakAs(ctx, cl, tok)
+		if err != nil {
+			return mutedMsg{gen: gen, err: err}
+		}
+		ms, err := cl.Mute(ctx, tok, id, ch, mute)
 		if ms == nil {
 			ms = []string{}
 		}
-		return mutedMsg{gen, ms, err}
+		return mutedMsg{gen, ms, err, made}
 	}
 }
 
@@ -198,6 +237,7 @@ func (c *chatPanel) update(msg tea.Msg) tea.Cmd {
 		if msg.gen != t.gen {
 			return nil
 		}
+		t.adopt(msg.identity) // the guest made to write as plays as well
 		switch {
 		case msg.err != nil:
 		case msg.reported != "":
@@ -213,6 +253,7 @@ func (c *chatPanel) update(msg tea.Msg) tea.Cmd {
 		if msg.gen != t.gen {
 			return nil
 		}
+		t.adopt(msg.identity)
 		if msg.err != nil {
 			t.err = msg.err.Error()
 			return nil
@@ -240,7 +281,14 @@ func (c *chatPanel) view(n int) []string {
 			input = "say (" + c.t.channel() + "), or /report NAME REASON: "
 		}
 	}
-	return chatLines(c.lines, n, input, c.line, c.err, c.t.w)
+	lines := c.lines
+	if len(c.muted) > 0 {
+		// A spectator's stream is nobody's in particular, so the server
+		// cannot leave the channels they muted out of it, as it does
+		// for a seat's: they are left out here.
+		lines = slices.DeleteFunc(slices.Clone(lines), func(l client.ChatLine) bool { return slices.Contains(c.muted, l.Channel) })
+	}
+	return chatLines(lines, n, input, c.line, c.err, c.t.w)
 }
 
 // chatLines draws a chat in lines of w columns: its last n messages and,
@@ -255,13 +303,27 @@ func chatLines(lines []client.ChatLine, n int, input, line, err string, w int) [
 		return out
 	}
 	if err != "" {
-		out = append(out, fit(bad("! "+err), w, 1))
+		out = append(out, chatErr(err, w)...)
 	}
 	r := []rune(line)
 	if room := w - ansi.StringWidth(input) - 1; len(r) > room {
 		r = r[len(r)-room:]
 	}
 	return append(out, input+string(r)+"█")
+}
+
+// chatErr is the server's refusal of a chat's line in at most two lines
+// of w columns: cut at the edge, it lost its reason ("… or once they
+// have played a game: wait a moment").
+func chatErr(err string, w int) []string {
+	ls := strings.Split(wrap("! "+err, w), "\n")
+	if len(ls) > 2 {
+		ls = []string{ls[0], strings.Join(ls[1:], " ")}
+	}
+	for i, l := range ls {
+		ls[i] = bad(fit(l, w, 1))
+	}
+	return ls
 }
 
 // marked is a player's name as others see it: a guest's says so, so that

@@ -2,11 +2,17 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/server"
 	"parlour/server/moderation"
+	"parlour/server/table"
+	"parlour/server/table/tabletest"
 	"parlour/store"
 	"parlour/tui/client"
 )
@@ -174,4 +180,128 @@ func TestChatReport(t *testing.T) {
 	gm.typeText("/report ben_r chat hi")
 	gm.key("enter")
 	gm.waitFor("the refusal", has("sign in to report a player"))
+}
+
+// TestSpectatorsChat: a spectator has no seat, and so no seat's token;
+// they write in the spectators' chat and mute it as themselves: an
+// account by its session, a guest by the identity the client holds, or,
+// holding none, by one made then (which the server lets write a minute
+// after it was made).
+func TestSpectatorsChat(t *testing.T) {
+	t.Parallel()
+	clk := tabletest.NewClock(time.Now())
+	ts := newTestServerWith(t, func(c *server.Config) { c.Clock = clk })
+	ctx := context.Background()
+	ben, err := client.New(ts.URL, "Ben")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seat, err := ben.Create(ctx, "", "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cy, err := client.New(ts.URL, "Cy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cy.Join(ctx, "", seat.Table); err != nil {
+		t.Fatal(err)
+	}
+	_, annS := signedUp(t, ts, "ann_w")
+	_, gus := guestAt(t, ts, "Gus")
+	dee, deeID := guestAt(t, ts, "Dee")
+	clk.Advance(table.GuestSpectatorsDelay + time.Second)
+
+	// watch opens the game in play from the join screen, as a spectator.
+	watch := func(tm *term) {
+		t.Helper()
+		tm.key("i")
+		tm.typeText(seat.Table)
+		tm.key("enter")
+		tm.waitFor("the game to watch", has("enter watch the game"))
+		tm.key("enter")
+		tm.waitFor("the game, watched", has("watching · ctrl+t chat with the spectators"))
+	}
+	// say writes text on the chat's line, and waits for it in the panel.
+	say := func(tm *term, text, as string) {
+		t.Helper()
+		tm.key("ctrl+t")
+		tm.typeText(text)
+		tm.waitFor("the chat line", has("say (spectators): "+text))
+		tm.key("enter")
+		tm.waitFor("the line in the panel", func(s string) bool {
+			return strings.Contains(s, as+": "+text) && !strings.Contains(s, "say (spectators)")
+		})
+		checkFits(t, tm)
+		u, err := ben.Get(ctx, "", seat.Table) // anybody reads the spectators' chat
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(u.Chat, func(l client.ChatLine) bool {
+			return l.Text == text && l.Channel == "spectators" && strings.HasPrefix(as, l.Name)
+		}) {
+			t.Errorf("the spectators' chat %+v lacks %s's %q", u.Chat, as, text)
+		}
+	}
+
+	// An account: its session.
+	tm := newTermWith(t, ts.URL, "ann_w", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "ann_w"})
+	watch(tm)
+	say(tm, "who wins?", "ann_w")
+	tm.key("ctrl+o")
+	tm.waitFor("the mute said", has("the spectators' chat is muted"))
+	if _, err := dee.Chat(ctx, deeID.Token, seat.Table, "spectators", "Ben, surely"); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("Dee's line to reach the table", func(string) bool {
+		return slices.ContainsFunc(tm.table().chat.lines, func(l client.ChatLine) bool { return l.Text == "Ben, surely" })
+	})
+	if s := tm.screen(); strings.Contains(s, "Ben, surely") || strings.Contains(s, "who wins?") {
+		t.Errorf("the muted chat shows:\n%s", s)
+	}
+	tm.key("ctrl+o")
+	tm.waitFor("the chat heard again", has("the spectators' chat is heard again", "Dee (guest): Ben, surely"))
+
+	// A guest the client knows.
+	tm = newTermWith(t, ts.URL, "Gus", 80, 24, Config{DataDir: t.TempDir(), Identity: gus.Token})
+	watch(tm)
+	say(tm, "Cy, surely", "Gus (guest)")
+
+	// A guest new to the server: an identity is made to write as, and
+	// kept for the seats to come.
+	tm = newTerm(t, ts.URL, "Fay", 80, 24)
+	watch(tm)
+	tm.key("ctrl+t")
+	tm.typeText("hello")
+	tm.key("enter")
+	tm.waitFor("the server's refusal in place", has("! a new guest may write in the spectators' chat"))
+	checkFits(t, tm)
+	if tm.m.idToken == "" {
+		t.Fatal("the guest identity made to write as is not kept")
+	}
+	clk.Advance(table.GuestSpectatorsDelay)
+	tm.key("enter")
+	tm.waitFor("Fay's line", has("Fay (guest): hello"))
+}
+
+// TestChatRefusalWrapped: the server's refusal of a chat's line shows
+// whole above it, on two lines if need be: cut at the screen's edge it
+// lost its reason.
+func TestChatRefusalWrapped(t *testing.T) {
+	t.Parallel()
+	refusal := "a new guest may write in the spectators' chat a minute after arriving, or once they have played a game: wait a moment"
+	ts := &tableScreen{shared: &shared{w: 80, h: 24}, seat: -1, game: "nymphabet",
+		upd: &client.Update{Table: client.Table{Status: "playing", Seats: []client.Seat{{Name: "Ben"}, {Name: "Cy"}}}}}
+	ts.chat, ts.play, ts.setup, ts.end = &chatPanel{t: ts}, &playScreen{t: ts}, &setupScreen{t: ts}, &endScreen{t: ts}
+	ts.chat.open, ts.chat.line, ts.chat.err = true, "hello", refusal
+	s := ansi.Strip(ts.view())
+	if !strings.Contains(strings.Join(strings.Fields(s), " "), "! "+refusal) {
+		t.Errorf("the refusal is not whole:\n%s", s)
+	}
+	for _, p := range fitProblems(s, 80, 24) {
+		t.Error(p)
+	}
+	if !strings.Contains(s, "say (spectators): hello█") {
+		t.Errorf("the line being written is gone:\n%s", s)
+	}
 }

@@ -109,7 +109,7 @@ func keyHelp() []struct{ screen, keys string } {
 		{"Salvo fleet", "tab/shift+tab choose a ship · arrows move it · space rotate · r random fleet · enter hand in"},
 		{"Quizl", "arrows pick a square · enter/space call it · type 72 enter: call 72 · type a word enter: announce (more than a word: a move as written, say NAME WORD) · tab next grid"},
 		{"Salvo", "arrows aim · space choose/unchoose · enter fire · m pencil mark · o outline (the fleet editor's keys; enter sends) · l every report (↑↓ pgup/pgdn scroll, esc back)"},
-		{"Word Fight", "type a word, enter declares it (more than a word: a move as written) · arrows move · space/tab across/down · enter place · c cannot"},
+		{"Word Fight", "type a word, enter declares it (more than a word: a move as written) · arrows move · space/tab across/down · enter place · c twice cannot"},
 		{"Nymphabet", "type a word · enter play it"},
 		{"Waiting", "ctrl+x twice leaves the table (the last one out closes it)"},
 		{"Any game", ":resign enter twice resigns (the first says what it does) · ctrl+a twice aborts · :MOVE enter sends a move in the game's notation · ctrl+t chat, enter sends (signed in, /report NAME REASON reports a player) · ctrl+o mute · ctrl+g claim · ctrl+b bell on your turn while away, on or off · ctrl+s save the record so far · ? then r how to play the game"},

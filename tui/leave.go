@@ -83,16 +83,28 @@ type abortMsg struct {
 	err error
 }
 
-// abort ends the game without a result, on a second ctrl+a, while some
-// player has not yet moved.
+// abort ends the game without a result, on a second ctrl+a, while the
+// server says it may be (the table's abortable: some player has not yet
+// moved). Before the game begins there is nothing to abort, and the seat
+// is given up by leaving (ctrl+x), as the server would answer.
 func (t *tableScreen) abort() tea.Cmd {
-	if t.upd.Table.Status != "playing" || t.seat < 0 {
-		t.err = "there is no game of yours under way to abort"
-		return nil
-	}
-	if !t.upd.Table.Abortable {
+	u := t.upd.Table
+	if t.seat < 0 || !u.Abortable {
 		t.abortAsked = false
+	}
+	switch {
+	case t.seat < 0:
+		t.err = "you are watching: there is no game of yours to abort"
+		return nil
+	case u.Abortable:
+	case u.Status == "open" || u.Status == "setup":
+		t.err = "the game has not begun: ctrl+x twice gives up your seat"
+		return nil
+	case u.Status == "playing":
 		t.err = "every player has moved: the game can no longer be aborted (:resign gives up)"
+		return nil
+	default:
+		t.err = "the game is over: there is nothing to abort"
 		return nil
 	}
 	if !t.abortAsked {

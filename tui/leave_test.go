@@ -216,3 +216,73 @@ func TestResignAsksFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestAbortAsTheTableSays: ctrl+a offers the abort whenever the table
+// says the game is abortable, and otherwise says what is possible: during
+// the setups, when the server has no game to abort yet, leaving the table
+// (ctrl+x); once every player has moved, resigning.
+func TestAbortAsTheTableSays(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name      string
+		status    string
+		abortable bool
+		seat      int
+		want      string // in the message after one ctrl+a
+	}{
+		{"waiting for a player", "open", false, 0, "the game has not begun: ctrl+x twice gives up your seat"},
+		{"during the setups", "setup", false, 0, "the game has not begun: ctrl+x twice gives up your seat"},
+		{"before every player moved", "playing", true, 0, "ctrl+a again aborts the game"},
+		{"after every player moved", "playing", false, 0, "every player has moved: the game can no longer be aborted"},
+		{"watching", "playing", true, -1, "you are watching: there is no game of yours to abort"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ts := &tableScreen{shared: &shared{w: 80, h: 24}, seat: c.seat, game: "quizl",
+				upd: &client.Update{Table: client.Table{Status: c.status, Abortable: c.abortable, Seats: []client.Seat{{Name: "Ann", Kind: "person"}, {Name: "Ben", Kind: "person"}}}}}
+			ts.chat, ts.play, ts.setup = &chatPanel{t: ts}, &playScreen{t: ts}, &setupScreen{t: ts}
+			if cmd := ts.abort(); cmd != nil {
+				t.Fatal("the first ctrl+a sent the abort")
+			}
+			if got := ts.err + ts.note; !strings.Contains(got, c.want) {
+				t.Errorf("ctrl+a says %q, want %q", got, c.want)
+			}
+			if cmd := ts.abort(); (cmd != nil) != (c.abortable && c.seat >= 0) {
+				t.Errorf("the second ctrl+a sent the abort: %v, want %v", cmd != nil, c.abortable)
+			}
+		})
+	}
+}
+
+// TestAbortDuringTheSetups: at a Quizl table whose grids are not all in,
+// the server has no game to abort and says to leave instead; the
+// terminal's ctrl+a says as much, and once both grids are in and nobody
+// has called, it aborts the game.
+func TestAbortDuringTheSetups(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	tm.open("quizl", 3) // a friend
+	tm.key("enter")
+	tm.waitFor("the grid editor", has("Make your grid"))
+	ctx := context.Background()
+	bc, seat := benJoins(t, ts, tm)
+	tm.waitFor("Ben seated", func(string) bool { return tm.table().upd != nil && tm.table().upd.Table.Status == "setup" })
+	if err := bc.Abort(ctx, seat.Token, seat.Table); err == nil || !strings.Contains(err.Error(), "leave the table") {
+		t.Fatalf("the server's answer to an abort during the setups: %v", err)
+	}
+	tm.key("ctrl+a")
+	tm.waitFor("what to do instead", has("the game has not begun: ctrl+x twice gives up your seat"))
+	checkFits(t, tm)
+
+	if _, err := bc.Setup(ctx, seat.Token, seat.Table, nil, ""); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("ctrl+r")
+	tm.waitFor("a random grid, checked", has("✓ the referee accepts"))
+	tm.key("enter")
+	tm.waitFor("play", has("▶ your turn"))
+	tm.key("ctrl+a")
+	tm.waitFor("what a second press does", has("ctrl+a again aborts the game"))
+	tm.key("ctrl+a")
+	tm.waitFor("the aborted end", has("Game over: aborted", "no result"))
+}

@@ -54,6 +54,11 @@ func (p *playScreen) update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *playScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
+	if p.t.game == "quizl" && !p.quizlPlays() {
+		// Out of the game: no line to type a move on.
+		p.line = ""
+		return p.quizlKey(s)
+	}
 	// A line being typed takes every key but enter and esc.
 	typingGame := p.t.game == "quizl" || p.t.game == "nymphabet" || (p.t.game == "wordfight" && p.declaring())
 	if p.line != "" || typingGame || strings.HasPrefix(s, ":") { // a key, or a paste of a move
@@ -198,17 +203,22 @@ func side(left string, lw int, right string, rw int) string {
 	return lipgloss.JoinHorizontal(lipgloss.Top, l, strings.Join(rs, "\n"))
 }
 
-// logBlock is the last n lines of the events, each event wrapped to w
+// logBlock is the latest events that fit in n lines, each wrapped to w
 // columns with its further lines indented: an event cut short could hide
-// its point ("wrong, 1 off your score"), which comes last.
+// its point ("wrong, 1 off your score"), which comes last. Only whole
+// events are shown, since the end of one without its start is nobody's
+// words; the latest alone, when taller than n, shows its last lines.
 func (t *tableScreen) logBlock(n, w int) string {
 	var lines []string
-	for i := len(t.log) - 1; i >= 0 && len(lines) < n; i-- {
+	for i := len(t.log) - 1; i >= 0 && n > 0; i-- {
 		ev := hanging(t.log[i], w)
+		if len(lines)+len(ev) > n {
+			if len(lines) == 0 {
+				lines = ev[len(ev)-n:]
+			}
+			break
+		}
 		lines = append(ev, lines...)
-	}
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
 }

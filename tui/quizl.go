@@ -32,6 +32,7 @@ type quizlView struct {
 	Boards    []quizlBoard `json:"boards"`
 	ToMove    int          `json:"to_move"`
 	Done      []bool       `json:"done"`
+	Resigned  []bool       `json:"resigned"`
 	Scores    []int        `json:"scores"`
 	Finished  bool         `json:"finished"`
 	Solitaire bool         `json:"solitaire"`
@@ -52,6 +53,21 @@ func (v quizlView) tracking() []quizlBoard {
 	return out
 }
 
+// out says why this seat plays no more while the others play on: it
+// resigned, or it is done with every grid; "" while it plays (or for a
+// spectator, or once the game is over).
+func (v quizlView) out() string {
+	switch {
+	case v.Seat < 0 || v.Finished:
+		return ""
+	case v.Seat < len(v.Resigned) && v.Resigned[v.Seat]:
+		return "you resigned: you are out of the game, and the others play on"
+	case v.Seat < len(v.Done) && v.Done[v.Seat]:
+		return "you are done with every grid: the others play on"
+	}
+	return ""
+}
+
 func (p *playScreen) quizlKey(s string) tea.Cmd {
 	var v quizlView
 	json.Unmarshal(p.t.upd.View, &v)
@@ -64,9 +80,37 @@ func (p *playScreen) quizlKey(s string) tea.Cmd {
 			p.board = (p.board + 1) % n
 		}
 	case "enter", "space":
+		if out := v.out(); out != "" {
+			p.t.err = out
+			return nil
+		}
 		return p.t.send(fmt.Sprintf("%d%d", p.r+5, p.c))
 	}
 	return nil
+}
+
+// followTarget moves the target mark (▸) on from a grid this seat has
+// just finished with, its password announced or tripped over, to the next
+// grid still hunted: the next announcement is for one of those, and one
+// for the grid finished would only be refused.
+func (p *playScreen) followTarget(old, now json.RawMessage) {
+	var a, b quizlView
+	if json.Unmarshal(old, &a) != nil || json.Unmarshal(now, &b) != nil {
+		return
+	}
+	was, bs := a.tracking(), b.tracking()
+	if p.board >= len(bs) || p.board >= len(was) || was[p.board].Seat != bs[p.board].Seat {
+		return
+	}
+	if was[p.board].Outcome != "" || bs[p.board].Outcome == "" {
+		return // a grid chosen with tab stays chosen
+	}
+	for k := 1; k < len(bs); k++ {
+		if i := (p.board + k) % len(bs); bs[i].Outcome == "" {
+			p.board = i
+			return
+		}
+	}
 }
 
 // letterGrid draws a 5 by 5 Quizl grid with its row and column names; the
@@ -129,6 +173,7 @@ func (p *playScreen) quizlView() string {
 		called[c] = true
 	}
 	boards := v.tracking()
+	out := v.out()
 	blocks := make([][]string, len(boards))
 	for i, b := range boards {
 		name := "Tracking " + b.Name
@@ -142,7 +187,7 @@ func (p *playScreen) quizlView() string {
 			}
 		}
 		r := -1
-		if i == p.board && !v.Finished && !p.t.watching() {
+		if i == p.board && !v.Finished && !p.t.watching() && out == "" {
 			r = p.r
 			name = "▸ " + name
 		}
@@ -210,6 +255,18 @@ func (p *playScreen) quizlView() string {
 	right = append(right, "")
 	right = append(right, p.t.logBlock(p.t.h-len(right)-8-p.t.msgExtra(), max(1, p.t.w-36)))
 	body := side(strings.Join(left, "\n"), 36, strings.Join(right, "\n"), p.t.w-36)
+	if out != "" {
+		// No move is this seat's any more: no line to type one on.
+		return body + "\n" + p.footer("", out+" · esc home · ? help")
+	}
 	return body + "\n" + p.footer("Call (digits) or announce (letters):",
 		"arrows pick a square · enter call it · type 72 or a word then enter · :resign · esc home · ? help")
+}
+
+// quizlPlays says whether this seat still plays at the Quizl table on
+// show: not once it resigned or is done with every grid.
+func (p *playScreen) quizlPlays() bool {
+	var v quizlView
+	json.Unmarshal(p.t.upd.View, &v)
+	return v.out() == ""
 }

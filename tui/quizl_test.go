@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -42,10 +44,11 @@ func TestQuizlTerminalAgainstAnAPIPlayer(t *testing.T) {
 			}
 			continue
 		}
-		// Ben's turn: Ann's keys are refused in words, and nothing is sent.
+		// Ben's turn: Ann's keys are refused in words, and nothing is sent
+		// (once she is done with Ben's grid, the words say so).
 		tm.key("enter")
 		s = tm.screen()
-		if !strings.Contains(s, "it is not your turn") {
+		if !strings.Contains(s, "it is not your turn") && !strings.Contains(s, "! you are done with every grid") {
 			t.Fatalf("a call out of turn is not refused:\n%s", s)
 		}
 		benTurns++
@@ -470,5 +473,129 @@ func TestQuizlGridsInView(t *testing.T) {
 				at = i
 			}
 		})
+	}
+}
+
+// quizlTable is a screen of Ann's seat at a Quizl table of three, drawn
+// from view v, with the updates apply takes.
+func quizlTable(t *testing.T, v quizlView) *tableScreen {
+	t.Helper()
+	return quizlTableAt(t, "http://parlour.invalid", v)
+}
+
+// quizlTableAt is quizlTable with its requests sent to the server at
+// base.
+func quizlTableAt(t *testing.T, base string, v quizlView) *tableScreen {
+	t.Helper()
+	c, err := client.New(base, "Ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &tableScreen{shared: &shared{w: 80, h: 24, c: c, cfg: Config{Server: "test", DataDir: t.TempDir()}}, game: "quizl", id: "t1", gen: 1}
+	ts.chat, ts.play, ts.setup, ts.end = &chatPanel{t: ts}, &playScreen{t: ts}, &setupScreen{t: ts}, &endScreen{t: ts}
+	ts.apply(quizlUpdate(t, 4, v))
+	return ts
+}
+
+// quizlUpdate is an update at version of a Quizl table of three, Ann's
+// view v.
+func quizlUpdate(t *testing.T, version int, v quizlView) client.Update {
+	t.Helper()
+	raw, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := client.Update{Version: version, View: raw, Table: client.Table{Status: "playing", ToMove: []int{v.ToMove}}}
+	for i, n := range v.Players {
+		u.Table.Seats = append(u.Table.Seats, client.Seat{Seat: i, Name: n, Kind: "person"})
+	}
+	return u
+}
+
+// threeQuizl is Ann's view of a Quizl game of three, hunting Ben's and
+// Cy's grids with the outcomes given.
+func threeQuizl(ben, cy string, toMove int) quizlView {
+	blank := []string{".....", ".....", ".....", ".....", "....."}
+	return quizlView{Seat: 0, Players: []string{"Ann", "Ben", "Cy"}, Grid: blank, Password: "CRANE", ToMove: toMove,
+		Scores: make([]int, 3), Done: make([]bool, 3), Resigned: make([]bool, 3),
+		Boards: []quizlBoard{{Seat: 1, Name: "Ben", Grid: blank, Outcome: ben}, {Seat: 2, Name: "Cy", Grid: blank, Outcome: cy}}}
+}
+
+// TestQuizlMarkMovesOn: at a table of three, once Ann has announced the
+// password of the grid marked ▸, the mark moves on to the grid she still
+// hunts, so that her next word is announced for that player (it was
+// announced again for the player done with, and refused); a grid she
+// chose with tab after it was done with stays chosen.
+func TestQuizlMarkMovesOn(t *testing.T) {
+	t.Parallel()
+	moves := make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct{ Move string }
+		json.NewDecoder(r.Body).Decode(&body)
+		moves <- body.Move
+		w.Write([]byte(`{"version": 6, "status": "playing"}`))
+	}))
+	defer srv.Close()
+	ts := quizlTableAt(t, srv.URL, threeQuizl("", "", 0))
+	ts.ctx = context.Background()
+	if ts.play.board != 0 {
+		t.Fatalf("the mark starts on grid %d", ts.play.board)
+	}
+	ts.apply(quizlUpdate(t, 5, threeQuizl("right", "", 0)))
+	if ts.play.board != 1 {
+		t.Fatalf("after Ben's password was found the mark is on grid %d, want Cy's (1)", ts.play.board)
+	}
+	s := ansi.Strip(ts.play.quizlView())
+	if !strings.Contains(s, "▸ Tracking Cy") || strings.Contains(s, "▸ Tracking Ben") {
+		t.Errorf("the mark is not on Cy's grid:\n%s", s)
+	}
+	ts.play.line = "ghost"
+	cmd := ts.play.submitLine()
+	if cmd == nil {
+		t.Fatalf("the word was not sent: %s", ts.err)
+	}
+	cmd()
+	if m := <-moves; m != "say Cy ghost" {
+		t.Errorf("the next word went as %q, want it announced for Cy", m)
+	}
+	ts.busy = false
+	ts.play.board = 0 // tab back to Ben's grid, done with
+	ts.apply(quizlUpdate(t, 6, threeQuizl("right", "", 0)))
+	if ts.play.board != 0 {
+		t.Errorf("a grid chosen with tab moved to %d on the next update", ts.play.board)
+	}
+}
+
+// TestQuizlOutOfTheGame: a Quizl player who resigned while the others
+// play on is shown that they are out of the game, not the prompt for a
+// move; keys type nothing, and enter says so rather than "it is not
+// your turn".
+func TestQuizlOutOfTheGame(t *testing.T) {
+	t.Parallel()
+	v := threeQuizl("resigned", "resigned", 1)
+	v.Done[0], v.Resigned[0] = true, true
+	ts := quizlTable(t, v)
+	s := ansi.Strip(ts.play.quizlView())
+	if strings.Contains(s, "Call (digits) or announce") || !strings.Contains(s, "you resigned: you are out of the game, and the others play on") {
+		t.Errorf("the resigned player is not told they are out:\n%s", s)
+	}
+	if strings.Contains(s, "▸") {
+		t.Errorf("the resigned player is shown a grid to aim at:\n%s", s)
+	}
+	for _, k := range []string{"7", "2", "enter"} {
+		if cmd := ts.update(keyMsg(k)); cmd != nil || ts.busy {
+			t.Fatalf("%s sent a move", k)
+		}
+	}
+	if ts.play.line != "" || strings.Contains(ts.err, "not your turn") || !strings.Contains(ts.err, "out of the game") {
+		t.Errorf("after 72 enter: line %q, error %q", ts.play.line, ts.err)
+	}
+
+	// Done with every grid, without resigning: out too, in those words.
+	v = threeQuizl("right", "tripped", 1)
+	v.Done[0] = true
+	ts = quizlTable(t, v)
+	if s := ansi.Strip(ts.play.quizlView()); strings.Contains(s, "Call (digits)") || !strings.Contains(s, "you are done with every grid: the others play on") {
+		t.Errorf("the player done with every grid is not told so:\n%s", s)
 	}
 }

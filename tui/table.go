@@ -51,6 +51,9 @@ type tableScreen struct {
 	leaveAsked              bool      // ctrl+x was pressed once: a second press leaves the table
 	abortAsked              bool      // ctrl+a was pressed once: a second press aborts the game
 	resignAsked             bool      // resign was sent once: a second enter resigns
+	cannotAsked             bool      // Word Fight's c was pressed once: a second press says the word cannot be placed
+	errSeen                 string    // the error on screen after the last message
+	errSince                time.Time // when errSeen came on screen
 	// moves counts the moves seen, each the next of the record's;
 	// forcedAt holds those the server played for a seat, by their
 	// number in the record: the record says only the move, not why,
@@ -153,6 +156,7 @@ func (t *tableScreen) next() tea.Cmd {
 }
 
 func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
+	defer t.markErr()
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		return t.key(msg.String(), msg)
@@ -166,18 +170,30 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 			t.err = err.Error()
 			return t.next()
 		}
+		// Something happened at the table, or the server is back: an
+		// error on screen was about the table as it stood before ("it
+		// is not your turn", "cannot reach the server").
+		stale := t.upd != nil && msg.u.Version != t.upd.Version || t.lost != ""
 		t.lost = ""
 		waited := t.upd != nil && !t.myTurn()
 		t.apply(msg.u)
-		var bell tea.Cmd
+		var bell, clear tea.Cmd
 		if waited && t.myTurn() {
 			bell = t.turnBell()
 		}
+		if stale {
+			clear = t.staleErr()
+		}
 		if msg.u.Table.Status == "finished" {
 			t.play.line = ""
-			return tea.Batch(t.end.askRating(0), t.end.poll())
+			return tea.Batch(t.end.askRating(0), t.end.poll(), clear)
 		}
-		return tea.Batch(t.next(), t.onUpdate(), t.tick(), bell)
+		return tea.Batch(t.next(), t.onUpdate(), t.tick(), bell, clear)
+	case errStaleMsg:
+		if msg.gen == t.gen && t.err == msg.err && t.errSince.Equal(msg.since) {
+			t.err = ""
+		}
+		return nil
 	case streamErrMsg:
 		if msg.gen != t.gen {
 			return nil
@@ -185,7 +201,14 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 		var refused *client.Error
 		switch {
 		case msg.err == nil:
+			var clear tea.Cmd
+			if t.lost != "" {
+				// The server is back, with nothing new at the table
+				// (news would have come as an update).
+				clear = t.staleErr()
+			}
 			t.lost = ""
+			return tea.Batch(t.next(), clear)
 		case errors.As(msg.err, &refused) && refused.Status >= 400 && refused.Status < 500 && refused.Status != 429:
 			// The server refuses to stream this table (gone, or not
 			// this seat's): no use asking again.
@@ -252,6 +275,42 @@ func (t *tableScreen) update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
+// errRead is the least time an error stays on screen when news makes it
+// stale: a refusal of the player's own move must not vanish unread
+// because the table moved on in the same instant.
+const errRead = 3 * time.Second
+
+// errStaleMsg clears err, on screen since since, once it has been read.
+type errStaleMsg struct {
+	gen   int
+	err   string
+	since time.Time
+}
+
+// markErr notes when the error on screen came on, after each message.
+func (t *tableScreen) markErr() {
+	if t.err != t.errSeen {
+		t.errSeen, t.errSince = t.err, time.Now()
+	}
+}
+
+// staleErr clears the error on screen, made stale by news from the
+// table: at once when it has been on screen errRead, else when it has
+// (if it is still the one on screen then).
+func (t *tableScreen) staleErr() tea.Cmd {
+	if t.err == "" {
+		return nil
+	}
+	t.markErr() // set while this message was handled: on screen from now
+	left := errRead - time.Since(t.errSince)
+	if left <= 0 {
+		t.err = ""
+		return nil
+	}
+	msg := errStaleMsg{t.gen, t.err, t.errSince}
+	return tea.Tick(left, func(time.Time) tea.Msg { return msg })
+}
+
 // apply takes an update in: the view, and the events of the moves not yet
 // logged (so that a reconnect neither loses nor repeats any).
 func (t *tableScreen) apply(u client.Update) {
@@ -260,6 +319,9 @@ func (t *tableScreen) apply(u client.Update) {
 		// The game is over: a refusal of a move, and the line being
 		// typed, are moot; the end says how it ended.
 		t.err, t.play.line = "", ""
+	}
+	if !first && t.game == "quizl" && !t.watching() {
+		t.play.followTarget(t.upd.View, u.View)
 	}
 	t.upd = &u
 	if t.waiting != "" && (u.Table.Status == "playing" || u.Table.Status == "finished") {
@@ -591,6 +653,9 @@ func (t *tableScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 	if s != "enter" && t.resignAsked {
 		t.resignAsked, t.note = false, ""
 	}
+	if s != "c" && t.cannotAsked {
+		t.cannotAsked, t.note = false, ""
+	}
 	if t.watching() {
 		return t.watchKey(s, k)
 	}
@@ -852,7 +917,7 @@ func (t *tableScreen) withChat(screen string) string {
 	if t.chat.open {
 		extra = 1
 		if t.chat.err != "" {
-			extra++
+			extra += len(chatErr(t.chat.err, t.w))
 		}
 	}
 	n = max(0, min(n, free-extra))

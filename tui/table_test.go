@@ -133,3 +133,84 @@ func TestAnswerLostAfterTheMoveLanded(t *testing.T) {
 		})
 	}
 }
+
+// TestStaleErrorCleared: an error about the table as it stood goes once
+// the table moves on ("it is not your turn" when the turn came) or the
+// server is back ("cannot reach the server"); news that changes nothing
+// (the same version) leaves it. One the player has only just been shown
+// stays until it could be read, then goes.
+func TestStaleErrorCleared(t *testing.T) {
+	t.Parallel()
+	ts := quizlTable(t, twoQuizl(1))
+	ts.update(keyMsg("7"))
+	ts.update(keyMsg("2"))
+	ts.update(keyMsg("enter"))
+	if !strings.Contains(ts.err, "it is not your turn") {
+		t.Fatalf("a call out of turn: error %q", ts.err)
+	}
+	ts.update(updateMsg{ts.gen, quizlUpdate(t, 4, twoQuizl(1))})
+	if !strings.Contains(ts.err, "it is not your turn") {
+		t.Errorf("an update at the same version cleared the error")
+	}
+	ts.errSince = ts.errSince.Add(-errRead) // read by now
+	ts.update(updateMsg{ts.gen, quizlUpdate(t, 5, twoQuizl(0))})
+	if ts.err != "" {
+		t.Errorf("the turn came, but the error stays: %q", ts.err)
+	}
+
+	// Said in the same instant the table moved: kept until read.
+	ts.update(updateMsg{ts.gen, quizlUpdate(t, 6, twoQuizl(1))})
+	ts.update(keyMsg("enter"))
+	ts.update(updateMsg{ts.gen, quizlUpdate(t, 7, twoQuizl(0))})
+	if !strings.Contains(ts.err, "it is not your turn") {
+		t.Fatalf("an error just said went at once: %q", ts.err)
+	}
+	ts.update(errStaleMsg{ts.gen, ts.err, ts.errSince})
+	if ts.err != "" {
+		t.Errorf("the error stays once read: %q", ts.err)
+	}
+
+	// The server was out of reach, and is back with nothing new.
+	ts.update(streamErrMsg{ts.gen, errors.New("cannot reach the server at http://parlour.invalid: connection refused")})
+	ts.update(keyMsg("enter"))
+	ts.update(answerMsg{gen: ts.gen, seq: ts.sent, err: errors.New("cannot reach the server at http://parlour.invalid: connection refused")})
+	if !strings.Contains(ts.err, "cannot reach the server") {
+		t.Fatalf("the failed move: error %q", ts.err)
+	}
+	ts.errSince = ts.errSince.Add(-errRead)
+	ts.update(streamErrMsg{ts.gen, nil})
+	if ts.err != "" || ts.lost != "" {
+		t.Errorf("the server is back, but the screen says %q (stream: %q)", ts.err, ts.lost)
+	}
+}
+
+// twoQuizl is Ann's view of a Quizl game against Ben, toMove to call.
+func twoQuizl(toMove int) quizlView {
+	blank := []string{".....", ".....", ".....", ".....", "....."}
+	return quizlView{Seat: 0, Players: []string{"Ann", "Ben"}, Grid: blank, Password: "CRANE", ToMove: toMove,
+		Scores: make([]int, 2), Done: make([]bool, 2), Resigned: make([]bool, 2),
+		Boards: []quizlBoard{{Seat: 1, Name: "Ben", Grid: blank}}}
+}
+
+// TestUnreachableErrorGoesWhenTheServerIsBack: a move sent while the
+// network is down fails with "cannot reach the server"; once the server
+// is back the error goes, though nothing happened at the table, and the
+// move's line is still there to send again.
+func TestUnreachableErrorGoesWhenTheServerIsBack(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm, _ := twoPlayerQuizl(t, ts)
+	ts.drop()
+	tm.waitFor("the drop to show", has("reconnecting"))
+	tm.typeText("50")
+	tm.key("enter")
+	tm.waitFor("the failed move", has("! cannot reach the server"))
+	ts.restore()
+	s := tm.waitFor("the error gone", func(s string) bool {
+		return !strings.Contains(s, "cannot reach the server") && !strings.Contains(s, "reconnecting")
+	})
+	checkFits(t, tm)
+	if !strings.Contains(s, "▶ your turn") || tm.table().play.line != "50" {
+		t.Errorf("after the server came back: line %q\n%s", tm.table().play.line, s)
+	}
+}

@@ -136,7 +136,7 @@ func (p *playScreen) wordfightKey(s string) tea.Cmd {
 		p.down = !p.down
 		return p.askPreview()
 	case "c":
-		return p.t.send("cannot")
+		return p.cannot(v)
 	case "enter":
 		if v.Current == "" {
 			p.t.err = "no word to place yet: " + p.t.turnLine()
@@ -145,6 +145,25 @@ func (p *playScreen) wordfightKey(s string) tea.Cmd {
 		return p.t.send("place " + p.placement())
 	}
 	return nil
+}
+
+// cannot says the word to place cannot be placed, on a second c: the
+// answer may cost a strike and cannot be taken back, and c is one slip
+// away from the arrows, so the first press only says what a second does.
+func (p *playScreen) cannot(v wordfightView) tea.Cmd {
+	t := p.t
+	if v.Current == "" || !t.myTurn() {
+		t.cannotAsked = false
+		return t.send("cannot") // refused in place, in the usual words
+	}
+	if !t.cannotAsked {
+		t.cannotAsked = true
+		t.err, t.note = "", fmt.Sprintf("c again says you cannot place %s, which may cost a strike (%d of %d so far); any other key takes it back",
+			strings.ToUpper(v.Current), v.Strikes, v.StrikeLimit)
+		return nil
+	}
+	t.cannotAsked = false
+	return t.send("cannot")
 }
 
 func (p *playScreen) wordfightView() string {
@@ -253,7 +272,7 @@ func (p *playScreen) wordfightView() string {
 	gw := 4 + 2*(right-left) + 2
 	info = append(info, "", p.t.logBlock(max(1, p.t.h-used-6-p.t.msgExtra()), max(1, p.t.w-gw)))
 	body := side(fit(g.String(), gw, p.t.h), gw, strings.Join(info, "\n"), p.t.w-gw)
-	prompt, keys := "", "arrows move · space/tab across or down · enter place · c cannot · : type a move · esc home · ? help"
+	prompt, keys := "", "arrows move · space/tab across or down · enter place · c twice cannot · : type a move · esc home · ? help"
 	if p.declaring() {
 		prompt, keys = "Declare a word:", "type a word · enter declare it · :resign · esc home · ? help"
 	} else if p.line != "" {

@@ -92,6 +92,7 @@ func TestWordFightAgainstTheComputer(t *testing.T) {
 		}
 		if !placed && !over(tm.screen()) {
 			tm.key("c")
+			tm.key("c") // the first asks
 			tm.waitFor("the answer", func(s string) bool {
 				var after wordfightView
 				tm.view(&after)
@@ -193,7 +194,9 @@ func TestWordFightLogWidth(t *testing.T) {
 }
 
 // TestWordFightListMarks: the list marks the word being answered (▸) and
-// a word somebody could not place (✗, explained under the list).
+// a word somebody could not place (✗, explained under the list). Saying
+// cannot takes c twice: the first says what the second does, any other
+// key takes it back.
 func TestWordFightListMarks(t *testing.T) {
 	t.Parallel()
 	ts := newTestServer(t)
@@ -226,6 +229,19 @@ func TestWordFightListMarks(t *testing.T) {
 	// Ben declares DRAW, which crosses nothing: neither can place it.
 	move("declare draw")
 	tm.waitFor("DRAW to place", has("▸ 2 DRAW"))
+	sent := tm.table().sent
+	tm.key("c")
+	tm.waitFor("what a second c does", has("c again says you cannot place DRAW, which may cost a strike (0 of 3"))
+	checkFits(t, tm)
+	if tb := tm.table(); tb.busy || tb.sent != sent {
+		t.Fatalf("the first c sent an answer: busy %v, %d sent, %d before", tb.busy, tb.sent, sent)
+	}
+	tm.key("right")
+	if s := tm.screen(); strings.Contains(s, "c again") {
+		t.Errorf("another key took the question back, but it stays:\n%s", s)
+	}
+	tm.key("c")
+	tm.waitFor("the question, asked again", has("c again says you cannot place DRAW"))
 	tm.key("c")
 	tm.waitFor("Ann's answer", has("you did not place DRAW"))
 	move("cannot")
