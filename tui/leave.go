@@ -41,9 +41,14 @@ func (t *tableScreen) leave() tea.Cmd {
 			}
 		}
 		t.err = ""
-		if others {
+		switch {
+		case others && t.upd.Table.Event != nil:
+			t.note = "ctrl+x again leaves this table, which closes: the event counts it as a game you did not show up for"
+		case others && t.upd.Table.Paired:
+			t.note = "ctrl+x again leaves this table: it was made for its players, so it closes for good"
+		case others:
 			t.note = "ctrl+x again leaves this table: your seat opens for somebody else"
-		} else {
+		default:
 			t.note = "ctrl+x again leaves this table: nobody else is seated, so it closes for good"
 		}
 		return nil

@@ -286,3 +286,35 @@ func TestAbortDuringTheSetups(t *testing.T) {
 	tm.key("ctrl+a")
 	tm.waitFor("the aborted end", has("Game over: aborted", "no result"))
 }
+
+// TestLeaveSaysWhatCloses: ctrl+x once says what leaving does at each
+// kind of table: a seat opened for somebody else, a table closed for good
+// with nobody else seated, or with somebody else at a table made for its
+// players, and at an event's, a game the event counts as not shown up for.
+func TestLeaveSaysWhatCloses(t *testing.T) {
+	t.Parallel()
+	event := &struct {
+		ID    string `json:"id"`
+		Name  string `json:"name"`
+		Round int    `json:"round,omitempty"`
+	}{ID: "k3v9x2m4q8w1z7p5", Name: "Hourly Salvo Arena"}
+	both := []client.Seat{{Name: "Ann", Kind: "person"}, {Name: "Ben", Kind: "person"}}
+	for _, tc := range []struct {
+		name  string
+		table client.Table
+		want  string
+	}{
+		{"a friend's", client.Table{Status: "setup", Seats: both}, "your seat opens for somebody else"},
+		{"alone", client.Table{Status: "open", Seats: []client.Seat{{Name: "Ann", Kind: "person"}, {Name: "Seat 2", Kind: "open"}}}, "nobody else is seated, so it closes for good"},
+		{"a seek's", client.Table{Status: "setup", Seats: both, Paired: true}, "it was made for its players, so it closes for good"},
+		{"an event's", client.Table{Status: "setup", Seats: both, Paired: true, Event: event}, "the event counts it as a game you did not show up for"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			ts := &tableScreen{shared: &shared{w: 80, h: 24}, seat: 0, game: "salvo", upd: &client.Update{Table: tc.table}}
+			if cmd := ts.leave(); cmd != nil || !strings.Contains(ts.note, tc.want) {
+				t.Errorf("the first ctrl+x says %q (a command sent: %v), want %q", ts.note, cmd != nil, tc.want)
+			}
+		})
+	}
+}

@@ -190,8 +190,11 @@ type Table struct {
 	Clock   *Clock          `json:"clock,omitempty"`
 	Set     json.RawMessage `json:"set,omitempty"`
 	// Rated says the game changes both players' ratings (in Pool).
-	Rated     bool   `json:"rated,omitempty"`
-	Pool      string `json:"pool,omitempty"`
+	Rated bool   `json:"rated,omitempty"`
+	Pool  string `json:"pool,omitempty"`
+	// Paired says the table was made for its players (a seek, a
+	// challenge, an event): one leaving before play begins closes it.
+	Paired    bool `json:"paired,omitempty"`
 	Solitaire *struct {
 		Maker  string `json:"maker"`
 		Random bool   `json:"random"`
