@@ -235,7 +235,7 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 	case "e":
 		return openEvents(hm.shared)
 	case "i":
-		openJoin(hm.shared)
+		openJoin(hm.shared, "")
 	case "s", "u":
 		if hm.cfg.Session != "" {
 			hm.err = "you are signed in as " + hm.cfg.Account + ": o signs out"
@@ -280,7 +280,7 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 		case at < len(hm.games):
 			openNewTable(hm.shared, hm.games[at].Name)
 		case at == len(hm.games):
-			openJoin(hm.shared)
+			openJoin(hm.shared, "")
 		case at == len(hm.games)+1:
 			return openLobby(hm.shared)
 		case at == len(hm.games)+2:

@@ -14,7 +14,8 @@ import (
 // joinScreen shows the table an invite code, link or id names before
 // the player sits down, as the browser's invite page does: its game,
 // whether it is rated, its seats and its rules. enter takes the seat;
-// esc goes back home.
+// esc goes back home. A line that names no table goes back to the form
+// that took it.
 type joinScreen struct {
 	*shared
 	line string // as typed
@@ -63,7 +64,9 @@ func (js *joinScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case previewMsg:
 		if msg.err != nil {
-			js.nav.goHome()
+			// Back to the line as typed, the refusal under it, to be
+			// mended: a mistyped code is the usual slip.
+			openJoin(js.shared, js.line)
 			js.err = msg.err.Error()
 			return nil
 		}

@@ -43,10 +43,10 @@ func (pr *promptScreen) leave() {
 	pr.nav.goHome()
 }
 
-// openJoin asks for a table to join (an invite code, link or table id)
-// and shows it before the player sits down.
-func openJoin(sh *shared) {
-	openPrompt(sh, "Join a table", "Type the invite code (K7M-4PX), or paste an invite link or a table id, then enter (esc: back).", "", 200, sh.openJoinPreview)
+// openJoin asks for a table to join (an invite code, link or table id),
+// the line starting as line, and shows it before the player sits down.
+func openJoin(sh *shared, line string) {
+	openPrompt(sh, "Join a table", "Type the invite code (K7M-4PX), or paste an invite link or a table id, then enter (esc: back).", line, 200, sh.openJoinPreview)
 }
 
 func (pr *promptScreen) update(msg tea.Msg) tea.Cmd {
