@@ -340,15 +340,17 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 			return nil
 		}
 		// The event's table opens, and esc there goes back to the event:
-		// the one followed, or this one, followed from now on.
+		// the one followed, unless the player left it, or this one,
+		// followed from now on once read (pairing).
 		e := m.event
-		var cmds []tea.Cmd
 		if e == nil || e.id != p.Event {
-			e = followEvent(m.shared, p.Event, nil)
-			cmds = append(cmds, e.resume())
+			return tea.Batch(m.askPairing(*p), m.loadServed())
+		}
+		if e.ev != nil && e.mine() == nil {
+			return m.loadServed() // left: the game is among the recent ones
 		}
 		s := client.Seated{Table: p.Table, Seat: p.Seat, Token: m.idToken, Invite: m.c.Base() + "/t/" + p.Table}
-		return tea.Batch(append(cmds, m.paired(e, s, p.Game, p.Name), m.loadServed())...)
+		return tea.Batch(m.paired(e, s, p.Game, p.Name), m.loadServed())
 	}
 	return nil
 }
