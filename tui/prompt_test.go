@@ -16,9 +16,7 @@ func TestNameAndJoinErrors(t *testing.T) {
 	tm.key("ctrl+u")
 	tm.typeText("Zoë")
 	tm.key("enter")
-	if s := tm.screen(); !strings.Contains(s, `play as "Zoë"`) {
-		t.Errorf("the name did not change:\n%s", s)
-	}
+	tm.waitFor("the name changed", has(`play as "Zoë"`, "you are now Zoë"))
 	tm.key("i")
 	tm.typeText(ts.URL + "/t/nosuchtable")
 	tm.key("enter")
@@ -110,5 +108,33 @@ func TestJoinMistyped(t *testing.T) {
 		}
 		tm.key("esc")
 		tm.waitFor("home", has("New table"))
+	}
+}
+
+// TestNameRefused: a guest's name the server would refuse at the next
+// table (a computer player's, one too long) is refused on the name form,
+// which stays open with the line as typed; the name stays as it was.
+func TestNameRefused(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	for _, tc := range []struct{ name, why string }{
+		{"Computer (easy)", `! "Computer (easy)" is reserved: it is a computer player's name`},
+		{strings.Repeat("z", 30), "at most 24"},
+	} {
+		tm.key("n")
+		tm.key("ctrl+u")
+		tm.typeText(tc.name)
+		tm.key("enter")
+		s := tm.waitFor("the refusal under the form", has(tc.why))
+		checkFits(t, tm)
+		if !strings.Contains(s, "Your name") || !strings.Contains(s, "> "+tc.name+"█") || strings.Contains(s, "you are now") {
+			t.Errorf("%q refused, the form is gone or its line lost:\n%s", tc.name, s)
+		}
+		if tm.m.c.Name != "Ann" {
+			t.Errorf("%q refused, the name is now %q", tc.name, tm.m.c.Name)
+		}
+		tm.key("esc")
+		tm.waitFor("home, the name kept", has(`play as "Ann"`))
 	}
 }
