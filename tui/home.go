@@ -382,11 +382,16 @@ func (hm *homeScreen) view() string {
 	if hm.cfg.Account != "" {
 		line := "  a your account · o sign out"
 		if hm.cfg.SSHKey != "" {
-			line += " · K SSH keys: add this computer's"
-			if l := line + " (" + hm.cfg.SSHKey + ")"; ansi.StringWidth(l) <= hm.w {
-				line = l
-			} else {
-				line += "\n    (" + hm.cfg.SSHKey + ")"
+			line += " · K SSH keys"
+			// Offered only when there is one to add, as the keys
+			// screen says; the file may come while the client runs.
+			if _, err := os.Stat(hm.cfg.SSHKey); err == nil {
+				line += ": add this computer's"
+				if l := line + " (" + hm.cfg.SSHKey + ")"; ansi.StringWidth(l) <= hm.w {
+					line = l
+				} else {
+					line += "\n    (" + hm.cfg.SSHKey + ")"
+				}
 			}
 		}
 		b.WriteString(line + "\n\n")
