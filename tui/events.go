@@ -299,6 +299,13 @@ type (
 		s    client.Seated
 		game string
 	}
+	// pairingMsg is an event not followed that the player stream said
+	// seated the player, as the server read it after.
+	pairingMsg struct {
+		p   client.TournamentPairing
+		ev  client.Tournament
+		err error
+	}
 )
 
 // openEvent shows event id and follows it; list is the list to go back
@@ -442,13 +449,17 @@ func (e *eventScreen) maker() bool {
 
 // mine is the player's line of the standings, when they are in the
 // event (and have not left it).
-func (e *eventScreen) mine() *client.Standing {
-	if e.ev == nil || (e.cfg.Session == "" && e.idToken == "") {
+func (e *eventScreen) mine() *client.Standing { return e.standing(e.ev) }
+
+// standing is the player's line of event ev's standings, when they are
+// in it and have not left it; nil for ev nil.
+func (sh *shared) standing(ev *client.Tournament) *client.Standing {
+	if ev == nil || (sh.cfg.Session == "" && sh.idToken == "") {
 		return nil // a guest with no identity yet is in no event
 	}
-	for i, s := range e.ev.Standings {
-		if strings.EqualFold(s.Name, e.me()) && !s.Left {
-			return &e.ev.Standings[i]
+	for i, s := range ev.Standings {
+		if strings.EqualFold(s.Name, sh.me()) && !s.Left {
+			return &ev.Standings[i]
 		}
 	}
 	return nil
@@ -507,6 +518,8 @@ func (m *Model) eventUpdate(msg tea.Msg) (tea.Cmd, bool) {
 			e.err, e.note = "", fmt.Sprintf("saved %s, one a line, to %s", game.Count(msg.n, "game's record", "games' records"), msg.path)
 		}
 		return nil, true
+	case pairingMsg:
+		return m.pairing(msg), true
 	case eventStartedMsg:
 		if e == nil || msg.gen != e.gen {
 			return nil, true
@@ -566,6 +579,38 @@ func (e *eventScreen) seatAt(id string) tea.Cmd {
 		}
 		return nil
 	}
+}
+
+// askPairing reads the event of pairing p, which the player stream
+// named, before its table opens (pairing).
+func (sh *shared) askPairing(p client.TournamentPairing) tea.Cmd {
+	c := sh.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(sh.ctx, 10*time.Second)
+		defer cancel()
+		ev, err := c.Tournament(ctx, p.Event)
+		return pairingMsg{p: p, ev: ev, err: err}
+	}
+}
+
+// pairing opens the table of a pairing the player stream named in an
+// event not followed, once the event's standings say the player is in
+// it: the stream names again, each time it opens, the game of every
+// event that seated the player, also one they left since (their game
+// goes on), and a player who left an event is no longer taken to it.
+func (m *Model) pairing(msg pairingMsg) tea.Cmd {
+	if msg.err != nil || m.standing(&msg.ev) == nil {
+		return nil // not read (the next pairing says it again), or left
+	}
+	p := msg.p
+	e := m.event
+	var cmds []tea.Cmd
+	if e == nil || e.id != p.Event {
+		e = followEvent(m.shared, p.Event, nil)
+		cmds = append(cmds, e.resume())
+	}
+	s := client.Seated{Table: p.Table, Seat: p.Seat, Token: m.idToken, Invite: m.c.Base() + "/t/" + p.Table}
+	return tea.Batch(append(cmds, m.paired(e, s, p.Game, p.Name))...)
 }
 
 // paired opens the table event e seated the player at, unless a game

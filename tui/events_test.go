@@ -198,6 +198,63 @@ func TestEventPairingOnTheStream(t *testing.T) {
 	}
 }
 
+// TestEventLeftNotReopened: a player who left an arena while its game
+// with them goes on is not taken back to that game when the client
+// starts again (the player stream names it among their tables under
+// way); one still in the arena is.
+func TestEventLeftNotReopened(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	ben, benS := signedUp(t, ts, "Ben")
+	ann, annS := signedUp(t, ts, "Ann")
+	ev := newArenaAPI(t, ts, benS, "Hourly Salvo Arena", "")
+	for _, p := range []struct {
+		c *client.Client
+		s client.Session
+	}{{ben, benS}, {ann, annS}} {
+		if _, err := p.c.JoinTournament(ctx, p.s.Token, ev.ID, ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := startEvent(ben, benS, ev.ID); err != nil {
+		t.Fatal(err)
+	}
+	var game string
+	for end := time.Now().Add(30 * time.Second); game == ""; time.Sleep(20 * time.Millisecond) {
+		got, err := ann.Tournament(ctx, ev.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Playing) == 1 {
+			game = got.Playing[0].Table
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the arena paired nobody: %+v", got)
+		}
+	}
+	if _, err := ann.LeaveTournament(ctx, annS.Token, ev.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	tm := newTermWith(t, ts.URL, "Ann", 80, 24, Config{DataDir: t.TempDir(), Session: annS.Token, Account: "Ann"})
+	// The stream's opening lines name the game (its recent games list
+	// it), and the event is read.
+	tm.waitFor("the game among Ann's recent games", has("Your recent games", game))
+	time.Sleep(500 * time.Millisecond)
+	s := tm.screen()
+	if tm.table() != nil || strings.Contains(s, "paired you") {
+		t.Fatalf("the game of an event Ann left opens:\n%s", s)
+	}
+
+	bm := newTermWith(t, ts.URL, "Ben", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "Ben"})
+	bm.waitFor("Ben's game", has("you: Ben", "Hourly Salvo Arena paired you"))
+	checkFits(t, bm)
+	if id := bm.table().id; id != game {
+		t.Errorf("Ben's client opened table %s, not his game %s", id, game)
+	}
+}
+
 // finishedSwiss has Ben make a Swiss of one round, which he and Cat
 // join and play (Cat resigns): a finished event, won by Ben.
 func finishedSwiss(t *testing.T, ts *testServer, ben *client.Client, benS client.Session, cat *client.Client, catS client.Session) {

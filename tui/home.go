@@ -235,7 +235,7 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 	case "e":
 		return openEvents(hm.shared)
 	case "i":
-		openJoin(hm.shared)
+		openJoin(hm.shared, "")
 	case "s", "u":
 		if hm.cfg.Session != "" {
 			hm.err = "you are signed in as " + hm.cfg.Account + ": o signs out"
@@ -280,7 +280,7 @@ func (hm *homeScreen) update(msg tea.Msg) tea.Cmd {
 		case at < len(hm.games):
 			openNewTable(hm.shared, hm.games[at].Name)
 		case at == len(hm.games):
-			openJoin(hm.shared)
+			openJoin(hm.shared, "")
 		case at == len(hm.games)+1:
 			return openLobby(hm.shared)
 		case at == len(hm.games)+2:
@@ -304,12 +304,33 @@ func (hm *homeScreen) openName() {
 		return
 	}
 	sh := hm.shared
-	openPrompt(sh, "Your name", "The name other players see (up to 40 characters), then enter (esc: back).", sh.c.Name, 40, func(line string) tea.Cmd {
-		sh.c.Name = line
-		sh.idToken = ""
-		sh.note = "you are now " + line
-		return nil
-	})
+	// The server counts a name's characters its own way (a letter with
+	// its accents once), and says so of a name too long: the line takes
+	// more than it does.
+	openChecked(sh, "Your name", "The name other players see (up to 24 characters), then enter (esc: back).", sh.c.Name, 40, sh.newName)
+}
+
+// newName makes a guest identity called name, which the next seats are
+// taken under: the server checks a guest's name (its length, the names
+// kept for the house and the computer players, those of accounts), and
+// a name it refuses stays on the form to be mended, rather than being
+// refused at the next table.
+func (sh *shared) newName(name string) tea.Cmd {
+	c := *sh.c
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(sh.ctx, 15*time.Second)
+		defer cancel()
+		id, err := c.NewIdentity(ctx, name)
+		if err != nil {
+			return checkedMsg{err: err}
+		}
+		return checkedMsg{take: func() {
+			sh.c.Name = id.Name
+			sh.idToken = ""
+			sh.adopt(id.Token)
+			sh.note = "you are now " + id.Name
+		}}
+	}
 }
 
 func (hm *homeScreen) view() string {
@@ -361,11 +382,16 @@ func (hm *homeScreen) view() string {
 	if hm.cfg.Account != "" {
 		line := "  a your account · o sign out"
 		if hm.cfg.SSHKey != "" {
-			line += " · K SSH keys: add this computer's"
-			if l := line + " (" + hm.cfg.SSHKey + ")"; ansi.StringWidth(l) <= hm.w {
-				line = l
-			} else {
-				line += "\n    (" + hm.cfg.SSHKey + ")"
+			line += " · K SSH keys"
+			// Offered only when there is one to add, as the keys
+			// screen says; the file may come while the client runs.
+			if _, err := os.Stat(hm.cfg.SSHKey); err == nil {
+				line += ": add this computer's"
+				if l := line + " (" + hm.cfg.SSHKey + ")"; ansi.StringWidth(l) <= hm.w {
+					line = l
+				} else {
+					line += "\n    (" + hm.cfg.SSHKey + ")"
+				}
 			}
 		}
 		b.WriteString(line + "\n\n")

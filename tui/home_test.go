@@ -2,12 +2,15 @@ package tui
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"parlour/tui/client"
 )
@@ -339,5 +342,25 @@ func TestRecentGameResult(t *testing.T) {
 		if got := recentStatus(c.table, 0); got != c.want {
 			t.Errorf("%s: recentStatus = %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestHomeKeyFile: signed in, the home screen offers to add this
+// computer's SSH key only when its file is there, as the keys screen
+// says.
+func TestHomeKeyFile(t *testing.T) {
+	t.Parallel()
+	c, _ := client.New("http://127.0.0.1:1", "ann")
+	key := filepath.Join(t.TempDir(), "id_ed25519.pub")
+	hm := &homeScreen{shared: &shared{w: 80, h: 24, c: c, cfg: Config{Session: "a session", Account: "ann", SSHKey: key}}}
+	s := ansi.Strip(hm.view())
+	if strings.Contains(s, "add this computer's") || !strings.Contains(s, "K SSH keys") {
+		t.Errorf("without %s the home screen says:\n%s", key, s)
+	}
+	if err := os.WriteFile(key, []byte("ssh-ed25519 AAAA ann@here\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if s := ansi.Strip(hm.view()); !strings.Contains(s, "K SSH keys: add this computer's") {
+		t.Errorf("with %s the home screen says:\n%s", key, s)
 	}
 }

@@ -14,7 +14,8 @@ import (
 // joinScreen shows the table an invite code, link or id names before
 // the player sits down, as the browser's invite page does: its game,
 // whether it is rated, its seats and its rules. enter takes the seat;
-// esc goes back home.
+// esc goes back home. A line that names no table goes back to the form
+// that took it.
 type joinScreen struct {
 	*shared
 	line string // as typed
@@ -63,7 +64,9 @@ func (js *joinScreen) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case previewMsg:
 		if msg.err != nil {
-			js.nav.goHome()
+			// Back to the line as typed, the refusal under it, to be
+			// mended: a mistyped code is the usual slip.
+			openJoin(js.shared, js.line)
 			js.err = msg.err.Error()
 			return nil
 		}
@@ -77,18 +80,12 @@ func (js *joinScreen) update(msg tea.Msg) tea.Cmd {
 				return nil // still asking the server
 			}
 			js.nav.goHome()
-			invite := js.c.Base() + "/t/" + js.id
 			if r, ok := js.mine(); ok {
-				// The server seats nobody twice: the seat is opened
-				// with what holds it, as from the recent games.
-				if r.Identity != "" && js.cfg.Session == "" {
-					js.idToken = r.Identity
-				}
-				return js.nav.sit(client.Seated{Table: js.id, Seat: r.Seat, Token: r.Token, Invite: invite}, js.upd.Table.Game)
+				return js.sitHeld(js.id, js.upd.Table.Game, r)
 			}
 			if js.upd.Table.Status != "open" {
 				// No seat to take: the game is watched, as from the lobby.
-				return js.nav.sit(client.Seated{Table: js.id, Seat: -1, Invite: invite}, js.upd.Table.Game)
+				return js.nav.sit(client.Seated{Table: js.id, Seat: -1, Invite: js.c.Base() + "/t/" + js.id}, js.upd.Table.Game)
 			}
 			return js.join(js.id)
 		}
@@ -135,22 +132,35 @@ func (js *joinScreen) view() string {
 	return b.String()
 }
 
-// mine finds the seat the player holds at the table, if any, as the
-// recent games name it: by the account's name on a seat an account
-// holds, or, for a guest, the table among their recent games.
-func (js *joinScreen) mine() (Recent, bool) {
-	if js.cfg.Session != "" {
-		for _, s := range js.upd.Table.Seats {
-			if s.Player == "account" && s.Name == js.cfg.Account {
-				return Recent{Seat: s.Seat, Token: js.cfg.Session}, true
+// mine finds the seat the player holds at the table, if any.
+func (js *joinScreen) mine() (Recent, bool) { return js.heldSeat(js.id, js.upd.Table.Seats) }
+
+// heldSeat finds the seat the player holds at table id, whose seats are
+// seats, as the recent games name it: by the account's name on a seat an
+// account holds, or, for a guest, the table among their recent games.
+func (sh *shared) heldSeat(id string, seats []client.Seat) (Recent, bool) {
+	if sh.cfg.Session != "" {
+		for _, s := range seats {
+			if s.Player == "account" && s.Name == sh.cfg.Account {
+				return Recent{Seat: s.Seat, Token: sh.cfg.Session}, true
 			}
 		}
 		return Recent{}, false
 	}
-	for _, r := range js.recentHere() {
-		if r.Table == js.id && r.Seat >= 0 && r.Token != "" {
+	for _, r := range sh.recentHere() {
+		if r.Table == id && r.Seat >= 0 && r.Token != "" {
 			return r, true
 		}
 	}
 	return Recent{}, false
+}
+
+// sitHeld opens seat r, which the player holds at table id of game: the
+// server seats nobody twice, so the seat is opened with what holds it,
+// as from the recent games.
+func (sh *shared) sitHeld(id, game string, r Recent) tea.Cmd {
+	if r.Identity != "" && sh.cfg.Session == "" {
+		sh.idToken = r.Identity
+	}
+	return sh.nav.sit(client.Seated{Table: id, Seat: r.Seat, Token: r.Token, Invite: sh.c.Base() + "/t/" + id}, game)
 }

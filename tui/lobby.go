@@ -28,8 +28,8 @@ type lobbyScreen struct {
 	featured string
 	at       int // the item chosen: open tables, seeks, then games in play
 	err      string
-	// accepting says an acceptance is on its way.
-	accepting bool
+	// busy says a join or an acceptance is on its way.
+	busy bool
 }
 
 // lobbyPoll is how often the lobby reads its lists again while shown.
@@ -114,10 +114,10 @@ func (lb *lobbyScreen) update(msg tea.Msg) tea.Cmd {
 		}
 		return tea.Batch(lb.fetch, lb.poll())
 	case seatedMsg:
-		// The answer to an acceptance: the table opens, or the refusal
-		// (the seek taken or withdrawn meanwhile) shows under the
-		// lists, read again.
-		lb.accepting = false
+		// The answer to a join or an acceptance: the table opens, or
+		// the refusal (the seat or seek taken or withdrawn meanwhile)
+		// shows under the lists, read again.
+		lb.busy = false
 		if msg.err != nil {
 			return lb.fetch
 		}
@@ -146,30 +146,47 @@ func (lb *lobbyScreen) key(s string) tea.Cmd {
 	case "enter":
 		switch {
 		case lb.at < len(lb.tables):
-			lb.nav.goHome()
-			return lb.join(lb.tables[lb.at].ID)
+			t := lb.tables[lb.at]
+			if r, ok := lb.heldSeat(t.ID, t.Seats); ok {
+				return lb.sitHeld(t.ID, t.Game, r)
+			}
+			return lb.join(t.ID)
 		case lb.at < len(lb.tables)+len(lb.seeks):
 			return lb.accept(lb.seeks[lb.at-len(lb.tables)])
 		case lb.at < n:
-			// A game in play is watched: no seat, no token.
 			t := lb.live[lb.at-len(lb.tables)-len(lb.seeks)]
+			if r, ok := lb.heldSeat(t.ID, t.Seats); ok {
+				return lb.sitHeld(t.ID, t.Game, r)
+			}
+			// Another's game in play is watched: no seat, no token.
 			return lb.nav.sit(client.Seated{Table: t.ID, Seat: -1, Invite: lb.c.Base() + "/t/" + t.ID}, t.Game)
 		}
 	}
 	return nil
 }
 
+// join takes a seat at table id; a refusal (the seat taken meanwhile)
+// shows under the lists, read again.
+func (lb *lobbyScreen) join(id string) tea.Cmd {
+	if lb.busy {
+		return nil
+	}
+	lb.busy, lb.err = true, ""
+	lb.shared.err, lb.note = "", "joining "+id+"…"
+	return lb.shared.join(id)
+}
+
 // accept takes seek s: the server pairs the player with its seeker on
 // its terms, and the table opens (Model.seated).
 func (lb *lobbyScreen) accept(s client.Seek) tea.Cmd {
-	if lb.accepting {
+	if lb.busy {
 		return nil
 	}
 	if lb.own(s) {
 		lb.err = "that is your own seek: it waits for another player"
 		return nil
 	}
-	lb.accepting, lb.err = true, ""
+	lb.busy, lb.err = true, ""
 	lb.shared.err, lb.note = "", "asking to play "+s.Player+"…"
 	tok := lb.idToken
 	c := *lb.c // a copy: the name may change while the request is out

@@ -306,3 +306,61 @@ func TestLobbyOpenSeats(t *testing.T) {
 		}
 	}
 }
+
+// TestLobbyYourOwnTables: enter on a game in play that the player plays
+// in, or on their own open table, opens their seat, not a spectator's
+// view nor a second join; a join refused leaves the lobby on show with
+// the refusal under it.
+func TestLobbyYourOwnTables(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	bc, bs := signedUp(t, ts, "bob")
+	game, err := bc.Create(ctx, bs.Token, "nymphabet", nil, []string{"me", "computer:easy"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := newTermWith(t, ts.URL, "bob", 80, 24, Config{DataDir: t.TempDir(), Session: bs.Token, Account: "bob"})
+	tm.key("l")
+	tm.waitFor("bob's game", has("Games to watch", "> Nymphabet", "bob v Computer (easy)"))
+	tm.key("enter")
+	s := tm.waitFor("bob's game, his seat", has("Nymphabet · "+game.Table, "you: bob"))
+	if strings.Contains(s, "watching") || tm.table().seat != game.Seat {
+		t.Fatalf("bob's own game opens at seat %d:\n%s", tm.table().seat, s)
+	}
+
+	tm.key("esc")
+	tm.waitFor("home", has("New table"))
+	open, err := bc.Create(ctx, bs.Token, "salvo", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.key("l")
+	tm.waitFor("bob's open table", has("> Salvo", open.Table))
+	tm.key("enter")
+	s = tm.waitFor("bob's open table, his seat", has("Salvo · "+open.Table, "you: bob"))
+	if strings.Contains(s, "already hold") {
+		t.Fatalf("bob's own open table:\n%s", s)
+	}
+
+	// Cy's table is taken by Dan after the lobby listed it.
+	tm.key("esc")
+	tm.waitFor("home", has("New table"))
+	cc, _ := client.New(ts.URL, "Cy")
+	cy, err := cc.Create(ctx, "", "nymphabet", nil, []string{"me", "open"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm.key("l")
+	tm.waitFor("Cy's table", has("> Nymphabet", cy.Table, "1 of 2 open: Cy (guest)"))
+	dc, _ := client.New(ts.URL, "Dan")
+	if _, err := dc.Join(ctx, "", cy.Table); err != nil {
+		t.Fatal(err)
+	}
+	tm.key("enter")
+	s = tm.waitFor("the refusal, on the lobby", has("! joining "+cy.Table))
+	checkFits(t, tm)
+	if !strings.Contains(s, "Lobby: open tables") || tm.table() != nil {
+		t.Errorf("a join refused leaves the lobby:\n%s", s)
+	}
+}

@@ -340,15 +340,17 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 			return nil
 		}
 		// The event's table opens, and esc there goes back to the event:
-		// the one followed, or this one, followed from now on.
+		// the one followed, unless the player left it, or this one,
+		// followed from now on once read (pairing).
 		e := m.event
-		var cmds []tea.Cmd
 		if e == nil || e.id != p.Event {
-			e = followEvent(m.shared, p.Event, nil)
-			cmds = append(cmds, e.resume())
+			return tea.Batch(m.askPairing(*p), m.loadServed())
+		}
+		if e.ev != nil && e.mine() == nil {
+			return m.loadServed() // left: the game is among the recent ones
 		}
 		s := client.Seated{Table: p.Table, Seat: p.Seat, Token: m.idToken, Invite: m.c.Base() + "/t/" + p.Table}
-		return tea.Batch(append(cmds, m.paired(e, s, p.Game, p.Name), m.loadServed())...)
+		return tea.Batch(m.paired(e, s, p.Game, p.Name), m.loadServed())
 	}
 	return nil
 }
@@ -512,14 +514,26 @@ func (ps *playersScreen) people() [][]string {
 	return out
 }
 
-// followedAt is the followed player on row i of people's rows (the
-// rows after the challenges), or nil when that row is not one.
-func (ps *playersScreen) followedAt(i int) *client.Followed {
-	i -= len(ps.others())
-	if i < 0 || i >= len(ps.followed) {
-		return nil
+// followedNamed is the followed player called name, or nil when the
+// account does not follow them: the server says where a player is
+// playing only to those who follow them.
+func (ps *playersScreen) followedNamed(name string) *client.Followed {
+	for i, f := range ps.followed {
+		if strings.EqualFold(f.Name, name) {
+			return &ps.followed[i]
+		}
 	}
-	return &ps.followed[i]
+	return nil
+}
+
+// watchable is the table of a game f plays that may be watched, if any.
+func watchable(f *client.Followed) (id, game string) {
+	for _, g := range f.Playing {
+		if g.ID != "" {
+			return g.ID, g.Game
+		}
+	}
+	return "", ""
 }
 
 // others is the players online other than this one.
@@ -559,17 +573,22 @@ func (ps *playersScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 		}
 		return openProfile(ps.shared, chosen, ps)
 	case "w":
-		f := ps.followedAt(ps.at - head)
-		if f == nil {
-			ps.err = "choose a player you follow who is playing (under You follow)"
-			return nil
-		}
-		for _, g := range f.Playing {
-			if g.ID != "" {
-				return ps.nav.sitFrom(client.Seated{Table: g.ID, Seat: -1, Invite: ps.c.Base() + "/t/" + g.ID}, g.Game, ps)
+		// Any row's player, online or followed, whose game the server
+		// names: it names those of the players the account follows.
+		f := ps.followedNamed(chosen)
+		switch {
+		case ps.cfg.Session == "":
+			ps.err = "sign in first (s on the home screen): w watches the games of the players you follow"
+		case chosen == "":
+			ps.err = "choose a player (↑↓), then w watches their game"
+		case f == nil:
+			ps.err = "only the games of players you follow show here: f follows " + chosen + ", then w watches theirs"
+		default:
+			if id, game := watchable(f); id != "" {
+				return ps.nav.sitFrom(client.Seated{Table: id, Seat: -1, Invite: ps.c.Base() + "/t/" + id}, game, ps)
 			}
+			ps.err = f.Name + " is not playing a game open to watch right now"
 		}
-		ps.err = f.Name + " is not playing a game open to watch right now"
 		return nil
 	case "f", "b", "R":
 		switch {
@@ -808,6 +827,11 @@ func (ps *playersScreen) about(si, i int) string {
 		}
 		if ps.blocks[name] {
 			mark += faint(" (blocked)")
+		}
+		if f := ps.followedNamed(name); f != nil {
+			if _, game := watchable(f); game != "" {
+				mark += faint(" playing " + ps.gameTitle(game) + " (w watches)")
+			}
 		}
 		return mark
 	case 1:

@@ -343,17 +343,19 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 		t.Errorf("a challenge after the unblock: %v", err)
 	}
 	tm.waitFor("Ann among the players followed", has("You follow", "Ann playing Nymphabet (w watches)"))
-	// w on a player online who is not among those followed says where
-	// to look; on Ann under You follow it watches her game.
-	tm.key("w")
-	tm.waitFor("the refusal", has("choose a player you follow who is playing"))
-	tm.keyUntil("down", "> Ann playing Nymphabet")
-	tm.key("w")
-	tm.waitFor("Ann's game, watched", func(s string) bool {
-		return tm.table() != nil && tm.table().id == annGame.Table && strings.Contains(s, "watching")
-	})
-	tm.key("esc")
-	tm.waitFor("the players screen again", has("You follow", "Ann playing Nymphabet"))
+	// w watches Ann's game from either list: Online, and You follow.
+	for _, row := range []string{"> Ann (following)", "> Ann playing Nymphabet (w watches)"} {
+		tm.keyUntil("down", row)
+		checkFits(t, tm)
+		tm.key("w")
+		tm.waitFor("Ann's game, watched from "+row, func(s string) bool {
+			return tm.table() != nil && tm.table().id == annGame.Table && strings.Contains(s, "watching")
+		})
+		tm.key("esc")
+		tm.waitFor("the players screen again", has("You follow", "Ann playing Nymphabet"))
+	}
+	// The Online list says so too.
+	tm.waitFor("Ann online, playing", has("Ann (following) playing Nymphabet (w watches)"))
 
 	// A player who is not online, blocked from a browser: listed under
 	// You block, and unblocked from there.
@@ -370,6 +372,9 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 		}
 		tm.key("down")
 	}
+	// Where a player not followed plays the server does not say.
+	tm.key("w")
+	tm.waitFor("w on Cyd", has("only the games of players you follow show here: f follows Cyd"))
 	tm.key("b")
 	tm.waitFor("Cyd unblocked", has("you no longer block Cyd"))
 	if bs, err := ben.Blocks(ctx, benS.Token); err != nil || len(bs) != 0 {

@@ -18,6 +18,18 @@ type promptScreen struct {
 	// esc and enter go back to (nil: home).
 	secret bool
 	back   screen
+	// check, when set, asks the server about the line on enter, in
+	// place of enter: the prompt stays until it answers (checkedMsg),
+	// and is left only for a line it takes; busy says it is asked.
+	check func(line string) tea.Cmd
+	busy  bool
+}
+
+// checkedMsg is the server's answer to a prompt's line (check): err
+// refuses it, and the line stays to be mended; else take takes it in.
+type checkedMsg struct {
+	err  error
+	take func()
 }
 
 // openPrompt shows a prompt for a line of at most max characters, which
@@ -43,13 +55,31 @@ func (pr *promptScreen) leave() {
 	pr.nav.goHome()
 }
 
-// openJoin asks for a table to join (an invite code, link or table id)
-// and shows it before the player sits down.
-func openJoin(sh *shared) {
-	openPrompt(sh, "Join a table", "Type the invite code (K7M-4PX), or paste an invite link or a table id, then enter (esc: back).", "", 200, sh.openJoinPreview)
+// openJoin asks for a table to join (an invite code, link or table id),
+// the line starting as line, and shows it before the player sits down.
+func openJoin(sh *shared, line string) {
+	openPrompt(sh, "Join a table", "Type the invite code (K7M-4PX), or paste an invite link or a table id, then enter (esc: back).", line, 200, sh.openJoinPreview)
+}
+
+// openChecked shows a prompt as openPrompt does, whose line check asks
+// the server about before it is taken.
+func openChecked(sh *shared, head, help, input string, max int, check func(string) tea.Cmd) {
+	sh.err = ""
+	sh.nav.show(&promptScreen{shared: sh, head: head, help: help, input: input, max: max, check: check})
 }
 
 func (pr *promptScreen) update(msg tea.Msg) tea.Cmd {
+	if msg, ok := msg.(checkedMsg); ok {
+		pr.busy = false
+		if msg.err != nil {
+			pr.err, pr.note = msg.err.Error(), ""
+			return nil
+		}
+		pr.input, pr.err = "", ""
+		pr.leave()
+		msg.take()
+		return nil
+	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
@@ -63,6 +93,13 @@ func (pr *promptScreen) update(msg tea.Msg) tea.Cmd {
 		if line == "" {
 			pr.err = "type something first"
 			return nil
+		}
+		if pr.check != nil {
+			if pr.busy {
+				return nil
+			}
+			pr.busy, pr.err = true, ""
+			return pr.check(line)
 		}
 		pr.input, pr.err = "", ""
 		pr.leave()

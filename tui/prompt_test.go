@@ -16,14 +16,13 @@ func TestNameAndJoinErrors(t *testing.T) {
 	tm.key("ctrl+u")
 	tm.typeText("Zoë")
 	tm.key("enter")
-	if s := tm.screen(); !strings.Contains(s, `play as "Zoë"`) {
-		t.Errorf("the name did not change:\n%s", s)
-	}
+	tm.waitFor("the name changed", has(`play as "Zoë"`, "you are now Zoë"))
 	tm.key("i")
 	tm.typeText(ts.URL + "/t/nosuchtable")
 	tm.key("enter")
 	tm.waitFor("the refusal", has("! joining nosuchtable"))
 	checkFits(t, tm)
+	tm.key("esc")
 	tm.key("l")
 	tm.waitFor("the lobby", has("Lobby: open tables", "no open tables"))
 	// Ben opens a public table; Ann finds it in the lobby and sits down.
@@ -66,7 +65,7 @@ func TestJoinByCode(t *testing.T) {
 	tm.typeText("K7M0PX")
 	tm.key("enter")
 	tm.waitFor("the refusal", has("! invite code K7M0PX: ", "'0' is not in invite codes"))
-	tm.key("i")
+	tm.key("ctrl+u")
 	tm.typeText(strings.ToLower(invite.Format(u.Table.Code)))
 	tm.key("enter")
 	tm.waitFor("the table, before sitting down", has("Nymphabet · table "+seat.Table, "Ben (guest)", "(open)"))
@@ -82,5 +81,60 @@ func TestJoinByCode(t *testing.T) {
 	code := cy.table().upd.Table.Code
 	if !strings.Contains(s, invite.Format(code)) {
 		t.Errorf("the invite shows no code %q:\n%s", code, s)
+	}
+}
+
+// TestJoinMistyped: a code or link that names no table is refused under
+// the join form, which stays open with the line as typed, to be mended:
+// the next keys type into it, and reach no other screen.
+func TestJoinMistyped(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	for _, line := range []string{"xyf-jr0", ts.URL + "/t/nosuchtable"} {
+		tm.key("i")
+		tm.typeText(line)
+		tm.key("enter")
+		s := tm.waitFor("the refusal under the form", func(s string) bool { return strings.Contains(s, "! ") })
+		checkFits(t, tm)
+		if !strings.Contains(s, "Join a table") || !strings.Contains(s, "> "+tailOf(line, 77)+"█") {
+			t.Errorf("%s refused, the form is gone or its line lost:\n%s", line, s)
+		}
+		tm.key("space")
+		tm.key("enter") // the line with a space after it: refused again
+		s = tm.waitFor("the refusal again", func(s string) bool { return strings.Contains(s, "! ") })
+		if !strings.Contains(s, "Join a table") || tm.table() != nil {
+			t.Errorf("keys after the refusal left the form:\n%s", s)
+		}
+		tm.key("esc")
+		tm.waitFor("home", has("New table"))
+	}
+}
+
+// TestNameRefused: a guest's name the server would refuse at the next
+// table (a computer player's, one too long) is refused on the name form,
+// which stays open with the line as typed; the name stays as it was.
+func TestNameRefused(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	tm := newTerm(t, ts.URL, "Ann", 80, 24)
+	for _, tc := range []struct{ name, why string }{
+		{"Computer (easy)", `! "Computer (easy)" is reserved: it is a computer player's name`},
+		{strings.Repeat("z", 30), "at most 24"},
+	} {
+		tm.key("n")
+		tm.key("ctrl+u")
+		tm.typeText(tc.name)
+		tm.key("enter")
+		s := tm.waitFor("the refusal under the form", has(tc.why))
+		checkFits(t, tm)
+		if !strings.Contains(s, "Your name") || !strings.Contains(s, "> "+tc.name+"█") || strings.Contains(s, "you are now") {
+			t.Errorf("%q refused, the form is gone or its line lost:\n%s", tc.name, s)
+		}
+		if tm.m.c.Name != "Ann" {
+			t.Errorf("%q refused, the name is now %q", tc.name, tm.m.c.Name)
+		}
+		tm.key("esc")
+		tm.waitFor("home, the name kept", has(`play as "Ann"`))
 	}
 }

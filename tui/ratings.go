@@ -349,6 +349,9 @@ type profileScreen struct {
 	daily map[string]client.DailyStats // by game
 	at    int                          // the game chosen
 	fail  string
+	// missing says no account is called name: there is nobody to
+	// challenge, follow, block, report or save the games of.
+	missing bool
 	// next names the page of older games ("" when there are none), and
 	// older is set while it is asked for.
 	next  string
@@ -372,6 +375,8 @@ type profileMsg struct {
 	next  string
 	daily map[string]client.DailyStats
 	err   error
+	// missing says no account is called name.
+	missing bool
 }
 
 // archivedMsg answers the saving of every game of a profile's player:
@@ -417,7 +422,9 @@ func (ps *profileScreen) fetch() tea.Msg {
 	defer cancel()
 	p, err := ps.c.Profile(ctx, ps.cfg.Session, ps.name)
 	if err != nil {
-		if e := (*client.Error)(nil); errors.As(err, &e) && e.Status == http.StatusNotFound {
+		e := (*client.Error)(nil)
+		missing := errors.As(err, &e) && e.Status == http.StatusNotFound
+		if missing {
 			err = fmt.Errorf("%s has no profile: only players with accounts have one", ps.name)
 			// The names that begin as this one does: a letter mistyped
 			// at the end is the usual slip.
@@ -426,7 +433,7 @@ func (ps *profileScreen) fetch() tea.Msg {
 				err = fmt.Errorf("%w; players whose names begin with %q: %s", err, start, strings.Join(like, ", "))
 			}
 		}
-		return profileMsg{name: ps.name, err: err}
+		return profileMsg{name: ps.name, err: err, missing: missing}
 	}
 	gs, next, err := ps.c.GamesBefore(ctx, ps.cfg.Session, p.Name, "", profilePage)
 	if err != nil {
@@ -459,7 +466,7 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 		if msg.name != ps.name {
 			return nil
 		}
-		ps.fail = ""
+		ps.fail, ps.missing = "", msg.missing
 		if msg.err != nil {
 			ps.fail = msg.err.Error()
 		}
@@ -521,6 +528,14 @@ func (ps *profileScreen) update(msg tea.Msg) tea.Cmd {
 			}
 			ps.busy = true
 			return ps.report.send(ps.shared)
+		}
+		switch k := msg.String(); {
+		case ps.missing && slices.Contains([]string{"c", "f", "b", "R", "d"}, k):
+			ps.err = "no player with an account is called " + ps.name
+			return nil
+		case k == "c" && ps.p == nil && ps.fail != "":
+			ps.err = "the profile did not come: r asks for it again"
+			return nil
 		}
 		switch msg.String() {
 		case "esc", "q":
@@ -620,6 +635,9 @@ func (ps *profileScreen) view() string {
 		if ps.p != nil && ps.p.Closed {
 			keys = strings.Replace(keys, " · c challenge", "", 1)
 		}
+	}
+	if ps.missing {
+		keys = "r refresh · esc back"
 	}
 	if ps.report.name != "" {
 		keys = reportKeys

@@ -328,3 +328,36 @@ func TestClosedProfile(t *testing.T) {
 		t.Errorf("c on a closed account's profile: %q, want %q", sh.err, want)
 	}
 }
+
+// TestMissingProfile: the profile of a name no account holds says so,
+// offers only r and esc, and the keys that need a player say there is
+// none rather than that the profile is on its way.
+func TestMissingProfile(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	c, _ := client.New(ts.URL, "ben")
+	sh := &shared{w: 80, h: 24, c: c, ctx: context.Background(), cfg: Config{Session: "a session", Account: "ben"}}
+	ps := &profileScreen{shared: sh, name: "zed"}
+	ps.update(ps.fetch())
+	s := ansi.Strip(ps.view())
+	if !strings.Contains(s, "zed has no profile") || !strings.Contains(s, "r refresh · esc back") {
+		t.Errorf("a missing profile:\n%s", s)
+	}
+	for _, k := range []string{"c challenge", "f follow", "b block", "R report", "d save"} {
+		if strings.Contains(s, k) {
+			t.Errorf("a missing profile offers %q:\n%s", k, s)
+		}
+	}
+	for _, p := range fitProblems(s, 80, 24) {
+		t.Error(p)
+	}
+	for _, k := range []string{"c", "f", "b", "R", "d"} {
+		sh.err = ""
+		if cmd := ps.update(keyMsg(k)); cmd != nil || ps.report.name != "" {
+			t.Errorf("%s on a missing profile acts", k)
+		}
+		if want := "no player with an account is called zed"; sh.err != want {
+			t.Errorf("%s on a missing profile: %q, want %q", k, sh.err, want)
+		}
+	}
+}
