@@ -247,7 +247,7 @@ func TestEventLeftNotReopened(t *testing.T) {
 		t.Fatalf("the game of an event Ann left opens:\n%s", s)
 	}
 
-	bm := newTermWith(t, ts.URL, "Ben", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "Ben"})
+	bm := startTerm(t, ts.URL, "Ben", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "Ben"})
 	bm.waitFor("Ben's game", has("you: Ben", "Hourly Salvo Arena paired you"))
 	checkFits(t, bm)
 	if id := bm.table().id; id != game {

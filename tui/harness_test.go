@@ -163,6 +163,16 @@ func newTerm(t testing.TB, base, name string, w, h int) *term {
 // here).
 func newTermWith(t testing.TB, base, name string, w, h int, cfg Config) *term {
 	t.Helper()
+	tm := startTerm(t, base, name, w, h, cfg)
+	tm.waitFor("the home screen", func(s string) bool { return strings.Contains(s, "New table") })
+	return tm
+}
+
+// startTerm is newTermWith without the wait for the home screen: a
+// client that may open a table at once (its player's game, named by the
+// player stream) may never show it.
+func startTerm(t testing.TB, base, name string, w, h int, cfg Config) *term {
+	t.Helper()
 	c, err := client.New(base, name)
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +183,6 @@ func newTermWith(t testing.TB, base, name string, w, h int, cfg Config) *term {
 	t.Cleanup(m.Close)
 	tm.update(tea.WindowSizeMsg{Width: w, Height: h})
 	tm.run(m.Init())
-	tm.waitFor("the home screen", func(s string) bool { return strings.Contains(s, "New table") })
 	return tm
 }
 

@@ -343,6 +343,9 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 		t.Errorf("a challenge after the unblock: %v", err)
 	}
 	tm.waitFor("Ann among the players followed", has("You follow", "Ann playing Nymphabet (w watches)"))
+	// The Online list says what she plays too, once the lists are read
+	// again after the unblock.
+	tm.waitFor("Ann online, playing", has("Ann (following) playing Nymphabet (w watches)"))
 	// w watches Ann's game from either list: Online, and You follow.
 	for _, row := range []string{"> Ann (following)", "> Ann playing Nymphabet (w watches)"} {
 		tm.keyUntil("down", row)
@@ -354,8 +357,6 @@ func TestFollowBlockReportInTheTerminal(t *testing.T) {
 		tm.key("esc")
 		tm.waitFor("the players screen again", has("You follow", "Ann playing Nymphabet"))
 	}
-	// The Online list says so too.
-	tm.waitFor("Ann online, playing", has("Ann (following) playing Nymphabet (w watches)"))
 
 	// A player who is not online, blocked from a browser: listed under
 	// You block, and unblocked from there.
