@@ -2,6 +2,7 @@ package glicko_test
 
 import (
 	"fmt"
+	"time"
 
 	"parlour/glicko"
 )
@@ -43,6 +44,14 @@ func ExampleSystem_Idle() {
 	r := s.Idle(glicko.Rating{Value: 1800, RD: 60, Volatility: 0.06})
 	fmt.Printf("%.0f ± %.1f\n", r.Value, r.RD)
 	// Output: 1800 ± 60.9
+}
+
+// A settled player who stays away a year is no longer settled.
+func ExampleSystem_Away() {
+	var s glicko.System
+	r := s.Away(glicko.Rating{Value: 1800, RD: 60, Volatility: 0.06}, 365*24*time.Hour)
+	fmt.Printf("%.0f ± %.1f\n", r.Value, r.RD)
+	// Output: 1800 ± 110.0
 }
 
 func ExampleOnLeaderboard() {

@@ -7,7 +7,8 @@
 //
 // Parlour rates each game as one rating period for both players, as
 // Lichess does: [System.Game] updates both from one result, each against
-// the other's rating from before the game.
+// the other's rating from before the game. [System.Away] grows a rating's
+// RD with the time since its player's last game, as Lichess does.
 //
 // Ratings are on the Glicko scale (a new player is 1500 ± 350); the
 // package converts to the Glicko-2 scale and back inside each update. It
@@ -18,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"time"
 )
 
 // The starting point of every new player, and the system's constants, from
@@ -36,6 +38,10 @@ const (
 	// Tolerance is ε, the convergence tolerance of the volatility
 	// iteration.
 	Tolerance = 0.000001
+	// DayPeriods is how many rating periods a day away from rated play
+	// counts for in [System.Away]: Lichess's 0.21436, under which a
+	// settled RD of 60 grows to about 110 over a year without a game.
+	DayPeriods = 0.21436
 )
 
 // maxIterations bounds the volatility iteration: the Illinois algorithm
@@ -156,9 +162,27 @@ func (s System) Update(r Rating, results []Result) (Rating, error) {
 // the rating and volatility stay, and the RD grows to √(φ² + σ²) on the
 // Glicko-2 scale, at most to the system's maximum RD. Idle trusts its
 // inputs; Update(r, nil) does the same after checking them.
-func (s System) Idle(r Rating) Rating {
+func (s System) Idle(r Rating) Rating { return s.grow(r, 1) }
+
+// Away returns r as it stands after d without a rated game: the rating
+// and volatility stay, and the RD grows as over d's share of idle
+// periods ([DayPeriods] a day), to √(φ² + σ²t) for t periods on the
+// Glicko-2 scale, at most to the system's maximum RD. Ratings are
+// stored as each game left them; Away gives the uncertainty a player's
+// absence has added since, so that a rating unused for a year is no
+// longer shown, ranked or played as settled. A d of zero or less
+// changes nothing.
+func (s System) Away(r Rating, d time.Duration) Rating {
+	if d <= 0 {
+		return r
+	}
+	return s.grow(r, d.Hours()/24*DayPeriods)
+}
+
+// grow is the paper's step for t periods without a game.
+func (s System) grow(r Rating, t float64) Rating {
 	phi := r.RD / Scale
-	phiStar := math.Sqrt(phi*phi + r.Volatility*r.Volatility)
+	phiStar := math.Sqrt(phi*phi + r.Volatility*r.Volatility*t)
 	r.RD = min(phiStar*Scale, s.maxRD())
 	return r
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 func near(t *testing.T, what string, got, want, tol float64) {
@@ -164,6 +165,40 @@ func TestIdle(t *testing.T) {
 	}
 	if got := (System{MaxRD: 500}).Idle(Rating{Value: 1500, RD: 350, Volatility: 0.06}); !(got.RD > 350) {
 		t.Errorf("with MaxRD 500, idle RD = %v, want above 350", got.RD)
+	}
+}
+
+func TestAway(t *testing.T) {
+	t.Parallel()
+	var s System
+	settled := Rating{Value: 1800, RD: 60, Volatility: 0.06}
+	day := 24 * time.Hour
+	tests := []struct {
+		name string
+		d    time.Duration
+		want float64 // the RD after d
+	}{
+		{"no time", 0, 60},
+		{"a clock that went back", -day, 60},
+		// One period's worth of days is the paper's idle period.
+		{"one period", time.Duration(float64(day) / DayPeriods), s.Idle(settled).RD},
+		// φ² + σ²t = 0.119292 + 0.0036 × 365 × 0.21436 = 0.400962.
+		{"a year", 365 * day, math.Sqrt(0.400962) * Scale},
+		{"thirty years", 30 * 365 * day, DefaultRD},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := s.Away(settled, tt.d)
+			near(t, "RD", got.RD, tt.want, 0.01)
+			if got.Value != settled.Value || got.Volatility != settled.Volatility {
+				t.Errorf("Away changed rating or volatility: %v → %v", settled, got)
+			}
+		})
+	}
+	if got := s.Away(settled, 365*day); !Provisional(got) || Provisional(s.Away(settled, 300*day)) {
+		t.Errorf("a settled 60 after 300 days is provisional %v, after a year %v; want false, true",
+			Provisional(s.Away(settled, 300*day)), Provisional(got))
 	}
 }
 

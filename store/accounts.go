@@ -197,9 +197,12 @@ type Players interface {
 	// together at or after since, aborted ones left out.
 	RatedTogether(ctx context.Context, a, b string, since time.Time) (int, error)
 	// Leaderboard returns the best players of pool with at least
-	// minGames games and an RD below maxRD, best first, at most limit.
-	// Closed accounts (ClosedHash) are left out.
-	Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int) ([]Standing, error)
+	// minGames games and an RD below maxRD at the time at, best first,
+	// at most limit. An RD at a time is the stored one grown by the
+	// time since its last game (glicko.System.Away), so a player long
+	// away leaves the board; each Standing's RD is that one. Closed
+	// accounts (ClosedHash) are left out.
+	Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int, at time.Time) ([]Standing, error)
 }
 
 // PrefixEnd returns the least string greater than every string that

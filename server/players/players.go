@@ -55,7 +55,8 @@ type Podium struct {
 // MaxPodiums is how many of a player's podiums the profile shows.
 const MaxPodiums = 20
 
-// PoolRating is an account's standing in one pool.
+// PoolRating is an account's standing in one pool. RD is the rating's
+// deviation now: the one its last game left, grown by the time since.
 type PoolRating struct {
 	Rating float64 `json:"rating"`
 	RD     float64 `json:"rd"`
@@ -101,9 +102,13 @@ func (s *Service) Profile(ctx context.Context, p *auth.Principal, name string) (
 	if err != nil {
 		return Profile{}, err
 	}
+	now := s.tables.Now()
 	for _, r := range rs {
-		out.Ratings[r.Pool] = PoolRating{Rating: round1(r.Rating), RD: round1(r.RD), Games: r.Games,
-			Provisional: glicko.Provisional(glicko.Rating{Value: r.Rating, RD: r.RD, Volatility: r.Volatility})}
+		// The RD shown is the stored one grown by the time since the
+		// pool's last game: a rating long unused is uncertain again.
+		g := glicko.System{}.Away(glicko.Rating{Value: r.Rating, RD: r.RD, Volatility: r.Volatility}, now.Sub(r.Updated))
+		out.Ratings[r.Pool] = PoolRating{Rating: round1(g.Value), RD: round1(g.RD), Games: r.Games,
+			Provisional: glicko.Provisional(g)}
 		pts, err := ps.RatingHistory(ctx, a.Identity, r.Pool, historyPoints, viewer(p))
 		if err != nil {
 			return Profile{}, err
@@ -325,7 +330,8 @@ type Leader struct {
 }
 
 // Leaderboard is a pool's best players: at least glicko.LeaderboardGames
-// rated games and an RD below glicko.LeaderboardRD, as Lichess's.
+// rated games and an RD below glicko.LeaderboardRD, as Lichess's, the RD
+// grown by the time since each player's last game in the pool.
 type Leaderboard struct {
 	Pool    string   `json:"pool"`
 	Players []Leader `json:"players"`
@@ -341,7 +347,7 @@ func (s *Service) Leaderboard(ctx context.Context, pool string) (_ Leaderboard, 
 	if err != nil {
 		return Leaderboard{}, err
 	}
-	rows, err := ps.Leaderboard(ctx, pool, glicko.LeaderboardGames, glicko.LeaderboardRD, LeaderboardSize)
+	rows, err := ps.Leaderboard(ctx, pool, glicko.LeaderboardGames, glicko.LeaderboardRD, LeaderboardSize, s.tables.Now())
 	if err != nil {
 		return Leaderboard{}, err
 	}

@@ -298,13 +298,16 @@ func endGame(ctx context.Context, tx pgx.Tx, table string, e *store.GameEnd) err
 		var cur [2]glicko.Rating
 		var games [2]int
 		for i, id := range r.Players {
-			if err := tx.QueryRow(ctx, "SELECT rating, rd, volatility, games FROM ratings WHERE identity = $1 AND pool = $2",
-				id, r.Pool).Scan(&cur[i].Value, &cur[i].RD, &cur[i].Volatility, &games[i]); err != nil {
+			var updated time.Time
+			if err := tx.QueryRow(ctx, "SELECT rating, rd, volatility, games, updated FROM ratings WHERE identity = $1 AND pool = $2",
+				id, r.Pool).Scan(&cur[i].Value, &cur[i].RD, &cur[i].Volatility, &games[i], &updated); err != nil {
 				return fmt.Errorf("postgres: reading rating: %w", err)
 			}
 			if games[i] == 0 {
 				cur[i] = glicko.New()
+				continue
 			}
+			cur[i] = glicko.System{}.Away(cur[i], e.Ended.Sub(updated))
 		}
 		a, b, err := glicko.System{}.Game(cur[0], cur[1], r.Score)
 		if err != nil {
@@ -448,18 +451,31 @@ func (s *Store) RatedTogether(ctx context.Context, a, b string, since time.Time)
 }
 
 // Leaderboard implements store.Players.
-func (s *Store) Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int) ([]store.Standing, error) {
-	rows, err := s.pool.Query(ctx, `SELECT a.name, r.rating, r.rd, r.games FROM ratings r
+func (s *Store) Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int, at time.Time) ([]store.Standing, error) {
+	// The RD at the time at, squared, is glicko.System.Away's: the
+	// stored RD² grown by σ² × (Scale² × DayPeriods a day) for each
+	// second since the last game, no more than a newcomer's.
+	grow := glicko.Scale * glicko.Scale * glicko.DayPeriods / (24 * 60 * 60)
+	rows, err := s.pool.Query(ctx, `SELECT a.name, r.rating, r.rd, r.volatility, r.games, r.updated FROM ratings r
 		JOIN accounts a ON a.identity = r.identity
-		WHERE r.pool = $1 AND r.games >= $2 AND r.games > 0 AND r.rd < $3 AND a.hash <> $4
-		ORDER BY r.rating DESC, a.key LIMIT $5`, pool, minGames, maxRD, store.ClosedHash, limit)
+		WHERE r.pool = $1 AND r.games >= $2 AND r.games > 0 AND a.hash <> $3
+			AND LEAST($4::double precision, r.rd*r.rd + r.volatility*r.volatility*$5::double precision*
+				GREATEST(0, EXTRACT(EPOCH FROM ($6::timestamptz - r.updated))::double precision)) < $7::double precision
+		ORDER BY r.rating DESC, a.key LIMIT $8`, pool, minGames, store.ClosedHash,
+		glicko.DefaultRD*glicko.DefaultRD, grow, at, maxRD*maxRD, limit)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading leaderboard: %w", err)
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Standing, error) {
 		var st store.Standing
-		err := row.Scan(&st.Name, &st.Rating, &st.RD, &st.Games)
-		return st, err
+		var r glicko.Rating
+		var updated time.Time
+		if err := row.Scan(&st.Name, &r.Value, &r.RD, &r.Volatility, &st.Games, &updated); err != nil {
+			return st, err
+		}
+		r = glicko.System{}.Away(r, at.Sub(updated))
+		st.Rating, st.RD = r.Value, r.RD
+		return st, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("postgres: reading leaderboard: %w", err)

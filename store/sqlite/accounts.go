@@ -358,14 +358,17 @@ func endGame(ex *execer, table string, e *store.GameEnd) error {
 		var games [2]int64
 		for i, id := range r.Players {
 			cur[i] = glicko.New()
-			ok, err := ex.queryRow("SELECT rating, rd, volatility, games FROM ratings WHERE identity = ? AND pool = ?",
-				[]any{id, r.Pool}, &cur[i].Value, &cur[i].RD, &cur[i].Volatility, &games[i])
+			var updated int64
+			ok, err := ex.queryRow("SELECT rating, rd, volatility, games, updated FROM ratings WHERE identity = ? AND pool = ?",
+				[]any{id, r.Pool}, &cur[i].Value, &cur[i].RD, &cur[i].Volatility, &games[i], &updated)
 			if err != nil {
 				return fmt.Errorf("sqlite: reading rating: %w", err)
 			}
 			if !ok {
 				cur[i], games[i] = glicko.New(), 0
+				continue
 			}
+			cur[i] = glicko.System{}.Away(cur[i], e.Ended.Sub(fromNanos(updated)))
 		}
 		a, b, err := glicko.System{}.Game(cur[0], cur[1], r.Score)
 		if err != nil {
@@ -513,11 +516,17 @@ func (s *Store) RatedTogether(ctx context.Context, a, b string, since time.Time)
 }
 
 // Leaderboard implements store.Players.
-func (s *Store) Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int) ([]store.Standing, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT a.name, r.rating, r.rd, r.games FROM ratings r
+func (s *Store) Leaderboard(ctx context.Context, pool string, minGames int, maxRD float64, limit int, at time.Time) ([]store.Standing, error) {
+	// The RD at the time at, squared, is glicko.System.Away's: the
+	// stored RD² grown by σ² × (Scale² × DayPeriods a day) for each
+	// nanosecond since the last game, no more than a newcomer's.
+	grow := glicko.Scale * glicko.Scale * glicko.DayPeriods / float64(24*time.Hour)
+	rows, err := s.db.QueryContext(ctx, `SELECT a.name, r.rating, r.rd, r.volatility, r.games, r.updated FROM ratings r
 		JOIN accounts a ON a.identity = r.identity
-		WHERE r.pool = ? AND r.games >= ? AND r.games > 0 AND r.rd < ? AND a.hash <> ?
-		ORDER BY r.rating DESC, a.key LIMIT ?`, pool, minGames, maxRD, store.ClosedHash, limit)
+		WHERE r.pool = ? AND r.games >= ? AND r.games > 0 AND a.hash <> ?
+			AND MIN(?, r.rd*r.rd + r.volatility*r.volatility*?*MAX(0, ? - r.updated)) < ?
+		ORDER BY r.rating DESC, a.key LIMIT ?`, pool, minGames, store.ClosedHash,
+		glicko.DefaultRD*glicko.DefaultRD, grow, nanos(at), maxRD*maxRD, limit)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: reading leaderboard: %w", err)
 	}
@@ -525,9 +534,13 @@ func (s *Store) Leaderboard(ctx context.Context, pool string, minGames int, maxR
 	var out []store.Standing
 	for rows.Next() {
 		var st store.Standing
-		if err := rows.Scan(&st.Name, &st.Rating, &st.RD, &st.Games); err != nil {
+		var r glicko.Rating
+		var updated int64
+		if err := rows.Scan(&st.Name, &r.Value, &r.RD, &r.Volatility, &st.Games, &updated); err != nil {
 			return nil, fmt.Errorf("sqlite: reading leaderboard: %w", err)
 		}
+		r = glicko.System{}.Away(r, at.Sub(fromNanos(updated)))
+		st.Rating, st.RD = r.Value, r.RD
 		out = append(out, st)
 	}
 	return out, rows.Err()

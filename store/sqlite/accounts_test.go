@@ -148,7 +148,7 @@ func TestRatedEndsShareACommit(t *testing.T) {
 	if len(h) != 2 || h[1].Rating != rs[0].Rating {
 		t.Fatalf("a's rating history: %+v", h)
 	}
-	board, err := s.Leaderboard(ctx, "nymphabet-standard", 0, 400, 10)
+	board, err := s.Leaderboard(ctx, "nymphabet-standard", 0, 400, 10, time.Now())
 	if err != nil || len(board) != 0 {
 		t.Fatalf("leaderboard without accounts: %+v %v", board, err)
 	}

@@ -178,7 +178,7 @@ func testModeratorsActions(t *testing.T, e *env) {
 	}
 
 	endGame(t, e.s, "g-rated", rated("quizl", at, "idb", "ida", glicko.Win))
-	if board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 1000, 10); err != nil || len(board) != 2 || board[0].Name != "Robin" {
+	if board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 1000, 10, at); err != nil || len(board) != 2 || board[0].Name != "Robin" {
 		t.Fatalf("the leaderboard before the closing: %+v, %v", board, err)
 	}
 
@@ -186,7 +186,7 @@ func testModeratorsActions(t *testing.T, e *env) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 1000, 10); err != nil || len(board) != 1 || board[0].Name != "Ann" {
+	if board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 1000, 10, at); err != nil || len(board) != 1 || board[0].Name != "Ann" {
 		t.Errorf("the leaderboard after Robin's closing: %+v, %v; want Ann alone", board, err)
 	}
 	if rs, err := ps.Ratings(ctx, "idb"); err != nil || len(rs) != 1 || rs[0].Games != 1 {

@@ -25,6 +25,7 @@ func playerTests() []test {
 		{"EndSessions", testEndSessions},
 		{"GameEnds", testGameEnds},
 		{"RatedEndsAtOnce", testRatedEndsAtOnce},
+		{"RatingsAway", testRatingsAway},
 		{"AbortedEnd", testAbortedEnd},
 		{"PrivateGames", testPrivateGames},
 		{"DeleteAccount", testDeleteAccount},
@@ -400,7 +401,9 @@ func testGameEnds(t *testing.T, e *env) {
 	ps = as[store.Players](t, e.reopen())
 
 	annQ1, bobQ1, _ := glicko.System{}.Game(glicko.New(), glicko.New(), glicko.Win)
-	catQ, annQ2, _ := glicko.System{}.Game(glicko.New(), annQ1, glicko.Draw)
+	// Ann's second game comes a second after her first: her RD has
+	// grown by that second away (glicko.System.Away).
+	catQ, annQ2, _ := glicko.System{}.Game(glicko.New(), glicko.System{}.Away(annQ1, time.Second), glicko.Draw)
 	annS, bobS, _ := glicko.System{}.Game(glicko.New(), glicko.New(), glicko.Loss)
 	rs, err := ps.Ratings(ctx, "idann")
 	if err != nil || len(rs) != 2 {
@@ -468,14 +471,18 @@ func testGameEnds(t *testing.T, e *env) {
 		}
 	}
 
-	board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 1000, 10)
+	// The board is read an hour after the last game: each RD has grown
+	// by the time since its player's last quizl game.
+	boardAt := at.Add(time.Hour)
+	board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 1000, 10, boardAt)
 	if err != nil || len(board) != 3 {
 		t.Fatalf("quizl leaderboard: %+v, %v", board, err)
 	}
+	away := func(r glicko.Rating, last time.Time) glicko.Rating { return glicko.System{}.Away(r, boardAt.Sub(last)) }
 	want := []struct {
 		name string
 		r    glicko.Rating
-	}{{"Ann", annQ2}, {"Cat", catQ}, {"Bob", bobQ1}}
+	}{{"Ann", away(annQ2, at.Add(time.Second))}, {"Cat", away(catQ, at.Add(time.Second))}, {"Bob", away(bobQ1, at)}}
 	slices.SortStableFunc(want, func(a, b struct {
 		name string
 		r    glicko.Rating
@@ -493,14 +500,71 @@ func testGameEnds(t *testing.T, e *env) {
 			t.Errorf("quizl leaderboard line %d: %+v, want %s at %v", i+1, board[i], w.name, w.r)
 		}
 	}
-	if board, err := ps.Leaderboard(ctx, "quizl-standard", 2, 1000, 10); err != nil || len(board) != 1 || board[0].Name != "Ann" || board[0].Games != 2 {
+	if board, err := ps.Leaderboard(ctx, "quizl-standard", 2, 1000, 10, boardAt); err != nil || len(board) != 1 || board[0].Name != "Ann" || board[0].Games != 2 {
 		t.Errorf("quizl leaderboard of 2 games or more: %+v, %v", board, err)
 	}
-	if board, err := ps.Leaderboard(ctx, "quizl-standard", 0, 1, 10); err != nil || len(board) != 0 {
+	if board, err := ps.Leaderboard(ctx, "quizl-standard", 0, 1, 10, boardAt); err != nil || len(board) != 0 {
 		t.Errorf("quizl leaderboard under RD 1: %+v, %v", board, err)
 	}
-	if board, err := ps.Leaderboard(ctx, "salvo-standard", 0, 1000, 1); err != nil || len(board) != 1 || board[0].Name != "Bob" || !near(board[0].Rating, bobS.Value) {
+	if board, err := ps.Leaderboard(ctx, "salvo-standard", 0, 1000, 1, boardAt); err != nil || len(board) != 1 || board[0].Name != "Bob" || !near(board[0].Rating, bobS.Value) {
 		t.Errorf("the salvo leader: %+v, %v", board, err)
+	}
+}
+
+// testRatingsAway: time away from a pool makes a rating uncertain again.
+// A game after a year away starts from the RD the year has grown
+// (glicko.System.Away), and a leaderboard read at a time counts each RD
+// as grown to then, so a player long away leaves it.
+func testRatingsAway(t *testing.T, e *env) {
+	ctx := context.Background()
+	ps := as[store.Players](t, e.s)
+	at := now().Add(-2 * 365 * 24 * time.Hour)
+	for _, n := range []string{"Ann", "Bob", "Cat"} {
+		id := "id" + lower(n)
+		if _, err := ps.CreateAccount(ctx, account(id, n, at), store.Credential{Hash: []byte(id), Identity: id}, guest(id, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	year := 365 * 24 * time.Hour
+	endGame(t, e.s, "g1", rated("quizl", at, "idann", "idbob", glicko.Win))
+	endGame(t, e.s, "g2", rated("quizl", at.Add(year), "idann", "idcat", glicko.Win))
+	annQ1, _, _ := glicko.System{}.Game(glicko.New(), glicko.New(), glicko.Win)
+	annQ2, catQ, _ := glicko.System{}.Game(glicko.System{}.Away(annQ1, year), glicko.New(), glicko.Win)
+	stale, _, _ := glicko.System{}.Game(annQ1, glicko.New(), glicko.Win)
+	if near(stale.RD, annQ2.RD) {
+		t.Fatalf("a year away changes nothing in the expected ratings (%v): the test proves nothing", annQ2)
+	}
+	rs, err := ps.Ratings(ctx, "idann")
+	if err != nil || len(rs) != 1 || !near(rs[0].Rating, annQ2.Value) || !near(rs[0].RD, annQ2.RD) || !rs[0].Updated.Equal(at.Add(year)) {
+		t.Fatalf("Ann after a win, a year away and a win: %+v, %v; want %v", rs, err, annQ2)
+	}
+	// One game leaves an RD of about 290, which a year away grows past
+	// 300; Ann's two leave 266, which takes four years to pass it.
+	for _, c := range []struct {
+		name string
+		at   time.Time
+		want []string
+	}{
+		{"a day after the second game", at.Add(year + 24*time.Hour), []string{"Ann", "Cat"}},
+		{"a year after it", at.Add(2 * year), []string{"Ann"}},
+		{"four years after it", at.Add(5 * year), nil},
+	} {
+		board, err := ps.Leaderboard(ctx, "quizl-standard", 1, 300, 10, c.at)
+		var names []string
+		for _, st := range board {
+			names = append(names, st.Name)
+		}
+		if err != nil || !slices.Equal(names, c.want) {
+			t.Errorf("the board under RD 300 %s: %v, %v; want %v", c.name, names, err, c.want)
+		}
+		for _, st := range board {
+			if st.Name == "Cat" {
+				w := glicko.System{}.Away(catQ, c.at.Sub(at.Add(year)))
+				if !near(st.RD, w.RD) || !near(st.Rating, w.Value) {
+					t.Errorf("Cat on the board %s: %+v; want %v", c.name, st, w)
+				}
+			}
+		}
 	}
 }
 
@@ -570,7 +634,7 @@ func testRatedEndsAtOnce(t *testing.T, e *env) {
 		}
 		prev = p.Rating
 	}
-	board, err := ps.Leaderboard(ctx, "nymphabet-standard", 0, 400, 10)
+	board, err := ps.Leaderboard(ctx, "nymphabet-standard", 0, 400, 10, time.Now())
 	if err != nil || len(board) != 0 {
 		t.Fatalf("leaderboard without accounts: %+v %v", board, err)
 	}
