@@ -100,6 +100,9 @@ type PlayerGame struct {
 	// Before and After are the player's rating before and after a rated
 	// game, RD the rating deviation after it.
 	Before, After, RD float64
+	// Refund is the points given back since for a game lost to an
+	// account closed for cheating (Moderation.RefundOpponents), else 0.
+	Refund float64
 	// Meta is the table's description, for the players' names.
 	Meta []byte
 }

@@ -58,6 +58,15 @@ type ModAction struct {
 	At          time.Time
 }
 
+// Refund is what RefundOpponents gave one player in one pool: the
+// rating points they had lost in Games rated games against the account.
+type Refund struct {
+	Identity string
+	Pool     string
+	Points   float64
+	Games    int
+}
+
 // Moderation keeps reports, moderators, chat bans and the log of what
 // moderators did. A Store that holds them implements it too.
 type Moderation interface {
@@ -99,7 +108,39 @@ type Moderation interface {
 	// its seats' tokens) and logs a, in one transaction. It returns the
 	// hashes deleted. An identity without an account is ErrNotFound.
 	CloseAccount(ctx context.Context, identity, hash string, a ModAction) ([][]byte, error)
+	// RefundOpponents gives back to each opponent of identity the
+	// rating points they lost to it in the rated games that ended at or
+	// after since, and logs a with a Detail that sums them up, in one
+	// transaction. It returns what it gave, by player and pool, in that
+	// order. A game's points are given back once (PlayerGame.Refund): a
+	// game given back before is left out, and nothing given is still
+	// logged.
+	RefundOpponents(ctx context.Context, identity string, since time.Time, a ModAction) ([]Refund, error)
 
 	// ModLog returns up to limit lines of the log, newest first.
 	ModLog(ctx context.Context, limit int) ([]ModAction, error)
+}
+
+// RefundDetail sums refunds up for the moderation log's line.
+func RefundDetail(refunds []Refund) string {
+	if len(refunds) == 0 {
+		return "no rating points to give back"
+	}
+	players := map[string]bool{}
+	var points float64
+	var games int
+	for _, r := range refunds {
+		players[r.Identity] = true
+		points += r.Points
+		games += r.Games
+	}
+	return fmt.Sprintf("gave back %.1f rating points to %d %s for %d %s", points,
+		len(players), plural(len(players), "player", "players"), games, plural(games, "game", "games"))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

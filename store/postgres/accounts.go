@@ -395,7 +395,7 @@ func (s *Store) RatingHistory(ctx context.Context, identity, pool string, limit 
 // History implements store.Players.
 func (s *Store) History(ctx context.Context, p store.HistoryPage) ([]store.PlayerGame, error) {
 	q := `SELECT pg.table_id, pg.seat, pg.game, pg.pool, COALESCE(pg.result, ''), pg.ended,
-		COALESCE(pg.before_rating, 0), COALESCE(pg.rating, 0), COALESCE(pg.rd, 0), t.meta
+		COALESCE(pg.before_rating, 0), COALESCE(pg.rating, 0), COALESCE(pg.rd, 0), COALESCE(pg.refund, 0), t.meta
 		FROM player_games pg JOIN tables t ON t.id = pg.table_id WHERE pg.identity = $1`
 	args := []any{p.Identity}
 	if p.Game != "" {
@@ -419,7 +419,7 @@ func (s *Store) History(ctx context.Context, p store.HistoryPage) ([]store.Playe
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.PlayerGame, error) {
 		var g store.PlayerGame
 		var result string
-		err := row.Scan(&g.Table, &g.Seat, &g.Game, &g.Pool, &result, &g.Ended, &g.Before, &g.After, &g.RD, &g.Meta)
+		err := row.Scan(&g.Table, &g.Seat, &g.Game, &g.Pool, &result, &g.Ended, &g.Before, &g.After, &g.RD, &g.Refund, &g.Meta)
 		g.Result, g.Ended = store.Result(result), utc(g.Ended)
 		return g, err
 	})

@@ -1,9 +1,11 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -199,6 +201,52 @@ func (s *Store) CloseAccount(ctx context.Context, identity, hash string, a store
 		return nil, err
 	}
 	return dropped, nil
+}
+
+// RefundOpponents implements store.Moderation.
+func (s *Store) RefundOpponents(ctx context.Context, identity string, since time.Time, a store.ModAction) ([]store.Refund, error) {
+	var out []store.Refund
+	err := s.tx(ctx, func(ctx context.Context, tx pgx.Tx) error {
+		out = nil
+		rows, err := tx.Query(ctx, `UPDATE player_games AS o SET refund = o.before_rating - o.rating
+			FROM player_games AS c
+			WHERE c.identity = $1 AND c.ended >= $2 AND c.pool <> '' AND o.table_id = c.table_id
+				AND o.identity <> c.identity AND o.pool <> '' AND o.before_rating > o.rating AND o.refund IS NULL
+			RETURNING o.identity, o.pool, o.refund`, identity, since)
+		if err != nil {
+			return fmt.Errorf("postgres: giving back games: %w", err)
+		}
+		given, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (store.Refund, error) {
+			r := store.Refund{Games: 1}
+			err := row.Scan(&r.Identity, &r.Pool, &r.Points)
+			return r, err
+		})
+		if err != nil {
+			return fmt.Errorf("postgres: giving back games: %w", err)
+		}
+		slices.SortFunc(given, func(x, y store.Refund) int {
+			return cmp.Or(cmp.Compare(x.Identity, y.Identity), cmp.Compare(x.Pool, y.Pool))
+		})
+		for _, r := range given {
+			if k := len(out) - 1; k >= 0 && out[k].Identity == r.Identity && out[k].Pool == r.Pool {
+				out[k].Points += r.Points
+				out[k].Games++
+			} else {
+				out = append(out, r)
+			}
+		}
+		for _, r := range out {
+			if _, err := tx.Exec(ctx, "UPDATE ratings SET rating = rating + $1 WHERE identity = $2 AND pool = $3", r.Points, r.Identity, r.Pool); err != nil {
+				return fmt.Errorf("postgres: giving back rating points: %w", err)
+			}
+		}
+		a.Detail = store.RefundDetail(out)
+		return logAction(ctx, tx, a)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ModLog implements store.Moderation.

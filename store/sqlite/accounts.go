@@ -458,7 +458,7 @@ func (s *Store) RatingHistory(ctx context.Context, identity, pool string, limit 
 // History implements store.Players.
 func (s *Store) History(ctx context.Context, p store.HistoryPage) ([]store.PlayerGame, error) {
 	q := `SELECT pg.table_id, pg.seat, pg.game, pg.pool, COALESCE(pg.result, ''), pg.ended,
-		COALESCE(pg.before_rating, 0), COALESCE(pg.rating, 0), COALESCE(pg.rd, 0), t.meta
+		COALESCE(pg.before_rating, 0), COALESCE(pg.rating, 0), COALESCE(pg.rd, 0), COALESCE(pg.refund, 0), t.meta
 		FROM player_games pg JOIN tables t ON t.id = pg.table_id WHERE pg.identity = ?`
 	args := []any{p.Identity}
 	if p.Game != "" {
@@ -485,7 +485,7 @@ func (s *Store) History(ctx context.Context, p store.HistoryPage) ([]store.Playe
 		var g store.PlayerGame
 		var result string
 		var ended int64
-		if err := rows.Scan(&g.Table, &g.Seat, &g.Game, &g.Pool, &result, &ended, &g.Before, &g.After, &g.RD, &g.Meta); err != nil {
+		if err := rows.Scan(&g.Table, &g.Seat, &g.Game, &g.Pool, &result, &ended, &g.Before, &g.After, &g.RD, &g.Refund, &g.Meta); err != nil {
 			return nil, fmt.Errorf("sqlite: reading history: %w", err)
 		}
 		g.Result, g.Ended = store.Result(result), fromNanos(ended)

@@ -218,6 +218,73 @@ func (s *Store) CloseAccount(ctx context.Context, identity, hash string, a store
 	return dropped, err
 }
 
+// RefundOpponents implements store.Moderation. The games to give back
+// are found on a reading connection, since no index leads from a table
+// to its players and the search may read the whole history; the writer
+// then checks each again by its key as it gives it back, so that a game
+// given back meanwhile is not given twice.
+func (s *Store) RefundOpponents(ctx context.Context, identity string, since time.Time, a store.ModAction) ([]store.Refund, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT o.identity, o.table_id FROM player_games c
+		JOIN player_games o ON o.table_id = c.table_id AND o.identity <> c.identity
+		WHERE c.identity = ? AND c.ended >= ? AND c.pool <> '' AND o.pool <> ''
+			AND o.before_rating > o.rating AND o.refund IS NULL
+		ORDER BY o.identity, o.pool, o.table_id`, identity, nanos(since))
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: finding the games to give back: %w", err)
+	}
+	type game struct{ identity, table string }
+	var games []game
+	for rows.Next() {
+		var g game
+		if err := rows.Scan(&g.identity, &g.table); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("sqlite: finding the games to give back: %w", err)
+		}
+		games = append(games, g)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite: finding the games to give back: %w", err)
+	}
+	var out []store.Refund
+	err = s.do(ctx, func(ex *execer) error {
+		out = nil
+		for _, g := range games {
+			n, err := ex.exec(`UPDATE player_games SET refund = before_rating - rating
+				WHERE identity = ? AND table_id = ? AND refund IS NULL AND before_rating > rating`, g.identity, g.table)
+			if err != nil {
+				return fmt.Errorf("sqlite: giving back a game: %w", err)
+			}
+			if n == 0 {
+				continue
+			}
+			var pool string
+			var points float64
+			if _, err := ex.queryRow("SELECT pool, refund FROM player_games WHERE identity = ? AND table_id = ?",
+				[]any{g.identity, g.table}, &pool, &points); err != nil {
+				return fmt.Errorf("sqlite: giving back a game: %w", err)
+			}
+			if k := len(out) - 1; k >= 0 && out[k].Identity == g.identity && out[k].Pool == pool {
+				out[k].Points += points
+				out[k].Games++
+			} else {
+				out = append(out, store.Refund{Identity: g.identity, Pool: pool, Points: points, Games: 1})
+			}
+		}
+		for _, r := range out {
+			if _, err := ex.exec("UPDATE ratings SET rating = rating + ? WHERE identity = ? AND pool = ?", r.Points, r.Identity, r.Pool); err != nil {
+				return fmt.Errorf("sqlite: giving back rating points: %w", err)
+			}
+		}
+		a.Detail = store.RefundDetail(out)
+		return logAction(ex, a)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ModLog implements store.Moderation.
 func (s *Store) ModLog(ctx context.Context, limit int) ([]store.ModAction, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT seq, moderator, moderator_name, action, subject, subject_name, detail, reason, at FROM moderation_log ORDER BY seq DESC LIMIT ?", limit)

@@ -3,6 +3,8 @@ package storetest
 import (
 	"context"
 	"errors"
+	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +19,7 @@ func moderationTests() []test {
 		{"Reports", testReports},
 		{"Moderators", testModerators},
 		{"ModeratorsActions", testModeratorsActions},
+		{"RefundOpponents", testRefundOpponents},
 	}
 }
 
@@ -210,5 +213,101 @@ func testModeratorsActions(t *testing.T, e *env) {
 	log, err := ms.ModLog(ctx, 2)
 	if err != nil || len(log) != 2 || log[0].Action != "close" || log[1].Action != "rename" || log[0].ModeratorName != "Mo" {
 		t.Fatalf("ModLog(2) = %+v, %v", log, err)
+	}
+}
+
+// testRefundOpponents: the points an account's opponents lost to it in
+// the rated games since a time go back to them, once: not for older
+// games, unrated ones, games they won, or games between others; each
+// game's line of history says what it gave back, and the log sums it up.
+func testRefundOpponents(t *testing.T, e *env) {
+	ctx := context.Background()
+	ms := as[store.Moderation](t, e.s)
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, a := range []store.Account{account("idc", "Che", at), account("ida", "Ann", at), account("idb", "Bob", at), account("idd", "Dan", at)} {
+		if _, err := ps.CreateAccount(ctx, a, store.Credential{Hash: []byte(a.Identity), Identity: a.Identity}, guest(a.Identity, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	day := 24 * time.Hour
+	endGame(t, e.s, "g-old", rated("quizl", at.Add(-40*day), "idc", "ida", glicko.Win))
+	endGame(t, e.s, "g1", rated("quizl", at.Add(-2*time.Hour), "idc", "ida", glicko.Win))
+	endGame(t, e.s, "g2", rated("quizl", at.Add(-time.Hour), "ida", "idc", glicko.Loss))
+	endGame(t, e.s, "g3", rated("quizl", at.Add(-50*time.Minute), "idb", "idc", glicko.Win))
+	endGame(t, e.s, "g4", rated("salvo", at.Add(-40*time.Minute), "idc", "idd", glicko.Win))
+	endGame(t, e.s, "g5", rated("quizl", at.Add(-30*time.Minute), "idd", "ida", glicko.Win))
+	endGame(t, e.s, "g6", &store.GameEnd{Game: "nymphabet", Ended: at.Add(-20 * time.Minute),
+		Seats: []store.SeatEnd{{Identity: "idc", Seat: 0, Result: store.Win}, {Identity: "ida", Seat: 1, Result: store.Loss}}})
+
+	lost := map[string]float64{} // identity/table → the points lost
+	for _, id := range []string{"ida", "idb", "idd"} {
+		h, err := ps.History(ctx, store.HistoryPage{Identity: id, Limit: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range h {
+			lost[id+"/"+g.Table] = g.Before - g.After
+		}
+	}
+	want := []store.Refund{
+		{Identity: "ida", Pool: "quizl-standard", Points: lost["ida/g1"] + lost["ida/g2"], Games: 2},
+		{Identity: "idd", Pool: "salvo-standard", Points: lost["idd/g4"], Games: 1},
+	}
+	if !(lost["ida/g1"] > 0 && lost["ida/g2"] > 0 && lost["idd/g4"] > 0 && lost["ida/g5"] > 0 && lost["idb/g3"] < 0) {
+		t.Fatalf("the games did not lose and win as meant: %v", lost)
+	}
+	before, err := ps.Ratings(ctx, "ida")
+	if err != nil || len(before) != 1 {
+		t.Fatalf("Ann's ratings: %+v, %v", before, err)
+	}
+	a := store.ModAction{Moderator: "mod", ModeratorName: "Mo", Action: "refund", Subject: "idc", SubjectName: "Che", At: at}
+	got, err := ms.RefundOpponents(ctx, "idc", at.Add(-30*day), a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("refunds %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i].Identity != want[i].Identity || got[i].Pool != want[i].Pool || got[i].Games != want[i].Games || math.Abs(got[i].Points-want[i].Points) > 1e-6 {
+			t.Errorf("refund %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	after, err := ps.Ratings(ctx, "ida")
+	if err != nil || len(after) != 1 || math.Abs(after[0].Rating-(before[0].Rating+want[0].Points)) > 1e-6 || after[0].RD != before[0].RD || after[0].Games != before[0].Games {
+		t.Errorf("Ann's rating after the refund: %+v, %v; want %v + %v", after, err, before[0].Rating, want[0].Points)
+	}
+	h, err := ps.History(ctx, store.HistoryPage{Identity: "ida", Limit: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range h {
+		w := 0.0
+		if g.Table == "g1" || g.Table == "g2" {
+			w = lost["ida/"+g.Table]
+		}
+		if math.Abs(g.Refund-w) > 1e-6 {
+			t.Errorf("Ann's game %s gave back %v, want %v", g.Table, g.Refund, w)
+		}
+	}
+
+	// Again: everything was given already.
+	a.At = at.Add(time.Second)
+	if again, err := ms.RefundOpponents(ctx, "idc", at.Add(-30*day), a); err != nil || len(again) != 0 {
+		t.Errorf("a second refund: %+v, %v; want nothing", again, err)
+	}
+	if twice, err := ps.Ratings(ctx, "ida"); err != nil || twice[0].Rating != after[0].Rating {
+		t.Errorf("Ann's rating after a second refund: %+v, %v; want %v", twice, err, after[0].Rating)
+	}
+	log, err := ms.ModLog(ctx, 2)
+	if err != nil || len(log) != 2 {
+		t.Fatalf("the log: %+v, %v", log, err)
+	}
+	if wantDetail := store.RefundDetail(want); log[1].Detail != wantDetail || log[1].Action != "refund" || !strings.Contains(wantDetail, "to 2 players for 3 games") {
+		t.Errorf("the refund's line: %+v; want detail %q", log[1], wantDetail)
+	}
+	if log[0].Detail != "no rating points to give back" {
+		t.Errorf("the second refund's line: %+v", log[0])
 	}
 }
