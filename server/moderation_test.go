@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -329,5 +330,99 @@ func TestClosedAccountLeavesPlay(t *testing.T) {
 			t.Errorf("Ann's challenges after Robin's closing: %+v", l.In)
 		}
 		expect(t, ann, "POST", "/api/v1/challenges/"+ch.ID+"/accept", nil, 409, "withdrawn")
+	})
+}
+
+// TestCloseRefunds: closing a cheater's account with a refund gives its
+// opponents back the rating points they lost to it, once: Ann, who lost,
+// is back where she started, and her game's line says so; Cat, who beat
+// it, keeps her rating. A refund asked again of the closed account gives
+// nothing more; bad input changes nothing.
+func TestCloseRefunds(t *testing.T) {
+	t.Parallel()
+	servertest.EachStore(t, func(t *testing.T, k servertest.StoreKind) {
+		sf := newSocialOn(t, k)
+		base := sf.srv.URL
+		ann, rob, cat, mo := signUp(t, base, "Ann"), signUp(t, base, "Robin"), signUp(t, base, "Cat"), signUp(t, base, "Moe")
+		grant(t, sf.st, "Moe", true)
+		lost := playNymphabet(t, ann, rob, map[string]any{"rated": true}, 0)
+		playNymphabet(t, cat, rob, map[string]any{"rated": true}, 1)
+		rating := func(name string) float64 {
+			t.Helper()
+			var p struct {
+				Ratings map[string]struct{ Rating float64 }
+			}
+			if st, body := ann.do("GET", "/api/v1/players/"+name, nil, &p); st != 200 {
+				t.Fatalf("%s's profile: %d %s", name, st, body)
+			}
+			return p.Ratings["nymphabet-standard"].Rating
+		}
+		annBefore, catBefore := rating("Ann"), rating("Cat")
+		back := math.Round((1500-annBefore)*10) / 10 // what Ann lost, as shown
+		if !(annBefore < 1500 && catBefore > 1500) {
+			t.Fatalf("Ann at %v, Cat at %v: the games did not go as meant", annBefore, catBefore)
+		}
+
+		for _, bad := range []struct {
+			body   string
+			status int
+			want   string
+		}{
+			{`{"name": "Robin", "reason": "engine", "refund": "yes"}`, 400, ""},
+			{`{"name": "Robin", "refund": true}`, 400, "give a reason"},
+			{`{"name": "Zed", "reason": "engine", "refund": true}`, 404, "no player"},
+		} {
+			expect(t, mo, "POST", "/api/v1/moderation/close", bad.body, bad.status, bad.want)
+		}
+		expect(t, ann, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "engine", "refund": true}`, 403, "only moderators")
+		if r := rating("Ann"); r != annBefore {
+			t.Fatalf("Ann's rating after refused refunds: %v, want %v", r, annBefore)
+		}
+
+		var closed moderation.Closed
+		if st, body := mo.do("POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "engine", "refund": true}`, &closed); st != 200 {
+			t.Fatalf("close with a refund: %d %s", st, body)
+		}
+		if closed.Sessions == 0 || len(closed.Refunds) != 1 || closed.Refunds[0] != (moderation.Refund{Name: "Ann", Pool: "nymphabet-standard", Points: back, Games: 1}) {
+			t.Errorf("the closing's answer: %+v; want Ann given back %v", closed, back)
+		}
+		if r := rating("Ann"); r != 1500 {
+			t.Errorf("Ann's rating after the refund: %v, want 1500", r)
+		}
+		if r := rating("Cat"); r != catBefore {
+			t.Errorf("Cat's rating after the refund: %v, want %v as she won", r, catBefore)
+		}
+		var h struct {
+			Games []struct {
+				Table  string
+				Refund float64
+			}
+		}
+		if st, body := ann.do("GET", "/api/v1/players/Ann/games", nil, &h); st != 200 || len(h.Games) != 1 || h.Games[0].Table != lost || h.Games[0].Refund != back {
+			t.Errorf("Ann's history: %d %s", st, body)
+		}
+
+		// Asked again, the refund finds nothing; a closing alone is refused.
+		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "engine", "refund": true}`, 200, `"sessions":0,"refunds":[]`)
+		expect(t, mo, "POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "engine"}`, 409, "already closed")
+		if r := rating("Ann"); r != 1500 {
+			t.Errorf("Ann's rating after a second refund: %v, want 1500", r)
+		}
+		var log []moderation.LogLine
+		if st, body := mo.do("GET", "/api/v1/moderation/log", nil, &log); st != 200 || len(log) < 3 {
+			t.Fatalf("log: %d %s", st, body)
+		}
+		var got []string
+		for _, l := range log[:3] {
+			got = append(got, l.Action+" "+l.Name+" ("+l.Detail+") "+l.Reason)
+		}
+		want := []string{
+			"refund Robin (no rating points to give back) engine",
+			fmt.Sprintf("refund Robin (gave back %.1f rating points to 1 player for 1 game) engine", back),
+			"close Robin () engine",
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("the log:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	})
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -35,6 +36,9 @@ type modScreen struct {
 	// mute's length chosen, an index into muteLengths.
 	name, reason, newName string
 	length                int
+	// refund says the account's closing gives its opponents back the
+	// points they lost to it.
+	refund bool
 	// sure says enter was pressed once on the form that closes an
 	// account.
 	sure bool
@@ -151,7 +155,7 @@ func (ms *modScreen) fields() []string {
 	case "rename":
 		return []string{"Player", "New name", "Why"}
 	}
-	return []string{"Player", "Why"}
+	return []string{"Player", "Why", "Give back"}
 }
 
 func (ms *modScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
@@ -195,7 +199,7 @@ func (ms *modScreen) key(s string, k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		ms.form, ms.field, ms.sure = modForm(s), 0, false
-		ms.name, ms.reason, ms.newName, ms.length = "", "", "", 0
+		ms.name, ms.reason, ms.newName, ms.length, ms.refund = "", "", "", 0, false
 		if r != nil {
 			// The report's player, and the next thing to fill in.
 			ms.name = r.Name
@@ -237,6 +241,10 @@ func (ms *modScreen) formKey(s string, k tea.KeyPressMsg) tea.Cmd {
 			n := len(muteLengths())
 			ms.length = (ms.length + n + step) % n
 		}
+	case "Give back":
+		if stepOf(s) != 0 {
+			ms.refund = !ms.refund
+		}
 	}
 	return nil
 }
@@ -253,13 +261,13 @@ func (ms *modScreen) send() tea.Cmd {
 		ms.err, ms.field = "type the new name", 1
 		return nil
 	case (ms.form == "mute" || ms.form == "account") && reason == "":
-		ms.err, ms.field = "give a reason: it goes in the moderators' log", len(ms.fields())-1
+		ms.err, ms.field = "give a reason: it goes in the moderators' log", slices.Index(ms.fields(), "Why")
 		return nil
 	case ms.form == "account" && !ms.sure:
 		ms.sure = true
 		return nil
 	}
-	r, length := ms.chosen(), muteLengths()[ms.length]
+	r, length, refund := ms.chosen(), muteLengths()[ms.length], ms.refund
 	form, tok, c := ms.form, ms.cfg.Session, *ms.c
 	ms.busy, ms.err, ms.note = true, "", "asking the server…"
 	return func() tea.Msg {
@@ -284,11 +292,28 @@ func (ms *modScreen) send() tea.Cmd {
 			note = fmt.Sprintf("%s is now %s, in %s", rn.OldName, rn.Name, game.Count(rn.Games, "finished game", "finished games"))
 		case "account":
 			var cl client.Closed
-			cl, err = c.CloseAccount(ctx, tok, name, reason)
+			cl, err = c.CloseAccount(ctx, tok, name, reason, refund)
 			note = fmt.Sprintf("%s's account is closed: %s ended", cl.Name, game.Count(cl.Sessions, "session", "sessions"))
+			if refund {
+				note += "; " + refundNote(cl.Refunds)
+			}
 		}
 		return modMsg{done: err == nil, note: note, err: err}
 	}
+}
+
+// refundNote says what a closing's refund gave back.
+func refundNote(rs []client.Refund) string {
+	if len(rs) == 0 {
+		return "no points to give back"
+	}
+	var points float64
+	names := map[string]bool{}
+	for _, r := range rs {
+		points += r.Points
+		names[r.Name] = true
+	}
+	return fmt.Sprintf("%.1f points given back to %s", points, game.Count(len(names), "player", "players"))
 }
 
 // reasonShort says a report's reason in a word or two, for the queue's
@@ -313,6 +338,7 @@ func logWords(l client.ModLine) string {
 		"mute":         "muted %s's chat",
 		"rename":       "renamed %s",
 		"close":        "closed %s's account",
+		"refund":       "gave back the points %s's opponents lost",
 	}
 	what := l.Action + " " + l.Name
 	if f, ok := did[l.Action]; ok {
@@ -414,13 +440,13 @@ func (ms *modScreen) formView() string {
 		"close":   "Closing a report says it has been dealt with; the reason (it may be left out) goes in the moderators' log.",
 		"mute":    "The player can read every chat but write in none until the mute ends. The reason goes in the moderators' log.",
 		"rename":  "Their finished games' records carry the new name too. A player at a game under way is renamed once it ends.",
-		"account": "They can no longer sign in, with a password or an SSH key, and their sessions end at once. Their games and records stay.",
+		"account": "They can no longer sign in, with a password or an SSH key, and their sessions end at once. Their games and records stay. For cheating, give their opponents back the rating points they lost to them in the last 30 days (of an account closed before, that alone is done).",
 	}
 	if r := ms.chosen(); ms.form == "close" && r != nil {
 		help = map[string]string{"close": fmt.Sprintf("Close %s's report about %s (%s): it has been dealt with. The reason (it may be left out) goes in the moderators' log.", r.Reporter, r.Name, reasonShort(r.Reason))}
 	}
 	b.WriteString(wrap(help[ms.form], ms.w) + "\n\n")
-	lw := ansi.StringWidth("How long")
+	lw := ansi.StringWidth("Give back")
 	for i, f := range ms.fields() {
 		val := ""
 		switch f {
@@ -437,6 +463,14 @@ func (ms *modScreen) formView() string {
 			}
 			formRow(&b, i == ms.field, f, lw, words[ms.length], choiceRange(words, words[ms.length], rowRoom(ms.w, lw, words[ms.length])))
 			continue
+		case "Give back":
+			words := []string{"nothing", "their opponents' points"}
+			w := words[0]
+			if ms.refund {
+				w = words[1]
+			}
+			formRow(&b, i == ms.field, f, lw, w, choiceRange(words, w, rowRoom(ms.w, lw, w)))
+			continue
 		}
 		if i == ms.field {
 			val = tailOf(val, max(8, ms.w-lw-10)) + "█"
@@ -445,7 +479,11 @@ func (ms *modScreen) formView() string {
 	}
 	b.WriteString("\n")
 	if ms.sure {
-		b.WriteString(bad(wrap("Enter again closes "+strings.TrimSpace(ms.name)+"'s account.", ms.w)) + "\n")
+		sure := "Enter again closes " + strings.TrimSpace(ms.name) + "'s account."
+		if ms.refund {
+			sure = "Enter again closes " + strings.TrimSpace(ms.name) + "'s account and gives back the points."
+		}
+		b.WriteString(bad(wrap(sure, ms.w)) + "\n")
 	}
 	b.WriteString(ms.message() + "\n")
 	keys := "↑↓ field · type · enter do it · esc back"
@@ -453,7 +491,7 @@ func (ms *modScreen) formView() string {
 	case "mute":
 		keys = "↑↓ field · type · ←→ how long · enter do it · esc back"
 	case "account":
-		keys = "↑↓ field · type · enter close it (twice) · esc back"
+		keys = "↑↓ field · type · ←→ give back · enter close it (twice) · esc back"
 	}
 	b.WriteString(faint(wrap(keys, ms.w)))
 	return b.String()

@@ -110,11 +110,17 @@ func TestModeration(t *testing.T) {
 	tm.typeText("cy_renamed")
 	tm.key("down")
 	tm.typeText("a test")
+	tm.key("down")
+	tm.waitFor("the refund's choice", has("> Give back", "‹ nothing ›"))
+	tm.key("right")
+	tm.waitFor("the refund chosen", has("‹ their opponents' points ›"))
 	tm.key("enter")
-	tm.waitFor("asked once more", has("Enter again closes cy_renamed's account."))
+	tm.waitFor("asked once more", has("Enter again closes cy_renamed's account and gives back the points."))
 	checkFits(t, tm)
 	tm.key("enter")
-	tm.waitFor("the account closed", has("cy_renamed's account is closed: 1 session ended", "closed cy_renamed's account: a test"))
+	// Cy played no rated game: the refund finds nothing to give back.
+	tm.waitFor("the account closed", has("cy_renamed's account is closed: 1 session ended; no points to give back",
+		"closed cy_renamed's account: a test", "gave back the points cy_renamed's opponents lost (no rating"))
 	if _, err := cc.SignIn(ctx, "cy_renamed", "correct horse battery"); err == nil {
 		t.Error("the closed account signs in")
 	}

@@ -561,13 +561,35 @@ func (s *Service) Rename(ctx context.Context, p *auth.Principal, req RenameReque
 type CloseRequest struct {
 	Name   string `json:"name"`
 	Reason string `json:"reason"`
+	// Refund gives the account's opponents back the rating points they
+	// lost to it in the last RefundWindow: for an account that cheated.
+	// Asked of an account already closed, it gives them back alone.
+	Refund bool `json:"refund,omitempty"`
 }
+
+// RefundWindow is how far back a closing's refund reaches: reports wait
+// in the queue for days, and a cheater's victims are found from them, so
+// the window covers the games a report is likely about; older losses
+// have mostly been played back since.
+const RefundWindow = 30 * 24 * time.Hour
 
 // Closed answers an account's closing.
 type Closed struct {
 	Name string `json:"name"`
-	// Sessions counts the sessions and identity tokens ended.
+	// Sessions counts the sessions and identity tokens ended (0 when the
+	// account was closed before and only refunded now).
 	Sessions int `json:"sessions"`
+	// Refunds lists what the refund gave back, by player and pool: empty
+	// when there was nothing to give, missing when none was asked.
+	Refunds []Refund `json:"refunds,omitzero"`
+}
+
+// Refund is the rating points one player was given back in one pool.
+type Refund struct {
+	Name   string  `json:"name"`
+	Pool   string  `json:"pool"`
+	Points float64 `json:"points"`
+	Games  int     `json:"games"`
 }
 
 // CloseAccount closes an account for moderator p: it can no longer sign in
@@ -590,20 +612,44 @@ func (s *Service) CloseAccount(ctx context.Context, p *auth.Principal, req Close
 	if them.Identity == mod.Identity {
 		return Closed{}, refuse.Bad("you cannot close your own account as a moderator: delete it from your account page")
 	}
-	if them.Hash == players.ClosedHash {
-		return Closed{}, refuse.Conflict("%s's account is already closed", them.Name)
-	}
 	ms, _ := s.moderation()
-	dropped, err := ms.CloseAccount(ctx, them.Identity, players.ClosedHash, s.action(mod, "close", them, "", reason))
+	out := Closed{Name: them.Name}
+	switch {
+	case them.Hash == players.ClosedHash && !req.Refund:
+		return Closed{}, refuse.Conflict("%s's account is already closed", them.Name)
+	case them.Hash != players.ClosedHash:
+		dropped, err := ms.CloseAccount(ctx, them.Identity, players.ClosedHash, s.action(mod, "close", them, "", reason))
+		if err != nil {
+			return Closed{}, refuse.SaveFailed(s.log, "closing the account", err)
+		}
+		s.players.Forget(ctx, dropped)
+		if s.closed != nil {
+			s.closed(ctx, them.Identity, them.Name)
+		}
+		out.Sessions = len(dropped)
+		s.log.Info("account closed", "moderator", mod.Identity, "identity", them.Identity, "sessions", len(dropped))
+	}
+	if !req.Refund {
+		return out, nil
+	}
+	a := s.action(mod, "refund", them, "", reason)
+	given, err := ms.RefundOpponents(ctx, them.Identity, a.At.Add(-RefundWindow), a)
 	if err != nil {
-		return Closed{}, refuse.SaveFailed(s.log, "closing the account", err)
+		if them.Hash != players.ClosedHash { // closed just now
+			return Closed{}, refuse.SaveFailed(s.log, "giving back the opponents' rating points (the account is closed: ask again to give them back)", err)
+		}
+		return Closed{}, refuse.SaveFailed(s.log, "giving back the opponents' rating points", err)
 	}
-	s.players.Forget(ctx, dropped)
-	if s.closed != nil {
-		s.closed(ctx, them.Identity, them.Name)
+	out.Refunds = make([]Refund, 0, len(given))
+	for _, r := range given {
+		name := r.Identity
+		if id, err := s.st.Identity(ctx, r.Identity); err == nil {
+			name = id.Name
+		}
+		out.Refunds = append(out.Refunds, Refund{Name: name, Pool: r.Pool, Points: math.Round(r.Points*10) / 10, Games: r.Games})
 	}
-	s.log.Info("account closed", "moderator", mod.Identity, "identity", them.Identity, "sessions", len(dropped))
-	return Closed{Name: them.Name, Sessions: len(dropped)}, nil
+	s.log.Info("rating points given back", "moderator", mod.Identity, "identity", them.Identity, "players", len(given))
+	return out, nil
 }
 
 // LogLine is one line of the moderators' log as sent.

@@ -160,6 +160,9 @@ type PlayedGame struct {
 	Pool   string  `json:"pool,omitempty"`
 	Before float64 `json:"rating_before,omitempty"`
 	After  float64 `json:"rating_after,omitempty"`
+	// Refund is the points given back since for a game lost to a
+	// player a moderator closed for cheating.
+	Refund float64 `json:"refund,omitempty"`
 	// Daily names the daily puzzle the game was an attempt at,
 	// "quizl/2026-12-03"; absent for any other game.
 	Daily string `json:"daily,omitempty"`
@@ -278,7 +281,7 @@ func (s *Service) historyOf(ctx context.Context, ps store.Players, page store.Hi
 		pg := PlayedGame{Table: g.Table, Game: g.Game, Ended: g.Ended, Seat: g.Seat, Result: string(g.Result),
 			Opponents: []Opponent{}, Daily: stored[i].Daily, Record: "/api/v1/tables/" + g.Table + "/record"}
 		if g.Pool != "" {
-			pg.Rated, pg.Pool, pg.Before, pg.After = true, g.Pool, round1(g.Before), round1(g.After)
+			pg.Rated, pg.Pool, pg.Before, pg.After, pg.Refund = true, g.Pool, round1(g.Before), round1(g.After), round1(g.Refund)
 		}
 		if pg.Result == "" {
 			// A game that ended before results were indexed: its

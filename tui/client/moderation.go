@@ -70,6 +70,17 @@ type Renamed struct {
 type Closed struct {
 	Name     string `json:"name"`
 	Sessions int    `json:"sessions"`
+	// Refunds is what a refund gave back, by player and pool (nil when
+	// none was asked).
+	Refunds []Refund `json:"refunds"`
+}
+
+// Refund is the rating points a refund gave one player in one pool.
+type Refund struct {
+	Name   string  `json:"name"`
+	Pool   string  `json:"pool"`
+	Points float64 `json:"points"`
+	Games  int     `json:"games"`
 }
 
 // Reports reads the moderators' queue of reports, open ones first; the
@@ -111,9 +122,11 @@ func (c *Client) Rename(ctx context.Context, token, name, newName, reason string
 }
 
 // CloseAccount closes the account called name, for reason: it can no
-// longer sign in, and its sessions end.
-func (c *Client) CloseAccount(ctx context.Context, token, name, reason string) (Closed, error) {
+// longer sign in, and its sessions end. With refund, its opponents get
+// back the rating points they lost to it lately (of an account closed
+// before, that alone is done).
+func (c *Client) CloseAccount(ctx context.Context, token, name, reason string, refund bool) (Closed, error) {
 	var cl Closed
-	err := c.do(ctx, http.MethodPost, "/api/v1/moderation/close", token, map[string]string{"name": name, "reason": reason}, &cl)
+	err := c.do(ctx, http.MethodPost, "/api/v1/moderation/close", token, map[string]any{"name": name, "reason": reason, "refund": refund}, &cl)
 	return cl, err
 }

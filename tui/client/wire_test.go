@@ -806,8 +806,28 @@ func TestWireTypes(t *testing.T) {
 	must("Dee signs up", err)
 	_, err = ann.Rename(ctx, annS.Token, "Dee", "Dora", "a test")
 	must("Dee renamed", err)
-	_, err = ann.CloseAccount(ctx, annS.Token, "Dora", "a test")
+	_, err = ann.CloseAccount(ctx, annS.Token, "Dora", "a test", false)
 	must("Dora's account closed", err)
+	// Fay beats Eve in a rated game, then is closed for cheating: Eve
+	// gets back what she lost.
+	eve, fay := newClient("Eve"), newClient("Fay")
+	eveS, err := eve.SignUp(ctx, "", "Eve", "correct horse battery")
+	must("Eve signs up", err)
+	fayS, err := fay.SignUp(ctx, "", "Fay", "correct horse battery")
+	must("Fay signs up", err)
+	nym, err := eve.Create(ctx, eveS.Token, "nymphabet", nil, []string{"me", "open"}, map[string]any{"rated": true})
+	must("Eve's rated table", err)
+	faySeat, err := fay.Join(ctx, fayS.Token, nym.Table)
+	must("Fay joins", err)
+	_, err = eve.Move(ctx, nym.Token, nym.Table, "apple", 0, false)
+	must("Eve's word", err)
+	_, err = fay.Move(ctx, faySeat.Token, nym.Table, "bed", 0, false)
+	must("Fay's word", err)
+	_, err = eve.Move(ctx, nym.Token, nym.Table, "resign", 0, false)
+	must("Eve resigns", err)
+	if cl, err := ann.CloseAccount(ctx, annS.Token, "Fay", "cheating", true); err != nil || len(cl.Refunds) != 1 || cl.Refunds[0].Name != "Eve" || cl.Refunds[0].Games != 1 || !(cl.Refunds[0].Points > 0) || cl.Refunds[0].Pool != "nymphabet-standard" {
+		t.Errorf("Fay closed for cheating: %+v, %v", cl, err)
+	}
 	if p, err := ben.Profile(ctx, "", "Dora"); err != nil || !p.Closed {
 		t.Errorf("the closed account's profile: %+v, %v", p, err)
 	}

@@ -2,6 +2,7 @@ package accounts
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -129,8 +130,11 @@ func TestClosedAccountsProfile(t *testing.T) {
 	mo.Wait("the actions", `!!document.querySelector("#action-close")`)
 	mo.TypeIn("#action-name", "Ben")
 	mo.TypeIn("#action-reason", "cheating")
+	mo.Click("#action-refund")
 	mo.Click("#action-close")
 	mo.Wait("the closing in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe closed Ben's account: cheating")`)
+	// Ben won no rated game: the refund asked with it finds nothing.
+	mo.Wait("the refund in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe gave back the points Ben's opponents lost (no rating points to give back): cheating")`)
 
 	ann.Open("/players/Ben")
 	ann.Wait("the profile", `!!document.querySelector("#profile-name")`)
@@ -142,4 +146,50 @@ func TestClosedAccountsProfile(t *testing.T) {
 		t.Error("a closed account's profile offers a challenge")
 	}
 	ann.AccessibleThemes("a closed account's profile")
+}
+
+// TestRefundOnHistory: Dee beats Cal in a rated game; Mo closes Dee's
+// account with a refund from the moderators' page, which says what was
+// given back, and Cal's history shows the game's points given back.
+func TestRefundOnHistory(t *testing.T) {
+	t.Parallel()
+	s := e2e.NewTestServer(t)
+	b := e2e.NewBrowser(t)
+	mo := e2e.NewPlayer(t, b, "Mo", s.Base)
+	mo.SignUp("Moe", "a moderate passphrase")
+	grantModerator(t, s, "moe")
+	tokens := map[string]string{}
+	for _, n := range []string{"Cal", "Dee"} {
+		var sess struct{ Token string }
+		st, body := e2e.API(t, s.Base, "POST", "/accounts", "", map[string]string{"name": n, "password": "correct horse battery"})
+		if err := json.Unmarshal(body, &sess); st != 201 || err != nil {
+			t.Fatalf("%s signs up: %d %s", n, st, body)
+		}
+		tokens[n] = sess.Token
+	}
+	var cal, dee struct{ Table, Token string }
+	st, body := e2e.API(t, s.Base, "POST", "/tables", tokens["Cal"], map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "rated": true})
+	if err := json.Unmarshal(body, &cal); st != 201 || err != nil {
+		t.Fatalf("Cal's table: %d %s", st, body)
+	}
+	st, body = e2e.API(t, s.Base, "POST", "/tables/"+cal.Table+"/join", tokens["Dee"], map[string]any{})
+	if err := json.Unmarshal(body, &dee); st != 200 || err != nil {
+		t.Fatalf("Dee joins: %d %s", st, body)
+	}
+	for _, m := range []struct{ tok, move string }{{cal.Token, "apple"}, {dee.Token, "bed"}, {cal.Token, "resign"}} {
+		if st, body := e2e.API(t, s.Base, "POST", "/tables/"+cal.Table+"/moves", m.tok, map[string]string{"move": m.move}); st != 200 {
+			t.Fatalf("%s: %d %s", m.move, st, body)
+		}
+	}
+
+	mo.Open("/moderation")
+	mo.Wait("the actions", `!!document.querySelector("#action-close")`)
+	mo.TypeIn("#action-name", "Dee")
+	mo.TypeIn("#action-reason", "an engine")
+	mo.Click("#action-refund")
+	mo.Click("#action-close")
+	mo.Wait("the refund in the log", `(document.querySelector("#log-lines")||{}).textContent?.includes("Moe gave back the points Dee's opponents lost (gave back 162.3 rating points to 1 player for 1 game): an engine")`)
+
+	mo.Open("/players/Cal")
+	mo.Wait("Cal's game given back", `[...document.querySelectorAll(".refund")].some(e => e.textContent.includes("+162 given back"))`)
 }

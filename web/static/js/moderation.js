@@ -19,7 +19,17 @@ const did = {
   mute: n => `muted ${n}'s chat`,
   rename: n => `renamed ${n}`,
   close: n => `closed ${n}'s account`,
+  refund: n => `gave back the points ${n}'s opponents lost`,
 };
+
+// refunded says what a closing's refund gave back.
+function refunded(a) {
+  if (!a.refunds) return "";
+  if (!a.refunds.length) return "; nobody had points to get back";
+  const points = a.refunds.reduce((n, r) => n + r.points, 0);
+  const players = new Set(a.refunds.map(r => r.name)).size;
+  return `; ${points.toFixed(1)} rating points given back to ${players === 1 ? "1 player" : `${players} players`}`;
+}
 
 export async function moderation(main) {
   document.title = "Moderation · Parlour";
@@ -73,6 +83,7 @@ function drawActions(el, name, refresh) {
   const minutes = h("select", { id: "action-minutes", "aria-label": "How long" },
     [[60, "1 hour"], [1440, "1 day"], [10080, "1 week"], [43200, "30 days"], [0, "Lift a mute"]].map(([v, t]) => h("option", { value: v }, t)));
   const newName = h("input", { id: "action-new-name", maxlength: 20, autocomplete: "off" });
+  const refund = h("input", { type: "checkbox", id: "action-refund" });
   const act = (label, id, path, body, said) => h("button", { type: "button", id, onclick: async () => {
     err.textContent = "";
     try {
@@ -90,8 +101,10 @@ function drawActions(el, name, refresh) {
       act("Rename", "action-rename", "/moderation/rename", () => ({ name: who.value.trim(), new_name: newName.value.trim(), reason: reason.value.trim() }),
         a => `${a.old_name} is now ${a.name}`)),
     h("div", { class: "row" },
-      act("Close the account", "action-close", "/moderation/close", () => ({ name: who.value.trim(), reason: reason.value.trim() }),
-        a => `${a.name}'s account is closed`)),
+      field("Give back the rating points their opponents lost to them in the last 30 days", refund,
+        "For cheating. On an account closed before, this gives back what was not given yet."),
+      act("Close the account", "action-close", "/moderation/close", () => ({ name: who.value.trim(), reason: reason.value.trim(), refund: refund.checked }),
+        a => `${a.name}'s account is closed${refunded(a)}`)),
     err);
 }
 

@@ -126,6 +126,8 @@ export async function profile(main, name) {
           opp.flatMap((o, i) => i ? [", ", o] : [o]),
           " ", h("span", { class: "muted" }, new Date(g.ended).toLocaleString()),
           delta === null ? null : h("span", { class: delta >= 0 ? "up" : "down" }, ` · rated, ${delta >= 0 ? "+" : "−"}${Math.abs(delta)} (${num(g.rating_after)})`),
+          // Points lost to a player closed for cheating come back.
+          g.refund ? h("span", { class: "up refund" }, ` · +${Math.round(g.refund)} given back (the opponent's account was closed)`) : null,
           " · ", h("a", { href: "/replay?table=" + encodeURIComponent(g.table), "aria-label": `Replay the ${title(g.game)} game of ${new Date(g.ended).toLocaleString()}` }, "Replay")));
       }
       if (ans.next) append(more, h("button", { type: "button", id: "more-games", onclick: () => page(ans.next) }, "Older games"));
