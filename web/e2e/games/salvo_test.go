@@ -11,6 +11,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"parlour/web/e2e"
 )
@@ -369,5 +370,51 @@ func TestSalvoWrongOutline(t *testing.T) {
 	ann.Wait("the end again", `!!document.querySelector("#end-reason")`)
 	if got := ann.Text("#end-reason"); got != "You outlined Ben's fleet wrongly, and a wrong outline loses." {
 		t.Errorf("after a reload Ann's end says %q", got)
+	}
+}
+
+// TestSalvoFleetSurvivesReload: Ann places two ships with the keyboard
+// (Enter on a square, R to turn the next one down) and reloads the page
+// before sending the fleet: both ships, the ship she was about to place
+// and its direction are still there. Once the fleet is sent, the browser
+// keeps no copy of it.
+func TestSalvoFleetSurvivesReload(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	id := ann.CreateTable("salvo", "The computer")
+	ann.Wait("fleet placement", `!!document.querySelector("#s-submit")`)
+	ann.Do("place the battleship across from B2", chromedp.Focus(chromedp.CSS(`#s-setup-h ~ div [data-sq="B2"]`)), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the battleship", `document.querySelectorAll("#s-setup-h ~ div .ship").length === 5`)
+	ann.Do("turn the cruiser down and place it from H4", chromedp.Focus(chromedp.CSS(`#s-setup-h ~ div [data-sq="H4"]`)), chromedp.KeyEvent("r"), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the cruiser", `document.querySelectorAll("#s-setup-h ~ div .ship").length === 9`)
+	ships := `[...document.querySelectorAll("#s-setup-h ~ div .ship")].map(e => e.dataset.sq).sort().join(" ")`
+	want := e2e.Eval[string](ann, ships)
+	if want != "B2 C2 D2 E2 F2 H4 H5 H6 H7" {
+		t.Fatalf("placed by keyboard: %q", want)
+	}
+
+	ann.Do("reload", chromedp.Reload())
+	ann.Wait("fleet placement again", `!!document.querySelector("#s-submit") && document.querySelectorAll("#s-setup-h ~ div [data-sq]").length === 100`)
+	if got := e2e.Eval[string](ann, ships); got != want {
+		t.Errorf("after a reload the ocean holds ships on %q, want %q", got, want)
+	}
+	if got := ann.Text("#s-place-note"); !strings.HasPrefix(got, "2 of 5 ships placed. Still to place: the destroyer,") {
+		t.Errorf("after a reload the placement note reads %q", got)
+	}
+	if got := ann.Text(`[aria-label="Ship to place"] [aria-checked="true"]`); got != "destroyer (3)" {
+		t.Errorf("after a reload the ship to place is %q, want the destroyer", got)
+	}
+	if got := ann.Text("#s-rotate"); !strings.Contains(got, "down") {
+		t.Errorf("after a reload the direction reads %q, want down as chosen", got)
+	}
+
+	ann.Click("#s-random")
+	ann.Wait("a legal fleet", `document.querySelector("#s-place-note").textContent.startsWith("Every ship is placed")`)
+	ann.Click("#s-submit")
+	ann.Wait("the game", `!document.querySelector("#s-submit")`)
+	if n := e2e.Eval[int](ann, `Object.keys(sessionStorage).filter(k => k.includes(`+"`"+`salvo.draft.`+id+"`"+`)).length`); n != 0 {
+		t.Errorf("the sent fleet is still kept in the browser (%d keys)", n)
 	}
 }

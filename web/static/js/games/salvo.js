@@ -126,6 +126,7 @@ export function setup(ctx) {
       place(a[0], a[1]);
     });
     fill(box, g);
+    keepDraft();
     askReferee();
     showVerdict();
     if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
@@ -170,6 +171,26 @@ export function setup(ctx) {
       h("ul", { class: "problems" }, probs.map(p => h("li", {}, p.text + "."))),
       count ? h("p", {}, count) : null);
   }
+  // The fleet being placed is kept in this tab (sessionStorage, per table
+  // and seat) until it is sent, as Quizl's grid is, so that a reload does
+  // not lose it; it is the player's own secret and never leaves the
+  // browser before then.
+  const draftKey = `parlour.salvo.draft.${ctx.table}.${ctx.seat}`;
+  function keepDraft() {
+    try { sessionStorage.setItem(draftKey, JSON.stringify({ fleet: fleet.map(s => s ? shipText(s) : ""), cur, dir })); } catch { /* no storage: nothing kept */ }
+  }
+  function dropDraft() {
+    try { sessionStorage.removeItem(draftKey); } catch { /* nothing kept */ }
+  }
+  try {
+    const d = JSON.parse(sessionStorage.getItem(draftKey) || "null");
+    if (d && Array.isArray(d.fleet) && d.fleet.length === 5) {
+      // A ship that does not read back as one of its length is dropped.
+      fleet = d.fleet.map((t, i) => { const sqs = typeof t === "string" ? squaresOf(t) : []; return sqs.length === SHIPS[i][1] ? sqs : null; });
+      if (Number.isInteger(d.cur) && d.cur >= 0 && d.cur < 5) cur = d.cur;
+      if (Number.isInteger(d.dir) && d.dir >= 0 && d.dir < (diagonal ? 4 : 2)) dir = d.dir;
+    }
+  } catch { /* a draft that cannot be read is no draft */ }
   const random = async () => {
     err.textContent = "";
     try {
@@ -182,7 +203,7 @@ export function setup(ctx) {
   const submit = async () => {
     err.textContent = "";
     if (fleet.some(s => !s)) { err.textContent = `Place all five ships first: still to place ${fleet.map((s, i) => s ? "" : "the " + shipName(i)).filter(Boolean).join(", ")}.`; return; }
-    try { await ctx.sendSetup({ fleet: fleet.map(shipText) }); } catch (e) { err.textContent = e.message; }
+    try { await ctx.sendSetup({ fleet: fleet.map(shipText) }); dropDraft(); } catch (e) { err.textContent = e.message; }
   };
   return h("section", { class: "card stack", "aria-labelledby": "s-setup-h" },
     h("h2", { id: "s-setup-h" }, "Place your fleet"),
@@ -194,7 +215,7 @@ export function setup(ctx) {
     box, note,
     h("div", { class: "row" },
       h("button", { class: "primary", type: "button", id: "s-submit", onclick: submit }, "Use this fleet"),
-      h("button", { type: "button", onclick: async () => { err.textContent = ""; try { await ctx.sendSetup(null, "hard"); } catch (e) { err.textContent = e.message; } } }, "Let the computer hide my fleet")),
+      h("button", { type: "button", onclick: async () => { err.textContent = ""; try { await ctx.sendSetup(null, "hard"); dropDraft(); } catch (e) { err.textContent = e.message; } } }, "Let the computer hide my fleet")),
     err);
 }
 
