@@ -273,9 +273,28 @@ export function play(ctx) {
   try { pencil = JSON.parse(localStorage.getItem(key)) || {}; } catch { pencil = {}; }
   let aim = [];
   let mode = "aim"; // or "pencil"
+  // The outline being written is of one target's fleet (outlineOf), and is
+  // kept in this tab until it is sent (sessionStorage, per table, seat and
+  // target), so that a reload does not lose it and a later target's
+  // outline never starts from an earlier one's.
   let outlineShip = 0;
   let outline = ["", "", "", "", ""];
   let outlineStart = null;
+  let outlineOf = -1;
+  const outlineKey = t => `parlour.salvo.outline.${ctx.table}.${ctx.seat}.${t}`;
+  function outlineFor(t) {
+    if (t === outlineOf) return;
+    outlineOf = t;
+    outline = ["", "", "", "", ""];
+    outlineShip = 0;
+    outlineStart = null;
+    try {
+      const d = JSON.parse(sessionStorage.getItem(outlineKey(t)) || "null");
+      if (Array.isArray(d) && d.length === 5) outline = d.map(x => typeof x === "string" ? x : "");
+    } catch { /* a draft that cannot be read is no draft */ }
+  }
+  const keepOutline = () => { try { sessionStorage.setItem(outlineKey(outlineOf), JSON.stringify(outline)); } catch { /* no storage: nothing kept */ } };
+  const dropOutline = () => { try { sessionStorage.removeItem(outlineKey(outlineOf)); } catch { /* nothing kept */ } };
   const err = h("p", { class: "error", role: "alert" });
   const boards = h("div", { class: "boards" });
   const info = h("div");
@@ -342,6 +361,7 @@ export function play(ctx) {
     modeBtn.textContent = mode === "aim" ? "Mode: aiming (P for pencil marks)" : "Mode: pencil marks (hit? / miss?)";
     modeBtn.setAttribute("aria-pressed", String(mode === "pencil"));
     fireForm.hidden = v.must_outline;
+    if (v.must_outline) outlineFor(v.target);
     shotsNote.textContent = v.must_outline ? `Every ship of ${v.players[v.target].name} is sunk: outline the fleet to win.`
       : myTurn ? `Your salvo: ${plural(v.shots, "shot")} at ${v.players[v.target].name}. Chosen: ${aim.length ? aim.join(" ") : "none"}.` : `Shots in your next salvo: ${v.shots}`;
     fill(boards);
@@ -430,6 +450,7 @@ export function play(ctx) {
   function outlineClick(r, c) {
     if (!outlineStart) { outlineStart = [r, c]; outline[outlineShip] = name(r, c); }
     else { outline[outlineShip] = `${name(...outlineStart)}-${name(r, c)}`; outlineStart = null; if (outlineShip < 4) outlineShip++; }
+    keepOutline();
     update(view);
   }
   function drawOutline(v) {
@@ -437,12 +458,12 @@ export function play(ctx) {
     if (!v.must_outline) return;
     const inputs = SHIPS.map(([n, len], i) => {
       const inp = h("input", { id: "s-ol-" + i, value: outline[i], size: 8, autocomplete: "off", placeholder: len === 5 ? "B2-B6" : "", onfocus: () => { outlineShip = i; outlineStart = null; } });
-      inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); });
+      inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); keepOutline(); });
       return h("div", { class: "row" }, h("label", { for: inp.id }, `${n} (${len})${outlineShip === i ? " ◀" : ""}`), inp);
     });
     fill(outlineBox, h("h3", {}, "Outline the fleet"),
       h("p", { class: "help" }, "Type each ship's ends, or choose a ship and click its two ends on the tracking ocean."),
-      inputs, h("button", { type: "button", class: "primary", id: "s-ol-send", onclick: () => send("outline " + outline.join(" ")) }, "Send the outline"));
+      inputs, h("button", { type: "button", class: "primary", id: "s-ol-send", onclick: async () => { if (await send("outline " + outline.join(" "))) dropOutline(); } }, "Send the outline"));
   }
   return { el: root, update };
 }
