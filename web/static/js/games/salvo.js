@@ -420,7 +420,7 @@ export function play(ctx) {
       append(boards, h("section", { class: "board", "data-board": String(t) },
         // An onlooker sees the shots at each ocean, and its fleet only
         // once the game is over.
-        h("h3", {}, me >= 0 && !v.finished ? `Your shots at ${v.players[t].name}` : v.finished ? `${v.players[t].name}'s fleet` : `${v.players[t].name}'s ocean`), g, tally));
+        h("h3", {}, me >= 0 && !revealed ? `Your shots at ${v.players[t].name}` : revealed ? `${v.players[t].name}'s fleet` : `${v.players[t].name}'s ocean`), g, tally));
     }
     if (me >= 0 && v.fleet) {
       const own = new Map();
@@ -508,9 +508,12 @@ export function endSummary(v, { seat, last }) {
   const byOutline = o && (last ? /^outline\b/i.test(last.move) : true);
   const salvos = v.salvos.filter(s => s.by === 0).length;
   if (v.practice) {
+    // A daily attempt's fleet stays hidden until the day ends (the end
+    // banner says so): then the view has no fleets, and nothing is shown.
+    const shown = !!(v.fleets && v.fleets.length);
     if (byOutline && o.right) return { result: "you found the hidden fleet", reason: `You sank all five ships and outlined the computer's fleet rightly, in ${plural(salvos, "salvo")}.` };
-    if (byOutline) return { result: "the outline was wrong", reason: `You sank all five ships, but outlined the computer's fleet wrongly (you said ${o.fleet.join(" ")}). Its real fleet is shown below.` };
-    return { result: "you resigned", reason: `You resigned after ${plural(salvos, "salvo")}; the computer's fleet is shown below.` };
+    if (byOutline) return { result: "the outline was wrong", reason: `You sank all five ships, but outlined the computer's fleet wrongly (you said ${o.fleet.join(" ")}).${shown ? " Its real fleet is shown below." : ""}` };
+    return { result: "you resigned", reason: `You resigned after ${plural(salvos, "salvo")}${shown ? "; the computer's fleet is shown below" : ""}.` };
   }
   if (byOutline) {
     const who = o.by === seat ? "You" : name(o.by);
