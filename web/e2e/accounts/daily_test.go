@@ -121,6 +121,17 @@ func TestDailyAccount(t *testing.T) {
 		}
 	}
 	p.Wait("the end screen's way back", `!!document.querySelector("#daily-back")`)
+	// The fleet stays hidden until the day ends, and the end says nothing
+	// else: the ocean is the one Ann fired at, not the computer's fleet.
+	if got := p.Text("#end-reason"); got != "You resigned after 2 salvos." {
+		t.Errorf("the daily's end says %q", got)
+	}
+	if got := p.Text(`[data-board="1"] h3`); got != "Your shots at the computer" {
+		t.Errorf("the daily's ocean at the end is headed %q", got)
+	}
+	if n := e2e.Eval[int](p, `document.querySelectorAll('[data-board="1"] .cell.ship').length`); n != 0 {
+		t.Errorf("the daily's end shows %d squares of the computer's fleet", n)
+	}
 	p.Click("#daily-back")
 	p.Wait("the result", `!!document.querySelector("#daily-share") && !!document.querySelector("#daily-board table") && !!document.querySelector(".daily-streak[data-game=salvo]")`)
 	if got := p.Text("#daily-share"); !strings.Contains(got, "not solved: 2 salvos, 0 wrong outlines") || strings.Count(got, "■") != 10 {

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
 	"parlour/web/e2e"
 )
 
@@ -150,4 +153,34 @@ func TestNymphabet(t *testing.T) {
 	}
 	checkReplay(t, ann, len(words), "Move 10 of 10: Ben — zoo")
 	t.Logf("Nymphabet, time for a word to show on the other screen: %s", lat.Summary())
+}
+
+// TestMovePressedTwice: on a slow connection (here every message the
+// page sends waits 400 ms before it leaves) Ann presses Enter twice on
+// her word. It is written once, and no refusal follows it: the second
+// press shares the first one's answer rather than being sent out of turn.
+func TestMovePressedTwice(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.CreateTable("nymphabet", "A friend")
+	ben.Join(ann.InviteLink())
+	ann.WaitTurn(true)
+	e2e.Eval[bool](ann, `(() => { const send = WebSocket.prototype.send; WebSocket.prototype.send = function (d) { setTimeout(() => send.call(this, d), 400); }; return true; })()`)
+	ann.TypeIn("#n-word", "abdicate")
+	ann.Do("press Enter twice", chromedp.KeyEvent(kb.Enter), chromedp.KeyEvent(kb.Enter))
+	ben.WaitTurn(true)
+	ann.Wait("the box emptied", `document.querySelectorAll(".nwords li").length === 1 && document.querySelector("#n-word").value === ""`)
+	// Ben's word comes after every answer Ann's page could have had.
+	ben.TypeIn("#n-word", "defog")
+	ben.Click("#n-controls button[type=submit]")
+	ann.Wait("Ben's word", `document.querySelectorAll(".nwords li").length === 2`)
+	if got := ann.Text("#n-controls .error"); got != "" {
+		t.Errorf("after her word was written Ann's page says %q", got)
+	}
+	if got := e2e.Eval[[]string](ben, `[...document.querySelectorAll(".nwords li")].map(l => l.textContent)`); len(got) != 2 || got[0] != "Ann: ABdiCate" {
+		t.Errorf("Ben's list of words: %q", got)
+	}
 }

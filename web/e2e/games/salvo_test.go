@@ -1,6 +1,7 @@
 package games
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"parlour/web/e2e"
 )
@@ -369,5 +371,205 @@ func TestSalvoWrongOutline(t *testing.T) {
 	ann.Wait("the end again", `!!document.querySelector("#end-reason")`)
 	if got := ann.Text("#end-reason"); got != "You outlined Ben's fleet wrongly, and a wrong outline loses." {
 		t.Errorf("after a reload Ann's end says %q", got)
+	}
+}
+
+// TestSalvoFleetSurvivesReload: Ann places two ships with the keyboard
+// (Enter on a square, R to turn the next one down) and reloads the page
+// before sending the fleet: both ships, the ship she was about to place
+// and its direction are still there. Once the fleet is sent, the browser
+// keeps no copy of it.
+func TestSalvoFleetSurvivesReload(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	id := ann.CreateTable("salvo", "The computer")
+	ann.Wait("fleet placement", `!!document.querySelector("#s-submit")`)
+	ann.Do("place the battleship across from B2", chromedp.Focus(chromedp.CSS(`#s-setup-h ~ div [data-sq="B2"]`)), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the battleship", `document.querySelectorAll("#s-setup-h ~ div .ship").length === 5`)
+	ann.Do("turn the cruiser down and place it from H4", chromedp.Focus(chromedp.CSS(`#s-setup-h ~ div [data-sq="H4"]`)), chromedp.KeyEvent("r"), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the cruiser", `document.querySelectorAll("#s-setup-h ~ div .ship").length === 9`)
+	ships := `[...document.querySelectorAll("#s-setup-h ~ div .ship")].map(e => e.dataset.sq).sort().join(" ")`
+	want := e2e.Eval[string](ann, ships)
+	if want != "B2 C2 D2 E2 F2 H4 H5 H6 H7" {
+		t.Fatalf("placed by keyboard: %q", want)
+	}
+
+	ann.Do("reload", chromedp.Reload())
+	ann.Wait("fleet placement again", `!!document.querySelector("#s-submit") && document.querySelectorAll("#s-setup-h ~ div [data-sq]").length === 100`)
+	if got := e2e.Eval[string](ann, ships); got != want {
+		t.Errorf("after a reload the ocean holds ships on %q, want %q", got, want)
+	}
+	if got := ann.Text("#s-place-note"); !strings.HasPrefix(got, "2 of 5 ships placed. Still to place: the destroyer,") {
+		t.Errorf("after a reload the placement note reads %q", got)
+	}
+	if got := ann.Text(`[aria-label="Ship to place"] [aria-checked="true"]`); got != "destroyer (3)" {
+		t.Errorf("after a reload the ship to place is %q, want the destroyer", got)
+	}
+	if got := ann.Text("#s-rotate"); !strings.Contains(got, "down") {
+		t.Errorf("after a reload the direction reads %q, want down as chosen", got)
+	}
+
+	ann.Click("#s-random")
+	ann.Wait("a legal fleet", `document.querySelector("#s-place-note").textContent.startsWith("Every ship is placed")`)
+	ann.Click("#s-submit")
+	ann.Wait("the game", `!document.querySelector("#s-submit")`)
+	if n := e2e.Eval[int](ann, `Object.keys(sessionStorage).filter(k => k.includes(`+"`"+`salvo.draft.`+id+"`"+`)).length`); n != 0 {
+		t.Errorf("the sent fleet is still kept in the browser (%d keys)", n)
+	}
+}
+
+// TestSalvoOutlinesTwoFleets: Ann, Ben and Cy play Salvo, a player whose
+// ship is sunk losing the shot (so that Ann's salvos stay at five). Ann
+// sinks Ben's fleet (the salvos sent through the API with the seats'
+// tokens, Ben's and Cy's falling in the ocean) and writes half an outline
+// of it in the page: a reload keeps what she wrote. Her right outline
+// puts Ben out; she then sinks Cy's fleet, and the outline tool for Cy's
+// fleet starts empty, not with Ben's ships in it.
+func TestSalvoOutlinesTwoFleets(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	cy := e2e.NewPlayer(t, b, "Cy", base)
+	ann.Open("/new/salvo")
+	ann.Wait("the new table form", `!!document.querySelector("#opt-shots_lost_by")`)
+	ann.ClickText("#main form button", "Add a seat")
+	ann.Pick("#opt-shots_lost_by", "owner")
+	ann.TypeIn("#my-name", ann.Name)
+	ann.Click("form button[type=submit]")
+	ann.Wait("the table", `location.pathname.startsWith("/t/") && !!document.querySelector("#turn")`)
+	id := strings.TrimPrefix(e2e.Eval[string](ann, `location.pathname`), "/t/")
+	link := ann.InviteLink()
+	ben.Join(link)
+	cy.Join(link)
+	fleets := map[string][]string{}
+	toks := map[string]string{}
+	for _, p := range []*e2e.Player{ann, ben, cy} {
+		p.Wait("fleet placement", `!!document.querySelector("#s-random")`)
+		p.ClickText("#main button", "Let the computer hide my fleet")
+	}
+	for _, p := range []*e2e.Player{ann, ben, cy} {
+		fleets[p.Name] = p.SalvoFleet()
+		toks[p.Name] = p.SeatToken()
+	}
+	squares := func(fleet []string) []string {
+		var out []string
+		for _, s := range fleet {
+			out = append(out, shipSquares(s)...)
+		}
+		return out
+	}
+	// water[who] lists the squares of who's ocean that hold no ship, in
+	// the order they are fired at.
+	water := map[string][]string{}
+	for who, f := range fleets {
+		ship := map[string]bool{}
+		for _, q := range squares(f) {
+			ship[q] = true
+		}
+		for r := 1; r <= 10; r++ {
+			for c := 'A'; c <= 'J'; c++ {
+				if q := fmt.Sprintf("%c%d", c, r); !ship[q] {
+					water[who] = append(water[who], q)
+				}
+			}
+		}
+	}
+	type view struct {
+		Shots  int   `json:"shots"`
+		ToMove []int `json:"to_move"`
+	}
+	viewOf := func(who string) view {
+		t.Helper()
+		st, body := e2e.API(t, base, "GET", "/tables/"+id, toks[who], nil)
+		var v struct {
+			View view `json:"view"`
+		}
+		if err := json.Unmarshal(body, &v); st != 200 || err != nil {
+			t.Fatalf("%s's view: %d %s", who, st, body)
+		}
+		return v.View
+	}
+	move := func(who, mv string) {
+		t.Helper()
+		if st, body := e2e.API(t, base, "POST", "/tables/"+id+"/moves", toks[who], map[string]any{"move": mv}); st != 200 {
+			t.Fatalf("%s's move %q: %d %s", who, mv, st, body)
+		}
+	}
+	// others has Ben and Cy, while it is their turn, fire their whole
+	// salvos into the ocean of the next seat still in: Ben at Cy, Cy at
+	// Ann.
+	seats := []string{"Ann", "Ben", "Cy"}
+	others := func() {
+		t.Helper()
+		for {
+			v := viewOf("Ann")
+			if len(v.ToMove) != 1 || v.ToMove[0] == 0 {
+				return
+			}
+			who := seats[v.ToMove[0]]
+			at := map[string]string{"Ben": "Cy", "Cy": "Ann"}[who]
+			n := viewOf(who).Shots
+			move(who, "fire "+strings.Join(water[at][:n], " "))
+			water[at] = water[at][n:]
+		}
+	}
+	// sink has Ann sink the fleet of target in salvos of five (the last
+	// one made up with water), the others firing in between.
+	sink := func(target string) {
+		t.Helper()
+		left := squares(fleets[target])
+		for len(left) > 0 {
+			n := min(5, len(left))
+			salvo := left[:n]
+			left = left[n:]
+			if n < 5 {
+				salvo = append(salvo, water[target][:5-n]...)
+				water[target] = water[target][5-n:]
+			}
+			move("Ann", "fire "+strings.Join(salvo, " "))
+			others()
+		}
+	}
+	sink("Ben")
+	ann.Wait("the outline tool for Ben's fleet", `!!document.querySelector("#s-outline:not([hidden]) #s-ol-0")`)
+	ann.TypeIn("#s-ol-0", fleets["Ben"][0])
+	ann.TypeIn("#s-ol-1", fleets["Ben"][1])
+	ann.Open("/t/" + id)
+	ann.Wait("the outline tool again", `!!document.querySelector("#s-outline:not([hidden]) #s-ol-0")`)
+	for i := range 5 {
+		want := ""
+		if i < 2 {
+			want = fleets["Ben"][i]
+		}
+		if got := e2e.Eval[string](ann, fmt.Sprintf(`document.querySelector("#s-ol-%d").value`, i)); got != want {
+			t.Errorf("after a reload ship %d of the outline reads %q, want %q", i, got, want)
+		}
+	}
+	for i, s := range fleets["Ben"][2:] {
+		ann.TypeIn(fmt.Sprintf("#s-ol-%d", i+2), s)
+	}
+	ann.Click("#s-ol-send")
+	ann.Wait("Ben out", `document.querySelector('#players li[data-seat="1"]').textContent.includes("fleet outlined")`)
+
+	others()
+	sink("Cy")
+	ann.Wait("the outline tool for Cy's fleet", `!!document.querySelector("#s-outline:not([hidden]) #s-ol-0") && document.querySelector("#s-shots").textContent.includes("Every ship of Cy is sunk")`)
+	if got := e2e.Eval[[]string](ann, `[...document.querySelectorAll("#s-outline input")].map(e => e.value).filter(Boolean)`); len(got) != 0 {
+		t.Errorf("the outline of Cy's fleet starts as %q", got)
+	}
+	if got := ann.Aimed(2); got != "" {
+		t.Errorf("Cy's ocean marks %q as outlined before Ann has outlined anything", got)
+	}
+	for i, s := range fleets["Cy"] {
+		ann.TypeIn(fmt.Sprintf("#s-ol-%d", i), s)
+	}
+	ann.Click("#s-ol-send")
+	ann.Wait("the end", `!!document.querySelector("#game-over")`)
+	if got := ann.Text("#game-over h2"); got != "Game over: you won" {
+		t.Errorf("Ann's end banner: %q", got)
 	}
 }

@@ -25,6 +25,7 @@ export class Chat {
     this.muted = [];
     this.seat = -1;
     this.over = false;
+    this.sending = false; // a message is on its way
     this.log = h("ol", { class: "chat-log", id: "chat-log", "aria-label": "Chat messages", "aria-live": "polite", tabindex: 0 });
     this.channel = h("select", { id: "chat-channel", "aria-label": "Chat channel" });
     this.input = h("input", { id: "chat-text", type: "text", autocomplete: "off", "aria-describedby": "chat-count", "aria-label": "Chat message" });
@@ -105,17 +106,27 @@ export class Chat {
 
   async tok() { return this.token || await identityToken(); }
 
+  // send writes the message in the box. The box may be typed in while the
+  // message is on its way: once it is written, only the message sent
+  // leaves the box, and what was typed after it stays. A second Send
+  // meanwhile sends nothing, so that a double press writes one message.
   async send() {
+    if (this.sending) return;
     this.err.textContent = "";
-    const text = this.input.value.trim();
+    const raw = this.input.value;
+    const text = raw.trim();
     if (!text) { this.err.textContent = "write a message first"; return; }
+    this.sending = true;
     try {
       const l = await call("POST", `/tables/${encodeURIComponent(this.id)}/chat`, { channel: this.channel.value || this.writable()[0], text }, await this.tok());
       this.lines.set(l.seq, l);
-      this.input.value = "";
-      this.count.textContent = `0/${CAP}`;
+      const now = this.input.value;
+      this.input.value = now === raw ? "" : now.startsWith(raw) ? now.slice(raw.length).trimStart() : now;
+      const n = length(this.input.value);
+      this.count.textContent = `${n}/${CAP}`;
+      this.count.className = n > CAP ? "error" : "help";
       this.draw();
-    } catch (e) { this.err.textContent = e.message; }
+    } catch (e) { this.err.textContent = e.message; } finally { this.sending = false; }
   }
 
   async mute(channel, muted) {

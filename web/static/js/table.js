@@ -130,6 +130,7 @@ async function playScreen(main, id, mine) {
   const notes = []; // what the clock and claims did, in words, for the move list
   let rating = null; // the player's rating change, once the game's end has settled it
   let ratingAsked = false;
+  let moving = null; // {move, answer}: the move on its way, and its answer
   const ctx = {
     table: id,
     seat: mine.seat,
@@ -137,7 +138,15 @@ async function playScreen(main, id, mine) {
     info: () => last && last.table, // the table's public description
     rules: () => (last && last.table.rules) || {},
     lexicon: () => (last && last.table.lexicon) || "",
-    send: move => link.move(move),
+    // A move pressed again while it is on its way (a double press on a
+    // slow connection) is not sent twice: the second press shares the
+    // first one's answer, rather than be refused as out of turn after it.
+    send: move => {
+      if (moving && moving.move === move) return moving.answer;
+      const m = moving = { move, answer: link.move(move) };
+      m.answer.catch(() => { /* the caller hears it */ }).finally(() => { if (moving === m) moving = null; });
+      return m.answer;
+    },
     // resign asks, as the Resign button does, and resigns; note comes
     // before the question.
     resign: note => resign(note),

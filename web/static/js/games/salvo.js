@@ -126,6 +126,7 @@ export function setup(ctx) {
       place(a[0], a[1]);
     });
     fill(box, g);
+    keepDraft();
     askReferee();
     showVerdict();
     if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
@@ -170,6 +171,26 @@ export function setup(ctx) {
       h("ul", { class: "problems" }, probs.map(p => h("li", {}, p.text + "."))),
       count ? h("p", {}, count) : null);
   }
+  // The fleet being placed is kept in this tab (sessionStorage, per table
+  // and seat) until it is sent, as Quizl's grid is, so that a reload does
+  // not lose it; it is the player's own secret and never leaves the
+  // browser before then.
+  const draftKey = `parlour.salvo.draft.${ctx.table}.${ctx.seat}`;
+  function keepDraft() {
+    try { sessionStorage.setItem(draftKey, JSON.stringify({ fleet: fleet.map(s => s ? shipText(s) : ""), cur, dir })); } catch { /* no storage: nothing kept */ }
+  }
+  function dropDraft() {
+    try { sessionStorage.removeItem(draftKey); } catch { /* nothing kept */ }
+  }
+  try {
+    const d = JSON.parse(sessionStorage.getItem(draftKey) || "null");
+    if (d && Array.isArray(d.fleet) && d.fleet.length === 5) {
+      // A ship that does not read back as one of its length is dropped.
+      fleet = d.fleet.map((t, i) => { const sqs = typeof t === "string" ? squaresOf(t) : []; return sqs.length === SHIPS[i][1] ? sqs : null; });
+      if (Number.isInteger(d.cur) && d.cur >= 0 && d.cur < 5) cur = d.cur;
+      if (Number.isInteger(d.dir) && d.dir >= 0 && d.dir < (diagonal ? 4 : 2)) dir = d.dir;
+    }
+  } catch { /* a draft that cannot be read is no draft */ }
   const random = async () => {
     err.textContent = "";
     try {
@@ -182,7 +203,7 @@ export function setup(ctx) {
   const submit = async () => {
     err.textContent = "";
     if (fleet.some(s => !s)) { err.textContent = `Place all five ships first: still to place ${fleet.map((s, i) => s ? "" : "the " + shipName(i)).filter(Boolean).join(", ")}.`; return; }
-    try { await ctx.sendSetup({ fleet: fleet.map(shipText) }); } catch (e) { err.textContent = e.message; }
+    try { await ctx.sendSetup({ fleet: fleet.map(shipText) }); dropDraft(); } catch (e) { err.textContent = e.message; }
   };
   return h("section", { class: "card stack", "aria-labelledby": "s-setup-h" },
     h("h2", { id: "s-setup-h" }, "Place your fleet"),
@@ -194,7 +215,7 @@ export function setup(ctx) {
     box, note,
     h("div", { class: "row" },
       h("button", { class: "primary", type: "button", id: "s-submit", onclick: submit }, "Use this fleet"),
-      h("button", { type: "button", onclick: async () => { err.textContent = ""; try { await ctx.sendSetup(null, "hard"); } catch (e) { err.textContent = e.message; } } }, "Let the computer hide my fleet")),
+      h("button", { type: "button", onclick: async () => { err.textContent = ""; try { await ctx.sendSetup(null, "hard"); dropDraft(); } catch (e) { err.textContent = e.message; } } }, "Let the computer hide my fleet")),
     err);
 }
 
@@ -252,9 +273,28 @@ export function play(ctx) {
   try { pencil = JSON.parse(localStorage.getItem(key)) || {}; } catch { pencil = {}; }
   let aim = [];
   let mode = "aim"; // or "pencil"
+  // The outline being written is of one target's fleet (outlineOf), and is
+  // kept in this tab until it is sent (sessionStorage, per table, seat and
+  // target), so that a reload does not lose it and a later target's
+  // outline never starts from an earlier one's.
   let outlineShip = 0;
   let outline = ["", "", "", "", ""];
   let outlineStart = null;
+  let outlineOf = -1;
+  const outlineKey = t => `parlour.salvo.outline.${ctx.table}.${ctx.seat}.${t}`;
+  function outlineFor(t) {
+    if (t === outlineOf) return;
+    outlineOf = t;
+    outline = ["", "", "", "", ""];
+    outlineShip = 0;
+    outlineStart = null;
+    try {
+      const d = JSON.parse(sessionStorage.getItem(outlineKey(t)) || "null");
+      if (Array.isArray(d) && d.length === 5) outline = d.map(x => typeof x === "string" ? x : "");
+    } catch { /* a draft that cannot be read is no draft */ }
+  }
+  const keepOutline = () => { try { sessionStorage.setItem(outlineKey(outlineOf), JSON.stringify(outline)); } catch { /* no storage: nothing kept */ } };
+  const dropOutline = () => { try { sessionStorage.removeItem(outlineKey(outlineOf)); } catch { /* nothing kept */ } };
   const err = h("p", { class: "error", role: "alert" });
   const boards = h("div", { class: "boards" });
   const info = h("div");
@@ -321,6 +361,7 @@ export function play(ctx) {
     modeBtn.textContent = mode === "aim" ? "Mode: aiming (P for pencil marks)" : "Mode: pencil marks (hit? / miss?)";
     modeBtn.setAttribute("aria-pressed", String(mode === "pencil"));
     fireForm.hidden = v.must_outline;
+    if (v.must_outline) outlineFor(v.target);
     shotsNote.textContent = v.must_outline ? `Every ship of ${v.players[v.target].name} is sunk: outline the fleet to win.`
       : myTurn ? `Your salvo: ${plural(v.shots, "shot")} at ${v.players[v.target].name}. Chosen: ${aim.length ? aim.join(" ") : "none"}.` : `Shots in your next salvo: ${v.shots}`;
     fill(boards);
@@ -379,7 +420,7 @@ export function play(ctx) {
       append(boards, h("section", { class: "board", "data-board": String(t) },
         // An onlooker sees the shots at each ocean, and its fleet only
         // once the game is over.
-        h("h3", {}, me >= 0 && !v.finished ? `Your shots at ${v.players[t].name}` : v.finished ? `${v.players[t].name}'s fleet` : `${v.players[t].name}'s ocean`), g, tally));
+        h("h3", {}, me >= 0 && !revealed ? `Your shots at ${v.players[t].name}` : revealed ? `${v.players[t].name}'s fleet` : `${v.players[t].name}'s ocean`), g, tally));
     }
     if (me >= 0 && v.fleet) {
       const own = new Map();
@@ -409,6 +450,7 @@ export function play(ctx) {
   function outlineClick(r, c) {
     if (!outlineStart) { outlineStart = [r, c]; outline[outlineShip] = name(r, c); }
     else { outline[outlineShip] = `${name(...outlineStart)}-${name(r, c)}`; outlineStart = null; if (outlineShip < 4) outlineShip++; }
+    keepOutline();
     update(view);
   }
   function drawOutline(v) {
@@ -416,12 +458,12 @@ export function play(ctx) {
     if (!v.must_outline) return;
     const inputs = SHIPS.map(([n, len], i) => {
       const inp = h("input", { id: "s-ol-" + i, value: outline[i], size: 8, autocomplete: "off", placeholder: len === 5 ? "B2-B6" : "", onfocus: () => { outlineShip = i; outlineStart = null; } });
-      inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); });
+      inp.addEventListener("input", () => { outline[i] = inp.value.trim().toUpperCase(); keepOutline(); });
       return h("div", { class: "row" }, h("label", { for: inp.id }, `${n} (${len})${outlineShip === i ? " ◀" : ""}`), inp);
     });
     fill(outlineBox, h("h3", {}, "Outline the fleet"),
       h("p", { class: "help" }, "Type each ship's ends, or choose a ship and click its two ends on the tracking ocean."),
-      inputs, h("button", { type: "button", class: "primary", id: "s-ol-send", onclick: () => send("outline " + outline.join(" ")) }, "Send the outline"));
+      inputs, h("button", { type: "button", class: "primary", id: "s-ol-send", onclick: async () => { if (await send("outline " + outline.join(" "))) dropOutline(); } }, "Send the outline"));
   }
   return { el: root, update };
 }
@@ -466,9 +508,12 @@ export function endSummary(v, { seat, last }) {
   const byOutline = o && (last ? /^outline\b/i.test(last.move) : true);
   const salvos = v.salvos.filter(s => s.by === 0).length;
   if (v.practice) {
+    // A daily attempt's fleet stays hidden until the day ends (the end
+    // banner says so): then the view has no fleets, and nothing is shown.
+    const shown = !!(v.fleets && v.fleets.length);
     if (byOutline && o.right) return { result: "you found the hidden fleet", reason: `You sank all five ships and outlined the computer's fleet rightly, in ${plural(salvos, "salvo")}.` };
-    if (byOutline) return { result: "the outline was wrong", reason: `You sank all five ships, but outlined the computer's fleet wrongly (you said ${o.fleet.join(" ")}). Its real fleet is shown below.` };
-    return { result: "you resigned", reason: `You resigned after ${plural(salvos, "salvo")}; the computer's fleet is shown below.` };
+    if (byOutline) return { result: "the outline was wrong", reason: `You sank all five ships, but outlined the computer's fleet wrongly (you said ${o.fleet.join(" ")}).${shown ? " Its real fleet is shown below." : ""}` };
+    return { result: "you resigned", reason: `You resigned after ${plural(salvos, "salvo")}${shown ? "; the computer's fleet is shown below" : ""}.` };
   }
   if (byOutline) {
     const who = o.by === seat ? "You" : name(o.by);

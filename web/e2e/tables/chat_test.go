@@ -1,0 +1,64 @@
+package tables
+
+import (
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"parlour/web/e2e"
+)
+
+// TestChatTypedWhileSending: Ann sends a chat message that the server
+// is slow to take (here held until the test lets it through), and types
+// her next one meanwhile, pressing Send again by mistake. Once the first
+// is written, the box holds what she typed after it, and when she sends
+// that too, Ben's chat holds the two messages, the first once.
+func TestChatTypedWhileSending(t *testing.T) {
+	t.Parallel()
+	var hold atomic.Bool
+	arrived, release := make(chan struct{}, 4), make(chan struct{})
+	srv := e2e.NewWrappedServer(t, nil, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/chat") && hold.Load() {
+				arrived <- struct{}{}
+				<-release
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", srv.Base)
+	ben := e2e.NewPlayer(t, b, "Ben", srv.Base)
+	ann.CreateTable("nymphabet", "A friend")
+	ben.Join(ann.InviteLink())
+
+	hold.Store(true)
+	ann.TypeIn("#chat-text", "good luck")
+	ann.Do("send", chromedp.KeyEvent(kb.Enter))
+	select {
+	case <-arrived:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the message never reached the server")
+	}
+	ann.Do("type on and press Enter again", chromedp.KeyEvent(" and have fun"), chromedp.KeyEvent(kb.Enter))
+	hold.Store(false)
+	close(release)
+	ann.Wait("the message written", `document.querySelectorAll("#chat-log li[data-seq]").length >= 1`)
+	if got := e2e.Eval[string](ann, `document.querySelector("#chat-text").value`); got != "and have fun" {
+		t.Errorf("after the message is written the box holds %q, want what was typed after it", got)
+	}
+	if got := ann.Text("#chat-count"); got != "12/200" {
+		t.Errorf("the box's count reads %q", got)
+	}
+	ann.TypeIn("#chat-text", "and have fun")
+	ann.Click("#chat-send")
+	ben.Wait("Ann's last message", `(l => l.length > 0 && l[l.length - 1].textContent.endsWith(": and have fun"))(document.querySelectorAll("#chat-log li[data-seq]"))`)
+	if got := e2e.Eval[[]string](ben, `[...document.querySelectorAll("#chat-log li[data-seq]")].map(l => l.textContent)`); len(got) != 2 || got[0] != "Ann (guest): good luck" {
+		t.Errorf("Ben's chat reads %q, want good luck once, then and have fun", got)
+	}
+}
