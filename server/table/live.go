@@ -174,3 +174,43 @@ func (r liveRow) rated() (pool string, ids []string) {
 	}
 	return r.t.m.Pool, ids
 }
+
+// abandoned reports whether t is a game in play that everybody has left:
+// it has no clock running (one would end it), and no person's seat has
+// had a connection open or sent a request for longer than walkAway (the
+// time after which an absent player's game may be claimed). Nobody will
+// see a move there, so the lists of games to watch leave it out; it
+// stays its players' to come back to. t.mu must be held.
+func (t *table) abandoned(now time.Time, walkAway time.Duration) bool {
+	if t.status != store.Playing || t.tc.on() {
+		return false
+	}
+	t.here.size(len(t.m.Seats), now)
+	people := 0
+	for i, st := range t.m.Seats {
+		if st.Identity == "" || st.Computer != "" {
+			continue
+		}
+		people++
+		if t.here.seats[i].open > 0 || now.Sub(t.here.seats[i].seen) <= walkAway {
+			return false
+		}
+	}
+	return people > 0
+}
+
+// abandoned is table.abandoned for a parked table, which has no clock and
+// no connection open.
+func (p *parked) abandoned(now time.Time, walkAway time.Duration) bool {
+	people := 0
+	for i, id := range p.who {
+		if id == "" || i >= len(p.seen) || i < len(p.in.Seats) && p.in.Seats[i].Kind != "person" {
+			continue
+		}
+		people++
+		if now.Sub(p.seen[i]) <= walkAway {
+			return false
+		}
+	}
+	return people > 0
+}

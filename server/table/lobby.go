@@ -128,20 +128,22 @@ func (s *Service) LobbyGame(ctx context.Context, status store.Status, gameName s
 
 // lobbyHere returns at most limit public tables in status that this node
 // holds, of game gameName ("" for every game), newest first, with their
-// spectators and, for rated games in play, their rating.
+// spectators and, for rated games in play, their rating. Games in play
+// that everybody has walked away from are left out: nobody would see a
+// move.
 func (s *Service) lobbyHere(status store.Status, gameName string, limit int) []Info {
 	var rows []liveRow
+	now := s.now()
 	s.mu.RLock()
 	for _, t := range s.tables {
 		t.mu.Lock()
-		if t.status == status && !t.m.Private && (gameName == "" || t.m.Game == gameName) {
+		if t.status == status && !t.m.Private && (gameName == "" || t.m.Game == gameName) && !(status == store.Playing && t.abandoned(now, s.cfg.WalkAway)) {
 			rows = append(rows, liveRow{t: t, in: t.listed()})
 		}
 		t.unlock()
 	}
-	now := s.now()
 	for _, p := range s.parked {
-		if p.in.Status == status && !p.in.Private && (gameName == "" || p.in.Game == gameName) {
+		if p.in.Status == status && !p.in.Private && (gameName == "" || p.in.Game == gameName) && !(status == store.Playing && p.abandoned(now, s.cfg.WalkAway)) {
 			rows = append(rows, liveRow{p: p, in: p.listed(now)})
 		}
 	}
