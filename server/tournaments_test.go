@@ -703,3 +703,29 @@ func TestTournamentArenaLeftAtSetup(t *testing.T) {
 		t.Fatalf("after %s left at the setup: %+v and %+v; want a forfeit that withdraws, and a win", quitter, q, o)
 	}
 }
+
+// TestTournamentLeaveFreesPlace: a player who joins a full event and
+// leaves it before playing frees their place for a newcomer, and coming
+// back to an event filled meanwhile is refused as any newcomer's join.
+func TestTournamentLeaveFreesPlace(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat")
+	later := f.clock.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	ev := f.create("Ann", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 1, "max_players": 2, "starts": "`+later+`"}`)
+	f.join(ev.ID, "Ann", "Bob")
+	expect(t, f.players["Cat"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", ``, 409, "is full")
+	if st, got := f.players["Ann"].do("POST", "/api/v1/tournaments/"+ev.ID+"/leave", nil, nil); st != 200 {
+		t.Fatalf("Ann leaves: %d %s", st, got)
+	}
+	f.join(ev.ID, "Cat")
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", ``, 409, "is full")
+	got := f.get(ev.ID)
+	var names []string
+	for _, s := range got.Standings {
+		names = append(names, s.Name)
+	}
+	slices.Sort(names)
+	if got.Players != 2 || !slices.Equal(names, []string{"Bob", "Cat"}) {
+		t.Errorf("the event holds %d players, %v; want 2, Bob and Cat", got.Players, names)
+	}
+}

@@ -418,6 +418,26 @@ func (ev *event) active() []store.Entrant {
 	return out
 }
 
+// counts reports whether entrant e counts as one of an event's players:
+// in it, or gone after playing (they keep their place in the
+// standings). One who joined and left before playing is out of it, and
+// frees their place under the event's cap.
+func counts(e store.Entrant) bool {
+	return !e.Left || e.Games > 0 || e.Byes > 0
+}
+
+// players returns how many of ev's entrants count as its players
+// (counts): those its cap holds to max_players. ev.mu must be held.
+func (ev *event) players() int {
+	n := 0
+	for _, e := range ev.t.Entrants {
+		if counts(e) {
+			n++
+		}
+	}
+	return n
+}
+
 // underway returns ev's games under way. ev.mu must be held.
 func (ev *event) underway() []store.TournamentGame {
 	var out []store.TournamentGame
