@@ -461,7 +461,15 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 	}
 
 	s.mu.Lock()
-	if old := s.book.byPlayer[me.Identity][g.Name()]; old != nil && s.present(old, now) {
+	old := s.book.byPlayer[me.Identity][g.Name()]
+	if old == nil || !s.present(old, now) {
+		// One whose table is being made waits still, as its player
+		// reads it: a second would seat them at two tables.
+		if w := s.pairingOf(me.Identity, g.Name()); w != nil {
+			old = w
+		}
+	}
+	if old != nil && (s.present(old, now) || s.pairing[old.seek.ID] == old) {
 		s.mu.Unlock()
 		return Answer{}, refuse.Conflict("you already have a %s seek waiting (%s): cancel it first, or wait for it", g.Title(), old.seek.ID)
 	}
@@ -486,11 +494,22 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 	for _, o := range gone {
 		s.tellGone(o, "gone", "")
 	}
-	seated, err := s.pair(ctx, other, e)
+	seated, err := s.pair(ctx, other, e, nil)
 	if err != nil {
 		return Answer{}, err
 	}
 	return Answer{Status: "paired", Table: &seated}, nil
+}
+
+// pairingOf returns identity's seek for game whose table is being made,
+// or nil. s.mu is held.
+func (s *Service) pairingOf(identity, game string) *entry {
+	for _, w := range s.pairing {
+		if w.identity == identity && w.seek.Game == game {
+			return w
+		}
+	}
+	return nil
 }
 
 // match finds the oldest waiting seek that e pairs with, dropping on the
@@ -520,12 +539,13 @@ func (s *Service) match(e *entry, now time.Time) (*entry, []*entry) {
 }
 
 // pair makes the table of waiting seek w and the seek e that matched it,
-// e's player asking; should the table not be made, w waits again. w has
-// left the book for s.pairing, where its player reads it as waiting while
+// e's player asking; own is the asker's waiting seek for the game, when
+// they accepted w, or nil. Should the table not be made, w and own wait
+// again. Both have left the book for s.pairing, where its player reads it as waiting while
 // the table is made (a store's write, which a busy server takes its time
 // over): a seek that answered "no such seek" then would send its player
 // away from the game it found.
-func (s *Service) pair(ctx context.Context, w, e *entry) (table.Seated, error) {
+func (s *Service) pair(ctx context.Context, w, e, own *entry) (table.Seated, error) {
 	seated, err := s.cfg.Tables.Pair(ctx, table.Pairing{
 		Game: e.g, Rules: e.rules, Rated: e.key.rated, Lexicon: e.key.lexicon, Asker: e.identity,
 		Seats: []table.PairedSeat{
@@ -535,9 +555,14 @@ func (s *Service) pair(ctx context.Context, w, e *entry) (table.Seated, error) {
 	})
 	if err != nil {
 		s.mu.Lock()
-		delete(s.pairing, w.seek.ID)
-		if s.book.byPlayer[w.identity][w.seek.Game] == nil {
-			s.book.add(w)
+		for _, x := range []*entry{w, own} {
+			if x == nil {
+				continue
+			}
+			delete(s.pairing, x.seek.ID)
+			if s.book.byPlayer[x.identity][x.seek.Game] == nil {
+				s.book.add(x)
+			}
 		}
 		s.mu.Unlock()
 		return table.Seated{}, err
@@ -547,9 +572,8 @@ func (s *Service) pair(ctx context.Context, w, e *entry) (table.Seated, error) {
 	s.paired[w.seek.ID] = paired{identity: w.identity, p: Pairing{Table: seated.Table, Seat: 1 - seated.Seat}, at: s.now()}
 	// The asker's own seek for this game, when they accepted another's,
 	// has found its game too.
-	own := s.book.byPlayer[e.identity][w.seek.Game]
 	if own != nil {
-		s.book.remove(own)
+		delete(s.pairing, own.seek.ID)
 		s.paired[own.seek.ID] = paired{identity: e.identity, p: Pairing{Table: seated.Table, Seat: seated.Seat}, at: s.now()}
 	}
 	s.mu.Unlock()
@@ -612,10 +636,23 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Ans
 		s.mu.Unlock()
 		return Answer{}, refuse.Conflict("this seek was taken or canceled meanwhile")
 	}
+	if mine := s.pairingOf(me.Identity, w.seek.Game); mine != nil {
+		// The acceptor's own seek is pairing them with somebody else
+		// at this moment: one game at a time.
+		s.mu.Unlock()
+		return Answer{}, refuse.Conflict("your own %s seek (%s) is pairing you with another player at this moment: play that game", w.g.Title(), mine.seek.ID)
+	}
 	s.book.remove(w)
 	s.pairing[w.seek.ID] = w
+	// The acceptor's own seek for the game leaves the book with it, so
+	// that nobody else pairs with it while this table is made.
+	own := s.book.byPlayer[me.Identity][w.seek.Game]
+	if own != nil {
+		s.book.remove(own)
+		s.pairing[own.seek.ID] = own
+	}
 	s.mu.Unlock()
-	seated, err := s.pair(ctx, w, e)
+	seated, err := s.pair(ctx, w, e, own)
 	if err != nil {
 		return Answer{}, err
 	}

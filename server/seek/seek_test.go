@@ -608,3 +608,81 @@ func BenchmarkSeekPair(b *testing.B) {
 		e.tables.pairs = e.tables.pairs[:0]
 	}
 }
+
+// TestSeekOneGameAtATime: while the table of a player's pairing is being
+// made, nothing else pairs them: not an acceptance of their other seek,
+// not their own acceptance of another's, not a new seek of theirs. Of
+// two players accepting each other's seeks at once, one table is made.
+func TestSeekOneGameAtATime(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		// second is tried while Ben's acceptance of Ann's seek (clock
+		// 60) is being made; ben is Ben's own seek (clock 120), eve
+		// Eve's (clock 300).
+		second func(e *env, ben, eve string) (Answer, error)
+		status int
+	}{
+		{"Ann accepts Ben's seek", func(e *env, ben, _ string) (Answer, error) {
+			return e.s.Accept(context.Background(), &auth.Principal{Identity: "ann"}, ben)
+		}, http.StatusNotFound},
+		{"Cat accepts Ben's seek", func(e *env, ben, _ string) (Answer, error) {
+			return e.s.Accept(context.Background(), &auth.Principal{Identity: "cat"}, ben)
+		}, http.StatusNotFound},
+		{"Ann accepts Eve's seek", func(e *env, _, eve string) (Answer, error) {
+			return e.s.Accept(context.Background(), &auth.Principal{Identity: "ann"}, eve)
+		}, http.StatusConflict},
+		{"Ann seeks again", func(e *env, _, _ string) (Answer, error) {
+			return e.seek("ann", `{"game":"guess","clock":300}`)
+		}, http.StatusConflict},
+		{"Ben accepts Eve's seek", func(e *env, _, eve string) (Answer, error) {
+			return e.s.Accept(context.Background(), &auth.Principal{Identity: "ben"}, eve)
+		}, http.StatusConflict},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			a := e.must(t, "ann", `{"game":"guess","clock":60}`, "waiting")
+			b := e.must(t, "ben", `{"game":"guess","clock":120}`, "waiting")
+			v := e.must(t, "eve", `{"game":"guess","clock":300}`, "waiting")
+			e.tables.entered, e.tables.hold = make(chan struct{}), make(chan struct{})
+			first := make(chan error, 1)
+			go func() {
+				_, err := e.s.Accept(context.Background(), &auth.Principal{Identity: "ben"}, a.Seek.ID)
+				first <- err
+			}()
+			<-e.tables.entered
+			second := make(chan error, 1)
+			go func() {
+				got, err := c.second(e, b.Seek.ID, v.Seek.ID)
+				if err == nil {
+					err = fmt.Errorf("answered %q", got.Status)
+				}
+				second <- err
+			}()
+			select {
+			case <-e.tables.entered:
+				t.Errorf("a second table is made while the first is")
+				close(e.tables.hold)
+				<-second
+			case err := <-second:
+				if refuse.Status(err) != c.status {
+					t.Errorf("got %v, want %d", err, c.status)
+				}
+				close(e.tables.hold)
+			}
+			if err := <-first; err != nil {
+				t.Fatalf("Ben's acceptance: %v", err)
+			}
+			if len(e.tables.pairs) != 1 {
+				t.Errorf("%d tables made, want 1", len(e.tables.pairs))
+			}
+			if m, err := e.s.Get(context.Background(), &auth.Principal{Identity: "ben"}, b.Seek.ID); err != nil || m.Status != "paired" {
+				t.Errorf("Ben's own seek reads %+v, %v; want paired", m, err)
+			}
+			if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Eve" {
+				t.Errorf("seeks waiting after: %+v, want Eve's", l)
+			}
+		})
+	}
+}
