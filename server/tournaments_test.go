@@ -729,3 +729,51 @@ func TestTournamentLeaveFreesPlace(t *testing.T) {
 		t.Errorf("the event holds %d players, %v; want 2, Bob and Cat", got.Players, names)
 	}
 }
+
+// TestTournamentSetupNoShow: at an event's Salvo table, a player whose
+// fleet has not come when the time to set up runs out did not show up:
+// the table closes and they forfeit, and the round ends. A player who
+// set up wins; when nobody did, nobody scores.
+func TestTournamentSetupNoShow(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name  string
+		ready int // seats that set up, from seat 0
+	}{
+		{"one fleet placed", 1},
+		{"no fleet placed", 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := newEventFixture(t, nil, "Ann", "Bob")
+			ev := f.create("Ann", `{"kind": "swiss", "game": "salvo", "clock": `+fastClock+`, "rounds": 1}`)
+			f.join(ev.ID, "Ann", "Bob")
+			f.players["Ann"].do("POST", "/api/v1/tournaments/"+ev.ID+"/start", nil, nil)
+			g := f.playing(ev.ID, 1)[0]
+			for _, n := range g.Players[:c.ready] {
+				if st, got := f.players[n].do("POST", "/api/v1/tables/"+g.Table+"/setup", `{"auto": true}`, nil); st != 200 {
+					t.Fatalf("%s sets up: %d %s", n, st, got)
+				}
+			}
+			f.clock.Advance(tournament.MinSetup - time.Second)
+			if e := f.get(ev.ID); len(e.Playing) != 1 {
+				t.Fatalf("the game closed before its time to set up ran out: %+v", e.Games)
+			}
+			f.clock.Advance(2 * time.Second)
+			e := f.await(ev.ID, "the event over", func(e tournament.Event) bool { return e.Status == store.TournamentFinished })
+			for i, n := range g.Players {
+				s, want := standingOf(e, n), 0
+				if i < c.ready {
+					want = 2
+				}
+				if s.Score != want || (s.Forfeits == 1) == (i < c.ready) {
+					t.Errorf("%s (set up: %v) stands %+v, want %d points and a forfeit only without a setup", n, i < c.ready, s, want)
+				}
+			}
+			var tb struct{ Table struct{ Status string } }
+			if st, got := f.players[g.Players[0]].do("GET", "/api/v1/tables/"+g.Table, nil, &tb); st != 410 && tb.Table.Status != "cancelled" {
+				t.Errorf("the table after: %d %s, want it closed", st, got)
+			}
+		})
+	}
+}
