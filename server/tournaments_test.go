@@ -733,15 +733,18 @@ func TestTournamentLeaveFreesPlace(t *testing.T) {
 // TestTournamentSetupNoShow: at an event's Salvo table, a player whose
 // fleet has not come when the time to set up runs out did not show up:
 // the table closes and they forfeit, and the round ends. A player who
-// set up wins; when nobody did, nobody scores.
+// set up wins; when nobody did, nobody scores. A restart meanwhile
+// changes nothing.
 func TestTournamentSetupNoShow(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		name  string
-		ready int // seats that set up, from seat 0
+		name    string
+		ready   int  // seats that set up, from seat 0
+		restart bool // the server restarts while they set up
 	}{
-		{"one fleet placed", 1},
-		{"no fleet placed", 0},
+		{"one fleet placed", 1, false},
+		{"no fleet placed", 0, false},
+		{"one fleet placed, and a restart", 1, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -756,6 +759,12 @@ func TestTournamentSetupNoShow(t *testing.T) {
 				}
 			}
 			f.clock.Advance(tournament.MinSetup - time.Second)
+			if c.restart {
+				f.restart()
+				for _, p := range f.players {
+					p.base = f.srv.URL
+				}
+			}
 			if e := f.get(ev.ID); len(e.Playing) != 1 {
 				t.Fatalf("the game closed before its time to set up ran out: %+v", e.Games)
 			}

@@ -841,6 +841,14 @@ func (s *Service) resume(ev *event) {
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	for _, g := range ev.underway() {
+		if ev.g.HasSetup() {
+			// A table still waiting for setups has no game to read yet:
+			// the time to set up runs on.
+			if u, err := s.tables.View(ctx, nil, g.Table); err == nil && u.Table.Status == store.Setup {
+				s.awaitSetups(ev, g)
+				continue
+			}
+		}
 		res, forfeiter, err := s.outcome(ctx, g.Table)
 		if refuse.Status(err) == http.StatusGone {
 			// Its table closed before play began and the server
@@ -854,9 +862,7 @@ func (s *Service) resume(ev *event) {
 		}
 		if res.Status.Over() {
 			s.score(ctx, ev, g.Table, res, forfeiter)
-			continue
 		}
-		s.awaitSetups(ev, g)
 	}
 	if ev.t.Status == store.TournamentStarted {
 		if ev.t.Kind == Swiss {
