@@ -786,3 +786,34 @@ func TestTournamentSetupNoShow(t *testing.T) {
 		})
 	}
 }
+
+// TestTournamentDeletedAccountLeaves: an account deleted while entered in
+// events is out of them, as one a moderator closed is: a Swiss to come
+// has its place free again, and a running arena pairs them no more.
+func TestTournamentDeletedAccountLeaves(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Zed")
+	f.online("Ann", "Bob", "Zed")
+	later := f.clock.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	swiss := f.create("Ann", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 1, "max_players": 2, "starts": "`+later+`"}`)
+	arena := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30}`)
+	f.join(swiss.ID, "Ann", "Zed")
+	f.join(arena.ID, "Ann", "Bob", "Zed")
+	f.clock.Advance(time.Minute)
+	// Of the three one waits; the game is played out, so that Zed, seated
+	// or not, sits at no table and may delete the account.
+	g := f.playing(arena.ID, 1)[0]
+	f.play(g, g.Players[0])
+	f.await(arena.ID, "the game scored", func(ev tournament.Event) bool { return len(ev.Games) == 1 && len(ev.Playing) == 0 })
+	if st, got := f.players["Zed"].do("DELETE", "/api/v1/account", map[string]string{"password": testPassword}, nil); st != 204 {
+		t.Fatalf("Zed deletes the account: %d %s", st, got)
+	}
+	if s := standingOf(f.get(swiss.ID), "Zed"); s.Name != "" {
+		t.Errorf("the Swiss to come still holds Zed: %+v", s)
+	}
+	f.join(swiss.ID, "Bob")
+	a := f.get(arena.ID)
+	if s := standingOf(a, "Zed"); s.Name != "" && !s.Left {
+		t.Errorf("the arena still pairs Zed: %+v", s)
+	}
+}
