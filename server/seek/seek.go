@@ -17,6 +17,7 @@ import (
 	"errors"
 	"log/slog"
 	"math"
+	"net/http"
 	"slices"
 	"sort"
 	"strings"
@@ -38,6 +39,11 @@ import (
 // when no stream or socket of theirs is open: a page that waits polls its
 // seek more often than this, so a closed page's seek goes within it.
 const Window = 30 * time.Second
+
+// MaxPassed is how many matching seeks one seek passes over, their
+// pairings refused for the two players alone (a cap of rated games
+// together), before its refusal is the answer.
+const MaxPassed = 5
 
 // PairedKept is how long the pairing of a seek stays to be read by its
 // player (GET /api/v1/seeks/{id}) after it paired.
@@ -460,45 +466,68 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 		e.seek.RatingRange = &Range{Min: int(math.Max(0, math.Round(e.lo))), Max: int(math.Round(hi))}
 	}
 
-	s.mu.Lock()
-	old := s.book.byPlayer[me.Identity][g.Name()]
-	if old == nil || !s.present(old, now) {
-		// One whose table is being made waits still, as its player
-		// reads it: a second would seat them at two tables.
-		if w := s.pairingOf(me.Identity, g.Name()); w != nil {
-			old = w
+	// A pairing refused for its two players alone (they have played
+	// their rated games together for the day) passes on to the next
+	// seek that matches: the oldest must not stand between the seeker
+	// and every other.
+	var refused error
+	var passed []*entry
+	for {
+		s.mu.Lock()
+		old := s.book.byPlayer[me.Identity][g.Name()]
+		if old == nil || !s.present(old, now) {
+			// One whose table is being made waits still, as its player
+			// reads it: a second would seat them at two tables.
+			if w := s.pairingOf(me.Identity, g.Name()); w != nil {
+				old = w
+			}
 		}
-	}
-	if old != nil && (s.present(old, now) || s.pairing[old.seek.ID] == old) {
-		s.mu.Unlock()
-		return Answer{}, refuse.Conflict("you already have a %s seek waiting (%s): cancel it first, or wait for it", g.Title(), old.seek.ID)
-	}
-	other, gone := s.match(e, now)
-	if old := s.book.byPlayer[me.Identity][g.Name()]; old != nil {
-		s.book.remove(old) // its player left it and came back
-		gone = append(gone, old)
-	}
-	if other == nil {
-		s.book.add(e)
+		if old != nil && (s.present(old, now) || s.pairing[old.seek.ID] == old) {
+			s.mu.Unlock()
+			return Answer{}, refuse.Conflict("you already have a %s seek waiting (%s): cancel it first, or wait for it", g.Title(), old.seek.ID)
+		}
+		other, gone := s.match(e, now, passed)
+		if old := s.book.byPlayer[me.Identity][g.Name()]; old != nil {
+			s.book.remove(old) // its player left it and came back
+			gone = append(gone, old)
+		}
+		if other == nil && refused != nil {
+			// Only seeks it may not pair with match: as documented,
+			// the refusal is the answer, and theirs wait on.
+			s.mu.Unlock()
+			for _, o := range gone {
+				s.tellGone(o, "gone", "")
+			}
+			return Answer{}, refused
+		}
+		if other == nil {
+			s.book.add(e)
+			s.mu.Unlock()
+			for _, o := range gone {
+				s.tellGone(o, "gone", "")
+			}
+			s.tell(me.Identity, "seek", streamSeek{Seek: e.seek})
+			sk := e.seek
+			return Answer{Status: "waiting", Seek: &sk}, nil
+		}
+		s.book.remove(other)
+		s.pairing[other.seek.ID] = other
 		s.mu.Unlock()
 		for _, o := range gone {
 			s.tellGone(o, "gone", "")
 		}
-		s.tell(me.Identity, "seek", streamSeek{Seek: e.seek})
-		sk := e.seek
-		return Answer{Status: "waiting", Seek: &sk}, nil
+		seated, err := s.pair(ctx, other, e, nil)
+		if err == nil {
+			return Answer{Status: "paired", Table: &seated}, nil
+		}
+		if refuse.Status(err) != http.StatusTooManyRequests || len(passed) >= MaxPassed {
+			return Answer{}, err
+		}
+		if refused == nil {
+			refused = err
+		}
+		passed = append(passed, other)
 	}
-	s.book.remove(other)
-	s.pairing[other.seek.ID] = other
-	s.mu.Unlock()
-	for _, o := range gone {
-		s.tellGone(o, "gone", "")
-	}
-	seated, err := s.pair(ctx, other, e, nil)
-	if err != nil {
-		return Answer{}, err
-	}
-	return Answer{Status: "paired", Table: &seated}, nil
 }
 
 // pairingOf returns identity's seek for game whose table is being made,
@@ -512,14 +541,14 @@ func (s *Service) pairingOf(identity, game string) *entry {
 	return nil
 }
 
-// match finds the oldest waiting seek that e pairs with, dropping on the
-// way the seeks of players gone (returned, to be told so once s.mu is
-// released). s.mu is held.
-func (s *Service) match(e *entry, now time.Time) (*entry, []*entry) {
+// match finds the oldest waiting seek that e pairs with, passing over
+// those in passed, and dropping on the way the seeks of players gone
+// (returned, to be told so once s.mu is released). s.mu is held.
+func (s *Service) match(e *entry, now time.Time, passed []*entry) (*entry, []*entry) {
 	var found *entry
 	var gone []*entry
 	for _, o := range s.book.buckets[e.key] {
-		if o.identity == e.identity || !o.admits(e.rating, e.hasRating) || !e.admits(o.rating, o.hasRating) {
+		if o.identity == e.identity || !o.admits(e.rating, e.hasRating) || !e.admits(o.rating, o.hasRating) || slices.Contains(passed, o) {
 			continue
 		}
 		if !s.present(o, now) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -38,6 +39,8 @@ type fakeTables struct {
 	pairs   []table.Pairing
 	creates []table.CreateRequest
 	fail    error
+	// refuse, when set, may refuse a pairing as the store would.
+	refuse  func(table.Pairing) error
 	entered chan struct{}
 	hold    chan struct{}
 }
@@ -51,6 +54,11 @@ func (f *fakeTables) Pair(_ context.Context, pr table.Pairing) (table.Seated, er
 	defer f.mu.Unlock()
 	if f.fail != nil {
 		return table.Seated{}, f.fail
+	}
+	if f.refuse != nil {
+		if err := f.refuse(pr); err != nil {
+			return table.Seated{}, err
+		}
 	}
 	f.pairs = append(f.pairs, pr)
 	seat := 0
@@ -682,6 +690,50 @@ func TestSeekOneGameAtATime(t *testing.T) {
 			}
 			if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Eve" {
 				t.Errorf("seeks waiting after: %+v, want Eve's", l)
+			}
+		})
+	}
+}
+
+// TestSeekPassesCappedPair: a pairing refused for its two players alone
+// (their rated games together for the day) passes on to the next seek
+// that matches; with none, the refusal is the answer, and the seek it
+// could not pair with waits on.
+func TestSeekPassesCappedPair(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name    string
+		eve     bool // Eve's seek, which Ben may pair with, waits too
+		wantEve bool
+	}{
+		{"another seek matches", true, true},
+		{"none other matches", false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.tables.refuse = func(pr table.Pairing) error {
+				ids := []string{pr.Seats[0].Identity, pr.Seats[1].Identity}
+				if slices.Contains(ids, "ann") && slices.Contains(ids, "ben") {
+					return refuse.TooMany("you two have played 10 rated games together in the last day: play casual games until tomorrow")
+				}
+				return nil
+			}
+			e.must(t, "ann", `{"game":"guess","rated":true}`, "waiting")
+			if c.eve {
+				// Eve's range leaves Ann (1500) out, and takes Ben (1520).
+				e.must(t, "eve", `{"game":"guess","rated":true,"rating_range":{"min":1510}}`, "waiting")
+			}
+			got, err := e.seek("ben", `{"game":"guess","rated":true}`)
+			if c.wantEve {
+				if err != nil || got.Status != "paired" || len(e.tables.pairs) != 1 || e.tables.pairs[0].Seats[0].Identity != "eve" {
+					t.Fatalf("Ben seeks: %+v, %v, pairs %+v; want paired with Eve", got, err, e.tables.pairs)
+				}
+			} else if refuse.Status(err) != http.StatusTooManyRequests {
+				t.Fatalf("Ben seeks: %+v, %v; want the cap's refusal", got, err)
+			}
+			if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Ann" {
+				t.Errorf("seeks waiting after: %+v, want Ann's alone", l)
 			}
 		})
 	}
