@@ -702,6 +702,37 @@ func TestTournamentArenaLeftAtSetup(t *testing.T) {
 	if q.Score != 0 || o.Score != 2 || !q.Left || q.Forfeits != 1 || o.Wins != 1 {
 		t.Fatalf("after %s left at the setup: %+v and %+v; want a forfeit that withdraws, and a win", quitter, q, o)
 	}
+	// The quitter comes back and plays a game, which the export holds;
+	// the closed table, which holds no game, neither stops nor spoils it.
+	f.join(ev.ID, quitter)
+	f.clock.Advance(tournament.ArenaPause)
+	g2 := f.playing(ev.ID, 1)[0]
+	for _, n := range g2.Players {
+		if st, got := f.players[n].do("POST", "/api/v1/tables/"+g2.Table+"/setup", `{"auto": true}`, nil); st != 200 {
+			t.Fatalf("%s sets up: %d %s", n, st, got)
+		}
+	}
+	if st, got := f.players[g2.Players[1]].do("POST", "/api/v1/tables/"+g2.Table+"/moves", map[string]any{"move": "resign"}, nil); st != 200 {
+		t.Fatalf("%s resigns: %d %s", g2.Players[1], st, got)
+	}
+	f.await(ev.ID, "the second game scored", func(e tournament.Event) bool { return len(e.Playing) == 0 && len(e.Games) == 2 })
+	res, err := http.Get(f.srv.URL + "/api/v1/tournaments/" + ev.ID + "/export")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	n := 0
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		n++
+		if rec, err := game.DecodeBytes(sc.Bytes()); err != nil || rec.Event == nil || rec.Event.ID != ev.ID {
+			t.Fatalf("export line %d: %v: %s", n, err, sc.Text())
+		}
+	}
+	if res.StatusCode != 200 || n != 1 {
+		t.Fatalf("export: %d, %d records; want the one game played", res.StatusCode, n)
+	}
 }
 
 // TestTournamentLeaveFreesPlace: a player who joins a full event and
