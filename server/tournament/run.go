@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"parlour/game"
 	"parlour/pairing"
-	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/server/social"
 	"parlour/server/table"
@@ -658,8 +658,13 @@ func (s *Service) setupsDue(ev *event, id string) {
 		return
 	}
 	ev.absent[id] = absent
+	names := make([]string, len(absent))
+	for i, seat := range absent {
+		names[i] = u.Table.Seats[seat].Name
+	}
 	ev.mu.Unlock()
-	if _, err := s.tables.Leave(ctx, &auth.Principal{Identity: players[absent[0]]}, id); err != nil {
+	why := fmt.Sprintf("%s did not set up in time", strings.Join(names, " and "))
+	if _, err := s.tables.LeaveFor(ctx, players[absent[0]], id, why); err != nil {
 		ev.mu.Lock()
 		delete(ev.absent, id)
 		ev.mu.Unlock()
