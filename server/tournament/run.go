@@ -641,6 +641,10 @@ func (s *Service) setupsDue(ev *event, id string) {
 		return // begun, over, closed, or not this node's
 	}
 	ev.mu.Lock()
+	if !s.hold(ctx, ev) {
+		ev.mu.Unlock()
+		return // another node runs the event now, and looks in its place
+	}
 	i := slices.IndexFunc(ev.t.Games, func(g store.TournamentGame) bool { return g.Table == id })
 	if i < 0 || ev.t.Games[i].Points != nil || len(u.Table.Seats) != len(ev.t.Games[i].Players) {
 		ev.mu.Unlock()
