@@ -846,3 +846,24 @@ func TestTournamentDeletedAccountLeaves(t *testing.T) {
 		t.Errorf("the arena still pairs Zed: %+v", s)
 	}
 }
+
+// TestTournamentLeaverAtTableStands: a player who leaves an arena while
+// their first game is under way stays in the standings, at that table,
+// and keeps their place under the cap: the game will count.
+func TestTournamentLeaverAtTableStands(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat")
+	f.online("Ann", "Bob", "Cat")
+	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30, "max_players": 2}`)
+	f.join(ev.ID, "Ann", "Bob")
+	f.clock.Advance(time.Minute)
+	g := f.playing(ev.ID, 1)[0]
+	if st, got := f.players["Bob"].do("POST", "/api/v1/tournaments/"+ev.ID+"/leave", nil, nil); st != 200 {
+		t.Fatalf("Bob leaves: %d %s", st, got)
+	}
+	e := f.get(ev.ID)
+	if bob := standingOf(e, "Bob"); bob.Name == "" || !bob.Left || bob.Playing != g.Table || e.Players != 2 {
+		t.Errorf("after Bob left at his table: %d players, Bob stands %+v; want 2, Bob left and playing at %s", e.Players, bob, g.Table)
+	}
+	expect(t, f.players["Cat"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", ``, 409, "is full")
+}

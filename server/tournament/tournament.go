@@ -445,19 +445,34 @@ func (ev *event) active() []store.Entrant {
 }
 
 // counts reports whether entrant e counts as one of an event's players:
-// in it, or gone after playing (they keep their place in the
-// standings). One who joined and left before playing is out of it, and
-// frees their place under the event's cap.
-func counts(e store.Entrant) bool {
-	return !e.Left || e.Games > 0 || e.Byes > 0
+// in it, gone after playing (they keep their place in the standings), or
+// gone with their first game under way (seated in seated, the players
+// of the event's games under way), which will count. One who joined and
+// left before playing is out of it, and frees their place under the
+// event's cap.
+func counts(e store.Entrant, seated map[string]bool) bool {
+	return !e.Left || e.Games > 0 || e.Byes > 0 || seated[e.Identity]
+}
+
+// seatedAt returns the players of t's games under way.
+func seatedAt(t store.Tournament) map[string]bool {
+	seated := map[string]bool{}
+	for _, g := range t.Games {
+		if g.Points == nil {
+			for _, id := range g.Players {
+				seated[id] = true
+			}
+		}
+	}
+	return seated
 }
 
 // players returns how many of ev's entrants count as its players
 // (counts): those its cap holds to max_players. ev.mu must be held.
 func (ev *event) players() int {
-	n := 0
+	n, seated := 0, seatedAt(ev.t)
 	for _, e := range ev.t.Entrants {
-		if counts(e) {
+		if counts(e, seated) {
 			n++
 		}
 	}
