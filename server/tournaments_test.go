@@ -867,3 +867,42 @@ func TestTournamentLeaverAtTableStands(t *testing.T) {
 	}
 	expect(t, f.players["Cat"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", ``, 409, "is full")
 }
+
+// TestTournamentGuestSignsUp: a guest in a casual arena who makes an
+// account meanwhile sits at the arena's tables as that account, under
+// its name, as an account always does, and the standings name them so.
+func TestTournamentGuestSignsUp(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann")
+	guest := &client{t: t, base: f.srv.URL}
+	var id struct{ Token string }
+	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	guest.token = id.Token
+	f.players["Gus"] = guest
+	f.online("Ann", "Gus")
+	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30}`)
+	f.join(ev.ID, "Ann", "Gus")
+	var s players.Session
+	if st, got := guest.do("POST", "/api/v1/accounts", map[string]string{"name": "Gustav", "password": testPassword}, &s); st != 201 {
+		t.Fatalf("Gus signs up: %d %s", st, got)
+	}
+	guest.token = s.Token
+	f.clock.Advance(time.Minute)
+	g := f.playing(ev.ID, 1)[0]
+	var u struct {
+		Table struct {
+			Seats []struct{ Name, Player string }
+		}
+	}
+	if st, got := guest.do("GET", "/api/v1/tables/"+g.Table, nil, &u); st != 200 {
+		t.Fatalf("reading the table: %d %s", st, got)
+	}
+	for _, seat := range u.Table.Seats {
+		if seat.Player != "account" || seat.Name == "Gus" {
+			t.Errorf("seat %+v, want Ann and Gustav, both accounts", seat)
+		}
+	}
+	if st := standingOf(f.get(ev.ID), "Gustav"); st.Name == "" {
+		t.Errorf("the standings do not name Gustav: %+v", f.get(ev.ID).Standings)
+	}
+}

@@ -94,6 +94,7 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password stri
 	if me != nil {
 		e = *me
 		e.Left = false
+		e.Name, e.Guest = name, !acct // a guest may have made an account since
 	}
 	if err := s.write(ctx, ev, store.TournamentWrite{Entrants: []store.Entrant{e}}); err != nil {
 		return Event{}, err

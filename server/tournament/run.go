@@ -13,6 +13,7 @@ import (
 
 	"parlour/game"
 	"parlour/pairing"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/server/social"
 	"parlour/server/table"
@@ -385,11 +386,36 @@ func (s *Service) seat(ctx context.Context, ev *event, groups [][]string, round 
 // (and letting them go back to waiting) when it cannot be made. ev.mu
 // must not be held.
 func (s *Service) makeTable(ctx context.Context, ev *event, players []string, round int) (store.TournamentGame, bool) {
+	// A guest may have made an account since they joined: an account
+	// sits at tables under its own name, as an account. Only guests are
+	// looked up again, so a wave of accounts costs no reads.
+	ev.mu.Lock()
+	var guests []string
+	for _, id := range players {
+		if ev.entrant(id).Guest {
+			guests = append(guests, id)
+		}
+	}
+	ev.mu.Unlock()
+	type named struct {
+		name    string
+		account bool
+	}
+	became := map[string]named{}
+	for _, id := range guests {
+		if name, acct, err := s.tables.NameOf(ctx, &auth.Principal{Identity: id}); err == nil && acct {
+			became[id] = named{name, acct}
+		}
+	}
 	ev.mu.Lock()
 	pr := table.Pairing{Game: ev.g, Rules: ev.rules, Rated: ev.t.Rated, Asker: players[0],
 		Event: &game.Tournament{ID: ev.t.ID, Name: ev.t.Name, Round: round}}
 	for _, id := range players {
 		e := ev.entrant(id)
+		if b, ok := became[id]; ok {
+			// Kept in memory, and stored with the game's score.
+			e.Name, e.Guest = b.name, false
+		}
 		pr.Seats = append(pr.Seats, table.PairedSeat{Identity: id, Name: e.Name, Guest: e.Guest})
 	}
 	ev.mu.Unlock()
