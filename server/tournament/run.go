@@ -397,14 +397,10 @@ func (s *Service) makeTable(ctx context.Context, ev *event, players []string, ro
 		}
 	}
 	ev.mu.Unlock()
-	type named struct {
-		name    string
-		account bool
-	}
-	became := map[string]named{}
+	became := map[string]string{} // the guests now accounts, their names
 	for _, id := range guests {
 		if name, acct, err := s.tables.NameOf(ctx, &auth.Principal{Identity: id}); err == nil && acct {
-			became[id] = named{name, acct}
+			became[id] = name
 		}
 	}
 	ev.mu.Lock()
@@ -412,9 +408,9 @@ func (s *Service) makeTable(ctx context.Context, ev *event, players []string, ro
 		Event: &game.Tournament{ID: ev.t.ID, Name: ev.t.Name, Round: round}}
 	for _, id := range players {
 		e := ev.entrant(id)
-		if b, ok := became[id]; ok {
+		if name, ok := became[id]; ok {
 			// Kept in memory, and stored with the game's score.
-			e.Name, e.Guest = b.name, false
+			e.Name, e.Guest = name, false
 		}
 		pr.Seats = append(pr.Seats, table.PairedSeat{Identity: id, Name: e.Name, Guest: e.Guest})
 	}
