@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -145,6 +146,7 @@ func TestSeeksBadInput(t *testing.T) {
 		{"cancel another's", bob, "DELETE", "/api/v1/seeks/" + a.Seek.ID, "", 404, "no seek"},
 		{"accept one's own", ann, "POST", "/api/v1/seeks/" + a.Seek.ID + "/accept", "", 400, "yours"},
 		{"accept a missing one", bob, "POST", "/api/v1/seeks/nope/accept", "", 404, "no seek"},
+		{"list an unknown game's", nobody, "GET", "/api/v1/seeks?game=chess", "", 400, "chess"},
 	} {
 		var body any
 		if c.body != "" {
@@ -157,6 +159,14 @@ func TestSeeksBadInput(t *testing.T) {
 	}
 	if n := sf.s.seeks.Len(); n != 1 {
 		t.Fatalf("%d seeks wait, want Ann's alone", n)
+	}
+	// A game's seeks are listed by its name in any case, as a seek
+	// names it.
+	for _, q := range []string{"quizl", "Quizl", " QUIZL "} {
+		var list struct{ Seeks []seek.Seek }
+		if st, body := nobody.do("GET", "/api/v1/seeks?game="+url.QueryEscape(q), nil, &list); st != 200 || len(list.Seeks) != 1 {
+			t.Errorf("the seeks of %q: %d %s, want Ann's", q, st, body)
+		}
 	}
 	if st, body := ann.do("DELETE", "/api/v1/seeks/"+a.Seek.ID, nil, nil); st != 204 {
 		t.Fatalf("ann cancels: %d %s", st, body)

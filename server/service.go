@@ -242,10 +242,20 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 			s.social.Tell(identity, social.StreamEvent{Type: "keyAdded", Key: &k})
 		},
 		// A deleted account's seeks leave the book through s.seeks,
-		// made once the players are. (Its tables and challenges are
-		// gone already: a seat refuses the deletion, and the store
+		// made once the players are, and it leaves the events it is
+		// in, as a closed account does: else a Swiss would keep
+		// pairing it, and its place, under a name now free for
+		// anybody, stay taken. (Its tables and challenges are gone
+		// already: a seat refuses the deletion, and the store
 		// withdraws the challenges.)
-		Deleted: func(ctx context.Context, identity string) { s.seeks.Drop(identity) },
+		Deleted: func(ctx context.Context, identity string) {
+			s.seeks.Drop(identity)
+			if ts := s.tournaments.Load(); ts != nil {
+				if err := ts.Withdraw(ctx, identity); err != nil {
+					s.log.Warn("withdrawing a deleted account from its events", "identity", identity, "err", err)
+				}
+			}
+		},
 	}
 	if s.cl != nil {
 		pc.Peers = s.cl

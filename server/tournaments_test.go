@@ -702,4 +702,207 @@ func TestTournamentArenaLeftAtSetup(t *testing.T) {
 	if q.Score != 0 || o.Score != 2 || !q.Left || q.Forfeits != 1 || o.Wins != 1 {
 		t.Fatalf("after %s left at the setup: %+v and %+v; want a forfeit that withdraws, and a win", quitter, q, o)
 	}
+	// The quitter comes back and plays a game, which the export holds;
+	// the closed table, which holds no game, neither stops nor spoils it.
+	f.join(ev.ID, quitter)
+	f.clock.Advance(tournament.ArenaPause)
+	g2 := f.playing(ev.ID, 1)[0]
+	for _, n := range g2.Players {
+		if st, got := f.players[n].do("POST", "/api/v1/tables/"+g2.Table+"/setup", `{"auto": true}`, nil); st != 200 {
+			t.Fatalf("%s sets up: %d %s", n, st, got)
+		}
+	}
+	if st, got := f.players[g2.Players[1]].do("POST", "/api/v1/tables/"+g2.Table+"/moves", map[string]any{"move": "resign"}, nil); st != 200 {
+		t.Fatalf("%s resigns: %d %s", g2.Players[1], st, got)
+	}
+	f.await(ev.ID, "the second game scored", func(e tournament.Event) bool { return len(e.Playing) == 0 && len(e.Games) == 2 })
+	res, err := http.Get(f.srv.URL + "/api/v1/tournaments/" + ev.ID + "/export")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	n := 0
+	sc := bufio.NewScanner(res.Body)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		n++
+		if rec, err := game.DecodeBytes(sc.Bytes()); err != nil || rec.Event == nil || rec.Event.ID != ev.ID {
+			t.Fatalf("export line %d: %v: %s", n, err, sc.Text())
+		}
+	}
+	if res.StatusCode != 200 || n != 1 {
+		t.Fatalf("export: %d, %d records; want the one game played", res.StatusCode, n)
+	}
+}
+
+// TestTournamentLeaveFreesPlace: a player who joins a full event and
+// leaves it before playing frees their place for a newcomer, and coming
+// back to an event filled meanwhile is refused as any newcomer's join.
+func TestTournamentLeaveFreesPlace(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat")
+	later := f.clock.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	ev := f.create("Ann", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 1, "max_players": 2, "starts": "`+later+`"}`)
+	f.join(ev.ID, "Ann", "Bob")
+	expect(t, f.players["Cat"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", ``, 409, "is full")
+	if st, got := f.players["Ann"].do("POST", "/api/v1/tournaments/"+ev.ID+"/leave", nil, nil); st != 200 {
+		t.Fatalf("Ann leaves: %d %s", st, got)
+	}
+	f.join(ev.ID, "Cat")
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", ``, 409, "is full")
+	got := f.get(ev.ID)
+	var names []string
+	for _, s := range got.Standings {
+		names = append(names, s.Name)
+	}
+	slices.Sort(names)
+	if got.Players != 2 || !slices.Equal(names, []string{"Bob", "Cat"}) {
+		t.Errorf("the event holds %d players, %v; want 2, Bob and Cat", got.Players, names)
+	}
+}
+
+// TestTournamentSetupNoShow: at an event's Salvo table, a player whose
+// fleet has not come when the time to set up runs out did not show up:
+// the table closes and they forfeit, and the round ends. A player who
+// set up wins; when nobody did, nobody scores. A restart meanwhile
+// changes nothing.
+func TestTournamentSetupNoShow(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name    string
+		ready   int  // seats that set up, from seat 0
+		restart bool // the server restarts while they set up
+	}{
+		{"one fleet placed", 1, false},
+		{"no fleet placed", 0, false},
+		{"one fleet placed, and a restart", 1, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			f := newEventFixture(t, nil, "Ann", "Bob")
+			ev := f.create("Ann", `{"kind": "swiss", "game": "salvo", "clock": `+fastClock+`, "rounds": 1}`)
+			f.join(ev.ID, "Ann", "Bob")
+			f.players["Ann"].do("POST", "/api/v1/tournaments/"+ev.ID+"/start", nil, nil)
+			g := f.playing(ev.ID, 1)[0]
+			for _, n := range g.Players[:c.ready] {
+				if st, got := f.players[n].do("POST", "/api/v1/tables/"+g.Table+"/setup", `{"auto": true}`, nil); st != 200 {
+					t.Fatalf("%s sets up: %d %s", n, st, got)
+				}
+			}
+			f.clock.Advance(tournament.MinSetup - time.Second)
+			if c.restart {
+				f.restart()
+				for _, p := range f.players {
+					p.base = f.srv.URL
+				}
+			}
+			if e := f.get(ev.ID); len(e.Playing) != 1 {
+				t.Fatalf("the game closed before its time to set up ran out: %+v", e.Games)
+			}
+			f.clock.Advance(2 * time.Second)
+			e := f.await(ev.ID, "the event over", func(e tournament.Event) bool { return e.Status == store.TournamentFinished })
+			for i, n := range g.Players {
+				s, want := standingOf(e, n), 0
+				if i < c.ready {
+					want = 2
+				}
+				if s.Score != want || (s.Forfeits == 1) == (i < c.ready) {
+					t.Errorf("%s (set up: %v) stands %+v, want %d points and a forfeit only without a setup", n, i < c.ready, s, want)
+				}
+			}
+			// The table closed, saying why.
+			expect(t, f.players[g.Players[0]], "GET", "/api/v1/tables/"+g.Table, nil, 410, strings.Join(g.Players[c.ready:], " and ")+" did not set up in time")
+		})
+	}
+}
+
+// TestTournamentDeletedAccountLeaves: an account deleted while entered in
+// events is out of them, as one a moderator closed is: a Swiss to come
+// has its place free again, and a running arena pairs them no more.
+func TestTournamentDeletedAccountLeaves(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Zed")
+	f.online("Ann", "Bob", "Zed")
+	later := f.clock.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	swiss := f.create("Ann", `{"kind": "swiss", "game": "nymphabet", "clock": `+fastClock+`, "rounds": 1, "max_players": 2, "starts": "`+later+`"}`)
+	arena := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30}`)
+	f.join(swiss.ID, "Ann", "Zed")
+	f.join(arena.ID, "Ann", "Bob", "Zed")
+	f.clock.Advance(time.Minute)
+	// Of the three one waits; the game is played out, so that Zed, seated
+	// or not, sits at no table and may delete the account.
+	g := f.playing(arena.ID, 1)[0]
+	f.play(g, g.Players[0])
+	f.await(arena.ID, "the game scored", func(ev tournament.Event) bool { return len(ev.Games) == 1 && len(ev.Playing) == 0 })
+	if st, got := f.players["Zed"].do("DELETE", "/api/v1/account", map[string]string{"password": testPassword}, nil); st != 204 {
+		t.Fatalf("Zed deletes the account: %d %s", st, got)
+	}
+	if s := standingOf(f.get(swiss.ID), "Zed"); s.Name != "" {
+		t.Errorf("the Swiss to come still holds Zed: %+v", s)
+	}
+	f.join(swiss.ID, "Bob")
+	a := f.get(arena.ID)
+	if s := standingOf(a, "Zed"); s.Name != "" && !s.Left {
+		t.Errorf("the arena still pairs Zed: %+v", s)
+	}
+}
+
+// TestTournamentLeaverAtTableStands: a player who leaves an arena while
+// their first game is under way stays in the standings, at that table,
+// and keeps their place under the cap: the game will count.
+func TestTournamentLeaverAtTableStands(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat")
+	f.online("Ann", "Bob", "Cat")
+	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30, "max_players": 2}`)
+	f.join(ev.ID, "Ann", "Bob")
+	f.clock.Advance(time.Minute)
+	g := f.playing(ev.ID, 1)[0]
+	if st, got := f.players["Bob"].do("POST", "/api/v1/tournaments/"+ev.ID+"/leave", nil, nil); st != 200 {
+		t.Fatalf("Bob leaves: %d %s", st, got)
+	}
+	e := f.get(ev.ID)
+	if bob := standingOf(e, "Bob"); bob.Name == "" || !bob.Left || bob.Playing != g.Table || e.Players != 2 {
+		t.Errorf("after Bob left at his table: %d players, Bob stands %+v; want 2, Bob left and playing at %s", e.Players, bob, g.Table)
+	}
+	expect(t, f.players["Cat"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", ``, 409, "is full")
+}
+
+// TestTournamentGuestSignsUp: a guest in a casual arena who makes an
+// account meanwhile sits at the arena's tables as that account, under
+// its name, as an account always does, and the standings name them so.
+func TestTournamentGuestSignsUp(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann")
+	guest := &client{t: t, base: f.srv.URL}
+	var id struct{ Token string }
+	guest.do("POST", "/api/v1/identity", `{"name": "Gus"}`, &id)
+	guest.token = id.Token
+	f.players["Gus"] = guest
+	f.online("Ann", "Gus")
+	ev := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30}`)
+	f.join(ev.ID, "Ann", "Gus")
+	var s players.Session
+	if st, got := guest.do("POST", "/api/v1/accounts", map[string]string{"name": "Gustav", "password": testPassword}, &s); st != 201 {
+		t.Fatalf("Gus signs up: %d %s", st, got)
+	}
+	guest.token = s.Token
+	f.clock.Advance(time.Minute)
+	g := f.playing(ev.ID, 1)[0]
+	var u struct {
+		Table struct {
+			Seats []struct{ Name, Player string }
+		}
+	}
+	if st, got := guest.do("GET", "/api/v1/tables/"+g.Table, nil, &u); st != 200 {
+		t.Fatalf("reading the table: %d %s", st, got)
+	}
+	for _, seat := range u.Table.Seats {
+		if seat.Player != "account" || seat.Name == "Gus" {
+			t.Errorf("seat %+v, want Ann and Gustav, both accounts", seat)
+		}
+	}
+	if st := standingOf(f.get(ev.ID), "Gustav"); st.Name == "" {
+		t.Errorf("the standings do not name Gustav: %+v", f.get(ev.ID).Standings)
+	}
 }

@@ -57,8 +57,9 @@ type Tournament struct {
 	WinnerNames []string
 	Created     time.Time
 
-	// Players is how many entrants joined, in lists (ListTournaments);
-	// the others read it from Entrants.
+	// Players is how many entrants are its players, in lists
+	// (ListTournaments, TournamentsPlaced): all but those who left
+	// without a game or a bye; the others read it from Entrants.
 	Players int
 
 	Entrants []Entrant

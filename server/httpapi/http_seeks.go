@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"parlour/server/auth"
 	"parlour/server/protocol"
@@ -96,5 +97,15 @@ func (h *Handler) mySeek(r *http.Request, p *auth.Principal) (seek.Mine, error) 
 // listSeeks serves GET /api/v1/seeks[?game=NAME]: the seeks waiting on
 // this node, oldest first.
 func (h *Handler) listSeeks(r *http.Request, p *auth.Principal) (map[string][]seek.Seek, error) {
-	return map[string][]seek.Seek{"seeks": h.seeks.List(p, r.URL.Query().Get("game"))}, nil
+	name := strings.TrimSpace(r.URL.Query().Get("game"))
+	if name != "" {
+		// In any case, as a seek names its game; an unknown game is a
+		// mistake to say, not a lobby with nobody in it.
+		g, err := h.games.Lookup(strings.ToLower(name))
+		if err != nil {
+			return nil, refuse.Bad("%v", err)
+		}
+		name = g.Name()
+	}
+	return map[string][]seek.Seek{"seeks": h.seeks.List(p, name)}, nil
 }

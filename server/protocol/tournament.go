@@ -8,6 +8,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"parlour/internal/text"
 	"parlour/server/refuse"
 )
 
@@ -129,6 +130,21 @@ func (req *TournamentRequest) check() error {
 			return refuse.Bad("the %s is %d characters long; at most %d, please", f.what, n, f.max)
 		}
 	}
+	// The name and the description are shown to every player (lists,
+	// streams, the terminal, each game's record): they are checked as
+	// any text one player writes for others is, the description line by
+	// line, since it may have a few.
+	name, err := text.Check(req.Name, text.Rules{Noun: "name", Max: TournamentNameMax, Collapse: true})
+	if err != nil {
+		return refuse.Bad("%v", err)
+	}
+	lines := strings.Split(strings.ReplaceAll(req.Description, "\r\n", "\n"), "\n")
+	for i, l := range lines {
+		if lines[i], err = text.Check(l, text.Rules{Noun: "description", Max: TournamentDescriptionMax, Collapse: true, Joiners: true}); err != nil {
+			return refuse.Bad("%v", err)
+		}
+	}
+	req.Name, req.Description = name, strings.TrimSpace(strings.Join(lines, "\n"))
 	return nil
 }
 

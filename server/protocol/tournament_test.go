@@ -92,3 +92,35 @@ func TestDecodeTournamentRequest(t *testing.T) {
 		t.Error("a join with an unknown field was taken")
 	}
 }
+
+// TestDecodeTournamentRequestText: an event's name and description are
+// shown to every player, in lists, streams, the terminal and each game's
+// record: what a name or a chat message may not hold they may not hold
+// either, and a description keeps its line breaks.
+func TestDecodeTournamentRequestText(t *testing.T) {
+	t.Parallel()
+	const base = `{"kind": "arena", "game": "salvo", "clock": 60, "minutes": 30, `
+	for _, c := range []struct {
+		name, field, want   string
+		wantName, wantAbout string
+	}{
+		{"a NUL in the name", `"name": "Friday\u0000Salvo"`, "control characters", "", ""},
+		{"an escape in the name", `"name": "\u001b[2JFriday"`, "control characters", "", ""},
+		{"a line break in the name", `"name": "Friday\nSalvo"`, "", "Friday Salvo", ""},
+		{"a direction control in the name", `"name": "Friday \u202eovlaS"`, "direction", "", ""},
+		{"an escape in the description", `"description": "Bring a friend\u001b[31m"`, "control characters", "", ""},
+		{"an invisible character in the description", `"description": "free\u200bfor all"`, "invisible", "", ""},
+		{"lines in the description", `"name": "  Friday   Salvo ", "description": "Bring a friend.\r\nThree rounds,\tthen tea.\n"`, "", "Friday Salvo", "Bring a friend.\nThree rounds, then tea."},
+	} {
+		req, err := DecodeTournamentRequest(strings.NewReader(base+c.field+`}`), 4096)
+		if c.want != "" {
+			if err == nil || refuse.Status(err) != 400 || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: %v, want a 400 saying %q", c.name, err, c.want)
+			}
+			continue
+		}
+		if err != nil || req.Name != c.wantName || req.Description != c.wantAbout {
+			t.Errorf("%s: %q, %q, %v; want %q, %q", c.name, req.Name, req.Description, err, c.wantName, c.wantAbout)
+		}
+	}
+}

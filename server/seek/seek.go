@@ -17,6 +17,7 @@ import (
 	"errors"
 	"log/slog"
 	"math"
+	"net/http"
 	"slices"
 	"sort"
 	"strings"
@@ -38,6 +39,11 @@ import (
 // when no stream or socket of theirs is open: a page that waits polls its
 // seek more often than this, so a closed page's seek goes within it.
 const Window = 30 * time.Second
+
+// MaxPassed is how many matching seeks one seek passes over, their
+// pairings refused for the two players alone (a cap of rated games
+// together), before its refusal is the answer.
+const MaxPassed = 5
 
 // PairedKept is how long the pairing of a seek stays to be read by its
 // player (GET /api/v1/seeks/{id}) after it paired.
@@ -460,47 +466,89 @@ func (s *Service) Seek(ctx context.Context, p *auth.Principal, req protocol.Seek
 		e.seek.RatingRange = &Range{Min: int(math.Max(0, math.Round(e.lo))), Max: int(math.Round(hi))}
 	}
 
-	s.mu.Lock()
-	if old := s.book.byPlayer[me.Identity][g.Name()]; old != nil && s.present(old, now) {
-		s.mu.Unlock()
-		return Answer{}, refuse.Conflict("you already have a %s seek waiting (%s): cancel it first, or wait for it", g.Title(), old.seek.ID)
-	}
-	other, gone := s.match(e, now)
-	if old := s.book.byPlayer[me.Identity][g.Name()]; old != nil {
-		s.book.remove(old) // its player left it and came back
-		gone = append(gone, old)
-	}
-	if other == nil {
-		s.book.add(e)
+	// A pairing refused for its two players alone (they have played
+	// their rated games together for the day) passes on to the next
+	// seek that matches: the oldest must not stand between the seeker
+	// and every other.
+	var refused error
+	var passed []*entry
+	for {
+		s.mu.Lock()
+		old := s.book.byPlayer[me.Identity][g.Name()]
+		if old == nil || !s.present(old, now) {
+			// One whose table is being made waits still, as its player
+			// reads it: a second would seat them at two tables.
+			if w := s.pairingOf(me.Identity, g.Name()); w != nil {
+				old = w
+			}
+		}
+		if old != nil && (s.present(old, now) || s.pairing[old.seek.ID] == old) {
+			s.mu.Unlock()
+			return Answer{}, refuse.Conflict("you already have a %s seek waiting (%s): cancel it first, or wait for it", g.Title(), old.seek.ID)
+		}
+		other, gone := s.match(e, now, passed)
+		if old := s.book.byPlayer[me.Identity][g.Name()]; old != nil {
+			s.book.remove(old) // its player left it and came back
+			gone = append(gone, old)
+		}
+		if other == nil && refused != nil {
+			// Only seeks it may not pair with match: as documented,
+			// the refusal is the answer, and theirs wait on.
+			s.mu.Unlock()
+			for _, o := range gone {
+				s.tellGone(o, "gone", "")
+			}
+			return Answer{}, refused
+		}
+		if other == nil {
+			s.book.add(e)
+			s.mu.Unlock()
+			for _, o := range gone {
+				s.tellGone(o, "gone", "")
+			}
+			s.tell(me.Identity, "seek", streamSeek{Seek: e.seek})
+			sk := e.seek
+			return Answer{Status: "waiting", Seek: &sk}, nil
+		}
+		s.book.remove(other)
+		s.pairing[other.seek.ID] = other
 		s.mu.Unlock()
 		for _, o := range gone {
 			s.tellGone(o, "gone", "")
 		}
-		s.tell(me.Identity, "seek", streamSeek{Seek: e.seek})
-		sk := e.seek
-		return Answer{Status: "waiting", Seek: &sk}, nil
+		seated, err := s.pair(ctx, other, e, nil)
+		if err == nil {
+			return Answer{Status: "paired", Table: &seated}, nil
+		}
+		if refuse.Status(err) != http.StatusTooManyRequests || len(passed) >= MaxPassed {
+			return Answer{}, err
+		}
+		if refused == nil {
+			refused = err
+		}
+		passed = append(passed, other)
 	}
-	s.book.remove(other)
-	s.pairing[other.seek.ID] = other
-	s.mu.Unlock()
-	for _, o := range gone {
-		s.tellGone(o, "gone", "")
-	}
-	seated, err := s.pair(ctx, other, e)
-	if err != nil {
-		return Answer{}, err
-	}
-	return Answer{Status: "paired", Table: &seated}, nil
 }
 
-// match finds the oldest waiting seek that e pairs with, dropping on the
-// way the seeks of players gone (returned, to be told so once s.mu is
-// released). s.mu is held.
-func (s *Service) match(e *entry, now time.Time) (*entry, []*entry) {
+// pairingOf returns identity's seek for game whose table is being made,
+// or nil. s.mu is held.
+func (s *Service) pairingOf(identity, game string) *entry {
+	for _, w := range s.pairing {
+		if w.identity == identity && w.seek.Game == game {
+			return w
+		}
+	}
+	return nil
+}
+
+// match finds the oldest waiting seek that e pairs with, passing over
+// those in passed, and dropping on the way the seeks of players gone
+// (returned, to be told so once s.mu is released). s.mu is held.
+func (s *Service) match(e *entry, now time.Time, passed []*entry) (*entry, []*entry) {
 	var found *entry
 	var gone []*entry
 	for _, o := range s.book.buckets[e.key] {
-		if o.identity == e.identity || !o.admits(e.rating, e.hasRating) || !e.admits(o.rating, o.hasRating) {
+		if o.identity == e.identity || !o.admits(e.rating, e.hasRating) || !e.admits(o.rating, o.hasRating) || slices.Contains(passed, o) {
 			continue
 		}
 		if !s.present(o, now) {
@@ -520,12 +568,13 @@ func (s *Service) match(e *entry, now time.Time) (*entry, []*entry) {
 }
 
 // pair makes the table of waiting seek w and the seek e that matched it,
-// e's player asking; should the table not be made, w waits again. w has
-// left the book for s.pairing, where its player reads it as waiting while
+// e's player asking; own is the asker's waiting seek for the game, when
+// they accepted w, or nil. Should the table not be made, w and own wait
+// again. Both have left the book for s.pairing, where its player reads it as waiting while
 // the table is made (a store's write, which a busy server takes its time
 // over): a seek that answered "no such seek" then would send its player
 // away from the game it found.
-func (s *Service) pair(ctx context.Context, w, e *entry) (table.Seated, error) {
+func (s *Service) pair(ctx context.Context, w, e, own *entry) (table.Seated, error) {
 	seated, err := s.cfg.Tables.Pair(ctx, table.Pairing{
 		Game: e.g, Rules: e.rules, Rated: e.key.rated, Lexicon: e.key.lexicon, Asker: e.identity,
 		Seats: []table.PairedSeat{
@@ -535,9 +584,14 @@ func (s *Service) pair(ctx context.Context, w, e *entry) (table.Seated, error) {
 	})
 	if err != nil {
 		s.mu.Lock()
-		delete(s.pairing, w.seek.ID)
-		if s.book.byPlayer[w.identity][w.seek.Game] == nil {
-			s.book.add(w)
+		for _, x := range []*entry{w, own} {
+			if x == nil {
+				continue
+			}
+			delete(s.pairing, x.seek.ID)
+			if s.book.byPlayer[x.identity][x.seek.Game] == nil {
+				s.book.add(x)
+			}
 		}
 		s.mu.Unlock()
 		return table.Seated{}, err
@@ -547,9 +601,8 @@ func (s *Service) pair(ctx context.Context, w, e *entry) (table.Seated, error) {
 	s.paired[w.seek.ID] = paired{identity: w.identity, p: Pairing{Table: seated.Table, Seat: 1 - seated.Seat}, at: s.now()}
 	// The asker's own seek for this game, when they accepted another's,
 	// has found its game too.
-	own := s.book.byPlayer[e.identity][w.seek.Game]
 	if own != nil {
-		s.book.remove(own)
+		delete(s.pairing, own.seek.ID)
 		s.paired[own.seek.ID] = paired{identity: e.identity, p: Pairing{Table: seated.Table, Seat: seated.Seat}, at: s.now()}
 	}
 	s.mu.Unlock()
@@ -612,10 +665,23 @@ func (s *Service) Accept(ctx context.Context, p *auth.Principal, id string) (Ans
 		s.mu.Unlock()
 		return Answer{}, refuse.Conflict("this seek was taken or canceled meanwhile")
 	}
+	if mine := s.pairingOf(me.Identity, w.seek.Game); mine != nil {
+		// The acceptor's own seek is pairing them with somebody else
+		// at this moment: one game at a time.
+		s.mu.Unlock()
+		return Answer{}, refuse.Conflict("your own %s seek (%s) is pairing you with another player at this moment: play that game", w.g.Title(), mine.seek.ID)
+	}
 	s.book.remove(w)
 	s.pairing[w.seek.ID] = w
+	// The acceptor's own seek for the game leaves the book with it, so
+	// that nobody else pairs with it while this table is made.
+	own := s.book.byPlayer[me.Identity][w.seek.Game]
+	if own != nil {
+		s.book.remove(own)
+		s.pairing[own.seek.ID] = own
+	}
 	s.mu.Unlock()
-	seated, err := s.pair(ctx, w, e)
+	seated, err := s.pair(ctx, w, e, own)
 	if err != nil {
 		return Answer{}, err
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -38,6 +39,8 @@ type fakeTables struct {
 	pairs   []table.Pairing
 	creates []table.CreateRequest
 	fail    error
+	// refuse, when set, may refuse a pairing as the store would.
+	refuse  func(table.Pairing) error
 	entered chan struct{}
 	hold    chan struct{}
 }
@@ -51,6 +54,11 @@ func (f *fakeTables) Pair(_ context.Context, pr table.Pairing) (table.Seated, er
 	defer f.mu.Unlock()
 	if f.fail != nil {
 		return table.Seated{}, f.fail
+	}
+	if f.refuse != nil {
+		if err := f.refuse(pr); err != nil {
+			return table.Seated{}, err
+		}
 	}
 	f.pairs = append(f.pairs, pr)
 	seat := 0
@@ -606,5 +614,127 @@ func BenchmarkSeekPair(b *testing.B) {
 		w.seek.ID = auth.NewID()
 		e.s.book.add(w)
 		e.tables.pairs = e.tables.pairs[:0]
+	}
+}
+
+// TestSeekOneGameAtATime: while the table of a player's pairing is being
+// made, nothing else pairs them: not an acceptance of their other seek,
+// not their own acceptance of another's, not a new seek of theirs. Of
+// two players accepting each other's seeks at once, one table is made.
+func TestSeekOneGameAtATime(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		// second is tried while Ben's acceptance of Ann's seek (clock
+		// 60) is being made; ben is Ben's own seek (clock 120), eve
+		// Eve's (clock 300).
+		second func(e *env, ben, eve string) (Answer, error)
+		status int
+	}{
+		{"Ann accepts Ben's seek", func(e *env, ben, _ string) (Answer, error) {
+			return e.s.Accept(context.Background(), &auth.Principal{Identity: "ann"}, ben)
+		}, http.StatusNotFound},
+		{"Cat accepts Ben's seek", func(e *env, ben, _ string) (Answer, error) {
+			return e.s.Accept(context.Background(), &auth.Principal{Identity: "cat"}, ben)
+		}, http.StatusNotFound},
+		{"Ann accepts Eve's seek", func(e *env, _, eve string) (Answer, error) {
+			return e.s.Accept(context.Background(), &auth.Principal{Identity: "ann"}, eve)
+		}, http.StatusConflict},
+		{"Ann seeks again", func(e *env, _, _ string) (Answer, error) {
+			return e.seek("ann", `{"game":"guess","clock":300}`)
+		}, http.StatusConflict},
+		{"Ben accepts Eve's seek", func(e *env, _, eve string) (Answer, error) {
+			return e.s.Accept(context.Background(), &auth.Principal{Identity: "ben"}, eve)
+		}, http.StatusConflict},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			a := e.must(t, "ann", `{"game":"guess","clock":60}`, "waiting")
+			b := e.must(t, "ben", `{"game":"guess","clock":120}`, "waiting")
+			v := e.must(t, "eve", `{"game":"guess","clock":300}`, "waiting")
+			e.tables.entered, e.tables.hold = make(chan struct{}), make(chan struct{})
+			first := make(chan error, 1)
+			go func() {
+				_, err := e.s.Accept(context.Background(), &auth.Principal{Identity: "ben"}, a.Seek.ID)
+				first <- err
+			}()
+			<-e.tables.entered
+			second := make(chan error, 1)
+			go func() {
+				got, err := c.second(e, b.Seek.ID, v.Seek.ID)
+				if err == nil {
+					err = fmt.Errorf("answered %q", got.Status)
+				}
+				second <- err
+			}()
+			select {
+			case <-e.tables.entered:
+				t.Errorf("a second table is made while the first is")
+				close(e.tables.hold)
+				<-second
+			case err := <-second:
+				if refuse.Status(err) != c.status {
+					t.Errorf("got %v, want %d", err, c.status)
+				}
+				close(e.tables.hold)
+			}
+			if err := <-first; err != nil {
+				t.Fatalf("Ben's acceptance: %v", err)
+			}
+			if len(e.tables.pairs) != 1 {
+				t.Errorf("%d tables made, want 1", len(e.tables.pairs))
+			}
+			if m, err := e.s.Get(context.Background(), &auth.Principal{Identity: "ben"}, b.Seek.ID); err != nil || m.Status != "paired" {
+				t.Errorf("Ben's own seek reads %+v, %v; want paired", m, err)
+			}
+			if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Eve" {
+				t.Errorf("seeks waiting after: %+v, want Eve's", l)
+			}
+		})
+	}
+}
+
+// TestSeekPassesCappedPair: a pairing refused for its two players alone
+// (their rated games together for the day) passes on to the next seek
+// that matches; with none, the refusal is the answer, and the seek it
+// could not pair with waits on.
+func TestSeekPassesCappedPair(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name    string
+		eve     bool // Eve's seek, which Ben may pair with, waits too
+		wantEve bool
+	}{
+		{"another seek matches", true, true},
+		{"none other matches", false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.tables.refuse = func(pr table.Pairing) error {
+				ids := []string{pr.Seats[0].Identity, pr.Seats[1].Identity}
+				if slices.Contains(ids, "ann") && slices.Contains(ids, "ben") {
+					return refuse.TooMany("you two have played 10 rated games together in the last day: play casual games until tomorrow")
+				}
+				return nil
+			}
+			e.must(t, "ann", `{"game":"guess","rated":true}`, "waiting")
+			if c.eve {
+				// Eve's range leaves Ann (1500) out, and takes Ben (1520).
+				e.must(t, "eve", `{"game":"guess","rated":true,"rating_range":{"min":1510}}`, "waiting")
+			}
+			got, err := e.seek("ben", `{"game":"guess","rated":true}`)
+			if c.wantEve {
+				if err != nil || got.Status != "paired" || len(e.tables.pairs) != 1 || e.tables.pairs[0].Seats[0].Identity != "eve" {
+					t.Fatalf("Ben seeks: %+v, %v, pairs %+v; want paired with Eve", got, err, e.tables.pairs)
+				}
+			} else if refuse.Status(err) != http.StatusTooManyRequests {
+				t.Fatalf("Ben seeks: %+v, %v; want the cap's refusal", got, err)
+			}
+			if l := e.s.List(nil, ""); len(l) != 1 || l[0].Player != "Ann" {
+				t.Errorf("seeks waiting after: %+v, want Ann's alone", l)
+			}
+		})
 	}
 }

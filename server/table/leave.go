@@ -60,6 +60,15 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Left
 	return s.leaveTable(ctx, p, id, whyLeft)
 }
 
+// LeaveFor gives up identity's seat at table id for them, as Leave does,
+// at the word of the service that paired them: an event whose player did
+// not set up in time. why, in the other players' words, is the reason a
+// paired table closes with ("Dan did not set up in time"), where their
+// own leaving would say they left.
+func (s *Service) LeaveFor(ctx context.Context, identity, id, why string) (Left, error) {
+	return s.leaveTable(ctx, &auth.Principal{Identity: identity}, id, why)
+}
+
 // Vacate gives up identity's seats at the tables whose game has not
 // begun, as Leave does; a table left with nobody seated is cancelled
 // for the reason why, in a player's words. The root calls it when a

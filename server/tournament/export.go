@@ -2,15 +2,19 @@ package tournament
 
 import (
 	"context"
+	"net/http"
 	"strings"
 
 	"parlour/game"
+	"parlour/server/refuse"
 	"parlour/store"
 )
 
 // Export hands each finished game of event id to each, as its whole
 // record, in the order the games started; games under way are left out
-// (their records would give away what the players may not yet see). It
+// (their records would give away what the players may not yet see), and
+// so are those whose table closed before play began (a player left it,
+// or did not set up in time), which have no game to record. It
 // is refused with 404 for an event that does not exist; an error of
 // each's stops it.
 func (s *Service) Export(ctx context.Context, id string, each func(*game.Record) error) error {
@@ -31,6 +35,9 @@ func (s *Service) Export(ctx context.Context, id string, each func(*game.Record)
 			continue
 		}
 		rec, err := s.tables.Record(ctx, nil, g.Table)
+		if refuse.Status(err) == http.StatusGone {
+			continue // its table closed before play began: no game was played
+		}
 		if err != nil {
 			return err
 		}

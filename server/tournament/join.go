@@ -57,7 +57,7 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password stri
 	if me == nil && t.Kind == Swiss && t.Status == store.TournamentStarted {
 		return Event{}, refuse.Conflict("%s has started, and a Swiss plays with the field it started with", t.Name)
 	}
-	if me == nil && len(t.Entrants) >= t.MaxPlayers {
+	if (me == nil || !counts(*me, seatedAt(*t))) && ev.players() >= t.MaxPlayers {
 		return Event{}, refuse.Conflict("%s is full: it takes %s", t.Name, game.Count(t.MaxPlayers, "player", "players"))
 	}
 	s.mu.Lock()
@@ -94,6 +94,7 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password stri
 	if me != nil {
 		e = *me
 		e.Left = false
+		e.Name, e.Guest = name, !acct // a guest may have made an account since
 	}
 	if err := s.write(ctx, ev, store.TournamentWrite{Entrants: []store.Entrant{e}}); err != nil {
 		return Event{}, err

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"parlour/game"
 	"parlour/pairing"
+	"parlour/server/auth"
 	"parlour/server/refuse"
 	"parlour/server/social"
 	"parlour/server/table"
@@ -365,6 +367,9 @@ func (s *Service) seat(ctx context.Context, ev *event, groups [][]string, round 
 		s.byTable[g.Table] = ev
 	}
 	s.mu.Unlock()
+	for _, g := range games {
+		s.awaitSetups(ev, g)
+	}
 	ev.bump()
 	if s.cfg.Streams == nil {
 		return
@@ -381,11 +386,32 @@ func (s *Service) seat(ctx context.Context, ev *event, groups [][]string, round 
 // (and letting them go back to waiting) when it cannot be made. ev.mu
 // must not be held.
 func (s *Service) makeTable(ctx context.Context, ev *event, players []string, round int) (store.TournamentGame, bool) {
+	// A guest may have made an account since they joined: an account
+	// sits at tables under its own name, as an account. Only guests are
+	// looked up again, so a wave of accounts costs no reads.
+	ev.mu.Lock()
+	var guests []string
+	for _, id := range players {
+		if ev.entrant(id).Guest {
+			guests = append(guests, id)
+		}
+	}
+	ev.mu.Unlock()
+	became := map[string]string{} // the guests now accounts, their names
+	for _, id := range guests {
+		if name, acct, err := s.tables.NameOf(ctx, &auth.Principal{Identity: id}); err == nil && acct {
+			became[id] = name
+		}
+	}
 	ev.mu.Lock()
 	pr := table.Pairing{Game: ev.g, Rules: ev.rules, Rated: ev.t.Rated, Asker: players[0],
 		Event: &game.Tournament{ID: ev.t.ID, Name: ev.t.Name, Round: round}}
 	for _, id := range players {
 		e := ev.entrant(id)
+		if name, ok := became[id]; ok {
+			// Kept in memory, and stored with the game's score.
+			e.Name, e.Guest = name, false
+		}
 		pr.Seats = append(pr.Seats, table.PairedSeat{Identity: id, Name: e.Name, Guest: e.Guest})
 	}
 	ev.mu.Unlock()
@@ -604,8 +630,76 @@ func (s *Service) Deserted(n table.GameNote, seat int) {
 	s.goDo(func() {
 		ev.mu.Lock()
 		defer ev.mu.Unlock()
-		s.score(s.ctx, ev, n.Table, game.Result{Status: game.Finished}, seat)
+		forfeiters := []int{seat}
+		if seats, ok := ev.absent[n.Table]; ok {
+			// The event closed the table: every seat whose setup never
+			// came forfeits, not only the one it closed it for.
+			forfeiters = seats
+			delete(ev.absent, n.Table)
+		}
+		s.score(s.ctx, ev, n.Table, game.Result{Status: game.Finished}, forfeiters...)
 	})
+}
+
+// awaitSetups has the event look at game g's table once its players'
+// time to set up has run out (SetupLimit), when its game has secret
+// setups. ev.mu must be held.
+func (s *Service) awaitSetups(ev *event, g store.TournamentGame) {
+	if !ev.g.HasSetup() {
+		return
+	}
+	due := g.Started.Add(SetupLimit(ev.clock)).Sub(s.now())
+	s.cfg.Clock.AfterFunc(max(due, 0), func() { s.goDo(func() { s.setupsDue(ev, g.Table) }) })
+}
+
+// setupsDue closes the table id of ev's game when its players' time to
+// set up ran out before every setup came, as if the first player without
+// one had left it: every player without a setup did not show up, and
+// forfeits the game (Deserted).
+func (s *Service) setupsDue(ev *event, id string) {
+	ctx := s.ctx
+	u, err := s.tables.View(ctx, nil, id)
+	if err != nil || u.Table.Status != store.Setup {
+		return // begun, over, closed, or not this node's
+	}
+	ev.mu.Lock()
+	if !s.hold(ctx, ev) {
+		ev.mu.Unlock()
+		return // another node runs the event now, and looks in its place
+	}
+	i := slices.IndexFunc(ev.t.Games, func(g store.TournamentGame) bool { return g.Table == id })
+	if i < 0 || ev.t.Games[i].Points != nil || len(u.Table.Seats) != len(ev.t.Games[i].Players) {
+		ev.mu.Unlock()
+		return
+	}
+	players := ev.t.Games[i].Players
+	var absent []int
+	for seat, si := range u.Table.Seats {
+		if !si.Ready {
+			absent = append(absent, seat)
+		}
+	}
+	if len(absent) == 0 {
+		ev.mu.Unlock()
+		return
+	}
+	ev.absent[id] = absent
+	names := make([]string, len(absent))
+	for i, seat := range absent {
+		names[i] = u.Table.Seats[seat].Name
+	}
+	ev.mu.Unlock()
+	why := fmt.Sprintf("%s did not set up in time", strings.Join(names, " and "))
+	if _, err := s.tables.LeaveFor(ctx, players[absent[0]], id, why); err != nil {
+		ev.mu.Lock()
+		delete(ev.absent, id)
+		ev.mu.Unlock()
+		if refuse.Status(err) != http.StatusConflict {
+			s.log.Warn("an event's table whose setups did not all come could not be closed", "event", ev.id(), "table", id, "err", err)
+		}
+		return
+	}
+	s.log.Info("an event's game closed: setups missing", "event", ev.id(), "table", id, "seats", absent)
 }
 
 // gameOver scores the ended game at table id of ev.
@@ -669,15 +763,15 @@ func abandoned(res game.Result, seats, seat int) game.Result {
 }
 
 // score stores the end of ev's game at table id, with result res and
-// the seat that forfeited it (-1: none), and carries the event on. ev.mu
-// must be held.
-func (s *Service) score(ctx context.Context, ev *event, id string, res game.Result, forfeiter int) {
+// the seats that forfeited it (-1, or none: none), and carries the event
+// on. ev.mu must be held.
+func (s *Service) score(ctx context.Context, ev *event, id string, res game.Result, forfeiters ...int) {
 	i := slices.IndexFunc(ev.t.Games, func(g store.TournamentGame) bool { return g.Table == id })
 	if i < 0 || ev.t.Games[i].Points != nil {
 		return // scored already
 	}
 	g := ev.t.Games[i]
-	g.Points = gamePoints(len(g.Players), res, forfeiter)
+	g.Points = gamePoints(len(g.Players), res, forfeiters...)
 	g.Ended = s.now()
 	var es []store.Entrant
 	for seat, pid := range g.Players {
@@ -690,7 +784,7 @@ func (s *Service) score(ctx context.Context, ev *event, id string, res game.Resu
 			e.Streak = st.Wins
 		}
 		e.Points += pts
-		if seat == forfeiter {
+		if slices.Contains(forfeiters, seat) {
 			e.Forfeits++
 			// An arena player who did not show is paired no more until
 			// they join again; a Swiss player after two such games.
@@ -737,16 +831,20 @@ func (s *Service) score(ctx context.Context, ev *event, id string, res game.Resu
 }
 
 // gamePoints returns each seat's points from a game of seats players
-// that ended with res, forfeiter (-1: none) having forfeited it: 2 a
-// win, 1 a draw, 0 a loss at a table of two; by place at a table of
-// more (pairing.TablePoints), the game's own scores deciding the places
-// where it keeps them. A forfeit loses to everyone else at the table.
-func gamePoints(seats int, res game.Result, forfeiter int) []int {
+// that ended with res, forfeiters (-1, or none: none) having forfeited
+// it: 2 a win, 1 a draw, 0 a loss at a table of two; by place at a table
+// of more (pairing.TablePoints), the game's own scores deciding the
+// places where it keeps them. A forfeit loses to everyone else at the
+// table and scores nothing; a table everybody forfeited scores nothing.
+func gamePoints(seats int, res game.Result, forfeiters ...int) []int {
+	forfeiters = slices.DeleteFunc(slices.Clone(forfeiters), func(f int) bool { return f < 0 || f >= seats })
 	order := make([]int, seats)
 	switch {
-	case forfeiter >= 0:
+	case len(forfeiters) == seats:
+		return order
+	case len(forfeiters) > 0:
 		for i := range order {
-			if i != forfeiter {
+			if !slices.Contains(forfeiters, i) {
 				order[i] = 1
 			}
 		}
@@ -759,7 +857,11 @@ func gamePoints(seats int, res game.Result, forfeiter int) []int {
 			}
 		}
 	}
-	return pairing.TablePoints(order)
+	points := pairing.TablePoints(order)
+	for _, f := range forfeiters {
+		points[f] = 0 // several share the last places, and score none
+	}
+	return points
 }
 
 // resume carries ev on after a restart: its games that ended while the
@@ -770,6 +872,14 @@ func (s *Service) resume(ev *event) {
 	ev.mu.Lock()
 	defer ev.mu.Unlock()
 	for _, g := range ev.underway() {
+		if ev.g.HasSetup() {
+			// A table still waiting for setups has no game to read yet:
+			// the time to set up runs on.
+			if u, err := s.tables.View(ctx, nil, g.Table); err == nil && u.Table.Status == store.Setup {
+				s.awaitSetups(ev, g)
+				continue
+			}
+		}
 		res, forfeiter, err := s.outcome(ctx, g.Table)
 		if refuse.Status(err) == http.StatusGone {
 			// Its table closed before play began and the server

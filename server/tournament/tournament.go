@@ -77,7 +77,29 @@ const (
 	ForfeitsToWithdraw = 2
 	// Podium is how many winners a finished event names.
 	Podium = 3
+	// MinSetup is the least time an event's players have to set up a
+	// game that has secret setups (SetupLimit).
+	MinSetup = time.Minute
 )
+
+// SetupLimit is how long the players of an event's game on clock c have
+// to give their secret setups (Quizl's grid, Salvo's fleet), counted
+// from the pairing: the time the clock gives a first move, and at least
+// MinSetup. Setups are never timed by the clock itself; without a limit
+// a player who never sets up would hold their opponent at the table, and
+// a Swiss round open, for good.
+func SetupLimit(c game.Clock) time.Duration {
+	var d time.Duration
+	switch c.Kind {
+	case game.ClockFischer:
+		d = time.Duration(c.Initial) * time.Second
+	case game.ClockTurn:
+		d = time.Duration(c.Seconds) * time.Second
+	case game.ClockCorrespondence:
+		d = time.Duration(c.Days) * 24 * time.Hour
+	}
+	return max(d, MinSetup)
+}
 
 // Teller is what the service needs of the player streams: to tell a
 // player of their game (social.Service).
@@ -160,6 +182,10 @@ type event struct {
 	clock game.Clock
 	// last is each arena player's last opponent.
 	last map[string]string
+	// absent holds, for a table the event is closing because its setup
+	// time ran out, the seats whose setups never came: they forfeit it
+	// (Deserted).
+	absent map[string][]int
 	// lookAt is when a running arena looks at its waiting players next
 	// (zero: when a game ends or somebody joins); an event whose start
 	// could not be stored tries again then.
@@ -269,7 +295,7 @@ func (s *Service) load(t store.Tournament) (*event, error) {
 		return nil, fmt.Errorf("event %s's rules: %w", t.ID, err)
 	}
 	clock, _ := game.ClockOf(rules)
-	ev := &event{t: t, g: g, rules: rules, clock: clock, last: map[string]string{}, changed: make(chan struct{})}
+	ev := &event{t: t, g: g, rules: rules, clock: clock, last: map[string]string{}, absent: map[string][]int{}, changed: make(chan struct{})}
 	for _, gm := range t.Games {
 		if len(gm.Players) == 2 {
 			ev.last[gm.Players[0]], ev.last[gm.Players[1]] = gm.Players[1], gm.Players[0]
@@ -416,6 +442,41 @@ func (ev *event) active() []store.Entrant {
 		}
 	}
 	return out
+}
+
+// counts reports whether entrant e counts as one of an event's players:
+// in it, gone after playing (they keep their place in the standings), or
+// gone with their first game under way (seated in seated, the players
+// of the event's games under way), which will count. One who joined and
+// left before playing is out of it, and frees their place under the
+// event's cap.
+func counts(e store.Entrant, seated map[string]bool) bool {
+	return !e.Left || e.Games > 0 || e.Byes > 0 || seated[e.Identity]
+}
+
+// seatedAt returns the players of t's games under way.
+func seatedAt(t store.Tournament) map[string]bool {
+	seated := map[string]bool{}
+	for _, g := range t.Games {
+		if g.Points == nil {
+			for _, id := range g.Players {
+				seated[id] = true
+			}
+		}
+	}
+	return seated
+}
+
+// players returns how many of ev's entrants count as its players
+// (counts): those its cap holds to max_players. ev.mu must be held.
+func (ev *event) players() int {
+	n, seated := 0, seatedAt(ev.t)
+	for _, e := range ev.t.Entrants {
+		if counts(e, seated) {
+			n++
+		}
+	}
+	return n
 }
 
 // underway returns ev's games under way. ev.mu must be held.

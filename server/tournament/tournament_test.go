@@ -19,25 +19,29 @@ func TestGamePoints(t *testing.T) {
 		name      string
 		seats     int
 		res       game.Result
-		forfeiter int
+		forfeiter []int
 		want      []int
 	}{
-		{"a win", 2, game.Result{Status: game.Finished, Winners: []game.Seat{1}}, -1, []int{0, 2}},
-		{"a draw", 2, game.Result{Status: game.Finished}, -1, []int{1, 1}},
+		{"a win", 2, game.Result{Status: game.Finished, Winners: []game.Seat{1}}, []int{-1}, []int{0, 2}},
+		{"a draw", 2, game.Result{Status: game.Finished}, []int{-1}, []int{1, 1}},
 		// A two-seat game with a margin still scores the win alone.
-		{"a win by a margin", 2, game.Result{Status: game.Finished, Winners: []game.Seat{0}, Scores: []int{90, 10}}, -1, []int{2, 0}},
-		{"a forfeit", 2, game.Result{Status: game.Aborted}, 0, []int{0, 2}},
+		{"a win by a margin", 2, game.Result{Status: game.Finished, Winners: []game.Seat{0}, Scores: []int{90, 10}}, []int{-1}, []int{2, 0}},
+		{"a forfeit", 2, game.Result{Status: game.Aborted}, []int{0}, []int{0, 2}},
 		// Places 1, 2, 3, 4 by score: 6, 4, 2, 0.
-		{"four by score", 4, game.Result{Status: game.Finished, Winners: []game.Seat{2}, Scores: []int{10, 30, 50, 0}}, -1, []int{2, 4, 6, 0}},
+		{"four by score", 4, game.Result{Status: game.Finished, Winners: []game.Seat{2}, Scores: []int{10, 30, 50, 0}}, []int{-1}, []int{2, 4, 6, 0}},
 		// Two tied first share places 1 and 2: (6+4)/2 = 5 each.
-		{"four with a tie", 4, game.Result{Status: game.Finished, Winners: []game.Seat{0, 1}, Scores: []int{30, 30, 10, 5}}, -1, []int{5, 5, 2, 0}},
+		{"four with a tie", 4, game.Result{Status: game.Finished, Winners: []game.Seat{0, 1}, Scores: []int{30, 30, 10, 5}}, []int{-1}, []int{5, 5, 2, 0}},
 		// Three without scores: the winner first, the others share 2nd
 		// and 3rd: (2+0)/2 = 1.
-		{"three by winners", 3, game.Result{Status: game.Finished, Winners: []game.Seat{1}}, -1, []int{1, 4, 1}},
+		{"three by winners", 3, game.Result{Status: game.Finished, Winners: []game.Seat{1}}, []int{-1}, []int{1, 4, 1}},
 		// A forfeit at three: the others share 1st and 2nd, (4+2)/2 = 3.
-		{"a forfeit at three", 3, game.Result{Status: game.Aborted}, 2, []int{3, 3, 0}},
+		{"a forfeit at three", 3, game.Result{Status: game.Aborted}, []int{2}, []int{3, 3, 0}},
+		// Two of three never set up: the third wins alone.
+		{"two forfeits at three", 3, game.Result{Status: game.Finished}, []int{0, 2}, []int{0, 4, 0}},
+		// Nobody set up: nobody scores (not a shared draw).
+		{"everybody forfeits", 2, game.Result{Status: game.Finished}, []int{0, 1}, []int{0, 0}},
 	} {
-		if got := gamePoints(c.seats, c.res, c.forfeiter); !slices.Equal(got, c.want) {
+		if got := gamePoints(c.seats, c.res, c.forfeiter...); !slices.Equal(got, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}

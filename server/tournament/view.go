@@ -196,10 +196,11 @@ func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool)
 	if len(e.Rules) == 0 {
 		e.Rules = nil
 	}
+	seated := seatedAt(t)
 	if t.Entrants != nil {
 		e.Players = 0
 		for _, en := range t.Entrants {
-			if !en.Left || en.Games > 0 || en.Byes > 0 {
+			if counts(en, seated) {
 				e.Players++
 			}
 		}
@@ -224,7 +225,7 @@ func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool)
 	totals := map[string]int{}
 	byID := map[string]store.Entrant{}
 	for _, en := range t.Entrants {
-		if en.Left && en.Games == 0 && en.Byes == 0 {
+		if !counts(en, seated) {
 			continue // joined and left before playing: not in the event
 		}
 		field = append(field, pairing.Entrant{ID: en.Identity, Points: en.Points, Rating: en.Rating, Byes: en.Byes})

@@ -109,7 +109,7 @@ func (s *Store) ListTournaments(ctx context.Context, status store.TournamentStat
 	if status == store.TournamentFinished {
 		order = "starts DESC, id"
 	}
-	ts, err := s.tournaments(ctx, "SELECT "+tournamentColumns+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id) FROM tournaments t WHERE status = $1 ORDER BY "+order+" LIMIT $2", string(status), limit)
+	ts, err := s.tournaments(ctx, "SELECT "+tournamentColumns+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id AND (NOT e.left_event OR e.games > 0 OR e.byes > 0)) FROM tournaments t WHERE status = $1 ORDER BY "+order+" LIMIT $2", string(status), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +118,7 @@ func (s *Store) ListTournaments(ctx context.Context, status store.TournamentStat
 
 // TournamentsPlaced implements store.Tournaments.
 func (s *Store) TournamentsPlaced(ctx context.Context, identity string, limit int) ([]store.Tournament, error) {
-	ts, err := s.tournaments(ctx, "SELECT "+tournamentColumns+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id) FROM tournaments t WHERE status = $1 AND jsonb_exists(t.winners::jsonb, $2) ORDER BY starts DESC, id LIMIT $3", string(store.TournamentFinished), identity, limit)
+	ts, err := s.tournaments(ctx, "SELECT "+tournamentColumns+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id AND (NOT e.left_event OR e.games > 0 OR e.byes > 0)) FROM tournaments t WHERE status = $1 AND jsonb_exists(t.winners::jsonb, $2) ORDER BY starts DESC, id LIMIT $3", string(store.TournamentFinished), identity, limit)
 	if err != nil {
 		return nil, err
 	}

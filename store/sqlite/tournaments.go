@@ -103,7 +103,7 @@ func (s *Store) ListTournaments(ctx context.Context, status store.TournamentStat
 	if status == store.TournamentFinished {
 		order = "starts DESC, id"
 	}
-	ts, err := s.tournaments(ctx, "SELECT "+tournamentCols+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id) FROM tournaments t WHERE status = ? ORDER BY "+order+" LIMIT ?", string(status), limit)
+	ts, err := s.tournaments(ctx, "SELECT "+tournamentCols+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id AND (e.left_event = 0 OR e.games > 0 OR e.byes > 0)) FROM tournaments t WHERE status = ? ORDER BY "+order+" LIMIT ?", string(status), limit)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func (s *Store) ListTournaments(ctx context.Context, status store.TournamentStat
 
 // TournamentsPlaced implements store.Tournaments.
 func (s *Store) TournamentsPlaced(ctx context.Context, identity string, limit int) ([]store.Tournament, error) {
-	ts, err := s.tournaments(ctx, "SELECT "+tournamentCols+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id) FROM tournaments t WHERE status = ? AND EXISTS (SELECT 1 FROM json_each(t.winners) w WHERE w.value = ?) ORDER BY starts DESC, id LIMIT ?", string(store.TournamentFinished), identity, limit)
+	ts, err := s.tournaments(ctx, "SELECT "+tournamentCols+", (SELECT COUNT(*) FROM tournament_entrants e WHERE e.tournament = t.id AND (e.left_event = 0 OR e.games > 0 OR e.byes > 0)) FROM tournaments t WHERE status = ? AND EXISTS (SELECT 1 FROM json_each(t.winners) w WHERE w.value = ?) ORDER BY starts DESC, id LIMIT ?", string(store.TournamentFinished), identity, limit)
 	if err != nil {
 		return nil, err
 	}

@@ -142,7 +142,7 @@ func testTournaments(t *testing.T, e *env) {
 }
 
 // testTournamentLists: events are listed by status, the soonest first
-// (the newest first once finished) with how many joined, and a creator's
+// (the newest first once finished) with how many are its players, and a creator's
 // events are counted from a time.
 func testTournamentLists(t *testing.T, e *env) {
 	ctx := context.Background()
@@ -161,7 +161,10 @@ func testTournamentLists(t *testing.T, e *env) {
 	make("old", "", store.TournamentFinished, -3*time.Hour, -26*time.Hour)
 	make("older", "bob", store.TournamentFinished, -4*time.Hour, -time.Minute)
 	make("now", "ann", store.TournamentStarted, 0, 0)
-	if err := ts.WriteTournament(ctx, "soon", store.TournamentWrite{Entrants: []store.Entrant{{Identity: "x", Name: "X", Joined: at}, {Identity: "y", Name: "Y", Joined: at}}}); err != nil {
+	// Of four who joined, Z left before playing, and is not one of its
+	// players; W left after a game, and is.
+	if err := ts.WriteTournament(ctx, "soon", store.TournamentWrite{Entrants: []store.Entrant{{Identity: "x", Name: "X", Joined: at}, {Identity: "y", Name: "Y", Joined: at},
+		{Identity: "z", Name: "Z", Joined: at, Left: true}, {Identity: "w", Name: "W", Joined: at, Left: true, Games: 1}}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -183,8 +186,8 @@ func testTournamentLists(t *testing.T, e *env) {
 		if !equal(ids, c.want) {
 			t.Errorf("%s events: %q, want %q", c.status, ids, c.want)
 		}
-		if c.status == store.TournamentCreated && len(got) > 0 && got[0].Players != 2 {
-			t.Errorf("soon lists %d players, want 2", got[0].Players)
+		if c.status == store.TournamentCreated && len(got) > 0 && got[0].Players != 3 {
+			t.Errorf("soon lists %d players, want 3 (Z left before playing)", got[0].Players)
 		}
 	}
 	if got, err := ts.ListTournaments(ctx, store.TournamentCreated, 1); err != nil || len(got) != 1 {
