@@ -301,3 +301,27 @@ func TestClusterClosedAccountEveryNode(t *testing.T) {
 		t.Errorf("Ann's seek on b, which only Robin's matched: %d %s", st, body)
 	}
 }
+
+// TestClusterDeletedAccountEveryNode: a player deletes their account
+// through one node, and another node drops the seek they left there, so
+// that nobody there is paired with an account that is gone.
+func TestClusterDeletedAccountEveryNode(t *testing.T) {
+	// Not parallel: see TestClusterLobbyAcrossNodes.
+	nodes := startCluster(t, "a", "b")
+	a, b := nodes[0], nodes[1]
+	robin, ann := nodeSignUp(t, a, "Robin"), nodeSignUp(t, b, "Ann")
+	if st, body := nodeCall(t, b, "POST", "/api/v1/seeks", robin, map[string]any{"game": "nymphabet"}, nil); st != 201 {
+		t.Fatalf("Robin's seek on b: %d %s", st, body)
+	}
+	if st, body := nodeCall(t, a, "DELETE", "/api/v1/account", robin, map[string]any{"password": testPassword}, nil); st != 204 {
+		t.Fatalf("Robin deletes the account through a: %d %s", st, body)
+	}
+	var seeks struct{ Seeks []json.RawMessage }
+	if st, body := nodeCall(t, b, "GET", "/api/v1/seeks", "", nil, &seeks); st != 200 || len(seeks.Seeks) != 0 {
+		t.Errorf("the seeks on b after Robin's deletion: %d %s", st, body)
+	}
+	var asked struct{ Status string }
+	if st, body := nodeCall(t, b, "POST", "/api/v1/seeks", ann, map[string]any{"game": "nymphabet"}, &asked); st != 201 || asked.Status != "waiting" {
+		t.Errorf("Ann's seek on b, which only Robin's matched: %d %s", st, body)
+	}
+}

@@ -241,19 +241,18 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		KeyAdded: func(identity string, k players.KeyInfo) {
 			s.social.Tell(identity, social.StreamEvent{Type: "keyAdded", Key: &k})
 		},
-		// A deleted account's seeks leave the book through s.seeks,
-		// made once the players are, and it leaves the events it is
-		// in, as a closed account does: else a Swiss would keep
-		// pairing it, and its place, under a name now free for
-		// anybody, stay taken. (Its tables and challenges are gone
-		// already: a seat refuses the deletion, and the store
-		// withdraws the challenges.)
+		// A deleted account leaves what waits for it on every node, as
+		// a closed account does: its seeks leave the book (s.seeks is
+		// made once the players are) and it leaves the events it is
+		// in, else a Swiss would keep pairing it, and its place, under
+		// a name now free for anybody, stay taken. (Its tables and
+		// challenges are gone already: a seat refuses the deletion,
+		// and the store withdraws the challenges.)
 		Deleted: func(ctx context.Context, identity string) {
-			s.seeks.Drop(identity)
-			if ts := s.tournaments.Load(); ts != nil {
-				if err := ts.Withdraw(ctx, identity); err != nil {
-					s.log.Warn("withdrawing a deleted account from its events", "identity", identity, "err", err)
-				}
+			ctx = context.WithoutCancel(ctx)
+			s.closedHere(ctx, identity, players.DeletedName)
+			if s.cl != nil {
+				s.cl.ClosedEverywhere(ctx, identity, players.DeletedName)
 			}
 		},
 	}
@@ -522,10 +521,15 @@ func (s *Service) accountClosed(ctx context.Context, identity, name string) {
 }
 
 // closedHere is accountClosed's part on one node: what this node holds
-// of the games waiting for identity.
+// of the games waiting for identity. An account its owner deleted comes
+// here too, called players.DeletedName, on every node.
 func (s *Service) closedHere(ctx context.Context, identity, name string) {
 	s.seeks.Drop(identity)
-	if err := s.Service.Vacate(ctx, identity, name+"'s account was closed by a moderator"); err != nil {
+	why := name + "'s account was closed by a moderator"
+	if name == players.DeletedName {
+		why = "a player deleted their account"
+	}
+	if err := s.Service.Vacate(ctx, identity, why); err != nil {
 		s.log.Warn("giving up a closed account's seats", "identity", identity, "err", err)
 	}
 	if ts := s.tournaments.Load(); ts != nil {

@@ -37,9 +37,9 @@ import (
 //     check before an account is deleted).
 //   - "lobby": the public tables the node owns in a status (open, in
 //     setup, playing), for the lobby.
-//   - "closed": an account a moderator closed on the node, with its name:
-//     each node takes the player out of the games waiting to begin that
-//     it holds (Node.ClosedHere).
+//   - "closed": an account a moderator closed on the node, with its name,
+//     or one its owner deleted there: each node takes the player out of
+//     the games waiting to begin that it holds (Node.ClosedHere).
 //   - "probe": nothing; answered at once, so that the round trip is the
 //     bus's own (parlour_cluster_bus_seconds).
 
