@@ -102,7 +102,14 @@ func runAdmin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	switch verb {
 	case "grant", "revoke":
 		name, err := moderation.Grant(ctx, db, rest[0], verb == "grant", *reason, time.Now())
-		if err != nil {
+		switch {
+		case errors.Is(err, moderation.ErrUnchanged) && verb == "grant":
+			fmt.Fprintf(stdout, "%s is a moderator already; nothing changed.\n", name)
+			return 0
+		case errors.Is(err, moderation.ErrUnchanged):
+			fmt.Fprintf(stdout, "%s is not a moderator; nothing changed.\n", name)
+			return 0
+		case err != nil:
 			fmt.Fprintf(stderr, "parlour admin %s: %v\n", verb, err)
 			return 1
 		}

@@ -55,6 +55,11 @@ func checkAdmin(t *testing.T, st store.Store, where ...string) {
 	if on, err := ms.IsModerator(ctx, "idAnn"); !on || err != nil {
 		t.Fatalf("after grant: moderator %v, %v", on, err)
 	}
+	// Granting the role again changes nothing and logs nothing.
+	code, out, errs = adminRun(append([]string{"grant", "ANN"}, where...)...)
+	if code != 0 || out != "Ann is a moderator already; nothing changed.\n" {
+		t.Fatalf("grant again: %d %q %q", code, out, errs)
+	}
 	code, out, errs = adminRun(append(append([]string{}, where...), "reports")...)
 	if code != 0 || !strings.Contains(out, "1 open, 0 closed.") || !strings.Contains(out, "r1") || !strings.Contains(out, "Bob") ||
 		!strings.Contains(out, "Ann") || !strings.Contains(out, "rude words") || !strings.Contains(out, "2026-05-06 07:08") {
@@ -66,6 +71,11 @@ func checkAdmin(t *testing.T, st store.Store, where ...string) {
 	}
 	if on, err := ms.IsModerator(ctx, "idAnn"); on || err != nil {
 		t.Fatalf("after revoke: moderator %v, %v", on, err)
+	}
+	// Nor does taking it from an account without it.
+	code, out, errs = adminRun(append([]string{"revoke", "bob"}, where...)...)
+	if code != 0 || out != "Bob is not a moderator; nothing changed.\n" {
+		t.Fatalf("revoke from Bob: %d %q %q", code, out, errs)
 	}
 	log, err := ms.ModLog(ctx, 10)
 	if err != nil || len(log) != 2 || log[1].Action != "grant" || log[1].Reason != "runs the club" || log[1].Moderator != "" || log[0].Action != "revoke" || log[0].SubjectName != "Ann" {

@@ -31,7 +31,7 @@ func commands() map[string]command {
 		"serve":     {"serve tables over HTTP and WebSocket (the default)", runServe},
 		"play":      {"play the games in this terminal", runPlay},
 		"loadtest":  {"drive a running server with scripted players and measure it", runLoadtest},
-		"admin":     {"give or take back the moderator role, read the reports (on the server's machine)", runAdmin},
+		"admin":     {"on the server's machine: moderators, the reports, backups of the data", runAdmin},
 		"version":   {"print which build this is", runVersion},
 	}
 }

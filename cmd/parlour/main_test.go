@@ -42,6 +42,8 @@ func TestHelpCommand(t *testing.T) {
 	}{
 		{[]string{"help"}, 0, "commands:", ""},
 		{[]string{"-h"}, 0, "commands:", ""},
+		// The operator finds the backup in the list of commands.
+		{[]string{"help"}, 0, "backups of the data", ""},
 		{[]string{"help", "dance"}, 2, "", `unknown command "dance"`},
 		{[]string{"help", "play", "more"}, 2, "", "help takes one command"},
 	} {

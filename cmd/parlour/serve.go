@@ -143,6 +143,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			return 2
 		}
 	}
+	if s := strings.ToUpper(*syncMode); s != "FULL" && s != "NORMAL" {
+		fmt.Fprintf(stderr, "parlour serve: --sync must be FULL or NORMAL, not %q\n", *syncMode)
+		return 2
+	}
 	cl := clusterOptions{nats: *natsURL, node: *node, lease: *lease}
 	if *maxProcs < 0 {
 		fmt.Fprintf(stderr, "parlour serve: --procs must be 0 (the default) or more, not %d\n", *maxProcs)
@@ -486,8 +490,23 @@ type tableOptions struct {
 }
 
 func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data string, where storeAt, lim limit.Limits, topt tableOptions, sshOpt sshOptions, cl clusterOptions, filter *chat.Filter, house []*lexicon.Lexicon, mo mailOptions, cal *calendar.Calendar) error {
+	// Listen first: an address that is wrong or taken (by this very
+	// server, started twice) stops serve before it makes a data
+	// directory or opens, let alone migrates, a database.
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listening: %w", err)
+	}
+	defer ln.Close() // for the returns before the server takes it
 	if err := os.MkdirAll(data, 0o700); err != nil {
 		return fmt.Errorf("making the data directory: %w", err)
+	}
+	if where.postgres == "" {
+		release, err := lockStore(where.path)
+		if err != nil {
+			return err
+		}
+		defer release()
 	}
 	db, closeDB, err := openStore(ctx, where)
 	if err != nil {
@@ -498,10 +517,6 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 	// first table does not wait for it.
 	if _, err := lexicon.Load(lexicon.DefaultName); err != nil {
 		return fmt.Errorf("loading the lexicon: %w", err)
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listening: %w", err)
 	}
 	// Invite links name the host as given ("localhost"), with the port
 	// actually bound.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -258,6 +259,76 @@ func TestServeProcs(t *testing.T) {
 	} {
 		if got := serveProcs(c.flag, c.env, c.cur); got != c.want {
 			t.Errorf("serveProcs(%d, %q, %d) = %d, want %d", c.flag, c.env, c.cur, got, c.want)
+		}
+	}
+}
+
+// TestServeTwiceOnOneDatabase: a second parlour serve on the data of one
+// that serves stops at once, naming the first, and leaves the first
+// serving its tables; once the first has stopped, the data serves again.
+func TestServeTwiceOnOneDatabase(t *testing.T) {
+	data := t.TempDir()
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	base, _, done := startServe(t, ctx, "--data", data, "--tournaments", "none")
+
+	// Bounded, so that a second server that does serve ends the test
+	// rather than holding it.
+	second, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var stderr strings.Builder
+	code := run(second, []string{"serve", "--addr", "127.0.0.1:0", "--data", data, "--tournaments", "none"}, strings.NewReader(""), io.Discard, &stderr)
+	if code != 1 {
+		t.Fatalf("second serve on %s: exit %d, want 1 (%s)", data, code, stderr.String())
+	}
+	if want := fmt.Sprintf("another parlour serve (process %d) is already serving %s", os.Getpid(), filepath.Join(data, "parlour.db")); !strings.Contains(stderr.String(), want) {
+		t.Errorf("second serve said %q, want it to say %q", stderr.String(), want)
+	}
+	res, err := http.Post(base+"/api/v1/tables", "application/json", strings.NewReader(`{"game": "nymphabet", "seats": ["me", "open"]}`))
+	if err != nil || res.StatusCode != 201 {
+		t.Fatalf("the first server after the second was refused: %v %v", res, err)
+	}
+	res.Body.Close()
+
+	stop()
+	if code := <-done; code != 0 {
+		t.Fatalf("first serve returned %d", code)
+	}
+	ctx2, stop2 := context.WithCancel(context.Background())
+	_, _, done2 := startServe(t, ctx2, "--data", data, "--tournaments", "none")
+	stop2()
+	if code := <-done2; code != 0 {
+		t.Fatalf("serve after the first stopped returned %d", code)
+	}
+}
+
+// TestServeBadStartChangesNothing: a serve stopped by a bad value or an
+// address it cannot listen on makes no data directory and no database.
+func TestServeBadStartChangesNothing(t *testing.T) {
+	t.Parallel()
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--sync", "maybe"}, 2},
+		{[]string{"--addr", "nonsense"}, 1},
+		{[]string{"--addr", taken.Addr().String()}, 1},
+	} {
+		data := filepath.Join(t.TempDir(), "data")
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		var stderr strings.Builder
+		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--log-level", "error", "--data", data}, tc.args...)
+		if code := run(ctx, args, strings.NewReader(""), io.Discard, &stderr); code != tc.code {
+			t.Errorf("%v: exit %d, want %d (%s)", tc.args, code, tc.code, stderr.String())
+		}
+		if _, err := os.Stat(data); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%v: the data directory after the refusal: %v, want none", tc.args, err)
 		}
 	}
 }

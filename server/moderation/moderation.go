@@ -691,10 +691,14 @@ func lineOf(a store.ModAction) LogLine {
 	return LogLine{Seq: a.Seq, Moderator: who, Action: a.Action, Name: a.SubjectName, Detail: a.Detail, Reason: a.Reason, At: a.At}
 }
 
+// ErrUnchanged is Grant's answer when the account already has the role
+// asked for (or, to take it back, does not have it).
+var ErrUnchanged = errors.New("the moderator role is as asked already")
+
 // Grant gives (on) or takes back the moderator role of the account
 // called name, as the operator on the server's machine, and logs it:
 // no page or request of the API can. It returns the account's name as
-// spelt.
+// spelt, with ErrUnchanged when the role already was as asked.
 func Grant(ctx context.Context, st store.Store, name string, on bool, reason string, now time.Time) (string, error) {
 	ms, ok := st.(store.Moderation)
 	ps, ok2 := st.(store.Players)
@@ -707,6 +711,16 @@ func Grant(ctx context.Context, st store.Store, name string, on bool, reason str
 	}
 	if err != nil {
 		return "", err
+	}
+	// The log says what the operator changed: granting the role to a
+	// moderator, or taking it from someone without it, changes nothing
+	// and writes no line.
+	is, err := ms.IsModerator(ctx, a.Identity)
+	if err != nil {
+		return "", err
+	}
+	if is == on {
+		return a.Name, ErrUnchanged
 	}
 	act := "grant"
 	if !on {

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// lockStore keeps a second parlour serve off the SQLite database at db:
+// two servers on one database would each restore its live tables and run
+// their referees, clocks and computer seats, and each would refuse the
+// moves the other stored ("nothing changed, try again" for ever). It
+// takes an exclusive lock on db+".lock", which the operating system
+// releases when the process ends however it ends, and writes the
+// process id into it for the message the next one prints. parlour admin
+// takes no lock: it may run beside the server.
+func lockStore(db string) (release func(), err error) {
+	path := db + ".lock"
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("locking the database: %w", err)
+	}
+	held, err := tryLock(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking the database with %s: %w", path, err)
+	}
+	if !held {
+		b, _ := os.ReadFile(path)
+		f.Close()
+		who := "another parlour serve"
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && pid > 0 {
+			who += fmt.Sprintf(" (process %d)", pid)
+		}
+		return nil, fmt.Errorf("%s is already serving %s: stop it before starting another on the same database (two would run the same tables and refuse each other's moves)", who, db)
+	}
+	if err := f.Truncate(0); err == nil {
+		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
+	}
+	return func() { f.Close() }, nil
+}
