@@ -293,7 +293,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 2
 	}
 	lim := limit.Limits{PerConn: *perConn, PerConnBurst: 2 * *perConn, PerIdentity: *perID, PerIdentityBurst: 2 * *perID, ConnsPerAddr: *perAddr,
-		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, openFileLimit()),
+		TrustedProxies: proxies, SecureCookies: *secureCookies, Streams: fitStreams(log, *streams, flagSet(fs, "streams"), openFileLimit()),
 		ChatPerAddr: *chatAddr, ChatPerAddrBurst: 5 * *chatAddr}
 	if err := serve(ctx, log, stdout, *addr, *data, where, lim, topt, sshOptions{addr: *sshAddr, idle: *sshIdle, grace: *sshGrace}, cl, filter, *house, mo, cal); err != nil {
 		log.Error("parlour serve", "err", err)
@@ -307,8 +307,10 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 const fileReserve = 1024
 
 // fitStreams lowers want to fit the open-file limit nofile (0: unknown)
-// with fileReserve to spare, saying so.
-func fitStreams(log *slog.Logger, want int, nofile uint64) int {
+// with fileReserve to spare, saying so: as a warning when the operator
+// asked for want (asked), else as information, since the default is set
+// high to be lowered on most machines and would warn at every start.
+func fitStreams(log *slog.Logger, want int, asked bool, nofile uint64) int {
 	if nofile == 0 || uint64(want)+fileReserve <= nofile {
 		return want
 	}
@@ -319,7 +321,11 @@ func fitStreams(log *slog.Logger, want int, nofile uint64) int {
 	if fit >= want {
 		return want
 	}
-	log.Warn("--streams lowered to fit the open-file limit (raise it with ulimit -n, or LimitNOFILE in a systemd unit)", "streams", want, "open_file_limit", nofile, "now", fit)
+	level := slog.LevelInfo
+	if asked {
+		level = slog.LevelWarn
+	}
+	log.Log(context.Background(), level, "--streams lowered to fit the open-file limit (raise it with ulimit -n, or LimitNOFILE in a systemd unit)", "streams", want, "open_file_limit", nofile, "now", fit)
 	return fit
 }
 
@@ -689,4 +695,11 @@ func recordTo(path string, start func(io.Writer) error, stop func()) (func(), er
 		stop()
 		f.Close()
 	}, nil
+}
+
+// flagSet reports whether the command line set the flag called name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

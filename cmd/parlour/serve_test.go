@@ -151,22 +151,33 @@ func TestServeFlags(t *testing.T) {
 	}
 }
 
+// TestFitStreams: --streams is lowered to the open-file limit, with a
+// warning when the operator asked for more, and only a line of
+// information when the default did not fit.
 func TestFitStreams(t *testing.T) {
 	t.Parallel()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	for _, tc := range []struct {
 		want   int
+		asked  bool
 		nofile uint64
 		fit    int
+		level  string // of the line said, "" for none
 	}{
-		{100_000, 0, 100_000},
-		{100_000, 1 << 20, 100_000},
-		{100_000, 65536, 65536 - fileReserve},
-		{100_000, 1024, 512},
-		{500, 1024, 500},
+		{100_000, false, 0, 100_000, ""},
+		{100_000, false, 1 << 20, 100_000, ""},
+		{100_000, false, 65536, 65536 - fileReserve, "INFO"},
+		{100_000, true, 65536, 65536 - fileReserve, "WARN"},
+		{100_000, true, 1024, 512, "WARN"},
+		{500, true, 1024, 500, ""},
 	} {
-		if got := fitStreams(log, tc.want, tc.nofile); got != tc.fit {
-			t.Errorf("fitStreams(%d, %d) = %d, want %d", tc.want, tc.nofile, got, tc.fit)
+		var out strings.Builder
+		log := slog.New(slog.NewTextHandler(&out, nil))
+		if got := fitStreams(log, tc.want, tc.asked, tc.nofile); got != tc.fit {
+			t.Errorf("fitStreams(%d, %v, %d) = %d, want %d", tc.want, tc.asked, tc.nofile, got, tc.fit)
+		}
+		said := out.String()
+		if (tc.level == "") != (said == "") || tc.level != "" && !strings.Contains(said, "level="+tc.level) {
+			t.Errorf("fitStreams(%d, %v, %d) said %q, want a line at %q", tc.want, tc.asked, tc.nofile, said, tc.level)
 		}
 	}
 }
