@@ -519,6 +519,13 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		return err
 	}
 	defer closeDB()
+	if pg, ok := db.(*postgres.Store); ok {
+		release, err := lockPostgres(ctx, pg, cl.nats != "")
+		if err != nil {
+			return err
+		}
+		defer release()
+	}
 	// Load the default lexicon now: a broken build shows at once, and the
 	// first table does not wait for it.
 	if _, err := lexicon.Load(lexicon.DefaultName); err != nil {

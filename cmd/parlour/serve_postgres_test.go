@@ -70,6 +70,18 @@ func TestServeOnPostgres(t *testing.T) {
 	if !strings.Contains(line, "PostgreSQL") {
 		t.Errorf("serve printed %q, want it to name PostgreSQL", line)
 	}
+	// A second server on the same database, alone or as a cluster's
+	// node, is refused while the first serves: the two would run the
+	// same tables.
+	for _, extra := range [][]string{nil, {"--nats", "nats://127.0.0.1:1"}} {
+		second, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		var stderr strings.Builder
+		args := append([]string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--store", url}, extra...)
+		if code := run(second, args, strings.NewReader(""), io.Discard, &stderr); code != 1 || !strings.Contains(stderr.String(), "already serving this database") {
+			t.Errorf("%v beside the first: exit %d, %q; want 1, saying the database is served", extra, code, stderr.String())
+		}
+		cancel()
+	}
 	post := func(base, path, token, body string, out any) int { return postJSON(t, base, path, token, body, out) }
 	var a, b struct{ Table, Token string }
 	if st := post(base, "/api/v1/tables", "", `{"game": "nymphabet", "seats": ["me", "open"]}`, &a); st != 201 {

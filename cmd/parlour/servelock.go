@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+
+	"parlour/store/postgres"
 )
 
 // lockStore keeps a second parlour serve off the SQLite database at db:
@@ -39,4 +43,19 @@ func lockStore(db string) (release func(), err error) {
 		f.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
 	}
 	return func() { f.Close() }, nil
+}
+
+// lockPostgres keeps the same pair off a PostgreSQL database: a server
+// alone there beside another, or beside the nodes of a cluster (node
+// says serve runs as one), for the same reason as lockStore's. The nodes
+// of one cluster share it: their leases share the tables out.
+func lockPostgres(ctx context.Context, pg *postgres.Store, node bool) (release func(), err error) {
+	release, err = pg.LockServe(ctx, node)
+	switch {
+	case errors.Is(err, postgres.ErrServed) && node:
+		return nil, errors.New("a parlour serve without --nats is already serving this database: stop it before starting a node of a cluster on it (the two would run the same tables and refuse each other's moves)")
+	case errors.Is(err, postgres.ErrServed):
+		return nil, errors.New("another parlour serve is already serving this database: stop it, or run every server on it as a node of one cluster with --nats (two alone would run the same tables and refuse each other's moves)")
+	}
+	return release, err
 }

@@ -455,3 +455,37 @@ func TestCanceledWriteCompletes(t *testing.T) {
 		t.Errorf("the table: %+v, %v; want moves m1, m2 and meta {\"n\":2}", tb, err)
 	}
 }
+
+// TestLockServe: a server alone keeps every other server off the
+// database, alone or as a cluster's node; the nodes of a cluster share
+// it with one another and keep a server alone off; each lock goes with
+// its release, and locks on one database leave another free.
+func TestLockServe(t *testing.T) {
+	t.Parallel()
+	if server == nil {
+		pgtest.Missing(t)
+	}
+	ctx := context.Background()
+	url := server.NewDatabase(t)
+	s, other := open(t, url), open(t, server.NewDatabase(t))
+	lock := func(st *Store, shared bool, want error) func() {
+		t.Helper()
+		release, err := st.LockServe(ctx, shared)
+		if !errors.Is(err, want) || (err == nil) != (release != nil) {
+			t.Fatalf("LockServe(shared %v) = %v; want %v", shared, err, want)
+		}
+		return release
+	}
+	alone := lock(s, false, nil)
+	lock(s, false, ErrServed)
+	lock(s, true, ErrServed)
+	lock(other, false, nil)() // another database is another lock
+	alone()
+	node1 := lock(s, true, nil)
+	node2 := lock(s, true, nil)
+	lock(s, false, ErrServed)
+	node1()
+	lock(s, false, ErrServed)
+	node2()
+	lock(s, false, nil)()
+}

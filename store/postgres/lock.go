@@ -1,0 +1,49 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// serveKey names the advisory lock of LockServe: "parlours" in ASCII,
+// apart from migrationLock ("parlour"), which every node takes in turn
+// while it migrates, and clear of any other program's locks.
+const serveKey int64 = 0x7061726c6f757273
+
+// ErrServed is LockServe's answer when the database is served in a way
+// that excludes the server asking.
+var ErrServed = errors.New("postgres: the database is served already")
+
+// LockServe marks the database as served by this process until release
+// is called or the process ends: by a server alone (shared false), which
+// keeps every other server off it, or by one node of a cluster (shared
+// true), which other nodes share. Two servers alone, or one beside a
+// cluster, would each run the same live tables and refuse each other's
+// moves; a cluster's nodes share them out by their leases. The lock is
+// PostgreSQL's session advisory lock, on a connection of its own outside
+// the pool, so PostgreSQL frees it when the process's connection ends
+// however the process ends. A database that cannot be reached is an
+// error; one served already is ErrServed.
+func (s *Store) LockServe(ctx context.Context, shared bool) (release func(), err error) {
+	conn, err := pgx.ConnectConfig(ctx, s.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return nil, fmt.Errorf("postgres: connecting to lock the database: %w", err)
+	}
+	try := "SELECT pg_try_advisory_lock($1)"
+	if shared {
+		try = "SELECT pg_try_advisory_lock_shared($1)"
+	}
+	var held bool
+	if err := conn.QueryRow(ctx, try, serveKey).Scan(&held); err != nil {
+		conn.Close(context.Background())
+		return nil, fmt.Errorf("postgres: locking the database: %w", err)
+	}
+	if !held {
+		conn.Close(context.Background())
+		return nil, ErrServed
+	}
+	return func() { conn.Close(context.Background()) }, nil
+}
