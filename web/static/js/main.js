@@ -25,6 +25,7 @@ const routes = [
 ];
 
 let leave = null; // the current screen's clean-up
+let routed = 0; // how many screens have been drawn, the first page's included
 
 // On a phone the header's links fold into a menu (see app.css): the Menu
 // button opens it, and following a link or Escape shuts it.
@@ -41,9 +42,21 @@ if (top && menuButton) {
 }
 if (top) top.addEventListener("keydown", e => { if (e.key === "Escape" && top.classList.contains("menu-open")) { menu(false); menuButton.focus(); } });
 
+// arrive moves the keyboard's focus to the new screen's content: the link
+// or button that led there is gone, or stays behind in the header, and
+// the next Tab would otherwise start again at "Skip to content"; a screen
+// reader starts reading the new screen. The first page of a visit keeps the browser's own
+// focus, and a screen that has focused something of its own (a form's
+// first field) keeps that.
+function arrive(main, first) {
+  if (first || main.contains(document.activeElement)) return;
+  main.focus({ preventScroll: true });
+}
+
 async function route() {
   menu(false);
   const main = document.getElementById("main");
+  const first = routed++ === 0;
   if (leave) { try { leave(); } catch { /* a screen's clean-up must not stop the next */ } leave = null; }
   document.title = "Parlour";
   const path = location.pathname.replace(/\/+$/, "") || "/";
@@ -53,13 +66,16 @@ async function route() {
     try {
       const screen = await loader();
       clear(main);
+      arrive(main, first);
       leave = await screen(main, ...m.slice(1)) || null;
     } catch (e) {
       append(clear(main), h("h1", {}, "Something went wrong"), h("p", { class: "error" }, e.message));
+      arrive(main, first);
     }
     return;
   }
   append(clear(main), h("h1", {}, "No such page"), h("p", {}, h("a", { href: "/" }, "Back to the games")));
+  arrive(main, first);
 }
 
 document.addEventListener("click", e => {
