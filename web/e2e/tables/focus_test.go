@@ -58,3 +58,40 @@ func TestFocusFollowsScreens(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipLinkKeepsTheScreen follows "Skip to content" at a table, and
+// then the browser's Back: each only moves within the page, so the
+// screen stays as it was, with a chat message half typed, and the focus
+// goes to the content.
+func TestSkipLinkKeepsTheScreen(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	p.CreateTable("nymphabet", "A friend")
+	p.Wait("the chat", `!!document.querySelector("#chat-text")`)
+	p.TypeIn("#chat-text", "good luc")
+	// A screen drawn again would lose the mark and what was typed.
+	e2e.Eval[bool](p, `(document.querySelector("#main h1").dataset.kept = "1", true)`)
+	for _, s := range []struct {
+		what string
+		do   func()
+		hash string
+	}{
+		{"Skip to content", func() {
+			p.Do("press Enter on the skip link", chromedp.Focus(chromedp.CSS(".skip")), chromedp.KeyEvent(kb.Enter))
+		}, "#main"},
+		{"Back", func() { e2e.Eval[bool](p, `(history.back(), true)`) }, ""},
+	} {
+		s.do()
+		p.Wait("the address after "+s.what, `location.hash === "`+s.hash+`"`)
+		// Any drawing again begins within a frame of the change.
+		p.Wait("two frames", `new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`)
+		if !e2e.Eval[bool](p, `!!document.querySelector("#main h1[data-kept]")`) || e2e.Eval[string](p, `(document.querySelector("#chat-text") || {}).value`) != "good luc" {
+			t.Errorf("after %s the table was drawn again: the chat box reads %q", s.what, e2e.Eval[string](p, `(document.querySelector("#chat-text") || {}).value`))
+		}
+		if !e2e.Eval[bool](p, focusInMain) {
+			t.Errorf("after %s the focus is on %s, outside the screen's content", s.what, e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+		}
+	}
+}

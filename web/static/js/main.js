@@ -26,6 +26,7 @@ const routes = [
 
 let leave = null; // the current screen's clean-up
 let routed = 0; // how many screens have been drawn, the first page's included
+let drawn = ""; // the path and query of the screen drawn last
 
 // On a phone the header's links fold into a menu (see app.css): the Menu
 // button opens it, and following a link or Escape shuts it.
@@ -57,6 +58,7 @@ async function route() {
   menu(false);
   const main = document.getElementById("main");
   const first = routed++ === 0;
+  drawn = location.pathname + location.search;
   if (leave) { try { leave(); } catch { /* a screen's clean-up must not stop the next */ } leave = null; }
   document.title = "Parlour";
   const path = location.pathname.replace(/\/+$/, "") || "/";
@@ -88,7 +90,11 @@ document.addEventListener("click", e => {
   if (url.pathname + url.search === location.pathname + location.search && url.hash) { location.hash = url.hash; return; }
   go(url.pathname + url.search + url.hash);
 });
-window.addEventListener("popstate", route);
+// A move between places of one screen ("Skip to content", a link to a
+// heading, Back from one) changes only the address's fragment: the
+// screen stays as it is, with what was typed into it and its table's
+// connection, and the browser moves to the place itself.
+window.addEventListener("popstate", () => { if (location.pathname + location.search !== drawn) route(); });
 window.addEventListener(navigated, route);
 route();
 import("./account.js").then(m => m.refresh()).catch(() => { /* the header keeps "Sign in" */ });
