@@ -135,6 +135,9 @@ async function playScreen(main, id, mine) {
   const ctx = {
     table: id,
     seat: mine.seat,
+    // me is the seat of the person at the screen: at a table, always the
+    // seat whose view it is (a replay may show another's).
+    me: () => (last ? last.seat : mine.seat),
     view: () => last && last.view,
     info: () => last && last.table, // the table's public description
     rules: () => (last && last.table.rules) || {},
