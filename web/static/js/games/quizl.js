@@ -31,7 +31,8 @@ function letterGrid(rows, opts) {
         const can = opts.canCall && !called;
         const chosen = can && opts.selected === sq(r, c);
         el = h("button", { ...attrs, class: attrs.class + (chosen ? " sel" : ""), type: "button", "aria-disabled": can ? null : "true", "aria-selected": can ? String(chosen) : null,
-          onclick: can ? () => opts.onCall(sq(r, c)) : null,
+          // A square that cannot be called says why, rather than nothing.
+          onclick: can ? () => opts.onCall(sq(r, c)) : () => opts.onRefused(sq(r, c), called),
           onfocus: can && opts.onFocus ? () => opts.onFocus(sq(r, c)) : null }, known ? ch : "");
       } else {
         el = h("span", { ...attrs, tabindex: -1 }, known ? ch : "");
@@ -109,6 +110,7 @@ export function play(ctx) {
   }
   // clicked is a click (or Enter) on a square of board.
   function clicked(board, square) {
+    err.textContent = "";
     if (oneBox.checked || selected && selected.board === board && selected.sq === square) { callIt({ board, sq: square }); return; }
     choose({ board, sq: square });
   }
@@ -159,6 +161,12 @@ export function play(ctx) {
           label: v.finished ? label : `${you ? "Tracking" : `${me}'s tracking`} grid of ${b.name}`, called: v.seat >= 0 ? called : null, password: b.password, canCall: mine && !b.outcome,
           selected: selected && selected.board === board ? selected.sq : null,
           onCall: v.seat >= 0 && !v.finished ? square => clicked(board, square) : null,
+          // Pressed, a square that cannot be called says why and changes nothing.
+          onRefused: (square, done) => {
+            err.textContent = done ? `Square ${square} was already called: choose one not called yet.`
+              : !mine ? "Wait for your turn to call a square."
+              : `You are done with ${b.name}'s grid (${outcomeText(b)}): call a square of another.`;
+          },
           onFocus: square => { if (!pointer && !oneBox.checked && !(selected && selected.board === board && selected.sq === square)) { selected = { board, sq: square }; markSelected(); } },
         }),
         h("p", { class: "muted board-note" }, [pwNote, outcomeText(b), b.wrong && b.wrong.length ? `wrong: ${b.wrong.join(", ")}` : ""].filter(Boolean).join(" · ") || (v.seat >= 0 && !v.finished ? "still hunting" : ""))));
