@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -25,10 +26,23 @@ func TestFocusFollowsScreens(t *testing.T) {
 	base := e2e.StartServer(t)
 	b := e2e.NewBrowser(t)
 	p := e2e.NewPlayer(t, b, "Ann", base)
-	p.Open("/new/quizl")
-	p.Wait("the new table form", `!!document.querySelector("#my-name")`)
-	if !e2e.Eval[bool](p, `document.activeElement === document.body`) {
-		t.Errorf("the first page took the focus: it is on %s", e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+	st, body := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": "nymphabet", "seats": []string{"me", "open"}, "name": "Ben"})
+	if st != 201 {
+		t.Fatalf("create: %d %s", st, body)
+	}
+	var ben struct{ Table, Code string }
+	json.Unmarshal(body, &ben)
+	// The first screen of a page, the table an invite code leads to
+	// included, leaves the focus where the browser put it.
+	for _, first := range []struct{ path, ready string }{
+		{"/j/" + ben.Code, `location.pathname === "/t/` + ben.Table + `" && !!document.querySelector("#main form")`},
+		{"/new/quizl", `!!document.querySelector("#my-name")`},
+	} {
+		p.Open(first.path)
+		p.Wait(first.path, first.ready)
+		if !e2e.Eval[bool](p, `document.activeElement === document.body`) {
+			t.Errorf("the first page, %s, took the focus: it is on %s", first.path, e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+		}
 	}
 	p.ClickText("#main form button", "The computer")
 	p.TypeIn("#my-name", "Ann")

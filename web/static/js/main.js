@@ -25,7 +25,11 @@ const routes = [
 ];
 
 let leave = null; // the current screen's clean-up
-let routed = 0; // how many screens have been drawn, the first page's included
+// engaged says whether the visitor has pressed a key or pointed yet:
+// until then every screen drawn, an invite code's redirect to its table
+// included, is the page's first.
+let engaged = false;
+for (const kind of ["keydown", "pointerdown"]) document.addEventListener(kind, () => { engaged = true; }, { capture: true, once: true });
 let drawn = ""; // the path and query of the screen drawn last
 
 // On a phone the header's links fold into a menu (see app.css): the Menu
@@ -46,18 +50,17 @@ if (top) top.addEventListener("keydown", e => { if (e.key === "Escape" && top.cl
 // arrive moves the keyboard's focus to the new screen's content: the link
 // or button that led there is gone, or stays behind in the header, and
 // the next Tab would otherwise start again at "Skip to content"; a screen
-// reader starts reading the new screen. The first page of a visit keeps the browser's own
-// focus, and a screen that has focused something of its own (a form's
-// first field) keeps that.
-function arrive(main, first) {
-  if (first || main.contains(document.activeElement)) return;
+// reader starts reading the new screen. The page's first screen keeps the
+// browser's own focus, and a screen that has focused something of its own
+// (a form's first field) keeps that.
+function arrive(main) {
+  if (!engaged || main.contains(document.activeElement)) return;
   main.focus({ preventScroll: true });
 }
 
 async function route() {
   menu(false);
   const main = document.getElementById("main");
-  const first = routed++ === 0;
   drawn = location.pathname + location.search;
   if (leave) { try { leave(); } catch { /* a screen's clean-up must not stop the next */ } leave = null; }
   document.title = "Parlour";
@@ -68,16 +71,16 @@ async function route() {
     try {
       const screen = await loader();
       clear(main);
-      arrive(main, first);
+      arrive(main);
       leave = await screen(main, ...m.slice(1)) || null;
     } catch (e) {
       append(clear(main), h("h1", {}, "Something went wrong"), h("p", { class: "error" }, e.message));
-      arrive(main, first);
+      arrive(main);
     }
     return;
   }
   append(clear(main), h("h1", {}, "No such page"), h("p", {}, h("a", { href: "/" }, "Back to the games")));
-  arrive(main, first);
+  arrive(main);
 }
 
 document.addEventListener("click", e => {
