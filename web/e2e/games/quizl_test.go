@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"parlour/web/e2e"
 )
@@ -284,5 +285,40 @@ func TestQuizlEmptyForms(t *testing.T) {
 			t.Errorf("form %s sent empty: %d moves listed, want none", c.form, n)
 		}
 		e2e.Eval[bool](ann, `(document.querySelector("#q-controls .error").textContent = "", true)`)
+	}
+}
+
+// TestQuizlCalledSquare presses Enter on a square already called, with
+// another square chosen: the page says why nothing happens, in the
+// player's words, and changes nothing: no move is sent and the choice
+// stays.
+func TestQuizlCalledSquare(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ann.CreateTable("quizl", "Solitaire")
+	ann.Wait("the computer's grid", `document.querySelectorAll('[data-board="0"] [data-sq]').length === 25`)
+	sq := func(s string) string { return fmt.Sprintf(`[data-board="0"] [data-sq="%s"]`, s) }
+	ann.Click(sq("62"))
+	ann.Click(sq("62"))
+	ann.Wait("62's letter", fmt.Sprintf(`/^[A-Z]$/.test(document.querySelector(%q).dataset.letter)`, sq("62")))
+	letter := e2e.Eval[string](ann, fmt.Sprintf(`document.querySelector(%q).dataset.letter`, sq("62")))
+	ann.WaitTurn(true)
+	ann.Click(sq("63"))
+	ann.Wait("63 chosen", fmt.Sprintf(`document.querySelector(%q).getAttribute("aria-selected") === "true"`, sq("63")))
+	ann.Do("back onto 62 and Enter", chromedp.KeyEvent(kb.ArrowLeft), chromedp.KeyEvent(kb.Enter))
+	ann.Wait("the note", `document.querySelector("#q-controls .error").textContent !== ""`)
+	if got, want := ann.Text("#q-controls .error"), "Square 62 was already called: choose one not called yet."; got != want {
+		t.Errorf("Enter on a called square says %q, want %q", got, want)
+	}
+	if n := e2e.Eval[int](ann, `document.querySelectorAll("#moves li").length`); n != 1 {
+		t.Errorf("Enter on a called square: %d moves listed, want 1", n)
+	}
+	if got := e2e.Eval[string](ann, fmt.Sprintf(`document.querySelector(%q).dataset.letter`, sq("62"))); got != letter {
+		t.Errorf("62 reads %q after Enter on it, want %q", got, letter)
+	}
+	if !e2e.Eval[bool](ann, fmt.Sprintf(`document.querySelector(%q).getAttribute("aria-selected") === "true" && !document.querySelector("#q-chosen").hidden`, sq("63"))) {
+		t.Errorf("Enter on a called square dropped the choice of 63: %q", ann.Text("#q-chosen"))
 	}
 }

@@ -2,8 +2,10 @@ package games
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -194,6 +196,98 @@ func TestReplayInProgress(t *testing.T) {
 		}
 		if e2e.Eval[bool](p, `!!document.querySelector("#replay-step, #analyse")`) {
 			t.Errorf("%s: a game in progress is drawn as a replay: %q", c.game, p.Text("#viewer"))
+		}
+	}
+}
+
+// finishedGame plays a game of Ann and Ben through the API, the setups
+// left to the server, and answers its table's id and Ann's seat token.
+func finishedGame(t *testing.T, base, game string, moves []string) (id, annToken string) {
+	t.Helper()
+	st, body := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": game, "seats": []string{"me", "open"}, "name": "Ann"})
+	if st != 201 {
+		t.Fatalf("%s: create: %d %s", game, st, body)
+	}
+	var ann struct{ Table, Token string }
+	json.Unmarshal(body, &ann)
+	st, body = e2e.API(t, base, "POST", "/tables/"+ann.Table+"/join", "", map[string]any{"name": "Ben"})
+	if st != 200 {
+		t.Fatalf("%s: join: %d %s", game, st, body)
+	}
+	var ben struct{ Token string }
+	json.Unmarshal(body, &ben)
+	tokens := map[string]string{"Ann": ann.Token, "Ben": ben.Token}
+	if game == "quizl" || game == "salvo" {
+		for _, tok := range tokens {
+			if st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/setup", tok, map[string]any{"auto": true}); st != 200 {
+				t.Fatalf("%s: setup: %d %s", game, st, body)
+			}
+		}
+	}
+	for _, m := range moves {
+		who, move, _ := strings.Cut(m, ": ")
+		if st, body := e2e.API(t, base, "POST", "/tables/"+ann.Table+"/moves", tokens[who], map[string]any{"move": move}); st != 200 {
+			t.Fatalf("%s: %s: %d %s", game, m, st, body)
+		}
+	}
+	return ann.Table, ann.Token
+}
+
+// TestReplayNamesThePlayer replays finished games as Ann saw them, to a
+// visitor and to Ann. The visitor reads the boards by Ann's name (and
+// Quizl's calls on her grid by Ben's), with no "your" and no "the other
+// side" anywhere on the board, its squares' names included; Ann reads
+// them as hers.
+func TestReplayNamesThePlayer(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	games := []struct {
+		game        string
+		moves       []string
+		theirs, own string // a line of the last move's board, to a visitor and to Ann
+	}{
+		{"quizl", []string{"Ann: 50", "Ben: 61", "Ann: resign", "Ben: resign"}, "Called by Ben: 1 square", "Called by the other side: 1 square"},
+		{"salvo", []string{"Ann: fire A1 A2 A3 A4 A5", "Ben: fire B1 B2 B3 B4 B5", "Ann: resign"}, "Ann's ocean", "Your ocean"},
+		{"wordfight", []string{"Ann: declare cat", "Ann: place A1 across", "Ben: place B2 down", "Ben: resign"}, "Ann's score: 0", "Your score: 0"},
+	}
+	for _, g := range games {
+		id, annToken := finishedGame(t, base, g.game, g.moves)
+		for _, ann := range []bool{false, true} {
+			who := map[bool]string{false: "Cy", true: "Ann"}[ann]
+			p := e2e.NewPlayer(t, b, who, base)
+			if ann {
+				p.Open("/")
+				e2e.Eval[bool](p, fmt.Sprintf(`(localStorage.setItem("parlour.seats", JSON.stringify({%q: {seat: 0, token: %q}})), true)`, id, annToken))
+			}
+			p.Open("/replay?table=" + id)
+			p.Wait(g.game+": the replay", `!!document.querySelector("#replay-step")`)
+			if got := p.Text("#replay-seat"); !strings.HasPrefix(got, "Ann") {
+				t.Fatalf("%s: the replay shows the game as seen by %q, want Ann", g.game, got)
+			}
+			// The board's words, its squares' and grids' names included.
+			words := `(s => s.innerText + "\n" + [...s.querySelectorAll("[aria-label]")].map(e => e.getAttribute("aria-label")).join("\n"))(document.querySelector("#viewer .replaying"))`
+			for _, step := range []string{"the last move", "the first move"} {
+				if step == "the first move" {
+					p.Click("#replay-first")
+					p.Click("#replay-next")
+				}
+				text := e2e.Eval[string](p, words)
+				yours := regexp.MustCompile(`(?i)\byour?\b|other side`).FindString(text)
+				if !ann && yours != "" {
+					t.Errorf("%s: at %s, the board shown to %s, who is not Ann, says %q:\n%s", g.game, step, who, yours, text)
+				}
+				if ann && yours == "" {
+					t.Errorf("%s: at %s, the board shown to Ann herself does not say \"your\":\n%s", g.game, step, text)
+				}
+				if step != "the last move" {
+					continue
+				}
+				want := map[bool]string{false: g.theirs, true: g.own}[ann]
+				if !strings.Contains(text, want) {
+					t.Errorf("%s: at %s, the board shown to %s does not say %q:\n%s", g.game, step, who, want, text)
+				}
+			}
 		}
 	}
 }

@@ -25,6 +25,12 @@ const routes = [
 ];
 
 let leave = null; // the current screen's clean-up
+// engaged says whether the visitor has pressed a key or pointed yet:
+// until then every screen drawn, an invite code's redirect to its table
+// included, is the page's first.
+let engaged = false;
+for (const kind of ["keydown", "pointerdown"]) document.addEventListener(kind, () => { engaged = true; }, { capture: true, once: true });
+let drawn = ""; // the path and query of the screen drawn last
 
 // On a phone the header's links fold into a menu (see app.css): the Menu
 // button opens it, and following a link or Escape shuts it.
@@ -41,9 +47,21 @@ if (top && menuButton) {
 }
 if (top) top.addEventListener("keydown", e => { if (e.key === "Escape" && top.classList.contains("menu-open")) { menu(false); menuButton.focus(); } });
 
+// arrive moves the keyboard's focus to the new screen's content: the link
+// or button that led there is gone, or stays behind in the header, and
+// the next Tab would otherwise start again at "Skip to content"; a screen
+// reader starts reading the new screen. The page's first screen keeps the
+// browser's own focus, and a screen that has focused something of its own
+// (a form's first field) keeps that.
+function arrive(main) {
+  if (!engaged || main.contains(document.activeElement)) return;
+  main.focus({ preventScroll: true });
+}
+
 async function route() {
   menu(false);
   const main = document.getElementById("main");
+  drawn = location.pathname + location.search;
   if (leave) { try { leave(); } catch { /* a screen's clean-up must not stop the next */ } leave = null; }
   document.title = "Parlour";
   const path = location.pathname.replace(/\/+$/, "") || "/";
@@ -53,13 +71,16 @@ async function route() {
     try {
       const screen = await loader();
       clear(main);
+      arrive(main);
       leave = await screen(main, ...m.slice(1)) || null;
     } catch (e) {
       append(clear(main), h("h1", {}, "Something went wrong"), h("p", { class: "error" }, e.message));
+      arrive(main);
     }
     return;
   }
   append(clear(main), h("h1", {}, "No such page"), h("p", {}, h("a", { href: "/" }, "Back to the games")));
+  arrive(main);
 }
 
 document.addEventListener("click", e => {
@@ -72,7 +93,11 @@ document.addEventListener("click", e => {
   if (url.pathname + url.search === location.pathname + location.search && url.hash) { location.hash = url.hash; return; }
   go(url.pathname + url.search + url.hash);
 });
-window.addEventListener("popstate", route);
+// A move between places of one screen ("Skip to content", a link to a
+// heading, Back from one) changes only the address's fragment: the
+// screen stays as it is, with what was typed into it and its table's
+// connection, and the browser moves to the place itself.
+window.addEventListener("popstate", () => { if (location.pathname + location.search !== drawn) route(); });
 window.addEventListener(navigated, route);
 route();
 import("./account.js").then(m => m.refresh()).catch(() => { /* the header keeps "Sign in" */ });

@@ -62,6 +62,7 @@ export async function replay(main) {
     if (!f) return;
     if (f.size > 64 << 20) { err.textContent = "That file is larger than 64 MiB: neither a game record nor an archive of them."; return; }
     const text = await f.text();
+    mySeat = -1;
     // One record may span lines; an archive is one a line.
     archive = whole(text) ? [text] : text.split("\n").filter(l => l.trim() !== "");
     if (archive.length > 1) await games().catch(() => {}); // the games' titles, for the list
@@ -72,6 +73,10 @@ export async function replay(main) {
   const q = new URLSearchParams(location.search);
   const t = q.get("table");
   let analyse = q.has("analyse");
+  // The seat of the person looking, at the table replayed: views of it
+  // say "your", every other view names its player. A record from a file
+  // is anybody's: every view names its player.
+  let mySeat = -1;
   if (t) {
     try {
       const mine = seatFor(t);
@@ -79,6 +84,7 @@ export async function replay(main) {
       // (its hidden setups and moves masked), which the referee cannot
       // replay: its table is where to follow it until it ends.
       const state = await call("GET", `/tables/${encodeURIComponent(t)}`, undefined, mine && mine.token);
+      mySeat = mine ? mine.seat : state.seat >= 0 ? state.seat : -1;
       if (state.table.status !== "finished") {
         err.textContent = "That game is not over yet: its replay opens when it ends. ";
         append(err, h("a", { href: `/t/${encodeURIComponent(t)}`, id: "replay-table" }, "Go to its table"));
@@ -104,7 +110,7 @@ export async function replay(main) {
     const range = h("input", { type: "range", id: "replay-range", min: 0, max: ans.steps.length, value: step, "aria-label": "Move number" });
     const seatSel = h("select", { id: "replay-seat", "aria-label": "As seen by" }, ans.players.map((p, i) => h("option", { value: i }, p)));
     const list = h("ol", { class: "moves", id: "replay-moves" });
-    const ctx = { table: "replay", seat: 0, view: () => current(), rules: () => ({}), lexicon: () => "", send: async () => { throw new Error("this is a replay"); }, sendSetup: async () => { throw new Error("this is a replay"); } };
+    const ctx = { table: "replay", seat: 0, me: () => mySeat, view: () => current(), rules: () => ({}), lexicon: () => "", send: async () => { throw new Error("this is a replay"); }, sendSetup: async () => { throw new Error("this is a replay"); } };
     let board = null;
     // The engines' analysis, loaded (with its drawing code) on demand.
     let an = null, notes = null, drawing = null;

@@ -108,7 +108,8 @@ async function playScreen(main, id, mine) {
   const conn = h("span", { class: "conn", id: "conn" }, "connecting…");
   append(status, turn, conn);
   const banner = h("div", { id: "banner" });
-  const stage = h("div", { id: "stage" });
+  // The stage takes the focus when what held it goes (see keepFocus).
+  const stage = h("div", { id: "stage", tabindex: -1 });
   const players = h("ul", { class: "players", id: "players", "aria-label": "Players and scores" });
   const moves = h("ol", { class: "moves", id: "moves", "aria-label": "Moves", tabindex: 0 }); // it scrolls: the keyboard may too
   const tools = h("div", { class: "stack", id: "tools" });
@@ -134,6 +135,9 @@ async function playScreen(main, id, mine) {
   const ctx = {
     table: id,
     seat: mine.seat,
+    // me is the seat of the person at the screen: at a table, always the
+    // seat whose view it is (a replay may show another's).
+    me: () => (last ? last.seat : mine.seat),
     view: () => last && last.view,
     info: () => last && last.table, // the table's public description
     rules: () => (last && last.table.rules) || {},
@@ -167,7 +171,26 @@ async function playScreen(main, id, mine) {
   const draw = next => {
     drawing = drawing.then(next).catch(e => { console.error("drawing the table:", e); toast(e.message); });
   };
-  const link = new TableConn(id, token, u => draw(() => render(u)), s => {
+  // keepFocus draws with fn and then, if the drawing took away the
+  // control that held the keyboard's focus (a setup sent, the invite or
+  // the tools drawn anew), puts the focus back: on the same control drawn
+  // again (found by its id), else on the stage if it was there, else on
+  // the screen's content. Left on the page's body, the focus would send
+  // the next Tab back to "Skip to content".
+  async function keepFocus(fn) {
+    const had = document.activeElement;
+    const inMain = !!had && had !== main && main.contains(had);
+    const onStage = inMain && stage.contains(had);
+    await fn();
+    if (!inMain || had.isConnected || (document.activeElement && document.activeElement !== document.body)) return;
+    const again = had.id && document.getElementById(had.id);
+    if (again && main.contains(again)) {
+      again.focus({ preventScroll: true });
+      if (document.activeElement === again) return;
+    }
+    (onStage ? stage : main).focus({ preventScroll: true });
+  }
+  const link = new TableConn(id, token, u => draw(() => keepFocus(() => render(u))), s => {
     conn.textContent = { connecting: "connecting…", live: "live", down: "connection lost: reconnecting…" }[s];
     conn.className = "conn" + (s === "down" ? " down" : "");
     conn.dataset.state = s;

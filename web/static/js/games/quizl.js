@@ -21,16 +21,18 @@ function letterGrid(rows, opts) {
       const known = ch && ch !== ".";
       const onPw = pwLine !== undefined && lineSquares(pwLine).some(([a, b]) => a === r && b === c);
       const called = opts.called && opts.called.has(sq(r, c));
-      // On the player's own grid a called square is one the others called.
+      // On a player's own grid a called square is one the others called
+      // (opts.own names them).
       const taken = opts.own && called;
-      const label = `Square ${sq(r, c)}: ${known ? ch : called ? "called, nothing to see" : "not called"}${onPw ? ", password" : ""}${taken ? ", called by the other side" : ""}`;
+      const label = `Square ${sq(r, c)}: ${known ? ch : called ? "called, nothing to see" : "not called"}${onPw ? ", password" : ""}${taken ? `, called by ${opts.own}` : ""}`;
       const attrs = { class: "cell" + (onPw ? " pw" : "") + (called ? " called" : "") + (taken ? " taken" : ""), role: "gridcell", "aria-label": label, "data-sq": sq(r, c), "data-letter": known ? ch : "" };
       let el;
       if (opts.onCall) {
         const can = opts.canCall && !called;
         const chosen = can && opts.selected === sq(r, c);
         el = h("button", { ...attrs, class: attrs.class + (chosen ? " sel" : ""), type: "button", "aria-disabled": can ? null : "true", "aria-selected": can ? String(chosen) : null,
-          onclick: can ? () => opts.onCall(sq(r, c)) : null,
+          // A square that cannot be called says why, rather than nothing.
+          onclick: can ? () => opts.onCall(sq(r, c)) : () => opts.onRefused(sq(r, c), called),
           onfocus: can && opts.onFocus ? () => opts.onFocus(sq(r, c)) : null }, known ? ch : "");
       } else {
         el = h("span", { ...attrs, tabindex: -1 }, known ? ch : "");
@@ -108,6 +110,7 @@ export function play(ctx) {
   }
   // clicked is a click (or Enter) on a square of board.
   function clicked(board, square) {
+    err.textContent = "";
     if (oneBox.checked || selected && selected.board === board && selected.sq === square) { callIt({ board, sq: square }); return; }
     choose({ board, sq: square });
   }
@@ -116,6 +119,11 @@ export function play(ctx) {
 
   function update(v) {
     last = v;
+    // The view is the seat's; the person at the screen may be somebody
+    // else (a replay shown as a player saw it): then the words name the
+    // player rather than say "your".
+    const you = !ctx.me || ctx.me() === v.seat;
+    const me = v.players[v.seat];
     const mine = v.seat >= 0 && v.to_move === v.seat && !v.finished;
     const called = new Set(v.called || []);
     const others = v.boards.filter(b => b.seat !== v.seat || v.solitaire);
@@ -145,14 +153,20 @@ export function play(ctx) {
       const board = String(b.seat);
       const pwNote = v.finished && b.password ? `password ${b.password}` : "";
       append(boards, h("section", { class: "board", "data-board": board, "aria-label": label },
-        h("h3", {}, v.finished ? label : v.seat >= 0 ? `Tracking ${v.solitaire ? "the computer's grid" : b.name}` : label),
+        h("h3", {}, v.finished || v.seat < 0 ? label : you ? `Tracking ${v.solitaire ? "the computer's grid" : b.name}` : `${me} tracking ${v.solitaire ? "the computer's grid" : b.name}`),
         v.solitaire && sol ? h("p", { class: "muted maker", id: "q-maker-note" }, sol.random
           ? `The computer (${sol.maker}) found no deceptive grid, so this one was filled at random.`
           : `Made by the computer, ${sol.maker}${sol.maker === "easy" ? " (a random filling)" : " (deceptive)"}.`) : null,
         letterGrid(b.grid, {
-          label: v.finished ? label : `Tracking grid of ${b.name}`, called: v.seat >= 0 ? called : null, password: b.password, canCall: mine && !b.outcome,
+          label: v.finished ? label : `${you ? "Tracking" : `${me}'s tracking`} grid of ${b.name}`, called: v.seat >= 0 ? called : null, password: b.password, canCall: mine && !b.outcome,
           selected: selected && selected.board === board ? selected.sq : null,
           onCall: v.seat >= 0 && !v.finished ? square => clicked(board, square) : null,
+          // Pressed, a square that cannot be called says why and changes nothing.
+          onRefused: (square, done) => {
+            err.textContent = done ? `Square ${square} was already called: choose one not called yet.`
+              : !mine ? "Wait for your turn to call a square."
+              : `You are done with ${b.name}'s grid (${outcomeText(b)}): call a square of another.`;
+          },
           onFocus: square => { if (!pointer && !oneBox.checked && !(selected && selected.board === board && selected.sq === square)) { selected = { board, sq: square }; markSelected(); } },
         }),
         h("p", { class: "muted board-note" }, [pwNote, outcomeText(b), b.wrong && b.wrong.length ? `wrong: ${b.wrong.join(", ")}` : ""].filter(Boolean).join(" · ") || (v.seat >= 0 && !v.finished ? "still hunting" : ""))));
@@ -163,10 +177,15 @@ export function play(ctx) {
       const against = new Set(v.moves.filter(m => m.seat !== v.seat && /^\d\d$/.test(m.move)).map(m => m.move));
       const pwLine = [...Array(10).keys()].find(l => lineSquares(l).map(([r, c]) => v.grid[r][c]).join("") === v.password);
       const onPw = pwLine === undefined ? 0 : lineSquares(pwLine).filter(([r, c]) => against.has(sq(r, c))).length;
-      append(boards, h("section", { class: "board", "data-board": "own", "aria-label": "Your grid" },
-        h("h3", {}, "Your grid"), letterGrid(v.grid, { label: `Your grid, password ${v.password}`, password: v.password, small: true, own: true, called: against }),
+      // Seen by somebody else, the grid and those calling on it go by name.
+      const them = (!you && v.players.filter((_, i) => i !== v.seat).join(" and ")) || "the other side";
+      const grid = you ? "Your grid" : `${me}'s grid`;
+      append(boards, h("section", { class: "board", "data-board": "own", "aria-label": grid },
+        h("h3", {}, grid), letterGrid(v.grid, { label: `${grid}, password ${v.password}`, password: v.password, small: true, own: them, called: against }),
         h("p", { class: "muted" }, "Password ", h("strong", {}, v.password)),
-        h("p", { class: "muted", id: "q-own-called" }, against.size ? `Called by the other side: ${plural(against.size, "square")}, ${onPw} of your password's 5.` : "The other side has called none of your squares yet.")));
+        h("p", { class: "muted", id: "q-own-called" }, against.size
+          ? `Called by ${them}: ${plural(against.size, "square")}, ${onPw} of ${you ? "your" : `${me}'s`} password's 5.`
+          : you ? "The other side has called none of your squares yet." : `${them} ${v.players.length > 2 ? "have" : "has"} called none of ${me}'s squares yet.`)));
     }
     if (focusSq && fb) {
       const el = boards.querySelector(`[data-board="${fb}"] [data-sq="${focusSq}"]`);

@@ -352,6 +352,10 @@ export function play(ctx) {
     v = norm(v);
     view = v;
     const me = v.seat;
+    // The view is the seat's; the person at the screen may be somebody
+    // else (a replay shown as a player saw it): then the boards name the
+    // player rather than say "your".
+    const your = !ctx.me || ctx.me() === me ? "Your" : me >= 0 ? `${v.players[me].name}'s` : "";
     const myTurn = me >= 0 && v.to_move.includes(me) && !v.finished;
     const focus = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
     const focusBoard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-board]");
@@ -383,7 +387,7 @@ export function play(ctx) {
       const latest = tr ? Math.max(...tr.ocean.flat()) : 0;
       const outlined = new Map();
       if (v.must_outline && t === v.target) outline.forEach((s, i) => s && squaresOf(s).forEach(([r, c]) => outlined.set(r * 10 + c, i)));
-      const g = ocean(me >= 0 ? `Tracking ocean of ${v.players[t].name}` : `${v.players[t].name}'s ocean`, (r, c) => {
+      const g = ocean(me >= 0 ? `${your === "Your" ? "Tracking" : `${your} tracking`} ocean of ${v.players[t].name}` : `${v.players[t].name}'s ocean`, (r, c) => {
         const sqn = name(r, c);
         const n = tr ? tr.ocean[r][c] : 0;
         const mark = pencil[`${t}:${sqn}`] || "";
@@ -420,15 +424,15 @@ export function play(ctx) {
       append(boards, h("section", { class: "board", "data-board": String(t) },
         // An onlooker sees the shots at each ocean, and its fleet only
         // once the game is over.
-        h("h3", {}, me >= 0 && !revealed ? `Your shots at ${v.players[t].name}` : revealed ? `${v.players[t].name}'s fleet` : `${v.players[t].name}'s ocean`), g, tally));
+        h("h3", {}, me >= 0 && !revealed ? `${your} shots at ${v.players[t].name}` : revealed ? `${v.players[t].name}'s fleet` : `${v.players[t].name}'s ocean`), g, tally));
     }
     if (me >= 0 && v.fleet) {
       const own = new Map();
       v.fleet.forEach((s, i) => s.squares.forEach((q, j) => { const p = parse(q); own.set(p[0] * 10 + p[1], { i, hit: s.hit[j] }); }));
       const incoming = new Map();
       v.salvos.filter(s => s.at === me).forEach(s => s.squares.forEach(q => incoming.set(q, s.number)));
-      append(boards, h("section", { class: "board", "data-board": "own" }, h("h3", {}, "Your ocean"),
-        ocean("Your ocean with incoming salvos", (r, c) => {
+      append(boards, h("section", { class: "board", "data-board": "own" }, h("h3", {}, `${your} ocean`),
+        ocean(`${your} ocean with incoming salvos`, (r, c) => {
           const o = own.get(r * 10 + c);
           const n = incoming.get(name(r, c));
           return { text: n ? String(n) : o ? SHIPS[o.i][0][0].toUpperCase() : "", cls: (o ? "ship" : "") + (o && o.hit ? " bad" : n ? " shot" : ""),

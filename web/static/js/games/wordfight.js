@@ -121,6 +121,11 @@ export function play(ctx) {
     v = { ...v, list: v.list || [], to_move: v.to_move || [] };
     view = v;
     const me = v.seat;
+    // The view is the seat's; the person at the screen may be somebody
+    // else (a replay shown as a player saw it): then the grid, the score
+    // and the answers go by the player's name rather than "your".
+    const you = !ctx.me || ctx.me() === me;
+    const your = you || me < 0 ? "Your" : `${v.players[me]}'s`;
     const over = v.status === "finished";
     const mine = me >= 0 && (v.to_move || []).includes(me) && !over;
     const answering = !!v.current;
@@ -151,12 +156,12 @@ export function play(ctx) {
     // A spectator has no grid of their own: while the game goes on the
     // section says when the grids show; at the end the audit shows them.
     gridSection.hidden = !v.grid && over;
-    gridHead.textContent = v.grid ? "Your grid" : "The grids";
+    gridHead.textContent = v.grid ? `${your} grid` : "The grids";
     if (v.grid) {
-      const g = drawGrid(v.grid, `Your grid, ${v.rules.width} by ${v.rules.height}`, { pv: shown, word: answering ? v.current : "", pick: mine && answering ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
+      const g = drawGrid(v.grid, `${your} grid, ${v.rules.width} by ${v.rules.height}`, { pv: shown, word: answering ? v.current : "", pick: mine && answering ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
       const was = gridBox.querySelector(".board-frame");
       const [sx, sy] = was ? [was.scrollLeft, was.scrollTop] : [0, 0];
-      fill(gridBox, g, h("p", { class: "muted" }, `Your score: ${v.score}`));
+      fill(gridBox, g, h("p", { class: "muted" }, `${your} score: ${v.score}`));
       g.scrollLeft = sx; g.scrollTop = sy;
       if (focus) { const el = g.querySelector(`[data-sq="${focus}"]`); if (el) el.focus(); }
     } else fill(gridBox, h("p", { class: "muted" }, "Spectators see the grids at the end."));
@@ -165,7 +170,7 @@ export function play(ctx) {
       h("p", { id: "w-strikes" }, `Strikes: ${v.strikes} of ${v.strike_limit}`),
       v.list.length ? h("div", { class: "table-frame", tabindex: 0, role: "region", "aria-labelledby": "w-list-h" }, h("table", { class: "list" },
         // Your answers' column is a player's: a spectator has none.
-        h("thead", {}, h("tr", {}, h("th", {}, "Word"), h("th", {}, "Length"), h("th", {}, "By"), h("th", {}, "Outcome"), me >= 0 ? h("th", {}, "You") : null)),
+        h("thead", {}, h("tr", {}, h("th", {}, "Word"), h("th", {}, "Length"), h("th", {}, "By"), h("th", {}, "Outcome"), me >= 0 ? h("th", {}, you ? "You" : v.players[me]) : null)),
         h("tbody", {}, v.list.map(e => h("tr", {},
           h("td", { class: "mono" }, e.word), h("td", {}, e.length), h("td", {}, names[e.by]),
           h("td", {}, e.done ? (e.cannot && e.cannot.length ? `${e.cannot.map(s => names[s]).join(", ")} could not: ${plural(e.strikes, "strike")}` : "placed by all") : "being answered"),
