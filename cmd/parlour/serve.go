@@ -519,6 +519,7 @@ func serve(ctx context.Context, log *slog.Logger, stdout io.Writer, addr, data s
 		return err
 	}
 	defer closeDB()
+	warnNewer(log, db)
 	if pg, ok := db.(*postgres.Store); ok {
 		release, err := lockPostgres(ctx, pg, cl.nats != "")
 		if err != nil {
@@ -709,4 +710,17 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// warnNewer says so when a newer build has migrated the database db: this
+// one serves it, as builds side by side are meant to, but what the newer
+// one stored may be beyond it, and an operator rolling back should know.
+func warnNewer(log *slog.Logger, db store.Store) {
+	n, ok := db.(interface{ NewerMigrations() []string })
+	if !ok {
+		return
+	}
+	if newer := n.NewerMigrations(); len(newer) > 0 {
+		log.Warn("a newer parlour has migrated this database: this build does not know its migrations, and may not read all it stored", "migrations", strings.Join(newer, ", "))
+	}
 }

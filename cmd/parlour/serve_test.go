@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"parlour/store"
 )
 
 // TestServeAndShutdown runs parlour serve on a loopback port, plays a move
@@ -340,6 +342,33 @@ func TestServeBadStartChangesNothing(t *testing.T) {
 		}
 		if _, err := os.Stat(data); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("%v: the data directory after the refusal: %v, want none", tc.args, err)
+		}
+	}
+}
+
+// newerStore is a store a newer build has migrated.
+type newerStore struct {
+	store.Store
+	newer []string
+}
+
+func (s newerStore) NewerMigrations() []string { return s.newer }
+
+// TestWarnNewer: serve warns, naming them, of migrations a newer build
+// made, and says nothing of a database this build knows whole.
+func TestWarnNewer(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		newer []string
+		want  string
+	}{
+		{nil, ""},
+		{[]string{"018_next.sql", "019_later.sql"}, "migrations=\"018_next.sql, 019_later.sql\""},
+	} {
+		var out strings.Builder
+		warnNewer(slog.New(slog.NewTextHandler(&out, nil)), newerStore{newer: tc.newer})
+		if said := out.String(); (tc.want == "") != (said == "") || !strings.Contains(said, tc.want) || tc.want != "" && !strings.Contains(said, "level=WARN") {
+			t.Errorf("newer %v: said %q, want a warning naming %q", tc.newer, said, tc.want)
 		}
 	}
 }

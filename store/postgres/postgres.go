@@ -103,6 +103,7 @@ const migrationLock = 0x7061726c6f7572
 
 // Store is a store.Store kept in a PostgreSQL database.
 type Store struct {
+	newer   []string // NewerMigrations
 	pool    *pgxpool.Pool
 	timeout time.Duration
 
@@ -143,7 +144,13 @@ func Open(ctx context.Context, url string, opt Options) (*Store, error) {
 		pool.Close()
 		return nil, fmt.Errorf("postgres: migrating: %w", err)
 	}
+	newer, err := newerMigrations(ctx, pool, migrations)
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: reading the migrations: %w", err)
+	}
 	s := &Store{
+		newer:   newer,
 		pool:    pool,
 		timeout: cmp.Or(opt.WriteTimeout, 30*time.Second),
 		appends: make(chan *appendReq, maxBatch),
@@ -220,6 +227,41 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) error {
 		return nil
 	})
 }
+
+// newerMigrations lists the migrations recorded in the database that fsys
+// does not hold: a newer build has migrated it.
+func newerMigrations(ctx context.Context, pool *pgxpool.Pool, fsys fs.FS) ([]string, error) {
+	paths, err := fs.Glob(fsys, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]bool{}
+	for _, p := range paths {
+		known[path.Base(p)] = true
+	}
+	rows, err := pool.Query(ctx, "SELECT name FROM schema_migrations ORDER BY name")
+	if err != nil {
+		return nil, err
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, n := range names {
+		if !known[n] {
+			out = append(out, n)
+		}
+	}
+	return out, nil
+}
+
+// NewerMigrations lists the migrations the database has had that this
+// build does not know, found when it was opened: a newer build served it
+// (a cluster's nodes being upgraded one at a time, or a build rolled
+// back). This one works on it, but the newer one's data may be beyond
+// it, so serve says so.
+func (s *Store) NewerMigrations() []string { return s.newer }
 
 // Close waits for the pending appends, stops the appenders and closes the
 // pool.

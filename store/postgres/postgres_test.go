@@ -489,3 +489,29 @@ func TestLockServe(t *testing.T) {
 	node2()
 	lock(s, false, nil)()
 }
+
+// TestNewerMigrations: a database a newer build migrated names the
+// migrations this build lacks; one this build migrated names none.
+func TestNewerMigrations(t *testing.T) {
+	t.Parallel()
+	if server == nil {
+		pgtest.Missing(t)
+	}
+	ctx := context.Background()
+	url := server.NewDatabase(t)
+	s, err := Open(ctx, url, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s.NewerMigrations(); len(n) != 0 {
+		t.Errorf("a fresh database: newer migrations %v", n)
+	}
+	if _, err := s.pool.Exec(ctx, "INSERT INTO schema_migrations (name, applied) VALUES ('999_future.sql', now())"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	again := open(t, url)
+	if n := again.NewerMigrations(); strings.Join(n, ",") != "999_future.sql" {
+		t.Errorf("a database a newer build migrated: newer migrations %v", n)
+	}
+}

@@ -91,3 +91,29 @@ func TestOldDataFolderUpgrades(t *testing.T) {
 		t.Fatalf("a chat room in an upgraded database: %v", err)
 	}
 }
+
+// TestNewerMigrations: a database a newer build migrated names the
+// migrations this build lacks; one this build migrated names none.
+func TestNewerMigrations(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "p.db")
+	s, err := Open(ctx, path, Options{Synchronous: "NORMAL"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := s.NewerMigrations(); len(n) != 0 {
+		t.Errorf("a fresh database: newer migrations %v", n)
+	}
+	if _, err := s.db.ExecContext(ctx, "INSERT INTO schema_migrations (name, applied) VALUES ('999_future.sql', 0), ('998_next.sql', 0)"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = Open(ctx, path, Options{Synchronous: "NORMAL"}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if n := s.NewerMigrations(); strings.Join(n, ",") != "998_next.sql,999_future.sql" {
+		t.Errorf("a database a newer build migrated: newer migrations %v", n)
+	}
+}

@@ -66,6 +66,7 @@ const DefaultCommitInterval = time.Millisecond
 
 // Store is a store.Store kept in one SQLite database.
 type Store struct {
+	newer   []string // NewerMigrations
 	db      *sql.DB
 	writes  chan *write
 	every   time.Duration // see Options.CommitInterval
@@ -199,7 +200,12 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqlite: migrating %s: %w", path, err)
 	}
-	s := &Store{db: db, writes: make(chan *write, maxBatch), every: opt.CommitInterval, done: make(chan struct{}), catchUp: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stmts: map[string]*sql.Stmt{}}
+	newer, err := newerMigrations(ctx, db, migrations)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqlite: reading %s's migrations: %w", path, err)
+	}
+	s := &Store{newer: newer, db: db, writes: make(chan *write, maxBatch), every: opt.CommitInterval, done: make(chan struct{}), catchUp: make(chan struct{}, 1), wrote: make(chan struct{}, 1), stmts: map[string]*sql.Stmt{}}
 	if s.every == 0 {
 		s.every = DefaultCommitInterval
 	}
@@ -332,6 +338,41 @@ func migrate(ctx context.Context, db *sql.DB, fsys fs.FS) error {
 	}
 	return nil
 }
+
+// newerMigrations lists the migrations recorded in db that fsys does not
+// hold: a newer build has migrated the database.
+func newerMigrations(ctx context.Context, db *sql.DB, fsys fs.FS) ([]string, error) {
+	paths, err := fs.Glob(fsys, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	known := map[string]bool{}
+	for _, p := range paths {
+		known[filepath.Base(p)] = true
+	}
+	rows, err := db.QueryContext(ctx, "SELECT name FROM schema_migrations ORDER BY name")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return nil, err
+		}
+		if !known[name] {
+			out = append(out, name)
+		}
+	}
+	return out, rows.Err()
+}
+
+// NewerMigrations lists the migrations the database has had that this
+// build does not know, found when it was opened: a newer build served it
+// and was rolled back. This one works on it (builds side by side are
+// meant to), but the newer one's data may be beyond it, so serve says so.
+func (s *Store) NewerMigrations() []string { return s.newer }
 
 // Close waits for the pending writes, stops the writer and closes the
 // database.
