@@ -201,8 +201,9 @@ func TestReplayInProgress(t *testing.T) {
 }
 
 // finishedGame plays a game of Ann and Ben through the API, the setups
-// left to the server, and answers its table's id and Ann's seat token.
-func finishedGame(t *testing.T, base, game string, moves []string) (id, annToken string) {
+// left to the server, and answers its table's id and the players' seat
+// tokens by name.
+func finishedGame(t *testing.T, base, game string, moves []string) (string, map[string]string) {
 	t.Helper()
 	st, body := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": game, "seats": []string{"me", "open"}, "name": "Ann"})
 	if st != 201 {
@@ -230,7 +231,7 @@ func finishedGame(t *testing.T, base, game string, moves []string) (id, annToken
 			t.Fatalf("%s: %s: %d %s", game, m, st, body)
 		}
 	}
-	return ann.Table, ann.Token
+	return ann.Table, tokens
 }
 
 // TestReplayNamesThePlayer replays finished games as Ann saw them, to a
@@ -252,13 +253,13 @@ func TestReplayNamesThePlayer(t *testing.T) {
 		{"wordfight", []string{"Ann: declare cat", "Ann: place A1 across", "Ben: place B2 down", "Ben: resign"}, "Ann's score: 0", "Your score: 0"},
 	}
 	for _, g := range games {
-		id, annToken := finishedGame(t, base, g.game, g.moves)
+		id, tokens := finishedGame(t, base, g.game, g.moves)
 		for _, ann := range []bool{false, true} {
 			who := map[bool]string{false: "Cy", true: "Ann"}[ann]
 			p := e2e.NewPlayer(t, b, who, base)
 			if ann {
 				p.Open("/")
-				e2e.Eval[bool](p, fmt.Sprintf(`(localStorage.setItem("parlour.seats", JSON.stringify({%q: {seat: 0, token: %q}})), true)`, id, annToken))
+				e2e.Eval[bool](p, fmt.Sprintf(`(localStorage.setItem("parlour.seats", JSON.stringify({%q: {seat: 0, token: %q}})), true)`, id, tokens["Ann"]))
 			}
 			p.Open("/replay?table=" + id)
 			p.Wait(g.game+": the replay", `!!document.querySelector("#replay-step")`)
@@ -288,6 +289,38 @@ func TestReplayNamesThePlayer(t *testing.T) {
 					t.Errorf("%s: at %s, the board shown to %s does not say %q:\n%s", g.game, step, who, want, text)
 				}
 			}
+		}
+	}
+}
+
+// TestReplayOpensAsTheViewer opens the replay of a finished game to a
+// visitor and to each of its players: a player sees it first as they saw
+// it at the table, from their own seat, and the visitor from the first
+// seat.
+func TestReplayOpensAsTheViewer(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	id, tokens := finishedGame(t, base, "quizl", []string{"Ann: 50", "Ben: 61", "Ann: resign", "Ben: resign"})
+	for _, c := range []struct {
+		who  string
+		seat int // the viewer's seat, -1 for a visitor
+		want string
+	}{{"Cy", -1, "Ann"}, {"Ann", 0, "Ann"}, {"Ben", 1, "Ben"}} {
+		p := e2e.NewPlayer(t, b, c.who, base)
+		if c.seat >= 0 {
+			p.Open("/")
+			e2e.Eval[bool](p, fmt.Sprintf(`(localStorage.setItem("parlour.seats", JSON.stringify({%q: {seat: %d, token: %q}})), true)`, id, c.seat, tokens[c.who]))
+		}
+		p.Open("/replay?table=" + id)
+		p.Wait(c.who+": the replay", `!!document.querySelector("#replay-step")`)
+		if got := e2e.Eval[string](p, `(s => s.options[s.selectedIndex].textContent)(document.querySelector("#replay-seat"))`); got != c.want {
+			t.Errorf("%s: the replay opens as seen by %q, want %q", c.who, got, c.want)
+		}
+		// The board is the one chosen: the player's own grid, as theirs.
+		own := e2e.Eval[string](p, `(document.querySelector('#viewer [data-board="own"] h3') || {}).textContent || ""`)
+		if want := map[bool]string{true: "Your grid", false: c.want + "'s grid"}[c.seat >= 0]; own != want {
+			t.Errorf("%s: the replay's own grid is headed %q, want %q", c.who, own, want)
 		}
 	}
 }
