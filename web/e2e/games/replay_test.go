@@ -324,3 +324,58 @@ func TestReplayOpensAsTheViewer(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayOffersNoPlay steps through the replay of a game of each kind,
+// as a player who was to move saw it: nothing on the boards is a control
+// (a square to select, call, aim at or place on), a square pressed changes
+// nothing, and the squares still read, by name, to a screen reader.
+func TestReplayOffersNoPlay(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	for _, g := range []struct {
+		game  string
+		moves []string
+		cells bool // the board is a grid of squares
+	}{
+		{"quizl", []string{"Ann: 50", "Ben: 61", "Ann: resign", "Ben: resign"}, true},
+		{"salvo", []string{"Ann: fire A1 A2 A3 A4 A5", "Ben: fire B1 B2 B3 B4 B5", "Ann: resign"}, true},
+		{"wordfight", []string{"Ann: declare cat", "Ann: place A1 across", "Ben: place B2 down", "Ben: resign"}, true},
+		{"nymphabet", []string{"Ann: abdicate", "Ben: defog", "Ann: resign"}, false},
+	} {
+		id, tokens := finishedGame(t, base, g.game, g.moves)
+		p := e2e.NewPlayer(t, b, "Ann", base)
+		p.Open("/")
+		e2e.Eval[bool](p, fmt.Sprintf(`(localStorage.setItem("parlour.seats", JSON.stringify({%q: {seat: 0, token: %q}})), true)`, id, tokens["Ann"]))
+		p.Open("/replay?table=" + id)
+		p.Wait(g.game+": the replay", `!!document.querySelector("#replay-step")`)
+		for step := range len(g.moves) {
+			p.Do("step", chromedp.SetValue(chromedp.CSS("#replay-range"), fmt.Sprint(step)))
+			e2e.Eval[bool](p, `(document.querySelector("#replay-range").dispatchEvent(new Event("input")), true)`)
+			// What a player could press or type in on the board, in sight.
+			live := e2e.Eval[[]string](p, `[...document.querySelectorAll("#viewer .replaying :is(button, input, select, textarea)")].filter(e => e.getClientRects().length).map(e => e.outerHTML.slice(0, 100))`)
+			if len(live) > 0 {
+				t.Errorf("%s: at move %d the replay's board offers %d controls, as %s", g.game, step, len(live), live[0])
+			}
+			if !g.cells {
+				continue
+			}
+			if n := e2e.Eval[int](p, `document.querySelectorAll('#viewer .replaying [role="gridcell"][aria-label]').length`); n == 0 {
+				t.Errorf("%s: at move %d the replay's squares have no names to read", g.game, step)
+			}
+			// The squares that were buttons are read as squares still (Word
+			// Fight's were spans at the end already, and its board is slow
+			// to check).
+			if step == 1 && g.game != "wordfight" {
+				p.Accessible(g.game + ": the replay in mid-game")
+			}
+			// Every board's first square pressed, the board reads the same.
+			before := e2e.Eval[string](p, `document.querySelector("#viewer .replaying").innerHTML`)
+			e2e.Eval[bool](p, `([...document.querySelectorAll("#viewer .replaying .grid")].forEach(g => { const c = g.querySelector("[data-sq]"); c.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true })); c.click(); }), true)`)
+			p.Wait("two frames", `new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`)
+			if after := e2e.Eval[string](p, `document.querySelector("#viewer .replaying").innerHTML`); after != before {
+				t.Errorf("%s: at move %d a square pressed changed the replay's board:\n%s", g.game, step, after)
+			}
+		}
+	}
+}

@@ -112,7 +112,8 @@ export async function replay(main) {
     const range = h("input", { type: "range", id: "replay-range", min: 0, max: ans.steps.length, value: step, "aria-label": "Move number" });
     const seatSel = h("select", { id: "replay-seat", "aria-label": "As seen by" }, ans.players.map((p, i) => h("option", { value: i, selected: i === seat }, p)));
     const list = h("ol", { class: "moves", id: "replay-moves" });
-    const ctx = { table: "replay", seat, me: () => mySeat, view: () => current(), rules: () => ({}), lexicon: () => "", send: async () => { throw new Error("this is a replay"); }, sendSetup: async () => { throw new Error("this is a replay"); } };
+    // A replay's boards offer no play: ctx.replay tells the game's screen.
+    const ctx = { table: "replay", replay: true, seat, me: () => mySeat, view: () => current(), rules: () => ({}), lexicon: () => "", send: async () => { throw new Error("this is a replay"); }, sendSetup: async () => { throw new Error("this is a replay"); } };
     let board = null;
     // The engines' analysis, loaded (with its drawing code) on demand.
     let an = null, notes = null, drawing = null;
