@@ -201,8 +201,9 @@ func TestReplayInProgress(t *testing.T) {
 }
 
 // finishedGame plays a game of Ann and Ben through the API, the setups
-// left to the server, and answers its table's id and Ann's seat token.
-func finishedGame(t *testing.T, base, game string, moves []string) (id, annToken string) {
+// left to the server, and answers its table's id and the players' seat
+// tokens by name.
+func finishedGame(t *testing.T, base, game string, moves []string) (string, map[string]string) {
 	t.Helper()
 	st, body := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": game, "seats": []string{"me", "open"}, "name": "Ann"})
 	if st != 201 {
@@ -230,7 +231,7 @@ func finishedGame(t *testing.T, base, game string, moves []string) (id, annToken
 			t.Fatalf("%s: %s: %d %s", game, m, st, body)
 		}
 	}
-	return ann.Table, ann.Token
+	return ann.Table, tokens
 }
 
 // TestReplayNamesThePlayer replays finished games as Ann saw them, to a
@@ -252,13 +253,13 @@ func TestReplayNamesThePlayer(t *testing.T) {
 		{"wordfight", []string{"Ann: declare cat", "Ann: place A1 across", "Ben: place B2 down", "Ben: resign"}, "Ann's score: 0", "Your score: 0"},
 	}
 	for _, g := range games {
-		id, annToken := finishedGame(t, base, g.game, g.moves)
+		id, tokens := finishedGame(t, base, g.game, g.moves)
 		for _, ann := range []bool{false, true} {
 			who := map[bool]string{false: "Cy", true: "Ann"}[ann]
 			p := e2e.NewPlayer(t, b, who, base)
 			if ann {
 				p.Open("/")
-				e2e.Eval[bool](p, fmt.Sprintf(`(localStorage.setItem("parlour.seats", JSON.stringify({%q: {seat: 0, token: %q}})), true)`, id, annToken))
+				e2e.Eval[bool](p, fmt.Sprintf(`(localStorage.setItem("parlour.seats", JSON.stringify({%q: {seat: 0, token: %q}})), true)`, id, tokens["Ann"]))
 			}
 			p.Open("/replay?table=" + id)
 			p.Wait(g.game+": the replay", `!!document.querySelector("#replay-step")`)
@@ -287,6 +288,93 @@ func TestReplayNamesThePlayer(t *testing.T) {
 				if !strings.Contains(text, want) {
 					t.Errorf("%s: at %s, the board shown to %s does not say %q:\n%s", g.game, step, who, want, text)
 				}
+			}
+		}
+	}
+}
+
+// TestReplayOpensAsTheViewer opens the replay of a finished game to a
+// visitor and to each of its players: a player sees it first as they saw
+// it at the table, from their own seat, and the visitor from the first
+// seat.
+func TestReplayOpensAsTheViewer(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	id, tokens := finishedGame(t, base, "quizl", []string{"Ann: 50", "Ben: 61", "Ann: resign", "Ben: resign"})
+	for _, c := range []struct {
+		who  string
+		seat int // the viewer's seat, -1 for a visitor
+		want string
+	}{{"Cy", -1, "Ann"}, {"Ann", 0, "Ann"}, {"Ben", 1, "Ben"}} {
+		p := e2e.NewPlayer(t, b, c.who, base)
+		if c.seat >= 0 {
+			p.Open("/")
+			e2e.Eval[bool](p, fmt.Sprintf(`(localStorage.setItem("parlour.seats", JSON.stringify({%q: {seat: %d, token: %q}})), true)`, id, c.seat, tokens[c.who]))
+		}
+		p.Open("/replay?table=" + id)
+		p.Wait(c.who+": the replay", `!!document.querySelector("#replay-step")`)
+		if got := e2e.Eval[string](p, `(s => s.options[s.selectedIndex].textContent)(document.querySelector("#replay-seat"))`); got != c.want {
+			t.Errorf("%s: the replay opens as seen by %q, want %q", c.who, got, c.want)
+		}
+		// The board is the one chosen: the player's own grid, as theirs.
+		own := e2e.Eval[string](p, `(document.querySelector('#viewer [data-board="own"] h3') || {}).textContent || ""`)
+		if want := map[bool]string{true: "Your grid", false: c.want + "'s grid"}[c.seat >= 0]; own != want {
+			t.Errorf("%s: the replay's own grid is headed %q, want %q", c.who, own, want)
+		}
+	}
+}
+
+// TestReplayOffersNoPlay steps through the replay of a game of each kind,
+// as a player who was to move saw it: nothing on the boards is a control
+// (a square to select, call, aim at or place on), a square pressed changes
+// nothing, and the squares still read, by name, to a screen reader.
+func TestReplayOffersNoPlay(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	for _, g := range []struct {
+		game  string
+		moves []string
+		cells bool // the board is a grid of squares
+	}{
+		{"quizl", []string{"Ann: 50", "Ben: 61", "Ann: resign", "Ben: resign"}, true},
+		{"salvo", []string{"Ann: fire A1 A2 A3 A4 A5", "Ben: fire B1 B2 B3 B4 B5", "Ann: resign"}, true},
+		{"wordfight", []string{"Ann: declare cat", "Ann: place A1 across", "Ben: place B2 down", "Ben: resign"}, true},
+		{"nymphabet", []string{"Ann: abdicate", "Ben: defog", "Ann: resign"}, false},
+	} {
+		id, tokens := finishedGame(t, base, g.game, g.moves)
+		p := e2e.NewPlayer(t, b, "Ann", base)
+		p.Open("/")
+		e2e.Eval[bool](p, fmt.Sprintf(`(localStorage.setItem("parlour.seats", JSON.stringify({%q: {seat: 0, token: %q}})), true)`, id, tokens["Ann"]))
+		p.Open("/replay?table=" + id)
+		p.Wait(g.game+": the replay", `!!document.querySelector("#replay-step")`)
+		for step := range len(g.moves) {
+			p.Do("step", chromedp.SetValue(chromedp.CSS("#replay-range"), fmt.Sprint(step)))
+			e2e.Eval[bool](p, `(document.querySelector("#replay-range").dispatchEvent(new Event("input")), true)`)
+			// What a player could press or type in on the board, in sight.
+			live := e2e.Eval[[]string](p, `[...document.querySelectorAll("#viewer .replaying :is(button, input, select, textarea)")].filter(e => e.getClientRects().length).map(e => e.outerHTML.slice(0, 100))`)
+			if len(live) > 0 {
+				t.Errorf("%s: at move %d the replay's board offers %d controls, as %s", g.game, step, len(live), live[0])
+			}
+			if !g.cells {
+				continue
+			}
+			if n := e2e.Eval[int](p, `document.querySelectorAll('#viewer .replaying [role="gridcell"][aria-label]').length`); n == 0 {
+				t.Errorf("%s: at move %d the replay's squares have no names to read", g.game, step)
+			}
+			// The squares that were buttons are read as squares still (Word
+			// Fight's were spans at the end already, and its board is slow
+			// to check).
+			if step == 1 && g.game != "wordfight" {
+				p.Accessible(g.game + ": the replay in mid-game")
+			}
+			// Every board's first square pressed, the board reads the same.
+			before := e2e.Eval[string](p, `document.querySelector("#viewer .replaying").innerHTML`)
+			e2e.Eval[bool](p, `([...document.querySelectorAll("#viewer .replaying .grid")].forEach(g => { const c = g.querySelector("[data-sq]"); c.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true })); c.click(); }), true)`)
+			p.Wait("two frames", `new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`)
+			if after := e2e.Eval[string](p, `document.querySelector("#viewer .replaying").innerHTML`); after != before {
+				t.Errorf("%s: at move %d a square pressed changed the replay's board:\n%s", g.game, step, after)
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -108,4 +109,88 @@ func TestSkipLinkKeepsTheScreen(t *testing.T) {
 			t.Errorf("after %s the focus is on %s, outside the screen's content", s.what, e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
 		}
 	}
+}
+
+// TestFocusStaysOnRedrawnControls puts the keyboard's focus on controls
+// of a table's banner and side panel, and lets another player join or
+// write in the chat: the table is drawn anew, and the focus stays on the
+// same control, so that the next Tab goes on from there.
+func TestFocusStaysOnRedrawnControls(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	p := e2e.NewPlayer(t, b, "Ann", base)
+	// A table of three, so that the invite stays up once Ben sits down;
+	// and a game of two that is over, for the end's banner.
+	open := newTable(t, base, "quizl", []string{"me", "open", "open"})
+	over := newTable(t, base, "nymphabet", []string{"me", "open"})
+	ben := map[string]string{}
+	for _, tb := range []seated{open, over} {
+		ben[tb.Table] = join(t, base, tb.Table, "Ben")
+	}
+	for _, m := range []struct{ tok, move string }{{over.Token, "abdicate"}, {ben[over.Table], "resign"}} {
+		if st, body := e2e.API(t, base, "POST", "/tables/"+over.Table+"/moves", m.tok, map[string]any{"move": m.move}); st != 200 {
+			t.Fatalf("%s: %d %s", m.move, st, body)
+		}
+	}
+	p.Open("/")
+	e2e.Eval[bool](p, fmt.Sprintf(`(localStorage.setItem("parlour.seats", JSON.stringify({%q: {seat: 0, token: %q}, %q: {seat: 0, token: %q}})), true)`,
+		open.Table, open.Token, over.Table, over.Token))
+	said := 0
+	for _, c := range []struct {
+		what, table string
+		focus       []chromedp.Action[chromedp.Void] // puts the focus on the control
+		is          string                           // true while the focus is on it
+	}{
+		{"the invite's Copy button", open.Table,
+			[]chromedp.Action[chromedp.Void]{chromedp.Focus(chromedp.CSS("#invite")), chromedp.KeyEvent(kb.Tab)},
+			`document.activeElement.closest("#banner") && document.activeElement.textContent === "Copy"`},
+		{"the turn's sound switch", open.Table,
+			[]chromedp.Action[chromedp.Void]{chromedp.Focus(chromedp.CSS("#notify-sound"))},
+			`document.activeElement.id === "notify-sound"`},
+		{"the end's Replay it link", over.Table,
+			[]chromedp.Action[chromedp.Void]{chromedp.Focus(chromedp.CSS(`#game-over a[href^="/replay?table="]`))},
+			`document.activeElement.closest("#game-over") && document.activeElement.textContent === "Replay it"`},
+	} {
+		p.Open("/t/" + c.table)
+		p.Wait(c.what, `!!document.querySelector("#tools #download") && !!document.querySelector("#invite, #game-over")`)
+		p.Do("focus "+c.what, c.focus...)
+		if !e2e.Eval[bool](p, `!!(`+c.is+`)`) {
+			t.Fatalf("%s: the focus did not get there: it is on %s", c.what, e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+		}
+		said++
+		line := fmt.Sprintf("hello %d", said)
+		if st, body := e2e.API(t, base, "POST", "/tables/"+c.table+"/chat", ben[c.table], map[string]any{"channel": "players", "text": line}); st != 200 && st != 201 {
+			t.Fatalf("%s: chat: %d %s", c.what, st, body)
+		}
+		p.Wait(c.what+": the table drawn anew", fmt.Sprintf(`document.querySelector("#chat-log").textContent.includes(%q)`, line))
+		p.Wait("two frames", `new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))`)
+		if !e2e.Eval[bool](p, `!!(`+c.is+`)`) {
+			t.Errorf("%s: after Ben's message the focus is on %s", c.what, e2e.Eval[string](p, `document.activeElement.outerHTML.slice(0, 80)`))
+		}
+	}
+}
+
+// newTable makes a table of game for Ann through the API.
+func newTable(t *testing.T, base, game string, seats []string) seated {
+	t.Helper()
+	st, body := e2e.API(t, base, "POST", "/tables", "", map[string]any{"game": game, "seats": seats, "name": "Ann"})
+	if st != 201 {
+		t.Fatalf("%s: create: %d %s", game, st, body)
+	}
+	var s seated
+	json.Unmarshal(body, &s)
+	return s
+}
+
+// join seats name at table id through the API and answers the seat's token.
+func join(t *testing.T, base, id, name string) string {
+	t.Helper()
+	st, body := e2e.API(t, base, "POST", "/tables/"+id+"/join", "", map[string]any{"name": name})
+	if st != 200 {
+		t.Fatalf("join %s: %d %s", id, st, body)
+	}
+	var ans struct{ Token string }
+	json.Unmarshal(body, &ans)
+	return ans.Token
 }

@@ -104,13 +104,16 @@ export async function replay(main) {
     } catch (e) { err.textContent = "Cannot replay it: " + e.message; clear(viewer); return; }
     const mod = await load(ans.game);
     let step = ans.steps.length; // after the last move
-    let seat = 0;
+    // A player's own game opens as they saw it; anybody else's as its
+    // first seat saw it.
+    let seat = mySeat >= 0 && mySeat < ans.players.length ? mySeat : 0;
     const stage = h("div", { class: "replaying" });
     const counter = h("span", { id: "replay-step", "aria-live": "polite" });
     const range = h("input", { type: "range", id: "replay-range", min: 0, max: ans.steps.length, value: step, "aria-label": "Move number" });
-    const seatSel = h("select", { id: "replay-seat", "aria-label": "As seen by" }, ans.players.map((p, i) => h("option", { value: i }, p)));
+    const seatSel = h("select", { id: "replay-seat", "aria-label": "As seen by" }, ans.players.map((p, i) => h("option", { value: i, selected: i === seat }, p)));
     const list = h("ol", { class: "moves", id: "replay-moves" });
-    const ctx = { table: "replay", seat: 0, me: () => mySeat, view: () => current(), rules: () => ({}), lexicon: () => "", send: async () => { throw new Error("this is a replay"); }, sendSetup: async () => { throw new Error("this is a replay"); } };
+    // A replay's boards offer no play: ctx.replay tells the game's screen.
+    const ctx = { table: "replay", replay: true, seat, me: () => mySeat, view: () => current(), rules: () => ({}), lexicon: () => "", send: async () => { throw new Error("this is a replay"); }, sendSetup: async () => { throw new Error("this is a replay"); } };
     let board = null;
     // The engines' analysis, loaded (with its drawing code) on demand.
     let an = null, notes = null, drawing = null;
@@ -144,7 +147,7 @@ export async function replay(main) {
     }
     const go = d => { step = Math.max(0, Math.min(ans.steps.length, step + d)); draw(); };
     range.addEventListener("input", () => { step = Number(range.value); draw(); });
-    seatSel.addEventListener("change", () => { seat = Number(seatSel.value); board = null; draw(); });
+    seatSel.addEventListener("change", () => { ctx.seat = seat = Number(seatSel.value); board = null; draw(); });
     append(clear(viewer), 
       h("h2", {}, `${ans.title}: ${ans.players.join(" v ")}`),
       ans.refused ? h("p", { class: "error" }, "The referee refused the record here: " + ans.refused) : null,

@@ -173,17 +173,19 @@ async function playScreen(main, id, mine) {
   };
   // keepFocus draws with fn and then, if the drawing took away the
   // control that held the keyboard's focus (a setup sent, the invite or
-  // the tools drawn anew), puts the focus back: on the same control drawn
-  // again (found by its id), else on the stage if it was there, else on
-  // the screen's content. Left on the page's body, the focus would send
-  // the next Tab back to "Skip to content".
+  // the tools drawn anew), puts the focus back: on the same control put
+  // back in its place (the turn's switches, kept across redraws), or
+  // drawn again (found by its id), else on the stage if it was there,
+  // else on the screen's content. Left on the page's body, the focus
+  // would send the next Tab back to "Skip to content".
   async function keepFocus(fn) {
     const had = document.activeElement;
     const inMain = !!had && had !== main && main.contains(had);
     const onStage = inMain && stage.contains(had);
     await fn();
-    if (!inMain || had.isConnected || (document.activeElement && document.activeElement !== document.body)) return;
-    const again = had.id && document.getElementById(had.id);
+    if (!inMain || (document.activeElement && document.activeElement !== document.body)) return;
+    // Taken out and put back, a control has lost the focus all the same.
+    const again = main.contains(had) ? had : had.id && document.getElementById(had.id);
     if (again && main.contains(again)) {
       again.focus({ preventScroll: true });
       if (document.activeElement === again) return;
@@ -282,7 +284,7 @@ async function playScreen(main, id, mine) {
       const inp = h("input", { id: "invite", value: url, readonly: true, size: 36 });
       append(banner, h("div", { class: "banner" }, h("h2", {}, "Invite a friend"),
         h("div", { class: "row" }, h("label", { for: "invite" }, "Invite link"), inp,
-          h("button", { type: "button", onclick: async () => { try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { inp.select(); toast("Press Ctrl+C to copy"); } } }, "Copy")),
+          h("button", { type: "button", id: "invite-copy", onclick: async () => { try { await navigator.clipboard.writeText(url); toast("Link copied"); } catch { inp.select(); toast("Press Ctrl+C to copy"); } } }, "Copy")),
         t.rated ? h("p", { id: "invite-rated" }, h("strong", {}, "Rated game:"), " both ratings change when it ends; your friend plays with an account.") : null,
         t.code ? h("p", {}, "Or read out the code ", h("strong", { id: "invite-code" }, t.code.slice(0, 3) + "-" + t.code.slice(3)), ": your friend types it under Join with a code.") : null));
     }
@@ -413,7 +415,7 @@ async function playScreen(main, id, mine) {
       // but the way back to its page.
       t.event ? h("a", { class: "button primary", id: "event-back", href: "/tournaments/" + encodeURIComponent(t.event.id) }, `Back to ${t.event.name}`)
         : u.seat >= 0 ? h("button", { type: "button", class: t.daily ? "" : "primary", id: "rematch", onclick: rematch }, rematchText(t)) : null,
-      sealed(t) ? null : h("a", { class: "button", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it"),
+      sealed(t) ? null : h("a", { class: "button", id: "replay-game", href: "/replay?table=" + encodeURIComponent(id) }, "Replay it"),
       res.status === "aborted" || sealed(t) ? null : h("a", { class: "button", id: "analyse-game", href: "/replay?analyse&table=" + encodeURIComponent(id) }, "Analyse this game"),
       t.daily ? h("a", { class: "button primary", id: "daily-back", href: "/daily/" + t.daily.split("/")[0] }, "Your daily result and share text") : null));
     return box;

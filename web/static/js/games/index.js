@@ -3,7 +3,8 @@
 // setup), and toMove, finished, winners, names, standings and moveList,
 // which read the game's view for the screens all games share; endSummary
 // (why the game ended) and scoresLabel (what the result's scores count,
-// where it is not points) are optional.
+// where it is not points) are optional. A replay's ctx has replay set:
+// its boards are for reading, with no square to select, aim at or call.
 
 const modules = {
   quizl: () => import("./quizl.js"),

@@ -160,7 +160,8 @@ export function play(ctx) {
         letterGrid(b.grid, {
           label: v.finished ? label : `${you ? "Tracking" : `${me}'s tracking`} grid of ${b.name}`, called: v.seat >= 0 ? called : null, password: b.password, canCall: mine && !b.outcome,
           selected: selected && selected.board === board ? selected.sq : null,
-          onCall: v.seat >= 0 && !v.finished ? square => clicked(board, square) : null,
+          // A replay's squares are read, never called.
+          onCall: v.seat >= 0 && !v.finished && !ctx.replay ? square => clicked(board, square) : null,
           // Pressed, a square that cannot be called says why and changes nothing.
           onRefused: (square, done) => {
             err.textContent = done ? `Square ${square} was already called: choose one not called yet.`

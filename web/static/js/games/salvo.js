@@ -357,6 +357,8 @@ export function play(ctx) {
     // player rather than say "your".
     const your = !ctx.me || ctx.me() === me ? "Your" : me >= 0 ? `${v.players[me].name}'s` : "";
     const myTurn = me >= 0 && v.to_move.includes(me) && !v.finished;
+    // A replay's oceans are read, never aimed at nor marked.
+    const live = me >= 0 && !v.finished && !ctx.replay;
     const focus = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.sq;
     const focusBoard = document.activeElement && document.activeElement.closest && document.activeElement.closest("[data-board]");
     if (!myTurn && aim.length) { aim = []; typed.value = ""; say(""); }
@@ -382,7 +384,7 @@ export function play(ctx) {
       const hitsOn = new Set();
       // A daily attempt's fleet stays hidden until the day ends: no reveal.
       if (revealed) v.salvos.filter(s => s.at === t).forEach(s => s.squares.forEach(q => { const p = parse(q); if (p && revealed.has(p[0] * 10 + p[1])) hitsOn.add(q); }));
-      const canAim = myTurn && t === v.target;
+      const canAim = live && myTurn && t === v.target;
       // The latest salvo at this ocean stands out, as a last move does.
       const latest = tr ? Math.max(...tr.ocean.flat()) : 0;
       const outlined = new Map();
@@ -413,9 +415,9 @@ export function play(ctx) {
         };
         return {
           text: n ? String(n) : (ship !== undefined ? SHIPS[ship][0][0].toUpperCase() : ""), cls: cls + (v.finished && hitsOn.has(sqn) ? " bad" : ""), label,
-          onclick: me >= 0 && !v.finished ? click : null,
+          onclick: live ? click : null,
           pressed: canAim && !n ? aimed : undefined,
-          onkey: me >= 0 && !v.finished ? e => { if (e.key === "p" || e.key === "P") { e.preventDefault(); mode = mode === "aim" ? "pencil" : "aim"; update(view); refocus(t, sqn); } } : null,
+          onkey: live ? e => { if (e.key === "p" || e.key === "P") { e.preventDefault(); mode = mode === "aim" ? "pencil" : "aim"; update(view); refocus(t, sqn); } } : null,
         };
       });
       const tally = tr ? h("table", { class: "tally", "aria-label": `Hits on ${v.players[t].name}'s fleet by class` },

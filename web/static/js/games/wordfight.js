@@ -158,7 +158,7 @@ export function play(ctx) {
     gridSection.hidden = !v.grid && over;
     gridHead.textContent = v.grid ? `${your} grid` : "The grids";
     if (v.grid) {
-      const g = drawGrid(v.grid, `${your} grid, ${v.rules.width} by ${v.rules.height}`, { pv: shown, word: answering ? v.current : "", pick: mine && answering ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
+      const g = drawGrid(v.grid, `${your} grid, ${v.rules.width} by ${v.rules.height}`, { pv: shown, word: answering ? v.current : "", pick: mine && answering && !ctx.replay ? (y, x) => { sel = [y, x]; sqInput.value = sqName(y, x); update(view); } : null });
       const was = gridBox.querySelector(".board-frame");
       const [sx, sy] = was ? [was.scrollLeft, was.scrollTop] : [0, 0];
       fill(gridBox, g, h("p", { class: "muted" }, `${your} score: ${v.score}`));
