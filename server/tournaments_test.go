@@ -906,3 +906,60 @@ func TestTournamentGuestSignsUp(t *testing.T) {
 		t.Errorf("the standings do not name Gustav: %+v", f.get(ev.ID).Standings)
 	}
 }
+
+// TestTournamentCancel: the creator of an event not yet started cancels
+// it (anybody else but a moderator is refused, changing nothing); its
+// players hear of it on their streams, it leaves the list of events to
+// come, a join is refused saying so, and it no longer counts among its
+// creator's five events of the day. A moderator cancels another's event;
+// an event under way is refused.
+func TestTournamentCancel(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Moe")
+	grant(t, f.st, "Moe", true)
+	f.online("Bob")
+	later := f.clock.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	body := `{"kind": "arena", "game": "nymphabet", "clock": ` + fastClock + `, "minutes": 30, "starts": "` + later + `"}`
+	ev := f.create("Ann", body)
+	f.join(ev.ID, "Bob")
+	cancel := "/api/v1/tournaments/" + ev.ID + "/cancel"
+	expect(t, f.players["Bob"], "POST", cancel, nil, 403, "only the player who created")
+	expect(t, &client{t: t, base: f.srv.URL}, "POST", cancel, nil, 401, "")
+	if e := f.get(ev.ID); e.Status != store.TournamentCreated || e.Players != 1 {
+		t.Fatalf("refused cancels changed the event: %+v", e)
+	}
+	var got tournament.Event
+	if st, ans := f.players["Ann"].do("POST", cancel, nil, &got); st != 200 || got.Status != store.TournamentCancelled {
+		t.Fatalf("Ann cancels: %d %s", st, ans)
+	}
+	if line := f.streams["Bob"].next("tournamentCancelled"); line.Event == nil || line.Event.ID != ev.ID || line.Event.Name != ev.Name {
+		t.Errorf("Bob's stream says %+v", line)
+	}
+	if e := f.get(ev.ID); e.Status != store.TournamentCancelled {
+		t.Errorf("the event reads %s after its cancel", e.Status)
+	}
+	expect(t, f.players["Cat"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 409, "was cancelled")
+	expect(t, f.players["Ann"], "POST", cancel, nil, 409, "was cancelled")
+	var listed struct{ Tournaments []tournament.Event }
+	(&client{t: t, base: f.srv.URL}).do("GET", "/api/v1/tournaments", nil, &listed)
+	if len(listed.Tournaments) != 0 {
+		t.Errorf("events to come: %+v, want none", listed.Tournaments)
+	}
+
+	// The cancelled event does not count: Ann makes five more.
+	var last tournament.Event
+	for range tournament.MaxCreatedADay {
+		last = f.create("Ann", body)
+	}
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments", body, 429, "5 events")
+	// A moderator cancels another's event.
+	expect(t, f.players["Moe"], "POST", "/api/v1/tournaments/"+last.ID+"/cancel", nil, 200, `"status":"cancelled"`)
+	// An event under way is not cancelled.
+	soon := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30}`)
+	f.clock.Advance(time.Minute)
+	f.await(soon.ID, "the arena started", func(e tournament.Event) bool { return e.Status == store.TournamentStarted })
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+soon.ID+"/cancel", nil, 409, "has started")
+	if e := f.get(soon.ID); e.Status != store.TournamentStarted {
+		t.Errorf("a refused cancel left the arena %s", e.Status)
+	}
+}
