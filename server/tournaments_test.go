@@ -584,6 +584,10 @@ func TestTournamentBadInput(t *testing.T) {
 	if st, got := f.players["Bob"].do("POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": `+fastClock+`, "minutes": 30}`, nil); st != 429 || !strings.Contains(got, "5 events") {
 		t.Errorf("Bob's sixth event: %d %s", st, got)
 	}
+	// Past the cap, a mistake is still told as a mistake, not as the cap.
+	if st, got := f.players["Bob"].do("POST", "/api/v1/tournaments", `{"kind": "arena", "game": "chess", "clock": `+fastClock+`, "minutes": 30}`, nil); st != 400 || !strings.Contains(got, "chess") {
+		t.Errorf("Bob's sixth event, of an unknown game: %d %s, want 400 naming it", st, got)
+	}
 	var listed struct{ Tournaments []tournament.Event }
 	(&client{t: t, base: base}).do("GET", "/api/v1/tournaments", nil, &listed)
 	if len(listed.Tournaments) != 4 {
