@@ -967,3 +967,29 @@ func TestTournamentCancel(t *testing.T) {
 		t.Errorf("a refused cancel left the arena %s", e.Status)
 	}
 }
+
+// TestTournamentAnswersSayJoined: the answers to a join, a leave, a
+// start and a cancel are the event as its reader sees it, joined
+// included, as a read with the same token says.
+func TestTournamentAnswersSayJoined(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob")
+	later := f.clock.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	body := `{"kind": "arena", "game": "nymphabet", "clock": ` + fastClock + `, "minutes": 30, "starts": "` + later + `"}`
+	ev, off := f.create("Ann", body), f.create("Ann", body)
+	for _, c := range []struct {
+		name, who, path string
+		want            bool
+	}{
+		{"Bob joins", "Bob", ev.ID + "/join", true},
+		{"Bob leaves", "Bob", ev.ID + "/leave", false},
+		{"Ann joins", "Ann", ev.ID + "/join", true},
+		{"Ann starts", "Ann", ev.ID + "/start", true},
+		{"Ann cancels another, not in it", "Ann", off.ID + "/cancel", false},
+	} {
+		var got tournament.Event
+		if st, ans := f.players[c.who].do("POST", "/api/v1/tournaments/"+c.path, nil, &got); st != 200 || got.Joined == nil || *got.Joined != c.want {
+			t.Errorf("%s: %d %s, want joined %v", c.name, st, ans, c.want)
+		}
+	}
+}

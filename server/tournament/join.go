@@ -109,7 +109,7 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password stri
 	if t.Kind == Arena && t.Status == store.TournamentStarted {
 		s.wave(ev)
 	}
-	return s.view(ev.t, ev.g, ev.version, true), nil
+	return s.viewFor(ev, p), nil
 }
 
 // Leave takes p out of event id: before it starts they are out of it; in
@@ -142,7 +142,7 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Even
 	}
 	*me = e
 	ev.bump()
-	return s.view(ev.t, ev.g, ev.version, true), nil
+	return s.viewFor(ev, p), nil
 }
 
 // Withdraw takes identity out of every live event this node holds that
@@ -207,7 +207,7 @@ func (s *Service) Start(ctx context.Context, p *auth.Principal, id string) (Even
 	if err := s.start(ctx, ev); err != nil {
 		return Event{}, err
 	}
-	return s.Get(ctx, id)
+	return s.GetFor(ctx, p, id)
 }
 
 // Cancel calls off event id before it starts, at the word of its
@@ -261,7 +261,7 @@ func (s *Service) Cancel(ctx context.Context, p *auth.Principal, id string) (Eve
 			s.cfg.Streams.Tell(e.Identity, social.StreamEvent{Type: "tournamentCancelled", Event: &game.Tournament{ID: ev.t.ID, Name: ev.t.Name}})
 		}
 	}
-	e := s.view(ev.t, ev.g, ev.version, true)
+	e := s.viewFor(ev, p)
 	s.forget(ev)
 	return e, nil
 }
