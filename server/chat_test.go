@@ -204,6 +204,14 @@ func TestChatVisibility(t *testing.T) {
 		if p := e.chat(id, ben); len(p.Chat) != 0 || len(p.Muted) != 1 {
 			t.Errorf("Ben's page with the players' chat muted: %+v", p)
 		}
+		// A mute that does not say whether is refused, and leaves the
+		// mute as it was (it was once read as false: an unmute).
+		if st, b := e.call("POST", "/api/v1/tables/"+id+"/chat/mute", ben, map[string]any{"channel": "players"}); st != 400 || !strings.Contains(string(b), "muted") {
+			t.Errorf("a mute without muted: %d %s, want 400 naming muted", st, b)
+		}
+		if p := e.chat(id, ben); len(p.Chat) != 0 || len(p.Muted) != 1 {
+			t.Errorf("Ben's page after a mute without muted: %+v", p)
+		}
 		post(ann, "players", "are you there?")
 		cancel()
 		res.Body.Close()

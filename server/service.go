@@ -315,7 +315,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 			Limited: s.Service.RateLimited, Now: s.Service.Now})
 		tcfg := tournament.Config{Store: cfg.Store, Tables: s.Service, Games: cfg.Games,
 			Streams: s.social, Online: s.social.IsOnlineAnywhere, Logger: cfg.Logger, Rooms: rooms,
-			Seated: s.playersService.Seated}
+			Seated: s.playersService.Seated, Moderator: s.moderation.IsModerator}
 		if s.cl != nil {
 			// Each event runs on the one node that holds its lease; the
 			// others take it up when that node dies.

@@ -78,6 +78,16 @@ func TestTournamentChat(t *testing.T) {
 	if st, got := ben.do("POST", path, map[string]string{"text": "let me speak"}, nil); st != 403 {
 		t.Errorf("Ben, muted, writes: %d %s, want 403", st, got)
 	}
+	// A mute that leaves out whom or whether is refused, and changes
+	// nothing: Ben stays muted.
+	for _, body := range []map[string]any{{"name": "Ben"}, {"muted": false}} {
+		if st, got := ann.do("POST", path+"/mute", body, nil); st != 400 {
+			t.Errorf("a mute of %v: %d %s, want 400", body, st, got)
+		}
+	}
+	if st, got := ben.do("POST", path, map[string]string{"text": "let me speak"}, nil); st != 403 {
+		t.Errorf("Ben writes after mutes refused: %d %s, want 403", st, got)
+	}
 	if st, got := ann.do("POST", path+"/mute", map[string]any{"name": "Ben", "muted": false}, nil); st != 200 {
 		t.Fatalf("Ann lifts the mute: %d %s", st, got)
 	}

@@ -584,6 +584,10 @@ func TestTournamentBadInput(t *testing.T) {
 	if st, got := f.players["Bob"].do("POST", "/api/v1/tournaments", `{"kind": "arena", "game": "salvo", "clock": `+fastClock+`, "minutes": 30}`, nil); st != 429 || !strings.Contains(got, "5 events") {
 		t.Errorf("Bob's sixth event: %d %s", st, got)
 	}
+	// Past the cap, a mistake is still told as a mistake, not as the cap.
+	if st, got := f.players["Bob"].do("POST", "/api/v1/tournaments", `{"kind": "arena", "game": "chess", "clock": `+fastClock+`, "minutes": 30}`, nil); st != 400 || !strings.Contains(got, "chess") {
+		t.Errorf("Bob's sixth event, of an unknown game: %d %s, want 400 naming it", st, got)
+	}
 	var listed struct{ Tournaments []tournament.Event }
 	(&client{t: t, base: base}).do("GET", "/api/v1/tournaments", nil, &listed)
 	if len(listed.Tournaments) != 4 {
@@ -904,5 +908,88 @@ func TestTournamentGuestSignsUp(t *testing.T) {
 	}
 	if st := standingOf(f.get(ev.ID), "Gustav"); st.Name == "" {
 		t.Errorf("the standings do not name Gustav: %+v", f.get(ev.ID).Standings)
+	}
+}
+
+// TestTournamentCancel: the creator of an event not yet started cancels
+// it (anybody else but a moderator is refused, changing nothing); its
+// players hear of it on their streams, it leaves the list of events to
+// come, a join is refused saying so, and it no longer counts among its
+// creator's five events of the day. A moderator cancels another's event;
+// an event under way is refused.
+func TestTournamentCancel(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Cat", "Moe")
+	grant(t, f.st, "Moe", true)
+	f.online("Bob")
+	later := f.clock.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	body := `{"kind": "arena", "game": "nymphabet", "clock": ` + fastClock + `, "minutes": 30, "starts": "` + later + `"}`
+	ev := f.create("Ann", body)
+	f.join(ev.ID, "Bob")
+	cancel := "/api/v1/tournaments/" + ev.ID + "/cancel"
+	expect(t, f.players["Bob"], "POST", cancel, nil, 403, "only the player who created")
+	expect(t, &client{t: t, base: f.srv.URL}, "POST", cancel, nil, 401, "")
+	if e := f.get(ev.ID); e.Status != store.TournamentCreated || e.Players != 1 {
+		t.Fatalf("refused cancels changed the event: %+v", e)
+	}
+	var got tournament.Event
+	if st, ans := f.players["Ann"].do("POST", cancel, nil, &got); st != 200 || got.Status != store.TournamentCancelled {
+		t.Fatalf("Ann cancels: %d %s", st, ans)
+	}
+	if line := f.streams["Bob"].next("tournamentCancelled"); line.Event == nil || line.Event.ID != ev.ID || line.Event.Name != ev.Name {
+		t.Errorf("Bob's stream says %+v", line)
+	}
+	if e := f.get(ev.ID); e.Status != store.TournamentCancelled {
+		t.Errorf("the event reads %s after its cancel", e.Status)
+	}
+	expect(t, f.players["Cat"], "POST", "/api/v1/tournaments/"+ev.ID+"/join", nil, 409, "was cancelled")
+	expect(t, f.players["Ann"], "POST", cancel, nil, 409, "was cancelled")
+	var listed struct{ Tournaments []tournament.Event }
+	(&client{t: t, base: f.srv.URL}).do("GET", "/api/v1/tournaments", nil, &listed)
+	if len(listed.Tournaments) != 0 {
+		t.Errorf("events to come: %+v, want none", listed.Tournaments)
+	}
+
+	// The cancelled event does not count: Ann makes five more.
+	var last tournament.Event
+	for range tournament.MaxCreatedADay {
+		last = f.create("Ann", body)
+	}
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments", body, 429, "5 events")
+	// A moderator cancels another's event.
+	expect(t, f.players["Moe"], "POST", "/api/v1/tournaments/"+last.ID+"/cancel", nil, 200, `"status":"cancelled"`)
+	// An event under way is not cancelled.
+	soon := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30}`)
+	f.clock.Advance(time.Minute)
+	f.await(soon.ID, "the arena started", func(e tournament.Event) bool { return e.Status == store.TournamentStarted })
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+soon.ID+"/cancel", nil, 409, "has started")
+	if e := f.get(soon.ID); e.Status != store.TournamentStarted {
+		t.Errorf("a refused cancel left the arena %s", e.Status)
+	}
+}
+
+// TestTournamentAnswersSayJoined: the answers to a join, a leave, a
+// start and a cancel are the event as its reader sees it, joined
+// included, as a read with the same token says.
+func TestTournamentAnswersSayJoined(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob")
+	later := f.clock.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	body := `{"kind": "arena", "game": "nymphabet", "clock": ` + fastClock + `, "minutes": 30, "starts": "` + later + `"}`
+	ev, off := f.create("Ann", body), f.create("Ann", body)
+	for _, c := range []struct {
+		name, who, path string
+		want            bool
+	}{
+		{"Bob joins", "Bob", ev.ID + "/join", true},
+		{"Bob leaves", "Bob", ev.ID + "/leave", false},
+		{"Ann joins", "Ann", ev.ID + "/join", true},
+		{"Ann starts", "Ann", ev.ID + "/start", true},
+		{"Ann cancels another, not in it", "Ann", off.ID + "/cancel", false},
+	} {
+		var got tournament.Event
+		if st, ans := f.players[c.who].do("POST", "/api/v1/tournaments/"+c.path, nil, &got); st != 200 || got.Joined == nil || *got.Joined != c.want {
+			t.Errorf("%s: %d %s, want joined %v", c.name, st, ans, c.want)
+		}
 	}
 }

@@ -13,7 +13,18 @@ const (
 	TournamentCreated  TournamentStatus = "created"  // open to join, not yet started
 	TournamentStarted  TournamentStatus = "started"  // games are being paired
 	TournamentFinished TournamentStatus = "finished" // over; its standings are kept
+	// TournamentCancelled is an event called off by its maker or a
+	// moderator before it started: kept, so that its address still says
+	// what became of it, but no longer live, listed or counted against
+	// its maker's events of the day.
+	TournamentCancelled TournamentStatus = "cancelled"
 )
+
+// Over reports whether an event in status st is done with: finished or
+// cancelled. Nothing is paired, joined or changed in it any more.
+func (st TournamentStatus) Over() bool {
+	return st == TournamentFinished || st == TournamentCancelled
+}
 
 // Tournament is one event as stored: an arena or a Swiss, its terms, and
 // (when read with Tournament or LiveTournaments) its entrants, the rounds
@@ -145,10 +156,11 @@ type Tournaments interface {
 	// their entrants, rounds and games but with Players: the soonest
 	// first for events not finished, the newest first for finished ones.
 	ListTournaments(ctx context.Context, status TournamentStatus, limit int) ([]Tournament, error)
-	// LiveTournaments returns every event not finished, as Tournament
-	// returns each.
+	// LiveTournaments returns every event neither finished nor
+	// cancelled, as Tournament returns each.
 	LiveTournaments(ctx context.Context) ([]Tournament, error)
-	// TournamentsCreated counts the events creator made since since.
+	// TournamentsCreated counts the events creator made since since,
+	// leaving out those cancelled.
 	TournamentsCreated(ctx context.Context, creator string, since time.Time) (int, error)
 	// TournamentsPlaced returns up to limit finished events among whose
 	// winners identity stands, the newest first, as ListTournaments

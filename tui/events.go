@@ -255,6 +255,9 @@ type eventScreen struct {
 	// once: esc at one comes back here, and stays.
 	opened map[string]bool
 	chat   eventChat
+	// cancelling is set by its maker's first c: a second cancels the
+	// event, any other key keeps it.
+	cancelling bool
 }
 
 // The event's messages, routed to the event followed (shared.event)
@@ -287,11 +290,13 @@ type (
 		n    int
 		err  error
 	}
-	// eventStartedMsg answers its creator's start of the event.
+	// eventStartedMsg answers its creator's start of the event, or
+	// (cancelled) their cancel of it.
 	eventStartedMsg struct {
-		gen int
-		ev  client.Tournament
-		err error
+		gen       int
+		ev        client.Tournament
+		err       error
+		cancelled bool
 	}
 	// eventPairedMsg is the seat the event gave the player at a table.
 	eventPairedMsg struct {
@@ -369,7 +374,7 @@ func (e *eventScreen) live(onShow bool) bool {
 	if onShow {
 		return true
 	}
-	return e.ev != nil && e.ev.Status != "finished" && e.mine() != nil
+	return e.ev != nil && e.ev.Status != "finished" && e.ev.Status != "cancelled" && e.mine() != nil
 }
 
 // me is the player's name in the standings.
@@ -525,11 +530,15 @@ func (m *Model) eventUpdate(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		e.busy = false
+		what, done := "starting", "you started "
+		if msg.cancelled {
+			what, done = "cancelling", "you cancelled "
+		}
 		if msg.err != nil {
-			e.err, e.note = "starting the event: "+msg.err.Error(), ""
+			e.err, e.note = what+" the event: "+msg.err.Error(), ""
 			return nil, true
 		}
-		e.err, e.note = "", "you started "+msg.ev.Name
+		e.err, e.note = "", done+msg.ev.Name
 		return e.got(eventMsg{gen: msg.gen, ev: msg.ev, last: e.chat.last}), true
 	}
 	return nil, false
@@ -717,6 +726,9 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 	if e.ev != nil {
 		n = len(e.ev.Playing)
 	}
+	if e.cancelling && k.String() != "c" {
+		e.cancelling, e.note = false, "" // kept
+	}
 	switch k.String() {
 	case "esc", "q":
 		if e.list != nil {
@@ -747,7 +759,23 @@ func (e *eventScreen) update(msg tea.Msg) tea.Cmd {
 			ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
 			defer cancel()
 			ev, err := c.StartTournament(ctx, tok, id)
-			return eventStartedMsg{gen, ev, err}
+			return eventStartedMsg{gen, ev, err, false}
+		}
+	case "c":
+		if !e.maker() || e.ev.Status != "created" || e.busy {
+			return nil
+		}
+		if !e.cancelling {
+			e.cancelling, e.err, e.note = true, "", "c again cancels "+e.ev.Name+" for good, and tells its players; any other key keeps it"
+			return nil
+		}
+		e.cancelling, e.busy = false, true
+		gen, id, tok, c := e.gen, e.id, e.cfg.Session, e.c
+		return func() tea.Msg {
+			ctx, cancel := context.WithTimeout(e.ctx, 15*time.Second)
+			defer cancel()
+			ev, err := c.CancelTournament(ctx, tok, id)
+			return eventStartedMsg{gen, ev, err, true}
 		}
 	case "d":
 		return e.saveRecords()
@@ -842,6 +870,8 @@ func (e *eventScreen) view() string {
 		state = "starts " + eventWhen(*ev, time.Now())
 	case "started":
 		state = "under way: " + eventWhen(*ev, time.Now())
+	case "cancelled":
+		state = "cancelled: it will not be played"
 	default:
 		// Winners is the podium, first place first: the event is won by
 		// the first alone.
@@ -877,7 +907,7 @@ func (e *eventScreen) view() string {
 	chat := e.chatView()
 	keys := "j join · x leave · ctrl+t chat · r refresh · esc back"
 	if e.maker() && ev.Status == "created" {
-		keys = "s start it now · " + keys
+		keys = "s start it now · c cancel it · " + keys
 	}
 	if ev.Status == "finished" {
 		keys = "d save every game's record · " + keys

@@ -703,3 +703,34 @@ func TestEventHead(t *testing.T) {
 		}
 	}
 }
+
+// TestEventCancel: on an event to come its maker's c asks again, another
+// key keeps the event, and c twice cancels it: the screen says so, and
+// the server has it cancelled.
+func TestEventCancel(t *testing.T) {
+	t.Parallel()
+	ts := newTestServer(t)
+	ctx := context.Background()
+	bc, benS := signedUp(t, ts, "ben_c")
+	ev := newArenaAPI(t, ts, benS, "Mistaken night", "")
+	tm := newTermWith(t, ts.URL, "ben_c", 80, 24, Config{DataDir: t.TempDir(), Session: benS.Token, Account: "ben_c"})
+	tm.key("e")
+	tm.waitFor("the list", has("> Mistaken night"))
+	tm.key("enter")
+	tm.waitFor("the maker's keys", has("Mistaken night", "c cancel it"))
+	tm.key("c")
+	tm.waitFor("asked again", has("c again cancels Mistaken night for good"))
+	checkFits(t, tm)
+	tm.key("r")
+	tm.waitFor("kept", func(s string) bool { return !strings.Contains(s, "c again cancels") })
+	if got, err := bc.Tournament(ctx, ev.ID); err != nil || got.Status != "created" {
+		t.Fatalf("after c and another key the event is %+v, %v", got.Status, err)
+	}
+	tm.key("c")
+	tm.key("c")
+	tm.waitFor("cancelled", has("you cancelled Mistaken night", "cancelled: it will not be played"))
+	checkFits(t, tm)
+	if got, err := bc.Tournament(ctx, ev.ID); err != nil || got.Status != "cancelled" {
+		t.Errorf("after c twice the event is %+v, %v", got.Status, err)
+	}
+}

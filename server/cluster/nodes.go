@@ -99,7 +99,7 @@ func streamEvent(typ string) bool {
 		return true
 	case "keyAdded", "seek", "seekGone": // the player's own, seen on every node's pages
 		return true
-	case "tournamentGame": // an event's game, made on the node that runs the event
+	case "tournamentGame", "tournamentCancelled": // an event's news, from the node that runs the event
 		return true
 	}
 	return false

@@ -67,6 +67,9 @@ func (h *Handler) tournamentChatMute(r *http.Request, p *auth.Principal, req pro
 	if h.tournaments == nil {
 		return nil, noTournaments()
 	}
+	if err := req.Check(); err != nil {
+		return nil, err
+	}
 	room, err := h.tournaments.Room(r.Context(), r.PathValue("id"))
 	if err != nil {
 		return nil, err
@@ -75,8 +78,8 @@ func (h *Handler) tournamentChatMute(r *http.Request, p *auth.Principal, req pro
 	if err != nil {
 		return nil, err
 	}
-	if err := room.Mute(r.Context(), p.Identity, who, req.Muted); err != nil {
+	if err := room.Mute(r.Context(), p.Identity, who, *req.Muted); err != nil {
 		return nil, err
 	}
-	return map[string]bool{"muted": req.Muted}, nil
+	return map[string]bool{"muted": *req.Muted}, nil
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // The events' routes (docs/tournaments.md): an event made, listed, read
-// with its standings, joined, left, started early by its creator, and its
-// finished games' records exported as NDJSON.
+// with its standings, joined, left, started early or cancelled by its
+// creator, and its finished games' records exported as NDJSON.
 func (h *Handler) tournamentRoutes() {
 	h.mux.HandleFunc("POST /api/v1/tournaments", h.postTournament)
 	h.mux.HandleFunc("GET /api/v1/tournaments", handle(h, byAnyone, http.StatusOK, h.listTournaments))
@@ -23,6 +23,7 @@ func (h *Handler) tournamentRoutes() {
 	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/join", h.joinTournament)
 	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/leave", handle(h, bySignedIn, http.StatusOK, h.leaveTournament))
 	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/start", handle(h, bySignedIn, http.StatusOK, h.startTournament))
+	h.mux.HandleFunc("POST /api/v1/tournaments/{id}/cancel", handle(h, bySignedIn, http.StatusOK, h.cancelTournament))
 	h.mux.HandleFunc("GET /api/v1/tournaments/{id}/export", h.exportTournament)
 }
 
@@ -135,6 +136,13 @@ func (h *Handler) startTournament(r *http.Request, p *auth.Principal) (tournamen
 		return tournament.Event{}, noTournaments()
 	}
 	return h.tournaments.Start(r.Context(), p, r.PathValue("id"))
+}
+
+func (h *Handler) cancelTournament(r *http.Request, p *auth.Principal) (tournament.Event, error) {
+	if h.tournaments == nil {
+		return tournament.Event{}, noTournaments()
+	}
+	return h.tournaments.Cancel(r.Context(), p, r.PathValue("id"))
 }
 
 // exportTournament serves GET /api/v1/tournaments/{id}/export: every

@@ -301,7 +301,7 @@ type ClientMessage struct {
 	Chat    *int   `json:"chat,omitempty"`
 	Channel string `json:"channel,omitempty"`
 	Text    string `json:"text,omitempty"`
-	Muted   bool   `json:"muted,omitempty"`
+	Muted   *bool  `json:"muted,omitempty"`
 	// ViewTails, in a hello, says the client puts a view's log back
 	// together from tails (Update.ViewTail): after the first, an update
 	// then carries only the log's new entries.
@@ -347,6 +347,9 @@ func DecodeClientMessage(b []byte) (ClientMessage, error) {
 	case "chat", "mute":
 		if err := table.CheckChannel(m.Channel); err != nil {
 			return m, err
+		}
+		if m.Type == "mute" && m.Muted == nil {
+			return m, refuse.Bad(`a "mute" message needs "muted": true to mute the channel, or false to hear it again`)
 		}
 	case "":
 		return m, refuse.Bad(`the message has no "type"`)

@@ -24,6 +24,7 @@ func FuzzDecodeClientMessage(f *testing.F) {
 		`{"type": "setup", "auto": true, "computer": "strong"}`,
 		`{"type": "setup", "setup": {"grid": ["ABCDE"]}}`,
 		`{"type": "chat", "channel": "players", "text": "hi"}`, `{"type": "mute", "channel": "spectators", "muted": true}`,
+		`{"type": "mute", "channel": "players"}`,
 		`{"type": "chat", "channel": "all", "text": "hi"}`, `{"type": "hello", "chat": 4}`,
 		`{"type": "ping"}`, `{"type": "leave", "id": "l"}`, `{"type": "dance"}`, `{}`, `[]`, `null`, `{"type": "move"`, "",
 	} {
@@ -46,6 +47,9 @@ func FuzzDecodeClientMessage(f *testing.F) {
 		case "chat", "mute":
 			if m.Channel != table.ChannelPlayers && m.Channel != table.ChannelSpectators {
 				t.Fatalf("accepted channel %q", m.Channel)
+			}
+			if m.Type == "mute" && m.Muted == nil {
+				t.Fatalf("accepted a mute that does not say whether: %q", b)
 			}
 		case "move":
 			if strings.TrimSpace(m.Move) == "" || len(m.Move) > table.MaxMoveLen {

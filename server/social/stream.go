@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"parlour/game"
 	"parlour/server/players"
 	"parlour/server/table"
 	"parlour/store"
@@ -25,9 +26,10 @@ const streamBuffer = 64
 // StreamEvent is one line of the player stream. Type is "challenge",
 // "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish",
 // "keyAdded", "followOnline", "followPlaying", "seek", "seekGone",
-// "tournamentGame" or "rematch"; Challenge is set for the first three,
-// Table for the next two, Key and Follow for the three after, Seek for
-// the two after, Tournament and Rematch for the last two.
+// "tournamentGame", "rematch" or "tournamentCancelled"; Challenge is set
+// for the first three, Table for the next two, Key and Follow for the
+// three after, Seek for the two after, Tournament and Rematch for the
+// two after, Event for the last.
 type StreamEvent struct {
 	Type      string       `json:"type"`
 	Challenge *Challenge   `json:"challenge,omitempty"`
@@ -43,6 +45,9 @@ type StreamEvent struct {
 	// Tournament is the game of a "tournamentGame": an event paired
 	// the player at a table (server/tournament).
 	Tournament *TournamentGame `json:"tournament,omitempty"`
+	// Event is the event of a "tournamentCancelled": its id and name
+	// (server/tournament).
+	Event *game.Tournament `json:"event,omitempty"`
 	// Rematch is the offer of a "rematch": another player of a
 	// finished game asked for the next one.
 	Rematch *Rematch `json:"rematch,omitempty"`

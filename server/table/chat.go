@@ -261,10 +261,12 @@ func (s *Service) ChatSince(ctx context.Context, p *auth.Principal, id string, s
 	return page, nil
 }
 
-// MuteRequest is the body of POST /api/v1/tables/{id}/chat/mute.
+// MuteRequest is the body of POST /api/v1/tables/{id}/chat/mute. Muted
+// is required: a request without it says neither, and is refused rather
+// than read as false (which would unmute).
 type MuteRequest struct {
 	Channel string `json:"channel"`
-	Muted   bool   `json:"muted"`
+	Muted   *bool  `json:"muted"`
 }
 
 // Mute mutes (or unmutes) a channel of table id's chat for p's identity,
@@ -277,6 +279,10 @@ func (s *Service) Mute(ctx context.Context, p *auth.Principal, id string, req Mu
 	if err := CheckChannel(req.Channel); err != nil {
 		return nil, err
 	}
+	if req.Muted == nil {
+		return nil, refuse.Bad(`say "muted": true to mute the channel, or false to hear it again`)
+	}
+	muted := *req.Muted
 	t, err := s.table(ctx, id)
 	if err != nil {
 		return nil, err
@@ -290,13 +296,13 @@ func (s *Service) Mute(ctx context.Context, p *auth.Principal, id string, req Mu
 		return nil, err
 	}
 	t.touch(t.seatOf(p), s.now())
-	if t.ch.Muted(p.Identity, req.Channel) == req.Muted {
+	if t.ch.Muted(p.Identity, req.Channel) == muted {
 		return t.ch.MutedBy(p.Identity), nil
 	}
-	if err := s.st.SetMute(ctx, store.Mute{Table: t.id, Identity: p.Identity, Channel: req.Channel}, req.Muted); err != nil {
+	if err := s.st.SetMute(ctx, store.Mute{Table: t.id, Identity: p.Identity, Channel: req.Channel}, muted); err != nil {
 		return nil, s.saveFailed("the mute", err)
 	}
-	now := t.ch.SetMuted(p.Identity, req.Channel, req.Muted)
+	now := t.ch.SetMuted(p.Identity, req.Channel, muted)
 	t.broadcast()
 	return now, nil
 }

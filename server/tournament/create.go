@@ -62,13 +62,6 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 			return Event{}, refuse.Forbidden("creating an event needs an account: sign up or sign in first")
 		}
 		t.Creator, t.CreatorName = p.Identity, name
-		n, err := s.st.TournamentsCreated(ctx, p.Identity, now.Add(-24*time.Hour))
-		if err != nil {
-			return Event{}, refuse.ReadFailed(s.log, "your events", err)
-		}
-		if n >= MaxCreatedADay {
-			return Event{}, refuse.TooMany("you have created %s in the last 24 hours, the most a player may: play in one, or wait until tomorrow", game.Count(n, "event", "events"))
-		}
 	}
 	g, err := s.cfg.Games.Lookup(strings.ToLower(strings.TrimSpace(req.Game)))
 	if err != nil {
@@ -204,6 +197,17 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 	}
 	if req.Password != "" {
 		t.PasswordHash = account.Hash(req.Password)
+	}
+	// The day's cap comes last: a body with a mistake is told its
+	// mistake, which it must mend whenever it is sent, not to wait.
+	if p != nil {
+		n, err := s.st.TournamentsCreated(ctx, p.Identity, now.Add(-24*time.Hour))
+		if err != nil {
+			return Event{}, refuse.ReadFailed(s.log, "your events", err)
+		}
+		if n >= MaxCreatedADay {
+			return Event{}, refuse.TooMany("you have created %s in the last 24 hours, the most a player may: play in one, cancel one not yet started, or wait until tomorrow", game.Count(n, "event", "events"))
+		}
 	}
 
 	ev, err := s.load(t)

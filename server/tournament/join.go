@@ -11,6 +11,7 @@ import (
 	"parlour/glicko"
 	"parlour/server/auth"
 	"parlour/server/refuse"
+	"parlour/server/social"
 	"parlour/store"
 )
 
@@ -39,8 +40,8 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password stri
 	}
 	defer ev.mu.Unlock()
 	t := &ev.t
-	if t.Status == store.TournamentFinished {
-		return Event{}, refuse.Conflict("%s is over", t.Name)
+	if err := ev.done(); err != nil {
+		return Event{}, err
 	}
 	me := ev.entrant(p.Identity)
 	if me != nil && !me.Left {
@@ -108,7 +109,7 @@ func (s *Service) Join(ctx context.Context, p *auth.Principal, id, password stri
 	if t.Kind == Arena && t.Status == store.TournamentStarted {
 		s.wave(ev)
 	}
-	return s.view(ev.t, ev.g, ev.version, true), nil
+	return s.viewFor(ev, p), nil
 }
 
 // Leave takes p out of event id: before it starts they are out of it; in
@@ -127,6 +128,9 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Even
 		return Event{}, err
 	}
 	defer ev.mu.Unlock()
+	if err := ev.done(); err != nil {
+		return Event{}, err
+	}
 	me := ev.entrant(p.Identity)
 	if me == nil || me.Left {
 		return Event{}, refuse.Conflict("you are not in %s", ev.t.Name)
@@ -138,7 +142,7 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Even
 	}
 	*me = e
 	ev.bump()
-	return s.view(ev.t, ev.g, ev.version, true), nil
+	return s.viewFor(ev, p), nil
 }
 
 // Withdraw takes identity out of every live event this node holds that
@@ -187,6 +191,10 @@ func (s *Service) Start(ctx context.Context, p *auth.Principal, id string) (Even
 		ev.mu.Unlock()
 		return Event{}, refuse.Forbidden("only the player who created %s may start it early", ev.t.Name)
 	}
+	if err := ev.done(); err != nil {
+		ev.mu.Unlock()
+		return Event{}, err
+	}
 	if ev.t.Status != store.TournamentCreated {
 		ev.mu.Unlock()
 		return Event{}, refuse.Conflict("%s has started already", ev.t.Name)
@@ -199,7 +207,94 @@ func (s *Service) Start(ctx context.Context, p *auth.Principal, id string) (Even
 	if err := s.start(ctx, ev); err != nil {
 		return Event{}, err
 	}
-	return s.Get(ctx, id)
+	return s.GetFor(ctx, p, id)
+}
+
+// Cancel calls off event id before it starts, at the word of its
+// creator or of a moderator (the only ones who may cancel the house's
+// events): it leaves the lists, its players are told on their player
+// streams (a "tournamentCancelled" line) and its page shows it
+// cancelled, a join is refused, and it no longer counts among its
+// creator's events of the day. An event under way is refused (409): its
+// games are being played, and its players leave it one by one.
+func (s *Service) Cancel(ctx context.Context, p *auth.Principal, id string) (Event, error) {
+	if p == nil {
+		return Event{}, refuse.Unauthorized("cancelling an event needs an identity: send your identity token or session")
+	}
+	ev, err := s.live(ctx, id)
+	if err != nil {
+		return Event{}, err
+	}
+	ev.mu.Lock()
+	creator, name := ev.t.Creator, ev.t.Name
+	ev.mu.Unlock()
+	if creator == "" || creator != p.Identity {
+		// Asked before the event is locked: the role is the store's.
+		mod, err := s.moderator(ctx, p.Identity)
+		if err != nil {
+			return Event{}, err
+		}
+		if !mod {
+			return Event{}, refuse.Forbidden("only the player who created %s, or a moderator, may cancel it", name)
+		}
+	}
+	if err := s.owned(ctx, ev); err != nil {
+		return Event{}, err
+	}
+	defer ev.mu.Unlock()
+	if err := ev.done(); err != nil {
+		return Event{}, err
+	}
+	if ev.t.Status != store.TournamentCreated {
+		return Event{}, refuse.Conflict("%s has started, and an event under way cannot be cancelled: its games are being played", ev.t.Name)
+	}
+	next := ev.t
+	next.Status = store.TournamentCancelled
+	if err := s.write(ctx, ev, store.TournamentWrite{Event: &next}); err != nil {
+		return Event{}, err
+	}
+	ev.t.Status = next.Status
+	ev.bump()
+	s.log.Info("event cancelled", "event", ev.t.ID, "by", p.Identity, "creator", creator == p.Identity)
+	if s.cfg.Streams != nil {
+		for _, e := range ev.active() {
+			s.cfg.Streams.Tell(e.Identity, social.StreamEvent{Type: "tournamentCancelled", Event: &game.Tournament{ID: ev.t.ID, Name: ev.t.Name}})
+		}
+	}
+	e := s.viewFor(ev, p)
+	s.forget(ev)
+	return e, nil
+}
+
+// moderator reports whether identity holds the moderator role
+// (Config.Moderator; false without it).
+func (s *Service) moderator(ctx context.Context, identity string) (bool, error) {
+	if s.cfg.Moderator == nil {
+		return false, nil
+	}
+	on, err := s.cfg.Moderator(ctx, identity)
+	if err != nil {
+		return false, refuse.ReadFailed(s.log, "your role", err)
+	}
+	return on, nil
+}
+
+// done refuses a change of ev once it is over: finished or cancelled.
+// ev.mu must be held.
+func (ev *event) done() error {
+	return over(ev.t)
+}
+
+// over refuses a change of event t once it is finished or cancelled, in
+// words that say which (409).
+func over(t store.Tournament) error {
+	switch t.Status {
+	case store.TournamentFinished:
+		return refuse.Conflict("%s is over", t.Name)
+	case store.TournamentCancelled:
+		return refuse.Conflict("%s was cancelled, and will not be played", t.Name)
+	}
+	return nil
 }
 
 // startable refuses a Swiss its field cannot play. ev.mu must be held.
@@ -230,8 +325,8 @@ func (s *Service) live(ctx context.Context, id string) (*event, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.Status == store.TournamentFinished {
-		return nil, refuse.Conflict("%s is over", t.Name)
+	if err := over(t); err != nil {
+		return nil, err
 	}
 	if !s.clustered() {
 		// Stored live, yet not resumed at the start: its game or rules

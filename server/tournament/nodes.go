@@ -98,7 +98,7 @@ func (s *Service) adopt(ctx context.Context, id string) (*event, error) {
 		s.lease.Release(ctx, id)
 		return nil, err
 	}
-	if t.Status == store.TournamentFinished {
+	if t.Status.Over() {
 		s.lease.Release(ctx, id)
 		return nil, nil
 	}

@@ -196,20 +196,11 @@ func (s *Service) start(ctx context.Context, ev *event) error {
 }
 
 // finish ends ev: its standings are final and its first places its
-// winners. ev.mu must be held.
+// winners (podium). ev.mu must be held.
 func (s *Service) finish(ctx context.Context, ev *event) {
 	next := ev.t
 	next.Status = store.TournamentFinished
-	next.Winners = nil
-	played := map[string]bool{}
-	for _, e := range ev.t.Entrants {
-		played[e.Identity] = e.Games > 0 || e.Byes > 0
-	}
-	for _, id := range ev.ranking() {
-		if played[id] && len(next.Winners) < Podium {
-			next.Winners = append(next.Winners, id)
-		}
-	}
+	next.Winners = podium(ev.t, ev.ranking())
 	if err := s.write(ctx, ev, store.TournamentWrite{Event: &next}); err != nil {
 		// The schedule tries again.
 		ev.lookAt = s.now().Add(ArenaLook)
@@ -219,6 +210,27 @@ func (s *Service) finish(ctx context.Context, ev *event) {
 	ev.bump()
 	s.log.Info("event finished", "event", ev.t.ID, "winners", ev.names(ev.t.Winners))
 	s.forget(ev)
+}
+
+// podium returns the winners of event t, whose entrants rank in order
+// ranking: its first Podium places among those who played. A Swiss
+// player withdrawn at the end (who left, or forfeited twice) is not
+// among them, and those below move up: they did not play the event out,
+// and their points are those of fewer rounds than the others'; their
+// results stay in the standings, marked. Leaving an arena is a pause
+// that keeps a player's points, and their place.
+func podium(t store.Tournament, ranking []string) []string {
+	may := map[string]bool{}
+	for _, e := range t.Entrants {
+		may[e.Identity] = (e.Games > 0 || e.Byes > 0) && !(t.Kind == Swiss && e.Left)
+	}
+	var out []string
+	for _, id := range ranking {
+		if may[id] && len(out) < Podium {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // forget drops finished ev from memory: the store answers for it now.

@@ -137,6 +137,10 @@ type Config struct {
 	// players' service): a player seated at another event's game may not
 	// join (nil: only this service's own games count).
 	Seated func(ctx context.Context, identity string) ([]table.SeatedTable, error)
+	// Moderator reports whether identity holds the moderator role
+	// (package moderation), who may cancel any event not yet started
+	// (nil: nobody does).
+	Moderator func(ctx context.Context, identity string) (bool, error)
 }
 
 // Service is the events.
@@ -371,7 +375,7 @@ func (ev *event) bump() {
 
 // Mark returns event id's version and a channel closed at its next
 // change, for a page or stream that follows the event live; a finished
-// event never changes again, and its channel is nil. A version counts
+// or cancelled event never changes again, and its channel is nil. A version counts
 // changes since the server started (it is not stored): a follower treats
 // any other version than the one it saw as a change. It is refused with
 // 404 for an event that does not exist.
@@ -382,7 +386,7 @@ func (s *Service) Mark(ctx context.Context, id string) (version int, changed <-c
 		return ev.version, ev.changed, nil
 	}
 	t, err := s.stored(ctx, id)
-	if err != nil || t.Status == store.TournamentFinished {
+	if err != nil || t.Status.Over() {
 		return 0, nil, err
 	}
 	// Live, and run by no node but this one from now on (or refused

@@ -119,3 +119,38 @@ func TestAgo(t *testing.T) {
 		}
 	}
 }
+
+// TestPodium: an event's winners are its first three among those who
+// played, in the standings' order; a Swiss player withdrawn at the end
+// is passed over (the next move up) while one who came back is not; an
+// arena player who left keeps their place.
+func TestPodium(t *testing.T) {
+	t.Parallel()
+	ranking := []string{"ann", "bob", "cat", "dan", "eve"}
+	entrants := func(kind string, left ...string) store.Tournament {
+		ev := store.Tournament{Kind: kind}
+		for _, id := range ranking {
+			e := store.Entrant{Identity: id, Games: 3, Left: slices.Contains(left, id)}
+			if id == "eve" {
+				e.Games = 0 // joined, never played
+			}
+			ev.Entrants = append(ev.Entrants, e)
+		}
+		return ev
+	}
+	for _, c := range []struct {
+		name string
+		t    store.Tournament
+		want []string
+	}{
+		{"a Swiss played out", entrants(Swiss), []string{"ann", "bob", "cat"}},
+		{"a Swiss, third withdrawn", entrants(Swiss, "cat"), []string{"ann", "bob", "dan"}},
+		{"a Swiss, first withdrawn", entrants(Swiss, "ann"), []string{"bob", "cat", "dan"}},
+		{"a Swiss, too few left to fill it", entrants(Swiss, "ann", "bob"), []string{"cat", "dan"}},
+		{"an arena, third left", entrants(Arena, "cat"), []string{"ann", "bob", "cat"}},
+	} {
+		if got := podium(c.t, ranking); !slices.Equal(got, c.want) {
+			t.Errorf("%s: winners %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -167,6 +167,16 @@ func (s *Service) GetFor(ctx context.Context, p *auth.Principal, id string) (Eve
 	return e, nil
 }
 
+// viewFor is live event ev, whole, as the API shows it to p: with
+// Joined, as GetFor tells it. ev.mu must be held.
+func (s *Service) viewFor(ev *event, p *auth.Principal) Event {
+	e := s.view(ev.t, ev.g, ev.version, true)
+	me := ev.entrant(p.Identity)
+	in := me != nil && !me.Left
+	e.Joined = &in
+	return e
+}
+
 // view is t as the API shows it; whole adds the standings and games. g
 // may be nil (a game no longer offered).
 func (s *Service) view(t store.Tournament, g game.Game, version int, whole bool) Event {

@@ -153,7 +153,7 @@ func (s *Store) winnerNames(ctx context.Context, ts []store.Tournament) error {
 
 // LiveTournaments implements store.Tournaments.
 func (s *Store) LiveTournaments(ctx context.Context) ([]store.Tournament, error) {
-	ts, err := s.tournaments(ctx, "SELECT "+tournamentColumns+", 0 FROM tournaments WHERE status <> $1 ORDER BY starts, id", string(store.TournamentFinished))
+	ts, err := s.tournaments(ctx, "SELECT "+tournamentColumns+", 0 FROM tournaments WHERE status NOT IN ($1, $2) ORDER BY starts, id", string(store.TournamentFinished), string(store.TournamentCancelled))
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +168,7 @@ func (s *Store) LiveTournaments(ctx context.Context) ([]store.Tournament, error)
 // TournamentsCreated implements store.Tournaments.
 func (s *Store) TournamentsCreated(ctx context.Context, creator string, since time.Time) (int, error) {
 	var n int
-	if err := s.pool.QueryRow(ctx, "SELECT COUNT(*) FROM tournaments WHERE creator = $1 AND created >= $2", creator, since).Scan(&n); err != nil {
+	if err := s.pool.QueryRow(ctx, "SELECT COUNT(*) FROM tournaments WHERE creator = $1 AND created >= $2 AND status <> $3", creator, since, string(store.TournamentCancelled)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("postgres: counting %s's events: %w", creator, err)
 	}
 	return n, nil

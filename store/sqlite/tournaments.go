@@ -152,7 +152,7 @@ func (s *Store) winnerNames(ctx context.Context, ts []store.Tournament) error {
 
 // LiveTournaments implements store.Tournaments.
 func (s *Store) LiveTournaments(ctx context.Context) ([]store.Tournament, error) {
-	ts, err := s.tournaments(ctx, "SELECT "+tournamentCols+", 0 FROM tournaments WHERE status != ? ORDER BY starts, id", string(store.TournamentFinished))
+	ts, err := s.tournaments(ctx, "SELECT "+tournamentCols+", 0 FROM tournaments WHERE status NOT IN (?, ?) ORDER BY starts, id", string(store.TournamentFinished), string(store.TournamentCancelled))
 	if err != nil {
 		return nil, err
 	}
@@ -167,7 +167,7 @@ func (s *Store) LiveTournaments(ctx context.Context) ([]store.Tournament, error)
 // TournamentsCreated implements store.Tournaments.
 func (s *Store) TournamentsCreated(ctx context.Context, creator string, since time.Time) (int, error) {
 	var n int64
-	if err := s.queryRow(ctx, "SELECT COUNT(*) FROM tournaments WHERE creator = ? AND created >= ?", creator, nanos(since)).Scan(&n); err != nil {
+	if err := s.queryRow(ctx, "SELECT COUNT(*) FROM tournaments WHERE creator = ? AND created >= ? AND status != ?", creator, nanos(since), string(store.TournamentCancelled)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("sqlite: counting %s's events: %w", creator, err)
 	}
 	return int(n), nil

@@ -142,8 +142,9 @@ func testTournaments(t *testing.T, e *env) {
 }
 
 // testTournamentLists: events are listed by status, the soonest first
-// (the newest first once finished) with how many are its players, and a creator's
-// events are counted from a time.
+// (the newest first once finished) with how many are its players, a
+// creator's events are counted from a time, and a cancelled event is
+// neither live, nor listed among the others, nor counted.
 func testTournamentLists(t *testing.T, e *env) {
 	ctx := context.Background()
 	ts := as[store.Tournaments](t, e.s)
@@ -161,6 +162,7 @@ func testTournamentLists(t *testing.T, e *env) {
 	make("old", "", store.TournamentFinished, -3*time.Hour, -26*time.Hour)
 	make("older", "bob", store.TournamentFinished, -4*time.Hour, -time.Minute)
 	make("now", "ann", store.TournamentStarted, 0, 0)
+	make("off", "ann", store.TournamentCancelled, 30*time.Minute, -time.Minute)
 	// Of four who joined, Z left before playing, and is not one of its
 	// players; W left after a game, and is.
 	if err := ts.WriteTournament(ctx, "soon", store.TournamentWrite{Entrants: []store.Entrant{{Identity: "x", Name: "X", Joined: at}, {Identity: "y", Name: "Y", Joined: at},
@@ -174,6 +176,7 @@ func testTournamentLists(t *testing.T, e *env) {
 		{store.TournamentCreated, []string{"soon", "late"}},
 		{store.TournamentStarted, []string{"now"}},
 		{store.TournamentFinished, []string{"old", "older"}},
+		{store.TournamentCancelled, []string{"off"}},
 	} {
 		got, err := ts.ListTournaments(ctx, c.status, 10)
 		if err != nil {
@@ -192,6 +195,17 @@ func testTournamentLists(t *testing.T, e *env) {
 	}
 	if got, err := ts.ListTournaments(ctx, store.TournamentCreated, 1); err != nil || len(got) != 1 {
 		t.Errorf("a list of at most 1: %d events, %v", len(got), err)
+	}
+	live, err := ts.LiveTournaments(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, ev := range live {
+		ids = append(ids, ev.ID)
+	}
+	if want := []string{"now", "soon", "late"}; !equal(ids, want) {
+		t.Errorf("live events: %q, want %q (neither finished nor cancelled)", ids, want)
 	}
 	for _, c := range []struct {
 		creator string

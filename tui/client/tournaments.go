@@ -263,3 +263,11 @@ func (c *Client) StartTournament(ctx context.Context, token, id string) (Tournam
 	err := c.do(ctx, http.MethodPost, "/api/v1/tournaments/"+url.PathEscape(id)+"/start", token, map[string]any{}, &t)
 	return t, err
 }
+
+// CancelTournament has the event's creator (or a moderator) call it off
+// before it starts.
+func (c *Client) CancelTournament(ctx context.Context, token, id string) (Tournament, error) {
+	var t Tournament
+	err := c.do(ctx, http.MethodPost, "/api/v1/tournaments/"+url.PathEscape(id)+"/cancel", token, map[string]any{}, &t)
+	return t, err
+}

@@ -132,6 +132,7 @@ func endpoints() []endpoint {
 		{"LeaveTournament", "POST", `/api/v1/tournaments/[^/]+/leave`, typeOf[Tournament](), false},
 		{"CreateTournament", "POST", `/api/v1/tournaments`, typeOf[Tournament](), false},
 		{"StartTournament", "POST", `/api/v1/tournaments/[^/]+/start`, typeOf[Tournament](), false},
+		{"CancelTournament", "POST", `/api/v1/tournaments/[^/]+/cancel`, typeOf[Tournament](), false},
 		{"EventChat", "GET", `/api/v1/tournaments/[^/]+/chat`, typeOf[eventChat](), false},
 		{"EventSay", "POST", `/api/v1/tournaments/[^/]+/chat`, typeOf[ChatLine](), false},
 		{"EventExport", "GET", `/api/v1/tournaments/[^/]+/export`, nil, true}, // records kept as they come (RECORDS.md)
@@ -905,6 +906,11 @@ func TestWireTypes(t *testing.T) {
 	must("Ann makes a Swiss of three a table", err)
 	if club.Seats != 3 || club.MinRatedGames != 3 {
 		t.Errorf("the Swiss of three a table reads %+v", club)
+	}
+	club, err = ann.CancelTournament(ctx, annS.Token, club.ID)
+	must("Ann cancels it", err)
+	if club.Status != "cancelled" {
+		t.Errorf("the cancelled Swiss reads %+v", club.Status)
 	}
 	swiss, err = ann.CreateTournament(ctx, annS.Token, NewEvent{Kind: "swiss", Name: "Sunday Swiss", Game: "nymphabet", Clock: fischer1, Rounds: 1})
 	must("Ann makes a Swiss", err)

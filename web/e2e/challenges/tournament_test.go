@@ -631,3 +631,36 @@ func TestTournamentQuizlNoSet(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentCancel: the creator of an event to come is offered to
+// cancel it on its page, and, confirming, sees it cancelled: no join, no
+// start. A player who is not its creator is not offered it.
+func TestTournamentCancel(t *testing.T) {
+	t.Parallel()
+	base := e2e.StartServer(t)
+	b := e2e.NewBrowser(t)
+	ann := e2e.NewPlayer(t, b, "Ann", base)
+	ben := e2e.NewPlayer(t, b, "Ben", base)
+	ann.SignUp("Ann", "correct horse battery")
+	starts := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	id := e2e.Eval[string](ann, `fetch("/api/v1/tournaments", { method: "POST", headers: { "Content-Type": "application/json" },
+		body: JSON.stringify({ kind: "arena", name: "Mistaken Arena", game: "nymphabet", clock: 60, minutes: 60, starts: "`+starts+`" }) }).then(r => r.json()).then(e => e.id || JSON.stringify(e))`)
+	ben.Open("/tournaments/" + id)
+	ben.Wait("the event's page", `!!document.querySelector("#t-join")`)
+	if e2e.Eval[bool](ben, `!!document.querySelector("#t-cancel")`) {
+		t.Errorf("Ben is offered to cancel Ann's event")
+	}
+	ann.Open("/tournaments/" + id)
+	ann.Wait("the cancel button", `!!document.querySelector("#t-cancel")`)
+	e2e.Eval[bool](ann, `window.confirm = () => true; true`)
+	ann.Click("#t-cancel")
+	ann.Wait("the event cancelled", `!!document.querySelector("#t-cancelled")`)
+	if got := ann.Text("#t-when"); !strings.Contains(got, "ancelled") {
+		t.Errorf("the cancelled event's time reads %q", got)
+	}
+	if e2e.Eval[bool](ann, `!!document.querySelector("#t-join, #t-start, #t-cancel")`) {
+		t.Errorf("the cancelled event still offers to join, start or cancel it")
+	}
+	// Ben's page, following the event, says so too.
+	ben.Wait("the event cancelled for Ben", `!!document.querySelector("#t-cancelled") && !document.querySelector("#t-join")`)
+}

@@ -196,6 +196,10 @@ function act(ev) {
     case "tournamentGame":
       tournamentGame(ev.tournament || {});
       break;
+    case "tournamentCancelled":
+      // An event the player is in was called off before it started.
+      if (ev.event) toast(`${ev.event.name} was cancelled: it will not be played.`);
+      break;
     case "rematch":
       rematchOffer(ev.rematch || {});
       break;

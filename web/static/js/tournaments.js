@@ -31,6 +31,10 @@ const multiSeat = ["quizl", "wordfight"];
 
 const same = (a, b) => String(a || "").toLowerCase() === String(b || "").toLowerCase();
 
+// over says whether event e is done with (finished, or cancelled before
+// it started): nothing is joined, left or followed in it any more.
+const over = e => e.status === "finished" || e.status === "cancelled";
+
 // The events this browser joined as a guest: a guest's name may be
 // anybody's, so the page remembers which events it joined for them.
 const JOINED = "parlour.events";
@@ -374,10 +378,10 @@ export async function event(main, id) {
   // server says to a reader it knows (joined), or else an account by its
   // name in the standings, a guest by the join made here.
   const inIt = () => {
-    if (typeof e.joined === "boolean") return e.joined && e.status !== "finished";
+    if (typeof e.joined === "boolean") return e.joined && !over(e);
     const me = signedIn();
     if (me) return (e.standings || []).some(s => same(s.name, me) && !s.left);
-    return !!joinedHere()[id] && e.status !== "finished";
+    return !!joinedHere()[id] && !over(e);
   };
   const isCreator = () => !!signedIn() && same(e.creator, signedIn());
 
@@ -417,7 +421,8 @@ export async function event(main, id) {
     if (key === actionsKey) return;
     actionsKey = key;
     err.textContent = "";
-    if (e.status === "finished") { fill(actions); return; }
+    if (e.status === "cancelled") { fill(actions, h("p", { id: "t-cancelled" }, `${e.creator ? "Its creator" : "A moderator"} cancelled this event: it will not be played.`)); return; }
+    if (over(e)) { fill(actions); return; }
     const buttons = [];
     if (inIt()) {
       buttons.push(h("span", { id: "t-in" }, e.status === "created" ? "You are in: the event pairs you when it starts." : "You are in."),
@@ -430,7 +435,10 @@ export async function event(main, id) {
     } else {
       buttons.push(h("span", { class: "muted" }, "This Swiss has started: it plays with the field it started with."));
     }
-    if (isCreator() && e.status === "created") buttons.push(h("button", { type: "button", id: "t-start", onclick: start }, "Start now"));
+    if (isCreator() && e.status === "created") {
+      buttons.push(h("button", { type: "button", id: "t-start", onclick: start }, "Start now"),
+        h("button", { type: "button", id: "t-cancel", onclick: cancel }, "Cancel the event"));
+    }
     fill(actions, buttons);
   };
 
@@ -573,7 +581,7 @@ export async function event(main, id) {
 
   const take = ans => {
     e = ans;
-    if (!signedIn()) follow(id, inIt() && e.status !== "finished");
+    if (!signedIn()) follow(id, inIt() && !over(e));
     const j = JSON.stringify(e);
     if (e.version !== shownVersion || j !== shownJSON) {
       shownVersion = e.version;
@@ -622,6 +630,17 @@ export async function event(main, id) {
     try { take(await call("POST", `/tournaments/${encodeURIComponent(id)}/start`, {})); } catch (ex) { err.textContent = ex.message; }
   }
 
+  // cancel calls the event off, once its creator confirms: it cannot be
+  // undone, and its players are told.
+  async function cancel() {
+    err.textContent = "";
+    if (!confirm(`Cancel ${e.name}? It will not be played, and its players are told.`)) return;
+    try {
+      take(await call("POST", `/tournaments/${encodeURIComponent(id)}/cancel`, {}));
+      toast(`You cancelled ${e.name}`);
+    } catch (ex) { err.textContent = ex.message; }
+  }
+
   take(e);
   await chat.load();
   const byID = { get: k => (k === e.id ? e : undefined) };
@@ -634,9 +653,9 @@ export async function event(main, id) {
   // version it shows, and the server answers when the event moves on (or
   // after a while, unchanged). A quick answer is followed by a pause, so
   // that a burst of changes is read as one; a failure waits before trying
-  // again. A finished event changes no more.
+  // again. A finished or cancelled event changes no more.
   (async () => {
-    while (!closed && e.status !== "finished") {
+    while (!closed && !over(e)) {
       const asked = Date.now();
       try {
         take(await read(`/tournaments/${encodeURIComponent(id)}?version=${e.version}`, stop.signal));

@@ -25,7 +25,7 @@ const dateText = iso => new Date(iso).toLocaleString(undefined, { weekday: "shor
 
 // whenWords says where event e stands in time, as of now: "starts in 42
 // s", "starts Tue 3 Dec, 18:00", "ends in 9 min 12 s", "round 2 of 5",
-// "finished Tue 3 Dec, 18:30"; coarse, its countdowns in whole minutes
+// "finished Tue 3 Dec, 18:30", "cancelled: it will not be played"; coarse, its countdowns in whole minutes
 // (see span).
 export function whenWords(e, now, coarse) {
   const starts = Date.parse(e.starts);
@@ -39,6 +39,8 @@ export function whenWords(e, now, coarse) {
         return left > 0 ? `ends in ${span(left / 1000, coarse)}` : "ending: the last games are being played";
       }
       return e.round ? `round ${e.round} of ${e.rounds}` : "under way";
+    case "cancelled":
+      return "cancelled: it will not be played";
     default: {
       // A Swiss has no end time: its last game's end is the event's.
       const last = Math.max(...(e.games || []).filter(g => g.ended).map(g => Date.parse(g.ended)));
