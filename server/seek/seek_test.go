@@ -715,7 +715,7 @@ func TestSeekPassesCappedPair(t *testing.T) {
 			e.tables.refuse = func(pr table.Pairing) error {
 				ids := []string{pr.Seats[0].Identity, pr.Seats[1].Identity}
 				if slices.Contains(ids, "ann") && slices.Contains(ids, "ben") {
-					return refuse.TooMany("you two have played 10 rated games together in the last day: play casual games until tomorrow")
+					return refuse.TooMany("you two have played 10 rated games together in the last day: play casual games until the first of them is a day old")
 				}
 				return nil
 			}

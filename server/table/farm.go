@@ -56,7 +56,7 @@ func (s *Service) pairCap(ctx context.Context, a, b string, under [][]string) er
 		}
 	}
 	if n >= limit {
-		return refuse.TooMany("you two have played %d rated games together in the last day: play casual games until tomorrow", n)
+		return refuse.TooMany("you two have played %d rated games together in the last day: play casual games until the first of them is a day old", n)
 	}
 	return nil
 }

@@ -206,7 +206,7 @@ func (s *Service) create(ctx context.Context, p *auth.Principal, id string, req 
 			return Event{}, refuse.ReadFailed(s.log, "your events", err)
 		}
 		if n >= MaxCreatedADay {
-			return Event{}, refuse.TooMany("you have created %s in the last 24 hours, the most a player may: play in one, cancel one not yet started, or wait until tomorrow", game.Count(n, "event", "events"))
+			return Event{}, refuse.TooMany("you have created %s in the last 24 hours, the most a player may: play in one, cancel one not yet started, or wait until the first of them is a day old", game.Count(n, "event", "events"))
 		}
 	}
 
