@@ -13,6 +13,7 @@ import (
 
 	"parlour/game"
 	"parlour/server/internal/servertest"
+	"parlour/server/moderation"
 	"parlour/server/players"
 	"parlour/server/social"
 	"parlour/server/tournament"
@@ -956,8 +957,14 @@ func TestTournamentCancel(t *testing.T) {
 		last = f.create("Ann", body)
 	}
 	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments", body, 429, "5 events")
-	// A moderator cancels another's event.
+	// A moderator cancels another's event, in the moderators' log; a
+	// maker's own cancel is not a moderator's act.
 	expect(t, f.players["Moe"], "POST", "/api/v1/tournaments/"+last.ID+"/cancel", nil, 200, `"status":"cancelled"`)
+	var log []moderation.LogLine
+	if st, body := f.players["Moe"].do("GET", "/api/v1/moderation/log", nil, &log); st != 200 || len(log) < 2 ||
+		log[0].Moderator != "Moe" || log[0].Action != "cancel-event" || log[0].Name != "Ann" || log[0].Detail != last.Name || log[1].Action != "grant" {
+		t.Errorf("the moderators' log after Moe's cancel: %d %s", st, body)
+	}
 	// An event under way is not cancelled.
 	soon := f.create("Ann", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30}`)
 	f.clock.Advance(time.Minute)

@@ -132,6 +132,11 @@ type TournamentWrite struct {
 	Round *TournamentRound
 	// Games are inserted or replaced, each by its table.
 	Games []TournamentGame
+	// Log, when not nil, is a line of the moderators' log stored with
+	// the write, in its transaction: a moderator's change of an event is
+	// never made without its trace. A Store without Moderation ignores
+	// it.
+	Log *ModAction
 	// Epoch, when not zero, fences the write as Move.Epoch fences a
 	// move: a Store that implements Leases makes it only while the
 	// event's lease (keyed TournamentLease + its id) has this epoch, and

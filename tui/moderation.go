@@ -344,6 +344,12 @@ func logWords(l client.ModLine) string {
 	if f, ok := did[l.Action]; ok {
 		what = fmt.Sprintf(f, l.Name)
 	}
+	if l.Action == "cancel-event" {
+		what = "cancelled " + l.Name + "'s event"
+		if l.Name == "" {
+			what = "cancelled one of the server's own events"
+		}
+	}
 	s := l.At.Local().Format("Jan 2 15:04") + " " + l.Moderator + " " + what
 	if l.Detail != "" {
 		s += " (" + l.Detail + ")"

@@ -69,6 +69,9 @@ func TestCancel(t *testing.T) {
 	t.Cleanup(tables.Close)
 	streams := &teller{told: map[string][]social.StreamEvent{}}
 	mod := &auth.Principal{Identity: "the-moderator"}
+	if err := st.CreateIdentity(ctx, store.Identity{ID: mod.Identity, Name: "Moe", Created: time.Now()}, store.Credential{Hash: []byte("moe"), Identity: mod.Identity}); err != nil {
+		t.Fatal(err)
+	}
 	ts, err := tournament.New(ctx, tournament.Config{Store: st, Tables: tables, Games: servertest.Registry(), Streams: streams,
 		Moderator: func(_ context.Context, identity string) (bool, error) { return identity == mod.Identity, nil }})
 	if err != nil {

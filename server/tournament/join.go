@@ -228,6 +228,7 @@ func (s *Service) Cancel(ctx context.Context, p *auth.Principal, id string) (Eve
 	ev.mu.Lock()
 	creator, name := ev.t.Creator, ev.t.Name
 	ev.mu.Unlock()
+	var log *store.ModAction
 	if creator == "" || creator != p.Identity {
 		// Asked before the event is locked: the role is the store's.
 		mod, err := s.moderator(ctx, p.Identity)
@@ -237,6 +238,13 @@ func (s *Service) Cancel(ctx context.Context, p *auth.Principal, id string) (Eve
 		if !mod {
 			return Event{}, refuse.Forbidden("only the player who created %s, or a moderator, may cancel it", name)
 		}
+		// A moderator's cancel goes in the moderators' log, with the
+		// write: of the event's maker (none for the house's events).
+		who, err := s.cfg.Store.Identity(ctx, p.Identity)
+		if err != nil {
+			return Event{}, refuse.ReadFailed(s.log, "your name", err)
+		}
+		log = &store.ModAction{Moderator: p.Identity, ModeratorName: who.Name, Action: "cancel-event", Subject: creator, Detail: name, At: s.now().UTC()}
 	}
 	if err := s.owned(ctx, ev); err != nil {
 		return Event{}, err
@@ -250,7 +258,10 @@ func (s *Service) Cancel(ctx context.Context, p *auth.Principal, id string) (Eve
 	}
 	next := ev.t
 	next.Status = store.TournamentCancelled
-	if err := s.write(ctx, ev, store.TournamentWrite{Event: &next}); err != nil {
+	if log != nil {
+		log.SubjectName = ev.t.CreatorName
+	}
+	if err := s.write(ctx, ev, store.TournamentWrite{Event: &next, Log: log}); err != nil {
 		return Event{}, err
 	}
 	ev.t.Status = next.Status

@@ -84,6 +84,9 @@ func (s *Store) WriteTournament(ctx context.Context, id string, w store.Tourname
 				return fmt.Errorf("postgres: storing a game of event %s: %w", id, err)
 			}
 		}
+		if w.Log != nil {
+			return logAction(ctx, tx, *w.Log)
+		}
 		return nil
 	})
 }

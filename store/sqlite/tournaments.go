@@ -78,6 +78,9 @@ func (s *Store) WriteTournament(ctx context.Context, id string, w store.Tourname
 				return fmt.Errorf("sqlite: storing a game of event %s: %w", id, err)
 			}
 		}
+		if w.Log != nil {
+			return logAction(ex, *w.Log)
+		}
 		return nil
 	})
 }

@@ -37,8 +37,20 @@ func testTournaments(t *testing.T, e *env) {
 	if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Event: &ev, Create: true}); !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("creating ev1 again: %v, want ErrConflict", err)
 	}
-	if err := ts.WriteTournament(ctx, "nope", store.TournamentWrite{Event: &ev}); !errors.Is(err, store.ErrNotFound) {
+	// A write that fails stores its moderators' log line no more than
+	// its event; one that is made stores both.
+	line := store.ModAction{Moderator: "mo", ModeratorName: "Mo", Action: "cancel-event", Subject: "ann", SubjectName: "Ann", Detail: "Friday Swiss", At: at}
+	if err := ts.WriteTournament(ctx, "nope", store.TournamentWrite{Event: &ev, Log: &line}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("updating an event never made: %v, want ErrNotFound", err)
+	}
+	if ms, ok := e.s.(store.Moderation); ok {
+		if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Event: &ev, Log: &line}); err != nil {
+			t.Fatal(err)
+		}
+		log, err := ms.ModLog(ctx, 10)
+		if err != nil || len(log) != 1 || log[0].Action != "cancel-event" || log[0].SubjectName != "Ann" || log[0].Detail != "Friday Swiss" {
+			t.Errorf("the moderators' log after a failed and a made write with a line: %+v, %v; want the one line", log, err)
+		}
 	}
 	if _, err := ts.Tournament(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("Tournament(nope): %v, want ErrNotFound", err)

@@ -20,6 +20,7 @@ const did = {
   rename: n => `renamed ${n}`,
   close: n => `closed ${n}'s account`,
   refund: n => `gave back the points ${n}'s opponents lost`,
+  "cancel-event": n => n ? `cancelled ${n}'s event` : "cancelled one of the server's own events",
 };
 
 // refunded says what a closing's refund gave back.
