@@ -250,6 +250,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 		// and the store withdraws the challenges.)
 		Deleted: func(ctx context.Context, identity string) {
 			ctx = context.WithoutCancel(ctx)
+			s.renamedInEvents(ctx, identity, players.DeletedName)
 			s.closedHere(ctx, identity, players.DeletedName)
 			if s.cl != nil {
 				s.cl.ClosedEverywhere(ctx, identity, players.DeletedName)
@@ -290,7 +291,7 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
 	if s.moderation, err = moderation.New(moderation.Config{Store: cfg.Store, Tables: s.Service, Players: s.playersService,
-		Filter: cfg.ChatFilter, Logger: cfg.Logger, Closed: s.accountClosed}); err != nil {
+		Filter: cfg.ChatFilter, Logger: cfg.Logger, Closed: s.accountClosed, Renamed: s.renamedInEvents}); err != nil {
 		s.Close()
 		return nil, err
 	}
@@ -517,6 +518,15 @@ func (s *Service) accountClosed(ctx context.Context, identity, name string) {
 	}
 	if s.cl != nil {
 		s.cl.ClosedEverywhere(ctx, identity, name)
+	}
+}
+
+// renamedInEvents gives identity the name name in the events this node
+// runs, as the store already has it: a renamed or deleted account is
+// seated, listed and scored under the name it has now.
+func (s *Service) renamedInEvents(ctx context.Context, identity, name string) {
+	if ts := s.tournaments.Load(); ts != nil {
+		ts.Renamed(identity, name)
 	}
 }
 

@@ -1000,3 +1000,33 @@ func TestTournamentAnswersSayJoined(t *testing.T) {
 		}
 	}
 }
+
+// TestTournamentRenamed: an account a moderator renames goes by its new
+// name in the event it made and plays in, held in memory as stored, and
+// keeps it once the event writes its players again.
+func TestTournamentRenamed(t *testing.T) {
+	t.Parallel()
+	f := newEventFixture(t, nil, "Ann", "Bob", "Moe")
+	grant(t, f.st, "Moe", true)
+	later := f.clock.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	ev := f.create("Bob", `{"kind": "arena", "game": "nymphabet", "clock": `+fastClock+`, "minutes": 30, "starts": "`+later+`"}`)
+	f.join(ev.ID, "Bob", "Ann")
+	expect(t, f.players["Moe"], "POST", "/api/v1/moderation/rename", `{"name": "Bob", "new_name": "Robin", "reason": "offensive name"}`, 200, `"name":"Robin"`)
+	names := func(when string) {
+		t.Helper()
+		e := f.get(ev.ID)
+		var got []string
+		for _, s := range e.Standings {
+			got = append(got, s.Name)
+		}
+		slices.Sort(got)
+		if e.Creator != "Robin" || !slices.Equal(got, []string{"Ann", "Robin"}) {
+			t.Errorf("%s: made by %q, standings %v; want Robin, and Ann and Robin", when, e.Creator, got)
+		}
+	}
+	names("after the renaming")
+	// Ann leaves and comes back: the event writes its players again.
+	expect(t, f.players["Ann"], "POST", "/api/v1/tournaments/"+ev.ID+"/leave", nil, 200, "")
+	f.join(ev.ID, "Ann")
+	names("after the event wrote its players again")
+}

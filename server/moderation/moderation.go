@@ -78,6 +78,10 @@ type Config struct {
 	// out of every game still waiting to begin (its seeks, its tables
 	// in the lobby, its challenges).
 	Closed func(ctx context.Context, identity, name string)
+	// Renamed, when set, hears of each account renamed, once the store
+	// has it, with its new name: what the root keeps in memory under
+	// the old one (the events' players) takes the new.
+	Renamed func(ctx context.Context, identity, name string)
 }
 
 // Service is the moderation of a server.
@@ -88,6 +92,7 @@ type Service struct {
 	filter  *chat.Filter
 	log     *slog.Logger
 	closed  func(ctx context.Context, identity, name string)
+	renamed func(ctx context.Context, identity, name string)
 }
 
 // New builds the moderation on cfg.
@@ -101,7 +106,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{st: cfg.Store, tables: cfg.Tables, players: cfg.Players, filter: cfg.Filter, log: cfg.Logger, closed: cfg.Closed}, nil
+	return &Service{st: cfg.Store, tables: cfg.Tables, players: cfg.Players, filter: cfg.Filter, log: cfg.Logger, closed: cfg.Closed, renamed: cfg.Renamed}, nil
 }
 
 // moderation returns the store's moderation side, or a refusal when the
@@ -553,6 +558,9 @@ func (s *Service) Rename(ctx context.Context, p *auth.Principal, req RenameReque
 	// Finished tables in memory hold the old name: let the store answer
 	// for them from now on.
 	s.tables.Forget(ids...)
+	if s.renamed != nil {
+		s.renamed(ctx, them.Identity, newName)
+	}
 	s.log.Info("account renamed", "moderator", mod.Identity, "identity", them.Identity, "games", len(renames))
 	return Renamed{Name: newName, OldName: them.Name, Games: len(renames)}, nil
 }

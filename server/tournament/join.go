@@ -173,6 +173,34 @@ func (s *Service) Withdraw(ctx context.Context, identity string) error {
 	return errors.Join(errs...)
 }
 
+// Renamed gives identity the name name in the events this node runs, in
+// memory, as the store has done for what it keeps (a moderator renamed
+// the account, or its owner deleted it): it is then seated, listed and
+// scored under that name, and no later write of the event puts the old
+// one back.
+func (s *Service) Renamed(identity, name string) {
+	s.mu.Lock()
+	evs := make([]*event, 0, len(s.events))
+	for _, ev := range s.events {
+		evs = append(evs, ev)
+	}
+	s.mu.Unlock()
+	for _, ev := range evs {
+		ev.mu.Lock()
+		changed := false
+		if e := ev.entrant(identity); e != nil && e.Name != name {
+			e.Name, changed = name, true
+		}
+		if ev.t.Creator == identity && ev.t.CreatorName != name {
+			ev.t.CreatorName, changed = name, true
+		}
+		if changed {
+			ev.bump()
+		}
+		ev.mu.Unlock()
+	}
+}
+
 // Start starts event id at once, at its creator's word. A Swiss needs
 // two players (or a table's worth) and no more rounds than its field can
 // play without meeting again.

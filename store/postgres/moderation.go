@@ -168,6 +168,9 @@ func (s *Store) RenameAccount(ctx context.Context, identity, name, key string, r
 		if _, err := tx.Exec(ctx, "UPDATE identities SET name = $1 WHERE id = $2", name, identity); err != nil {
 			return fmt.Errorf("postgres: renaming identity: %w", err)
 		}
+		if err := renameInEvents(ctx, tx, identity, name); err != nil {
+			return err
+		}
 		for _, u := range renames {
 			if err := updateTable(ctx, tx, u.ID, u.Status, u.Meta); err != nil {
 				return err

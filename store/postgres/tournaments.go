@@ -269,3 +269,17 @@ func orEmpty[T any](s []T) []T {
 }
 
 var _ store.Tournaments = (*Store)(nil)
+
+// renameInEvents gives identity the name name in the events it made or
+// played in, inside tx: an account a moderator renamed, or its owner
+// deleted, leaves no event under its old name (the winners are kept by
+// identity, and read their names from here).
+func renameInEvents(ctx context.Context, tx pgx.Tx, identity, name string) error {
+	if _, err := tx.Exec(ctx, "UPDATE tournament_entrants SET name = $1 WHERE identity = $2", name, identity); err != nil {
+		return fmt.Errorf("postgres: renaming a player in the events: %w", err)
+	}
+	if _, err := tx.Exec(ctx, "UPDATE tournaments SET creator_name = $1 WHERE creator = $2", name, identity); err != nil {
+		return fmt.Errorf("postgres: renaming a player in the events: %w", err)
+	}
+	return nil
+}

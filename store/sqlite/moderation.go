@@ -186,6 +186,9 @@ func (s *Store) RenameAccount(ctx context.Context, identity, name, key string, r
 		if _, err := ex.exec("UPDATE identities SET name = ? WHERE id = ?", name, identity); err != nil {
 			return fmt.Errorf("sqlite: renaming identity: %w", err)
 		}
+		if err := renameInEvents(ex, identity, name); err != nil {
+			return err
+		}
 		for _, u := range renames {
 			if err := updateTable(ex, u.ID, u.Status, u.Meta); err != nil {
 				return err

@@ -309,3 +309,17 @@ func nonNil[T any](s []T) []T {
 }
 
 var _ store.Tournaments = (*Store)(nil)
+
+// renameInEvents gives identity the name name in the events it made or
+// played in, inside the writer's transaction: an account a moderator
+// renamed, or its owner deleted, leaves no event under its old name (the
+// winners are kept by identity, and read their names from here).
+func renameInEvents(ex *execer, identity, name string) error {
+	if _, err := ex.exec("UPDATE tournament_entrants SET name = ? WHERE identity = ?", name, identity); err != nil {
+		return fmt.Errorf("sqlite: renaming a player in the events: %w", err)
+	}
+	if _, err := ex.exec("UPDATE tournaments SET creator_name = ? WHERE creator = ?", name, identity); err != nil {
+		return fmt.Errorf("sqlite: renaming a player in the events: %w", err)
+	}
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ func tournamentTests() []test {
 	return []test{
 		{"Tournaments", testTournaments},
 		{"TournamentLists", testTournamentLists},
+		{"RenamedInEvents", testRenamedInEvents},
 	}
 }
 
@@ -233,4 +235,48 @@ func testTournamentLists(t *testing.T, e *env) {
 			t.Errorf("TournamentsCreated(%s, %v) = %d, %v; want %d", c.creator, c.since, n, err, c.want)
 		}
 	}
+}
+
+// testRenamedInEvents: an account a moderator renames, or its owner
+// deletes, goes by its new name in the events it made and played in.
+func testRenamedInEvents(t *testing.T, e *env) {
+	ctx := context.Background()
+	ts := as[store.Tournaments](t, e.s)
+	ms := as[store.Moderation](t, e.s)
+	ps := as[store.Players](t, e.s)
+	at := now()
+	for _, a := range []store.Account{account("idb", "Bob", at), account("ida", "Ann", at)} {
+		if _, err := ps.CreateAccount(ctx, a, store.Credential{Hash: []byte(a.Identity), Identity: a.Identity}, guest(a.Identity, at)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ev := store.Tournament{ID: "ev1", Kind: "arena", Name: "Bob's arena", Game: "quizl", Starts: at, Minutes: 30, Seats: 2,
+		Creator: "idb", CreatorName: "Bob", Status: store.TournamentFinished, Created: at, Winners: []string{"idb", "ida"}}
+	players := []store.Entrant{{Identity: "idb", Name: "Bob", Joined: at}, {Identity: "ida", Name: "Ann", Joined: at.Add(time.Second)}}
+	if err := ts.WriteTournament(ctx, ev.ID, store.TournamentWrite{Event: &ev, Create: true, Entrants: players}); err != nil {
+		t.Fatal(err)
+	}
+	names := func(when string, creator string, want ...string) {
+		t.Helper()
+		got, err := ts.Tournament(ctx, ev.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var entrants []string
+		for _, en := range got.Entrants {
+			entrants = append(entrants, en.Name)
+		}
+		if got.CreatorName != creator || !slices.Equal(entrants, want) {
+			t.Errorf("%s: made by %q, played by %v; want %q and %v", when, got.CreatorName, entrants, creator, want)
+		}
+	}
+	names("at first", "Bob", "Bob", "Ann")
+	if err := ms.RenameAccount(ctx, "idb", "Robin", "robin", nil, store.ModAction{Moderator: "mo", Action: "rename", Subject: "idb", At: at}); err != nil {
+		t.Fatal(err)
+	}
+	names("after Bob's renaming", "Robin", "Robin", "Ann")
+	if _, err := ps.DeleteAccount(ctx, "ida", "deleted player", nil); err != nil {
+		t.Fatal(err)
+	}
+	names("after Ann's deletion", "Robin", "Robin", "deleted player")
 }
