@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,11 +14,8 @@ import (
 	"parlour/server/protocol"
 	"parlour/server/refuse"
 	"parlour/server/social"
-	"parlour/server/table"
-	"parlour/server/table/tabletest"
 	"parlour/server/tournament"
 	"parlour/store"
-	"parlour/store/sqlite"
 )
 
 // teller keeps the player stream's lines the events send, by identity.
@@ -55,30 +51,16 @@ func (t *teller) lines(identity, typ string) []social.StreamEvent {
 func TestCancel(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	clock := tabletest.NewClock(time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC))
-	obs := &observer{}
-	tables, err := table.New(ctx, table.Config{Store: st, Games: servertest.Registry(), Lexicon: servertest.Lexicon, Clock: clock, Observers: []table.Observer{obs}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(tables.Close)
 	streams := &teller{told: map[string][]social.StreamEvent{}}
 	mod := &auth.Principal{Identity: "the-moderator"}
-	if err := st.CreateIdentity(ctx, store.Identity{ID: mod.Identity, Name: "Moe", Created: time.Now()}, store.Credential{Hash: []byte("moe"), Identity: mod.Identity}); err != nil {
+	fx := newEvents(t, func(c *tournament.Config) {
+		c.Streams = streams
+		c.Moderator = func(_ context.Context, identity string) (bool, error) { return identity == mod.Identity, nil }
+	})
+	clock, tables, ts := fx.clock, fx.tables, fx.ts
+	if err := fx.st.CreateIdentity(ctx, store.Identity{ID: mod.Identity, Name: "Moe", Created: time.Now()}, store.Credential{Hash: []byte("moe"), Identity: mod.Identity}); err != nil {
 		t.Fatal(err)
 	}
-	ts, err := tournament.New(ctx, tournament.Config{Store: st, Tables: tables, Games: servertest.Registry(), Streams: streams,
-		Moderator: func(_ context.Context, identity string) (bool, error) { return identity == mod.Identity, nil }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ts.Close)
-	obs.ts = ts
 
 	later := clock.Now().Add(time.Hour)
 	off, _, err := ts.CreateHouse(ctx, "off", protocol.TournamentRequest{Kind: "swiss", Game: "guess", Clock: json.RawMessage(`60`), Rounds: 1, At: later})

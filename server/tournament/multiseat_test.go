@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -13,10 +12,8 @@ import (
 	"parlour/server/internal/servertest"
 	"parlour/server/protocol"
 	"parlour/server/table"
-	"parlour/server/table/tabletest"
 	"parlour/server/tournament"
 	"parlour/store"
-	"parlour/store/sqlite"
 )
 
 // observer hands the tables' news to the events, made after the tables.
@@ -39,24 +36,8 @@ func (o *observer) Finished(n table.GameNote, end *store.GameEnd) {
 func TestMultiSeatSwiss(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	clock := tabletest.NewClock(time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC))
-	obs := &observer{}
-	tables, err := table.New(ctx, table.Config{Store: st, Games: servertest.Registry(), Lexicon: servertest.Lexicon, Clock: clock, Observers: []table.Observer{obs}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(tables.Close)
-	ts, err := tournament.New(ctx, tournament.Config{Store: st, Tables: tables, Games: servertest.Registry()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ts.Close)
-	obs.ts = ts
+	fx := newEvents(t, nil)
+	clock, tables, ts := fx.clock, fx.tables, fx.ts
 
 	req := protocol.TournamentRequest{Kind: "swiss", Name: "Guessing Threes", Game: "guess", Clock: json.RawMessage(`60`), Rounds: 2, Seats: 3}
 	ev, made, err := ts.CreateHouse(ctx, "threes", req)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -12,11 +11,8 @@ import (
 	"parlour/server/auth"
 	"parlour/server/internal/servertest"
 	"parlour/server/protocol"
-	"parlour/server/table"
-	"parlour/server/table/tabletest"
 	"parlour/server/tournament"
 	"parlour/store"
-	"parlour/store/sqlite"
 )
 
 // lostLease is a node's lease that it holds until lost is set; each Hold
@@ -42,25 +38,9 @@ func (l *lostLease) Release(context.Context, string) {}
 func TestSetupTimeOnLostLease(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "p.db"), sqlite.Options{Synchronous: "NORMAL"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	clock := tabletest.NewClock(time.Date(2026, 5, 1, 18, 0, 0, 0, time.UTC))
-	obs := &observer{}
-	tables, err := table.New(ctx, table.Config{Store: st, Games: servertest.Registry(), Lexicon: servertest.Lexicon, Clock: clock, Observers: []table.Observer{obs}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(tables.Close)
 	lease := &lostLease{}
-	ts, err := tournament.New(ctx, tournament.Config{Store: st, Tables: tables, Games: servertest.Registry(), Lease: lease})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(ts.Close)
-	obs.ts = ts
+	fx := newEvents(t, func(c *tournament.Config) { c.Lease = lease })
+	clock, tables, ts := fx.clock, fx.tables, fx.ts
 
 	ev, _, err := ts.CreateHouse(ctx, "guessing", protocol.TournamentRequest{Kind: "swiss", Game: "guess", Clock: json.RawMessage(`60`), Rounds: 1})
 	if err != nil {
