@@ -379,9 +379,14 @@ func TestCloseRefunds(t *testing.T) {
 			t.Fatalf("Ann's rating after refused refunds: %v, want %v", r, annBefore)
 		}
 
+		annStream := openStream(t, base, ann.token)
 		var closed moderation.Closed
 		if st, body := mo.do("POST", "/api/v1/moderation/close", `{"name": "Robin", "reason": "engine", "refund": true}`, &closed); st != 200 {
 			t.Fatalf("close with a refund: %d %s", st, body)
+		}
+		// Ann is told on her stream.
+		if ev := annStream.next("refund"); ev.Refund == nil || *ev.Refund != (social.RefundNews{Pool: "nymphabet-standard", Points: back, Games: 1}) {
+			t.Errorf("Ann's stream told %+v; want %v points back", ev.Refund, back)
 		}
 		if closed.Sessions == 0 || len(closed.Refunds) != 1 || closed.Refunds[0] != (moderation.Refund{Name: "Ann", Pool: "nymphabet-standard", Points: back, Games: 1}) {
 			t.Errorf("the closing's answer: %+v; want Ann given back %v", closed, back)

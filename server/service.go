@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -291,7 +292,10 @@ func New(ctx context.Context, cfg Config) (s *Service, err error) {
 	s.daily = daily.New(daily.Config{Tables: s.Service, Store: cfg.Store, Games: cfg.Games, Logger: cfg.Logger,
 		NewBot: cfg.NewBot, BotTimeout: cfg.BotTimeout, Accounts: s.playersService})
 	if s.moderation, err = moderation.New(moderation.Config{Store: cfg.Store, Tables: s.Service, Players: s.playersService,
-		Filter: cfg.ChatFilter, Logger: cfg.Logger, Closed: s.accountClosed, Renamed: s.renamedInEvents}); err != nil {
+		Filter: cfg.ChatFilter, Logger: cfg.Logger, Closed: s.accountClosed, Renamed: s.renamedInEvents,
+		Refunded: func(identity string, r store.Refund) {
+			s.social.Tell(identity, social.StreamEvent{Type: "refund", Refund: &social.RefundNews{Pool: r.Pool, Points: math.Round(r.Points*10) / 10, Games: r.Games}})
+		}}); err != nil {
 		s.Close()
 		return nil, err
 	}

@@ -323,6 +323,10 @@ func (m *Model) playerEvent(ev client.PlayerEvent) tea.Cmd {
 		return m.loadServed()
 	case "gameFinish":
 		return m.loadServed()
+	case "refund":
+		if r := ev.Refund; r != nil {
+			m.note = fmt.Sprintf("you got back %.0f rating points in %s, lost to a player a moderator closed for cheating", r.Points, m.poolTitle(r.Pool))
+		}
 	case "rematch":
 		r := ev.Rematch
 		if r == nil {

@@ -101,6 +101,8 @@ func streamEvent(typ string) bool {
 		return true
 	case "tournamentGame", "tournamentCancelled": // an event's news, from the node that runs the event
 		return true
+	case "refund": // a moderator's refund, made on any node
+		return true
 	}
 	return false
 }

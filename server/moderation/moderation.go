@@ -82,17 +82,21 @@ type Config struct {
 	// has it, with its new name: what the root keeps in memory under
 	// the old one (the events' players) takes the new.
 	Renamed func(ctx context.Context, identity, name string)
+	// Refunded, when set, hears of each player a refund gave rating
+	// points back to, once stored, pool by pool: the root tells them.
+	Refunded func(identity string, r store.Refund)
 }
 
 // Service is the moderation of a server.
 type Service struct {
-	st      store.Store
-	tables  *table.Service
-	players *players.Service
-	filter  *chat.Filter
-	log     *slog.Logger
-	closed  func(ctx context.Context, identity, name string)
-	renamed func(ctx context.Context, identity, name string)
+	st       store.Store
+	tables   *table.Service
+	players  *players.Service
+	filter   *chat.Filter
+	log      *slog.Logger
+	closed   func(ctx context.Context, identity, name string)
+	renamed  func(ctx context.Context, identity, name string)
+	refunded func(identity string, r store.Refund)
 }
 
 // New builds the moderation on cfg.
@@ -106,7 +110,7 @@ func New(cfg Config) (*Service, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Service{st: cfg.Store, tables: cfg.Tables, players: cfg.Players, filter: cfg.Filter, log: cfg.Logger, closed: cfg.Closed, renamed: cfg.Renamed}, nil
+	return &Service{st: cfg.Store, tables: cfg.Tables, players: cfg.Players, filter: cfg.Filter, log: cfg.Logger, closed: cfg.Closed, renamed: cfg.Renamed, refunded: cfg.Refunded}, nil
 }
 
 // moderation returns the store's moderation side, or a refusal when the
@@ -650,6 +654,9 @@ func (s *Service) CloseAccount(ctx context.Context, p *auth.Principal, req Close
 	}
 	out.Refunds = make([]Refund, 0, len(given))
 	for _, r := range given {
+		if s.refunded != nil {
+			s.refunded(r.Identity, r)
+		}
 		name := r.Identity
 		if id, err := s.st.Identity(ctx, r.Identity); err == nil {
 			name = id.Name

@@ -26,10 +26,10 @@ const streamBuffer = 64
 // StreamEvent is one line of the player stream. Type is "challenge",
 // "challengeDeclined", "challengeCanceled", "gameStart", "gameFinish",
 // "keyAdded", "followOnline", "followPlaying", "seek", "seekGone",
-// "tournamentGame", "rematch" or "tournamentCancelled"; Challenge is set
-// for the first three, Table for the next two, Key and Follow for the
-// three after, Seek for the two after, Tournament and Rematch for the
-// two after, Event for the last.
+// "tournamentGame", "rematch", "tournamentCancelled" or "refund";
+// Challenge is set for the first three, Table for the next two, Key and
+// Follow for the three after, Seek for the two after, Tournament and
+// Rematch for the two after, Event and Refund for the last two.
 type StreamEvent struct {
 	Type      string       `json:"type"`
 	Challenge *Challenge   `json:"challenge,omitempty"`
@@ -51,6 +51,17 @@ type StreamEvent struct {
 	// Rematch is the offer of a "rematch": another player of a
 	// finished game asked for the next one.
 	Rematch *Rematch `json:"rematch,omitempty"`
+	// Refund is what a "refund" gave the player back in one pool: the
+	// rating points they lost to an account a moderator has closed for
+	// cheating (server/moderation).
+	Refund *RefundNews `json:"refund,omitempty"`
+}
+
+// RefundNews is a refund told to the player it gave points back to.
+type RefundNews struct {
+	Pool   string  `json:"pool"`
+	Points float64 `json:"points"`
+	Games  int     `json:"games"`
 }
 
 // Rematch is a rematch offered to a player: From, who sat with them at

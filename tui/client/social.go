@@ -71,7 +71,17 @@ type PlayerEvent struct {
 	// Rematch is the offer of a "rematch": another player of a
 	// finished game asked for the next one.
 	Rematch *Rematch `json:"rematch,omitempty"`
-	Error   string   `json:"error,omitempty"`
+	// Refund is what a "refund" gave back: rating points lost to a
+	// player a moderator closed for cheating.
+	Refund *RefundNews `json:"refund,omitempty"`
+	Error  string      `json:"error,omitempty"`
+}
+
+// RefundNews is the rating points a refund gave back in one pool.
+type RefundNews struct {
+	Pool   string  `json:"pool"`
+	Points float64 `json:"points"`
+	Games  int     `json:"games"`
 }
 
 // Rematch is a rematch offered on the player stream: From asked for the

@@ -826,8 +826,27 @@ func TestWireTypes(t *testing.T) {
 	must("Fay's word", err)
 	_, err = eve.Move(ctx, nym.Token, nym.Table, "resign", 0, false)
 	must("Eve resigns", err)
+	// The streams opened so far are heard of already: the next one is
+	// Eve's.
+	for drained := false; !drained; {
+		select {
+		case <-rec.opened:
+		default:
+			drained = true
+		}
+	}
+	eveEvents := make(chan PlayerEvent, 64)
+	go eve.PlayerStream(streams, eveS.Token, eveEvents, nil)
+	select {
+	case <-rec.opened:
+	case <-ctx.Done():
+		t.Fatal("waited for Eve's player stream to open")
+	}
 	if cl, err := ann.CloseAccount(ctx, annS.Token, "Fay", "cheating", true); err != nil || len(cl.Refunds) != 1 || cl.Refunds[0].Name != "Eve" || cl.Refunds[0].Games != 1 || !(cl.Refunds[0].Points > 0) || cl.Refunds[0].Pool != "nymphabet-standard" {
 		t.Errorf("Fay closed for cheating: %+v, %v", cl, err)
+	}
+	if ev := waitEvent("Eve's refund", eveEvents, func(ev PlayerEvent) bool { return ev.Type == "refund" }); ev.Refund == nil || ev.Refund.Pool != "nymphabet-standard" || ev.Refund.Games != 1 || !(ev.Refund.Points > 0) {
+		t.Errorf("Eve's stream told %+v", ev.Refund)
 	}
 	if p, err := ben.Profile(ctx, "", "Dora"); err != nil || !p.Closed {
 		t.Errorf("the closed account's profile: %+v, %v", p, err)

@@ -9,7 +9,7 @@
 
 import { h, append, fill, toast } from "./dom.js";
 import { call, rememberSeat, seatFor } from "./api.js";
-import { games, gameInfo, known, title } from "./catalog.js";
+import { games, gameInfo, known, poolTitle, title } from "./catalog.js";
 import { rulesInWords, clockWords } from "./rulestext.js";
 import { go } from "./nav.js";
 import { challengeNotice } from "./notify.js";
@@ -203,6 +203,12 @@ function act(ev) {
     case "rematch":
       rematchOffer(ev.rematch || {});
       break;
+    case "refund": {
+      // A moderator closed a player who cheated against this one.
+      const r = ev.refund;
+      if (r) toast(`You got back ${Math.round(r.points)} rating points in ${poolTitle(r.pool)}, lost to a player a moderator closed for cheating.`);
+      break;
+    }
     case "keyAdded":
       // A key added by someone else signs in as this account: say so on
       // every page the account has open.
