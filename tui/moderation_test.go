@@ -175,3 +175,42 @@ func TestModerationLongQueue(t *testing.T) {
 		}
 	}
 }
+
+// TestRefundNote: a player whom a moderator gives back the points lost
+// to a cheat is told so on the terminal, whatever screen is open.
+func TestRefundNote(t *testing.T) {
+	t.Parallel()
+	var st store.Store
+	ts := newTestServerWith(t, func(cfg *server.Config) { st = cfg.Store })
+	ctx := context.Background()
+	ac, as := signedUp(t, ts, "ann_r")
+	bc, bs := signedUp(t, ts, "ben_r")
+	cc, cs := signedUp(t, ts, "cy_r")
+	if _, err := moderation.Grant(ctx, st, "ann_r", true, "the test", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	tm := newTermWith(t, ts.URL, "ben_r", 80, 24, Config{DataDir: t.TempDir(), Session: bs.Token, Account: "ben_r"})
+	tm.waitFor("the home screen", has("ben_r"))
+	// Cy beats Ben in a rated game.
+	nym, err := bc.Create(ctx, bs.Token, "nymphabet", nil, []string{"me", "open"}, map[string]any{"rated": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cySeat, err := cc.Join(ctx, cs.Token, nym.Table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []struct {
+		c         *client.Client
+		tok, move string
+	}{{bc, nym.Token, "apple"}, {cc, cySeat.Token, "bed"}, {bc, nym.Token, "resign"}} {
+		if _, err := m.c.Move(ctx, m.tok, nym.Table, m.move, 0, false); err != nil {
+			t.Fatalf("%s: %v", m.move, err)
+		}
+	}
+	cl, err := ac.CloseAccount(ctx, as.Token, "cy_r", "cheating", true)
+	if err != nil || len(cl.Refunds) != 1 {
+		t.Fatalf("cy closed with a refund: %+v, %v", cl, err)
+	}
+	tm.waitFor("the refund told", has(fmt.Sprintf("you got back %.0f rating points in Nymphabet", cl.Refunds[0].Points)))
+}
