@@ -612,3 +612,59 @@ func (e *clockEnv) archive(name string) []string {
 	}
 	return out
 }
+
+// TestDailySquaresHiddenUntilDayEnds checks that while a day lasts the
+// squares an attempt used (its marks and share text) are shown to its
+// own player alone: on the day's leaderboard and in a player's public
+// history they would point at the answer (a sunk fleet lies within the
+// squares of the salvos that sank it), and once the day is over they
+// show to everyone.
+func TestDailySquaresHiddenUntilDayEnds(t *testing.T) {
+	t.Parallel()
+	e := newClockEnv(t) // 2026-03-01 12:00 UTC
+	ann := e.account("Ann")
+	for _, g := range []struct {
+		game  string
+		moves []string
+	}{
+		{"quizl", []string{"50", "72", "resign"}},
+		{"salvo", []string{"fire A1 B2 C3 D4 E5", "resign"}},
+	} {
+		e.playDaily(g.game, ann, g.moves...)
+	}
+	shown := func(r daily.Result) bool { return r.Marks != "" || r.Share != "" }
+	for _, g := range []string{"quizl", "salvo"} {
+		if d := e.daily(g, ann); d.Attempt == nil || d.Attempt.Marks == "" || d.Attempt.Share == "" {
+			t.Errorf("Ann's own %s attempt today: %+v, want her marks and share", g, d.Attempt)
+		}
+		bd := e.board(g, "2026-03-01")
+		if len(bd.Entries) != 1 || shown(bd.Entries[0]) {
+			t.Errorf("today's %s leaderboard: %+v, want Ann's counts without her squares", g, bd.Entries)
+		}
+	}
+	history := func() map[string]daily.Record {
+		st, b := e.call("GET", "/api/v1/players/ann/daily", "", nil)
+		var recs map[string]daily.Record
+		if err := json.Unmarshal(b, &recs); st != 200 || err != nil {
+			t.Fatalf("Ann's daily record: %d %s", st, b)
+		}
+		return recs
+	}
+	for g, rec := range history() {
+		if len(rec.History) != 1 || shown(rec.History[0]) {
+			t.Errorf("Ann's public %s history today: %+v, want no squares", g, rec.History)
+		}
+	}
+
+	e.clock.Advance(12 * time.Hour) // midnight UTC: the day is over
+	for _, g := range []string{"quizl", "salvo"} {
+		if bd := e.board(g, "2026-03-01"); len(bd.Entries) != 1 || !shown(bd.Entries[0]) || bd.Entries[0].Table == "" {
+			t.Errorf("yesterday's %s leaderboard: %+v, want Ann's squares and table", g, bd.Entries)
+		}
+	}
+	for g, rec := range history() {
+		if len(rec.History) != 1 || !shown(rec.History[0]) {
+			t.Errorf("Ann's %s history of yesterday: %+v, want her squares", g, rec.History)
+		}
+	}
+}

@@ -122,8 +122,9 @@ type Result struct {
 	Name string `json:"name"`
 	// Ranked is set for players with accounts; guests play unranked.
 	Ranked bool `json:"ranked"`
-	// Table is the attempt's table: left out of a leaderboard until the
-	// day is over, so that nobody's game spoils the puzzle.
+	// Table is the attempt's table: left out of a leaderboard and a
+	// player's history until the day is over, so that nobody's game
+	// spoils the puzzle; Marks and Share too.
 	Table    string `json:"table,omitempty"`
 	Finished bool   `json:"finished"`
 	// Solved, Moves, Wrong and Marks are the game's tally (game.Tally).
@@ -460,13 +461,20 @@ func (s *Service) dailyHistory(ctx context.Context, ds store.Dailies, identity, 
 	return hist, nil
 }
 
-// dailyResult shows attempt a; the table only when withTable.
-func (s *Service) dailyResult(a store.DailyAttempt, withTable bool) Result {
+// dailyResult shows attempt a: whole when open (to its own player, or
+// to anyone once its day is over), else the counts alone. The squares an
+// attempt used point at the answer (a sunk fleet lies within the salvos'
+// squares, a password on a line the calls crowd), and the attempts of a
+// few players who solved it, laid over each other, would give the day's
+// grid or fleet away to those still to play it; so, like the table,
+// marks and share stay with the player until the day ends.
+func (s *Service) dailyResult(a store.DailyAttempt, open bool) Result {
 	r := Result{Game: a.Game, Day: a.Day, Name: a.Name, Ranked: a.Account, Finished: a.Finished,
-		Solved: a.Solved, Moves: a.Moves, Wrong: a.Wrong, Seconds: float64(a.Millis) / 1000, Marks: a.Marks}
-	if withTable {
-		r.Table = a.Table
+		Solved: a.Solved, Moves: a.Moves, Wrong: a.Wrong, Seconds: float64(a.Millis) / 1000}
+	if !open {
+		return r
 	}
+	r.Table, r.Marks = a.Table, a.Marks
 	if g, tl, ok := s.tallier(a.Game); ok && a.Finished {
 		r.Share = shareText(g.Title(), tl.TallyWords(), a)
 	}
@@ -618,7 +626,7 @@ func (s *Service) Records(ctx context.Context, name string) (_ map[string]Record
 			if h.Solved {
 				rec.Solved++
 			}
-			// A past day's table may be replayed; today's stays hidden.
+			// A past day's attempt shows whole; today's only its counts.
 			rec.History[i] = s.dailyResult(h, h.Day < today)
 		}
 		rec.Streak, rec.Best = streaks(hist, today)

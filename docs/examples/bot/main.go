@@ -228,6 +228,11 @@ func (b *Bot) awaitTurn(ctx context.Context, a *Answer) error {
 // Play opens a table of gameName against the computer at level and plays
 // it to the end.
 func (b *Bot) Play(ctx context.Context, gameName, level string) (Result, error) {
+	// Refused before the table is opened: a table of a game the bot cannot
+	// play would wait for its moves, against the computer, until claimed.
+	if gameName != "nymphabet" && gameName != "quizl" {
+		return Result{}, fmt.Errorf("this bot plays nymphabet and quizl, not %q", gameName)
+	}
 	var seated struct{ Table, Token string }
 	b.token = ""
 	err := b.call(ctx, "/api/v1/tables", map[string]any{
@@ -243,8 +248,6 @@ func (b *Bot) Play(ctx context.Context, gameName, level string) (Result, error) 
 		err = b.nymphabet(ctx, Answer{})
 	case "quizl":
 		err = b.quizl(ctx)
-	default:
-		err = fmt.Errorf("this bot plays nymphabet and quizl, not %q", gameName)
 	}
 	if err != nil {
 		return Result{}, err

@@ -233,6 +233,24 @@ func TestBotPlaysThroughTheAPI(t *testing.T) {
 	}
 }
 
+// TestBotRefusesOtherGamesFirst: asked to play a game it cannot, the
+// bot says so before it opens a table, rather than leaving one behind
+// against the computer that no one will ever move at.
+func TestBotRefusesOtherGamesFirst(t *testing.T) {
+	srv, log := newServer(t)
+	for _, name := range []string{"salvo", "wordfight", "chess"} {
+		b := &Bot{Server: srv.URL, Words: strings.Fields(builtinWords), Log: io.Discard}
+		log.take()
+		_, err := b.Play(context.Background(), name, game.Easy)
+		if err == nil || !strings.Contains(err.Error(), "plays nymphabet and quizl") {
+			t.Errorf("playing %s: %v, want the bot's refusal", name, err)
+		}
+		if reqs := log.take(); len(reqs) != 0 {
+			t.Errorf("playing %s: the bot asked the server %v, want nothing", name, reqs)
+		}
+	}
+}
+
 // TestPollingBotFails: the check of TestBotPlaysThroughTheAPI refuses a
 // bot that plays without "wait" and asks for the table until it is its
 // turn, and one that follows the event stream, though each POSTs exactly
