@@ -98,10 +98,15 @@ func TestShareText(t *testing.T) {
 			"Parlour daily Salvo 2026-03-02\nnot solved: 1 salvo, 2 wrong outlines\n□□■"},
 		{store.DailyAttempt{Game: "salvo", Day: "2026-03-02", Moves: 1}, ""}, // not finished: nothing to share
 	} {
-		if got := s.dailyResult(tc.a, false).Share; got != tc.want {
+		if got := s.dailyResult(tc.a, true).Share; got != tc.want {
 			t.Errorf("%s %s: share\n%s\nwant\n%s", tc.a.Game, tc.a.Day, got, tc.want)
 		}
-		if strings.Contains(s.dailyResult(tc.a, false).Share, "#") {
+		// Shown to others before the day is over, an attempt holds no
+		// squares: they point at the answer.
+		if closed := s.dailyResult(tc.a, false); closed.Share != "" || closed.Marks != "" {
+			t.Errorf("%s %s shown to others while the day lasts: share %q, marks %q", tc.a.Game, tc.a.Day, closed.Share, closed.Marks)
+		}
+		if strings.Contains(s.dailyResult(tc.a, true).Share, "#") {
 			t.Errorf("%s: raw marks in the share text", tc.a.Game)
 		}
 	}
