@@ -150,12 +150,7 @@ func (s *Service) Leave(ctx context.Context, p *auth.Principal, id string) (Even
 // account, whose player can no longer sign in, so that no event pairs
 // them and keeps an opponent waiting for a no-show.
 func (s *Service) Withdraw(ctx context.Context, identity string) error {
-	s.mu.Lock()
-	evs := make([]*event, 0, len(s.events))
-	for _, ev := range s.events {
-		evs = append(evs, ev)
-	}
-	s.mu.Unlock()
+	evs := s.running()
 	p := &auth.Principal{Identity: identity}
 	var errs []error
 	for _, ev := range evs {
@@ -179,12 +174,7 @@ func (s *Service) Withdraw(ctx context.Context, identity string) error {
 // scored under that name, and no later write of the event puts the old
 // one back.
 func (s *Service) Renamed(identity, name string) {
-	s.mu.Lock()
-	evs := make([]*event, 0, len(s.events))
-	for _, ev := range s.events {
-		evs = append(evs, ev)
-	}
-	s.mu.Unlock()
+	evs := s.running()
 	for _, ev := range evs {
 		ev.mu.Lock()
 		changed := false

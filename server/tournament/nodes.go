@@ -47,12 +47,7 @@ func (s *Service) claimLoop() {
 // claim renews this node's leases of the events it runs, drops the ones
 // it lost, and takes up the live events no node runs.
 func (s *Service) claim(ctx context.Context) {
-	s.mu.Lock()
-	mine := make([]*event, 0, len(s.events))
-	for _, ev := range s.events {
-		mine = append(mine, ev)
-	}
-	s.mu.Unlock()
+	mine := s.running()
 	for _, ev := range mine {
 		ev.mu.Lock()
 		s.hold(ctx, ev)

@@ -426,6 +426,18 @@ func (s *Service) write(ctx context.Context, ev *event, w store.TournamentWrite)
 	return nil
 }
 
+// running returns the events this node runs now, taken from s.events
+// under s.mu, for work that then locks each event in turn.
+func (s *Service) running() []*event {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]*event, 0, len(s.events))
+	for _, ev := range s.events {
+		out = append(out, ev)
+	}
+	return out
+}
+
 // entrant returns ev's entrant identity, or nil. ev.mu must be held.
 func (ev *event) entrant(identity string) *store.Entrant {
 	for i := range ev.t.Entrants {
