@@ -117,6 +117,7 @@ export class Chat {
     const text = raw.trim();
     if (!text) { this.err.textContent = "write a message first"; return; }
     this.sending = true;
+    this.form.setAttribute("aria-busy", "true");
     try {
       const l = await call("POST", `/tables/${encodeURIComponent(this.id)}/chat`, { channel: this.channel.value || this.writable()[0], text }, await this.tok());
       this.lines.set(l.seq, l);
@@ -126,7 +127,7 @@ export class Chat {
       this.count.textContent = `${n}/${CAP}`;
       this.count.className = n > CAP ? "error" : "help";
       this.draw();
-    } catch (e) { this.err.textContent = e.message; } finally { this.sending = false; }
+    } catch (e) { this.err.textContent = e.message; } finally { this.sending = false; this.form.removeAttribute("aria-busy"); }
   }
 
   async mute(channel, muted) {
