@@ -228,6 +228,13 @@ func TestQuizlTrip(t *testing.T) {
 	if tr.AnnounceableAt != 8 || a.Moves[tr.AnnounceableAt-1].Seat != 1 || tr.Probability <= 0 {
 		t.Errorf("trip: could have announced at %d (%.2f)", tr.AnnounceableAt, tr.Probability)
 	}
+	// The call that trips leaves one hypothesis, the password it shows
+	// whole, not none: the charts of hypotheses by call end at 1.
+	for _, bd := range trip.Boards {
+		if bd.Against == 0 && (bd.After != 1 || bd.Likeliest != "PSALM" || bd.LikeliestP != 1) {
+			t.Errorf("the tripping call leaves %d hypotheses on Ann's grid, likeliest %q (%.2f), want 1, PSALM (1.00)", bd.After, bd.Likeliest, bd.LikeliestP)
+		}
+	}
 	if say := a.Moves[10]; say.Kind != "say" || !say.Right || say.Word != "PSALM" || say.Probability <= 0 {
 		t.Errorf("announcement: %+v", say)
 	}

@@ -158,6 +158,14 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 				return nil, fmt.Errorf("quizl analysis, move %d: %w", t.Index, err)
 			}
 			n.Kind = "call"
+			// tripped marks the grids whose password this call showed
+			// whole: the call leaves one hypothesis there, the password.
+			tripped := map[int]bool{}
+			for _, e := range t.Events {
+				if fin, ok := e.Data.(quizl.Finished); ok && fin.Outcome == quizl.Tripped && fin.Seat == int(t.Seat) {
+					tripped[fin.Against] = true
+				}
+			}
 			grids := map[int][]string{} // the grids as the call left them
 			for i := range v.Boards {
 				bd := v.Boards[i]
@@ -171,6 +179,13 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 					bd.Grid = withLetter(bd.Grid, sq, letter)
 				}
 				grids[bd.Seat] = bd.Grid
+				if tripped[bd.Seat] {
+					// The solver sets aside a line shown whole, which a
+					// game still going on cannot have as its password.
+					bn.After, bn.Likeliest, bn.LikeliestP = 1, completed(bd.Grid, sq, index), 1
+					n.Boards = append(n.Boards, bn)
+					continue
+				}
 				b := analyse(full, read(&bd))
 				bn.After = len(b.cands)
 				if b.best >= 0 {
