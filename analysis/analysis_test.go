@@ -507,3 +507,55 @@ func TestMorePlayers(t *testing.T) {
 		}
 	}
 }
+
+// TestTextOneSeat: the text of a solitaire Quizl game names the grid the
+// player attacked as the computer's, not the player's, and that of Salvo
+// practice names the target fleet's owner, the computer.
+func TestTextOneSeat(t *testing.T) {
+	t.Parallel()
+	quizlRec := &game.Record{Parlour: 1, Game: "quizl", Players: []string{"Quin"},
+		Setup: map[string]json.RawMessage{"Quin": json.RawMessage(`{"grid":["BOXVD","FLUCK","WINGH","JQMPY","TARES"],"password":"TARES"}`)}}
+	for _, m := range strings.Fields("54 83 52 63 53 80 say_CRANE 74 84 72 61 51 62 50 82 71 64 81 73 92 60 93 91 94 90") {
+		quizlRec.Moves = append(quizlRec.Moves, game.Move{By: "Quin", Move: strings.ReplaceAll(m, "_", " ")})
+	}
+	salvoRec := &game.Record{Parlour: 1, Game: "salvo", Players: []string{"Tess"},
+		Setup: map[string]json.RawMessage{"Tess": json.RawMessage(`{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}`)}}
+	for _, m := range []string{"fire B2 B3 B4 B5 B6", "fire D2 E2 F2 G2", "fire I4 I5 I6", "fire D8 E8", "fire G9", "fire G10", "outline B2-B6 D2-G2 I4-I6 G9-G10 D8-E8"} {
+		salvoRec.Moves = append(salvoRec.Moves, game.Move{By: "Tess", Move: m})
+	}
+	for _, c := range []struct {
+		rec       *game.Record
+		want, not []string
+	}{
+		{quizlRec,
+			[]string{"  1. Quin: calls 54. The grid: 44110 -> ", "announces CRANE for the grid: wrong", "TRIPPED over the grid's password TARES"},
+			[]string{"for Quin", "Quin's", "grid's grid"}},
+		{salvoRec,
+			[]string{"  1. Tess: B2 B3 B4 B5 B6 at the computer: 5 hits.", "  7. Tess: outlines the computer's fleet: right"},
+			[]string{"nobody"}},
+	} {
+		var b strings.Builder
+		if err := analyse(t, c.rec).WriteText(&b); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(b.String(), w) {
+				t.Errorf("%s: no %q in\n%s", c.rec.Game, w, b.String())
+			}
+		}
+		if q := analyse(t, c.rec).Quizl; q != nil {
+			for _, m := range q.Moves {
+				for _, tr := range m.Trips {
+					if tr.Name != "the grid" {
+						t.Errorf("the trip names the grid %q, not as its board's note does", tr.Name)
+					}
+				}
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(b.String(), w) {
+				t.Errorf("%s: %q in\n%s", c.rec.Game, w, b.String())
+			}
+		}
+	}
+}

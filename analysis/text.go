@@ -10,6 +10,7 @@ import (
 	"parlour/games/nymphabet"
 	nymbot "parlour/games/nymphabet/bot"
 	quizlbot "parlour/games/quizl/bot"
+	"parlour/games/salvo"
 	salvobot "parlour/games/salvo/bot"
 	wfbot "parlour/games/wordfight/bot"
 )
@@ -18,9 +19,16 @@ import (
 // the words of docs/analysis.md.
 func (a *Analysis) WriteText(w io.Writer) error {
 	var b strings.Builder
+	// A game of one seat is played against the computer: Salvo practice
+	// fires at its fleet, seat 1 of no table; solitaire Quizl attacks its
+	// grid, kept as the player's own seat's setup.
+	solo := len(a.Players) == 1
 	name := func(s int) string {
-		if s >= 0 && s < len(a.Players) {
+		switch {
+		case s >= 0 && s < len(a.Players):
 			return a.Players[s]
+		case solo && s == 1 && a.Salvo != nil:
+			return salvo.FleetOwner
 		}
 		return "nobody"
 	}
@@ -38,7 +46,7 @@ func (a *Analysis) WriteText(w io.Writer) error {
 	case a.Nymphabet != nil:
 		nymphabetText(&b, a.Nymphabet, name)
 	case a.Quizl != nil:
-		quizlText(&b, a.Quizl, name)
+		quizlText(&b, a.Quizl, name, solo)
 	case a.Salvo != nil:
 		salvoText(&b, a.Salvo, name)
 	case a.Wordfight != nil:
@@ -84,7 +92,13 @@ func nymphabetText(b *strings.Builder, a *nymbot.Analysis, name func(int) string
 	fmt.Fprintf(b, "\nMistakes: %s\n", strings.Join(ms, ", "))
 }
 
-func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string) {
+// quizlText writes Quizl's notes; solo is set for solitaire, whose one
+// grid is the computer's though its seat is the player's.
+func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string, solo bool) {
+	owner := name
+	if solo {
+		owner = func(int) string { return "the grid" }
+	}
 	b.WriteString("Each call: the (line, word) hypotheses left before and after it, and the chance the password lay on a line through the square.\n\n")
 	for _, m := range a.Moves {
 		fmt.Fprintf(b, "%3d. %s: ", m.Index, name(m.Seat))
@@ -92,7 +106,11 @@ func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string) 
 		case "call":
 			fmt.Fprintf(b, "calls %s.", m.Move)
 			for _, bd := range m.Boards {
-				fmt.Fprintf(b, " %s's grid: %d -> %s, %s on its line", bd.Name, bd.Before, game.Count(bd.After, "hypothesis", "hypotheses"), pct(bd.OnLine))
+				grid := bd.Name + "'s grid"
+				if solo {
+					grid = "The grid"
+				}
+				fmt.Fprintf(b, " %s: %d -> %s, %s on its line", grid, bd.Before, game.Count(bd.After, "hypothesis", "hypotheses"), pct(bd.OnLine))
 				if bd.Likeliest != "" {
 					fmt.Fprintf(b, ", likeliest now %s (%s)", bd.Likeliest, pct(bd.LikeliestP))
 				}
@@ -104,7 +122,7 @@ func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string) 
 				verdict = "right"
 			}
 			fmt.Fprintf(b, "announces %s for %s: %s; it had a %s chance from what %s had seen if the grid was filled at random, %s if it was made to deceive.",
-				m.Word, name(m.Against), verdict, pct(m.Probability), name(m.Seat), pct(m.IfDeceptive))
+				m.Word, owner(m.Against), verdict, pct(m.Probability), name(m.Seat), pct(m.IfDeceptive))
 		default:
 			fmt.Fprintf(b, "%s.", m.Move)
 		}
@@ -112,7 +130,7 @@ func quizlText(b *strings.Builder, a *quizlbot.Analysis, name func(int) string) 
 			fmt.Fprintf(b, " Strong solver: %s.", m.Strong)
 		}
 		for _, tr := range m.Trips {
-			fmt.Fprintf(b, " TRIPPED over %s's password %s", tr.Name, tr.Password)
+			fmt.Fprintf(b, " TRIPPED over %s's password %s", owner(tr.Against), tr.Password)
 			if tr.AnnounceableAt > 0 {
 				fmt.Fprintf(b, "; it was the likeliest word from move %d (%s)", tr.AnnounceableAt, pct(tr.Probability))
 			}

@@ -199,6 +199,11 @@ func Analyse(ctx context.Context, cfg game.Config, turns []game.Turn) (*Analysis
 					continue
 				}
 				tn := TripNote{Against: fin.Against, Name: cfg.Name(game.Seat(fin.Against))}
+				for _, bd := range v.Boards {
+					if bd.Seat == fin.Against {
+						tn.Name = bd.Name // as the board's note names it: "the grid" in solitaire
+					}
+				}
 				tn.Password = completed(grids[fin.Against], sq, index)
 				if w, ok := index[tn.Password]; ok {
 					for _, l := range seen[[2]int{int(t.Seat), fin.Against}] {
