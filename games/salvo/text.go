@@ -49,7 +49,9 @@ func (v View) String() string {
 	for i := range v.Players {
 		seat := game.Seat(i)
 		f, ok := fleets[seat]
-		if !ok {
+		if !ok || v.Practice && seat == 0 {
+			// In practice the player has no fleet: the one fleet of
+			// the game is the computer's, seat 1.
 			continue
 		}
 		fmt.Fprintf(&b, "\n%s's ocean (B battleship, C cruiser, D destroyer, S submarine; lower case hit, * shot in the sea)\n", name(seat))

@@ -1,6 +1,7 @@
 package salvo
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -30,6 +31,27 @@ func TestViewString(t *testing.T) {
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("String() lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestPracticeViewString: at the end of practice the one player has no
+// fleet of their own: only the computer's ocean is drawn, not the hidden
+// fleet a second time under the player's name.
+func TestPracticeViewString(t *testing.T) {
+	t.Parallel()
+	cfg := game.Config{Players: []string{"Tess"}, Rules: game.Rules{OptPlacement: PlacementStrict, OptShotsLostBy: LostBySinker}}
+	s, err := NewState(cfg, []json.RawMessage{json.RawMessage(`{"fleet":["B2-B6","D2-G2","I4-I6","D8-E8","G9-G10"]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Apply(0, "resign"); err != nil {
+		t.Fatal(err)
+	}
+	for _, seat := range []game.Seat{0, game.Spectator} {
+		got := s.View(seat).(View).String()
+		if strings.Contains(got, "Tess's ocean") || !strings.Contains(got, FleetOwner+"'s ocean") {
+			t.Errorf("seat %d: the end of practice draws the oceans\n%s", seat, got)
 		}
 	}
 }
